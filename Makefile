@@ -1,0 +1,74 @@
+# animkit — the two commands a user needs are `make demo` and `make test`; both install
+# what the build needs first (`make deps`). Everything else wraps CMake.
+
+BUILD      ?= build
+SAN_BUILD  ?= build-san
+FUZZ_BUILD ?= build-fuzz
+JOBS       ?= 2
+FUZZ_SECONDS ?= 30
+CMAKE_FLAGS ?=
+
+# Debian packages the build, tests, viewer, plugin and benchmarks use.
+DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
+  libglfw3-dev libepoxy-dev libstb-dev libcjson-dev clang libclang-rt-14-dev \
+  xvfb xauth libgl1-mesa-dri libegl-mesa0 ffmpeg mono-mcs mono-runtime mingw-w64 \
+  liborocos-kdl-dev nodejs npm
+
+.PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format
+
+all: build
+
+deps:
+	@sh tools/deps.sh $(DEB_PACKAGES)
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS)
+
+# Every test: the release build, the sanitizer build (ASan + UBSan) and short fuzz runs.
+test: deps
+	$(MAKE) test-fuzz
+	$(MAKE) test-san
+	$(MAKE) test-fast
+
+test-fast: build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+test-san:
+	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DAK_SANITIZE=ON -DAK_BUILD_VIEWER=OFF -DAK_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	cmake --build $(SAN_BUILD) -j$(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(SAN_BUILD) --output-on-failure -j$(JOBS) -LE nosan
+
+test-fuzz:
+	@if command -v clang >/dev/null 2>&1; then \
+	  cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DAK_BUILD_FUZZ=ON -DAK_BUILD_TESTS=OFF -DAK_BUILD_VIEWER=OFF -DAK_BUILD_BENCH=OFF \
+	    -DAK_BUILD_TOOLS=OFF -DAK_FUZZ_SECONDS=$(FUZZ_SECONDS) && \
+	  cmake --build $(FUZZ_BUILD) -j$(JOBS) && \
+	  ctest --test-dir $(FUZZ_BUILD) --output-on-failure; \
+	else echo "clang not found: fuzz runs skipped (make deps installs it)"; fi
+
+# The main job: the walker demo on the built-in terrain with the built-in clip.
+demo: deps build
+	@sh tools/demo.sh $(BUILD)
+
+bench: build
+	@sh tools/bench.sh $(BUILD)
+
+soak: build
+	@sh tools/soak.sh $(BUILD)
+
+pictures: build
+	@sh tools/pictures.sh $(BUILD)
+
+install: build
+	cmake --install $(BUILD)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)

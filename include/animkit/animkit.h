@@ -1,0 +1,12 @@
+/* animkit — umbrella header. Each module header is also usable alone. */
+#ifndef ANIMKIT_ANIMKIT_H
+#define ANIMKIT_ANIMKIT_H
+
+#include "ak_config.h"
+#include "status.h"
+#include "math.h"
+#include "skeleton.h"
+#include "clip.h"
+#include "bvh.h"
+
+#endif

@@ -1,0 +1,72 @@
+/* animkit — animation clips: sampled keys per joint, sampling at any time, blending.
+ *
+ * A clip stores one rotation key per joint per frame (frame-major: keys of frame f are
+ * rotations[f*joint_count + j]) and translation keys for the joints that have them
+ * (translation tracks: the root and every joint whose BVH carries position channels).
+ * A joint with no translation track keeps its rest translation. Keys are made
+ * hemisphere-continuous when the clip is built (dot(q[f], q[f-1]) >= 0), so interpolation
+ * never takes the long way round. Times are seconds; frame f is at t = f * frame_time. */
+#ifndef ANIMKIT_CLIP_H
+#define ANIMKIT_CLIP_H
+
+#include "skeleton.h"
+
+AK_EXTERN_C_BEGIN
+
+typedef enum ak_interp {
+    AK_INTERP_STEP = 0,    /* the key at or before t */
+    AK_INTERP_LINEAR = 1,  /* lerp translations, slerp rotations */
+    AK_INTERP_CUBIC = 2    /* C1: Catmull-Rom translations, SQUAD-style quaternion spline */
+} ak_interp;
+
+/* Treat every field as read-only; build with ak_clip_create. */
+typedef struct ak_clip {
+    int32_t joint_count;
+    int32_t frame_count;        /* >= 1 */
+    float frame_time;           /* seconds per frame, > 0 */
+    int32_t loop;               /* 1: sampling wraps at duration; 0: clamps */
+    ak_quat *rotations;         /* frame_count * joint_count, frame-major */
+    int32_t track_count;        /* number of translation tracks */
+    int32_t *track_joint;       /* track_count: joint index of each track */
+    int32_t *joint_track;       /* joint_count: track index of a joint, or -1 */
+    ak_vec3 *translations;      /* frame_count * track_count, frame-major */
+} ak_clip;
+
+/* Allocates a clip with `frame_count` frames for `joint_count` joints and translation
+ * tracks for the joints where has_translation[j] != 0 (NULL: only joint 0). Keys are set
+ * to identity/zero; fill them and call ak_clip_finalize. */
+AK_API int32_t ak_clip_create(int32_t joint_count, int32_t frame_count, float frame_time,
+                              const uint8_t *has_translation, ak_clip **out, ak_error *err);
+AK_API void ak_clip_destroy(ak_clip *clip);
+/* Normalises every rotation key and makes consecutive keys of each joint
+ * hemisphere-continuous. Call after writing keys directly. */
+AK_API void ak_clip_finalize(ak_clip *clip);
+/* Duration in seconds: (frame_count - 1) * frame_time for a clamped clip, and
+ * frame_count * frame_time for a looping one (the last frame blends back to the first). */
+AK_API float ak_clip_duration(const ak_clip *clip);
+/* A deep copy, or NULL when out of memory. */
+AK_API ak_clip *ak_clip_clone(const ak_clip *clip);
+
+/* Samples the local pose at time t (seconds). Looping clips wrap t into [0, duration);
+ * clamped clips clamp t to [0, duration]. Writes local[0..joint_count). Joints without a
+ * translation track get skeleton->rest_local translation. No allocation. */
+AK_API void ak_clip_sample(const ak_clip *clip, const ak_skeleton *skeleton, float t,
+                           ak_interp interp, ak_xform *local);
+/* The pose of frame `frame` exactly (clamped to the clip). */
+AK_API void ak_clip_frame(const ak_clip *clip, const ak_skeleton *skeleton, int32_t frame,
+                          ak_xform *local);
+
+/* Many characters sharing one clip: for each i in [0,count), samples at times[i] and runs
+ * FK, writing world[i*joint_count + j]. A cache-friendly batched path. No allocation. */
+AK_API void ak_clip_sample_fk_batch(const ak_clip *clip, const ak_skeleton *skeleton,
+                                    const float *times, int32_t count, ak_interp interp,
+                                    ak_xform *world);
+
+/* Crossfade two local poses: out = slerp/lerp(a, b, weight * (mask ? mask[j] : 1)).
+ * weight 0 gives a exactly, 1 gives b exactly. `out` may alias a or b. */
+AK_API void ak_pose_blend(const ak_xform *a, const ak_xform *b, int32_t joint_count,
+                          float weight, const float *mask, ak_xform *out);
+
+AK_EXTERN_C_END
+
+#endif

@@ -1,0 +1,47 @@
+/* animkit — status codes and the error record every fallible call can fill. */
+#ifndef ANIMKIT_STATUS_H
+#define ANIMKIT_STATUS_H
+
+#include "ak_config.h"
+
+AK_EXTERN_C_BEGIN
+
+/* Every fallible animkit call returns one of these. 0 is success; errors are negative so a
+ * caller can test `if (status < 0)`. Values are part of the ABI: never renumber. */
+typedef enum ak_status {
+    AK_OK = 0,
+    AK_ERR_INVALID_ARG = -1,  /* a null pointer, an out-of-range index, a bad parameter */
+    AK_ERR_PARSE = -2,        /* malformed input text; ak_error.line says where */
+    AK_ERR_IO = -3,           /* a file could not be opened, read or written */
+    AK_ERR_LIMIT = -4,        /* input exceeds a configured limit (joints, frames, bytes) */
+    AK_ERR_NOMEM = -5,        /* an allocation failed */
+    AK_ERR_NOT_FOUND = -6,    /* a named joint or resource does not exist */
+    AK_ERR_DEGENERATE = -7,   /* geometry the operation cannot handle (zero-length bone...) */
+    AK_ERR_STATE = -8         /* the object is not in a state that allows the call */
+} ak_status;
+
+/* Where and why a call failed. `line` and `column` are 1-based positions in the input text
+ * (0 when the error has no location). `message` is a short English reason, NUL-terminated. */
+typedef struct ak_error {
+    int32_t status;
+    int32_t line;
+    int32_t column;
+    char message[256];
+} ak_error;
+
+/* Short constant name of a status code ("AK_ERR_PARSE"); never NULL. */
+AK_API const char *ak_status_name(int32_t status);
+
+/* Sets every field of `err` (if not NULL) and returns `status`; printf-style message. */
+AK_API int32_t ak_error_set(ak_error *err, int32_t status, int32_t line, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Clears `err` to AK_OK with an empty message. NULL is allowed. */
+AK_API void ak_error_clear(ak_error *err);
+
+AK_EXTERN_C_END
+
+#endif

@@ -1,0 +1,313 @@
+/* Clips: storage, sampling (step / linear / cubic), batched sample + FK, pose blending. */
+#include "animkit/clip.h"
+#include "core/xform_inline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int32_t ak_clip_create(int32_t joint_count, int32_t frame_count, float frame_time,
+                       const uint8_t *has_translation, ak_clip **out, ak_error *err)
+{
+    if (out) *out = NULL;
+    if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
+    if (joint_count < 1 || frame_count < 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip needs at least one joint and one frame");
+    if (!(frame_time > 0.0f) || !isfinite(frame_time))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "frame time must be positive and finite");
+    /* Guard the key count against size_t overflow (and absurd sizes) before allocating. */
+    const uint64_t keys = (uint64_t)joint_count * (uint64_t)frame_count;
+    if (keys > ((uint64_t)1 << 34) / sizeof(ak_quat))
+        return ak_error_set(err, AK_ERR_LIMIT, 0, "clip of %d joints x %d frames is too large",
+                            (int)joint_count, (int)frame_count);
+    ak_clip *c = (ak_clip *)calloc(1, sizeof *c);
+    if (!c) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    c->joint_count = joint_count;
+    c->frame_count = frame_count;
+    c->frame_time = frame_time;
+    c->joint_track = (int32_t *)malloc(sizeof(int32_t) * (size_t)joint_count);
+    c->track_joint = (int32_t *)malloc(sizeof(int32_t) * (size_t)joint_count);
+    c->rotations = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)keys);
+    if (!c->joint_track || !c->track_joint || !c->rotations) {
+        ak_clip_destroy(c);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    for (int32_t j = 0; j < joint_count; ++j) {
+        int has = has_translation ? has_translation[j] != 0 : j == 0;
+        c->joint_track[j] = has ? c->track_count : -1;
+        if (has) c->track_joint[c->track_count++] = j;
+    }
+    c->translations = (ak_vec3 *)calloc((size_t)frame_count * (size_t)(c->track_count ? c->track_count : 1),
+                                        sizeof(ak_vec3));
+    if (!c->translations) {
+        ak_clip_destroy(c);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    for (uint64_t k = 0; k < keys; ++k) c->rotations[k] = ak_quat_identity();
+    *out = c;
+    return AK_OK;
+}
+
+void ak_clip_destroy(ak_clip *c)
+{
+    if (!c) return;
+    free(c->rotations);
+    free(c->track_joint);
+    free(c->joint_track);
+    free(c->translations);
+    free(c);
+}
+
+void ak_clip_finalize(ak_clip *c)
+{
+    if (!c) return;
+    const int32_t n = c->joint_count;
+    for (int32_t f = 0; f < c->frame_count; ++f) {
+        ak_quat *row = c->rotations + (size_t)f * (size_t)n;
+        const ak_quat *prev = f > 0 ? row - n : NULL;
+        for (int32_t j = 0; j < n; ++j) {
+            ak_quat q = akq_normalize(row[j]);
+            if (prev && akq_dot(q, prev[j]) < 0.0f) {
+                q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w;
+            }
+            row[j] = q;
+        }
+    }
+}
+
+float ak_clip_duration(const ak_clip *c)
+{
+    if (!c) return 0.0f;
+    return (float)(c->loop ? c->frame_count : c->frame_count - 1) * c->frame_time;
+}
+
+ak_clip *ak_clip_clone(const ak_clip *c)
+{
+    if (!c) return NULL;
+    uint8_t *has = (uint8_t *)calloc((size_t)c->joint_count, 1);
+    if (!has) return NULL;
+    for (int32_t j = 0; j < c->joint_count; ++j) has[j] = c->joint_track[j] >= 0;
+    ak_clip *out = NULL;
+    ak_clip_create(c->joint_count, c->frame_count, c->frame_time, has, &out, NULL);
+    free(has);
+    if (!out) return NULL;
+    out->loop = c->loop;
+    memcpy(out->rotations, c->rotations, sizeof(ak_quat) * (size_t)c->joint_count * (size_t)c->frame_count);
+    memcpy(out->translations, c->translations,
+           sizeof(ak_vec3) * (size_t)c->track_count * (size_t)c->frame_count);
+    return out;
+}
+
+/* Where t falls: frames f0 (at or before t) and f1 (after), fraction alpha in [0,1), and the
+ * neighbours fm (before f0) and f2 (after f1) that the cubic spline needs. */
+typedef struct key_span {
+    int32_t fm, f0, f1, f2;
+    float alpha;
+} key_span;
+
+static key_span locate(const ak_clip *c, float t)
+{
+    key_span s;
+    const int32_t n = c->frame_count;
+    if (!isfinite(t)) t = 0.0f;
+    float u;
+    if (c->loop) {
+        const float duration = (float)n * c->frame_time;
+        float w = fmodf(t, duration);
+        if (w < 0.0f) w += duration;
+        u = w / c->frame_time;
+    } else {
+        u = t / c->frame_time;
+        if (u < 0.0f) u = 0.0f;
+        if (u > (float)(n - 1)) u = (float)(n - 1);
+    }
+    int32_t f0 = (int32_t)u;
+    if (f0 >= n) f0 = n - 1;
+    if (f0 < 0) f0 = 0;
+    s.alpha = u - (float)f0;
+    if (s.alpha < 0.0f) s.alpha = 0.0f;
+    if (s.alpha >= 1.0f) s.alpha = 0.99999994f;
+    s.f0 = f0;
+    if (c->loop) {
+        s.f1 = (f0 + 1) % n;
+        s.fm = (f0 - 1 + n) % n;
+        s.f2 = (f0 + 2) % n;
+    } else {
+        s.f1 = f0 + 1 < n ? f0 + 1 : n - 1;
+        s.fm = f0 > 0 ? f0 - 1 : 0;
+        s.f2 = f0 + 2 < n ? f0 + 2 : n - 1;
+    }
+    return s;
+}
+
+/* Slerp accurate to about 1e-5 rad without trig: nlerp with its parameter corrected by a
+ * polynomial in cos(theta) (the "onlerp" fit described by A. Kapoulkine, 2015).
+ * Exact at t = 0 and t = 1. */
+AK_INLINE ak_quat fast_slerp(ak_quat a, ak_quat b, float t)
+{
+    float ca = akq_dot(a, b);
+    float d = fabsf(ca);
+    float A = 1.0904f + d * (-3.2452f + d * (3.55645f - d * 1.43519f));
+    float B = 0.848013f + d * (-1.06021f + d * 0.215638f);
+    float k = A * (t - 0.5f) * (t - 0.5f) + B;
+    float ot = t + t * (t - 0.5f) * (t - 1.0f) * k;
+    float s = ca < 0.0f ? -1.0f : 1.0f;
+    ak_quat r = {a.x + (s * b.x - a.x) * ot, a.y + (s * b.y - a.y) * ot,
+                 a.z + (s * b.z - a.z) * ot, a.w + (s * b.w - a.w) * ot};
+    float inv = 1.0f / sqrtf(akq_dot(r, r));
+    r.x *= inv; r.y *= inv; r.z *= inv; r.w *= inv;
+    return r;
+}
+
+/* Quaternion log/exp for unit quaternions (log returns the vector part theta * axis). */
+static ak_vec3 quat_log(ak_quat q)
+{
+    float v = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
+    if (v < 1e-9f) return ak_vec3_make(q.x, q.y, q.z);
+    float a = atan2f(v, q.w) / v;
+    return ak_vec3_make(q.x * a, q.y * a, q.z * a);
+}
+static ak_quat quat_exp(ak_vec3 v)
+{
+    float th = akv_len(v);
+    if (th < 1e-9f) { ak_quat r = {v.x, v.y, v.z, 1.0f}; return akq_normalize(r); }
+    float s = sinf(th) / th;
+    ak_quat r = {v.x * s, v.y * s, v.z * s, cosf(th)};
+    return r;
+}
+static ak_quat same_hemisphere(ak_quat ref, ak_quat q)
+{
+    if (akq_dot(ref, q) < 0.0f) { q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w; }
+    return q;
+}
+/* SQUAD inner control point at key q with neighbours qm, qp (Shoemake):
+ * s = q exp(-(log(q^-1 qp) + log(q^-1 qm)) / 4). With these points SQUAD is C1. */
+static ak_quat squad_point(ak_quat qm, ak_quat q, ak_quat qp)
+{
+    ak_quat qi = akq_conj(q);
+    ak_vec3 a = quat_log(akq_mul(qi, same_hemisphere(q, qp)));
+    ak_vec3 b = quat_log(akq_mul(qi, same_hemisphere(q, qm)));
+    return akq_mul(q, quat_exp(akv_scale(akv_add(a, b), -0.25f)));
+}
+static ak_quat squad(ak_quat qm, ak_quat q0, ak_quat q1, ak_quat q2, float t)
+{
+    q1 = same_hemisphere(q0, q1);
+    qm = same_hemisphere(q0, qm);
+    q2 = same_hemisphere(q1, q2);
+    ak_quat s0 = squad_point(qm, q0, q1);
+    ak_quat s1 = squad_point(q0, q1, q2);
+    ak_quat outer = akq_slerp(q0, q1, t);
+    ak_quat inner = akq_slerp(s0, s1, t);
+    /* SQUAD: slerp(slerp(q0,q1,t), slerp(s0,s1,t), 2t(1-t)), without the shortest-arc flip
+     * between outer and inner, which would break continuity. */
+    float h = 2.0f * t * (1.0f - t);
+    float d = akq_dot(outer, inner);
+    if (d > 0.9995f || d < -0.9995f) return akq_nlerp(outer, inner, h);
+    float th = acosf(d), st = sinf(th);
+    float wa = sinf((1.0f - h) * th) / st, wb = sinf(h * th) / st;
+    ak_quat r = {wa * outer.x + wb * inner.x, wa * outer.y + wb * inner.y,
+                 wa * outer.z + wb * inner.z, wa * outer.w + wb * inner.w};
+    return akq_normalize(r);
+}
+/* Catmull-Rom through p0 (t=0) and p1 (t=1), tangents from the neighbours pm and p2. */
+static ak_vec3 catmull_rom(ak_vec3 pm, ak_vec3 p0, ak_vec3 p1, ak_vec3 p2, float t)
+{
+    float t2 = t * t, t3 = t2 * t;
+    float a = -0.5f * t3 + t2 - 0.5f * t;
+    float b = 1.5f * t3 - 2.5f * t2 + 1.0f;
+    float c = -1.5f * t3 + 2.0f * t2 + 0.5f * t;
+    float d = 0.5f * t3 - 0.5f * t2;
+    return ak_vec3_make(a * pm.x + b * p0.x + c * p1.x + d * p2.x,
+                        a * pm.y + b * p0.y + c * p1.y + d * p2.y,
+                        a * pm.z + b * p0.z + c * p1.z + d * p2.z);
+}
+
+AK_INLINE ak_quat sample_rotation(const ak_clip *c, const key_span *s, int32_t j, ak_interp interp)
+{
+    const size_t n = (size_t)c->joint_count;
+    const ak_quat *r = c->rotations;
+    switch (interp) {
+    case AK_INTERP_STEP: return r[(size_t)s->f0 * n + (size_t)j];
+    case AK_INTERP_CUBIC:
+        return squad(r[(size_t)s->fm * n + (size_t)j], r[(size_t)s->f0 * n + (size_t)j],
+                     r[(size_t)s->f1 * n + (size_t)j], r[(size_t)s->f2 * n + (size_t)j], s->alpha);
+    case AK_INTERP_LINEAR:
+    default:
+        return fast_slerp(r[(size_t)s->f0 * n + (size_t)j], r[(size_t)s->f1 * n + (size_t)j], s->alpha);
+    }
+}
+
+AK_INLINE ak_vec3 sample_translation(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                                     int32_t j, ak_interp interp)
+{
+    const int32_t k = c->joint_track[j];
+    if (k < 0) return sk->rest_local[j].translation;
+    const size_t m = (size_t)c->track_count;
+    const ak_vec3 *v = c->translations;
+    switch (interp) {
+    case AK_INTERP_STEP: return v[(size_t)s->f0 * m + (size_t)k];
+    case AK_INTERP_CUBIC:
+        return catmull_rom(v[(size_t)s->fm * m + (size_t)k], v[(size_t)s->f0 * m + (size_t)k],
+                           v[(size_t)s->f1 * m + (size_t)k], v[(size_t)s->f2 * m + (size_t)k], s->alpha);
+    case AK_INTERP_LINEAR:
+    default:
+        return akv_lerp(v[(size_t)s->f0 * m + (size_t)k], v[(size_t)s->f1 * m + (size_t)k], s->alpha);
+    }
+}
+
+void ak_clip_sample(const ak_clip *c, const ak_skeleton *sk, float t, ak_interp interp,
+                    ak_xform *local)
+{
+    if (!c || !sk || !local || c->joint_count != sk->joint_count) return;
+    const key_span s = locate(c, t);
+    for (int32_t j = 0; j < c->joint_count; ++j) {
+        local[j].rotation = sample_rotation(c, &s, j, interp);
+        local[j].translation = sample_translation(c, sk, &s, j, interp);
+    }
+}
+
+void ak_clip_frame(const ak_clip *c, const ak_skeleton *sk, int32_t frame, ak_xform *local)
+{
+    if (!c || !sk || !local || c->joint_count != sk->joint_count) return;
+    if (frame < 0) frame = 0;
+    if (frame >= c->frame_count) frame = c->frame_count - 1;
+    key_span s = {frame, frame, frame, frame, 0.0f};
+    for (int32_t j = 0; j < c->joint_count; ++j) {
+        local[j].rotation = sample_rotation(c, &s, j, AK_INTERP_STEP);
+        local[j].translation = sample_translation(c, sk, &s, j, AK_INTERP_STEP);
+    }
+}
+
+void ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const float *times,
+                             int32_t count, ak_interp interp, ak_xform *world)
+{
+    if (!c || !sk || !times || !world || c->joint_count != sk->joint_count) return;
+    const int32_t n = c->joint_count;
+    const int32_t *parents = sk->parents;
+    for (int32_t i = 0; i < count; ++i) {
+        const key_span s = locate(c, times[i]);
+        ak_xform *w = world + (size_t)i * (size_t)n;
+        /* Sample and FK fused: each joint's local transform is used once, straight away. */
+        for (int32_t j = 0; j < n; ++j) {
+            ak_xform l;
+            l.rotation = sample_rotation(c, &s, j, interp);
+            l.translation = sample_translation(c, sk, &s, j, interp);
+            const int32_t p = parents[j];
+            w[j] = p < 0 ? l : akx_mul(w[p], l);
+        }
+    }
+}
+
+void ak_pose_blend(const ak_xform *a, const ak_xform *b, int32_t n, float weight,
+                   const float *mask, ak_xform *out)
+{
+    if (!a || !b || !out || n <= 0) return;
+    for (int32_t j = 0; j < n; ++j) {
+        float w = weight * (mask ? mask[j] : 1.0f);
+        if (!(w > 0.0f)) { out[j] = a[j]; continue; }
+        if (w >= 1.0f) { out[j] = b[j]; continue; }
+        ak_xform r;
+        r.rotation = akq_slerp(a[j].rotation, b[j].rotation, w);
+        r.translation = akv_lerp(a[j].translation, b[j].translation, w);
+        out[j] = r;
+    }
+}

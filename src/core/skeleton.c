@@ -1,0 +1,148 @@
+/* Skeleton construction, FK and pose queries. */
+#include "animkit/skeleton.h"
+#include "core/xform_inline.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+int32_t ak_skeleton_create(const ak_skeleton_desc *desc, ak_skeleton **out, ak_error *err)
+{
+    if (out) *out = NULL;
+    if (!desc || !out || !desc->names || !desc->parents || !desc->rest_local)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton description is incomplete");
+    const int32_t n = desc->joint_count;
+    if (n < 1 || n > (1 << 24))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint count %d out of range", (int)n);
+    for (int32_t j = 0; j < n; ++j) {
+        const int32_t p = desc->parents[j];
+        if (p >= j || p < -1)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "joint %d has parent %d: parents must come before children",
+                                (int)j, (int)p);
+        const char *name = desc->names[j];
+        size_t len = name ? strlen(name) : 0;
+        if (len == 0 || len >= AK_NAME_MAX)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint %d has an empty or too long name",
+                                (int)j);
+        if (!akq_finite(desc->rest_local[j].rotation) || !akv_finite(desc->rest_local[j].translation))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint %d has a non-finite rest transform",
+                                (int)j);
+    }
+
+    ak_skeleton *s = (ak_skeleton *)calloc(1, sizeof *s);
+    if (!s) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    s->joint_count = n;
+    s->names = (char(*)[AK_NAME_MAX])calloc((size_t)n, AK_NAME_MAX);
+    s->parents = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    s->rest_local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n);
+    s->bone_lengths = (float *)malloc(sizeof(float) * (size_t)n);
+    s->channels = (ak_channel_layout *)calloc((size_t)n, sizeof(ak_channel_layout));
+    s->is_end_site = (uint8_t *)calloc((size_t)n, 1);
+    s->subtree_end = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    if (!s->names || !s->parents || !s->rest_local || !s->bone_lengths || !s->channels ||
+        !s->is_end_site || !s->subtree_end) {
+        ak_skeleton_destroy(s);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    for (int32_t j = 0; j < n; ++j) {
+        memcpy(s->names[j], desc->names[j], strlen(desc->names[j]) + 1);
+        s->parents[j] = desc->parents[j];
+        s->rest_local[j] = desc->rest_local[j];
+        s->rest_local[j].rotation = akq_normalize(s->rest_local[j].rotation);
+        s->bone_lengths[j] = akv_len(s->rest_local[j].translation);
+        if (desc->channels) s->channels[j] = desc->channels[j];
+        if (desc->is_end_site) s->is_end_site[j] = desc->is_end_site[j] ? 1 : 0;
+        s->subtree_end[j] = j + 1;
+    }
+    /* Subtree ends: walk children back to front, extending each parent's range. */
+    for (int32_t j = n - 1; j >= 0; --j) {
+        const int32_t p = s->parents[j];
+        if (p >= 0 && s->subtree_end[j] > s->subtree_end[p]) s->subtree_end[p] = s->subtree_end[j];
+    }
+    /* Depth-first order: every joint inside [j, subtree_end[j]) must descend from j. */
+    for (int32_t j = 0; j < n; ++j) {
+        for (int32_t k = j + 1; k < s->subtree_end[j]; ++k) {
+            if (s->parents[k] < j) {
+                ak_skeleton_destroy(s);
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                    "joint order is not depth-first at joint %d", (int)k);
+            }
+        }
+    }
+    *out = s;
+    return AK_OK;
+}
+
+void ak_skeleton_destroy(ak_skeleton *s)
+{
+    if (!s) return;
+    free(s->names);
+    free(s->parents);
+    free(s->rest_local);
+    free(s->bone_lengths);
+    free(s->channels);
+    free(s->is_end_site);
+    free(s->subtree_end);
+    free(s);
+}
+
+int32_t ak_skeleton_joint_count(const ak_skeleton *s) { return s ? s->joint_count : 0; }
+
+int32_t ak_skeleton_find(const ak_skeleton *s, const char *name)
+{
+    if (!s || !name) return -1;
+    for (int32_t j = 0; j < s->joint_count; ++j)
+        if (strcmp(s->names[j], name) == 0) return j;
+    return -1;
+}
+
+void ak_fk(const ak_skeleton *s, const ak_xform *AK_RESTRICT local, ak_xform *AK_RESTRICT world)
+{
+    const int32_t n = s->joint_count;
+    const int32_t *parents = s->parents;
+    for (int32_t j = 0; j < n; ++j) {
+        const int32_t p = parents[j];
+        assert(p < j);
+        world[j] = p < 0 ? local[j] : akx_mul(world[p], local[j]);
+    }
+}
+
+void ak_fk_subtree(const ak_skeleton *s, const ak_xform *local, ak_xform *world, int32_t joint)
+{
+    if (!s || joint < 0 || joint >= s->joint_count) return;
+    const int32_t end = s->subtree_end[joint];
+    for (int32_t j = joint; j < end; ++j) {
+        const int32_t p = s->parents[j];
+        world[j] = p < 0 ? local[j] : akx_mul(world[p], local[j]);
+    }
+}
+
+void ak_pose_rest(const ak_skeleton *s, ak_xform *local)
+{
+    memcpy(local, s->rest_local, sizeof(ak_xform) * (size_t)s->joint_count);
+}
+
+float ak_pose_height(const ak_xform *world, int32_t n)
+{
+    if (n <= 0) return 0.0f;
+    float lo = world[0].translation.y, hi = lo;
+    for (int32_t j = 1; j < n; ++j) {
+        float y = world[j].translation.y;
+        if (y < lo) lo = y;
+        if (y > hi) hi = y;
+    }
+    return hi - lo;
+}
+
+float ak_skeleton_rest_height(const ak_skeleton *s)
+{
+    if (!s) return 0.0f;
+    /* Rest FK without allocating per joint: positions only. */
+    ak_xform *world = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
+    if (!world) return 0.0f;
+    ak_fk(s, s->rest_local, world);
+    float h = ak_pose_height(world, s->joint_count);
+    free(world);
+    return h;
+}

@@ -1,0 +1,32 @@
+/* animkit CLI — shared helpers for the subcommands (one file per command: cmd_*.c). */
+#ifndef AK_TOOLS_CLI_H
+#define AK_TOOLS_CLI_H
+
+#include "animkit/animkit.h"
+
+/* Each subcommand: argv[0] is the command name; returns the process exit code
+ * (0 success, 1 runtime/input error, 2 usage error). */
+typedef int (*ak_cli_command_fn)(int argc, char **argv);
+
+int ak_cmd_info(int argc, char **argv);
+int ak_cmd_positions(int argc, char **argv);
+int ak_cmd_convert(int argc, char **argv);
+int ak_cmd_ik(int argc, char **argv);
+int ak_cmd_walk(int argc, char **argv);
+int ak_cmd_render(int argc, char **argv);
+
+/* Prints "animkit CMD: message" to stderr; returns 2 (usage error). */
+int ak_cli_usage_error(const char *cmd, const char *fmt, ...);
+/* Prints "FILE:LINE: reason" (or "FILE: reason" with no line) to stderr; returns 1. */
+int ak_cli_file_error(const char *path, const ak_error *err);
+/* True when argv has -h or --help. */
+int ak_cli_wants_help(int argc, char **argv);
+/* Parses "x,y,z" into v; returns 0 on success. */
+int ak_cli_parse_vec3(const char *s, ak_vec3 *v);
+/* Parses "a,b" into two floats; returns 0 on success. */
+int ak_cli_parse_vec2(const char *s, float *a, float *b);
+/* Parses a float/int with full-string validation; returns 0 on success. */
+int ak_cli_parse_float(const char *s, float *out);
+int ak_cli_parse_int(const char *s, int *out);
+
+#endif

@@ -1,0 +1,94 @@
+/* Shared CLI helpers: error printing and strict number parsing. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ak_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "animkit %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see 'animkit %s --help')\n", cmd);
+    return 2;
+}
+
+int ak_cli_file_error(const char *path, const ak_error *err)
+{
+    if (err->line > 0)
+        fprintf(stderr, "%s:%d: %s\n", path, (int)err->line, err->message);
+    else
+        fprintf(stderr, "%s: %s\n", path, err->message);
+    return 1;
+}
+
+int ak_cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) return 1;
+    return 0;
+}
+
+int ak_cli_parse_float(const char *s, float *out)
+{
+    if (!s || !*s) return -1;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end != '\0' || !isfinite(v)) return -1;
+    *out = (float)v;
+    return 0;
+}
+
+int ak_cli_parse_int(const char *s, int *out)
+{
+    if (!s || !*s) return -1;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < -2147483647L || v > 2147483647L) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_floats(const char *s, float *v, int count)
+{
+    char buf[256];
+    if (!s || strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    char *p = buf;
+    for (int i = 0; i < count; ++i) {
+        char *comma = strchr(p, ',');
+        if (i < count - 1) {
+            if (!comma) return -1;
+            *comma = '\0';
+        } else if (comma) {
+            return -1;
+        }
+        if (ak_cli_parse_float(p, &v[i]) != 0) return -1;
+        p = comma ? comma + 1 : p;
+    }
+    return 0;
+}
+
+int ak_cli_parse_vec3(const char *s, ak_vec3 *v)
+{
+    float f[3];
+    if (parse_floats(s, f, 3) != 0) return -1;
+    v->x = f[0]; v->y = f[1]; v->z = f[2];
+    return 0;
+}
+
+int ak_cli_parse_vec2(const char *s, float *a, float *b)
+{
+    float f[2];
+    if (parse_floats(s, f, 2) != 0) return -1;
+    *a = f[0]; *b = f[1];
+    return 0;
+}

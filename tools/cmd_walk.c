@@ -1,0 +1,12 @@
+/* animkit walk — placeholder until its module lands. */
+#include "cli.h"
+
+#include <stdio.h>
+
+int ak_cmd_walk(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "animkit walk: not available in this build yet\n");
+    return 1;
+}

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs the Debian packages animkit needs, when they are missing.
+# Usage: tools/deps.sh PACKAGE...   (called by `make deps`)
+missing=""
+for p in "$@"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "animkit: installing Debian packages:$missing"
+if [ "$(id -u)" = 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO="sudo"
+else
+  echo "animkit: not root and no sudo; please install:$missing" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq || true
+$SUDO apt-get install -y -qq --no-install-recommends $missing || {
+  echo "animkit: apt-get could not install:$missing" >&2
+  exit 1
+}

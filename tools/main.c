@@ -1,0 +1,48 @@
+/* animkit — command-line tool. One subcommand per file (cmd_*.c). */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    ak_cli_command_fn fn;
+    const char *summary;
+} k_commands[] = {
+    {"info", ak_cmd_info, "joints, channels, frames, duration, height, units, humanoid map"},
+    {"positions", ak_cmd_positions, "world positions of every joint as CSV frame,joint,x,y,z"},
+    {"convert", ak_cmd_convert, "BVH -> BVH (any rotation order), BVH -> glTF 2.0"},
+    {"ik", ak_cmd_ik, "solve IK on one frame: limb, ccd, fabrik, jacobian, dls"},
+    {"walk", ak_cmd_walk, "walk a character to a target over terrain (the main demo)"},
+    {"render", ak_cmd_render, "render frames of a clip or the walker to PNG/GIF/MP4"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "animkit %s — character animation toolkit\n\nusage: animkit COMMAND [options]\n\ncommands:\n",
+            AK_VERSION_STRING);
+    for (size_t i = 0; i < sizeof k_commands / sizeof k_commands[0]; ++i)
+        fprintf(out, "  %-10s %s\n", k_commands[i].name, k_commands[i].summary);
+    fprintf(out, "\n'animkit COMMAND --help' describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("animkit %s\n", AK_VERSION_STRING);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof k_commands / sizeof k_commands[0]; ++i)
+        if (strcmp(argv[1], k_commands[i].name) == 0) return k_commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "animkit: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
