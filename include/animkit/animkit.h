@@ -8,5 +8,6 @@
 #include "skeleton.h"
 #include "clip.h"
 #include "bvh.h"
+#include "gltf.h"
 
 #endif

@@ -1,0 +1,18 @@
+/* Benchmark harness: monotonic clock, repeated runs, medians. Not part of the tests. */
+#ifndef AK_BENCH_HARNESS_H
+#define AK_BENCH_HARNESS_H
+
+#include <stddef.h>
+
+/* Seconds from a monotonic clock. */
+double akb_now(void);
+/* Median of n values (sorts a copy of at most 1024 values). */
+double akb_median(const double *values, int n);
+/* 95th percentile of n values. */
+double akb_percentile(const double *values, int n, double p);
+/* Runs fn(arg) `repeats` times and returns the median seconds per call of fn. */
+double akb_median_seconds(void (*fn)(void *), void *arg, int repeats);
+/* Stops the compiler from optimising away a computed value. */
+void akb_sink(const void *p, size_t bytes);
+
+#endif
