@@ -106,7 +106,7 @@ static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world, 
      * acos away from |x| > 1 and the limb from locking straight on reachable targets). An
      * unreachable target straightens the limb exactly. */
     float d = isfinite(dist) ? dist : 2.0f * reach;
-    out->unreachable = d > reach;
+    out->unreachable = d - reach > p->tolerance * reach;
     if (p->soft_limit > 0.0f) {
         const float ds = p->soft_limit * reach;
         if (d > ds) d = ds + (reach - ds) * (1.0f - expf(-(d - ds) / (reach - ds)));
