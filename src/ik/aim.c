@@ -79,27 +79,43 @@ int32_t ak_aim_ik_validate(const ak_aim_ik_params *p, ak_error *err)
     return ik_check_joint(p->skeleton, p->joint, "aim", err);
 }
 
-/* The model-space rotation of the aim, before weighting. */
+/* The model-space rotation of the aim, before weighting. The aim direction after R1 is the
+ * target direction itself, and the up axis after R1 is R1 (W up), so nothing waits on a
+ * second rotation of the forward axis. */
 static ak_quat aim_rotation_ms(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 up,
                                ak_vec3 target, ak_vec3 world_up, float clamp_weight)
 {
     const ak_vec3 fwd_ms = akq_rotate(w, forward);
     const ak_vec3 to_target = akv_sub(target, pos);
-    if (!(akv_dot(to_target, to_target) > 1e-20f)) return akq_identity();
+    const float to_len2 = akv_dot(to_target, to_target);
+    if (!(to_len2 > 1e-20f)) return akq_identity();
     ak_quat r1 = ik_from_to(fwd_ms, to_target);
+    ak_vec3 aim = akv_scale(to_target, 1.0f / sqrtf(to_len2));
     if (clamp_weight > 0.0f) {
         const float max_angle = (1.0f - clamp_weight) * AK_PI;
         const float angle = 2.0f * atan2f(sqrtf(r1.x * r1.x + r1.y * r1.y + r1.z * r1.z), r1.w);
-        if (angle > max_angle)
-            r1 = max_angle > 0.0f ? akq_slerp(akq_identity(), r1, max_angle / angle) : akq_identity();
+        if (angle > max_angle) {
+            r1 = max_angle > 0.0f ? akq_normalize(akq_slerp(akq_identity(), r1, max_angle / angle))
+                                  : akq_identity();
+            aim = unit_or_zero(akq_rotate(r1, fwd_ms));
+        }
     }
     if (!(akv_dot(up, up) > 0.0f)) return r1;
-    const ak_vec3 aim = unit_or_zero(akq_rotate(r1, fwd_ms));
-    const ak_quat r2 = upright_twist(aim, akq_rotate(akq_mul(r1, w), up), world_up);
+    const ak_quat r2 = upright_twist(aim, akq_rotate(r1, akq_rotate(w, up)), world_up);
     return akq_mul(r2, r1);
 }
 
-int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *world, ak_quat *correction,
+/* Angle between two vectors; the small-angle form |a x b| / (a.b) (error below 1e-9 rad
+ * under 1e-3 rad) saves the atan2 in the common case of a landed aim. */
+static float small_angle_between(ak_vec3 a, ak_vec3 b)
+{
+    const ak_vec3 c = akv_cross(a, b);
+    const float s = sqrtf(akv_dot(c, c)), d = akv_dot(a, b);
+    if (d > 0.0f && s < 1e-3f * d) return s / d;
+    return atan2f(s, d);
+}
+
+IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *world, ak_quat *correction,
                         ak_ik_result *result, ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
@@ -117,24 +133,24 @@ int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *world, ak_qua
     const ak_vec3 pos = world[p->joint].translation;
     const ak_vec3 forward = unit_or_zero(p->forward);
     const ak_quat r = aim_rotation_ms(w, pos, forward, p->up, p->target, p->world_up, p->clamp_weight);
-    ak_quat c = akq_normalize(ik_to_local(w, r));
+    ak_quat c = ik_to_local(w, r);
     ak_quat r_applied = r;
     if (p->weight < 1.0f) {
-        c = akq_slerp(akq_identity(), ik_positive_w(c), p->weight);
+        c = akq_normalize(akq_slerp(akq_identity(), ik_positive_w(c), p->weight));
         r_applied = akq_mul(w, akq_mul(c, akq_conj(w)));
     }
     *correction = c;
     const ak_vec3 to_target = akv_sub(p->target, pos);
     res.iterations = 1;
     res.error = akv_dot(to_target, to_target) > 1e-20f
-                    ? angle_between(akq_rotate(r_applied, akq_rotate(w, forward)), to_target)
+                    ? small_angle_between(akq_rotate(r_applied, akq_rotate(w, forward)), to_target)
                     : 0.0f;
     res.reached = res.error <= p->tolerance;
     if (result) *result = res;
     return AK_OK;
 }
 
-int32_t ak_aim_ik_run(const ak_aim_ik_params *p, ak_xform *local, ak_xform *world,
+IK_FLATTEN int32_t ak_aim_ik_run(const ak_aim_ik_params *p, ak_xform *local, ak_xform *world,
                       ak_ik_result *result, ak_error *err)
 {
     ak_quat c;

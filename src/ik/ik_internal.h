@@ -3,10 +3,27 @@
 #ifndef AK_IK_INTERNAL_H
 #define AK_IK_INTERNAL_H
 
+/* sqrt never sees a negative argument in the solvers, so errno handling only turns sqrtf into
+ * a libm call; GCC drops it with -fno-math-errno (results are identical). Set here, before any
+ * function is defined, so every function of an IK translation unit shares the option (GCC
+ * does not inline across different optimize attributes). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-math-errno")
+#endif
+
 #include "animkit/ik.h"
 #include "core/xform_inline.h"
 
 #include <float.h>
+
+/* Hot solver entry points inline every helper they call (the quaternion/vector helpers are
+ * small structs; left as calls, passing them costs more than the math). GCC and Clang only;
+ * elsewhere the compiler decides. */
+#if defined(__GNUC__) || defined(__clang__)
+#define IK_FLATTEN __attribute__((flatten))
+#else
+#define IK_FLATTEN
+#endif
 
 AK_INLINE ak_quat akq_identity(void)
 {
