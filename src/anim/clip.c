@@ -55,8 +55,11 @@ void ak_clip_destroy(ak_clip *c)
     free(c->track_joint);
     free(c->joint_track);
     free(c->translations);
+    free(c->squad_points);
     free(c);
 }
+
+static ak_quat squad_point(ak_quat qm, ak_quat q, ak_quat qp);
 
 void ak_clip_finalize(ak_clip *c)
 {
@@ -71,6 +74,19 @@ void ak_clip_finalize(ak_clip *c)
                 q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w;
             }
             row[j] = q;
+        }
+    }
+    /* SQUAD inner points for cubic sampling, with clamped ends (a looping clip recomputes
+     * its first and last frame's points with wrapped neighbours when sampled). */
+    if (!c->squad_points)
+        c->squad_points = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)n * (size_t)c->frame_count);
+    if (c->squad_points) {
+        const int32_t last = c->frame_count - 1;
+        for (int32_t f = 0; f <= last; ++f) {
+            const ak_quat *row = c->rotations + (size_t)f * (size_t)n;
+            const ak_quat *before = f > 0 ? row - n : row, *after = f < last ? row + n : row;
+            for (int32_t j = 0; j < n; ++j)
+                c->squad_points[(size_t)f * (size_t)n + (size_t)j] = squad_point(before[j], row[j], after[j]);
         }
     }
 }
@@ -95,6 +111,7 @@ ak_clip *ak_clip_clone(const ak_clip *c)
     memcpy(out->rotations, c->rotations, sizeof(ak_quat) * (size_t)c->joint_count * (size_t)c->frame_count);
     memcpy(out->translations, c->translations,
            sizeof(ak_vec3) * (size_t)c->track_count * (size_t)c->frame_count);
+    if (c->squad_points) ak_clip_finalize(out);
     return out;
 }
 
@@ -194,26 +211,44 @@ static ak_quat squad_point(ak_quat qm, ak_quat q, ak_quat qp)
     ak_vec3 b = quat_log(akq_mul(qi, same_hemisphere(q, qm)));
     return akq_mul(q, quat_exp(akv_scale(akv_add(a, b), -0.25f)));
 }
-static ak_quat squad(ak_quat qm, ak_quat q0, ak_quat q1, ak_quat q2, float t)
+/* SQUAD between keys q0 and q1 with inner points s0, s1 (Shoemake):
+ * slerp(slerp(q0,q1,t), slerp(s0,s1,t), 2t(1-t)). The keys are close, so the fast slerp is
+ * used throughout; the outer blend keeps the sign it has (no shortest-arc flip between
+ * outer and inner, which would break continuity). */
+static ak_quat squad(ak_quat q0, ak_quat q1, ak_quat s0, ak_quat s1, float t)
 {
-    q1 = same_hemisphere(q0, q1);
-    qm = same_hemisphere(q0, qm);
-    q2 = same_hemisphere(q1, q2);
-    ak_quat s0 = squad_point(qm, q0, q1);
-    ak_quat s1 = squad_point(q0, q1, q2);
-    ak_quat outer = akq_slerp(q0, q1, t);
-    ak_quat inner = akq_slerp(s0, s1, t);
-    /* SQUAD: slerp(slerp(q0,q1,t), slerp(s0,s1,t), 2t(1-t)), without the shortest-arc flip
-     * between outer and inner, which would break continuity. */
+    ak_quat outer = fast_slerp(q0, q1, t);
+    ak_quat inner = fast_slerp(s0, same_hemisphere(s0, s1), t);
     float h = 2.0f * t * (1.0f - t);
+    if (akq_dot(outer, inner) >= 0.0f) return fast_slerp(outer, inner, h);
     float d = akq_dot(outer, inner);
-    if (d > 0.9995f || d < -0.9995f) return akq_nlerp(outer, inner, h);
+    if (d < -0.9995f) return akq_nlerp(outer, inner, h);
     float th = acosf(d), st = sinf(th);
     float wa = sinf((1.0f - h) * th) / st, wb = sinf(h * th) / st;
     ak_quat r = {wa * outer.x + wb * inner.x, wa * outer.y + wb * inner.y,
                  wa * outer.z + wb * inner.z, wa * outer.w + wb * inner.w};
     return akq_normalize(r);
 }
+
+/* Cubic rotation of joint j: the precomputed inner points, except where a looping clip
+ * wraps (first/last frame) or the clip was never finalised. */
+static ak_quat sample_squad(const ak_clip *c, const key_span *s, int32_t j)
+{
+    const size_t n = (size_t)c->joint_count;
+    const ak_quat *r = c->rotations;
+    const int32_t last = c->frame_count - 1;
+    ak_quat q0 = r[(size_t)s->f0 * n + (size_t)j];
+    ak_quat q1 = same_hemisphere(q0, r[(size_t)s->f1 * n + (size_t)j]);
+    ak_quat s0, s1;
+    const int wrap0 = c->loop && (s->f0 == 0 || s->f0 == last);
+    const int wrap1 = c->loop && (s->f1 == 0 || s->f1 == last);
+    if (c->squad_points && !wrap0) s0 = c->squad_points[(size_t)s->f0 * n + (size_t)j];
+    else s0 = squad_point(r[(size_t)s->fm * n + (size_t)j], q0, q1);
+    if (c->squad_points && !wrap1) s1 = same_hemisphere(q1, c->squad_points[(size_t)s->f1 * n + (size_t)j]);
+    else s1 = squad_point(q0, q1, same_hemisphere(q1, r[(size_t)s->f2 * n + (size_t)j]));
+    return squad(q0, q1, s0, s1, s->alpha);
+}
+
 /* Catmull-Rom through p0 (t=0) and p1 (t=1), tangents from the neighbours pm and p2. */
 static ak_vec3 catmull_rom(ak_vec3 pm, ak_vec3 p0, ak_vec3 p1, ak_vec3 p2, float t)
 {
@@ -234,8 +269,7 @@ AK_INLINE ak_quat sample_rotation(const ak_clip *c, const key_span *s, int32_t j
     switch (interp) {
     case AK_INTERP_STEP: return r[(size_t)s->f0 * n + (size_t)j];
     case AK_INTERP_CUBIC:
-        return squad(r[(size_t)s->fm * n + (size_t)j], r[(size_t)s->f0 * n + (size_t)j],
-                     r[(size_t)s->f1 * n + (size_t)j], r[(size_t)s->f2 * n + (size_t)j], s->alpha);
+        return sample_squad(c, s, j);
     case AK_INTERP_LINEAR:
     default:
         return fast_slerp(r[(size_t)s->f0 * n + (size_t)j], r[(size_t)s->f1 * n + (size_t)j], s->alpha);
