@@ -120,6 +120,11 @@ static key_span locate(const ak_clip *c, float t)
         if (u < 0.0f) u = 0.0f;
         if (u > (float)(n - 1)) u = (float)(n - 1);
     }
+    /* Times computed as f * frame_time land a rounding error either side of key f: snap
+     * within 1e-4 of a frame so key times give their key exactly (step mode included). */
+    const float nearest = floorf(u + 0.5f);
+    if (fabsf(u - nearest) < 1e-4f) u = nearest;
+    if (c->loop && u >= (float)n) u = 0.0f;
     int32_t f0 = (int32_t)u;
     if (f0 >= n) f0 = n - 1;
     if (f0 < 0) f0 = 0;
