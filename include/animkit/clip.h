@@ -30,6 +30,8 @@ typedef struct ak_clip {
     int32_t *track_joint;       /* track_count: joint index of each track */
     int32_t *joint_track;       /* joint_count: track index of a joint, or -1 */
     ak_vec3 *translations;      /* frame_count * track_count, frame-major */
+    ak_quat *squad_points;      /* cubic-mode inner control points per key (made by
+                                   ak_clip_finalize; NULL before it) */
 } ak_clip;
 
 /* Allocates a clip with `frame_count` frames for `joint_count` joints and translation

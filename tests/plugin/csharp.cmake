@@ -32,7 +32,8 @@ set(AK_CS_TESTS
   use_after_dispose_is_an_error_not_a_crash
   buffers_too_small_throw
   matrices_match_unity_memory_order
-  everything_destroyed_leaves_no_handles)
+  everything_destroyed_leaves_no_handles
+  limb_ik_moves_the_foot_onto_a_target)
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/csharp_tests.cmake)
   include(${CMAKE_CURRENT_SOURCE_DIR}/csharp_tests.cmake) # appends tests of later ABI parts
 endif()

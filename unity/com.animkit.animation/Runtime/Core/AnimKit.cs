@@ -60,6 +60,8 @@ namespace AnimKit
         public readonly float MetresPerUnit;
         /// <summary>Rest-pose height in metres.</summary>
         public readonly float RestHeight;
+        /// <summary>Typical standing height over the clip it was loaded with, metres.</summary>
+        public readonly float StandingHeight;
 
         internal Skeleton(IntPtr raw)
         {
@@ -69,6 +71,7 @@ namespace AnimKit
             JointCount = info.jointCount;
             MetresPerUnit = info.metresPerUnit;
             RestHeight = info.restHeight;
+            StandingHeight = info.standingHeight;
             JointNames = new string[JointCount];
             byte[] buf = new byte[256];
             for (int j = 0; j < JointCount; ++j)
@@ -118,7 +121,28 @@ namespace AnimKit
             AnimKitNative.Check(AnimKitNative.ak_plugin_fk(Raw, local, world, n), Raw);
         }
 
+        /// <summary>Two-bone IK on a pose: `local` and `world` (FK of local) are updated in
+        /// place. Set joints and target in `p` (start from IK.LimbDefaults()).</summary>
+        public AkIkResult LimbIk(ref AkLimbIkParams p, AkXform[] local, AkXform[] world)
+        {
+            AkIkResult r;
+            int n = Math.Min(local.Length, world.Length);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_limb_ik(Raw, ref p, local, world, n, out r), Raw);
+            return r;
+        }
+
         public void Dispose() { Handle.Dispose(); }
+    }
+
+    /// <summary>Default parameter blocks, straight from the C library.</summary>
+    public static class IK
+    {
+        public static AkLimbIkParams LimbDefaults()
+        {
+            AkLimbIkParams p;
+            AnimKitNative.Check(AnimKitNative.ak_plugin_limb_ik_defaults(out p), IntPtr.Zero);
+            return p;
+        }
     }
 
     /// <summary>Sampled animation for one skeleton.</summary>

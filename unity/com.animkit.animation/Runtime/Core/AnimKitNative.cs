@@ -54,6 +54,32 @@ namespace AnimKit
         public int units;
         public float metresPerUnit;
         public float restHeight;
+        public float standingHeight;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkIkResult
+    {
+        public int reached;
+        public int unreachable;
+        public int iterations;
+        public float error;
+    }
+
+    /// <summary>ak_plugin_limb_ik_params: Unity frame, model space (the space of `world`).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkLimbIkParams
+    {
+        public int upper, middle, end;
+        public int usePole;
+        public AkVec3 target;
+        public AkVec3 pole;
+        public AkVec3 midAxis;
+        public float softLimit;
+        public int matchEndRotation;
+        public AkQuat endRotation;
+        public float tolerance;
+        public float weight;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -143,6 +169,11 @@ namespace AnimKit
         public static extern int ak_plugin_xforms_to_matrices([In] AkXform[] xforms, [Out] AkMat4[] matrices, int count);
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_mirror_z([In, Out] AkXform[] xforms, int count);
+
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_limb_ik_defaults(out AkLimbIkParams p);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_limb_ik(IntPtr skeleton, ref AkLimbIkParams p, [In, Out] AkXform[] local,
+            [In, Out] AkXform[] world, int count, out AkIkResult result);
 
         // ---- helpers ----
 
