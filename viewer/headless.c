@@ -102,7 +102,7 @@ int akv_render_main(int argc, char **argv, const char *prog)
         fprintf(stderr, "%s: --out is required\n(see '%s --help')\n", prog, prog);
         return 2;
     }
-    if (s.mode != AKV_MODE_WALK && s.file_count == 0) {
+    if (s.mode == AKV_MODE_PLAY && s.file_count == 0) {
         fprintf(stderr, "%s: give a BVH file (or --walk)\n(see '%s --help')\n", prog, prog);
         return 2;
     }

@@ -37,7 +37,7 @@ void akv_settings_defaults(akv_settings *s, int headless)
     s->shadows = 1;
     s->hud = headless ? 0 : 1;
     s->radius = 0.03f;
-    s->ik_solver = "fabrik";
+    s->ik_solver = "limb";
     s->ik_iterations = 16;
 }
 
@@ -269,7 +269,20 @@ int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak
     snprintf(c->label, sizeof c->label, "%s", label);
     c->skeleton = skeleton;
     c->clip = clip;
-    c->mpu = units_scale(s, ak_skeleton_rest_height(skeleton), &c->units);
+    /* Standing height as the CLI measures it: the larger of the rest pose and frame 0, so a
+     * rig resting folded or lying still measures as standing. */
+    float height = ak_skeleton_rest_height(skeleton);
+    if (clip) {
+        ak_xform *tmp_l = malloc((size_t)skeleton->joint_count * 2 * sizeof *tmp_l);
+        if (tmp_l) {
+            ak_clip_frame(clip, skeleton, 0, tmp_l);
+            ak_fk(skeleton, tmp_l, tmp_l + skeleton->joint_count);
+            float h0 = ak_pose_height(tmp_l + skeleton->joint_count, skeleton->joint_count);
+            if (h0 > height) height = h0;
+            free(tmp_l);
+        }
+    }
+    c->mpu = units_scale(s, height, &c->units);
     memcpy(c->colour, akv_palette[scene->count % 8], sizeof c->colour);
     size_t n = (size_t)skeleton->joint_count;
     c->local = malloc(n * sizeof *c->local);
