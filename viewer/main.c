@@ -71,6 +71,7 @@ static void set_mode(app *a, akv_mode mode)
     akv_mode_destroy(a->mode);
     a->mode = NULL;
     a->s.mode = mode;
+    if (mode == AKV_MODE_IK) a->s.paused = 1; /* drag on a still pose; space plays on */
     if (mode != AKV_MODE_PLAY) {
         char err[256];
         a->mode = akv_mode_create(&a->s, &a->scene, err, sizeof err);

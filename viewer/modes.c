@@ -241,18 +241,28 @@ void akv_mode_destroy(akv_mode_state *m)
 
 int akv_mode_frame_count(const akv_mode_state *m)
 {
-    return m->kind == AKV_MODE_WALK ? akv_walk_view_frame_count(m->walk) : 1;
+    return m->kind == AKV_MODE_WALK ? akv_walk_view_frame_count(m->walk) : akv_scene_frame_count(m->scene);
 }
 
 float akv_mode_frame_time(const akv_mode_state *m)
 {
-    return m->kind == AKV_MODE_WALK ? akv_walk_view_frame_time(m->walk) : 1.0f / 30.0f;
+    return m->kind == AKV_MODE_WALK ? akv_walk_view_frame_time(m->walk) : akv_scene_frame_time(m->scene);
+}
+
+/* IK: the base pose becomes the clip at `time`; the target stays where it is. */
+static void ik_rebase(akv_mode_state *m, float time)
+{
+    int32_t n = m->ch->skeleton->joint_count;
+    akv_scene_pose(m->scene, &m->s, time);
+    memcpy(m->base_local, m->ch->local, (size_t)n * sizeof(ak_xform));
+    memcpy(m->base_world_m, m->ch->world_m, (size_t)n * sizeof(ak_xform));
+    ik_solve(m);
 }
 
 void akv_mode_step_to(akv_mode_state *m, int frame)
 {
     if (m->kind == AKV_MODE_WALK) akv_walk_view_step_to(m->walk, frame);
-    else ik_solve(m);
+    else ik_rebase(m, (float)frame * akv_scene_frame_time(m->scene));
 }
 
 void akv_mode_bounds(akv_mode_state *m, ak_vec3 *lo, ak_vec3 *hi)
@@ -330,7 +340,16 @@ void akv_mode_hud(akv_mode_state *m, akr_renderer *r, int w, int h)
 
 void akv_mode_update(akv_mode_state *m, float dt)
 {
-    if (m->kind == AKV_MODE_WALK) akv_walk_view_update(m->walk, dt);
+    if (m->kind == AKV_MODE_WALK) {
+        akv_walk_view_update(m->walk, dt);
+        return;
+    }
+    /* IK over a playing clip: the body moves on, the chain keeps reaching for the target. */
+    float d = akv_scene_duration(m->scene, m->s.loop);
+    if (d <= 0.0f || dt == 0.0f) return;
+    float t = m->scene->time + dt;
+    t = m->s.loop ? fmodf(fmodf(t, d) + d, d) : fminf(fmaxf(t, 0.0f), d);
+    ik_rebase(m, t);
 }
 
 int akv_mode_key(akv_mode_state *m, int key)
