@@ -597,3 +597,10 @@ float ak_clip_standing_height(const ak_clip *c, const ak_skeleton *sk)
     qsort(heights, (size_t)samples, sizeof(float), cmp_float);
     return heights[samples / 2];
 }
+
+void ak_clip_scale(ak_clip *c, float factor)
+{
+    if (!c || !isfinite(factor)) return;
+    const size_t keys = (size_t)c->frame_count * (size_t)c->track_count;
+    for (size_t k = 0; k < keys; ++k) c->translations[k] = akv_scale(c->translations[k], factor);
+}

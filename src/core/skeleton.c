@@ -144,6 +144,15 @@ void ak_fk_subtree(const ak_skeleton *s, const ak_xform *local, ak_xform *world,
     fk_range(s, local, world, joint, s->subtree_end[joint]);
 }
 
+void ak_skeleton_scale(ak_skeleton *s, float factor)
+{
+    if (!s || !isfinite(factor)) return;
+    for (int32_t j = 0; j < s->joint_count; ++j) {
+        s->rest_local[j].translation = akv_scale(s->rest_local[j].translation, factor);
+        s->bone_lengths[j] *= fabsf(factor);
+    }
+}
+
 void ak_pose_rest(const ak_skeleton *s, ak_xform *local)
 {
     memcpy(local, s->rest_local, sizeof(ak_xform) * (size_t)s->joint_count);
