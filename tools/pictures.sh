@@ -17,7 +17,7 @@ mkdir -p "$out"
 "$ak" render "$mocap/cmu_16_11_walk_veer_left.bvh" "$mocap/cmu_09_01_run.bvh" --frame 120 --hud \
   --yaw 40 --pitch 12 --size 800x500 --out "$out/mocap_still.png"
 # A walk cycle as a contact sheet.
-"$ak" render "$mocap/cmu_07_01_walk.bvh" --frames 40:280:30 --sheet --sheet-cols 3 --size 300x240 \
+"$ak" render "$mocap/cmu_07_01_walk.bvh" --frames 40:280:30 --sheet --sheet-cols 3 --size 260x210 \
   --yaw 80 --pitch 8 --follow Hips --distance 3.0 --out "$out/mocap_sheet.png"
 # IK: the right arm of a walking frame reaching up for a target (limb solver), the base pose in grey.
 "$ak" render --ik "$mocap/cmu_07_01_walk.bvh" --time 1.33 --hud --yaw 0 --pitch 10 --size 800x500 \
