@@ -57,6 +57,7 @@ void akv_print_flags(FILE *out)
             "units:   --units auto|m|cm|cmu|in|mm   --scale METRES_PER_UNIT\n"
             "camera:  --yaw DEG  --pitch DEG  --distance M  --follow JOINT\n"
             "look:    --no-grid  --no-shadows  --hud | --no-hud  --radius M (bone radius)\n"
+            "window:  --screenshot FILE.png   draw a few frames, save the window, exit (for tests)\n"
             "modes:   --ik                    IK mode: drag the target of a chain (window) or solve once (headless)\n"
             "         --ik-chain ROOT,TIP  --solver limb|ccd|fabrik|jacobian|dls  --iterations N  --target x,y,z\n"
             "         --walk [walk flags]     the walker on terrain (flags as `animkit walk`)\n");
@@ -200,6 +201,9 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
         } else if (strcmp(a, "--radius") == 0) {
             NEED_VALUE();
             if (parse_f(v, &s->radius) || s->radius <= 0 || s->radius > 1) return usage(prog, "--radius wants metres in (0, 1], got '%s'", v);
+        } else if (strcmp(a, "--screenshot") == 0) {
+            NEED_VALUE();
+            s->screenshot = v;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             s->verbose = 1;
         } else if (strcmp(a, "--ik") == 0) {
