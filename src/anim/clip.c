@@ -566,7 +566,7 @@ float ak_clip_standing_height(const ak_clip *c, const ak_skeleton *sk)
     const int32_t n = sk->joint_count;
     const int32_t samples = c->frame_count < 64 ? c->frame_count : 64;
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n * 2);
-    float heights[64];
+    float heights[64] = {0};
     if (!local) return 0.0f;
     for (int32_t i = 0; i < samples; ++i) {
         int32_t f = samples > 1 ? (int32_t)((int64_t)i * (c->frame_count - 1) / (samples - 1)) : 0;
