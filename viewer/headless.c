@@ -102,7 +102,7 @@ int akv_render_main(int argc, char **argv, const char *prog)
         fprintf(stderr, "%s: --out is required\n(see '%s --help')\n", prog, prog);
         return 2;
     }
-    if (s.mode != AKV_MODE_WALK && s.file_count == 0) {
+    if (s.mode == AKV_MODE_PLAY && s.file_count == 0) {
         fprintf(stderr, "%s: give a BVH file (or --walk)\n(see '%s --help')\n", prog, prog);
         return 2;
     }
@@ -126,6 +126,11 @@ int akv_render_main(int argc, char **argv, const char *prog)
             akv_scene_free(&scene);
             return 1;
         }
+    /* --time without --frame/--frames picks the nearest frame; the IK mode bases its pose on
+     * the first frame rendered. */
+    if (s.frame < 0 && !s.have_frames && s.time > 0 && scene.count > 0)
+        s.frame = (int)lroundf(s.time / akv_scene_frame_time(&scene));
+    scene.time = (float)(s.frame >= 0 ? s.frame : s.have_frames ? s.frame_a : 0) * akv_scene_frame_time(&scene);
     if (s.mode != AKV_MODE_PLAY) {
         mode = akv_mode_create(&s, &scene, err, sizeof err);
         if (!mode) {

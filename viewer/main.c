@@ -4,6 +4,7 @@
 #include <epoxy/gl.h> /* before GLFW, which must not pull in GL/gl.h */
 #include <GLFW/glfw3.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ static void set_mode(app *a, akv_mode mode)
     akv_mode_destroy(a->mode);
     a->mode = NULL;
     a->s.mode = mode;
+    if (mode == AKV_MODE_IK) a->s.paused = 1; /* drag on a still pose; space plays on */
     if (mode != AKV_MODE_PLAY) {
         char err[256];
         a->mode = akv_mode_create(&a->s, &a->scene, err, sizeof err);
@@ -304,11 +306,12 @@ static void draw_hud(app *a)
         akr_draw_rect(r, 10.0f + u * tw - 3.0f, ty - 5.0f, 6.0f, 20.0f, head);
     }
     const char *keys =
-        "mouse: left orbit | right/shift pan | wheel zoom | click timeline to scrub\n"
+        "mouse: left orbit, right/shift pan, wheel zoom, click the timeline to scrub\n"
         "space play/pause  <- -> step  PgUp/PgDn 10  Home start  up/down speed  backspace 1x\n"
         "L loop  I interp  P in-place  F follow  R reset view  G grid  S shadows  H hide help\n"
-        "1 playback  2 IK (drag target, C solver, +/- iterations)  3 walker  Del drop last  Q quit";
-    if (a->s.hud) akr_draw_text(r, 10.0f, (float)a->fb_h - 120.0f, 2.0f, keys, dim);
+        "1 playback  2 IK (drag the ball; C solver, O pole, +/- iterations)  3 walker  Q quit";
+    float ks = a->fb_w >= 1100 ? 2.0f : 1.5f;
+    if (a->s.hud) akr_draw_text(r, 10.0f, (float)a->fb_h - 36.0f - 4.0f * 11.0f * ks, ks, keys, dim);
     if (a->message[0] && glfwGetTime() < a->message_until)
         akr_draw_text(r, 10.0f, (float)a->fb_h - 150.0f, 2.0f, a->message, ink);
 }
@@ -396,6 +399,7 @@ int main(int argc, char **argv)
     if (a.s.follow && a.scene.count) a.follow = ak_skeleton_find(a.scene.chars[0].skeleton, a.s.follow);
 
     double last = glfwGetTime();
+    int frames_drawn = 0, exit_code = 0;
     while (!glfwWindowShouldClose(a.window)) {
         glfwPollEvents();
         double now = glfwGetTime();
@@ -428,6 +432,21 @@ int main(int argc, char **argv)
         if (a.mode) akv_mode_draw(a.mode, a.r);
         else akv_scene_draw(a.r, &a.scene, &a.s);
         draw_hud(&a);
+        if (a.s.screenshot && ++frames_drawn == 3) {
+            uint8_t *rgb = malloc((size_t)a.fb_w * (size_t)a.fb_h * 3);
+            if (rgb) {
+                glPixelStorei(GL_PACK_ALIGNMENT, 1);
+                glReadBuffer(GL_BACK);
+                for (int y = 0; y < a.fb_h; ++y)
+                    glReadPixels(0, a.fb_h - 1 - y, a.fb_w, 1, GL_RGB, GL_UNSIGNED_BYTE, rgb + (size_t)y * (size_t)a.fb_w * 3);
+                if (akv_write_png(a.s.screenshot, a.fb_w, a.fb_h, rgb) != 0) exit_code = 1;
+                else printf("wrote %s (%dx%d)\n", a.s.screenshot, a.fb_w, a.fb_h);
+                free(rgb);
+            } else {
+                exit_code = 1;
+            }
+            glfwSetWindowShouldClose(a.window, 1);
+        }
         glfwSwapBuffers(a.window);
     }
     akv_mode_destroy(a.mode);
@@ -435,5 +454,5 @@ int main(int argc, char **argv)
     akv_scene_free(&a.scene);
     glfwDestroyWindow(a.window);
     glfwTerminate();
-    return 0;
+    return exit_code;
 }

@@ -97,7 +97,7 @@ void akr_camera_frame_box(akr_camera *c, ak_vec3 lo, ak_vec3 hi, float aspect)
     float half = 0.5f * c->fov_y;
     float half_x = atanf(tanf(half) * (aspect > 0 ? aspect : 1.0f));
     float fit = half < half_x ? half : half_x;
-    c->distance = radius / sinf(fit) * 1.05f;
+    c->distance = radius / sinf(fit) * 1.12f;
 }
 
 /* ---- GL objects ---- */

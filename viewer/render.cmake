@@ -8,7 +8,8 @@ if(NOT TARGET animkit_render)
   if(AKV_GL_FOUND AND AKV_STB_INCLUDE_DIR)
     set(AKV_DIR ${PROJECT_SOURCE_DIR}/viewer)
     add_library(animkit_render STATIC ${AKV_DIR}/render.c ${AKV_DIR}/scene.c ${AKV_DIR}/offscreen.c
-                ${AKV_DIR}/headless.c ${AKV_DIR}/modes.c)
+                ${AKV_DIR}/headless.c ${AKV_DIR}/modes.c ${AKV_DIR}/ik_solvers.c
+                ${AKV_DIR}/walk_view.c)
     target_include_directories(animkit_render PUBLIC ${AKV_DIR} PRIVATE ${AKV_STB_INCLUDE_DIR} ${CGLM_INCLUDE_DIR})
     target_link_libraries(animkit_render PUBLIC animkit_static PkgConfig::AKV_GL m)
     if(AKV_STB_LIBRARY)

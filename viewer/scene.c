@@ -37,7 +37,7 @@ void akv_settings_defaults(akv_settings *s, int headless)
     s->shadows = 1;
     s->hud = headless ? 0 : 1;
     s->radius = 0.03f;
-    s->ik_solver = "fabrik";
+    s->ik_solver = "limb";
     s->ik_iterations = 16;
 }
 
@@ -57,6 +57,7 @@ void akv_print_flags(FILE *out)
             "units:   --units auto|m|cm|cmu|in|mm   --scale METRES_PER_UNIT\n"
             "camera:  --yaw DEG  --pitch DEG  --distance M  --follow JOINT\n"
             "look:    --no-grid  --no-shadows  --hud | --no-hud  --radius M (bone radius)\n"
+            "window:  --screenshot FILE.png   draw a few frames, save the window, exit (for tests)\n"
             "modes:   --ik                    IK mode: drag the target of a chain (window) or solve once (headless)\n"
             "         --ik-chain ROOT,TIP  --solver limb|ccd|fabrik|jacobian|dls  --iterations N  --target x,y,z\n"
             "         --walk [walk flags]     the walker on terrain (flags as `animkit walk`)\n");
@@ -200,6 +201,9 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
         } else if (strcmp(a, "--radius") == 0) {
             NEED_VALUE();
             if (parse_f(v, &s->radius) || s->radius <= 0 || s->radius > 1) return usage(prog, "--radius wants metres in (0, 1], got '%s'", v);
+        } else if (strcmp(a, "--screenshot") == 0) {
+            NEED_VALUE();
+            s->screenshot = v;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             s->verbose = 1;
         } else if (strcmp(a, "--ik") == 0) {
@@ -269,7 +273,20 @@ int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak
     snprintf(c->label, sizeof c->label, "%s", label);
     c->skeleton = skeleton;
     c->clip = clip;
-    c->mpu = units_scale(s, ak_skeleton_rest_height(skeleton), &c->units);
+    /* Standing height as the CLI measures it: the larger of the rest pose and frame 0, so a
+     * rig resting folded or lying still measures as standing. */
+    float height = ak_skeleton_rest_height(skeleton);
+    if (clip) {
+        ak_xform *tmp_l = malloc((size_t)skeleton->joint_count * 2 * sizeof *tmp_l);
+        if (tmp_l) {
+            ak_clip_frame(clip, skeleton, 0, tmp_l);
+            ak_fk(skeleton, tmp_l, tmp_l + skeleton->joint_count);
+            float h0 = ak_pose_height(tmp_l + skeleton->joint_count, skeleton->joint_count);
+            if (h0 > height) height = h0;
+            free(tmp_l);
+        }
+    }
+    c->mpu = units_scale(s, height, &c->units);
     memcpy(c->colour, akv_palette[scene->count % 8], sizeof c->colour);
     size_t n = (size_t)skeleton->joint_count;
     c->local = malloc(n * sizeof *c->local);

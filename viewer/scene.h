@@ -43,6 +43,7 @@ typedef struct akv_settings {
     int grid, shadows, hud; /* --no-grid, --no-shadows, --hud / --no-hud */
     float radius;           /* --radius M: bone radius */
     int verbose;            /* -v */
+    const char *screenshot; /* --screenshot FILE.png: window draws a few frames, saves, exits */
     /* IK mode */
     const char *ik_chain;   /* --ik-chain ROOT,TIP (default: right arm) */
     const char *ik_solver;  /* --solver limb|ccd|fabrik|jacobian|dls */

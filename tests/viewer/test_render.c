@@ -210,6 +210,33 @@ static void render_cli_writes_png_sheet_and_gif(void **state)
     }
 }
 
+/* The window path: animkit-view under Xvfb draws a few frames, saves the window and exits.
+ * Skipped when xvfb-run is not installed (make deps installs it). */
+static void viewer_window_draws_the_clip_under_xvfb(void **state)
+{
+    (void)state;
+    if (system("command -v xvfb-run >/dev/null 2>&1") != 0) skip();
+    const char *build = getenv("AK_BUILD_DIR");
+    char bvh[1024], cmd[4096], out[1200];
+    akt_mocap_path("cmu_09_01_run.bvh", bvh, sizeof bvh);
+    snprintf(out, sizeof out, "%s/render-test/window.png", build);
+    remove(out);
+    snprintf(cmd, sizeof cmd,
+             "xvfb-run -a '%s/bin/animkit-view' '%s' --time 0.5 --paused --size 320x240 --screenshot '%s' >/dev/null 2>&1",
+             build, bvh, out);
+    assert_int_equal(system(cmd), 0);
+    int w, h, comp;
+    unsigned char *img = stbi_load(out, &w, &h, &comp, 3);
+    assert_non_null(img);
+    assert_int_equal(w, 320);
+    assert_int_equal(h, 240);
+    int character = 0;
+    for (int i = 0; i < w * h; ++i) character += img[i * 3] > img[i * 3 + 2] + 60;
+    stbi_image_free(img);
+    print_message("window screenshot: %d character-coloured pixels\n", character);
+    assert_true(character > 300);
+}
+
 int main(void)
 {
     char err[512];
@@ -229,6 +256,7 @@ int main(void)
         cmocka_unit_test(render_joints_land_where_projected_fk_says),
         cmocka_unit_test(render_different_frames_differ_and_same_frame_repeats),
         cmocka_unit_test(render_cli_writes_png_sheet_and_gif),
+        cmocka_unit_test(viewer_window_draws_the_clip_under_xvfb),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     akr_destroy(g_r);
