@@ -46,13 +46,13 @@ static inline ak_quat akt_random_quat(akt_rng *r)
 static inline const char *akt_mocap_path(const char *name, char *buf, size_t size)
 {
     const char *dir = getenv("AK_MOCAP_DIR");
-    char fallback[1024];
+    char fallback[768];
     if (!dir || !*dir) {
         const char *src = getenv("AK_SOURCE_DIR");
-        snprintf(fallback, sizeof fallback, "%s/../shared/mocap", src ? src : ".");
+        snprintf(fallback, sizeof fallback, "%.700s/../shared/mocap", src ? src : ".");
         dir = fallback;
     }
-    snprintf(buf, size, "%s/%s", dir, name);
+    snprintf(buf, size, "%.900s/%.100s", dir, name);
     FILE *f = fopen(buf, "rb");
     if (!f) fail_msg("mocap file %s not found: the shared mocap folder must sit beside the checkout", buf);
     else fclose(f);
