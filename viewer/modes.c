@@ -34,6 +34,8 @@ struct akv_mode_state {
     int status;
     char status_text[300];
     double solve_us;
+    unsigned char *ik_workspace;
+    size_t ik_workspace_size;
     int grabbed;               /* 0 none, 1 target, 2 pole */
     float grab_depth;          /* distance from the eye along the view axis at grab time */
     /* walker */
@@ -142,6 +144,8 @@ static void ik_solve(akv_mode_state *m)
     q.use_pole = m->use_pole;
     q.pole = ak_vec3_scale(m->pole_m, inv);
     q.iterations = m->iterations;
+    q.workspace = &m->ik_workspace;
+    q.workspace_size = &m->ik_workspace_size;
     ak_error e;
     ak_error_clear(&e);
     double t0 = now_us();
@@ -235,6 +239,7 @@ void akv_mode_destroy(akv_mode_state *m)
     }
     if (m->own_arm) akv_scene_free(&m->arm_scene);
     free(m->base_local);
+    free(m->ik_workspace);
     akv_walk_view_destroy(m->walk);
     free(m);
 }
