@@ -270,6 +270,13 @@ void akv_mode_step_to(akv_mode_state *m, int frame)
     else ik_rebase(m, (float)frame * akv_scene_frame_time(m->scene));
 }
 
+int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point)
+{
+    if (m->kind != AKV_MODE_WALK) return 0;
+    *point = akv_walk_view_focus(m->walk);
+    return 1;
+}
+
 void akv_mode_bounds(akv_mode_state *m, ak_vec3 *lo, ak_vec3 *hi)
 {
     if (m->kind == AKV_MODE_WALK) {

@@ -61,8 +61,8 @@ static void reset(akv_walk_view *w)
 /* Samples the terrain on a grid covering start, target and a margin (at most 240 x 240). */
 static int build_terrain_mesh(akv_walk_view *w)
 {
-    float lo_x = fminf(w->wp.start.x, w->wp.target.x) - 6.0f, hi_x = fmaxf(w->wp.start.x, w->wp.target.x) + 6.0f;
-    float lo_z = fminf(w->wp.start.z, w->wp.target.z) - 6.0f, hi_z = fmaxf(w->wp.start.z, w->wp.target.z) + 6.0f;
+    float lo_x = fminf(w->wp.start.x, w->wp.target.x) - 14.0f, hi_x = fmaxf(w->wp.start.x, w->wp.target.x) + 14.0f;
+    float lo_z = fminf(w->wp.start.z, w->wp.target.z) - 14.0f, hi_z = fmaxf(w->wp.start.z, w->wp.target.z) + 14.0f;
     float size;
     ak_terrain_info(w->terrain, NULL, &size, NULL, NULL);
     float half = 0.5f * size - 1e-3f;
@@ -371,6 +371,8 @@ void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
     akr_draw_text(r, 10.0f, 30.0f, 2.0f, line1, ink);
 }
 
+ak_vec3 akv_walk_view_focus(const akv_walk_view *w) { return ak_walker_world_pose(w->walker)[w->hips].translation; }
+
 int akv_walk_view_key(akv_walk_view *w, int key)
 {
     /* 'T': a new target mirrored through the start; 'R' (82) is the view reset, so
@@ -414,5 +416,6 @@ void akv_walk_view_bounds(akv_walk_view *w, ak_vec3 *lo, ak_vec3 *hi)
 void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s) { (void)w; (void)r; (void)s; }
 void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r) { (void)w; (void)r; }
 int akv_walk_view_key(akv_walk_view *w, int key) { (void)w; (void)key; return 0; }
+ak_vec3 akv_walk_view_focus(const akv_walk_view *w) { (void)w; return ak_vec3_make(0, 0.9f, 0); }
 
 #endif
