@@ -270,6 +270,14 @@ void akv_mode_step_to(akv_mode_state *m, int frame)
     else ik_rebase(m, (float)frame * akv_scene_frame_time(m->scene));
 }
 
+float akv_mode_ik_error_m(const akv_mode_state *m, ak_vec3 *target_m)
+{
+    if (m->kind != AKV_MODE_IK) return -1.0f;
+    if (target_m) *target_m = m->target_m;
+    ak_vec3 tip = m->ch->world_m[m->chain[m->chain_len - 1]].translation;
+    return ak_vec3_length(ak_vec3_sub(tip, m->target_m));
+}
+
 int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point)
 {
     if (m->kind != AKV_MODE_WALK) return 0;

@@ -38,7 +38,7 @@ void akv_settings_defaults(akv_settings *s, int headless)
     s->hud = headless ? 0 : 1;
     s->radius = 0.03f;
     s->ik_solver = "limb";
-    s->ik_iterations = 16;
+    s->ik_iterations = 100;
 }
 
 void akv_print_flags(FILE *out)
