@@ -14,7 +14,7 @@ DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
   xvfb xauth libgl1-mesa-dri libegl-mesa0 ffmpeg mono-mcs mono-runtime mingw-w64 \
   liborocos-kdl-dev nodejs npm
 
-.PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format \
+.PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format valgrind lint \
   unity-plugins
 
 all: build
@@ -64,6 +64,14 @@ soak: build
 
 pictures: build
 	@sh tools/pictures.sh $(BUILD)
+
+# Valgrind memcheck over the C test suite (slow; not part of make test).
+valgrind: build
+	ctest --test-dir $(BUILD) -LE nosan -T memcheck --output-on-failure
+
+# Static analysis beyond the cppcheck test: clang-tidy over the library.
+lint: build
+	clang-tidy -p $(BUILD) $$(git ls-files 'src/*.c') -- -Iinclude -Isrc
 
 install: build
 	cmake --install $(BUILD)
