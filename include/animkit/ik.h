@@ -56,6 +56,12 @@ typedef struct ak_ik_result {
  * (AK_ERR_INVALID_ARG: bad index or tip not below root; AK_ERR_LIMIT: longer than capacity). */
 AK_API int32_t ak_ik_chain_from_joints(const ak_skeleton *skeleton, int32_t root, int32_t tip,
                                        int32_t *out_chain, int32_t capacity);
+/* Removes, in place, every chain joint after the first whose skeleton bone length is zero
+ * (it sits exactly on its parent, e.g. CMU's LHipJoint on Hips): its position adds nothing
+ * the joint above cannot do, and zero-length bones are rejected by the solvers. The removed
+ * joints stay rigid during solves. Returns the new length. */
+AK_API int32_t ak_ik_chain_skip_zero_bones(const ak_skeleton *skeleton, int32_t *chain,
+                                           int32_t length);
 
 /* ---- Limb IK: analytic two-bone (hip-knee-ankle, shoulder-elbow-wrist) ---- */
 

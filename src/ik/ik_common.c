@@ -44,3 +44,15 @@ int32_t ak_ik_chain_from_joints(const ak_skeleton *s, int32_t root, int32_t tip,
     }
     return n;
 }
+
+int32_t ak_ik_chain_skip_zero_bones(const ak_skeleton *s, int32_t *chain, int32_t length)
+{
+    if (!s || !chain || length < 1) return length < 0 ? 0 : length;
+    int32_t kept = 1;
+    for (int32_t i = 1; i < length; ++i) {
+        const int32_t j = chain[i];
+        if (j >= 0 && j < s->joint_count && s->bone_lengths[j] == 0.0f && i + 1 < length) continue;
+        chain[kept++] = j;
+    }
+    return kept;
+}

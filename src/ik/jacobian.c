@@ -181,14 +181,9 @@ int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local, ak_x
                 inside = ik_is_in_subtree(s, q.joints[i], parent);
             if (!inside) break;
             const float len = akv_len(akv_sub(world[j].translation, world[parent].translation));
-            if (!(len > 0.0f) || !isfinite(len)) {
-                if (!isfinite(len)) {
-                    st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
-                } else {
-                    st = ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone at joint %d", (int)j);
-                }
+            if (!isfinite(len)) {
                 if (result) *result = res;
-                return st;
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
             }
             scale_single += len;
         }
@@ -208,16 +203,19 @@ int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local, ak_x
         if (result) *result = res;
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
     }
-    /* Zero-length bones between rotating joints also make the chain degenerate. */
-    for (int32_t i = 1; i < k; ++i) {
-        const int32_t j = q.joints[i], parent = s->parents[j];
-        if (parent >= 0 && ik_is_in_subtree(s, q.joints[0], parent) &&
-            !(akv_len(akv_sub(world[j].translation, world[parent].translation)) > 1e-6f * scale_max)) {
+    /* A rotating joint or an effector sitting on its nearest rotating ancestor is a
+     * zero-length bone of the chain: rejected like the other solvers do. */
+    for (int32_t x = 1; x < k + m; ++x) {
+        const int32_t j = x < k ? q.joints[x] : q.effectors[x - k];
+        int32_t anc = -1;
+        for (int32_t o = 0; o < k && o < (x < k ? x : k); ++o)
+            if (q.joints[o] != j && ik_is_in_subtree(s, q.joints[o], j)) anc = q.joints[o];
+        if (anc >= 0 && !(akv_len(akv_sub(world[j].translation, world[anc].translation)) > 1e-6f * scale_max)) {
             if (result) *result = res;
-            return ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone at joint %d", (int)j);
+            return ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone between joints %d and %d",
+                                (int)anc, (int)j);
         }
     }
-
     if (p->weight <= 0.0f || k < 1) {
         res.error = error;
         res.reached = error <= tol_abs;
