@@ -125,6 +125,7 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL world or correction");
     if (st == AK_OK && (!akq_finite(world[p->joint].rotation) || !akv_finite(world[p->joint].translation)))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
+    if (st == AK_OK) st = ik_check_range(world[p->joint].translation, p->target, 0.0f, err);
     if (st < 0) {
         if (result) *result = res;
         return st;
@@ -206,6 +207,7 @@ int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *wo
     ik_chain c;
     if (st == AK_OK)
         st = ik_chain_load(&c, p->skeleton, p->chain, p->chain_length, local, world, 1, err);
+    if (st == AK_OK) st = ik_check_range(c.pos[0], p->target, c.total, err);
     if (st < 0) {
         if (result) *result = res;
         return st;

@@ -49,39 +49,43 @@ AK_INLINE ak_quat ik_axis_angle(ak_vec3 k, float angle)
 }
 
 /* Shortest rotation taking the direction of `from` onto the direction of `to`, without trig:
- * q = normalize(|f||t| + f.t, f x t) (the half-angle form). Opposite directions turn by pi
- * about a perpendicular axis; a zero vector gives the identity. */
+ * with unit a, b: q = normalize(a x b, 1 + a.b) (the half-angle form). The inputs are
+ * normalised first so no product of their lengths can overflow. Opposite directions turn by
+ * pi about a perpendicular axis; a zero vector gives the identity. */
 AK_INLINE ak_quat ik_from_to(ak_vec3 from, ak_vec3 to)
 {
-    float lf2 = akv_dot(from, from), lt2 = akv_dot(to, to);
-    if (!(lf2 > 1e-30f) || !(lt2 > 1e-30f)) return akq_identity();
-    float norms = sqrtf(lf2 * lt2);
-    float d = akv_dot(from, to);
-    if (d <= -0.999999f * norms) {
-        ak_vec3 k = ik_any_perpendicular(akv_scale(from, 1.0f / sqrtf(lf2)));
+    const float lf = sqrtf(akv_dot(from, from)), lt = sqrtf(akv_dot(to, to));
+    if (!(lf > 1e-15f) || !(lt > 1e-15f) || !isfinite(lf) || !isfinite(lt)) return akq_identity();
+    const ak_vec3 a = akv_scale(from, 1.0f / lf), b = akv_scale(to, 1.0f / lt);
+    const float w = 1.0f + akv_dot(a, b);
+    if (w <= 1e-6f) {
+        const ak_vec3 k = ik_any_perpendicular(a);
         ak_quat q = {k.x, k.y, k.z, 0.0f};
         return q;
     }
-    ak_vec3 c = akv_cross(from, to);
-    ak_quat q = {c.x, c.y, c.z, norms + d};
-    return akq_normalize(q);
+    const ak_vec3 c = akv_cross(a, b);
+    const float inv = 1.0f / sqrtf(akv_dot(c, c) + w * w);
+    ak_quat q = {c.x * inv, c.y * inv, c.z * inv, w * inv};
+    return q;
 }
 
-/* Rotation about the unit axis `k` taking x onto y, both perpendicular to k (any lengths).
- * Half-angle form q = normalize(|x||y| + x.y, k ((x cross y).k)); opposite vectors turn by pi
- * about k, never about another axis. */
+/* Rotation about the unit axis `k` taking x onto y, both perpendicular to k (any finite
+ * lengths). With unit x^, y^: q = normalize(k ((x^ cross y^).k), 1 + x^.y^); opposite vectors
+ * turn by pi about k, never about another axis. */
 AK_INLINE ak_quat ik_twist_between(ak_vec3 x, ak_vec3 y, ak_vec3 k)
 {
-    float norms = sqrtf(akv_dot(x, x) * akv_dot(y, y));
-    float c = norms + akv_dot(x, y);
-    float s = akv_dot(akv_cross(x, y), k);
-    if (!(norms > 1e-30f)) return akq_identity();
-    if (c <= 1e-6f * norms && fabsf(s) <= 1e-6f * norms) {
+    const float lx = sqrtf(akv_dot(x, x)), ly = sqrtf(akv_dot(y, y));
+    if (!(lx > 1e-15f) || !(ly > 1e-15f) || !isfinite(lx) || !isfinite(ly)) return akq_identity();
+    const ak_vec3 a = akv_scale(x, 1.0f / lx), b = akv_scale(y, 1.0f / ly);
+    const float c = 1.0f + akv_dot(a, b);
+    const float s = akv_dot(akv_cross(a, b), k);
+    if (c <= 1e-6f && fabsf(s) <= 1e-3f) {
         ak_quat q = {k.x, k.y, k.z, 0.0f};
         return q;
     }
-    ak_quat q = {k.x * s, k.y * s, k.z * s, c};
-    return akq_normalize(q);
+    const float inv = 1.0f / sqrtf(s * s + c * c);
+    ak_quat q = {k.x * s * inv, k.y * s * inv, k.z * s * inv, c * inv};
+    return q;
 }
 
 /* q expressed in the frame f: conj(f) q f (a model-space delta as a local correction). */
@@ -110,6 +114,9 @@ AK_INLINE int ik_quat_is_unit(ak_quat q)
 int32_t ik_check_joint(const ak_skeleton *s, int32_t j, const char *what, ak_error *err);
 int32_t ik_check_weight(float w, ak_error *err);
 int32_t ik_check_vec(ak_vec3 v, const char *what, ak_error *err);
+/* AK_OK when squares of distances up to |target - origin| + span stay finite in float (with
+ * margin), else AK_ERR_INVALID_ARG: coordinates that large overflow every solver. */
+int32_t ik_check_range(ak_vec3 origin, ak_vec3 target, float span, ak_error *err);
 /* 1 when `d` is `a` itself or lies in a's subtree. */
 int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d);
 

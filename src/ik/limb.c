@@ -89,7 +89,10 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const float l1 = sqrtf(akv_dot(ab, ab)), l2 = sqrtf(akv_dot(bc, bc));
     const float dist = sqrtf(akv_dot(at, at));
     const float reach = l1 + l2;
-    if (!(l1 > 1e-6f * reach) || !(l2 > 1e-6f * reach) || !(reach > FLT_MIN) || !isfinite(reach))
+    if (!isfinite(4.0f * (dist + reach) * (dist + reach)))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "coordinates too large: distances overflow single precision");
+    if (!(l1 > 1e-6f * reach) || !(l2 > 1e-6f * reach) || !(reach > FLT_MIN))
         return ak_error_set(err, AK_ERR_DEGENERATE, 0,
                             "zero-length bone in the limb (upper->middle %g, middle->end %g)",
                             (double)l1, (double)l2);
@@ -165,19 +168,17 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     }
     const ak_vec3 c1a = akv_add(ab, akq_rotate(r_a, bc)); /* a -> end after A; |c1a| = d */
 
-    /* B: the shortest rotation c1a -> aim, q = (c1a x aim, |c1a||aim| + c1a.aim) normalised by
-     * |q|^2 = 2 |c1a||aim| (|c1a||aim| + c1a.aim). */
+    /* B: the shortest rotation c1a -> dir, q = (c1a x dir, |c1a| + c1a.dir) normalised by
+     * |q|^2 = 2 |c1a| (|c1a| + c1a.dir), with |c1a| = d known. */
     ak_quat r_b;
     {
-        const float norms = d * aim_len;
-        const float dot = akv_dot(c1a, aim);
-        const float w = norms + dot;
-        if (w > 1e-6f * norms) {
-            const float inv = 1.0f / sqrtf(2.0f * norms * w);
-            const ak_vec3 cr = akv_cross(c1a, aim);
+        const float w = d + akv_dot(c1a, dir);
+        if (w > 1e-6f * d) {
+            const float inv = 1.0f / sqrtf(2.0f * d * w);
+            const ak_vec3 cr = akv_cross(c1a, dir);
             r_b.x = cr.x * inv; r_b.y = cr.y * inv; r_b.z = cr.z * inv; r_b.w = w * inv;
         } else {
-            r_b = ik_from_to(c1a, aim); /* opposite directions: a half turn */
+            r_b = ik_from_to(c1a, dir); /* opposite directions: a half turn */
         }
     }
 
