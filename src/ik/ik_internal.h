@@ -88,6 +88,40 @@ AK_INLINE ak_quat ik_twist_between(ak_vec3 x, ak_vec3 y, ak_vec3 k)
     return q;
 }
 
+/* Unit quaternion of the rotation matrix m (row-major, m[row][col]); Shepperd's method,
+ * branching on the largest of trace and diagonal for accuracy. */
+AK_INLINE ak_quat ik_quat_from_matrix(float m[3][3])
+{
+    ak_quat q;
+    const float tr = m[0][0] + m[1][1] + m[2][2];
+    if (tr > 0.0f) {
+        const float s = 2.0f * sqrtf(tr + 1.0f), inv = 1.0f / s;
+        q.w = 0.25f * s;
+        q.x = (m[2][1] - m[1][2]) * inv;
+        q.y = (m[0][2] - m[2][0]) * inv;
+        q.z = (m[1][0] - m[0][1]) * inv;
+    } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
+        const float s = 2.0f * sqrtf(fmaxf(0.0f, 1.0f + m[0][0] - m[1][1] - m[2][2])), inv = 1.0f / s;
+        q.w = (m[2][1] - m[1][2]) * inv;
+        q.x = 0.25f * s;
+        q.y = (m[0][1] + m[1][0]) * inv;
+        q.z = (m[0][2] + m[2][0]) * inv;
+    } else if (m[1][1] > m[2][2]) {
+        const float s = 2.0f * sqrtf(fmaxf(0.0f, 1.0f + m[1][1] - m[0][0] - m[2][2])), inv = 1.0f / s;
+        q.w = (m[0][2] - m[2][0]) * inv;
+        q.x = (m[0][1] + m[1][0]) * inv;
+        q.y = 0.25f * s;
+        q.z = (m[1][2] + m[2][1]) * inv;
+    } else {
+        const float s = 2.0f * sqrtf(fmaxf(0.0f, 1.0f + m[2][2] - m[0][0] - m[1][1])), inv = 1.0f / s;
+        q.w = (m[1][0] - m[0][1]) * inv;
+        q.x = (m[0][2] + m[2][0]) * inv;
+        q.y = (m[1][2] + m[2][1]) * inv;
+        q.z = 0.25f * s;
+    }
+    return q;
+}
+
 /* q expressed in the frame f: conj(f) q f (a model-space delta as a local correction). */
 AK_INLINE ak_quat ik_to_local(ak_quat f, ak_quat q) { return akq_mul(akq_conj(f), akq_mul(q, f)); }
 
@@ -110,15 +144,34 @@ AK_INLINE int ik_quat_is_unit(ak_quat q)
     return akq_finite(q) && fabsf(n - 1.0f) < 1e-4f;
 }
 
-/* Validation helpers: each returns AK_OK or sets err and returns AK_ERR_INVALID_ARG. */
-int32_t ik_check_joint(const ak_skeleton *s, int32_t j, const char *what, ak_error *err);
-int32_t ik_check_weight(float w, ak_error *err);
-int32_t ik_check_vec(ak_vec3 v, const char *what, ak_error *err);
+/* Validation helpers (inline: validation runs on every solve): each returns AK_OK or sets
+ * err and returns AK_ERR_INVALID_ARG. */
+AK_INLINE int32_t ik_check_joint(const ak_skeleton *s, int32_t j, const char *what, ak_error *err)
+{
+    if (j < 0 || j >= s->joint_count)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s joint %d out of range [0, %d)", what,
+                            (int)j, (int)s->joint_count);
+    return AK_OK;
+}
+AK_INLINE int32_t ik_check_weight(float w, ak_error *err)
+{
+    if (!(w >= 0.0f && w <= 1.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight must be in [0, 1]");
+    return AK_OK;
+}
+AK_INLINE int32_t ik_check_vec(ak_vec3 v, const char *what, ak_error *err)
+{
+    if (!akv_finite(v)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s is not finite", what);
+    return AK_OK;
+}
 /* AK_OK when squares of distances up to |target - origin| + span stay finite in float (with
  * margin), else AK_ERR_INVALID_ARG: coordinates that large overflow every solver. */
 int32_t ik_check_range(ak_vec3 origin, ak_vec3 target, float span, ak_error *err);
 /* 1 when `d` is `a` itself or lies in a's subtree. */
-int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d);
+AK_INLINE int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d)
+{
+    return d >= a && d < s->subtree_end[a];
+}
 
 /* A chain's state during a solve, all model space (suffix-free for brevity: pos and rot are
  * model-space, local is parent-space). Index i is chain[i]. */
