@@ -124,7 +124,10 @@ static void on_mouse_button(GLFWwindow *w, int button, int action, int mods)
     }
     a->last_x = x;
     a->last_y = y;
-    if (button == GLFW_MOUSE_BUTTON_LEFT && !a->mode && y > timeline_y(a) - 8) {
+    if (button == GLFW_MOUSE_BUTTON_RIGHT && a->mode && a->s.mode == AKV_MODE_WALK &&
+        akv_mode_drag(a->mode, &a->cam, a->fb_w, a->fb_h, (float)x, (float)y, 3)) {
+        a->dragging = 0;
+    } else if (button == GLFW_MOUSE_BUTTON_LEFT && !a->mode && y > timeline_y(a) - 8) {
         a->dragging = 3;
         scrub_to(a, x);
     } else if (button == GLFW_MOUSE_BUTTON_LEFT && !(mods & GLFW_MOD_SHIFT) && a->mode &&
@@ -314,10 +317,15 @@ static void draw_hud(app *a)
         akr_draw_rect(r, 10.0f + u * tw - 3.0f, ty - 5.0f, 6.0f, 20.0f, head);
     }
     const char *keys =
-        "mouse: left orbit, right/shift pan, wheel zoom, click the timeline to scrub\n"
-        "space play/pause  <- -> step  PgUp/PgDn 10  Home start  up/down speed  backspace 1x\n"
-        "L loop  I interp  P in-place  F follow  R reset view  G grid  S shadows  H hide help\n"
-        "1 playback  2 IK (drag the ball; C solver, O pole, +/- iterations)  3 walker  Q quit";
+        a->s.mode == AKV_MODE_WALK
+            ? "mouse: left orbit, shift pan, wheel zoom, RIGHT CLICK the terrain: new target\n"
+              "space pause  up/down speed  T mirror the target  B restart the walk  F follow on/off\n"
+              "R reset view  G grid  S shadows  H hide help\n"
+              "1 playback  2 IK  3 walker  Q quit"
+            : "mouse: left orbit, right/shift pan, wheel zoom, click the timeline to scrub\n"
+              "space play/pause  <- -> step  PgUp/PgDn 10  Home start  up/down speed  backspace 1x\n"
+              "L loop  I interp  P in-place  F follow  R reset view  G grid  S shadows  H hide help\n"
+              "1 playback  2 IK (drag the ball; C solver, O pole, +/- iterations)  3 walker  Q quit";
     float ks = a->fb_w >= 1100 ? 2.0f : 1.5f;
     if (a->s.hud) akr_draw_text(r, 10.0f, (float)a->fb_h - 36.0f - 4.0f * 11.0f * ks, ks, keys, dim);
     if (a->message[0] && glfwGetTime() < a->message_until)

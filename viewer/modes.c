@@ -400,7 +400,14 @@ int akv_mode_key(akv_mode_state *m, int key)
 
 int akv_mode_drag(akv_mode_state *m, const akr_camera *cam, int w, int h, float px, float py, int phase)
 {
-    if (m->kind != AKV_MODE_IK) return 0;
+    if (m->kind == AKV_MODE_WALK) {
+        /* A click (phase 3: right button) on the terrain sends the walker there. */
+        if (phase != 3) return 0;
+        ak_vec3 o, d;
+        akr_unproject_ray(cam, w, h, px, py, &o, &d);
+        return akv_walk_view_target_ray(m->walk, o, d);
+    }
+    if (phase == 3) return 0;
     ak_vec3 eye, dir;
     akr_unproject_ray(cam, w, h, px, py, &eye, &dir);
     ak_vec3 view = ak_vec3_normalize_or(ak_vec3_sub(cam->target, eye), ak_vec3_make(0, 0, -1));

@@ -28,7 +28,8 @@ float akv_mode_ik_error_m(const akv_mode_state *m, ak_vec3 *target_m);
 /* A point the camera should follow (walker: the character's hips); 0 when the mode has none. */
 int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point);
 /* Window: real-time update, a key press (GLFW key code; returns 1 when used), and a mouse
- * drag at pixel (px, py): phase 0 press, 1 move, 2 release (returns 1 when it grabbed). */
+ * drag at pixel (px, py): phase 0 press, 1 move, 2 release (returns 1 when it grabbed); phase 3
+ * is a right click (the walker's new target). */
 void akv_mode_update(akv_mode_state *m, float dt);
 int akv_mode_key(akv_mode_state *m, int key);
 int akv_mode_drag(akv_mode_state *m, const akr_camera *cam, int w, int h, float px, float py, int phase);

@@ -371,6 +371,32 @@ void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
     akr_draw_text(r, 10.0f, 30.0f, 2.0f, line1, ink);
 }
 
+int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction)
+{
+    /* March 5 cm steps until the ray is below the surface, then bisect. */
+    ak_ground_hit h;
+    float prev = 0.0f;
+    for (float t = 0.05f; t < 300.0f; t += 0.05f) {
+        ak_vec3 p = ak_vec3_add(origin, ak_vec3_scale(direction, t));
+        if (!ak_terrain_sample(w->terrain, p.x, p.z, &h) || p.y > h.height) {
+            prev = t;
+            continue;
+        }
+        float lo = prev, hi = t;
+        for (int i = 0; i < 20; ++i) {
+            float mid = 0.5f * (lo + hi);
+            ak_vec3 q = ak_vec3_add(origin, ak_vec3_scale(direction, mid));
+            if (ak_terrain_sample(w->terrain, q.x, q.z, &h) && q.y <= h.height) hi = mid;
+            else lo = mid;
+        }
+        ak_vec3 hit = ak_vec3_add(origin, ak_vec3_scale(direction, hi));
+        w->wp.target = ak_vec3_make(hit.x, 0.0f, hit.z);
+        ak_walker_set_target(w->walker, w->wp.target);
+        return 1;
+    }
+    return 0;
+}
+
 ak_vec3 akv_walk_view_focus(const akv_walk_view *w) { return ak_walker_world_pose(w->walker)[w->hips].translation; }
 
 int akv_walk_view_key(akv_walk_view *w, int key)
@@ -417,5 +443,10 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
 void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r) { (void)w; (void)r; }
 int akv_walk_view_key(akv_walk_view *w, int key) { (void)w; (void)key; return 0; }
 ak_vec3 akv_walk_view_focus(const akv_walk_view *w) { (void)w; return ak_vec3_make(0, 0.9f, 0); }
+int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction)
+{
+    (void)w; (void)origin; (void)direction;
+    return 0;
+}
 
 #endif
