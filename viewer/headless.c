@@ -140,6 +140,9 @@ int akv_render_main(int argc, char **argv, const char *prog)
         }
     }
 
+    if (mode && s.mode == AKV_MODE_WALK && s.frame < 0 && !s.have_frames && s.time > 0)
+        s.frame = (int)lroundf(s.time / akv_mode_frame_time(mode));
+
     /* Which frames: --frame N, --frames A:B:STEP, else frame 0 for a PNG or the whole clip. */
     int frame_count = mode ? akv_mode_frame_count(mode) : akv_scene_frame_count(&scene);
     float frame_time = mode ? akv_mode_frame_time(mode) : akv_scene_frame_time(&scene);
