@@ -74,7 +74,7 @@ static void print_text(const char *path, const ak_skeleton *s, const ak_clip *c,
     printf("frames      %d\n", (int)c->frame_count);
     printf("frame_time  %.7g s (%.4g fps)\n", (double)c->frame_time, 1.0 / (double)c->frame_time);
     printf("duration    %.6g s\n", (double)ak_clip_duration(c));
-    printf("height      rest %.6g, frame 0 %.6g, standing %.6g (file units)\n", (double)f->h.rest,
+    printf("height      rest %.6g, frame 0 %.6g, standing (median over the clip) %.6g (file units)\n", (double)f->h.rest,
            (double)f->h.frame0, (double)f->h.standing);
     printf("units       %s (%.6g m per unit): standing height %.4g m\n", ak_units_name(f->units),
            (double)f->metres_per_unit, (double)(f->h.standing * f->metres_per_unit));
