@@ -64,6 +64,9 @@ AK_API void ak_clip_sample_fk_batch(const ak_clip *clip, const ak_skeleton *skel
                                     const float *times, int32_t count, ak_interp interp,
                                     ak_xform *world);
 
+/* Scales every translation key by `factor` in place (see ak_skeleton_scale). */
+AK_API void ak_clip_scale(ak_clip *clip, float factor);
+
 /* A typical standing height of the clip's character in file units: the median, over up to
  * 64 evenly spaced frames, of the pose height along Y (highest joint minus lowest). Feed it
  * to ak_units_detect. Allocates scratch (offline use); returns 0 on failure. */

@@ -429,30 +429,11 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
     }
     const __m128 T = _mm_loadu_ps(tv), H = _mm_loadu_ps(hv), G = _mm_loadu_ps(gv);
     for (int32_t j = 0; j < n; ++j) {
-        /* gather + transpose the two keys of each character */
-        __m128 ax = _mm_loadu_ps(&r0[0][j].x), ay = _mm_loadu_ps(&r0[1][j].x);
-        __m128 az = _mm_loadu_ps(&r0[2][j].x), aw = _mm_loadu_ps(&r0[3][j].x);
-        __m128 bx = _mm_loadu_ps(&r1[0][j].x), by = _mm_loadu_ps(&r1[1][j].x);
-        __m128 bz = _mm_loadu_ps(&r1[2][j].x), bw = _mm_loadu_ps(&r1[3][j].x);
-        _MM_TRANSPOSE4_PS(ax, ay, az, aw);
-        _MM_TRANSPOSE4_PS(bx, by, bz, bw);
-        /* corrected nlerp (fast_slerp), per lane */
-        __m128 ca = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)),
-                               _mm_add_ps(_mm_mul_ps(az, bz), _mm_mul_ps(aw, bw)));
-        __m128 sign = _mm_and_ps(ca, _mm_set1_ps(-0.0f));
-        __m128 d = _mm_xor_ps(ca, sign);
-        __m128 A = _mm_add_ps(_mm_set1_ps(1.0904f), _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-3.2452f),
-                   _mm_mul_ps(d, _mm_sub_ps(_mm_set1_ps(3.55645f), _mm_mul_ps(d, _mm_set1_ps(1.43519f)))))));
-        __m128 B = _mm_add_ps(_mm_set1_ps(0.848013f), _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-1.06021f),
-                   _mm_mul_ps(d, _mm_set1_ps(0.215638f)))));
-        __m128 ot = _mm_add_ps(T, _mm_mul_ps(G, _mm_add_ps(_mm_mul_ps(A, H), B)));
-        __m128 qx = _mm_add_ps(ax, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(bx, sign), ax), ot));
-        __m128 qy = _mm_add_ps(ay, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(by, sign), ay), ot));
-        __m128 qz = _mm_add_ps(az, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(bz, sign), az), ot));
-        __m128 qw = _mm_add_ps(aw, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(bw, sign), aw), ot));
-        __m128 inv = aks_rsqrt(_mm_add_ps(_mm_add_ps(_mm_mul_ps(qx, qx), _mm_mul_ps(qy, qy)),
-                                          _mm_add_ps(_mm_mul_ps(qz, qz), _mm_mul_ps(qw, qw))));
-        qx = _mm_mul_ps(qx, inv); qy = _mm_mul_ps(qy, inv); qz = _mm_mul_ps(qz, inv); qw = _mm_mul_ps(qw, inv);
+        /* gather + transpose the two keys of each character, slerp per lane */
+        const aks_quat4 q = aks_slerp_soa(aks_load_quat4(&r0[0][j], &r0[1][j], &r0[2][j], &r0[3][j]),
+                                          aks_load_quat4(&r1[0][j], &r1[1][j], &r1[2][j], &r1[3][j]),
+                                          T, H, G);
+        const __m128 qx = q.x, qy = q.y, qz = q.z, qw = q.w;
         /* local translation */
         __m128 tx, ty, tz;
         const int32_t tk = track[j];
@@ -585,7 +566,7 @@ float ak_clip_standing_height(const ak_clip *c, const ak_skeleton *sk)
     const int32_t n = sk->joint_count;
     const int32_t samples = c->frame_count < 64 ? c->frame_count : 64;
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n * 2);
-    float heights[64];
+    float heights[64] = {0};
     if (!local) return 0.0f;
     for (int32_t i = 0; i < samples; ++i) {
         int32_t f = samples > 1 ? (int32_t)((int64_t)i * (c->frame_count - 1) / (samples - 1)) : 0;
@@ -596,4 +577,11 @@ float ak_clip_standing_height(const ak_clip *c, const ak_skeleton *sk)
     free(local);
     qsort(heights, (size_t)samples, sizeof(float), cmp_float);
     return heights[samples / 2];
+}
+
+void ak_clip_scale(ak_clip *c, float factor)
+{
+    if (!c || !isfinite(factor)) return;
+    const size_t keys = (size_t)c->frame_count * (size_t)c->track_count;
+    for (size_t k = 0; k < keys; ++k) c->translations[k] = akv_scale(c->translations[k], factor);
 }

@@ -305,11 +305,51 @@ static class PluginTests
         }
     }
 
+    // Figures for docs/unity.md (not a test: timings depend on the machine).
+    static int Bench()
+    {
+        using (BvhFile bvh = BvhFile.Load(Mocap("cmu_02_01_walk.bvh")))
+        {
+            Skeleton s = bvh.Skeleton;
+            AkXform[] local = new AkXform[s.JointCount], world = new AkXform[s.JointCount];
+            string missing;
+            int[] hum = s.Humanoid(null, out missing);
+            AkLimbIkParams p = IK.LimbDefaults();
+            p.upper = hum[(int)HumanoidSlot.LeftUpperLeg]; p.middle = hum[(int)HumanoidSlot.LeftLowerLeg];
+            p.end = hum[(int)HumanoidSlot.LeftFoot];
+            const int N = 20000;
+            for (int pass = 0; pass < 2; ++pass)
+            {
+                var sw = System.Diagnostics.Stopwatch.StartNew();
+                for (int i = 0; i < N; ++i) bvh.Clip.SampleWorld(s, i * 0.001f, Interpolation.Linear, world);
+                double sample = sw.Elapsed.TotalMilliseconds * 1000.0 / N;
+                sw.Restart();
+                for (int i = 0; i < N; ++i) bvh.Clip.Sample(s, i * 0.001f, Interpolation.Cubic, local);
+                double cubic = sw.Elapsed.TotalMilliseconds * 1000.0 / N;
+                s.Fk(local, world);
+                AkVec3 foot = world[p.end].position;
+                p.target = new AkVec3(foot.x, foot.y + 0.1f, foot.z);
+                sw.Restart();
+                for (int i = 0; i < N; ++i) s.LimbIk(ref p, local, world);
+                double ik = sw.Elapsed.TotalMilliseconds * 1000.0 / N;
+                sw.Restart();
+                for (int i = 0; i < N; ++i) AnimKitNative.ak_plugin_abi_version();
+                double call = sw.Elapsed.TotalMilliseconds * 1000.0 / N;
+                if (pass == 1)
+                    Console.WriteLine("{0} joints: SampleWorld linear {1:F2} us, Sample cubic {2:F2} us, LimbIk {3:F2} us, " +
+                        "empty P/Invoke {4:F3} us (per call, mono, median-free mean of {5})",
+                        s.JointCount, sample, cubic, ik, call, N);
+            }
+        }
+        return 0;
+    }
+
     static int Main(string[] args)
     {
         var tests = new List<MethodInfo>();
         foreach (MethodInfo m in typeof(PluginTests).GetMethods(BindingFlags.Static | BindingFlags.NonPublic | BindingFlags.Public))
             if (m.GetCustomAttributes(typeof(TestAttribute), false).Length > 0) tests.Add(m);
+        if (args.Length == 1 && args[0] == "--bench") return Bench();
         if (args.Length == 1 && args[0] == "--list")
         {
             foreach (MethodInfo m in tests) Console.WriteLine(m.Name);
