@@ -37,7 +37,7 @@ test-fast: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
 test-san:
-	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DAK_SANITIZE=ON -DAK_BUILD_VIEWER=OFF -DAK_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DAK_SANITIZE=ON -DAK_NO_SIMD=ON -DAK_BUILD_VIEWER=OFF -DAK_BUILD_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(SAN_BUILD) -j$(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(SAN_BUILD) --output-on-failure -j$(JOBS) -LE nosan

@@ -9,5 +9,6 @@
 #include "clip.h"
 #include "bvh.h"
 #include "gltf.h"
+#include "ik.h"
 
 #endif

@@ -62,6 +62,11 @@ AK_API void ak_clip_sample_fk_batch(const ak_clip *clip, const ak_skeleton *skel
                                     const float *times, int32_t count, ak_interp interp,
                                     ak_xform *world);
 
+/* A typical standing height of the clip's character in file units: the median, over up to
+ * 64 evenly spaced frames, of the pose height along Y (highest joint minus lowest). Feed it
+ * to ak_units_detect. Allocates scratch (offline use); returns 0 on failure. */
+AK_API float ak_clip_standing_height(const ak_clip *clip, const ak_skeleton *skeleton);
+
 /* Crossfade two local poses: out = slerp/lerp(a, b, weight * (mask ? mask[j] : 1)).
  * weight 0 gives a exactly, 1 gives b exactly. `out` may alias a or b. */
 AK_API void ak_pose_blend(const ak_xform *a, const ak_xform *b, int32_t joint_count,

@@ -1,4 +1,18 @@
-/* animkit — glTF 2.0 export of a skeleton and clip (nodes, skin, animation). */
+/* animkit — glTF 2.0 export of a skeleton and clip (nodes, skin, animation).
+ *
+ * Layout of an exported asset:
+ * - one node per joint (End Site tips included), node index == joint index, named after the
+ *   joint, carrying the rest pose as TRS; parents list their children. When the skeleton has
+ *   several roots an extra node "animkit_root" (identity) holds them, so the skin has one root.
+ * - one skin whose joints are every joint node in joint order; its inverse bind matrices are
+ *   the inverses of the rest-pose world transforms (metres).
+ * - one animation "clip": a rotation channel for every joint and a translation channel for
+ *   every joint with a translation track, all sharing one time accessor (frame f at
+ *   f * frame_time seconds), LINEAR or CUBICSPLINE (Catmull-Rom tangents, per second).
+ * - optionally a mesh: one low-poly capsule per bone (parent -> child) in the rest pose, each
+ *   skinned rigidly to its parent joint, on a node "animkit_capsules" at the scene root.
+ * glTF is right-handed, Y up, metres; BVH axes carry over unchanged, lengths are multiplied by
+ * metres_per_unit. */
 #ifndef ANIMKIT_GLTF_H
 #define ANIMKIT_GLTF_H
 
@@ -7,17 +21,29 @@
 AK_EXTERN_C_BEGIN
 
 typedef struct ak_gltf_options {
-    float metres_per_unit;   /* scale applied to translations (1 = keep file units); default 1 */
-    int32_t cubic;           /* 1: CUBICSPLINE samplers, 0: LINEAR; default 0 */
+    float metres_per_unit;   /* scale applied to translations (1 = keep file units); default 1;
+                                must be finite and > 0 */
+    int32_t cubic;           /* 1: CUBICSPLINE samplers, 0: LINEAR; default 0 (clips of one
+                                frame always use LINEAR: a spline needs two keys) */
     int32_t with_mesh;       /* 1: add a simple skinned capsule mesh so viewers show bones; default 1 */
 } ak_gltf_options;
 
 AK_API ak_gltf_options ak_gltf_defaults(void);
+/* Checks the options: AK_ERR_INVALID_ARG with the reason in `err` when a field is out of range. */
+AK_API int32_t ak_gltf_validate(const ak_gltf_options *options, ak_error *err);
 /* Writes OUT.gltf (JSON with embedded base64 buffer) or OUT.glb (binary), chosen by the
- * path's extension. glTF is right-handed, Y up, metres: BVH axes carry over directly. */
+ * path's extension (case-insensitive; anything other than .glb writes JSON). `clip` may be
+ * NULL for a skeleton without animation; otherwise its joint_count must match. `options`
+ * may be NULL for the defaults. Fails with AK_ERR_INVALID_ARG for bad input (non-finite
+ * keys included), AK_ERR_IO when the file cannot be written. */
 AK_API int32_t ak_gltf_write_file(const char *path, const ak_skeleton *skeleton,
                                   const ak_clip *clip, const ak_gltf_options *options,
                                   ak_error *err);
+/* Same, into a malloc'ed buffer the caller frees with ak_free (bvh.h). `binary` 1 writes GLB
+ * bytes, 0 writes .gltf JSON text (NUL-terminated; *out_size excludes the NUL). */
+AK_API int32_t ak_gltf_write_memory(const ak_skeleton *skeleton, const ak_clip *clip,
+                                    const ak_gltf_options *options, int32_t binary,
+                                    uint8_t **out_data, size_t *out_size, ak_error *err);
 
 AK_EXTERN_C_END
 

@@ -1,6 +1,7 @@
 /* Clips: storage, sampling (step / linear / cubic), batched sample + FK, pose blending. */
 #include "animkit/clip.h"
 #include "core/xform_inline.h"
+#include "anim/sample_fk_sse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,11 @@ static key_span locate(const ak_clip *c, float t)
         if (u < 0.0f) u = 0.0f;
         if (u > (float)(n - 1)) u = (float)(n - 1);
     }
+    /* Times computed as f * frame_time land a rounding error either side of key f: snap
+     * within 1e-4 of a frame so key times give their key exactly (step mode included). */
+    const float nearest = floorf(u + 0.5f);
+    if (fabsf(u - nearest) < 1e-4f) u = nearest;
+    if (c->loop && u >= (float)n) u = 0.0f;
     int32_t f0 = (int32_t)u;
     if (f0 >= n) f0 = n - 1;
     if (f0 < 0) f0 = 0;
@@ -153,7 +159,7 @@ AK_INLINE ak_quat fast_slerp(ak_quat a, ak_quat b, float t)
     float s = ca < 0.0f ? -1.0f : 1.0f;
     ak_quat r = {a.x + (s * b.x - a.x) * ot, a.y + (s * b.y - a.y) * ot,
                  a.z + (s * b.z - a.z) * ot, a.w + (s * b.w - a.w) * ot};
-    float inv = 1.0f / sqrtf(akq_dot(r, r));
+    float inv = akf_rsqrt(akq_dot(r, r));
     r.x *= inv; r.y *= inv; r.z *= inv; r.w *= inv;
     return r;
 }
@@ -259,7 +265,24 @@ void ak_clip_sample(const ak_clip *c, const ak_skeleton *sk, float t, ak_interp 
 {
     if (!c || !sk || !local || c->joint_count != sk->joint_count) return;
     const key_span s = locate(c, t);
-    for (int32_t j = 0; j < c->joint_count; ++j) {
+    int32_t j = 0;
+#ifdef AK_HAVE_SSE
+    if (interp == AK_INTERP_LINEAR) {
+        /* Rotations four joints at a time; translations follow in the scalar loop below. */
+        const size_t n = (size_t)c->joint_count;
+        const aks_slerp_t sp = aks_slerp_params(s.alpha);
+        const ak_quat *r0 = c->rotations + (size_t)s.f0 * n, *r1 = c->rotations + (size_t)s.f1 * n;
+        __m128 q[4];
+        for (; j + 4 <= c->joint_count; j += 4) {
+            aks_slerp4(r0 + j, r1 + j, &sp, q);
+            for (int k = 0; k < 4; ++k) {
+                _mm_storeu_ps(&local[j + k].rotation.x, q[k]);
+                local[j + k].translation = sample_translation(c, sk, &s, j + k, interp);
+            }
+        }
+    }
+#endif
+    for (; j < c->joint_count; ++j) {
         local[j].rotation = sample_rotation(c, &s, j, interp);
         local[j].translation = sample_translation(c, sk, &s, j, interp);
     }
@@ -277,13 +300,94 @@ void ak_clip_frame(const ak_clip *c, const ak_skeleton *sk, int32_t frame, ak_xf
     }
 }
 
+#ifdef AK_HAVE_SSE
+/* Linear interpolation, sample and FK fused, SSE, for K characters in lockstep (K = 1 or 2:
+ * two characters give the CPU two independent parent chains to overlap, FK being bound by
+ * the latency of one quaternion product per level). Rotations are slerped four joints at a
+ * time (they don't depend on each other), one block ahead of the FK walk so the slerp's
+ * latency overlaps the previous block's FK. The parent is usually the previous joint, whose
+ * world transform is still in registers; other parents are loaded back. */
+AK_INLINE void sample_fk_linear_sse(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                                    ak_xform *const *w, const int K)
+{
+    const int32_t n = c->joint_count;
+    const size_t m = (size_t)c->track_count;
+    const int32_t *parents = sk->parents, *track = c->joint_track;
+    const ak_xform *rest = sk->rest_local;
+    const ak_quat *r0[2], *r1[2];
+    const ak_vec3 *v0[2], *v1[2];
+    aks_slerp_t sp[2];
+    __m128 alpha[2], block[2][4], next[2][4], prev_q[2], prev_t[2];
+    const int32_t full = n & ~3;
+    for (int k = 0; k < K; ++k) {
+        r0[k] = c->rotations + (size_t)s[k].f0 * (size_t)n;
+        r1[k] = c->rotations + (size_t)s[k].f1 * (size_t)n;
+        v0[k] = c->translations + (size_t)s[k].f0 * m;
+        v1[k] = c->translations + (size_t)s[k].f1 * m;
+        sp[k] = aks_slerp_params(s[k].alpha);
+        alpha[k] = _mm_set1_ps(s[k].alpha);
+        prev_q[k] = prev_t[k] = _mm_setzero_ps();
+        block[k][0] = block[k][1] = block[k][2] = block[k][3] = prev_q[k];
+        next[k][0] = next[k][1] = next[k][2] = next[k][3] = prev_q[k];
+        if (full > 0) aks_slerp4(r0[k], r1[k], &sp[k], next[k]);
+    }
+    for (int32_t j = 0; j < n; ++j) {
+        const int32_t p = parents[j], tk = track[j];
+        for (int k = 0; k < K; ++k) {
+            __m128 lq, lt;
+            if ((j & 3) == 0 && j < full) {
+                block[k][0] = next[k][0]; block[k][1] = next[k][1];
+                block[k][2] = next[k][2]; block[k][3] = next[k][3];
+                if (j + 4 < full) aks_slerp4(&r0[k][j + 4], &r1[k][j + 4], &sp[k], next[k]);
+            }
+            if (j < full) lq = block[k][j & 3];
+            else lq = aks_slerp(_mm_loadu_ps(&r0[k][j].x), _mm_loadu_ps(&r1[k][j].x), &sp[k]);
+            if (tk >= 0) {
+                __m128 a = aks_load3(&v0[k][tk]);
+                lt = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(aks_load3(&v1[k][tk]), a), alpha[k]));
+            } else {
+                lt = aks_load_translation(&rest[j]);
+            }
+            if (p >= 0) {
+                __m128 pq = prev_q[k], pt = prev_t[k];
+                if (p != j - 1) {
+                    pq = _mm_loadu_ps(&w[k][p].rotation.x);
+                    pt = aks_load_translation(&w[k][p]);
+                }
+                lt = _mm_add_ps(pt, aks_rotate(pq, lt));
+                lq = aks_qmul(pq, lq);
+            }
+            aks_store_xform(&w[k][j], lq, lt);
+            prev_q[k] = lq;
+            prev_t[k] = lt;
+        }
+    }
+}
+#endif
+
 void ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const float *times,
                              int32_t count, ak_interp interp, ak_xform *world)
 {
     if (!c || !sk || !times || !world || c->joint_count != sk->joint_count) return;
     const int32_t n = c->joint_count;
     const int32_t *parents = sk->parents;
-    for (int32_t i = 0; i < count; ++i) {
+    int32_t i = 0;
+#ifdef AK_HAVE_SSE
+    if (interp == AK_INTERP_LINEAR) {
+        for (; i + 2 <= count; i += 2) {
+            const key_span s[2] = {locate(c, times[i]), locate(c, times[i + 1])};
+            ak_xform *w[2] = {world + (size_t)i * (size_t)n, world + (size_t)(i + 1) * (size_t)n};
+            sample_fk_linear_sse(c, sk, s, w, 2);
+        }
+        if (i < count) {
+            const key_span s = locate(c, times[i]);
+            ak_xform *w = world + (size_t)i * (size_t)n;
+            sample_fk_linear_sse(c, sk, &s, &w, 1);
+        }
+        return;
+    }
+#endif
+    for (; i < count; ++i) {
         const key_span s = locate(c, times[i]);
         ak_xform *w = world + (size_t)i * (size_t)n;
         /* Sample and FK fused: each joint's local transform is used once, straight away. */
@@ -310,4 +414,29 @@ void ak_pose_blend(const ak_xform *a, const ak_xform *b, int32_t n, float weight
         r.translation = akv_lerp(a[j].translation, b[j].translation, w);
         out[j] = r;
     }
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+float ak_clip_standing_height(const ak_clip *c, const ak_skeleton *sk)
+{
+    if (!c || !sk || c->joint_count != sk->joint_count) return 0.0f;
+    const int32_t n = sk->joint_count;
+    const int32_t samples = c->frame_count < 64 ? c->frame_count : 64;
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n * 2);
+    float heights[64];
+    if (!local) return 0.0f;
+    for (int32_t i = 0; i < samples; ++i) {
+        int32_t f = samples > 1 ? (int32_t)((int64_t)i * (c->frame_count - 1) / (samples - 1)) : 0;
+        ak_clip_frame(c, sk, f, local);
+        ak_fk(sk, local, local + n);
+        heights[i] = ak_pose_height(local + n, n);
+    }
+    free(local);
+    qsort(heights, (size_t)samples, sizeof(float), cmp_float);
+    return heights[samples / 2];
 }

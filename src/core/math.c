@@ -109,11 +109,10 @@ ak_vec3 ak_quat_to_euler(ak_quat q, ak_rot_order order)
     int i = ax[0], j = ax[1], k = ax[2];
     double s = ((j - i + 3) % 3 == 1) ? 1.0 : -1.0;
     quat_to_mat3(q, m);
-    double sb = s * m[i][k];
-    if (sb > 1.0) sb = 1.0;
-    if (sb < -1.0) sb = -1.0;
-    double a, b = asin(sb), c;
-    if (fabs(sb) < 0.9999999) {
+    /* b from atan2 rather than asin: asin loses half the digits near +-90 degrees. */
+    double cb = sqrt(m[i][i] * m[i][i] + m[i][j] * m[i][j]);
+    double a, b = atan2(s * m[i][k], cb), c;
+    if (cb > 1e-6) {
         a = atan2(-s * m[j][k], m[k][k]);
         c = atan2(-s * m[i][j], m[i][i]);
     } else {

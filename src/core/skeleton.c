@@ -1,6 +1,7 @@
 /* Skeleton construction, FK and pose queries. */
 #include "animkit/skeleton.h"
 #include "core/xform_inline.h"
+#include "anim/sample_fk_sse.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -97,25 +98,50 @@ int32_t ak_skeleton_find(const ak_skeleton *s, const char *name)
     return -1;
 }
 
-void ak_fk(const ak_skeleton *s, const ak_xform *AK_RESTRICT local, ak_xform *AK_RESTRICT world)
+/* world[j] = world[parent] * local[j] for j in [begin, end). The parent is usually the
+ * previous joint, whose transform is kept in registers by the SSE path. */
+static void fk_range(const ak_skeleton *s, const ak_xform *AK_RESTRICT local,
+                     ak_xform *AK_RESTRICT world, int32_t begin, int32_t end)
 {
-    const int32_t n = s->joint_count;
     const int32_t *parents = s->parents;
-    for (int32_t j = 0; j < n; ++j) {
+#ifdef AK_HAVE_SSE
+    __m128 prev_q = _mm_setzero_ps(), prev_t = _mm_setzero_ps();
+    for (int32_t j = begin; j < end; ++j) {
+        const int32_t p = parents[j];
+        assert(p < j);
+        __m128 lq = _mm_loadu_ps(&local[j].rotation.x);
+        __m128 lt = aks_load_translation(&local[j]);
+        if (p >= 0) {
+            __m128 pq = prev_q, pt = prev_t;
+            if (p != j - 1 || j == begin) {
+                pq = _mm_loadu_ps(&world[p].rotation.x);
+                pt = aks_load_translation(&world[p]);
+            }
+            lt = _mm_add_ps(pt, aks_rotate(pq, lt));
+            lq = aks_qmul(pq, lq);
+        }
+        aks_store_xform(&world[j], lq, lt);
+        prev_q = lq;
+        prev_t = lt;
+    }
+#else
+    for (int32_t j = begin; j < end; ++j) {
         const int32_t p = parents[j];
         assert(p < j);
         world[j] = p < 0 ? local[j] : akx_mul(world[p], local[j]);
     }
+#endif
+}
+
+void ak_fk(const ak_skeleton *s, const ak_xform *AK_RESTRICT local, ak_xform *AK_RESTRICT world)
+{
+    fk_range(s, local, world, 0, s->joint_count);
 }
 
 void ak_fk_subtree(const ak_skeleton *s, const ak_xform *local, ak_xform *world, int32_t joint)
 {
     if (!s || joint < 0 || joint >= s->joint_count) return;
-    const int32_t end = s->subtree_end[joint];
-    for (int32_t j = joint; j < end; ++j) {
-        const int32_t p = s->parents[j];
-        world[j] = p < 0 ? local[j] : akx_mul(world[p], local[j]);
-    }
+    fk_range(s, local, world, joint, s->subtree_end[joint]);
 }
 
 void ak_pose_rest(const ak_skeleton *s, ak_xform *local)

@@ -1,0 +1,165 @@
+/* animkit — the flat C ABI of the Unity native plugin (libanimkit_unity.so / animkit_unity.dll).
+ *
+ * Built for P/Invoke from C# (Mono and IL2CPP) and for any engine that can call C:
+ *   - Objects are opaque handles (skeleton, clip, character). A handle is a slot index plus a
+ *     generation counter, never a raw pointer: a null, destroyed, or never-created handle makes
+ *     a call return AK_PLUGIN_ERR_HANDLE instead of crashing, and a destroyed handle's slot
+ *     gets a new generation so an old copy of the handle never reaches the new object.
+ *   - Only blittable types cross the boundary: int32_t, float, pointers to them, and structs of
+ *     floats laid out like Unity's Vector3 (ak_vec3), Quaternion (ak_quat) and Matrix4x4
+ *     (ak_plugin_mat4). Flags are int32_t (0/1), never bool. Text goes in as UTF-8
+ *     `const char *` and comes out through caller buffers (buffer + size in bytes; always
+ *     NUL-terminated, truncated when short).
+ *   - Every call returns a status (AK_OK = 0, errors < 0: the ak_status codes plus
+ *     AK_PLUGIN_ERR_HANDLE). After a failure, ak_plugin_last_error(handle, ...) gives the text
+ *     for that handle. Calls that create handles take an error buffer instead.
+ *   - No callbacks. Ground queries use the two-phase form: the plugin lists the rays it needs,
+ *     the engine casts them (Physics.Raycast) and hands the hits back in arrays.
+ *   - Thread safety: calls on distinct handles may run concurrently. A skeleton or clip may be
+ *     read by several characters on several threads at once. Creating and destroying handles
+ *     is safe from any thread (a short lock guards the handle table).
+ *
+ * Coordinates: every position, rotation and matrix at this ABI is in Unity's frame —
+ * left-handed, Y up, metres (after the load scale). animkit itself is right-handed Y up (the
+ * BVH convention). The plugin converts at the boundary by mirroring Z:
+ *     position (x, y, z)    <-> (x, y, -z)
+ *     rotation (x, y, z, w) <-> (-x, -y, z, w)
+ * The mirror is its own inverse, so the same formula goes both ways; it maps the right-handed
+ * rotation R to S R S with S = diag(1, 1, -1), which keeps composition (FK) intact. */
+#ifndef ANIMKIT_PLUGIN_H
+#define ANIMKIT_PLUGIN_H
+
+#include "math.h"
+#include "status.h"
+
+AK_EXTERN_C_BEGIN
+
+/* The plugin's exports. AK_PLUGIN_BUILDING is defined when compiling the plugin itself. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#  if defined(AK_PLUGIN_BUILDING)
+#    define AK_PLUGIN_API __declspec(dllexport)
+#  else
+#    define AK_PLUGIN_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) || defined(__clang__)
+#  define AK_PLUGIN_API __attribute__((visibility("default")))
+#else
+#  define AK_PLUGIN_API
+#endif
+
+/* Bumped whenever a signature or struct layout below changes. The C# side checks it. */
+#define AK_PLUGIN_ABI_VERSION 1
+
+/* A handle is slot index (low 20 bits, plus one) and generation (the bits above). 0 is never
+ * a valid handle. Pointer-sized so C# can hold it in an IntPtr / SafeHandle. */
+typedef struct ak_plugin_object_tag *ak_handle;
+
+/* A handle that is null, destroyed, never created, or of the wrong kind. (The other error
+ * codes are ak_status values from status.h.) */
+#define AK_PLUGIN_ERR_HANDLE (-32)
+
+/* Rotation then translation: 7 floats. C# mirrors it as a struct of Quaternion + Vector3. */
+typedef struct ak_plugin_xform {
+    ak_quat rotation;
+    ak_vec3 position;
+} ak_plugin_xform;
+
+/* 16 floats, column-major: m[col*4 + row] — the memory order of Unity's Matrix4x4. */
+typedef struct ak_plugin_mat4 {
+    float m[16];
+} ak_plugin_mat4;
+
+typedef struct ak_plugin_skeleton_info {
+    int32_t joint_count;
+    int32_t units;            /* ak_units of the file (detected, or AK_UNITS_METRES if given) */
+    float metres_per_unit;    /* the scale applied at load */
+    float rest_height;        /* metres: max y - min y of the rest pose */
+} ak_plugin_skeleton_info;
+
+typedef struct ak_plugin_clip_info {
+    int32_t joint_count;
+    int32_t frame_count;
+    float frame_time;         /* seconds per frame */
+    float duration;           /* seconds (see ak_clip_duration) */
+    int32_t loop;             /* 1: sampling wraps; 0: clamps */
+} ak_plugin_clip_info;
+
+/* ---- Version, errors, lifetime ---- */
+
+/* AK_PLUGIN_ABI_VERSION of the binary. */
+AK_PLUGIN_API int32_t ak_plugin_abi_version(void);
+/* Number of live handles of every kind (for leak checks). */
+AK_PLUGIN_API int32_t ak_plugin_live_handles(void);
+/* Status of the last failed call on `handle` (AK_OK if none), and its message in `buffer`
+ * (UTF-8, NUL-terminated, truncated to `size` bytes; buffer may be NULL). For an invalid
+ * handle it returns AK_PLUGIN_ERR_HANDLE and says why (null, destroyed, never created). */
+AK_PLUGIN_API int32_t ak_plugin_last_error(ak_handle handle, char *buffer, int32_t size);
+/* Releases a handle of any kind. Objects shared with characters stay alive until the last
+ * character using them is destroyed too. Destroying twice returns AK_PLUGIN_ERR_HANDLE. */
+AK_PLUGIN_API int32_t ak_plugin_destroy(ak_handle handle);
+
+/* ---- Loading ---- */
+
+/* Reads a BVH file (UTF-8 path) into a new skeleton and clip. `metres_per_unit` scales every
+ * length (rest offsets, root translation); 0 detects it from the rest height (CMU units,
+ * centimetres, inches, millimetres or metres). `loop` sets the clip's loop flag.
+ * On failure both handles are null and `error_buffer` gets "line N: reason". */
+AK_PLUGIN_API int32_t ak_plugin_bvh_load(const char *path, float metres_per_unit, int32_t loop,
+                                         ak_handle *out_skeleton, ak_handle *out_clip,
+                                         char *error_buffer, int32_t error_size);
+/* Same from `size` bytes of BVH text in memory. */
+AK_PLUGIN_API int32_t ak_plugin_bvh_load_memory(const char *text, int32_t size,
+                                                float metres_per_unit, int32_t loop,
+                                                ak_handle *out_skeleton, ak_handle *out_clip,
+                                                char *error_buffer, int32_t error_size);
+
+/* ---- Skeletons ---- */
+
+AK_PLUGIN_API int32_t ak_plugin_skeleton_info_get(ak_handle skeleton, ak_plugin_skeleton_info *out);
+/* Joint name (UTF-8) into buffer. */
+AK_PLUGIN_API int32_t ak_plugin_skeleton_joint_name(ak_handle skeleton, int32_t joint,
+                                                    char *buffer, int32_t size);
+/* Parent index per joint (-1 for the root); `count` must be >= joint_count. */
+AK_PLUGIN_API int32_t ak_plugin_skeleton_parents(ak_handle skeleton, int32_t *out_parents,
+                                                 int32_t count);
+/* Index of the joint named `name` (exact), or AK_ERR_NOT_FOUND. */
+AK_PLUGIN_API int32_t ak_plugin_skeleton_find(ak_handle skeleton, const char *name,
+                                              int32_t *out_joint);
+/* Rest pose, local (parent-space) transforms in Unity's frame. */
+AK_PLUGIN_API int32_t ak_plugin_skeleton_rest_pose(ak_handle skeleton, ak_plugin_xform *out_local,
+                                                   int32_t count);
+/* Humanoid map (see ak_humanoid_find): out_joints[slot] = joint index or -1, `count` >=
+ * AK_HUM_SLOT_COUNT (21). `overrides` may be NULL ("slot=Joint,..."). Returns
+ * AK_ERR_NOT_FOUND (message lists the missing slots) when hips or a leg is missing; the
+ * array is filled either way. */
+AK_PLUGIN_API int32_t ak_plugin_skeleton_humanoid(ak_handle skeleton, const char *overrides,
+                                                  int32_t *out_joints, int32_t count);
+
+/* ---- Clips, sampling, FK ---- */
+
+AK_PLUGIN_API int32_t ak_plugin_clip_info_get(ak_handle clip, ak_plugin_clip_info *out);
+AK_PLUGIN_API int32_t ak_plugin_clip_set_loop(ak_handle clip, int32_t loop);
+/* Local pose at `time` seconds with `interp` (ak_interp: 0 step, 1 linear, 2 cubic) into
+ * out_local[0..joint_count), Unity frame. `count` must be >= joint_count. No allocation. */
+AK_PLUGIN_API int32_t ak_plugin_clip_sample(ak_handle clip, ak_handle skeleton, float time,
+                                            int32_t interp, ak_plugin_xform *out_local,
+                                            int32_t count);
+/* FK: model-space transforms from local ones (both Unity frame). `local` and `out_world`
+ * hold `count` >= joint_count entries and must not overlap. */
+AK_PLUGIN_API int32_t ak_plugin_fk(ak_handle skeleton, const ak_plugin_xform *local,
+                                   ak_plugin_xform *out_world, int32_t count);
+/* Sample + FK in one call: model-space transforms at `time`, Unity frame. */
+AK_PLUGIN_API int32_t ak_plugin_clip_sample_world(ak_handle clip, ak_handle skeleton, float time,
+                                                  int32_t interp, ak_plugin_xform *out_world,
+                                                  int32_t count);
+/* Transforms -> Unity Matrix4x4s (TRS with unit scale). Pure; no handle. */
+AK_PLUGIN_API int32_t ak_plugin_xforms_to_matrices(const ak_plugin_xform *xforms,
+                                                   ak_plugin_mat4 *out, int32_t count);
+/* The boundary conversion itself, in place over `count` transforms (its own inverse):
+ * position (x,y,z) -> (x,y,-z), rotation (x,y,z,w) -> (-x,-y,z,w). Exposed for engines that
+ * want to reason about it and for tests. */
+AK_PLUGIN_API int32_t ak_plugin_mirror_z(ak_plugin_xform *xforms, int32_t count);
+
+AK_EXTERN_C_END
+
+#endif

@@ -1,0 +1,251 @@
+/* Limb IK: the analytic two-bone solver (law of cosines + pole vector).
+ *
+ * Positions (model space, suffix _ms): a = upper joint, b = middle joint, c = end joint,
+ * t = target. Bone lengths l1 = |b - a|, l2 = |c - b| (rotations of the limb never change
+ * them; for direct children they are the skeleton's bone lengths). d = |t - a|.
+ *
+ *   interior angle at the middle joint  beta  = acos((l1^2 + l2^2 - d^2) / (2 l1 l2))
+ *   angle at the upper joint            alpha = acos((l1^2 + d^2 - l2^2) / (2 l1 d))
+ *
+ * The solve is three model-space rotations, as in ozz-animation's IKTwoBoneJob:
+ *   A  bends the middle joint about its current bend-plane normal (a hinge: the plane the
+ *      limb already bends in, or mid_axis when the limb is straight) until the interior angle
+ *      is beta;
+ *   B  turns the whole limb about the upper joint so the end joint lies on the line a -> t;
+ *   C  twists the limb about that line so the middle joint points at the pole (or stays in
+ *      the plane it was bent in before the solve).
+ * The corrections in local space are conj(W) R W for each joint's model-space rotation W. */
+#include "ik/ik_internal.h"
+
+ak_limb_ik_params ak_limb_ik_defaults(void)
+{
+    ak_limb_ik_params p;
+    p.skeleton = NULL;
+    p.upper = p.middle = p.end = -1;
+    p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    p.use_pole = 0;
+    p.pole = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    p.mid_axis = ak_vec3_make(0.0f, 0.0f, 1.0f);
+    p.soft_limit = 0.0f;
+    p.match_end_rotation = 0;
+    p.end_rotation = ak_quat_identity();
+    p.tolerance = 1e-4f;
+    p.weight = 1.0f;
+    return p;
+}
+
+int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)
+{
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
+    const ak_skeleton *s = p->skeleton;
+    if (!s) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL");
+    int32_t st;
+    if ((st = ik_check_joint(s, p->upper, "upper", err)) < 0) return st;
+    if ((st = ik_check_joint(s, p->middle, "middle", err)) < 0) return st;
+    if ((st = ik_check_joint(s, p->end, "end", err)) < 0) return st;
+    if (p->middle == p->upper || !ik_is_in_subtree(s, p->upper, p->middle))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "middle joint is not below the upper joint");
+    if (p->end == p->middle || !ik_is_in_subtree(s, p->middle, p->end))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "end joint is not below the middle joint");
+    if ((st = ik_check_vec(p->target, "target", err)) < 0) return st;
+    if (p->use_pole && (st = ik_check_vec(p->pole, "pole", err)) < 0) return st;
+    if ((st = ik_check_vec(p->mid_axis, "mid_axis", err)) < 0) return st;
+    if (!(akv_dot(p->mid_axis, p->mid_axis) > 1e-12f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "mid_axis is zero");
+    if (!(p->soft_limit >= 0.0f && p->soft_limit < 1.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "soft_limit must be in [0, 1)");
+    if (p->match_end_rotation && !ik_quat_is_unit(p->end_rotation))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "end_rotation is not a unit quaternion");
+    if (!(p->tolerance >= 0.0f) || !isfinite(p->tolerance))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "tolerance must be finite and >= 0");
+    return ik_check_weight(p->weight, err);
+}
+
+/* The solve proper. Fills the model-space rotations r_upper (B then C, applied to the whole
+ * limb about a) and r_middle (A, applied to the lower bone about b); returns AK_OK or
+ * AK_ERR_DEGENERATE. */
+typedef struct limb_solution {
+    ak_quat r_upper_ms;   /* C*B */
+    ak_quat r_middle_ms;  /* A */
+    float reach;          /* l1 + l2 */
+    int unreachable;
+} limb_solution;
+
+static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world, limb_solution *out,
+                             ak_error *err)
+{
+    const ak_vec3 a_ms = world[p->upper].translation;
+    const ak_vec3 b_ms = world[p->middle].translation;
+    const ak_vec3 c_ms = world[p->end].translation;
+    if (!akv_finite(a_ms) || !akv_finite(b_ms) || !akv_finite(c_ms) ||
+        !akq_finite(world[p->middle].rotation))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
+
+    const ak_vec3 ab = akv_sub(b_ms, a_ms), bc = akv_sub(c_ms, b_ms);
+    const float l1 = akv_len(ab), l2 = akv_len(bc);
+    const float reach = l1 + l2;
+    if (!(l1 > 1e-6f * reach) || !(l2 > 1e-6f * reach) || !(reach > FLT_MIN) || !isfinite(reach))
+        return ak_error_set(err, AK_ERR_DEGENERATE, 0,
+                            "zero-length bone in the limb (upper->middle %g, middle->end %g)",
+                            (double)l1, (double)l2);
+
+    /* Direction from the upper joint to the target; a target on the upper joint keeps the
+     * current upper->end (or upper->middle) direction. */
+    const ak_vec3 at = akv_sub(p->target, a_ms);
+    const float dist = akv_len(at);
+    ak_vec3 dir;
+    if (dist > 1e-6f * reach && isfinite(dist)) {
+        dir = akv_scale(at, 1.0f / dist);
+    } else {
+        ak_vec3 ac = akv_sub(c_ms, a_ms);
+        float lac = akv_len(ac);
+        dir = lac > 1e-6f * reach ? akv_scale(ac, 1.0f / lac) : akv_scale(ab, 1.0f / l1);
+    }
+
+    /* Effective distance: soft limit, then the clamp into the solvable range (epsilon keeps
+     * acos away from |x| > 1 and the limb from locking straight on reachable targets). An
+     * unreachable target straightens the limb exactly. */
+    float d = isfinite(dist) ? dist : 2.0f * reach;
+    out->unreachable = d > reach;
+    if (p->soft_limit > 0.0f) {
+        const float ds = p->soft_limit * reach;
+        if (d > ds) d = ds + (reach - ds) * (1.0f - expf(-(d - ds) / (reach - ds)));
+    }
+    const float eps = 1e-5f * reach;
+    float cos_interior;
+    if (d >= reach) {
+        cos_interior = -1.0f;
+    } else {
+        d = ik_clampf(d, fabsf(l1 - l2) + eps, reach - eps);
+        cos_interior = ik_clampf((l1 * l1 + l2 * l2 - d * d) / (2.0f * l1 * l2), -1.0f, 1.0f);
+    }
+    const float interior_target = acosf(cos_interior);
+
+    /* A: bend about the current plane normal n = (c-b) x (a-b); rotating c-b about n by a
+     * positive angle moves it toward a-b, i.e. closes the interior angle. */
+    const ak_vec3 ba = akv_scale(ab, -1.0f);
+    ak_vec3 n = akv_cross(bc, ba);
+    const float n_len = akv_len(n);
+    const float interior_now = atan2f(n_len, akv_dot(bc, ba));
+    const int bent = n_len > 1e-5f * l1 * l2;
+    if (bent) {
+        n = akv_scale(n, 1.0f / n_len);
+    } else {
+        /* Straight (or folded) limb: bend about the hinge axis, made perpendicular to c-b. */
+        ak_vec3 u = akv_scale(bc, 1.0f / l2);
+        ak_vec3 h = akq_rotate(world[p->middle].rotation, p->mid_axis);
+        h = akv_sub(h, akv_scale(u, akv_dot(h, u)));
+        float h_len = akv_len(h);
+        n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : ik_any_perpendicular(u);
+    }
+    const ak_quat r_a = ik_axis_angle(n, interior_now - interior_target);
+    const ak_vec3 c1_ms = akv_add(b_ms, akq_rotate(r_a, bc));
+
+    /* B: aim a->c1 along dir. */
+    const ak_quat r_b = ik_from_to(akv_sub(c1_ms, a_ms), dir);
+
+    /* C: twist about dir so the middle joint lies toward the pole; without a usable pole,
+     * toward where it pointed before the solve; a limb with neither keeps B's result. */
+    ak_quat r_cb = r_b;
+    ak_vec3 ref = {0.0f, 0.0f, 0.0f};
+    int have_ref = 0;
+    if (p->use_pole) {
+        ak_vec3 ap = akv_sub(p->pole, a_ms);
+        ref = akv_sub(ap, akv_scale(dir, akv_dot(ap, dir)));
+        have_ref = akv_len(ref) > 1e-6f * reach;
+    }
+    if (!have_ref && bent) {
+        ref = akv_sub(ab, akv_scale(dir, akv_dot(ab, dir)));
+        have_ref = akv_len(ref) > 1e-4f * l1;
+    }
+    if (have_ref) {
+        ak_vec3 ab2 = akq_rotate(r_b, ab);
+        ak_vec3 bend = akv_sub(ab2, akv_scale(dir, akv_dot(ab2, dir)));
+        if (akv_len(bend) > 1e-6f * l1) r_cb = akq_mul(ik_twist_between(bend, ref, dir), r_b);
+    }
+
+    out->r_upper_ms = r_cb;
+    out->r_middle_ms = r_a;
+    out->reach = reach;
+    return AK_OK;
+}
+
+/* slerp(identity, q, w) with w in [0,1]; exact at w = 1. */
+static ak_quat weigh(ak_quat q, float w)
+{
+    if (w >= 1.0f) return q;
+    return akq_slerp(akq_identity(), ik_positive_w(q), w);
+}
+
+int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *local, const ak_xform *world,
+                         ak_quat *upper_correction, ak_quat *middle_correction,
+                         ak_quat *end_rotation_out, ak_ik_result *result, ak_error *err)
+{
+    ak_ik_result res = {0, 0, 0, 0.0f};
+    if (upper_correction) *upper_correction = akq_identity();
+    if (middle_correction) *middle_correction = akq_identity();
+    int32_t st = ak_limb_ik_validate(p, err);
+    if (st < 0) goto done;
+    if (!local || !world || !upper_correction || !middle_correction) {
+        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose or output");
+        goto done;
+    }
+    if (end_rotation_out) *end_rotation_out = local[p->end].rotation;
+
+    limb_solution sol = {{0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, 0.0f, 0};
+    st = limb_solve_ms(p, world, &sol, err);
+    if (st < 0) goto done;
+
+    const ak_quat w_upper = world[p->upper].rotation, w_middle = world[p->middle].rotation;
+    ak_quat cu = weigh(akq_normalize(ik_to_local(w_upper, sol.r_upper_ms)), p->weight);
+    ak_quat cm = weigh(akq_normalize(ik_to_local(w_middle, sol.r_middle_ms)), p->weight);
+    *upper_correction = cu;
+    *middle_correction = cm;
+
+    /* Where the end joint lands with the weighted corrections (model space). */
+    const ak_quat ru = akq_mul(w_upper, akq_mul(cu, akq_conj(w_upper)));
+    const ak_quat rm = akq_mul(w_middle, akq_mul(cm, akq_conj(w_middle)));
+    const ak_vec3 a_ms = world[p->upper].translation, b_ms = world[p->middle].translation;
+    const ak_vec3 bc1 = akq_rotate(rm, akv_sub(world[p->end].translation, b_ms));
+    const ak_vec3 c_ms = akv_add(a_ms, akq_rotate(ru, akv_add(akv_sub(b_ms, a_ms), bc1)));
+    res.error = akv_len(akv_sub(c_ms, p->target));
+    res.iterations = 1;
+    res.unreachable = sol.unreachable;
+    res.reached = res.error <= p->tolerance * sol.reach;
+
+    if (p->match_end_rotation && end_rotation_out) {
+        /* New model rotation of the end joint's parent: (ru rm) applied to its old one. */
+        const ak_quat parent_old = world[p->skeleton->parents[p->end]].rotation;
+        const ak_quat parent_new = akq_mul(ru, akq_mul(rm, parent_old));
+        ak_quat solved = akq_normalize(akq_mul(akq_conj(parent_new), p->end_rotation));
+        const ak_quat old = local[p->end].rotation;
+        *end_rotation_out = p->weight >= 1.0f ? solved : akq_normalize(akq_slerp(old, solved, p->weight));
+    }
+    st = AK_OK;
+done:
+    if (result) *result = res;
+    return st;
+}
+
+int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, ak_xform *world,
+                       ak_ik_result *result, ak_error *err)
+{
+    ak_quat cu, cm, end_rot;
+    ak_ik_result res;
+    int32_t st = ak_limb_ik_solve(p, local, world, &cu, &cm, &end_rot, &res, err);
+    if (st < 0 || p->weight <= 0.0f) {
+        if (result) *result = res;
+        return st;
+    }
+    local[p->upper].rotation = akq_normalize(akq_mul(local[p->upper].rotation, cu));
+    local[p->middle].rotation = akq_normalize(akq_mul(local[p->middle].rotation, cm));
+    if (p->match_end_rotation) local[p->end].rotation = end_rot;
+    ak_fk_subtree(p->skeleton, local, world, p->upper);
+    res.error = akv_len(akv_sub(world[p->end].translation, p->target));
+    res.reached = res.error <= p->tolerance * (akv_len(akv_sub(world[p->middle].translation,
+                                                              world[p->upper].translation)) +
+                                               akv_len(akv_sub(world[p->end].translation,
+                                                              world[p->middle].translation)));
+    if (result) *result = res;
+    return AK_OK;
+}

@@ -1,0 +1,288 @@
+/* BVH writer: skeleton + clip as text, every joint's rotation in one chosen Euler order.
+ *
+ * Channels: 6 (Xposition Yposition Zposition + rotations) for joints with a translation
+ * track, 3 rotations otherwise; End Site tips (leaves marked is_end_site without a
+ * translation track) become End Site blocks. Translations are floats printed with %.9g,
+ * which reproduces every float exactly. Angles come from ak_quat_to_euler and are kept
+ * continuous from frame to frame: of the two Euler triples of a rotation, (a, b, c) and
+ * (a + 180, 180 - b, c + 180), each angle shifted by whole turns towards the previous
+ * frame's value, the one closest to the previous frame is written. */
+#include "animkit/bvh.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct text_buf {
+    char *data;
+    size_t size, cap;
+    int failed;
+} text_buf;
+
+static void tb_reserve(text_buf *b, size_t extra)
+{
+    if (b->failed || b->size + extra + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->size + extra + 1) cap *= 2;
+    char *d = (char *)realloc(b->data, cap);
+    if (!d) {
+        b->failed = 1;
+        return;
+    }
+    b->data = d;
+    b->cap = cap;
+}
+
+static void tb_puts(text_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    tb_reserve(b, n);
+    if (b->failed) return;
+    memcpy(b->data + b->size, s, n + 1);
+    b->size += n;
+}
+
+static void tb_indent(text_buf *b, int depth)
+{
+    tb_reserve(b, (size_t)depth);
+    if (b->failed) return;
+    for (int i = 0; i < depth; ++i) b->data[b->size++] = '\t';
+    b->data[b->size] = '\0';
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void tb_printf(text_buf *b, const char *fmt, ...)
+{
+    tb_reserve(b, 128);
+    if (b->failed) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b->data + b->size, b->cap - b->size, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->failed = 1;
+        return;
+    }
+    if ((size_t)n >= b->cap - b->size) {
+        tb_reserve(b, (size_t)n);
+        if (b->failed) return;
+        va_start(ap, fmt);
+        vsnprintf(b->data + b->size, b->cap - b->size, fmt, ap);
+        va_end(ap);
+    }
+    b->size += (size_t)n;
+}
+
+/* Nearest value to `ref` of the form a + k * 360. */
+static double unwrap_deg(double a, double ref)
+{
+    return a + 360.0 * floor((ref - a) / 360.0 + 0.5);
+}
+
+/* Euler angles (degrees, in listed order of `order`) for q, continuous with `prev` when
+ * `has_prev`. */
+static void continuous_euler(ak_quat q, ak_rot_order order, int has_prev, const double prev[3],
+                             double out[3])
+{
+    static const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    const double to_deg = 180.0 / 3.14159265358979323846;
+    ak_vec3 e = ak_quat_to_euler(q, order);
+    const double slot[3] = {e.x, e.y, e.z};
+    double a[3];
+    for (int i = 0; i < 3; ++i) a[i] = slot[axes[order][i]] * to_deg;
+    if (!has_prev) {
+        memcpy(out, a, sizeof a);
+        return;
+    }
+    const double ref[3] = {prev[0], prev[1], prev[2]}; /* out may alias prev */
+    double cand[2][3] = {{a[0], a[1], a[2]}, {a[0] + 180.0, 180.0 - a[1], a[2] + 180.0}};
+    double best_cost = INFINITY;
+    for (int c = 0; c < 2; ++c) {
+        double cost = 0.0, u[3];
+        for (int i = 0; i < 3; ++i) {
+            u[i] = unwrap_deg(cand[c][i], ref[i]);
+            cost += fabs(u[i] - ref[i]);
+        }
+        if (cost < best_cost) {
+            best_cost = cost;
+            memcpy(out, u, sizeof u);
+        }
+    }
+}
+
+static int name_is_writable(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || name[0] == ' ' || name[0] == '\t' || name[n - 1] == ' ' || name[n - 1] == '\t')
+        return 0;
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char c = (unsigned char)name[i];
+        if (c < 0x20 || c == 0x7f || c == '{' || c == '}') return 0;
+    }
+    return 1;
+}
+
+static int32_t validate(const ak_skeleton *s, const ak_clip *c, ak_rot_order order, ak_error *err)
+{
+    if (!s || !c) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null skeleton or clip");
+    if ((int)order < 0 || (int)order > 5)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown rotation order %d", (int)order);
+    if (c->joint_count != s->joint_count)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has %d joints, skeleton %d",
+                            (int)c->joint_count, (int)s->joint_count);
+    if (c->frame_count < 1 || !(c->frame_time > 0.0f) || !isfinite(c->frame_time))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip needs frames and a positive frame time");
+    for (int32_t j = 0; j < s->joint_count; ++j) {
+        if (!name_is_writable(s->names[j]))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "joint %d's name cannot be written to BVH (empty, braces, control "
+                                "characters or surrounding blanks)", (int)j);
+        for (int32_t k = 0; k < j; ++k)
+            if (strcmp(s->names[k], s->names[j]) == 0)
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "duplicate joint name '%s'", s->names[j]);
+        const ak_vec3 o = s->rest_local[j].translation;
+        if (!isfinite(o.x) || !isfinite(o.y) || !isfinite(o.z))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint '%s' has a non-finite offset", s->names[j]);
+    }
+    const size_t keys = (size_t)c->frame_count * (size_t)c->joint_count;
+    for (size_t k = 0; k < keys; ++k) {
+        const ak_quat q = c->rotations[k];
+        if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has a non-finite rotation key");
+    }
+    const size_t tkeys = (size_t)c->frame_count * (size_t)c->track_count;
+    for (size_t k = 0; k < tkeys; ++k) {
+        const ak_vec3 t = c->translations[k];
+        if (!isfinite(t.x) || !isfinite(t.y) || !isfinite(t.z))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has a non-finite translation key");
+    }
+    return AK_OK;
+}
+
+int32_t ak_bvh_write_memory(const ak_skeleton *s, const ak_clip *c, ak_rot_order order,
+                            char **out_text, size_t *out_size, ak_error *err)
+{
+    if (out_text) *out_text = NULL;
+    if (out_size) *out_size = 0;
+    if (!out_text) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
+    int32_t st = validate(s, c, order, err);
+    if (st) return st;
+
+    static const char *const rot_names[3] = {"Xrotation", "Yrotation", "Zrotation"};
+    static const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    const int32_t n = s->joint_count;
+    text_buf b = {NULL, 0, 0, 0};
+    int32_t *open = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    uint8_t *as_end = (uint8_t *)malloc((size_t)n);
+    double *prev = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    if (!open || !as_end || !prev) {
+        free(open);
+        free(as_end);
+        free(prev);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    for (int32_t j = 0; j < n; ++j)
+        as_end[j] = (uint8_t)(s->is_end_site[j] && s->parents[j] >= 0 && s->subtree_end[j] == j + 1 &&
+                              c->joint_track[j] < 0);
+
+    /* Hierarchy: depth-first order means closing braces until the parent is on top. */
+    int32_t depth = 0;
+    tb_puts(&b, "HIERARCHY\n");
+    for (int32_t j = 0; j < n; ++j) {
+        const int32_t p = s->parents[j];
+        while (depth > 0 && open[depth - 1] != p) {
+            --depth;
+            tb_indent(&b, depth);
+            tb_puts(&b, "}\n");
+        }
+        const ak_vec3 o = s->rest_local[j].translation;
+        tb_indent(&b, depth);
+        if (as_end[j]) {
+            tb_puts(&b, "End Site\n");
+        } else {
+            tb_puts(&b, p < 0 ? "ROOT " : "JOINT ");
+            tb_puts(&b, s->names[j]);
+            tb_puts(&b, "\n");
+        }
+        tb_indent(&b, depth);
+        tb_puts(&b, "{\n");
+        tb_indent(&b, depth + 1);
+        tb_printf(&b, "OFFSET %.9g %.9g %.9g\n", (double)o.x, (double)o.y, (double)o.z);
+        if (!as_end[j]) {
+            tb_indent(&b, depth + 1);
+            if (c->joint_track[j] >= 0) tb_puts(&b, "CHANNELS 6 Xposition Yposition Zposition");
+            else tb_puts(&b, "CHANNELS 3");
+            for (int i = 0; i < 3; ++i) {
+                tb_puts(&b, " ");
+                tb_puts(&b, rot_names[axes[order][i]]);
+            }
+            tb_puts(&b, "\n");
+        }
+        open[depth++] = j;
+    }
+    while (depth > 0) {
+        --depth;
+        tb_indent(&b, depth);
+        tb_puts(&b, "}\n");
+    }
+    tb_printf(&b, "MOTION\nFrames: %d\nFrame Time: %.9g\n", (int)c->frame_count, (double)c->frame_time);
+
+    for (int32_t f = 0; f < c->frame_count; ++f) {
+        const ak_quat *rot = c->rotations + (size_t)f * (size_t)n;
+        const ak_vec3 *tr = c->translations + (size_t)f * (size_t)c->track_count;
+        int first = 1;
+        for (int32_t j = 0; j < n; ++j) {
+            if (as_end[j]) continue;
+            const int32_t track = c->joint_track[j];
+            if (track >= 0) {
+                const ak_vec3 t = tr[track];
+                tb_printf(&b, "%s%.9g %.9g %.9g", first ? "" : " ", (double)t.x, (double)t.y, (double)t.z);
+                first = 0;
+            }
+            double *e = prev + 3 * (size_t)j;
+            continuous_euler(rot[j], order, f > 0, e, e);
+            tb_printf(&b, "%s%.9g %.9g %.9g", first ? "" : " ", e[0], e[1], e[2]);
+            first = 0;
+        }
+        tb_puts(&b, "\n");
+        if (b.failed) break;
+    }
+    free(open);
+    free(as_end);
+    free(prev);
+    if (b.failed) {
+        free(b.data);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory while writing BVH");
+    }
+    *out_text = b.data;
+    if (out_size) *out_size = b.size;
+    ak_error_clear(err);
+    return AK_OK;
+}
+
+int32_t ak_bvh_write_file(const char *path, const ak_skeleton *s, const ak_clip *c,
+                          ak_rot_order order, ak_error *err)
+{
+    if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null path");
+    char *text = NULL;
+    size_t size = 0;
+    int32_t st = ak_bvh_write_memory(s, c, order, &text, &size, err);
+    if (st) return st;
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        free(text);
+        return ak_error_set(err, AK_ERR_IO, 0, "cannot open for writing: %s", strerror(errno));
+    }
+    size_t wrote = fwrite(text, 1, size, f);
+    int close_failed = fclose(f) != 0;
+    free(text);
+    if (wrote != size || close_failed)
+        return ak_error_set(err, AK_ERR_IO, 0, "write failed: %s", strerror(errno));
+    ak_error_clear(err);
+    return AK_OK;
+}

@@ -1,0 +1,224 @@
+/* The handle table: a growable array of slots under one short lock.
+ *
+ * A handle packs (generation << AKP_SLOT_BITS) | (slot + 1). Destroying a handle bumps the
+ * slot's generation, so a stale copy no longer matches and is reported, not dereferenced.
+ * The lock is held only to look up / count references / recycle slots, never while a call
+ * does its real work, so calls on distinct handles run in parallel. */
+#include "plugin/handles.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(_WIN32)
+#  define WIN32_LEAN_AND_MEAN
+#  include <windows.h>
+static SRWLOCK g_lock = SRWLOCK_INIT;
+static void table_lock(void) { AcquireSRWLockExclusive(&g_lock); }
+static void table_unlock(void) { ReleaseSRWLockExclusive(&g_lock); }
+#else
+#  include <pthread.h>
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static void table_lock(void) { pthread_mutex_lock(&g_lock); }
+static void table_unlock(void) { pthread_mutex_unlock(&g_lock); }
+#endif
+
+#define AKP_SLOT_BITS 20
+#define AKP_SLOT_MASK ((uintptr_t)((1u << AKP_SLOT_BITS) - 1u))
+#define AKP_MAX_SLOTS ((int32_t)AKP_SLOT_MASK) /* slot + 1 must fit the mask */
+/* Generations are kept within the bits a pointer has above the slot bits. */
+#define AKP_GEN_MASK ((uintptr_t)(~(uintptr_t)0) >> AKP_SLOT_BITS)
+
+typedef struct akp_slot {
+    akp_object *obj;       /* NULL when free */
+    uintptr_t generation;  /* >= 1; bumped on destroy */
+    int32_t next_free;     /* free-list link, -1 at the end */
+} akp_slot;
+
+static akp_slot *g_slots;
+static int32_t g_slot_count;
+static int32_t g_free_head = -1;
+static int32_t g_live;
+
+static ak_handle make_handle(int32_t slot, uintptr_t generation)
+{
+    uintptr_t v = (generation << AKP_SLOT_BITS) | ((uintptr_t)slot + 1u);
+    return (ak_handle)v;
+}
+
+static void split_handle(ak_handle h, int32_t *slot, uintptr_t *generation)
+{
+    uintptr_t v = (uintptr_t)h;
+    *slot = (int32_t)(v & AKP_SLOT_MASK) - 1;
+    *generation = v >> AKP_SLOT_BITS;
+}
+
+const char *akp_kind_name(int32_t kind)
+{
+    switch (kind) {
+    case AKP_KIND_SKELETON: return "skeleton";
+    case AKP_KIND_CLIP: return "clip";
+    case AKP_KIND_CHARACTER: return "character";
+    default: return "object";
+    }
+}
+
+ak_handle akp_register(akp_object *obj)
+{
+    if (!obj) return NULL;
+    ak_handle h = NULL;
+    obj->refs = 1;
+    table_lock();
+    if (g_free_head < 0 && g_slot_count < AKP_MAX_SLOTS) {
+        int32_t grow = g_slot_count ? g_slot_count : 64;
+        if (grow > AKP_MAX_SLOTS - g_slot_count) grow = AKP_MAX_SLOTS - g_slot_count;
+        akp_slot *s = (akp_slot *)realloc(g_slots, sizeof(akp_slot) * (size_t)(g_slot_count + grow));
+        if (s) {
+            g_slots = s;
+            /* Push the new slots so the lowest index comes out first. */
+            for (int32_t i = g_slot_count + grow - 1; i >= g_slot_count; --i) {
+                g_slots[i].obj = NULL;
+                g_slots[i].generation = 1;
+                g_slots[i].next_free = g_free_head;
+                g_free_head = i;
+            }
+            g_slot_count += grow;
+        }
+    }
+    if (g_free_head >= 0) {
+        int32_t slot = g_free_head;
+        g_free_head = g_slots[slot].next_free;
+        g_slots[slot].obj = obj;
+        g_slots[slot].next_free = -1;
+        h = make_handle(slot, g_slots[slot].generation);
+        ++g_live;
+    }
+    table_unlock();
+    return h;
+}
+
+/* Caller holds the lock. The slot of a live handle, or -1. */
+static int32_t find_live(ak_handle h)
+{
+    int32_t slot;
+    uintptr_t gen;
+    if (!h) return -1;
+    split_handle(h, &slot, &gen);
+    if (slot < 0 || slot >= g_slot_count) return -1;
+    if (!g_slots[slot].obj || g_slots[slot].generation != gen) return -1;
+    return slot;
+}
+
+int32_t akp_acquire(ak_handle h, int32_t kind, akp_object **out)
+{
+    int32_t status = AK_PLUGIN_ERR_HANDLE;
+    *out = NULL;
+    table_lock();
+    int32_t slot = find_live(h);
+    if (slot >= 0 && (kind == 0 || g_slots[slot].obj->kind == kind)) {
+        *out = g_slots[slot].obj;
+        ++(*out)->refs;
+        status = AK_OK;
+    }
+    table_unlock();
+    return status;
+}
+
+void akp_retain(akp_object *obj)
+{
+    if (!obj) return;
+    table_lock();
+    ++obj->refs;
+    table_unlock();
+}
+
+void akp_release(akp_object *obj)
+{
+    if (!obj) return;
+    table_lock();
+    int32_t left = --obj->refs;
+    table_unlock();
+    if (left == 0 && obj->free_fn) obj->free_fn(obj);
+}
+
+int32_t akp_unregister(ak_handle h)
+{
+    akp_object *obj = NULL;
+    table_lock();
+    int32_t slot = find_live(h);
+    if (slot >= 0) {
+        obj = g_slots[slot].obj;
+        g_slots[slot].obj = NULL;
+        uintptr_t gen = (g_slots[slot].generation + 1u) & AKP_GEN_MASK;
+        g_slots[slot].generation = gen ? gen : 1u;
+        g_slots[slot].next_free = g_free_head;
+        g_free_head = slot;
+        --g_live;
+    }
+    table_unlock();
+    if (!obj) return AK_PLUGIN_ERR_HANDLE;
+    akp_release(obj);
+    return AK_OK;
+}
+
+int32_t akp_describe_invalid(ak_handle h, int32_t kind, char *buffer, size_t size)
+{
+    char text[160];
+    if (!h) {
+        snprintf(text, sizeof text, "null %s handle", akp_kind_name(kind));
+    } else {
+        int32_t slot;
+        uintptr_t gen;
+        split_handle(h, &slot, &gen);
+        table_lock();
+        if (slot < 0 || slot >= g_slot_count || gen == 0 || gen > g_slots[slot].generation)
+            snprintf(text, sizeof text, "invalid %s handle (never created by this plugin)",
+                     akp_kind_name(kind));
+        else if (!g_slots[slot].obj || g_slots[slot].generation != gen)
+            snprintf(text, sizeof text, "%s handle was destroyed (use after destroy)",
+                     akp_kind_name(kind));
+        else
+            snprintf(text, sizeof text, "handle is a %s, not a %s",
+                     akp_kind_name(g_slots[slot].obj->kind), akp_kind_name(kind));
+        table_unlock();
+    }
+    if (buffer && size > 0) {
+        strncpy(buffer, text, size - 1);
+        buffer[size - 1] = '\0';
+    }
+    return AK_PLUGIN_ERR_HANDLE;
+}
+
+int32_t akp_live_count(void)
+{
+    table_lock();
+    int32_t n = g_live;
+    table_unlock();
+    return n;
+}
+
+int32_t akp_fail(akp_object *obj, int32_t status, const char *fmt, ...)
+{
+    if (obj) {
+        va_list ap;
+        obj->last_status = status;
+        va_start(ap, fmt);
+        vsnprintf(obj->last_error, sizeof obj->last_error, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+void akp_copy_text(char *buffer, int32_t size, const char *text)
+{
+    if (!buffer || size < 1) return;
+    size_t n = text ? strlen(text) : 0;
+    if (n > (size_t)size - 1) {
+        n = (size_t)size - 1;
+        /* Never cut a UTF-8 sequence in half: back up to the start of a code point. */
+        while (n > 0 && ((unsigned char)text[n] & 0xC0u) == 0x80u) --n;
+    }
+    if (n) memcpy(buffer, text, n);
+    buffer[n] = '\0';
+}

@@ -1,0 +1,53 @@
+/* Internal: the plugin's handle table. Handles are (slot, generation) pairs packed into a
+ * pointer-sized value; objects are reference counted so a character can keep the skeleton
+ * and clip it uses alive after their own handles are destroyed, and so a call holds its
+ * object for its whole duration. The table is the plugin's only global state. */
+#ifndef AK_PLUGIN_HANDLES_H
+#define AK_PLUGIN_HANDLES_H
+
+#include "animkit/plugin.h"
+
+enum { AKP_KIND_SKELETON = 1, AKP_KIND_CLIP = 2, AKP_KIND_CHARACTER = 3 };
+
+#define AKP_ERROR_MAX 512
+
+/* Every plugin object starts with this header. `refs` is guarded by the table lock;
+ * `last_status`/`last_error` belong to whoever calls on the handle (one thread at a time
+ * per handle, as the ABI promises). */
+typedef struct akp_object {
+    int32_t kind;
+    int32_t refs;
+    void (*free_fn)(struct akp_object *obj);
+    int32_t last_status;
+    char last_error[AKP_ERROR_MAX];
+} akp_object;
+
+/* Gives `obj` (refs = 1, owned by the new handle) a handle; NULL when the table is full or
+ * out of memory (the caller then frees obj itself). */
+ak_handle akp_register(akp_object *obj);
+/* Looks `handle` up; on success takes a reference the caller must drop with akp_release.
+ * `kind` 0 accepts any kind. Returns AK_OK or AK_PLUGIN_ERR_HANDLE. */
+int32_t akp_acquire(ak_handle handle, int32_t kind, akp_object **out);
+/* Takes another reference on an object already held. */
+void akp_retain(akp_object *obj);
+/* Drops a reference; frees the object (outside the lock) when it was the last. */
+void akp_release(akp_object *obj);
+/* Invalidates `handle` and drops its reference. AK_PLUGIN_ERR_HANDLE if it was not live. */
+int32_t akp_unregister(ak_handle handle);
+/* Why `handle` is not valid for `kind`, as text; returns AK_PLUGIN_ERR_HANDLE. */
+int32_t akp_describe_invalid(ak_handle handle, int32_t kind, char *buffer, size_t size);
+int32_t akp_live_count(void);
+const char *akp_kind_name(int32_t kind);
+
+/* Records a failure on obj (printf-style) and returns status. */
+int32_t akp_fail(akp_object *obj, int32_t status, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Copies `text` into a caller buffer: NUL-terminated, truncated, nothing written when
+ * buffer is NULL or size < 1. */
+void akp_copy_text(char *buffer, int32_t size, const char *text);
+
+#endif

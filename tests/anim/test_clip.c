@@ -1,0 +1,239 @@
+/* Clip sampling (step / linear / cubic), looping, hemisphere continuity, batch path, blend. */
+#include "test_util.h"
+
+/* A 3-joint chain and a clip of `frames` random-ish but smooth keys (angles up to ~25 deg
+ * per frame), root translation moving forward. */
+static void make_fixture(int frames, ak_skeleton **out_s, ak_clip **out_c)
+{
+    const char *names[3] = {"root", "mid", "tip"};
+    int32_t parents[3] = {-1, 0, 1};
+    ak_xform rest[3] = {ak_xform_identity(), ak_xform_identity(), ak_xform_identity()};
+    rest[1].translation = ak_vec3_make(0, 1, 0);
+    rest[2].translation = ak_vec3_make(0, 0.5f, 0.2f);
+    ak_skeleton_desc d = {3, names, parents, rest, NULL, NULL};
+    assert_int_equal(ak_skeleton_create(&d, out_s, NULL), AK_OK);
+    assert_int_equal(ak_clip_create(3, frames, 1.0f / 30.0f, NULL, out_c, NULL), AK_OK);
+    ak_clip *c = *out_c;
+    for (int f = 0; f < frames; ++f) {
+        for (int j = 0; j < 3; ++j) {
+            ak_vec3 e = {0.4f * sinf(0.37f * (float)f + (float)j), 0.3f * cosf(0.23f * (float)f * (float)(j + 1)),
+                         0.2f * sinf(0.5f * (float)f)};
+            ak_quat q = ak_quat_from_euler(e, AK_ORDER_ZYX);
+            if ((f + j) % 3 == 0) { q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w; } /* sign flips */
+            c->rotations[f * 3 + j] = q;
+        }
+        c->translations[f] = ak_vec3_make(0.05f * (float)f, 1.0f + 0.02f * sinf((float)f), 0.0f);
+    }
+    ak_clip_finalize(c);
+}
+
+static float quat_diff(ak_quat a, ak_quat b) { return 1.0f - fabsf(ak_quat_dot(a, b)); }
+
+static void finalize_makes_keys_hemisphere_continuous(void **state)
+{
+    (void)state;
+    ak_skeleton *s; ak_clip *c;
+    make_fixture(40, &s, &c);
+    for (int f = 1; f < 40; ++f)
+        for (int j = 0; j < 3; ++j)
+            assert_true(ak_quat_dot(c->rotations[f * 3 + j], c->rotations[(f - 1) * 3 + j]) >= 0.0f);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+static void every_interp_reproduces_keys_at_key_times(void **state)
+{
+    (void)state;
+    ak_skeleton *s; ak_clip *c;
+    make_fixture(30, &s, &c);
+    ak_xform pose[3], key[3];
+    for (int interp = 0; interp < 3; ++interp) {
+        for (int f = 0; f < 30; ++f) {
+            ak_clip_sample(c, s, (float)f * c->frame_time, (ak_interp)interp, pose);
+            ak_clip_frame(c, s, f, key);
+            for (int j = 0; j < 3; ++j) {
+                AKT_NEAR(quat_diff(pose[j].rotation, key[j].rotation), 0.0f, 2e-6f);
+                AKT_NEAR(pose[j].translation.x, key[j].translation.x, 1e-5f);
+                AKT_NEAR(pose[j].translation.y, key[j].translation.y, 1e-5f);
+            }
+        }
+    }
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+static void step_holds_and_linear_is_slerp(void **state)
+{
+    (void)state;
+    ak_skeleton *s; ak_clip *c;
+    make_fixture(10, &s, &c);
+    ak_xform pose[3];
+    float ft = c->frame_time;
+    ak_clip_sample(c, s, 3.7f * ft, AK_INTERP_STEP, pose);
+    AKT_NEAR(quat_diff(pose[1].rotation, c->rotations[3 * 3 + 1]), 0.0f, 2e-7f);
+    for (int k = 1; k < 10; ++k) {
+        float a = (float)k / 10.0f;
+        ak_clip_sample(c, s, (4.0f + a) * ft, AK_INTERP_LINEAR, pose);
+        for (int j = 0; j < 3; ++j) {
+            ak_quat ref = ak_quat_slerp(c->rotations[4 * 3 + j], c->rotations[5 * 3 + j], a);
+            /* the fast slerp is within 1e-4 rad of the exact one */
+            AKT_NEAR(ak_quat_angle(ak_quat_mul(pose[j].rotation, ak_quat_conjugate(ref))), 0.0f, 1e-4f);
+        }
+        AKT_NEAR(pose[0].translation.x, 0.05f * (4.0f + a), 1e-5f);
+    }
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+/* Cubic sampling is C1: one-sided derivatives at a key agree (central differences). */
+static void cubic_is_c1_at_keys(void **state)
+{
+    (void)state;
+    ak_skeleton *s; ak_clip *c;
+    make_fixture(20, &s, &c);
+    const float ft = c->frame_time, h = 1e-3f * ft;
+    ak_xform a[3], b[3], m[3];
+    for (int f = 2; f < 17; ++f) {
+        float t = (float)f * ft;
+        ak_clip_sample(c, s, t - h, AK_INTERP_CUBIC, a);
+        ak_clip_sample(c, s, t, AK_INTERP_CUBIC, m);
+        ak_clip_sample(c, s, t + h, AK_INTERP_CUBIC, b);
+        for (int j = 0; j < 3; ++j) {
+            /* angular velocity from the left and from the right, in rad per frame */
+            ak_quat dl = ak_quat_mul(m[j].rotation, ak_quat_conjugate(a[j].rotation));
+            ak_quat dr = ak_quat_mul(b[j].rotation, ak_quat_conjugate(m[j].rotation));
+            if (dl.w < 0) { dl.x = -dl.x; dl.y = -dl.y; dl.z = -dl.z; dl.w = -dl.w; }
+            if (dr.w < 0) { dr.x = -dr.x; dr.y = -dr.y; dr.z = -dr.z; dr.w = -dr.w; }
+            float k = 2.0f * ft / h;
+            AKT_NEAR(dl.x * k, dr.x * k, 0.02f);
+            AKT_NEAR(dl.y * k, dr.y * k, 0.02f);
+            AKT_NEAR(dl.z * k, dr.z * k, 0.02f);
+        }
+        float vl = (m[0].translation.y - a[0].translation.y) / h * ft;
+        float vr = (b[0].translation.y - m[0].translation.y) / h * ft;
+        AKT_NEAR(vl, vr, 2e-3f);
+    }
+    /* and linear is not C1 at the same keys: its one-sided slopes differ */
+    ak_clip_sample(c, s, 5 * ft - h, AK_INTERP_LINEAR, a);
+    ak_clip_sample(c, s, 5 * ft, AK_INTERP_LINEAR, m);
+    ak_clip_sample(c, s, 5 * ft + h, AK_INTERP_LINEAR, b);
+    float vl = (m[0].translation.y - a[0].translation.y) / h * ft;
+    float vr = (b[0].translation.y - m[0].translation.y) / h * ft;
+    assert_true(fabsf(vl - vr) > 1e-3f);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+static void looping_wraps_and_clamped_clamps(void **state)
+{
+    (void)state;
+    ak_skeleton *s; ak_clip *c;
+    make_fixture(12, &s, &c);
+    ak_xform a[3], b[3];
+    AKT_NEAR(ak_clip_duration(c), 11.0f * c->frame_time, 1e-6f);
+    ak_clip_sample(c, s, 100.0f, AK_INTERP_LINEAR, a);
+    ak_clip_frame(c, s, 11, b);
+    AKT_NEAR(quat_diff(a[1].rotation, b[1].rotation), 0.0f, 1e-6f);
+    ak_clip_sample(c, s, -3.0f, AK_INTERP_LINEAR, a);
+    ak_clip_frame(c, s, 0, b);
+    AKT_NEAR(quat_diff(a[1].rotation, b[1].rotation), 0.0f, 1e-6f);
+
+    c->loop = 1;
+    float d = ak_clip_duration(c);
+    AKT_NEAR(d, 12.0f * c->frame_time, 1e-6f);
+    for (int interp = 0; interp < 3; ++interp) {
+        float t = 2.5f * c->frame_time;
+        ak_clip_sample(c, s, t, (ak_interp)interp, a);
+        ak_clip_sample(c, s, t + 3.0f * d, (ak_interp)interp, b);
+        for (int j = 0; j < 3; ++j) AKT_NEAR(quat_diff(a[j].rotation, b[j].rotation), 0.0f, 1e-5f);
+        ak_clip_sample(c, s, t - 2.0f * d, (ak_interp)interp, b);
+        for (int j = 0; j < 3; ++j) AKT_NEAR(quat_diff(a[j].rotation, b[j].rotation), 0.0f, 1e-5f);
+    }
+    /* between the last frame and the wrap, a looping clip blends back towards frame 0 */
+    ak_clip_sample(c, s, d - 1e-4f, AK_INTERP_LINEAR, a);
+    ak_clip_frame(c, s, 0, b);
+    AKT_NEAR(quat_diff(a[1].rotation, b[1].rotation), 0.0f, 1e-4f);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+static void batch_matches_sample_then_fk(void **state)
+{
+    (void)state;
+    ak_skeleton *s; ak_clip *c;
+    make_fixture(25, &s, &c);
+    c->loop = 1;
+    float times[7] = {0.0f, 0.013f, 0.1f, 0.37f, 0.5f, 0.79f, 1.3f};
+    ak_xform world[7 * 3], local[3], ref[3];
+    for (int interp = 0; interp < 3; ++interp) {
+        ak_clip_sample_fk_batch(c, s, times, 7, (ak_interp)interp, world);
+        for (int i = 0; i < 7; ++i) {
+            ak_clip_sample(c, s, times[i], (ak_interp)interp, local);
+            ak_fk(s, local, ref);
+            for (int j = 0; j < 3; ++j) {
+                AKT_NEAR(world[i * 3 + j].translation.x, ref[j].translation.x, 1e-6f);
+                AKT_NEAR(world[i * 3 + j].translation.z, ref[j].translation.z, 1e-6f);
+            }
+        }
+    }
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+static void blend_weights_reproduce_inputs(void **state)
+{
+    (void)state;
+    ak_skeleton *s; ak_clip *c;
+    make_fixture(10, &s, &c);
+    ak_xform a[3], b[3], out[3];
+    ak_clip_frame(c, s, 2, a);
+    ak_clip_frame(c, s, 7, b);
+    ak_pose_blend(a, b, 3, 0.0f, NULL, out);
+    assert_memory_equal(out, a, sizeof a);
+    ak_pose_blend(a, b, 3, 1.0f, NULL, out);
+    assert_memory_equal(out, b, sizeof b);
+    float mask[3] = {1.0f, 0.0f, 0.5f};
+    ak_pose_blend(a, b, 3, 1.0f, mask, out);
+    assert_memory_equal(&out[0], &b[0], sizeof b[0]);
+    assert_memory_equal(&out[1], &a[1], sizeof a[1]);
+    ak_quat half = ak_quat_slerp(a[2].rotation, b[2].rotation, 0.5f);
+    AKT_NEAR(quat_diff(out[2].rotation, half), 0.0f, 1e-6f);
+    /* aliasing the output with an input is allowed */
+    ak_pose_blend(a, b, 3, 1.0f, NULL, a);
+    assert_memory_equal(a, b, sizeof b);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+static void clip_create_rejects_bad_sizes(void **state)
+{
+    (void)state;
+    ak_clip *c = NULL;
+    ak_error err;
+    assert_int_equal(ak_clip_create(0, 10, 0.1f, NULL, &c, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_clip_create(3, 10, 0.0f, NULL, &c, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_clip_create(3, 10, -1.0f, NULL, &c, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_clip_create(1 << 20, 1 << 20, 0.1f, NULL, &c, &err), AK_ERR_LIMIT);
+    assert_null(c);
+    assert_int_equal(ak_clip_create(2, 3, 0.1f, NULL, &c, &err), AK_OK);
+    ak_clip *d = ak_clip_clone(c);
+    assert_non_null(d);
+    assert_int_equal(d->track_count, 1);
+    ak_clip_destroy(d);
+    ak_clip_destroy(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(finalize_makes_keys_hemisphere_continuous),
+        cmocka_unit_test(every_interp_reproduces_keys_at_key_times),
+        cmocka_unit_test(step_holds_and_linear_is_slerp),
+        cmocka_unit_test(cubic_is_c1_at_keys),
+        cmocka_unit_test(looping_wraps_and_clamped_clamps),
+        cmocka_unit_test(batch_matches_sample_then_fk),
+        cmocka_unit_test(blend_weights_reproduce_inputs),
+        cmocka_unit_test(clip_create_rejects_bad_sizes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,416 @@
+/* Limb (two-bone) IK: SPEC section 4 worked numbers, pole handling, degenerate input,
+ * weights, the correction form and a property test over random limbs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "ik_test_util.h"
+
+/* pelvis(0) -> upper(1) -> middle(2) -> end(3) -> toe(4); other(5) child of pelvis.
+ * The limb hangs down -Y with the middle joint bent `bend` radians about +Z. */
+typedef struct limb_rig {
+    ak_skeleton *skel;
+    ak_xform local[6], world[6];
+} limb_rig;
+
+static void rig_make(limb_rig *rig, float l1, float l2, float bend)
+{
+    const char *names[6] = {"pelvis", "upper", "middle", "end", "toe", "other"};
+    int32_t parents[6] = {-1, 0, 1, 2, 3, 0};
+    ak_xform rest[6];
+    for (int j = 0; j < 6; ++j) rest[j] = ak_xform_identity();
+    rest[0].translation = ak_vec3_make(0.0f, 1.0f, 0.0f);
+    rest[1].translation = ak_vec3_make(0.1f, 0.0f, 0.0f);
+    rest[2].translation = ak_vec3_make(0.0f, -l1, 0.0f);
+    rest[3].translation = ak_vec3_make(0.0f, -l2, 0.0f);
+    rest[4].translation = ak_vec3_make(0.0f, 0.0f, 0.1f);
+    rest[5].translation = ak_vec3_make(-0.1f, 0.0f, 0.0f);
+    ak_skeleton_desc desc = {6, names, parents, rest, NULL, NULL};
+    assert_int_equal(ak_skeleton_create(&desc, &rig->skel, NULL), AK_OK);
+    ak_pose_rest(rig->skel, rig->local);
+    rig->local[2].rotation = ak_quat_from_axis_angle(ak_vec3_make(0, 0, 1), bend);
+    ak_fk(rig->skel, rig->local, rig->world);
+}
+
+static ak_limb_ik_params rig_params(const limb_rig *rig, ak_vec3 target)
+{
+    ak_limb_ik_params p = ak_limb_ik_defaults();
+    p.skeleton = rig->skel;
+    p.upper = 1;
+    p.middle = 2;
+    p.end = 3;
+    p.target = target;
+    return p;
+}
+
+/* A target at distance d from the upper joint, off to the side and down. */
+static ak_vec3 target_at(const limb_rig *rig, float d)
+{
+    ak_vec3 dir = ak_vec3_normalize_or(ak_vec3_make(0.4f, -1.0f, 0.3f), ak_vec3_make(0, -1, 0));
+    return ak_vec3_add(rig->world[1].translation, ak_vec3_scale(dir, d));
+}
+
+static void check_angles(float l1, float l2, float d, double interior_deg, double upper_deg)
+{
+    limb_rig rig;
+    rig_make(&rig, l1, l2, 0.3f);
+    ak_vec3 t = target_at(&rig, d);
+    ak_limb_ik_params p = rig_params(&rig, t);
+    ak_ik_result r;
+    assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
+    ak_vec3 a = rig.world[1].translation, b = rig.world[2].translation, c = rig.world[3].translation;
+    double interior = angle_at_deg(a, b, c);
+    double upper = angle_at_deg(t, a, b);
+    assert_true(fabs(interior - interior_deg) < 0.05);
+    assert_true(fabs(upper - upper_deg) < 0.05);
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_matches_spec_worked_numbers(void **state)
+{
+    (void)state;
+    /* l1=0.5, l2=0.4, d=0.7: interior = acos((0.25+0.16-0.49)/0.4) = acos(-0.2) = 101.54 deg;
+     * upper = acos((0.25+0.49-0.16)/0.7) = 34.05 deg. */
+    check_angles(0.5f, 0.4f, 0.7f, 101.537, 34.048);
+    /* l1=0.6, l2=0.5, d=0.9: elbow 109.47 deg, upper-joint angle 31.59 deg. */
+    check_angles(0.6f, 0.5f, 0.9f, 109.471, 31.586);
+    /* d=1.1 = l1+l2: straight, 180 and 0. */
+    check_angles(0.6f, 0.5f, 1.1f, 180.0, 0.0);
+}
+
+static void limb_reaches_targets_within_tolerance(void **state)
+{
+    (void)state;
+    limb_rig rig;
+    rig_make(&rig, 0.6f, 0.5f, 0.4f);
+    ak_vec3 t = target_at(&rig, 0.8f);
+    ak_limb_ik_params p = rig_params(&rig, t);
+    ak_ik_result r;
+    assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
+    assert_true(r.reached);
+    assert_false(r.unreachable);
+    assert_int_equal(r.iterations, 1);
+    assert_true(vdist(rig.world[3].translation, t) < 1e-5f);
+    assert_true(r.error < 1e-5f);
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_unreachable_target_straightens_toward_it(void **state)
+{
+    (void)state;
+    limb_rig rig;
+    rig_make(&rig, 0.6f, 0.5f, 0.8f);
+    ak_vec3 a = rig.world[1].translation;
+    ak_vec3 t = target_at(&rig, 3.0f);
+    ak_limb_ik_params p = rig_params(&rig, t);
+    ak_ik_result r;
+    assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
+    assert_false(r.reached);
+    assert_true(r.unreachable);
+    assert_true(fabs(angle_at_deg(a, rig.world[2].translation, rig.world[3].translation) - 180.0) < 0.05);
+    assert_true(fabs(angle_at_deg(t, a, rig.world[3].translation)) < 0.05);
+    assert_true(fabsf(r.error - (3.0f - 1.1f)) < 1e-4f);
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_bends_toward_pole(void **state)
+{
+    (void)state;
+    const ak_vec3 poles[3] = {{2.0f, 0.5f, 0.0f}, {0.0f, 0.5f, 2.0f}, {-1.0f, 0.0f, -2.0f}};
+    for (int k = 0; k < 3; ++k) {
+        limb_rig rig;
+        rig_make(&rig, 0.5f, 0.5f, 0.3f);
+        ak_vec3 a = rig.world[1].translation;
+        ak_vec3 t = target_at(&rig, 0.7f);
+        ak_limb_ik_params p = rig_params(&rig, t);
+        p.use_pole = 1;
+        p.pole = poles[k];
+        assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, NULL, NULL), AK_OK);
+        /* The middle joint lies in the plane (a, t, pole), on the pole's side of the line. */
+        ak_vec3 dir = ak_vec3_normalize_or(ak_vec3_sub(t, a), ak_vec3_make(0, 1, 0));
+        ak_vec3 ap = ak_vec3_sub(p.pole, a), ab = ak_vec3_sub(rig.world[2].translation, a);
+        ak_vec3 pp = ak_vec3_sub(ap, ak_vec3_scale(dir, ak_vec3_dot(ap, dir)));
+        ak_vec3 bp = ak_vec3_sub(ab, ak_vec3_scale(dir, ak_vec3_dot(ab, dir)));
+        assert_true(ak_vec3_dot(pp, bp) > 0.0f);
+        assert_true(ak_vec3_length(ak_vec3_cross(ak_vec3_normalize_or(pp, dir),
+                                                 ak_vec3_normalize_or(bp, dir))) < 1e-4f);
+        assert_true(vdist(rig.world[3].translation, t) < 1e-5f);
+        ak_skeleton_destroy(rig.skel);
+    }
+}
+
+static void limb_colinear_pole_keeps_current_bend_plane(void **state)
+{
+    (void)state;
+    limb_rig rig;
+    rig_make(&rig, 0.5f, 0.5f, 0.6f); /* bent about +Z: the limb lies in the XY plane */
+    ak_vec3 a = rig.world[1].translation;
+    ak_vec3 t = ak_vec3_add(a, ak_vec3_make(0.3f, -0.6f, 0.0f)); /* in that plane too */
+    ak_limb_ik_params p = rig_params(&rig, t);
+    p.use_pole = 1;
+    p.pole = ak_vec3_add(a, ak_vec3_scale(ak_vec3_sub(t, a), 3.0f)); /* on the a->t line */
+    ak_ik_result r;
+    assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
+    assert_true(r.reached);
+    for (int j = 1; j <= 3; ++j) assert_true(fabsf(rig.world[j].translation.z - a.z) < 1e-5f);
+    for (int j = 1; j <= 3; ++j) assert_true(quat_is_unit(rig.local[j].rotation));
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_straight_limb_without_pole_bends_about_mid_axis(void **state)
+{
+    (void)state;
+    limb_rig rig;
+    rig_make(&rig, 0.5f, 0.5f, 0.0f); /* exactly straight: no bend plane */
+    ak_vec3 a = rig.world[1].translation;
+    ak_vec3 t = ak_vec3_add(a, ak_vec3_make(0.0f, -0.6f, 0.0f));
+    ak_limb_ik_params p = rig_params(&rig, t);
+    p.mid_axis = ak_vec3_make(1.0f, 0.0f, 0.0f); /* hinge about X: bends in the YZ plane */
+    ak_ik_result r;
+    assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
+    assert_true(r.reached);
+    assert_true(fabsf(rig.world[2].translation.x - a.x) < 1e-5f);
+    assert_true(fabsf(rig.world[2].translation.z - a.z) > 0.1f);
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_degenerate_inputs_stay_finite(void **state)
+{
+    (void)state;
+    /* Target on the upper joint, exactly at full reach, 1e6 away, pole on the joint. */
+    limb_rig rig;
+    rig_make(&rig, 0.6f, 0.5f, 0.2f);
+    ak_vec3 a = rig.world[1].translation;
+    const ak_vec3 targets[4] = {a, target_at(&rig, 1.1f), target_at(&rig, 1e6f), target_at(&rig, 0.1f)};
+    for (int k = 0; k < 4; ++k) {
+        for (int pole = 0; pole < 2; ++pole) {
+            ak_xform local[6], world[6];
+            memcpy(local, rig.local, sizeof local);
+            memcpy(world, rig.world, sizeof world);
+            ak_limb_ik_params p = rig_params(&rig, targets[k]);
+            p.use_pole = pole;
+            p.pole = a;
+            ak_ik_result r;
+            assert_int_equal(ak_limb_ik_run(&p, local, world, &r, NULL), AK_OK);
+            assert_true(isfinite(r.error));
+            for (int j = 0; j < 6; ++j) {
+                assert_true(quat_is_unit(local[j].rotation));
+                assert_true(quat_is_unit(world[j].rotation));
+                assert_true(isfinite(world[j].translation.x) && isfinite(world[j].translation.y) &&
+                            isfinite(world[j].translation.z));
+            }
+            /* Bones keep their lengths whatever the target. */
+            assert_true(fabsf(vdist(world[1].translation, world[2].translation) - 0.6f) < 1e-5f);
+            assert_true(fabsf(vdist(world[2].translation, world[3].translation) - 0.5f) < 1e-5f);
+        }
+    }
+    /* Full reach is reached. */
+    ak_limb_ik_params p = rig_params(&rig, targets[1]);
+    ak_ik_result r;
+    assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
+    assert_true(r.reached);
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_zero_length_bone_is_degenerate(void **state)
+{
+    (void)state;
+    limb_rig rig;
+    rig_make(&rig, 0.6f, 0.0f, 0.2f);
+    ak_limb_ik_params p = rig_params(&rig, ak_vec3_make(0.3f, 0.5f, 0.1f));
+    ak_xform before[6];
+    memcpy(before, rig.local, sizeof before);
+    ak_error err;
+    assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, NULL, &err), AK_ERR_DEGENERATE);
+    assert_int_equal(err.status, AK_ERR_DEGENERATE);
+    assert_memory_equal(before, rig.local, sizeof before);
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_validate_rejects_bad_params(void **state)
+{
+    (void)state;
+    limb_rig rig;
+    rig_make(&rig, 0.6f, 0.5f, 0.2f);
+    ak_limb_ik_params p = rig_params(&rig, ak_vec3_make(0, 0, 0));
+    ak_error err;
+    assert_int_equal(ak_limb_ik_validate(&p, &err), AK_OK);
+    ak_limb_ik_params q = p;
+    q.skeleton = NULL;
+    assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
+    q = p; q.middle = 5; /* not below upper */
+    assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
+    q = p; q.end = 1;
+    assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
+    q = p; q.weight = 1.5f;
+    assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
+    q = p; q.target.x = NAN;
+    assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
+    q = p; q.soft_limit = 1.0f;
+    assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
+    q = p; q.upper = 17;
+    assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "upper"));
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_weight_zero_is_bitwise_and_half_is_slerp(void **state)
+{
+    (void)state;
+    limb_rig rig;
+    rig_make(&rig, 0.6f, 0.5f, 0.3f);
+    ak_vec3 t = target_at(&rig, 0.7f);
+    ak_xform l0[6], w0[6], lf[6], wf[6], lh[6], wh[6];
+    memcpy(l0, rig.local, sizeof l0);
+    memcpy(w0, rig.world, sizeof w0);
+    ak_limb_ik_params p = rig_params(&rig, t);
+    p.weight = 0.0f;
+    ak_ik_result r;
+    assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
+    assert_memory_equal(l0, rig.local, sizeof l0);
+    assert_memory_equal(w0, rig.world, sizeof w0);
+    assert_int_equal(r.iterations, 1);
+
+    memcpy(lf, l0, sizeof lf); memcpy(wf, w0, sizeof wf);
+    memcpy(lh, l0, sizeof lh); memcpy(wh, w0, sizeof wh);
+    p.weight = 1.0f;
+    assert_int_equal(ak_limb_ik_run(&p, lf, wf, NULL, NULL), AK_OK);
+    p.weight = 0.5f;
+    assert_int_equal(ak_limb_ik_run(&p, lh, wh, &r, NULL), AK_OK);
+    assert_false(r.reached);
+    for (int j = 1; j <= 2; ++j) {
+        ak_quat expect = ak_quat_slerp(l0[j].rotation, lf[j].rotation, 0.5f);
+        assert_true(fabsf(fabsf(ak_quat_dot(expect, lh[j].rotation)) - 1.0f) < 1e-5f);
+    }
+    assert_true(xform_equal_bits(lh[3], l0[3]));
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_corrections_match_run(void **state)
+{
+    (void)state;
+    limb_rig rig;
+    rig_make(&rig, 0.6f, 0.5f, 0.3f);
+    ak_vec3 t = target_at(&rig, 0.9f);
+    ak_limb_ik_params p = rig_params(&rig, t);
+    p.use_pole = 1;
+    p.pole = ak_vec3_make(0.0f, 0.5f, 3.0f);
+    ak_quat cu, cm;
+    ak_ik_result r;
+    assert_int_equal(ak_limb_ik_solve(&p, rig.local, rig.world, &cu, &cm, NULL, &r, NULL), AK_OK);
+    assert_true(r.reached);
+    ak_xform local[6], world[6];
+    memcpy(local, rig.local, sizeof local);
+    local[1].rotation = ak_quat_mul(local[1].rotation, cu);
+    local[2].rotation = ak_quat_mul(local[2].rotation, cm);
+    ak_fk(rig.skel, local, world);
+    assert_true(vdist(world[3].translation, t) < 1e-5f);
+    assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, NULL, NULL), AK_OK);
+    for (int j = 0; j < 6; ++j) assert_true(vdist(world[j].translation, rig.world[j].translation) < 1e-6f);
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_matches_end_rotation(void **state)
+{
+    (void)state;
+    limb_rig rig;
+    rig_make(&rig, 0.6f, 0.5f, 0.3f);
+    ak_limb_ik_params p = rig_params(&rig, target_at(&rig, 0.8f));
+    p.match_end_rotation = 1;
+    p.end_rotation = ak_quat_from_axis_angle(ak_vec3_make(1, 2, 3), 0.7f);
+    assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, NULL, NULL), AK_OK);
+    assert_true(fabsf(fabsf(ak_quat_dot(rig.world[3].rotation, p.end_rotation)) - 1.0f) < 1e-5f);
+    assert_true(vdist(rig.world[3].translation, p.target) < 1e-5f);
+    ak_skeleton_destroy(rig.skel);
+}
+
+static void limb_soft_limit_eases_into_full_reach(void **state)
+{
+    (void)state;
+    /* With soft_limit 0.9 the reached distance grows monotonically and stays short of full
+     * extension for targets at and just beyond the reach; below 0.9 L it is exact. */
+    float prev = 0.0f;
+    for (int k = 0; k <= 40; ++k) {
+        float d = 0.85f + 0.01f * (float)k; /* 0.85 .. 1.25 of L=1.1 */
+        limb_rig rig;
+        rig_make(&rig, 0.6f, 0.5f, 0.3f);
+        ak_vec3 a = rig.world[1].translation;
+        ak_limb_ik_params p = rig_params(&rig, target_at(&rig, d));
+        p.soft_limit = 0.9f;
+        ak_ik_result r;
+        assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
+        float reached = vdist(rig.world[3].translation, a);
+        if (d < 0.9f * 1.1f) assert_true(fabsf(reached - d) < 1e-5f);
+        assert_true(reached >= prev - 1e-6f);
+        assert_true(reached < 1.1f - 1e-4f);
+        prev = reached;
+        ak_skeleton_destroy(rig.skel);
+    }
+}
+
+/* Random limbs (random bone directions and lengths, random bent poses) and targets made by FK
+ * of random rotations: always reached, bones kept, other joints untouched, child rigid. */
+static void limb_property_random_limbs_reach_reachable_targets(void **state)
+{
+    (void)state;
+    test_rng rng = {0x9E3779B97F4A7C15ULL};
+    int cases = 0;
+    for (int it = 0; it < 10000; ++it) {
+        test_chain tc;
+        assert_int_equal(test_chain_make(&tc, &rng, 3, 0.05f, 2.0f, 0), 0);
+        ak_xform local[6], world[6], goal_local[6], goal_world[6];
+        test_random_pose(&tc, &rng, 3.0f, goal_local);
+        ak_fk(tc.skel, goal_local, goal_world);
+        test_random_pose(&tc, &rng, 3.0f, local);
+        ak_fk(tc.skel, local, world);
+        ak_xform before_world[6];
+        memcpy(before_world, world, sizeof world);
+
+        ak_limb_ik_params p = ak_limb_ik_defaults();
+        p.skeleton = tc.skel;
+        p.upper = 1; p.middle = 2; p.end = 3;
+        p.target = goal_world[3].translation;
+        p.use_pole = (it & 1);
+        p.pole = ak_vec3_add(world[2].translation, rng_dir(&rng));
+        ak_ik_result r;
+        assert_int_equal(ak_limb_ik_run(&p, local, world, &r, NULL), AK_OK);
+        float l1 = tc.skel->bone_lengths[2], l2 = tc.skel->bone_lengths[3];
+        assert_true(r.reached);
+        assert_true(r.error <= 1e-4f * (l1 + l2));
+        assert_true(fabsf(vdist(world[1].translation, world[2].translation) - l1) <= 1e-5f * l1 + 1e-6f);
+        assert_true(fabsf(vdist(world[2].translation, world[3].translation) - l2) <= 1e-5f * l2 + 1e-6f);
+        /* Outside the chain: untouched, bit for bit. */
+        assert_true(xform_equal_bits(world[0], before_world[0]));
+        assert_true(xform_equal_bits(world[5], before_world[5]));
+        assert_memory_equal(&world[1].translation, &before_world[1].translation, sizeof(ak_vec3));
+        /* The tip's child moves rigidly with the tip. */
+        ak_vec3 off = ak_quat_rotate(world[3].rotation, tc.skel->rest_local[4].translation);
+        assert_true(vdist(ak_vec3_add(world[3].translation, off), world[4].translation) < 1e-5f);
+        for (int j = 0; j < 6; ++j) assert_true(quat_is_unit(local[j].rotation));
+        test_chain_free(&tc);
+        ++cases;
+    }
+    assert_int_equal(cases, 10000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(limb_matches_spec_worked_numbers),
+        cmocka_unit_test(limb_reaches_targets_within_tolerance),
+        cmocka_unit_test(limb_unreachable_target_straightens_toward_it),
+        cmocka_unit_test(limb_bends_toward_pole),
+        cmocka_unit_test(limb_colinear_pole_keeps_current_bend_plane),
+        cmocka_unit_test(limb_straight_limb_without_pole_bends_about_mid_axis),
+        cmocka_unit_test(limb_degenerate_inputs_stay_finite),
+        cmocka_unit_test(limb_zero_length_bone_is_degenerate),
+        cmocka_unit_test(limb_validate_rejects_bad_params),
+        cmocka_unit_test(limb_weight_zero_is_bitwise_and_half_is_slerp),
+        cmocka_unit_test(limb_corrections_match_run),
+        cmocka_unit_test(limb_matches_end_rotation),
+        cmocka_unit_test(limb_soft_limit_eases_into_full_reach),
+        cmocka_unit_test(limb_property_random_limbs_reach_reachable_targets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,287 @@
+// C# tests of the Unity bindings (Runtime/Core: AnimKitNative.cs + AnimKit.cs) against the
+// real libanimkit_unity.so, without Unity: compiled with mcs, run with mono by CTest
+// (tests/plugin/csharp.cmake). `mono AnimKitPluginTests.exe NAME` runs one test; no name
+// runs them all. Exit code 0 = pass.
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Reflection;
+using AnimKit;
+
+static class PluginTests
+{
+    // ---- a tiny harness ----
+    sealed class TestAttribute : Attribute { }
+
+    static void Fail(string what) { throw new Exception(what); }
+    static void True(bool c, string what) { if (!c) Fail(what); }
+    static void Near(double a, double b, double tol, string what)
+    {
+        if (!(Math.Abs(a - b) <= tol))
+            Fail(string.Format(CultureInfo.InvariantCulture, "{0}: {1:G9} vs {2:G9} (tol {3:G3})", what, a, b, tol));
+    }
+    static T Throws<T>(Action a, string what) where T : Exception
+    {
+        try { a(); }
+        catch (T e) { return e; }
+        Fail(what + ": no " + typeof(T).Name + " thrown");
+        return null;
+    }
+
+    static string Mocap(string name)
+    {
+        string dir = Environment.GetEnvironmentVariable("AK_MOCAP_DIR");
+        if (string.IsNullOrEmpty(dir)) dir = Path.Combine("..", "shared", "mocap");
+        string p = Path.Combine(dir, name);
+        if (!File.Exists(p)) Fail("mocap file not found: " + p + " (set AK_MOCAP_DIR)");
+        return p;
+    }
+
+    // Unity's quaternion * vector (Hamilton product q v q*), written out so the test does not
+    // trust the plugin for the check.
+    static AkVec3 Rotate(AkQuat q, AkVec3 v)
+    {
+        float tx = 2f * (q.y * v.z - q.z * v.y), ty = 2f * (q.z * v.x - q.x * v.z), tz = 2f * (q.x * v.y - q.y * v.x);
+        return new AkVec3(v.x + q.w * tx + (q.y * tz - q.z * ty),
+                          v.y + q.w * ty + (q.z * tx - q.x * tz),
+                          v.z + q.w * tz + (q.x * ty - q.y * tx));
+    }
+
+    // ---- tests ----
+
+    [Test] static void abi_version_matches_bindings()
+    {
+        True(AnimKitLibrary.CheckAbi() == AnimKitNative.ExpectedAbiVersion, "ABI version");
+    }
+
+    [Test] static void world_positions_match_reference_csv_mirrored()
+    {
+        // Reference positions are right-handed file units; the plugin gives Unity's frame.
+        // metresPerUnit 1 keeps file units so the CSV compares directly after (x,y,z)->(x,y,-z).
+        string[] files = { "cmu_02_01_walk", "arena_louise_stand_walk_cycle", "reactidle_003_genuine_idle" };
+        foreach (string f in files)
+        {
+            using (BvhFile bvh = BvhFile.Load(Mocap(f + ".bvh"), 1f, false))
+            {
+                Skeleton s = bvh.Skeleton;
+                var index = new Dictionary<string, int>();
+                for (int j = 0; j < s.JointCount; ++j) index[s.JointNames[j]] = j;
+                AkXform[] world = new AkXform[s.JointCount];
+                int lastFrame = -1, rows = 0;
+                double worst = 0, size = 0;
+                foreach (string line in File.ReadAllLines(Mocap(f + ".positions.csv")))
+                {
+                    if (line.StartsWith("frame")) continue;
+                    string[] c = line.Split(',');
+                    int frame = int.Parse(c[0], CultureInfo.InvariantCulture);
+                    if (frame != lastFrame)
+                    {
+                        // Linear at the key time: exact at the key, and immune to t = f * frame_time
+                        // rounding to just below frame f (where Step would pick frame f - 1).
+                        bvh.Clip.SampleWorld(s, frame * bvh.Clip.FrameTime, Interpolation.Linear, world);
+                        lastFrame = frame;
+                    }
+                    int joint;
+                    if (!index.TryGetValue(c[1], out joint)) Fail(f + ": CSV joint " + c[1] + " not in skeleton");
+                    double x = double.Parse(c[2], CultureInfo.InvariantCulture);
+                    double y = double.Parse(c[3], CultureInfo.InvariantCulture);
+                    double z = double.Parse(c[4], CultureInfo.InvariantCulture);
+                    AkVec3 p = world[joint].position;
+                    double d = Math.Max(Math.Abs(p.x - x), Math.Max(Math.Abs(p.y - y), Math.Abs(p.z - (-z))));
+                    worst = Math.Max(worst, d);
+                    size = Math.Max(size, Math.Abs(y));
+                    ++rows;
+                }
+                True(rows > 100, f + ": too few CSV rows");
+                // 1e-5 of the figure's size: float32 sampling vs Blender's float32 matrices.
+                Near(worst, 0, 1e-5 * Math.Max(size, 1.0), f + " worst |unity - mirrored csv|");
+                Console.WriteLine("  {0}: {1} rows, worst {2:E2} file units", f, rows, worst);
+            }
+        }
+    }
+
+    [Test] static void rotations_are_consistent_in_unity_frame()
+    {
+        // Both directions of the conversion meet here: in Unity's frame, with Unity's own
+        // quaternion formula, world[parent].rotation * local offset + world[parent].position
+        // must land on the child. A sign error in either the position or the rotation
+        // mirror breaks it.
+        using (BvhFile bvh = BvhFile.Load(Mocap("cmu_05_06_dance.bvh"), 0f, true))
+        {
+            Skeleton s = bvh.Skeleton;
+            AkXform[] local = new AkXform[s.JointCount], world = new AkXform[s.JointCount];
+            double worst = 0;
+            for (int i = 0; i < 20; ++i)
+            {
+                float t = i * 0.37f;
+                bvh.Clip.Sample(s, t, Interpolation.Cubic, local);
+                bvh.Clip.SampleWorld(s, t, Interpolation.Cubic, world);
+                for (int j = 1; j < s.JointCount; ++j)
+                {
+                    int p = s.Parents[j];
+                    AkVec3 r = Rotate(world[p].rotation, local[j].position);
+                    worst = Math.Max(worst, Math.Abs(world[p].position.x + r.x - world[j].position.x));
+                    worst = Math.Max(worst, Math.Abs(world[p].position.y + r.y - world[j].position.y));
+                    worst = Math.Max(worst, Math.Abs(world[p].position.z + r.z - world[j].position.z));
+                }
+            }
+            Near(worst, 0, 1e-5, "child = parent.rotation * offset + parent.position (metres)");
+        }
+    }
+
+    [Test] static void mirror_z_goes_both_ways()
+    {
+        float s = (float)Math.Sqrt(0.5);
+        AkXform[] x = new AkXform[1];
+        x[0].position = new AkVec3(1, 2, 3);
+        x[0].rotation = new AkQuat(0, s, 0, s); // +90 degrees about Y, right-handed
+        AnimKitLibrary.MirrorZ(x);               // animkit -> Unity
+        Near(x[0].position.z, -3, 0, "z mirrored");
+        Near(x[0].rotation.y, -s, 0, "y of rotation negated");
+        Near(x[0].rotation.w, s, 0, "w kept");
+        AkVec3 v = Rotate(x[0].rotation, new AkVec3(1, 0, 0));
+        Near(v.z, 1, 1e-6, "Unity: +X turns to +Z (mirror of right-handed -Z)");
+        AnimKitLibrary.MirrorZ(x);               // Unity -> animkit
+        Near(x[0].position.z, 3, 0, "back");
+        Near(x[0].rotation.y, s, 0, "back");
+    }
+
+    [Test] static void units_are_detected_in_metres()
+    {
+        using (BvhFile bvh = BvhFile.Load(Mocap("cmu_02_01_walk.bvh")))
+        {
+            Near(bvh.Skeleton.MetresPerUnit, 0.056444, 1e-6, "CMU unit");
+            True(bvh.Skeleton.RestHeight > 1.3f && bvh.Skeleton.RestHeight < 2.0f, "rest height in metres");
+            string missing;
+            int[] hum = bvh.Skeleton.Humanoid(null, out missing);
+            True(missing == null, "humanoid complete");
+            True(hum[(int)HumanoidSlot.LeftFoot] == bvh.Skeleton.Find("LeftFoot"), "left foot slot");
+            True(bvh.Skeleton.Find("NoSuchJoint") == -1, "find missing");
+            True(bvh.Clip.FrameCount == 344, "frames");
+            True(bvh.Clip.Loop, "loop flag");
+            bvh.Clip.Loop = false;
+            True(!bvh.Clip.Loop, "loop flag cleared");
+        }
+    }
+
+    [Test] static void bad_file_throws_with_line_number()
+    {
+        string path = Path.Combine(Path.GetTempPath(), "animkit_bad_" + Guid.NewGuid().ToString("N") + ".bvh");
+        File.WriteAllText(path,
+            "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n" +
+            "  End Site\n  {\n    OFFSET 0 1 0\n  }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0\n0 0 zero 0 0 0\n");
+        try
+        {
+            AnimKitException e = Throws<AnimKitException>(() => BvhFile.Load(path), "bad number");
+            True(e.Status == AkStatus.Parse, "status Parse, got " + e.Status);
+            True(e.Message.Contains("line 15"), "message names line 15: " + e.Message);
+            Console.WriteLine("  message: " + e.Message);
+        }
+        finally { File.Delete(path); }
+        AnimKitException io = Throws<AnimKitException>(() => BvhFile.Load("no/such/file.bvh"), "missing file");
+        True(io.Status == AkStatus.Io, "status Io");
+        AnimKitException mem = Throws<AnimKitException>(
+            () => BvhFile.LoadText(System.Text.Encoding.UTF8.GetBytes("HIERARCHY\nROOT A\n{\n")), "truncated");
+        True(mem.Message.Contains("line"), "truncated text names a line: " + mem.Message);
+    }
+
+    [Test] static void use_after_dispose_is_an_error_not_a_crash()
+    {
+        BvhFile bvh = BvhFile.Load(Mocap("cmu_09_01_run.bvh"));
+        Skeleton s = bvh.Skeleton;
+        AkXform[] world = new AkXform[s.JointCount];
+        bvh.Clip.SampleWorld(s, 0.5f, Interpolation.Linear, world);
+        s.Dispose();
+        AnimKitException e = Throws<AnimKitException>(() => bvh.Clip.SampleWorld(s, 0.5f, Interpolation.Linear, world),
+            "sampling with a disposed skeleton");
+        True(e.Status == AkStatus.Handle, "status Handle");
+        True(e.Message.Contains("destroyed"), "says destroyed: " + e.Message);
+        e = Throws<AnimKitException>(() => s.Fk(world, new AkXform[s.JointCount]), "FK on a disposed skeleton");
+        True(e.Message.Contains("destroyed"), "says destroyed: " + e.Message);
+        // The raw ABI too: a stale handle, a null handle, a forged one.
+        True(AnimKitNative.ak_plugin_destroy(s.Handle.Raw) == (int)AkStatus.Handle, "double destroy");
+        AkSkeletonInfo info;
+        True(AnimKitNative.ak_plugin_skeleton_info_get(IntPtr.Zero, out info) == (int)AkStatus.Handle, "null");
+        True(AnimKitNative.ak_plugin_skeleton_info_get(new IntPtr(0x7fff1234), out info) == (int)AkStatus.Handle, "forged");
+        bvh.Dispose(); // disposing twice is harmless
+        bvh.Dispose();
+    }
+
+    [Test] static void buffers_too_small_throw()
+    {
+        using (BvhFile bvh = BvhFile.Load(Mocap("cmu_09_01_run.bvh")))
+        {
+            AnimKitException e = Throws<AnimKitException>(
+                () => bvh.Clip.Sample(bvh.Skeleton, 0f, Interpolation.Step, new AkXform[3]), "short buffer");
+            True(e.Status == AkStatus.InvalidArg && e.Message.Contains("38 joints"), e.Message);
+        }
+    }
+
+    [Test] static void matrices_match_unity_memory_order()
+    {
+        AkXform[] x = new AkXform[1];
+        float s = (float)Math.Sqrt(0.5);
+        x[0].rotation = new AkQuat(0, 0, s, s); // +90 degrees about Z: X -> Y
+        x[0].position = new AkVec3(4, 5, 6);
+        AkMat4[] m = new AkMat4[1];
+        AnimKitLibrary.ToMatrices(x, m);
+        Near(m[0].m10, 1, 1e-6, "column 0 is the image of X = (0,1,0): m10");
+        Near(m[0].m00, 0, 1e-6, "m00");
+        Near(m[0].m03, 4, 0, "translation in column 3");
+        Near(m[0].m13, 5, 0, "m13");
+        Near(m[0].m23, 6, 0, "m23");
+        Near(m[0].m33, 1, 0, "m33");
+    }
+
+    [Test] static void everything_destroyed_leaves_no_handles()
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        int before = AnimKitLibrary.LiveHandles;
+        var files = new List<BvhFile>();
+        foreach (string f in new[] { "cmu_02_01_walk", "cmu_09_01_run", "arena_louise_stand_walk_cycle" })
+            files.Add(BvhFile.Load(Mocap(f + ".bvh")));
+        True(AnimKitLibrary.LiveHandles == before + 6, "6 new handles");
+        foreach (BvhFile b in files) b.Dispose();
+        True(AnimKitLibrary.LiveHandles == before, "all released");
+        // Finalizers release what nobody disposed.
+        Func<int> leak = () => { BvhFile.Load(Mocap("cmu_09_01_run.bvh")); return 0; };
+        leak();
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        True(AnimKitLibrary.LiveHandles == before, "finalizers released leaked handles, live = " + AnimKitLibrary.LiveHandles);
+    }
+
+    static int Main(string[] args)
+    {
+        var tests = new List<MethodInfo>();
+        foreach (MethodInfo m in typeof(PluginTests).GetMethods(BindingFlags.Static | BindingFlags.NonPublic | BindingFlags.Public))
+            if (m.GetCustomAttributes(typeof(TestAttribute), false).Length > 0) tests.Add(m);
+        if (args.Length == 1 && args[0] == "--list")
+        {
+            foreach (MethodInfo m in tests) Console.WriteLine(m.Name);
+            return 0;
+        }
+        int failed = 0, ran = 0;
+        foreach (MethodInfo m in tests)
+        {
+            if (args.Length > 0 && Array.IndexOf(args, m.Name) < 0) continue;
+            ++ran;
+            try
+            {
+                m.Invoke(null, null);
+                Console.WriteLine("[ OK ] " + m.Name);
+            }
+            catch (TargetInvocationException e)
+            {
+                ++failed;
+                Console.WriteLine("[FAIL] " + m.Name + ": " + e.InnerException.Message);
+                Console.WriteLine(e.InnerException.StackTrace);
+            }
+        }
+        if (ran == 0) { Console.WriteLine("no test matched: " + string.Join(" ", args)); return 2; }
+        Console.WriteLine("{0} test(s), {1} failed", ran, failed);
+        return failed == 0 ? 0 : 1;
+    }
+}

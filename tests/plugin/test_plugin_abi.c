@@ -1,0 +1,352 @@
+/* The plugin ABI from C, against the real libanimkit_unity: handles (null, forged,
+ * destroyed), the handedness conversion with worked numbers, BVH loading with units and
+ * line-numbered errors, sampling/FK against the library run in its own frame, threads. */
+#include "test_util.h"
+#include "animkit/plugin.h"
+
+#if !defined(_WIN32)
+#include <pthread.h>
+#endif
+
+/* Two joints and an End Site, 2 frames. Root translates; child is 1 unit above; the root
+ * turns +90 degrees about Y in frame 1 (right-handed: +X goes to -Z). */
+static const char k_small_bvh[] =
+    "HIERARCHY\n"
+    "ROOT Hips\n"
+    "{\n"
+    "  OFFSET 0 0 0\n"
+    "  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
+    "  JOINT Arm\n"
+    "  {\n"
+    "    OFFSET 1 0 0\n"
+    "    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+    "    End Site\n"
+    "    {\n"
+    "      OFFSET 0 1 0\n"
+    "    }\n"
+    "  }\n"
+    "}\n"
+    "MOTION\n"
+    "Frames: 2\n"
+    "Frame Time: 0.5\n"
+    "0 0 0 0 0 0 0 0 0\n"
+    "1 2 3 0 90 0 0 0 0\n";
+
+static void load_small(ak_handle *s, ak_handle *c)
+{
+    char err[256];
+    int32_t st = ak_plugin_bvh_load_memory(k_small_bvh, (int32_t)strlen(k_small_bvh), 1.0f, 0, s, c,
+                                           err, sizeof err);
+    if (st != AK_OK) fail_msg("load failed: %s", err);
+}
+
+static void abi_version_matches_header(void **state)
+{
+    (void)state;
+    assert_int_equal(ak_plugin_abi_version(), AK_PLUGIN_ABI_VERSION);
+}
+
+static void null_handle_is_an_error_on_every_call(void **state)
+{
+    (void)state;
+    ak_plugin_xform x[4];
+    ak_plugin_skeleton_info si;
+    ak_plugin_clip_info ci;
+    int32_t ints[32];
+    char buf[128];
+    assert_int_equal(ak_plugin_destroy(NULL), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_skeleton_info_get(NULL, &si), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_skeleton_joint_name(NULL, 0, buf, sizeof buf), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_skeleton_parents(NULL, ints, 32), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_skeleton_find(NULL, "Hips", ints), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_skeleton_rest_pose(NULL, x, 4), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_skeleton_humanoid(NULL, NULL, ints, 32), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_clip_info_get(NULL, &ci), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_clip_set_loop(NULL, 1), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_clip_sample(NULL, NULL, 0.0f, 1, x, 4), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_clip_sample_world(NULL, NULL, 0.0f, 1, x, 4), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_fk(NULL, x, x + 2, 2), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_last_error(NULL, buf, sizeof buf), AK_PLUGIN_ERR_HANDLE);
+    assert_non_null(strstr(buf, "null"));
+    /* The text buffer is optional and a short one truncates. */
+    assert_int_equal(ak_plugin_last_error(NULL, NULL, 0), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_last_error(NULL, buf, 3), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(strlen(buf), 2);
+}
+
+static void forged_handle_is_rejected_not_dereferenced(void **state)
+{
+    (void)state;
+    char buf[160];
+    ak_plugin_skeleton_info si;
+    ak_handle forged = (ak_handle)(uintptr_t)0xdeadbeefu;
+    assert_int_equal(ak_plugin_skeleton_info_get(forged, &si), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_last_error(forged, buf, sizeof buf), AK_PLUGIN_ERR_HANDLE);
+    assert_non_null(strstr(buf, "never created"));
+}
+
+static void mirror_z_worked_numbers_both_ways(void **state)
+{
+    (void)state;
+    /* +90 degrees about Y, right-handed: q = (0, sin45, 0, cos45). */
+    const float s = 0.70710678f;
+    ak_plugin_xform x = {{0.0f, s, 0.0f, s}, {1.0f, 2.0f, 3.0f}};
+    assert_int_equal(ak_plugin_mirror_z(&x, 1), AK_OK);
+    AKT_NEAR(x.position.x, 1.0f, 0); AKT_NEAR(x.position.y, 2.0f, 0); AKT_NEAR(x.position.z, -3.0f, 0);
+    AKT_NEAR(x.rotation.x, 0.0f, 0); AKT_NEAR(x.rotation.y, -s, 0);
+    AKT_NEAR(x.rotation.z, 0.0f, 0); AKT_NEAR(x.rotation.w, s, 0);
+    /* In Unity's frame that is -90 degrees about Y: Unity's +X goes to +Z (the mirror of the
+     * right-handed -Z). Same quaternion formula, mirrored vectors. */
+    ak_vec3 v = ak_quat_rotate(x.rotation, ak_vec3_make(1, 0, 0));
+    AKT_NEAR(v.x, 0.0f, 1e-6); AKT_NEAR(v.z, 1.0f, 1e-6);
+    /* Back again: the mirror is its own inverse. */
+    assert_int_equal(ak_plugin_mirror_z(&x, 1), AK_OK);
+    AKT_NEAR(x.position.z, 3.0f, 0); AKT_NEAR(x.rotation.y, s, 0); AKT_NEAR(x.rotation.w, s, 0);
+    assert_int_equal(ak_plugin_mirror_z(NULL, 1), AK_ERR_INVALID_ARG);
+}
+
+static void mirror_commutes_with_rotation_and_composition(void **state)
+{
+    (void)state;
+    akt_rng rng = {0x1234567u};
+    for (int i = 0; i < 1000; ++i) {
+        ak_plugin_xform a = {akt_random_quat(&rng), {akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2)}};
+        ak_plugin_xform b = {akt_random_quat(&rng), {akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2)}};
+        ak_xform xa = {a.rotation, a.position}, xb = {b.rotation, b.position};
+        ak_xform ab = ak_xform_mul(xa, xb);
+        ak_plugin_xform m[3] = {a, b, {ab.rotation, ab.translation}};
+        ak_plugin_mirror_z(m, 3);
+        ak_xform ma = {m[0].rotation, m[0].position}, mb = {m[1].rotation, m[1].position};
+        ak_xform mab = ak_xform_mul(ma, mb); /* composing in Unity's frame... */
+        /* ...gives the mirror of composing in animkit's frame. */
+        AKT_NEAR(mab.translation.x, m[2].position.x, 1e-5);
+        AKT_NEAR(mab.translation.y, m[2].position.y, 1e-5);
+        AKT_NEAR(mab.translation.z, m[2].position.z, 1e-5);
+        AKT_NEAR(fabsf(ak_quat_dot(mab.rotation, m[2].rotation)), 1.0f, 1e-5);
+    }
+}
+
+static void small_bvh_samples_in_unity_frame(void **state)
+{
+    (void)state;
+    ak_handle s, c;
+    load_small(&s, &c);
+    ak_plugin_skeleton_info si;
+    assert_int_equal(ak_plugin_skeleton_info_get(s, &si), AK_OK);
+    assert_int_equal(si.joint_count, 3);
+    AKT_NEAR(si.metres_per_unit, 1.0f, 0);
+    char name[64];
+    assert_int_equal(ak_plugin_skeleton_joint_name(s, 2, name, sizeof name), AK_OK);
+    assert_string_equal(name, "Arm_end");
+    int32_t parents[3];
+    assert_int_equal(ak_plugin_skeleton_parents(s, parents, 3), AK_OK);
+    assert_int_equal(parents[0], -1); assert_int_equal(parents[1], 0); assert_int_equal(parents[2], 1);
+    int32_t j;
+    assert_int_equal(ak_plugin_skeleton_find(s, "Arm", &j), AK_OK);
+    assert_int_equal(j, 1);
+    assert_int_equal(ak_plugin_skeleton_find(s, "Nope", &j), AK_ERR_NOT_FOUND);
+    assert_int_equal(j, -1);
+
+    ak_plugin_clip_info ci;
+    assert_int_equal(ak_plugin_clip_info_get(c, &ci), AK_OK);
+    assert_int_equal(ci.frame_count, 2); AKT_NEAR(ci.frame_time, 0.5f, 0); assert_int_equal(ci.loop, 0);
+
+    /* Frame 1: root at (1,2,3) right-handed -> (1,2,-3) in Unity. Arm at root + R(+90 Y)(1,0,0)
+     * = (1,2,3) + (0,0,-1) = (1,2,2) -> Unity (1,2,-2). Arm_end one unit above: (1,3,-2). */
+    ak_plugin_xform w[3];
+    assert_int_equal(ak_plugin_clip_sample_world(c, s, 0.5f, AK_INTERP_LINEAR, w, 3), AK_OK);
+    AKT_NEAR(w[0].position.x, 1, 1e-6); AKT_NEAR(w[0].position.y, 2, 1e-6); AKT_NEAR(w[0].position.z, -3, 1e-6);
+    AKT_NEAR(w[1].position.x, 1, 1e-6); AKT_NEAR(w[1].position.y, 2, 1e-6); AKT_NEAR(w[1].position.z, -2, 1e-6);
+    AKT_NEAR(w[2].position.x, 1, 1e-6); AKT_NEAR(w[2].position.y, 3, 1e-6); AKT_NEAR(w[2].position.z, -2, 1e-6);
+    /* Halfway (t = 0.25): root at (0.5,1,1.5) -> (0.5,1,-1.5), turned 45 degrees. */
+    assert_int_equal(ak_plugin_clip_sample_world(c, s, 0.25f, AK_INTERP_LINEAR, w, 3), AK_OK);
+    AKT_NEAR(w[0].position.z, -1.5f, 1e-6);
+    AKT_NEAR(w[1].position.x, 0.5f + 0.70710678f, 1e-5);
+    AKT_NEAR(w[1].position.z, -1.5f + 0.70710678f, 1e-5);
+
+    /* Sample (local) + plugin FK == sample_world. */
+    ak_plugin_xform l[3], w2[3];
+    assert_int_equal(ak_plugin_clip_sample(c, s, 0.25f, AK_INTERP_LINEAR, l, 3), AK_OK);
+    assert_int_equal(ak_plugin_fk(s, l, w2, 3), AK_OK);
+    for (int k = 0; k < 3; ++k) {
+        AKT_NEAR(w2[k].position.x, w[k].position.x, 1e-6);
+        AKT_NEAR(w2[k].position.z, w[k].position.z, 1e-6);
+    }
+    /* Rest pose is mirrored too: the End Site offset (0,1,0) has no z; Arm's (1,0,0) neither. */
+    assert_int_equal(ak_plugin_skeleton_rest_pose(s, l, 3), AK_OK);
+    AKT_NEAR(l[1].position.x, 1, 0); AKT_NEAR(l[2].position.y, 1, 0);
+
+    /* Buffers that are too short, bad interp, non-finite time: errors with text. */
+    char buf[256];
+    assert_int_equal(ak_plugin_clip_sample(c, s, 0.0f, 1, l, 2), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_last_error(c, buf, sizeof buf), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(buf, "3 joints"));
+    assert_int_equal(ak_plugin_clip_sample(c, s, 0.0f, 7, l, 3), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_clip_sample(c, s, NAN, 1, l, 3), AK_ERR_INVALID_ARG);
+    /* Handles of the wrong kind. */
+    assert_int_equal(ak_plugin_clip_sample(s, c, 0.0f, 1, l, 3), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_clip_sample(c, c, 0.0f, 1, l, 3), AK_PLUGIN_ERR_HANDLE);
+    ak_plugin_last_error(c, buf, sizeof buf);
+    assert_non_null(strstr(buf, "not a skeleton"));
+    assert_int_equal(ak_plugin_fk(s, l, l, 3), AK_ERR_INVALID_ARG); /* overlap */
+
+    assert_int_equal(ak_plugin_destroy(c), AK_OK);
+    assert_int_equal(ak_plugin_destroy(s), AK_OK);
+}
+
+static void use_after_destroy_is_reported(void **state)
+{
+    (void)state;
+    int32_t live0 = ak_plugin_live_handles();
+    ak_handle s, c;
+    load_small(&s, &c);
+    assert_int_equal(ak_plugin_live_handles(), live0 + 2);
+    assert_int_equal(ak_plugin_destroy(s), AK_OK);
+    ak_plugin_skeleton_info si;
+    char buf[160];
+    assert_int_equal(ak_plugin_skeleton_info_get(s, &si), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_last_error(s, buf, sizeof buf), AK_PLUGIN_ERR_HANDLE);
+    assert_non_null(strstr(buf, "destroyed"));
+    /* The clip survives and reports the dead skeleton on itself. */
+    ak_plugin_xform w[3];
+    assert_int_equal(ak_plugin_clip_sample_world(c, s, 0.0f, 1, w, 3), AK_PLUGIN_ERR_HANDLE);
+    ak_plugin_last_error(c, buf, sizeof buf);
+    assert_non_null(strstr(buf, "skeleton handle was destroyed"));
+    assert_int_equal(ak_plugin_destroy(s), AK_PLUGIN_ERR_HANDLE); /* twice */
+    /* A new object reusing the slot does not answer to the old handle. */
+    ak_handle s2, c2;
+    load_small(&s2, &c2);
+    assert_ptr_not_equal(s2, s);
+    assert_int_equal(ak_plugin_skeleton_info_get(s, &si), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_skeleton_info_get(s2, &si), AK_OK);
+    ak_plugin_destroy(s2);
+    ak_plugin_destroy(c2);
+    ak_plugin_destroy(c);
+    assert_int_equal(ak_plugin_live_handles(), live0);
+}
+
+static void bad_bvh_error_names_the_line(void **state)
+{
+    (void)state;
+    char bad[sizeof k_small_bvh + 16];
+    memcpy(bad, k_small_bvh, sizeof k_small_bvh);
+    char *p = strstr(bad, "1 2 3 0 90");
+    p[2] = 'x'; /* line 20: "1 x 3 0 90 ..." */
+    ak_handle s = (ak_handle)(uintptr_t)1, c = (ak_handle)(uintptr_t)1;
+    char err[256];
+    int32_t st = ak_plugin_bvh_load_memory(bad, (int32_t)strlen(bad), 1.0f, 0, &s, &c, err, sizeof err);
+    assert_int_equal(st, AK_ERR_PARSE);
+    assert_null(s);
+    assert_null(c);
+    assert_non_null(strstr(err, "line 20"));
+    st = ak_plugin_bvh_load("no/such/file.bvh", 0.0f, 1, &s, &c, err, sizeof err);
+    assert_int_equal(st, AK_ERR_IO);
+    assert_non_null(strstr(err, "no/such/file.bvh"));
+    assert_int_equal(ak_plugin_bvh_load_memory(k_small_bvh, 10, -1.0f, 0, &s, &c, err, sizeof err),
+                     AK_ERR_INVALID_ARG);
+}
+
+static void cmu_units_detected_and_world_matches_library(void **state)
+{
+    (void)state;
+    char path[1024];
+    akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path);
+    ak_handle s, c;
+    char err[256];
+    assert_int_equal(ak_plugin_bvh_load(path, 0.0f, 1, &s, &c, err, sizeof err), AK_OK);
+    ak_plugin_skeleton_info si;
+    ak_plugin_skeleton_info_get(s, &si);
+    assert_int_equal(si.units, AK_UNITS_CMU);
+    AKT_NEAR(si.metres_per_unit, 0.056444f, 1e-6);
+    /* A person in metres; the CMU rest pose has the legs splayed (frame 0 rotates them 21
+     * degrees to stand), so it measures 1.42 m rather than a standing 1.7 m. */
+    assert_in_range((int)(si.rest_height * 100), 130, 200);
+    int32_t hum[AK_HUM_SLOT_COUNT];
+    assert_int_equal(ak_plugin_skeleton_humanoid(s, NULL, hum, AK_HUM_SLOT_COUNT), AK_OK);
+    int32_t j;
+    ak_plugin_skeleton_find(s, "LeftFoot", &j);
+    assert_int_equal(hum[AK_HUM_LEFT_FOOT], j);
+
+    /* The library's own FK in its right-handed frame, file units, vs the plugin. */
+    ak_skeleton *sk;
+    ak_clip *clip;
+    ak_error e;
+    assert_int_equal(ak_bvh_read_file(path, NULL, &sk, &clip, &e), AK_OK);
+    clip->loop = 1;
+    const int32_t n = sk->joint_count;
+    ak_xform *ref = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n);
+    ak_plugin_xform *w = (ak_plugin_xform *)malloc(sizeof(ak_plugin_xform) * (size_t)n);
+    const float times[3] = {0.0f, 1.2345f, 2.5f};
+    for (int i = 0; i < 3; ++i) {
+        ak_clip_sample_fk_batch(clip, sk, &times[i], 1, AK_INTERP_CUBIC, ref);
+        assert_int_equal(ak_plugin_clip_sample_world(c, s, times[i], AK_INTERP_CUBIC, w, n), AK_OK);
+        for (int32_t k = 0; k < n; ++k) {
+            const float m = 0.056444f;
+            AKT_NEAR(w[k].position.x, ref[k].translation.x * m, 1e-4);
+            AKT_NEAR(w[k].position.y, ref[k].translation.y * m, 1e-4);
+            AKT_NEAR(w[k].position.z, -ref[k].translation.z * m, 1e-4);
+            AKT_NEAR(w[k].rotation.x, -ref[k].rotation.x, 1e-5);
+            AKT_NEAR(w[k].rotation.y, -ref[k].rotation.y, 1e-5);
+            AKT_NEAR(w[k].rotation.z, ref[k].rotation.z, 1e-5);
+            AKT_NEAR(w[k].rotation.w, ref[k].rotation.w, 1e-5);
+        }
+    }
+    free(ref);
+    free(w);
+    ak_skeleton_destroy(sk);
+    ak_clip_destroy(clip);
+    ak_plugin_destroy(s);
+    ak_plugin_destroy(c);
+}
+
+#if !defined(_WIN32)
+static void *churn(void *arg)
+{
+    int *failures = (int *)arg;
+    for (int i = 0; i < 200; ++i) {
+        ak_handle s, c;
+        char err[128];
+        if (ak_plugin_bvh_load_memory(k_small_bvh, (int32_t)strlen(k_small_bvh), 1.0f, 1, &s, &c, err,
+                                      sizeof err) != AK_OK) {
+            ++*failures;
+            continue;
+        }
+        ak_plugin_xform w[3];
+        if (ak_plugin_clip_sample_world(c, s, 0.1f * (float)i, 2, w, 3) != AK_OK) ++*failures;
+        if (ak_plugin_destroy(s) != AK_OK || ak_plugin_destroy(c) != AK_OK) ++*failures;
+        if (ak_plugin_clip_info_get(c, NULL) != AK_PLUGIN_ERR_HANDLE) ++*failures;
+    }
+    return NULL;
+}
+
+static void handles_from_two_threads(void **state)
+{
+    (void)state;
+    int32_t live0 = ak_plugin_live_handles();
+    pthread_t t[2];
+    int failures[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) pthread_create(&t[i], NULL, churn, &failures[i]);
+    for (int i = 0; i < 2; ++i) pthread_join(t[i], NULL);
+    assert_int_equal(failures[0] + failures[1], 0);
+    assert_int_equal(ak_plugin_live_handles(), live0);
+}
+#endif
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(abi_version_matches_header),
+        cmocka_unit_test(null_handle_is_an_error_on_every_call),
+        cmocka_unit_test(forged_handle_is_rejected_not_dereferenced),
+        cmocka_unit_test(mirror_z_worked_numbers_both_ways),
+        cmocka_unit_test(mirror_commutes_with_rotation_and_composition),
+        cmocka_unit_test(small_bvh_samples_in_unity_frame),
+        cmocka_unit_test(use_after_destroy_is_reported),
+        cmocka_unit_test(bad_bvh_error_names_the_line),
+        cmocka_unit_test(cmu_units_detected_and_world_matches_library),
+#if !defined(_WIN32)
+        cmocka_unit_test(handles_from_two_threads),
+#endif
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

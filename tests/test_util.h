@@ -1,0 +1,62 @@
+/* Shared test helpers: cmocka includes, a seeded RNG, float asserts, mocap paths. */
+#ifndef AK_TEST_UTIL_H
+#define AK_TEST_UTIL_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "animkit/animkit.h"
+
+/* Fails the test with a message when |a - b| > tol. */
+#define AKT_NEAR(a, b, tol)                                                                  \
+    do {                                                                                     \
+        double akt_a_ = (double)(a), akt_b_ = (double)(b), akt_t_ = (double)(tol);           \
+        if (!(fabs(akt_a_ - akt_b_) <= akt_t_))                                              \
+            fail_msg("%s = %.9g, %s = %.9g, differ by %.3g > %.3g", #a, akt_a_, #b, akt_b_,    \
+                     fabs(akt_a_ - akt_b_), akt_t_);                                         \
+    } while (0)
+
+/* xorshift64*: a deterministic RNG so property tests are reproducible. */
+typedef struct akt_rng { uint64_t s; } akt_rng;
+static inline uint64_t akt_next(akt_rng *r)
+{
+    r->s ^= r->s >> 12; r->s ^= r->s << 25; r->s ^= r->s >> 27;
+    return r->s * 2685821657736338717ULL;
+}
+/* Uniform in [lo, hi). */
+static inline float akt_uniform(akt_rng *r, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)((akt_next(r) >> 40) * (1.0 / 16777216.0));
+}
+static inline ak_quat akt_random_quat(akt_rng *r)
+{
+    ak_quat q = {akt_uniform(r, -1, 1), akt_uniform(r, -1, 1), akt_uniform(r, -1, 1), akt_uniform(r, -1, 1)};
+    return ak_quat_normalize(q);
+}
+
+/* Path of a file in the shared mocap folder ($AK_MOCAP_DIR, else ../shared/mocap relative to
+ * the source tree via $AK_SOURCE_DIR). Fails the test when the folder is missing. */
+static inline const char *akt_mocap_path(const char *name, char *buf, size_t size)
+{
+    const char *dir = getenv("AK_MOCAP_DIR");
+    char fallback[768];
+    if (!dir || !*dir) {
+        const char *src = getenv("AK_SOURCE_DIR");
+        snprintf(fallback, sizeof fallback, "%.700s/../shared/mocap", src ? src : ".");
+        dir = fallback;
+    }
+    snprintf(buf, size, "%.900s/%.100s", dir, name);
+    FILE *f = fopen(buf, "rb");
+    if (!f) fail_msg("mocap file %s not found: the shared mocap folder must sit beside the checkout", buf);
+    else fclose(f);
+    return buf;
+}
+
+#endif

@@ -1,0 +1,226 @@
+// animkit — a thin managed API over AnimKitNative: objects that own their handles, arrays
+// sized for you, exceptions instead of status codes. Everything here is in Unity's frame
+// (left-handed, Y up, metres); the plugin converts from animkit's right-handed frame.
+// No UnityEngine dependency (the MonoBehaviours in Runtime/Components build on it).
+using System;
+
+namespace AnimKit
+{
+    public enum Interpolation { Step = 0, Linear = 1, Cubic = 2 }
+
+    /// <summary>Humanoid slots, in the plugin's order (ak_humanoid_slot).</summary>
+    public enum HumanoidSlot
+    {
+        Hips, Spine, Chest, Neck, Head,
+        LeftUpperLeg, LeftLowerLeg, LeftFoot, LeftToe,
+        RightUpperLeg, RightLowerLeg, RightFoot, RightToe,
+        LeftShoulder, LeftUpperArm, LeftLowerArm, LeftHand,
+        RightShoulder, RightUpperArm, RightLowerArm, RightHand,
+    }
+
+    public static class AnimKitLibrary
+    {
+        /// <summary>ABI version of the loaded binary; throws when it is not the one this
+        /// binding expects (an old plugin binary next to new scripts, or the reverse).</summary>
+        public static int CheckAbi()
+        {
+            int v = AnimKitNative.ak_plugin_abi_version();
+            if (v != AnimKitNative.ExpectedAbiVersion)
+                throw new AnimKitException(AkStatus.State, string.Format(
+                    "animkit plugin ABI {0}, these scripts need {1}: update the package's Plugins", v,
+                    AnimKitNative.ExpectedAbiVersion));
+            return v;
+        }
+
+        /// <summary>Live plugin handles of every kind (leak checks).</summary>
+        public static int LiveHandles { get { return AnimKitNative.ak_plugin_live_handles(); } }
+
+        /// <summary>The handedness conversion the plugin applies at its boundary, in place:
+        /// position (x,y,z) -> (x,y,-z), rotation (x,y,z,w) -> (-x,-y,z,w). Its own inverse.</summary>
+        public static void MirrorZ(AkXform[] xforms)
+        {
+            AnimKitNative.Check(AnimKitNative.ak_plugin_mirror_z(xforms, xforms.Length), IntPtr.Zero);
+        }
+
+        public static void ToMatrices(AkXform[] xforms, AkMat4[] matrices)
+        {
+            if (matrices.Length < xforms.Length) throw new ArgumentException("matrices is shorter than xforms");
+            AnimKitNative.Check(AnimKitNative.ak_plugin_xforms_to_matrices(xforms, matrices, xforms.Length), IntPtr.Zero);
+        }
+    }
+
+    /// <summary>A joint hierarchy (names, parents, rest pose) owned by the plugin.</summary>
+    public sealed class Skeleton : IDisposable
+    {
+        public readonly SkeletonHandle Handle;
+        public readonly int JointCount;
+        public readonly string[] JointNames;
+        public readonly int[] Parents;
+        /// <summary>Scale applied at load (0.056444 for CMU units, 0.01 for centimetres...).</summary>
+        public readonly float MetresPerUnit;
+        /// <summary>Rest-pose height in metres.</summary>
+        public readonly float RestHeight;
+
+        internal Skeleton(IntPtr raw)
+        {
+            Handle = new SkeletonHandle(raw);
+            AkSkeletonInfo info;
+            AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_info_get(raw, out info), raw);
+            JointCount = info.jointCount;
+            MetresPerUnit = info.metresPerUnit;
+            RestHeight = info.restHeight;
+            JointNames = new string[JointCount];
+            byte[] buf = new byte[256];
+            for (int j = 0; j < JointCount; ++j)
+            {
+                AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_joint_name(raw, j, buf, buf.Length), raw);
+                JointNames[j] = AnimKitNative.FromUtf8(buf);
+            }
+            Parents = new int[JointCount];
+            AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_parents(raw, Parents, JointCount), raw);
+        }
+
+        IntPtr Raw { get { return Handle.Raw; } }
+
+        /// <summary>Index of the joint called `name`, or -1.</summary>
+        public int Find(string name)
+        {
+            int j;
+            int st = AnimKitNative.ak_plugin_skeleton_find(Raw, AnimKitNative.Utf8(name), out j);
+            if (st == (int)AkStatus.NotFound) return -1;
+            AnimKitNative.Check(st, Raw);
+            return j;
+        }
+
+        /// <summary>Rest pose (local, parent space) into `local` (length >= JointCount).</summary>
+        public void RestPose(AkXform[] local)
+        {
+            AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_rest_pose(Raw, local, local.Length), Raw);
+        }
+
+        /// <summary>Joint index per HumanoidSlot (-1 where not found). `overrides` like
+        /// "left_foot=LeftAnkle,hips=Pelvis" win over the name matching. `missing` gets the
+        /// plugin's message when hips or a leg could not be found (null otherwise).</summary>
+        public int[] Humanoid(string overrides, out string missing)
+        {
+            int[] joints = new int[AnimKitNative.HumanoidSlotCount];
+            int st = AnimKitNative.ak_plugin_skeleton_humanoid(Raw, AnimKitNative.Utf8(overrides), joints, joints.Length);
+            missing = null;
+            if (st == (int)AkStatus.NotFound) missing = AnimKitNative.LastError(Raw);
+            else AnimKitNative.Check(st, Raw);
+            return joints;
+        }
+
+        /// <summary>FK: model-space transforms from local ones (arrays of >= JointCount).</summary>
+        public void Fk(AkXform[] local, AkXform[] world)
+        {
+            int n = Math.Min(local.Length, world.Length);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_fk(Raw, local, world, n), Raw);
+        }
+
+        public void Dispose() { Handle.Dispose(); }
+    }
+
+    /// <summary>Sampled animation for one skeleton.</summary>
+    public sealed class Clip : IDisposable
+    {
+        public readonly ClipHandle Handle;
+        public readonly int FrameCount;
+        public readonly float FrameTime;
+
+        internal Clip(IntPtr raw)
+        {
+            Handle = new ClipHandle(raw);
+            AkClipInfo info = Info();
+            FrameCount = info.frameCount;
+            FrameTime = info.frameTime;
+        }
+
+        IntPtr Raw { get { return Handle.Raw; } }
+
+        AkClipInfo Info()
+        {
+            AkClipInfo info;
+            AnimKitNative.Check(AnimKitNative.ak_plugin_clip_info_get(Raw, out info), Raw);
+            return info;
+        }
+
+        /// <summary>Seconds; a looping clip also blends its last frame back to the first.</summary>
+        public float Duration { get { return Info().duration; } }
+
+        public bool Loop
+        {
+            get { return Info().loop != 0; }
+            set { AnimKitNative.Check(AnimKitNative.ak_plugin_clip_set_loop(Raw, value ? 1 : 0), Raw); }
+        }
+
+        /// <summary>Local pose at `time` seconds into `local` (length >= joint count).</summary>
+        public void Sample(Skeleton skeleton, float time, Interpolation interp, AkXform[] local)
+        {
+            AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample(Raw, skeleton.Handle.Raw, time, (int)interp,
+                local, local.Length), Raw);
+        }
+
+        /// <summary>Model-space pose at `time` seconds into `world`.</summary>
+        public void SampleWorld(Skeleton skeleton, float time, Interpolation interp, AkXform[] world)
+        {
+            AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample_world(Raw, skeleton.Handle.Raw, time, (int)interp,
+                world, world.Length), Raw);
+        }
+
+        public void Dispose() { Handle.Dispose(); }
+    }
+
+    /// <summary>A BVH file read into a skeleton and a clip.</summary>
+    public sealed class BvhFile : IDisposable
+    {
+        public readonly Skeleton Skeleton;
+        public readonly Clip Clip;
+
+        BvhFile(IntPtr skeleton, IntPtr clip)
+        {
+            try
+            {
+                Skeleton = new Skeleton(skeleton);
+                Clip = new Clip(clip);
+            }
+            catch
+            {
+                AnimKitNative.ak_plugin_destroy(skeleton);
+                AnimKitNative.ak_plugin_destroy(clip);
+                throw;
+            }
+        }
+
+        /// <summary>Reads a BVH file. metresPerUnit 0 detects the units from the rest
+        /// height (CMU, cm, inches, mm or m). Throws AnimKitException ("...: line N: reason").</summary>
+        public static BvhFile Load(string path, float metresPerUnit = 0f, bool loop = true)
+        {
+            AnimKitLibrary.CheckAbi();
+            IntPtr s, c;
+            byte[] err = new byte[512];
+            int st = AnimKitNative.ak_plugin_bvh_load(AnimKitNative.Utf8(path), metresPerUnit, loop ? 1 : 0,
+                out s, out c, err, err.Length);
+            if (st < 0) throw new AnimKitException((AkStatus)st, AnimKitNative.FromUtf8(err));
+            return new BvhFile(s, c);
+        }
+
+        /// <summary>Reads BVH text (e.g. a TextAsset's bytes).</summary>
+        public static BvhFile LoadText(byte[] utf8, float metresPerUnit = 0f, bool loop = true)
+        {
+            AnimKitLibrary.CheckAbi();
+            IntPtr s, c;
+            byte[] err = new byte[512];
+            int st = AnimKitNative.ak_plugin_bvh_load_memory(utf8, utf8.Length, metresPerUnit, loop ? 1 : 0,
+                out s, out c, err, err.Length);
+            if (st < 0) throw new AnimKitException((AkStatus)st, AnimKitNative.FromUtf8(err));
+            return new BvhFile(s, c);
+        }
+
+        public void Dispose()
+        {
+            Clip.Dispose();
+            Skeleton.Dispose();
+        }
+    }
+}

@@ -1,0 +1,182 @@
+// animkit — P/Invoke declarations for the native plugin (include/animkit/plugin.h).
+//
+// Rules followed so the same code runs under Mono, .NET and IL2CPP:
+//  - every import is static extern, Cdecl, with blittable parameters only (int, float,
+//    IntPtr, arrays of blittable structs, byte[] for UTF-8 text); no bool, no string
+//    marshalling (IL2CPP would use the ANSI code page on Windows), no callbacks;
+//  - handles cross as IntPtr; the SafeHandle wrappers below own them;
+//  - errors come back as status codes, turned into AnimKitException with the plugin's
+//    ak_plugin_last_error text.
+// No UnityEngine dependency: this file compiles and runs with plain Mono (see tests/plugin).
+using System;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace AnimKit
+{
+    /// <summary>Unity-frame vector (same layout as UnityEngine.Vector3).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkVec3
+    {
+        public float x, y, z;
+        public AkVec3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
+        public override string ToString() { return string.Format("({0:F4}, {1:F4}, {2:F4})", x, y, z); }
+    }
+
+    /// <summary>Unity-frame rotation (same layout as UnityEngine.Quaternion: x, y, z, w).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkQuat
+    {
+        public float x, y, z, w;
+        public AkQuat(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
+        public static AkQuat Identity { get { return new AkQuat(0f, 0f, 0f, 1f); } }
+    }
+
+    /// <summary>A rigid transform: rotation, then position (ak_plugin_xform, 7 floats).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkXform
+    {
+        public AkQuat rotation;
+        public AkVec3 position;
+    }
+
+    /// <summary>Column-major 4x4 (the memory order of UnityEngine.Matrix4x4).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkMat4
+    {
+        public float m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkSkeletonInfo
+    {
+        public int jointCount;
+        public int units;
+        public float metresPerUnit;
+        public float restHeight;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkClipInfo
+    {
+        public int jointCount;
+        public int frameCount;
+        public float frameTime;
+        public float duration;
+        public int loop;
+    }
+
+    /// <summary>Status codes (ak_status in status.h, plus the plugin's handle error).</summary>
+    public enum AkStatus
+    {
+        Ok = 0,
+        InvalidArg = -1,
+        Parse = -2,
+        Io = -3,
+        Limit = -4,
+        NoMem = -5,
+        NotFound = -6,
+        Degenerate = -7,
+        State = -8,
+        Handle = -32,
+    }
+
+    /// <summary>A failed plugin call: the status and the plugin's own explanation.</summary>
+    public sealed class AnimKitException : Exception
+    {
+        public readonly AkStatus Status;
+        public AnimKitException(AkStatus status, string message) : base(message) { Status = status; }
+    }
+
+    /// <summary>Owns one plugin handle; releases it with ak_plugin_destroy.</summary>
+    public abstract class AnimKitHandle : SafeHandle
+    {
+        protected AnimKitHandle(IntPtr h) : base(IntPtr.Zero, true) { SetHandle(h); }
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+        protected override bool ReleaseHandle() { return AnimKitNative.ak_plugin_destroy(handle) == 0; }
+        /// <summary>The raw handle value (stays the old value after Dispose, so a use after
+        /// dispose reaches the plugin, which reports it instead of crashing).</summary>
+        public IntPtr Raw { get { return handle; } }
+    }
+
+    public sealed class SkeletonHandle : AnimKitHandle { public SkeletonHandle(IntPtr h) : base(h) { } }
+    public sealed class ClipHandle : AnimKitHandle { public ClipHandle(IntPtr h) : base(h) { } }
+    public sealed class CharacterHandle : AnimKitHandle { public CharacterHandle(IntPtr h) : base(h) { } }
+
+    public static class AnimKitNative
+    {
+        // Resolves to libanimkit_unity.so (Linux) and animkit_unity.dll (Windows).
+        public const string Lib = "animkit_unity";
+        /// <summary>The ABI this binding was written for (AK_PLUGIN_ABI_VERSION).</summary>
+        public const int ExpectedAbiVersion = 1;
+        public const int HumanoidSlotCount = 21;
+        const CallingConvention CC = CallingConvention.Cdecl;
+
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_abi_version();
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_live_handles();
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_last_error(IntPtr handle, byte[] buffer, int size);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_destroy(IntPtr handle);
+
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_bvh_load(byte[] pathUtf8, float metresPerUnit, int loop,
+            out IntPtr skeleton, out IntPtr clip, byte[] errorBuffer, int errorSize);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_bvh_load_memory(byte[] text, int size, float metresPerUnit, int loop,
+            out IntPtr skeleton, out IntPtr clip, byte[] errorBuffer, int errorSize);
+
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_info_get(IntPtr skeleton, out AkSkeletonInfo info);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_joint_name(IntPtr skeleton, int joint, byte[] buffer, int size);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_parents(IntPtr skeleton, [Out] int[] parents, int count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_find(IntPtr skeleton, byte[] nameUtf8, out int joint);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_rest_pose(IntPtr skeleton, [Out] AkXform[] local, int count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_humanoid(IntPtr skeleton, byte[] overridesUtf8, [Out] int[] joints, int count);
+
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_clip_info_get(IntPtr clip, out AkClipInfo info);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_clip_set_loop(IntPtr clip, int loop);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_clip_sample(IntPtr clip, IntPtr skeleton, float time, int interp, [Out] AkXform[] local, int count);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_clip_sample_world(IntPtr clip, IntPtr skeleton, float time, int interp, [Out] AkXform[] world, int count);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_fk(IntPtr skeleton, [In] AkXform[] local, [Out] AkXform[] world, int count);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_xforms_to_matrices([In] AkXform[] xforms, [Out] AkMat4[] matrices, int count);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_mirror_z([In, Out] AkXform[] xforms, int count);
+
+        // ---- helpers ----
+
+        /// <summary>NUL-terminated UTF-8 bytes of s (null stays null).</summary>
+        public static byte[] Utf8(string s)
+        {
+            if (s == null) return null;
+            int n = Encoding.UTF8.GetByteCount(s);
+            byte[] b = new byte[n + 1];
+            Encoding.UTF8.GetBytes(s, 0, s.Length, b, 0);
+            return b;
+        }
+
+        /// <summary>Text of a NUL-terminated UTF-8 buffer.</summary>
+        public static string FromUtf8(byte[] b)
+        {
+            int n = Array.IndexOf(b, (byte)0);
+            return Encoding.UTF8.GetString(b, 0, n < 0 ? b.Length : n);
+        }
+
+        /// <summary>The plugin's last error text for a handle.</summary>
+        public static string LastError(IntPtr handle)
+        {
+            byte[] buf = new byte[512];
+            ak_plugin_last_error(handle, buf, buf.Length);
+            return FromUtf8(buf);
+        }
+
+        /// <summary>Throws AnimKitException when status is an error; the text comes from the
+        /// plugin's last error on `handle`.</summary>
+        public static void Check(int status, IntPtr handle)
+        {
+            if (status >= 0) return;
+            throw new AnimKitException((AkStatus)status, LastError(handle));
+        }
+    }
+}
