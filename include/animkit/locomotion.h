@@ -181,6 +181,8 @@ typedef struct ak_foot_ik_frame {
     ak_xform character;          /* world_from_character: where the character stands, its heading */
     float floor_height;          /* world Y of the animation's floor (the clip floor is placed here) */
     int32_t stance[2];           /* 1 when the foot is in stance this frame */
+    int32_t stance_next[2];      /* 1 when it will be in stance 1/stance_fade_rate s from now, so
+                                    flat alignment fades in before touchdown (else = stance) */
     ak_ground_hit ground[2];     /* ground under each foot's query point (ak_foot_ik_query_points) */
 } ak_foot_ik_frame;
 
@@ -302,7 +304,7 @@ AK_API int32_t ak_walker_step(ak_walker *walker, float dt, const ak_ground *grou
  *  4. ak_walker_finish: the hits, in the same order -> foot IK, FK, state. */
 AK_API int32_t ak_walker_begin(ak_walker *walker, float dt, ak_vec3 *desired_move, ak_error *err);
 AK_API void ak_walker_set_position(ak_walker *walker, ak_vec3 position);
-AK_API int32_t ak_walker_ground_rays(const ak_walker *walker, ak_ground_ray *rays, int32_t capacity);
+AK_API int32_t ak_walker_ground_rays(ak_walker *walker, ak_ground_ray *rays, int32_t capacity);
 AK_API int32_t ak_walker_finish(ak_walker *walker, const ak_ground_hit *hits, int32_t count, ak_error *err);
 
 AK_API void ak_walker_get_state(const ak_walker *walker, ak_walker_state *state);
@@ -311,6 +313,33 @@ AK_API const ak_xform *ak_walker_world_pose(const ak_walker *walker);
 /* Local pose after the last frame with the character transform baked into the root joint
  * (what a BVH of the walk stores). */
 AK_API const ak_xform *ak_walker_local_pose(const ak_walker *walker);
+
+/* ---- Walk quality, measured ----------------------------------------------------------- */
+
+/* Accumulates the quality measures frame by frame from the walker's state. */
+typedef struct ak_walk_metrics {
+    int32_t frames;
+    int32_t stance_samples;
+    float max_penetration;  /* m: worst sole below the ground in stance */
+    float max_float;        /* m: worst sole above the ground in stance */
+    float skate;            /* m/s: mean horizontal sole speed over stance frames */
+    float max_tilt_deg;     /* worst foot-to-normal angle in stance */
+    float max_foot_step;    /* m: largest per-frame move of a sole point */
+    float max_hip_step;     /* m: largest per-frame move of the hips joint */
+    /* running sums */
+    double skate_sum;
+    int32_t skate_n;
+    ak_vec3 prev_sole[2];
+    int32_t prev_stance[2];
+    ak_vec3 prev_hips;
+    int32_t has_prev;
+} ak_walk_metrics;
+
+AK_API void ak_walk_metrics_reset(ak_walk_metrics *m);
+/* Adds one frame: `state` from ak_walker_get_state, `world` the walker's world pose, `hips`
+ * the hips joint, dt the frame time. Stance frames whose sole has no ground are skipped. */
+AK_API void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *state, const ak_xform *world,
+                                int32_t hips, float dt);
 
 AK_EXTERN_C_END
 

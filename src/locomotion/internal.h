@@ -23,10 +23,4 @@ struct ak_walk_motion {
     float travel_heading;
 };
 
-/* Limb IK on joints upper -> lower -> end of a pose: moves `end` toward target_ws with the
- * bend in the plane toward pole_ws, at `weight`. Rewrites local[upper], local[lower] and the
- * world transforms of the upper joint's subtree. Returns 1 when the target was reached. */
-int ak_loco_limb_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world, int32_t upper, int32_t lower,
-                    int32_t end, ak_vec3 target_ws, ak_vec3 pole_ws, float weight);
-
 #endif

@@ -413,7 +413,7 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
     m->metres_per_unit = p->metres_per_unit;
     m->units = AK_UNITS_METRES;
     if (!(m->metres_per_unit > 0.0f)) {
-        m->units = (int32_t)ak_units_detect(ak_skeleton_rest_height(sk_src), &m->metres_per_unit);
+        m->units = (int32_t)ak_units_detect(ak_clip_standing_height(clip_src, sk_src), &m->metres_per_unit);
         if (!(m->metres_per_unit > 0.0f)) m->metres_per_unit = 1.0f;
     }
     const float s = m->metres_per_unit;

@@ -286,8 +286,8 @@ int32_t ak_terrain_read_pgm_memory(const char *data, size_t bytes, float size, f
         const size_t bpp = maxval < 256 ? 1 : 2;
         if ((size_t)(r.end - r.p) < n * bpp) {
             free(hs);
-            return ak_error_set(err, AK_ERR_PARSE, r.line, "PGM raster truncated (%zu of %zu bytes)",
-                                (size_t)(r.end - r.p), n * bpp);
+            return ak_error_set(err, AK_ERR_PARSE, r.line, "PGM raster truncated (%lu of %lu bytes)",
+                                (unsigned long)(r.end - r.p), (unsigned long)(n * bpp));
         }
         for (size_t i = 0; i < n; ++i) {
             uint32_t v = bpp == 1 ? r.p[i] : ((uint32_t)r.p[2 * i] << 8) | r.p[2 * i + 1];
@@ -298,7 +298,8 @@ int32_t ak_terrain_read_pgm_memory(const char *data, size_t bytes, float size, f
         for (size_t i = 0; i < n; ++i) {
             uint32_t v;
             if (pgm_uint(&r, &v)) {
-                st = ak_error_set(err, AK_ERR_PARSE, r.line, "PGM pixel %zu of %zu missing or not a number", i + 1, n);
+                st = ak_error_set(err, AK_ERR_PARSE, r.line, "PGM pixel %lu of %lu missing or not a number",
+                                  (unsigned long)(i + 1), (unsigned long)n);
                 break;
             }
             if (v > maxval) {
