@@ -166,6 +166,7 @@ int ak_cmd_walk(int argc, char **argv)
     ak_terrain *terrain = NULL;
     ak_walker *walker = NULL;
     FILE *csv = NULL;
+    uint8_t *builtin_stance = NULL;
     char path[1200];
 
     /* The walk clip: a file, or the built-in procedural walk (plus its idle). */
@@ -189,6 +190,14 @@ int ak_cmd_walk(int argc, char **argv)
         }
         mp.metres_per_unit = 1.0f;
         mp.cycle_start = mp.cycle_end = 0;
+        builtin_stance = (uint8_t *)malloc((size_t)clip->frame_count * 2);
+        if (!builtin_stance ||
+            ak_walk_clip_contacts(&wp, clip, builtin_stance, builtin_stance + clip->frame_count, &err) != AK_OK) {
+            fprintf(stderr, "animkit walk: built-in clip contacts failed\n");
+            goto done;
+        }
+        mp.stance_left = builtin_stance;
+        mp.stance_right = builtin_stance + clip->frame_count;
     }
     if (idle_path) {
         if (ak_bvh_read_file(idle_path, NULL, &idle_sk, &idle, &err) != AK_OK) {
@@ -327,5 +336,6 @@ done:
     ak_skeleton_destroy(idle_sk);
     ak_clip_destroy(clip);
     ak_skeleton_destroy(sk);
+    free(builtin_stance);
     return rc;
 }

@@ -40,6 +40,10 @@ AK_API int32_t ak_walk_clip_validate(const ak_walk_clip_params *params, ak_error
  * cycle). Both outputs are new objects the caller destroys. */
 AK_API int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleton **out_skeleton,
                                    ak_clip **out_clip, ak_error *err);
+/* The exact stance flags of the built-in walk clip's frames (left, right: clip frame_count
+ * values each): a foot is in stance while it is planted by construction. */
+AK_API int32_t ak_walk_clip_contacts(const ak_walk_clip_params *params, const ak_clip *clip, uint8_t *left,
+                                     uint8_t *right, ak_error *err);
 /* A looping standing idle (gentle breathing and weight shift) for the same biped. */
 AK_API int32_t ak_idle_clip_create(const ak_walk_clip_params *params, const ak_skeleton *skeleton,
                                    ak_clip **out_clip, ak_error *err);
@@ -100,6 +104,8 @@ typedef struct ak_walk_motion_params {
     float max_cycle_time;   /* default 1.6 */
     const char *humanoid_overrides; /* "slot=Joint,..." or NULL (see ak_humanoid_find) */
     ak_contact_params contacts;
+    const uint8_t *stance_left;  /* optional, with a clip that already loops: stance flags per */
+    const uint8_t *stance_right; /* frame instead of detection (e.g. ak_walk_clip_contacts) */
 } ak_walk_motion_params;
 
 typedef struct ak_walk_motion_info {
@@ -152,7 +158,9 @@ typedef struct ak_foot_ik_params {
     float ground_fade_rate;  /* per second: fade in/out where ground appears/disappears; default 4 */
     float stance_fade_rate;  /* per second: how fast full surface alignment follows stance; default 10 */
     float swing_height_rate; /* m/s: the swing foot's ground offset changes at most this fast; default 2 */
-    float hip_drop_rate;     /* m/s: hip drop changes at most this fast; default 2 */
+    float hip_drop_rate;     /* m/s: hip drop changes at most this fast; default 1 */
+    float hip_drop_stiffness;/* 1/s: the hip drop follows its goal as a critically damped spring
+                                of this angular frequency; default 15 */
     float max_hip_drop;      /* metres; default 0.45 */
     float pole_distance;     /* knee pole this far in front of the knee, m; default 0.5 */
     int32_t lock_feet;       /* 1 (default): stance feet stay where they landed */
@@ -161,13 +169,19 @@ typedef struct ak_foot_ik_params {
 /* Per-character state, caller-owned; ak_foot_ik_state_reset before the first frame. */
 typedef struct ak_foot_ik_state {
     int32_t initialized;
-    float hip_drop;            /* metres, >= 0, current */
+    float hip_drop;            /* metres, >= 0: the smoothed shortfall drop */
+    float hip_drop_velocity;   /* m/s */
+    float applied_hip_drop;    /* metres the hips were lowered this frame (>= hip_drop when a
+                                  leg needed more to reach its target) */
     float lock_weight[2];
     ak_vec3 lock_point[2];     /* world sole point held in stance */
     float ground_weight[2];
-    float stance_weight[2];
+    float stance_weight[2];    /* flat alignment (leads stance by stance_next) */
+    float plant_weight[2];     /* the animated lift fades out as this rises in stance */
     float swing_offset[2];     /* m, the swing foot's smoothed vertical ground offset */
     int32_t was_stance[2];
+    float liftoff_ground[2];   /* ground height the foot last stood on */
+    int32_t has_liftoff[2];
     /* outputs of the last run */
     ak_vec3 sole[2];           /* world sole contact points after IK */
     ak_vec3 ankle_target[2];
@@ -184,6 +198,8 @@ typedef struct ak_foot_ik_frame {
     int32_t stance_next[2];      /* 1 when it will be in stance 1/stance_fade_rate s from now, so
                                     flat alignment fades in before touchdown (else = stance) */
     ak_ground_hit ground[2];     /* ground under each foot's query point (ak_foot_ik_query_points) */
+    ak_ground_hit ground_land[2];/* ground where each swinging foot will land (hit 0: unknown) */
+    float swing_phase[2];        /* 0 at lift-off .. 1 at landing (unused in stance) */
 } ak_foot_ik_frame;
 
 AK_API ak_foot_ik_params ak_foot_ik_defaults(void);
@@ -279,7 +295,7 @@ typedef struct ak_walker_state {
 
 typedef struct ak_walker ak_walker;
 
-#define AK_WALKER_RAY_COUNT 3 /* character centre, left sole, right sole */
+#define AK_WALKER_RAY_COUNT 5 /* character centre, left sole, right sole, left landing, right landing */
 
 AK_API ak_walker_params ak_walker_defaults(void);
 AK_API int32_t ak_walker_validate(const ak_walker_params *params, const ak_walk_motion *motion, ak_error *err);

