@@ -55,10 +55,10 @@ AK_API int32_t ak_idle_clip_create(const ak_walk_clip_params *params, const ak_s
  * thresholds and leaves when either exceeds the "off" thresholds; stance runs shorter than
  * min_stance are dropped. */
 typedef struct ak_contact_params {
-    float height_on;   /* default 0.03 m */
-    float height_off;  /* default 0.06 m */
-    float speed_on;    /* default 0.30 m/s */
-    float speed_off;   /* default 0.60 m/s */
+    float height_on;   /* default 0.02 m */
+    float height_off;  /* default 0.035 m */
+    float speed_on;    /* default 0.25 m/s */
+    float speed_off;   /* default 0.45 m/s */
     float min_stance;  /* default 0.08 s */
 } ak_contact_params;
 
@@ -156,9 +156,9 @@ typedef struct ak_foot_ik_params {
     float max_tilt_deg;      /* feet follow the surface normal up to this angle; default 45 */
     float lock_release_rate; /* per second: how fast a released stance lock fades; default 8 */
     float ground_fade_rate;  /* per second: fade in/out where ground appears/disappears; default 4 */
-    float stance_fade_rate;  /* per second: how fast full surface alignment follows stance; default 10 */
+    float stance_fade_rate;  /* per second: how fast flat alignment and planting follow stance; default 20 */
     float swing_height_rate; /* m/s: the swing foot's ground offset changes at most this fast; default 2 */
-    float hip_drop_rate;     /* m/s: hip drop changes at most this fast; default 1 */
+    float hip_drop_rate;     /* m/s: the smoothed hip drop changes at most this fast; default 0.8 */
     float hip_drop_stiffness;/* 1/s: the hip drop follows its goal as a critically damped spring
                                 of this angular frequency; default 15 */
     float max_hip_drop;      /* metres; default 0.45 */
@@ -265,7 +265,7 @@ typedef struct ak_walker_params {
     ak_controller_params controller;
     const ak_box *boxes;    /* obstacles for the controller (copied pointer; must outlive the walker) */
     int32_t box_count;
-    float ground_smoothing; /* s: time constant of the character's ground height filter; default 0.08 */
+    float ground_smoothing; /* s: 1/omega of the critically damped floor-height spring; default 0.12 */
     float idle_fade;        /* s: crossfade from walking to the idle pose; default 0.3 */
     const ak_clip *idle_clip;       /* optional idle for the same skeleton, in the source units */
     float idle_metres_per_unit;     /* 0: the walk motion's scale */

@@ -23,7 +23,7 @@ ak_foot_ik_params ak_foot_ik_defaults(void)
     p.ground_fade_rate = 4.0f;
     p.stance_fade_rate = 20.0f;
     p.swing_height_rate = 2.0f;
-    p.hip_drop_rate = 2.0f;
+    p.hip_drop_rate = 0.8f;
     p.max_hip_drop = 0.45f;
     p.hip_drop_stiffness = 20.0f;
     p.pole_distance = 0.5f;
@@ -233,19 +233,27 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         st->hip_drop = want > need ? want : need;
         st->hip_drop_velocity = 0.0f;
     } else {
-        /* Critically damped toward the wanted drop, speed capped at hip_drop_rate. */
+        /* Critically damped toward the wanted drop, speed capped at hip_drop_rate. The legs'
+         * need is a hard floor: when it pushes the drop up, the spring continues from there
+         * (its velocity taken over), so the hips come back up at the capped rate, not at
+         * whatever speed the need falls away. */
         const float omega = p->hip_drop_stiffness;
         float v = st->hip_drop_velocity + (omega * omega * (want - st->hip_drop) - 2.0f * omega * st->hip_drop_velocity) * dt;
         if (v > p->hip_drop_rate) v = p->hip_drop_rate;
         if (v < -p->hip_drop_rate) v = -p->hip_drop_rate;
-        st->hip_drop_velocity = v;
-        st->hip_drop += v * dt;
-        if (st->hip_drop < 0.0f) {
-            st->hip_drop = 0.0f;
-            st->hip_drop_velocity = 0.0f;
+        float next = st->hip_drop + v * dt;
+        if (next < need) {
+            v = (need - st->hip_drop) / dt;
+            next = need;
         }
+        if (next < 0.0f) {
+            next = 0.0f;
+            v = 0.0f;
+        }
+        st->hip_drop_velocity = v;
+        st->hip_drop = next;
     }
-    st->applied_hip_drop = st->hip_drop > need ? st->hip_drop : need;
+    st->applied_hip_drop = st->hip_drop;
     if (st->applied_hip_drop > 0.0f) {
         const int32_t parent = sk->parents[p->hips];
         ak_vec3 d = {0, -st->applied_hip_drop, 0};

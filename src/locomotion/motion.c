@@ -11,10 +11,10 @@
 ak_contact_params ak_contact_defaults(void)
 {
     ak_contact_params p;
-    p.height_on = 0.03f;
-    p.height_off = 0.06f;
-    p.speed_on = 0.30f;
-    p.speed_off = 0.60f;
+    p.height_on = 0.02f;
+    p.height_off = 0.035f;
+    p.speed_on = 0.25f;
+    p.speed_off = 0.45f;
     p.min_stance = 0.08f;
     return p;
 }
