@@ -14,7 +14,8 @@ DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
   xvfb xauth libgl1-mesa-dri libegl-mesa0 ffmpeg mono-mcs mono-runtime mingw-w64 \
   liborocos-kdl-dev nodejs npm
 
-.PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format
+.PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format valgrind lint \
+  unity-plugins
 
 all: build
 
@@ -64,6 +65,14 @@ soak: build
 pictures: build
 	@sh tools/pictures.sh $(BUILD)
 
+# Valgrind memcheck over the C test suite (slow; not part of make test).
+valgrind: build
+	ctest --test-dir $(BUILD) -LE nosan -T memcheck --output-on-failure
+
+# Static analysis beyond the cppcheck test: clang-tidy over the library.
+lint: build
+	clang-tidy -p $(BUILD) $$(git ls-files 'src/*.c') -- -Iinclude -Isrc
+
 install: build
 	cmake --install $(BUILD)
 
@@ -72,3 +81,16 @@ format:
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)
+
+# The Unity package's native plugins, rebuilt from source (Release) and copied into
+# unity/com.animkit.animation/Runtime/Plugins/x86_64/ (Linux .so; Windows .dll when mingw-w64
+# is installed). Commit the result; `make test` checks the committed binaries export exactly
+# the ABI in include/animkit/plugin.h.
+UNITY_PLUGIN_DIR = unity/com.animkit.animation/Runtime/Plugins/x86_64
+unity-plugins: build
+	cmake --build $(BUILD) --target animkit_unity -j$(JOBS)
+	strip --strip-unneeded -o $(UNITY_PLUGIN_DIR)/libanimkit_unity.so $(BUILD)/lib/libanimkit_unity.so
+	@if [ -f $(BUILD)/plugin-windows/bin/animkit_unity.dll ]; then \
+	  cp $(BUILD)/plugin-windows/bin/animkit_unity.dll $(UNITY_PLUGIN_DIR)/animkit_unity.dll; \
+	else echo "mingw-w64 not found: animkit_unity.dll not rebuilt (make deps installs it)"; fi
+	@ls -l $(UNITY_PLUGIN_DIR)

@@ -1,12 +1,107 @@
-/* animkit convert — placeholder. */
-#include "cli.h"
+/* animkit convert IN.bvh OUT.bvh [--order ZXY|...]   BVH -> BVH in one rotation order
+ * animkit convert IN.bvh OUT.gltf|OUT.glb [--scale M]  BVH -> glTF 2.0 */
+#include "cli_bvh.h"
+#include "animkit/gltf.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: animkit convert IN.bvh OUT.bvh [--order XYZ|XZY|YXZ|YZX|ZXY|ZYX]\n"
+            "       animkit convert IN.bvh OUT.gltf|OUT.glb [--scale METRES_PER_UNIT]\n"
+            "\n"
+            "BVH output: every joint's rotation channels in one order (default: the order most\n"
+            "joints of IN use); joints with position channels keep 6 channels; End Sites stay\n"
+            "End Sites; Euler angles are kept continuous from frame to frame.\n"
+            "glTF output: skeleton and animation; translations scaled to metres by the units\n"
+            "detected from the standing height unless --scale is given (1 keeps file units).\n"
+            "\n"
+            "  --order ORDER   rotation order for BVH output\n"
+            "  --scale M       metres per file unit for glTF output\n"
+            "  -h, --help      this help\n");
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m) return 0;
+    for (size_t i = 0; i < m; ++i) {
+        char a = s[n - m + i];
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (a != suffix[i]) return 0;
+    }
+    return 1;
+}
 
 int ak_cmd_convert(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "animkit convert: not available in this build yet\n");
-    return 1;
+    const char *in = NULL, *out = NULL, *order_name = NULL, *scale_text = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--order") == 0 || strcmp(a, "--scale") == 0) {
+            if (i + 1 >= argc) return ak_cli_usage_error("convert", "%s needs a value", a);
+            if (a[2] == 'o') order_name = argv[++i];
+            else scale_text = argv[++i];
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return ak_cli_usage_error("convert", "unknown option '%s'", a);
+        } else if (!in) {
+            in = a;
+        } else if (!out) {
+            out = a;
+        } else {
+            return ak_cli_usage_error("convert", "too many files ('%s')", a);
+        }
+    }
+    if (!in || !out) return ak_cli_usage_error("convert", "needs IN.bvh and OUT.bvh|.gltf|.glb");
+    const int to_bvh = ends_with(out, ".bvh");
+    const int to_gltf = ends_with(out, ".gltf") || ends_with(out, ".glb");
+    if (!to_bvh && !to_gltf) return ak_cli_usage_error("convert", "OUT must end in .bvh, .gltf or .glb");
+    ak_rot_order order = AK_ORDER_ZYX;
+    if (order_name) {
+        if (!to_bvh) return ak_cli_usage_error("convert", "--order applies to BVH output");
+        if (ak_rot_order_parse(order_name, &order) != 0)
+            return ak_cli_usage_error("convert", "unknown rotation order '%s' (XYZ, XZY, YXZ, YZX, ZXY or ZYX)",
+                                      order_name);
+    }
+    float scale = 0.0f;
+    if (scale_text) {
+        if (!to_gltf) return ak_cli_usage_error("convert", "--scale applies to glTF output");
+        if (ak_cli_parse_float(scale_text, &scale) || !(scale > 0.0f))
+            return ak_cli_usage_error("convert", "--scale needs a positive number, not '%s'", scale_text);
+    }
+
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    if (akcli_load_bvh(in, &s, &c)) return 1;
+    ak_error err;
+    int rc = 0;
+    if (to_bvh) {
+        if (!order_name) order = akcli_main_order(s);
+        if (ak_bvh_write_file(out, s, c, order, &err) != AK_OK) rc = ak_cli_file_error(out, &err);
+        else
+            fprintf(stderr, "wrote %s: %d joints, %d frames, rotation order %s\n", out, (int)s->joint_count,
+                    (int)c->frame_count, ak_rot_order_name(order));
+    } else {
+        ak_gltf_options opt = ak_gltf_defaults();
+        if (scale > 0.0f) {
+            opt.metres_per_unit = scale;
+        } else {
+            akcli_heights h = akcli_measure_heights(s, c);
+            ak_units u = ak_units_detect(h.standing, &opt.metres_per_unit);
+            fprintf(stderr, "units: %s (%.6g m per unit, from a standing height of %.4g file units)\n",
+                    ak_units_name(u), (double)opt.metres_per_unit, (double)h.standing);
+        }
+        if (ak_gltf_write_file(out, s, c, &opt, &err) != AK_OK) rc = ak_cli_file_error(out, &err);
+        else
+            fprintf(stderr, "wrote %s: %d joints, %d frames\n", out, (int)s->joint_count, (int)c->frame_count);
+    }
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+    return rc;
 }

@@ -3,6 +3,11 @@
 # Usage: tools/deps.sh PACKAGE...   (called by `make deps`)
 missing=""
 for p in "$@"; do
+  # Node.js may come from another build that bundles npm: the commands are what matter.
+  case "$p" in
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;
+    npm) command -v npm >/dev/null 2>&1 && continue ;;
+  esac
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0

@@ -30,6 +30,8 @@ typedef struct ak_clip {
     int32_t *track_joint;       /* track_count: joint index of each track */
     int32_t *joint_track;       /* joint_count: track index of a joint, or -1 */
     ak_vec3 *translations;      /* frame_count * track_count, frame-major */
+    ak_quat *squad_points;      /* cubic-mode inner control points per key (made by
+                                   ak_clip_finalize; NULL before it) */
 } ak_clip;
 
 /* Allocates a clip with `frame_count` frames for `joint_count` joints and translation
@@ -61,6 +63,9 @@ AK_API void ak_clip_frame(const ak_clip *clip, const ak_skeleton *skeleton, int3
 AK_API void ak_clip_sample_fk_batch(const ak_clip *clip, const ak_skeleton *skeleton,
                                     const float *times, int32_t count, ak_interp interp,
                                     ak_xform *world);
+
+/* Scales every translation key by `factor` in place (see ak_skeleton_scale). */
+AK_API void ak_clip_scale(ak_clip *clip, float factor);
 
 /* A typical standing height of the clip's character in file units: the median, over up to
  * 64 evenly spaced frames, of the pose height along Y (highest joint minus lowest). Feed it

@@ -74,6 +74,8 @@ typedef struct ak_plugin_skeleton_info {
     int32_t units;            /* ak_units of the file (detected, or AK_UNITS_METRES if given) */
     float metres_per_unit;    /* the scale applied at load */
     float rest_height;        /* metres: max y - min y of the rest pose */
+    float standing_height;    /* metres: typical standing height over the clip loaded with it
+                               * (what unit detection measured) */
 } ak_plugin_skeleton_info;
 
 typedef struct ak_plugin_clip_info {
@@ -159,6 +161,40 @@ AK_PLUGIN_API int32_t ak_plugin_xforms_to_matrices(const ak_plugin_xform *xforms
  * position (x,y,z) -> (x,y,-z), rotation (x,y,z,w) -> (-x,-y,z,w). Exposed for engines that
  * want to reason about it and for tests. */
 AK_PLUGIN_API int32_t ak_plugin_mirror_z(ak_plugin_xform *xforms, int32_t count);
+
+/* ---- Inverse kinematics (see ik.h for the solvers' contracts) ----
+ * Poses are passed as both `local` (parent space) and `world` (model space, ak_plugin_fk of
+ * local), Unity frame, `count` >= joint_count entries each. The solvers rewrite the local
+ * rotations of the solved joints and bring `world` up to date below the chain root.
+ * Targets and poles are model-space positions (the space of `world`). */
+
+typedef struct ak_plugin_ik_result {
+    int32_t reached;          /* 1 when within tolerance */
+    int32_t unreachable;      /* 1 when out of reach (limb straightened toward the target) */
+    int32_t iterations;
+    float error;              /* metres from end effector to target (radians for aim) */
+} ak_plugin_ik_result;
+
+/* Two-bone limb IK (ak_limb_ik_params in Unity's frame). */
+typedef struct ak_plugin_limb_ik_params {
+    int32_t upper, middle, end;   /* joint indices (hip, knee, ankle / shoulder, elbow, wrist) */
+    int32_t use_pole;             /* 1: bend toward `pole`; default 0 */
+    ak_vec3 target;               /* model space */
+    ak_vec3 pole;                 /* model space */
+    ak_vec3 mid_axis;             /* hinge axis of the middle joint, its local space; default (0,0,1)
+                                   * (axes convert like a quaternion's vector part: (-x,-y,z)) */
+    float soft_limit;             /* 0 off (default), else (0,1): ease in near full reach */
+    int32_t match_end_rotation;   /* 1: end joint takes `end_rotation`; default 0 */
+    ak_quat end_rotation;         /* model space */
+    float tolerance;              /* fraction of the limb length; default 1e-4 */
+    float weight;                 /* 0..1; default 1 */
+} ak_plugin_limb_ik_params;
+
+/* The C defaults (ak_limb_ik_defaults) in Unity's frame; joints set to -1. */
+AK_PLUGIN_API int32_t ak_plugin_limb_ik_defaults(ak_plugin_limb_ik_params *out);
+AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle skeleton, const ak_plugin_limb_ik_params *params,
+                                        ak_plugin_xform *local, ak_plugin_xform *world,
+                                        int32_t count, ak_plugin_ik_result *out_result);
 
 AK_EXTERN_C_END
 

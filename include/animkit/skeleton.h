@@ -69,6 +69,9 @@ AK_API void ak_fk_subtree(const ak_skeleton *skeleton, const ak_xform *local, ak
                           int32_t joint);
 /* Copies the rest pose into local[0..n). */
 AK_API void ak_pose_rest(const ak_skeleton *skeleton, ak_xform *local);
+/* Scales the skeleton's rest translations and bone lengths by `factor` in place (e.g. a
+ * ak_units_detect scale to work in metres). Pair with ak_clip_scale on its clips. */
+AK_API void ak_skeleton_scale(ak_skeleton *skeleton, float factor);
 /* Height of the rest pose along Y: max y - min y of the world rest positions. */
 AK_API float ak_skeleton_rest_height(const ak_skeleton *skeleton);
 /* Height along Y of a world pose (max y - min y over every joint). */

@@ -55,8 +55,11 @@ void ak_clip_destroy(ak_clip *c)
     free(c->track_joint);
     free(c->joint_track);
     free(c->translations);
+    free(c->squad_points);
     free(c);
 }
+
+static ak_quat squad_point(ak_quat qm, ak_quat q, ak_quat qp);
 
 void ak_clip_finalize(ak_clip *c)
 {
@@ -71,6 +74,19 @@ void ak_clip_finalize(ak_clip *c)
                 q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w;
             }
             row[j] = q;
+        }
+    }
+    /* SQUAD inner points for cubic sampling, with clamped ends (a looping clip recomputes
+     * its first and last frame's points with wrapped neighbours when sampled). */
+    if (!c->squad_points)
+        c->squad_points = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)n * (size_t)c->frame_count);
+    if (c->squad_points) {
+        const int32_t last = c->frame_count - 1;
+        for (int32_t f = 0; f <= last; ++f) {
+            const ak_quat *row = c->rotations + (size_t)f * (size_t)n;
+            const ak_quat *before = f > 0 ? row - n : row, *after = f < last ? row + n : row;
+            for (int32_t j = 0; j < n; ++j)
+                c->squad_points[(size_t)f * (size_t)n + (size_t)j] = squad_point(before[j], row[j], after[j]);
         }
     }
 }
@@ -95,6 +111,7 @@ ak_clip *ak_clip_clone(const ak_clip *c)
     memcpy(out->rotations, c->rotations, sizeof(ak_quat) * (size_t)c->joint_count * (size_t)c->frame_count);
     memcpy(out->translations, c->translations,
            sizeof(ak_vec3) * (size_t)c->track_count * (size_t)c->frame_count);
+    if (c->squad_points) ak_clip_finalize(out);
     return out;
 }
 
@@ -194,26 +211,44 @@ static ak_quat squad_point(ak_quat qm, ak_quat q, ak_quat qp)
     ak_vec3 b = quat_log(akq_mul(qi, same_hemisphere(q, qm)));
     return akq_mul(q, quat_exp(akv_scale(akv_add(a, b), -0.25f)));
 }
-static ak_quat squad(ak_quat qm, ak_quat q0, ak_quat q1, ak_quat q2, float t)
+/* SQUAD between keys q0 and q1 with inner points s0, s1 (Shoemake):
+ * slerp(slerp(q0,q1,t), slerp(s0,s1,t), 2t(1-t)). The keys are close, so the fast slerp is
+ * used throughout; the outer blend keeps the sign it has (no shortest-arc flip between
+ * outer and inner, which would break continuity). */
+static ak_quat squad(ak_quat q0, ak_quat q1, ak_quat s0, ak_quat s1, float t)
 {
-    q1 = same_hemisphere(q0, q1);
-    qm = same_hemisphere(q0, qm);
-    q2 = same_hemisphere(q1, q2);
-    ak_quat s0 = squad_point(qm, q0, q1);
-    ak_quat s1 = squad_point(q0, q1, q2);
-    ak_quat outer = akq_slerp(q0, q1, t);
-    ak_quat inner = akq_slerp(s0, s1, t);
-    /* SQUAD: slerp(slerp(q0,q1,t), slerp(s0,s1,t), 2t(1-t)), without the shortest-arc flip
-     * between outer and inner, which would break continuity. */
+    ak_quat outer = fast_slerp(q0, q1, t);
+    ak_quat inner = fast_slerp(s0, same_hemisphere(s0, s1), t);
     float h = 2.0f * t * (1.0f - t);
+    if (akq_dot(outer, inner) >= 0.0f) return fast_slerp(outer, inner, h);
     float d = akq_dot(outer, inner);
-    if (d > 0.9995f || d < -0.9995f) return akq_nlerp(outer, inner, h);
+    if (d < -0.9995f) return akq_nlerp(outer, inner, h);
     float th = acosf(d), st = sinf(th);
     float wa = sinf((1.0f - h) * th) / st, wb = sinf(h * th) / st;
     ak_quat r = {wa * outer.x + wb * inner.x, wa * outer.y + wb * inner.y,
                  wa * outer.z + wb * inner.z, wa * outer.w + wb * inner.w};
     return akq_normalize(r);
 }
+
+/* Cubic rotation of joint j: the precomputed inner points, except where a looping clip
+ * wraps (first/last frame) or the clip was never finalised. */
+static ak_quat sample_squad(const ak_clip *c, const key_span *s, int32_t j)
+{
+    const size_t n = (size_t)c->joint_count;
+    const ak_quat *r = c->rotations;
+    const int32_t last = c->frame_count - 1;
+    ak_quat q0 = r[(size_t)s->f0 * n + (size_t)j];
+    ak_quat q1 = same_hemisphere(q0, r[(size_t)s->f1 * n + (size_t)j]);
+    ak_quat s0, s1;
+    const int wrap0 = c->loop && (s->f0 == 0 || s->f0 == last);
+    const int wrap1 = c->loop && (s->f1 == 0 || s->f1 == last);
+    if (c->squad_points && !wrap0) s0 = c->squad_points[(size_t)s->f0 * n + (size_t)j];
+    else s0 = squad_point(r[(size_t)s->fm * n + (size_t)j], q0, q1);
+    if (c->squad_points && !wrap1) s1 = same_hemisphere(q1, c->squad_points[(size_t)s->f1 * n + (size_t)j]);
+    else s1 = squad_point(q0, q1, same_hemisphere(q1, r[(size_t)s->f2 * n + (size_t)j]));
+    return squad(q0, q1, s0, s1, s->alpha);
+}
+
 /* Catmull-Rom through p0 (t=0) and p1 (t=1), tangents from the neighbours pm and p2. */
 static ak_vec3 catmull_rom(ak_vec3 pm, ak_vec3 p0, ak_vec3 p1, ak_vec3 p2, float t)
 {
@@ -234,8 +269,7 @@ AK_INLINE ak_quat sample_rotation(const ak_clip *c, const key_span *s, int32_t j
     switch (interp) {
     case AK_INTERP_STEP: return r[(size_t)s->f0 * n + (size_t)j];
     case AK_INTERP_CUBIC:
-        return squad(r[(size_t)s->fm * n + (size_t)j], r[(size_t)s->f0 * n + (size_t)j],
-                     r[(size_t)s->f1 * n + (size_t)j], r[(size_t)s->f2 * n + (size_t)j], s->alpha);
+        return sample_squad(c, s, j);
     case AK_INTERP_LINEAR:
     default:
         return fast_slerp(r[(size_t)s->f0 * n + (size_t)j], r[(size_t)s->f1 * n + (size_t)j], s->alpha);
@@ -365,6 +399,100 @@ AK_INLINE void sample_fk_linear_sse(const ak_clip *c, const ak_skeleton *sk, con
 }
 #endif
 
+#ifdef AK_HAVE_SSE
+/* Four characters in lockstep, structure-of-arrays: each register holds one component for
+ * the four characters, so every arithmetic instruction does four characters' work and FK
+ * needs no shuffles. Keys are gathered and transposed in, world transforms transposed out.
+ * `scratch` holds the four characters' world transforms in SoA form, 7 registers a joint. */
+typedef struct soa_xform { __m128 qx, qy, qz, qw, tx, ty, tz; } soa_xform;
+#define AK_SOA_MAX_JOINTS 256
+
+static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                                  ak_xform *const *w, soa_xform *AK_RESTRICT ws)
+{
+    const int32_t n = c->joint_count;
+    const size_t m = (size_t)c->track_count;
+    const int32_t *parents = sk->parents, *track = c->joint_track;
+    const ak_xform *rest = sk->rest_local;
+    const ak_quat *r0[4], *r1[4];
+    const ak_vec3 *v0[4], *v1[4];
+    float tv[4], hv[4], gv[4];
+    for (int k = 0; k < 4; ++k) {
+        r0[k] = c->rotations + (size_t)s[k].f0 * (size_t)n;
+        r1[k] = c->rotations + (size_t)s[k].f1 * (size_t)n;
+        v0[k] = c->translations + (size_t)s[k].f0 * m;
+        v1[k] = c->translations + (size_t)s[k].f1 * m;
+        const float t = s[k].alpha;
+        tv[k] = t;
+        hv[k] = (t - 0.5f) * (t - 0.5f);
+        gv[k] = t * (t - 0.5f) * (t - 1.0f);
+    }
+    const __m128 T = _mm_loadu_ps(tv), H = _mm_loadu_ps(hv), G = _mm_loadu_ps(gv);
+    for (int32_t j = 0; j < n; ++j) {
+        /* gather + transpose the two keys of each character, slerp per lane */
+        const aks_quat4 q = aks_slerp_soa(aks_load_quat4(&r0[0][j], &r0[1][j], &r0[2][j], &r0[3][j]),
+                                          aks_load_quat4(&r1[0][j], &r1[1][j], &r1[2][j], &r1[3][j]),
+                                          T, H, G);
+        const __m128 qx = q.x, qy = q.y, qz = q.z, qw = q.w;
+        /* local translation */
+        __m128 tx, ty, tz;
+        const int32_t tk = track[j];
+        if (tk >= 0) {
+            __m128 p0 = aks_load3(&v0[0][tk]), p1 = aks_load3(&v0[1][tk]);
+            __m128 p2 = aks_load3(&v0[2][tk]), p3 = aks_load3(&v0[3][tk]);
+            __m128 e0 = aks_load3(&v1[0][tk]), e1 = aks_load3(&v1[1][tk]);
+            __m128 e2 = aks_load3(&v1[2][tk]), e3 = aks_load3(&v1[3][tk]);
+            _MM_TRANSPOSE4_PS(p0, p1, p2, p3);
+            _MM_TRANSPOSE4_PS(e0, e1, e2, e3);
+            tx = _mm_add_ps(p0, _mm_mul_ps(_mm_sub_ps(e0, p0), T));
+            ty = _mm_add_ps(p1, _mm_mul_ps(_mm_sub_ps(e1, p1), T));
+            tz = _mm_add_ps(p2, _mm_mul_ps(_mm_sub_ps(e2, p2), T));
+        } else {
+            tx = _mm_set1_ps(rest[j].translation.x);
+            ty = _mm_set1_ps(rest[j].translation.y);
+            tz = _mm_set1_ps(rest[j].translation.z);
+        }
+        /* FK: world = parent * local; rotate by the parent's quaternion written out per lane
+         * (v + 2w(u x v) + 2u x (u x v)) and Hamilton product. */
+        const int32_t p = parents[j];
+        soa_xform o;
+        if (p < 0) {
+            o.qx = qx; o.qy = qy; o.qz = qz; o.qw = qw; o.tx = tx; o.ty = ty; o.tz = tz;
+        } else {
+            const soa_xform *P = &ws[p];
+            __m128 cx = _mm_sub_ps(_mm_mul_ps(P->qy, tz), _mm_mul_ps(P->qz, ty));
+            __m128 cy = _mm_sub_ps(_mm_mul_ps(P->qz, tx), _mm_mul_ps(P->qx, tz));
+            __m128 cz = _mm_sub_ps(_mm_mul_ps(P->qx, ty), _mm_mul_ps(P->qy, tx));
+            cx = _mm_add_ps(cx, cx); cy = _mm_add_ps(cy, cy); cz = _mm_add_ps(cz, cz);
+            __m128 ux = _mm_sub_ps(_mm_mul_ps(P->qy, cz), _mm_mul_ps(P->qz, cy));
+            __m128 uy = _mm_sub_ps(_mm_mul_ps(P->qz, cx), _mm_mul_ps(P->qx, cz));
+            __m128 uz = _mm_sub_ps(_mm_mul_ps(P->qx, cy), _mm_mul_ps(P->qy, cx));
+            o.tx = _mm_add_ps(_mm_add_ps(P->tx, tx), _mm_add_ps(_mm_mul_ps(P->qw, cx), ux));
+            o.ty = _mm_add_ps(_mm_add_ps(P->ty, ty), _mm_add_ps(_mm_mul_ps(P->qw, cy), uy));
+            o.tz = _mm_add_ps(_mm_add_ps(P->tz, tz), _mm_add_ps(_mm_mul_ps(P->qw, cz), uz));
+            o.qw = _mm_sub_ps(_mm_sub_ps(_mm_mul_ps(P->qw, qw), _mm_mul_ps(P->qx, qx)),
+                              _mm_add_ps(_mm_mul_ps(P->qy, qy), _mm_mul_ps(P->qz, qz)));
+            o.qx = _mm_add_ps(_mm_add_ps(_mm_mul_ps(P->qw, qx), _mm_mul_ps(P->qx, qw)),
+                              _mm_sub_ps(_mm_mul_ps(P->qy, qz), _mm_mul_ps(P->qz, qy)));
+            o.qy = _mm_add_ps(_mm_sub_ps(_mm_mul_ps(P->qw, qy), _mm_mul_ps(P->qx, qz)),
+                              _mm_add_ps(_mm_mul_ps(P->qy, qw), _mm_mul_ps(P->qz, qx)));
+            o.qz = _mm_add_ps(_mm_add_ps(_mm_mul_ps(P->qw, qz), _mm_mul_ps(P->qx, qy)),
+                              _mm_sub_ps(_mm_mul_ps(P->qz, qw), _mm_mul_ps(P->qy, qx)));
+        }
+        ws[j] = o;
+        /* transpose out: four quaternions, four translations */
+        __m128 q0 = o.qx, q1 = o.qy, q2 = o.qz, q3 = o.qw;
+        _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
+        __m128 t0 = o.tx, t1 = o.ty, t2 = o.tz, t3 = _mm_setzero_ps();
+        _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
+        aks_store_xform(&w[0][j], q0, t0);
+        aks_store_xform(&w[1][j], q1, t1);
+        aks_store_xform(&w[2][j], q2, t2);
+        aks_store_xform(&w[3][j], q3, t3);
+    }
+}
+#endif
+
 void ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const float *times,
                              int32_t count, ak_interp interp, ak_xform *world)
 {
@@ -374,6 +502,16 @@ void ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const floa
     int32_t i = 0;
 #ifdef AK_HAVE_SSE
     if (interp == AK_INTERP_LINEAR) {
+        if (count >= 4 && n <= AK_SOA_MAX_JOINTS) {
+            soa_xform scratch[AK_SOA_MAX_JOINTS];
+            for (; i + 4 <= count; i += 4) {
+                const key_span s[4] = {locate(c, times[i]), locate(c, times[i + 1]),
+                                       locate(c, times[i + 2]), locate(c, times[i + 3])};
+                ak_xform *w[4] = {world + (size_t)i * (size_t)n, world + (size_t)(i + 1) * (size_t)n,
+                                  world + (size_t)(i + 2) * (size_t)n, world + (size_t)(i + 3) * (size_t)n};
+                sample_fk_linear_soa4(c, sk, s, w, scratch);
+            }
+        }
         for (; i + 2 <= count; i += 2) {
             const key_span s[2] = {locate(c, times[i]), locate(c, times[i + 1])};
             ak_xform *w[2] = {world + (size_t)i * (size_t)n, world + (size_t)(i + 1) * (size_t)n};
@@ -428,7 +566,7 @@ float ak_clip_standing_height(const ak_clip *c, const ak_skeleton *sk)
     const int32_t n = sk->joint_count;
     const int32_t samples = c->frame_count < 64 ? c->frame_count : 64;
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n * 2);
-    float heights[64];
+    float heights[64] = {0};
     if (!local) return 0.0f;
     for (int32_t i = 0; i < samples; ++i) {
         int32_t f = samples > 1 ? (int32_t)((int64_t)i * (c->frame_count - 1) / (samples - 1)) : 0;
@@ -439,4 +577,11 @@ float ak_clip_standing_height(const ak_clip *c, const ak_skeleton *sk)
     free(local);
     qsort(heights, (size_t)samples, sizeof(float), cmp_float);
     return heights[samples / 2];
+}
+
+void ak_clip_scale(ak_clip *c, float factor)
+{
+    if (!c || !isfinite(factor)) return;
+    const size_t keys = (size_t)c->frame_count * (size_t)c->track_count;
+    for (size_t k = 0; k < keys; ++k) c->translations[k] = akv_scale(c->translations[k], factor);
 }

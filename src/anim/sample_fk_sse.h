@@ -115,33 +115,49 @@ AK_INLINE void aks_store_xform(ak_xform *x, __m128 q, __m128 t)
     _mm_storeu_ps(&x->rotation.x, q);
 }
 
-/* Four quaternions a[0..3], b[0..3] slerped at once in structure-of-arrays form (one
- * register per component), the same corrected nlerp as aks_slerp; out[i] = slerp(a[i], b[i]). */
-AK_INLINE void aks_slerp4(const ak_quat *a, const ak_quat *b, const aks_slerp_t *p, __m128 out[4])
+/* Four quaternions in structure-of-arrays form: one register per component. */
+typedef struct aks_quat4 { __m128 x, y, z, w; } aks_quat4;
+
+/* The corrected nlerp (clip.c fast_slerp) for four quaternion pairs at once, per lane:
+ * T = t, H = (t - 1/2)^2, G = t (t - 1/2) (t - 1) (broadcast or per lane). */
+AK_INLINE aks_quat4 aks_slerp_soa(aks_quat4 a, aks_quat4 b, __m128 T, __m128 H, __m128 G)
 {
-    __m128 ax = _mm_loadu_ps(&a[0].x), ay = _mm_loadu_ps(&a[1].x), az = _mm_loadu_ps(&a[2].x), aw = _mm_loadu_ps(&a[3].x);
-    __m128 bx = _mm_loadu_ps(&b[0].x), by = _mm_loadu_ps(&b[1].x), bz = _mm_loadu_ps(&b[2].x), bw = _mm_loadu_ps(&b[3].x);
-    _MM_TRANSPOSE4_PS(ax, ay, az, aw);
-    _MM_TRANSPOSE4_PS(bx, by, bz, bw);
-    __m128 ca = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)),
-                           _mm_add_ps(_mm_mul_ps(az, bz), _mm_mul_ps(aw, bw)));
+    __m128 ca = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.x, b.x), _mm_mul_ps(a.y, b.y)),
+                           _mm_add_ps(_mm_mul_ps(a.z, b.z), _mm_mul_ps(a.w, b.w)));
     __m128 sign = _mm_and_ps(ca, _mm_set1_ps(-0.0f));
     __m128 d = _mm_xor_ps(ca, sign);
     __m128 A = _mm_add_ps(_mm_set1_ps(1.0904f), _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-3.2452f),
                _mm_mul_ps(d, _mm_sub_ps(_mm_set1_ps(3.55645f), _mm_mul_ps(d, _mm_set1_ps(1.43519f)))))));
     __m128 B = _mm_add_ps(_mm_set1_ps(0.848013f), _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-1.06021f),
                _mm_mul_ps(d, _mm_set1_ps(0.215638f)))));
-    __m128 ot = _mm_add_ps(p->t, _mm_mul_ps(p->g, _mm_add_ps(_mm_mul_ps(A, p->h), B)));
-    __m128 rx = _mm_add_ps(ax, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(bx, sign), ax), ot));
-    __m128 ry = _mm_add_ps(ay, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(by, sign), ay), ot));
-    __m128 rz = _mm_add_ps(az, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(bz, sign), az), ot));
-    __m128 rw = _mm_add_ps(aw, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(bw, sign), aw), ot));
-    __m128 n2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry)),
-                           _mm_add_ps(_mm_mul_ps(rz, rz), _mm_mul_ps(rw, rw)));
-    __m128 inv = aks_rsqrt(n2);
-    rx = _mm_mul_ps(rx, inv); ry = _mm_mul_ps(ry, inv); rz = _mm_mul_ps(rz, inv); rw = _mm_mul_ps(rw, inv);
-    _MM_TRANSPOSE4_PS(rx, ry, rz, rw);
-    out[0] = rx; out[1] = ry; out[2] = rz; out[3] = rw;
+    __m128 ot = _mm_add_ps(T, _mm_mul_ps(G, _mm_add_ps(_mm_mul_ps(A, H), B)));
+    aks_quat4 r;
+    r.x = _mm_add_ps(a.x, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.x, sign), a.x), ot));
+    r.y = _mm_add_ps(a.y, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.y, sign), a.y), ot));
+    r.z = _mm_add_ps(a.z, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.z, sign), a.z), ot));
+    r.w = _mm_add_ps(a.w, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.w, sign), a.w), ot));
+    __m128 inv = aks_rsqrt(_mm_add_ps(_mm_add_ps(_mm_mul_ps(r.x, r.x), _mm_mul_ps(r.y, r.y)),
+                                      _mm_add_ps(_mm_mul_ps(r.z, r.z), _mm_mul_ps(r.w, r.w))));
+    r.x = _mm_mul_ps(r.x, inv); r.y = _mm_mul_ps(r.y, inv);
+    r.z = _mm_mul_ps(r.z, inv); r.w = _mm_mul_ps(r.w, inv);
+    return r;
+}
+
+/* Loads q[0..3] (one quaternion each) transposed into SoA form. */
+AK_INLINE aks_quat4 aks_load_quat4(const ak_quat *q0, const ak_quat *q1, const ak_quat *q2, const ak_quat *q3)
+{
+    aks_quat4 r = {_mm_loadu_ps(&q0->x), _mm_loadu_ps(&q1->x), _mm_loadu_ps(&q2->x), _mm_loadu_ps(&q3->x)};
+    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+    return r;
+}
+
+/* Four consecutive quaternion pairs a[i], b[i] slerped with one t; out[i] in AoS form. */
+AK_INLINE void aks_slerp4(const ak_quat *a, const ak_quat *b, const aks_slerp_t *p, __m128 out[4])
+{
+    aks_quat4 r = aks_slerp_soa(aks_load_quat4(a, a + 1, a + 2, a + 3),
+                                aks_load_quat4(b, b + 1, b + 2, b + 3), p->t, p->h, p->g);
+    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+    out[0] = r.x; out[1] = r.y; out[2] = r.z; out[3] = r.w;
 }
 
 #endif

@@ -63,7 +63,7 @@ int32_t ak_skeleton_create(const ak_skeleton_desc *desc, ak_skeleton **out, ak_e
     }
     /* Depth-first order: every joint inside [j, subtree_end[j]) must descend from j. */
     for (int32_t j = 0; j < n; ++j) {
-        for (int32_t k = j + 1; k < s->subtree_end[j]; ++k) {
+        for (int32_t k = j + 1; k < s->subtree_end[j] && k < n; ++k) {
             if (s->parents[k] < j) {
                 ak_skeleton_destroy(s);
                 return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -142,6 +142,15 @@ void ak_fk_subtree(const ak_skeleton *s, const ak_xform *local, ak_xform *world,
 {
     if (!s || joint < 0 || joint >= s->joint_count) return;
     fk_range(s, local, world, joint, s->subtree_end[joint]);
+}
+
+void ak_skeleton_scale(ak_skeleton *s, float factor)
+{
+    if (!s || !isfinite(factor)) return;
+    for (int32_t j = 0; j < s->joint_count; ++j) {
+        s->rest_local[j].translation = akv_scale(s->rest_local[j].translation, factor);
+        s->bone_lengths[j] *= fabsf(factor);
+    }
 }
 
 void ak_pose_rest(const ak_skeleton *s, ak_xform *local)

@@ -139,10 +139,13 @@ static int32_t wrap_loaded(ak_skeleton *sk, ak_clip *clip, float metres_per_unit
     akp_clip *pc = NULL;
     int32_t status = AK_OK;
     float rest_height = ak_skeleton_rest_height(sk);
+    float standing_height = ak_clip_standing_height(clip, sk);
     ak_units units = AK_UNITS_METRES;
     float k = metres_per_unit;
     if (k == 0.0f) {
-        units = ak_units_detect(rest_height, &k);
+        /* The clip's typical standing height, not the rest pose: CMU rest poses splay the
+         * legs, and some files' rest pose is not a standing person at all. */
+        units = ak_units_detect(standing_height > 0.0f ? standing_height : rest_height, &k);
     }
     if (k != 1.0f) {
         ak_skeleton *scaled = NULL;
@@ -168,6 +171,7 @@ static int32_t wrap_loaded(ak_skeleton *sk, ak_clip *clip, float metres_per_unit
         ps->units = (int32_t)units;
         ps->metres_per_unit = k;
         ps->rest_height = rest_height * k;
+        ps->standing_height = standing_height * k;
         pc->hdr.kind = AKP_KIND_CLIP;
         pc->hdr.free_fn = clip_free;
         pc->clip = clip;
@@ -263,6 +267,7 @@ AK_PLUGIN_API int32_t ak_plugin_skeleton_info_get(ak_handle h, ak_plugin_skeleto
         out->units = s->units;
         out->metres_per_unit = s->metres_per_unit;
         out->rest_height = s->rest_height;
+        out->standing_height = s->standing_height;
     }
     akp_release(&s->hdr);
     return status;
@@ -286,7 +291,7 @@ AK_PLUGIN_API int32_t ak_plugin_skeleton_joint_name(ak_handle h, int32_t joint, 
 }
 
 /* Checks a caller array of `count` entries against the skeleton's joint count. */
-static int32_t check_joint_buffer(akp_object *owner, const void *buffer, int32_t count,
+int32_t akp_check_joint_buffer(akp_object *owner, const void *buffer, int32_t count,
                                   int32_t joint_count, const char *what)
 {
     if (!buffer) return akp_fail(owner, AK_ERR_INVALID_ARG, "%s is null", what);
@@ -302,7 +307,7 @@ AK_PLUGIN_API int32_t ak_plugin_skeleton_parents(ak_handle h, int32_t *out, int3
     int32_t status = akp_acquire_skeleton(h, &s);
     if (status != AK_OK) return status;
     const int32_t n = s->skeleton->joint_count;
-    status = check_joint_buffer(&s->hdr, out, count, n, "parents");
+    status = akp_check_joint_buffer(&s->hdr, out, count, n, "parents");
     if (status == AK_OK) memcpy(out, s->skeleton->parents, sizeof(int32_t) * (size_t)n);
     akp_release(&s->hdr);
     return status;
@@ -330,7 +335,7 @@ AK_PLUGIN_API int32_t ak_plugin_skeleton_rest_pose(ak_handle h, ak_plugin_xform 
     int32_t status = akp_acquire_skeleton(h, &s);
     if (status != AK_OK) return status;
     const int32_t n = s->skeleton->joint_count;
-    status = check_joint_buffer(&s->hdr, out, count, n, "out_local");
+    status = akp_check_joint_buffer(&s->hdr, out, count, n, "out_local");
     if (status == AK_OK) {
         ak_pose_rest(s->skeleton, (ak_xform *)out);
         akp_mirror_xforms((ak_xform *)out, n);
@@ -409,7 +414,7 @@ static int32_t acquire_pair(ak_handle hc, ak_handle hs, float time, int32_t inte
     } else if (interp < AK_INTERP_STEP || interp > AK_INTERP_CUBIC) {
         status = akp_fail(&(*c)->hdr, AK_ERR_INVALID_ARG, "interp %d is not 0, 1 or 2", (int)interp);
     } else {
-        status = check_joint_buffer(&(*c)->hdr, buffer, count, (*c)->clip->joint_count, "output");
+        status = akp_check_joint_buffer(&(*c)->hdr, buffer, count, (*c)->clip->joint_count, "output");
     }
     if (status != AK_OK) {
         if (*s) akp_release(&(*s)->hdr);
@@ -456,8 +461,8 @@ AK_PLUGIN_API int32_t ak_plugin_fk(ak_handle h, const ak_plugin_xform *local, ak
     int32_t status = akp_acquire_skeleton(h, &s);
     if (status != AK_OK) return status;
     const int32_t n = s->skeleton->joint_count;
-    status = check_joint_buffer(&s->hdr, local, count, n, "local");
-    if (status == AK_OK) status = check_joint_buffer(&s->hdr, out, count, n, "out_world");
+    status = akp_check_joint_buffer(&s->hdr, local, count, n, "local");
+    if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, out, count, n, "out_world");
     if (status == AK_OK && (const void *)local < (const void *)(out + n) &&
         (const void *)out < (const void *)(local + n))
         status = akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "local and out_world overlap");

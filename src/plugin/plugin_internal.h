@@ -13,6 +13,7 @@ typedef struct akp_skeleton {
     int32_t units;             /* ak_units detected at load (metres when given) */
     float metres_per_unit;
     float rest_height;         /* metres */
+    float standing_height;     /* metres */
 } akp_skeleton;
 
 typedef struct akp_clip {
@@ -43,5 +44,8 @@ AK_INLINE ak_vec3 akp_scale(ak_vec3 v, float k)
     return r;
 }
 void akp_mirror_xforms(ak_xform *x, int32_t count);
+/* Checks a caller array of `count` entries against a joint count (records the failure). */
+int32_t akp_check_joint_buffer(akp_object *owner, const void *buffer, int32_t count,
+                               int32_t joint_count, const char *what);
 
 #endif

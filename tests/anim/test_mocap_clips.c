@@ -91,11 +91,38 @@ static void sampled_mocap_keeps_bone_lengths(void **state)
     }
 }
 
+/* Scaling skeleton + clip to metres scales every world position by the same factor. */
+static void scaling_to_metres_scales_world_positions(void **state)
+{
+    (void)state;
+    ak_skeleton *s; ak_clip *c;
+    load("cmu_09_01_run.bvh", &s, &c);
+    const int n = s->joint_count;
+    ak_xform *a = malloc(sizeof(ak_xform) * (size_t)n * 2), *b = malloc(sizeof(ak_xform) * (size_t)n * 2);
+    ak_clip_sample(c, s, 0.31f, AK_INTERP_LINEAR, a);
+    ak_fk(s, a, a + n);
+    const float k = 0.056444f;
+    ak_skeleton_scale(s, k);
+    ak_clip_scale(c, k);
+    ak_clip_sample(c, s, 0.31f, AK_INTERP_LINEAR, b);
+    ak_fk(s, b, b + n);
+    for (int j = 0; j < n; ++j) {
+        AKT_NEAR(b[n + j].translation.x, a[n + j].translation.x * k, 1e-5f);
+        AKT_NEAR(b[n + j].translation.y, a[n + j].translation.y * k, 1e-5f);
+        AKT_NEAR(b[n + j].translation.z, a[n + j].translation.z * k, 1e-5f);
+        if (j > 0) AKT_NEAR(s->bone_lengths[j], ak_vec3_length(s->rest_local[j].translation), 1e-6f);
+    }
+    free(a); free(b);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(units_and_humanoid_found_on_every_shared_file),
         cmocka_unit_test(sampled_mocap_keeps_bone_lengths),
+        cmocka_unit_test(scaling_to_metres_scales_world_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

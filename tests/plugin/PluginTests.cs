@@ -253,11 +253,103 @@ static class PluginTests
         True(AnimKitLibrary.LiveHandles == before, "finalizers released leaked handles, live = " + AnimKitLibrary.LiveHandles);
     }
 
+    static AkVec3 Sub(AkVec3 a, AkVec3 b) { return new AkVec3(a.x - b.x, a.y - b.y, a.z - b.z); }
+    static double Len(AkVec3 a) { return Math.Sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
+
+    [Test] static void limb_ik_moves_the_foot_onto_a_target()
+    {
+        using (BvhFile bvh = BvhFile.Load(Mocap("cmu_02_01_walk.bvh")))
+        {
+            Skeleton s = bvh.Skeleton;
+            string missing;
+            int[] hum = s.Humanoid(null, out missing);
+            AkXform[] local = new AkXform[s.JointCount], world = new AkXform[s.JointCount];
+            bvh.Clip.Sample(s, 1.0f, Interpolation.Linear, local);
+            s.Fk(local, world);
+            int hip = hum[(int)HumanoidSlot.LeftUpperLeg], knee = hum[(int)HumanoidSlot.LeftLowerLeg],
+                ankle = hum[(int)HumanoidSlot.LeftFoot];
+            // Raise the foot 15 cm and move it 10 cm along Unity's +Z; knee toward a pole
+            // 1 m in front of the knee along the same direction.
+            AkVec3 foot = world[ankle].position;
+            AkLimbIkParams p = IK.LimbDefaults();
+            Near(p.weight, 1, 0, "default weight");
+            p.upper = hip; p.middle = knee; p.end = ankle;
+            p.target = new AkVec3(foot.x, foot.y + 0.15f, foot.z + 0.10f);
+            p.usePole = 1;
+            AkVec3 k = world[knee].position;
+            p.pole = new AkVec3(k.x, k.y, k.z + 1f);
+            double thigh = Len(Sub(world[knee].position, world[hip].position));
+            double shin = Len(Sub(world[ankle].position, world[knee].position));
+            AkIkResult r = s.LimbIk(ref p, local, world);
+            True(r.reached == 1, "reached");
+            Near(Len(Sub(world[ankle].position, p.target)), 0, 1e-3, "ankle on target (m)");
+            Near(Len(Sub(world[knee].position, world[hip].position)), thigh, 1e-4, "thigh length kept");
+            Near(Len(Sub(world[ankle].position, world[knee].position)), shin, 1e-4, "shin length kept");
+            // The returned world pose is FK of the returned local pose.
+            AkXform[] check = new AkXform[s.JointCount];
+            s.Fk(local, check);
+            Near(Len(Sub(check[ankle].position, world[ankle].position)), 0, 1e-5, "world = FK(local)");
+            // Knee in front of the hip-ankle line, toward the pole (+Z).
+            AkVec3 mid = new AkVec3((world[hip].position.x + world[ankle].position.x) / 2,
+                (world[hip].position.y + world[ankle].position.y) / 2, (world[hip].position.z + world[ankle].position.z) / 2);
+            True(world[knee].position.z - mid.z > 0.02f, "knee bends toward the pole (+Z), dz = " + (world[knee].position.z - mid.z));
+            // Weight 0 leaves the pose exactly as it was.
+            AkXform[] before = (AkXform[])local.Clone();
+            p.weight = 0;
+            s.LimbIk(ref p, local, world);
+            for (int j = 0; j < s.JointCount; ++j)
+                True(local[j].rotation.x == before[j].rotation.x && local[j].rotation.w == before[j].rotation.w, "weight 0 is identity");
+            p.weight = 2;
+            AnimKitException e = Throws<AnimKitException>(() => s.LimbIk(ref p, local, world), "weight 2");
+            True(e.Message.Contains("weight"), e.Message);
+        }
+    }
+
+    // Figures for docs/unity.md (not a test: timings depend on the machine).
+    static int Bench()
+    {
+        using (BvhFile bvh = BvhFile.Load(Mocap("cmu_02_01_walk.bvh")))
+        {
+            Skeleton s = bvh.Skeleton;
+            AkXform[] local = new AkXform[s.JointCount], world = new AkXform[s.JointCount];
+            string missing;
+            int[] hum = s.Humanoid(null, out missing);
+            AkLimbIkParams p = IK.LimbDefaults();
+            p.upper = hum[(int)HumanoidSlot.LeftUpperLeg]; p.middle = hum[(int)HumanoidSlot.LeftLowerLeg];
+            p.end = hum[(int)HumanoidSlot.LeftFoot];
+            const int N = 20000;
+            for (int pass = 0; pass < 2; ++pass)
+            {
+                var sw = System.Diagnostics.Stopwatch.StartNew();
+                for (int i = 0; i < N; ++i) bvh.Clip.SampleWorld(s, i * 0.001f, Interpolation.Linear, world);
+                double sample = sw.Elapsed.TotalMilliseconds * 1000.0 / N;
+                sw.Restart();
+                for (int i = 0; i < N; ++i) bvh.Clip.Sample(s, i * 0.001f, Interpolation.Cubic, local);
+                double cubic = sw.Elapsed.TotalMilliseconds * 1000.0 / N;
+                s.Fk(local, world);
+                AkVec3 foot = world[p.end].position;
+                p.target = new AkVec3(foot.x, foot.y + 0.1f, foot.z);
+                sw.Restart();
+                for (int i = 0; i < N; ++i) s.LimbIk(ref p, local, world);
+                double ik = sw.Elapsed.TotalMilliseconds * 1000.0 / N;
+                sw.Restart();
+                for (int i = 0; i < N; ++i) AnimKitNative.ak_plugin_abi_version();
+                double call = sw.Elapsed.TotalMilliseconds * 1000.0 / N;
+                if (pass == 1)
+                    Console.WriteLine("{0} joints: SampleWorld linear {1:F2} us, Sample cubic {2:F2} us, LimbIk {3:F2} us, " +
+                        "empty P/Invoke {4:F3} us (per call, mono, median-free mean of {5})",
+                        s.JointCount, sample, cubic, ik, call, N);
+            }
+        }
+        return 0;
+    }
+
     static int Main(string[] args)
     {
         var tests = new List<MethodInfo>();
         foreach (MethodInfo m in typeof(PluginTests).GetMethods(BindingFlags.Static | BindingFlags.NonPublic | BindingFlags.Public))
             if (m.GetCustomAttributes(typeof(TestAttribute), false).Length > 0) tests.Add(m);
+        if (args.Length == 1 && args[0] == "--bench") return Bench();
         if (args.Length == 1 && args[0] == "--list")
         {
             foreach (MethodInfo m in tests) Console.WriteLine(m.Name);

@@ -15,7 +15,7 @@ set(AK_UNITY_PKG ${PROJECT_SOURCE_DIR}/unity/com.animkit.animation)
 file(GLOB AK_CS_CORE CONFIGURE_DEPENDS ${AK_UNITY_PKG}/Runtime/Core/*.cs)
 set(AK_CS_TEST_EXE ${CMAKE_BINARY_DIR}/tests/AnimKitPluginTests.exe)
 add_custom_command(OUTPUT ${AK_CS_TEST_EXE}
-  COMMAND ${AK_MCS} -nologo -langversion:7 -warnaserror -debug -out:${AK_CS_TEST_EXE}
+  COMMAND ${AK_MCS} -nologo -langversion:7 -unsafe -warnaserror -debug -out:${AK_CS_TEST_EXE}
           ${AK_CS_CORE} ${CMAKE_CURRENT_SOURCE_DIR}/PluginTests.cs
   DEPENDS ${AK_CS_CORE} ${CMAKE_CURRENT_SOURCE_DIR}/PluginTests.cs
   COMMENT "mcs: AnimKitPluginTests.exe")
@@ -32,7 +32,8 @@ set(AK_CS_TESTS
   use_after_dispose_is_an_error_not_a_crash
   buffers_too_small_throw
   matrices_match_unity_memory_order
-  everything_destroyed_leaves_no_handles)
+  everything_destroyed_leaves_no_handles
+  limb_ik_moves_the_foot_onto_a_target)
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/csharp_tests.cmake)
   include(${CMAKE_CURRENT_SOURCE_DIR}/csharp_tests.cmake) # appends tests of later ABI parts
 endif()
@@ -48,3 +49,19 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cs_tests.want "${AK_CS_TEST_LINES}\n")
 add_test(NAME plugin_cs_every_test_registered
   COMMAND sh -c "${AK_MONO} ${AK_CS_TEST_EXE} --list | LC_ALL=C sort | diff ${CMAKE_CURRENT_BINARY_DIR}/cs_tests.want -")
 set_tests_properties(plugin_cs_every_test_registered PROPERTIES LABELS nosan)
+
+# ---- The MonoBehaviours: type-checked against a stub UnityEngine, defaults compared ----
+file(GLOB AK_CS_COMPONENTS CONFIGURE_DEPENDS ${AK_UNITY_PKG}/Runtime/Components/*.cs)
+file(GLOB AK_CS_SAMPLES CONFIGURE_DEPENDS "${AK_UNITY_PKG}/Samples~/*/*.cs")
+string(REPLACE ";" " " AK_CS_ALL_SOURCES "${AK_CS_CORE};${AK_CS_COMPONENTS};${AK_CS_SAMPLES}")
+set(AK_CS_STUB_DIR ${CMAKE_BINARY_DIR}/tests/unity-stub)
+file(MAKE_DIRECTORY ${AK_CS_STUB_DIR})
+add_test(NAME plugin_cs_components_typecheck
+  COMMAND sh -c "${AK_MCS} -nologo -target:library -out:${AK_CS_STUB_DIR}/UnityEngine.dll ${CMAKE_CURRENT_SOURCE_DIR}/UnityEngineStub.cs && ${AK_MCS} -nologo -langversion:7 -unsafe -warnaserror -debug -r:${AK_CS_STUB_DIR}/UnityEngine.dll -out:${AK_CS_STUB_DIR}/AnimKitComponentTests.exe ${AK_CS_ALL_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/ComponentTests.cs")
+set_tests_properties(plugin_cs_components_typecheck PROPERTIES LABELS nosan
+  FIXTURES_SETUP ak_cs_components)
+add_test(NAME plugin_cs_component_defaults_match_c
+  COMMAND ${AK_MONO} --debug ${AK_CS_STUB_DIR}/AnimKitComponentTests.exe)
+set_tests_properties(plugin_cs_component_defaults_match_c PROPERTIES LABELS nosan
+  FIXTURES_REQUIRED ak_cs_components
+  ENVIRONMENT "LD_LIBRARY_PATH=$<TARGET_FILE_DIR:animkit_unity>;AK_MOCAP_DIR=${AK_MOCAP_DIR}")

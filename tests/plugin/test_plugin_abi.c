@@ -299,6 +299,75 @@ static void cmu_units_detected_and_world_matches_library(void **state)
     ak_plugin_destroy(c);
 }
 
+/* A leg: Upper at the origin, Mid 0.6 below, End 0.5 below Mid (SPEC worked numbers). */
+static const char k_leg_bvh[] =
+    "HIERARCHY\nROOT Upper\n{\n OFFSET 0 0 0\n"
+    " CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
+    " JOINT Mid\n {\n  OFFSET 0 -0.6 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+    "  JOINT End\n  {\n   OFFSET 0 -0.5 0\n   CHANNELS 3 Zrotation Yrotation Xrotation\n"
+    "   End Site\n   {\n    OFFSET 0 0 0.1\n   }\n  }\n }\n}\n"
+    "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0 0 0 0 0 0 0\n";
+
+static float angle_at(ak_vec3 a, ak_vec3 b, ak_vec3 c) /* angle abc, degrees */
+{
+    ak_vec3 u = ak_vec3_sub(a, b), v = ak_vec3_sub(c, b);
+    return acosf(ak_vec3_dot(u, v) / (ak_vec3_length(u) * ak_vec3_length(v))) * 57.2957795f;
+}
+
+static void limb_ik_worked_numbers_in_unity_frame(void **state)
+{
+    (void)state;
+    ak_handle s, c;
+    char err[256];
+    assert_int_equal(ak_plugin_bvh_load_memory(k_leg_bvh, (int32_t)strlen(k_leg_bvh), 1.0f, 0, &s, &c,
+                                               err, sizeof err), AK_OK);
+    ak_plugin_limb_ik_params p;
+    assert_int_equal(ak_plugin_limb_ik_defaults(&p), AK_OK);
+    AKT_NEAR(p.weight, 1.0f, 0); AKT_NEAR(p.tolerance, 1e-4f, 0);
+    AKT_NEAR(p.mid_axis.z, 1.0f, 0); assert_int_equal(p.use_pole, 0);
+    p.upper = 0; p.middle = 1; p.end = 2;
+    /* Target 0.9 below the upper joint; pole in front, +Z in Unity's frame. */
+    p.target = ak_vec3_make(0.0f, -0.9f, 0.0f);
+    p.use_pole = 1;
+    p.pole = ak_vec3_make(0.0f, -0.5f, 1.0f);
+    ak_plugin_xform local[4], world[4];
+    assert_int_equal(ak_plugin_clip_sample(c, s, 0.0f, 1, local, 4), AK_OK);
+    assert_int_equal(ak_plugin_fk(s, local, world, 4), AK_OK);
+    ak_plugin_ik_result r;
+    assert_int_equal(ak_plugin_limb_ik(s, &p, local, world, 4, &r), AK_OK);
+    assert_int_equal(r.reached, 1);
+    assert_int_equal(r.unreachable, 0);
+    AKT_NEAR(world[2].position.x, 0.0f, 1e-4); AKT_NEAR(world[2].position.y, -0.9f, 1e-4);
+    AKT_NEAR(world[2].position.z, 0.0f, 1e-4);
+    AKT_NEAR(angle_at(world[0].position, world[1].position, world[2].position), 109.47f, 0.05);
+    /* Upper-joint angle between the limb axis and the upper bone: 31.6 degrees. */
+    AKT_NEAR(angle_at(world[1].position, world[0].position, world[2].position), 31.59f, 0.05);
+    /* The knee went toward the pole: +Z in Unity's frame (a handedness slip sends it to -Z). */
+    assert_true(world[1].position.z > 0.25f);
+    /* world stayed FK of local. */
+    ak_plugin_xform check[4];
+    ak_plugin_fk(s, local, check, 4);
+    for (int k = 0; k < 4; ++k) {
+        AKT_NEAR(check[k].position.x, world[k].position.x, 1e-5);
+        AKT_NEAR(check[k].position.y, world[k].position.y, 1e-5);
+        AKT_NEAR(check[k].position.z, world[k].position.z, 1e-5);
+    }
+    /* Out of reach (d = 1.3 > 1.1): straight limb pointing at the target. */
+    p.target = ak_vec3_make(0.0f, -1.0f, -0.7616f);
+    assert_int_equal(ak_plugin_limb_ik(s, &p, local, world, 4, &r), AK_OK);
+    assert_int_equal(r.unreachable, 1);
+    AKT_NEAR(angle_at(world[0].position, world[1].position, world[2].position), 180.0f, 0.1);
+    /* Bad joints: error with text on the skeleton, buffers untouched in Unity's frame. */
+    p.upper = 2; p.middle = 1; p.end = 0;
+    assert_int_equal(ak_plugin_limb_ik(s, &p, local, world, 4, &r), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_last_error(s, err, sizeof err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err, "limb IK"));
+    AKT_NEAR(angle_at(world[0].position, world[1].position, world[2].position), 180.0f, 0.1);
+    assert_int_equal(ak_plugin_limb_ik(c, &p, local, world, 4, &r), AK_PLUGIN_ERR_HANDLE);
+    ak_plugin_destroy(s);
+    ak_plugin_destroy(c);
+}
+
 #if !defined(_WIN32)
 static void *churn(void *arg)
 {
@@ -344,6 +413,7 @@ int main(void)
         cmocka_unit_test(use_after_destroy_is_reported),
         cmocka_unit_test(bad_bvh_error_names_the_line),
         cmocka_unit_test(cmu_units_detected_and_world_matches_library),
+        cmocka_unit_test(limb_ik_worked_numbers_in_unity_frame),
 #if !defined(_WIN32)
         cmocka_unit_test(handles_from_two_threads),
 #endif

@@ -93,10 +93,6 @@ int main(int argc, char **argv)
         ak_clip *c;
         ak_error err;
         int32_t st = ak_bvh_read_file(path, NULL, &s, &c, &err);
-        if (st == AK_ERR_STATE && strstr(err.message, "not implemented")) {
-            fprintf(stderr, "%s: BVH reader not in this build yet, clip skipped\n", path);
-            continue;
-        }
         if (st != AK_OK) {
             fprintf(stderr, "%s: %s\n", path, err.message);
             rc = 1;

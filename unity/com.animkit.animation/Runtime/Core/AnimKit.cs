@@ -2,6 +2,7 @@
 // sized for you, exceptions instead of status codes. Everything here is in Unity's frame
 // (left-handed, Y up, metres); the plugin converts from animkit's right-handed frame.
 // No UnityEngine dependency (the MonoBehaviours in Runtime/Components build on it).
+// Arrays are pinned with `fixed` for the duration of a call (the assembly allows unsafe code).
 using System;
 
 namespace AnimKit
@@ -18,7 +19,7 @@ namespace AnimKit
         RightShoulder, RightUpperArm, RightLowerArm, RightHand,
     }
 
-    public static class AnimKitLibrary
+    public static unsafe class AnimKitLibrary
     {
         /// <summary>ABI version of the loaded binary; throws when it is not the one this
         /// binding expects (an old plugin binary next to new scripts, or the reverse).</summary>
@@ -39,18 +40,21 @@ namespace AnimKit
         /// position (x,y,z) -> (x,y,-z), rotation (x,y,z,w) -> (-x,-y,z,w). Its own inverse.</summary>
         public static void MirrorZ(AkXform[] xforms)
         {
-            AnimKitNative.Check(AnimKitNative.ak_plugin_mirror_z(xforms, xforms.Length), IntPtr.Zero);
+            fixed (AkXform* x = xforms)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_mirror_z(x, xforms.Length), IntPtr.Zero);
         }
 
         public static void ToMatrices(AkXform[] xforms, AkMat4[] matrices)
         {
             if (matrices.Length < xforms.Length) throw new ArgumentException("matrices is shorter than xforms");
-            AnimKitNative.Check(AnimKitNative.ak_plugin_xforms_to_matrices(xforms, matrices, xforms.Length), IntPtr.Zero);
+            fixed (AkXform* x = xforms)
+            fixed (AkMat4* m = matrices)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_xforms_to_matrices(x, m, xforms.Length), IntPtr.Zero);
         }
     }
 
     /// <summary>A joint hierarchy (names, parents, rest pose) owned by the plugin.</summary>
-    public sealed class Skeleton : IDisposable
+    public sealed unsafe class Skeleton : IDisposable
     {
         public readonly SkeletonHandle Handle;
         public readonly int JointCount;
@@ -60,6 +64,8 @@ namespace AnimKit
         public readonly float MetresPerUnit;
         /// <summary>Rest-pose height in metres.</summary>
         public readonly float RestHeight;
+        /// <summary>Typical standing height over the clip it was loaded with, metres.</summary>
+        public readonly float StandingHeight;
 
         internal Skeleton(IntPtr raw)
         {
@@ -69,6 +75,7 @@ namespace AnimKit
             JointCount = info.jointCount;
             MetresPerUnit = info.metresPerUnit;
             RestHeight = info.restHeight;
+            StandingHeight = info.standingHeight;
             JointNames = new string[JointCount];
             byte[] buf = new byte[256];
             for (int j = 0; j < JointCount; ++j)
@@ -77,7 +84,8 @@ namespace AnimKit
                 JointNames[j] = AnimKitNative.FromUtf8(buf);
             }
             Parents = new int[JointCount];
-            AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_parents(raw, Parents, JointCount), raw);
+            fixed (int* p = Parents)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_parents(raw, p, JointCount), raw);
         }
 
         IntPtr Raw { get { return Handle.Raw; } }
@@ -95,7 +103,8 @@ namespace AnimKit
         /// <summary>Rest pose (local, parent space) into `local` (length >= JointCount).</summary>
         public void RestPose(AkXform[] local)
         {
-            AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_rest_pose(Raw, local, local.Length), Raw);
+            fixed (AkXform* l = local)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_rest_pose(Raw, l, local.Length), Raw);
         }
 
         /// <summary>Joint index per HumanoidSlot (-1 where not found). `overrides` like
@@ -104,7 +113,9 @@ namespace AnimKit
         public int[] Humanoid(string overrides, out string missing)
         {
             int[] joints = new int[AnimKitNative.HumanoidSlotCount];
-            int st = AnimKitNative.ak_plugin_skeleton_humanoid(Raw, AnimKitNative.Utf8(overrides), joints, joints.Length);
+            int st;
+            fixed (int* j = joints)
+                st = AnimKitNative.ak_plugin_skeleton_humanoid(Raw, AnimKitNative.Utf8(overrides), j, joints.Length);
             missing = null;
             if (st == (int)AkStatus.NotFound) missing = AnimKitNative.LastError(Raw);
             else AnimKitNative.Check(st, Raw);
@@ -115,14 +126,39 @@ namespace AnimKit
         public void Fk(AkXform[] local, AkXform[] world)
         {
             int n = Math.Min(local.Length, world.Length);
-            AnimKitNative.Check(AnimKitNative.ak_plugin_fk(Raw, local, world, n), Raw);
+            fixed (AkXform* l = local)
+            fixed (AkXform* w = world)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_fk(Raw, l, w, n), Raw);
+        }
+
+        /// <summary>Two-bone IK on a pose: `local` and `world` (FK of local) are updated in
+        /// place. Set joints and target in `p` (start from IK.LimbDefaults()).</summary>
+        public AkIkResult LimbIk(ref AkLimbIkParams p, AkXform[] local, AkXform[] world)
+        {
+            AkIkResult r;
+            int n = Math.Min(local.Length, world.Length);
+            fixed (AkXform* l = local)
+            fixed (AkXform* w = world)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_limb_ik(Raw, ref p, l, w, n, out r), Raw);
+            return r;
         }
 
         public void Dispose() { Handle.Dispose(); }
     }
 
+    /// <summary>Default parameter blocks, straight from the C library.</summary>
+    public static class IK
+    {
+        public static AkLimbIkParams LimbDefaults()
+        {
+            AkLimbIkParams p;
+            AnimKitNative.Check(AnimKitNative.ak_plugin_limb_ik_defaults(out p), IntPtr.Zero);
+            return p;
+        }
+    }
+
     /// <summary>Sampled animation for one skeleton.</summary>
-    public sealed class Clip : IDisposable
+    public sealed unsafe class Clip : IDisposable
     {
         public readonly ClipHandle Handle;
         public readonly int FrameCount;
@@ -157,15 +193,17 @@ namespace AnimKit
         /// <summary>Local pose at `time` seconds into `local` (length >= joint count).</summary>
         public void Sample(Skeleton skeleton, float time, Interpolation interp, AkXform[] local)
         {
-            AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample(Raw, skeleton.Handle.Raw, time, (int)interp,
-                local, local.Length), Raw);
+            fixed (AkXform* l = local)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample(Raw, skeleton.Handle.Raw, time, (int)interp,
+                    l, local.Length), Raw);
         }
 
         /// <summary>Model-space pose at `time` seconds into `world`.</summary>
         public void SampleWorld(Skeleton skeleton, float time, Interpolation interp, AkXform[] world)
         {
-            AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample_world(Raw, skeleton.Handle.Raw, time, (int)interp,
-                world, world.Length), Raw);
+            fixed (AkXform* w = world)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample_world(Raw, skeleton.Handle.Raw, time, (int)interp,
+                    w, world.Length), Raw);
         }
 
         public void Dispose() { Handle.Dispose(); }

@@ -2,8 +2,10 @@
 //
 // Rules followed so the same code runs under Mono, .NET and IL2CPP:
 //  - every import is static extern, Cdecl, with blittable parameters only (int, float,
-//    IntPtr, arrays of blittable structs, byte[] for UTF-8 text); no bool, no string
+//    IntPtr, pointers to blittable structs, byte[] for UTF-8 text); no bool, no string
 //    marshalling (IL2CPP would use the ANSI code page on Windows), no callbacks;
+//  - pose arrays cross as pointers (callers pin with `fixed`): Mono marshals a struct array
+//    argument at ~5 us per call for 38 joints, a pinned pointer costs nothing extra;
 //  - handles cross as IntPtr; the SafeHandle wrappers below own them;
 //  - errors come back as status codes, turned into AnimKitException with the plugin's
 //    ak_plugin_last_error text.
@@ -54,6 +56,32 @@ namespace AnimKit
         public int units;
         public float metresPerUnit;
         public float restHeight;
+        public float standingHeight;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkIkResult
+    {
+        public int reached;
+        public int unreachable;
+        public int iterations;
+        public float error;
+    }
+
+    /// <summary>ak_plugin_limb_ik_params: Unity frame, model space (the space of `world`).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkLimbIkParams
+    {
+        public int upper, middle, end;
+        public int usePole;
+        public AkVec3 target;
+        public AkVec3 pole;
+        public AkVec3 midAxis;
+        public float softLimit;
+        public int matchEndRotation;
+        public AkQuat endRotation;
+        public float tolerance;
+        public float weight;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -103,7 +131,7 @@ namespace AnimKit
     public sealed class ClipHandle : AnimKitHandle { public ClipHandle(IntPtr h) : base(h) { } }
     public sealed class CharacterHandle : AnimKitHandle { public CharacterHandle(IntPtr h) : base(h) { } }
 
-    public static class AnimKitNative
+    public static unsafe class AnimKitNative
     {
         // Resolves to libanimkit_unity.so (Linux) and animkit_unity.dll (Windows).
         public const string Lib = "animkit_unity";
@@ -126,23 +154,28 @@ namespace AnimKit
 
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_info_get(IntPtr skeleton, out AkSkeletonInfo info);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_joint_name(IntPtr skeleton, int joint, byte[] buffer, int size);
-        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_parents(IntPtr skeleton, [Out] int[] parents, int count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_parents(IntPtr skeleton, int* parents, int count);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_find(IntPtr skeleton, byte[] nameUtf8, out int joint);
-        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_rest_pose(IntPtr skeleton, [Out] AkXform[] local, int count);
-        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_humanoid(IntPtr skeleton, byte[] overridesUtf8, [Out] int[] joints, int count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_rest_pose(IntPtr skeleton, AkXform* local, int count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_humanoid(IntPtr skeleton, byte[] overridesUtf8, int* joints, int count);
 
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_clip_info_get(IntPtr clip, out AkClipInfo info);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_clip_set_loop(IntPtr clip, int loop);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_clip_sample(IntPtr clip, IntPtr skeleton, float time, int interp, [Out] AkXform[] local, int count);
+        public static extern int ak_plugin_clip_sample(IntPtr clip, IntPtr skeleton, float time, int interp, AkXform* local, int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_clip_sample_world(IntPtr clip, IntPtr skeleton, float time, int interp, [Out] AkXform[] world, int count);
+        public static extern int ak_plugin_clip_sample_world(IntPtr clip, IntPtr skeleton, float time, int interp, AkXform* world, int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_fk(IntPtr skeleton, [In] AkXform[] local, [Out] AkXform[] world, int count);
+        public static extern int ak_plugin_fk(IntPtr skeleton, AkXform* local, AkXform* world, int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_xforms_to_matrices([In] AkXform[] xforms, [Out] AkMat4[] matrices, int count);
+        public static extern int ak_plugin_xforms_to_matrices(AkXform* xforms, AkMat4* matrices, int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_mirror_z([In, Out] AkXform[] xforms, int count);
+        public static extern int ak_plugin_mirror_z(AkXform* xforms, int count);
+
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_limb_ik_defaults(out AkLimbIkParams p);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_limb_ik(IntPtr skeleton, ref AkLimbIkParams p, AkXform* local,
+            AkXform* world, int count, out AkIkResult result);
 
         // ---- helpers ----
 

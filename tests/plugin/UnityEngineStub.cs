@@ -1,0 +1,264 @@
+// A stand-in for the small part of UnityEngine the animkit components use, so mcs can
+// type-check Runtime/Components and the sample scripts without Unity, and mono can
+// construct the components to compare their inspector defaults with the C defaults.
+// Signatures follow Unity 2022.3's scripting API; bodies are minimal (math where tests use it).
+// Test-only: never shipped in the package.
+using System;
+using System.Collections.Generic;
+
+namespace UnityEngine
+{
+    public struct Vector3
+    {
+        public float x, y, z;
+        public Vector3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
+        public static Vector3 zero { get { return new Vector3(0, 0, 0); } }
+        public static Vector3 one { get { return new Vector3(1, 1, 1); } }
+        public static Vector3 up { get { return new Vector3(0, 1, 0); } }
+        public static Vector3 down { get { return new Vector3(0, -1, 0); } }
+        public static Vector3 forward { get { return new Vector3(0, 0, 1); } }
+        public static Vector3 right { get { return new Vector3(1, 0, 0); } }
+        public float magnitude { get { return (float)Math.Sqrt(x * x + y * y + z * z); } }
+        public float sqrMagnitude { get { return x * x + y * y + z * z; } }
+        public Vector3 normalized { get { float m = magnitude; return m > 1e-5f ? this / m : zero; } }
+        public static Vector3 operator +(Vector3 a, Vector3 b) { return new Vector3(a.x + b.x, a.y + b.y, a.z + b.z); }
+        public static Vector3 operator -(Vector3 a, Vector3 b) { return new Vector3(a.x - b.x, a.y - b.y, a.z - b.z); }
+        public static Vector3 operator -(Vector3 a) { return new Vector3(-a.x, -a.y, -a.z); }
+        public static Vector3 operator *(Vector3 a, float d) { return new Vector3(a.x * d, a.y * d, a.z * d); }
+        public static Vector3 operator *(float d, Vector3 a) { return a * d; }
+        public static Vector3 operator /(Vector3 a, float d) { return new Vector3(a.x / d, a.y / d, a.z / d); }
+        public static float Dot(Vector3 a, Vector3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+        public static Vector3 Cross(Vector3 a, Vector3 b) { return new Vector3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
+        public static float Distance(Vector3 a, Vector3 b) { return (a - b).magnitude; }
+        public static Vector3 Lerp(Vector3 a, Vector3 b, float t) { return a + (b - a) * t; }
+        public static Vector3 ProjectOnPlane(Vector3 v, Vector3 n) { return v - n * (Dot(v, n) / Dot(n, n)); }
+    }
+
+    public struct Quaternion
+    {
+        public float x, y, z, w;
+        public Quaternion(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
+        public static Quaternion identity { get { return new Quaternion(0, 0, 0, 1); } }
+        public static Quaternion operator *(Quaternion a, Quaternion b)
+        {
+            return new Quaternion(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+        }
+        public static Vector3 operator *(Quaternion q, Vector3 v)
+        {
+            Vector3 u = new Vector3(q.x, q.y, q.z);
+            Vector3 t = 2f * Vector3.Cross(u, v);
+            return v + q.w * t + Vector3.Cross(u, t);
+        }
+        public static Quaternion Inverse(Quaternion q) { return new Quaternion(-q.x, -q.y, -q.z, q.w); }
+        public static Quaternion AngleAxis(float degrees, Vector3 axis)
+        {
+            Vector3 a = axis.normalized; float h = degrees * Mathf.Deg2Rad * 0.5f, s = (float)Math.Sin(h);
+            return new Quaternion(a.x * s, a.y * s, a.z * s, (float)Math.Cos(h));
+        }
+        public static Quaternion Euler(float x, float y, float z) { return AngleAxis(y, Vector3.up) * AngleAxis(x, Vector3.right) * AngleAxis(z, Vector3.forward); }
+        public static Quaternion LookRotation(Vector3 forward) { return LookRotation(forward, Vector3.up); }
+        public static Quaternion LookRotation(Vector3 forward, Vector3 up) { return identity; }
+        public static Quaternion FromToRotation(Vector3 from, Vector3 to) { return identity; }
+        public static Quaternion Slerp(Quaternion a, Quaternion b, float t) { return t < 0.5f ? a : b; }
+        public static Quaternion RotateTowards(Quaternion from, Quaternion to, float maxDegrees) { return to; }
+        public static float Angle(Quaternion a, Quaternion b) { return 0f; }
+        public Vector3 eulerAngles { get { return Vector3.zero; } }
+    }
+
+    public struct Matrix4x4
+    {
+        public float m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33;
+    }
+
+    public struct Color
+    {
+        public float r, g, b, a;
+        public Color(float r, float g, float b, float a = 1f) { this.r = r; this.g = g; this.b = b; this.a = a; }
+        public static Color green { get { return new Color(0, 1, 0); } }
+        public static Color red { get { return new Color(1, 0, 0); } }
+        public static Color yellow { get { return new Color(1, 0.92f, 0.016f); } }
+        public static Color cyan { get { return new Color(0, 1, 1); } }
+    }
+
+    public struct Ray
+    {
+        public Vector3 origin, direction;
+        public Ray(Vector3 origin, Vector3 direction) { this.origin = origin; this.direction = direction; }
+    }
+
+    public struct RaycastHit
+    {
+        public Vector3 point { get; set; }
+        public Vector3 normal { get; set; }
+        public float distance { get; set; }
+        public Collider collider { get { return null; } }
+    }
+
+    public struct LayerMask
+    {
+        public int value;
+        public static implicit operator int(LayerMask m) { return m.value; }
+        public static implicit operator LayerMask(int v) { LayerMask m; m.value = v; return m; }
+    }
+
+    public enum QueryTriggerInteraction { UseGlobal, Ignore, Collide }
+    [Flags] public enum CollisionFlags { None = 0, Sides = 1, Above = 2, Below = 4 }
+    public enum Space { World, Self }
+
+    public static class Mathf
+    {
+        public const float Deg2Rad = (float)(Math.PI / 180.0);
+        public const float Rad2Deg = (float)(180.0 / Math.PI);
+        public const float PI = (float)Math.PI;
+        public static float Clamp01(float v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
+        public static float Clamp(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
+        public static int Clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+        public static float Max(float a, float b) { return a > b ? a : b; }
+        public static float Min(float a, float b) { return a < b ? a : b; }
+        public static float Abs(float a) { return Math.Abs(a); }
+        public static float Sqrt(float a) { return (float)Math.Sqrt(a); }
+        public static float MoveTowards(float a, float b, float d) { return Math.Abs(b - a) <= d ? b : a + Math.Sign(b - a) * d; }
+        public static float Lerp(float a, float b, float t) { return a + (b - a) * Clamp01(t); }
+        public static float Repeat(float t, float length) { return t - (float)Math.Floor(t / length) * length; }
+        public static float Atan2(float y, float x) { return (float)Math.Atan2(y, x); }
+    }
+
+    public static class Time
+    {
+        public static float deltaTime { get { return 1f / 60f; } }
+        public static float time { get { return 0f; } }
+    }
+
+    public static class Debug
+    {
+        public static void Log(object m) { Console.WriteLine(m); }
+        public static void LogWarning(object m) { Console.WriteLine(m); }
+        public static void LogWarning(object m, Object context) { Console.WriteLine(m); }
+        public static void LogError(object m) { Console.Error.WriteLine(m); }
+        public static void LogError(object m, Object context) { Console.Error.WriteLine(m); }
+        public static void LogException(Exception e, Object context) { Console.Error.WriteLine(e); }
+        public static void DrawLine(Vector3 a, Vector3 b, Color c) { }
+    }
+
+    public static class Gizmos
+    {
+        public static Color color { get; set; }
+        public static void DrawLine(Vector3 a, Vector3 b) { }
+        public static void DrawWireSphere(Vector3 c, float r) { }
+        public static void DrawSphere(Vector3 c, float r) { }
+    }
+
+    public static class Application
+    {
+        public static string streamingAssetsPath { get { return "StreamingAssets"; } }
+        public static bool isPlaying { get { return false; } }
+    }
+
+    public static class Physics
+    {
+        public const int DefaultRaycastLayers = -5;
+        public static bool Raycast(Vector3 origin, Vector3 direction, out RaycastHit hitInfo, float maxDistance,
+            int layerMask, QueryTriggerInteraction q)
+        { hitInfo = new RaycastHit(); return false; }
+        public static bool Raycast(Ray ray, out RaycastHit hitInfo, float maxDistance, int layerMask)
+        { hitInfo = new RaycastHit(); return false; }
+        public static bool Raycast(Ray ray, out RaycastHit hitInfo)
+        { hitInfo = new RaycastHit(); return false; }
+    }
+
+    public static class Input
+    {
+        public static Vector3 mousePosition { get { return Vector3.zero; } }
+        public static bool GetMouseButtonDown(int button) { return false; }
+    }
+
+    public class Object
+    {
+        public string name { get; set; }
+        public static implicit operator bool(Object o) { return o != null; }
+        public static void Destroy(Object o) { }
+    }
+
+    public class TextAsset : Object
+    {
+        public byte[] bytes { get { return new byte[0]; } }
+        public string text { get { return ""; } }
+    }
+
+    public class GameObject : Object
+    {
+        public GameObject(string name) { this.name = name; transform = new Transform(); }
+        public Transform transform { get; private set; }
+        public T AddComponent<T>() where T : Component, new() { return new T(); }
+    }
+
+    public class Component : Object
+    {
+        Transform m_transform;
+        public Transform transform { get { return m_transform ?? (m_transform = this as Transform ?? new Transform()); } }
+        public GameObject gameObject { get { return null; } }
+        public T GetComponent<T>() { return default(T); }
+        public void GetComponents<T>(List<T> results) { results.Clear(); }
+        public T GetComponentInParent<T>() { return default(T); }
+        public T[] GetComponentsInChildren<T>() { return new T[0]; }
+    }
+
+    public class Behaviour : Component { public bool enabled { get; set; } public bool isActiveAndEnabled { get { return enabled; } } }
+    public class MonoBehaviour : Behaviour { }
+    public class Collider : Component { }
+
+    public class CharacterController : Collider
+    {
+        public CollisionFlags Move(Vector3 motion) { return CollisionFlags.None; }
+        public bool isGrounded { get { return false; } }
+        public float height { get; set; }
+        public float radius { get; set; }
+        public float stepOffset { get; set; }
+        public float slopeLimit { get; set; }
+        public Vector3 center { get; set; }
+    }
+
+    public class Camera : Behaviour
+    {
+        public static Camera main { get { return null; } }
+        public Ray ScreenPointToRay(Vector3 p) { return new Ray(); }
+    }
+
+    public class Terrain : Behaviour
+    {
+        public static Terrain activeTerrain { get { return null; } }
+        public float SampleHeight(Vector3 worldPosition) { return 0f; }
+    }
+
+    public class Transform : Component
+    {
+        public Vector3 position { get; set; }
+        public Quaternion rotation { get; set; }
+        public Vector3 localPosition { get; set; }
+        public Quaternion localRotation { get; set; }
+        public Vector3 localScale { get; set; }
+        public Vector3 forward { get { return rotation * Vector3.forward; } }
+        public Transform parent { get; set; }
+        public int childCount { get { return 0; } }
+        public Transform GetChild(int i) { return null; }
+        public void SetParent(Transform p, bool worldPositionStays) { parent = p; }
+        public Vector3 TransformPoint(Vector3 p) { return rotation * p + position; }
+        public Vector3 InverseTransformPoint(Vector3 p) { return Quaternion.Inverse(rotation) * (p - position); }
+        public Vector3 TransformDirection(Vector3 d) { return rotation * d; }
+        public Vector3 InverseTransformDirection(Vector3 d) { return Quaternion.Inverse(rotation) * d; }
+        public void SetPositionAndRotation(Vector3 p, Quaternion q) { position = p; rotation = q; }
+    }
+
+    // ---- attributes ----
+    [AttributeUsage(AttributeTargets.Field)] public sealed class SerializeField : Attribute { }
+    [AttributeUsage(AttributeTargets.Field)] public sealed class HideInInspector : Attribute { }
+    [AttributeUsage(AttributeTargets.Field)] public sealed class TooltipAttribute : Attribute { public TooltipAttribute(string t) { } }
+    [AttributeUsage(AttributeTargets.Field, AllowMultiple = true)] public sealed class HeaderAttribute : Attribute { public HeaderAttribute(string h) { } }
+    [AttributeUsage(AttributeTargets.Field)] public sealed class RangeAttribute : Attribute { public RangeAttribute(float min, float max) { } }
+    [AttributeUsage(AttributeTargets.Field)] public sealed class MinAttribute : Attribute { public MinAttribute(float min) { } }
+    [AttributeUsage(AttributeTargets.Class)] public sealed class AddComponentMenu : Attribute { public AddComponentMenu(string m) { } }
+    [AttributeUsage(AttributeTargets.Class)] public sealed class DisallowMultipleComponent : Attribute { }
+    [AttributeUsage(AttributeTargets.Class)] public sealed class DefaultExecutionOrder : Attribute { public DefaultExecutionOrder(int order) { } }
+    [AttributeUsage(AttributeTargets.Class, AllowMultiple = true)] public sealed class RequireComponent : Attribute { public RequireComponent(Type t) { } }
+}

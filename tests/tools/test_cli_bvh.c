@@ -1,0 +1,306 @@
+/* The BVH commands of the CLI, run as a user would: `animkit positions` reproduces the
+ * reference CSVs, `info --json` is valid JSON with every joint, `convert` round-trips,
+ * errors go to stderr as FILE:LINE: reason with the documented exit codes. */
+#define _POSIX_C_SOURCE 200809L
+#include "../io/bvh_test_util.h"
+
+#include <cjson/cJSON.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct run_result {
+    int code;
+    char *out, *err;
+    size_t out_size;
+} run_result;
+
+static const char *animkit_path(void)
+{
+    static char path[1024];
+    const char *b = getenv("AK_BUILD_DIR");
+    if (!b) fail_msg("AK_BUILD_DIR is not set (run through ctest)");
+    snprintf(path, sizeof path, "%s/bin/animkit", b);
+    return path;
+}
+
+/* Runs `animkit ARGS`, capturing stdout and stderr. */
+static run_result run(const char *args)
+{
+    char out_path[1100], err_path[1100], cmd[4096];
+    const char *b = getenv("AK_BUILD_DIR");
+    snprintf(out_path, sizeof out_path, "%s/tests/cli_bvh_%d.out", b, (int)getpid());
+    snprintf(err_path, sizeof err_path, "%s/tests/cli_bvh_%d.err", b, (int)getpid());
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", animkit_path(), args, out_path, err_path);
+    int st = system(cmd);
+    run_result r;
+    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = slurp(out_path, &r.out_size);
+    r.err = slurp(err_path, NULL);
+    remove(out_path);
+    remove(err_path);
+    return r;
+}
+
+static void run_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* Finds "frame,joint," rows of `csv` in a hash-free way: the CLI output is in frame order,
+ * so index its rows by frame once. */
+typedef struct csv_row {
+    int frame;
+    const char *joint; /* points into the text, ends at ',' */
+    size_t joint_len;
+    double x, y, z;
+} csv_row;
+
+static csv_row *parse_csv(char *text, size_t *count)
+{
+    size_t cap = 1024, n = 0;
+    csv_row *rows = (csv_row *)malloc(cap * sizeof *rows);
+    char *line = strchr(text, '\n');
+    assert_non_null(line);
+    ++line; /* header */
+    while (*line) {
+        char *eol = strchr(line, '\n');
+        if (eol) *eol = '\0';
+        char *cr = strchr(line, '\r');
+        if (cr) *cr = '\0';
+        if (*line) {
+            if (n == cap) rows = (csv_row *)realloc(rows, (cap *= 2) * sizeof *rows);
+            csv_row *r = &rows[n++];
+            r->frame = atoi(line);
+            r->joint = strchr(line, ',') + 1;
+            char *c2 = strchr(r->joint, ',');
+            r->joint_len = (size_t)(c2 - r->joint);
+            assert_int_equal(sscanf(c2 + 1, "%lf,%lf,%lf", &r->x, &r->y, &r->z), 3);
+        }
+        if (!eol) break;
+        line = eol + 1;
+    }
+    *count = n;
+    return rows;
+}
+
+static void cli_positions_match_every_reference_csv(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"cmu_02_01_walk", "cmu_07_01_walk", "cmu_09_01_run", "cmu_05_06_dance",
+                                        "cmu_16_11_walk_veer_left", "arena_louise_stand_walk_cycle",
+                                        "reactidle_003_genuine_idle"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+        char bvh[64], csv[64], args[1200];
+        snprintf(bvh, sizeof bvh, "%s.bvh", files[i]);
+        snprintf(csv, sizeof csv, "%s.positions.csv", files[i]);
+        ak_skeleton *s = NULL;
+        ak_clip *c = NULL;
+        assert_int_equal(ak_bvh_read_file(mocap_path(bvh), NULL, &s, &c, NULL), AK_OK);
+        const double height = standing_height(s, c);
+        const int32_t J = s->joint_count;
+        snprintf(args, sizeof args, "positions '%s'", mocap_path(bvh));
+        run_result r = run(args);
+        assert_int_equal(r.code, 0);
+        assert_true(strncmp(r.out, "frame,joint,x,y,z\n", 18) == 0);
+        size_t n_out = 0, n_ref = 0;
+        csv_row *out = parse_csv(r.out, &n_out);
+        char *ref_text = slurp(mocap_path(csv), NULL);
+        csv_row *ref = parse_csv(ref_text, &n_ref);
+        /* One row per joint per frame, in file order. */
+        assert_int_equal(n_out, (size_t)J * (size_t)c->frame_count);
+        double worst = 0.0;
+        for (size_t k = 0; k < n_ref; ++k) {
+            const csv_row *want = &ref[k];
+            assert_true(want->frame >= 0 && want->frame < c->frame_count);
+            const csv_row *block = out + (size_t)want->frame * (size_t)J;
+            const csv_row *got = NULL;
+            for (int32_t j = 0; j < J; ++j)
+                if (block[j].joint_len == want->joint_len && memcmp(block[j].joint, want->joint, want->joint_len) == 0)
+                    got = &block[j];
+            if (!got) fail_msg("%s: no output row for frame %d joint %.*s", bvh, want->frame, (int)want->joint_len,
+                               want->joint);
+            assert_int_equal(got->frame, want->frame);
+            double d = sqrt((got->x - want->x) * (got->x - want->x) + (got->y - want->y) * (got->y - want->y) +
+                            (got->z - want->z) * (got->z - want->z));
+            if (d > worst) worst = d;
+        }
+        printf("  %-34s %zu reference rows matched, worst %.3g (rel %.3g)\n", bvh, n_ref, worst, worst / height);
+        assert_true(worst / height < 1e-4);
+        free(out);
+        free(ref);
+        free(ref_text);
+        run_free(&r);
+        ak_skeleton_destroy(s);
+        ak_clip_destroy(c);
+    }
+}
+
+static void cli_positions_frame_lists_and_times(void **state)
+{
+    (void)state;
+    char args[1200];
+    const char *bvh = mocap_path("cmu_09_01_run.bvh");
+    snprintf(args, sizeof args, "positions '%s' --frames 0,5:25:10,147:", bvh);
+    run_result r = run(args);
+    assert_int_equal(r.code, 0);
+    size_t n = 0;
+    csv_row *rows = parse_csv(r.out, &n);
+    assert_int_equal(n, 38 * 6); /* frames 0, 5, 15, 25, 147, 148 */
+    static const int frames[] = {0, 5, 15, 25, 147, 148};
+    for (int i = 0; i < 6; ++i) assert_int_equal(rows[i * 38].frame, frames[i]);
+    /* --time at frame 15's time gives frame 15's positions in every interpolation mode. */
+    for (int mode = 0; mode < 3; ++mode) {
+        static const char *const modes[] = {"step", "linear", "cubic"};
+        snprintf(args, sizeof args, "positions '%s' --time %.9g --interp %s", bvh, 15 * 0.0083333, modes[mode]);
+        run_result t = run(args);
+        assert_int_equal(t.code, 0);
+        assert_true(strncmp(t.out, "time,joint,x,y,z\n", 17) == 0);
+        size_t m = 0;
+        csv_row *trow = parse_csv(t.out, &m);
+        assert_int_equal(m, 38);
+        for (int j = 0; j < 38; ++j) {
+            const csv_row *f15 = &rows[2 * 38 + j];
+            double d = fabs(trow[j].x - f15->x) + fabs(trow[j].y - f15->y) + fabs(trow[j].z - f15->z);
+            if (d > 1e-3) fail_msg("%s joint %d differs by %g", modes[mode], j, d);
+        }
+        free(trow);
+        run_free(&t);
+    }
+    free(rows);
+    run_free(&r);
+}
+
+static void cli_info_json_lists_every_joint_units_and_humanoid(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *units;
+        int joints;
+    } cases[] = {{"cmu_02_01_walk.bvh", "cmu", 38},
+                 {"arena_louise_stand_walk_cycle.bvh", "centimetres", 23},
+                 {"reactidle_003_genuine_idle.bvh", "metres", 26}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char args[1200];
+        snprintf(args, sizeof args, "info '%s' --json", mocap_path(cases[i].file));
+        run_result r = run(args);
+        assert_int_equal(r.code, 0);
+        cJSON *root = cJSON_Parse(r.out);
+        if (!root) fail_msg("info --json for %s is not JSON:\n%s", cases[i].file, r.out);
+        cJSON *joints = cJSON_GetObjectItem(root, "joints");
+        assert_int_equal(cJSON_GetArraySize(joints), cases[i].joints);
+        ak_skeleton *s = NULL;
+        ak_clip *c = NULL;
+        assert_int_equal(ak_bvh_read_file(mocap_path(cases[i].file), NULL, &s, &c, NULL), AK_OK);
+        for (int j = 0; j < cases[i].joints; ++j) {
+            cJSON *e = cJSON_GetArrayItem(joints, j);
+            assert_string_equal(cJSON_GetObjectItem(e, "name")->valuestring, s->names[j]);
+            cJSON *parent = cJSON_GetObjectItem(e, "parent");
+            if (s->parents[j] < 0) assert_true(cJSON_IsNull(parent));
+            else assert_string_equal(parent->valuestring, s->names[s->parents[j]]);
+            assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(e, "channels")), s->channels[j].count);
+        }
+        assert_int_equal(cJSON_GetObjectItem(root, "frames")->valueint, c->frame_count);
+        cJSON *units = cJSON_GetObjectItem(root, "units");
+        assert_string_equal(cJSON_GetObjectItem(units, "name")->valuestring, cases[i].units);
+        double metres = cJSON_GetObjectItem(units, "standing_height_m")->valuedouble;
+        assert_true(metres > 1.2 && metres < 2.0);
+        cJSON *hum = cJSON_GetObjectItem(root, "humanoid");
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItem(hum, "complete")));
+        assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(hum, "joints"), "left_foot"));
+        cJSON_Delete(root);
+        run_free(&r);
+        ak_skeleton_destroy(s);
+        ak_clip_destroy(c);
+    }
+    /* The text form names the units and what the humanoid map is missing. */
+    char args[1200];
+    snprintf(args, sizeof args, "info '%s'", mocap_path("arena_louise_stand_walk_cycle.bvh"));
+    run_result r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "units       centimetres"));
+    assert_non_null(strstr(r.out, "frames      2998"));
+    assert_non_null(strstr(r.out, "missing: spine left_toe right_toe"));
+    run_free(&r);
+}
+
+static void cli_convert_writes_a_bvh_that_reads_back_the_same(void **state)
+{
+    (void)state;
+    char args[2400], out[1100];
+    snprintf(out, sizeof out, "%s/tests/cli_bvh_convert_%d.bvh", getenv("AK_BUILD_DIR"), (int)getpid());
+    snprintf(args, sizeof args, "convert '%s' '%s' --order YZX", mocap_path("cmu_09_01_run.bvh"), out);
+    run_result r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "rotation order YZX"));
+    ak_skeleton *s = NULL, *s2 = NULL;
+    ak_clip *c = NULL, *c2 = NULL;
+    assert_int_equal(ak_bvh_read_file(mocap_path("cmu_09_01_run.bvh"), NULL, &s, &c, NULL), AK_OK);
+    assert_int_equal(ak_bvh_read_file(out, NULL, &s2, &c2, NULL), AK_OK);
+    assert_true(max_world_distance(s, c, s2, c2) / standing_height(s, c) < 1e-5);
+    assert_int_equal(s2->channels[1].kind[0], AK_CH_YROT);
+    remove(out);
+    run_free(&r);
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s2);
+    ak_clip_destroy(c2);
+}
+
+static void cli_reports_errors_with_file_line_and_exit_codes(void **state)
+{
+    (void)state;
+    static const char *const commands[] = {"info", "positions", "convert"};
+    char args[1200];
+    for (int i = 0; i < 3; ++i) {
+        snprintf(args, sizeof args, "%s --help", commands[i]);
+        run_result r = run(args);
+        assert_int_equal(r.code, 0);
+        assert_true(strncmp(r.out, "usage: animkit ", 15) == 0);
+        run_free(&r);
+        snprintf(args, sizeof args, "%s --no-such-option x.bvh%s", commands[i], i == 2 ? " y.bvh" : "");
+        r = run(args);
+        assert_int_equal(r.code, 2);
+        assert_non_null(strstr(r.err, "unknown option '--no-such-option'"));
+        run_free(&r);
+        snprintf(args, sizeof args, "%s", commands[i]);
+        r = run(args);
+        assert_int_equal(r.code, 2);
+        run_free(&r);
+        /* A malformed file: FILE:LINE: reason on stderr, exit 1, nothing on stdout. */
+        const char *bad = data_path("bad_nan.bvh");
+        snprintf(args, sizeof args, "%s '%s'%s", commands[i], bad, i == 2 ? " out.bvh" : "");
+        r = run(args);
+        assert_int_equal(r.code, 1);
+        char want[1200];
+        snprintf(want, sizeof want, "%s:20: frame 1, value 5 is not finite: 'nan'\n", bad);
+        assert_string_equal(r.err, want);
+        assert_int_equal(r.out_size, 0);
+        run_free(&r);
+    }
+    run_result r = run("positions no-such-file.bvh");
+    assert_int_equal(r.code, 1);
+    assert_true(strncmp(r.err, "no-such-file.bvh: cannot open", 29) == 0);
+    run_free(&r);
+    snprintf(args, sizeof args, "positions '%s' --frames 400", mocap_path("cmu_09_01_run.bvh"));
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "past the last frame 148"));
+    run_free(&r);
+    snprintf(args, sizeof args, "convert '%s' out.bvh --order QXZ", mocap_path("cmu_09_01_run.bvh"));
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cli_positions_match_every_reference_csv),
+        cmocka_unit_test(cli_positions_frame_lists_and_times),
+        cmocka_unit_test(cli_info_json_lists_every_joint_units_and_humanoid),
+        cmocka_unit_test(cli_convert_writes_a_bvh_that_reads_back_the_same),
+        cmocka_unit_test(cli_reports_errors_with_file_line_and_exit_codes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,344 @@
+/* Headless rendering (EGL surfaceless or a hidden window under Xvfb): pictures are not blank,
+ * joints land on the pixels the projected FK says, different frames give different pictures,
+ * and the CLI writes PNG / contact sheet / GIF files. Exits 77 (skipped) only when no OpenGL
+ * context can be had at all. */
+#include "test_util.h"
+
+#include <stb_image.h>
+#include <sys/wait.h>
+
+#include "modes.h"
+#include "offscreen.h"
+#include "render.h"
+#include "scene.h"
+
+#define W 320
+#define H 240
+
+static akv_offscreen *g_off;
+static akr_renderer *g_r;
+
+static void load_walk(akv_scene *scene, akv_settings *s)
+{
+    char path[1024];
+    akv_settings_defaults(s, 1);
+    memset(scene, 0, sizeof *scene);
+    char err[256];
+    if (akv_scene_add_file(scene, s, akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path), err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+/* Renders the scene at frame f (or only the ground when `empty`) with camera `cam`. */
+static void render(akv_scene *scene, akv_settings *s, int f, const akr_camera *cam, int empty, uint8_t *rgb)
+{
+    akv_scene_pose(scene, s, (float)f * akv_scene_frame_time(scene));
+    akv_offscreen_bind(g_off);
+    akr_begin(g_r, W, H, cam);
+    if (empty) {
+        akr_draw_ground(g_r, 0.0f, 30.0f);
+    } else {
+        akv_scene_draw(g_r, scene, s);
+    }
+    akv_offscreen_read(g_off, rgb);
+}
+
+static akr_camera framed_camera(akv_scene *scene, akv_settings *s, int f)
+{
+    akr_camera cam = akr_camera_defaults();
+    ak_vec3 lo, hi;
+    akv_scene_bounds(scene, s, f, f, 1, &lo, &hi);
+    akr_camera_frame_box(&cam, lo, hi, (float)W / (float)H);
+    return cam;
+}
+
+static int pixel_diff(const uint8_t *a, const uint8_t *b, int x, int y)
+{
+    const uint8_t *p = a + ((size_t)y * W + (size_t)x) * 3, *q = b + ((size_t)y * W + (size_t)x) * 3;
+    return abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2]);
+}
+
+static void render_is_not_blank(void **state)
+{
+    (void)state;
+    akv_scene scene;
+    akv_settings s;
+    load_walk(&scene, &s);
+    uint8_t *img = malloc(W * H * 3), *bg = malloc(W * H * 3);
+    akr_camera cam = framed_camera(&scene, &s, 100);
+    render(&scene, &s, 100, &cam, 0, img);
+    render(&scene, &s, 100, &cam, 1, bg);
+    /* The character (coral: red well above blue) covers a real share of the picture. */
+    int character = 0, changed = 0;
+    for (int i = 0; i < W * H; ++i) {
+        const uint8_t *p = img + i * 3;
+        if (p[0] > p[2] + 60) character++;
+        if (pixel_diff(img, bg, i % W, i / W) > 30) changed++;
+    }
+    print_message("character pixels %d of %d, changed vs empty %d\n", character, W * H, changed);
+    assert_true(character > W * H / 100);
+    assert_true(changed > W * H / 100);
+    /* The sky (top row) is the background colour, the ground (bottom row) is lighter grey. */
+    const uint8_t *top = img + (W / 2) * 3;
+    assert_true(top[2] > top[0]);
+    free(img);
+    free(bg);
+    akv_scene_free(&scene);
+}
+
+static void render_joints_land_where_projected_fk_says(void **state)
+{
+    (void)state;
+    akv_scene scene;
+    akv_settings s;
+    load_walk(&scene, &s);
+    uint8_t *img = malloc(W * H * 3), *bg = malloc(W * H * 3);
+    const char *joints[] = {"Head", "LeftFoot", "RightFoot", "LeftHand", "RightForeArm", "Hips", "Spine1"};
+    int frames[] = {0, 120, 250};
+    for (int fi = 0; fi < 3; ++fi) {
+        akr_camera cam = framed_camera(&scene, &s, frames[fi]);
+        render(&scene, &s, frames[fi], &cam, 0, img);
+        render(&scene, &s, frames[fi], &cam, 1, bg);
+        akv_scene_pose(&scene, &s, (float)frames[fi] * akv_scene_frame_time(&scene));
+        for (size_t k = 0; k < sizeof joints / sizeof joints[0]; ++k) {
+            ak_vec3 p = akv_scene_joint_m(&scene, joints[k]);
+            assert_true(ak_skeleton_find(scene.chars[0].skeleton, joints[k]) >= 0);
+            float px, py;
+            assert_true(akr_project(&cam, W, H, p, &px, &py));
+            int x = (int)px, y = (int)py;
+            assert_true(x >= 0 && x < W && y >= 0 && y < H);
+            const uint8_t *c = img + ((size_t)y * W + (size_t)x) * 3;
+            if (!(pixel_diff(img, bg, x, y) > 60 && c[0] > c[2] + 30))
+                fail_msg("frame %d joint %s at pixel (%d,%d): rgb %d,%d,%d is not the character", frames[fi], joints[k],
+                         x, y, c[0], c[1], c[2]);
+        }
+        /* And a point 1 m beside the head, off the body, shows no character. */
+        ak_vec3 head = akv_scene_joint_m(&scene, "Head");
+        float px, py;
+        ak_vec3 right = ak_vec3_make(cosf(cam.yaw), 0.0f, -sinf(cam.yaw));
+        assert_true(akr_project(&cam, W, H, ak_vec3_add(head, right), &px, &py));
+        if ((int)px >= 0 && (int)px < W && (int)py >= 0 && (int)py < H)
+            assert_true(pixel_diff(img, bg, (int)px, (int)py) < 30);
+    }
+    free(img);
+    free(bg);
+    akv_scene_free(&scene);
+}
+
+static void render_different_frames_differ_and_same_frame_repeats(void **state)
+{
+    (void)state;
+    akv_scene scene;
+    akv_settings s;
+    load_walk(&scene, &s);
+    uint8_t *a = malloc(W * H * 3), *b = malloc(W * H * 3), *c = malloc(W * H * 3);
+    akr_camera cam = akr_camera_defaults();
+    cam.target = ak_vec3_make(0, 0.9f, 0);
+    ak_vec3 lo, hi;
+    akv_scene_bounds(&scene, &s, 0, 343, 10, &lo, &hi);
+    akr_camera_frame_box(&cam, lo, hi, (float)W / H);
+    render(&scene, &s, 60, &cam, 0, a);
+    render(&scene, &s, 200, &cam, 0, b);
+    render(&scene, &s, 60, &cam, 0, c);
+    int differ = 0;
+    for (int i = 0; i < W * H; ++i) differ += pixel_diff(a, b, i % W, i / W) > 30;
+    print_message("frames 60 and 200 differ in %d pixels\n", differ);
+    assert_true(differ > 500);
+    assert_memory_equal(a, c, W * H * 3);
+    free(a);
+    free(b);
+    free(c);
+    akv_scene_free(&scene);
+}
+
+static int png_size(const char *path, int *w, int *h)
+{
+    int comp;
+    return stbi_info(path, w, h, &comp) ? 0 : -1;
+}
+
+static void render_cli_writes_png_sheet_and_gif(void **state)
+{
+    (void)state;
+    const char *build = getenv("AK_BUILD_DIR");
+    assert_non_null(build);
+    char bvh[1024], cmd[4096], out[1024];
+    akt_mocap_path("cmu_09_01_run.bvh", bvh, sizeof bvh);
+    snprintf(out, sizeof out, "%s/render-test", build);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && rm -f '%s'/*", out, out);
+    assert_int_equal(system(cmd), 0);
+
+    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' render '%s' --frame 40 --size 200x150 --out '%s/one.png' >/dev/null", build, bvh, out);
+    assert_int_equal(system(cmd), 0);
+    char path[1200];
+    int w, h;
+    snprintf(path, sizeof path, "%s/one.png", out);
+    assert_int_equal(png_size(path, &w, &h), 0);
+    assert_int_equal(w, 200);
+    assert_int_equal(h, 150);
+
+    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' render '%s' --frames 0:100:20 --sheet --sheet-cols 3 --size 100x80 --out '%s/sheet.png' >/dev/null",
+             build, bvh, out);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/sheet.png", out);
+    assert_int_equal(png_size(path, &w, &h), 0);
+    assert_int_equal(w, 300); /* 6 frames, 3 columns -> 2 rows */
+    assert_int_equal(h, 160);
+
+    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' render '%s' --frames 10:30:10 --size 100x80 --out '%s/seq.png' >/dev/null",
+             build, bvh, out);
+    assert_int_equal(system(cmd), 0);
+    for (int f = 10; f <= 30; f += 10) {
+        snprintf(path, sizeof path, "%s/seq_%04d.png", out, f);
+        assert_int_equal(png_size(path, &w, &h), 0);
+    }
+
+    /* Usage errors exit 2. */
+    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' render '%s' --frame 9999 --out '%s/x.png' 2>/dev/null", build, bvh, out);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+
+    if (system("command -v ffmpeg >/dev/null 2>&1") == 0) {
+        snprintf(cmd, sizeof cmd, "'%s/bin/animkit' render '%s' --frames 0:60:6 --size 120x90 --out '%s/anim.gif' >/dev/null",
+                 build, bvh, out);
+        assert_int_equal(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/anim.gif", out);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        char sig[6];
+        assert_int_equal(fread(sig, 1, 6, f), 6);
+        fclose(f);
+        assert_memory_equal(sig, "GIF89a", 6);
+    }
+}
+
+/* IK mode, headless: the built-in arm reaches a target inside its reach (limb solver), the
+ * tip ends on the target, and the target ball is drawn where the target projects. */
+static void render_ik_mode_reaches_and_draws_the_target(void **state)
+{
+    (void)state;
+    akv_settings s;
+    akv_settings_defaults(&s, 1);
+    s.mode = AKV_MODE_IK;
+    s.have_ik_target = 1;
+    s.ik_target = ak_vec3_make(0.35f, 1.75f, 0.2f); /* shoulder at (0, 1.4, 0), reach 0.57 m */
+    akv_scene scene;
+    memset(&scene, 0, sizeof scene);
+    char err[256];
+    akv_mode_state *m = akv_mode_create(&s, &scene, err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    akv_mode_step_to(m, 0);
+    ak_vec3 target;
+    float e = akv_mode_ik_error_m(m, &target);
+    print_message("IK tip-to-target error %.3g m\n", (double)e);
+    assert_true(e >= 0.0f && e < 1e-3f);
+    akr_camera cam = akr_camera_defaults();
+    ak_vec3 lo, hi;
+    akv_mode_bounds(m, &lo, &hi);
+    akr_camera_frame_box(&cam, lo, hi, (float)W / H);
+    uint8_t *img = malloc(W * H * 3);
+    akv_offscreen_bind(g_off);
+    akr_begin(g_r, W, H, &cam);
+    akv_mode_draw(m, g_r);
+    akv_offscreen_read(g_off, img);
+    float px, py;
+    assert_true(akr_project(&cam, W, H, target, &px, &py));
+    const uint8_t *c = img + ((size_t)py * W + (size_t)px) * 3;
+    /* amber ball: strong red and green, little blue */
+    if (!(c[0] > 150 && c[1] > 100 && c[2] < 100)) fail_msg("pixel at the target is %d,%d,%d", c[0], c[1], c[2]);
+    free(img);
+    akv_mode_destroy(m);
+}
+
+#if defined(AKV_HAVE_WALKER)
+/* Walker mode, headless: after 2 s the character has moved off its start and is drawn where
+ * its hips project. */
+static void render_walker_mode_draws_the_character_on_the_terrain(void **state)
+{
+    (void)state;
+    akv_settings s;
+    akv_settings_defaults(&s, 1);
+    s.mode = AKV_MODE_WALK;
+    akv_scene scene;
+    memset(&scene, 0, sizeof scene);
+    char err[256];
+    akv_mode_state *m = akv_mode_create(&s, &scene, err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    assert_true(akv_mode_frame_count(m) > 10);
+    int f = (int)(2.0f / akv_mode_frame_time(m));
+    akv_mode_step_to(m, f);
+    ak_vec3 hips;
+    assert_true(akv_mode_focus(m, &hips));
+    akr_camera cam = akr_camera_defaults();
+    cam.target = hips;
+    cam.distance = 5.0f;
+    uint8_t *img = malloc(W * H * 3);
+    akv_offscreen_bind(g_off);
+    akr_begin(g_r, W, H, &cam);
+    akv_mode_draw(m, g_r);
+    akv_offscreen_read(g_off, img);
+    float px, py;
+    assert_true(akr_project(&cam, W, H, hips, &px, &py));
+    const uint8_t *c = img + ((size_t)py * W + (size_t)px) * 3;
+    if (!(c[0] > c[2] + 30 && c[0] > c[1])) fail_msg("pixel at the hips is %d,%d,%d", c[0], c[1], c[2]);
+    free(img);
+    akv_mode_destroy(m);
+}
+#endif
+
+/* The window path: animkit-view under Xvfb draws a few frames, saves the window and exits.
+ * Skipped when xvfb-run is not installed (make deps installs it). */
+static void viewer_window_draws_the_clip_under_xvfb(void **state)
+{
+    (void)state;
+    if (system("command -v xvfb-run >/dev/null 2>&1") != 0) skip();
+    const char *build = getenv("AK_BUILD_DIR");
+    char bvh[1024], cmd[4096], out[1200];
+    akt_mocap_path("cmu_09_01_run.bvh", bvh, sizeof bvh);
+    snprintf(out, sizeof out, "%s/render-test/window.png", build);
+    remove(out);
+    snprintf(cmd, sizeof cmd,
+             "xvfb-run -a '%s/bin/animkit-view' '%s' --time 0.5 --paused --size 320x240 --screenshot '%s' >/dev/null 2>&1",
+             build, bvh, out);
+    assert_int_equal(system(cmd), 0);
+    int w, h, comp;
+    unsigned char *img = stbi_load(out, &w, &h, &comp, 3);
+    assert_non_null(img);
+    assert_int_equal(w, 320);
+    assert_int_equal(h, 240);
+    int character = 0;
+    for (int i = 0; i < w * h; ++i) character += img[i * 3] > img[i * 3 + 2] + 60;
+    stbi_image_free(img);
+    print_message("window screenshot: %d character-coloured pixels\n", character);
+    assert_true(character > 300);
+}
+
+int main(void)
+{
+    char err[512];
+    g_off = akv_offscreen_create(W, H, err, sizeof err);
+    if (!g_off) {
+        printf("no OpenGL context (%s): skipping the rendering tests\n", err);
+        return 77;
+    }
+    printf("# %s\n", akv_offscreen_describe(g_off));
+    g_r = akr_create(err, sizeof err);
+    if (!g_r) {
+        printf("renderer: %s\n", err);
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(render_is_not_blank),
+        cmocka_unit_test(render_joints_land_where_projected_fk_says),
+        cmocka_unit_test(render_different_frames_differ_and_same_frame_repeats),
+        cmocka_unit_test(render_cli_writes_png_sheet_and_gif),
+        cmocka_unit_test(render_ik_mode_reaches_and_draws_the_target),
+#if defined(AKV_HAVE_WALKER)
+        cmocka_unit_test(render_walker_mode_draws_the_character_on_the_terrain),
+#endif
+        cmocka_unit_test(viewer_window_draws_the_clip_under_xvfb),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    akr_destroy(g_r);
+    akv_offscreen_destroy(g_off);
+    return rc;
+}

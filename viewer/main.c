@@ -1,0 +1,469 @@
+/* animkit-view — look at BVH files: play, scrub, orbit, compare several files, drag IK
+ * targets, watch the walker. `animkit-view --headless ...` renders pictures with no window
+ * (same flags as `animkit render`). */
+#include <epoxy/gl.h> /* before GLFW, which must not pull in GL/gl.h */
+#include <GLFW/glfw3.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "headless.h"
+#include "modes.h"
+#include "render.h"
+#include "scene.h"
+
+typedef struct app {
+    GLFWwindow *window;
+    akr_renderer *r;
+    akv_settings s;
+    akv_scene scene;
+    akv_mode_state *mode;
+    akr_camera cam;
+    int follow;            /* -1 off, else joint index of character 0 */
+    int follow_mode;       /* the camera follows the mode's focus (the walker) */
+    int fb_w, fb_h;
+    double last_x, last_y;
+    int dragging;          /* 0 none, 1 orbit, 2 pan, 3 timeline, 4 mode (IK target) */
+    char message[600];     /* last status line (load errors, mode changes) */
+    double message_until;
+} app;
+
+static const char *k_interp_names[3] = {"step", "linear", "cubic"};
+
+static void say(app *a, const char *msg)
+{
+    snprintf(a->message, sizeof a->message, "%s", msg);
+    a->message_until = glfwGetTime() + 4.0;
+    fprintf(stderr, "animkit-view: %s\n", msg);
+}
+
+static void frame_all(app *a)
+{
+    ak_vec3 lo, hi;
+    if (a->mode) {
+        akv_mode_bounds(a->mode, &lo, &hi);
+    } else {
+        float t = a->scene.time;
+        akv_scene_bounds(&a->scene, &a->s, 0, akv_scene_frame_count(&a->scene) - 1,
+                         1 + akv_scene_frame_count(&a->scene) / 60, &lo, &hi);
+        akv_scene_pose(&a->scene, &a->s, t);
+    }
+    akr_camera_frame_box(&a->cam, lo, hi, a->fb_h > 0 ? (float)a->fb_w / (float)a->fb_h : 1.6f);
+    if (a->s.distance > 0) a->cam.distance = a->s.distance;
+}
+
+static void load_file(app *a, const char *path)
+{
+    char err[512];
+    if (akv_scene_add_file(&a->scene, &a->s, path, err, sizeof err) != 0) {
+        say(a, err);
+        return;
+    }
+    const akv_character *c = &a->scene.chars[a->scene.count - 1];
+    char msg[256];
+    snprintf(msg, sizeof msg, "loaded %s: %d joints, %d frames, units %s", c->label, (int)c->skeleton->joint_count,
+             c->clip ? (int)c->clip->frame_count : 0, ak_units_name(c->units));
+    say(a, msg);
+}
+
+static void set_mode(app *a, akv_mode mode)
+{
+    akv_mode_destroy(a->mode);
+    a->mode = NULL;
+    a->s.mode = mode;
+    if (mode == AKV_MODE_IK) a->s.paused = 1; /* drag on a still pose; space plays on */
+    if (mode != AKV_MODE_PLAY) {
+        char err[256];
+        a->mode = akv_mode_create(&a->s, &a->scene, err, sizeof err);
+        if (!a->mode) {
+            say(a, err);
+            a->s.mode = AKV_MODE_PLAY;
+        }
+    }
+    frame_all(a);
+    a->follow_mode = 1;
+    if (a->mode && mode == AKV_MODE_WALK) a->cam.distance = a->s.distance > 0 ? a->s.distance : 6.0f;
+}
+
+/* ---- input ---- */
+
+static float timeline_y(const app *a) { return (float)a->fb_h - 28.0f; }
+
+static void scrub_to(app *a, double px)
+{
+    float d = akv_scene_duration(&a->scene, 0);
+    float u = (float)((px - 10.0) / (double)(a->fb_w - 20));
+    if (u < 0) u = 0;
+    if (u > 1) u = 1;
+    a->scene.time = u * d;
+    a->s.paused = 1;
+}
+
+static void cursor_px(app *a, double *x, double *y)
+{
+    int ww, wh;
+    glfwGetWindowSize(a->window, &ww, &wh);
+    glfwGetCursorPos(a->window, x, y);
+    if (ww > 0 && wh > 0) {
+        *x *= (double)a->fb_w / ww;
+        *y *= (double)a->fb_h / wh;
+    }
+}
+
+static void on_mouse_button(GLFWwindow *w, int button, int action, int mods)
+{
+    app *a = glfwGetWindowUserPointer(w);
+    double x, y;
+    cursor_px(a, &x, &y);
+    if (action == GLFW_RELEASE) {
+        if (a->dragging == 4) akv_mode_drag(a->mode, &a->cam, a->fb_w, a->fb_h, (float)x, (float)y, 2);
+        a->dragging = 0;
+        return;
+    }
+    a->last_x = x;
+    a->last_y = y;
+    if (button == GLFW_MOUSE_BUTTON_LEFT && !a->mode && y > timeline_y(a) - 8) {
+        a->dragging = 3;
+        scrub_to(a, x);
+    } else if (button == GLFW_MOUSE_BUTTON_LEFT && !(mods & GLFW_MOD_SHIFT) && a->mode &&
+               akv_mode_drag(a->mode, &a->cam, a->fb_w, a->fb_h, (float)x, (float)y, 0)) {
+        a->dragging = 4;
+    } else if (button == GLFW_MOUSE_BUTTON_LEFT && !(mods & GLFW_MOD_SHIFT)) {
+        a->dragging = 1;
+    } else {
+        a->dragging = 2;
+    }
+}
+
+static void on_cursor(GLFWwindow *w, double x_win, double y_win)
+{
+    app *a = glfwGetWindowUserPointer(w);
+    (void)x_win;
+    (void)y_win;
+    double x, y;
+    cursor_px(a, &x, &y);
+    double dx = x - a->last_x, dy = y - a->last_y;
+    a->last_x = x;
+    a->last_y = y;
+    if (a->dragging == 1) {
+        a->cam.yaw -= (float)dx * 0.008f;
+        a->cam.pitch += (float)dy * 0.008f;
+        if (a->cam.pitch > 1.5f) a->cam.pitch = 1.5f;
+        if (a->cam.pitch < -1.2f) a->cam.pitch = -1.2f;
+    } else if (a->dragging == 2) {
+        /* Pan in the view plane, scaled so the point under the cursor follows it. */
+        float k = a->cam.distance * 2.0f * tanf(a->cam.fov_y * 0.5f) / (float)a->fb_h;
+        ak_vec3 right = ak_vec3_make(cosf(a->cam.yaw), 0.0f, -sinf(a->cam.yaw));
+        float cp = cosf(a->cam.pitch), sp = sinf(a->cam.pitch);
+        ak_vec3 fwd = ak_vec3_make(-cp * sinf(a->cam.yaw), -sp, -cp * cosf(a->cam.yaw)); /* eye -> target */
+        ak_vec3 up = ak_vec3_normalize_or(ak_vec3_cross(right, fwd), ak_vec3_make(0, 1, 0));
+        a->cam.target = ak_vec3_add(a->cam.target, ak_vec3_scale(right, -(float)dx * k));
+        a->cam.target = ak_vec3_add(a->cam.target, ak_vec3_scale(up, (float)dy * k));
+        a->follow = -1;
+        a->follow_mode = 0;
+    } else if (a->dragging == 3) {
+        scrub_to(a, x);
+    } else if (a->dragging == 4) {
+        akv_mode_drag(a->mode, &a->cam, a->fb_w, a->fb_h, (float)x, (float)y, 1);
+    }
+}
+
+static void on_scroll(GLFWwindow *w, double dx, double dy)
+{
+    app *a = glfwGetWindowUserPointer(w);
+    (void)dx;
+    a->cam.distance *= powf(0.88f, (float)dy);
+    if (a->cam.distance < 0.2f) a->cam.distance = 0.2f;
+    if (a->cam.distance > 300.0f) a->cam.distance = 300.0f;
+}
+
+static void on_drop(GLFWwindow *w, int count, const char **paths)
+{
+    app *a = glfwGetWindowUserPointer(w);
+    for (int i = 0; i < count; ++i) load_file(a, paths[i]);
+    if (!a->mode) frame_all(a);
+}
+
+static void step_frames(app *a, int delta)
+{
+    float ft = akv_scene_frame_time(&a->scene);
+    int f = (int)lroundf(a->scene.time / ft) + delta;
+    int n = akv_scene_frame_count(&a->scene);
+    if (f < 0) f = a->s.loop ? n - 1 : 0;
+    if (f > n - 1) f = a->s.loop ? 0 : n - 1;
+    a->scene.time = (float)f * ft;
+    a->s.paused = 1;
+}
+
+static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
+{
+    app *a = glfwGetWindowUserPointer(w);
+    (void)scancode;
+    (void)mods;
+    if (action == GLFW_RELEASE) return;
+    if (a->mode && akv_mode_key(a->mode, key)) return;
+    char msg[128];
+    switch (key) {
+    case GLFW_KEY_ESCAPE:
+    case GLFW_KEY_Q: glfwSetWindowShouldClose(w, 1); break;
+    case GLFW_KEY_SPACE: a->s.paused = !a->s.paused; break;
+    case GLFW_KEY_RIGHT:
+    case GLFW_KEY_PERIOD: step_frames(a, 1); break;
+    case GLFW_KEY_LEFT:
+    case GLFW_KEY_COMMA: step_frames(a, -1); break;
+    case GLFW_KEY_PAGE_UP: step_frames(a, 10); break;
+    case GLFW_KEY_PAGE_DOWN: step_frames(a, -10); break;
+    case GLFW_KEY_HOME: a->scene.time = 0.0f; break;
+    case GLFW_KEY_UP: a->s.speed *= 1.25f; break;
+    case GLFW_KEY_DOWN: a->s.speed /= 1.25f; break;
+    case GLFW_KEY_BACKSPACE: a->s.speed = 1.0f; break;
+    case GLFW_KEY_L: a->s.loop = !a->s.loop; break;
+    case GLFW_KEY_I: a->s.interp = (ak_interp)((a->s.interp + 1) % 3); break;
+    case GLFW_KEY_P: a->s.in_place = !a->s.in_place; break;
+    case GLFW_KEY_G: a->s.grid = !a->s.grid; break;
+    case GLFW_KEY_S: a->s.shadows = !a->s.shadows; break;
+    case GLFW_KEY_H: a->s.hud = !a->s.hud; break;
+    case GLFW_KEY_R: frame_all(a); a->follow = -1; break;
+    case GLFW_KEY_F:
+        if (a->mode) {
+            a->follow_mode = !a->follow_mode;
+            break;
+        }
+        if (a->scene.count == 0) break;
+        /* Cycle the followed joint: off, root, then the humanoid's head, hands and feet. */
+        {
+            const ak_skeleton *sk = a->scene.chars[0].skeleton;
+            ak_humanoid h;
+            ak_humanoid_find(sk, NULL, &h, NULL);
+            int order[6] = {0, h.joint[AK_HUM_HEAD], h.joint[AK_HUM_LEFT_HAND], h.joint[AK_HUM_RIGHT_HAND],
+                            h.joint[AK_HUM_LEFT_FOOT], h.joint[AK_HUM_RIGHT_FOOT]};
+            int pos = -1;
+            for (int i = 0; i < 6; ++i)
+                if (order[i] == a->follow) pos = i;
+            int next = -1;
+            for (int i = pos + 1; i < 6; ++i)
+                if (order[i] >= 0) {
+                    next = order[i];
+                    break;
+                }
+            a->follow = next;
+            snprintf(msg, sizeof msg, "follow: %s", next >= 0 ? sk->names[next] : "off");
+            say(a, msg);
+        }
+        break;
+    case GLFW_KEY_1: set_mode(a, AKV_MODE_PLAY); break;
+    case GLFW_KEY_2: set_mode(a, AKV_MODE_IK); break;
+    case GLFW_KEY_3: set_mode(a, AKV_MODE_WALK); break;
+    case GLFW_KEY_DELETE:
+        if (a->scene.count > 0) {
+            /* Drop the last file. */
+            akv_character *last = &a->scene.chars[a->scene.count - 1];
+            ak_skeleton_destroy(last->skeleton);
+            ak_clip_destroy(last->clip);
+            free(last->local);
+            free(last->world_m);
+            memset(last, 0, sizeof *last);
+            a->scene.count--;
+            if (a->follow >= 0 && a->scene.count == 0) a->follow = -1;
+        }
+        break;
+    default: break;
+    }
+}
+
+/* ---- HUD ---- */
+
+static void draw_hud(app *a)
+{
+    static const float ink[3] = {0.10f, 0.11f, 0.14f}, dim[3] = {0.30f, 0.32f, 0.38f};
+    akr_renderer *r = a->r;
+    float y = 10.0f;
+    char line[256];
+    if (a->mode) {
+        akv_mode_hud(a->mode, r, a->fb_w, a->fb_h);
+    } else {
+        if (a->scene.count == 0) {
+            akr_draw_text(r, 10.0f, y, 2.0f, "drop BVH files here (or: animkit-view FILE.bvh ...)", ink);
+            y += 22.0f;
+        }
+        for (int i = 0; i < a->scene.count; ++i) {
+            const akv_character *c = &a->scene.chars[i];
+            snprintf(line, sizeof line, "%s  (%d joints, %d frames @ %.0f fps, %s)", c->label, (int)c->skeleton->joint_count,
+                     c->clip ? (int)c->clip->frame_count : 0, c->clip ? 1.0 / (double)c->clip->frame_time : 0.0,
+                     ak_units_name(c->units));
+            akr_draw_text(r, 10.0f, y, 2.0f, line, c->colour);
+            y += 20.0f;
+        }
+        float ft = akv_scene_frame_time(&a->scene);
+        snprintf(line, sizeof line, "%s  frame %d / %d  t %.2f s  speed %.2fx  %s  interp %s%s%s%s",
+                 a->s.paused ? "paused" : "playing", (int)lroundf(a->scene.time / ft),
+                 akv_scene_frame_count(&a->scene) - 1, (double)a->scene.time, (double)a->s.speed,
+                 a->s.loop ? "loop" : "once", k_interp_names[a->s.interp], a->s.in_place ? "  in-place" : "",
+                 a->follow >= 0 ? "  follow " : "",
+                 a->follow >= 0 && a->scene.count ? a->scene.chars[0].skeleton->names[a->follow] : "");
+        akr_draw_text(r, 10.0f, y + 4.0f, 2.0f, line, ink);
+        /* Timeline: the bar, the playhead. */
+        float d = akv_scene_duration(&a->scene, 0);
+        float ty = timeline_y(a), tw = (float)a->fb_w - 20.0f;
+        static const float bar[4] = {0.2f, 0.22f, 0.28f, 0.35f}, head[4] = {0.9f, 0.42f, 0.32f, 1.0f};
+        akr_draw_rect(r, 10.0f, ty, tw, 10.0f, bar);
+        float u = d > 0 ? a->scene.time / d : 0.0f;
+        if (u > 1) u = 1;
+        akr_draw_rect(r, 10.0f + u * tw - 3.0f, ty - 5.0f, 6.0f, 20.0f, head);
+    }
+    const char *keys =
+        "mouse: left orbit, right/shift pan, wheel zoom, click the timeline to scrub\n"
+        "space play/pause  <- -> step  PgUp/PgDn 10  Home start  up/down speed  backspace 1x\n"
+        "L loop  I interp  P in-place  F follow  R reset view  G grid  S shadows  H hide help\n"
+        "1 playback  2 IK (drag the ball; C solver, O pole, +/- iterations)  3 walker  Q quit";
+    float ks = a->fb_w >= 1100 ? 2.0f : 1.5f;
+    if (a->s.hud) akr_draw_text(r, 10.0f, (float)a->fb_h - 36.0f - 4.0f * 11.0f * ks, ks, keys, dim);
+    if (a->message[0] && glfwGetTime() < a->message_until)
+        akr_draw_text(r, 10.0f, (float)a->fb_h - 150.0f, 2.0f, a->message, ink);
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: animkit-view [FILE.bvh ...] [options]\n"
+            "       animkit-view --headless FILE.bvh [--frame N | --frames A:B[:STEP]] --out OUT [options]\n\n"
+            "Plays BVH files (several at once, each in its own colour; drop more onto the window),\n"
+            "with IK (--ik) and walker (--walk) modes. Every setting is also a key (press H).\n\n");
+    akv_print_flags(out);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--headless") == 0) {
+            /* Same flags as `animkit render`: drop --headless and hand over. */
+            char **rest = malloc(sizeof(char *) * (size_t)argc);
+            int n = 0;
+            for (int k = 0; k < argc; ++k)
+                if (k != i) rest[n++] = argv[k];
+            int rc = akv_render_main(n, rest, "animkit-view --headless");
+            free(rest);
+            return rc;
+        }
+    static app a;
+    akv_settings_defaults(&a.s, 0);
+    int help = 0;
+    int rc = akv_parse_args(&a.s, argc, argv, "animkit-view", &help);
+    if (rc) return rc;
+    if (help) {
+        usage(stdout);
+        return 0;
+    }
+    for (int i = 0; i < a.s.file_count; ++i) {
+        char err[512];
+        if (akv_scene_add_file(&a.scene, &a.s, a.s.files[i], err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            akv_scene_free(&a.scene);
+            return 1;
+        }
+    }
+    if (!glfwInit()) {
+        fprintf(stderr, "animkit-view: cannot open a window (no display?). For pictures use --headless.\n");
+        return 3;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SAMPLES, 4);
+    glfwWindowHint(GLFW_STENCIL_BITS, 8);
+    a.window = glfwCreateWindow(a.s.width, a.s.height, "animkit-view", NULL, NULL);
+    if (!a.window) {
+        fprintf(stderr, "animkit-view: no OpenGL 3.3 core window\n");
+        glfwTerminate();
+        return 3;
+    }
+    glfwMakeContextCurrent(a.window);
+    glfwSwapInterval(1);
+    char err[512];
+    a.r = akr_create(err, sizeof err);
+    if (!a.r) {
+        fprintf(stderr, "animkit-view: %s\n", err);
+        glfwTerminate();
+        return 3;
+    }
+    glEnable(GL_MULTISAMPLE);
+    glfwSetWindowUserPointer(a.window, &a);
+    glfwSetMouseButtonCallback(a.window, on_mouse_button);
+    glfwSetCursorPosCallback(a.window, on_cursor);
+    glfwSetScrollCallback(a.window, on_scroll);
+    glfwSetKeyCallback(a.window, on_key);
+    glfwSetDropCallback(a.window, on_drop);
+    glfwGetFramebufferSize(a.window, &a.fb_w, &a.fb_h);
+    a.cam = akr_camera_defaults();
+    a.cam.yaw = a.s.yaw;
+    a.cam.pitch = a.s.pitch;
+    a.follow = -1;
+    a.scene.time = a.s.time;
+    if (a.s.mode != AKV_MODE_PLAY) set_mode(&a, a.s.mode);
+    else frame_all(&a);
+    if (a.s.follow && a.scene.count) a.follow = ak_skeleton_find(a.scene.chars[0].skeleton, a.s.follow);
+
+    double last = glfwGetTime();
+    int frames_drawn = 0, exit_code = 0;
+    while (!glfwWindowShouldClose(a.window)) {
+        glfwPollEvents();
+        double now = glfwGetTime();
+        float dt = (float)(now - last);
+        last = now;
+        if (dt > 0.1f) dt = 0.1f;
+        glfwGetFramebufferSize(a.window, &a.fb_w, &a.fb_h);
+        if (a.fb_w < 1 || a.fb_h < 1) continue;
+        if (a.mode) {
+            if (!a.s.paused) akv_mode_update(a.mode, dt * a.s.speed);
+            ak_vec3 focus;
+            if (a.follow_mode && akv_mode_focus(a.mode, &focus))
+                a.cam.target = ak_vec3_lerp(a.cam.target, focus, 1.0f - expf(-dt * 6.0f));
+        } else {
+            if (!a.s.paused) {
+                a.scene.time += dt * a.s.speed;
+                float d = akv_scene_duration(&a.scene, a.s.loop);
+                if (d > 0) {
+                    if (a.s.loop) a.scene.time = fmodf(fmodf(a.scene.time, d) + d, d);
+                    else if (a.scene.time > d) a.scene.time = d;
+                    else if (a.scene.time < 0) a.scene.time = 0;
+                }
+            }
+            akv_scene_pose(&a.scene, &a.s, a.scene.time);
+            if (a.follow >= 0 && a.scene.count) {
+                ak_vec3 p = a.scene.chars[0].world_m[a.follow].translation;
+                float k = 1.0f - expf(-dt * 8.0f);
+                a.cam.target = ak_vec3_lerp(a.cam.target, p, k);
+            }
+        }
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        akr_begin(a.r, a.fb_w, a.fb_h, &a.cam);
+        if (a.mode) akv_mode_draw(a.mode, a.r);
+        else akv_scene_draw(a.r, &a.scene, &a.s);
+        draw_hud(&a);
+        if (a.s.screenshot && ++frames_drawn == 3) {
+            uint8_t *rgb = malloc((size_t)a.fb_w * (size_t)a.fb_h * 3);
+            if (rgb) {
+                glPixelStorei(GL_PACK_ALIGNMENT, 1);
+                glReadBuffer(GL_BACK);
+                for (int y = 0; y < a.fb_h; ++y)
+                    glReadPixels(0, a.fb_h - 1 - y, a.fb_w, 1, GL_RGB, GL_UNSIGNED_BYTE, rgb + (size_t)y * (size_t)a.fb_w * 3);
+                if (akv_write_png(a.s.screenshot, a.fb_w, a.fb_h, rgb) != 0) exit_code = 1;
+                else printf("wrote %s (%dx%d)\n", a.s.screenshot, a.fb_w, a.fb_h);
+                free(rgb);
+            } else {
+                exit_code = 1;
+            }
+            glfwSetWindowShouldClose(a.window, 1);
+        }
+        glfwSwapBuffers(a.window);
+    }
+    akv_mode_destroy(a.mode);
+    akr_destroy(a.r);
+    akv_scene_free(&a.scene);
+    glfwDestroyWindow(a.window);
+    glfwTerminate();
+    return exit_code;
+}

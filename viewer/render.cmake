@@ -1,0 +1,43 @@
+# The renderer shared by the CLI's `render` command and animkit-view: a static library of
+# viewer/{render,scene,offscreen,headless,modes}.c. Included from tools/extra.cmake and
+# viewer/CMakeLists.txt; defines animkit_render when GLFW, libepoxy and stb are present.
+if(NOT TARGET animkit_render)
+  pkg_check_modules(AKV_GL IMPORTED_TARGET glfw3 epoxy)
+  find_path(AKV_STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb)
+  find_library(AKV_STB_LIBRARY stb)
+  if(AKV_GL_FOUND AND AKV_STB_INCLUDE_DIR)
+    set(AKV_DIR ${PROJECT_SOURCE_DIR}/viewer)
+    add_library(animkit_render STATIC ${AKV_DIR}/render.c ${AKV_DIR}/scene.c ${AKV_DIR}/offscreen.c
+                ${AKV_DIR}/headless.c ${AKV_DIR}/modes.c ${AKV_DIR}/ik_solvers.c
+                ${AKV_DIR}/walk_view.c)
+    target_include_directories(animkit_render PUBLIC ${AKV_DIR} PRIVATE ${AKV_STB_INCLUDE_DIR} ${CGLM_INCLUDE_DIR})
+    target_link_libraries(animkit_render PUBLIC animkit_static PkgConfig::AKV_GL m)
+    if(AKV_STB_LIBRARY)
+      target_link_libraries(animkit_render PUBLIC ${AKV_STB_LIBRARY})
+    else()
+      # No libstb.a: compile stb_image_write's implementation here.
+      target_sources(animkit_render PRIVATE ${AKV_DIR}/stb_impl.c)
+    endif()
+    target_compile_options(animkit_render PRIVATE -Wall -Wextra)
+    # The IK and walker views use whatever those modules' headers provide in this tree.
+    file(READ ${PROJECT_SOURCE_DIR}/include/animkit/ik.h AKV_IK_H)
+    if(AKV_IK_H MATCHES "ak_fabrik_ik_run")
+      target_compile_definitions(animkit_render PUBLIC AKV_HAVE_CHAIN_IK=1)
+    endif()
+    if(AKV_IK_H MATCHES "ak_jacobian_ik_run")
+      target_compile_definitions(animkit_render PUBLIC AKV_HAVE_JACOBIAN_IK=1)
+    endif()
+    set(AKV_LOCO_H ${PROJECT_SOURCE_DIR}/include/animkit/locomotion.h)
+    if(EXISTS ${AKV_LOCO_H})
+      file(READ ${AKV_LOCO_H} AKV_LOCO_TEXT)
+      if(AKV_LOCO_TEXT MATCHES "ak_walker_ground_rays")
+        target_compile_definitions(animkit_render PUBLIC AKV_HAVE_WALKER=1)
+      endif()
+    endif()
+    # Re-run the checks when those headers change.
+    set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+                 ${PROJECT_SOURCE_DIR}/include/animkit/ik.h)
+  else()
+    message(STATUS "animkit: GLFW/libepoxy/stb not found - no renderer, viewer or `animkit render`")
+  endif()
+endif()

@@ -1,0 +1,105 @@
+/* animkit viewer — the scene both the window and the headless renderer show: loaded BVH
+ * characters (each coloured apart), playback settings, and every setting's command-line flag.
+ * Nothing here needs a GL context except akv_scene_draw. */
+#ifndef AKV_SCENE_H
+#define AKV_SCENE_H
+
+#include <stdio.h>
+
+#include "animkit/animkit.h"
+#include "render.h"
+
+#define AKV_MAX_FILES 16
+
+typedef enum akv_mode { AKV_MODE_PLAY = 0, AKV_MODE_IK = 1, AKV_MODE_WALK = 2 } akv_mode;
+
+/* Every viewer setting; each has a command-line flag (akv_print_flags lists them). */
+typedef struct akv_settings {
+    const char *files[AKV_MAX_FILES];
+    int file_count;
+    akv_mode mode;
+    /* output (headless) */
+    const char *out;        /* --out: .png, .gif or .mp4 */
+    int width, height;      /* --size WxH */
+    int frame;              /* --frame N (-1: not given) */
+    int frame_a, frame_b, frame_step, have_frames; /* --frames A:B:STEP */
+    int sheet;              /* --sheet: one contact-sheet PNG for --frames */
+    int sheet_cols;         /* --sheet-cols N (0: automatic) */
+    float fps;              /* --fps for GIF/MP4 (0: the clip's rate, at most 30) */
+    /* playback */
+    float time;             /* --time SECONDS: start time */
+    float speed;            /* --speed X */
+    int loop;               /* --loop / --no-loop */
+    ak_interp interp;       /* --interp step|linear|cubic */
+    int in_place;           /* --in-place: hold the root's ground position at frame 0 */
+    int paused;             /* --paused */
+    /* units */
+    const char *units;      /* --units auto|m|cm|cmu|in|mm */
+    float scale;            /* --scale METRES_PER_UNIT (0: from --units) */
+    /* camera and look */
+    float yaw, pitch;       /* --yaw DEG, --pitch DEG */
+    float distance;         /* --distance M (0: fit the motion) */
+    const char *follow;     /* --follow JOINT: keep the camera on this joint of the first file */
+    int grid, shadows, hud; /* --no-grid, --no-shadows, --hud / --no-hud */
+    float radius;           /* --radius M: bone radius */
+    int verbose;            /* -v */
+    const char *screenshot; /* --screenshot FILE.png: window draws a few frames, saves, exits */
+    /* IK mode */
+    const char *ik_chain;   /* --ik-chain ROOT,TIP (default: right arm) */
+    const char *ik_solver;  /* --solver limb|ccd|fabrik|jacobian|dls */
+    int ik_iterations;      /* --iterations N */
+    int have_ik_target;
+    ak_vec3 ik_target;      /* --target x,y,z metres */
+    /* walker mode: the remaining flags are passed through to the walker (see `animkit walk`) */
+    int walk_argc;
+    const char *walk_argv[64];
+} akv_settings;
+
+void akv_settings_defaults(akv_settings *s, int headless);
+/* Parses argv[1..argc). Files are positional. Returns 0, or 2 after printing a usage error
+ * to stderr prefixed with `prog`; *wants_help is set for -h/--help. */
+int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int *wants_help);
+void akv_print_flags(FILE *out);
+
+/* One loaded BVH file. */
+typedef struct akv_character {
+    char label[96];
+    ak_skeleton *skeleton;
+    ak_clip *clip;
+    ak_units units;
+    float mpu;              /* metres per file unit */
+    float colour[3];
+    ak_xform *local;        /* sampled pose, file units */
+    ak_xform *world_m;      /* world transforms, metres (after in-place) */
+    ak_vec3 root_start_m;   /* root position at frame 0, metres */
+} akv_character;
+
+typedef struct akv_scene {
+    akv_character chars[AKV_MAX_FILES];
+    int count;
+    float time;             /* current time, seconds */
+} akv_scene;
+
+extern const float akv_palette[8][3];
+
+/* Loads one BVH file as character number scene->count. Returns 0, or -1 with a message. */
+int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path, char *err, size_t err_size);
+/* Adds a character from a skeleton+clip the scene takes ownership of. */
+int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak_skeleton *skeleton,
+                  ak_clip *clip, char *err, size_t err_size);
+void akv_scene_free(akv_scene *scene);
+/* Longest duration over the characters, seconds. */
+float akv_scene_duration(const akv_scene *scene, int loop);
+/* Frame time of the first character (1/30 when empty). */
+float akv_scene_frame_time(const akv_scene *scene);
+int akv_scene_frame_count(const akv_scene *scene);
+/* Samples every character at `time` and runs FK into world_m (metres). */
+void akv_scene_pose(akv_scene *scene, const akv_settings *s, float time);
+/* Bounding box of every joint over the frames [a, b] (step), metres. */
+void akv_scene_bounds(akv_scene *scene, const akv_settings *s, int a, int b, int step, ak_vec3 *lo, ak_vec3 *hi);
+/* Ground, shadows and every character at the current pose. */
+void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings *s);
+/* Position in metres of `joint` of character 0 (NULL or unknown: the root). */
+ak_vec3 akv_scene_joint_m(const akv_scene *scene, const char *joint);
+
+#endif

@@ -1,0 +1,25 @@
+/* animkit viewer — the walker scene: terrain, the walking character, its target, guide
+ * joint, ground rays, stance feet and hip drop. Built on the locomotion module. */
+#ifndef AKV_WALK_VIEW_H
+#define AKV_WALK_VIEW_H
+
+#include "render.h"
+#include "scene.h"
+
+typedef struct akv_walk_view akv_walk_view;
+
+/* Builds the walker from the walker flags in s->walk_argv; NULL with a reason on failure. */
+akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err_size);
+void akv_walk_view_destroy(akv_walk_view *w);
+int akv_walk_view_frame_count(const akv_walk_view *w);
+float akv_walk_view_frame_time(const akv_walk_view *w);
+void akv_walk_view_step_to(akv_walk_view *w, int frame);
+void akv_walk_view_update(akv_walk_view *w, float dt);
+void akv_walk_view_bounds(akv_walk_view *w, ak_vec3 *lo, ak_vec3 *hi);
+void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s);
+void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r);
+int akv_walk_view_key(akv_walk_view *w, int key);
+/* The character's hips, metres (what the camera follows). */
+ak_vec3 akv_walk_view_focus(const akv_walk_view *w);
+
+#endif
