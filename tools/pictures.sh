@@ -24,7 +24,8 @@ mkdir -p "$out"
   --out "$out/ik_reach.png"
 # The walker on hills (needs the locomotion module).
 if "$ak" render --walk --help >/dev/null 2>&1 && "$ak" walk --help >/dev/null 2>&1; then
-  "$ak" render --walk --hud --frame 150 --size 800x500 --out "$out/walker_hills.png" ||
+  "$ak" render --walk --terrain hills --seed 3 --hud --time 6 --pitch 24 --yaw 200 --size 800x500 \
+    --out "$out/walker_hills.png" ||
     echo "pictures: walker picture skipped (walker mode not available in this build)" >&2
 fi
 ls -l "$out"
