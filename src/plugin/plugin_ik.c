@@ -55,7 +55,10 @@ AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle h, const ak_plugin_limb_ik_par
     if (status != AK_OK) return status;
     const int32_t n = s->skeleton->joint_count;
     if (out_result) memset(out_result, 0, sizeof *out_result);
-    if (!pp) status = akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "params is null");
+    if (!pp) {
+        akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "params is null");
+        status = AK_ERR_INVALID_ARG;
+    }
     if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, local, count, n, "local");
     if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, world, count, n, "world");
     if (status == AK_OK) {
