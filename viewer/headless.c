@@ -221,9 +221,13 @@ int akv_render_main(int argc, char **argv, const char *prog)
         } else {
             akv_scene_pose(&scene, &s, t);
         }
-        if (s.follow) {
-            ak_vec3 target = akv_scene_joint_m(&scene, s.follow);
-            cam.target = target;
+        ak_vec3 focus;
+        if (mode && akv_mode_focus(mode, &focus)) {
+            /* The walker: follow the character from 6 m unless told otherwise. */
+            cam.target = focus;
+            cam.distance = s.distance > 0 ? s.distance : 6.0f;
+        } else if (s.follow) {
+            cam.target = akv_scene_joint_m(&scene, s.follow);
         }
         akv_offscreen_bind(off);
         akr_begin(r, s.width, s.height, &cam);

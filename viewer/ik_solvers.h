@@ -14,6 +14,8 @@ typedef struct akv_ik_request {
     int use_pole;
     ak_vec3 pole;           /* model space, file units */
     int iterations;         /* for the iterative solvers */
+    unsigned char **workspace; /* Jacobian scratch owned by the caller (grown with realloc, */
+    size_t *workspace_size;    /* freed by the caller) */
 } akv_ik_request;
 
 int akv_ik_solver_count(void);

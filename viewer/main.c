@@ -22,6 +22,7 @@ typedef struct app {
     akv_mode_state *mode;
     akr_camera cam;
     int follow;            /* -1 off, else joint index of character 0 */
+    int follow_mode;       /* the camera follows the mode's focus (the walker) */
     int fb_w, fb_h;
     double last_x, last_y;
     int dragging;          /* 0 none, 1 orbit, 2 pan, 3 timeline, 4 mode (IK target) */
@@ -82,6 +83,8 @@ static void set_mode(app *a, akv_mode mode)
         }
     }
     frame_all(a);
+    a->follow_mode = 1;
+    if (a->mode && mode == AKV_MODE_WALK) a->cam.distance = a->s.distance > 0 ? a->s.distance : 6.0f;
 }
 
 /* ---- input ---- */
@@ -159,6 +162,7 @@ static void on_cursor(GLFWwindow *w, double x_win, double y_win)
         a->cam.target = ak_vec3_add(a->cam.target, ak_vec3_scale(right, -(float)dx * k));
         a->cam.target = ak_vec3_add(a->cam.target, ak_vec3_scale(up, (float)dy * k));
         a->follow = -1;
+        a->follow_mode = 0;
     } else if (a->dragging == 3) {
         scrub_to(a, x);
     } else if (a->dragging == 4) {
@@ -223,6 +227,10 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     case GLFW_KEY_H: a->s.hud = !a->s.hud; break;
     case GLFW_KEY_R: frame_all(a); a->follow = -1; break;
     case GLFW_KEY_F:
+        if (a->mode) {
+            a->follow_mode = !a->follow_mode;
+            break;
+        }
         if (a->scene.count == 0) break;
         /* Cycle the followed joint: off, root, then the humanoid's head, hands and feet. */
         {
@@ -410,6 +418,9 @@ int main(int argc, char **argv)
         if (a.fb_w < 1 || a.fb_h < 1) continue;
         if (a.mode) {
             if (!a.s.paused) akv_mode_update(a.mode, dt * a.s.speed);
+            ak_vec3 focus;
+            if (a.follow_mode && akv_mode_focus(a.mode, &focus))
+                a.cam.target = ak_vec3_lerp(a.cam.target, focus, 1.0f - expf(-dt * 6.0f));
         } else {
             if (!a.s.paused) {
                 a.scene.time += dt * a.s.speed;

@@ -34,6 +34,8 @@ struct akv_mode_state {
     int status;
     char status_text[300];
     double solve_us;
+    unsigned char *ik_workspace;
+    size_t ik_workspace_size;
     int grabbed;               /* 0 none, 1 target, 2 pole */
     float grab_depth;          /* distance from the eye along the view axis at grab time */
     /* walker */
@@ -142,6 +144,8 @@ static void ik_solve(akv_mode_state *m)
     q.use_pole = m->use_pole;
     q.pole = ak_vec3_scale(m->pole_m, inv);
     q.iterations = m->iterations;
+    q.workspace = &m->ik_workspace;
+    q.workspace_size = &m->ik_workspace_size;
     ak_error e;
     ak_error_clear(&e);
     double t0 = now_us();
@@ -235,6 +239,7 @@ void akv_mode_destroy(akv_mode_state *m)
     }
     if (m->own_arm) akv_scene_free(&m->arm_scene);
     free(m->base_local);
+    free(m->ik_workspace);
     akv_walk_view_destroy(m->walk);
     free(m);
 }
@@ -263,6 +268,21 @@ void akv_mode_step_to(akv_mode_state *m, int frame)
 {
     if (m->kind == AKV_MODE_WALK) akv_walk_view_step_to(m->walk, frame);
     else ik_rebase(m, (float)frame * akv_scene_frame_time(m->scene));
+}
+
+float akv_mode_ik_error_m(const akv_mode_state *m, ak_vec3 *target_m)
+{
+    if (m->kind != AKV_MODE_IK) return -1.0f;
+    if (target_m) *target_m = m->target_m;
+    ak_vec3 tip = m->ch->world_m[m->chain[m->chain_len - 1]].translation;
+    return ak_vec3_length(ak_vec3_sub(tip, m->target_m));
+}
+
+int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point)
+{
+    if (m->kind != AKV_MODE_WALK) return 0;
+    *point = akv_walk_view_focus(m->walk);
+    return 1;
 }
 
 void akv_mode_bounds(akv_mode_state *m, ak_vec3 *lo, ak_vec3 *hi)

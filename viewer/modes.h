@@ -22,6 +22,11 @@ void akv_mode_step_to(akv_mode_state *m, int frame);
 void akv_mode_bounds(akv_mode_state *m, ak_vec3 *lo, ak_vec3 *hi);
 void akv_mode_draw(akv_mode_state *m, akr_renderer *r);
 void akv_mode_hud(akv_mode_state *m, akr_renderer *r, int w, int h);
+/* IK mode: distance from the chain's tip to the target after the last solve, metres, and
+ * the target; -1 for other modes. */
+float akv_mode_ik_error_m(const akv_mode_state *m, ak_vec3 *target_m);
+/* A point the camera should follow (walker: the character's hips); 0 when the mode has none. */
+int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point);
 /* Window: real-time update, a key press (GLFW key code; returns 1 when used), and a mouse
  * drag at pixel (px, py): phase 0 press, 1 move, 2 release (returns 1 when it grabbed). */
 void akv_mode_update(akv_mode_state *m, float dt);

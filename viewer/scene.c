@@ -38,7 +38,7 @@ void akv_settings_defaults(akv_settings *s, int headless)
     s->hud = headless ? 0 : 1;
     s->radius = 0.03f;
     s->ik_solver = "limb";
-    s->ik_iterations = 16;
+    s->ik_iterations = 100;
 }
 
 void akv_print_flags(FILE *out)
@@ -93,6 +93,18 @@ static int parse_i(const char *v, int *out)
     return 0;
 }
 
+/* The flags of `animkit walk` the walker view understands. `--size S` (heightmap side) is
+ * told apart from the picture's `--size WxH` by the x. */
+static int is_walker_flag(const char *a, const char *v)
+{
+    static const char *k[] = {"--clip", "--cycle", "--idle", "--scale", "--terrain", "--heightmap", "--height",
+                              "--seed", "--start", "--target", "--max-time", "--steer", "--turn-rate",
+                              "--arrival", "--no-foot-ik"};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i)
+        if (strcmp(a, k[i]) == 0) return 1;
+    return strcmp(a, "--size") == 0 && v && !strchr(v, 'x');
+}
+
 int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int *wants_help)
 {
     *wants_help = 0;
@@ -104,14 +116,12 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
         if (!v) return usage(prog, "%s needs a value", a);                            \
         ++i;                                                                           \
     } while (0)
-        if (s->mode == AKV_MODE_WALK && strncmp(a, "--", 2) == 0 && strcmp(a, "--out") && strcmp(a, "--size") &&
-            strcmp(a, "--frame") && strcmp(a, "--frames") && strcmp(a, "--fps") && strcmp(a, "--sheet") &&
-            strcmp(a, "--yaw") && strcmp(a, "--pitch") && strcmp(a, "--distance") && strcmp(a, "--hud") &&
-            strcmp(a, "--no-hud") && strcmp(a, "--no-shadows") && strcmp(a, "--no-grid") && strcmp(a, "--sheet-cols")) {
-            /* walker flags pass through, with their value when the next word is not a flag */
+        if (s->mode == AKV_MODE_WALK && is_walker_flag(a, v)) {
+            /* walker flags pass through, with their value */
             if (s->walk_argc + 2 >= 64) return usage(prog, "too many walker flags (%s)", a);
             s->walk_argv[s->walk_argc++] = a;
-            if (v && strncmp(v, "--", 2) != 0) {
+            if (strcmp(a, "--no-foot-ik") != 0) {
+                if (!v) return usage(prog, "%s needs a value", a);
                 s->walk_argv[s->walk_argc++] = v;
                 ++i;
             }

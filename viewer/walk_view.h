@@ -19,5 +19,7 @@ void akv_walk_view_bounds(akv_walk_view *w, ak_vec3 *lo, ak_vec3 *hi);
 void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s);
 void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r);
 int akv_walk_view_key(akv_walk_view *w, int key);
+/* The character's hips, metres (what the camera follows). */
+ak_vec3 akv_walk_view_focus(const akv_walk_view *w);
 
 #endif

@@ -116,6 +116,173 @@ AK_API int32_t ak_limb_ik_solve(const ak_limb_ik_params *params, const ak_xform 
 AK_API int32_t ak_limb_ik_run(const ak_limb_ik_params *params, ak_xform *local, ak_xform *world,
                               ak_ik_result *result, ak_error *err);
 
+/* ---- Joint limits (CCD, FABRIK) ----
+ * A limit constrains a chain joint's local rotation relative to its rest rotation:
+ * q_rel = conj(rest_local.rotation) * local.rotation (for BVH skeletons rest rotations are
+ * identity, so q_rel is the local rotation itself). */
+typedef enum ak_ik_limit_type {
+    AK_IK_LIMIT_NONE = 0,
+    AK_IK_LIMIT_HINGE = 1,  /* q_rel is a rotation about `axis` by an angle in [min, max] */
+    AK_IK_LIMIT_CONE = 2    /* q_rel = swing * twist: twist about `axis` in [min, max], swing
+                             * tilting `axis` by at most cone_angle */
+} ak_ik_limit_type;
+
+typedef struct ak_ik_limit {
+    int32_t type;        /* ak_ik_limit_type */
+    /* Joint-local unit axis. Hinge: the rotation axis (required). Cone: the bone direction
+     * (the cone's centre and the twist axis); zero means "toward the next chain joint". */
+    ak_vec3 axis;
+    float min_angle;     /* radians; hinge angle / twist angle range, min <= max, in [-pi, pi] */
+    float max_angle;
+    float cone_angle;    /* cone: largest swing, radians in [0, pi] */
+} ak_ik_limit;
+
+AK_API ak_ik_limit ak_ik_limit_none(void);
+AK_API ak_ik_limit ak_ik_limit_hinge(ak_vec3 axis, float min_angle, float max_angle);
+AK_API ak_ik_limit ak_ik_limit_cone(ak_vec3 axis, float cone_angle, float twist_min, float twist_max);
+/* The closest rotation to `q_rel` the limit allows (swing-twist decomposition about the axis,
+ * twist clamped, swing clamped to the cone / dropped for a hinge). `bone_axis` is used when
+ * a cone limit's axis is zero. Returns a unit quaternion. */
+AK_API ak_quat ak_ik_limit_apply(const ak_ik_limit *limit, ak_quat q_rel, ak_vec3 bone_axis);
+
+/* ---- CCD and FABRIK: iterative solvers over a chain ----
+ * The chain lists joints root first, each a descendant of the previous one (usually its
+ * child; ak_ik_chain_from_joints builds one). The tip (last joint) is the end effector; every
+ * other chain joint rotates. Chain length 1..AK_IK_MAX_CHAIN; a chain of 1 cannot move and only
+ * reports its error. */
+typedef struct ak_chain_ik_params {
+    const ak_skeleton *skeleton;   /* required */
+    const int32_t *chain;          /* chain_length joint indices, root first */
+    int32_t chain_length;
+    ak_vec3 target;                /* model space */
+    /* CCD only: per-joint weight w_j in [0,1] scaling each joint's rotation (chain_length
+     * entries, the tip's ignored); NULL means 1 for all. FABRIK ignores it. */
+    const float *joint_weights;
+    /* Per-joint limits (chain_length entries, the tip's ignored); NULL means none. */
+    const ak_ik_limit *limits;
+    int32_t max_iterations;        /* passes; default 100, >= 1 */
+    float tolerance;               /* fraction of the chain length; default 1e-4 */
+    float weight;                  /* 0..1; default 1 */
+} ak_chain_ik_params;
+
+AK_API ak_chain_ik_params ak_chain_ik_defaults(void);
+/* AK_OK or AK_ERR_INVALID_ARG (bad indices, chain not parent-to-descendant ordered, too long,
+ * non-finite target, weights/limits out of range, max_iterations < 1...). */
+AK_API int32_t ak_chain_ik_validate(const ak_chain_ik_params *params, ak_error *err);
+/* Cyclic coordinate descent: passes from the joint nearest the tip back to the root, each
+ * joint turned about normalize(r_jn x r_jd) by w_j * acos(r^_jn . r^_jd) (r_jn: joint -> end
+ * effector, r_jd: joint -> target), then limited. Stops when within tolerance, when a pass no
+ * longer improves the error, or at max_iterations. AK_ERR_DEGENERATE for zero-length bones. */
+AK_API int32_t ak_ccd_ik_run(const ak_chain_ik_params *params, ak_xform *local, ak_xform *world,
+                             ak_ik_result *result, ak_error *err);
+/* FABRIK (Aristidou & Lasenby 2011): backward (tip -> root) and forward (root -> tip) passes
+ * over joint positions keeping every bone length exact; an unreachable target gives the chain
+ * stretched straight toward it. After each iteration each joint's rotation becomes the
+ * minimal rotation from its bone's old direction to the new one (twist kept), then limited. */
+AK_API int32_t ak_fabrik_ik_run(const ak_chain_ik_params *params, ak_xform *local,
+                                ak_xform *world, ak_ik_result *result, ak_error *err);
+
+/* ---- Jacobian solvers: pseudo-inverse and damped least squares ----
+ * Three rotation axes per joint (model-space x, y, z through the joint). With the stacked
+ * effector error e (3 rows per effector, scaled by its weight) and Jacobian J:
+ *   pseudo-inverse          dtheta = J^T (J J^T)^-1 e       (LDL^T, tiny pivots dropped)
+ *   damped least squares    dtheta = J^T (J J^T + lambda^2 I)^-1 e
+ * Each step is scaled so no component exceeds max_step radians. */
+typedef enum ak_jacobian_method {
+    AK_JACOBIAN_PSEUDO_INVERSE = 0,
+    AK_JACOBIAN_DLS = 1
+} ak_jacobian_method;
+
+typedef struct ak_jacobian_ik_params {
+    const ak_skeleton *skeleton;   /* required */
+    int32_t method;                /* ak_jacobian_method; default AK_JACOBIAN_DLS */
+    /* Single-effector form (used when effector_count == 0): a chain as for CCD/FABRIK. */
+    const int32_t *chain;
+    int32_t chain_length;
+    ak_vec3 target;                /* model space */
+    /* Multi-effector form (used when effector_count > 0): the joints allowed to rotate
+     * (strictly ascending indices) and the effector joints with their model-space targets and
+     * weights (NULL weights: all 1). An effector is moved by the joints it lies below. */
+    const int32_t *joints;
+    int32_t joint_count;
+    const int32_t *effectors;
+    const ak_vec3 *targets;
+    const float *effector_weights;
+    int32_t effector_count;
+    /* DLS damping lambda as a fraction of the chain length; default 0.05 (Buss's lambda 0.6
+     * on a chain of about 10 unit bones). Ignored by the pseudo-inverse. */
+    float damping;
+    float max_step;                /* radians per axis per iteration; default 0.1 */
+    int32_t max_iterations;        /* default 100 */
+    float tolerance;               /* fraction of the chain length; default 1e-4 */
+    float weight;                  /* 0..1; default 1 */
+    void *workspace;               /* caller-owned, ak_jacobian_ik_workspace_size bytes */
+    size_t workspace_bytes;
+} ak_jacobian_ik_params;
+
+AK_API ak_jacobian_ik_params ak_jacobian_ik_defaults(void);
+/* Bytes of workspace for `joint_count` rotating joints (chain_length - 1 for a chain) and
+ * `effector_count` effectors (1 for a chain). 0 for counts below 1 or absurd sizes. */
+AK_API size_t ak_jacobian_ik_workspace_size(int32_t joint_count, int32_t effector_count);
+AK_API int32_t ak_jacobian_ik_validate(const ak_jacobian_ik_params *params, ak_error *err);
+/* Iterates to tolerance (every effector within tolerance * its chain length) or
+ * max_iterations; writes the local rotations of the rotating joints and refreshes world below
+ * them. result->error is the largest effector error. */
+AK_API int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *params, ak_xform *local,
+                                  ak_xform *world, ak_ik_result *result, ak_error *err);
+
+/* ---- Aim and look-at ---- */
+
+typedef struct ak_aim_ik_params {
+    const ak_skeleton *skeleton;   /* required */
+    int32_t joint;                 /* the joint to turn */
+    ak_vec3 target;                /* model-space point to aim at */
+    ak_vec3 forward;               /* joint-local axis that should point at the target;
+                                    * default (0,0,1) */
+    ak_vec3 up;                    /* joint-local axis kept as close to world_up as the aim
+                                    * allows; default (0,1,0); may be zero to skip */
+    ak_vec3 world_up;              /* model-space up; default (0,1,0) */
+    /* Like Unity's clampWeight: 0 = unrestricted, 1 = no motion, in between the forward axis
+     * turns at most (1 - clamp_weight) * pi radians toward the target. Default 0. */
+    float clamp_weight;
+    float tolerance;               /* radians; reached when the remaining angle is below */
+    float weight;                  /* 0..1; default 1 */
+} ak_aim_ik_params;
+
+AK_API ak_aim_ik_params ak_aim_ik_defaults(void);
+AK_API int32_t ak_aim_ik_validate(const ak_aim_ik_params *params, ak_error *err);
+/* ozz-style: reads world[joint] only; writes the local correction to apply as
+ * local[joint].rotation = local[joint].rotation * correction (weight applied).
+ * result->error is the remaining angle (radians) between forward and the target direction. */
+AK_API int32_t ak_aim_ik_solve(const ak_aim_ik_params *params, const ak_xform *world,
+                               ak_quat *correction, ak_ik_result *result, ak_error *err);
+AK_API int32_t ak_aim_ik_run(const ak_aim_ik_params *params, ak_xform *local, ak_xform *world,
+                             ak_ik_result *result, ak_error *err);
+
+/* Look-at spread over a chain (spine -> neck -> head). From the first joint to the last, each
+ * joint turns by joint_weights[i] of the rotation that would aim the last joint's forward
+ * axis at the target; the last joint always takes the rest (weight 1), so it lands exactly.
+ * clamp_weight limits the total angle as for aim; the last joint's up axis is kept upright. */
+typedef struct ak_look_at_params {
+    const ak_skeleton *skeleton;   /* required */
+    const int32_t *chain;          /* root first, each below the previous; 1..AK_IK_MAX_CHAIN */
+    int32_t chain_length;
+    const float *joint_weights;    /* chain_length entries in [0,1] (last ignored); NULL: an
+                                    * even spread 1/(n-i) that shares the turn equally */
+    ak_vec3 target;                /* model space */
+    ak_vec3 forward;               /* last joint's local forward axis; default (0,0,1) */
+    ak_vec3 up;                    /* last joint's local up axis; default (0,1,0) */
+    ak_vec3 world_up;              /* default (0,1,0) */
+    float clamp_weight;            /* as for aim; default 0 */
+    float tolerance;               /* radians; default 1e-3 */
+    float weight;                  /* 0..1; default 1 */
+} ak_look_at_params;
+
+AK_API ak_look_at_params ak_look_at_defaults(void);
+AK_API int32_t ak_look_at_validate(const ak_look_at_params *params, ak_error *err);
+AK_API int32_t ak_look_at_run(const ak_look_at_params *params, ak_xform *local, ak_xform *world,
+                              ak_ik_result *result, ak_error *err);
+
 AK_EXTERN_C_END
 
 #endif

@@ -58,7 +58,7 @@ static void split_name(const char *name, int *side, char base[AK_NAME_MAX])
     static const char *const prefixes[] = {"bip001", "bip01", "character1", "mixamorig", "armature"};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; ++i) {
         size_t pl = strlen(prefixes[i]);
-        if (strncmp(b, prefixes[i], pl) == 0 && b[pl] != '\0') { b += pl; break; }
+        if (strlen(b) > pl && strncmp(b, prefixes[i], pl) == 0) { b += pl; break; }
     }
     if (*side == SIDE_NONE) {
         size_t bl = strlen(b);
@@ -196,13 +196,11 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
 /* A standing adult is 1.2-2.2 m tall; the ranges below are that span in each unit. */
 ak_units ak_units_detect(float h, float *mpu)
 {
-    ak_units u;
-    if (h > 0.3f && h < 3.5f) u = AK_UNITS_METRES;
-    else if (h >= 18.0f && h < 45.0f) u = AK_UNITS_CMU;
+    ak_units u = AK_UNITS_METRES; /* also the answer when the height fits no range */
+    if (h >= 18.0f && h < 45.0f) u = AK_UNITS_CMU;
     else if (h >= 45.0f && h < 95.0f) u = AK_UNITS_INCHES;
     else if (h >= 95.0f && h < 350.0f) u = AK_UNITS_CENTIMETRES;
     else if (h >= 950.0f && h < 3500.0f) u = AK_UNITS_MILLIMETRES;
-    else u = AK_UNITS_METRES;
     if (mpu) *mpu = ak_units_metres_per_unit(u);
     return u;
 }

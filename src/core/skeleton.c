@@ -63,7 +63,7 @@ int32_t ak_skeleton_create(const ak_skeleton_desc *desc, ak_skeleton **out, ak_e
     }
     /* Depth-first order: every joint inside [j, subtree_end[j]) must descend from j. */
     for (int32_t j = 0; j < n; ++j) {
-        for (int32_t k = j + 1; k < s->subtree_end[j]; ++k) {
+        for (int32_t k = j + 1; k < s->subtree_end[j] && k < n; ++k) {
             if (s->parents[k] < j) {
                 ak_skeleton_destroy(s);
                 return ak_error_set(err, AK_ERR_INVALID_ARG, 0,

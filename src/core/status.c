@@ -29,7 +29,7 @@ int32_t ak_error_set(ak_error *err, int32_t status, int32_t line, const char *fm
         err->line = line;
         err->column = 0;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        vsnprintf(err->message, sizeof err->message, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): false positive, va_start is above */
         va_end(ap);
     }
     return status;

@@ -3,10 +3,27 @@
 #ifndef AK_IK_INTERNAL_H
 #define AK_IK_INTERNAL_H
 
+/* sqrt never sees a negative argument in the solvers, so errno handling only turns sqrtf into
+ * a libm call; GCC drops it with -fno-math-errno (results are identical). Set here, before any
+ * function is defined, so every function of an IK translation unit shares the option (GCC
+ * does not inline across different optimize attributes). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-math-errno")
+#endif
+
 #include "animkit/ik.h"
 #include "core/xform_inline.h"
 
 #include <float.h>
+
+/* Hot solver entry points inline every helper they call (the quaternion/vector helpers are
+ * small structs; left as calls, passing them costs more than the math). GCC and Clang only;
+ * elsewhere the compiler decides. */
+#if defined(__GNUC__) || defined(__clang__)
+#define IK_FLATTEN __attribute__((flatten))
+#else
+#define IK_FLATTEN
+#endif
 
 AK_INLINE ak_quat akq_identity(void)
 {
@@ -95,5 +112,45 @@ int32_t ik_check_weight(float w, ak_error *err);
 int32_t ik_check_vec(ak_vec3 v, const char *what, ak_error *err);
 /* 1 when `d` is `a` itself or lies in a's subtree. */
 int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d);
+
+/* A chain's state during a solve, all model space (suffix-free for brevity: pos and rot are
+ * model-space, local is parent-space). Index i is chain[i]. */
+typedef struct ik_chain {
+    int32_t n;
+    const int32_t *joints;
+    ak_vec3 pos[AK_IK_MAX_CHAIN];     /* model-space positions */
+    ak_quat rot[AK_IK_MAX_CHAIN];     /* model-space rotations */
+    ak_quat local[AK_IK_MAX_CHAIN];   /* local rotations being solved */
+    ak_quat input[AK_IK_MAX_CHAIN];   /* local rotations as given (for weights) */
+    ak_quat rest[AK_IK_MAX_CHAIN];    /* rest local rotations (limit reference) */
+    /* link[0]: model rotation of chain[0]'s parent (identity for a root); link[i]: rotation
+     * from chain[i-1]'s frame to chain[i]'s parent frame (identity for a direct child). */
+    ak_quat link[AK_IK_MAX_CHAIN];
+    ak_vec3 offset[AK_IK_MAX_CHAIN];  /* chain[i] -> chain[i+1] in chain[i]'s frame */
+    float length[AK_IK_MAX_CHAIN];    /* |offset[i]| */
+    float total;                      /* sum of lengths */
+} ik_chain;
+
+/* Validates the index list (range, descendant order, length) into err. */
+int32_t ik_check_chain(const ak_skeleton *s, const int32_t *chain, int32_t n, ak_error *err);
+/* Loads the chain from a pose; AK_ERR_DEGENERATE for a zero-length bone (unless allow_zero)
+ * and AK_ERR_INVALID_ARG for a non-finite pose. */
+int32_t ik_chain_load(ik_chain *c, const ak_skeleton *s, const int32_t *chain, int32_t n,
+                      const ak_xform *local, const ak_xform *world, int allow_zero, ak_error *err);
+/* Model rotation of chain[i]'s parent under the current state. */
+AK_INLINE ak_quat ik_chain_parent_rot(const ik_chain *c, int32_t i)
+{
+    return i == 0 ? c->link[0] : akq_mul(c->rot[i - 1], c->link[i]);
+}
+/* Recomputes rot[k..n) and pos[k+1..n) from local[]. */
+void ik_chain_fk_from(ik_chain *c, int32_t k);
+/* Sets local[i] so chain[i]'s model rotation becomes `rot_ms`, applies `limit` (may be NULL),
+ * and updates rot[i] (not the joints below). */
+void ik_chain_set_rot(ik_chain *c, int32_t i, ak_quat rot_ms, const ak_ik_limit *limit);
+/* Writes local rotations of chain[0..count) (slerp by weight) and refreshes world from
+ * chain[0] down. */
+void ik_chain_store(const ik_chain *c, const ak_skeleton *s, int32_t count, float weight,
+                    ak_xform *local, ak_xform *world);
+int32_t ik_check_limits(const ak_ik_limit *limits, int32_t n, ak_error *err);
 
 #endif

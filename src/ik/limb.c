@@ -61,17 +61,20 @@ int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)
     return ik_check_weight(p->weight, err);
 }
 
-/* The solve proper. Fills the model-space rotations r_upper (B then C, applied to the whole
- * limb about a) and r_middle (A, applied to the lower bone about b); returns AK_OK or
- * AK_ERR_DEGENERATE. */
+/* The solve proper: the model-space rotations r_upper (B then C, applied to the whole limb
+ * about a) and r_middle (A, applied to the lower bone about b), and where the end joint lands.
+ * Written to keep the chain of dependent square roots and divisions short: lengths that are
+ * known analytically (|c1 - a| is the solved distance) are not measured again, and every
+ * rotation is built from its half-angle form. */
 typedef struct limb_solution {
     ak_quat r_upper_ms;   /* C*B */
     ak_quat r_middle_ms;  /* A */
+    ak_vec3 end_ms;       /* where the end joint lands at full weight */
     float reach;          /* l1 + l2 */
     int unreachable;
 } limb_solution;
 
-static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world, limb_solution *out,
+IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world, limb_solution *out,
                              ak_error *err)
 {
     const ak_vec3 a_ms = world[p->upper].translation;
@@ -82,67 +85,101 @@ static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world, 
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
 
     const ak_vec3 ab = akv_sub(b_ms, a_ms), bc = akv_sub(c_ms, b_ms);
-    const float l1 = akv_len(ab), l2 = akv_len(bc);
+    const ak_vec3 at = akv_sub(p->target, a_ms);
+    const float l1 = sqrtf(akv_dot(ab, ab)), l2 = sqrtf(akv_dot(bc, bc));
+    const float dist = sqrtf(akv_dot(at, at));
     const float reach = l1 + l2;
     if (!(l1 > 1e-6f * reach) || !(l2 > 1e-6f * reach) || !(reach > FLT_MIN) || !isfinite(reach))
         return ak_error_set(err, AK_ERR_DEGENERATE, 0,
                             "zero-length bone in the limb (upper->middle %g, middle->end %g)",
                             (double)l1, (double)l2);
 
-    /* Direction from the upper joint to the target; a target on the upper joint keeps the
-     * current upper->end (or upper->middle) direction. */
-    const ak_vec3 at = akv_sub(p->target, a_ms);
-    const float dist = akv_len(at);
-    ak_vec3 dir;
-    if (dist > 1e-6f * reach && isfinite(dist)) {
-        dir = akv_scale(at, 1.0f / dist);
-    } else {
-        ak_vec3 ac = akv_sub(c_ms, a_ms);
-        float lac = akv_len(ac);
-        dir = lac > 1e-6f * reach ? akv_scale(ac, 1.0f / lac) : akv_scale(ab, 1.0f / l1);
+    /* The aim vector from the upper joint (unnormalised) and its length. A target on the
+     * upper joint keeps the current upper->end (or upper->middle) direction. */
+    ak_vec3 aim = at;
+    float aim_len = dist;
+    if (!(dist > 1e-6f * reach) || !isfinite(dist)) {
+        aim = akv_sub(c_ms, a_ms);
+        aim_len = akv_len(aim);
+        if (!(aim_len > 1e-6f * reach)) {
+            aim = ab;
+            aim_len = l1;
+        }
     }
+    const ak_vec3 dir = akv_scale(aim, 1.0f / aim_len);
 
     /* Effective distance: soft limit, then the clamp into the solvable range (epsilon keeps
-     * acos away from |x| > 1 and the limb from locking straight on reachable targets). An
-     * unreachable target straightens the limb exactly. */
+     * acos-domain values inside [-1, 1] and the limb from locking straight on reachable
+     * targets). An unreachable target straightens the limb exactly. */
     float d = isfinite(dist) ? dist : 2.0f * reach;
-    out->unreachable = d > reach;
+    out->unreachable = d - reach > p->tolerance * reach;
     if (p->soft_limit > 0.0f) {
         const float ds = p->soft_limit * reach;
         if (d > ds) d = ds + (reach - ds) * (1.0f - expf(-(d - ds) / (reach - ds)));
     }
     const float eps = 1e-5f * reach;
-    float cos_interior;
+    const float inv_l1l2 = 1.0f / (l1 * l2);
+    float cos_t; /* cosine of the target interior angle */
     if (d >= reach) {
-        cos_interior = -1.0f;
+        d = reach;
+        cos_t = -1.0f;
     } else {
         d = ik_clampf(d, fabsf(l1 - l2) + eps, reach - eps);
-        cos_interior = ik_clampf((l1 * l1 + l2 * l2 - d * d) / (2.0f * l1 * l2), -1.0f, 1.0f);
+        cos_t = ik_clampf((l1 * l1 + l2 * l2 - d * d) * 0.5f * inv_l1l2, -1.0f, 1.0f);
     }
-    const float interior_target = acosf(cos_interior);
+    const float sin_t = sqrtf(fmaxf(0.0f, 1.0f - cos_t * cos_t));
 
     /* A: bend about the current plane normal n = (c-b) x (a-b); rotating c-b about n by a
-     * positive angle moves it toward a-b, i.e. closes the interior angle. */
+     * positive angle moves it toward a-b, i.e. closes the interior angle. The turn is
+     * delta = interior_now - interior_target: cos/sin of delta from the angle-difference
+     * identities, then the half-angle quaternion (n sin(delta) / h, h / 2) with
+     * h = sqrt(2 (1 + cos delta)). */
     const ak_vec3 ba = akv_scale(ab, -1.0f);
     ak_vec3 n = akv_cross(bc, ba);
-    const float n_len = akv_len(n);
-    const float interior_now = atan2f(n_len, akv_dot(bc, ba));
+    const float n_len = sqrtf(akv_dot(n, n));
+    const float cos_n = ik_clampf(akv_dot(bc, ba) * inv_l1l2, -1.0f, 1.0f);
+    const float sin_n = fminf(1.0f, n_len * inv_l1l2);
     const int bent = n_len > 1e-5f * l1 * l2;
+    float n_scale;
     if (bent) {
-        n = akv_scale(n, 1.0f / n_len);
+        n_scale = 1.0f / n_len;
     } else {
         /* Straight (or folded) limb: bend about the hinge axis, made perpendicular to c-b. */
-        ak_vec3 u = akv_scale(bc, 1.0f / l2);
+        const ak_vec3 u = akv_scale(bc, 1.0f / l2);
         ak_vec3 h = akq_rotate(world[p->middle].rotation, p->mid_axis);
         h = akv_sub(h, akv_scale(u, akv_dot(h, u)));
-        float h_len = akv_len(h);
+        const float h_len = akv_len(h);
         n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : ik_any_perpendicular(u);
+        n_scale = 1.0f;
     }
-    const ak_quat r_a = ik_axis_angle(n, interior_now - interior_target);
-    const ak_vec3 c1_ms = akv_add(b_ms, akq_rotate(r_a, bc));
+    const float cos_d = cos_n * cos_t + sin_n * sin_t;
+    const float sin_d = sin_n * cos_t - cos_n * sin_t;
+    const float h2 = 2.0f * (1.0f + cos_d);
+    ak_quat r_a;
+    if (h2 > 1e-12f) {
+        const float h = sqrtf(h2);
+        const float k = sin_d * n_scale / h;
+        r_a.x = n.x * k; r_a.y = n.y * k; r_a.z = n.z * k; r_a.w = 0.5f * h;
+    } else { /* a half turn */
+        r_a.x = n.x * n_scale; r_a.y = n.y * n_scale; r_a.z = n.z * n_scale; r_a.w = 0.0f;
+    }
+    const ak_vec3 c1a = akv_add(ab, akq_rotate(r_a, bc)); /* a -> end after A; |c1a| = d */
 
-    /* B: aim a->c1 along dir. */
-    const ak_quat r_b = ik_from_to(akv_sub(c1_ms, a_ms), dir);
+    /* B: the shortest rotation c1a -> aim, q = (c1a x aim, |c1a||aim| + c1a.aim) normalised by
+     * |q|^2 = 2 |c1a||aim| (|c1a||aim| + c1a.aim). */
+    ak_quat r_b;
+    {
+        const float norms = d * aim_len;
+        const float dot = akv_dot(c1a, aim);
+        const float w = norms + dot;
+        if (w > 1e-6f * norms) {
+            const float inv = 1.0f / sqrtf(2.0f * norms * w);
+            const ak_vec3 cr = akv_cross(c1a, aim);
+            r_b.x = cr.x * inv; r_b.y = cr.y * inv; r_b.z = cr.z * inv; r_b.w = w * inv;
+        } else {
+            r_b = ik_from_to(c1a, aim); /* opposite directions: a half turn */
+        }
+    }
 
     /* C: twist about dir so the middle joint lies toward the pole; without a usable pole,
      * toward where it pointed before the solve; a limb with neither keeps B's result. */
@@ -150,22 +187,23 @@ static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world, 
     ak_vec3 ref = {0.0f, 0.0f, 0.0f};
     int have_ref = 0;
     if (p->use_pole) {
-        ak_vec3 ap = akv_sub(p->pole, a_ms);
+        const ak_vec3 ap = akv_sub(p->pole, a_ms);
         ref = akv_sub(ap, akv_scale(dir, akv_dot(ap, dir)));
-        have_ref = akv_len(ref) > 1e-6f * reach;
+        have_ref = akv_dot(ref, ref) > 1e-12f * reach * reach;
     }
     if (!have_ref && bent) {
         ref = akv_sub(ab, akv_scale(dir, akv_dot(ab, dir)));
-        have_ref = akv_len(ref) > 1e-4f * l1;
+        have_ref = akv_dot(ref, ref) > 1e-8f * l1 * l1;
     }
     if (have_ref) {
-        ak_vec3 ab2 = akq_rotate(r_b, ab);
-        ak_vec3 bend = akv_sub(ab2, akv_scale(dir, akv_dot(ab2, dir)));
-        if (akv_len(bend) > 1e-6f * l1) r_cb = akq_mul(ik_twist_between(bend, ref, dir), r_b);
+        const ak_vec3 ab2 = akq_rotate(r_b, ab);
+        const ak_vec3 bend = akv_sub(ab2, akv_scale(dir, akv_dot(ab2, dir)));
+        if (akv_dot(bend, bend) > 1e-12f * l1 * l1) r_cb = akq_mul(ik_twist_between(bend, ref, dir), r_b);
     }
 
     out->r_upper_ms = r_cb;
     out->r_middle_ms = r_a;
+    out->end_ms = akv_add(a_ms, akv_scale(dir, d));
     out->reach = reach;
     return AK_OK;
 }
@@ -174,10 +212,10 @@ static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world, 
 static ak_quat weigh(ak_quat q, float w)
 {
     if (w >= 1.0f) return q;
-    return akq_slerp(akq_identity(), ik_positive_w(q), w);
+    return akq_normalize(akq_slerp(akq_identity(), ik_positive_w(q), w));
 }
 
-int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *local, const ak_xform *world,
+IK_FLATTEN int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *local, const ak_xform *world,
                          ak_quat *upper_correction, ak_quat *middle_correction,
                          ak_quat *end_rotation_out, ak_ik_result *result, ak_error *err)
 {
@@ -192,22 +230,27 @@ int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *local, cons
     }
     if (end_rotation_out) *end_rotation_out = local[p->end].rotation;
 
-    limb_solution sol = {{0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, 0.0f, 0};
+    limb_solution sol = {{0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}, 0.0f, 0};
     st = limb_solve_ms(p, world, &sol, err);
     if (st < 0) goto done;
 
     const ak_quat w_upper = world[p->upper].rotation, w_middle = world[p->middle].rotation;
-    ak_quat cu = weigh(akq_normalize(ik_to_local(w_upper, sol.r_upper_ms)), p->weight);
-    ak_quat cm = weigh(akq_normalize(ik_to_local(w_middle, sol.r_middle_ms)), p->weight);
+    /* Products of unit quaternions: unit to float precision, no renormalisation needed. */
+    ak_quat cu = weigh(ik_to_local(w_upper, sol.r_upper_ms), p->weight);
+    ak_quat cm = weigh(ik_to_local(w_middle, sol.r_middle_ms), p->weight);
     *upper_correction = cu;
     *middle_correction = cm;
 
-    /* Where the end joint lands with the weighted corrections (model space). */
-    const ak_quat ru = akq_mul(w_upper, akq_mul(cu, akq_conj(w_upper)));
-    const ak_quat rm = akq_mul(w_middle, akq_mul(cm, akq_conj(w_middle)));
-    const ak_vec3 a_ms = world[p->upper].translation, b_ms = world[p->middle].translation;
-    const ak_vec3 bc1 = akq_rotate(rm, akv_sub(world[p->end].translation, b_ms));
-    const ak_vec3 c_ms = akv_add(a_ms, akq_rotate(ru, akv_add(akv_sub(b_ms, a_ms), bc1)));
+    /* Where the end joint lands: analytic at full weight, else with the weighted corrections. */
+    ak_quat ru = sol.r_upper_ms, rm = sol.r_middle_ms;
+    ak_vec3 c_ms = sol.end_ms;
+    if (p->weight < 1.0f) {
+        ru = akq_mul(w_upper, akq_mul(cu, akq_conj(w_upper)));
+        rm = akq_mul(w_middle, akq_mul(cm, akq_conj(w_middle)));
+        const ak_vec3 a_ms = world[p->upper].translation, b_ms = world[p->middle].translation;
+        const ak_vec3 bc1 = akq_rotate(rm, akv_sub(world[p->end].translation, b_ms));
+        c_ms = akv_add(a_ms, akq_rotate(ru, akv_add(akv_sub(b_ms, a_ms), bc1)));
+    }
     res.error = akv_len(akv_sub(c_ms, p->target));
     res.iterations = 1;
     res.unreachable = sol.unreachable;
@@ -227,7 +270,7 @@ done:
     return st;
 }
 
-int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, ak_xform *world,
+IK_FLATTEN int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, ak_xform *world,
                        ak_ik_result *result, ak_error *err)
 {
     ak_quat cu, cm, end_rot;

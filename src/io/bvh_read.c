@@ -518,19 +518,47 @@ static int32_t parse_frames(bvh_parser *ps)
     const int32_t C = ps->values_per_frame;
     const int32_t N = ps->frames_declared;
     if (C == 0) return fail_at(ps, AK_ERR_PARSE, ps->frames_line, NULL, "the hierarchy has no channels");
-    /* Every value takes at least one byte, so the remaining bytes bound the frames the file
-     * can hold: never allocate more than that, whatever Frames: says. */
+    /* Keys of the finished clip, against the text that backs them: a quaternion per joint
+     * per frame (End Sites and channel-less joints included) and a vector per track. Real
+     * files need less than one byte of keys per byte of text; refuse more than 16 (plus
+     * 64 MiB), so a small file cannot ask for gigabytes through many channel-less joints. */
     const size_t remaining = (size_t)(ps->end - ps->p);
-    size_t cap_frames = remaining / (size_t)C + 1;
-    if (cap_frames > (size_t)N) cap_frames = (size_t)N;
+    int32_t tracks = 0;
+    for (int32_t j = 0; j < ps->joint_count; ++j)
+        for (int i = 0; i < ps->joints[j].layout.count; ++i)
+            if (ps->joints[j].layout.kind[i] <= AK_CH_ZPOS) {
+                ++tracks;
+                break;
+            }
+    const uint64_t key_bytes = (uint64_t)N * ((uint64_t)ps->joint_count * 16u + (uint64_t)tracks * 12u);
+    if (key_bytes > (uint64_t)remaining * 16u + ((uint64_t)64 << 20))
+        return fail_at(ps, AK_ERR_LIMIT, ps->frames_line, NULL,
+                       "%d frames x %d joints need %.0f MiB of keys, too much for %.1f MiB of motion text",
+                       (int)N, (int)ps->joint_count, (double)key_bytes / 1048576.0,
+                       (double)remaining / 1048576.0);
+    /* Every value takes at least two bytes (a digit and a separator; one for the very last),
+     * so the remaining bytes bound the frames the file can hold. The buffer grows as lines
+     * are read, up to that bound: never sized from Frames: alone. */
+    size_t max_frames = (remaining + 1) / (2 * (size_t)C) + 1;
+    if (max_frames > (size_t)N) max_frames = (size_t)N;
+    size_t cap_frames = max_frames < 256 ? max_frames : 256;
     ps->values = (float *)malloc(sizeof(float) * cap_frames * (size_t)C);
-    if (!ps->values) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory for %d frames", (int)N);
+    if (!ps->values) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory");
 
     float *out = ps->values;
     const char *p = ps->p;
     const char *const end = ps->end;
     int32_t f = 0;
     while (f < N) {
+        if ((size_t)f == cap_frames) {
+            size_t ncap = cap_frames * 2 < max_frames ? cap_frames * 2 : max_frames;
+            if (ncap <= cap_frames) ncap = cap_frames + 1; /* unreachable: max_frames bounds f */
+            float *nv = (float *)realloc(ps->values, sizeof(float) * ncap * (size_t)C);
+            if (!nv) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory");
+            ps->values = nv;
+            out = nv + (size_t)f * (size_t)C;
+            cap_frames = ncap;
+        }
         /* Skip blank lines (and the line break ending the previous line). */
         while (p < end) {
             char c = *p;
@@ -637,11 +665,13 @@ static joint_plan make_plan(const bvh_joint *j)
     return pl;
 }
 
-/* Degrees to radians with the angle first reduced to (-360, 360) in double: exact, and it
- * keeps the float argument of sin/cos small for angles like 530 degrees. */
+/* Degrees to radians. Angles beyond one turn are first reduced to (-360, 360) in double
+ * (fmod is exact), which keeps the float argument of sin/cos small for angles like 530 or
+ * 1e6 degrees; the common case skips the slow fmod. */
 AK_INLINE float deg_to_rad(float deg)
 {
-    double d = fmod((double)deg, 360.0);
+    double d = (double)deg;
+    if (d > 360.0 || d < -360.0) d = fmod(d, 360.0);
     return (float)(d * (3.14159265358979323846 / 180.0));
 }
 

@@ -15,6 +15,8 @@
 
 #include "animkit/ik.h"
 
+#define AK_PI_TEST 3.14159265358979323846f
+
 typedef struct test_rng { uint64_t s; } test_rng;
 
 static inline uint32_t rng_u32(test_rng *r)

@@ -325,6 +325,36 @@ static void bvh_frame_count_beyond_the_data_is_a_parse_error(void **state)
     assert_non_null(strstr(err.message, "after 1 of 1000000 frames"));
 }
 
+/* 1000 channel-less joints and 10000 one-value frames: 20 KB of text asking for 160 MB of
+ * keys is refused with AK_ERR_LIMIT at the Frames line; 100 frames of it are read. */
+static void bvh_refuses_clips_far_larger_than_their_text(void **state)
+{
+    (void)state;
+    for (int frames = 100; frames <= 10000; frames *= 100) {
+        size_t cap = 1000 * 64 + (size_t)frames * 2 + 256;
+        char *t = (char *)malloc(cap);
+        size_t n = (size_t)sprintf(t, "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 1 Yrotation\n");
+        for (int j = 0; j < 1000; ++j) n += (size_t)sprintf(t + n, "JOINT j%d\n{\nOFFSET 0 1 0\nCHANNELS 0\n}\n", j);
+        n += (size_t)sprintf(t + n, "}\nMOTION\nFrames: %d\nFrame Time: 0.01\n", frames);
+        for (int f = 0; f < frames; ++f) t[n++] = '5', t[n++] = '\n';
+        ak_skeleton *s = NULL;
+        ak_clip *c = NULL;
+        ak_error err;
+        int32_t st = ak_bvh_read_memory(t, n, NULL, &s, &c, &err);
+        if (frames == 100) {
+            assert_int_equal(st, AK_OK);
+            assert_int_equal(c->frame_count, 100);
+        } else {
+            assert_int_equal(st, AK_ERR_LIMIT);
+            assert_int_equal(err.line, 5 + 5 * 1000 + 3);
+            assert_non_null(strstr(err.message, "of keys"));
+        }
+        ak_skeleton_destroy(s);
+        ak_clip_destroy(c);
+        free(t);
+    }
+}
+
 /* 1000 joints read; 1025 exceed the default limit. Deep nesting needs no recursion. */
 static void bvh_reads_deep_hierarchies_up_to_the_joint_limit(void **state)
 {
@@ -446,6 +476,7 @@ int main(void)
         cmocka_unit_test(bvh_honours_limits),
         cmocka_unit_test(bvh_frame_count_beyond_the_data_is_a_parse_error),
         cmocka_unit_test(bvh_reads_deep_hierarchies_up_to_the_joint_limit),
+        cmocka_unit_test(bvh_refuses_clips_far_larger_than_their_text),
         cmocka_unit_test(bvh_number_parser_matches_strtod),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include <stb_image.h>
 #include <sys/wait.h>
 
+#include "modes.h"
 #include "offscreen.h"
 #include "render.h"
 #include "scene.h"
@@ -210,6 +211,80 @@ static void render_cli_writes_png_sheet_and_gif(void **state)
     }
 }
 
+/* IK mode, headless: the built-in arm reaches a target inside its reach (limb solver), the
+ * tip ends on the target, and the target ball is drawn where the target projects. */
+static void render_ik_mode_reaches_and_draws_the_target(void **state)
+{
+    (void)state;
+    akv_settings s;
+    akv_settings_defaults(&s, 1);
+    s.mode = AKV_MODE_IK;
+    s.have_ik_target = 1;
+    s.ik_target = ak_vec3_make(0.35f, 1.75f, 0.2f); /* shoulder at (0, 1.4, 0), reach 0.57 m */
+    akv_scene scene;
+    memset(&scene, 0, sizeof scene);
+    char err[256];
+    akv_mode_state *m = akv_mode_create(&s, &scene, err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    akv_mode_step_to(m, 0);
+    ak_vec3 target;
+    float e = akv_mode_ik_error_m(m, &target);
+    print_message("IK tip-to-target error %.3g m\n", (double)e);
+    assert_true(e >= 0.0f && e < 1e-3f);
+    akr_camera cam = akr_camera_defaults();
+    ak_vec3 lo, hi;
+    akv_mode_bounds(m, &lo, &hi);
+    akr_camera_frame_box(&cam, lo, hi, (float)W / H);
+    uint8_t *img = malloc(W * H * 3);
+    akv_offscreen_bind(g_off);
+    akr_begin(g_r, W, H, &cam);
+    akv_mode_draw(m, g_r);
+    akv_offscreen_read(g_off, img);
+    float px, py;
+    assert_true(akr_project(&cam, W, H, target, &px, &py));
+    const uint8_t *c = img + ((size_t)py * W + (size_t)px) * 3;
+    /* amber ball: strong red and green, little blue */
+    if (!(c[0] > 150 && c[1] > 100 && c[2] < 100)) fail_msg("pixel at the target is %d,%d,%d", c[0], c[1], c[2]);
+    free(img);
+    akv_mode_destroy(m);
+}
+
+#if defined(AKV_HAVE_WALKER)
+/* Walker mode, headless: after 2 s the character has moved off its start and is drawn where
+ * its hips project. */
+static void render_walker_mode_draws_the_character_on_the_terrain(void **state)
+{
+    (void)state;
+    akv_settings s;
+    akv_settings_defaults(&s, 1);
+    s.mode = AKV_MODE_WALK;
+    akv_scene scene;
+    memset(&scene, 0, sizeof scene);
+    char err[256];
+    akv_mode_state *m = akv_mode_create(&s, &scene, err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    assert_true(akv_mode_frame_count(m) > 10);
+    int f = (int)(2.0f / akv_mode_frame_time(m));
+    akv_mode_step_to(m, f);
+    ak_vec3 hips;
+    assert_true(akv_mode_focus(m, &hips));
+    akr_camera cam = akr_camera_defaults();
+    cam.target = hips;
+    cam.distance = 5.0f;
+    uint8_t *img = malloc(W * H * 3);
+    akv_offscreen_bind(g_off);
+    akr_begin(g_r, W, H, &cam);
+    akv_mode_draw(m, g_r);
+    akv_offscreen_read(g_off, img);
+    float px, py;
+    assert_true(akr_project(&cam, W, H, hips, &px, &py));
+    const uint8_t *c = img + ((size_t)py * W + (size_t)px) * 3;
+    if (!(c[0] > c[2] + 30 && c[0] > c[1])) fail_msg("pixel at the hips is %d,%d,%d", c[0], c[1], c[2]);
+    free(img);
+    akv_mode_destroy(m);
+}
+#endif
+
 /* The window path: animkit-view under Xvfb draws a few frames, saves the window and exits.
  * Skipped when xvfb-run is not installed (make deps installs it). */
 static void viewer_window_draws_the_clip_under_xvfb(void **state)
@@ -256,6 +331,10 @@ int main(void)
         cmocka_unit_test(render_joints_land_where_projected_fk_says),
         cmocka_unit_test(render_different_frames_differ_and_same_frame_repeats),
         cmocka_unit_test(render_cli_writes_png_sheet_and_gif),
+        cmocka_unit_test(render_ik_mode_reaches_and_draws_the_target),
+#if defined(AKV_HAVE_WALKER)
+        cmocka_unit_test(render_walker_mode_draws_the_character_on_the_terrain),
+#endif
         cmocka_unit_test(viewer_window_draws_the_clip_under_xvfb),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

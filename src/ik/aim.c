@@ -1,0 +1,257 @@
+/* Aim and look-at.
+ *
+ * Aim (as ozz-animation's IKAimJob, without its offset): with the joint's model rotation W and
+ * position p, forward_ms = W forward and to_target = target - p,
+ *   R1 = shortest rotation forward_ms -> to_target, limited to (1 - clamp_weight) * pi;
+ *   R2 = twist about the new forward taking the projection of R1 W up onto the plane
+ *        perpendicular to it to the projection of world_up (the "keep upright" part);
+ *   correction (joint-local) = conj(W) (R2 R1) W.
+ * Both rotations are built from the half-angle form (no trig) to keep the solve cheap.
+ *
+ * Look-at over a chain: for i = 0..n-1 joint i turns by joint_weights[i] of the shortest
+ * rotation that points the last joint's forward axis at the target (as seen from the last
+ * joint's current position); the last joint takes weight 1 so it lands exactly, then its up
+ * axis is twisted upright. The clamp moves the target toward the initial forward so the total
+ * turn is at most (1 - clamp_weight) * pi. */
+#include "ik/ik_internal.h"
+
+static ak_vec3 unit_or_zero(ak_vec3 v)
+{
+    float l = akv_len(v);
+    return l > 1e-12f && isfinite(l) ? akv_scale(v, 1.0f / l) : (ak_vec3){0.0f, 0.0f, 0.0f};
+}
+
+/* Angle between two vectors in [0, pi]. */
+static float angle_between(ak_vec3 a, ak_vec3 b)
+{
+    return atan2f(akv_len(akv_cross(a, b)), akv_dot(a, b));
+}
+
+/* The twist about unit `axis` that brings `up_ms` as close as possible to `world_up`. */
+static ak_quat upright_twist(ak_vec3 axis, ak_vec3 up_ms, ak_vec3 world_up)
+{
+    const ak_vec3 u = akv_sub(up_ms, akv_scale(axis, akv_dot(up_ms, axis)));
+    const ak_vec3 w = akv_sub(world_up, akv_scale(axis, akv_dot(world_up, axis)));
+    if (!(akv_dot(u, u) > 1e-10f) || !(akv_dot(w, w) > 1e-10f)) return akq_identity();
+    return ik_twist_between(u, w, axis);
+}
+
+static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 forward,
+                                ak_vec3 up, ak_vec3 world_up, float clamp_weight, float tolerance,
+                                float weight, ak_error *err)
+{
+    int32_t st;
+    if (!s) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL");
+    if ((st = ik_check_vec(target, "target", err)) < 0) return st;
+    if ((st = ik_check_vec(forward, "forward", err)) < 0) return st;
+    if ((st = ik_check_vec(up, "up", err)) < 0) return st;
+    if ((st = ik_check_vec(world_up, "world_up", err)) < 0) return st;
+    if (!(akv_dot(forward, forward) > 1e-12f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "forward axis is zero");
+    if (!(clamp_weight >= 0.0f && clamp_weight <= 1.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clamp_weight must be in [0, 1]");
+    if (!(tolerance >= 0.0f) || !isfinite(tolerance))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "tolerance must be finite and >= 0");
+    return ik_check_weight(weight, err);
+}
+
+ak_aim_ik_params ak_aim_ik_defaults(void)
+{
+    ak_aim_ik_params p;
+    p.skeleton = NULL;
+    p.joint = -1;
+    p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    p.forward = ak_vec3_make(0.0f, 0.0f, 1.0f);
+    p.up = ak_vec3_make(0.0f, 1.0f, 0.0f);
+    p.world_up = ak_vec3_make(0.0f, 1.0f, 0.0f);
+    p.clamp_weight = 0.0f;
+    p.tolerance = 1e-3f;
+    p.weight = 1.0f;
+    return p;
+}
+
+int32_t ak_aim_ik_validate(const ak_aim_ik_params *p, ak_error *err)
+{
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
+    int32_t st = check_aim_common(p->skeleton, p->target, p->forward, p->up, p->world_up,
+                                  p->clamp_weight, p->tolerance, p->weight, err);
+    if (st < 0) return st;
+    return ik_check_joint(p->skeleton, p->joint, "aim", err);
+}
+
+/* The model-space rotation of the aim, before weighting. The aim direction after R1 is the
+ * target direction itself, and the up axis after R1 is R1 (W up), so nothing waits on a
+ * second rotation of the forward axis. */
+static ak_quat aim_rotation_ms(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 up,
+                               ak_vec3 target, ak_vec3 world_up, float clamp_weight)
+{
+    const ak_vec3 fwd_ms = akq_rotate(w, forward);
+    const ak_vec3 to_target = akv_sub(target, pos);
+    const float to_len2 = akv_dot(to_target, to_target);
+    if (!(to_len2 > 1e-20f)) return akq_identity();
+    ak_quat r1 = ik_from_to(fwd_ms, to_target);
+    ak_vec3 aim = akv_scale(to_target, 1.0f / sqrtf(to_len2));
+    if (clamp_weight > 0.0f) {
+        const float max_angle = (1.0f - clamp_weight) * AK_PI;
+        const float angle = 2.0f * atan2f(sqrtf(r1.x * r1.x + r1.y * r1.y + r1.z * r1.z), r1.w);
+        if (angle > max_angle) {
+            r1 = max_angle > 0.0f ? akq_normalize(akq_slerp(akq_identity(), r1, max_angle / angle))
+                                  : akq_identity();
+            aim = unit_or_zero(akq_rotate(r1, fwd_ms));
+        }
+    }
+    if (!(akv_dot(up, up) > 0.0f)) return r1;
+    const ak_quat r2 = upright_twist(aim, akq_rotate(r1, akq_rotate(w, up)), world_up);
+    return akq_mul(r2, r1);
+}
+
+/* Angle between two vectors; the small-angle form |a x b| / (a.b) (error below 1e-9 rad
+ * under 1e-3 rad) saves the atan2 in the common case of a landed aim. */
+static float small_angle_between(ak_vec3 a, ak_vec3 b)
+{
+    const ak_vec3 c = akv_cross(a, b);
+    const float s = sqrtf(akv_dot(c, c)), d = akv_dot(a, b);
+    if (d > 0.0f && s < 1e-3f * d) return s / d;
+    return atan2f(s, d);
+}
+
+IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *world, ak_quat *correction,
+                        ak_ik_result *result, ak_error *err)
+{
+    ak_ik_result res = {0, 0, 0, 0.0f};
+    if (correction) *correction = akq_identity();
+    int32_t st = ak_aim_ik_validate(p, err);
+    if (st == AK_OK && (!world || !correction))
+        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL world or correction");
+    if (st == AK_OK && (!akq_finite(world[p->joint].rotation) || !akv_finite(world[p->joint].translation)))
+        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
+    if (st < 0) {
+        if (result) *result = res;
+        return st;
+    }
+    const ak_quat w = world[p->joint].rotation;
+    const ak_vec3 pos = world[p->joint].translation;
+    const ak_vec3 forward = unit_or_zero(p->forward);
+    const ak_quat r = aim_rotation_ms(w, pos, forward, p->up, p->target, p->world_up, p->clamp_weight);
+    ak_quat c = ik_to_local(w, r);
+    ak_quat r_applied = r;
+    if (p->weight < 1.0f) {
+        c = akq_normalize(akq_slerp(akq_identity(), ik_positive_w(c), p->weight));
+        r_applied = akq_mul(w, akq_mul(c, akq_conj(w)));
+    }
+    *correction = c;
+    const ak_vec3 to_target = akv_sub(p->target, pos);
+    res.iterations = 1;
+    res.error = akv_dot(to_target, to_target) > 1e-20f
+                    ? small_angle_between(akq_rotate(r_applied, akq_rotate(w, forward)), to_target)
+                    : 0.0f;
+    res.reached = res.error <= p->tolerance;
+    if (result) *result = res;
+    return AK_OK;
+}
+
+IK_FLATTEN int32_t ak_aim_ik_run(const ak_aim_ik_params *p, ak_xform *local, ak_xform *world,
+                      ak_ik_result *result, ak_error *err)
+{
+    ak_quat c;
+    ak_ik_result res;
+    int32_t st = ak_aim_ik_solve(p, world, &c, &res, err);
+    if (st == AK_OK && !local) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL local");
+    if (st == AK_OK && p->weight > 0.0f) {
+        local[p->joint].rotation = akq_normalize(akq_mul(local[p->joint].rotation, c));
+        ak_fk_subtree(p->skeleton, local, world, p->joint);
+    }
+    if (result) *result = res;
+    return st;
+}
+
+ak_look_at_params ak_look_at_defaults(void)
+{
+    ak_look_at_params p;
+    p.skeleton = NULL;
+    p.chain = NULL;
+    p.chain_length = 0;
+    p.joint_weights = NULL;
+    p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    p.forward = ak_vec3_make(0.0f, 0.0f, 1.0f);
+    p.up = ak_vec3_make(0.0f, 1.0f, 0.0f);
+    p.world_up = ak_vec3_make(0.0f, 1.0f, 0.0f);
+    p.clamp_weight = 0.0f;
+    p.tolerance = 1e-3f;
+    p.weight = 1.0f;
+    return p;
+}
+
+int32_t ak_look_at_validate(const ak_look_at_params *p, ak_error *err)
+{
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
+    int32_t st = check_aim_common(p->skeleton, p->target, p->forward, p->up, p->world_up,
+                                  p->clamp_weight, p->tolerance, p->weight, err);
+    if (st < 0) return st;
+    if ((st = ik_check_chain(p->skeleton, p->chain, p->chain_length, err)) < 0) return st;
+    if (p->joint_weights)
+        for (int32_t i = 0; i + 1 < p->chain_length; ++i)
+            if (!(p->joint_weights[i] >= 0.0f && p->joint_weights[i] <= 1.0f))
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint_weights[%d] outside [0, 1]",
+                                    (int)i);
+    return AK_OK;
+}
+
+int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *world,
+                       ak_ik_result *result, ak_error *err)
+{
+    ak_ik_result res = {0, 0, 0, 0.0f};
+    int32_t st = ak_look_at_validate(p, err);
+    if (st == AK_OK && (!local || !world)) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
+    ik_chain c;
+    if (st == AK_OK)
+        st = ik_chain_load(&c, p->skeleton, p->chain, p->chain_length, local, world, 1, err);
+    if (st < 0) {
+        if (result) *result = res;
+        return st;
+    }
+    const int32_t n = c.n, h = n - 1;
+    const ak_vec3 forward = unit_or_zero(p->forward);
+    const ak_vec3 fwd0 = akq_rotate(c.rot[h], forward);
+    const ak_vec3 to_target0 = akv_sub(p->target, c.pos[h]);
+    const int has_direction = akv_dot(to_target0, to_target0) > 1e-20f;
+    if (p->weight <= 0.0f || !has_direction) {
+        res.error = has_direction ? angle_between(fwd0, to_target0) : 0.0f;
+        res.reached = res.error <= p->tolerance;
+        if (result) *result = res;
+        return AK_OK;
+    }
+    /* Clamp: aim at a point turned at most max_angle away from the current forward. */
+    ak_vec3 target = p->target;
+    if (p->clamp_weight > 0.0f) {
+        const float max_angle = (1.0f - p->clamp_weight) * AK_PI;
+        const float angle = angle_between(fwd0, to_target0);
+        if (angle > max_angle) {
+            ak_quat r = ik_from_to(fwd0, to_target0);
+            r = max_angle > 0.0f ? akq_slerp(akq_identity(), r, max_angle / angle) : akq_identity();
+            target = akv_add(c.pos[h], akv_scale(akq_rotate(r, unit_or_zero(fwd0)), akv_len(to_target0)));
+        }
+    }
+    for (int32_t i = 0; i < n; ++i) {
+        const float w = i == h ? 1.0f : (p->joint_weights ? p->joint_weights[i] : 1.0f / (float)(n - i));
+        if (w <= 0.0f) continue;
+        const ak_vec3 fwd = akq_rotate(c.rot[h], forward);
+        ak_quat r = ik_from_to(fwd, akv_sub(target, c.pos[h]));
+        if (w < 1.0f) r = akq_slerp(akq_identity(), ik_positive_w(r), w);
+        ik_chain_set_rot(&c, i, akq_mul(r, c.rot[i]), NULL);
+        ik_chain_fk_from(&c, i);
+    }
+    if (akv_dot(p->up, p->up) > 0.0f) {
+        const ak_vec3 aim = unit_or_zero(akq_rotate(c.rot[h], forward));
+        const ak_quat r2 = upright_twist(aim, akq_rotate(c.rot[h], p->up), p->world_up);
+        ik_chain_set_rot(&c, h, akq_mul(r2, c.rot[h]), NULL);
+    }
+    ik_chain_store(&c, p->skeleton, n, p->weight, local, world);
+    const int32_t head = p->chain[h];
+    res.iterations = 1;
+    res.error = angle_between(akq_rotate(world[head].rotation, forward),
+                              akv_sub(p->target, world[head].translation));
+    res.reached = res.error <= p->tolerance;
+    if (result) *result = res;
+    return AK_OK;
+}

@@ -1,0 +1,336 @@
+/* Jacobian IK: pseudo-inverse and damped least squares (Buss, "Introduction to inverse
+ * kinematics with Jacobian transpose, pseudoinverse and damped least squares methods", 2004).
+ *
+ * Unknowns: three rotation rates per rotating joint i, about the model-space x, y, z axes
+ * through its position p_i. Rows: three per effector e (position p_e, target t_e, weight w_e).
+ *   J[3e + r][3i + a] = w_e * (axis_a x (p_e - p_i))[r]   if effector e lies below joint i
+ *   err[3e + r]       = w_e * (t_e - p_e)[r]
+ *   dtheta = J^T y  with  (J J^T + lambda^2 I) y = err      (lambda = 0: pseudo-inverse)
+ * J J^T is only (3 x effectors)^2, so the dense solve is a small LDL^T written here (no
+ * LAPACK). For the pseudo-inverse, pivots below 1e-6 of the largest diagonal are dropped (a
+ * singular direction gets no motion). Each step is scaled so its largest component is at most
+ * max_step radians, then applied: joint i turns by the rotation vector dtheta_i (model space),
+ * local_i <- conj(P_i) R_i W_i with P_i, W_i its parent's and its own model rotations. */
+#include "ik/ik_internal.h"
+
+#include <string.h>
+
+ak_jacobian_ik_params ak_jacobian_ik_defaults(void)
+{
+    ak_jacobian_ik_params p;
+    memset(&p, 0, sizeof p);
+    p.skeleton = NULL;
+    p.method = AK_JACOBIAN_DLS;
+    p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    p.damping = 0.05f;
+    p.max_step = 0.1f;
+    p.max_iterations = 100;
+    p.tolerance = 1e-4f;
+    p.weight = 1.0f;
+    return p;
+}
+
+/* Workspace layout (all 4-byte words, 16-byte aligned start):
+ *   jac[rows*cols] a[rows*rows] err[rows] y[rows] dtheta[cols] input[4*k] scale[m] top[k] */
+static size_t workspace_words(int64_t k, int64_t m)
+{
+    const int64_t rows = 3 * m, cols = 3 * k;
+    return (size_t)(rows * cols + rows * rows + 2 * rows + cols + 4 * k + m + k);
+}
+
+size_t ak_jacobian_ik_workspace_size(int32_t joint_count, int32_t effector_count)
+{
+    if (joint_count < 1 || effector_count < 1 || joint_count > 4096 || effector_count > 256) return 0;
+    return workspace_words(joint_count, effector_count) * 4u + 16u;
+}
+
+/* The joints/effectors/targets a solve works on, whichever form the params use. */
+typedef struct jac_problem {
+    const int32_t *joints;
+    int32_t k;
+    const int32_t *effectors;
+    const ak_vec3 *targets;
+    const float *weights;
+    int32_t m;
+} jac_problem;
+
+static void problem_of(const ak_jacobian_ik_params *p, jac_problem *q)
+{
+    if (p->effector_count > 0) {
+        q->joints = p->joints;
+        q->k = p->joint_count;
+        q->effectors = p->effectors;
+        q->targets = p->targets;
+        q->weights = p->effector_weights;
+        q->m = p->effector_count;
+    } else {
+        q->joints = p->chain;
+        q->k = p->chain_length - 1;
+        q->effectors = p->chain ? &p->chain[p->chain_length - 1] : NULL;
+        q->targets = &p->target;
+        q->weights = NULL;
+        q->m = 1;
+    }
+}
+
+int32_t ak_jacobian_ik_validate(const ak_jacobian_ik_params *p, ak_error *err)
+{
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
+    const ak_skeleton *s = p->skeleton;
+    if (!s) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL");
+    if (p->method != AK_JACOBIAN_PSEUDO_INVERSE && p->method != AK_JACOBIAN_DLS)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown method %d", (int)p->method);
+    int32_t st;
+    if (p->effector_count < 0)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "effector_count is negative");
+    if (p->effector_count == 0) {
+        if ((st = ik_check_chain(s, p->chain, p->chain_length, err)) < 0) return st;
+        if ((st = ik_check_vec(p->target, "target", err)) < 0) return st;
+    } else {
+        if (!p->joints || !p->effectors || !p->targets)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joints, effectors or targets is NULL");
+        if (p->joint_count < 1)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint_count must be >= 1");
+        for (int32_t i = 0; i < p->joint_count; ++i) {
+            if ((st = ik_check_joint(s, p->joints[i], "joints[]", err)) < 0) return st;
+            if (i > 0 && p->joints[i] <= p->joints[i - 1])
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joints[] must be strictly ascending");
+        }
+        for (int32_t e = 0; e < p->effector_count; ++e) {
+            if ((st = ik_check_joint(s, p->effectors[e], "effectors[]", err)) < 0) return st;
+            if ((st = ik_check_vec(p->targets[e], "targets[]", err)) < 0) return st;
+            if (p->effector_weights && !(p->effector_weights[e] >= 0.0f && p->effector_weights[e] <= 1e6f))
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "effector_weights[%d] outside [0, 1e6]",
+                                    (int)e);
+        }
+    }
+    if (!(p->damping >= 0.0f) || !isfinite(p->damping))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "damping must be finite and >= 0");
+    if (!(p->max_step > 0.0f) || !isfinite(p->max_step))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_step must be finite and > 0");
+    if (p->max_iterations < 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_iterations must be >= 1");
+    if (!(p->tolerance >= 0.0f) || !isfinite(p->tolerance))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "tolerance must be finite and >= 0");
+    if ((st = ik_check_weight(p->weight, err)) < 0) return st;
+    jac_problem q;
+    problem_of(p, &q);
+    if (q.k >= 1) {
+        size_t need = ak_jacobian_ik_workspace_size(q.k, q.m);
+        if (need == 0) return ak_error_set(err, AK_ERR_LIMIT, 0, "too many joints or effectors");
+        if (!p->workspace || p->workspace_bytes < need)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "workspace needs %lu bytes",
+                                (unsigned long)need);
+    }
+    return AK_OK;
+}
+
+/* Solves (A) y = b in place for the symmetric positive semi-definite n x n matrix A
+ * (row-major) by LDL^T; pivots <= floor are treated as zero (that direction gets y = 0).
+ * A's lower triangle is overwritten with L (unit diagonal implied) and its diagonal with D. */
+static void ldlt_solve(float *a, int32_t n, float floor, const float *b, float *y)
+{
+    for (int32_t j = 0; j < n; ++j) {
+        float d = a[j * n + j];
+        for (int32_t k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k] * a[k * n + k];
+        const int keep = d > floor;
+        a[j * n + j] = keep ? d : 0.0f;
+        for (int32_t i = j + 1; i < n; ++i) {
+            float v = a[i * n + j];
+            for (int32_t k = 0; k < j; ++k) v -= a[i * n + k] * a[j * n + k] * a[k * n + k];
+            a[i * n + j] = keep ? v / d : 0.0f;
+        }
+    }
+    for (int32_t i = 0; i < n; ++i) { /* L z = b */
+        float v = b[i];
+        for (int32_t k = 0; k < i; ++k) v -= a[i * n + k] * y[k];
+        y[i] = v;
+    }
+    for (int32_t i = 0; i < n; ++i) y[i] = a[i * n + i] > 0.0f ? y[i] / a[i * n + i] : 0.0f;
+    for (int32_t i = n - 1; i >= 0; --i) { /* L^T y = z */
+        float v = y[i];
+        for (int32_t k = i + 1; k < n; ++k) v -= a[k * n + i] * y[k];
+        y[i] = v;
+    }
+}
+
+int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local, ak_xform *world,
+                           ak_ik_result *result, ak_error *err)
+{
+    ak_ik_result res = {0, 0, 0, 0.0f};
+    int32_t st = ak_jacobian_ik_validate(p, err);
+    if (st == AK_OK && (!local || !world)) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
+    if (st < 0) {
+        if (result) *result = res;
+        return st;
+    }
+    const ak_skeleton *s = p->skeleton;
+    jac_problem q;
+    problem_of(p, &q);
+    const int32_t k = q.k, m = q.m, rows = 3 * m, cols = 3 * k;
+
+    /* Per-effector scale: the length of the path from the effector up to the topmost rotating
+     * joint above it (its chain length); tolerance and damping are relative to it. */
+    float scale_max = 0.0f;
+    float scale_single = 0.0f;
+    for (int32_t e = 0; e < m; ++e) {
+        for (int32_t j = q.effectors[e]; ; j = s->parents[j]) {
+            const int32_t parent = s->parents[j];
+            int inside = 0;
+            for (int32_t i = 0; i < k && parent >= 0 && !inside; ++i)
+                inside = ik_is_in_subtree(s, q.joints[i], parent);
+            if (!inside) break;
+            const float len = akv_len(akv_sub(world[j].translation, world[parent].translation));
+            if (!(len > 0.0f) || !isfinite(len)) {
+                if (!isfinite(len)) {
+                    st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
+                } else {
+                    st = ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone at joint %d", (int)j);
+                }
+                if (result) *result = res;
+                return st;
+            }
+            scale_single += len;
+        }
+        if (scale_single > scale_max) scale_max = scale_single;
+        scale_single = 0.0f;
+    }
+    /* Chains and effectors: the error of each effector, relative tolerance per chain. */
+    const float tol_abs = p->tolerance * scale_max;
+    float error = 0.0f;
+    for (int32_t e = 0; e < m; ++e) {
+        const float d = akv_len(akv_sub(q.targets[e], world[q.effectors[e]].translation));
+        if (d > error) error = d;
+        if (k >= 1 && akv_len(akv_sub(q.targets[e], world[q.joints[0]].translation)) - scale_max > tol_abs)
+            res.unreachable = 1;
+    }
+    if (!isfinite(error)) {
+        if (result) *result = res;
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
+    }
+    /* Zero-length bones between rotating joints also make the chain degenerate. */
+    for (int32_t i = 1; i < k; ++i) {
+        const int32_t j = q.joints[i], parent = s->parents[j];
+        if (parent >= 0 && ik_is_in_subtree(s, q.joints[0], parent) &&
+            !(akv_len(akv_sub(world[j].translation, world[parent].translation)) > 1e-6f * scale_max)) {
+            if (result) *result = res;
+            return ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone at joint %d", (int)j);
+        }
+    }
+
+    if (p->weight <= 0.0f || k < 1) {
+        res.error = error;
+        res.reached = error <= tol_abs;
+        if (result) *result = res;
+        return AK_OK;
+    }
+    /* Carve the workspace. */
+    uintptr_t base = ((uintptr_t)p->workspace + 15u) & ~(uintptr_t)15u;
+    float *jac = (float *)base;
+    float *a = jac + (size_t)rows * (size_t)cols;
+    float *e_vec = a + (size_t)rows * (size_t)rows;
+    float *y = e_vec + rows;
+    float *dtheta = y + rows;
+    ak_quat *input = (ak_quat *)(void *)(dtheta + cols);
+    int32_t *top = (int32_t *)(void *)(input + k);
+    for (int32_t i = 0; i < k; ++i) {
+        input[i] = local[q.joints[i]].rotation;
+        top[i] = 1;
+        for (int32_t o = 0; o < i && top[i]; ++o)
+            if (ik_is_in_subtree(s, q.joints[o], q.joints[i])) top[i] = 0;
+    }
+    const float lambda = p->method == AK_JACOBIAN_DLS ? p->damping * scale_max : 0.0f;
+    const float lambda2 = lambda * lambda;
+
+    int32_t it = 0;
+    while (it < p->max_iterations) {
+        /* Error vector and convergence. */
+        error = 0.0f;
+        for (int32_t e = 0; e < m; ++e) {
+            const float w = q.weights ? q.weights[e] : 1.0f;
+            const ak_vec3 d = akv_sub(q.targets[e], world[q.effectors[e]].translation);
+            const float len = akv_len(d);
+            if (len > error) error = len;
+            e_vec[3 * e + 0] = w * d.x;
+            e_vec[3 * e + 1] = w * d.y;
+            e_vec[3 * e + 2] = w * d.z;
+        }
+        if (error <= tol_abs) break;
+        ++it;
+        /* J. */
+        for (int32_t e = 0; e < m; ++e) {
+            const float w = q.weights ? q.weights[e] : 1.0f;
+            const int32_t eff = q.effectors[e];
+            const ak_vec3 pe = world[eff].translation;
+            float *r0 = jac + (size_t)(3 * e) * (size_t)cols;
+            float *r1 = r0 + cols, *r2 = r1 + cols;
+            for (int32_t i = 0; i < k; ++i) {
+                float *c0 = r0 + 3 * i, *c1 = r1 + 3 * i, *c2 = r2 + 3 * i;
+                if (!ik_is_in_subtree(s, q.joints[i], eff)) {
+                    c0[0] = c0[1] = c0[2] = c1[0] = c1[1] = c1[2] = c2[0] = c2[1] = c2[2] = 0.0f;
+                    continue;
+                }
+                const ak_vec3 r = akv_scale(akv_sub(pe, world[q.joints[i]].translation), w);
+                /* columns x, y, z: axis x r */
+                c0[0] = 0.0f; c0[1] = r.z;  c0[2] = -r.y;
+                c1[0] = -r.z; c1[1] = 0.0f; c1[2] = r.x;
+                c2[0] = r.y;  c2[1] = -r.x; c2[2] = 0.0f;
+            }
+        }
+        /* A = J J^T + lambda^2 I. */
+        float diag_max = 0.0f;
+        for (int32_t r = 0; r < rows; ++r) {
+            for (int32_t c = 0; c <= r; ++c) {
+                const float *jr = jac + (size_t)r * (size_t)cols, *jc = jac + (size_t)c * (size_t)cols;
+                float sum = 0.0f;
+                for (int32_t x = 0; x < cols; ++x) sum += jr[x] * jc[x];
+                a[r * rows + c] = sum;
+                a[c * rows + r] = sum;
+            }
+            a[r * rows + r] += lambda2;
+            if (a[r * rows + r] > diag_max) diag_max = a[r * rows + r];
+        }
+        ldlt_solve(a, rows, 1e-6f * diag_max + FLT_MIN, e_vec, y);
+        /* dtheta = J^T y, scaled so no component exceeds max_step. */
+        float biggest = 0.0f;
+        for (int32_t c = 0; c < cols; ++c) {
+            float sum = 0.0f;
+            for (int32_t r = 0; r < rows; ++r) sum += jac[(size_t)r * (size_t)cols + (size_t)c] * y[r];
+            dtheta[c] = sum;
+            if (fabsf(sum) > biggest) biggest = fabsf(sum);
+        }
+        if (!(biggest > 0.0f) || !isfinite(biggest)) break;
+        const float step_scale = biggest > p->max_step ? p->max_step / biggest : 1.0f;
+        /* Apply: every joint from the current (old) model rotations, then FK. */
+        for (int32_t i = 0; i < k; ++i) {
+            const ak_vec3 v = {dtheta[3 * i] * step_scale, dtheta[3 * i + 1] * step_scale,
+                               dtheta[3 * i + 2] * step_scale};
+            const float angle = akv_len(v);
+            if (!(angle > 1e-12f)) continue;
+            const ak_quat r = ik_axis_angle(akv_scale(v, 1.0f / angle), angle);
+            const int32_t j = q.joints[i], parent = s->parents[j];
+            const ak_quat parent_rot = parent < 0 ? akq_identity() : world[parent].rotation;
+            local[j].rotation = akq_normalize(akq_mul(akq_conj(parent_rot), akq_mul(r, world[j].rotation)));
+        }
+        for (int32_t i = 0; i < k; ++i)
+            if (top[i]) ak_fk_subtree(s, local, world, q.joints[i]);
+    }
+    if (p->weight < 1.0f) {
+        for (int32_t i = 0; i < k; ++i) {
+            const int32_t j = q.joints[i];
+            local[j].rotation = akq_normalize(akq_slerp(input[i], local[j].rotation, p->weight));
+        }
+        for (int32_t i = 0; i < k; ++i)
+            if (top[i]) ak_fk_subtree(s, local, world, q.joints[i]);
+    }
+    error = 0.0f;
+    for (int32_t e = 0; e < m; ++e) {
+        const float d = akv_len(akv_sub(q.targets[e], world[q.effectors[e]].translation));
+        if (d > error) error = d;
+    }
+    res.iterations = it;
+    res.error = error;
+    res.reached = error <= tol_abs;
+    if (result) *result = res;
+    return AK_OK;
+}
