@@ -810,13 +810,21 @@ int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_da
     /* Size the buffer from the file length when the stream can tell it. */
     if (fseek(f, 0, SEEK_END) == 0) {
         long len = ftell(f);
+        rewind(f);
         if (len > (long)max_bytes) {
+            /* Too large, or not a regular file at all (a directory reports a huge length):
+             * one byte tells which. */
+            char probe;
+            if (fread(&probe, 1, 1, f) == 1) {
+                fclose(f);
+                return ak_error_set(err, AK_ERR_LIMIT, 0, "file of %ld bytes is larger than the limit of %lld bytes",
+                                    len, (long long)max_bytes);
+            }
+            const int e = errno;
             fclose(f);
-            return ak_error_set(err, AK_ERR_LIMIT, 0, "file of %ld bytes is larger than the limit of %lld bytes",
-                                len, (long long)max_bytes);
+            return ak_error_set(err, AK_ERR_IO, 0, "cannot read: %s", strerror(e));
         }
         if (len >= 0) cap = (size_t)len + 1;
-        rewind(f);
     }
     char *data = (char *)malloc(cap);
     if (!data) {
@@ -834,9 +842,10 @@ int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_da
         }
         if (got == 0 || size < cap) {
             if (ferror(f)) {
+                const int e = errno;
                 free(data);
                 fclose(f);
-                return ak_error_set(err, AK_ERR_IO, 0, "read error");
+                return ak_error_set(err, AK_ERR_IO, 0, "cannot read: %s", strerror(e));
             }
             if (feof(f)) break;
             continue;

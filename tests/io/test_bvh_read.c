@@ -307,6 +307,12 @@ static void bvh_honours_limits(void **state)
     assert_int_equal(ak_bvh_read_file(path, &lim, &s, &c, &err), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_bvh_read_file("no-such-file.bvh", NULL, &s, &c, &err), AK_ERR_IO);
     assert_int_equal(err.line, 0);
+    assert_non_null(strstr(err.message, "cannot open"));
+    /* A directory opens on POSIX but cannot be read. */
+    const char *src = getenv("AK_SOURCE_DIR");
+    assert_non_null(src);
+    assert_int_equal(ak_bvh_read_file(src, NULL, &s, &c, &err), AK_ERR_IO);
+    assert_null(s);
     assert_int_equal(ak_bvh_read_memory(NULL, 5, NULL, &s, &c, &err), AK_ERR_INVALID_ARG);
 }
 
