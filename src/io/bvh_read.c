@@ -598,7 +598,7 @@ static int32_t parse_frames(bvh_parser *ps)
                            "file ends after %d of %d frames (Frames: says %d)", (int)f, (int)N, (int)N);
         }
         for (int32_t c = 0; c < C; ++c) {
-            while (p < end && (*p == ' ' || *p == '\t')) ++p;
+            while (p < end && is_blank(*p)) ++p;
             if (p == end || *p == '\n' || *p == '\r') {
                 ps->p = p;
                 return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d has %d values, expected %d",
