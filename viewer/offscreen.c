@@ -165,9 +165,18 @@ void akv_offscreen_read(akv_offscreen *o, uint8_t *rgb)
     glBindFramebuffer(GL_READ_FRAMEBUFFER, o->fbo);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     size_t row = (size_t)o->w * 3;
-    /* GL's first row is the bottom one: read each row into its flipped place. */
-    for (int y = 0; y < o->h; ++y)
-        glReadPixels(0, o->h - 1 - y, o->w, 1, GL_RGB, GL_UNSIGNED_BYTE, rgb + (size_t)y * row);
+    /* One read, then flip: GL's first row is the bottom one. */
+    glReadPixels(0, 0, o->w, o->h, GL_RGB, GL_UNSIGNED_BYTE, rgb);
+    uint8_t tmp[3 * 4096];
+    for (int y = 0; y < o->h / 2; ++y) {
+        uint8_t *a = rgb + (size_t)y * row, *b = rgb + (size_t)(o->h - 1 - y) * row;
+        for (size_t x = 0; x < row; x += sizeof tmp) {
+            size_t n = row - x < sizeof tmp ? row - x : sizeof tmp;
+            memcpy(tmp, a + x, n);
+            memcpy(a + x, b + x, n);
+            memcpy(b + x, tmp, n);
+        }
+    }
     akv_offscreen_bind(o);
 }
 
