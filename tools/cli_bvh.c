@@ -25,7 +25,8 @@ akcli_heights akcli_measure_heights(const ak_skeleton *s, const ak_clip *c)
     }
     free(local);
     free(world);
-    h.standing = h.frame0 > h.rest ? h.frame0 : h.rest;
+    h.standing = ak_clip_standing_height(c, s);
+    if (!(h.standing > 0.0f)) h.standing = h.frame0 > h.rest ? h.frame0 : h.rest;
     return h;
 }
 

@@ -8,8 +8,8 @@
 int akcli_load_bvh(const char *path, ak_skeleton **skeleton, ak_clip **clip);
 
 /* Heights along Y in file units: of the rest pose, of frame 0, and the standing height
- * used for unit detection (the larger of the two, so a rig resting in an odd pose, lying
- * or folded, still measures as standing). */
+ * used for unit detection (ak_clip_standing_height: the median pose height over the clip,
+ * so a rig whose rest pose is odd, lying or folded, still measures as standing). */
 typedef struct akcli_heights {
     float rest, frame0, standing;
 } akcli_heights;

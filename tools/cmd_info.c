@@ -74,7 +74,7 @@ static void print_text(const char *path, const ak_skeleton *s, const ak_clip *c,
     printf("frames      %d\n", (int)c->frame_count);
     printf("frame_time  %.7g s (%.4g fps)\n", (double)c->frame_time, 1.0 / (double)c->frame_time);
     printf("duration    %.6g s\n", (double)ak_clip_duration(c));
-    printf("height      rest %.6g, frame 0 %.6g, standing %.6g (file units)\n", (double)f->h.rest,
+    printf("height      rest %.6g, frame 0 %.6g, standing (median over the clip) %.6g (file units)\n", (double)f->h.rest,
            (double)f->h.frame0, (double)f->h.standing);
     printf("units       %s (%.6g m per unit): standing height %.4g m\n", ak_units_name(f->units),
            (double)f->metres_per_unit, (double)(f->h.standing * f->metres_per_unit));
@@ -112,11 +112,11 @@ static void print_json(const char *path, const ak_skeleton *s, const ak_clip *c,
     json_string(stdout, path);
     printf(",\n  \"joint_count\": %d,\n  \"end_site_count\": %d,\n  \"channels_per_frame\": %d,\n", (int)n,
            (int)f->end_sites, (int)f->channels_per_frame);
-    printf("  \"frames\": %d,\n  \"frame_time\": %.7g,\n  \"duration\": %.9g,\n", (int)c->frame_count,
+    printf("  \"frames\": %d,\n  \"frame_time\": %.7g,\n  \"duration\": %.7g,\n", (int)c->frame_count,
            (double)c->frame_time, (double)ak_clip_duration(c));
-    printf("  \"rest_height\": %.9g,\n  \"frame0_height\": %.9g,\n  \"standing_height\": %.9g,\n",
+    printf("  \"rest_height\": %.7g,\n  \"frame0_height\": %.7g,\n  \"standing_height\": %.7g,\n",
            (double)f->h.rest, (double)f->h.frame0, (double)f->h.standing);
-    printf("  \"units\": {\"name\": \"%s\", \"metres_per_unit\": %.9g, \"standing_height_m\": %.6g},\n",
+    printf("  \"units\": {\"name\": \"%s\", \"metres_per_unit\": %.7g, \"standing_height_m\": %.6g},\n",
            ak_units_name(f->units), (double)f->metres_per_unit, (double)(f->h.standing * f->metres_per_unit));
     printf("  \"humanoid\": {\"complete\": %s, \"joints\": {", f->hum_status == AK_OK ? "true" : "false");
     int first = 1;

@@ -7,7 +7,10 @@
 #ifdef AK_HAVE_RENDER
 #include "headless.h"
 
-int ak_cmd_render(int argc, char **argv) { return akv_render_main(argc, argv, "animkit render"); }
+int ak_cmd_render(int argc, char **argv)
+{
+    return akv_render_main(argc, argv, "animkit render");
+}
 #else
 int ak_cmd_render(int argc, char **argv)
 {

@@ -1,12 +1,341 @@
-/* animkit walk — placeholder until its module lands. */
+/* animkit walk — the main demo: a character walks to a target over terrain with foot IK.
+ * Writes DIR/walk.bvh, DIR/walk.csv and prints a JSON summary as the last line on stdout. */
 #include "cli.h"
+#include "animkit/locomotion.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#if defined(_WIN32)
+#include <direct.h>
+#define ak_mkdir(p) _mkdir(p)
+#else
+#define ak_mkdir(p) mkdir((p), 0777)
+#endif
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: animkit walk [options]\n"
+            "\n"
+            "Walks a character from --start to --target across terrain with foot IK, at the\n"
+            "clip's frame rate, and writes DIR/walk.bvh (the walked motion, world root baked in),\n"
+            "DIR/walk.csv (per frame: root, heading, sole points, ground, stance, hip drop) and,\n"
+            "as the last line on stdout, a JSON summary. Progress goes to stderr.\n"
+            "\n"
+            "options:\n"
+            "  --clip FILE.bvh      walk clip (default: the built-in procedural walk)\n"
+            "  --cycle A:B          use frames [A,B) of --clip as the cycle (default: found automatically)\n"
+            "  --idle FILE.bvh      idle clip to crossfade into on arrival (same skeleton as the walk)\n"
+            "  --scale M            metres per file unit of --clip (default: detected from its height)\n"
+            "  --terrain KIND       flat | hills | stairs (default hills)\n"
+            "  --heightmap FILE     PGM (P2/P5) heightmap instead of --terrain\n"
+            "  --size S             heightmap side in metres (x and z span -S/2..S/2; default 40)\n"
+            "  --height H           heightmap height in metres for the maximum pixel value (default 3)\n"
+            "  --seed N             hills seed (default 1)\n"
+            "  --start X,Z          start point (default -6,-4)\n"
+            "  --target X,Z         target point (default 6,4)\n"
+            "  --max-time S         give up after S simulated seconds (default 60)\n"
+            "  --steer MODE         cycle (guide re-aims before each cycle) | continuous (default cycle)\n"
+            "  --turn-rate DEG      heading turn-rate limit in degrees/s (default 90)\n"
+            "  --arrival R          arrival radius in metres (default 0.3)\n"
+            "  --no-foot-ik         play the animation on the terrain without foot IK\n"
+            "  --out DIR            output folder (default out/walk)\n"
+            "  --quiet              no progress on stderr\n"
+            "  -h, --help           this help\n"
+            "\n"
+            "CSV columns: t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,\n"
+            "right_x,right_y,right_z,right_ground,right_stance,hip_drop (metres, seconds, heading in\n"
+            "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1).\n");
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+    char buf[1024];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf) return -1;
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; ++i) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (ak_mkdir(buf) != 0 && errno != EEXIST) return -1;
+            buf[i] = c;
+        }
+    }
+    return 0;
+}
+
+static int parse_cycle(const char *s, int *a, int *b)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != ':') return -1;
+    const char *t = end + 1;
+    long y = strtol(t, &end, 10);
+    if (end == t || *end != '\0' || x < 0 || y <= x || y > 100000000) return -1;
+    *a = (int)x;
+    *b = (int)y;
+    return 0;
+}
 
 int ak_cmd_walk(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "animkit walk: not available in this build yet\n");
-    return 1;
+    if (ak_cli_wants_help(argc, argv)) {
+        usage(stdout);
+        return 0;
+    }
+    const char *clip_path = NULL, *idle_path = NULL, *heightmap = NULL, *out_dir = "out/walk";
+    const char *terrain_kind = "hills";
+    int cycle_a = -1, cycle_b = -1, seed = 1, foot_ik = 1, quiet = 0, steer = AK_STEER_CYCLE;
+    float size = 40.0f, height = 3.0f, max_time = 60.0f, scale = 0.0f, turn_rate = 90.0f, arrival = 0.3f;
+    float sx = -6.0f, sz = -4.0f, tx = 6.0f, tz = 4.0f;
+    int have_size = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VALUE() \
+    do { \
+        if (!v) return ak_cli_usage_error("walk", "%s needs a value", a); \
+        ++i; \
+    } while (0)
+        if (strcmp(a, "--clip") == 0) { NEED_VALUE(); clip_path = v; }
+        else if (strcmp(a, "--idle") == 0) { NEED_VALUE(); idle_path = v; }
+        else if (strcmp(a, "--cycle") == 0) {
+            NEED_VALUE();
+            if (parse_cycle(v, &cycle_a, &cycle_b)) return ak_cli_usage_error("walk", "--cycle wants A:B with 0 <= A < B (frames), got '%s'", v);
+        } else if (strcmp(a, "--scale") == 0) {
+            NEED_VALUE();
+            if (ak_cli_parse_float(v, &scale) || !(scale > 0.0f)) return ak_cli_usage_error("walk", "--scale wants a positive number");
+        } else if (strcmp(a, "--terrain") == 0) {
+            NEED_VALUE();
+            terrain_kind = v;
+            if (strcmp(v, "flat") && strcmp(v, "hills") && strcmp(v, "stairs"))
+                return ak_cli_usage_error("walk", "--terrain must be flat, hills or stairs, got '%s'", v);
+        } else if (strcmp(a, "--heightmap") == 0) { NEED_VALUE(); heightmap = v; }
+        else if (strcmp(a, "--size") == 0) {
+            NEED_VALUE();
+            if (ak_cli_parse_float(v, &size) || !(size > 0.0f)) return ak_cli_usage_error("walk", "--size wants a positive number of metres");
+            have_size = 1;
+        } else if (strcmp(a, "--height") == 0) {
+            NEED_VALUE();
+            if (ak_cli_parse_float(v, &height)) return ak_cli_usage_error("walk", "--height wants a number of metres");
+        } else if (strcmp(a, "--seed") == 0) {
+            NEED_VALUE();
+            if (ak_cli_parse_int(v, &seed) || seed < 0) return ak_cli_usage_error("walk", "--seed wants a non-negative integer");
+        } else if (strcmp(a, "--start") == 0) {
+            NEED_VALUE();
+            if (ak_cli_parse_vec2(v, &sx, &sz)) return ak_cli_usage_error("walk", "--start wants X,Z");
+        } else if (strcmp(a, "--target") == 0) {
+            NEED_VALUE();
+            if (ak_cli_parse_vec2(v, &tx, &tz)) return ak_cli_usage_error("walk", "--target wants X,Z");
+        } else if (strcmp(a, "--max-time") == 0) {
+            NEED_VALUE();
+            if (ak_cli_parse_float(v, &max_time) || !(max_time > 0.0f) || max_time > 100000.0f)
+                return ak_cli_usage_error("walk", "--max-time wants seconds in (0, 100000]");
+        } else if (strcmp(a, "--steer") == 0) {
+            NEED_VALUE();
+            if (strcmp(v, "cycle") == 0) steer = AK_STEER_CYCLE;
+            else if (strcmp(v, "continuous") == 0) steer = AK_STEER_CONTINUOUS;
+            else return ak_cli_usage_error("walk", "--steer must be cycle or continuous");
+        } else if (strcmp(a, "--turn-rate") == 0) {
+            NEED_VALUE();
+            if (ak_cli_parse_float(v, &turn_rate) || !(turn_rate > 0.0f)) return ak_cli_usage_error("walk", "--turn-rate wants degrees/s > 0");
+        } else if (strcmp(a, "--arrival") == 0) {
+            NEED_VALUE();
+            if (ak_cli_parse_float(v, &arrival) || !(arrival > 0.0f)) return ak_cli_usage_error("walk", "--arrival wants metres > 0");
+        } else if (strcmp(a, "--no-foot-ik") == 0) foot_ik = 0;
+        else if (strcmp(a, "--out") == 0) { NEED_VALUE(); out_dir = v; }
+        else if (strcmp(a, "--quiet") == 0) quiet = 1;
+        else return ak_cli_usage_error("walk", "unknown option '%s'", a);
+#undef NEED_VALUE
+    }
+    if (cycle_a >= 0 && !clip_path) return ak_cli_usage_error("walk", "--cycle needs --clip");
+    if ((have_size || heightmap) && !heightmap) return ak_cli_usage_error("walk", "--size is for --heightmap");
+
+    ak_error err;
+    int rc = 1;
+    ak_skeleton *sk = NULL, *idle_sk = NULL;
+    ak_clip *clip = NULL, *idle = NULL, *out_clip = NULL;
+    ak_walk_motion *motion = NULL;
+    ak_terrain *terrain = NULL;
+    ak_walker *walker = NULL;
+    FILE *csv = NULL;
+    uint8_t *builtin_stance = NULL;
+    char path[1200];
+
+    /* The walk clip: a file, or the built-in procedural walk (plus its idle). */
+    ak_walk_motion_params mp = ak_walk_motion_defaults();
+    if (clip_path) {
+        if (ak_bvh_read_file(clip_path, NULL, &sk, &clip, &err) != AK_OK) {
+            rc = ak_cli_file_error(clip_path, &err);
+            goto done;
+        }
+        mp.metres_per_unit = scale;
+        if (cycle_a >= 0) {
+            mp.cycle_start = cycle_a;
+            mp.cycle_end = cycle_b;
+        }
+    } else {
+        ak_walk_clip_params wp = ak_walk_clip_defaults();
+        if (ak_walk_clip_create(&wp, &sk, &clip, &err) != AK_OK ||
+            (!idle_path && ak_idle_clip_create(&wp, sk, &idle, &err) != AK_OK)) {
+            fprintf(stderr, "animkit walk: built-in clip: %s\n", err.message);
+            goto done;
+        }
+        mp.metres_per_unit = 1.0f;
+        mp.cycle_start = mp.cycle_end = 0;
+        builtin_stance = (uint8_t *)malloc((size_t)clip->frame_count * 2);
+        if (!builtin_stance ||
+            ak_walk_clip_contacts(&wp, clip, builtin_stance, builtin_stance + clip->frame_count, &err) != AK_OK) {
+            fprintf(stderr, "animkit walk: built-in clip contacts failed\n");
+            goto done;
+        }
+        mp.stance_left = builtin_stance;
+        mp.stance_right = builtin_stance + clip->frame_count;
+    }
+    if (idle_path) {
+        if (ak_bvh_read_file(idle_path, NULL, &idle_sk, &idle, &err) != AK_OK) {
+            rc = ak_cli_file_error(idle_path, &err);
+            goto done;
+        }
+        if (idle_sk->joint_count != sk->joint_count) {
+            fprintf(stderr, "animkit walk: --idle has %d joints but the walk skeleton has %d: they must match\n",
+                    (int)idle_sk->joint_count, (int)sk->joint_count);
+            goto done;
+        }
+        idle->loop = 1;
+    }
+    if (ak_walk_motion_create(sk, clip, &mp, &motion, &err) != AK_OK) {
+        fprintf(stderr, "animkit walk: %s: %s\n", clip_path ? clip_path : "built-in clip", err.message);
+        goto done;
+    }
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(motion, &info);
+    if (!quiet) {
+        fprintf(stderr, "walk: clip %s, %s (%.6g m per unit), cycle frames %d:%d (%.2f s), stride %.2f m, speed %.2f m/s\n",
+                clip_path ? clip_path : "built-in", ak_units_name((ak_units)info.units), (double)info.metres_per_unit,
+                (int)info.cycle_start, (int)info.cycle_end, (double)info.cycle_time, (double)info.stride_length,
+                (double)info.speed);
+    }
+
+    /* The ground. */
+    if (heightmap) {
+        if (ak_terrain_load_pgm(heightmap, size, height, &terrain, &err) != AK_OK) {
+            rc = ak_cli_file_error(heightmap, &err);
+            goto done;
+        }
+    } else {
+        ak_terrain_params tp = ak_terrain_defaults();
+        tp.kind = strcmp(terrain_kind, "flat") == 0 ? AK_TERRAIN_FLAT
+                  : strcmp(terrain_kind, "stairs") == 0 ? AK_TERRAIN_STAIRS : AK_TERRAIN_HILLS;
+        tp.seed = (uint32_t)seed;
+        if (ak_terrain_create(&tp, &terrain, &err) != AK_OK) {
+            fprintf(stderr, "animkit walk: terrain: %s\n", err.message);
+            goto done;
+        }
+    }
+    const ak_ground ground = ak_terrain_ground(terrain);
+
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(sx, 0, sz);
+    wp.target = ak_vec3_make(tx, 0, tz);
+    wp.steer = steer;
+    wp.max_turn_rate = turn_rate;
+    wp.arrival_radius = arrival;
+    wp.foot_ik = foot_ik;
+    wp.idle_clip = idle;
+    if (ak_walker_create(motion, &wp, &ground, &walker, &err) != AK_OK) {
+        fprintf(stderr, "animkit walk: %s\n", err.message);
+        goto done;
+    }
+    const ak_skeleton *wsk = ak_walk_motion_skeleton(motion);
+    const int32_t J = wsk->joint_count;
+    const float dt = ak_walk_motion_clip(motion)->frame_time;
+    const int32_t max_frames = (int32_t)ceilf(max_time / dt) + 1;
+    if (ak_clip_create(J, max_frames, dt, NULL, &out_clip, &err) != AK_OK) {
+        fprintf(stderr, "animkit walk: %s\n", err.message);
+        goto done;
+    }
+    if (make_dirs(out_dir) != 0) {
+        fprintf(stderr, "animkit walk: cannot create %s: %s\n", out_dir, strerror(errno));
+        goto done;
+    }
+    snprintf(path, sizeof path, "%s/walk.csv", out_dir);
+    csv = fopen(path, "w");
+    if (!csv) {
+        fprintf(stderr, "animkit walk: cannot write %s: %s\n", path, strerror(errno));
+        goto done;
+    }
+    fprintf(csv, "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,"
+                 "right_x,right_y,right_z,right_ground,right_stance,hip_drop\n");
+    const int32_t hips = ak_walk_motion_humanoid(motion)->joint[AK_HUM_HIPS] >= 0
+                             ? ak_walk_motion_humanoid(motion)->joint[AK_HUM_HIPS] : 0;
+    ak_walk_metrics metrics;
+    ak_walk_metrics_reset(&metrics);
+    ak_walker_state s;
+    int32_t frames = 0;
+    float next_report = 0.0f;
+    for (; frames < max_frames; ++frames) {
+        if (ak_walker_step(walker, frames == 0 ? 0.0f : dt, &ground, &err) != AK_OK) {
+            fprintf(stderr, "animkit walk: step failed: %s\n", err.message);
+            goto done;
+        }
+        ak_walker_get_state(walker, &s);
+        const ak_xform *world = ak_walker_world_pose(walker);
+        const ak_xform *local = ak_walker_local_pose(walker);
+        /* The measures cover the walk itself, up to the moment of arrival. */
+        if (!s.arrived) ak_walk_metrics_add(&metrics, &s, world, hips, frames == 0 ? 0.0f : dt);
+        for (int32_t j = 0; j < J; ++j) out_clip->rotations[(size_t)frames * J + j] = local[j].rotation;
+        out_clip->translations[(size_t)frames * out_clip->track_count] = local[0].translation;
+        const ak_vec3 r = world[0].translation;
+        fprintf(csv, "%.5f,%.5f,%.5f,%.5f,%.4f", (double)s.time, (double)r.x, (double)r.y, (double)r.z,
+                (double)(s.heading * 180.0f / 3.14159265f));
+        for (int k = 0; k < 2; ++k)
+            fprintf(csv, ",%.5f,%.5f,%.5f,%.5f,%d", (double)s.sole[k].x, (double)s.sole[k].y, (double)s.sole[k].z,
+                    (double)(isfinite(s.sole_ground[k]) ? s.sole_ground[k] : NAN), (int)s.stance[k]);
+        fprintf(csv, ",%.5f\n", (double)s.hip_drop);
+        if (!quiet && s.time >= next_report) {
+            fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s\n", (double)s.time,
+                    (double)s.position.x, (double)s.position.z, (double)s.distance, s.arrived ? "  arrived" : "");
+            next_report += 1.0f;
+        }
+        if (s.stopped) {
+            ++frames;
+            break;
+        }
+    }
+    fclose(csv);
+    csv = NULL;
+    out_clip->frame_count = frames > 0 ? frames : 1;
+    ak_clip_finalize(out_clip);
+    snprintf(path, sizeof path, "%s/walk.bvh", out_dir);
+    if (ak_bvh_write_file(path, wsk, out_clip, AK_ORDER_ZYX, &err) != AK_OK) {
+        rc = ak_cli_file_error(path, &err);
+        goto done;
+    }
+    if (!quiet) fprintf(stderr, "walk: wrote %s/walk.bvh and %s/walk.csv (%d frames)\n", out_dir, out_dir, (int)frames);
+    printf("{\"arrived\":%s,\"time_s\":%.3f,\"final_distance\":%.4f,\"path_length\":%.3f,\"max_penetration\":%.5f,"
+           "\"max_float\":%.5f,\"skate\":%.5f,\"max_foot_tilt_deg\":%.3f}\n",
+           s.arrived ? "true" : "false", (double)s.time, (double)s.distance, (double)s.path_length,
+           (double)metrics.max_penetration, (double)metrics.max_float, (double)metrics.skate,
+           (double)metrics.max_tilt_deg);
+    rc = s.arrived ? 0 : 1;
+done:
+    if (csv) fclose(csv);
+    ak_walker_destroy(walker);
+    ak_terrain_destroy(terrain);
+    ak_walk_motion_destroy(motion);
+    ak_clip_destroy(out_clip);
+    ak_clip_destroy(idle);
+    ak_skeleton_destroy(idle_sk);
+    ak_clip_destroy(clip);
+    ak_skeleton_destroy(sk);
+    free(builtin_stance);
+    return rc;
 }

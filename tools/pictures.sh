@@ -19,12 +19,15 @@ mkdir -p "$out"
 # A walk cycle as a contact sheet.
 "$ak" render "$mocap/cmu_07_01_walk.bvh" --frames 40:280:30 --sheet --sheet-cols 3 --size 260x210 \
   --yaw 80 --pitch 8 --follow Hips --distance 3.0 --out "$out/mocap_sheet.png"
-# IK: the right arm of a walking frame reaching up for a target (limb solver), the base pose in grey.
-"$ak" render --ik "$mocap/cmu_07_01_walk.bvh" --time 1.33 --hud --yaw 0 --pitch 10 --size 800x500 \
+# IK: FABRIK turns the right shoulder, arm and forearm of a walking frame so the hand reaches
+# a target in front of the chest; the unsolved pose stays as a grey ghost.
+"$ak" render --ik "$mocap/cmu_07_01_walk.bvh" --time 1.33 --hud --solver fabrik \
+  --ik-chain RightShoulder,RightHand --target 0.35,1.0,0.5 --yaw 50 --pitch 10 --size 800x500 \
   --out "$out/ik_reach.png"
 # The walker on hills (needs the locomotion module).
 if "$ak" render --walk --help >/dev/null 2>&1 && "$ak" walk --help >/dev/null 2>&1; then
-  "$ak" render --walk --hud --frame 150 --size 800x500 --out "$out/walker_hills.png" ||
+  "$ak" render --walk --terrain hills --seed 3 --hud --time 6 --pitch 24 --yaw 200 --size 800x500 \
+    --out "$out/walker_hills.png" ||
     echo "pictures: walker picture skipped (walker mode not available in this build)" >&2
 fi
 ls -l "$out"

@@ -20,14 +20,17 @@ int akv_write_png(const char *path, int w, int h, const uint8_t *rgb)
 
 void akv_render_usage(FILE *out, const char *prog)
 {
-    fprintf(out,
-            "usage: %s FILE.bvh [FILE2.bvh ...] [--frame N | --frames A:B[:STEP]] --out OUT [options]\n"
-            "       %s --walk [walk flags] --out OUT [options]\n"
-            "       %s --ik FILE.bvh --target x,y,z --out OUT [options]\n\n"
-            "Renders offscreen (EGL surfaceless, or a hidden window when $DISPLAY is set) with no window.\n"
-            "OUT.png with --frame: one picture; with --frames: OUT_0000.png... (frame numbers), or one\n"
-            "contact sheet with --sheet; OUT.gif / OUT.mp4: an animation through ffmpeg.\n\n",
-            prog, prog, prog);
+    fprintf(
+        out,
+        "usage: %s FILE.bvh [FILE2.bvh ...] [--frame N | --frames A:B[:STEP]] --out OUT [options]\n"
+        "       %s --walk [walk flags] --out OUT [options]\n"
+        "       %s --ik FILE.bvh --target x,y,z --out OUT [options]\n\n"
+        "Renders offscreen (EGL surfaceless, or a hidden window when $DISPLAY is set) with no "
+        "window.\n"
+        "OUT.png with --frame: one picture; with --frames: OUT_0000.png... (frame numbers), or "
+        "one\n"
+        "contact sheet with --sheet; OUT.gif / OUT.mp4: an animation through ffmpeg.\n\n",
+        prog, prog, prog);
     akv_print_flags(out);
 }
 
@@ -64,12 +67,18 @@ static FILE *open_ffmpeg(const char *out, int w, int h, float fps)
 {
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgb24 -s %dx%d -framerate %.4f -i - ", w, h, (double)fps);
+             "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgb24 -s %dx%d -framerate %.4f -i - ",
+             w, h, (double)fps);
     if (ends_with(out, ".gif"))
-        strncat(cmd, "-vf 'split[a][b];[a]palettegen=max_colors=128:stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=3' ",
+        strncat(cmd,
+                "-vf "
+                "'split[a][b];[a]palettegen=max_colors=128:stats_mode=diff[p];[b][p]paletteuse="
+                "dither=bayer:bayer_scale=3' ",
                 sizeof cmd - strlen(cmd) - 1);
     else
-        strncat(cmd, "-vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -pix_fmt yuv420p -crf 23 -movflags +faststart ",
+        strncat(cmd,
+                "-vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -pix_fmt yuv420p -crf 23 "
+                "-movflags +faststart ",
                 sizeof cmd - strlen(cmd) - 1);
     shell_quote(cmd, sizeof cmd, out);
     return popen(cmd, "w");
@@ -130,7 +139,10 @@ int akv_render_main(int argc, char **argv, const char *prog)
      * the first frame rendered. */
     if (s.frame < 0 && !s.have_frames && s.time > 0 && scene.count > 0)
         s.frame = (int)lroundf(s.time / akv_scene_frame_time(&scene));
-    scene.time = (float)(s.frame >= 0 ? s.frame : s.have_frames ? s.frame_a : 0) * akv_scene_frame_time(&scene);
+    scene.time = (float)(s.frame >= 0    ? s.frame
+                         : s.have_frames ? s.frame_a
+                                         : 0) *
+                 akv_scene_frame_time(&scene);
     if (s.mode != AKV_MODE_PLAY) {
         mode = akv_mode_create(&s, &scene, err, sizeof err);
         if (!mode) {
@@ -139,6 +151,9 @@ int akv_render_main(int argc, char **argv, const char *prog)
             return 1;
         }
     }
+
+    if (mode && s.mode == AKV_MODE_WALK && s.frame < 0 && !s.have_frames && s.time > 0)
+        s.frame = (int)lroundf(s.time / akv_mode_frame_time(mode));
 
     /* Which frames: --frame N, --frames A:B:STEP, else frame 0 for a PNG or the whole clip. */
     int frame_count = mode ? akv_mode_frame_count(mode) : akv_scene_frame_count(&scene);
@@ -158,7 +173,8 @@ int akv_render_main(int argc, char **argv, const char *prog)
         b = frame_count - 1;
     }
     if (a > frame_count - 1 || b > frame_count - 1) {
-        fprintf(stderr, "%s: frame %d is past the last frame (%d)\n", prog, a > frame_count - 1 ? a : b, frame_count - 1);
+        fprintf(stderr, "%s: frame %d is past the last frame (%d)\n", prog,
+                a > frame_count - 1 ? a : b, frame_count - 1);
         akv_mode_destroy(mode);
         akv_scene_free(&scene);
         return 2;
@@ -187,8 +203,10 @@ int akv_render_main(int argc, char **argv, const char *prog)
     cam.yaw = s.yaw;
     cam.pitch = s.pitch;
     ak_vec3 lo, hi;
-    if (mode) akv_mode_bounds(mode, &lo, &hi);
-    else akv_scene_bounds(&scene, &s, a, b, step, &lo, &hi);
+    if (mode)
+        akv_mode_bounds(mode, &lo, &hi);
+    else
+        akv_scene_bounds(&scene, &s, a, b, step, &lo, &hi);
     akr_camera_frame_box(&cam, lo, hi, (float)s.width / (float)s.height);
     if (s.distance > 0) cam.distance = s.distance;
 
@@ -231,12 +249,16 @@ int akv_render_main(int argc, char **argv, const char *prog)
         }
         akv_offscreen_bind(off);
         akr_begin(r, s.width, s.height, &cam);
-        if (mode) akv_mode_draw(mode, r);
-        else akv_scene_draw(r, &scene, &s);
+        if (mode)
+            akv_mode_draw(mode, r);
+        else
+            akv_scene_draw(r, &scene, &s);
         snprintf(label, sizeof label, "frame %d  t = %.2f s", f, (double)t);
         if (s.hud) {
-            if (mode) akv_mode_hud(mode, r, s.width, s.height);
-            else draw_labels(r, &scene, label);
+            if (mode)
+                akv_mode_hud(mode, r, s.width, s.height);
+            else
+                draw_labels(r, &scene, label);
         } else if (sheet) {
             static const float ink[3] = {0.12f, 0.13f, 0.16f};
             akr_draw_text(r, 8.0f, 8.0f, 2.0f, label, ink);
@@ -248,12 +270,15 @@ int akv_render_main(int argc, char **argv, const char *prog)
             int cx = k % cols, cy = k / cols;
             size_t sheet_row = (size_t)cols * (size_t)s.width * 3;
             for (int y = 0; y < s.height; ++y)
-                memcpy(sheet_rgb + ((size_t)cy * (size_t)s.height + (size_t)y) * sheet_row + (size_t)cx * (size_t)s.width * 3,
+                memcpy(sheet_rgb + ((size_t)cy * (size_t)s.height + (size_t)y) * sheet_row +
+                           (size_t)cx * (size_t)s.width * 3,
                        rgb + (size_t)y * (size_t)s.width * 3, (size_t)s.width * 3);
         } else {
             char path[2048];
-            if (n == 1) snprintf(path, sizeof path, "%s", s.out);
-            else snprintf(path, sizeof path, "%.*s_%04d.png", (int)(strlen(s.out) - 4), s.out, f);
+            if (n == 1)
+                snprintf(path, sizeof path, "%s", s.out);
+            else
+                snprintf(path, sizeof path, "%.*s_%04d.png", (int)(strlen(s.out) - 4), s.out, f);
             if (akv_write_png(path, s.width, s.height, rgb) != 0) {
                 fprintf(stderr, "%s: cannot write %s\n", prog, path);
                 rc = 1;
@@ -273,8 +298,11 @@ int akv_render_main(int argc, char **argv, const char *prog)
         fprintf(stderr, "%s: cannot write %s\n", prog, s.out);
         rc = 1;
     }
-    if (rc == 0 && (anim || sheet || n == 1)) printf("wrote %s (%d frame%s)\n", s.out, n, n == 1 ? "" : "s");
-    else if (rc == 0) printf("wrote %d PNG frames %.*s_%04d.png ... _%04d.png\n", n, (int)(strlen(s.out) - 4), s.out, a, b);
+    if (rc == 0 && (anim || sheet || n == 1))
+        printf("wrote %s (%d frame%s)\n", s.out, n, n == 1 ? "" : "s");
+    else if (rc == 0)
+        printf("wrote %d PNG frames %.*s_%04d.png ... _%04d.png\n", n, (int)(strlen(s.out) - 4),
+               s.out, a, b);
     free(rgb);
     free(sheet_rgb);
     akr_destroy(r);

@@ -21,12 +21,12 @@ typedef struct app {
     akv_scene scene;
     akv_mode_state *mode;
     akr_camera cam;
-    int follow;            /* -1 off, else joint index of character 0 */
-    int follow_mode;       /* the camera follows the mode's focus (the walker) */
+    int follow;      /* -1 off, else joint index of character 0 */
+    int follow_mode; /* the camera follows the mode's focus (the walker) */
     int fb_w, fb_h;
     double last_x, last_y;
-    int dragging;          /* 0 none, 1 orbit, 2 pan, 3 timeline, 4 mode (IK target) */
-    char message[600];     /* last status line (load errors, mode changes) */
+    int dragging;      /* 0 none, 1 orbit, 2 pan, 3 timeline, 4 mode (IK target) */
+    char message[600]; /* last status line (load errors, mode changes) */
     double message_until;
 } app;
 
@@ -63,8 +63,9 @@ static void load_file(app *a, const char *path)
     }
     const akv_character *c = &a->scene.chars[a->scene.count - 1];
     char msg[256];
-    snprintf(msg, sizeof msg, "loaded %s: %d joints, %d frames, units %s", c->label, (int)c->skeleton->joint_count,
-             c->clip ? (int)c->clip->frame_count : 0, ak_units_name(c->units));
+    snprintf(msg, sizeof msg, "loaded %s: %d joints, %d frames, units %s", c->label,
+             (int)c->skeleton->joint_count, c->clip ? (int)c->clip->frame_count : 0,
+             ak_units_name(c->units));
     say(a, msg);
 }
 
@@ -84,12 +85,16 @@ static void set_mode(app *a, akv_mode mode)
     }
     frame_all(a);
     a->follow_mode = 1;
-    if (a->mode && mode == AKV_MODE_WALK) a->cam.distance = a->s.distance > 0 ? a->s.distance : 6.0f;
+    if (a->mode && mode == AKV_MODE_WALK)
+        a->cam.distance = a->s.distance > 0 ? a->s.distance : 6.0f;
 }
 
 /* ---- input ---- */
 
-static float timeline_y(const app *a) { return (float)a->fb_h - 28.0f; }
+static float timeline_y(const app *a)
+{
+    return (float)a->fb_h - 28.0f;
+}
 
 static void scrub_to(app *a, double px)
 {
@@ -118,13 +123,17 @@ static void on_mouse_button(GLFWwindow *w, int button, int action, int mods)
     double x, y;
     cursor_px(a, &x, &y);
     if (action == GLFW_RELEASE) {
-        if (a->dragging == 4) akv_mode_drag(a->mode, &a->cam, a->fb_w, a->fb_h, (float)x, (float)y, 2);
+        if (a->dragging == 4)
+            akv_mode_drag(a->mode, &a->cam, a->fb_w, a->fb_h, (float)x, (float)y, 2);
         a->dragging = 0;
         return;
     }
     a->last_x = x;
     a->last_y = y;
-    if (button == GLFW_MOUSE_BUTTON_LEFT && !a->mode && y > timeline_y(a) - 8) {
+    if (button == GLFW_MOUSE_BUTTON_RIGHT && a->mode && a->s.mode == AKV_MODE_WALK &&
+        akv_mode_drag(a->mode, &a->cam, a->fb_w, a->fb_h, (float)x, (float)y, 3)) {
+        a->dragging = 0;
+    } else if (button == GLFW_MOUSE_BUTTON_LEFT && !a->mode && y > timeline_y(a) - 8) {
         a->dragging = 3;
         scrub_to(a, x);
     } else if (button == GLFW_MOUSE_BUTTON_LEFT && !(mods & GLFW_MOD_SHIFT) && a->mode &&
@@ -157,7 +166,8 @@ static void on_cursor(GLFWwindow *w, double x_win, double y_win)
         float k = a->cam.distance * 2.0f * tanf(a->cam.fov_y * 0.5f) / (float)a->fb_h;
         ak_vec3 right = ak_vec3_make(cosf(a->cam.yaw), 0.0f, -sinf(a->cam.yaw));
         float cp = cosf(a->cam.pitch), sp = sinf(a->cam.pitch);
-        ak_vec3 fwd = ak_vec3_make(-cp * sinf(a->cam.yaw), -sp, -cp * cosf(a->cam.yaw)); /* eye -> target */
+        ak_vec3 fwd =
+            ak_vec3_make(-cp * sinf(a->cam.yaw), -sp, -cp * cosf(a->cam.yaw)); /* eye -> target */
         ak_vec3 up = ak_vec3_normalize_or(ak_vec3_cross(right, fwd), ak_vec3_make(0, 1, 0));
         a->cam.target = ak_vec3_add(a->cam.target, ak_vec3_scale(right, -(float)dx * k));
         a->cam.target = ak_vec3_add(a->cam.target, ak_vec3_scale(up, (float)dy * k));
@@ -182,7 +192,8 @@ static void on_scroll(GLFWwindow *w, double dx, double dy)
 static void on_drop(GLFWwindow *w, int count, const char **paths)
 {
     app *a = glfwGetWindowUserPointer(w);
-    for (int i = 0; i < count; ++i) load_file(a, paths[i]);
+    for (int i = 0; i < count; ++i)
+        load_file(a, paths[i]);
     if (!a->mode) frame_all(a);
 }
 
@@ -225,7 +236,10 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     case GLFW_KEY_G: a->s.grid = !a->s.grid; break;
     case GLFW_KEY_S: a->s.shadows = !a->s.shadows; break;
     case GLFW_KEY_H: a->s.hud = !a->s.hud; break;
-    case GLFW_KEY_R: frame_all(a); a->follow = -1; break;
+    case GLFW_KEY_R:
+        frame_all(a);
+        a->follow = -1;
+        break;
     case GLFW_KEY_F:
         if (a->mode) {
             a->follow_mode = !a->follow_mode;
@@ -237,8 +251,12 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
             const ak_skeleton *sk = a->scene.chars[0].skeleton;
             ak_humanoid h;
             ak_humanoid_find(sk, NULL, &h, NULL);
-            int order[6] = {0, h.joint[AK_HUM_HEAD], h.joint[AK_HUM_LEFT_HAND], h.joint[AK_HUM_RIGHT_HAND],
-                            h.joint[AK_HUM_LEFT_FOOT], h.joint[AK_HUM_RIGHT_FOOT]};
+            int order[6] = {0,
+                            h.joint[AK_HUM_HEAD],
+                            h.joint[AK_HUM_LEFT_HAND],
+                            h.joint[AK_HUM_RIGHT_HAND],
+                            h.joint[AK_HUM_LEFT_FOOT],
+                            h.joint[AK_HUM_RIGHT_FOOT]};
             int pos = -1;
             for (int i = 0; i < 6; ++i)
                 if (order[i] == a->follow) pos = i;
@@ -285,14 +303,15 @@ static void draw_hud(app *a)
         akv_mode_hud(a->mode, r, a->fb_w, a->fb_h);
     } else {
         if (a->scene.count == 0) {
-            akr_draw_text(r, 10.0f, y, 2.0f, "drop BVH files here (or: animkit-view FILE.bvh ...)", ink);
+            akr_draw_text(r, 10.0f, y, 2.0f, "drop BVH files here (or: animkit-view FILE.bvh ...)",
+                          ink);
             y += 22.0f;
         }
         for (int i = 0; i < a->scene.count; ++i) {
             const akv_character *c = &a->scene.chars[i];
-            snprintf(line, sizeof line, "%s  (%d joints, %d frames @ %.0f fps, %s)", c->label, (int)c->skeleton->joint_count,
-                     c->clip ? (int)c->clip->frame_count : 0, c->clip ? 1.0 / (double)c->clip->frame_time : 0.0,
-                     ak_units_name(c->units));
+            snprintf(line, sizeof line, "%s  (%d joints, %d frames @ %.0f fps, %s)", c->label,
+                     (int)c->skeleton->joint_count, c->clip ? (int)c->clip->frame_count : 0,
+                     c->clip ? 1.0 / (double)c->clip->frame_time : 0.0, ak_units_name(c->units));
             akr_draw_text(r, 10.0f, y, 2.0f, line, c->colour);
             y += 20.0f;
         }
@@ -300,37 +319,51 @@ static void draw_hud(app *a)
         snprintf(line, sizeof line, "%s  frame %d / %d  t %.2f s  speed %.2fx  %s  interp %s%s%s%s",
                  a->s.paused ? "paused" : "playing", (int)lroundf(a->scene.time / ft),
                  akv_scene_frame_count(&a->scene) - 1, (double)a->scene.time, (double)a->s.speed,
-                 a->s.loop ? "loop" : "once", k_interp_names[a->s.interp], a->s.in_place ? "  in-place" : "",
-                 a->follow >= 0 ? "  follow " : "",
-                 a->follow >= 0 && a->scene.count ? a->scene.chars[0].skeleton->names[a->follow] : "");
+                 a->s.loop ? "loop" : "once", k_interp_names[a->s.interp],
+                 a->s.in_place ? "  in-place" : "", a->follow >= 0 ? "  follow " : "",
+                 a->follow >= 0 && a->scene.count ? a->scene.chars[0].skeleton->names[a->follow]
+                                                  : "");
         akr_draw_text(r, 10.0f, y + 4.0f, 2.0f, line, ink);
         /* Timeline: the bar, the playhead. */
         float d = akv_scene_duration(&a->scene, 0);
         float ty = timeline_y(a), tw = (float)a->fb_w - 20.0f;
-        static const float bar[4] = {0.2f, 0.22f, 0.28f, 0.35f}, head[4] = {0.9f, 0.42f, 0.32f, 1.0f};
+        static const float bar[4] = {0.2f, 0.22f, 0.28f, 0.35f},
+                           head[4] = {0.9f, 0.42f, 0.32f, 1.0f};
         akr_draw_rect(r, 10.0f, ty, tw, 10.0f, bar);
         float u = d > 0 ? a->scene.time / d : 0.0f;
         if (u > 1) u = 1;
         akr_draw_rect(r, 10.0f + u * tw - 3.0f, ty - 5.0f, 6.0f, 20.0f, head);
     }
     const char *keys =
-        "mouse: left orbit, right/shift pan, wheel zoom, click the timeline to scrub\n"
-        "space play/pause  <- -> step  PgUp/PgDn 10  Home start  up/down speed  backspace 1x\n"
-        "L loop  I interp  P in-place  F follow  R reset view  G grid  S shadows  H hide help\n"
-        "1 playback  2 IK (drag the ball; C solver, O pole, +/- iterations)  3 walker  Q quit";
+        a->s.mode == AKV_MODE_WALK
+            ? "mouse: left orbit, shift pan, wheel zoom, RIGHT CLICK the terrain: new target\n"
+              "space pause  up/down speed  T mirror the target  B restart the walk  F follow "
+              "on/off\n"
+              "R reset view  G grid  S shadows  H hide help\n"
+              "1 playback  2 IK  3 walker  Q quit"
+            : "mouse: left orbit, right/shift pan, wheel zoom, click the timeline to scrub\n"
+              "space play/pause  <- -> step  PgUp/PgDn 10  Home start  up/down speed  backspace "
+              "1x\n"
+              "L loop  I interp  P in-place  F follow  R reset view  G grid  S shadows  H hide "
+              "help\n"
+              "1 playback  2 IK (drag the ball; C solver, O pole, +/- iterations)  3 walker  Q "
+              "quit";
     float ks = a->fb_w >= 1100 ? 2.0f : 1.5f;
-    if (a->s.hud) akr_draw_text(r, 10.0f, (float)a->fb_h - 36.0f - 4.0f * 11.0f * ks, ks, keys, dim);
+    if (a->s.hud)
+        akr_draw_text(r, 10.0f, (float)a->fb_h - 36.0f - 4.0f * 11.0f * ks, ks, keys, dim);
     if (a->message[0] && glfwGetTime() < a->message_until)
         akr_draw_text(r, 10.0f, (float)a->fb_h - 150.0f, 2.0f, a->message, ink);
 }
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: animkit-view [FILE.bvh ...] [options]\n"
-            "       animkit-view --headless FILE.bvh [--frame N | --frames A:B[:STEP]] --out OUT [options]\n\n"
-            "Plays BVH files (several at once, each in its own colour; drop more onto the window),\n"
-            "with IK (--ik) and walker (--walk) modes. Every setting is also a key (press H).\n\n");
+    fprintf(
+        out,
+        "usage: animkit-view [FILE.bvh ...] [options]\n"
+        "       animkit-view --headless FILE.bvh [--frame N | --frames A:B[:STEP]] --out OUT "
+        "[options]\n\n"
+        "Plays BVH files (several at once, each in its own colour; drop more onto the window),\n"
+        "with IK (--ik) and walker (--walk) modes. Every setting is also a key (press H).\n\n");
     akv_print_flags(out);
 }
 
@@ -365,7 +398,8 @@ int main(int argc, char **argv)
         }
     }
     if (!glfwInit()) {
-        fprintf(stderr, "animkit-view: cannot open a window (no display?). For pictures use --headless.\n");
+        fprintf(stderr,
+                "animkit-view: cannot open a window (no display?). For pictures use --headless.\n");
         return 3;
     }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -402,9 +436,12 @@ int main(int argc, char **argv)
     a.cam.pitch = a.s.pitch;
     a.follow = -1;
     a.scene.time = a.s.time;
-    if (a.s.mode != AKV_MODE_PLAY) set_mode(&a, a.s.mode);
-    else frame_all(&a);
-    if (a.s.follow && a.scene.count) a.follow = ak_skeleton_find(a.scene.chars[0].skeleton, a.s.follow);
+    if (a.s.mode != AKV_MODE_PLAY)
+        set_mode(&a, a.s.mode);
+    else
+        frame_all(&a);
+    if (a.s.follow && a.scene.count)
+        a.follow = ak_skeleton_find(a.scene.chars[0].skeleton, a.s.follow);
 
     double last = glfwGetTime();
     int frames_drawn = 0, exit_code = 0;
@@ -426,9 +463,12 @@ int main(int argc, char **argv)
                 a.scene.time += dt * a.s.speed;
                 float d = akv_scene_duration(&a.scene, a.s.loop);
                 if (d > 0) {
-                    if (a.s.loop) a.scene.time = fmodf(fmodf(a.scene.time, d) + d, d);
-                    else if (a.scene.time > d) a.scene.time = d;
-                    else if (a.scene.time < 0) a.scene.time = 0;
+                    if (a.s.loop)
+                        a.scene.time = fmodf(fmodf(a.scene.time, d) + d, d);
+                    else if (a.scene.time > d)
+                        a.scene.time = d;
+                    else if (a.scene.time < 0)
+                        a.scene.time = 0;
                 }
             }
             akv_scene_pose(&a.scene, &a.s, a.scene.time);
@@ -440,8 +480,10 @@ int main(int argc, char **argv)
         }
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         akr_begin(a.r, a.fb_w, a.fb_h, &a.cam);
-        if (a.mode) akv_mode_draw(a.mode, a.r);
-        else akv_scene_draw(a.r, &a.scene, &a.s);
+        if (a.mode)
+            akv_mode_draw(a.mode, a.r);
+        else
+            akv_scene_draw(a.r, &a.scene, &a.s);
         draw_hud(&a);
         if (a.s.screenshot && ++frames_drawn == 3) {
             uint8_t *rgb = malloc((size_t)a.fb_w * (size_t)a.fb_h * 3);
@@ -449,9 +491,12 @@ int main(int argc, char **argv)
                 glPixelStorei(GL_PACK_ALIGNMENT, 1);
                 glReadBuffer(GL_BACK);
                 for (int y = 0; y < a.fb_h; ++y)
-                    glReadPixels(0, a.fb_h - 1 - y, a.fb_w, 1, GL_RGB, GL_UNSIGNED_BYTE, rgb + (size_t)y * (size_t)a.fb_w * 3);
-                if (akv_write_png(a.s.screenshot, a.fb_w, a.fb_h, rgb) != 0) exit_code = 1;
-                else printf("wrote %s (%dx%d)\n", a.s.screenshot, a.fb_w, a.fb_h);
+                    glReadPixels(0, a.fb_h - 1 - y, a.fb_w, 1, GL_RGB, GL_UNSIGNED_BYTE,
+                                 rgb + (size_t)y * (size_t)a.fb_w * 3);
+                if (akv_write_png(a.s.screenshot, a.fb_w, a.fb_h, rgb) != 0)
+                    exit_code = 1;
+                else
+                    printf("wrote %s (%dx%d)\n", a.s.screenshot, a.fb_w, a.fb_h);
                 free(rgb);
             } else {
                 exit_code = 1;

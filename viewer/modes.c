@@ -19,8 +19,8 @@ struct akv_mode_state {
     akv_mode kind;
     akv_settings s;
     /* IK */
-    akv_scene *scene;          /* not owned */
-    int own_arm;               /* the built-in arm was added to a private scene */
+    akv_scene *scene; /* not owned */
+    int own_arm;      /* the built-in arm was added to a private scene */
     akv_scene arm_scene;
     akv_character *ch;
     ak_xform *base_local, *local, *world, *base_world_m;
@@ -36,8 +36,8 @@ struct akv_mode_state {
     double solve_us;
     unsigned char *ik_workspace;
     size_t ik_workspace_size;
-    int grabbed;               /* 0 none, 1 target, 2 pole */
-    float grab_depth;          /* distance from the eye along the view axis at grab time */
+    int grabbed;      /* 0 none, 1 target, 2 pole */
+    float grab_depth; /* distance from the eye along the view axis at grab time */
     /* walker */
     akv_walk_view *walk;
 };
@@ -50,7 +50,8 @@ static int add_builtin_arm(akv_scene *scene, const akv_settings *s, char *err, s
     const char *names[6] = {"base", "shoulder", "elbow", "wrist", "hand", "hand_end"};
     int32_t parents[6] = {-1, 0, 1, 2, 3, 4};
     ak_xform rest[6];
-    for (int j = 0; j < 6; ++j) rest[j] = ak_xform_identity();
+    for (int j = 0; j < 6; ++j)
+        rest[j] = ak_xform_identity();
     rest[0].translation = ak_vec3_make(0, 1.0f, 0);
     rest[1].translation = ak_vec3_make(0, 0.4f, 0);
     rest[2].translation = ak_vec3_make(0.30f, 0, 0);
@@ -107,17 +108,27 @@ static int pick_chain(akv_mode_state *m, char *err, size_t err_size)
             tip = h.joint[AK_HUM_RIGHT_FOOT];
         }
         if (root < 0 || tip < 0) {
-            snprintf(err, err_size, "no right arm or leg found: name a chain with --ik-chain ROOT,TIP");
+            snprintf(err, err_size,
+                     "no right arm or leg found: name a chain with --ik-chain ROOT,TIP");
             return -1;
         }
     }
     int32_t n = ak_ik_chain_from_joints(sk, root, tip, m->chain, AK_IK_MAX_CHAIN);
     if (n < 2) {
-        snprintf(err, err_size, "'%s' is not below '%s' (or the chain is longer than %d)", sk->names[tip],
-                 sk->names[root], AK_IK_MAX_CHAIN);
+        snprintf(err, err_size, "'%s' is not below '%s' (or the chain is longer than %d)",
+                 sk->names[tip], sk->names[root], AK_IK_MAX_CHAIN);
         return -1;
     }
-    m->chain_len = n;
+    /* Joints whose bone to the next chain joint has zero length (CMU's Spine1 -> shoulder
+     * offsets, for one) cannot move the chain: leave them out, the solvers reject them. */
+    int kept = 0;
+    for (int32_t i = 0; i < n; ++i)
+        if (i == n - 1 || sk->bone_lengths[m->chain[i + 1]] > 1e-6f) m->chain[kept++] = m->chain[i];
+    if (kept < 2) {
+        snprintf(err, err_size, "the chain %s -> %s has no bone of non-zero length", sk->names[root], sk->names[tip]);
+        return -1;
+    }
+    m->chain_len = kept;
     return 0;
 }
 
@@ -185,7 +196,8 @@ static akv_mode_state *ik_create(akv_mode_state *m, akv_scene *scene, char *err,
     memcpy(m->base_world_m, m->ch->world_m, (size_t)n * sizeof(ak_xform));
     m->solver = akv_ik_solver_index(m->s.ik_solver);
     if (m->solver < 0) {
-        snprintf(err, err_size, "unknown solver '%s' (this build has: %s)", m->s.ik_solver, akv_ik_solver_list());
+        snprintf(err, err_size, "unknown solver '%s' (this build has: %s)", m->s.ik_solver,
+                 akv_ik_solver_list());
         return NULL;
     }
     m->iterations = m->s.ik_iterations;
@@ -195,13 +207,17 @@ static akv_mode_state *ik_create(akv_mode_state *m, akv_scene *scene, char *err,
     ak_vec3 root = m->base_world_m[m->chain[0]].translation;
     float reach = 0.0f;
     for (int i = 1; i < m->chain_len; ++i)
-        reach += ak_vec3_length(ak_vec3_sub(m->base_world_m[m->chain[i]].translation, m->base_world_m[m->chain[i - 1]].translation));
+        reach += ak_vec3_length(ak_vec3_sub(m->base_world_m[m->chain[i]].translation,
+                                            m->base_world_m[m->chain[i - 1]].translation));
     ak_vec3 out = ak_vec3_normalize_or(ak_vec3_sub(tip, root), ak_vec3_make(1, 0, 0));
-    ak_vec3 dir = ak_vec3_normalize_or(ak_vec3_add(out, ak_vec3_make(0.0f, 1.1f, 0.0f)), ak_vec3_make(0, 1, 0));
-    m->target_m = m->s.have_ik_target ? m->s.ik_target : ak_vec3_add(root, ak_vec3_scale(dir, 0.72f * reach));
+    ak_vec3 dir = ak_vec3_normalize_or(ak_vec3_add(out, ak_vec3_make(0.0f, 1.1f, 0.0f)),
+                                       ak_vec3_make(0, 1, 0));
+    m->target_m =
+        m->s.have_ik_target ? m->s.ik_target : ak_vec3_add(root, ak_vec3_scale(dir, 0.72f * reach));
     ak_vec3 mid = m->base_world_m[m->chain[m->chain_len / 2]].translation;
     ak_vec3 away = ak_vec3_sub(mid, ak_vec3_scale(ak_vec3_add(root, tip), 0.5f));
-    m->pole_m = ak_vec3_add(mid, ak_vec3_scale(ak_vec3_normalize_or(away, ak_vec3_make(0, 0, -1)), 0.5f * reach));
+    m->pole_m = ak_vec3_add(
+        mid, ak_vec3_scale(ak_vec3_normalize_or(away, ak_vec3_make(0, 0, -1)), 0.5f * reach));
     ik_solve(m);
     return m;
 }
@@ -235,7 +251,8 @@ void akv_mode_destroy(akv_mode_state *m)
     if (!m) return;
     if (m->kind == AKV_MODE_IK && m->ch && !m->own_arm) {
         /* Leave the shared character at its base pose. */
-        memcpy(m->ch->world_m, m->base_world_m, (size_t)m->ch->skeleton->joint_count * sizeof(ak_xform));
+        memcpy(m->ch->world_m, m->base_world_m,
+               (size_t)m->ch->skeleton->joint_count * sizeof(ak_xform));
     }
     if (m->own_arm) akv_scene_free(&m->arm_scene);
     free(m->base_local);
@@ -246,12 +263,14 @@ void akv_mode_destroy(akv_mode_state *m)
 
 int akv_mode_frame_count(const akv_mode_state *m)
 {
-    return m->kind == AKV_MODE_WALK ? akv_walk_view_frame_count(m->walk) : akv_scene_frame_count(m->scene);
+    return m->kind == AKV_MODE_WALK ? akv_walk_view_frame_count(m->walk)
+                                    : akv_scene_frame_count(m->scene);
 }
 
 float akv_mode_frame_time(const akv_mode_state *m)
 {
-    return m->kind == AKV_MODE_WALK ? akv_walk_view_frame_time(m->walk) : akv_scene_frame_time(m->scene);
+    return m->kind == AKV_MODE_WALK ? akv_walk_view_frame_time(m->walk)
+                                    : akv_scene_frame_time(m->scene);
 }
 
 /* IK: the base pose becomes the clip at `time`; the target stays where it is. */
@@ -266,8 +285,10 @@ static void ik_rebase(akv_mode_state *m, float time)
 
 void akv_mode_step_to(akv_mode_state *m, int frame)
 {
-    if (m->kind == AKV_MODE_WALK) akv_walk_view_step_to(m->walk, frame);
-    else ik_rebase(m, (float)frame * akv_scene_frame_time(m->scene));
+    if (m->kind == AKV_MODE_WALK)
+        akv_walk_view_step_to(m->walk, frame);
+    else
+        ik_rebase(m, (float)frame * akv_scene_frame_time(m->scene));
 }
 
 float akv_mode_ik_error_m(const akv_mode_state *m, ak_vec3 *target_m)
@@ -322,14 +343,15 @@ void akv_mode_draw(akv_mode_state *m, akr_renderer *r)
     /* The chain drawn again thicker, so it stands out from the rest of the body. */
     static const float chain_rgba[4] = {0.95f, 0.55f, 0.20f, 1.0f};
     for (int i = 1; i < m->chain_len; ++i)
-        akr_draw_capsule(r, c->world_m[m->chain[i - 1]].translation, c->world_m[m->chain[i]].translation,
-                         m->s.radius * 1.3f, chain_rgba);
-    static const float target_rgba[4] = {0.98f, 0.78f, 0.10f, 1.0f}, pole_rgba[4] = {0.25f, 0.45f, 0.95f, 1.0f};
+        akr_draw_capsule(r, c->world_m[m->chain[i - 1]].translation,
+                         c->world_m[m->chain[i]].translation, m->s.radius * 1.3f, chain_rgba);
+    static const float target_rgba[4] = {0.98f, 0.78f, 0.10f, 1.0f},
+                       pole_rgba[4] = {0.25f, 0.45f, 0.95f, 1.0f};
     akr_draw_sphere(r, m->target_m, m->s.radius * 2.2f, target_rgba);
     if (m->use_pole) akr_draw_sphere(r, m->pole_m, m->s.radius * 1.6f, pole_rgba);
     akr_set_shadow_plane(r, 0, 0.0f);
     ak_vec3 tip = c->world_m[m->chain[m->chain_len - 1]].translation;
-    float lines[2 * 7] = {tip.x, tip.y, tip.z, 0.9f, 0.2f, 0.1f, 1.0f,
+    float lines[2 * 7] = {tip.x,         tip.y,         tip.z,         0.9f, 0.2f, 0.1f, 1.0f,
                           m->target_m.x, m->target_m.y, m->target_m.z, 0.9f, 0.2f, 0.1f, 1.0f};
     akr_draw_lines(r, lines, 2, 0);
 }
@@ -348,12 +370,16 @@ void akv_mode_hud(akv_mode_state *m, akr_renderer *r, int w, int h)
     snprintf(line, sizeof line, "IK %s -> %s (%d joints)  solver %s", sk->names[m->chain[0]],
              sk->names[m->chain[m->chain_len - 1]], m->chain_len, akv_ik_solver_name(m->solver));
     akr_draw_text(r, 10.0f, 10.0f, 2.0f, line, ink);
-    snprintf(line, sizeof line, "iterations %d of max %d  pole %s  solve %.1f us", (int)m->result.iterations,
-             m->iterations, m->use_pole ? "on" : "off", m->solve_us);
+    snprintf(line, sizeof line, "iterations %d of max %d  pole %s  solve %.1f us",
+             (int)m->result.iterations, m->iterations, m->use_pole ? "on" : "off", m->solve_us);
     akr_draw_text(r, 10.0f, 30.0f, 2.0f, line, ink);
-    snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  error %.2f mm  %s", (double)m->target_m.x,
-             (double)m->target_m.y, (double)m->target_m.z, (double)(m->result.error * m->ch->mpu * 1000.0f),
-             m->result.reached ? "reached" : m->result.unreachable ? "out of reach" : "not reached");
+    if (m->status < 0)
+        snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  solve failed", (double)m->target_m.x,
+                 (double)m->target_m.y, (double)m->target_m.z);
+    else
+        snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  error %.2f mm  %s", (double)m->target_m.x,
+                 (double)m->target_m.y, (double)m->target_m.z, (double)(m->result.error * m->ch->mpu * 1000.0f),
+                 m->result.reached ? "reached" : m->result.unreachable ? "out of reach" : "not reached");
     akr_draw_text(r, 10.0f, 50.0f, 2.0f, line, m->result.reached ? ink : bad);
     if (m->status < 0) akr_draw_text(r, 10.0f, 70.0f, 2.0f, m->status_text, bad);
 }
@@ -377,30 +403,29 @@ int akv_mode_key(akv_mode_state *m, int key)
     if (m->kind == AKV_MODE_WALK) return akv_walk_view_key(m->walk, key);
     /* GLFW key codes: 'C' 67, 'O' 79, '=' 61, '-' 45, keypad + 334, keypad - 333. */
     switch (key) {
-    case 67:
-        m->solver = (m->solver + 1) % akv_ik_solver_count();
-        break;
-    case 79:
-        m->use_pole = !m->use_pole;
-        break;
+    case 67: m->solver = (m->solver + 1) % akv_ik_solver_count(); break;
+    case 79: m->use_pole = !m->use_pole; break;
     case 61:
-    case 334:
-        m->iterations = m->iterations < 4096 ? m->iterations * 2 : m->iterations;
-        break;
+    case 334: m->iterations = m->iterations < 4096 ? m->iterations * 2 : m->iterations; break;
     case 45:
-    case 333:
-        m->iterations = m->iterations > 1 ? m->iterations / 2 : 1;
-        break;
-    default:
-        return 0;
+    case 333: m->iterations = m->iterations > 1 ? m->iterations / 2 : 1; break;
+    default: return 0;
     }
     ik_solve(m);
     return 1;
 }
 
-int akv_mode_drag(akv_mode_state *m, const akr_camera *cam, int w, int h, float px, float py, int phase)
+int akv_mode_drag(akv_mode_state *m, const akr_camera *cam, int w, int h, float px, float py,
+                  int phase)
 {
-    if (m->kind != AKV_MODE_IK) return 0;
+    if (m->kind == AKV_MODE_WALK) {
+        /* A click (phase 3: right button) on the terrain sends the walker there. */
+        if (phase != 3) return 0;
+        ak_vec3 o, d;
+        akr_unproject_ray(cam, w, h, px, py, &o, &d);
+        return akv_walk_view_target_ray(m->walk, o, d);
+    }
+    if (phase == 3) return 0;
     ak_vec3 eye, dir;
     akr_unproject_ray(cam, w, h, px, py, &eye, &dir);
     ak_vec3 view = ak_vec3_normalize_or(ak_vec3_sub(cam->target, eye), ak_vec3_make(0, 0, -1));
@@ -409,7 +434,8 @@ int akv_mode_drag(akv_mode_state *m, const akr_camera *cam, int w, int h, float 
         ak_vec3 cand[2] = {m->target_m, m->pole_m};
         for (int k = 0; k < (m->use_pole ? 2 : 1); ++k) {
             float sx, sy;
-            if (akr_project(cam, w, h, cand[k], &sx, &sy) && (sx - px) * (sx - px) + (sy - py) * (sy - py) < 18.0f * 18.0f) {
+            if (akr_project(cam, w, h, cand[k], &sx, &sy) &&
+                (sx - px) * (sx - px) + (sy - py) * (sy - py) < 18.0f * 18.0f) {
                 m->grabbed = k + 1;
                 m->grab_depth = ak_vec3_dot(ak_vec3_sub(cand[k], eye), view);
                 return 1;
@@ -427,8 +453,10 @@ int akv_mode_drag(akv_mode_state *m, const akr_camera *cam, int w, int h, float 
     float along = ak_vec3_dot(dir, view);
     if (along < 1e-4f) return 1;
     ak_vec3 p = ak_vec3_add(eye, ak_vec3_scale(dir, m->grab_depth / along));
-    if (m->grabbed == 1) m->target_m = p;
-    else m->pole_m = p;
+    if (m->grabbed == 1)
+        m->target_m = p;
+    else
+        m->pole_m = p;
     ik_solve(m);
     return 1;
 }

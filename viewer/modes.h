@@ -11,7 +11,8 @@ typedef struct akv_mode_state akv_mode_state;
 
 /* IK mode uses the first character of `scene` (or a built-in arm when there is none);
  * walker mode builds its own terrain and character from the walker flags in `s`. */
-akv_mode_state *akv_mode_create(const akv_settings *s, akv_scene *scene, char *err, size_t err_size);
+akv_mode_state *akv_mode_create(const akv_settings *s, akv_scene *scene, char *err,
+                                size_t err_size);
 void akv_mode_destroy(akv_mode_state *m);
 /* Headless sequencing: how many frames the mode can render and the time between them. */
 int akv_mode_frame_count(const akv_mode_state *m);
@@ -28,9 +29,11 @@ float akv_mode_ik_error_m(const akv_mode_state *m, ak_vec3 *target_m);
 /* A point the camera should follow (walker: the character's hips); 0 when the mode has none. */
 int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point);
 /* Window: real-time update, a key press (GLFW key code; returns 1 when used), and a mouse
- * drag at pixel (px, py): phase 0 press, 1 move, 2 release (returns 1 when it grabbed). */
+ * drag at pixel (px, py): phase 0 press, 1 move, 2 release (returns 1 when it grabbed); phase 3
+ * is a right click (the walker's new target). */
 void akv_mode_update(akv_mode_state *m, float dt);
 int akv_mode_key(akv_mode_state *m, int key);
-int akv_mode_drag(akv_mode_state *m, const akr_camera *cam, int w, int h, float px, float py, int phase);
+int akv_mode_drag(akv_mode_state *m, const akr_camera *cam, int w, int h, float px, float py,
+                  int phase);
 
 #endif

@@ -39,12 +39,18 @@ static int create_egl(akv_offscreen *o, char *err, size_t err_size)
         eglTerminate(d);
         return -1;
     }
-    EGLint cfg_attr[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    EGLint cfg_attr[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                         EGL_NONE};
     EGLConfig cfg = NULL;
     EGLint n = 0;
     eglChooseConfig(d, cfg_attr, &cfg, 1, &n);
-    EGLint ctx_attr[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                         EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    EGLint ctx_attr[] = {EGL_CONTEXT_MAJOR_VERSION,
+                         3,
+                         EGL_CONTEXT_MINOR_VERSION,
+                         3,
+                         EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                         EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                         EGL_NONE};
     EGLContext c = eglCreateContext(d, n > 0 ? cfg : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attr);
     if (c == EGL_NO_CONTEXT) {
         snprintf(err, err_size, "EGL: no OpenGL 3.3 core context (0x%x)", (unsigned)eglGetError());
@@ -61,8 +67,8 @@ static int create_egl(akv_offscreen *o, char *err, size_t err_size)
     }
     o->egl_display = d;
     o->egl_context = c;
-    snprintf(o->description, sizeof o->description, "EGL %d.%d surfaceless, %s", (int)major, (int)minor,
-             (const char *)glGetString(GL_RENDERER));
+    snprintf(o->description, sizeof o->description, "EGL %d.%d surfaceless, %s", (int)major,
+             (int)minor, (const char *)glGetString(GL_RENDERER));
     return 0;
 }
 
@@ -88,7 +94,8 @@ static int create_glfw(akv_offscreen *o, char *err, size_t err_size)
         return -1;
     }
     glfwMakeContextCurrent(o->window);
-    snprintf(o->description, sizeof o->description, "GLFW hidden window, %s", (const char *)glGetString(GL_RENDERER));
+    snprintf(o->description, sizeof o->description, "GLFW hidden window, %s",
+             (const char *)glGetString(GL_RENDERER));
     return 0;
 }
 
@@ -105,9 +112,11 @@ akv_offscreen *akv_offscreen_create(int w, int h, char *err, size_t err_size)
     char egl_err[256] = "", glfw_err[256] = "";
     int ok = -1;
     if (!force || strcmp(force, "glfw") != 0) ok = create_egl(o, egl_err, sizeof egl_err);
-    if (ok != 0 && (!force || strcmp(force, "egl") != 0)) ok = create_glfw(o, glfw_err, sizeof glfw_err);
+    if (ok != 0 && (!force || strcmp(force, "egl") != 0))
+        ok = create_glfw(o, glfw_err, sizeof glfw_err);
     if (ok != 0) {
-        snprintf(err, err_size, "no OpenGL context: %s%s%s", egl_err, *egl_err && *glfw_err ? "; " : "", glfw_err);
+        snprintf(err, err_size, "no OpenGL context: %s%s%s", egl_err,
+                 *egl_err && *glfw_err ? "; " : "", glfw_err);
         free(o);
         return NULL;
     }
@@ -123,7 +132,8 @@ akv_offscreen *akv_offscreen_create(int w, int h, char *err, size_t err_size)
     glGenRenderbuffers(1, &o->msaa_depth);
     glBindRenderbuffer(GL_RENDERBUFFER, o->msaa_depth);
     glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH24_STENCIL8, w, h);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, o->msaa_depth);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+                              o->msaa_depth);
     GLenum st1 = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     glGenFramebuffers(1, &o->fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, o->fbo);
@@ -133,7 +143,8 @@ akv_offscreen *akv_offscreen_create(int w, int h, char *err, size_t err_size)
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, o->color);
     GLenum st2 = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     if (st1 != GL_FRAMEBUFFER_COMPLETE || st2 != GL_FRAMEBUFFER_COMPLETE) {
-        snprintf(err, err_size, "framebuffer incomplete (0x%x, 0x%x)", (unsigned)st1, (unsigned)st2);
+        snprintf(err, err_size, "framebuffer incomplete (0x%x, 0x%x)", (unsigned)st1,
+                 (unsigned)st2);
         akv_offscreen_destroy(o);
         return NULL;
     }
@@ -141,7 +152,10 @@ akv_offscreen *akv_offscreen_create(int w, int h, char *err, size_t err_size)
     return o;
 }
 
-void akv_offscreen_bind(akv_offscreen *o) { glBindFramebuffer(GL_FRAMEBUFFER, o->msaa_fbo); }
+void akv_offscreen_bind(akv_offscreen *o)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, o->msaa_fbo);
+}
 
 void akv_offscreen_read(akv_offscreen *o, uint8_t *rgb)
 {
@@ -151,13 +165,25 @@ void akv_offscreen_read(akv_offscreen *o, uint8_t *rgb)
     glBindFramebuffer(GL_READ_FRAMEBUFFER, o->fbo);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     size_t row = (size_t)o->w * 3;
-    /* GL's first row is the bottom one: read each row into its flipped place. */
-    for (int y = 0; y < o->h; ++y)
-        glReadPixels(0, o->h - 1 - y, o->w, 1, GL_RGB, GL_UNSIGNED_BYTE, rgb + (size_t)y * row);
+    /* One read, then flip: GL's first row is the bottom one. */
+    glReadPixels(0, 0, o->w, o->h, GL_RGB, GL_UNSIGNED_BYTE, rgb);
+    uint8_t tmp[3 * 4096];
+    for (int y = 0; y < o->h / 2; ++y) {
+        uint8_t *a = rgb + (size_t)y * row, *b = rgb + (size_t)(o->h - 1 - y) * row;
+        for (size_t x = 0; x < row; x += sizeof tmp) {
+            size_t n = row - x < sizeof tmp ? row - x : sizeof tmp;
+            memcpy(tmp, a + x, n);
+            memcpy(a + x, b + x, n);
+            memcpy(b + x, tmp, n);
+        }
+    }
     akv_offscreen_bind(o);
 }
 
-const char *akv_offscreen_describe(const akv_offscreen *o) { return o->description; }
+const char *akv_offscreen_describe(const akv_offscreen *o)
+{
+    return o->description;
+}
 
 void akv_offscreen_destroy(akv_offscreen *o)
 {

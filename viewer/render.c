@@ -40,7 +40,8 @@ akr_camera akr_camera_defaults(void)
 ak_vec3 akr_camera_eye(const akr_camera *c)
 {
     float cp = cosf(c->pitch);
-    return ak_vec3_make(c->target.x + c->distance * cp * sinf(c->yaw), c->target.y + c->distance * sinf(c->pitch),
+    return ak_vec3_make(c->target.x + c->distance * cp * sinf(c->yaw),
+                        c->target.y + c->distance * sinf(c->pitch),
                         c->target.z + c->distance * cp * cosf(c->yaw));
 }
 
@@ -74,7 +75,8 @@ int akr_project(const akr_camera *c, int w, int h, ak_vec3 p, float *px, float *
     return 1;
 }
 
-void akr_unproject_ray(const akr_camera *c, int w, int h, float px, float py, ak_vec3 *origin, ak_vec3 *direction)
+void akr_unproject_ray(const akr_camera *c, int w, int h, float px, float py, ak_vec3 *origin,
+                       ak_vec3 *direction)
 {
     mat4 vp, inv;
     akr_camera_view_proj(c, w, h, (float *)vp);
@@ -109,7 +111,8 @@ typedef struct mesh {
 
 struct akr_renderer {
     GLuint lit, flat;
-    GLint lit_mvp, lit_model, lit_normal, lit_color, lit_light, lit_eye, lit_fog, lit_fog_color, lit_flat;
+    GLint lit_mvp, lit_model, lit_normal, lit_color, lit_light, lit_eye, lit_fog, lit_fog_color,
+        lit_flat, lit_contour;
     GLint flat_mvp, flat_eye, flat_fog, flat_fog_color;
     mesh sphere, cylinder, plane;
     GLuint stream_vao, stream_vbo; /* lines, text, rects: position + colour per vertex */
@@ -134,16 +137,22 @@ static const char *k_lit_vs =
 static const char *k_lit_fs =
     "#version 330 core\n"
     "in vec3 v_normal; in vec3 v_world; out vec4 o_color;\n"
-    "uniform vec4 u_color; uniform vec3 u_light, u_eye, u_fog_color; uniform vec2 u_fog; uniform int u_flat;\n"
+    "uniform vec4 u_color; uniform vec3 u_light, u_eye, u_fog_color; uniform vec2 u_fog; uniform "
+    "int u_flat; uniform float u_contour;\n"
     "void main() {\n"
-    "  vec3 n = normalize(v_normal); vec3 l = normalize(u_light); vec3 v = normalize(u_eye - v_world);\n"
+    "  vec3 n = normalize(v_normal); vec3 l = normalize(u_light); vec3 v = normalize(u_eye - "
+    "v_world);\n"
     "  vec3 c = u_color.rgb;\n"
     "  if (u_flat == 0) {\n"
     "    float diff = max(dot(n, l), 0.0); float hemi = 0.5 + 0.5 * n.y;\n"
     "    float spec = pow(max(dot(reflect(-l, n), v), 0.0), 24.0);\n"
     "    float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0);\n"
     "    c = c * (0.28 + 0.22 * hemi + 0.62 * diff) + vec3(0.18 * spec + 0.10 * rim);\n"
-    "  } else if (u_flat == 1) { float diff = max(dot(n, l), 0.0); c = c * (0.55 + 0.45 * diff); }\n"
+    "  } else if (u_flat == 1) { float diff = max(dot(n, l), 0.0); c = c * (0.55 + 0.45 * diff); "
+    "}\n"
+    "  if (u_contour > 0.0) {  /* height contour lines, antialiased with fwidth */\n"
+    "    float h = v_world.y / u_contour; float d = min(fract(h), 1.0 - fract(h));\n"
+    "    c *= mix(0.80, 1.0, smoothstep(0.0, 1.2 * fwidth(h), d)); }\n"
     "  float f = smoothstep(u_fog.x, u_fog.y, length(u_eye - v_world));\n"
     "  o_color = vec4(mix(c, u_fog_color, f), u_color.a); }\n";
 static const char *k_flat_vs =
@@ -210,10 +219,12 @@ static mesh upload(const float *pn, int vertex_count, const unsigned *idx, int i
     glBindVertexArray(m.vao);
     glGenBuffers(1, &m.vbo);
     glBindBuffer(GL_ARRAY_BUFFER, m.vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)vertex_count * 6 * (GLsizeiptr)sizeof(float), pn, GL_STATIC_DRAW);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)vertex_count * 6 * (GLsizeiptr)sizeof(float), pn,
+                 GL_STATIC_DRAW);
     glGenBuffers(1, &m.ibo);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m.ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)index_count * (GLsizeiptr)sizeof(unsigned), idx, GL_STATIC_DRAW);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)index_count * (GLsizeiptr)sizeof(unsigned),
+                 idx, GL_STATIC_DRAW);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)0);
     glEnableVertexAttribArray(1);
@@ -322,6 +333,7 @@ akr_renderer *akr_create(char *err, size_t err_size)
     r->lit_fog = glGetUniformLocation(r->lit, "u_fog");
     r->lit_fog_color = glGetUniformLocation(r->lit, "u_fog_color");
     r->lit_flat = glGetUniformLocation(r->lit, "u_flat");
+    r->lit_contour = glGetUniformLocation(r->lit, "u_contour");
     r->flat_mvp = glGetUniformLocation(r->flat, "u_mvp");
     r->flat_eye = glGetUniformLocation(r->flat, "u_eye");
     r->flat_fog = glGetUniformLocation(r->flat, "u_fog");
@@ -395,6 +407,7 @@ void akr_begin(akr_renderer *r, int w, int h, const akr_camera *c)
     glUniform3f(r->lit_eye, r->eye.x, r->eye.y, r->eye.z);
     glUniform2fv(r->lit_fog, 1, r->fog);
     glUniform3fv(r->lit_fog_color, 1, k_background);
+    glUniform1f(r->lit_contour, 0.0f);
     glUseProgram(r->flat);
     glUniform3f(r->flat_eye, r->eye.x, r->eye.y, r->eye.z);
     glUniform2fv(r->flat_fog, 1, r->fog);
@@ -437,7 +450,8 @@ static void draw_shadow(akr_renderer *r, const mesh *m, mat4 model)
     float d = l[0] * p[0] + l[1] * p[1] + l[2] * p[2] + l[3] * p[3];
     mat4 s, sm, mvp;
     for (int col = 0; col < 4; ++col)
-        for (int row = 0; row < 4; ++row) s[col][row] = (row == col ? d : 0.0f) - l[row] * p[col];
+        for (int row = 0; row < 4; ++row)
+            s[col][row] = (row == col ? d : 0.0f) - l[row] * p[col];
     glm_mat4_mul(s, model, sm);
     glm_mat4_mul(r->vp, sm, mvp);
     static const float shade[4] = {0.05f, 0.07f, 0.12f, 0.30f};
@@ -479,10 +493,22 @@ void akr_draw_ground(akr_renderer *r, float y, float extent)
     for (int i = -n; i <= n; ++i) {
         float a = (i % 5 == 0) ? 0.35f : 0.18f;
         float col[4] = {0.35f, 0.37f, 0.42f, a};
-        if (i == 0) { col[0] = 0.75f; col[1] = 0.3f; col[2] = 0.3f; col[3] = 0.6f; }
-        float seg[4][3] = {{(float)i, y, (float)-n}, {(float)i, y, (float)n}, {(float)-n, y, (float)i}, {(float)n, y, (float)i}};
+        if (i == 0) {
+            col[0] = 0.75f;
+            col[1] = 0.3f;
+            col[2] = 0.3f;
+            col[3] = 0.6f;
+        }
+        float seg[4][3] = {{(float)i, y, (float)-n},
+                           {(float)i, y, (float)n},
+                           {(float)-n, y, (float)i},
+                           {(float)n, y, (float)i}};
         for (int e = 0; e < 4; ++e) {
-            if (i == 0 && e == 2) { col[0] = 0.3f; col[1] = 0.4f; col[2] = 0.8f; }
+            if (i == 0 && e == 2) {
+                col[0] = 0.3f;
+                col[1] = 0.4f;
+                col[2] = 0.8f;
+            }
             memcpy(v + k * 7, seg[e], 3 * sizeof(float));
             memcpy(v + k * 7 + 3, col, 4 * sizeof(float));
             ++k;
@@ -492,7 +518,8 @@ void akr_draw_ground(akr_renderer *r, float y, float extent)
     free(v);
 }
 
-void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0, float cell)
+void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0,
+                      float cell)
 {
     if (nx < 2 || nz < 2) return;
     size_t nv = (size_t)nx * (size_t)nz;
@@ -535,7 +562,8 @@ void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, flo
     glBindBuffer(GL_ARRAY_BUFFER, r->terrain_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(nv * 6 * sizeof(float)), pn, GL_DYNAMIC_DRAW);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->terrain_ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)k * sizeof(unsigned)), idx, GL_DYNAMIC_DRAW);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)k * sizeof(unsigned)), idx,
+                 GL_DYNAMIC_DRAW);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)0);
     glEnableVertexAttribArray(1);
@@ -546,13 +574,17 @@ void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, flo
     static const float col[4] = {0.62f, 0.72f, 0.52f, 1.0f};
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.0f, 1.0f);
+    glUseProgram(r->lit);
+    glUniform1f(r->lit_contour, 0.25f); /* a line every 25 cm of height */
     draw_lit(r, &m, model, col, 0);
+    glUniform1f(r->lit_contour, 0.0f);
     glDisable(GL_POLYGON_OFFSET_FILL);
     glBindVertexArray(0);
     /* Contour-ish grid: lines along the cells every 1 m, lifted 1 cm. */
     int step = (int)(1.0f / cell + 0.5f);
     if (step < 1) step = 1;
-    size_t lines = (size_t)((nx + step - 1) / step) * (size_t)(nz - 1) + (size_t)((nz + step - 1) / step) * (size_t)(nx - 1);
+    size_t lines = (size_t)((nx + step - 1) / step) * (size_t)(nz - 1) +
+                   (size_t)((nz + step - 1) / step) * (size_t)(nx - 1);
     float *v = malloc(lines * 2 * 7 * sizeof(float));
     if (v) {
         int q = 0;
@@ -560,13 +592,25 @@ void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, flo
         for (int ix = 0; ix < nx; ix += step)
             for (int iz = 0; iz + 1 < nz; ++iz)
                 for (int e = 0; e < 2; ++e) {
-                    float p[7] = {x0 + (float)ix * cell, heights[(iz + e) * nx + ix] + 0.01f, z0 + (float)(iz + e) * cell, c[0], c[1], c[2], c[3]};
+                    float p[7] = {x0 + (float)ix * cell,
+                                  heights[(iz + e) * nx + ix] + 0.01f,
+                                  z0 + (float)(iz + e) * cell,
+                                  c[0],
+                                  c[1],
+                                  c[2],
+                                  c[3]};
                     memcpy(v + q++ * 7, p, sizeof p);
                 }
         for (int iz = 0; iz < nz; iz += step)
             for (int ix = 0; ix + 1 < nx; ++ix)
                 for (int e = 0; e < 2; ++e) {
-                    float p[7] = {x0 + (float)(ix + e) * cell, heights[iz * nx + ix + e] + 0.01f, z0 + (float)iz * cell, c[0], c[1], c[2], c[3]};
+                    float p[7] = {x0 + (float)(ix + e) * cell,
+                                  heights[iz * nx + ix + e] + 0.01f,
+                                  z0 + (float)iz * cell,
+                                  c[0],
+                                  c[1],
+                                  c[2],
+                                  c[3]};
                     memcpy(v + q++ * 7, p, sizeof p);
                 }
         akr_draw_lines(r, v, q, 1);
@@ -605,7 +649,8 @@ void akr_draw_capsule(akr_renderer *r, ak_vec3 a, ak_vec3 b, float radius, const
     akr_draw_sphere(r, b, radius, rgba);
 }
 
-void akr_draw_skeleton(akr_renderer *r, const ak_skeleton *s, const ak_xform *w, float radius, const float rgb[3])
+void akr_draw_skeleton(akr_renderer *r, const ak_skeleton *s, const ak_xform *w, float radius,
+                       const float rgb[3])
 {
     float bone[4] = {rgb[0], rgb[1], rgb[2], 1.0f};
     float joint[4] = {rgb[0] * 0.7f, rgb[1] * 0.7f, rgb[2] * 0.7f, 1.0f};
@@ -644,7 +689,8 @@ static float *scratch(akr_renderer *r, size_t floats)
     return r->scratch;
 }
 
-static void draw_stream(akr_renderer *r, const float *v, int count, GLenum mode, const float *mvp, int fog)
+static void draw_stream(akr_renderer *r, const float *v, int count, GLenum mode, const float *mvp,
+                        int fog)
 {
     if (count <= 0) return;
     glUseProgram(r->flat);
@@ -653,7 +699,8 @@ static void draw_stream(akr_renderer *r, const float *v, int count, GLenum mode,
     glUniform2fv(r->flat_fog, 1, fog ? r->fog : no_fog);
     glBindVertexArray(r->stream_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->stream_vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)count * 7 * (GLsizeiptr)sizeof(float), v, GL_STREAM_DRAW);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)count * 7 * (GLsizeiptr)sizeof(float), v,
+                 GL_STREAM_DRAW);
     glDrawArrays(mode, 0, count);
     glBindVertexArray(0);
 }
@@ -685,7 +732,8 @@ void akr_draw_rect(akr_renderer *r, float x, float y, float w, float h, const fl
     glEnable(GL_DEPTH_TEST);
 }
 
-void akr_draw_text(akr_renderer *r, float x, float y, float scale, const char *text, const float rgb[3])
+void akr_draw_text(akr_renderer *r, float x, float y, float scale, const char *text,
+                   const float rgb[3])
 {
     /* stb_easy_font writes quads of 4 vertices (x, y, z floats + 4 colour bytes = 16 bytes). */
     size_t len = strlen(text);

@@ -16,7 +16,7 @@
 typedef struct akr_camera {
     ak_vec3 target;
     float yaw, pitch, distance;
-    float fov_y;   /* vertical field of view, radians */
+    float fov_y; /* vertical field of view, radians */
 } akr_camera;
 
 akr_camera akr_camera_defaults(void);
@@ -56,7 +56,8 @@ void akr_draw_skeleton(akr_renderer *r, const ak_skeleton *skeleton, const ak_xf
 /* Unlit lines: `count` vertices of x,y,z,r,g,b,a (pairs form segments), world space. */
 void akr_draw_lines(akr_renderer *r, const float *xyzrgba, int count, int depth_test);
 /* HUD text at pixel (x, y) (top-left of the first line), `scale` x the 8-px stb_easy_font. */
-void akr_draw_text(akr_renderer *r, float x, float y, float scale, const char *text, const float rgb[3]);
+void akr_draw_text(akr_renderer *r, float x, float y, float scale, const char *text,
+                   const float rgb[3]);
 /* A filled translucent rectangle in pixels (HUD backgrounds, the timeline). */
 void akr_draw_rect(akr_renderer *r, float x, float y, float w, float h, const float rgba[4]);
 

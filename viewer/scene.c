@@ -43,24 +43,30 @@ void akv_settings_defaults(akv_settings *s, int headless)
 
 void akv_print_flags(FILE *out)
 {
-    fprintf(out,
-            "files:   FILE.bvh ...            one or more BVH files, each drawn in its own colour\n"
-            "output:  --out FILE              .png (one frame or a contact sheet), .gif or .mp4 (ffmpeg)\n"
-            "         --frame N               render frame N (default 0)\n"
-            "         --frames A:B[:STEP]     render frames A..B (inclusive) every STEP\n"
-            "         --sheet                 with --frames and a .png: one contact sheet instead of numbered PNGs\n"
-            "         --sheet-cols N          columns of the contact sheet (default: about square)\n"
-            "         --fps F                 frame rate of a GIF/MP4 (default: the clip's, at most 30)\n"
-            "         --size WxH              image or window size in pixels\n"
-            "playback: --time S  --speed X  --loop | --no-loop  --paused\n"
-            "         --interp step|linear|cubic   --in-place (hold the root over its start)\n"
-            "units:   --units auto|m|cm|cmu|in|mm   --scale METRES_PER_UNIT\n"
-            "camera:  --yaw DEG  --pitch DEG  --distance M  --follow JOINT\n"
-            "look:    --no-grid  --no-shadows  --hud | --no-hud  --radius M (bone radius)\n"
-            "window:  --screenshot FILE.png   draw a few frames, save the window, exit (for tests)\n"
-            "modes:   --ik                    IK mode: drag the target of a chain (window) or solve once (headless)\n"
-            "         --ik-chain ROOT,TIP  --solver limb|ccd|fabrik|jacobian|dls  --iterations N  --target x,y,z\n"
-            "         --walk [walk flags]     the walker on terrain (flags as `animkit walk`)\n");
+    fprintf(
+        out,
+        "files:   FILE.bvh ...            one or more BVH files, each drawn in its own colour\n"
+        "output:  --out FILE              .png (one frame or a contact sheet), .gif or .mp4 "
+        "(ffmpeg)\n"
+        "         --frame N               render frame N (default 0)\n"
+        "         --frames A:B[:STEP]     render frames A..B (inclusive) every STEP\n"
+        "         --sheet                 with --frames and a .png: one contact sheet instead of "
+        "numbered PNGs\n"
+        "         --sheet-cols N          columns of the contact sheet (default: about square)\n"
+        "         --fps F                 frame rate of a GIF/MP4 (default: the clip's, at most "
+        "30)\n"
+        "         --size WxH              image or window size in pixels\n"
+        "playback: --time S  --speed X  --loop | --no-loop  --paused\n"
+        "         --interp step|linear|cubic   --in-place (hold the root over its start)\n"
+        "units:   --units auto|m|cm|cmu|in|mm   --scale METRES_PER_UNIT\n"
+        "camera:  --yaw DEG  --pitch DEG  --distance M  --follow JOINT\n"
+        "look:    --no-grid  --no-shadows  --hud | --no-hud  --radius M (bone radius)\n"
+        "window:  --screenshot FILE.png   draw a few frames, save the window, exit (for tests)\n"
+        "modes:   --ik                    IK mode: drag the target of a chain (window) or solve "
+        "once (headless)\n"
+        "         --ik-chain ROOT,TIP  --solver limb|ccd|fabrik|jacobian|dls  --iterations N  "
+        "--target x,y,z\n"
+        "         --walk [walk flags]     the walker on terrain (flags as `animkit walk`)\n");
 }
 
 static int usage(const char *prog, const char *fmt, const char *arg)
@@ -97,9 +103,10 @@ static int parse_i(const char *v, int *out)
  * told apart from the picture's `--size WxH` by the x. */
 static int is_walker_flag(const char *a, const char *v)
 {
-    static const char *k[] = {"--clip", "--cycle", "--idle", "--scale", "--terrain", "--heightmap", "--height",
-                              "--seed", "--start", "--target", "--max-time", "--steer", "--turn-rate",
-                              "--arrival", "--no-foot-ik"};
+    static const char *k[] = {"--clip",      "--cycle",     "--idle",      "--scale",
+                              "--terrain",   "--heightmap", "--height",    "--seed",
+                              "--start",     "--target",    "--max-time",  "--steer",
+                              "--turn-rate", "--arrival",   "--no-foot-ik"};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i)
         if (strcmp(a, k[i]) == 0) return 1;
     return strcmp(a, "--size") == 0 && v && !strchr(v, 'x');
@@ -111,10 +118,10 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE()                                                                   \
-    do {                                                                               \
-        if (!v) return usage(prog, "%s needs a value", a);                            \
-        ++i;                                                                           \
+#define NEED_VALUE()                                                                               \
+    do {                                                                                           \
+        if (!v) return usage(prog, "%s needs a value", a);                                         \
+        ++i;                                                                                       \
     } while (0)
         if (s->mode == AKV_MODE_WALK && is_walker_flag(a, v)) {
             /* walker flags pass through, with their value */
@@ -140,28 +147,34 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
                 return usage(prog, "--size wants WxH between 16 and 8192, got '%s'", v);
         } else if (strcmp(a, "--frame") == 0) {
             NEED_VALUE();
-            if (parse_i(v, &s->frame) || s->frame < 0) return usage(prog, "--frame wants a frame number >= 0, got '%s'", v);
+            if (parse_i(v, &s->frame) || s->frame < 0)
+                return usage(prog, "--frame wants a frame number >= 0, got '%s'", v);
         } else if (strcmp(a, "--frames") == 0) {
             NEED_VALUE();
             s->frame_step = 1;
             int n = sscanf(v, "%d:%d:%d", &s->frame_a, &s->frame_b, &s->frame_step);
             if (n < 2 || s->frame_a < 0 || s->frame_b < s->frame_a || s->frame_step < 1)
-                return usage(prog, "--frames wants A:B[:STEP] with 0 <= A <= B and STEP >= 1, got '%s'", v);
+                return usage(
+                    prog, "--frames wants A:B[:STEP] with 0 <= A <= B and STEP >= 1, got '%s'", v);
             s->have_frames = 1;
         } else if (strcmp(a, "--sheet") == 0) {
             s->sheet = 1;
         } else if (strcmp(a, "--sheet-cols") == 0) {
             NEED_VALUE();
-            if (parse_i(v, &s->sheet_cols) || s->sheet_cols < 1) return usage(prog, "--sheet-cols wants N >= 1, got '%s'", v);
+            if (parse_i(v, &s->sheet_cols) || s->sheet_cols < 1)
+                return usage(prog, "--sheet-cols wants N >= 1, got '%s'", v);
         } else if (strcmp(a, "--fps") == 0) {
             NEED_VALUE();
-            if (parse_f(v, &s->fps) || s->fps <= 0 || s->fps > 240) return usage(prog, "--fps wants 0 < F <= 240, got '%s'", v);
+            if (parse_f(v, &s->fps) || s->fps <= 0 || s->fps > 240)
+                return usage(prog, "--fps wants 0 < F <= 240, got '%s'", v);
         } else if (strcmp(a, "--time") == 0) {
             NEED_VALUE();
-            if (parse_f(v, &s->time) || s->time < 0) return usage(prog, "--time wants seconds >= 0, got '%s'", v);
+            if (parse_f(v, &s->time) || s->time < 0)
+                return usage(prog, "--time wants seconds >= 0, got '%s'", v);
         } else if (strcmp(a, "--speed") == 0) {
             NEED_VALUE();
-            if (parse_f(v, &s->speed) || s->speed < -16 || s->speed > 16) return usage(prog, "--speed wants -16..16, got '%s'", v);
+            if (parse_f(v, &s->speed) || s->speed < -16 || s->speed > 16)
+                return usage(prog, "--speed wants -16..16, got '%s'", v);
         } else if (strcmp(a, "--loop") == 0) {
             s->loop = 1;
         } else if (strcmp(a, "--no-loop") == 0) {
@@ -172,31 +185,39 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
             s->in_place = 1;
         } else if (strcmp(a, "--interp") == 0) {
             NEED_VALUE();
-            if (strcmp(v, "step") == 0) s->interp = AK_INTERP_STEP;
-            else if (strcmp(v, "linear") == 0) s->interp = AK_INTERP_LINEAR;
-            else if (strcmp(v, "cubic") == 0) s->interp = AK_INTERP_CUBIC;
-            else return usage(prog, "--interp wants step, linear or cubic, got '%s'", v);
+            if (strcmp(v, "step") == 0)
+                s->interp = AK_INTERP_STEP;
+            else if (strcmp(v, "linear") == 0)
+                s->interp = AK_INTERP_LINEAR;
+            else if (strcmp(v, "cubic") == 0)
+                s->interp = AK_INTERP_CUBIC;
+            else
+                return usage(prog, "--interp wants step, linear or cubic, got '%s'", v);
         } else if (strcmp(a, "--units") == 0) {
             NEED_VALUE();
             const char *ok[] = {"auto", "m", "cm", "cmu", "in", "mm"};
             int found = 0;
-            for (size_t k = 0; k < sizeof ok / sizeof ok[0]; ++k) found |= strcmp(v, ok[k]) == 0;
+            for (size_t k = 0; k < sizeof ok / sizeof ok[0]; ++k)
+                found |= strcmp(v, ok[k]) == 0;
             if (!found) return usage(prog, "--units wants auto, m, cm, cmu, in or mm, got '%s'", v);
             s->units = v;
         } else if (strcmp(a, "--scale") == 0) {
             NEED_VALUE();
-            if (parse_f(v, &s->scale) || s->scale <= 0) return usage(prog, "--scale wants metres per unit > 0, got '%s'", v);
+            if (parse_f(v, &s->scale) || s->scale <= 0)
+                return usage(prog, "--scale wants metres per unit > 0, got '%s'", v);
         } else if (strcmp(a, "--yaw") == 0) {
             NEED_VALUE();
             if (parse_f(v, &s->yaw)) return usage(prog, "--yaw wants degrees, got '%s'", v);
             s->yaw *= DEG;
         } else if (strcmp(a, "--pitch") == 0) {
             NEED_VALUE();
-            if (parse_f(v, &s->pitch) || s->pitch < -89 || s->pitch > 89) return usage(prog, "--pitch wants -89..89 degrees, got '%s'", v);
+            if (parse_f(v, &s->pitch) || s->pitch < -89 || s->pitch > 89)
+                return usage(prog, "--pitch wants -89..89 degrees, got '%s'", v);
             s->pitch *= DEG;
         } else if (strcmp(a, "--distance") == 0) {
             NEED_VALUE();
-            if (parse_f(v, &s->distance) || s->distance <= 0) return usage(prog, "--distance wants metres > 0, got '%s'", v);
+            if (parse_f(v, &s->distance) || s->distance <= 0)
+                return usage(prog, "--distance wants metres > 0, got '%s'", v);
         } else if (strcmp(a, "--follow") == 0) {
             NEED_VALUE();
             s->follow = v;
@@ -210,7 +231,8 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
             s->hud = 0;
         } else if (strcmp(a, "--radius") == 0) {
             NEED_VALUE();
-            if (parse_f(v, &s->radius) || s->radius <= 0 || s->radius > 1) return usage(prog, "--radius wants metres in (0, 1], got '%s'", v);
+            if (parse_f(v, &s->radius) || s->radius <= 0 || s->radius > 1)
+                return usage(prog, "--radius wants metres in (0, 1], got '%s'", v);
         } else if (strcmp(a, "--screenshot") == 0) {
             NEED_VALUE();
             s->screenshot = v;
@@ -257,9 +279,14 @@ static float units_scale(const akv_settings *s, float height, ak_units *units)
         *units = ak_units_detect(height, &mpu);
         return mpu;
     }
-    static const struct { const char *name; ak_units u; } k[] = {
-        {"m", AK_UNITS_METRES}, {"cm", AK_UNITS_CENTIMETRES}, {"cmu", AK_UNITS_CMU},
-        {"in", AK_UNITS_INCHES}, {"mm", AK_UNITS_MILLIMETRES}};
+    static const struct {
+        const char *name;
+        ak_units u;
+    } k[] = {{"m", AK_UNITS_METRES},
+             {"cm", AK_UNITS_CENTIMETRES},
+             {"cmu", AK_UNITS_CMU},
+             {"in", AK_UNITS_INCHES},
+             {"mm", AK_UNITS_MILLIMETRES}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i)
         if (strcmp(s->units, k[i].name) == 0) {
             *units = k[i].u;
@@ -269,8 +296,8 @@ static float units_scale(const akv_settings *s, float height, ak_units *units)
     return 1.0f;
 }
 
-int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak_skeleton *skeleton, ak_clip *clip,
-                  char *err, size_t err_size)
+int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak_skeleton *skeleton,
+                  ak_clip *clip, char *err, size_t err_size)
 {
     if (scene->count >= AKV_MAX_FILES) {
         snprintf(err, err_size, "at most %d characters", AKV_MAX_FILES);
@@ -321,14 +348,17 @@ int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak
     return 0;
 }
 
-int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path, char *err, size_t err_size)
+int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path, char *err,
+                       size_t err_size)
 {
     ak_skeleton *sk;
     ak_clip *clip;
     ak_error e;
     if (ak_bvh_read_file(path, NULL, &sk, &clip, &e) != AK_OK) {
-        if (e.line > 0) snprintf(err, err_size, "%s:%d: %s", path, (int)e.line, e.message);
-        else snprintf(err, err_size, "%s: %s", path, e.message);
+        if (e.line > 0)
+            snprintf(err, err_size, "%s:%d: %s", path, (int)e.line, e.message);
+        else
+            snprintf(err, err_size, "%s: %s", path, e.message);
         return -1;
     }
     const char *base = strrchr(path, '/');
@@ -353,7 +383,8 @@ float akv_scene_duration(const akv_scene *scene, int loop)
     for (int i = 0; i < scene->count; ++i) {
         const ak_clip *c = scene->chars[i].clip;
         if (!c) continue;
-        float di = loop ? (float)c->frame_count * c->frame_time : (float)(c->frame_count - 1) * c->frame_time;
+        float di = loop ? (float)c->frame_count * c->frame_time
+                        : (float)(c->frame_count - 1) * c->frame_time;
         if (di > d) d = di;
     }
     return d;
@@ -390,11 +421,13 @@ void akv_scene_pose(akv_scene *scene, const akv_settings *s, float time)
             shift = ak_vec3_make(c->root_start_m.x - root.x, 0.0f, c->root_start_m.z - root.z);
         }
         for (int32_t j = 0; j < n; ++j)
-            c->world_m[j].translation = ak_vec3_add(ak_vec3_scale(c->world_m[j].translation, c->mpu), shift);
+            c->world_m[j].translation =
+                ak_vec3_add(ak_vec3_scale(c->world_m[j].translation, c->mpu), shift);
     }
 }
 
-void akv_scene_bounds(akv_scene *scene, const akv_settings *s, int a, int b, int step, ak_vec3 *lo, ak_vec3 *hi)
+void akv_scene_bounds(akv_scene *scene, const akv_settings *s, int a, int b, int step, ak_vec3 *lo,
+                      ak_vec3 *hi)
 {
     float big = 1e30f;
     *lo = ak_vec3_make(big, big, big);

@@ -19,23 +19,23 @@ typedef struct akv_settings {
     int file_count;
     akv_mode mode;
     /* output (headless) */
-    const char *out;        /* --out: .png, .gif or .mp4 */
-    int width, height;      /* --size WxH */
-    int frame;              /* --frame N (-1: not given) */
+    const char *out;                               /* --out: .png, .gif or .mp4 */
+    int width, height;                             /* --size WxH */
+    int frame;                                     /* --frame N (-1: not given) */
     int frame_a, frame_b, frame_step, have_frames; /* --frames A:B:STEP */
-    int sheet;              /* --sheet: one contact-sheet PNG for --frames */
-    int sheet_cols;         /* --sheet-cols N (0: automatic) */
-    float fps;              /* --fps for GIF/MP4 (0: the clip's rate, at most 30) */
+    int sheet;                                     /* --sheet: one contact-sheet PNG for --frames */
+    int sheet_cols;                                /* --sheet-cols N (0: automatic) */
+    float fps; /* --fps for GIF/MP4 (0: the clip's rate, at most 30) */
     /* playback */
-    float time;             /* --time SECONDS: start time */
-    float speed;            /* --speed X */
-    int loop;               /* --loop / --no-loop */
-    ak_interp interp;       /* --interp step|linear|cubic */
-    int in_place;           /* --in-place: hold the root's ground position at frame 0 */
-    int paused;             /* --paused */
+    float time;       /* --time SECONDS: start time */
+    float speed;      /* --speed X */
+    int loop;         /* --loop / --no-loop */
+    ak_interp interp; /* --interp step|linear|cubic */
+    int in_place;     /* --in-place: hold the root's ground position at frame 0 */
+    int paused;       /* --paused */
     /* units */
-    const char *units;      /* --units auto|m|cm|cmu|in|mm */
-    float scale;            /* --scale METRES_PER_UNIT (0: from --units) */
+    const char *units; /* --units auto|m|cm|cmu|in|mm */
+    float scale;       /* --scale METRES_PER_UNIT (0: from --units) */
     /* camera and look */
     float yaw, pitch;       /* --yaw DEG, --pitch DEG */
     float distance;         /* --distance M (0: fit the motion) */
@@ -45,11 +45,11 @@ typedef struct akv_settings {
     int verbose;            /* -v */
     const char *screenshot; /* --screenshot FILE.png: window draws a few frames, saves, exits */
     /* IK mode */
-    const char *ik_chain;   /* --ik-chain ROOT,TIP (default: right arm) */
-    const char *ik_solver;  /* --solver limb|ccd|fabrik|jacobian|dls */
-    int ik_iterations;      /* --iterations N */
+    const char *ik_chain;  /* --ik-chain ROOT,TIP (default: right arm) */
+    const char *ik_solver; /* --solver limb|ccd|fabrik|jacobian|dls */
+    int ik_iterations;     /* --iterations N */
     int have_ik_target;
-    ak_vec3 ik_target;      /* --target x,y,z metres */
+    ak_vec3 ik_target; /* --target x,y,z metres */
     /* walker mode: the remaining flags are passed through to the walker (see `animkit walk`) */
     int walk_argc;
     const char *walk_argv[64];
@@ -67,23 +67,24 @@ typedef struct akv_character {
     ak_skeleton *skeleton;
     ak_clip *clip;
     ak_units units;
-    float mpu;              /* metres per file unit */
+    float mpu; /* metres per file unit */
     float colour[3];
-    ak_xform *local;        /* sampled pose, file units */
-    ak_xform *world_m;      /* world transforms, metres (after in-place) */
-    ak_vec3 root_start_m;   /* root position at frame 0, metres */
+    ak_xform *local;      /* sampled pose, file units */
+    ak_xform *world_m;    /* world transforms, metres (after in-place) */
+    ak_vec3 root_start_m; /* root position at frame 0, metres */
 } akv_character;
 
 typedef struct akv_scene {
     akv_character chars[AKV_MAX_FILES];
     int count;
-    float time;             /* current time, seconds */
+    float time; /* current time, seconds */
 } akv_scene;
 
 extern const float akv_palette[8][3];
 
 /* Loads one BVH file as character number scene->count. Returns 0, or -1 with a message. */
-int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path, char *err, size_t err_size);
+int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path, char *err,
+                       size_t err_size);
 /* Adds a character from a skeleton+clip the scene takes ownership of. */
 int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak_skeleton *skeleton,
                   ak_clip *clip, char *err, size_t err_size);
@@ -96,7 +97,8 @@ int akv_scene_frame_count(const akv_scene *scene);
 /* Samples every character at `time` and runs FK into world_m (metres). */
 void akv_scene_pose(akv_scene *scene, const akv_settings *s, float time);
 /* Bounding box of every joint over the frames [a, b] (step), metres. */
-void akv_scene_bounds(akv_scene *scene, const akv_settings *s, int a, int b, int step, ak_vec3 *lo, ak_vec3 *hi);
+void akv_scene_bounds(akv_scene *scene, const akv_settings *s, int a, int b, int step, ak_vec3 *lo,
+                      ak_vec3 *hi);
 /* Ground, shadows and every character at the current pose. */
 void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings *s);
 /* Position in metres of `joint` of character 0 (NULL or unknown: the root). */

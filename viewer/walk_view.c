@@ -24,8 +24,8 @@ struct akv_walk_view {
     ak_walker_params wp;
     ak_walker *walker;
     float dt;
-    int frame;              /* frames stepped since the reset */
-    int frame_count;        /* frames until the walker stops (or max time) */
+    int frame;       /* frames stepped since the reset */
+    int frame_count; /* frames until the walker stops (or max time) */
     float max_time;
     int hips;
     ak_vec3 trail[TRAIL_MAX];
@@ -37,7 +37,10 @@ struct akv_walk_view {
     char clip_label[128];
 };
 
-static int parse_xz(const char *v, float *x, float *z) { return sscanf(v, "%f,%f", x, z) == 2 ? 0 : -1; }
+static int parse_xz(const char *v, float *x, float *z)
+{
+    return sscanf(v, "%f,%f", x, z) == 2 ? 0 : -1;
+}
 
 /* Steps one frame (dt 0 for the first, which places the character). */
 static void step(akv_walk_view *w)
@@ -61,8 +64,10 @@ static void reset(akv_walk_view *w)
 /* Samples the terrain on a grid covering start, target and a margin (at most 240 x 240). */
 static int build_terrain_mesh(akv_walk_view *w)
 {
-    float lo_x = fminf(w->wp.start.x, w->wp.target.x) - 14.0f, hi_x = fmaxf(w->wp.start.x, w->wp.target.x) + 14.0f;
-    float lo_z = fminf(w->wp.start.z, w->wp.target.z) - 14.0f, hi_z = fmaxf(w->wp.start.z, w->wp.target.z) + 14.0f;
+    float lo_x = fminf(w->wp.start.x, w->wp.target.x) - 14.0f,
+          hi_x = fmaxf(w->wp.start.x, w->wp.target.x) + 14.0f;
+    float lo_z = fminf(w->wp.start.z, w->wp.target.z) - 14.0f,
+          hi_z = fmaxf(w->wp.start.z, w->wp.target.z) + 14.0f;
     float size;
     ak_terrain_info(w->terrain, NULL, &size, NULL, NULL);
     float half = 0.5f * size - 1e-3f;
@@ -71,7 +76,8 @@ static int build_terrain_mesh(akv_walk_view *w)
     hi_x = fminf(hi_x, half);
     hi_z = fminf(hi_z, half);
     w->cell = 0.25f;
-    while ((hi_x - lo_x) / w->cell > 239.0f || (hi_z - lo_z) / w->cell > 239.0f) w->cell *= 1.5f;
+    while ((hi_x - lo_x) / w->cell > 239.0f || (hi_z - lo_z) / w->cell > 239.0f)
+        w->cell *= 1.5f;
     w->nx = (int)((hi_x - lo_x) / w->cell) + 1;
     w->nz = (int)((hi_z - lo_z) / w->cell) + 1;
     w->x0 = lo_x;
@@ -82,7 +88,9 @@ static int build_terrain_mesh(akv_walk_view *w)
         for (int ix = 0; ix < w->nx; ++ix) {
             ak_ground_hit h;
             float y = 0.0f;
-            if (ak_terrain_sample(w->terrain, lo_x + (float)ix * w->cell, lo_z + (float)iz * w->cell, &h)) y = h.height;
+            if (ak_terrain_sample(w->terrain, lo_x + (float)ix * w->cell,
+                                  lo_z + (float)iz * w->cell, &h))
+                y = h.height;
             w->heights[iz * w->nx + ix] = y;
         }
     return 0;
@@ -96,29 +104,43 @@ akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err
         return NULL;
     }
     const char *clip_path = NULL, *idle_path = NULL, *heightmap = NULL, *terrain_kind = "hills";
-    float sx = -6.0f, sz = -4.0f, tx = 6.0f, tz = 4.0f, scale = 0.0f, turn_rate = 90.0f, arrival = 0.3f;
+    float sx = -6.0f, sz = -4.0f, tx = 6.0f, tz = 4.0f, scale = 0.0f, turn_rate = 90.0f,
+          arrival = 0.3f;
     float hm_size = 40.0f, hm_height = 3.0f;
     int seed = 1, steer = AK_STEER_CYCLE, foot_ik = 1, cycle_a = -1, cycle_b = -1;
     w->max_time = 60.0f;
     for (int i = 0; i < s->walk_argc; ++i) {
         const char *a = s->walk_argv[i], *v = i + 1 < s->walk_argc ? s->walk_argv[i + 1] : NULL;
         int used = 1, bad = 0;
-        if (strcmp(a, "--clip") == 0 && v) clip_path = v;
-        else if (strcmp(a, "--idle") == 0 && v) idle_path = v;
+        if (strcmp(a, "--clip") == 0 && v)
+            clip_path = v;
+        else if (strcmp(a, "--idle") == 0 && v)
+            idle_path = v;
         else if (strcmp(a, "--terrain") == 0 && v) {
             terrain_kind = v;
             bad = strcmp(v, "flat") && strcmp(v, "hills") && strcmp(v, "stairs");
-        } else if (strcmp(a, "--heightmap") == 0 && v) heightmap = v;
-        else if (strcmp(a, "--size") == 0 && v) bad = sscanf(v, "%f", &hm_size) != 1;
-        else if (strcmp(a, "--height") == 0 && v) bad = sscanf(v, "%f", &hm_height) != 1;
-        else if (strcmp(a, "--seed") == 0 && v) bad = sscanf(v, "%d", &seed) != 1;
-        else if (strcmp(a, "--start") == 0 && v) bad = parse_xz(v, &sx, &sz);
-        else if (strcmp(a, "--target") == 0 && v) bad = parse_xz(v, &tx, &tz);
-        else if (strcmp(a, "--scale") == 0 && v) bad = sscanf(v, "%f", &scale) != 1;
-        else if (strcmp(a, "--turn-rate") == 0 && v) bad = sscanf(v, "%f", &turn_rate) != 1;
-        else if (strcmp(a, "--arrival") == 0 && v) bad = sscanf(v, "%f", &arrival) != 1;
-        else if (strcmp(a, "--max-time") == 0 && v) bad = sscanf(v, "%f", &w->max_time) != 1 || w->max_time <= 0;
-        else if (strcmp(a, "--cycle") == 0 && v) bad = sscanf(v, "%d:%d", &cycle_a, &cycle_b) != 2;
+        } else if (strcmp(a, "--heightmap") == 0 && v)
+            heightmap = v;
+        else if (strcmp(a, "--size") == 0 && v)
+            bad = sscanf(v, "%f", &hm_size) != 1;
+        else if (strcmp(a, "--height") == 0 && v)
+            bad = sscanf(v, "%f", &hm_height) != 1;
+        else if (strcmp(a, "--seed") == 0 && v)
+            bad = sscanf(v, "%d", &seed) != 1;
+        else if (strcmp(a, "--start") == 0 && v)
+            bad = parse_xz(v, &sx, &sz);
+        else if (strcmp(a, "--target") == 0 && v)
+            bad = parse_xz(v, &tx, &tz);
+        else if (strcmp(a, "--scale") == 0 && v)
+            bad = sscanf(v, "%f", &scale) != 1;
+        else if (strcmp(a, "--turn-rate") == 0 && v)
+            bad = sscanf(v, "%f", &turn_rate) != 1;
+        else if (strcmp(a, "--arrival") == 0 && v)
+            bad = sscanf(v, "%f", &arrival) != 1;
+        else if (strcmp(a, "--max-time") == 0 && v)
+            bad = sscanf(v, "%f", &w->max_time) != 1 || w->max_time <= 0;
+        else if (strcmp(a, "--cycle") == 0 && v)
+            bad = sscanf(v, "%d:%d", &cycle_a, &cycle_b) != 2;
         else if (strcmp(a, "--steer") == 0 && v) {
             steer = strcmp(v, "continuous") == 0 ? AK_STEER_CONTINUOUS : AK_STEER_CYCLE;
             bad = strcmp(v, "continuous") && strcmp(v, "cycle");
@@ -196,8 +218,9 @@ akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err
         }
     } else {
         ak_terrain_params tp = ak_terrain_defaults();
-        tp.kind = strcmp(terrain_kind, "flat") == 0 ? AK_TERRAIN_FLAT
-                  : strcmp(terrain_kind, "stairs") == 0 ? AK_TERRAIN_STAIRS : AK_TERRAIN_HILLS;
+        tp.kind = strcmp(terrain_kind, "flat") == 0     ? AK_TERRAIN_FLAT
+                  : strcmp(terrain_kind, "stairs") == 0 ? AK_TERRAIN_STAIRS
+                                                        : AK_TERRAIN_HILLS;
         tp.seed = (uint32_t)seed;
         if (ak_terrain_create(&tp, &w->terrain, &e) != AK_OK) {
             snprintf(err, err_size, "terrain: %s", e.message);
@@ -254,13 +277,20 @@ void akv_walk_view_destroy(akv_walk_view *w)
     free(w);
 }
 
-int akv_walk_view_frame_count(const akv_walk_view *w) { return w->frame_count; }
-float akv_walk_view_frame_time(const akv_walk_view *w) { return w->dt; }
+int akv_walk_view_frame_count(const akv_walk_view *w)
+{
+    return w->frame_count;
+}
+float akv_walk_view_frame_time(const akv_walk_view *w)
+{
+    return w->dt;
+}
 
 void akv_walk_view_step_to(akv_walk_view *w, int frame)
 {
     if (frame + 1 < w->frame) reset(w);
-    while (w->frame < frame + 1) step(w);
+    while (w->frame < frame + 1)
+        step(w);
 }
 
 void akv_walk_view_update(akv_walk_view *w, float dt)
@@ -273,15 +303,18 @@ void akv_walk_view_update(akv_walk_view *w, float dt)
     ak_walker_state s;
     ak_walker_get_state(w->walker, &s);
     if (s.stopped) return;
-    for (int i = 0; i < n; ++i) step(w);
+    for (int i = 0; i < n; ++i)
+        step(w);
 }
 
 void akv_walk_view_bounds(akv_walk_view *w, ak_vec3 *lo, ak_vec3 *hi)
 {
     float lo_h = 0.0f, hi_h = 0.0f;
     ak_terrain_info(w->terrain, NULL, NULL, &lo_h, &hi_h);
-    *lo = ak_vec3_make(fminf(w->wp.start.x, w->wp.target.x) - 1.0f, lo_h, fminf(w->wp.start.z, w->wp.target.z) - 1.0f);
-    *hi = ak_vec3_make(fmaxf(w->wp.start.x, w->wp.target.x) + 1.0f, hi_h + 1.8f, fmaxf(w->wp.start.z, w->wp.target.z) + 1.0f);
+    *lo = ak_vec3_make(fminf(w->wp.start.x, w->wp.target.x) - 1.0f, lo_h,
+                       fminf(w->wp.start.z, w->wp.target.z) - 1.0f);
+    *hi = ak_vec3_make(fmaxf(w->wp.start.x, w->wp.target.x) + 1.0f, hi_h + 1.8f,
+                       fmaxf(w->wp.start.z, w->wp.target.z) + 1.0f);
 }
 
 static void line(float *v, int *k, ak_vec3 a, ak_vec3 b, const float rgba[4])
@@ -313,10 +346,13 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
 
     /* Target: a post with a ball on the ground point. */
     ak_ground_hit th;
-    float ty = ak_terrain_sample(w->terrain, w->wp.target.x, w->wp.target.z, &th) ? th.height : 0.0f;
+    float ty =
+        ak_terrain_sample(w->terrain, w->wp.target.x, w->wp.target.z, &th) ? th.height : 0.0f;
     ak_vec3 tgt = ak_vec3_make(w->wp.target.x, ty, w->wp.target.z);
-    static const float amber[4] = {0.98f, 0.75f, 0.10f, 1.0f}, blue[4] = {0.25f, 0.45f, 0.95f, 1.0f};
-    static const float green[4] = {0.20f, 0.80f, 0.30f, 1.0f}, grey[4] = {0.55f, 0.55f, 0.58f, 1.0f};
+    static const float amber[4] = {0.98f, 0.75f, 0.10f, 1.0f},
+                       blue[4] = {0.25f, 0.45f, 0.95f, 1.0f};
+    static const float green[4] = {0.20f, 0.80f, 0.30f, 1.0f},
+                       grey[4] = {0.55f, 0.55f, 0.58f, 1.0f};
     akr_draw_capsule(r, tgt, ak_vec3_add(tgt, ak_vec3_make(0, 1.2f, 0)), 0.025f, amber);
     akr_draw_sphere(r, ak_vec3_add(tgt, ak_vec3_make(0, 1.2f, 0)), 0.08f, amber);
     /* Guide: the character's ground point and an arrow along the guide heading (heading 0
@@ -324,27 +360,32 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
     ak_vec3 g = st.position;
     akr_draw_sphere(r, g, 0.05f, blue);
     ak_vec3 dir = ak_vec3_make(sinf(st.guide_heading), 0.0f, cosf(st.guide_heading));
-    akr_draw_capsule(r, ak_vec3_add(g, ak_vec3_make(0, 0.02f, 0)), ak_vec3_add(g, ak_vec3_make(dir.x * 0.6f, 0.02f, dir.z * 0.6f)),
-                     0.015f, blue);
+    akr_draw_capsule(r, ak_vec3_add(g, ak_vec3_make(0, 0.02f, 0)),
+                     ak_vec3_add(g, ak_vec3_make(dir.x * 0.6f, 0.02f, dir.z * 0.6f)), 0.015f, blue);
     /* Stance (green) and swing (grey) sole points. */
-    for (int k = 0; k < 2; ++k) akr_draw_sphere(r, st.sole[k], 0.035f, st.stance[k] ? green : grey);
+    for (int k = 0; k < 2; ++k)
+        akr_draw_sphere(r, st.sole[k], 0.035f, st.stance[k] ? green : grey);
 
     float v[64 * 7];
     int n = 0;
-    static const float ray[4] = {0.9f, 0.2f, 0.6f, 0.9f}, path[4] = {0.15f, 0.25f, 0.7f, 0.8f}, drop[4] = {0.9f, 0.1f, 0.1f, 1.0f};
+    static const float ray[4] = {0.9f, 0.2f, 0.6f, 0.9f}, path[4] = {0.15f, 0.25f, 0.7f, 0.8f},
+                       drop[4] = {0.9f, 0.1f, 0.1f, 1.0f};
     /* Ground rays: from 0.5 m above each sole and the guide down to the ground found. */
     for (int k = 0; k < 2; ++k) {
         float gy = isfinite(st.sole_ground[k]) ? st.sole_ground[k] : st.sole[k].y - 0.5f;
-        line(v, &n, ak_vec3_add(st.sole[k], ak_vec3_make(0, 0.5f, 0)), ak_vec3_make(st.sole[k].x, gy, st.sole[k].z), ray);
+        line(v, &n, ak_vec3_add(st.sole[k], ak_vec3_make(0, 0.5f, 0)),
+             ak_vec3_make(st.sole[k].x, gy, st.sole[k].z), ray);
     }
     line(v, &n, ak_vec3_add(g, ak_vec3_make(0, 1.0f, 0)), g, ray);
     /* Hip drop: from the hips up by the amount they were lowered. */
     ak_vec3 hips = world[w->hips].translation;
-    if (st.hip_drop > 1e-4f) line(v, &n, hips, ak_vec3_add(hips, ak_vec3_make(0, st.hip_drop, 0)), drop);
+    if (st.hip_drop > 1e-4f)
+        line(v, &n, hips, ak_vec3_add(hips, ak_vec3_make(0, st.hip_drop, 0)), drop);
     akr_draw_lines(r, v, n, 0);
     akr_draw_sphere(r, ak_vec3_add(hips, ak_vec3_make(0, st.hip_drop, 0)), 0.02f, drop);
     /* The path so far, 3 cm above the ground. */
-    float *pv = malloc((size_t)(w->trail_count > 1 ? (w->trail_count - 1) * 2 : 1) * 7 * sizeof(float));
+    float *pv =
+        malloc((size_t)(w->trail_count > 1 ? (w->trail_count - 1) * 2 : 1) * 7 * sizeof(float));
     if (pv) {
         int m = 0;
         for (int i = 1; i < w->trail_count; ++i)
@@ -361,17 +402,52 @@ void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
     ak_walker_state st;
     ak_walker_get_state(w->walker, &st);
     char line1[256];
-    snprintf(line1, sizeof line1, "walker (%s)  t %.2f s  distance to target %.2f m  path %.2f m%s", w->clip_label,
-             (double)st.time, (double)st.distance, (double)st.path_length,
-             st.stopped ? "  stopped" : st.arrived ? "  arrived" : "");
+    snprintf(line1, sizeof line1, "walker (%s)  t %.2f s  distance to target %.2f m  path %.2f m%s",
+             w->clip_label, (double)st.time, (double)st.distance, (double)st.path_length,
+             st.stopped   ? "  stopped"
+             : st.arrived ? "  arrived"
+                          : "");
     akr_draw_text(r, 10.0f, 10.0f, 2.0f, line1, ink);
-    snprintf(line1, sizeof line1, "stance L %s R %s  hip drop %.1f mm  foot tilt %.1f / %.1f deg  heading %.0f deg",
-             st.stance[0] ? "on" : "--", st.stance[1] ? "on" : "--", (double)(st.hip_drop * 1000.0f),
-             (double)st.tilt_deg[0], (double)st.tilt_deg[1], (double)(st.heading * 57.29578f));
+    snprintf(line1, sizeof line1,
+             "stance L %s R %s  hip drop %.1f mm  foot tilt %.1f / %.1f deg  heading %.0f deg",
+             st.stance[0] ? "on" : "--", st.stance[1] ? "on" : "--",
+             (double)(st.hip_drop * 1000.0f), (double)st.tilt_deg[0], (double)st.tilt_deg[1],
+             (double)(st.heading * 57.29578f));
     akr_draw_text(r, 10.0f, 30.0f, 2.0f, line1, ink);
 }
 
-ak_vec3 akv_walk_view_focus(const akv_walk_view *w) { return ak_walker_world_pose(w->walker)[w->hips].translation; }
+int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction)
+{
+    /* March 5 cm steps until the ray is below the surface, then bisect. */
+    ak_ground_hit h;
+    float prev = 0.0f;
+    for (float t = 0.05f; t < 300.0f; t += 0.05f) {
+        ak_vec3 p = ak_vec3_add(origin, ak_vec3_scale(direction, t));
+        if (!ak_terrain_sample(w->terrain, p.x, p.z, &h) || p.y > h.height) {
+            prev = t;
+            continue;
+        }
+        float lo = prev, hi = t;
+        for (int i = 0; i < 20; ++i) {
+            float mid = 0.5f * (lo + hi);
+            ak_vec3 q = ak_vec3_add(origin, ak_vec3_scale(direction, mid));
+            if (ak_terrain_sample(w->terrain, q.x, q.z, &h) && q.y <= h.height)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        ak_vec3 hit = ak_vec3_add(origin, ak_vec3_scale(direction, hi));
+        w->wp.target = ak_vec3_make(hit.x, 0.0f, hit.z);
+        ak_walker_set_target(w->walker, w->wp.target);
+        return 1;
+    }
+    return 0;
+}
+
+ak_vec3 akv_walk_view_focus(const akv_walk_view *w)
+{
+    return ak_walker_world_pose(w->walker)[w->hips].translation;
+}
 
 int akv_walk_view_key(akv_walk_view *w, int key)
 {
@@ -399,23 +475,68 @@ struct akv_walk_view {
 akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err_size)
 {
     (void)s;
-    snprintf(err, err_size, "walker mode is not in this build (the locomotion module has no walker yet)");
+    snprintf(err, err_size,
+             "walker mode is not in this build (the locomotion module has no walker yet)");
     return NULL;
 }
-void akv_walk_view_destroy(akv_walk_view *w) { free(w); }
-int akv_walk_view_frame_count(const akv_walk_view *w) { (void)w; return 1; }
-float akv_walk_view_frame_time(const akv_walk_view *w) { (void)w; return 1.0f / 30.0f; }
-void akv_walk_view_step_to(akv_walk_view *w, int frame) { (void)w; (void)frame; }
-void akv_walk_view_update(akv_walk_view *w, float dt) { (void)w; (void)dt; }
+void akv_walk_view_destroy(akv_walk_view *w)
+{
+    free(w);
+}
+int akv_walk_view_frame_count(const akv_walk_view *w)
+{
+    (void)w;
+    return 1;
+}
+float akv_walk_view_frame_time(const akv_walk_view *w)
+{
+    (void)w;
+    return 1.0f / 30.0f;
+}
+void akv_walk_view_step_to(akv_walk_view *w, int frame)
+{
+    (void)w;
+    (void)frame;
+}
+void akv_walk_view_update(akv_walk_view *w, float dt)
+{
+    (void)w;
+    (void)dt;
+}
 void akv_walk_view_bounds(akv_walk_view *w, ak_vec3 *lo, ak_vec3 *hi)
 {
     (void)w;
     *lo = ak_vec3_make(-1, 0, -1);
     *hi = ak_vec3_make(1, 2, 1);
 }
-void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s) { (void)w; (void)r; (void)s; }
-void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r) { (void)w; (void)r; }
-int akv_walk_view_key(akv_walk_view *w, int key) { (void)w; (void)key; return 0; }
-ak_vec3 akv_walk_view_focus(const akv_walk_view *w) { (void)w; return ak_vec3_make(0, 0.9f, 0); }
+void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s)
+{
+    (void)w;
+    (void)r;
+    (void)s;
+}
+void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
+{
+    (void)w;
+    (void)r;
+}
+int akv_walk_view_key(akv_walk_view *w, int key)
+{
+    (void)w;
+    (void)key;
+    return 0;
+}
+ak_vec3 akv_walk_view_focus(const akv_walk_view *w)
+{
+    (void)w;
+    return ak_vec3_make(0, 0.9f, 0);
+}
+int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction)
+{
+    (void)w;
+    (void)origin;
+    (void)direction;
+    return 0;
+}
 
 #endif

@@ -19,6 +19,8 @@ void akv_walk_view_bounds(akv_walk_view *w, ak_vec3 *lo, ak_vec3 *hi);
 void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s);
 void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r);
 int akv_walk_view_key(akv_walk_view *w, int key);
+/* Sends the walker to where the ray (world, unit direction) meets the terrain; 1 when it did. */
+int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction);
 /* The character's hips, metres (what the camera follows). */
 ak_vec3 akv_walk_view_focus(const akv_walk_view *w);
 

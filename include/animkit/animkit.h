@@ -11,4 +11,9 @@
 #include "gltf.h"
 #include "ik.h"
 
+#include "ground.h"
+#include "rootmotion.h"
+#include "controller.h"
+#include "locomotion.h"
+
 #endif

@@ -21,11 +21,11 @@
 AK_EXTERN_C_BEGIN
 
 typedef struct ak_gltf_options {
-    float metres_per_unit;   /* scale applied to translations (1 = keep file units); default 1;
-                                must be finite and > 0 */
-    int32_t cubic;           /* 1: CUBICSPLINE samplers, 0: LINEAR; default 0 (clips of one
-                                frame always use LINEAR: a spline needs two keys) */
-    int32_t with_mesh;       /* 1: add a simple skinned capsule mesh so viewers show bones; default 1 */
+    float metres_per_unit; /* scale applied to translations (1 = keep file units); default 1;
+                              must be finite and > 0 */
+    int32_t cubic;         /* 1: CUBICSPLINE samplers, 0: LINEAR; default 0 (clips of one
+                              frame always use LINEAR: a spline needs two keys) */
+    int32_t with_mesh; /* 1: add a simple skinned capsule mesh so viewers show bones; default 1 */
 } ak_gltf_options;
 
 AK_API ak_gltf_options ak_gltf_defaults(void);

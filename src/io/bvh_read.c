@@ -215,15 +215,42 @@ static int32_t add_joint(bvh_parser *ps, int32_t parent, int32_t line, const cha
     return AK_OK;
 }
 
-static int32_t check_unique_name(bvh_parser *ps, int32_t index, int32_t line, const char *at)
+/* Joint names must be unique (ak_skeleton_find, the humanoid map and the CSV columns go by
+ * name). Checked once the hierarchy is read, through an open-addressing hash of the names
+ * (FNV-1a), so large limits stay linear; the error points at the second occurrence. */
+static uint32_t name_hash(const char *s)
 {
-    const char *name = ps->joints[index].name;
-    for (int32_t k = 0; k < index; ++k)
-        if (strcmp(ps->joints[k].name, name) == 0)
-            return fail_at(ps, AK_ERR_PARSE, line, at,
-                           "duplicate joint name '%s' (first on line %d)", name,
-                           (int)ps->joints[k].line);
-    return AK_OK;
+    uint32_t h = 2166136261u;
+    for (; *s; ++s) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+static int32_t check_unique_names(bvh_parser *ps)
+{
+    size_t cap = 16;
+    while (cap < (size_t)ps->joint_count * 2) cap *= 2;
+    int32_t *slots = (int32_t *)malloc(sizeof(int32_t) * cap);
+    if (!slots) return ak_error_set(ps->err, AK_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < cap; ++i) slots[i] = -1;
+    int32_t st = AK_OK;
+    for (int32_t j = 0; j < ps->joint_count && st == AK_OK; ++j) {
+        const bvh_joint *bj = &ps->joints[j];
+        size_t i = name_hash(bj->name) & (cap - 1);
+        while (slots[i] >= 0) {
+            const bvh_joint *other = &ps->joints[slots[i]];
+            if (strcmp(other->name, bj->name) == 0) {
+                st = ak_error_set(ps->err, AK_ERR_PARSE, bj->line,
+                                  bj->is_end_site ? "End Site name '%s' is already a joint (line %d)"
+                                                  : "duplicate joint name '%s' (first on line %d)",
+                                  bj->name, (int)other->line);
+                break;
+            }
+            i = (i + 1) & (cap - 1);
+        }
+        slots[i] = j;
+    }
+    free(slots);
+    return st;
 }
 
 /* Reads the joint name: the rest of the line, trimmed. A trailing '{' opens the block. */
@@ -389,7 +416,6 @@ static int32_t parse_hierarchy(bvh_parser *ps)
             const int32_t me = ps->joint_count - 1;
             int brace_open = 0;
             if ((st = read_name(ps, is_root ? "ROOT" : "JOINT", ps->joints[me].name, &brace_open))) return st;
-            if ((st = check_unique_name(ps, me, t.line, t.s))) return st;
             if ((st = expect_open_brace(ps, brace_open, ps->joints[me].name))) return st;
             cur = me;
         } else if (tok_is(t, "End") || tok_is(t, "EndSite")) {
@@ -416,7 +442,6 @@ static int32_t parse_hierarchy(bvh_parser *ps)
             const size_t plen = strlen(parent_name);
             memcpy(j->name, parent_name, plen);
             memcpy(j->name + plen, "_end", 5);
-            if ((st = check_unique_name(ps, me, t.line, t.s))) return st;
             if ((st = expect_open_brace(ps, 0, "End Site"))) return st;
             cur = me;
         } else if (tok_is(t, "OFFSET")) {
@@ -439,7 +464,7 @@ static int32_t parse_hierarchy(bvh_parser *ps)
                 return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "MOTION while joint '%s' (line %d) is still open (missing '}')",
                                ps->joints[cur].name, (int)ps->joints[cur].line);
             if (ps->joint_count == 0) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "MOTION before any ROOT");
-            return AK_OK;
+            return check_unique_names(ps);
         } else {
             if (cur < 0)
                 return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected ROOT or MOTION, found '%s'",
@@ -518,19 +543,47 @@ static int32_t parse_frames(bvh_parser *ps)
     const int32_t C = ps->values_per_frame;
     const int32_t N = ps->frames_declared;
     if (C == 0) return fail_at(ps, AK_ERR_PARSE, ps->frames_line, NULL, "the hierarchy has no channels");
-    /* Every value takes at least one byte, so the remaining bytes bound the frames the file
-     * can hold: never allocate more than that, whatever Frames: says. */
+    /* Keys of the finished clip, against the text that backs them: a quaternion per joint
+     * per frame (End Sites and channel-less joints included) and a vector per track. Real
+     * files need less than one byte of keys per byte of text; refuse more than 16 (plus
+     * 64 MiB), so a small file cannot ask for gigabytes through many channel-less joints. */
     const size_t remaining = (size_t)(ps->end - ps->p);
-    size_t cap_frames = remaining / (size_t)C + 1;
-    if (cap_frames > (size_t)N) cap_frames = (size_t)N;
+    int32_t tracks = 0;
+    for (int32_t j = 0; j < ps->joint_count; ++j)
+        for (int i = 0; i < ps->joints[j].layout.count; ++i)
+            if (ps->joints[j].layout.kind[i] <= AK_CH_ZPOS) {
+                ++tracks;
+                break;
+            }
+    const uint64_t key_bytes = (uint64_t)N * ((uint64_t)ps->joint_count * 16u + (uint64_t)tracks * 12u);
+    if (key_bytes > (uint64_t)remaining * 16u + ((uint64_t)64 << 20))
+        return fail_at(ps, AK_ERR_LIMIT, ps->frames_line, NULL,
+                       "%d frames x %d joints need %.0f MiB of keys, too much for %.1f MiB of motion text",
+                       (int)N, (int)ps->joint_count, (double)key_bytes / 1048576.0,
+                       (double)remaining / 1048576.0);
+    /* Every value takes at least two bytes (a digit and a separator; one for the very last),
+     * so the remaining bytes bound the frames the file can hold. The buffer grows as lines
+     * are read, up to that bound: never sized from Frames: alone. */
+    size_t max_frames = (remaining + 1) / (2 * (size_t)C) + 1;
+    if (max_frames > (size_t)N) max_frames = (size_t)N;
+    size_t cap_frames = max_frames < 256 ? max_frames : 256;
     ps->values = (float *)malloc(sizeof(float) * cap_frames * (size_t)C);
-    if (!ps->values) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory for %d frames", (int)N);
+    if (!ps->values) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory");
 
     float *out = ps->values;
     const char *p = ps->p;
     const char *const end = ps->end;
     int32_t f = 0;
     while (f < N) {
+        if ((size_t)f == cap_frames) {
+            size_t ncap = cap_frames * 2 < max_frames ? cap_frames * 2 : max_frames;
+            if (ncap <= cap_frames) ncap = cap_frames + 1; /* unreachable: max_frames bounds f */
+            float *nv = (float *)realloc(ps->values, sizeof(float) * ncap * (size_t)C);
+            if (!nv) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory");
+            ps->values = nv;
+            out = nv + (size_t)f * (size_t)C;
+            cap_frames = ncap;
+        }
         /* Skip blank lines (and the line break ending the previous line). */
         while (p < end) {
             char c = *p;
@@ -545,7 +598,7 @@ static int32_t parse_frames(bvh_parser *ps)
                            "file ends after %d of %d frames (Frames: says %d)", (int)f, (int)N, (int)N);
         }
         for (int32_t c = 0; c < C; ++c) {
-            while (p < end && (*p == ' ' || *p == '\t')) ++p;
+            while (p < end && is_blank(*p)) ++p;
             if (p == end || *p == '\n' || *p == '\r') {
                 ps->p = p;
                 return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d has %d values, expected %d",
@@ -637,11 +690,13 @@ static joint_plan make_plan(const bvh_joint *j)
     return pl;
 }
 
-/* Degrees to radians with the angle first reduced to (-360, 360) in double: exact, and it
- * keeps the float argument of sin/cos small for angles like 530 degrees. */
+/* Degrees to radians. Angles beyond one turn are first reduced to (-360, 360) in double
+ * (fmod is exact), which keeps the float argument of sin/cos small for angles like 530 or
+ * 1e6 degrees; the common case skips the slow fmod. */
 AK_INLINE float deg_to_rad(float deg)
 {
-    double d = fmod((double)deg, 360.0);
+    double d = (double)deg;
+    if (d > 360.0 || d < -360.0) d = fmod(d, 360.0);
     return (float)(d * (3.14159265358979323846 / 180.0));
 }
 
@@ -780,13 +835,21 @@ int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_da
     /* Size the buffer from the file length when the stream can tell it. */
     if (fseek(f, 0, SEEK_END) == 0) {
         long len = ftell(f);
+        rewind(f);
         if (len > (long)max_bytes) {
+            /* Too large, or not a regular file at all (a directory reports a huge length):
+             * one byte tells which. */
+            char probe;
+            if (fread(&probe, 1, 1, f) == 1) {
+                fclose(f);
+                return ak_error_set(err, AK_ERR_LIMIT, 0, "file of %ld bytes is larger than the limit of %lld bytes",
+                                    len, (long long)max_bytes);
+            }
+            const int e = errno;
             fclose(f);
-            return ak_error_set(err, AK_ERR_LIMIT, 0, "file of %ld bytes is larger than the limit of %lld bytes",
-                                len, (long long)max_bytes);
+            return ak_error_set(err, AK_ERR_IO, 0, "cannot read: %s", strerror(e));
         }
         if (len >= 0) cap = (size_t)len + 1;
-        rewind(f);
     }
     char *data = (char *)malloc(cap);
     if (!data) {
@@ -804,9 +867,10 @@ int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_da
         }
         if (got == 0 || size < cap) {
             if (ferror(f)) {
+                const int e = errno;
                 free(data);
                 fclose(f);
-                return ak_error_set(err, AK_ERR_IO, 0, "read error");
+                return ak_error_set(err, AK_ERR_IO, 0, "cannot read: %s", strerror(e));
             }
             if (feof(f)) break;
             continue;

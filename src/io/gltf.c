@@ -17,16 +17,16 @@
 #include "core/xform_inline.h"
 
 /* glTF constants (the OpenGL enums the format reuses). */
-#define GLTF_FLOAT 5126
-#define GLTF_UNSIGNED_SHORT 5123
-#define GLTF_UNSIGNED_INT 5125
-#define GLTF_ARRAY_BUFFER 34962
+#define GLTF_FLOAT                5126
+#define GLTF_UNSIGNED_SHORT       5123
+#define GLTF_UNSIGNED_INT         5125
+#define GLTF_ARRAY_BUFFER         34962
 #define GLTF_ELEMENT_ARRAY_BUFFER 34963
 
 /* Capsule mesh resolution: sides around the bone. */
 #define CAPSULE_SIDES 8
-#define CAPSULE_VERTS (2 * CAPSULE_SIDES + 2)
-#define CAPSULE_TRIS (4 * CAPSULE_SIDES)
+#define CAPSULE_VERTS 18 /* 2 rings of CAPSULE_SIDES + 2 tips */
+#define CAPSULE_TRIS  32 /* 4 per side: 2 caps + a quad */
 
 ak_gltf_options ak_gltf_defaults(void)
 {
@@ -41,7 +41,8 @@ int32_t ak_gltf_validate(const ak_gltf_options *o, ak_error *err)
 {
     if (!o) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "options is NULL");
     if (!(o->metres_per_unit > 0.0f) || !isfinite(o->metres_per_unit))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres_per_unit must be finite and > 0 (got %g)",
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "metres_per_unit must be finite and > 0 (got %g)",
                             (double)o->metres_per_unit);
     if (o->cubic != 0 && o->cubic != 1)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "cubic must be 0 or 1");
@@ -63,7 +64,8 @@ static int gbuf_reserve(gbuf *b, size_t extra)
     if (b->failed) return -1;
     if (b->size + extra + 1 <= b->cap) return 0;
     size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->size + extra + 1) cap *= 2;
+    while (cap < b->size + extra + 1)
+        cap *= 2;
     uint8_t *p = (uint8_t *)realloc(b->data, cap);
     if (!p) {
         b->failed = 1;
@@ -76,7 +78,7 @@ static int gbuf_reserve(gbuf *b, size_t extra)
 
 static void gbuf_append(gbuf *b, const void *src, size_t n)
 {
-    if (gbuf_reserve(b, n) != 0) return;
+    if (gbuf_reserve(b, n) != 0 || !b->data) return;
     memcpy(b->data + b->size, src, n);
     b->size += n;
     b->data[b->size] = 0;
@@ -106,7 +108,8 @@ static void gbuf_printf(gbuf *b, const char *fmt, ...)
 
 static void gbuf_align4(gbuf *b, uint8_t pad)
 {
-    while (b->size % 4) gbuf_append(b, &pad, 1);
+    while (b->size % 4)
+        gbuf_append(b, &pad, 1);
 }
 
 /* A float as JSON: 9 significant digits round-trip a float exactly; -0 is written as 0. */
@@ -153,10 +156,12 @@ static block bin_floats(gbuf *bin, const float *v, size_t count)
 
 static int32_t check_input(const ak_skeleton *s, const ak_clip *c, ak_error *err)
 {
-    if (!s || s->joint_count < 1) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL or empty");
+    if (!s || s->joint_count < 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL or empty");
     for (int32_t j = 0; j < s->joint_count; ++j) {
         if (!akv_finite(s->rest_local[j].translation) || !akq_finite(s->rest_local[j].rotation))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint %d has a non-finite rest pose", (int)j);
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint %d has a non-finite rest pose",
+                                (int)j);
     }
     if (!c) return AK_OK;
     if (c->joint_count != s->joint_count)
@@ -171,7 +176,8 @@ static int32_t check_input(const ak_skeleton *s, const ak_clip *c, ak_error *err
     size_t nt = (size_t)c->frame_count * (size_t)c->track_count;
     for (size_t i = 0; i < nt; ++i)
         if (!akv_finite(c->translations[i]))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has a non-finite translation key");
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "clip has a non-finite translation key");
     return AK_OK;
 }
 
@@ -189,7 +195,8 @@ static void write_track(float *out, const float *keys, size_t stride, int32_t fr
     for (int32_t f = 0; f < frames; ++f) {
         const float *p = keys + (size_t)f * stride;
         if (!cubic) {
-            for (int c = 0; c < comps; ++c) out[(size_t)f * comps + c] = p[c] * scale;
+            for (int c = 0; c < comps; ++c)
+                out[(size_t)f * comps + c] = p[c] * scale;
             continue;
         }
         const float *prev = keys + (size_t)(f > 0 ? f - 1 : f) * stride;
@@ -209,11 +216,11 @@ static void write_track(float *out, const float *keys, size_t stride, int32_t fr
 
 typedef struct mesh_data {
     int32_t bone_count;
-    float *positions;   /* VEC3 per vertex, metres, rest pose world space */
-    float *normals;     /* VEC3 unit */
-    uint16_t *joints;   /* VEC4 */
-    float *weights;     /* VEC4 */
-    uint32_t *indices;  /* 3 per triangle */
+    float *positions;  /* VEC3 per vertex, metres, rest pose world space */
+    float *normals;    /* VEC3 unit */
+    uint16_t *joints;  /* VEC4 */
+    float *weights;    /* VEC4 */
+    uint32_t *indices; /* 3 per triangle */
     float pmin[3], pmax[3];
 } mesh_data;
 
@@ -243,7 +250,8 @@ static int build_mesh(const ak_skeleton *s, const ak_xform *world_m, mesh_data *
     memset(m, 0, sizeof *m);
     for (int32_t j = 0; j < n; ++j) {
         int32_t p = s->parents[j];
-        if (p >= 0 && akv_len(akv_sub(world_m[j].translation, world_m[p].translation)) > 1e-5f) m->bone_count++;
+        if (p >= 0 && akv_len(akv_sub(world_m[j].translation, world_m[p].translation)) > 1e-5f)
+            m->bone_count++;
     }
     if (m->bone_count == 0) return 0;
     size_t nv = (size_t)m->bone_count * CAPSULE_VERTS, nt = (size_t)m->bone_count * CAPSULE_TRIS;
@@ -293,7 +301,9 @@ static int build_mesh(const ak_skeleton *s, const ak_xform *world_m, mesh_data *
             uint32_t r0k = (uint32_t)(base + (size_t)k);
             uint32_t r0n = (uint32_t)(base + (size_t)((k + 1) % CAPSULE_SIDES));
             uint32_t r1k = r0k + CAPSULE_SIDES, r1n = r0n + CAPSULE_SIDES;
-            uint32_t tri[4][3] = {{r0n, r0k, (uint32_t)tip_a}, {r0k, r0n, r1n}, {r0k, r1n, r1k},
+            uint32_t tri[4][3] = {{r0n, r0k, (uint32_t)tip_a},
+                                  {r0k, r0n, r1n},
+                                  {r0k, r1n, r1k},
                                   {r1k, r1n, (uint32_t)tip_b}};
             memcpy(m->indices + t * 3, tri, sizeof tri);
             t += 4;
@@ -338,7 +348,8 @@ static size_t add_view(doc *d, block b, int target)
     return (size_t)d->view_count++;
 }
 
-static size_t add_acc(doc *d, size_t view, size_t offset, size_t count, int component, const char *type)
+static size_t add_acc(doc *d, size_t view, size_t offset, size_t count, int component,
+                      const char *type)
 {
     accessor *a = &d->acc[d->acc_count];
     memset(a, 0, sizeof *a);
@@ -382,14 +393,15 @@ static void put_u32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
-static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_options *o, int binary,
-                         uint8_t **out_data, size_t *out_size, ak_error *err)
+static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_options *o,
+                         int binary, uint8_t **out_data, size_t *out_size, ak_error *err)
 {
     const int32_t n = s->joint_count;
     const float mpu = o->metres_per_unit;
     int32_t status = AK_OK;
     int32_t root_count = 0;
-    for (int32_t j = 0; j < n; ++j) root_count += s->parents[j] < 0;
+    for (int32_t j = 0; j < n; ++j)
+        root_count += s->parents[j] < 0;
     const int wrapper = root_count > 1;
     const int32_t wrapper_node = n, mesh_node = n + wrapper;
 
@@ -405,7 +417,8 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
         goto done;
     }
     if ((size_t)n > 1100) {
-        status = ak_error_set(err, AK_ERR_LIMIT, 0, "glTF export supports at most 1100 joints (got %d)", (int)n);
+        status = ak_error_set(err, AK_ERR_LIMIT, 0,
+                              "glTF export supports at most 1100 joints (got %d)", (int)n);
         goto done;
     }
 
@@ -432,7 +445,8 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
         }
         gbuf_align4(&d->bin, 0);
         size_t anim_start = d->bin.size;
-        for (int32_t f = 0; f < frames; ++f) scratch[f] = (float)f * c->frame_time;
+        for (int32_t f = 0; f < frames; ++f)
+            scratch[f] = (float)f * c->frame_time;
         block tb = bin_floats(&d->bin, scratch, (size_t)frames);
         size_t view = (size_t)d->view_count; /* filled in below, once its length is known */
         d->view_count++;
@@ -466,7 +480,8 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
                 status = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
                 goto done;
             }
-            write_track(tmp, keys, (size_t)c->track_count * 3, frames, 3, c->frame_time, mpu, cubic);
+            write_track(tmp, keys, (size_t)c->track_count * 3, frames, 3, c->frame_time, mpu,
+                        cubic);
             block b = bin_floats(&d->bin, tmp, (size_t)frames * per_key * 3);
             free(tmp);
             add_acc(d, view, b.offset - anim_start, (size_t)frames * per_key, GLTF_FLOAT, "VEC3");
@@ -484,7 +499,8 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
             status = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
             goto done;
         }
-        for (int32_t j = 0; j < n; ++j) ak_xform_to_mat4(akx_inverse(world_m[j]), m + (size_t)j * 16);
+        for (int32_t j = 0; j < n; ++j)
+            ak_xform_to_mat4(akx_inverse(world_m[j]), m + (size_t)j * 16);
         block b = bin_floats(&d->bin, m, (size_t)n * 16);
         free(m);
         ibm_acc = add_acc(d, add_view(d, b, 0), 0, (size_t)n, GLTF_FLOAT, "MAT4");
@@ -500,7 +516,8 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
         }
         if (mesh.bone_count > 0) {
             has_mesh = 1;
-            size_t nv = (size_t)mesh.bone_count * CAPSULE_VERTS, nt = (size_t)mesh.bone_count * CAPSULE_TRIS;
+            size_t nv = (size_t)mesh.bone_count * CAPSULE_VERTS,
+                   nt = (size_t)mesh.bone_count * CAPSULE_TRIS;
             block b = bin_floats(&d->bin, mesh.positions, nv * 3);
             pos_acc = add_acc(d, add_view(d, b, GLTF_ARRAY_BUFFER), 0, nv, GLTF_FLOAT, "VEC3");
             d->acc[pos_acc].has_minmax = 1;
@@ -512,14 +529,16 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
             b.offset = d->bin.size;
             b.length = nv * 4 * sizeof(uint16_t);
             gbuf_append(&d->bin, mesh.joints, b.length);
-            jnt_acc = add_acc(d, add_view(d, b, GLTF_ARRAY_BUFFER), 0, nv, GLTF_UNSIGNED_SHORT, "VEC4");
+            jnt_acc =
+                add_acc(d, add_view(d, b, GLTF_ARRAY_BUFFER), 0, nv, GLTF_UNSIGNED_SHORT, "VEC4");
             b = bin_floats(&d->bin, mesh.weights, nv * 4);
             wgt_acc = add_acc(d, add_view(d, b, GLTF_ARRAY_BUFFER), 0, nv, GLTF_FLOAT, "VEC4");
             gbuf_align4(&d->bin, 0);
             b.offset = d->bin.size;
             b.length = nt * 3 * sizeof(uint32_t);
             gbuf_append(&d->bin, mesh.indices, b.length);
-            idx_acc = add_acc(d, add_view(d, b, GLTF_ELEMENT_ARRAY_BUFFER), 0, nt * 3, GLTF_UNSIGNED_INT, "SCALAR");
+            idx_acc = add_acc(d, add_view(d, b, GLTF_ELEMENT_ARRAY_BUFFER), 0, nt * 3,
+                              GLTF_UNSIGNED_INT, "SCALAR");
         }
     }
     gbuf_align4(&d->bin, 0);
@@ -529,8 +548,9 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
     }
 
     /* JSON. */
-    gbuf_printf(&js, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"animkit %s\"},\"scene\":0,"
-                     "\"scenes\":[{\"nodes\":[",
+    gbuf_printf(&js,
+                "{\"asset\":{\"version\":\"2.0\",\"generator\":\"animkit %s\"},\"scene\":0,"
+                "\"scenes\":[{\"nodes\":[",
                 AK_VERSION_STRING);
     {
         int first = 1;
@@ -587,42 +607,50 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
         gbuf_printf(&js, "]}");
     }
     if (has_mesh) gbuf_printf(&js, ",{\"name\":\"animkit_capsules\",\"mesh\":0,\"skin\":0}");
-    gbuf_printf(&js, "],\"skins\":[{\"name\":\"skeleton\",\"inverseBindMatrices\":%d,\"skeleton\":%d,\"joints\":[",
+    gbuf_printf(&js,
+                "],\"skins\":[{\"name\":\"skeleton\",\"inverseBindMatrices\":%d,\"skeleton\":%d,"
+                "\"joints\":[",
                 (int)ibm_acc, wrapper ? (int)wrapper_node : 0);
-    for (int32_t j = 0; j < n; ++j) gbuf_printf(&js, "%s%d", j ? "," : "", (int)j);
+    for (int32_t j = 0; j < n; ++j)
+        gbuf_printf(&js, "%s%d", j ? "," : "", (int)j);
     gbuf_printf(&js, "]}]");
     if (has_mesh) {
-        gbuf_printf(&js, ",\"materials\":[{\"name\":\"bone\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
-                         "[0.8,0.75,0.65,1],\"metallicFactor\":0,\"roughnessFactor\":0.7}}]");
-        gbuf_printf(&js, ",\"meshes\":[{\"name\":\"capsules\",\"primitives\":[{\"attributes\":{\"POSITION\":%d,"
-                         "\"NORMAL\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d},\"indices\":%d,\"material\":0}]}]",
-                    (int)pos_acc, (int)nrm_acc, (int)jnt_acc, (int)wgt_acc, (int)idx_acc);
+        gbuf_printf(
+            &js, ",\"materials\":[{\"name\":\"bone\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
+                 "[0.8,0.75,0.65,1],\"metallicFactor\":0,\"roughnessFactor\":0.7}}]");
+        gbuf_printf(
+            &js,
+            ",\"meshes\":[{\"name\":\"capsules\",\"primitives\":[{\"attributes\":{\"POSITION\":%d,"
+            "\"NORMAL\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d},\"indices\":%d,\"material\":0}]}]",
+            (int)pos_acc, (int)nrm_acc, (int)jnt_acc, (int)wgt_acc, (int)idx_acc);
     }
     if (animate) {
         const char *interp = cubic ? "CUBICSPLINE" : "LINEAR";
         gbuf_printf(&js, ",\"animations\":[{\"name\":\"clip\",\"samplers\":[");
         int32_t sampler = 0;
         for (int32_t j = 0; j < n; ++j, ++sampler)
-            gbuf_printf(&js, "%s{\"input\":%d,\"output\":%d,\"interpolation\":\"%s\"}", sampler ? "," : "",
-                        (int)time_acc, (int)(rot_acc0 + (size_t)j), interp);
+            gbuf_printf(&js, "%s{\"input\":%d,\"output\":%d,\"interpolation\":\"%s\"}",
+                        sampler ? "," : "", (int)time_acc, (int)(rot_acc0 + (size_t)j), interp);
         for (int32_t k = 0; k < c->track_count; ++k, ++sampler)
-            gbuf_printf(&js, ",{\"input\":%d,\"output\":%d,\"interpolation\":\"%s\"}", (int)time_acc,
-                        (int)(tr_acc0 + (size_t)k), interp);
+            gbuf_printf(&js, ",{\"input\":%d,\"output\":%d,\"interpolation\":\"%s\"}",
+                        (int)time_acc, (int)(tr_acc0 + (size_t)k), interp);
         gbuf_printf(&js, "],\"channels\":[");
         for (int32_t j = 0; j < n; ++j)
-            gbuf_printf(&js, "%s{\"sampler\":%d,\"target\":{\"node\":%d,\"path\":\"rotation\"}}", j ? "," : "",
-                        (int)j, (int)j);
+            gbuf_printf(&js, "%s{\"sampler\":%d,\"target\":{\"node\":%d,\"path\":\"rotation\"}}",
+                        j ? "," : "", (int)j, (int)j);
         for (int32_t k = 0; k < c->track_count; ++k)
-            gbuf_printf(&js, ",{\"sampler\":%d,\"target\":{\"node\":%d,\"path\":\"translation\"}}", (int)(n + k),
-                        (int)c->track_joint[k]);
+            gbuf_printf(&js, ",{\"sampler\":%d,\"target\":{\"node\":%d,\"path\":\"translation\"}}",
+                        (int)(n + k), (int)c->track_joint[k]);
         gbuf_printf(&js, "]}]");
     }
     gbuf_printf(&js, ",\"accessors\":[");
     for (size_t i = 0; i < d->acc_count; ++i) {
         const accessor *a = &d->acc[i];
-        gbuf_printf(&js, "%s{\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,\"count\":%lu,\"type\":\"%s\"",
-                    i ? "," : "", (int)a->view, (unsigned long)a->offset, a->component, (unsigned long)a->count,
-                    a->type);
+        gbuf_printf(&js,
+                    "%s{\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,\"count\":%lu,"
+                    "\"type\":\"%s\"",
+                    i ? "," : "", (int)a->view, (unsigned long)a->offset, a->component,
+                    (unsigned long)a->count, a->type);
         if (a->has_minmax) {
             int comps = strcmp(a->type, "SCALAR") == 0 ? 1 : 3;
             gbuf_printf(&js, ",\"min\":[");
@@ -704,10 +732,12 @@ done:
     return status;
 }
 
-int32_t ak_gltf_write_memory(const ak_skeleton *skeleton, const ak_clip *clip, const ak_gltf_options *options,
-                             int32_t binary, uint8_t **out_data, size_t *out_size, ak_error *err)
+int32_t ak_gltf_write_memory(const ak_skeleton *skeleton, const ak_clip *clip,
+                             const ak_gltf_options *options, int32_t binary, uint8_t **out_data,
+                             size_t *out_size, ak_error *err)
 {
-    if (!out_data || !out_size) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "output pointers are NULL");
+    if (!out_data || !out_size)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "output pointers are NULL");
     *out_data = NULL;
     *out_size = 0;
     ak_gltf_options o = options ? *options : ak_gltf_defaults();
@@ -725,8 +755,8 @@ static int ends_with_glb(const char *path)
     size_t n = strlen(path);
     if (n < 4) return 0;
     const char *e = path + n - 4;
-    return e[0] == '.' && tolower((unsigned char)e[1]) == 'g' && tolower((unsigned char)e[2]) == 'l' &&
-           tolower((unsigned char)e[3]) == 'b';
+    return e[0] == '.' && tolower((unsigned char)e[1]) == 'g' &&
+           tolower((unsigned char)e[2]) == 'l' && tolower((unsigned char)e[3]) == 'b';
 }
 
 int32_t ak_gltf_write_file(const char *path, const ak_skeleton *skeleton, const ak_clip *clip,
@@ -735,7 +765,8 @@ int32_t ak_gltf_write_file(const char *path, const ak_skeleton *skeleton, const 
     if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "path is NULL");
     uint8_t *data = NULL;
     size_t size = 0;
-    int32_t st = ak_gltf_write_memory(skeleton, clip, options, ends_with_glb(path), &data, &size, err);
+    int32_t st =
+        ak_gltf_write_memory(skeleton, clip, options, ends_with_glb(path), &data, &size, err);
     if (st != AK_OK) return st;
     FILE *f = fopen(path, "wb");
     if (!f) {
@@ -745,6 +776,7 @@ int32_t ak_gltf_write_file(const char *path, const ak_skeleton *skeleton, const 
     size_t wrote = fwrite(data, 1, size, f);
     int close_failed = fclose(f) != 0;
     free(data);
-    if (wrote != size || close_failed) return ak_error_set(err, AK_ERR_IO, 0, "cannot write %s", path);
+    if (wrote != size || close_failed)
+        return ak_error_set(err, AK_ERR_IO, 0, "cannot write %s", path);
     return AK_OK;
 }

@@ -194,6 +194,7 @@ static const bad_case k_bad[] = {
     {"bad_end_site_channels.bvh", AK_ERR_PARSE, 12, "End Site cannot have CHANNELS"},
     {"bad_nested_end_site_joint.bvh", AK_ERR_PARSE, 12, "End Site cannot have child joints"},
     {"bad_duplicate_name.bvh", AK_ERR_PARSE, 6, "duplicate joint name 'Hips'"},
+    {"bad_end_site_name_clash.bvh", AK_ERR_PARSE, 15, "duplicate joint name 'Chest_end' (first on line 10)"},
     {"bad_name_too_long.bvh", AK_ERR_PARSE, 6, "longer than 63 bytes"},
     {"bad_offset_missing_value.bvh", AK_ERR_PARSE, 9, "expected an OFFSET value"},
     {"bad_two_offsets.bvh", AK_ERR_PARSE, 9, "second OFFSET"},
@@ -307,6 +308,12 @@ static void bvh_honours_limits(void **state)
     assert_int_equal(ak_bvh_read_file(path, &lim, &s, &c, &err), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_bvh_read_file("no-such-file.bvh", NULL, &s, &c, &err), AK_ERR_IO);
     assert_int_equal(err.line, 0);
+    assert_non_null(strstr(err.message, "cannot open"));
+    /* A directory opens on POSIX but cannot be read. */
+    const char *src = getenv("AK_SOURCE_DIR");
+    assert_non_null(src);
+    assert_int_equal(ak_bvh_read_file(src, NULL, &s, &c, &err), AK_ERR_IO);
+    assert_null(s);
     assert_int_equal(ak_bvh_read_memory(NULL, 5, NULL, &s, &c, &err), AK_ERR_INVALID_ARG);
 }
 
@@ -323,6 +330,36 @@ static void bvh_frame_count_beyond_the_data_is_a_parse_error(void **state)
     assert_int_equal(ak_bvh_read_memory(text, strlen(text), NULL, &s, &c, &err), AK_ERR_PARSE);
     assert_int_equal(err.line, 15);
     assert_non_null(strstr(err.message, "after 1 of 1000000 frames"));
+}
+
+/* 1000 channel-less joints and 10000 one-value frames: 20 KB of text asking for 160 MB of
+ * keys is refused with AK_ERR_LIMIT at the Frames line; 100 frames of it are read. */
+static void bvh_refuses_clips_far_larger_than_their_text(void **state)
+{
+    (void)state;
+    for (int frames = 100; frames <= 10000; frames *= 100) {
+        size_t cap = 1000 * 64 + (size_t)frames * 2 + 256;
+        char *t = (char *)malloc(cap);
+        size_t n = (size_t)sprintf(t, "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 1 Yrotation\n");
+        for (int j = 0; j < 1000; ++j) n += (size_t)sprintf(t + n, "JOINT j%d\n{\nOFFSET 0 1 0\nCHANNELS 0\n}\n", j);
+        n += (size_t)sprintf(t + n, "}\nMOTION\nFrames: %d\nFrame Time: 0.01\n", frames);
+        for (int f = 0; f < frames; ++f) t[n++] = '5', t[n++] = '\n';
+        ak_skeleton *s = NULL;
+        ak_clip *c = NULL;
+        ak_error err;
+        int32_t st = ak_bvh_read_memory(t, n, NULL, &s, &c, &err);
+        if (frames == 100) {
+            assert_int_equal(st, AK_OK);
+            assert_int_equal(c->frame_count, 100);
+        } else {
+            assert_int_equal(st, AK_ERR_LIMIT);
+            assert_int_equal(err.line, 5 + 5 * 1000 + 3);
+            assert_non_null(strstr(err.message, "of keys"));
+        }
+        ak_skeleton_destroy(s);
+        ak_clip_destroy(c);
+        free(t);
+    }
 }
 
 /* 1000 joints read; 1025 exceed the default limit. Deep nesting needs no recursion. */
@@ -446,6 +483,7 @@ int main(void)
         cmocka_unit_test(bvh_honours_limits),
         cmocka_unit_test(bvh_frame_count_beyond_the_data_is_a_parse_error),
         cmocka_unit_test(bvh_reads_deep_hierarchies_up_to_the_joint_limit),
+        cmocka_unit_test(bvh_refuses_clips_far_larger_than_their_text),
         cmocka_unit_test(bvh_number_parser_matches_strtod),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,6 +109,32 @@ static void bvh_round_trip_synthetic_random_rotations(void **state)
     ak_clip_destroy(c);
 }
 
+/* Two roots, a position-only root, one- and two-rotation joints, an interleaved 6-channel
+ * joint and a leaf JOINT without End Site: the writer normalises them to 3/6 channels and
+ * the motion survives in every order. */
+static void bvh_round_trip_two_roots_and_partial_channels(void **state)
+{
+    (void)state;
+    const char *text =
+        "HIERARCHY\nROOT a:root\n{\n OFFSET 1 2 3\n CHANNELS 3 Xposition Yposition Zposition\n"
+        " JOINT a.knee\n {\n  OFFSET 0 -1 0\n  CHANNELS 2 Zrotation Xrotation\n  End Site\n  {\n   OFFSET 0 -1 0\n  }\n }\n"
+        " JOINT a-spine\n {\n  OFFSET 0 1 0\n  CHANNELS 1 Yrotation\n  JOINT a head\n  {\n   OFFSET 0 1 0\n"
+        "   CHANNELS 6 Yrotation Zposition Xrotation Yposition Xposition Zrotation\n  }\n }\n}\n"
+        "ROOT b\n{\n OFFSET 5 0 0\n CHANNELS 3 Zrotation Yrotation Xrotation\n End Site\n {\n  OFFSET 0 0 2\n }\n}\n"
+        "MOTION\nFrames: 3\nFrame Time: 0.25\n"
+        "10 20 30  90 45  90  10 7 20 8 9 30  1 2 3\n"
+        "11 21 31  -60 170  -135  -170 7 80 8 9 -100  100 -80 200\n"
+        "12 22 32  530 -45  359  0 6 0 9 9 0  -190 89 5\n";
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    read_text_ok(text, &s, &c);
+    assert_int_equal(s->joint_count, 7);
+    assert_int_equal(s->parents[5], -1);
+    round_trip_all_orders("two roots, partial channels", s, c);
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+}
+
 /* A joint spinning about Y by 720 degrees over 97 frames: the written Y angle climbs
  * steadily instead of wrapping back at +-180 degrees. */
 static void bvh_writer_keeps_euler_angles_continuous(void **state)
@@ -176,6 +202,7 @@ int main(void)
         cmocka_unit_test(bvh_round_trip_louise_gimbal_all_orders),
         cmocka_unit_test(bvh_round_trip_reactidle_positions_and_mixed_orders),
         cmocka_unit_test(bvh_round_trip_synthetic_random_rotations),
+        cmocka_unit_test(bvh_round_trip_two_roots_and_partial_channels),
         cmocka_unit_test(bvh_writer_keeps_euler_angles_continuous),
         cmocka_unit_test(bvh_writer_rejects_bad_input),
     };

@@ -241,6 +241,18 @@ static void cli_convert_writes_a_bvh_that_reads_back_the_same(void **state)
     assert_int_equal(s2->channels[1].kind[0], AK_CH_YROT);
     remove(out);
     run_free(&r);
+    /* To glTF binary: the detected units are reported and a GLB comes out. */
+    snprintf(out, sizeof out, "%s/tests/cli_bvh_convert_%d.glb", getenv("AK_BUILD_DIR"), (int)getpid());
+    snprintf(args, sizeof args, "convert '%s' '%s'", mocap_path("cmu_09_01_run.bvh"), out);
+    r = run(args);
+    if (r.code != 0) fail_msg("convert to glb failed: %s", r.err);
+    assert_non_null(strstr(r.err, "units: cmu"));
+    size_t glb_size = 0;
+    char *glb = slurp(out, &glb_size);
+    assert_true(glb_size > 12 && memcmp(glb, "glTF", 4) == 0);
+    free(glb);
+    remove(out);
+    run_free(&r);
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s2);

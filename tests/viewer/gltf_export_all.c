@@ -9,7 +9,8 @@
 
 #include "animkit/animkit.h"
 
-static int export_pair(const char *out_dir, const char *stem, const ak_skeleton *s, const ak_clip *c)
+static int export_pair(const char *out_dir, const char *stem, const ak_skeleton *s,
+                       const ak_clip *c)
 {
     float mpu;
     ak_units_detect(ak_skeleton_rest_height(s), &mpu);
@@ -39,26 +40,33 @@ static int export_fixture(const char *out_dir)
     const char *names[4] = {"a", "a_tip", "b", "b_same"};
     int32_t parents[4] = {-1, 0, -1, 2};
     ak_xform rest[4];
-    for (int j = 0; j < 4; ++j) rest[j] = ak_xform_identity();
+    for (int j = 0; j < 4; ++j)
+        rest[j] = ak_xform_identity();
     rest[0].translation = ak_vec3_make(0, 1, 0);
     rest[1].translation = ak_vec3_make(0, 0.5f, 0);
     rest[2].translation = ak_vec3_make(1, 1, 0);
     ak_skeleton_desc d = {4, names, parents, rest, NULL, NULL};
     ak_skeleton *s;
     ak_clip *c;
-    if (ak_skeleton_create(&d, &s, NULL) != AK_OK || ak_clip_create(4, 1, 1.0f / 30, NULL, &c, NULL) != AK_OK) return 1;
+    if (ak_skeleton_create(&d, &s, NULL) != AK_OK ||
+        ak_clip_create(4, 1, 1.0f / 30, NULL, &c, NULL) != AK_OK)
+        return 1;
     int rc = export_pair(out_dir, "fixture_two_roots", s, c);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s);
     /* An animated chain in centimetres: 3 joints + tip, 20 frames, root translating. */
     const char *cnames[4] = {"root", "mid", "end", "end_end"};
     int32_t cparents[4] = {-1, 0, 1, 2};
-    for (int j = 0; j < 4; ++j) rest[j].translation = ak_vec3_make(0, j ? 40.0f : 100.0f, j == 2 ? 5.0f : 0.0f);
+    for (int j = 0; j < 4; ++j)
+        rest[j].translation = ak_vec3_make(0, j ? 40.0f : 100.0f, j == 2 ? 5.0f : 0.0f);
     ak_skeleton_desc cd = {4, cnames, cparents, rest, NULL, NULL};
-    if (ak_skeleton_create(&cd, &s, NULL) != AK_OK || ak_clip_create(4, 20, 1.0f / 30, NULL, &c, NULL) != AK_OK) return 1;
+    if (ak_skeleton_create(&cd, &s, NULL) != AK_OK ||
+        ak_clip_create(4, 20, 1.0f / 30, NULL, &c, NULL) != AK_OK)
+        return 1;
     for (int f = 0; f < 20; ++f) {
         for (int j = 0; j < 4; ++j) {
-            ak_vec3 e = {0.6f * sinf(0.3f * (float)(f + j)), 0.5f * cosf(0.2f * (float)f), 0.1f * (float)j};
+            ak_vec3 e = {0.6f * sinf(0.3f * (float)(f + j)), 0.5f * cosf(0.2f * (float)f),
+                         0.1f * (float)j};
             c->rotations[f * 4 + j] = ak_quat_from_euler(e, AK_ORDER_ZYX);
         }
         c->translations[f] = ak_vec3_make(3.0f * (float)f, 100.0f, 0.0f);

@@ -48,7 +48,10 @@ static uint8_t *gltf_b64_decode(const char *s, size_t *out_size)
     return out;
 }
 
-static uint32_t gltf_u32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t gltf_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
 /* 0 on success. */
 static int gltf_parse(const uint8_t *data, size_t size, gltf_doc *doc)
@@ -57,7 +60,8 @@ static int gltf_parse(const uint8_t *data, size_t size, gltf_doc *doc)
     if (size >= 12 && gltf_u32(data) == 0x46546C67u) {
         if (gltf_u32(data + 4) != 2 || gltf_u32(data + 8) != size) return -1;
         uint32_t json_len = gltf_u32(data + 12);
-        if (gltf_u32(data + 16) != 0x4E4F534Au || json_len % 4 || 20 + json_len + 8 > size) return -1;
+        if (gltf_u32(data + 16) != 0x4E4F534Au || json_len % 4 || 20 + json_len + 8 > size)
+            return -1;
         doc->root = cJSON_ParseWithLength((const char *)data + 20, json_len);
         const uint8_t *bin = data + 20 + json_len;
         uint32_t bin_len = gltf_u32(bin);
@@ -76,7 +80,8 @@ static int gltf_parse(const uint8_t *data, size_t size, gltf_doc *doc)
     }
     if (!doc->root) return -1;
     cJSON *buf = cJSON_GetArrayItem(cJSON_GetObjectItem(doc->root, "buffers"), 0);
-    if ((size_t)cJSON_GetNumberValue(cJSON_GetObjectItem(buf, "byteLength")) != doc->bin_size) return -1;
+    if ((size_t)cJSON_GetNumberValue(cJSON_GetObjectItem(buf, "byteLength")) != doc->bin_size)
+        return -1;
     return 0;
 }
 
@@ -104,9 +109,13 @@ static const float *gltf_floats(const gltf_doc *doc, int acc_index, int *count)
     if (!acc || gltf_int(acc, "componentType", 0) != 5126) return NULL;
     cJSON *view = gltf_get(doc, "bufferViews", gltf_int(acc, "bufferView", -1));
     if (!view) return NULL;
-    size_t offset = (size_t)gltf_int(view, "byteOffset", 0) + (size_t)gltf_int(acc, "byteOffset", 0);
+    size_t offset =
+        (size_t)gltf_int(view, "byteOffset", 0) + (size_t)gltf_int(acc, "byteOffset", 0);
     const char *type = cJSON_GetStringValue(cJSON_GetObjectItem(acc, "type"));
-    size_t comps = strcmp(type, "SCALAR") == 0 ? 1 : strcmp(type, "VEC3") == 0 ? 3 : strcmp(type, "VEC4") == 0 ? 4 : 16;
+    size_t comps = strcmp(type, "SCALAR") == 0 ? 1
+                   : strcmp(type, "VEC3") == 0 ? 3
+                   : strcmp(type, "VEC4") == 0 ? 4
+                                               : 16;
     *count = gltf_int(acc, "count", 0);
     if (offset % 4 || offset + (size_t)*count * comps * 4 > doc->bin_size) return NULL;
     return (const float *)(doc->bin + offset);
@@ -114,19 +123,23 @@ static const float *gltf_floats(const gltf_doc *doc, int acc_index, int *count)
 
 static void gltf_read_floats(const cJSON *arr, float *out, int n)
 {
-    for (int i = 0; i < n; ++i) out[i] = (float)cJSON_GetNumberValue(cJSON_GetArrayItem(arr, i));
+    for (int i = 0; i < n; ++i)
+        out[i] = (float)cJSON_GetNumberValue(cJSON_GetArrayItem(arr, i));
 }
 
 /* Local transforms of nodes [0, node_count) at animation key `key` (the keyed value; for
  * CUBICSPLINE the middle element of the key's triplet). Nodes without a channel keep their
  * static TRS. Writes parent[] from the children lists (-1 for roots). Returns 0 on success. */
-static int gltf_locals_at_key(const gltf_doc *doc, int key, int node_count, ak_xform *local, int *parent)
+static int gltf_locals_at_key(const gltf_doc *doc, int key, int node_count, ak_xform *local,
+                              int *parent)
 {
     for (int i = 0; i < node_count; ++i) {
         cJSON *node = gltf_get(doc, "nodes", i);
         float t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1};
-        if (cJSON_GetObjectItem(node, "translation")) gltf_read_floats(cJSON_GetObjectItem(node, "translation"), t, 3);
-        if (cJSON_GetObjectItem(node, "rotation")) gltf_read_floats(cJSON_GetObjectItem(node, "rotation"), r, 4);
+        if (cJSON_GetObjectItem(node, "translation"))
+            gltf_read_floats(cJSON_GetObjectItem(node, "translation"), t, 3);
+        if (cJSON_GetObjectItem(node, "rotation"))
+            gltf_read_floats(cJSON_GetObjectItem(node, "rotation"), r, 4);
         local[i].translation = ak_vec3_make(t[0], t[1], t[2]);
         local[i].rotation.x = r[0];
         local[i].rotation.y = r[1];
@@ -151,7 +164,8 @@ static int gltf_locals_at_key(const gltf_doc *doc, int key, int node_count, ak_x
         int node = gltf_int(target, "node", -1);
         const char *path = cJSON_GetStringValue(cJSON_GetObjectItem(target, "path"));
         cJSON *sampler = cJSON_GetArrayItem(samplers, gltf_int(ch, "sampler", -1));
-        int cubic = strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(sampler, "interpolation")), "CUBICSPLINE") == 0;
+        int cubic = strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(sampler, "interpolation")),
+                           "CUBICSPLINE") == 0;
         int n_in = 0, n_out = 0;
         const float *in = gltf_floats(doc, gltf_int(sampler, "input", -1), &n_in);
         const float *out = gltf_floats(doc, gltf_int(sampler, "output", -1), &n_out);

@@ -16,7 +16,8 @@ static void make_fixture(ak_skeleton **out_s, ak_clip **out_c)
     int32_t parents[5] = {-1, 0, 1, 2, 3};
     uint8_t end[5] = {0, 0, 0, 0, 1};
     ak_xform rest[5];
-    for (int j = 0; j < 5; ++j) rest[j] = ak_xform_identity();
+    for (int j = 0; j < 5; ++j)
+        rest[j] = ak_xform_identity();
     rest[0].translation = ak_vec3_make(0, 90, 0);
     rest[1].translation = ak_vec3_make(0, 20, 3);
     rest[2].translation = ak_vec3_make(0, 30, -2);
@@ -29,7 +30,8 @@ static void make_fixture(ak_skeleton **out_s, ak_clip **out_c)
     ak_clip *c = *out_c;
     for (int f = 0; f < 24; ++f) {
         for (int j = 0; j < 5; ++j) {
-            ak_vec3 e = {0.5f * sinf(0.3f * (float)f + (float)j), 0.4f * cosf(0.2f * (float)f * (float)(j + 1)),
+            ak_vec3 e = {0.5f * sinf(0.3f * (float)f + (float)j),
+                         0.4f * cosf(0.2f * (float)f * (float)(j + 1)),
                          0.3f * sinf(0.45f * (float)f)};
             c->rotations[f * 5 + j] = ak_quat_from_euler(e, AK_ORDER_ZYX);
         }
@@ -41,13 +43,16 @@ static void make_fixture(ak_skeleton **out_s, ak_clip **out_c)
 
 /* Compares FK over the glTF nodes with animkit's FK (scaled to metres) at `nkeys` keys spread
  * over the clip; returns the largest position error in metres. */
-static float max_error_vs_fk(const gltf_doc *doc, const ak_skeleton *s, const ak_clip *c, float mpu, int nkeys)
+static float max_error_vs_fk(const gltf_doc *doc, const ak_skeleton *s, const ak_clip *c, float mpu,
+                             int nkeys)
 {
     int n = s->joint_count;
     int nodes = cJSON_GetArraySize(cJSON_GetObjectItem(doc->root, "nodes"));
     assert_true(nodes >= n);
-    ak_xform *local = malloc(sizeof(ak_xform) * (size_t)nodes), *gworld = malloc(sizeof(ak_xform) * (size_t)nodes);
-    ak_xform *alocal = malloc(sizeof(ak_xform) * (size_t)n), *aworld = malloc(sizeof(ak_xform) * (size_t)n);
+    ak_xform *local = malloc(sizeof(ak_xform) * (size_t)nodes),
+             *gworld = malloc(sizeof(ak_xform) * (size_t)nodes);
+    ak_xform *alocal = malloc(sizeof(ak_xform) * (size_t)n),
+             *aworld = malloc(sizeof(ak_xform) * (size_t)n);
     int *parent = malloc(sizeof(int) * (size_t)nodes);
     float worst = 0.0f;
     for (int i = 0; i < nkeys; ++i) {
@@ -70,7 +75,8 @@ static float max_error_vs_fk(const gltf_doc *doc, const ak_skeleton *s, const ak
     return worst;
 }
 
-static void export_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_options *o, int binary, gltf_doc *doc)
+static void export_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_options *o, int binary,
+                       gltf_doc *doc)
 {
     uint8_t *data = NULL;
     size_t size = 0;
@@ -121,7 +127,8 @@ static void gltf_cubic_tangents_follow_constant_velocity(void **state)
     gltf_doc doc;
     export_doc(s, c, &o, 0, &doc);
     cJSON *anim = gltf_get(&doc, "animations", 0);
-    cJSON *sampler = cJSON_GetArrayItem(cJSON_GetObjectItem(anim, "samplers"), 5); /* hips translation */
+    cJSON *sampler =
+        cJSON_GetArrayItem(cJSON_GetObjectItem(anim, "samplers"), 5); /* hips translation */
     int n_in, n_out;
     const float *in = gltf_floats(&doc, gltf_int(sampler, "input", -1), &n_in);
     const float *out = gltf_floats(&doc, gltf_int(sampler, "output", -1), &n_out);
@@ -133,8 +140,8 @@ static void gltf_cubic_tangents_follow_constant_velocity(void **state)
         /* glTF spec: p = h00 v_k + h10 dt b_k + h01 v_{k+1} + h11 dt a_{k+1} */
         float h00 = 2 * u * u * u - 3 * u * u + 1, h10 = u * u * u - 2 * u * u + u;
         float h01 = -2 * u * u * u + 3 * u * u, h11 = u * u * u - u * u;
-        float x = h00 * out[(k * 3 + 1) * 3] + h10 * dt * out[(k * 3 + 2) * 3] + h01 * out[((k + 1) * 3 + 1) * 3] +
-                  h11 * dt * out[((k + 1) * 3) * 3];
+        float x = h00 * out[(k * 3 + 1) * 3] + h10 * dt * out[(k * 3 + 2) * 3] +
+                  h01 * out[((k + 1) * 3 + 1) * 3] + h11 * dt * out[((k + 1) * 3) * 3];
         AKT_NEAR(x, 0.02f * ((float)k + 0.5f), 1e-6f);
         AKT_NEAR(out[(k * 3 + 2) * 3], 0.6f, 1e-4f);
     }
@@ -172,13 +179,16 @@ static void gltf_skin_inverse_bind_matches_rest_pose(void **state)
         for (int r = 0; r < 4; ++r)
             for (int k = 0; k < 4; ++k) {
                 float v = 0;
-                for (int q = 0; q < 4; ++q) v += a[q * 4 + r] * m[k * 4 + q];
+                for (int q = 0; q < 4; ++q)
+                    v += a[q * 4 + r] * m[k * 4 + q];
                 AKT_NEAR(v, r == k ? 1.0f : 0.0f, 1e-5f);
             }
     }
     /* 4 bones with length > 0 -> 4 capsules of 18 vertices. */
-    cJSON *prim = cJSON_GetArrayItem(cJSON_GetObjectItem(gltf_get(&doc, "meshes", 0), "primitives"), 0);
-    cJSON *pos = gltf_get(&doc, "accessors", gltf_int(cJSON_GetObjectItem(prim, "attributes"), "POSITION", -1));
+    cJSON *prim =
+        cJSON_GetArrayItem(cJSON_GetObjectItem(gltf_get(&doc, "meshes", 0), "primitives"), 0);
+    cJSON *pos = gltf_get(&doc, "accessors",
+                          gltf_int(cJSON_GetObjectItem(prim, "attributes"), "POSITION", -1));
     assert_int_equal(gltf_int(pos, "count", 0), 4 * 18);
     gltf_free(&doc);
     ak_clip_destroy(c);
@@ -243,8 +253,10 @@ static void gltf_mocap_exports_reproduce_bvh_world_positions(void **state)
         gltf_doc doc;
         export_doc(s, c, &o, files % 2, &doc);
         float worst = max_error_vs_fk(&doc, s, c, mpu, 9);
-        if (!(worst < 1e-4f)) fail_msg("%s: glTF FK differs from the BVH by %.3g m", e->d_name, (double)worst);
-        print_message("%s: worst glTF-vs-BVH joint position error %.2g m\n", e->d_name, (double)worst);
+        if (!(worst < 1e-4f))
+            fail_msg("%s: glTF FK differs from the BVH by %.3g m", e->d_name, (double)worst);
+        print_message("%s: worst glTF-vs-BVH joint position error %.2g m\n", e->d_name,
+                      (double)worst);
         gltf_free(&doc);
         ak_clip_destroy(c);
         ak_skeleton_destroy(s);

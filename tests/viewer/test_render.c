@@ -24,12 +24,14 @@ static void load_walk(akv_scene *scene, akv_settings *s)
     akv_settings_defaults(s, 1);
     memset(scene, 0, sizeof *scene);
     char err[256];
-    if (akv_scene_add_file(scene, s, akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path), err, sizeof err) != 0)
+    if (akv_scene_add_file(scene, s, akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path), err,
+                           sizeof err) != 0)
         fail_msg("%s", err);
 }
 
 /* Renders the scene at frame f (or only the ground when `empty`) with camera `cam`. */
-static void render(akv_scene *scene, akv_settings *s, int f, const akr_camera *cam, int empty, uint8_t *rgb)
+static void render(akv_scene *scene, akv_settings *s, int f, const akr_camera *cam, int empty,
+                   uint8_t *rgb)
 {
     akv_scene_pose(scene, s, (float)f * akv_scene_frame_time(scene));
     akv_offscreen_bind(g_off);
@@ -53,7 +55,8 @@ static akr_camera framed_camera(akv_scene *scene, akv_settings *s, int f)
 
 static int pixel_diff(const uint8_t *a, const uint8_t *b, int x, int y)
 {
-    const uint8_t *p = a + ((size_t)y * W + (size_t)x) * 3, *q = b + ((size_t)y * W + (size_t)x) * 3;
+    const uint8_t *p = a + ((size_t)y * W + (size_t)x) * 3,
+                  *q = b + ((size_t)y * W + (size_t)x) * 3;
     return abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2]);
 }
 
@@ -92,7 +95,8 @@ static void render_joints_land_where_projected_fk_says(void **state)
     akv_settings s;
     load_walk(&scene, &s);
     uint8_t *img = malloc(W * H * 3), *bg = malloc(W * H * 3);
-    const char *joints[] = {"Head", "LeftFoot", "RightFoot", "LeftHand", "RightForeArm", "Hips", "Spine1"};
+    const char *joints[] = {"Head",         "LeftFoot", "RightFoot", "LeftHand",
+                            "RightForeArm", "Hips",     "Spine1"};
     int frames[] = {0, 120, 250};
     for (int fi = 0; fi < 3; ++fi) {
         akr_camera cam = framed_camera(&scene, &s, frames[fi]);
@@ -108,8 +112,8 @@ static void render_joints_land_where_projected_fk_says(void **state)
             assert_true(x >= 0 && x < W && y >= 0 && y < H);
             const uint8_t *c = img + ((size_t)y * W + (size_t)x) * 3;
             if (!(pixel_diff(img, bg, x, y) > 60 && c[0] > c[2] + 30))
-                fail_msg("frame %d joint %s at pixel (%d,%d): rgb %d,%d,%d is not the character", frames[fi], joints[k],
-                         x, y, c[0], c[1], c[2]);
+                fail_msg("frame %d joint %s at pixel (%d,%d): rgb %d,%d,%d is not the character",
+                         frames[fi], joints[k], x, y, c[0], c[1], c[2]);
         }
         /* And a point 1 m beside the head, off the body, shows no character. */
         ak_vec3 head = akv_scene_joint_m(&scene, "Head");
@@ -140,7 +144,8 @@ static void render_different_frames_differ_and_same_frame_repeats(void **state)
     render(&scene, &s, 200, &cam, 0, b);
     render(&scene, &s, 60, &cam, 0, c);
     int differ = 0;
-    for (int i = 0; i < W * H; ++i) differ += pixel_diff(a, b, i % W, i / W) > 30;
+    for (int i = 0; i < W * H; ++i)
+        differ += pixel_diff(a, b, i % W, i / W) > 30;
     print_message("frames 60 and 200 differ in %d pixels\n", differ);
     assert_true(differ > 500);
     assert_memory_equal(a, c, W * H * 3);
@@ -167,7 +172,9 @@ static void render_cli_writes_png_sheet_and_gif(void **state)
     snprintf(cmd, sizeof cmd, "mkdir -p '%s' && rm -f '%s'/*", out, out);
     assert_int_equal(system(cmd), 0);
 
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' render '%s' --frame 40 --size 200x150 --out '%s/one.png' >/dev/null", build, bvh, out);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' render '%s' --frame 40 --size 200x150 --out '%s/one.png' >/dev/null",
+             build, bvh, out);
     assert_int_equal(system(cmd), 0);
     char path[1200];
     int w, h;
@@ -176,7 +183,9 @@ static void render_cli_writes_png_sheet_and_gif(void **state)
     assert_int_equal(w, 200);
     assert_int_equal(h, 150);
 
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' render '%s' --frames 0:100:20 --sheet --sheet-cols 3 --size 100x80 --out '%s/sheet.png' >/dev/null",
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' render '%s' --frames 0:100:20 --sheet --sheet-cols 3 --size 100x80 "
+             "--out '%s/sheet.png' >/dev/null",
              build, bvh, out);
     assert_int_equal(system(cmd), 0);
     snprintf(path, sizeof path, "%s/sheet.png", out);
@@ -184,7 +193,9 @@ static void render_cli_writes_png_sheet_and_gif(void **state)
     assert_int_equal(w, 300); /* 6 frames, 3 columns -> 2 rows */
     assert_int_equal(h, 160);
 
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' render '%s' --frames 10:30:10 --size 100x80 --out '%s/seq.png' >/dev/null",
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' render '%s' --frames 10:30:10 --size 100x80 --out '%s/seq.png' "
+             ">/dev/null",
              build, bvh, out);
     assert_int_equal(system(cmd), 0);
     for (int f = 10; f <= 30; f += 10) {
@@ -193,12 +204,16 @@ static void render_cli_writes_png_sheet_and_gif(void **state)
     }
 
     /* Usage errors exit 2. */
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' render '%s' --frame 9999 --out '%s/x.png' 2>/dev/null", build, bvh, out);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' render '%s' --frame 9999 --out '%s/x.png' 2>/dev/null", build, bvh,
+             out);
     int st = system(cmd);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
 
     if (system("command -v ffmpeg >/dev/null 2>&1") == 0) {
-        snprintf(cmd, sizeof cmd, "'%s/bin/animkit' render '%s' --frames 0:60:6 --size 120x90 --out '%s/anim.gif' >/dev/null",
+        snprintf(cmd, sizeof cmd,
+                 "'%s/bin/animkit' render '%s' --frames 0:60:6 --size 120x90 --out '%s/anim.gif' "
+                 ">/dev/null",
                  build, bvh, out);
         assert_int_equal(system(cmd), 0);
         snprintf(path, sizeof path, "%s/anim.gif", out);
@@ -244,7 +259,8 @@ static void render_ik_mode_reaches_and_draws_the_target(void **state)
     assert_true(akr_project(&cam, W, H, target, &px, &py));
     const uint8_t *c = img + ((size_t)py * W + (size_t)px) * 3;
     /* amber ball: strong red and green, little blue */
-    if (!(c[0] > 150 && c[1] > 100 && c[2] < 100)) fail_msg("pixel at the target is %d,%d,%d", c[0], c[1], c[2]);
+    if (!(c[0] > 150 && c[1] > 100 && c[2] < 100))
+        fail_msg("pixel at the target is %d,%d,%d", c[0], c[1], c[2]);
     free(img);
     akv_mode_destroy(m);
 }
@@ -279,7 +295,8 @@ static void render_walker_mode_draws_the_character_on_the_terrain(void **state)
     float px, py;
     assert_true(akr_project(&cam, W, H, hips, &px, &py));
     const uint8_t *c = img + ((size_t)py * W + (size_t)px) * 3;
-    if (!(c[0] > c[2] + 30 && c[0] > c[1])) fail_msg("pixel at the hips is %d,%d,%d", c[0], c[1], c[2]);
+    if (!(c[0] > c[2] + 30 && c[0] > c[1]))
+        fail_msg("pixel at the hips is %d,%d,%d", c[0], c[1], c[2]);
     free(img);
     akv_mode_destroy(m);
 }
@@ -297,7 +314,8 @@ static void viewer_window_draws_the_clip_under_xvfb(void **state)
     snprintf(out, sizeof out, "%s/render-test/window.png", build);
     remove(out);
     snprintf(cmd, sizeof cmd,
-             "xvfb-run -a '%s/bin/animkit-view' '%s' --time 0.5 --paused --size 320x240 --screenshot '%s' >/dev/null 2>&1",
+             "xvfb-run -a '%s/bin/animkit-view' '%s' --time 0.5 --paused --size 320x240 "
+             "--screenshot '%s' >/dev/null 2>&1",
              build, bvh, out);
     assert_int_equal(system(cmd), 0);
     int w, h, comp;
@@ -306,7 +324,8 @@ static void viewer_window_draws_the_clip_under_xvfb(void **state)
     assert_int_equal(w, 320);
     assert_int_equal(h, 240);
     int character = 0;
-    for (int i = 0; i < w * h; ++i) character += img[i * 3] > img[i * 3 + 2] + 60;
+    for (int i = 0; i < w * h; ++i)
+        character += img[i * 3] > img[i * 3 + 2] + 60;
     stbi_image_free(img);
     print_message("window screenshot: %d character-coloured pixels\n", character);
     assert_true(character > 300);

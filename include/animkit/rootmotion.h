@@ -1,0 +1,70 @@
+/* animkit — root motion: how far and how much a clip's root travels and turns.
+ *
+ * A clip's root carries the character across the floor. Root motion splits that travel off
+ * the pose: the character transform (position on the ground + heading about +Y) takes the
+ * horizontal translation and the heading, and the pose is left "in place" (root at x = z = 0,
+ * facing +Z, vertical bob kept). Recombined, world = character * in_place reproduces the
+ * clip exactly. Per frame: sample -> root motion -> controller -> IK -> FK.
+ *
+ * Heading: psi, radians about +Y; psi = 0 faces +Z and yaw(psi) maps +Z to (sin psi, 0, cos psi).
+ * The root's heading is the yaw of its facing axis (params.forward_axis) projected on XZ.
+ * Loops: a looping clip of duration T continues past T from where its loop ended; the root's
+ * position and heading "at T" (one frame after the last key) is given (loop_end_*) or
+ * extrapolated from the mean velocity, so deltas over any interval, across any number of
+ * wraps, are well defined. */
+#ifndef ANIMKIT_ROOTMOTION_H
+#define ANIMKIT_ROOTMOTION_H
+
+#include "clip.h"
+
+AK_EXTERN_C_BEGIN
+
+typedef struct ak_root_motion ak_root_motion; /* opaque */
+
+typedef struct ak_root_motion_params {
+    int32_t root_joint;      /* the joint that travels; default 0. Must be a root (parent -1). */
+    ak_vec3 forward_axis;    /* the root's facing axis in its local space; default (0,0,1) */
+    int32_t extract_heading; /* 1 (default): heading goes to the character, 0: stays in the pose */
+    int32_t has_loop_end;    /* 1: loop_end_* give the root at t = duration (looping clips) */
+    ak_vec3 loop_end_position; /* clip space; only x and z are used */
+    float loop_end_heading;  /* radians, unwrapped relative to the last key */
+} ak_root_motion_params;
+
+AK_API ak_root_motion_params ak_root_motion_defaults(void);
+AK_API int32_t ak_root_motion_validate(const ak_root_motion_params *params, const ak_skeleton *skeleton,
+                                       const ak_clip *clip, ak_error *err);
+/* Reads the clip's root track (keys of every frame) into a root-motion track. The clip is
+ * not referenced afterwards. */
+AK_API int32_t ak_root_motion_create(const ak_skeleton *skeleton, const ak_clip *clip,
+                                     const ak_root_motion_params *params, ak_root_motion **out,
+                                     ak_error *err);
+AK_API void ak_root_motion_destroy(ak_root_motion *rm);
+
+/* The root's horizontal position (clip space, y = 0) and unwrapped heading at clip time t.
+ * Looping clips continue past the duration (t may be any finite time >= 0); clamped clips
+ * clamp t. Linear between keys. Either output may be NULL. */
+AK_API void ak_root_motion_at(const ak_root_motion *rm, float t, ak_vec3 *position, float *heading);
+/* Travel from t0 to t1 (t1 >= t0, any number of loops apart) in the character's frame at t0:
+ * delta_translation (x,z; y = 0) is the displacement rotated by -heading(t0), delta_heading
+ * is heading(t1) - heading(t0). Either output may be NULL. No allocation. */
+AK_API void ak_root_motion_delta(const ak_root_motion *rm, float t0, float t1,
+                                 ak_vec3 *delta_translation, float *delta_heading);
+/* Travel over one whole loop (t0 = 0, t1 = duration), character frame. */
+AK_API void ak_root_motion_loop(const ak_root_motion *rm, ak_vec3 *delta_translation, float *delta_heading);
+/* Makes a pose sampled at clip time t "in place": the root's horizontal translation is set
+ * to 0 and (with extract_heading) the heading at t is removed from the root's rotation.
+ * Vertical translation (the bob) is kept. Writes local[root_joint] only. */
+AK_API void ak_root_motion_make_in_place(const ak_root_motion *rm, float t, ak_xform *local);
+/* The character transform at clip time t that puts an in-place pose back where the clip had
+ * it: rotation yaw(heading(t)), translation (position(t).x, 0, position(t).z). */
+AK_API ak_xform ak_root_motion_character(const ak_root_motion *rm, float t);
+/* Clip duration the track was built for, seconds. */
+AK_API float ak_root_motion_duration(const ak_root_motion *rm);
+
+/* Heading helpers. yaw(psi) as a quaternion, and the heading of a rotation's facing axis. */
+AK_API ak_quat ak_quat_yaw(float heading);
+AK_API float ak_heading_of(ak_quat rotation, ak_vec3 forward_axis);
+
+AK_EXTERN_C_END
+
+#endif

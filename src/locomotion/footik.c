@@ -1,0 +1,342 @@
+/* Foot IK: hip drop, limb IK per leg, feet aligned to the ground normal, stance locks,
+ * weights that fade at per-second rates. And reach: a hand on a fixed point. */
+#include "animkit/ik.h"
+#include "animkit/locomotion.h"
+#include "core/xform_inline.h"
+#include "locomotion/internal.h"
+
+#include <string.h>
+
+ak_foot_ik_params ak_foot_ik_defaults(void)
+{
+    ak_foot_ik_params p;
+    memset(&p, 0, sizeof p);
+    for (int s = 0; s < 2; ++s) {
+        p.legs[s].upper = p.legs[s].lower = p.legs[s].foot = -1;
+        p.legs[s].sole_height = 0.08f;
+        p.legs[s].up_local = ak_vec3_make(0, 1, 0);
+    }
+    p.hips = 0;
+    p.weight = 1.0f;
+    p.max_tilt_deg = 45.0f;
+    p.lock_release_rate = 8.0f;
+    p.ground_fade_rate = 4.0f;
+    p.stance_fade_rate = 20.0f;
+    p.swing_height_rate = 2.0f;
+    p.hip_drop_rate = 0.8f;
+    p.max_hip_drop = 0.45f;
+    p.hip_drop_stiffness = 20.0f;
+    p.pole_distance = 0.5f;
+    p.lock_feet = 1;
+    return p;
+}
+
+static int valid_joint(const ak_skeleton *sk, int32_t j) { return j >= 0 && j < sk->joint_count; }
+
+int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_error *err)
+{
+    if (!p || !sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    for (int s = 0; s < 2; ++s) {
+        const ak_foot_ik_leg *l = &p->legs[s];
+        if (!valid_joint(sk, l->upper) || !valid_joint(sk, l->lower) || !valid_joint(sk, l->foot) ||
+            !(l->upper < l->lower && l->lower < l->foot))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s leg joints missing or not upper < lower < foot",
+                                s == 0 ? "left" : "right");
+        if (!(l->sole_height >= 0.0f) || !isfinite(l->sole_height) || !akv_finite(l->up_local) ||
+            akv_len(l->up_local) < 0.5f)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "sole height must be >= 0 and up_local a unit vector");
+    }
+    if (!valid_joint(sk, p->hips)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "hips joint out of range");
+    if (!(p->weight >= 0.0f && p->weight <= 1.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight must be in [0,1]");
+    if (!(p->max_tilt_deg >= 0.0f && p->max_tilt_deg <= 89.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max tilt must be in [0, 89] degrees");
+    if (!(p->lock_release_rate > 0.0f) || !(p->ground_fade_rate > 0.0f) || !(p->stance_fade_rate > 0.0f) ||
+        !(p->swing_height_rate > 0.0f) || !(p->hip_drop_rate > 0.0f) || !(p->hip_drop_stiffness > 0.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rates must be positive");
+    if (!(p->max_hip_drop >= 0.0f) || !isfinite(p->max_hip_drop) || !isfinite(p->pole_distance))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max hip drop must be >= 0");
+    return AK_OK;
+}
+
+void ak_foot_ik_state_reset(ak_foot_ik_state *st)
+{
+    if (st) memset(st, 0, sizeof *st);
+}
+
+ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *p, const ak_xform *world, int32_t side)
+{
+    const ak_foot_ik_leg *l = &p->legs[side & 1];
+    const ak_xform f = world[l->foot];
+    return akv_sub(f.translation, akv_scale(akq_rotate(f.rotation, l->up_local), l->sole_height));
+}
+
+void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st, const ak_xform *world,
+                             int32_t stance_left, int32_t stance_right, ak_vec3 out[2])
+{
+    (void)stance_left;
+    (void)stance_right;
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 a = ak_foot_ik_sole(p, world, s);
+        const float w = st && st->initialized ? st->lock_weight[s] : 0.0f;
+        out[s] = ak_vec3_make(a.x + (st ? st->lock_point[s].x - a.x : 0.0f) * w, a.y,
+                              a.z + (st ? st->lock_point[s].z - a.z : 0.0f) * w);
+    }
+}
+
+static float approach(float v, float goal, float step)
+{
+    if (v < goal) return v + step < goal ? v + step : goal;
+    return v - step > goal ? v - step : goal;
+}
+
+/* The ground normal tipped back toward +Y so it is at most max_tilt from vertical. */
+static ak_vec3 clamp_normal(ak_vec3 n, float max_tilt_rad)
+{
+    n = ak_vec3_normalize_or(n, ak_vec3_make(0, 1, 0));
+    if (n.y < 0.0f) n = akv_scale(n, -1.0f);
+    const float tilt = acosf(n.y > 1.0f ? 1.0f : n.y);
+    if (tilt <= max_tilt_rad) return n;
+    const float h = sqrtf(n.x * n.x + n.z * n.z);
+    if (h < 1e-9f) return ak_vec3_make(0, 1, 0);
+    const float s = sinf(max_tilt_rad) / h;
+    return ak_vec3_make(n.x * s, cosf(max_tilt_rad), n.z * s);
+}
+
+static float angle_deg(ak_vec3 a, ak_vec3 b)
+{
+    float d = akv_dot(ak_vec3_normalize_or(a, a), ak_vec3_normalize_or(b, b));
+    d = d > 1.0f ? 1.0f : (d < -1.0f ? -1.0f : d);
+    return acosf(d) * 180.0f / AK_PI;
+}
+
+int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
+                       const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world, ak_error *err)
+{
+    if (!p || !sk || !st || !fr || !local || !world) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!(fr->dt >= 0.0f) || !isfinite(fr->dt)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
+    const float dt = fr->dt;
+    const ak_vec3 up = {0, 1, 0};
+    const ak_vec3 forward = akq_rotate(fr->character.rotation, ak_vec3_make(0, 0, 1));
+    const float max_tilt = p->max_tilt_deg * AK_PI / 180.0f;
+    ak_vec3 ankle_target[2];
+    ak_quat foot_rot[2];
+    float shortfall[2], reach_drop[2];
+    if (!st->initialized) {
+        for (int s = 0; s < 2; ++s) {
+            st->ground_weight[s] = fr->ground[s].hit ? 1.0f : 0.0f;
+            st->stance_weight[s] = fr->stance[s] ? 1.0f : 0.0f;
+            st->plant_weight[s] = st->stance_weight[s];
+            st->lock_weight[s] = 0.0f;
+            st->swing_offset[s] = 0.0f;
+            st->was_stance[s] = 0;
+        }
+        st->hip_drop = 0.0f;
+    }
+    for (int s = 0; s < 2; ++s) {
+        const ak_foot_ik_leg *leg = &p->legs[s];
+        const ak_ground_hit *g = &fr->ground[s];
+        const ak_xform foot = world[leg->foot];
+        const ak_vec3 sole = ak_foot_ik_sole(p, world, s);
+        const ak_vec3 foot_up = akq_rotate(foot.rotation, leg->up_local);
+        /* Weights. */
+        st->ground_weight[s] = approach(st->ground_weight[s], g->hit ? 1.0f : 0.0f, p->ground_fade_rate * dt);
+        st->stance_weight[s] = approach(st->stance_weight[s], (fr->stance[s] || fr->stance_next[s]) ? 1.0f : 0.0f,
+                                        p->stance_fade_rate * dt);
+        st->plant_weight[s] = approach(st->plant_weight[s], (fr->stance[s] || fr->stance_next[s]) ? 1.0f : 0.0f, p->stance_fade_rate * dt);
+        if (fr->stance[s] && p->lock_feet) {
+            if (!st->was_stance[s] || !st->initialized) {
+                /* Lock where the foot is now (its current blend of lock and animation). */
+                const float w = st->initialized ? st->lock_weight[s] : 0.0f;
+                st->lock_point[s] = akv_lerp(sole, st->lock_point[s], w);
+                st->lock_weight[s] = 1.0f;
+            }
+        } else {
+            st->lock_weight[s] = approach(st->lock_weight[s], 0.0f, p->lock_release_rate * dt);
+        }
+        st->was_stance[s] = fr->stance[s];
+        const float lw = st->lock_weight[s], gw = st->ground_weight[s] * p->weight;
+        /* Target sole: locked xz in stance; ground + the animated lift above the clip floor
+         * in swing, the lift faded out as stance takes over. */
+        ak_vec3 target = sole;
+        target.x += (st->lock_point[s].x - sole.x) * lw;
+        target.z += (st->lock_point[s].z - sole.z) * lw;
+        float offset = 0.0f;
+        if (g->hit) {
+            float lift = sole.y - fr->floor_height;
+            if (lift < 0.0f) lift = 0.0f;
+            float ground_y = g->height;
+            if (fr->stance[s]) {
+                st->liftoff_ground[s] = g->height;
+                st->has_liftoff[s] = 1;
+            } else if (fr->ground_land[s].hit && st->has_liftoff[s]) {
+                /* Swing: glide from the ground it left to the ground it will land on, never
+                 * below the ground it passes over. */
+                float u = fr->swing_phase[s];
+                u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+                u = u * u * (3.0f - 2.0f * u);
+                const float glide = st->liftoff_ground[s] + (fr->ground_land[s].height - st->liftoff_ground[s]) * u;
+                ground_y = glide > g->height ? glide : g->height;
+            }
+            const float want = ground_y + lift * (1.0f - st->plant_weight[s]) - sole.y;
+            if (fr->stance[s] || !st->initialized) offset = want;
+            else offset = approach(st->swing_offset[s], want, p->swing_height_rate * dt);
+            st->swing_offset[s] = offset;
+        } else {
+            st->swing_offset[s] = approach(st->swing_offset[s], 0.0f, p->swing_height_rate * dt);
+            offset = st->swing_offset[s];
+        }
+        target.y = sole.y + offset * gw;
+        /* Foot rotation: tip the foot so its up axis meets the (clamped) normal. In swing
+         * the animated pitch is kept relative to the slope; in stance the foot lies flat. */
+        const ak_vec3 n = g->hit ? clamp_normal(g->normal, max_tilt) : up;
+        const ak_quat to_slope = ak_quat_from_to(up, n);
+        const ak_quat to_flat = ak_quat_from_to(foot_up, n);
+        const ak_quat align = akq_slerp(to_slope, to_flat, st->stance_weight[s]);
+        const ak_quat applied = akq_slerp(ak_quat_identity(), align, st->ground_weight[s] * p->weight);
+        foot_rot[s] = akq_normalize(akq_mul(applied, foot.rotation));
+        const ak_vec3 new_up = akq_rotate(foot_rot[s], leg->up_local);
+        /* Blend the lock in with the overall weight too. */
+        target = akv_lerp(sole, target, p->weight);
+        ankle_target[s] = akv_add(target, akv_scale(new_up, leg->sole_height));
+        st->ankle_target[s] = ankle_target[s];
+        /* Hip drop candidates: the target below the animated ankle, and what it takes for
+         * the leg to reach the target at all. */
+        shortfall[s] = foot.translation.y - ankle_target[s].y;
+        const ak_vec3 hip = world[leg->upper].translation;
+        const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
+        const float dx = ankle_target[s].x - hip.x, dz = ankle_target[s].z - hip.z;
+        const float dh2 = dx * dx + dz * dz;
+        reach_drop[s] = 0.0f;
+        /* A swinging foot that will land lower than the animation's floor: lower the hips
+         * over the swing, so they are down when it lands. */
+        if (!fr->stance[s] && fr->ground_land[s].hit) {
+            float u = fr->swing_phase[s];
+            u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+            const float land_short = (fr->floor_height - fr->ground_land[s].height) * u * u * (3.0f - 2.0f * u);
+            if (land_short > shortfall[s]) shortfall[s] = land_short;
+        }
+        if (dh2 < L * L) {
+            const float need = (hip.y - ankle_target[s].y) - sqrtf(L * L - dh2);
+            if (need > 0.0f) reach_drop[s] = need;
+        }
+    }
+    /* The lower foot's shortfall is followed smoothly; what the legs need to reach their
+     * targets at all is a hard floor under it (continuous, since the targets are). */
+    float want = 0.0f, need = 0.0f;
+    for (int s = 0; s < 2; ++s) {
+        if (shortfall[s] > want) want = shortfall[s];
+        if (reach_drop[s] > need) need = reach_drop[s];
+    }
+    if (want > p->max_hip_drop) want = p->max_hip_drop;
+    if (need > p->max_hip_drop) need = p->max_hip_drop;
+    if (!st->initialized || dt <= 0.0f) {
+        st->hip_drop = want > need ? want : need;
+        st->hip_drop_velocity = 0.0f;
+    } else {
+        /* Critically damped toward the wanted drop, speed capped at hip_drop_rate. The legs'
+         * need is a hard floor: when it pushes the drop up, the spring continues from there
+         * (its velocity taken over), so the hips come back up at the capped rate, not at
+         * whatever speed the need falls away. */
+        const float omega = p->hip_drop_stiffness;
+        float v = st->hip_drop_velocity + (omega * omega * (want - st->hip_drop) - 2.0f * omega * st->hip_drop_velocity) * dt;
+        if (v > p->hip_drop_rate) v = p->hip_drop_rate;
+        if (v < -p->hip_drop_rate) v = -p->hip_drop_rate;
+        float next = st->hip_drop + v * dt;
+        if (next < need) {
+            v = (need - st->hip_drop) / dt;
+            next = need;
+        }
+        if (next < 0.0f) {
+            next = 0.0f;
+            v = 0.0f;
+        }
+        st->hip_drop_velocity = v;
+        st->hip_drop = next;
+    }
+    st->applied_hip_drop = st->hip_drop;
+    if (st->applied_hip_drop > 0.0f) {
+        const int32_t parent = sk->parents[p->hips];
+        ak_vec3 d = {0, -st->applied_hip_drop, 0};
+        if (parent >= 0) d = akq_rotate(akq_conj(world[parent].rotation), d);
+        local[p->hips].translation = akv_add(local[p->hips].translation, d);
+        ak_fk_subtree(sk, local, world, p->hips);
+    }
+    /* Limb IK per leg, knee pole in front of the character. */
+    for (int s = 0; s < 2; ++s) {
+        const ak_foot_ik_leg *leg = &p->legs[s];
+        ak_limb_ik_params lp = ak_limb_ik_defaults();
+        lp.skeleton = sk;
+        lp.upper = leg->upper;
+        lp.middle = leg->lower;
+        lp.end = leg->foot;
+        lp.target = ankle_target[s];
+        lp.use_pole = 1;
+        lp.pole = akv_add(world[leg->lower].translation, akv_scale(forward, p->pole_distance));
+        lp.match_end_rotation = 1;
+        lp.end_rotation = foot_rot[s];
+        lp.weight = 1.0f;
+        ak_ik_result r;
+        memset(&r, 0, sizeof r);
+        if (ak_limb_ik_run(&lp, local, world, &r, NULL) < 0) r.reached = 0;
+        st->reached[s] = r.reached;
+        st->sole[s] = ak_foot_ik_sole(p, world, s);
+        const ak_vec3 n = fr->ground[s].hit ? clamp_normal(fr->ground[s].normal, max_tilt) : up;
+        st->tilt_deg[s] = angle_deg(akq_rotate(world[leg->foot].rotation, leg->up_local), n);
+    }
+    st->initialized = 1;
+    return AK_OK;
+}
+
+/* ---- Reach ---- */
+
+ak_reach_params ak_reach_defaults(void)
+{
+    ak_reach_params p;
+    memset(&p, 0, sizeof p);
+    p.upper = p.lower = p.hand = -1;
+    p.start_distance = 1.2f;
+    p.full_distance = 0.8f;
+    p.fade_rate = 3.0f;
+    return p;
+}
+
+int32_t ak_reach_validate(const ak_reach_params *p, const ak_skeleton *sk, ak_error *err)
+{
+    if (!p || !sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!valid_joint(sk, p->upper) || !valid_joint(sk, p->lower) || !valid_joint(sk, p->hand) ||
+        !(p->upper < p->lower && p->lower < p->hand))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "arm joints missing or not upper < lower < hand");
+    if (!akv_finite(p->target) || !akv_finite(p->pole)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "target/pole not finite");
+    if (!(p->start_distance > p->full_distance) || !(p->full_distance >= 0.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need start_distance > full_distance >= 0");
+    if (!(p->fade_rate > 0.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rate must be positive");
+    return AK_OK;
+}
+
+int32_t ak_reach_run(const ak_reach_params *p, const ak_skeleton *sk, ak_reach_state *st, float dt, ak_xform *local,
+                     ak_xform *world, ak_error *err)
+{
+    int32_t v = ak_reach_validate(p, sk, err);
+    if (v != AK_OK) return v;
+    if (!st || !local || !world || !(dt >= 0.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "bad argument");
+    const float d = akv_len(akv_sub(p->target, world[p->upper].translation));
+    float goal = (p->start_distance - d) / (p->start_distance - p->full_distance);
+    goal = goal < 0.0f ? 0.0f : (goal > 1.0f ? 1.0f : goal);
+    st->weight = approach(st->weight, goal, p->fade_rate * dt);
+    ak_limb_ik_params lp = ak_limb_ik_defaults();
+    lp.skeleton = sk;
+    lp.upper = p->upper;
+    lp.middle = p->lower;
+    lp.end = p->hand;
+    lp.target = p->target;
+    lp.use_pole = 1;
+    lp.pole = p->pole;
+    lp.weight = st->weight;
+    ak_ik_result r;
+    memset(&r, 0, sizeof r);
+    int32_t rc = ak_limb_ik_run(&lp, local, world, &r, err);
+    if (rc < 0) return rc;
+    st->reached = r.reached && st->weight >= 1.0f;
+    st->error = akv_len(akv_sub(world[p->hand].translation, p->target));
+    return AK_OK;
+}

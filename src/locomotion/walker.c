@@ -1,0 +1,534 @@
+/* The guide-joint walker: a looping walk clip driven toward a target over the ground.
+ *
+ * The guide is the character's place on the ground and its base heading. The clip's root
+ * motion inside a cycle is applied relative to the guide, so the clip never snaps back when
+ * it loops; before each cycle (or every frame in continuous mode) the guide turns toward the
+ * target, at most max_turn_rate, so the path stays smooth. Per frame:
+ * sample -> root motion (guide, controller) -> foot IK -> FK. */
+#include "animkit/locomotion.h"
+#include "core/xform_inline.h"
+#include "locomotion/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ak_walker {
+    const ak_walk_motion *m;
+    ak_walker_params p;
+    int32_t J;
+    ak_xform *anim;       /* in-place local pose of this frame (walk, idle blended) */
+    ak_xform *idle_local; /* scratch for the idle pose */
+    ak_xform *local;      /* output local pose, character baked into the root */
+    ak_xform *world;
+    ak_clip *idle;        /* scaled copy of the idle clip, or NULL */
+    ak_root_motion *idle_root;
+    int32_t hold_frame;   /* without an idle clip: the double-support frame held when stopped */
+    ak_foot_ik_params fik;
+    ak_foot_ik_state fst;
+    ak_controller ctrl;
+    /* guide */
+    ak_vec3 pos;          /* ground point, world */
+    float heading;        /* character heading (guide + the clip's own turning) */
+    float base_heading;   /* the guide's heading */
+    float guide_target;   /* where the guide wants to point */
+    float floor_y;        /* smoothed ground height the clip floor is placed on */
+    float floor_v;        /* its rate of change, m/s */
+    float foothold[2];    /* ground each foot last stood on */
+    int32_t has_foothold[2];
+    float clip_time, time, idle_time;
+    float dt;             /* of the frame in progress */
+    int32_t cycle;
+    int32_t arrived;
+    float idle_w;
+    float path_length;
+    ak_vec3 desired;
+    int32_t position_set;
+    int32_t frame_index;  /* cycle frame nearest to clip_time */
+    int32_t initialized;
+    int32_t stance[2];
+    ak_vec3 query[2];
+    ak_vec3 land[2];
+    ak_ground_hit hits[AK_WALKER_RAY_COUNT];
+    float sole_ground[2];
+};
+
+ak_walker_params ak_walker_defaults(void)
+{
+    ak_walker_params p;
+    memset(&p, 0, sizeof p);
+    p.start = ak_vec3_make(0, 0, 0);
+    p.target = ak_vec3_make(0, 0, 5);
+    p.start_heading = NAN;
+    p.arrival_radius = 0.3f;
+    p.steer = AK_STEER_CYCLE;
+    p.max_turn_rate = 90.0f;
+    p.foot_ik = 1;
+    p.use_controller = 1;
+    p.controller = ak_controller_defaults();
+    p.ground_smoothing = 0.12f;
+    p.idle_fade = 0.3f;
+    p.interp = AK_INTERP_LINEAR;
+    p.foot = ak_foot_ik_defaults();
+    return p;
+}
+
+int32_t ak_walker_validate(const ak_walker_params *p, const ak_walk_motion *m, ak_error *err)
+{
+    if (!p || !m) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!akv_finite(p->start) || !akv_finite(p->target))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "start and target must be finite");
+    if (!(p->arrival_radius > 0.0f) || !isfinite(p->arrival_radius))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "arrival radius must be positive");
+    if (p->steer != AK_STEER_CYCLE && p->steer != AK_STEER_CONTINUOUS)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "steer must be cycle or continuous");
+    if (!(p->max_turn_rate > 0.0f) || !isfinite(p->max_turn_rate))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max turn rate must be positive");
+    if (!(p->ground_smoothing >= 0.0f) || !(p->idle_fade > 0.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "ground smoothing must be >= 0 and idle fade > 0");
+    if (p->interp < AK_INTERP_STEP || p->interp > AK_INTERP_CUBIC)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown interpolation");
+    if (p->box_count < 0 || (p->box_count > 0 && !p->boxes))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "boxes missing");
+    if (p->idle_clip && p->idle_clip->joint_count != m->skeleton->joint_count)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "the idle clip has %d joints, the walk skeleton %d",
+                            (int)p->idle_clip->joint_count, (int)m->skeleton->joint_count);
+    if (p->use_controller) {
+        int32_t st = ak_controller_validate(&p->controller, err);
+        if (st != AK_OK) return st;
+    }
+    return AK_OK;
+}
+
+void ak_walker_destroy(ak_walker *w)
+{
+    if (!w) return;
+    free(w->anim);
+    ak_clip_destroy(w->idle);
+    ak_root_motion_destroy(w->idle_root);
+    free(w);
+}
+
+static float wrap_pi(float a)
+{
+    while (a > AK_PI) a -= 2.0f * AK_PI;
+    while (a < -AK_PI) a += 2.0f * AK_PI;
+    return a;
+}
+
+/* The middle of the longest stretch where both feet are in stance (the held stop pose). */
+static int32_t double_support_frame(const ak_walk_motion *m)
+{
+    const int32_t n = m->clip->frame_count;
+    int32_t best = 0, best_len = -1;
+    for (int32_t f = 0; f < n; ++f) {
+        if (!(m->contacts[0][f] && m->contacts[1][f])) continue;
+        int32_t len = 0;
+        while (len < n && m->contacts[0][(f + len) % n] && m->contacts[1][(f + len) % n]) ++len;
+        if (len > best_len) {
+            best_len = len;
+            best = (f + len / 2) % n;
+        }
+    }
+    return best;
+}
+
+int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p, const ak_ground *ground, ak_walker **out,
+                         ak_error *err)
+{
+    if (out) *out = NULL;
+    if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
+    int32_t st = ak_walker_validate(p, m, err);
+    if (st != AK_OK) return st;
+    ak_walker *w = (ak_walker *)calloc(1, sizeof *w);
+    if (!w) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    w->m = m;
+    w->p = *p;
+    w->J = m->skeleton->joint_count;
+    w->anim = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)w->J * 4);
+    if (!w->anim) {
+        ak_walker_destroy(w);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    w->idle_local = w->anim + w->J;
+    w->local = w->anim + 2 * w->J;
+    w->world = w->anim + 3 * w->J;
+    /* Foot IK rig from the humanoid map and the motion's calibration, unless given. */
+    w->fik = p->foot;
+    if (w->fik.legs[0].upper < 0) {
+        const ak_humanoid *h = &m->humanoid;
+        for (int s = 0; s < 2; ++s) {
+            w->fik.legs[s].upper = h->joint[s == 0 ? AK_HUM_LEFT_UPPER_LEG : AK_HUM_RIGHT_UPPER_LEG];
+            w->fik.legs[s].lower = h->joint[s == 0 ? AK_HUM_LEFT_LOWER_LEG : AK_HUM_RIGHT_LOWER_LEG];
+            w->fik.legs[s].foot = h->joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
+            w->fik.legs[s].sole_height = m->sole_height[s];
+            w->fik.legs[s].up_local = m->foot_up_local[s];
+        }
+        w->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
+    }
+    if (p->foot_ik) {
+        st = ak_foot_ik_validate(&w->fik, m->skeleton, err);
+        if (st != AK_OK) {
+            ak_walker_destroy(w);
+            return st;
+        }
+    }
+    if (p->idle_clip) {
+        w->idle = ak_clip_clone(p->idle_clip);
+        if (!w->idle) {
+            ak_walker_destroy(w);
+            return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+        }
+        const float s = p->idle_metres_per_unit > 0.0f ? p->idle_metres_per_unit : m->metres_per_unit;
+        for (size_t k = 0; k < (size_t)w->idle->frame_count * (size_t)w->idle->track_count; ++k)
+            w->idle->translations[k] = akv_scale(w->idle->translations[k], s);
+        ak_root_motion_params rp = ak_root_motion_defaults();
+        st = ak_root_motion_create(m->skeleton, w->idle, &rp, &w->idle_root, err);
+        if (st != AK_OK) {
+            ak_walker_destroy(w);
+            return st;
+        }
+    }
+    w->hold_frame = double_support_frame(m);
+    ak_walker_reset(w, ground);
+    *out = w;
+    return AK_OK;
+}
+
+static float heading_to_target(const ak_walker *w)
+{
+    const float dx = w->p.target.x - w->pos.x, dz = w->p.target.z - w->pos.z;
+    if (dx * dx + dz * dz < 1e-10f) return w->base_heading;
+    /* Aim the direction of travel (travel_heading off the facing) at the target. */
+    return atan2f(dx, dz) - w->m->travel_heading;
+}
+
+void ak_walker_reset(ak_walker *w, const ak_ground *ground)
+{
+    if (!w) return;
+    ak_ground_hit h;
+    w->pos = ak_vec3_make(w->p.start.x, 0.0f, w->p.start.z);
+    if (ak_ground_query(ground, w->pos.x, w->pos.z, &h)) w->pos.y = h.height;
+    else w->pos.y = w->p.start.y;
+    w->base_heading = 0.0f;
+    w->base_heading = isfinite(w->p.start_heading) ? w->p.start_heading : heading_to_target(w);
+    w->guide_target = w->base_heading;
+    /* The character's heading also carries the clip's own turning within the cycle. */
+    w->heading = w->base_heading;
+    w->floor_y = w->pos.y;
+    w->floor_v = 0.0f;
+    w->has_foothold[0] = w->has_foothold[1] = 0;
+    w->clip_time = w->time = w->idle_time = 0.0f;
+    w->cycle = 0;
+    w->arrived = 0;
+    w->idle_w = 0.0f;
+    w->path_length = 0.0f;
+    w->desired = ak_vec3_make(0, 0, 0);
+    w->position_set = 0;
+    w->initialized = 0;
+    ak_foot_ik_state_reset(&w->fst);
+    if (w->p.use_controller) ak_controller_init(&w->ctrl, &w->p.controller, w->pos, NULL);
+    w->ctrl.grounded = 1;
+    for (int s = 0; s < 2; ++s) w->sole_ground[s] = NAN;
+    /* A first pose so world/local are valid before the first step. */
+    ak_clip_sample(w->m->clip, w->m->skeleton, 0.0f, (ak_interp)w->p.interp, w->anim);
+    ak_root_motion_make_in_place(w->m->root, 0.0f, w->anim);
+    memcpy(w->local, w->anim, sizeof(ak_xform) * (size_t)w->J);
+    ak_xform ch = {ak_quat_yaw(w->heading), ak_vec3_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z)};
+    w->local[0] = akx_mul(ch, w->local[0]);
+    ak_fk(w->m->skeleton, w->local, w->world);
+}
+
+void ak_walker_set_target(ak_walker *w, ak_vec3 target)
+{
+    if (!w || !akv_finite(target)) return;
+    w->p.target = target;
+    w->arrived = 0;
+    w->idle_w = 0.0f;
+    w->guide_target = heading_to_target(w);
+}
+
+static float distance_to_target(const ak_walker *w)
+{
+    const float dx = w->p.target.x - w->pos.x, dz = w->p.target.z - w->pos.z;
+    return sqrtf(dx * dx + dz * dz);
+}
+
+int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
+{
+    if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walker");
+    if (!(dt >= 0.0f) || !(dt < 10.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be in [0, 10) s");
+    const ak_walk_motion *m = w->m;
+    const float dur = ak_clip_duration(m->clip);
+    const float t0 = w->clip_time;
+    if (w->arrived) w->idle_w = w->idle_w + dt / w->p.idle_fade > 1.0f ? 1.0f : w->idle_w + dt / w->p.idle_fade;
+    /* Once fully idle the walk clip stops advancing. */
+    const float t1 = w->idle_w >= 1.0f ? t0 : t0 + dt;
+    ak_vec3 d_local;
+    float d_head;
+    ak_root_motion_delta(m->root, t0, t1, &d_local, &d_head);
+    const float move_scale = 1.0f - w->idle_w;
+    /* Cycle boundary: the guide takes the character's place (it always has it) and turns to
+     * the target. Continuous steering re-aims every frame. */
+    const int32_t c0 = (int32_t)floorf(t0 / dur), c1 = (int32_t)floorf(t1 / dur);
+    if (c1 != c0) ++w->cycle;
+    if (!w->arrived && (w->p.steer == AK_STEER_CONTINUOUS || c1 != c0)) w->guide_target = heading_to_target(w);
+    const float max_turn = w->p.max_turn_rate * AK_PI / 180.0f * dt;
+    float turn = w->arrived ? 0.0f : wrap_pi(w->guide_target - w->base_heading);
+    if (turn > max_turn) turn = max_turn;
+    if (turn < -max_turn) turn = -max_turn;
+    ak_vec3 move = akq_rotate(ak_quat_yaw(w->heading + 0.5f * turn), d_local);
+    move = akv_scale(move, move_scale);
+    w->base_heading = wrap_pi(w->base_heading + turn);
+    w->heading = w->heading + turn + d_head * move_scale;
+    /* Keep the character heading near the guide's (it only differs by the clip's wiggle). */
+    w->heading = w->base_heading + wrap_pi(w->heading - w->base_heading);
+    w->clip_time = t1;
+    if (w->clip_time > 1000.0f * dur) w->clip_time -= floorf(w->clip_time / dur) * dur;
+    w->time += dt;
+    w->idle_time += dt;
+    w->dt = dt;
+    w->desired = move;
+    w->position_set = 0;
+    /* The in-place animated pose: walk, crossfaded into idle when stopping. */
+    ak_clip_sample(m->clip, m->skeleton, w->clip_time, (ak_interp)w->p.interp, w->anim);
+    ak_root_motion_make_in_place(m->root, w->clip_time, w->anim);
+    if (w->idle_w > 0.0f) {
+        if (w->idle) {
+            ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp, w->idle_local);
+            ak_root_motion_make_in_place(w->idle_root, w->idle_time, w->idle_local);
+            /* The idle stands on its own floor: match its height to the walk's floor. */
+        } else {
+            ak_clip_frame(m->clip, m->skeleton, w->hold_frame, w->idle_local);
+            ak_root_motion_make_in_place(m->root, (float)w->hold_frame * m->clip->frame_time, w->idle_local);
+        }
+        const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w); /* smoothstep */
+        ak_pose_blend(w->anim, w->idle_local, w->J, s, NULL, w->anim);
+    }
+    for (int s = 0; s < 2; ++s)
+        w->stance[s] = ak_walk_motion_stance(m, s, w->clip_time) || w->idle_w >= 0.5f;
+    if (desired_move) *desired_move = move;
+    return AK_OK;
+}
+
+void ak_walker_set_position(ak_walker *w, ak_vec3 position)
+{
+    if (!w || !akv_finite(position)) return;
+    const float dx = position.x - w->pos.x, dz = position.z - w->pos.z;
+    w->path_length += sqrtf(dx * dx + dz * dz);
+    w->pos = position;
+    w->position_set = 1;
+}
+
+/* Places the in-place pose on the character transform and runs FK. */
+static void place_pose(ak_walker *w)
+{
+    memcpy(w->local, w->anim, sizeof(ak_xform) * (size_t)w->J);
+    ak_xform ch;
+    ch.rotation = ak_quat_yaw(w->heading);
+    ch.translation = ak_vec3_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z);
+    w->local[0] = akx_mul(ch, w->local[0]);
+    ak_fk(w->m->skeleton, w->local, w->world);
+}
+
+int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacity)
+{
+    if (!w || !rays || capacity < AK_WALKER_RAY_COUNT) return AK_WALKER_RAY_COUNT;
+    if (!w->position_set) {
+        const float dx = w->desired.x, dz = w->desired.z;
+        w->path_length += sqrtf(dx * dx + dz * dz);
+        w->pos.x += dx;
+        w->pos.z += dz;
+        w->position_set = 1;
+    }
+    place_pose(w);
+    ak_foot_ik_query_points(&w->fik, &w->fst, w->world, w->stance[0], w->stance[1], w->query);
+    rays[0] = ak_ground_ray_down(w->pos, 2.0f, 6.0f);
+    rays[1] = ak_ground_ray_down(w->query[0], 1.0f, 3.0f);
+    rays[2] = ak_ground_ray_down(w->query[1], 1.0f, 3.0f);
+    /* Where each swinging foot will land: the clip's landing point, seen from now. */
+    const ak_walk_motion *m = w->m;
+    const float dur = ak_clip_duration(m->clip);
+    const float tc = w->clip_time - floorf(w->clip_time / dur) * dur;
+    int32_t f = (int32_t)floorf(tc / m->clip->frame_time + 0.5f);
+    f = ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
+    w->frame_index = f;
+    const ak_quat yaw = ak_quat_yaw(w->heading);
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 rel = akq_rotate(yaw, m->land_rel[s][f]);
+        w->land[s] = ak_vec3_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
+        rays[3 + s] = ak_ground_ray_down(w->land[s], 1.5f, 3.5f);
+    }
+    return AK_WALKER_RAY_COUNT;
+}
+
+int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
+{
+    if (!w || !hits || count < AK_WALKER_RAY_COUNT)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits", AK_WALKER_RAY_COUNT);
+    for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) w->hits[i] = hits[i];
+    /* Character height: the controller's (when it placed us) or the centre ray's. */
+    float ground_y = w->pos.y;
+    if (!w->p.use_controller && hits[0].hit) ground_y = hits[0].height;
+    w->pos.y = ground_y;
+    /* The animation's floor goes on the ground that carries the character: the mean of
+     * each foot's foothold — the ground a planted foot stands on, and for a swinging foot a
+     * glide from the ground it left to the ground it will land on. It changes smoothly, step
+     * by step, never when the centre crosses a stair edge. */
+    float support = 0.0f;
+    for (int s = 0; s < 2; ++s) {
+        float ref = ground_y;
+        if (w->stance[s] && hits[1 + s].hit) {
+            ref = hits[1 + s].height;
+            w->foothold[s] = ref;
+            w->has_foothold[s] = 1;
+        } else if (!w->stance[s] && hits[3 + s].hit && w->has_foothold[s]) {
+            float u = w->m->swing_phase[s][w->frame_index];
+            u = u * u * (3.0f - 2.0f * u);
+            ref = w->foothold[s] + (hits[3 + s].height - w->foothold[s]) * u;
+        } else if (w->has_foothold[s]) {
+            ref = w->foothold[s];
+        }
+        support += 0.5f * ref;
+    }
+    const float step_dt = w->dt;
+    if (!w->initialized || w->p.ground_smoothing <= 0.0f) {
+        w->floor_y = support;
+        w->floor_v = 0.0f;
+    } else {
+        /* Critically damped spring (omega = 1/ground_smoothing): the floor glides from one
+         * support height to the next with a continuous velocity, so the hips never jerk. */
+        const float omega = 1.0f / w->p.ground_smoothing;
+        const float acc = omega * omega * (support - w->floor_y) - 2.0f * omega * w->floor_v;
+        w->floor_v += acc * step_dt;
+        w->floor_y += w->floor_v * step_dt;
+    }
+    place_pose(w);
+    if (w->p.foot_ik) {
+        ak_foot_ik_frame fr;
+        fr.dt = w->initialized ? step_dt : 0.0f;
+        fr.character.rotation = ak_quat_yaw(w->heading);
+        fr.character.translation = w->pos;
+        fr.floor_height = w->floor_y;
+        fr.stance[0] = w->stance[0];
+        fr.stance[1] = w->stance[1];
+        for (int s = 0; s < 2; ++s)
+            fr.stance_next[s] = w->idle_w > 0.0f ? w->stance[s]
+                                                 : ak_walk_motion_stance(w->m, s, w->clip_time + 1.0f / w->fik.stance_fade_rate);
+        fr.ground[0] = hits[1];
+        fr.ground[1] = hits[2];
+        for (int s = 0; s < 2; ++s) {
+            fr.ground_land[s] = hits[3 + s];
+            if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
+            fr.swing_phase[s] = w->m->swing_phase[s][w->frame_index];
+        }
+        int32_t st = ak_foot_ik_run(&w->fik, w->m->skeleton, &w->fst, &fr, w->local, w->world, err);
+        if (st != AK_OK) return st;
+    }
+    for (int s = 0; s < 2; ++s) w->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
+    if (!w->arrived && distance_to_target(w) <= w->p.arrival_radius) w->arrived = 1;
+    w->initialized = 1;
+    return AK_OK;
+}
+
+int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error *err)
+{
+    ak_vec3 move;
+    int32_t st = ak_walker_begin(w, dt, &move, err);
+    if (st != AK_OK) return st;
+    if (w->p.use_controller) {
+        w->ctrl.position = ak_vec3_make(w->pos.x, w->ctrl.position.y, w->pos.z);
+        ak_controller_move(&w->ctrl, ground, w->p.boxes, w->p.box_count, move, dt, NULL);
+        ak_walker_set_position(w, w->ctrl.position);
+    }
+    ak_ground_ray rays[AK_WALKER_RAY_COUNT];
+    ak_ground_hit hits[AK_WALKER_RAY_COUNT];
+    ak_walker_ground_rays(w, rays, AK_WALKER_RAY_COUNT);
+    for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) ak_ground_cast(ground, &rays[i], &hits[i]);
+    st = ak_walker_finish(w, hits, AK_WALKER_RAY_COUNT, err);
+    if (st != AK_OK) return st;
+    /* Ground exactly under the final soles, for the state and the measures. */
+    for (int s = 0; s < 2; ++s) {
+        ak_vec3 sole = w->p.foot_ik ? w->fst.sole[s] : ak_foot_ik_sole(&w->fik, w->world, s);
+        ak_ground_hit h;
+        w->sole_ground[s] = ak_ground_query(ground, sole.x, sole.z, &h) ? h.height : NAN;
+    }
+    return AK_OK;
+}
+
+void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
+{
+    if (!w || !s) return;
+    memset(s, 0, sizeof *s);
+    s->time = w->time;
+    const float dur = ak_clip_duration(w->m->clip);
+    s->clip_time = w->clip_time - floorf(w->clip_time / dur) * dur;
+    s->cycle = w->cycle;
+    s->position = w->pos;
+    s->heading = w->heading;
+    s->guide_heading = w->base_heading;
+    s->distance = distance_to_target(w);
+    s->path_length = w->path_length;
+    s->arrived = w->arrived;
+    s->stopped = w->idle_w >= 1.0f;
+    s->idle_weight = w->idle_w;
+    for (int k = 0; k < 2; ++k) {
+        s->stance[k] = w->stance[k];
+        s->sole[k] = w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
+        s->sole_ground[k] = w->sole_ground[k];
+        if (w->p.foot_ik && w->initialized) {
+            s->tilt_deg[k] = w->fst.tilt_deg[k];
+        } else {
+            /* Without foot IK: the animated foot against the ground normal under it. */
+            const ak_ground_hit *h = &w->hits[1 + k];
+            const ak_vec3 up = akq_rotate(w->world[w->fik.legs[k].foot].rotation, w->fik.legs[k].up_local);
+            const ak_vec3 n = h->hit ? h->normal : ak_vec3_make(0, 1, 0);
+            float d = akv_dot(up, n) / (akv_len(up) * akv_len(n) + 1e-20f);
+            d = d > 1.0f ? 1.0f : (d < -1.0f ? -1.0f : d);
+            s->tilt_deg[k] = acosf(d) * 180.0f / AK_PI;
+        }
+    }
+    s->hip_drop = w->p.foot_ik ? w->fst.applied_hip_drop : 0.0f;
+}
+
+const ak_xform *ak_walker_world_pose(const ak_walker *w) { return w ? w->world : NULL; }
+const ak_xform *ak_walker_local_pose(const ak_walker *w) { return w ? w->local : NULL; }
+
+/* ---- Measures ---- */
+
+void ak_walk_metrics_reset(ak_walk_metrics *m)
+{
+    if (m) memset(m, 0, sizeof *m);
+}
+
+void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_xform *world, int32_t hips, float dt)
+{
+    if (!m || !s || !world) return;
+    ++m->frames;
+    for (int k = 0; k < 2; ++k) {
+        if (s->stance[k] && isfinite(s->sole_ground[k])) {
+            const float e = s->sole[k].y - s->sole_ground[k];
+            if (-e > m->max_penetration) m->max_penetration = -e;
+            if (e > m->max_float) m->max_float = e;
+            if (s->tilt_deg[k] > m->max_tilt_deg) m->max_tilt_deg = s->tilt_deg[k];
+            ++m->stance_samples;
+            if (m->has_prev && m->prev_stance[k] && dt > 0.0f) {
+                const float dx = s->sole[k].x - m->prev_sole[k].x, dz = s->sole[k].z - m->prev_sole[k].z;
+                m->skate_sum += sqrtf(dx * dx + dz * dz) / dt;
+                ++m->skate_n;
+            }
+        }
+        if (m->has_prev) {
+            const float step = akv_len(akv_sub(s->sole[k], m->prev_sole[k]));
+            if (step > m->max_foot_step) m->max_foot_step = step;
+        }
+        m->prev_sole[k] = s->sole[k];
+        m->prev_stance[k] = s->stance[k];
+    }
+    if (m->has_prev) {
+        const float step = akv_len(akv_sub(world[hips].translation, m->prev_hips));
+        if (step > m->max_hip_step) m->max_hip_step = step;
+    }
+    m->prev_hips = world[hips].translation;
+    m->has_prev = 1;
+    m->skate = m->skate_n ? (float)(m->skate_sum / m->skate_n) : 0.0f;
+}

@@ -1,0 +1,263 @@
+/* The walker with the built-in clip: the issue's goals on hills and stairs, the error foot IK
+ * removes, steering, the two-phase engine API, walking off the ground, arrival with idle. */
+#include "walk_util.h"
+
+static walk_source g_src;
+static ak_terrain *g_hills, *g_stairs, *g_flat;
+
+static int setup(void **state)
+{
+    (void)state;
+    source_open(&g_src, NULL, 0, 0);
+    ak_terrain_params p = ak_terrain_defaults();
+    p.seed = 3;
+    if (ak_terrain_create(&p, &g_hills, NULL) != AK_OK) return -1;
+    p.kind = AK_TERRAIN_STAIRS;
+    if (ak_terrain_create(&p, &g_stairs, NULL) != AK_OK) return -1;
+    p.kind = AK_TERRAIN_FLAT;
+    if (ak_terrain_create(&p, &g_flat, NULL) != AK_OK) return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    source_close(&g_src);
+    ak_terrain_destroy(g_hills);
+    ak_terrain_destroy(g_stairs);
+    ak_terrain_destroy(g_flat);
+    return 0;
+}
+
+static ak_walker_params params(float sx, float sz, float tx, float tz)
+{
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(sx, 0, sz);
+    wp.target = ak_vec3_make(tx, 0, tz);
+    return wp;
+}
+
+/* Normal motion: the same walk on flat ground, animation only. */
+static walk_result reference(ak_walker_params wp)
+{
+    ak_ground flat = ak_terrain_ground(g_flat);
+    wp.foot_ik = 0;
+    return walk_run(&g_src, &flat, wp, 20.0f);
+}
+
+/* pop_factor: how much a frame's move may exceed the flat walk's largest; stairs need more
+ * room because the hips really must go down two risers in one step. */
+static void assert_goals(const walk_result *r, const walk_result *ref, float pop_factor)
+{
+    assert_true(r->last.arrived);
+    assert_true(r->last.distance < 0.5f);
+    assert_true(r->m.max_penetration < 0.01f);
+    assert_true(r->m.max_float < 0.01f);
+    assert_true(r->m.max_tilt_deg < 5.0f);
+    assert_true(r->m.skate < 0.03f);
+    assert_true(r->m.stance_samples > 100);
+    /* No pops: no per-frame jump beyond the flat walk's own largest step (plus the climb). */
+    assert_true(r->m.max_foot_step < pop_factor * ref->m.max_foot_step);
+    assert_true(r->m.max_hip_step < pop_factor * ref->m.max_hip_step);
+}
+
+static void builtin_walk_on_hills_meets_the_goals(void **state)
+{
+    (void)state;
+    ak_ground g = ak_terrain_ground(g_hills);
+    const ak_walker_params wp = params(-4, -3, 4, 3);
+    const walk_result ref = reference(wp);
+    const walk_result r = walk_run(&g_src, &g, wp, 20.0f);
+    print_result("builtin hills (IK)", &r);
+    print_result("builtin flat reference", &ref);
+    assert_goals(&r, &ref, 1.3f);
+    assert_true(r.max_hip_drop > 0.02f); /* hills make the hips drop */
+}
+
+static void builtin_walk_on_stairs_meets_the_goals(void **state)
+{
+    (void)state;
+    ak_ground g = ak_terrain_ground(g_stairs);
+    const ak_walker_params wp = params(-5, 0.4f, 5.5f, -0.3f); /* up five steps, landing, down five */
+    const walk_result ref = reference(wp);
+    const walk_result r = walk_run(&g_src, &g, wp, 20.0f);
+    print_result("builtin stairs (IK)", &r);
+    assert_goals(&r, &ref, 1.6f);
+}
+
+/* The same walks without foot IK show the error the IK removes. */
+static void without_foot_ik_the_feet_miss_the_ground(void **state)
+{
+    (void)state;
+    const ak_ground grounds[2] = {ak_terrain_ground(g_hills), ak_terrain_ground(g_stairs)};
+    for (int i = 0; i < 2; ++i) {
+        ak_walker_params wp = i == 0 ? params(-4, -3, 4, 3) : params(-5, 0.4f, 5.5f, -0.3f);
+        const walk_result with = walk_run(&g_src, &grounds[i], wp, 20.0f);
+        wp.foot_ik = 0;
+        const walk_result without = walk_run(&g_src, &grounds[i], wp, 20.0f);
+        print_result(i == 0 ? "builtin hills (no IK)" : "builtin stairs (no IK)", &without);
+        const float err_with = fmaxf(with.m.max_penetration, with.m.max_float);
+        const float err_without = fmaxf(without.m.max_penetration, without.m.max_float);
+        assert_true(err_without > 0.05f);
+        assert_true(err_without > 10.0f * err_with);
+        if (i == 0) assert_true(without.m.max_tilt_deg > 5.0f && with.m.max_tilt_deg < 1.0f); /* slopes tilt the ground under flat feet */
+    }
+}
+
+/* Continuous steering turns every frame but never faster than the limit; both modes arrive,
+ * and a sharp initial turn (target behind) is taken smoothly. */
+static void steering_respects_the_turn_rate_limit(void **state)
+{
+    (void)state;
+    ak_ground g = ak_terrain_ground(g_flat);
+    for (int mode = 0; mode < 2; ++mode) {
+        ak_walker_params wp = params(0, 0, 0, -5);
+        wp.start_heading = 0.0f; /* facing +Z, target straight behind */
+        wp.steer = mode == 0 ? AK_STEER_CYCLE : AK_STEER_CONTINUOUS;
+        wp.max_turn_rate = 60.0f;
+        ak_walker *w = NULL;
+        assert_int_equal(ak_walker_create(g_src.motion, &wp, &g, &w, NULL), AK_OK);
+        const float dt = ak_walk_motion_clip(g_src.motion)->frame_time;
+        ak_walker_state s;
+        ak_walker_get_state(w, &s);
+        float prev = s.guide_heading, max_rate = 0.0f;
+        int f;
+        for (f = 0; f < 1500; ++f) {
+            assert_int_equal(ak_walker_step(w, dt, &g, NULL), AK_OK);
+            ak_walker_get_state(w, &s);
+            float d = s.guide_heading - prev;
+            while (d > 3.14159265f) d -= 6.2831853f;
+            while (d < -3.14159265f) d += 6.2831853f;
+            if (fabsf(d) / dt > max_rate) max_rate = fabsf(d) / dt;
+            prev = s.guide_heading;
+            if (s.stopped) break;
+        }
+        printf("steer %s: arrived %d in %.2f s, path %.2f m, max guide turn %.1f deg/s\n", mode ? "continuous" : "cycle",
+               (int)s.arrived, (double)s.time, (double)s.path_length, (double)(max_rate * 57.29578f));
+        assert_true(s.arrived);
+        assert_true(s.distance < 0.5f);
+        assert_true(max_rate * 57.29578f <= 60.0f + 0.01f);
+        assert_true(max_rate * 57.29578f > 50.0f); /* it did turn at the limit */
+        ak_walker_destroy(w);
+    }
+}
+
+/* The engine form (rays out, hits in) gives the same walk as the C ground callback. */
+static void two_phase_rays_match_the_ground_callback(void **state)
+{
+    (void)state;
+    ak_ground g = ak_terrain_ground(g_hills);
+    ak_walker_params wp = params(-2, -2, 2, 1);
+    wp.use_controller = 0; /* the engine owns the character controller */
+    ak_walker *a = NULL, *b = NULL;
+    assert_int_equal(ak_walker_create(g_src.motion, &wp, &g, &a, NULL), AK_OK);
+    assert_int_equal(ak_walker_create(g_src.motion, &wp, &g, &b, NULL), AK_OK);
+    const float dt = ak_walk_motion_clip(g_src.motion)->frame_time;
+    const int32_t J = ak_walk_motion_skeleton(g_src.motion)->joint_count;
+    for (int f = 0; f < 200; ++f) {
+        assert_int_equal(ak_walker_step(a, dt, &g, NULL), AK_OK);
+        ak_vec3 move;
+        assert_int_equal(ak_walker_begin(b, dt, &move, NULL), AK_OK);
+        ak_ground_ray rays[AK_WALKER_RAY_COUNT];
+        ak_ground_hit hits[AK_WALKER_RAY_COUNT];
+        assert_int_equal(ak_walker_ground_rays(b, rays, AK_WALKER_RAY_COUNT), AK_WALKER_RAY_COUNT);
+        for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) {
+            AKT_NEAR(rays[i].direction.y, -1.0f, 0);
+            /* "the engine" casts: here, the terrain's own ray function */
+            ak_ground_cast(&g, &rays[i], &hits[i]);
+            assert_int_equal(hits[i].hit, 1);
+        }
+        assert_int_equal(ak_walker_finish(b, hits, AK_WALKER_RAY_COUNT, NULL), AK_OK);
+        const ak_xform *wa = ak_walker_world_pose(a), *wb = ak_walker_world_pose(b);
+        for (int32_t j = 0; j < J; ++j) {
+            AKT_NEAR(wa[j].translation.x, wb[j].translation.x, 1e-5);
+            AKT_NEAR(wa[j].translation.y, wb[j].translation.y, 1e-5);
+            AKT_NEAR(wa[j].translation.z, wb[j].translation.z, 1e-5);
+        }
+    }
+    ak_walker_destroy(a);
+    ak_walker_destroy(b);
+}
+
+/* Walking off the edge of the terrain: the feet lose their ground, weights fade, nothing
+ * jumps and nothing becomes NaN. */
+static void walking_off_the_ground_fades_without_pops(void **state)
+{
+    (void)state;
+    ak_terrain_params p = ak_terrain_defaults();
+    p.kind = AK_TERRAIN_FLAT;
+    p.size = 6.0f; /* ground ends at x = 3 */
+    p.base_height = 0.1f;
+    ak_terrain *t = NULL;
+    assert_int_equal(ak_terrain_create(&p, &t, NULL), AK_OK);
+    ak_ground g = ak_terrain_ground(t);
+    ak_walker_params wp = params(0, 0, 8, 0);
+    wp.use_controller = 0; /* the plain root-motion path walks on past the edge */
+    const walk_result ref = reference(wp);
+    const walk_result r = walk_run(&g_src, &g, wp, 5.0f);
+    print_result("off the edge", &r);
+    assert_true(r.last.position.x > 3.5f);
+    assert_true(isfinite(r.last.sole[0].y) && isfinite(r.last.sole[1].y));
+    assert_true(r.m.max_foot_step < 1.3f * ref.m.max_foot_step);
+    assert_true(r.m.max_hip_step < 1.3f * ref.m.max_hip_step);
+    ak_terrain_destroy(t);
+}
+
+/* On arrival the walker crossfades into the idle clip and stops inside the radius. */
+static void arrival_crossfades_into_idle_and_stops(void **state)
+{
+    (void)state;
+    ak_walk_clip_params cp = ak_walk_clip_defaults();
+    ak_clip *idle = NULL;
+    assert_int_equal(ak_idle_clip_create(&cp, g_src.skeleton, &idle, NULL), AK_OK);
+    ak_ground g = ak_terrain_ground(g_hills);
+    ak_walker_params wp = params(1, 1, 3, 4);
+    wp.idle_clip = idle;
+    ak_walker *w = NULL;
+    assert_int_equal(ak_walker_create(g_src.motion, &wp, &g, &w, NULL), AK_OK);
+    const float dt = ak_walk_motion_clip(g_src.motion)->frame_time;
+    ak_walker_state s;
+    int stopped_at = -1;
+    for (int f = 0; f < 1200; ++f) {
+        assert_int_equal(ak_walker_step(w, dt, &g, NULL), AK_OK);
+        ak_walker_get_state(w, &s);
+        if (s.stopped && stopped_at < 0) stopped_at = f;
+    }
+    assert_true(stopped_at > 0);
+    assert_true(s.stopped);
+    AKT_NEAR(s.idle_weight, 1.0f, 0);
+    assert_true(s.distance < 0.5f);
+    /* Standing: both feet on the ground. */
+    for (int k = 0; k < 2; ++k) AKT_NEAR(s.sole[k].y, s.sole_ground[k], 0.01);
+    ak_walker_destroy(w);
+    ak_clip_destroy(idle);
+}
+
+/* A wall of boxes in the way: the controller keeps the capsule out of it. */
+static void walker_does_not_walk_through_a_wall(void **state)
+{
+    (void)state;
+    ak_ground g = ak_terrain_ground(g_flat);
+    const ak_box wall = {{-3.0f, 0.0f, 2.0f}, {3.0f, 2.0f, 2.3f}};
+    ak_walker_params wp = params(0, 0, 0.5f, 5);
+    wp.boxes = &wall;
+    wp.box_count = 1;
+    const walk_result r = walk_run(&g_src, &g, wp, 6.0f);
+    assert_false(r.last.arrived);
+    assert_true(r.last.position.z <= 2.0f - wp.controller.radius + 1e-3f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(builtin_walk_on_hills_meets_the_goals),
+        cmocka_unit_test(builtin_walk_on_stairs_meets_the_goals),
+        cmocka_unit_test(without_foot_ik_the_feet_miss_the_ground),
+        cmocka_unit_test(steering_respects_the_turn_rate_limit),
+        cmocka_unit_test(two_phase_rays_match_the_ground_callback),
+        cmocka_unit_test(walking_off_the_ground_fades_without_pops),
+        cmocka_unit_test(arrival_crossfades_into_idle_and_stops),
+        cmocka_unit_test(walker_does_not_walk_through_a_wall),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,119 @@
+/* The walker with real mocap (CMU walks in CMU units): cycles given and found, goals on hills
+ * and stairs, and the error foot IK removes. */
+#include "walk_util.h"
+
+static ak_terrain *g_hills, *g_stairs, *g_flat;
+
+static int setup(void **state)
+{
+    (void)state;
+    ak_terrain_params p = ak_terrain_defaults();
+    p.seed = 5;
+    if (ak_terrain_create(&p, &g_hills, NULL) != AK_OK) return -1;
+    p.kind = AK_TERRAIN_STAIRS;
+    if (ak_terrain_create(&p, &g_stairs, NULL) != AK_OK) return -1;
+    p.kind = AK_TERRAIN_FLAT;
+    if (ak_terrain_create(&p, &g_flat, NULL) != AK_OK) return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ak_terrain_destroy(g_hills);
+    ak_terrain_destroy(g_stairs);
+    ak_terrain_destroy(g_flat);
+    return 0;
+}
+
+static void check_clip(const char *name, int a, int b)
+{
+    walk_source src;
+    source_open(&src, name, a, b);
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(src.motion, &info);
+    printf("%s: units %s (%.6f m/unit), cycle %d:%d (%.3f s), stride %.2f m, speed %.2f m/s, sole %.3f/%.3f m, "
+           "seam pose error %.4f rad\n",
+           name, ak_units_name((ak_units)info.units), (double)info.metres_per_unit, (int)info.cycle_start,
+           (int)info.cycle_end, (double)info.cycle_time, (double)info.stride_length, (double)info.speed,
+           (double)info.sole_height[0], (double)info.sole_height[1], (double)info.pose_error);
+    AKT_NEAR(info.metres_per_unit, 0.056444, 1e-4); /* CMU units detected */
+    assert_true(info.stride_length > 0.9f && info.stride_length < 1.8f);
+    ak_ground flat = ak_terrain_ground(g_flat);
+    const ak_ground grounds[2] = {ak_terrain_ground(g_hills), ak_terrain_ground(g_stairs)};
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(-4.0f, 0, 0.3f);
+    wp.target = ak_vec3_make(4.0f, 0, -0.2f);
+    wp.foot_ik = 0;
+    const walk_result ref = walk_run(&src, &flat, wp, 15.0f);
+    for (int i = 0; i < 2; ++i) {
+        wp.foot_ik = 1;
+        const walk_result r = walk_run(&src, &grounds[i], wp, 15.0f);
+        wp.foot_ik = 0;
+        const walk_result raw = walk_run(&src, &grounds[i], wp, 15.0f);
+        char label[96];
+        snprintf(label, sizeof label, "%s %s IK", name, i == 0 ? "hills" : "stairs");
+        print_result(label, &r);
+        snprintf(label, sizeof label, "%s %s no IK", name, i == 0 ? "hills" : "stairs");
+        print_result(label, &raw);
+        assert_true(r.last.arrived);
+        assert_true(r.last.distance < 0.5f);
+        assert_true(r.m.max_penetration < 0.01f);
+        assert_true(r.m.max_float < 0.01f);
+        assert_true(r.m.max_tilt_deg < 5.0f);
+        assert_true(r.m.skate < 0.03f);
+        assert_true(r.m.max_foot_step < (i == 0 ? 1.3f : 1.6f) * ref.m.max_foot_step);
+        assert_true(r.m.max_hip_step < (i == 0 ? 1.3f : 1.6f) * ref.m.max_hip_step);
+        /* Without foot IK the same walk misses the ground by far more. */
+        assert_true(fmaxf(raw.m.max_penetration, raw.m.max_float) > 0.05f);
+    }
+    source_close(&src);
+}
+
+static void cmu_02_01_walk_with_its_known_cycle_meets_the_goals(void **state)
+{
+    (void)state;
+    check_clip("cmu_02_01_walk.bvh", 104, 236);
+}
+
+static void cmu_07_01_walk_with_its_known_cycle_meets_the_goals(void **state)
+{
+    (void)state;
+    check_clip("cmu_07_01_walk.bvh", 79, 208);
+}
+
+static void cmu_16_11_veer_left_with_a_found_cycle_meets_the_goals(void **state)
+{
+    (void)state;
+    check_clip("cmu_16_11_walk_veer_left.bvh", -1, -1);
+}
+
+/* The cycle finder on 02_01 finds one whole stride: 132 frames (1.10 s) is the known loop. */
+static void cycle_finder_finds_one_stride_of_02_01(void **state)
+{
+    (void)state;
+    walk_source src;
+    source_open(&src, "cmu_02_01_walk.bvh", -1, -1);
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(src.motion, &info);
+    printf("found cycle %d:%d (%d frames), pose error %.4f rad, velocity error %.3f rad/s\n", (int)info.cycle_start,
+           (int)info.cycle_end, (int)(info.cycle_end - info.cycle_start), (double)info.pose_error,
+           (double)info.velocity_error);
+    const int len = info.cycle_end - info.cycle_start;
+    assert_true(len >= 126 && len <= 138);
+    assert_true(info.pose_error < 0.05f); /* mean per-joint mismatch under 3 degrees */
+    /* Stance fractions of a walk: each foot down a bit more than half the time. */
+    for (int s = 0; s < 2; ++s) assert_true(info.stance_fraction[s] > 0.4f && info.stance_fraction[s] < 0.8f);
+    source_close(&src);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cmu_02_01_walk_with_its_known_cycle_meets_the_goals),
+        cmocka_unit_test(cmu_07_01_walk_with_its_known_cycle_meets_the_goals),
+        cmocka_unit_test(cmu_16_11_veer_left_with_a_found_cycle_meets_the_goals),
+        cmocka_unit_test(cycle_finder_finds_one_stride_of_02_01),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
