@@ -196,6 +196,27 @@ AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle skeleton, const ak_plugin_limb
                                         ak_plugin_xform *local, ak_plugin_xform *world,
                                         int32_t count, ak_plugin_ik_result *out_result);
 
+/* Look-at spread over a chain (ak_look_at_params in Unity's frame). */
+typedef struct ak_plugin_look_at_params {
+    ak_vec3 target;               /* model space */
+    ak_vec3 forward;              /* last joint's local axis that should point at the target;
+                                   * default (0,0,-1) (the C (0,0,1), mirrored) */
+    ak_vec3 up;                   /* last joint's local up axis; default (0,1,0) */
+    ak_vec3 world_up;             /* model-space up; default (0,1,0) */
+    float clamp_weight;           /* 0 unrestricted (default) .. 1 no motion */
+    float tolerance;              /* radians; default 1e-3 */
+    float weight;                 /* 0..1; default 1 */
+} ak_plugin_look_at_params;
+
+AK_PLUGIN_API int32_t ak_plugin_look_at_defaults(ak_plugin_look_at_params *out);
+/* `chain`: chain_length joint indices, root first, each below the previous (1..64);
+ * `joint_weights`: chain_length shares in [0,1] or NULL for an even spread. */
+AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle skeleton, const int32_t *chain,
+                                        const float *joint_weights, int32_t chain_length,
+                                        const ak_plugin_look_at_params *params,
+                                        ak_plugin_xform *local, ak_plugin_xform *world,
+                                        int32_t count, ak_plugin_ik_result *out_result);
+
 AK_EXTERN_C_END
 
 #endif

@@ -8,6 +8,7 @@
 #if !defined(AK_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
 #define AK_HAVE_SSE 1
 #include <emmintrin.h>
+#include <string.h>
 
 #include "animkit/math.h"
 
@@ -95,7 +96,11 @@ AK_INLINE __m128 aks_slerp(__m128 a, __m128 b, const aks_slerp_t *p)
 /* (x,y,z,0) from a packed ak_vec3 without reading past it. */
 AK_INLINE __m128 aks_load3(const ak_vec3 *v)
 {
-    __m128 xy = _mm_castpd_ps(_mm_load_sd((const double *)(const void *)v));
+    /* x,y as one 8-byte load; through memcpy because an ak_vec3 is only 4-byte aligned
+     * (a double* load of it is undefined behaviour, which UBSan reports). Compiles to movsd. */
+    double xy_bits;
+    memcpy(&xy_bits, v, sizeof xy_bits);
+    __m128 xy = _mm_castpd_ps(_mm_set_sd(xy_bits));
     return _mm_movelh_ps(xy, _mm_load_ss(&v->z));
 }
 

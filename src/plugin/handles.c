@@ -32,6 +32,7 @@ static void table_unlock(void) { pthread_mutex_unlock(&g_lock); }
 
 typedef struct akp_slot {
     akp_object *obj;       /* NULL when free */
+    int32_t kind;          /* kind of the last object held (for "was destroyed" messages) */
     uintptr_t generation;  /* >= 1; bumped on destroy */
     int32_t next_free;     /* free-list link, -1 at the end */
 } akp_slot;
@@ -79,6 +80,7 @@ ak_handle akp_register(akp_object *obj)
             /* Push the new slots so the lowest index comes out first. */
             for (int32_t i = g_slot_count + grow - 1; i >= g_slot_count; --i) {
                 g_slots[i].obj = NULL;
+                g_slots[i].kind = 0;
                 g_slots[i].generation = 1;
                 g_slots[i].next_free = g_free_head;
                 g_free_head = i;
@@ -90,6 +92,7 @@ ak_handle akp_register(akp_object *obj)
         int32_t slot = g_free_head;
         g_free_head = g_slots[slot].next_free;
         g_slots[slot].obj = obj;
+        g_slots[slot].kind = obj->kind;
         g_slots[slot].next_free = -1;
         h = make_handle(slot, g_slots[slot].generation);
         ++g_live;
@@ -176,8 +179,9 @@ int32_t akp_describe_invalid(ak_handle h, int32_t kind, char *buffer, size_t siz
             snprintf(text, sizeof text, "invalid %s handle (never created by this plugin)",
                      akp_kind_name(kind));
         else if (!g_slots[slot].obj || g_slots[slot].generation != gen)
+            /* A stale generation: say what it was when the slot still holds that kind. */
             snprintf(text, sizeof text, "%s handle was destroyed (use after destroy)",
-                     akp_kind_name(kind));
+                     akp_kind_name(kind ? kind : g_slots[slot].generation == gen + 1u ? g_slots[slot].kind : 0));
         else
             snprintf(text, sizeof text, "handle is a %s, not a %s",
                      akp_kind_name(g_slots[slot].obj->kind), akp_kind_name(kind));

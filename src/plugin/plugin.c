@@ -152,6 +152,7 @@ static int32_t wrap_loaded(ak_skeleton *sk, ak_clip *clip, float metres_per_unit
         status = scaled_skeleton(sk, k, &scaled, err);
         ak_skeleton_destroy(sk);
         sk = scaled;
+        if (status == AK_OK && !sk) status = AK_ERR_NOMEM; /* (create sets it on success) */
         if (status == AK_OK) {
             const size_t keys = (size_t)clip->frame_count * (size_t)clip->track_count;
             for (size_t i = 0; i < keys; ++i)
@@ -162,7 +163,10 @@ static int32_t wrap_loaded(ak_skeleton *sk, ak_clip *clip, float metres_per_unit
         clip->loop = loop ? 1 : 0;
         ps = (akp_skeleton *)calloc(1, sizeof *ps);
         pc = (akp_clip *)calloc(1, sizeof *pc);
-        if (!ps || !pc) status = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+        if (!ps || !pc) {
+            ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+            status = AK_ERR_NOMEM;
+        }
     }
     if (status == AK_OK) {
         ps->hdr.kind = AKP_KIND_SKELETON;
@@ -188,7 +192,8 @@ static int32_t wrap_loaded(ak_skeleton *sk, ak_clip *clip, float metres_per_unit
                 sk = NULL;
             }
         }
-        if (status == AK_OK) return AK_OK;
+        /* ps and pc now belong to the handle table (the analyzer cannot see across files). */
+        if (status == AK_OK) return AK_OK; // NOLINT(clang-analyzer-unix.Malloc)
     }
     if (ps) free(ps);
     if (pc) free(pc);

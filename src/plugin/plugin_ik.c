@@ -55,7 +55,10 @@ AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle h, const ak_plugin_limb_ik_par
     if (status != AK_OK) return status;
     const int32_t n = s->skeleton->joint_count;
     if (out_result) memset(out_result, 0, sizeof *out_result);
-    if (!pp) status = akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "params is null");
+    if (!pp) {
+        akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "params is null");
+        status = AK_ERR_INVALID_ARG;
+    }
     if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, local, count, n, "local");
     if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, world, count, n, "world");
     if (status == AK_OK) {
@@ -83,6 +86,67 @@ AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle h, const ak_plugin_limb_ik_par
         akp_mirror_xforms((ak_xform *)local, n);
         akp_mirror_xforms((ak_xform *)world, n);
         if (status != AK_OK) akp_fail(&s->hdr, status, "limb IK: %s", err.message);
+        else copy_result(out_result, &r);
+    }
+    akp_release(&s->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_look_at_defaults(ak_plugin_look_at_params *out)
+{
+    if (!out) return AK_ERR_INVALID_ARG;
+    const ak_look_at_params d = ak_look_at_defaults();
+    memset(out, 0, sizeof *out);
+    out->target = akp_mirror_point(d.target);
+    /* forward/up/world_up are directions: they mirror like points. */
+    out->forward = akp_mirror_point(d.forward);
+    out->up = akp_mirror_point(d.up);
+    out->world_up = akp_mirror_point(d.world_up);
+    out->clamp_weight = d.clamp_weight;
+    out->tolerance = d.tolerance;
+    out->weight = d.weight;
+    return AK_OK;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle h, const int32_t *chain, const float *joint_weights,
+                                        int32_t chain_length, const ak_plugin_look_at_params *pp,
+                                        ak_plugin_xform *local, ak_plugin_xform *world,
+                                        int32_t count, ak_plugin_ik_result *out_result)
+{
+    akp_skeleton *s;
+    int32_t status = akp_acquire_skeleton(h, &s);
+    if (status != AK_OK) return status;
+    const int32_t n = s->skeleton->joint_count;
+    if (out_result) memset(out_result, 0, sizeof *out_result);
+    if (!pp || !chain) {
+        akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "params and chain are required");
+        status = AK_ERR_INVALID_ARG;
+    }
+    if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, local, count, n, "local");
+    if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, world, count, n, "world");
+    if (status == AK_OK) {
+        ak_look_at_params p = ak_look_at_defaults();
+        ak_ik_result r;
+        ak_error err;
+        memset(&r, 0, sizeof r);
+        ak_error_clear(&err);
+        p.skeleton = s->skeleton;
+        p.chain = chain;
+        p.chain_length = chain_length;
+        p.joint_weights = joint_weights;
+        p.target = akp_mirror_point(pp->target);
+        p.forward = akp_mirror_point(pp->forward);
+        p.up = akp_mirror_point(pp->up);
+        p.world_up = akp_mirror_point(pp->world_up);
+        p.clamp_weight = pp->clamp_weight;
+        p.tolerance = pp->tolerance;
+        p.weight = pp->weight;
+        akp_mirror_xforms((ak_xform *)local, n);
+        akp_mirror_xforms((ak_xform *)world, n);
+        status = ak_look_at_run(&p, (ak_xform *)local, (ak_xform *)world, &r, &err);
+        akp_mirror_xforms((ak_xform *)local, n);
+        akp_mirror_xforms((ak_xform *)world, n);
+        if (status != AK_OK) akp_fail(&s->hdr, status, "look-at: %s", err.message);
         else copy_result(out_result, &r);
     }
     akp_release(&s->hdr);

@@ -305,6 +305,57 @@ static class PluginTests
         }
     }
 
+    static double AngleBetween(AkVec3 a, AkVec3 b)
+    {
+        double c = (a.x * b.x + a.y * b.y + a.z * b.z) / (Len(a) * Len(b));
+        return Math.Acos(Math.Max(-1, Math.Min(1, c)));
+    }
+
+    [Test] static void look_at_turns_the_head_onto_a_target()
+    {
+        using (BvhFile bvh = BvhFile.Load(Mocap("cmu_02_01_walk.bvh")))
+        {
+            Skeleton s = bvh.Skeleton;
+            string missing;
+            int[] hum = s.Humanoid(null, out missing);
+            int[] chain = { hum[(int)HumanoidSlot.Spine], hum[(int)HumanoidSlot.Neck], hum[(int)HumanoidSlot.Head] };
+            AkXform[] local = new AkXform[s.JointCount], world = new AkXform[s.JointCount];
+            bvh.Clip.Sample(s, 0.8f, Interpolation.Linear, local);
+            s.Fk(local, world);
+            AkLookAtParams p = IK.LookAtDefaults();
+            Near(p.forward.z, -1, 0, "default forward (0,0,-1): the C (0,0,1) mirrored");
+            Near(p.weight, 1, 0, "default weight");
+            int head = chain[2];
+            // The head's current forward (local -Z in Unity's frame), turned 40 degrees to the
+            // side and tilted down: a target 1.5 m away.
+            AkVec3 f = Rotate(world[head].rotation, p.forward);
+            double yaw = 40 * Math.PI / 180;
+            AkVec3 dir = new AkVec3((float)(f.x * Math.Cos(yaw) + f.z * Math.Sin(yaw)), -0.3f,
+                                    (float)(-f.x * Math.Sin(yaw) + f.z * Math.Cos(yaw)));
+            AkVec3 h = world[head].position;
+            p.target = new AkVec3(h.x + 1.5f * dir.x, h.y + 1.5f * dir.y, h.z + 1.5f * dir.z);
+            double before = AngleBetween(Rotate(world[head].rotation, p.forward), Sub(p.target, h));
+            AkIkResult r = s.LookAt(chain, null, ref p, local, world);
+            double after = AngleBetween(Rotate(world[head].rotation, p.forward), Sub(p.target, world[head].position));
+            Console.WriteLine("  head off target: {0:F1} deg before, {1:F4} deg after", before * 180 / Math.PI, after * 180 / Math.PI);
+            True(before > 0.5, "target starts off to the side");
+            Near(after, 0, 2e-3, "head looks at the target (rad)");
+            True(r.reached == 1, "reached");
+            // Joints outside the chain's subtree kept their pose (left foot).
+            AkXform[] check = new AkXform[s.JointCount];
+            bvh.Clip.Sample(s, 0.8f, Interpolation.Linear, check);
+            int foot = hum[(int)HumanoidSlot.LeftFoot];
+            True(check[foot].rotation.x == local[foot].rotation.x && check[foot].rotation.w == local[foot].rotation.w, "legs untouched");
+            // Clamp 0.9: at most 18 degrees of turn.
+            bvh.Clip.Sample(s, 0.8f, Interpolation.Linear, local);
+            s.Fk(local, world);
+            p.clampWeight = 0.9f;
+            s.LookAt(chain, new float[] { 0.2f, 0.3f, 1f }, ref p, local, world);
+            double clamped = AngleBetween(Rotate(world[head].rotation, p.forward), Sub(p.target, world[head].position));
+            True(clamped > before - 18.5 * Math.PI / 180 && clamped < before, "clamped turn: " + clamped * 180 / Math.PI);
+        }
+    }
+
     // Figures for docs/unity.md (not a test: timings depend on the machine).
     static int Bench()
     {

@@ -33,7 +33,8 @@ set(AK_CS_TESTS
   buffers_too_small_throw
   matrices_match_unity_memory_order
   everything_destroyed_leaves_no_handles
-  limb_ik_moves_the_foot_onto_a_target)
+  limb_ik_moves_the_foot_onto_a_target
+  look_at_turns_the_head_onto_a_target)
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/csharp_tests.cmake)
   include(${CMAKE_CURRENT_SOURCE_DIR}/csharp_tests.cmake) # appends tests of later ABI parts
 endif()

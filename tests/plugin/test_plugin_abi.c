@@ -66,6 +66,13 @@ static void null_handle_is_an_error_on_every_call(void **state)
     assert_int_equal(ak_plugin_clip_sample(NULL, NULL, 0.0f, 1, x, 4), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_clip_sample_world(NULL, NULL, 0.0f, 1, x, 4), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_fk(NULL, x, x + 2, 2), AK_PLUGIN_ERR_HANDLE);
+    ak_plugin_limb_ik_params lp;
+    ak_plugin_look_at_params la;
+    ak_plugin_ik_result r;
+    ak_plugin_limb_ik_defaults(&lp);
+    ak_plugin_look_at_defaults(&la);
+    assert_int_equal(ak_plugin_limb_ik(NULL, &lp, x, x, 4, &r), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_look_at(NULL, ints, NULL, 1, &la, x, x, 4, &r), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_last_error(NULL, buf, sizeof buf), AK_PLUGIN_ERR_HANDLE);
     assert_non_null(strstr(buf, "null"));
     /* The text buffer is optional and a short one truncates. */
@@ -368,6 +375,35 @@ static void limb_ik_worked_numbers_in_unity_frame(void **state)
     ak_plugin_destroy(c);
 }
 
+static void look_at_points_the_chain_tip_at_the_target(void **state)
+{
+    (void)state;
+    ak_handle s, c;
+    load_small(&s, &c);
+    ak_plugin_xform local[3], world[3];
+    ak_plugin_clip_sample(c, s, 0.0f, AK_INTERP_LINEAR, local, 3);
+    ak_plugin_fk(s, local, world, 3);
+    ak_plugin_look_at_params p;
+    assert_int_equal(ak_plugin_look_at_defaults(&p), AK_OK);
+    AKT_NEAR(p.forward.z, -1.0f, 0); AKT_NEAR(p.up.y, 1.0f, 0); AKT_NEAR(p.weight, 1.0f, 0);
+    const int32_t chain[2] = {0, 1};
+    p.target = ak_vec3_make(3.0f, 1.0f, -2.0f);
+    ak_plugin_ik_result r;
+    assert_int_equal(ak_plugin_look_at(s, chain, NULL, 2, &p, local, world, 3, &r), AK_OK);
+    /* The Arm's local forward (-Z in Unity's frame) now points from Arm to the target. */
+    ak_vec3 f = ak_quat_rotate(world[1].rotation, p.forward);
+    ak_vec3 d = ak_vec3_normalize_or(ak_vec3_sub(p.target, world[1].position), f);
+    AKT_NEAR(ak_vec3_dot(f, d), 1.0f, 1e-4);
+    assert_int_equal(r.reached, 1);
+    const int32_t bad[2] = {1, 0};
+    assert_int_equal(ak_plugin_look_at(s, bad, NULL, 2, &p, local, world, 3, &r), AK_ERR_INVALID_ARG);
+    char err[256];
+    ak_plugin_last_error(s, err, sizeof err);
+    assert_non_null(strstr(err, "look-at"));
+    ak_plugin_destroy(s);
+    ak_plugin_destroy(c);
+}
+
 #if !defined(_WIN32)
 static void *churn(void *arg)
 {
@@ -414,6 +450,7 @@ int main(void)
         cmocka_unit_test(bad_bvh_error_names_the_line),
         cmocka_unit_test(cmu_units_detected_and_world_matches_library),
         cmocka_unit_test(limb_ik_worked_numbers_in_unity_frame),
+        cmocka_unit_test(look_at_points_the_chain_tip_at_the_target),
 #if !defined(_WIN32)
         cmocka_unit_test(handles_from_two_threads),
 #endif

@@ -143,12 +143,35 @@ namespace AnimKit
             return r;
         }
 
+        /// <summary>Look-at over `chain` (root first); `weights` null = even spread.
+        /// `local` and `world` are updated in place.</summary>
+        public AkIkResult LookAt(int[] chain, float[] weights, ref AkLookAtParams p, AkXform[] local, AkXform[] world)
+        {
+            if (weights != null && weights.Length != chain.Length)
+                throw new ArgumentException("weights must have one entry per chain joint");
+            AkIkResult r;
+            int n = Math.Min(local.Length, world.Length);
+            fixed (int* c = chain)
+            fixed (float* w = weights)
+            fixed (AkXform* l = local)
+            fixed (AkXform* wo = world)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_look_at(Raw, c, w, chain.Length, ref p, l, wo, n, out r), Raw);
+            return r;
+        }
+
         public void Dispose() { Handle.Dispose(); }
     }
 
     /// <summary>Default parameter blocks, straight from the C library.</summary>
     public static class IK
     {
+        public static AkLookAtParams LookAtDefaults()
+        {
+            AkLookAtParams p;
+            AnimKitNative.Check(AnimKitNative.ak_plugin_look_at_defaults(out p), IntPtr.Zero);
+            return p;
+        }
+
         public static AkLimbIkParams LimbDefaults()
         {
             AkLimbIkParams p;

@@ -94,6 +94,20 @@ namespace AnimKit
         public int loop;
     }
 
+    /// <summary>ak_plugin_look_at_params: Unity frame; target in model space, axes in the
+    /// last joint's local space.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkLookAtParams
+    {
+        public AkVec3 target;
+        public AkVec3 forward;
+        public AkVec3 up;
+        public AkVec3 worldUp;
+        public float clampWeight;
+        public float tolerance;
+        public float weight;
+    }
+
     /// <summary>Status codes (ak_status in status.h, plus the plugin's handle error).</summary>
     public enum AkStatus
     {
@@ -176,6 +190,11 @@ namespace AnimKit
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_limb_ik(IntPtr skeleton, ref AkLimbIkParams p, AkXform* local,
             AkXform* world, int count, out AkIkResult result);
+
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_look_at_defaults(out AkLookAtParams p);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_look_at(IntPtr skeleton, int* chain, float* jointWeights, int chainLength,
+            ref AkLookAtParams p, AkXform* local, AkXform* world, int count, out AkIkResult result);
 
         // ---- helpers ----
 
