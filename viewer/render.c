@@ -112,7 +112,7 @@ typedef struct mesh {
 struct akr_renderer {
     GLuint lit, flat;
     GLint lit_mvp, lit_model, lit_normal, lit_color, lit_light, lit_eye, lit_fog, lit_fog_color,
-        lit_flat;
+        lit_flat, lit_contour;
     GLint flat_mvp, flat_eye, flat_fog, flat_fog_color;
     mesh sphere, cylinder, plane;
     GLuint stream_vao, stream_vbo; /* lines, text, rects: position + colour per vertex */
@@ -138,7 +138,7 @@ static const char *k_lit_fs =
     "#version 330 core\n"
     "in vec3 v_normal; in vec3 v_world; out vec4 o_color;\n"
     "uniform vec4 u_color; uniform vec3 u_light, u_eye, u_fog_color; uniform vec2 u_fog; uniform "
-    "int u_flat;\n"
+    "int u_flat; uniform float u_contour;\n"
     "void main() {\n"
     "  vec3 n = normalize(v_normal); vec3 l = normalize(u_light); vec3 v = normalize(u_eye - "
     "v_world);\n"
@@ -150,6 +150,9 @@ static const char *k_lit_fs =
     "    c = c * (0.28 + 0.22 * hemi + 0.62 * diff) + vec3(0.18 * spec + 0.10 * rim);\n"
     "  } else if (u_flat == 1) { float diff = max(dot(n, l), 0.0); c = c * (0.55 + 0.45 * diff); "
     "}\n"
+    "  if (u_contour > 0.0) {  /* height contour lines, antialiased with fwidth */\n"
+    "    float h = v_world.y / u_contour; float d = min(fract(h), 1.0 - fract(h));\n"
+    "    c *= mix(0.80, 1.0, smoothstep(0.0, 1.2 * fwidth(h), d)); }\n"
     "  float f = smoothstep(u_fog.x, u_fog.y, length(u_eye - v_world));\n"
     "  o_color = vec4(mix(c, u_fog_color, f), u_color.a); }\n";
 static const char *k_flat_vs =
@@ -330,6 +333,7 @@ akr_renderer *akr_create(char *err, size_t err_size)
     r->lit_fog = glGetUniformLocation(r->lit, "u_fog");
     r->lit_fog_color = glGetUniformLocation(r->lit, "u_fog_color");
     r->lit_flat = glGetUniformLocation(r->lit, "u_flat");
+    r->lit_contour = glGetUniformLocation(r->lit, "u_contour");
     r->flat_mvp = glGetUniformLocation(r->flat, "u_mvp");
     r->flat_eye = glGetUniformLocation(r->flat, "u_eye");
     r->flat_fog = glGetUniformLocation(r->flat, "u_fog");
@@ -403,6 +407,7 @@ void akr_begin(akr_renderer *r, int w, int h, const akr_camera *c)
     glUniform3f(r->lit_eye, r->eye.x, r->eye.y, r->eye.z);
     glUniform2fv(r->lit_fog, 1, r->fog);
     glUniform3fv(r->lit_fog_color, 1, k_background);
+    glUniform1f(r->lit_contour, 0.0f);
     glUseProgram(r->flat);
     glUniform3f(r->flat_eye, r->eye.x, r->eye.y, r->eye.z);
     glUniform2fv(r->flat_fog, 1, r->fog);
@@ -569,7 +574,10 @@ void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, flo
     static const float col[4] = {0.62f, 0.72f, 0.52f, 1.0f};
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.0f, 1.0f);
+    glUseProgram(r->lit);
+    glUniform1f(r->lit_contour, 0.25f); /* a line every 25 cm of height */
     draw_lit(r, &m, model, col, 0);
+    glUniform1f(r->lit_contour, 0.0f);
     glDisable(GL_POLYGON_OFFSET_FILL);
     glBindVertexArray(0);
     /* Contour-ish grid: lines along the cells every 1 m, lifted 1 cm. */

@@ -215,15 +215,42 @@ static int32_t add_joint(bvh_parser *ps, int32_t parent, int32_t line, const cha
     return AK_OK;
 }
 
-static int32_t check_unique_name(bvh_parser *ps, int32_t index, int32_t line, const char *at)
+/* Joint names must be unique (ak_skeleton_find, the humanoid map and the CSV columns go by
+ * name). Checked once the hierarchy is read, through an open-addressing hash of the names
+ * (FNV-1a), so large limits stay linear; the error points at the second occurrence. */
+static uint32_t name_hash(const char *s)
 {
-    const char *name = ps->joints[index].name;
-    for (int32_t k = 0; k < index; ++k)
-        if (strcmp(ps->joints[k].name, name) == 0)
-            return fail_at(ps, AK_ERR_PARSE, line, at,
-                           "duplicate joint name '%s' (first on line %d)", name,
-                           (int)ps->joints[k].line);
-    return AK_OK;
+    uint32_t h = 2166136261u;
+    for (; *s; ++s) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+static int32_t check_unique_names(bvh_parser *ps)
+{
+    size_t cap = 16;
+    while (cap < (size_t)ps->joint_count * 2) cap *= 2;
+    int32_t *slots = (int32_t *)malloc(sizeof(int32_t) * cap);
+    if (!slots) return ak_error_set(ps->err, AK_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < cap; ++i) slots[i] = -1;
+    int32_t st = AK_OK;
+    for (int32_t j = 0; j < ps->joint_count && st == AK_OK; ++j) {
+        const bvh_joint *bj = &ps->joints[j];
+        size_t i = name_hash(bj->name) & (cap - 1);
+        while (slots[i] >= 0) {
+            const bvh_joint *other = &ps->joints[slots[i]];
+            if (strcmp(other->name, bj->name) == 0) {
+                st = ak_error_set(ps->err, AK_ERR_PARSE, bj->line,
+                                  bj->is_end_site ? "End Site name '%s' is already a joint (line %d)"
+                                                  : "duplicate joint name '%s' (first on line %d)",
+                                  bj->name, (int)other->line);
+                break;
+            }
+            i = (i + 1) & (cap - 1);
+        }
+        slots[i] = j;
+    }
+    free(slots);
+    return st;
 }
 
 /* Reads the joint name: the rest of the line, trimmed. A trailing '{' opens the block. */
@@ -389,7 +416,6 @@ static int32_t parse_hierarchy(bvh_parser *ps)
             const int32_t me = ps->joint_count - 1;
             int brace_open = 0;
             if ((st = read_name(ps, is_root ? "ROOT" : "JOINT", ps->joints[me].name, &brace_open))) return st;
-            if ((st = check_unique_name(ps, me, t.line, t.s))) return st;
             if ((st = expect_open_brace(ps, brace_open, ps->joints[me].name))) return st;
             cur = me;
         } else if (tok_is(t, "End") || tok_is(t, "EndSite")) {
@@ -416,7 +442,6 @@ static int32_t parse_hierarchy(bvh_parser *ps)
             const size_t plen = strlen(parent_name);
             memcpy(j->name, parent_name, plen);
             memcpy(j->name + plen, "_end", 5);
-            if ((st = check_unique_name(ps, me, t.line, t.s))) return st;
             if ((st = expect_open_brace(ps, 0, "End Site"))) return st;
             cur = me;
         } else if (tok_is(t, "OFFSET")) {
@@ -439,7 +464,7 @@ static int32_t parse_hierarchy(bvh_parser *ps)
                 return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "MOTION while joint '%s' (line %d) is still open (missing '}')",
                                ps->joints[cur].name, (int)ps->joints[cur].line);
             if (ps->joint_count == 0) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "MOTION before any ROOT");
-            return AK_OK;
+            return check_unique_names(ps);
         } else {
             if (cur < 0)
                 return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected ROOT or MOTION, found '%s'",
@@ -573,7 +598,7 @@ static int32_t parse_frames(bvh_parser *ps)
                            "file ends after %d of %d frames (Frames: says %d)", (int)f, (int)N, (int)N);
         }
         for (int32_t c = 0; c < C; ++c) {
-            while (p < end && (*p == ' ' || *p == '\t')) ++p;
+            while (p < end && is_blank(*p)) ++p;
             if (p == end || *p == '\n' || *p == '\r') {
                 ps->p = p;
                 return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d has %d values, expected %d",

@@ -194,6 +194,7 @@ static const bad_case k_bad[] = {
     {"bad_end_site_channels.bvh", AK_ERR_PARSE, 12, "End Site cannot have CHANNELS"},
     {"bad_nested_end_site_joint.bvh", AK_ERR_PARSE, 12, "End Site cannot have child joints"},
     {"bad_duplicate_name.bvh", AK_ERR_PARSE, 6, "duplicate joint name 'Hips'"},
+    {"bad_end_site_name_clash.bvh", AK_ERR_PARSE, 15, "duplicate joint name 'Chest_end' (first on line 10)"},
     {"bad_name_too_long.bvh", AK_ERR_PARSE, 6, "longer than 63 bytes"},
     {"bad_offset_missing_value.bvh", AK_ERR_PARSE, 9, "expected an OFFSET value"},
     {"bad_two_offsets.bvh", AK_ERR_PARSE, 9, "second OFFSET"},
