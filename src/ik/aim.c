@@ -46,8 +46,11 @@ static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 fo
     if ((st = ik_check_vec(forward, "forward", err)) < 0) return st;
     if ((st = ik_check_vec(up, "up", err)) < 0) return st;
     if ((st = ik_check_vec(world_up, "world_up", err)) < 0) return st;
-    if (!(akv_dot(forward, forward) > 1e-12f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "forward axis is zero");
+    const float f2 = akv_dot(forward, forward), u2 = akv_dot(up, up), w2 = akv_dot(world_up, world_up);
+    if (!(f2 > 1e-12f) || !isfinite(f2))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "forward axis is zero or too long");
+    if (!isfinite(u2) || !isfinite(w2))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "up or world_up is too long");
     if (!(clamp_weight >= 0.0f && clamp_weight <= 1.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clamp_weight must be in [0, 1]");
     if (!(tolerance >= 0.0f) || !isfinite(tolerance))

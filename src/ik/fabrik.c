@@ -81,6 +81,18 @@ int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform 
         error = new_error;
         if (stalled || (straight && !p->limits)) break;
     }
+    /* Limits: FABRIK's position passes know nothing of hinges, so once constrained passes stop
+     * improving, the remaining iterations are CCD passes, which turn one joint at a time and
+     * respect limits naturally. */
+    if (p->limits && !straight) {
+        while (error > tol && it < p->max_iterations) {
+            ++it;
+            const float new_error = ik_ccd_pass(&c, target, NULL, p->limits);
+            const int stalled = !(new_error < error - 1e-3f * tol - 1e-7f * error);
+            error = new_error;
+            if (stalled) break;
+        }
+    }
     ik_chain_store(&c, p->skeleton, n - 1, p->weight, local, world);
     res.iterations = it;
     res.error = akv_len(akv_sub(world[p->chain[n - 1]].translation, target));

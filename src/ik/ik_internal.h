@@ -165,8 +165,16 @@ AK_INLINE int32_t ik_check_vec(ak_vec3 v, const char *what, ak_error *err)
     return AK_OK;
 }
 /* AK_OK when squares of distances up to |target - origin| + span stay finite in float (with
- * margin), else AK_ERR_INVALID_ARG: coordinates that large overflow every solver. */
-int32_t ik_check_range(ak_vec3 origin, ak_vec3 target, float span, ak_error *err);
+ * margin), else AK_ERR_INVALID_ARG: coordinates that large overflow every solver.
+ * (|d| + span)^2 <= 2 |d|^2 + 2 span^2, so no square root is needed for the bound. */
+AK_INLINE int32_t ik_check_range(ak_vec3 origin, ak_vec3 target, float span, ak_error *err)
+{
+    const ak_vec3 d = akv_sub(target, origin);
+    if (!isfinite(8.0f * (akv_dot(d, d) + span * span)))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "coordinates too large: distances overflow single precision");
+    return AK_OK;
+}
 /* 1 when `d` is `a` itself or lies in a's subtree. */
 AK_INLINE int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d)
 {
@@ -212,5 +220,7 @@ void ik_chain_set_rot(ik_chain *c, int32_t i, ak_quat rot_ms, const ak_ik_limit 
 void ik_chain_store(const ik_chain *c, const ak_skeleton *s, int32_t count, float weight,
                     ak_xform *local, ak_xform *world);
 int32_t ik_check_limits(const ak_ik_limit *limits, int32_t n, ak_error *err);
+/* One CCD pass (tip to root) over the chain state; returns the new end-effector error. */
+float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights, const ak_ik_limit *limits);
 
 #endif

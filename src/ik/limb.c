@@ -50,8 +50,9 @@ int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)
     if ((st = ik_check_vec(p->target, "target", err)) < 0) return st;
     if (p->use_pole && (st = ik_check_vec(p->pole, "pole", err)) < 0) return st;
     if ((st = ik_check_vec(p->mid_axis, "mid_axis", err)) < 0) return st;
-    if (!(akv_dot(p->mid_axis, p->mid_axis) > 1e-12f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "mid_axis is zero");
+    const float axis2 = akv_dot(p->mid_axis, p->mid_axis);
+    if (!(axis2 > 1e-12f) || !isfinite(axis2))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "mid_axis is zero or too long");
     if (!(p->soft_limit >= 0.0f && p->soft_limit < 1.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "soft_limit must be in [0, 1)");
     if (p->match_end_rotation && !ik_quat_is_unit(p->end_rotation))
@@ -175,9 +176,10 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     ak_vec3 ref = {0.0f, 0.0f, 0.0f};
     int have_ref = 0;
     if (p->use_pole) {
+        /* Colinear (within 1e-4 rad of the a->target line, or on the upper joint): unusable. */
         const ak_vec3 ap = akv_sub(p->pole, a_ms);
         ref = akv_sub(ap, akv_scale(dir, akv_dot(ap, dir)));
-        have_ref = akv_dot(ref, ref) > 1e-12f * reach * reach;
+        have_ref = akv_dot(ref, ref) > 1e-8f * akv_dot(ap, ap) && akv_dot(ref, ref) > 1e-12f * reach * reach;
     }
     if (!have_ref && bent) {
         ref = akv_sub(ab, akv_scale(dir, akv_dot(ab, dir)));
@@ -191,7 +193,10 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
          * bend-plane normal n' = perp x dir. The upper joint's model-space delta maps the old
          * frame (ab^, n^, ab^ x n^) onto (u1, n', u1 x n'): R = F_new F_old^T. It equals the
          * shortest turn B followed by the twist C, with a much shorter dependency chain. */
-        const ak_vec3 perp = akv_scale(ref, 1.0f / sqrtf(akv_dot(ref, ref)));
+        /* A second Gram-Schmidt pass: ref came from a difference of large, nearly parallel
+         * vectors when the pole or target is far away. */
+        const ak_vec3 ref2 = akv_sub(ref, akv_scale(dir, akv_dot(ref, dir)));
+        const ak_vec3 perp = akv_scale(ref2, 1.0f / sqrtf(akv_dot(ref2, ref2)));
         const float cos_a = ik_clampf((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
         const float sin_a = sqrtf(fmaxf(0.0f, 1.0f - cos_a * cos_a));
         const ak_vec3 f1 = akv_add(akv_scale(dir, cos_a), akv_scale(perp, sin_a));
