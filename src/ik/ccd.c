@@ -61,7 +61,7 @@ float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights, const
         end = akv_add(c->pos[i], akq_rotate(applied, to_end));
     }
     ik_chain_fk_from(c, 0);
-    return akv_len(akv_sub(c->pos[n - 1], target));
+    return ik_len(akv_sub(c->pos[n - 1], target));
 }
 
 int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *world,
@@ -80,8 +80,8 @@ int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *wo
     const int32_t n = c.n;
     const ak_vec3 target = p->target;
     const float tol = p->tolerance * c.total;
-    float error = akv_len(akv_sub(c.pos[n - 1], target));
-    res.unreachable = akv_len(akv_sub(target, c.pos[0])) - c.total > tol;
+    float error = ik_len(akv_sub(c.pos[n - 1], target));
+    res.unreachable = ik_len(akv_sub(target, c.pos[0])) - c.total > tol;
     if (p->weight <= 0.0f || n < 2) {
         res.error = error;
         res.reached = error <= tol;
@@ -118,7 +118,7 @@ int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *wo
     }
     ik_chain_store(&c, p->skeleton, n - 1, p->weight, local, world);
     res.iterations = it;
-    res.error = akv_len(akv_sub(world[p->chain[n - 1]].translation, target));
+    res.error = ik_len(akv_sub(world[p->chain[n - 1]].translation, target));
     res.reached = res.error <= tol;
     if (result) *result = res;
     return AK_OK;

@@ -87,8 +87,8 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
 
     const ak_vec3 ab = akv_sub(b_ms, a_ms), bc = akv_sub(c_ms, b_ms);
     const ak_vec3 at = akv_sub(p->target, a_ms);
-    const float l1 = sqrtf(akv_dot(ab, ab)), l2 = sqrtf(akv_dot(bc, bc));
-    const float dist = sqrtf(akv_dot(at, at));
+    const float l1 = ik_sqrt(akv_dot(ab, ab)), l2 = ik_sqrt(akv_dot(bc, bc));
+    const float dist = ik_sqrt(akv_dot(at, at));
     const float reach = l1 + l2;
     if (!isfinite(4.0f * (dist + reach) * (dist + reach)))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -108,7 +108,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     float aim_len = dist;
     if (!(dist > 1e-6f * reach) || !isfinite(dist)) {
         aim = akv_sub(c_ms, a_ms);
-        aim_len = akv_len(aim);
+        aim_len = ik_len(aim);
         if (!(aim_len > 1e-6f * reach)) {
             aim = ab;
             aim_len = l1;
@@ -135,7 +135,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         d = ik_clampf(d, fabsf(l1 - l2) + eps, reach - eps);
         cos_t = ik_clampf((l1 * l1 + l2 * l2 - d * d) * 0.5f * inv_l1l2, -1.0f, 1.0f);
     }
-    const float sin_t = sqrtf(fmaxf(0.0f, 1.0f - cos_t * cos_t));
+    const float sin_t = ik_sqrt(ik_maxf(0.0f, 1.0f - cos_t * cos_t));
 
     /* A: bend about the current plane normal n = (c-b) x (a-b); rotating c-b about n by a
      * positive angle moves it toward a-b, i.e. closes the interior angle. The turn is
@@ -144,9 +144,9 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
      * h = sqrt(2 (1 + cos delta)). */
     const ak_vec3 ba = akv_scale(ab, -1.0f);
     ak_vec3 n = akv_cross(bc, ba);
-    const float n_len = sqrtf(akv_dot(n, n));
+    const float n_len = ik_sqrt(akv_dot(n, n));
     const float cos_n = ik_clampf(akv_dot(bc, ba) * inv_l1l2, -1.0f, 1.0f);
-    const float sin_n = fminf(1.0f, n_len * inv_l1l2);
+    const float sin_n = ik_minf(1.0f, n_len * inv_l1l2);
     const int bent = n_len > 1e-5f * l1 * l2;
     float n_scale;
     if (bent) {
@@ -156,7 +156,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         const ak_vec3 u = akv_scale(bc, 1.0f / l2);
         ak_vec3 h = akq_rotate(world[p->middle].rotation, p->mid_axis);
         h = akv_sub(h, akv_scale(u, akv_dot(h, u)));
-        const float h_len = akv_len(h);
+        const float h_len = ik_len(h);
         n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : ik_any_perpendicular(u);
         n_scale = 1.0f;
     }
@@ -165,7 +165,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const float h2 = 2.0f * (1.0f + cos_d);
     ak_quat r_a;
     if (h2 > 1e-12f) {
-        const float h = sqrtf(h2);
+        const float h = ik_sqrt(h2);
         const float k = sin_d * n_scale / h;
         r_a.x = n.x * k; r_a.y = n.y * k; r_a.z = n.z * k; r_a.w = 0.5f * h;
     } else { /* a half turn */
@@ -196,9 +196,9 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         /* A second Gram-Schmidt pass: ref came from a difference of large, nearly parallel
          * vectors when the pole or target is far away. */
         const ak_vec3 ref2 = akv_sub(ref, akv_scale(dir, akv_dot(ref, dir)));
-        const ak_vec3 perp = akv_scale(ref2, 1.0f / sqrtf(akv_dot(ref2, ref2)));
+        const ak_vec3 perp = akv_scale(ref2, 1.0f / ik_sqrt(akv_dot(ref2, ref2)));
         const float cos_a = ik_clampf((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
-        const float sin_a = sqrtf(fmaxf(0.0f, 1.0f - cos_a * cos_a));
+        const float sin_a = ik_sqrt(ik_maxf(0.0f, 1.0f - cos_a * cos_a));
         const ak_vec3 f1 = akv_add(akv_scale(dir, cos_a), akv_scale(perp, sin_a));
         const ak_vec3 f2 = akv_cross(perp, dir);
         const ak_vec3 f3 = akv_cross(f1, f2);
@@ -218,7 +218,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         ak_quat r_b;
         const float w = d + akv_dot(c1a, dir);
         if (w > 1e-6f * d) {
-            const float inv = 1.0f / sqrtf(2.0f * d * w);
+            const float inv = 1.0f / ik_sqrt(2.0f * d * w);
             const ak_vec3 cr = akv_cross(c1a, dir);
             r_b.x = cr.x * inv; r_b.y = cr.y * inv; r_b.z = cr.z * inv; r_b.w = w * inv;
         } else {
@@ -270,7 +270,13 @@ IK_FLATTEN int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *
     const ak_quat w_upper = world[p->upper].rotation, w_middle = world[p->middle].rotation;
     /* Products of unit quaternions: unit to float precision, no renormalisation needed. */
     ak_quat cu = weigh(ik_to_local(w_upper, sol.r_upper_ms), p->weight);
-    ak_quat cm = weigh(ik_to_local(w_middle, sol.r_middle_ms), p->weight);
+    /* A is a rotation about an axis: in the middle joint's frame it is the same angle about
+     * the axis expressed there, conj(W) (k s, c) W = (conj(W) k s, c): one vector rotation
+     * instead of two quaternion products. */
+    const ak_vec3 ra_axis = {sol.r_middle_ms.x, sol.r_middle_ms.y, sol.r_middle_ms.z};
+    const ak_vec3 ra_local = akq_rotate(akq_conj(w_middle), ra_axis);
+    const ak_quat cm_full = {ra_local.x, ra_local.y, ra_local.z, sol.r_middle_ms.w};
+    ak_quat cm = weigh(cm_full, p->weight);
     *upper_correction = cu;
     *middle_correction = cm;
 
@@ -284,7 +290,7 @@ IK_FLATTEN int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *
         const ak_vec3 bc1 = akq_rotate(rm, akv_sub(world[p->end].translation, b_ms));
         c_ms = akv_add(a_ms, akq_rotate(ru, akv_add(akv_sub(b_ms, a_ms), bc1)));
     }
-    res.error = akv_len(akv_sub(c_ms, p->target));
+    res.error = ik_len(akv_sub(c_ms, p->target));
     res.iterations = 1;
     res.unreachable = sol.unreachable;
     res.reached = res.error <= p->tolerance * sol.reach;
@@ -317,10 +323,10 @@ IK_FLATTEN int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, a
     local[p->middle].rotation = akq_normalize(akq_mul(local[p->middle].rotation, cm));
     if (p->match_end_rotation) local[p->end].rotation = end_rot;
     ak_fk_subtree(p->skeleton, local, world, p->upper);
-    res.error = akv_len(akv_sub(world[p->end].translation, p->target));
-    res.reached = res.error <= p->tolerance * (akv_len(akv_sub(world[p->middle].translation,
+    res.error = ik_len(akv_sub(world[p->end].translation, p->target));
+    res.reached = res.error <= p->tolerance * (ik_len(akv_sub(world[p->middle].translation,
                                                               world[p->upper].translation)) +
-                                               akv_len(akv_sub(world[p->end].translation,
+                                               ik_len(akv_sub(world[p->end].translation,
                                                               world[p->middle].translation)));
     if (result) *result = res;
     return AK_OK;
