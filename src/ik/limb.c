@@ -212,18 +212,10 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
             for (int j = 0; j < 3; ++j) m[i][j] = fa[0][i] * ea[0][j] + fa[1][i] * ea[1][j] + fa[2][i] * ea[2][j];
         r_cb = ik_quat_from_matrix(m);
     } else {
-        /* B: the shortest rotation c1a -> dir, q = (c1a x dir, |c1a| + c1a.dir) normalised by
-         * |q|^2 = 2 |c1a| (|c1a| + c1a.dir), with |c1a| = d known. */
+        /* B: the shortest rotation c1a -> dir (measured: near the folded limit |c1a| is not
+         * the clamped d to relative precision). */
         const ak_vec3 c1a = akv_add(ab, akq_rotate(r_a, bc)); /* a -> end after A */
-        ak_quat r_b;
-        const float w = d + akv_dot(c1a, dir);
-        if (w > 1e-6f * d) {
-            const float inv = 1.0f / ik_sqrt(2.0f * d * w);
-            const ak_vec3 cr = akv_cross(c1a, dir);
-            r_b.x = cr.x * inv; r_b.y = cr.y * inv; r_b.z = cr.z * inv; r_b.w = w * inv;
-        } else {
-            r_b = ik_from_to(c1a, dir); /* opposite directions: a half turn */
-        }
+        const ak_quat r_b = ik_from_to(c1a, dir);
         /* C: twist about dir so the middle joint lies toward the reference side; a straight
          * limb with no pole keeps B's result (its bend plane comes from mid_axis). */
         r_cb = r_b;
