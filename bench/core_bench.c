@@ -103,6 +103,7 @@ static void bench_playback(int joints)
     p.characters = big;
     p.calls = 20;
     double secn = akb_median_seconds(run_play, &p, 21);
+    ak_clip_prepare_cubic(c);
     p.interp = AK_INTERP_CUBIC;
     double secn_cubic = akb_median_seconds(run_play, &p, 11);
     printf("| %d joints | %.2f | %.2f | %.2f | %.2f |\n", joints,

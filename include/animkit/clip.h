@@ -30,8 +30,8 @@ typedef struct ak_clip {
     int32_t *track_joint;       /* track_count: joint index of each track */
     int32_t *joint_track;       /* joint_count: track index of a joint, or -1 */
     ak_vec3 *translations;      /* frame_count * track_count, frame-major */
-    ak_quat *squad_points;      /* cubic-mode inner control points per key (made by
-                                   ak_clip_finalize; NULL before it) */
+    ak_quat *squad_points;      /* cubic-mode inner control points per key, made by
+                                   ak_clip_prepare_cubic; NULL until then */
 } ak_clip;
 
 /* Allocates a clip with `frame_count` frames for `joint_count` joints and translation
@@ -43,6 +43,11 @@ AK_API void ak_clip_destroy(ak_clip *clip);
 /* Normalises every rotation key and makes consecutive keys of each joint
  * hemisphere-continuous. Call after writing keys directly. */
 AK_API void ak_clip_finalize(ak_clip *clip);
+/* Precomputes the cubic (SQUAD) control points of every key so AK_INTERP_CUBIC sampling is
+ * about 3x faster; without it cubic sampling computes them per sample. Call once after the
+ * keys are final and before sampling from several threads (it writes the clip). Allocates;
+ * AK_ERR_NOMEM on failure (sampling then stays on the slow path). */
+AK_API int32_t ak_clip_prepare_cubic(ak_clip *clip);
 /* Duration in seconds: (frame_count - 1) * frame_time for a clamped clip, and
  * frame_count * frame_time for a looping one (the last frame blends back to the first). */
 AK_API float ak_clip_duration(const ak_clip *clip);

@@ -76,19 +76,27 @@ void ak_clip_finalize(ak_clip *c)
             row[j] = q;
         }
     }
-    /* SQUAD inner points for cubic sampling, with clamped ends (a looping clip recomputes
-     * its first and last frame's points with wrapped neighbours when sampled). */
+    /* Keys changed: cubic control points made from the old keys are stale. */
+    if (c->squad_points) ak_clip_prepare_cubic(c);
+}
+
+int32_t ak_clip_prepare_cubic(ak_clip *c)
+{
+    if (!c) return AK_ERR_INVALID_ARG;
+    const int32_t n = c->joint_count;
+    /* SQUAD inner points with clamped ends (a looping clip recomputes its first and last
+     * frame's points with wrapped neighbours when sampled). */
     if (!c->squad_points)
         c->squad_points = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)n * (size_t)c->frame_count);
-    if (c->squad_points) {
-        const int32_t last = c->frame_count - 1;
-        for (int32_t f = 0; f <= last; ++f) {
-            const ak_quat *row = c->rotations + (size_t)f * (size_t)n;
-            const ak_quat *before = f > 0 ? row - n : row, *after = f < last ? row + n : row;
-            for (int32_t j = 0; j < n; ++j)
-                c->squad_points[(size_t)f * (size_t)n + (size_t)j] = squad_point(before[j], row[j], after[j]);
-        }
+    if (!c->squad_points) return AK_ERR_NOMEM;
+    const int32_t last = c->frame_count - 1;
+    for (int32_t f = 0; f <= last; ++f) {
+        const ak_quat *row = c->rotations + (size_t)f * (size_t)n;
+        const ak_quat *before = f > 0 ? row - n : row, *after = f < last ? row + n : row;
+        for (int32_t j = 0; j < n; ++j)
+            c->squad_points[(size_t)f * (size_t)n + (size_t)j] = squad_point(before[j], row[j], after[j]);
     }
+    return AK_OK;
 }
 
 float ak_clip_duration(const ak_clip *c)
@@ -111,7 +119,7 @@ ak_clip *ak_clip_clone(const ak_clip *c)
     memcpy(out->rotations, c->rotations, sizeof(ak_quat) * (size_t)c->joint_count * (size_t)c->frame_count);
     memcpy(out->translations, c->translations,
            sizeof(ak_vec3) * (size_t)c->track_count * (size_t)c->frame_count);
-    if (c->squad_points) ak_clip_finalize(out);
+    if (c->squad_points) ak_clip_prepare_cubic(out);
     return out;
 }
 

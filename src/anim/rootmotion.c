@@ -106,10 +106,16 @@ int32_t ak_root_motion_create(const ak_skeleton *sk, const ak_clip *c, const ak_
     if (c->loop && p->has_loop_end) {
         rm->position[n] = ak_vec3_make(p->loop_end_position.x, 0.0f, p->loop_end_position.z);
         rm->heading[n] = p->extract_heading ? rm->heading[n - 1] + wrap_pi(p->loop_end_heading - rm->heading[n - 1]) : 0.0f;
-    } else if (c->loop && n >= 2) {
-        const float k = (float)n / (float)(n - 1);
-        rm->position[n] = akv_add(rm->position[0], akv_scale(akv_sub(rm->position[n - 1], rm->position[0]), k));
-        rm->heading[n] = rm->heading[0] + (rm->heading[n - 1] - rm->heading[0]) * k;
+    } else if (c->loop && n >= 3) {
+        /* The wrap step n-1 -> n is taken as the mean of its neighbours n-2 -> n-1 and
+         * 0 -> 1: exact for steady travel plus any smooth periodic sway. */
+        const ak_vec3 step = akv_scale(akv_add(akv_sub(rm->position[n - 1], rm->position[n - 2]),
+                                               akv_sub(rm->position[1], rm->position[0])), 0.5f);
+        rm->position[n] = akv_add(rm->position[n - 1], step);
+        rm->heading[n] = rm->heading[n - 1] + 0.5f * ((rm->heading[n - 1] - rm->heading[n - 2]) + (rm->heading[1] - rm->heading[0]));
+    } else if (c->loop && n == 2) {
+        rm->position[n] = akv_add(rm->position[1], akv_sub(rm->position[1], rm->position[0]));
+        rm->heading[n] = rm->heading[1] + (rm->heading[1] - rm->heading[0]);
     } else {
         rm->position[n] = rm->position[n - 1];
         rm->heading[n] = rm->heading[n - 1];

@@ -259,7 +259,9 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         ak_vec3 d = {0, -st->applied_hip_drop, 0};
         if (parent >= 0) d = akq_rotate(akq_conj(world[parent].rotation), d);
         local[p->hips].translation = akv_add(local[p->hips].translation, d);
-        ak_fk_subtree(sk, local, world, p->hips);
+        /* A pure world translation of the hips' subtree: shift instead of re-running FK. */
+        const int32_t end = sk->subtree_end[p->hips];
+        for (int32_t j = p->hips; j < end; ++j) world[j].translation.y -= st->applied_hip_drop;
     }
     /* Limb IK per leg, knee pole in front of the character. */
     for (int s = 0; s < 2; ++s) {

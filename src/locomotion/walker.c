@@ -44,6 +44,7 @@ struct ak_walker {
     ak_vec3 desired;
     int32_t position_set;
     int32_t frame_index;  /* cycle frame nearest to clip_time */
+    float anim_root_y;    /* root height of the placed pose above the character origin */
     int32_t initialized;
     int32_t stance[2];
     ak_vec3 query[2];
@@ -243,8 +244,18 @@ void ak_walker_set_target(ak_walker *w, ak_vec3 target)
     if (!w || !akv_finite(target)) return;
     w->p.target = target;
     w->arrived = 0;
-    w->idle_w = 0.0f;
     w->guide_target = heading_to_target(w);
+}
+
+/* The clip's heading at cycle time t relative to the cycle start, minus the steady part of
+ * its loop turn. */
+static float clip_wiggle(const ak_walk_motion *m, float t, float dur, float loop_h)
+{
+    const float tm = t - floorf(t / dur) * dur;
+    float h, h0;
+    ak_root_motion_at(m->root, tm, NULL, &h);
+    ak_root_motion_at(m->root, 0.0f, NULL, &h0);
+    return (h - h0) - loop_h * tm / dur;
 }
 
 static float distance_to_target(const ak_walker *w)
@@ -260,7 +271,9 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     const ak_walk_motion *m = w->m;
     const float dur = ak_clip_duration(m->clip);
     const float t0 = w->clip_time;
+    /* Arrived: fade into idle; a new target fades back out of it at the same rate. */
     if (w->arrived) w->idle_w = w->idle_w + dt / w->p.idle_fade > 1.0f ? 1.0f : w->idle_w + dt / w->p.idle_fade;
+    else w->idle_w = w->idle_w - dt / w->p.idle_fade < 0.0f ? 0.0f : w->idle_w - dt / w->p.idle_fade;
     /* Once fully idle the walk clip stops advancing. */
     const float t1 = w->idle_w >= 1.0f ? t0 : t0 + dt;
     ak_vec3 d_local;
@@ -272,16 +285,29 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     const int32_t c0 = (int32_t)floorf(t0 / dur), c1 = (int32_t)floorf(t1 / dur);
     if (c1 != c0) ++w->cycle;
     if (!w->arrived && (w->p.steer == AK_STEER_CONTINUOUS || c1 != c0)) w->guide_target = heading_to_target(w);
-    const float max_turn = w->p.max_turn_rate * AK_PI / 180.0f * dt;
+    /* Near the target a person turns more sharply (down to turning on the spot): the limit
+     * grows as the distance shrinks below 1.5 m, up to 4x, so a close target is never
+     * circled forever. */
+    const float dist = distance_to_target(w);
+    float sharpen = dist > 1e-3f ? 1.5f / dist : 4.0f;
+    sharpen = sharpen < 1.0f ? 1.0f : (sharpen > 4.0f ? 4.0f : sharpen);
+    if (!w->arrived && dist < 1.5f) w->guide_target = heading_to_target(w);
+    const float max_turn = w->p.max_turn_rate * sharpen * AK_PI / 180.0f * dt;
     float turn = w->arrived ? 0.0f : wrap_pi(w->guide_target - w->base_heading);
     if (turn > max_turn) turn = max_turn;
     if (turn < -max_turn) turn = -max_turn;
     ak_vec3 move = akq_rotate(ak_quat_yaw(w->heading + 0.5f * turn), d_local);
     move = akv_scale(move, move_scale);
-    w->base_heading = wrap_pi(w->base_heading + turn);
-    w->heading = w->heading + turn + d_head * move_scale;
-    /* Keep the character heading near the guide's (it only differs by the clip's wiggle). */
-    w->heading = w->base_heading + wrap_pi(w->heading - w->base_heading);
+    /* The guide turns by the steering and by the clip's net turning per loop (zero for the
+     * heading-neutral cycles walk motions make); the character's heading is the guide's plus
+     * the clip's own periodic wiggle at this point of the cycle, computed, not integrated,
+     * so no rounding or stop/start can make the two drift apart. */
+    ak_vec3 loop_d;
+    float loop_h;
+    ak_root_motion_loop(m->root, &loop_d, &loop_h);
+    (void)d_head;
+    w->base_heading = wrap_pi(w->base_heading + turn + loop_h * (t1 - t0) / dur * move_scale);
+    w->heading = w->base_heading + clip_wiggle(m, t1, dur, loop_h);
     w->clip_time = t1;
     if (w->clip_time > 1000.0f * dur) w->clip_time -= floorf(w->clip_time / dur) * dur;
     w->time += dt;
@@ -304,8 +330,14 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
         const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w); /* smoothstep */
         ak_pose_blend(w->anim, w->idle_local, w->J, s, NULL, w->anim);
     }
-    for (int s = 0; s < 2; ++s)
-        w->stance[s] = ak_walk_motion_stance(m, s, w->clip_time) || w->idle_w >= 0.5f;
+    /* Stopping: both feet plant once the idle pose dominates. Starting again: the feet are
+     * released while the idle fades out and plant again on the walk's own contacts. */
+    for (int s = 0; s < 2; ++s) {
+        const int clip_stance = ak_walk_motion_stance(m, s, w->clip_time);
+        if (w->arrived) w->stance[s] = clip_stance || w->idle_w >= 0.5f;
+        else if (w->idle_w > 0.0f) w->stance[s] = 0; /* leaving idle: release, re-plant on the walk's next contact */
+        else w->stance[s] = clip_stance;
+    }
     if (desired_move) *desired_move = move;
     return AK_OK;
 }
@@ -327,6 +359,7 @@ static void place_pose(ak_walker *w)
     ch.rotation = ak_quat_yaw(w->heading);
     ch.translation = ak_vec3_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z);
     w->local[0] = akx_mul(ch, w->local[0]);
+    w->anim_root_y = w->local[0].translation.y - ch.translation.y;
     ak_fk(w->m->skeleton, w->local, w->world);
 }
 
@@ -402,7 +435,13 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
         w->floor_v += acc * step_dt;
         w->floor_y += w->floor_v * step_dt;
     }
-    place_pose(w);
+    /* The pose placed for the rays moves only vertically with the new floor: shift it. */
+    {
+        const float dy = (w->floor_y - w->m->floor_y) - w->local[0].translation.y + w->anim_root_y;
+        w->local[0].translation.y += dy;
+        for (int32_t j = 0; j < w->J; ++j) w->world[j].translation.y += dy;
+    }
+
     if (w->p.foot_ik) {
         ak_foot_ik_frame fr;
         fr.dt = w->initialized ? step_dt : 0.0f;

@@ -205,6 +205,41 @@ static void blend_weights_reproduce_inputs(void **state)
     ak_skeleton_destroy(s);
 }
 
+/* Precomputed cubic control points give the same samples as computing them per sample,
+ * for clamped and looping clips (whose ends use wrapped neighbours). */
+static void prepared_cubic_matches_unprepared(void **state)
+{
+    (void)state;
+    ak_skeleton *s; ak_clip *c;
+    make_fixture(16, &s, &c);
+    ak_clip *prepared = ak_clip_clone(c);
+    assert_int_equal(ak_clip_prepare_cubic(prepared), AK_OK);
+    assert_non_null(prepared->squad_points);
+    assert_null(c->squad_points);
+    ak_xform a[3], b[3];
+    for (int loop = 0; loop < 2; ++loop) {
+        c->loop = prepared->loop = loop;
+        for (int k = 0; k < 200; ++k) {
+            float t = ak_clip_duration(c) * (float)k / 199.0f;
+            ak_clip_sample(c, s, t, AK_INTERP_CUBIC, a);
+            ak_clip_sample(prepared, s, t, AK_INTERP_CUBIC, b);
+            for (int j = 0; j < 3; ++j)
+                AKT_NEAR(ak_quat_angle(ak_quat_mul(a[j].rotation, ak_quat_conjugate(b[j].rotation))), 0.0f, 2e-5f);
+        }
+    }
+    /* new keys + finalize refresh the prepared points */
+    prepared->rotations[5 * 3 + 1] = ak_quat_from_axis_angle(ak_vec3_make(1, 0, 0), 0.7f);
+    c->rotations[5 * 3 + 1] = prepared->rotations[5 * 3 + 1];
+    ak_clip_finalize(prepared);
+    ak_clip_finalize(c);
+    ak_clip_sample(c, s, 4.5f * c->frame_time, AK_INTERP_CUBIC, a);
+    ak_clip_sample(prepared, s, 4.5f * c->frame_time, AK_INTERP_CUBIC, b);
+    AKT_NEAR(ak_quat_angle(ak_quat_mul(a[1].rotation, ak_quat_conjugate(b[1].rotation))), 0.0f, 2e-5f);
+    ak_clip_destroy(prepared);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
 static void clip_create_rejects_bad_sizes(void **state)
 {
     (void)state;
@@ -233,6 +268,7 @@ int main(void)
         cmocka_unit_test(looping_wraps_and_clamped_clamps),
         cmocka_unit_test(batch_matches_sample_then_fk),
         cmocka_unit_test(blend_weights_reproduce_inputs),
+        cmocka_unit_test(prepared_cubic_matches_unprepared),
         cmocka_unit_test(clip_create_rejects_bad_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,174 @@
+/* animkit walk: its files (BVH that reads back, CSV columns), the JSON summary, heightmaps,
+ * usage errors. Runs the real binary from $AK_BUILD_DIR. */
+#define _POSIX_C_SOURCE 200809L /* popen */
+#include "test_util.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+static char g_bin[1024], g_out[1024];
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *b = getenv("AK_BUILD_DIR");
+    if (!b) return -1;
+    snprintf(g_bin, sizeof g_bin, "%s/bin/animkit", b);
+    snprintf(g_out, sizeof g_out, "%s/test-out/walk_cli", b);
+    char cmd[2200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", g_out);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Runs a command, returns its exit code and the last line of stdout. */
+static int run(const char *cmd, char *last, size_t size)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char line[4096];
+    last[0] = '\0';
+    while (fgets(line, sizeof line, p)) snprintf(last, size, "%s", line);
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static double json_number(const char *json, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *k = strstr(json, pat);
+    if (!k) fail_msg("key %s missing in %s", key, json);
+    return strtod(k + strlen(pat), NULL);
+}
+
+static void walk_writes_bvh_csv_and_a_json_summary(void **state)
+{
+    (void)state;
+    char cmd[4096], last[4096], path[1200];
+    snprintf(cmd, sizeof cmd, "'%s' walk --terrain hills --seed 4 --start -2,-1 --target 2,1.5 --out '%s/hills' 2>/dev/null",
+             g_bin, g_out);
+    assert_int_equal(run(cmd, last, sizeof last), 0);
+    /* The exact keys, in order, on the last line. */
+    const char *keys[] = {"arrived", "time_s", "final_distance", "path_length", "max_penetration", "max_float", "skate",
+                          "max_foot_tilt_deg"};
+    const char *at = last;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "\"%s\":", keys[i]);
+        const char *k = strstr(at, pat);
+        if (!k) fail_msg("key %s missing or out of order in %s", keys[i], last);
+        at = k;
+    }
+    assert_non_null(strstr(last, "\"arrived\":true"));
+    assert_true(json_number(last, "final_distance") < 0.5);
+    assert_true(json_number(last, "max_penetration") < 0.01);
+    assert_true(json_number(last, "max_float") < 0.01);
+    assert_true(json_number(last, "skate") < 0.03);
+    assert_true(json_number(last, "max_foot_tilt_deg") < 5.0);
+    const double path_len = json_number(last, "path_length");
+    assert_true(path_len > 4.5 && path_len < 6.0); /* straight line is 5 m */
+    /* CSV: the exact header, one row per frame. */
+    snprintf(path, sizeof path, "%s/hills/walk.csv", g_out);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[2048];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,"
+                              "right_x,right_y,right_z,right_ground,right_stance,hip_drop\n");
+    int rows = 0;
+    float root_last[3] = {0, 0, 0};
+    while (fgets(line, sizeof line, f)) {
+        float v[16];
+        int n = sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                       &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &v[15]);
+        assert_int_equal(n, 16);
+        assert_true(v[9] == 0.0f || v[9] == 1.0f);
+        if (v[9] == 1.0f) AKT_NEAR(v[6], v[8], 0.01); /* a stance sole is on the ground */
+        root_last[0] = v[1];
+        root_last[1] = v[2];
+        root_last[2] = v[3];
+        ++rows;
+    }
+    fclose(f);
+    /* BVH: reads back, one frame per CSV row, the root where the CSV says. */
+    snprintf(path, sizeof path, "%s/hills/walk.bvh", g_out);
+    ak_skeleton *sk;
+    ak_clip *c;
+    ak_error err;
+    assert_int_equal(ak_bvh_read_file(path, NULL, &sk, &c, &err), AK_OK);
+    assert_int_equal(c->frame_count, rows);
+    ak_xform *local = malloc(sizeof(ak_xform) * (size_t)sk->joint_count * 2), *world = local + sk->joint_count;
+    ak_clip_frame(c, sk, c->frame_count - 1, local);
+    ak_fk(sk, local, world);
+    AKT_NEAR(world[0].translation.x, root_last[0], 1e-3);
+    AKT_NEAR(world[0].translation.y, root_last[1], 1e-3);
+    AKT_NEAR(world[0].translation.z, root_last[2], 1e-3);
+    free(local);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(sk);
+}
+
+/* A PGM heightmap: a ramp of 8x8 pixels, --size 16 --height 2: the CSV's ground column is the
+ * documented mapping v/maxval*H, bilinear in x. */
+static void walk_on_a_pgm_heightmap_uses_the_documented_mapping(void **state)
+{
+    (void)state;
+    char path[1200], cmd[4096], last[4096];
+    snprintf(path, sizeof path, "%s/ramp.pgm", g_out);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "P2\n8 8\n70\n");
+    for (int r = 0; r < 8; ++r) {
+        for (int col = 0; col < 8; ++col) fprintf(f, "%d ", col * 10); /* height = col*10/70*2 */
+        fprintf(f, "\n");
+    }
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "'%s' walk --heightmap '%s' --size 16 --height 2 --start -5,0 --target 5,0 --out '%s/pgm' 2>/dev/null",
+             g_bin, path, g_out);
+    assert_int_equal(run(cmd, last, sizeof last), 0);
+    assert_non_null(strstr(last, "\"arrived\":true"));
+    snprintf(path, sizeof path, "%s/pgm/walk.csv", g_out);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    char line[2048];
+    assert_non_null(fgets(line, sizeof line, f));
+    int checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        float v[16];
+        if (sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                   &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &v[15]) != 16)
+            continue;
+        /* column c at x = -8 + c*16/7; height c*10/70*2 -> linear in x: (x+8)*7/16 * 2/7 */
+        AKT_NEAR(v[8], (v[5] + 8.0f) / 8.0f, 1e-3);
+        ++checked;
+    }
+    fclose(f);
+    assert_true(checked > 100);
+}
+
+static void walk_usage_errors_exit_2(void **state)
+{
+    (void)state;
+    char cmd[4096], last[4096];
+    const char *bad[] = {"--terrain moon", "--cycle 5", "--cycle 9:3", "--start 1", "--max-time -1", "--steer wild",
+                         "--bogus", "--size 10"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        snprintf(cmd, sizeof cmd, "'%s' walk %s 2>/dev/null", g_bin, bad[i]);
+        assert_int_equal(run(cmd, last, sizeof last), 2);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' walk --clip no/such.bvh --out '%s/none' 2>/dev/null", g_bin, g_out);
+    assert_int_equal(run(cmd, last, sizeof last), 1);
+    snprintf(cmd, sizeof cmd, "'%s' walk --help", g_bin);
+    assert_int_equal(run(cmd, last, sizeof last), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(walk_writes_bvh_csv_and_a_json_summary),
+        cmocka_unit_test(walk_on_a_pgm_heightmap_uses_the_documented_mapping),
+        cmocka_unit_test(walk_usage_errors_exit_2),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
