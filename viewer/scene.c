@@ -65,7 +65,7 @@ void akv_print_flags(FILE *out)
         "modes:   --ik                    IK mode: drag the target of a chain (window) or solve "
         "once (headless)\n"
         "         --ik-chain ROOT,TIP  --solver limb|ccd|fabrik|jacobian|dls  --iterations N  "
-        "--target x,y,z\n"
+        "--target x,y,z  --pole x,y,z\n"
         "         --walk [walk flags]     the walker on terrain (flags as `animkit walk`)\n");
 }
 
