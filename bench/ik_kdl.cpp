@@ -7,7 +7,9 @@
 #include <kdl/chain.hpp>
 #include <kdl/chainfksolverpos_recursive.hpp>
 #include <kdl/chainiksolverpos_lma.hpp>
-#include <kdl/chainiksolvervel_wdls.hpp>
+#include <kdl/chainjnttojacsolver.hpp>
+
+#include <Eigen/SVD>
 
 #include <cmath>
 #include <cstdio>
@@ -35,24 +37,28 @@ struct Stats {
     double success = 0, mean_it = 0, p95_it = 0, median_us = 0;
 };
 
-// Newton-Raphson on position with KDL's weighted pseudo-inverse velocity solver (task weights
-// 1,1,1,0,0,0 and lambda 0: a pseudo-inverse of the position rows), as ChainIkSolverPos_NR
-// does for full frames. Returns iterations used.
-int nr_solve(KDL::ChainFkSolverPos_recursive &fk, KDL::ChainIkSolverVel_wdls &vel,
+// Newton-Raphson on position, as KDL's ChainIkSolverPos_NR iterates for full frames: KDL's
+// FK and Jacobian solvers, the position rows of the Jacobian, their SVD pseudo-inverse
+// (KDL's pinv velocity solvers are 6-D; position only needs the 3 x n block). Returns
+// iterations used.
+int nr_solve(KDL::ChainFkSolverPos_recursive &fk, KDL::ChainJntToJacSolver &jac_solver,
              const KDL::JntArray &q_init, const KDL::Vector &target, double tol, int max_it,
              KDL::JntArray &q)
 {
     q = q_init;
     KDL::Frame f;
-    KDL::JntArray dq(q.rows());
+    KDL::Jacobian jac(q.rows());
     int it = 0;
     for (; it < max_it; ++it) {
         fk.JntToCart(q, f);
-        KDL::Vector e = target - f.p;
+        const KDL::Vector e = target - f.p;
         if (e.Norm() <= tol) break;
-        KDL::Twist delta(e, KDL::Vector::Zero());
-        vel.CartToJnt(q, delta, dq);
-        KDL::Add(q, dq, q);
+        jac_solver.JntToJac(q, jac);
+        const Eigen::MatrixXd jp = jac.data.topRows(3);
+        Eigen::JacobiSVD<Eigen::MatrixXd> svd(jp, Eigen::ComputeThinU | Eigen::ComputeThinV);
+        svd.setThreshold(1e-6);
+        const Eigen::Vector3d ev(e.x(), e.y(), e.z());
+        q.data += svd.solve(ev);
     }
     return it;
 }
@@ -82,11 +88,7 @@ int main()
     Eigen::Matrix<double, 6, 1> weights;
     weights << 1.0, 1.0, 1.0, 0.0, 0.0, 0.0;
     KDL::ChainIkSolverPos_LMA lma(chain, weights, tol, AKB_IK_MAX_ITERATIONS, 1e-15);
-    KDL::ChainIkSolverVel_wdls wdls(chain, 1e-5, 150);
-    Eigen::MatrixXd ts = Eigen::MatrixXd::Zero(6, 6);
-    ts(0, 0) = ts(1, 1) = ts(2, 2) = 1.0;
-    wdls.setWeightTS(ts);
-    wdls.setLambda(0.0);
+    KDL::ChainJntToJacSolver jac_solver(chain);
 
     for (int solver = 0; solver < 2; ++solver) {
         std::vector<double> times(AKB_IK_TARGETS), iters(AKB_IK_TARGETS);
@@ -103,7 +105,7 @@ int main()
                     lma.CartToJnt(q_init, goal_frame, q);
                     it = lma.lastNrOfIter;
                 } else {
-                    it = nr_solve(fk, wdls, q_init, goal, tol, AKB_IK_MAX_ITERATIONS, q);
+                    it = nr_solve(fk, jac_solver, q_init, goal, tol, AKB_IK_MAX_ITERATIONS, q);
                 }
             }
             times[t] = (akb_now() - t0) / reps;
@@ -118,7 +120,7 @@ int main()
         st.mean_it = it_sum / AKB_IK_TARGETS;
         st.p95_it = akb_percentile(iters.data(), AKB_IK_TARGETS, 0.95);
         st.median_us = akb_median(times.data(), AKB_IK_TARGETS) * 1e6;
-        std::printf("%s %d %.4f %.2f %.0f %.3f\n", solver == 0 ? "KDL_LMA_(position)" : "KDL_NR_pinv_(wdls,_position)",
+        std::printf("%s %d %.4f %.2f %.0f %.3f\n", solver == 0 ? "KDL_LMA_(position)" : "KDL_NR_pinv_(position)",
                     bones, st.success, st.mean_it, st.p95_it, st.median_us);
     }
     return 0;

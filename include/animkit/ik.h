@@ -56,6 +56,12 @@ typedef struct ak_ik_result {
  * (AK_ERR_INVALID_ARG: bad index or tip not below root; AK_ERR_LIMIT: longer than capacity). */
 AK_API int32_t ak_ik_chain_from_joints(const ak_skeleton *skeleton, int32_t root, int32_t tip,
                                        int32_t *out_chain, int32_t capacity);
+/* Removes, in place, every chain joint after the first whose skeleton bone length is zero
+ * (it sits exactly on its parent, e.g. CMU's LHipJoint on Hips): its position adds nothing
+ * the joint above cannot do, and zero-length bones are rejected by the solvers. The removed
+ * joints stay rigid during solves. Returns the new length. */
+AK_API int32_t ak_ik_chain_skip_zero_bones(const ak_skeleton *skeleton, int32_t *chain,
+                                           int32_t length);
 
 /* ---- Limb IK: analytic two-bone (hip-knee-ankle, shoulder-elbow-wrist) ---- */
 
@@ -187,7 +193,7 @@ AK_API int32_t ak_fabrik_ik_run(const ak_chain_ik_params *params, ak_xform *loca
  * effector error e (3 rows per effector, scaled by its weight) and Jacobian J:
  *   pseudo-inverse          dtheta = J^T (J J^T)^-1 e       (LDL^T, tiny pivots dropped)
  *   damped least squares    dtheta = J^T (J J^T + lambda^2 I)^-1 e
- * Each step is scaled so no component exceeds max_step radians. */
+ * Each step is scaled (direction kept) so no component exceeds max_step radians. */
 typedef enum ak_jacobian_method {
     AK_JACOBIAN_PSEUDO_INVERSE = 0,
     AK_JACOBIAN_DLS = 1
@@ -212,7 +218,10 @@ typedef struct ak_jacobian_ik_params {
     /* DLS damping lambda as a fraction of the chain length; default 0.05 (Buss's lambda 0.6
      * on a chain of about 10 unit bones). Ignored by the pseudo-inverse. */
     float damping;
-    float max_step;                /* radians per axis per iteration; default 0.1 */
+    /* Largest step, radians per axis per iteration. 0 (default) picks the method's own:
+     * 0.1 for the pseudo-inverse (its step limit) and 0.5 for DLS, whose damping already
+     * keeps steps well behaved near singular poses. */
+    float max_step;
     int32_t max_iterations;        /* default 100 */
     float tolerance;               /* fraction of the chain length; default 1e-4 */
     float weight;                  /* 0..1; default 1 */
@@ -225,7 +234,7 @@ AK_API ak_jacobian_ik_params ak_jacobian_ik_defaults(void);
  * `effector_count` effectors (1 for a chain). 0 for counts below 1 or absurd sizes. */
 AK_API size_t ak_jacobian_ik_workspace_size(int32_t joint_count, int32_t effector_count);
 AK_API int32_t ak_jacobian_ik_validate(const ak_jacobian_ik_params *params, ak_error *err);
-/* Iterates to tolerance (every effector within tolerance * its chain length) or
+/* Iterates to tolerance (every effector within tolerance * the longest effector chain) or
  * max_iterations; writes the local rotations of the rotating joints and refreshes world below
  * them. result->error is the largest effector error. */
 AK_API int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *params, ak_xform *local,

@@ -217,6 +217,130 @@ AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle skeleton, const int32_t *chain
                                         ak_plugin_xform *local, ak_plugin_xform *world,
                                         int32_t count, ak_plugin_ik_result *out_result);
 
+/* ---- Characters: a skeleton + walk clip (+ idle clip) driven by the guide-joint walker,
+ * with foot IK (see locomotion.h). All positions world space, Unity frame, metres.
+ *
+ * A character's rotation is a yaw about +Y. The BVH's forward (+Z, right-handed) becomes
+ * -Z in Unity's frame, so a character faces rotation * (0,0,-1); state.facing gives it.
+ *
+ * One frame, two-phase (no callbacks):
+ *   1. ak_plugin_character_begin(dt) -> the displacement the animation wants this frame;
+ *      move the engine's controller by it (CharacterController.Move) ...
+ *   2. ... and hand back where it ended: ak_plugin_character_set_position (optional; without
+ *      it the character moves by the full displacement);
+ *   3. ak_plugin_character_ground_rays -> the downward rays to cast (this version: 5 —
+ *      centre, left sole, right sole, left landing, right landing); cast them
+ *      (Physics.Raycast) ...
+ *   4. ... and pass the hits, same order, to ak_plugin_character_finish (foot IK, FK).
+ *   Then read ak_plugin_character_state_get / ak_plugin_character_pose.
+ * A character is one thread's at a time; different characters may step in parallel. */
+
+/* Room to give ak_plugin_character_ground_rays / _finish: at least this many entries. The
+ * number actually used comes back in out_count (5 in this version). */
+#define AK_PLUGIN_CHARACTER_MAX_RAYS 8
+
+typedef struct ak_plugin_character_params {
+    ak_vec3 start;              /* world; default (0,0,0) */
+    ak_vec3 target;             /* world; default (0,0,-5) (the C default (0,0,5), mirrored) */
+    int32_t face_target;        /* 1 (default): start facing the target; 0: use start_yaw_deg */
+    float start_yaw_deg;        /* Unity yaw of the start rotation (Quaternion.Euler(0,yaw,0)) */
+    float arrival_radius;       /* metres; default 0.3 */
+    int32_t steer;              /* 0: re-aim before each cycle (default); 1: every frame */
+    float max_turn_rate;        /* degrees per second; default 90 */
+    int32_t interp;             /* ak_interp; default 1 (linear) */
+    float ground_smoothing;     /* seconds, ground height filter; default 0.12 */
+    float idle_fade;            /* seconds, walk -> idle crossfade on arrival; default 0.3 */
+    int32_t use_controller;     /* 1 (default): without set_position, the library's capsule
+                                 * controller moves the character (engines move it themselves) */
+    int32_t foot_ik;            /* 1 (default) */
+    float foot_weight;          /* 0..1; default 1 */
+    float max_tilt_deg;         /* feet follow the surface normal up to this; default 45 */
+    float max_hip_drop;         /* metres; default 0.45 */
+    float hip_drop_rate;        /* m/s the hip drop may change; default 0.8 */
+    float pole_distance;        /* knee pole in front of the knee, metres; default 0.5 */
+    int32_t lock_feet;          /* 1 (default): stance feet stay where they landed */
+    int32_t cycle_start;        /* walk cycle frames [start, end); -1,-1 (default): found */
+    int32_t cycle_end;          /*   automatically; 0,0: the clip already loops */
+    float seam_blend;           /* seconds of crossfade over the loop seam; default 0.1 */
+} ak_plugin_character_params;
+
+typedef struct ak_plugin_character_info {
+    int32_t joint_count;
+    int32_t cycle_start, cycle_end;  /* frames of the walk clip used as the cycle */
+    float cycle_time;                /* seconds */
+    float stride_length;             /* metres per cycle */
+    float speed;                     /* metres per second */
+    float sole_height[2];            /* ankle above the sole, metres: [0] left, [1] right */
+} ak_plugin_character_info;
+
+typedef struct ak_plugin_character_state {
+    ak_vec3 position;           /* the guide: the character's ground point */
+    ak_quat rotation;           /* the character's yaw */
+    ak_vec3 facing;             /* unit forward, = rotation * (0,0,-1) */
+    float time;                 /* seconds simulated */
+    float clip_time;            /* seconds into the walk cycle */
+    int32_t cycle;              /* cycles started */
+    float distance;             /* to the target, horizontal, metres */
+    float path_length;          /* travelled, horizontal, metres */
+    int32_t arrived;            /* inside the arrival radius */
+    int32_t stopped;            /* fully stopped (idle weight 1) */
+    float idle_weight;
+    int32_t stance[2];          /* [0] left, [1] right foot in stance */
+    ak_vec3 sole[2];            /* sole contact points after foot IK */
+    float tilt_deg[2];          /* foot up vs surface normal after IK */
+    float hip_drop;             /* metres the hips were lowered */
+} ak_plugin_character_state;
+
+/* A ray the engine should cast (world, Unity frame). */
+typedef struct ak_plugin_ray {
+    ak_vec3 origin;
+    ak_vec3 direction;          /* unit, (0,-1,0) */
+    float max_distance;         /* metres */
+} ak_plugin_ray;
+
+/* What the engine's ray cast found. */
+typedef struct ak_plugin_ground_hit {
+    int32_t hit;                /* 1: ground found; 0: none (the rest unused) */
+    float height;               /* world Y of the hit point */
+    ak_vec3 normal;             /* unit surface normal, pointing up */
+} ak_plugin_ground_hit;
+
+/* The C defaults (ak_walker_defaults, ak_foot_ik_defaults, ak_walk_motion_defaults) in
+ * Unity's frame. */
+AK_PLUGIN_API int32_t ak_plugin_character_defaults(ak_plugin_character_params *out);
+/* A character for `skeleton` walking with `walk_clip` (both from one BVH load) and, when
+ * `idle_clip` is not null, standing with it on arrival (same skeleton). The character keeps
+ * the three objects alive. Prepares the walk cycle (may take a few ms). */
+AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle skeleton, ak_handle walk_clip,
+                                                 ak_handle idle_clip,
+                                                 const ak_plugin_character_params *params,
+                                                 ak_handle *out_character, char *error_buffer,
+                                                 int32_t error_size);
+AK_PLUGIN_API int32_t ak_plugin_character_info_get(ak_handle character, ak_plugin_character_info *out);
+AK_PLUGIN_API int32_t ak_plugin_character_set_target(ak_handle character, const ak_vec3 *target);
+/* Phase 1: advance by dt seconds (> 0); writes the wanted displacement (world). */
+AK_PLUGIN_API int32_t ak_plugin_character_begin(ak_handle character, float dt, ak_vec3 *out_move);
+/* Phase 2 (optional): where the engine's controller put the character (ground point). */
+AK_PLUGIN_API int32_t ak_plugin_character_set_position(ak_handle character, const ak_vec3 *position);
+/* Phase 3: the rays to cast into out_rays[0..*out_count); capacity >= *out_count (pass
+ * AK_PLUGIN_CHARACTER_MAX_RAYS). out_count may not be NULL. */
+AK_PLUGIN_API int32_t ak_plugin_character_ground_rays(ak_handle character, ak_plugin_ray *out_rays,
+                                                      int32_t capacity, int32_t *out_count);
+/* Phase 4: one hit per ray, same order, `count` = the ray count -> foot IK, final pose. */
+AK_PLUGIN_API int32_t ak_plugin_character_finish(ak_handle character,
+                                                 const ak_plugin_ground_hit *hits, int32_t count);
+AK_PLUGIN_API int32_t ak_plugin_character_state_get(ak_handle character,
+                                                    ak_plugin_character_state *out);
+/* The last frame's pose in the character's own space (origin at state.position, rotated by
+ * state.rotation): `out_local` parent-space (root relative to the character), `out_model`
+ * model space. Either may be NULL; `count` >= joint_count. Put the rig under a Transform at
+ * (state.position, state.rotation) and the joints land where the walker placed them. */
+AK_PLUGIN_API int32_t ak_plugin_character_pose(ak_handle character, ak_plugin_xform *out_local,
+                                               ak_plugin_xform *out_model, int32_t count);
+/* The last frame's pose in world space. */
+AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle character, ak_plugin_xform *out_world,
+                                                     int32_t count);
+
 AK_EXTERN_C_END
 
 #endif

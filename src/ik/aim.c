@@ -115,8 +115,31 @@ static float small_angle_between(ak_vec3 a, ak_vec3 b)
     return atan2f(s, d);
 }
 
+/* The aim as a change of frame: the joint-local frame (f, u, f x u) (forward, up made
+ * perpendicular to it) must land on the model-space frame (aim, t, aim x t) with t world_up
+ * made perpendicular to the aim. That is the same rotation as the shortest turn of the
+ * forward axis followed by the upright twist, but it needs one matrix and one quaternion
+ * extraction instead of two chained half-angle constructions, so it is about half the latency.
+ * Returns 0 when a frame is degenerate (up along forward, world_up along the aim). */
+static int aim_by_frames(ak_vec3 forward, ak_vec3 up, ak_vec3 aim, ak_vec3 world_up, ak_quat *out)
+{
+    const ak_vec3 u0 = akv_sub(up, akv_scale(forward, akv_dot(forward, up)));
+    const ak_vec3 t0 = akv_sub(world_up, akv_scale(aim, akv_dot(aim, world_up)));
+    const float lu2 = akv_dot(u0, u0), lt2 = akv_dot(t0, t0);
+    if (!(lu2 > 1e-10f * akv_dot(up, up)) || !(lt2 > 1e-10f * akv_dot(world_up, world_up))) return 0;
+    const ak_vec3 u = akv_scale(u0, 1.0f / sqrtf(lu2)), t = akv_scale(t0, 1.0f / sqrtf(lt2));
+    const ak_vec3 sl = akv_cross(forward, u), st = akv_cross(aim, t);
+    const float a[3] = {aim.x, aim.y, aim.z}, tt[3] = {t.x, t.y, t.z}, ss[3] = {st.x, st.y, st.z};
+    const float f[3] = {forward.x, forward.y, forward.z}, uu[3] = {u.x, u.y, u.z}, su[3] = {sl.x, sl.y, sl.z};
+    float m[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) m[i][j] = a[i] * f[j] + tt[i] * uu[j] + ss[i] * su[j];
+    *out = ik_quat_from_matrix(m);
+    return 1;
+}
+
 IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *world, ak_quat *correction,
-                        ak_ik_result *result, ak_error *err)
+                                   ak_ik_result *result, ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
     if (correction) *correction = akq_identity();
@@ -125,6 +148,7 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL world or correction");
     if (st == AK_OK && (!akq_finite(world[p->joint].rotation) || !akv_finite(world[p->joint].translation)))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
+    if (st == AK_OK) st = ik_check_range(world[p->joint].translation, p->target, 0.0f, err);
     if (st < 0) {
         if (result) *result = res;
         return st;
@@ -132,19 +156,32 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
     const ak_quat w = world[p->joint].rotation;
     const ak_vec3 pos = world[p->joint].translation;
     const ak_vec3 forward = unit_or_zero(p->forward);
-    const ak_quat r = aim_rotation_ms(w, pos, forward, p->up, p->target, p->world_up, p->clamp_weight);
-    ak_quat c = ik_to_local(w, r);
-    ak_quat r_applied = r;
+    const ak_vec3 to_target = akv_sub(p->target, pos);
+    const float to_len2 = akv_dot(to_target, to_target);
+    res.iterations = 1;
+    if (!(to_len2 > 1e-20f)) { /* target on the joint: nothing to aim at */
+        res.reached = 1;
+        if (result) *result = res;
+        return AK_OK;
+    }
+    const ak_vec3 aim = akv_scale(to_target, 1.0f / sqrtf(to_len2));
+    ak_quat c;
+    int exact = 0; /* the full aim lands exactly: remaining angle 0 by construction */
+    ak_quat w_new;
+    if (p->clamp_weight <= 0.0f && akv_dot(p->up, p->up) > 0.0f &&
+        aim_by_frames(forward, p->up, aim, p->world_up, &w_new)) {
+        /* correction = conj(W) W_new */
+        c = akq_mul(akq_conj(w), w_new);
+        exact = 1;
+    } else {
+        c = ik_to_local(w, aim_rotation_ms(w, pos, forward, p->up, p->target, p->world_up, p->clamp_weight));
+    }
     if (p->weight < 1.0f) {
         c = akq_normalize(akq_slerp(akq_identity(), ik_positive_w(c), p->weight));
-        r_applied = akq_mul(w, akq_mul(c, akq_conj(w)));
+        exact = 0;
     }
     *correction = c;
-    const ak_vec3 to_target = akv_sub(p->target, pos);
-    res.iterations = 1;
-    res.error = akv_dot(to_target, to_target) > 1e-20f
-                    ? small_angle_between(akq_rotate(r_applied, akq_rotate(w, forward)), to_target)
-                    : 0.0f;
+    res.error = exact ? 0.0f : small_angle_between(akq_rotate(akq_mul(w, c), forward), to_target);
     res.reached = res.error <= p->tolerance;
     if (result) *result = res;
     return AK_OK;
@@ -206,6 +243,7 @@ int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *wo
     ik_chain c;
     if (st == AK_OK)
         st = ik_chain_load(&c, p->skeleton, p->chain, p->chain_length, local, world, 1, err);
+    if (st == AK_OK) st = ik_check_range(c.pos[0], p->target, c.total, err);
     if (st < 0) {
         if (result) *result = res;
         return st;

@@ -1,29 +1,17 @@
 /* Shared pieces of the IK module: chain extraction and argument checks. */
 #include "ik/ik_internal.h"
 
-int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d)
-{
-    return d >= a && d < s->subtree_end[a];
-}
 
-int32_t ik_check_joint(const ak_skeleton *s, int32_t j, const char *what, ak_error *err)
-{
-    if (j < 0 || j >= s->joint_count)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s joint %d out of range [0, %d)", what,
-                            (int)j, (int)s->joint_count);
-    return AK_OK;
-}
 
-int32_t ik_check_weight(float w, ak_error *err)
-{
-    if (!(w >= 0.0f && w <= 1.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight must be in [0, 1]");
-    return AK_OK;
-}
 
-int32_t ik_check_vec(ak_vec3 v, const char *what, ak_error *err)
+
+int32_t ik_check_range(ak_vec3 origin, ak_vec3 target, float span, ak_error *err)
 {
-    if (!akv_finite(v)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s is not finite", what);
+    const ak_vec3 d = akv_sub(target, origin);
+    const float r = sqrtf(akv_dot(d, d)) + span;
+    if (!isfinite(4.0f * r * r))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "coordinates too large: distances overflow single precision");
     return AK_OK;
 }
 
@@ -43,4 +31,16 @@ int32_t ak_ik_chain_from_joints(const ak_skeleton *s, int32_t root, int32_t tip,
         if (j == root) break;
     }
     return n;
+}
+
+int32_t ak_ik_chain_skip_zero_bones(const ak_skeleton *s, int32_t *chain, int32_t length)
+{
+    if (!s || !chain || length < 1) return length < 0 ? 0 : length;
+    int32_t kept = 1;
+    for (int32_t i = 1; i < length; ++i) {
+        const int32_t j = chain[i];
+        if (j >= 0 && j < s->joint_count && s->bone_lengths[j] == 0.0f && i + 1 < length) continue;
+        chain[kept++] = j;
+    }
+    return kept;
 }

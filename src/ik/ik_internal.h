@@ -49,39 +49,77 @@ AK_INLINE ak_quat ik_axis_angle(ak_vec3 k, float angle)
 }
 
 /* Shortest rotation taking the direction of `from` onto the direction of `to`, without trig:
- * q = normalize(|f||t| + f.t, f x t) (the half-angle form). Opposite directions turn by pi
- * about a perpendicular axis; a zero vector gives the identity. */
+ * with unit a, b: q = normalize(a x b, 1 + a.b) (the half-angle form). The inputs are
+ * normalised first so no product of their lengths can overflow. Opposite directions turn by
+ * pi about a perpendicular axis; a zero vector gives the identity. */
 AK_INLINE ak_quat ik_from_to(ak_vec3 from, ak_vec3 to)
 {
-    float lf2 = akv_dot(from, from), lt2 = akv_dot(to, to);
-    if (!(lf2 > 1e-30f) || !(lt2 > 1e-30f)) return akq_identity();
-    float norms = sqrtf(lf2 * lt2);
-    float d = akv_dot(from, to);
-    if (d <= -0.999999f * norms) {
-        ak_vec3 k = ik_any_perpendicular(akv_scale(from, 1.0f / sqrtf(lf2)));
+    const float lf = sqrtf(akv_dot(from, from)), lt = sqrtf(akv_dot(to, to));
+    if (!(lf > 1e-15f) || !(lt > 1e-15f) || !isfinite(lf) || !isfinite(lt)) return akq_identity();
+    const ak_vec3 a = akv_scale(from, 1.0f / lf), b = akv_scale(to, 1.0f / lt);
+    const float w = 1.0f + akv_dot(a, b);
+    if (w <= 1e-6f) {
+        const ak_vec3 k = ik_any_perpendicular(a);
         ak_quat q = {k.x, k.y, k.z, 0.0f};
         return q;
     }
-    ak_vec3 c = akv_cross(from, to);
-    ak_quat q = {c.x, c.y, c.z, norms + d};
-    return akq_normalize(q);
+    const ak_vec3 c = akv_cross(a, b);
+    const float inv = 1.0f / sqrtf(akv_dot(c, c) + w * w);
+    ak_quat q = {c.x * inv, c.y * inv, c.z * inv, w * inv};
+    return q;
 }
 
-/* Rotation about the unit axis `k` taking x onto y, both perpendicular to k (any lengths).
- * Half-angle form q = normalize(|x||y| + x.y, k ((x cross y).k)); opposite vectors turn by pi
- * about k, never about another axis. */
+/* Rotation about the unit axis `k` taking x onto y, both perpendicular to k (any finite
+ * lengths). With unit x^, y^: q = normalize(k ((x^ cross y^).k), 1 + x^.y^); opposite vectors
+ * turn by pi about k, never about another axis. */
 AK_INLINE ak_quat ik_twist_between(ak_vec3 x, ak_vec3 y, ak_vec3 k)
 {
-    float norms = sqrtf(akv_dot(x, x) * akv_dot(y, y));
-    float c = norms + akv_dot(x, y);
-    float s = akv_dot(akv_cross(x, y), k);
-    if (!(norms > 1e-30f)) return akq_identity();
-    if (c <= 1e-6f * norms && fabsf(s) <= 1e-6f * norms) {
+    const float lx = sqrtf(akv_dot(x, x)), ly = sqrtf(akv_dot(y, y));
+    if (!(lx > 1e-15f) || !(ly > 1e-15f) || !isfinite(lx) || !isfinite(ly)) return akq_identity();
+    const ak_vec3 a = akv_scale(x, 1.0f / lx), b = akv_scale(y, 1.0f / ly);
+    const float c = 1.0f + akv_dot(a, b);
+    const float s = akv_dot(akv_cross(a, b), k);
+    if (c <= 1e-6f && fabsf(s) <= 1e-3f) {
         ak_quat q = {k.x, k.y, k.z, 0.0f};
         return q;
     }
-    ak_quat q = {k.x * s, k.y * s, k.z * s, c};
-    return akq_normalize(q);
+    const float inv = 1.0f / sqrtf(s * s + c * c);
+    ak_quat q = {k.x * s * inv, k.y * s * inv, k.z * s * inv, c * inv};
+    return q;
+}
+
+/* Unit quaternion of the rotation matrix m (row-major, m[row][col]); Shepperd's method,
+ * branching on the largest of trace and diagonal for accuracy. */
+AK_INLINE ak_quat ik_quat_from_matrix(float m[3][3])
+{
+    ak_quat q;
+    const float tr = m[0][0] + m[1][1] + m[2][2];
+    if (tr > 0.0f) {
+        const float s = 2.0f * sqrtf(tr + 1.0f), inv = 1.0f / s;
+        q.w = 0.25f * s;
+        q.x = (m[2][1] - m[1][2]) * inv;
+        q.y = (m[0][2] - m[2][0]) * inv;
+        q.z = (m[1][0] - m[0][1]) * inv;
+    } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
+        const float s = 2.0f * sqrtf(fmaxf(0.0f, 1.0f + m[0][0] - m[1][1] - m[2][2])), inv = 1.0f / s;
+        q.w = (m[2][1] - m[1][2]) * inv;
+        q.x = 0.25f * s;
+        q.y = (m[0][1] + m[1][0]) * inv;
+        q.z = (m[0][2] + m[2][0]) * inv;
+    } else if (m[1][1] > m[2][2]) {
+        const float s = 2.0f * sqrtf(fmaxf(0.0f, 1.0f + m[1][1] - m[0][0] - m[2][2])), inv = 1.0f / s;
+        q.w = (m[0][2] - m[2][0]) * inv;
+        q.x = (m[0][1] + m[1][0]) * inv;
+        q.y = 0.25f * s;
+        q.z = (m[1][2] + m[2][1]) * inv;
+    } else {
+        const float s = 2.0f * sqrtf(fmaxf(0.0f, 1.0f + m[2][2] - m[0][0] - m[1][1])), inv = 1.0f / s;
+        q.w = (m[1][0] - m[0][1]) * inv;
+        q.x = (m[0][2] + m[2][0]) * inv;
+        q.y = (m[1][2] + m[2][1]) * inv;
+        q.z = 0.25f * s;
+    }
+    return q;
 }
 
 /* q expressed in the frame f: conj(f) q f (a model-space delta as a local correction). */
@@ -106,12 +144,34 @@ AK_INLINE int ik_quat_is_unit(ak_quat q)
     return akq_finite(q) && fabsf(n - 1.0f) < 1e-4f;
 }
 
-/* Validation helpers: each returns AK_OK or sets err and returns AK_ERR_INVALID_ARG. */
-int32_t ik_check_joint(const ak_skeleton *s, int32_t j, const char *what, ak_error *err);
-int32_t ik_check_weight(float w, ak_error *err);
-int32_t ik_check_vec(ak_vec3 v, const char *what, ak_error *err);
+/* Validation helpers (inline: validation runs on every solve): each returns AK_OK or sets
+ * err and returns AK_ERR_INVALID_ARG. */
+AK_INLINE int32_t ik_check_joint(const ak_skeleton *s, int32_t j, const char *what, ak_error *err)
+{
+    if (j < 0 || j >= s->joint_count)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s joint %d out of range [0, %d)", what,
+                            (int)j, (int)s->joint_count);
+    return AK_OK;
+}
+AK_INLINE int32_t ik_check_weight(float w, ak_error *err)
+{
+    if (!(w >= 0.0f && w <= 1.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight must be in [0, 1]");
+    return AK_OK;
+}
+AK_INLINE int32_t ik_check_vec(ak_vec3 v, const char *what, ak_error *err)
+{
+    if (!akv_finite(v)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s is not finite", what);
+    return AK_OK;
+}
+/* AK_OK when squares of distances up to |target - origin| + span stay finite in float (with
+ * margin), else AK_ERR_INVALID_ARG: coordinates that large overflow every solver. */
+int32_t ik_check_range(ak_vec3 origin, ak_vec3 target, float span, ak_error *err);
 /* 1 when `d` is `a` itself or lies in a's subtree. */
-int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d);
+AK_INLINE int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d)
+{
+    return d >= a && d < s->subtree_end[a];
+}
 
 /* A chain's state during a solve, all model space (suffix-free for brevity: pos and rot are
  * model-space, local is parent-space). Index i is chain[i]. */

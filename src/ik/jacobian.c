@@ -6,8 +6,12 @@
  *   J[3e + r][3i + a] = w_e * (axis_a x (p_e - p_i))[r]   if effector e lies below joint i
  *   err[3e + r]       = w_e * (t_e - p_e)[r]
  *   dtheta = J^T y  with  (J J^T + lambda^2 I) y = err      (lambda = 0: pseudo-inverse)
- * J J^T is only (3 x effectors)^2, so the dense solve is a small LDL^T written here (no
- * LAPACK). For the pseudo-inverse, pivots below 1e-6 of the largest diagonal are dropped (a
+ * With r_ei = w_e (p_e - p_i) the 3x3 block of J for (e, i) is -[r_ei]x (the cross-product
+ * matrix), so J is never stored:
+ *   (J J^T) block (e, f) = sum_i [r_ei]x [r_fi]x^T = sum_i (r_ei . r_fi) I - r_fi r_ei^T
+ *   dtheta_i             = sum_e r_ei x y_e
+ * over the joints i both effectors lie below. J J^T is only (3 x effectors)^2, so the dense
+ * solve is a small LDL^T written here (no LAPACK). For the pseudo-inverse, pivots below 1e-6 of the largest diagonal are dropped (a
  * singular direction gets no motion). Each step is scaled so its largest component is at most
  * max_step radians, then applied: joint i turns by the rotation vector dtheta_i (model space),
  * local_i <- conj(P_i) R_i W_i with P_i, W_i its parent's and its own model rotations. */
@@ -23,7 +27,7 @@ ak_jacobian_ik_params ak_jacobian_ik_defaults(void)
     p.method = AK_JACOBIAN_DLS;
     p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
     p.damping = 0.05f;
-    p.max_step = 0.1f;
+    p.max_step = 0.0f; /* per method: 0.1 rad pseudo-inverse, 0.5 rad DLS */
     p.max_iterations = 100;
     p.tolerance = 1e-4f;
     p.weight = 1.0f;
@@ -31,11 +35,12 @@ ak_jacobian_ik_params ak_jacobian_ik_defaults(void)
 }
 
 /* Workspace layout (all 4-byte words, 16-byte aligned start):
- *   jac[rows*cols] a[rows*rows] err[rows] y[rows] dtheta[cols] input[4*k] scale[m] top[k] */
+ *   a[rows*rows] err[rows] y[rows] r[rows] dtheta[cols] input[4*k] saved[4*k] top[k]
+ *   below[k*m] */
 static size_t workspace_words(int64_t k, int64_t m)
 {
     const int64_t rows = 3 * m, cols = 3 * k;
-    return (size_t)(rows * cols + rows * rows + 2 * rows + cols + 4 * k + m + k);
+    return (size_t)(rows * rows + 3 * rows + cols + 8 * k + k + k * m);
 }
 
 size_t ak_jacobian_ik_workspace_size(int32_t joint_count, int32_t effector_count)
@@ -106,8 +111,8 @@ int32_t ak_jacobian_ik_validate(const ak_jacobian_ik_params *p, ak_error *err)
     }
     if (!(p->damping >= 0.0f) || !isfinite(p->damping))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "damping must be finite and >= 0");
-    if (!(p->max_step > 0.0f) || !isfinite(p->max_step))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_step must be finite and > 0");
+    if (!(p->max_step >= 0.0f) || !isfinite(p->max_step))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_step must be finite and >= 0");
     if (p->max_iterations < 1)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_iterations must be >= 1");
     if (!(p->tolerance >= 0.0f) || !isfinite(p->tolerance))
@@ -154,7 +159,26 @@ static void ldlt_solve(float *a, int32_t n, float floor, const float *b, float *
     }
 }
 
-int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local, ak_xform *world,
+/* Quaternion of the rotation vector v (|v| = angle). Steps are small, so the half-angle sine
+ * and cosine come from their Taylor series (truncation error below 2e-8 for half-angles up
+ * to 0.25 rad); larger steps take sinf/cosf. */
+static ak_quat rotation_vector_quat(ak_vec3 v, float angle)
+{
+    const float x = 0.5f * angle;
+    float s_over_angle, c;
+    if (x < 0.25f) {
+        const float x2 = x * x;
+        s_over_angle = 0.5f * (1.0f - x2 * (1.0f / 6.0f) * (1.0f - x2 * (1.0f / 20.0f)));
+        c = 1.0f - x2 * 0.5f * (1.0f - x2 * (1.0f / 12.0f) * (1.0f - x2 * (1.0f / 30.0f)));
+    } else {
+        s_over_angle = sinf(x) / angle;
+        c = cosf(x);
+    }
+    ak_quat q = {v.x * s_over_angle, v.y * s_over_angle, v.z * s_over_angle, c};
+    return q;
+}
+
+IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local, ak_xform *world,
                            ak_ik_result *result, ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
@@ -181,19 +205,21 @@ int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local, ak_x
                 inside = ik_is_in_subtree(s, q.joints[i], parent);
             if (!inside) break;
             const float len = akv_len(akv_sub(world[j].translation, world[parent].translation));
-            if (!(len > 0.0f) || !isfinite(len)) {
-                if (!isfinite(len)) {
-                    st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
-                } else {
-                    st = ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone at joint %d", (int)j);
-                }
+            if (!isfinite(len)) {
                 if (result) *result = res;
-                return st;
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
             }
             scale_single += len;
         }
         if (scale_single > scale_max) scale_max = scale_single;
         scale_single = 0.0f;
+    }
+    for (int32_t e = 0; e < m; ++e) {
+        st = ik_check_range(world[q.effectors[e]].translation, q.targets[e], 2.0f * scale_max, err);
+        if (st < 0) {
+            if (result) *result = res;
+            return st;
+        }
     }
     /* Chains and effectors: the error of each effector, relative tolerance per chain. */
     const float tol_abs = p->tolerance * scale_max;
@@ -208,16 +234,19 @@ int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local, ak_x
         if (result) *result = res;
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
     }
-    /* Zero-length bones between rotating joints also make the chain degenerate. */
-    for (int32_t i = 1; i < k; ++i) {
-        const int32_t j = q.joints[i], parent = s->parents[j];
-        if (parent >= 0 && ik_is_in_subtree(s, q.joints[0], parent) &&
-            !(akv_len(akv_sub(world[j].translation, world[parent].translation)) > 1e-6f * scale_max)) {
+    /* A rotating joint or an effector sitting on its nearest rotating ancestor is a
+     * zero-length bone of the chain: rejected like the other solvers do. */
+    for (int32_t x = 1; x < k + m; ++x) {
+        const int32_t j = x < k ? q.joints[x] : q.effectors[x - k];
+        int32_t anc = -1;
+        for (int32_t o = 0; o < k && o < (x < k ? x : k); ++o)
+            if (q.joints[o] != j && ik_is_in_subtree(s, q.joints[o], j)) anc = q.joints[o];
+        if (anc >= 0 && !(akv_len(akv_sub(world[j].translation, world[anc].translation)) > 1e-6f * scale_max)) {
             if (result) *result = res;
-            return ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone at joint %d", (int)j);
+            return ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone between joints %d and %d",
+                                (int)anc, (int)j);
         }
     }
-
     if (p->weight <= 0.0f || k < 1) {
         res.error = error;
         res.reached = error <= tol_abs;
@@ -226,88 +255,126 @@ int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local, ak_x
     }
     /* Carve the workspace. */
     uintptr_t base = ((uintptr_t)p->workspace + 15u) & ~(uintptr_t)15u;
-    float *jac = (float *)base;
-    float *a = jac + (size_t)rows * (size_t)cols;
+    float *a = (float *)base;
     float *e_vec = a + (size_t)rows * (size_t)rows;
     float *y = e_vec + rows;
-    float *dtheta = y + rows;
+    ak_vec3 *r_vec = (ak_vec3 *)(void *)(y + rows);
+    float *dtheta = (float *)(void *)(r_vec + m);
     ak_quat *input = (ak_quat *)(void *)(dtheta + cols);
-    int32_t *top = (int32_t *)(void *)(input + k);
+    ak_quat *saved = input + k; /* rotations of the last accepted step */
+    int32_t *top = (int32_t *)(void *)(saved + k);
+    int32_t *below = top + k; /* below[i * m + e]: effector e lies below joint i */
     for (int32_t i = 0; i < k; ++i) {
         input[i] = local[q.joints[i]].rotation;
         top[i] = 1;
         for (int32_t o = 0; o < i && top[i]; ++o)
             if (ik_is_in_subtree(s, q.joints[o], q.joints[i])) top[i] = 0;
+        for (int32_t e = 0; e < m; ++e) below[i * m + e] = ik_is_in_subtree(s, q.joints[i], q.effectors[e]);
     }
     const float lambda = p->method == AK_JACOBIAN_DLS ? p->damping * scale_max : 0.0f;
     const float lambda2 = lambda * lambda;
+    const float err_clamp = 0.5f * scale_max;
+    const float max_step = p->max_step > 0.0f ? p->max_step : (p->method == AK_JACOBIAN_DLS ? 0.5f : 0.1f);
 
+    /* A step that makes the weighted squared error worse is undone and the step limit halved
+     * (it regrows after accepted steps): a cheap trust region that stops the iteration from
+     * oscillating around singular poses such as a chain straightened toward an unreachable
+     * target. */
+    float step_limit = max_step;
+    float accepted = INFINITY;
     int32_t it = 0;
     while (it < p->max_iterations) {
         /* Error vector and convergence. */
         error = 0.0f;
+        float objective = 0.0f;
+        for (int32_t e = 0; e < m; ++e) {
+            const float w = q.weights ? q.weights[e] : 1.0f;
+            const ak_vec3 d = akv_sub(q.targets[e], world[q.effectors[e]].translation);
+            objective += w * w * akv_dot(d, d);
+        }
+        if (objective > accepted) {
+            for (int32_t i = 0; i < k; ++i) local[q.joints[i]].rotation = saved[i];
+            for (int32_t i = 0; i < k; ++i)
+                if (top[i]) ak_fk_subtree(s, local, world, q.joints[i]);
+            step_limit *= 0.5f;
+            if (step_limit < 1e-4f * max_step) break;
+        } else {
+            accepted = objective;
+            for (int32_t i = 0; i < k; ++i) saved[i] = local[q.joints[i]].rotation;
+            step_limit = fminf(max_step, 2.0f * step_limit);
+        }
         for (int32_t e = 0; e < m; ++e) {
             const float w = q.weights ? q.weights[e] : 1.0f;
             const ak_vec3 d = akv_sub(q.targets[e], world[q.effectors[e]].translation);
             const float len = akv_len(d);
             if (len > error) error = len;
-            e_vec[3 * e + 0] = w * d.x;
-            e_vec[3 * e + 1] = w * d.y;
-            e_vec[3 * e + 2] = w * d.z;
+            /* Buss's error clamp: aim each step at most err_clamp toward the target, so far or
+             * unreachable targets do not make the linearisation overshoot. */
+            const float c = len > err_clamp ? w * err_clamp / len : w;
+            e_vec[3 * e + 0] = c * d.x;
+            e_vec[3 * e + 1] = c * d.y;
+            e_vec[3 * e + 2] = c * d.z;
         }
         if (error <= tol_abs) break;
         ++it;
-        /* J. */
-        for (int32_t e = 0; e < m; ++e) {
-            const float w = q.weights ? q.weights[e] : 1.0f;
-            const int32_t eff = q.effectors[e];
-            const ak_vec3 pe = world[eff].translation;
-            float *r0 = jac + (size_t)(3 * e) * (size_t)cols;
-            float *r1 = r0 + cols, *r2 = r1 + cols;
-            for (int32_t i = 0; i < k; ++i) {
-                float *c0 = r0 + 3 * i, *c1 = r1 + 3 * i, *c2 = r2 + 3 * i;
-                if (!ik_is_in_subtree(s, q.joints[i], eff)) {
-                    c0[0] = c0[1] = c0[2] = c1[0] = c1[1] = c1[2] = c2[0] = c2[1] = c2[2] = 0.0f;
-                    continue;
+        /* A = J J^T + lambda^2 I, block by block from the lever arms r_ei. */
+        memset(a, 0, sizeof(float) * (size_t)rows * (size_t)rows);
+        for (int32_t i = 0; i < k; ++i) {
+            const ak_vec3 pi = world[q.joints[i]].translation;
+            const int32_t *bi = below + i * m;
+            for (int32_t e = 0; e < m; ++e) {
+                if (!bi[e]) continue;
+                const float w = q.weights ? q.weights[e] : 1.0f;
+                r_vec[e] = akv_scale(akv_sub(world[q.effectors[e]].translation, pi), w);
+            }
+            for (int32_t e = 0; e < m; ++e) {
+                if (!bi[e]) continue;
+                const float re[3] = {r_vec[e].x, r_vec[e].y, r_vec[e].z};
+                for (int32_t f = 0; f <= e; ++f) {
+                    if (!bi[f]) continue;
+                    const float rf[3] = {r_vec[f].x, r_vec[f].y, r_vec[f].z};
+                    const float d = re[0] * rf[0] + re[1] * rf[1] + re[2] * rf[2];
+                    float *blk = a + (size_t)(3 * e) * (size_t)rows + (size_t)(3 * f);
+                    for (int32_t u = 0; u < 3; ++u)
+                        for (int32_t v = 0; v < 3; ++v)
+                            blk[u * rows + v] += (u == v ? d : 0.0f) - rf[u] * re[v];
                 }
-                const ak_vec3 r = akv_scale(akv_sub(pe, world[q.joints[i]].translation), w);
-                /* columns x, y, z: axis x r */
-                c0[0] = 0.0f; c0[1] = r.z;  c0[2] = -r.y;
-                c1[0] = -r.z; c1[1] = 0.0f; c1[2] = r.x;
-                c2[0] = r.y;  c2[1] = -r.x; c2[2] = 0.0f;
             }
         }
-        /* A = J J^T + lambda^2 I. */
         float diag_max = 0.0f;
         for (int32_t r = 0; r < rows; ++r) {
-            for (int32_t c = 0; c <= r; ++c) {
-                const float *jr = jac + (size_t)r * (size_t)cols, *jc = jac + (size_t)c * (size_t)cols;
-                float sum = 0.0f;
-                for (int32_t x = 0; x < cols; ++x) sum += jr[x] * jc[x];
-                a[r * rows + c] = sum;
-                a[c * rows + r] = sum;
-            }
+            for (int32_t c = 0; c < r; ++c) a[c * rows + r] = a[r * rows + c];
             a[r * rows + r] += lambda2;
             if (a[r * rows + r] > diag_max) diag_max = a[r * rows + r];
         }
         ldlt_solve(a, rows, 1e-6f * diag_max + FLT_MIN, e_vec, y);
-        /* dtheta = J^T y, scaled so no component exceeds max_step. */
+        /* dtheta_i = sum_e r_ei x y_e, scaled so no component exceeds max_step. */
         float biggest = 0.0f;
-        for (int32_t c = 0; c < cols; ++c) {
-            float sum = 0.0f;
-            for (int32_t r = 0; r < rows; ++r) sum += jac[(size_t)r * (size_t)cols + (size_t)c] * y[r];
-            dtheta[c] = sum;
-            if (fabsf(sum) > biggest) biggest = fabsf(sum);
+        for (int32_t i = 0; i < k; ++i) {
+            const ak_vec3 pi = world[q.joints[i]].translation;
+            ak_vec3 sum = {0.0f, 0.0f, 0.0f};
+            for (int32_t e = 0; e < m; ++e) {
+                if (!below[i * m + e]) continue;
+                const float w = q.weights ? q.weights[e] : 1.0f;
+                const ak_vec3 r = akv_scale(akv_sub(world[q.effectors[e]].translation, pi), w);
+                const ak_vec3 ye = {y[3 * e], y[3 * e + 1], y[3 * e + 2]};
+                sum = akv_add(sum, akv_cross(r, ye));
+            }
+            dtheta[3 * i] = sum.x;
+            dtheta[3 * i + 1] = sum.y;
+            dtheta[3 * i + 2] = sum.z;
+            const float mx = fmaxf(fabsf(sum.x), fmaxf(fabsf(sum.y), fabsf(sum.z)));
+            if (mx > biggest || mx != mx) biggest = mx;
         }
         if (!(biggest > 0.0f) || !isfinite(biggest)) break;
-        const float step_scale = biggest > p->max_step ? p->max_step / biggest : 1.0f;
+        const float step_scale = biggest > step_limit ? step_limit / biggest : 1.0f;
         /* Apply: every joint from the current (old) model rotations, then FK. */
         for (int32_t i = 0; i < k; ++i) {
             const ak_vec3 v = {dtheta[3 * i] * step_scale, dtheta[3 * i + 1] * step_scale,
                                dtheta[3 * i + 2] * step_scale};
             const float angle = akv_len(v);
             if (!(angle > 1e-12f)) continue;
-            const ak_quat r = ik_axis_angle(akv_scale(v, 1.0f / angle), angle);
+            const ak_quat r = rotation_vector_quat(v, angle);
             const int32_t j = q.joints[i], parent = s->parents[j];
             const ak_quat parent_rot = parent < 0 ? akq_identity() : world[parent].rotation;
             local[j].rotation = akq_normalize(akq_mul(akq_conj(parent_rot), akq_mul(r, world[j].rotation)));

@@ -89,7 +89,14 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const float l1 = sqrtf(akv_dot(ab, ab)), l2 = sqrtf(akv_dot(bc, bc));
     const float dist = sqrtf(akv_dot(at, at));
     const float reach = l1 + l2;
-    if (!(l1 > 1e-6f * reach) || !(l2 > 1e-6f * reach) || !(reach > FLT_MIN) || !isfinite(reach))
+    if (!isfinite(4.0f * (dist + reach) * (dist + reach)))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "coordinates too large: distances overflow single precision");
+    if (p->use_pole) {
+        const int32_t st = ik_check_range(a_ms, p->pole, reach, err);
+        if (st < 0) return st;
+    }
+    if (!(l1 > 1e-6f * reach) || !(l2 > 1e-6f * reach) || !(reach > FLT_MIN))
         return ak_error_set(err, AK_ERR_DEGENERATE, 0,
                             "zero-length bone in the limb (upper->middle %g, middle->end %g)",
                             (double)l1, (double)l2);
@@ -163,27 +170,8 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     } else { /* a half turn */
         r_a.x = n.x * n_scale; r_a.y = n.y * n_scale; r_a.z = n.z * n_scale; r_a.w = 0.0f;
     }
-    const ak_vec3 c1a = akv_add(ab, akq_rotate(r_a, bc)); /* a -> end after A; |c1a| = d */
-
-    /* B: the shortest rotation c1a -> aim, q = (c1a x aim, |c1a||aim| + c1a.aim) normalised by
-     * |q|^2 = 2 |c1a||aim| (|c1a||aim| + c1a.aim). */
-    ak_quat r_b;
-    {
-        const float norms = d * aim_len;
-        const float dot = akv_dot(c1a, aim);
-        const float w = norms + dot;
-        if (w > 1e-6f * norms) {
-            const float inv = 1.0f / sqrtf(2.0f * norms * w);
-            const ak_vec3 cr = akv_cross(c1a, aim);
-            r_b.x = cr.x * inv; r_b.y = cr.y * inv; r_b.z = cr.z * inv; r_b.w = w * inv;
-        } else {
-            r_b = ik_from_to(c1a, aim); /* opposite directions: a half turn */
-        }
-    }
-
-    /* C: twist about dir so the middle joint lies toward the pole; without a usable pole,
-     * toward where it pointed before the solve; a limb with neither keeps B's result. */
-    ak_quat r_cb = r_b;
+    /* Bend reference: the side of the a->target line the middle joint should end on: toward
+     * the pole, else where it pointed before the solve (bent limbs only). */
     ak_vec3 ref = {0.0f, 0.0f, 0.0f};
     int have_ref = 0;
     if (p->use_pole) {
@@ -195,10 +183,50 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         ref = akv_sub(ab, akv_scale(dir, akv_dot(ab, dir)));
         have_ref = akv_dot(ref, ref) > 1e-8f * l1 * l1;
     }
-    if (have_ref) {
-        const ak_vec3 ab2 = akq_rotate(r_b, ab);
-        const ak_vec3 bend = akv_sub(ab2, akv_scale(dir, akv_dot(ab2, dir)));
-        if (akv_dot(bend, bend) > 1e-12f * l1 * l1) r_cb = akq_mul(ik_twist_between(bend, ref, dir), r_b);
+
+    ak_quat r_cb;
+    if (bent && have_ref) {
+        /* B and C at once, as a change of frame. The solved limb is known in closed form:
+         * upper bone u1 = cos(alpha) dir + sin(alpha) perp (perp: unit reference side),
+         * bend-plane normal n' = perp x dir. The upper joint's model-space delta maps the old
+         * frame (ab^, n^, ab^ x n^) onto (u1, n', u1 x n'): R = F_new F_old^T. It equals the
+         * shortest turn B followed by the twist C, with a much shorter dependency chain. */
+        const ak_vec3 perp = akv_scale(ref, 1.0f / sqrtf(akv_dot(ref, ref)));
+        const float cos_a = ik_clampf((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
+        const float sin_a = sqrtf(fmaxf(0.0f, 1.0f - cos_a * cos_a));
+        const ak_vec3 f1 = akv_add(akv_scale(dir, cos_a), akv_scale(perp, sin_a));
+        const ak_vec3 f2 = akv_cross(perp, dir);
+        const ak_vec3 f3 = akv_cross(f1, f2);
+        const ak_vec3 e1 = akv_scale(ab, 1.0f / l1);
+        const ak_vec3 e2 = akv_scale(n, n_scale);
+        const ak_vec3 e3 = akv_cross(e1, e2);
+        const float fa[3][3] = {{f1.x, f1.y, f1.z}, {f2.x, f2.y, f2.z}, {f3.x, f3.y, f3.z}};
+        const float ea[3][3] = {{e1.x, e1.y, e1.z}, {e2.x, e2.y, e2.z}, {e3.x, e3.y, e3.z}};
+        float m[3][3];
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) m[i][j] = fa[0][i] * ea[0][j] + fa[1][i] * ea[1][j] + fa[2][i] * ea[2][j];
+        r_cb = ik_quat_from_matrix(m);
+    } else {
+        /* B: the shortest rotation c1a -> dir, q = (c1a x dir, |c1a| + c1a.dir) normalised by
+         * |q|^2 = 2 |c1a| (|c1a| + c1a.dir), with |c1a| = d known. */
+        const ak_vec3 c1a = akv_add(ab, akq_rotate(r_a, bc)); /* a -> end after A */
+        ak_quat r_b;
+        const float w = d + akv_dot(c1a, dir);
+        if (w > 1e-6f * d) {
+            const float inv = 1.0f / sqrtf(2.0f * d * w);
+            const ak_vec3 cr = akv_cross(c1a, dir);
+            r_b.x = cr.x * inv; r_b.y = cr.y * inv; r_b.z = cr.z * inv; r_b.w = w * inv;
+        } else {
+            r_b = ik_from_to(c1a, dir); /* opposite directions: a half turn */
+        }
+        /* C: twist about dir so the middle joint lies toward the reference side; a straight
+         * limb with no pole keeps B's result (its bend plane comes from mid_axis). */
+        r_cb = r_b;
+        if (have_ref) {
+            const ak_vec3 ab2 = akq_rotate(r_b, ab);
+            const ak_vec3 bend = akv_sub(ab2, akv_scale(dir, akv_dot(ab2, dir)));
+            if (akv_dot(bend, bend) > 1e-12f * l1 * l1) r_cb = akq_mul(ik_twist_between(bend, ref, dir), r_b);
+        }
     }
 
     out->r_upper_ms = r_cb;

@@ -356,6 +356,141 @@ static class PluginTests
         }
     }
 
+    // ---- the walker over ground computed here, in C# (the two-phase API) ----
+
+    // Rolling ground in Unity's frame: y = 0.25 sin(0.5 x) + 0.2 cos(0.4 z), with its exact
+    // normal normalize(-dy/dx, 1, -dy/dz).
+    static float GroundY(float x, float z) { return 0.25f * (float)Math.Sin(0.5 * x) + 0.2f * (float)Math.Cos(0.4 * z); }
+    static AkVec3 GroundNormal(float x, float z)
+    {
+        double dx = 0.125 * Math.Cos(0.5 * x), dz = -0.08 * Math.Sin(0.4 * z);
+        double n = Math.Sqrt(dx * dx + 1 + dz * dz);
+        return new AkVec3((float)(-dx / n), (float)(1 / n), (float)(-dz / n));
+    }
+    // What Physics.Raycast would answer for a downward ray over that ground.
+    static AkGroundHit CastDown(AkRay r)
+    {
+        AkGroundHit h = new AkGroundHit();
+        float y = GroundY(r.origin.x, r.origin.z);
+        float d = r.origin.y - y;
+        if (r.direction.y < -0.99f && d >= 0 && d <= r.maxDistance)
+        {
+            h.hit = 1;
+            h.height = y;
+            h.normal = GroundNormal(r.origin.x, r.origin.z);
+        }
+        return h;
+    }
+
+    [Test] static void walker_reaches_target_over_two_phase_ground()
+    {
+        using (BvhFile bvh = BvhFile.Load(Mocap("cmu_02_01_walk.bvh")))
+        {
+            AkCharacterParams p = Character.Defaults();
+            Near(p.arrivalRadius, 0.3, 1e-6, "default arrival radius");
+            Near(p.target.z, -5, 0, "default target is the C (0,0,5), mirrored");
+            // Start at the origin, target 6 m away toward Unity's +X/+Z (a right-handed
+            // slip would send the character toward -Z).
+            p.start = new AkVec3(0, GroundY(0, 0), 0);
+            p.target = new AkVec3(3.6f, 0, 4.8f);
+            p.useController = 0;
+            using (Character ch = new Character(bvh.Skeleton, bvh.Clip, null, p))
+            {
+                AkCharacterInfo info = ch.Info;
+                True(info.jointCount == bvh.Skeleton.JointCount, "joint count");
+                True(info.speed > 0.5f && info.speed < 2.5f, "walking speed " + info.speed + " m/s");
+                AkGroundHit[] hits = new AkGroundHit[AnimKitNative.CharacterMaxRays];
+                AkXform[] world = new AkXform[info.jointCount], model = new AkXform[info.jointCount];
+                AkXform[] local = new AkXform[info.jointCount];
+                AkVec3 pos = p.start;
+                const float dt = 1f / 60f;
+                double worstStance = 0, facingDot = 0;
+                int stanceSamples = 0, frames = 0, movingFrames = 0;
+                AkCharacterState s = ch.State;
+                for (; frames < 60 * 20 && s.stopped == 0; ++frames)
+                {
+                    AkVec3 move = ch.Begin(dt);                      // 1. what the animation wants
+                    pos = new AkVec3(pos.x + move.x, 0, pos.z + move.z); // 2. "our controller"
+                    pos.y = GroundY(pos.x, pos.z);
+                    ch.SetPosition(pos);                             // 3. where it ended up
+                    int nrays;
+                    AkRay[] rays = ch.GroundRays(out nrays);         // 4. rays out ...
+                    True(nrays == 5, "5 rays: centre, soles, landing points");
+                    for (int i = 0; i < nrays; ++i) hits[i] = CastDown(rays[i]);
+                    ch.Finish(hits, nrays);                          // 5. ... hits back
+                    s = ch.State;
+                    double len = Math.Sqrt(move.x * move.x + move.z * move.z);
+                    if (len > 1e-4)
+                    {
+                        facingDot += (s.facing.x * move.x + s.facing.z * move.z) / len;
+                        ++movingFrames;
+                    }
+                    if (s.stanceLeft != 0) { worstStance = Math.Max(worstStance, Math.Abs(s.soleLeft.y - GroundY(s.soleLeft.x, s.soleLeft.z))); ++stanceSamples; }
+                    if (s.stanceRight != 0) { worstStance = Math.Max(worstStance, Math.Abs(s.soleRight.y - GroundY(s.soleRight.x, s.soleRight.z))); ++stanceSamples; }
+                }
+                double dist = Math.Sqrt((pos.x - 3.6) * (pos.x - 3.6) + (pos.z - 4.8) * (pos.z - 4.8));
+                Console.WriteLine("  stopped after {0:F2} s, {1:F2} m walked, {2:F2} m from the target; worst stance sole " +
+                    "{3:F3} m off the ground over {4} samples; mean facing.direction {5:F3}", frames * dt, s.pathLength, dist,
+                    worstStance, stanceSamples, facingDot / Math.Max(1, movingFrames));
+                True(s.arrived == 1 && s.stopped == 1, "arrived and stopped");
+                True(dist < 0.6, "ends near the target: " + dist);
+                True(s.pathLength > 5.5 && s.pathLength < 9, "path length " + s.pathLength + " for a 6 m straight line");
+                True(facingDot / movingFrames > 0.8, "walks facing its direction of travel (Unity frame)");
+                Near(worstStance, 0, 0.03, "stance soles on the C# ground (m)");
+                // The model-space pose placed by the character transform is the world pose.
+                ch.Pose(local, model);
+                ch.WorldPose(world);
+                double worst = 0;
+                for (int j = 0; j < world.Length; ++j)
+                {
+                    AkVec3 r = Rotate(s.rotation, model[j].position);
+                    worst = Math.Max(worst, Math.Abs(r.x + s.position.x - world[j].position.x));
+                    worst = Math.Max(worst, Math.Abs(r.y + s.position.y - world[j].position.y));
+                    worst = Math.Max(worst, Math.Abs(r.z + s.position.z - world[j].position.z));
+                }
+                Near(worst, 0, 1e-4, "world = state transform * model");
+                bvh.Skeleton.Fk(local, world);
+                Near(Len(Sub(world[5].position, model[5].position)), 0, 1e-4, "model = FK(local)");
+                // Facing = rotation * (0,0,-1): the BVH's +Z forward, mirrored.
+                AkVec3 f = Rotate(s.rotation, new AkVec3(0, 0, -1));
+                Near(Len(Sub(f, s.facing)), 0, 1e-5, "facing is rotation * -Z");
+                // Errors: bad dt, short hit array.
+                AnimKitException e = Throws<AnimKitException>(() => ch.Begin(0f), "dt 0");
+                True(e.Message.Contains("dt"), e.Message);
+                e = Throws<AnimKitException>(() => ch.Finish(new AkGroundHit[1], 1), "one hit");
+                True(e.Status == AkStatus.InvalidArg, "short hits");
+            }
+        }
+    }
+
+    [Test] static void character_keeps_its_objects_alive_and_dies_cleanly()
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        int before = AnimKitLibrary.LiveHandles;
+        BvhFile bvh = BvhFile.Load(Mocap("cmu_07_01_walk.bvh"));
+        AkCharacterParams p = Character.Defaults();
+        Character ch = new Character(bvh.Skeleton, bvh.Clip, null, p);
+        bvh.Dispose(); // the character holds its own references
+        AkGroundHit[] hits = new AkGroundHit[AnimKitNative.CharacterMaxRays];
+        for (int i = 0; i < 30; ++i)
+        {
+            ch.Begin(1f / 30f);
+            int n;
+            AkRay[] rays = ch.GroundRays(out n);
+            for (int k = 0; k < n; ++k) { hits[k].hit = rays[k].origin.y >= 0 ? 1 : 0; hits[k].height = 0; hits[k].normal = new AkVec3(0, 1, 0); }
+            ch.Finish(hits, n);
+        }
+        True(ch.State.pathLength > 0.5f, "walked on flat ground after its BVH handles were destroyed");
+        ch.Dispose();
+        True(AnimKitLibrary.LiveHandles == before, "no handles left");
+        AnimKitException e = Throws<AnimKitException>(() => ch.Begin(0.1f), "use after dispose");
+        True(e.Status == AkStatus.Handle && e.Message.Contains("character handle was destroyed"), e.Message);
+        // A character from a destroyed skeleton is refused with the reason.
+        e = Throws<AnimKitException>(() => new Character(bvh.Skeleton, bvh.Clip, null, p), "dead skeleton");
+        True(e.Message.Contains("destroyed"), e.Message);
+    }
+
     // Figures for docs/unity.md (not a test: timings depend on the machine).
     static int Bench()
     {

@@ -34,7 +34,9 @@ set(AK_CS_TESTS
   matrices_match_unity_memory_order
   everything_destroyed_leaves_no_handles
   limb_ik_moves_the_foot_onto_a_target
-  look_at_turns_the_head_onto_a_target)
+  look_at_turns_the_head_onto_a_target
+  walker_reaches_target_over_two_phase_ground
+  character_keeps_its_objects_alive_and_dies_cleanly)
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/csharp_tests.cmake)
   include(${CMAKE_CURRENT_SOURCE_DIR}/csharp_tests.cmake) # appends tests of later ABI parts
 endif()

@@ -73,6 +73,26 @@ static void null_handle_is_an_error_on_every_call(void **state)
     ak_plugin_look_at_defaults(&la);
     assert_int_equal(ak_plugin_limb_ik(NULL, &lp, x, x, 4, &r), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_look_at(NULL, ints, NULL, 1, &la, x, x, 4, &r), AK_PLUGIN_ERR_HANDLE);
+    ak_plugin_character_params cp;
+    ak_plugin_character_info cinfo;
+    ak_plugin_character_state cs;
+    ak_plugin_ray rays[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_plugin_ground_hit hits[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_vec3 v = {0, 0, 0};
+    ak_handle ch = (ak_handle)(uintptr_t)1;
+    ak_plugin_character_defaults(&cp);
+    assert_int_equal(ak_plugin_character_create(NULL, NULL, NULL, &cp, &ch, buf, sizeof buf), AK_PLUGIN_ERR_HANDLE);
+    assert_null(ch);
+    assert_non_null(strstr(buf, "null skeleton handle"));
+    assert_int_equal(ak_plugin_character_info_get(NULL, &cinfo), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_set_target(NULL, &v), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_begin(NULL, 0.1f, &v), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_set_position(NULL, &v), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_ground_rays(NULL, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, ints), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_finish(NULL, hits, AK_PLUGIN_CHARACTER_MAX_RAYS), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_state_get(NULL, &cs), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_pose(NULL, x, x, 4), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_world_pose(NULL, x, 4), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_last_error(NULL, buf, sizeof buf), AK_PLUGIN_ERR_HANDLE);
     assert_non_null(strstr(buf, "null"));
     /* The text buffer is optional and a short one truncates. */
@@ -404,6 +424,98 @@ static void look_at_points_the_chain_tip_at_the_target(void **state)
     ak_plugin_destroy(c);
 }
 
+/* The character in the two-phase form over a tilted plane computed here: y = 0.1 x, with
+ * the engine side's "controller" simply following the displacement. */
+static float plane_y(float x) { return 0.1f * x; }
+
+static void character_walks_over_engine_ground(void **state)
+{
+    (void)state;
+    char path[1024], err[256];
+    akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path);
+    int32_t live0 = ak_plugin_live_handles();
+    ak_handle s, c, ch;
+    assert_int_equal(ak_plugin_bvh_load(path, 0.0f, 1, &s, &c, err, sizeof err), AK_OK);
+    ak_plugin_character_params p;
+    assert_int_equal(ak_plugin_character_defaults(&p), AK_OK);
+    AKT_NEAR(p.target.z, -5.0f, 0); /* C default (0,0,5), mirrored */
+    assert_int_equal(p.face_target, 1);
+    p.start = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    p.target = ak_vec3_make(4.0f, 0.0f, 0.0f); /* uphill along +X */
+    p.use_controller = 0;
+    assert_int_equal(ak_plugin_character_create(s, c, NULL, &p, &ch, err, sizeof err), AK_OK);
+    /* The character holds its skeleton and clip: their handles can go now. */
+    ak_plugin_destroy(s);
+    ak_plugin_destroy(c);
+    ak_vec3 pos = p.start;
+    const float n_len = sqrtf(1.0f + 0.01f);
+    ak_plugin_ground_hit hits[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_plugin_ray rays[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_plugin_character_state st;
+    float worst = 0.0f;
+    int frames = 0;
+    for (; frames < 600; ++frames) {
+        ak_vec3 move;
+        assert_int_equal(ak_plugin_character_begin(ch, 1.0f / 60.0f, &move), AK_OK);
+        pos.x += move.x;
+        pos.z += move.z;
+        pos.y = plane_y(pos.x);
+        assert_int_equal(ak_plugin_character_set_position(ch, &pos), AK_OK);
+        int32_t n = 0;
+        assert_int_equal(ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n), AK_OK);
+        assert_int_equal(n, 5); /* centre, both soles, both landing points */
+        for (int i = 0; i < n; ++i) {
+            AKT_NEAR(rays[i].direction.y, -1.0f, 1e-6);
+            const float gy = plane_y(rays[i].origin.x);
+            hits[i].hit = rays[i].origin.y >= gy && rays[i].origin.y - gy <= rays[i].max_distance;
+            hits[i].height = gy;
+            hits[i].normal = ak_vec3_make(-0.1f / n_len, 1.0f / n_len, 0.0f);
+        }
+        assert_int_equal(ak_plugin_character_finish(ch, hits, n), AK_OK);
+        assert_int_equal(ak_plugin_character_state_get(ch, &st), AK_OK);
+        for (int k = 0; k < 2; ++k)
+            if (st.stance[k]) {
+                float e = fabsf(st.sole[k].y - plane_y(st.sole[k].x));
+                if (e > worst) worst = e;
+            }
+        if (st.stopped) break;
+    }
+    assert_int_equal(st.arrived, 1);
+    AKT_NEAR(pos.x, 4.0f, 0.5);
+    AKT_NEAR(pos.z, 0.0f, 0.3);
+    AKT_NEAR(worst, 0.0f, 0.03);
+    /* Facing +X at the end, i.e. rotation * (0,0,-1) = +X. */
+    AKT_NEAR(st.facing.x, 1.0f, 0.1);
+    ak_plugin_xform local[64], model[64], world[64];
+    ak_plugin_character_info info;
+    assert_int_equal(ak_plugin_character_info_get(ch, &info), AK_OK);
+    assert_true(info.joint_count <= 64);
+    assert_int_equal(ak_plugin_character_pose(ch, local, model, 64), AK_OK);
+    assert_int_equal(ak_plugin_character_world_pose(ch, world, 64), AK_OK);
+    for (int32_t j = 0; j < info.joint_count; ++j) {
+        ak_vec3 r = ak_vec3_add(ak_quat_rotate(st.rotation, model[j].position), st.position);
+        AKT_NEAR(r.x, world[j].position.x, 1e-4);
+        AKT_NEAR(r.y, world[j].position.y, 1e-4);
+        AKT_NEAR(r.z, world[j].position.z, 1e-4);
+    }
+    /* Errors. */
+    ak_vec3 move;
+    assert_int_equal(ak_plugin_character_begin(ch, -1.0f, &move), AK_ERR_INVALID_ARG);
+    int32_t nr = 0;
+    assert_int_equal(ak_plugin_character_ground_rays(ch, rays, 2, &nr), AK_ERR_INVALID_ARG);
+    assert_int_equal(nr, 5); /* says how many it needs */
+    assert_int_equal(ak_plugin_character_finish(ch, hits, 3), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_character_pose(ch, local, model, 3), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_destroy(ch), AK_OK);
+    assert_int_equal(ak_plugin_character_begin(ch, 0.1f, &move), AK_PLUGIN_ERR_HANDLE);
+    ak_plugin_last_error(ch, err, sizeof err);
+    assert_non_null(strstr(err, "character handle was destroyed"));
+    assert_int_equal(ak_plugin_character_create(s, c, NULL, &p, &ch, err, sizeof err), AK_PLUGIN_ERR_HANDLE);
+    assert_null(ch);
+    assert_non_null(strstr(err, "skeleton handle was destroyed"));
+    assert_int_equal(ak_plugin_live_handles(), live0);
+}
+
 #if !defined(_WIN32)
 static void *churn(void *arg)
 {
@@ -451,6 +563,7 @@ int main(void)
         cmocka_unit_test(cmu_units_detected_and_world_matches_library),
         cmocka_unit_test(limb_ik_worked_numbers_in_unity_frame),
         cmocka_unit_test(look_at_points_the_chain_tip_at_the_target),
+        cmocka_unit_test(character_walks_over_engine_ground),
 #if !defined(_WIN32)
         cmocka_unit_test(handles_from_two_threads),
 #endif

@@ -232,6 +232,113 @@ namespace AnimKit
         public void Dispose() { Handle.Dispose(); }
     }
 
+    /// <summary>A walking character: the guide-joint walker with foot IK over ground the
+    /// engine ray-casts (two-phase: Begin -> move -> Rays -> cast -> Finish).</summary>
+    public sealed unsafe class Character : IDisposable
+    {
+        public readonly CharacterHandle Handle;
+        public readonly int JointCount;
+        readonly AkRay[] m_rays = new AkRay[AnimKitNative.CharacterMaxRays];
+
+        IntPtr Raw { get { return Handle.Raw; } }
+
+        public static AkCharacterParams Defaults()
+        {
+            AkCharacterParams p;
+            AnimKitNative.Check(AnimKitNative.ak_plugin_character_defaults(out p), IntPtr.Zero);
+            return p;
+        }
+
+        /// <summary>`idle` may be null (the walker then holds a double-support frame).</summary>
+        public Character(Skeleton skeleton, Clip walk, Clip idle, AkCharacterParams p)
+        {
+            IntPtr raw;
+            byte[] err = new byte[512];
+            int st = AnimKitNative.ak_plugin_character_create(skeleton.Handle.Raw, walk.Handle.Raw,
+                idle != null ? idle.Handle.Raw : IntPtr.Zero, ref p, out raw, err, err.Length);
+            if (st < 0) throw new AnimKitException((AkStatus)st, AnimKitNative.FromUtf8(err));
+            Handle = new CharacterHandle(raw);
+            JointCount = Info.jointCount;
+        }
+
+        public AkCharacterInfo Info
+        {
+            get
+            {
+                AkCharacterInfo i;
+                AnimKitNative.Check(AnimKitNative.ak_plugin_character_info_get(Raw, out i), Raw);
+                return i;
+            }
+        }
+
+        public AkCharacterState State
+        {
+            get
+            {
+                AkCharacterState s;
+                AnimKitNative.Check(AnimKitNative.ak_plugin_character_state_get(Raw, out s), Raw);
+                return s;
+            }
+        }
+
+        public void SetTarget(AkVec3 target)
+        {
+            AnimKitNative.Check(AnimKitNative.ak_plugin_character_set_target(Raw, ref target), Raw);
+        }
+
+        /// <summary>Phase 1: advance dt seconds; returns the displacement the animation wants.</summary>
+        public AkVec3 Begin(float dt)
+        {
+            AkVec3 move;
+            AnimKitNative.Check(AnimKitNative.ak_plugin_character_begin(Raw, dt, out move), Raw);
+            return move;
+        }
+
+        /// <summary>Phase 2 (optional): where the engine's controller put the character.</summary>
+        public void SetPosition(AkVec3 position)
+        {
+            AnimKitNative.Check(AnimKitNative.ak_plugin_character_set_position(Raw, ref position), Raw);
+        }
+
+        /// <summary>Phase 3: the rays to cast this frame, in rays[0..count) (a reused array of
+        /// CharacterMaxRays entries; do not keep it).</summary>
+        public AkRay[] GroundRays(out int count)
+        {
+            int n;
+            fixed (AkRay* r = m_rays)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_character_ground_rays(Raw, r, m_rays.Length, out n), Raw);
+            count = n;
+            return m_rays;
+        }
+
+        /// <summary>Phase 4: one hit per ray, same order; `count` as GroundRays returned.</summary>
+        public void Finish(AkGroundHit[] hits, int count)
+        {
+            if (count > hits.Length) throw new ArgumentException("hits is shorter than count");
+            fixed (AkGroundHit* h = hits)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_character_finish(Raw, h, count), Raw);
+        }
+
+        /// <summary>Pose in the character's own space (under a Transform at State.position,
+        /// State.rotation). Either array may be null.</summary>
+        public void Pose(AkXform[] local, AkXform[] model)
+        {
+            int n = local != null ? local.Length : model.Length;
+            if (local != null && model != null) n = Math.Min(local.Length, model.Length);
+            fixed (AkXform* l = local)
+            fixed (AkXform* w = model)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_character_pose(Raw, l, w, n), Raw);
+        }
+
+        public void WorldPose(AkXform[] world)
+        {
+            fixed (AkXform* w = world)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_character_world_pose(Raw, w, world.Length), Raw);
+        }
+
+        public void Dispose() { Handle.Dispose(); }
+    }
+
     /// <summary>A BVH file read into a skeleton and a clip.</summary>
     public sealed class BvhFile : IDisposable
     {

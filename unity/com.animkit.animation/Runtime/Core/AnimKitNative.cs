@@ -108,6 +108,81 @@ namespace AnimKit
         public float weight;
     }
 
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkCharacterParams
+    {
+        public AkVec3 start;
+        public AkVec3 target;
+        public int faceTarget;
+        public float startYawDeg;
+        public float arrivalRadius;
+        public int steer;
+        public float maxTurnRate;
+        public int interp;
+        public float groundSmoothing;
+        public float idleFade;
+        public int useController;
+        public int footIk;
+        public float footWeight;
+        public float maxTiltDeg;
+        public float maxHipDrop;
+        public float hipDropRate;
+        public float poleDistance;
+        public int lockFeet;
+        public int cycleStart;
+        public int cycleEnd;
+        public float seamBlend;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkCharacterInfo
+    {
+        public int jointCount;
+        public int cycleStart, cycleEnd;
+        public float cycleTime;
+        public float strideLength;
+        public float speed;
+        public float soleHeightLeft, soleHeightRight;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkCharacterState
+    {
+        public AkVec3 position;
+        public AkQuat rotation;
+        public AkVec3 facing;
+        public float time;
+        public float clipTime;
+        public int cycle;
+        public float distance;
+        public float pathLength;
+        public int arrived;
+        public int stopped;
+        public float idleWeight;
+        public int stanceLeft, stanceRight;
+        public AkVec3 soleLeft, soleRight;
+        public float tiltDegLeft, tiltDegRight;
+        public float hipDrop;
+    }
+
+    /// <summary>A downward ray the plugin wants cast (world, Unity frame).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkRay
+    {
+        public AkVec3 origin;
+        public AkVec3 direction;
+        public float maxDistance;
+    }
+
+    /// <summary>The engine's answer for one AkRay.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkGroundHit
+    {
+        public int hit;
+        public float height;
+        public AkVec3 normal;
+    }
+
     /// <summary>Status codes (ak_status in status.h, plus the plugin's handle error).</summary>
     public enum AkStatus
     {
@@ -195,6 +270,27 @@ namespace AnimKit
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_look_at(IntPtr skeleton, int* chain, float* jointWeights, int chainLength,
             ref AkLookAtParams p, AkXform* local, AkXform* world, int count, out AkIkResult result);
+
+        /// <summary>Room for the character's ground rays/hits (AK_PLUGIN_CHARACTER_MAX_RAYS);
+        /// the number used is returned by ak_plugin_character_ground_rays.</summary>
+        public const int CharacterMaxRays = 8;
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_defaults(out AkCharacterParams p);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_character_create(IntPtr skeleton, IntPtr walkClip, IntPtr idleClip,
+            ref AkCharacterParams p, out IntPtr character, byte[] errorBuffer, int errorSize);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_info_get(IntPtr character, out AkCharacterInfo info);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_set_target(IntPtr character, ref AkVec3 target);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_begin(IntPtr character, float dt, out AkVec3 move);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_set_position(IntPtr character, ref AkVec3 position);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_character_ground_rays(IntPtr character, AkRay* rays, int capacity, out int count);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_character_finish(IntPtr character, AkGroundHit* hits, int count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_state_get(IntPtr character, out AkCharacterState state);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_character_pose(IntPtr character, AkXform* local, AkXform* model, int count);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_character_world_pose(IntPtr character, AkXform* world, int count);
 
         // ---- helpers ----
 

@@ -1,0 +1,392 @@
+/* Characters: the guide-joint walker with foot IK behind a handle, in the two-phase form
+ * (the engine moves the character and casts the ground rays; no callbacks).
+ *
+ * Frames: the walker works in animkit's right-handed world; everything crossing the ABI is
+ * mirrored to Unity's frame (points and directions (x,y,-z); rotations (-x,-y,z,w); a yaw of
+ * h radians right-handed is a Unity yaw of -h). */
+#include "plugin/plugin_internal.h"
+
+#include "animkit/locomotion.h"
+#include "core/xform_inline.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef char akp_check_ray[sizeof(ak_plugin_ray) == sizeof(ak_ground_ray) ? 1 : -1];
+typedef char akp_check_hit[sizeof(ak_plugin_ground_hit) == sizeof(ak_ground_hit) ? 1 : -1];
+typedef char akp_check_rays[AK_WALKER_RAY_COUNT <= AK_PLUGIN_CHARACTER_MAX_RAYS ? 1 : -1];
+
+typedef struct akp_character {
+    akp_object hdr;
+    akp_skeleton *skeleton;   /* retained */
+    akp_clip *walk;           /* retained */
+    akp_clip *idle;           /* retained, may be NULL */
+    ak_walk_motion *motion;
+    ak_walker *walker;
+    int32_t joint_count;
+} akp_character;
+
+static void character_free(akp_object *obj)
+{
+    akp_character *c = (akp_character *)obj;
+    ak_walker_destroy(c->walker);
+    ak_walk_motion_destroy(c->motion);
+    if (c->idle) akp_release(&c->idle->hdr);
+    if (c->walk) akp_release(&c->walk->hdr);
+    if (c->skeleton) akp_release(&c->skeleton->hdr);
+    free(c);
+}
+
+static int32_t acquire_character(ak_handle h, akp_character **out)
+{
+    return akp_acquire(h, AKP_KIND_CHARACTER, (akp_object **)out);
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_defaults(ak_plugin_character_params *out)
+{
+    if (!out) return AK_ERR_INVALID_ARG;
+    const ak_walker_params w = ak_walker_defaults();
+    const ak_walk_motion_params m = ak_walk_motion_defaults();
+    memset(out, 0, sizeof *out);
+    out->start = akp_mirror_point(w.start);
+    out->target = akp_mirror_point(w.target);
+    out->face_target = isnan(w.start_heading) ? 1 : 0;
+    out->start_yaw_deg = isnan(w.start_heading) ? 0.0f : -w.start_heading * 57.29577951f;
+    out->arrival_radius = w.arrival_radius;
+    out->steer = w.steer;
+    out->max_turn_rate = w.max_turn_rate;
+    out->interp = w.interp;
+    out->ground_smoothing = w.ground_smoothing;
+    out->idle_fade = w.idle_fade;
+    out->use_controller = w.use_controller;
+    out->foot_ik = w.foot_ik;
+    out->foot_weight = w.foot.weight;
+    out->max_tilt_deg = w.foot.max_tilt_deg;
+    out->max_hip_drop = w.foot.max_hip_drop;
+    out->hip_drop_rate = w.foot.hip_drop_rate;
+    out->pole_distance = w.foot.pole_distance;
+    out->lock_feet = w.foot.lock_feet;
+    out->cycle_start = m.cycle_start;
+    out->cycle_end = m.cycle_end;
+    out->seam_blend = m.seam_blend;
+    return AK_OK;
+}
+
+static void format_error(char *buffer, int32_t size, const char *what, const ak_error *e)
+{
+    char text[AKP_ERROR_MAX];
+    snprintf(text, sizeof text, "%s: %s (%s)", what, e->message, ak_status_name(e->status));
+    akp_copy_text(buffer, size, text);
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle hs, ak_handle hw, ak_handle hi,
+                                                 const ak_plugin_character_params *pp,
+                                                 ak_handle *out, char *error_buffer,
+                                                 int32_t error_size)
+{
+    ak_error err;
+    ak_error_clear(&err);
+    akp_copy_text(error_buffer, error_size, "");
+    if (out) *out = NULL;
+    if (!pp || !out) {
+        akp_copy_text(error_buffer, error_size, "params and out_character are required");
+        return AK_ERR_INVALID_ARG;
+    }
+    akp_character *c = (akp_character *)calloc(1, sizeof *c);
+    if (!c) {
+        akp_copy_text(error_buffer, error_size, "out of memory");
+        return AK_ERR_NOMEM;
+    }
+    c->hdr.kind = AKP_KIND_CHARACTER;
+    c->hdr.free_fn = character_free;
+    int32_t status = AK_OK;
+    char why[160];
+    if (akp_acquire_skeleton(hs, &c->skeleton) != AK_OK) {
+        akp_describe_invalid(hs, AKP_KIND_SKELETON, why, sizeof why);
+        status = AK_PLUGIN_ERR_HANDLE;
+    } else if (akp_acquire_clip(hw, &c->walk) != AK_OK) {
+        akp_describe_invalid(hw, AKP_KIND_CLIP, why, sizeof why);
+        status = AK_PLUGIN_ERR_HANDLE;
+    } else if (hi && akp_acquire_clip(hi, &c->idle) != AK_OK) {
+        akp_describe_invalid(hi, AKP_KIND_CLIP, why, sizeof why);
+        status = AK_PLUGIN_ERR_HANDLE;
+    }
+    if (status != AK_OK) {
+        character_free(&c->hdr);
+        char text[200];
+        snprintf(text, sizeof text, "character: %s", why);
+        akp_copy_text(error_buffer, error_size, text);
+        return status;
+    }
+    c->joint_count = c->skeleton->skeleton->joint_count;
+
+    ak_walk_motion_params mp = ak_walk_motion_defaults();
+    mp.metres_per_unit = 1.0f; /* the plugin's skeletons and clips are in metres already */
+    mp.cycle_start = pp->cycle_start;
+    mp.cycle_end = pp->cycle_end;
+    mp.seam_blend = pp->seam_blend;
+    status = ak_walk_motion_create(c->skeleton->skeleton, c->walk->clip, &mp, &c->motion, &err);
+    if (status != AK_OK) {
+        format_error(error_buffer, error_size, "walk motion", &err);
+        character_free(&c->hdr);
+        return status;
+    }
+
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = akp_mirror_point(pp->start);
+    wp.target = akp_mirror_point(pp->target);
+    wp.start_heading = pp->face_target ? NAN : -pp->start_yaw_deg * 0.01745329252f;
+    wp.arrival_radius = pp->arrival_radius;
+    wp.steer = pp->steer;
+    wp.max_turn_rate = pp->max_turn_rate;
+    wp.interp = pp->interp;
+    wp.ground_smoothing = pp->ground_smoothing;
+    wp.idle_fade = pp->idle_fade;
+    wp.use_controller = pp->use_controller;
+    wp.foot_ik = pp->foot_ik;
+    wp.foot.weight = pp->foot_weight;
+    wp.foot.max_tilt_deg = pp->max_tilt_deg;
+    wp.foot.max_hip_drop = pp->max_hip_drop;
+    wp.foot.hip_drop_rate = pp->hip_drop_rate;
+    wp.foot.pole_distance = pp->pole_distance;
+    wp.foot.lock_feet = pp->lock_feet;
+    if (c->idle) {
+        wp.idle_clip = c->idle->clip;
+        wp.idle_metres_per_unit = 1.0f;
+    }
+    status = ak_walker_create(c->motion, &wp, NULL, &c->walker, &err);
+    if (status != AK_OK) {
+        format_error(error_buffer, error_size, "walker", &err);
+        character_free(&c->hdr);
+        return status;
+    }
+    /* Start on the given point (create placed it at y = 0 without a ground). */
+    ak_walker_set_position(c->walker, wp.start);
+    *out = akp_register(&c->hdr);
+    if (!*out) {
+        character_free(&c->hdr);
+        akp_copy_text(error_buffer, error_size, "handle table full");
+        return AK_ERR_LIMIT;
+    }
+    return AK_OK;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_info_get(ak_handle h, ak_plugin_character_info *out)
+{
+    akp_character *c;
+    int32_t status = acquire_character(h, &c);
+    if (status != AK_OK) return status;
+    if (!out) {
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "out is null");
+    } else {
+        ak_walk_motion_info mi;
+        ak_walk_motion_get_info(c->motion, &mi);
+        out->joint_count = c->joint_count;
+        out->cycle_start = mi.cycle_start;
+        out->cycle_end = mi.cycle_end;
+        out->cycle_time = mi.cycle_time;
+        out->stride_length = mi.stride_length;
+        out->speed = mi.speed;
+        out->sole_height[0] = mi.sole_height[0];
+        out->sole_height[1] = mi.sole_height[1];
+    }
+    akp_release(&c->hdr);
+    return status;
+}
+
+static int32_t check_finite_vec(akp_character *c, const ak_vec3 *v, const char *what)
+{
+    if (!v) return akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "%s is null", what);
+    if (!isfinite(v->x) || !isfinite(v->y) || !isfinite(v->z))
+        return akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "%s is not finite", what);
+    return AK_OK;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_set_target(ak_handle h, const ak_vec3 *target)
+{
+    akp_character *c;
+    int32_t status = acquire_character(h, &c);
+    if (status != AK_OK) return status;
+    status = check_finite_vec(c, target, "target");
+    if (status == AK_OK) ak_walker_set_target(c->walker, akp_mirror_point(*target));
+    akp_release(&c->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_begin(ak_handle h, float dt, ak_vec3 *out_move)
+{
+    akp_character *c;
+    int32_t status = acquire_character(h, &c);
+    if (status != AK_OK) return status;
+    if (!out_move) {
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "out_move is null");
+    } else if (!(dt > 0.0f) || !isfinite(dt)) {
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "dt must be > 0 and finite (got %g)", (double)dt);
+    } else {
+        ak_vec3 move;
+        ak_error err;
+        ak_error_clear(&err);
+        status = ak_walker_begin(c->walker, dt, &move, &err);
+        if (status != AK_OK) akp_fail(&c->hdr, status, "walker: %s", err.message);
+        else *out_move = akp_mirror_point(move);
+    }
+    akp_release(&c->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_set_position(ak_handle h, const ak_vec3 *position)
+{
+    akp_character *c;
+    int32_t status = acquire_character(h, &c);
+    if (status != AK_OK) return status;
+    status = check_finite_vec(c, position, "position");
+    if (status == AK_OK) ak_walker_set_position(c->walker, akp_mirror_point(*position));
+    akp_release(&c->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_ground_rays(ak_handle h, ak_plugin_ray *out, int32_t capacity,
+                                                      int32_t *out_count)
+{
+    akp_character *c;
+    int32_t status = acquire_character(h, &c);
+    if (status != AK_OK) return status;
+    if (out_count) *out_count = AK_WALKER_RAY_COUNT;
+    if (!out || !out_count || capacity < AK_WALKER_RAY_COUNT) {
+        akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "rays and out_count are required, with room for %d rays",
+                 AK_WALKER_RAY_COUNT);
+        status = AK_ERR_INVALID_ARG;
+    } else {
+        ak_ground_ray rays[AK_WALKER_RAY_COUNT];
+        ak_walker_ground_rays(c->walker, rays, AK_WALKER_RAY_COUNT);
+        for (int32_t i = 0; i < AK_WALKER_RAY_COUNT; ++i) {
+            out[i].origin = akp_mirror_point(rays[i].origin);
+            out[i].direction = akp_mirror_point(rays[i].direction);
+            out[i].max_distance = rays[i].max_distance;
+        }
+    }
+    akp_release(&c->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_finish(ak_handle h, const ak_plugin_ground_hit *hits,
+                                                 int32_t count)
+{
+    akp_character *c;
+    int32_t status = acquire_character(h, &c);
+    if (status != AK_OK) return status;
+    if (!hits || count < AK_WALKER_RAY_COUNT) {
+        akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "hits need %d entries (one per ray), got %d",
+                 AK_WALKER_RAY_COUNT, (int)count);
+        status = AK_ERR_INVALID_ARG;
+    } else {
+        ak_ground_hit g[AK_WALKER_RAY_COUNT];
+        for (int32_t i = 0; i < AK_WALKER_RAY_COUNT; ++i) {
+            g[i].hit = hits[i].hit ? 1 : 0;
+            g[i].height = hits[i].height;
+            g[i].normal = akp_mirror_point(hits[i].normal);
+            if (g[i].hit && (!isfinite(g[i].height) || !akv_finite(g[i].normal))) g[i].hit = 0;
+        }
+        ak_error err;
+        ak_error_clear(&err);
+        status = ak_walker_finish(c->walker, g, AK_WALKER_RAY_COUNT, &err);
+        if (status != AK_OK) akp_fail(&c->hdr, status, "walker: %s", err.message);
+    }
+    akp_release(&c->hdr);
+    return status;
+}
+
+/* The character transform (right-handed): ground point + yaw. */
+static ak_xform character_xform(const ak_walker_state *s)
+{
+    ak_xform x;
+    x.rotation = ak_quat_yaw(s->heading);
+    x.translation = s->position;
+    return x;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_state_get(ak_handle h, ak_plugin_character_state *out)
+{
+    akp_character *c;
+    int32_t status = acquire_character(h, &c);
+    if (status != AK_OK) return status;
+    if (!out) {
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "out is null");
+    } else {
+        ak_walker_state s;
+        ak_walker_get_state(c->walker, &s);
+        const ak_xform ch = character_xform(&s);
+        const ak_vec3 fwd = {0.0f, 0.0f, 1.0f};
+        out->position = akp_mirror_point(s.position);
+        out->rotation = akp_mirror_rotation(ch.rotation);
+        out->facing = akp_mirror_point(akq_rotate(ch.rotation, fwd));
+        out->time = s.time;
+        out->clip_time = s.clip_time;
+        out->cycle = s.cycle;
+        out->distance = s.distance;
+        out->path_length = s.path_length;
+        out->arrived = s.arrived;
+        out->stopped = s.stopped;
+        out->idle_weight = s.idle_weight;
+        for (int k = 0; k < 2; ++k) {
+            out->stance[k] = s.stance[k];
+            out->sole[k] = akp_mirror_point(s.sole[k]);
+            out->tilt_deg[k] = s.tilt_deg[k];
+        }
+        out->hip_drop = s.hip_drop;
+    }
+    akp_release(&c->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_pose(ak_handle h, ak_plugin_xform *out_local,
+                                               ak_plugin_xform *out_model, int32_t count)
+{
+    akp_character *c;
+    int32_t status = acquire_character(h, &c);
+    if (status != AK_OK) return status;
+    const int32_t n = c->joint_count;
+    if (!out_local && !out_model) status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "no output buffer");
+    else if (count < n)
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "output holds %d entries, the skeleton has %d joints",
+                          (int)count, (int)n);
+    if (status == AK_OK) {
+        ak_walker_state s;
+        ak_walker_get_state(c->walker, &s);
+        const ak_xform inv = akx_inverse(character_xform(&s));
+        const ak_xform *local = ak_walker_local_pose(c->walker);
+        const ak_xform *world = ak_walker_world_pose(c->walker);
+        if (out_local) {
+            ak_xform *o = (ak_xform *)out_local;
+            memcpy(o, local, sizeof(ak_xform) * (size_t)n);
+            /* Roots carry the character transform; take it back out. */
+            for (int32_t j = 0; j < n; ++j)
+                if (c->skeleton->skeleton->parents[j] < 0) o[j] = akx_mul(inv, o[j]);
+            akp_mirror_xforms(o, n);
+        }
+        if (out_model) {
+            ak_xform *o = (ak_xform *)out_model;
+            for (int32_t j = 0; j < n; ++j) o[j] = akx_mul(inv, world[j]);
+            akp_mirror_xforms(o, n);
+        }
+    }
+    akp_release(&c->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle h, ak_plugin_xform *out, int32_t count)
+{
+    akp_character *c;
+    int32_t status = acquire_character(h, &c);
+    if (status != AK_OK) return status;
+    const int32_t n = c->joint_count;
+    status = akp_check_joint_buffer(&c->hdr, out, count, n, "out_world");
+    if (status == AK_OK) {
+        memcpy(out, ak_walker_world_pose(c->walker), sizeof(ak_xform) * (size_t)n);
+        akp_mirror_xforms((ak_xform *)out, n);
+    }
+    akp_release(&c->hdr);
+    return status;
+}
