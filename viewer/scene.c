@@ -214,6 +214,7 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
             if (parse_f(v, &s->pitch) || s->pitch < -89 || s->pitch > 89)
                 return usage(prog, "--pitch wants -89..89 degrees, got '%s'", v);
             s->pitch *= DEG;
+            s->pitch_set = 1;
         } else if (strcmp(a, "--distance") == 0) {
             NEED_VALUE();
             if (parse_f(v, &s->distance) || s->distance <= 0)

@@ -38,6 +38,7 @@ typedef struct akv_settings {
     float scale;       /* --scale METRES_PER_UNIT (0: from --units) */
     /* camera and look */
     float yaw, pitch;       /* --yaw DEG, --pitch DEG */
+    int pitch_set;          /* --pitch was given */
     float distance;         /* --distance M (0: fit the motion) */
     const char *follow;     /* --follow JOINT: keep the camera on this joint of the first file */
     int grid, shadows, hud; /* --no-grid, --no-shadows, --hud / --no-hud */
