@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* isatty */
 
 #include <stb_image_write.h>
 
@@ -166,8 +167,10 @@ int akv_render_main(int argc, char **argv, const char *prog)
         b = s.frame_b;
         step = s.frame_step;
     } else if (anim) {
+        /* Default rate: the clip's, at most 30 fps for video and 15 for GIF (size). */
         float fps = s.fps > 0 ? s.fps : 1.0f / frame_time;
-        if (fps > 30.0f) fps = 30.0f;
+        float cap = ends_with(s.out, ".gif") ? 15.0f : 30.0f;
+        if (s.fps <= 0 && fps > cap) fps = cap;
         step = (int)lroundf(1.0f / (fps * frame_time));
         if (step < 1) step = 1;
         b = frame_count - 1;
@@ -207,6 +210,7 @@ int akv_render_main(int argc, char **argv, const char *prog)
         akv_mode_bounds(mode, &lo, &hi);
     else
         akv_scene_bounds(&scene, &s, a, b, step, &lo, &hi);
+    if (mode && s.mode == AKV_MODE_WALK && !s.pitch_set) cam.pitch = 0.55f; /* ~32 deg: see the path */
     akr_camera_frame_box(&cam, lo, hi, (float)s.width / (float)s.height);
     if (s.distance > 0) cam.distance = s.distance;
 
@@ -230,8 +234,11 @@ int akv_render_main(int argc, char **argv, const char *prog)
     }
     rc = (!rgb || (sheet && !sheet_rgb) || (anim && !pipe)) ? 1 : 0;
 
+    int progress = n >= 30 && isatty(2);
     for (int k = 0; k < n && rc == 0; ++k) {
         int f = a + k * step;
+        if (progress && (k % 10 == 0 || k == n - 1))
+            fprintf(stderr, "\r%s: frame %d of %d", prog, k + 1, n);
         float t = (float)f * frame_time;
         char label[128];
         if (mode) {
@@ -240,8 +247,9 @@ int akv_render_main(int argc, char **argv, const char *prog)
             akv_scene_pose(&scene, &s, t);
         }
         ak_vec3 focus;
-        if (mode && akv_mode_focus(mode, &focus)) {
-            /* The walker: follow the character from 6 m unless told otherwise. */
+        if (mode && (!ends_with(s.out, ".gif") || s.follow) && akv_mode_focus(mode, &focus)) {
+            /* The walker: stills and videos follow the character from 6 m; a GIF keeps the
+             * camera still over the whole walk (unless --follow), which keeps it small. */
             cam.target = focus;
             cam.distance = s.distance > 0 ? s.distance : 6.0f;
         } else if (s.follow) {
@@ -287,6 +295,7 @@ int akv_render_main(int argc, char **argv, const char *prog)
             }
         }
     }
+    if (progress) fprintf(stderr, "\n");
     if (pipe) {
         int st = pclose(pipe);
         if (st != 0) {

@@ -5,6 +5,7 @@
 
 #include <epoxy/gl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +117,9 @@ struct akr_renderer {
     GLint flat_mvp, flat_eye, flat_fog, flat_fog_color;
     mesh sphere, cylinder, plane;
     GLuint stream_vao, stream_vbo; /* lines, text, rects: position + colour per vertex */
-    GLuint terrain_vao, terrain_vbo, terrain_ibo;
+    GLuint terrain_vao, terrain_vbo, terrain_ibo, terrain_line_vao, terrain_line_vbo;
+    GLsizei terrain_index_count, terrain_line_count;
+    uint64_t terrain_key;
     int w, h;
     mat4 vp, ortho;
     ak_vec3 eye;
@@ -373,6 +376,8 @@ void akr_destroy(akr_renderer *r)
     if (r->terrain_vao) glDeleteVertexArrays(1, &r->terrain_vao);
     if (r->terrain_vbo) glDeleteBuffers(1, &r->terrain_vbo);
     if (r->terrain_ibo) glDeleteBuffers(1, &r->terrain_ibo);
+    if (r->terrain_line_vao) glDeleteVertexArrays(1, &r->terrain_line_vao);
+    if (r->terrain_line_vbo) glDeleteBuffers(1, &r->terrain_line_vbo);
     if (r->lit) glDeleteProgram(r->lit);
     if (r->flat) glDeleteProgram(r->flat);
     free(r->scratch);
@@ -518,16 +523,37 @@ void akr_draw_ground(akr_renderer *r, float y, float extent)
     free(v);
 }
 
-void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0,
-                      float cell)
+/* FNV-1a over the heights and the grid placement: the terrain is rebuilt only when it changes. */
+static uint64_t terrain_key(const float *heights, int nx, int nz, float x0, float z0, float cell)
 {
-    if (nx < 2 || nz < 2) return;
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *p = (const unsigned char *)heights;
+    size_t n = (size_t)nx * (size_t)nz * sizeof(float);
+    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    float extra[3] = {x0, z0, cell};
+    p = (const unsigned char *)extra;
+    for (size_t i = 0; i < sizeof extra; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    return h ^ ((uint64_t)(unsigned)nx << 32) ^ (uint64_t)(unsigned)nz;
+}
+
+/* Builds the terrain mesh (positions + normals from central differences) and its 1 m grid
+ * lines (lifted 1 cm) into the renderer's buffers. */
+static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0, float cell)
+{
     size_t nv = (size_t)nx * (size_t)nz;
     float *pn = malloc(nv * 6 * sizeof(float));
     unsigned *idx = malloc((size_t)(nx - 1) * (size_t)(nz - 1) * 6 * sizeof(unsigned));
-    if (!pn || !idx) {
+    int step = (int)(1.0f / cell + 0.5f);
+    if (step < 1) step = 1;
+    size_t lines = (size_t)((nx + step - 1) / step) * (size_t)(nz - 1) +
+                   (size_t)((nz + step - 1) / step) * (size_t)(nx - 1);
+    float *v = malloc(lines * 2 * 7 * sizeof(float));
+    if (!pn || !idx || !v) {
         free(pn);
         free(idx);
+        free(v);
+        r->terrain_index_count = 0;
+        r->terrain_line_count = 0;
         return;
     }
     for (int iz = 0; iz < nz; ++iz)
@@ -553,22 +579,63 @@ void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, flo
             memcpy(idx + k, q, sizeof q);
             k += 6;
         }
+    int q = 0;
+    const float c[4] = {0.25f, 0.32f, 0.22f, 0.25f};
+    for (int ix = 0; ix < nx; ix += step)
+        for (int iz = 0; iz + 1 < nz; ++iz)
+            for (int e = 0; e < 2; ++e) {
+                float p[7] = {x0 + (float)ix * cell, heights[(iz + e) * nx + ix] + 0.01f,
+                              z0 + (float)(iz + e) * cell, c[0], c[1], c[2], c[3]};
+                memcpy(v + (size_t)q++ * 7, p, sizeof p);
+            }
+    for (int iz = 0; iz < nz; iz += step)
+        for (int ix = 0; ix + 1 < nx; ++ix)
+            for (int e = 0; e < 2; ++e) {
+                float p[7] = {x0 + (float)(ix + e) * cell, heights[iz * nx + ix + e] + 0.01f,
+                              z0 + (float)iz * cell, c[0], c[1], c[2], c[3]};
+                memcpy(v + (size_t)q++ * 7, p, sizeof p);
+            }
     if (!r->terrain_vao) {
         glGenVertexArrays(1, &r->terrain_vao);
         glGenBuffers(1, &r->terrain_vbo);
         glGenBuffers(1, &r->terrain_ibo);
+        glGenVertexArrays(1, &r->terrain_line_vao);
+        glGenBuffers(1, &r->terrain_line_vbo);
     }
     glBindVertexArray(r->terrain_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->terrain_vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(nv * 6 * sizeof(float)), pn, GL_DYNAMIC_DRAW);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(nv * 6 * sizeof(float)), pn, GL_STATIC_DRAW);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->terrain_ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)k * sizeof(unsigned)), idx,
-                 GL_DYNAMIC_DRAW);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)k * sizeof(unsigned)), idx, GL_STATIC_DRAW);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)0);
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)(3 * sizeof(float)));
-    mesh m = {r->terrain_vao, r->terrain_vbo, r->terrain_ibo, k};
+    glBindVertexArray(r->terrain_line_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->terrain_line_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)q * 7 * sizeof(float)), v, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 7 * sizeof(float), (void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 7 * sizeof(float), (void *)(3 * sizeof(float)));
+    glBindVertexArray(0);
+    r->terrain_index_count = k;
+    r->terrain_line_count = q;
+    free(pn);
+    free(idx);
+    free(v);
+}
+
+void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0,
+                      float cell)
+{
+    if (nx < 2 || nz < 2) return;
+    uint64_t key = terrain_key(heights, nx, nz, x0, z0, cell);
+    if (!r->terrain_vao || key != r->terrain_key) {
+        build_terrain(r, heights, nx, nz, x0, z0, cell);
+        r->terrain_key = key;
+    }
+    mesh m = {r->terrain_vao, r->terrain_vbo, r->terrain_ibo, r->terrain_index_count};
     mat4 model;
     glm_mat4_identity(model);
     static const float col[4] = {0.62f, 0.72f, 0.52f, 1.0f};
@@ -579,45 +646,15 @@ void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, flo
     draw_lit(r, &m, model, col, 0);
     glUniform1f(r->lit_contour, 0.0f);
     glDisable(GL_POLYGON_OFFSET_FILL);
+    /* The 1 m grid, depth-tested but not written, fogged like everything else. */
+    glUseProgram(r->flat);
+    glUniformMatrix4fv(r->flat_mvp, 1, GL_FALSE, (const float *)r->vp);
+    glUniform2fv(r->flat_fog, 1, r->fog);
+    glDepthMask(GL_FALSE);
+    glBindVertexArray(r->terrain_line_vao);
+    glDrawArrays(GL_LINES, 0, r->terrain_line_count);
     glBindVertexArray(0);
-    /* Contour-ish grid: lines along the cells every 1 m, lifted 1 cm. */
-    int step = (int)(1.0f / cell + 0.5f);
-    if (step < 1) step = 1;
-    size_t lines = (size_t)((nx + step - 1) / step) * (size_t)(nz - 1) +
-                   (size_t)((nz + step - 1) / step) * (size_t)(nx - 1);
-    float *v = malloc(lines * 2 * 7 * sizeof(float));
-    if (v) {
-        int q = 0;
-        float c[4] = {0.25f, 0.32f, 0.22f, 0.25f};
-        for (int ix = 0; ix < nx; ix += step)
-            for (int iz = 0; iz + 1 < nz; ++iz)
-                for (int e = 0; e < 2; ++e) {
-                    float p[7] = {x0 + (float)ix * cell,
-                                  heights[(iz + e) * nx + ix] + 0.01f,
-                                  z0 + (float)(iz + e) * cell,
-                                  c[0],
-                                  c[1],
-                                  c[2],
-                                  c[3]};
-                    memcpy(v + q++ * 7, p, sizeof p);
-                }
-        for (int iz = 0; iz < nz; iz += step)
-            for (int ix = 0; ix + 1 < nx; ++ix)
-                for (int e = 0; e < 2; ++e) {
-                    float p[7] = {x0 + (float)(ix + e) * cell,
-                                  heights[iz * nx + ix + e] + 0.01f,
-                                  z0 + (float)iz * cell,
-                                  c[0],
-                                  c[1],
-                                  c[2],
-                                  c[3]};
-                    memcpy(v + q++ * 7, p, sizeof p);
-                }
-        akr_draw_lines(r, v, q, 1);
-        free(v);
-    }
-    free(pn);
-    free(idx);
+    glDepthMask(GL_TRUE);
 }
 
 void akr_draw_sphere(akr_renderer *r, ak_vec3 c, float radius, const float rgba[4])

@@ -65,7 +65,7 @@ void akv_print_flags(FILE *out)
         "modes:   --ik                    IK mode: drag the target of a chain (window) or solve "
         "once (headless)\n"
         "         --ik-chain ROOT,TIP  --solver limb|ccd|fabrik|jacobian|dls  --iterations N  "
-        "--target x,y,z\n"
+        "--target x,y,z  --pole x,y,z\n"
         "         --walk [walk flags]     the walker on terrain (flags as `animkit walk`)\n");
 }
 
@@ -214,6 +214,7 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
             if (parse_f(v, &s->pitch) || s->pitch < -89 || s->pitch > 89)
                 return usage(prog, "--pitch wants -89..89 degrees, got '%s'", v);
             s->pitch *= DEG;
+            s->pitch_set = 1;
         } else if (strcmp(a, "--distance") == 0) {
             NEED_VALUE();
             if (parse_f(v, &s->distance) || s->distance <= 0)
@@ -255,6 +256,11 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
             if (sscanf(v, "%f,%f,%f", &s->ik_target.x, &s->ik_target.y, &s->ik_target.z) != 3)
                 return usage(prog, "--target wants x,y,z in metres, got '%s'", v);
             s->have_ik_target = 1;
+        } else if (strcmp(a, "--pole") == 0) {
+            NEED_VALUE();
+            if (sscanf(v, "%f,%f,%f", &s->ik_pole.x, &s->ik_pole.y, &s->ik_pole.z) != 3)
+                return usage(prog, "--pole wants x,y,z in metres, got '%s'", v);
+            s->have_ik_pole = 1;
         } else if (strcmp(a, "--walk") == 0) {
             s->mode = AKV_MODE_WALK;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -361,6 +367,8 @@ int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path
             snprintf(err, err_size, "%s: %s", path, e.message);
         return -1;
     }
+    /* The viewer switches interpolation modes live: have cubic's control points ready. */
+    ak_clip_prepare_cubic(clip);
     const char *base = strrchr(path, '/');
     return akv_scene_add(scene, s, base ? base + 1 : path, sk, clip, err, err_size);
 }

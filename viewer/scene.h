@@ -38,6 +38,7 @@ typedef struct akv_settings {
     float scale;       /* --scale METRES_PER_UNIT (0: from --units) */
     /* camera and look */
     float yaw, pitch;       /* --yaw DEG, --pitch DEG */
+    int pitch_set;          /* --pitch was given */
     float distance;         /* --distance M (0: fit the motion) */
     const char *follow;     /* --follow JOINT: keep the camera on this joint of the first file */
     int grid, shadows, hud; /* --no-grid, --no-shadows, --hud / --no-hud */
@@ -50,6 +51,8 @@ typedef struct akv_settings {
     int ik_iterations;     /* --iterations N */
     int have_ik_target;
     ak_vec3 ik_target; /* --target x,y,z metres */
+    int have_ik_pole;
+    ak_vec3 ik_pole; /* --pole x,y,z metres: the middle joint bends toward it (limb) */
     /* walker mode: the remaining flags are passed through to the walker (see `animkit walk`) */
     int walk_argc;
     const char *walk_argv[64];

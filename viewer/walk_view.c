@@ -75,8 +75,8 @@ static int build_terrain_mesh(akv_walk_view *w)
     lo_z = fmaxf(lo_z, -half);
     hi_x = fminf(hi_x, half);
     hi_z = fminf(hi_z, half);
-    w->cell = 0.25f;
-    while ((hi_x - lo_x) / w->cell > 239.0f || (hi_z - lo_z) / w->cell > 239.0f)
+    w->cell = 0.5f;
+    while ((hi_x - lo_x) / w->cell > 159.0f || (hi_z - lo_z) / w->cell > 159.0f)
         w->cell *= 1.5f;
     w->nx = (int)((hi_x - lo_x) / w->cell) + 1;
     w->nz = (int)((hi_z - lo_z) / w->cell) + 1;
@@ -409,7 +409,7 @@ void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
                           : "");
     akr_draw_text(r, 10.0f, 10.0f, 2.0f, line1, ink);
     snprintf(line1, sizeof line1,
-             "stance L %s R %s  hip drop %.1f mm  foot tilt %.1f / %.1f deg  heading %.0f deg",
+             "stance L %s R %s  hip drop %.1f mm  tilt %.1f/%.1f deg  heading %.0f",
              st.stance[0] ? "on" : "--", st.stance[1] ? "on" : "--",
              (double)(st.hip_drop * 1000.0f), (double)st.tilt_deg[0], (double)st.tilt_deg[1],
              (double)(st.heading * 57.29578f));

@@ -521,6 +521,32 @@ static class PluginTests
                 sw.Restart();
                 for (int i = 0; i < N; ++i) AnimKitNative.ak_plugin_abi_version();
                 double call = sw.Elapsed.TotalMilliseconds * 1000.0 / N;
+                AkCharacterParams cp = Character.Defaults();
+                cp.target = new AkVec3(0, 0, -200);
+                cp.useController = 0;
+                double step;
+                using (Character ch = new Character(s, bvh.Clip, null, cp))
+                {
+                    AkGroundHit[] hits = new AkGroundHit[AnimKitNative.CharacterMaxRays];
+                    AkXform[] model = new AkXform[s.JointCount];
+                    const int F = 3000;
+                    AkVec3 pos = new AkVec3(0, 0, 0);
+                    sw.Restart();
+                    for (int f = 0; f < F; ++f)
+                    {
+                        AkVec3 mv = ch.Begin(1f / 60f);
+                        pos = new AkVec3(pos.x + mv.x, GroundY(pos.x, pos.z), pos.z + mv.z);
+                        ch.SetPosition(pos);
+                        int nr;
+                        AkRay[] rays = ch.GroundRays(out nr);
+                        for (int k = 0; k < nr; ++k) hits[k] = CastDown(rays[k]);
+                        ch.Finish(hits, nr);
+                        ch.Pose(local, model);
+                    }
+                    step = sw.Elapsed.TotalMilliseconds * 1000.0 / F;
+                }
+                if (pass == 1)
+                    Console.WriteLine("character frame (begin, move, 5 rays cast in C#, finish, pose): {0:F2} us", step);
                 if (pass == 1)
                     Console.WriteLine("{0} joints: SampleWorld linear {1:F2} us, Sample cubic {2:F2} us, LimbIk {3:F2} us, " +
                         "empty P/Invoke {4:F3} us (per call, mono, median-free mean of {5})",
