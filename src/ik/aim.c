@@ -73,7 +73,7 @@ ak_aim_ik_params ak_aim_ik_defaults(void)
     return p;
 }
 
-int32_t ak_aim_ik_validate(const ak_aim_ik_params *p, ak_error *err)
+static int32_t aim_validate(const ak_aim_ik_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
     int32_t st = check_aim_common(p->skeleton, p->target, p->forward, p->up, p->world_up,
@@ -81,6 +81,8 @@ int32_t ak_aim_ik_validate(const ak_aim_ik_params *p, ak_error *err)
     if (st < 0) return st;
     return ik_check_joint(p->skeleton, p->joint, "aim", err);
 }
+
+int32_t ak_aim_ik_validate(const ak_aim_ik_params *p, ak_error *err) { return aim_validate(p, err); }
 
 /* The model-space rotation of the aim, before weighting. The aim direction after R1 is the
  * target direction itself, and the up axis after R1 is R1 (W up), so nothing waits on a
@@ -146,10 +148,10 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
     if (correction) *correction = akq_identity();
-    int32_t st = ak_aim_ik_validate(p, err);
+    int32_t st = aim_validate(p, err);
     if (st == AK_OK && (!world || !correction))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL world or correction");
-    if (st == AK_OK && (!akq_finite(world[p->joint].rotation) || !akv_finite(world[p->joint].translation)))
+    if (st == AK_OK && (!ik_finite4(world[p->joint].rotation) || !ik_finite3(world[p->joint].translation)))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
     if (st == AK_OK) st = ik_check_range(world[p->joint].translation, p->target, 0.0f, err);
     if (st < 0) {

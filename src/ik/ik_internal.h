@@ -17,6 +17,9 @@ AK_INLINE float ik_sqrt(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x
 #else
 AK_INLINE float ik_sqrt(float x) { return sqrtf(x); }
 #endif
+/* Finite test without branches: x * 0 is 0 for finite x and NaN for inf/NaN. */
+AK_INLINE int ik_finite3(ak_vec3 v) { return v.x * 0.0f + v.y * 0.0f + v.z * 0.0f == 0.0f; }
+AK_INLINE int ik_finite4(ak_quat q) { return q.x * 0.0f + q.y * 0.0f + q.z * 0.0f + q.w * 0.0f == 0.0f; }
 AK_INLINE float ik_len(ak_vec3 v) { return ik_sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 AK_INLINE float ik_minf(float a, float b) { return a < b ? a : b; }
 AK_INLINE float ik_maxf(float a, float b) { return a > b ? a : b; }
@@ -146,7 +149,7 @@ AK_INLINE float ik_clampf(float x, float lo, float hi) { return x < lo ? lo : (x
 AK_INLINE int ik_quat_is_unit(ak_quat q)
 {
     float n = akq_dot(q, q);
-    return akq_finite(q) && fabsf(n - 1.0f) < 1e-4f;
+    return ik_finite4(q) && fabsf(n - 1.0f) < 1e-4f;
 }
 
 /* Validation helpers (inline: validation runs on every solve): each returns AK_OK or sets
@@ -166,7 +169,7 @@ AK_INLINE int32_t ik_check_weight(float w, ak_error *err)
 }
 AK_INLINE int32_t ik_check_vec(ak_vec3 v, const char *what, ak_error *err)
 {
-    if (!akv_finite(v)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s is not finite", what);
+    if (!ik_finite3(v)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s is not finite", what);
     return AK_OK;
 }
 /* AK_OK when squares of distances up to |target - origin| + span stay finite in float (with

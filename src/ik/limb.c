@@ -34,7 +34,8 @@ ak_limb_ik_params ak_limb_ik_defaults(void)
     return p;
 }
 
-int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)
+/* Static so the solve inlines it (an exported function may be interposed under -fPIC). */
+static int32_t limb_validate(const ak_limb_ik_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
     const ak_skeleton *s = p->skeleton;
@@ -62,6 +63,8 @@ int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)
     return ik_check_weight(p->weight, err);
 }
 
+int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err) { return limb_validate(p, err); }
+
 /* The solve proper: the model-space rotations r_upper (B then C, applied to the whole limb
  * about a) and r_middle (A, applied to the lower bone about b), and where the end joint lands.
  * Written to keep the chain of dependent square roots and divisions short: lengths that are
@@ -81,8 +84,8 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const ak_vec3 a_ms = world[p->upper].translation;
     const ak_vec3 b_ms = world[p->middle].translation;
     const ak_vec3 c_ms = world[p->end].translation;
-    if (!akv_finite(a_ms) || !akv_finite(b_ms) || !akv_finite(c_ms) ||
-        !akq_finite(world[p->middle].rotation))
+    if (!ik_finite3(a_ms) || !ik_finite3(b_ms) || !ik_finite3(c_ms) ||
+        !ik_finite4(world[p->middle].rotation))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
 
     const ak_vec3 ab = akv_sub(b_ms, a_ms), bc = akv_sub(c_ms, b_ms);
@@ -247,7 +250,7 @@ IK_FLATTEN int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *
     ak_ik_result res = {0, 0, 0, 0.0f};
     if (upper_correction) *upper_correction = akq_identity();
     if (middle_correction) *middle_correction = akq_identity();
-    int32_t st = ak_limb_ik_validate(p, err);
+    int32_t st = limb_validate(p, err);
     if (st < 0) goto done;
     if (!local || !world || !upper_correction || !middle_correction) {
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose or output");
