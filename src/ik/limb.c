@@ -167,12 +167,15 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const float sin_d = sin_n * cos_t - cos_n * sin_t;
     const float h2 = 2.0f * (1.0f + cos_d);
     ak_quat r_a;
-    if (h2 > 1e-12f) {
+    if (h2 > 1e-2f) {
         const float h = ik_sqrt(h2);
         const float k = sin_d * n_scale / h;
         r_a.x = n.x * k; r_a.y = n.y * k; r_a.z = n.z * k; r_a.w = 0.5f * h;
-    } else { /* a half turn */
-        r_a.x = n.x * n_scale; r_a.y = n.y * n_scale; r_a.z = n.z * n_scale; r_a.w = 0.0f;
+    } else {
+        /* Within ~6 degrees of a half turn 1 + cos(delta) loses its digits to cancellation:
+         * take the angles themselves (rare: unfolding a folded limb). */
+        const float delta = atan2f(sin_n, cos_n) - atan2f(sin_t, cos_t);
+        r_a = ik_axis_angle(akv_scale(n, n_scale), delta);
     }
     /* Bend reference: the side of the a->target line the middle joint should end on: toward
      * the pole, else where it pointed before the solve (bent limbs only). */
