@@ -30,7 +30,9 @@
  * No solver allocates. CCD, FABRIK and the look-at chain work on at most AK_IK_MAX_CHAIN
  * joints; the Jacobian solvers take a caller-owned workspace sized by a query.
  * For finite input no solver writes NaN/Inf or a non-unit quaternion; zero-length bones are
- * rejected with AK_ERR_DEGENERATE. */
+ * rejected with AK_ERR_DEGENERATE, and coordinates so large that squared distances overflow
+ * single precision (beyond about 1e18) with AK_ERR_INVALID_ARG. On any error nothing is
+ * written. */
 #ifndef ANIMKIT_IK_H
 #define ANIMKIT_IK_H
 
@@ -44,9 +46,11 @@ AK_EXTERN_C_BEGIN
 /* What a solve did. */
 typedef struct ak_ik_result {
     int32_t reached;      /* 1 when the final error is within the tolerance */
-    int32_t unreachable;  /* 1 when the target is beyond the chain's reach (chain straightened
-                           * toward it) */
-    int32_t iterations;   /* passes/steps used (1 for the analytic solvers, 0 for weight 0) */
+    int32_t unreachable;  /* 1 when the target lies beyond the chain's reach by more than the
+                           * tolerance (the chain is straightened toward it) */
+    int32_t iterations;   /* passes/steps used: 1 for the analytic solvers; 0 when an iterative
+                           * solver had nothing to do (weight 0, already within tolerance,
+                           * chain of one joint) */
     float error;          /* final distance end effector -> target, model-space units; for aim
                            * solvers the remaining angle in radians */
 } ak_ik_result;
@@ -178,7 +182,9 @@ AK_API int32_t ak_chain_ik_validate(const ak_chain_ik_params *params, ak_error *
 /* Cyclic coordinate descent: passes from the joint nearest the tip back to the root, each
  * joint turned about normalize(r_jn x r_jd) by w_j * acos(r^_jn . r^_jd) (r_jn: joint -> end
  * effector, r_jd: joint -> target), then limited. Stops when within tolerance, when a pass no
- * longer improves the error, or at max_iterations. AK_ERR_DEGENERATE for zero-length bones. */
+ * longer improves the error, or at max_iterations. An unreachable target straightens the
+ * chain toward it in one pass (CCD alone has fixed points with the chain folded along the
+ * line to the target). AK_ERR_DEGENERATE for zero-length bones. */
 AK_API int32_t ak_ccd_ik_run(const ak_chain_ik_params *params, ak_xform *local, ak_xform *world,
                              ak_ik_result *result, ak_error *err);
 /* FABRIK (Aristidou & Lasenby 2011): backward (tip -> root) and forward (root -> tip) passes
@@ -195,7 +201,10 @@ AK_API int32_t ak_fabrik_ik_run(const ak_chain_ik_params *params, ak_xform *loca
  * effector error e (3 rows per effector, scaled by its weight) and Jacobian J:
  *   pseudo-inverse          dtheta = J^T (J J^T)^-1 e       (LDL^T, tiny pivots dropped)
  *   damped least squares    dtheta = J^T (J J^T + lambda^2 I)^-1 e
- * Each step is scaled (direction kept) so no component exceeds max_step radians. */
+ * Each step is scaled (direction kept) so no component exceeds max_step radians; each
+ * effector's error is clamped to half the chain length per step (Buss's clamp); a step that
+ * increases the weighted squared error is undone and the step limit halved (it regrows after
+ * good steps), which keeps both methods from oscillating near singular poses. */
 typedef enum ak_jacobian_method {
     AK_JACOBIAN_PSEUDO_INVERSE = 0,
     AK_JACOBIAN_DLS = 1
