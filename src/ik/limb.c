@@ -145,22 +145,22 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
      * delta = interior_now - interior_target: cos/sin of delta from the angle-difference
      * identities, then the half-angle quaternion (n sin(delta) / h, h / 2) with
      * h = sqrt(2 (1 + cos delta)). */
-    const ak_vec3 ba = akv_scale(ab, -1.0f);
-    ak_vec3 n = akv_cross(bc, ba);
-    const float n_len = ik_sqrt(akv_dot(n, n));
-    const float cos_n = ik_clampf(akv_dot(bc, ba) * inv_l1l2, -1.0f, 1.0f);
-    const float sin_n = ik_minf(1.0f, n_len * inv_l1l2);
-    const int bent = n_len > 1e-5f * l1 * l2;
+    /* Unit bone directions first, so no product of four lengths can overflow. */
+    const float inv_l1 = 1.0f / l1, inv_l2 = 1.0f / l2;
+    const ak_vec3 u_ba = akv_scale(ab, -inv_l1), u_bc = akv_scale(bc, inv_l2);
+    ak_vec3 n = akv_cross(u_bc, u_ba);
+    const float sin_n = ik_minf(1.0f, ik_sqrt(akv_dot(n, n)));
+    const float cos_n = ik_clampf(akv_dot(u_bc, u_ba), -1.0f, 1.0f);
+    const int bent = sin_n > 1e-5f;
     float n_scale;
     if (bent) {
-        n_scale = 1.0f / n_len;
+        n_scale = 1.0f / sin_n;
     } else {
         /* Straight (or folded) limb: bend about the hinge axis, made perpendicular to c-b. */
-        const ak_vec3 u = akv_scale(bc, 1.0f / l2);
         ak_vec3 h = akq_rotate(world[p->middle].rotation, p->mid_axis);
-        h = akv_sub(h, akv_scale(u, akv_dot(h, u)));
+        h = akv_sub(h, akv_scale(u_bc, akv_dot(h, u_bc)));
         const float h_len = ik_len(h);
-        n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : ik_any_perpendicular(u);
+        n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : ik_any_perpendicular(u_bc);
         n_scale = 1.0f;
     }
     const float cos_d = cos_n * cos_t + sin_n * sin_t;
@@ -208,7 +208,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         const ak_vec3 f1 = akv_add(akv_scale(dir, cos_a), akv_scale(perp, sin_a));
         const ak_vec3 f2 = akv_cross(perp, dir);
         const ak_vec3 f3 = akv_cross(f1, f2);
-        const ak_vec3 e1 = akv_scale(ab, 1.0f / l1);
+        const ak_vec3 e1 = akv_scale(ab, inv_l1);
         const ak_vec3 e2 = akv_scale(n, n_scale);
         const ak_vec3 e3 = akv_cross(e1, e2);
         const float fa[3][3] = {{f1.x, f1.y, f1.z}, {f2.x, f2.y, f2.z}, {f3.x, f3.y, f3.z}};
