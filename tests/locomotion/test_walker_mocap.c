@@ -32,11 +32,13 @@ static void check_clip(const char *name, int a, int b)
     source_open(&src, name, a, b);
     ak_walk_motion_info info;
     ak_walk_motion_get_info(src.motion, &info);
-    printf("%s: units %s (%.6f m/unit), cycle %d:%d (%.3f s), stride %.2f m, speed %.2f m/s, sole %.3f/%.3f m, "
+    printf("%s: units %s (%.6f m/unit), cycle %d:%d (%.3f s), stride %.2f m, speed %.2f m/s, sole "
+           "%.3f/%.3f m, "
            "seam pose error %.4f rad\n",
-           name, ak_units_name((ak_units)info.units), (double)info.metres_per_unit, (int)info.cycle_start,
-           (int)info.cycle_end, (double)info.cycle_time, (double)info.stride_length, (double)info.speed,
-           (double)info.sole_height[0], (double)info.sole_height[1], (double)info.pose_error);
+           name, ak_units_name((ak_units)info.units), (double)info.metres_per_unit,
+           (int)info.cycle_start, (int)info.cycle_end, (double)info.cycle_time,
+           (double)info.stride_length, (double)info.speed, (double)info.sole_height[0],
+           (double)info.sole_height[1], (double)info.pose_error);
     AKT_NEAR(info.metres_per_unit, 0.056444, 1e-4); /* CMU units detected */
     assert_true(info.stride_length > 0.9f && info.stride_length < 1.8f);
     ak_ground flat = ak_terrain_ground(g_flat);
@@ -96,14 +98,15 @@ static void cycle_finder_finds_one_stride_of_02_01(void **state)
     source_open(&src, "cmu_02_01_walk.bvh", -1, -1);
     ak_walk_motion_info info;
     ak_walk_motion_get_info(src.motion, &info);
-    printf("found cycle %d:%d (%d frames), pose error %.4f rad, velocity error %.3f rad/s\n", (int)info.cycle_start,
-           (int)info.cycle_end, (int)(info.cycle_end - info.cycle_start), (double)info.pose_error,
-           (double)info.velocity_error);
+    printf("found cycle %d:%d (%d frames), pose error %.4f rad, velocity error %.3f rad/s\n",
+           (int)info.cycle_start, (int)info.cycle_end, (int)(info.cycle_end - info.cycle_start),
+           (double)info.pose_error, (double)info.velocity_error);
     const int len = info.cycle_end - info.cycle_start;
     assert_true(len >= 126 && len <= 138);
     assert_true(info.pose_error < 0.05f); /* mean per-joint mismatch under 3 degrees */
     /* Stance fractions of a walk: each foot down a bit more than half the time. */
-    for (int s = 0; s < 2; ++s) assert_true(info.stance_fraction[s] > 0.4f && info.stance_fraction[s] < 0.8f);
+    for (int s = 0; s < 2; ++s)
+        assert_true(info.stance_fraction[s] > 0.4f && info.stance_fraction[s] < 0.8f);
     source_close(&src);
 }
 
