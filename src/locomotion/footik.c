@@ -99,16 +99,24 @@ static float approach(float v, float goal, float step)
 }
 
 /* The ground normal tipped back toward +Y so it is at most max_tilt from vertical. */
-static ak_vec3 clamp_normal(ak_vec3 n, float max_tilt_rad)
+static ak_vec3 clamp_normal(ak_vec3 n, float cos_max, float sin_max)
 {
     n = ak_vec3_normalize_or(n, ak_vec3_make(0, 1, 0));
     if (n.y < 0.0f) n = akv_scale(n, -1.0f);
-    const float tilt = acosf(n.y > 1.0f ? 1.0f : n.y);
-    if (tilt <= max_tilt_rad) return n;
+    if (n.y >= cos_max) return n; /* within the limit: tilt = acos(n.y) <= max */
     const float h = sqrtf(n.x * n.x + n.z * n.z);
     if (h < 1e-9f) return ak_vec3_make(0, 1, 0);
-    const float s = sinf(max_tilt_rad) / h;
-    return ak_vec3_make(n.x * s, cosf(max_tilt_rad), n.z * s);
+    const float s = sin_max / h;
+    return ak_vec3_make(n.x * s, cos_max, n.z * s);
+}
+
+/* Weighted blend of two rotations; exact at the ends, nlerp between (the weights fade over a
+ * few frames, where nlerp and slerp differ by far less than a degree). */
+static ak_quat blend_rot(ak_quat a, ak_quat b, float w)
+{
+    if (!(w > 0.0f)) return a;
+    if (w >= 1.0f) return b;
+    return akq_nlerp(a, b, w);
 }
 
 static float angle_deg(ak_vec3 a, ak_vec3 b)
@@ -129,6 +137,7 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
     const ak_vec3 up = {0, 1, 0};
     const ak_vec3 forward = akq_rotate(fr->character.rotation, ak_vec3_make(0, 0, 1));
     const float max_tilt = p->max_tilt_deg * AK_PI / 180.0f;
+    const float cos_tilt = cosf(max_tilt), sin_tilt = sinf(max_tilt);
     ak_vec3 ankle_target[2];
     ak_quat foot_rot[2];
     float shortfall[2], reach_drop[2];
@@ -206,12 +215,12 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         target.y = sole.y + offset * gw;
         /* Foot rotation: tip the foot so its up axis meets the (clamped) normal. In swing
          * the animated pitch is kept relative to the slope; in stance the foot lies flat. */
-        const ak_vec3 n = g->hit ? clamp_normal(g->normal, max_tilt) : up;
+        const ak_vec3 n = g->hit ? clamp_normal(g->normal, cos_tilt, sin_tilt) : up;
         const ak_quat to_slope = ak_quat_from_to(up, n);
         const ak_quat to_flat = ak_quat_from_to(foot_up, n);
-        const ak_quat align = akq_slerp(to_slope, to_flat, st->stance_weight[s]);
+        const ak_quat align = blend_rot(to_slope, to_flat, st->stance_weight[s]);
         const ak_quat applied =
-            akq_slerp(ak_quat_identity(), align, st->ground_weight[s] * p->weight);
+            blend_rot(ak_quat_identity(), align, st->ground_weight[s] * p->weight);
         foot_rot[s] = akq_normalize(akq_mul(applied, foot.rotation));
         const ak_vec3 new_up = akq_rotate(foot_rot[s], leg->up_local);
         /* Blend the lock in with the overall weight too. */
@@ -287,9 +296,10 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
             world[j].translation.y -= st->applied_hip_drop;
     }
     /* Limb IK per leg, knee pole in front of the character. */
+    const ak_limb_ik_params limb_defaults = ak_limb_ik_defaults();
     for (int s = 0; s < 2; ++s) {
         const ak_foot_ik_leg *leg = &p->legs[s];
-        ak_limb_ik_params lp = ak_limb_ik_defaults();
+        ak_limb_ik_params lp = limb_defaults;
         lp.skeleton = sk;
         lp.upper = leg->upper;
         lp.middle = leg->lower;
@@ -305,7 +315,8 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         if (ak_limb_ik_run(&lp, local, world, &r, NULL) < 0) r.reached = 0;
         st->reached[s] = r.reached;
         st->sole[s] = ak_foot_ik_sole(p, world, s);
-        const ak_vec3 n = fr->ground[s].hit ? clamp_normal(fr->ground[s].normal, max_tilt) : up;
+        const ak_vec3 n =
+            fr->ground[s].hit ? clamp_normal(fr->ground[s].normal, cos_tilt, sin_tilt) : up;
         st->tilt_deg[s] = angle_deg(akq_rotate(world[leg->foot].rotation, leg->up_local), n);
     }
     st->initialized = 1;

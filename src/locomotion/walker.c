@@ -45,6 +45,7 @@ struct ak_walker {
     int32_t position_set;
     int32_t frame_index; /* cycle frame nearest to clip_time */
     float anim_root_y;   /* root height of the placed pose above the character origin */
+    ak_quat yaw;         /* yaw(heading), computed once per frame */
     int32_t initialized;
     int32_t stance[2];
     ak_vec3 query[2];
@@ -225,6 +226,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->guide_target = w->base_heading;
     /* The character's heading also carries the clip's own turning within the cycle. */
     w->heading = w->base_heading;
+    w->yaw = ak_quat_yaw(w->heading);
     w->floor_y = w->pos.y;
     w->floor_v = 0.0f;
     w->has_foothold[0] = w->has_foothold[1] = 0;
@@ -324,6 +326,7 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     (void)d_head;
     w->base_heading = wrap_pi(w->base_heading + turn + loop_h * (t1 - t0) / dur * move_scale);
     w->heading = w->base_heading + clip_wiggle(m, t1, dur, loop_h);
+    w->yaw = ak_quat_yaw(w->heading);
     w->clip_time = t1;
     if (w->clip_time > 1000.0f * dur) w->clip_time -= floorf(w->clip_time / dur) * dur;
     w->time += dt;
@@ -377,7 +380,7 @@ static void place_pose(ak_walker *w)
 {
     memcpy(w->local, w->anim, sizeof(ak_xform) * (size_t)w->J);
     ak_xform ch;
-    ch.rotation = ak_quat_yaw(w->heading);
+    ch.rotation = w->yaw;
     ch.translation = ak_vec3_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z);
     w->local[0] = akx_mul(ch, w->local[0]);
     w->anim_root_y = w->local[0].translation.y - ch.translation.y;
@@ -406,7 +409,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     int32_t f = (int32_t)floorf(tc / m->clip->frame_time + 0.5f);
     f = ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
     w->frame_index = f;
-    const ak_quat yaw = ak_quat_yaw(w->heading);
+    const ak_quat yaw = w->yaw;
     for (int s = 0; s < 2; ++s) {
         const ak_vec3 rel = akq_rotate(yaw, m->land_rel[s][f]);
         w->land[s] = ak_vec3_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
@@ -468,7 +471,7 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
     if (w->p.foot_ik) {
         ak_foot_ik_frame fr;
         fr.dt = w->initialized ? step_dt : 0.0f;
-        fr.character.rotation = ak_quat_yaw(w->heading);
+        fr.character.rotation = w->yaw;
         fr.character.translation = w->pos;
         fr.floor_height = w->floor_y;
         fr.stance[0] = w->stance[0];
