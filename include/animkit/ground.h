@@ -112,8 +112,9 @@ AK_API ak_ground ak_terrain_ground(const ak_terrain *terrain);
 /* Kind, extent (side length) and height range; any pointer may be NULL. */
 AK_API void ak_terrain_info(const ak_terrain *terrain, int32_t *kind, float *size,
                             float *min_height, float *max_height);
-/* Steepest slope in degrees over the whole terrain (grid kinds: over every cell edge;
- * stairs: 0 on treads, 90 at risers, reported as the riser height instead via info). */
+/* Steepest slope in degrees of a grid terrain (hills, heightmaps): an upper bound over every
+ * bilinear cell. Flat and stairs report 0 (their treads are level; risers are steps, whose
+ * height is in the params). */
 AK_API float ak_terrain_max_slope_deg(const ak_terrain *terrain);
 
 AK_EXTERN_C_END
