@@ -317,6 +317,8 @@ AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle skeleton, ak_handle w
                                                  ak_handle *out_character, char *error_buffer,
                                                  int32_t error_size);
 AK_PLUGIN_API int32_t ak_plugin_character_info_get(ak_handle character, ak_plugin_character_info *out);
+/* Walk toward `target` (world; only x,z matter). Setting the same point again (within 0.1 mm)
+ * changes nothing, so engines may call it every frame; a moved target restarts the walk. */
 AK_PLUGIN_API int32_t ak_plugin_character_set_target(ak_handle character, const ak_vec3 *target);
 /* Phase 1: advance by dt seconds (> 0); writes the wanted displacement (world). */
 AK_PLUGIN_API int32_t ak_plugin_character_begin(ak_handle character, float dt, ak_vec3 *out_move);
