@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* isatty */
 
 #include <stb_image_write.h>
 
@@ -233,8 +234,11 @@ int akv_render_main(int argc, char **argv, const char *prog)
     }
     rc = (!rgb || (sheet && !sheet_rgb) || (anim && !pipe)) ? 1 : 0;
 
+    int progress = n >= 30 && isatty(2);
     for (int k = 0; k < n && rc == 0; ++k) {
         int f = a + k * step;
+        if (progress && (k % 10 == 0 || k == n - 1))
+            fprintf(stderr, "\r%s: frame %d of %d", prog, k + 1, n);
         float t = (float)f * frame_time;
         char label[128];
         if (mode) {
@@ -291,6 +295,7 @@ int akv_render_main(int argc, char **argv, const char *prog)
             }
         }
     }
+    if (progress) fprintf(stderr, "\n");
     if (pipe) {
         int st = pclose(pipe);
         if (st != 0) {

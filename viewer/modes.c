@@ -218,6 +218,10 @@ static akv_mode_state *ik_create(akv_mode_state *m, akv_scene *scene, char *err,
     ak_vec3 away = ak_vec3_sub(mid, ak_vec3_scale(ak_vec3_add(root, tip), 0.5f));
     m->pole_m = ak_vec3_add(
         mid, ak_vec3_scale(ak_vec3_normalize_or(away, ak_vec3_make(0, 0, -1)), 0.5f * reach));
+    if (m->s.have_ik_pole) {
+        m->pole_m = m->s.ik_pole;
+        m->use_pole = 1;
+    }
     ik_solve(m);
     return m;
 }

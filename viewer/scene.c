@@ -65,7 +65,7 @@ void akv_print_flags(FILE *out)
         "modes:   --ik                    IK mode: drag the target of a chain (window) or solve "
         "once (headless)\n"
         "         --ik-chain ROOT,TIP  --solver limb|ccd|fabrik|jacobian|dls  --iterations N  "
-        "--target x,y,z\n"
+        "--target x,y,z  --pole x,y,z\n"
         "         --walk [walk flags]     the walker on terrain (flags as `animkit walk`)\n");
 }
 
@@ -256,6 +256,11 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
             if (sscanf(v, "%f,%f,%f", &s->ik_target.x, &s->ik_target.y, &s->ik_target.z) != 3)
                 return usage(prog, "--target wants x,y,z in metres, got '%s'", v);
             s->have_ik_target = 1;
+        } else if (strcmp(a, "--pole") == 0) {
+            NEED_VALUE();
+            if (sscanf(v, "%f,%f,%f", &s->ik_pole.x, &s->ik_pole.y, &s->ik_pole.z) != 3)
+                return usage(prog, "--pole wants x,y,z in metres, got '%s'", v);
+            s->have_ik_pole = 1;
         } else if (strcmp(a, "--walk") == 0) {
             s->mode = AKV_MODE_WALK;
         } else if (a[0] == '-' && a[1] != '\0') {

@@ -51,6 +51,8 @@ typedef struct akv_settings {
     int ik_iterations;     /* --iterations N */
     int have_ik_target;
     ak_vec3 ik_target; /* --target x,y,z metres */
+    int have_ik_pole;
+    ak_vec3 ik_pole; /* --pole x,y,z metres: the middle joint bends toward it (limb) */
     /* walker mode: the remaining flags are passed through to the walker (see `animkit walk`) */
     int walk_argc;
     const char *walk_argv[64];

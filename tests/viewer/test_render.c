@@ -223,7 +223,30 @@ static void render_cli_writes_png_sheet_and_gif(void **state)
         assert_int_equal(fread(sig, 1, 6, f), 6);
         fclose(f);
         assert_memory_equal(sig, "GIF89a", 6);
+        /* MP4 (H.264): an ISO media file starts with a 'ftyp' box. */
+        snprintf(cmd, sizeof cmd,
+                 "'%s/bin/animkit' render '%s' --frames 0:30:3 --size 120x90 --out '%s/anim.mp4' "
+                 ">/dev/null",
+                 build, bvh, out);
+        assert_int_equal(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/anim.mp4", out);
+        f = fopen(path, "rb");
+        assert_non_null(f);
+        char box[8];
+        assert_int_equal(fread(box, 1, 8, f), 8);
+        fclose(f);
+        assert_memory_equal(box + 4, "ftyp", 4);
     }
+
+    /* animkit-view --headless is the same command. */
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit-view' --headless '%s' --frame 5 --size 64x48 --out '%s/view.png' "
+             ">/dev/null",
+             build, bvh, out);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/view.png", out);
+    assert_int_equal(png_size(path, &w, &h), 0);
+    assert_int_equal(w, 64);
 }
 
 /* IK mode, headless: the built-in arm reaches a target inside its reach (limb solver), the
