@@ -117,6 +117,53 @@ static class ComponentTests
         Check(AnimKitLibrary.LiveHandles == 0, "everything released after OnDestroy, live = " + AnimKitLibrary.LiveHandles);
     }
 
+    // A standing clip on a slope with FootIK alone (no GuideWalker): the stance soles end on
+    // the ground; without FootIK they would float above or sink below it.
+    static float SlopeY(float x, float z) { return -0.6f * x; }
+
+    static void StandOnSlopeScene()
+    {
+        string dir = Environment.GetEnvironmentVariable("AK_MOCAP_DIR");
+        string path = Path.Combine(string.IsNullOrEmpty(dir) ? Path.Combine("..", "shared", "mocap") : dir,
+                                   "arena_louise_stand_walk_cycle.bvh");
+        float nl = (float)Math.Sqrt(1.36);
+        Physics.TestRaycast = (Vector3 o, Vector3 d, float max, out RaycastHit hit) =>
+        {
+            hit = new RaycastHit();
+            float y = SlopeY(o.x, o.z);
+            if (d.y > -0.99f || o.y < y || o.y - y > max) return false;
+            hit.point = new Vector3(o.x, y, o.z);
+            hit.normal = new Vector3(0.6f / nl, 1f / nl, 0f);
+            return true;
+        };
+        int errors = Debug.ErrorCount;
+        GameObject go = new GameObject("Stander");
+        BvhPlayer player = go.AddComponent<BvhPlayer>();
+        player.bvhPath = path;
+        player.loop = false;
+        FootIK foot = go.AddComponent<FootIK>();
+        Call(player, "Awake");
+        Call(player, "Start");
+        double worst = 0;
+        int stance = 0;
+        for (int f = 0; f < 180; ++f)
+        {
+            Call(player, "LateUpdate");
+            if (f < 90) continue; // weights fade in
+            AkFootIkState s = foot.State;
+            if (s.stanceLeft != 0) { worst = Math.Max(worst, Math.Abs(s.soleLeft.y - SlopeY(s.soleLeft.x, s.soleLeft.z))); ++stance; }
+            if (s.stanceRight != 0) { worst = Math.Max(worst, Math.Abs(s.soleRight.y - SlopeY(s.soleRight.x, s.soleRight.z))); ++stance; }
+        }
+        Console.WriteLine("  slope scene: {0} stance samples, soles within {1:F4} m of the slope, hips lowered {2:F3} m",
+            stance, worst, foot.State.hipDrop);
+        Check(stance > 100 && worst < 0.01, "standalone FootIK puts the stance soles on the slope");
+        Check(foot.State.hipDrop > 0.03f, "standalone FootIK lowers the hips for the lower foot");
+        Check(Debug.ErrorCount == errors, "no errors logged");
+        Call(foot, "OnDestroy");
+        Call(player, "OnDestroy");
+        Check(AnimKitLibrary.LiveHandles == 0, "everything released, live = " + AnimKitLibrary.LiveHandles);
+    }
+
     static bool Same(float a, float b) { return Math.Abs(a - b) <= 1e-7f * Math.Max(1f, Math.Abs(b)); }
 
     static int Main()
@@ -148,6 +195,11 @@ static class ComponentTests
         Check(gw.cycleStart == ch.cycleStart && gw.cycleEnd == ch.cycleEnd, "GuideWalker.cycleStart/End = C default");
         Check(Same(gw.seamBlend, ch.seamBlend), "GuideWalker.seamBlend = C default " + ch.seamBlend);
 
+        AkFootIkParams fp = FootIkRig.Defaults();
+        FootIK fs = new FootIK();
+        Check(Same(fs.rayUp, fp.rayUp) && Same(fs.rayDown, fp.rayDown), "FootIK.rayUp/rayDown = plugin defaults");
+        Check(Same(fp.weight, ch.footWeight) && Same(fp.maxHipDrop, ch.maxHipDrop) && Same(fp.hipDropRate, ch.hipDropRate),
+              "standalone foot IK defaults = the walker's foot IK defaults");
         FootIK fk = new FootIK();
         Check(Same(fk.weight, ch.footWeight), "FootIK.weight = C default " + ch.footWeight);
         Check(Same(fk.maxTiltDeg, ch.maxTiltDeg), "FootIK.maxTiltDeg = C default " + ch.maxTiltDeg);
@@ -158,6 +210,7 @@ static class ComponentTests
         Check((ch.footIk != 0), "foot IK is on by default in C (a FootIK component turns it on)");
 
         WalkScene();
+        StandOnSlopeScene();
         Console.WriteLine(failures == 0 ? "all checks passed" : failures + " failed");
         return failures == 0 ? 0 : 1;
     }
