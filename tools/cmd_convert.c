@@ -11,7 +11,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: animkit convert IN.bvh OUT.bvh [--order XYZ|XZY|YXZ|YZX|ZXY|ZYX]\n"
-            "       animkit convert IN.bvh OUT.gltf|OUT.glb [--scale METRES_PER_UNIT]\n"
+            "       animkit convert IN.bvh OUT.gltf|OUT.glb [--scale METRES_PER_UNIT] [--cubic] [--no-mesh]\n"
             "\n"
             "BVH output: every joint's rotation channels in one order (default: the order most\n"
             "joints of IN use); joints with position channels keep 6 channels; End Sites stay\n"
@@ -21,6 +21,8 @@ static void usage(FILE *out)
             "\n"
             "  --order ORDER   rotation order for BVH output\n"
             "  --scale M       metres per file unit for glTF output\n"
+            "  --cubic         glTF: CUBICSPLINE samplers instead of LINEAR\n"
+            "  --no-mesh       glTF: skeleton and animation only, no capsule mesh\n"
             "  -h, --help      this help\n");
 }
 
@@ -39,6 +41,7 @@ static int ends_with(const char *s, const char *suffix)
 int ak_cmd_convert(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *order_name = NULL, *scale_text = NULL;
+    int cubic = 0, no_mesh = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -48,6 +51,10 @@ int ak_cmd_convert(int argc, char **argv)
             if (i + 1 >= argc) return ak_cli_usage_error("convert", "%s needs a value", a);
             if (a[2] == 'o') order_name = argv[++i];
             else scale_text = argv[++i];
+        } else if (strcmp(a, "--cubic") == 0) {
+            cubic = 1;
+        } else if (strcmp(a, "--no-mesh") == 0) {
+            no_mesh = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return ak_cli_usage_error("convert", "unknown option '%s'", a);
         } else if (!in) {
@@ -69,6 +76,8 @@ int ak_cmd_convert(int argc, char **argv)
             return ak_cli_usage_error("convert", "unknown rotation order '%s' (XYZ, XZY, YXZ, YZX, ZXY or ZYX)",
                                       order_name);
     }
+    if ((cubic || no_mesh) && !to_gltf)
+        return ak_cli_usage_error("convert", "%s applies to glTF output", cubic ? "--cubic" : "--no-mesh");
     float scale = 0.0f;
     if (scale_text) {
         if (!to_gltf) return ak_cli_usage_error("convert", "--scale applies to glTF output");
@@ -89,6 +98,8 @@ int ak_cmd_convert(int argc, char **argv)
                     (int)c->frame_count, ak_rot_order_name(order));
     } else {
         ak_gltf_options opt = ak_gltf_defaults();
+        opt.cubic = cubic;
+        opt.with_mesh = !no_mesh;
         if (scale > 0.0f) {
             opt.metres_per_unit = scale;
         } else {

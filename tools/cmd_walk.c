@@ -10,6 +10,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* PNG heightmaps are read here in the CLI with stb_image (the library reads PGM only). */
+#if defined(__has_include)
+#if __has_include(<stb/stb_image.h>)
+#define AK_WALK_PNG 1
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#if defined(__GNUC__)
+/* stb declares static functions this file never defines or uses; the warning is reported at
+ * the end of the file, so it stays off for this file. */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+#include <stb/stb_image.h>
+#endif
+#endif
+
 #if defined(_WIN32)
 #include <direct.h>
 #define ak_mkdir(p) _mkdir(p)
@@ -33,7 +49,7 @@ static void usage(FILE *out)
             "  --idle FILE.bvh      idle clip to crossfade into on arrival (same skeleton as the walk)\n"
             "  --scale M            metres per file unit of --clip (default: detected from its height)\n"
             "  --terrain KIND       flat | hills | stairs (default hills)\n"
-            "  --heightmap FILE     PGM (P2/P5) heightmap instead of --terrain\n"
+            "  --heightmap FILE     PGM (P2/P5) or PNG (8/16-bit, first channel) heightmap instead of --terrain\n"
             "  --size S             heightmap side in metres (x and z span -S/2..S/2; default 40)\n"
             "  --height H           heightmap height in metres for the maximum pixel value (default 3)\n"
             "  --seed N             hills seed (default 1)\n"
@@ -69,6 +85,42 @@ static int make_dirs(const char *path)
         }
     }
     return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    if (n < k) return 0;
+    for (size_t i = 0; i < k; ++i) {
+        char a = s[n - k + i], b = suffix[i];
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (a != b) return 0;
+    }
+    return 1;
+}
+
+/* A PNG heightmap with the same mapping as PGM: value / max * height, 8 or 16 bit, the first
+ * channel of colour images. */
+static int32_t load_png_heightmap(const char *path, float size, float height, ak_terrain **out, ak_error *err)
+{
+#ifdef AK_WALK_PNG
+    int w = 0, h = 0, comp = 0;
+    stbi_us *px = stbi_load_16(path, &w, &h, &comp, 1);
+    if (!px) return ak_error_set(err, AK_ERR_PARSE, 0, "cannot read PNG: %s", stbi_failure_reason());
+    float *hs = (float *)malloc(sizeof(float) * (size_t)w * (size_t)h);
+    if (!hs) {
+        stbi_image_free(px);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    for (size_t i = 0; i < (size_t)w * (size_t)h; ++i) hs[i] = (float)px[i] / 65535.0f * height;
+    stbi_image_free(px);
+    int32_t st = ak_terrain_create_grid(hs, w, h, size, out, err);
+    free(hs);
+    return st;
+#else
+    (void)path; (void)size; (void)height; (void)out;
+    return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "this build reads PGM heightmaps only");
+#endif
 }
 
 static int parse_cycle(const char *s, int *a, int *b)
@@ -226,7 +278,9 @@ int ak_cmd_walk(int argc, char **argv)
 
     /* The ground. */
     if (heightmap) {
-        if (ak_terrain_load_pgm(heightmap, size, height, &terrain, &err) != AK_OK) {
+        const int32_t st = ends_with(heightmap, ".png") ? load_png_heightmap(heightmap, size, height, &terrain, &err)
+                                                       : ak_terrain_load_pgm(heightmap, size, height, &terrain, &err);
+        if (st != AK_OK) {
             rc = ak_cli_file_error(heightmap, &err);
             goto done;
         }

@@ -367,6 +367,8 @@ int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path
             snprintf(err, err_size, "%s: %s", path, e.message);
         return -1;
     }
+    /* The viewer switches interpolation modes live: have cubic's control points ready. */
+    ak_clip_prepare_cubic(clip);
     const char *base = strrchr(path, '/');
     return akv_scene_add(scene, s, base ? base + 1 : path, sk, clip, err, err_size);
 }

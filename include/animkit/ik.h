@@ -184,7 +184,9 @@ AK_API int32_t ak_ccd_ik_run(const ak_chain_ik_params *params, ak_xform *local, 
 /* FABRIK (Aristidou & Lasenby 2011): backward (tip -> root) and forward (root -> tip) passes
  * over joint positions keeping every bone length exact; an unreachable target gives the chain
  * stretched straight toward it. After each iteration each joint's rotation becomes the
- * minimal rotation from its bone's old direction to the new one (twist kept), then limited. */
+ * minimal rotation from its bone's old direction to the new one (twist kept), then limited.
+ * With limits, once the constrained passes stop improving, the remaining iterations are CCD
+ * passes (position passes know nothing of hinges; CCD respects them joint by joint). */
 AK_API int32_t ak_fabrik_ik_run(const ak_chain_ik_params *params, ak_xform *local,
                                 ak_xform *world, ak_ik_result *result, ak_error *err);
 

@@ -17,14 +17,14 @@
 
 static ak_vec3 unit_or_zero(ak_vec3 v)
 {
-    float l = akv_len(v);
+    float l = ik_len(v);
     return l > 1e-12f && isfinite(l) ? akv_scale(v, 1.0f / l) : (ak_vec3){0.0f, 0.0f, 0.0f};
 }
 
 /* Angle between two vectors in [0, pi]. */
 static float angle_between(ak_vec3 a, ak_vec3 b)
 {
-    return atan2f(akv_len(akv_cross(a, b)), akv_dot(a, b));
+    return atan2f(ik_len(akv_cross(a, b)), akv_dot(a, b));
 }
 
 /* The twist about unit `axis` that brings `up_ms` as close as possible to `world_up`. */
@@ -46,8 +46,11 @@ static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 fo
     if ((st = ik_check_vec(forward, "forward", err)) < 0) return st;
     if ((st = ik_check_vec(up, "up", err)) < 0) return st;
     if ((st = ik_check_vec(world_up, "world_up", err)) < 0) return st;
-    if (!(akv_dot(forward, forward) > 1e-12f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "forward axis is zero");
+    const float f2 = akv_dot(forward, forward), u2 = akv_dot(up, up), w2 = akv_dot(world_up, world_up);
+    if (!(f2 > 1e-12f) || !isfinite(f2))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "forward axis is zero or too long");
+    if (!isfinite(u2) || !isfinite(w2))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "up or world_up is too long");
     if (!(clamp_weight >= 0.0f && clamp_weight <= 1.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clamp_weight must be in [0, 1]");
     if (!(tolerance >= 0.0f) || !isfinite(tolerance))
@@ -90,10 +93,10 @@ static ak_quat aim_rotation_ms(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 
     const float to_len2 = akv_dot(to_target, to_target);
     if (!(to_len2 > 1e-20f)) return akq_identity();
     ak_quat r1 = ik_from_to(fwd_ms, to_target);
-    ak_vec3 aim = akv_scale(to_target, 1.0f / sqrtf(to_len2));
+    ak_vec3 aim = akv_scale(to_target, 1.0f / ik_sqrt(to_len2));
     if (clamp_weight > 0.0f) {
         const float max_angle = (1.0f - clamp_weight) * AK_PI;
-        const float angle = 2.0f * atan2f(sqrtf(r1.x * r1.x + r1.y * r1.y + r1.z * r1.z), r1.w);
+        const float angle = 2.0f * atan2f(ik_sqrt(r1.x * r1.x + r1.y * r1.y + r1.z * r1.z), r1.w);
         if (angle > max_angle) {
             r1 = max_angle > 0.0f ? akq_normalize(akq_slerp(akq_identity(), r1, max_angle / angle))
                                   : akq_identity();
@@ -110,7 +113,7 @@ static ak_quat aim_rotation_ms(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 
 static float small_angle_between(ak_vec3 a, ak_vec3 b)
 {
     const ak_vec3 c = akv_cross(a, b);
-    const float s = sqrtf(akv_dot(c, c)), d = akv_dot(a, b);
+    const float s = ik_sqrt(akv_dot(c, c)), d = akv_dot(a, b);
     if (d > 0.0f && s < 1e-3f * d) return s / d;
     return atan2f(s, d);
 }
@@ -127,7 +130,7 @@ static int aim_by_frames(ak_vec3 forward, ak_vec3 up, ak_vec3 aim, ak_vec3 world
     const ak_vec3 t0 = akv_sub(world_up, akv_scale(aim, akv_dot(aim, world_up)));
     const float lu2 = akv_dot(u0, u0), lt2 = akv_dot(t0, t0);
     if (!(lu2 > 1e-10f * akv_dot(up, up)) || !(lt2 > 1e-10f * akv_dot(world_up, world_up))) return 0;
-    const ak_vec3 u = akv_scale(u0, 1.0f / sqrtf(lu2)), t = akv_scale(t0, 1.0f / sqrtf(lt2));
+    const ak_vec3 u = akv_scale(u0, 1.0f / ik_sqrt(lu2)), t = akv_scale(t0, 1.0f / ik_sqrt(lt2));
     const ak_vec3 sl = akv_cross(forward, u), st = akv_cross(aim, t);
     const float a[3] = {aim.x, aim.y, aim.z}, tt[3] = {t.x, t.y, t.z}, ss[3] = {st.x, st.y, st.z};
     const float f[3] = {forward.x, forward.y, forward.z}, uu[3] = {u.x, u.y, u.z}, su[3] = {sl.x, sl.y, sl.z};
@@ -164,7 +167,7 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
         if (result) *result = res;
         return AK_OK;
     }
-    const ak_vec3 aim = akv_scale(to_target, 1.0f / sqrtf(to_len2));
+    const ak_vec3 aim = akv_scale(to_target, 1.0f / ik_sqrt(to_len2));
     ak_quat c;
     int exact = 0; /* the full aim lands exactly: remaining angle 0 by construction */
     ak_quat w_new;
@@ -267,7 +270,7 @@ int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *wo
         if (angle > max_angle) {
             ak_quat r = ik_from_to(fwd0, to_target0);
             r = max_angle > 0.0f ? akq_slerp(akq_identity(), r, max_angle / angle) : akq_identity();
-            target = akv_add(c.pos[h], akv_scale(akq_rotate(r, unit_or_zero(fwd0)), akv_len(to_target0)));
+            target = akv_add(c.pos[h], akv_scale(akq_rotate(r, unit_or_zero(fwd0)), ik_len(to_target0)));
         }
     }
     for (int32_t i = 0; i < n; ++i) {

@@ -43,6 +43,27 @@ int32_t ak_chain_ik_validate(const ak_chain_ik_params *p, ak_error *err)
     return ik_check_weight(p->weight, err);
 }
 
+float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights, const ak_ik_limit *limits)
+{
+    const int32_t n = c->n;
+    ak_vec3 end = c->pos[n - 1];
+    for (int32_t i = n - 2; i >= 0; --i) {
+        if (joint_weights && joint_weights[i] <= 0.0f) continue;
+        const ak_vec3 to_end = akv_sub(end, c->pos[i]);
+        const ak_vec3 to_target = akv_sub(target, c->pos[i]);
+        ak_quat r = ik_from_to(to_end, to_target);
+        if (joint_weights && joint_weights[i] < 1.0f)
+            r = akq_slerp(akq_identity(), ik_positive_w(r), joint_weights[i]);
+        const ak_quat old_rot = c->rot[i];
+        ik_chain_set_rot(c, i, akq_mul(r, old_rot), limits ? &limits[i] : NULL);
+        /* The rotation actually applied (after the limit) carries the end effector. */
+        const ak_quat applied = akq_mul(c->rot[i], akq_conj(old_rot));
+        end = akv_add(c->pos[i], akq_rotate(applied, to_end));
+    }
+    ik_chain_fk_from(c, 0);
+    return ik_len(akv_sub(c->pos[n - 1], target));
+}
+
 int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *world,
                       ak_ik_result *result, ak_error *err)
 {
@@ -59,9 +80,8 @@ int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *wo
     const int32_t n = c.n;
     const ak_vec3 target = p->target;
     const float tol = p->tolerance * c.total;
-    ak_vec3 end = c.pos[n - 1];
-    float error = akv_len(akv_sub(end, target));
-    res.unreachable = akv_len(akv_sub(target, c.pos[0])) - c.total > tol;
+    float error = ik_len(akv_sub(c.pos[n - 1], target));
+    res.unreachable = ik_len(akv_sub(target, c.pos[0])) - c.total > tol;
     if (p->weight <= 0.0f || n < 2) {
         res.error = error;
         res.reached = error <= tol;
@@ -89,22 +109,7 @@ int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *wo
     }
     while (error > tol && it < p->max_iterations) {
         ++it;
-        for (int32_t i = n - 2; i >= 0; --i) {
-            const ak_vec3 to_end = akv_sub(end, c.pos[i]);
-            const ak_vec3 to_target = akv_sub(target, c.pos[i]);
-            if (p->joint_weights && p->joint_weights[i] <= 0.0f) continue;
-            ak_quat r = ik_from_to(to_end, to_target);
-            if (p->joint_weights && p->joint_weights[i] < 1.0f)
-                r = akq_slerp(akq_identity(), ik_positive_w(r), p->joint_weights[i]);
-            const ak_quat old_rot = c.rot[i];
-            ik_chain_set_rot(&c, i, akq_mul(r, old_rot), p->limits ? &p->limits[i] : NULL);
-            /* The rotation actually applied (after the limit) carries the end effector. */
-            const ak_quat applied = akq_mul(c.rot[i], akq_conj(old_rot));
-            end = akv_add(c.pos[i], akq_rotate(applied, to_end));
-        }
-        ik_chain_fk_from(&c, 0);
-        end = c.pos[n - 1];
-        const float new_error = akv_len(akv_sub(end, target));
+        const float new_error = ik_ccd_pass(&c, target, p->joint_weights, p->limits);
         /* A pass that no longer improves the error ends the solve (limits or a straight chain
          * pointing at an unreachable target). */
         const int stalled = !(new_error < error - 1e-3f * tol - 1e-7f * error);
@@ -113,7 +118,7 @@ int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *wo
     }
     ik_chain_store(&c, p->skeleton, n - 1, p->weight, local, world);
     res.iterations = it;
-    res.error = akv_len(akv_sub(world[p->chain[n - 1]].translation, target));
+    res.error = ik_len(akv_sub(world[p->chain[n - 1]].translation, target));
     res.reached = res.error <= tol;
     if (result) *result = res;
     return AK_OK;

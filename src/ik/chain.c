@@ -73,7 +73,7 @@ ak_quat ak_ik_limit_apply(const ak_ik_limit *l, ak_quat q, ak_vec3 bone_axis)
     if (!l || l->type == AK_IK_LIMIT_NONE) return q;
     ak_vec3 a = l->axis;
     if (!(akv_dot(a, a) > 1e-12f) || !akv_finite(a)) a = bone_axis;
-    float a_len = akv_len(a);
+    float a_len = ik_len(a);
     if (!(a_len > 1e-12f) || !isfinite(a_len)) return q;
     a = akv_scale(a, 1.0f / a_len);
     if (q.w < 0.0f) q = (ak_quat){-q.x, -q.y, -q.z, -q.w};
@@ -96,11 +96,11 @@ ak_quat ak_ik_limit_apply(const ak_ik_limit *l, ak_quat q, ak_vec3 bone_axis)
         swing = q;
     }
     if (swing.w < 0.0f) swing = (ak_quat){-swing.x, -swing.y, -swing.z, -swing.w};
-    const float swing_angle = 2.0f * atan2f(sqrtf(swing.x * swing.x + swing.y * swing.y +
+    const float swing_angle = 2.0f * atan2f(ik_sqrt(swing.x * swing.x + swing.y * swing.y +
                                                    swing.z * swing.z), swing.w);
     if (swing_angle > l->cone_angle) {
         ak_vec3 axis = {swing.x, swing.y, swing.z};
-        float len = akv_len(axis);
+        float len = ik_len(axis);
         swing = len > 1e-12f ? ik_axis_angle(akv_scale(axis, 1.0f / len), l->cone_angle) : akq_identity();
     }
     return akq_normalize(akq_mul(swing, twist));
@@ -128,7 +128,7 @@ int32_t ik_chain_load(ik_chain *c, const ak_skeleton *s, const int32_t *chain, i
         if (i > 0) {
             ak_vec3 bone = akv_sub(world[j].translation, world[chain[i - 1]].translation);
             c->offset[i - 1] = akq_rotate(akq_conj(world[chain[i - 1]].rotation), bone);
-            c->length[i - 1] = akv_len(bone);
+            c->length[i - 1] = ik_len(bone);
             c->total += c->length[i - 1];
         }
     }

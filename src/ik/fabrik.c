@@ -15,7 +15,7 @@
 /* normalize(v) * len, or `fallback` (already of length len) when v is too short. */
 static ak_vec3 scaled_dir(ak_vec3 v, float len, ak_vec3 fallback)
 {
-    float l = akv_len(v);
+    float l = ik_len(v);
     if (!(l > 1e-20f)) return fallback;
     return akv_scale(v, len / l);
 }
@@ -36,9 +36,9 @@ int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform 
     const int32_t n = c.n;
     const ak_vec3 target = p->target;
     const float tol = p->tolerance * c.total;
-    float error = akv_len(akv_sub(c.pos[n - 1], target));
+    float error = ik_len(akv_sub(c.pos[n - 1], target));
     const ak_vec3 root_to_target = akv_sub(target, c.pos[0]);
-    const float target_dist = akv_len(root_to_target);
+    const float target_dist = ik_len(root_to_target);
     const int straight = target_dist >= c.total;
     res.unreachable = target_dist - c.total > tol;
     if (p->weight <= 0.0f || n < 2) {
@@ -76,14 +76,26 @@ int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform 
             c.pos[i + 1] = akv_add(c.pos[i], akq_rotate(c.rot[i], c.offset[i]));
         }
         c.rot[n - 1] = akq_mul(ik_chain_parent_rot(&c, n - 1), c.local[n - 1]);
-        const float new_error = akv_len(akv_sub(c.pos[n - 1], target));
+        const float new_error = ik_len(akv_sub(c.pos[n - 1], target));
         const int stalled = !(new_error < error - 1e-3f * tol - 1e-7f * error);
         error = new_error;
         if (stalled || (straight && !p->limits)) break;
     }
+    /* Limits: FABRIK's position passes know nothing of hinges, so once constrained passes stop
+     * improving, the remaining iterations are CCD passes, which turn one joint at a time and
+     * respect limits naturally. */
+    if (p->limits && !straight) {
+        while (error > tol && it < p->max_iterations) {
+            ++it;
+            const float new_error = ik_ccd_pass(&c, target, NULL, p->limits);
+            const int stalled = !(new_error < error - 1e-3f * tol - 1e-7f * error);
+            error = new_error;
+            if (stalled) break;
+        }
+    }
     ik_chain_store(&c, p->skeleton, n - 1, p->weight, local, world);
     res.iterations = it;
-    res.error = akv_len(akv_sub(world[p->chain[n - 1]].translation, target));
+    res.error = ik_len(akv_sub(world[p->chain[n - 1]].translation, target));
     res.reached = res.error <= tol;
     if (result) *result = res;
     return AK_OK;

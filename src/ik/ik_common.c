@@ -5,16 +5,6 @@
 
 
 
-int32_t ik_check_range(ak_vec3 origin, ak_vec3 target, float span, ak_error *err)
-{
-    const ak_vec3 d = akv_sub(target, origin);
-    const float r = sqrtf(akv_dot(d, d)) + span;
-    if (!isfinite(4.0f * r * r))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "coordinates too large: distances overflow single precision");
-    return AK_OK;
-}
-
 int32_t ak_ik_chain_from_joints(const ak_skeleton *s, int32_t root, int32_t tip,
                                 int32_t *out_chain, int32_t capacity)
 {

@@ -3,18 +3,23 @@
 #ifndef AK_IK_INTERNAL_H
 #define AK_IK_INTERNAL_H
 
-/* sqrt never sees a negative argument in the solvers, so errno handling only turns sqrtf into
- * a libm call; GCC drops it with -fno-math-errno (results are identical). Set here, before any
- * function is defined, so every function of an IK translation unit shares the option (GCC
- * does not inline across different optimize attributes). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-math-errno")
-#endif
-
+/* Square roots in the solvers never see a negative argument, but with errno semantics (C's
+ * default) the compiler turns many sqrtf calls into libm calls. ik_sqrt uses the SSE
+ * instruction directly where there is one (same IEEE result); AK_NO_SIMD keeps sqrtf. */
 #include "animkit/ik.h"
 #include "core/xform_inline.h"
 
 #include <float.h>
+
+#if !defined(AK_NO_SIMD) && (defined(__SSE__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
+#include <xmmintrin.h>
+AK_INLINE float ik_sqrt(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); }
+#else
+AK_INLINE float ik_sqrt(float x) { return sqrtf(x); }
+#endif
+AK_INLINE float ik_len(ak_vec3 v) { return ik_sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+AK_INLINE float ik_minf(float a, float b) { return a < b ? a : b; }
+AK_INLINE float ik_maxf(float a, float b) { return a > b ? a : b; }
 
 /* Hot solver entry points inline every helper they call (the quaternion/vector helpers are
  * small structs; left as calls, passing them costs more than the math). GCC and Clang only;
@@ -36,7 +41,7 @@ AK_INLINE ak_vec3 ik_any_perpendicular(ak_vec3 v)
 {
     const ak_vec3 ex = {1.0f, 0.0f, 0.0f}, ey = {0.0f, 1.0f, 0.0f};
     ak_vec3 axis = akv_cross(v, fabsf(v.x) < 0.7f ? ex : ey);
-    float len = akv_len(axis);
+    float len = ik_len(axis);
     return akv_scale(axis, 1.0f / len);
 }
 
@@ -54,7 +59,7 @@ AK_INLINE ak_quat ik_axis_angle(ak_vec3 k, float angle)
  * pi about a perpendicular axis; a zero vector gives the identity. */
 AK_INLINE ak_quat ik_from_to(ak_vec3 from, ak_vec3 to)
 {
-    const float lf = sqrtf(akv_dot(from, from)), lt = sqrtf(akv_dot(to, to));
+    const float lf = ik_sqrt(akv_dot(from, from)), lt = ik_sqrt(akv_dot(to, to));
     if (!(lf > 1e-15f) || !(lt > 1e-15f) || !isfinite(lf) || !isfinite(lt)) return akq_identity();
     const ak_vec3 a = akv_scale(from, 1.0f / lf), b = akv_scale(to, 1.0f / lt);
     const float w = 1.0f + akv_dot(a, b);
@@ -64,7 +69,7 @@ AK_INLINE ak_quat ik_from_to(ak_vec3 from, ak_vec3 to)
         return q;
     }
     const ak_vec3 c = akv_cross(a, b);
-    const float inv = 1.0f / sqrtf(akv_dot(c, c) + w * w);
+    const float inv = 1.0f / ik_sqrt(akv_dot(c, c) + w * w);
     ak_quat q = {c.x * inv, c.y * inv, c.z * inv, w * inv};
     return q;
 }
@@ -74,7 +79,7 @@ AK_INLINE ak_quat ik_from_to(ak_vec3 from, ak_vec3 to)
  * turn by pi about k, never about another axis. */
 AK_INLINE ak_quat ik_twist_between(ak_vec3 x, ak_vec3 y, ak_vec3 k)
 {
-    const float lx = sqrtf(akv_dot(x, x)), ly = sqrtf(akv_dot(y, y));
+    const float lx = ik_sqrt(akv_dot(x, x)), ly = ik_sqrt(akv_dot(y, y));
     if (!(lx > 1e-15f) || !(ly > 1e-15f) || !isfinite(lx) || !isfinite(ly)) return akq_identity();
     const ak_vec3 a = akv_scale(x, 1.0f / lx), b = akv_scale(y, 1.0f / ly);
     const float c = 1.0f + akv_dot(a, b);
@@ -83,7 +88,7 @@ AK_INLINE ak_quat ik_twist_between(ak_vec3 x, ak_vec3 y, ak_vec3 k)
         ak_quat q = {k.x, k.y, k.z, 0.0f};
         return q;
     }
-    const float inv = 1.0f / sqrtf(s * s + c * c);
+    const float inv = 1.0f / ik_sqrt(s * s + c * c);
     ak_quat q = {k.x * s * inv, k.y * s * inv, k.z * s * inv, c * inv};
     return q;
 }
@@ -95,25 +100,25 @@ AK_INLINE ak_quat ik_quat_from_matrix(float m[3][3])
     ak_quat q;
     const float tr = m[0][0] + m[1][1] + m[2][2];
     if (tr > 0.0f) {
-        const float s = 2.0f * sqrtf(tr + 1.0f), inv = 1.0f / s;
+        const float s = 2.0f * ik_sqrt(tr + 1.0f), inv = 1.0f / s;
         q.w = 0.25f * s;
         q.x = (m[2][1] - m[1][2]) * inv;
         q.y = (m[0][2] - m[2][0]) * inv;
         q.z = (m[1][0] - m[0][1]) * inv;
     } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
-        const float s = 2.0f * sqrtf(fmaxf(0.0f, 1.0f + m[0][0] - m[1][1] - m[2][2])), inv = 1.0f / s;
+        const float s = 2.0f * ik_sqrt(ik_maxf(0.0f, 1.0f + m[0][0] - m[1][1] - m[2][2])), inv = 1.0f / s;
         q.w = (m[2][1] - m[1][2]) * inv;
         q.x = 0.25f * s;
         q.y = (m[0][1] + m[1][0]) * inv;
         q.z = (m[0][2] + m[2][0]) * inv;
     } else if (m[1][1] > m[2][2]) {
-        const float s = 2.0f * sqrtf(fmaxf(0.0f, 1.0f + m[1][1] - m[0][0] - m[2][2])), inv = 1.0f / s;
+        const float s = 2.0f * ik_sqrt(ik_maxf(0.0f, 1.0f + m[1][1] - m[0][0] - m[2][2])), inv = 1.0f / s;
         q.w = (m[0][2] - m[2][0]) * inv;
         q.x = (m[0][1] + m[1][0]) * inv;
         q.y = 0.25f * s;
         q.z = (m[1][2] + m[2][1]) * inv;
     } else {
-        const float s = 2.0f * sqrtf(fmaxf(0.0f, 1.0f + m[2][2] - m[0][0] - m[1][1])), inv = 1.0f / s;
+        const float s = 2.0f * ik_sqrt(ik_maxf(0.0f, 1.0f + m[2][2] - m[0][0] - m[1][1])), inv = 1.0f / s;
         q.w = (m[1][0] - m[0][1]) * inv;
         q.x = (m[0][2] + m[2][0]) * inv;
         q.y = (m[1][2] + m[2][1]) * inv;
@@ -165,8 +170,16 @@ AK_INLINE int32_t ik_check_vec(ak_vec3 v, const char *what, ak_error *err)
     return AK_OK;
 }
 /* AK_OK when squares of distances up to |target - origin| + span stay finite in float (with
- * margin), else AK_ERR_INVALID_ARG: coordinates that large overflow every solver. */
-int32_t ik_check_range(ak_vec3 origin, ak_vec3 target, float span, ak_error *err);
+ * margin), else AK_ERR_INVALID_ARG: coordinates that large overflow every solver.
+ * (|d| + span)^2 <= 2 |d|^2 + 2 span^2, so no square root is needed for the bound. */
+AK_INLINE int32_t ik_check_range(ak_vec3 origin, ak_vec3 target, float span, ak_error *err)
+{
+    const ak_vec3 d = akv_sub(target, origin);
+    if (!isfinite(8.0f * (akv_dot(d, d) + span * span)))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "coordinates too large: distances overflow single precision");
+    return AK_OK;
+}
 /* 1 when `d` is `a` itself or lies in a's subtree. */
 AK_INLINE int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d)
 {
@@ -212,5 +225,7 @@ void ik_chain_set_rot(ik_chain *c, int32_t i, ak_quat rot_ms, const ak_ik_limit 
 void ik_chain_store(const ik_chain *c, const ak_skeleton *s, int32_t count, float weight,
                     ak_xform *local, ak_xform *world);
 int32_t ik_check_limits(const ak_ik_limit *limits, int32_t n, ak_error *err);
+/* One CCD pass (tip to root) over the chain state; returns the new end-effector error. */
+float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights, const ak_ik_limit *limits);
 
 #endif

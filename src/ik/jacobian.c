@@ -204,7 +204,7 @@ IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *
             for (int32_t i = 0; i < k && parent >= 0 && !inside; ++i)
                 inside = ik_is_in_subtree(s, q.joints[i], parent);
             if (!inside) break;
-            const float len = akv_len(akv_sub(world[j].translation, world[parent].translation));
+            const float len = ik_len(akv_sub(world[j].translation, world[parent].translation));
             if (!isfinite(len)) {
                 if (result) *result = res;
                 return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
@@ -225,9 +225,9 @@ IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *
     const float tol_abs = p->tolerance * scale_max;
     float error = 0.0f;
     for (int32_t e = 0; e < m; ++e) {
-        const float d = akv_len(akv_sub(q.targets[e], world[q.effectors[e]].translation));
+        const float d = ik_len(akv_sub(q.targets[e], world[q.effectors[e]].translation));
         if (d > error) error = d;
-        if (k >= 1 && akv_len(akv_sub(q.targets[e], world[q.joints[0]].translation)) - scale_max > tol_abs)
+        if (k >= 1 && ik_len(akv_sub(q.targets[e], world[q.joints[0]].translation)) - scale_max > tol_abs)
             res.unreachable = 1;
     }
     if (!isfinite(error)) {
@@ -241,7 +241,7 @@ IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *
         int32_t anc = -1;
         for (int32_t o = 0; o < k && o < (x < k ? x : k); ++o)
             if (q.joints[o] != j && ik_is_in_subtree(s, q.joints[o], j)) anc = q.joints[o];
-        if (anc >= 0 && !(akv_len(akv_sub(world[j].translation, world[anc].translation)) > 1e-6f * scale_max)) {
+        if (anc >= 0 && !(ik_len(akv_sub(world[j].translation, world[anc].translation)) > 1e-6f * scale_max)) {
             if (result) *result = res;
             return ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone between joints %d and %d",
                                 (int)anc, (int)j);
@@ -301,12 +301,12 @@ IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *
         } else {
             accepted = objective;
             for (int32_t i = 0; i < k; ++i) saved[i] = local[q.joints[i]].rotation;
-            step_limit = fminf(max_step, 2.0f * step_limit);
+            step_limit = ik_minf(max_step, 2.0f * step_limit);
         }
         for (int32_t e = 0; e < m; ++e) {
             const float w = q.weights ? q.weights[e] : 1.0f;
             const ak_vec3 d = akv_sub(q.targets[e], world[q.effectors[e]].translation);
-            const float len = akv_len(d);
+            const float len = ik_len(d);
             if (len > error) error = len;
             /* Buss's error clamp: aim each step at most err_clamp toward the target, so far or
              * unreachable targets do not make the linearisation overshoot. */
@@ -363,7 +363,7 @@ IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *
             dtheta[3 * i] = sum.x;
             dtheta[3 * i + 1] = sum.y;
             dtheta[3 * i + 2] = sum.z;
-            const float mx = fmaxf(fabsf(sum.x), fmaxf(fabsf(sum.y), fabsf(sum.z)));
+            const float mx = ik_maxf(fabsf(sum.x), ik_maxf(fabsf(sum.y), fabsf(sum.z)));
             if (mx > biggest || mx != mx) biggest = mx;
         }
         if (!(biggest > 0.0f) || !isfinite(biggest)) break;
@@ -372,7 +372,7 @@ IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *
         for (int32_t i = 0; i < k; ++i) {
             const ak_vec3 v = {dtheta[3 * i] * step_scale, dtheta[3 * i + 1] * step_scale,
                                dtheta[3 * i + 2] * step_scale};
-            const float angle = akv_len(v);
+            const float angle = ik_len(v);
             if (!(angle > 1e-12f)) continue;
             const ak_quat r = rotation_vector_quat(v, angle);
             const int32_t j = q.joints[i], parent = s->parents[j];
@@ -392,7 +392,7 @@ IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *
     }
     error = 0.0f;
     for (int32_t e = 0; e < m; ++e) {
-        const float d = akv_len(akv_sub(q.targets[e], world[q.effectors[e]].translation));
+        const float d = ik_len(akv_sub(q.targets[e], world[q.effectors[e]].translation));
         if (d > error) error = d;
     }
     res.iterations = it;

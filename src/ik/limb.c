@@ -50,8 +50,9 @@ int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)
     if ((st = ik_check_vec(p->target, "target", err)) < 0) return st;
     if (p->use_pole && (st = ik_check_vec(p->pole, "pole", err)) < 0) return st;
     if ((st = ik_check_vec(p->mid_axis, "mid_axis", err)) < 0) return st;
-    if (!(akv_dot(p->mid_axis, p->mid_axis) > 1e-12f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "mid_axis is zero");
+    const float axis2 = akv_dot(p->mid_axis, p->mid_axis);
+    if (!(axis2 > 1e-12f) || !isfinite(axis2))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "mid_axis is zero or too long");
     if (!(p->soft_limit >= 0.0f && p->soft_limit < 1.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "soft_limit must be in [0, 1)");
     if (p->match_end_rotation && !ik_quat_is_unit(p->end_rotation))
@@ -86,8 +87,8 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
 
     const ak_vec3 ab = akv_sub(b_ms, a_ms), bc = akv_sub(c_ms, b_ms);
     const ak_vec3 at = akv_sub(p->target, a_ms);
-    const float l1 = sqrtf(akv_dot(ab, ab)), l2 = sqrtf(akv_dot(bc, bc));
-    const float dist = sqrtf(akv_dot(at, at));
+    const float l1 = ik_sqrt(akv_dot(ab, ab)), l2 = ik_sqrt(akv_dot(bc, bc));
+    const float dist = ik_sqrt(akv_dot(at, at));
     const float reach = l1 + l2;
     if (!isfinite(4.0f * (dist + reach) * (dist + reach)))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -107,7 +108,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     float aim_len = dist;
     if (!(dist > 1e-6f * reach) || !isfinite(dist)) {
         aim = akv_sub(c_ms, a_ms);
-        aim_len = akv_len(aim);
+        aim_len = ik_len(aim);
         if (!(aim_len > 1e-6f * reach)) {
             aim = ab;
             aim_len = l1;
@@ -134,7 +135,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         d = ik_clampf(d, fabsf(l1 - l2) + eps, reach - eps);
         cos_t = ik_clampf((l1 * l1 + l2 * l2 - d * d) * 0.5f * inv_l1l2, -1.0f, 1.0f);
     }
-    const float sin_t = sqrtf(fmaxf(0.0f, 1.0f - cos_t * cos_t));
+    const float sin_t = ik_sqrt(ik_maxf(0.0f, 1.0f - cos_t * cos_t));
 
     /* A: bend about the current plane normal n = (c-b) x (a-b); rotating c-b about n by a
      * positive angle moves it toward a-b, i.e. closes the interior angle. The turn is
@@ -143,9 +144,9 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
      * h = sqrt(2 (1 + cos delta)). */
     const ak_vec3 ba = akv_scale(ab, -1.0f);
     ak_vec3 n = akv_cross(bc, ba);
-    const float n_len = sqrtf(akv_dot(n, n));
+    const float n_len = ik_sqrt(akv_dot(n, n));
     const float cos_n = ik_clampf(akv_dot(bc, ba) * inv_l1l2, -1.0f, 1.0f);
-    const float sin_n = fminf(1.0f, n_len * inv_l1l2);
+    const float sin_n = ik_minf(1.0f, n_len * inv_l1l2);
     const int bent = n_len > 1e-5f * l1 * l2;
     float n_scale;
     if (bent) {
@@ -155,7 +156,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         const ak_vec3 u = akv_scale(bc, 1.0f / l2);
         ak_vec3 h = akq_rotate(world[p->middle].rotation, p->mid_axis);
         h = akv_sub(h, akv_scale(u, akv_dot(h, u)));
-        const float h_len = akv_len(h);
+        const float h_len = ik_len(h);
         n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : ik_any_perpendicular(u);
         n_scale = 1.0f;
     }
@@ -164,7 +165,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const float h2 = 2.0f * (1.0f + cos_d);
     ak_quat r_a;
     if (h2 > 1e-12f) {
-        const float h = sqrtf(h2);
+        const float h = ik_sqrt(h2);
         const float k = sin_d * n_scale / h;
         r_a.x = n.x * k; r_a.y = n.y * k; r_a.z = n.z * k; r_a.w = 0.5f * h;
     } else { /* a half turn */
@@ -175,9 +176,10 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     ak_vec3 ref = {0.0f, 0.0f, 0.0f};
     int have_ref = 0;
     if (p->use_pole) {
+        /* Colinear (within 1e-4 rad of the a->target line, or on the upper joint): unusable. */
         const ak_vec3 ap = akv_sub(p->pole, a_ms);
         ref = akv_sub(ap, akv_scale(dir, akv_dot(ap, dir)));
-        have_ref = akv_dot(ref, ref) > 1e-12f * reach * reach;
+        have_ref = akv_dot(ref, ref) > 1e-8f * akv_dot(ap, ap) && akv_dot(ref, ref) > 1e-12f * reach * reach;
     }
     if (!have_ref && bent) {
         ref = akv_sub(ab, akv_scale(dir, akv_dot(ab, dir)));
@@ -191,9 +193,12 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
          * bend-plane normal n' = perp x dir. The upper joint's model-space delta maps the old
          * frame (ab^, n^, ab^ x n^) onto (u1, n', u1 x n'): R = F_new F_old^T. It equals the
          * shortest turn B followed by the twist C, with a much shorter dependency chain. */
-        const ak_vec3 perp = akv_scale(ref, 1.0f / sqrtf(akv_dot(ref, ref)));
+        /* A second Gram-Schmidt pass: ref came from a difference of large, nearly parallel
+         * vectors when the pole or target is far away. */
+        const ak_vec3 ref2 = akv_sub(ref, akv_scale(dir, akv_dot(ref, dir)));
+        const ak_vec3 perp = akv_scale(ref2, 1.0f / ik_sqrt(akv_dot(ref2, ref2)));
         const float cos_a = ik_clampf((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
-        const float sin_a = sqrtf(fmaxf(0.0f, 1.0f - cos_a * cos_a));
+        const float sin_a = ik_sqrt(ik_maxf(0.0f, 1.0f - cos_a * cos_a));
         const ak_vec3 f1 = akv_add(akv_scale(dir, cos_a), akv_scale(perp, sin_a));
         const ak_vec3 f2 = akv_cross(perp, dir);
         const ak_vec3 f3 = akv_cross(f1, f2);
@@ -207,18 +212,10 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
             for (int j = 0; j < 3; ++j) m[i][j] = fa[0][i] * ea[0][j] + fa[1][i] * ea[1][j] + fa[2][i] * ea[2][j];
         r_cb = ik_quat_from_matrix(m);
     } else {
-        /* B: the shortest rotation c1a -> dir, q = (c1a x dir, |c1a| + c1a.dir) normalised by
-         * |q|^2 = 2 |c1a| (|c1a| + c1a.dir), with |c1a| = d known. */
+        /* B: the shortest rotation c1a -> dir (measured: near the folded limit |c1a| is not
+         * the clamped d to relative precision). */
         const ak_vec3 c1a = akv_add(ab, akq_rotate(r_a, bc)); /* a -> end after A */
-        ak_quat r_b;
-        const float w = d + akv_dot(c1a, dir);
-        if (w > 1e-6f * d) {
-            const float inv = 1.0f / sqrtf(2.0f * d * w);
-            const ak_vec3 cr = akv_cross(c1a, dir);
-            r_b.x = cr.x * inv; r_b.y = cr.y * inv; r_b.z = cr.z * inv; r_b.w = w * inv;
-        } else {
-            r_b = ik_from_to(c1a, dir); /* opposite directions: a half turn */
-        }
+        const ak_quat r_b = ik_from_to(c1a, dir);
         /* C: twist about dir so the middle joint lies toward the reference side; a straight
          * limb with no pole keeps B's result (its bend plane comes from mid_axis). */
         r_cb = r_b;
@@ -265,7 +262,13 @@ IK_FLATTEN int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *
     const ak_quat w_upper = world[p->upper].rotation, w_middle = world[p->middle].rotation;
     /* Products of unit quaternions: unit to float precision, no renormalisation needed. */
     ak_quat cu = weigh(ik_to_local(w_upper, sol.r_upper_ms), p->weight);
-    ak_quat cm = weigh(ik_to_local(w_middle, sol.r_middle_ms), p->weight);
+    /* A is a rotation about an axis: in the middle joint's frame it is the same angle about
+     * the axis expressed there, conj(W) (k s, c) W = (conj(W) k s, c): one vector rotation
+     * instead of two quaternion products. */
+    const ak_vec3 ra_axis = {sol.r_middle_ms.x, sol.r_middle_ms.y, sol.r_middle_ms.z};
+    const ak_vec3 ra_local = akq_rotate(akq_conj(w_middle), ra_axis);
+    const ak_quat cm_full = {ra_local.x, ra_local.y, ra_local.z, sol.r_middle_ms.w};
+    ak_quat cm = weigh(cm_full, p->weight);
     *upper_correction = cu;
     *middle_correction = cm;
 
@@ -279,7 +282,7 @@ IK_FLATTEN int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *
         const ak_vec3 bc1 = akq_rotate(rm, akv_sub(world[p->end].translation, b_ms));
         c_ms = akv_add(a_ms, akq_rotate(ru, akv_add(akv_sub(b_ms, a_ms), bc1)));
     }
-    res.error = akv_len(akv_sub(c_ms, p->target));
+    res.error = ik_len(akv_sub(c_ms, p->target));
     res.iterations = 1;
     res.unreachable = sol.unreachable;
     res.reached = res.error <= p->tolerance * sol.reach;
@@ -312,10 +315,10 @@ IK_FLATTEN int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, a
     local[p->middle].rotation = akq_normalize(akq_mul(local[p->middle].rotation, cm));
     if (p->match_end_rotation) local[p->end].rotation = end_rot;
     ak_fk_subtree(p->skeleton, local, world, p->upper);
-    res.error = akv_len(akv_sub(world[p->end].translation, p->target));
-    res.reached = res.error <= p->tolerance * (akv_len(akv_sub(world[p->middle].translation,
+    res.error = ik_len(akv_sub(world[p->end].translation, p->target));
+    res.reached = res.error <= p->tolerance * (ik_len(akv_sub(world[p->middle].translation,
                                                               world[p->upper].translation)) +
-                                               akv_len(akv_sub(world[p->end].translation,
+                                               ik_len(akv_sub(world[p->end].translation,
                                                               world[p->middle].translation)));
     if (result) *result = res;
     return AK_OK;

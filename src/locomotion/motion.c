@@ -146,6 +146,32 @@ static float quat_angle_between(ak_quat a, ak_quat b)
     return 2.0f * acosf(d);
 }
 
+/* Seam quality of the cycle [a, b): mean per-joint angle between the poses of a and b (root
+ * heading removed) and between their frame-to-frame rotations, per second. */
+static void cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error, float *velocity_error)
+{
+    const int32_t J = c->joint_count, n = c->frame_count;
+    if (a < 0 || b < 0 || a + 1 >= n || b + 1 >= n) {
+        *pose_error = *velocity_error = 0.0f;
+        return;
+    }
+    float pe = 0.0f, ve = 0.0f;
+    for (int32_t j = 0; j < J; ++j) {
+        ak_quat qa = c->rotations[(size_t)a * J + j], qb = c->rotations[(size_t)b * J + j];
+        ak_quat qa1 = c->rotations[(size_t)(a + 1) * J + j], qb1 = c->rotations[(size_t)(b + 1) * J + j];
+        if (j == 0) {
+            qa = root_no_heading(c, a, 0);
+            qb = root_no_heading(c, b, 0);
+            qa1 = root_no_heading(c, a + 1, 0);
+            qb1 = root_no_heading(c, b + 1, 0);
+        }
+        pe += quat_angle_between(qa, qb);
+        ve += quat_angle_between(akq_mul(akq_conj(qa), qa1), akq_mul(akq_conj(qb), qb1)) / c->frame_time;
+    }
+    *pose_error = pe / (float)J;
+    *velocity_error = ve / (float)J;
+}
+
 int32_t ak_cycle_find(const ak_skeleton *sk, const ak_clip *c, const uint8_t *left, const uint8_t *right,
                       float min_time, float max_time, ak_cycle *out, ak_error *err)
 {
@@ -195,16 +221,8 @@ int32_t ak_cycle_find(const ak_skeleton *sk, const ak_clip *c, const uint8_t *le
         return ak_error_set(err, AK_ERR_NOT_FOUND, 0, "no pair of frames %.2f-%.2f s apart with matching foot phases",
                             (double)min_time, (double)max_time);
     }
-    float pe = 0.0f, ve = 0.0f;
-    for (int32_t j = 0; j < J; ++j) {
-        const ak_quat *qa = q + (size_t)bc.start * J, *qb = q + (size_t)bc.end * J;
-        pe += quat_angle_between(qa[j], qb[j]);
-        ve += quat_angle_between(akq_mul(akq_conj(qa[j]), qa[J + j]), akq_mul(akq_conj(qb[j]), qb[J + j])) /
-              c->frame_time;
-    }
-    bc.pose_error = pe / (float)J;
-    bc.velocity_error = ve / (float)J;
     free(q);
+    cycle_errors(c, bc.start, bc.end, &bc.pose_error, &bc.velocity_error);
     *out = bc;
     return AK_OK;
 }
@@ -471,6 +489,7 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
         }
         m->cycle_start = a;
         m->cycle_end = b;
+        cycle_errors(full, a, b, &m->pose_error, &m->velocity_error);
         const int32_t blend = (int32_t)lroundf(p->seam_blend / full->frame_time);
         st = cut_cycle(m->skeleton, full, a, b, blend, &m->clip, &loop_end_pos, &loop_end_heading, err);
         ak_clip_destroy(full);

@@ -482,12 +482,21 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
     ak_ground_ray rays[AK_WALKER_RAY_COUNT];
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     ak_walker_ground_rays(w, rays, AK_WALKER_RAY_COUNT);
-    for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) ak_ground_cast(ground, &rays[i], &hits[i]);
+    for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) {
+        /* A planted foot's landing ray is not used: skip the cast. */
+        if (i >= 3 && w->stance[i - 3]) {
+            hits[i].hit = 0;
+            continue;
+        }
+        ak_ground_cast(ground, &rays[i], &hits[i]);
+    }
     st = ak_walker_finish(w, hits, AK_WALKER_RAY_COUNT, err);
     if (st != AK_OK) return st;
-    /* Ground exactly under the final soles, for the state and the measures. */
+    /* Ground exactly under the final soles, for the state and the measures (the ray's
+     * answer when the sole ended where it was cast, as a planted foot does). */
     for (int s = 0; s < 2; ++s) {
         ak_vec3 sole = w->p.foot_ik ? w->fst.sole[s] : ak_foot_ik_sole(&w->fik, w->world, s);
+        if (hits[1 + s].hit && sole.x == rays[1 + s].origin.x && sole.z == rays[1 + s].origin.z) continue;
         ak_ground_hit h;
         w->sole_ground[s] = ak_ground_query(ground, sole.x, sole.z, &h) ? h.height : NAN;
     }

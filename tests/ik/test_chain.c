@@ -334,9 +334,9 @@ static void chain_solvers_honour_limits(void **state)
             test_chain_free(&tc);
         }
         print_message("%s with limits: %d/300 reached\n", k_solver_names[solver], reached);
-        /* Position-based FABRIK fights hinge limits; CCD copes better. Both must still reach
-         * a good share (and every limit above held). */
-        assert_true(reached > (solver == SOLVER_CCD ? 200 : 40));
+        /* Random limited chains have local minima; both must reach a good share (and every
+         * limit above held). */
+        assert_true(reached > (solver == SOLVER_CCD ? 200 : 150));
     }
 }
 

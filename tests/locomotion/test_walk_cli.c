@@ -3,6 +3,12 @@
 #define _POSIX_C_SOURCE 200809L /* popen */
 #include "test_util.h"
 
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+#include <stb/stb_image_write.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -147,6 +153,40 @@ static void walk_on_a_pgm_heightmap_uses_the_documented_mapping(void **state)
     assert_true(checked > 100);
 }
 
+/* The same ramp as an 8-bit PNG: 255 maps to --height. */
+static void walk_on_a_png_heightmap_uses_the_same_mapping(void **state)
+{
+    (void)state;
+    char path[1200], cmd[4096], last[4096];
+    snprintf(path, sizeof path, "%s/ramp.png", g_out);
+    unsigned char px[8 * 8];
+    for (int r = 0; r < 8; ++r)
+        for (int col = 0; col < 8; ++col) px[r * 8 + col] = (unsigned char)(col * 30);
+    assert_true(stbi_write_png(path, 8, 8, 1, px, 8) != 0);
+    snprintf(cmd, sizeof cmd,
+             "'%s' walk --heightmap '%s' --size 16 --height 2 --start -5,0 --target 5,0 --out '%s/png' 2>/dev/null",
+             g_bin, path, g_out);
+    assert_int_equal(run(cmd, last, sizeof last), 0);
+    assert_non_null(strstr(last, "\"arrived\":true"));
+    snprintf(path, sizeof path, "%s/png/walk.csv", g_out);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[2048];
+    assert_non_null(fgets(line, sizeof line, f));
+    int checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        float v[16];
+        if (sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                   &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &v[15]) != 16)
+            continue;
+        /* column c = (x+8)*7/16, height c*30/255*2 */
+        AKT_NEAR(v[8], (v[5] + 8.0f) * 7.0f / 16.0f * 30.0f / 255.0f * 2.0f, 1e-3);
+        ++checked;
+    }
+    fclose(f);
+    assert_true(checked > 100);
+}
+
 static void walk_usage_errors_exit_2(void **state)
 {
     (void)state;
@@ -168,6 +208,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(walk_writes_bvh_csv_and_a_json_summary),
         cmocka_unit_test(walk_on_a_pgm_heightmap_uses_the_documented_mapping),
+        cmocka_unit_test(walk_on_a_png_heightmap_uses_the_same_mapping),
         cmocka_unit_test(walk_usage_errors_exit_2),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

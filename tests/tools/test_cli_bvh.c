@@ -253,6 +253,22 @@ static void cli_convert_writes_a_bvh_that_reads_back_the_same(void **state)
     free(glb);
     remove(out);
     run_free(&r);
+    /* --cubic --no-mesh: CUBICSPLINE samplers and no mesh in the JSON; BVH output refuses them. */
+    snprintf(out, sizeof out, "%s/tests/cli_bvh_convert_%d.gltf", getenv("AK_BUILD_DIR"), (int)getpid());
+    snprintf(args, sizeof args, "convert '%s' '%s' --cubic --no-mesh", mocap_path("cmu_09_01_run.bvh"), out);
+    r = run(args);
+    if (r.code != 0) fail_msg("convert --cubic --no-mesh failed: %s", r.err);
+    char *json = slurp(out, &glb_size);
+    assert_non_null(strstr(json, "\"CUBICSPLINE\""));
+    assert_null(strstr(json, "\"LINEAR\""));
+    assert_null(strstr(json, "\"meshes\""));
+    free(json);
+    remove(out);
+    run_free(&r);
+    snprintf(args, sizeof args, "convert '%s' x.bvh --cubic", mocap_path("cmu_09_01_run.bvh"));
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    run_free(&r);
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s2);
