@@ -610,6 +610,80 @@ static void *churn(void *arg)
     return NULL;
 }
 
+/* Two characters sharing one skeleton and clip, stepped on two threads at once: each must
+ * walk exactly as it does alone (same end position, bit for bit). */
+typedef struct walk_job {
+    ak_handle skeleton, clip;
+    float target_x;
+    ak_vec3 end;
+    int failures;
+} walk_job;
+
+static void *walk_thread(void *arg)
+{
+    walk_job *job = (walk_job *)arg;
+    ak_plugin_character_params p;
+    ak_plugin_character_defaults(&p);
+    p.target = ak_vec3_make(job->target_x, 0.0f, 3.0f);
+    p.use_controller = 0;
+    ak_handle ch;
+    char err[256];
+    if (ak_plugin_character_create(job->skeleton, job->clip, NULL, &p, &ch, err, sizeof err) != AK_OK) {
+        ++job->failures;
+        return NULL;
+    }
+    ak_plugin_ray rays[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_plugin_ground_hit hits[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_vec3 pos = {0.0f, 0.0f, 0.0f};
+    for (int f = 0; f < 240; ++f) {
+        ak_vec3 move;
+        int32_t n = 0;
+        if (ak_plugin_character_begin(ch, 1.0f / 60.0f, &move) != AK_OK) ++job->failures;
+        pos.x += move.x;
+        pos.z += move.z;
+        ak_plugin_character_set_position(ch, &pos);
+        if (ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n) != AK_OK) ++job->failures;
+        for (int i = 0; i < n; ++i) {
+            hits[i].hit = 1;
+            hits[i].height = 0.0f;
+            hits[i].normal = ak_vec3_make(0.0f, 1.0f, 0.0f);
+        }
+        if (ak_plugin_character_finish(ch, hits, n) != AK_OK) ++job->failures;
+    }
+    job->end = pos;
+    ak_plugin_destroy(ch);
+    return NULL;
+}
+
+static void characters_step_in_parallel(void **state)
+{
+    (void)state;
+    char path[1024], err[256];
+    akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path);
+    walk_job jobs[4];
+    memset(jobs, 0, sizeof jobs);
+    assert_int_equal(ak_plugin_bvh_load(path, 0.0f, 1, &jobs[0].skeleton, &jobs[0].clip, err, sizeof err), AK_OK);
+    for (int i = 0; i < 4; ++i) {
+        jobs[i].skeleton = jobs[0].skeleton;
+        jobs[i].clip = jobs[0].clip;
+        jobs[i].target_x = i % 2 ? 2.0f : -2.0f;
+    }
+    /* Alone first (jobs 0 and 1), then both at once on two threads (jobs 2 and 3). */
+    walk_thread(&jobs[0]);
+    walk_thread(&jobs[1]);
+    pthread_t t[2];
+    pthread_create(&t[0], NULL, walk_thread, &jobs[2]);
+    pthread_create(&t[1], NULL, walk_thread, &jobs[3]);
+    pthread_join(t[0], NULL);
+    pthread_join(t[1], NULL);
+    for (int i = 0; i < 4; ++i) assert_int_equal(jobs[i].failures, 0);
+    assert_true(jobs[0].end.x < -0.5f && jobs[1].end.x > 0.5f); /* they went their ways */
+    assert_memory_equal(&jobs[2].end, &jobs[0].end, sizeof(ak_vec3));
+    assert_memory_equal(&jobs[3].end, &jobs[1].end, sizeof(ak_vec3));
+    ak_plugin_destroy(jobs[0].skeleton);
+    ak_plugin_destroy(jobs[0].clip);
+}
+
 static void handles_from_two_threads(void **state)
 {
     (void)state;
@@ -641,6 +715,7 @@ int main(void)
         cmocka_unit_test(foot_ik_plants_a_standing_clip_on_a_slope),
 #if !defined(_WIN32)
         cmocka_unit_test(handles_from_two_threads),
+        cmocka_unit_test(characters_step_in_parallel),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
