@@ -68,7 +68,8 @@ typedef struct crowd {
 static void step_crowd(void *arg)
 {
     crowd *c = (crowd *)arg;
-    for (int i = 0; i < c->n; ++i) ak_walker_step(c->w[i], c->dt, c->ground, NULL);
+    for (int i = 0; i < c->n; ++i)
+        ak_walker_step(c->w[i], c->dt, c->ground, NULL);
 }
 
 typedef struct sample_job {
@@ -111,11 +112,13 @@ static void bench_source(source *s, const ak_ground *g)
                 const float a = 6.2831853f * (float)i / (float)n;
                 wp.start = ak_vec3_make(-15.0f + 30.0f * (float)((i * 37) % 101) / 101.0f, 0,
                                         -15.0f + 30.0f * (float)((i * 53) % 103) / 103.0f);
-                wp.target = ak_vec3_make(wp.start.x + 1000.0f * cosf(a), 0, wp.start.z + 1000.0f * sinf(a));
+                wp.target =
+                    ak_vec3_make(wp.start.x + 1000.0f * cosf(a), 0, wp.start.z + 1000.0f * sinf(a));
                 wp.foot_ik = ik;
                 ak_walker_create(s->motion, &wp, g, &c.w[i], NULL);
             }
-            for (int f = 0; f < 10; ++f) step_crowd(&c); /* warm up */
+            for (int f = 0; f < 10; ++f)
+                step_crowd(&c); /* warm up */
             const int repeats = n == 1 ? 2001 : 21;
             double sec;
             if (n == 1) {
@@ -124,7 +127,8 @@ static void bench_source(source *s, const ak_ground *g)
                 double v[64];
                 for (int r = 0; r < 31; ++r) {
                     double t0 = akb_now();
-                    for (int f = 0; f < 200; ++f) step_crowd(&c200);
+                    for (int f = 0; f < 200; ++f)
+                        step_crowd(&c200);
                     v[r] = (akb_now() - t0) / 200.0;
                 }
                 sec = akb_median(v, 31);
@@ -133,9 +137,12 @@ static void bench_source(source *s, const ak_ground *g)
                 sec = akb_median_seconds(step_crowd, &c, repeats);
             }
             const double per = sec / n;
-            printf("  %5d character%s, %-12s %8.3f us per character-frame, %10.0f character-frames/s, %6.0f characters at 60 Hz on one core\n",
-                   n, n == 1 ? " " : "s", ik ? "full (IK)" : "no foot IK", per * 1e6, 1.0 / per, 1.0 / (per * 60.0));
-            for (int i = 0; i < n; ++i) ak_walker_destroy(c.w[i]);
+            printf("  %5d character%s, %-12s %8.3f us per character-frame, %10.0f "
+                   "character-frames/s, %6.0f characters at 60 Hz on one core\n",
+                   n, n == 1 ? " " : "s", ik ? "full (IK)" : "no foot IK", per * 1e6, 1.0 / per,
+                   1.0 / (per * 60.0));
+            for (int i = 0; i < n; ++i)
+                ak_walker_destroy(c.w[i]);
             free(c.w);
         }
     }
@@ -146,7 +153,8 @@ static void bench_source(source *s, const ak_ground *g)
     j.t = 0.0f;
     j.n = 1000;
     const double sec = akb_median_seconds(sample_fk, &j, 21) / 1000.0;
-    printf("  baseline sample + in-place + FK only:      %8.3f us per character-frame\n", sec * 1e6);
+    printf("  baseline sample + in-place + FK only:      %8.3f us per character-frame\n",
+           sec * 1e6);
     free(j.local);
 }
 
@@ -212,20 +220,23 @@ static int soak(double seconds, unsigned seed)
             const float pf = m.max_float;
             ak_walk_metrics_add(&m, &st, world, hips, dt);
             if (getenv("AK_SOAK_DEBUG") && m.max_float > pf + 0.005f)
-                printf("  t=%.2f float %.3f at (%.2f,%.2f) sole L (%.2f,%.2f,%.2f) g %.3f st %d R (%.2f,%.2f,%.2f) g %.3f st %d drop %.3f\n",
-                       (double)st.time, (double)m.max_float, (double)st.position.x, (double)st.position.z,
-                       (double)st.sole[0].x, (double)st.sole[0].y, (double)st.sole[0].z, (double)st.sole_ground[0], st.stance[0],
-                       (double)st.sole[1].x, (double)st.sole[1].y, (double)st.sole[1].z, (double)st.sole_ground[1], st.stance[1],
-                       (double)st.hip_drop);
-        }
-        else m.has_prev = 0; /* measure walking only; restart the skate pairs after a stop */
+                printf("  t=%.2f float %.3f at (%.2f,%.2f) sole L (%.2f,%.2f,%.2f) g %.3f st %d R "
+                       "(%.2f,%.2f,%.2f) g %.3f st %d drop %.3f\n",
+                       (double)st.time, (double)m.max_float, (double)st.position.x,
+                       (double)st.position.z, (double)st.sole[0].x, (double)st.sole[0].y,
+                       (double)st.sole[0].z, (double)st.sole_ground[0], st.stance[0],
+                       (double)st.sole[1].x, (double)st.sole[1].y, (double)st.sole[1].z,
+                       (double)st.sole_ground[1], st.stance[1], (double)st.hip_drop);
+        } else
+            m.has_prev = 0; /* measure walking only; restart the skate pairs after a stop */
         for (int32_t j = 1; j < J; ++j) {
             const ak_vec3 d = ak_vec3_sub(world[j].translation, world[sk->parents[j]].translation);
             const double e = fabs((double)ak_vec3_length(d) - (double)sk->bone_lengths[j]);
             if (e > worst_bone) worst_bone = e;
         }
         for (int32_t j = 0; j < J; ++j) {
-            const double e = fabs(sqrt((double)ak_quat_dot(local[j].rotation, local[j].rotation)) - 1.0);
+            const double e =
+                fabs(sqrt((double)ak_quat_dot(local[j].rotation, local[j].rotation)) - 1.0);
             if (e > worst_quat) worst_quat = e;
         }
         if (st.stopped) {
@@ -239,21 +250,26 @@ static int soak(double seconds, unsigned seed)
         }
         if (f == frames / 10) rss0 = rss_kib();
         if (getenv("AK_SOAK_DEBUG") && f % 600 == 0)
-            printf("  t=%.0f pos (%.2f, %.2f) target dist %.2f arrived %d idle %.2f heading %.2f guide %.2f\n", (double)st.time,
-                   (double)st.position.x, (double)st.position.z, (double)st.distance, st.arrived, (double)st.idle_weight,
-                   (double)st.heading, (double)st.guide_heading);
+            printf("  t=%.0f pos (%.2f, %.2f) target dist %.2f arrived %d idle %.2f heading %.2f "
+                   "guide %.2f\n",
+                   (double)st.time, (double)st.position.x, (double)st.position.z,
+                   (double)st.distance, st.arrived, (double)st.idle_weight, (double)st.heading,
+                   (double)st.guide_heading);
     }
     rss1 = rss_kib();
     const double wall = akb_now() - t0;
-    printf("soak: %.0f s simulated (%ld frames at %.0f Hz) in %.1f s wall, %ld targets reached\n", seconds, frames,
-           1.0 / dt, wall, targets);
-    printf("soak: bone length error max %.3g m (goal 1e-5), quaternion norm error max %.3g (goal 1e-6)\n", worst_bone,
-           worst_quat);
-    printf("soak: stance penetration %.4f m, float %.4f m (goal < 0.01), skate %.4f m/s (goal < 0.03), tilt %.2f deg (goal < 5)\n",
+    printf("soak: %.0f s simulated (%ld frames at %.0f Hz) in %.1f s wall, %ld targets reached\n",
+           seconds, frames, 1.0 / dt, wall, targets);
+    printf("soak: bone length error max %.3g m (goal 1e-5), quaternion norm error max %.3g (goal "
+           "1e-6)\n",
+           worst_bone, worst_quat);
+    printf("soak: stance penetration %.4f m, float %.4f m (goal < 0.01), skate %.4f m/s (goal < "
+           "0.03), tilt %.2f deg (goal < 5)\n",
            (double)m.max_penetration, (double)m.max_float, (double)m.skate, (double)m.max_tilt_deg);
     printf("soak: resident memory %ld KiB after 10%%, %ld KiB at the end\n", rss0, rss1);
-    const int ok = worst_bone < 1e-5 && worst_quat < 1e-6 && m.max_penetration < 0.01f && m.max_float < 0.01f &&
-                   m.skate < 0.03f && m.max_tilt_deg < 5.0f && (rss0 < 0 || rss1 <= rss0 + 16);
+    const int ok = worst_bone < 1e-5 && worst_quat < 1e-6 && m.max_penetration < 0.01f &&
+                   m.max_float < 0.01f && m.skate < 0.03f && m.max_tilt_deg < 5.0f &&
+                   (rss0 < 0 || rss1 <= rss0 + 16);
     printf("soak: %s\n", ok ? "PASS" : "FAIL");
     ak_walker_destroy(w);
     ak_terrain_destroy(t);
@@ -281,8 +297,11 @@ int main(int argc, char **argv)
     const char *dir = getenv("AK_MOCAP_DIR");
     snprintf(path, sizeof path, "%s/cmu_02_01_walk.bvh", dir ? dir : "../shared/mocap");
     if (argc >= 2) snprintf(path, sizeof path, "%s", argv[1]);
-    if (open_source(&s, path) == 0) bench_source(&s, &g);
-    else printf("(mocap skeleton skipped: %s not readable; pass a BVH path or set AK_MOCAP_DIR)\n", path);
+    if (open_source(&s, path) == 0)
+        bench_source(&s, &g);
+    else
+        printf("(mocap skeleton skipped: %s not readable; pass a BVH path or set AK_MOCAP_DIR)\n",
+               path);
     close_source(&s);
     ak_terrain_destroy(t);
     return 0;

@@ -35,38 +35,46 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: animkit walk [options]\n"
-            "\n"
-            "Walks a character from --start to --target across terrain with foot IK, at the\n"
-            "clip's frame rate, and writes DIR/walk.bvh (the walked motion, world root baked in),\n"
-            "DIR/walk.csv (per frame: root, heading, sole points, ground, stance, hip drop) and,\n"
-            "as the last line on stdout, a JSON summary. Progress goes to stderr.\n"
-            "\n"
-            "options:\n"
-            "  --clip FILE.bvh      walk clip (default: the built-in procedural walk)\n"
-            "  --cycle A:B          use frames [A,B) of --clip as the cycle (default: found automatically)\n"
-            "  --idle FILE.bvh      idle clip to crossfade into on arrival (same skeleton as the walk)\n"
-            "  --scale M            metres per file unit of --clip (default: detected from its height)\n"
-            "  --terrain KIND       flat | hills | stairs (default hills)\n"
-            "  --heightmap FILE     PGM (P2/P5) or PNG (8/16-bit, first channel) heightmap instead of --terrain\n"
-            "  --size S             heightmap side in metres (x and z span -S/2..S/2; default 40)\n"
-            "  --height H           heightmap height in metres for the maximum pixel value (default 3)\n"
-            "  --seed N             hills seed (default 1)\n"
-            "  --start X,Z          start point (default -6,-4)\n"
-            "  --target X,Z         target point (default 6,4)\n"
-            "  --max-time S         give up after S simulated seconds (default 60)\n"
-            "  --steer MODE         cycle (guide re-aims before each cycle) | continuous (default cycle)\n"
-            "  --turn-rate DEG      heading turn-rate limit in degrees/s (default 90)\n"
-            "  --arrival R          arrival radius in metres (default 0.3)\n"
-            "  --no-foot-ik         play the animation on the terrain without foot IK\n"
-            "  --out DIR            output folder (default out/walk)\n"
-            "  --quiet              no progress on stderr\n"
-            "  -h, --help           this help\n"
-            "\n"
-            "CSV columns: t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,\n"
-            "right_x,right_y,right_z,right_ground,right_stance,hip_drop (metres, seconds, heading in\n"
-            "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1).\n");
+    fprintf(
+        out,
+        "usage: animkit walk [options]\n"
+        "\n"
+        "Walks a character from --start to --target across terrain with foot IK, at the\n"
+        "clip's frame rate, and writes DIR/walk.bvh (the walked motion, world root baked in),\n"
+        "DIR/walk.csv (per frame: root, heading, sole points, ground, stance, hip drop) and,\n"
+        "as the last line on stdout, a JSON summary. Progress goes to stderr.\n"
+        "\n"
+        "options:\n"
+        "  --clip FILE.bvh      walk clip (default: the built-in procedural walk)\n"
+        "  --cycle A:B          use frames [A,B) of --clip as the cycle (default: found "
+        "automatically)\n"
+        "  --idle FILE.bvh      idle clip to crossfade into on arrival (same skeleton as the "
+        "walk)\n"
+        "  --scale M            metres per file unit of --clip (default: detected from its "
+        "height)\n"
+        "  --terrain KIND       flat | hills | stairs (default hills)\n"
+        "  --heightmap FILE     PGM (P2/P5) or PNG (8/16-bit, first channel) heightmap instead of "
+        "--terrain\n"
+        "  --size S             heightmap side in metres (x and z span -S/2..S/2; default 40)\n"
+        "  --height H           heightmap height in metres for the maximum pixel value (default "
+        "3)\n"
+        "  --seed N             hills seed (default 1)\n"
+        "  --start X,Z          start point (default -6,-4)\n"
+        "  --target X,Z         target point (default 6,4)\n"
+        "  --max-time S         give up after S simulated seconds (default 60)\n"
+        "  --steer MODE         cycle (guide re-aims before each cycle) | continuous (default "
+        "cycle)\n"
+        "  --turn-rate DEG      heading turn-rate limit in degrees/s (default 90)\n"
+        "  --arrival R          arrival radius in metres (default 0.3)\n"
+        "  --no-foot-ik         play the animation on the terrain without foot IK\n"
+        "  --out DIR            output folder (default out/walk)\n"
+        "  --quiet              no progress on stderr\n"
+        "  -h, --help           this help\n"
+        "\n"
+        "CSV columns: "
+        "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,\n"
+        "right_x,right_y,right_z,right_ground,right_stance,hip_drop (metres, seconds, heading in\n"
+        "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1).\n");
 }
 
 /* mkdir -p */
@@ -101,24 +109,30 @@ static int ends_with(const char *s, const char *suffix)
 
 /* A PNG heightmap with the same mapping as PGM: value / max * height, 8 or 16 bit, the first
  * channel of colour images. */
-static int32_t load_png_heightmap(const char *path, float size, float height, ak_terrain **out, ak_error *err)
+static int32_t load_png_heightmap(const char *path, float size, float height, ak_terrain **out,
+                                  ak_error *err)
 {
 #ifdef AK_WALK_PNG
     int w = 0, h = 0, comp = 0;
     stbi_us *px = stbi_load_16(path, &w, &h, &comp, 1);
-    if (!px) return ak_error_set(err, AK_ERR_PARSE, 0, "cannot read PNG: %s", stbi_failure_reason());
+    if (!px)
+        return ak_error_set(err, AK_ERR_PARSE, 0, "cannot read PNG: %s", stbi_failure_reason());
     float *hs = (float *)malloc(sizeof(float) * (size_t)w * (size_t)h);
     if (!hs) {
         stbi_image_free(px);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
-    for (size_t i = 0; i < (size_t)w * (size_t)h; ++i) hs[i] = (float)px[i] / 65535.0f * height;
+    for (size_t i = 0; i < (size_t)w * (size_t)h; ++i)
+        hs[i] = (float)px[i] / 65535.0f * height;
     stbi_image_free(px);
     int32_t st = ak_terrain_create_grid(hs, w, h, size, out, err);
     free(hs);
     return st;
 #else
-    (void)path; (void)size; (void)height; (void)out;
+    (void)path;
+    (void)size;
+    (void)height;
+    (void)out;
     return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "this build reads PGM heightmaps only");
 #endif
 }
@@ -145,70 +159,97 @@ int ak_cmd_walk(int argc, char **argv)
     const char *clip_path = NULL, *idle_path = NULL, *heightmap = NULL, *out_dir = "out/walk";
     const char *terrain_kind = "hills";
     int cycle_a = -1, cycle_b = -1, seed = 1, foot_ik = 1, quiet = 0, steer = AK_STEER_CYCLE;
-    float size = 40.0f, height = 3.0f, max_time = 60.0f, scale = 0.0f, turn_rate = 90.0f, arrival = 0.3f;
+    float size = 40.0f, height = 3.0f, max_time = 60.0f, scale = 0.0f, turn_rate = 90.0f,
+          arrival = 0.3f;
     float sx = -6.0f, sz = -4.0f, tx = 6.0f, tz = 4.0f;
     int have_size = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE() \
-    do { \
-        if (!v) return ak_cli_usage_error("walk", "%s needs a value", a); \
-        ++i; \
+#define NEED_VALUE()                                                                               \
+    do {                                                                                           \
+        if (!v) return ak_cli_usage_error("walk", "%s needs a value", a);                          \
+        ++i;                                                                                       \
     } while (0)
-        if (strcmp(a, "--clip") == 0) { NEED_VALUE(); clip_path = v; }
-        else if (strcmp(a, "--idle") == 0) { NEED_VALUE(); idle_path = v; }
-        else if (strcmp(a, "--cycle") == 0) {
+        if (strcmp(a, "--clip") == 0) {
             NEED_VALUE();
-            if (parse_cycle(v, &cycle_a, &cycle_b)) return ak_cli_usage_error("walk", "--cycle wants A:B with 0 <= A < B (frames), got '%s'", v);
+            clip_path = v;
+        } else if (strcmp(a, "--idle") == 0) {
+            NEED_VALUE();
+            idle_path = v;
+        } else if (strcmp(a, "--cycle") == 0) {
+            NEED_VALUE();
+            if (parse_cycle(v, &cycle_a, &cycle_b))
+                return ak_cli_usage_error(
+                    "walk", "--cycle wants A:B with 0 <= A < B (frames), got '%s'", v);
         } else if (strcmp(a, "--scale") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_float(v, &scale) || !(scale > 0.0f)) return ak_cli_usage_error("walk", "--scale wants a positive number");
+            if (ak_cli_parse_float(v, &scale) || !(scale > 0.0f))
+                return ak_cli_usage_error("walk", "--scale wants a positive number");
         } else if (strcmp(a, "--terrain") == 0) {
             NEED_VALUE();
             terrain_kind = v;
             if (strcmp(v, "flat") && strcmp(v, "hills") && strcmp(v, "stairs"))
-                return ak_cli_usage_error("walk", "--terrain must be flat, hills or stairs, got '%s'", v);
-        } else if (strcmp(a, "--heightmap") == 0) { NEED_VALUE(); heightmap = v; }
-        else if (strcmp(a, "--size") == 0) {
+                return ak_cli_usage_error("walk",
+                                          "--terrain must be flat, hills or stairs, got '%s'", v);
+        } else if (strcmp(a, "--heightmap") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_float(v, &size) || !(size > 0.0f)) return ak_cli_usage_error("walk", "--size wants a positive number of metres");
+            heightmap = v;
+        } else if (strcmp(a, "--size") == 0) {
+            NEED_VALUE();
+            if (ak_cli_parse_float(v, &size) || !(size > 0.0f))
+                return ak_cli_usage_error("walk", "--size wants a positive number of metres");
             have_size = 1;
         } else if (strcmp(a, "--height") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_float(v, &height)) return ak_cli_usage_error("walk", "--height wants a number of metres");
+            if (ak_cli_parse_float(v, &height))
+                return ak_cli_usage_error("walk", "--height wants a number of metres");
         } else if (strcmp(a, "--seed") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_int(v, &seed) || seed < 0) return ak_cli_usage_error("walk", "--seed wants a non-negative integer");
+            if (ak_cli_parse_int(v, &seed) || seed < 0)
+                return ak_cli_usage_error("walk", "--seed wants a non-negative integer");
         } else if (strcmp(a, "--start") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_vec2(v, &sx, &sz)) return ak_cli_usage_error("walk", "--start wants X,Z");
+            if (ak_cli_parse_vec2(v, &sx, &sz))
+                return ak_cli_usage_error("walk", "--start wants X,Z");
         } else if (strcmp(a, "--target") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_vec2(v, &tx, &tz)) return ak_cli_usage_error("walk", "--target wants X,Z");
+            if (ak_cli_parse_vec2(v, &tx, &tz))
+                return ak_cli_usage_error("walk", "--target wants X,Z");
         } else if (strcmp(a, "--max-time") == 0) {
             NEED_VALUE();
             if (ak_cli_parse_float(v, &max_time) || !(max_time > 0.0f) || max_time > 100000.0f)
                 return ak_cli_usage_error("walk", "--max-time wants seconds in (0, 100000]");
         } else if (strcmp(a, "--steer") == 0) {
             NEED_VALUE();
-            if (strcmp(v, "cycle") == 0) steer = AK_STEER_CYCLE;
-            else if (strcmp(v, "continuous") == 0) steer = AK_STEER_CONTINUOUS;
-            else return ak_cli_usage_error("walk", "--steer must be cycle or continuous");
+            if (strcmp(v, "cycle") == 0)
+                steer = AK_STEER_CYCLE;
+            else if (strcmp(v, "continuous") == 0)
+                steer = AK_STEER_CONTINUOUS;
+            else
+                return ak_cli_usage_error("walk", "--steer must be cycle or continuous");
         } else if (strcmp(a, "--turn-rate") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_float(v, &turn_rate) || !(turn_rate > 0.0f)) return ak_cli_usage_error("walk", "--turn-rate wants degrees/s > 0");
+            if (ak_cli_parse_float(v, &turn_rate) || !(turn_rate > 0.0f))
+                return ak_cli_usage_error("walk", "--turn-rate wants degrees/s > 0");
         } else if (strcmp(a, "--arrival") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_float(v, &arrival) || !(arrival > 0.0f)) return ak_cli_usage_error("walk", "--arrival wants metres > 0");
-        } else if (strcmp(a, "--no-foot-ik") == 0) foot_ik = 0;
-        else if (strcmp(a, "--out") == 0) { NEED_VALUE(); out_dir = v; }
-        else if (strcmp(a, "--quiet") == 0) quiet = 1;
-        else return ak_cli_usage_error("walk", "unknown option '%s'", a);
+            if (ak_cli_parse_float(v, &arrival) || !(arrival > 0.0f))
+                return ak_cli_usage_error("walk", "--arrival wants metres > 0");
+        } else if (strcmp(a, "--no-foot-ik") == 0)
+            foot_ik = 0;
+        else if (strcmp(a, "--out") == 0) {
+            NEED_VALUE();
+            out_dir = v;
+        } else if (strcmp(a, "--quiet") == 0)
+            quiet = 1;
+        else
+            return ak_cli_usage_error("walk", "unknown option '%s'", a);
 #undef NEED_VALUE
     }
     if (cycle_a >= 0 && !clip_path) return ak_cli_usage_error("walk", "--cycle needs --clip");
-    if ((have_size || heightmap) && !heightmap) return ak_cli_usage_error("walk", "--size is for --heightmap");
+    if ((have_size || heightmap) && !heightmap)
+        return ak_cli_usage_error("walk", "--size is for --heightmap");
 
     ak_error err;
     int rc = 1;
@@ -244,7 +285,8 @@ int ak_cmd_walk(int argc, char **argv)
         mp.cycle_start = mp.cycle_end = 0;
         builtin_stance = (uint8_t *)malloc((size_t)clip->frame_count * 2);
         if (!builtin_stance ||
-            ak_walk_clip_contacts(&wp, clip, builtin_stance, builtin_stance + clip->frame_count, &err) != AK_OK) {
+            ak_walk_clip_contacts(&wp, clip, builtin_stance, builtin_stance + clip->frame_count,
+                                  &err) != AK_OK) {
             fprintf(stderr, "animkit walk: built-in clip contacts failed\n");
             goto done;
         }
@@ -257,37 +299,44 @@ int ak_cmd_walk(int argc, char **argv)
             goto done;
         }
         if (idle_sk->joint_count != sk->joint_count) {
-            fprintf(stderr, "animkit walk: --idle has %d joints but the walk skeleton has %d: they must match\n",
+            fprintf(stderr,
+                    "animkit walk: --idle has %d joints but the walk skeleton has %d: they must "
+                    "match\n",
                     (int)idle_sk->joint_count, (int)sk->joint_count);
             goto done;
         }
         idle->loop = 1;
     }
     if (ak_walk_motion_create(sk, clip, &mp, &motion, &err) != AK_OK) {
-        fprintf(stderr, "animkit walk: %s: %s\n", clip_path ? clip_path : "built-in clip", err.message);
+        fprintf(stderr, "animkit walk: %s: %s\n", clip_path ? clip_path : "built-in clip",
+                err.message);
         goto done;
     }
     ak_walk_motion_info info;
     ak_walk_motion_get_info(motion, &info);
     if (!quiet) {
-        fprintf(stderr, "walk: clip %s, %s (%.6g m per unit), cycle frames %d:%d (%.2f s), stride %.2f m, speed %.2f m/s\n",
-                clip_path ? clip_path : "built-in", ak_units_name((ak_units)info.units), (double)info.metres_per_unit,
-                (int)info.cycle_start, (int)info.cycle_end, (double)info.cycle_time, (double)info.stride_length,
-                (double)info.speed);
+        fprintf(stderr,
+                "walk: clip %s, %s (%.6g m per unit), cycle frames %d:%d (%.2f s), stride %.2f m, "
+                "speed %.2f m/s\n",
+                clip_path ? clip_path : "built-in", ak_units_name((ak_units)info.units),
+                (double)info.metres_per_unit, (int)info.cycle_start, (int)info.cycle_end,
+                (double)info.cycle_time, (double)info.stride_length, (double)info.speed);
     }
 
     /* The ground. */
     if (heightmap) {
-        const int32_t st = ends_with(heightmap, ".png") ? load_png_heightmap(heightmap, size, height, &terrain, &err)
-                                                       : ak_terrain_load_pgm(heightmap, size, height, &terrain, &err);
+        const int32_t st = ends_with(heightmap, ".png")
+                               ? load_png_heightmap(heightmap, size, height, &terrain, &err)
+                               : ak_terrain_load_pgm(heightmap, size, height, &terrain, &err);
         if (st != AK_OK) {
             rc = ak_cli_file_error(heightmap, &err);
             goto done;
         }
     } else {
         ak_terrain_params tp = ak_terrain_defaults();
-        tp.kind = strcmp(terrain_kind, "flat") == 0 ? AK_TERRAIN_FLAT
-                  : strcmp(terrain_kind, "stairs") == 0 ? AK_TERRAIN_STAIRS : AK_TERRAIN_HILLS;
+        tp.kind = strcmp(terrain_kind, "flat") == 0     ? AK_TERRAIN_FLAT
+                  : strcmp(terrain_kind, "stairs") == 0 ? AK_TERRAIN_STAIRS
+                                                        : AK_TERRAIN_HILLS;
         tp.seed = (uint32_t)seed;
         if (ak_terrain_create(&tp, &terrain, &err) != AK_OK) {
             fprintf(stderr, "animkit walk: terrain: %s\n", err.message);
@@ -329,7 +378,8 @@ int ak_cmd_walk(int argc, char **argv)
     fprintf(csv, "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,"
                  "right_x,right_y,right_z,right_ground,right_stance,hip_drop\n");
     const int32_t hips = ak_walk_motion_humanoid(motion)->joint[AK_HUM_HIPS] >= 0
-                             ? ak_walk_motion_humanoid(motion)->joint[AK_HUM_HIPS] : 0;
+                             ? ak_walk_motion_humanoid(motion)->joint[AK_HUM_HIPS]
+                             : 0;
     ak_walk_metrics metrics;
     ak_walk_metrics_reset(&metrics);
     ak_walker_state s;
@@ -345,18 +395,22 @@ int ak_cmd_walk(int argc, char **argv)
         const ak_xform *local = ak_walker_local_pose(walker);
         /* The measures cover the walk itself, up to the moment of arrival. */
         if (!s.arrived) ak_walk_metrics_add(&metrics, &s, world, hips, frames == 0 ? 0.0f : dt);
-        for (int32_t j = 0; j < J; ++j) out_clip->rotations[(size_t)frames * J + j] = local[j].rotation;
+        for (int32_t j = 0; j < J; ++j)
+            out_clip->rotations[(size_t)frames * J + j] = local[j].rotation;
         out_clip->translations[(size_t)frames * out_clip->track_count] = local[0].translation;
         const ak_vec3 r = world[0].translation;
-        fprintf(csv, "%.5f,%.5f,%.5f,%.5f,%.4f", (double)s.time, (double)r.x, (double)r.y, (double)r.z,
-                (double)(s.heading * 180.0f / 3.14159265f));
+        fprintf(csv, "%.5f,%.5f,%.5f,%.5f,%.4f", (double)s.time, (double)r.x, (double)r.y,
+                (double)r.z, (double)(s.heading * 180.0f / 3.14159265f));
         for (int k = 0; k < 2; ++k)
-            fprintf(csv, ",%.5f,%.5f,%.5f,%.5f,%d", (double)s.sole[k].x, (double)s.sole[k].y, (double)s.sole[k].z,
-                    (double)(isfinite(s.sole_ground[k]) ? s.sole_ground[k] : NAN), (int)s.stance[k]);
+            fprintf(csv, ",%.5f,%.5f,%.5f,%.5f,%d", (double)s.sole[k].x, (double)s.sole[k].y,
+                    (double)s.sole[k].z,
+                    (double)(isfinite(s.sole_ground[k]) ? s.sole_ground[k] : NAN),
+                    (int)s.stance[k]);
         fprintf(csv, ",%.5f\n", (double)s.hip_drop);
         if (!quiet && s.time >= next_report) {
-            fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s\n", (double)s.time,
-                    (double)s.position.x, (double)s.position.z, (double)s.distance, s.arrived ? "  arrived" : "");
+            fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s\n",
+                    (double)s.time, (double)s.position.x, (double)s.position.z, (double)s.distance,
+                    s.arrived ? "  arrived" : "");
             next_report += 1.0f;
         }
         if (s.stopped) {
@@ -373,8 +427,11 @@ int ak_cmd_walk(int argc, char **argv)
         rc = ak_cli_file_error(path, &err);
         goto done;
     }
-    if (!quiet) fprintf(stderr, "walk: wrote %s/walk.bvh and %s/walk.csv (%d frames)\n", out_dir, out_dir, (int)frames);
-    printf("{\"arrived\":%s,\"time_s\":%.3f,\"final_distance\":%.4f,\"path_length\":%.3f,\"max_penetration\":%.5f,"
+    if (!quiet)
+        fprintf(stderr, "walk: wrote %s/walk.bvh and %s/walk.csv (%d frames)\n", out_dir, out_dir,
+                (int)frames);
+    printf("{\"arrived\":%s,\"time_s\":%.3f,\"final_distance\":%.4f,\"path_length\":%.3f,\"max_"
+           "penetration\":%.5f,"
            "\"max_float\":%.5f,\"skate\":%.5f,\"max_foot_tilt_deg\":%.3f}\n",
            s.arrived ? "true" : "false", (double)s.time, (double)s.distance, (double)s.path_length,
            (double)metrics.max_penetration, (double)metrics.max_float, (double)metrics.skate,

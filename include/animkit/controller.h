@@ -36,10 +36,10 @@ typedef struct ak_controller {
 
 /* What one move did. */
 typedef struct ak_controller_result {
-    ak_vec3 moved;        /* actual displacement this call */
-    int32_t hit_wall;     /* a box wall or the edge of the ground stopped part of the move */
-    int32_t hit_step;     /* a rise above step_height stopped part of the move */
-    int32_t hit_slope;    /* a slope above max_slope_deg stopped part of the move */
+    ak_vec3 moved;     /* actual displacement this call */
+    int32_t hit_wall;  /* a box wall or the edge of the ground stopped part of the move */
+    int32_t hit_step;  /* a rise above step_height stopped part of the move */
+    int32_t hit_slope; /* a slope above max_slope_deg stopped part of the move */
     int32_t grounded;
     ak_vec3 ground_normal;
 } ak_controller_result;
@@ -47,8 +47,8 @@ typedef struct ak_controller_result {
 AK_API ak_controller_params ak_controller_defaults(void);
 AK_API int32_t ak_controller_validate(const ak_controller_params *params, ak_error *err);
 /* Initialises `c` at `position` (validates params first). */
-AK_API int32_t ak_controller_init(ak_controller *c, const ak_controller_params *params, ak_vec3 position,
-                                  ak_error *err);
+AK_API int32_t ak_controller_init(ak_controller *c, const ak_controller_params *params,
+                                  ak_vec3 position, ak_error *err);
 /* Moves by the horizontal part of `desired` (x,z; world) over dt seconds: the move is cut in
  * sub-steps of at most radius/2; each sub-step that would enter a box, climb more than
  * step_height or climb a slope steeper than the limit is retried along x alone and z alone
@@ -60,8 +60,9 @@ AK_API int32_t ak_controller_move(ak_controller *c, const ak_ground *ground, con
                                   ak_controller_result *out);
 /* Ground height under (x,z) as the controller sees it: the ground, raised to the top of
  * any box containing x,z whose top is at most `feet_y + step_height`. Returns hit. */
-AK_API int32_t ak_controller_ground(const ak_controller *c, const ak_ground *ground, const ak_box *boxes,
-                                    int32_t box_count, float x, float z, float feet_y, ak_ground_hit *out);
+AK_API int32_t ak_controller_ground(const ak_controller *c, const ak_ground *ground,
+                                    const ak_box *boxes, int32_t box_count, float x, float z,
+                                    float feet_y, ak_ground_hit *out);
 
 AK_EXTERN_C_END
 

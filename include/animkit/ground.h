@@ -51,33 +51,35 @@ AK_API int32_t ak_ground_query(const ak_ground *ground, float x, float z, ak_gro
 /* Casts a ray: raycast when set; else, for a downward ray, height_at at the ray's x,z with
  * the hit kept only when the surface lies within [origin.y - max_distance, origin.y].
  * Returns out->hit. */
-AK_API int32_t ak_ground_cast(const ak_ground *ground, const ak_ground_ray *ray, ak_ground_hit *out);
+AK_API int32_t ak_ground_cast(const ak_ground *ground, const ak_ground_ray *ray,
+                              ak_ground_hit *out);
 /* The downward ray animkit asks for above point p: origin p + (0, up, 0), length up + down. */
 AK_API ak_ground_ray ak_ground_ray_down(ak_vec3 p, float up, float down);
 
 /* ---- The built-in heightfield terrain ---- */
 
 typedef enum ak_terrain_kind {
-    AK_TERRAIN_FLAT = 0,      /* y = base_height everywhere inside the extent */
-    AK_TERRAIN_HILLS = 1,     /* seeded sum of sines on a grid, scaled so no slope exceeds max_slope_deg */
-    AK_TERRAIN_STAIRS = 2,    /* exact steps along +x: up step_count steps, a landing, down again */
-    AK_TERRAIN_HEIGHTMAP = 3  /* a grid of given heights (ak_terrain_create_grid / PGM) */
+    AK_TERRAIN_FLAT = 0, /* y = base_height everywhere inside the extent */
+    AK_TERRAIN_HILLS =
+        1, /* seeded sum of sines on a grid, scaled so no slope exceeds max_slope_deg */
+    AK_TERRAIN_STAIRS = 2,   /* exact steps along +x: up step_count steps, a landing, down again */
+    AK_TERRAIN_HEIGHTMAP = 3 /* a grid of given heights (ak_terrain_create_grid / PGM) */
 } ak_terrain_kind;
 
 typedef struct ak_terrain_params {
-    int32_t kind;          /* ak_terrain_kind; default AK_TERRAIN_HILLS */
-    uint32_t seed;         /* hills: random seed; default 1 */
-    float size;            /* side of the square extent, metres, centred on the origin; default 40.
-                              Outside [-size/2, size/2] in x or z there is no ground. */
-    float base_height;     /* metres; default 0 */
-    float cell;            /* hills: grid spacing, metres; default 0.25 */
-    float max_slope_deg;   /* hills: steepest slope of the grid, degrees, (0, 60]; default 18 */
-    float wavelength;      /* hills: typical hill wavelength, metres; default 12 */
-    float step_height;     /* stairs: riser height, metres, (0, 0.5]; default 0.15 */
-    float step_depth;      /* stairs: tread depth, metres; default 0.5 */
-    int32_t step_count;    /* stairs: steps up (and down again); default 5 */
-    float stairs_start_x;  /* stairs: x of the first riser; default -3 */
-    float landing;         /* stairs: length of the top landing, metres; default 1.5 */
+    int32_t kind;         /* ak_terrain_kind; default AK_TERRAIN_HILLS */
+    uint32_t seed;        /* hills: random seed; default 1 */
+    float size;           /* side of the square extent, metres, centred on the origin; default 40.
+                             Outside [-size/2, size/2] in x or z there is no ground. */
+    float base_height;    /* metres; default 0 */
+    float cell;           /* hills: grid spacing, metres; default 0.25 */
+    float max_slope_deg;  /* hills: steepest slope of the grid, degrees, (0, 60]; default 18 */
+    float wavelength;     /* hills: typical hill wavelength, metres; default 12 */
+    float step_height;    /* stairs: riser height, metres, (0, 0.5]; default 0.15 */
+    float step_depth;     /* stairs: tread depth, metres; default 0.5 */
+    int32_t step_count;   /* stairs: steps up (and down again); default 5 */
+    float stairs_start_x; /* stairs: x of the first riser; default -3 */
+    float landing;        /* stairs: length of the top landing, metres; default 1.5 */
 } ak_terrain_params;
 
 typedef struct ak_terrain ak_terrain; /* opaque */
@@ -96,8 +98,8 @@ AK_API int32_t ak_terrain_create_grid(const float *heights, int32_t width, int32
  * pixel (column c, row r) with value v becomes height v/maxval*height at
  * x = -size/2 + c*size/(W-1), z = -size/2 + r*size/(H-1); heights between pixel centres are
  * bilinear. Parse errors carry a line number. */
-AK_API int32_t ak_terrain_load_pgm(const char *path, float size, float height,
-                                   ak_terrain **out, ak_error *err);
+AK_API int32_t ak_terrain_load_pgm(const char *path, float size, float height, ak_terrain **out,
+                                   ak_error *err);
 AK_API int32_t ak_terrain_read_pgm_memory(const char *data, size_t bytes, float size, float height,
                                           ak_terrain **out, ak_error *err);
 AK_API void ak_terrain_destroy(ak_terrain *terrain);
@@ -110,8 +112,9 @@ AK_API ak_ground ak_terrain_ground(const ak_terrain *terrain);
 /* Kind, extent (side length) and height range; any pointer may be NULL. */
 AK_API void ak_terrain_info(const ak_terrain *terrain, int32_t *kind, float *size,
                             float *min_height, float *max_height);
-/* Steepest slope in degrees over the whole terrain (grid kinds: over every cell edge;
- * stairs: 0 on treads, 90 at risers, reported as the riser height instead via info). */
+/* Steepest slope in degrees of a grid terrain (hills, heightmaps): an upper bound over every
+ * bilinear cell. Flat and stairs report 0 (their treads are level; risers are steps, whose
+ * height is in the params). */
 AK_API float ak_terrain_max_slope_deg(const ak_terrain *terrain);
 
 AK_EXTERN_C_END

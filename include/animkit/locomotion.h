@@ -21,14 +21,14 @@ AK_EXTERN_C_BEGIN
  * move in the world), legs are solved analytically from them, the pelvis bobs, sways and
  * rolls, arms swing against the legs. The clip loops: one cycle = two steps. */
 typedef struct ak_walk_clip_params {
-    float stride_length;  /* metres travelled per cycle (two steps); default 1.3 */
-    float cycle_time;     /* seconds per cycle; default 1.1 (109 steps/min) */
-    float frame_rate;     /* frames per second; default 60 */
-    float duty_factor;    /* fraction of the cycle each foot is in stance, (0.5, 0.8); default 0.6 */
-    float hip_height;     /* hip joint height at double support, m; default 0.80 */
-    float hip_bob;        /* extra hip height at mid-stance, m; default 0.03 */
-    float hip_sway;       /* lateral pelvis amplitude, m; default 0.025 */
-    float step_width;     /* lateral distance between the feet, m; default 0.18 */
+    float stride_length; /* metres travelled per cycle (two steps); default 1.3 */
+    float cycle_time;    /* seconds per cycle; default 1.1 (109 steps/min) */
+    float frame_rate;    /* frames per second; default 60 */
+    float duty_factor;   /* fraction of the cycle each foot is in stance, (0.5, 0.8); default 0.6 */
+    float hip_height;    /* hip joint height at double support, m; default 0.80 */
+    float hip_bob;       /* extra hip height at mid-stance, m; default 0.03 */
+    float hip_sway;      /* lateral pelvis amplitude, m; default 0.025 */
+    float step_width;    /* lateral distance between the feet, m; default 0.18 */
     float foot_clearance; /* peak ankle lift in swing, m; default 0.10 */
     float arm_swing_deg;  /* shoulder swing amplitude; default 16 */
     float pelvis_yaw_deg; /* pelvis rotation amplitude; default 4 */
@@ -42,8 +42,8 @@ AK_API int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleto
                                    ak_clip **out_clip, ak_error *err);
 /* The exact stance flags of the built-in walk clip's frames (left, right: clip frame_count
  * values each): a foot is in stance while it is planted by construction. */
-AK_API int32_t ak_walk_clip_contacts(const ak_walk_clip_params *params, const ak_clip *clip, uint8_t *left,
-                                     uint8_t *right, ak_error *err);
+AK_API int32_t ak_walk_clip_contacts(const ak_walk_clip_params *params, const ak_clip *clip,
+                                     uint8_t *left, uint8_t *right, ak_error *err);
 /* A looping standing idle (gentle breathing and weight shift) for the same biped. */
 AK_API int32_t ak_idle_clip_create(const ak_walk_clip_params *params, const ak_skeleton *skeleton,
                                    ak_clip **out_clip, ak_error *err);
@@ -55,27 +55,27 @@ AK_API int32_t ak_idle_clip_create(const ak_walk_clip_params *params, const ak_s
  * thresholds and leaves when either exceeds the "off" thresholds; stance runs shorter than
  * min_stance are dropped. */
 typedef struct ak_contact_params {
-    float height_on;   /* default 0.02 m */
-    float height_off;  /* default 0.035 m */
-    float speed_on;    /* default 0.25 m/s */
-    float speed_off;   /* default 0.45 m/s */
-    float min_stance;  /* default 0.08 s */
+    float height_on;  /* default 0.02 m */
+    float height_off; /* default 0.035 m */
+    float speed_on;   /* default 0.25 m/s */
+    float speed_off;  /* default 0.45 m/s */
+    float min_stance; /* default 0.08 s */
 } ak_contact_params;
 
 AK_API ak_contact_params ak_contact_defaults(void);
 /* Writes stance flags (0/1) for frames [0, clip->frame_count) of the left and right foot
  * (joints `left_foot`, `right_foot`). `metres_per_unit` converts the clip's units. Looping
  * clips are treated as circular. */
-AK_API int32_t ak_foot_contacts_detect(const ak_skeleton *skeleton, const ak_clip *clip, int32_t left_foot,
-                                       int32_t right_foot, float metres_per_unit,
-                                       const ak_contact_params *params, uint8_t *left, uint8_t *right,
-                                       ak_error *err);
+AK_API int32_t ak_foot_contacts_detect(const ak_skeleton *skeleton, const ak_clip *clip,
+                                       int32_t left_foot, int32_t right_foot, float metres_per_unit,
+                                       const ak_contact_params *params, uint8_t *left,
+                                       uint8_t *right, ak_error *err);
 
 /* ---- Walk cycles in mocap -------------------------------------------------------------- */
 
 typedef struct ak_cycle {
-    int32_t start, end; /* frames: the cycle is [start, end); frame `end` repeats `start` */
-    float pose_error;   /* mean per-joint rotation difference between start and end, radians */
+    int32_t start, end;   /* frames: the cycle is [start, end); frame `end` repeats `start` */
+    float pose_error;     /* mean per-joint rotation difference between start and end, radians */
     float velocity_error; /* mean per-joint angular velocity difference, rad/s */
 } ak_cycle;
 
@@ -95,13 +95,13 @@ AK_API int32_t ak_cycle_find(const ak_skeleton *skeleton, const ak_clip *clip, c
 typedef struct ak_walk_motion ak_walk_motion;
 
 typedef struct ak_walk_motion_params {
-    float metres_per_unit;  /* 0 (default): detect from the standing height (ak_units_detect) */
-    int32_t cycle_start;    /* frames [cycle_start, cycle_end); both -1 (default): find automatically;
-                               both 0: the clip already loops (clip->loop must be 1) */
+    float metres_per_unit; /* 0 (default): detect from the standing height (ak_units_detect) */
+    int32_t cycle_start; /* frames [cycle_start, cycle_end); both -1 (default): find automatically;
+                            both 0: the clip already loops (clip->loop must be 1) */
     int32_t cycle_end;
-    float seam_blend;       /* seconds of crossfade hiding the seam; default 0.1 */
-    float min_cycle_time;   /* automatic search range, seconds; default 0.7 */
-    float max_cycle_time;   /* default 1.6 */
+    float seam_blend;               /* seconds of crossfade hiding the seam; default 0.1 */
+    float min_cycle_time;           /* automatic search range, seconds; default 0.7 */
+    float max_cycle_time;           /* default 1.6 */
     const char *humanoid_overrides; /* "slot=Joint,..." or NULL (see ak_humanoid_find) */
     ak_contact_params contacts;
     const uint8_t *stance_left;  /* optional, with a clip that already loops: stance flags per */
@@ -110,14 +110,15 @@ typedef struct ak_walk_motion_params {
 
 typedef struct ak_walk_motion_info {
     float metres_per_unit;
-    int32_t units;           /* ak_units */
-    int32_t cycle_start, cycle_end; /* in the source clip's frames (0, frame_count for a ready loop) */
+    int32_t units; /* ak_units */
+    int32_t cycle_start,
+        cycle_end; /* in the source clip's frames (0, frame_count for a ready loop) */
     float pose_error, velocity_error; /* seam quality (ak_cycle) */
-    float cycle_time;        /* seconds */
-    float stride_length;     /* metres per cycle */
-    float speed;             /* metres per second */
-    float travel_heading;    /* direction of travel relative to the facing, radians */
-    float sole_height[2];    /* ankle above sole, m: [0] left, [1] right */
+    float cycle_time;                 /* seconds */
+    float stride_length;              /* metres per cycle */
+    float speed;                      /* metres per second */
+    float travel_heading;             /* direction of travel relative to the facing, radians */
+    float sole_height[2];             /* ankle above sole, m: [0] left, [1] right */
     float stance_fraction[2];
     float leg_length[2];
 } ak_walk_motion_info;
@@ -129,14 +130,14 @@ AK_API int32_t ak_walk_motion_create(const ak_skeleton *skeleton, const ak_clip 
 AK_API void ak_walk_motion_destroy(ak_walk_motion *motion);
 AK_API void ak_walk_motion_get_info(const ak_walk_motion *motion, ak_walk_motion_info *info);
 AK_API const ak_skeleton *ak_walk_motion_skeleton(const ak_walk_motion *motion); /* metres */
-AK_API const ak_clip *ak_walk_motion_clip(const ak_walk_motion *motion);         /* the looping cycle */
+AK_API const ak_clip *ak_walk_motion_clip(const ak_walk_motion *motion); /* the looping cycle */
 AK_API const ak_humanoid *ak_walk_motion_humanoid(const ak_walk_motion *motion);
 AK_API const ak_root_motion *ak_walk_motion_root(const ak_walk_motion *motion);
 /* Stance flags per frame of the cycle clip; side 0 = left, 1 = right. */
 AK_API const uint8_t *ak_walk_motion_contacts(const ak_walk_motion *motion, int32_t side);
 /* Overrides the detected stance flags (clip->frame_count values per side). */
-AK_API int32_t ak_walk_motion_set_contacts(ak_walk_motion *motion, const uint8_t *left, const uint8_t *right,
-                                           ak_error *err);
+AK_API int32_t ak_walk_motion_set_contacts(ak_walk_motion *motion, const uint8_t *left,
+                                           const uint8_t *right, ak_error *err);
 /* Stance of a foot at cycle time t (nearest frame, wraps). */
 AK_API int32_t ak_walk_motion_stance(const ak_walk_motion *motion, int32_t side, float t);
 
@@ -155,71 +156,75 @@ typedef struct ak_foot_ik_params {
     float weight;            /* overall 0..1; default 1 */
     float max_tilt_deg;      /* feet follow the surface normal up to this angle; default 45 */
     float lock_release_rate; /* per second: how fast a released stance lock fades; default 8 */
-    float ground_fade_rate;  /* per second: fade in/out where ground appears/disappears; default 4 */
-    float stance_fade_rate;  /* per second: how fast flat alignment and planting follow stance; default 20 */
-    float swing_height_rate; /* m/s: the swing foot's ground offset changes at most this fast; default 2 */
+    float ground_fade_rate; /* per second: fade in/out where ground appears/disappears; default 4 */
+    float stance_fade_rate; /* per second: how fast flat alignment and planting follow stance;
+                               default 20 */
+    float swing_height_rate; /* m/s: the swing foot's ground offset changes at most this fast;
+                                default 2 */
     float hip_drop_rate;     /* m/s: the smoothed hip drop changes at most this fast; default 0.8 */
-    float hip_drop_stiffness;/* 1/s: the hip drop follows its goal as a critically damped spring
-                                of this angular frequency; default 15 */
-    float max_hip_drop;      /* metres; default 0.45 */
-    float pole_distance;     /* knee pole this far in front of the knee, m; default 0.5 */
-    int32_t lock_feet;       /* 1 (default): stance feet stay where they landed */
+    float hip_drop_stiffness; /* 1/s: the hip drop follows its goal as a critically damped spring
+                                 of this angular frequency; default 15 */
+    float max_hip_drop;       /* metres; default 0.45 */
+    float pole_distance;      /* knee pole this far in front of the knee, m; default 0.5 */
+    int32_t lock_feet;        /* 1 (default): stance feet stay where they landed */
 } ak_foot_ik_params;
 
 /* Per-character state, caller-owned; ak_foot_ik_state_reset before the first frame. */
 typedef struct ak_foot_ik_state {
     int32_t initialized;
-    float hip_drop;            /* metres, >= 0: the smoothed shortfall drop */
-    float hip_drop_velocity;   /* m/s */
-    float applied_hip_drop;    /* metres the hips were lowered this frame (>= hip_drop when a
-                                  leg needed more to reach its target) */
+    float hip_drop;          /* metres, >= 0: the smoothed shortfall drop */
+    float hip_drop_velocity; /* m/s */
+    float applied_hip_drop;  /* metres the hips were lowered this frame (>= hip_drop when a
+                                leg needed more to reach its target) */
     float lock_weight[2];
-    ak_vec3 lock_point[2];     /* world sole point held in stance */
+    ak_vec3 lock_point[2]; /* world sole point held in stance */
     float ground_weight[2];
-    float stance_weight[2];    /* flat alignment (leads stance by stance_next) */
-    float plant_weight[2];     /* the animated lift fades out as this rises in stance */
-    float swing_offset[2];     /* m, the swing foot's smoothed vertical ground offset */
+    float stance_weight[2]; /* flat alignment (leads stance by stance_next) */
+    float plant_weight[2];  /* the animated lift fades out as this rises in stance */
+    float swing_offset[2];  /* m, the swing foot's smoothed vertical ground offset */
     int32_t was_stance[2];
-    float liftoff_ground[2];   /* ground height the foot last stood on */
+    float liftoff_ground[2]; /* ground height the foot last stood on */
     int32_t has_liftoff[2];
     /* outputs of the last run */
-    ak_vec3 sole[2];           /* world sole contact points after IK */
+    ak_vec3 sole[2]; /* world sole contact points after IK */
     ak_vec3 ankle_target[2];
-    float tilt_deg[2];         /* angle between foot up and surface normal after IK */
+    float tilt_deg[2]; /* angle between foot up and surface normal after IK */
     int32_t reached[2];
 } ak_foot_ik_state;
 
 /* Input of one frame. */
 typedef struct ak_foot_ik_frame {
-    float dt;                    /* seconds since the previous frame (> 0) */
-    ak_xform character;          /* world_from_character: where the character stands, its heading */
-    float floor_height;          /* world Y of the animation's floor (the clip floor is placed here) */
-    int32_t stance[2];           /* 1 when the foot is in stance this frame */
-    int32_t stance_next[2];      /* 1 when it will be in stance 1/stance_fade_rate s from now, so
-                                    flat alignment fades in before touchdown (else = stance) */
-    ak_ground_hit ground[2];     /* ground under each foot's query point (ak_foot_ik_query_points) */
-    ak_ground_hit ground_land[2];/* ground where each swinging foot will land (hit 0: unknown) */
-    float swing_phase[2];        /* 0 at lift-off .. 1 at landing (unused in stance) */
+    float dt;                /* seconds since the previous frame (> 0) */
+    ak_xform character;      /* world_from_character: where the character stands, its heading */
+    float floor_height;      /* world Y of the animation's floor (the clip floor is placed here) */
+    int32_t stance[2];       /* 1 when the foot is in stance this frame */
+    int32_t stance_next[2];  /* 1 when it will be in stance 1/stance_fade_rate s from now, so
+                                flat alignment fades in before touchdown (else = stance) */
+    ak_ground_hit ground[2]; /* ground under each foot's query point (ak_foot_ik_query_points) */
+    ak_ground_hit ground_land[2]; /* ground where each swinging foot will land (hit 0: unknown) */
+    float swing_phase[2];         /* 0 at lift-off .. 1 at landing (unused in stance) */
 } ak_foot_ik_frame;
 
 AK_API ak_foot_ik_params ak_foot_ik_defaults(void);
-AK_API int32_t ak_foot_ik_validate(const ak_foot_ik_params *params, const ak_skeleton *skeleton, ak_error *err);
+AK_API int32_t ak_foot_ik_validate(const ak_foot_ik_params *params, const ak_skeleton *skeleton,
+                                   ak_error *err);
 AK_API void ak_foot_ik_state_reset(ak_foot_ik_state *state);
 /* Where to ask for ground (x,z; y = the animated sole height) for each foot given the
  * animated world pose: the locked point in stance, the animated sole point otherwise. */
 AK_API void ak_foot_ik_query_points(const ak_foot_ik_params *params, const ak_foot_ik_state *state,
-                                    const ak_xform *world, int32_t stance_left, int32_t stance_right,
-                                    ak_vec3 out_points[2]);
+                                    const ak_xform *world, int32_t stance_left,
+                                    int32_t stance_right, ak_vec3 out_points[2]);
 /* The sole contact point of leg `side` in a world pose: ankle - sole_height * foot up. */
-AK_API ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *params, const ak_xform *world, int32_t side);
+AK_API ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *params, const ak_xform *world,
+                               int32_t side);
 /* One frame of foot IK on an animated pose already placed in the world: `local` (parent
  * space) and `world` (FK of local) are read and rewritten. Lowers the hips by the lower foot's
  * shortfall, raises/places each foot with limb IK (knee pole in front), turns each foot to
  * the surface normal (clamped), keeps stance feet locked; all weights fade at their rates.
  * No allocation. */
 AK_API int32_t ak_foot_ik_run(const ak_foot_ik_params *params, const ak_skeleton *skeleton,
-                              ak_foot_ik_state *state, const ak_foot_ik_frame *frame, ak_xform *local,
-                              ak_xform *world, ak_error *err);
+                              ak_foot_ik_state *state, const ak_foot_ik_frame *frame,
+                              ak_xform *local, ak_xform *world, ak_error *err);
 
 /* ---- Reach: a hand on a fixed point ---------------------------------------------------- */
 
@@ -235,16 +240,18 @@ typedef struct ak_reach_params {
 typedef struct ak_reach_state {
     float weight; /* current 0..1 */
     int32_t reached;
-    float error;  /* hand-to-target distance after the solve, m */
+    float error; /* hand-to-target distance after the solve, m */
 } ak_reach_state;
 
 AK_API ak_reach_params ak_reach_defaults(void);
-AK_API int32_t ak_reach_validate(const ak_reach_params *params, const ak_skeleton *skeleton, ak_error *err);
+AK_API int32_t ak_reach_validate(const ak_reach_params *params, const ak_skeleton *skeleton,
+                                 ak_error *err);
 /* Fades the weight toward its distance-based goal at fade_rate, then solves the arm toward
  * the target with limb IK at that weight. Rewrites local and world (FK of the arm subtree).
  * No allocation. */
-AK_API int32_t ak_reach_run(const ak_reach_params *params, const ak_skeleton *skeleton, ak_reach_state *state,
-                            float dt, ak_xform *local, ak_xform *world, ak_error *err);
+AK_API int32_t ak_reach_run(const ak_reach_params *params, const ak_skeleton *skeleton,
+                            ak_reach_state *state, float dt, ak_xform *local, ak_xform *world,
+                            ak_error *err);
 
 /* ---- The guide-joint walker ------------------------------------------------------------ */
 
@@ -263,42 +270,46 @@ typedef struct ak_walker_params {
     int32_t foot_ik;        /* 1 (default): foot IK on */
     int32_t use_controller; /* 1 (default): root motion goes through a capsule controller */
     ak_controller_params controller;
-    const ak_box *boxes;    /* obstacles for the controller (copied pointer; must outlive the walker) */
+    const ak_box
+        *boxes; /* obstacles for the controller (copied pointer; must outlive the walker) */
     int32_t box_count;
-    float ground_smoothing; /* s: 1/omega of the critically damped floor-height spring; default 0.12 */
+    float ground_smoothing; /* s: 1/omega of the critically damped floor-height spring; default 0.12
+                             */
     float idle_fade;        /* s: crossfade from walking to the idle pose; default 0.3 */
-    const ak_clip *idle_clip;       /* optional idle for the same skeleton, in the source units */
-    float idle_metres_per_unit;     /* 0: the walk motion's scale */
-    int32_t interp;         /* ak_interp; default AK_INTERP_LINEAR */
-    ak_foot_ik_params foot; /* legs/hips filled from the walk motion when legs[0].upper < 0 */
+    const ak_clip *idle_clip;   /* optional idle for the same skeleton, in the source units */
+    float idle_metres_per_unit; /* 0: the walk motion's scale */
+    int32_t interp;             /* ak_interp; default AK_INTERP_LINEAR */
+    ak_foot_ik_params foot;     /* legs/hips filled from the walk motion when legs[0].upper < 0 */
 } ak_walker_params;
 
 /* What the walker is doing now. */
 typedef struct ak_walker_state {
-    float time;             /* seconds simulated */
-    float clip_time;        /* time in the walk cycle */
-    int32_t cycle;          /* cycles started */
-    ak_vec3 position;       /* the guide: character's ground point, world */
-    float heading;          /* radians */
-    float guide_heading;    /* where the guide points */
-    float distance;         /* to the target, horizontal, m */
-    float path_length;      /* horizontal distance travelled, m */
-    int32_t arrived;        /* inside the arrival radius (stopping or stopped) */
-    int32_t stopped;        /* fully stopped (idle weight 1) */
+    float time;          /* seconds simulated */
+    float clip_time;     /* time in the walk cycle */
+    int32_t cycle;       /* cycles started */
+    ak_vec3 position;    /* the guide: character's ground point, world */
+    float heading;       /* radians */
+    float guide_heading; /* where the guide points */
+    float distance;      /* to the target, horizontal, m */
+    float path_length;   /* horizontal distance travelled, m */
+    int32_t arrived;     /* inside the arrival radius (stopping or stopped) */
+    int32_t stopped;     /* fully stopped (idle weight 1) */
     float idle_weight;
     int32_t stance[2];
-    ak_vec3 sole[2];        /* world sole contact points */
-    float sole_ground[2];   /* ground height under each sole (NaN where none) */
+    ak_vec3 sole[2];      /* world sole contact points */
+    float sole_ground[2]; /* ground height under each sole (NaN where none) */
     float tilt_deg[2];
-    float hip_drop;         /* metres the hips were lowered */
+    float hip_drop; /* metres the hips were lowered */
 } ak_walker_state;
 
 typedef struct ak_walker ak_walker;
 
-#define AK_WALKER_RAY_COUNT 5 /* character centre, left sole, right sole, left landing, right landing */
+#define AK_WALKER_RAY_COUNT                                                                        \
+    5 /* character centre, left sole, right sole, left landing, right landing */
 
 AK_API ak_walker_params ak_walker_defaults(void);
-AK_API int32_t ak_walker_validate(const ak_walker_params *params, const ak_walk_motion *motion, ak_error *err);
+AK_API int32_t ak_walker_validate(const ak_walker_params *params, const ak_walk_motion *motion,
+                                  ak_error *err);
 /* Allocates the walker (pose buffers and copies); `motion` must outlive it. Place the
  * character with ak_walker_reset (create does it on `ground`, which may be NULL: y = 0). */
 AK_API int32_t ak_walker_create(const ak_walk_motion *motion, const ak_walker_params *params,
@@ -321,7 +332,8 @@ AK_API int32_t ak_walker_step(ak_walker *walker, float dt, const ak_ground *grou
 AK_API int32_t ak_walker_begin(ak_walker *walker, float dt, ak_vec3 *desired_move, ak_error *err);
 AK_API void ak_walker_set_position(ak_walker *walker, ak_vec3 position);
 AK_API int32_t ak_walker_ground_rays(ak_walker *walker, ak_ground_ray *rays, int32_t capacity);
-AK_API int32_t ak_walker_finish(ak_walker *walker, const ak_ground_hit *hits, int32_t count, ak_error *err);
+AK_API int32_t ak_walker_finish(ak_walker *walker, const ak_ground_hit *hits, int32_t count,
+                                ak_error *err);
 
 AK_API void ak_walker_get_state(const ak_walker *walker, ak_walker_state *state);
 /* World transforms of every joint after the last frame (joint_count of the motion's skeleton). */
@@ -336,12 +348,12 @@ AK_API const ak_xform *ak_walker_local_pose(const ak_walker *walker);
 typedef struct ak_walk_metrics {
     int32_t frames;
     int32_t stance_samples;
-    float max_penetration;  /* m: worst sole below the ground in stance */
-    float max_float;        /* m: worst sole above the ground in stance */
-    float skate;            /* m/s: mean horizontal sole speed over stance frames */
-    float max_tilt_deg;     /* worst foot-to-normal angle in stance */
-    float max_foot_step;    /* m: largest per-frame move of a sole point */
-    float max_hip_step;     /* m: largest per-frame move of the hips joint */
+    float max_penetration; /* m: worst sole below the ground in stance */
+    float max_float;       /* m: worst sole above the ground in stance */
+    float skate;           /* m/s: mean horizontal sole speed over stance frames */
+    float max_tilt_deg;    /* worst foot-to-normal angle in stance */
+    float max_foot_step;   /* m: largest per-frame move of a sole point */
+    float max_hip_step;    /* m: largest per-frame move of the hips joint */
     /* running sums */
     double skate_sum;
     int32_t skate_n;
@@ -354,8 +366,8 @@ typedef struct ak_walk_metrics {
 AK_API void ak_walk_metrics_reset(ak_walk_metrics *m);
 /* Adds one frame: `state` from ak_walker_get_state, `world` the walker's world pose, `hips`
  * the hips joint, dt the frame time. Stance frames whose sole has no ground are skipped. */
-AK_API void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *state, const ak_xform *world,
-                                int32_t hips, float dt);
+AK_API void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *state,
+                                const ak_xform *world, int32_t hips, float dt);
 
 AK_EXTERN_C_END
 

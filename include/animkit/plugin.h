@@ -317,6 +317,8 @@ AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle skeleton, ak_handle w
                                                  ak_handle *out_character, char *error_buffer,
                                                  int32_t error_size);
 AK_PLUGIN_API int32_t ak_plugin_character_info_get(ak_handle character, ak_plugin_character_info *out);
+/* Walk toward `target` (world; only x,z matter). Setting the same point again (within 0.1 mm)
+ * changes nothing, so engines may call it every frame; a moved target restarts the walk. */
 AK_PLUGIN_API int32_t ak_plugin_character_set_target(ak_handle character, const ak_vec3 *target);
 /* Phase 1: advance by dt seconds (> 0); writes the wanted displacement (world). */
 AK_PLUGIN_API int32_t ak_plugin_character_begin(ak_handle character, float dt, ak_vec3 *out_move);
@@ -340,6 +342,58 @@ AK_PLUGIN_API int32_t ak_plugin_character_pose(ak_handle character, ak_plugin_xf
 /* The last frame's pose in world space. */
 AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle character, ak_plugin_xform *out_world,
                                                      int32_t count);
+
+/* ---- Standalone foot IK: feet on the engine's ground for a clip played without the walker
+ * (an idle, a dance, any clip played in place or with its own root motion). Two-phase like the
+ * character: per frame, after sampling and FK,
+ *   1. ak_plugin_foot_ik_rays(time, character, model pose) -> 2 downward rays (left, right foot);
+ *   2. cast them, ak_plugin_foot_ik_apply(dt, hits, local, model) -> hips lowered by the lower
+ *      foot's shortfall, feet placed with limb IK and turned to the surface, stance feet locked.
+ * Stance comes from the clip (foot contacts detected at create); `character` is the world
+ * placement of the model space (the Transform the rig hangs under: position + yaw). */
+
+typedef struct ak_plugin_foot_ik_params {
+    float weight;                 /* 0..1; default 1 */
+    float max_tilt_deg;           /* feet follow the surface normal up to this; default 45 */
+    float max_hip_drop;           /* metres; default 0.45 */
+    float hip_drop_rate;          /* m/s the hip drop may change; default 0.8 */
+    float pole_distance;          /* knee pole in front of the knee, metres; default 0.5 */
+    int32_t lock_feet;            /* 1 (default): stance feet stay where they landed */
+    float ray_up;                 /* rays start this far above the foot; default 0.5 m */
+    float ray_down;               /* and reach this far below it; default 1.0 m */
+} ak_plugin_foot_ik_params;
+
+typedef struct ak_plugin_foot_ik_state {
+    int32_t stance[2];            /* [0] left, [1] right, this frame (from the clip) */
+    ak_vec3 sole[2];              /* world sole points after IK */
+    float tilt_deg[2];            /* foot up vs surface normal after IK */
+    int32_t reached[2];
+    float hip_drop;               /* metres */
+} ak_plugin_foot_ik_state;
+
+#define AK_PLUGIN_FOOT_IK_RAYS 2
+
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_defaults(ak_plugin_foot_ik_params *out);
+/* Finds the legs (humanoid map), detects the clip's foot contacts and calibrates the feet
+ * (sole height, the foot's up axis, the clip's floor). Keeps `skeleton` alive. */
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle skeleton, ak_handle clip,
+                                               const ak_plugin_foot_ik_params *params,
+                                               ak_handle *out_foot_ik, char *error_buffer,
+                                               int32_t error_size);
+/* Phase 1. `time`: clip time of the pose (for stance); `character`: world placement of the
+ * model space; `model`: the model-space pose (count >= joint_count). Writes 2 rays. */
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_rays(ak_handle foot_ik, float time,
+                                             const ak_plugin_xform *character,
+                                             const ak_plugin_xform *model, int32_t count,
+                                             ak_plugin_ray *out_rays, int32_t capacity,
+                                             int32_t *out_count);
+/* Phase 2. `dt` >= 0 seconds since the previous frame (0 on the first); `hits`: one per ray.
+ * Rewrites local (parent space) and model (model space) in place. */
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle foot_ik, float dt,
+                                              const ak_plugin_ground_hit *hits, int32_t hit_count,
+                                              ak_plugin_xform *local, ak_plugin_xform *model,
+                                              int32_t count);
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_state_get(ak_handle foot_ik, ak_plugin_foot_ik_state *out);
 
 AK_EXTERN_C_END
 

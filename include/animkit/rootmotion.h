@@ -27,12 +27,13 @@ typedef struct ak_root_motion_params {
     int32_t extract_heading; /* 1 (default): heading goes to the character, 0: stays in the pose */
     int32_t has_loop_end;    /* 1: loop_end_* give the root at t = duration (looping clips) */
     ak_vec3 loop_end_position; /* clip space; only x and z are used */
-    float loop_end_heading;  /* radians, unwrapped relative to the last key */
+    float loop_end_heading;    /* radians, unwrapped relative to the last key */
 } ak_root_motion_params;
 
 AK_API ak_root_motion_params ak_root_motion_defaults(void);
-AK_API int32_t ak_root_motion_validate(const ak_root_motion_params *params, const ak_skeleton *skeleton,
-                                       const ak_clip *clip, ak_error *err);
+AK_API int32_t ak_root_motion_validate(const ak_root_motion_params *params,
+                                       const ak_skeleton *skeleton, const ak_clip *clip,
+                                       ak_error *err);
 /* Reads the clip's root track (keys of every frame) into a root-motion track. The clip is
  * not referenced afterwards. */
 AK_API int32_t ak_root_motion_create(const ak_skeleton *skeleton, const ak_clip *clip,
@@ -50,7 +51,8 @@ AK_API void ak_root_motion_at(const ak_root_motion *rm, float t, ak_vec3 *positi
 AK_API void ak_root_motion_delta(const ak_root_motion *rm, float t0, float t1,
                                  ak_vec3 *delta_translation, float *delta_heading);
 /* Travel over one whole loop (t0 = 0, t1 = duration), character frame. */
-AK_API void ak_root_motion_loop(const ak_root_motion *rm, ak_vec3 *delta_translation, float *delta_heading);
+AK_API void ak_root_motion_loop(const ak_root_motion *rm, ak_vec3 *delta_translation,
+                                float *delta_heading);
 /* Makes a pose sampled at clip time t "in place": the root's horizontal translation is set
  * to 0 and (with extract_heading) the heading at t is removed from the root's rotation.
  * Vertical translation (the bob) is kept. Writes local[root_joint] only. */

@@ -14,8 +14,8 @@ struct ak_root_motion {
     float frame_time;
     float duration;
     int32_t loop;
-    ak_vec3 *position;   /* horizontal, y = 0 */
-    float *heading;      /* unwrapped */
+    ak_vec3 *position; /* horizontal, y = 0 */
+    float *heading;    /* unwrapped */
 };
 
 ak_root_motion_params ak_root_motion_defaults(void)
@@ -43,22 +43,27 @@ float ak_heading_of(ak_quat rotation, ak_vec3 forward_axis)
 
 static float wrap_pi(float a)
 {
-    while (a > AK_PI) a -= 2.0f * AK_PI;
-    while (a < -AK_PI) a += 2.0f * AK_PI;
+    while (a > AK_PI)
+        a -= 2.0f * AK_PI;
+    while (a < -AK_PI)
+        a += 2.0f * AK_PI;
     return a;
 }
 
-int32_t ak_root_motion_validate(const ak_root_motion_params *p, const ak_skeleton *sk, const ak_clip *c,
-                                ak_error *err)
+int32_t ak_root_motion_validate(const ak_root_motion_params *p, const ak_skeleton *sk,
+                                const ak_clip *c, ak_error *err)
 {
     if (!p || !sk || !c) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
     if (c->joint_count != sk->joint_count)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has %d joints, skeleton %d", (int)c->joint_count,
-                            (int)sk->joint_count);
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has %d joints, skeleton %d",
+                            (int)c->joint_count, (int)sk->joint_count);
     if (p->root_joint < 0 || p->root_joint >= sk->joint_count || sk->parents[p->root_joint] != -1)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "root_joint must be a root joint of the skeleton");
-    if (!akv_finite(p->forward_axis) || p->forward_axis.x * p->forward_axis.x + p->forward_axis.z * p->forward_axis.z < 1e-6f)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "forward_axis must be finite and not vertical");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "root_joint must be a root joint of the skeleton");
+    if (!akv_finite(p->forward_axis) ||
+        p->forward_axis.x * p->forward_axis.x + p->forward_axis.z * p->forward_axis.z < 1e-6f)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "forward_axis must be finite and not vertical");
     if (p->has_loop_end && (!akv_finite(p->loop_end_position) || !isfinite(p->loop_end_heading)))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "loop end not finite");
     return AK_OK;
@@ -67,11 +72,12 @@ int32_t ak_root_motion_validate(const ak_root_motion_params *p, const ak_skeleto
 static ak_vec3 key_root_translation(const ak_clip *c, const ak_skeleton *sk, int32_t j, int32_t f)
 {
     const int32_t tr = c->joint_track[j];
-    return tr >= 0 ? c->translations[(size_t)f * c->track_count + tr] : sk->rest_local[j].translation;
+    return tr >= 0 ? c->translations[(size_t)f * c->track_count + tr]
+                   : sk->rest_local[j].translation;
 }
 
-int32_t ak_root_motion_create(const ak_skeleton *sk, const ak_clip *c, const ak_root_motion_params *p,
-                              ak_root_motion **out, ak_error *err)
+int32_t ak_root_motion_create(const ak_skeleton *sk, const ak_clip *c,
+                              const ak_root_motion_params *p, ak_root_motion **out, ak_error *err)
 {
     if (out) *out = NULL;
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
@@ -97,7 +103,9 @@ int32_t ak_root_motion_create(const ak_skeleton *sk, const ak_clip *c, const ak_
     for (int32_t f = 0; f < n; ++f) {
         ak_vec3 t = key_root_translation(c, sk, j, f);
         rm->position[f] = ak_vec3_make(t.x, 0.0f, t.z);
-        float h = p->extract_heading ? ak_heading_of(c->rotations[(size_t)f * c->joint_count + j], p->forward_axis) : 0.0f;
+        float h = p->extract_heading
+                      ? ak_heading_of(c->rotations[(size_t)f * c->joint_count + j], p->forward_axis)
+                      : 0.0f;
         /* Unwrap: consecutive headings differ by less than pi. */
         rm->heading[f] = f == 0 ? h : rm->heading[f - 1] + wrap_pi(h - rm->heading[f - 1]);
     }
@@ -105,14 +113,18 @@ int32_t ak_root_motion_create(const ak_skeleton *sk, const ak_clip *c, const ak_
      * continued one more frame); a copy of the last key otherwise. */
     if (c->loop && p->has_loop_end) {
         rm->position[n] = ak_vec3_make(p->loop_end_position.x, 0.0f, p->loop_end_position.z);
-        rm->heading[n] = p->extract_heading ? rm->heading[n - 1] + wrap_pi(p->loop_end_heading - rm->heading[n - 1]) : 0.0f;
+        rm->heading[n] = p->extract_heading ? rm->heading[n - 1] +
+                                                  wrap_pi(p->loop_end_heading - rm->heading[n - 1])
+                                            : 0.0f;
     } else if (c->loop && n >= 3) {
         /* The wrap step n-1 -> n is taken as the mean of its neighbours n-2 -> n-1 and
          * 0 -> 1: exact for steady travel plus any smooth periodic sway. */
         const ak_vec3 step = akv_scale(akv_add(akv_sub(rm->position[n - 1], rm->position[n - 2]),
-                                               akv_sub(rm->position[1], rm->position[0])), 0.5f);
+                                               akv_sub(rm->position[1], rm->position[0])),
+                                       0.5f);
         rm->position[n] = akv_add(rm->position[n - 1], step);
-        rm->heading[n] = rm->heading[n - 1] + 0.5f * ((rm->heading[n - 1] - rm->heading[n - 2]) + (rm->heading[1] - rm->heading[0]));
+        rm->heading[n] = rm->heading[n - 1] + 0.5f * ((rm->heading[n - 1] - rm->heading[n - 2]) +
+                                                      (rm->heading[1] - rm->heading[0]));
     } else if (c->loop && n == 2) {
         rm->position[n] = akv_add(rm->position[1], akv_sub(rm->position[1], rm->position[0]));
         rm->heading[n] = rm->heading[1] + (rm->heading[1] - rm->heading[0]);
@@ -132,7 +144,10 @@ void ak_root_motion_destroy(ak_root_motion *rm)
     free(rm);
 }
 
-float ak_root_motion_duration(const ak_root_motion *rm) { return rm ? rm->duration : 0.0f; }
+float ak_root_motion_duration(const ak_root_motion *rm)
+{
+    return rm ? rm->duration : 0.0f;
+}
 
 /* Position/heading inside one period, t in [0, duration]. */
 static void at_in_period(const ak_root_motion *rm, float t, ak_vec3 *pos, float *head)
@@ -239,7 +254,8 @@ ak_xform ak_root_motion_character(const ak_root_motion *rm, float t)
     /* In-place poses are built from the in-period time: the character frame of a pose
      * sampled at t is the root at t within its period. */
     float tt = t;
-    if (rm->loop && rm->duration > 0.0f && isfinite(t)) tt = t - floorf(t / rm->duration) * rm->duration;
+    if (rm->loop && rm->duration > 0.0f && isfinite(t))
+        tt = t - floorf(t / rm->duration) * rm->duration;
     at_in_period(rm, tt < 0.0f ? 0.0f : tt, &p, &h);
     x.rotation = rm->extract_heading ? ak_quat_yaw(h) : ak_quat_identity();
     x.translation = ak_vec3_make(p.x, 0.0f, p.z);

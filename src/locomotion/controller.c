@@ -20,32 +20,37 @@ ak_controller_params ak_controller_defaults(void)
 int32_t ak_controller_validate(const ak_controller_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null controller params");
-    if (!(p->radius > 0.0f) || !(p->radius < 10.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "radius must be in (0, 10) m");
+    if (!(p->radius > 0.0f) || !(p->radius < 10.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "radius must be in (0, 10) m");
     if (!(p->height >= 2.0f * p->radius) || !(p->height < 100.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "height must be at least 2*radius");
     if (!(p->step_height >= 0.0f) || !(p->step_height < p->height))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "step height must be in [0, height)");
     if (!(p->max_slope_deg > 0.0f) || !(p->max_slope_deg < 90.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max slope must be in (0, 90) degrees");
-    if (!(p->gravity >= 0.0f) || !isfinite(p->gravity)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "gravity must be >= 0");
-    if (!(p->skin >= 0.0f) || !(p->skin < p->radius)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skin must be in [0, radius)");
+    if (!(p->gravity >= 0.0f) || !isfinite(p->gravity))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "gravity must be >= 0");
+    if (!(p->skin >= 0.0f) || !(p->skin < p->radius))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skin must be in [0, radius)");
     return AK_OK;
 }
 
-int32_t ak_controller_init(ak_controller *c, const ak_controller_params *p, ak_vec3 position, ak_error *err)
+int32_t ak_controller_init(ak_controller *c, const ak_controller_params *p, ak_vec3 position,
+                           ak_error *err)
 {
     if (!c) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null controller");
     int32_t st = ak_controller_validate(p, err);
     if (st != AK_OK) return st;
-    if (!akv_finite(position)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "position not finite");
+    if (!akv_finite(position))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "position not finite");
     memset(c, 0, sizeof *c);
     c->params = *p;
     c->position = position;
     return AK_OK;
 }
 
-int32_t ak_controller_ground(const ak_controller *c, const ak_ground *ground, const ak_box *boxes, int32_t box_count,
-                             float x, float z, float feet_y, ak_ground_hit *out)
+int32_t ak_controller_ground(const ak_controller *c, const ak_ground *ground, const ak_box *boxes,
+                             int32_t box_count, float x, float z, float feet_y, ak_ground_hit *out)
 {
     ak_ground_hit h;
     ak_ground_query(ground, x, z, &h);
@@ -80,8 +85,9 @@ static int box_blocks(const ak_box *b, ak_vec3 p, float r, float hgt, float step
 
 /* Can the capsule stand with its feet at (x, z) coming from height y? Sets the flags of
  * what blocked it. */
-static int can_stand(const ak_controller *c, const ak_ground *ground, const ak_box *boxes, int32_t n, ak_vec3 from,
-                     float x, float z, ak_controller_result *res, float *ground_y)
+static int can_stand(const ak_controller *c, const ak_ground *ground, const ak_box *boxes,
+                     int32_t n, ak_vec3 from, float x, float z, ak_controller_result *res,
+                     float *ground_y)
 {
     const ak_controller_params *p = &c->params;
     ak_ground_hit h;
@@ -103,7 +109,9 @@ static int can_stand(const ak_controller *c, const ak_ground *ground, const ak_b
             return 0;
         }
     }
-    const ak_vec3 q = {x, h.height > from.y - p->step_height ? (h.height > from.y ? h.height : from.y) : from.y, z};
+    const ak_vec3 q = {
+        x, h.height > from.y - p->step_height ? (h.height > from.y ? h.height : from.y) : from.y,
+        z};
     for (int32_t i = 0; boxes && i < n; ++i)
         if (box_blocks(&boxes[i], q, p->radius + p->skin, p->height, p->step_height)) {
             res->hit_wall = 1;
@@ -113,8 +121,8 @@ static int can_stand(const ak_controller *c, const ak_ground *ground, const ak_b
     return 1;
 }
 
-int32_t ak_controller_move(ak_controller *c, const ak_ground *ground, const ak_box *boxes, int32_t box_count,
-                           ak_vec3 desired, float dt, ak_controller_result *out)
+int32_t ak_controller_move(ak_controller *c, const ak_ground *ground, const ak_box *boxes,
+                           int32_t box_count, ak_vec3 desired, float dt, ak_controller_result *out)
 {
     ak_controller_result res;
     memset(&res, 0, sizeof res);
@@ -137,15 +145,18 @@ int32_t ak_controller_move(ak_controller *c, const ak_ground *ground, const ak_b
         if (can_stand(c, ground, boxes, box_count, pos, pos.x + sx, pos.z + sz, &res, &gy)) {
             pos.x += sx;
             pos.z += sz;
-        } else if (sx != 0.0f && can_stand(c, ground, boxes, box_count, pos, pos.x + sx, pos.z, &res, &gy)) {
+        } else if (sx != 0.0f &&
+                   can_stand(c, ground, boxes, box_count, pos, pos.x + sx, pos.z, &res, &gy)) {
             pos.x += sx; /* slide along x */
-        } else if (sz != 0.0f && can_stand(c, ground, boxes, box_count, pos, pos.x, pos.z + sz, &res, &gy)) {
+        } else if (sz != 0.0f &&
+                   can_stand(c, ground, boxes, box_count, pos, pos.x, pos.z + sz, &res, &gy)) {
             pos.z += sz; /* slide along z */
         } else {
             continue;
         }
         /* Follow the ground while walking: up any step, down within step_height. */
-        if (c->grounded && gy <= pos.y + p->step_height + 1e-4f && gy >= pos.y - p->step_height) pos.y = gy;
+        if (c->grounded && gy <= pos.y + p->step_height + 1e-4f && gy >= pos.y - p->step_height)
+            pos.y = gy;
     }
     /* Vertical: snap or fall. */
     ak_ground_hit h;

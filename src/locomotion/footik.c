@@ -31,7 +31,10 @@ ak_foot_ik_params ak_foot_ik_defaults(void)
     return p;
 }
 
-static int valid_joint(const ak_skeleton *sk, int32_t j) { return j >= 0 && j < sk->joint_count; }
+static int valid_joint(const ak_skeleton *sk, int32_t j)
+{
+    return j >= 0 && j < sk->joint_count;
+}
 
 int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_error *err)
 {
@@ -40,18 +43,23 @@ int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, const ak_skeleton *sk, a
         const ak_foot_ik_leg *l = &p->legs[s];
         if (!valid_joint(sk, l->upper) || !valid_joint(sk, l->lower) || !valid_joint(sk, l->foot) ||
             !(l->upper < l->lower && l->lower < l->foot))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s leg joints missing or not upper < lower < foot",
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "%s leg joints missing or not upper < lower < foot",
                                 s == 0 ? "left" : "right");
         if (!(l->sole_height >= 0.0f) || !isfinite(l->sole_height) || !akv_finite(l->up_local) ||
             akv_len(l->up_local) < 0.5f)
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "sole height must be >= 0 and up_local a unit vector");
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "sole height must be >= 0 and up_local a unit vector");
     }
-    if (!valid_joint(sk, p->hips)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "hips joint out of range");
-    if (!(p->weight >= 0.0f && p->weight <= 1.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight must be in [0,1]");
+    if (!valid_joint(sk, p->hips))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "hips joint out of range");
+    if (!(p->weight >= 0.0f && p->weight <= 1.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight must be in [0,1]");
     if (!(p->max_tilt_deg >= 0.0f && p->max_tilt_deg <= 89.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max tilt must be in [0, 89] degrees");
-    if (!(p->lock_release_rate > 0.0f) || !(p->ground_fade_rate > 0.0f) || !(p->stance_fade_rate > 0.0f) ||
-        !(p->swing_height_rate > 0.0f) || !(p->hip_drop_rate > 0.0f) || !(p->hip_drop_stiffness > 0.0f))
+    if (!(p->lock_release_rate > 0.0f) || !(p->ground_fade_rate > 0.0f) ||
+        !(p->stance_fade_rate > 0.0f) || !(p->swing_height_rate > 0.0f) ||
+        !(p->hip_drop_rate > 0.0f) || !(p->hip_drop_stiffness > 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rates must be positive");
     if (!(p->max_hip_drop >= 0.0f) || !isfinite(p->max_hip_drop) || !isfinite(p->pole_distance))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max hip drop must be >= 0");
@@ -70,8 +78,9 @@ ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *p, const ak_xform *world, int32
     return akv_sub(f.translation, akv_scale(akq_rotate(f.rotation, l->up_local), l->sole_height));
 }
 
-void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st, const ak_xform *world,
-                             int32_t stance_left, int32_t stance_right, ak_vec3 out[2])
+void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                             const ak_xform *world, int32_t stance_left, int32_t stance_right,
+                             ak_vec3 out[2])
 {
     (void)stance_left;
     (void)stance_right;
@@ -90,16 +99,24 @@ static float approach(float v, float goal, float step)
 }
 
 /* The ground normal tipped back toward +Y so it is at most max_tilt from vertical. */
-static ak_vec3 clamp_normal(ak_vec3 n, float max_tilt_rad)
+static ak_vec3 clamp_normal(ak_vec3 n, float cos_max, float sin_max)
 {
     n = ak_vec3_normalize_or(n, ak_vec3_make(0, 1, 0));
     if (n.y < 0.0f) n = akv_scale(n, -1.0f);
-    const float tilt = acosf(n.y > 1.0f ? 1.0f : n.y);
-    if (tilt <= max_tilt_rad) return n;
+    if (n.y >= cos_max) return n; /* within the limit: tilt = acos(n.y) <= max */
     const float h = sqrtf(n.x * n.x + n.z * n.z);
     if (h < 1e-9f) return ak_vec3_make(0, 1, 0);
-    const float s = sinf(max_tilt_rad) / h;
-    return ak_vec3_make(n.x * s, cosf(max_tilt_rad), n.z * s);
+    const float s = sin_max / h;
+    return ak_vec3_make(n.x * s, cos_max, n.z * s);
+}
+
+/* Weighted blend of two rotations; exact at the ends, nlerp between (the weights fade over a
+ * few frames, where nlerp and slerp differ by far less than a degree). */
+static ak_quat blend_rot(ak_quat a, ak_quat b, float w)
+{
+    if (!(w > 0.0f)) return a;
+    if (w >= 1.0f) return b;
+    return akq_nlerp(a, b, w);
 }
 
 static float angle_deg(ak_vec3 a, ak_vec3 b)
@@ -112,12 +129,15 @@ static float angle_deg(ak_vec3 a, ak_vec3 b)
 int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
                        const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world, ak_error *err)
 {
-    if (!p || !sk || !st || !fr || !local || !world) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
-    if (!(fr->dt >= 0.0f) || !isfinite(fr->dt)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
+    if (!p || !sk || !st || !fr || !local || !world)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!(fr->dt >= 0.0f) || !isfinite(fr->dt))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
     const float dt = fr->dt;
     const ak_vec3 up = {0, 1, 0};
     const ak_vec3 forward = akq_rotate(fr->character.rotation, ak_vec3_make(0, 0, 1));
     const float max_tilt = p->max_tilt_deg * AK_PI / 180.0f;
+    const float cos_tilt = cosf(max_tilt), sin_tilt = sinf(max_tilt);
     ak_vec3 ankle_target[2];
     ak_quat foot_rot[2];
     float shortfall[2], reach_drop[2];
@@ -139,10 +159,14 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         const ak_vec3 sole = ak_foot_ik_sole(p, world, s);
         const ak_vec3 foot_up = akq_rotate(foot.rotation, leg->up_local);
         /* Weights. */
-        st->ground_weight[s] = approach(st->ground_weight[s], g->hit ? 1.0f : 0.0f, p->ground_fade_rate * dt);
-        st->stance_weight[s] = approach(st->stance_weight[s], (fr->stance[s] || fr->stance_next[s]) ? 1.0f : 0.0f,
-                                        p->stance_fade_rate * dt);
-        st->plant_weight[s] = approach(st->plant_weight[s], (fr->stance[s] || fr->stance_next[s]) ? 1.0f : 0.0f, p->stance_fade_rate * dt);
+        st->ground_weight[s] =
+            approach(st->ground_weight[s], g->hit ? 1.0f : 0.0f, p->ground_fade_rate * dt);
+        st->stance_weight[s] =
+            approach(st->stance_weight[s], (fr->stance[s] || fr->stance_next[s]) ? 1.0f : 0.0f,
+                     p->stance_fade_rate * dt);
+        st->plant_weight[s] =
+            approach(st->plant_weight[s], (fr->stance[s] || fr->stance_next[s]) ? 1.0f : 0.0f,
+                     p->stance_fade_rate * dt);
         if (fr->stance[s] && p->lock_feet) {
             if (!st->was_stance[s] || !st->initialized) {
                 /* Lock where the foot is now (its current blend of lock and animation). */
@@ -174,12 +198,15 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
                 float u = fr->swing_phase[s];
                 u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
                 u = u * u * (3.0f - 2.0f * u);
-                const float glide = st->liftoff_ground[s] + (fr->ground_land[s].height - st->liftoff_ground[s]) * u;
+                const float glide =
+                    st->liftoff_ground[s] + (fr->ground_land[s].height - st->liftoff_ground[s]) * u;
                 ground_y = glide > g->height ? glide : g->height;
             }
             const float want = ground_y + lift * (1.0f - st->plant_weight[s]) - sole.y;
-            if (fr->stance[s] || !st->initialized) offset = want;
-            else offset = approach(st->swing_offset[s], want, p->swing_height_rate * dt);
+            if (fr->stance[s] || !st->initialized)
+                offset = want;
+            else
+                offset = approach(st->swing_offset[s], want, p->swing_height_rate * dt);
             st->swing_offset[s] = offset;
         } else {
             st->swing_offset[s] = approach(st->swing_offset[s], 0.0f, p->swing_height_rate * dt);
@@ -188,11 +215,12 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         target.y = sole.y + offset * gw;
         /* Foot rotation: tip the foot so its up axis meets the (clamped) normal. In swing
          * the animated pitch is kept relative to the slope; in stance the foot lies flat. */
-        const ak_vec3 n = g->hit ? clamp_normal(g->normal, max_tilt) : up;
+        const ak_vec3 n = g->hit ? clamp_normal(g->normal, cos_tilt, sin_tilt) : up;
         const ak_quat to_slope = ak_quat_from_to(up, n);
         const ak_quat to_flat = ak_quat_from_to(foot_up, n);
-        const ak_quat align = akq_slerp(to_slope, to_flat, st->stance_weight[s]);
-        const ak_quat applied = akq_slerp(ak_quat_identity(), align, st->ground_weight[s] * p->weight);
+        const ak_quat align = blend_rot(to_slope, to_flat, st->stance_weight[s]);
+        const ak_quat applied =
+            blend_rot(ak_quat_identity(), align, st->ground_weight[s] * p->weight);
         foot_rot[s] = akq_normalize(akq_mul(applied, foot.rotation));
         const ak_vec3 new_up = akq_rotate(foot_rot[s], leg->up_local);
         /* Blend the lock in with the overall weight too. */
@@ -212,7 +240,8 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         if (!fr->stance[s] && fr->ground_land[s].hit) {
             float u = fr->swing_phase[s];
             u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
-            const float land_short = (fr->floor_height - fr->ground_land[s].height) * u * u * (3.0f - 2.0f * u);
+            const float land_short =
+                (fr->floor_height - fr->ground_land[s].height) * u * u * (3.0f - 2.0f * u);
             if (land_short > shortfall[s]) shortfall[s] = land_short;
         }
         if (dh2 < L * L) {
@@ -238,7 +267,9 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
          * (its velocity taken over), so the hips come back up at the capped rate, not at
          * whatever speed the need falls away. */
         const float omega = p->hip_drop_stiffness;
-        float v = st->hip_drop_velocity + (omega * omega * (want - st->hip_drop) - 2.0f * omega * st->hip_drop_velocity) * dt;
+        float v =
+            st->hip_drop_velocity +
+            (omega * omega * (want - st->hip_drop) - 2.0f * omega * st->hip_drop_velocity) * dt;
         if (v > p->hip_drop_rate) v = p->hip_drop_rate;
         if (v < -p->hip_drop_rate) v = -p->hip_drop_rate;
         float next = st->hip_drop + v * dt;
@@ -261,12 +292,14 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         local[p->hips].translation = akv_add(local[p->hips].translation, d);
         /* A pure world translation of the hips' subtree: shift instead of re-running FK. */
         const int32_t end = sk->subtree_end[p->hips];
-        for (int32_t j = p->hips; j < end; ++j) world[j].translation.y -= st->applied_hip_drop;
+        for (int32_t j = p->hips; j < end; ++j)
+            world[j].translation.y -= st->applied_hip_drop;
     }
     /* Limb IK per leg, knee pole in front of the character. */
+    const ak_limb_ik_params limb_defaults = ak_limb_ik_defaults();
     for (int s = 0; s < 2; ++s) {
         const ak_foot_ik_leg *leg = &p->legs[s];
-        ak_limb_ik_params lp = ak_limb_ik_defaults();
+        ak_limb_ik_params lp = limb_defaults;
         lp.skeleton = sk;
         lp.upper = leg->upper;
         lp.middle = leg->lower;
@@ -282,7 +315,8 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         if (ak_limb_ik_run(&lp, local, world, &r, NULL) < 0) r.reached = 0;
         st->reached[s] = r.reached;
         st->sole[s] = ak_foot_ik_sole(p, world, s);
-        const ak_vec3 n = fr->ground[s].hit ? clamp_normal(fr->ground[s].normal, max_tilt) : up;
+        const ak_vec3 n =
+            fr->ground[s].hit ? clamp_normal(fr->ground[s].normal, cos_tilt, sin_tilt) : up;
         st->tilt_deg[s] = angle_deg(akq_rotate(world[leg->foot].rotation, leg->up_local), n);
     }
     st->initialized = 1;
@@ -307,20 +341,24 @@ int32_t ak_reach_validate(const ak_reach_params *p, const ak_skeleton *sk, ak_er
     if (!p || !sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
     if (!valid_joint(sk, p->upper) || !valid_joint(sk, p->lower) || !valid_joint(sk, p->hand) ||
         !(p->upper < p->lower && p->lower < p->hand))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "arm joints missing or not upper < lower < hand");
-    if (!akv_finite(p->target) || !akv_finite(p->pole)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "target/pole not finite");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "arm joints missing or not upper < lower < hand");
+    if (!akv_finite(p->target) || !akv_finite(p->pole))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "target/pole not finite");
     if (!(p->start_distance > p->full_distance) || !(p->full_distance >= 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need start_distance > full_distance >= 0");
-    if (!(p->fade_rate > 0.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rate must be positive");
+    if (!(p->fade_rate > 0.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rate must be positive");
     return AK_OK;
 }
 
-int32_t ak_reach_run(const ak_reach_params *p, const ak_skeleton *sk, ak_reach_state *st, float dt, ak_xform *local,
-                     ak_xform *world, ak_error *err)
+int32_t ak_reach_run(const ak_reach_params *p, const ak_skeleton *sk, ak_reach_state *st, float dt,
+                     ak_xform *local, ak_xform *world, ak_error *err)
 {
     int32_t v = ak_reach_validate(p, sk, err);
     if (v != AK_OK) return v;
-    if (!st || !local || !world || !(dt >= 0.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "bad argument");
+    if (!st || !local || !world || !(dt >= 0.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "bad argument");
     const float d = akv_len(akv_sub(p->target, world[p->upper].translation));
     float goal = (p->start_distance - d) / (p->start_distance - p->full_distance);
     goal = goal < 0.0f ? 0.0f : (goal > 1.0f ? 1.0f : goal);

@@ -42,14 +42,17 @@ int32_t ak_terrain_validate(const ak_terrain_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null terrain params");
     if (p->kind < AK_TERRAIN_FLAT || p->kind > AK_TERRAIN_STAIRS)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "terrain kind must be flat, hills or stairs (heightmaps: ak_terrain_load_pgm)");
+        return ak_error_set(
+            err, AK_ERR_INVALID_ARG, 0,
+            "terrain kind must be flat, hills or stairs (heightmaps: ak_terrain_load_pgm)");
     if (!(p->size > 0.0f) || !(p->size <= 100000.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "terrain size must be in (0, 1e5] m");
-    if (!isfinite(p->base_height)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "base height not finite");
+    if (!isfinite(p->base_height))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "base height not finite");
     if (p->kind == AK_TERRAIN_HILLS) {
         if (!(p->cell >= 0.01f) || p->size / p->cell > 8192.0f)
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "hills cell must be >= 0.01 m and size/cell <= 8192");
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "hills cell must be >= 0.01 m and size/cell <= 8192");
         if (!(p->max_slope_deg > 0.0f) || !(p->max_slope_deg <= 60.0f))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max slope must be in (0, 60] degrees");
         if (!(p->wavelength >= 4.0f * p->cell) || !isfinite(p->wavelength))
@@ -131,7 +134,8 @@ static int32_t make_hills(ak_terrain *t, ak_error *err)
         for (int32_t c = 0; c < n; ++c) {
             const float x = -t->half + (float)c * t->dx;
             float h = 0.0f;
-            for (int i = 0; i < WAVES; ++i) h += amp[i] * sinf(kx[i] * x + kz[i] * z + phase[i]);
+            for (int i = 0; i < WAVES; ++i)
+                h += amp[i] * sinf(kx[i] * x + kz[i] * z + phase[i]);
             t->heights[(size_t)r * n + c] = h;
         }
     }
@@ -179,12 +183,14 @@ int32_t ak_terrain_create_grid(const float *heights, int32_t width, int32_t dept
     if (out) *out = NULL;
     if (!out || !heights) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
     if (width < 2 || depth < 2 || width > 32768 || depth > 32768)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "heightmap must be 2..32768 samples on each side");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "heightmap must be 2..32768 samples on each side");
     if (!(size > 0.0f) || !isfinite(size))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "heightmap size must be positive");
     const size_t n = (size_t)width * (size_t)depth;
     for (size_t i = 0; i < n; ++i)
-        if (!isfinite(heights[i])) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "heightmap value not finite");
+        if (!isfinite(heights[i]))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "heightmap value not finite");
     ak_terrain *t = (ak_terrain *)calloc(1, sizeof *t);
     if (!t) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     t->heights = (float *)malloc(sizeof(float) * n);
@@ -227,7 +233,8 @@ static void pgm_skip(pgm_reader *r)
 {
     while (r->p < r->end) {
         if (*r->p == '#') {
-            while (r->p < r->end && *r->p != '\n') ++r->p;
+            while (r->p < r->end && *r->p != '\n')
+                ++r->p;
         } else if (isspace(*r->p)) {
             if (*r->p == '\n') ++r->line;
             ++r->p;
@@ -257,7 +264,8 @@ int32_t ak_terrain_read_pgm_memory(const char *data, size_t bytes, float size, f
     if (out) *out = NULL;
     if (!data || !out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
     if (!(size > 0.0f) || !isfinite(size) || !isfinite(height))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "--size must be positive and --height finite");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "--size must be positive and --height finite");
     pgm_reader r = {(const unsigned char *)data, (const unsigned char *)data + bytes, 1};
     if (bytes < 2 || r.p[0] != 'P' || (r.p[1] != '2' && r.p[1] != '5'))
         return ak_error_set(err, AK_ERR_PARSE, 1, "not a PGM file (expected P2 or P5)");
@@ -267,11 +275,25 @@ int32_t ak_terrain_read_pgm_memory(const char *data, size_t bytes, float size, f
     if (pgm_uint(&r, &w) || pgm_uint(&r, &h) || pgm_uint(&r, &maxval))
         return ak_error_set(err, AK_ERR_PARSE, r.line, "bad PGM header (width height maxval)");
     if (w < 2 || h < 2 || w > 32768 || h > 32768)
-        return ak_error_set(err, AK_ERR_LIMIT, r.line, "PGM must be 2..32768 pixels on each side (got %ux%u)",
-                            (unsigned)w, (unsigned)h);
+        return ak_error_set(err, AK_ERR_LIMIT, r.line,
+                            "PGM must be 2..32768 pixels on each side (got %ux%u)", (unsigned)w,
+                            (unsigned)h);
     if (maxval < 1 || maxval > 65535)
         return ak_error_set(err, AK_ERR_PARSE, r.line, "PGM maxval must be 1..65535");
     const size_t n = (size_t)w * (size_t)h;
+    if (n > ((size_t)1 << 26))
+        return ak_error_set(err, AK_ERR_LIMIT, r.line,
+                            "PGM of %ux%u pixels is above the 64 Mpixel limit", (unsigned)w,
+                            (unsigned)h);
+    /* Before allocating: the rest of the input must be able to hold the raster (binary: n or
+     * 2n bytes after one separator; ASCII: at least a digit per pixel), so a short file never
+     * makes a large allocation. */
+    const size_t left = (size_t)(r.end - r.p);
+    const size_t need = binary ? n * (maxval < 256 ? 1u : 2u) + 1u : n;
+    if (left < need)
+        return ak_error_set(err, AK_ERR_PARSE, r.line,
+                            "PGM raster truncated: %lu pixels need %lu bytes, %lu left",
+                            (unsigned long)n, (unsigned long)need, (unsigned long)left);
     float *hs = (float *)malloc(sizeof(float) * n);
     if (!hs) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     const float k = height / (float)maxval;
@@ -286,7 +308,8 @@ int32_t ak_terrain_read_pgm_memory(const char *data, size_t bytes, float size, f
         const size_t bpp = maxval < 256 ? 1 : 2;
         if ((size_t)(r.end - r.p) < n * bpp) {
             free(hs);
-            return ak_error_set(err, AK_ERR_PARSE, r.line, "PGM raster truncated (%lu of %lu bytes)",
+            return ak_error_set(err, AK_ERR_PARSE, r.line,
+                                "PGM raster truncated (%lu of %lu bytes)",
                                 (unsigned long)(r.end - r.p), (unsigned long)(n * bpp));
         }
         for (size_t i = 0; i < n; ++i) {
@@ -298,13 +321,14 @@ int32_t ak_terrain_read_pgm_memory(const char *data, size_t bytes, float size, f
         for (size_t i = 0; i < n; ++i) {
             uint32_t v;
             if (pgm_uint(&r, &v)) {
-                st = ak_error_set(err, AK_ERR_PARSE, r.line, "PGM pixel %lu of %lu missing or not a number",
+                st = ak_error_set(err, AK_ERR_PARSE, r.line,
+                                  "PGM pixel %lu of %lu missing or not a number",
                                   (unsigned long)(i + 1), (unsigned long)n);
                 break;
             }
             if (v > maxval) {
-                st = ak_error_set(err, AK_ERR_PARSE, r.line, "PGM pixel value %u above maxval %u", (unsigned)v,
-                                  (unsigned)maxval);
+                st = ak_error_set(err, AK_ERR_PARSE, r.line, "PGM pixel value %u above maxval %u",
+                                  (unsigned)v, (unsigned)maxval);
                 break;
             }
             hs[i] = (float)v * k;
@@ -315,7 +339,8 @@ int32_t ak_terrain_read_pgm_memory(const char *data, size_t bytes, float size, f
     return st;
 }
 
-int32_t ak_terrain_load_pgm(const char *path, float size, float height, ak_terrain **out, ak_error *err)
+int32_t ak_terrain_load_pgm(const char *path, float size, float height, ak_terrain **out,
+                            ak_error *err)
 {
     if (out) *out = NULL;
     if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null path");
@@ -388,10 +413,14 @@ static float stairs_height(const ak_terrain_params *p, float x)
     const float rise_end = p->stairs_start_x + p->step_depth * (float)p->step_count;
     const float fall_start = rise_end + p->landing;
     int32_t n;
-    if (x < p->stairs_start_x) n = 0;
-    else if (x < rise_end) n = (int32_t)floorf((x - p->stairs_start_x) / p->step_depth) + 1;
-    else if (x < fall_start) n = p->step_count;
-    else n = p->step_count - 1 - (int32_t)floorf((x - fall_start) / p->step_depth);
+    if (x < p->stairs_start_x)
+        n = 0;
+    else if (x < rise_end)
+        n = (int32_t)floorf((x - p->stairs_start_x) / p->step_depth) + 1;
+    else if (x < fall_start)
+        n = p->step_count;
+    else
+        n = p->step_count - 1 - (int32_t)floorf((x - fall_start) / p->step_depth);
     if (n < 0) n = 0;
     if (n > p->step_count) n = p->step_count;
     return p->base_height + p->step_height * (float)n;
@@ -403,9 +432,7 @@ int32_t ak_terrain_sample(const ak_terrain *t, float x, float z, ak_ground_hit *
     if (!t || !(fabsf(x) <= t->half) || !(fabsf(z) <= t->half)) return no_hit(out);
     switch (t->kind) {
     case AK_TERRAIN_HILLS:
-    case AK_TERRAIN_HEIGHTMAP:
-        grid_sample(t, x, z, out);
-        break;
+    case AK_TERRAIN_HEIGHTMAP: grid_sample(t, x, z, out); break;
     case AK_TERRAIN_STAIRS:
         out->hit = 1;
         out->height = stairs_height(&t->params, x);
@@ -431,7 +458,8 @@ static int32_t terrain_ray_cb(void *user, const ak_ground_ray *ray, ak_ground_hi
 {
     if (!(ray->direction.y < -0.999f)) return no_hit(out);
     if (!ak_terrain_sample((const ak_terrain *)user, ray->origin.x, ray->origin.z, out)) return 0;
-    if (out->height > ray->origin.y || out->height < ray->origin.y - ray->max_distance) return no_hit(out);
+    if (out->height > ray->origin.y || out->height < ray->origin.y - ray->max_distance)
+        return no_hit(out);
     return 1;
 }
 
@@ -480,7 +508,8 @@ int32_t ak_ground_cast(const ak_ground *g, const ak_ground_ray *ray, ak_ground_h
     if (g->raycast) return g->raycast(g->user, ray, out) ? (out->hit = 1) : no_hit(out);
     if (g->height_at && ray->direction.y < -0.999f) {
         if (!g->height_at(g->user, ray->origin.x, ray->origin.z, out)) return no_hit(out);
-        if (out->height > ray->origin.y || out->height < ray->origin.y - ray->max_distance) return no_hit(out);
+        if (out->height > ray->origin.y || out->height < ray->origin.y - ray->max_distance)
+            return no_hit(out);
         return (out->hit = 1);
     }
     return no_hit(out);

@@ -13,41 +13,97 @@
 #include <string.h>
 
 enum {
-    J_HIPS, J_LUPLEG, J_LLEG, J_LFOOT, J_LTOE, J_LTOE_END,
-    J_RUPLEG, J_RLEG, J_RFOOT, J_RTOE, J_RTOE_END,
-    J_SPINE, J_CHEST, J_NECK, J_HEAD, J_HEAD_END,
-    J_LSHOULDER, J_LARM, J_LFOREARM, J_LHAND, J_LHAND_END,
-    J_RSHOULDER, J_RARM, J_RFOREARM, J_RHAND, J_RHAND_END,
+    J_HIPS,
+    J_LUPLEG,
+    J_LLEG,
+    J_LFOOT,
+    J_LTOE,
+    J_LTOE_END,
+    J_RUPLEG,
+    J_RLEG,
+    J_RFOOT,
+    J_RTOE,
+    J_RTOE_END,
+    J_SPINE,
+    J_CHEST,
+    J_NECK,
+    J_HEAD,
+    J_HEAD_END,
+    J_LSHOULDER,
+    J_LARM,
+    J_LFOREARM,
+    J_LHAND,
+    J_LHAND_END,
+    J_RSHOULDER,
+    J_RARM,
+    J_RFOREARM,
+    J_RHAND,
+    J_RHAND_END,
     J_COUNT
 };
 
-static const char *const k_names[J_COUNT] = {
-    "Hips", "LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase", "LeftToeBase_end",
-    "RightUpLeg", "RightLeg", "RightFoot", "RightToeBase", "RightToeBase_end",
-    "Spine", "Chest", "Neck", "Head", "Head_end",
-    "LeftShoulder", "LeftArm", "LeftForeArm", "LeftHand", "LeftHand_end",
-    "RightShoulder", "RightArm", "RightForeArm", "RightHand", "RightHand_end"};
-static const int32_t k_parents[J_COUNT] = {
-    -1, 0, 1, 2, 3, 4,
-    0, 6, 7, 8, 9,
-    0, 11, 12, 13, 14,
-    12, 16, 17, 18, 19,
-    12, 21, 22, 23, 24};
+static const char *const k_names[J_COUNT] = {"Hips",
+                                             "LeftUpLeg",
+                                             "LeftLeg",
+                                             "LeftFoot",
+                                             "LeftToeBase",
+                                             "LeftToeBase_end",
+                                             "RightUpLeg",
+                                             "RightLeg",
+                                             "RightFoot",
+                                             "RightToeBase",
+                                             "RightToeBase_end",
+                                             "Spine",
+                                             "Chest",
+                                             "Neck",
+                                             "Head",
+                                             "Head_end",
+                                             "LeftShoulder",
+                                             "LeftArm",
+                                             "LeftForeArm",
+                                             "LeftHand",
+                                             "LeftHand_end",
+                                             "RightShoulder",
+                                             "RightArm",
+                                             "RightForeArm",
+                                             "RightHand",
+                                             "RightHand_end"};
+static const int32_t k_parents[J_COUNT] = {-1, 0,  1,  2,  3,  4,  0,  6,  7,  8,  9,  0,  11,
+                                           12, 13, 14, 12, 16, 17, 18, 19, 12, 21, 22, 23, 24};
 
 /* Body proportions (metres). The ankle stands ANKLE_H above the floor with the foot flat. */
-#define HIP_HALF 0.09f
+#define HIP_HALF     0.09f
 #define HIP_DROP_OFS 0.05f
-#define THIGH 0.42f
-#define SHIN 0.41f
-#define ANKLE_H 0.08f
+#define THIGH        0.42f
+#define SHIN         0.41f
+#define ANKLE_H      0.08f
 
-static const float k_offsets[J_COUNT][3] = {
-    {0, ANKLE_H + THIGH + SHIN + HIP_DROP_OFS, 0},
-    {HIP_HALF, -HIP_DROP_OFS, 0}, {0, -THIGH, 0}, {0, -SHIN, 0}, {0, -0.06f, 0.12f}, {0, -0.02f, 0.06f},
-    {-HIP_HALF, -HIP_DROP_OFS, 0}, {0, -THIGH, 0}, {0, -SHIN, 0}, {0, -0.06f, 0.12f}, {0, -0.02f, 0.06f},
-    {0, 0.10f, 0}, {0, 0.18f, 0}, {0, 0.22f, 0}, {0, 0.10f, 0}, {0, 0.18f, 0},
-    {0.04f, 0.17f, 0}, {0.14f, 0, 0}, {0, -0.28f, 0}, {0, -0.25f, 0}, {0, -0.08f, 0},
-    {-0.04f, 0.17f, 0}, {-0.14f, 0, 0}, {0, -0.28f, 0}, {0, -0.25f, 0}, {0, -0.08f, 0}};
+static const float k_offsets[J_COUNT][3] = {{0, ANKLE_H + THIGH + SHIN + HIP_DROP_OFS, 0},
+                                            {HIP_HALF, -HIP_DROP_OFS, 0},
+                                            {0, -THIGH, 0},
+                                            {0, -SHIN, 0},
+                                            {0, -0.06f, 0.12f},
+                                            {0, -0.02f, 0.06f},
+                                            {-HIP_HALF, -HIP_DROP_OFS, 0},
+                                            {0, -THIGH, 0},
+                                            {0, -SHIN, 0},
+                                            {0, -0.06f, 0.12f},
+                                            {0, -0.02f, 0.06f},
+                                            {0, 0.10f, 0},
+                                            {0, 0.18f, 0},
+                                            {0, 0.22f, 0},
+                                            {0, 0.10f, 0},
+                                            {0, 0.18f, 0},
+                                            {0.04f, 0.17f, 0},
+                                            {0.14f, 0, 0},
+                                            {0, -0.28f, 0},
+                                            {0, -0.25f, 0},
+                                            {0, -0.08f, 0},
+                                            {-0.04f, 0.17f, 0},
+                                            {-0.14f, 0, 0},
+                                            {0, -0.28f, 0},
+                                            {0, -0.25f, 0},
+                                            {0, -0.08f, 0}};
 
 ak_walk_clip_params ak_walk_clip_defaults(void)
 {
@@ -77,28 +133,38 @@ int32_t ak_walk_clip_validate(const ak_walk_clip_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "frame rate must be in [10, 480]");
     if (!(p->duty_factor > 0.5f) || !(p->duty_factor < 0.8f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "duty factor must be in (0.5, 0.8)");
-    if (!(p->hip_height > 0.4f) || !(p->hip_height + p->hip_bob < ANKLE_H + THIGH + SHIN - 0.005f) ||
-        !(p->hip_bob >= 0.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "hip height + bob must stay below the leg length (%.2f m)",
+    if (!(p->hip_height > 0.4f) ||
+        !(p->hip_height + p->hip_bob < ANKLE_H + THIGH + SHIN - 0.005f) || !(p->hip_bob >= 0.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "hip height + bob must stay below the leg length (%.2f m)",
                             (double)(ANKLE_H + THIGH + SHIN));
     /* At heel strike the foot is half a stance ahead: the leg must reach it. */
     const float half = 0.5f * p->stride_length * p->duty_factor;
     const float v = p->hip_height - ANKLE_H;
     if (half * half + v * v > (THIGH + SHIN) * (THIGH + SHIN) * 0.999f)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "stride too long for the hip height (legs cannot reach)");
-    if (!(p->hip_sway >= 0.0f && p->hip_sway < 0.2f) || !(p->step_width >= 0.0f && p->step_width < 0.6f) ||
-        !(p->foot_clearance >= 0.0f && p->foot_clearance < 0.5f) || !(fabsf(p->arm_swing_deg) <= 80.0f) ||
-        !(fabsf(p->pelvis_yaw_deg) <= 30.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "sway, width, clearance, arm swing or pelvis yaw out of range");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "stride too long for the hip height (legs cannot reach)");
+    if (!(p->hip_sway >= 0.0f && p->hip_sway < 0.2f) ||
+        !(p->step_width >= 0.0f && p->step_width < 0.6f) ||
+        !(p->foot_clearance >= 0.0f && p->foot_clearance < 0.5f) ||
+        !(fabsf(p->arm_swing_deg) <= 80.0f) || !(fabsf(p->pelvis_yaw_deg) <= 30.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "sway, width, clearance, arm swing or pelvis yaw out of range");
     return AK_OK;
 }
 
 static ak_quat quat_from_basis(ak_vec3 x, ak_vec3 y, ak_vec3 z)
 {
     mat3 m;
-    m[0][0] = x.x; m[0][1] = x.y; m[0][2] = x.z;
-    m[1][0] = y.x; m[1][1] = y.y; m[1][2] = y.z;
-    m[2][0] = z.x; m[2][1] = z.y; m[2][2] = z.z;
+    m[0][0] = x.x;
+    m[0][1] = x.y;
+    m[0][2] = x.z;
+    m[1][0] = y.x;
+    m[1][1] = y.y;
+    m[1][2] = y.z;
+    m[2][0] = z.x;
+    m[2][1] = z.y;
+    m[2][2] = z.z;
     ak_quat q;
     glm_mat3_quat(m, AK_CGLM_Q(q));
     return akq_normalize(q);
@@ -114,7 +180,8 @@ static ak_vec3 vnorm(ak_vec3 v)
  * bent toward `forward`. Each bone's frame: Y' = -bone direction, X' = the knee hinge axis
  * (normal of the bend plane), Z' = X' x Y' — so with the leg straight down and forward = +Z
  * both are the identity, and the knee is a pure hinge about X'. */
-static void leg_rotations(ak_vec3 hip, ak_vec3 ankle, ak_vec3 forward, ak_quat *thigh, ak_quat *shin)
+static void leg_rotations(ak_vec3 hip, ak_vec3 ankle, ak_vec3 forward, ak_quat *thigh,
+                          ak_quat *shin)
 {
     ak_vec3 d = akv_sub(ankle, hip);
     float dist = akv_len(d);
@@ -127,7 +194,8 @@ static void leg_rotations(ak_vec3 hip, ak_vec3 ankle, ak_vec3 forward, ak_quat *
     float ca = (THIGH * THIGH + dist * dist - SHIN * SHIN) / (2.0f * THIGH * dist);
     ca = ca > 1.0f ? 1.0f : (ca < -1.0f ? -1.0f : ca);
     const float sa = sqrtf(1.0f - ca * ca);
-    const ak_vec3 knee = akv_add(hip, akv_scale(akv_add(akv_scale(u, ca), akv_scale(w, sa)), THIGH));
+    const ak_vec3 knee =
+        akv_add(hip, akv_scale(akv_add(akv_scale(u, ca), akv_scale(w, sa)), THIGH));
     const ak_vec3 b1 = vnorm(akv_sub(knee, hip));
     const ak_vec3 ankle_reached = akv_add(hip, akv_scale(u, dist));
     const ak_vec3 b2 = vnorm(akv_sub(ankle_reached, knee));
@@ -137,9 +205,18 @@ static void leg_rotations(ak_vec3 hip, ak_vec3 ankle, ak_vec3 forward, ak_quat *
     *shin = quat_from_basis(n, y2, akv_cross(n, y2));
 }
 
-static ak_quat rot_x(float a) { return ak_quat_from_axis_angle(ak_vec3_make(1, 0, 0), a); }
-static ak_quat rot_y(float a) { return ak_quat_from_axis_angle(ak_vec3_make(0, 1, 0), a); }
-static ak_quat rot_z(float a) { return ak_quat_from_axis_angle(ak_vec3_make(0, 0, 1), a); }
+static ak_quat rot_x(float a)
+{
+    return ak_quat_from_axis_angle(ak_vec3_make(1, 0, 0), a);
+}
+static ak_quat rot_y(float a)
+{
+    return ak_quat_from_axis_angle(ak_vec3_make(0, 1, 0), a);
+}
+static ak_quat rot_z(float a)
+{
+    return ak_quat_from_axis_angle(ak_vec3_make(0, 0, 1), a);
+}
 
 static int32_t make_skeleton(ak_skeleton **out, ak_error *err)
 {
@@ -176,12 +253,15 @@ static int32_t make_skeleton(ak_skeleton **out, ak_error *err)
 }
 
 /* Writes one frame's legs: hips world transform, both ankle targets and foot pitches. */
-static void pose_legs(ak_quat *rot, ak_xform hips, const ak_vec3 ankle[2], const float pitch[2], ak_vec3 forward)
+static void pose_legs(ak_quat *rot, ak_xform hips, const ak_vec3 ankle[2], const float pitch[2],
+                      ak_vec3 forward)
 {
     static const int32_t up[2] = {J_LUPLEG, J_RUPLEG};
     for (int s = 0; s < 2; ++s) {
-        const ak_vec3 hip = akv_add(hips.translation,
-                                    akq_rotate(hips.rotation, ak_vec3_make(s == 0 ? HIP_HALF : -HIP_HALF, -HIP_DROP_OFS, 0)));
+        const ak_vec3 hip =
+            akv_add(hips.translation,
+                    akq_rotate(hips.rotation,
+                               ak_vec3_make(s == 0 ? HIP_HALF : -HIP_HALF, -HIP_DROP_OFS, 0)));
         ak_quat thigh_w, shin_w;
         leg_rotations(hip, ankle[s], forward, &thigh_w, &shin_w);
         const ak_quat foot_w = rot_x(pitch[s]);
@@ -194,7 +274,8 @@ static void pose_legs(ak_quat *rot, ak_xform hips, const ak_vec3 ankle[2], const
 /* Unwrapped foot position along +Z for phase u (cycles, any real): planted for the first
  * `duty` of each cycle, then a cycloid over one stride. The left foot at phase 0 has just
  * landed half a stance ahead of the hips. */
-static void foot_track(const ak_walk_clip_params *p, float u, float *z, float *lift, float *pitch, int *stance)
+static void foot_track(const ak_walk_clip_params *p, float u, float *z, float *lift, float *pitch,
+                       int *stance)
 {
     const float S = p->stride_length, D = p->duty_factor;
     const float k = floorf(u), f = u - k;
@@ -209,12 +290,14 @@ static void foot_track(const ak_walk_clip_params *p, float u, float *z, float *l
         const float two_pi_s = 2.0f * AK_PI * s;
         *z = plant + S * (s - sinf(two_pi_s) / (2.0f * AK_PI));
         *lift = p->foot_clearance * 0.5f * (1.0f - cosf(two_pi_s));
-        *pitch = 0.26f * sinf(two_pi_s); /* ~15 deg toe down early in swing, toe up before landing */
+        *pitch =
+            0.26f * sinf(two_pi_s); /* ~15 deg toe down early in swing, toe up before landing */
         *stance = 0;
     }
 }
 
-int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleton **out_sk, ak_clip **out_clip, ak_error *err)
+int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleton **out_sk,
+                            ak_clip **out_clip, ak_error *err)
 {
     if (out_sk) *out_sk = NULL;
     if (out_clip) *out_clip = NULL;
@@ -257,7 +340,8 @@ int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleton **out
             int stance;
             foot_track(p, phi - 0.5f * (float)s, &z, &lift, &pch, &stance);
             if (s == 1) z += 0.5f * S;
-            ankle[s] = ak_vec3_make(s == 0 ? 0.5f * p->step_width : -0.5f * p->step_width, ANKLE_H + lift, z);
+            ankle[s] = ak_vec3_make(s == 0 ? 0.5f * p->step_width : -0.5f * p->step_width,
+                                    ANKLE_H + lift, z);
             pitch[s] = pch;
         }
         pose_legs(rot, hips, ankle, pitch, forward);
@@ -277,8 +361,8 @@ int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleton **out
     return AK_OK;
 }
 
-int32_t ak_walk_clip_contacts(const ak_walk_clip_params *p, const ak_clip *clip, uint8_t *left, uint8_t *right,
-                              ak_error *err)
+int32_t ak_walk_clip_contacts(const ak_walk_clip_params *p, const ak_clip *clip, uint8_t *left,
+                              uint8_t *right, ak_error *err)
 {
     if (!clip || !left || !right) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
     int32_t st = ak_walk_clip_validate(p, err);
@@ -295,14 +379,16 @@ int32_t ak_walk_clip_contacts(const ak_walk_clip_params *p, const ak_clip *clip,
     return AK_OK;
 }
 
-int32_t ak_idle_clip_create(const ak_walk_clip_params *params, const ak_skeleton *sk, ak_clip **out, ak_error *err)
+int32_t ak_idle_clip_create(const ak_walk_clip_params *params, const ak_skeleton *sk, ak_clip **out,
+                            ak_error *err)
 {
     if (out) *out = NULL;
     if (!out || !sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
     int32_t st = ak_walk_clip_validate(params, err);
     if (st != AK_OK) return st;
     if (sk->joint_count != J_COUNT || strcmp(sk->names[J_LFOOT], "LeftFoot") != 0)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "the idle clip is for the built-in biped only");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "the idle clip is for the built-in biped only");
     const float rate = params->frame_rate;
     const int32_t frames = (int32_t)lroundf(3.0f * rate);
     ak_clip *c = NULL;
@@ -315,8 +401,10 @@ int32_t ak_idle_clip_create(const ak_walk_clip_params *params, const ak_skeleton
         const float a = 2.0f * AK_PI * (float)f / (float)frames;
         ak_quat *rot = c->rotations + (size_t)f * J_COUNT;
         ak_xform hips;
-        hips.translation = ak_vec3_make(0.012f * sinf(a), params->hip_height + params->hip_bob + HIP_DROP_OFS - 0.01f +
-                                                            0.004f * sinf(2.0f * a), 0.0f);
+        hips.translation = ak_vec3_make(0.012f * sinf(a),
+                                        params->hip_height + params->hip_bob + HIP_DROP_OFS -
+                                            0.01f + 0.004f * sinf(2.0f * a),
+                                        0.0f);
         hips.rotation = ak_quat_identity();
         c->translations[(size_t)f * c->track_count] = hips.translation;
         const ak_vec3 ankle[2] = {{HIP_HALF, ANKLE_H, 0.02f}, {-HIP_HALF, ANKLE_H, -0.02f}};

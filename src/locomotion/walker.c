@@ -20,31 +20,32 @@ struct ak_walker {
     ak_xform *idle_local; /* scratch for the idle pose */
     ak_xform *local;      /* output local pose, character baked into the root */
     ak_xform *world;
-    ak_clip *idle;        /* scaled copy of the idle clip, or NULL */
+    ak_clip *idle; /* scaled copy of the idle clip, or NULL */
     ak_root_motion *idle_root;
-    int32_t hold_frame;   /* without an idle clip: the double-support frame held when stopped */
+    int32_t hold_frame; /* without an idle clip: the double-support frame held when stopped */
     ak_foot_ik_params fik;
     ak_foot_ik_state fst;
     ak_controller ctrl;
     /* guide */
-    ak_vec3 pos;          /* ground point, world */
-    float heading;        /* character heading (guide + the clip's own turning) */
-    float base_heading;   /* the guide's heading */
-    float guide_target;   /* where the guide wants to point */
-    float floor_y;        /* smoothed ground height the clip floor is placed on */
-    float floor_v;        /* its rate of change, m/s */
-    float foothold[2];    /* ground each foot last stood on */
+    ak_vec3 pos;        /* ground point, world */
+    float heading;      /* character heading (guide + the clip's own turning) */
+    float base_heading; /* the guide's heading */
+    float guide_target; /* where the guide wants to point */
+    float floor_y;      /* smoothed ground height the clip floor is placed on */
+    float floor_v;      /* its rate of change, m/s */
+    float foothold[2];  /* ground each foot last stood on */
     int32_t has_foothold[2];
     float clip_time, time, idle_time;
-    float dt;             /* of the frame in progress */
+    float dt; /* of the frame in progress */
     int32_t cycle;
     int32_t arrived;
     float idle_w;
     float path_length;
     ak_vec3 desired;
     int32_t position_set;
-    int32_t frame_index;  /* cycle frame nearest to clip_time */
-    float anim_root_y;    /* root height of the placed pose above the character origin */
+    int32_t frame_index; /* cycle frame nearest to clip_time */
+    float anim_root_y;   /* root height of the placed pose above the character origin */
+    ak_quat yaw;         /* yaw(heading), computed once per frame */
     int32_t initialized;
     int32_t stance[2];
     ak_vec3 query[2];
@@ -85,13 +86,15 @@ int32_t ak_walker_validate(const ak_walker_params *p, const ak_walk_motion *m, a
     if (!(p->max_turn_rate > 0.0f) || !isfinite(p->max_turn_rate))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max turn rate must be positive");
     if (!(p->ground_smoothing >= 0.0f) || !(p->idle_fade > 0.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "ground smoothing must be >= 0 and idle fade > 0");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "ground smoothing must be >= 0 and idle fade > 0");
     if (p->interp < AK_INTERP_STEP || p->interp > AK_INTERP_CUBIC)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown interpolation");
     if (p->box_count < 0 || (p->box_count > 0 && !p->boxes))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "boxes missing");
     if (p->idle_clip && p->idle_clip->joint_count != m->skeleton->joint_count)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "the idle clip has %d joints, the walk skeleton %d",
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "the idle clip has %d joints, the walk skeleton %d",
                             (int)p->idle_clip->joint_count, (int)m->skeleton->joint_count);
     if (p->use_controller) {
         int32_t st = ak_controller_validate(&p->controller, err);
@@ -111,8 +114,10 @@ void ak_walker_destroy(ak_walker *w)
 
 static float wrap_pi(float a)
 {
-    while (a > AK_PI) a -= 2.0f * AK_PI;
-    while (a < -AK_PI) a += 2.0f * AK_PI;
+    while (a > AK_PI)
+        a -= 2.0f * AK_PI;
+    while (a < -AK_PI)
+        a += 2.0f * AK_PI;
     return a;
 }
 
@@ -124,7 +129,8 @@ static int32_t double_support_frame(const ak_walk_motion *m)
     for (int32_t f = 0; f < n; ++f) {
         if (!(m->contacts[0][f] && m->contacts[1][f])) continue;
         int32_t len = 0;
-        while (len < n && m->contacts[0][(f + len) % n] && m->contacts[1][(f + len) % n]) ++len;
+        while (len < n && m->contacts[0][(f + len) % n] && m->contacts[1][(f + len) % n])
+            ++len;
         if (len > best_len) {
             best_len = len;
             best = (f + len / 2) % n;
@@ -133,8 +139,8 @@ static int32_t double_support_frame(const ak_walk_motion *m)
     return best;
 }
 
-int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p, const ak_ground *ground, ak_walker **out,
-                         ak_error *err)
+int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
+                         const ak_ground *ground, ak_walker **out, ak_error *err)
 {
     if (out) *out = NULL;
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
@@ -158,8 +164,10 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p, con
     if (w->fik.legs[0].upper < 0) {
         const ak_humanoid *h = &m->humanoid;
         for (int s = 0; s < 2; ++s) {
-            w->fik.legs[s].upper = h->joint[s == 0 ? AK_HUM_LEFT_UPPER_LEG : AK_HUM_RIGHT_UPPER_LEG];
-            w->fik.legs[s].lower = h->joint[s == 0 ? AK_HUM_LEFT_LOWER_LEG : AK_HUM_RIGHT_LOWER_LEG];
+            w->fik.legs[s].upper =
+                h->joint[s == 0 ? AK_HUM_LEFT_UPPER_LEG : AK_HUM_RIGHT_UPPER_LEG];
+            w->fik.legs[s].lower =
+                h->joint[s == 0 ? AK_HUM_LEFT_LOWER_LEG : AK_HUM_RIGHT_LOWER_LEG];
             w->fik.legs[s].foot = h->joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
             w->fik.legs[s].sole_height = m->sole_height[s];
             w->fik.legs[s].up_local = m->foot_up_local[s];
@@ -179,7 +187,8 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p, con
             ak_walker_destroy(w);
             return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
         }
-        const float s = p->idle_metres_per_unit > 0.0f ? p->idle_metres_per_unit : m->metres_per_unit;
+        const float s =
+            p->idle_metres_per_unit > 0.0f ? p->idle_metres_per_unit : m->metres_per_unit;
         for (size_t k = 0; k < (size_t)w->idle->frame_count * (size_t)w->idle->track_count; ++k)
             w->idle->translations[k] = akv_scale(w->idle->translations[k], s);
         ak_root_motion_params rp = ak_root_motion_defaults();
@@ -208,13 +217,16 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     if (!w) return;
     ak_ground_hit h;
     w->pos = ak_vec3_make(w->p.start.x, 0.0f, w->p.start.z);
-    if (ak_ground_query(ground, w->pos.x, w->pos.z, &h)) w->pos.y = h.height;
-    else w->pos.y = w->p.start.y;
+    if (ak_ground_query(ground, w->pos.x, w->pos.z, &h))
+        w->pos.y = h.height;
+    else
+        w->pos.y = w->p.start.y;
     w->base_heading = 0.0f;
     w->base_heading = isfinite(w->p.start_heading) ? w->p.start_heading : heading_to_target(w);
     w->guide_target = w->base_heading;
     /* The character's heading also carries the clip's own turning within the cycle. */
     w->heading = w->base_heading;
+    w->yaw = ak_quat_yaw(w->heading);
     w->floor_y = w->pos.y;
     w->floor_v = 0.0f;
     w->has_foothold[0] = w->has_foothold[1] = 0;
@@ -229,12 +241,14 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     ak_foot_ik_state_reset(&w->fst);
     if (w->p.use_controller) ak_controller_init(&w->ctrl, &w->p.controller, w->pos, NULL);
     w->ctrl.grounded = 1;
-    for (int s = 0; s < 2; ++s) w->sole_ground[s] = NAN;
+    for (int s = 0; s < 2; ++s)
+        w->sole_ground[s] = NAN;
     /* A first pose so world/local are valid before the first step. */
     ak_clip_sample(w->m->clip, w->m->skeleton, 0.0f, (ak_interp)w->p.interp, w->anim);
     ak_root_motion_make_in_place(w->m->root, 0.0f, w->anim);
     memcpy(w->local, w->anim, sizeof(ak_xform) * (size_t)w->J);
-    ak_xform ch = {ak_quat_yaw(w->heading), ak_vec3_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z)};
+    ak_xform ch = {ak_quat_yaw(w->heading),
+                   ak_vec3_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z)};
     w->local[0] = akx_mul(ch, w->local[0]);
     ak_fk(w->m->skeleton, w->local, w->world);
 }
@@ -267,13 +281,16 @@ static float distance_to_target(const ak_walker *w)
 int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
 {
     if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walker");
-    if (!(dt >= 0.0f) || !(dt < 10.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be in [0, 10) s");
+    if (!(dt >= 0.0f) || !(dt < 10.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be in [0, 10) s");
     const ak_walk_motion *m = w->m;
     const float dur = ak_clip_duration(m->clip);
     const float t0 = w->clip_time;
     /* Arrived: fade into idle; a new target fades back out of it at the same rate. */
-    if (w->arrived) w->idle_w = w->idle_w + dt / w->p.idle_fade > 1.0f ? 1.0f : w->idle_w + dt / w->p.idle_fade;
-    else w->idle_w = w->idle_w - dt / w->p.idle_fade < 0.0f ? 0.0f : w->idle_w - dt / w->p.idle_fade;
+    if (w->arrived)
+        w->idle_w = w->idle_w + dt / w->p.idle_fade > 1.0f ? 1.0f : w->idle_w + dt / w->p.idle_fade;
+    else
+        w->idle_w = w->idle_w - dt / w->p.idle_fade < 0.0f ? 0.0f : w->idle_w - dt / w->p.idle_fade;
     /* Once fully idle the walk clip stops advancing. */
     const float t1 = w->idle_w >= 1.0f ? t0 : t0 + dt;
     ak_vec3 d_local;
@@ -284,7 +301,8 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
      * the target. Continuous steering re-aims every frame. */
     const int32_t c0 = (int32_t)floorf(t0 / dur), c1 = (int32_t)floorf(t1 / dur);
     if (c1 != c0) ++w->cycle;
-    if (!w->arrived && (w->p.steer == AK_STEER_CONTINUOUS || c1 != c0)) w->guide_target = heading_to_target(w);
+    if (!w->arrived && (w->p.steer == AK_STEER_CONTINUOUS || c1 != c0))
+        w->guide_target = heading_to_target(w);
     /* Near the target a person turns more sharply (down to turning on the spot): the limit
      * grows as the distance shrinks below 1.5 m, up to 4x, so a close target is never
      * circled forever. */
@@ -308,6 +326,7 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     (void)d_head;
     w->base_heading = wrap_pi(w->base_heading + turn + loop_h * (t1 - t0) / dur * move_scale);
     w->heading = w->base_heading + clip_wiggle(m, t1, dur, loop_h);
+    w->yaw = ak_quat_yaw(w->heading);
     w->clip_time = t1;
     if (w->clip_time > 1000.0f * dur) w->clip_time -= floorf(w->clip_time / dur) * dur;
     w->time += dt;
@@ -320,12 +339,14 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     ak_root_motion_make_in_place(m->root, w->clip_time, w->anim);
     if (w->idle_w > 0.0f) {
         if (w->idle) {
-            ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp, w->idle_local);
+            ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp,
+                           w->idle_local);
             ak_root_motion_make_in_place(w->idle_root, w->idle_time, w->idle_local);
             /* The idle stands on its own floor: match its height to the walk's floor. */
         } else {
             ak_clip_frame(m->clip, m->skeleton, w->hold_frame, w->idle_local);
-            ak_root_motion_make_in_place(m->root, (float)w->hold_frame * m->clip->frame_time, w->idle_local);
+            ak_root_motion_make_in_place(m->root, (float)w->hold_frame * m->clip->frame_time,
+                                         w->idle_local);
         }
         const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w); /* smoothstep */
         ak_pose_blend(w->anim, w->idle_local, w->J, s, NULL, w->anim);
@@ -334,9 +355,12 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
      * released while the idle fades out and plant again on the walk's own contacts. */
     for (int s = 0; s < 2; ++s) {
         const int clip_stance = ak_walk_motion_stance(m, s, w->clip_time);
-        if (w->arrived) w->stance[s] = clip_stance || w->idle_w >= 0.5f;
-        else if (w->idle_w > 0.0f) w->stance[s] = 0; /* leaving idle: release, re-plant on the walk's next contact */
-        else w->stance[s] = clip_stance;
+        if (w->arrived)
+            w->stance[s] = clip_stance || w->idle_w >= 0.5f;
+        else if (w->idle_w > 0.0f)
+            w->stance[s] = 0; /* leaving idle: release, re-plant on the walk's next contact */
+        else
+            w->stance[s] = clip_stance;
     }
     if (desired_move) *desired_move = move;
     return AK_OK;
@@ -356,7 +380,7 @@ static void place_pose(ak_walker *w)
 {
     memcpy(w->local, w->anim, sizeof(ak_xform) * (size_t)w->J);
     ak_xform ch;
-    ch.rotation = ak_quat_yaw(w->heading);
+    ch.rotation = w->yaw;
     ch.translation = ak_vec3_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z);
     w->local[0] = akx_mul(ch, w->local[0]);
     w->anim_root_y = w->local[0].translation.y - ch.translation.y;
@@ -385,7 +409,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     int32_t f = (int32_t)floorf(tc / m->clip->frame_time + 0.5f);
     f = ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
     w->frame_index = f;
-    const ak_quat yaw = ak_quat_yaw(w->heading);
+    const ak_quat yaw = w->yaw;
     for (int s = 0; s < 2; ++s) {
         const ak_vec3 rel = akq_rotate(yaw, m->land_rel[s][f]);
         w->land[s] = ak_vec3_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
@@ -398,7 +422,8 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
 {
     if (!w || !hits || count < AK_WALKER_RAY_COUNT)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits", AK_WALKER_RAY_COUNT);
-    for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) w->hits[i] = hits[i];
+    for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i)
+        w->hits[i] = hits[i];
     /* Character height: the controller's (when it placed us) or the centre ray's. */
     float ground_y = w->pos.y;
     if (!w->p.use_controller && hits[0].hit) ground_y = hits[0].height;
@@ -439,20 +464,23 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
     {
         const float dy = (w->floor_y - w->m->floor_y) - w->local[0].translation.y + w->anim_root_y;
         w->local[0].translation.y += dy;
-        for (int32_t j = 0; j < w->J; ++j) w->world[j].translation.y += dy;
+        for (int32_t j = 0; j < w->J; ++j)
+            w->world[j].translation.y += dy;
     }
 
     if (w->p.foot_ik) {
         ak_foot_ik_frame fr;
         fr.dt = w->initialized ? step_dt : 0.0f;
-        fr.character.rotation = ak_quat_yaw(w->heading);
+        fr.character.rotation = w->yaw;
         fr.character.translation = w->pos;
         fr.floor_height = w->floor_y;
         fr.stance[0] = w->stance[0];
         fr.stance[1] = w->stance[1];
         for (int s = 0; s < 2; ++s)
-            fr.stance_next[s] = w->idle_w > 0.0f ? w->stance[s]
-                                                 : ak_walk_motion_stance(w->m, s, w->clip_time + 1.0f / w->fik.stance_fade_rate);
+            fr.stance_next[s] =
+                w->idle_w > 0.0f
+                    ? w->stance[s]
+                    : ak_walk_motion_stance(w->m, s, w->clip_time + 1.0f / w->fik.stance_fade_rate);
         fr.ground[0] = hits[1];
         fr.ground[1] = hits[2];
         for (int s = 0; s < 2; ++s) {
@@ -463,7 +491,8 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
         int32_t st = ak_foot_ik_run(&w->fik, w->m->skeleton, &w->fst, &fr, w->local, w->world, err);
         if (st != AK_OK) return st;
     }
-    for (int s = 0; s < 2; ++s) w->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
+    for (int s = 0; s < 2; ++s)
+        w->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
     if (!w->arrived && distance_to_target(w) <= w->p.arrival_radius) w->arrived = 1;
     w->initialized = 1;
     return AK_OK;
@@ -496,7 +525,8 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
      * answer when the sole ended where it was cast, as a planted foot does). */
     for (int s = 0; s < 2; ++s) {
         ak_vec3 sole = w->p.foot_ik ? w->fst.sole[s] : ak_foot_ik_sole(&w->fik, w->world, s);
-        if (hits[1 + s].hit && sole.x == rays[1 + s].origin.x && sole.z == rays[1 + s].origin.z) continue;
+        if (hits[1 + s].hit && sole.x == rays[1 + s].origin.x && sole.z == rays[1 + s].origin.z)
+            continue;
         ak_ground_hit h;
         w->sole_ground[s] = ak_ground_query(ground, sole.x, sole.z, &h) ? h.height : NAN;
     }
@@ -521,14 +551,16 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     s->idle_weight = w->idle_w;
     for (int k = 0; k < 2; ++k) {
         s->stance[k] = w->stance[k];
-        s->sole[k] = w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
+        s->sole[k] =
+            w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
         s->sole_ground[k] = w->sole_ground[k];
         if (w->p.foot_ik && w->initialized) {
             s->tilt_deg[k] = w->fst.tilt_deg[k];
         } else {
             /* Without foot IK: the animated foot against the ground normal under it. */
             const ak_ground_hit *h = &w->hits[1 + k];
-            const ak_vec3 up = akq_rotate(w->world[w->fik.legs[k].foot].rotation, w->fik.legs[k].up_local);
+            const ak_vec3 up =
+                akq_rotate(w->world[w->fik.legs[k].foot].rotation, w->fik.legs[k].up_local);
             const ak_vec3 n = h->hit ? h->normal : ak_vec3_make(0, 1, 0);
             float d = akv_dot(up, n) / (akv_len(up) * akv_len(n) + 1e-20f);
             d = d > 1.0f ? 1.0f : (d < -1.0f ? -1.0f : d);
@@ -538,8 +570,14 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     s->hip_drop = w->p.foot_ik ? w->fst.applied_hip_drop : 0.0f;
 }
 
-const ak_xform *ak_walker_world_pose(const ak_walker *w) { return w ? w->world : NULL; }
-const ak_xform *ak_walker_local_pose(const ak_walker *w) { return w ? w->local : NULL; }
+const ak_xform *ak_walker_world_pose(const ak_walker *w)
+{
+    return w ? w->world : NULL;
+}
+const ak_xform *ak_walker_local_pose(const ak_walker *w)
+{
+    return w ? w->local : NULL;
+}
 
 /* ---- Measures ---- */
 
@@ -548,7 +586,8 @@ void ak_walk_metrics_reset(ak_walk_metrics *m)
     if (m) memset(m, 0, sizeof *m);
 }
 
-void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_xform *world, int32_t hips, float dt)
+void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_xform *world,
+                         int32_t hips, float dt)
 {
     if (!m || !s || !world) return;
     ++m->frames;
@@ -560,7 +599,8 @@ void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_
             if (s->tilt_deg[k] > m->max_tilt_deg) m->max_tilt_deg = s->tilt_deg[k];
             ++m->stance_samples;
             if (m->has_prev && m->prev_stance[k] && dt > 0.0f) {
-                const float dx = s->sole[k].x - m->prev_sole[k].x, dz = s->sole[k].z - m->prev_sole[k].z;
+                const float dx = s->sole[k].x - m->prev_sole[k].x,
+                            dz = s->sole[k].z - m->prev_sole[k].z;
                 m->skate_sum += sqrtf(dx * dx + dz * dz) / dt;
                 ++m->skate_n;
             }

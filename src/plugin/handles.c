@@ -61,6 +61,7 @@ const char *akp_kind_name(int32_t kind)
     case AKP_KIND_SKELETON: return "skeleton";
     case AKP_KIND_CLIP: return "clip";
     case AKP_KIND_CHARACTER: return "character";
+    case AKP_KIND_FOOT_IK: return "foot IK";
     default: return "object";
     }
 }

@@ -26,6 +26,7 @@ typedef struct akp_character {
     ak_walk_motion *motion;
     ak_walker *walker;
     int32_t joint_count;
+    ak_vec3 target;           /* right-handed, the last target given */
 } akp_character;
 
 static void character_free(akp_object *obj)
@@ -162,6 +163,7 @@ AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle hs, ak_handle hw, ak_
         character_free(&c->hdr);
         return status;
     }
+    c->target = wp.target;
     /* Start on the given point (create placed it at y = 0 without a ground). */
     ak_walker_set_position(c->walker, wp.start);
     *out = akp_register(&c->hdr);
@@ -210,7 +212,16 @@ AK_PLUGIN_API int32_t ak_plugin_character_set_target(ak_handle h, const ak_vec3 
     int32_t status = acquire_character(h, &c);
     if (status != AK_OK) return status;
     status = check_finite_vec(c, target, "target");
-    if (status == AK_OK) ak_walker_set_target(c->walker, akp_mirror_point(*target));
+    if (status == AK_OK) {
+        /* Engines set the target every frame; only a moved target restarts the walk (the
+         * walker clears its arrival on every new target). */
+        const ak_vec3 t = akp_mirror_point(*target);
+        const float dx = t.x - c->target.x, dz = t.z - c->target.z;
+        if (dx * dx + dz * dz > 1e-8f) {
+            c->target = t;
+            ak_walker_set_target(c->walker, t);
+        }
+    }
     akp_release(&c->hdr);
     return status;
 }

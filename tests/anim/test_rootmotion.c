@@ -78,7 +78,8 @@ static void per_frame_deltas_sum_to_the_loop_displacement(void **state)
         for (int i = 0; i < steps; ++i) {
             ak_vec3 d;
             float dh;
-            ak_root_motion_delta(rm, t0 + T * (float)i / steps, t0 + T * (float)(i + 1) / steps, &d, &dh);
+            ak_root_motion_delta(rm, t0 + T * (float)i / steps, t0 + T * (float)(i + 1) / steps, &d,
+                                 &dh);
             pos = ak_vec3_add(pos, ak_quat_rotate(ak_quat_yaw(head), d));
             head += dh;
         }
@@ -182,7 +183,8 @@ static void mocap_cycle_loop_equals_the_source_travel(void **state)
     assert_int_equal(ak_bvh_read_file(path, NULL, &sk, &c, &err), AK_OK);
     const ak_vec3 p0 = c->translations[(size_t)104 * c->track_count];
     const ak_vec3 p1 = c->translations[(size_t)236 * c->track_count];
-    const float travel = sqrtf((p1.x - p0.x) * (p1.x - p0.x) + (p1.z - p0.z) * (p1.z - p0.z)) * 0.056444f;
+    const float travel =
+        sqrtf((p1.x - p0.x) * (p1.x - p0.x) + (p1.z - p0.z) * (p1.z - p0.z)) * 0.056444f;
     ak_walk_motion_params mp = ak_walk_motion_defaults();
     mp.cycle_start = 104;
     mp.cycle_end = 236;
@@ -191,8 +193,8 @@ static void mocap_cycle_loop_equals_the_source_travel(void **state)
     ak_vec3 loop;
     float dh;
     ak_root_motion_loop(ak_walk_motion_root(m), &loop, &dh);
-    printf("02_01 cycle 104:236: travel %.4f m, loop %.4f m, heading change %.5f rad\n", (double)travel,
-           (double)ak_vec3_length(loop), (double)dh);
+    printf("02_01 cycle 104:236: travel %.4f m, loop %.4f m, heading change %.5f rad\n",
+           (double)travel, (double)ak_vec3_length(loop), (double)dh);
     AKT_NEAR(ak_vec3_length(loop), travel, 1e-4);
     AKT_NEAR(travel, 23.3f * 0.056444f, 0.02);
     AKT_NEAR(dh, 0.0f, 1e-5); /* the cycle is made heading-neutral */

@@ -38,7 +38,9 @@ static void walking_at_a_wall_never_enters_it(void **state)
             ak_controller_result r;
             /* 1.5 m/s at 60 Hz, plus some frames with a huge step (a hitch) */
             const float speed = (f % 50 == 49) ? 1.0f : 0.025f;
-            assert_int_equal(ak_controller_move(&c, &g, &wall, 1, ak_vec3_scale(dirs[d], speed), 1.0f / 60, &r), AK_OK);
+            assert_int_equal(
+                ak_controller_move(&c, &g, &wall, 1, ak_vec3_scale(dirs[d], speed), 1.0f / 60, &r),
+                AK_OK);
             const float dist = box_distance(&wall, c.position);
             if (dist < min_dist) min_dist = dist;
         }
@@ -125,7 +127,8 @@ static void a_slope_above_the_limit_blocks(void **state)
             AKT_NEAR(c.position.x, 0.0f, 1e-6);
             assert_true(hit_slope);
             /* downhill is fine */
-            for (int f = 0; f < 60; ++f) ak_controller_move(&c, &g, NULL, 0, ak_vec3_make(-0.02f, 0, 0), 1.0f / 60, &r);
+            for (int f = 0; f < 60; ++f)
+                ak_controller_move(&c, &g, NULL, 0, ak_vec3_make(-0.02f, 0, 0), 1.0f / 60, &r);
             AKT_NEAR(c.position.x, -1.2f, 1e-4);
             ak_terrain_sample(t, c.position.x, 0, &h);
             assert_true(c.position.y >= h.height - 1e-5f);
@@ -166,7 +169,8 @@ static void low_boxes_are_ground_and_params_are_validated(void **state)
     ak_controller_params cp = ak_controller_defaults();
     assert_int_equal(ak_controller_init(&c, &cp, ak_vec3_make(0, 0, 0), NULL), AK_OK);
     c.grounded = 1;
-    for (int f = 0; f < 60; ++f) ak_controller_move(&c, &g, &low, 1, ak_vec3_make(0.025f, 0, 0), 1.0f / 60, NULL);
+    for (int f = 0; f < 60; ++f)
+        ak_controller_move(&c, &g, &low, 1, ak_vec3_make(0.025f, 0, 0), 1.0f / 60, NULL);
     AKT_NEAR(c.position.x, 1.5f, 1e-4);
     AKT_NEAR(c.position.y, 0.2f, 1e-6);
     ak_error err;

@@ -65,7 +65,8 @@ static void terrain_normals_match_the_height_gradient(void **state)
     akt_rng r = {12345};
     for (int i = 0; i < 500; ++i) {
         /* stay away from cell edges (cell 0.25 m), where the bilinear gradient jumps */
-        const float cx = -15.0f + 0.25f * (float)(int)akt_uniform(&r, 0, 120), cz = -15.0f + 0.25f * (float)(int)akt_uniform(&r, 0, 120);
+        const float cx = -15.0f + 0.25f * (float)(int)akt_uniform(&r, 0, 120),
+                    cz = -15.0f + 0.25f * (float)(int)akt_uniform(&r, 0, 120);
         const float x = cx + akt_uniform(&r, 0.05f, 0.2f), z = cz + akt_uniform(&r, 0.05f, 0.2f);
         ak_ground_hit h, hx0, hx1, hz0, hz1;
         const float e = 0.01f;
@@ -74,7 +75,8 @@ static void terrain_normals_match_the_height_gradient(void **state)
         ak_terrain_sample(t, x + e, z, &hx1);
         ak_terrain_sample(t, x, z - e, &hz0);
         ak_terrain_sample(t, x, z + e, &hz1);
-        const float gx = (hx1.height - hx0.height) / (2 * e), gz = (hz1.height - hz0.height) / (2 * e);
+        const float gx = (hx1.height - hx0.height) / (2 * e),
+                    gz = (hz1.height - hz0.height) / (2 * e);
         const float inv = 1.0f / sqrtf(gx * gx + 1 + gz * gz);
         AKT_NEAR(h.normal.x, -gx * inv, 2e-3);
         AKT_NEAR(h.normal.y, inv, 2e-3);
@@ -90,8 +92,10 @@ static void terrain_stairs_have_exact_steps(void **state)
     p.kind = AK_TERRAIN_STAIRS; /* 5 steps of 0.15 m, 0.5 m deep from x = -3, 1.5 m landing */
     ak_terrain *t = NULL;
     assert_int_equal(ak_terrain_create(&p, &t, NULL), AK_OK);
-    const struct { float x, h; } k[] = {{-3.01f, 0.0f}, {-2.99f, 0.15f}, {-2.51f, 0.15f}, {-2.49f, 0.30f},
-                                          {-0.6f, 0.75f}, {0.9f, 0.75f}, {1.01f, 0.60f}, {3.49f, 0.0f}, {3.6f, 0.0f}};
+    const struct {
+        float x, h;
+    } k[] = {{-3.01f, 0.0f}, {-2.99f, 0.15f}, {-2.51f, 0.15f}, {-2.49f, 0.30f}, {-0.6f, 0.75f},
+             {0.9f, 0.75f},  {1.01f, 0.60f},  {3.49f, 0.0f},   {3.6f, 0.0f}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i) {
         ak_ground_hit h;
         assert_int_equal(ak_terrain_sample(t, k[i].x, 0.3f, &h), 1);
@@ -110,25 +114,38 @@ static void heightmap_pgm_maps_pixels_to_the_documented_positions(void **state)
     ak_error err;
     assert_int_equal(ak_terrain_read_pgm_memory(pgm, strlen(pgm), 4.0f, 2.0f, &t, &err), AK_OK);
     ak_ground_hit h;
-    ak_terrain_sample(t, -2.0f, -2.0f, &h); AKT_NEAR(h.height, 0.0f, 1e-6);
-    ak_terrain_sample(t, 0.0f, -2.0f, &h); AKT_NEAR(h.height, 1.0f, 1e-6);
-    ak_terrain_sample(t, 2.0f, -2.0f, &h); AKT_NEAR(h.height, 2.0f, 1e-6);
-    ak_terrain_sample(t, -2.0f, 2.0f, &h); AKT_NEAR(h.height, 0.5f, 1e-6);
-    ak_terrain_sample(t, 2.0f, 2.0f, &h); AKT_NEAR(h.height, 0.0f, 1e-6);
+    ak_terrain_sample(t, -2.0f, -2.0f, &h);
+    AKT_NEAR(h.height, 0.0f, 1e-6);
+    ak_terrain_sample(t, 0.0f, -2.0f, &h);
+    AKT_NEAR(h.height, 1.0f, 1e-6);
+    ak_terrain_sample(t, 2.0f, -2.0f, &h);
+    AKT_NEAR(h.height, 2.0f, 1e-6);
+    ak_terrain_sample(t, -2.0f, 2.0f, &h);
+    AKT_NEAR(h.height, 0.5f, 1e-6);
+    ak_terrain_sample(t, 2.0f, 2.0f, &h);
+    AKT_NEAR(h.height, 0.0f, 1e-6);
     /* Centre of the first cell: mean of 0, 1, 0.5, 1.5. */
-    ak_terrain_sample(t, -1.0f, 0.0f, &h); AKT_NEAR(h.height, 0.75f, 1e-6);
+    ak_terrain_sample(t, -1.0f, 0.0f, &h);
+    AKT_NEAR(h.height, 0.75f, 1e-6);
     /* Bilinear at u = 0.25, v = 0.75 in the second cell (h00=1, h10=2, h01=1.5, h11=0). */
     ak_terrain_sample(t, 0.5f, 1.0f, &h);
-    AKT_NEAR(h.height, 0.75f * 0.25f * 1.0f + 0.25f * 0.25f * 2.0f + 0.75f * 0.75f * 1.5f + 0.25f * 0.75f * 0.0f, 1e-6);
+    AKT_NEAR(h.height,
+             0.75f * 0.25f * 1.0f + 0.25f * 0.25f * 2.0f + 0.75f * 0.75f * 1.5f +
+                 0.25f * 0.75f * 0.0f,
+             1e-6);
     ak_terrain_destroy(t);
 
     /* The same map as P5 with 16-bit samples (maxval 1000: two bytes, big-endian). */
-    const unsigned char p5[] = {'P', '5', ' ', '2', ' ', '2', ' ', '1', '0', '0', '0', '\n',
-                                0x00, 0x00, 0x03, 0xE8, 0x01, 0xF4, 0x00, 0xFA};
-    assert_int_equal(ak_terrain_read_pgm_memory((const char *)p5, sizeof p5, 10.0f, 4.0f, &t, &err), AK_OK);
-    ak_terrain_sample(t, 5.0f, -5.0f, &h); AKT_NEAR(h.height, 4.0f, 1e-6);
-    ak_terrain_sample(t, -5.0f, 5.0f, &h); AKT_NEAR(h.height, 2.0f, 1e-6);
-    ak_terrain_sample(t, 5.0f, 5.0f, &h); AKT_NEAR(h.height, 1.0f, 1e-6);
+    const unsigned char p5[] = {'P', '5',  ' ',  '2',  ' ',  '2',  ' ',  '1',  '0',  '0',
+                                '0', '\n', 0x00, 0x00, 0x03, 0xE8, 0x01, 0xF4, 0x00, 0xFA};
+    assert_int_equal(ak_terrain_read_pgm_memory((const char *)p5, sizeof p5, 10.0f, 4.0f, &t, &err),
+                     AK_OK);
+    ak_terrain_sample(t, 5.0f, -5.0f, &h);
+    AKT_NEAR(h.height, 4.0f, 1e-6);
+    ak_terrain_sample(t, -5.0f, 5.0f, &h);
+    AKT_NEAR(h.height, 2.0f, 1e-6);
+    ak_terrain_sample(t, 5.0f, 5.0f, &h);
+    AKT_NEAR(h.height, 1.0f, 1e-6);
     ak_terrain_destroy(t);
 }
 
@@ -138,15 +155,18 @@ static void heightmap_pgm_errors_say_where(void **state)
     ak_terrain *t = NULL;
     ak_error err;
     const char *bad_magic = "P3\n2 2\n255\n1 2 3 4\n";
-    assert_int_equal(ak_terrain_read_pgm_memory(bad_magic, strlen(bad_magic), 1, 1, &t, &err), AK_ERR_PARSE);
+    assert_int_equal(ak_terrain_read_pgm_memory(bad_magic, strlen(bad_magic), 1, 1, &t, &err),
+                     AK_ERR_PARSE);
     assert_null(t);
     const char *short_px = "P2\n2 2\n255\n1 2\n3";
-    assert_int_equal(ak_terrain_read_pgm_memory(short_px, strlen(short_px), 1, 1, &t, &err), AK_ERR_PARSE);
+    assert_int_equal(ak_terrain_read_pgm_memory(short_px, strlen(short_px), 1, 1, &t, &err),
+                     AK_ERR_PARSE);
     assert_int_equal(err.line, 5);
     const char *over = "P2\n2 2\n10\n1 2 3 40\n";
     assert_int_equal(ak_terrain_read_pgm_memory(over, strlen(over), 1, 1, &t, &err), AK_ERR_PARSE);
     const char *trunc5 = "P5 2 2 255\n\x01\x02";
-    assert_int_equal(ak_terrain_read_pgm_memory(trunc5, strlen(trunc5), 1, 1, &t, &err), AK_ERR_PARSE);
+    assert_int_equal(ak_terrain_read_pgm_memory(trunc5, strlen(trunc5), 1, 1, &t, &err),
+                     AK_ERR_PARSE);
     const char *huge = "P2\n100000 2\n255\n";
     assert_int_equal(ak_terrain_read_pgm_memory(huge, strlen(huge), 1, 1, &t, &err), AK_ERR_LIMIT);
     assert_int_equal(ak_terrain_load_pgm("no/such/file.pgm", 1, 1, &t, &err), AK_ERR_IO);
@@ -169,10 +189,12 @@ static void ground_rays_hit_within_their_span(void **state)
     (void)state;
     ak_ground g = {tilted_plane, NULL, NULL};
     ak_ground_hit h;
-    ak_ground_ray r = ak_ground_ray_down(ak_vec3_make(2.0f, 1.5f, 0.0f), 1.0f, 1.0f); /* spans y 0.5..2.5 */
+    ak_ground_ray r =
+        ak_ground_ray_down(ak_vec3_make(2.0f, 1.5f, 0.0f), 1.0f, 1.0f); /* spans y 0.5..2.5 */
     assert_int_equal(ak_ground_cast(&g, &r, &h), 1);
     AKT_NEAR(h.height, 2.0f, 1e-6);
-    r = ak_ground_ray_down(ak_vec3_make(2.0f, 0.5f, 0.0f), 1.0f, 1.0f); /* spans -0.5..1.5: surface at 2 above */
+    r = ak_ground_ray_down(ak_vec3_make(2.0f, 0.5f, 0.0f), 1.0f,
+                           1.0f); /* spans -0.5..1.5: surface at 2 above */
     assert_int_equal(ak_ground_cast(&g, &r, &h), 0);
     assert_int_equal(ak_ground_query(&g, -2.0f, 3.0f, &h), 1);
     AKT_NEAR(h.height, 0.0f, 1e-6);

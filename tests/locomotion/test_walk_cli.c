@@ -33,7 +33,8 @@ static int run(const char *cmd, char *last, size_t size)
     assert_non_null(p);
     char line[4096];
     last[0] = '\0';
-    while (fgets(line, sizeof line, p)) snprintf(last, size, "%s", line);
+    while (fgets(line, sizeof line, p))
+        snprintf(last, size, "%s", line);
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
@@ -51,12 +52,14 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
 {
     (void)state;
     char cmd[4096], last[4096], path[1200];
-    snprintf(cmd, sizeof cmd, "'%s' walk --terrain hills --seed 4 --start -2,-1 --target 2,1.5 --out '%s/hills' 2>/dev/null",
+    snprintf(cmd, sizeof cmd,
+             "'%s' walk --terrain hills --seed 4 --start -2,-1 --target 2,1.5 --out '%s/hills' "
+             "2>/dev/null",
              g_bin, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 0);
     /* The exact keys, in order, on the last line. */
-    const char *keys[] = {"arrived", "time_s", "final_distance", "path_length", "max_penetration", "max_float", "skate",
-                          "max_foot_tilt_deg"};
+    const char *keys[] = {"arrived",         "time_s",    "final_distance", "path_length",
+                          "max_penetration", "max_float", "skate",          "max_foot_tilt_deg"};
     const char *at = last;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
         char pat[64];
@@ -79,14 +82,16 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
     assert_non_null(f);
     char line[2048];
     assert_non_null(fgets(line, sizeof line, f));
-    assert_string_equal(line, "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,"
-                              "right_x,right_y,right_z,right_ground,right_stance,hip_drop\n");
+    assert_string_equal(
+        line, "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,"
+              "right_x,right_y,right_z,right_ground,right_stance,hip_drop\n");
     int rows = 0;
     float root_last[3] = {0, 0, 0};
     while (fgets(line, sizeof line, f)) {
         float v[16];
-        int n = sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-                       &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &v[15]);
+        int n = sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2],
+                       &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12],
+                       &v[13], &v[14], &v[15]);
         assert_int_equal(n, 16);
         assert_true(v[9] == 0.0f || v[9] == 1.0f);
         if (v[9] == 1.0f) AKT_NEAR(v[6], v[8], 0.01); /* a stance sole is on the ground */
@@ -103,7 +108,8 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
     ak_error err;
     assert_int_equal(ak_bvh_read_file(path, NULL, &sk, &c, &err), AK_OK);
     assert_int_equal(c->frame_count, rows);
-    ak_xform *local = malloc(sizeof(ak_xform) * (size_t)sk->joint_count * 2), *world = local + sk->joint_count;
+    ak_xform *local = malloc(sizeof(ak_xform) * (size_t)sk->joint_count * 2),
+             *world = local + sk->joint_count;
     ak_clip_frame(c, sk, c->frame_count - 1, local);
     ak_fk(sk, local, world);
     AKT_NEAR(world[0].translation.x, root_last[0], 1e-3);
@@ -125,12 +131,14 @@ static void walk_on_a_pgm_heightmap_uses_the_documented_mapping(void **state)
     assert_non_null(f);
     fprintf(f, "P2\n8 8\n70\n");
     for (int r = 0; r < 8; ++r) {
-        for (int col = 0; col < 8; ++col) fprintf(f, "%d ", col * 10); /* height = col*10/70*2 */
+        for (int col = 0; col < 8; ++col)
+            fprintf(f, "%d ", col * 10); /* height = col*10/70*2 */
         fprintf(f, "\n");
     }
     fclose(f);
     snprintf(cmd, sizeof cmd,
-             "'%s' walk --heightmap '%s' --size 16 --height 2 --start -5,0 --target 5,0 --out '%s/pgm' 2>/dev/null",
+             "'%s' walk --heightmap '%s' --size 16 --height 2 --start -5,0 --target 5,0 --out "
+             "'%s/pgm' 2>/dev/null",
              g_bin, path, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 0);
     assert_non_null(strstr(last, "\"arrived\":true"));
@@ -142,8 +150,9 @@ static void walk_on_a_pgm_heightmap_uses_the_documented_mapping(void **state)
     int checked = 0;
     while (fgets(line, sizeof line, f)) {
         float v[16];
-        if (sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-                   &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &v[15]) != 16)
+        if (sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2],
+                   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13],
+                   &v[14], &v[15]) != 16)
             continue;
         /* column c at x = -8 + c*16/7; height c*10/70*2 -> linear in x: (x+8)*7/16 * 2/7 */
         AKT_NEAR(v[8], (v[5] + 8.0f) / 8.0f, 1e-3);
@@ -161,10 +170,12 @@ static void walk_on_a_png_heightmap_uses_the_same_mapping(void **state)
     snprintf(path, sizeof path, "%s/ramp.png", g_out);
     unsigned char px[8 * 8];
     for (int r = 0; r < 8; ++r)
-        for (int col = 0; col < 8; ++col) px[r * 8 + col] = (unsigned char)(col * 30);
+        for (int col = 0; col < 8; ++col)
+            px[r * 8 + col] = (unsigned char)(col * 30);
     assert_true(stbi_write_png(path, 8, 8, 1, px, 8) != 0);
     snprintf(cmd, sizeof cmd,
-             "'%s' walk --heightmap '%s' --size 16 --height 2 --start -5,0 --target 5,0 --out '%s/png' 2>/dev/null",
+             "'%s' walk --heightmap '%s' --size 16 --height 2 --start -5,0 --target 5,0 --out "
+             "'%s/png' 2>/dev/null",
              g_bin, path, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 0);
     assert_non_null(strstr(last, "\"arrived\":true"));
@@ -176,8 +187,9 @@ static void walk_on_a_png_heightmap_uses_the_same_mapping(void **state)
     int checked = 0;
     while (fgets(line, sizeof line, f)) {
         float v[16];
-        if (sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-                   &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &v[15]) != 16)
+        if (sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2],
+                   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13],
+                   &v[14], &v[15]) != 16)
             continue;
         /* column c = (x+8)*7/16, height c*30/255*2 */
         AKT_NEAR(v[8], (v[5] + 8.0f) * 7.0f / 16.0f * 30.0f / 255.0f * 2.0f, 1e-3);
@@ -191,13 +203,14 @@ static void walk_usage_errors_exit_2(void **state)
 {
     (void)state;
     char cmd[4096], last[4096];
-    const char *bad[] = {"--terrain moon", "--cycle 5", "--cycle 9:3", "--start 1", "--max-time -1", "--steer wild",
-                         "--bogus", "--size 10"};
+    const char *bad[] = {"--terrain moon", "--cycle 5",    "--cycle 9:3", "--start 1",
+                         "--max-time -1",  "--steer wild", "--bogus",     "--size 10"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         snprintf(cmd, sizeof cmd, "'%s' walk %s 2>/dev/null", g_bin, bad[i]);
         assert_int_equal(run(cmd, last, sizeof last), 2);
     }
-    snprintf(cmd, sizeof cmd, "'%s' walk --clip no/such.bvh --out '%s/none' 2>/dev/null", g_bin, g_out);
+    snprintf(cmd, sizeof cmd, "'%s' walk --clip no/such.bvh --out '%s/none' 2>/dev/null", g_bin,
+             g_out);
     assert_int_equal(run(cmd, last, sizeof last), 1);
     snprintf(cmd, sizeof cmd, "'%s' walk --help", g_bin);
     assert_int_equal(run(cmd, last, sizeof last), 0);

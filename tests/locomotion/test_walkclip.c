@@ -11,7 +11,8 @@ static void builtin_biped_maps_every_humanoid_slot(void **state)
     ak_humanoid h;
     ak_error err;
     assert_int_equal(ak_humanoid_find(sk, NULL, &h, &err), AK_OK);
-    for (int s = 0; s < AK_HUM_SLOT_COUNT; ++s) assert_true(h.joint[s] >= 0);
+    for (int s = 0; s < AK_HUM_SLOT_COUNT; ++s)
+        assert_true(h.joint[s] >= 0);
     assert_int_equal(sk->joint_count, 26);
     AKT_NEAR(ak_clip_duration(c), wp.cycle_time, 1e-6);
     assert_int_equal(c->loop, 1);
@@ -65,10 +66,14 @@ static void builtin_walk_stance_feet_stay_planted(void **state)
     assert_true(abs(stance_frames[1] - (int)(0.6f * (float)n)) <= 1);
     /* Detection on the clip agrees with construction on nearly every frame. */
     uint8_t *det = malloc((size_t)n * 2);
-    assert_int_equal(ak_foot_contacts_detect(sk, c, feet[0], feet[1], 1.0f, &(ak_contact_params){0.02f, 0.035f, 0.25f, 0.45f, 0.08f},
-                                             det, det + n, NULL), AK_OK);
+    assert_int_equal(
+        ak_foot_contacts_detect(sk, c, feet[0], feet[1], 1.0f,
+                                &(ak_contact_params){0.02f, 0.035f, 0.25f, 0.45f, 0.08f}, det,
+                                det + n, NULL),
+        AK_OK);
     int agree = 0;
-    for (int32_t i = 0; i < 2 * n; ++i) agree += det[i] == st[i];
+    for (int32_t i = 0; i < 2 * n; ++i)
+        agree += det[i] == st[i];
     printf("contact detection agrees with construction on %d of %d frames\n", agree, (int)(2 * n));
     assert_true(agree >= 2 * n - 8);
     free(det);
@@ -109,7 +114,8 @@ static void reach_fades_in_puts_the_hand_on_the_point_and_fades_out(void **state
     ak_walk_clip_params wp = ak_walk_clip_defaults();
     assert_int_equal(ak_walk_clip_create(&wp, &sk, &c, NULL), AK_OK);
     const int32_t J = sk->joint_count;
-    ak_xform *anim = malloc(sizeof(ak_xform) * (size_t)J * 3), *local = anim + J, *world = anim + 2 * J;
+    ak_xform *anim = malloc(sizeof(ak_xform) * (size_t)J * 3), *local = anim + J,
+             *world = anim + 2 * J;
     ak_pose_rest(sk, anim);
     ak_reach_params rp = ak_reach_defaults();
     rp.upper = ak_skeleton_find(sk, "RightArm");
@@ -141,7 +147,8 @@ static void reach_fades_in_puts_the_hand_on_the_point_and_fades_out(void **state
         prev_w = rs.weight;
     }
     AKT_NEAR(rs.weight, 0.0f, 0);
-    for (int32_t j = 0; j < J; ++j) AKT_NEAR(ak_quat_dot(local[j].rotation, anim[j].rotation), 1.0f, 1e-6);
+    for (int32_t j = 0; j < J; ++j)
+        AKT_NEAR(ak_quat_dot(local[j].rotation, anim[j].rotation), 1.0f, 1e-6);
     free(anim);
     ak_clip_destroy(c);
     ak_skeleton_destroy(sk);

@@ -78,7 +78,8 @@ static void builtin_walk_on_stairs_meets_the_goals(void **state)
 {
     (void)state;
     ak_ground g = ak_terrain_ground(g_stairs);
-    const ak_walker_params wp = params(-5, 0.4f, 5.5f, -0.3f); /* up five steps, landing, down five */
+    const ak_walker_params wp =
+        params(-5, 0.4f, 5.5f, -0.3f); /* up five steps, landing, down five */
     const walk_result ref = reference(wp);
     const walk_result r = walk_run(&g_src, &g, wp, 20.0f);
     print_result("builtin stairs (IK)", &r);
@@ -100,7 +101,9 @@ static void without_foot_ik_the_feet_miss_the_ground(void **state)
         const float err_without = fmaxf(without.m.max_penetration, without.m.max_float);
         assert_true(err_without > 0.05f);
         assert_true(err_without > 10.0f * err_with);
-        if (i == 0) assert_true(without.m.max_tilt_deg > 5.0f && with.m.max_tilt_deg < 1.0f); /* slopes tilt the ground under flat feet */
+        if (i == 0)
+            assert_true(without.m.max_tilt_deg > 5.0f &&
+                        with.m.max_tilt_deg < 1.0f); /* slopes tilt the ground under flat feet */
     }
 }
 
@@ -126,14 +129,17 @@ static void steering_respects_the_turn_rate_limit(void **state)
             assert_int_equal(ak_walker_step(w, dt, &g, NULL), AK_OK);
             ak_walker_get_state(w, &s);
             float d = s.guide_heading - prev;
-            while (d > 3.14159265f) d -= 6.2831853f;
-            while (d < -3.14159265f) d += 6.2831853f;
+            while (d > 3.14159265f)
+                d -= 6.2831853f;
+            while (d < -3.14159265f)
+                d += 6.2831853f;
             if (fabsf(d) / dt > max_rate) max_rate = fabsf(d) / dt;
             prev = s.guide_heading;
             if (s.stopped) break;
         }
-        printf("steer %s: arrived %d in %.2f s, path %.2f m, max guide turn %.1f deg/s\n", mode ? "continuous" : "cycle",
-               (int)s.arrived, (double)s.time, (double)s.path_length, (double)(max_rate * 57.29578f));
+        printf("steer %s: arrived %d in %.2f s, path %.2f m, max guide turn %.1f deg/s\n",
+               mode ? "continuous" : "cycle", (int)s.arrived, (double)s.time, (double)s.path_length,
+               (double)(max_rate * 57.29578f));
         assert_true(s.arrived);
         assert_true(s.distance < 0.5f);
         assert_true(max_rate * 57.29578f <= 60.0f + 0.01f);
@@ -228,7 +234,8 @@ static void arrival_crossfades_into_idle_and_stops(void **state)
     AKT_NEAR(s.idle_weight, 1.0f, 0);
     assert_true(s.distance < 0.5f);
     /* Standing: both feet on the ground. */
-    for (int k = 0; k < 2; ++k) AKT_NEAR(s.sole[k].y, s.sole_ground[k], 0.01);
+    for (int k = 0; k < 2; ++k)
+        AKT_NEAR(s.sole[k].y, s.sole_ground[k], 0.01);
     ak_walker_destroy(w);
     ak_clip_destroy(idle);
 }

@@ -23,17 +23,21 @@ static inline void source_open(walk_source *s, const char *name, int a, int b)
         mp.metres_per_unit = 1.0f;
         mp.cycle_start = mp.cycle_end = 0;
         s->stance = (uint8_t *)malloc((size_t)s->clip->frame_count * 2);
-        assert_int_equal(ak_walk_clip_contacts(&wp, s->clip, s->stance, s->stance + s->clip->frame_count, &err), AK_OK);
+        assert_int_equal(
+            ak_walk_clip_contacts(&wp, s->clip, s->stance, s->stance + s->clip->frame_count, &err),
+            AK_OK);
         mp.stance_left = s->stance;
         mp.stance_right = s->stance + s->clip->frame_count;
     } else {
         char path[1024];
         akt_mocap_path(name, path, sizeof path);
-        if (ak_bvh_read_file(path, NULL, &s->skeleton, &s->clip, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
+        if (ak_bvh_read_file(path, NULL, &s->skeleton, &s->clip, &err) != AK_OK)
+            fail_msg("%s: %s", path, err.message);
         mp.cycle_start = a;
         mp.cycle_end = b;
     }
-    if (ak_walk_motion_create(s->skeleton, s->clip, &mp, &s->motion, &err) != AK_OK) fail_msg("motion: %s", err.message);
+    if (ak_walk_motion_create(s->skeleton, s->clip, &mp, &s->motion, &err) != AK_OK)
+        fail_msg("motion: %s", err.message);
 }
 
 static inline void source_close(walk_source *s)
@@ -52,13 +56,15 @@ typedef struct walk_result {
 } walk_result;
 
 /* Walks from start to target on `ground` until arrival (or max_time); measures up to arrival. */
-static inline walk_result walk_run(const walk_source *s, const ak_ground *ground, ak_walker_params wp, float max_time)
+static inline walk_result walk_run(const walk_source *s, const ak_ground *ground,
+                                   ak_walker_params wp, float max_time)
 {
     walk_result r;
     memset(&r, 0, sizeof r);
     ak_walker *w = NULL;
     ak_error err;
-    if (ak_walker_create(s->motion, &wp, ground, &w, &err) != AK_OK) fail_msg("walker: %s", err.message);
+    if (ak_walker_create(s->motion, &wp, ground, &w, &err) != AK_OK)
+        fail_msg("walker: %s", err.message);
     const float dt = ak_walk_motion_clip(s->motion)->frame_time;
     const int32_t hips = ak_walk_motion_humanoid(s->motion)->joint[AK_HUM_HIPS];
     ak_walk_metrics_reset(&r.m);
@@ -76,10 +82,12 @@ static inline walk_result walk_run(const walk_source *s, const ak_ground *ground
 
 static inline void print_result(const char *label, const walk_result *r)
 {
-    printf("%-34s arrived %d t %.2f s dist %.3f pen %.4f float %.4f skate %.4f tilt %.2f foot_step %.4f hip_step %.4f hip_drop %.3f\n",
-           label, (int)r->last.arrived, (double)r->last.time, (double)r->last.distance, (double)r->m.max_penetration,
-           (double)r->m.max_float, (double)r->m.skate, (double)r->m.max_tilt_deg, (double)r->m.max_foot_step,
-           (double)r->m.max_hip_step, (double)r->max_hip_drop);
+    printf("%-34s arrived %d t %.2f s dist %.3f pen %.4f float %.4f skate %.4f tilt %.2f foot_step "
+           "%.4f hip_step %.4f hip_drop %.3f\n",
+           label, (int)r->last.arrived, (double)r->last.time, (double)r->last.distance,
+           (double)r->m.max_penetration, (double)r->m.max_float, (double)r->m.skate,
+           (double)r->m.max_tilt_deg, (double)r->m.max_foot_step, (double)r->m.max_hip_step,
+           (double)r->max_hip_drop);
 }
 
 #endif

@@ -1,8 +1,13 @@
 // The MonoBehaviours compiled against the UnityEngine stub (UnityEngineStub.cs) and run with
-// mono: their inspector defaults must be the C library's defaults as the plugin reports them.
+// mono: their inspector defaults must be the C library's defaults as the plugin reports them,
+// and a small scene runs for real: BvhPlayer + CharacterController + GuideWalker + FootIK +
+// LimbIK walking over stub terrain whose ray casts are answered by C# below.
 using System;
+using System.IO;
+using System.Reflection;
 using AnimKit;
 using AnimKit.Unity;
+using UnityEngine;
 
 static class ComponentTests
 {
@@ -12,6 +17,153 @@ static class ComponentTests
         Console.WriteLine((ok ? "[ OK ] " : "[FAIL] ") + what);
         if (!ok) ++failures;
     }
+    // ---- a scene: the components driven like Unity would (Awake, Start, Update, LateUpdate) ----
+    static float GroundY(float x, float z) { return 0.25f * (float)Math.Sin(0.5 * x) + 0.2f * (float)Math.Cos(0.4 * z); }
+    static void Call(object o, string message)
+    {
+        MethodInfo m = o.GetType().GetMethod(message, BindingFlags.Instance | BindingFlags.NonPublic | BindingFlags.Public);
+        if (m != null) m.Invoke(o, null);
+    }
+
+    static string V(Vector3 v) { return string.Format("({0:F2},{1:F2},{2:F2})", v.x, v.y, v.z); }
+    static void WalkScene()
+    {
+        string dir = Environment.GetEnvironmentVariable("AK_MOCAP_DIR");
+        string path = Path.Combine(string.IsNullOrEmpty(dir) ? Path.Combine("..", "shared", "mocap") : dir, "cmu_02_01_walk.bvh");
+        CharacterController.TestGround = GroundY;
+        Physics.TestRaycast = (Vector3 o, Vector3 d, float max, out RaycastHit hit) =>
+        {
+            hit = new RaycastHit();
+            float y = GroundY(o.x, o.z);
+            if (d.y > -0.99f || o.y < y || o.y - y > max) return false;
+            double dx = 0.125 * Math.Cos(0.5 * o.x), dz = -0.08 * Math.Sin(0.4 * o.z), n = Math.Sqrt(dx * dx + 1 + dz * dz);
+            hit.point = new Vector3(o.x, y, o.z);
+            hit.normal = new Vector3((float)(-dx / n), (float)(1 / n), (float)(-dz / n));
+            hit.distance = o.y - y;
+            return true;
+        };
+        Time.deltaTime = 1f / 60f;
+
+        GameObject go = new GameObject("Walker");
+        go.transform.position = new Vector3(0f, GroundY(0f, 0f), 0f);
+        BvhPlayer player = go.AddComponent<BvhPlayer>();
+        player.bvhAsset = new TextAsset(File.ReadAllBytes(path));
+        go.AddComponent<CharacterController>();
+        GuideWalker walker = go.AddComponent<GuideWalker>();
+        FootIK foot = go.AddComponent<FootIK>();
+        foot.drawRays = true; // exercises the Debug.DrawLine path too
+        Transform target = new GameObject("Target").transform;
+        target.position = new Vector3(-3.0f, 0f, 4.0f);
+        walker.target = target;
+        // An arm reaching for a point that travels with the character: LimbIK on top of the walk.
+        LimbIK arm = go.AddComponent<LimbIK>();
+        arm.limb = Limb.RightArm;
+        arm.order = 10;
+        Transform hand = new GameObject("HandTarget").transform;
+        arm.target = hand;
+
+        Call(player, "Awake");
+        Call(player, "Start");
+        Call(walker, "Start");
+        Check(player.Skeleton != null && player.Joints.Length == player.Skeleton.JointCount, "BvhPlayer built one Transform per joint");
+        Check(ReferenceEquals(player.PoseSource, walker), "GuideWalker drives the BvhPlayer");
+        int errors = Debug.ErrorCount, casts = Physics.RaycastCount;
+        int leftFoot = player.Humanoid[(int)HumanoidSlot.LeftFoot], rightHand = player.Humanoid[(int)HumanoidSlot.RightHand];
+        AkXform[] world = new AkXform[player.Skeleton.JointCount];
+        double worstJoint = 0, worstHand = 0;
+        int frames = 0, reachedFrames = 0;
+        for (; frames < 60 * 20 && walker.State.stopped == 0; ++frames)
+        {
+            // The hand target: 1.1 m up, 30 cm ahead and 15 cm to the character's right (Unity:
+            // right = up x forward), following the character.
+            Vector3 fwd = walker.State.facing.ToUnity(), right = Vector3.Cross(Vector3.up, fwd);
+            hand.position = go.transform.position + new Vector3(0f, 1.1f, 0f) + fwd * 0.3f + right * 0.15f;
+            Call(walker, "Update");
+            Call(player, "LateUpdate");
+            // The walker's world pose vs the Transform hierarchy the components wrote. IK
+            // modifiers changed the arm, so compare the legs and spine only (joints before the
+            // right shoulder's subtree are untouched by the arm IK).
+            walker.Character.WorldPose(world);
+            for (int j = 0; j < player.Joints.Length; ++j)
+            {
+                if (j >= player.Humanoid[(int)HumanoidSlot.RightShoulder]) break;
+                Vector3 p = player.Joints[j].position;
+                worstJoint = Math.Max(worstJoint, (p - world[j].position.ToUnity()).magnitude);
+            }
+            if (arm.LastResult.reached != 0)
+            {
+                ++reachedFrames;
+                worstHand = Math.Max(worstHand, (player.Joints[rightHand].position - hand.position).magnitude);
+            }
+        }
+        // Left stays left: the right shoulder is on the character's right side in Unity's frame.
+        Vector3 f = walker.State.facing.ToUnity();
+        Vector3 toShoulder = player.Joints[player.Humanoid[(int)HumanoidSlot.RightUpperArm]].position - go.transform.position;
+        Check(Vector3.Dot(toShoulder, Vector3.Cross(Vector3.up, f)) > 0.1f, "the right shoulder is on the character's right");
+        Vector3 end = go.transform.position;
+        double miss = Math.Sqrt((end.x + 3.0) * (end.x + 3.0) + (end.z - 4.0) * (end.z - 4.0));
+        Vector3 ankle = player.Joints[leftFoot].position;
+        Console.WriteLine("  scene: stopped after {0:F2} s, {1:F2} m from the target, {2} ray casts; Transforms vs walker pose " +
+            "{3:E1} m; hand on its target in {4} of {5} frames, then within {6:F4} m; left ankle {7:F3} m above the ground",
+            frames / 60.0, miss, Physics.RaycastCount - casts, worstJoint, reachedFrames, frames, worstHand,
+            ankle.y - GroundY(ankle.x, ankle.z));
+        Check(walker.State.stopped == 1 && miss < 0.6, "the scene's walker reaches the clicked point");
+        Check(Physics.RaycastCount - casts == 5 * frames, "FootIK cast 5 rays per frame with Physics.Raycast");
+        Check(worstJoint < 1e-3, "joint Transforms (rig under the walker's GameObject) = the walker's world pose");
+        Check(reachedFrames > frames * 9 / 10 && worstHand < 2e-3, "LimbIK keeps the hand on its target while walking");
+        Check(Debug.ErrorCount == errors, "no errors logged");
+        Call(walker, "OnDestroy");
+        Call(player, "OnDestroy");
+        Check(AnimKitLibrary.LiveHandles == 0, "everything released after OnDestroy, live = " + AnimKitLibrary.LiveHandles);
+    }
+
+    // A standing clip on a slope with FootIK alone (no GuideWalker): the stance soles end on
+    // the ground; without FootIK they would float above or sink below it.
+    static float SlopeY(float x, float z) { return -0.6f * x; }
+
+    static void StandOnSlopeScene()
+    {
+        string dir = Environment.GetEnvironmentVariable("AK_MOCAP_DIR");
+        string path = Path.Combine(string.IsNullOrEmpty(dir) ? Path.Combine("..", "shared", "mocap") : dir,
+                                   "arena_louise_stand_walk_cycle.bvh");
+        float nl = (float)Math.Sqrt(1.36);
+        Physics.TestRaycast = (Vector3 o, Vector3 d, float max, out RaycastHit hit) =>
+        {
+            hit = new RaycastHit();
+            float y = SlopeY(o.x, o.z);
+            if (d.y > -0.99f || o.y < y || o.y - y > max) return false;
+            hit.point = new Vector3(o.x, y, o.z);
+            hit.normal = new Vector3(0.6f / nl, 1f / nl, 0f);
+            return true;
+        };
+        int errors = Debug.ErrorCount;
+        GameObject go = new GameObject("Stander");
+        BvhPlayer player = go.AddComponent<BvhPlayer>();
+        player.bvhPath = path;
+        player.loop = false;
+        FootIK foot = go.AddComponent<FootIK>();
+        Call(player, "Awake");
+        Call(player, "Start");
+        double worst = 0;
+        int stance = 0;
+        for (int f = 0; f < 180; ++f)
+        {
+            Call(player, "LateUpdate");
+            if (f < 90) continue; // weights fade in
+            AkFootIkState s = foot.State;
+            if (s.stanceLeft != 0) { worst = Math.Max(worst, Math.Abs(s.soleLeft.y - SlopeY(s.soleLeft.x, s.soleLeft.z))); ++stance; }
+            if (s.stanceRight != 0) { worst = Math.Max(worst, Math.Abs(s.soleRight.y - SlopeY(s.soleRight.x, s.soleRight.z))); ++stance; }
+        }
+        Console.WriteLine("  slope scene: {0} stance samples, soles within {1:F4} m of the slope, hips lowered {2:F3} m",
+            stance, worst, foot.State.hipDrop);
+        Check(stance > 100 && worst < 0.01, "standalone FootIK puts the stance soles on the slope");
+        Check(foot.State.hipDrop > 0.03f, "standalone FootIK lowers the hips for the lower foot");
+        Check(Debug.ErrorCount == errors, "no errors logged");
+        Call(foot, "OnDestroy");
+        Call(player, "OnDestroy");
+        Check(AnimKitLibrary.LiveHandles == 0, "everything released, live = " + AnimKitLibrary.LiveHandles);
+    }
+
     static bool Same(float a, float b) { return Math.Abs(a - b) <= 1e-7f * Math.Max(1f, Math.Abs(b)); }
 
     static int Main()
@@ -43,6 +195,11 @@ static class ComponentTests
         Check(gw.cycleStart == ch.cycleStart && gw.cycleEnd == ch.cycleEnd, "GuideWalker.cycleStart/End = C default");
         Check(Same(gw.seamBlend, ch.seamBlend), "GuideWalker.seamBlend = C default " + ch.seamBlend);
 
+        AkFootIkParams fp = FootIkRig.Defaults();
+        FootIK fs = new FootIK();
+        Check(Same(fs.rayUp, fp.rayUp) && Same(fs.rayDown, fp.rayDown), "FootIK.rayUp/rayDown = plugin defaults");
+        Check(Same(fp.weight, ch.footWeight) && Same(fp.maxHipDrop, ch.maxHipDrop) && Same(fp.hipDropRate, ch.hipDropRate),
+              "standalone foot IK defaults = the walker's foot IK defaults");
         FootIK fk = new FootIK();
         Check(Same(fk.weight, ch.footWeight), "FootIK.weight = C default " + ch.footWeight);
         Check(Same(fk.maxTiltDeg, ch.maxTiltDeg), "FootIK.maxTiltDeg = C default " + ch.maxTiltDeg);
@@ -52,7 +209,9 @@ static class ComponentTests
         Check(fk.lockFeet == (ch.lockFeet != 0), "FootIK.lockFeet = C default");
         Check((ch.footIk != 0), "foot IK is on by default in C (a FootIK component turns it on)");
 
-        Console.WriteLine(failures == 0 ? "all component defaults match" : failures + " mismatches");
+        WalkScene();
+        StandOnSlopeScene();
+        Console.WriteLine(failures == 0 ? "all checks passed" : failures + " failed");
         return failures == 0 ? 0 : 1;
     }
 }

@@ -126,17 +126,19 @@ namespace UnityEngine
 
     public static class Time
     {
-        public static float deltaTime { get { return 1f / 60f; } }
+        static float s_dt = 1f / 60f;
+        public static float deltaTime { get { return s_dt; } set { s_dt = value; } } // setter: tests only
         public static float time { get { return 0f; } }
     }
 
     public static class Debug
     {
+        public static int ErrorCount; // tests only
         public static void Log(object m) { Console.WriteLine(m); }
         public static void LogWarning(object m) { Console.WriteLine(m); }
         public static void LogWarning(object m, Object context) { Console.WriteLine(m); }
-        public static void LogError(object m) { Console.Error.WriteLine(m); }
-        public static void LogError(object m, Object context) { Console.Error.WriteLine(m); }
+        public static void LogError(object m) { ++ErrorCount; Console.Error.WriteLine(m); }
+        public static void LogError(object m, Object context) { ++ErrorCount; Console.Error.WriteLine(m); }
         public static void LogException(Exception e, Object context) { Console.Error.WriteLine(e); }
         public static void DrawLine(Vector3 a, Vector3 b, Color c) { }
     }
@@ -155,12 +157,20 @@ namespace UnityEngine
         public static bool isPlaying { get { return false; } }
     }
 
+    public delegate bool RaycastFn(Vector3 origin, Vector3 direction, float maxDistance, out RaycastHit hit);
+
     public static class Physics
     {
         public const int DefaultRaycastLayers = -5;
+        public static RaycastFn TestRaycast; // tests only: the scene's colliders
+        public static int RaycastCount;
         public static bool Raycast(Vector3 origin, Vector3 direction, out RaycastHit hitInfo, float maxDistance,
             int layerMask, QueryTriggerInteraction q)
-        { hitInfo = new RaycastHit(); return false; }
+        {
+            ++RaycastCount;
+            hitInfo = new RaycastHit();
+            return TestRaycast != null && TestRaycast(origin, direction, maxDistance, out hitInfo);
+        }
         public static bool Raycast(Ray ray, out RaycastHit hitInfo, float maxDistance, int layerMask)
         { hitInfo = new RaycastHit(); return false; }
         public static bool Raycast(Ray ray, out RaycastHit hitInfo)
@@ -175,43 +185,99 @@ namespace UnityEngine
 
     public class Object
     {
-        public string name { get; set; }
+        public virtual string name { get; set; }
         public static implicit operator bool(Object o) { return o != null; }
         public static void Destroy(Object o) { }
     }
 
     public class TextAsset : Object
     {
-        public byte[] bytes { get { return new byte[0]; } }
-        public string text { get { return ""; } }
+        readonly byte[] m_bytes;
+        public TextAsset() { m_bytes = new byte[0]; }
+        public TextAsset(byte[] bytes) { m_bytes = bytes; } // test helper (Unity builds them on import)
+        public byte[] bytes { get { return m_bytes; } }
+        public string text { get { return System.Text.Encoding.UTF8.GetString(m_bytes); } }
     }
 
+    // A minimal GameObject/Component model so tests can run the components for real.
     public class GameObject : Object
     {
-        public GameObject(string name) { this.name = name; transform = new Transform(); }
+        internal readonly List<Component> components = new List<Component>();
+        public GameObject(string name)
+        {
+            this.name = name;
+            transform = new Transform();
+            transform.owner = this;
+            components.Add(transform);
+        }
         public Transform transform { get; private set; }
-        public T AddComponent<T>() where T : Component, new() { return new T(); }
+        public int layer { get; set; }
+        public T AddComponent<T>() where T : Component, new()
+        {
+            T c = new T();
+            c.owner = this;
+            components.Add(c);
+            return c;
+        }
+        public T GetComponent<T>()
+        {
+            foreach (Component c in components) if (c is T) return (T)(object)c;
+            return default(T);
+        }
     }
 
     public class Component : Object
     {
-        Transform m_transform;
-        public Transform transform { get { return m_transform ?? (m_transform = this as Transform ?? new Transform()); } }
-        public GameObject gameObject { get { return null; } }
-        public T GetComponent<T>() { return default(T); }
-        public void GetComponents<T>(List<T> results) { results.Clear(); }
-        public T GetComponentInParent<T>() { return default(T); }
+        internal GameObject owner;
+        Transform m_loose;
+        public Transform transform
+        {
+            get
+            {
+                if (owner != null) return owner.transform;
+                return m_loose ?? (m_loose = this as Transform ?? new Transform());
+            }
+        }
+        public GameObject gameObject { get { return owner; } }
+        public override string name { get { return owner != null ? owner.name : base.name; } set { if (owner != null) owner.name = value; else base.name = value; } }
+        public T GetComponent<T>() { return owner != null ? owner.GetComponent<T>() : default(T); }
+        public void GetComponents<T>(List<T> results)
+        {
+            results.Clear();
+            if (owner == null) return;
+            foreach (Component c in owner.components) if (c is T) results.Add((T)(object)c);
+        }
+        public T GetComponentInParent<T>() { return GetComponent<T>(); }
         public T[] GetComponentsInChildren<T>() { return new T[0]; }
     }
 
-    public class Behaviour : Component { public bool enabled { get; set; } public bool isActiveAndEnabled { get { return enabled; } } }
+    public class Behaviour : Component
+    {
+        bool m_enabled = true;
+        public bool enabled { get { return m_enabled; } set { m_enabled = value; } }
+        public bool isActiveAndEnabled { get { return m_enabled; } }
+    }
     public class MonoBehaviour : Behaviour { }
     public class Collider : Component { }
 
     public class CharacterController : Collider
     {
-        public CollisionFlags Move(Vector3 motion) { return CollisionFlags.None; }
-        public bool isGrounded { get { return false; } }
+        /// <summary>Test hook: ground height under (x,z); the controller stands on it.</summary>
+        public static Func<float, float, float> TestGround;
+        bool m_grounded;
+        public CollisionFlags Move(Vector3 motion)
+        {
+            Vector3 p = transform.position + motion;
+            m_grounded = false;
+            if (TestGround != null)
+            {
+                float g = TestGround(p.x, p.z);
+                if (p.y <= g) { p.y = g; m_grounded = true; }
+            }
+            transform.position = p;
+            return m_grounded ? CollisionFlags.Below : CollisionFlags.None;
+        }
+        public bool isGrounded { get { return m_grounded; } }
         public float height { get; set; }
         public float radius { get; set; }
         public float stepOffset { get; set; }
@@ -231,18 +297,39 @@ namespace UnityEngine
         public float SampleHeight(Vector3 worldPosition) { return 0f; }
     }
 
+    // Unit scale only: world = parent.world * (localRotation, localPosition).
     public class Transform : Component
     {
-        public Vector3 position { get; set; }
-        public Quaternion rotation { get; set; }
-        public Vector3 localPosition { get; set; }
-        public Quaternion localRotation { get; set; }
+        Vector3 m_localPosition;
+        Quaternion m_localRotation = Quaternion.identity;
+        Transform m_parent;
+        readonly List<Transform> m_children = new List<Transform>();
+        public Vector3 localPosition { get { return m_localPosition; } set { m_localPosition = value; } }
+        public Quaternion localRotation { get { return m_localRotation; } set { m_localRotation = value; } }
         public Vector3 localScale { get; set; }
+        public Vector3 position
+        {
+            get { return m_parent == null ? m_localPosition : m_parent.TransformPoint(m_localPosition); }
+            set { m_localPosition = m_parent == null ? value : m_parent.InverseTransformPoint(value); }
+        }
+        public Quaternion rotation
+        {
+            get { return m_parent == null ? m_localRotation : m_parent.rotation * m_localRotation; }
+            set { m_localRotation = m_parent == null ? value : Quaternion.Inverse(m_parent.rotation) * value; }
+        }
         public Vector3 forward { get { return rotation * Vector3.forward; } }
-        public Transform parent { get; set; }
-        public int childCount { get { return 0; } }
-        public Transform GetChild(int i) { return null; }
-        public void SetParent(Transform p, bool worldPositionStays) { parent = p; }
+        public Transform parent { get { return m_parent; } set { SetParent(value, true); } }
+        public int childCount { get { return m_children.Count; } }
+        public Transform GetChild(int i) { return m_children[i]; }
+        public void SetParent(Transform p, bool worldPositionStays)
+        {
+            Vector3 wp = position;
+            Quaternion wr = rotation;
+            if (m_parent != null) m_parent.m_children.Remove(this);
+            m_parent = p;
+            if (p != null) p.m_children.Add(this);
+            if (worldPositionStays) { position = wp; rotation = wr; }
+        }
         public Vector3 TransformPoint(Vector3 p) { return rotation * p + position; }
         public Vector3 InverseTransformPoint(Vector3 p) { return Quaternion.Inverse(rotation) * (p - position); }
         public Vector3 TransformDirection(Vector3 d) { return rotation * d; }

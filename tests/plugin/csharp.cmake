@@ -63,8 +63,8 @@ add_test(NAME plugin_cs_components_typecheck
   COMMAND sh -c "${AK_MCS} -nologo -target:library -out:${AK_CS_STUB_DIR}/UnityEngine.dll ${CMAKE_CURRENT_SOURCE_DIR}/UnityEngineStub.cs && ${AK_MCS} -nologo -langversion:7 -unsafe -warnaserror -debug -r:${AK_CS_STUB_DIR}/UnityEngine.dll -out:${AK_CS_STUB_DIR}/AnimKitComponentTests.exe ${AK_CS_ALL_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/ComponentTests.cs")
 set_tests_properties(plugin_cs_components_typecheck PROPERTIES LABELS nosan
   FIXTURES_SETUP ak_cs_components)
-add_test(NAME plugin_cs_component_defaults_match_c
+add_test(NAME plugin_cs_components_defaults_and_walk_scene
   COMMAND ${AK_MONO} --debug ${AK_CS_STUB_DIR}/AnimKitComponentTests.exe)
-set_tests_properties(plugin_cs_component_defaults_match_c PROPERTIES LABELS nosan
+set_tests_properties(plugin_cs_components_defaults_and_walk_scene PROPERTIES LABELS nosan
   FIXTURES_REQUIRED ak_cs_components
   ENVIRONMENT "LD_LIBRARY_PATH=$<TARGET_FILE_DIR:animkit_unity>;AK_MOCAP_DIR=${AK_MOCAP_DIR}")

@@ -516,6 +516,80 @@ static void character_walks_over_engine_ground(void **state)
     assert_int_equal(ak_plugin_live_handles(), live0);
 }
 
+/* Standalone foot IK: a standing capture (louise, first seconds) on a slope falling 0.6 along +X. */
+static float slope_y(float x) { return -0.6f * x; }
+
+static void foot_ik_plants_a_standing_clip_on_a_slope(void **state)
+{
+    (void)state;
+    char path[1024], err[256];
+    akt_mocap_path("arena_louise_stand_walk_cycle.bvh", path, sizeof path);
+    int32_t live0 = ak_plugin_live_handles();
+    ak_handle s, c, f;
+    assert_int_equal(ak_plugin_bvh_load(path, 0.0f, 0, &s, &c, err, sizeof err), AK_OK);
+    ak_plugin_foot_ik_params p;
+    assert_int_equal(ak_plugin_foot_ik_defaults(&p), AK_OK);
+    AKT_NEAR(p.max_hip_drop, 0.45f, 0); AKT_NEAR(p.weight, 1.0f, 0); assert_int_equal(p.lock_feet, 1);
+    assert_int_equal(ak_plugin_foot_ik_create(s, c, &p, &f, err, sizeof err), AK_OK);
+    ak_plugin_skeleton_info si;
+    ak_plugin_skeleton_info_get(s, &si);
+    const int32_t n = si.joint_count;
+    ak_plugin_xform local[64], model[64];
+    assert_true(n <= 64);
+    const ak_plugin_xform character = {{0, 0, 0, 1}, {0, 0, 0}};
+    const float nl = sqrtf(1.0f + 0.36f);
+    ak_plugin_ray rays[AK_PLUGIN_FOOT_IK_RAYS];
+    ak_plugin_ground_hit hits[AK_PLUGIN_FOOT_IK_RAYS];
+    ak_plugin_foot_ik_state st;
+    float worst = 0.0f, drop = 0.0f;
+    for (int i = 0; i < 180; ++i) {
+        const float t = (float)i / 60.0f;
+        assert_int_equal(ak_plugin_clip_sample(c, s, t, AK_INTERP_LINEAR, local, n), AK_OK);
+        assert_int_equal(ak_plugin_fk(s, local, model, n), AK_OK);
+        int32_t nr = 0;
+        assert_int_equal(ak_plugin_foot_ik_rays(f, t, &character, model, n, rays, AK_PLUGIN_FOOT_IK_RAYS, &nr), AK_OK);
+        assert_int_equal(nr, 2);
+        for (int k = 0; k < nr; ++k) {
+            const float gy = slope_y(rays[k].origin.x);
+            hits[k].hit = rays[k].origin.y >= gy && rays[k].origin.y - gy <= rays[k].max_distance;
+            hits[k].height = gy;
+            hits[k].normal = ak_vec3_make(0.6f / nl, 1.0f / nl, 0.0f);
+        }
+        assert_int_equal(ak_plugin_foot_ik_apply(f, i ? 1.0f / 60.0f : 0.0f, hits, nr, local, model, n), AK_OK);
+        assert_int_equal(ak_plugin_foot_ik_state_get(f, &st), AK_OK);
+        if (i >= 90) { /* weights have faded in */
+            for (int k = 0; k < 2; ++k)
+                if (st.stance[k]) {
+                    const float e = fabsf(st.sole[k].y - slope_y(st.sole[k].x));
+                    if (e > worst) worst = e;
+                }
+            if (st.hip_drop > drop) drop = st.hip_drop;
+        }
+    }
+    assert_true(st.stance[0] || st.stance[1]);
+    AKT_NEAR(worst, 0.0f, 0.01);
+    /* The soles stand at x = 0.04 and 0.17 m, so the ground under them is 2.3 and 10 cm below
+     * the clip's floor. The lower leg straightens part of the way and the hips drop for the
+     * rest: more than the 2.3 cm of the higher foot, less than the full 10 cm. (Measured:
+     * 6.9 cm.) On a 0.2 slope (0.8 and 3.3 cm) the bent standing knees reach without a drop. */
+    assert_true(drop > 0.03f && drop < 0.10f);
+    /* model stayed FK of local. */
+    ak_plugin_xform check[64];
+    ak_plugin_fk(s, local, check, n);
+    for (int32_t j = 0; j < n; ++j) AKT_NEAR(check[j].position.y, model[j].position.y, 1e-4);
+    /* Phase order and arguments. */
+    assert_int_equal(ak_plugin_foot_ik_apply(f, 0.1f, hits, 2, local, model, n), AK_ERR_STATE);
+    assert_int_equal(ak_plugin_foot_ik_rays(f, 0.0f, &character, model, 3, rays, 2, NULL), AK_ERR_INVALID_ARG);
+    ak_plugin_destroy(s);
+    ak_plugin_destroy(c);
+    assert_int_equal(ak_plugin_foot_ik_state_get(f, &st), AK_OK); /* holds its skeleton */
+    ak_plugin_destroy(f);
+    assert_int_equal(ak_plugin_foot_ik_state_get(f, &st), AK_PLUGIN_ERR_HANDLE);
+    ak_plugin_last_error(f, err, sizeof err);
+    assert_non_null(strstr(err, "foot IK handle was destroyed"));
+    assert_int_equal(ak_plugin_live_handles(), live0);
+}
+
 #if !defined(_WIN32)
 static void *churn(void *arg)
 {
@@ -534,6 +608,80 @@ static void *churn(void *arg)
         if (ak_plugin_clip_info_get(c, NULL) != AK_PLUGIN_ERR_HANDLE) ++*failures;
     }
     return NULL;
+}
+
+/* Two characters sharing one skeleton and clip, stepped on two threads at once: each must
+ * walk exactly as it does alone (same end position, bit for bit). */
+typedef struct walk_job {
+    ak_handle skeleton, clip;
+    float target_x;
+    ak_vec3 end;
+    int failures;
+} walk_job;
+
+static void *walk_thread(void *arg)
+{
+    walk_job *job = (walk_job *)arg;
+    ak_plugin_character_params p;
+    ak_plugin_character_defaults(&p);
+    p.target = ak_vec3_make(job->target_x, 0.0f, 3.0f);
+    p.use_controller = 0;
+    ak_handle ch;
+    char err[256];
+    if (ak_plugin_character_create(job->skeleton, job->clip, NULL, &p, &ch, err, sizeof err) != AK_OK) {
+        ++job->failures;
+        return NULL;
+    }
+    ak_plugin_ray rays[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_plugin_ground_hit hits[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_vec3 pos = {0.0f, 0.0f, 0.0f};
+    for (int f = 0; f < 240; ++f) {
+        ak_vec3 move;
+        int32_t n = 0;
+        if (ak_plugin_character_begin(ch, 1.0f / 60.0f, &move) != AK_OK) ++job->failures;
+        pos.x += move.x;
+        pos.z += move.z;
+        ak_plugin_character_set_position(ch, &pos);
+        if (ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n) != AK_OK) ++job->failures;
+        for (int i = 0; i < n; ++i) {
+            hits[i].hit = 1;
+            hits[i].height = 0.0f;
+            hits[i].normal = ak_vec3_make(0.0f, 1.0f, 0.0f);
+        }
+        if (ak_plugin_character_finish(ch, hits, n) != AK_OK) ++job->failures;
+    }
+    job->end = pos;
+    ak_plugin_destroy(ch);
+    return NULL;
+}
+
+static void characters_step_in_parallel(void **state)
+{
+    (void)state;
+    char path[1024], err[256];
+    akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path);
+    walk_job jobs[4];
+    memset(jobs, 0, sizeof jobs);
+    assert_int_equal(ak_plugin_bvh_load(path, 0.0f, 1, &jobs[0].skeleton, &jobs[0].clip, err, sizeof err), AK_OK);
+    for (int i = 0; i < 4; ++i) {
+        jobs[i].skeleton = jobs[0].skeleton;
+        jobs[i].clip = jobs[0].clip;
+        jobs[i].target_x = i % 2 ? 2.0f : -2.0f;
+    }
+    /* Alone first (jobs 0 and 1), then both at once on two threads (jobs 2 and 3). */
+    walk_thread(&jobs[0]);
+    walk_thread(&jobs[1]);
+    pthread_t t[2];
+    pthread_create(&t[0], NULL, walk_thread, &jobs[2]);
+    pthread_create(&t[1], NULL, walk_thread, &jobs[3]);
+    pthread_join(t[0], NULL);
+    pthread_join(t[1], NULL);
+    for (int i = 0; i < 4; ++i) assert_int_equal(jobs[i].failures, 0);
+    assert_true(jobs[0].end.x < -0.5f && jobs[1].end.x > 0.5f); /* they went their ways */
+    assert_memory_equal(&jobs[2].end, &jobs[0].end, sizeof(ak_vec3));
+    assert_memory_equal(&jobs[3].end, &jobs[1].end, sizeof(ak_vec3));
+    ak_plugin_destroy(jobs[0].skeleton);
+    ak_plugin_destroy(jobs[0].clip);
 }
 
 static void handles_from_two_threads(void **state)
@@ -564,8 +712,10 @@ int main(void)
         cmocka_unit_test(limb_ik_worked_numbers_in_unity_frame),
         cmocka_unit_test(look_at_points_the_chain_tip_at_the_target),
         cmocka_unit_test(character_walks_over_engine_ground),
+        cmocka_unit_test(foot_ik_plants_a_standing_clip_on_a_slope),
 #if !defined(_WIN32)
         cmocka_unit_test(handles_from_two_threads),
+        cmocka_unit_test(characters_step_in_parallel),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,14 +1,15 @@
-// Foot IK settings for the walker, and the ground rays it needs cast by Unity's physics.
-// Per frame the plugin lists downward rays (under the character, under each sole and where
-// each swinging foot will land), this
-// component casts them with Physics.Raycast and hands the hits back (the two-phase form: no
-// callback crosses the plugin boundary). The plugin then lowers the hips by the lower foot's
+// Foot IK, and the ground rays it needs cast by Unity's physics. Per frame the plugin lists
+// downward rays (with a GuideWalker: under the character, under each sole and where each
+// swinging foot will land; standalone: under each foot), this component casts them with
+// Physics.Raycast and hands the hits back (the two-phase form: no callback crosses the plugin
+// boundary). The plugin then lowers the hips by the lower foot's
 // shortfall (hip drop), places each foot with limb IK (knee toward a pole in front), turns the
 // feet to the surface normal (up to maxTiltDeg) and keeps stance feet locked, fading every
 // weight at its rate so nothing pops.
 //
-// In this version foot IK runs inside the GuideWalker's step: put FootIK next to a
-// GuideWalker (without one, it only logs a warning).
+// Next to a GuideWalker, foot IK runs inside the walker's step with these settings. On a
+// BvhPlayer alone (an idle, a dance...) it runs standalone: stance comes from the clip's foot
+// contacts, the rig is placed by this GameObject's Transform.
 using UnityEngine;
 
 namespace AnimKit.Unity
@@ -34,11 +35,22 @@ namespace AnimKit.Unity
         [Tooltip("Stance feet stay where they landed (no skating).")]
         public bool lockFeet = true;
 
+        [Header("Standalone (no GuideWalker)")]
+        [Tooltip("Rays start this far above each foot, metres.")]
+        [Min(0.01f)] public float rayUp = 0.5f;
+        [Tooltip("And reach this far below it, metres.")]
+        [Min(0.01f)] public float rayDown = 1.0f;
+
         [Header("Debug")]
         [Tooltip("Draw the ground rays (green: hit, red: miss) in the Scene view.")]
         public bool drawRays = false;
 
-        bool m_warned;
+        /// <summary>The standalone rig's state after the last frame.</summary>
+        public AkFootIkState State;
+        FootIkRig m_rig;
+        Skeleton m_rigFor;
+        readonly AkGroundHit[] m_hits = new AkGroundHit[AnimKitNative.FootIkRayCount];
+        bool m_first = true;
 
         /// <summary>Copies these settings into a character's parameters.</summary>
         public void Configure(ref AkCharacterParams p)
@@ -74,12 +86,53 @@ namespace AnimKit.Unity
         public override void ModifyPose(BvhPlayer player)
         {
             if (GetComponent<GuideWalker>() != null) return; // applied inside the walker's step
-            if (!m_warned)
+            if (m_rigFor != player.Skeleton)
             {
-                Debug.LogWarning("FootIK: add a GuideWalker; standalone foot IK on a BvhPlayer is not " +
-                                 "available in this version of the package", this);
-                m_warned = true;
+                DisposeRig();
+                m_rigFor = player.Skeleton;
+                try
+                {
+                    AkFootIkParams p = FootIkRig.Defaults();
+                    p.weight = weight;
+                    p.maxTiltDeg = maxTiltDeg;
+                    p.maxHipDrop = maxHipDrop;
+                    p.hipDropRate = hipDropRate;
+                    p.poleDistance = poleDistance;
+                    p.lockFeet = lockFeet ? 1 : 0;
+                    p.rayUp = rayUp;
+                    p.rayDown = rayDown;
+                    m_rig = new FootIkRig(player.Skeleton, player.Clip, p);
+                    m_first = true;
+                }
+                catch (AnimKitException e)
+                {
+                    Debug.LogError("FootIK: " + e.Message, this);
+                    enabled = false;
+                    return;
+                }
             }
+            if (m_rig == null) return;
+            AkXform character;
+            character.rotation = player.transform.rotation.ToAk();
+            character.position = player.transform.position.ToAk();
+            int count;
+            AkRay[] rays = m_rig.Rays(player.time, character, player.World, out count);
+            Cast(rays, m_hits, count, groundLayers, drawRays);
+            m_rig.Apply(m_first ? 0f : Time.deltaTime, m_hits, count, player.Local, player.World);
+            m_first = false;
+            State = m_rig.State;
+        }
+
+        void DisposeRig()
+        {
+            if (m_rig != null) m_rig.Dispose();
+            m_rig = null;
+            m_rigFor = null;
+        }
+
+        void OnDestroy()
+        {
+            DisposeRig();
         }
     }
 }

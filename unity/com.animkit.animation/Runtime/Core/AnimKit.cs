@@ -339,6 +339,67 @@ namespace AnimKit
         public void Dispose() { Handle.Dispose(); }
     }
 
+    /// <summary>Standalone foot IK for a clip played without the walker (two-phase: Rays ->
+    /// cast -> Apply on the pose, every frame after sampling and FK).</summary>
+    public sealed unsafe class FootIkRig : IDisposable
+    {
+        public readonly FootIkHandle Handle;
+        readonly AkRay[] m_rays = new AkRay[AnimKitNative.FootIkRayCount];
+        IntPtr Raw { get { return Handle.Raw; } }
+
+        public static AkFootIkParams Defaults()
+        {
+            AkFootIkParams p;
+            AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_defaults(out p), IntPtr.Zero);
+            return p;
+        }
+
+        /// <summary>Finds the legs, detects the clip's foot contacts, calibrates the feet.</summary>
+        public FootIkRig(Skeleton skeleton, Clip clip, AkFootIkParams p)
+        {
+            IntPtr raw;
+            byte[] err = new byte[512];
+            int st = AnimKitNative.ak_plugin_foot_ik_create(skeleton.Handle.Raw, clip.Handle.Raw, ref p, out raw, err, err.Length);
+            if (st < 0) throw new AnimKitException((AkStatus)st, AnimKitNative.FromUtf8(err));
+            Handle = new FootIkHandle(raw);
+        }
+
+        /// <summary>Phase 1: rays for the model-space pose at clip `time`, placed in the world by
+        /// `character` (a reused array; count = 2).</summary>
+        public AkRay[] Rays(float time, AkXform character, AkXform[] model, out int count)
+        {
+            int n;
+            fixed (AkXform* m = model)
+            fixed (AkRay* r = m_rays)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_rays(Raw, time, ref character, m, model.Length, r,
+                    m_rays.Length, out n), Raw);
+            count = n;
+            return m_rays;
+        }
+
+        /// <summary>Phase 2: the hits -> local and model poses rewritten in place.</summary>
+        public void Apply(float dt, AkGroundHit[] hits, int count, AkXform[] local, AkXform[] model)
+        {
+            int n = Math.Min(local.Length, model.Length);
+            fixed (AkGroundHit* h = hits)
+            fixed (AkXform* l = local)
+            fixed (AkXform* m = model)
+                AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_apply(Raw, dt, h, Math.Min(count, hits.Length), l, m, n), Raw);
+        }
+
+        public AkFootIkState State
+        {
+            get
+            {
+                AkFootIkState s;
+                AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_state_get(Raw, out s), Raw);
+                return s;
+            }
+        }
+
+        public void Dispose() { Handle.Dispose(); }
+    }
+
     /// <summary>A BVH file read into a skeleton and a clip.</summary>
     public sealed class BvhFile : IDisposable
     {

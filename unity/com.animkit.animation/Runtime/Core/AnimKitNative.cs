@@ -183,6 +183,29 @@ namespace AnimKit
         public AkVec3 normal;
     }
 
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkFootIkParams
+    {
+        public float weight;
+        public float maxTiltDeg;
+        public float maxHipDrop;
+        public float hipDropRate;
+        public float poleDistance;
+        public int lockFeet;
+        public float rayUp;
+        public float rayDown;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkFootIkState
+    {
+        public int stanceLeft, stanceRight;
+        public AkVec3 soleLeft, soleRight;
+        public float tiltDegLeft, tiltDegRight;
+        public int reachedLeft, reachedRight;
+        public float hipDrop;
+    }
+
     /// <summary>Status codes (ak_status in status.h, plus the plugin's handle error).</summary>
     public enum AkStatus
     {
@@ -219,6 +242,7 @@ namespace AnimKit
     public sealed class SkeletonHandle : AnimKitHandle { public SkeletonHandle(IntPtr h) : base(h) { } }
     public sealed class ClipHandle : AnimKitHandle { public ClipHandle(IntPtr h) : base(h) { } }
     public sealed class CharacterHandle : AnimKitHandle { public CharacterHandle(IntPtr h) : base(h) { } }
+    public sealed class FootIkHandle : AnimKitHandle { public FootIkHandle(IntPtr h) : base(h) { } }
 
     public static unsafe class AnimKitNative
     {
@@ -291,6 +315,19 @@ namespace AnimKit
         public static extern int ak_plugin_character_pose(IntPtr character, AkXform* local, AkXform* model, int count);
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_character_world_pose(IntPtr character, AkXform* world, int count);
+
+        public const int FootIkRayCount = 2;
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_foot_ik_defaults(out AkFootIkParams p);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_foot_ik_create(IntPtr skeleton, IntPtr clip, ref AkFootIkParams p,
+            out IntPtr footIk, byte[] errorBuffer, int errorSize);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_foot_ik_rays(IntPtr footIk, float time, ref AkXform character, AkXform* model,
+            int count, AkRay* rays, int capacity, out int rayCount);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_foot_ik_apply(IntPtr footIk, float dt, AkGroundHit* hits, int hitCount,
+            AkXform* local, AkXform* model, int count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_foot_ik_state_get(IntPtr footIk, out AkFootIkState state);
 
         // ---- helpers ----
 

@@ -1,0 +1,359 @@
+/* Standalone foot IK behind a handle: the library's foot IK (locomotion.h) for any clip,
+ * in the two-phase form. The calibration mirrors the walk motion's (the clip's floor, each
+ * ankle's height above it in stance, the foot's up axis seen from the ankle), computed here
+ * over the whole clip because there is no walk cycle.
+ *
+ * Frames: callers pass model-space poses and a world placement in Unity's frame; the solve
+ * runs in animkit's right-handed world on scratch buffers allocated at create, so the
+ * per-frame calls allocate nothing. */
+#include "plugin/plugin_internal.h"
+
+#include "animkit/locomotion.h"
+#include "core/xform_inline.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct akp_foot_ik {
+    akp_object hdr;
+    akp_skeleton *skeleton;   /* retained */
+    int32_t joint_count;
+    ak_foot_ik_params params;
+    ak_foot_ik_state state;
+    uint8_t *contacts[2];     /* per clip frame */
+    int32_t frame_count;
+    float frame_time;
+    int32_t loop;
+    float floor_y;            /* the clip's floor, model space */
+    float ray_up, ray_down;
+    ak_xform *local;          /* scratch, world space (right-handed) */
+    ak_xform *world;
+    ak_xform character;       /* right-handed, from phase 1 */
+    int32_t stance[2], stance_next[2];
+    int32_t have_rays;
+} akp_foot_ik;
+
+static void foot_ik_free(akp_object *obj)
+{
+    akp_foot_ik *f = (akp_foot_ik *)obj;
+    free(f->contacts[0]);
+    free(f->local);
+    if (f->skeleton) akp_release(&f->skeleton->hdr);
+    free(f);
+}
+
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_defaults(ak_plugin_foot_ik_params *out)
+{
+    if (!out) return AK_ERR_INVALID_ARG;
+    const ak_foot_ik_params d = ak_foot_ik_defaults();
+    memset(out, 0, sizeof *out);
+    out->weight = d.weight;
+    out->max_tilt_deg = d.max_tilt_deg;
+    out->max_hip_drop = d.max_hip_drop;
+    out->hip_drop_rate = d.hip_drop_rate;
+    out->pole_distance = d.pole_distance;
+    out->lock_feet = d.lock_feet;
+    out->ray_up = 0.5f;
+    out->ray_down = 1.0f;
+    return AK_OK;
+}
+
+/* Floor, sole heights and foot up axes from the clip (stance frames; all frames for a foot
+ * that never touches down). */
+static void calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *clip)
+{
+    const int32_t n = clip->frame_count;
+    const int32_t foot[2] = {f->params.legs[0].foot, f->params.legs[1].foot};
+    float floor_y = INFINITY;
+    for (int32_t fr = 0; fr < n; ++fr) {
+        ak_clip_frame(clip, sk, fr, f->local);
+        ak_fk(sk, f->local, f->world);
+        for (int s = 0; s < 2; ++s)
+            for (int32_t j = foot[s]; j < sk->subtree_end[foot[s]]; ++j)
+                if (f->world[j].translation.y < floor_y) floor_y = f->world[j].translation.y;
+    }
+    f->floor_y = isfinite(floor_y) ? floor_y : 0.0f;
+    for (int s = 0; s < 2; ++s) {
+        int32_t stance_n = 0;
+        for (int32_t fr = 0; fr < n; ++fr) stance_n += f->contacts[s][fr] ? 1 : 0;
+        double ankle_sum = 0.0;
+        ak_vec3 up_sum = {0.0f, 0.0f, 0.0f};
+        int32_t used = 0;
+        for (int32_t fr = 0; fr < n; ++fr) {
+            if (stance_n > 0 && !f->contacts[s][fr]) continue;
+            ak_clip_frame(clip, sk, fr, f->local);
+            ak_fk(sk, f->local, f->world);
+            ankle_sum += f->world[foot[s]].translation.y - f->floor_y;
+            up_sum = akv_add(up_sum, akq_rotate(akq_conj(f->world[foot[s]].rotation), ak_vec3_make(0, 1, 0)));
+            ++used;
+        }
+        if (used > 0) f->params.legs[s].sole_height = (float)(ankle_sum / used);
+        f->params.legs[s].up_local = ak_vec3_normalize_or(up_sum, ak_vec3_make(0, 1, 0));
+    }
+}
+
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle hs, ak_handle hc,
+                                               const ak_plugin_foot_ik_params *pp,
+                                               ak_handle *out, char *error_buffer, int32_t error_size)
+{
+    char text[AKP_ERROR_MAX];
+    akp_copy_text(error_buffer, error_size, "");
+    if (out) *out = NULL;
+    if (!pp || !out) {
+        akp_copy_text(error_buffer, error_size, "params and out_foot_ik are required");
+        return AK_ERR_INVALID_ARG;
+    }
+    akp_foot_ik *f = (akp_foot_ik *)calloc(1, sizeof *f);
+    if (!f) {
+        akp_copy_text(error_buffer, error_size, "out of memory");
+        return AK_ERR_NOMEM;
+    }
+    f->hdr.kind = AKP_KIND_FOOT_IK;
+    f->hdr.free_fn = foot_ik_free;
+    akp_clip *c = NULL;
+    int32_t status = AK_OK;
+    if (akp_acquire_skeleton(hs, &f->skeleton) != AK_OK) {
+        char why[160];
+        akp_describe_invalid(hs, AKP_KIND_SKELETON, why, sizeof why);
+        snprintf(text, sizeof text, "foot IK: %s", why);
+        status = AK_PLUGIN_ERR_HANDLE;
+    } else if (akp_acquire_clip(hc, &c) != AK_OK) {
+        char why[160];
+        akp_describe_invalid(hc, AKP_KIND_CLIP, why, sizeof why);
+        snprintf(text, sizeof text, "foot IK: %s", why);
+        status = AK_PLUGIN_ERR_HANDLE;
+    }
+    if (status == AK_OK) {
+        const ak_skeleton *sk = f->skeleton->skeleton;
+        const ak_clip *clip = c->clip;
+        ak_error err;
+        ak_error_clear(&err);
+        ak_humanoid hum;
+        f->joint_count = sk->joint_count;
+        f->frame_count = clip->frame_count;
+        f->frame_time = clip->frame_time;
+        f->loop = clip->loop;
+        f->ray_up = pp->ray_up;
+        f->ray_down = pp->ray_down;
+        f->contacts[0] = (uint8_t *)calloc((size_t)clip->frame_count * 2, 1);
+        f->local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)sk->joint_count * 2);
+        if (!f->contacts[0] || !f->local) {
+            snprintf(text, sizeof text, "foot IK: out of memory");
+            status = AK_ERR_NOMEM;
+        } else if (clip->joint_count != sk->joint_count) {
+            snprintf(text, sizeof text, "foot IK: clip and skeleton were not loaded together");
+            status = AK_ERR_INVALID_ARG;
+        } else if (!(pp->ray_up > 0.0f) || !(pp->ray_down > 0.0f) || !isfinite(pp->ray_up) ||
+                   !isfinite(pp->ray_down)) {
+            snprintf(text, sizeof text, "foot IK: ray_up and ray_down must be > 0");
+            status = AK_ERR_INVALID_ARG;
+        } else if ((status = ak_humanoid_find(sk, NULL, &hum, &err)) != AK_OK) {
+            snprintf(text, sizeof text, "foot IK: %s", err.message);
+        }
+        if (status == AK_OK) {
+            f->contacts[1] = f->contacts[0] + clip->frame_count;
+            f->world = f->local + sk->joint_count;
+            f->params = ak_foot_ik_defaults();
+            const int32_t slots[2][3] = {
+                {AK_HUM_LEFT_UPPER_LEG, AK_HUM_LEFT_LOWER_LEG, AK_HUM_LEFT_FOOT},
+                {AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG, AK_HUM_RIGHT_FOOT}};
+            for (int s = 0; s < 2; ++s) {
+                f->params.legs[s].upper = hum.joint[slots[s][0]];
+                f->params.legs[s].lower = hum.joint[slots[s][1]];
+                f->params.legs[s].foot = hum.joint[slots[s][2]];
+            }
+            f->params.hips = hum.joint[AK_HUM_HIPS];
+            f->params.weight = pp->weight;
+            f->params.max_tilt_deg = pp->max_tilt_deg;
+            f->params.max_hip_drop = pp->max_hip_drop;
+            f->params.hip_drop_rate = pp->hip_drop_rate;
+            f->params.pole_distance = pp->pole_distance;
+            f->params.lock_feet = pp->lock_feet;
+            const ak_contact_params cp = ak_contact_defaults();
+            status = ak_foot_contacts_detect(sk, clip, f->params.legs[0].foot, f->params.legs[1].foot, 1.0f,
+                                             &cp, f->contacts[0], f->contacts[1], &err);
+            if (status != AK_OK) {
+                snprintf(text, sizeof text, "foot IK: contacts: %s", err.message);
+            } else {
+                calibrate(f, sk, clip);
+                status = ak_foot_ik_validate(&f->params, sk, &err);
+                if (status != AK_OK) snprintf(text, sizeof text, "foot IK: %s", err.message);
+            }
+        }
+    }
+    if (c) akp_release(&c->hdr);
+    if (status == AK_OK) {
+        ak_foot_ik_state_reset(&f->state);
+        f->character = ak_xform_identity();
+        *out = akp_register(&f->hdr);
+        if (!*out) {
+            snprintf(text, sizeof text, "handle table full");
+            status = AK_ERR_LIMIT;
+        }
+    }
+    if (status != AK_OK) {
+        foot_ik_free(&f->hdr);
+        akp_copy_text(error_buffer, error_size, text);
+    }
+    return status;
+}
+
+static int32_t acquire_foot_ik(ak_handle h, akp_foot_ik **out)
+{
+    return akp_acquire(h, AKP_KIND_FOOT_IK, (akp_object **)out);
+}
+
+/* Stance of foot `side` at clip time t (nearest frame; wraps when the clip loops). */
+static int32_t stance_at(const akp_foot_ik *f, int side, float t)
+{
+    int32_t fr = (int32_t)floorf(t / f->frame_time + 0.5f);
+    if (f->loop) {
+        fr %= f->frame_count;
+        if (fr < 0) fr += f->frame_count;
+    } else {
+        if (fr < 0) fr = 0;
+        if (fr >= f->frame_count) fr = f->frame_count - 1;
+    }
+    return f->contacts[side][fr] ? 1 : 0;
+}
+
+/* Unity-frame model pose -> right-handed world (scratch `world`). */
+static void model_to_world(akp_foot_ik *f, const ak_plugin_xform *model, ak_xform *world)
+{
+    for (int32_t j = 0; j < f->joint_count; ++j) {
+        ak_xform m;
+        m.rotation = akp_mirror_rotation(model[j].rotation);
+        m.translation = akp_mirror_point(model[j].position);
+        world[j] = akx_mul(f->character, m);
+    }
+}
+
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_rays(ak_handle h, float time, const ak_plugin_xform *character,
+                                             const ak_plugin_xform *model, int32_t count,
+                                             ak_plugin_ray *out_rays, int32_t capacity, int32_t *out_count)
+{
+    akp_foot_ik *f;
+    int32_t status = acquire_foot_ik(h, &f);
+    if (status != AK_OK) return status;
+    if (out_count) *out_count = AK_PLUGIN_FOOT_IK_RAYS;
+    if (!character || !out_rays || !out_count || capacity < AK_PLUGIN_FOOT_IK_RAYS || !isfinite(time)) {
+        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "character, a finite time, out_count and room for %d rays are required",
+                 AK_PLUGIN_FOOT_IK_RAYS);
+        status = AK_ERR_INVALID_ARG;
+    } else {
+        status = akp_check_joint_buffer(&f->hdr, model, count, f->joint_count, "model");
+    }
+    if (status == AK_OK) {
+        f->character.rotation = akq_normalize(akp_mirror_rotation(character->rotation));
+        f->character.translation = akp_mirror_point(character->position);
+        const float ahead = 1.0f / f->params.stance_fade_rate;
+        for (int s = 0; s < 2; ++s) {
+            f->stance[s] = stance_at(f, s, time);
+            f->stance_next[s] = stance_at(f, s, time + ahead);
+        }
+        model_to_world(f, model, f->world);
+        ak_vec3 points[2];
+        ak_foot_ik_query_points(&f->params, &f->state, f->world, f->stance[0], f->stance[1], points);
+        for (int s = 0; s < 2; ++s) {
+            const ak_ground_ray r = ak_ground_ray_down(points[s], f->ray_up, f->ray_down);
+            out_rays[s].origin = akp_mirror_point(r.origin);
+            out_rays[s].direction = akp_mirror_point(r.direction);
+            out_rays[s].max_distance = r.max_distance;
+        }
+        f->have_rays = 1;
+    }
+    akp_release(&f->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle h, float dt, const ak_plugin_ground_hit *hits,
+                                              int32_t hit_count, ak_plugin_xform *local,
+                                              ak_plugin_xform *model, int32_t count)
+{
+    akp_foot_ik *f;
+    int32_t status = acquire_foot_ik(h, &f);
+    if (status != AK_OK) return status;
+    const int32_t n = f->joint_count;
+    if (!f->have_rays) {
+        akp_fail(&f->hdr, AK_ERR_STATE, "call ak_plugin_foot_ik_rays first (phase 1)");
+        status = AK_ERR_STATE;
+    } else if (!hits || hit_count < AK_PLUGIN_FOOT_IK_RAYS) {
+        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "hits need %d entries (one per ray)", AK_PLUGIN_FOOT_IK_RAYS);
+        status = AK_ERR_INVALID_ARG;
+    } else if (!(dt >= 0.0f) || !isfinite(dt)) {
+        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "dt must be >= 0 and finite");
+        status = AK_ERR_INVALID_ARG;
+    } else {
+        status = akp_check_joint_buffer(&f->hdr, local, count, n, "local");
+        if (status == AK_OK) status = akp_check_joint_buffer(&f->hdr, model, count, n, "model");
+    }
+    if (status == AK_OK) {
+        const ak_skeleton *sk = f->skeleton->skeleton;
+        /* The pose in the world: roots carry the character placement. */
+        for (int32_t j = 0; j < n; ++j) {
+            ak_xform l;
+            l.rotation = akp_mirror_rotation(local[j].rotation);
+            l.translation = akp_mirror_point(local[j].position);
+            f->local[j] = sk->parents[j] < 0 ? akx_mul(f->character, l) : l;
+        }
+        ak_fk(sk, f->local, f->world);
+        ak_foot_ik_frame fr;
+        memset(&fr, 0, sizeof fr);
+        fr.dt = dt;
+        fr.character = f->character;
+        fr.floor_height = f->character.translation.y + f->floor_y;
+        for (int s = 0; s < 2; ++s) {
+            fr.stance[s] = f->stance[s];
+            fr.stance_next[s] = f->stance_next[s];
+            fr.ground[s].hit = hits[s].hit ? 1 : 0;
+            fr.ground[s].height = hits[s].height;
+            fr.ground[s].normal = akp_mirror_point(hits[s].normal);
+            if (fr.ground[s].hit && (!isfinite(fr.ground[s].height) || !akv_finite(fr.ground[s].normal)))
+                fr.ground[s].hit = 0;
+            fr.ground_land[s].hit = 0; /* no walk cycle: landing points unknown */
+            fr.swing_phase[s] = 0.0f;
+        }
+        ak_error err;
+        ak_error_clear(&err);
+        status = ak_foot_ik_run(&f->params, sk, &f->state, &fr, f->local, f->world, &err);
+        if (status != AK_OK) {
+            akp_fail(&f->hdr, status, "foot IK: %s", err.message);
+        } else {
+            const ak_xform inv = akx_inverse(f->character);
+            for (int32_t j = 0; j < n; ++j) {
+                ak_xform l = sk->parents[j] < 0 ? akx_mul(inv, f->local[j]) : f->local[j];
+                ak_xform m = akx_mul(inv, f->world[j]);
+                local[j].rotation = akp_mirror_rotation(l.rotation);
+                local[j].position = akp_mirror_point(l.translation);
+                model[j].rotation = akp_mirror_rotation(m.rotation);
+                model[j].position = akp_mirror_point(m.translation);
+            }
+        }
+        f->have_rays = 0;
+    }
+    akp_release(&f->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_state_get(ak_handle h, ak_plugin_foot_ik_state *out)
+{
+    akp_foot_ik *f;
+    int32_t status = acquire_foot_ik(h, &f);
+    if (status != AK_OK) return status;
+    if (!out) {
+        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "out is null");
+        status = AK_ERR_INVALID_ARG;
+    } else {
+        for (int s = 0; s < 2; ++s) {
+            out->stance[s] = f->stance[s];
+            out->sole[s] = akp_mirror_point(f->state.sole[s]);
+            out->tilt_deg[s] = f->state.tilt_deg[s];
+            out->reached[s] = f->state.reached[s];
+        }
+        out->hip_drop = f->state.applied_hip_drop;
+    }
+    akp_release(&f->hdr);
+    return status;
+}
