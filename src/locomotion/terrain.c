@@ -281,6 +281,19 @@ int32_t ak_terrain_read_pgm_memory(const char *data, size_t bytes, float size, f
     if (maxval < 1 || maxval > 65535)
         return ak_error_set(err, AK_ERR_PARSE, r.line, "PGM maxval must be 1..65535");
     const size_t n = (size_t)w * (size_t)h;
+    if (n > ((size_t)1 << 26))
+        return ak_error_set(err, AK_ERR_LIMIT, r.line,
+                            "PGM of %ux%u pixels is above the 64 Mpixel limit", (unsigned)w,
+                            (unsigned)h);
+    /* Before allocating: the rest of the input must be able to hold the raster (binary: n or
+     * 2n bytes after one separator; ASCII: at least a digit per pixel), so a short file never
+     * makes a large allocation. */
+    const size_t left = (size_t)(r.end - r.p);
+    const size_t need = binary ? n * (maxval < 256 ? 1u : 2u) + 1u : n;
+    if (left < need)
+        return ak_error_set(err, AK_ERR_PARSE, r.line,
+                            "PGM raster truncated: %lu pixels need %lu bytes, %lu left",
+                            (unsigned long)n, (unsigned long)need, (unsigned long)left);
     float *hs = (float *)malloc(sizeof(float) * n);
     if (!hs) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     const float k = height / (float)maxval;
