@@ -524,11 +524,13 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
             m->velocity_error = cyc.velocity_error;
         }
         if (a < 0 || b <= a + 2 || b >= full->frame_count) {
+            const int frames = (int)full->frame_count;
             ak_clip_destroy(full);
-            return fail(
-                m, ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                                "cycle %d:%d must satisfy 0 <= start < end - 2 and end < %d frames",
-                                (int)a, (int)b, (int)full->frame_count));
+            return fail(m,
+                        ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                     "cycle %d:%d must satisfy 0 <= start < end - 2 and end < %d "
+                                     "(the clip's frame count)",
+                                     (int)a, (int)b, frames));
         }
         m->cycle_start = a;
         m->cycle_end = b;
