@@ -164,6 +164,35 @@ static class ComponentTests
         Check(AnimKitLibrary.LiveHandles == 0, "everything released, live = " + AnimKitLibrary.LiveHandles);
     }
 
+    // BvhPlayer on an existing hierarchy: Transforms found by joint name, the rest left out.
+    static void MappedRigScene()
+    {
+        string dir = Environment.GetEnvironmentVariable("AK_MOCAP_DIR");
+        string path = Path.Combine(string.IsNullOrEmpty(dir) ? Path.Combine("..", "shared", "mocap") : dir, "cmu_09_01_run.bvh");
+        GameObject go = new GameObject("Mapped");
+        Transform rig = new GameObject("Rig").transform;
+        rig.SetParent(go.transform, false);
+        Transform hips = new GameObject("Hips").transform;
+        hips.SetParent(rig, false);
+        Transform mesh = new GameObject("Mesh").transform; // not a joint
+        mesh.SetParent(rig, false);
+        Transform thigh = new GameObject("LeftUpLeg").transform;
+        thigh.SetParent(hips, false);
+        BvhPlayer player = go.AddComponent<BvhPlayer>();
+        player.bvhAsset = new TextAsset(File.ReadAllBytes(path));
+        player.rigRoot = rig;
+        Call(player, "Awake");
+        Call(player, "Start");
+        Call(player, "LateUpdate");
+        int h = player.Skeleton.Find("Hips"), t = player.Skeleton.Find("LeftUpLeg"), k = player.Skeleton.Find("LeftLeg");
+        Check(ReferenceEquals(player.Joints[h], hips) && ReferenceEquals(player.Joints[t], thigh) && player.Joints[k] == null,
+              "BvhPlayer maps an existing rig by joint name (missing joints left null)");
+        Quaternion q = thigh.localRotation;
+        AkQuat e = player.Local[t].rotation;
+        Check(q.x == e.x && q.y == e.y && q.z == e.z && q.w == e.w, "mapped Transforms get the sampled local pose");
+        Call(player, "OnDestroy");
+    }
+
     static bool Same(float a, float b) { return Math.Abs(a - b) <= 1e-7f * Math.Max(1f, Math.Abs(b)); }
 
     static int Main()
@@ -211,6 +240,7 @@ static class ComponentTests
 
         WalkScene();
         StandOnSlopeScene();
+        MappedRigScene();
         Console.WriteLine(failures == 0 ? "all checks passed" : failures + " failed");
         return failures == 0 ? 0 : 1;
     }
