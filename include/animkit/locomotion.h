@@ -52,14 +52,17 @@ AK_API int32_t ak_idle_clip_create(const ak_walk_clip_params *params, const ak_s
 
 /* Stance detection with hysteresis on the ankle's height above its lowest point in the clip
  * and its horizontal speed (metres, m/s). A foot enters stance when both are below the "on"
- * thresholds and leaves when either exceeds the "off" thresholds; stance runs shorter than
- * min_stance are dropped. */
+ * thresholds and leaves when either exceeds the "off" thresholds or the ankle rises faster
+ * than rise_off (heel off); stance runs shorter than min_stance are dropped. Stance is the
+ * ankle's planted phase: the toe roll after heel-off counts as swing. */
 typedef struct ak_contact_params {
     float height_on;  /* default 0.02 m */
     float height_off; /* default 0.035 m */
     float speed_on;   /* default 0.25 m/s */
     float speed_off;  /* default 0.45 m/s */
     float min_stance; /* default 0.08 s */
+    float rise_off;   /* m/s: also leaves stance when the ankle rises this fast (heel off);
+                         0 disables; default 0.12 */
 } ak_contact_params;
 
 AK_API ak_contact_params ak_contact_defaults(void);

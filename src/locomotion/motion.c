@@ -16,6 +16,7 @@ ak_contact_params ak_contact_defaults(void)
     p.speed_on = 0.25f;
     p.speed_off = 0.45f;
     p.min_stance = 0.08f;
+    p.rise_off = 0.12f;
     return p;
 }
 
@@ -131,7 +132,9 @@ int32_t ak_foot_contacts_detect(const ak_skeleton *sk, const ak_clip *c, int32_t
                     span > 0.0f ? sqrtf(d.x * d.x + d.z * d.z) / (span * c->frame_time) : 0.0f;
                 const float h = pos[f].y - miny;
                 const int on = h < p->height_on && speed < p->speed_on;
-                const int off = h > p->height_off || speed > p->speed_off;
+                const float rise = span > 0.0f ? d.y / (span * c->frame_time) : 0.0f;
+                const int off = h > p->height_off || speed > p->speed_off ||
+                                (p->rise_off > 0.0f && rise > p->rise_off);
                 if (state < 0)
                     state = on;
                 else if (state == 0 && on)
