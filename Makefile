@@ -5,7 +5,9 @@ BUILD      ?= build
 SAN_BUILD  ?= build-san
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= 2
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 45
+FUZZ_RUNS ?= 1000000
+FUZZ_SEED ?= 1
 CMAKE_FLAGS ?=
 
 # Debian packages the build, tests, viewer, plugin and benchmarks use.
@@ -14,6 +16,8 @@ DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
   xvfb xauth libgl1-mesa-dri libegl-mesa0 ffmpeg mono-mcs mono-runtime mingw-w64 \
   liborocos-kdl-dev nodejs npm
 
+
+.PHONY: fuzz
 .PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format valgrind lint \
   unity-plugins
 
@@ -47,10 +51,15 @@ test-fuzz:
 	@if command -v clang >/dev/null 2>&1; then \
 	  cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	    -DAK_BUILD_FUZZ=ON -DAK_BUILD_TESTS=OFF -DAK_BUILD_VIEWER=OFF -DAK_BUILD_BENCH=OFF \
-	    -DAK_BUILD_TOOLS=OFF -DAK_FUZZ_SECONDS=$(FUZZ_SECONDS) && \
+	    -DAK_BUILD_TOOLS=OFF -DAK_FUZZ_SECONDS=$(FUZZ_SECONDS) -DAK_FUZZ_RUNS=$(FUZZ_RUNS) \
+	    -DAK_FUZZ_SEED=$(FUZZ_SEED) && \
 	  cmake --build $(FUZZ_BUILD) -j$(JOBS) && \
 	  ctest --test-dir $(FUZZ_BUILD) --output-on-failure; \
 	else echo "clang not found: fuzz runs skipped (make deps installs it)"; fi
+
+# Exploratory fuzzing: random seed, 10 minutes a target (override FUZZ_SECONDS).
+fuzz:
+	$(MAKE) test-fuzz FUZZ_SEED=0 FUZZ_RUNS=-1 FUZZ_SECONDS=600
 
 # The main job: the walker demo on the built-in terrain with the built-in clip.
 demo: deps build
