@@ -92,34 +92,6 @@ AK_PLUGIN_API int32_t ak_plugin_destroy(ak_handle h) { return akp_unregister(h);
 /* ---- Loading ---- */
 
 /* A copy of `in` with every rest translation multiplied by k (bone lengths follow). */
-static int32_t scaled_skeleton(const ak_skeleton *in, float k, ak_skeleton **out, ak_error *err)
-{
-    const int32_t n = in->joint_count;
-    const char **names = (const char **)malloc(sizeof(char *) * (size_t)n);
-    ak_xform *rest = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n);
-    int32_t status;
-    if (!names || !rest) {
-        status = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    } else {
-        for (int32_t j = 0; j < n; ++j) {
-            names[j] = in->names[j];
-            rest[j] = in->rest_local[j];
-            rest[j].translation = akp_scale(rest[j].translation, k);
-        }
-        ak_skeleton_desc d;
-        d.joint_count = n;
-        d.names = names;
-        d.parents = in->parents;
-        d.rest_local = rest;
-        d.channels = in->channels;
-        d.is_end_site = in->is_end_site;
-        status = ak_skeleton_create(&d, out, err);
-    }
-    free(names);
-    free(rest);
-    return status;
-}
-
 static void format_load_error(const ak_error *e, const char *what, char *buffer, int32_t size)
 {
     char text[AKP_ERROR_MAX];
@@ -148,17 +120,12 @@ static int32_t wrap_loaded(ak_skeleton *sk, ak_clip *clip, float metres_per_unit
         units = ak_units_detect(standing_height > 0.0f ? standing_height : rest_height, &k);
     }
     if (k != 1.0f) {
-        ak_skeleton *scaled = NULL;
-        status = scaled_skeleton(sk, k, &scaled, err);
-        ak_skeleton_destroy(sk);
-        sk = scaled;
-        if (status == AK_OK && !sk) status = AK_ERR_NOMEM; /* (create sets it on success) */
-        if (status == AK_OK) {
-            const size_t keys = (size_t)clip->frame_count * (size_t)clip->track_count;
-            for (size_t i = 0; i < keys; ++i)
-                clip->translations[i] = akp_scale(clip->translations[i], k);
-        }
+        ak_skeleton_scale(sk, k);
+        ak_clip_scale(clip, k);
     }
+    /* Unity scripts pick the interpolation per call: have cubic's control points ready
+     * (a failed allocation leaves cubic sampling on its slower path, still correct). */
+    ak_clip_prepare_cubic(clip);
     if (status == AK_OK) {
         clip->loop = loop ? 1 : 0;
         ps = (akp_skeleton *)calloc(1, sizeof *ps);

@@ -38,11 +38,6 @@ AK_INLINE ak_quat akp_mirror_rotation(ak_quat q)
     ak_quat r = {-q.x, -q.y, q.z, q.w};
     return r;
 }
-AK_INLINE ak_vec3 akp_scale(ak_vec3 v, float k)
-{
-    ak_vec3 r = {v.x * k, v.y * k, v.z * k};
-    return r;
-}
 void akp_mirror_xforms(ak_xform *x, int32_t count);
 /* Checks a caller array of `count` entries against a joint count (records the failure). */
 int32_t akp_check_joint_buffer(akp_object *owner, const void *buffer, int32_t count,
