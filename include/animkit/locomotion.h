@@ -307,14 +307,15 @@ typedef struct ak_walker_state {
 
 typedef struct ak_walker ak_walker;
 
-#define AK_WALKER_RAY_COUNT                                                                        \
-    5 /* character centre, left sole, right sole, left landing, right landing */
+/* Rays per frame: character centre, left sole, right sole, left landing, right landing. */
+#define AK_WALKER_RAY_COUNT 5
 
 AK_API ak_walker_params ak_walker_defaults(void);
 AK_API int32_t ak_walker_validate(const ak_walker_params *params, const ak_walk_motion *motion,
                                   ak_error *err);
-/* Allocates the walker (pose buffers and copies); `motion` must outlive it. Place the
- * character with ak_walker_reset (create does it on `ground`, which may be NULL: y = 0). */
+
+/* Allocates the walker (pose buffers and copies); `motion` must outlive it. The character is
+ * placed at params.start on `ground` (ak_walker_reset); with a NULL ground at start.y. */
 AK_API int32_t ak_walker_create(const ak_walk_motion *motion, const ak_walker_params *params,
                                 const ak_ground *ground, ak_walker **out, ak_error *err);
 AK_API void ak_walker_destroy(ak_walker *walker);

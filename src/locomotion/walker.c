@@ -22,6 +22,7 @@ struct ak_walker {
     ak_xform *world;
     ak_clip *idle; /* scaled copy of the idle clip, or NULL */
     ak_root_motion *idle_root;
+    float idle_floor;   /* lowest foot point of the idle clip, metres */
     int32_t hold_frame; /* without an idle clip: the double-support frame held when stopped */
     ak_foot_ik_params fik;
     ak_foot_ik_state fst;
@@ -191,6 +192,19 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
             p->idle_metres_per_unit > 0.0f ? p->idle_metres_per_unit : m->metres_per_unit;
         for (size_t k = 0; k < (size_t)w->idle->frame_count * (size_t)w->idle->track_count; ++k)
             w->idle->translations[k] = akv_scale(w->idle->translations[k], s);
+        /* The idle's floor: the lowest point of either foot over the clip. */
+        w->idle_floor = INFINITY;
+        for (int32_t f = 0; f < w->idle->frame_count; ++f) {
+            ak_clip_frame(w->idle, m->skeleton, f, w->local);
+            ak_fk(m->skeleton, w->local, w->world);
+            for (int k = 0; k < 2; ++k) {
+                const int32_t foot =
+                    m->humanoid.joint[k == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
+                for (int32_t j = foot; j < m->skeleton->subtree_end[foot]; ++j)
+                    if (w->world[j].translation.y < w->idle_floor)
+                        w->idle_floor = w->world[j].translation.y;
+            }
+        }
         ak_root_motion_params rp = ak_root_motion_defaults();
         st = ak_root_motion_create(m->skeleton, w->idle, &rp, &w->idle_root, err);
         if (st != AK_OK) {
@@ -294,8 +308,7 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     /* Once fully idle the walk clip stops advancing. */
     const float t1 = w->idle_w >= 1.0f ? t0 : t0 + dt;
     ak_vec3 d_local;
-    float d_head;
-    ak_root_motion_delta(m->root, t0, t1, &d_local, &d_head);
+    ak_root_motion_delta(m->root, t0, t1, &d_local, NULL);
     const float move_scale = 1.0f - w->idle_w;
     /* Cycle boundary: the guide takes the character's place (it always has it) and turns to
      * the target. Continuous steering re-aims every frame. */
@@ -323,7 +336,6 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     ak_vec3 loop_d;
     float loop_h;
     ak_root_motion_loop(m->root, &loop_d, &loop_h);
-    (void)d_head;
     w->base_heading = wrap_pi(w->base_heading + turn + loop_h * (t1 - t0) / dur * move_scale);
     w->heading = w->base_heading + clip_wiggle(m, t1, dur, loop_h);
     w->yaw = ak_quat_yaw(w->heading);
@@ -342,7 +354,8 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
             ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp,
                            w->idle_local);
             ak_root_motion_make_in_place(w->idle_root, w->idle_time, w->idle_local);
-            /* The idle stands on its own floor: match its height to the walk's floor. */
+            /* The idle stands on its own floor: put that floor where the walk's is. */
+            w->idle_local[0].translation.y += m->floor_y - w->idle_floor;
         } else {
             ak_clip_frame(m->clip, m->skeleton, w->hold_frame, w->idle_local);
             ak_root_motion_make_in_place(m->root, (float)w->hold_frame * m->clip->frame_time,
