@@ -427,6 +427,46 @@ static void fabrik_needs_fewer_iterations_than_ccd(void **state)
     assert_true(it[1] < it[0]);
 }
 
+/* A joint sitting on its parent (CMU's LHipJoint on Hips) is dropped from a chain, after
+ * which the solvers accept it; the dropped joint stays rigid. */
+static void chain_skip_zero_bones_makes_cmu_style_chains_solvable(void **state)
+{
+    (void)state;
+    const char *names[5] = {"hips", "hipjoint", "upleg", "leg", "foot"};
+    int32_t parents[5] = {-1, 0, 1, 2, 3};
+    ak_xform rest[5];
+    for (int j = 0; j < 5; ++j) rest[j] = ak_xform_identity();
+    rest[2].translation = ak_vec3_make(0.1f, -0.05f, 0.0f);
+    rest[3].translation = ak_vec3_make(0.0f, -0.45f, 0.0f);
+    rest[4].translation = ak_vec3_make(0.0f, -0.4f, 0.05f);
+    ak_skeleton_desc desc = {5, names, parents, rest, NULL, NULL};
+    ak_skeleton *s;
+    assert_int_equal(ak_skeleton_create(&desc, &s, NULL), AK_OK);
+    int32_t chain[8];
+    int32_t n = ak_ik_chain_from_joints(s, 0, 4, chain, 8);
+    assert_int_equal(n, 5);
+    ak_xform l[5], w[5];
+    ak_pose_rest(s, l);
+    ak_fk(s, l, w);
+    ak_chain_ik_params p = ak_chain_ik_defaults();
+    p.skeleton = s;
+    p.chain = chain;
+    p.chain_length = n;
+    p.target = ak_vec3_make(0.3f, -0.6f, 0.2f);
+    ak_error err;
+    assert_int_equal(ak_ccd_ik_run(&p, l, w, NULL, &err), AK_ERR_DEGENERATE);
+    n = ak_ik_chain_skip_zero_bones(s, chain, n);
+    assert_int_equal(n, 4);
+    const int32_t want[4] = {0, 2, 3, 4};
+    assert_memory_equal(chain, want, sizeof want);
+    p.chain_length = n;
+    ak_ik_result r;
+    assert_int_equal(ak_fabrik_ik_run(&p, l, w, &r, &err), AK_OK);
+    assert_true(r.reached);
+    assert_memory_equal(&l[1], &rest[1], sizeof(ak_xform)); /* the skipped joint is untouched */
+    ak_skeleton_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -443,6 +483,7 @@ int main(void)
         cmocka_unit_test(limit_apply_projects_rotations),
         cmocka_unit_test(chain_validate_rejects_bad_params),
         cmocka_unit_test(fabrik_needs_fewer_iterations_than_ccd),
+        cmocka_unit_test(chain_skip_zero_bones_makes_cmu_style_chains_solvable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
