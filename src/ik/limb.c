@@ -248,9 +248,11 @@ static ak_quat weigh(ak_quat q, float w)
     return akq_normalize(akq_slerp(akq_identity(), ik_positive_w(q), w));
 }
 
-IK_FLATTEN int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *local, const ak_xform *world,
-                         ak_quat *upper_correction, ak_quat *middle_correction,
-                         ak_quat *end_rotation_out, ak_ik_result *result, ak_error *err)
+/* The correction form; static so ak_limb_ik_run inlines it. `reach_out` gets l1 + l2. */
+static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, const ak_xform *world,
+                          ak_quat *upper_correction, ak_quat *middle_correction,
+                          ak_quat *end_rotation_out, ak_ik_result *result, float *reach_out,
+                          ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
     if (upper_correction) *upper_correction = akq_identity();
@@ -294,6 +296,7 @@ IK_FLATTEN int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *
     res.iterations = 1;
     res.unreachable = sol.unreachable;
     res.reached = res.error <= p->tolerance * sol.reach;
+    *reach_out = sol.reach;
 
     if (p->match_end_rotation && end_rotation_out) {
         /* New model rotation of the end joint's parent: (ru rm) applied to its old one. */
@@ -309,12 +312,23 @@ done:
     return st;
 }
 
+IK_FLATTEN int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *local,
+                                    const ak_xform *world, ak_quat *upper_correction,
+                                    ak_quat *middle_correction, ak_quat *end_rotation_out,
+                                    ak_ik_result *result, ak_error *err)
+{
+    float reach = 0.0f;
+    return limb_solve(p, local, world, upper_correction, middle_correction, end_rotation_out,
+                      result, &reach, err);
+}
+
 IK_FLATTEN int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, ak_xform *world,
-                       ak_ik_result *result, ak_error *err)
+                                  ak_ik_result *result, ak_error *err)
 {
     ak_quat cu, cm, end_rot;
     ak_ik_result res;
-    int32_t st = ak_limb_ik_solve(p, local, world, &cu, &cm, &end_rot, &res, err);
+    float reach = 0.0f;
+    int32_t st = limb_solve(p, local, world, &cu, &cm, &end_rot, &res, &reach, err);
     if (st < 0 || p->weight <= 0.0f) {
         if (result) *result = res;
         return st;
@@ -324,10 +338,7 @@ IK_FLATTEN int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, a
     if (p->match_end_rotation) local[p->end].rotation = end_rot;
     ak_fk_subtree(p->skeleton, local, world, p->upper);
     res.error = ik_len(akv_sub(world[p->end].translation, p->target));
-    res.reached = res.error <= p->tolerance * (ik_len(akv_sub(world[p->middle].translation,
-                                                              world[p->upper].translation)) +
-                                               ik_len(akv_sub(world[p->end].translation,
-                                                              world[p->middle].translation)));
+    res.reached = res.error <= p->tolerance * reach;
     if (result) *result = res;
     return AK_OK;
 }
