@@ -6,7 +6,10 @@
  *   R2 = twist about the new forward taking the projection of R1 W up onto the plane
  *        perpendicular to it to the projection of world_up (the "keep upright" part);
  *   correction (joint-local) = conj(W) (R2 R1) W.
- * Both rotations are built from the half-angle form (no trig) to keep the solve cheap.
+ * Without a clamp this rotation is computed directly as a change of frame (aim_by_frames:
+ * the local frame (forward, up) onto the model frame (aim direction, world_up made
+ * perpendicular)), the same rotation with half the dependency chain; with a clamp, or when a
+ * frame is degenerate, R1 and R2 are built from their half-angle forms (no trig).
  *
  * Look-at over a chain: for i = 0..n-1 joint i turns by joint_weights[i] of the shortest
  * rotation that points the last joint's forward axis at the target (as seen from the last

@@ -14,6 +14,9 @@
  *   B  turns the whole limb about the upper joint so the end joint lies on the line a -> t;
  *   C  twists the limb about that line so the middle joint points at the pole (or stays in
  *      the plane it was bent in before the solve).
+ * For a bent limb, B and C are computed together as one change of frame (the solved limb is
+ * known in closed form), which shortens the chain of dependent square roots; a straight
+ * limb (no bend plane yet) goes through A, B, C one by one.
  * The corrections in local space are conj(W) R W for each joint's model-space rotation W. */
 #include "ik/ik_internal.h"
 
@@ -67,9 +70,7 @@ int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err) { return 
 
 /* The solve proper: the model-space rotations r_upper (B then C, applied to the whole limb
  * about a) and r_middle (A, applied to the lower bone about b), and where the end joint lands.
- * Written to keep the chain of dependent square roots and divisions short: lengths that are
- * known analytically (|c1 - a| is the solved distance) are not measured again, and every
- * rotation is built from its half-angle form. */
+ * Trig-free on the common path: A from its half-angle form, B and C from a frame change. */
 typedef struct limb_solution {
     ak_quat r_upper_ms;   /* C*B */
     ak_quat r_middle_ms;  /* A */
@@ -120,8 +121,9 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const ak_vec3 dir = akv_scale(aim, 1.0f / aim_len);
 
     /* Effective distance: soft limit, then the clamp into the solvable range (epsilon keeps
-     * acos-domain values inside [-1, 1] and the limb from locking straight on reachable
-     * targets). An unreachable target straightens the limb exactly. */
+     * the cosines inside [-1, 1] and the limb from locking straight on reachable targets, so
+     * its bend plane survives to the next frame). An unreachable target straightens the limb
+     * exactly. */
     float d = isfinite(dist) ? dist : 2.0f * reach;
     out->unreachable = d - reach > p->tolerance * reach;
     if (p->soft_limit > 0.0f) {
