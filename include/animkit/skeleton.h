@@ -56,6 +56,8 @@ typedef struct ak_skeleton_desc {
  * what BVH files give; other orders are rejected. */
 AK_API int32_t ak_skeleton_create(const ak_skeleton_desc *desc, ak_skeleton **out, ak_error *err);
 AK_API void ak_skeleton_destroy(ak_skeleton *skeleton);
+/* A deep copy (AK_ERR_NOMEM on failure, *out NULL). */
+AK_API int32_t ak_skeleton_clone(const ak_skeleton *skeleton, ak_skeleton **out, ak_error *err);
 AK_API int32_t ak_skeleton_joint_count(const ak_skeleton *skeleton);
 /* Index of the joint called `name` (exact, case-sensitive), or -1. */
 AK_API int32_t ak_skeleton_find(const ak_skeleton *skeleton, const char *name);

@@ -88,6 +88,23 @@ void ak_skeleton_destroy(ak_skeleton *s)
     free(s);
 }
 
+int32_t ak_skeleton_clone(const ak_skeleton *s, ak_skeleton **out, ak_error *err)
+{
+    if (out) *out = NULL;
+    if (!s || !out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null skeleton or output");
+    const char **names = (const char **)malloc(sizeof(char *) * (size_t)s->joint_count);
+    if (!names) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t j = 0; j < s->joint_count; ++j) names[j] = s->names[j];
+    ak_skeleton_desc d = {s->joint_count, names, s->parents, s->rest_local, s->channels, s->is_end_site};
+    int32_t status = ak_skeleton_create(&d, out, err);
+    free((void *)names);
+    if (status == AK_OK) { /* bit-exact: create would re-normalise the rest rotations */
+        memcpy((*out)->rest_local, s->rest_local, sizeof(ak_xform) * (size_t)s->joint_count);
+        memcpy((*out)->bone_lengths, s->bone_lengths, sizeof(float) * (size_t)s->joint_count);
+    }
+    return status;
+}
+
 int32_t ak_skeleton_joint_count(const ak_skeleton *s) { return s ? s->joint_count : 0; }
 
 int32_t ak_skeleton_find(const ak_skeleton *s, const char *name)

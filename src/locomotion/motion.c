@@ -271,34 +271,6 @@ void ak_walk_motion_destroy(ak_walk_motion *m)
 }
 
 /* A copy of the skeleton with every rest translation times `s`. */
-static int32_t scaled_skeleton(const ak_skeleton *sk, float s, ak_skeleton **out, ak_error *err)
-{
-    const int32_t n = sk->joint_count;
-    const char **names = (const char **)malloc(sizeof(char *) * (size_t)n);
-    ak_xform *rest = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n);
-    if (!names || !rest) {
-        free((void *)names);
-        free(rest);
-        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    }
-    for (int32_t j = 0; j < n; ++j) {
-        names[j] = sk->names[j];
-        rest[j] = sk->rest_local[j];
-        rest[j].translation = akv_scale(rest[j].translation, s);
-    }
-    ak_skeleton_desc d;
-    d.joint_count = n;
-    d.names = names;
-    d.parents = sk->parents;
-    d.rest_local = rest;
-    d.channels = sk->channels;
-    d.is_end_site = sk->is_end_site;
-    int32_t st = ak_skeleton_create(&d, out, err);
-    free((void *)names);
-    free(rest);
-    return st;
-}
-
 /* The character frame of frame f (root heading + horizontal position), metres. */
 static ak_xform frame_character(const ak_clip *c, const ak_skeleton *sk, int32_t f)
 {
@@ -479,12 +451,12 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
         if (!(m->metres_per_unit > 0.0f)) m->metres_per_unit = 1.0f;
     }
     const float s = m->metres_per_unit;
-    st = scaled_skeleton(sk_src, s, &m->skeleton, err);
+    st = ak_skeleton_clone(sk_src, &m->skeleton, err);
     if (st != AK_OK) return fail(m, st);
+    ak_skeleton_scale(m->skeleton, s);
     ak_clip *full = ak_clip_clone(clip_src);
     if (!full) return fail(m, ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory"));
-    for (size_t k = 0; k < (size_t)full->frame_count * (size_t)full->track_count; ++k)
-        full->translations[k] = akv_scale(full->translations[k], s);
+    ak_clip_scale(full, s);
     const int32_t lf = m->humanoid.joint[AK_HUM_LEFT_FOOT],
                   rf = m->humanoid.joint[AK_HUM_RIGHT_FOOT];
     ak_vec3 loop_end_pos = {0, 0, 0};

@@ -85,6 +85,26 @@ static void fk_subtree_matches_full_fk(void **state)
     }
 }
 
+static void clone_is_deep_and_equal(void **state)
+{
+    (void)state;
+    akt_rng rng = {77};
+    ak_skeleton *s = random_skeleton(&rng, 20), *c = NULL;
+    assert_int_equal(ak_skeleton_clone(s, &c, NULL), AK_OK);
+    assert_int_equal(c->joint_count, 20);
+    for (int j = 0; j < 20; ++j) {
+        assert_string_equal(c->names[j], s->names[j]);
+        assert_int_equal(c->parents[j], s->parents[j]);
+        assert_int_equal(c->subtree_end[j], s->subtree_end[j]);
+        assert_memory_equal(&c->rest_local[j], &s->rest_local[j], sizeof(ak_xform));
+    }
+    ak_skeleton_scale(c, 2.0f);
+    AKT_NEAR(c->bone_lengths[5], 2.0f * s->bone_lengths[5], 1e-6f);
+    ak_skeleton_destroy(s);
+    ak_skeleton_destroy(c);
+    assert_int_equal(ak_skeleton_clone(NULL, &c, NULL), AK_ERR_INVALID_ARG);
+}
+
 static void skeleton_rejects_bad_descriptions(void **state)
 {
     (void)state;
@@ -240,6 +260,7 @@ int main(void)
         cmocka_unit_test(fk_keeps_bone_lengths_under_any_rotation),
         cmocka_unit_test(fk_subtree_matches_full_fk),
         cmocka_unit_test(skeleton_rejects_bad_descriptions),
+        cmocka_unit_test(clone_is_deep_and_equal),
         cmocka_unit_test(humanoid_map_finds_common_rigs),
         cmocka_unit_test(units_detected_from_height),
     };
