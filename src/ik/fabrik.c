@@ -24,11 +24,8 @@ int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform 
                          ak_ik_result *result, ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
-    int32_t st = ak_chain_ik_validate(p, err);
-    if (st == AK_OK && (!local || !world)) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
     ik_chain c;
-    if (st == AK_OK) st = ik_chain_load(&c, p->skeleton, p->chain, p->chain_length, local, world, 0, err);
-    if (st == AK_OK) st = ik_check_range(c.pos[0], p->target, c.total, err);
+    const int32_t st = ik_chain_begin(&c, p, local, world, err);
     if (st < 0) {
         if (result) *result = res;
         return st;

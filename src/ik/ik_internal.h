@@ -213,6 +213,10 @@ int32_t ik_check_chain(const ak_skeleton *s, const int32_t *chain, int32_t n, ak
  * and AK_ERR_INVALID_ARG for a non-finite pose. */
 int32_t ik_chain_load(ik_chain *c, const ak_skeleton *s, const int32_t *chain, int32_t n,
                       const ak_xform *local, const ak_xform *world, int allow_zero, ak_error *err);
+/* The common start of CCD and FABRIK: validates the params and the pose pointers, loads the
+ * chain and checks the target's range. */
+int32_t ik_chain_begin(ik_chain *c, const ak_chain_ik_params *p, const ak_xform *local,
+                       const ak_xform *world, ak_error *err);
 /* Model rotation of chain[i]'s parent under the current state. */
 AK_INLINE ak_quat ik_chain_parent_rot(const ik_chain *c, int32_t i)
 {
