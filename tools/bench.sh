@@ -3,13 +3,14 @@
 # Usage: tools/bench.sh BUILD_DIR
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
-mocap=${AK_MOCAP_DIR:-$here/../shared/mocap}
+AK_MOCAP_DIR=${AK_MOCAP_DIR:-$here/../shared/mocap}
+export AK_MOCAP_DIR
 found=0
 for b in "$build"/bin/bench_*; do
   [ -x "$b" ] || continue
   found=1
   echo "== $(basename "$b")"
-  "$b" "$mocap" || echo "(failed: $b)"
+  "$b" || echo "(failed: $b)"
   echo
 done
 [ "$found" = 1 ] || { echo "no benchmarks built in $build/bin" >&2; exit 1; }
