@@ -412,6 +412,29 @@ AK_INLINE void sample_fk_linear_sse(const ak_clip *c, const ak_skeleton *sk, con
  * the four characters, so every arithmetic instruction does four characters' work and FK
  * needs no shuffles. Keys are gathered and transposed in, world transforms transposed out.
  * `scratch` holds the four characters' world transforms in SoA form, 7 registers a joint. */
+/* Per-character inputs of the lockstep paths: the two key rows each character blends and
+ * the corrected-nlerp parameters of its t (see aks_slerp_params), for `lanes` characters. */
+typedef struct lane_keys {
+    const ak_quat *r0[8], *r1[8];
+    const ak_vec3 *v0[8], *v1[8];
+    float t[8], h[8], g[8];
+} lane_keys;
+
+static void lane_keys_load(const ak_clip *c, const key_span *s, int lanes, lane_keys *k)
+{
+    const size_t n = (size_t)c->joint_count, m = (size_t)c->track_count;
+    for (int i = 0; i < lanes; ++i) {
+        k->r0[i] = c->rotations + (size_t)s[i].f0 * n;
+        k->r1[i] = c->rotations + (size_t)s[i].f1 * n;
+        k->v0[i] = c->translations + (size_t)s[i].f0 * m;
+        k->v1[i] = c->translations + (size_t)s[i].f1 * m;
+        const float t = s[i].alpha;
+        k->t[i] = t;
+        k->h[i] = (t - 0.5f) * (t - 0.5f);
+        k->g[i] = t * (t - 0.5f) * (t - 1.0f);
+    }
+}
+
 typedef struct soa_xform { __m128 qx, qy, qz, qw, tx, ty, tz; } soa_xform;
 #define AK_SOA_MAX_JOINTS 256
 
@@ -419,23 +442,13 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
                                   ak_xform *const *w, soa_xform *AK_RESTRICT ws)
 {
     const int32_t n = c->joint_count;
-    const size_t m = (size_t)c->track_count;
     const int32_t *parents = sk->parents, *track = c->joint_track;
     const ak_xform *rest = sk->rest_local;
-    const ak_quat *r0[4], *r1[4];
-    const ak_vec3 *v0[4], *v1[4];
-    float tv[4], hv[4], gv[4];
-    for (int k = 0; k < 4; ++k) {
-        r0[k] = c->rotations + (size_t)s[k].f0 * (size_t)n;
-        r1[k] = c->rotations + (size_t)s[k].f1 * (size_t)n;
-        v0[k] = c->translations + (size_t)s[k].f0 * m;
-        v1[k] = c->translations + (size_t)s[k].f1 * m;
-        const float t = s[k].alpha;
-        tv[k] = t;
-        hv[k] = (t - 0.5f) * (t - 0.5f);
-        gv[k] = t * (t - 0.5f) * (t - 1.0f);
-    }
-    const __m128 T = _mm_loadu_ps(tv), H = _mm_loadu_ps(hv), G = _mm_loadu_ps(gv);
+    lane_keys keys;
+    lane_keys_load(c, s, 4, &keys);
+    const ak_quat *const *r0 = keys.r0, *const *r1 = keys.r1;
+    const ak_vec3 *const *v0 = keys.v0, *const *v1 = keys.v1;
+    const __m128 T = _mm_loadu_ps(keys.t), H = _mm_loadu_ps(keys.h), G = _mm_loadu_ps(keys.g);
     for (int32_t j = 0; j < n; ++j) {
         /* gather + transpose the two keys of each character, slerp per lane */
         const aks_quat4 q = aks_slerp_soa(aks_load_quat4(&r0[0][j], &r0[1][j], &r0[2][j], &r0[3][j]),
@@ -544,23 +557,13 @@ AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *s
                                           ak_xform *const *w, soa8_xform *AK_RESTRICT ws)
 {
     const int32_t n = c->joint_count;
-    const size_t m = (size_t)c->track_count;
     const int32_t *parents = sk->parents, *track = c->joint_track;
     const ak_xform *rest = sk->rest_local;
-    const ak_quat *r0[8], *r1[8];
-    const ak_vec3 *v0[8], *v1[8];
-    float tv[8], hv[8], gv[8];
-    for (int k = 0; k < 8; ++k) {
-        r0[k] = c->rotations + (size_t)s[k].f0 * (size_t)n;
-        r1[k] = c->rotations + (size_t)s[k].f1 * (size_t)n;
-        v0[k] = c->translations + (size_t)s[k].f0 * m;
-        v1[k] = c->translations + (size_t)s[k].f1 * m;
-        const float t = s[k].alpha;
-        tv[k] = t;
-        hv[k] = (t - 0.5f) * (t - 0.5f);
-        gv[k] = t * (t - 0.5f) * (t - 1.0f);
-    }
-    const __m256 T = _mm256_loadu_ps(tv), H = _mm256_loadu_ps(hv), G = _mm256_loadu_ps(gv);
+    lane_keys keys;
+    lane_keys_load(c, s, 8, &keys);
+    const ak_quat *const *r0 = keys.r0, *const *r1 = keys.r1;
+    const ak_vec3 *const *v0 = keys.v0, *const *v1 = keys.v1;
+    const __m256 T = _mm256_loadu_ps(keys.t), H = _mm256_loadu_ps(keys.h), G = _mm256_loadu_ps(keys.g);
     const __m256 neg0 = _mm256_set1_ps(-0.0f);
     __m128 lanes[8];
     for (int32_t j = 0; j < n; ++j) {
