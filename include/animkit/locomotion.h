@@ -321,6 +321,8 @@ AK_API int32_t ak_walker_create(const ak_walk_motion *motion, const ak_walker_pa
 AK_API void ak_walker_destroy(ak_walker *walker);
 /* Back to the start position on `ground`; clears every state. */
 AK_API void ak_walker_reset(ak_walker *walker, const ak_ground *ground);
+/* A new target (world, metres). A walker that has arrived starts again only when the new
+ * target lies outside its arrival radius, so setting the same target every frame is fine. */
 AK_API void ak_walker_set_target(ak_walker *walker, ak_vec3 target);
 
 /* One frame with a C ground: begin, controller move (or the plain delta), rays, finish. */

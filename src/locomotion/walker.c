@@ -267,10 +267,15 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     ak_fk(w->m->skeleton, w->local, w->world);
 }
 
+static float distance_to_target(const ak_walker *w);
+
 void ak_walker_set_target(ak_walker *w, ak_vec3 target)
 {
     if (!w || !akv_finite(target)) return;
     w->p.target = target;
+    /* Walk again only for a target outside the arrival radius: an engine may set the target
+     * every frame, and a character standing at it must stay stopped. */
+    if (w->arrived && distance_to_target(w) <= w->p.arrival_radius) return;
     w->arrived = 0;
     w->guide_target = heading_to_target(w);
 }

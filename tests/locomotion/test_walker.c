@@ -236,6 +236,20 @@ static void arrival_crossfades_into_idle_and_stops(void **state)
     /* Standing: both feet on the ground. */
     for (int k = 0; k < 2; ++k)
         AKT_NEAR(s.sole[k].y, s.sole_ground[k], 0.01);
+    /* Setting the same target every frame (as an engine may) keeps it standing... */
+    const ak_vec3 here = wp.target;
+    for (int f = 0; f < 120; ++f) {
+        ak_walker_set_target(w, here);
+        assert_int_equal(ak_walker_step(w, dt, &g, NULL), AK_OK);
+        ak_walker_get_state(w, &s);
+        assert_true(s.arrived && s.stopped);
+    }
+    /* ...and a target 3 m away starts it walking again. */
+    ak_walker_set_target(w, ak_vec3_make(here.x - 3.0f, here.y, here.z));
+    for (int f = 0; f < 60; ++f) assert_int_equal(ak_walker_step(w, dt, &g, NULL), AK_OK);
+    ak_walker_get_state(w, &s);
+    assert_false(s.arrived);
+    assert_false(s.stopped);
     ak_walker_destroy(w);
     ak_clip_destroy(idle);
 }
