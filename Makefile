@@ -74,9 +74,14 @@ soak: build
 pictures: build
 	@sh tools/pictures.sh $(BUILD)
 
-# Valgrind memcheck over the C test suite (slow; not part of make test).
-valgrind: build
-	ctest --test-dir $(BUILD) -LE nosan -T memcheck --output-on-failure
+# Valgrind memcheck over the C test suite (slow; not part of make test): every cmocka test
+# runs under memcheck with leak checking, in a debug build on the scalar paths.
+VALGRIND_BUILD ?= build-valgrind
+valgrind:
+	cmake -S . -B $(VALGRIND_BUILD) -DCMAKE_BUILD_TYPE=Debug -DAK_NO_SIMD=ON -DAK_BUILD_VIEWER=OFF \
+	  -DAK_BUILD_BENCH=OFF "-DAK_TEST_LAUNCHER=valgrind;--error-exitcode=99;--leak-check=full;--errors-for-leak-kinds=definite;--quiet" $(CMAKE_FLAGS)
+	cmake --build $(VALGRIND_BUILD) -j$(JOBS)
+	AK_UNDER_VALGRIND=1 ctest --test-dir $(VALGRIND_BUILD) -LE nosan --output-on-failure -j$(JOBS)
 
 # Static analysis beyond the cppcheck test: clang-tidy over the library.
 lint: build
@@ -89,7 +94,7 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) $(VALGRIND_BUILD)
 
 # The Unity package's native plugins, rebuilt from source (Release) and copied into
 # unity/com.animkit.animation/Runtime/Plugins/x86_64/ (Linux .so; Windows .dll when mingw-w64
