@@ -302,6 +302,36 @@ AK_INLINE ak_vec3 sample_translation(const ak_clip *c, const ak_skeleton *sk, co
     }
 }
 
+#ifdef AK_HAVE_SSE
+/* Cubic (SQUAD) rotations of joints j..j+3 at once: the three slerps of squad() in SoA form
+ * on the prepared control points. Returns 0, writing nothing, where the scalar path must run
+ * instead: unprepared clip, a looping clip's wrapped first/last frame, or an outer/inner pair
+ * on opposite hemispheres (squad() then blends without the shortest-arc flip). */
+static int squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[4])
+{
+    const int32_t last = c->frame_count - 1;
+    if (!c->squad_points || (c->loop && (s->f0 == 0 || s->f0 == last || s->f1 == 0 || s->f1 == last)))
+        return 0;
+    const size_t n = (size_t)c->joint_count;
+    const size_t o0 = (size_t)s->f0 * n + (size_t)j, o1 = (size_t)s->f1 * n + (size_t)j;
+    const ak_quat *q0 = c->rotations + o0, *q1 = c->rotations + o1;
+    const ak_quat *s0 = c->squad_points + o0, *s1 = c->squad_points + o1;
+    const aks_slerp_t pt = aks_slerp_params(s->alpha);
+    const aks_slerp_t ph = aks_slerp_params(2.0f * s->alpha * (1.0f - s->alpha));
+    const aks_quat4 outer = aks_slerp_soa(aks_load_quat4(q0, q0 + 1, q0 + 2, q0 + 3),
+                                          aks_load_quat4(q1, q1 + 1, q1 + 2, q1 + 3), pt.t, pt.h, pt.g);
+    const aks_quat4 inner = aks_slerp_soa(aks_load_quat4(s0, s0 + 1, s0 + 2, s0 + 3),
+                                          aks_load_quat4(s1, s1 + 1, s1 + 2, s1 + 3), pt.t, pt.h, pt.g);
+    const __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(outer.x, inner.x), _mm_mul_ps(outer.y, inner.y)),
+                                _mm_add_ps(_mm_mul_ps(outer.z, inner.z), _mm_mul_ps(outer.w, inner.w)));
+    if (_mm_movemask_ps(_mm_cmplt_ps(d, _mm_setzero_ps())) != 0) return 0;
+    aks_quat4 r = aks_slerp_soa(outer, inner, ph.t, ph.h, ph.g);
+    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+    out[0] = r.x; out[1] = r.y; out[2] = r.z; out[3] = r.w;
+    return 1;
+}
+#endif
+
 void ak_clip_sample(const ak_clip *c, const ak_skeleton *sk, float t, ak_interp interp,
                     ak_xform *local)
 {
@@ -319,6 +349,16 @@ void ak_clip_sample(const ak_clip *c, const ak_skeleton *sk, float t, ak_interp 
             aks_slerp4(r0 + j, r1 + j, &sp, q);
             for (int k = 0; k < 4; ++k) {
                 _mm_storeu_ps(&local[j + k].rotation.x, q[k]);
+                local[j + k].translation = sample_translation(c, sk, &s, j + k, interp);
+            }
+        }
+    } else if (interp == AK_INTERP_CUBIC) {
+        __m128 q[4];
+        for (; j + 4 <= c->joint_count; j += 4) {
+            const int fast = squad4(c, &s, j, q);
+            for (int k = 0; k < 4; ++k) {
+                if (fast) _mm_storeu_ps(&local[j + k].rotation.x, q[k]);
+                else local[j + k].rotation = sample_rotation(c, &s, j + k, interp);
                 local[j + k].translation = sample_translation(c, sk, &s, j + k, interp);
             }
         }
@@ -696,10 +736,20 @@ void ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const floa
     for (; i < count; ++i) {
         const key_span s = locate(c, times[i]);
         ak_xform *w = world + (size_t)i * (size_t)n;
-        /* Sample and FK fused: each joint's local transform is used once, straight away. */
+        /* Sample and FK fused: each joint's local transform is used once, straight away.
+         * Cubic rotations come four joints at a time where the SSE form applies. */
+#ifdef AK_HAVE_SSE
+        __m128 q[4];
+        int fast = 0;
+#endif
         for (int32_t j = 0; j < n; ++j) {
             ak_xform l;
-            l.rotation = sample_rotation(c, &s, j, interp);
+#ifdef AK_HAVE_SSE
+            if (interp == AK_INTERP_CUBIC && (j & 3) == 0) fast = j + 4 <= n && squad4(c, &s, j, q);
+            if (fast) _mm_storeu_ps(&l.rotation.x, q[j & 3]);
+            else
+#endif
+                l.rotation = sample_rotation(c, &s, j, interp);
             l.translation = sample_translation(c, sk, &s, j, interp);
             const int32_t p = parents[j];
             w[j] = p < 0 ? l : akx_mul(w[p], l);

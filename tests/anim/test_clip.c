@@ -169,7 +169,10 @@ static void batch_matches_sample_then_fk(void **state)
     float times[COUNT];
     for (int i = 0; i < COUNT; ++i) times[i] = 0.0131f * (float)(i * i) - 0.2f;
     ak_xform world[COUNT * 3], local[3], ref[3];
-    for (int interp = 0; interp < 3; ++interp) {
+    /* the last pass: cubic again with prepared control points (the four-joint SSE SQUAD) */
+    for (int pass = 0; pass < 4; ++pass) {
+        const int interp = pass < 3 ? pass : AK_INTERP_CUBIC;
+        if (pass == 3) assert_int_equal(ak_clip_prepare_cubic(c), AK_OK);
         ak_clip_sample_fk_batch(c, s, times, COUNT, (ak_interp)interp, world);
         for (int i = 0; i < COUNT; ++i) {
             ak_clip_sample(c, s, times[i], (ak_interp)interp, local);
@@ -246,6 +249,57 @@ static void prepared_cubic_matches_unprepared(void **state)
     ak_skeleton_destroy(s);
 }
 
+/* Eight joints with large key-to-key turns (up to ~40 degrees): the four-joint SSE SQUAD of
+ * a prepared clip gives the scalar SQUAD's rotations, in ak_clip_sample and in the batch. */
+static void sse_cubic_matches_scalar_cubic(void **state)
+{
+    (void)state;
+    enum { J = 8, F = 12 };
+    const char *names[J] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    int32_t parents[J];
+    ak_xform rest[J];
+    for (int j = 0; j < J; ++j) {
+        parents[j] = j - 1;
+        rest[j] = ak_xform_identity();
+        rest[j].translation = ak_vec3_make(0.0f, 0.3f, 0.0f);
+    }
+    ak_skeleton_desc d = {J, names, parents, rest, NULL, NULL};
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    assert_int_equal(ak_skeleton_create(&d, &s, NULL), AK_OK);
+    assert_int_equal(ak_clip_create(J, F, 1.0f / 30.0f, NULL, &c, NULL), AK_OK);
+    akt_rng rng = {2024};
+    for (int f = 0; f < F; ++f)
+        for (int j = 0; j < J; ++j)
+            c->rotations[f * J + j] = ak_quat_from_euler(
+                ak_vec3_make(0.7f * (float)f + akt_uniform(&rng, -0.3f, 0.3f), 0.4f * (float)j,
+                             akt_uniform(&rng, -0.6f, 0.6f)), AK_ORDER_XYZ);
+    ak_clip_finalize(c);
+    ak_clip *plain = ak_clip_clone(c);
+    assert_int_equal(ak_clip_prepare_cubic(c), AK_OK);
+    ak_xform a[J], b[J], wa[3 * J], wb[J];
+    float worst = 0.0f;
+    for (int k = 0; k < 300; ++k) {
+        const float t = ak_clip_duration(c) * (float)k / 299.0f;
+        ak_clip_sample(c, s, t, AK_INTERP_CUBIC, a);
+        ak_clip_sample(plain, s, t, AK_INTERP_CUBIC, b);
+        for (int j = 0; j < J; ++j) {
+            float e = ak_quat_angle(ak_quat_mul(a[j].rotation, ak_quat_conjugate(b[j].rotation)));
+            if (e > worst) worst = e;
+        }
+        const float times[3] = {t, t * 0.5f, t * 0.25f};
+        ak_clip_sample_fk_batch(c, s, times, 3, AK_INTERP_CUBIC, wa);
+        ak_fk(s, b, wb);
+        for (int j = 0; j < J; ++j)
+            AKT_NEAR(ak_vec3_length(ak_vec3_sub(wa[j].translation, wb[j].translation)), 0.0f, 2e-5f);
+    }
+    print_message("SSE vs scalar SQUAD: worst %.3g rad\n", (double)worst);
+    assert_true(worst < 2e-5f);
+    ak_clip_destroy(plain);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
 static void clip_create_rejects_bad_sizes(void **state)
 {
     (void)state;
@@ -275,6 +329,7 @@ int main(void)
         cmocka_unit_test(batch_matches_sample_then_fk),
         cmocka_unit_test(blend_weights_reproduce_inputs),
         cmocka_unit_test(prepared_cubic_matches_unprepared),
+        cmocka_unit_test(sse_cubic_matches_scalar_cubic),
         cmocka_unit_test(clip_create_rejects_bad_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
