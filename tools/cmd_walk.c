@@ -1,25 +1,15 @@
 /* animkit walk — the main demo: a character walks to a target over terrain with foot IK.
  * The settings and the set-up are the library's walk scenario (animkit/scenario.h), shared
  * with the viewer, the web page and Python; this file adds the CLI's own flags (--out,
- * --quiet), progress, and the outputs: DIR/walk.bvh, DIR/walk.csv and a JSON summary as the
- * last line on stdout. */
+ * --quiet), progress, and the outputs (walk_output.c): DIR/walk.bvh, DIR/walk.csv,
+ * DIR/summary.json and the same JSON summary as the last line on stdout. */
 #include "cli.h"
 #include "heightmap_png.h"
+#include "walk_output.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#if defined(_WIN32)
-#include <direct.h>
-#define ak_mkdir(p) _mkdir(p)
-#else
-#define ak_mkdir(p) mkdir((p), 0777)
-#endif
 
 /* The flags `animkit walk` has beyond the scenario's. */
 typedef struct walk_cli_options {
@@ -62,24 +52,6 @@ static void usage(FILE *out)
             "-h, --help");
 }
 
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-    char buf[1024];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf) return -1;
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; ++i) {
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char c = buf[i];
-            buf[i] = '\0';
-            if (ak_mkdir(buf) != 0 && errno != EEXIST) return -1;
-            buf[i] = c;
-        }
-    }
-    return 0;
-}
-
 /* Flags -> scenario + CLI options. Returns 0, or the exit code of a usage error (2). */
 static int parse_walk_flags(int argc, char **argv, ak_walk_scenario *scenario,
                             walk_cli_options *cli, int *wants_help)
@@ -94,100 +66,11 @@ static int parse_walk_flags(int argc, char **argv, ak_walk_scenario *scenario,
                             &err) != AK_OK)
         return ak_cli_usage_error("walk", "%s", err.message);
     *wants_help = parsed.wants_help;
-    if (!*wants_help && ak_walk_scenario_validate(scenario, &err) != AK_OK)
+    if (*wants_help) return 0;
+    if (ak_walk_scenario_validate(scenario, &err) != AK_OK)
         return ak_cli_usage_error("walk", "%s", err.message);
+    if (!cli->out[0]) return ak_cli_usage_error("walk", "--out needs a folder name, got ''");
     return 0;
-}
-
-/* The outputs: the walked motion as a clip (written as BVH at the end), the per-frame CSV and
- * the metrics behind the JSON summary. */
-typedef struct walk_output {
-    ak_clip *clip; /* capacity: the scene's max_frames */
-    int32_t capacity;
-    FILE *csv;
-    ak_walk_metrics metrics;
-    int32_t frames;
-} walk_output;
-
-static int open_output(walk_output *o, const ak_walk_scene *scene, const char *dir)
-{
-    ak_walk_scene_info info;
-    ak_error err;
-    char path[1200];
-    ak_walk_scene_get_info(scene, &info);
-    const int32_t joints = ak_walk_scene_skeleton(scene)->joint_count;
-    if (ak_clip_create(joints, info.max_frames, info.frame_time, NULL, &o->clip, &err) != AK_OK) {
-        fprintf(stderr, "animkit walk: %s\n", err.message);
-        return -1;
-    }
-    o->capacity = info.max_frames;
-    if (make_dirs(dir) != 0) {
-        fprintf(stderr, "animkit walk: cannot create %s: %s\n", dir, strerror(errno));
-        return -1;
-    }
-    snprintf(path, sizeof path, "%s/walk.csv", dir);
-    o->csv = fopen(path, "w");
-    if (!o->csv) {
-        fprintf(stderr, "animkit walk: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    fprintf(o->csv, "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,"
-                    "right_x,right_y,right_z,right_ground,right_stance,hip_drop\n");
-    ak_walk_metrics_reset(&o->metrics);
-    return 0;
-}
-
-static void add_frame(walk_output *o, ak_walk_scene *scene, const ak_walker_state *s)
-{
-    ak_walk_scene_info info;
-    ak_walk_scene_get_info(scene, &info);
-    const ak_walker *walker = ak_walk_scene_walker(scene);
-    const ak_xform *world = ak_walker_world_pose(walker);
-    const ak_xform *local = ak_walker_local_pose(walker);
-    const int32_t joints = o->clip->joint_count;
-    const float dt = o->frames == 0 ? 0.0f : info.frame_time;
-    /* The measures cover the walk itself, up to the moment of arrival. */
-    if (!s->arrived) ak_walk_metrics_add(&o->metrics, s, world, info.hips, dt);
-    for (int32_t j = 0; j < joints; ++j)
-        o->clip->rotations[(size_t)o->frames * joints + j] = local[j].rotation;
-    o->clip->translations[(size_t)o->frames * o->clip->track_count] = local[0].translation;
-    const ak_vec3 r = world[0].translation;
-    fprintf(o->csv, "%.5f,%.5f,%.5f,%.5f,%.4f", (double)s->time, (double)r.x, (double)r.y,
-            (double)r.z, (double)(s->heading * 180.0f / 3.14159265f));
-    for (int k = 0; k < 2; ++k)
-        fprintf(o->csv, ",%.5f,%.5f,%.5f,%.5f,%d", (double)s->sole[k].x, (double)s->sole[k].y,
-                (double)s->sole[k].z,
-                (double)(isfinite(s->sole_ground[k]) ? s->sole_ground[k] : NAN),
-                (int)s->stance[k]);
-    fprintf(o->csv, ",%.5f\n", (double)s->hip_drop);
-    ++o->frames;
-}
-
-/* Closes the CSV, writes the BVH and prints the JSON summary. Returns the exit code. */
-static int finish_output(walk_output *o, const ak_walk_scene *scene, const ak_walker_state *s,
-                         const walk_cli_options *cli)
-{
-    char path[1200];
-    ak_error err;
-    fclose(o->csv);
-    o->csv = NULL;
-    o->clip->frame_count = o->frames > 0 ? o->frames : 1;
-    ak_clip_finalize(o->clip);
-    snprintf(path, sizeof path, "%s/walk.bvh", cli->out);
-    if (ak_bvh_write_file(path, ak_walk_scene_skeleton(scene), o->clip, AK_ORDER_ZYX, &err) !=
-        AK_OK)
-        return ak_cli_file_error(path, &err);
-    if (!cli->quiet)
-        fprintf(stderr, "walk: wrote %s/walk.bvh and %s/walk.csv (%d frames)\n", cli->out,
-                cli->out, (int)o->frames);
-    printf("{\"arrived\":%s,\"time_s\":%.3f,\"final_distance\":%.4f,\"path_length\":%.3f,\"max_"
-           "penetration\":%.5f,"
-           "\"max_float\":%.5f,\"skate\":%.5f,\"max_foot_tilt_deg\":%.3f}\n",
-           s->arrived ? "true" : "false", (double)s->time, (double)s->distance,
-           (double)s->path_length, (double)o->metrics.max_penetration,
-           (double)o->metrics.max_float, (double)o->metrics.skate,
-           (double)o->metrics.max_tilt_deg);
-    return s->arrived ? 0 : 1;
 }
 
 static void report_clip(const ak_walk_scene *scene)
@@ -204,35 +87,58 @@ static void report_clip(const ak_walk_scene *scene)
             (double)m.stride_length, (double)m.speed);
 }
 
-/* Records every frame until the walker stops or the time runs out. Returns the exit code. */
+/* Streams every frame until the walker stops or --max-time runs out, then commits the files
+ * as one set. Returns the exit code. */
 static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
 {
-    walk_output o = {0};
+    akcli_walk_output output;
+    ak_walk_metrics metrics;
+    ak_walk_scene_info info;
     ak_walker_state s;
     ak_error err;
-    int rc = 1;
+    char summary[512];
     float next_report = 0.0f;
-    if (open_output(&o, scene, cli->out) != 0) goto done;
+    int32_t frames = 0;
+    memset(&output, 0, sizeof output);
+    ak_walk_metrics_reset(&metrics);
+    ak_walk_scene_get_info(scene, &info);
+    const ak_walker *walker = ak_walk_scene_walker(scene);
+    if (akcli_walk_output_open(&output, cli->out, ak_walk_scene_skeleton(scene), info.frame_time,
+                               &err) != AK_OK)
+        goto failed;
     for (;;) {
-        ak_walker_get_state(ak_walk_scene_walker(scene), &s);
-        add_frame(&o, scene, &s);
+        ak_walker_get_state(walker, &s);
+        const ak_xform *world = ak_walker_world_pose(walker);
+        /* The measures cover the walk itself, up to the moment of arrival. */
+        if (!s.arrived)
+            ak_walk_metrics_add(&metrics, &s, world, info.hips, frames == 0 ? 0.0f : info.frame_time);
+        if (akcli_walk_output_frame(&output, &s, world, ak_walker_local_pose(walker), &err) != AK_OK)
+            goto failed;
+        ++frames;
         if (!cli->quiet && s.time >= next_report) {
             fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s\n",
                     (double)s.time, (double)s.position.x, (double)s.position.z,
                     (double)s.distance, s.arrived ? "  arrived" : "");
             next_report += 1.0f;
         }
-        if (s.stopped || o.frames >= o.capacity) break;
-        if (ak_walk_scene_step(scene, &err) != AK_OK) {
-            fprintf(stderr, "animkit walk: step failed: %s\n", err.message);
-            goto done;
-        }
+        if (s.stopped || frames >= info.max_frames) break;
+        if (ak_walk_scene_step(scene, &err) != AK_OK) goto failed;
     }
-    rc = finish_output(&o, scene, &s, cli);
-done:
-    if (o.csv) fclose(o.csv);
-    ak_clip_destroy(o.clip);
-    return rc;
+    if (akcli_walk_summary_json(summary, sizeof summary, &s, &metrics, &err) != AK_OK ||
+        akcli_walk_output_commit(&output, summary, &err) != AK_OK) {
+        fprintf(stderr, "animkit walk: %s (the files in %s are unchanged)\n", err.message, cli->out);
+        akcli_walk_output_abort(&output);
+        return 1;
+    }
+    if (!cli->quiet)
+        fprintf(stderr, "walk: wrote %s/walk.bvh, %s/walk.csv and %s/summary.json (%d frames)\n",
+                cli->out, cli->out, cli->out, (int)frames);
+    printf("%s\n", summary);
+    return s.arrived ? 0 : 1;
+failed:
+    fprintf(stderr, "animkit walk: %s\n", err.message);
+    akcli_walk_output_abort(&output);
+    return 1;
 }
 
 int ak_cmd_walk(int argc, char **argv)

@@ -138,6 +138,22 @@ static int32_t make_terrain(ak_walk_scene *w, const ak_walk_scenario *s,
     return AK_OK;
 }
 
+/* A start or target off the ground would walk on NaN: say which, and where the ground is. */
+static int32_t check_on_ground(const ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err)
+{
+    ak_ground_hit hit;
+    const char *off = !ak_ground_query(&w->ground, s->start[0], s->start[1], &hit)    ? "start"
+                      : !ak_ground_query(&w->ground, s->target[0], s->target[1], &hit) ? "target"
+                                                                                     : NULL;
+    if (!off) return AK_OK;
+    const float *p = off[0] == 's' ? s->start : s->target;
+    float extent = 0.0f;
+    ak_terrain_info(w->terrain, NULL, &extent, NULL, NULL);
+    return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                        "--%s %g,%g is outside the ground (x and z span %g..%g m)", off,
+                        (double)p[0], (double)p[1], -0.5 * (double)extent, 0.5 * (double)extent);
+}
+
 static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err)
 {
     ak_walker_params wp = ak_walker_defaults();
@@ -151,7 +167,9 @@ static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario *s, ak_error
     const int32_t st = ak_walker_create(w->motion, &wp, &w->ground, &w->walker, err);
     if (st != AK_OK) return file_error("walker", st, err);
     w->frame_time = ak_walk_motion_clip(w->motion)->frame_time;
-    w->max_frames = (int32_t)ceilf(s->max_time / w->frame_time) + 1;
+    /* In double and capped: a tiny frame time times a long max_time overflows int32. */
+    const double frames = ceil((double)s->max_time / (double)w->frame_time) + 1.0;
+    w->max_frames = frames < 2147483647.0 ? (int32_t)frames : 2147483647;
     const ak_humanoid *h = ak_walk_motion_humanoid(w->motion);
     w->hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     return AK_OK;
@@ -167,6 +185,7 @@ static int32_t build(ak_walk_scene *w, const ak_walk_scenario *s, ak_heightmap_l
     st = ak_walk_motion_create(w->source_skeleton, w->source_clip, &mp, &w->motion, err);
     if (st != AK_OK) return file_error(s->clip[0] ? s->clip : "built-in walk", st, err);
     st = make_terrain(w, s, loader, err);
+    if (st == AK_OK) st = check_on_ground(w, s, err);
     if (st == AK_OK) st = make_walker(w, s, err);
     return st;
 }
