@@ -8,6 +8,7 @@
  * (a + 180, 180 - b, c + 180), each angle shifted by whole turns towards the previous
  * frame's value, the one closest to the previous frame is written. */
 #include "animkit/bvh.h"
+#include "io/file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -273,16 +274,9 @@ int32_t ak_bvh_write_file(const char *path, const ak_skeleton *s, const ak_clip 
     size_t size = 0;
     int32_t st = ak_bvh_write_memory(s, c, order, &text, &size, err);
     if (st) return st;
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        free(text);
-        return ak_error_set(err, AK_ERR_IO, 0, "cannot open for writing: %s", strerror(errno));
-    }
-    size_t wrote = fwrite(text, 1, size, f);
-    int close_failed = fclose(f) != 0;
+    st = akio_write_file(path, text, size, err);
     free(text);
-    if (wrote != size || close_failed)
-        return ak_error_set(err, AK_ERR_IO, 0, "write failed: %s", strerror(errno));
+    if (st) return st;
     ak_error_clear(err);
     return AK_OK;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/xform_inline.h"
+#include "io/file.h"
 
 /* glTF constants (the OpenGL enums the format reuses). */
 #define GLTF_FLOAT                5126
@@ -768,15 +769,8 @@ int32_t ak_gltf_write_file(const char *path, const ak_skeleton *skeleton, const 
     int32_t st =
         ak_gltf_write_memory(skeleton, clip, options, ends_with_glb(path), &data, &size, err);
     if (st != AK_OK) return st;
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        free(data);
-        return ak_error_set(err, AK_ERR_IO, 0, "cannot open %s for writing", path);
-    }
-    size_t wrote = fwrite(data, 1, size, f);
-    int close_failed = fclose(f) != 0;
+    st = akio_write_file(path, data, size, err);
     free(data);
-    if (wrote != size || close_failed)
-        return ak_error_set(err, AK_ERR_IO, 0, "cannot write %s", path);
+    if (st != AK_OK) return st;
     return AK_OK;
 }
