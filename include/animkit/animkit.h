@@ -15,6 +15,7 @@
 #include "rootmotion.h"
 #include "controller.h"
 #include "locomotion.h"
+#include "edit.h"
 #include "scenario.h"
 
 #endif
