@@ -14,6 +14,7 @@ static const struct {
     {"convert", ak_cmd_convert, "BVH -> BVH (any rotation order), BVH -> glTF 2.0"},
     {"ik", ak_cmd_ik, "solve IK on one frame: limb, ccd, fabrik, jacobian, dls"},
     {"walk", ak_cmd_walk, "walk a character to a target over terrain (the main demo)"},
+    {"retarget", ak_cmd_retarget, "play a humanoid capture on another rig (BVH, glTF skin, biped)"},
     {"render", ak_cmd_render, "render frames of a clip or the walker to PNG/GIF/MP4"},
 };
 
