@@ -24,7 +24,9 @@
  *     The target hips are placed so the midpoint of its hip (upper-leg) joints is M(source's).
  *   - Contacts (offline run only): stance feet (ak_foot_contacts_detect on the source) are
  *     pinned: during each stance run the target ankle's horizontal position is held at the
- *     run's mean of M(source ankle), its height follows M(source ankle), and the limb solver
+ *     run's mean of where the rotation transfer puts it (the IK then removes the skate and
+ *     bends the leg bones as little as it can), its height follows M(source ankle) so the
+ *     sole meets the floor, and the limb solver
  *     (knee keeps its bend plane, foot keeps its world rotation) puts it there; the pin fades
  *     in and out over fade_time outside the run (smoothstep), so nothing pops.
  *     pin_hands does the same for hands with the detector run on the wrists.

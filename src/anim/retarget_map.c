@@ -192,8 +192,28 @@ static void assign_sources(ak_retargeter *rt)
     }
 }
 
+/* Humanoid slot of target joint j (both rigs have it), or -1. */
+static int dst_slot(const ak_retargeter *rt, int32_t j)
+{
+    for (int slot = 0; slot < AK_HUM_SLOT_COUNT; ++slot)
+        if (rt->dst_map.joint[slot] == j && rt->src_map.joint[slot] >= 0) return slot;
+    return -1;
+}
+
+/* Joints between a and b share their rotation when they bend with the body: along the spine
+ * and neck (b a spine slot) or inside a limb (b the next slot of a's limb: twist joints).
+ * Joints between the hips and a thigh or the chest and a shoulder (CMU's LHipJoint, collar
+ * helpers) are part of the pelvis/ribcage and stay rigid with their parent. */
+static int chain_bends(const ak_retargeter *rt, int32_t a, int32_t b)
+{
+    int sa = dst_slot(rt, a), sb = dst_slot(rt, b);
+    if (sb == AK_HUM_SPINE || sb == AK_HUM_CHEST || sb == AK_HUM_NECK || sb == AK_HUM_HEAD) return 1;
+    if (sa < 0 || sb < 0) return 0;
+    return sa != AK_HUM_HIPS && sa != AK_HUM_CHEST && sa != AK_HUM_SPINE && sb == sa + 1;
+}
+
 /* Joint kinds: mapped; chain (strictly between a mapped joint and its nearest mapped
- * ancestor: shares their rotation); rest (everything else). */
+ * ancestor, where the body bends: shares their rotation); rest (everything else). */
 static void assign_kinds(ak_retargeter *rt)
 {
     const ak_skeleton *d = rt->dst;
@@ -202,7 +222,7 @@ static void assign_kinds(ak_retargeter *rt)
         if (rt->kind[b] != AKR_MAPPED) continue;
         int32_t n = 0, a = d->parents[b];
         while (a >= 0 && rt->kind[a] != AKR_MAPPED) { ++n; a = d->parents[a]; }
-        if (a < 0 || n == 0) continue;
+        if (a < 0 || n == 0 || !chain_bends(rt, a, b)) continue;
         int32_t x = d->parents[b], i = n;
         for (; x != a; x = d->parents[x], --i) {
             if (rt->kind[x] != AKR_REST) continue; /* claimed by an earlier chain */

@@ -17,6 +17,7 @@ typedef struct akr_limb {
     float *weight;
     ak_vec3 *goal;
     ak_vec3 *pin;
+    ak_vec3 *free_end; /* the target end joint after the rotation transfer, before IK */
 } akr_limb;
 
 typedef struct akr_job {
@@ -39,7 +40,7 @@ static void job_free(akr_job *job)
 {
     for (int i = 0; i < 4; ++i) {
         free(job->limb[i].stance); free(job->limb[i].weight);
-        free(job->limb[i].goal); free(job->limb[i].pin);
+        free(job->limb[i].goal); free(job->limb[i].pin); free(job->limb[i].free_end);
     }
     free(job->src_local); free(job->dst_local); free(job->dst_world);
     ak_retargeter_destroy(job->rt);
@@ -64,33 +65,58 @@ static int32_t plan_limbs(akr_job *job)
         l->weight = (float *)calloc(n, sizeof(float));
         l->goal = (ak_vec3 *)calloc(n, sizeof(ak_vec3));
         l->pin = (ak_vec3 *)calloc(n, sizeof(ak_vec3));
-        if (!l->stance || !l->weight || !l->goal || !l->pin) return AK_ERR_NOMEM;
+        l->free_end = (ak_vec3 *)calloc(n, sizeof(ak_vec3));
+        if (!l->stance || !l->weight || !l->goal || !l->pin || !l->free_end) return AK_ERR_NOMEM;
         job->limb_count = i + 1;
     }
     for (int i = limbs; i < 4; ++i) job->limb[i].src_end = -1;
     return AK_OK;
 }
 
-/* Pass over the source: the lowest foot point (the source floor) and each limb's end
- * position per frame (source units; mapped later, once the floor is known). */
-static void measure_source(akr_job *job)
+/* Rest sole offsets of the source's feet: for each joint of a foot subtree, its rest height
+ * above the rest foot's lowest joint, as a world vector in the rest pose (straight down),
+ * carried by the joint's rotation away from rest. Fills `clear` (0 outside the feet). */
+static void source_sole_offsets(akr_job *job, float *clear, ak_quat *rest_rot)
 {
     const ak_skeleton *s = job->p->source;
-    const ak_humanoid *sm = &job->rt->src_map;
+    ak_xform *rw = job->rt->src_world;
+    ak_fk(s, s->rest_local, rw);
+    for (int32_t j = 0; j < s->joint_count; ++j) { clear[j] = -1.0f; rest_rot[j] = rw[j].rotation; }
+    for (int side = 0; side < 2; ++side) {
+        int32_t foot = job->rt->src_map.joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT];
+        float lo = rw[foot].translation.y;
+        for (int32_t j = foot; j < s->subtree_end[foot]; ++j) lo = fminf(lo, rw[j].translation.y);
+        for (int32_t j = foot; j < s->subtree_end[foot]; ++j) clear[j] = rw[j].translation.y - lo;
+    }
+}
+
+/* Pass over the source: the floor (the lowest sole point of either foot over all frames: each
+ * foot joint minus its rest clearance, turned with the joint) and each limb's end position
+ * per frame (source units; mapped later, once the floor is known). */
+static int32_t measure_source(akr_job *job)
+{
+    const ak_skeleton *s = job->p->source;
     ak_xform *sw = job->rt->src_world;
+    float *clear = (float *)malloc(sizeof(float) * (size_t)s->joint_count);
+    ak_quat *rest_rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)s->joint_count);
+    if (!clear || !rest_rot) { free(clear); free(rest_rot); return AK_ERR_NOMEM; }
+    source_sole_offsets(job, clear, rest_rot);
     float lo = INFINITY;
     for (int32_t f = 0; f < job->frames; ++f) {
         ak_clip_frame(job->p->source_clip, s, f, job->src_local);
         ak_fk(s, job->src_local, sw);
-        for (int side = 0; side < 2; ++side) {
-            int32_t foot = sm->joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT];
-            for (int32_t j = foot; j < s->subtree_end[foot]; ++j)
-                if (sw[j].translation.y < lo) lo = sw[j].translation.y;
+        for (int32_t j = 0; j < s->joint_count; ++j) {
+            if (clear[j] < 0.0f) continue;
+            ak_quat turn = akq_mul(sw[j].rotation, akq_conj(rest_rot[j]));
+            lo = fminf(lo, sw[j].translation.y + akq_rotate(turn, ak_vec3_make(0.0f, -clear[j], 0.0f)).y);
         }
         for (int i = 0; i < job->limb_count; ++i)
             if (job->limb[i].src_end >= 0) job->limb[i].goal[f] = sw[job->limb[i].src_end].translation;
     }
     job->source_floor = lo;
+    free(clear);
+    free(rest_rot);
+    return AK_OK;
 }
 
 static float metres_per_unit(const ak_retarget_params *p)
@@ -152,8 +178,11 @@ static float smoothstep01(float x)
     return x * x * (3.0f - 2.0f * x);
 }
 
-/* Pins of one limb: each stance run holds the mean horizontal goal of its frames; frames
- * within fade_time of a run take that run's pin with a smoothstep weight. */
+/* Pins of one limb: each stance run holds its end joint at the mean horizontal position the
+ * rotation transfer gives it over the run (so the IK only removes the skate and bends the
+ * bones little) and at the height of the mapped source (so the sole meets the floor); frames
+ * within fade_time of a run follow their free path shifted by the run's offset at its edge,
+ * with a smoothstep weight. */
 static int32_t plan_pins(akr_job *job, akr_limb *l, ak_retarget_info *info, int limb_index)
 {
     const int32_t n = job->frames;
@@ -164,7 +193,7 @@ static int32_t plan_pins(akr_job *job, akr_limb *l, ak_retarget_info *info, int 
         if (on && start < 0) start = f;
         if (on || start < 0) continue;
         ak_vec3 mean = {0.0f, 0.0f, 0.0f};
-        for (int32_t g = start; g < f; ++g) mean = akv_add(mean, l->goal[g]);
+        for (int32_t g = start; g < f; ++g) mean = akv_add(mean, l->free_end[g]);
         mean = akv_scale(mean, 1.0f / (float)(f - start));
         int32_t reach = fade > 0.0f ? (int32_t)ceilf(fade / dt) : 0;
         for (int32_t g = start - reach; g < f + reach; ++g) {
@@ -172,8 +201,12 @@ static int32_t plan_pins(akr_job *job, akr_limb *l, ak_retarget_info *info, int 
             int32_t d = g < start ? start - g : (g >= f ? g - f + 1 : 0);
             float w = d == 0 ? 1.0f : (fade > 0.0f ? smoothstep01(1.0f - (float)d * dt / fade) : 0.0f);
             if (w <= l->weight[g]) continue;
+            /* Fades carry the run's end offset along the free path instead of pulling the
+             * moving end back to the pin. */
+            int32_t edge = g < start ? start : (g >= f ? f - 1 : g);
+            ak_vec3 off = akv_sub(mean, l->free_end[edge]);
             l->weight[g] = w;
-            l->pin[g] = ak_vec3_make(mean.x, l->goal[g].y, mean.z);
+            l->pin[g] = ak_vec3_make(l->free_end[g].x + off.x, l->goal[g].y, l->free_end[g].z + off.z);
         }
         info->stance_frames[limb_index] += f - start;
         info->pinned_runs += 1;
@@ -182,7 +215,8 @@ static int32_t plan_pins(akr_job *job, akr_limb *l, ak_retarget_info *info, int 
     return AK_OK;
 }
 
-/* Maps every goal into the target's world now that the floor placement is final. */
+/* Maps every goal into the target's world now that the floor placement is final, and records
+ * where the rotation transfer alone puts each end joint. */
 static void map_goals(akr_job *job)
 {
     for (int i = 0; i < job->limb_count; ++i) {
@@ -190,13 +224,42 @@ static void map_goals(akr_job *job)
         if (l->src_end < 0) continue;
         for (int32_t f = 0; f < job->frames; ++f) l->goal[f] = ak_retargeter_map_point(job->rt, l->goal[f]);
     }
+    for (int32_t f = 0; f < job->frames; ++f) {
+        ak_clip_frame(job->p->source_clip, job->p->source, f, job->src_local);
+        ak_retargeter_pose(job->rt, job->src_local, job->dst_local);
+        ak_fk(job->p->target, job->dst_local, job->dst_world);
+        for (int i = 0; i < job->limb_count; ++i)
+            if (job->limb[i].src_end >= 0) job->limb[i].free_end[f] = job->dst_world[job->limb[i].end].translation;
+    }
 }
 
-/* Limb IK on the target pose of frame f toward each limb's weighted pin. The knee/elbow
- * keeps its current bend plane and the end joint its world rotation. */
+/* The hips carry what the stance ends ask for in common: the weighted mean of (pin - free
+ * end position) over the pinned limbs, faded by their weights. In single support the stance
+ * leg then needs no IK at all, so its bones keep the source's directions; in double support
+ * the legs share the difference. */
+static ak_vec3 hips_shift(const akr_job *job, int32_t f)
+{
+    ak_vec3 sum = {0.0f, 0.0f, 0.0f};
+    float weight = 0.0f;
+    for (int i = 0; i < job->limb_count && i < 2; ++i) {
+        const akr_limb *l = &job->limb[i];
+        if (l->src_end < 0 || l->weight[f] <= 0.0f) continue;
+        sum = akv_add(sum, akv_scale(akv_sub(l->pin[f], l->free_end[f]), l->weight[f]));
+        weight += l->weight[f];
+    }
+    return weight > 0.0f ? akv_scale(sum, 1.0f / (weight > 1.0f ? weight : 1.0f)) : sum;
+}
+
+/* Shifts the hips, then limb IK on the target pose of frame f toward each limb's weighted
+ * pin. The knee/elbow keeps its current bend plane and the end joint its world rotation. */
 static void pin_frame(akr_job *job, int32_t f, ak_retarget_info *info)
 {
     const ak_skeleton *d = job->p->target;
+    const int32_t hips = job->rt->dst_map.joint[AK_HUM_HIPS];
+    ak_vec3 shift = hips_shift(job, f);
+    job->dst_local[hips].translation =
+        akv_add(job->dst_local[hips].translation, akq_rotate(job->rt->hips_parent_inv.rotation, shift));
+    ak_fk(d, job->dst_local, job->dst_world);
     for (int i = 0; i < job->limb_count; ++i) {
         akr_limb *l = &job->limb[i];
         if (l->src_end < 0 || l->weight[f] <= 0.0f) continue;
@@ -227,7 +290,7 @@ static int32_t job_start(akr_job *job, const ak_retarget_params *p, ak_retarget_
     job->dst_world = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)p->target->joint_count);
     if (!job->src_local || !job->dst_local || !job->dst_world || plan_limbs(job) < 0)
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory retargeting");
-    measure_source(job);
+    if (measure_source(job) < 0) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory retargeting");
     akr_set_floor(job->rt, job->source_floor, p->floor_height);
     ak_retargeter_get_info(job->rt, info);
     if (!p->contacts) return AK_OK;
@@ -255,10 +318,7 @@ static int32_t job_frames(akr_job *job, ak_clip **out, ak_retarget_info *info, a
     for (int32_t f = 0; f < job->frames; ++f) {
         ak_clip_frame(p->source_clip, p->source, f, job->src_local);
         ak_retargeter_pose(job->rt, job->src_local, job->dst_local);
-        if (p->contacts && job->limb_count > 0) {
-            ak_fk(d, job->dst_local, job->dst_world);
-            pin_frame(job, f, info);
-        }
+        if (p->contacts && job->limb_count > 0) pin_frame(job, f, info);
         for (int32_t j = 0; j < n; ++j) c->rotations[(size_t)f * (size_t)n + (size_t)j] = job->dst_local[j].rotation;
         c->translations[(size_t)f * (size_t)c->track_count + (size_t)c->joint_track[hips]] =
             job->dst_local[hips].translation;
