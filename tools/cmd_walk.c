@@ -173,25 +173,25 @@ int ak_cmd_walk(int argc, char **argv)
             heightmap = v;
         } else if (strcmp(a, "--size") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_float(v, &size) || !(size > 0.0f))
-                return ak_cli_usage_error("walk", "--size wants a positive number of metres");
+            if (ak_cli_parse_float(v, &size) || !(size >= 0.01f && size <= 1e6f))
+                return ak_cli_usage_error("walk", "--size %s: wants metres in [0.01, 1e6]", v);
             have_size = 1;
         } else if (strcmp(a, "--height") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_float(v, &height))
-                return ak_cli_usage_error("walk", "--height wants a number of metres");
+            if (ak_cli_parse_float(v, &height) || !(fabsf(height) <= 1e4f))
+                return ak_cli_usage_error("walk", "--height %s: wants metres in [-1e4, 1e4]", v);
         } else if (strcmp(a, "--seed") == 0) {
             NEED_VALUE();
             if (ak_cli_parse_int(v, &seed) || seed < 0)
                 return ak_cli_usage_error("walk", "--seed wants a non-negative integer");
         } else if (strcmp(a, "--start") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_vec2(v, &sx, &sz))
-                return ak_cli_usage_error("walk", "--start wants X,Z");
+            if (ak_cli_parse_vec2(v, &sx, &sz) || !(fabsf(sx) <= 1e6f && fabsf(sz) <= 1e6f))
+                return ak_cli_usage_error("walk", "--start %s: wants X,Z in metres within 1e6", v);
         } else if (strcmp(a, "--target") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_vec2(v, &tx, &tz))
-                return ak_cli_usage_error("walk", "--target wants X,Z");
+            if (ak_cli_parse_vec2(v, &tx, &tz) || !(fabsf(tx) <= 1e6f && fabsf(tz) <= 1e6f))
+                return ak_cli_usage_error("walk", "--target %s: wants X,Z in metres within 1e6", v);
         } else if (strcmp(a, "--max-time") == 0) {
             NEED_VALUE();
             if (ak_cli_parse_float(v, &max_time) || !(max_time > 0.0f) || max_time > 100000.0f)
@@ -216,6 +216,7 @@ int ak_cmd_walk(int argc, char **argv)
             foot_ik = 0;
         else if (strcmp(a, "--out") == 0) {
             NEED_VALUE();
+            if (!*v) return ak_cli_usage_error("walk", "--out needs a folder name, got ''");
             out_dir = v;
         } else if (strcmp(a, "--quiet") == 0)
             quiet = 1;
@@ -320,6 +321,23 @@ int ak_cmd_walk(int argc, char **argv)
         }
     }
     const ak_ground ground = ak_terrain_ground(terrain);
+    {
+        /* A start or target off the ground would walk on NaN: say which, and where the
+         * ground is. */
+        ak_ground_hit hit;
+        const char *off = !ak_ground_query(&ground, sx, sz, &hit)   ? "--start"
+                          : !ak_ground_query(&ground, tx, tz, &hit) ? "--target"
+                                                                    : NULL;
+        if (off) {
+            float extent = 0.0f;
+            ak_terrain_info(terrain, NULL, &extent, NULL, NULL);
+            fprintf(stderr,
+                    "animkit walk: %s %g,%g is outside the ground (x and z span %g..%g m)\n", off,
+                    off[2] == 's' ? (double)sx : (double)tx, off[2] == 's' ? (double)sz : (double)tz,
+                    -0.5 * (double)extent, 0.5 * (double)extent);
+            goto done;
+        }
+    }
 
     ak_walker_params wp = ak_walker_defaults();
     wp.start = ak_vec3_make(sx, 0, sz);

@@ -16,5 +16,6 @@
 #include "rootmotion.h"
 #include "controller.h"
 #include "locomotion.h"
+#include "edit.h"
 
 #endif
