@@ -15,5 +15,6 @@
 #include "rootmotion.h"
 #include "controller.h"
 #include "locomotion.h"
+#include "matching.h"
 
 #endif
