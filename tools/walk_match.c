@@ -112,8 +112,8 @@ static void csv_row(FILE *csv, const ak_walker_state *s, const ak_xform *world,
                     const ak_matcher_info *mi)
 {
     const ak_vec3 r = world[0].translation;
-    fprintf(csv, "%.5f,%.5f,%.5f,%.5f,%.4f", (double)s->time, (double)r.x, (double)r.y,
-            (double)r.z, (double)(s->heading * 180.0f / 3.14159265f));
+    fprintf(csv, "%.5f,%.5f,%.5f,%.5f,%.4f", (double)s->time, (double)r.x, (double)r.y, (double)r.z,
+            (double)(s->heading * 180.0f / 3.14159265f));
     for (int k = 0; k < 2; ++k)
         fprintf(csv, ",%.5f,%.5f,%.5f,%.5f,%d", (double)s->sole[k].x, (double)s->sole[k].y,
                 (double)s->sole[k].z, (double)(isfinite(s->sole_ground[k]) ? s->sole_ground[k] : 0),
@@ -151,8 +151,8 @@ static int run_walk(const ak_walk_match_opts *o, ak_matcher *m, const ak_motion_
         csv_row(csv, &s, world, &mi);
         if (!o->quiet && s.time >= next_report) {
             fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m  %s frame %d%s\n",
-                    (double)s.time, (double)s.position.x, (double)s.position.z,
-                    (double)s.distance, ak_motion_db_clip_name(db, mi.clip), (int)mi.frame,
+                    (double)s.time, (double)s.position.x, (double)s.position.z, (double)s.distance,
+                    ak_motion_db_clip_name(db, mi.clip), (int)mi.frame,
                     s.arrived ? "  arrived" : "");
             next_report += 1.0f;
         }

@@ -25,8 +25,8 @@ AK_EXTERN_C_BEGIN
  *  group 2  hips velocity     3 (m/s, character frame)
  *  group 3  trajectory pos.   6: root x,z at +0.33, +0.67, +1.0 s (character frame, m)
  *  group 4  trajectory facing 6: facing x,z (unit) at the same times */
-#define AK_MATCH_FEATURES 27
-#define AK_MATCH_GROUPS 5
+#define AK_MATCH_FEATURES    27
+#define AK_MATCH_GROUPS      5
 #define AK_MATCH_TRAJ_POINTS 3
 
 AK_API int32_t ak_match_group_offset(int32_t group); /* first float of a group */
@@ -50,8 +50,8 @@ typedef struct ak_motion_db_params {
     float metres_per_unit; /* 0 (default): detected from the first clip's standing height */
     float frame_rate;      /* database frames per second (clips are resampled); default 60 */
     float weights[AK_MATCH_GROUPS]; /* per group; defaults 0.75, 1.0, 1.0, 1.0, 1.5 */
-    float max_joint_speed; /* rad/s: a larger frame-to-frame joint turn is a cut in the capture
-                              (e.g. CMU's T-pose frame 0); the clip is split there; default 25 */
+    float max_joint_speed;    /* rad/s: a larger frame-to-frame joint turn is a cut in the capture
+                                 (e.g. CMU's T-pose frame 0); the clip is split there; default 25 */
     float position_smoothing; /* s: Gaussian sigma of the character frame's position; 0.1 */
     float heading_smoothing;  /* s: Gaussian sigma of its heading; default 0.2 */
     const char *humanoid_overrides; /* see ak_humanoid_find; NULL */
@@ -74,11 +74,11 @@ typedef struct ak_motion_db_info {
     int32_t range_count;     /* continuous pieces after cuts */
     int32_t clip_count;
     int32_t joint_count;
-    float frame_time;      /* seconds */
-    float metres_per_unit; /* of the sources */
-    int32_t units;         /* ak_units */
-    float sole_height[2];  /* ankle above sole in stance, m */
-    int32_t stand_frame;   /* the frame held when standing (most still double support) */
+    float frame_time;           /* seconds */
+    float metres_per_unit;      /* of the sources */
+    int32_t units;              /* ak_units */
+    float sole_height[2];       /* ankle above sole in stance, m */
+    int32_t stand_frame;        /* the frame held when standing (most still double support) */
     float min_speed, max_speed; /* root speed over candidates, m/s */
 } ak_motion_db_info;
 
@@ -148,13 +148,13 @@ AK_API int32_t ak_motion_db_load_file(const char *path, ak_motion_db **out, ak_e
 typedef struct ak_matcher ak_matcher;
 
 typedef struct ak_matcher_params {
-    ak_vec3 start, target;  /* world x,z */
-    float start_heading;    /* radians; NaN (default): facing the target */
-    float arrival_radius;   /* m; default 0.3 */
-    float walk_speed;       /* m/s wanted far from the target; default 1.4 */
-    float slow_radius;      /* m: the wanted speed falls linearly inside it; default 1.5 */
-    float turn_on_spot_deg; /* wanted speed is 0 while the target is further off the facing
-                               than this (turning on the spot); default 110 */
+    ak_vec3 start, target;   /* world x,z */
+    float start_heading;     /* radians; NaN (default): facing the target */
+    float arrival_radius;    /* m; default 0.3 */
+    float walk_speed;        /* m/s wanted far from the target; default 1.4 */
+    float slow_radius;       /* m: the wanted speed falls linearly inside it; default 1.5 */
+    float turn_on_spot_deg;  /* wanted speed is 0 while the target is further off the facing
+                                than this (turning on the spot); default 110 */
     float velocity_halflife; /* s: critically damped spring of the wanted velocity; 0.3 */
     float heading_halflife;  /* s: the same for the wanted facing; default 0.25 */
     float search_interval;   /* s between searches; default 0.1 */
@@ -167,6 +167,8 @@ typedef struct ak_matcher_params {
     float stop_time;         /* s the root takes to come to rest when stopping; default 0.35 */
     float stance_gate;       /* m: a stance a transition brings in starts once the shown sole is
                                 this close to the floor; default 0.006 */
+    float unlock_distance;   /* m: a locked stance foot farther than this from where the playing
+                                frame puts it is released until the frame lifts it; 0.1 */
     int32_t search_mode;     /* ak_match_search_mode; default AK_MATCH_BOXES */
     int32_t foot_ik;         /* 1 (default) */
     int32_t use_controller;  /* 1 (default): root motion through the capsule controller */
@@ -185,6 +187,7 @@ typedef struct ak_matcher_info {
     float cost;          /* of the last search's winner */
     int32_t transitions; /* jumps to another frame so far */
     int32_t searches;
+    int32_t unlocks;  /* stance feet released because the pose left them behind */
     int32_t standing; /* 1 while holding the stand pose */
     /* Trajectories at +0.33/+0.67/+1.0 s, world: what the controller wants and what the
      * playing frame will do. */
@@ -214,6 +217,9 @@ AK_API void ak_matcher_get_state(const ak_matcher *matcher, ak_walker_state *sta
 AK_API void ak_matcher_get_info(const ak_matcher *matcher, ak_matcher_info *info);
 AK_API const ak_xform *ak_matcher_world_pose(const ak_matcher *matcher);
 AK_API const ak_xform *ak_matcher_local_pose(const ak_matcher *matcher);
+/* The inertialized animation of the last frame before root placement and foot IK: local
+ * pose, root relative to the character frame (what matching and the transitions produce). */
+AK_API const ak_xform *ak_matcher_anim_pose(const ak_matcher *matcher);
 
 AK_EXTERN_C_END
 

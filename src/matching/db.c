@@ -10,9 +10,9 @@
 #include <string.h>
 
 static const int32_t group_offset[AK_MATCH_GROUPS + 1] = {0, 6, 12, 15, 21, 27};
-static const char *const group_names[AK_MATCH_GROUPS] = {
-    "foot_positions", "foot_velocities", "hips_velocity", "trajectory_positions",
-    "trajectory_facing"};
+static const char *const group_names[AK_MATCH_GROUPS] = {"foot_positions", "foot_velocities",
+                                                         "hips_velocity", "trajectory_positions",
+                                                         "trajectory_facing"};
 static const float traj_seconds[AK_MATCH_TRAJ_POINTS] = {1.0f / 3.0f, 2.0f / 3.0f, 1.0f};
 
 int32_t ak_match_group_offset(int32_t g)
@@ -166,8 +166,8 @@ static int32_t find_pieces(const ak_motion_db_clip *clips, int32_t n, const ak_m
             continue;
         }
         const int32_t first = clips[i].first < 0 ? 0 : clips[i].first;
-        const int32_t end = clips[i].end > 0 && clips[i].end <= c->frame_count ? clips[i].end
-                                                                             : c->frame_count;
+        const int32_t end =
+            clips[i].end > 0 && clips[i].end <= c->frame_count ? clips[i].end : c->frame_count;
         int32_t start = first;
         for (int32_t f = first + 1; f <= end; ++f) {
             if (f < end && frame_jump(c, f) <= p->max_joint_speed * ft) continue;
@@ -194,19 +194,25 @@ static int32_t resample_piece(const ak_skeleton *sk, const ak_clip *src, const a
         const float t = pc.t0 + (float)f * dt;
         ak_clip_sample(src, sk, t, AK_INTERP_LINEAR, scratch);
         if (rm) {
+            /* ak_root_motion_at continues past the loop; the in-place pose goes on it */
+            ak_vec3 at;
+            float heading;
+            ak_root_motion_at(rm, t, &at, &heading);
             ak_root_motion_make_in_place(rm, t, scratch);
-            scratch[0] = akx_mul(ak_root_motion_character(rm, t), scratch[0]);
+            const ak_xform ch = {ak_quat_yaw(heading), ak_vec3_make(at.x, 0.0f, at.z)};
+            scratch[0] = akx_mul(ch, scratch[0]);
         }
         for (int32_t j = 0; j < J; ++j)
             c->rotations[(size_t)f * J + j] = scratch[j].rotation;
         for (int32_t k = 0; k < c->track_count; ++k)
-            c->translations[(size_t)f * c->track_count + k] = scratch[c->track_joint[k]].translation;
+            c->translations[(size_t)f * c->track_count + k] =
+                scratch[c->track_joint[k]].translation;
     }
     ak_clip_finalize(c);
     return AK_OK;
 }
 
-/* In-place Gaussian smoothing of n values (sigma in samples), edges clamped. */
+/* In-place Gaussian smoothing of n values (sigma in samples). */
 static void gaussian_smooth(float *v, float *tmp, int32_t n, float sigma)
 {
     if (sigma < 0.5f) return;
@@ -214,10 +220,18 @@ static void gaussian_smooth(float *v, float *tmp, int32_t n, float sigma)
     for (int32_t i = 0; i < n; ++i) {
         double s = 0.0, ws = 0.0;
         for (int32_t k = -r; k <= r; ++k) {
-            int32_t j = i + k;
-            j = j < 0 ? 0 : (j >= n ? n - 1 : j);
+            /* past an end: the value reflected through the end point (v[-k] = 2 v[0] - v[k]),
+             * so a steady slope stays steady to the last sample */
+            const int32_t j = i + k;
+            double x;
+            if (j < 0)
+                x = 2.0 * v[0] - v[-j < n ? -j : n - 1];
+            else if (j >= n)
+                x = 2.0 * v[n - 1] - v[2 * (n - 1) - j >= 0 ? 2 * (n - 1) - j : 0];
+            else
+                x = v[j];
             const double w = exp(-0.5 * (double)(k * k) / (double)(sigma * sigma));
-            s += w * v[j];
+            s += w * x;
             ws += w;
         }
         tmp[i] = (float)(s / ws);
@@ -319,7 +333,8 @@ static void piece_features(ak_motion_db *db, const piece_track *t, int32_t f, in
         memcpy(r + 6 + 3 * s, &vel, sizeof vel);
     }
     if (n < 2) memset(r + 6, 0, sizeof(float) * 6);
-    const ak_vec3 hv = to_char(t, f, n > 1 ? velocity(t->hips, f, n, dt) : ak_vec3_make(0, 0, 0), 0);
+    const ak_vec3 hv =
+        to_char(t, f, n > 1 ? velocity(t->hips, f, n, dt) : ak_vec3_make(0, 0, 0), 0);
     memcpy(r + 12, &hv, sizeof hv);
     for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
         int32_t fk = f + db->traj_frames[k];
@@ -339,6 +354,43 @@ static void piece_features(ak_motion_db *db, const piece_track *t, int32_t f, in
     db->cand[g] = (uint8_t)(f + db->traj_frames[AK_MATCH_TRAJ_POINTS - 1] <= n - 1);
 }
 
+/* Contacts from the walker's detector, run over overlapping windows of 1.2 s so its floor
+ * (the lowest ankle point it sees) is local: captured floors are not level (CMU 02_01's
+ * ankles stand 5 cm higher at the end of the walk than at its start). Each window keeps the
+ * flags of its middle third. Writes left[0..n) then right[0..n) into `flags`. */
+static int32_t detect_contacts(const ak_motion_db *db, const ak_clip *c,
+                               const ak_motion_db_params *p, uint8_t *flags, ak_error *err)
+{
+    const int32_t n = c->frame_count, win = (int32_t)lroundf(1.2f / c->frame_time);
+    const int32_t hop = win / 3 > 0 ? win / 3 : 1;
+    const int32_t lf = db->humanoid.joint[AK_HUM_LEFT_FOOT],
+                  rf = db->humanoid.joint[AK_HUM_RIGHT_FOOT];
+    if (n <= win)
+        return ak_foot_contacts_detect(db->skeleton, c, lf, rf, 1.0f, &p->contacts, flags,
+                                       flags + n, err);
+    uint8_t *w = (uint8_t *)malloc((size_t)win * 2);
+    if (!w) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    int32_t st = AK_OK;
+    for (int32_t a = 0; st == AK_OK; a += hop) {
+        if (a + win > n) a = n - win;
+        ak_clip view = *c; /* frames [a, a + win) of the same keys */
+        view.frame_count = win;
+        view.rotations = c->rotations + (size_t)a * c->joint_count;
+        view.translations = c->translations + (size_t)a * c->track_count;
+        view.squad_points = NULL;
+        st = ak_foot_contacts_detect(db->skeleton, &view, lf, rf, 1.0f, &p->contacts, w, w + win,
+                                     err);
+        const int32_t k0 = a == 0 ? 0 : hop, k1 = a + win >= n ? win : 2 * hop;
+        for (int32_t k = k0; st == AK_OK && k < k1; ++k) {
+            flags[a + k] = w[k];
+            flags[n + a + k] = w[win + k];
+        }
+        if (a + win >= n) break;
+    }
+    free(w);
+    return st;
+}
+
 /* Stores piece `c` (world clip) as database frames [g0, g0 + n): in-place poses, contacts,
  * features. */
 static int32_t store_piece(ak_motion_db *db, const ak_clip *c, const ak_motion_db_params *p,
@@ -351,9 +403,7 @@ static int32_t store_piece(ak_motion_db *db, const ak_clip *c, const ak_motion_d
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
     track_piece(db, c, p, scratch, scratch + J, &t);
-    int32_t st = ak_foot_contacts_detect(
-        db->skeleton, c, db->humanoid.joint[AK_HUM_LEFT_FOOT], db->humanoid.joint[AK_HUM_RIGHT_FOOT],
-        1.0f, &p->contacts, (uint8_t *)t.tmp, (uint8_t *)t.tmp + n, err);
+    int32_t st = detect_contacts(db, c, p, (uint8_t *)t.tmp, err);
     if (st != AK_OK) {
         track_free(&t);
         return st;
@@ -562,8 +612,8 @@ int32_t ak_motion_db_create(const ak_skeleton *sk, const ak_motion_db_clip *clip
 }
 
 /* Sole height and foot up axis from the stance frames (as the walk motion calibrates its
- * cycle), the stand frame and the candidates' speed range. */
-void ak_motion_db_summarize(ak_motion_db *db)
+ * cycle) and the candidates' speed range. */
+static void calibrate(ak_motion_db *db)
 {
     const ak_skeleton *sk = db->skeleton;
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)db->J * 2);
@@ -572,21 +622,9 @@ void ak_motion_db_summarize(ak_motion_db *db)
     double ankle_sum[2] = {0, 0};
     ak_vec3 up_sum[2] = {{0, 0, 0}, {0, 0, 0}};
     int32_t nst[2] = {0, 0};
-    float best = INFINITY;
-    db->stand_frame = 0;
     db->min_speed = INFINITY;
     db->max_speed = 0.0f;
     for (int32_t f = 0; f < db->F; ++f) {
-        const float *r = db->raw + (size_t)f * AK_MATCH_FEATURES;
-        /* Stand: both feet down, the least foot and hips motion. */
-        const float still = sqrtf(r[6] * r[6] + r[7] * r[7] + r[8] * r[8]) +
-                            sqrtf(r[9] * r[9] + r[10] * r[10] + r[11] * r[11]) +
-                            sqrtf(r[12] * r[12] + r[14] * r[14]);
-        const int both = db->contact[2 * f] && db->contact[2 * f + 1];
-        if ((both ? still : still + 100.0f) < best) {
-            best = both ? still : still + 100.0f;
-            db->stand_frame = f;
-        }
         if (db->cand[f]) {
             const float v = akv_len(db->delta[f]) / db->frame_time;
             if (v < db->min_speed) db->min_speed = v;
@@ -608,6 +646,28 @@ void ak_motion_db_summarize(ak_motion_db *db)
     for (int s = 0; s < 2; ++s) {
         db->sole_height[s] = nst[s] ? (float)(ankle_sum[s] / nst[s]) : 0.08f;
         db->foot_up_local[s] = ak_vec3_normalize_or(up_sum[s], ak_vec3_make(0, 1, 0));
+    }
+}
+
+/* The frame held when standing: both ankles down at their stance height and the least
+ * foot and hips motion (a standing capture wins; in walks, the stillest double support). */
+void ak_motion_db_summarize(ak_motion_db *db)
+{
+    calibrate(db);
+    float best = INFINITY;
+    db->stand_frame = 0;
+    for (int32_t f = 0; f < db->F; ++f) {
+        const float *r = db->raw + (size_t)f * AK_MATCH_FEATURES;
+        const float lift = fabsf(r[1] - db->sole_height[0]) + fabsf(r[4] - db->sole_height[1]);
+        const float still = sqrtf(r[6] * r[6] + r[7] * r[7] + r[8] * r[8]) +
+                            sqrtf(r[9] * r[9] + r[10] * r[10] + r[11] * r[11]) +
+                            sqrtf(r[12] * r[12] + r[14] * r[14]);
+        /* 1 cm of lift weighs as much as 0.1 m/s of motion */
+        const float score = still + 10.0f * lift;
+        if (score < best) {
+            best = score;
+            db->stand_frame = f;
+        }
     }
 }
 

@@ -15,13 +15,13 @@ struct ak_motion_db {
     float frame_time;
     float metres_per_unit;
     int32_t units;
-    ak_quat *rot;        /* F*J local rotations, root relative to the frame's character frame */
-    ak_vec3 *trans;      /* F*T local translations, root likewise (y: height above the floor) */
-    ak_vec3 *delta;      /* F: root motion to the next frame, character frame */
-    float *dturn;        /* F: heading change to the next frame */
-    uint8_t *contact;    /* F*2 */
-    uint8_t *cand;       /* F */
-    int32_t *frame_clip; /* F: source clip */
+    ak_quat *rot;          /* F*J local rotations, root relative to the frame's character frame */
+    ak_vec3 *trans;        /* F*T local translations, root likewise (y: height above the floor) */
+    ak_vec3 *delta;        /* F: root motion to the next frame, character frame */
+    float *dturn;          /* F: heading change to the next frame */
+    uint8_t *contact;      /* F*2 */
+    uint8_t *cand;         /* F */
+    int32_t *frame_clip;   /* F: source clip */
     float *frame_time_src; /* F: time in the source clip */
     int32_t clip_count;
     char (*clip_names)[64];

@@ -42,7 +42,7 @@ struct ak_matcher {
     ak_foot_ik_state fst;
     ak_controller ctrl;
     float floor_y, floor_v, foothold[2];
-    int32_t has_foothold[2], stance[2];
+    int32_t has_foothold[2], stance[2], released[2], unlocks;
     float sole_ground[2];
 };
 
@@ -113,6 +113,7 @@ ak_matcher_params ak_matcher_defaults(void)
     p.warp_rate_deg = 100.0f;
     p.stop_time = 0.35f;
     p.stance_gate = 0.006f;
+    p.unlock_distance = 0.1f;
     p.search_mode = AK_MATCH_BOXES;
     p.foot_ik = 1;
     p.use_controller = 1;
@@ -129,9 +130,10 @@ int32_t ak_matcher_validate(const ak_matcher_params *p, const ak_motion_db *db, 
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "start and target must be finite");
     if (!(p->stance_gate >= 0.0f) || !isfinite(p->stance_gate))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "stance gate must be >= 0");
-    const float pos[] = {p->arrival_radius, p->walk_speed,        p->slow_radius,
-                         p->velocity_halflife, p->heading_halflife, p->search_interval,
-                         p->sharp_change,  p->inertia_halflife,    p->stop_time};
+    const float pos[] = {p->unlock_distance, p->arrival_radius,    p->walk_speed,
+                         p->slow_radius,     p->velocity_halflife, p->heading_halflife,
+                         p->search_interval, p->sharp_change,      p->inertia_halflife,
+                         p->stop_time};
     for (size_t i = 0; i < sizeof pos / sizeof pos[0]; ++i)
         if (!(pos[i] > 0.0f) || !isfinite(pos[i]))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -237,7 +239,8 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->search_timer = 0.0f;
     m->cost = 0.0f;
     m->time = m->path_length = 0.0f;
-    m->transitions = m->searches = 0;
+    m->transitions = m->searches = m->unlocks = 0;
+    m->stance[0] = m->stance[1] = m->released[0] = m->released[1] = 0;
     m->force_search = 1;
     m->initialized = 0;
     m->floor_y = m->pos.y;
@@ -558,16 +561,32 @@ static int32_t ground_and_ik(ak_matcher *m, float dt, const ak_ground *ground, a
 }
 
 /* Stance of the shown pose: the playing frame's contacts, except that a stance taken over
- * from a new frame (a transition, the stop) begins only once the shown sole, still carrying
- * the transition's offset, has come down to the floor: foot IK would otherwise pull a
- * lifted foot down over a few frames while calling it planted. */
+ * from a new frame (a transition, the stop) begins only once the shown ankle, still carrying
+ * the transition's offset, has come down to the frame's own height: foot IK would otherwise
+ * pull a lifted foot down over a few frames while calling it planted. */
 static void update_stance(ak_matcher *m)
 {
     ak_fk(m->db->skeleton, m->anim, m->world); /* in place: the floor is y = 0 */
+    const float *own = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES; /* ankles' own y */
+    const ak_quat yaw = ak_quat_yaw(m->heading);
     for (int s = 0; s < 2; ++s) {
         int32_t c = m->standing ? 1 : m->db->contact[2 * m->frame + s];
-        if (c && !m->stance[s] && ak_foot_ik_sole(&m->fik, m->world, s).y > m->p.stance_gate)
-            c = 0;
+        const float lift = m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s];
+        if (c && !m->stance[s] && lift > m->p.stance_gate) c = 0;
+        /* Unlock: a planted foot the new frame's pose has left far behind is released for the
+         * rest of that stance (foot IK fades it onto the animation), else the leg would stretch
+         * for it and the hips drop. */
+        if (!c) m->released[s] = 0;
+        if (c && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
+            const ak_vec3 sole =
+                akv_add(m->pos, akq_rotate(yaw, ak_foot_ik_sole(&m->fik, m->world, s)));
+            const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
+            if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
+                if (!m->released[s]) ++m->unlocks;
+                m->released[s] = 1;
+            }
+        }
+        if (m->released[s]) c = 0;
         m->stance[s] = c;
     }
 }
@@ -589,8 +608,8 @@ int32_t ak_matcher_step(ak_matcher *m, float dt, const ak_ground *ground, ak_err
         m->ctrl.position = ak_vec3_make(m->pos.x, m->ctrl.position.y, m->pos.z);
         ak_controller_move(&m->ctrl, ground, m->p.boxes, m->p.box_count, move, dt, NULL);
         const ak_vec3 np = m->ctrl.position;
-        m->path_length += sqrtf((np.x - m->pos.x) * (np.x - m->pos.x) +
-                                (np.z - m->pos.z) * (np.z - m->pos.z));
+        m->path_length +=
+            sqrtf((np.x - m->pos.x) * (np.x - m->pos.x) + (np.z - m->pos.z) * (np.z - m->pos.z));
         m->pos = np;
     } else {
         m->path_length += sqrtf(move.x * move.x + move.z * move.z);
@@ -628,8 +647,8 @@ void ak_matcher_get_state(const ak_matcher *m, ak_walker_state *s)
     s->idle_weight = m->standing ? 1.0f : 0.0f;
     for (int k = 0; k < 2; ++k) {
         s->stance[k] = m->stance[k];
-        s->sole[k] = m->p.foot_ik && m->initialized ? m->fst.sole[k]
-                                                     : ak_foot_ik_sole(&m->fik, m->world, k);
+        s->sole[k] =
+            m->p.foot_ik && m->initialized ? m->fst.sole[k] : ak_foot_ik_sole(&m->fik, m->world, k);
         s->sole_ground[k] = m->sole_ground[k];
         s->tilt_deg[k] = m->p.foot_ik ? m->fst.tilt_deg[k] : 0.0f;
     }
@@ -645,6 +664,7 @@ void ak_matcher_get_info(const ak_matcher *m, ak_matcher_info *info)
     info->cost = m->cost;
     info->transitions = m->transitions;
     info->searches = m->searches;
+    info->unlocks = m->unlocks;
     info->standing = m->standing;
     const ak_quat yaw = ak_quat_yaw(m->heading);
     const float *r = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES;
@@ -654,8 +674,10 @@ void ak_matcher_get_info(const ak_matcher *m, ak_matcher_info *info)
         predict(m, traj_t[k], &d, &h);
         info->desired_position[k] = akv_add(m->pos, d);
         info->desired_facing[k] = ak_vec3_make(sinf(h), 0.0f, cosf(h));
-        const ak_vec3 mp = m->standing ? ak_vec3_make(0, 0, 0) : ak_vec3_make(r[15 + 2 * k], 0, r[16 + 2 * k]);
-        const ak_vec3 mf = m->standing ? ak_vec3_make(0, 0, 1) : ak_vec3_make(r[21 + 2 * k], 0, r[22 + 2 * k]);
+        const ak_vec3 mp =
+            m->standing ? ak_vec3_make(0, 0, 0) : ak_vec3_make(r[15 + 2 * k], 0, r[16 + 2 * k]);
+        const ak_vec3 mf =
+            m->standing ? ak_vec3_make(0, 0, 1) : ak_vec3_make(r[21 + 2 * k], 0, r[22 + 2 * k]);
         info->matched_position[k] = akv_add(m->pos, akq_rotate(yaw, mp));
         info->matched_facing[k] = akq_rotate(yaw, mf);
     }
@@ -668,4 +690,8 @@ const ak_xform *ak_matcher_world_pose(const ak_matcher *m)
 const ak_xform *ak_matcher_local_pose(const ak_matcher *m)
 {
     return m ? m->local : NULL;
+}
+const ak_xform *ak_matcher_anim_pose(const ak_matcher *m)
+{
+    return m ? m->anim : NULL;
 }

@@ -86,12 +86,14 @@ int32_t ak_motion_db_prepare_search(ak_motion_db *db, int32_t restat, ak_error *
     db->nlarge = (db->ncand + AK_MATCH_LARGE_BLOCK - 1) / AK_MATCH_LARGE_BLOCK;
     for (int32_t b = 0; b < db->nsmall; ++b) {
         const int32_t a = b * AK_MATCH_SMALL_BLOCK;
-        const int32_t n = db->ncand - a < AK_MATCH_SMALL_BLOCK ? db->ncand - a : AK_MATCH_SMALL_BLOCK;
+        const int32_t n =
+            db->ncand - a < AK_MATCH_SMALL_BLOCK ? db->ncand - a : AK_MATCH_SMALL_BLOCK;
         box_of(db->cand_feat + (size_t)a * D, n, db->small_box + (size_t)b * 2 * D);
     }
     for (int32_t b = 0; b < db->nlarge; ++b) {
         const int32_t a = b * AK_MATCH_LARGE_BLOCK;
-        const int32_t n = db->ncand - a < AK_MATCH_LARGE_BLOCK ? db->ncand - a : AK_MATCH_LARGE_BLOCK;
+        const int32_t n =
+            db->ncand - a < AK_MATCH_LARGE_BLOCK ? db->ncand - a : AK_MATCH_LARGE_BLOCK;
         box_of(db->cand_feat + (size_t)a * D, n, db->large_box + (size_t)b * 2 * D);
     }
     return AK_OK;
@@ -169,8 +171,8 @@ void ak_motion_db_search(const ak_motion_db *db, const float *q, int32_t mode, f
         for (int32_t s = s0; s < s1; ++s) {
             if (box_cost(q, db->small_box + (size_t)s * 2 * D, out->cost) >= out->cost) continue;
             const int32_t a = s * AK_MATCH_SMALL_BLOCK;
-            const int32_t b = a + AK_MATCH_SMALL_BLOCK < db->ncand ? a + AK_MATCH_SMALL_BLOCK
-                                                                   : db->ncand;
+            const int32_t b =
+                a + AK_MATCH_SMALL_BLOCK < db->ncand ? a + AK_MATCH_SMALL_BLOCK : db->ncand;
             search_range(db, q, a, b, out);
         }
     }

@@ -49,7 +49,7 @@ static inline ak_vec3 akt_log(ak_quat q)
  * (n frames of J joints, dt apart): |w(f+1) - w(f)| / dt with w(f) the rotation vector of
  * q(f+1) q(f)^-1 over dt, over every joint. */
 static inline float akt_max_angular_accel(const ak_quat *rot, int32_t n, int32_t J, float dt,
-                                          int32_t *worst_joint)
+                                          int32_t *worst_joint, int32_t *worst_frame)
 {
     float worst = 0.0f;
     for (int32_t f = 0; f + 2 < n; ++f)
@@ -62,6 +62,7 @@ static inline float akt_max_angular_accel(const ak_quat *rot, int32_t n, int32_t
             if (acc > worst) {
                 worst = acc;
                 if (worst_joint) *worst_joint = j;
+                if (worst_frame) *worst_frame = f + 1;
             }
         }
     return worst;

@@ -46,7 +46,7 @@ static float source_max_accel(float dt)
             for (int32_t j = 0; j < J; ++j)
                 rot[(size_t)f * J + j] = pose[j].rotation;
         }
-        const float a = akt_max_angular_accel(rot, n, J, dt, NULL);
+        const float a = akt_max_angular_accel(rot, n, J, dt, NULL, NULL);
         if (a > worst) worst = a;
         free(rot);
         free(pose);
@@ -57,8 +57,9 @@ static float source_max_accel(float dt)
 typedef struct walk_result {
     ak_walker_state last;
     ak_walk_metrics m;
-    float max_accel;
-    int32_t worst_joint;
+    float max_accel;    /* the animation matching plays (inertialized, before foot IK) */
+    float max_accel_ik; /* the final pose, after foot IK */
+    int32_t worst_joint, worst_frame, worst_joint_ik;
     int32_t frames, transitions;
 } walk_result;
 
@@ -78,22 +79,27 @@ static walk_result walk(const ak_ground *ground, ak_vec3 start, float heading, a
     const float dt = info.frame_time;
     const int32_t J = info.joint_count, max_frames = (int32_t)(40.0f / dt);
     const int32_t hips = ak_motion_db_humanoid(g_db)->joint[AK_HUM_HIPS];
-    ak_quat *rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)J * max_frames);
+    ak_quat *rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)J * max_frames * 2);
     assert_non_null(rot);
+    ak_quat *rot_ik = rot + (size_t)J * max_frames;
     ak_walk_metrics_reset(&r.m);
     int32_t f = 0;
     for (; f < max_frames; ++f) {
         assert_int_equal(ak_matcher_step(m, f == 0 ? 0.0f : dt, ground, &err), AK_OK);
         ak_matcher_get_state(m, &r.last);
-        const ak_xform *local = ak_matcher_local_pose(m);
-        for (int32_t j = 0; j < J; ++j)
-            rot[(size_t)f * J + j] = local[j].rotation;
+        const ak_xform *local = ak_matcher_local_pose(m), *anim = ak_matcher_anim_pose(m);
+        for (int32_t j = 0; j < J; ++j) {
+            /* the root with its world heading, the other joints as animated */
+            rot[(size_t)f * J + j] = j == 0 ? local[0].rotation : anim[j].rotation;
+            rot_ik[(size_t)f * J + j] = local[j].rotation;
+        }
         /* Every frame counts, the stop included. */
         ak_walk_metrics_add(&r.m, &r.last, ak_matcher_world_pose(m), hips, f == 0 ? 0.0f : dt);
         if (r.last.stopped && r.last.arrived) break;
     }
     r.frames = f + 1;
-    r.max_accel = akt_max_angular_accel(rot, r.frames, J, dt, &r.worst_joint);
+    r.max_accel = akt_max_angular_accel(rot, r.frames, J, dt, &r.worst_joint, &r.worst_frame);
+    r.max_accel_ik = akt_max_angular_accel(rot_ik, r.frames, J, dt, &r.worst_joint_ik, NULL);
     ak_matcher_info mi;
     ak_matcher_get_info(m, &mi);
     r.transitions = mi.transitions;
@@ -112,17 +118,20 @@ static void walk_three_directions(const ak_ground *ground, const char *name)
     for (int i = 0; i < 3; ++i) {
         const float a = dirs[i] * 3.14159265f / 180.0f;
         const ak_vec3 start = ak_vec3_make(-1.0f, 0.0f, -1.0f);
-        const ak_vec3 target = ak_vec3_make(start.x - 6.0f * sinf(a), 0.0f, start.z + 6.0f * cosf(a));
+        const ak_vec3 target =
+            ak_vec3_make(start.x - 6.0f * sinf(a), 0.0f, start.z + 6.0f * cosf(a));
         const walk_result r = walk(ground, start, 0.0f, target);
         const ak_skeleton *sk = ak_motion_db_skeleton(g_db);
         printf("%s %3.0f deg: arrived %d at %.3f m in %.2f s, stopped %d, skate %.4f m/s, "
                "penetration %.4f float %.4f m, transitions %d (%.1f/s), max angular accel %.0f "
-               "rad/s^2 (%s) vs captures %.0f (%.2fx)\n",
-               name, (double)dirs[i], r.last.arrived, (double)r.last.distance,
-               (double)r.last.time, r.last.stopped, (double)r.m.skate,
-               (double)r.m.max_penetration, (double)r.m.max_float, r.transitions,
-               (double)(r.transitions / r.last.time), (double)r.max_accel,
-               sk->names[r.worst_joint], (double)src_accel, (double)(r.max_accel / src_accel));
+               "rad/s^2 (%s, t=%.2f s) vs captures %.0f (%.2fx); after foot IK %.0f (%s, %.2fx)\n",
+               name, (double)dirs[i], r.last.arrived, (double)r.last.distance, (double)r.last.time,
+               r.last.stopped, (double)r.m.skate, (double)r.m.max_penetration,
+               (double)r.m.max_float, r.transitions, (double)(r.transitions / r.last.time),
+               (double)r.max_accel, sk->names[r.worst_joint],
+               (double)(r.worst_frame * info.frame_time), (double)src_accel,
+               (double)(r.max_accel / src_accel), (double)r.max_accel_ik,
+               sk->names[r.worst_joint_ik], (double)(r.max_accel_ik / src_accel));
         assert_true(r.last.arrived);
         assert_true(r.last.stopped);
         assert_true(r.last.distance <= 0.3f);
