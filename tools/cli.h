@@ -25,7 +25,8 @@ int ak_cli_wants_help(int argc, char **argv);
 int ak_cli_parse_vec3(const char *s, ak_vec3 *v);
 /* Parses "a,b" into two floats; returns 0 on success. */
 int ak_cli_parse_vec2(const char *s, float *a, float *b);
-/* Parses a float/int with full-string validation; returns 0 on success. */
+/* Parses a float/int with full-string validation; returns 0 on success. A float must be
+ * finite as a float (|v| <= FLT_MAX). */
 int ak_cli_parse_float(const char *s, float *out);
 int ak_cli_parse_int(const char *s, int *out);
 

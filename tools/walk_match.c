@@ -1,7 +1,9 @@
 /* animkit walk --steer match: the motion-matching walker over a database of clips (--clip,
- * repeatable, or every .bvh in --library DIR). Same outputs as the guide walker: DIR/walk.bvh,
- * DIR/walk.csv (the walker's columns plus clip and frame) and a JSON summary line. */
+ * repeatable, or every .bvh in --library DIR). The guide walker's outputs (DIR/walk.bvh,
+ * DIR/walk.csv, DIR/summary.json, committed as a set) and its summary keys plus the matching
+ * figures. */
 #include "walk_match.h"
+#include "walk_output.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -108,67 +110,61 @@ static int build_db(const ak_walk_match_opts *o, ak_skeleton **sk_out, ak_motion
     return rc;
 }
 
-static void csv_row(FILE *csv, const ak_walker_state *s, const ak_xform *world,
-                    const ak_matcher_info *mi)
-{
-    const ak_vec3 r = world[0].translation;
-    fprintf(csv, "%.5f,%.5f,%.5f,%.5f,%.4f", (double)s->time, (double)r.x, (double)r.y, (double)r.z,
-            (double)(s->heading * 180.0f / 3.14159265f));
-    for (int k = 0; k < 2; ++k)
-        fprintf(csv, ",%.5f,%.5f,%.5f,%.5f,%d", (double)s->sole[k].x, (double)s->sole[k].y,
-                (double)s->sole[k].z, (double)(isfinite(s->sole_ground[k]) ? s->sole_ground[k] : 0),
-                (int)s->stance[k]);
-    fprintf(csv, ",%.5f,%d,%d\n", (double)s->hip_drop, (int)mi->clip, (int)mi->frame);
-}
-
-/* The walk itself: steps until stopped or max time, writing the CSV and the clip. */
+/* The walk itself: steps until stopped or max time, streaming the walker's outputs; the
+ * summary adds the matching figures to the walker's keys. */
 static int run_walk(const ak_walk_match_opts *o, ak_matcher *m, const ak_motion_db *db,
-                    const ak_ground *ground, FILE *csv, ak_clip *out_clip, int32_t *frames_out)
+                    const ak_ground *ground, akcli_walk_output *out)
 {
     ak_motion_db_info info;
     ak_motion_db_get_info(db, &info);
-    const int32_t J = info.joint_count, hips = ak_motion_db_humanoid(db)->joint[AK_HUM_HIPS];
+    const int32_t hips = ak_motion_db_humanoid(db)->joint[AK_HUM_HIPS];
     const float dt = info.frame_time;
+    const double max_frames = ceil((double)o->max_time / (double)dt) + 1.0;
     ak_walk_metrics metrics;
     ak_walk_metrics_reset(&metrics);
     ak_walker_state s;
     ak_matcher_info mi;
     ak_error err;
-    int32_t frames = 0;
     float next_report = 0.0f;
-    for (; frames < out_clip->frame_count; ++frames) {
+    for (int32_t frames = 0; frames < max_frames; ++frames) {
         if (ak_matcher_step(m, frames == 0 ? 0.0f : dt, ground, &err) != AK_OK) {
             fprintf(stderr, "animkit walk: step failed: %s\n", err.message);
             return 1;
         }
         ak_matcher_get_state(m, &s);
         ak_matcher_get_info(m, &mi);
-        const ak_xform *world = ak_matcher_world_pose(m), *local = ak_matcher_local_pose(m);
+        const ak_xform *world = ak_matcher_world_pose(m);
         if (!s.arrived) ak_walk_metrics_add(&metrics, &s, world, hips, frames == 0 ? 0.0f : dt);
-        for (int32_t j = 0; j < J; ++j)
-            out_clip->rotations[(size_t)frames * J + j] = local[j].rotation;
-        out_clip->translations[(size_t)frames * out_clip->track_count] = local[0].translation;
-        csv_row(csv, &s, world, &mi);
+        if (akcli_walk_output_frame(out, &s, world, ak_matcher_local_pose(m), &err) != AK_OK) {
+            fprintf(stderr, "animkit walk: %s\n", err.message);
+            return 1;
+        }
         if (!o->quiet && s.time >= next_report) {
             fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m  %s frame %d%s\n",
-                    (double)s.time, (double)s.position.x, (double)s.position.z, (double)s.distance,
-                    ak_motion_db_clip_name(db, mi.clip), (int)mi.frame,
+                    (double)s.time, (double)s.position.x, (double)s.position.z,
+                    (double)s.distance, ak_motion_db_clip_name(db, mi.clip), (int)mi.frame,
                     s.arrived ? "  arrived" : "");
             next_report += 1.0f;
         }
-        if (s.stopped && s.arrived) {
-            ++frames;
-            break;
-        }
+        if (s.stopped && s.arrived) break;
     }
-    *frames_out = frames;
-    printf("{\"arrived\":%s,\"time_s\":%.3f,\"final_distance\":%.4f,\"path_length\":%.3f,"
-           "\"max_penetration\":%.5f,\"max_float\":%.5f,\"skate\":%.5f,"
-           "\"max_foot_tilt_deg\":%.3f,\"transitions\":%d,\"searches\":%d,\"db_frames\":%d}\n",
-           s.arrived ? "true" : "false", (double)s.time, (double)s.distance, (double)s.path_length,
-           (double)metrics.max_penetration, (double)metrics.max_float, (double)metrics.skate,
-           (double)metrics.max_tilt_deg, (int)mi.transitions, (int)mi.searches,
-           (int)info.frame_count);
+    char summary[768];
+    if (akcli_walk_summary_json(summary, sizeof summary - 160, &s, &metrics, &err) != AK_OK) {
+        fprintf(stderr, "animkit walk: %s (the files in %s are unchanged)\n", err.message,
+                o->out_dir);
+        return 1;
+    }
+    const size_t len = strlen(summary);
+    if (len > 0 && summary[len - 1] == '}')
+        snprintf(summary + len - 1, sizeof summary - len + 1,
+                 ",\"transitions\":%d,\"searches\":%d,\"unlocks\":%d,\"db_frames\":%d}",
+                 (int)mi.transitions, (int)mi.searches, (int)mi.unlocks, (int)info.frame_count);
+    if (akcli_walk_output_commit(out, summary, &err) != AK_OK) {
+        fprintf(stderr, "animkit walk: %s (the files in %s are unchanged)\n", err.message,
+                o->out_dir);
+        return 1;
+    }
+    printf("%s\n", summary);
     return s.arrived && s.stopped ? 0 : 1;
 }
 
@@ -177,10 +173,9 @@ int ak_walk_match_run(const ak_walk_match_opts *o, const ak_ground *ground)
     ak_skeleton *sk = NULL;
     ak_motion_db *db = NULL;
     ak_matcher *m = NULL;
-    ak_clip *out_clip = NULL;
-    FILE *csv = NULL;
+    akcli_walk_output out;
+    memset(&out, 0, sizeof out);
     ak_error err;
-    char path[1200];
     int rc = build_db(o, &sk, &db);
     if (rc != 0) goto done;
     rc = 1;
@@ -202,32 +197,13 @@ int ak_walk_match_run(const ak_walk_match_opts *o, const ak_ground *ground)
         fprintf(stderr, "animkit walk: %s\n", err.message);
         goto done;
     }
-    const int32_t max_frames = (int32_t)ceilf(o->max_time / info.frame_time) + 1;
-    if (ak_clip_create(info.joint_count, max_frames, info.frame_time, NULL, &out_clip, &err) !=
-        AK_OK) {
+    if (akcli_walk_output_open(&out, o->out_dir, sk, info.frame_time, &err) != AK_OK) {
         fprintf(stderr, "animkit walk: %s\n", err.message);
         goto done;
     }
-    snprintf(path, sizeof path, "%s/walk.csv", o->out_dir);
-    csv = fopen(path, "w");
-    if (!csv) {
-        fprintf(stderr, "animkit walk: cannot write %s: %s\n", path, strerror(errno));
-        goto done;
-    }
-    fprintf(csv, "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,"
-                 "right_x,right_y,right_z,right_ground,right_stance,hip_drop,clip,frame\n");
-    int32_t frames = 0;
-    rc = run_walk(o, m, db, ground, csv, out_clip, &frames);
-    if (fclose(csv) != 0) rc = 1;
-    csv = NULL;
-    out_clip->frame_count = frames > 0 ? frames : 1;
-    ak_clip_finalize(out_clip);
-    snprintf(path, sizeof path, "%s/walk.bvh", o->out_dir);
-    if (ak_bvh_write_file(path, sk, out_clip, AK_ORDER_ZYX, &err) != AK_OK)
-        rc = ak_cli_file_error(path, &err);
+    rc = run_walk(o, m, db, ground, &out);
 done:
-    if (csv) fclose(csv);
-    ak_clip_destroy(out_clip);
+    akcli_walk_output_abort(&out);
     ak_matcher_destroy(m);
     ak_motion_db_destroy(db);
     ak_skeleton_destroy(sk);

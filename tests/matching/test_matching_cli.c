@@ -68,12 +68,12 @@ static void walk_match_from_clips_arrives_and_writes_its_files(void **state)
     char line[1024];
     assert_non_null(fgets(line, sizeof line, f));
     assert_non_null(strstr(line, "t,root_x,root_y,root_z,heading,left_x"));
-    assert_non_null(strstr(line, ",clip,frame"));
     int rows = 0;
     while (fgets(line, sizeof line, f))
         ++rows;
     fclose(f);
     assert_int_equal(rows, clip->frame_count);
+    assert_true(json_number(last, "db_frames") > 300);
     ak_clip_destroy(clip);
     ak_skeleton_destroy(sk);
 }
