@@ -141,8 +141,8 @@ static int run_walk(const ak_walk_match_opts *o, ak_matcher *m, const ak_motion_
         }
         if (!o->quiet && s.time >= next_report) {
             fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m  %s frame %d%s\n",
-                    (double)s.time, (double)s.position.x, (double)s.position.z,
-                    (double)s.distance, ak_motion_db_clip_name(db, mi.clip), (int)mi.frame,
+                    (double)s.time, (double)s.position.x, (double)s.position.z, (double)s.distance,
+                    ak_motion_db_clip_name(db, mi.clip), (int)mi.frame,
                     s.arrived ? "  arrived" : "");
             next_report += 1.0f;
         }

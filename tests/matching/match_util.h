@@ -19,6 +19,7 @@ static inline void akt_sources_load(akt_sources *s)
 {
     char path[1200];
     ak_error err;
+    memset(s, 0, sizeof *s);
     for (int i = 0; i < AKT_SUBJECT2_COUNT; ++i) {
         if (ak_bvh_read_file(akt_mocap_path(akt_subject2[i], path, sizeof path), NULL, &s->sk[i],
                              &s->clip[i], &err) != AK_OK)
