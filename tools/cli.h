@@ -11,6 +11,7 @@ typedef int (*ak_cli_command_fn)(int argc, char **argv);
 int ak_cmd_info(int argc, char **argv);
 int ak_cmd_positions(int argc, char **argv);
 int ak_cmd_convert(int argc, char **argv);
+int ak_cmd_edit(int argc, char **argv);
 int ak_cmd_ik(int argc, char **argv);
 int ak_cmd_walk(int argc, char **argv);
 int ak_cmd_render(int argc, char **argv);

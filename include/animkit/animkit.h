@@ -16,5 +16,6 @@
 #include "controller.h"
 #include "locomotion.h"
 #include "matching.h"
+#include "edit.h"
 
 #endif
