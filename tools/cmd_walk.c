@@ -5,6 +5,7 @@
  * DIR/summary.json and the same JSON summary as the last line on stdout. */
 #include "cli.h"
 #include "heightmap_png.h"
+#include "walk_match.h"
 #include "walk_output.h"
 
 #include <stddef.h>
@@ -141,6 +142,36 @@ failed:
     return 1;
 }
 
+/* --steer match: the motion-matching walk (walk_match.c) on the scenario's ground. */
+static int run_match(const ak_walk_scenario *sc, const ak_walk_scene *scene,
+                     const walk_cli_options *cli)
+{
+    char list[AK_WALK_CLIPS_MAX];
+    const char *clips[256];
+    const int count = ak_flags_list_item(sc->clip, 0, NULL, 0);
+    if (count > 256) return ak_cli_usage_error("walk", "at most 256 --clip files");
+    memcpy(list, sc->clip, sizeof list);
+    char *p = list;
+    for (int i = 0; i < count; ++i) {
+        char *nl = strchr(p, '\n');
+        if (nl) *nl = '\0';
+        clips[i] = p;
+        p = nl ? nl + 1 : p;
+    }
+    const ak_walk_match_opts mo = {clips,
+                                   count,
+                                   sc->library[0] ? sc->library : NULL,
+                                   sc->scale,
+                                   ak_vec3_make(sc->start[0], 0, sc->start[1]),
+                                   ak_vec3_make(sc->target[0], 0, sc->target[1]),
+                                   sc->max_time,
+                                   sc->arrival,
+                                   sc->foot_ik,
+                                   cli->quiet,
+                                   cli->out};
+    return ak_walk_match_run(&mo, ak_walk_scene_ground(scene));
+}
+
 int ak_cmd_walk(int argc, char **argv)
 {
     ak_walk_scenario scenario;
@@ -158,8 +189,13 @@ int ak_cmd_walk(int argc, char **argv)
         fprintf(stderr, "animkit walk: %s\n", err.message);
         return 1;
     }
-    if (!cli.quiet) report_clip(scene);
-    const int rc = run_walk(scene, &cli);
+    int rc;
+    if (scenario.steer == AK_WALK_STEER_MATCH) {
+        rc = run_match(&scenario, scene, &cli);
+    } else {
+        if (!cli.quiet) report_clip(scene);
+        rc = run_walk(scene, &cli);
+    }
     ak_walk_scene_destroy(scene);
     return rc;
 }

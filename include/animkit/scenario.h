@@ -34,7 +34,9 @@ typedef enum ak_flag_type {
     AK_FLAG_INT = 1,    /* `count` int32_t values separated by `separator` */
     AK_FLAG_FLOAT = 2,  /* `count` float values separated by `separator`; finite only */
     AK_FLAG_TEXT = 3,   /* a char[] field of `size` bytes (NUL-terminated copy) */
-    AK_FLAG_CHOICE = 4  /* int32_t: the index of the value in `choices` ("flat|hills|stairs") */
+    AK_FLAG_CHOICE = 4, /* int32_t: the index of the value in `choices` ("flat|hills|stairs") */
+    AK_FLAG_TEXT_LIST = 5 /* repeatable: a char[] field of `size` bytes holding every value
+                             given, in order, separated by '\n' (ak_flags_list_item) */
 } ak_flag_type;
 
 /* The longest value a text flag takes, including the terminating NUL, unless `size` says less. */
@@ -106,6 +108,10 @@ AK_API int32_t ak_flags_check(const ak_flag_table *table, const void *params, ak
 AK_API int32_t ak_flags_given(const ak_flags_result *result, const ak_flag_table *table,
                               int32_t table_index, const char *name);
 
+/* Item `index` of a TEXT_LIST field ("a.bvh\nb.bvh") copied into buf (NUL-terminated).
+ * Returns the number of items in the list; buf is "" when index is past the end. */
+AK_API int32_t ak_flags_list_item(const char *list, int32_t index, char *buf, size_t size);
+
 /* The index of the flag called `name` (without dashes) in the table, or -1. */
 AK_API int32_t ak_flags_find(const ak_flag_table *table, const char *name);
 
@@ -117,6 +123,15 @@ AK_API size_t ak_flags_help(const ak_flag_table *table, char *buf, size_t size);
 /* ---------------------------------------------------------------------------------------
  * The walk scenario */
 
+typedef enum ak_walk_steer {
+    AK_WALK_STEER_CYCLE = 0,      /* the guide walker re-aims before each cycle (AK_STEER_CYCLE) */
+    AK_WALK_STEER_CONTINUOUS = 1, /* the guide walker steers every frame (AK_STEER_CONTINUOUS) */
+    AK_WALK_STEER_MATCH = 2       /* motion matching over the clips (src/matching) */
+} ak_walk_steer;
+
+/* Bytes for every --clip of a scenario together ('\n'-separated). */
+#define AK_WALK_CLIPS_MAX 16384
+
 typedef enum ak_walk_terrain {
     AK_WALK_TERRAIN_FLAT = 0,
     AK_WALK_TERRAIN_HILLS = 1,
@@ -126,7 +141,11 @@ typedef enum ak_walk_terrain {
 /* Every setting of the walk demo. Fill with ak_walk_scenario_defaults, then parse flags or a
  * URL query into it, or set fields directly. World space: metres, y up, the terrain's x,z. */
 typedef struct ak_walk_scenario {
-    char clip[AK_FLAG_TEXT_MAX];      /* walk BVH; "" (default): the built-in procedural walk */
+    char clip[AK_WALK_CLIPS_MAX];     /* walk BVH; "" (default): the built-in procedural walk.
+                                         Repeatable with steer match: the clips of the motion
+                                         database, '\n'-separated (ak_flags_list_item) */
+    char library[AK_FLAG_TEXT_MAX];   /* steer match: every .bvh in this folder joins the
+                                         database; "" none */
     int32_t cycle[2];                 /* frames [A,B) of `clip` as the cycle; -1,-1: automatic */
     char idle[AK_FLAG_TEXT_MAX];      /* idle BVH crossfaded in on arrival; "" none (built-in
                                          clip: the built-in idle) */
@@ -139,7 +158,7 @@ typedef struct ak_walk_scenario {
     float start[2];                   /* start x,z; -6,-4 */
     float target[2];                  /* target x,z; 6,4 */
     float max_time;                   /* give up after this many simulated seconds; 60 */
-    int32_t steer;                    /* ak_steer_mode; cycle */
+    int32_t steer;                    /* ak_walk_steer; cycle */
     float turn_rate;                  /* heading turn-rate limit, degrees/s; 90 */
     float arrival;                    /* arrival radius, m; 0.3 */
     int32_t foot_ik;                  /* 1: foot IK on (default); --no-foot-ik */
@@ -150,7 +169,8 @@ typedef struct ak_walk_scenario {
 AK_API const ak_flag_table *ak_walk_scenario_flags(void);
 AK_API ak_walk_scenario ak_walk_scenario_defaults(void);
 /* Ranges and choices (ak_flags_check) plus the rules between flags: --cycle needs --clip,
- * a non-default --size or --height needs --heightmap. AK_ERR_INVALID_ARG with the reason. */
+ * a non-default --size or --height needs --heightmap, several --clip or --library need steer
+ * match, which takes no --cycle or --idle. AK_ERR_INVALID_ARG with the reason. */
 AK_API int32_t ak_walk_scenario_validate(const ak_walk_scenario *scenario, ak_error *err);
 
 /* Loads a heightmap image other than PGM (e.g. PNG): value / max * height, side `size` metres. */
@@ -159,11 +179,13 @@ typedef int32_t (*ak_heightmap_loader)(const char *path, float size, float heigh
 
 typedef struct ak_walk_scene ak_walk_scene;
 
-/* Builds everything the scenario describes: reads the clips (or makes the built-in walk and
- * idle), the walk motion, the terrain (hills/flat/stairs, or the heightmap: PGM here, any
- * other extension through `image_loader`, which may be NULL) and the walker, then places the
- * character (the first step, dt 0). Validates first. Errors name the file they come from
- * ("walk.bvh: ..." with err->line from the parser). */
+/* Builds everything the scenario describes: the terrain (hills/flat/stairs, or the heightmap:
+ * PGM here, any other extension through `image_loader`, which may be NULL), checks start and
+ * target are on it, then for the guide walker (steer cycle/continuous) reads the clip (or makes
+ * the built-in walk and idle), the walk motion and the walker, and places the character (the
+ * first step, dt 0). With steer match only the terrain is built (the walker, motion and
+ * skeleton accessors return NULL; the matcher builds its own database). Validates first.
+ * Errors name the file they come from ("walk.bvh:12: ..."). */
 AK_API int32_t ak_walk_scene_create(const ak_walk_scenario *scenario,
                                     ak_heightmap_loader image_loader, ak_walk_scene **out,
                                     ak_error *err);

@@ -136,6 +136,15 @@ static int store_value(const ak_flag *f, void *params, const char *value)
         if (strlen(value) >= flag_text_size(f)) return -1;
         memcpy(field, value, strlen(value) + 1);
         return 0;
+    case AK_FLAG_TEXT_LIST: {
+        /* Appends: "a" then "b" gives "a\nb"; an item may not be empty or hold a newline. */
+        const size_t used = strlen(field), n = strlen(value);
+        const size_t need = used + (used ? 1 : 0) + n + 1;
+        if (n == 0 || strchr(value, '\n') || need > flag_text_size(f)) return -1;
+        if (used) field[used] = '\n';
+        memcpy(field + used + (used ? 1 : 0), value, n + 1);
+        return 0;
+    }
     case AK_FLAG_CHOICE: {
         const int index = choice_index(f->choices, value);
         if (index < 0) return -1;
@@ -170,8 +179,10 @@ static void describe_expected(const ak_flag *f, char *buf, size_t size)
         }
         return;
     }
-    if (f->type == AK_FLAG_TEXT) {
-        snprintf(buf, size, "a value shorter than %d bytes", (int)flag_text_size(f));
+    if (f->type == AK_FLAG_TEXT || f->type == AK_FLAG_TEXT_LIST) {
+        snprintf(buf, size, f->type == AK_FLAG_TEXT ? "a value shorter than %d bytes"
+                                                    : "non-empty values, %d bytes in all",
+                 (int)flag_text_size(f));
         return;
     }
     const char *kind = f->type == AK_FLAG_INT ? "an integer" : "a number";
@@ -193,6 +204,24 @@ static int32_t bad_value(const ak_flag *f, const char *spelled, const char *valu
 }
 
 /* ---- tables ---- */
+
+int32_t ak_flags_list_item(const char *list, int32_t index, char *buf, size_t size)
+{
+    int32_t count = 0;
+    if (buf && size) buf[0] = '\0';
+    if (!list) return 0;
+    for (const char *p = list; *p; ++count) {
+        const char *nl = strchr(p, '\n');
+        const size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (count == index && buf && size) {
+            const size_t k = n < size - 1 ? n : size - 1;
+            memcpy(buf, p, k);
+            buf[k] = '\0';
+        }
+        p = nl ? nl + 1 : p + n;
+    }
+    return count;
+}
 
 int32_t ak_flags_find(const ak_flag_table *table, const char *name)
 {
@@ -229,7 +258,7 @@ int32_t ak_flags_defaults(const ak_flag_table *table, void *params, ak_error *er
     for (int32_t i = 0; i < table->count; ++i) {
         const ak_flag *f = &table->flags[i];
         char *field = (char *)params + f->offset;
-        if (f->type == AK_FLAG_TEXT) {
+        if (f->type == AK_FLAG_TEXT || f->type == AK_FLAG_TEXT_LIST) {
             field[0] = '\0';
         } else if (f->type == AK_FLAG_SWITCH) {
             *(int32_t *)field = f->def && strcmp(f->def, "1") == 0;
@@ -480,6 +509,7 @@ static int32_t check_flag(const ak_flag *f, const void *params, ak_error *err)
                                 (int)iv);
         return AK_OK;
     case AK_FLAG_TEXT:
+    case AK_FLAG_TEXT_LIST:
         if (!memchr(field, '\0', flag_text_size(f)))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s is not NUL-terminated", f->name);
         return AK_OK;
@@ -537,6 +567,8 @@ static void help_line(text_out *o, const ak_flag *f)
         snprintf(metavar, sizeof metavar, "%s", f->choices);
     else if (!f->metavar && f->type != AK_FLAG_SWITCH)
         snprintf(metavar, sizeof metavar, "%s", f->type == AK_FLAG_TEXT ? "TEXT" : "N");
+    if (f->type == AK_FLAG_TEXT_LIST)
+        snprintf(metavar + strlen(metavar), sizeof metavar - strlen(metavar), " ...");
     if (f->short_name)
         snprintf(head, sizeof head, "-%c, --%s%s%s", f->short_name, f->name, *metavar ? " " : "",
                  metavar);

@@ -14,8 +14,10 @@
 #define WALK_TEXT(f) WALK_FIELD(f), sizeof(((ak_walk_scenario *)0)->f)
 
 static const ak_flag k_walk_flags[] = {
-    {.name = "clip", .type = AK_FLAG_TEXT, .offset = WALK_TEXT(clip), .metavar = "FILE.bvh",
-     .help = "walk clip (default: the built-in procedural walk)"},
+    {.name = "clip", .type = AK_FLAG_TEXT_LIST, .offset = WALK_TEXT(clip), .metavar = "FILE.bvh",
+     .help = "walk clip (default: the built-in procedural walk); repeatable with --steer match"},
+    {.name = "library", .type = AK_FLAG_TEXT, .offset = WALK_TEXT(library), .metavar = "DIR",
+     .help = "with --steer match: every .bvh in DIR joins the motion database"},
     {.name = "cycle", .type = AK_FLAG_INT, .offset = WALK_FIELD(cycle), .count = 2,
      .separator = ':', .metavar = "A:B", .def = "-1:-1", .range = "[0,100000000]",
      .help = "frames [A,B) of --clip as the cycle; -1:-1 finds it"},
@@ -43,8 +45,8 @@ static const ak_flag k_walk_flags[] = {
     {.name = "max-time", .type = AK_FLAG_FLOAT, .offset = WALK_FIELD(max_time), .metavar = "S",
      .def = "60", .range = "(0,100000]", .help = "give up after S simulated seconds"},
     {.name = "steer", .type = AK_FLAG_CHOICE, .offset = WALK_FIELD(steer), .def = "cycle",
-     .choices = "cycle|continuous",
-     .help = "cycle: the guide re-aims before each cycle; continuous: every frame"},
+     .choices = "cycle|continuous|match",
+     .help = "the guide re-aims before each cycle, or every frame; or motion matching"},
     {.name = "turn-rate", .type = AK_FLAG_FLOAT, .offset = WALK_FIELD(turn_rate),
      .metavar = "DEG", .def = "90", .range = "(0,100000]",
      .help = "heading turn-rate limit, degrees/s"},
@@ -80,6 +82,13 @@ int32_t ak_walk_scenario_validate(const ak_walk_scenario *s, ak_error *err)
                             (int)s->cycle[0], (int)s->cycle[1]);
     if (!auto_cycle && !s->clip[0])
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "--cycle needs --clip");
+    const int match = s->steer == AK_WALK_STEER_MATCH;
+    if (!match && (ak_flags_list_item(s->clip, 0, NULL, 0) > 1 || s->library[0]))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "several --clip files or --library need --steer match");
+    if (match && (!auto_cycle || s->idle[0]))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "--cycle and --idle are for the guide walker, not --steer match");
     if (!s->heightmap[0] && (s->size != d.size || s->height != d.height))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "--size and --height are for --heightmap");
     return AK_OK;

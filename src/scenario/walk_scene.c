@@ -21,6 +21,7 @@ struct ak_walk_scene {
     ak_walker *walker;
     float frame_time;
     int32_t max_frames, frame, hips;
+    char clip_path[AK_FLAG_TEXT_MAX]; /* the first --clip, "" for the built-in walk */
     char clip_label[128];
 };
 
@@ -55,15 +56,16 @@ static int32_t file_error(const char *path, int32_t st, ak_error *err)
 static int32_t load_file_clip(ak_walk_scene *w, const ak_walk_scenario *s,
                               ak_walk_motion_params *mp, ak_error *err)
 {
-    const int32_t st = ak_bvh_read_file(s->clip, NULL, &w->source_skeleton, &w->source_clip, err);
-    if (st != AK_OK) return file_error(s->clip, st, err);
+    const char *path = w->clip_path;
+    const int32_t st = ak_bvh_read_file(path, NULL, &w->source_skeleton, &w->source_clip, err);
+    if (st != AK_OK) return file_error(path, st, err);
     mp->metres_per_unit = s->scale;
     if (s->cycle[0] >= 0) {
         mp->cycle_start = s->cycle[0];
         mp->cycle_end = s->cycle[1];
     }
-    const char *base = strrchr(s->clip, '/');
-    base = base ? base + 1 : s->clip;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
     const size_t n = bounded_length(base, sizeof w->clip_label - 1);
     memcpy(w->clip_label, base, n);
     w->clip_label[n] = '\0';
@@ -159,7 +161,7 @@ static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario *s, ak_error
     ak_walker_params wp = ak_walker_defaults();
     wp.start = ak_vec3_make(s->start[0], 0.0f, s->start[1]);
     wp.target = ak_vec3_make(s->target[0], 0.0f, s->target[1]);
-    wp.steer = s->steer == 1 ? AK_STEER_CONTINUOUS : AK_STEER_CYCLE;
+    wp.steer = s->steer == AK_WALK_STEER_CONTINUOUS ? AK_STEER_CONTINUOUS : AK_STEER_CYCLE;
     wp.max_turn_rate = s->turn_rate;
     wp.arrival_radius = s->arrival;
     wp.foot_ik = s->foot_ik;
@@ -178,15 +180,18 @@ static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario *s, ak_error
 static int32_t build(ak_walk_scene *w, const ak_walk_scenario *s, ak_heightmap_loader loader,
                      ak_error *err)
 {
+    int32_t st = make_terrain(w, s, loader, err);
+    if (st == AK_OK) st = check_on_ground(w, s, err);
+    if (st != AK_OK || s->steer == AK_WALK_STEER_MATCH) return st;
     ak_walk_motion_params mp = ak_walk_motion_defaults();
-    int32_t st = s->clip[0] ? load_file_clip(w, s, &mp, err) : make_builtin_clip(w, s, &mp, err);
+    ak_flags_list_item(s->clip, 0, w->clip_path, sizeof w->clip_path);
+    st = w->clip_path[0] ? load_file_clip(w, s, &mp, err) : make_builtin_clip(w, s, &mp, err);
     if (st == AK_OK && s->idle[0]) st = load_idle(w, s->idle, err);
     if (st != AK_OK) return st;
     st = ak_walk_motion_create(w->source_skeleton, w->source_clip, &mp, &w->motion, err);
-    if (st != AK_OK) return file_error(s->clip[0] ? s->clip : "built-in walk", st, err);
-    st = make_terrain(w, s, loader, err);
-    if (st == AK_OK) st = check_on_ground(w, s, err);
-    if (st == AK_OK) st = make_walker(w, s, err);
+    if (st != AK_OK) return file_error(w->clip_path[0] ? w->clip_path : "built-in walk", st, err);
+    st = make_walker(w, s, err);
+    if (st == AK_OK) st = ak_walk_scene_step(w, err);
     return st;
 }
 
@@ -200,7 +205,6 @@ int32_t ak_walk_scene_create(const ak_walk_scenario *scenario, ak_heightmap_load
     ak_walk_scene *w = (ak_walk_scene *)calloc(1, sizeof *w);
     if (!w) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     st = build(w, scenario, image_loader, err);
-    if (st == AK_OK) st = ak_walk_scene_step(w, err);
     if (st != AK_OK) {
         ak_walk_scene_destroy(w);
         return st;
@@ -236,6 +240,7 @@ void ak_walk_scene_get_info(const ak_walk_scene *w, ak_walk_scene_info *info)
 int32_t ak_walk_scene_step(ak_walk_scene *w, ak_error *err)
 {
     if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null scene");
+    if (!w->walker) return ak_error_set(err, AK_ERR_STATE, 0, "this scene has no guide walker");
     const int32_t st =
         ak_walker_step(w->walker, w->frame == 0 ? 0.0f : w->frame_time, &w->ground, err);
     if (st != AK_OK) return st;
@@ -245,7 +250,7 @@ int32_t ak_walk_scene_step(ak_walk_scene *w, ak_error *err)
 
 void ak_walk_scene_reset(ak_walk_scene *w)
 {
-    if (!w) return;
+    if (!w || !w->walker) return;
     ak_walker_reset(w->walker, &w->ground);
     w->frame = 0;
     ak_walk_scene_step(w, NULL);

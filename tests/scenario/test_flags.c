@@ -201,6 +201,32 @@ static void a_shared_flag_goes_to_the_table_that_accepts_it(void **state)
     assert_non_null(strstr(e.message, "--size wants a number"));
 }
 
+/* A repeatable flag collects every value in order, from the command line or the URL. */
+static void a_list_flag_collects_every_value(void **state)
+{
+    (void)state;
+    ak_walk_scenario w = ak_walk_scenario_defaults();
+    const ak_flag_table *tables[1] = {ak_walk_scenario_flags()};
+    void *params[1] = {&w};
+    const char *argv[] = {"walk", "--clip", "a.bvh", "--clip", "dir/b c.bvh", "--steer", "match"};
+    ak_flags_result r;
+    ak_error e;
+    assert_int_equal(ak_flags_parse_args(tables, params, 1, 7, argv, 0, &r, &e), AK_OK);
+    assert_string_equal(w.clip, "a.bvh\ndir/b c.bvh");
+    char item[64];
+    assert_int_equal(ak_flags_list_item(w.clip, 1, item, sizeof item), 2);
+    assert_string_equal(item, "dir/b c.bvh");
+    assert_int_equal(ak_flags_list_item(w.clip, 2, item, sizeof item), 2);
+    assert_string_equal(item, "");
+    ak_walk_scenario q = ak_walk_scenario_defaults();
+    assert_int_equal(ak_flags_parse_query(ak_walk_scenario_flags(), &q,
+                                          "clip=a.bvh&clip=dir%2Fb+c.bvh&steer=match", &r, &e),
+                     AK_OK);
+    assert_memory_equal(&w, &q, sizeof w);
+    const char *empty[] = {"walk", "--clip", ""};
+    assert_int_equal(ak_flags_parse_args(tables, params, 1, 3, empty, 0, &r, &e), AK_ERR_INVALID_ARG);
+}
+
 static void check_refuses_out_of_range_fields_set_by_code(void **state)
 {
     (void)state;
@@ -256,6 +282,7 @@ int main(void)
         cmocka_unit_test(bad_values_say_what_the_flag_wants),
         cmocka_unit_test(url_query_parses_like_the_command_line),
         cmocka_unit_test(a_shared_flag_goes_to_the_table_that_accepts_it),
+        cmocka_unit_test(a_list_flag_collects_every_value),
         cmocka_unit_test(check_refuses_out_of_range_fields_set_by_code),
         cmocka_unit_test(help_lists_every_flag_with_default_and_range),
     };

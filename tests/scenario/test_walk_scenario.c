@@ -45,7 +45,19 @@ static void rules_between_flags(void **state)
     snprintf(s.heightmap, sizeof s.heightmap, "hm.pgm");
     assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_OK);
     s = ak_walk_scenario_defaults();
-    s.steer = 2;
+    s.steer = 3;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    /* Several clips (a motion database) or a library are for motion matching only. */
+    s = ak_walk_scenario_defaults();
+    snprintf(s.clip, sizeof s.clip, "a.bvh\nb.bvh");
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "several --clip files or --library need --steer match");
+    s.steer = AK_WALK_STEER_MATCH;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_OK);
+    snprintf(s.idle, sizeof s.idle, "idle.bvh");
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    s = ak_walk_scenario_defaults();
+    snprintf(s.library, sizeof s.library, "clips/");
     assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
     s = ak_walk_scenario_defaults();
     s.arrival = -1.0f;
@@ -117,6 +129,29 @@ static void builtin_scene_is_placed_and_steps(void **state)
     ak_walk_scene_destroy(scene);
 }
 
+/* Motion matching builds its own database: the scene is the ground, checked, and no walker. */
+static void match_scene_is_the_ground_only(void **state)
+{
+    (void)state;
+    ak_walk_scenario s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    s.terrain = AK_WALK_TERRAIN_STAIRS;
+    ak_walk_scene *scene = NULL;
+    ak_error e;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
+    assert_null(ak_walk_scene_walker(scene));
+    assert_null(ak_walk_scene_skeleton(scene));
+    ak_ground_hit hit;
+    /* Stairs: flat ground before the first riser (x = -3). */
+    assert_true(ak_ground_query(ak_walk_scene_ground(scene), -6.0f, -4.0f, &hit));
+    AKT_NEAR(hit.height, 0.0, 1e-6);
+    assert_int_equal(ak_walk_scene_step(scene, &e), AK_ERR_STATE);
+    ak_walk_scene_destroy(scene);
+    s.target[0] = 25.0f; /* the 40 m terrain spans -20..20 */
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "--target 25,4 is outside the ground (x and z span -20..20 m)");
+}
+
 static void errors_name_the_file(void **state)
 {
     (void)state;
@@ -144,6 +179,7 @@ int main(void)
         cmocka_unit_test(rules_between_flags),
         cmocka_unit_test(url_and_flags_give_the_same_scenario),
         cmocka_unit_test(builtin_scene_is_placed_and_steps),
+        cmocka_unit_test(match_scene_is_the_ground_only),
         cmocka_unit_test(errors_name_the_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
