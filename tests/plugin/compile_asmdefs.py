@@ -26,6 +26,10 @@ import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from unity_meta import read_guid  # noqa: E402  (the one reader of .meta GUIDs)
+
 UNITY_DEFINES = ["UNITY_2022_3_OR_NEWER", "UNITY_2022_3", "UNITY_64", "ENABLE_MONO", "NET_STANDARD_2_0"]
 CONFIGS = {
     "editor": ["UNITY_EDITOR", "UNITY_INCLUDE_TESTS", "ENABLE_LEGACY_INPUT_MANAGER"],
@@ -51,10 +55,7 @@ def load_asmdefs(package):
             continue
         with open(path, encoding="utf-8") as fh:
             data = json.loads(strip_json_comments(fh.read()))
-        guid = None
-        if os.path.exists(path + ".meta"):
-            m = re.search(r"^guid: ([0-9a-f]{32})", open(path + ".meta").read(), re.M)
-            guid = m.group(1) if m else None
+        guid = read_guid(path + ".meta") if os.path.exists(path + ".meta") else None
         found.append({"path": path, "dir": os.path.dirname(path), "data": data, "guid": guid})
     owned_dirs = set(a["dir"] for a in found)
     for a in found:

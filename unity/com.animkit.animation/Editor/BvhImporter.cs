@@ -8,6 +8,7 @@
 //  - the file's text as a TextAsset, for a BvhPlayer (the walker, foot IK and IK components
 //    read the BVH through the plugin, not through the clip).
 // The native plugin reads the file, so units are detected exactly as at run time.
+using System;
 using System.IO;
 using System.Text;
 using AnimKit.Unity;
@@ -47,6 +48,12 @@ namespace AnimKit.Editor
             catch (AnimKitException e)
             {
                 ctx.LogImportError(ctx.assetPath + ": " + e.Message);
+                return;
+            }
+            catch (DllNotFoundException)
+            {
+                ctx.LogImportError(ctx.assetPath + ": the animkit native plugin is not available in this editor " +
+                                   "(the package ships it for Linux x86_64 and Windows x86_64)");
                 return;
             }
             ctx.AddObjectToAsset("skeleton", r.Root);
