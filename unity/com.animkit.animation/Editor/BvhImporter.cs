@@ -79,6 +79,7 @@ namespace AnimKit.Editor
                 AnimationClipSettings settings = AnimationUtility.GetAnimationClipSettings(r.Clip);
                 settings.loopTime = loop;
                 AnimationUtility.SetAnimationClipSettings(r.Clip, settings);
+                r.Root.AddComponent<Animator>(); // ClipPlayer requires it; added first, explicitly
                 ClipPlayer player = r.Root.AddComponent<ClipPlayer>();
                 player.clip = r.Clip;
                 r.Text = new TextAsset(Encoding.UTF8.GetString(bvhBytes));
