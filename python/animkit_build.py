@@ -1,0 +1,102 @@
+"""cffi (API mode) build of animkit's Python extension: the C library's own sources compiled
+into one module, its public headers (animkit.h) declared to cffi as the C preprocessor sees
+them, so every ak_ function and struct is reachable with no hand-kept copy of the API."""
+import glob
+import os
+import subprocess
+import tempfile
+
+import cffi
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.environ.get("ANIMKIT_SOURCE_DIR") or os.path.dirname(HERE)
+INCLUDE = os.path.join(ROOT, "include")
+SRC = os.path.join(ROOT, "src")
+CC = os.environ.get("CC", "cc")
+
+# Small helpers the Python layer needs that are loops over library calls (no new logic):
+# world positions of many frames or times at once, so NumPy gets one buffer per call.
+HELPERS = r"""
+#define AK_IK_MAX_CHAIN ...
+#define AK_NAME_MAX ...
+#define AK_WALKER_RAY_COUNT ...
+int ak_py_frame_positions(const ak_skeleton *s, const ak_clip *c, const int32_t *frames,
+                          int32_t count, float *out);
+int ak_py_sample_positions(const ak_skeleton *s, const ak_clip *c, const float *times,
+                           int32_t count, int32_t interp, float *out);
+"""
+
+HELPERS_SOURCE = r"""
+#include <stdlib.h>
+#include <string.h>
+#include "animkit/animkit.h"
+
+static int ak_py_positions(const ak_skeleton *s, const ak_clip *c, const int32_t *frames,
+                           const float *times, int32_t count, int32_t interp, float *out)
+{
+    const int32_t J = s->joint_count;
+    ak_xform *buf = (ak_xform *)malloc(sizeof(ak_xform) * 2 * (size_t)J);
+    if (!buf) return AK_ERR_NOMEM;
+    ak_xform *local = buf, *world = buf + J;
+    for (int32_t i = 0; i < count; ++i) {
+        if (frames) ak_clip_frame(c, s, frames[i], local);
+        else ak_clip_sample(c, s, times[i], (ak_interp)interp, local);
+        ak_fk(s, local, world);
+        float *o = out + (size_t)i * (size_t)J * 3;
+        for (int32_t j = 0; j < J; ++j) {
+            o[3 * j] = world[j].translation.x;
+            o[3 * j + 1] = world[j].translation.y;
+            o[3 * j + 2] = world[j].translation.z;
+        }
+    }
+    free(buf);
+    return AK_OK;
+}
+
+int ak_py_frame_positions(const ak_skeleton *s, const ak_clip *c, const int32_t *frames,
+                          int32_t count, float *out)
+{
+    return ak_py_positions(s, c, frames, NULL, count, 0, out);
+}
+
+int ak_py_sample_positions(const ak_skeleton *s, const ak_clip *c, const float *times,
+                           int32_t count, int32_t interp, float *out)
+{
+    return ak_py_positions(s, c, NULL, times, count, interp, out);
+}
+"""
+
+
+def public_declarations():
+    """animkit.h run through the preprocessor: stdint/stddef stubbed (cffi knows the
+    fixed-width types) and GCC attributes erased, which cffi's parser does not read."""
+    with tempfile.TemporaryDirectory() as stub:
+        for name in ("stdint.h", "stddef.h"):
+            open(os.path.join(stub, name), "w").close()
+        return subprocess.check_output(
+            [CC, "-E", "-P", "-nostdinc", "-I", stub, "-I", INCLUDE, "-D__attribute__(x)=",
+             os.path.join(INCLUDE, "animkit", "animkit.h")], text=True)
+
+
+def library_sources():
+    folders = ("core", "io", "anim", "ik", "locomotion")
+    files = []
+    for f in folders:
+        files += sorted(glob.glob(os.path.join(SRC, f, "*.c")))
+    if not files:
+        raise RuntimeError("animkit C sources not found under %s (set ANIMKIT_SOURCE_DIR)" % SRC)
+    return files
+
+
+ffibuilder = cffi.FFI()
+ffibuilder.cdef(public_declarations() + HELPERS)
+ffibuilder.set_source(
+    "animkit._animkit", HELPERS_SOURCE,
+    sources=library_sources(),
+    include_dirs=[INCLUDE, SRC],
+    define_macros=[("AK_BUILDING", "1")],
+    extra_compile_args=["-O2", "-fvisibility=hidden"],
+    libraries=["m"])
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=False)
