@@ -14,7 +14,7 @@ CMAKE_FLAGS ?=
 DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
   libglfw3-dev libepoxy-dev libstb-dev libcjson-dev clang libclang-rt-14-dev \
   xvfb xauth libgl1-mesa-dri libegl-mesa0 ffmpeg mono-mcs mono-runtime mingw-w64 \
-  liborocos-kdl-dev nodejs npm wine wine64 nunit-console libnunit-cil-dev \
+  liborocos-kdl-dev nodejs npm wine wine64 nunit-console libnunit-cil-dev locales \
   python3-dev python3-venv python3-setuptools python3-cffi python3-numpy python3-pytest \
   python3-distributed python3-pandas
 
