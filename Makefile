@@ -48,9 +48,13 @@ test: deps
 # Debian's python3 explicitly: a `python3` earlier on PATH (pyenv) lacks those packages.
 SYSTEM_PYTHON ?= /usr/bin/python3
 PY_VENV ?= $(BUILD)/python-venv
-python:
+PY_SOURCES = $(wildcard python/setup.py python/animkit_build.py python/animkit/*.py src/*/*.c \
+  src/*/*.h include/animkit/*.h)
+python: $(PY_VENV)/.installed
+$(PY_VENV)/.installed: $(PY_SOURCES)
 	$(SYSTEM_PYTHON) -m venv --system-site-packages $(PY_VENV)
 	$(PY_VENV)/bin/python -m pip install --quiet --no-index --no-build-isolation ./python
+	touch $@
 
 # pytest exits 5 when it collected nothing: that is a broken test set-up, not a pass.
 test-python: python
