@@ -14,16 +14,19 @@ CMAKE_FLAGS ?=
 DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
   libglfw3-dev libepoxy-dev libstb-dev libcjson-dev clang libclang-rt-14-dev \
   xvfb xauth libgl1-mesa-dri libegl-mesa0 ffmpeg mono-mcs mono-runtime mingw-w64 \
-  liborocos-kdl-dev nodejs npm wine wine64 nunit-console libnunit-cil-dev locales \
-  python3-dev python3-venv python3-setuptools python3-cffi python3-numpy python3-pytest \
-  python3-distributed python3-pandas
+  liborocos-kdl-dev nodejs npm wine wine64 nunit-console libnunit-cil-dev locales
+# The web page and its browser test (make web, tests/web).
+DEB_PACKAGES += emscripten chromium
+# The Python package and its tests (make python, make test-python).
+DEB_PACKAGES += python3-dev python3-venv python3-setuptools python3-cffi python3-numpy \
+  python3-pytest python3-distributed python3-pandas
 
 
 .PHONY: fuzz
 .PHONY: dist
 .PHONY: python test-python
 .PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format valgrind lint \
-  unity-plugins
+  unity-plugins web
 
 all: build
 
@@ -87,6 +90,12 @@ fuzz:
 # The main job: the walker demo on the built-in terrain with the built-in clip.
 demo: deps build
 	@sh tools/demo.sh $(BUILD)
+
+# The web page and the JavaScript module: the library and the viewer in WebAssembly
+# (Debian's emscripten) -> web/dist/ (animkit.js, animkit.wasm, index.html, clips/).
+# Serve it with `python3 -m http.server -d web/dist`. See docs/web.md.
+web:
+	@sh web/build.sh $(BUILD)/web-wasm
 
 bench: build
 	@sh tools/bench.sh $(BUILD)

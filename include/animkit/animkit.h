@@ -10,6 +10,7 @@
 #include "bvh.h"
 #include "gltf.h"
 #include "ik.h"
+#include "retarget.h"
 
 #include "ground.h"
 #include "rootmotion.h"
