@@ -9,7 +9,8 @@ whenever a GUID changes. So every file and folder under the package root has a c
 
   python3 tools/unity_meta.py            add a .meta for every asset that lacks one
   python3 tools/unity_meta.py --check    list missing, orphaned, malformed or duplicate
-                                         metas; exit 1 if there is any (the test runs this)
+                                         metas, and GUIDs a scene/prefab refers to that no
+                                         asset has; exit 1 if there is any (a test runs this)
 
 New GUIDs are the MD5 of "animkit-unity:" + the asset's path relative to unity/ (with '/'),
 so running this on two machines for the same new file gives the same GUID; existing .meta
@@ -141,6 +142,25 @@ def add_missing(root):
     return 0
 
 
+BUILTIN_GUIDS = {"0000000000000000e000000000000000", "0000000000000000f000000000000000"}
+REF_RE = re.compile(r"guid: ([0-9a-f]{32}), type: \d")
+
+
+def dangling_references(root, paths, package_guids):
+    """Scenes, prefabs and assets refer to scripts and assets by GUID: each must be one of the
+    package's own or one of Unity's built-in resources (meshes, default material, skybox)."""
+    problems = []
+    for rel in paths:
+        if os.path.splitext(rel)[1] not in (".unity", ".prefab", ".asset", ".mat"):
+            continue
+        with open(os.path.join(root, rel), encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                for guid in REF_RE.findall(line):
+                    if guid not in package_guids and guid not in BUILTIN_GUIDS:
+                        problems.append("%s:%d: refers to guid %s, which no asset has" % (rel, n, guid))
+    return problems
+
+
 def check(root):
     paths = assets(root)
     problems = []
@@ -157,6 +177,7 @@ def check(root):
         if guid in owner:
             problems.append("duplicate guid %s: %s and %s" % (guid, owner[guid], rel))
         owner[guid] = rel
+    problems += dangling_references(root, paths, set(owner))
     wanted = set(p + ".meta" for p in paths)
     for pkg_rel in sorted(set(p.split("/")[0] for p in paths)):
         for dirpath, _, filenames in os.walk(os.path.join(root, pkg_rel)):

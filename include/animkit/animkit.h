@@ -16,6 +16,7 @@
 #include "rootmotion.h"
 #include "controller.h"
 #include "locomotion.h"
+#include "matching.h"
 #include "edit.h"
 
 #endif
