@@ -3,6 +3,7 @@ into one module, its public headers (animkit.h) declared to cffi as the C prepro
 them, so every ak_ function and struct is reachable with no hand-kept copy of the API."""
 import glob
 import os
+import re
 import subprocess
 import tempfile
 
@@ -79,17 +80,43 @@ def public_declarations():
 
 
 def library_sources():
-    folders = ("core", "io", "anim", "ik", "locomotion")
-    files = []
-    for f in folders:
-        files += sorted(glob.glob(os.path.join(SRC, f, "*.c")))
+    # Every library folder (what CMakeLists.txt globs): all of src/ but the Unity plugin.
+    files = sorted(p for p in glob.glob(os.path.join(SRC, "*", "*.c"))
+                   if os.path.basename(os.path.dirname(p)) != "plugin")
     if not files:
         raise RuntimeError("animkit C sources not found under %s (set ANIMKIT_SOURCE_DIR)" % SRC)
     return files
 
 
+def statements(text):
+    """Top-level C statements (split at ';' outside braces)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "{") - (ch == "}")
+        if ch == ";" and depth == 0:
+            out.append(text[start:i + 1].strip())
+            start = i + 1
+    return out
+
+
+def defined_only(declarations, sources):
+    """Drops declared functions no library source defines (a header ahead of its code), so the
+    module still loads; says which."""
+    code = "\n".join(open(p, encoding="utf-8", errors="replace").read() for p in sources)
+    kept = []
+    for st in statements(declarations):
+        m = re.search(r"(\w+)\s*\(", st)
+        if m and not st.startswith("typedef") and "{" not in st:
+            name = m.group(1)
+            if not re.search(r"\b%s\s*\([^;{}]*\)\s*\{" % re.escape(name), code):
+                print("animkit_build: %s is declared but not defined; not bound" % name)
+                continue
+        kept.append(st)
+    return "\n".join(kept) + "\n"
+
+
 ffibuilder = cffi.FFI()
-ffibuilder.cdef(public_declarations() + HELPERS)
+ffibuilder.cdef(defined_only(public_declarations(), library_sources()) + HELPERS)
 ffibuilder.set_source(
     "animkit._animkit", HELPERS_SOURCE,
     sources=library_sources(),
