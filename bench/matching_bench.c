@@ -230,6 +230,127 @@ static void bench_frames(const ak_motion_db *db, const ak_ground *g, int n, int 
     free(c.m);
 }
 
+/* ---- Side by side: the same walks with the guide walker and with matching ---- */
+
+typedef struct walk_figures {
+    ak_walker_state last;
+    ak_walk_metrics m;
+    int transitions, frames;
+    double cpu;
+} walk_figures;
+
+static walk_figures walk_guide(const ak_walk_motion *motion, const ak_ground *g, ak_vec3 start,
+                               ak_vec3 target)
+{
+    walk_figures r;
+    memset(&r, 0, sizeof r);
+    ak_walker_params p = ak_walker_defaults();
+    p.start = start;
+    p.target = target;
+    p.start_heading = 0.0f;
+    ak_walker *w = NULL;
+    if (ak_walker_create(motion, &p, g, &w, NULL) != AK_OK) return r;
+    const float dt = ak_walk_motion_clip(motion)->frame_time;
+    const int32_t hips = ak_walk_motion_humanoid(motion)->joint[AK_HUM_HIPS];
+    ak_walk_metrics_reset(&r.m);
+    for (r.frames = 0; r.frames < (int)(40.0f / dt); ++r.frames) {
+        const double t0 = cpu_now();
+        ak_walker_step(w, r.frames ? dt : 0.0f, g, NULL);
+        r.cpu += cpu_now() - t0;
+        ak_walker_get_state(w, &r.last);
+        ak_walk_metrics_add(&r.m, &r.last, ak_walker_world_pose(w), hips, r.frames ? dt : 0.0f);
+        if (r.last.stopped) break;
+    }
+    ak_walker_destroy(w);
+    return r;
+}
+
+static walk_figures walk_match(const ak_motion_db *db, const ak_ground *g, ak_vec3 start,
+                               ak_vec3 target)
+{
+    walk_figures r;
+    memset(&r, 0, sizeof r);
+    ak_matcher_params p = ak_matcher_defaults();
+    p.start = start;
+    p.target = target;
+    p.start_heading = 0.0f;
+    ak_matcher *m = NULL;
+    if (ak_matcher_create(db, &p, g, &m, NULL) != AK_OK) return r;
+    const float dt = 1.0f / 60.0f;
+    const int32_t hips = ak_motion_db_humanoid(db)->joint[AK_HUM_HIPS];
+    ak_walk_metrics_reset(&r.m);
+    for (r.frames = 0; r.frames < (int)(40.0f / dt); ++r.frames) {
+        const double t0 = cpu_now();
+        ak_matcher_step(m, r.frames ? dt : 0.0f, g, NULL);
+        r.cpu += cpu_now() - t0;
+        ak_matcher_get_state(m, &r.last);
+        ak_walk_metrics_add(&r.m, &r.last, ak_matcher_world_pose(m), hips, r.frames ? dt : 0.0f);
+        if (r.last.stopped && r.last.arrived) break;
+    }
+    ak_matcher_info mi;
+    ak_matcher_get_info(m, &mi);
+    r.transitions = mi.transitions;
+    ak_matcher_destroy(m);
+    return r;
+}
+
+static void print_walk(const char *who, const char *ground, int deg, const walk_figures *r)
+{
+    printf(
+        "| %-8s | %-9s | %3d | %s %.2f m | %5.2f s | %.1f mm/s | %.1f / %.1f mm | %.1f | %.2f us "
+        "|\n",
+        who, ground, deg, r->last.arrived ? "yes," : "NO,", (double)r->last.distance,
+        (double)r->last.time, 1e3 * (double)r->m.skate, 1e3 * (double)r->m.max_penetration,
+        1e3 * (double)r->m.max_float, r->transitions / (double)r->last.time,
+        1e6 * r->cpu / (r->frames + 1));
+}
+
+/* Flat, hills (seed 3) and a heightmap of two crossing waves; targets 6 m ahead, to the side
+ * and behind the start facing (+Z), as tests/matching/test_matching_walk.c walks them. The
+ * guide walker plays CMU 02_01's cycle; matching plays the subject-2 database. */
+static void side_by_side(const subject2 *s)
+{
+    ak_walk_motion *motion = NULL;
+    ak_walk_motion_params mp = ak_walk_motion_defaults();
+    if (ak_walk_motion_create(s->sk[0], s->clip[0], &mp, &motion, NULL) != AK_OK) return;
+    enum { W = 65 };
+    static char pgm[32 + W * W];
+    const int n = snprintf(pgm, sizeof pgm, "P5\n%d %d\n255\n", W, W);
+    for (int r = 0; r < W; ++r)
+        for (int c = 0; c < W; ++c)
+            pgm[n + r * W + c] = (char)(unsigned char)((0.5 + 0.25 * sin(c * 0.35) +
+                                                        0.25 * cos(r * 0.28 + c * 0.1)) *
+                                                           255.0 +
+                                                       0.5);
+    ak_terrain *t[3] = {NULL, NULL, NULL};
+    ak_terrain_params tp = ak_terrain_defaults();
+    tp.kind = AK_TERRAIN_FLAT;
+    ak_terrain_create(&tp, &t[0], NULL);
+    tp = ak_terrain_defaults();
+    tp.seed = 3;
+    ak_terrain_create(&tp, &t[1], NULL);
+    ak_terrain_read_pgm_memory(pgm, (size_t)n + W * W, 40.0f, 1.2f, &t[2], NULL);
+    const char *names[3] = {"flat", "hills", "heightmap"};
+    printf(
+        "\n| walker | ground | target (deg) | arrived | time | stance skate | penetration / float "
+        "| transitions/s | cost per character-frame |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (int k = 0; k < 3; ++k) {
+        const ak_ground g = ak_terrain_ground(t[k]);
+        for (int d = 0; d <= 180; d += 90) {
+            const float a = (float)d * 3.14159265f / 180.0f;
+            const ak_vec3 st = ak_vec3_make(-1.0f, 0.0f, -1.0f);
+            const ak_vec3 tg = ak_vec3_make(st.x - 6.0f * sinf(a), 0.0f, st.z + 6.0f * cosf(a));
+            const walk_figures rg = walk_guide(motion, &g, st, tg);
+            const walk_figures rm = walk_match(s->db, &g, st, tg);
+            print_walk("guide", names[k], d, &rg);
+            print_walk("matching", names[k], d, &rm);
+        }
+    }
+    for (int k = 0; k < 3; ++k)
+        ak_terrain_destroy(t[k]);
+    ak_walk_motion_destroy(motion);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) g_dir = argv[1];
@@ -253,6 +374,7 @@ int main(int argc, char **argv)
     bench_frames(s.db, &g, 1, 0);
     bench_frames(s.db, &g, 1000, 1);
     ak_terrain_destroy(t);
+    side_by_side(&s);
     close_subject2(&s);
     return 0;
 }

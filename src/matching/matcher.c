@@ -334,6 +334,7 @@ static void transition(ak_matcher *m, int32_t to, int32_t standing)
     m->frame = to;
     m->frac = 0.0f;
     m->standing = standing;
+    if (standing) m->released[0] = m->released[1] = 0; /* the stop plants both feet anew */
     const ak_vec3 vb = anim_velocity(m, &turn_b);
     m->vel_x = akv_add(m->vel_x, akv_sub(va, vb));
     m->turn_x += turn_a - turn_b;
@@ -583,7 +584,7 @@ static void update_stance(ak_matcher *m)
          * rest of that stance (foot IK fades it onto the animation), else the leg would stretch
          * for it and the hips drop. */
         if (!c) m->released[s] = 0;
-        if (c && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
+        if (c && !m->standing && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
             const ak_vec3 sole =
                 akv_add(m->pos, akq_rotate(yaw, ak_foot_ik_sole(&m->fik, m->world, s)));
             const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
@@ -648,8 +649,9 @@ void ak_matcher_get_state(const ak_matcher *m, ak_walker_state *s)
     s->distance = target_distance(m);
     s->path_length = m->path_length;
     s->arrived = m->arrived;
-    /* Stopped: standing and the stop's offsets have died away (4 half-lives). */
-    s->stopped = m->standing && akv_len(m->vel_x) < 1e-3f && akv_len(m->root_x) < 1e-3f;
+    /* Stopped: standing on both feet, the stop's root offsets died away. */
+    s->stopped = m->standing && m->stance[0] && m->stance[1] && akv_len(m->vel_x) < 1e-3f &&
+                 akv_len(m->root_x) < 1e-3f;
     s->idle_weight = m->standing ? 1.0f : 0.0f;
     for (int k = 0; k < 2; ++k) {
         s->stance[k] = m->stance[k];
