@@ -21,6 +21,9 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from unity_meta import read_guid
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unity", "com.animkit.animation")
 SAMPLE = os.path.join(ROOT, "Samples~", "WalkOnTerrain")
 OUT = os.path.join(SAMPLE, "WalkOnUnevenGround.unity")
@@ -32,8 +35,7 @@ DEFAULT_RAYCAST_LAYERS = 0xFFFFFFFF & ~(1 << IGNORE_RAYCAST_LAYER)
 
 
 def guid_of(path):
-    with open(path + ".meta", encoding="utf-8") as fh:
-        return re.search(r"^guid: ([0-9a-f]{32})", fh.read(), re.M).group(1)
+    return read_guid(path + ".meta")
 
 
 def quat_euler(x_deg, y_deg, z_deg):

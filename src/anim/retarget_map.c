@@ -236,11 +236,45 @@ static void assign_kinds(ak_retargeter *rt)
 
 /* Mapped segments (slot -> its nearest successor both rigs have), in slot order, and the
  * rest offset A_j of the joint each starts from. */
-static void build_segments(ak_retargeter *rt, const ak_xform *rs, const ak_xform *rd, ak_quat *offset)
+/* First child of joint j, or -1. */
+static int32_t first_child(const ak_skeleton *s, int32_t j)
+{
+    return j + 1 < s->subtree_end[j] ? j + 1 : -1;
+}
+
+/* Rest offset of a foot: the heading of its rest foot bone (to the toe, or to its first
+ * child on rigs without toes) turned onto the source's, pitch kept (see build_segments). */
+static void foot_offset(ak_retargeter *rt, int slot, const ak_xform *rs, const ak_xform *rd, ak_quat *offset,
+                        uint8_t *has)
+{
+    int toe = slot == AK_HUM_LEFT_FOOT ? AK_HUM_LEFT_TOE : AK_HUM_RIGHT_TOE;
+    int32_t a = rt->dst_map.joint[slot], sa = rt->src_map.joint[slot];
+    int32_t b = both(rt, toe) ? rt->dst_map.joint[toe] : first_child(rt->dst, a);
+    int32_t sb = both(rt, toe) ? rt->src_map.joint[toe] : first_child(rt->src, sa);
+    if (b < 0 || sb < 0) return;
+    ak_vec3 dir_s = akq_rotate(rt->yaw, akv_sub(rs[sb].translation, rs[sa].translation));
+    ak_vec3 dir_d = akv_sub(rd[b].translation, rd[a].translation);
+    dir_s.y = 0.0f;
+    dir_d.y = 0.0f;
+    if (akv_len(dir_s) < 1e-9f || akv_len(dir_d) < 1e-9f) return;
+    offset[a] = ak_quat_from_to(dir_d, dir_s);
+    if (has) has[a] = 1;
+}
+
+static void build_segments(ak_retargeter *rt, const ak_xform *rs, const ak_xform *rd, ak_quat *offset,
+                           uint8_t *has)
 {
     rt->segment_count = 0;
     for (int slot = 1; slot < AK_HUM_SLOT_COUNT; ++slot) {
         if (!both(rt, slot)) continue;
+        if (slot == AK_HUM_LEFT_FOOT || slot == AK_HUM_RIGHT_FOOT) {
+            /* Feet: where a rig puts its ankle and ball sets the rest pitch of its foot bone
+             * (CMU's points 14 degrees down, the biped's 27), so equal world directions would
+             * push one foot through the floor. Rest feet stand flat: align their headings
+             * only; the foot then turns from its rest as the source's foot turns from its own. */
+            foot_offset(rt, slot, rs, rd, offset, has);
+            continue;
+        }
         for (int i = 0; k_successors[slot][i] >= 0; ++i) {
             int next = k_successors[slot][i];
             if (!both(rt, next)) continue;
@@ -250,6 +284,7 @@ static void build_segments(ak_retargeter *rt, const ak_xform *rs, const ak_xform
             ak_vec3 dir_s = akq_rotate(rt->yaw, akv_sub(rs[sb].translation, rs[sa].translation));
             ak_vec3 dir_d = akv_sub(rd[b].translation, rd[a].translation);
             if (akv_len(dir_s) < 1e-9f || akv_len(dir_d) < 1e-9f) break;
+            if (has) has[a] = 1;
             offset[a] = ak_quat_from_to(dir_d, dir_s);
             akr_segment *sg = &rt->segments[rt->segment_count++];
             sg->a = a; sg->b = b; sg->sa = sa; sg->sb = sb;
@@ -268,8 +303,7 @@ static void build_offsets(ak_retargeter *rt, const ak_xform *rs, const ak_xform 
     for (int32_t j = 0; j < d->joint_count; ++j) a_off[j] = ak_quat_identity();
     a_off[rt->dst_map.joint[AK_HUM_HIPS]] = hips_offset(rt, rs, rd);
     if (has) has[rt->dst_map.joint[AK_HUM_HIPS]] = 1;
-    build_segments(rt, rs, rd, a_off);
-    for (int i = 0; has && i < rt->segment_count; ++i) has[rt->segments[i].a] = 1;
+    build_segments(rt, rs, rd, a_off, has);
     for (int32_t j = 0; j < d->joint_count; ++j) {
         if (has && !has[j] && d->parents[j] >= 0) {
             int32_t p = d->parents[j];

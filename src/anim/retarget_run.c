@@ -18,6 +18,7 @@ typedef struct akr_limb {
     ak_vec3 *goal;
     ak_vec3 *pin;
     ak_vec3 *free_end; /* the target end joint after the rotation transfer, before IK */
+    float reach;       /* target upper->middle + middle->end rest lengths */
 } akr_limb;
 
 typedef struct akr_job {
@@ -28,6 +29,9 @@ typedef struct akr_job {
     int32_t frames;
     ak_xform *src_local, *dst_local, *dst_world;
     float source_floor;
+    float target_floor;     /* where the target's soles stand (target units) */
+    float *dst_clear;       /* target sole offsets (sole_offsets) */
+    ak_quat *dst_rest_rot;
 } akr_job;
 
 static const int k_limb_slots[4][4] = {
@@ -43,7 +47,17 @@ static void job_free(akr_job *job)
         free(job->limb[i].goal); free(job->limb[i].pin); free(job->limb[i].free_end);
     }
     free(job->src_local); free(job->dst_local); free(job->dst_world);
+    free(job->dst_clear); free(job->dst_rest_rot);
     ak_retargeter_destroy(job->rt);
+}
+
+/* Distance between two joints of a skeleton's rest pose. */
+static float rest_distance(const ak_skeleton *s, int32_t a, int32_t b)
+{
+    ak_vec3 pa = {0, 0, 0}, pb = {0, 0, 0};
+    for (int32_t x = a; x >= 0; x = s->parents[x]) pa = ak_xform_point(s->rest_local[x], pa);
+    for (int32_t x = b; x >= 0; x = s->parents[x]) pb = ak_xform_point(s->rest_local[x], pb);
+    return akv_len(akv_sub(pa, pb));
 }
 
 /* Limbs both rigs have completely; hands only with pin_hands. Allocates their tracks. */
@@ -61,6 +75,7 @@ static int32_t plan_limbs(akr_job *job)
         l->mid = dm->joint[k_limb_slots[i][2]];
         l->end = dm->joint[k_limb_slots[i][3]];
         if (l->up < 0 || l->mid < 0 || l->end < 0) { l->src_end = -1; continue; }
+        l->reach = rest_distance(job->p->target, l->up, l->mid) + rest_distance(job->p->target, l->mid, l->end);
         l->stance = (uint8_t *)calloc(n, 1);
         l->weight = (float *)calloc(n, sizeof(float));
         l->goal = (ak_vec3 *)calloc(n, sizeof(ak_vec3));
@@ -73,21 +88,28 @@ static int32_t plan_limbs(akr_job *job)
     return AK_OK;
 }
 
-/* Rest sole offsets of the source's feet: for each joint of a foot subtree, its rest height
- * above the rest foot's lowest joint, as a world vector in the rest pose (straight down),
- * carried by the joint's rotation away from rest. Fills `clear` (0 outside the feet). */
-static void source_sole_offsets(akr_job *job, float *clear, ak_quat *rest_rot)
+/* Rest sole offsets of a rig's feet: for each joint of a foot subtree, its rest height above
+ * the rest foot's lowest joint (-1 outside the feet), kept with the joint's rest world rotation
+ * so the offset turns with the joint. `world` is scratch (joint_count). */
+static void sole_offsets(const ak_skeleton *s, const ak_humanoid *m, ak_xform *world, float *clear,
+                         ak_quat *rest_rot)
 {
-    const ak_skeleton *s = job->p->source;
-    ak_xform *rw = job->rt->src_world;
-    ak_fk(s, s->rest_local, rw);
-    for (int32_t j = 0; j < s->joint_count; ++j) { clear[j] = -1.0f; rest_rot[j] = rw[j].rotation; }
+    ak_fk(s, s->rest_local, world);
+    for (int32_t j = 0; j < s->joint_count; ++j) { clear[j] = -1.0f; rest_rot[j] = world[j].rotation; }
     for (int side = 0; side < 2; ++side) {
-        int32_t foot = job->rt->src_map.joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT];
-        float lo = rw[foot].translation.y;
-        for (int32_t j = foot; j < s->subtree_end[foot]; ++j) lo = fminf(lo, rw[j].translation.y);
-        for (int32_t j = foot; j < s->subtree_end[foot]; ++j) clear[j] = rw[j].translation.y - lo;
+        int32_t foot = m->joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT];
+        float lo = world[foot].translation.y;
+        for (int32_t j = foot; j < s->subtree_end[foot]; ++j) lo = fminf(lo, world[j].translation.y);
+        for (int32_t j = foot; j < s->subtree_end[foot]; ++j) clear[j] = world[j].translation.y - lo;
     }
+}
+
+/* The sole point under joint j of a world pose: the joint minus its rest clearance, turned
+ * with the joint away from its rest rotation. */
+static ak_vec3 sole_point(const ak_xform *w, const float *clear, const ak_quat *rest_rot, int32_t j)
+{
+    ak_quat turn = akq_mul(w[j].rotation, akq_conj(rest_rot[j]));
+    return akv_add(w[j].translation, akq_rotate(turn, ak_vec3_make(0.0f, -clear[j], 0.0f)));
 }
 
 /* Pass over the source: the floor (the lowest sole point of either foot over all frames: each
@@ -100,16 +122,13 @@ static int32_t measure_source(akr_job *job)
     float *clear = (float *)malloc(sizeof(float) * (size_t)s->joint_count);
     ak_quat *rest_rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)s->joint_count);
     if (!clear || !rest_rot) { free(clear); free(rest_rot); return AK_ERR_NOMEM; }
-    source_sole_offsets(job, clear, rest_rot);
+    sole_offsets(s, &job->rt->src_map, sw, clear, rest_rot);
     float lo = INFINITY;
     for (int32_t f = 0; f < job->frames; ++f) {
         ak_clip_frame(job->p->source_clip, s, f, job->src_local);
         ak_fk(s, job->src_local, sw);
-        for (int32_t j = 0; j < s->joint_count; ++j) {
-            if (clear[j] < 0.0f) continue;
-            ak_quat turn = akq_mul(sw[j].rotation, akq_conj(rest_rot[j]));
-            lo = fminf(lo, sw[j].translation.y + akq_rotate(turn, ak_vec3_make(0.0f, -clear[j], 0.0f)).y);
-        }
+        for (int32_t j = 0; j < s->joint_count; ++j)
+            if (clear[j] >= 0.0f) lo = fminf(lo, sole_point(sw, clear, rest_rot, j).y);
         for (int i = 0; i < job->limb_count; ++i)
             if (job->limb[i].src_end >= 0) job->limb[i].goal[f] = sw[job->limb[i].src_end].translation;
     }
@@ -233,21 +252,50 @@ static void map_goals(akr_job *job)
     }
 }
 
-/* The hips carry what the stance ends ask for in common: the weighted mean of (pin - free
- * end position) over the pinned limbs, faded by their weights. In single support the stance
- * leg then needs no IK at all, so its bones keep the source's directions; in double support
- * the legs share the difference. */
+/* 3x3 solve M x = b by Cramer's rule; x = 0 when M is singular. */
+static ak_vec3 solve3(const float m[9], ak_vec3 b)
+{
+    float det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) +
+                m[2] * (m[3] * m[7] - m[4] * m[6]);
+    ak_vec3 x = {0.0f, 0.0f, 0.0f};
+    if (!(fabsf(det) > 1e-20f)) return x;
+    x.x = (b.x * (m[4] * m[8] - m[5] * m[7]) - m[1] * (b.y * m[8] - m[5] * b.z) + m[2] * (b.y * m[7] - m[4] * b.z)) / det;
+    x.y = (m[0] * (b.y * m[8] - m[5] * b.z) - b.x * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * b.z - b.y * m[6])) / det;
+    x.z = (m[0] * (m[4] * b.z - b.y * m[7]) - m[1] * (m[3] * b.z - b.y * m[6]) + b.x * (m[3] * m[7] - m[4] * m[6])) / det;
+    return x;
+}
+
+/* How the hips move so the pinned legs need the least bending: s minimises
+ *     sum_i w_i (e_i - s)^T Q_i (e_i - s) + max(0, 1 - sum_i w_i) |s|^2,
+ * e_i = pin_i - free end_i, Q_i = I + c_i r r^T with r the leg's hip->end direction and
+ * c_i = 1 / max(1 - extension, 0.02) - 1: a nearly straight leg can hardly lengthen or shorten
+ * (its knee would have to swing far), so the hips take its error along the leg, while
+ * sideways errors cost a small hip swing. One leg in stance: s = e (that leg needs no IK). */
 static ak_vec3 hips_shift(const akr_job *job, int32_t f)
 {
-    ak_vec3 sum = {0.0f, 0.0f, 0.0f};
-    float weight = 0.0f;
+    float m[9] = {0}, total = 0.0f;
+    ak_vec3 b = {0.0f, 0.0f, 0.0f};
     for (int i = 0; i < job->limb_count && i < 2; ++i) {
         const akr_limb *l = &job->limb[i];
-        if (l->src_end < 0 || l->weight[f] <= 0.0f) continue;
-        sum = akv_add(sum, akv_scale(akv_sub(l->pin[f], l->free_end[f]), l->weight[f]));
-        weight += l->weight[f];
+        const float w = l->weight[f];
+        if (l->src_end < 0 || w <= 0.0f) continue;
+        ak_vec3 leg = akv_sub(l->free_end[f], job->dst_world[l->up].translation);
+        float len = akv_len(leg), ext = l->reach > 0.0f ? len / l->reach : 0.0f;
+        ak_vec3 r = len > 1e-12f ? akv_scale(leg, 1.0f / len) : ak_vec3_make(0, 1, 0);
+        float c = 1.0f / fmaxf(1.0f - ext, 0.02f) - 1.0f;
+        const float rr[3] = {r.x, r.y, r.z};
+        ak_vec3 e = akv_sub(l->pin[f], l->free_end[f]);
+        float ce = c * akv_dot(r, e);
+        /* normal equations: M += w Q, b += w Q e */
+        for (int a = 0; a < 3; ++a)
+            for (int k = 0; k < 3; ++k) m[a * 3 + k] += w * ((a == k ? 1.0f : 0.0f) + c * rr[a] * rr[k]);
+        b = akv_add(b, akv_scale(akv_add(e, akv_scale(r, ce)), w));
+        total += w;
     }
-    return weight > 0.0f ? akv_scale(sum, 1.0f / (weight > 1.0f ? weight : 1.0f)) : sum;
+    if (total <= 0.0f) return b;
+    float reg = total < 1.0f ? 1.0f - total : 0.0f;
+    m[0] += reg; m[4] += reg; m[8] += reg;
+    return solve3(m, b);
 }
 
 /* Shifts the hips, then limb IK on the target pose of frame f toward each limb's weighted
@@ -256,6 +304,7 @@ static void pin_frame(akr_job *job, int32_t f, ak_retarget_info *info)
 {
     const ak_skeleton *d = job->p->target;
     const int32_t hips = job->rt->dst_map.joint[AK_HUM_HIPS];
+    ak_fk(d, job->dst_local, job->dst_world);
     ak_vec3 shift = hips_shift(job, f);
     job->dst_local[hips].translation =
         akv_add(job->dst_local[hips].translation, akq_rotate(job->rt->hips_parent_inv.rotation, shift));
@@ -279,6 +328,57 @@ static void pin_frame(akr_job *job, int32_t f, ak_retarget_info *info)
     }
 }
 
+/* Turns `pivot` (world rotation about a horizontal axis through it) so the sole point p
+ * rises by `rise`: a toe bending up at toe-off instead of going through the floor. */
+static void lift_about(akr_job *job, int32_t pivot, ak_vec3 p, float rise)
+{
+    const ak_skeleton *d = job->p->target;
+    ak_vec3 v = akv_sub(p, job->dst_world[pivot].translation);
+    float len = akv_len(v);
+    ak_vec3 axis = akv_cross(v, ak_vec3_make(0.0f, 1.0f, 0.0f));
+    if (len < 1e-9f || akv_len(axis) < 1e-9f * len) return;
+    float s0 = v.y / len, s1 = (v.y + rise) / len;
+    s1 = s1 > 1.0f ? 1.0f : s1;
+    ak_quat r = ak_quat_from_axis_angle(axis, asinf(s1) - asinf(s0 < -1.0f ? -1.0f : s0));
+    int32_t parent = d->parents[pivot];
+    ak_quat w = akq_mul(r, job->dst_world[pivot].rotation);
+    job->dst_local[pivot].rotation = akq_normalize(parent < 0 ? w : akq_mul(akq_conj(job->dst_world[parent].rotation), w));
+    ak_fk_subtree(d, job->dst_local, job->dst_world, pivot);
+}
+
+/* Keeps each foot's sole points on or above the floor: a point of the toe (or, on rigs
+ * without toes, of the foot's tip) below it bends that joint up about its base; the ankle
+ * or the toe base below it lifts the whole foot with limb IK (foot rotation kept). */
+static void floor_feet(akr_job *job, akr_limb *legs)
+{
+    const ak_skeleton *d = job->p->target;
+    for (int side = 0; side < 2; ++side) {
+        const akr_limb *l = &legs[side];
+        if (l->src_end < 0) continue;
+        const int32_t foot = l->end, toe = job->rt->dst_map.joint[side ? AK_HUM_RIGHT_TOE : AK_HUM_LEFT_TOE];
+        for (int iter = 0; iter < 3; ++iter) {
+            int32_t low = -1;
+            ak_vec3 p = {0.0f, INFINITY, 0.0f};
+            for (int32_t j = foot; j < d->subtree_end[foot]; ++j) {
+                if (job->dst_clear[j] < 0.0f) continue;
+                ak_vec3 q = sole_point(job->dst_world, job->dst_clear, job->dst_rest_rot, j);
+                if (q.y < p.y) { p = q; low = j; }
+            }
+            const float rise = job->target_floor - p.y;
+            if (low < 0 || !(rise > 1e-6f * l->reach)) break;
+            int32_t pivot = toe >= 0 ? (low > toe && low < d->subtree_end[toe] ? toe : -1) : (low != foot ? foot : -1);
+            if (pivot >= 0) { lift_about(job, pivot, p, rise); continue; }
+            ak_limb_ik_params ik = ak_limb_ik_defaults();
+            ik.skeleton = d;
+            ik.upper = l->up; ik.middle = l->mid; ik.end = l->end;
+            ik.target = akv_add(job->dst_world[foot].translation, ak_vec3_make(0.0f, rise, 0.0f));
+            ik.match_end_rotation = 1;
+            ik.end_rotation = job->dst_world[foot].rotation;
+            if (ak_limb_ik_run(&ik, job->dst_local, job->dst_world, NULL, NULL) < 0) break;
+        }
+    }
+}
+
 static int32_t job_start(akr_job *job, const ak_retarget_params *p, ak_retarget_info *info,
                          ak_error *err)
 {
@@ -293,6 +393,11 @@ static int32_t job_start(akr_job *job, const ak_retarget_params *p, ak_retarget_
     if (measure_source(job) < 0) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory retargeting");
     akr_set_floor(job->rt, job->source_floor, p->floor_height);
     ak_retargeter_get_info(job->rt, info);
+    job->target_floor = info->target_floor;
+    job->dst_clear = (float *)malloc(sizeof(float) * (size_t)p->target->joint_count);
+    job->dst_rest_rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)p->target->joint_count);
+    if (!job->dst_clear || !job->dst_rest_rot) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory retargeting");
+    sole_offsets(p->target, &job->rt->dst_map, job->dst_world, job->dst_clear, job->dst_rest_rot);
     if (!p->contacts) return AK_OK;
     map_goals(job);
     if ((st = detect_stance(job, err)) < 0) return st;
@@ -318,7 +423,10 @@ static int32_t job_frames(akr_job *job, ak_clip **out, ak_retarget_info *info, a
     for (int32_t f = 0; f < job->frames; ++f) {
         ak_clip_frame(p->source_clip, p->source, f, job->src_local);
         ak_retargeter_pose(job->rt, job->src_local, job->dst_local);
-        if (p->contacts && job->limb_count > 0) pin_frame(job, f, info);
+        if (p->contacts && job->limb_count > 0) {
+            pin_frame(job, f, info);
+            floor_feet(job, job->limb);
+        }
         for (int32_t j = 0; j < n; ++j) c->rotations[(size_t)f * (size_t)n + (size_t)j] = job->dst_local[j].rotation;
         c->translations[(size_t)f * (size_t)c->track_count + (size_t)c->joint_track[hips]] =
             job->dst_local[hips].translation;

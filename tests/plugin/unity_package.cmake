@@ -6,7 +6,10 @@ if(AK_PYTHON3)
   add_test(NAME unity_package_every_asset_has_a_unique_meta
     COMMAND ${AK_PYTHON3} ${PROJECT_SOURCE_DIR}/tools/unity_meta.py --check
             ${PROJECT_SOURCE_DIR}/unity)
-  set_tests_properties(unity_package_every_asset_has_a_unique_meta PROPERTIES LABELS nosan)
+  add_test(NAME unity_meta_tool_reports_problems_and_keeps_guids
+    COMMAND ${AK_PYTHON3} ${PROJECT_SOURCE_DIR}/tools/unity_meta.py --self-test)
+  set_tests_properties(unity_package_every_asset_has_a_unique_meta
+    unity_meta_tool_reports_problems_and_keeps_guids PROPERTIES LABELS nosan)
   # The sample scene is generated (tools/unity_sample_scene.py): the committed file is what
   # the generator writes, and every field it sets on a script exists in that script.
   add_test(NAME unity_sample_scene_matches_its_generator_and_scripts
