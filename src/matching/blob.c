@@ -141,8 +141,8 @@ int32_t ak_motion_db_save_memory(const ak_motion_db *db, void *buffer, size_t ca
     if (!db || !buffer) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
     const size_t need = ak_motion_db_blob_size(db);
     if (capacity < need)
-        return ak_error_set(err, AK_ERR_LIMIT, 0, "the blob needs %zu bytes, the buffer has %zu",
-                            need, capacity);
+        return ak_error_set(err, AK_ERR_LIMIT, 0, "the blob needs %llu bytes, the buffer has %llu",
+                            (unsigned long long)need, (unsigned long long)capacity);
     unsigned char *out = (unsigned char *)buffer;
     wbuf w = {out + BLOB_HEADER, 0};
     put_payload(&w, db);
@@ -162,7 +162,9 @@ int32_t ak_motion_db_save_file(const ak_motion_db *db, const char *path, ak_erro
     if (!db || !path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
     const size_t n = ak_motion_db_blob_size(db);
     void *buf = malloc(n);
-    if (!buf) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory (%zu bytes)", n);
+    if (!buf)
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory (%llu bytes)",
+                            (unsigned long long)n);
     int32_t st = ak_motion_db_save_memory(db, buf, n, err);
     if (st == AK_OK) st = akio_write_file(path, buf, n, err);
     free(buf);
