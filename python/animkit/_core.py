@@ -347,20 +347,12 @@ class Clip:
 
     def mirror(self, axis=None, humanoid=None):
         """Left and right swapped through the sagittal plane (axis "x"/"y"/"z" or from the rig)."""
-        p = ffi.new("ak_edit_mirror_params *", lib.ak_edit_mirror_defaults())
-        if axis is not None:
-            p.axis = "xyz".index(axis.lower()) if isinstance(axis, str) else int(axis)
-        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
-        p.humanoid_overrides = keep
+        p, keep = _mirror_params(axis, humanoid)
         return self._edit(lambda out, err: lib.ak_edit_mirror_run(p, self.skeleton._ptr, self._ptr, out, err))
 
     def mirror_map(self, axis=None, humanoid=None):
         """(partner joint per joint, mirror plane normal axis index) as the mirror uses them."""
-        p = ffi.new("ak_edit_mirror_params *", lib.ak_edit_mirror_defaults())
-        if axis is not None:
-            p.axis = "xyz".index(axis.lower()) if isinstance(axis, str) else int(axis)
-        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
-        p.humanoid_overrides = keep
+        p, keep = _mirror_params(axis, humanoid)
         partner = np.empty(self._ptr.joint_count, np.int32)
         ax = ffi.new("int32_t *")
         err = ffi.new("ak_error *")
@@ -465,6 +457,16 @@ class Clip:
     def __repr__(self):
         return "<animkit.Clip %d frames at %.6g fps, %d joints>" % (self.frame_count, self.fps,
                                                                    self._ptr.joint_count)
+
+
+def _mirror_params(axis, humanoid):
+    """Mirror params and the override string they point at (keep it alive with them)."""
+    p = ffi.new("ak_edit_mirror_params *", lib.ak_edit_mirror_defaults())
+    if axis is not None:
+        p.axis = "xyz".index(axis.lower()) if isinstance(axis, str) else int(axis)
+    keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+    p.humanoid_overrides = keep
+    return p, keep
 
 
 def _order(order):
