@@ -228,3 +228,19 @@ AKW void akw_walker_set_target(akv_walk_view *w, float x, float z)
 {
     ak_walker_set_target(akv_walk_view_walker(w), ak_vec3_make(x, 0.0f, z));
 }
+
+/* ---- benchmark kernel (bench/web/, docs/web.md): the loop bench_web runs natively ---- */
+
+/* `calls` times: sample at t (advancing 1/60 s, wrapping at the duration) and run FK. */
+AKW void akw_bench_sample_fk(const ak_clip *clip, const ak_skeleton *sk, int32_t calls,
+                             ak_xform *local, ak_xform *world)
+{
+    const float duration = ak_clip_duration(clip);
+    float t = 0.0f;
+    for (int32_t i = 0; i < calls; ++i) {
+        ak_clip_sample(clip, sk, t, AK_INTERP_LINEAR, local);
+        ak_fk(sk, local, world);
+        t += 1.0f / 60.0f;
+        if (t >= duration) t -= duration;
+    }
+}
