@@ -99,17 +99,14 @@ static int parse_i(const char *v, int *out)
     return 0;
 }
 
-/* The flags of `animkit walk` the walker view understands. `--size S` (heightmap side) is
- * told apart from the picture's `--size WxH` by the x. */
-static int is_walker_flag(const char *a, const char *v)
+/* The flags of the walk scenario (`animkit walk`), which the walker view takes: the index in
+ * its flag table, or -1. `--size S` (heightmap side) is told apart from the picture's
+ * `--size WxH` by the x. */
+static int walker_flag(const char *a, const char *v)
 {
-    static const char *k[] = {"--clip",      "--cycle",     "--idle",      "--scale",
-                              "--terrain",   "--heightmap", "--height",    "--seed",
-                              "--start",     "--target",    "--max-time",  "--steer",
-                              "--turn-rate", "--arrival",   "--no-foot-ik"};
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i)
-        if (strcmp(a, k[i]) == 0) return 1;
-    return strcmp(a, "--size") == 0 && v && !strchr(v, 'x');
+    if (a[0] != '-' || a[1] != '-') return -1;
+    if (strcmp(a, "--size") == 0 && (!v || strchr(v, 'x'))) return -1;
+    return ak_flags_find(ak_walk_scenario_flags(), a + 2);
 }
 
 int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int *wants_help)
@@ -123,11 +120,12 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
         if (!v) return usage(prog, "%s needs a value", a);                                         \
         ++i;                                                                                       \
     } while (0)
-        if (s->mode == AKV_MODE_WALK && is_walker_flag(a, v)) {
+        const int wf = s->mode == AKV_MODE_WALK ? walker_flag(a, v) : -1;
+        if (wf >= 0) {
             /* walker flags pass through, with their value */
             if (s->walk_argc + 2 >= 64) return usage(prog, "too many walker flags (%s)", a);
             s->walk_argv[s->walk_argc++] = a;
-            if (strcmp(a, "--no-foot-ik") != 0) {
+            if (ak_walk_scenario_flags()->flags[wf].type != AK_FLAG_SWITCH) {
                 if (!v) return usage(prog, "%s needs a value", a);
                 s->walk_argv[s->walk_argc++] = v;
                 ++i;
