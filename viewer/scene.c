@@ -45,7 +45,8 @@ void akv_print_flags(FILE *out)
 {
     fprintf(
         out,
-        "files:   FILE.bvh ...            one or more BVH files, each drawn in its own colour\n"
+        "files:   FILE.bvh ...            one or more BVH files, each drawn in its own colour; files that\n"
+        "                                 start in one spot stand side by side (--overlay: keep them)\n"
         "output:  --out FILE              .png (one frame or a contact sheet), .gif or .mp4 "
         "(ffmpeg)\n"
         "         --frame N               render frame N (default 0)\n"
@@ -181,6 +182,8 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
             s->paused = 1;
         } else if (strcmp(a, "--in-place") == 0) {
             s->in_place = 1;
+        } else if (strcmp(a, "--overlay") == 0) {
+            s->overlay = 1;
         } else if (strcmp(a, "--interp") == 0) {
             NEED_VALUE();
             if (strcmp(v, "step") == 0)
@@ -300,6 +303,28 @@ static float units_scale(const akv_settings *s, float height, ak_units *units)
     return 1.0f;
 }
 
+/* Characters that start in the same spot (a capture and its retarget, two takes of one
+ * subject) would be drawn inside each other: move each new one sideways (+X, across the
+ * usual +Z walking direction) until its start is clear of every earlier one by 0.6 of their
+ * summed heights. --overlay keeps the files' own positions. */
+static void place_side_by_side(const akv_scene *scene, const akv_settings *s, akv_character *c)
+{
+    c->offset_m = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    if (s->overlay) return;
+    for (int moved = 1, guard = 0; moved && guard < AKV_MAX_FILES; ++guard) {
+        moved = 0;
+        for (int i = 0; i < scene->count; ++i) {
+            const akv_character *o = &scene->chars[i];
+            float gap = 0.6f * (o->height_m + c->height_m);
+            float dx = (c->root_start_m.x + c->offset_m.x) - (o->root_start_m.x + o->offset_m.x);
+            float dz = (c->root_start_m.z + c->offset_m.z) - (o->root_start_m.z + o->offset_m.z);
+            if (dx * dx + dz * dz >= gap * gap) continue;
+            c->offset_m.x = o->root_start_m.x + o->offset_m.x + gap - c->root_start_m.x;
+            moved = 1;
+        }
+    }
+}
+
 int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak_skeleton *skeleton,
                   ak_clip *clip, char *err, size_t err_size)
 {
@@ -348,6 +373,8 @@ int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak
     }
     ak_fk(skeleton, c->local, c->world_m);
     c->root_start_m = ak_vec3_scale(c->world_m[0].translation, c->mpu);
+    c->height_m = height * c->mpu;
+    place_side_by_side(scene, s, c);
     scene->count++;
     return 0;
 }
@@ -426,6 +453,7 @@ void akv_scene_pose(akv_scene *scene, const akv_settings *s, float time)
             ak_vec3 root = ak_vec3_scale(c->world_m[0].translation, c->mpu);
             shift = ak_vec3_make(c->root_start_m.x - root.x, 0.0f, c->root_start_m.z - root.z);
         }
+        shift = ak_vec3_add(shift, c->offset_m);
         for (int32_t j = 0; j < n; ++j)
             c->world_m[j].translation =
                 ak_vec3_add(ak_vec3_scale(c->world_m[j].translation, c->mpu), shift);
