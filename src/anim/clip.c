@@ -1,7 +1,7 @@
 /* Clips: storage, sampling (step / linear / cubic), batched sample + FK, pose blending. */
 #include "animkit/clip.h"
 #include "core/xform_inline.h"
-#include "anim/sample_fk_sse.h"
+#include "core/simd.h"
 
 #include <stdlib.h>
 #include <string.h>
