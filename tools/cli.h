@@ -21,8 +21,6 @@ int ak_cmd_retarget(int argc, char **argv);
 int ak_cli_usage_error(const char *cmd, const char *fmt, ...);
 /* Prints "FILE:LINE: reason" (or "FILE: reason" with no line) to stderr; returns 1. */
 int ak_cli_file_error(const char *path, const ak_error *err);
-/* True when `s` ends with `suffix` (ASCII case-insensitive: ".GLB" ends with ".glb"). */
-int ak_cli_ends_with(const char *s, const char *suffix);
 /* True when argv has -h or --help. */
 int ak_cli_wants_help(int argc, char **argv);
 /* Parses "x,y,z" into v; returns 0 on success. */
@@ -33,5 +31,7 @@ int ak_cli_parse_vec2(const char *s, float *a, float *b);
  * finite as a float (|v| <= FLT_MAX). */
 int ak_cli_parse_float(const char *s, float *out);
 int ak_cli_parse_int(const char *s, int *out);
+/* True when `s` ends with the lower-case `suffix`, ignoring the case of s (".BVH" ends ".bvh"). */
+int ak_cli_ends_with(const char *s, const char *suffix);
 
 #endif

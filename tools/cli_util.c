@@ -100,10 +100,9 @@ int ak_cli_ends_with(const char *s, const char *suffix)
     size_t n = strlen(s), m = strlen(suffix);
     if (n < m) return 0;
     for (size_t i = 0; i < m; ++i) {
-        char a = s[n - m + i], b = suffix[i];
+        char a = s[n - m + i];
         if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
-        if (b >= 'A' && b <= 'Z') b = (char)(b - 'A' + 'a');
-        if (a != b) return 0;
+        if (a != suffix[i]) return 0;
     }
     return 1;
 }
