@@ -2,7 +2,8 @@
  *
  * Each entry point: acquire the handle(s) (a reference held for the call), check the
  * caller's buffers, do the work with the library, convert right-handed <-> left-handed at
- * the boundary, release. Failures are recorded on the handle for ak_plugin_last_error. */
+ * the boundary, release. Failures are recorded per thread and per handle for
+ * ak_plugin_last_error. */
 #include "plugin/handles.h"
 #include "plugin/plugin_internal.h"
 
@@ -81,8 +82,7 @@ AK_PLUGIN_API int32_t ak_plugin_last_error(ak_handle h, char *buffer, int32_t si
         akp_copy_text(buffer, size, why);
         return AK_PLUGIN_ERR_HANDLE;
     }
-    int32_t status = obj->last_status;
-    akp_copy_text(buffer, size, obj->last_error);
+    int32_t status = akp_last_error(h, buffer, size);
     akp_release(obj);
     return status;
 }
