@@ -15,6 +15,7 @@ int ak_cmd_edit(int argc, char **argv);
 int ak_cmd_ik(int argc, char **argv);
 int ak_cmd_walk(int argc, char **argv);
 int ak_cmd_render(int argc, char **argv);
+int ak_cmd_retarget(int argc, char **argv);
 
 /* Prints "animkit CMD: message" to stderr; returns 2 (usage error). */
 int ak_cli_usage_error(const char *cmd, const char *fmt, ...);

@@ -15,6 +15,7 @@ static const struct {
     {"edit", ak_cmd_edit, "trim, resample, mirror, root reset, in place, units, append: BVH -> BVH"},
     {"ik", ak_cmd_ik, "solve IK on one frame: limb, ccd, fabrik, jacobian, dls"},
     {"walk", ak_cmd_walk, "walk a character to a target over terrain (the main demo)"},
+    {"retarget", ak_cmd_retarget, "play a humanoid capture on another rig (BVH, glTF skin, biped)"},
     {"render", ak_cmd_render, "render frames of a clip or the walker to PNG/GIF/MP4"},
 };
 

@@ -62,6 +62,7 @@ const char *akp_kind_name(int32_t kind)
     case AKP_KIND_CLIP: return "clip";
     case AKP_KIND_CHARACTER: return "character";
     case AKP_KIND_FOOT_IK: return "foot IK";
+    case AKP_KIND_RETARGETER: return "retargeter";
     default: return "object";
     }
 }

@@ -16,6 +16,8 @@ For every .asmdef under PACKAGE_DIR (Samples~ excepted) and for two configuratio
 Samples~ folders have no asmdef in a user's project (they land in Assets/ as Assembly-CSharp,
 which sees every auto-referenced assembly); each is compiled twice, once with the Input System
 package active (ENABLE_INPUT_SYSTEM) and once with the classic Input Manager only.
+A script outside Samples~ that no asmdef owns fails the run (Unity does not compile package
+scripts without an assembly definition: it only warns).
 The stubs (STUB_DIR/*Stub.cs) stand in for UnityEngine, UnityEditor and the Input System.
 Assemblies land in OUT_DIR/<configuration>/; the NUnit test run uses OUT_DIR/editor.
 """
@@ -25,6 +27,10 @@ import os
 import re
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from unity_meta import read_guid  # noqa: E402  (the one reader of .meta GUIDs)
 
 UNITY_DEFINES = ["UNITY_2022_3_OR_NEWER", "UNITY_2022_3", "UNITY_64", "ENABLE_MONO", "NET_STANDARD_2_0"]
 CONFIGS = {
@@ -51,10 +57,7 @@ def load_asmdefs(package):
             continue
         with open(path, encoding="utf-8") as fh:
             data = json.loads(strip_json_comments(fh.read()))
-        guid = None
-        if os.path.exists(path + ".meta"):
-            m = re.search(r"^guid: ([0-9a-f]{32})", open(path + ".meta").read(), re.M)
-            guid = m.group(1) if m else None
+        guid = read_guid(path + ".meta") if os.path.exists(path + ".meta") else None
         found.append({"path": path, "dir": os.path.dirname(path), "data": data, "guid": guid})
     owned_dirs = set(a["dir"] for a in found)
     for a in found:
@@ -65,6 +68,20 @@ def load_asmdefs(package):
             srcs += [os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(".cs")]
         a["sources"] = srcs
     return found
+
+
+def orphan_sources(package, asmdefs):
+    """Scripts of a package outside every asmdef are not compiled by Unity at all."""
+    owned = set(src for a in asmdefs for src in a["sources"])
+    orphans = []
+    for path in sorted(glob.glob(os.path.join(package, "**", "*.cs"), recursive=True)):
+        parts = os.path.relpath(path, package).split(os.sep)
+        if any(p.endswith("~") or p.startswith(".") for p in parts[:-1]) or path in owned:
+            continue
+        orphans.append(path)
+        print("FAILED: %s is in no assembly definition (Unity would not compile it)"
+              % os.path.relpath(path, package))
+    return orphans
 
 
 def run(cmd):
@@ -219,7 +236,7 @@ def main(argv):
     build_stubs(stub_dir, stub_out)
     asmdefs = order_by_references(load_asmdefs(package))
     print("dependency order: " + " -> ".join(a["data"]["name"] for a in asmdefs))
-    failures = 0
+    failures = len(orphan_sources(package, asmdefs))
     for config in ("player", "editor"):
         built, f = compile_config(config, asmdefs, package, stub_out, out, nunit)
         failures += f + compile_samples(package, built, stub_out, out, config)

@@ -1,11 +1,24 @@
-# The Unity package as Unity sees it: every asset has a .meta with a unique, well-formed GUID
-# (tools/unity_meta.py --check; run tools/unity_meta.py without --check to add missing ones).
+# The Unity package as Unity sees it: every asset has a .meta with a unique, well-formed GUID,
+# and every GUID a scene refers to exists (tools/unity_meta.py --check; run
+# tools/unity_meta.py without --check to add missing ones).
 find_program(AK_PYTHON3 python3)
 if(AK_PYTHON3)
   add_test(NAME unity_package_every_asset_has_a_unique_meta
     COMMAND ${AK_PYTHON3} ${PROJECT_SOURCE_DIR}/tools/unity_meta.py --check
             ${PROJECT_SOURCE_DIR}/unity)
-  set_tests_properties(unity_package_every_asset_has_a_unique_meta PROPERTIES LABELS nosan)
+  add_test(NAME unity_meta_tool_reports_problems_and_keeps_guids
+    COMMAND ${AK_PYTHON3} ${PROJECT_SOURCE_DIR}/tools/unity_meta.py --self-test)
+  set_tests_properties(unity_package_every_asset_has_a_unique_meta
+    unity_meta_tool_reports_problems_and_keeps_guids PROPERTIES LABELS nosan)
+  # The sample scene is generated (tools/unity_sample_scene.py): the committed file is what
+  # the generator writes, and every field it sets on a script exists in that script.
+  add_test(NAME unity_sample_scene_matches_its_generator_and_scripts
+    COMMAND ${AK_PYTHON3} ${PROJECT_SOURCE_DIR}/tools/unity_sample_scene.py --check)
+  set_tests_properties(unity_sample_scene_matches_its_generator_and_scripts PROPERTIES LABELS nosan)
+  add_test(NAME unity_package_manifest_is_complete
+    COMMAND ${AK_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_unity_manifest.py
+            ${PROJECT_SOURCE_DIR}/unity/com.animkit.animation ${PROJECT_VERSION})
+  set_tests_properties(unity_package_manifest_is_complete PROPERTIES LABELS nosan)
 endif()
 
 # Each asmdef compiled alone with exactly its settings (unsafe, defines, references), in

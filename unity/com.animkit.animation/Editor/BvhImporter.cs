@@ -8,6 +8,7 @@
 //  - the file's text as a TextAsset, for a BvhPlayer (the walker, foot IK and IK components
 //    read the BVH through the plugin, not through the clip).
 // The native plugin reads the file, so units are detected exactly as at run time.
+using System;
 using System.IO;
 using System.Text;
 using AnimKit.Unity;
@@ -49,6 +50,12 @@ namespace AnimKit.Editor
                 ctx.LogImportError(ctx.assetPath + ": " + e.Message);
                 return;
             }
+            catch (DllNotFoundException)
+            {
+                ctx.LogImportError(ctx.assetPath + ": the animkit native plugin is not available in this editor " +
+                                   "(the package ships it for Linux x86_64 and Windows x86_64)");
+                return;
+            }
             ctx.AddObjectToAsset("skeleton", r.Root);
             ctx.AddObjectToAsset("clip", r.Clip);
             ctx.AddObjectToAsset("bvh text", r.Text);
@@ -72,6 +79,7 @@ namespace AnimKit.Editor
                 AnimationClipSettings settings = AnimationUtility.GetAnimationClipSettings(r.Clip);
                 settings.loopTime = loop;
                 AnimationUtility.SetAnimationClipSettings(r.Clip, settings);
+                r.Root.AddComponent<Animator>(); // ClipPlayer requires it; added first, explicitly
                 ClipPlayer player = r.Root.AddComponent<ClipPlayer>();
                 player.clip = r.Clip;
                 r.Text = new TextAsset(Encoding.UTF8.GetString(bvhBytes));

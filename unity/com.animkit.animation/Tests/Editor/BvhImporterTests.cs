@@ -44,6 +44,7 @@ namespace AnimKit.Tests
             Assert.IsFalse(m_result.Clip.legacy, "generic clip, for Animators");
             Assert.IsTrue(AnimationUtility.GetAnimationClipSettings(m_result.Clip).loopTime);
             Assert.AreSame(m_result.Clip, m_result.Root.GetComponent<ClipPlayer>().clip);
+            Assert.IsNotNull(m_result.Root.GetComponent<Animator>(), "ClipPlayer plays through an Animator");
             Assert.AreEqual(TestBvh.Text, m_result.Text.text);
         }
 
