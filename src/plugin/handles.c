@@ -251,6 +251,15 @@ int32_t akp_fail(akp_object *obj, int32_t status, const char *fmt, ...)
     return status;
 }
 
+void akp_clear_error(akp_object *obj)
+{
+    akp_thread_error *e = obj ? thread_error(obj->handle) : NULL;
+    if (e) {
+        e->status = AK_OK;
+        e->message[0] = '\0';
+    }
+}
+
 int32_t akp_last_error(ak_handle handle, char *buffer, int32_t size)
 {
     const akp_thread_error *e = thread_error(handle);

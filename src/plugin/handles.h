@@ -48,6 +48,8 @@ int32_t akp_fail(akp_object *obj, int32_t status, const char *fmt, ...)
 #endif
     ;
 
+/* Forgets the calling thread's last failure on obj's handle (a call that succeeded). */
+void akp_clear_error(akp_object *obj);
 /* The calling thread's last failure on `handle`: its status (AK_OK when none) and message. */
 int32_t akp_last_error(ak_handle handle, char *buffer, int32_t size);
 
