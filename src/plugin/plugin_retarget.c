@@ -300,7 +300,7 @@ AK_PLUGIN_API int32_t ak_plugin_retargeter_pose(ak_handle h, const ak_plugin_xfo
     akp_retargeter *r;
     if (akp_acquire(h, AKP_KIND_RETARGETER, (akp_object **)&r) != AK_OK) return AK_PLUGIN_ERR_HANDLE;
     const int32_t ns = r->source->skeleton->joint_count, nt = r->target->skeleton->joint_count;
-    int32_t status = akp_check_joint_buffer(&r->hdr, source_local, source_count, ns, "source_local");
+    int32_t status = akp_check_pose(&r->hdr, source_local, source_count, ns, "source_local");
     if (status == AK_OK)
         status = akp_check_joint_buffer(&r->hdr, target_local, target_count, nt, "target_local");
     if (status == AK_OK) {
@@ -308,7 +308,7 @@ AK_PLUGIN_API int32_t ak_plugin_retargeter_pose(ak_handle h, const ak_plugin_xfo
         akp_mirror_xforms(r->source_local, ns);
         ak_retargeter_pose(r->rt, r->source_local, (ak_xform *)target_local);
         akp_mirror_xforms((ak_xform *)target_local, nt);
-        r->hdr.last_status = AK_OK;
+        akp_clear_error(&r->hdr);
     }
     akp_release(&r->hdr);
     return status;
