@@ -21,6 +21,9 @@ int ak_cmd_retarget(int argc, char **argv);
 int ak_cli_usage_error(const char *cmd, const char *fmt, ...);
 /* Prints "FILE:LINE: reason" (or "FILE: reason" with no line) to stderr; returns 1. */
 int ak_cli_file_error(const char *path, const ak_error *err);
+/* Prints a joint name as a CSV field on stdout: quoted (with "" for a quote) only when it holds
+ * a comma or a quote. */
+void ak_cli_print_csv_field(const char *name);
 /* True when argv has -h or --help. */
 int ak_cli_wants_help(int argc, char **argv);
 /* Parses "x,y,z" into v; returns 0 on success. */

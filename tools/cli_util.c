@@ -106,3 +106,17 @@ int ak_cli_ends_with(const char *s, const char *suffix)
     }
     return 1;
 }
+
+void ak_cli_print_csv_field(const char *name)
+{
+    if (!strpbrk(name, ",\"")) {
+        fputs(name, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *name; ++name) {
+        if (*name == '"') putchar('"');
+        putchar(*name);
+    }
+    putchar('"');
+}

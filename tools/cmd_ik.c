@@ -69,20 +69,6 @@ static void usage(FILE *out)
             help, "-h, --help");
 }
 
-static void print_name(const char *name)
-{
-    if (!strpbrk(name, ",\"")) {
-        fputs(name, stdout);
-        return;
-    }
-    putchar('"');
-    for (const char *c = name; *c; ++c) {
-        if (*c == '"') putchar('"');
-        putchar(*c);
-    }
-    putchar('"');
-}
-
 /* Flags -> options and the input file. Returns 0, or 2 after a usage error. */
 static int parse_ik_flags(int argc, char **argv, ik_options *o, const char **path, int *help)
 {
@@ -149,7 +135,7 @@ static int print_result(const ak_skeleton *s, const ik_options *o, const ak_ik_r
         printf("frame,joint,x,y,z\n");
         for (int32_t j = 0; j < s->joint_count; ++j) {
             printf("%d,", (int)o->frame);
-            print_name(s->names[j]);
+            ak_cli_print_csv_field(s->names[j]);
             printf(",%.9g,%.9g,%.9g\n", (double)world[j].translation.x,
                    (double)world[j].translation.y, (double)world[j].translation.z);
         }
