@@ -32,9 +32,7 @@ static const ak_flag_table k_convert_table = {"convert", k_convert_flags, 5};
 
 static void usage(FILE *out)
 {
-    char help[2048];
-    ak_flags_help(&k_convert_table, help, sizeof help);
-    fprintf(out,
+    ak_cli_print_help(out,
             "usage: animkit convert IN.bvh OUT.bvh [--order XYZ|XZY|YXZ|YZX|ZXY|ZYX]\n"
             "       animkit convert IN.bvh OUT.gltf|OUT.glb [--scale METRES_PER_UNIT] [--cubic] [--no-mesh]\n"
             "\n"
@@ -43,8 +41,8 @@ static void usage(FILE *out)
             "End Sites; Euler angles are kept continuous from frame to frame.\n"
             "glTF output: skeleton and animation; translations scaled to metres by the units\n"
             "detected from the standing height unless --scale is given (1 keeps file units).\n"
-            "\n%s  %-24s this help\n",
-            help, "-h, --help");
+            "\n",
+                      &k_convert_table);
 }
 
 /* The rules between the flags and the output kind. Returns 0 or the usage error's code. */
@@ -73,17 +71,9 @@ static int check_convert(const char *in, const char *out, const convert_options 
 int ak_cmd_convert(int argc, char **argv)
 {
     convert_options o;
-    const ak_flag_table *tables[1] = {&k_convert_table};
-    void *params[1] = {&o};
     ak_flags_result r;
-    ak_error err;
-    ak_flags_defaults(&k_convert_table, &o, NULL);
-    if (ak_flags_parse_args(tables, params, 1, argc, (const char *const *)argv, 2, &r, &err) != AK_OK)
-        return ak_cli_usage_error("convert", "%s", err.message);
-    if (r.wants_help) {
-        usage(stdout);
-        return 0;
-    }
+    int exit_code;
+    if (!ak_cli_parse_flags(&k_convert_table, &o, argc, argv, 2, usage, &r, &exit_code)) return exit_code;
     if (r.positional_count < 2) return ak_cli_usage_error("convert", "needs IN.bvh and OUT.bvh|.gltf|.glb");
     const char *in = r.positional[0], *out = r.positional[1];
     ak_rot_order order = AK_ORDER_ZYX;
@@ -96,6 +86,7 @@ int ak_cmd_convert(int argc, char **argv)
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
     if (akcli_load_bvh(in, &s, &c)) return 1;
+    ak_error err;
     int rc = 0;
     if (to_bvh) {
         if (!order_name) order = akcli_main_order(s);

@@ -24,16 +24,14 @@ static const ak_flag_table k_info_table = {"info", k_info_flags, 2};
 
 static void usage(FILE *out)
 {
-    char help[2048];
-    ak_flags_help(&k_info_table, help, sizeof help);
-    fprintf(out,
+    ak_cli_print_help(out,
             "usage: animkit info FILE.bvh [--json] [--humanoid slot=Joint,...]\n"
             "\n"
             "Describes a BVH file: joints (End Sites included) with their channels, frames,\n"
             "frame time, duration, rest and standing height, the units guessed from the\n"
             "standing height, and the humanoid joints found by name.\n"
-            "\n%s  %-24s this help\n",
-            help, "-h, --help");
+            "\n",
+                      &k_info_table);
 }
 
 static void json_string(FILE *out, const char *s)
@@ -164,17 +162,9 @@ static void print_json(const char *path, const ak_skeleton *s, const ak_clip *c,
 int ak_cmd_info(int argc, char **argv)
 {
     info_options o;
-    const ak_flag_table *tables[1] = {&k_info_table};
-    void *params[1] = {&o};
     ak_flags_result r;
-    ak_error err;
-    ak_flags_defaults(&k_info_table, &o, NULL);
-    if (ak_flags_parse_args(tables, params, 1, argc, (const char *const *)argv, 1, &r, &err) != AK_OK)
-        return ak_cli_usage_error("info", "%s", err.message);
-    if (r.wants_help) {
-        usage(stdout);
-        return 0;
-    }
+    int exit_code;
+    if (!ak_cli_parse_flags(&k_info_table, &o, argc, argv, 1, usage, &r, &exit_code)) return exit_code;
     if (r.positional_count == 0) return ak_cli_usage_error("info", "missing FILE.bvh");
     const char *path = r.positional[0];
     const char *overrides = o.humanoid[0] ? o.humanoid : NULL;

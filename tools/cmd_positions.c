@@ -29,16 +29,14 @@ static const ak_flag_table k_positions_table = {"positions", k_positions_flags, 
 
 static void usage(FILE *out)
 {
-    char help[2048];
-    ak_flags_help(&k_positions_table, help, sizeof help);
-    fprintf(out,
+    ak_cli_print_help(out,
             "usage: animkit positions FILE.bvh [--frames all|LIST] [--time T[,T...]]\n"
             "                                  [--interp step|linear|cubic]\n"
             "\n"
             "Prints world positions as CSV 'frame,joint,x,y,z' (9 significant digits), one row\n"
             "per joint and End Site in file order, in the file's own units and axes.\n"
-            "\n%s  %-24s this help\n",
-            help, "-h, --help");
+            "\n",
+                      &k_positions_table);
 }
 
 /* Appends frame f to the list, growing it. */
@@ -211,17 +209,9 @@ static int print_positions(const ak_skeleton *s, const ak_clip *c, const positio
 int ak_cmd_positions(int argc, char **argv)
 {
     positions_options o;
-    const ak_flag_table *tables[1] = {&k_positions_table};
-    void *params[1] = {&o};
     ak_flags_result r;
-    ak_error err;
-    ak_flags_defaults(&k_positions_table, &o, NULL);
-    if (ak_flags_parse_args(tables, params, 1, argc, (const char *const *)argv, 1, &r, &err) != AK_OK)
-        return ak_cli_usage_error("positions", "%s", err.message);
-    if (r.wants_help) {
-        usage(stdout);
-        return 0;
-    }
+    int exit_code;
+    if (!ak_cli_parse_flags(&k_positions_table, &o, argc, argv, 1, usage, &r, &exit_code)) return exit_code;
     if (r.positional_count == 0) return ak_cli_usage_error("positions", "missing FILE.bvh");
     if (o.frames[0] && o.time[0])
         return ak_cli_usage_error("positions", "use --frames or --time, not both");
