@@ -19,19 +19,29 @@ typedef struct rig {
 
 static rig g_rig[RIG_COUNT];
 
-static void detect(rig *r)
+/* Stance flags from the public contact detector. CMU files from motion-viewer start with a
+ * T-pose reference frame (PROVENANCE.md) whose feet would set the detector's floor: it sees a
+ * copy whose frame 0 repeats frame 1, and frame 0 counts as no stance. */
+static void detect(rig *r, int reference_frame0)
 {
     ak_error err;
     const int32_t n = r->c->frame_count;
     r->stance[0] = (uint8_t *)calloc((size_t)n, 1);
     r->stance[1] = (uint8_t *)calloc((size_t)n, 1);
+    ak_clip *c = ak_clip_clone(r->c);
+    if (reference_frame0) {
+        memcpy(c->rotations, c->rotations + c->joint_count, sizeof(ak_quat) * (size_t)c->joint_count);
+        memcpy(c->translations, c->translations + c->track_count, sizeof(ak_vec3) * (size_t)c->track_count);
+    }
     ak_contact_params cp = ak_contact_defaults();
-    if (ak_foot_contacts_detect(r->s, r->c, r->map.joint[AK_HUM_LEFT_FOOT], r->map.joint[AK_HUM_RIGHT_FOOT],
+    if (ak_foot_contacts_detect(r->s, c, r->map.joint[AK_HUM_LEFT_FOOT], r->map.joint[AK_HUM_RIGHT_FOOT],
                                 r->mpu, &cp, r->stance[0], r->stance[1], &err) != AK_OK)
         fail_msg("%s: contacts: %s", r->name, err.message);
+    if (reference_frame0) r->stance[0][0] = r->stance[1][0] = 0;
+    ak_clip_destroy(c);
 }
 
-static void load_bvh(rig *r, const char *name, const char *file, float mpu)
+static void load_bvh(rig *r, const char *name, const char *file, float mpu, int reference_frame0)
 {
     char path[1024];
     ak_error err;
@@ -40,7 +50,7 @@ static void load_bvh(rig *r, const char *name, const char *file, float mpu)
     if (ak_bvh_read_file(akt_mocap_path(file, path, sizeof path), NULL, &r->s, &r->c, &err) != AK_OK)
         fail_msg("%s: %s", file, err.message);
     if (ak_humanoid_find(r->s, NULL, &r->map, &err) != AK_OK) fail_msg("%s: %s", name, err.message);
-    detect(r);
+    detect(r, reference_frame0);
 }
 
 /* The A-pose rig's own motion: the CMU walk retargeted onto it (its stance: the CMU flags). */
@@ -69,9 +79,9 @@ static int setup(void **state)
 {
     (void)state;
     ak_error err;
-    load_bvh(&g_rig[0], "cmu", "cmu_02_01_walk.bvh", 0.056444f);
-    load_bvh(&g_rig[1], "louise", "arena_louise_stand_walk_cycle.bvh", 0.01f);
-    load_bvh(&g_rig[2], "reactidle", "reactidle_003_genuine_idle.bvh", 1.0f);
+    load_bvh(&g_rig[0], "cmu", "cmu_02_01_walk.bvh", 0.056444f, 1);
+    load_bvh(&g_rig[1], "louise", "arena_louise_stand_walk_cycle.bvh", 0.01f, 0);
+    load_bvh(&g_rig[2], "reactidle", "reactidle_003_genuine_idle.bvh", 1.0f, 0);
     rig *b = &g_rig[3];
     ak_walk_clip_params wp = ak_walk_clip_defaults();
     b->name = "biped";
