@@ -8,6 +8,7 @@
 #include "core/xform_inline.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,24 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_defaults(ak_plugin_matcher_params *out)
     return AK_OK;
 }
 
+#define MATCHER_RANGE(field, lo, hi)                                                               \
+    {                                                                                              \
+#field, offsetof(ak_plugin_matcher_params, field), lo, hi                                  \
+    }
+static const akp_range k_matcher_ranges[] = {
+    MATCHER_RANGE(start.x, -AKP_MAX_COORD, AKP_MAX_COORD),
+    MATCHER_RANGE(start.y, -AKP_MAX_COORD, AKP_MAX_COORD),
+    MATCHER_RANGE(start.z, -AKP_MAX_COORD, AKP_MAX_COORD),
+    MATCHER_RANGE(target.x, -AKP_MAX_COORD, AKP_MAX_COORD),
+    MATCHER_RANGE(target.y, -AKP_MAX_COORD, AKP_MAX_COORD),
+    MATCHER_RANGE(target.z, -AKP_MAX_COORD, AKP_MAX_COORD),
+    MATCHER_RANGE(start_yaw_deg, -1e6f, 1e6f),
+    MATCHER_RANGE(arrival_radius, 1e-3f, 1e3f),
+    MATCHER_RANGE(walk_speed, 1e-2f, 20.0f),
+    MATCHER_RANGE(warp_rate_deg, 0.0f, 1e5f),
+    MATCHER_RANGE(inertia_halflife, 1e-3f, 10.0f),
+};
+
 static ak_matcher_params matcher_params(const ak_plugin_matcher_params *pp)
 {
     ak_matcher_params p = ak_matcher_defaults();
@@ -245,6 +264,15 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_create(ak_handle hdb, const ak_plugin_ma
     if (out) *out = NULL;
     if (!pp || !out) {
         akp_copy_text(error_buffer, error_size, "params and out_matcher are required");
+        return AK_ERR_INVALID_ARG;
+    }
+    char why[160];
+    if (akp_check_ranges(pp, k_matcher_ranges,
+                         (int32_t)(sizeof k_matcher_ranges / sizeof k_matcher_ranges[0]), why,
+                         sizeof why) != AK_OK) {
+        char text[200];
+        snprintf(text, sizeof text, "matcher: %s", why);
+        akp_copy_text(error_buffer, error_size, text);
         return AK_ERR_INVALID_ARG;
     }
     akp_matcher *m = (akp_matcher *)calloc(1, sizeof *m);
@@ -288,18 +316,11 @@ static int32_t acquire_matcher(ak_handle h, akp_matcher **out)
     return akp_acquire(h, AKP_KIND_MATCHER, (akp_object **)out);
 }
 
-static int32_t finite_vec(akp_matcher *m, const ak_vec3 *v, const char *what)
-{
-    if (!v) return akp_fail(&m->hdr, AK_ERR_INVALID_ARG, "%s is null", what);
-    if (!akv_finite(*v)) return akp_fail(&m->hdr, AK_ERR_INVALID_ARG, "%s is not finite", what);
-    return AK_OK;
-}
-
 AK_PLUGIN_API int32_t ak_plugin_matcher_set_target(ak_handle h, const ak_vec3 *target)
 {
     akp_matcher *m;
     if (acquire_matcher(h, &m) != AK_OK) return AK_PLUGIN_ERR_HANDLE;
-    const int32_t status = finite_vec(m, target, "target");
+    const int32_t status = akp_check_coord(&m->hdr, target, "target");
     if (status == AK_OK) {
         const ak_vec3 t = akp_mirror_point(*target);
         const float dx = t.x - m->target.x, dz = t.z - m->target.z;
@@ -340,7 +361,7 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_set_position(ak_handle h, const ak_vec3 
 {
     akp_matcher *m;
     if (acquire_matcher(h, &m) != AK_OK) return AK_PLUGIN_ERR_HANDLE;
-    const int32_t status = finite_vec(m, position, "position");
+    const int32_t status = akp_check_coord(&m->hdr, position, "position");
     if (status == AK_OK) ak_matcher_set_position(m->matcher, akp_mirror_point(*position));
     akp_release(&m->hdr);
     return status;
@@ -385,7 +406,9 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_finish(ak_handle h, const ak_plugin_grou
             g[i].hit = hits[i].hit ? 1 : 0;
             g[i].height = hits[i].height;
             g[i].normal = akp_mirror_point(hits[i].normal);
-            if (g[i].hit && (!isfinite(g[i].height) || !akv_finite(g[i].normal))) g[i].hit = 0;
+            if (g[i].hit && (!(fabsf(g[i].height) <= AKP_MAX_COORD) || !akv_finite(g[i].normal) ||
+                             !(akv_len(g[i].normal) > 1e-6f)))
+                g[i].hit = 0; /* no usable ground: the same as no ground */
         }
         ak_error err;
         ak_error_clear(&err);
