@@ -111,6 +111,52 @@ static void plugin_matching_refuses_bad_handles_and_blobs(void **state)
     assert_int_equal(ak_plugin_matcher_create(NULL, &p, &m, err, sizeof err), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_matcher_begin(NULL, 0.1f, &(ak_vec3){0, 0, 0}),
                      AK_PLUGIN_ERR_HANDLE);
+    /* floats: out-of-range parameters and coordinates are refused with a message; garbage
+     * hits count as no ground and the outputs stay finite */
+    ak_handle sk, clip;
+    {
+        char path[1200];
+        akt_mocap_path("locomotion/cmu_02_02_walk.bvh", path, sizeof path);
+        assert_int_equal(ak_plugin_bvh_load(path, 0.056444f, 0, &sk, &clip, err, sizeof err),
+                         AK_OK);
+    }
+    assert_int_equal(ak_plugin_motion_db_create(sk, &clip, 1, &db, err, sizeof err), AK_OK);
+    const float bad[4] = {NAN, INFINITY, 1e30f, -1.0f};
+    for (int i = 0; i < 4; ++i) {
+        ak_plugin_matcher_defaults(&p);
+        p.walk_speed = bad[i];
+        assert_int_equal(ak_plugin_matcher_create(db, &p, &m, err, sizeof err), AK_ERR_INVALID_ARG);
+        assert_non_null(strstr(err, "walk_speed"));
+    }
+    ak_plugin_matcher_defaults(&p);
+    assert_int_equal(ak_plugin_matcher_create(db, &p, &m, err, sizeof err), AK_OK);
+    const ak_vec3 far = {1e30f, 0, 0}, nan3 = {NAN, 0, 0};
+    assert_int_equal(ak_plugin_matcher_set_target(m, &far), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_matcher_set_position(m, &nan3), AK_ERR_INVALID_ARG);
+    ak_vec3 move;
+    ak_plugin_ray rays[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_plugin_ground_hit hits[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    for (int f = 0; f < 30; ++f) {
+        int32_t n = 0;
+        assert_int_equal(ak_plugin_matcher_begin(m, 1.0f / 60.0f, &move), AK_OK);
+        assert_int_equal(ak_plugin_matcher_ground_rays(m, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n),
+                         AK_OK);
+        for (int i = 0; i < n; ++i) {
+            hits[i].hit = 1;
+            hits[i].height = i == 1 ? NAN : 1e30f;
+            hits[i].normal = ak_vec3_make(0, i == 2 ? NAN : 1, 0);
+        }
+        assert_int_equal(ak_plugin_matcher_finish(m, hits, n), AK_OK);
+    }
+    ak_plugin_xform pose[64];
+    assert_int_equal(ak_plugin_matcher_pose(m, pose, NULL, 64), AK_OK);
+    for (int j = 0; j < 38; ++j)
+        assert_true(isfinite(pose[j].position.x) && isfinite(pose[j].position.y) &&
+                    isfinite(pose[j].position.z) && isfinite(pose[j].rotation.w));
+    ak_plugin_destroy(m);
+    ak_plugin_destroy(db);
+    ak_plugin_destroy(sk);
+    ak_plugin_destroy(clip);
     assert_int_equal(ak_plugin_live_handles(), 0);
 }
 
