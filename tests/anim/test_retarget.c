@@ -524,6 +524,16 @@ static void retarget_rejects_bad_params(void **state)
     p.target_overrides = "left_foot=NoSuchJoint";
     assert_int_equal(ak_retarget_validate(&p, &err), AK_ERR_NOT_FOUND);
     assert_non_null(strstr(err.message, "NoSuchJoint"));
+    p.target_overrides = NULL;
+    ak_humanoid bad = g_rig[3].map;
+    bad.joint[AK_HUM_LEFT_HAND] = 999;
+    p.target_map = &bad;
+    assert_int_equal(ak_retarget_validate(&p, &err), AK_ERR_INVALID_ARG);
+    bad = g_rig[3].map;
+    bad.joint[AK_HUM_RIGHT_FOOT] = -1;
+    assert_int_equal(ak_retarget_validate(&p, &err), AK_ERR_INVALID_ARG);
+    p.target_map = &g_rig[3].map;
+    assert_int_equal(ak_retarget_validate(&p, &err), AK_OK);
 }
 
 /* --pin-hands: hands that hold still in the capture (louise on the bicycle holds the bars)
