@@ -58,15 +58,12 @@ int32_t ak_retarget_validate(const ak_retarget_params *p, ak_error *err)
     if (check_map(p->source_map, p->source, "source", err) < 0 || check_map(p->target_map, p->target, "target", err) < 0)
         return AK_ERR_INVALID_ARG;
     ak_humanoid m;
+    ak_error why;
     int32_t st;
-    if (!p->source_map && (st = ak_humanoid_find(p->source, p->source_overrides, &m, err)) < 0) {
-        ak_error_set(err, st, 0, "source rig: %.200s", err ? err->message : "");
-        return st;
-    }
-    if (!p->target_map && (st = ak_humanoid_find(p->target, p->target_overrides, &m, err)) < 0) {
-        ak_error_set(err, st, 0, "target rig: %.200s", err ? err->message : "");
-        return st;
-    }
+    if (!p->source_map && (st = ak_humanoid_find(p->source, p->source_overrides, &m, &why)) < 0)
+        return ak_error_set(err, st, 0, "source rig: %.200s", why.message);
+    if (!p->target_map && (st = ak_humanoid_find(p->target, p->target_overrides, &m, &why)) < 0)
+        return ak_error_set(err, st, 0, "target rig: %.200s", why.message);
     ak_error_clear(err);
     return AK_OK;
 }
