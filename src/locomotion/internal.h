@@ -17,6 +17,8 @@ struct ak_walk_motion {
     float floor_y; /* lowest foot point of the cycle, clip space (metres) */
     float sole_height[2];
     ak_vec3 foot_up_local[2];
+    ak_vec3 toe_local[2]; /* the floor point under the ball, ankle frame (has_toe) */
+    int32_t has_toe[2];
     float stance_fraction[2];
     float leg_length[2];
     float stride_length;
@@ -27,6 +29,11 @@ struct ak_walk_motion {
     ak_vec3 *land_rel[2];
     float *swing_phase[2];
 };
+
+/* Seam quality of the cycle [a, b) of clip c: mean per-joint angle between the poses of a and
+ * b (root heading removed) and between their frame-to-frame rotations, per second. */
+void ak_cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error,
+                     float *velocity_error);
 
 /* Fills land_rel / swing_phase from the contacts and the calibration. */
 int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err);

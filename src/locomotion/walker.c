@@ -49,11 +49,17 @@ struct ak_walker {
     ak_quat yaw;         /* yaw(heading), computed once per frame */
     int32_t initialized;
     int32_t stance[2];
+    int32_t contact[2]; /* AK_CONTACT_* this frame (0 in swing) */
     ak_vec3 query[2];
     ak_vec3 land[2];
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     float sole_ground[2];
+    float toe_ground[2];
 };
+
+/* Ray slots of one foot. */
+#define FOOT_RAY(s) (AK_WALKER_RAY_LEFT_FOOT + (s))
+#define LANDING_RAY(s) (AK_WALKER_RAY_LEFT_LANDING + (s))
 
 ak_walker_params ak_walker_defaults(void)
 {
@@ -172,6 +178,8 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
             w->fik.legs[s].foot = h->joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
             w->fik.legs[s].sole_height = m->sole_height[s];
             w->fik.legs[s].up_local = m->foot_up_local[s];
+            w->fik.legs[s].toe_local = m->toe_local[s];
+            w->fik.legs[s].has_toe = m->has_toe[s];
         }
         w->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     }
@@ -255,8 +263,10 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     ak_foot_ik_state_reset(&w->fst);
     if (w->p.use_controller) ak_controller_init(&w->ctrl, &w->p.controller, w->pos, NULL);
     w->ctrl.grounded = 1;
-    for (int s = 0; s < 2; ++s)
-        w->sole_ground[s] = NAN;
+    for (int s = 0; s < 2; ++s) {
+        w->sole_ground[s] = w->toe_ground[s] = NAN;
+        w->stance[s] = w->contact[s] = 0;
+    }
     /* A first pose so world/local are valid before the first step. */
     ak_clip_sample(w->m->clip, w->m->skeleton, 0.0f, (ak_interp)w->p.interp, w->anim);
     ak_root_motion_make_in_place(w->m->root, 0.0f, w->anim);
@@ -372,13 +382,15 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     /* Stopping: both feet plant once the idle pose dominates. Starting again: the feet are
      * released while the idle fades out and plant again on the walk's own contacts. */
     for (int s = 0; s < 2; ++s) {
-        const int clip_stance = ak_walk_motion_stance(m, s, w->clip_time);
-        if (w->arrived)
-            w->stance[s] = clip_stance || w->idle_w >= 0.5f;
-        else if (w->idle_w > 0.0f)
-            w->stance[s] = 0; /* leaving idle: release, re-plant on the walk's next contact */
-        else
-            w->stance[s] = clip_stance;
+        const uint8_t clip_contact =
+            ak_contact_at(m->contacts[s], m->clip->frame_count, m->clip->frame_time, 1,
+                          w->clip_time);
+        w->contact[s] = clip_contact;
+        if (w->arrived && w->idle_w >= 0.5f)
+            w->contact[s] = AK_CONTACT_HEEL | AK_CONTACT_TOE; /* standing flat */
+        else if (!w->arrived && w->idle_w > 0.0f)
+            w->contact[s] = 0; /* leaving idle: release, re-plant on the walk's next contact */
+        w->stance[s] = w->contact[s] != 0;
     }
     if (desired_move) *desired_move = move;
     return AK_OK;
@@ -416,10 +428,10 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         w->position_set = 1;
     }
     place_pose(w);
-    ak_foot_ik_query_points(&w->fik, &w->fst, w->world, w->stance[0], w->stance[1], w->query);
-    rays[0] = ak_ground_ray_down(w->pos, 2.0f, 6.0f);
-    rays[1] = ak_ground_ray_down(w->query[0], 1.0f, 3.0f);
-    rays[2] = ak_ground_ray_down(w->query[1], 1.0f, 3.0f);
+    ak_foot_ik_query_points(&w->fik, &w->fst, w->world, w->contact[0], w->contact[1], w->query);
+    rays[AK_WALKER_RAY_CENTRE] = ak_ground_ray_down(w->pos, 2.0f, 6.0f);
+    for (int s = 0; s < 2; ++s)
+        rays[FOOT_RAY(s)] = ak_ground_ray_down(w->query[s], 1.0f, 3.0f);
     /* Where each swinging foot will land: the clip's landing point, seen from now. */
     const ak_walk_motion *m = w->m;
     const float dur = ak_clip_duration(m->clip);
@@ -431,7 +443,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     for (int s = 0; s < 2; ++s) {
         const ak_vec3 rel = akq_rotate(yaw, m->land_rel[s][f]);
         w->land[s] = ak_vec3_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
-        rays[3 + s] = ak_ground_ray_down(w->land[s], 1.5f, 3.5f);
+        rays[LANDING_RAY(s)] = ak_ground_ray_down(w->land[s], 1.5f, 3.5f);
     }
     return AK_WALKER_RAY_COUNT;
 }
@@ -444,7 +456,8 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
         w->hits[i] = hits[i];
     /* Character height: the controller's (when it placed us) or the centre ray's. */
     float ground_y = w->pos.y;
-    if (!w->p.use_controller && hits[0].hit) ground_y = hits[0].height;
+    if (!w->p.use_controller && hits[AK_WALKER_RAY_CENTRE].hit)
+        ground_y = hits[AK_WALKER_RAY_CENTRE].height;
     w->pos.y = ground_y;
     /* The animation's floor goes on the ground that carries the character: the mean of
      * each foot's foothold — the ground a planted foot stands on, and for a swinging foot a
@@ -453,14 +466,14 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
     float support = 0.0f;
     for (int s = 0; s < 2; ++s) {
         float ref = ground_y;
-        if (w->stance[s] && hits[1 + s].hit) {
-            ref = hits[1 + s].height;
+        if (w->stance[s] && hits[FOOT_RAY(s)].hit) {
+            ref = hits[FOOT_RAY(s)].height;
             w->foothold[s] = ref;
             w->has_foothold[s] = 1;
-        } else if (!w->stance[s] && hits[3 + s].hit && w->has_foothold[s]) {
+        } else if (!w->stance[s] && hits[LANDING_RAY(s)].hit && w->has_foothold[s]) {
             float u = w->m->swing_phase[s][w->frame_index];
             u = u * u * (3.0f - 2.0f * u);
-            ref = w->foothold[s] + (hits[3 + s].height - w->foothold[s]) * u;
+            ref = w->foothold[s] + (hits[LANDING_RAY(s)].height - w->foothold[s]) * u;
         } else if (w->has_foothold[s]) {
             ref = w->foothold[s];
         }
@@ -499,21 +512,33 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
                 w->idle_w > 0.0f
                     ? w->stance[s]
                     : ak_walk_motion_stance(w->m, s, w->clip_time + 1.0f / w->fik.stance_fade_rate);
-        fr.ground[0] = hits[1];
-        fr.ground[1] = hits[2];
         for (int s = 0; s < 2; ++s) {
-            fr.ground_land[s] = hits[3 + s];
+            fr.ground[s] = hits[FOOT_RAY(s)];
+            fr.contact[s] = w->contact[s];
+            fr.ground_land[s] = hits[LANDING_RAY(s)];
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->m->swing_phase[s][w->frame_index];
         }
         int32_t st = ak_foot_ik_run(&w->fik, w->m->skeleton, &w->fst, &fr, w->local, w->world, err);
         if (st != AK_OK) return st;
     }
-    for (int s = 0; s < 2; ++s)
-        w->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
+    for (int s = 0; s < 2; ++s) {
+        w->sole_ground[s] = hits[FOOT_RAY(s)].hit ? hits[FOOT_RAY(s)].height : NAN;
+        w->toe_ground[s] = NAN;
+    }
     if (!w->arrived && distance_to_target(w) <= w->p.arrival_radius) w->arrived = 1;
     w->initialized = 1;
     return AK_OK;
+}
+
+/* Ground height under point p: the ray's answer when p is where the ray was cast (a planted
+ * point), else a query. NaN where there is none. */
+static float ground_under(const ak_ground *ground, const ak_ground_ray *ray,
+                          const ak_ground_hit *hit, ak_vec3 p)
+{
+    if (hit->hit && p.x == ray->origin.x && p.z == ray->origin.z) return hit->height;
+    ak_ground_hit h;
+    return ak_ground_query(ground, p.x, p.z, &h) ? h.height : NAN;
 }
 
 int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error *err)
@@ -531,7 +556,7 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
     ak_walker_ground_rays(w, rays, AK_WALKER_RAY_COUNT);
     for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) {
         /* A planted foot's landing ray is not used: skip the cast. */
-        if (i >= 3 && w->stance[i - 3]) {
+        if (i >= AK_WALKER_RAY_LEFT_LANDING && w->stance[i - AK_WALKER_RAY_LEFT_LANDING]) {
             hits[i].hit = 0;
             continue;
         }
@@ -539,14 +564,14 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
     }
     st = ak_walker_finish(w, hits, AK_WALKER_RAY_COUNT, err);
     if (st != AK_OK) return st;
-    /* Ground exactly under the final soles, for the state and the measures (the ray's
-     * answer when the sole ended where it was cast, as a planted foot does). */
+    /* Ground exactly under the final heel and toe points, for the state and the measures. */
     for (int s = 0; s < 2; ++s) {
-        ak_vec3 sole = w->p.foot_ik ? w->fst.sole[s] : ak_foot_ik_sole(&w->fik, w->world, s);
-        if (hits[1 + s].hit && sole.x == rays[1 + s].origin.x && sole.z == rays[1 + s].origin.z)
-            continue;
-        ak_ground_hit h;
-        w->sole_ground[s] = ak_ground_query(ground, sole.x, sole.z, &h) ? h.height : NAN;
+        const ak_vec3 sole = w->p.foot_ik ? w->fst.sole[s] : ak_foot_ik_sole(&w->fik, w->world, s);
+        const ak_vec3 toe = w->p.foot_ik ? w->fst.toe[s] : ak_foot_ik_toe(&w->fik, w->world, s);
+        w->sole_ground[s] = ground_under(ground, &rays[FOOT_RAY(s)], &hits[FOOT_RAY(s)], sole);
+        w->toe_ground[s] = w->fik.legs[s].has_toe
+                               ? ground_under(ground, &rays[FOOT_RAY(s)], &hits[FOOT_RAY(s)], toe)
+                               : w->sole_ground[s];
     }
     return AK_OK;
 }
@@ -572,11 +597,15 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
         s->sole[k] =
             w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
         s->sole_ground[k] = w->sole_ground[k];
+        s->contact[k] = w->contact[k];
+        s->toe[k] = w->p.foot_ik && w->initialized ? w->fst.toe[k]
+                                                   : ak_foot_ik_toe(&w->fik, w->world, k);
+        s->toe_ground[k] = w->toe_ground[k];
         if (w->p.foot_ik && w->initialized) {
             s->tilt_deg[k] = w->fst.tilt_deg[k];
         } else {
             /* Without foot IK: the animated foot against the ground normal under it. */
-            const ak_ground_hit *h = &w->hits[1 + k];
+            const ak_ground_hit *h = &w->hits[FOOT_RAY(k)];
             const ak_vec3 up =
                 akq_rotate(w->world[w->fik.legs[k].foot].rotation, w->fik.legs[k].up_local);
             const ak_vec3 n = h->hit ? h->normal : ak_vec3_make(0, 1, 0);
@@ -604,25 +633,51 @@ void ak_walk_metrics_reset(ak_walk_metrics *m)
     if (m) memset(m, 0, sizeof *m);
 }
 
+/* Worst below/above the ground of one point that is down. */
+static void point_error(float y, float ground, float *pen, float *flt)
+{
+    if (!isfinite(ground)) return;
+    const float e = y - ground;
+    if (-e > *pen) *pen = -e;
+    if (e > *flt) *flt = e;
+}
+
+/* Heel and toe errors, tilt and skate of one stance foot. */
+static void metrics_foot(ak_walk_metrics *m, const ak_walker_state *s, int k, float dt)
+{
+    const int32_t c = s->contact[k] ? s->contact[k] : AK_CONTACT_HEEL;
+    const int heel = (c & AK_CONTACT_HEEL) || !(c & AK_CONTACT_TOE);
+    const int toe = (c & AK_CONTACT_TOE) != 0;
+    if (heel) {
+        point_error(s->sole[k].y, s->sole_ground[k], &m->max_heel_penetration, &m->max_heel_float);
+        if (isfinite(s->sole_ground[k]) && s->tilt_deg[k] > m->max_tilt_deg)
+            m->max_tilt_deg = s->tilt_deg[k];
+    }
+    if (toe) point_error(s->toe[k].y, s->toe_ground[k], &m->max_toe_penetration, &m->max_toe_float);
+    ++m->stance_samples;
+    const int kind = heel ? 1 : 2;
+    const ak_vec3 hold = heel ? s->sole[k] : s->toe[k];
+    if (m->has_prev && m->prev_hold_kind[k] == kind && dt > 0.0f) {
+        const float dx = hold.x - m->prev_hold[k].x, dz = hold.z - m->prev_hold[k].z;
+        const float v = sqrtf(dx * dx + dz * dz) / dt;
+        m->skate_sum += v;
+        ++m->skate_n;
+        if (v > m->max_skate) m->max_skate = v;
+    }
+    m->prev_hold[k] = hold;
+    m->prev_hold_kind[k] = kind;
+}
+
 void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_xform *world,
                          int32_t hips, float dt)
 {
     if (!m || !s || !world) return;
     ++m->frames;
     for (int k = 0; k < 2; ++k) {
-        if (s->stance[k] && isfinite(s->sole_ground[k])) {
-            const float e = s->sole[k].y - s->sole_ground[k];
-            if (-e > m->max_penetration) m->max_penetration = -e;
-            if (e > m->max_float) m->max_float = e;
-            if (s->tilt_deg[k] > m->max_tilt_deg) m->max_tilt_deg = s->tilt_deg[k];
-            ++m->stance_samples;
-            if (m->has_prev && m->prev_stance[k] && dt > 0.0f) {
-                const float dx = s->sole[k].x - m->prev_sole[k].x,
-                            dz = s->sole[k].z - m->prev_sole[k].z;
-                m->skate_sum += sqrtf(dx * dx + dz * dz) / dt;
-                ++m->skate_n;
-            }
-        }
+        if (s->stance[k])
+            metrics_foot(m, s, k, dt);
+        else
+            m->prev_hold_kind[k] = 0;
         if (m->has_prev) {
             const float step = akv_len(akv_sub(s->sole[k], m->prev_sole[k]));
             if (step > m->max_foot_step) m->max_foot_step = step;
@@ -630,11 +685,20 @@ void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_
         m->prev_sole[k] = s->sole[k];
         m->prev_stance[k] = s->stance[k];
     }
+    m->max_penetration = fmaxf(m->max_heel_penetration, m->max_toe_penetration);
+    m->max_float = fmaxf(m->max_heel_float, m->max_toe_float);
+    const ak_vec3 h = world[hips].translation;
     if (m->has_prev) {
-        const float step = akv_len(akv_sub(world[hips].translation, m->prev_hips));
+        const float step = akv_len(akv_sub(h, m->prev_hips));
         if (step > m->max_hip_step) m->max_hip_step = step;
     }
-    m->prev_hips = world[hips].translation;
-    m->has_prev = 1;
+    if (m->has_prev >= 2 && dt > 0.0f) {
+        const ak_vec3 a = akv_add(akv_sub(h, akv_scale(m->prev_hips, 2.0f)), m->prev_hips2);
+        const float acc = akv_len(a) / (dt * dt);
+        if (acc > m->max_hip_accel) m->max_hip_accel = acc;
+    }
+    m->prev_hips2 = m->prev_hips;
+    m->prev_hips = h;
+    m->has_prev = m->has_prev >= 2 ? 2 : m->has_prev + 1;
     m->skate = m->skate_n ? (float)(m->skate_sum / m->skate_n) : 0.0f;
 }
