@@ -18,6 +18,7 @@ DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
 
 
 .PHONY: fuzz
+.PHONY: dist
 .PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format valgrind lint \
   unity-plugins
 
@@ -89,6 +90,14 @@ lint: build
 
 install: build
 	cmake --install $(BUILD)
+
+# A source tarball of the committed tree (HEAD): it builds and tests on its own, test data and
+# licences included (tools/check_clean_clone.sh --dist proves it).
+DIST_DIR ?= dist
+dist:
+	@v=$$(sh tools/version.sh); mkdir -p $(DIST_DIR) && \
+	  git archive --format=tar.gz --prefix=animkit-$$v/ -o $(DIST_DIR)/animkit-$$v.tar.gz HEAD && \
+	  echo "wrote $(DIST_DIR)/animkit-$$v.tar.gz"
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

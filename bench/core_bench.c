@@ -1,7 +1,7 @@
 /* Core benchmark: BVH parse throughput, and clip sample + FK in ns per joint for one
  * character and for 1,000 characters sharing a clip (keys every 1/30 s, playback advancing
  * 1/60 s per call). Prints medians of repeated runs.
- * Usage: bench_core [MOCAP_DIR]   (default: $AK_MOCAP_DIR, else ../shared/mocap) */
+ * Usage: bench_core [MOCAP_DIR]   (default: $AK_MOCAP_DIR, else tests/data/mocap) */
 #include "harness.h"
 #include "animkit/animkit.h"
 
@@ -149,7 +149,7 @@ static void bench_parse(const char *dir)
 int main(int argc, char **argv)
 {
     const char *env = getenv("AK_MOCAP_DIR");
-    const char *dir = argc > 1 ? argv[1] : (env && *env ? env : "../shared/mocap");
+    const char *dir = argc > 1 ? argv[1] : (env && *env ? env : "tests/data/mocap");
     bench_parse(dir);
     printf("\nClip sample + FK, ns per joint (median of 21 runs; keys at 30 Hz, +1/60 s per call)\n\n");
     printf("| skeleton | 1 char, sample then FK | 1 char, fused | 1,000 chars, fused | 1,000 chars, cubic |\n");

@@ -295,7 +295,7 @@ int main(int argc, char **argv)
     close_source(&s);
     char path[1024];
     const char *dir = getenv("AK_MOCAP_DIR");
-    snprintf(path, sizeof path, "%s/cmu_02_01_walk.bvh", dir ? dir : "../shared/mocap");
+    snprintf(path, sizeof path, "%s/cmu_02_01_walk.bvh", dir ? dir : "tests/data/mocap");
     if (argc >= 2) snprintf(path, sizeof path, "%s", argv[1]);
     if (open_source(&s, path) == 0)
         bench_source(&s, &g);

@@ -41,20 +41,20 @@ static inline ak_quat akt_random_quat(akt_rng *r)
     return ak_quat_normalize(q);
 }
 
-/* Path of a file in the shared mocap folder ($AK_MOCAP_DIR, else ../shared/mocap relative to
- * the source tree via $AK_SOURCE_DIR). Fails the test when the folder is missing. */
+/* Path of a file in the test mocap folder ($AK_MOCAP_DIR, else tests/data/mocap in the source
+ * tree via $AK_SOURCE_DIR). Fails the test when the file is missing. */
 static inline const char *akt_mocap_path(const char *name, char *buf, size_t size)
 {
     const char *dir = getenv("AK_MOCAP_DIR");
     char fallback[768];
     if (!dir || !*dir) {
         const char *src = getenv("AK_SOURCE_DIR");
-        snprintf(fallback, sizeof fallback, "%.700s/../shared/mocap", src ? src : ".");
+        snprintf(fallback, sizeof fallback, "%.700s/tests/data/mocap", src ? src : ".");
         dir = fallback;
     }
     snprintf(buf, size, "%.900s/%.100s", dir, name);
     FILE *f = fopen(buf, "rb");
-    if (!f) fail_msg("mocap file %s not found: the shared mocap folder must sit beside the checkout", buf);
+    if (!f) fail_msg("mocap file %s not found: tests/data/mocap ships with the repository (or set AK_MOCAP_DIR)", buf);
     else fclose(f);
     return buf;
 }

@@ -3,7 +3,7 @@
 # Usage: tools/bench.sh BUILD_DIR
 build=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
-AK_MOCAP_DIR=${AK_MOCAP_DIR:-$here/../shared/mocap}
+AK_MOCAP_DIR=${AK_MOCAP_DIR:-$here/tests/data/mocap}
 export AK_MOCAP_DIR
 found=0
 for b in "$build"/bin/bench_*; do

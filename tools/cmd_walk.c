@@ -1,6 +1,7 @@
 /* animkit walk — the main demo: a character walks to a target over terrain with foot IK.
  * Writes DIR/walk.bvh, DIR/walk.csv and prints a JSON summary as the last line on stdout. */
 #include "cli.h"
+#include "walk_output.h"
 #include "animkit/locomotion.h"
 
 #include <errno.h>
@@ -24,13 +25,6 @@
 #endif
 #include <stb/stb_image.h>
 #endif
-#endif
-
-#if defined(_WIN32)
-#include <direct.h>
-#define ak_mkdir(p) _mkdir(p)
-#else
-#define ak_mkdir(p) mkdir((p), 0777)
 #endif
 
 static void usage(FILE *out)
@@ -75,24 +69,6 @@ static void usage(FILE *out)
         "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,\n"
         "right_x,right_y,right_z,right_ground,right_stance,hip_drop (metres, seconds, heading in\n"
         "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1).\n");
-}
-
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-    char buf[1024];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf) return -1;
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; ++i) {
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char c = buf[i];
-            buf[i] = '\0';
-            if (ak_mkdir(buf) != 0 && errno != EEXIST) return -1;
-            buf[i] = c;
-        }
-    }
-    return 0;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -254,13 +230,13 @@ int ak_cmd_walk(int argc, char **argv)
     ak_error err;
     int rc = 1;
     ak_skeleton *sk = NULL, *idle_sk = NULL;
-    ak_clip *clip = NULL, *idle = NULL, *out_clip = NULL;
+    ak_clip *clip = NULL, *idle = NULL;
     ak_walk_motion *motion = NULL;
     ak_terrain *terrain = NULL;
     ak_walker *walker = NULL;
-    FILE *csv = NULL;
+    akcli_walk_output output;
+    memset(&output, 0, sizeof output);
     uint8_t *builtin_stance = NULL;
-    char path[1200];
 
     /* The walk clip: a file, or the built-in procedural walk (plus its idle). */
     ak_walk_motion_params mp = ak_walk_motion_defaults();
@@ -358,25 +334,13 @@ int ak_cmd_walk(int argc, char **argv)
         goto done;
     }
     const ak_skeleton *wsk = ak_walk_motion_skeleton(motion);
-    const int32_t J = wsk->joint_count;
     const float dt = ak_walk_motion_clip(motion)->frame_time;
-    const int32_t max_frames = (int32_t)ceilf(max_time / dt) + 1;
-    if (ak_clip_create(J, max_frames, dt, NULL, &out_clip, &err) != AK_OK) {
+    /* Frames are streamed to disk: memory does not depend on --max-time. */
+    const double max_frames = ceil((double)max_time / (double)dt) + 1.0;
+    if (akcli_walk_output_open(&output, out_dir, wsk, dt, &err) != AK_OK) {
         fprintf(stderr, "animkit walk: %s\n", err.message);
         goto done;
     }
-    if (make_dirs(out_dir) != 0) {
-        fprintf(stderr, "animkit walk: cannot create %s: %s\n", out_dir, strerror(errno));
-        goto done;
-    }
-    snprintf(path, sizeof path, "%s/walk.csv", out_dir);
-    csv = fopen(path, "w");
-    if (!csv) {
-        fprintf(stderr, "animkit walk: cannot write %s: %s\n", path, strerror(errno));
-        goto done;
-    }
-    fprintf(csv, "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,"
-                 "right_x,right_y,right_z,right_ground,right_stance,hip_drop\n");
     const int32_t hips = ak_walk_motion_humanoid(motion)->joint[AK_HUM_HIPS] >= 0
                              ? ak_walk_motion_humanoid(motion)->joint[AK_HUM_HIPS]
                              : 0;
@@ -392,21 +356,13 @@ int ak_cmd_walk(int argc, char **argv)
         }
         ak_walker_get_state(walker, &s);
         const ak_xform *world = ak_walker_world_pose(walker);
-        const ak_xform *local = ak_walker_local_pose(walker);
         /* The measures cover the walk itself, up to the moment of arrival. */
         if (!s.arrived) ak_walk_metrics_add(&metrics, &s, world, hips, frames == 0 ? 0.0f : dt);
-        for (int32_t j = 0; j < J; ++j)
-            out_clip->rotations[(size_t)frames * J + j] = local[j].rotation;
-        out_clip->translations[(size_t)frames * out_clip->track_count] = local[0].translation;
-        const ak_vec3 r = world[0].translation;
-        fprintf(csv, "%.5f,%.5f,%.5f,%.5f,%.4f", (double)s.time, (double)r.x, (double)r.y,
-                (double)r.z, (double)(s.heading * 180.0f / 3.14159265f));
-        for (int k = 0; k < 2; ++k)
-            fprintf(csv, ",%.5f,%.5f,%.5f,%.5f,%d", (double)s.sole[k].x, (double)s.sole[k].y,
-                    (double)s.sole[k].z,
-                    (double)(isfinite(s.sole_ground[k]) ? s.sole_ground[k] : NAN),
-                    (int)s.stance[k]);
-        fprintf(csv, ",%.5f\n", (double)s.hip_drop);
+        if (akcli_walk_output_frame(&output, &s, world, ak_walker_local_pose(walker), &err) !=
+            AK_OK) {
+            fprintf(stderr, "animkit walk: %s\n", err.message);
+            goto done;
+        }
         if (!quiet && s.time >= next_report) {
             fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s\n",
                     (double)s.time, (double)s.position.x, (double)s.position.z, (double)s.distance,
@@ -418,31 +374,22 @@ int ak_cmd_walk(int argc, char **argv)
             break;
         }
     }
-    fclose(csv);
-    csv = NULL;
-    out_clip->frame_count = frames > 0 ? frames : 1;
-    ak_clip_finalize(out_clip);
-    snprintf(path, sizeof path, "%s/walk.bvh", out_dir);
-    if (ak_bvh_write_file(path, wsk, out_clip, AK_ORDER_ZYX, &err) != AK_OK) {
-        rc = ak_cli_file_error(path, &err);
+    char summary[512];
+    if (akcli_walk_summary_json(summary, sizeof summary, &s, &metrics, &err) != AK_OK ||
+        akcli_walk_output_commit(&output, summary, &err) != AK_OK) {
+        fprintf(stderr, "animkit walk: %s (the files in %s are unchanged)\n", err.message, out_dir);
         goto done;
     }
     if (!quiet)
-        fprintf(stderr, "walk: wrote %s/walk.bvh and %s/walk.csv (%d frames)\n", out_dir, out_dir,
-                (int)frames);
-    printf("{\"arrived\":%s,\"time_s\":%.3f,\"final_distance\":%.4f,\"path_length\":%.3f,\"max_"
-           "penetration\":%.5f,"
-           "\"max_float\":%.5f,\"skate\":%.5f,\"max_foot_tilt_deg\":%.3f}\n",
-           s.arrived ? "true" : "false", (double)s.time, (double)s.distance, (double)s.path_length,
-           (double)metrics.max_penetration, (double)metrics.max_float, (double)metrics.skate,
-           (double)metrics.max_tilt_deg);
+        fprintf(stderr, "walk: wrote %s/walk.bvh, %s/walk.csv and %s/summary.json (%d frames)\n",
+                out_dir, out_dir, out_dir, (int)frames);
+    printf("%s\n", summary);
     rc = s.arrived ? 0 : 1;
 done:
-    if (csv) fclose(csv);
+    akcli_walk_output_abort(&output);
     ak_walker_destroy(walker);
     ak_terrain_destroy(terrain);
     ak_walk_motion_destroy(motion);
-    ak_clip_destroy(out_clip);
     ak_clip_destroy(idle);
     ak_skeleton_destroy(idle_sk);
     ak_clip_destroy(clip);

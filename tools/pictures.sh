@@ -2,11 +2,11 @@
 # Writes the README pictures into docs/img/ with the headless renderer (`animkit render`):
 # a still of a mocap clip, a contact sheet of a walk, an IK chain reaching a target and the
 # walker on hills. Usage: tools/pictures.sh BUILD_DIR   (called by `make pictures`)
-# The mocap clips come from $AK_MOCAP_DIR (default: ../shared/mocap beside the checkout).
+# The mocap clips come from $AK_MOCAP_DIR (default: tests/data/mocap).
 set -eu
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
-mocap=${AK_MOCAP_DIR:-$root/../shared/mocap}
+mocap=${AK_MOCAP_DIR:-$root/tests/data/mocap}
 ak="$build/bin/animkit"
 out="$root/docs/img"
 mkdir -p "$out"

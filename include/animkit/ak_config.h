@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/* The project's version: this is the one place it is written. CMake reads it from here (the
+ * CMake package, pkg-config), `animkit --version` and ak_version() print it, and a test checks
+ * the Unity package.json and CHANGELOG.md agree (tools/version.sh prints or sets it). */
 #define AK_VERSION_MAJOR 0
 #define AK_VERSION_MINOR 1
 #define AK_VERSION_PATCH 0

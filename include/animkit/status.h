@@ -29,6 +29,10 @@ typedef struct ak_error {
     char message[256];
 } ak_error;
 
+/* The library's version, "MAJOR.MINOR.PATCH" (AK_VERSION_STRING of the build that made it): a
+ * program linked against a shared animkit can compare it with the header it was compiled with. */
+AK_API const char *ak_version(void);
+
 /* Short constant name of a status code ("AK_ERR_PARSE"); never NULL. */
 AK_API const char *ak_status_name(int32_t status);
 

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *ak_version(void) { return AK_VERSION_STRING; }
+
 const char *ak_status_name(int32_t status)
 {
     switch (status) {

@@ -9,4 +9,20 @@
 int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_data,
                               size_t *out_size, ak_error *err);
 
+/* Streaming BVH output for motions of unknown length (the walk CLI): memory independent of
+ * the frame count. begin writes the hierarchy (a translation channel set on the joints where
+ * has_translation[j]; NULL: the root only) and the MOTION header into `out`; each frame line
+ * takes one local pose (rotation of every joint, translation of the tracked joints); end fills
+ * in the frame count and frees the stream (out itself is committed by the caller). A
+ * non-finite pose is refused with AK_ERR_INVALID_ARG; write failures come from `out`. */
+typedef struct akbvh_stream akbvh_stream;
+struct akio_atomic;
+int32_t akbvh_stream_begin(struct akio_atomic *out, const ak_skeleton *s,
+                           const uint8_t *has_translation, ak_rot_order order, float frame_time,
+                           akbvh_stream **stream, ak_error *err);
+int32_t akbvh_stream_frame(akbvh_stream *w, const ak_xform *local, ak_error *err);
+int32_t akbvh_stream_end(akbvh_stream *w, ak_error *err);
+/* Frees a stream that will not be ended (on an error path). */
+void akbvh_stream_destroy(akbvh_stream *w);
+
 #endif

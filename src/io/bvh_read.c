@@ -15,6 +15,7 @@
 #include "animkit/bvh.h"
 #include "io/bvh_internal.h"
 #include "io/bvh_number.h"
+#include "io/file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -829,7 +830,7 @@ int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_da
 {
     *out_data = NULL;
     *out_size = 0;
-    FILE *f = fopen(path, "rb");
+    FILE *f = akio_fopen(path, "rb");
     if (!f) return ak_error_set(err, AK_ERR_IO, 0, "cannot open: %s", strerror(errno));
     size_t cap = 1 << 16, size = 0;
     /* Size the buffer from the file length when the stream can tell it. */

@@ -8,6 +8,9 @@
  * (a + 180, 180 - b, c + 180), each angle shifted by whole turns towards the previous
  * frame's value, the one closest to the previous frame is written. */
 #include "animkit/bvh.h"
+#include "io/bvh_internal.h"
+#include "io/file.h"
+#include "io/number_text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -78,6 +81,9 @@ static void tb_printf(text_buf *b, const char *fmt, ...)
     b->size += (size_t)n;
 }
 
+/* Axis (0 x, 1 y, 2 z) of each listed channel, per rotation order. */
+static const int k_axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
 /* Nearest value to `ref` of the form a + k * 360. */
 static double unwrap_deg(double a, double ref)
 {
@@ -89,12 +95,11 @@ static double unwrap_deg(double a, double ref)
 static void continuous_euler(ak_quat q, ak_rot_order order, int has_prev, const double prev[3],
                              double out[3])
 {
-    static const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     const double to_deg = 180.0 / 3.14159265358979323846;
     ak_vec3 e = ak_quat_to_euler(q, order);
     const double slot[3] = {e.x, e.y, e.z};
     double a[3];
-    for (int i = 0; i < 3; ++i) a[i] = slot[axes[order][i]] * to_deg;
+    for (int i = 0; i < 3; ++i) a[i] = slot[k_axes[order][i]] * to_deg;
     if (!has_prev) {
         memcpy(out, a, sizeof a);
         return;
@@ -127,16 +132,11 @@ static int name_is_writable(const char *name)
     return 1;
 }
 
-static int32_t validate(const ak_skeleton *s, const ak_clip *c, ak_rot_order order, ak_error *err)
+/* What the hierarchy needs: a known order and names and offsets BVH can hold. */
+static int32_t validate_skeleton(const ak_skeleton *s, ak_rot_order order, ak_error *err)
 {
-    if (!s || !c) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null skeleton or clip");
     if ((int)order < 0 || (int)order > 5)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown rotation order %d", (int)order);
-    if (c->joint_count != s->joint_count)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has %d joints, skeleton %d",
-                            (int)c->joint_count, (int)s->joint_count);
-    if (c->frame_count < 1 || !(c->frame_time > 0.0f) || !isfinite(c->frame_time))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip needs frames and a positive frame time");
     for (int32_t j = 0; j < s->joint_count; ++j) {
         if (!name_is_writable(s->names[j]))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -149,6 +149,19 @@ static int32_t validate(const ak_skeleton *s, const ak_clip *c, ak_rot_order ord
         if (!isfinite(o.x) || !isfinite(o.y) || !isfinite(o.z))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint '%s' has a non-finite offset", s->names[j]);
     }
+    return AK_OK;
+}
+
+static int32_t validate(const ak_skeleton *s, const ak_clip *c, ak_rot_order order, ak_error *err)
+{
+    if (!s || !c) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null skeleton or clip");
+    if (c->joint_count != s->joint_count)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has %d joints, skeleton %d",
+                            (int)c->joint_count, (int)s->joint_count);
+    if (c->frame_count < 1 || !(c->frame_time > 0.0f) || !isfinite(c->frame_time))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip needs frames and a positive frame time");
+    int32_t st = validate_skeleton(s, order, err);
+    if (st) return st;
     const size_t keys = (size_t)c->frame_count * (size_t)c->joint_count;
     for (size_t k = 0; k < keys; ++k) {
         const ak_quat q = c->rotations[k];
@@ -164,6 +177,100 @@ static int32_t validate(const ak_skeleton *s, const ak_clip *c, ak_rot_order ord
     return AK_OK;
 }
 
+/* A number as text with 9 significant digits (a float round-trips), '.' for the decimal
+ * point whatever the C locale says. The caller has checked that v is finite. */
+static void tb_number(text_buf *b, const char *sep, double v)
+{
+    char num[AKIO_NUMBER_MAX];
+    akio_format_number(num, v, 9);
+    tb_puts(b, sep);
+    tb_puts(b, num);
+}
+
+static void tb_vec3(text_buf *b, const char *sep, double x, double y, double z)
+{
+    tb_number(b, sep, x);
+    tb_number(b, " ", y);
+    tb_number(b, " ", z);
+}
+
+/* Which joints are written as End Site blocks: tips without a translation track. */
+static void mark_end_sites(const ak_skeleton *s, const int32_t *joint_track, uint8_t *as_end)
+{
+    for (int32_t j = 0; j < s->joint_count; ++j)
+        as_end[j] = (uint8_t)(s->is_end_site[j] && s->parents[j] >= 0 &&
+                              s->subtree_end[j] == j + 1 && joint_track[j] < 0);
+}
+
+/* HIERARCHY ... up to and including "MOTION\n". Depth-first order means closing braces until
+ * the parent is on top; `open` is scratch for joint_count joints. */
+static void put_hierarchy(text_buf *b, const ak_skeleton *s, const int32_t *joint_track,
+                          const uint8_t *as_end, ak_rot_order order, int32_t *open)
+{
+    static const char *const rot_names[3] = {"Xrotation", "Yrotation", "Zrotation"};
+    int32_t depth = 0;
+    tb_puts(b, "HIERARCHY\n");
+    for (int32_t j = 0; j < s->joint_count; ++j) {
+        const int32_t p = s->parents[j];
+        while (depth > 0 && open[depth - 1] != p) {
+            tb_indent(b, --depth);
+            tb_puts(b, "}\n");
+        }
+        const ak_vec3 o = s->rest_local[j].translation;
+        tb_indent(b, depth);
+        if (as_end[j]) {
+            tb_puts(b, "End Site\n");
+        } else {
+            tb_puts(b, p < 0 ? "ROOT " : "JOINT ");
+            tb_puts(b, s->names[j]);
+            tb_puts(b, "\n");
+        }
+        tb_indent(b, depth);
+        tb_puts(b, "{\n");
+        tb_indent(b, depth + 1);
+        tb_vec3(b, "OFFSET ", (double)o.x, (double)o.y, (double)o.z);
+        tb_puts(b, "\n");
+        if (!as_end[j]) {
+            tb_indent(b, depth + 1);
+            if (joint_track[j] >= 0) tb_puts(b, "CHANNELS 6 Xposition Yposition Zposition");
+            else tb_puts(b, "CHANNELS 3");
+            for (int i = 0; i < 3; ++i) {
+                tb_puts(b, " ");
+                tb_puts(b, rot_names[k_axes[order][i]]);
+            }
+            tb_puts(b, "\n");
+        }
+        open[depth++] = j;
+    }
+    while (depth > 0) {
+        tb_indent(b, --depth);
+        tb_puts(b, "}\n");
+    }
+    tb_puts(b, "MOTION\n");
+}
+
+/* One motion line: per written joint its translation (tracked joints) then its Euler angles
+ * in degrees, continuous with `prev` (3 per joint) when has_prev. */
+static void put_frame(text_buf *b, int32_t n, const int32_t *joint_track, const uint8_t *as_end,
+                      const ak_quat *rot, const ak_vec3 *tr, ak_rot_order order, int has_prev,
+                      double *prev)
+{
+    const char *sep = "";
+    for (int32_t j = 0; j < n; ++j) {
+        if (as_end[j]) continue;
+        const int32_t track = joint_track[j];
+        if (track >= 0) {
+            tb_vec3(b, sep, (double)tr[track].x, (double)tr[track].y, (double)tr[track].z);
+            sep = " ";
+        }
+        double *e = prev + 3 * (size_t)j;
+        continuous_euler(rot[j], order, has_prev, e, e);
+        tb_vec3(b, sep, e[0], e[1], e[2]);
+        sep = " ";
+    }
+    tb_puts(b, "\n");
+}
+
 int32_t ak_bvh_write_memory(const ak_skeleton *s, const ak_clip *c, ak_rot_order order,
                             char **out_text, size_t *out_size, ak_error *err)
 {
@@ -173,8 +280,6 @@ int32_t ak_bvh_write_memory(const ak_skeleton *s, const ak_clip *c, ak_rot_order
     int32_t st = validate(s, c, order, err);
     if (st) return st;
 
-    static const char *const rot_names[3] = {"Xrotation", "Yrotation", "Zrotation"};
-    static const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     const int32_t n = s->joint_count;
     text_buf b = {NULL, 0, 0, 0};
     int32_t *open = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
@@ -186,72 +291,14 @@ int32_t ak_bvh_write_memory(const ak_skeleton *s, const ak_clip *c, ak_rot_order
         free(prev);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
-    for (int32_t j = 0; j < n; ++j)
-        as_end[j] = (uint8_t)(s->is_end_site[j] && s->parents[j] >= 0 && s->subtree_end[j] == j + 1 &&
-                              c->joint_track[j] < 0);
-
-    /* Hierarchy: depth-first order means closing braces until the parent is on top. */
-    int32_t depth = 0;
-    tb_puts(&b, "HIERARCHY\n");
-    for (int32_t j = 0; j < n; ++j) {
-        const int32_t p = s->parents[j];
-        while (depth > 0 && open[depth - 1] != p) {
-            --depth;
-            tb_indent(&b, depth);
-            tb_puts(&b, "}\n");
-        }
-        const ak_vec3 o = s->rest_local[j].translation;
-        tb_indent(&b, depth);
-        if (as_end[j]) {
-            tb_puts(&b, "End Site\n");
-        } else {
-            tb_puts(&b, p < 0 ? "ROOT " : "JOINT ");
-            tb_puts(&b, s->names[j]);
-            tb_puts(&b, "\n");
-        }
-        tb_indent(&b, depth);
-        tb_puts(&b, "{\n");
-        tb_indent(&b, depth + 1);
-        tb_printf(&b, "OFFSET %.9g %.9g %.9g\n", (double)o.x, (double)o.y, (double)o.z);
-        if (!as_end[j]) {
-            tb_indent(&b, depth + 1);
-            if (c->joint_track[j] >= 0) tb_puts(&b, "CHANNELS 6 Xposition Yposition Zposition");
-            else tb_puts(&b, "CHANNELS 3");
-            for (int i = 0; i < 3; ++i) {
-                tb_puts(&b, " ");
-                tb_puts(&b, rot_names[axes[order][i]]);
-            }
-            tb_puts(&b, "\n");
-        }
-        open[depth++] = j;
-    }
-    while (depth > 0) {
-        --depth;
-        tb_indent(&b, depth);
-        tb_puts(&b, "}\n");
-    }
-    tb_printf(&b, "MOTION\nFrames: %d\nFrame Time: %.9g\n", (int)c->frame_count, (double)c->frame_time);
-
-    for (int32_t f = 0; f < c->frame_count; ++f) {
-        const ak_quat *rot = c->rotations + (size_t)f * (size_t)n;
-        const ak_vec3 *tr = c->translations + (size_t)f * (size_t)c->track_count;
-        int first = 1;
-        for (int32_t j = 0; j < n; ++j) {
-            if (as_end[j]) continue;
-            const int32_t track = c->joint_track[j];
-            if (track >= 0) {
-                const ak_vec3 t = tr[track];
-                tb_printf(&b, "%s%.9g %.9g %.9g", first ? "" : " ", (double)t.x, (double)t.y, (double)t.z);
-                first = 0;
-            }
-            double *e = prev + 3 * (size_t)j;
-            continuous_euler(rot[j], order, f > 0, e, e);
-            tb_printf(&b, "%s%.9g %.9g %.9g", first ? "" : " ", e[0], e[1], e[2]);
-            first = 0;
-        }
-        tb_puts(&b, "\n");
-        if (b.failed) break;
-    }
+    mark_end_sites(s, c->joint_track, as_end);
+    put_hierarchy(&b, s, c->joint_track, as_end, order, open);
+    tb_printf(&b, "Frames: %d\n", (int)c->frame_count);
+    tb_number(&b, "Frame Time: ", (double)c->frame_time);
+    tb_puts(&b, "\n");
+    for (int32_t f = 0; f < c->frame_count && !b.failed; ++f)
+        put_frame(&b, n, c->joint_track, as_end, c->rotations + (size_t)f * (size_t)n,
+                  c->translations + (size_t)f * (size_t)c->track_count, order, f > 0, prev);
     free(open);
     free(as_end);
     free(prev);
@@ -273,16 +320,140 @@ int32_t ak_bvh_write_file(const char *path, const ak_skeleton *s, const ak_clip 
     size_t size = 0;
     int32_t st = ak_bvh_write_memory(s, c, order, &text, &size, err);
     if (st) return st;
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        free(text);
-        return ak_error_set(err, AK_ERR_IO, 0, "cannot open for writing: %s", strerror(errno));
-    }
-    size_t wrote = fwrite(text, 1, size, f);
-    int close_failed = fclose(f) != 0;
+    st = akio_write_file(path, text, size, err);
     free(text);
-    if (wrote != size || close_failed)
-        return ak_error_set(err, AK_ERR_IO, 0, "write failed: %s", strerror(errno));
+    if (st) return st;
     ak_error_clear(err);
     return AK_OK;
+}
+
+/* ---- streaming: a motion of unknown length written frame by frame ---- */
+
+struct akbvh_stream {
+    akio_atomic *out;
+    int32_t joint_count;
+    ak_rot_order order;
+    int32_t *joint_track;   /* joint -> track or -1 */
+    int32_t track_count;
+    uint8_t *as_end;
+    double *prev;           /* 3 Euler angles per joint, the previous frame's */
+    ak_quat *rot;           /* one frame's keys */
+    ak_vec3 *tr;
+    int32_t frames;
+    long long frames_at;    /* offset of the reserved frame count */
+    text_buf line;
+};
+
+/* The frame count is not known until the end: a fixed-width field is reserved and filled in
+ * by akbvh_stream_end ("Frames:" then blanks then the number, which every reader accepts). */
+#define FRAMES_FIELD 11
+
+void akbvh_stream_destroy(akbvh_stream *w)
+{
+    if (!w) return;
+    free(w->joint_track);
+    free(w->as_end);
+    free(w->prev);
+    free(w->rot);
+    free(w->tr);
+    free(w->line.data);
+    free(w);
+}
+
+static int32_t stream_flush_line(akbvh_stream *w, ak_error *err)
+{
+    if (w->line.failed) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory while writing BVH");
+    int32_t st = akio_atomic_write(w->out, w->line.data, w->line.size, err);
+    w->line.size = 0;
+    return st;
+}
+
+static akbvh_stream *stream_alloc(int32_t n)
+{
+    akbvh_stream *w = (akbvh_stream *)calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->joint_track = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    w->as_end = (uint8_t *)malloc((size_t)n);
+    w->prev = (double *)calloc(3 * (size_t)n, sizeof(double));
+    w->rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)n);
+    w->tr = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
+    if (!w->joint_track || !w->as_end || !w->prev || !w->rot || !w->tr) {
+        akbvh_stream_destroy(w);
+        return NULL;
+    }
+    w->joint_count = n;
+    return w;
+}
+
+int32_t akbvh_stream_begin(akio_atomic *out, const ak_skeleton *s, const uint8_t *has_translation,
+                           ak_rot_order order, float frame_time, akbvh_stream **stream,
+                           ak_error *err)
+{
+    *stream = NULL;
+    if (!out || !s || s->joint_count < 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output or empty skeleton");
+    if (!(frame_time > 0.0f) || !isfinite(frame_time))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "frame time must be finite and > 0");
+    int32_t st = validate_skeleton(s, order, err);
+    if (st) return st;
+    akbvh_stream *w = stream_alloc(s->joint_count);
+    int32_t *open = (int32_t *)malloc(sizeof(int32_t) * (size_t)s->joint_count);
+    if (!w || !open) {
+        akbvh_stream_destroy(w);
+        free(open);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    w->out = out;
+    w->order = order;
+    for (int32_t j = 0; j < s->joint_count; ++j)
+        w->joint_track[j] = (has_translation ? has_translation[j] : j == 0) ? w->track_count++ : -1;
+    mark_end_sites(s, w->joint_track, w->as_end);
+    put_hierarchy(&w->line, s, w->joint_track, w->as_end, order, open);
+    free(open);
+    tb_puts(&w->line, "Frames:");
+    st = stream_flush_line(w, err);
+    if (!st) st = akio_atomic_tell(out, &w->frames_at, err);
+    tb_printf(&w->line, "%*d\n", FRAMES_FIELD, 0);
+    tb_number(&w->line, "Frame Time: ", (double)frame_time);
+    tb_puts(&w->line, "\n");
+    if (!st) st = stream_flush_line(w, err);
+    if (st) {
+        akbvh_stream_destroy(w);
+        return st;
+    }
+    *stream = w;
+    return AK_OK;
+}
+
+int32_t akbvh_stream_frame(akbvh_stream *w, const ak_xform *local, ak_error *err)
+{
+    for (int32_t j = 0; j < w->joint_count; ++j) {
+        const ak_quat q = local[j].rotation;
+        const ak_vec3 t = local[j].translation;
+        const float qn = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+        if (!isfinite(qn) || !(qn > 0.0f) ||
+            (w->joint_track[j] >= 0 && (!isfinite(t.x) || !isfinite(t.y) || !isfinite(t.z))))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "frame %d: joint %d has a non-finite or zero pose", (int)w->frames,
+                                (int)j);
+        const ak_quat unit = {q.x / qn, q.y / qn, q.z / qn, q.w / qn};
+        w->rot[j] = unit;
+        if (w->joint_track[j] >= 0) w->tr[w->joint_track[j]] = t;
+    }
+    put_frame(&w->line, w->joint_count, w->joint_track, w->as_end, w->rot, w->tr, w->order,
+              w->frames > 0, w->prev);
+    if (w->frames == INT32_MAX) return ak_error_set(err, AK_ERR_LIMIT, 0, "too many frames");
+    ++w->frames;
+    return stream_flush_line(w, err);
+}
+
+int32_t akbvh_stream_end(akbvh_stream *w, ak_error *err)
+{
+    char count[FRAMES_FIELD + 2];
+    int32_t st = AK_OK;
+    if (w->frames < 1) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "a BVH needs at least one frame");
+    snprintf(count, sizeof count, "%*d", FRAMES_FIELD, (int)w->frames);
+    if (!st) st = akio_atomic_patch(w->out, w->frames_at, count, FRAMES_FIELD, err);
+    akbvh_stream_destroy(w);
+    return st;
 }

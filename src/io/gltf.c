@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "core/xform_inline.h"
+#include "io/file.h"
+#include "io/number_text.h"
 
 /* glTF constants (the OpenGL enums the format reuses). */
 #define GLTF_FLOAT                5126
@@ -57,6 +59,7 @@ typedef struct gbuf {
     uint8_t *data;
     size_t size, cap;
     int failed;
+    int nonfinite; /* a float that is not finite was asked for: the document is refused */
 } gbuf;
 
 static int gbuf_reserve(gbuf *b, size_t extra)
@@ -112,26 +115,61 @@ static void gbuf_align4(gbuf *b, uint8_t pad)
         gbuf_append(b, &pad, 1);
 }
 
-/* A float as JSON: 9 significant digits round-trip a float exactly; -0 is written as 0. */
+/* A float as JSON: 9 significant digits round-trip a float exactly; -0 is written as 0; '.'
+ * whatever the C locale. JSON has no infinity or NaN: those mark the document refused. */
 static void json_float(gbuf *b, float v)
 {
-    if (v == 0.0f) v = 0.0f;
-    gbuf_printf(b, "%.9g", (double)v);
+    char num[AKIO_NUMBER_MAX];
+    if (!isfinite(v)) {
+        b->nonfinite = 1;
+        v = 0.0f;
+    }
+    gbuf_append(b, num, (size_t)akio_format_number(num, (double)v, 9));
 }
 
-/* A JSON string. Bytes >= 0x80 are written as \u00XX so any input gives valid JSON. */
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 when p does not start one
+ * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). */
+static int utf8_length(const unsigned char *p)
+{
+    const unsigned c = p[0];
+    int n;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) n = 3;
+    else if (c >= 0xF0 && c <= 0xF4) n = 4;
+    else return 0;
+    if (c == 0xE0) lo = 0xA0;
+    else if (c == 0xED) hi = 0x9F;
+    else if (c == 0xF0) lo = 0x90;
+    else if (c == 0xF4) hi = 0x8F;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (int i = 2; i < n; ++i)
+        if (p[i] < 0x80 || p[i] > 0xBF) return 0;
+    return n;
+}
+
+/* A JSON string: UTF-8 text is copied as it is, with only the escapes JSON requires (quote,
+ * backslash, control characters). A byte that is not valid UTF-8 is taken as Latin-1 (names
+ * from old BVH files) and written as that character's UTF-8, so the output is always valid. */
 static void json_string(gbuf *b, const char *s)
 {
     gbuf_append(b, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = *p >= 0x80 ? utf8_length(p) : 1;
         if (*p == '"' || *p == '\\') {
             char e[2] = {'\\', (char)*p};
             gbuf_append(b, e, 2);
-        } else if (*p < 0x20 || *p >= 0x80) {
+        } else if (*p < 0x20) {
             gbuf_printf(b, "\\u%04x", (unsigned)*p);
+        } else if (n == 0) {
+            unsigned char latin1[2] = {(unsigned char)(0xC0 | (*p >> 6)),
+                                       (unsigned char)(0x80 | (*p & 0x3F))};
+            gbuf_append(b, latin1, 2);
+            n = 1;
         } else {
-            gbuf_append(b, p, 1);
+            gbuf_append(b, p, (size_t)n);
         }
+        p += n;
     }
     gbuf_append(b, "\"", 1);
 }
@@ -145,6 +183,8 @@ typedef struct block {
 static block bin_floats(gbuf *bin, const float *v, size_t count)
 {
     block r;
+    for (size_t i = 0; i < count; ++i)
+        if (!isfinite(v[i])) bin->nonfinite = 1;
     gbuf_align4(bin, 0);
     r.offset = bin->size;
     gbuf_append(bin, v, count * sizeof(float));
@@ -685,6 +725,14 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
         status = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
         goto done;
     }
+    if (js.nonfinite || d->bin.nonfinite) {
+        status = ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                              "values overflow to infinity (frame time %g s over %d frames, "
+                              "metres_per_unit %g): nothing written",
+                              c ? (double)c->frame_time : 0.0, c ? (int)c->frame_count : 0,
+                              (double)mpu);
+        goto done;
+    }
 
     if (!binary) {
         *out_data = js.data;
@@ -768,15 +816,8 @@ int32_t ak_gltf_write_file(const char *path, const ak_skeleton *skeleton, const 
     int32_t st =
         ak_gltf_write_memory(skeleton, clip, options, ends_with_glb(path), &data, &size, err);
     if (st != AK_OK) return st;
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        free(data);
-        return ak_error_set(err, AK_ERR_IO, 0, "cannot open %s for writing", path);
-    }
-    size_t wrote = fwrite(data, 1, size, f);
-    int close_failed = fclose(f) != 0;
+    st = akio_write_file(path, data, size, err);
     free(data);
-    if (wrote != size || close_failed)
-        return ak_error_set(err, AK_ERR_IO, 0, "cannot write %s", path);
+    if (st != AK_OK) return st;
     return AK_OK;
 }

@@ -1,6 +1,7 @@
 /* Ground queries and the built-in heightfield terrain (flat, hills, stairs, PGM heightmaps). */
 #include "animkit/ground.h"
 #include "core/xform_inline.h"
+#include "io/file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -344,7 +345,7 @@ int32_t ak_terrain_load_pgm(const char *path, float size, float height, ak_terra
 {
     if (out) *out = NULL;
     if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null path");
-    FILE *f = fopen(path, "rb");
+    FILE *f = akio_fopen(path, "rb");
     if (!f) return ak_error_set(err, AK_ERR_IO, 0, "cannot open: %s", strerror(errno));
     if (fseek(f, 0, SEEK_END) != 0) {
         fclose(f);

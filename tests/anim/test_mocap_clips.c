@@ -1,5 +1,5 @@
 /* Real mocap through the core: units detected from the standing height, humanoid map found
- * on every rig in the shared set, sampled poses keep bone lengths and unit quaternions. */
+ * on every rig in the test set, sampled poses keep bone lengths and unit quaternions. */
 #include "test_util.h"
 
 typedef struct expect {

@@ -1,5 +1,5 @@
 /* `animkit ik`: JSON result line, solved positions as CSV checked against the reference
- * positions of the shared mocap file (joints outside the chain unchanged, foot on target,
+ * positions of the test mocap file (joints outside the chain unchanged, foot on target,
  * bone lengths kept), and the usage/input error exit codes. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_util.h"

@@ -1,4 +1,4 @@
-/* IK on the real skeletons of the shared mocap files: every foot and hand put on reachable
+/* IK on the real skeletons of the test mocap files: every foot and hand put on reachable
  * targets at several frames, with the limb solver and the chain solvers (from the hips). */
 #include "test_util.h"
 

@@ -15,11 +15,11 @@
 
 #include "animkit/animkit.h"
 
-/* $AK_MOCAP_DIR, or a clear failure: CI always has the shared mocap folder. */
+/* $AK_MOCAP_DIR (CTest sets it to tests/data/mocap), or a clear failure. */
 static inline const char *mocap_dir(void)
 {
     const char *d = getenv("AK_MOCAP_DIR");
-    if (!d || !*d) fail_msg("AK_MOCAP_DIR is not set: point it at the shared mocap folder");
+    if (!d || !*d) fail_msg("AK_MOCAP_DIR is not set: point it at tests/data/mocap");
     char probe[1024];
     snprintf(probe, sizeof probe, "%s/PROVENANCE.md", d);
     FILE *f = fopen(probe, "rb");

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Exports glTF files from every shared mocap clip and runs the Khronos glTF validator (npm
+# Exports glTF files from every test mocap clip and runs the Khronos glTF validator (npm
 # package gltf-validator, installed on first use into BUILD_DIR/gltf-validator) on each.
 # Usage: validate_gltf.sh BUILD_DIR EXPORTER MOCAP_DIR
 # Exit 0: every file has zero errors; 1: an error; 77: node/npm missing or the npm registry

@@ -2,7 +2,8 @@
 // sized for you, exceptions instead of status codes. Everything here is in Unity's frame
 // (left-handed, Y up, metres); the plugin converts from animkit's right-handed frame.
 // No UnityEngine dependency (the MonoBehaviours in Runtime/Components build on it).
-// Arrays are pinned with `fixed` for the duration of a call (the assembly allows unsafe code).
+// Arrays cross as a reference to their first element (AnimKitNative.First), pinned for the
+// call without a copy; no unsafe code.
 using System;
 
 namespace AnimKit
@@ -19,7 +20,7 @@ namespace AnimKit
         RightShoulder, RightUpperArm, RightLowerArm, RightHand,
     }
 
-    public static unsafe class AnimKitLibrary
+    public static class AnimKitLibrary
     {
         /// <summary>ABI version of the loaded binary; throws when it is not the one this
         /// binding expects (an old plugin binary next to new scripts, or the reverse).</summary>
@@ -40,21 +41,20 @@ namespace AnimKit
         /// position (x,y,z) -> (x,y,-z), rotation (x,y,z,w) -> (-x,-y,z,w). Its own inverse.</summary>
         public static void MirrorZ(AkXform[] xforms)
         {
-            fixed (AkXform* x = xforms)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_mirror_z(x, xforms.Length), IntPtr.Zero);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_mirror_z(ref AnimKitNative.First(xforms), xforms.Length),
+                IntPtr.Zero);
         }
 
         public static void ToMatrices(AkXform[] xforms, AkMat4[] matrices)
         {
             if (matrices.Length < xforms.Length) throw new ArgumentException("matrices is shorter than xforms");
-            fixed (AkXform* x = xforms)
-            fixed (AkMat4* m = matrices)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_xforms_to_matrices(x, m, xforms.Length), IntPtr.Zero);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_xforms_to_matrices(ref AnimKitNative.First(xforms),
+                ref AnimKitNative.First(matrices), xforms.Length), IntPtr.Zero);
         }
     }
 
     /// <summary>A joint hierarchy (names, parents, rest pose) owned by the plugin.</summary>
-    public sealed unsafe class Skeleton : IDisposable
+    public sealed class Skeleton : IDisposable
     {
         public readonly SkeletonHandle Handle;
         public readonly int JointCount;
@@ -84,8 +84,8 @@ namespace AnimKit
                 JointNames[j] = AnimKitNative.FromUtf8(buf);
             }
             Parents = new int[JointCount];
-            fixed (int* p = Parents)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_parents(raw, p, JointCount), raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_parents(raw, ref AnimKitNative.First(Parents),
+                JointCount), raw);
         }
 
         IntPtr Raw { get { return Handle.Raw; } }
@@ -103,8 +103,8 @@ namespace AnimKit
         /// <summary>Rest pose (local, parent space) into `local` (length >= JointCount).</summary>
         public void RestPose(AkXform[] local)
         {
-            fixed (AkXform* l = local)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_rest_pose(Raw, l, local.Length), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_skeleton_rest_pose(Raw, ref AnimKitNative.First(local),
+                local.Length), Raw);
         }
 
         /// <summary>Joint index per HumanoidSlot (-1 where not found). `overrides` like
@@ -114,8 +114,8 @@ namespace AnimKit
         {
             int[] joints = new int[AnimKitNative.HumanoidSlotCount];
             int st;
-            fixed (int* j = joints)
-                st = AnimKitNative.ak_plugin_skeleton_humanoid(Raw, AnimKitNative.Utf8(overrides), j, joints.Length);
+            st = AnimKitNative.ak_plugin_skeleton_humanoid(Raw, AnimKitNative.Utf8(overrides),
+                ref AnimKitNative.First(joints), joints.Length);
             missing = null;
             if (st == (int)AkStatus.NotFound) missing = AnimKitNative.LastError(Raw);
             else AnimKitNative.Check(st, Raw);
@@ -126,9 +126,8 @@ namespace AnimKit
         public void Fk(AkXform[] local, AkXform[] world)
         {
             int n = Math.Min(local.Length, world.Length);
-            fixed (AkXform* l = local)
-            fixed (AkXform* w = world)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_fk(Raw, l, w, n), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_fk(Raw, ref AnimKitNative.First(local),
+                ref AnimKitNative.First(world), n), Raw);
         }
 
         /// <summary>Two-bone IK on a pose: `local` and `world` (FK of local) are updated in
@@ -137,9 +136,8 @@ namespace AnimKit
         {
             AkIkResult r;
             int n = Math.Min(local.Length, world.Length);
-            fixed (AkXform* l = local)
-            fixed (AkXform* w = world)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_limb_ik(Raw, ref p, l, w, n, out r), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_limb_ik(Raw, ref p, ref AnimKitNative.First(local),
+                ref AnimKitNative.First(world), n, out r), Raw);
             return r;
         }
 
@@ -151,11 +149,13 @@ namespace AnimKit
                 throw new ArgumentException("weights must have one entry per chain joint");
             AkIkResult r;
             int n = Math.Min(local.Length, world.Length);
-            fixed (int* c = chain)
-            fixed (float* w = weights)
-            fixed (AkXform* l = local)
-            fixed (AkXform* wo = world)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_look_at(Raw, c, w, chain.Length, ref p, l, wo, n, out r), Raw);
+            ref AkXform l = ref AnimKitNative.First(local), w = ref AnimKitNative.First(world);
+            ref int c = ref AnimKitNative.First(chain);
+            int st = weights == null
+                ? AnimKitNative.ak_plugin_look_at(Raw, ref c, IntPtr.Zero, chain.Length, ref p, ref l, ref w, n, out r)
+                : AnimKitNative.ak_plugin_look_at(Raw, ref c, ref AnimKitNative.First(weights), chain.Length, ref p,
+                    ref l, ref w, n, out r);
+            AnimKitNative.Check(st, Raw);
             return r;
         }
 
@@ -181,7 +181,7 @@ namespace AnimKit
     }
 
     /// <summary>Sampled animation for one skeleton.</summary>
-    public sealed unsafe class Clip : IDisposable
+    public sealed class Clip : IDisposable
     {
         public readonly ClipHandle Handle;
         public readonly int FrameCount;
@@ -216,17 +216,15 @@ namespace AnimKit
         /// <summary>Local pose at `time` seconds into `local` (length >= joint count).</summary>
         public void Sample(Skeleton skeleton, float time, Interpolation interp, AkXform[] local)
         {
-            fixed (AkXform* l = local)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample(Raw, skeleton.Handle.Raw, time, (int)interp,
-                    l, local.Length), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample(Raw, skeleton.Handle.Raw, time, (int)interp,
+                ref AnimKitNative.First(local), local.Length), Raw);
         }
 
         /// <summary>Model-space pose at `time` seconds into `world`.</summary>
         public void SampleWorld(Skeleton skeleton, float time, Interpolation interp, AkXform[] world)
         {
-            fixed (AkXform* w = world)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample_world(Raw, skeleton.Handle.Raw, time, (int)interp,
-                    w, world.Length), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample_world(Raw, skeleton.Handle.Raw, time, (int)interp,
+                ref AnimKitNative.First(world), world.Length), Raw);
         }
 
         public void Dispose() { Handle.Dispose(); }
@@ -234,7 +232,7 @@ namespace AnimKit
 
     /// <summary>A walking character: the guide-joint walker with foot IK over ground the
     /// engine ray-casts (two-phase: Begin -> move -> Rays -> cast -> Finish).</summary>
-    public sealed unsafe class Character : IDisposable
+    public sealed class Character : IDisposable
     {
         public readonly CharacterHandle Handle;
         public readonly int JointCount;
@@ -305,8 +303,8 @@ namespace AnimKit
         public AkRay[] GroundRays(out int count)
         {
             int n;
-            fixed (AkRay* r = m_rays)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_character_ground_rays(Raw, r, m_rays.Length, out n), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_character_ground_rays(Raw, ref AnimKitNative.First(m_rays),
+                m_rays.Length, out n), Raw);
             count = n;
             return m_rays;
         }
@@ -315,8 +313,8 @@ namespace AnimKit
         public void Finish(AkGroundHit[] hits, int count)
         {
             if (count > hits.Length) throw new ArgumentException("hits is shorter than count");
-            fixed (AkGroundHit* h = hits)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_character_finish(Raw, h, count), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_character_finish(Raw, ref AnimKitNative.First(hits), count),
+                Raw);
         }
 
         /// <summary>Pose in the character's own space (under a Transform at State.position,
@@ -325,15 +323,21 @@ namespace AnimKit
         {
             int n = local != null ? local.Length : model.Length;
             if (local != null && model != null) n = Math.Min(local.Length, model.Length);
-            fixed (AkXform* l = local)
-            fixed (AkXform* w = model)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_character_pose(Raw, l, w, n), Raw);
+            int st;
+            if (local == null)
+                st = AnimKitNative.ak_plugin_character_pose(Raw, IntPtr.Zero, ref AnimKitNative.First(model), n);
+            else if (model == null)
+                st = AnimKitNative.ak_plugin_character_pose(Raw, ref AnimKitNative.First(local), IntPtr.Zero, n);
+            else
+                st = AnimKitNative.ak_plugin_character_pose(Raw, ref AnimKitNative.First(local),
+                    ref AnimKitNative.First(model), n);
+            AnimKitNative.Check(st, Raw);
         }
 
         public void WorldPose(AkXform[] world)
         {
-            fixed (AkXform* w = world)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_character_world_pose(Raw, w, world.Length), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_character_world_pose(Raw, ref AnimKitNative.First(world),
+                world.Length), Raw);
         }
 
         public void Dispose() { Handle.Dispose(); }
@@ -341,7 +345,7 @@ namespace AnimKit
 
     /// <summary>Standalone foot IK for a clip played without the walker (two-phase: Rays ->
     /// cast -> Apply on the pose, every frame after sampling and FK).</summary>
-    public sealed unsafe class FootIkRig : IDisposable
+    public sealed class FootIkRig : IDisposable
     {
         public readonly FootIkHandle Handle;
         readonly AkRay[] m_rays = new AkRay[AnimKitNative.FootIkRayCount];
@@ -369,10 +373,8 @@ namespace AnimKit
         public AkRay[] Rays(float time, AkXform character, AkXform[] model, out int count)
         {
             int n;
-            fixed (AkXform* m = model)
-            fixed (AkRay* r = m_rays)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_rays(Raw, time, ref character, m, model.Length, r,
-                    m_rays.Length, out n), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_rays(Raw, time, ref character,
+                ref AnimKitNative.First(model), model.Length, ref AnimKitNative.First(m_rays), m_rays.Length, out n), Raw);
             count = n;
             return m_rays;
         }
@@ -381,10 +383,8 @@ namespace AnimKit
         public void Apply(float dt, AkGroundHit[] hits, int count, AkXform[] local, AkXform[] model)
         {
             int n = Math.Min(local.Length, model.Length);
-            fixed (AkGroundHit* h = hits)
-            fixed (AkXform* l = local)
-            fixed (AkXform* m = model)
-                AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_apply(Raw, dt, h, Math.Min(count, hits.Length), l, m, n), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_apply(Raw, dt, ref AnimKitNative.First(hits),
+                Math.Min(count, hits.Length), ref AnimKitNative.First(local), ref AnimKitNative.First(model), n), Raw);
         }
 
         public AkFootIkState State

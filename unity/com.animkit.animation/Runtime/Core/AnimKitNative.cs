@@ -4,8 +4,11 @@
 //  - every import is static extern, Cdecl, with blittable parameters only (int, float,
 //    IntPtr, pointers to blittable structs, byte[] for UTF-8 text); no bool, no string
 //    marshalling (IL2CPP would use the ANSI code page on Windows), no callbacks;
-//  - pose arrays cross as pointers (callers pin with `fixed`): Mono marshals a struct array
-//    argument at ~5 us per call for 38 joints, a pinned pointer costs nothing extra;
+//  - arrays cross as `ref T` to their first element (`ref local[0]`): a by-ref blittable
+//    argument is passed as the address of the caller's memory, pinned for the call, with no
+//    copy (Mono marshals a struct-array argument at ~5 us per call for 38 joints) and no
+//    `unsafe` code, so the assembly needs no allowUnsafeCode. Optional arrays have an
+//    IntPtr overload for "none";
 //  - handles cross as IntPtr; the SafeHandle wrappers below own them;
 //  - errors come back as status codes, turned into AnimKitException with the plugin's
 //    ak_plugin_last_error text.
@@ -244,7 +247,7 @@ namespace AnimKit
     public sealed class CharacterHandle : AnimKitHandle { public CharacterHandle(IntPtr h) : base(h) { } }
     public sealed class FootIkHandle : AnimKitHandle { public FootIkHandle(IntPtr h) : base(h) { } }
 
-    public static unsafe class AnimKitNative
+    public static class AnimKitNative
     {
         // Resolves to libanimkit_unity.so (Linux) and animkit_unity.dll (Windows).
         public const string Lib = "animkit_unity";
@@ -267,33 +270,37 @@ namespace AnimKit
 
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_info_get(IntPtr skeleton, out AkSkeletonInfo info);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_joint_name(IntPtr skeleton, int joint, byte[] buffer, int size);
-        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_parents(IntPtr skeleton, int* parents, int count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_parents(IntPtr skeleton, ref int parents, int count);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_find(IntPtr skeleton, byte[] nameUtf8, out int joint);
-        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_rest_pose(IntPtr skeleton, AkXform* local, int count);
-        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_humanoid(IntPtr skeleton, byte[] overridesUtf8, int* joints, int count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_rest_pose(IntPtr skeleton, ref AkXform local, int count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_skeleton_humanoid(IntPtr skeleton, byte[] overridesUtf8, ref int joints, int count);
 
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_clip_info_get(IntPtr clip, out AkClipInfo info);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_clip_set_loop(IntPtr clip, int loop);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_clip_sample(IntPtr clip, IntPtr skeleton, float time, int interp, AkXform* local, int count);
+        public static extern int ak_plugin_clip_sample(IntPtr clip, IntPtr skeleton, float time, int interp, ref AkXform local, int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_clip_sample_world(IntPtr clip, IntPtr skeleton, float time, int interp, AkXform* world, int count);
+        public static extern int ak_plugin_clip_sample_world(IntPtr clip, IntPtr skeleton, float time, int interp, ref AkXform world, int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_fk(IntPtr skeleton, AkXform* local, AkXform* world, int count);
+        public static extern int ak_plugin_fk(IntPtr skeleton, ref AkXform local, ref AkXform world, int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_xforms_to_matrices(AkXform* xforms, AkMat4* matrices, int count);
+        public static extern int ak_plugin_xforms_to_matrices(ref AkXform xforms, ref AkMat4 matrices, int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_mirror_z(AkXform* xforms, int count);
+        public static extern int ak_plugin_mirror_z(ref AkXform xforms, int count);
 
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_limb_ik_defaults(out AkLimbIkParams p);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_limb_ik(IntPtr skeleton, ref AkLimbIkParams p, AkXform* local,
-            AkXform* world, int count, out AkIkResult result);
+        public static extern int ak_plugin_limb_ik(IntPtr skeleton, ref AkLimbIkParams p, ref AkXform local,
+            ref AkXform world, int count, out AkIkResult result);
 
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_look_at_defaults(out AkLookAtParams p);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_look_at(IntPtr skeleton, int* chain, float* jointWeights, int chainLength,
-            ref AkLookAtParams p, AkXform* local, AkXform* world, int count, out AkIkResult result);
+        public static extern int ak_plugin_look_at(IntPtr skeleton, ref int chain, ref float jointWeights, int chainLength,
+            ref AkLookAtParams p, ref AkXform local, ref AkXform world, int count, out AkIkResult result);
+        /// <summary>Look-at with even weights (jointWeights = NULL).</summary>
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_look_at(IntPtr skeleton, ref int chain, IntPtr noJointWeights, int chainLength,
+            ref AkLookAtParams p, ref AkXform local, ref AkXform world, int count, out AkIkResult result);
 
         /// <summary>Room for the character's ground rays/hits (AK_PLUGIN_CHARACTER_MAX_RAYS);
         /// the number used is returned by ak_plugin_character_ground_rays.</summary>
@@ -307,14 +314,20 @@ namespace AnimKit
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_begin(IntPtr character, float dt, out AkVec3 move);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_set_position(IntPtr character, ref AkVec3 position);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_character_ground_rays(IntPtr character, AkRay* rays, int capacity, out int count);
+        public static extern int ak_plugin_character_ground_rays(IntPtr character, ref AkRay rays, int capacity, out int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_character_finish(IntPtr character, AkGroundHit* hits, int count);
+        public static extern int ak_plugin_character_finish(IntPtr character, ref AkGroundHit hits, int count);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_state_get(IntPtr character, out AkCharacterState state);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_character_pose(IntPtr character, AkXform* local, AkXform* model, int count);
+        public static extern int ak_plugin_character_pose(IntPtr character, ref AkXform local, ref AkXform model, int count);
+        /// <summary>Only the model pose (local = NULL).</summary>
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_character_world_pose(IntPtr character, AkXform* world, int count);
+        public static extern int ak_plugin_character_pose(IntPtr character, IntPtr noLocal, ref AkXform model, int count);
+        /// <summary>Only the local pose (model = NULL).</summary>
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_character_pose(IntPtr character, ref AkXform local, IntPtr noModel, int count);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_character_world_pose(IntPtr character, ref AkXform world, int count);
 
         public const int FootIkRayCount = 2;
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_foot_ik_defaults(out AkFootIkParams p);
@@ -322,14 +335,25 @@ namespace AnimKit
         public static extern int ak_plugin_foot_ik_create(IntPtr skeleton, IntPtr clip, ref AkFootIkParams p,
             out IntPtr footIk, byte[] errorBuffer, int errorSize);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_foot_ik_rays(IntPtr footIk, float time, ref AkXform character, AkXform* model,
-            int count, AkRay* rays, int capacity, out int rayCount);
+        public static extern int ak_plugin_foot_ik_rays(IntPtr footIk, float time, ref AkXform character, ref AkXform model,
+            int count, ref AkRay rays, int capacity, out int rayCount);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_foot_ik_apply(IntPtr footIk, float dt, AkGroundHit* hits, int hitCount,
-            AkXform* local, AkXform* model, int count);
+        public static extern int ak_plugin_foot_ik_apply(IntPtr footIk, float dt, ref AkGroundHit hits, int hitCount,
+            ref AkXform local, ref AkXform model, int count);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_foot_ik_state_get(IntPtr footIk, out AkFootIkState state);
 
         // ---- helpers ----
+
+        /// <summary>The first element of `a` by reference: what an array parameter (`ref T`) of
+        /// the imports above takes, e.g. `ref AnimKitNative.First(local)`. The marshaller passes
+        /// its address, pinned for the call. A null or empty array has no first element:
+        /// ArgumentException.</summary>
+        public static ref T First<T>(T[] a) where T : struct
+        {
+            if (a == null || a.Length == 0)
+                throw new ArgumentException("animkit: an array argument is null or empty");
+            return ref a[0];
+        }
 
         /// <summary>NUL-terminated UTF-8 bytes of s (null stays null).</summary>
         public static byte[] Utf8(string s)
