@@ -68,7 +68,9 @@ static void usage(FILE *out)
         "CSV columns: "
         "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,\n"
         "right_x,right_y,right_z,right_ground,right_stance,hip_drop (metres, seconds, heading in\n"
-        "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1).\n");
+        "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1), then\n"
+        "per foot left_heel_x,_y,_z,_ground,_down and left_toe_x,_y,_z,_ground,_down (and right):\n"
+        "each contact point, the ground under it and whether it is down (1/0).\n");
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -356,8 +358,8 @@ int ak_cmd_walk(int argc, char **argv)
         }
         ak_walker_get_state(walker, &s);
         const ak_xform *world = ak_walker_world_pose(walker);
-        /* The measures cover the walk itself, up to the moment of arrival. */
-        if (!s.arrived) ak_walk_metrics_add(&metrics, &s, world, hips, frames == 0 ? 0.0f : dt);
+        /* Every frame counts in the measures: start, walk, turns and the stop. */
+        ak_walk_metrics_add(&metrics, &s, world, hips, frames == 0 ? 0.0f : dt);
         if (akcli_walk_output_frame(&output, &s, world, ak_walker_local_pose(walker), &err) !=
             AK_OK) {
             fprintf(stderr, "animkit walk: %s\n", err.message);
@@ -374,7 +376,7 @@ int ak_cmd_walk(int argc, char **argv)
             break;
         }
     }
-    char summary[512];
+    char summary[1024];
     if (akcli_walk_summary_json(summary, sizeof summary, &s, &metrics, &err) != AK_OK ||
         akcli_walk_output_commit(&output, summary, &err) != AK_OK) {
         fprintf(stderr, "animkit walk: %s (the files in %s are unchanged)\n", err.message, out_dir);

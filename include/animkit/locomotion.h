@@ -253,6 +253,9 @@ typedef struct ak_foot_ik_state {
     float plant_weight[2];  /* the animated lift fades out as this rises in stance */
     float swing_offset[2];  /* m, the swing foot's smoothed vertical ground offset */
     int32_t was_stance[2];
+    ak_vec3 shift[2];        /* input the caller may set: a world x,z offset added to where
+                                each foot is animated (foot placement: a swinging foot moved
+                                off a stair edge lands there and is locked there) */
     float liftoff_ground[2]; /* ground height the foot last stood on */
     int32_t has_liftoff[2];
     /* outputs of the last run */
@@ -271,7 +274,9 @@ typedef struct ak_foot_ik_frame {
     int32_t stance[2];       /* 1 when the foot is in stance this frame */
     int32_t stance_next[2];  /* 1 when it will be in stance 1/stance_fade_rate s from now, so
                                 flat alignment fades in before touchdown (else = stance) */
-    ak_ground_hit ground[2]; /* ground under each foot's query point (ak_foot_ik_query_points) */
+    ak_ground_hit ground[2]; /* ground under each heel query point (ak_foot_ik_query_points) */
+    ak_ground_hit ground_toe[2]; /* ground under each toe query point
+                                    (ak_foot_ik_toe_query_points); hit 0: the heel's plane */
     ak_ground_hit ground_land[2]; /* ground where each swinging foot will land (hit 0: unknown) */
     float swing_phase[2];         /* 0 at lift-off .. 1 at landing (unused in stance) */
     int32_t contact[2];           /* AK_CONTACT_* of each stance foot; AK_CONTACT_TOE alone
@@ -282,13 +287,18 @@ AK_API ak_foot_ik_params ak_foot_ik_defaults(void);
 AK_API int32_t ak_foot_ik_validate(const ak_foot_ik_params *params, const ak_skeleton *skeleton,
                                    ak_error *err);
 AK_API void ak_foot_ik_state_reset(ak_foot_ik_state *state);
-/* Where to ask for ground (x,z; y = the animated point's height) for each foot given the
- * animated world pose and each foot's contact this frame (AK_CONTACT_* bits, 0 in swing; a
- * plain 0/1 stance flag works): the toe point while only the toe is down, the sole point
- * otherwise, pulled onto the stance lock by its weight. */
+/* Where to ask for ground (x,z; y = the animated height) under each foot's heel (sole point)
+ * given the animated world pose: pulled onto the stance lock while the heel holds the foot,
+ * the animated sole point otherwise. The contact arguments are unused (kept for the ABI). */
 AK_API void ak_foot_ik_query_points(const ak_foot_ik_params *params, const ak_foot_ik_state *state,
                                     const ak_xform *world, int32_t contact_left,
                                     int32_t contact_right, ak_vec3 out_points[2]);
+/* The same for each toe: the toe lock while the foot rolls over its toe, else where the toe
+ * goes with the heel's query point (the animated heel-to-toe offset). */
+AK_API void ak_foot_ik_toe_query_points(const ak_foot_ik_params *params,
+                                        const ak_foot_ik_state *state, const ak_xform *world,
+                                        int32_t contact_left, int32_t contact_right,
+                                        ak_vec3 out_points[2]);
 /* The sole contact point of leg `side` in a world pose: ankle - sole_height * foot up. */
 AK_API ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *params, const ak_xform *world,
                                int32_t side);
@@ -353,7 +363,14 @@ typedef struct ak_walker_params {
     int32_t box_count;
     float ground_smoothing; /* s: 1/omega of the critically damped floor-height spring; default 0.12
                              */
-    float idle_fade;        /* s: crossfade from walking to the idle pose; default 0.3 */
+    float idle_fade;        /* s: crossfade between the stopped pose and the idle; default 0.3 */
+    float start_time;       /* s: from standing to full speed (the clip's playback rate ramps
+                               up from a stop frame); 0: walk at full speed from the first
+                               frame; default 0.5 */
+    float stop_time;        /* s: the deceleration to a stop at full speed (playback slows at
+                               a constant rate to rest on a frame with both feet down, or a
+                               run's mid-stance followed by a settle onto both feet);
+                               default 0.5 */
     const ak_clip *idle_clip;   /* optional idle for the same skeleton, in the source units */
     float idle_metres_per_unit; /* 0: the walk motion's scale */
     int32_t interp;             /* ak_interp; default AK_INTERP_LINEAR */
@@ -370,9 +387,10 @@ typedef struct ak_walker_state {
     float guide_heading; /* where the guide points */
     float distance;      /* to the target, horizontal, m */
     float path_length;   /* horizontal distance travelled, m */
-    int32_t arrived;     /* inside the arrival radius (stopping or stopped) */
+    int32_t arrived;     /* stopping at the target (decelerating, settling or stopped) */
     int32_t stopped;     /* fully stopped (idle weight 1) */
     float idle_weight;
+    float rate;          /* the walk clip's playback rate, 0 (standing) .. 1 */
     int32_t stance[2];
     ak_vec3 sole[2];      /* world sole contact points */
     float sole_ground[2]; /* ground height under each sole (NaN where none) */
@@ -385,16 +403,17 @@ typedef struct ak_walker_state {
 
 typedef struct ak_walker ak_walker;
 
-/* The rays of one frame, in this order: under the character's centre, under each foot's
- * contact point (the sole, or the toe while the heel is up), where each swinging foot will
- * land. */
+/* The rays of one frame, in this order: under the character's centre, under each heel (sole
+ * point), where each swinging foot will land, under each toe. */
 typedef enum ak_walker_ray_slot {
     AK_WALKER_RAY_CENTRE = 0,
     AK_WALKER_RAY_LEFT_FOOT = 1,
     AK_WALKER_RAY_RIGHT_FOOT = 2,
     AK_WALKER_RAY_LEFT_LANDING = 3,
     AK_WALKER_RAY_RIGHT_LANDING = 4,
-    AK_WALKER_RAY_COUNT = 5
+    AK_WALKER_RAY_LEFT_TOE = 5,
+    AK_WALKER_RAY_RIGHT_TOE = 6,
+    AK_WALKER_RAY_COUNT = 7
 } ak_walker_ray_slot;
 
 AK_API ak_walker_params ak_walker_defaults(void);

@@ -92,17 +92,50 @@ static int toe_only(const ak_foot_ik_params *p, int32_t side, int32_t contact)
     return p->legs[side].has_toe && contact == AK_CONTACT_TOE;
 }
 
+/* Where the lock (weight w) pulls point a: its x,z blended onto the lock point. */
+static ak_vec3 pull_to_lock(ak_vec3 a, ak_vec3 lock, float w)
+{
+    return ak_vec3_make(a.x + (lock.x - a.x) * w, a.y, a.z + (lock.z - a.z) * w);
+}
+
+/* The animated heel (sole) and toe points of leg s, moved by the caller's placement shift. */
+static void anim_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                        const ak_xform *world, int32_t s, ak_vec3 *heel, ak_vec3 *toe)
+{
+    const ak_vec3 d = st ? ak_vec3_make(st->shift[s].x, 0.0f, st->shift[s].z) : ak_vec3_make(0, 0, 0);
+    *heel = akv_add(ak_foot_ik_sole(p, world, s), d);
+    *toe = p->legs[s].has_toe ? akv_add(ak_foot_ik_toe(p, world, s), d) : *heel;
+}
+
 void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                              const ak_xform *world, int32_t contact_left, int32_t contact_right,
                              ak_vec3 out[2])
 {
-    const int32_t contact[2] = {contact_left, contact_right};
+    (void)contact_left;
+    (void)contact_right;
     for (int s = 0; s < 2; ++s) {
-        const ak_vec3 a = toe_only(p, s, contact[s]) ? ak_foot_ik_toe(p, world, s)
-                                                      : ak_foot_ik_sole(p, world, s);
-        const float w = st && st->initialized ? st->lock_weight[s] : 0.0f;
-        out[s] = ak_vec3_make(a.x + (st ? st->lock_point[s].x - a.x : 0.0f) * w, a.y,
-                              a.z + (st ? st->lock_point[s].z - a.z : 0.0f) * w);
+        ak_vec3 a, toe;
+        anim_points(p, st, world, s, &a, &toe);
+        const int heel_lock = st && st->initialized && !st->lock_toe[s];
+        out[s] = heel_lock ? pull_to_lock(a, st->lock_point[s], st->lock_weight[s]) : a;
+    }
+}
+
+void ak_foot_ik_toe_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                                 const ak_xform *world, int32_t contact_left,
+                                 int32_t contact_right, ak_vec3 out[2])
+{
+    ak_vec3 heel[2];
+    ak_foot_ik_query_points(p, st, world, contact_left, contact_right, heel);
+    for (int s = 0; s < 2; ++s) {
+        ak_vec3 h, a;
+        anim_points(p, st, world, s, &h, &a);
+        if (st && st->initialized && st->lock_toe[s]) {
+            out[s] = pull_to_lock(a, st->lock_point[s], st->lock_weight[s]);
+        } else {
+            /* The toe goes where the heel goes: the animated heel-to-toe offset. */
+            out[s] = ak_vec3_make(heel[s].x + a.x - h.x, a.y, heel[s].z + a.z - h.z);
+        }
     }
 }
 
@@ -175,15 +208,27 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
                                  float dt)
 {
     const int want = (fr->stance[s] || fr->stance_next[s]) ? 1 : 0;
-    const int pivot = fr->stance[s] && toe_only(p, s, fr->contact[s]);
+    /* The foot rolls (keeps its animated pitch) while only the toe is down; the lock stays on
+     * the toe as long as the toe is down, so a heel coming down (a forefoot landing, a
+     * settle) pivots about the toe instead of jumping to where the heel is. */
+    const int roll = fr->stance[s] && toe_only(p, s, fr->contact[s]);
+    const int pivot = roll || (fr->stance[s] && st->was_stance[s] && st->lock_toe[s] &&
+                               p->legs[s].has_toe && (fr->contact[s] & AK_CONTACT_TOE) &&
+                               st->pivot_weight[s] > 0.0f);
     st->ground_weight[s] =
         approach(st->ground_weight[s], fr->ground[s].hit ? 1.0f : 0.0f, p->ground_fade_rate * dt);
     st->stance_weight[s] = approach(st->stance_weight[s], (float)want, p->stance_fade_rate * dt);
     st->plant_weight[s] = approach(st->plant_weight[s], (float)want, p->stance_fade_rate * dt);
-    st->pivot_weight[s] =
-        approach(st->pivot_weight[s], pivot ? 1.0f : 0.0f, p->stance_fade_rate * dt);
+    /* Rolling fades in on the toe and out when the heel is down again or the foot is about
+     * to land; a foot leaving the ground off its toe keeps rolling (its animated pitch) into
+     * the swing. */
+    if (roll || fr->stance[s] || fr->stance_next[s])
+        st->pivot_weight[s] =
+            approach(st->pivot_weight[s], roll ? 1.0f : 0.0f, p->stance_fade_rate * dt);
     if (fr->stance[s] && p->lock_feet) {
-        const ak_vec3 anim = pivot ? ak_foot_ik_toe(p, world, s) : ak_foot_ik_sole(p, world, s);
+        ak_vec3 heel_a, toe_a;
+        anim_points(p, st, world, s, &heel_a, &toe_a);
+        const ak_vec3 anim = pivot ? toe_a : heel_a;
         if (!st->was_stance[s] || !st->initialized) {
             const float w = st->initialized ? st->lock_weight[s] : 0.0f;
             st->lock_point[s] = akv_lerp(anim, st->lock_point[s], w);
@@ -202,9 +247,9 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
  * floor while planting fades in; a swinging foot glides from the ground it left to the
  * ground it will land on (never below the ground it passes over), its offset rate-limited. */
 static float leg_offset(const ak_foot_ik_params *p, ak_foot_ik_state *st,
-                        const ak_foot_ik_frame *fr, int32_t s, ak_vec3 point, float dt)
+                        const ak_foot_ik_frame *fr, const ak_ground_hit *g, int32_t s,
+                        ak_vec3 point, float dt)
 {
-    const ak_ground_hit *g = &fr->ground[s];
     if (!g->hit) {
         st->swing_offset[s] = approach(st->swing_offset[s], 0.0f, p->swing_height_rate * dt);
         return st->swing_offset[s];
@@ -235,6 +280,35 @@ static float leg_offset(const ak_foot_ik_params *p, ak_foot_ik_state *st,
  * ground normal: flat in stance, with its animated pitch kept relative to the slope in swing
  * and while it rolls over its toe. The ankle goes where the locked point (heel, or toe when
  * pivoting) wants it. */
+/* The toe's ground: its own hit, else the plane of the heel's hit carried to the toe. */
+static ak_ground_hit toe_ground(const ak_foot_ik_frame *fr, int32_t s, ak_vec3 heel_q,
+                                ak_vec3 toe_q)
+{
+    if (fr->ground_toe[s].hit || !fr->ground[s].hit) return fr->ground_toe[s];
+    ak_ground_hit h = fr->ground[s];
+    const ak_vec3 n = h.normal;
+    if (n.y > 1e-3f)
+        h.height -= (n.x * (toe_q.x - heel_q.x) + n.z * (toe_q.z - heel_q.z)) / n.y;
+    return h;
+}
+
+/* The normal a flat foot lies on: the heel's, tipped about the foot's side axis so the
+ * heel-to-toe line follows the ground between the two hits (heel and toe both on it). */
+static ak_vec3 two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3 toe_q,
+                                float toe_y)
+{
+    const ak_vec3 d = {toe_q.x - heel_q.x, toe_y - heel_y, toe_q.z - heel_q.z};
+    if (d.x * d.x + d.z * d.z < 1e-6f) return n;
+    const ak_vec3 side = akv_cross(d, n);
+    if (akv_dot(side, side) < 1e-12f) return n;
+    const ak_vec3 m = ak_vec3_normalize_or(akv_cross(side, d), n);
+    return m.y > 0.0f ? m : n;
+}
+
+/* Leg s's ankle target and foot rotation. The foot turns so its up axis meets the (clamped)
+ * ground normal: flat in stance (on the line through the heel's and the toe's ground), with
+ * its animated pitch kept relative to the slope in swing and while it rolls over its toe. The
+ * ankle goes where the locked point (heel, or toe when pivoting) wants it. */
 static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                        const ak_foot_ik_frame *fr, const ak_xform *world, int32_t s,
                        foot_frame *ff)
@@ -242,19 +316,27 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     const ak_foot_ik_leg *leg = &p->legs[s];
     const ak_xform foot = world[leg->foot];
     const int pivot = st->lock_toe[s] && st->lock_weight[s] > 0.0f;
-    const ak_vec3 anim = pivot ? ak_foot_ik_toe(p, world, s) : ak_foot_ik_sole(p, world, s);
-    const float lw = st->lock_weight[s], gw = st->ground_weight[s] * p->weight;
-    ak_vec3 target = anim;
-    target.x += (st->lock_point[s].x - anim.x) * lw;
-    target.z += (st->lock_point[s].z - anim.z) * lw;
-    target.y = anim.y + leg_offset(p, st, fr, s, anim, ff->dt) * gw;
+    ak_vec3 heel_a, toe_a;
+    anim_points(p, st, world, s, &heel_a, &toe_a);
+    const ak_vec3 heel_q = pull_to_lock(heel_a, st->lock_point[s], pivot ? 0.0f : st->lock_weight[s]);
+    const ak_vec3 toe_q = pivot ? pull_to_lock(toe_a, st->lock_point[s], st->lock_weight[s])
+                                : akv_add(heel_q, akv_sub(toe_a, heel_a));
+    const ak_ground_hit tg = toe_ground(fr, s, heel_q, toe_q);
+    const ak_ground_hit *g = pivot ? &tg : &fr->ground[s];
+    const ak_vec3 anim = pivot ? toe_a : heel_a;
+    const float gw = st->ground_weight[s] * p->weight;
+    ak_vec3 target = pivot ? toe_q : heel_q;
+    target.y = anim.y + leg_offset(p, st, fr, g, s, anim, ff->dt) * gw;
     const ak_vec3 up = {0, 1, 0};
-    const ak_vec3 n = fr->ground[s].hit ? clamp_normal(fr->ground[s].normal, ff->cos_tilt,
-                                                       ff->sin_tilt)
-                                        : up;
+    const ak_vec3 n = g->hit ? clamp_normal(g->normal, ff->cos_tilt, ff->sin_tilt) : up;
+    ak_vec3 n_flat = n;
+    if (!pivot && leg->has_toe && fr->ground[s].hit && tg.hit)
+        n_flat = clamp_normal(two_point_normal(fr->ground[s].normal, heel_q, fr->ground[s].height,
+                                               toe_q, tg.height),
+                              ff->cos_tilt, ff->sin_tilt);
     const ak_vec3 foot_up = akq_rotate(foot.rotation, leg->up_local);
     const ak_quat to_slope = ak_quat_from_to(up, n);
-    const ak_quat to_flat = ak_quat_from_to(foot_up, n);
+    const ak_quat to_flat = ak_quat_from_to(foot_up, n_flat);
     const float flat_w = st->stance_weight[s] * (1.0f - st->pivot_weight[s]);
     const ak_quat align = blend_rot(to_slope, to_flat, flat_w);
     const ak_quat applied = blend_rot(ak_quat_identity(), align, gw);

@@ -34,8 +34,10 @@ void ak_walk_motion_destroy(ak_walk_motion *m)
     for (int s = 0; s < 2; ++s) {
         free(m->contacts[s]);
         free(m->land_rel[s]);
+        free(m->land_toe_rel[s]);
         free(m->swing_phase[s]);
     }
+    free(m->stand_pose);
     free(m);
 }
 
@@ -332,6 +334,7 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
     if (st == AK_OK) st = ak_root_motion_create(m->skeleton, m->clip, &rp, &m->root, err);
     if (st == AK_OK) st = calibrate(m, err);
     if (st == AK_OK) st = ak_walk_motion_landings(m, err);
+    if (st == AK_OK) st = ak_walk_motion_stops(m, err);
     if (st != AK_OK) return fail(m, st);
     ak_vec3 d;
     ak_root_motion_loop(m->root, &d, NULL);
@@ -403,7 +406,8 @@ int32_t ak_walk_motion_set_contacts(ak_walk_motion *m, const uint8_t *left, cons
             m->contacts[s][f] = (uint8_t)(v[s] == 0 ? 0 : ((v[s] & 3) ? (v[s] & 3) : 1));
     }
     int32_t st = calibrate(m, err);
-    return st == AK_OK ? ak_walk_motion_landings(m, err) : st;
+    if (st == AK_OK) st = ak_walk_motion_landings(m, err);
+    return st == AK_OK ? ak_walk_motion_stops(m, err) : st;
 }
 
 int32_t ak_walk_motion_stance(const ak_walk_motion *m, int32_t side, float t)
@@ -420,8 +424,10 @@ int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err)
     const int32_t n = c->frame_count, J = sk->joint_count;
     for (int s = 0; s < 2; ++s) {
         if (!m->land_rel[s]) m->land_rel[s] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
+        if (!m->land_toe_rel[s])
+            m->land_toe_rel[s] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
         if (!m->swing_phase[s]) m->swing_phase[s] = (float *)malloc(sizeof(float) * (size_t)n);
-        if (!m->land_rel[s] || !m->swing_phase[s])
+        if (!m->land_rel[s] || !m->land_toe_rel[s] || !m->swing_phase[s])
             return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 2);
@@ -454,9 +460,89 @@ int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err)
             ak_vec3 dp;
             float dh;
             ak_root_motion_delta(m->root, t0, t1, &dp, &dh);
+            const ak_vec3 toe =
+                m->has_toe[s] ? akv_add(world[foot].translation,
+                                        akq_rotate(world[foot].rotation, m->toe_local[s]))
+                              : sole;
             m->land_rel[s][f] = akv_add(dp, akq_rotate(ak_quat_yaw(dh), sole));
+            m->land_toe_rel[s][f] = akv_add(dp, akq_rotate(ak_quat_yaw(dh), toe));
         }
     }
     free(local);
     return AK_OK;
+}
+
+/* Middles of the circular stance runs of foot `side`, as cycle times. */
+static int32_t run_middles(const ak_walk_motion *m, int side, float *out, int32_t cap)
+{
+    const int32_t n = m->clip->frame_count;
+    const float ft = m->clip->frame_time;
+    uint8_t *down = (uint8_t *)malloc((size_t)n);
+    if (!down) return -1;
+    int32_t start = -1, count = 0;
+    for (int32_t f = 0; f < n; ++f) {
+        down[f] = m->contacts[side][f] != 0;
+        if (!down[f] && start < 0) start = f;
+    }
+    for (int32_t i = 0; start >= 0 && i < n;) {
+        const int32_t f = (start + i) % n;
+        if (!down[f]) {
+            ++i;
+            continue;
+        }
+        int32_t len = 0;
+        while (i + len < n && down[(start + i + len) % n])
+            ++len;
+        if (count < cap) out[count++] = (float)((start + i) % n) * ft + 0.5f * (float)(len - 1) * ft;
+        i += len;
+    }
+    free(down);
+    const float dur = ak_clip_duration(m->clip);
+    for (int32_t k = 0; k < count; ++k)
+        out[k] = out[k] >= dur ? out[k] - dur : out[k];
+    return count;
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The settle pose of a gait without double support: the frame of the left foot's mid-stance
+ * (its leg under the body), in place, with the right leg given the left leg's joint rotations
+ * mirrored across the body's mid-plane (x -> -x): both feet under the hips. */
+static int32_t make_stand_pose(ak_walk_motion *m, float t_left, ak_error *err)
+{
+    const ak_skeleton *sk = m->skeleton;
+    const int32_t J = sk->joint_count;
+    m->stand_pose = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
+    if (!m->stand_pose) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    ak_clip_sample(m->clip, sk, t_left, AK_INTERP_LINEAR, m->stand_pose);
+    ak_root_motion_make_in_place(m->root, t_left, m->stand_pose);
+    const int32_t l = m->humanoid.joint[AK_HUM_LEFT_UPPER_LEG];
+    const int32_t r = m->humanoid.joint[AK_HUM_RIGHT_UPPER_LEG];
+    const int32_t nl = sk->subtree_end[l] - l, nr = sk->subtree_end[r] - r;
+    if (nl != nr) return AK_OK; /* legs not alike: the frame as it is */
+    for (int32_t k = 0; k < nl; ++k) {
+        const ak_quat q = m->stand_pose[l + k].rotation;
+        m->stand_pose[r + k].rotation = akq_normalize((ak_quat){q.x, -q.y, -q.z, q.w});
+    }
+    return AK_OK;
+}
+
+int32_t ak_walk_motion_stops(ak_walk_motion *m, ak_error *err)
+{
+    free(m->stand_pose);
+    m->stand_pose = NULL;
+    float left[AK_WALK_MAX_STOPS / 2];
+    const int32_t nl = run_middles(m, 0, left, AK_WALK_MAX_STOPS / 2);
+    const int32_t nr = run_middles(m, 1, m->stop_times + (nl > 0 ? nl : 0), AK_WALK_MAX_STOPS / 2);
+    if (nl < 0 || nr < 0) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    if (nl == 0 || nr == 0)
+        return ak_error_set(err, AK_ERR_DEGENERATE, 0, "a foot never stands in the cycle");
+    memcpy(m->stop_times, left, sizeof(float) * (size_t)nl);
+    m->stop_count = nl + nr;
+    qsort(m->stop_times, (size_t)m->stop_count, sizeof(float), cmp_time);
+    return make_stand_pose(m, left[0], err);
 }

@@ -23,7 +23,6 @@ struct ak_walker {
     ak_clip *idle; /* scaled copy of the idle clip, or NULL */
     ak_root_motion *idle_root;
     float idle_floor;   /* lowest foot point of the idle clip, metres */
-    int32_t hold_frame; /* without an idle clip: the double-support frame held when stopped */
     ak_foot_ik_params fik;
     ak_foot_ik_state fst;
     ak_controller ctrl;
@@ -41,6 +40,10 @@ struct ak_walker {
     int32_t cycle;
     int32_t arrived;
     float idle_w;
+    float rate;       /* playback rate of the walk clip, 0..1 */
+    float stop_left;  /* arrived: clip seconds until the stop frame */
+    float stop_scale; /* arrived: the travel to the stop is scaled to end at the target */
+    int32_t stance_next[2];
     float path_length;
     ak_vec3 desired;
     int32_t position_set;
@@ -51,7 +54,13 @@ struct ak_walker {
     int32_t stance[2];
     int32_t contact[2]; /* AK_CONTACT_* this frame (0 in swing) */
     ak_vec3 query[2];
+    ak_vec3 toe_query[2];
+    /* Foot placement (stairs): each swing decides once where the foot lands relative to the
+     * clip's landing point; the shift glides there from where the last stance left it. */
+    ak_vec3 place_from[2], place_target[2];
+    int32_t place_decided[2];
     ak_vec3 land[2];
+    ak_vec3 land_toe[2];
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     float sole_ground[2];
     float toe_ground[2];
@@ -60,6 +69,7 @@ struct ak_walker {
 /* Ray slots of one foot. */
 #define FOOT_RAY(s) (AK_WALKER_RAY_LEFT_FOOT + (s))
 #define LANDING_RAY(s) (AK_WALKER_RAY_LEFT_LANDING + (s))
+#define TOE_RAY(s) (AK_WALKER_RAY_LEFT_TOE + (s))
 
 ak_walker_params ak_walker_defaults(void)
 {
@@ -76,6 +86,8 @@ ak_walker_params ak_walker_defaults(void)
     p.controller = ak_controller_defaults();
     p.ground_smoothing = 0.12f;
     p.idle_fade = 0.3f;
+    p.start_time = 0.5f;
+    p.stop_time = 0.5f;
     p.interp = AK_INTERP_LINEAR;
     p.foot = ak_foot_ik_defaults();
     return p;
@@ -95,6 +107,10 @@ int32_t ak_walker_validate(const ak_walker_params *p, const ak_walk_motion *m, a
     if (!(p->ground_smoothing >= 0.0f) || !(p->idle_fade > 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "ground smoothing must be >= 0 and idle fade > 0");
+    if (!(p->start_time >= 0.0f) || !(p->start_time < 60.0f) || !(p->stop_time > 0.0f) ||
+        !(p->stop_time < 60.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "start time must be in [0, 60) s and stop time in (0, 60) s");
     if (p->interp < AK_INTERP_STEP || p->interp > AK_INTERP_CUBIC)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown interpolation");
     if (p->box_count < 0 || (p->box_count > 0 && !p->boxes))
@@ -128,23 +144,7 @@ static float wrap_pi(float a)
     return a;
 }
 
-/* The middle of the longest stretch where both feet are in stance (the held stop pose). */
-static int32_t double_support_frame(const ak_walk_motion *m)
-{
-    const int32_t n = m->clip->frame_count;
-    int32_t best = 0, best_len = -1;
-    for (int32_t f = 0; f < n; ++f) {
-        if (!(m->contacts[0][f] && m->contacts[1][f])) continue;
-        int32_t len = 0;
-        while (len < n && m->contacts[0][(f + len) % n] && m->contacts[1][(f + len) % n])
-            ++len;
-        if (len > best_len) {
-            best_len = len;
-            best = (f + len / 2) % n;
-        }
-    }
-    return best;
-}
+static void animated_pose(ak_walker *w);
 
 int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
                          const ak_ground *ground, ak_walker **out, ak_error *err)
@@ -220,7 +220,6 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
             return st;
         }
     }
-    w->hold_frame = double_support_frame(m);
     ak_walker_reset(w, ground);
     *out = w;
     return AK_OK;
@@ -256,6 +255,15 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->cycle = 0;
     w->arrived = 0;
     w->idle_w = 0.0f;
+    w->rate = 1.0f;
+    w->stop_left = 0.0f;
+    w->stop_scale = 1.0f;
+    if (w->p.start_time > 0.0f && w->m->stop_count > 0) {
+        /* Standing: on a stop frame, in the idle or settle pose where there is one. */
+        w->clip_time = w->m->stop_times[0];
+        w->rate = 0.0f;
+        w->idle_w = (w->idle || w->m->stand_pose) ? 1.0f : 0.0f;
+    }
     w->path_length = 0.0f;
     w->desired = ak_vec3_make(0, 0, 0);
     w->position_set = 0;
@@ -265,11 +273,12 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->ctrl.grounded = 1;
     for (int s = 0; s < 2; ++s) {
         w->sole_ground[s] = w->toe_ground[s] = NAN;
-        w->stance[s] = w->contact[s] = 0;
+        w->stance[s] = w->contact[s] = w->stance_next[s] = 0;
+        w->place_from[s] = w->place_target[s] = ak_vec3_make(0, 0, 0);
+        w->place_decided[s] = 0;
     }
     /* A first pose so world/local are valid before the first step. */
-    ak_clip_sample(w->m->clip, w->m->skeleton, 0.0f, (ak_interp)w->p.interp, w->anim);
-    ak_root_motion_make_in_place(w->m->root, 0.0f, w->anim);
+    animated_pose(w);
     memcpy(w->local, w->anim, sizeof(ak_xform) * (size_t)w->J);
     ak_xform ch = {ak_quat_yaw(w->heading),
                    ak_vec3_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z)};
@@ -307,6 +316,124 @@ static float distance_to_target(const ak_walker *w)
     return sqrtf(dx * dx + dz * dz);
 }
 
+/* The next stop frame at or after cycle time t (both unwrapped). */
+static float next_stop(const ak_walk_motion *m, float t, float dur)
+{
+    const float base = floorf(t / dur) * dur;
+    for (int pass = 0; pass < 3; ++pass)
+        for (int32_t k = 0; k < m->stop_count; ++k) {
+            const float c = base + (float)pass * dur + m->stop_times[k];
+            if (c >= t) return c;
+        }
+    return t + dur;
+}
+
+/* Horizontal root travel of the clip between cycle times t0 and t1, metres. */
+static float clip_travel(const ak_walk_motion *m, float t0, float t1)
+{
+    ak_vec3 d;
+    ak_root_motion_delta(m->root, t0, t1, &d, NULL);
+    return sqrtf(d.x * d.x + d.z * d.z);
+}
+
+/* Near the target: pick the stop frame whose place lies nearest the target, among those the
+ * deceleration can still reach, and commit to it once it is within a cycle (or the target is
+ * inside the arrival radius). The travel to it is scaled (0.7..1.3) so it ends on the target:
+ * the last steps lengthen or shorten, the stance feet stay locked. */
+static void plan_stop(ak_walker *w, float dur)
+{
+    const ak_walk_motion *m = w->m;
+    if (w->arrived || m->stop_count == 0) return;
+    const float d = distance_to_target(w);
+    if (d > 2.5f * m->stride_length + w->p.arrival_radius) return;
+    float t = w->clip_time + 0.5f * w->rate * w->p.stop_time;
+    float best_t = 0.0f, best_travel = 0.0f, best_e = INFINITY;
+    for (int32_t i = 0; i < 3 * m->stop_count; ++i) {
+        const float c = next_stop(m, t, dur);
+        if (c - w->clip_time > 2.0f * dur) break;
+        const float travel = clip_travel(m, w->clip_time, c);
+        if (fabsf(d - travel) < best_e) {
+            best_e = fabsf(d - travel);
+            best_t = c;
+            best_travel = travel;
+        }
+        t = c + 1e-4f;
+    }
+    if (!(best_e < INFINITY)) return;
+    if (best_t - w->clip_time > dur && d > w->p.arrival_radius) return;
+    w->arrived = 1;
+    w->stop_left = best_t - w->clip_time;
+    float k = best_travel > 1e-3f ? d / best_travel : 1.0f;
+    w->stop_scale = k < 0.7f ? 0.7f : (k > 1.3f ? 1.3f : k);
+}
+
+/* This frame's playback rate and idle weight; returns how far the clip advances (s).
+ * Stopping: constant deceleration (1/stop_time per second) that comes to rest exactly on the
+ * stop frame, then the settle (idle weight up). Walking: the rate ramps up over start_time
+ * while any idle or settle pose fades out. */
+static float advance_clip(ak_walker *w, float dt)
+{
+    float adv;
+    if (w->arrived) {
+        adv = w->rate * dt;
+        if (adv > w->stop_left) adv = w->stop_left;
+        w->stop_left -= adv;
+        const float limit = sqrtf(2.0f * w->stop_left / w->p.stop_time);
+        if (limit < w->rate) w->rate = limit;
+        if (w->stop_left <= 0.0f) {
+            w->rate = 0.0f;
+            w->idle_w = w->idle_w + dt / w->p.idle_fade > 1.0f ? 1.0f : w->idle_w + dt / w->p.idle_fade;
+        }
+        return adv;
+    }
+    w->rate = w->p.start_time > 0.0f ? w->rate + dt / w->p.start_time : 1.0f;
+    if (w->rate > 1.0f) w->rate = 1.0f;
+    w->idle_w = w->idle_w - dt / w->p.idle_fade < 0.0f ? 0.0f : w->idle_w - dt / w->p.idle_fade;
+    return w->rate * dt;
+}
+
+/* The in-place animated pose at the clip time: the walk, crossfaded into the idle clip or the
+ * settle pose by the idle weight. */
+static void animated_pose(ak_walker *w)
+{
+    const ak_walk_motion *m = w->m;
+    ak_clip_sample(m->clip, m->skeleton, w->clip_time, (ak_interp)w->p.interp, w->anim);
+    ak_root_motion_make_in_place(m->root, w->clip_time, w->anim);
+    if (!(w->idle_w > 0.0f) || (!w->idle && !m->stand_pose)) return;
+    if (w->idle) {
+        ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp, w->idle_local);
+        ak_root_motion_make_in_place(w->idle_root, w->idle_time, w->idle_local);
+        /* The idle stands on its own floor: put that floor where the walk's is. */
+        w->idle_local[0].translation.y += m->floor_y - w->idle_floor;
+    } else {
+        memcpy(w->idle_local, m->stand_pose, sizeof(ak_xform) * (size_t)w->J);
+    }
+    const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w); /* smoothstep */
+    ak_pose_blend(w->anim, w->idle_local, w->J, s, NULL, w->anim);
+}
+
+/* Each foot's contact: the clip's. Settling at a stop, a foot the clip has in the air comes
+ * down with the settle pose (planting from halfway) and both stand flat once it is done. */
+static void foot_contacts(ak_walker *w)
+{
+    const ak_walk_motion *m = w->m;
+    const int settling = w->arrived && w->stop_left <= 0.0f;
+    const float ahead = w->rate / w->fik.stance_fade_rate;
+    for (int s = 0; s < 2; ++s) {
+        uint8_t c = ak_contact_at(m->contacts[s], m->clip->frame_count, m->clip->frame_time, 1,
+                                  w->clip_time);
+        int next = ak_contact_at(m->contacts[s], m->clip->frame_count, m->clip->frame_time, 1,
+                                 w->clip_time + ahead) != 0;
+        /* Settling: a foot on the ground stands flat (a heel that is up comes down about the
+         * toe), a foot in the air joins it once the settle pose is reached. */
+        if (settling && (c || w->idle_w >= 1.0f)) c = AK_CONTACT_HEEL | AK_CONTACT_TOE;
+        if (settling) next = c != 0 || w->idle_w >= 0.5f;
+        w->contact[s] = c;
+        w->stance[s] = c != 0;
+        w->stance_next[s] = next;
+    }
+}
+
 int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
 {
     if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walker");
@@ -315,16 +442,10 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     const ak_walk_motion *m = w->m;
     const float dur = ak_clip_duration(m->clip);
     const float t0 = w->clip_time;
-    /* Arrived: fade into idle; a new target fades back out of it at the same rate. */
-    if (w->arrived)
-        w->idle_w = w->idle_w + dt / w->p.idle_fade > 1.0f ? 1.0f : w->idle_w + dt / w->p.idle_fade;
-    else
-        w->idle_w = w->idle_w - dt / w->p.idle_fade < 0.0f ? 0.0f : w->idle_w - dt / w->p.idle_fade;
-    /* Once fully idle the walk clip stops advancing. */
-    const float t1 = w->idle_w >= 1.0f ? t0 : t0 + dt;
+    plan_stop(w, dur);
+    const float t1 = t0 + advance_clip(w, dt);
     ak_vec3 d_local;
     ak_root_motion_delta(m->root, t0, t1, &d_local, NULL);
-    const float move_scale = 1.0f - w->idle_w;
     /* Cycle boundary: the guide takes the character's place (it always has it) and turns to
      * the target. Continuous steering re-aims every frame. */
     const int32_t c0 = (int32_t)floorf(t0 / dur), c1 = (int32_t)floorf(t1 / dur);
@@ -343,7 +464,7 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     if (turn > max_turn) turn = max_turn;
     if (turn < -max_turn) turn = -max_turn;
     ak_vec3 move = akq_rotate(ak_quat_yaw(w->heading + 0.5f * turn), d_local);
-    move = akv_scale(move, move_scale);
+    if (w->arrived) move = akv_scale(move, w->stop_scale);
     /* The guide turns by the steering and by the clip's net turning per loop (zero for the
      * heading-neutral cycles walk motions make); the character's heading is the guide's plus
      * the clip's own periodic wiggle at this point of the cycle, computed, not integrated,
@@ -351,7 +472,7 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     ak_vec3 loop_d;
     float loop_h;
     ak_root_motion_loop(m->root, &loop_d, &loop_h);
-    w->base_heading = wrap_pi(w->base_heading + turn + loop_h * (t1 - t0) / dur * move_scale);
+    w->base_heading = wrap_pi(w->base_heading + turn + loop_h * (t1 - t0) / dur);
     w->heading = w->base_heading + clip_wiggle(m, t1, dur, loop_h);
     w->yaw = ak_quat_yaw(w->heading);
     w->clip_time = t1;
@@ -361,37 +482,8 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     w->dt = dt;
     w->desired = move;
     w->position_set = 0;
-    /* The in-place animated pose: walk, crossfaded into idle when stopping. */
-    ak_clip_sample(m->clip, m->skeleton, w->clip_time, (ak_interp)w->p.interp, w->anim);
-    ak_root_motion_make_in_place(m->root, w->clip_time, w->anim);
-    if (w->idle_w > 0.0f) {
-        if (w->idle) {
-            ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp,
-                           w->idle_local);
-            ak_root_motion_make_in_place(w->idle_root, w->idle_time, w->idle_local);
-            /* The idle stands on its own floor: put that floor where the walk's is. */
-            w->idle_local[0].translation.y += m->floor_y - w->idle_floor;
-        } else {
-            ak_clip_frame(m->clip, m->skeleton, w->hold_frame, w->idle_local);
-            ak_root_motion_make_in_place(m->root, (float)w->hold_frame * m->clip->frame_time,
-                                         w->idle_local);
-        }
-        const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w); /* smoothstep */
-        ak_pose_blend(w->anim, w->idle_local, w->J, s, NULL, w->anim);
-    }
-    /* Stopping: both feet plant once the idle pose dominates. Starting again: the feet are
-     * released while the idle fades out and plant again on the walk's own contacts. */
-    for (int s = 0; s < 2; ++s) {
-        const uint8_t clip_contact =
-            ak_contact_at(m->contacts[s], m->clip->frame_count, m->clip->frame_time, 1,
-                          w->clip_time);
-        w->contact[s] = clip_contact;
-        if (w->arrived && w->idle_w >= 0.5f)
-            w->contact[s] = AK_CONTACT_HEEL | AK_CONTACT_TOE; /* standing flat */
-        else if (!w->arrived && w->idle_w > 0.0f)
-            w->contact[s] = 0; /* leaving idle: release, re-plant on the walk's next contact */
-        w->stance[s] = w->contact[s] != 0;
-    }
+    animated_pose(w);
+    foot_contacts(w);
     if (desired_move) *desired_move = move;
     return AK_OK;
 }
@@ -417,6 +509,55 @@ static void place_pose(ak_walker *w)
     ak_fk(w->m->skeleton, w->local, w->world);
 }
 
+/* The cycle frame nearest the clip time. */
+static int32_t cycle_frame(const ak_walker *w)
+{
+    const ak_walk_motion *m = w->m;
+    const float dur = ak_clip_duration(m->clip);
+    const float tc = w->clip_time - floorf(w->clip_time / dur) * dur;
+    const int32_t f = (int32_t)floorf(tc / m->clip->frame_time + 0.5f);
+    return ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
+}
+
+/* This frame's placement shift of each foot: held in stance, in swing a glide (over the
+ * middle of the swing) from where the stance left it to the decided target. */
+static void placement_shift(ak_walker *w)
+{
+    for (int s = 0; s < 2; ++s) {
+        if (w->stance[s]) {
+            w->place_from[s] = w->fst.shift[s];
+            w->place_decided[s] = 0;
+            continue;
+        }
+        float u = (w->m->swing_phase[s][w->frame_index] - 0.3f) / 0.55f;
+        u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+        u = u * u * (3.0f - 2.0f * u);
+        const ak_vec3 to = w->place_decided[s] ? w->place_target[s] : w->place_from[s];
+        w->fst.shift[s] = akv_lerp(w->place_from[s], to, u);
+    }
+}
+
+/* A swinging foot whose landing heel and toe rays find ground a step apart would land across
+ * an edge: it lands a foot length (plus 4 cm) further back instead, wholly on the heel's
+ * tread (the shorter step, which the legs always reach). Decided once per swing, from a
+ * quarter of the way through it. */
+static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
+{
+    for (int s = 0; s < 2; ++s) {
+        if (w->stance[s] || w->place_decided[s] || !w->fik.legs[s].has_toe ||
+            w->m->swing_phase[s][w->frame_index] < 0.25f)
+            continue;
+        const ak_ground_hit *h = &hits[LANDING_RAY(s)], *t = &hits[TOE_RAY(s)];
+        w->place_target[s] = ak_vec3_make(0, 0, 0);
+        const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
+        const float len = sqrtf(d.x * d.x + d.z * d.z);
+        if (h->hit && t->hit && fabsf(t->height - h->height) > 0.02f && len > 1e-3f)
+            w->place_target[s] = ak_vec3_make(-d.x / len * (len + 0.04f), 0.0f,
+                                              -d.z / len * (len + 0.04f));
+        w->place_decided[s] = 1;
+    }
+}
+
 int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacity)
 {
     if (!w || !rays || capacity < AK_WALKER_RAY_COUNT) return AK_WALKER_RAY_COUNT;
@@ -428,22 +569,29 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         w->position_set = 1;
     }
     place_pose(w);
+    w->frame_index = cycle_frame(w);
+    placement_shift(w);
     ak_foot_ik_query_points(&w->fik, &w->fst, w->world, w->contact[0], w->contact[1], w->query);
+    ak_foot_ik_toe_query_points(&w->fik, &w->fst, w->world, w->contact[0], w->contact[1],
+                                w->toe_query);
     rays[AK_WALKER_RAY_CENTRE] = ak_ground_ray_down(w->pos, 2.0f, 6.0f);
-    for (int s = 0; s < 2; ++s)
-        rays[FOOT_RAY(s)] = ak_ground_ray_down(w->query[s], 1.0f, 3.0f);
-    /* Where each swinging foot will land: the clip's landing point, seen from now. */
+    /* A planted foot's rays go under its heel and toe; a swinging foot's under where its heel
+     * and toe will land (the clip's landing points seen from now, moved by the placement). */
     const ak_walk_motion *m = w->m;
-    const float dur = ak_clip_duration(m->clip);
-    const float tc = w->clip_time - floorf(w->clip_time / dur) * dur;
-    int32_t f = (int32_t)floorf(tc / m->clip->frame_time + 0.5f);
-    f = ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
-    w->frame_index = f;
     const ak_quat yaw = w->yaw;
+    const int32_t f = w->frame_index;
     for (int s = 0; s < 2; ++s) {
+        const ak_vec3 shift = w->place_decided[s] ? w->place_target[s] : ak_vec3_make(0, 0, 0);
         const ak_vec3 rel = akq_rotate(yaw, m->land_rel[s][f]);
+        const ak_vec3 rel_toe = akq_rotate(yaw, m->land_toe_rel[s][f]);
         w->land[s] = ak_vec3_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
-        rays[LANDING_RAY(s)] = ak_ground_ray_down(w->land[s], 1.5f, 3.5f);
+        w->land_toe[s] =
+            ak_vec3_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
+        rays[FOOT_RAY(s)] = ak_ground_ray_down(w->query[s], 1.0f, 3.0f);
+        rays[LANDING_RAY(s)] = ak_ground_ray_down(akv_add(w->land[s], shift), 1.5f, 3.5f);
+        rays[TOE_RAY(s)] = ak_ground_ray_down(
+            (w->stance[s] || w->stance_next[s]) ? w->toe_query[s] : akv_add(w->land_toe[s], shift),
+            1.0f, 3.0f);
     }
     return AK_WALKER_RAY_COUNT;
 }
@@ -454,6 +602,7 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits", AK_WALKER_RAY_COUNT);
     for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i)
         w->hits[i] = hits[i];
+    decide_placement(w, hits);
     /* Character height: the controller's (when it placed us) or the centre ray's. */
     float ground_y = w->pos.y;
     if (!w->p.use_controller && hits[AK_WALKER_RAY_CENTRE].hit)
@@ -508,12 +657,10 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
         fr.stance[0] = w->stance[0];
         fr.stance[1] = w->stance[1];
         for (int s = 0; s < 2; ++s)
-            fr.stance_next[s] =
-                w->idle_w > 0.0f
-                    ? w->stance[s]
-                    : ak_walk_motion_stance(w->m, s, w->clip_time + 1.0f / w->fik.stance_fade_rate);
+            fr.stance_next[s] = w->stance_next[s];
         for (int s = 0; s < 2; ++s) {
             fr.ground[s] = hits[FOOT_RAY(s)];
+            fr.ground_toe[s] = w->fik.legs[s].has_toe ? hits[TOE_RAY(s)] : hits[FOOT_RAY(s)];
             fr.contact[s] = w->contact[s];
             fr.ground_land[s] = hits[LANDING_RAY(s)];
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
@@ -555,8 +702,10 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     ak_walker_ground_rays(w, rays, AK_WALKER_RAY_COUNT);
     for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) {
-        /* A planted foot's landing ray is not used: skip the cast. */
-        if (i >= AK_WALKER_RAY_LEFT_LANDING && w->stance[i - AK_WALKER_RAY_LEFT_LANDING]) {
+        /* A planted foot's landing ray is not used, nor a toe ray on a foot without a toe. */
+        if ((i == LANDING_RAY(0) && w->stance[0]) || (i == LANDING_RAY(1) && w->stance[1]) ||
+            (i == TOE_RAY(0) && !w->fik.legs[0].has_toe) ||
+            (i == TOE_RAY(1) && !w->fik.legs[1].has_toe)) {
             hits[i].hit = 0;
             continue;
         }
@@ -570,7 +719,7 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
         const ak_vec3 toe = w->p.foot_ik ? w->fst.toe[s] : ak_foot_ik_toe(&w->fik, w->world, s);
         w->sole_ground[s] = ground_under(ground, &rays[FOOT_RAY(s)], &hits[FOOT_RAY(s)], sole);
         w->toe_ground[s] = w->fik.legs[s].has_toe
-                               ? ground_under(ground, &rays[FOOT_RAY(s)], &hits[FOOT_RAY(s)], toe)
+                               ? ground_under(ground, &rays[TOE_RAY(s)], &hits[TOE_RAY(s)], toe)
                                : w->sole_ground[s];
     }
     return AK_OK;
@@ -590,14 +739,18 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     s->distance = distance_to_target(w);
     s->path_length = w->path_length;
     s->arrived = w->arrived;
-    s->stopped = w->idle_w >= 1.0f;
+    s->stopped = w->arrived && w->stop_left <= 0.0f && w->idle_w >= 1.0f;
     s->idle_weight = w->idle_w;
+    s->rate = w->rate;
     for (int k = 0; k < 2; ++k) {
         s->stance[k] = w->stance[k];
         s->sole[k] =
             w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
         s->sole_ground[k] = w->sole_ground[k];
         s->contact[k] = w->contact[k];
+        /* A heel coming down about a locked toe is not down until the foot is flat. */
+        if (w->p.foot_ik && w->fst.lock_toe[k] && w->fst.pivot_weight[k] > 0.0f)
+            s->contact[k] &= ~AK_CONTACT_HEEL;
         s->toe[k] = w->p.foot_ik && w->initialized ? w->fst.toe[k]
                                                    : ak_foot_ik_toe(&w->fik, w->world, k);
         s->toe_ground[k] = w->toe_ground[k];
