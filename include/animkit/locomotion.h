@@ -293,8 +293,9 @@ AK_API void ak_foot_ik_state_reset(ak_foot_ik_state *state);
 AK_API void ak_foot_ik_query_points(const ak_foot_ik_params *params, const ak_foot_ik_state *state,
                                     const ak_xform *world, int32_t contact_left,
                                     int32_t contact_right, ak_vec3 out_points[2]);
-/* The same for each toe: the toe lock while the foot rolls over its toe, else where the toe
- * goes with the heel's query point (the animated heel-to-toe offset). */
+/* The same for each toe: the toe lock while the foot rolls over its toe, where the last solve
+ * left it on a planted foot, else where the toe goes with the heel's query point (the animated
+ * heel-to-toe offset). */
 AK_API void ak_foot_ik_toe_query_points(const ak_foot_ik_params *params,
                                         const ak_foot_ik_state *state, const ak_xform *world,
                                         int32_t contact_left, int32_t contact_right,

@@ -185,6 +185,24 @@ static void drop_short_runs(uint8_t *flag, int32_t n, int32_t min_frames, int32_
     }
 }
 
+/* Blips removed from each point's flag (a heel up for a few frames mid-stance, a toe that
+ * touches for one), then from the foot's stance as a whole. `scratch` holds n bytes. */
+static void clean_contacts(uint8_t *flags, int32_t n, int32_t min_stance, int32_t min_swing,
+                           int32_t loop, uint8_t *bit)
+{
+    static const uint8_t bits[2] = {AK_CONTACT_HEEL, AK_CONTACT_TOE};
+    for (int k = 0; k < 2; ++k) {
+        for (int32_t f = 0; f < n; ++f)
+            bit[f] = (flags[f] & bits[k]) ? 1 : 0;
+        drop_short_runs(bit, n, min_swing, loop, 0);
+        drop_short_runs(bit, n, min_stance, loop, 1);
+        for (int32_t f = 0; f < n; ++f)
+            flags[f] = (uint8_t)((flags[f] & ~bits[k]) | (bit[f] ? bits[k] : 0));
+    }
+    drop_short_runs(flags, n, min_swing, loop, 0);
+    drop_short_runs(flags, n, min_stance, loop, 1);
+}
+
 /* The heel and toe joints: given, or from the humanoid map (toes optional). */
 static int32_t contact_joints(const ak_contact_params *p, int32_t joints[4], ak_error *err)
 {
@@ -238,6 +256,11 @@ int32_t ak_contact_run(const ak_contact_params *p, uint8_t *left, uint8_t *right
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
     uint8_t *out[2] = {left, right};
+    uint8_t *scratch = (uint8_t *)malloc((size_t)n);
+    if (!scratch) {
+        free(pos);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
     const int32_t first = reference_frames(pos, 4, n, c->loop, c->frame_time);
     for (int s = 0; s < 2; ++s) {
         memset(out[s], 0, (size_t)n);
@@ -246,9 +269,10 @@ int32_t ak_contact_run(const ak_contact_params *p, uint8_t *left, uint8_t *right
         if (joints[2 + s] >= 0)
             point_contacts(p, pos + (size_t)(2 + s) * n, n, c->loop, c->frame_time, first,
                            AK_CONTACT_TOE, out[s]);
-        drop_short_runs(out[s], n, (int32_t)ceilf(p->min_swing / c->frame_time), c->loop, 0);
-        drop_short_runs(out[s], n, (int32_t)ceilf(p->min_stance / c->frame_time), c->loop, 1);
+        clean_contacts(out[s], n, (int32_t)ceilf(p->min_stance / c->frame_time),
+                       (int32_t)ceilf(p->min_swing / c->frame_time), c->loop, scratch);
     }
+    free(scratch);
     free(pos);
     return AK_OK;
 }

@@ -118,6 +118,11 @@ void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state 
         anim_points(p, st, world, s, &a, &toe);
         const int heel_lock = st && st->initialized && !st->lock_toe[s];
         out[s] = heel_lock ? pull_to_lock(a, st->lock_point[s], st->lock_weight[s]) : a;
+        /* A planted foot rolling on its toe: its heel is where the last solve left it (and
+         * where a lock moving back onto the heel will start). */
+        if (st && st->initialized && st->lock_toe[s] && st->was_stance[s] &&
+            st->lock_weight[s] >= 1.0f)
+            out[s] = ak_vec3_make(st->sole[s].x, a.y, st->sole[s].z);
     }
 }
 
@@ -132,6 +137,10 @@ void ak_foot_ik_toe_query_points(const ak_foot_ik_params *p, const ak_foot_ik_st
         anim_points(p, st, world, s, &h, &a);
         if (st && st->initialized && st->lock_toe[s]) {
             out[s] = pull_to_lock(a, st->lock_point[s], st->lock_weight[s]);
+        } else if (st && st->initialized && st->was_stance[s] && st->lock_weight[s] >= 1.0f) {
+            /* A planted foot: its toe is where the last solve left it (and where a lock moving
+             * onto the toe will start). */
+            out[s] = ak_vec3_make(st->toe[s].x, a.y, st->toe[s].z);
         } else {
             /* The toe goes where the heel goes: the animated heel-to-toe offset. */
             out[s] = ak_vec3_make(heel[s].x + a.x - h.x, a.y, heel[s].z + a.z - h.z);
@@ -182,6 +191,8 @@ typedef struct foot_frame {
     ak_quat foot_rot[2];
     float shortfall[2];  /* the hips' drop this leg would like (smoothed) */
     float reach_drop[2]; /* the drop this leg needs to reach at all (hard floor) */
+    ak_vec3 ray_heel[2], ray_toe[2]; /* where this frame's ground hits were asked (the query
+                                        points, from the state before this frame) */
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -280,16 +291,13 @@ static float leg_offset(const ak_foot_ik_params *p, ak_foot_ik_state *st,
  * ground normal: flat in stance, with its animated pitch kept relative to the slope in swing
  * and while it rolls over its toe. The ankle goes where the locked point (heel, or toe when
  * pivoting) wants it. */
-/* The toe's ground: its own hit, else the plane of the heel's hit carried to the toe. */
-static ak_ground_hit toe_ground(const ak_foot_ik_frame *fr, int32_t s, ak_vec3 heel_q,
-                                ak_vec3 toe_q)
+/* The ground at p's x,z from a hit asked at q: the hit's tangent plane carried over. */
+static ak_ground_hit ground_at(const ak_ground_hit *h, ak_vec3 q, ak_vec3 p)
 {
-    if (fr->ground_toe[s].hit || !fr->ground[s].hit) return fr->ground_toe[s];
-    ak_ground_hit h = fr->ground[s];
-    const ak_vec3 n = h.normal;
-    if (n.y > 1e-3f)
-        h.height -= (n.x * (toe_q.x - heel_q.x) + n.z * (toe_q.z - heel_q.z)) / n.y;
-    return h;
+    ak_ground_hit g = *h;
+    if (g.hit && g.normal.y > 1e-3f)
+        g.height -= (g.normal.x * (p.x - q.x) + g.normal.z * (p.z - q.z)) / g.normal.y;
+    return g;
 }
 
 /* The normal a flat foot lies on: the heel's, tipped about the foot's side axis so the
@@ -321,8 +329,11 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     const ak_vec3 heel_q = pull_to_lock(heel_a, st->lock_point[s], pivot ? 0.0f : st->lock_weight[s]);
     const ak_vec3 toe_q = pivot ? pull_to_lock(toe_a, st->lock_point[s], st->lock_weight[s])
                                 : akv_add(heel_q, akv_sub(toe_a, heel_a));
-    const ak_ground_hit tg = toe_ground(fr, s, heel_q, toe_q);
-    const ak_ground_hit *g = pivot ? &tg : &fr->ground[s];
+    const ak_ground_hit hg = ground_at(&fr->ground[s], ff->ray_heel[s], heel_q);
+    const ak_ground_hit tg = fr->ground_toe[s].hit
+                                 ? ground_at(&fr->ground_toe[s], ff->ray_toe[s], toe_q)
+                                 : ground_at(&fr->ground[s], ff->ray_heel[s], toe_q);
+    const ak_ground_hit *g = pivot ? &tg : &hg;
     const ak_vec3 anim = pivot ? toe_a : heel_a;
     const float gw = st->ground_weight[s] * p->weight;
     ak_vec3 target = pivot ? toe_q : heel_q;
@@ -330,9 +341,8 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     const ak_vec3 up = {0, 1, 0};
     const ak_vec3 n = g->hit ? clamp_normal(g->normal, ff->cos_tilt, ff->sin_tilt) : up;
     ak_vec3 n_flat = n;
-    if (!pivot && leg->has_toe && fr->ground[s].hit && tg.hit)
-        n_flat = clamp_normal(two_point_normal(fr->ground[s].normal, heel_q, fr->ground[s].height,
-                                               toe_q, tg.height),
+    if (!pivot && leg->has_toe && hg.hit && tg.hit)
+        n_flat = clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_q, tg.height),
                               ff->cos_tilt, ff->sin_tilt);
     const ak_vec3 foot_up = akq_rotate(foot.rotation, leg->up_local);
     const ak_quat to_slope = ak_quat_from_to(up, n);
@@ -476,6 +486,8 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
     ff.cos_tilt = cosf(max_tilt);
     ff.sin_tilt = sinf(max_tilt);
     if (!st->initialized) reset_weights(st, fr);
+    ak_foot_ik_query_points(p, st, world, fr->contact[0], fr->contact[1], ff.ray_heel);
+    ak_foot_ik_toe_query_points(p, st, world, fr->contact[0], fr->contact[1], ff.ray_toe);
     for (int s = 0; s < 2; ++s) {
         leg_weights_and_lock(p, st, fr, world, s, ff.dt);
         leg_target(p, st, fr, world, s, &ff);

@@ -520,7 +520,7 @@ static int32_t cycle_frame(const ak_walker *w)
 }
 
 /* This frame's placement shift of each foot: held in stance, in swing a glide (over the
- * middle of the swing) from where the stance left it to the decided target. */
+ * second half of the swing) from where the stance left it to the decided target. */
 static void placement_shift(ak_walker *w)
 {
     for (int s = 0; s < 2; ++s) {
@@ -529,7 +529,7 @@ static void placement_shift(ak_walker *w)
             w->place_decided[s] = 0;
             continue;
         }
-        float u = (w->m->swing_phase[s][w->frame_index] - 0.3f) / 0.55f;
+        float u = (w->m->swing_phase[s][w->frame_index] - 0.5f) / 0.4f;
         u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
         u = u * u * (3.0f - 2.0f * u);
         const ak_vec3 to = w->place_decided[s] ? w->place_target[s] : w->place_from[s];
@@ -538,22 +538,27 @@ static void placement_shift(ak_walker *w)
 }
 
 /* A swinging foot whose landing heel and toe rays find ground a step apart would land across
- * an edge: it lands a foot length (plus 4 cm) further back instead, wholly on the heel's
- * tread (the shorter step, which the legs always reach). Decided once per swing, from a
- * quarter of the way through it. */
+ * an edge: it lands a foot length (plus 5 cm) further back instead, wholly on the heel's tread
+ * (the shorter step, which the legs reach); if the rays at that place still find an edge, a
+ * foot length further forward. Decided from halfway through the swing, checked again (the
+ * rays follow the decision) until three quarters. */
 static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
 {
     for (int s = 0; s < 2; ++s) {
-        if (w->stance[s] || w->place_decided[s] || !w->fik.legs[s].has_toe ||
-            w->m->swing_phase[s][w->frame_index] < 0.25f)
-            continue;
+        const float u = w->m->swing_phase[s][w->frame_index];
+        if (w->stance[s] || !w->fik.legs[s].has_toe || u < 0.5f || u > 0.75f) continue;
         const ak_ground_hit *h = &hits[LANDING_RAY(s)], *t = &hits[TOE_RAY(s)];
-        w->place_target[s] = ak_vec3_make(0, 0, 0);
+        const int edge = h->hit && t->hit && fabsf(t->height - h->height) > 0.02f;
+        if (w->place_decided[s] && !edge) continue;
         const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
         const float len = sqrtf(d.x * d.x + d.z * d.z);
-        if (h->hit && t->hit && fabsf(t->height - h->height) > 0.02f && len > 1e-3f)
-            w->place_target[s] = ak_vec3_make(-d.x / len * (len + 0.04f), 0.0f,
-                                              -d.z / len * (len + 0.04f));
+        const ak_vec3 back =
+            len > 1e-3f ? ak_vec3_make(-d.x / len * (len + 0.05f), 0.0f, -d.z / len * (len + 0.05f))
+                        : ak_vec3_make(0, 0, 0);
+        if (!w->place_decided[s])
+            w->place_target[s] = edge ? back : ak_vec3_make(0, 0, 0);
+        else if (w->place_target[s].x * back.x + w->place_target[s].z * back.z > 0.0f)
+            w->place_target[s] = akv_scale(back, -1.0f); /* back was an edge too: forward */
         w->place_decided[s] = 1;
     }
 }
@@ -589,9 +594,16 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
             ak_vec3_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
         rays[FOOT_RAY(s)] = ak_ground_ray_down(w->query[s], 1.0f, 3.0f);
         rays[LANDING_RAY(s)] = ak_ground_ray_down(akv_add(w->land[s], shift), 1.5f, 3.5f);
-        rays[TOE_RAY(s)] = ak_ground_ray_down(
-            (w->stance[s] || w->stance_next[s]) ? w->toe_query[s] : akv_add(w->land_toe[s], shift),
-            1.0f, 3.0f);
+        /* The landing toe ray looks 4 cm beyond the toe, so a prediction a little short of
+         * where the foot really lands still sees an edge under it. */
+        const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
+        const float len = sqrtf(d.x * d.x + d.z * d.z);
+        const ak_vec3 beyond =
+            len > 1e-3f ? ak_vec3_make(d.x / len * 0.04f, 0.0f, d.z / len * 0.04f) : d;
+        rays[TOE_RAY(s)] = ak_ground_ray_down((w->stance[s] || w->stance_next[s])
+                                                  ? w->toe_query[s]
+                                                  : akv_add(akv_add(w->land_toe[s], shift), beyond),
+                                              1.0f, 3.0f);
     }
     return AK_WALKER_RAY_COUNT;
 }
@@ -660,7 +672,10 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
             fr.stance_next[s] = w->stance_next[s];
         for (int s = 0; s < 2; ++s) {
             fr.ground[s] = hits[FOOT_RAY(s)];
-            fr.ground_toe[s] = w->fik.legs[s].has_toe ? hits[TOE_RAY(s)] : hits[FOOT_RAY(s)];
+            /* A swinging foot's toe ray looked at its landing: not under the toe now. */
+            fr.ground_toe[s] = hits[TOE_RAY(s)];
+            if (!w->fik.legs[s].has_toe || !(w->stance[s] || w->stance_next[s]))
+                fr.ground_toe[s].hit = 0;
             fr.contact[s] = w->contact[s];
             fr.ground_land[s] = hits[LANDING_RAY(s)];
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
