@@ -341,7 +341,7 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     const ak_vec3 up = {0, 1, 0};
     const ak_vec3 n = g->hit ? clamp_normal(g->normal, ff->cos_tilt, ff->sin_tilt) : up;
     ak_vec3 n_flat = n;
-    if (!pivot && leg->has_toe && hg.hit && tg.hit)
+    if (leg->has_toe && hg.hit && tg.hit)
         n_flat = clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_q, tg.height),
                               ff->cos_tilt, ff->sin_tilt);
     const ak_vec3 foot_up = akq_rotate(foot.rotation, leg->up_local);
