@@ -14,13 +14,19 @@ CMAKE_FLAGS ?=
 DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
   libglfw3-dev libepoxy-dev libstb-dev libcjson-dev clang libclang-rt-14-dev \
   xvfb xauth libgl1-mesa-dri libegl-mesa0 ffmpeg mono-mcs mono-runtime mingw-w64 \
-  liborocos-kdl-dev nodejs npm
+  liborocos-kdl-dev nodejs npm wine wine64 nunit-console libnunit-cil-dev locales
+# The web page and its browser test (make web, tests/web).
+DEB_PACKAGES += emscripten chromium
+# The Python package and its tests (make python, make test-python).
+DEB_PACKAGES += python3-dev python3-venv python3-setuptools python3-cffi python3-numpy \
+  python3-pytest python3-distributed python3-pandas
 
 
 .PHONY: fuzz
 .PHONY: dist
+.PHONY: python test-python
 .PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format valgrind lint \
-  unity-plugins
+  unity-plugins web
 
 all: build
 
@@ -38,6 +44,25 @@ test: deps
 	$(MAKE) test-fuzz
 	$(MAKE) test-san
 	$(MAKE) test-fast
+	$(MAKE) test-python
+
+# The Python package (python/): cffi extension built from the library sources, installed
+# into a venv that also sees Debian's numpy, cffi, pytest and dask (--system-site-packages).
+# Debian's python3 explicitly: a `python3` earlier on PATH (pyenv) lacks those packages.
+SYSTEM_PYTHON ?= /usr/bin/python3
+PY_VENV ?= $(BUILD)/python-venv
+PY_SOURCES = $(wildcard python/setup.py python/animkit_build.py python/animkit/*.py src/*/*.c \
+  src/*/*.h include/animkit/*.h)
+python: $(PY_VENV)/.installed
+$(PY_VENV)/.installed: $(PY_SOURCES)
+	$(SYSTEM_PYTHON) -m venv --system-site-packages $(PY_VENV)
+	$(PY_VENV)/bin/python -m pip install --quiet --no-index --no-build-isolation ./python
+	touch $@
+
+# pytest exits 5 when it collected nothing: that is a broken test set-up, not a pass.
+test-python: python
+	@$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "test-python: pytest ran no tests" >&2; exit 1; fi; exit $$rc
 
 test-fast: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
@@ -65,6 +90,12 @@ fuzz:
 # The main job: the walker demo on the built-in terrain with the built-in clip.
 demo: deps build
 	@sh tools/demo.sh $(BUILD)
+
+# The web page and the JavaScript module: the library and the viewer in WebAssembly
+# (Debian's emscripten) -> web/dist/ (animkit.js, animkit.wasm, index.html, clips/).
+# Serve it with `python3 -m http.server -d web/dist`. See docs/web.md.
+web:
+	@sh web/build.sh $(BUILD)/web-wasm
 
 bench: build
 	@sh tools/bench.sh $(BUILD)

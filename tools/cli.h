@@ -11,9 +11,11 @@ typedef int (*ak_cli_command_fn)(int argc, char **argv);
 int ak_cmd_info(int argc, char **argv);
 int ak_cmd_positions(int argc, char **argv);
 int ak_cmd_convert(int argc, char **argv);
+int ak_cmd_edit(int argc, char **argv);
 int ak_cmd_ik(int argc, char **argv);
 int ak_cmd_walk(int argc, char **argv);
 int ak_cmd_render(int argc, char **argv);
+int ak_cmd_retarget(int argc, char **argv);
 
 /* Prints "animkit CMD: message" to stderr; returns 2 (usage error). */
 int ak_cli_usage_error(const char *cmd, const char *fmt, ...);
@@ -25,7 +27,8 @@ int ak_cli_wants_help(int argc, char **argv);
 int ak_cli_parse_vec3(const char *s, ak_vec3 *v);
 /* Parses "a,b" into two floats; returns 0 on success. */
 int ak_cli_parse_vec2(const char *s, float *a, float *b);
-/* Parses a float/int with full-string validation; returns 0 on success. */
+/* Parses a float/int with full-string validation; returns 0 on success. A float must be
+ * finite as a float (|v| <= FLT_MAX). */
 int ak_cli_parse_float(const char *s, float *out);
 int ak_cli_parse_int(const char *s, int *out);
 

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,7 +42,8 @@ int ak_cli_parse_float(const char *s, float *out)
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || !isfinite(v)) return -1;
+    /* Beyond FLT_MAX the float would be infinite: refused like any non-number. */
+    if (errno || end == s || *end != '\0' || !isfinite(v) || fabs(v) > FLT_MAX) return -1;
     *out = (float)v;
     return 0;
 }

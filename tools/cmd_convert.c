@@ -2,6 +2,7 @@
  * animkit convert IN.bvh OUT.gltf|OUT.glb [--scale M]  BVH -> glTF 2.0 */
 #include "cli_bvh.h"
 #include "animkit/gltf.h"
+#include "io/file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ static void usage(FILE *out)
             "  --scale M       metres per file unit for glTF output\n"
             "  --cubic         glTF: CUBICSPLINE samplers instead of LINEAR\n"
             "  --no-mesh       glTF: skeleton and animation only, no capsule mesh\n"
+            "  --in-place      allow OUT to be IN itself (replaced only once the new file is\n"
+            "                  complete; refused otherwise)\n"
             "  -h, --help      this help\n");
 }
 
@@ -41,7 +44,7 @@ static int ends_with(const char *s, const char *suffix)
 int ak_cmd_convert(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *order_name = NULL, *scale_text = NULL;
-    int cubic = 0, no_mesh = 0;
+    int cubic = 0, no_mesh = 0, in_place = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -55,6 +58,8 @@ int ak_cmd_convert(int argc, char **argv)
             cubic = 1;
         } else if (strcmp(a, "--no-mesh") == 0) {
             no_mesh = 1;
+        } else if (strcmp(a, "--in-place") == 0) {
+            in_place = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return ak_cli_usage_error("convert", "unknown option '%s'", a);
         } else if (!in) {
@@ -66,6 +71,10 @@ int ak_cmd_convert(int argc, char **argv)
         }
     }
     if (!in || !out) return ak_cli_usage_error("convert", "needs IN.bvh and OUT.bvh|.gltf|.glb");
+    /* Every output is replaced atomically, so even OUT == IN never loses IN; still, writing
+     * over the input is almost always a slip of the keyboard, so it takes --in-place. */
+    if (!in_place && (strcmp(in, out) == 0 || akio_same_file(in, out)))
+        return ak_cli_usage_error("convert", "OUT '%s' is the input file; add --in-place to replace it", out);
     const int to_bvh = ends_with(out, ".bvh");
     const int to_gltf = ends_with(out, ".gltf") || ends_with(out, ".glb");
     if (!to_bvh && !to_gltf) return ak_cli_usage_error("convert", "OUT must end in .bvh, .gltf or .glb");

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "walk_output.h"
 #include "animkit/locomotion.h"
+#include "walk_match.h"
 
 #include <errno.h>
 #include <math.h>
@@ -39,7 +40,9 @@ static void usage(FILE *out)
         "as the last line on stdout, a JSON summary. Progress goes to stderr.\n"
         "\n"
         "options:\n"
-        "  --clip FILE.bvh      walk clip (default: the built-in procedural walk)\n"
+        "  --clip FILE.bvh      walk clip (default: the built-in procedural walk); with --steer\n"
+        "                       match repeatable: the clips of the motion database\n"
+        "  --library DIR        with --steer match: every .bvh in DIR joins the database\n"
         "  --cycle A:B          use frames [A,B) of --clip as the cycle (default: found "
         "automatically)\n"
         "  --idle FILE.bvh      idle clip to crossfade into on arrival (same skeleton as the "
@@ -56,7 +59,8 @@ static void usage(FILE *out)
         "  --start X,Z          start point (default -6,-4)\n"
         "  --target X,Z         target point (default 6,4)\n"
         "  --max-time S         give up after S simulated seconds (default 60)\n"
-        "  --steer MODE         cycle (guide re-aims before each cycle) | continuous (default "
+        "  --steer MODE         cycle (guide re-aims before each cycle) | continuous | match\n"
+        "                       (motion matching over the --clip/--library database; default "
         "cycle)\n"
         "  --turn-rate DEG      heading turn-rate limit in degrees/s (default 90)\n"
         "  --arrival R          arrival radius in metres (default 0.3)\n"
@@ -140,7 +144,9 @@ int ak_cmd_walk(int argc, char **argv)
     float size = 40.0f, height = 3.0f, max_time = 60.0f, scale = 0.0f, turn_rate = 90.0f,
           arrival = 0.3f;
     float sx = -6.0f, sz = -4.0f, tx = 6.0f, tz = 4.0f;
-    int have_size = 0;
+    int have_size = 0, match = 0, clip_count = 0;
+    const char *library = NULL;
+    const char *clip_list[256];
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -152,6 +158,11 @@ int ak_cmd_walk(int argc, char **argv)
         if (strcmp(a, "--clip") == 0) {
             NEED_VALUE();
             clip_path = v;
+            if (clip_count >= 256) return ak_cli_usage_error("walk", "at most 256 --clip files");
+            clip_list[clip_count++] = v;
+        } else if (strcmp(a, "--library") == 0) {
+            NEED_VALUE();
+            library = v;
         } else if (strcmp(a, "--idle") == 0) {
             NEED_VALUE();
             idle_path = v;
@@ -175,25 +186,25 @@ int ak_cmd_walk(int argc, char **argv)
             heightmap = v;
         } else if (strcmp(a, "--size") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_float(v, &size) || !(size > 0.0f))
-                return ak_cli_usage_error("walk", "--size wants a positive number of metres");
+            if (ak_cli_parse_float(v, &size) || !(size >= 0.01f && size <= 1e6f))
+                return ak_cli_usage_error("walk", "--size %s: wants metres in [0.01, 1e6]", v);
             have_size = 1;
         } else if (strcmp(a, "--height") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_float(v, &height))
-                return ak_cli_usage_error("walk", "--height wants a number of metres");
+            if (ak_cli_parse_float(v, &height) || !(fabsf(height) <= 1e4f))
+                return ak_cli_usage_error("walk", "--height %s: wants metres in [-1e4, 1e4]", v);
         } else if (strcmp(a, "--seed") == 0) {
             NEED_VALUE();
             if (ak_cli_parse_int(v, &seed) || seed < 0)
                 return ak_cli_usage_error("walk", "--seed wants a non-negative integer");
         } else if (strcmp(a, "--start") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_vec2(v, &sx, &sz))
-                return ak_cli_usage_error("walk", "--start wants X,Z");
+            if (ak_cli_parse_vec2(v, &sx, &sz) || !(fabsf(sx) <= 1e6f && fabsf(sz) <= 1e6f))
+                return ak_cli_usage_error("walk", "--start %s: wants X,Z in metres within 1e6", v);
         } else if (strcmp(a, "--target") == 0) {
             NEED_VALUE();
-            if (ak_cli_parse_vec2(v, &tx, &tz))
-                return ak_cli_usage_error("walk", "--target wants X,Z");
+            if (ak_cli_parse_vec2(v, &tx, &tz) || !(fabsf(tx) <= 1e6f && fabsf(tz) <= 1e6f))
+                return ak_cli_usage_error("walk", "--target %s: wants X,Z in metres within 1e6", v);
         } else if (strcmp(a, "--max-time") == 0) {
             NEED_VALUE();
             if (ak_cli_parse_float(v, &max_time) || !(max_time > 0.0f) || max_time > 100000.0f)
@@ -204,8 +215,10 @@ int ak_cmd_walk(int argc, char **argv)
                 steer = AK_STEER_CYCLE;
             else if (strcmp(v, "continuous") == 0)
                 steer = AK_STEER_CONTINUOUS;
+            else if (strcmp(v, "match") == 0)
+                match = 1;
             else
-                return ak_cli_usage_error("walk", "--steer must be cycle or continuous");
+                return ak_cli_usage_error("walk", "--steer must be cycle, continuous or match");
         } else if (strcmp(a, "--turn-rate") == 0) {
             NEED_VALUE();
             if (ak_cli_parse_float(v, &turn_rate) || !(turn_rate > 0.0f))
@@ -218,6 +231,7 @@ int ak_cmd_walk(int argc, char **argv)
             foot_ik = 0;
         else if (strcmp(a, "--out") == 0) {
             NEED_VALUE();
+            if (!*v) return ak_cli_usage_error("walk", "--out needs a folder name, got ''");
             out_dir = v;
         } else if (strcmp(a, "--quiet") == 0)
             quiet = 1;
@@ -228,6 +242,11 @@ int ak_cmd_walk(int argc, char **argv)
     if (cycle_a >= 0 && !clip_path) return ak_cli_usage_error("walk", "--cycle needs --clip");
     if ((have_size || heightmap) && !heightmap)
         return ak_cli_usage_error("walk", "--size is for --heightmap");
+    if (!match && (clip_count > 1 || library))
+        return ak_cli_usage_error("walk", "several --clip files or --library need --steer match");
+    if (match && (cycle_a >= 0 || idle_path))
+        return ak_cli_usage_error("walk", "--cycle and --idle are for the guide walker, not "
+                                          "--steer match");
 
     ak_error err;
     int rc = 1;
@@ -239,6 +258,52 @@ int ak_cmd_walk(int argc, char **argv)
     akcli_walk_output output;
     memset(&output, 0, sizeof output);
     uint8_t *builtin_stance = NULL;
+
+    /* The ground. */
+    if (heightmap) {
+        const int32_t st = ends_with(heightmap, ".png")
+                               ? load_png_heightmap(heightmap, size, height, &terrain, &err)
+                               : ak_terrain_load_pgm(heightmap, size, height, &terrain, &err);
+        if (st != AK_OK) {
+            rc = ak_cli_file_error(heightmap, &err);
+            goto done;
+        }
+    } else {
+        ak_terrain_params tp = ak_terrain_defaults();
+        tp.kind = strcmp(terrain_kind, "flat") == 0     ? AK_TERRAIN_FLAT
+                  : strcmp(terrain_kind, "stairs") == 0 ? AK_TERRAIN_STAIRS
+                                                        : AK_TERRAIN_HILLS;
+        tp.seed = (uint32_t)seed;
+        if (ak_terrain_create(&tp, &terrain, &err) != AK_OK) {
+            fprintf(stderr, "animkit walk: terrain: %s\n", err.message);
+            goto done;
+        }
+    }
+    const ak_ground ground = ak_terrain_ground(terrain);
+    {
+        /* A start or target off the ground would walk on NaN: say which, and where the
+         * ground is. */
+        ak_ground_hit hit;
+        const char *off = !ak_ground_query(&ground, sx, sz, &hit)   ? "--start"
+                          : !ak_ground_query(&ground, tx, tz, &hit) ? "--target"
+                                                                    : NULL;
+        if (off) {
+            float extent = 0.0f;
+            ak_terrain_info(terrain, NULL, &extent, NULL, NULL);
+            fprintf(stderr,
+                    "animkit walk: %s %g,%g is outside the ground (x and z span %g..%g m)\n", off,
+                    off[2] == 's' ? (double)sx : (double)tx, off[2] == 's' ? (double)sz : (double)tz,
+                    -0.5 * (double)extent, 0.5 * (double)extent);
+            goto done;
+        }
+    }
+    if (match) {
+        const ak_walk_match_opts mo = {clip_list, clip_count, library, scale,
+                                       ak_vec3_make(sx, 0, sz), ak_vec3_make(tx, 0, tz),
+                                       max_time, arrival, foot_ik, quiet, out_dir};
+        rc = ak_walk_match_run(&mo, &ground);
+        goto done;
+    }
 
     /* The walk clip: a file, or the built-in procedural walk (plus its idle). */
     ak_walk_motion_params mp = ak_walk_motion_defaults();
@@ -301,27 +366,6 @@ int ak_cmd_walk(int argc, char **argv)
                 (double)info.cycle_time, (double)info.stride_length, (double)info.speed);
     }
 
-    /* The ground. */
-    if (heightmap) {
-        const int32_t st = ends_with(heightmap, ".png")
-                               ? load_png_heightmap(heightmap, size, height, &terrain, &err)
-                               : ak_terrain_load_pgm(heightmap, size, height, &terrain, &err);
-        if (st != AK_OK) {
-            rc = ak_cli_file_error(heightmap, &err);
-            goto done;
-        }
-    } else {
-        ak_terrain_params tp = ak_terrain_defaults();
-        tp.kind = strcmp(terrain_kind, "flat") == 0     ? AK_TERRAIN_FLAT
-                  : strcmp(terrain_kind, "stairs") == 0 ? AK_TERRAIN_STAIRS
-                                                        : AK_TERRAIN_HILLS;
-        tp.seed = (uint32_t)seed;
-        if (ak_terrain_create(&tp, &terrain, &err) != AK_OK) {
-            fprintf(stderr, "animkit walk: terrain: %s\n", err.message);
-            goto done;
-        }
-    }
-    const ak_ground ground = ak_terrain_ground(terrain);
 
     ak_walker_params wp = ak_walker_defaults();
     wp.start = ak_vec3_make(sx, 0, sz);

@@ -12,8 +12,10 @@ static const struct {
     {"info", ak_cmd_info, "joints, channels, frames, duration, height, units, humanoid map"},
     {"positions", ak_cmd_positions, "world positions of every joint as CSV frame,joint,x,y,z"},
     {"convert", ak_cmd_convert, "BVH -> BVH (any rotation order), BVH -> glTF 2.0"},
+    {"edit", ak_cmd_edit, "trim, resample, mirror, root reset, in place, units, append: BVH -> BVH"},
     {"ik", ak_cmd_ik, "solve IK on one frame: limb, ccd, fabrik, jacobian, dls"},
     {"walk", ak_cmd_walk, "walk a character to a target over terrain (the main demo)"},
+    {"retarget", ak_cmd_retarget, "play a humanoid capture on another rig (BVH, glTF skin, biped)"},
     {"render", ak_cmd_render, "render frames of a clip or the walker to PNG/GIF/MP4"},
 };
 

@@ -8,8 +8,10 @@ whenever a GUID changes. So every file and folder under the package root has a c
 .meta, and a GUID never changes once written.
 
   python3 tools/unity_meta.py            add a .meta for every asset that lacks one
+  python3 tools/unity_meta.py --self-test  the checks catch what they should (a test runs this)
   python3 tools/unity_meta.py --check    list missing, orphaned, malformed or duplicate
-                                         metas; exit 1 if there is any (the test runs this)
+                                         metas, and GUIDs a scene/prefab refers to that no
+                                         asset has; exit 1 if there is any (a test runs this)
 
 New GUIDs are the MD5 of "animkit-unity:" + the asset's path relative to unity/ (with '/'),
 so running this on two machines for the same new file gives the same GUID; existing .meta
@@ -21,10 +23,14 @@ Unity's rules for what is an asset: names starting with '.' or ending with '~', 
 files, because its files keep their GUIDs when the user imports the sample into Assets/ (the
 sample scene refers to its scripts by GUID). Documentation~ holds plain documents: no .meta.
 """
+import contextlib
 import hashlib
+import io
 import os
 import re
+import shutil
 import sys
+import tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unity")
 SALT = "animkit-unity:"
@@ -141,6 +147,25 @@ def add_missing(root):
     return 0
 
 
+BUILTIN_GUIDS = {"0000000000000000e000000000000000", "0000000000000000f000000000000000"}
+REF_RE = re.compile(r"guid: ([0-9a-f]{32}), type: \d")
+
+
+def dangling_references(root, paths, package_guids):
+    """Scenes, prefabs and assets refer to scripts and assets by GUID: each must be one of the
+    package's own or one of Unity's built-in resources (meshes, default material, skybox)."""
+    problems = []
+    for rel in paths:
+        if os.path.splitext(rel)[1] not in (".unity", ".prefab", ".asset", ".mat"):
+            continue
+        with open(os.path.join(root, rel), encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                for guid in REF_RE.findall(line):
+                    if guid not in package_guids and guid not in BUILTIN_GUIDS:
+                        problems.append("%s:%d: refers to guid %s, which no asset has" % (rel, n, guid))
+    return problems
+
+
 def check(root):
     paths = assets(root)
     problems = []
@@ -157,6 +182,7 @@ def check(root):
         if guid in owner:
             problems.append("duplicate guid %s: %s and %s" % (guid, owner[guid], rel))
         owner[guid] = rel
+    problems += dangling_references(root, paths, set(owner))
     wanted = set(p + ".meta" for p in paths)
     for pkg_rel in sorted(set(p.split("/")[0] for p in paths)):
         for dirpath, _, filenames in os.walk(os.path.join(root, pkg_rel)):
@@ -171,9 +197,55 @@ def check(root):
     return 1 if problems else 0
 
 
+def self_test():
+    """The tool on a throw-away package: check finds a missing meta, a duplicate GUID, an
+    orphan and a dangling scene reference; adding metas fills only what is missing, keeps
+    every existing GUID, and gives the same GUID for the same path on every run."""
+    tmp = tempfile.mkdtemp(prefix="unity_meta_")
+    try:
+        pkg = os.path.join(tmp, "com.example.pkg")
+        os.makedirs(os.path.join(pkg, "Runtime"))
+        for f in ("package.json", "Runtime/A.cs", "Runtime/B.cs", "Runtime/S.unity"):
+            with open(os.path.join(pkg, f), "w") as fh:
+                fh.write("x\n")
+        quiet = contextlib.redirect_stdout(io.StringIO())
+        with quiet:
+            add_missing(tmp)
+        first = {p: read_guid(os.path.join(tmp, p) + ".meta") for p in assets(tmp)}
+        keep = "%032x" % 1
+        with open(os.path.join(pkg, "Runtime", "A.cs.meta"), "w") as fh:
+            fh.write("fileFormatVersion: 2\nguid: %s\n" % keep)
+        os.remove(os.path.join(pkg, "Runtime", "B.cs.meta"))
+        with contextlib.redirect_stdout(io.StringIO()):
+            add_missing(tmp)
+        assert read_guid(os.path.join(pkg, "Runtime", "A.cs.meta")) == keep, "existing GUID changed"
+        assert read_guid(os.path.join(pkg, "Runtime", "B.cs.meta")) == first["com.example.pkg/Runtime/B.cs"], \
+            "a re-added meta got a different GUID"
+        shutil.copy(os.path.join(pkg, "Runtime", "A.cs.meta"), os.path.join(pkg, "package.json.meta"))
+        with open(os.path.join(pkg, "Gone.cs.meta"), "w") as fh:
+            fh.write("fileFormatVersion: 2\nguid: %032x\n" % 2)
+        with open(os.path.join(pkg, "Runtime", "S.unity"), "w") as fh:
+            fh.write("  m_Script: {fileID: 11500000, guid: %032x, type: 3}\n" % 3)
+        os.remove(os.path.join(pkg, "Runtime", "B.cs.meta"))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = check(tmp)
+        text = out.getvalue()
+        for want in ("missing: com.example.pkg/Runtime/B.cs.meta", "duplicate guid " + keep,
+                     "orphan (no asset): com.example.pkg/Gone.cs.meta", "refers to guid %032x" % 3):
+            assert want in text, "check did not report: " + want + "\n" + text
+        assert rc == 1
+        print("self-test: missing, duplicate, orphan and dangling reference reported; GUIDs kept and stable")
+        return 0
+    finally:
+        shutil.rmtree(tmp)
+
+
 def main(argv):
+    if "--self-test" in argv:
+        return self_test()
     root = os.path.normpath(ROOT)
-    args = [a for a in argv[1:] if a != "--check"]
+    args = [a for a in argv[1:] if not a.startswith("--")]
     if args:
         root = os.path.normpath(args[0])
     return check(root) if "--check" in argv else add_missing(root)

@@ -1,7 +1,14 @@
 /* animkit-view — look at BVH files: play, scrub, orbit, compare several files, drag IK
  * targets, watch the walker. `animkit-view --headless ...` renders pictures with no window
  * (same flags as `animkit render`). */
+#if defined(__EMSCRIPTEN__)
+/* The browser build (web/): WebGL 2 through emscripten's GLFW port, one frame per
+ * requestAnimationFrame. */
+#include <emscripten.h>
+#define GLFW_INCLUDE_ES3
+#else
 #include <epoxy/gl.h> /* before GLFW, which must not pull in GL/gl.h */
+#endif
 #include <GLFW/glfw3.h>
 #include <math.h>
 #include <stdint.h>
@@ -28,6 +35,9 @@ typedef struct app {
     int dragging;      /* 0 none, 1 orbit, 2 pan, 3 timeline, 4 mode (IK target) */
     char message[600]; /* last status line (load errors, mode changes) */
     double message_until;
+    double last_time;  /* glfwGetTime() of the last frame */
+    int frames_drawn;  /* --screenshot counts frames */
+    int exit_code;
 } app;
 
 static const char *k_interp_names[3] = {"step", "linear", "cubic"};
@@ -217,8 +227,10 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     if (a->mode && akv_mode_key(a->mode, key)) return;
     char msg[128];
     switch (key) {
+#if !defined(__EMSCRIPTEN__)
     case GLFW_KEY_ESCAPE:
     case GLFW_KEY_Q: glfwSetWindowShouldClose(w, 1); break;
+#endif
     case GLFW_KEY_SPACE: a->s.paused = !a->s.paused; break;
     case GLFW_KEY_RIGHT:
     case GLFW_KEY_PERIOD: step_frames(a, 1); break;
@@ -355,6 +367,171 @@ static void draw_hud(app *a)
         akr_draw_text(r, 10.0f, (float)a->fb_h - 150.0f, 2.0f, a->message, ink);
 }
 
+/* ---- one frame ---- */
+
+/* Advances the clip (or the mode) by dt seconds and moves a following camera. */
+static void advance(app *a, float dt)
+{
+    if (a->mode) {
+        if (!a->s.paused) akv_mode_update(a->mode, dt * a->s.speed);
+        ak_vec3 focus;
+        if (a->follow_mode && akv_mode_focus(a->mode, &focus))
+            a->cam.target = ak_vec3_lerp(a->cam.target, focus, 1.0f - expf(-dt * 6.0f));
+        return;
+    }
+    if (!a->s.paused) {
+        a->scene.time += dt * a->s.speed;
+        float d = akv_scene_duration(&a->scene, a->s.loop);
+        if (d > 0) {
+            if (a->s.loop)
+                a->scene.time = fmodf(fmodf(a->scene.time, d) + d, d);
+            else if (a->scene.time > d)
+                a->scene.time = d;
+            else if (a->scene.time < 0)
+                a->scene.time = 0;
+        }
+    }
+    akv_scene_pose(&a->scene, &a->s, a->scene.time);
+    if (a->follow >= 0 && a->scene.count) {
+        ak_vec3 p = a->scene.chars[0].world_m[a->follow].translation;
+        float k = 1.0f - expf(-dt * 8.0f);
+        a->cam.target = ak_vec3_lerp(a->cam.target, p, k);
+    }
+}
+
+#if !defined(__EMSCRIPTEN__)
+/* --screenshot: saves the back buffer as PNG and asks the window to close. */
+static void take_screenshot(app *a)
+{
+    uint8_t *rgb = malloc((size_t)a->fb_w * (size_t)a->fb_h * 3);
+    if (rgb) {
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadBuffer(GL_BACK);
+        for (int y = 0; y < a->fb_h; ++y)
+            glReadPixels(0, a->fb_h - 1 - y, a->fb_w, 1, GL_RGB, GL_UNSIGNED_BYTE,
+                         rgb + (size_t)y * (size_t)a->fb_w * 3);
+        if (akv_write_png(a->s.screenshot, a->fb_w, a->fb_h, rgb) != 0)
+            a->exit_code = 1;
+        else
+            printf("wrote %s (%dx%d)\n", a->s.screenshot, a->fb_w, a->fb_h);
+        free(rgb);
+    } else {
+        a->exit_code = 1;
+    }
+    glfwSetWindowShouldClose(a->window, 1);
+}
+#endif
+
+/* One frame: time step, update, draw, present. */
+static void frame(app *a)
+{
+    double now = glfwGetTime();
+    float dt = (float)(now - a->last_time);
+    a->last_time = now;
+    if (dt > 0.1f) dt = 0.1f;
+    glfwGetFramebufferSize(a->window, &a->fb_w, &a->fb_h);
+    if (a->fb_w < 1 || a->fb_h < 1) return;
+    advance(a, dt);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    akr_begin(a->r, a->fb_w, a->fb_h, &a->cam);
+    if (a->mode)
+        akv_mode_draw(a->mode, a->r);
+    else
+        akv_scene_draw(a->r, &a->scene, &a->s);
+    draw_hud(a);
+#if !defined(__EMSCRIPTEN__)
+    if (a->s.screenshot && ++a->frames_drawn == 3) take_screenshot(a);
+#endif
+    glfwSwapBuffers(a->window);
+}
+
+#if defined(__EMSCRIPTEN__)
+/* ---- the browser page's hooks (web/index.html calls these; see docs/web.md) ---- */
+
+static app *g_web; /* the one viewer of the page */
+
+static void web_frame(void *arg)
+{
+    frame(arg);
+}
+
+static void akv_web_start(app *a)
+{
+    g_web = a;
+    emscripten_set_main_loop_arg(web_frame, a, 0, 0);
+}
+
+/* Loads a BVH file the page wrote into the virtual file system (file picker, clip list). */
+EMSCRIPTEN_KEEPALIVE int akv_web_load(const char *path)
+{
+    if (!g_web) return -1;
+    int before = g_web->scene.count;
+    load_file(g_web, path);
+    if (g_web->scene.count > before && !g_web->mode) frame_all(g_web);
+    return g_web->scene.count > before ? 0 : -1;
+}
+
+/* A key press as the window would get it (GLFW key code): the page's buttons use it. */
+EMSCRIPTEN_KEEPALIVE void akv_web_key(int key)
+{
+    if (g_web) on_key(g_web->window, key, 0, GLFW_PRESS, 0);
+}
+
+EMSCRIPTEN_KEEPALIVE void akv_web_resize(int w, int h)
+{
+    if (g_web && w > 0 && h > 0) glfwSetWindowSize(g_web->window, w, h);
+}
+
+/* The state a test checks, as JSON: mode, framebuffer, camera matrix, time, the first
+ * character's joints (world, metres) in playback, the IK target and error, the walker focus. */
+EMSCRIPTEN_KEEPALIVE const char *akv_web_probe(void)
+{
+    static char json[65536];
+    app *a = g_web;
+    if (!a) return "{}";
+    float vp[16];
+    akr_camera_view_proj(&a->cam, a->fb_w, a->fb_h, vp);
+    size_t n = (size_t)snprintf(json, sizeof json,
+                                "{\"mode\":%d,\"characters\":%d,\"width\":%d,\"height\":%d,"
+                                "\"time\":%.9g,\"paused\":%d,\"view_proj\":[",
+                                (int)a->s.mode, a->scene.count, a->fb_w, a->fb_h,
+                                (double)a->scene.time, a->s.paused);
+    for (int i = 0; i < 16 && n < sizeof json; ++i)
+        n += (size_t)snprintf(json + n, sizeof json - n, "%s%.9g", i ? "," : "", (double)vp[i]);
+    ak_vec3 p;
+    float err_m = a->mode ? akv_mode_ik_error_m(a->mode, &p) : -1.0f;
+    if (n < sizeof json && err_m >= 0)
+        n += (size_t)snprintf(json + n, sizeof json - n, "],\"ik_error_m\":%.9g,\"ik_target\":[%.9g,%.9g,%.9g",
+                              (double)err_m, (double)p.x, (double)p.y, (double)p.z);
+    if (n < sizeof json && a->mode && akv_mode_focus(a->mode, &p))
+        n += (size_t)snprintf(json + n, sizeof json - n, "],\"focus\":[%.9g,%.9g,%.9g", (double)p.x,
+                              (double)p.y, (double)p.z);
+    if (n < sizeof json) n += (size_t)snprintf(json + n, sizeof json - n, "],\"joints\":[");
+    const akv_character *c = a->scene.count && !a->mode ? &a->scene.chars[0] : NULL;
+    for (int j = 0; c && j < c->skeleton->joint_count && n < sizeof json; ++j) {
+        ak_vec3 w = c->world_m[j].translation;
+        n += (size_t)snprintf(json + n, sizeof json - n, "%s[\"%s\",%.9g,%.9g,%.9g]", j ? "," : "",
+                              c->skeleton->names[j], (double)w.x, (double)w.y, (double)w.z);
+    }
+    if (n < sizeof json) snprintf(json + n, sizeof json - n, "]}");
+    return json;
+}
+
+/* Draws one frame now and reads it back: RGBA rows, bottom row first, fb_w x fb_h (the probe
+ * says the size). The buffer stays valid until the next call. */
+EMSCRIPTEN_KEEPALIVE const uint8_t *akv_web_capture(void)
+{
+    static uint8_t *rgba;
+    app *a = g_web;
+    if (!a) return NULL;
+    frame(a);
+    free(rgba);
+    rgba = malloc((size_t)a->fb_w * (size_t)a->fb_h * 4);
+    if (rgba) glReadPixels(0, 0, a->fb_w, a->fb_h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    return rgba;
+}
+#endif
+
 static void usage(FILE *out)
 {
     fprintf(
@@ -367,8 +544,51 @@ static void usage(FILE *out)
     akv_print_flags(out);
 }
 
+/* Opens the window (a WebGL 2 canvas in the browser), the renderer and the input callbacks;
+ * 0, or 3 when there is no OpenGL. */
+static int open_window(app *a)
+{
+    if (!glfwInit()) {
+        fprintf(stderr,
+                "animkit-view: cannot open a window (no display?). For pictures use --headless.\n");
+        return 3;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SAMPLES, 4);
+    glfwWindowHint(GLFW_STENCIL_BITS, 8);
+    a->window = glfwCreateWindow(a->s.width, a->s.height, "animkit-view", NULL, NULL);
+    if (!a->window) {
+        fprintf(stderr, "animkit-view: no OpenGL 3.3 core window\n");
+        glfwTerminate();
+        return 3;
+    }
+    glfwMakeContextCurrent(a->window);
+    glfwSwapInterval(1);
+    char err[512];
+    a->r = akr_create(err, sizeof err);
+    if (!a->r) {
+        fprintf(stderr, "animkit-view: %s\n", err);
+        glfwTerminate();
+        return 3;
+    }
+#if defined(GL_MULTISAMPLE)
+    glEnable(GL_MULTISAMPLE); /* WebGL: the context's antialias attribute instead */
+#endif
+    glfwSetWindowUserPointer(a->window, a);
+    glfwSetMouseButtonCallback(a->window, on_mouse_button);
+    glfwSetCursorPosCallback(a->window, on_cursor);
+    glfwSetScrollCallback(a->window, on_scroll);
+    glfwSetKeyCallback(a->window, on_key);
+    glfwSetDropCallback(a->window, on_drop);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+#if !defined(__EMSCRIPTEN__)
     for (int i = 1; i < argc; ++i)
         if (strcmp(argv[i], "--headless") == 0) {
             /* Same flags as `animkit render`: drop --headless and hand over. */
@@ -380,6 +600,7 @@ int main(int argc, char **argv)
             free(rest);
             return rc;
         }
+#endif
     static app a;
     akv_settings_defaults(&a.s, 0);
     int help = 0;
@@ -397,39 +618,8 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    if (!glfwInit()) {
-        fprintf(stderr,
-                "animkit-view: cannot open a window (no display?). For pictures use --headless.\n");
-        return 3;
-    }
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_SAMPLES, 4);
-    glfwWindowHint(GLFW_STENCIL_BITS, 8);
-    a.window = glfwCreateWindow(a.s.width, a.s.height, "animkit-view", NULL, NULL);
-    if (!a.window) {
-        fprintf(stderr, "animkit-view: no OpenGL 3.3 core window\n");
-        glfwTerminate();
-        return 3;
-    }
-    glfwMakeContextCurrent(a.window);
-    glfwSwapInterval(1);
-    char err[512];
-    a.r = akr_create(err, sizeof err);
-    if (!a.r) {
-        fprintf(stderr, "animkit-view: %s\n", err);
-        glfwTerminate();
-        return 3;
-    }
-    glEnable(GL_MULTISAMPLE);
-    glfwSetWindowUserPointer(a.window, &a);
-    glfwSetMouseButtonCallback(a.window, on_mouse_button);
-    glfwSetCursorPosCallback(a.window, on_cursor);
-    glfwSetScrollCallback(a.window, on_scroll);
-    glfwSetKeyCallback(a.window, on_key);
-    glfwSetDropCallback(a.window, on_drop);
+    rc = open_window(&a);
+    if (rc) return rc;
     glfwGetFramebufferSize(a.window, &a.fb_w, &a.fb_h);
     a.cam = akr_camera_defaults();
     a.cam.yaw = a.s.yaw;
@@ -443,72 +633,21 @@ int main(int argc, char **argv)
     if (a.s.follow && a.scene.count)
         a.follow = ak_skeleton_find(a.scene.chars[0].skeleton, a.s.follow);
 
-    double last = glfwGetTime();
-    int frames_drawn = 0, exit_code = 0;
+    a.last_time = glfwGetTime();
+#if defined(__EMSCRIPTEN__)
+    /* The browser calls frame() once per animation frame; main returns and the page lives on. */
+    akv_web_start(&a);
+    return 0;
+#else
     while (!glfwWindowShouldClose(a.window)) {
         glfwPollEvents();
-        double now = glfwGetTime();
-        float dt = (float)(now - last);
-        last = now;
-        if (dt > 0.1f) dt = 0.1f;
-        glfwGetFramebufferSize(a.window, &a.fb_w, &a.fb_h);
-        if (a.fb_w < 1 || a.fb_h < 1) continue;
-        if (a.mode) {
-            if (!a.s.paused) akv_mode_update(a.mode, dt * a.s.speed);
-            ak_vec3 focus;
-            if (a.follow_mode && akv_mode_focus(a.mode, &focus))
-                a.cam.target = ak_vec3_lerp(a.cam.target, focus, 1.0f - expf(-dt * 6.0f));
-        } else {
-            if (!a.s.paused) {
-                a.scene.time += dt * a.s.speed;
-                float d = akv_scene_duration(&a.scene, a.s.loop);
-                if (d > 0) {
-                    if (a.s.loop)
-                        a.scene.time = fmodf(fmodf(a.scene.time, d) + d, d);
-                    else if (a.scene.time > d)
-                        a.scene.time = d;
-                    else if (a.scene.time < 0)
-                        a.scene.time = 0;
-                }
-            }
-            akv_scene_pose(&a.scene, &a.s, a.scene.time);
-            if (a.follow >= 0 && a.scene.count) {
-                ak_vec3 p = a.scene.chars[0].world_m[a.follow].translation;
-                float k = 1.0f - expf(-dt * 8.0f);
-                a.cam.target = ak_vec3_lerp(a.cam.target, p, k);
-            }
-        }
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        akr_begin(a.r, a.fb_w, a.fb_h, &a.cam);
-        if (a.mode)
-            akv_mode_draw(a.mode, a.r);
-        else
-            akv_scene_draw(a.r, &a.scene, &a.s);
-        draw_hud(&a);
-        if (a.s.screenshot && ++frames_drawn == 3) {
-            uint8_t *rgb = malloc((size_t)a.fb_w * (size_t)a.fb_h * 3);
-            if (rgb) {
-                glPixelStorei(GL_PACK_ALIGNMENT, 1);
-                glReadBuffer(GL_BACK);
-                for (int y = 0; y < a.fb_h; ++y)
-                    glReadPixels(0, a.fb_h - 1 - y, a.fb_w, 1, GL_RGB, GL_UNSIGNED_BYTE,
-                                 rgb + (size_t)y * (size_t)a.fb_w * 3);
-                if (akv_write_png(a.s.screenshot, a.fb_w, a.fb_h, rgb) != 0)
-                    exit_code = 1;
-                else
-                    printf("wrote %s (%dx%d)\n", a.s.screenshot, a.fb_w, a.fb_h);
-                free(rgb);
-            } else {
-                exit_code = 1;
-            }
-            glfwSetWindowShouldClose(a.window, 1);
-        }
-        glfwSwapBuffers(a.window);
+        frame(&a);
     }
     akv_mode_destroy(a.mode);
     akr_destroy(a.r);
     akv_scene_free(&a.scene);
     glfwDestroyWindow(a.window);
     glfwTerminate();
-    return exit_code;
+    return a.exit_code;
+#endif
 }

@@ -1,9 +1,18 @@
 /* animkit viewer — renderer: shaded capsules and spheres, ground grid, terrain, planar
  * shadows (stencilled so overlapping shadows do not double-darken), lines and HUD text.
- * OpenGL 3.3 core through libepoxy; matrices through cglm. */
+ * OpenGL 3.3 core through libepoxy; matrices through cglm. In the browser (emscripten) the
+ * same code runs on WebGL 2 = OpenGL ES 3.0: the shaders are one source with the version
+ * line chosen at compile time. */
 #include "render.h"
 
+#if defined(__EMSCRIPTEN__)
+#include <GLES3/gl3.h>
+/* GLSL ES 3.00 wants a default float precision in fragment shaders. */
+#define AKR_GLSL_VERSION "#version 300 es\nprecision highp float;\n"
+#else
 #include <epoxy/gl.h>
+#define AKR_GLSL_VERSION "#version 330 core\n"
+#endif
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -131,14 +140,12 @@ struct akr_renderer {
 };
 
 static const char *k_lit_vs =
-    "#version 330 core\n"
     "layout(location=0) in vec3 a_pos; layout(location=1) in vec3 a_normal;\n"
     "uniform mat4 u_mvp, u_model; uniform mat3 u_normal;\n"
     "out vec3 v_normal; out vec3 v_world;\n"
     "void main() { v_normal = u_normal * a_normal; v_world = (u_model * vec4(a_pos, 1.0)).xyz;\n"
     "  gl_Position = u_mvp * vec4(a_pos, 1.0); }\n";
 static const char *k_lit_fs =
-    "#version 330 core\n"
     "in vec3 v_normal; in vec3 v_world; out vec4 o_color;\n"
     "uniform vec4 u_color; uniform vec3 u_light, u_eye, u_fog_color; uniform vec2 u_fog; uniform "
     "int u_flat; uniform float u_contour;\n"
@@ -159,12 +166,10 @@ static const char *k_lit_fs =
     "  float f = smoothstep(u_fog.x, u_fog.y, length(u_eye - v_world));\n"
     "  o_color = vec4(mix(c, u_fog_color, f), u_color.a); }\n";
 static const char *k_flat_vs =
-    "#version 330 core\n"
     "layout(location=0) in vec3 a_pos; layout(location=1) in vec4 a_color;\n"
     "uniform mat4 u_mvp; out vec4 v_color; out vec3 v_world;\n"
     "void main() { v_color = a_color; v_world = a_pos; gl_Position = u_mvp * vec4(a_pos, 1.0); }\n";
 static const char *k_flat_fs =
-    "#version 330 core\n"
     "in vec4 v_color; in vec3 v_world; out vec4 o_color;\n"
     "uniform vec3 u_eye, u_fog_color; uniform vec2 u_fog;\n"
     "void main() { float f = smoothstep(u_fog.x, u_fog.y, length(u_eye - v_world));\n"
@@ -173,7 +178,8 @@ static const char *k_flat_fs =
 static GLuint compile(GLenum type, const char *src, char *err, size_t err_size)
 {
     GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
+    const char *parts[2] = {AKR_GLSL_VERSION, src};
+    glShaderSource(s, 2, parts, NULL);
     glCompileShader(s);
     GLint ok = 0;
     glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -315,12 +321,14 @@ akr_renderer *akr_create(char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
+#if !defined(__EMSCRIPTEN__)
     if (epoxy_gl_version() < 33) {
         snprintf(err, err_size, "OpenGL 3.3 needed, context has %d.%d", epoxy_gl_version() / 10,
                  epoxy_gl_version() % 10);
         free(r);
         return NULL;
     }
+#endif
     r->lit = program(k_lit_vs, k_lit_fs, err, err_size);
     r->flat = r->lit ? program(k_flat_vs, k_flat_fs, err, err_size) : 0;
     if (!r->lit || !r->flat) {

@@ -264,6 +264,16 @@ akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err
     return w;
 }
 
+ak_walker *akv_walk_view_walker(const akv_walk_view *w)
+{
+    return w->walker;
+}
+
+const ak_walk_motion *akv_walk_view_motion(const akv_walk_view *w)
+{
+    return w->motion;
+}
+
 void akv_walk_view_destroy(akv_walk_view *w)
 {
     if (!w) return;
@@ -537,6 +547,17 @@ int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction
     (void)origin;
     (void)direction;
     return 0;
+}
+
+ak_walker *akv_walk_view_walker(const akv_walk_view *w)
+{
+    (void)w;
+    return NULL;
+}
+const ak_walk_motion *akv_walk_view_motion(const akv_walk_view *w)
+{
+    (void)w;
+    return NULL;
 }
 
 #endif

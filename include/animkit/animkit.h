@@ -10,10 +10,13 @@
 #include "bvh.h"
 #include "gltf.h"
 #include "ik.h"
+#include "retarget.h"
 
 #include "ground.h"
 #include "rootmotion.h"
 #include "controller.h"
 #include "locomotion.h"
+#include "matching.h"
+#include "edit.h"
 
 #endif

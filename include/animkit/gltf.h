@@ -1,4 +1,5 @@
-/* animkit — glTF 2.0 export of a skeleton and clip (nodes, skin, animation).
+/* animkit — glTF 2.0 export of a skeleton and clip (nodes, skin, animation), and reading a
+ * skin's joint hierarchy back as a rig.
  *
  * Layout of an exported asset:
  * - one node per joint (End Site tips included), node index == joint index, named after the
@@ -44,6 +45,27 @@ AK_API int32_t ak_gltf_write_file(const char *path, const ak_skeleton *skeleton,
 AK_API int32_t ak_gltf_write_memory(const ak_skeleton *skeleton, const ak_clip *clip,
                                     const ak_gltf_options *options, int32_t binary,
                                     uint8_t **out_data, size_t *out_size, ak_error *err);
+
+/* ---- Reading a rig (skin) from glTF 2.0 ---- */
+
+/* Reads the joint hierarchy of a skin from OUT.gltf (JSON; buffers embedded as data: URIs or
+ * in files beside it) or .glb (binary, chosen by the magic bytes): one joint per skin joint
+ * plus the nodes above them up to a common root, depth-first (parents first), named after
+ * the nodes (a node without a name becomes "node<N>"). The rest pose is the bind pose: each
+ * skin joint's world transform is the skinned mesh node's world transform (identity when no
+ * mesh uses the skin) times the inverse of its inverse bind matrix; joints outside the skin
+ * and skins without inverse bind matrices use the nodes' own TRS/matrix. Scale is baked into
+ * translations (scene units, metres for conforming files); rotations are orthonormalised.
+ * `skin` picks the skin (0 for the first). On success *out is a new skeleton (no End Sites,
+ * 3 rotation channels per joint, 6 on the root). Errors: AK_ERR_IO, AK_ERR_PARSE (with a
+ * JSON line), AK_ERR_NOT_FOUND (no such skin), AK_ERR_LIMIT (over 1024 joints or 512 MiB),
+ * AK_ERR_INVALID_ARG (bad references, non-finite numbers). */
+AK_API int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out,
+                                      ak_error *err);
+/* Same from `size` bytes in memory (JSON text or GLB); external buffer files are not
+ * available here (`base_dir` may be NULL, else the folder relative URIs are resolved in). */
+AK_API int32_t ak_gltf_read_skin_memory(const uint8_t *data, size_t size, const char *base_dir,
+                                        int32_t skin, ak_skeleton **out, ak_error *err);
 
 AK_EXTERN_C_END
 

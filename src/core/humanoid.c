@@ -1,5 +1,6 @@
 /* Humanoid map (find hips, spine, legs and arms by name across common rigs) and units. */
 #include "animkit/skeleton.h"
+#include "core/humanoid_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -68,6 +69,13 @@ static void split_name(const char *name, int *side, char base[AK_NAME_MAX])
         else if (bl > 5 && strcmp(b + bl - 5, "right") == 0) { *side = SIDE_RIGHT; low[(b - low) + bl - 5] = '\0'; }
     }
     snprintf(base, AK_NAME_MAX, "%s", b);
+}
+
+int ak_humanoid_name_side(const char *name, char base[AK_NAME_MAX])
+{
+    int side;
+    split_name(name, &side, base);
+    return side;
 }
 
 /* Base names per slot, most specific first. NULL-terminated. */

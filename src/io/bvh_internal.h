@@ -9,6 +9,12 @@
 int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_data,
                               size_t *out_size, ak_error *err);
 
+/* BVH is text: a NUL or a control byte other than tab, CR, LF, FF, VT within the first
+ * AKBVH_TEXT_PROBE bytes means binary input (UTF-16, /dev/zero, an image), refused with
+ * AK_ERR_PARSE, line and column before any parsing or further reading. */
+#define AKBVH_TEXT_PROBE 1024
+int32_t akbvh_check_text(const char *data, size_t size, ak_error *err);
+
 /* Streaming BVH output for motions of unknown length (the walk CLI): memory independent of
  * the frame count. begin writes the hierarchy (a translation channel set on the joints where
  * has_translation[j]; NULL: the root only) and the MOTION header into `out`; each frame line

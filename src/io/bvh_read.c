@@ -18,6 +18,7 @@
 #include "io/file.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -533,6 +534,12 @@ static int32_t parse_motion_header(bvh_parser *ps)
     if (!(ps->frame_time > 0.0) || !((float)ps->frame_time > 0.0f))
         return fail_at(ps, AK_ERR_PARSE, ft.line, ft.s, "frame time must be positive, found '%s'",
                        quote(ft.s, ft.e, q));
+    /* Clip times are floats: the duration of a looping clip, frames * frame time, must be one. */
+    if ((double)ps->frames_declared * ps->frame_time > (double)FLT_MAX)
+        return fail_at(ps, AK_ERR_PARSE, ft.line, ft.s,
+                       "frame time %s over %d frames is a duration of %g s, beyond what a float "
+                       "holds", quote(ft.s, ft.e, q), (int)ps->frames_declared,
+                       (double)ps->frames_declared * ps->frame_time);
     if (!at_line_end(ps))
         return fail_at(ps, AK_ERR_PARSE, ps->line, ps->p, "unexpected text after the frame time");
     return AK_OK;
@@ -701,6 +708,76 @@ AK_INLINE float deg_to_rad(float deg)
     return (float)(d * (3.14159265358979323846 / 180.0));
 }
 
+/* World positions are sums of local translations along the chain (rotations keep lengths),
+ * so |position of j| <= the sum over j's chain of each joint's longest translation (OFFSET or
+ * position channels). That sum must stay below FLT_MAX / 16, so positions, their differences
+ * and sums of a few (heights, bone vectors, centroids) are finite floats. */
+#define AKBVH_MAX_REACH ((double)FLT_MAX / 16.0)
+
+static int32_t check_reach(bvh_parser *ps, const ak_clip *clip)
+{
+    const int32_t n = ps->joint_count;
+    double *reach = (double *)malloc(sizeof(double) * (size_t)n);
+    if (!reach) return ak_error_set(ps->err, AK_ERR_NOMEM, 0, "out of memory");
+    int32_t st = AK_OK;
+    for (int32_t j = 0; j < n && st == AK_OK; ++j) {
+        const ak_vec3 o = ps->joints[j].offset;
+        double longest = sqrt((double)o.x * o.x + (double)o.y * o.y + (double)o.z * o.z);
+        const int32_t track = clip->joint_track[j];
+        for (int32_t f = 0; track >= 0 && f < clip->frame_count; ++f) {
+            const ak_vec3 t = clip->translations[(size_t)f * (size_t)clip->track_count + (size_t)track];
+            const double len = sqrt((double)t.x * t.x + (double)t.y * t.y + (double)t.z * t.z);
+            if (len > longest) longest = len;
+        }
+        const int32_t p = ps->joints[j].parent;
+        reach[j] = (p >= 0 ? reach[p] : 0.0) + longest;
+        if (reach[j] > AKBVH_MAX_REACH)
+            st = ak_error_set(ps->err, AK_ERR_PARSE, ps->joints[j].line,
+                              "joint '%s': offsets and positions along its chain add up to %g, "
+                              "so its positions would overflow (limit %g)",
+                              ps->joints[j].name, reach[j], AKBVH_MAX_REACH);
+    }
+    free(reach);
+    return st;
+}
+
+/* Every frame's channel values as the clip's rotation and translation keys. */
+static void fill_keys(const bvh_parser *ps, const joint_plan *plans, ak_clip *clip)
+{
+    const int32_t n = ps->joint_count;
+    const int32_t C = ps->values_per_frame;
+    for (int32_t f = 0; f < ps->frames_declared; ++f) {
+        const float *row = ps->values + (size_t)f * (size_t)C;
+        ak_quat *rot = clip->rotations + (size_t)f * (size_t)n;
+        ak_vec3 *tr = clip->translations + (size_t)f * (size_t)clip->track_count;
+        for (int32_t j = 0; j < n; ++j) {
+            const joint_plan *pl = &plans[j];
+            const float *v = row + ps->joints[j].first_value;
+            if (pl->order >= 0) {
+                float a[3];
+                for (int i = 0; i < 3; ++i) a[pl->rot_axis[i]] = deg_to_rad(v[pl->rot_value[i]]);
+                rot[j] = ak_quat_from_euler(ak_vec3_make(a[0], a[1], a[2]), (ak_rot_order)pl->order);
+            } else if (pl->rot_count > 0) {
+                ak_quat q = ak_quat_identity();
+                for (int i = 0; i < pl->rot_count; ++i) {
+                    ak_vec3 axis = ak_vec3_make(pl->rot_axis[i] == 0, pl->rot_axis[i] == 1,
+                                                pl->rot_axis[i] == 2);
+                    q = ak_quat_mul(q, ak_quat_from_axis_angle(axis, deg_to_rad(v[pl->rot_value[i]])));
+                }
+                rot[j] = q;
+            }
+            if (pl->has_pos) {
+                /* Position channels replace the OFFSET; a missing axis keeps the OFFSET's. */
+                ak_vec3 t = ps->joints[j].offset;
+                if (pl->pos_value[0] >= 0) t.x = v[pl->pos_value[0]];
+                if (pl->pos_value[1] >= 0) t.y = v[pl->pos_value[1]];
+                if (pl->pos_value[2] >= 0) t.z = v[pl->pos_value[2]];
+                tr[clip->joint_track[j]] = t;
+            }
+        }
+    }
+}
+
 static int32_t build(bvh_parser *ps, ak_skeleton **out_skeleton, ak_clip **out_clip)
 {
     const int32_t n = ps->joint_count;
@@ -740,37 +817,8 @@ static int32_t build(bvh_parser *ps, ak_skeleton **out_skeleton, ak_clip **out_c
     if ((st = ak_clip_create(n, ps->frames_declared, (float)ps->frame_time, has_translation, &clip, ps->err)))
         goto done;
 
-    const int32_t C = ps->values_per_frame;
-    for (int32_t f = 0; f < ps->frames_declared; ++f) {
-        const float *row = ps->values + (size_t)f * (size_t)C;
-        ak_quat *rot = clip->rotations + (size_t)f * (size_t)n;
-        ak_vec3 *tr = clip->translations + (size_t)f * (size_t)clip->track_count;
-        for (int32_t j = 0; j < n; ++j) {
-            const joint_plan *pl = &plans[j];
-            const float *v = row + ps->joints[j].first_value;
-            if (pl->order >= 0) {
-                float a[3];
-                for (int i = 0; i < 3; ++i) a[pl->rot_axis[i]] = deg_to_rad(v[pl->rot_value[i]]);
-                rot[j] = ak_quat_from_euler(ak_vec3_make(a[0], a[1], a[2]), (ak_rot_order)pl->order);
-            } else if (pl->rot_count > 0) {
-                ak_quat q = ak_quat_identity();
-                for (int i = 0; i < pl->rot_count; ++i) {
-                    ak_vec3 axis = ak_vec3_make(pl->rot_axis[i] == 0, pl->rot_axis[i] == 1,
-                                                pl->rot_axis[i] == 2);
-                    q = ak_quat_mul(q, ak_quat_from_axis_angle(axis, deg_to_rad(v[pl->rot_value[i]])));
-                }
-                rot[j] = q;
-            }
-            if (pl->has_pos) {
-                /* Position channels replace the OFFSET; a missing axis keeps the OFFSET's. */
-                ak_vec3 t = ps->joints[j].offset;
-                if (pl->pos_value[0] >= 0) t.x = v[pl->pos_value[0]];
-                if (pl->pos_value[1] >= 0) t.y = v[pl->pos_value[1]];
-                if (pl->pos_value[2] >= 0) t.z = v[pl->pos_value[2]];
-                tr[clip->joint_track[j]] = t;
-            }
-        }
-    }
+    fill_keys(ps, plans, clip);
+    if ((st = check_reach(ps, clip))) goto done;
     ak_clip_finalize(clip);
     *out_skeleton = skeleton;
     *out_clip = clip;
@@ -787,6 +835,28 @@ done:
     free(has_translation);
     free(plans);
     return st;
+}
+
+int32_t akbvh_check_text(const char *data, size_t size, ak_error *err)
+{
+    const size_t n = size < AKBVH_TEXT_PROBE ? size : AKBVH_TEXT_PROBE;
+    const unsigned char *u = (const unsigned char *)data;
+    int32_t line = 1, column = 1;
+    for (size_t i = 0; i < n; ++i, ++column) {
+        const unsigned char c = u[i];
+        if (c == '\n') {
+            ++line;
+            column = 0;
+        }
+        if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') continue;
+        const int utf16 = n >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF) ||
+                                     (u[0] && !u[1]) || (!u[0] && u[1]));
+        ak_error_set(err, AK_ERR_PARSE, line, "binary data (byte 0x%02x), not BVH text%s", c,
+                     utf16 ? ": the file looks like UTF-16; save it as UTF-8" : "");
+        if (err) err->column = column;
+        return AK_ERR_PARSE;
+    }
+    return AK_OK;
 }
 
 static int32_t check_limits(const ak_bvh_limits *l, ak_error *err)
@@ -812,6 +882,7 @@ int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *l
         return ak_error_set(err, AK_ERR_LIMIT, 0, "input of %llu bytes is larger than the limit of %lld bytes",
                             (unsigned long long)size, (long long)ps.limits.max_bytes);
     if (!text) text = "";
+    if ((st = akbvh_check_text(text, size, err))) return st;
     ps.p = text;
     ps.end = text + size;
     ps.line_start = text;
@@ -857,9 +928,21 @@ int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_da
         fclose(f);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
+    int text_checked = 0;
     for (;;) {
         size_t got = fread(data + size, 1, cap - size, f);
         size += got;
+        /* Binary input (/dev/zero, an image, UTF-16) fails on its first kilobyte, not after
+         * max_bytes of reading. */
+        if (!text_checked && (size >= AKBVH_TEXT_PROBE || got == 0)) {
+            text_checked = 1;
+            int32_t st = akbvh_check_text(data, size, err);
+            if (st) {
+                free(data);
+                fclose(f);
+                return st;
+            }
+        }
         if ((int64_t)size > max_bytes) {
             free(data);
             fclose(f);

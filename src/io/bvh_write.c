@@ -436,7 +436,10 @@ int32_t akbvh_stream_frame(akbvh_stream *w, const ak_xform *local, ak_error *err
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                                 "frame %d: joint %d has a non-finite or zero pose", (int)w->frames,
                                 (int)j);
-        const ak_quat unit = {q.x / qn, q.y / qn, q.z / qn, q.w / qn};
+        /* Unit keys are used as they are (so a clip streamed writes what ak_bvh_write_memory
+         * writes); only a visibly unnormalised one is divided by its length. */
+        const float inv = fabsf(qn - 1.0f) > 1e-5f ? 1.0f / qn : 1.0f;
+        const ak_quat unit = {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
         w->rot[j] = unit;
         if (w->joint_track[j] >= 0) w->tr[w->joint_track[j]] = t;
     }

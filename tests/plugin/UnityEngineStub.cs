@@ -34,6 +34,13 @@ namespace UnityEngine
         public static Vector3 ProjectOnPlane(Vector3 v, Vector3 n) { return v - n * (Dot(v, n) / Dot(n, n)); }
     }
 
+    public struct Vector2
+    {
+        public float x, y;
+        public Vector2(float x, float y) { this.x = x; this.y = y; }
+        public static implicit operator Vector3(Vector2 v) { return new Vector3(v.x, v.y, 0f); }
+    }
+
     public struct Quaternion
     {
         public float x, y, z, w;
@@ -51,6 +58,11 @@ namespace UnityEngine
             return v + q.w * t + Vector3.Cross(u, t);
         }
         public static Quaternion Inverse(Quaternion q) { return new Quaternion(-q.x, -q.y, -q.z, q.w); }
+        internal Quaternion Normalized()
+        {
+            float m = (float)Math.Sqrt(x * x + y * y + z * z + w * w);
+            return new Quaternion(x / m, y / m, z / m, w / m);
+        }
         public static Quaternion AngleAxis(float degrees, Vector3 axis)
         {
             Vector3 a = axis.normalized; float h = degrees * Mathf.Deg2Rad * 0.5f, s = (float)Math.Sin(h);
@@ -177,23 +189,27 @@ namespace UnityEngine
         { hitInfo = new RaycastHit(); return false; }
     }
 
+#if !AK_STUB_NO_LEGACY_INPUT // the Input System alone: Unity's Input class throws, so code must not use it
     public static class Input
     {
         public static Vector3 mousePosition { get { return Vector3.zero; } }
         public static bool GetMouseButtonDown(int button) { return false; }
     }
+#endif
 
     public class Object
     {
         public virtual string name { get; set; }
         public static implicit operator bool(Object o) { return o != null; }
         public static void Destroy(Object o) { }
+        public static void DestroyImmediate(Object o) { }
     }
 
     public class TextAsset : Object
     {
         readonly byte[] m_bytes;
         public TextAsset() { m_bytes = new byte[0]; }
+        public TextAsset(string text) { m_bytes = System.Text.Encoding.UTF8.GetBytes(text); }
         public TextAsset(byte[] bytes) { m_bytes = bytes; } // test helper (Unity builds them on import)
         public byte[] bytes { get { return m_bytes; } }
         public string text { get { return System.Text.Encoding.UTF8.GetString(m_bytes); } }
@@ -306,6 +322,21 @@ namespace UnityEngine
         readonly List<Transform> m_children = new List<Transform>();
         public Vector3 localPosition { get { return m_localPosition; } set { m_localPosition = value; } }
         public Quaternion localRotation { get { return m_localRotation; } set { m_localRotation = value; } }
+        internal Quaternion rawRotation { get { return m_localRotation; } set { m_localRotation = value; } }
+        /// <summary>A descendant by name or by path ("a/b/c"), or null.</summary>
+        public Transform Find(string path)
+        {
+            Transform t = this;
+            foreach (string part in path.Split('/'))
+            {
+                Transform next = null;
+                for (int i = 0; i < t.childCount && next == null; ++i)
+                    if (t.GetChild(i).name == part) next = t.GetChild(i);
+                if (next == null) return null;
+                t = next;
+            }
+            return t;
+        }
         public Vector3 localScale { get; set; }
         public Vector3 position
         {

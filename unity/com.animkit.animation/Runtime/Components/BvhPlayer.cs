@@ -139,25 +139,14 @@ namespace AnimKit.Unity
 
         void BuildOrMapRig()
         {
-            int n = Skeleton.JointCount;
-            Joints = new Transform[n];
-            AkXform[] rest = new AkXform[n];
-            Skeleton.RestPose(rest);
-            for (int j = 0; j < n; ++j)
+            if (rigRoot == null)
             {
-                string name = Skeleton.JointNames[j];
-                if (rigRoot != null)
-                {
-                    Joints[j] = AnimKitUnity.FindDeep(rigRoot, name);
-                    continue;
-                }
-                GameObject go = new GameObject(name);
-                Transform parent = Skeleton.Parents[j] < 0 ? transform : Joints[Skeleton.Parents[j]];
-                go.transform.SetParent(parent, false);
-                go.transform.localPosition = rest[j].position.ToUnity();
-                go.transform.localRotation = rest[j].rotation.ToUnity();
-                Joints[j] = go.transform;
+                Joints = BvhAnimation.CreateHierarchy(Skeleton, transform);
+                return;
             }
+            Joints = new Transform[Skeleton.JointCount];
+            for (int j = 0; j < Joints.Length; ++j)
+                Joints[j] = AnimKitUnity.FindDeep(rigRoot, Skeleton.JointNames[j]);
         }
 
         void LateUpdate()

@@ -1,0 +1,19 @@
+"""animkit: character animation for Python — BVH motion capture in and out, world positions as
+NumPy arrays, motion editing, IK and the walker, all computed by the animkit C library.
+
+    import animkit
+    skeleton, clip = animkit.read_bvh("walk.bvh")
+    xyz = clip.positions()                      # (frames, joints, 3) float32
+    clip.trim(1).resample(fps=30).mirror().write_bvh("walk_mirrored.bvh")
+"""
+from ._animkit import ffi, lib
+from ._core import (HUMANOID_SLOTS, INTERP, Clip, Error, Skeleton, read_bvh, read_bvh_string,
+                    units_detect)
+from . import ik
+from .walker import Walker, builtin_walk
+
+__version__ = ffi.string(lib.ak_version()).decode()
+
+__all__ = ["Clip", "Error", "Skeleton", "Walker", "builtin_walk", "ik", "read_bvh",
+           "read_bvh_string", "units_detect", "HUMANOID_SLOTS", "INTERP", "ffi", "lib",
+           "__version__"]

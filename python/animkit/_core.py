@@ -1,0 +1,476 @@
+"""Skeletons, clips, BVH/glTF files, motion editing: thin wrappers over the C library.
+
+Arrays: a transform is 7 float32 values (quaternion x, y, z, w, then translation x, y, z),
+the memory layout of ak_xform, so a (J, 7) float32 array IS a C pose and crosses without a
+copy. Key arrays of a clip (rotations, translations) are NumPy views of the C memory."""
+import os
+
+import numpy as np
+
+from ._animkit import ffi, lib
+
+__all__ = ["Error", "Skeleton", "Clip", "read_bvh", "read_bvh_string", "units_detect",
+           "HUMANOID_SLOTS", "INTERP"]
+
+INTERP = {"step": lib.AK_INTERP_STEP, "linear": lib.AK_INTERP_LINEAR, "cubic": lib.AK_INTERP_CUBIC}
+HUMANOID_SLOTS = [ffi.string(lib.ak_humanoid_slot_name(i)).decode()
+                  for i in range(lib.AK_HUM_SLOT_COUNT)]
+_UNITS = {"m": lib.AK_UNITS_METRES, "cm": lib.AK_UNITS_CENTIMETRES, "mm": lib.AK_UNITS_MILLIMETRES,
+          "in": lib.AK_UNITS_INCHES, "cmu": lib.AK_UNITS_CMU}
+
+
+class Error(Exception):
+    """An animkit call failed: `status` (e.g. "AK_ERR_PARSE"), `message`, and where known the
+    `path` and 1-based `line` of the input."""
+
+    def __init__(self, status, message, path=None, line=0):
+        self.status = status
+        self.message = message
+        self.path = path
+        self.line = line
+        where = path or ""
+        if path and line:
+            where = "%s:%d" % (path, line)
+        super().__init__("%s: %s" % (where, message) if where else message)
+
+
+def _check(status, err, path=None):
+    if status < 0:
+        raise Error(ffi.string(lib.ak_status_name(status)).decode(),
+                    ffi.string(err.message).decode("utf-8", "replace"), path, err.line)
+    return status
+
+
+def _fspath(path):
+    return os.fsencode(os.fspath(path))
+
+
+def _as_xforms(array, count, name):
+    """A (count, 7) C-contiguous float32 array (copied only when it is not one already)."""
+    a = np.ascontiguousarray(array, dtype=np.float32)
+    if a.shape != (count, 7):
+        raise ValueError("%s must have shape (%d, 7), not %s" % (name, count, a.shape))
+    return a
+
+
+def units_detect(standing_height):
+    """(units name, metres per unit) for a standing height in file units."""
+    mpu = ffi.new("float *")
+    u = lib.ak_units_detect(float(standing_height), mpu)
+    return ffi.string(lib.ak_units_name(u)).decode(), mpu[0]
+
+
+class Skeleton:
+    """Joint hierarchy (parents before children), rest pose and BVH channel layout."""
+
+    def __init__(self, ptr):
+        self._ptr = ffi.gc(ptr, lib.ak_skeleton_destroy)
+
+    @property
+    def joint_count(self):
+        return self._ptr.joint_count
+
+    def __len__(self):
+        return self._ptr.joint_count
+
+    @property
+    def names(self):
+        return [ffi.string(self._ptr.names[j]).decode("utf-8", "replace")
+                for j in range(self.joint_count)]
+
+    def _view(self, field, ctype, dtype, shape):
+        buf = ffi.buffer(getattr(self._ptr, field), self.joint_count * ffi.sizeof(ctype))
+        return np.frombuffer(buf, dtype=dtype).reshape(shape)
+
+    @property
+    def parents(self):
+        """int32 (J,) view: parent index, -1 for a root."""
+        return self._view("parents", "int32_t", np.int32, (self.joint_count,))
+
+    @property
+    def rest_local(self):
+        """float32 (J, 7) view of the rest pose (parent space)."""
+        return self._view("rest_local", "ak_xform", np.float32, (self.joint_count, 7))
+
+    @property
+    def bone_lengths(self):
+        return self._view("bone_lengths", "float", np.float32, (self.joint_count,))
+
+    @property
+    def is_end_site(self):
+        return self._view("is_end_site", "uint8_t", np.uint8, (self.joint_count,)).astype(bool)
+
+    def find(self, name):
+        """Index of the joint called `name`, or -1."""
+        return lib.ak_skeleton_find(self._ptr, name.encode())
+
+    def index(self, joint):
+        """A joint index from an index or a name (KeyError for an unknown name)."""
+        if isinstance(joint, str):
+            j = self.find(joint)
+            if j < 0:
+                raise KeyError("no joint named %r" % joint)
+            return j
+        j = int(joint)
+        if not 0 <= j < self.joint_count:
+            raise IndexError("joint %d out of range 0..%d" % (j, self.joint_count - 1))
+        return j
+
+    @property
+    def rest_height(self):
+        return lib.ak_skeleton_rest_height(self._ptr)
+
+    def humanoid(self, overrides=None):
+        """The humanoid map: {slot: joint index} for the slots found, and the list of the
+        required slots that were not found (empty when legs and hips are all there)."""
+        out = ffi.new("ak_humanoid *")
+        err = ffi.new("ak_error *")
+        st = lib.ak_humanoid_find(self._ptr, overrides.encode() if overrides else ffi.NULL, out, err)
+        msg = ffi.string(err.message).decode()
+        if st < 0 and not (st == lib.AK_ERR_NOT_FOUND and msg.startswith("humanoid joints not found")):
+            _check(st, err)  # a bad override, not just a rig without some slots
+        found = {HUMANOID_SLOTS[i]: out.joint[i] for i in range(lib.AK_HUM_SLOT_COUNT)
+                 if out.joint[i] >= 0}
+        missing = []
+        if st == lib.AK_ERR_NOT_FOUND:
+            missing = [s.strip() for s in msg.split(":", 1)[1].split("(")[0].split(",")]
+        return found, missing
+
+    def rest_pose(self):
+        """float32 (J, 7) copy of the rest pose, a local pose to edit."""
+        return np.array(self.rest_local)
+
+    def fk(self, local):
+        """World (model-space) transforms of a local pose: (J, 7) -> (J, 7), or a batch
+        (N, J, 7) -> (N, J, 7)."""
+        a = np.ascontiguousarray(local, dtype=np.float32)
+        J = self.joint_count
+        if a.shape[-2:] != (J, 7):
+            raise ValueError("pose must have shape (..., %d, 7), not %s" % (J, a.shape))
+        out = np.empty_like(a)
+        flat_in, flat_out = a.reshape(-1, J, 7), out.reshape(-1, J, 7)
+        for i in range(flat_in.shape[0]):
+            lib.ak_fk(self._ptr, ffi.from_buffer("ak_xform[]", flat_in[i]),
+                      ffi.from_buffer("ak_xform[]", flat_out[i]))
+        return out
+
+    def clone(self):
+        out = ffi.new("ak_skeleton **")
+        err = ffi.new("ak_error *")
+        _check(lib.ak_skeleton_clone(self._ptr, out, err), err)
+        return Skeleton(out[0])
+
+    def __repr__(self):
+        return "<animkit.Skeleton %d joints>" % self.joint_count
+
+
+def _read(reader, path_for_errors):
+    sk = ffi.new("ak_skeleton **")
+    cl = ffi.new("ak_clip **")
+    err = ffi.new("ak_error *")
+    _check(reader(sk, cl, err), err, path_for_errors)
+    skeleton = Skeleton(sk[0])
+    return skeleton, Clip(cl[0], skeleton)
+
+
+def read_bvh(path):
+    """Reads a BVH file -> (Skeleton, Clip) in the file's own units and axes. Raises
+    animkit.Error with the path and line for bad input."""
+    p = _fspath(path)
+    return _read(lambda sk, cl, err: lib.ak_bvh_read_file(p, ffi.NULL, sk, cl, err), os.fspath(path))
+
+
+def read_bvh_string(text, name="<string>"):
+    """Reads BVH text (str or bytes) -> (Skeleton, Clip)."""
+    data = text.encode() if isinstance(text, str) else bytes(text)
+    return _read(lambda sk, cl, err: lib.ak_bvh_read_memory(data, len(data), ffi.NULL, sk, cl, err), name)
+
+
+class Clip:
+    """Sampled keys per joint of one skeleton: rotations for every joint, translations for the
+    joints with translation tracks. Frame f is at t = f * frame_time seconds."""
+
+    def __init__(self, ptr, skeleton):
+        self._ptr = ffi.gc(ptr, lib.ak_clip_destroy)
+        self.skeleton = skeleton
+
+    # ---- keys and timing ----
+    @property
+    def frame_count(self):
+        return self._ptr.frame_count
+
+    def __len__(self):
+        return self._ptr.frame_count
+
+    @property
+    def frame_time(self):
+        return self._ptr.frame_time
+
+    @property
+    def fps(self):
+        return 1.0 / self._ptr.frame_time
+
+    @property
+    def duration(self):
+        return lib.ak_clip_duration(self._ptr)
+
+    @property
+    def loop(self):
+        return bool(self._ptr.loop)
+
+    @loop.setter
+    def loop(self, value):
+        self._ptr.loop = 1 if value else 0
+
+    @property
+    def rotations(self):
+        """float32 (F, J, 4) view (x, y, z, w) of the rotation keys; no copy. After writing
+        keys, call finalize()."""
+        F, J = self.frame_count, self._ptr.joint_count
+        buf = ffi.buffer(self._ptr.rotations, F * J * 16)
+        return np.frombuffer(buf, dtype=np.float32).reshape(F, J, 4)
+
+    @property
+    def translations(self):
+        """float32 (F, T, 3) view of the translation keys of the T tracks; no copy."""
+        F, T = self.frame_count, self._ptr.track_count
+        if T == 0:
+            return np.zeros((F, 0, 3), np.float32)
+        buf = ffi.buffer(self._ptr.translations, F * T * 12)
+        return np.frombuffer(buf, dtype=np.float32).reshape(F, T, 3)
+
+    @property
+    def track_joints(self):
+        """Joint index of each translation track."""
+        return [self._ptr.track_joint[k] for k in range(self._ptr.track_count)]
+
+    def finalize(self):
+        """Normalises keys and makes them hemisphere-continuous after direct edits."""
+        lib.ak_clip_finalize(self._ptr)
+
+    # ---- poses and positions ----
+    def _frames(self, frames):
+        F = self.frame_count
+        if frames is None:
+            return np.arange(F, dtype=np.int32)
+        if isinstance(frames, slice):
+            return np.arange(F, dtype=np.int32)[frames]
+        f = np.atleast_1d(np.asarray(frames)).astype(np.int64)
+        f = np.where(f < 0, f + F, f)
+        if f.size and (f.min() < 0 or f.max() >= F):
+            raise IndexError("frames must lie in 0..%d" % (F - 1))
+        return np.ascontiguousarray(f, dtype=np.int32)
+
+    def positions(self, frames=None):
+        """World positions of every joint: float32 (F, J, 3) for `frames` (None: all; an int,
+        a list/array of frame indices or a slice)."""
+        f = self._frames(frames)
+        out = np.empty((len(f), self._ptr.joint_count, 3), np.float32)
+        st = lib.ak_py_frame_positions(self.skeleton._ptr, self._ptr, ffi.from_buffer("int32_t[]", f),
+                                       len(f), ffi.from_buffer("float[]", out))
+        if st < 0:
+            raise MemoryError("animkit: out of memory")
+        return out
+
+    def sample_positions(self, times, interp="linear"):
+        """World positions (N, J, 3) at clip times `times` (seconds)."""
+        t = np.ascontiguousarray(np.atleast_1d(times), dtype=np.float32)
+        out = np.empty((len(t), self._ptr.joint_count, 3), np.float32)
+        st = lib.ak_py_sample_positions(self.skeleton._ptr, self._ptr, ffi.from_buffer("float[]", t),
+                                        len(t), INTERP[interp], ffi.from_buffer("float[]", out))
+        if st < 0:
+            raise MemoryError("animkit: out of memory")
+        return out
+
+    def sample(self, t, interp="linear"):
+        """The local pose (J, 7) at time t seconds ("step", "linear" or "cubic")."""
+        out = np.empty((self._ptr.joint_count, 7), np.float32)
+        lib.ak_clip_sample(self._ptr, self.skeleton._ptr, float(t), INTERP[interp],
+                           ffi.from_buffer("ak_xform[]", out))
+        return out
+
+    def pose(self, frame):
+        """The local pose (J, 7) of frame `frame` exactly."""
+        out = np.empty((self._ptr.joint_count, 7), np.float32)
+        lib.ak_clip_frame(self._ptr, self.skeleton._ptr, int(frame), ffi.from_buffer("ak_xform[]", out))
+        return out
+
+    def standing_height(self):
+        return lib.ak_clip_standing_height(self._ptr, self.skeleton._ptr)
+
+    def units(self):
+        """(units name, metres per unit) detected from the standing height."""
+        return units_detect(self.standing_height())
+
+    def contacts(self, left_foot=None, right_foot=None, metres_per_unit=None):
+        """Foot stance flags (F,) bool for the left and right foot (humanoid map by default)."""
+        hum, _ = self.skeleton.humanoid()
+        lf = self.skeleton.index(left_foot if left_foot is not None else hum["left_foot"])
+        rf = self.skeleton.index(right_foot if right_foot is not None else hum["right_foot"])
+        mpu = metres_per_unit if metres_per_unit is not None else self.units()[1]
+        left = np.zeros(self.frame_count, np.uint8)
+        right = np.zeros(self.frame_count, np.uint8)
+        params = ffi.new("ak_contact_params *", lib.ak_contact_defaults())
+        err = ffi.new("ak_error *")
+        _check(lib.ak_foot_contacts_detect(self.skeleton._ptr, self._ptr, lf, rf, float(mpu), params,
+                                           ffi.from_buffer("uint8_t[]", left),
+                                           ffi.from_buffer("uint8_t[]", right), err), err)
+        return left.astype(bool), right.astype(bool)
+
+    def copy(self):
+        p = lib.ak_clip_clone(self._ptr)
+        if p == ffi.NULL:
+            raise MemoryError("animkit: out of memory")
+        return Clip(p, self.skeleton)
+
+    # ---- motion editing (edit.h): each returns a new Clip ----
+    def _edit(self, run):
+        out = ffi.new("ak_clip **")
+        err = ffi.new("ak_error *")
+        _check(run(out, err), err)
+        return Clip(out[0], self.skeleton)
+
+    def trim(self, first=0, last=-1):
+        """Frames first..last (both included; last -1 = the last frame)."""
+        p = ffi.new("ak_edit_trim_params *", lib.ak_edit_trim_defaults())
+        p.first, p.last = int(first), int(last)
+        return self._edit(lambda out, err: lib.ak_edit_trim_run(p, self._ptr, out, err))
+
+    def resample(self, fps=None, frame_time=None, interp="linear"):
+        """Resampled to `fps` frames per second (or `frame_time` seconds per frame)."""
+        p = ffi.new("ak_edit_resample_params *", lib.ak_edit_resample_defaults())
+        if (fps is None) == (frame_time is None):
+            raise ValueError("give fps or frame_time")
+        p.frame_time = float(frame_time) if frame_time is not None else 1.0 / float(fps)
+        p.interp = INTERP[interp]
+        return self._edit(lambda out, err: lib.ak_edit_resample_run(p, self.skeleton._ptr, self._ptr, out, err))
+
+    def mirror(self, axis=None, humanoid=None):
+        """Left and right swapped through the sagittal plane (axis "x"/"y"/"z" or from the rig)."""
+        p = ffi.new("ak_edit_mirror_params *", lib.ak_edit_mirror_defaults())
+        if axis is not None:
+            p.axis = "xyz".index(axis.lower()) if isinstance(axis, str) else int(axis)
+        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+        p.humanoid_overrides = keep
+        return self._edit(lambda out, err: lib.ak_edit_mirror_run(p, self.skeleton._ptr, self._ptr, out, err))
+
+    def mirror_map(self, axis=None, humanoid=None):
+        """(partner joint per joint, mirror plane normal axis index) as the mirror uses them."""
+        p = ffi.new("ak_edit_mirror_params *", lib.ak_edit_mirror_defaults())
+        if axis is not None:
+            p.axis = "xyz".index(axis.lower()) if isinstance(axis, str) else int(axis)
+        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+        p.humanoid_overrides = keep
+        partner = np.empty(self._ptr.joint_count, np.int32)
+        ax = ffi.new("int32_t *")
+        err = ffi.new("ak_error *")
+        _check(lib.ak_edit_mirror_map(p, self.skeleton._ptr, self._ptr,
+                                      ffi.from_buffer("int32_t[]", partner), ax, err), err)
+        return partner, ax[0]
+
+    def reset_root(self, frame=0, heading=True, height=False, humanoid=None):
+        """Moved rigidly so `frame` stands at x = z = 0 facing +Z."""
+        p = ffi.new("ak_edit_root_reset_params *", lib.ak_edit_root_reset_defaults())
+        p.frame, p.reset_heading, p.reset_height = int(frame), int(bool(heading)), int(bool(height))
+        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+        p.humanoid_overrides = keep
+        return self._edit(lambda out, err: lib.ak_edit_root_reset_run(p, self.skeleton._ptr, self._ptr, out, err))
+
+    def in_place(self, heading=True, root_joint=0, forward_axis=(0.0, 0.0, 1.0)):
+        """Root motion removed: no horizontal travel (and, with heading, no turning)."""
+        p = ffi.new("ak_root_motion_params *", lib.ak_root_motion_defaults())
+        p.extract_heading = int(bool(heading))
+        p.root_joint = int(root_joint)
+        p.forward_axis = tuple(float(v) for v in forward_axis)
+        return self._edit(lambda out, err: lib.ak_edit_in_place_run(p, self.skeleton._ptr, self._ptr, out, err))
+
+    def root_motion(self, heading=True, root_joint=0, forward_axis=(0.0, 0.0, 1.0)):
+        """Character transforms (F, 7) that in_place() takes out of the root, frame by frame."""
+        p = ffi.new("ak_root_motion_params *", lib.ak_root_motion_defaults())
+        p.extract_heading = int(bool(heading))
+        p.root_joint = int(root_joint)
+        p.forward_axis = tuple(float(v) for v in forward_axis)
+        rm = ffi.new("ak_root_motion **")
+        err = ffi.new("ak_error *")
+        _check(lib.ak_root_motion_create(self.skeleton._ptr, self._ptr, p, rm, err), err)
+        rm = ffi.gc(rm[0], lib.ak_root_motion_destroy)
+        out = np.empty((self.frame_count, 7), np.float32)
+        for f in range(self.frame_count):
+            x = lib.ak_root_motion_character(rm, f * self.frame_time)
+            out[f] = (x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w,
+                      x.translation.x, x.translation.y, x.translation.z)
+        return out
+
+    def bake_root(self, character):
+        """Character transforms (F, 7) baked into the root: the inverse of in_place()."""
+        ch = _as_xforms(character, self.frame_count, "character")
+        p = ffi.new("ak_edit_bake_root_params *", lib.ak_edit_bake_root_defaults())
+        p.character = ffi.from_buffer("ak_xform[]", ch)
+        p.count = self.frame_count
+        return self._edit(lambda out, err: lib.ak_edit_bake_root_run(p, self.skeleton._ptr, self._ptr, out, err))
+
+    def to_units(self, to="m", from_metres_per_unit=None):
+        """(Skeleton, Clip) in other units ("m", "cm", "mm", "in", "cmu" or metres per unit);
+        the input's units are detected unless given."""
+        p = ffi.new("ak_edit_units_params *", lib.ak_edit_units_defaults())
+        p.to_metres_per_unit = lib.ak_units_metres_per_unit(_UNITS[to]) if isinstance(to, str) else float(to)
+        if from_metres_per_unit is not None:
+            p.from_metres_per_unit = float(from_metres_per_unit)
+        sk = ffi.new("ak_skeleton **")
+        cl = ffi.new("ak_clip **")
+        err = ffi.new("ak_error *")
+        _check(lib.ak_edit_units_run(p, self.skeleton._ptr, self._ptr, sk, cl, ffi.NULL, err), err)
+        skeleton = Skeleton(sk[0])
+        return skeleton, Clip(cl[0], skeleton)
+
+    def concat(self, other, blend=0.2, align_root=True, humanoid=None):
+        """This clip followed by `other` (same skeleton and frame time), crossfaded over
+        `blend` seconds, `other` moved to continue from where this one is."""
+        p = ffi.new("ak_edit_concat_params *", lib.ak_edit_concat_defaults())
+        p.blend_time, p.align_root = float(blend), int(bool(align_root))
+        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+        p.humanoid_overrides = keep
+        return self._edit(lambda out, err: lib.ak_edit_concat_run(p, self.skeleton._ptr, self._ptr,
+                                                                  other._ptr, out, err))
+
+    # ---- writing ----
+    def write_bvh(self, path, order=None):
+        """Writes skeleton + clip as BVH (atomically), every joint's rotation in `order`
+        ("ZYX"...; default ZYX)."""
+        o = _order(order)
+        err = ffi.new("ak_error *")
+        _check(lib.ak_bvh_write_file(_fspath(path), self.skeleton._ptr, self._ptr, o, err), err,
+               os.fspath(path))
+
+    def to_bvh_string(self, order=None):
+        text = ffi.new("char **")
+        size = ffi.new("size_t *")
+        err = ffi.new("ak_error *")
+        _check(lib.ak_bvh_write_memory(self.skeleton._ptr, self._ptr, _order(order), text, size, err), err)
+        try:
+            return ffi.string(text[0], size[0]).decode()
+        finally:
+            lib.ak_free(text[0])
+
+    def write_gltf(self, path, metres_per_unit=None, cubic=False, mesh=True):
+        """Writes glTF 2.0 (.gltf JSON or .glb by extension); lengths to metres by the detected
+        units unless metres_per_unit is given."""
+        opt = ffi.new("ak_gltf_options *", lib.ak_gltf_defaults())
+        opt.metres_per_unit = float(metres_per_unit) if metres_per_unit else self.units()[1]
+        opt.cubic, opt.with_mesh = int(bool(cubic)), int(bool(mesh))
+        err = ffi.new("ak_error *")
+        _check(lib.ak_gltf_write_file(_fspath(path), self.skeleton._ptr, self._ptr, opt, err), err,
+               os.fspath(path))
+
+    def __repr__(self):
+        return "<animkit.Clip %d frames at %.6g fps, %d joints>" % (self.frame_count, self.fps,
+                                                                   self._ptr.joint_count)
+
+
+def _order(order):
+    if order is None:
+        return lib.AK_ORDER_ZYX
+    out = ffi.new("ak_rot_order *")
+    if lib.ak_rot_order_parse(order.encode(), out) != 0:
+        raise ValueError("unknown rotation order %r" % order)
+    return out[0]

@@ -1,0 +1,299 @@
+"""The Python package against the same oracles as the C tests: Blender's reference positions,
+round trips, motion-editing invariants, IK invariants, and errors that name file and line."""
+import csv
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+
+import animkit
+from conftest import mocap_files
+
+FILES = mocap_files()
+
+
+def test_there_are_captures_to_test():
+    assert len(FILES) >= 7
+
+
+def read_reference(path):
+    """{frame: {joint: (x, y, z)}} from a <name>.positions.csv."""
+    ref = {}
+    with open(path, newline="") as f:
+        rows = csv.reader(f)
+        assert next(rows) == ["frame", "joint", "x", "y", "z"]
+        for frame, joint, x, y, z in rows:
+            ref.setdefault(int(frame), {})[joint] = (float(x), float(y), float(z))
+    return ref
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_positions_match_blender_reference(mocap, name):
+    skeleton, clip = animkit.read_bvh(mocap(name))
+    ref = read_reference(mocap(name[:-4] + ".positions.csv"))
+    frames = sorted(ref)
+    xyz = clip.positions(frames)
+    assert xyz.shape == (len(frames), skeleton.joint_count, 3) and xyz.dtype == np.float32
+    names = skeleton.names
+    worst = 0.0
+    for i, f in enumerate(frames):
+        for j, joint in enumerate(names):
+            if joint not in ref[f]:
+                # Blender drops End Sites shorter than 0.001 (PROVENANCE.md), nothing else.
+                assert skeleton.is_end_site[j] and skeleton.bone_lengths[j] < 1e-3, (f, joint)
+                continue
+            worst = max(worst, float(np.linalg.norm(xyz[i, j] - np.array(ref[f][joint]))))
+    # The C oracle test's bound: 1e-4 of the standing height.
+    assert worst / clip.standing_height() < 1e-4
+
+
+def test_positions_frame_selection_and_sampling(mocap):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_09_01_run.bvh"))
+    everything = clip.positions()
+    np.testing.assert_array_equal(clip.positions(slice(10, 20)), everything[10:20])
+    np.testing.assert_array_equal(clip.positions(-1)[0], everything[-1])
+    np.testing.assert_array_equal(clip.positions([3, 7]), everything[[3, 7]])
+    # Sampling at a key's time gives that key's pose; fk of a pose gives the same positions.
+    at = clip.sample_positions([5 * clip.frame_time])[0]
+    np.testing.assert_allclose(at, everything[5], atol=1e-5 * clip.standing_height())
+    world = skeleton.fk(clip.pose(5))
+    np.testing.assert_array_equal(world[:, 4:7], everything[5])
+    np.testing.assert_allclose(skeleton.fk(clip.sample(5 * clip.frame_time))[:, 4:7], everything[5],
+                               atol=1e-5 * clip.standing_height())
+    with pytest.raises(IndexError):
+        clip.positions([clip.frame_count])
+
+
+def test_key_arrays_are_views_of_the_c_memory(mocap):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_09_01_run.bvh"))
+    rot = clip.rotations
+    assert rot.shape == (clip.frame_count, skeleton.joint_count, 4)
+    assert not rot.flags.owndata
+    # Writing through the view changes what the library samples: no copy in between.
+    before = clip.positions(10)
+    rot[10, skeleton.find("LeftUpLeg")] = (0.0, 0.0, 0.0, 1.0)
+    assert not np.array_equal(clip.positions(10), before)
+    assert clip.translations.shape == (clip.frame_count, len(clip.track_joints), 3)
+    assert skeleton.parents[0] == -1 and all(skeleton.parents[j] < j for j in range(len(skeleton)))
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_bvh_round_trip_keeps_world_positions(mocap, tmp_path, name):
+    skeleton, clip = animkit.read_bvh(mocap(name))
+    out = tmp_path / "round.bvh"
+    clip.write_bvh(out, order="ZXY")
+    s2, c2 = animkit.read_bvh(out)
+    assert c2.frame_count == clip.frame_count and len(s2) == len(skeleton)
+    # bvh.h: reading back reproduces world positions to 1e-5 of the skeleton's size.
+    diff = np.abs(c2.positions() - clip.positions()).max()
+    assert diff <= 1e-5 * clip.standing_height()
+    s3, c3 = animkit.read_bvh_string(clip.to_bvh_string())
+    assert np.abs(c3.positions() - clip.positions()).max() <= 1e-5 * clip.standing_height()
+
+
+def test_gltf_export_is_json_with_every_joint(mocap, tmp_path):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
+    out = tmp_path / "walk.gltf"
+    clip.write_gltf(out)
+    doc = json.loads(out.read_text())
+    names = [n.get("name") for n in doc["nodes"]]
+    assert all(j in names for j in skeleton.names)
+    assert doc["animations"][0]["channels"]
+
+
+def test_units_and_humanoid_map(mocap):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
+    assert clip.units() == ("cmu", pytest.approx(0.056444, abs=1e-6))
+    found, missing = skeleton.humanoid()
+    assert missing == []
+    assert skeleton.names[found["left_upper_leg"]] == "LeftUpLeg"
+    s_arena, c_arena = animkit.read_bvh(mocap("arena_louise_stand_walk_cycle.bvh"))
+    assert c_arena.units()[0] == "centimetres"
+    assert s_arena.names[s_arena.humanoid()[0]["right_foot"]] == "RightAnkle"
+    with pytest.raises(animkit.Error) as e:
+        skeleton.humanoid("left_hand=NoSuchJoint")
+    assert e.value.status == "AK_ERR_NOT_FOUND"
+
+
+# ---- motion editing -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", FILES)
+def test_mirror_twice_is_the_identity(mocap, name):
+    skeleton, clip = animkit.read_bvh(mocap(name))
+    back = clip.mirror().mirror()
+    assert np.abs(back.positions() - clip.positions()).max() <= 1e-5 * clip.standing_height()
+
+
+def test_mirror_reflects_a_symmetric_rig_exactly(mocap):
+    # The Arena rig's left and right offsets are exact mirror images (asymmetry 0), so the
+    # mirrored pose is the reflected pose with left and right swapped.
+    skeleton, clip = animkit.read_bvh(mocap("arena_louise_stand_walk_cycle.bvh"))
+    partner, axis = clip.mirror_map()
+    assert axis == 0 and partner[skeleton.find("LeftWrist")] == skeleton.find("RightWrist")
+    m = clip.mirror().positions()
+    p = clip.positions()[:, partner]
+    p[..., axis] *= -1
+    assert np.abs(m - p).max() <= 1e-5 * clip.standing_height()
+
+
+def test_resample_trim_concat(mocap):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_16_11_walk_veer_left.bvh"))
+    h = clip.standing_height()
+    same = clip.resample(fps=clip.fps)
+    assert np.abs(same.positions() - clip.positions()).max() <= 1e-5 * h
+    half = clip.resample(frame_time=2 * clip.frame_time)
+    assert np.abs(half.positions() - clip.positions()[::2][:len(half)]).max() <= 1e-5 * h
+    part = clip.trim(100, 199)
+    assert len(part) == 100
+    np.testing.assert_array_equal(part.positions(), clip.positions(slice(100, 200)))
+    joined = clip.trim(0, 250).concat(clip.trim(250), blend=clip.frame_time)
+    assert len(joined) == len(clip)
+    assert np.abs(joined.positions() - clip.positions()).max() <= 1e-4 * h
+    with pytest.raises(animkit.Error, match="frame times differ"):
+        clip.concat(half)
+    with pytest.raises(animkit.Error) as e:
+        clip.trim(10, 5000)
+    assert e.value.status == "AK_ERR_INVALID_ARG"
+
+
+def test_root_reset_in_place_and_bake(mocap):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_16_11_walk_veer_left.bvh"))
+    h = clip.standing_height()
+    reset = clip.reset_root()
+    root = reset.positions(0)[0, 0]
+    assert abs(root[0]) < 1e-5 * h and abs(root[2]) < 1e-5 * h
+    # One rigid motion: distances between joints are unchanged in every frame.
+    a, b = clip.positions(), reset.positions()
+    da = np.linalg.norm(a[:, 1:] - a[:, :1], axis=2)
+    db = np.linalg.norm(b[:, 1:] - b[:, :1], axis=2)
+    assert np.abs(da - db).max() <= 1e-5 * h
+    flat = clip.in_place()
+    tr = flat.translations[:, 0]
+    assert np.abs(tr[:, [0, 2]]).max() <= 1e-6 * h
+    np.testing.assert_allclose(tr[:, 1], clip.translations[:, 0, 1], atol=1e-6 * h)
+    again = flat.bake_root(clip.root_motion())
+    assert np.abs(again.positions() - clip.positions()).max() <= 1e-5 * h
+
+
+def test_change_units(mocap):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
+    s_m, c_m = clip.to_units("m")
+    assert np.abs(c_m.positions() - 0.056444 * clip.positions()).max() <= 1e-5 * c_m.standing_height()
+    s_cm, c_cm = c_m.to_units("cm", from_metres_per_unit=1.0)
+    np.testing.assert_allclose(c_cm.positions(), 100 * c_m.positions(), rtol=1e-5, atol=1e-3)
+
+
+# ---- IK invariants ------------------------------------------------------------------------------
+
+def bone(world, a, b):
+    return float(np.linalg.norm(world[a, 4:7] - world[b, 4:7]))
+
+
+def test_limb_ik_reaches_and_keeps_bone_lengths(mocap):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
+    hip, knee, ankle = (skeleton.find(n) for n in ("LeftUpLeg", "LeftLeg", "LeftFoot"))
+    pose = clip.pose(120)
+    before = skeleton.fk(pose)
+    l1, l2 = bone(before, hip, knee), bone(before, knee, ankle)
+    target = before[hip, 4:7] + np.array([0.3, -0.8, 0.4]) * (l1 + l2) / np.linalg.norm([0.3, -0.8, 0.4]) * 0.8
+    untouched = pose.copy()
+    r0 = animkit.ik.limb(skeleton, untouched, hip, knee, ankle, target, weight=0.0)
+    np.testing.assert_array_equal(untouched, pose)  # weight 0: bit for bit the input
+    r = animkit.ik.limb(skeleton, pose, hip, knee, ankle, target, pole=before[knee, 4:7] + (0, 0, 5))
+    after = skeleton.fk(pose)
+    assert r.reached and r.error <= 1e-4 * (l1 + l2)
+    assert abs(bone(after, hip, knee) - l1) <= 1e-5 * l1 and abs(bone(after, knee, ankle) - l2) <= 1e-5 * l2
+    np.testing.assert_allclose(np.linalg.norm(pose[:, :4], axis=1), 1.0, atol=1e-5)
+    assert r0.iterations in (0, 1)
+
+
+@pytest.mark.parametrize("solver", ["ccd", "fabrik", "jacobian"])
+def test_chain_solvers_reach_and_stay_finite(mocap, solver):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
+    chain = animkit.ik.chain(skeleton, "RightShoulder", "RightHand")
+    pose = clip.pose(150)
+    world = skeleton.fk(pose)
+    reach = sum(bone(world, a, b) for a, b in zip(chain, chain[1:]))
+    target = world[chain[0], 4:7] + np.array([0.5, 0.2, 0.6]) / np.linalg.norm([0.5, 0.2, 0.6]) * 0.7 * reach
+    r = getattr(animkit.ik, solver)(skeleton, pose, chain, target)
+    after = skeleton.fk(pose)
+    assert np.isfinite(pose).all()
+    assert r.error <= 1e-3 * reach and np.linalg.norm(after[chain[-1], 4:7] - target) <= 1e-3 * reach
+    for a, b in zip(chain, chain[1:]):  # translations never change: bone lengths stay
+        assert abs(bone(after, a, b) - bone(world, a, b)) <= 1e-4 * reach
+    far = world[chain[0], 4:7] + np.array([0.0, 0.0, 10.0 * reach])
+    r = getattr(animkit.ik, solver)(skeleton, clip.pose(150), chain, far)
+    assert r.unreachable and not r.reached
+
+
+def test_aim_and_look_at(mocap):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
+    head = skeleton.find("Head")
+    spine = [skeleton.find(n) for n in ("Spine", "Spine1", "Neck", "Neck1", "Head")]
+    target = (30.0, 25.0, 40.0)
+    for run in (lambda p: animkit.ik.aim(skeleton, p, head, target),
+                lambda p: animkit.ik.look_at(skeleton, p, spine, target)):
+        pose = clip.pose(100)
+        r = run(pose)
+        assert r.reached and r.error < 1e-3 and np.isfinite(pose).all()
+
+
+def test_ik_rejects_a_pose_of_the_wrong_shape(mocap):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
+    with pytest.raises(ValueError):
+        animkit.ik.limb(skeleton, np.zeros((3, 7), np.float32), 2, 3, 4, (0, 0, 0))
+    with pytest.raises(KeyError):
+        animkit.ik.limb(skeleton, clip.pose(0), "NoHip", 3, 4, (0, 0, 0))
+
+
+# ---- walker ------------------------------------------------------------------------------------
+
+def test_walker_arrives_on_hills():
+    w = animkit.Walker(target=(2.0, 5.0), start=(0.0, 0.0), terrain="hills")
+    xyz = w.run(max_time=30.0)
+    st = w.state()
+    assert st["arrived"] and st["distance"] <= 0.3 + 0.05
+    assert np.isfinite(xyz).all() and xyz.shape[1] == w.joint_count
+    # Feet stay on the ground in stance: soles within a few centimetres of the surface.
+    for side in (0, 1):
+        if st["stance"][side]:
+            assert abs(st["sole"][side][1] - st["sole_ground"][side]) < 0.05
+
+
+# ---- bad input ---------------------------------------------------------------------------------
+
+def test_bad_files_raise_with_file_and_line(mocap, tmp_path):
+    text = open(mocap("cmu_09_01_run.bvh")).read()
+    lines = text.splitlines()
+    bad = tmp_path / "nan.bvh"
+    motion = lines.index("MOTION")
+    row = motion + 3 + 5  # the sixth frame line
+    cols = lines[row].split()
+    cols[3] = "nan"
+    lines[row] = " ".join(cols)
+    bad.write_text("\n".join(lines) + "\n")
+    with pytest.raises(animkit.Error) as e:
+        animkit.read_bvh(bad)
+    assert e.value.line == row + 1 and e.value.path == str(bad)
+    assert str(e.value).startswith("%s:%d: " % (bad, row + 1))
+    cut = tmp_path / "cut.bvh"
+    cut.write_text(text[: len(text) // 3])
+    with pytest.raises(animkit.Error) as e:
+        animkit.read_bvh(cut)
+    assert e.value.status in ("AK_ERR_PARSE", "AK_ERR_LIMIT") and e.value.line > 0
+    with pytest.raises(animkit.Error) as e:
+        animkit.read_bvh(tmp_path / "missing.bvh")
+    assert e.value.status == "AK_ERR_IO"
+    with pytest.raises(animkit.Error) as e:
+        animkit.read_bvh_string("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n")
+    assert e.value.status == "AK_ERR_PARSE" and e.value.line == 5
+
+
+def test_failed_write_leaves_nothing(mocap, tmp_path):
+    skeleton, clip = animkit.read_bvh(mocap("cmu_09_01_run.bvh"))
+    with pytest.raises(animkit.Error) as e:
+        clip.write_bvh(tmp_path / "no" / "such" / "dir.bvh")
+    assert e.value.status == "AK_ERR_IO"
+    assert not (tmp_path / "no").exists()

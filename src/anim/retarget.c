@@ -1,0 +1,88 @@
+/* Retargeting, the per-frame half: a source pose onto the target rig (world rotations,
+ * segment directions, hips placement), and the offline run over a clip with stance feet
+ * pinned by limb IK (see retarget.h for the math). */
+#include "animkit/ik.h"
+#include "animkit/retarget.h"
+#include "anim/retarget_internal.h"
+#include "core/xform_inline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+ak_vec3 ak_retargeter_map_point(const ak_retargeter *rt, ak_vec3 p)
+{
+    ak_vec3 h = akq_rotate(rt->yaw, ak_vec3_make(p.x, 0.0f, p.z));
+    return ak_vec3_make(rt->k * h.x, rt->k * p.y + rt->y_offset, rt->k * h.z);
+}
+
+/* Sum of the bone vectors from target joint a down to b with the current world rotations:
+ * where b sits relative to a. */
+static ak_vec3 path_vector(const ak_retargeter *rt, int32_t a, int32_t b)
+{
+    const ak_skeleton *d = rt->dst;
+    ak_vec3 v = {0.0f, 0.0f, 0.0f};
+    for (int32_t x = b; x != a && x >= 0; x = d->parents[x])
+        v = akv_add(v, akq_rotate(rt->w[d->parents[x]], d->rest_local[x].translation));
+    return v;
+}
+
+/* Swings the joints from a down to b's parent so the segment a->b points where the
+ * source's does: C = from_to(current, source direction), pre-multiplied on each. */
+static void correct_segment(ak_retargeter *rt, const akr_segment *sg)
+{
+    const ak_skeleton *d = rt->dst;
+    ak_vec3 have = path_vector(rt, sg->a, sg->b);
+    ak_vec3 want = akq_rotate(rt->yaw, akv_sub(rt->src_world[sg->sb].translation,
+                                               rt->src_world[sg->sa].translation));
+    if (akv_dot(have, have) < 1e-20f || akv_dot(want, want) < 1e-20f) return;
+    ak_quat c = ak_quat_from_to(have, want);
+    for (int32_t x = d->parents[sg->b]; x >= 0; x = d->parents[x]) {
+        rt->w[x] = akq_normalize(akq_mul(c, rt->w[x]));
+        if (x == sg->a) break;
+    }
+}
+
+/* World rotations of every target joint for the source world pose in rt->src_world. */
+static void target_world_rotations(ak_retargeter *rt)
+{
+    const ak_skeleton *d = rt->dst;
+    const int32_t n = d->joint_count;
+    for (int32_t j = 0; j < n; ++j)
+        if (rt->kind[j] == AKR_MAPPED)
+            rt->w[j] = akq_mul(akq_mul(rt->yaw, rt->src_world[rt->src_of[j]].rotation), rt->offset[j]);
+    for (int32_t j = 0; j < n; ++j) {
+        if (rt->kind[j] != AKR_CHAIN) continue;
+        int32_t a = rt->chain_a[j], b = rt->chain_b[j];
+        ak_quat da = akq_mul(rt->w[a], akq_conj(rt->rest_world[a]));
+        ak_quat db = akq_mul(rt->w[b], akq_conj(rt->rest_world[b]));
+        rt->w[j] = akq_normalize(akq_mul(akq_slerp(da, db, rt->chain_t[j]), rt->rest_world[j]));
+    }
+    for (int32_t i = 0; i < rt->segment_count; ++i) correct_segment(rt, &rt->segments[i]);
+    for (int32_t j = 0; j < n; ++j) {
+        if (rt->kind[j] != AKR_REST) continue;
+        int32_t p = d->parents[j];
+        rt->w[j] = p < 0 ? d->rest_local[j].rotation : akq_mul(rt->w[p], d->rest_local[j].rotation);
+    }
+}
+
+void ak_retargeter_pose(ak_retargeter *rt, const ak_xform *source_local, ak_xform *target_local)
+{
+    const ak_skeleton *d = rt->dst;
+    const ak_humanoid *sm = &rt->src_map, *dm = &rt->dst_map;
+    ak_fk(rt->src, source_local, rt->src_world);
+    target_world_rotations(rt);
+    for (int32_t j = 0; j < d->joint_count; ++j) {
+        int32_t p = d->parents[j];
+        target_local[j].rotation = p < 0 ? rt->w[j] : akq_normalize(akq_mul(akq_conj(rt->w[p]), rt->w[j]));
+        target_local[j].translation = d->rest_local[j].translation;
+    }
+    /* Hips: the midpoint of the target's hip joints goes to M(source's midpoint). */
+    int32_t h = dm->joint[AK_HUM_HIPS];
+    ak_vec3 src_mid = akv_scale(akv_add(rt->src_world[sm->joint[AK_HUM_LEFT_UPPER_LEG]].translation,
+                                        rt->src_world[sm->joint[AK_HUM_RIGHT_UPPER_LEG]].translation), 0.5f);
+    ak_vec3 rel = akv_scale(akv_add(path_vector(rt, h, dm->joint[AK_HUM_LEFT_UPPER_LEG]),
+                                    path_vector(rt, h, dm->joint[AK_HUM_RIGHT_UPPER_LEG])), 0.5f);
+    ak_vec3 hips_world = akv_sub(ak_retargeter_map_point(rt, src_mid), rel);
+    target_local[h].translation = ak_xform_point(rt->hips_parent_inv, hips_world);
+}

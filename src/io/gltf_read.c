@@ -1,0 +1,485 @@
+/* glTF 2.0 skin reader: a skin's joints (and the nodes above them) as an animkit skeleton in
+ * its bind pose. JSON through io/json.c; buffers from the GLB BIN chunk, data: URIs or files
+ * beside the .gltf. Offline code: allocates freely, never trusts an index or a length. */
+#include "animkit/bvh.h"
+#include "animkit/gltf.h"
+#include "io/json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GR_MAX_NODES 1024
+#define GR_MAX_BYTES (512u * 1024u * 1024u)
+
+typedef struct gr_ctx {
+    akj_doc doc;
+    const uint8_t *bin; /* GLB BIN chunk */
+    size_t bin_size;
+    const char *base_dir;
+    ak_error *err;
+    int32_t nodes;      /* node count */
+    int32_t *parent;    /* per node */
+    double (*local)[16], (*world)[16]; /* column-major */
+    uint8_t *wanted;
+} gr_ctx;
+
+static int32_t gr_fail(gr_ctx *c, int32_t st, int32_t v, const char *why)
+{
+    int32_t line = v >= 0 && v < c->doc.count ? c->doc.v[v].line : 0;
+    return ak_error_set(c->err, st, line, "glTF: %s", why);
+}
+
+static void mat_identity(double m[16])
+{
+    memset(m, 0, 16 * sizeof(double));
+    m[0] = m[5] = m[10] = m[15] = 1.0;
+}
+
+static void mat_mul(const double a[16], const double b[16], double out[16])
+{
+    double r[16];
+    for (int col = 0; col < 4; ++col)
+        for (int row = 0; row < 4; ++row) {
+            double s = 0.0;
+            for (int k = 0; k < 4; ++k) s += a[k * 4 + row] * b[col * 4 + k];
+            r[col * 4 + row] = s;
+        }
+    memcpy(out, r, sizeof r);
+}
+
+/* General 4x4 inverse by cofactors (affine matrices in practice); 0 when singular. */
+static int mat_inverse(const double m[16], double out[16])
+{
+    double inv[16], det;
+    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
+    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
+    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
+    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
+    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
+    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
+    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
+    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
+    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] + m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
+    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
+    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
+    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
+    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
+    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] + m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
+    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] - m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
+    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
+    det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
+    if (!(fabs(det) > 1e-300) || !isfinite(det)) return 0;
+    for (int i = 0; i < 16; ++i) out[i] = inv[i] / det;
+    return 1;
+}
+
+/* Reads `count` numbers of array member `key` of object v into out; 1 when present. */
+static int read_numbers(gr_ctx *c, int32_t v, const char *key, double *out, int count, int32_t *bad)
+{
+    int32_t arr = akj_get(&c->doc, v, key);
+    if (arr < 0) return 0;
+    if (akj_type(&c->doc, arr) != AKJ_ARRAY || c->doc.v[arr].count != count) { *bad = arr; return 0; }
+    int i = 0;
+    for (int32_t e = c->doc.v[arr].first; e >= 0; e = c->doc.v[e].next, ++i) {
+        if (akj_type(&c->doc, e) != AKJ_NUMBER) { *bad = e; return 0; }
+        out[i] = c->doc.v[e].number;
+    }
+    return 1;
+}
+
+/* Node's local matrix: "matrix", or T * R * S. */
+static int32_t node_local(gr_ctx *c, int32_t node_v, double m[16])
+{
+    int32_t bad = -1;
+    double t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
+    if (read_numbers(c, node_v, "matrix", m, 16, &bad)) return AK_OK;
+    read_numbers(c, node_v, "translation", t, 3, &bad);
+    read_numbers(c, node_v, "rotation", r, 4, &bad);
+    read_numbers(c, node_v, "scale", s, 3, &bad);
+    if (bad >= 0) return gr_fail(c, AK_ERR_INVALID_ARG, bad, "node matrix/translation/rotation/scale has the wrong size");
+    double n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    if (!(n > 1e-12)) return gr_fail(c, AK_ERR_INVALID_ARG, node_v, "zero rotation quaternion");
+    double x = r[0] / n, y = r[1] / n, z = r[2] / n, w = r[3] / n;
+    double rot[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+                     2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                     2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    mat_identity(m);
+    for (int col = 0; col < 3; ++col)
+        for (int row = 0; row < 3; ++row) m[col * 4 + row] = rot[col * 3 + row] * s[col];
+    m[12] = t[0]; m[13] = t[1]; m[14] = t[2];
+    return AK_OK;
+}
+
+static int b64_value(char ch)
+{
+    if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+    if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9') return ch - '0' + 52;
+    if (ch == '+' || ch == '-') return 62;
+    if (ch == '/' || ch == '_') return 63;
+    return -1;
+}
+
+/* Decodes base64 text into a new buffer; NULL on bad input or no memory. */
+static uint8_t *b64_decode(const char *s, size_t *out_size)
+{
+    size_t n = strlen(s), k = 0;
+    uint8_t *out = (uint8_t *)malloc(n / 4 * 3 + 3);
+    if (!out) return NULL;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n && s[i] != '='; ++i) {
+        int v = b64_value(s[i]);
+        if (v < 0) { free(out); return NULL; }
+        acc = (acc << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) { bits -= 8; out[k++] = (uint8_t)(acc >> bits); }
+    }
+    *out_size = k;
+    return out;
+}
+
+/* Reads a whole file beside the .gltf (relative URI only). */
+static uint8_t *read_side_file(const char *dir, const char *uri, size_t *size)
+{
+    if (!dir || strstr(uri, "..") || uri[0] == '/' || strchr(uri, ':')) return NULL;
+    char path[2048];
+    if (snprintf(path, sizeof path, "%s/%s", dir, uri) >= (int)sizeof path) return NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *data = NULL;
+    long len = -1;
+    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
+    if (len >= 0 && (unsigned long)len <= GR_MAX_BYTES && fseek(f, 0, SEEK_SET) == 0) {
+        data = (uint8_t *)malloc((size_t)len + 1);
+        if (data && fread(data, 1, (size_t)len, f) != (size_t)len) { free(data); data = NULL; }
+    }
+    fclose(f);
+    *size = (size_t)(len < 0 ? 0 : len);
+    return data;
+}
+
+/* Bytes of buffer b: the GLB chunk, a data: URI or a file. *owned is set when the caller
+ * must free the result. */
+static const uint8_t *buffer_bytes(gr_ctx *c, int32_t b, size_t *size, uint8_t **owned)
+{
+    int32_t buffers = akj_get(&c->doc, 0, "buffers");
+    int32_t bv = akj_at(&c->doc, buffers, b);
+    *owned = NULL;
+    if (bv < 0) return NULL;
+    const char *uri = akj_string(&c->doc, akj_get(&c->doc, bv, "uri"));
+    if (!uri) { *size = c->bin_size; return c->bin; }
+    if (strncmp(uri, "data:", 5) == 0) {
+        const char *comma = strstr(uri, ";base64,");
+        if (!comma) return NULL;
+        *owned = b64_decode(comma + 8, size);
+        return *owned;
+    }
+    *owned = read_side_file(c->base_dir, uri, size);
+    return *owned;
+}
+
+/* The skin's inverse bind matrices (count matrices, column-major) into out; 0 when absent. */
+static int32_t read_ibm(gr_ctx *c, int32_t skin_v, int32_t count, double (*out)[16], int *have)
+{
+    *have = 0;
+    int32_t acc_i = (int32_t)akj_number(&c->doc, akj_get(&c->doc, skin_v, "inverseBindMatrices"), -1);
+    if (acc_i < 0) return AK_OK;
+    int32_t acc = akj_at(&c->doc, akj_get(&c->doc, 0, "accessors"), acc_i);
+    const char *type = akj_string(&c->doc, akj_get(&c->doc, acc, "type"));
+    if (acc < 0 || !type || strcmp(type, "MAT4") != 0 ||
+        akj_number(&c->doc, akj_get(&c->doc, acc, "componentType"), 0) != 5126 ||
+        akj_number(&c->doc, akj_get(&c->doc, acc, "count"), 0) < count)
+        return gr_fail(c, AK_ERR_INVALID_ARG, skin_v, "inverseBindMatrices must be a float MAT4 accessor with one matrix per joint");
+    int32_t view = akj_at(&c->doc, akj_get(&c->doc, 0, "bufferViews"),
+                          (int32_t)akj_number(&c->doc, akj_get(&c->doc, acc, "bufferView"), -1));
+    if (view < 0) return gr_fail(c, AK_ERR_INVALID_ARG, acc, "accessor without a bufferView");
+    double off = akj_number(&c->doc, akj_get(&c->doc, view, "byteOffset"), 0) +
+                 akj_number(&c->doc, akj_get(&c->doc, acc, "byteOffset"), 0);
+    double stride = akj_number(&c->doc, akj_get(&c->doc, view, "byteStride"), 64);
+    double len = akj_number(&c->doc, akj_get(&c->doc, view, "byteLength"), 0);
+    size_t size = 0;
+    uint8_t *owned = NULL;
+    const uint8_t *bytes = buffer_bytes(c, (int32_t)akj_number(&c->doc, akj_get(&c->doc, view, "buffer"), -1), &size, &owned);
+    double need = off + stride * (count - 1) + 64;
+    if (!bytes || stride < 64 || off < 0 || need > (double)size || need > off + len + 0.5 + akj_number(&c->doc, akj_get(&c->doc, acc, "byteOffset"), 0)) {
+        free(owned);
+        return gr_fail(c, AK_ERR_INVALID_ARG, acc, "inverseBindMatrices lie outside their buffer (or the buffer is missing)");
+    }
+    for (int32_t j = 0; j < count; ++j)
+        for (int k = 0; k < 16; ++k) {
+            float f;
+            memcpy(&f, bytes + (size_t)off + (size_t)stride * (size_t)j + 4u * (size_t)k, 4);
+            out[j][k] = f;
+        }
+    free(owned);
+    *have = 1;
+    return AK_OK;
+}
+
+/* Parents from the nodes' children lists (one parent each, no cycles) and local matrices. */
+static int32_t read_nodes(gr_ctx *c)
+{
+    int32_t nodes = akj_get(&c->doc, 0, "nodes");
+    if (akj_type(&c->doc, nodes) != AKJ_ARRAY || c->doc.v[nodes].count < 1)
+        return gr_fail(c, AK_ERR_NOT_FOUND, 0, "no nodes");
+    c->nodes = c->doc.v[nodes].count;
+    if (c->nodes > 65536) return gr_fail(c, AK_ERR_LIMIT, nodes, "too many nodes");
+    c->parent = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->nodes);
+    c->local = (double (*)[16])malloc(sizeof(double[16]) * (size_t)c->nodes);
+    c->world = (double (*)[16])malloc(sizeof(double[16]) * (size_t)c->nodes);
+    c->wanted = (uint8_t *)calloc((size_t)c->nodes, 1);
+    if (!c->parent || !c->local || !c->world || !c->wanted) return gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t i = 0; i < c->nodes; ++i) c->parent[i] = -1;
+    int32_t i = 0;
+    for (int32_t n = c->doc.v[nodes].first; n >= 0; n = c->doc.v[n].next, ++i) {
+        int32_t st = node_local(c, n, c->local[i]);
+        if (st < 0) return st;
+        int32_t kids = akj_get(&c->doc, n, "children");
+        for (int32_t k = kids >= 0 ? c->doc.v[kids].first : -1; k >= 0; k = c->doc.v[k].next) {
+            double ci = akj_number(&c->doc, k, -1);
+            if (ci < 0 || ci >= c->nodes || ci != floor(ci) || c->parent[(int32_t)ci] >= 0 || (int32_t)ci == i)
+                return gr_fail(c, AK_ERR_INVALID_ARG, k, "bad child index (out of range or a second parent)");
+            c->parent[(int32_t)ci] = i;
+        }
+    }
+    return AK_OK;
+}
+
+/* World matrix of node i (memoised through `done`); depth-limited against cycles. */
+static int world_of(gr_ctx *c, int32_t i, uint8_t *done, int depth)
+{
+    if (done[i]) return 1;
+    if (depth > c->nodes) return 0;
+    if (c->parent[i] < 0) memcpy(c->world[i], c->local[i], sizeof(double[16]));
+    else {
+        if (!world_of(c, c->parent[i], done, depth + 1)) return 0;
+        mat_mul(c->world[c->parent[i]], c->local[i], c->world[i]);
+    }
+    done[i] = 1;
+    return 1;
+}
+
+/* Rigid transform of a world matrix with scale: translation, orthonormalised rotation. */
+static int32_t rigid_of(const double m[16], ak_xform *out)
+{
+    double x[3] = {m[0], m[1], m[2]}, y[3] = {m[4], m[5], m[6]}, z[3];
+    double nx = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    if (!(nx > 1e-12)) return -1;
+    for (int k = 0; k < 3; ++k) x[k] /= nx;
+    double d = x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+    for (int k = 0; k < 3; ++k) y[k] -= d * x[k];
+    double ny = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+    if (!(ny > 1e-12)) return -1;
+    for (int k = 0; k < 3; ++k) y[k] /= ny;
+    z[0] = x[1] * y[2] - x[2] * y[1]; z[1] = x[2] * y[0] - x[0] * y[2]; z[2] = x[0] * y[1] - x[1] * y[0];
+    if (z[0] * m[8] + z[1] * m[9] + z[2] * m[10] < 0.0) return -2; /* mirrored */
+    double tr = x[0] + y[1] + z[2], q[4];
+    if (tr > 0.0) {
+        double s = sqrt(tr + 1.0) * 2.0;
+        q[3] = 0.25 * s; q[0] = (y[2] - z[1]) / s; q[1] = (z[0] - x[2]) / s; q[2] = (x[1] - y[0]) / s;
+    } else if (x[0] > y[1] && x[0] > z[2]) {
+        double s = sqrt(1.0 + x[0] - y[1] - z[2]) * 2.0;
+        q[3] = (y[2] - z[1]) / s; q[0] = 0.25 * s; q[1] = (y[0] + x[1]) / s; q[2] = (z[0] + x[2]) / s;
+    } else if (y[1] > z[2]) {
+        double s = sqrt(1.0 + y[1] - x[0] - z[2]) * 2.0;
+        q[3] = (z[0] - x[2]) / s; q[0] = (y[0] + x[1]) / s; q[1] = 0.25 * s; q[2] = (z[1] + y[2]) / s;
+    } else {
+        double s = sqrt(1.0 + z[2] - x[0] - y[1]) * 2.0;
+        q[3] = (x[1] - y[0]) / s; q[0] = (z[0] + x[2]) / s; q[1] = (z[1] + y[2]) / s; q[2] = 0.25 * s;
+    }
+    ak_quat r = {(float)q[0], (float)q[1], (float)q[2], (float)q[3]};
+    out->rotation = ak_quat_normalize(r);
+    out->translation = ak_vec3_make((float)m[12], (float)m[13], (float)m[14]);
+    return isfinite(out->translation.x) && isfinite(out->translation.y) && isfinite(out->translation.z) ? 0 : -1;
+}
+
+/* The world matrix of the mesh node that uses skin `skin` (identity when none does). */
+static void skinned_mesh_world(gr_ctx *c, int32_t skin, uint8_t *done, double out[16])
+{
+    mat_identity(out);
+    int32_t nodes = akj_get(&c->doc, 0, "nodes"), i = 0;
+    for (int32_t n = c->doc.v[nodes].first; n >= 0; n = c->doc.v[n].next, ++i) {
+        if (akj_number(&c->doc, akj_get(&c->doc, n, "skin"), -1) != skin) continue;
+        if (world_of(c, i, done, 0)) memcpy(out, c->world[i], sizeof(double[16]));
+        return;
+    }
+}
+
+/* Depth-first order of the wanted nodes (parents first, children in file order). */
+static int32_t dfs_order(gr_ctx *c, int32_t *order, int32_t *count)
+{
+    int32_t n = 0, nodes_v = akj_get(&c->doc, 0, "nodes");
+    int32_t *stack = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->nodes);
+    if (!stack) return gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t root = 0; root < c->nodes; ++root) {
+        if (!c->wanted[root] || c->parent[root] >= 0) continue;
+        int32_t top = 0;
+        stack[top++] = root;
+        while (top > 0 && n < c->nodes) {
+            int32_t i = stack[--top];
+            order[n++] = i;
+            int32_t kids = akj_get(&c->doc, akj_at(&c->doc, nodes_v, i), "children");
+            int32_t kcount = kids >= 0 ? c->doc.v[kids].count : 0;
+            for (int32_t k = kcount - 1; k >= 0; --k) { /* reversed: the first child pops first */
+                int32_t child = (int32_t)akj_number(&c->doc, akj_at(&c->doc, kids, k), -1);
+                if (child >= 0 && c->wanted[child] && top < c->nodes) stack[top++] = child;
+            }
+        }
+    }
+    free(stack);
+    *count = n;
+    return AK_OK;
+}
+
+/* Skin joints -> wanted nodes (with their ancestors); bind-pose world matrices of the joints
+ * replace the nodes' own where inverse bind matrices exist. */
+static int32_t skin_worlds(gr_ctx *c, int32_t skin)
+{
+    int32_t skin_v = akj_at(&c->doc, akj_get(&c->doc, 0, "skins"), skin);
+    int32_t joints = akj_get(&c->doc, skin_v, "joints");
+    if (skin_v < 0) return gr_fail(c, AK_ERR_NOT_FOUND, 0, "no such skin");
+    if (akj_type(&c->doc, joints) != AKJ_ARRAY || c->doc.v[joints].count < 1)
+        return gr_fail(c, AK_ERR_INVALID_ARG, skin_v, "skin without joints");
+    int32_t count = c->doc.v[joints].count;
+    uint8_t *done = (uint8_t *)calloc((size_t)c->nodes, 1);
+    double(*ibm)[16] = (double(*)[16])malloc(sizeof(double[16]) * (size_t)count);
+    int32_t *idx = (int32_t *)malloc(sizeof(int32_t) * (size_t)count);
+    int32_t st = (!done || !ibm || !idx) ? gr_fail(c, AK_ERR_NOMEM, 0, "out of memory") : AK_OK;
+    int32_t k = 0;
+    for (int32_t e = st < 0 ? -1 : c->doc.v[joints].first; e >= 0; e = c->doc.v[e].next, ++k) {
+        double v = akj_number(&c->doc, e, -1);
+        if (v < 0 || v >= c->nodes || v != floor(v)) { st = gr_fail(c, AK_ERR_INVALID_ARG, e, "bad joint index"); break; }
+        idx[k] = (int32_t)v;
+        for (int32_t a = idx[k], guard = 0; a >= 0 && guard <= c->nodes; a = c->parent[a], ++guard) c->wanted[a] = 1;
+    }
+    for (int32_t i = 0; st >= 0 && i < c->nodes; ++i)
+        if (c->wanted[i] && !world_of(c, i, done, 0)) st = gr_fail(c, AK_ERR_INVALID_ARG, 0, "node hierarchy has a cycle");
+    int have = 0;
+    if (st >= 0) st = read_ibm(c, skin_v, count, ibm, &have);
+    if (st >= 0 && have) {
+        double mesh[16], bind[16];
+        skinned_mesh_world(c, skin, done, mesh);
+        for (k = 0; k < count && st >= 0; ++k) {
+            if (!mat_inverse(ibm[k], bind)) st = gr_fail(c, AK_ERR_INVALID_ARG, skin_v, "singular inverse bind matrix");
+            else mat_mul(mesh, bind, c->world[idx[k]]);
+        }
+    }
+    free(done); free(ibm); free(idx);
+    return st;
+}
+
+/* The skeleton from the wanted nodes in depth-first order. */
+static int32_t build_skeleton(gr_ctx *c, ak_skeleton **out)
+{
+    int32_t *order = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->nodes);
+    int32_t *joint_of = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->nodes);
+    int32_t n = 0, st = (!order || !joint_of) ? gr_fail(c, AK_ERR_NOMEM, 0, "out of memory") : AK_OK;
+    if (st >= 0) st = dfs_order(c, order, &n);
+    if (st >= 0 && n > GR_MAX_NODES) st = gr_fail(c, AK_ERR_LIMIT, 0, "more than 1024 joints");
+    char (*names)[AK_NAME_MAX] = st < 0 ? NULL : (char (*)[AK_NAME_MAX])calloc((size_t)n, AK_NAME_MAX);
+    const char **name_ptr = st < 0 ? NULL : (const char **)malloc(sizeof(char *) * (size_t)n);
+    int32_t *parents = st < 0 ? NULL : (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    ak_xform *world = st < 0 ? NULL : (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n);
+    ak_xform *rest = st < 0 ? NULL : (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n);
+    ak_channel_layout *ch = st < 0 ? NULL : (ak_channel_layout *)calloc((size_t)n, sizeof(ak_channel_layout));
+    if (st >= 0 && (!names || !name_ptr || !parents || !world || !rest || !ch)) st = gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
+    int32_t nodes_v = akj_get(&c->doc, 0, "nodes");
+    for (int32_t j = 0; st >= 0 && j < n; ++j) {
+        int32_t node = order[j], p = c->parent[node];
+        joint_of[node] = j;
+        parents[j] = p >= 0 && c->wanted[p] ? joint_of[p] : -1;
+        const char *nm = akj_string(&c->doc, akj_get(&c->doc, akj_at(&c->doc, nodes_v, node), "name"));
+        if (nm && *nm) snprintf(names[j], AK_NAME_MAX, "%s", nm);
+        else snprintf(names[j], AK_NAME_MAX, "node%d", (int)node);
+        name_ptr[j] = names[j];
+        int r = rigid_of(c->world[node], &world[j]);
+        if (r < 0) { st = gr_fail(c, AK_ERR_INVALID_ARG, 0, r == -2 ? "mirrored joint transform" : "degenerate joint transform"); break; }
+        rest[j] = parents[j] < 0 ? world[j] : ak_xform_mul(ak_xform_inverse(world[parents[j]]), world[j]);
+        static const ak_channel_layout root6 = {6, {AK_CH_XPOS, AK_CH_YPOS, AK_CH_ZPOS, AK_CH_ZROT, AK_CH_YROT, AK_CH_XROT}};
+        static const ak_channel_layout rot3 = {3, {AK_CH_ZROT, AK_CH_YROT, AK_CH_XROT}};
+        ch[j] = parents[j] < 0 ? root6 : rot3;
+    }
+    if (st >= 0) {
+        ak_skeleton_desc desc = {n, name_ptr, parents, rest, ch, NULL};
+        st = ak_skeleton_create(&desc, out, c->err);
+    }
+    free(order); free(joint_of); free(names); free(name_ptr); free(parents); free(world); free(rest); free(ch);
+    return st;
+}
+
+/* Splits a GLB container into its JSON and BIN chunks. */
+static int32_t split_glb(const uint8_t *d, size_t size, const char **json, size_t *json_len, gr_ctx *c)
+{
+    uint32_t h[5];
+    if (size < 20) return ak_error_set(c->err, AK_ERR_PARSE, 0, "glTF: GLB shorter than its header");
+    memcpy(h, d, 20);
+    if (h[1] != 2 || h[2] > size || h[2] < 20 || h[4] != 0x4E4F534Au || h[3] > h[2] - 20)
+        return ak_error_set(c->err, AK_ERR_PARSE, 0, "glTF: bad GLB header or JSON chunk");
+    *json = (const char *)d + 20;
+    *json_len = h[3];
+    size_t at = 20 + (size_t)h[3];
+    uint32_t ch[2];
+    if (at + 8 <= h[2]) {
+        memcpy(ch, d + at, 8);
+        if (ch[1] == 0x004E4942u && ch[0] <= h[2] - at - 8) { c->bin = d + at + 8; c->bin_size = ch[0]; }
+    }
+    return AK_OK;
+}
+
+int32_t ak_gltf_read_skin_memory(const uint8_t *data, size_t size, const char *base_dir, int32_t skin,
+                                 ak_skeleton **out, ak_error *err)
+{
+    if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
+    *out = NULL;
+    if (!data || skin < 0) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null data or negative skin index");
+    if (size > GR_MAX_BYTES) return ak_error_set(err, AK_ERR_LIMIT, 0, "glTF: larger than 512 MiB");
+    gr_ctx c;
+    memset(&c, 0, sizeof c);
+    c.err = err;
+    c.base_dir = base_dir;
+    const char *json = (const char *)data;
+    size_t json_len = size;
+    int32_t st = AK_OK;
+    if (size >= 4 && memcmp(data, "glTF", 4) == 0) st = split_glb(data, size, &json, &json_len, &c);
+    if (st >= 0) st = akj_parse(json, json_len, &c.doc, err);
+    if (st >= 0 && akj_type(&c.doc, 0) != AKJ_OBJECT) st = gr_fail(&c, AK_ERR_PARSE, 0, "the document is not an object");
+    if (st >= 0) st = read_nodes(&c);
+    if (st >= 0) st = skin_worlds(&c, skin);
+    if (st >= 0) st = build_skeleton(&c, out);
+    akj_free(&c.doc);
+    free(c.parent); free(c.local); free(c.world); free(c.wanted);
+    if (st < 0) { ak_skeleton_destroy(*out); *out = NULL; return st; }
+    ak_error_clear(err);
+    return AK_OK;
+}
+
+int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out, ak_error *err)
+{
+    if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
+    *out = NULL;
+    if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null path");
+    FILE *f = fopen(path, "rb");
+    if (!f) return ak_error_set(err, AK_ERR_IO, 0, "cannot open %s", path);
+    long len = -1;
+    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
+    if (len < 0 || (unsigned long)len > GR_MAX_BYTES || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return ak_error_set(err, len < 0 ? AK_ERR_IO : AK_ERR_LIMIT, 0, "cannot read %s (or larger than 512 MiB)", path);
+    }
+    uint8_t *data = (uint8_t *)malloc((size_t)len + 1);
+    size_t got = data ? fread(data, 1, (size_t)len, f) : 0;
+    fclose(f);
+    if (!data || got != (size_t)len) {
+        free(data);
+        return ak_error_set(err, data ? AK_ERR_IO : AK_ERR_NOMEM, 0, "cannot read %s", path);
+    }
+    char dir[1024] = ".";
+    const char *slash = strrchr(path, '/');
+    if (slash && (size_t)(slash - path) < sizeof dir) { memcpy(dir, path, (size_t)(slash - path)); dir[slash - path] = '\0'; }
+    int32_t st = ak_gltf_read_skin_memory(data, (size_t)len, dir, skin, out, err);
+    free(data);
+    return st;
+}

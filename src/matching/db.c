@@ -1,0 +1,743 @@
+/* The motion database: clips on one skeleton -> metres, cut at capture glitches, resampled to
+ * one frame rate, each frame's character frame on the ground (the root's position and facing,
+ * Gaussian-smoothed), the pose stored in place relative to it, foot contacts from the walker's
+ * detector, and the matching features (Clavet, GDC 2016; Holden et al., SIGGRAPH 2020). */
+#include "animkit/matching.h"
+#include "core/xform_inline.h"
+#include "matching/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const int32_t group_offset[AK_MATCH_GROUPS + 1] = {0, 6, 12, 15, 21, 27};
+static const char *const group_names[AK_MATCH_GROUPS] = {"foot_positions", "foot_velocities",
+                                                         "hips_velocity", "trajectory_positions",
+                                                         "trajectory_facing"};
+static const float traj_seconds[AK_MATCH_TRAJ_POINTS] = {1.0f / 3.0f, 2.0f / 3.0f, 1.0f};
+
+int32_t ak_match_group_offset(int32_t g)
+{
+    return g >= 0 && g < AK_MATCH_GROUPS ? group_offset[g] : -1;
+}
+int32_t ak_match_group_size(int32_t g)
+{
+    return g >= 0 && g < AK_MATCH_GROUPS ? group_offset[g + 1] - group_offset[g] : 0;
+}
+const char *ak_match_group_name(int32_t g)
+{
+    return g >= 0 && g < AK_MATCH_GROUPS ? group_names[g] : "";
+}
+
+ak_motion_db_params ak_motion_db_defaults(void)
+{
+    ak_motion_db_params p;
+    memset(&p, 0, sizeof p);
+    p.frame_rate = 60.0f;
+    p.weights[0] = 0.75f;
+    p.weights[1] = 1.0f;
+    p.weights[2] = 1.0f;
+    p.weights[3] = 1.0f;
+    p.weights[4] = 1.5f;
+    p.max_joint_speed = 25.0f;
+    p.position_smoothing = 0.1f;
+    p.heading_smoothing = 0.2f;
+    p.contacts = ak_contact_defaults();
+    return p;
+}
+
+static int32_t check_weights(const float *w, ak_error *err)
+{
+    float sum = 0.0f;
+    for (int g = 0; g < AK_MATCH_GROUPS; ++g) {
+        if (!(w[g] >= 0.0f) || !isfinite(w[g]))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight of %s must be finite and >= 0",
+                                group_names[g]);
+        sum += w[g];
+    }
+    if (!(sum > 0.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "all weights are 0");
+    return AK_OK;
+}
+
+int32_t ak_motion_db_validate(const ak_motion_db_params *p, ak_error *err)
+{
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params");
+    if (!(p->metres_per_unit >= 0.0f) || !isfinite(p->metres_per_unit))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres per unit must be >= 0");
+    if (!(p->frame_rate >= 10.0f && p->frame_rate <= 1000.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "frame rate must be in [10, 1000]");
+    if (!(p->max_joint_speed > 0.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max joint speed must be positive");
+    if (!(p->position_smoothing >= 0.0f && p->position_smoothing <= 2.0f) ||
+        !(p->heading_smoothing >= 0.0f && p->heading_smoothing <= 2.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "smoothing must be in [0, 2] s");
+    return check_weights(p->weights, err);
+}
+
+void ak_motion_db_destroy(ak_motion_db *db)
+{
+    if (!db) return;
+    ak_skeleton_destroy(db->skeleton);
+    free(db->track_joint);
+    free(db->rot);
+    free(db->trans);
+    free(db->delta);
+    free(db->dturn);
+    free(db->contact);
+    free(db->cand);
+    free(db->frame_clip);
+    free(db->frame_time_src);
+    free(db->clip_names);
+    free(db->range_start);
+    free(db->raw);
+    free(db->feat);
+    free(db->cand_frame);
+    free(db->cand_feat);
+    free(db->small_box);
+    free(db->large_box);
+    free(db);
+}
+
+int32_t ak_motion_db_alloc(ak_motion_db *db, ak_error *err)
+{
+    const size_t F = (size_t)db->F, D = AK_MATCH_FEATURES;
+    db->track_joint = (int32_t *)calloc((size_t)db->T + 1, sizeof(int32_t));
+    db->rot = (ak_quat *)calloc(F * (size_t)db->J, sizeof(ak_quat));
+    db->trans = (ak_vec3 *)calloc(F * (size_t)db->T + 1, sizeof(ak_vec3));
+    db->delta = (ak_vec3 *)calloc(F, sizeof(ak_vec3));
+    db->dturn = (float *)calloc(F, sizeof(float));
+    db->contact = (uint8_t *)calloc(F * 2, 1);
+    db->cand = (uint8_t *)calloc(F, 1);
+    db->frame_clip = (int32_t *)calloc(F, sizeof(int32_t));
+    db->frame_time_src = (float *)calloc(F, sizeof(float));
+    db->clip_names = (char(*)[64])calloc((size_t)db->clip_count + 1, 64);
+    db->range_start = (int32_t *)calloc((size_t)db->range_count + 1, sizeof(int32_t));
+    db->raw = (float *)calloc(F * D, sizeof(float));
+    db->feat = (float *)calloc(F * D, sizeof(float));
+    db->cand_frame = (int32_t *)calloc(F, sizeof(int32_t));
+    db->cand_feat = (float *)calloc(F * D, sizeof(float));
+    const size_t nsmall = F / AK_MATCH_SMALL_BLOCK + 1, nlarge = F / AK_MATCH_LARGE_BLOCK + 1;
+    db->small_box = (float *)calloc(nsmall * 2 * D, sizeof(float));
+    db->large_box = (float *)calloc(nlarge * 2 * D, sizeof(float));
+    if (!db->track_joint || !db->rot || !db->trans || !db->delta || !db->dturn || !db->contact ||
+        !db->cand || !db->frame_clip || !db->frame_time_src || !db->clip_names ||
+        !db->range_start || !db->raw || !db->feat || !db->cand_frame || !db->cand_feat ||
+        !db->small_box || !db->large_box)
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k)
+        db->traj_frames[k] = (int32_t)lroundf(traj_seconds[k] / db->frame_time);
+    return AK_OK;
+}
+
+/* ---- Building: pieces of clips resampled into world-space clips (metres) ---- */
+
+typedef struct piece {
+    int32_t clip;
+    float t0, t1; /* source seconds (unrolled for loops) */
+} piece;
+
+/* Largest rotation of any joint between two consecutive source frames, radians. */
+static float frame_jump(const ak_clip *c, int32_t f)
+{
+    float worst = 0.0f;
+    const ak_quat *a = c->rotations + (size_t)(f - 1) * c->joint_count;
+    const ak_quat *b = c->rotations + (size_t)f * c->joint_count;
+    for (int32_t j = 0; j < c->joint_count; ++j) {
+        float d = fabsf(akq_dot(a[j], b[j]));
+        d = d > 1.0f ? 1.0f : d;
+        const float ang = 2.0f * acosf(d);
+        if (ang > worst) worst = ang;
+    }
+    return worst;
+}
+
+/* Splits each clip at frames where a joint turns faster than max_joint_speed; keeps pieces
+ * long enough to hold one candidate. Writes up to `cap` pieces, returns the count. */
+static int32_t find_pieces(const ak_motion_db_clip *clips, int32_t n, const ak_motion_db_params *p,
+                           float min_len, piece *out, int32_t cap)
+{
+    int32_t count = 0;
+    for (int32_t i = 0; i < n; ++i) {
+        const ak_clip *c = clips[i].clip;
+        const float ft = c->frame_time;
+        if (c->loop) {
+            const float dur = ak_clip_duration(c);
+            int32_t loops = clips[i].loops > 0 ? clips[i].loops : (int32_t)ceilf(3.0f / dur);
+            if (count < cap) out[count++] = (piece){i, 0.0f, dur * (float)loops};
+            continue;
+        }
+        const int32_t first = clips[i].first < 0 ? 0 : clips[i].first;
+        const int32_t end =
+            clips[i].end > 0 && clips[i].end <= c->frame_count ? clips[i].end : c->frame_count;
+        int32_t start = first;
+        for (int32_t f = first + 1; f <= end; ++f) {
+            if (f < end && frame_jump(c, f) <= p->max_joint_speed * ft) continue;
+            const float t0 = (float)start * ft, t1 = (float)(f - 1) * ft;
+            if (t1 - t0 >= min_len && count < cap) out[count++] = (piece){i, t0, t1};
+            start = f;
+        }
+    }
+    return count;
+}
+
+/* One piece resampled at dt into a world-space clip: looping sources continue their root
+ * motion across the wrap. */
+static int32_t resample_piece(const ak_skeleton *sk, const ak_clip *src, const ak_root_motion *rm,
+                              piece pc, float dt, const uint8_t *has, ak_xform *scratch,
+                              ak_clip **out, ak_error *err)
+{
+    const int32_t J = src->joint_count;
+    const int32_t n = (int32_t)floorf((pc.t1 - pc.t0) / dt + 1e-4f) + 1;
+    int32_t st = ak_clip_create(J, n, dt, has, out, err);
+    if (st != AK_OK) return st;
+    ak_clip *c = *out;
+    for (int32_t f = 0; f < n; ++f) {
+        const float t = pc.t0 + (float)f * dt;
+        ak_clip_sample(src, sk, t, AK_INTERP_LINEAR, scratch);
+        if (rm) {
+            /* ak_root_motion_at continues past the loop; the in-place pose goes on it */
+            ak_vec3 at;
+            float heading;
+            ak_root_motion_at(rm, t, &at, &heading);
+            ak_root_motion_make_in_place(rm, t, scratch);
+            const ak_xform ch = {ak_quat_yaw(heading), ak_vec3_make(at.x, 0.0f, at.z)};
+            scratch[0] = akx_mul(ch, scratch[0]);
+        }
+        for (int32_t j = 0; j < J; ++j)
+            c->rotations[(size_t)f * J + j] = scratch[j].rotation;
+        for (int32_t k = 0; k < c->track_count; ++k)
+            c->translations[(size_t)f * c->track_count + k] =
+                scratch[c->track_joint[k]].translation;
+    }
+    ak_clip_finalize(c);
+    return AK_OK;
+}
+
+/* In-place Gaussian smoothing of n values (sigma in samples). */
+static void gaussian_smooth(float *v, float *tmp, int32_t n, float sigma)
+{
+    if (sigma < 0.5f) return;
+    const int32_t r = (int32_t)ceilf(3.0f * sigma);
+    for (int32_t i = 0; i < n; ++i) {
+        double s = 0.0, ws = 0.0;
+        for (int32_t k = -r; k <= r; ++k) {
+            /* past an end: the value reflected through the end point (v[-k] = 2 v[0] - v[k]),
+             * so a steady slope stays steady to the last sample */
+            const int32_t j = i + k;
+            double x;
+            if (j < 0)
+                x = 2.0 * v[0] - v[-j < n ? -j : n - 1];
+            else if (j >= n)
+                x = 2.0 * v[n - 1] - v[2 * (n - 1) - j >= 0 ? 2 * (n - 1) - j : 0];
+            else
+                x = v[j];
+            const double w = exp(-0.5 * (double)(k * k) / (double)(sigma * sigma));
+            s += w * x;
+            ws += w;
+        }
+        tmp[i] = (float)(s / ws);
+    }
+    memcpy(v, tmp, sizeof(float) * (size_t)n);
+}
+
+/* Per-piece scratch: world positions of the tracked joints and the character frames. */
+typedef struct piece_track {
+    ak_vec3 *foot[2], *hips;
+    float *px, *pz, *heading, *tmp;
+    float floor_y;
+} piece_track;
+
+static int32_t track_alloc(piece_track *t, int32_t n)
+{
+    memset(t, 0, sizeof *t);
+    t->foot[0] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n * 3);
+    t->px = (float *)malloc(sizeof(float) * (size_t)n * 4);
+    if (!t->foot[0] || !t->px) return AK_ERR_NOMEM;
+    t->foot[1] = t->foot[0] + n;
+    t->hips = t->foot[0] + 2 * n;
+    t->pz = t->px + n;
+    t->heading = t->px + 2 * n;
+    t->tmp = t->px + 3 * n;
+    return AK_OK;
+}
+
+static void track_free(piece_track *t)
+{
+    free(t->foot[0]);
+    free(t->px);
+}
+
+/* FK over the piece: foot/hips world positions, the floor (lowest foot-subtree point) and the
+ * smoothed character frame (root x,z and facing). */
+static void track_piece(const ak_motion_db *db, const ak_clip *c, const ak_motion_db_params *p,
+                        ak_xform *local, ak_xform *world, piece_track *t)
+{
+    const ak_skeleton *sk = db->skeleton;
+    const int32_t n = c->frame_count;
+    const int32_t foot[2] = {db->humanoid.joint[AK_HUM_LEFT_FOOT],
+                             db->humanoid.joint[AK_HUM_RIGHT_FOOT]};
+    const int32_t hips = db->humanoid.joint[AK_HUM_HIPS];
+    t->floor_y = INFINITY;
+    float prev = 0.0f;
+    for (int32_t f = 0; f < n; ++f) {
+        ak_clip_frame(c, sk, f, local);
+        ak_fk(sk, local, world);
+        for (int s = 0; s < 2; ++s) {
+            t->foot[s][f] = world[foot[s]].translation;
+            for (int32_t j = foot[s]; j < sk->subtree_end[foot[s]]; ++j)
+                if (world[j].translation.y < t->floor_y) t->floor_y = world[j].translation.y;
+        }
+        t->hips[f] = world[hips].translation;
+        t->px[f] = world[0].translation.x;
+        t->pz[f] = world[0].translation.z;
+        float h = ak_heading_of(world[0].rotation, ak_vec3_make(0, 0, 1));
+        if (f > 0) { /* unwrap */
+            while (h - prev > AK_PI)
+                h -= 2.0f * AK_PI;
+            while (h - prev < -AK_PI)
+                h += 2.0f * AK_PI;
+        }
+        t->heading[f] = prev = h;
+    }
+    const float fr = 1.0f / c->frame_time;
+    gaussian_smooth(t->px, t->tmp, n, p->position_smoothing * fr);
+    gaussian_smooth(t->pz, t->tmp, n, p->position_smoothing * fr);
+    gaussian_smooth(t->heading, t->tmp, n, p->heading_smoothing * fr);
+}
+
+/* A world point/vector into the character frame of frame f. */
+static ak_vec3 to_char(const piece_track *t, int32_t f, ak_vec3 v, int point)
+{
+    if (point) {
+        v.x -= t->px[f];
+        v.z -= t->pz[f];
+        v.y -= t->floor_y;
+    }
+    return akq_rotate(ak_quat_yaw(-t->heading[f]), v);
+}
+
+static ak_vec3 velocity(const ak_vec3 *x, int32_t f, int32_t n, float dt)
+{
+    const int32_t a = f > 0 ? f - 1 : f, b = f < n - 1 ? f + 1 : f;
+    return b > a ? akv_scale(akv_sub(x[b], x[a]), 1.0f / ((float)(b - a) * dt)) : x[f];
+}
+
+/* Features and root motion of frame f (index in the piece) into db frame g. */
+static void piece_features(ak_motion_db *db, const piece_track *t, int32_t f, int32_t n, int32_t g)
+{
+    float *r = db->raw + (size_t)g * AK_MATCH_FEATURES;
+    const float dt = db->frame_time;
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 pos = to_char(t, f, t->foot[s][f], 1);
+        const ak_vec3 vel = to_char(t, f, velocity(t->foot[s], f, n, dt), 0);
+        memcpy(r + 3 * s, &pos, sizeof pos);
+        memcpy(r + 6 + 3 * s, &vel, sizeof vel);
+    }
+    if (n < 2) memset(r + 6, 0, sizeof(float) * 6);
+    const ak_vec3 hv =
+        to_char(t, f, n > 1 ? velocity(t->hips, f, n, dt) : ak_vec3_make(0, 0, 0), 0);
+    memcpy(r + 12, &hv, sizeof hv);
+    for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
+        int32_t fk = f + db->traj_frames[k];
+        if (fk > n - 1) fk = n - 1;
+        const ak_vec3 q = to_char(t, f, ak_vec3_make(t->px[fk], t->floor_y, t->pz[fk]), 1);
+        r[15 + 2 * k] = q.x;
+        r[16 + 2 * k] = q.z;
+        const float dh = t->heading[fk] - t->heading[f];
+        r[21 + 2 * k] = sinf(dh);
+        r[22 + 2 * k] = cosf(dh);
+    }
+    const int32_t fn = f < n - 1 ? f + 1 : f, fp = f < n - 1 ? f : (f > 0 ? f - 1 : f);
+    const int32_t a = f < n - 1 ? f : fp, b = f < n - 1 ? fn : f;
+    db->delta[g] = to_char(t, a, ak_vec3_make(t->px[b], t->floor_y, t->pz[b]), 1);
+    db->delta[g].y = 0.0f;
+    db->dturn[g] = t->heading[b] - t->heading[a];
+    db->cand[g] = (uint8_t)(f + db->traj_frames[AK_MATCH_TRAJ_POINTS - 1] <= n - 1);
+}
+
+/* Contacts from the walker's detector, run over overlapping windows of 1.2 s so its floor
+ * (the lowest ankle point it sees) is local: captured floors are not level (CMU 02_01's
+ * ankles stand 5 cm higher at the end of the walk than at its start). Each window keeps the
+ * flags of its middle third. Writes left[0..n) then right[0..n) into `flags`. */
+static int32_t detect_contacts(const ak_motion_db *db, const ak_clip *c,
+                               const ak_motion_db_params *p, uint8_t *flags, ak_error *err)
+{
+    const int32_t n = c->frame_count, win = (int32_t)lroundf(1.2f / c->frame_time);
+    const int32_t hop = win / 3 > 0 ? win / 3 : 1;
+    const int32_t lf = db->humanoid.joint[AK_HUM_LEFT_FOOT],
+                  rf = db->humanoid.joint[AK_HUM_RIGHT_FOOT];
+    if (n <= win)
+        return ak_foot_contacts_detect(db->skeleton, c, lf, rf, 1.0f, &p->contacts, flags,
+                                       flags + n, err);
+    uint8_t *w = (uint8_t *)malloc((size_t)win * 2);
+    if (!w) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    int32_t st = AK_OK;
+    for (int32_t a = 0; st == AK_OK; a += hop) {
+        if (a + win > n) a = n - win;
+        ak_clip view = *c; /* frames [a, a + win) of the same keys */
+        view.frame_count = win;
+        view.rotations = c->rotations + (size_t)a * c->joint_count;
+        view.translations = c->translations + (size_t)a * c->track_count;
+        view.squad_points = NULL;
+        st = ak_foot_contacts_detect(db->skeleton, &view, lf, rf, 1.0f, &p->contacts, w, w + win,
+                                     err);
+        const int32_t k0 = a == 0 ? 0 : hop, k1 = a + win >= n ? win : 2 * hop;
+        for (int32_t k = k0; st == AK_OK && k < k1; ++k) {
+            flags[a + k] = w[k];
+            flags[n + a + k] = w[win + k];
+        }
+        if (a + win >= n) break;
+    }
+    free(w);
+    return st;
+}
+
+/* Stores piece `c` (world clip) as database frames [g0, g0 + n): in-place poses, contacts,
+ * features. */
+static int32_t store_piece(ak_motion_db *db, const ak_clip *c, const ak_motion_db_params *p,
+                           int32_t g0, ak_xform *scratch, ak_error *err)
+{
+    const int32_t n = c->frame_count, J = db->J;
+    piece_track t;
+    if (track_alloc(&t, n) != AK_OK) {
+        track_free(&t);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    track_piece(db, c, p, scratch, scratch + J, &t);
+    int32_t st = detect_contacts(db, c, p, (uint8_t *)t.tmp, err);
+    if (st != AK_OK) {
+        track_free(&t);
+        return st;
+    }
+    for (int32_t f = 0; f < n; ++f) {
+        const int32_t g = g0 + f;
+        db->contact[2 * g] = ((uint8_t *)t.tmp)[f];
+        db->contact[2 * g + 1] = ((uint8_t *)t.tmp)[n + f];
+    }
+    for (int32_t f = 0; f < n; ++f) {
+        const int32_t g = g0 + f;
+        memcpy(db->rot + (size_t)g * J, c->rotations + (size_t)f * J, sizeof(ak_quat) * (size_t)J);
+        memcpy(db->trans + (size_t)g * db->T, c->translations + (size_t)f * c->track_count,
+               sizeof(ak_vec3) * (size_t)db->T);
+        ak_quat *root = db->rot + (size_t)g * J;
+        *root = akq_normalize(akq_mul(ak_quat_yaw(-t.heading[f]), *root));
+        ak_vec3 *rt = db->trans + (size_t)g * db->T;
+        *rt = to_char(&t, f, *rt, 1);
+        piece_features(db, &t, f, n, g);
+    }
+    track_free(&t);
+    return AK_OK;
+}
+
+/* Sources scaled to metres (clones) and, for looping clips, their root motion. */
+typedef struct sources {
+    ak_clip **clip;
+    ak_root_motion **rm;
+    uint8_t *has; /* translation track per joint: any source has one (and the root) */
+    int32_t n;
+} sources;
+
+static void sources_free(sources *s)
+{
+    for (int32_t i = 0; s->clip && i < s->n; ++i) {
+        ak_clip_destroy(s->clip[i]);
+        ak_root_motion_destroy(s->rm[i]);
+    }
+    free(s->clip);
+    free(s->rm);
+    free(s->has);
+}
+
+static int32_t sources_make(const ak_motion_db *db, const ak_motion_db_clip *clips, int32_t n,
+                            sources *s, ak_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->clip = (ak_clip **)calloc((size_t)n, sizeof(ak_clip *));
+    s->rm = (ak_root_motion **)calloc((size_t)n, sizeof(ak_root_motion *));
+    s->has = (uint8_t *)calloc((size_t)db->J, 1);
+    if (!s->clip || !s->rm || !s->has) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    s->n = n;
+    s->has[0] = 1;
+    for (int32_t i = 0; i < n; ++i) {
+        s->clip[i] = ak_clip_clone(clips[i].clip);
+        if (!s->clip[i]) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+        ak_clip_scale(s->clip[i], db->metres_per_unit);
+        for (int32_t j = 0; j < db->J; ++j)
+            if (s->clip[i]->joint_track[j] >= 0) s->has[j] = 1;
+        if (s->clip[i]->loop) {
+            ak_root_motion_params rp = ak_root_motion_defaults();
+            int32_t st = ak_root_motion_create(db->skeleton, s->clip[i], &rp, &s->rm[i], err);
+            if (st != AK_OK) return st;
+        }
+    }
+    return AK_OK;
+}
+
+static int32_t check_inputs(const ak_skeleton *sk, const ak_motion_db_clip *clips, int32_t n,
+                            ak_error *err)
+{
+    if (!sk || !clips || n < 1) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "no clips");
+    if (sk->parents[0] != -1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint 0 must be the root");
+    for (int32_t i = 0; i < n; ++i) {
+        if (!clips[i].clip)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip %d is null", (int)i);
+        if (clips[i].clip->joint_count != sk->joint_count)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "clip %d (%s) has %d joints, the skeleton %d", (int)i,
+                                clips[i].name ? clips[i].name : "", (int)clips[i].clip->joint_count,
+                                (int)sk->joint_count);
+    }
+    return AK_OK;
+}
+
+/* Humanoid map, units and the metre skeleton. */
+static int32_t db_begin(ak_motion_db *db, const ak_skeleton *sk, const ak_clip *first,
+                        const ak_motion_db_params *p, ak_error *err)
+{
+    int32_t st = ak_humanoid_find(sk, p->humanoid_overrides, &db->humanoid, err);
+    if (st != AK_OK) return st;
+    db->metres_per_unit = p->metres_per_unit;
+    db->units = AK_UNITS_METRES;
+    if (!(db->metres_per_unit > 0.0f)) {
+        db->units =
+            (int32_t)ak_units_detect(ak_clip_standing_height(first, sk), &db->metres_per_unit);
+        if (!(db->metres_per_unit > 0.0f)) db->metres_per_unit = 1.0f;
+    }
+    st = ak_skeleton_clone(sk, &db->skeleton, err);
+    if (st != AK_OK) return st;
+    ak_skeleton_scale(db->skeleton, db->metres_per_unit);
+    db->J = sk->joint_count;
+    db->frame_time = 1.0f / p->frame_rate;
+    return AK_OK;
+}
+
+/* Resamples every piece, sizes the database and stores the pieces. */
+static int32_t db_fill(ak_motion_db *db, const ak_motion_db_clip *clips, const sources *src,
+                       const piece *pcs, int32_t npc, const ak_motion_db_params *p, ak_error *err)
+{
+    ak_clip **res = (ak_clip **)calloc((size_t)npc, sizeof(ak_clip *));
+    ak_xform *scratch = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)db->J * 2);
+    int32_t st = res && scratch ? AK_OK : ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    int32_t F = 0;
+    for (int32_t i = 0; st == AK_OK && i < npc; ++i) {
+        st = resample_piece(db->skeleton, src->clip[pcs[i].clip], src->rm[pcs[i].clip], pcs[i],
+                            db->frame_time, src->has, scratch, &res[i], err);
+        if (st == AK_OK) F += res[i]->frame_count;
+    }
+    if (st == AK_OK) {
+        db->F = F;
+        db->T = res[0]->track_count;
+        db->clip_count = src->n;
+        db->range_count = npc;
+        st = ak_motion_db_alloc(db, err);
+    }
+    if (st == AK_OK) {
+        for (int32_t t = 0; t < db->T; ++t)
+            db->track_joint[t] = res[0]->track_joint[t];
+        for (int32_t i = 0; i < src->n; ++i)
+            if (clips[i].name) snprintf(db->clip_names[i], 64, "%s", clips[i].name);
+    }
+    int32_t g = 0;
+    for (int32_t i = 0; st == AK_OK && i < npc; ++i) {
+        db->range_start[i] = g;
+        st = store_piece(db, res[i], p, g, scratch, err);
+        for (int32_t f = 0; f < res[i]->frame_count; ++f) {
+            db->frame_clip[g + f] = pcs[i].clip;
+            db->frame_time_src[g + f] = pcs[i].t0 + (float)f * db->frame_time;
+        }
+        g += res[i]->frame_count;
+    }
+    db->range_start[npc] = g;
+    for (int32_t i = 0; res && i < npc; ++i)
+        ak_clip_destroy(res[i]);
+    free(res);
+    free(scratch);
+    return st;
+}
+
+int32_t ak_motion_db_create(const ak_skeleton *sk, const ak_motion_db_clip *clips,
+                            int32_t clip_count, const ak_motion_db_params *p, ak_motion_db **out,
+                            ak_error *err)
+{
+    if (out) *out = NULL;
+    if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
+    int32_t st = check_inputs(sk, clips, clip_count, err);
+    if (st == AK_OK) st = ak_motion_db_validate(p, err);
+    if (st != AK_OK) return st;
+    ak_motion_db *db = (ak_motion_db *)calloc(1, sizeof *db);
+    if (!db) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    memcpy(db->weights, p->weights, sizeof db->weights);
+    sources src;
+    memset(&src, 0, sizeof src);
+    piece *pcs = NULL;
+    st = db_begin(db, sk, clips[0].clip, p, err);
+    if (st == AK_OK) st = sources_make(db, clips, clip_count, &src, err);
+    int32_t npc = 0;
+    if (st == AK_OK) {
+        int64_t cap = clip_count;
+        for (int32_t i = 0; i < clip_count; ++i)
+            cap += clips[i].clip->frame_count / 2 + 1;
+        pcs = (piece *)malloc(sizeof(piece) * (size_t)cap);
+        if (!pcs) st = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+        /* A piece must hold 1 s of future plus a frame on each side. */
+        if (st == AK_OK) {
+            ak_motion_db_clip *tmp = (ak_motion_db_clip *)malloc(sizeof *tmp * (size_t)clip_count);
+            if (!tmp) st = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+            for (int32_t i = 0; tmp && i < clip_count; ++i) {
+                tmp[i] = clips[i];
+                tmp[i].clip = src.clip[i];
+            }
+            if (tmp)
+                npc = find_pieces(tmp, clip_count, p, 1.0f + 2.0f * db->frame_time, pcs,
+                                  (int32_t)cap);
+            free(tmp);
+        }
+        if (st == AK_OK && npc == 0)
+            st = ak_error_set(err, AK_ERR_DEGENERATE, 0,
+                              "no part of the clips lasts 1 s without a cut: nothing to match");
+    }
+    if (st == AK_OK) st = db_fill(db, clips, &src, pcs, npc, p, err);
+    if (st == AK_OK) {
+        ak_motion_db_summarize(db);
+        st = ak_motion_db_prepare_search(db, 1, err);
+    }
+    free(pcs);
+    sources_free(&src);
+    if (st != AK_OK) {
+        ak_motion_db_destroy(db);
+        return st;
+    }
+    *out = db;
+    return AK_OK;
+}
+
+/* Sole height and foot up axis from the stance frames (as the walk motion calibrates its
+ * cycle) and the candidates' speed range. */
+static void calibrate(ak_motion_db *db)
+{
+    const ak_skeleton *sk = db->skeleton;
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)db->J * 2);
+    const int32_t foot[2] = {db->humanoid.joint[AK_HUM_LEFT_FOOT],
+                             db->humanoid.joint[AK_HUM_RIGHT_FOOT]};
+    double ankle_sum[2] = {0, 0};
+    ak_vec3 up_sum[2] = {{0, 0, 0}, {0, 0, 0}};
+    int32_t nst[2] = {0, 0};
+    db->min_speed = INFINITY;
+    db->max_speed = 0.0f;
+    for (int32_t f = 0; f < db->F; ++f) {
+        if (db->cand[f]) {
+            const float v = akv_len(db->delta[f]) / db->frame_time;
+            if (v < db->min_speed) db->min_speed = v;
+            if (v > db->max_speed) db->max_speed = v;
+        }
+        if (!local || !(db->contact[2 * f] || db->contact[2 * f + 1])) continue;
+        ak_motion_db_pose(db, f, local);
+        ak_fk(sk, local, local + db->J);
+        for (int s = 0; s < 2; ++s) {
+            if (!db->contact[2 * f + s]) continue;
+            const ak_xform w = local[db->J + foot[s]];
+            ankle_sum[s] += w.translation.y;
+            up_sum[s] = akv_add(up_sum[s], akq_rotate(akq_conj(w.rotation), ak_vec3_make(0, 1, 0)));
+            ++nst[s];
+        }
+    }
+    free(local);
+    if (!(db->min_speed <= db->max_speed)) db->min_speed = 0.0f;
+    for (int s = 0; s < 2; ++s) {
+        db->sole_height[s] = nst[s] ? (float)(ankle_sum[s] / nst[s]) : 0.08f;
+        db->foot_up_local[s] = ak_vec3_normalize_or(up_sum[s], ak_vec3_make(0, 1, 0));
+    }
+}
+
+/* The frame held when standing: both ankles down at their stance height and the least
+ * foot and hips motion (a standing capture wins; in walks, the stillest double support). */
+void ak_motion_db_summarize(ak_motion_db *db)
+{
+    calibrate(db);
+    float best = INFINITY;
+    db->stand_frame = 0;
+    for (int32_t f = 0; f < db->F; ++f) {
+        const float *r = db->raw + (size_t)f * AK_MATCH_FEATURES;
+        const float lift = fabsf(r[1] - db->sole_height[0]) + fabsf(r[4] - db->sole_height[1]);
+        const float still = sqrtf(r[6] * r[6] + r[7] * r[7] + r[8] * r[8]) +
+                            sqrtf(r[9] * r[9] + r[10] * r[10] + r[11] * r[11]) +
+                            sqrtf(r[12] * r[12] + r[14] * r[14]);
+        /* 1 cm of lift weighs as much as 0.1 m/s of motion */
+        const float score = still + 10.0f * lift;
+        if (score < best) {
+            best = score;
+            db->stand_frame = f;
+        }
+    }
+}
+
+void ak_motion_db_get_info(const ak_motion_db *db, ak_motion_db_info *info)
+{
+    if (!db || !info) return;
+    memset(info, 0, sizeof *info);
+    info->frame_count = db->F;
+    info->candidate_count = db->ncand;
+    info->range_count = db->range_count;
+    info->clip_count = db->clip_count;
+    info->joint_count = db->J;
+    info->frame_time = db->frame_time;
+    info->metres_per_unit = db->metres_per_unit;
+    info->units = db->units;
+    info->sole_height[0] = db->sole_height[0];
+    info->sole_height[1] = db->sole_height[1];
+    info->stand_frame = db->stand_frame;
+    info->min_speed = db->min_speed;
+    info->max_speed = db->max_speed;
+}
+
+const ak_skeleton *ak_motion_db_skeleton(const ak_motion_db *db)
+{
+    return db ? db->skeleton : NULL;
+}
+const ak_humanoid *ak_motion_db_humanoid(const ak_motion_db *db)
+{
+    return db ? &db->humanoid : NULL;
+}
+const char *ak_motion_db_clip_name(const ak_motion_db *db, int32_t clip)
+{
+    return db && clip >= 0 && clip < db->clip_count ? db->clip_names[clip] : "";
+}
+void ak_motion_db_frame_source(const ak_motion_db *db, int32_t frame, int32_t *clip, float *t)
+{
+    const int ok = db && frame >= 0 && frame < db->F;
+    if (clip) *clip = ok ? db->frame_clip[frame] : -1;
+    if (t) *t = ok ? db->frame_time_src[frame] : 0.0f;
+}
+int32_t ak_motion_db_is_candidate(const ak_motion_db *db, int32_t frame)
+{
+    return db && frame >= 0 && frame < db->F ? db->cand[frame] : 0;
+}
+int32_t ak_motion_db_contact(const ak_motion_db *db, int32_t frame, int32_t side)
+{
+    return db && frame >= 0 && frame < db->F && (side == 0 || side == 1)
+               ? db->contact[2 * frame + side]
+               : 0;
+}
+void ak_motion_db_pose(const ak_motion_db *db, int32_t frame, ak_xform *local)
+{
+    if (!db || !local) return;
+    frame = frame < 0 ? 0 : (frame >= db->F ? db->F - 1 : frame);
+    const ak_skeleton *sk = db->skeleton;
+    for (int32_t j = 0; j < db->J; ++j) {
+        local[j].rotation = db->rot[(size_t)frame * db->J + j];
+        local[j].translation = sk->rest_local[j].translation;
+    }
+    for (int32_t t = 0; t < db->T; ++t)
+        local[db->track_joint[t]].translation = db->trans[(size_t)frame * db->T + t];
+}
+void ak_motion_db_features(const ak_motion_db *db, int32_t frame, float *raw)
+{
+    if (!db || !raw || frame < 0 || frame >= db->F) return;
+    memcpy(raw, db->raw + (size_t)frame * AK_MATCH_FEATURES, sizeof(float) * AK_MATCH_FEATURES);
+}
+void ak_motion_db_root_delta(const ak_motion_db *db, int32_t frame, ak_vec3 *delta, float *dh)
+{
+    const int ok = db && frame >= 0 && frame < db->F;
+    if (delta) *delta = ok ? db->delta[frame] : ak_vec3_make(0, 0, 0);
+    if (dh) *dh = ok ? db->dturn[frame] : 0.0f;
+}

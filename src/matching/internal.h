@@ -1,0 +1,57 @@
+/* Internal to src/matching: the motion database's fields. */
+#ifndef AK_MATCHING_INTERNAL_H
+#define AK_MATCHING_INTERNAL_H
+
+#include "animkit/matching.h"
+
+#define AK_MATCH_SMALL_BLOCK 16
+#define AK_MATCH_LARGE_BLOCK 64
+
+struct ak_motion_db {
+    ak_skeleton *skeleton; /* metres */
+    ak_humanoid humanoid;
+    int32_t J, F, T;      /* joints, frames, translation tracks */
+    int32_t *track_joint; /* T: joint of each translation track (track 0 is the root) */
+    float frame_time;
+    float metres_per_unit;
+    int32_t units;
+    ak_quat *rot;          /* F*J local rotations, root relative to the frame's character frame */
+    ak_vec3 *trans;        /* F*T local translations, root likewise (y: height above the floor) */
+    ak_vec3 *delta;        /* F: root motion to the next frame, character frame */
+    float *dturn;          /* F: heading change to the next frame */
+    uint8_t *contact;      /* F*2 */
+    uint8_t *cand;         /* F */
+    int32_t *frame_clip;   /* F: source clip */
+    float *frame_time_src; /* F: time in the source clip */
+    int32_t clip_count;
+    char (*clip_names)[64];
+    int32_t range_count;
+    int32_t *range_start; /* range_count + 1: range r is frames [start[r], start[r+1]) */
+    float *raw;           /* F*D raw features */
+    float *feat;          /* F*D normalised */
+    float offset[AK_MATCH_FEATURES], scale[AK_MATCH_FEATURES];
+    float weights[AK_MATCH_GROUPS];
+    /* search: candidates in frame order, their features contiguous, block boxes */
+    int32_t ncand;
+    int32_t *cand_frame; /* ncand */
+    float *cand_feat;    /* ncand*D */
+    int32_t nsmall, nlarge;
+    float *small_box; /* nsmall * 2D: min[D] then max[D] */
+    float *large_box; /* nlarge * 2D */
+    float sole_height[2];
+    ak_vec3 foot_up_local[2];
+    int32_t stand_frame;
+    float min_speed, max_speed;
+    int32_t traj_frames[AK_MATCH_TRAJ_POINTS]; /* frames ahead of each trajectory point */
+};
+
+/* Allocates every per-frame array of a database of F frames (J joints, T tracks, clip_count
+ * names, range_count ranges); fields set beforehand. */
+int32_t ak_motion_db_alloc(ak_motion_db *db, ak_error *err);
+/* Normalises raw -> feat with the current weights and rebuilds candidates and boxes (the
+ * offsets/scales are recomputed from the candidates when `restat` is 1). */
+int32_t ak_motion_db_prepare_search(ak_motion_db *db, int32_t restat, ak_error *err);
+/* Stand frame, speed range and calibration from the stored frames. */
+void ak_motion_db_summarize(ak_motion_db *db);
+
+#endif

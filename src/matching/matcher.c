@@ -1,0 +1,697 @@
+/* The matching controller. Per frame:
+ *  1. what is wanted: a velocity toward the target (walk speed far away, slower inside
+ *     slow_radius, zero while the target is far off the facing: turn on the spot) and a
+ *     facing; two critically damped springs (Holden's exact spring-damper form) carry the
+ *     wanted trajectory from now to +0.33/+0.67/+1.0 s;
+ *  2. every search_interval (or at once on a sharp change of what is wanted) the database
+ *     is searched with the playing frame's pose features and that trajectory; a better frame
+ *     is jumped to with inertialization: the jump's pose and velocity differences become
+ *     offsets that decay as a critically damped spring, so the output pose and its velocity
+ *     are continuous (Bollo, GDC 2016; no crossfade);
+ *  3. the frame's root motion moves the character (through the capsule controller); the
+ *     facing also turns toward the wanted one at a capped rate (orientation warping);
+ *  4. stance feet are locked and put on the ground by the walker's foot IK.
+ * Arrival: the character stops on the stand frame of the database (both feet down, the
+ * stillest), the root coasting to rest so the stop lands on the target. */
+#include "animkit/matching.h"
+#include "core/xform_inline.h"
+#include "matching/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ak_matcher {
+    const ak_motion_db *db;
+    ak_matcher_params p;
+    int32_t J;
+    ak_xform *anim, *local, *world;
+    ak_vec3 *off_x, *off_v; /* per joint rotation offset (rotation vector) and its rate */
+    ak_vec3 root_x, root_v; /* root translation offset (in-place pose) and its rate */
+    ak_vec3 vel_x, vel_v;   /* character velocity offset (world) and its rate */
+    float turn_x, turn_v;   /* heading-rate offset */
+    int32_t frame;
+    float frac;
+    int32_t standing, arrived;
+    ak_vec3 pos;
+    float heading;
+    ak_vec3 sim_vel, sim_acc, want_vel, searched_want;
+    float sim_heading, sim_angvel, want_heading;
+    float search_timer, cost, time, path_length;
+    int32_t transitions, searches, force_search, initialized;
+    ak_foot_ik_params fik;
+    ak_foot_ik_state fst;
+    ak_controller ctrl;
+    float floor_y, floor_v, foothold[2];
+    int32_t has_foothold[2], stance[2], released[2], unlocks;
+    float sole_ground[2];
+};
+
+static float wrap_pi(float a)
+{
+    while (a > AK_PI)
+        a -= 2.0f * AK_PI;
+    while (a < -AK_PI)
+        a += 2.0f * AK_PI;
+    return a;
+}
+
+/* Damping y of a critically damped spring with the given half-life: y = 2 ln 2 / halflife. */
+static float halflife_to_y(float halflife)
+{
+    return 1.3862944f / (halflife > 1e-4f ? halflife : 1e-4f);
+}
+
+/* Critically damped decay toward zero, exact over dt: x(t) = (x0 + (v0 + y x0) t) e^{-yt}. */
+static void decay3(ak_vec3 *x, ak_vec3 *v, float y, float dt)
+{
+    const ak_vec3 j1 = akv_add(*v, akv_scale(*x, y));
+    const float e = expf(-y * dt);
+    *x = akv_scale(akv_add(*x, akv_scale(j1, dt)), e);
+    *v = akv_scale(akv_sub(*v, akv_scale(j1, y * dt)), e);
+}
+
+static void decay1(float *x, float *v, float y, float dt)
+{
+    const float j1 = *v + *x * y, e = expf(-y * dt);
+    *x = (*x + j1 * dt) * e;
+    *v = (*v - j1 * y * dt) * e;
+}
+
+/* Rotation vector (axis * angle) of a unit quaternion, shortest way, and back. */
+static ak_vec3 quat_log(ak_quat q)
+{
+    if (q.w < 0.0f) q = (ak_quat){-q.x, -q.y, -q.z, -q.w};
+    const float s = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
+    if (s < 1e-7f) return ak_vec3_make(2.0f * q.x, 2.0f * q.y, 2.0f * q.z);
+    const float a = 2.0f * atan2f(s, q.w) / s;
+    return ak_vec3_make(q.x * a, q.y * a, q.z * a);
+}
+
+static ak_quat quat_exp(ak_vec3 v)
+{
+    const float a = akv_len(v);
+    if (a < 1e-7f) return akq_normalize((ak_quat){0.5f * v.x, 0.5f * v.y, 0.5f * v.z, 1.0f});
+    const float s = sinf(0.5f * a) / a;
+    return (ak_quat){v.x * s, v.y * s, v.z * s, cosf(0.5f * a)};
+}
+
+ak_matcher_params ak_matcher_defaults(void)
+{
+    ak_matcher_params p;
+    memset(&p, 0, sizeof p);
+    p.target = ak_vec3_make(0, 0, 5);
+    p.start_heading = NAN;
+    p.arrival_radius = 0.3f;
+    p.walk_speed = 1.4f;
+    p.slow_radius = 1.5f;
+    p.turn_on_spot_deg = 110.0f;
+    p.velocity_halflife = 0.3f;
+    p.heading_halflife = 0.25f;
+    p.search_interval = 0.1f;
+    p.sharp_change = 0.5f;
+    p.inertia_halflife = 0.12f;
+    p.warp_rate_deg = 100.0f;
+    p.stop_time = 0.35f;
+    p.stance_gate = 0.006f;
+    p.unlock_distance = 0.1f;
+    p.search_mode = AK_MATCH_BOXES;
+    p.foot_ik = 1;
+    p.use_controller = 1;
+    p.controller = ak_controller_defaults();
+    p.ground_smoothing = 0.12f;
+    p.foot = ak_foot_ik_defaults();
+    return p;
+}
+
+int32_t ak_matcher_validate(const ak_matcher_params *p, const ak_motion_db *db, ak_error *err)
+{
+    if (!p || !db) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!akv_finite(p->start) || !akv_finite(p->target))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "start and target must be finite");
+    if (!(p->stance_gate >= 0.0f) || !isfinite(p->stance_gate))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "stance gate must be >= 0");
+    const float pos[] = {p->unlock_distance, p->arrival_radius,    p->walk_speed,
+                         p->slow_radius,     p->velocity_halflife, p->heading_halflife,
+                         p->search_interval, p->sharp_change,      p->inertia_halflife,
+                         p->stop_time};
+    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; ++i)
+        if (!(pos[i] > 0.0f) || !isfinite(pos[i]))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "arrival radius, speeds, radii, half-lives, intervals and stop "
+                                "time must be positive and finite");
+    if (!(p->turn_on_spot_deg >= 0.0f && p->turn_on_spot_deg <= 180.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "turn on spot angle must be in [0, 180]");
+    if (!(p->warp_rate_deg >= 0.0f) || !isfinite(p->warp_rate_deg))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "warp rate must be >= 0");
+    if (p->search_mode != AK_MATCH_BRUTE && p->search_mode != AK_MATCH_BOXES)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown search mode");
+    if (!(p->ground_smoothing >= 0.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "ground smoothing must be >= 0");
+    if (p->box_count < 0 || (p->box_count > 0 && !p->boxes))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "boxes missing");
+    if (p->use_controller) return ak_controller_validate(&p->controller, err);
+    return AK_OK;
+}
+
+void ak_matcher_destroy(ak_matcher *m)
+{
+    if (!m) return;
+    free(m->anim);
+    free(m->off_x);
+    free(m);
+}
+
+/* The foot IK rig from the humanoid map and the database's calibration. */
+static void rig_from_db(ak_matcher *m)
+{
+    const ak_humanoid *h = &m->db->humanoid;
+    for (int s = 0; s < 2; ++s) {
+        m->fik.legs[s].upper = h->joint[s == 0 ? AK_HUM_LEFT_UPPER_LEG : AK_HUM_RIGHT_UPPER_LEG];
+        m->fik.legs[s].lower = h->joint[s == 0 ? AK_HUM_LEFT_LOWER_LEG : AK_HUM_RIGHT_LOWER_LEG];
+        m->fik.legs[s].foot = h->joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
+        m->fik.legs[s].sole_height = m->db->sole_height[s];
+        m->fik.legs[s].up_local = m->db->foot_up_local[s];
+    }
+    m->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
+}
+
+int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *p,
+                          const ak_ground *ground, ak_matcher **out, ak_error *err)
+{
+    if (out) *out = NULL;
+    if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
+    int32_t st = ak_matcher_validate(p, db, err);
+    if (st != AK_OK) return st;
+    ak_matcher *m = (ak_matcher *)calloc(1, sizeof *m);
+    if (!m) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    m->db = db;
+    m->p = *p;
+    m->J = db->J;
+    m->anim = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)m->J * 3);
+    m->off_x = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)m->J * 2);
+    if (!m->anim || !m->off_x) {
+        ak_matcher_destroy(m);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    m->local = m->anim + m->J;
+    m->world = m->anim + 2 * m->J;
+    m->off_v = m->off_x + m->J;
+    m->fik = p->foot;
+    if (m->fik.legs[0].upper < 0) rig_from_db(m);
+    if (p->foot_ik) {
+        st = ak_foot_ik_validate(&m->fik, db->skeleton, err);
+        if (st != AK_OK) {
+            ak_matcher_destroy(m);
+            return st;
+        }
+    }
+    ak_matcher_reset(m, ground);
+    *out = m;
+    return AK_OK;
+}
+
+static float target_distance(const ak_matcher *m)
+{
+    const float dx = m->p.target.x - m->pos.x, dz = m->p.target.z - m->pos.z;
+    return sqrtf(dx * dx + dz * dz);
+}
+
+void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
+{
+    if (!m) return;
+    ak_ground_hit h;
+    m->pos = ak_vec3_make(m->p.start.x, m->p.start.y, m->p.start.z);
+    if (ak_ground_query(ground, m->pos.x, m->pos.z, &h)) m->pos.y = h.height;
+    const float dx = m->p.target.x - m->pos.x, dz = m->p.target.z - m->pos.z;
+    m->heading = isfinite(m->p.start_heading)
+                     ? m->p.start_heading
+                     : (dx * dx + dz * dz > 1e-10f ? atan2f(dx, dz) : 0.0f);
+    m->sim_heading = m->want_heading = m->heading;
+    m->sim_angvel = 0.0f;
+    m->sim_vel = m->sim_acc = m->want_vel = m->searched_want = ak_vec3_make(0, 0, 0);
+    memset(m->off_x, 0, sizeof(ak_vec3) * (size_t)m->J * 2);
+    m->root_x = m->root_v = m->vel_x = m->vel_v = ak_vec3_make(0, 0, 0);
+    m->turn_x = m->turn_v = 0.0f;
+    m->frame = m->db->stand_frame;
+    m->frac = 0.0f;
+    m->standing = 1;
+    m->arrived = target_distance(m) <= m->p.arrival_radius;
+    m->search_timer = 0.0f;
+    m->cost = 0.0f;
+    m->time = m->path_length = 0.0f;
+    m->transitions = m->searches = m->unlocks = 0;
+    m->stance[0] = m->stance[1] = m->released[0] = m->released[1] = 0;
+    m->force_search = 1;
+    m->initialized = 0;
+    m->floor_y = m->pos.y;
+    m->floor_v = 0.0f;
+    m->has_foothold[0] = m->has_foothold[1] = 0;
+    m->sole_ground[0] = m->sole_ground[1] = NAN;
+    ak_foot_ik_state_reset(&m->fst);
+    if (m->p.use_controller) ak_controller_init(&m->ctrl, &m->p.controller, m->pos, NULL);
+    m->ctrl.grounded = 1;
+    ak_motion_db_pose(m->db, m->frame, m->anim);
+    memcpy(m->local, m->anim, sizeof(ak_xform) * (size_t)m->J);
+    const ak_xform ch = {ak_quat_yaw(m->heading), m->pos};
+    m->local[0] = akx_mul(ch, m->local[0]);
+    ak_fk(m->db->skeleton, m->local, m->world);
+}
+
+void ak_matcher_set_target(ak_matcher *m, ak_vec3 target)
+{
+    if (!m || !akv_finite(target)) return;
+    m->p.target = target;
+    if (m->arrived && target_distance(m) <= m->p.arrival_radius) return;
+    m->arrived = 0;
+    m->force_search = 1;
+}
+
+/* Last frame of the range holding f. */
+static int32_t range_last(const ak_motion_db *db, int32_t f)
+{
+    int32_t lo = 0, hi = db->range_count - 1;
+    while (lo < hi) {
+        const int32_t mid = (lo + hi + 1) / 2;
+        if (db->range_start[mid] <= f)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return db->range_start[lo + 1] - 1;
+}
+
+/* Local angular velocity of joint j at frame f (rad/s, parent space); 0 while standing. */
+static ak_vec3 joint_rate(const ak_motion_db *db, int32_t f, int32_t j)
+{
+    const int32_t last = range_last(db, f);
+    const int32_t a = f < last ? f : f - 1;
+    if (a < 0 || a + 1 > last) return ak_vec3_make(0, 0, 0);
+    const ak_quat qa = db->rot[(size_t)a * db->J + j], qb = db->rot[(size_t)(a + 1) * db->J + j];
+    return akv_scale(quat_log(akq_mul(qb, akq_conj(qa))), 1.0f / db->frame_time);
+}
+
+static ak_vec3 root_rate(const ak_motion_db *db, int32_t f)
+{
+    const int32_t last = range_last(db, f);
+    const int32_t a = f < last ? f : f - 1;
+    if (a < 0 || a + 1 > last) return ak_vec3_make(0, 0, 0);
+    return akv_scale(akv_sub(db->trans[(size_t)(a + 1) * db->T], db->trans[(size_t)a * db->T]),
+                     1.0f / db->frame_time);
+}
+
+/* World velocity and heading rate the playing frame gives the character. */
+static ak_vec3 anim_velocity(const ak_matcher *m, float *turn_rate)
+{
+    if (m->standing) {
+        if (turn_rate) *turn_rate = 0.0f;
+        return ak_vec3_make(0, 0, 0);
+    }
+    if (turn_rate) *turn_rate = m->db->dturn[m->frame] / m->db->frame_time;
+    return akv_scale(akq_rotate(ak_quat_yaw(m->heading), m->db->delta[m->frame]),
+                     1.0f / m->db->frame_time);
+}
+
+/* Jump to frame `to` (standing: hold it): the pose and velocity differences between what is
+ * shown now and the new frame become decaying offsets. */
+static void transition(ak_matcher *m, int32_t to, int32_t standing)
+{
+    const ak_motion_db *db = m->db;
+    const int32_t from = m->frame;
+    for (int32_t j = 0; j < m->J; ++j) {
+        const ak_quat src = akq_mul(quat_exp(m->off_x[j]), db->rot[(size_t)from * m->J + j]);
+        const ak_vec3 src_w =
+            m->standing ? m->off_v[j] : akv_add(m->off_v[j], joint_rate(db, from, j));
+        const ak_quat dst = db->rot[(size_t)to * m->J + j];
+        m->off_x[j] = quat_log(akq_mul(src, akq_conj(dst)));
+        m->off_v[j] = standing ? src_w : akv_sub(src_w, joint_rate(db, to, j));
+    }
+    const ak_vec3 src_t = akv_add(m->root_x, db->trans[(size_t)from * db->T]);
+    const ak_vec3 src_tv = m->standing ? m->root_v : akv_add(m->root_v, root_rate(db, from));
+    m->root_x = akv_sub(src_t, db->trans[(size_t)to * db->T]);
+    m->root_v = standing ? src_tv : akv_sub(src_tv, root_rate(db, to));
+    float turn_a, turn_b;
+    const ak_vec3 va = anim_velocity(m, &turn_a);
+    m->frame = to;
+    m->frac = 0.0f;
+    m->standing = standing;
+    const ak_vec3 vb = anim_velocity(m, &turn_b);
+    m->vel_x = akv_add(m->vel_x, akv_sub(va, vb));
+    m->turn_x += turn_a - turn_b;
+    if (from != to) ++m->transitions;
+}
+
+/* Position (relative to now) and heading of the wanted trajectory t seconds ahead: the
+ * closed-form integral of the critically damped velocity spring, and the heading spring. */
+static void predict(const ak_matcher *m, float t, ak_vec3 *pos, float *heading)
+{
+    const float y = halflife_to_y(m->p.velocity_halflife), e = expf(-y * t);
+    const ak_vec3 j0 = akv_sub(m->sim_vel, m->want_vel);
+    const ak_vec3 j1 = akv_add(m->sim_acc, akv_scale(j0, y));
+    *pos = akv_add(akv_add(akv_scale(m->want_vel, t), akv_scale(j0, (1.0f - e) / y)),
+                   akv_scale(j1, 1.0f / (y * y) - (t / y + 1.0f / (y * y)) * e));
+    const float yh = halflife_to_y(m->p.heading_halflife), eh = expf(-yh * t);
+    const float h0 = m->sim_heading - m->want_heading;
+    *heading = m->want_heading + eh * (h0 + (m->sim_angvel + h0 * yh) * t);
+}
+
+static const float traj_t[AK_MATCH_TRAJ_POINTS] = {1.0f / 3.0f, 2.0f / 3.0f, 1.0f};
+
+/* The query: the playing frame's pose features and the wanted trajectory, character frame. */
+static void build_query(const ak_matcher *m, float *raw)
+{
+    memcpy(raw, m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES, sizeof(float) * 15);
+    if (m->standing) memset(raw + 6, 0, sizeof(float) * 9);
+    const ak_quat inv = ak_quat_yaw(-m->heading);
+    for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
+        ak_vec3 d;
+        float h;
+        predict(m, traj_t[k], &d, &h);
+        d = akq_rotate(inv, d);
+        raw[15 + 2 * k] = d.x;
+        raw[16 + 2 * k] = d.z;
+        raw[21 + 2 * k] = sinf(h - m->heading);
+        raw[22 + 2 * k] = cosf(h - m->heading);
+    }
+}
+
+/* What is wanted now: speed and facing toward the target; the springs follow. */
+static void update_desire(ak_matcher *m, float dt)
+{
+    const float dx = m->p.target.x - m->pos.x, dz = m->p.target.z - m->pos.z;
+    const float dist = sqrtf(dx * dx + dz * dz);
+    float speed = 0.0f;
+    if (!m->arrived && dist > 1e-5f) {
+        m->want_heading = m->sim_heading + wrap_pi(atan2f(dx, dz) - m->sim_heading);
+        const float off = fabsf(wrap_pi(atan2f(dx, dz) - m->heading)) * 180.0f / AK_PI;
+        speed = m->p.walk_speed * (dist < m->p.slow_radius ? dist / m->p.slow_radius : 1.0f);
+        if (off > m->p.turn_on_spot_deg) speed = 0.0f;
+    }
+    m->want_vel = ak_vec3_make(speed * sinf(m->want_heading), 0.0f, speed * cosf(m->want_heading));
+    /* velocity spring */
+    const float y = halflife_to_y(m->p.velocity_halflife), e = expf(-y * dt);
+    const ak_vec3 j0 = akv_sub(m->sim_vel, m->want_vel);
+    const ak_vec3 j1 = akv_add(m->sim_acc, akv_scale(j0, y));
+    m->sim_vel = akv_add(m->want_vel, akv_scale(akv_add(j0, akv_scale(j1, dt)), e));
+    m->sim_acc = akv_scale(akv_sub(m->sim_acc, akv_scale(j1, y * dt)), e);
+    /* heading spring */
+    float hx = m->sim_heading - m->want_heading;
+    decay1(&hx, &m->sim_angvel, halflife_to_y(m->p.heading_halflife), dt);
+    m->sim_heading = m->want_heading + hx;
+    const ak_vec3 change = akv_sub(m->want_vel, m->searched_want);
+    if (akv_len(change) > m->p.sharp_change) m->force_search = 1;
+}
+
+/* Searches when due; jumps when a better frame than the playing one exists. */
+static void maybe_search(ak_matcher *m, float dt)
+{
+    const ak_motion_db *db = m->db;
+    m->search_timer -= dt;
+    const int32_t last = range_last(db, m->frame);
+    if (!m->standing && m->frame + 1 >= last) m->force_search = 1;
+    if (m->arrived || (!m->force_search && m->search_timer > 0.0f)) return;
+    float raw[AK_MATCH_FEATURES], q[AK_MATCH_FEATURES];
+    build_query(m, raw);
+    ak_motion_db_normalize(db, raw, q);
+    float current = INFINITY;
+    if (!m->standing && db->cand[m->frame] && m->frame + 1 < last) {
+        current = 0.0f;
+        const float *x = db->feat + (size_t)m->frame * AK_MATCH_FEATURES;
+        for (int k = 0; k < AK_MATCH_FEATURES; ++k)
+            current += (q[k] - x[k]) * (q[k] - x[k]);
+    }
+    ak_match_result r;
+    ak_motion_db_search(db, q, m->p.search_mode, current, &r);
+    ++m->searches;
+    m->search_timer = m->p.search_interval;
+    m->force_search = 0;
+    m->searched_want = m->want_vel;
+    if (r.frame < 0) {
+        m->cost = current;
+        return;
+    }
+    m->cost = r.cost;
+    /* A few frames ahead in the same take is where playback goes anyway. */
+    if (!m->standing && r.frame >= m->frame && r.frame <= m->frame + 3 &&
+        range_last(db, r.frame) == last)
+        return;
+    transition(m, r.frame, 0);
+}
+
+/* Stops when the coasting root would come to rest near the target, or inside the radius. */
+static void check_arrival(ak_matcher *m)
+{
+    if (m->arrived) return;
+    const ak_vec3 v = akv_add(anim_velocity(m, NULL), m->vel_x);
+    const float coast = 2.0f / halflife_to_y(0.5f * m->p.stop_time); /* integral of the decay */
+    const float sx = m->pos.x + v.x * coast - m->p.target.x;
+    const float sz = m->pos.z + v.z * coast - m->p.target.z;
+    if (target_distance(m) <= m->p.arrival_radius ||
+        sqrtf(sx * sx + sz * sz) <= 0.5f * m->p.arrival_radius)
+        m->arrived = 1;
+}
+
+/* Root motion, velocity offsets, orientation warping and playback advance. */
+static ak_vec3 advance(ak_matcher *m, float dt)
+{
+    const ak_motion_db *db = m->db;
+    float turn;
+    const ak_vec3 v = anim_velocity(m, &turn);
+    const ak_vec3 move = akv_scale(akv_add(v, m->vel_x), dt);
+    float warp = 0.0f;
+    if (!m->standing) {
+        const float e = wrap_pi(m->sim_heading - m->heading);
+        const float cap = m->p.warp_rate_deg * AK_PI / 180.0f * dt;
+        warp = e * (dt / 0.15f > 1.0f ? 1.0f : dt / 0.15f);
+        warp = warp > cap ? cap : (warp < -cap ? -cap : warp);
+    }
+    m->heading = wrap_pi(m->heading + (turn + m->turn_x) * dt + warp);
+    const float yv = halflife_to_y(0.5f * m->p.stop_time);
+    decay3(&m->vel_x, &m->vel_v, yv, dt);
+    decay1(&m->turn_x, &m->turn_v, yv, dt);
+    if (!m->standing) {
+        const int32_t last = range_last(db, m->frame);
+        m->frac += dt / db->frame_time;
+        while (m->frac >= 1.0f - 1e-4f && m->frame < last) {
+            ++m->frame;
+            m->frac = m->frac - 1.0f < 0.0f ? 0.0f : m->frac - 1.0f;
+        }
+        if (m->frame >= last) m->frac = 0.0f;
+    }
+    return move;
+}
+
+/* The in-place pose of the playing frame plus the decaying transition offsets. */
+static void animate(ak_matcher *m, float dt)
+{
+    const ak_motion_db *db = m->db;
+    ak_motion_db_pose(db, m->frame, m->anim);
+    if (m->frac > 0.0f && m->frame < range_last(db, m->frame)) {
+        const ak_quat *next = db->rot + (size_t)(m->frame + 1) * m->J;
+        for (int32_t j = 0; j < m->J; ++j)
+            m->anim[j].rotation = akq_nlerp(m->anim[j].rotation, next[j], m->frac);
+        m->anim[0].translation =
+            akv_lerp(m->anim[0].translation, db->trans[(size_t)(m->frame + 1) * db->T], m->frac);
+    }
+    const float y = halflife_to_y(m->p.inertia_halflife);
+    for (int32_t j = 0; j < m->J; ++j) {
+        decay3(&m->off_x[j], &m->off_v[j], y, dt);
+        m->anim[j].rotation = akq_normalize(akq_mul(quat_exp(m->off_x[j]), m->anim[j].rotation));
+    }
+    decay3(&m->root_x, &m->root_v, y, dt);
+    m->anim[0].translation = akv_add(m->anim[0].translation, m->root_x);
+}
+
+/* Places the pose on the character and the floor; runs FK. */
+static void place_pose(ak_matcher *m)
+{
+    memcpy(m->local, m->anim, sizeof(ak_xform) * (size_t)m->J);
+    const ak_xform ch = {ak_quat_yaw(m->heading), ak_vec3_make(m->pos.x, m->floor_y, m->pos.z)};
+    m->local[0] = akx_mul(ch, m->local[0]);
+    ak_fk(m->db->skeleton, m->local, m->world);
+}
+
+/* The floor the pose stands on follows the ground under the feet (a critically damped
+ * spring, as the walker's), then the feet go on the ground with foot IK. */
+static int32_t ground_and_ik(ak_matcher *m, float dt, const ak_ground *ground, ak_error *err)
+{
+    ak_vec3 q[2];
+    ak_ground_hit hit[2];
+    const float floor0 = m->floor_y;
+    place_pose(m);
+    ak_foot_ik_query_points(&m->fik, &m->fst, m->world, m->stance[0], m->stance[1], q);
+    float support = 0.0f;
+    for (int s = 0; s < 2; ++s) {
+        const ak_ground_ray ray = ak_ground_ray_down(q[s], 1.0f, 3.0f);
+        ak_ground_cast(ground, &ray, &hit[s]);
+        if (m->stance[s] && hit[s].hit) {
+            m->foothold[s] = hit[s].height;
+            m->has_foothold[s] = 1;
+        }
+        support += 0.5f * (m->has_foothold[s] ? m->foothold[s] : m->pos.y);
+    }
+    if (!m->initialized || m->p.ground_smoothing <= 0.0f) {
+        m->floor_y = support;
+        m->floor_v = 0.0f;
+    } else {
+        const float w = 1.0f / m->p.ground_smoothing;
+        m->floor_v += (w * w * (support - m->floor_y) - 2.0f * w * m->floor_v) * dt;
+        m->floor_y += m->floor_v * dt;
+    }
+    /* The placed pose moves only vertically with the new floor. */
+    const float dy = m->initialized ? m->floor_y - floor0 : 0.0f;
+    if (!m->initialized) place_pose(m);
+    m->local[0].translation.y += dy;
+    for (int32_t j = 0; j < m->J; ++j)
+        m->world[j].translation.y += dy;
+    if (!m->p.foot_ik) return AK_OK;
+    ak_foot_ik_frame fr;
+    memset(&fr, 0, sizeof fr);
+    fr.dt = m->initialized ? dt : 0.0f;
+    fr.character = (ak_xform){ak_quat_yaw(m->heading), m->pos};
+    fr.floor_height = m->floor_y;
+    const int32_t ahead = (int32_t)lroundf(1.0f / (m->fik.stance_fade_rate * m->db->frame_time));
+    const int32_t last = range_last(m->db, m->frame);
+    for (int s = 0; s < 2; ++s) {
+        fr.stance[s] = m->stance[s];
+        const int32_t fa = m->frame + ahead < last ? m->frame + ahead : last;
+        fr.stance_next[s] = m->standing ? 1 : m->db->contact[2 * fa + s];
+        fr.ground[s] = hit[s];
+    }
+    return ak_foot_ik_run(&m->fik, m->db->skeleton, &m->fst, &fr, m->local, m->world, err);
+}
+
+/* Stance of the shown pose: the playing frame's contacts, except that a stance taken over
+ * from a new frame (a transition, the stop) begins only once the shown ankle, still carrying
+ * the transition's offset, has come down to the frame's own height: foot IK would otherwise
+ * pull a lifted foot down over a few frames while calling it planted. */
+static void update_stance(ak_matcher *m)
+{
+    ak_fk(m->db->skeleton, m->anim, m->world); /* in place: the floor is y = 0 */
+    const float *own = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES; /* ankles' own y */
+    const ak_quat yaw = ak_quat_yaw(m->heading);
+    for (int s = 0; s < 2; ++s) {
+        int32_t c = m->standing ? 1 : m->db->contact[2 * m->frame + s];
+        const float lift = m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s];
+        if (c && !m->stance[s] && lift > m->p.stance_gate) c = 0;
+        /* Unlock: a planted foot the new frame's pose has left far behind is released for the
+         * rest of that stance (foot IK fades it onto the animation), else the leg would stretch
+         * for it and the hips drop. */
+        if (!c) m->released[s] = 0;
+        if (c && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
+            const ak_vec3 sole =
+                akv_add(m->pos, akq_rotate(yaw, ak_foot_ik_sole(&m->fik, m->world, s)));
+            const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
+            if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
+                if (!m->released[s]) ++m->unlocks;
+                m->released[s] = 1;
+            }
+        }
+        if (m->released[s]) c = 0;
+        m->stance[s] = c;
+    }
+}
+
+int32_t ak_matcher_step(ak_matcher *m, float dt, const ak_ground *ground, ak_error *err)
+{
+    if (!m) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null matcher");
+    if (!(dt >= 0.0f) || !(dt < 10.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be in [0, 10) s");
+    m->time += dt;
+    update_desire(m, dt);
+    check_arrival(m);
+    if (m->arrived && !m->standing) transition(m, m->db->stand_frame, 1);
+    if (!m->arrived && m->standing) m->force_search = 1;
+    maybe_search(m, dt);
+    const ak_vec3 move = advance(m, dt);
+    animate(m, dt);
+    if (m->p.use_controller) {
+        m->ctrl.position = ak_vec3_make(m->pos.x, m->ctrl.position.y, m->pos.z);
+        ak_controller_move(&m->ctrl, ground, m->p.boxes, m->p.box_count, move, dt, NULL);
+        const ak_vec3 np = m->ctrl.position;
+        m->path_length +=
+            sqrtf((np.x - m->pos.x) * (np.x - m->pos.x) + (np.z - m->pos.z) * (np.z - m->pos.z));
+        m->pos = np;
+    } else {
+        m->path_length += sqrtf(move.x * move.x + move.z * move.z);
+        m->pos = akv_add(m->pos, ak_vec3_make(move.x, 0.0f, move.z));
+        ak_ground_hit h;
+        if (ak_ground_query(ground, m->pos.x, m->pos.z, &h)) m->pos.y = h.height;
+    }
+    update_stance(m);
+    const int32_t st = ground_and_ik(m, dt, ground, err);
+    if (st != AK_OK) return st;
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 sole = m->p.foot_ik ? m->fst.sole[s] : ak_foot_ik_sole(&m->fik, m->world, s);
+        ak_ground_hit h;
+        m->sole_ground[s] = ak_ground_query(ground, sole.x, sole.z, &h) ? h.height : NAN;
+    }
+    m->initialized = 1;
+    return AK_OK;
+}
+
+void ak_matcher_get_state(const ak_matcher *m, ak_walker_state *s)
+{
+    if (!m || !s) return;
+    memset(s, 0, sizeof *s);
+    s->time = m->time;
+    s->clip_time = (float)m->frame * m->db->frame_time;
+    s->cycle = m->transitions;
+    s->position = m->pos;
+    s->heading = m->heading;
+    s->guide_heading = m->sim_heading;
+    s->distance = target_distance(m);
+    s->path_length = m->path_length;
+    s->arrived = m->arrived;
+    /* Stopped: standing and the stop's offsets have died away (4 half-lives). */
+    s->stopped = m->standing && akv_len(m->vel_x) < 1e-3f && akv_len(m->root_x) < 1e-3f;
+    s->idle_weight = m->standing ? 1.0f : 0.0f;
+    for (int k = 0; k < 2; ++k) {
+        s->stance[k] = m->stance[k];
+        s->sole[k] =
+            m->p.foot_ik && m->initialized ? m->fst.sole[k] : ak_foot_ik_sole(&m->fik, m->world, k);
+        s->sole_ground[k] = m->sole_ground[k];
+        s->tilt_deg[k] = m->p.foot_ik ? m->fst.tilt_deg[k] : 0.0f;
+    }
+    s->hip_drop = m->p.foot_ik ? m->fst.applied_hip_drop : 0.0f;
+}
+
+void ak_matcher_get_info(const ak_matcher *m, ak_matcher_info *info)
+{
+    if (!m || !info) return;
+    memset(info, 0, sizeof *info);
+    info->frame = m->frame;
+    ak_motion_db_frame_source(m->db, m->frame, &info->clip, &info->source_time);
+    info->cost = m->cost;
+    info->transitions = m->transitions;
+    info->searches = m->searches;
+    info->unlocks = m->unlocks;
+    info->standing = m->standing;
+    const ak_quat yaw = ak_quat_yaw(m->heading);
+    const float *r = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES;
+    for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
+        ak_vec3 d;
+        float h;
+        predict(m, traj_t[k], &d, &h);
+        info->desired_position[k] = akv_add(m->pos, d);
+        info->desired_facing[k] = ak_vec3_make(sinf(h), 0.0f, cosf(h));
+        const ak_vec3 mp =
+            m->standing ? ak_vec3_make(0, 0, 0) : ak_vec3_make(r[15 + 2 * k], 0, r[16 + 2 * k]);
+        const ak_vec3 mf =
+            m->standing ? ak_vec3_make(0, 0, 1) : ak_vec3_make(r[21 + 2 * k], 0, r[22 + 2 * k]);
+        info->matched_position[k] = akv_add(m->pos, akq_rotate(yaw, mp));
+        info->matched_facing[k] = akq_rotate(yaw, mf);
+    }
+}
+
+const ak_xform *ak_matcher_world_pose(const ak_matcher *m)
+{
+    return m ? m->world : NULL;
+}
+const ak_xform *ak_matcher_local_pose(const ak_matcher *m)
+{
+    return m ? m->local : NULL;
+}
+const ak_xform *ak_matcher_anim_pose(const ak_matcher *m)
+{
+    return m ? m->anim : NULL;
+}

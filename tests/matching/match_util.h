@@ -1,0 +1,72 @@
+/* Shared by the matching tests: the subject-2 database and the angular-acceleration measure. */
+#ifndef AK_TESTS_MATCH_UTIL_H
+#define AK_TESTS_MATCH_UTIL_H
+
+#include "test_util.h"
+
+/* CMU subject 2: two walks and a run on one skeleton (the shared set and its locomotion/). */
+static const char *const akt_subject2[] = {"cmu_02_01_walk.bvh", "locomotion/cmu_02_02_walk.bvh",
+                                           "locomotion/cmu_02_03_run.bvh"};
+#define AKT_SUBJECT2_COUNT 3
+
+typedef struct akt_sources {
+    ak_skeleton *sk[AKT_SUBJECT2_COUNT];
+    ak_clip *clip[AKT_SUBJECT2_COUNT];
+    ak_motion_db_clip src[AKT_SUBJECT2_COUNT];
+} akt_sources;
+
+static inline void akt_sources_load(akt_sources *s)
+{
+    char path[1200];
+    ak_error err;
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < AKT_SUBJECT2_COUNT; ++i) {
+        if (ak_bvh_read_file(akt_mocap_path(akt_subject2[i], path, sizeof path), NULL, &s->sk[i],
+                             &s->clip[i], &err) != AK_OK)
+            fail_msg("%s: %s", path, err.message);
+        s->src[i].clip = s->clip[i];
+        s->src[i].name = akt_subject2[i];
+    }
+}
+
+static inline void akt_sources_free(akt_sources *s)
+{
+    for (int i = 0; i < AKT_SUBJECT2_COUNT; ++i) {
+        ak_skeleton_destroy(s->sk[i]);
+        ak_clip_destroy(s->clip[i]);
+    }
+}
+
+/* Rotation vector of q (shortest way). */
+static inline ak_vec3 akt_log(ak_quat q)
+{
+    if (q.w < 0.0f) q = (ak_quat){-q.x, -q.y, -q.z, -q.w};
+    const float s = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
+    const float a = s < 1e-7f ? 2.0f : 2.0f * atan2f(s, q.w) / s;
+    return ak_vec3_make(q.x * a, q.y * a, q.z * a);
+}
+
+/* Largest per-frame joint angular acceleration (rad/s^2) over a sequence of local poses
+ * (n frames of J joints, dt apart): |w(f+1) - w(f)| / dt with w(f) the rotation vector of
+ * q(f+1) q(f)^-1 over dt, over every joint. */
+static inline float akt_max_angular_accel(const ak_quat *rot, int32_t n, int32_t J, float dt,
+                                          int32_t *worst_joint, int32_t *worst_frame)
+{
+    float worst = 0.0f;
+    for (int32_t f = 0; f + 2 < n; ++f)
+        for (int32_t j = 0; j < J; ++j) {
+            const ak_quat a = rot[(size_t)f * J + j], b = rot[(size_t)(f + 1) * J + j],
+                          c = rot[(size_t)(f + 2) * J + j];
+            const ak_vec3 w0 = akt_log(ak_quat_mul(b, ak_quat_conjugate(a)));
+            const ak_vec3 w1 = akt_log(ak_quat_mul(c, ak_quat_conjugate(b)));
+            const float acc = ak_vec3_length(ak_vec3_sub(w1, w0)) / (dt * dt);
+            if (acc > worst) {
+                worst = acc;
+                if (worst_joint) *worst_joint = j;
+                if (worst_frame) *worst_frame = f + 1;
+            }
+        }
+    return worst;
+}
+
+#endif

@@ -1,0 +1,319 @@
+/* The motion database: cuts, candidates, features in the character's ground frame,
+ * normalisation, contacts from the walker's detector, and the accelerated search returning
+ * the brute-force frame. */
+#include "match_util.h"
+
+/* The built-in walk at a few gaits, each unrolled from its loop: straight, steady speed. */
+static ak_motion_db *builtin_db(int gaits, ak_skeleton **sk_out, float *speed_out)
+{
+    ak_clip *clips[32];
+    ak_motion_db_clip src[32];
+    ak_skeleton *sk = NULL;
+    ak_error err;
+    assert_true(gaits <= 32);
+    for (int i = 0; i < gaits; ++i) {
+        ak_walk_clip_params wp = ak_walk_clip_defaults();
+        wp.stride_length = 1.0f + 0.3f * (float)i / (float)(gaits > 1 ? gaits - 1 : 1);
+        wp.cycle_time = 1.2f - 0.3f * (float)i / (float)(gaits > 1 ? gaits - 1 : 1);
+        ak_skeleton *s = NULL;
+        assert_int_equal(ak_walk_clip_create(&wp, &s, &clips[i], &err), AK_OK);
+        if (i == 0) {
+            sk = s;
+            if (speed_out) *speed_out = wp.stride_length / wp.cycle_time;
+        } else {
+            ak_skeleton_destroy(s);
+        }
+        memset(&src[i], 0, sizeof src[i]);
+        src[i].clip = clips[i];
+        src[i].loops = 4;
+    }
+    ak_motion_db_params p = ak_motion_db_defaults();
+    p.metres_per_unit = 1.0f;
+    ak_motion_db *db = NULL;
+    assert_int_equal(ak_motion_db_create(sk, src, gaits, &p, &db, &err), AK_OK);
+    for (int i = 0; i < gaits; ++i)
+        ak_clip_destroy(clips[i]);
+    *sk_out = sk;
+    return db;
+}
+
+/* A straight walk at v m/s: the future root is v*t ahead, facing ahead; the frame rate and
+ * the candidate rule follow the parameters. The built-in pelvis yaws and sways every cycle;
+ * the character frame smooths both, so its headings t apart differ by at most the clip's own
+ * peak-to-peak yaw W, and its positions sideways by at most the peak-to-peak sway S plus
+ * v t sin W. */
+static void features_of_a_straight_walk_are_its_speed_and_heading(void **state)
+{
+    (void)state;
+    ak_skeleton *sk;
+    float v;
+    ak_motion_db *db = builtin_db(1, &sk, &v);
+    ak_motion_db_info info;
+    ak_motion_db_get_info(db, &info);
+    AKT_NEAR(info.frame_time, 1.0f / 60.0f, 1e-7);
+    /* 4 loops of 1.2 s = 4.8 s at 60 fps: 289 frames, those with 60 frames after them are
+     * candidates. */
+    assert_int_equal(info.frame_count, 289);
+    assert_int_equal(info.candidate_count, 289 - 60);
+    assert_int_equal(info.range_count, 1);
+    /* W and S of the same gait, measured on its clip */
+    ak_walk_clip_params wp = ak_walk_clip_defaults();
+    wp.stride_length = 1.0f;
+    wp.cycle_time = 1.2f;
+    ak_skeleton *csk;
+    ak_clip *clip;
+    assert_int_equal(ak_walk_clip_create(&wp, &csk, &clip, NULL), AK_OK);
+    float hmin = INFINITY, hmax = -INFINITY, xmin = INFINITY, xmax = -INFINITY;
+    for (int32_t f = 0; f < clip->frame_count; ++f) {
+        const ak_quat q = clip->rotations[(size_t)f * clip->joint_count];
+        const float h = ak_heading_of(q, ak_vec3_make(0, 0, 1));
+        const float x = clip->translations[(size_t)f * clip->track_count].x;
+        hmin = fminf(hmin, h);
+        hmax = fmaxf(hmax, h);
+        xmin = fminf(xmin, x);
+        xmax = fmaxf(xmax, x);
+    }
+    ak_clip_destroy(clip);
+    ak_skeleton_destroy(csk);
+    const double lean = sin((double)(hmax - hmin)), sway = (double)(xmax - xmin);
+    printf("speed %.3f m/s, yaw %.2f deg and sway %.3f m peak to peak\n", (double)v,
+           (double)(hmax - hmin) * 57.2958, sway);
+    float raw[AK_MATCH_FEATURES];
+    for (int32_t f = 0; f < info.candidate_count; f += 7) {
+        assert_true(ak_motion_db_is_candidate(db, f));
+        ak_motion_db_features(db, f, raw);
+        for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
+            const float t = (float)(k + 1) / 3.0f;
+            AKT_NEAR(raw[15 + 2 * k], 0.0f, sway + lean * v * t); /* sideways */
+            AKT_NEAR(raw[16 + 2 * k], v * t, 0.01 + (1.0 - cos(asin(lean))) * v * t);
+            AKT_NEAR(raw[21 + 2 * k], 0.0f, lean); /* facing ahead */
+            AKT_NEAR(raw[22 + 2 * k], 1.0f, 1.0 - cos(asin(lean)));
+        }
+        /* feet either side of the root: left (+x) and right (-x), at or above the floor */
+        assert_true(raw[0] > 0.0f && raw[3] < 0.0f);
+        assert_true(raw[1] > 0.0f && raw[4] > 0.0f);
+    }
+    assert_false(ak_motion_db_is_candidate(db, info.frame_count - 1));
+    assert_false(ak_motion_db_is_candidate(db, info.frame_count - 60));
+    ak_motion_db_destroy(db);
+    ak_skeleton_destroy(sk);
+}
+
+/* Contacts come from the walker's detector: on the built-in walk they agree with the
+ * constructed stance flags of the same cycle. */
+static void contacts_match_the_built_in_walks_stance(void **state)
+{
+    (void)state;
+    ak_walk_clip_params wp = ak_walk_clip_defaults();
+    wp.frame_rate = 60.0f;
+    ak_skeleton *sk;
+    ak_clip *clip;
+    assert_int_equal(ak_walk_clip_create(&wp, &sk, &clip, NULL), AK_OK);
+    const int32_t n = clip->frame_count;
+    uint8_t *flags = (uint8_t *)malloc((size_t)n * 2);
+    assert_non_null(flags);
+    assert_int_equal(ak_walk_clip_contacts(&wp, clip, flags, flags + n, NULL), AK_OK);
+    ak_motion_db_clip src = {clip, 0, 0, 4, "builtin"};
+    ak_motion_db_params p = ak_motion_db_defaults();
+    p.metres_per_unit = 1.0f;
+    ak_motion_db *db = NULL;
+    assert_int_equal(ak_motion_db_create(sk, &src, 1, &p, &db, NULL), AK_OK);
+    ak_motion_db_info info;
+    ak_motion_db_get_info(db, &info);
+    int32_t agree = 0, total = 0;
+    /* away from the unrolled ends, where the detector has only one side */
+    for (int32_t f = 10; f < info.frame_count - 10; ++f)
+        for (int s = 0; s < 2; ++s) {
+            agree += ak_motion_db_contact(db, f, s) == flags[s * n + f % n];
+            ++total;
+        }
+    printf("contacts agree on %d of %d foot-frames\n", (int)agree, (int)total);
+    assert_true(agree >= total * 95 / 100);
+    free(flags);
+    ak_motion_db_destroy(db);
+    ak_clip_destroy(clip);
+    ak_skeleton_destroy(sk);
+}
+
+/* CMU subject 2: frame 0 of each file is a T-pose and a few keys jump a toe by more than
+ * 25 rad/s (marker glitches); the database cuts there, keeps the pieces that hold a second
+ * of future, detects CMU units, and every candidate has a second of future in its piece. */
+static void cmu_files_are_cut_at_their_t_pose_and_glitches(void **state)
+{
+    (void)state;
+    akt_sources s;
+    akt_sources_load(&s);
+    ak_motion_db_params p = ak_motion_db_defaults();
+    ak_motion_db *db = NULL;
+    ak_error err;
+    assert_int_equal(ak_motion_db_create(s.sk[0], s.src, AKT_SUBJECT2_COUNT, &p, &db, &err), AK_OK);
+    ak_motion_db_info info;
+    ak_motion_db_get_info(db, &info);
+    assert_int_equal(info.units, AK_UNITS_CMU);
+    assert_int_equal(info.clip_count, 3);
+    int32_t clip, prev_clip = -1;
+    float t, prev_t = 0.0f;
+    ak_motion_db_frame_source(db, 0, &clip, &t);
+    assert_int_equal(clip, 0);
+    AKT_NEAR(t, 1.0f / 120.0f, 1e-4); /* starts at frame 1 */
+    /* Within a piece no source key pair turns a joint faster than the limit. */
+    int32_t pieces = 0;
+    for (int32_t f = 0; f < info.frame_count; ++f) {
+        ak_motion_db_frame_source(db, f, &clip, &t);
+        if (clip != prev_clip || fabsf(t - prev_t - info.frame_time) > 1e-4f) {
+            ++pieces;
+        } else {
+            const ak_clip *c = s.clip[clip];
+            const int32_t J = c->joint_count;
+            for (int32_t k = (int32_t)lroundf(prev_t / c->frame_time) + 1;
+                 k <= (int32_t)lroundf(t / c->frame_time); ++k)
+                for (int32_t j = 0; j < J; ++j) {
+                    float d = fabsf(ak_quat_dot(c->rotations[(size_t)(k - 1) * J + j],
+                                                c->rotations[(size_t)k * J + j]));
+                    d = d > 1.0f ? 1.0f : d;
+                    assert_true(2.0f * acosf(d) <= p.max_joint_speed * c->frame_time + 1e-4f);
+                }
+        }
+        prev_clip = clip;
+        prev_t = t;
+    }
+    assert_int_equal(pieces, info.range_count);
+    assert_true(info.range_count >= 3);
+    assert_int_equal(info.candidate_count, info.frame_count - 60 * info.range_count);
+    /* Ankles above the sole by a few centimetres; speeds of walking and running. */
+    for (int k = 0; k < 2; ++k)
+        assert_true(info.sole_height[k] > 0.03f && info.sole_height[k] < 0.15f);
+    assert_true(info.min_speed > 0.3f && info.max_speed > 2.0f && info.max_speed < 4.0f);
+    ak_motion_db_destroy(db);
+    akt_sources_free(&s);
+}
+
+/* Normalised: each dimension centred over the candidates, each group's mean standard
+ * deviation equal to its weight. */
+static void groups_are_normalised_to_their_weights(void **state)
+{
+    (void)state;
+    akt_sources s;
+    akt_sources_load(&s);
+    ak_motion_db_params p = ak_motion_db_defaults();
+    ak_motion_db *db = NULL;
+    assert_int_equal(ak_motion_db_create(s.sk[0], s.src, AKT_SUBJECT2_COUNT, &p, &db, NULL), AK_OK);
+    const float w[AK_MATCH_GROUPS] = {2.0f, 1.0f, 0.5f, 3.0f, 0.25f};
+    assert_int_equal(ak_motion_db_set_weights(db, w, NULL), AK_OK);
+    ak_motion_db_info info;
+    ak_motion_db_get_info(db, &info);
+    double sum[AK_MATCH_FEATURES] = {0}, sum2[AK_MATCH_FEATURES] = {0};
+    int32_t cnt = 0;
+    float raw[AK_MATCH_FEATURES], q[AK_MATCH_FEATURES];
+    for (int32_t f = 0; f < info.frame_count; ++f) {
+        if (!ak_motion_db_is_candidate(db, f)) continue;
+        ak_motion_db_features(db, f, raw);
+        ak_motion_db_normalize(db, raw, q);
+        for (int k = 0; k < AK_MATCH_FEATURES; ++k) {
+            sum[k] += q[k];
+            sum2[k] += (double)q[k] * q[k];
+        }
+        ++cnt;
+    }
+    for (int g = 0; g < AK_MATCH_GROUPS; ++g) {
+        double sd = 0.0;
+        for (int k = ak_match_group_offset(g);
+             k < ak_match_group_offset(g) + ak_match_group_size(g); ++k) {
+            const double m = sum[k] / cnt;
+            AKT_NEAR(m, 0.0, 1e-3);
+            sd += sqrt(sum2[k] / cnt - m * m);
+        }
+        AKT_NEAR(sd / ak_match_group_size(g), w[g], 1e-3 * w[g]);
+    }
+    const float bad[AK_MATCH_GROUPS] = {0, 0, 0, 0, 0};
+    assert_int_equal(ak_motion_db_set_weights(db, bad, NULL), AK_ERR_INVALID_ARG);
+    const float neg[AK_MATCH_GROUPS] = {1, -1, 1, 1, 1};
+    assert_int_equal(ak_motion_db_set_weights(db, neg, NULL), AK_ERR_INVALID_ARG);
+    ak_motion_db_destroy(db);
+    akt_sources_free(&s);
+}
+
+/* 2,000 queries (database frames plus noise, and far-off random points): the box search
+ * returns exactly the brute-force frame and cost, testing fewer frames. */
+static void box_search_returns_the_brute_force_frame(void **state)
+{
+    (void)state;
+    ak_skeleton *sk;
+    ak_motion_db *db = builtin_db(12, &sk, NULL);
+    ak_motion_db_info info;
+    ak_motion_db_get_info(db, &info);
+    akt_rng rng = {0x9e3779b97f4a7c15ULL};
+    float raw[AK_MATCH_FEATURES], q[AK_MATCH_FEATURES];
+    long tested_brute = 0, tested_boxes = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const int32_t f = (int32_t)(akt_next(&rng) % (uint64_t)info.frame_count);
+        ak_motion_db_features(db, f, raw);
+        ak_motion_db_normalize(db, raw, q);
+        const float noise = i < 1000 ? 0.3f : 3.0f;
+        for (int k = 0; k < AK_MATCH_FEATURES; ++k)
+            q[k] += akt_uniform(&rng, -noise, noise);
+        ak_match_result a, b;
+        ak_motion_db_search(db, q, AK_MATCH_BRUTE, INFINITY, &a);
+        ak_motion_db_search(db, q, AK_MATCH_BOXES, INFINITY, &b);
+        assert_int_equal(a.frame, b.frame);
+        assert_true(a.cost == b.cost);
+        assert_true(ak_motion_db_is_candidate(db, a.frame));
+        tested_brute += a.frames_tested;
+        tested_boxes += b.frames_tested;
+    }
+    printf("%d frames, %d candidates: boxes test %.1f %% of the frames brute force does\n",
+           (int)info.frame_count, (int)info.candidate_count,
+           100.0 * (double)tested_boxes / (double)tested_brute);
+    assert_true(tested_boxes < tested_brute);
+    /* A bound already below every cost finds nothing. */
+    ak_match_result r;
+    ak_motion_db_search(db, q, AK_MATCH_BOXES, 0.0f, &r);
+    assert_int_equal(r.frame, -1);
+    ak_motion_db_destroy(db);
+    ak_skeleton_destroy(sk);
+}
+
+static void bad_input_is_refused_with_a_reason(void **state)
+{
+    (void)state;
+    ak_walk_clip_params wp = ak_walk_clip_defaults();
+    ak_skeleton *sk;
+    ak_clip *clip;
+    assert_int_equal(ak_walk_clip_create(&wp, &sk, &clip, NULL), AK_OK);
+    ak_motion_db_params p = ak_motion_db_defaults();
+    ak_motion_db *db = (ak_motion_db *)1;
+    ak_error err;
+    /* 40 frames of a clamped clip: shorter than 1 s of future, nothing to match. */
+    clip->loop = 0;
+    ak_motion_db_clip src = {clip, 0, 40, 0, "short"};
+    assert_int_equal(ak_motion_db_create(sk, &src, 1, &p, &db, &err), AK_ERR_DEGENERATE);
+    assert_null(db);
+    assert_non_null(strstr(err.message, "1 s"));
+    /* Wrong joint count. */
+    clip->loop = 1;
+    clip->joint_count -= 1;
+    assert_int_equal(ak_motion_db_create(sk, &src, 1, &p, &db, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "joints"));
+    clip->joint_count += 1;
+    p.frame_rate = 0.0f;
+    assert_int_equal(ak_motion_db_create(sk, &src, 1, &p, &db, &err), AK_ERR_INVALID_ARG);
+    p = ak_motion_db_defaults();
+    p.weights[2] = NAN;
+    assert_int_equal(ak_motion_db_validate(&p, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_motion_db_create(sk, NULL, 1, &p, &db, &err), AK_ERR_INVALID_ARG);
+    ak_clip_destroy(clip);
+    ak_skeleton_destroy(sk);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(features_of_a_straight_walk_are_its_speed_and_heading),
+        cmocka_unit_test(contacts_match_the_built_in_walks_stance),
+        cmocka_unit_test(cmu_files_are_cut_at_their_t_pose_and_glitches),
+        cmocka_unit_test(groups_are_normalised_to_their_weights),
+        cmocka_unit_test(box_search_returns_the_brute_force_frame),
+        cmocka_unit_test(bad_input_is_refused_with_a_reason),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,198 @@
+/* The motion-matching walker on real captures: a database of CMU subject 2's two walks and
+ * run reaches targets ahead, to the side and behind over flat ground, hills and a PGM
+ * heightmap; it stops standing, stance feet do not skate and stay on the ground, and the
+ * transitions are no harsher than the captures themselves. */
+#include "match_util.h"
+
+static akt_sources g_src;
+static ak_motion_db *g_db;
+
+static int setup(void **state)
+{
+    (void)state;
+    akt_sources_load(&g_src);
+    ak_motion_db_params p = ak_motion_db_defaults();
+    ak_error err;
+    if (ak_motion_db_create(g_src.sk[0], g_src.src, AKT_SUBJECT2_COUNT, &p, &g_db, &err) != AK_OK) {
+        fprintf(stderr, "database: %s\n", err.message);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ak_motion_db_destroy(g_db);
+    akt_sources_free(&g_src);
+    return 0;
+}
+
+/* The largest angular acceleration in the source captures themselves, sampled at the
+ * database's rate (every other 120 Hz key, from frame 1: frame 0 is CMU's T-pose). */
+static float source_max_accel(float dt)
+{
+    float worst = 0.0f;
+    for (int i = 0; i < AKT_SUBJECT2_COUNT; ++i) {
+        const ak_clip *c = g_src.clip[i];
+        const int32_t J = c->joint_count;
+        const int32_t n = (int32_t)((ak_clip_duration(c) - c->frame_time) / dt) + 1;
+        ak_quat *rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)n * J);
+        ak_xform *pose = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
+        assert_non_null(rot);
+        assert_non_null(pose);
+        for (int32_t f = 0; f < n; ++f) {
+            ak_clip_sample(c, g_src.sk[i], c->frame_time + (float)f * dt, AK_INTERP_LINEAR, pose);
+            for (int32_t j = 0; j < J; ++j)
+                rot[(size_t)f * J + j] = pose[j].rotation;
+        }
+        const float a = akt_max_angular_accel(rot, n, J, dt, NULL, NULL);
+        if (a > worst) worst = a;
+        free(rot);
+        free(pose);
+    }
+    return worst;
+}
+
+typedef struct walk_result {
+    ak_walker_state last;
+    ak_walk_metrics m;
+    float max_accel;    /* the animation matching plays (inertialized, before foot IK) */
+    float max_accel_ik; /* the final pose, after foot IK */
+    int32_t worst_joint, worst_frame, worst_joint_ik;
+    int32_t frames, transitions;
+} walk_result;
+
+static walk_result walk(const ak_ground *ground, ak_vec3 start, float heading, ak_vec3 target)
+{
+    walk_result r;
+    memset(&r, 0, sizeof r);
+    ak_matcher_params p = ak_matcher_defaults();
+    p.start = start;
+    p.start_heading = heading;
+    p.target = target;
+    ak_matcher *m = NULL;
+    ak_error err;
+    assert_int_equal(ak_matcher_create(g_db, &p, ground, &m, &err), AK_OK);
+    ak_motion_db_info info;
+    ak_motion_db_get_info(g_db, &info);
+    const float dt = info.frame_time;
+    const int32_t J = info.joint_count, max_frames = (int32_t)(40.0f / dt);
+    const int32_t hips = ak_motion_db_humanoid(g_db)->joint[AK_HUM_HIPS];
+    ak_quat *rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)J * max_frames * 2);
+    assert_non_null(rot);
+    ak_quat *rot_ik = rot + (size_t)J * max_frames;
+    ak_walk_metrics_reset(&r.m);
+    int32_t f = 0;
+    for (; f < max_frames; ++f) {
+        assert_int_equal(ak_matcher_step(m, f == 0 ? 0.0f : dt, ground, &err), AK_OK);
+        ak_matcher_get_state(m, &r.last);
+        const ak_xform *local = ak_matcher_local_pose(m), *anim = ak_matcher_anim_pose(m);
+        for (int32_t j = 0; j < J; ++j) {
+            /* the root with its world heading, the other joints as animated */
+            rot[(size_t)f * J + j] = j == 0 ? local[0].rotation : anim[j].rotation;
+            rot_ik[(size_t)f * J + j] = local[j].rotation;
+        }
+        /* Every frame counts, the stop included. */
+        ak_walk_metrics_add(&r.m, &r.last, ak_matcher_world_pose(m), hips, f == 0 ? 0.0f : dt);
+        if (r.last.stopped && r.last.arrived) break;
+    }
+    r.frames = f + 1;
+    r.max_accel = akt_max_angular_accel(rot, r.frames, J, dt, &r.worst_joint, &r.worst_frame);
+    r.max_accel_ik = akt_max_angular_accel(rot_ik, r.frames, J, dt, &r.worst_joint_ik, NULL);
+    ak_matcher_info mi;
+    ak_matcher_get_info(m, &mi);
+    r.transitions = mi.transitions;
+    free(rot);
+    ak_matcher_destroy(m);
+    return r;
+}
+
+/* Targets 6 m away: straight ahead, 90 degrees to the right and behind the start facing. */
+static void walk_three_directions(const ak_ground *ground, const char *name)
+{
+    ak_motion_db_info info;
+    ak_motion_db_get_info(g_db, &info);
+    const float src_accel = source_max_accel(info.frame_time);
+    const float dirs[3] = {0.0f, 90.0f, 180.0f};
+    for (int i = 0; i < 3; ++i) {
+        const float a = dirs[i] * 3.14159265f / 180.0f;
+        const ak_vec3 start = ak_vec3_make(-1.0f, 0.0f, -1.0f);
+        const ak_vec3 target =
+            ak_vec3_make(start.x - 6.0f * sinf(a), 0.0f, start.z + 6.0f * cosf(a));
+        const walk_result r = walk(ground, start, 0.0f, target);
+        const ak_skeleton *sk = ak_motion_db_skeleton(g_db);
+        printf("%s %3.0f deg: arrived %d at %.3f m in %.2f s, stopped %d, skate %.4f m/s, "
+               "penetration %.4f float %.4f m, transitions %d (%.1f/s), max angular accel %.0f "
+               "rad/s^2 (%s, t=%.2f s) vs captures %.0f (%.2fx); after foot IK %.0f (%s, %.2fx)\n",
+               name, (double)dirs[i], r.last.arrived, (double)r.last.distance, (double)r.last.time,
+               r.last.stopped, (double)r.m.skate, (double)r.m.max_penetration,
+               (double)r.m.max_float, r.transitions, (double)(r.transitions / r.last.time),
+               (double)r.max_accel, sk->names[r.worst_joint],
+               (double)(r.worst_frame * info.frame_time), (double)src_accel,
+               (double)(r.max_accel / src_accel), (double)r.max_accel_ik,
+               sk->names[r.worst_joint_ik], (double)(r.max_accel_ik / src_accel));
+        assert_true(r.last.arrived);
+        assert_true(r.last.stopped);
+        assert_true(r.last.distance <= 0.3f);
+        assert_true(r.m.skate < 0.01f);
+        assert_true(r.m.max_penetration <= 0.005f);
+        assert_true(r.m.max_float <= 0.005f);
+        assert_true(r.max_accel <= 1.5f * src_accel);
+    }
+}
+
+static void matching_walks_on_flat_ground(void **state)
+{
+    (void)state;
+    ak_terrain_params tp = ak_terrain_defaults();
+    tp.kind = AK_TERRAIN_FLAT;
+    ak_terrain *t = NULL;
+    assert_int_equal(ak_terrain_create(&tp, &t, NULL), AK_OK);
+    const ak_ground g = ak_terrain_ground(t);
+    walk_three_directions(&g, "flat");
+    ak_terrain_destroy(t);
+}
+
+static void matching_walks_on_hills(void **state)
+{
+    (void)state;
+    ak_terrain_params tp = ak_terrain_defaults();
+    tp.seed = 3;
+    ak_terrain *t = NULL;
+    assert_int_equal(ak_terrain_create(&tp, &t, NULL), AK_OK);
+    const ak_ground g = ak_terrain_ground(t);
+    walk_three_directions(&g, "hills");
+    ak_terrain_destroy(t);
+}
+
+/* A 65x65 binary PGM of two crossing waves: 1.2 m over 40 m, steepest about 10 degrees. */
+static void matching_walks_on_a_heightmap(void **state)
+{
+    (void)state;
+    enum { W = 65 };
+    static char pgm[32 + W * W];
+    int n = snprintf(pgm, sizeof pgm, "P5\n%d %d\n255\n", W, W);
+    for (int r = 0; r < W; ++r)
+        for (int c = 0; c < W; ++c) {
+            const double v = 0.5 + 0.25 * sin(c * 0.35) + 0.25 * cos(r * 0.28 + c * 0.1);
+            pgm[n + r * W + c] = (char)(unsigned char)(v * 255.0 + 0.5);
+        }
+    ak_terrain *t = NULL;
+    ak_error err;
+    assert_int_equal(ak_terrain_read_pgm_memory(pgm, (size_t)n + W * W, 40.0f, 1.2f, &t, &err),
+                     AK_OK);
+    const ak_ground g = ak_terrain_ground(t);
+    walk_three_directions(&g, "heightmap");
+    ak_terrain_destroy(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(matching_walks_on_flat_ground),
+        cmocka_unit_test(matching_walks_on_hills),
+        cmocka_unit_test(matching_walks_on_a_heightmap),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,103 @@
+/* `animkit edit` run as a user would: steps chain in command-line order, mirroring twice
+ * gives the capture back, trim keeps world positions, errors exit 1 (runtime) or 2 (usage)
+ * with a message and leave no output file. */
+#define _POSIX_C_SOURCE 200809L
+#include "test_util.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Runs `animkit edit ARGS` with stderr captured into err_text (may be NULL); the exit code. */
+static int run_edit(const char *args, char *err_text, size_t size)
+{
+    const char *b = getenv("AK_BUILD_DIR");
+    if (!b) fail_msg("AK_BUILD_DIR is not set (run through ctest)");
+    char err_path[1100], cmd[4096];
+    snprintf(err_path, sizeof err_path, "%s/tests/cli_edit_%d.err", b, (int)getpid());
+    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' edit %s 2>'%s'", b, args, err_path);
+    const int st = system(cmd);
+    if (err_text) {
+        FILE *f = fopen(err_path, "rb");
+        size_t n = f ? fread(err_text, 1, size - 1, f) : 0;
+        err_text[n] = '\0';
+        if (f) fclose(f);
+    }
+    remove(err_path);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void out_path(const char *name, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/tests/%d_%s", getenv("AK_BUILD_DIR"), (int)getpid(), name);
+}
+
+/* Largest world-position difference between frame fa of (sa, ca) and frame fb of (sb, cb). */
+static double pose_diff(const ak_skeleton *sa, const ak_clip *ca, int32_t fa, const ak_skeleton *sb,
+                        const ak_clip *cb, int32_t fb)
+{
+    const int32_t J = sa->joint_count;
+    ak_xform *x = (ak_xform *)malloc(sizeof(ak_xform) * 4 * (size_t)J);
+    ak_clip_frame(ca, sa, fa, x);
+    ak_fk(sa, x, x + J);
+    ak_clip_frame(cb, sb, fb, x + 2 * J);
+    ak_fk(sb, x + 2 * J, x + 3 * J);
+    double worst = 0.0;
+    for (int32_t j = 0; j < J; ++j) {
+        ak_vec3 d = ak_vec3_sub(x[J + j].translation, x[3 * J + j].translation);
+        if (ak_vec3_length(d) > worst) worst = ak_vec3_length(d);
+    }
+    free(x);
+    return worst;
+}
+
+static void edit_mirror_twice_and_trim_keep_the_capture(void **state)
+{
+    (void)state;
+    char in[1024], out[1100], args[4096];
+    akt_mocap_path("arena_louise_stand_walk_cycle.bvh", in, sizeof in);
+    out_path("edit_mirror2.bvh", out, sizeof out);
+    assert_int_equal(run_edit((snprintf(args, sizeof args, "'%s' '%s' --trim 500:899 --mirror --mirror", in, out), args),
+                              NULL, 0), 0);
+    ak_skeleton *s, *s2;
+    ak_clip *c, *c2;
+    ak_error err;
+    assert_int_equal(ak_bvh_read_file(in, NULL, &s, &c, &err), AK_OK);
+    assert_int_equal(ak_bvh_read_file(out, NULL, &s2, &c2, &err), AK_OK);
+    remove(out);
+    assert_int_equal(c2->frame_count, 400);
+    const float h = ak_clip_standing_height(c, s);
+    /* BVH text keeps world positions to 1e-5 of the size (bvh.h); two mirrors are exact. */
+    for (int32_t f = 0; f < 400; f += 3) assert_true(pose_diff(s, c, 500 + f, s2, c2, f) < 1e-5 * h);
+    ak_skeleton_destroy(s2);
+    ak_clip_destroy(c2);
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+}
+
+static void edit_reports_errors_and_writes_nothing(void **state)
+{
+    (void)state;
+    char in[1024], out[1100], args[4096], msg[2048];
+    akt_mocap_path("cmu_09_01_run.bvh", in, sizeof in);
+    out_path("edit_bad.bvh", out, sizeof out);
+    snprintf(args, sizeof args, "'%s' '%s' --trim 10:900", in, out);
+    assert_int_equal(run_edit(args, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "--trim"));
+    assert_true(access(out, F_OK) != 0);
+    snprintf(args, sizeof args, "'%s' '%s' --fps -3", in, out);
+    assert_int_equal(run_edit(args, msg, sizeof msg), 2);
+    snprintf(args, sizeof args, "'%s' '%s' --units furlongs", in, out);
+    assert_int_equal(run_edit(args, msg, sizeof msg), 2);
+    snprintf(args, sizeof args, "'%s' --mirror", in);
+    assert_int_equal(run_edit(args, msg, sizeof msg), 2);
+    assert_true(access(out, F_OK) != 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(edit_mirror_twice_and_trim_keep_the_capture),
+        cmocka_unit_test(edit_reports_errors_and_writes_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

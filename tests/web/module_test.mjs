@@ -1,0 +1,170 @@
+// The JavaScript module (web/animkit.mjs on the WebAssembly build) against the native CLI:
+//  - world positions of every frame of every test clip equal `animkit positions` within
+//    1e-5 of the skeleton's height (both are single-precision FK of the same keys);
+//  - every IK solver gives the CLI's solved pose (`animkit ik --positions`) within float
+//    tolerance of the chain;
+//  - the walker's path, soles and hip drop equal `animkit walk`'s CSV frame by frame;
+//  - bad input throws an AnimkitError carrying the C message and line.
+// Usage: node module_test.mjs ANIMKIT_CLI MOCAP_DIR
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const [cli, mocap] = process.argv.slice(2);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const { init, AnimkitError } = await import(join(root, 'web/animkit.mjs'));
+
+let failures = 0;
+function check(ok, what) {
+  if (!ok) { failures++; console.log(`FAIL ${what}`); }
+}
+function run(args) {
+  return execFileSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+}
+// CSV frame,joint,x,y,z -> Float64Array per row in order.
+function parsePositions(text) {
+  const rows = text.trim().split('\n').slice(1);
+  const out = new Float64Array(rows.length * 3);
+  rows.forEach((r, i) => {
+    const c = r.split(',');
+    out[3 * i] = +c[2]; out[3 * i + 1] = +c[3]; out[3 * i + 2] = +c[4];
+  });
+  return out;
+}
+function clipFiles(dir) {
+  const files = [];
+  for (const d of [dir, join(dir, 'locomotion')]) {
+    if (!existsSync(d)) continue;
+    for (const f of readdirSync(d).sort()) if (f.endsWith('.bvh')) files.push(join(d, f));
+  }
+  return files;
+}
+
+const ak = await init();
+
+// ---- positions of every test clip ----
+const files = clipFiles(mocap);
+check(files.length > 0, `no .bvh files in ${mocap}`);
+for (const file of files) {
+  const { skeleton, clip } = ak.loadBVH(readFileSync(file));
+  const native = parsePositions(run(['positions', file]));
+  const pose = skeleton.createPose();
+  const n = skeleton.jointCount;
+  check(native.length === clip.frameCount * n * 3, `${file}: row count`);
+  const height = Math.max(skeleton.restHeight(), clip.standingHeight(skeleton));
+  let worst = 0;
+  for (let f = 0; f < clip.frameCount; ++f) {
+    const p = clip.frame(f, pose).fk().positions();
+    for (let k = 0; k < n * 3; ++k) worst = Math.max(worst, Math.abs(p[k] - native[f * n * 3 + k]));
+  }
+  check(worst <= 1e-5 * height, `${file}: positions differ by ${worst} (height ${height})`);
+  console.log(`positions ${file.split('/').pop()}: ${clip.frameCount} frames x ${n} joints, worst ${(worst / height).toExponential(2)} of height`);
+  pose.dispose(); clip.dispose(); skeleton.dispose();
+}
+
+// ---- every IK solver against `animkit ik` ----
+{
+  const file = files.find((f) => /02_01_walk/.test(f)) || files[0];
+  const { skeleton, clip } = ak.loadBVH(readFileSync(file));
+  const pose = skeleton.createPose();
+  const h = skeleton.humanoid();
+  const [rootJ, midJ, tipJ] = [h.right_upper_arm, h.right_lower_arm, h.right_hand];
+  const frame = 60;
+  clip.frame(frame, pose).fk();
+  const w = pose.world, at = (j) => [w[7 * j + 4], w[7 * j + 5], w[7 * j + 6]];
+  // A reachable target: two thirds of the way from the shoulder to the hand, lifted by a
+  // quarter of the arm (the elbow must bend), in the file's units.
+  const s = at(rootJ), e = at(tipJ);
+  const arm = Math.hypot(e[0] - s[0], e[1] - s[1], e[2] - s[2]);
+  const target = [0, 1, 2].map((k) => s[k] + (e[k] - s[k]) * 0.66 + (k === 1 ? 0.25 * arm : 0));
+  const names = skeleton.names;
+  const chain = ak.chain(skeleton, rootJ, tipJ);
+  const solvers = {
+    limb: () => ak.limbIK(pose, { upper: rootJ, middle: midJ, end: tipJ, target }),
+    ccd: () => ak.ccdIK(pose, { chain, target }),
+    fabrik: () => ak.fabrikIK(pose, { chain, target }),
+    jacobian: () => ak.jacobianIK(pose, { chain, target, method: 'pseudo-inverse' }),
+    dls: () => ak.jacobianIK(pose, { chain, target, method: 'dls' }),
+  };
+  for (const [name, solve] of Object.entries(solvers)) {
+    clip.frame(frame, pose).fk();
+    const result = solve();
+    const out = run(['ik', file, '--root', names[rootJ], '--tip', names[tipJ], '--solver', name,
+      '--frame', String(frame), '--target', target.join(','), '--positions']);
+    const json = JSON.parse(out.split('\n').find((l) => l.startsWith('{')));
+    const native = parsePositions(out.slice(out.indexOf('frame,joint')));
+    const p = pose.positions();
+    let worst = 0;
+    for (let k = 0; k < p.length; ++k) worst = Math.max(worst, Math.abs(p[k] - native[k]));
+    // Float tolerance of the chain: both solve in single precision; iterative solvers may
+    // take a different last step, so allow the solvers' own tolerance (1e-4 of the chain).
+    const tol = name === 'limb' ? 1e-5 * arm : 1e-4 * arm;
+    check(result.reached === json.reached, `ik ${name}: reached ${result.reached} vs ${json.reached}`);
+    check(worst <= tol, `ik ${name}: positions differ by ${worst} (chain ${arm})`);
+    check(Math.abs(result.error - json.error) <= tol, `ik ${name}: error ${result.error} vs ${json.error}`);
+    console.log(`ik ${name}: reached ${result.reached} in ${result.iterations}, error ${result.error.toExponential(2)}; worst joint vs native ${(worst / arm).toExponential(2)} of the arm`);
+  }
+  // Aim and look-at (no CLI command): the head's forward axis ends on the target.
+  clip.frame(frame, pose).fk();
+  const head = h.head, hp = at(head);
+  const look = [hp[0] + arm, hp[1], hp[2] + arm];
+  const aim = ak.aimIK(pose, { joint: head, target: look });
+  check(aim.reached && aim.error < 1e-3, `aim: ${JSON.stringify(aim)}`);
+  clip.frame(frame, pose).fk();
+  const lookChain = ak.chain(skeleton, h.spine, head);
+  const la = ak.lookAt(pose, { chain: lookChain, target: look });
+  check(la.reached && la.error < 1e-3, `look-at: ${JSON.stringify(la)}`);
+  pose.dispose(); clip.dispose(); skeleton.dispose();
+}
+
+// ---- the walker against `animkit walk` ----
+// On a mocap walk clip (the set-up the CLI and the viewer share today; the built-in clip's
+// stance flags are set up by the CLI only until the shared scenario module lands).
+const walkClip = files.find((f) => /02_01_walk/.test(f)) || files[0];
+for (const flags of [['--terrain', 'hills'], ['--terrain', 'stairs', '--start', '-5,-3', '--target', '5,2']]) {
+  const dir = mkdtempSync(join(tmpdir(), 'animkit-walk-'));
+  run(['walk', '--clip', walkClip, ...flags, '--out', dir, '--quiet']);
+  const rows = readFileSync(join(dir, 'walk.csv'), 'utf8').trim().split('\n').slice(1).map((r) => r.split(',').map(Number));
+  rmSync(dir, { recursive: true, force: true });
+  const options = { clip: readFileSync(walkClip) };
+  for (let k = 0; k < flags.length; k += 2) options[flags[k].slice(2)] = flags[k + 1];
+  const walker = ak.createWalker(options);
+  const what = `walk --clip ${walkClip.split('/').pop()} ${flags.join(' ')}`;
+  check(walker.frameCount === rows.length, `${what}: ${walker.frameCount} frames vs ${rows.length}`);
+  let worst = 0, worstHeading = 0;
+  for (let f = 0; f < Math.min(rows.length, walker.frameCount); ++f) {
+    walker.stepTo(f);
+    const s = walker.state(), r = rows[f], w = walker.world;
+    const mine = [w[4], w[5], w[6], ...s.sole[0], ...s.sole[1], s.hipDrop];
+    const theirs = [r[1], r[2], r[3], r[5], r[6], r[7], r[10], r[11], r[12], r[15]];
+    for (let k = 0; k < mine.length; ++k) worst = Math.max(worst, Math.abs(mine[k] - theirs[k]));
+    worstHeading = Math.max(worstHeading, Math.abs(((s.heading * 180 / Math.PI - r[4] + 540) % 360) - 180));
+  }
+  // The CSV has 5 decimals (5e-6 m rounding) and 4 for the heading; 0.1 mm over a whole
+  // walk leaves room for libm's last bit (musl in WebAssembly, glibc natively).
+  check(worst <= 1e-4, `${what}: positions differ by ${worst} m`);
+  check(worstHeading <= 1e-3, `${what}: heading differs by ${worstHeading} deg`);
+  console.log(`${what}: ${rows.length} frames, worst ${worst.toExponential(2)} m, heading ${worstHeading.toExponential(2)} deg`);
+  walker.dispose();
+}
+
+// ---- errors are exceptions with the C message and line ----
+try {
+  ak.loadBVH('HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrotation Zrotation\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n1 2 nan\n');
+  check(false, 'a NaN frame value was accepted');
+} catch (e) {
+  check(e instanceof AnimkitError && e.line === 10 && e.statusName === 'AK_ERR_PARSE' && e.reason.length > 0,
+    `bad BVH: ${e && e.message} (line ${e && e.line})`);
+  console.log(`error: ${e.message} [${e.statusName}]`);
+}
+try {
+  ak.createWalker(['--terrain', 'lava']);
+  check(false, 'an unknown terrain was accepted');
+} catch (e) {
+  check(e instanceof AnimkitError && /lava/.test(e.message), `bad walker flag: ${e && e.message}`);
+}
+
+console.log(failures ? `${failures} failure(s)` : 'all module tests passed');
+process.exit(failures ? 1 : 0);

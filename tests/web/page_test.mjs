@@ -1,0 +1,163 @@
+// The web page in a real browser (Debian's chromium, headless, WebGL 2 on SwiftShader):
+// opens web/dist/index.html with URL flags, drops a BVH on the canvas, checks the picture is
+// not blank and that joints land on the pixels the projected FK says (as the native render
+// test does), loads a file through the picker, switches to IK and walker mode (buttons and
+// keys) and finds the IK target and the walker where they project, with no console errors.
+// Usage: node page_test.mjs DIST_DIR MOCAP_DIR NODE_MODULES_PARENT
+import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+import { launch } from './browser.mjs';
+
+const [dist, mocap, deps] = process.argv.slice(2);
+const puppeteer = createRequire(join(deps, 'package.json'))('puppeteer-core');
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const { init } = await import(join(root, 'web/animkit.mjs'));
+
+let failures = 0;
+function check(ok, what) {
+  if (!ok) { failures++; console.log(`FAIL ${what}`); }
+}
+
+const clipName = readdirSync(mocap).find((f) => /cmu_02_01_walk\.bvh$/.test(f))
+  || readdirSync(mocap).find((f) => f.endsWith('.bvh'));
+const clipPath = join(mocap, clipName);
+const bvhText = readFileSync(clipPath, 'utf8');
+const BACKGROUND = [0.80 * 255, 0.84 * 255, 0.89 * 255];
+
+// Draws one frame now (akv_web_capture) and returns the probe (camera, joints, mode).
+async function capture(page) {
+  return page.evaluate(() => {
+    const ak = window.animkit;
+    window.lastCapture = ak._akv_web_capture();
+    const probe = JSON.parse(ak.UTF8ToString(ak._akv_web_probe()));
+    // Not blank: count pixels of many different colours and of the character's coral.
+    const px = ak.HEAPU8.subarray(window.lastCapture, window.lastCapture + probe.width * probe.height * 4);
+    const colours = new Set();
+    let coral = 0;
+    for (let i = 0; i < px.length; i += 4 * 7) {
+      colours.add((px[i] >> 3) << 10 | (px[i + 1] >> 3) << 5 | (px[i + 2] >> 3));
+      if (px[i] > px[i + 2] + 60 && px[i] > 150) coral++;
+    }
+    probe.colours = colours.size;
+    probe.coral = coral;
+    return probe;
+  });
+}
+// RGB at top-left-origin pixels (x, y) of the last capture (rows are stored bottom first).
+async function pixels(page, points) {
+  return page.evaluate((points) => {
+    const ak = window.animkit;
+    const probe = JSON.parse(ak.UTF8ToString(ak._akv_web_probe()));
+    return points.map(([x, y]) => {
+      const i = window.lastCapture + ((probe.height - 1 - y) * probe.width + x) * 4;
+      return [ak.HEAPU8[i], ak.HEAPU8[i + 1], ak.HEAPU8[i + 2]];
+    });
+  }, points);
+}
+// World point -> pixel with the page's own view-projection matrix (column-major).
+function project(probe, [x, y, z]) {
+  const m = probe.view_proj;
+  const cx = m[0] * x + m[4] * y + m[8] * z + m[12], cy = m[1] * x + m[5] * y + m[9] * z + m[13];
+  const cw = m[3] * x + m[7] * y + m[11] * z + m[15];
+  return [Math.floor((cx / cw * 0.5 + 0.5) * probe.width), Math.floor((1 - (cy / cw * 0.5 + 0.5)) * probe.height)];
+}
+const inside = (probe, [x, y]) => x >= 0 && y >= 0 && x < probe.width && y < probe.height;
+const far = (rgb, ref, d) => Math.abs(rgb[0] - ref[0]) + Math.abs(rgb[1] - ref[1]) + Math.abs(rgb[2] - ref[2]) > d;
+const isCharacter = (rgb) => rgb[0] > rgb[2] + 30 && far(rgb, BACKGROUND, 60);
+
+const server = await serve(dist);
+const browser = await launch(puppeteer);
+const errors = [];
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1000, height: 700 });
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(`${server.url}index.html?paused&time=1&no-hud`, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.animkit && window.animkit._akv_web_probe, { timeout: 30000 });
+  let probe = await capture(page);
+  check(probe.characters === 0 && probe.mode === 0, `empty page: ${probe.characters} characters, mode ${probe.mode}`);
+  check(probe.paused === 1 && Math.abs(probe.time - 1) < 1e-6, `URL flags paused&time=1: paused ${probe.paused}, time ${probe.time}`);
+
+  // Drop the BVH on the canvas, as a person would.
+  await page.evaluate((name, text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], name));
+    document.getElementById('canvas').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, clipName, bvhText);
+  await page.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).characters === 1, { timeout: 20000 });
+  probe = await capture(page);
+  check(probe.colours > 40 && probe.coral > 200, `dropped clip: picture looks blank (${probe.colours} colours, ${probe.coral} character pixels)`);
+
+  // The page's joints are animkit's FK at t = 1 s in metres: compare with the module's FK.
+  const ak = await init();
+  const { skeleton, clip } = ak.loadBVH(bvhText);
+  const pose = skeleton.createPose();
+  clip.sample(1.0, pose).fk();
+  const fk = pose.positions();
+  const hips = probe.joints[0];
+  const scale = (hips[2] - probe.joints[skeleton.find('Head')][2]) / (fk[1] - fk[3 * skeleton.find('Head') + 1]);
+  let worst = 0;
+  probe.joints.forEach(([name, x, y, z], j) => {
+    check(name === skeleton.names[j], `joint ${j}: ${name} vs ${skeleton.names[j]}`);
+    worst = Math.max(worst, Math.abs(x - scale * fk[3 * j]), Math.abs(y - scale * fk[3 * j + 1]), Math.abs(z - scale * fk[3 * j + 2]));
+  });
+  check(Math.abs(scale - 0.056444) < 1e-4, `CMU units: the page's scale is ${scale} m per unit`);
+  check(worst < 1e-5 * 1.8, `page joints vs module FK x scale: ${worst} m`);
+  pose.dispose(); clip.dispose(); skeleton.dispose();
+
+  // Joints land on character pixels; a point 1 m to the side of the head does not.
+  const names = ['Head', 'LeftFoot', 'RightFoot', 'LeftHand', 'RightForeArm', 'Hips', 'Spine1'];
+  const at = names.map((n) => project(probe, probe.joints.find((j) => j[0] === n).slice(1)));
+  const head = probe.joints.find((j) => j[0] === 'Head').slice(1);
+  // The camera's right axis is the first row of the view matrix (scaled by the projection).
+  const r = [probe.view_proj[0], probe.view_proj[4], probe.view_proj[8]], rl = Math.hypot(...r);
+  const beside = project(probe, [head[0] + r[0] / rl, head[1] + r[1] / rl, head[2] + r[2] / rl]);
+  const rgb = await pixels(page, [...at, beside].map(([x, y]) => [Math.min(Math.max(x, 0), probe.width - 1), Math.min(Math.max(y, 0), probe.height - 1)]));
+  names.forEach((n, k) => {
+    check(inside(probe, at[k]) && isCharacter(rgb[k]), `joint ${n} at pixel ${at[k]}: rgb ${rgb[k]} is not the character`);
+  });
+  check(!inside(probe, beside) || !isCharacter(rgb[names.length]), `1 m beside the head at ${beside}: rgb ${rgb[names.length]}`);
+  console.log(`playback: ${probe.width}x${probe.height}, ${probe.colours} colours, ${names.length} joints on the character, FK match ${worst.toExponential(2)} m`);
+
+  // The file picker adds a second character.
+  const input = await page.$('#file');
+  await input.uploadFile(clipPath);
+  await page.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).characters === 2, { timeout: 20000 });
+
+  // IK mode (button): the amber target ball is where the target projects.
+  await page.click('#mode2');
+  await page.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).mode === 1, { timeout: 20000 });
+  probe = await capture(page);
+  check(probe.ik_error_m !== undefined && probe.ik_error_m < 0.01, `IK mode: error ${probe.ik_error_m} m`);
+  const tp = project(probe, probe.ik_target);
+  const [trgb] = await pixels(page, [tp]);
+  check(inside(probe, tp) && trgb[0] > trgb[2] + 60 && trgb[1] > trgb[2] + 30, `IK target at ${tp}: rgb ${trgb} is not amber`);
+  console.log(`IK mode: error ${(probe.ik_error_m * 1000).toFixed(3)} mm, target drawn at ${tp}`);
+
+  // Walker mode (key 3): the character stands on the terrain where its hips project.
+  await page.focus('#canvas');
+  await page.keyboard.press('Digit3');
+  await page.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).mode === 2, { timeout: 60000 });
+  probe = await capture(page);
+  const hp = project(probe, probe.focus);
+  const [hrgb] = await pixels(page, [hp]);
+  check(inside(probe, hp) && isCharacter(hrgb), `walker hips at ${hp}: rgb ${hrgb} is not the character`);
+  check(probe.colours > 40, `walker picture looks blank (${probe.colours} colours)`);
+  console.log(`walker mode: hips drawn at ${hp}, ${probe.colours} colours`);
+
+  // Back to playback (key 1).
+  await page.keyboard.press('Digit1');
+  await page.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).mode === 0, { timeout: 20000 });
+} finally {
+  await browser.close();
+  await server.close();
+}
+for (const e of errors) check(false, e);
+console.log(failures ? `${failures} failure(s)` : 'all page tests passed');
+process.exit(failures ? 1 : 0);

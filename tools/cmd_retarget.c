@@ -1,0 +1,228 @@
+/* animkit retarget SRC.bvh --to RIG.bvh|RIG.glb|RIG.gltf|biped --out OUT.bvh|OUT.glb|OUT.gltf
+ *   [--map overrides.json] [--no-contacts] [--pin-hands] [--scale S] [--floor Y] [--fade S] */
+#include "cli_bvh.h"
+#include "animkit/gltf.h"
+#include "animkit/retarget.h"
+#include "io/json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: animkit retarget SRC.bvh --to RIG --out OUT.bvh|OUT.glb|OUT.gltf [options]\n"
+            "\n"
+            "Plays the humanoid capture SRC on another humanoid rig: world bone directions are\n"
+            "kept (whatever the rest poses: T-pose, A-pose, CMU's zero pose), the hips travel is\n"
+            "scaled by the leg-length ratio, and stance feet stay planted (limb IK with fades).\n"
+            "RIG is a BVH (its hierarchy and rest pose), a glTF/GLB skin (joints and bind pose),\n"
+            "or 'biped' (animkit's built-in walker biped). OUT gets the motion on RIG, in RIG's\n"
+            "units (glTF output in metres).\n"
+            "\n"
+            "  --to RIG          target rig (required)\n"
+            "  --out OUT         output file (required)\n"
+            "  --map FILE.json   humanoid overrides: {\"source\": {\"left_foot\": \"LFoot\", ...},\n"
+            "                    \"target\": {...}} (slots as 'animkit info' lists them)\n"
+            "  --no-contacts     rotations and hips only, no foot pinning\n"
+            "  --pin-hands       pin hands in contact too (hands that hold still)\n"
+            "  --scale S         extra scale on top of the leg-length ratio (default 1)\n"
+            "  --floor Y         put the target's soles at height Y (target units)\n"
+            "  --fade S          seconds a pin fades in/out around a stance (default 0.1)\n"
+            "  -h, --help        this help\n");
+}
+
+typedef struct rt_args {
+    const char *src, *to, *out, *map;
+    int no_contacts, pin_hands;
+    float scale, floor, fade;
+} rt_args;
+
+static int ends_with_ci(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m) return 0;
+    for (size_t i = 0; i < m; ++i) {
+        char a = s[n - m + i];
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (a != suffix[i]) return 0;
+    }
+    return 1;
+}
+
+/* kind 0: any finite number, 1: > 0, 2: >= 0. */
+static int parse_value(const char *flag, const char *text, float *out, int kind)
+{
+    static const char *const what[3] = {"finite", "positive", "non-negative"};
+    int bad = ak_cli_parse_float(text, out) || !isfinite(*out) || (kind == 1 && !(*out > 0.0f)) ||
+              (kind == 2 && !(*out >= 0.0f));
+    if (bad) return ak_cli_usage_error("retarget", "%s needs a %s number, not '%s'", flag, what[kind], text);
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, rt_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->scale = 1.0f;
+    a->floor = NAN;
+    a->fade = 0.1f;
+    for (int i = 1; i < argc; ++i) {
+        const char *s = argv[i];
+        int takes = !strcmp(s, "--to") || !strcmp(s, "--out") || !strcmp(s, "--map") ||
+                    !strcmp(s, "--scale") || !strcmp(s, "--floor") || !strcmp(s, "--fade");
+        if (takes && i + 1 >= argc) return ak_cli_usage_error("retarget", "%s needs a value", s);
+        if (!strcmp(s, "--to")) a->to = argv[++i];
+        else if (!strcmp(s, "--out")) a->out = argv[++i];
+        else if (!strcmp(s, "--map")) a->map = argv[++i];
+        else if (!strcmp(s, "--scale")) { if (parse_value(s, argv[++i], &a->scale, 1)) return 2; }
+        else if (!strcmp(s, "--floor")) { if (parse_value(s, argv[++i], &a->floor, 0)) return 2; }
+        else if (!strcmp(s, "--fade")) { if (parse_value(s, argv[++i], &a->fade, 2)) return 2; }
+        else if (!strcmp(s, "--no-contacts")) a->no_contacts = 1;
+        else if (!strcmp(s, "--pin-hands")) a->pin_hands = 1;
+        else if (s[0] == '-' && s[1] != '\0') return ak_cli_usage_error("retarget", "unknown option '%s'", s);
+        else if (!a->src) a->src = s;
+        else return ak_cli_usage_error("retarget", "too many files ('%s')", s);
+    }
+    if (!a->src) return ak_cli_usage_error("retarget", "needs SRC.bvh");
+    if (!a->to) return ak_cli_usage_error("retarget", "needs --to RIG.bvh|RIG.glb|RIG.gltf|biped");
+    if (!a->out) return ak_cli_usage_error("retarget", "needs --out OUT.bvh|OUT.glb|OUT.gltf");
+    if (!ends_with_ci(a->out, ".bvh") && !ends_with_ci(a->out, ".glb") && !ends_with_ci(a->out, ".gltf"))
+        return ak_cli_usage_error("retarget", "OUT must end in .bvh, .glb or .gltf");
+    return 0;
+}
+
+/* The target rig: a BVH hierarchy, a glTF skin or the built-in biped. */
+static int load_rig(const char *to, ak_skeleton **rig)
+{
+    ak_error err;
+    ak_clip *clip = NULL;
+    if (!strcmp(to, "biped")) {
+        ak_walk_clip_params wp = ak_walk_clip_defaults();
+        if (ak_walk_clip_create(&wp, rig, &clip, &err) < 0) return ak_cli_file_error(to, &err);
+        ak_clip_destroy(clip);
+        return 0;
+    }
+    if (ends_with_ci(to, ".glb") || ends_with_ci(to, ".gltf")) {
+        if (ak_gltf_read_skin_file(to, 0, rig, &err) < 0) return ak_cli_file_error(to, &err);
+        return 0;
+    }
+    if (akcli_load_bvh(to, rig, &clip)) return 1;
+    ak_clip_destroy(clip);
+    return 0;
+}
+
+static int write_output(const rt_args *a, const ak_skeleton *rig, const ak_clip *clip)
+{
+    ak_error err;
+    if (ends_with_ci(a->out, ".bvh")) {
+        if (ak_bvh_write_file(a->out, rig, clip, akcli_main_order(rig), &err) < 0)
+            return ak_cli_file_error(a->out, &err);
+        return 0;
+    }
+    ak_gltf_options opt = ak_gltf_defaults();
+    akcli_heights h = akcli_measure_heights(rig, clip);
+    ak_units_detect(h.standing, &opt.metres_per_unit);
+    if (ak_gltf_write_file(a->out, rig, clip, &opt, &err) < 0) return ak_cli_file_error(a->out, &err);
+    return 0;
+}
+
+static void report(const rt_args *a, const ak_clip *clip, const ak_retarget_info *in)
+{
+    fprintf(stderr,
+            "retargeted %s -> %s: %d frames; scale %.4g (leg ratio %.4g), heading offset %.1f deg\n"
+            "  target joints: %d mapped, %d sharing a chain, %d at rest\n",
+            a->src, a->out, (int)clip->frame_count, (double)in->scale, (double)in->leg_ratio,
+            (double)(in->heading_offset * 57.29578f), (int)in->mapped_joints, (int)in->chain_joints,
+            (int)in->rest_joints);
+    if (!a->no_contacts)
+        fprintf(stderr, "  contacts: %d stance runs pinned (stance frames L %d, R %d%s), worst pin error %.3g\n",
+                (int)in->pinned_runs, (int)in->stance_frames[0], (int)in->stance_frames[1],
+                a->pin_hands ? ", hands too" : "", (double)in->max_pin_error);
+}
+
+/* One side of the --map file ("source" or "target": {"slot": "Joint", ...}) as the
+ * "slot=Joint,..." text ak_humanoid_find takes. */
+static int overrides_side(const akj_doc *doc, const char *side, char *out, size_t size, const char *path)
+{
+    int32_t obj = akj_get(doc, 0, side);
+    if (obj < 0) return 0;
+    if (akj_type(doc, obj) != AKJ_OBJECT) {
+        fprintf(stderr, "%s: \"%s\" must be an object of slot: joint name\n", path, side);
+        return 1;
+    }
+    size_t used = 0;
+    for (int32_t m = doc->v[obj].first; m >= 0; m = doc->v[m].next) {
+        const char *joint = akj_string(doc, m);
+        if (!joint) {
+            fprintf(stderr, "%s:%d: %s.%s must be a joint name\n", path, (int)doc->v[m].line, side, akj_key(doc, m));
+            return 1;
+        }
+        int w = snprintf(out + used, size - used, "%s%s=%s", used ? "," : "", akj_key(doc, m), joint);
+        if (w < 0 || (size_t)w >= size - used) {
+            fprintf(stderr, "%s: too many overrides\n", path);
+            return 1;
+        }
+        used += (size_t)w;
+    }
+    return 0;
+}
+
+/* Reads --map FILE.json into the two override strings; prints the error and returns 1. */
+static int read_overrides(const char *path, char *source, char *target, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "%s: cannot open\n", path); return 1; }
+    char text[65536];
+    size_t n = fread(text, 1, sizeof text, f);
+    int too_big = n == sizeof text;
+    fclose(f);
+    if (too_big) { fprintf(stderr, "%s: larger than 64 KiB\n", path); return 1; }
+    akj_doc doc;
+    ak_error err;
+    if (akj_parse(text, n, &doc, &err) < 0) return ak_cli_file_error(path, &err);
+    int rc = akj_type(&doc, 0) != AKJ_OBJECT;
+    if (rc) fprintf(stderr, "%s: expected an object {\"source\": {...}, \"target\": {...}}\n", path);
+    if (!rc) rc = overrides_side(&doc, "source", source, size, path) || overrides_side(&doc, "target", target, size, path);
+    akj_free(&doc);
+    return rc;
+}
+
+int ak_cmd_retarget(int argc, char **argv)
+{
+    if (ak_cli_wants_help(argc, argv)) { usage(stdout); return 0; }
+    rt_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc) return rc;
+    char src_over[1024] = "", dst_over[1024] = "";
+    if (a.map && read_overrides(a.map, src_over, dst_over, sizeof src_over)) return 1;
+    ak_skeleton *src = NULL, *rig = NULL;
+    ak_clip *clip = NULL, *out = NULL;
+    if (akcli_load_bvh(a.src, &src, &clip)) return 1;
+    if (load_rig(a.to, &rig)) { ak_skeleton_destroy(src); ak_clip_destroy(clip); return 1; }
+    ak_retarget_params p = ak_retarget_defaults();
+    p.source = src;
+    p.source_clip = clip;
+    p.target = rig;
+    p.source_overrides = src_over;
+    p.target_overrides = dst_over;
+    p.contacts = !a.no_contacts;
+    p.pin_hands = a.pin_hands;
+    p.scale = a.scale;
+    p.floor_height = a.floor;
+    p.fade_time = a.fade;
+    ak_retarget_info info;
+    ak_error err;
+    if (ak_retarget_run(&p, &out, &info, &err) < 0) {
+        fprintf(stderr, "animkit retarget: %s\n", err.message);
+        rc = 1;
+    } else if (!(rc = write_output(&a, rig, out))) {
+        report(&a, out, &info);
+    }
+    ak_clip_destroy(out);
+    ak_clip_destroy(clip);
+    ak_skeleton_destroy(rig);
+    ak_skeleton_destroy(src);
+    return rc;
+}

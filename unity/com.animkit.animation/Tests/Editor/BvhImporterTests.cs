@@ -1,0 +1,123 @@
+// The .bvh importer without the AssetDatabase: BvhImporter.Import is what OnImportAsset runs.
+// The generic clip must pose the prefab as the plugin poses the skeleton, carry curves only
+// where something moves, loop as asked, and a bad file must fail with its line number.
+// With AK_MOCAP_DIR set (the project's test run), a real CMU walk is imported too.
+using System;
+using System.IO;
+using AnimKit.Editor;
+using AnimKit.Unity;
+using NUnit.Framework;
+using UnityEditor;
+using UnityEngine;
+
+namespace AnimKit.Tests
+{
+    [TestFixture]
+    public class BvhImporterTests
+    {
+        BvhImporter.Result m_result;
+
+        [TearDown]
+        public void DestroyImport()
+        {
+            if (m_result != null && m_result.Root != null) UnityEngine.Object.DestroyImmediate(m_result.Root);
+            m_result = null;
+        }
+
+        static Transform[] Joints(BvhFile bvh, GameObject root)
+        {
+            string[] paths = BvhAnimation.JointPaths(bvh.Skeleton);
+            Transform[] joints = new Transform[paths.Length];
+            for (int j = 0; j < paths.Length; ++j) joints[j] = root.transform.Find(paths[j]);
+            return joints;
+        }
+
+        [Test]
+        public void Import_makes_a_prefab_a_generic_clip_and_the_text()
+        {
+            m_result = BvhImporter.Import(TestBvh.Bytes, "walk", 0f, true);
+            Assert.AreEqual("walk", m_result.Root.name);
+            Assert.AreEqual(TestBvh.JointCount, m_result.JointCount);
+            Assert.AreEqual(TestBvh.FrameCount, m_result.FrameCount);
+            Assert.AreEqual(TestBvh.MetresPerUnit, m_result.MetresPerUnit, 1e-7f);
+            Assert.IsNotNull(m_result.Root.transform.Find("Hips/Spine/Head/Head_end"));
+            Assert.IsFalse(m_result.Clip.legacy, "generic clip, for Animators");
+            Assert.IsTrue(AnimationUtility.GetAnimationClipSettings(m_result.Clip).loopTime);
+            Assert.AreSame(m_result.Clip, m_result.Root.GetComponent<ClipPlayer>().clip);
+            Assert.IsNotNull(m_result.Root.GetComponent<Animator>(), "ClipPlayer plays through an Animator");
+            Assert.AreEqual(TestBvh.Text, m_result.Text.text);
+        }
+
+        [Test]
+        public void Curves_only_where_something_moves()
+        {
+            m_result = BvhImporter.Import(TestBvh.Bytes, "walk", 0f, false);
+            Assert.IsFalse(AnimationUtility.GetAnimationClipSettings(m_result.Clip).loopTime);
+            int positions = 0, rotations = 0;
+            foreach (EditorCurveBinding b in AnimationUtility.GetCurveBindings(m_result.Clip))
+            {
+                Assert.AreEqual(typeof(Transform), b.type);
+                if (b.propertyName.StartsWith("m_LocalPosition.")) { ++positions; Assert.AreEqual("Hips", b.path); }
+                else if (b.propertyName.StartsWith("m_LocalRotation.")) ++rotations;
+                else Assert.Fail("unexpected property " + b.propertyName);
+                Assert.AreEqual(TestBvh.FrameCount, AnimationUtility.GetEditorCurve(m_result.Clip, b).length);
+            }
+            // The hips translate (x, y, z); the hips turn and the left knee bends (4 each);
+            // nothing else moves in TestBvh.
+            Assert.AreEqual(3, positions);
+            Assert.AreEqual(8, rotations);
+        }
+
+        [Test]
+        public void The_clip_poses_the_prefab_like_the_plugin()
+        {
+            m_result = BvhImporter.Import(TestBvh.Bytes, "walk", 0f, true);
+            using (BvhFile bvh = BvhFile.LoadText(TestBvh.Bytes))
+            {
+                Transform[] joints = Joints(bvh, m_result.Root);
+                for (int half = 0; half <= 2 * (TestBvh.FrameCount - 1); ++half)
+                {
+                    float t = half * 0.5f * TestBvh.FrameTime;
+                    m_result.Clip.SampleAnimation(m_result.Root, t);
+                    Assert.Less(BvhAnimationTests.WorstJointError(bvh, joints, t), 1e-5f, "t = " + t);
+                }
+            }
+        }
+
+        [Test]
+        public void A_bad_file_fails_with_its_line_number()
+        {
+            string bad = TestBvh.Text.Replace("Frames: 3", "Frames: 4");
+            int lines = bad.TrimEnd('\n').Split('\n').Length;
+            AnimKitException e = Assert.Throws<AnimKitException>(
+                () => BvhImporter.Import(System.Text.Encoding.UTF8.GetBytes(bad), "bad", 0f, true));
+            StringAssert.Contains("line", e.Message);
+            Assert.AreEqual(AkStatus.Parse, e.Status, e.Message + " (file has " + lines + " lines)");
+        }
+
+        [Test]
+        public void A_real_walk_imports_and_plays_like_the_plugin()
+        {
+            string dir = Environment.GetEnvironmentVariable("AK_MOCAP_DIR");
+            string path = string.IsNullOrEmpty(dir) ? null : Path.Combine(dir, "cmu_02_01_walk.bvh");
+            if (path == null || !File.Exists(path)) Assert.Ignore("AK_MOCAP_DIR/cmu_02_01_walk.bvh not found");
+            byte[] bytes = File.ReadAllBytes(path);
+            m_result = BvhImporter.Import(bytes, "cmu_02_01_walk", 0f, true);
+            using (BvhFile bvh = BvhFile.LoadText(bytes))
+            {
+                Transform[] joints = Joints(bvh, m_result.Root);
+                float worst = 0f, dt = bvh.Clip.FrameTime;
+                for (int i = 0; i < bvh.Clip.FrameCount - 1; ++i)
+                    for (int half = 0; half < 2; ++half)
+                    {
+                        float t = (i + 0.5f * half) * dt;
+                        m_result.Clip.SampleAnimation(m_result.Root, t);
+                        worst = Mathf.Max(worst, BvhAnimationTests.WorstJointError(bvh, joints, t));
+                    }
+                // Float precision: a few ulps (1e-6 m at 10 m) per level of a 10-joint-deep chain.
+                Assert.Less(worst, 1e-5f, "worst joint distance, metres");
+                Console.WriteLine("cmu_02_01_walk: " + bvh.Clip.FrameCount + " frames, worst joint " + worst + " m");
+            }
+        }
+    }
+}

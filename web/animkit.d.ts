@@ -1,0 +1,157 @@
+// Types of web/animkit.mjs: animkit (C) in WebAssembly. Transforms are 7 floats
+// (qx, qy, qz, qw, tx, ty, tz); vectors are [x, y, z]; joints are indices or names.
+// Typed-array properties are views into WebAssembly memory: read them again after any call
+// that may allocate. Every object that owns memory has dispose().
+
+export type Vec3 = [number, number, number] | Float32Array | number[];
+export type Joint = number | string;
+export type Interp = 'step' | 'linear' | 'cubic';
+
+/** A failed animkit call: the library's message, status and (for parsers) line/column. */
+export class AnimkitError extends Error {
+  readonly status: number;
+  readonly statusName: string;
+  readonly line: number;
+  readonly column: number;
+  /** The C message without the line suffix. */
+  readonly reason: string;
+}
+
+export interface InitOptions {
+  /** The bytes of animkit.wasm (otherwise fetched beside animkit.js, or read from disk in Node). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+export function init(options?: InitOptions): Promise<Animkit>;
+
+export interface IKResult {
+  reached: boolean;
+  unreachable: boolean;
+  iterations: number;
+  /** Final end-effector distance (model-space units); aim solvers: remaining angle, radians. */
+  error: number;
+}
+
+export interface Animkit {
+  /** Reads BVH text; throws AnimkitError (with .line) on malformed input. */
+  loadBVH(input: string | Uint8Array | ArrayBuffer): { skeleton: Skeleton; clip: Clip };
+  /** BVH text with every joint's rotation channels in `order` (default 'ZYX'). */
+  writeBVH(skeleton: Skeleton, clip: Clip, order?: 'XYZ' | 'XZY' | 'YXZ' | 'YZX' | 'ZXY' | 'ZYX'): string;
+  /** Units from a standing height in file units. */
+  detectUnits(standingHeight: number): { units: 'm' | 'cm' | 'cmu' | 'in' | 'mm'; metresPerUnit: number };
+
+  /** Joint indices from root down to tip (root first); zero-length links skipped by default. */
+  chain(skeleton: Skeleton, root: Joint, tip: Joint, options?: { skipZeroBones?: boolean }): Int32Array;
+  /** Analytic two-bone IK (law of cosines); optional pole, soft limit. */
+  limbIK(pose: Pose, o: { upper: Joint; middle: Joint; end: Joint; target: Vec3; pole?: Vec3;
+    softLimit?: number; tolerance?: number; weight?: number }): IKResult;
+  ccdIK(pose: Pose, o: ChainIK & { jointWeights?: number[] }): IKResult;
+  fabrikIK(pose: Pose, o: ChainIK): IKResult;
+  /** Jacobian IK: pseudo-inverse or damped least squares; one chain or several effectors. */
+  jacobianIK(pose: Pose, o: (ChainIK | { joints: Joint[]; effectors: Joint[]; targets: Vec3[];
+    effectorWeights?: number[] }) & { method?: 'dls' | 'pseudo-inverse'; damping?: number;
+    maxIterations?: number; tolerance?: number; weight?: number }): IKResult;
+  aimIK(pose: Pose, o: { joint: Joint; target: Vec3; forward?: Vec3; up?: Vec3; worldUp?: Vec3;
+    clampWeight?: number; weight?: number }): IKResult;
+  lookAt(pose: Pose, o: { chain: ArrayLike<Joint>; target: Vec3; jointWeights?: number[];
+    forward?: Vec3; up?: Vec3; worldUp?: Vec3; clampWeight?: number; weight?: number }): IKResult;
+
+  /** The guide-joint walker on terrain from `animkit walk` flags (array or object). */
+  createWalker(flags?: string[] | WalkerFlags): Walker;
+}
+
+export interface ChainIK {
+  chain: ArrayLike<Joint>;
+  target: Vec3;
+  maxIterations?: number;
+  tolerance?: number;
+  weight?: number;
+}
+
+export interface WalkerFlags {
+  /** A walk clip (BVH bytes or text); default: the built-in procedural walk. */
+  clip?: Uint8Array | ArrayBuffer | string;
+  terrain?: 'flat' | 'hills' | 'stairs';
+  seed?: number;
+  start?: [number, number];
+  target?: [number, number];
+  steer?: 'cycle' | 'continuous';
+  turnRate?: number;
+  arrival?: number;
+  maxTime?: number;
+  scale?: number;
+  cycle?: string;
+  noFootIk?: boolean;
+  [flag: string]: unknown;
+}
+
+export interface Skeleton {
+  readonly jointCount: number;
+  readonly names: string[];
+  /** Parent index per joint, -1 for a root; parents come before children. */
+  readonly parents: Int32Array;
+  /** Rest pose, parent space, 7 floats per joint. */
+  readonly restLocal: Float32Array;
+  readonly boneLengths: Float32Array;
+  readonly isEndSite: Uint8Array;
+  find(name: string): number;
+  restHeight(): number;
+  /** Humanoid slots ('hips', 'left_foot', 'right_hand', ...) -> joint index or -1. */
+  humanoid(overrides?: string): Record<string, number>;
+  createPose(): Pose;
+  dispose(): void;
+}
+
+export interface Clip {
+  readonly jointCount: number;
+  readonly frameCount: number;
+  readonly frameTime: number;
+  readonly duration: number;
+  loop: boolean;
+  /** Frame-major rotation keys, 4 floats per joint per frame. */
+  readonly rotations: Float32Array;
+  /** Frame-major translation keys, 3 floats per track per frame. */
+  readonly translations: Float32Array;
+  readonly trackJoints: Int32Array;
+  sample(t: number, pose: Pose, interp?: Interp): Pose;
+  frame(frame: number, pose: Pose): Pose;
+  standingHeight(skeleton: Skeleton): number;
+  prepareCubic(): void;
+  dispose(): void;
+}
+
+export interface Pose {
+  readonly skeleton: Skeleton;
+  /** Parent-space transforms, 7 floats per joint. */
+  readonly local: Float32Array;
+  /** Model-space transforms after fk(), 7 floats per joint. */
+  readonly world: Float32Array;
+  fk(): Pose;
+  rest(): Pose;
+  /** World positions, 3 floats per joint (a copy). */
+  positions(out?: Float32Array): Float32Array;
+  dispose(): void;
+}
+
+export interface WalkerState {
+  time: number; clipTime: number; cycle: number; position: number[]; heading: number;
+  guideHeading: number; distance: number; pathLength: number; arrived: boolean; stopped: boolean;
+  idleWeight: number; stance: [boolean, boolean]; sole: [number[], number[]];
+  soleGround: [number, number]; tiltDeg: [number, number]; hipDrop: number;
+}
+
+export interface Walker {
+  /** Frames until the walker stops (or gives up at --max-time). */
+  readonly frameCount: number;
+  readonly frameTime: number;
+  readonly jointCount: number;
+  /** The walk motion's skeleton in metres (owned by the walker). */
+  readonly skeleton: Skeleton;
+  stepTo(frame: number): Walker;
+  step(): Walker;
+  setTarget(x: number, z: number): void;
+  /** World transforms (metres) after the last step, 7 floats per joint. */
+  readonly world: Float32Array;
+  positions(): Float32Array;
+  state(): WalkerState;
+  dispose(): void;
+}

@@ -1,0 +1,445 @@
+// animkit for JavaScript: the C library compiled to WebAssembly (web/dist/animkit.wasm, the
+// same build as the web page), wrapped in small classes. Works in browsers and in Node >= 18.
+//
+//   import { init } from 'animkit';
+//   const ak = await init();
+//   const { skeleton, clip } = ak.loadBVH(bytes);          // throws AnimkitError on bad input
+//   const pose = skeleton.createPose();
+//   clip.sample(1.25, pose);  pose.fk();                   // pose.world: 7 floats per joint
+//   ak.limbIK(pose, { upper: 'RightArm', middle: 'RightForeArm', end: 'RightHand', target: [x, y, z] });
+//   pose.dispose(); clip.dispose(); skeleton.dispose();
+//
+// Objects own WebAssembly memory and must be freed with dispose(). Typed-array properties
+// (parents, local, world, ...) are views into that memory: read them again after any call
+// that may allocate (memory growth replaces the buffer). Transforms are 7 floats
+// (qx, qy, qz, qw, tx, ty, tz) like the C ak_xform; quaternions are x, y, z, w.
+import createAnimkit from './dist/animkit.js';
+
+const XF = 7; // floats per ak_xform
+const INTERP = { step: 0, linear: 1, cubic: 2 };
+const UNITS = ['m', 'cm', 'cmu', 'in', 'mm'];
+const HUMANOID_SLOTS = [
+  'hips', 'spine', 'chest', 'neck', 'head',
+  'left_upper_leg', 'left_lower_leg', 'left_foot', 'left_toe',
+  'right_upper_leg', 'right_lower_leg', 'right_foot', 'right_toe',
+  'left_shoulder', 'left_upper_arm', 'left_lower_arm', 'left_hand',
+  'right_shoulder', 'right_upper_arm', 'right_lower_arm', 'right_hand',
+];
+// Sizes this file assumes, checked against the .wasm at init (akw_abi).
+const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 104]];
+
+/** An animkit call failed: `message` is the library's, `line`/`column` point into the input. */
+export class AnimkitError extends Error {
+  constructor(message, status, statusName, line, column) {
+    super(line > 0 ? `${message} (line ${line})` : message);
+    this.name = 'AnimkitError';
+    this.status = status;
+    this.statusName = statusName;
+    this.line = line;
+    this.column = column;
+    this.reason = message;
+  }
+}
+
+const isNode = typeof process === 'object' && process.versions && process.versions.node;
+
+/** Loads the WebAssembly module; options.wasmBinary skips fetching/reading animkit.wasm. */
+export async function init(options = {}) {
+  const args = { print: () => {}, printErr: () => {} };
+  if (options.wasmBinary) {
+    args.wasmBinary = options.wasmBinary;
+  } else if (isNode) {
+    const { readFile } = await import('node:fs/promises');
+    args.wasmBinary = await readFile(new URL('./dist/animkit.wasm', import.meta.url));
+  }
+  const m = await createAnimkit(args);
+  for (const [what, size] of ABI) {
+    if (m._akw_abi(what) !== size) throw new Error(`animkit.mjs does not match animkit.wasm (abi ${what})`);
+  }
+  return new Animkit(m);
+}
+
+class Animkit {
+  constructor(m) {
+    this.m = m;
+    this.err = m._malloc(268);
+    this.result = m._malloc(16);
+    this.scratchSize = 1 << 16;
+    this.scratch = m._malloc(this.scratchSize);
+    this.scratchTop = 0;
+    this.workspace = 0;
+    this.workspaceSize = 0;
+  }
+
+  // ---- memory helpers ----
+  get f32() { return this.m.HEAPF32; }
+  get i32() { return this.m.HEAP32; }
+  get u8() { return this.m.HEAPU8; }
+
+  alloc(bytes) {
+    const at = (this.scratchTop + 7) & ~7;
+    if (at + bytes > this.scratchSize) throw new RangeError('animkit: arguments too large');
+    this.scratchTop = at + bytes;
+    return this.scratch + at;
+  }
+  floats(values) {
+    if (values == null) return 0;
+    const p = this.alloc(4 * values.length);
+    this.f32.set(values, p >> 2);
+    return p;
+  }
+  ints(values) {
+    if (values == null) return 0;
+    const p = this.alloc(4 * values.length);
+    this.i32.set(values, p >> 2);
+    return p;
+  }
+  cstring(text) {
+    const n = this.m.lengthBytesUTF8(text) + 1;
+    const p = this.alloc(n);
+    this.m.stringToUTF8(text, p, n);
+    return p;
+  }
+  call(fn) {
+    this.scratchTop = 0;
+    try { return fn(); } finally { this.scratchTop = 0; }
+  }
+  check(status) {
+    if (status >= 0) return status;
+    const i = this.err >> 2;
+    const message = this.m.UTF8ToString(this.err + 12);
+    const name = this.m.UTF8ToString(this.m._ak_status_name(status));
+    throw new AnimkitError(message || name, status, name, this.i32[i + 1], this.i32[i + 2]);
+  }
+  readResult() {
+    const i = this.result >> 2;
+    return {
+      reached: this.i32[i] !== 0, unreachable: this.i32[i + 1] !== 0,
+      iterations: this.i32[i + 2], error: this.f32[i + 3],
+    };
+  }
+
+  // ---- BVH ----
+  /** Reads BVH text (string, Uint8Array or ArrayBuffer): { skeleton, clip }. */
+  loadBVH(input) {
+    const bytes = typeof input === 'string' ? new TextEncoder().encode(input)
+      : input instanceof ArrayBuffer ? new Uint8Array(input) : input;
+    const m = this.m;
+    const text = m._malloc(Math.max(1, bytes.length));
+    const out = m._malloc(8);
+    try {
+      this.u8.set(bytes, text);
+      this.check(m._ak_bvh_read_memory(text, bytes.length, 0, out, out + 4, this.err));
+      return { skeleton: new Skeleton(this, this.i32[out >> 2], true), clip: new Clip(this, this.i32[(out >> 2) + 1]) };
+    } finally {
+      m._free(out);
+      m._free(text);
+    }
+  }
+
+  /** BVH text of a skeleton + clip with every joint's rotation channels in `order` ('XYZ' ... 'ZYX'). */
+  writeBVH(skeleton, clip, order = 'ZYX') {
+    const orders = ['XYZ', 'XZY', 'YXZ', 'YZX', 'ZXY', 'ZYX'];
+    const m = this.m;
+    const out = m._malloc(8);
+    try {
+      this.check(m._ak_bvh_write_memory(skeleton.ptr, clip.ptr, orders.indexOf(order.toUpperCase()), out, out + 4, this.err));
+      const p = this.i32[out >> 2];
+      const text = m.UTF8ToString(p, this.i32[(out >> 2) + 1]);
+      m._ak_free(p);
+      return text;
+    } finally {
+      m._free(out);
+    }
+  }
+
+  /** Units of a character from its standing height in file units: { units, metresPerUnit }. */
+  detectUnits(standingHeight) {
+    return this.call(() => {
+      const p = this.alloc(4);
+      const units = this.m._ak_units_detect(standingHeight, p);
+      return { units: UNITS[units], metresPerUnit: this.f32[p >> 2] };
+    });
+  }
+
+  // ---- IK: every solver of ik.h. Joints are indices or names; vectors are [x, y, z] in the
+  // pose's model space (the space of pose.world). pose.local and pose.world are updated. ----
+
+  /** Joints from `root` down to `tip` (root first); zero-length links left out by default. */
+  chain(skeleton, root, tip, { skipZeroBones = true } = {}) {
+    return this.call(() => {
+      const p = this.alloc(4 * 64);
+      let n = this.check(this.m._ak_ik_chain_from_joints(skeleton.ptr, skeleton.index(root), skeleton.index(tip), p, 64));
+      if (skipZeroBones) n = this.m._ak_ik_chain_skip_zero_bones(skeleton.ptr, p, n);
+      return Int32Array.from(this.i32.subarray(p >> 2, (p >> 2) + n));
+    });
+  }
+
+  limbIK(pose, o) {
+    const sk = pose.skeleton;
+    return this.solve(() => this.m._akw_limb_ik(sk.ptr, pose.localPtr, pose.worldPtr, sk.index(o.upper), sk.index(o.middle),
+      sk.index(o.end), this.floats(o.target), this.floats(o.pole), o.softLimit ?? 0, o.tolerance ?? -1, o.weight ?? 1,
+      this.result, this.err));
+  }
+  ccdIK(pose, o) { return this.chainIK(0, pose, o); }
+  fabrikIK(pose, o) { return this.chainIK(1, pose, o); }
+  chainIK(kind, pose, o) {
+    const sk = pose.skeleton;
+    return this.solve(() => {
+      const chain = sk.indices(o.chain);
+      return this.m._akw_chain_ik(kind, sk.ptr, pose.localPtr, pose.worldPtr, this.ints(chain), chain.length,
+        this.floats(o.target), this.floats(o.jointWeights), o.maxIterations ?? 0, o.tolerance ?? -1, o.weight ?? 1,
+        this.result, this.err);
+    });
+  }
+  /** method 'dls' (default) or 'pseudo-inverse'; either { chain, target } or several effectors:
+   * { joints, effectors, targets: [[x,y,z], ...], effectorWeights }. */
+  jacobianIK(pose, o) {
+    const sk = pose.skeleton;
+    const multi = o.effectors != null;
+    const chain = multi ? [] : sk.indices(o.chain);
+    const joints = multi ? sk.indices(o.joints) : [];
+    const effectors = multi ? sk.indices(o.effectors) : [];
+    const need = this.m._ak_jacobian_ik_workspace_size(multi ? joints.length : chain.length - 1, multi ? effectors.length : 1);
+    if (need > this.workspaceSize) {
+      if (this.workspace) this.m._free(this.workspace);
+      this.workspace = this.m._malloc(need);
+      this.workspaceSize = need;
+    }
+    const method = (o.method ?? 'dls') === 'dls' ? 1 : 0;
+    return this.solve(() => this.m._akw_jacobian_ik(sk.ptr, pose.localPtr, pose.worldPtr, method,
+      multi ? 0 : this.ints(chain), chain.length, multi ? 0 : this.floats(o.target),
+      multi ? this.ints(joints) : 0, joints.length, multi ? this.ints(effectors) : 0,
+      multi ? this.floats(o.targets.flat()) : 0, this.floats(o.effectorWeights), effectors.length,
+      o.damping ?? -1, o.maxIterations ?? 0, o.tolerance ?? -1, o.weight ?? 1, this.workspace, this.workspaceSize,
+      this.result, this.err));
+  }
+  aimIK(pose, o) {
+    const sk = pose.skeleton;
+    return this.solve(() => this.m._akw_aim_ik(sk.ptr, pose.localPtr, pose.worldPtr, sk.index(o.joint),
+      this.floats(o.target), this.floats(o.forward), this.floats(o.up), this.floats(o.worldUp),
+      o.clampWeight ?? 0, o.weight ?? 1, this.result, this.err));
+  }
+  lookAt(pose, o) {
+    const sk = pose.skeleton;
+    return this.solve(() => {
+      const chain = sk.indices(o.chain);
+      return this.m._akw_look_at(sk.ptr, pose.localPtr, pose.worldPtr, this.ints(chain), chain.length,
+        this.floats(o.jointWeights), this.floats(o.target), this.floats(o.forward), this.floats(o.up),
+        this.floats(o.worldUp), o.clampWeight ?? 0, o.weight ?? 1, this.result, this.err);
+    });
+  }
+  solve(fn) {
+    return this.call(() => {
+      this.check(fn());
+      return this.readResult();
+    });
+  }
+
+  // ---- the walker ----
+  /** The guide-joint walker on terrain, set up from `animkit walk` flags: an array
+   * (['--terrain', 'stairs']) or an object ({ terrain: 'stairs', seed: 3, start: [-6, -4],
+   * target: [6, 4], noFootIk: true }). A walk clip comes as { clip: BVH bytes or text }. */
+  createWalker(flags = {}) {
+    let argv = flags;
+    let clipPath = null;
+    if (!Array.isArray(flags)) {
+      argv = [];
+      for (const [key, value] of Object.entries(flags)) {
+        const flag = '--' + key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+        if (key === 'clip' && typeof value !== 'string' || value instanceof Uint8Array) {
+          clipPath = `/walker-clip-${Date.now()}-${Math.random().toString(36).slice(2)}.bvh`;
+          this.m.FS.writeFile(clipPath, value instanceof ArrayBuffer ? new Uint8Array(value) : value);
+          argv.push(flag, clipPath);
+        } else if (value === true) {
+          argv.push(flag);
+        } else if (value !== false && value != null) {
+          argv.push(flag, Array.isArray(value) ? value.join(',') : String(value));
+        }
+      }
+    }
+    try {
+      const ptr = this.call(() => {
+        const list = argv.map((a) => this.cstring(String(a)));
+        return this.m._akw_walker_create(list.length, this.ints(list), this.err);
+      });
+      if (!ptr) this.check(this.i32[this.err >> 2] || -1);
+      return new Walker(this, ptr);
+    } finally {
+      if (clipPath) this.m.FS.unlink(clipPath);
+    }
+  }
+}
+
+/** A joint hierarchy (parents before children). */
+class Skeleton {
+  constructor(ak, ptr, owned) {
+    this.ak = ak;
+    this.ptr = ptr;
+    this.owned = owned;
+    const f = ak.call(() => {
+      const p = ak.alloc(24);
+      ak.m._akw_skeleton_fields(ptr, p);
+      return Array.from(ak.i32.subarray(p >> 2, (p >> 2) + 6));
+    });
+    [this.jointCount, this.namesPtr, this.parentsPtr, this.restPtr, this.lengthsPtr, this.endPtr] = f;
+    this.names = [];
+    for (let j = 0; j < this.jointCount; ++j) this.names.push(ak.m.UTF8ToString(this.namesPtr + 64 * j));
+    this.byName = new Map(this.names.map((n, j) => [n, j]));
+  }
+  get parents() { return new Int32Array(this.ak.i32.buffer, this.parentsPtr, this.jointCount); }
+  get restLocal() { return new Float32Array(this.ak.f32.buffer, this.restPtr, this.jointCount * XF); }
+  get boneLengths() { return new Float32Array(this.ak.f32.buffer, this.lengthsPtr, this.jointCount); }
+  get isEndSite() { return new Uint8Array(this.ak.u8.buffer, this.endPtr, this.jointCount); }
+  /** Index of the joint called `name`, or -1. */
+  find(name) { return this.byName.get(name) ?? -1; }
+  index(joint) {
+    if (typeof joint === 'number' && joint >= 0 && joint < this.jointCount) return joint;
+    const j = typeof joint === 'string' ? this.find(joint) : -1;
+    if (j < 0) throw new AnimkitError(`no joint '${joint}'`, -6, 'AK_ERR_NOT_FOUND', 0, 0);
+    return j;
+  }
+  indices(joints) { return Array.from(joints, (j) => this.index(j)); }
+  /** Height of the rest pose along Y, file units. */
+  restHeight() { return this.ak.m._ak_skeleton_rest_height(this.ptr); }
+  /** The humanoid joints found by name ({ hips: 0, left_foot: 5, ... }, -1 where missing). */
+  humanoid(overrides = null) {
+    const ak = this.ak;
+    return ak.call(() => {
+      const p = ak.alloc(4 * HUMANOID_SLOTS.length);
+      ak.m._ak_humanoid_find(this.ptr, overrides ? ak.cstring(overrides) : 0, p, ak.err);
+      const out = {};
+      HUMANOID_SLOTS.forEach((slot, k) => { out[slot] = ak.i32[(p >> 2) + k]; });
+      return out;
+    });
+  }
+  createPose() { return new Pose(this.ak, this); }
+  dispose() {
+    if (this.ptr && this.owned) this.ak.m._ak_skeleton_destroy(this.ptr);
+    this.ptr = 0;
+  }
+}
+
+/** Sampled keys per joint: rotations for every joint, translations for the tracked ones. */
+class Clip {
+  constructor(ak, ptr) {
+    this.ak = ak;
+    this.ptr = ptr;
+    this.refresh();
+  }
+  refresh() {
+    const ak = this.ak;
+    [this.jointCount, this.frameCount, this.loopFlag, this.rotationsPtr, this.trackCount, this.trackJointPtr,
+      this.translationsPtr, this.frameTime] = ak.call(() => {
+      const p = ak.alloc(32);
+      ak.m._akw_clip_fields(this.ptr, p, p + 28);
+      return [...ak.i32.subarray(p >> 2, (p >> 2) + 7), ak.f32[(p >> 2) + 7]];
+    });
+  }
+  get loop() { return this.loopFlag !== 0; }
+  set loop(on) { this.ak.m._akw_clip_set_loop(this.ptr, on ? 1 : 0); this.loopFlag = on ? 1 : 0; }
+  /** Seconds: (frames - 1) * frameTime clamped, frames * frameTime looping. */
+  get duration() { return this.ak.m._ak_clip_duration(this.ptr); }
+  /** Rotation keys, frame-major: 4 floats (x, y, z, w) per joint per frame. */
+  get rotations() { return new Float32Array(this.ak.f32.buffer, this.rotationsPtr, this.frameCount * this.jointCount * 4); }
+  /** Translation keys, frame-major: 3 floats per track per frame; trackJoints says whose. */
+  get translations() { return new Float32Array(this.ak.f32.buffer, this.translationsPtr, this.frameCount * this.trackCount * 3); }
+  get trackJoints() { return new Int32Array(this.ak.i32.buffer, this.trackJointPtr, this.trackCount); }
+  /** Local pose at time t (seconds) into pose.local; interp 'step' | 'linear' | 'cubic'. */
+  sample(t, pose, interp = 'linear') {
+    this.ak.m._ak_clip_sample(this.ptr, pose.skeleton.ptr, t, INTERP[interp] ?? 1, pose.localPtr);
+    return pose;
+  }
+  /** Exactly frame f (clamped) into pose.local. */
+  frame(f, pose) {
+    this.ak.m._ak_clip_frame(this.ptr, pose.skeleton.ptr, f, pose.localPtr);
+    return pose;
+  }
+  /** Median standing height over the clip, file units (feed it to ak.detectUnits). */
+  standingHeight(skeleton) { return this.ak.m._ak_clip_standing_height(this.ptr, skeleton.ptr); }
+  /** Precomputes the cubic spline points (cubic sampling about 3x faster). */
+  prepareCubic() { this.ak.check(this.ak.m._ak_clip_prepare_cubic(this.ptr)); }
+  dispose() {
+    if (this.ptr) this.ak.m._ak_clip_destroy(this.ptr);
+    this.ptr = 0;
+  }
+}
+
+/** Local (parent-space) and world (model-space) transforms of one skeleton's joints. */
+class Pose {
+  constructor(ak, skeleton) {
+    this.ak = ak;
+    this.skeleton = skeleton;
+    this.localPtr = ak.m._malloc(skeleton.jointCount * XF * 4 * 2);
+    this.worldPtr = this.localPtr + skeleton.jointCount * XF * 4;
+    ak.m._ak_pose_rest(skeleton.ptr, this.localPtr);
+    this.fk();
+  }
+  get local() { return new Float32Array(this.ak.f32.buffer, this.localPtr, this.skeleton.jointCount * XF); }
+  get world() { return new Float32Array(this.ak.f32.buffer, this.worldPtr, this.skeleton.jointCount * XF); }
+  /** world[j] = world[parent[j]] * local[j]. */
+  fk() { this.ak.m._ak_fk(this.skeleton.ptr, this.localPtr, this.worldPtr); return this; }
+  rest() { this.ak.m._ak_pose_rest(this.skeleton.ptr, this.localPtr); return this; }
+  /** World positions, a new Float32Array of 3 floats per joint. */
+  positions(out = new Float32Array(this.skeleton.jointCount * 3)) {
+    const w = this.world;
+    for (let j = 0; j < this.skeleton.jointCount; ++j) {
+      out[3 * j] = w[XF * j + 4]; out[3 * j + 1] = w[XF * j + 5]; out[3 * j + 2] = w[XF * j + 6];
+    }
+    return out;
+  }
+  dispose() {
+    if (this.localPtr) this.ak.m._free(this.localPtr);
+    this.localPtr = this.worldPtr = 0;
+  }
+}
+
+/** The walker: steps at the walk clip's frame time; its pose is in the world, metres. */
+class Walker {
+  constructor(ak, ptr) {
+    this.ak = ak;
+    this.ptr = ptr;
+    const [frameCount, jointCount, skeletonPtr, frameTime] = ak.call(() => {
+      const p = ak.alloc(16);
+      ak.m._akw_walker_fields(ptr, p, p + 12);
+      return [...ak.i32.subarray(p >> 2, (p >> 2) + 3), ak.f32[(p >> 2) + 3]];
+    });
+    this.frameCount = frameCount; // frames until it stops (or gives up)
+    this.jointCount = jointCount;
+    this.frameTime = frameTime;
+    this.skeleton = new Skeleton(ak, skeletonPtr, false); // the walk motion's, in metres
+    this.frame = 0;
+  }
+  /** Simulates up to frame f (0 is the start pose); going back restarts. */
+  stepTo(f) { this.ak.m._akw_walker_step_to(this.ptr, f); this.frame = f; return this; }
+  step() { return this.stepTo(this.frame + 1); }
+  setTarget(x, z) { this.ak.m._akw_walker_set_target(this.ptr, x, z); }
+  /** World transforms of every joint after the last step (7 floats per joint). */
+  get world() { return new Float32Array(this.ak.f32.buffer, this.ak.m._akw_walker_world(this.ptr), this.jointCount * XF); }
+  positions() {
+    const w = this.world, out = new Float32Array(this.jointCount * 3);
+    for (let j = 0; j < this.jointCount; ++j) out.set(w.subarray(XF * j + 4, XF * j + 7), 3 * j);
+    return out;
+  }
+  /** What the walker is doing: position, heading (radians), stance, soles, hip drop ... */
+  state() {
+    const ak = this.ak;
+    return ak.call(() => {
+      const p = ak.alloc(104);
+      ak.m._akw_walker_state(this.ptr, p);
+      const f = ak.f32, i = ak.i32, k = p >> 2;
+      const v = (o) => [f[k + o], f[k + o + 1], f[k + o + 2]];
+      return {
+        time: f[k], clipTime: f[k + 1], cycle: i[k + 2], position: v(3), heading: f[k + 6],
+        guideHeading: f[k + 7], distance: f[k + 8], pathLength: f[k + 9], arrived: i[k + 10] !== 0,
+        stopped: i[k + 11] !== 0, idleWeight: f[k + 12], stance: [i[k + 13] !== 0, i[k + 14] !== 0],
+        sole: [v(15), v(18)], soleGround: [f[k + 21], f[k + 22]], tiltDeg: [f[k + 23], f[k + 24]],
+        hipDrop: f[k + 25],
+      };
+    });
+  }
+  dispose() {
+    if (this.ptr) this.ak.m._akw_walker_destroy(this.ptr);
+    this.ptr = 0;
+  }
+}

@@ -1,0 +1,230 @@
+/* animkit web — the C side of the JavaScript API (web/animkit.mjs). Thin glue only: it turns
+ * plain numbers and pointers from JavaScript into the library's params structs and calls the
+ * library; no animation logic lives here. Every function is exported from the .wasm. */
+#include <emscripten.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "animkit/animkit.h"
+#include "animkit/ik.h"
+#include "animkit/locomotion.h"
+#include "walk_view.h"
+
+#define AKW EMSCRIPTEN_KEEPALIVE
+
+/* Sizes the JavaScript side relies on; it refuses to run when they differ from its own. */
+AKW int32_t akw_abi(int32_t what)
+{
+    switch (what) {
+    case 0: return (int32_t)sizeof(ak_error);
+    case 1: return (int32_t)offsetof(ak_error, message);
+    case 2: return (int32_t)sizeof(ak_xform);
+    case 3: return (int32_t)sizeof(ak_ik_result);
+    case 4: return AK_NAME_MAX;
+    case 5: return AK_HUM_SLOT_COUNT;
+    case 6: return (int32_t)sizeof(ak_walker_state);
+    default: return -1;
+    }
+}
+
+/* out: joint_count, names, parents, rest_local, bone_lengths, is_end_site (pointers as ints). */
+AKW void akw_skeleton_fields(const ak_skeleton *sk, int32_t *out)
+{
+    out[0] = sk->joint_count;
+    out[1] = (int32_t)(intptr_t)sk->names;
+    out[2] = (int32_t)(intptr_t)sk->parents;
+    out[3] = (int32_t)(intptr_t)sk->rest_local;
+    out[4] = (int32_t)(intptr_t)sk->bone_lengths;
+    out[5] = (int32_t)(intptr_t)sk->is_end_site;
+}
+
+/* out: joint_count, frame_count, loop, rotations, track_count, track_joint, translations;
+ * *frame_time gets the seconds per frame. */
+AKW void akw_clip_fields(const ak_clip *c, int32_t *out, float *frame_time)
+{
+    out[0] = c->joint_count;
+    out[1] = c->frame_count;
+    out[2] = c->loop;
+    out[3] = (int32_t)(intptr_t)c->rotations;
+    out[4] = c->track_count;
+    out[5] = (int32_t)(intptr_t)c->track_joint;
+    out[6] = (int32_t)(intptr_t)c->translations;
+    *frame_time = c->frame_time;
+}
+
+AKW void akw_clip_set_loop(ak_clip *c, int32_t loop)
+{
+    c->loop = loop ? 1 : 0;
+}
+
+/* ---- IK: one call per solver; vectors come as pointers to 3 floats (NULL: not given) ---- */
+
+static ak_vec3 v3(const float *p)
+{
+    return ak_vec3_make(p[0], p[1], p[2]);
+}
+
+AKW int32_t akw_limb_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world, int32_t upper,
+                        int32_t middle, int32_t end, const float *target, const float *pole,
+                        float soft_limit, float tolerance, float weight, ak_ik_result *res,
+                        ak_error *err)
+{
+    ak_limb_ik_params p = ak_limb_ik_defaults();
+    p.skeleton = sk;
+    p.upper = upper;
+    p.middle = middle;
+    p.end = end;
+    p.target = v3(target);
+    p.use_pole = pole != NULL;
+    if (pole) p.pole = v3(pole);
+    p.soft_limit = soft_limit;
+    if (tolerance >= 0) p.tolerance = tolerance;
+    p.weight = weight;
+    return ak_limb_ik_run(&p, local, world, res, err);
+}
+
+/* kind 0: CCD, 1: FABRIK. joint_weights may be NULL. */
+AKW int32_t akw_chain_ik(int32_t kind, const ak_skeleton *sk, ak_xform *local, ak_xform *world,
+                         const int32_t *chain, int32_t chain_length, const float *target,
+                         const float *joint_weights, int32_t max_iterations, float tolerance,
+                         float weight, ak_ik_result *res, ak_error *err)
+{
+    ak_chain_ik_params p = ak_chain_ik_defaults();
+    p.skeleton = sk;
+    p.chain = chain;
+    p.chain_length = chain_length;
+    p.target = v3(target);
+    p.joint_weights = joint_weights;
+    if (max_iterations > 0) p.max_iterations = max_iterations;
+    if (tolerance >= 0) p.tolerance = tolerance;
+    p.weight = weight;
+    return kind == 1 ? ak_fabrik_ik_run(&p, local, world, res, err)
+                     : ak_ccd_ik_run(&p, local, world, res, err);
+}
+
+/* The single-chain form when effector_count is 0 (chain, target), else the multi-effector
+ * form (joints, effectors, targets: 3 floats each, effector_weights may be NULL). The
+ * workspace is the caller's, ak_jacobian_ik_workspace_size bytes. */
+AKW int32_t akw_jacobian_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world,
+                            int32_t method, const int32_t *chain, int32_t chain_length,
+                            const float *target, const int32_t *joints, int32_t joint_count,
+                            const int32_t *effectors, const float *targets,
+                            const float *effector_weights, int32_t effector_count, float damping,
+                            int32_t max_iterations, float tolerance, float weight, void *workspace,
+                            int32_t workspace_bytes, ak_ik_result *res, ak_error *err)
+{
+    ak_jacobian_ik_params p = ak_jacobian_ik_defaults();
+    p.skeleton = sk;
+    p.method = method;
+    p.chain = chain;
+    p.chain_length = chain_length;
+    if (target) p.target = v3(target);
+    p.joints = joints;
+    p.joint_count = joint_count;
+    p.effectors = effectors;
+    p.targets = (const ak_vec3 *)targets;
+    p.effector_weights = effector_weights;
+    p.effector_count = effector_count;
+    if (damping >= 0) p.damping = damping;
+    if (max_iterations > 0) p.max_iterations = max_iterations;
+    if (tolerance >= 0) p.tolerance = tolerance;
+    p.weight = weight;
+    p.workspace = workspace;
+    p.workspace_bytes = (size_t)workspace_bytes;
+    return ak_jacobian_ik_run(&p, local, world, res, err);
+}
+
+/* forward, up, world_up: NULL for the defaults. */
+AKW int32_t akw_aim_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world, int32_t joint,
+                       const float *target, const float *forward, const float *up,
+                       const float *world_up, float clamp_weight, float weight, ak_ik_result *res,
+                       ak_error *err)
+{
+    ak_aim_ik_params p = ak_aim_ik_defaults();
+    p.skeleton = sk;
+    p.joint = joint;
+    p.target = v3(target);
+    if (forward) p.forward = v3(forward);
+    if (up) p.up = v3(up);
+    if (world_up) p.world_up = v3(world_up);
+    p.clamp_weight = clamp_weight;
+    p.weight = weight;
+    return ak_aim_ik_run(&p, local, world, res, err);
+}
+
+AKW int32_t akw_look_at(const ak_skeleton *sk, ak_xform *local, ak_xform *world,
+                        const int32_t *chain, int32_t chain_length, const float *joint_weights,
+                        const float *target, const float *forward, const float *up,
+                        const float *world_up, float clamp_weight, float weight, ak_ik_result *res,
+                        ak_error *err)
+{
+    ak_look_at_params p = ak_look_at_defaults();
+    p.skeleton = sk;
+    p.chain = chain;
+    p.chain_length = chain_length;
+    p.joint_weights = joint_weights;
+    p.target = v3(target);
+    if (forward) p.forward = v3(forward);
+    if (up) p.up = v3(up);
+    if (world_up) p.world_up = v3(world_up);
+    p.clamp_weight = clamp_weight;
+    p.weight = weight;
+    return ak_look_at_run(&p, local, world, res, err);
+}
+
+/* ---- The walker: the viewer's walker scene set up from `animkit walk` flags ---- */
+
+/* argv: argc C strings (the walk flags). NULL with the reason in err->message on failure. */
+AKW akv_walk_view *akw_walker_create(int32_t argc, const char **argv, ak_error *err)
+{
+    static akv_settings s; /* only walk_argc/argv are read, during the call */
+    akv_settings_defaults(&s, 1);
+    s.mode = AKV_MODE_WALK;
+    if (argc < 0 || argc > 64) {
+        ak_error_set(err, AK_ERR_INVALID_ARG, 0, "too many walker flags");
+        return NULL;
+    }
+    s.walk_argc = argc;
+    for (int32_t i = 0; i < argc; ++i)
+        s.walk_argv[i] = argv[i];
+    akv_walk_view *w = akv_walk_view_create(&s, err->message, sizeof err->message);
+    err->status = w ? AK_OK : AK_ERR_INVALID_ARG;
+    err->line = err->column = 0;
+    return w;
+}
+
+AKW void akw_walker_destroy(akv_walk_view *w)
+{
+    akv_walk_view_destroy(w);
+}
+
+/* Steps to frame `frame` (0 = the start, placed on the ground) at the clip's frame time. */
+AKW void akw_walker_step_to(akv_walk_view *w, int32_t frame)
+{
+    akv_walk_view_step_to(w, frame);
+}
+
+/* out: frame_count (frames to the stop), joint_count, skeleton pointer; *frame_time. */
+AKW void akw_walker_fields(const akv_walk_view *w, int32_t *out, float *frame_time)
+{
+    const ak_walk_motion *m = akv_walk_view_motion(w);
+    out[0] = akv_walk_view_frame_count(w);
+    out[1] = ak_walk_motion_skeleton(m)->joint_count;
+    out[2] = (int32_t)(intptr_t)ak_walk_motion_skeleton(m);
+    *frame_time = akv_walk_view_frame_time(w);
+}
+
+AKW const ak_xform *akw_walker_world(const akv_walk_view *w)
+{
+    return ak_walker_world_pose(akv_walk_view_walker(w));
+}
+
+AKW void akw_walker_state(const akv_walk_view *w, ak_walker_state *out)
+{
+    ak_walker_get_state(akv_walk_view_walker(w), out);
+}
+
+AKW void akw_walker_set_target(akv_walk_view *w, float x, float z)
+{
+    ak_walker_set_target(akv_walk_view_walker(w), ak_vec3_make(x, 0.0f, z));
+}
