@@ -78,11 +78,13 @@ typedef struct ak_contact_params {
     float metres_per_unit;  /* the clip's units; 0 (default): ak_units_detect_clip */
     float height_on;        /* m above the local floor; default 0.025 */
     float height_off;       /* m; default 0.045 */
-    float speed_on;         /* m/s, horizontal; default 0.35 */
-    float speed_off;        /* m/s; default 0.6 */
+    float speed_on;         /* m/s, horizontal; default 0.25 */
+    float speed_off;        /* m/s; default 0.45 */
     float rise_off;         /* m/s: the heel also lifts off when it rises this fast (heel-off
                                in a walk); 0 disables; default 0.12 */
     float floor_window;     /* s either side of a frame for its local floor; default 0.8 */
+    float max_floor_rise;   /* m: a local floor higher than this above the point's lowest in
+                               the clip is no floor (a foot on a pedal); default 0.3 */
     float min_stance;       /* s: shorter stance runs are dropped; default 0.05 */
     float min_swing;        /* s: shorter gaps between two stances are filled; default 0.06 */
 } ak_contact_params;
@@ -115,6 +117,15 @@ typedef struct ak_foot_calibration {
 AK_API int32_t ak_foot_calibrate(const ak_skeleton *skeleton, const ak_clip *clip,
                                  const int32_t foot[2], const int32_t toe[2], const uint8_t *left,
                                  const uint8_t *right, ak_foot_calibration *out, ak_error *err);
+
+/* Plain planted flags (1/0) of two given end joints (ankles, or wrists): the joint's own
+ * contact (the heel bit) by ak_contact_run's rule. `params` gives the thresholds (its
+ * skeleton, clip and joints are replaced by the arguments; the joint's first child, if any,
+ * is its toe point). For heel and toe bits use ak_contact_run. */
+AK_API int32_t ak_foot_contacts_detect(const ak_skeleton *skeleton, const ak_clip *clip,
+                                       int32_t left_foot, int32_t right_foot,
+                                       float metres_per_unit, const ak_contact_params *params,
+                                       uint8_t *left, uint8_t *right, ak_error *err);
 
 /* The contact flag byte at time t (seconds) of a clip of frame_count frames: the nearest
  * frame, wrapped when `loop`, clamped otherwise. The one stance-at-time rule. */

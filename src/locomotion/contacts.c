@@ -28,10 +28,11 @@ ak_contact_params ak_contact_defaults(void)
     p.metres_per_unit = 0.0f;
     p.height_on = 0.025f;
     p.height_off = 0.045f;
-    p.speed_on = 0.35f;
-    p.speed_off = 0.6f;
+    p.speed_on = 0.25f;
+    p.speed_off = 0.45f;
     p.rise_off = 0.12f;
     p.floor_window = 0.8f;
+    p.max_floor_rise = 0.3f;
     p.min_stance = 0.05f;
     p.min_swing = 0.06f;
     return p;
@@ -56,6 +57,8 @@ int32_t ak_contact_validate(const ak_contact_params *p, ak_error *err)
         !(p->rise_off >= 0.0f) || !isfinite(p->rise_off))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "contact thresholds must be positive with off >= on");
+    if (!(p->max_floor_rise >= 0.0f) || !isfinite(p->max_floor_rise))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max floor rise must be >= 0 m");
     if (!(p->floor_window > 0.0f) || !isfinite(p->floor_window) || !(p->min_stance >= 0.0f) ||
         !isfinite(p->min_stance) || !(p->min_swing >= 0.0f) || !isfinite(p->min_swing))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -101,6 +104,11 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, int32
     if (loop && 2 * w + 1 > n) w = n / 2;
     int32_t k = (int32_t)lroundf((1.0f / 60.0f) / ft);
     if (k < 1) k = 1;
+    /* The lowest the point comes in the whole clip: a local floor more than max_floor_rise
+     * above it is not a floor (a foot on a pedal, a step onto a chair). */
+    float lowest = INFINITY;
+    for (int32_t f = first; f < n; ++f)
+        if (pos[f].y < lowest) lowest = pos[f].y;
     int state = -1;
     /* Loops: a second pass so the hysteresis state at frame 0 is the one the loop ends in. */
     for (int32_t pass = 0; pass < (loop ? 2 : 1); ++pass)
@@ -124,7 +132,8 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, int32
             const float h = pos[f].y - floor_y;
             const float rise = span > 0.0f ? d.y / span : 0.0f;
             const int rising = bit == AK_CONTACT_HEEL && p->rise_off > 0.0f && rise > p->rise_off;
-            const int on = h < p->height_on && speed < p->speed_on && !rising;
+            const int on = h < p->height_on && speed < p->speed_on && !rising &&
+                           floor_y - lowest <= p->max_floor_rise;
             const int off = h > p->height_off || speed > p->speed_off || rising;
             if (state < 0)
                 state = on;
@@ -274,6 +283,34 @@ int32_t ak_contact_run(const ak_contact_params *p, uint8_t *left, uint8_t *right
     }
     free(scratch);
     free(pos);
+    return AK_OK;
+}
+
+int32_t ak_foot_contacts_detect(const ak_skeleton *sk, const ak_clip *c, int32_t lf, int32_t rf,
+                                float mpu, const ak_contact_params *params, uint8_t *left,
+                                uint8_t *right, ak_error *err)
+{
+    if (!sk || !c || !params || !left || !right)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (lf < 0 || rf < 0 || lf >= sk->joint_count || rf >= sk->joint_count)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "end joints out of range");
+    ak_contact_params cp = *params;
+    cp.skeleton = sk;
+    cp.clip = c;
+    cp.metres_per_unit = mpu;
+    const int32_t end[2] = {lf, rf};
+    for (int s = 0; s < 2; ++s) {
+        cp.heel[s] = end[s];
+        const int32_t child = end[s] + 1;
+        cp.toe[s] = child < sk->joint_count && sk->parents[child] == end[s] ? child : end[s];
+    }
+    const int32_t st = ak_contact_run(&cp, left, right, err);
+    if (st != AK_OK) return st;
+    /* The end joint's own planted phase (the heel bit; a joint without a child has no other). */
+    for (int32_t f = 0; f < c->frame_count; ++f) {
+        left[f] = (left[f] & AK_CONTACT_HEEL) != 0;
+        right[f] = (right[f] & AK_CONTACT_HEEL) != 0;
+    }
     return AK_OK;
 }
 
