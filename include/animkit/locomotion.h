@@ -400,9 +400,8 @@ typedef struct ak_walker_state {
     float distance;      /* to the target, horizontal, m */
     float path_length;   /* horizontal distance travelled, m */
     int32_t arrived;     /* stopping at the target (decelerating, settling or stopped) */
-    int32_t stopped;     /* fully stopped (idle weight 1) */
+    int32_t stopped;     /* at rest at the target (the settle done, idle weight 1) */
     float idle_weight;
-    float rate;          /* the walk clip's playback rate, 0 (standing) .. 1 */
     int32_t stance[2];
     ak_vec3 sole[2];      /* world sole contact points */
     float sole_ground[2]; /* ground height under each sole (NaN where none) */
@@ -411,6 +410,7 @@ typedef struct ak_walker_state {
     int32_t contact[2];   /* AK_CONTACT_* of each foot this frame (0 in swing) */
     ak_vec3 toe[2];       /* world toe contact points (= sole for a foot without a toe) */
     float toe_ground[2];  /* ground height under each toe point (NaN where none or unknown) */
+    float rate;           /* the walk clip's playback rate, 0 (standing) .. 1 */
 } ak_walker_state;
 
 typedef struct ak_walker ak_walker;
