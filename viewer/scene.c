@@ -45,7 +45,8 @@ void akv_print_flags(FILE *out)
 {
     fprintf(
         out,
-        "files:   FILE.bvh ...            one or more BVH files, each drawn in its own colour\n"
+        "files:   FILE.bvh ...            one or more BVH files, each drawn in its own colour; files that\n"
+        "                                 start in one spot stand side by side (--overlay: keep them)\n"
         "output:  --out FILE              .png (one frame or a contact sheet), .gif or .mp4 "
         "(ffmpeg)\n"
         "         --frame N               render frame N (default 0)\n"
@@ -99,17 +100,14 @@ static int parse_i(const char *v, int *out)
     return 0;
 }
 
-/* The flags of `animkit walk` the walker view understands. `--size S` (heightmap side) is
- * told apart from the picture's `--size WxH` by the x. */
-static int is_walker_flag(const char *a, const char *v)
+/* The flags of the walk scenario (`animkit walk`), which the walker view takes: the index in
+ * its flag table, or -1. `--size S` (heightmap side) is told apart from the picture's
+ * `--size WxH` by the x. */
+static int walker_flag(const char *a, const char *v)
 {
-    static const char *k[] = {"--clip",      "--cycle",     "--idle",      "--scale",
-                              "--terrain",   "--heightmap", "--height",    "--seed",
-                              "--start",     "--target",    "--max-time",  "--steer",
-                              "--turn-rate", "--arrival",   "--no-foot-ik"};
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i)
-        if (strcmp(a, k[i]) == 0) return 1;
-    return strcmp(a, "--size") == 0 && v && !strchr(v, 'x');
+    if (a[0] != '-' || a[1] != '-') return -1;
+    if (strcmp(a, "--size") == 0 && (!v || strchr(v, 'x'))) return -1;
+    return ak_flags_find(ak_walk_scenario_flags(), a + 2);
 }
 
 int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int *wants_help)
@@ -123,11 +121,12 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
         if (!v) return usage(prog, "%s needs a value", a);                                         \
         ++i;                                                                                       \
     } while (0)
-        if (s->mode == AKV_MODE_WALK && is_walker_flag(a, v)) {
+        const int wf = s->mode == AKV_MODE_WALK ? walker_flag(a, v) : -1;
+        if (wf >= 0) {
             /* walker flags pass through, with their value */
             if (s->walk_argc + 2 >= 64) return usage(prog, "too many walker flags (%s)", a);
             s->walk_argv[s->walk_argc++] = a;
-            if (strcmp(a, "--no-foot-ik") != 0) {
+            if (ak_walk_scenario_flags()->flags[wf].type != AK_FLAG_SWITCH) {
                 if (!v) return usage(prog, "%s needs a value", a);
                 s->walk_argv[s->walk_argc++] = v;
                 ++i;
@@ -183,6 +182,8 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
             s->paused = 1;
         } else if (strcmp(a, "--in-place") == 0) {
             s->in_place = 1;
+        } else if (strcmp(a, "--overlay") == 0) {
+            s->overlay = 1;
         } else if (strcmp(a, "--interp") == 0) {
             NEED_VALUE();
             if (strcmp(v, "step") == 0)
@@ -302,6 +303,28 @@ static float units_scale(const akv_settings *s, float height, ak_units *units)
     return 1.0f;
 }
 
+/* Characters that start in the same spot (a capture and its retarget, two takes of one
+ * subject) would be drawn inside each other: move each new one sideways (+X, across the
+ * usual +Z walking direction) until its start is clear of every earlier one by 0.6 of their
+ * summed heights. --overlay keeps the files' own positions. */
+static void place_side_by_side(const akv_scene *scene, const akv_settings *s, akv_character *c)
+{
+    c->offset_m = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    if (s->overlay) return;
+    for (int moved = 1, guard = 0; moved && guard < AKV_MAX_FILES; ++guard) {
+        moved = 0;
+        for (int i = 0; i < scene->count; ++i) {
+            const akv_character *o = &scene->chars[i];
+            float gap = 0.6f * (o->height_m + c->height_m);
+            float dx = (c->root_start_m.x + c->offset_m.x) - (o->root_start_m.x + o->offset_m.x);
+            float dz = (c->root_start_m.z + c->offset_m.z) - (o->root_start_m.z + o->offset_m.z);
+            if (dx * dx + dz * dz >= gap * gap) continue;
+            c->offset_m.x = o->root_start_m.x + o->offset_m.x + gap - c->root_start_m.x;
+            moved = 1;
+        }
+    }
+}
+
 int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak_skeleton *skeleton,
                   ak_clip *clip, char *err, size_t err_size)
 {
@@ -350,6 +373,8 @@ int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak
     }
     ak_fk(skeleton, c->local, c->world_m);
     c->root_start_m = ak_vec3_scale(c->world_m[0].translation, c->mpu);
+    c->height_m = height * c->mpu;
+    place_side_by_side(scene, s, c);
     scene->count++;
     return 0;
 }
@@ -428,6 +453,7 @@ void akv_scene_pose(akv_scene *scene, const akv_settings *s, float time)
             ak_vec3 root = ak_vec3_scale(c->world_m[0].translation, c->mpu);
             shift = ak_vec3_make(c->root_start_m.x - root.x, 0.0f, c->root_start_m.z - root.z);
         }
+        shift = ak_vec3_add(shift, c->offset_m);
         for (int32_t j = 0; j < n; ++j)
             c->world_m[j].translation =
                 ak_vec3_add(ak_vec3_scale(c->world_m[j].translation, c->mpu), shift);

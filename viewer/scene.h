@@ -32,6 +32,8 @@ typedef struct akv_settings {
     int loop;         /* --loop / --no-loop */
     ak_interp interp; /* --interp step|linear|cubic */
     int in_place;     /* --in-place: hold the root's ground position at frame 0 */
+    int overlay;      /* --overlay: draw characters where their files put them, even on top of
+                         each other (default: ones starting in the same spot stand side by side) */
     int paused;       /* --paused */
     /* units */
     const char *units; /* --units auto|m|cm|cmu|in|mm */
@@ -75,6 +77,8 @@ typedef struct akv_character {
     ak_xform *local;      /* sampled pose, file units */
     ak_xform *world_m;    /* world transforms, metres (after in-place) */
     ak_vec3 root_start_m; /* root position at frame 0, metres */
+    ak_vec3 offset_m;     /* where it is drawn relative to its file: side by side with others */
+    float height_m;       /* standing height, metres */
 } akv_character;
 
 typedef struct akv_scene {

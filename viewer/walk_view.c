@@ -2,7 +2,7 @@
  * terrain, with the target, the guide (ground point and heading), the ground rays under the
  * character and each sole, stance feet (green) vs swing feet (grey), the hip drop (a red bar
  * from the lowered hips up to where the animation had them) and the path walked so far.
- * Built when include/animkit/locomotion.h has the walker (AKV_HAVE_WALKER). */
+ * The walk itself is the library's walk scenario (animkit/scenario.h), shared with the CLI. */
 #include "walk_view.h"
 
 #include <math.h>
@@ -10,23 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(AKV_HAVE_WALKER)
-#include "animkit/locomotion.h"
+#include "animkit/scenario.h"
+#include "heightmap_png.h"
 
 #define TRAIL_MAX 8192
 
 struct akv_walk_view {
-    ak_skeleton *source_skeleton;
-    ak_clip *source_clip, *idle_clip;
-    ak_walk_motion *motion;
-    ak_terrain *terrain;
-    ak_ground ground;
-    ak_walker_params wp;
-    ak_walker *walker;
+    ak_walk_scene *scene; /* clips, motion, terrain and walker: the library's walk scenario */
+    ak_walk_scenario scenario;
+    ak_vec3 start, target; /* world x,z (y 0) */
     float dt;
-    int frame;       /* frames stepped since the reset */
     int frame_count; /* frames until the walker stops (or max time) */
-    float max_time;
     int hips;
     ak_vec3 trail[TRAIL_MAX];
     int trail_count;
@@ -37,39 +31,47 @@ struct akv_walk_view {
     char clip_label[128];
 };
 
-static int parse_xz(const char *v, float *x, float *z)
+static ak_walker *walker_of(const akv_walk_view *w)
 {
-    return sscanf(v, "%f,%f", x, z) == 2 ? 0 : -1;
+    return ak_walk_scene_walker(w->scene);
 }
 
-/* Steps one frame (dt 0 for the first, which places the character). */
+static int frame_of(const akv_walk_view *w)
+{
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(w->scene, &info);
+    return info.frame;
+}
+
+static void add_trail_point(akv_walk_view *w)
+{
+    ak_walker_state s;
+    ak_walker_get_state(walker_of(w), &s);
+    if (w->trail_count < TRAIL_MAX) w->trail[w->trail_count++] = s.position;
+}
+
+/* Steps one frame and extends the trail. */
 static void step(akv_walk_view *w)
 {
-    ak_error e;
-    ak_walker_step(w->walker, w->frame == 0 ? 0.0f : w->dt, &w->ground, &e);
-    ak_walker_state s;
-    ak_walker_get_state(w->walker, &s);
-    if (w->trail_count < TRAIL_MAX) w->trail[w->trail_count++] = s.position;
-    w->frame++;
+    ak_walk_scene_step(w->scene, NULL);
+    add_trail_point(w);
 }
 
 static void reset(akv_walk_view *w)
 {
-    ak_walker_reset(w->walker, &w->ground);
-    w->frame = 0;
+    ak_walk_scene_reset(w->scene);
     w->trail_count = 0;
-    step(w);
+    add_trail_point(w);
 }
 
-/* Samples the terrain on a grid covering start, target and a margin (at most 240 x 240). */
+/* Samples the terrain on a grid covering start, target and a margin (at most 160 x 160). */
 static int build_terrain_mesh(akv_walk_view *w)
 {
-    float lo_x = fminf(w->wp.start.x, w->wp.target.x) - 14.0f,
-          hi_x = fmaxf(w->wp.start.x, w->wp.target.x) + 14.0f;
-    float lo_z = fminf(w->wp.start.z, w->wp.target.z) - 14.0f,
-          hi_z = fmaxf(w->wp.start.z, w->wp.target.z) + 14.0f;
+    const ak_terrain *terrain = ak_walk_scene_terrain(w->scene);
+    float lo_x = fminf(w->start.x, w->target.x) - 14.0f, hi_x = fmaxf(w->start.x, w->target.x) + 14.0f;
+    float lo_z = fminf(w->start.z, w->target.z) - 14.0f, hi_z = fmaxf(w->start.z, w->target.z) + 14.0f;
     float size;
-    ak_terrain_info(w->terrain, NULL, &size, NULL, NULL);
+    ak_terrain_info(terrain, NULL, &size, NULL, NULL);
     float half = 0.5f * size - 1e-3f;
     lo_x = fmaxf(lo_x, -half);
     lo_z = fmaxf(lo_z, -half);
@@ -88,12 +90,47 @@ static int build_terrain_mesh(akv_walk_view *w)
         for (int ix = 0; ix < w->nx; ++ix) {
             ak_ground_hit h;
             float y = 0.0f;
-            if (ak_terrain_sample(w->terrain, lo_x + (float)ix * w->cell,
-                                  lo_z + (float)iz * w->cell, &h))
+            if (ak_terrain_sample(terrain, lo_x + (float)ix * w->cell, lo_z + (float)iz * w->cell, &h))
                 y = h.height;
             w->heights[iz * w->nx + ix] = y;
         }
     return 0;
+}
+
+/* The walker flags collected by akv_parse_args -> the walk scenario (strict: the same parser,
+ * ranges and messages as `animkit walk`). */
+static int parse_scenario(akv_walk_view *w, const akv_settings *s, char *err, size_t err_size)
+{
+    const char *argv[65];
+    argv[0] = "walk";
+    for (int i = 0; i < s->walk_argc && i < 64; ++i)
+        argv[i + 1] = s->walk_argv[i];
+    const ak_flag_table *tables[1] = {ak_walk_scenario_flags()};
+    void *params[1] = {&w->scenario};
+    ak_flags_result parsed;
+    ak_error e;
+    w->scenario = ak_walk_scenario_defaults();
+    if (ak_flags_parse_args(tables, params, 1, s->walk_argc + 1, argv, 0, &parsed, &e) != AK_OK ||
+        ak_walk_scenario_validate(&w->scenario, &e) != AK_OK) {
+        snprintf(err, err_size, "walker: %s (see animkit walk --help)", e.message);
+        return -1;
+    }
+    return 0;
+}
+
+/* How long the walk takes: simulate once to the stop (or max time), then start over. */
+static void measure_walk(akv_walk_view *w)
+{
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(w->scene, &info);
+    ak_walker_state st;
+    ak_walker_get_state(walker_of(w), &st);
+    while (frame_of(w) < info.max_frames && !st.stopped) {
+        ak_walk_scene_step(w->scene, NULL);
+        ak_walker_get_state(walker_of(w), &st);
+    }
+    w->frame_count = frame_of(w);
+    reset(w);
 }
 
 akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err_size)
@@ -103,186 +140,36 @@ akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
-    const char *clip_path = NULL, *idle_path = NULL, *heightmap = NULL, *terrain_kind = "hills";
-    float sx = -6.0f, sz = -4.0f, tx = 6.0f, tz = 4.0f, scale = 0.0f, turn_rate = 90.0f,
-          arrival = 0.3f;
-    float hm_size = 40.0f, hm_height = 3.0f;
-    int seed = 1, steer = AK_STEER_CYCLE, foot_ik = 1, cycle_a = -1, cycle_b = -1;
-    w->max_time = 60.0f;
-    for (int i = 0; i < s->walk_argc; ++i) {
-        const char *a = s->walk_argv[i], *v = i + 1 < s->walk_argc ? s->walk_argv[i + 1] : NULL;
-        int used = 1, bad = 0;
-        if (strcmp(a, "--clip") == 0 && v)
-            clip_path = v;
-        else if (strcmp(a, "--idle") == 0 && v)
-            idle_path = v;
-        else if (strcmp(a, "--terrain") == 0 && v) {
-            terrain_kind = v;
-            bad = strcmp(v, "flat") && strcmp(v, "hills") && strcmp(v, "stairs");
-        } else if (strcmp(a, "--heightmap") == 0 && v)
-            heightmap = v;
-        else if (strcmp(a, "--size") == 0 && v)
-            bad = sscanf(v, "%f", &hm_size) != 1;
-        else if (strcmp(a, "--height") == 0 && v)
-            bad = sscanf(v, "%f", &hm_height) != 1;
-        else if (strcmp(a, "--seed") == 0 && v)
-            bad = sscanf(v, "%d", &seed) != 1;
-        else if (strcmp(a, "--start") == 0 && v)
-            bad = parse_xz(v, &sx, &sz);
-        else if (strcmp(a, "--target") == 0 && v)
-            bad = parse_xz(v, &tx, &tz);
-        else if (strcmp(a, "--scale") == 0 && v)
-            bad = sscanf(v, "%f", &scale) != 1;
-        else if (strcmp(a, "--turn-rate") == 0 && v)
-            bad = sscanf(v, "%f", &turn_rate) != 1;
-        else if (strcmp(a, "--arrival") == 0 && v)
-            bad = sscanf(v, "%f", &arrival) != 1;
-        else if (strcmp(a, "--max-time") == 0 && v)
-            bad = sscanf(v, "%f", &w->max_time) != 1 || w->max_time <= 0;
-        else if (strcmp(a, "--cycle") == 0 && v)
-            bad = sscanf(v, "%d:%d", &cycle_a, &cycle_b) != 2;
-        else if (strcmp(a, "--steer") == 0 && v) {
-            steer = strcmp(v, "continuous") == 0 ? AK_STEER_CONTINUOUS : AK_STEER_CYCLE;
-            bad = strcmp(v, "continuous") && strcmp(v, "cycle");
-        } else if (strcmp(a, "--no-foot-ik") == 0) {
-            foot_ik = 0;
-            used = 0;
-        } else {
-            snprintf(err, err_size, "walker: unknown flag '%s' (see animkit walk --help)", a);
-            akv_walk_view_destroy(w);
-            return NULL;
-        }
-        if (bad) {
-            snprintf(err, err_size, "walker: bad value '%s' for %s", v ? v : "", a);
-            akv_walk_view_destroy(w);
-            return NULL;
-        }
-        i += used;
-    }
-
     ak_error e;
-    ak_walk_motion_params mp = ak_walk_motion_defaults();
-    if (clip_path) {
-        if (ak_bvh_read_file(clip_path, NULL, &w->source_skeleton, &w->source_clip, &e) != AK_OK) {
-            snprintf(err, err_size, "%s: %s", clip_path, e.message);
-            akv_walk_view_destroy(w);
-            return NULL;
-        }
-        mp.metres_per_unit = scale;
-        if (cycle_a >= 0) {
-            mp.cycle_start = cycle_a;
-            mp.cycle_end = cycle_b;
-        }
-        const char *base = strrchr(clip_path, '/');
-        snprintf(w->clip_label, sizeof w->clip_label, "%s", base ? base + 1 : clip_path);
-    } else {
-        ak_walk_clip_params cp = ak_walk_clip_defaults();
-        if (ak_walk_clip_create(&cp, &w->source_skeleton, &w->source_clip, &e) != AK_OK ||
-            ak_idle_clip_create(&cp, w->source_skeleton, &w->idle_clip, &e) != AK_OK) {
-            snprintf(err, err_size, "built-in walk: %s", e.message);
-            akv_walk_view_destroy(w);
-            return NULL;
-        }
-        mp.metres_per_unit = 1.0f;
-        mp.cycle_start = mp.cycle_end = 0;
-        snprintf(w->clip_label, sizeof w->clip_label, "built-in walk");
-    }
-    if (idle_path) {
-        ak_skeleton *idle_sk = NULL;
-        ak_clip_destroy(w->idle_clip);
-        w->idle_clip = NULL;
-        if (ak_bvh_read_file(idle_path, NULL, &idle_sk, &w->idle_clip, &e) != AK_OK) {
-            snprintf(err, err_size, "%s: %s", idle_path, e.message);
-            akv_walk_view_destroy(w);
-            return NULL;
-        }
-        int same = idle_sk->joint_count == w->source_skeleton->joint_count;
-        ak_skeleton_destroy(idle_sk);
-        if (!same) {
-            snprintf(err, err_size, "--idle must have the walk clip's skeleton");
-            akv_walk_view_destroy(w);
-            return NULL;
-        }
-        w->idle_clip->loop = 1;
-    }
-    if (ak_walk_motion_create(w->source_skeleton, w->source_clip, &mp, &w->motion, &e) != AK_OK) {
-        snprintf(err, err_size, "walk motion: %s", e.message);
+    if (parse_scenario(w, s, err, err_size) != 0) {
         akv_walk_view_destroy(w);
         return NULL;
     }
-    if (heightmap) {
-        if (ak_terrain_load_pgm(heightmap, hm_size, hm_height, &w->terrain, &e) != AK_OK) {
-            snprintf(err, err_size, "%s: %s", heightmap, e.message);
-            akv_walk_view_destroy(w);
-            return NULL;
-        }
-    } else {
-        ak_terrain_params tp = ak_terrain_defaults();
-        tp.kind = strcmp(terrain_kind, "flat") == 0     ? AK_TERRAIN_FLAT
-                  : strcmp(terrain_kind, "stairs") == 0 ? AK_TERRAIN_STAIRS
-                                                        : AK_TERRAIN_HILLS;
-        tp.seed = (uint32_t)seed;
-        if (ak_terrain_create(&tp, &w->terrain, &e) != AK_OK) {
-            snprintf(err, err_size, "terrain: %s", e.message);
-            akv_walk_view_destroy(w);
-            return NULL;
-        }
-    }
-    w->ground = ak_terrain_ground(w->terrain);
-    w->wp = ak_walker_defaults();
-    w->wp.start = ak_vec3_make(sx, 0, sz);
-    w->wp.target = ak_vec3_make(tx, 0, tz);
-    w->wp.steer = steer;
-    w->wp.max_turn_rate = turn_rate;
-    w->wp.arrival_radius = arrival;
-    w->wp.foot_ik = foot_ik;
-    w->wp.idle_clip = w->idle_clip;
-    if (ak_walker_create(w->motion, &w->wp, &w->ground, &w->walker, &e) != AK_OK) {
-        snprintf(err, err_size, "walker: %s", e.message);
+    if (ak_walk_scene_create(&w->scenario, ak_tools_png_heightmap_loader, &w->scene, &e) != AK_OK) {
+        snprintf(err, err_size, "%s", e.message);
         akv_walk_view_destroy(w);
         return NULL;
     }
-    w->dt = ak_walk_motion_clip(w->motion)->frame_time;
-    const ak_humanoid *h = ak_walk_motion_humanoid(w->motion);
-    w->hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(w->scene, &info);
+    w->dt = info.frame_time;
+    w->hips = info.hips;
+    snprintf(w->clip_label, sizeof w->clip_label, "%s", info.clip_label);
+    w->start = ak_vec3_make(w->scenario.start[0], 0.0f, w->scenario.start[1]);
+    w->target = ak_vec3_make(w->scenario.target[0], 0.0f, w->scenario.target[1]);
     if (build_terrain_mesh(w) != 0) {
         snprintf(err, err_size, "out of memory");
         akv_walk_view_destroy(w);
         return NULL;
     }
-    /* How long the walk takes: simulate once to the stop (or max time), then start over. */
-    int max_frames = (int)ceilf(w->max_time / w->dt) + 1;
-    reset(w);
-    ak_walker_state st;
-    ak_walker_get_state(w->walker, &st);
-    while (w->frame < max_frames && !st.stopped) {
-        step(w);
-        ak_walker_get_state(w->walker, &st);
-    }
-    w->frame_count = w->frame;
-    reset(w);
+    measure_walk(w);
     return w;
-}
-
-ak_walker *akv_walk_view_walker(const akv_walk_view *w)
-{
-    return w->walker;
-}
-
-const ak_walk_motion *akv_walk_view_motion(const akv_walk_view *w)
-{
-    return w->motion;
 }
 
 void akv_walk_view_destroy(akv_walk_view *w)
 {
     if (!w) return;
-    ak_walker_destroy(w->walker);
-    ak_terrain_destroy(w->terrain);
-    ak_walk_motion_destroy(w->motion);
-    ak_clip_destroy(w->idle_clip);
-    ak_clip_destroy(w->source_clip);
-    ak_skeleton_destroy(w->source_skeleton);
+    ak_walk_scene_destroy(w->scene);
     free(w->heights);
     free(w);
 }
@@ -298,8 +185,8 @@ float akv_walk_view_frame_time(const akv_walk_view *w)
 
 void akv_walk_view_step_to(akv_walk_view *w, int frame)
 {
-    if (frame + 1 < w->frame) reset(w);
-    while (w->frame < frame + 1)
+    if (frame + 1 < frame_of(w)) reset(w);
+    while (frame_of(w) < frame + 1)
         step(w);
 }
 
@@ -311,7 +198,7 @@ void akv_walk_view_update(akv_walk_view *w, float dt)
     if (n < 1) n = 1;
     if (n > max_steps) n = max_steps;
     ak_walker_state s;
-    ak_walker_get_state(w->walker, &s);
+    ak_walker_get_state(walker_of(w), &s);
     if (s.stopped) return;
     for (int i = 0; i < n; ++i)
         step(w);
@@ -320,11 +207,11 @@ void akv_walk_view_update(akv_walk_view *w, float dt)
 void akv_walk_view_bounds(akv_walk_view *w, ak_vec3 *lo, ak_vec3 *hi)
 {
     float lo_h = 0.0f, hi_h = 0.0f;
-    ak_terrain_info(w->terrain, NULL, NULL, &lo_h, &hi_h);
-    *lo = ak_vec3_make(fminf(w->wp.start.x, w->wp.target.x) - 1.0f, lo_h,
-                       fminf(w->wp.start.z, w->wp.target.z) - 1.0f);
-    *hi = ak_vec3_make(fmaxf(w->wp.start.x, w->wp.target.x) + 1.0f, hi_h + 1.8f,
-                       fmaxf(w->wp.start.z, w->wp.target.z) + 1.0f);
+    ak_terrain_info(ak_walk_scene_terrain(w->scene), NULL, NULL, &lo_h, &hi_h);
+    *lo = ak_vec3_make(fminf(w->start.x, w->target.x) - 1.0f, lo_h,
+                       fminf(w->start.z, w->target.z) - 1.0f);
+    *hi = ak_vec3_make(fmaxf(w->start.x, w->target.x) + 1.0f, hi_h + 1.8f,
+                       fmaxf(w->start.z, w->target.z) + 1.0f);
 }
 
 static void line(float *v, int *k, ak_vec3 a, ak_vec3 b, const float rgba[4])
@@ -345,9 +232,9 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
 {
     akr_draw_terrain(r, w->heights, w->nx, w->nz, w->x0, w->z0, w->cell);
     ak_walker_state st;
-    ak_walker_get_state(w->walker, &st);
-    const ak_skeleton *sk = ak_walk_motion_skeleton(w->motion);
-    const ak_xform *world = ak_walker_world_pose(w->walker);
+    ak_walker_get_state(walker_of(w), &st);
+    const ak_skeleton *sk = ak_walk_scene_skeleton(w->scene);
+    const ak_xform *world = ak_walker_world_pose(walker_of(w));
     /* Shadows on the plane through the ground under the character. */
     akr_set_shadow_plane(r, s->shadows, st.position.y);
     static const float body[3] = {0.90f, 0.42f, 0.32f};
@@ -357,8 +244,8 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
     /* Target: a post with a ball on the ground point. */
     ak_ground_hit th;
     float ty =
-        ak_terrain_sample(w->terrain, w->wp.target.x, w->wp.target.z, &th) ? th.height : 0.0f;
-    ak_vec3 tgt = ak_vec3_make(w->wp.target.x, ty, w->wp.target.z);
+        ak_terrain_sample(ak_walk_scene_terrain(w->scene), w->target.x, w->target.z, &th) ? th.height : 0.0f;
+    ak_vec3 tgt = ak_vec3_make(w->target.x, ty, w->target.z);
     static const float amber[4] = {0.98f, 0.75f, 0.10f, 1.0f},
                        blue[4] = {0.25f, 0.45f, 0.95f, 1.0f};
     static const float green[4] = {0.20f, 0.80f, 0.30f, 1.0f},
@@ -410,7 +297,7 @@ void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
 {
     static const float ink[3] = {0.10f, 0.11f, 0.14f};
     ak_walker_state st;
-    ak_walker_get_state(w->walker, &st);
+    ak_walker_get_state(walker_of(w), &st);
     char line1[256];
     snprintf(line1, sizeof line1, "walker (%s)  t %.2f s  distance to target %.2f m  path %.2f m%s",
              w->clip_label, (double)st.time, (double)st.distance, (double)st.path_length,
@@ -433,7 +320,7 @@ int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction
     float prev = 0.0f;
     for (float t = 0.05f; t < 300.0f; t += 0.05f) {
         ak_vec3 p = ak_vec3_add(origin, ak_vec3_scale(direction, t));
-        if (!ak_terrain_sample(w->terrain, p.x, p.z, &h) || p.y > h.height) {
+        if (!ak_terrain_sample(ak_walk_scene_terrain(w->scene), p.x, p.z, &h) || p.y > h.height) {
             prev = t;
             continue;
         }
@@ -441,14 +328,14 @@ int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction
         for (int i = 0; i < 20; ++i) {
             float mid = 0.5f * (lo + hi);
             ak_vec3 q = ak_vec3_add(origin, ak_vec3_scale(direction, mid));
-            if (ak_terrain_sample(w->terrain, q.x, q.z, &h) && q.y <= h.height)
+            if (ak_terrain_sample(ak_walk_scene_terrain(w->scene), q.x, q.z, &h) && q.y <= h.height)
                 hi = mid;
             else
                 lo = mid;
         }
         ak_vec3 hit = ak_vec3_add(origin, ak_vec3_scale(direction, hi));
-        w->wp.target = ak_vec3_make(hit.x, 0.0f, hit.z);
-        ak_walker_set_target(w->walker, w->wp.target);
+        w->target = ak_vec3_make(hit.x, 0.0f, hit.z);
+        ak_walker_set_target(walker_of(w), w->target);
         return 1;
     }
     return 0;
@@ -456,7 +343,7 @@ int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction
 
 ak_vec3 akv_walk_view_focus(const akv_walk_view *w)
 {
-    return ak_walker_world_pose(w->walker)[w->hips].translation;
+    return ak_walker_world_pose(walker_of(w))[w->hips].translation;
 }
 
 int akv_walk_view_key(akv_walk_view *w, int key)
@@ -464,9 +351,9 @@ int akv_walk_view_key(akv_walk_view *w, int key)
     /* 'T': a new target mirrored through the start; 'R' (82) is the view reset, so
      * restart is 'B' (66, back to the beginning). */
     if (key == 84) {
-        ak_vec3 t = ak_vec3_make(2.0f * w->wp.start.x - w->wp.target.x, 0.0f, w->wp.target.z);
-        w->wp.target = t;
-        ak_walker_set_target(w->walker, t);
+        ak_vec3 t = ak_vec3_make(2.0f * w->start.x - w->target.x, 0.0f, w->target.z);
+        w->target = t;
+        ak_walker_set_target(walker_of(w), t);
         return 1;
     }
     if (key == 66) {
@@ -475,89 +362,3 @@ int akv_walk_view_key(akv_walk_view *w, int key)
     }
     return 0;
 }
-
-#else /* no walker in this tree */
-
-struct akv_walk_view {
-    int unused;
-};
-
-akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err_size)
-{
-    (void)s;
-    snprintf(err, err_size,
-             "walker mode is not in this build (the locomotion module has no walker yet)");
-    return NULL;
-}
-void akv_walk_view_destroy(akv_walk_view *w)
-{
-    free(w);
-}
-int akv_walk_view_frame_count(const akv_walk_view *w)
-{
-    (void)w;
-    return 1;
-}
-float akv_walk_view_frame_time(const akv_walk_view *w)
-{
-    (void)w;
-    return 1.0f / 30.0f;
-}
-void akv_walk_view_step_to(akv_walk_view *w, int frame)
-{
-    (void)w;
-    (void)frame;
-}
-void akv_walk_view_update(akv_walk_view *w, float dt)
-{
-    (void)w;
-    (void)dt;
-}
-void akv_walk_view_bounds(akv_walk_view *w, ak_vec3 *lo, ak_vec3 *hi)
-{
-    (void)w;
-    *lo = ak_vec3_make(-1, 0, -1);
-    *hi = ak_vec3_make(1, 2, 1);
-}
-void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s)
-{
-    (void)w;
-    (void)r;
-    (void)s;
-}
-void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
-{
-    (void)w;
-    (void)r;
-}
-int akv_walk_view_key(akv_walk_view *w, int key)
-{
-    (void)w;
-    (void)key;
-    return 0;
-}
-ak_vec3 akv_walk_view_focus(const akv_walk_view *w)
-{
-    (void)w;
-    return ak_vec3_make(0, 0.9f, 0);
-}
-int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction)
-{
-    (void)w;
-    (void)origin;
-    (void)direction;
-    return 0;
-}
-
-ak_walker *akv_walk_view_walker(const akv_walk_view *w)
-{
-    (void)w;
-    return NULL;
-}
-const ak_walk_motion *akv_walk_view_motion(const akv_walk_view *w)
-{
-    (void)w;
-    return NULL;
-}
-
-#endif

@@ -18,5 +18,6 @@
 #include "locomotion.h"
 #include "matching.h"
 #include "edit.h"
+#include "scenario.h"
 
 #endif

@@ -92,9 +92,11 @@ typedef struct ak_plugin_clip_info {
 AK_PLUGIN_API int32_t ak_plugin_abi_version(void);
 /* Number of live handles of every kind (for leak checks). */
 AK_PLUGIN_API int32_t ak_plugin_live_handles(void);
-/* Status of the last failed call on `handle` (AK_OK if none), and its message in `buffer`
- * (UTF-8, NUL-terminated, truncated to `size` bytes; buffer may be NULL). For an invalid
- * handle it returns AK_PLUGIN_ERR_HANDLE and says why (null, destroyed, never created). */
+/* Status of this thread's last failed call on `handle` (AK_OK if none), and its message in
+ * `buffer` (UTF-8, NUL-terminated, truncated to `size` bytes; buffer may be NULL). Errors are
+ * kept per thread (for the thread's 8 most recently failing handles), so threads sharing a
+ * skeleton or clip each read their own. For an invalid handle it returns
+ * AK_PLUGIN_ERR_HANDLE and says why (null, destroyed, never created). */
 AK_PLUGIN_API int32_t ak_plugin_last_error(ak_handle handle, char *buffer, int32_t size);
 /* Releases a handle of any kind. Objects shared with characters stay alive until the last
  * character using them is destroyed too. Destroying twice returns AK_PLUGIN_ERR_HANDLE. */
@@ -395,6 +397,57 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle foot_ik, float dt,
                                               ak_plugin_xform *local, ak_plugin_xform *model,
                                               int32_t count);
 AK_PLUGIN_API int32_t ak_plugin_foot_ik_state_get(ak_handle foot_ik, ak_plugin_foot_ik_state *out);
+
+/* ---- Retargeting: a humanoid clip onto another humanoid rig (see retarget.h) ---- */
+
+/* A rig from arrays, e.g. a Unity character's bone Transforms: `count` joints (1..1024),
+ * `names`: `names_size` bytes holding `count` UTF-8 names (each 1..63 bytes), each ended by a
+ * NUL; `parents` (-1 for a root, parent before child, each subtree contiguous: depth-first
+ * order); rest pose local transforms in Unity's frame, metres. The new skeleton handle is in
+ * metres. */
+AK_PLUGIN_API int32_t ak_plugin_skeleton_create(int32_t count, const char *names,
+                                                int32_t names_size, const int32_t *parents,
+                                                const ak_plugin_xform *rest_local,
+                                                ak_handle *out_skeleton, char *error_buffer,
+                                                int32_t error_size);
+/* A rig from a glTF/GLB skin (`skin` 0 for the first): joints and bind pose, metres. */
+AK_PLUGIN_API int32_t ak_plugin_gltf_skin_load(const char *path, int32_t skin,
+                                               ak_handle *out_skeleton, char *error_buffer,
+                                               int32_t error_size);
+
+typedef struct ak_plugin_retarget_params {
+    float scale;        /* on top of the leg-length ratio; default 1 */
+    float floor_height; /* NaN (default): the source's floor carried over; else Unity Y, m */
+    int32_t contacts;   /* 1 (default): stance feet pinned (clip retargeting only) */
+    int32_t pin_hands;  /* 0 (default) */
+    float fade_time;    /* seconds; default 0.1 */
+} ak_plugin_retarget_params;
+
+AK_PLUGIN_API int32_t ak_plugin_retarget_defaults(ak_plugin_retarget_params *out);
+/* Retargets the whole `source_clip` (of `source_skeleton`) onto `target_skeleton`: a new clip
+ * handle for the target. Overrides ("slot=Joint,...", may be NULL) fix the humanoid maps. */
+AK_PLUGIN_API int32_t ak_plugin_retarget_clip(ak_handle source_skeleton, ak_handle source_clip,
+                                              ak_handle target_skeleton,
+                                              const char *source_overrides,
+                                              const char *target_overrides,
+                                              const ak_plugin_retarget_params *params,
+                                              ak_handle *out_clip, char *error_buffer,
+                                              int32_t error_size);
+/* A live retargeter (no contacts): one source pose in, one target pose out, per frame. */
+AK_PLUGIN_API int32_t ak_plugin_retargeter_create(ak_handle source_skeleton,
+                                                  ak_handle target_skeleton,
+                                                  const char *source_overrides,
+                                                  const char *target_overrides,
+                                                  const ak_plugin_retarget_params *params,
+                                                  ak_handle *out_retargeter, char *error_buffer,
+                                                  int32_t error_size);
+/* Local poses in Unity's frame: source_count >= the source's joints, target_count >= the
+ * target's. No allocation. */
+AK_PLUGIN_API int32_t ak_plugin_retargeter_pose(ak_handle retargeter,
+                                                const ak_plugin_xform *source_local,
+                                                int32_t source_count,
+                                                ak_plugin_xform *target_local,
+                                                int32_t target_count);
 
 AK_EXTERN_C_END
 

@@ -28,6 +28,15 @@ AK_INLINE float akf_rsqrt(float x) { return 1.0f / sqrtf(x); }
 #define AK_CGLM_Q(q) ((float *)&(q))
 #define AK_CGLM_V(v) ((float *)&(v))
 
+/* a wrapped into [-pi, pi] in constant time. Subtracting 2 pi in a float loop never ends
+ * for |a| beyond about 1e8 (the step is below a's precision), so angles from callers go
+ * through this; NaN and infinities come out NaN. */
+AK_INLINE float akf_wrap_pi(float a)
+{
+    if (a >= -AK_PI && a <= AK_PI) return a;
+    return (float)remainder((double)a, 6.283185307179586476925);
+}
+
 AK_INLINE ak_vec3 akv_add(ak_vec3 a, ak_vec3 b) { ak_vec3 r = {a.x + b.x, a.y + b.y, a.z + b.z}; return r; }
 AK_INLINE ak_vec3 akv_sub(ak_vec3 a, ak_vec3 b) { ak_vec3 r = {a.x - b.x, a.y - b.y, a.z - b.z}; return r; }
 AK_INLINE ak_vec3 akv_scale(ak_vec3 a, float s) { ak_vec3 r = {a.x * s, a.y * s, a.z * s}; return r; }

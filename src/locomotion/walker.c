@@ -135,14 +135,7 @@ void ak_walker_destroy(ak_walker *w)
     free(w);
 }
 
-static float wrap_pi(float a)
-{
-    while (a > AK_PI)
-        a -= 2.0f * AK_PI;
-    while (a < -AK_PI)
-        a += 2.0f * AK_PI;
-    return a;
-}
+static float wrap_pi(float a) { return akf_wrap_pi(a); }
 
 static void animated_pose(ak_walker *w);
 

@@ -99,7 +99,7 @@ void ak_motion_db_destroy(ak_motion_db *db)
 
 int32_t ak_motion_db_alloc(ak_motion_db *db, ak_error *err)
 {
-    const size_t F = (size_t)db->F, D = AK_MATCH_FEATURES;
+    const size_t F = (size_t)db->F, D = AK_MATCH_FEATURES, DP = AK_MATCH_STRIDE;
     db->track_joint = (int32_t *)calloc((size_t)db->T + 1, sizeof(int32_t));
     db->rot = (ak_quat *)calloc(F * (size_t)db->J, sizeof(ak_quat));
     db->trans = (ak_vec3 *)calloc(F * (size_t)db->T + 1, sizeof(ak_vec3));
@@ -114,10 +114,10 @@ int32_t ak_motion_db_alloc(ak_motion_db *db, ak_error *err)
     db->raw = (float *)calloc(F * D, sizeof(float));
     db->feat = (float *)calloc(F * D, sizeof(float));
     db->cand_frame = (int32_t *)calloc(F, sizeof(int32_t));
-    db->cand_feat = (float *)calloc(F * D, sizeof(float));
+    db->cand_feat = (float *)calloc(F * DP, sizeof(float));
     const size_t nsmall = F / AK_MATCH_SMALL_BLOCK + 1, nlarge = F / AK_MATCH_LARGE_BLOCK + 1;
-    db->small_box = (float *)calloc(nsmall * 2 * D, sizeof(float));
-    db->large_box = (float *)calloc(nlarge * 2 * D, sizeof(float));
+    db->small_box = (float *)calloc(nsmall * 2 * DP, sizeof(float));
+    db->large_box = (float *)calloc(nlarge * 2 * DP, sizeof(float));
     if (!db->track_joint || !db->rot || !db->trans || !db->delta || !db->dturn || !db->contact ||
         !db->cand || !db->frame_clip || !db->frame_time_src || !db->clip_names ||
         !db->range_start || !db->raw || !db->feat || !db->cand_frame || !db->cand_feat ||

@@ -5,6 +5,7 @@
 #include "animkit/matching.h"
 
 #define AK_MATCH_SMALL_BLOCK 16
+#define AK_MATCH_STRIDE      28 /* floats per candidate in the search arrays (27 + 1 pad) */
 #define AK_MATCH_LARGE_BLOCK 64
 
 struct ak_motion_db {
@@ -34,10 +35,10 @@ struct ak_motion_db {
     /* search: candidates in frame order, their features contiguous, block boxes */
     int32_t ncand;
     int32_t *cand_frame; /* ncand */
-    float *cand_feat;    /* ncand*D */
+    float *cand_feat;    /* ncand * AK_MATCH_STRIDE, in search order (search.c) */
     int32_t nsmall, nlarge;
-    float *small_box; /* nsmall * 2D: min[D] then max[D] */
-    float *large_box; /* nlarge * 2D */
+    float *small_box; /* nsmall * 2 * AK_MATCH_STRIDE: min then max */
+    float *large_box; /* nlarge * 2 * AK_MATCH_STRIDE */
     float sole_height[2];
     ak_vec3 foot_up_local[2];
     int32_t stand_frame;

@@ -61,11 +61,11 @@ static float halflife_to_y(float halflife)
     return 1.3862944f / (halflife > 1e-4f ? halflife : 1e-4f);
 }
 
-/* Critically damped decay toward zero, exact over dt: x(t) = (x0 + (v0 + y x0) t) e^{-yt}. */
-static void decay3(ak_vec3 *x, ak_vec3 *v, float y, float dt)
+/* Critically damped decay toward zero, exact over dt: x(t) = (x0 + (v0 + y x0) t) e^{-yt};
+ * e = e^{-y dt} is computed once per frame by the caller. */
+static void decay3(ak_vec3 *x, ak_vec3 *v, float y, float dt, float e)
 {
     const ak_vec3 j1 = akv_add(*v, akv_scale(*x, y));
-    const float e = expf(-y * dt);
     *x = akv_scale(akv_add(*x, akv_scale(j1, dt)), e);
     *v = akv_scale(akv_sub(*v, akv_scale(j1, y * dt)), e);
 }
@@ -334,6 +334,7 @@ static void transition(ak_matcher *m, int32_t to, int32_t standing)
     m->frame = to;
     m->frac = 0.0f;
     m->standing = standing;
+    if (standing) m->released[0] = m->released[1] = 0; /* the stop plants both feet anew */
     const ak_vec3 vb = anim_velocity(m, &turn_b);
     m->vel_x = akv_add(m->vel_x, akv_sub(va, vb));
     m->turn_x += turn_a - turn_b;
@@ -466,7 +467,7 @@ static ak_vec3 advance(ak_matcher *m, float dt)
     }
     m->heading = wrap_pi(m->heading + (turn + m->turn_x) * dt + warp);
     const float yv = halflife_to_y(0.5f * m->p.stop_time);
-    decay3(&m->vel_x, &m->vel_v, yv, dt);
+    decay3(&m->vel_x, &m->vel_v, yv, dt, expf(-yv * dt));
     decay1(&m->turn_x, &m->turn_v, yv, dt);
     if (!m->standing) {
         const int32_t last = range_last(db, m->frame);
@@ -492,12 +493,18 @@ static void animate(ak_matcher *m, float dt)
         m->anim[0].translation =
             akv_lerp(m->anim[0].translation, db->trans[(size_t)(m->frame + 1) * db->T], m->frac);
     }
-    const float y = halflife_to_y(m->p.inertia_halflife);
+    const float y = halflife_to_y(m->p.inertia_halflife), e = expf(-y * dt);
     for (int32_t j = 0; j < m->J; ++j) {
-        decay3(&m->off_x[j], &m->off_v[j], y, dt);
+        /* offsets below a microradian are gone: skip their exp (most joints, most frames) */
+        if (akv_dot(m->off_x[j], m->off_x[j]) + akv_dot(m->off_v[j], m->off_v[j]) * dt * dt <
+            1e-12f) {
+            m->off_x[j] = m->off_v[j] = ak_vec3_make(0, 0, 0);
+            continue;
+        }
+        decay3(&m->off_x[j], &m->off_v[j], y, dt, e);
         m->anim[j].rotation = akq_normalize(akq_mul(quat_exp(m->off_x[j]), m->anim[j].rotation));
     }
-    decay3(&m->root_x, &m->root_v, y, dt);
+    decay3(&m->root_x, &m->root_v, y, dt, e);
     m->anim[0].translation = akv_add(m->anim[0].translation, m->root_x);
 }
 
@@ -577,7 +584,7 @@ static void update_stance(ak_matcher *m)
          * rest of that stance (foot IK fades it onto the animation), else the leg would stretch
          * for it and the hips drop. */
         if (!c) m->released[s] = 0;
-        if (c && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
+        if (c && !m->standing && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
             const ak_vec3 sole =
                 akv_add(m->pos, akq_rotate(yaw, ak_foot_ik_sole(&m->fik, m->world, s)));
             const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
@@ -642,8 +649,9 @@ void ak_matcher_get_state(const ak_matcher *m, ak_walker_state *s)
     s->distance = target_distance(m);
     s->path_length = m->path_length;
     s->arrived = m->arrived;
-    /* Stopped: standing and the stop's offsets have died away (4 half-lives). */
-    s->stopped = m->standing && akv_len(m->vel_x) < 1e-3f && akv_len(m->root_x) < 1e-3f;
+    /* Stopped: standing on both feet, the stop's root offsets died away. */
+    s->stopped = m->standing && m->stance[0] && m->stance[1] && akv_len(m->vel_x) < 1e-3f &&
+                 akv_len(m->root_x) < 1e-3f;
     s->idle_weight = m->standing ? 1.0f : 0.0f;
     for (int k = 0; k < 2; ++k) {
         s->stance[k] = m->stance[k];

@@ -19,19 +19,29 @@ typedef struct rig {
 
 static rig g_rig[RIG_COUNT];
 
-static void detect(rig *r)
+/* Stance flags from the public contact detector. CMU files from motion-viewer start with a
+ * T-pose reference frame (PROVENANCE.md) whose feet would set the detector's floor: it sees a
+ * copy whose frame 0 repeats frame 1, and frame 0 counts as no stance. */
+static void detect(rig *r, int reference_frame0)
 {
     ak_error err;
     const int32_t n = r->c->frame_count;
     r->stance[0] = (uint8_t *)calloc((size_t)n, 1);
     r->stance[1] = (uint8_t *)calloc((size_t)n, 1);
+    ak_clip *c = ak_clip_clone(r->c);
+    if (reference_frame0) {
+        memcpy(c->rotations, c->rotations + c->joint_count, sizeof(ak_quat) * (size_t)c->joint_count);
+        memcpy(c->translations, c->translations + c->track_count, sizeof(ak_vec3) * (size_t)c->track_count);
+    }
     ak_contact_params cp = ak_contact_defaults();
-    if (ak_foot_contacts_detect(r->s, r->c, r->map.joint[AK_HUM_LEFT_FOOT], r->map.joint[AK_HUM_RIGHT_FOOT],
+    if (ak_foot_contacts_detect(r->s, c, r->map.joint[AK_HUM_LEFT_FOOT], r->map.joint[AK_HUM_RIGHT_FOOT],
                                 r->mpu, &cp, r->stance[0], r->stance[1], &err) != AK_OK)
         fail_msg("%s: contacts: %s", r->name, err.message);
+    if (reference_frame0) r->stance[0][0] = r->stance[1][0] = 0;
+    ak_clip_destroy(c);
 }
 
-static void load_bvh(rig *r, const char *name, const char *file, float mpu)
+static void load_bvh(rig *r, const char *name, const char *file, float mpu, int reference_frame0)
 {
     char path[1024];
     ak_error err;
@@ -40,7 +50,7 @@ static void load_bvh(rig *r, const char *name, const char *file, float mpu)
     if (ak_bvh_read_file(akt_mocap_path(file, path, sizeof path), NULL, &r->s, &r->c, &err) != AK_OK)
         fail_msg("%s: %s", file, err.message);
     if (ak_humanoid_find(r->s, NULL, &r->map, &err) != AK_OK) fail_msg("%s: %s", name, err.message);
-    detect(r);
+    detect(r, reference_frame0);
 }
 
 /* The A-pose rig's own motion: the CMU walk retargeted onto it (its stance: the CMU flags). */
@@ -69,9 +79,9 @@ static int setup(void **state)
 {
     (void)state;
     ak_error err;
-    load_bvh(&g_rig[0], "cmu", "cmu_02_01_walk.bvh", 0.056444f);
-    load_bvh(&g_rig[1], "louise", "arena_louise_stand_walk_cycle.bvh", 0.01f);
-    load_bvh(&g_rig[2], "reactidle", "reactidle_003_genuine_idle.bvh", 1.0f);
+    load_bvh(&g_rig[0], "cmu", "cmu_02_01_walk.bvh", 0.056444f, 1);
+    load_bvh(&g_rig[1], "louise", "arena_louise_stand_walk_cycle.bvh", 0.01f, 0);
+    load_bvh(&g_rig[2], "reactidle", "reactidle_003_genuine_idle.bvh", 1.0f, 0);
     rig *b = &g_rig[3];
     ak_walk_clip_params wp = ak_walk_clip_defaults();
     b->name = "biped";
@@ -516,6 +526,59 @@ static void retarget_rejects_bad_params(void **state)
     assert_non_null(strstr(err.message, "NoSuchJoint"));
 }
 
+/* --pin-hands: hands that hold still in the capture (louise on the bicycle holds the bars)
+ * are pinned like stance feet: over the detector's hand stance frames the target's wrists
+ * move no faster than the source's (scaled) + 5 mm/s. */
+static void retarget_pins_hands_that_hold_still(void **state)
+{
+    (void)state;
+    const rig *src = &g_rig[1], *dst = &g_rig[4];
+    const int32_t n = src->c->frame_count;
+    uint8_t *hand[2] = {(uint8_t *)calloc((size_t)n, 1), (uint8_t *)calloc((size_t)n, 1)};
+    ak_contact_params cp = ak_contact_defaults();
+    ak_error err;
+    assert_int_equal(ak_foot_contacts_detect(src->s, src->c, src->map.joint[AK_HUM_LEFT_HAND],
+                                             src->map.joint[AK_HUM_RIGHT_HAND], src->mpu, &cp, hand[0], hand[1], &err), AK_OK);
+    ak_retarget_params p = ak_retarget_defaults();
+    p.source = src->s;
+    p.source_clip = src->c;
+    p.target = dst->s;
+    p.pin_hands = 1;
+    ak_clip *out = NULL;
+    ak_retarget_info info;
+    assert_int_equal(ak_retarget_run(&p, &out, &info, &err), AK_OK);
+    assert_true(info.stance_frames[2] + info.stance_frames[3] > 0);
+    frame_buffers b = buffers_make(src, dst);
+    double sum_s = 0.0, sum_d = 0.0;
+    int count = 0;
+    ak_vec3 prev_s[2] = {{0}}, prev_d[2] = {{0}};
+    for (int32_t f = 0; f < n; ++f) {
+        ak_clip_frame(src->c, src->s, f, b.sl);
+        ak_fk(src->s, b.sl, b.sw);
+        ak_clip_frame(out, dst->s, f, b.dl);
+        ak_fk(dst->s, b.dl, b.dw);
+        for (int side = 0; side < 2; ++side) {
+            ak_vec3 ps = b.sw[src->map.joint[side ? AK_HUM_RIGHT_HAND : AK_HUM_LEFT_HAND]].translation;
+            ak_vec3 pd = b.dw[dst->map.joint[side ? AK_HUM_RIGHT_HAND : AK_HUM_LEFT_HAND]].translation;
+            if (f > 0 && hand[side][f] && hand[side][f - 1]) {
+                sum_s += ak_vec3_length(ak_vec3_sub(ps, prev_s[side])) / src->c->frame_time * info.scale * dst->mpu;
+                sum_d += ak_vec3_length(ak_vec3_sub(pd, prev_d[side])) / src->c->frame_time * dst->mpu;
+                ++count;
+            }
+            prev_s[side] = ps;
+            prev_d[side] = pd;
+        }
+    }
+    printf("pinned hands: %d hand stance frames, source %.4f m/s (scaled), target %.4f m/s\n", count,
+           count ? sum_s / count : 0.0, count ? sum_d / count : 0.0);
+    assert_true(count > 0);
+    assert_true(sum_d / count <= sum_s / count + 0.005);
+    buffers_free(&b);
+    ak_clip_destroy(out);
+    free(hand[0]);
+    free(hand[1]);
+}
+
 /* The CMU walk retargeted onto the built-in biped is a walk the walker can use: a cycle is
  * found, and the biped walks 6 m to its target on flat ground with feet on the ground. */
 static void retarget_cmu_walk_drives_walker_on_biped(void **state)
@@ -570,6 +633,7 @@ int main(void)
         cmocka_unit_test(retarget_rig_onto_itself_is_exact),
         cmocka_unit_test(retarget_every_pair_keeps_directions_contacts_floor),
         cmocka_unit_test(retarget_round_trip_within_two_percent_of_height),
+        cmocka_unit_test(retarget_pins_hands_that_hold_still),
         cmocka_unit_test(retarget_cmu_walk_drives_walker_on_biped),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

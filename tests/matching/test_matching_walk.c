@@ -60,7 +60,7 @@ typedef struct walk_result {
     float max_accel;    /* the animation matching plays (inertialized, before foot IK) */
     float max_accel_ik; /* the final pose, after foot IK */
     int32_t worst_joint, worst_frame, worst_joint_ik;
-    int32_t frames, transitions;
+    int32_t frames, transitions, unlocks;
 } walk_result;
 
 static walk_result walk(const ak_ground *ground, ak_vec3 start, float heading, ak_vec3 target)
@@ -103,6 +103,7 @@ static walk_result walk(const ak_ground *ground, ak_vec3 start, float heading, a
     ak_matcher_info mi;
     ak_matcher_get_info(m, &mi);
     r.transitions = mi.transitions;
+    r.unlocks = mi.unlocks;
     free(rot);
     ak_matcher_destroy(m);
     return r;
@@ -123,17 +124,19 @@ static void walk_three_directions(const ak_ground *ground, const char *name)
         const walk_result r = walk(ground, start, 0.0f, target);
         const ak_skeleton *sk = ak_motion_db_skeleton(g_db);
         printf("%s %3.0f deg: arrived %d at %.3f m in %.2f s, stopped %d, skate %.4f m/s, "
-               "penetration %.4f float %.4f m, transitions %d (%.1f/s), max angular accel %.0f "
+               "penetration %.4f float %.4f m, transitions %d (%.1f/s), unlocks %d, max angular "
+               "accel %.0f "
                "rad/s^2 (%s, t=%.2f s) vs captures %.0f (%.2fx); after foot IK %.0f (%s, %.2fx)\n",
                name, (double)dirs[i], r.last.arrived, (double)r.last.distance, (double)r.last.time,
                r.last.stopped, (double)r.m.skate, (double)r.m.max_penetration,
                (double)r.m.max_float, r.transitions, (double)(r.transitions / r.last.time),
-               (double)r.max_accel, sk->names[r.worst_joint],
+               (int)r.unlocks, (double)r.max_accel, sk->names[r.worst_joint],
                (double)(r.worst_frame * info.frame_time), (double)src_accel,
                (double)(r.max_accel / src_accel), (double)r.max_accel_ik,
                sk->names[r.worst_joint_ik], (double)(r.max_accel_ik / src_accel));
         assert_true(r.last.arrived);
         assert_true(r.last.stopped);
+        assert_true(r.last.stance[0] && r.last.stance[1]); /* standing on both feet */
         assert_true(r.last.distance <= 0.3f);
         assert_true(r.m.skate < 0.01f);
         assert_true(r.m.max_penetration <= 0.005f);
@@ -187,12 +190,73 @@ static void matching_walks_on_a_heightmap(void **state)
     ak_terrain_destroy(t);
 }
 
+/* Already at the target: it stays standing where it is, through a target set every frame. */
+static void a_target_inside_the_radius_keeps_it_standing(void **state)
+{
+    (void)state;
+    ak_terrain_params tp = ak_terrain_defaults();
+    tp.kind = AK_TERRAIN_FLAT;
+    ak_terrain *t = NULL;
+    assert_int_equal(ak_terrain_create(&tp, &t, NULL), AK_OK);
+    const ak_ground g = ak_terrain_ground(t);
+    ak_matcher_params p = ak_matcher_defaults();
+    p.start = ak_vec3_make(1, 0, 1);
+    p.target = ak_vec3_make(1.1f, 0, 1.1f);
+    ak_matcher *m = NULL;
+    assert_int_equal(ak_matcher_create(g_db, &p, &g, &m, NULL), AK_OK);
+    ak_walker_state s;
+    ak_matcher_info mi;
+    for (int f = 0; f < 120; ++f) {
+        ak_matcher_set_target(m, p.target);
+        assert_int_equal(ak_matcher_step(m, 1.0f / 60.0f, &g, NULL), AK_OK);
+    }
+    ak_matcher_get_state(m, &s);
+    ak_matcher_get_info(m, &mi);
+    assert_true(s.arrived && s.stopped);
+    assert_int_equal(mi.transitions, 0);
+    AKT_NEAR(s.position.x, 1.0, 1e-6);
+    AKT_NEAR(s.position.z, 1.0, 1e-6);
+    /* a target outside the radius sets it walking */
+    ak_matcher_set_target(m, ak_vec3_make(1, 0, 4));
+    for (int f = 0; f < 60; ++f)
+        assert_int_equal(ak_matcher_step(m, 1.0f / 60.0f, &g, NULL), AK_OK);
+    ak_matcher_get_state(m, &s);
+    assert_false(s.arrived);
+    assert_true(s.position.z > 1.3f);
+    ak_matcher_destroy(m);
+    ak_terrain_destroy(t);
+}
+
+static void bad_parameters_are_refused(void **state)
+{
+    (void)state;
+    ak_matcher_params p = ak_matcher_defaults();
+    ak_matcher *m = (ak_matcher *)1;
+    ak_error err;
+    p.walk_speed = 0.0f;
+    assert_int_equal(ak_matcher_create(g_db, &p, NULL, &m, &err), AK_ERR_INVALID_ARG);
+    assert_null(m);
+    p = ak_matcher_defaults();
+    p.target.x = NAN;
+    assert_int_equal(ak_matcher_validate(&p, g_db, &err), AK_ERR_INVALID_ARG);
+    p = ak_matcher_defaults();
+    p.turn_on_spot_deg = 200.0f;
+    assert_int_equal(ak_matcher_validate(&p, g_db, &err), AK_ERR_INVALID_ARG);
+    p = ak_matcher_defaults();
+    assert_int_equal(ak_matcher_create(g_db, &p, NULL, &m, &err), AK_OK);
+    assert_int_equal(ak_matcher_step(m, -1.0f, NULL, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_matcher_step(m, NAN, NULL, &err), AK_ERR_INVALID_ARG);
+    ak_matcher_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(matching_walks_on_flat_ground),
         cmocka_unit_test(matching_walks_on_hills),
         cmocka_unit_test(matching_walks_on_a_heightmap),
+        cmocka_unit_test(a_target_inside_the_radius_keeps_it_standing),
+        cmocka_unit_test(bad_parameters_are_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

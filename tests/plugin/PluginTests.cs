@@ -9,7 +9,7 @@ using System.IO;
 using System.Reflection;
 using AnimKit;
 
-static class PluginTests
+static partial class PluginTests
 {
     // ---- a tiny harness ----
     sealed class TestAttribute : Attribute { }

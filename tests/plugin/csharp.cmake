@@ -14,10 +14,12 @@ endif()
 set(AK_UNITY_PKG ${PROJECT_SOURCE_DIR}/unity/com.animkit.animation)
 file(GLOB AK_CS_CORE CONFIGURE_DEPENDS ${AK_UNITY_PKG}/Runtime/Core/*.cs)
 set(AK_CS_TEST_EXE ${CMAKE_BINARY_DIR}/tests/AnimKitPluginTests.exe)
+# PluginTests.cs and its partial-class parts (PluginTests*.cs), one per later ABI area.
+file(GLOB AK_CS_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/PluginTests*.cs)
 add_custom_command(OUTPUT ${AK_CS_TEST_EXE}
   COMMAND ${AK_MCS} -nologo -langversion:7 -warnaserror -debug -out:${AK_CS_TEST_EXE}
-          ${AK_CS_CORE} ${CMAKE_CURRENT_SOURCE_DIR}/PluginTests.cs
-  DEPENDS ${AK_CS_CORE} ${CMAKE_CURRENT_SOURCE_DIR}/PluginTests.cs
+          ${AK_CS_CORE} ${AK_CS_TEST_SOURCES}
+  DEPENDS ${AK_CS_CORE} ${AK_CS_TEST_SOURCES}
   COMMENT "mcs: AnimKitPluginTests.exe")
 add_custom_target(animkit_csharp_tests ALL DEPENDS ${AK_CS_TEST_EXE})
 add_dependencies(animkit_csharp_tests animkit_unity)

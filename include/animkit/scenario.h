@@ -1,0 +1,219 @@
+/* animkit — scenarios: one table of flags per scenario, and the walk scenario built from it.
+ *
+ * A flag table (ak_flag_table) lists every setting of a scenario once: its name, type, default,
+ * range and one line of help. Everything a surface needs comes from that one table:
+ *   - command-line parsing (`--max-time 30`, `--no-foot-ik`) for the CLI and the viewer,
+ *   - URL-query parsing (`?max-time=30&no-foot-ik`) for the web page,
+ *   - the defaults of the params struct (ak_flags_defaults),
+ *   - validation messages ("--max-time wants a number in (0,100000], got '-1'"),
+ *   - the options section of `--help` (ak_flags_help),
+ * so the CLI, the viewer, the web page and the Python binding cannot drift apart. BVHView's
+ * `Arg*` helpers are the model.
+ *
+ * The walk scenario (ak_walk_scenario) is the main demo: a character walks from a start point
+ * to a target across terrain with foot IK. ak_walk_scene_create turns its params into the
+ * skeleton, clip, walk motion, terrain and walker, once, for every surface.
+ *
+ * Library code: libc + libm only. Heightmap images other than PGM come through a loader the
+ * caller passes (the CLI and viewer pass a PNG loader built on stb_image). */
+#ifndef ANIMKIT_SCENARIO_H
+#define ANIMKIT_SCENARIO_H
+
+#include "ak_config.h"
+#include "ground.h"
+#include "locomotion.h"
+#include "status.h"
+
+AK_EXTERN_C_BEGIN
+
+/* ---------------------------------------------------------------------------------------
+ * Flag tables */
+
+typedef enum ak_flag_type {
+    AK_FLAG_SWITCH = 0, /* no value: stores `on` into an int32_t field */
+    AK_FLAG_INT = 1,    /* `count` int32_t values separated by `separator` */
+    AK_FLAG_FLOAT = 2,  /* `count` float values separated by `separator`; finite only */
+    AK_FLAG_TEXT = 3,   /* a char[] field of `size` bytes (NUL-terminated copy) */
+    AK_FLAG_CHOICE = 4, /* int32_t: the index of the value in `choices` ("flat|hills|stairs") */
+    AK_FLAG_TEXT_LIST = 5 /* repeatable: a char[] field of `size` bytes holding every value
+                             given, in order, separated by '\n' (ak_flags_list_item) */
+} ak_flag_type;
+
+/* The longest value a text flag takes, including the terminating NUL, unless `size` says less. */
+#define AK_FLAG_TEXT_MAX 512
+/* Values of one INT/FLOAT flag at most ("X,Y,Z", "A:B:STEP"). */
+#define AK_FLAG_MAX_VALUES 4
+
+typedef struct ak_flag {
+    const char *name;    /* long name without dashes: "max-time" -> --max-time, max-time= */
+    char short_name;     /* optional one-letter alias ('o' -> -o), 0 for none */
+    int32_t type;        /* ak_flag_type */
+    size_t offset;       /* offsetof(params struct, field) */
+    size_t size;         /* TEXT: sizeof the char[] field (0: AK_FLAG_TEXT_MAX) */
+    int32_t count;       /* INT/FLOAT: values in the field (0 means 1) */
+    int32_t min_count;   /* INT/FLOAT: values the user must give (0: all `count`) */
+    char separator;      /* between values: ',' (0 means ','), ':' or 'x' */
+    int32_t on;          /* SWITCH: the value it stores when present (1 or 0) */
+    const char *metavar; /* how help shows the value: "FILE.bvh", "X,Z" */
+    const char *def;     /* default as text ("60", "-6,-4", "hills"); NULL: zero / empty */
+    const char *range;   /* numbers, every value: "[0,inf)", "(0,100000]"; NULL: any finite */
+    const char *choices; /* CHOICE: the values, '|'-separated */
+    const char *help;    /* one line for --help */
+} ak_flag;
+
+typedef struct ak_flag_table {
+    const char *command; /* "walk": error messages and help say "animkit walk" */
+    const ak_flag *flags;
+    int32_t count;
+} ak_flag_table;
+
+#define AK_FLAGS_MAX_POSITIONAL 16
+
+/* What a parse found besides the flags' values. */
+typedef struct ak_flags_result {
+    int32_t wants_help;                             /* -h or --help was given */
+    int32_t positional_count;                       /* arguments that are not flags */
+    const char *positional[AK_FLAGS_MAX_POSITIONAL]; /* pointers into argv */
+    uint64_t given[4]; /* bit (t*64 + i): flag i of table t was given (tables < 4, flags < 64) */
+} ak_flags_result;
+
+/* Writes every flag's default (ak_flag.def) into the params struct at `params`. Returns AK_OK,
+ * or AK_ERR_INVALID_ARG when a default does not parse (a bug in the table). */
+AK_API int32_t ak_flags_defaults(const ak_flag_table *table, void *params, ak_error *err);
+
+/* Parses argv[1..argc) against `table_count` tables, each writing into its own params struct
+ * (tables[t] -> params[t]). `--name VALUE`, `--name=VALUE`, `-x VALUE`; a flag known to several
+ * tables goes to the first whose parse of the value succeeds (the viewer's `--size WxH` and the
+ * walker's `--size S`). Non-flag arguments (and everything after `--`) are positional: at most
+ * max_positional (<= AK_FLAGS_MAX_POSITIONAL) of them, or an error. -h/--help sets wants_help
+ * and stops. Returns AK_OK or AK_ERR_INVALID_ARG with the message for the user (unknown flag,
+ * missing value, bad value with the expected type/range/choices). */
+AK_API int32_t ak_flags_parse_args(const ak_flag_table *const *tables, void *const *params,
+                                   int32_t table_count, int argc, const char *const *argv,
+                                   int32_t max_positional, ak_flags_result *result,
+                                   ak_error *err);
+
+/* Parses a URL query string ("clip=a.bvh&max-time=30&no-foot-ik", a leading '?' allowed;
+ * %XX and '+' decoded) into one table's params. A switch takes no value or 1/true/on
+ * (present) or 0/false/off (absent). Same errors as ak_flags_parse_args. */
+AK_API int32_t ak_flags_parse_query(const ak_flag_table *table, void *params, const char *query,
+                                    ak_flags_result *result, ak_error *err);
+
+/* Checks every INT/FLOAT field against its range and every CHOICE against its choices, for
+ * params filled by code rather than parsed (the Python and JS bindings). A value equal to the
+ * flag's default is accepted (defaults may be sentinels, e.g. 0 = detect). */
+AK_API int32_t ak_flags_check(const ak_flag_table *table, const void *params, ak_error *err);
+
+/* True when flag `name` of table number `table_index` was given in the parse. */
+AK_API int32_t ak_flags_given(const ak_flags_result *result, const ak_flag_table *table,
+                              int32_t table_index, const char *name);
+
+/* Item `index` of a TEXT_LIST field ("a.bvh\nb.bvh") copied into buf (NUL-terminated).
+ * Returns the number of items in the list; buf is "" when index is past the end. */
+AK_API int32_t ak_flags_list_item(const char *list, int32_t index, char *buf, size_t size);
+
+/* The index of the flag called `name` (without dashes) in the table, or -1. */
+AK_API int32_t ak_flags_find(const ak_flag_table *table, const char *name);
+
+/* Writes the options section of --help (one line a flag: name, value, help, default, range or
+ * choices; -h/--help itself is the caller's line) into buf (always NUL-terminated when size > 0). Returns the length the whole text
+ * needs, like snprintf. */
+AK_API size_t ak_flags_help(const ak_flag_table *table, char *buf, size_t size);
+
+/* ---------------------------------------------------------------------------------------
+ * The walk scenario */
+
+typedef enum ak_walk_steer {
+    AK_WALK_STEER_CYCLE = 0,      /* the guide walker re-aims before each cycle (AK_STEER_CYCLE) */
+    AK_WALK_STEER_CONTINUOUS = 1, /* the guide walker steers every frame (AK_STEER_CONTINUOUS) */
+    AK_WALK_STEER_MATCH = 2       /* motion matching over the clips (src/matching) */
+} ak_walk_steer;
+
+/* Bytes for every --clip of a scenario together ('\n'-separated). */
+#define AK_WALK_CLIPS_MAX 16384
+
+typedef enum ak_walk_terrain {
+    AK_WALK_TERRAIN_FLAT = 0,
+    AK_WALK_TERRAIN_HILLS = 1,
+    AK_WALK_TERRAIN_STAIRS = 2
+} ak_walk_terrain;
+
+/* Every setting of the walk demo. Fill with ak_walk_scenario_defaults, then parse flags or a
+ * URL query into it, or set fields directly. World space: metres, y up, the terrain's x,z. */
+typedef struct ak_walk_scenario {
+    char clip[AK_WALK_CLIPS_MAX];     /* walk BVH; "" (default): the built-in procedural walk.
+                                         Repeatable with steer match: the clips of the motion
+                                         database, '\n'-separated (ak_flags_list_item) */
+    char library[AK_FLAG_TEXT_MAX];   /* steer match: every .bvh in this folder joins the
+                                         database; "" none */
+    int32_t cycle[2];                 /* frames [A,B) of `clip` as the cycle; -1,-1: automatic */
+    char idle[AK_FLAG_TEXT_MAX];      /* idle BVH crossfaded in on arrival; "" none (built-in
+                                         clip: the built-in idle) */
+    float scale;                      /* metres per file unit of `clip`; 0: detected */
+    int32_t terrain;                  /* ak_walk_terrain; default hills */
+    char heightmap[AK_FLAG_TEXT_MAX]; /* PGM/PNG heightmap instead of `terrain`; "" none */
+    float size;                       /* heightmap side in metres, spans -size/2..size/2; 40 */
+    float height;                     /* heightmap metres at the maximum pixel value; 3 */
+    int32_t seed;                     /* hills seed; 1 */
+    float start[2];                   /* start x,z; -6,-4 */
+    float target[2];                  /* target x,z; 6,4 */
+    float max_time;                   /* give up after this many simulated seconds; 60 */
+    int32_t steer;                    /* ak_walk_steer; cycle */
+    float turn_rate;                  /* heading turn-rate limit, degrees/s; 90 */
+    float arrival;                    /* arrival radius, m; 0.3 */
+    int32_t foot_ik;                  /* 1: foot IK on (default); --no-foot-ik */
+} ak_walk_scenario;
+
+/* The walk scenario's flag table (the CLI's `animkit walk`, the viewer's --walk mode, the web
+ * page's URL parameters). */
+AK_API const ak_flag_table *ak_walk_scenario_flags(void);
+AK_API ak_walk_scenario ak_walk_scenario_defaults(void);
+/* Ranges and choices (ak_flags_check) plus the rules between flags: --cycle needs --clip,
+ * a non-default --size or --height needs --heightmap, several --clip or --library need steer
+ * match, which takes no --cycle or --idle. AK_ERR_INVALID_ARG with the reason. */
+AK_API int32_t ak_walk_scenario_validate(const ak_walk_scenario *scenario, ak_error *err);
+
+/* Loads a heightmap image other than PGM (e.g. PNG): value / max * height, side `size` metres. */
+typedef int32_t (*ak_heightmap_loader)(const char *path, float size, float height,
+                                       ak_terrain **out, ak_error *err);
+
+typedef struct ak_walk_scene ak_walk_scene;
+
+/* Builds everything the scenario describes: the terrain (hills/flat/stairs, or the heightmap:
+ * PGM here, any other extension through `image_loader`, which may be NULL), checks start and
+ * target are on it, then for the guide walker (steer cycle/continuous) reads the clip (or makes
+ * the built-in walk and idle), the walk motion and the walker, and places the character (the
+ * first step, dt 0). With steer match only the terrain is built (the walker, motion and
+ * skeleton accessors return NULL; the matcher builds its own database). Validates first.
+ * Errors name the file they come from ("walk.bvh:12: ..."). */
+AK_API int32_t ak_walk_scene_create(const ak_walk_scenario *scenario,
+                                    ak_heightmap_loader image_loader, ak_walk_scene **out,
+                                    ak_error *err);
+AK_API void ak_walk_scene_destroy(ak_walk_scene *scene);
+
+typedef struct ak_walk_scene_info {
+    float frame_time;       /* seconds per step: the walk clip's frame time */
+    int32_t max_frames;     /* frames in max_time, counting the placing frame 0: where a
+                               recording of the walk stops (stepping may go on, e.g. after a
+                               new target in the viewer) */
+    int32_t frame;          /* frames stepped so far (1 after create) */
+    int32_t hips;           /* the hips joint of the walk skeleton (the root if not found) */
+    const char *clip_label; /* "built-in walk" or the clip's file name */
+} ak_walk_scene_info;
+
+AK_API void ak_walk_scene_get_info(const ak_walk_scene *scene, ak_walk_scene_info *info);
+/* Advances one frame (frame_time); no allocation. */
+AK_API int32_t ak_walk_scene_step(ak_walk_scene *scene, ak_error *err);
+/* Back to the start: the walker reset and placed again (frame 1). */
+AK_API void ak_walk_scene_reset(ak_walk_scene *scene);
+
+AK_API ak_walker *ak_walk_scene_walker(ak_walk_scene *scene);
+AK_API const ak_walk_motion *ak_walk_scene_motion(const ak_walk_scene *scene);
+AK_API const ak_terrain *ak_walk_scene_terrain(const ak_walk_scene *scene);
+AK_API const ak_ground *ak_walk_scene_ground(const ak_walk_scene *scene);
+/* The skeleton the walker poses (the walk motion's, in metres). */
+AK_API const ak_skeleton *ak_walk_scene_skeleton(const ak_walk_scene *scene);
+
+AK_EXTERN_C_END
+
+#endif

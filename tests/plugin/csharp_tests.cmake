@@ -1,0 +1,4 @@
+# C# tests of later ABI parts (each in its own PluginTests*.cs partial class file).
+list(APPEND AK_CS_TESTS
+  retarget_clip_onto_rig_from_arrays_matches_bvh_rig
+  live_retargeter_matches_clip_retarget_without_contacts)

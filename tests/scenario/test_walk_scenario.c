@@ -1,0 +1,186 @@
+/* The walk scenario: its table's defaults are the documented ones, the rules between flags,
+ * and the scene it builds (the same set-up the CLI, the viewer, web and Python use). */
+#include "test_util.h"
+
+#include "animkit/scenario.h"
+
+static void defaults_are_the_documented_ones(void **state)
+{
+    (void)state;
+    const ak_walk_scenario s = ak_walk_scenario_defaults();
+    assert_string_equal(s.clip, "");
+    assert_string_equal(s.idle, "");
+    assert_string_equal(s.heightmap, "");
+    assert_int_equal(s.cycle[0], -1);
+    assert_int_equal(s.cycle[1], -1);
+    assert_true(s.scale == 0.0f);
+    assert_int_equal(s.terrain, AK_WALK_TERRAIN_HILLS);
+    assert_true(s.size == 40.0f && s.height == 3.0f);
+    assert_int_equal(s.seed, 1);
+    assert_true(s.start[0] == -6.0f && s.start[1] == -4.0f);
+    assert_true(s.target[0] == 6.0f && s.target[1] == 4.0f);
+    assert_true(s.max_time == 60.0f);
+    assert_int_equal(s.steer, AK_STEER_CYCLE);
+    assert_true(s.turn_rate == 90.0f && s.arrival == 0.3f);
+    assert_int_equal(s.foot_ik, 1);
+    assert_int_equal(ak_walk_scenario_validate(&s, NULL), AK_OK);
+}
+
+static void rules_between_flags(void **state)
+{
+    (void)state;
+    ak_error e;
+    ak_walk_scenario s = ak_walk_scenario_defaults();
+    s.cycle[0] = 3;
+    s.cycle[1] = 9;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "--cycle needs --clip");
+    snprintf(s.clip, sizeof s.clip, "walk.bvh");
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_OK);
+    s.cycle[1] = 3; /* empty cycle */
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    s = ak_walk_scenario_defaults();
+    s.size = 10.0f;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    snprintf(s.heightmap, sizeof s.heightmap, "hm.pgm");
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_OK);
+    s = ak_walk_scenario_defaults();
+    s.steer = 3;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    /* Several clips (a motion database) or a library are for motion matching only. */
+    s = ak_walk_scenario_defaults();
+    snprintf(s.clip, sizeof s.clip, "a.bvh\nb.bvh");
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "several --clip files or --library need --steer match");
+    s.steer = AK_WALK_STEER_MATCH;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_OK);
+    snprintf(s.idle, sizeof s.idle, "idle.bvh");
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    s = ak_walk_scenario_defaults();
+    snprintf(s.library, sizeof s.library, "clips/");
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    s = ak_walk_scenario_defaults();
+    s.arrival = -1.0f;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "arrival"));
+}
+
+/* The web page's URL and the CLI's flags describe the same scenario. */
+static void url_and_flags_give_the_same_scenario(void **state)
+{
+    (void)state;
+    ak_walk_scenario a = ak_walk_scenario_defaults(), b = ak_walk_scenario_defaults();
+    const char *argv[] = {"walk", "--terrain", "stairs", "--start", "-2,1", "--target", "5,0",
+                          "--steer", "continuous", "--no-foot-ik", "--max-time", "12.5"};
+    const ak_flag_table *tables[1] = {ak_walk_scenario_flags()};
+    void *params[1] = {&a};
+    ak_flags_result r;
+    ak_error e;
+    assert_int_equal(ak_flags_parse_args(tables, params, 1, 12, argv, 0, &r, &e), AK_OK);
+    assert_int_equal(ak_flags_parse_query(ak_walk_scenario_flags(), &b,
+                                          "terrain=stairs&start=-2%2C1&target=5,0&steer=continuous"
+                                          "&no-foot-ik&max-time=12.5",
+                                          &r, &e),
+                     AK_OK);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_int_equal(a.terrain, AK_WALK_TERRAIN_STAIRS);
+    assert_int_equal(a.steer, AK_STEER_CONTINUOUS);
+    assert_int_equal(a.foot_ik, 0);
+}
+
+static void builtin_scene_is_placed_and_steps(void **state)
+{
+    (void)state;
+    ak_walk_scenario s = ak_walk_scenario_defaults();
+    s.terrain = AK_WALK_TERRAIN_FLAT;
+    s.max_time = 2.0f;
+    ak_walk_scene *scene = NULL;
+    ak_error e;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(scene, &info);
+    assert_string_equal(info.clip_label, "built-in walk");
+    assert_int_equal(info.frame, 1); /* placed: the first step, dt 0 */
+    /* The built-in walk runs at its default 60 frames per second. */
+    AKT_NEAR(info.frame_time, 1.0 / 60.0, 1e-7);
+    assert_int_equal(info.max_frames, (int32_t)ceilf(2.0f / info.frame_time) + 1);
+    const ak_skeleton *sk = ak_walk_scene_skeleton(scene);
+    assert_non_null(sk);
+    assert_true(info.hips >= 0 && info.hips < sk->joint_count);
+    ak_walker_state st;
+    ak_walker_get_state(ak_walk_scene_walker(scene), &st);
+    /* Placed at the start on flat ground (y 0), facing the target. */
+    AKT_NEAR(st.position.x, -6.0, 1e-4);
+    AKT_NEAR(st.position.z, -4.0, 1e-4);
+    AKT_NEAR(st.position.y, 0.0, 1e-4);
+    AKT_NEAR(st.distance, sqrt(12.0 * 12.0 + 8.0 * 8.0), 1e-3);
+    for (int i = 0; i < 30; ++i)
+        assert_int_equal(ak_walk_scene_step(scene, &e), AK_OK);
+    ak_walk_scene_get_info(scene, &info);
+    assert_int_equal(info.frame, 31);
+    ak_walker_get_state(ak_walk_scene_walker(scene), &st);
+    AKT_NEAR(st.time, 30.0 * info.frame_time, 1e-4);
+    assert_true(st.distance < sqrt(12.0 * 12.0 + 8.0 * 8.0)); /* it walked toward the target */
+    ak_walk_scene_reset(scene);
+    ak_walk_scene_get_info(scene, &info);
+    assert_int_equal(info.frame, 1);
+    ak_walker_get_state(ak_walk_scene_walker(scene), &st);
+    AKT_NEAR(st.position.x, -6.0, 1e-4);
+    ak_walk_scene_destroy(scene);
+}
+
+/* Motion matching builds its own database: the scene is the ground, checked, and no walker. */
+static void match_scene_is_the_ground_only(void **state)
+{
+    (void)state;
+    ak_walk_scenario s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    s.terrain = AK_WALK_TERRAIN_STAIRS;
+    ak_walk_scene *scene = NULL;
+    ak_error e;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
+    assert_null(ak_walk_scene_walker(scene));
+    assert_null(ak_walk_scene_skeleton(scene));
+    ak_ground_hit hit;
+    /* Stairs: flat ground before the first riser (x = -3). */
+    assert_true(ak_ground_query(ak_walk_scene_ground(scene), -6.0f, -4.0f, &hit));
+    AKT_NEAR(hit.height, 0.0, 1e-6);
+    assert_int_equal(ak_walk_scene_step(scene, &e), AK_ERR_STATE);
+    ak_walk_scene_destroy(scene);
+    s.target[0] = 25.0f; /* the 40 m terrain spans -20..20 */
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "--target 25,4 is outside the ground (x and z span -20..20 m)");
+}
+
+static void errors_name_the_file(void **state)
+{
+    (void)state;
+    ak_walk_scene *scene = (ak_walk_scene *)&scene;
+    ak_error e;
+    ak_walk_scenario s = ak_walk_scenario_defaults();
+    snprintf(s.clip, sizeof s.clip, "no/such/walk.bvh");
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_IO);
+    assert_null(scene);
+    assert_true(strncmp(e.message, "no/such/walk.bvh: ", 18) == 0);
+    s = ak_walk_scenario_defaults();
+    snprintf(s.heightmap, sizeof s.heightmap, "no/such/hills.pgm");
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_IO);
+    assert_true(strncmp(e.message, "no/such/hills.pgm: ", 19) == 0);
+    s = ak_walk_scenario_defaults();
+    s.turn_rate = 0.0f;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_walk_scene_create(NULL, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(defaults_are_the_documented_ones),
+        cmocka_unit_test(rules_between_flags),
+        cmocka_unit_test(url_and_flags_give_the_same_scenario),
+        cmocka_unit_test(builtin_scene_is_placed_and_steps),
+        cmocka_unit_test(match_scene_is_the_ground_only),
+        cmocka_unit_test(errors_name_the_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

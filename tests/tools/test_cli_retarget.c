@@ -1,0 +1,157 @@
+/* `animkit retarget` run as a user would: a CMU walk onto the built-in biped drives
+ * `animkit walk --clip`; a glTF rig gives the same motion as the BVH it was converted from;
+ * overrides come from --map JSON; errors exit 1 (runtime) or 2 (usage) with a message and
+ * write nothing. */
+#define _POSIX_C_SOURCE 200809L
+#include "test_util.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Runs `animkit ARGS` with stdout/stderr captured into out_text (may be NULL); the exit code. */
+static int run_cli(const char *args, char *out_text, size_t size)
+{
+    const char *b = getenv("AK_BUILD_DIR");
+    if (!b) fail_msg("AK_BUILD_DIR is not set (run through ctest)");
+    char out_path[1100], cmd[4096];
+    snprintf(out_path, sizeof out_path, "%s/tests/cli_retarget_%d.out", b, (int)getpid());
+    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' %s >'%s' 2>&1", b, args, out_path);
+    const int st = system(cmd);
+    if (out_text) {
+        FILE *f = fopen(out_path, "rb");
+        size_t n = f ? fread(out_text, 1, size - 1, f) : 0;
+        out_text[n] = '\0';
+        if (f) fclose(f);
+    }
+    remove(out_path);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void tmp_path(const char *name, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/tests/%d_%s", getenv("AK_BUILD_DIR"), (int)getpid(), name);
+}
+
+static int exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f) fclose(f);
+    return f != NULL;
+}
+
+/* The end-to-end check: retarget, then walk with the result. */
+static void cli_retargeted_cmu_walk_drives_the_walker(void **state)
+{
+    (void)state;
+    char src[1024], out[1100], dir[1100], args[4096], text[8192];
+    akt_mocap_path("cmu_02_01_walk.bvh", src, sizeof src);
+    tmp_path("walk_on_biped.bvh", out, sizeof out);
+    tmp_path("walk_dir", dir, sizeof dir);
+    snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s'", src, out);
+    assert_int_equal(run_cli(args, text, sizeof text), 0);
+    assert_non_null(strstr(text, "stance runs pinned"));
+    ak_skeleton *s;
+    ak_clip *c;
+    ak_error err;
+    assert_int_equal(ak_bvh_read_file(out, NULL, &s, &c, &err), AK_OK);
+    assert_int_equal(c->frame_count, 344);
+    assert_int_equal(ak_skeleton_find(s, "LeftToeBase") >= 0, 1); /* the biped's own joints */
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+    snprintf(args, sizeof args, "walk --clip '%s' --terrain flat --start -3,0 --target 3,0 --max-time 20 --out '%s' --quiet",
+             out, dir);
+    assert_int_equal(run_cli(args, text, sizeof text), 0);
+    if (!strstr(text, "\"arrived\":true")) fail_msg("the walker did not arrive: %s", text);
+    remove(out);
+    char f[1200];
+    static const char *const outputs[] = {"walk.bvh", "walk.csv"};
+    for (int i = 0; i < 2; ++i) remove((snprintf(f, sizeof f, "%s/%s", dir, outputs[i]), f));
+    rmdir(dir);
+}
+
+/* A rig converted to GLB (metres) and read back by the skin reader takes the same motion as
+ * the BVH rig (centimetres): positions agree after the unit change. */
+static void cli_gltf_rig_matches_its_bvh(void **state)
+{
+    (void)state;
+    char src[1024], rig[1024], glb[1100], a[1100], b[1100], args[4096], text[8192];
+    akt_mocap_path("cmu_02_01_walk.bvh", src, sizeof src);
+    akt_mocap_path("arena_louise_stand_walk_cycle.bvh", rig, sizeof rig);
+    tmp_path("louise_rig.glb", glb, sizeof glb);
+    tmp_path("on_glb.bvh", a, sizeof a);
+    tmp_path("on_bvh.bvh", b, sizeof b);
+    assert_int_equal(run_cli((snprintf(args, sizeof args, "convert '%s' '%s' --no-mesh", rig, glb), args), text, sizeof text), 0);
+    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to '%s' --out '%s'", src, glb, a), args), text, sizeof text), 0);
+    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to '%s' --out '%s'", src, rig, b), args), text, sizeof text), 0);
+    ak_skeleton *sa, *sb;
+    ak_clip *ca, *cb;
+    ak_error err;
+    assert_int_equal(ak_bvh_read_file(a, NULL, &sa, &ca, &err), AK_OK);
+    assert_int_equal(ak_bvh_read_file(b, NULL, &sb, &cb, &err), AK_OK);
+    assert_int_equal(sa->joint_count, sb->joint_count);
+    ak_xform *x = (ak_xform *)malloc(sizeof(ak_xform) * 4 * (size_t)sa->joint_count);
+    const int32_t J = sa->joint_count;
+    double worst = 0.0;
+    for (int32_t f = 0; f < ca->frame_count; f += 5) {
+        ak_clip_frame(ca, sa, f, x);
+        ak_fk(sa, x, x + J);
+        ak_clip_frame(cb, sb, f, x + 2 * J);
+        ak_fk(sb, x + 2 * J, x + 3 * J);
+        for (int32_t j = 0; j < J; ++j)
+            worst = fmax(worst, ak_vec3_length(ak_vec3_sub(x[J + j].translation, ak_vec3_scale(x[3 * J + j].translation, 0.01f))));
+    }
+    printf("GLB rig vs BVH rig: worst %.2g m\n", worst);
+    /* float32 matrices in the GLB and 6-digit BVH text: well under a millimetre */
+    assert_true(worst < 1e-3);
+    free(x);
+    ak_skeleton_destroy(sa); ak_skeleton_destroy(sb);
+    ak_clip_destroy(ca); ak_clip_destroy(cb);
+    remove(glb); remove(a); remove(b);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* --map overrides reach the humanoid map; bad input fails clearly and writes nothing. */
+static void cli_retarget_errors_and_overrides(void **state)
+{
+    (void)state;
+    char src[1024], out[1100], map[1100], args[4096], text[8192];
+    akt_mocap_path("cmu_02_01_walk.bvh", src, sizeof src);
+    tmp_path("never.bvh", out, sizeof out);
+    tmp_path("map.json", map, sizeof map);
+    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --out '%s'", src, out), args), text, sizeof text), 2);
+    assert_non_null(strstr(text, "--to"));
+    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s' --scale -1", src, out), args), text, sizeof text), 2);
+    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to nosuch.bvh --out '%s'", src, out), args), text, sizeof text), 1);
+    write_text(map, "{\"target\": {\"left_foot\": \"NoSuchJoint\"}}");
+    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s' --map '%s'", src, out, map), args), text, sizeof text), 1);
+    assert_non_null(strstr(text, "NoSuchJoint"));
+    write_text(map, "{\"target\": {\n \"left_foot\": 3}}");
+    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s' --map '%s'", src, out, map), args), text, sizeof text), 1);
+    assert_non_null(strstr(text, ":2:")); /* the JSON line */
+    write_text(map, "{\"source\": {\"left_foot\": \"LeftFoot\"}, \"target\": {\"left_foot\": \"LeftFoot\"}}");
+    assert_false(exists(out));
+    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s' --map '%s' --no-contacts --pin-hands",
+                                       src, out, map), args), text, sizeof text), 0);
+    assert_true(exists(out));
+    remove(out);
+    remove(map);
+    assert_int_equal(run_cli("retarget --help", text, sizeof text), 0);
+    assert_non_null(strstr(text, "--pin-hands"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cli_retargeted_cmu_walk_drives_the_walker),
+        cmocka_unit_test(cli_gltf_rig_matches_its_bvh),
+        cmocka_unit_test(cli_retarget_errors_and_overrides),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
