@@ -13,7 +13,9 @@
 #include "harness.h"
 #include "ik_bench_common.h"
 
-enum { S_LIMB, S_CCD, S_FABRIK, S_PINV, S_DLS, S_COUNT };
+/* Solver rows: the library's ak_ik_kind order. */
+enum { S_LIMB = AK_IK_LIMB, S_CCD = AK_IK_CCD, S_FABRIK = AK_IK_FABRIK, S_PINV = AK_IK_JACOBIAN,
+       S_DLS = AK_IK_DLS, S_COUNT = AK_IK_KIND_COUNT };
 static const char *const k_names[S_COUNT] = {"limb (two-bone)", "CCD", "FABRIK",
                                              "Jacobian pseudo-inverse", "Jacobian DLS"};
 
@@ -35,28 +37,10 @@ static int solve_once(bench_ctx *c, int solver, ak_vec3 target, ak_ik_result *r)
     const size_t bytes = sizeof(ak_xform) * (size_t)(c->n + 1);
     memcpy(c->local, c->start_local, bytes);
     memcpy(c->world, c->start_world, bytes);
-    if (solver == S_LIMB) {
-        ak_limb_ik_params p = ak_limb_ik_defaults();
-        p.skeleton = c->skel;
-        p.upper = 0; p.middle = 1; p.end = 2;
-        p.target = target;
-        p.tolerance = AKB_IK_TOLERANCE;
-        return ak_limb_ik_run(&p, c->local, c->world, r, NULL);
-    }
-    if (solver == S_CCD || solver == S_FABRIK) {
-        ak_chain_ik_params p = ak_chain_ik_defaults();
-        p.skeleton = c->skel;
-        p.chain = c->chain;
-        p.chain_length = c->n + 1;
-        p.target = target;
-        p.max_iterations = AKB_IK_MAX_ITERATIONS;
-        p.tolerance = AKB_IK_TOLERANCE;
-        return solver == S_CCD ? ak_ccd_ik_run(&p, c->local, c->world, r, NULL)
-                               : ak_fabrik_ik_run(&p, c->local, c->world, r, NULL);
-    }
-    ak_jacobian_ik_params p = ak_jacobian_ik_defaults();
+    /* Through the one dispatch the CLI and viewer use (its switch costs nothing measurable
+     * next to a solve). */
+    ak_ik_any_params p = ak_ik_any_defaults();
     p.skeleton = c->skel;
-    p.method = solver == S_PINV ? AK_JACOBIAN_PSEUDO_INVERSE : AK_JACOBIAN_DLS;
     p.chain = c->chain;
     p.chain_length = c->n + 1;
     p.target = target;
@@ -64,7 +48,7 @@ static int solve_once(bench_ctx *c, int solver, ak_vec3 target, ak_ik_result *r)
     p.tolerance = AKB_IK_TOLERANCE;
     p.workspace = c->workspace;
     p.workspace_bytes = sizeof c->workspace;
-    return ak_jacobian_ik_run(&p, c->local, c->world, r, NULL);
+    return ak_ik_solve_any(solver, &p, c->local, c->world, r, NULL);
 }
 
 static row_stats run_row(bench_ctx *c, int solver, const ak_vec3 *targets)

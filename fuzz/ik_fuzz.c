@@ -218,6 +218,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_result(st, &res, "jacobian");
         if (st == AK_OK) check_pose(local, world, count, "jacobian");
     }
+    /* The one dispatch (ak_ik_solve_any) every surface uses, each kind with the common knobs. */
+    for (int32_t kind = 0; kind < AK_IK_KIND_COUNT; ++kind) {
+        memcpy(local, local0, bytes);
+        memcpy(world, world0, bytes);
+        ak_ik_any_params p = ak_ik_any_defaults();
+        p.skeleton = s;
+        p.chain = chain;
+        p.chain_length = n;
+        p.target = target;
+        p.use_pole = flags & 1;
+        p.pole = pole;
+        p.max_iterations = 1 + next_byte(&r) % 50;
+        p.tolerance = tolerance;
+        p.weight = weight;
+        p.workspace = workspace;
+        p.workspace_bytes = sizeof workspace;
+        st = ak_ik_solve_any(kind, &p, local, world, &res, NULL);
+        check_result(st, &res, ak_ik_kind_name(kind));
+        if (st == AK_OK) check_pose(local, world, count, ak_ik_kind_name(kind));
+    }
     /* Aim and look-at. */
     {
         memcpy(local, local0, bytes);

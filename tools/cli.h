@@ -31,5 +31,7 @@ int ak_cli_parse_vec2(const char *s, float *a, float *b);
  * finite as a float (|v| <= FLT_MAX). */
 int ak_cli_parse_float(const char *s, float *out);
 int ak_cli_parse_int(const char *s, int *out);
+/* True when `s` ends with the lower-case `suffix`, ignoring the case of s (".BVH" ends ".bvh"). */
+int ak_cli_ends_with(const char *s, const char *suffix);
 
 #endif

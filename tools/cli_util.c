@@ -94,3 +94,15 @@ int ak_cli_parse_vec2(const char *s, float *a, float *b)
     *a = f[0]; *b = f[1];
     return 0;
 }
+
+int ak_cli_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m) return 0;
+    for (size_t i = 0; i < m; ++i) {
+        char a = s[n - m + i];
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (a != suffix[i]) return 0;
+    }
+    return 1;
+}

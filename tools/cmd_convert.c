@@ -29,18 +29,6 @@ static void usage(FILE *out)
             "  -h, --help      this help\n");
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    if (n < m) return 0;
-    for (size_t i = 0; i < m; ++i) {
-        char a = s[n - m + i];
-        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
-        if (a != suffix[i]) return 0;
-    }
-    return 1;
-}
-
 int ak_cmd_convert(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *order_name = NULL, *scale_text = NULL;
@@ -75,8 +63,8 @@ int ak_cmd_convert(int argc, char **argv)
      * over the input is almost always a slip of the keyboard, so it takes --in-place. */
     if (!in_place && (strcmp(in, out) == 0 || akio_same_file(in, out)))
         return ak_cli_usage_error("convert", "OUT '%s' is the input file; add --in-place to replace it", out);
-    const int to_bvh = ends_with(out, ".bvh");
-    const int to_gltf = ends_with(out, ".gltf") || ends_with(out, ".glb");
+    const int to_bvh = ak_cli_ends_with(out, ".bvh");
+    const int to_gltf = ak_cli_ends_with(out, ".gltf") || ak_cli_ends_with(out, ".glb");
     if (!to_bvh && !to_gltf) return ak_cli_usage_error("convert", "OUT must end in .bvh, .gltf or .glb");
     ak_rot_order order = AK_ORDER_ZYX;
     if (order_name) {

@@ -146,23 +146,11 @@ static int run_op(edit_op op, const char *value, const edit_options *o, ak_skele
     return 0;
 }
 
-static int ends_with_ci(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    if (n < m) return 0;
-    for (size_t i = 0; i < m; ++i) {
-        char a = s[n - m + i];
-        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
-        if (a != suffix[i]) return 0;
-    }
-    return 1;
-}
-
 static int write_output(const char *path, const ak_skeleton *s, const ak_clip *c, const edit_options *o)
 {
     ak_error err;
     int32_t st;
-    if (ends_with_ci(path, ".gltf") || ends_with_ci(path, ".glb")) {
+    if (ak_cli_ends_with(path, ".gltf") || ak_cli_ends_with(path, ".glb")) {
         ak_gltf_options g = ak_gltf_defaults();
         ak_units_detect(ak_clip_standing_height(c, s), &g.metres_per_unit);
         st = ak_gltf_write_file(path, s, c, &g, &err);

@@ -7,16 +7,57 @@
  * of `animkit positions`. Units and axes are the file's own. */
 #include "cli_bvh.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Every flag of `animkit ik` (the file is positional). */
+typedef struct ik_options {
+    char root[256], tip[256];
+    int32_t frame;
+    float target[3], pole[3];
+    int32_t solver; /* ak_ik_kind */
+    int32_t iterations;
+    float tolerance, weight;
+    int32_t positions;
+    int32_t have_pole; /* --pole was given (not a flag) */
+} ik_options;
+
+#define IK_FIELD(f) offsetof(ik_options, f)
+static const ak_flag k_ik_flags[] = {
+    {.name = "root", .type = AK_FLAG_TEXT, .offset = IK_FIELD(root), .size = 256,
+     .metavar = "JOINT", .help = "first joint of the chain (required)"},
+    {.name = "tip", .type = AK_FLAG_TEXT, .offset = IK_FIELD(tip), .size = 256,
+     .metavar = "JOINT", .help = "end effector (required); limb: exactly three joints root..tip"},
+    {.name = "target", .type = AK_FLAG_FLOAT, .offset = IK_FIELD(target), .count = 3,
+     .metavar = "X,Y,Z", .help = "where the tip goes, model space, file units (required)"},
+    {.name = "solver", .type = AK_FLAG_CHOICE, .offset = IK_FIELD(solver),
+     .choices = "limb|ccd|fabrik|jacobian|dls",
+     .help = "analytic two-bone, CCD, FABRIK, pseudo-inverse or damped least squares (required)"},
+    {.name = "frame", .type = AK_FLAG_INT, .offset = IK_FIELD(frame), .metavar = "N", .def = "0",
+     .range = "[0,2147483647]", .help = "frame to pose (0-based)"},
+    {.name = "pole", .type = AK_FLAG_FLOAT, .offset = IK_FIELD(pole), .count = 3,
+     .metavar = "X,Y,Z", .help = "limb only: the middle joint bends toward this point"},
+    {.name = "iterations", .type = AK_FLAG_INT, .offset = IK_FIELD(iterations), .metavar = "N",
+     .def = "100", .range = "[1,2147483647]", .help = "iteration cap of ccd/fabrik/jacobian/dls"},
+    {.name = "tolerance", .type = AK_FLAG_FLOAT, .offset = IK_FIELD(tolerance), .metavar = "T",
+     .def = "1e-4", .range = "[0,1000000]", .help = "reached when error <= T * chain length"},
+    {.name = "weight", .type = AK_FLAG_FLOAT, .offset = IK_FIELD(weight), .metavar = "W",
+     .def = "1", .range = "[0,1]", .help = "blend between the input pose (0) and the solve (1)"},
+    {.name = "positions", .type = AK_FLAG_SWITCH, .offset = IK_FIELD(positions), .on = 1,
+     .def = "0", .help = "also print the solved pose as CSV frame,joint,x,y,z"},
+};
+static const ak_flag_table k_ik_table = {"ik", k_ik_flags,
+                                         (int32_t)(sizeof k_ik_flags / sizeof k_ik_flags[0])};
+
 static void usage(FILE *out)
 {
+    char help[4096];
+    ak_flags_help(&k_ik_table, help, sizeof help);
     fprintf(out,
             "usage: animkit ik FILE.bvh --root JOINT --tip JOINT --target X,Y,Z\n"
-            "                  --solver limb|ccd|fabrik|jacobian|dls [--frame N] [--pole X,Y,Z]\n"
-            "                  [--iterations N] [--tolerance T] [--weight W] [--positions]\n"
+            "                  --solver limb|ccd|fabrik|jacobian|dls [options]\n"
             "\n"
             "Moves the chain from --root down to --tip so the tip reaches --target (model space,\n"
             "the file's units and axes) at frame N of the file, and prints one JSON line:\n"
@@ -24,17 +65,8 @@ static void usage(FILE *out)
             "(error: final tip-target distance in file units). Joints outside the chain keep\n"
             "their positions, joints below the tip move rigidly with it, bones keep their length.\n"
             "\n"
-            "  --frame N          frame to pose (0-based, default 0)\n"
-            "  --root, --tip      joint names; limb needs exactly three joints root..tip\n"
-            "                     (e.g. --root LeftUpLeg --tip LeftFoot)\n"
-            "  --solver S         limb (analytic two-bone), ccd, fabrik, jacobian (pseudo-inverse)\n"
-            "                     or dls (damped least squares)\n"
-            "  --pole X,Y,Z       limb only: the middle joint bends toward this point\n"
-            "  --iterations N     iteration cap for ccd/fabrik/jacobian/dls (default 100)\n"
-            "  --tolerance T      reached when error <= T * chain length (default 1e-4)\n"
-            "  --weight W         0..1 blend between the input pose and the solve (default 1)\n"
-            "  --positions        also print the solved pose as CSV frame,joint,x,y,z\n"
-            "  -h, --help         this help\n");
+            "%s  %-24s this help\n",
+            help, "-h, --help");
 }
 
 static void print_name(const char *name)
@@ -51,180 +83,144 @@ static void print_name(const char *name)
     putchar('"');
 }
 
-int ak_cmd_ik(int argc, char **argv)
+/* Flags -> options and the input file. Returns 0, or 2 after a usage error. */
+static int parse_ik_flags(int argc, char **argv, ik_options *o, const char **path, int *help)
 {
-    if (ak_cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return 0;
-    }
-    const char *path = NULL, *root_name = NULL, *tip_name = NULL, *solver = NULL;
-    int frame = 0, iterations = 100, have_target = 0, have_pole = 0, positions = 0;
-    float tolerance = 1e-4f, weight = 1.0f;
-    ak_vec3 target = {0, 0, 0}, pole = {0, 0, 0};
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--positions") == 0) {
-            positions = 1;
-            continue;
-        }
-        if (a[0] != '-' || a[1] != '-') {
-            if (path) return ak_cli_usage_error("ik", "more than one input file ('%s')", a);
-            path = a;
-            continue;
-        }
-        if (!v) return ak_cli_usage_error("ik", "%s needs a value", a);
-        ++i;
-        if (strcmp(a, "--frame") == 0) {
-            if (ak_cli_parse_int(v, &frame) || frame < 0)
-                return ak_cli_usage_error("ik", "bad --frame '%s'", v);
-        } else if (strcmp(a, "--root") == 0) {
-            root_name = v;
-        } else if (strcmp(a, "--tip") == 0) {
-            tip_name = v;
-        } else if (strcmp(a, "--target") == 0) {
-            if (ak_cli_parse_vec3(v, &target)) return ak_cli_usage_error("ik", "bad --target '%s' (X,Y,Z)", v);
-            have_target = 1;
-        } else if (strcmp(a, "--pole") == 0) {
-            if (ak_cli_parse_vec3(v, &pole)) return ak_cli_usage_error("ik", "bad --pole '%s' (X,Y,Z)", v);
-            have_pole = 1;
-        } else if (strcmp(a, "--solver") == 0) {
-            solver = v;
-        } else if (strcmp(a, "--iterations") == 0) {
-            if (ak_cli_parse_int(v, &iterations) || iterations < 1)
-                return ak_cli_usage_error("ik", "bad --iterations '%s' (>= 1)", v);
-        } else if (strcmp(a, "--tolerance") == 0) {
-            if (ak_cli_parse_float(v, &tolerance) || tolerance < 0.0f)
-                return ak_cli_usage_error("ik", "bad --tolerance '%s' (>= 0)", v);
-        } else if (strcmp(a, "--weight") == 0) {
-            if (ak_cli_parse_float(v, &weight) || weight < 0.0f || weight > 1.0f)
-                return ak_cli_usage_error("ik", "bad --weight '%s' (0..1)", v);
-        } else {
-            return ak_cli_usage_error("ik", "unknown option '%s'", a);
-        }
-    }
-    if (!path) return ak_cli_usage_error("ik", "no input file");
-    if (!root_name || !tip_name) return ak_cli_usage_error("ik", "--root and --tip are required");
-    if (!have_target) return ak_cli_usage_error("ik", "--target is required");
-    if (!solver) return ak_cli_usage_error("ik", "--solver is required (limb|ccd|fabrik|jacobian|dls)");
-    enum { LIMB, CCD, FABRIK, JACOBIAN, DLS } kind;
-    if (strcmp(solver, "limb") == 0) kind = LIMB;
-    else if (strcmp(solver, "ccd") == 0) kind = CCD;
-    else if (strcmp(solver, "fabrik") == 0) kind = FABRIK;
-    else if (strcmp(solver, "jacobian") == 0) kind = JACOBIAN;
-    else if (strcmp(solver, "dls") == 0) kind = DLS;
-    else return ak_cli_usage_error("ik", "unknown --solver '%s' (limb|ccd|fabrik|jacobian|dls)", solver);
-    if (have_pole && kind != LIMB) return ak_cli_usage_error("ik", "--pole works with --solver limb only");
+    const ak_flag_table *tables[1] = {&k_ik_table};
+    void *params[1] = {o};
+    ak_flags_result r;
+    ak_error err;
+    ak_flags_defaults(&k_ik_table, o, NULL);
+    if (ak_flags_parse_args(tables, params, 1, argc, (const char *const *)argv, 1, &r, &err) != AK_OK)
+        return ak_cli_usage_error("ik", "%s", err.message);
+    *help = r.wants_help;
+    if (*help) return 0;
+    *path = r.positional_count ? r.positional[0] : NULL;
+    if (!*path) return ak_cli_usage_error("ik", "no input file");
+    if (!o->root[0] || !o->tip[0]) return ak_cli_usage_error("ik", "--root and --tip are required");
+    if (!ak_flags_given(&r, &k_ik_table, 0, "target"))
+        return ak_cli_usage_error("ik", "--target is required");
+    if (!ak_flags_given(&r, &k_ik_table, 0, "solver"))
+        return ak_cli_usage_error("ik", "--solver is required (limb|ccd|fabrik|jacobian|dls)");
+    o->have_pole = ak_flags_given(&r, &k_ik_table, 0, "pole");
+    if (o->have_pole && o->solver != AK_IK_LIMB)
+        return ak_cli_usage_error("ik", "--pole works with --solver limb only");
+    return 0;
+}
 
-    ak_skeleton *s = NULL;
-    ak_clip *clip = NULL;
-    if (akcli_load_bvh(path, &s, &clip)) return 1;
-    int rc = 1;
-    ak_xform *local = NULL, *world = NULL;
-    void *workspace = NULL;
-    int32_t chain[AK_IK_MAX_CHAIN];
-    const int32_t root = ak_skeleton_find(s, root_name), tip = ak_skeleton_find(s, tip_name);
+/* The chain root..tip, CMU-style zero-length joints skipped. Returns its length, or 0 after
+ * printing why there is none. */
+static int32_t find_chain(const ak_skeleton *s, const char *path, const ik_options *o,
+                          int32_t *chain)
+{
+    const int32_t root = ak_skeleton_find(s, o->root), tip = ak_skeleton_find(s, o->tip);
     if (root < 0 || tip < 0) {
-        fprintf(stderr, "animkit ik: %s: no joint named '%s'\n", path, root < 0 ? root_name : tip_name);
-        goto done;
-    }
-    if (frame >= clip->frame_count) {
-        rc = ak_cli_usage_error("ik", "frame %d is past the last frame %d", frame, (int)clip->frame_count - 1);
-        goto done;
+        fprintf(stderr, "animkit ik: %s: no joint named '%s'\n", path, root < 0 ? o->root : o->tip);
+        return 0;
     }
     int32_t n = ak_ik_chain_from_joints(s, root, tip, chain, AK_IK_MAX_CHAIN);
     /* Joints sitting on their parent (CMU's LHipJoint) are left rigid. */
     if (n > 0) n = ak_ik_chain_skip_zero_bones(s, chain, n);
     if (n == AK_ERR_LIMIT) {
-        fprintf(stderr, "animkit ik: the chain %s..%s is longer than %d joints\n", root_name, tip_name, AK_IK_MAX_CHAIN);
-        goto done;
+        fprintf(stderr, "animkit ik: the chain %s..%s is longer than %d joints\n", o->root, o->tip,
+                AK_IK_MAX_CHAIN);
+        return 0;
     }
     if (n < 2) {
-        fprintf(stderr, "animkit ik: '%s' is not below '%s'\n", tip_name, root_name);
-        goto done;
+        fprintf(stderr, "animkit ik: '%s' is not below '%s'\n", o->tip, o->root);
+        return 0;
     }
-    if (kind == LIMB && n != 3) {
+    if (o->solver == AK_IK_LIMB && n != 3) {
         fprintf(stderr, "animkit ik: limb needs three joints from --root to --tip; %s..%s has %d\n",
-                root_name, tip_name, (int)n);
-        goto done;
+                o->root, o->tip, (int)n);
+        return 0;
     }
-    local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
-    world = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
-    if (!local || !world) {
-        fprintf(stderr, "animkit ik: out of memory\n");
-        goto done;
-    }
-    ak_clip_frame(clip, s, frame, local);
-    ak_fk(s, local, world);
+    return n;
+}
 
-    ak_ik_result r;
-    ak_error err;
-    int32_t st;
-    if (kind == LIMB) {
-        ak_limb_ik_params p = ak_limb_ik_defaults();
-        p.skeleton = s;
-        p.upper = chain[0];
-        p.middle = chain[1];
-        p.end = chain[2];
-        p.target = target;
-        p.use_pole = have_pole;
-        p.pole = pole;
-        p.tolerance = tolerance;
-        p.weight = weight;
-        st = ak_limb_ik_run(&p, local, world, &r, &err);
-    } else if (kind == CCD || kind == FABRIK) {
-        ak_chain_ik_params p = ak_chain_ik_defaults();
-        p.skeleton = s;
-        p.chain = chain;
-        p.chain_length = n;
-        p.target = target;
-        p.max_iterations = iterations;
-        p.tolerance = tolerance;
-        p.weight = weight;
-        st = kind == CCD ? ak_ccd_ik_run(&p, local, world, &r, &err) : ak_fabrik_ik_run(&p, local, world, &r, &err);
-    } else {
-        ak_jacobian_ik_params p = ak_jacobian_ik_defaults();
-        p.skeleton = s;
-        p.method = kind == JACOBIAN ? AK_JACOBIAN_PSEUDO_INVERSE : AK_JACOBIAN_DLS;
-        p.chain = chain;
-        p.chain_length = n;
-        p.target = target;
-        p.max_iterations = iterations;
-        p.tolerance = tolerance;
-        p.weight = weight;
-        p.workspace_bytes = ak_jacobian_ik_workspace_size(n - 1, 1);
-        workspace = malloc(p.workspace_bytes);
-        if (!workspace) {
-            fprintf(stderr, "animkit ik: out of memory\n");
-            goto done;
-        }
-        p.workspace = workspace;
-        st = ak_jacobian_ik_run(&p, local, world, &r, &err);
-    }
-    if (st < 0) {
-        fprintf(stderr, "animkit ik: %s: %s (%s)\n", path, err.message, ak_status_name(st));
-        goto done;
-    }
-    printf("{\"solver\":\"%s\",\"reached\":%s,\"iterations\":%d,\"error\":%.9g}\n", solver,
-           r.reached ? "true" : "false", (int)r.iterations, (double)r.error);
-    if (positions) {
+/* The JSON line and, with --positions, the solved pose as CSV. Returns 0 when written. */
+static int print_result(const ak_skeleton *s, const ik_options *o, const ak_ik_result *r,
+                        const ak_xform *world)
+{
+    printf("{\"solver\":\"%s\",\"reached\":%s,\"iterations\":%d,\"error\":%.9g}\n",
+           ak_ik_kind_name(o->solver), r->reached ? "true" : "false", (int)r->iterations,
+           (double)r->error);
+    if (o->positions) {
         printf("frame,joint,x,y,z\n");
         for (int32_t j = 0; j < s->joint_count; ++j) {
-            printf("%d,", frame);
+            printf("%d,", (int)o->frame);
             print_name(s->names[j]);
-            printf(",%.9g,%.9g,%.9g\n", (double)world[j].translation.x, (double)world[j].translation.y,
-                   (double)world[j].translation.z);
+            printf(",%.9g,%.9g,%.9g\n", (double)world[j].translation.x,
+                   (double)world[j].translation.y, (double)world[j].translation.z);
         }
     }
     if (fflush(stdout) != 0) {
         fprintf(stderr, "animkit ik: cannot write the output\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Poses the frame and solves. Returns the exit code. */
+static int solve_frame(const ak_skeleton *s, const ak_clip *clip, const char *path,
+                       const ik_options *o)
+{
+    int32_t chain[AK_IK_MAX_CHAIN];
+    const int32_t n = find_chain(s, path, o, chain);
+    if (n == 0) return 1;
+    if (o->frame >= clip->frame_count)
+        return ak_cli_usage_error("ik", "frame %d is past the last frame %d", (int)o->frame,
+                                  (int)clip->frame_count - 1);
+    ak_ik_any_params p = ak_ik_any_defaults();
+    p.workspace_bytes = ak_ik_any_workspace_size(o->solver, n);
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
+    ak_xform *world = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
+    p.workspace = p.workspace_bytes ? malloc(p.workspace_bytes) : NULL;
+    int rc = 1;
+    if (!local || !world || (p.workspace_bytes && !p.workspace)) {
+        fprintf(stderr, "animkit ik: out of memory\n");
         goto done;
     }
-    rc = 0;
+    ak_clip_frame(clip, s, o->frame, local);
+    ak_fk(s, local, world);
+    p.skeleton = s;
+    p.chain = chain;
+    p.chain_length = n;
+    p.target = ak_vec3_make(o->target[0], o->target[1], o->target[2]);
+    p.use_pole = o->have_pole;
+    p.pole = ak_vec3_make(o->pole[0], o->pole[1], o->pole[2]);
+    p.max_iterations = o->iterations;
+    p.tolerance = o->tolerance;
+    p.weight = o->weight;
+    ak_ik_result r;
+    ak_error err;
+    const int32_t st = ak_ik_solve_any(o->solver, &p, local, world, &r, &err);
+    if (st < 0)
+        fprintf(stderr, "animkit ik: %s: %s (%s)\n", path, err.message, ak_status_name(st));
+    else
+        rc = print_result(s, o, &r, world) == 0 ? 0 : 1;
 done:
-    free(workspace);
+    free(p.workspace);
     free(local);
     free(world);
+    return rc;
+}
+
+int ak_cmd_ik(int argc, char **argv)
+{
+    ik_options o;
+    const char *path = NULL;
+    int help = 0;
+    const int usage_rc = parse_ik_flags(argc, argv, &o, &path, &help);
+    if (usage_rc) return usage_rc;
+    if (help) {
+        usage(stdout);
+        return 0;
+    }
+    ak_skeleton *s = NULL;
+    ak_clip *clip = NULL;
+    if (akcli_load_bvh(path, &s, &clip)) return 1;
+    const int rc = solve_frame(s, clip, path, &o);
     ak_clip_destroy(clip);
     ak_skeleton_destroy(s);
     return rc;

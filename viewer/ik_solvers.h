@@ -1,5 +1,5 @@
-/* animkit viewer — one call for every IK solver the library has, so the IK mode can switch
- * between them with a key. The list depends on what include/animkit/ik.h provides. */
+/* animkit viewer — one call for every IK solver the library has (ak_ik_solve_any), so the IK
+ * mode can switch between them with a key; solver indices are ak_ik_kind values. */
 #ifndef AKV_IK_SOLVERS_H
 #define AKV_IK_SOLVERS_H
 

@@ -166,16 +166,6 @@ akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err
     return w;
 }
 
-ak_walker *akv_walk_view_walker(const akv_walk_view *w)
-{
-    return walker_of(w);
-}
-
-const ak_walk_motion *akv_walk_view_motion(const akv_walk_view *w)
-{
-    return ak_walk_scene_motion(w->scene);
-}
-
 void akv_walk_view_destroy(akv_walk_view *w)
 {
     if (!w) return;

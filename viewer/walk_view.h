@@ -3,7 +3,6 @@
 #ifndef AKV_WALK_VIEW_H
 #define AKV_WALK_VIEW_H
 
-#include "animkit/locomotion.h"
 #include "render.h"
 #include "scene.h"
 
@@ -24,9 +23,5 @@ int akv_walk_view_key(akv_walk_view *w, int key);
 int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction);
 /* The character's hips, metres (what the camera follows). */
 ak_vec3 akv_walk_view_focus(const akv_walk_view *w);
-/* The walker and its motion (the web API reads poses and state from them); NULL in a build
- * without the walker. */
-ak_walker *akv_walk_view_walker(const akv_walk_view *w);
-const ak_walk_motion *akv_walk_view_motion(const akv_walk_view *w);
 
 #endif

@@ -140,8 +140,10 @@ export interface WalkerState {
 }
 
 export interface Walker {
-  /** Frames until the walker stops (or gives up at --max-time). */
-  readonly frameCount: number;
+  /** Frames in --max-time, counting frame 0 (state().stopped says when it has arrived). */
+  readonly maxFrames: number;
+  /** The last frame stepped (0: the start, placed on the ground). */
+  readonly frame: number;
   readonly frameTime: number;
   readonly jointCount: number;
   /** The walk motion's skeleton in metres (owned by the walker). */

@@ -394,24 +394,25 @@ class Pose {
   }
 }
 
-/** The walker: steps at the walk clip's frame time; its pose is in the world, metres. */
+/** The walker of the walk scenario (the CLI's `animkit walk`): steps at the walk clip's frame
+ * time; its pose is in the world, metres. Frame 0 (placing the character) is stepped at creation. */
 class Walker {
   constructor(ak, ptr) {
     this.ak = ak;
     this.ptr = ptr;
-    const [frameCount, jointCount, skeletonPtr, frameTime] = ak.call(() => {
-      const p = ak.alloc(16);
-      ak.m._akw_walker_fields(ptr, p, p + 12);
-      return [...ak.i32.subarray(p >> 2, (p >> 2) + 3), ak.f32[(p >> 2) + 3]];
+    const [maxFrames, jointCount, skeletonPtr, frame, frameTime] = ak.call(() => {
+      const p = ak.alloc(20);
+      ak.m._akw_walker_fields(ptr, p, p + 16);
+      return [...ak.i32.subarray(p >> 2, (p >> 2) + 4), ak.f32[(p >> 2) + 4]];
     });
-    this.frameCount = frameCount; // frames until it stops (or gives up)
+    this.maxFrames = maxFrames; // frames in --max-time, counting frame 0
     this.jointCount = jointCount;
     this.frameTime = frameTime;
     this.skeleton = new Skeleton(ak, skeletonPtr, false); // the walk motion's, in metres
-    this.frame = 0;
+    this.frame = frame - 1;
   }
   /** Simulates up to frame f (0 is the start pose); going back restarts. */
-  stepTo(f) { this.ak.m._akw_walker_step_to(this.ptr, f); this.frame = f; return this; }
+  stepTo(f) { this.ak.check(this.ak.m._akw_walker_step_to(this.ptr, f, this.ak.err)); this.frame = f; return this; }
   step() { return this.stepTo(this.frame + 1); }
   setTarget(x, z) { this.ak.m._akw_walker_set_target(this.ptr, x, z); }
   /** World transforms of every joint after the last step (7 floats per joint). */

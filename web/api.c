@@ -8,7 +8,8 @@
 #include "animkit/animkit.h"
 #include "animkit/ik.h"
 #include "animkit/locomotion.h"
-#include "walk_view.h"
+#include "animkit/scenario.h"
+#include "heightmap_png.h"
 
 #define AKW EMSCRIPTEN_KEEPALIVE
 
@@ -172,59 +173,92 @@ AKW int32_t akw_look_at(const ak_skeleton *sk, ak_xform *local, ak_xform *world,
     return ak_look_at_run(&p, local, world, res, err);
 }
 
-/* ---- The walker: the viewer's walker scene set up from `animkit walk` flags ---- */
+/* ---- The walker: the library's walk scenario (animkit/scenario.h), set up from the same
+ * flags as `animkit walk` ---- */
 
-/* argv: argc C strings (the walk flags). NULL with the reason in err->message on failure. */
-AKW akv_walk_view *akw_walker_create(int32_t argc, const char **argv, ak_error *err)
+/* argv: argc C strings, the walk flags without a program name. NULL with err set on failure
+ * (the flag table's own messages: unknown flag, bad value, range). */
+AKW ak_walk_scene *akw_walker_create(int32_t argc, const char **argv, ak_error *err)
 {
-    static akv_settings s; /* only walk_argc/argv are read, during the call */
-    akv_settings_defaults(&s, 1);
-    s.mode = AKV_MODE_WALK;
-    if (argc < 0 || argc > 64) {
+    const char *args[130];
+    if (argc < 0 || argc > 128) {
         ak_error_set(err, AK_ERR_INVALID_ARG, 0, "too many walker flags");
         return NULL;
     }
-    s.walk_argc = argc;
+    args[0] = "walk";
     for (int32_t i = 0; i < argc; ++i)
-        s.walk_argv[i] = argv[i];
-    akv_walk_view *w = akv_walk_view_create(&s, err->message, sizeof err->message);
-    err->status = w ? AK_OK : AK_ERR_INVALID_ARG;
-    err->line = err->column = 0;
-    return w;
+        args[i + 1] = argv[i];
+    ak_walk_scenario scenario = ak_walk_scenario_defaults();
+    const ak_flag_table *tables[1] = {ak_walk_scenario_flags()};
+    void *params[1] = {&scenario};
+    ak_flags_result parsed;
+    if (ak_flags_parse_args(tables, params, 1, argc + 1, args, 0, &parsed, err) != AK_OK)
+        return NULL;
+    ak_walk_scene *scene = NULL;
+    if (ak_walk_scene_create(&scenario, ak_tools_png_heightmap_loader, &scene, err) != AK_OK)
+        return NULL;
+    return scene;
 }
 
-AKW void akw_walker_destroy(akv_walk_view *w)
+AKW void akw_walker_destroy(ak_walk_scene *scene)
 {
-    akv_walk_view_destroy(w);
+    ak_walk_scene_destroy(scene);
 }
 
-/* Steps to frame `frame` (0 = the start, placed on the ground) at the clip's frame time. */
-AKW void akw_walker_step_to(akv_walk_view *w, int32_t frame)
+/* Steps until frame `frame` is the last one stepped (0 = the placing step); going back
+ * restarts. */
+AKW int32_t akw_walker_step_to(ak_walk_scene *scene, int32_t frame, ak_error *err)
 {
-    akv_walk_view_step_to(w, frame);
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(scene, &info);
+    if (frame + 1 < info.frame) {
+        ak_walk_scene_reset(scene);
+        ak_walk_scene_get_info(scene, &info);
+    }
+    for (int32_t f = info.frame; f < frame + 1; ++f)
+        if (ak_walk_scene_step(scene, err) != AK_OK) return err->status;
+    return AK_OK;
 }
 
-/* out: frame_count (frames to the stop), joint_count, skeleton pointer; *frame_time. */
-AKW void akw_walker_fields(const akv_walk_view *w, int32_t *out, float *frame_time)
+/* out: max_frames, joint_count, skeleton pointer, frames stepped; *frame_time. */
+AKW void akw_walker_fields(const ak_walk_scene *scene, int32_t *out, float *frame_time)
 {
-    const ak_walk_motion *m = akv_walk_view_motion(w);
-    out[0] = akv_walk_view_frame_count(w);
-    out[1] = ak_walk_motion_skeleton(m)->joint_count;
-    out[2] = (int32_t)(intptr_t)ak_walk_motion_skeleton(m);
-    *frame_time = akv_walk_view_frame_time(w);
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(scene, &info);
+    out[0] = info.max_frames;
+    out[1] = ak_walk_scene_skeleton(scene)->joint_count;
+    out[2] = (int32_t)(intptr_t)ak_walk_scene_skeleton(scene);
+    out[3] = info.frame;
+    *frame_time = info.frame_time;
 }
 
-AKW const ak_xform *akw_walker_world(const akv_walk_view *w)
+AKW const ak_xform *akw_walker_world(ak_walk_scene *scene)
 {
-    return ak_walker_world_pose(akv_walk_view_walker(w));
+    return ak_walker_world_pose(ak_walk_scene_walker(scene));
 }
 
-AKW void akw_walker_state(const akv_walk_view *w, ak_walker_state *out)
+AKW void akw_walker_state(ak_walk_scene *scene, ak_walker_state *out)
 {
-    ak_walker_get_state(akv_walk_view_walker(w), out);
+    ak_walker_get_state(ak_walk_scene_walker(scene), out);
 }
 
-AKW void akw_walker_set_target(akv_walk_view *w, float x, float z)
+AKW void akw_walker_set_target(ak_walk_scene *scene, float x, float z)
 {
-    ak_walker_set_target(akv_walk_view_walker(w), ak_vec3_make(x, 0.0f, z));
+    ak_walker_set_target(ak_walk_scene_walker(scene), ak_vec3_make(x, 0.0f, z));
+}
+
+/* ---- benchmark kernel (bench/web/, docs/web.md): the loop bench_web runs natively ---- */
+
+/* `calls` times: sample at t (advancing 1/60 s, wrapping at the duration) and run FK. */
+AKW void akw_bench_sample_fk(const ak_clip *clip, const ak_skeleton *sk, int32_t calls,
+                             ak_xform *local, ak_xform *world)
+{
+    const float duration = ak_clip_duration(clip);
+    float t = 0.0f;
+    for (int32_t i = 0; i < calls; ++i) {
+        ak_clip_sample(clip, sk, t, AK_INTERP_LINEAR, local);
+        ak_fk(sk, local, world);
+        t += 1.0f / 60.0f;
+        if (t >= duration) t -= duration;
+    }
 }

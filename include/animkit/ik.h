@@ -303,6 +303,44 @@ AK_API int32_t ak_look_at_validate(const ak_look_at_params *params, ak_error *er
 AK_API int32_t ak_look_at_run(const ak_look_at_params *params, ak_xform *local, ak_xform *world,
                               ak_ik_result *result, ak_error *err);
 
+/* ---- One call for every chain solver ----
+ * The CLI's `animkit ik --solver`, the viewer's solver switch, the fuzzer and the benchmark
+ * pick a solver by kind (or by name) and give the common inputs once. */
+typedef enum ak_ik_kind {
+    AK_IK_LIMB = 0,     /* analytic two-bone: upper chain[0], middle chain[n-2], end chain[n-1] */
+    AK_IK_CCD = 1,      /* ak_ccd_ik_run */
+    AK_IK_FABRIK = 2,   /* ak_fabrik_ik_run */
+    AK_IK_JACOBIAN = 3, /* ak_jacobian_ik_run, pseudo-inverse */
+    AK_IK_DLS = 4,      /* ak_jacobian_ik_run, damped least squares */
+    AK_IK_KIND_COUNT = 5
+} ak_ik_kind;
+
+typedef struct ak_ik_any_params {
+    const ak_skeleton *skeleton; /* required */
+    const int32_t *chain;        /* root first, tip last (ak_ik_chain_from_joints); limb: >= 3 */
+    int32_t chain_length;
+    ak_vec3 target;              /* model space */
+    int32_t use_pole;            /* limb: bend the middle joint toward `pole` (others ignore it) */
+    ak_vec3 pole;                /* model space */
+    int32_t max_iterations;      /* iterative solvers; default 100 */
+    float tolerance;             /* fraction of the chain length; default 1e-4 */
+    float weight;                /* 0..1; default 1 */
+    void *workspace;             /* jacobian/dls: ak_ik_any_workspace_size bytes, caller-owned */
+    size_t workspace_bytes;
+} ak_ik_any_params;
+
+AK_API ak_ik_any_params ak_ik_any_defaults(void);
+/* "limb", "ccd", "fabrik", "jacobian", "dls"; "?" for anything else. */
+AK_API const char *ak_ik_kind_name(int32_t kind);
+/* The kind called `name`, or -1. */
+AK_API int32_t ak_ik_kind_from_name(const char *name);
+/* Workspace bytes `kind` needs for a chain of chain_length joints (0: none needed). */
+AK_API size_t ak_ik_any_workspace_size(int32_t kind, int32_t chain_length);
+/* Runs solver `kind` with the solver's own defaults for everything the common params do not
+ * set; validates like that solver (plus: limb needs 3+ joints, jacobian/dls a workspace). */
+AK_API int32_t ak_ik_solve_any(int32_t kind, const ak_ik_any_params *params, ak_xform *local,
+                               ak_xform *world, ak_ik_result *result, ak_error *err);
+
 AK_EXTERN_C_END
 
 #endif

@@ -8,12 +8,13 @@ NumPy arrays, motion editing, IK and the walker, all computed by the animkit C l
 """
 from ._animkit import ffi, lib
 from ._core import (HUMANOID_SLOTS, INTERP, Clip, Error, Skeleton, read_bvh, read_bvh_string,
-                    units_detect)
+                    retarget, units_detect)
 from . import ik
-from .walker import Walker, builtin_walk
+from .walker import Walker, builtin_walk, walk_flags_help
 
 __version__ = ffi.string(lib.ak_version()).decode()
 
-__all__ = ["Clip", "Error", "Skeleton", "Walker", "builtin_walk", "ik", "read_bvh",
+__all__ = ["Clip", "Error", "Skeleton", "Walker", "builtin_walk", "walk_flags_help", "ik", "read_bvh",
+           "retarget",
            "read_bvh_string", "units_detect", "HUMANOID_SLOTS", "INTERP", "ffi", "lib",
            "__version__"]

@@ -9,7 +9,7 @@ import numpy as np
 
 from ._animkit import ffi, lib
 
-__all__ = ["Error", "Skeleton", "Clip", "read_bvh", "read_bvh_string", "units_detect",
+__all__ = ["Error", "Skeleton", "Clip", "read_bvh", "read_bvh_string", "units_detect", "retarget",
            "HUMANOID_SLOTS", "INTERP"]
 
 INTERP = {"step": lib.AK_INTERP_STEP, "linear": lib.AK_INTERP_LINEAR, "cubic": lib.AK_INTERP_CUBIC}
@@ -347,20 +347,12 @@ class Clip:
 
     def mirror(self, axis=None, humanoid=None):
         """Left and right swapped through the sagittal plane (axis "x"/"y"/"z" or from the rig)."""
-        p = ffi.new("ak_edit_mirror_params *", lib.ak_edit_mirror_defaults())
-        if axis is not None:
-            p.axis = "xyz".index(axis.lower()) if isinstance(axis, str) else int(axis)
-        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
-        p.humanoid_overrides = keep
+        p, keep = _mirror_params(axis, humanoid)
         return self._edit(lambda out, err: lib.ak_edit_mirror_run(p, self.skeleton._ptr, self._ptr, out, err))
 
     def mirror_map(self, axis=None, humanoid=None):
         """(partner joint per joint, mirror plane normal axis index) as the mirror uses them."""
-        p = ffi.new("ak_edit_mirror_params *", lib.ak_edit_mirror_defaults())
-        if axis is not None:
-            p.axis = "xyz".index(axis.lower()) if isinstance(axis, str) else int(axis)
-        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
-        p.humanoid_overrides = keep
+        p, keep = _mirror_params(axis, humanoid)
         partner = np.empty(self._ptr.joint_count, np.int32)
         ax = ffi.new("int32_t *")
         err = ffi.new("ak_error *")
@@ -467,6 +459,16 @@ class Clip:
                                                                    self._ptr.joint_count)
 
 
+def _mirror_params(axis, humanoid):
+    """Mirror params and the override string they point at (keep it alive with them)."""
+    p = ffi.new("ak_edit_mirror_params *", lib.ak_edit_mirror_defaults())
+    if axis is not None:
+        p.axis = "xyz".index(axis.lower()) if isinstance(axis, str) else int(axis)
+    keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+    p.humanoid_overrides = keep
+    return p, keep
+
+
 def _order(order):
     if order is None:
         return lib.AK_ORDER_ZYX
@@ -474,3 +476,26 @@ def _order(order):
     if lib.ak_rot_order_parse(order.encode(), out) != 0:
         raise ValueError("unknown rotation order %r" % order)
     return out[0]
+
+
+def retarget(source, clip, target, scale=1.0, contacts=True, pin_hands=False, floor_height=None,
+             source_overrides=None, target_overrides=None):
+    """Plays `clip` (of Skeleton `source`) on Skeleton `target` through both humanoid maps
+    (retarget.h): -> (Clip on target, info dict). Contacts pin stance feet with limb IK."""
+    p = ffi.new("ak_retarget_params *", lib.ak_retarget_defaults())
+    p.source, p.source_clip, p.target = source._ptr, clip._ptr, target._ptr
+    keep = [ffi.new("char[]", s.encode()) if s else ffi.NULL for s in (source_overrides, target_overrides)]
+    p.source_overrides, p.target_overrides = keep
+    p.scale, p.contacts, p.pin_hands = float(scale), int(bool(contacts)), int(bool(pin_hands))
+    if floor_height is not None:
+        p.floor_height = float(floor_height)
+    out = ffi.new("ak_clip **")
+    info = ffi.new("ak_retarget_info *")
+    err = ffi.new("ak_error *")
+    _check(lib.ak_retarget_run(p, out, info, err), err)
+    names = ("scale", "leg_ratio", "heading_offset", "source_sole", "target_sole", "source_floor",
+             "target_floor", "mapped_joints", "chain_joints", "rest_joints", "pinned_runs",
+             "max_pin_error")
+    result = {n: getattr(info, n) for n in names}
+    result["stance_frames"] = tuple(info.stance_frames)
+    return Clip(out[0], target), result

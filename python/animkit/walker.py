@@ -1,13 +1,15 @@
-"""The guide-joint walker (locomotion.h): a character walks to a target over terrain with foot
-IK. Uses the library's built-in walk clip or a mocap walk (Skeleton, Clip)."""
+"""The walk scenario (scenario.h): a character walks to a target over terrain with foot IK.
+
+Settings are the walk scenario's flag table, the one `animkit walk`, the viewer and the web
+page use: Walker(target=(2, 5), terrain="flat", clip="walk.bvh", no_foot_ik=True) passes
+`--target 2,5 --terrain flat --clip walk.bvh --no-foot-ik` through the library's own parser,
+so names, defaults, ranges and error messages are the CLI's."""
 import numpy as np
 
 from ._animkit import ffi, lib
 from ._core import Clip, Skeleton, _check
 
-__all__ = ["Walker", "builtin_walk"]
-
-_TERRAIN = {"flat": lib.AK_TERRAIN_FLAT, "hills": lib.AK_TERRAIN_HILLS, "stairs": lib.AK_TERRAIN_STAIRS}
+__all__ = ["Walker", "builtin_walk", "walk_flags_help"]
 
 
 def builtin_walk():
@@ -21,48 +23,67 @@ def builtin_walk():
     return skeleton, Clip(cl[0], skeleton)
 
 
-class Walker:
-    """walker = Walker(target=(4, 6)); while not walker.state()["stopped"]: walker.step()
-    World: metres, Y up; start and target are (x, z)."""
+def walk_flags_help():
+    """The walk scenario's options, as `animkit walk --help` lists them."""
+    table = lib.ak_walk_scenario_flags()
+    n = lib.ak_flags_help(table, ffi.NULL, 0)
+    buf = ffi.new("char[]", n + 1)
+    lib.ak_flags_help(table, buf, n + 1)
+    return ffi.string(buf).decode()
 
-    def __init__(self, target, start=(0.0, 0.0), walk=None, terrain="hills", seed=1, foot_ik=True,
-                 metres_per_unit=0.0):
+
+def _argv(table, settings):
+    """Keyword settings -> command-line words for the flag table (name_with_underscores ->
+    --name-with-dashes; True -> a switch; sequences joined with the flag's separator)."""
+    words = [b"walk"]
+    for key, value in settings.items():
+        name = key.replace("_", "-")
+        i = lib.ak_flags_find(table, name.encode())
+        if i < 0:
+            raise TypeError("unknown walk setting %r (see animkit.walk_flags_help())" % key)
+        if value is None or value is False:
+            continue
+        words.append(b"--" + name.encode())
+        if value is True and table.flags[i].type == lib.AK_FLAG_SWITCH:
+            continue
+        sep = table.flags[i].separator  # a C char: b"\x00" means ","
+        sep = "," if sep in (b"\x00", 0) else (sep.decode() if isinstance(sep, bytes) else chr(sep))
+        if isinstance(value, (tuple, list, np.ndarray)):
+            value = sep.join(repr(float(v)) if isinstance(v, float) else str(v) for v in value)
+        words.append(str(value).encode())
+    return words
+
+
+class Walker:
+    """w = Walker(target=(2, 5), start=(0, 0)); frames = w.run()  # (N, J, 3) metres
+
+    Any setting of `animkit walk` by name (see walk_flags_help()): clip, cycle, idle, scale,
+    terrain, heightmap, size, height, seed, start, target, max_time, steer (cycle or
+    continuous), turn_rate, arrival, no_foot_ik."""
+
+    def __init__(self, **settings):
+        table = lib.ak_walk_scenario_flags()
+        scenario = ffi.new("ak_walk_scenario *", lib.ak_walk_scenario_defaults())
+        words = _argv(table, settings)
+        keep = [ffi.new("char[]", w) for w in words]  # alive as long as argv is used
+        argv = ffi.new("char *[]", keep)
+        tables = ffi.new("ak_flag_table *[1]", [ffi.cast("ak_flag_table *", table)])
+        params = ffi.new("void *[1]", [scenario])
+        result = ffi.new("ak_flags_result *")
         err = ffi.new("ak_error *")
-        self._keep = []
-        mp = ffi.new("ak_walk_motion_params *", lib.ak_walk_motion_defaults())
-        if walk is None:
-            cp = ffi.new("ak_walk_clip_params *", lib.ak_walk_clip_defaults())
-            skeleton, clip = builtin_walk()
-            stance = np.zeros(2 * clip.frame_count, np.uint8)
-            sl = ffi.from_buffer("uint8_t[]", stance)
-            _check(lib.ak_walk_clip_contacts(cp, clip._ptr, sl, sl + clip.frame_count, err), err)
-            mp.metres_per_unit = 1.0
-            mp.cycle_start = mp.cycle_end = 0
-            mp.stance_left, mp.stance_right = sl, sl + clip.frame_count
-            self._keep += [stance, sl]
-        else:
-            skeleton, clip = walk
-            mp.metres_per_unit = float(metres_per_unit)
-        self.skeleton, self.clip = skeleton, clip
-        motion = ffi.new("ak_walk_motion **")
-        _check(lib.ak_walk_motion_create(skeleton._ptr, clip._ptr, mp, motion, err), err)
-        self._motion = ffi.gc(motion[0], lib.ak_walk_motion_destroy)
-        tp = ffi.new("ak_terrain_params *", lib.ak_terrain_defaults())
-        tp.kind, tp.seed = _TERRAIN[terrain], int(seed)
-        terr = ffi.new("ak_terrain **")
-        _check(lib.ak_terrain_create(tp, terr, err), err)
-        self._terrain = ffi.gc(terr[0], lib.ak_terrain_destroy)
-        self._ground = ffi.new("ak_ground *", lib.ak_terrain_ground(self._terrain))
-        wp = ffi.new("ak_walker_params *", lib.ak_walker_defaults())
-        wp.start = (float(start[0]), 0.0, float(start[1]))
-        wp.target = (float(target[0]), 0.0, float(target[1]))
-        wp.foot_ik = int(bool(foot_ik))
-        w = ffi.new("ak_walker **")
-        _check(lib.ak_walker_create(self._motion, wp, self._ground, w, err), err)
-        self._walker = ffi.gc(w[0], lib.ak_walker_destroy)
-        self.walk_skeleton = lib.ak_walk_motion_skeleton(self._motion)
-        self.dt = lib.ak_walk_motion_clip(self._motion).frame_time
-        self._first = True
+        self._argv = (argv, keep)
+        _check(lib.ak_flags_parse_args(tables, params, 1, len(words), argv, 0, result, err), err)
+        if scenario.steer == lib.AK_WALK_STEER_MATCH:
+            raise ValueError("steer match runs in `animkit walk`; the Python Walker drives the guide walker")
+        scene = ffi.new("ak_walk_scene **")
+        _check(lib.ak_walk_scene_create(scenario, ffi.NULL, scene, err), err)
+        self._scene = ffi.gc(scene[0], lib.ak_walk_scene_destroy)
+        self._walker = lib.ak_walk_scene_walker(self._scene)
+        self.walk_skeleton = lib.ak_walk_scene_skeleton(self._scene)
+        info = ffi.new("ak_walk_scene_info *")
+        lib.ak_walk_scene_get_info(self._scene, info)
+        self.dt, self.max_frames, self.hips = info.frame_time, info.max_frames, info.hips
+        self.clip_label = ffi.string(info.clip_label).decode()
 
     @property
     def joint_count(self):
@@ -71,12 +92,13 @@ class Walker:
     def set_target(self, target):
         lib.ak_walker_set_target(self._walker, (float(target[0]), 0.0, float(target[1])))
 
-    def step(self, dt=None):
-        """Advances one frame (default: the walk clip's frame time)."""
+    def step(self):
+        """Advances one frame (the walk clip's frame time)."""
         err = ffi.new("ak_error *")
-        d = 0.0 if self._first else float(dt if dt is not None else self.dt)
-        self._first = False
-        _check(lib.ak_walker_step(self._walker, d, self._ground, err), err)
+        _check(lib.ak_walk_scene_step(self._scene, err), err)
+
+    def reset(self):
+        lib.ak_walk_scene_reset(self._scene)
 
     def world_pose(self):
         """World transforms (J, 7) after the last step (a copy)."""
@@ -88,7 +110,8 @@ class Walker:
 
     def ground_height(self, x, z):
         hit = ffi.new("ak_ground_hit *")
-        return hit.height if lib.ak_ground_query(self._ground, float(x), float(z), hit) else float("nan")
+        ground = lib.ak_walk_scene_ground(self._scene)
+        return hit.height if lib.ak_ground_query(ground, float(x), float(z), hit) else float("nan")
 
     def state(self):
         s = ffi.new("ak_walker_state *")
@@ -100,12 +123,11 @@ class Walker:
                 "sole": [(v.x, v.y, v.z) for v in s.sole], "sole_ground": tuple(s.sole_ground),
                 "hip_drop": s.hip_drop}
 
-    def run(self, max_time=30.0):
-        """Steps until stopped or max_time; returns world positions (N, J, 3)."""
-        frames = []
-        while True:
+    def run(self):
+        """World positions (N, J, 3) from the placed start until stopped or max_time (the
+        scenario's frame budget)."""
+        frames = [self.positions()]
+        while len(frames) < self.max_frames and not self.state()["stopped"]:
             self.step()
             frames.append(self.positions())
-            st = self.state()
-            if st["stopped"] or st["time"] >= max_time:
-                return np.stack(frames)
+        return np.stack(frames)

@@ -248,18 +248,42 @@ def test_ik_rejects_a_pose_of_the_wrong_shape(mocap):
         animkit.ik.limb(skeleton, clip.pose(0), "NoHip", 3, 4, (0, 0, 0))
 
 
-# ---- walker ------------------------------------------------------------------------------------
+# ---- walker (the walk scenario) and retargeting -----------------------------------------------
 
 def test_walker_arrives_on_hills():
     w = animkit.Walker(target=(2.0, 5.0), start=(0.0, 0.0), terrain="hills")
-    xyz = w.run(max_time=30.0)
+    xyz = w.run()
     st = w.state()
-    assert st["arrived"] and st["distance"] <= 0.3 + 0.05
+    assert st["arrived"] and st["distance"] <= 0.3 + 0.05  # the scenario's arrival radius
     assert np.isfinite(xyz).all() and xyz.shape[1] == w.joint_count
-    # Feet stay on the ground in stance: soles within a few centimetres of the surface.
-    for side in (0, 1):
+    for side in (0, 1):  # a stance sole stands on the ground: within 5 cm
         if st["stance"][side]:
             assert abs(st["sole"][side][1] - st["sole_ground"][side]) < 0.05
+
+
+def test_walker_takes_the_cli_settings(mocap):
+    w = animkit.Walker(clip=mocap("cmu_02_01_walk.bvh"), cycle=(104, 236), terrain="flat",
+                       start=(0, 0), target=(0, 4), no_foot_ik=True)
+    assert w.clip_label == "cmu_02_01_walk.bvh"
+    w.run()
+    assert w.state()["arrived"]
+    with pytest.raises(animkit.Error, match=r"--max-time wants a number in \(0,100000\], got '-1'"):
+        animkit.Walker(max_time=-1)
+    with pytest.raises(TypeError):
+        animkit.Walker(bogus=1)
+    assert "--no-foot-ik" in animkit.walk_flags_help()
+
+
+def test_retarget_onto_itself_is_exact_and_onto_another_rig_pins_feet(mocap):
+    s, c = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
+    same, info = animkit.retarget(s, c, s, contacts=False)
+    assert np.abs(same.positions() - c.positions()).max() <= 1e-5 * c.standing_height()
+    t, _ = animkit.read_bvh(mocap("arena_louise_stand_walk_cycle.bvh"))
+    out, info = animkit.retarget(s, c, t)
+    assert out.skeleton is t and len(out) == len(c) and out.frame_time == c.frame_time
+    xyz = out.positions()
+    assert np.isfinite(xyz).all()
+    assert info["pinned_runs"] >= 1 and info["max_pin_error"] <= 1e-3 * out.standing_height()
 
 
 # ---- bad input ---------------------------------------------------------------------------------

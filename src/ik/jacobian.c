@@ -178,226 +178,341 @@ static ak_quat rotation_vector_quat(ak_vec3 v, float angle)
     return q;
 }
 
-IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local, ak_xform *world,
-                           ak_ik_result *result, ak_error *err)
+/* One solve's state: the problem, its scales and the carved workspace. */
+typedef struct jac_solve {
+    const ak_jacobian_ik_params *p;
+    const ak_skeleton *s;
+    jac_problem q;
+    int32_t k, m, rows;
+    float scale_max; /* longest effector chain: tolerance, damping and clamp are relative to it */
+    float tol_abs;
+    float *a, *e_vec, *y, *dtheta;
+    ak_vec3 *r_vec;
+    ak_quat *input, *saved; /* rotations at the start; of the last accepted step */
+    int32_t *top;           /* top[i]: no other rotating joint above joint i */
+    int32_t *below;         /* below[i * m + e]: effector e lies below joint i */
+} jac_solve;
+
+AK_INLINE float effector_weight(const jac_solve *js, int32_t e)
+{
+    return js->q.weights ? js->q.weights[e] : 1.0f;
+}
+
+/* The largest effector-to-target distance. */
+static float largest_error(const jac_solve *js, const ak_xform *world)
+{
+    float error = 0.0f;
+    for (int32_t e = 0; e < js->m; ++e) {
+        const float d = ik_len(akv_sub(js->q.targets[e], world[js->q.effectors[e]].translation));
+        if (d > error || d != d) error = d;
+    }
+    return error;
+}
+
+/* Per-effector scale: the length of the path from the effector up to the topmost rotating
+ * joint above it (its chain length); the longest one. NaN when the pose is not finite. */
+static float longest_effector_chain(const jac_solve *js, const ak_xform *world)
+{
+    const ak_skeleton *s = js->s;
+    float scale_max = 0.0f;
+    for (int32_t e = 0; e < js->m; ++e) {
+        float length = 0.0f;
+        for (int32_t j = js->q.effectors[e];; j = s->parents[j]) {
+            const int32_t parent = s->parents[j];
+            int inside = 0;
+            for (int32_t i = 0; i < js->k && parent >= 0 && !inside; ++i)
+                inside = ik_is_in_subtree(s, js->q.joints[i], parent);
+            if (!inside) break;
+            length += ik_len(akv_sub(world[j].translation, world[parent].translation));
+        }
+        if (!isfinite(length)) return NAN;
+        if (length > scale_max) scale_max = length;
+    }
+    return scale_max;
+}
+
+/* A rotating joint or an effector sitting on its nearest rotating ancestor is a zero-length
+ * bone of the chain: rejected like the other solvers do. */
+static int32_t check_bone_lengths(const jac_solve *js, const ak_xform *world, ak_error *err)
+{
+    const int32_t k = js->k;
+    for (int32_t x = 1; x < k + js->m; ++x) {
+        const int32_t j = x < k ? js->q.joints[x] : js->q.effectors[x - k];
+        int32_t anc = -1;
+        for (int32_t o = 0; o < k && o < (x < k ? x : k); ++o)
+            if (js->q.joints[o] != j && ik_is_in_subtree(js->s, js->q.joints[o], j)) anc = js->q.joints[o];
+        if (anc >= 0 &&
+            !(ik_len(akv_sub(world[j].translation, world[anc].translation)) > 1e-6f * js->scale_max))
+            return ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone between joints %d and %d",
+                                (int)anc, (int)j);
+    }
+    return AK_OK;
+}
+
+/* Validation, scales, reach and bone checks; res gets the starting error and `unreachable`. */
+static int32_t prepare(jac_solve *js, const ak_jacobian_ik_params *p, const ak_xform *world,
+                       ak_ik_result *res, ak_error *err)
+{
+    js->p = p;
+    js->s = p->skeleton;
+    problem_of(p, &js->q);
+    js->k = js->q.k;
+    js->m = js->q.m;
+    js->rows = 3 * js->m;
+    js->scale_max = longest_effector_chain(js, world);
+    if (!isfinite(js->scale_max)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
+    for (int32_t e = 0; e < js->m; ++e) {
+        const int32_t st = ik_check_range(world[js->q.effectors[e]].translation, js->q.targets[e],
+                                          2.0f * js->scale_max, err);
+        if (st < 0) return st;
+    }
+    js->tol_abs = p->tolerance * js->scale_max;
+    for (int32_t e = 0; e < js->m && js->k >= 1; ++e)
+        if (ik_len(akv_sub(js->q.targets[e], world[js->q.joints[0]].translation)) - js->scale_max >
+            js->tol_abs)
+            res->unreachable = 1;
+    res->error = largest_error(js, world);
+    if (!isfinite(res->error)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
+    return check_bone_lengths(js, world, err);
+}
+
+/* Carves the caller's workspace (layout: see workspace_words) and records the input pose. */
+static void carve_workspace(jac_solve *js, const ak_xform *local)
+{
+    const int32_t k = js->k, m = js->m, rows = js->rows;
+    const uintptr_t base = ((uintptr_t)js->p->workspace + 15u) & ~(uintptr_t)15u;
+    js->a = (float *)base;
+    js->e_vec = js->a + (size_t)rows * (size_t)rows;
+    js->y = js->e_vec + rows;
+    js->r_vec = (ak_vec3 *)(void *)(js->y + rows);
+    js->dtheta = (float *)(void *)(js->r_vec + m);
+    js->input = (ak_quat *)(void *)(js->dtheta + 3 * k);
+    js->saved = js->input + k;
+    js->top = (int32_t *)(void *)(js->saved + k);
+    js->below = js->top + k;
+    for (int32_t i = 0; i < k; ++i) {
+        js->input[i] = local[js->q.joints[i]].rotation;
+        js->top[i] = 1;
+        for (int32_t o = 0; o < i && js->top[i]; ++o)
+            if (ik_is_in_subtree(js->s, js->q.joints[o], js->q.joints[i])) js->top[i] = 0;
+        for (int32_t e = 0; e < m; ++e)
+            js->below[i * m + e] = ik_is_in_subtree(js->s, js->q.joints[i], js->q.effectors[e]);
+    }
+}
+
+static void refresh_world(const jac_solve *js, const ak_xform *local, ak_xform *world)
+{
+    for (int32_t i = 0; i < js->k; ++i)
+        if (js->top[i]) ak_fk_subtree(js->s, local, world, js->q.joints[i]);
+}
+
+/* The weighted squared error (the objective the trust region watches). */
+static float objective_of(const jac_solve *js, const ak_xform *world)
+{
+    float objective = 0.0f;
+    for (int32_t e = 0; e < js->m; ++e) {
+        const float w = effector_weight(js, e);
+        const ak_vec3 d = akv_sub(js->q.targets[e], world[js->q.effectors[e]].translation);
+        objective += w * w * akv_dot(d, d);
+    }
+    return objective;
+}
+
+/* The stacked error vector with Buss's clamp: each step aims at most err_clamp toward the
+ * target, so far or unreachable targets do not make the linearisation overshoot. Returns the
+ * largest effector error. */
+static float error_vector(const jac_solve *js, const ak_xform *world)
+{
+    const float err_clamp = 0.5f * js->scale_max;
+    float error = 0.0f;
+    for (int32_t e = 0; e < js->m; ++e) {
+        const float w = effector_weight(js, e);
+        const ak_vec3 d = akv_sub(js->q.targets[e], world[js->q.effectors[e]].translation);
+        const float len = ik_len(d);
+        if (len > error) error = len;
+        const float c = len > err_clamp ? w * err_clamp / len : w;
+        js->e_vec[3 * e + 0] = c * d.x;
+        js->e_vec[3 * e + 1] = c * d.y;
+        js->e_vec[3 * e + 2] = c * d.z;
+    }
+    return error;
+}
+
+/* A = J J^T + lambda^2 I, block by block from the lever arms r_ei (see the top of the file).
+ * Returns the largest diagonal entry (the pivot floor is relative to it). */
+static float normal_matrix(const jac_solve *js, const ak_xform *world, float lambda2)
+{
+    const int32_t m = js->m, rows = js->rows;
+    float *a = js->a;
+    memset(a, 0, sizeof(float) * (size_t)rows * (size_t)rows);
+    for (int32_t i = 0; i < js->k; ++i) {
+        const ak_vec3 pi = world[js->q.joints[i]].translation;
+        const int32_t *bi = js->below + i * m;
+        for (int32_t e = 0; e < m; ++e)
+            if (bi[e])
+                js->r_vec[e] = akv_scale(akv_sub(world[js->q.effectors[e]].translation, pi),
+                                         effector_weight(js, e));
+        for (int32_t e = 0; e < m; ++e) {
+            if (!bi[e]) continue;
+            const float re[3] = {js->r_vec[e].x, js->r_vec[e].y, js->r_vec[e].z};
+            for (int32_t f = 0; f <= e; ++f) {
+                if (!bi[f]) continue;
+                const float rf[3] = {js->r_vec[f].x, js->r_vec[f].y, js->r_vec[f].z};
+                const float d = re[0] * rf[0] + re[1] * rf[1] + re[2] * rf[2];
+                float *blk = a + (size_t)(3 * e) * (size_t)rows + (size_t)(3 * f);
+                for (int32_t u = 0; u < 3; ++u)
+                    for (int32_t v = 0; v < 3; ++v)
+                        blk[u * rows + v] += (u == v ? d : 0.0f) - rf[u] * re[v];
+            }
+        }
+    }
+    float diag_max = 0.0f;
+    for (int32_t r = 0; r < rows; ++r) {
+        for (int32_t c = 0; c < r; ++c) a[c * rows + r] = a[r * rows + c];
+        a[r * rows + r] += lambda2;
+        if (a[r * rows + r] > diag_max) diag_max = a[r * rows + r];
+    }
+    return diag_max;
+}
+
+/* dtheta_i = sum_e r_ei x y_e. Returns the largest component (NaN propagates). */
+static float joint_rates(const jac_solve *js, const ak_xform *world)
+{
+    float biggest = 0.0f;
+    for (int32_t i = 0; i < js->k; ++i) {
+        const ak_vec3 pi = world[js->q.joints[i]].translation;
+        ak_vec3 sum = {0.0f, 0.0f, 0.0f};
+        for (int32_t e = 0; e < js->m; ++e) {
+            if (!js->below[i * js->m + e]) continue;
+            const ak_vec3 r = akv_scale(akv_sub(world[js->q.effectors[e]].translation, pi),
+                                        effector_weight(js, e));
+            const ak_vec3 ye = {js->y[3 * e], js->y[3 * e + 1], js->y[3 * e + 2]};
+            sum = akv_add(sum, akv_cross(r, ye));
+        }
+        js->dtheta[3 * i] = sum.x;
+        js->dtheta[3 * i + 1] = sum.y;
+        js->dtheta[3 * i + 2] = sum.z;
+        const float mx = ik_maxf(fabsf(sum.x), ik_maxf(fabsf(sum.y), fabsf(sum.z)));
+        if (mx > biggest || mx != mx) biggest = mx;
+    }
+    return biggest;
+}
+
+/* Turns every joint by its scaled rotation vector, from the current (old) model rotations:
+ * local_i <- conj(P_i) R_i W_i, then FK below the chain. */
+static void apply_step(const jac_solve *js, float step_scale, ak_xform *local, ak_xform *world)
+{
+    for (int32_t i = 0; i < js->k; ++i) {
+        const ak_vec3 v = {js->dtheta[3 * i] * step_scale, js->dtheta[3 * i + 1] * step_scale,
+                           js->dtheta[3 * i + 2] * step_scale};
+        const float angle = ik_len(v);
+        if (!(angle > 1e-12f)) continue;
+        const ak_quat r = rotation_vector_quat(v, angle);
+        const int32_t j = js->q.joints[i], parent = js->s->parents[j];
+        const ak_quat parent_rot = parent < 0 ? akq_identity() : world[parent].rotation;
+        local[j].rotation = akq_normalize(akq_mul(akq_conj(parent_rot), akq_mul(r, world[j].rotation)));
+    }
+    refresh_world(js, local, world);
+}
+
+/* The trust region: a step that made the weighted squared error worse is undone and the step
+ * limit halved (it regrows after accepted steps), which stops the iteration from oscillating
+ * around singular poses such as a chain straightened toward an unreachable target. Returns 0
+ * when the limit has shrunk to nothing (stop). */
+typedef struct jac_trust {
+    float max_step, step_limit, accepted;
+} jac_trust;
+
+static int trust_update(const jac_solve *js, jac_trust *t, ak_xform *local, ak_xform *world)
+{
+    const float objective = objective_of(js, world);
+    if (objective > t->accepted) {
+        for (int32_t i = 0; i < js->k; ++i) local[js->q.joints[i]].rotation = js->saved[i];
+        refresh_world(js, local, world);
+        t->step_limit *= 0.5f;
+        return t->step_limit >= 1e-4f * t->max_step;
+    }
+    t->accepted = objective;
+    for (int32_t i = 0; i < js->k; ++i) js->saved[i] = local[js->q.joints[i]].rotation;
+    t->step_limit = ik_minf(t->max_step, 2.0f * t->step_limit);
+    return 1;
+}
+
+/* The stall watch (issue 10): every JAC_STALL_WINDOW iterations the best error must have
+ * dropped by more than a thousandth of the tolerance plus 1e-5 of the smaller of itself and
+ * the chain length, or the solve stops: an unreachable target, or a singular pose the steps
+ * cannot leave, no longer runs to max_iterations (2e9 iterations used to take minutes).
+ * Converging solves shrink the error geometrically and never trip it. */
+#define JAC_STALL_WINDOW 16
+
+typedef struct jac_stall {
+    float best, window_start;
+    int32_t since;
+} jac_stall;
+
+static int stalled(jac_stall *w, float error, const jac_solve *js)
+{
+    if (error < w->best) w->best = error;
+    if (++w->since < JAC_STALL_WINDOW) return 0;
+    const float scale = ik_minf(w->window_start, js->scale_max);
+    const int stuck = !(w->best < w->window_start - 1e-3f * js->tol_abs - 1e-5f * scale);
+    w->window_start = w->best;
+    w->since = 0;
+    return stuck;
+}
+
+/* Iterates from the current pose (its error start_error); returns the iterations used. */
+static int32_t iterate(const jac_solve *js, float start_error, ak_xform *local, ak_xform *world)
+{
+    const ak_jacobian_ik_params *p = js->p;
+    const float lambda = p->method == AK_JACOBIAN_DLS ? p->damping * js->scale_max : 0.0f;
+    const float max_step =
+        p->max_step > 0.0f ? p->max_step : (p->method == AK_JACOBIAN_DLS ? 0.5f : 0.1f);
+    jac_trust trust = {max_step, max_step, INFINITY};
+    jac_stall stall = {start_error, start_error, 0};
+    int32_t it = 0;
+    while (it < p->max_iterations) {
+        if (!trust_update(js, &trust, local, world)) break;
+        const float error = error_vector(js, world);
+        if (error <= js->tol_abs || stalled(&stall, error, js)) break;
+        ++it;
+        const float diag_max = normal_matrix(js, world, lambda * lambda);
+        ldlt_solve(js->a, js->rows, 1e-6f * diag_max + FLT_MIN, js->e_vec, js->y);
+        const float biggest = joint_rates(js, world);
+        if (!(biggest > 0.0f) || !isfinite(biggest)) break;
+        apply_step(js, biggest > trust.step_limit ? trust.step_limit / biggest : 1.0f, local, world);
+    }
+    return it;
+}
+
+IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local,
+                                      ak_xform *world, ak_ik_result *result, ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
+    jac_solve js;
+    memset(&js, 0, sizeof js);
     int32_t st = ak_jacobian_ik_validate(p, err);
     if (st == AK_OK && (!local || !world)) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
+    if (st == AK_OK) st = prepare(&js, p, world, &res, err);
     if (st < 0) {
+        res.unreachable = 0;
+        res.error = 0.0f;
         if (result) *result = res;
         return st;
     }
-    const ak_skeleton *s = p->skeleton;
-    jac_problem q;
-    problem_of(p, &q);
-    const int32_t k = q.k, m = q.m, rows = 3 * m, cols = 3 * k;
-
-    /* Per-effector scale: the length of the path from the effector up to the topmost rotating
-     * joint above it (its chain length); tolerance and damping are relative to it. */
-    float scale_max = 0.0f;
-    float scale_single = 0.0f;
-    for (int32_t e = 0; e < m; ++e) {
-        for (int32_t j = q.effectors[e]; ; j = s->parents[j]) {
-            const int32_t parent = s->parents[j];
-            int inside = 0;
-            for (int32_t i = 0; i < k && parent >= 0 && !inside; ++i)
-                inside = ik_is_in_subtree(s, q.joints[i], parent);
-            if (!inside) break;
-            const float len = ik_len(akv_sub(world[j].translation, world[parent].translation));
-            if (!isfinite(len)) {
-                if (result) *result = res;
-                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
+    if (p->weight > 0.0f && js.k >= 1) {
+        carve_workspace(&js, local);
+        res.iterations = iterate(&js, res.error, local, world);
+        if (p->weight < 1.0f) {
+            for (int32_t i = 0; i < js.k; ++i) {
+                const int32_t j = js.q.joints[i];
+                local[j].rotation = akq_normalize(akq_slerp(js.input[i], local[j].rotation, p->weight));
             }
-            scale_single += len;
+            refresh_world(&js, local, world);
         }
-        if (scale_single > scale_max) scale_max = scale_single;
-        scale_single = 0.0f;
+        res.error = largest_error(&js, world);
     }
-    for (int32_t e = 0; e < m; ++e) {
-        st = ik_check_range(world[q.effectors[e]].translation, q.targets[e], 2.0f * scale_max, err);
-        if (st < 0) {
-            if (result) *result = res;
-            return st;
-        }
-    }
-    /* Chains and effectors: the error of each effector, relative tolerance per chain. */
-    const float tol_abs = p->tolerance * scale_max;
-    float error = 0.0f;
-    for (int32_t e = 0; e < m; ++e) {
-        const float d = ik_len(akv_sub(q.targets[e], world[q.effectors[e]].translation));
-        if (d > error) error = d;
-        if (k >= 1 && ik_len(akv_sub(q.targets[e], world[q.joints[0]].translation)) - scale_max > tol_abs)
-            res.unreachable = 1;
-    }
-    if (!isfinite(error)) {
-        if (result) *result = res;
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
-    }
-    /* A rotating joint or an effector sitting on its nearest rotating ancestor is a
-     * zero-length bone of the chain: rejected like the other solvers do. */
-    for (int32_t x = 1; x < k + m; ++x) {
-        const int32_t j = x < k ? q.joints[x] : q.effectors[x - k];
-        int32_t anc = -1;
-        for (int32_t o = 0; o < k && o < (x < k ? x : k); ++o)
-            if (q.joints[o] != j && ik_is_in_subtree(s, q.joints[o], j)) anc = q.joints[o];
-        if (anc >= 0 && !(ik_len(akv_sub(world[j].translation, world[anc].translation)) > 1e-6f * scale_max)) {
-            if (result) *result = res;
-            return ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone between joints %d and %d",
-                                (int)anc, (int)j);
-        }
-    }
-    if (p->weight <= 0.0f || k < 1) {
-        res.error = error;
-        res.reached = error <= tol_abs;
-        if (result) *result = res;
-        return AK_OK;
-    }
-    /* Carve the workspace. */
-    uintptr_t base = ((uintptr_t)p->workspace + 15u) & ~(uintptr_t)15u;
-    float *a = (float *)base;
-    float *e_vec = a + (size_t)rows * (size_t)rows;
-    float *y = e_vec + rows;
-    ak_vec3 *r_vec = (ak_vec3 *)(void *)(y + rows);
-    float *dtheta = (float *)(void *)(r_vec + m);
-    ak_quat *input = (ak_quat *)(void *)(dtheta + cols);
-    ak_quat *saved = input + k; /* rotations of the last accepted step */
-    int32_t *top = (int32_t *)(void *)(saved + k);
-    int32_t *below = top + k; /* below[i * m + e]: effector e lies below joint i */
-    for (int32_t i = 0; i < k; ++i) {
-        input[i] = local[q.joints[i]].rotation;
-        top[i] = 1;
-        for (int32_t o = 0; o < i && top[i]; ++o)
-            if (ik_is_in_subtree(s, q.joints[o], q.joints[i])) top[i] = 0;
-        for (int32_t e = 0; e < m; ++e) below[i * m + e] = ik_is_in_subtree(s, q.joints[i], q.effectors[e]);
-    }
-    const float lambda = p->method == AK_JACOBIAN_DLS ? p->damping * scale_max : 0.0f;
-    const float lambda2 = lambda * lambda;
-    const float err_clamp = 0.5f * scale_max;
-    const float max_step = p->max_step > 0.0f ? p->max_step : (p->method == AK_JACOBIAN_DLS ? 0.5f : 0.1f);
-
-    /* A step that makes the weighted squared error worse is undone and the step limit halved
-     * (it regrows after accepted steps): a cheap trust region that stops the iteration from
-     * oscillating around singular poses such as a chain straightened toward an unreachable
-     * target. */
-    float step_limit = max_step;
-    float accepted = INFINITY;
-    int32_t it = 0;
-    while (it < p->max_iterations) {
-        /* Error vector and convergence. */
-        error = 0.0f;
-        float objective = 0.0f;
-        for (int32_t e = 0; e < m; ++e) {
-            const float w = q.weights ? q.weights[e] : 1.0f;
-            const ak_vec3 d = akv_sub(q.targets[e], world[q.effectors[e]].translation);
-            objective += w * w * akv_dot(d, d);
-        }
-        if (objective > accepted) {
-            for (int32_t i = 0; i < k; ++i) local[q.joints[i]].rotation = saved[i];
-            for (int32_t i = 0; i < k; ++i)
-                if (top[i]) ak_fk_subtree(s, local, world, q.joints[i]);
-            step_limit *= 0.5f;
-            if (step_limit < 1e-4f * max_step) break;
-        } else {
-            accepted = objective;
-            for (int32_t i = 0; i < k; ++i) saved[i] = local[q.joints[i]].rotation;
-            step_limit = ik_minf(max_step, 2.0f * step_limit);
-        }
-        for (int32_t e = 0; e < m; ++e) {
-            const float w = q.weights ? q.weights[e] : 1.0f;
-            const ak_vec3 d = akv_sub(q.targets[e], world[q.effectors[e]].translation);
-            const float len = ik_len(d);
-            if (len > error) error = len;
-            /* Buss's error clamp: aim each step at most err_clamp toward the target, so far or
-             * unreachable targets do not make the linearisation overshoot. */
-            const float c = len > err_clamp ? w * err_clamp / len : w;
-            e_vec[3 * e + 0] = c * d.x;
-            e_vec[3 * e + 1] = c * d.y;
-            e_vec[3 * e + 2] = c * d.z;
-        }
-        if (error <= tol_abs) break;
-        ++it;
-        /* A = J J^T + lambda^2 I, block by block from the lever arms r_ei. */
-        memset(a, 0, sizeof(float) * (size_t)rows * (size_t)rows);
-        for (int32_t i = 0; i < k; ++i) {
-            const ak_vec3 pi = world[q.joints[i]].translation;
-            const int32_t *bi = below + i * m;
-            for (int32_t e = 0; e < m; ++e) {
-                if (!bi[e]) continue;
-                const float w = q.weights ? q.weights[e] : 1.0f;
-                r_vec[e] = akv_scale(akv_sub(world[q.effectors[e]].translation, pi), w);
-            }
-            for (int32_t e = 0; e < m; ++e) {
-                if (!bi[e]) continue;
-                const float re[3] = {r_vec[e].x, r_vec[e].y, r_vec[e].z};
-                for (int32_t f = 0; f <= e; ++f) {
-                    if (!bi[f]) continue;
-                    const float rf[3] = {r_vec[f].x, r_vec[f].y, r_vec[f].z};
-                    const float d = re[0] * rf[0] + re[1] * rf[1] + re[2] * rf[2];
-                    float *blk = a + (size_t)(3 * e) * (size_t)rows + (size_t)(3 * f);
-                    for (int32_t u = 0; u < 3; ++u)
-                        for (int32_t v = 0; v < 3; ++v)
-                            blk[u * rows + v] += (u == v ? d : 0.0f) - rf[u] * re[v];
-                }
-            }
-        }
-        float diag_max = 0.0f;
-        for (int32_t r = 0; r < rows; ++r) {
-            for (int32_t c = 0; c < r; ++c) a[c * rows + r] = a[r * rows + c];
-            a[r * rows + r] += lambda2;
-            if (a[r * rows + r] > diag_max) diag_max = a[r * rows + r];
-        }
-        ldlt_solve(a, rows, 1e-6f * diag_max + FLT_MIN, e_vec, y);
-        /* dtheta_i = sum_e r_ei x y_e, scaled so no component exceeds max_step. */
-        float biggest = 0.0f;
-        for (int32_t i = 0; i < k; ++i) {
-            const ak_vec3 pi = world[q.joints[i]].translation;
-            ak_vec3 sum = {0.0f, 0.0f, 0.0f};
-            for (int32_t e = 0; e < m; ++e) {
-                if (!below[i * m + e]) continue;
-                const float w = q.weights ? q.weights[e] : 1.0f;
-                const ak_vec3 r = akv_scale(akv_sub(world[q.effectors[e]].translation, pi), w);
-                const ak_vec3 ye = {y[3 * e], y[3 * e + 1], y[3 * e + 2]};
-                sum = akv_add(sum, akv_cross(r, ye));
-            }
-            dtheta[3 * i] = sum.x;
-            dtheta[3 * i + 1] = sum.y;
-            dtheta[3 * i + 2] = sum.z;
-            const float mx = ik_maxf(fabsf(sum.x), ik_maxf(fabsf(sum.y), fabsf(sum.z)));
-            if (mx > biggest || mx != mx) biggest = mx;
-        }
-        if (!(biggest > 0.0f) || !isfinite(biggest)) break;
-        const float step_scale = biggest > step_limit ? step_limit / biggest : 1.0f;
-        /* Apply: every joint from the current (old) model rotations, then FK. */
-        for (int32_t i = 0; i < k; ++i) {
-            const ak_vec3 v = {dtheta[3 * i] * step_scale, dtheta[3 * i + 1] * step_scale,
-                               dtheta[3 * i + 2] * step_scale};
-            const float angle = ik_len(v);
-            if (!(angle > 1e-12f)) continue;
-            const ak_quat r = rotation_vector_quat(v, angle);
-            const int32_t j = q.joints[i], parent = s->parents[j];
-            const ak_quat parent_rot = parent < 0 ? akq_identity() : world[parent].rotation;
-            local[j].rotation = akq_normalize(akq_mul(akq_conj(parent_rot), akq_mul(r, world[j].rotation)));
-        }
-        for (int32_t i = 0; i < k; ++i)
-            if (top[i]) ak_fk_subtree(s, local, world, q.joints[i]);
-    }
-    if (p->weight < 1.0f) {
-        for (int32_t i = 0; i < k; ++i) {
-            const int32_t j = q.joints[i];
-            local[j].rotation = akq_normalize(akq_slerp(input[i], local[j].rotation, p->weight));
-        }
-        for (int32_t i = 0; i < k; ++i)
-            if (top[i]) ak_fk_subtree(s, local, world, q.joints[i]);
-    }
-    error = 0.0f;
-    for (int32_t e = 0; e < m; ++e) {
-        const float d = ik_len(akv_sub(q.targets[e], world[q.effectors[e]].translation));
-        if (d > error) error = d;
-    }
-    res.iterations = it;
-    res.error = error;
-    res.reached = error <= tol_abs;
+    res.reached = res.error <= js.tol_abs;
     if (result) *result = res;
     return AK_OK;
 }

@@ -580,11 +580,12 @@ static void help_line(text_out *o, const ak_flag *f)
     else if (has_def) snprintf(extra, sizeof extra, "(default %s)", f->def);
     else if (f->range) snprintf(extra, sizeof extra, "(range %s)", f->range);
     const char *help = f->help ? f->help : "";
-    /* Long lines put the default and range on a line of their own. */
-    const int wrap = 2 + (strlen(head) > 24 ? strlen(head) : 24) + 1 + strlen(help) + 1 +
-                         strlen(extra) > 100;
-    out_printf(o, "  %-24s %s%s%s\n", head, help, *extra ? (wrap ? "\n                           " : " ") : "",
-               extra);
+    /* A long flag puts its help on the next line; a long line its default and range. */
+    static const char *const indent = "\n                           ";
+    const int long_head = strlen(head) > 24;
+    const int wrap = 27 + strlen(help) + 1 + strlen(extra) > 100;
+    out_printf(o, "  %-24s%s%s%s%s\n", head, long_head ? indent : " ", help,
+               *extra ? (wrap ? indent : " ") : "", extra);
 }
 
 size_t ak_flags_help(const ak_flag_table *table, char *buf, size_t size)

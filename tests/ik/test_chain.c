@@ -166,6 +166,44 @@ static void solvers_straighten_toward_unreachable_targets(void **state)
     }
 }
 
+/* Issue 10: the Jacobian methods stop when the error stops improving. With an iteration cap
+ * of 2e9 on unreachable targets the iterations used stay within what the stall rule allows:
+ * every 16 iterations the best error must drop by at least 1e-5 of the smaller of itself and
+ * the chain length L. The error never goes below the unreachable floor (distance - L), and
+ * from a start E0 it can fall by at most E0 - floor, so there are at most
+ * (E0 - floor) / (1e-5 min(floor, L)) + 1 windows. The floor is geometry, the rule jacobian.c. */
+static void jacobian_stops_when_the_error_stops_improving(void **state)
+{
+    (void)state;
+    test_rng rng = {2026};
+    for (int solver = SOLVER_PINV; solver <= SOLVER_DLS; ++solver) {
+        for (int k = 0; k < 20; ++k) {
+            test_chain tc;
+            assert_int_equal(test_chain_make(&tc, &rng, rng_int(&rng, 3, 30), 0.2f, 1.0f, 0), 0);
+            ak_xform local[AK_IK_MAX_CHAIN + 3], world[AK_IK_MAX_CHAIN + 3];
+            test_random_pose(&tc, &rng, 1.0f, local);
+            ak_fk(tc.skel, local, world);
+            const ak_vec3 root = world[1].translation;
+            const float far = tc.length * (k % 2 ? 1.2f : 4.0f);
+            const ak_vec3 target = ak_vec3_add(root, ak_vec3_scale(rng_dir(&rng), far));
+            const float start_error = vdist(world[tc.n].translation, target);
+            const float floor_error = far - tc.length;
+            ak_ik_result r;
+            assert_int_equal(solve(solver, &tc, target, 2000000000, 1.0f, NULL, NULL, local, world, &r),
+                             AK_OK);
+            assert_true(r.unreachable);
+            assert_false(r.reached);
+            assert_true(r.error >= floor_error * (1.0f - 1e-5f));
+            const double windows =
+                (double)(start_error - floor_error) / (1e-5 * fmin(floor_error, tc.length)) + 1.0;
+            if (!(r.iterations <= 16.0 * windows))
+                fail_msg("%s: %d iterations, the stall rule allows %.0f", k_solver_names[solver],
+                         (int)r.iterations, 16.0 * windows);
+            test_chain_free(&tc);
+        }
+    }
+}
+
 /* Target at the chain root, a chain of one joint, a target already reached. */
 static void solvers_handle_degenerate_targets(void **state)
 {
@@ -475,6 +513,7 @@ int main(void)
         cmocka_unit_test(pinv_property_random_chains_reach_targets),
         cmocka_unit_test(dls_property_random_chains_reach_targets),
         cmocka_unit_test(solvers_straighten_toward_unreachable_targets),
+        cmocka_unit_test(jacobian_stops_when_the_error_stops_improving),
         cmocka_unit_test(solvers_handle_degenerate_targets),
         cmocka_unit_test(solvers_reject_zero_length_bones),
         cmocka_unit_test(solvers_weight_blends_per_joint),

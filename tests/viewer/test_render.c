@@ -288,7 +288,6 @@ static void render_ik_mode_reaches_and_draws_the_target(void **state)
     akv_mode_destroy(m);
 }
 
-#if defined(AKV_HAVE_WALKER)
 /* Walker mode, headless: after 2 s the character has moved off its start and is drawn where
  * its hips project. */
 static void render_walker_mode_draws_the_character_on_the_terrain(void **state)
@@ -323,7 +322,6 @@ static void render_walker_mode_draws_the_character_on_the_terrain(void **state)
     free(img);
     akv_mode_destroy(m);
 }
-#endif
 
 /* The window path: animkit-view under Xvfb draws a few frames, saves the window and exits.
  * Skipped when xvfb-run is not installed (make deps installs it). */
@@ -374,9 +372,7 @@ int main(void)
         cmocka_unit_test(render_different_frames_differ_and_same_frame_repeats),
         cmocka_unit_test(render_cli_writes_png_sheet_and_gif),
         cmocka_unit_test(render_ik_mode_reaches_and_draws_the_target),
-#if defined(AKV_HAVE_WALKER)
         cmocka_unit_test(render_walker_mode_draws_the_character_on_the_terrain),
-#endif
         cmocka_unit_test(viewer_window_draws_the_clip_under_xvfb),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,12 +6,12 @@
 // Usage: node page_test.mjs DIST_DIR MOCAP_DIR NODE_MODULES_PARENT
 import { createRequire } from 'node:module';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { launch } from './browser.mjs';
 
-const [dist, mocap, deps] = process.argv.slice(2);
+const [dist, mocap, deps] = process.argv.slice(2).map((p) => resolve(p));
 const puppeteer = createRequire(join(deps, 'package.json'))('puppeteer-core');
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { init } = await import(join(root, 'web/animkit.mjs'));
@@ -68,7 +68,8 @@ const inside = (probe, [x, y]) => x >= 0 && y >= 0 && x < probe.width && y < pro
 const far = (rgb, ref, d) => Math.abs(rgb[0] - ref[0]) + Math.abs(rgb[1] - ref[1]) + Math.abs(rgb[2] - ref[2]) > d;
 const isCharacter = (rgb) => rgb[0] > rgb[2] + 30 && far(rgb, BACKGROUND, 60);
 
-const server = await serve(dist);
+// The repository root: the page under web/dist/, the three.js example under web/examples/.
+const server = await serve(join(dist, '../..'), { '/web/examples/three/node_modules/': join(deps, 'node_modules') });
 const browser = await launch(puppeteer);
 const errors = [];
 try {
@@ -78,7 +79,7 @@ try {
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
   page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.url()}`); });
-  await page.goto(`${server.url}index.html?paused&time=1&no-hud`, { waitUntil: 'load' });
+  await page.goto(`${server.url}web/dist/index.html?paused&time=1&no-hud`, { waitUntil: 'load' });
   await page.waitForFunction(() => window.animkit && window.animkit._akv_web_probe, { timeout: 30000 });
   let probe = await capture(page);
   check(probe.characters === 0 && probe.mode === 0, `empty page: ${probe.characters} characters, mode ${probe.mode}`);
@@ -154,6 +155,18 @@ try {
   // Back to playback (key 1).
   await page.keyboard.press('Digit1');
   await page.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).mode === 0, { timeout: 20000 });
+
+  // The three.js example: SkinnedMesh bones take animkit's local transforms; their world
+  // positions (three.js's own matrices) equal animkit's FK, and limb IK reaches the ball.
+  const example = await browser.newPage();
+  example.on('pageerror', (e) => errors.push(`example page error: ${e.message}`));
+  example.on('console', (m) => { if (m.type() === 'error') errors.push(`example console: ${m.text()}`); });
+  await example.goto(`${server.url}web/examples/three/index.html`, { waitUntil: 'load' });
+  await example.waitForFunction(() => window.example && window.example.ready, { timeout: 30000 });
+  const ex = await example.evaluate(() => { window.example.update(0.4); return window.example.compare(); });
+  check(ex.joints === 38 && ex.worst < 1e-5 * 1.8, `three.js example: bones vs animkit FK ${ex.worst} m over ${ex.joints} joints`);
+  check(ex.ik && ex.ik.reached, `three.js example: IK ${JSON.stringify(ex.ik)}`);
+  console.log(`three.js example: ${ex.joints} bones within ${ex.worst.toExponential(2)} m of animkit's FK, IK error ${ex.ik.error.toExponential(2)}`);
 } finally {
   await browser.close();
   await server.close();

@@ -9,13 +9,16 @@ const TYPES = {
   '.csv': 'text/plain',
 };
 
-// Serves `root` on 127.0.0.1 at a free port; resolves to { url, close }.
-export function serve(root) {
+// Serves `root` on 127.0.0.1 at a free port; `mounts` maps URL prefixes ('/node_modules/')
+// to other folders. Resolves to { url, close }.
+export function serve(root, mounts = {}) {
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
     if (path.includes('..')) { res.writeHead(403).end(); return; }
+    const prefix = Object.keys(mounts).find((p) => path.startsWith(p));
+    const file = prefix ? join(mounts[prefix], path.slice(prefix.length)) : join(root, path);
     try {
-      const body = await readFile(join(root, path.endsWith('/') ? path + 'index.html' : path));
+      const body = await readFile(path.endsWith('/') ? join(file, 'index.html') : file);
       res.writeHead(200, { 'Content-Type': TYPES[extname(path)] || 'application/octet-stream' });
       res.end(body);
     } catch {

@@ -1,0 +1,106 @@
+/* One dispatch for the chain solvers (ak_ik_solve_any): the CLI, the viewer, the fuzzer and the
+ * benchmark name a solver and fill the common inputs once. */
+#include "ik/ik_internal.h"
+
+#include <string.h>
+
+static const char *const k_kind_names[AK_IK_KIND_COUNT] = {"limb", "ccd", "fabrik", "jacobian",
+                                                           "dls"};
+
+ak_ik_any_params ak_ik_any_defaults(void)
+{
+    ak_ik_any_params p;
+    memset(&p, 0, sizeof p);
+    p.max_iterations = 100;
+    p.tolerance = 1e-4f;
+    p.weight = 1.0f;
+    return p;
+}
+
+const char *ak_ik_kind_name(int32_t kind)
+{
+    return kind >= 0 && kind < AK_IK_KIND_COUNT ? k_kind_names[kind] : "?";
+}
+
+int32_t ak_ik_kind_from_name(const char *name)
+{
+    for (int32_t k = 0; name && k < AK_IK_KIND_COUNT; ++k)
+        if (strcmp(name, k_kind_names[k]) == 0) return k;
+    return -1;
+}
+
+size_t ak_ik_any_workspace_size(int32_t kind, int32_t chain_length)
+{
+    if (kind != AK_IK_JACOBIAN && kind != AK_IK_DLS) return 0;
+    return ak_jacobian_ik_workspace_size(chain_length - 1, 1);
+}
+
+static int32_t solve_limb(const ak_ik_any_params *q, ak_xform *local, ak_xform *world,
+                          ak_ik_result *result, ak_error *err)
+{
+    if (!q->chain || q->chain_length < 3)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "limb IK needs a chain of 3 joints (upper, middle, end)");
+    ak_limb_ik_params p = ak_limb_ik_defaults();
+    p.skeleton = q->skeleton;
+    p.upper = q->chain[0];
+    p.middle = q->chain[q->chain_length - 2];
+    p.end = q->chain[q->chain_length - 1];
+    p.target = q->target;
+    p.use_pole = q->use_pole;
+    p.pole = q->pole;
+    p.tolerance = q->tolerance;
+    p.weight = q->weight;
+    return ak_limb_ik_run(&p, local, world, result, err);
+}
+
+static int32_t solve_chain(int32_t kind, const ak_ik_any_params *q, ak_xform *local,
+                           ak_xform *world, ak_ik_result *result, ak_error *err)
+{
+    ak_chain_ik_params p = ak_chain_ik_defaults();
+    p.skeleton = q->skeleton;
+    p.chain = q->chain;
+    p.chain_length = q->chain_length;
+    p.target = q->target;
+    p.max_iterations = q->max_iterations;
+    p.tolerance = q->tolerance;
+    p.weight = q->weight;
+    return kind == AK_IK_CCD ? ak_ccd_ik_run(&p, local, world, result, err)
+                             : ak_fabrik_ik_run(&p, local, world, result, err);
+}
+
+static int32_t solve_jacobian(int32_t kind, const ak_ik_any_params *q, ak_xform *local,
+                              ak_xform *world, ak_ik_result *result, ak_error *err)
+{
+    ak_jacobian_ik_params p = ak_jacobian_ik_defaults();
+    p.skeleton = q->skeleton;
+    p.method = kind == AK_IK_JACOBIAN ? AK_JACOBIAN_PSEUDO_INVERSE : AK_JACOBIAN_DLS;
+    p.chain = q->chain;
+    p.chain_length = q->chain_length;
+    p.target = q->target;
+    p.max_iterations = q->max_iterations;
+    p.tolerance = q->tolerance;
+    p.weight = q->weight;
+    p.workspace = q->workspace;
+    p.workspace_bytes = q->workspace_bytes;
+    return ak_jacobian_ik_run(&p, local, world, result, err);
+}
+
+int32_t ak_ik_solve_any(int32_t kind, const ak_ik_any_params *params, ak_xform *local,
+                        ak_xform *world, ak_ik_result *result, ak_error *err)
+{
+    if (result) memset(result, 0, sizeof *result);
+    if (!params) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
+    switch (kind) {
+    case AK_IK_LIMB:
+        return solve_limb(params, local, world, result, err);
+    case AK_IK_CCD:
+    case AK_IK_FABRIK:
+        return solve_chain(kind, params, local, world, result, err);
+    case AK_IK_JACOBIAN:
+    case AK_IK_DLS:
+        return solve_jacobian(kind, params, local, world, result, err);
+    default:
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown IK solver kind %d", (int)kind);
+    }
+}
