@@ -8,6 +8,7 @@
 #include "animkit/animkit.h"
 #include "animkit/ik.h"
 #include "animkit/locomotion.h"
+#include "animkit/retarget.h"
 #include "animkit/scenario.h"
 #include "heightmap_png.h"
 
@@ -245,6 +246,83 @@ AKW void akw_walker_state(ak_walk_scene *scene, ak_walker_state *out)
 AKW void akw_walker_set_target(ak_walk_scene *scene, float x, float z)
 {
     ak_walker_set_target(ak_walk_scene_walker(scene), ak_vec3_make(x, 0.0f, z));
+}
+
+/* ---- Retargeting (animkit/retarget.h) ---- */
+
+/* The params from plain values: overrides may be NULL; floor_height NaN = the source's floor. */
+static ak_retarget_params retarget_params(const ak_skeleton *source, const ak_clip *source_clip,
+                                          const ak_skeleton *target, const char *source_overrides,
+                                          const char *target_overrides, float scale,
+                                          float floor_height, int32_t contacts, int32_t pin_hands,
+                                          float fade_time)
+{
+    ak_retarget_params p = ak_retarget_defaults();
+    p.source = source;
+    p.source_clip = source_clip;
+    p.target = target;
+    p.source_overrides = source_overrides;
+    p.target_overrides = target_overrides;
+    p.scale = scale;
+    p.floor_height = floor_height;
+    p.contacts = contacts;
+    p.pin_hands = pin_hands;
+    if (fade_time >= 0) p.fade_time = fade_time;
+    return p;
+}
+
+/* ak_retarget_info as 16 floats (counts converted): scale, leg_ratio, heading_offset,
+ * source_sole, target_sole, source_floor, target_floor, mapped, chain, rest joints,
+ * stance frames x4 (left/right foot, left/right hand), pinned_runs, max_pin_error. */
+static void info_floats(const ak_retarget_info *i, float *out)
+{
+    const float v[16] = {i->scale, i->leg_ratio, i->heading_offset, i->source_sole,
+                         i->target_sole, i->source_floor, i->target_floor,
+                         (float)i->mapped_joints, (float)i->chain_joints, (float)i->rest_joints,
+                         (float)i->stance_frames[0], (float)i->stance_frames[1],
+                         (float)i->stance_frames[2], (float)i->stance_frames[3],
+                         (float)i->pinned_runs, i->max_pin_error};
+    memcpy(out, v, sizeof v);
+}
+
+AKW int32_t akw_retarget_run(const ak_skeleton *source, const ak_clip *source_clip,
+                             const ak_skeleton *target, const char *source_overrides,
+                             const char *target_overrides, float scale, float floor_height,
+                             int32_t contacts, int32_t pin_hands, float fade_time,
+                             ak_clip **out_clip, float *info_out, ak_error *err)
+{
+    ak_retarget_params p = retarget_params(source, source_clip, target, source_overrides,
+                                           target_overrides, scale, floor_height, contacts,
+                                           pin_hands, fade_time);
+    ak_retarget_info info;
+    memset(&info, 0, sizeof info);
+    int32_t st = ak_retarget_run(&p, out_clip, &info, err);
+    info_floats(&info, info_out);
+    return st;
+}
+
+AKW ak_retargeter *akw_retargeter_create(const ak_skeleton *source, const ak_skeleton *target,
+                                         const char *source_overrides,
+                                         const char *target_overrides, float scale,
+                                         float floor_height, float *info_out, ak_error *err)
+{
+    ak_retarget_params p = retarget_params(source, NULL, target, source_overrides,
+                                           target_overrides, scale, floor_height, 0, 0, -1.0f);
+    ak_retargeter *r = NULL;
+    if (ak_retargeter_create(&p, &r, err) != AK_OK) return NULL;
+    ak_retarget_info info;
+    ak_retargeter_get_info(r, &info);
+    info_floats(&info, info_out);
+    return r;
+}
+
+/* p: 3 floats in (a source world point), 3 out (where it lands on the target). */
+AKW void akw_retargeter_map_point(const ak_retargeter *r, float *p)
+{
+    ak_vec3 q = ak_retargeter_map_point(r, ak_vec3_make(p[0], p[1], p[2]));
+    p[0] = q.x;
+    p[1] = q.y;
+    p[2] = q.z;
 }
 
 /* ---- benchmark kernel (bench/web/, docs/web.md): the loop bench_web runs natively ---- */

@@ -92,9 +92,11 @@ typedef struct ak_plugin_clip_info {
 AK_PLUGIN_API int32_t ak_plugin_abi_version(void);
 /* Number of live handles of every kind (for leak checks). */
 AK_PLUGIN_API int32_t ak_plugin_live_handles(void);
-/* Status of the last failed call on `handle` (AK_OK if none), and its message in `buffer`
- * (UTF-8, NUL-terminated, truncated to `size` bytes; buffer may be NULL). For an invalid
- * handle it returns AK_PLUGIN_ERR_HANDLE and says why (null, destroyed, never created). */
+/* Status of this thread's last failed call on `handle` (AK_OK if none), and its message in
+ * `buffer` (UTF-8, NUL-terminated, truncated to `size` bytes; buffer may be NULL). Errors are
+ * kept per thread (for the thread's 8 most recently failing handles), so threads sharing a
+ * skeleton or clip each read their own. For an invalid handle it returns
+ * AK_PLUGIN_ERR_HANDLE and says why (null, destroyed, never created). */
 AK_PLUGIN_API int32_t ak_plugin_last_error(ak_handle handle, char *buffer, int32_t size);
 /* Releases a handle of any kind. Objects shared with characters stay alive until the last
  * character using them is destroyed too. Destroying twice returns AK_PLUGIN_ERR_HANDLE. */

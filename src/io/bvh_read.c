@@ -13,6 +13,7 @@
  * Memory is never sized from a header count alone: the frame buffer is capped by what the
  * remaining bytes can hold (each value needs at least one byte). */
 #include "animkit/bvh.h"
+#include "anim/reach.h"
 #include "io/bvh_internal.h"
 #include "io/bvh_number.h"
 #include "io/file.h"
@@ -708,39 +709,6 @@ AK_INLINE float deg_to_rad(float deg)
     return (float)(d * (3.14159265358979323846 / 180.0));
 }
 
-/* World positions are sums of local translations along the chain (rotations keep lengths),
- * so |position of j| <= the sum over j's chain of each joint's longest translation (OFFSET or
- * position channels). That sum must stay below FLT_MAX / 16, so positions, their differences
- * and sums of a few (heights, bone vectors, centroids) are finite floats. */
-#define AKBVH_MAX_REACH ((double)FLT_MAX / 16.0)
-
-static int32_t check_reach(bvh_parser *ps, const ak_clip *clip)
-{
-    const int32_t n = ps->joint_count;
-    double *reach = (double *)malloc(sizeof(double) * (size_t)n);
-    if (!reach) return ak_error_set(ps->err, AK_ERR_NOMEM, 0, "out of memory");
-    int32_t st = AK_OK;
-    for (int32_t j = 0; j < n && st == AK_OK; ++j) {
-        const ak_vec3 o = ps->joints[j].offset;
-        double longest = sqrt((double)o.x * o.x + (double)o.y * o.y + (double)o.z * o.z);
-        const int32_t track = clip->joint_track[j];
-        for (int32_t f = 0; track >= 0 && f < clip->frame_count; ++f) {
-            const ak_vec3 t = clip->translations[(size_t)f * (size_t)clip->track_count + (size_t)track];
-            const double len = sqrt((double)t.x * t.x + (double)t.y * t.y + (double)t.z * t.z);
-            if (len > longest) longest = len;
-        }
-        const int32_t p = ps->joints[j].parent;
-        reach[j] = (p >= 0 ? reach[p] : 0.0) + longest;
-        if (reach[j] > AKBVH_MAX_REACH)
-            st = ak_error_set(ps->err, AK_ERR_PARSE, ps->joints[j].line,
-                              "joint '%s': offsets and positions along its chain add up to %g, "
-                              "so its positions would overflow (limit %g)",
-                              ps->joints[j].name, reach[j], AKBVH_MAX_REACH);
-    }
-    free(reach);
-    return st;
-}
-
 /* Every frame's channel values as the clip's rotation and translation keys. */
 static void fill_keys(const bvh_parser *ps, const joint_plan *plans, ak_clip *clip)
 {
@@ -776,6 +744,19 @@ static void fill_keys(const bvh_parser *ps, const joint_plan *plans, ak_clip *cl
             }
         }
     }
+}
+
+/* Positions must stay finite floats: see anim/reach.h. */
+static int32_t check_reach(bvh_parser *ps, const ak_skeleton *skeleton, const ak_clip *clip)
+{
+    double reach = 0.0;
+    const int32_t j = akanim_first_joint_beyond(skeleton, clip, AK_MAX_REACH, &reach);
+    if (j == -2) return ak_error_set(ps->err, AK_ERR_NOMEM, 0, "out of memory");
+    if (j < 0) return AK_OK;
+    return ak_error_set(ps->err, AK_ERR_PARSE, ps->joints[j].line,
+                        "joint '%s': offsets and positions along its chain add up to %g, so its "
+                        "positions would overflow (limit %g)",
+                        ps->joints[j].name, reach, AK_MAX_REACH);
 }
 
 static int32_t build(bvh_parser *ps, ak_skeleton **out_skeleton, ak_clip **out_clip)
@@ -818,7 +799,7 @@ static int32_t build(bvh_parser *ps, ak_skeleton **out_skeleton, ak_clip **out_c
         goto done;
 
     fill_keys(ps, plans, clip);
-    if ((st = check_reach(ps, clip))) goto done;
+    if ((st = check_reach(ps, skeleton, clip))) goto done;
     ak_clip_finalize(clip);
     *out_skeleton = skeleton;
     *out_clip = clip;

@@ -113,14 +113,7 @@ void ak_walker_destroy(ak_walker *w)
     free(w);
 }
 
-static float wrap_pi(float a)
-{
-    while (a > AK_PI)
-        a -= 2.0f * AK_PI;
-    while (a < -AK_PI)
-        a += 2.0f * AK_PI;
-    return a;
-}
+static float wrap_pi(float a) { return akf_wrap_pi(a); }
 
 /* The middle of the longest stretch where both feet are in stance (the held stop pose). */
 static int32_t double_support_frame(const ak_walk_motion *m)

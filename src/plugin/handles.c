@@ -97,6 +97,7 @@ ak_handle akp_register(akp_object *obj)
         g_slots[slot].kind = obj->kind;
         g_slots[slot].next_free = -1;
         h = make_handle(slot, g_slots[slot].generation);
+        obj->handle = h; /* before the unlock that publishes it */
         ++g_live;
     }
     table_unlock();
@@ -204,16 +205,66 @@ int32_t akp_live_count(void)
     return n;
 }
 
+/* ---- Per-thread errors ---- */
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#define AKP_THREAD_LOCAL __declspec(thread)
+#else
+#define AKP_THREAD_LOCAL _Thread_local
+#endif
+
+/* The last failures of this thread, one per handle, most recent first when searched from
+ * `t_next - 1` backwards. A handle value is never reused (generations), so a stale entry can
+ * only be for a destroyed handle, which ak_plugin_last_error reports as such first. */
+#define AKP_THREAD_ERRORS 8
+typedef struct akp_thread_error {
+    ak_handle handle;
+    int32_t status;
+    char message[AKP_ERROR_MAX];
+} akp_thread_error;
+static AKP_THREAD_LOCAL akp_thread_error t_errors[AKP_THREAD_ERRORS];
+static AKP_THREAD_LOCAL int32_t t_next;
+
+static akp_thread_error *thread_error(ak_handle handle)
+{
+    for (int32_t i = 0; i < AKP_THREAD_ERRORS; ++i) {
+        akp_thread_error *e = &t_errors[(t_next - 1 - i + 2 * AKP_THREAD_ERRORS) % AKP_THREAD_ERRORS];
+        if (handle && e->handle == handle) return e;
+    }
+    return NULL;
+}
+
 int32_t akp_fail(akp_object *obj, int32_t status, const char *fmt, ...)
 {
-    if (obj) {
-        va_list ap;
-        obj->last_status = status;
-        va_start(ap, fmt);
-        vsnprintf(obj->last_error, sizeof obj->last_error, fmt, ap);
-        va_end(ap);
+    if (!obj) return status;
+    akp_thread_error *e = thread_error(obj->handle);
+    if (!e) {
+        e = &t_errors[t_next];
+        t_next = (t_next + 1) % AKP_THREAD_ERRORS;
     }
+    e->handle = obj->handle;
+    e->status = status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
     return status;
+}
+
+void akp_clear_error(akp_object *obj)
+{
+    akp_thread_error *e = obj ? thread_error(obj->handle) : NULL;
+    if (e) {
+        e->status = AK_OK;
+        e->message[0] = '\0';
+    }
+}
+
+int32_t akp_last_error(ak_handle handle, char *buffer, int32_t size)
+{
+    const akp_thread_error *e = thread_error(handle);
+    akp_copy_text(buffer, size, e ? e->message : "");
+    return e ? e->status : AK_OK;
 }
 
 void akp_copy_text(char *buffer, int32_t size, const char *text)

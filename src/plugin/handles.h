@@ -12,15 +12,15 @@ enum { AKP_KIND_SKELETON = 1, AKP_KIND_CLIP = 2, AKP_KIND_CHARACTER = 3, AKP_KIN
 
 #define AKP_ERROR_MAX 512
 
-/* Every plugin object starts with this header. `refs` is guarded by the table lock;
- * `last_status`/`last_error` belong to whoever calls on the handle (one thread at a time
- * per handle, as the ABI promises). */
+/* Every plugin object starts with this header. `refs` is guarded by the table lock. Errors
+ * are not stored here: a failure is recorded for the calling thread (see akp_fail), so
+ * concurrent failing calls on one shared skeleton or clip never race or read each other's
+ * message. `handle` is set once, before the handle is published. */
 typedef struct akp_object {
     int32_t kind;
     int32_t refs;
     void (*free_fn)(struct akp_object *obj);
-    int32_t last_status;
-    char last_error[AKP_ERROR_MAX];
+    ak_handle handle;
 } akp_object;
 
 /* Gives `obj` (refs = 1, owned by the new handle) a handle; NULL when the table is full or
@@ -40,12 +40,18 @@ int32_t akp_describe_invalid(ak_handle handle, int32_t kind, char *buffer, size_
 int32_t akp_live_count(void);
 const char *akp_kind_name(int32_t kind);
 
-/* Records a failure on obj (printf-style) and returns status. */
+/* Records a failure of a call on obj's handle for the calling thread (printf-style) and
+ * returns status. Each thread keeps the last failures on its few most recent handles. */
 int32_t akp_fail(akp_object *obj, int32_t status, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Forgets the calling thread's last failure on obj's handle (a call that succeeded). */
+void akp_clear_error(akp_object *obj);
+/* The calling thread's last failure on `handle`: its status (AK_OK when none) and message. */
+int32_t akp_last_error(ak_handle handle, char *buffer, int32_t size);
 
 /* Copies `text` into a caller buffer: NUL-terminated, truncated, nothing written when
  * buffer is NULL or size < 1. */

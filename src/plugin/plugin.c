@@ -2,7 +2,9 @@
  *
  * Each entry point: acquire the handle(s) (a reference held for the call), check the
  * caller's buffers, do the work with the library, convert right-handed <-> left-handed at
- * the boundary, release. Failures are recorded on the handle for ak_plugin_last_error. */
+ * the boundary, release. Failures are recorded per thread and per handle for
+ * ak_plugin_last_error. */
+#include "anim/reach.h"
 #include "plugin/handles.h"
 #include "plugin/plugin_internal.h"
 
@@ -34,14 +36,14 @@ void akp_mirror_xforms(ak_xform *x, int32_t count)
 
 /* ---- Objects ---- */
 
-static void skeleton_free(akp_object *obj)
+void akp_skeleton_free(akp_object *obj)
 {
     akp_skeleton *s = (akp_skeleton *)obj;
     ak_skeleton_destroy(s->skeleton);
     free(s);
 }
 
-static void clip_free(akp_object *obj)
+void akp_clip_free(akp_object *obj)
 {
     akp_clip *c = (akp_clip *)obj;
     ak_clip_destroy(c->clip);
@@ -81,8 +83,7 @@ AK_PLUGIN_API int32_t ak_plugin_last_error(ak_handle h, char *buffer, int32_t si
         akp_copy_text(buffer, size, why);
         return AK_PLUGIN_ERR_HANDLE;
     }
-    int32_t status = obj->last_status;
-    akp_copy_text(buffer, size, obj->last_error);
+    int32_t status = akp_last_error(h, buffer, size);
     akp_release(obj);
     return status;
 }
@@ -123,9 +124,18 @@ static int32_t wrap_loaded(ak_skeleton *sk, ak_clip *clip, float metres_per_unit
         ak_skeleton_scale(sk, k);
         ak_clip_scale(clip, k);
     }
+    /* A scale that carries a joint beyond float range is refused (see anim/reach.h). */
+    double reach = 0.0;
+    const int32_t far = akanim_first_joint_beyond(sk, clip, AK_MAX_REACH, &reach);
+    if (far == -2)
+        status = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    else if (far >= 0)
+        status = ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                              "metres_per_unit %g puts joint '%s' up to %g m from the origin, "
+                              "beyond float range", (double)k, sk->names[far], reach);
     /* Unity scripts pick the interpolation per call: have cubic's control points ready
      * (a failed allocation leaves cubic sampling on its slower path, still correct). */
-    ak_clip_prepare_cubic(clip);
+    if (status == AK_OK) ak_clip_prepare_cubic(clip);
     if (status == AK_OK) {
         clip->loop = loop ? 1 : 0;
         ps = (akp_skeleton *)calloc(1, sizeof *ps);
@@ -137,14 +147,14 @@ static int32_t wrap_loaded(ak_skeleton *sk, ak_clip *clip, float metres_per_unit
     }
     if (status == AK_OK) {
         ps->hdr.kind = AKP_KIND_SKELETON;
-        ps->hdr.free_fn = skeleton_free;
+        ps->hdr.free_fn = akp_skeleton_free;
         ps->skeleton = sk;
         ps->units = (int32_t)units;
         ps->metres_per_unit = k;
         ps->rest_height = rest_height * k;
         ps->standing_height = standing_height * k;
         pc->hdr.kind = AKP_KIND_CLIP;
-        pc->hdr.free_fn = clip_free;
+        pc->hdr.free_fn = akp_clip_free;
         pc->clip = clip;
         *out_skeleton = akp_register(&ps->hdr);
         if (!*out_skeleton) {
@@ -433,7 +443,7 @@ AK_PLUGIN_API int32_t ak_plugin_fk(ak_handle h, const ak_plugin_xform *local, ak
     int32_t status = akp_acquire_skeleton(h, &s);
     if (status != AK_OK) return status;
     const int32_t n = s->skeleton->joint_count;
-    status = akp_check_joint_buffer(&s->hdr, local, count, n, "local");
+    status = akp_check_pose(&s->hdr, local, count, n, "local");
     if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, out, count, n, "out_world");
     if (status == AK_OK && (const void *)local < (const void *)(out + n) &&
         (const void *)out < (const void *)(local + n))

@@ -10,6 +10,7 @@
 #include "core/xform_inline.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,27 @@ AK_PLUGIN_API int32_t ak_plugin_character_defaults(ak_plugin_character_params *o
     return AK_OK;
 }
 
+#define CHAR_RANGE(f, lo, hi) {#f, offsetof(ak_plugin_character_params, f), lo, hi}
+static const akp_range k_character_ranges[] = {
+    CHAR_RANGE(start.x, -AKP_MAX_COORD, AKP_MAX_COORD),
+    CHAR_RANGE(start.y, -AKP_MAX_COORD, AKP_MAX_COORD),
+    CHAR_RANGE(start.z, -AKP_MAX_COORD, AKP_MAX_COORD),
+    CHAR_RANGE(target.x, -AKP_MAX_COORD, AKP_MAX_COORD),
+    CHAR_RANGE(target.y, -AKP_MAX_COORD, AKP_MAX_COORD),
+    CHAR_RANGE(target.z, -AKP_MAX_COORD, AKP_MAX_COORD),
+    CHAR_RANGE(start_yaw_deg, -1e6f, 1e6f),
+    CHAR_RANGE(arrival_radius, 1e-3f, 1e3f),
+    CHAR_RANGE(max_turn_rate, 1e-3f, 1e5f),
+    CHAR_RANGE(ground_smoothing, 0.0f, 60.0f),
+    CHAR_RANGE(idle_fade, 1e-3f, 60.0f),
+    CHAR_RANGE(foot_weight, 0.0f, 1.0f),
+    CHAR_RANGE(max_tilt_deg, 0.0f, 90.0f),
+    CHAR_RANGE(max_hip_drop, 0.0f, 10.0f),
+    CHAR_RANGE(hip_drop_rate, 0.0f, 1e3f),
+    CHAR_RANGE(pole_distance, 0.0f, 100.0f),
+    CHAR_RANGE(seam_blend, 0.0f, 10.0f),
+};
+
 static void format_error(char *buffer, int32_t size, const char *what, const ak_error *e)
 {
     char text[AKP_ERROR_MAX];
@@ -95,6 +117,15 @@ AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle hs, ak_handle hw, ak_
         akp_copy_text(error_buffer, error_size, "params and out_character are required");
         return AK_ERR_INVALID_ARG;
     }
+    char why[160];
+    if (akp_check_ranges(pp, k_character_ranges,
+                         (int32_t)(sizeof k_character_ranges / sizeof k_character_ranges[0]), why,
+                         sizeof why) != AK_OK) {
+        char text[200];
+        snprintf(text, sizeof text, "character: %s", why);
+        akp_copy_text(error_buffer, error_size, text);
+        return AK_ERR_INVALID_ARG;
+    }
     akp_character *c = (akp_character *)calloc(1, sizeof *c);
     if (!c) {
         akp_copy_text(error_buffer, error_size, "out of memory");
@@ -103,7 +134,6 @@ AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle hs, ak_handle hw, ak_
     c->hdr.kind = AKP_KIND_CHARACTER;
     c->hdr.free_fn = character_free;
     int32_t status = AK_OK;
-    char why[160];
     if (akp_acquire_skeleton(hs, &c->skeleton) != AK_OK) {
         akp_describe_invalid(hs, AKP_KIND_SKELETON, why, sizeof why);
         status = AK_PLUGIN_ERR_HANDLE;
@@ -198,20 +228,12 @@ AK_PLUGIN_API int32_t ak_plugin_character_info_get(ak_handle h, ak_plugin_charac
     return status;
 }
 
-static int32_t check_finite_vec(akp_character *c, const ak_vec3 *v, const char *what)
-{
-    if (!v) return akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "%s is null", what);
-    if (!isfinite(v->x) || !isfinite(v->y) || !isfinite(v->z))
-        return akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "%s is not finite", what);
-    return AK_OK;
-}
-
 AK_PLUGIN_API int32_t ak_plugin_character_set_target(ak_handle h, const ak_vec3 *target)
 {
     akp_character *c;
     int32_t status = acquire_character(h, &c);
     if (status != AK_OK) return status;
-    status = check_finite_vec(c, target, "target");
+    status = akp_check_coord(&c->hdr, target, "target");
     if (status == AK_OK) {
         /* Engines set the target every frame; only a moved target restarts the walk (the
          * walker clears its arrival on every new target). */
@@ -233,8 +255,9 @@ AK_PLUGIN_API int32_t ak_plugin_character_begin(ak_handle h, float dt, ak_vec3 *
     if (status != AK_OK) return status;
     if (!out_move) {
         status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "out_move is null");
-    } else if (!(dt > 0.0f) || !isfinite(dt)) {
-        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "dt must be > 0 and finite (got %g)", (double)dt);
+    } else if (!(dt > 0.0f && dt <= AKP_MAX_DT)) {
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "dt = %g: must be in (0, %g] seconds",
+                          (double)dt, (double)AKP_MAX_DT);
     } else {
         ak_vec3 move;
         ak_error err;
@@ -252,7 +275,7 @@ AK_PLUGIN_API int32_t ak_plugin_character_set_position(ak_handle h, const ak_vec
     akp_character *c;
     int32_t status = acquire_character(h, &c);
     if (status != AK_OK) return status;
-    status = check_finite_vec(c, position, "position");
+    status = akp_check_coord(&c->hdr, position, "position");
     if (status == AK_OK) ak_walker_set_position(c->walker, akp_mirror_point(*position));
     akp_release(&c->hdr);
     return status;
@@ -298,7 +321,9 @@ AK_PLUGIN_API int32_t ak_plugin_character_finish(ak_handle h, const ak_plugin_gr
             g[i].hit = hits[i].hit ? 1 : 0;
             g[i].height = hits[i].height;
             g[i].normal = akp_mirror_point(hits[i].normal);
-            if (g[i].hit && (!isfinite(g[i].height) || !akv_finite(g[i].normal))) g[i].hit = 0;
+            if (g[i].hit && (!(fabsf(g[i].height) <= AKP_MAX_COORD) || !akv_finite(g[i].normal) ||
+                             !(akv_len(g[i].normal) > 1e-6f)))
+                g[i].hit = 0; /* no usable ground: the same as no ground */
         }
         ak_error err;
         ak_error_clear(&err);

@@ -12,6 +12,7 @@
 #include "core/xform_inline.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,14 @@ static void calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *clip
     }
 }
 
+#define FOOT_RANGE(f, lo, hi) {#f, offsetof(ak_plugin_foot_ik_params, f), lo, hi}
+static const akp_range k_foot_ik_ranges[] = {
+    FOOT_RANGE(weight, 0.0f, 1.0f),          FOOT_RANGE(max_tilt_deg, 0.0f, 90.0f),
+    FOOT_RANGE(max_hip_drop, 0.0f, 10.0f),   FOOT_RANGE(hip_drop_rate, 0.0f, 1e3f),
+    FOOT_RANGE(pole_distance, 0.0f, 100.0f), FOOT_RANGE(ray_up, 0.0f, 1e3f),
+    FOOT_RANGE(ray_down, 0.0f, 1e3f),
+};
+
 AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle hs, ak_handle hc,
                                                const ak_plugin_foot_ik_params *pp,
                                                ak_handle *out, char *error_buffer, int32_t error_size)
@@ -103,6 +112,14 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle hs, ak_handle hc,
     if (out) *out = NULL;
     if (!pp || !out) {
         akp_copy_text(error_buffer, error_size, "params and out_foot_ik are required");
+        return AK_ERR_INVALID_ARG;
+    }
+    char why[160];
+    if (akp_check_ranges(pp, k_foot_ik_ranges,
+                         (int32_t)(sizeof k_foot_ik_ranges / sizeof k_foot_ik_ranges[0]), why,
+                         sizeof why) != AK_OK) {
+        snprintf(text, sizeof text, "foot IK: %s", why);
+        akp_copy_text(error_buffer, error_size, text);
         return AK_ERR_INVALID_ARG;
     }
     akp_foot_ik *f = (akp_foot_ik *)calloc(1, sizeof *f);
@@ -243,7 +260,10 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_rays(ak_handle h, float time, const ak_p
                  AK_PLUGIN_FOOT_IK_RAYS);
         status = AK_ERR_INVALID_ARG;
     } else {
-        status = akp_check_joint_buffer(&f->hdr, model, count, f->joint_count, "model");
+        status = akp_check_pose(&f->hdr, model, count, f->joint_count, "model");
+        if (status == AK_OK) status = akp_check_coord(&f->hdr, &character->position, "character position");
+        if (status == AK_OK && !akq_finite(character->rotation))
+            status = akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "character rotation is not finite");
     }
     if (status == AK_OK) {
         f->character.rotation = akq_normalize(akp_mirror_rotation(character->rotation));
@@ -282,12 +302,13 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle h, float dt, const ak_pl
     } else if (!hits || hit_count < AK_PLUGIN_FOOT_IK_RAYS) {
         akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "hits need %d entries (one per ray)", AK_PLUGIN_FOOT_IK_RAYS);
         status = AK_ERR_INVALID_ARG;
-    } else if (!(dt >= 0.0f) || !isfinite(dt)) {
-        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "dt must be >= 0 and finite");
+    } else if (!(dt >= 0.0f && dt <= AKP_MAX_DT)) {
+        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "dt = %g: must be in [0, %g] seconds", (double)dt,
+                 (double)AKP_MAX_DT);
         status = AK_ERR_INVALID_ARG;
     } else {
-        status = akp_check_joint_buffer(&f->hdr, local, count, n, "local");
-        if (status == AK_OK) status = akp_check_joint_buffer(&f->hdr, model, count, n, "model");
+        status = akp_check_pose(&f->hdr, local, count, n, "local");
+        if (status == AK_OK) status = akp_check_pose(&f->hdr, model, count, n, "model");
     }
     if (status == AK_OK) {
         const ak_skeleton *sk = f->skeleton->skeleton;

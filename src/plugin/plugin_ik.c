@@ -59,8 +59,8 @@ AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle h, const ak_plugin_limb_ik_par
         akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "params is null");
         status = AK_ERR_INVALID_ARG;
     }
-    if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, local, count, n, "local");
-    if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, world, count, n, "world");
+    if (status == AK_OK) status = akp_check_pose(&s->hdr, local, count, n, "local");
+    if (status == AK_OK) status = akp_check_pose(&s->hdr, world, count, n, "world");
     if (status == AK_OK) {
         ak_limb_ik_params p = ak_limb_ik_defaults();
         ak_ik_result r;
@@ -122,8 +122,8 @@ AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle h, const int32_t *chain, const
         akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "params and chain are required");
         status = AK_ERR_INVALID_ARG;
     }
-    if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, local, count, n, "local");
-    if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, world, count, n, "world");
+    if (status == AK_OK) status = akp_check_pose(&s->hdr, local, count, n, "local");
+    if (status == AK_OK) status = akp_check_pose(&s->hdr, world, count, n, "world");
     if (status == AK_OK) {
         ak_look_at_params p = ak_look_at_defaults();
         ak_ik_result r;

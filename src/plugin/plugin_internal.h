@@ -21,6 +21,9 @@ typedef struct akp_clip {
     ak_clip *clip;             /* right-handed, metres */
 } akp_clip;
 
+/* free_fn of skeleton and clip objects: destroy the library object, free the wrapper. */
+void akp_skeleton_free(akp_object *obj);
+void akp_clip_free(akp_object *obj);
 int32_t akp_acquire_skeleton(ak_handle h, akp_skeleton **out);
 int32_t akp_acquire_clip(ak_handle h, akp_clip **out);
 int32_t akp_fail_other_handle(akp_object *owner, ak_handle other, int32_t kind);
@@ -42,5 +45,33 @@ void akp_mirror_xforms(ak_xform *x, int32_t count);
 /* Checks a caller array of `count` entries against a joint count (records the failure). */
 int32_t akp_check_joint_buffer(akp_object *owner, const void *buffer, int32_t count,
                                int32_t joint_count, const char *what);
+
+/* ---- Float arguments (issue 10): every float that crosses the ABI is range-checked ---- */
+
+/* Positions, targets and heights: within 1e6 m of the origin (a float still resolves 6 cm
+ * there; squared distances and sums of a few stay far from overflow). */
+#define AKP_MAX_COORD 1e6f
+/* A frame step: at most 10 s (a hitch); longer steps are refused, not simulated. */
+#define AKP_MAX_DT 10.0f
+
+/* A float field of a params struct and its accepted closed range. */
+typedef struct akp_range {
+    const char *name;
+    size_t offset;
+    float lo, hi;
+} akp_range;
+
+/* AK_OK when every listed field of `params` lies in its range (NaN never does); otherwise
+ * AK_ERR_INVALID_ARG with "NAME = V: must be in [LO, HI]" in why. */
+int32_t akp_check_ranges(const void *params, const akp_range *ranges, int32_t count, char *why,
+                         size_t size);
+/* Every component finite and within +-AKP_MAX_COORD. */
+int akp_coord_ok(ak_vec3 v);
+/* akp_check_joint_buffer for an input pose, plus every position a usable coordinate and
+ * every rotation finite and not zero. */
+int32_t akp_check_pose(akp_object *owner, const ak_plugin_xform *pose, int32_t count,
+                       int32_t joint_count, const char *what);
+/* Records "WHAT = (x, y, z): ..." on owner when v is not a usable coordinate. */
+int32_t akp_check_coord(akp_object *owner, const ak_vec3 *v, const char *what);
 
 #endif

@@ -1,0 +1,51 @@
+/* Range checks for the float arguments of the ABI; see plugin_internal.h. */
+#include "plugin/plugin_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int32_t akp_check_ranges(const void *params, const akp_range *ranges, int32_t count, char *why,
+                         size_t size)
+{
+    for (int32_t i = 0; i < count; ++i) {
+        float v;
+        memcpy(&v, (const char *)params + ranges[i].offset, sizeof v);
+        if (!(v >= ranges[i].lo && v <= ranges[i].hi)) {
+            snprintf(why, size, "%s = %g: must be in [%g, %g]", ranges[i].name, (double)v,
+                     (double)ranges[i].lo, (double)ranges[i].hi);
+            return AK_ERR_INVALID_ARG;
+        }
+    }
+    return AK_OK;
+}
+
+int akp_coord_ok(ak_vec3 v)
+{
+    return fabsf(v.x) <= AKP_MAX_COORD && fabsf(v.y) <= AKP_MAX_COORD && fabsf(v.z) <= AKP_MAX_COORD;
+}
+
+int32_t akp_check_coord(akp_object *owner, const ak_vec3 *v, const char *what)
+{
+    if (!v) return akp_fail(owner, AK_ERR_INVALID_ARG, "%s is null", what);
+    if (!akp_coord_ok(*v))
+        return akp_fail(owner, AK_ERR_INVALID_ARG,
+                        "%s = (%g, %g, %g): must be finite and within %g m of the origin", what,
+                        (double)v->x, (double)v->y, (double)v->z, (double)AKP_MAX_COORD);
+    return AK_OK;
+}
+
+int32_t akp_check_pose(akp_object *owner, const ak_plugin_xform *pose, int32_t count,
+                       int32_t joint_count, const char *what)
+{
+    int32_t st = akp_check_joint_buffer(owner, pose, count, joint_count, what);
+    for (int32_t j = 0; st == AK_OK && j < joint_count; ++j) {
+        const ak_quat q = pose[j].rotation;
+        const float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+        if (!akp_coord_ok(pose[j].position) || !(n2 > 1e-12f && n2 < 1e12f))
+            st = akp_fail(owner, AK_ERR_INVALID_ARG,
+                          "%s[%d]: position beyond %g m or rotation not finite / zero", what,
+                          (int)j, (double)AKP_MAX_COORD);
+    }
+    return st;
+}
