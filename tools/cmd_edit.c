@@ -5,63 +5,78 @@
 #include "animkit/edit.h"
 #include "animkit/gltf.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The edit steps: one row per flag (name, whether it takes a value, help). */
+/* The edit steps, in the flag-table form of animkit/scenario.h: each step flag parses into an
+ * edit_step of its own (so steps keep their command-line order and may repeat); the options
+ * that tune steps parse once into edit_options. Help, ranges and messages come from here. */
 typedef enum { OP_TRIM, OP_FPS, OP_MIRROR, OP_RESET, OP_IN_PLACE, OP_UNITS, OP_APPEND } edit_op;
-static const struct {
-    const char *flag;
-    int has_value;
-    const char *value_name, *help;
-} k_ops[] = {
-    {"--trim", 1, "A:B", "keep frames A..B (both included; A or B may be left out)"},
-    {"--fps", 1, "N", "resample to N frames per second (slerp between keys)"},
-    {"--mirror", 0, "", "swap left and right through the sagittal plane (chosen from the rig)"},
-    {"--reset-root", 0, "", "move the clip so frame 0 stands at x = z = 0 facing +Z"},
-    {"--in-place", 0, "", "remove root motion: no horizontal travel, no heading change"},
-    {"--units", 1, "U", "change units to m, cm, mm, in or cmu (input units detected)"},
-    {"--append", 1, "B.bvh", "append a clip of the same skeleton, aligned and blended"},
+
+typedef struct edit_step {
+    char trim[32];
+    float fps;
+    int32_t on; /* the switches */
+    int32_t units;
+    char append[AK_FLAG_TEXT_MAX];
+} edit_step;
+
+#define STEP_FIELD(f) offsetof(edit_step, f)
+static const ak_flag k_step_flags[] = { /* in edit_op order */
+    {.name = "trim", .type = AK_FLAG_TEXT, .offset = STEP_FIELD(trim), .size = 32, .metavar = "A:B",
+     .help = "keep frames A..B (both included; A or B may be left out)"},
+    {.name = "fps", .type = AK_FLAG_FLOAT, .offset = STEP_FIELD(fps), .metavar = "N",
+     .range = "(0,100000]", .help = "resample to N frames per second (slerp between keys)"},
+    {.name = "mirror", .type = AK_FLAG_SWITCH, .offset = STEP_FIELD(on), .on = 1,
+     .help = "swap left and right through the sagittal plane (chosen from the rig)"},
+    {.name = "reset-root", .type = AK_FLAG_SWITCH, .offset = STEP_FIELD(on), .on = 1,
+     .help = "move the clip so frame 0 stands at x = z = 0 facing +Z"},
+    {.name = "in-place", .type = AK_FLAG_SWITCH, .offset = STEP_FIELD(on), .on = 1,
+     .help = "remove root motion: no horizontal travel, no heading change"},
+    {.name = "units", .type = AK_FLAG_CHOICE, .offset = STEP_FIELD(units), .choices = "m|cm|mm|in|cmu",
+     .help = "change units (the input's are detected from its height)"},
+    {.name = "append", .type = AK_FLAG_TEXT, .offset = STEP_FIELD(append), .metavar = "B.bvh",
+     .help = "append a clip of the same skeleton, aligned and crossfaded (--blend)"},
 };
-#define OP_COUNT ((int)(sizeof k_ops / sizeof k_ops[0]))
+static const ak_flag_table k_step_table = {"edit", k_step_flags,
+                                           (int32_t)(sizeof k_step_flags / sizeof k_step_flags[0])};
 
 typedef struct edit_options {
-    float blend;               /* --blend seconds for --append */
-    int mirror_axis;           /* --mirror-axis, -1 from the rig */
-    const char *humanoid;      /* --humanoid overrides */
-    const char *order_name;    /* --order for BVH output */
+    float blend;                       /* --blend seconds for --append */
+    int32_t mirror_axis;               /* 0: from the rig, 1..3: x, y, z */
+    char humanoid[AK_FLAG_TEXT_MAX];   /* humanoid overrides */
+    int32_t order;                     /* 0: the input's main order, else ak_rot_order + 1 */
 } edit_options;
+
+#define OPT_FIELD(f) offsetof(edit_options, f)
+static const ak_flag k_option_flags[] = {
+    {.name = "blend", .type = AK_FLAG_FLOAT, .offset = OPT_FIELD(blend), .metavar = "S", .def = "0.2",
+     .range = "[0,1000]", .help = "crossfade seconds for --append"},
+    {.name = "mirror-axis", .type = AK_FLAG_CHOICE, .offset = OPT_FIELD(mirror_axis), .def = "rig",
+     .choices = "rig|x|y|z", .help = "normal of the mirror plane"},
+    {.name = "humanoid", .type = AK_FLAG_TEXT, .offset = OPT_FIELD(humanoid), .metavar = "MAP",
+     .help = "humanoid overrides slot=Joint,... (mirror, facing)"},
+    {.name = "order", .type = AK_FLAG_CHOICE, .offset = OPT_FIELD(order), .def = "input",
+     .choices = "input|XYZ|XZY|YXZ|YZX|ZXY|ZYX", .help = "rotation order of BVH output"},
+};
+static const ak_flag_table k_option_table = {"edit", k_option_flags,
+                                             (int32_t)(sizeof k_option_flags / sizeof k_option_flags[0])};
 
 static void usage(FILE *out)
 {
+    char help[4096];
     fprintf(out, "usage: animkit edit IN.bvh OUT.bvh|OUT.gltf|OUT.glb [STEP...] [options]\n\n"
                  "Applies the steps in the order given (each may repeat):\n");
-    for (int i = 0; i < OP_COUNT; ++i) {
-        char left[40];
-        snprintf(left, sizeof left, "%s %s", k_ops[i].flag, k_ops[i].value_name);
-        fprintf(out, "  %-18s %s\n", left, k_ops[i].help);
-    }
-    fprintf(out, "options:\n"
-                 "  --blend S          crossfade seconds for --append (default 0.2)\n"
-                 "  --mirror-axis X    mirror plane normal x, y or z instead of from the rig\n"
-                 "  --humanoid MAP     humanoid overrides slot=Joint,... (mirror, facing)\n"
-                 "  --order ORDER      rotation order of BVH output (default: the input's)\n"
-                 "  -h, --help         this help\n"
-                 "Example: animkit edit walk.bvh out.bvh --trim 1: --fps 30 --mirror --reset-root\n");
-}
-
-static int parse_units(const char *s, float *mpu)
-{
-    static const struct { const char *name; ak_units u; } k[] = {
-        {"m", AK_UNITS_METRES}, {"cm", AK_UNITS_CENTIMETRES}, {"mm", AK_UNITS_MILLIMETRES},
-        {"in", AK_UNITS_INCHES}, {"cmu", AK_UNITS_CMU}};
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i)
-        if (strcmp(s, k[i].name) == 0) {
-            *mpu = ak_units_metres_per_unit(k[i].u);
-            return 0;
-        }
-    return -1;
+    ak_flags_help(&k_step_table, help, sizeof help);
+    fputs(help, out);
+    fprintf(out, "options:\n");
+    ak_flags_help(&k_option_table, help, sizeof help);
+    fputs(help, out);
+    fprintf(out, "  %-24s this help\n"
+                 "Example: animkit edit walk.bvh out.bvh --trim 1: --fps 30 --mirror --reset-root\n",
+            "-h, --help");
 }
 
 /* "A:B", "A:", ":B" -> trim params; -1 on a malformed spec. */
@@ -81,58 +96,71 @@ static int parse_trim(const char *s, ak_edit_trim_params *p)
     return 0;
 }
 
-/* Runs one step on (*s, *c), replacing them with the result. Prints what it did. */
-static int run_op(edit_op op, const char *value, const edit_options *o, ak_skeleton **s, ak_clip **c)
+/* --append: read B and join it on. */
+static int32_t append_clip(const edit_step *v, const edit_options *o, const ak_skeleton *s,
+                           const ak_clip *c, ak_clip **out, ak_error *err)
 {
+    ak_skeleton *bs = NULL;
+    ak_clip *bc = NULL;
+    int32_t st = ak_bvh_read_file(v->append, NULL, &bs, &bc, err);
+    if (st != AK_OK) {
+        char reason[sizeof err->message];
+        snprintf(reason, sizeof reason, "%s", err->message);
+        if (err->line > 0) return ak_error_set(err, st, 0, "%s:%d: %s", v->append, (int)err->line, reason);
+        return ak_error_set(err, st, 0, "%s: %s", v->append, reason);
+    }
+    ak_edit_concat_params p = ak_edit_concat_defaults();
+    p.blend_time = o->blend;
+    p.humanoid_overrides = o->humanoid[0] ? o->humanoid : NULL;
+    st = bs->joint_count == s->joint_count
+             ? ak_edit_concat_run(&p, s, c, bc, out, err)
+             : ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s has another skeleton", v->append);
+    ak_skeleton_destroy(bs);
+    ak_clip_destroy(bc);
+    return st;
+}
+
+/* Runs one step on (*s, *c), replacing them with the result. Prints what it did. */
+static int run_op(edit_op op, const edit_step *v, const edit_options *o, ak_skeleton **s, ak_clip **c)
+{
+    static const ak_units k_units[] = {AK_UNITS_METRES, AK_UNITS_CENTIMETRES, AK_UNITS_MILLIMETRES,
+                                       AK_UNITS_INCHES, AK_UNITS_CMU};
+    const char *humanoid = o->humanoid[0] ? o->humanoid : NULL;
     ak_error err;
     ak_clip *out = NULL;
     ak_skeleton *out_s = NULL;
     int32_t st = AK_OK;
     if (op == OP_TRIM) {
         ak_edit_trim_params p = ak_edit_trim_defaults();
-        if (parse_trim(value, &p)) return ak_cli_usage_error("edit", "bad --trim '%s': use A:B", value);
+        if (parse_trim(v->trim, &p)) return ak_cli_usage_error("edit", "bad --trim '%s': use A:B", v->trim);
         st = ak_edit_trim_run(&p, *c, &out, &err);
     } else if (op == OP_FPS) {
         ak_edit_resample_params p = ak_edit_resample_defaults();
-        float fps = 0.0f;
-        if (ak_cli_parse_float(value, &fps) || !(fps > 0.0f))
-            return ak_cli_usage_error("edit", "--fps needs a positive number, not '%s'", value);
-        p.frame_time = 1.0f / fps;
+        p.frame_time = 1.0f / v->fps;
         st = ak_edit_resample_run(&p, *s, *c, &out, &err);
     } else if (op == OP_MIRROR) {
         ak_edit_mirror_params p = ak_edit_mirror_defaults();
-        p.axis = o->mirror_axis;
-        p.humanoid_overrides = o->humanoid;
+        p.axis = o->mirror_axis - 1;
+        p.humanoid_overrides = humanoid;
         st = ak_edit_mirror_run(&p, *s, *c, &out, &err);
     } else if (op == OP_RESET) {
         ak_edit_root_reset_params p = ak_edit_root_reset_defaults();
-        p.humanoid_overrides = o->humanoid;
+        p.humanoid_overrides = humanoid;
         st = ak_edit_root_reset_run(&p, *s, *c, &out, &err);
     } else if (op == OP_IN_PLACE) {
         ak_root_motion_params p = ak_root_motion_defaults();
         st = ak_edit_in_place_run(&p, *s, *c, &out, &err);
     } else if (op == OP_UNITS) {
         ak_edit_units_params p = ak_edit_units_defaults();
-        if (parse_units(value, &p.to_metres_per_unit))
-            return ak_cli_usage_error("edit", "--units must be m, cm, mm, in or cmu, not '%s'", value);
+        p.to_metres_per_unit = ak_units_metres_per_unit(k_units[v->units]);
         float factor = 0.0f;
         st = ak_edit_units_run(&p, *s, *c, &out_s, &out, &factor, &err);
         if (st == AK_OK) fprintf(stderr, "  units: lengths scaled by %.6g\n", (double)factor);
     } else {
-        ak_skeleton *bs = NULL;
-        ak_clip *bc = NULL;
-        if (akcli_load_bvh(value, &bs, &bc)) return 1;
-        ak_edit_concat_params p = ak_edit_concat_defaults();
-        p.blend_time = o->blend;
-        p.humanoid_overrides = o->humanoid;
-        st = bs->joint_count == (*s)->joint_count
-                 ? ak_edit_concat_run(&p, *s, *c, bc, &out, &err)
-                 : ak_error_set(&err, AK_ERR_INVALID_ARG, 0, "%s has another skeleton", value);
-        ak_skeleton_destroy(bs);
-        ak_clip_destroy(bc);
+        st = append_clip(v, o, *s, *c, &out, &err);
     }
     if (st != AK_OK) {
-        fprintf(stderr, "animkit edit: %s: %s\n", k_ops[op].flag, err.message);
+        fprintf(stderr, "animkit edit: --%s: %s\n", k_step_flags[op].name, err.message);
         return 1;
     }
     if (out_s) {
@@ -141,8 +169,8 @@ static int run_op(edit_op op, const char *value, const edit_options *o, ak_skele
     }
     ak_clip_destroy(*c);
     *c = out;
-    fprintf(stderr, "  %s%s%s -> %d frames at %.6g fps\n", k_ops[op].flag, value ? " " : "", value ? value : "",
-            (int)out->frame_count, 1.0 / (double)out->frame_time);
+    fprintf(stderr, "  --%s -> %d frames at %.6g fps\n", k_step_flags[op].name, (int)out->frame_count,
+            1.0 / (double)out->frame_time);
     return 0;
 }
 
@@ -155,9 +183,7 @@ static int write_output(const char *path, const ak_skeleton *s, const ak_clip *c
         ak_units_detect(ak_clip_standing_height(c, s), &g.metres_per_unit);
         st = ak_gltf_write_file(path, s, c, &g, &err);
     } else {
-        ak_rot_order order = akcli_main_order(s);
-        if (o->order_name && ak_rot_order_parse(o->order_name, &order) != 0)
-            return ak_cli_usage_error("edit", "unknown rotation order '%s'", o->order_name);
+        const ak_rot_order order = o->order > 0 ? (ak_rot_order)(o->order - 1) : akcli_main_order(s);
         st = ak_bvh_write_file(path, s, c, order, &err);
     }
     if (st != AK_OK) return ak_cli_file_error(path, &err);
@@ -165,78 +191,92 @@ static int write_output(const char *path, const ak_skeleton *s, const ak_clip *c
     return 0;
 }
 
-/* Step flags are collected in order: ops[i] with values[i]. */
+#define EDIT_MAX_STEPS 64
+
+/* The steps in command-line order, each with its own parsed values. */
 typedef struct edit_plan {
     int count;
-    edit_op ops[64];
-    const char *values[64];
+    edit_op ops[EDIT_MAX_STEPS];
+    edit_step values[EDIT_MAX_STEPS];
 } edit_plan;
 
-/* Parses argv into files, steps and options; returns -1 to go on, else an exit code. */
+/* The step flag a word names ("--fps", "--fps=30"), or -1. */
+static int step_flag(const char *word)
+{
+    if (strncmp(word, "--", 2) != 0) return -1;
+    char name[32];
+    const size_t n = strcspn(word + 2, "=");
+    if (n == 0 || n >= sizeof name) return -1;
+    memcpy(name, word + 2, n);
+    name[n] = '\0';
+    return ak_flags_find(&k_step_table, name);
+}
+
+/* Parses argv: step flags one by one into the plan (order kept), everything else through the
+ * options table. Returns -1 to go on, else an exit code (0 after --help, 2 on a usage error). */
 static int parse_args(int argc, char **argv, const char **in, const char **out, edit_plan *plan,
                       edit_options *o)
 {
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
+    const char **rest = (const char **)calloc((size_t)argc + 1, sizeof(char *));
+    if (!rest) return 1;
+    int nrest = 0, rc = -1;
+    ak_error err;
+    rest[nrest++] = argv[0];
+    for (int i = 1; i < argc && rc < 0; ++i) {
+        const int op = step_flag(argv[i]);
+        if (op < 0) {
+            rest[nrest++] = argv[i];
+            continue;
         }
-        int op = -1;
-        for (int k = 0; k < OP_COUNT; ++k)
-            if (strcmp(a, k_ops[k].flag) == 0) op = k;
-        const int option = strcmp(a, "--blend") == 0 || strcmp(a, "--mirror-axis") == 0 ||
-                           strcmp(a, "--humanoid") == 0 || strcmp(a, "--order") == 0;
-        if ((op >= 0 && k_ops[op].has_value) || option) {
-            if (i + 1 >= argc) return ak_cli_usage_error("edit", "%s needs a value", a);
-        }
-        if (op >= 0) {
-            if (plan->count == 64) return ak_cli_usage_error("edit", "at most 64 steps");
-            plan->ops[plan->count] = (edit_op)op;
-            plan->values[plan->count++] = k_ops[op].has_value ? argv[++i] : NULL;
-        } else if (strcmp(a, "--blend") == 0) {
-            if (ak_cli_parse_float(argv[++i], &o->blend) || o->blend < 0.0f)
-                return ak_cli_usage_error("edit", "--blend needs seconds >= 0, not '%s'", argv[i]);
-        } else if (strcmp(a, "--mirror-axis") == 0) {
-            const char *v = argv[++i];
-            o->mirror_axis = (v[0] | 32) - 'x';
-            if (v[1] != '\0' || o->mirror_axis < 0 || o->mirror_axis > 2)
-                return ak_cli_usage_error("edit", "--mirror-axis must be x, y or z, not '%s'", v);
-        } else if (strcmp(a, "--humanoid") == 0) {
-            o->humanoid = argv[++i];
-        } else if (strcmp(a, "--order") == 0) {
-            o->order_name = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return ak_cli_usage_error("edit", "unknown option '%s'", a);
-        } else if (!*in) {
-            *in = a;
-        } else if (!*out) {
-            *out = a;
-        } else {
-            return ak_cli_usage_error("edit", "too many files ('%s')", a);
-        }
+        if (plan->count == EDIT_MAX_STEPS) rc = ak_cli_usage_error("edit", "at most %d steps", EDIT_MAX_STEPS);
+        const int takes_value = k_step_flags[op].type != AK_FLAG_SWITCH && !strchr(argv[i], '=');
+        const char *words[3] = {argv[0], argv[i], takes_value && i + 1 < argc ? argv[i + 1] : NULL};
+        const ak_flag_table *table = &k_step_table;
+        void *params = memset(&plan->values[plan->count], 0, sizeof(edit_step));
+        ak_flags_result r;
+        if (rc < 0 && ak_flags_parse_args(&table, &params, 1, words[2] ? 3 : 2, words, 0, &r, &err) != AK_OK)
+            rc = ak_cli_usage_error("edit", "%s", err.message);
+        plan->ops[plan->count++] = (edit_op)op;
+        i += takes_value;
     }
-    if (!*in || !*out) return ak_cli_usage_error("edit", "needs IN.bvh and OUT.bvh|.gltf|.glb");
+    ak_flags_result r;
+    const ak_flag_table *table = &k_option_table;
+    void *params = o;
+    if (rc < 0 && ak_flags_parse_args(&table, &params, 1, nrest, rest, 2, &r, &err) != AK_OK)
+        rc = ak_cli_usage_error("edit", "%s", err.message);
+    free(rest);
+    if (rc >= 0) return rc;
+    if (r.wants_help) {
+        usage(stdout);
+        return 0;
+    }
+    if (r.positional_count != 2) return ak_cli_usage_error("edit", "needs IN.bvh and OUT.bvh|.gltf|.glb");
+    *in = r.positional[0];
+    *out = r.positional[1];
     return -1;
 }
 
 int ak_cmd_edit(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    edit_plan plan;
-    plan.count = 0;
-    edit_options o = {0.2f, -1, NULL, NULL};
-    int rc = parse_args(argc, argv, &in, &out, &plan, &o);
-    if (rc >= 0) return rc;
+    edit_plan *plan = (edit_plan *)calloc(1, sizeof *plan);
+    edit_options o;
+    if (!plan || ak_flags_defaults(&k_option_table, &o, NULL) != AK_OK) {
+        free(plan);
+        return 1;
+    }
+    int rc = parse_args(argc, argv, &in, &out, plan, &o);
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
-    if (akcli_load_bvh(in, &s, &c)) return 1;
-    fprintf(stderr, "read %s: %d joints, %d frames at %.6g fps\n", in, (int)s->joint_count,
-            (int)c->frame_count, 1.0 / (double)c->frame_time);
-    rc = 0;
-    for (int i = 0; i < plan.count && rc == 0; ++i) rc = run_op(plan.ops[i], plan.values[i], &o, &s, &c);
-    if (rc == 0) rc = write_output(out, s, c, &o);
+    if (rc < 0) rc = akcli_load_bvh(in, &s, &c);
+    if (rc == 0 && s) {
+        fprintf(stderr, "read %s: %d joints, %d frames at %.6g fps\n", in, (int)s->joint_count,
+                (int)c->frame_count, 1.0 / (double)c->frame_time);
+        for (int i = 0; i < plan->count && rc == 0; ++i) rc = run_op(plan->ops[i], &plan->values[i], &o, &s, &c);
+        if (rc == 0) rc = write_output(out, s, c, &o);
+    }
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
+    free(plan);
     return rc;
 }

@@ -3,93 +3,80 @@
 #include "cli_bvh.h"
 #include "animkit/gltf.h"
 #include "animkit/retarget.h"
+#include "animkit/scenario.h"
 #include "io/file.h"
 #include "io/json.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Every flag of `animkit retarget` (the shared flag table: parsing, errors and --help). */
+typedef struct rt_args {
+    char to[AK_FLAG_TEXT_MAX], out[AK_FLAG_TEXT_MAX], map[AK_FLAG_TEXT_MAX];
+    int32_t no_contacts, pin_hands;
+    float scale, floor, fade;
+    const char *src;
+} rt_args;
+
+#define RT_TEXT(f) offsetof(rt_args, f), AK_FLAG_TEXT_MAX
+static const ak_flag k_flags[] = {
+    {.name = "to", .type = AK_FLAG_TEXT, .offset = RT_TEXT(to), .metavar = "RIG",
+     .help = "target rig: RIG.bvh (hierarchy, rest pose), RIG.glb/.gltf (skin), or biped"},
+    {.name = "out", .type = AK_FLAG_TEXT, .offset = RT_TEXT(out), .metavar = "OUT",
+     .help = "output: OUT.bvh, OUT.glb or OUT.gltf (the motion on RIG, in RIG's units)"},
+    {.name = "map", .type = AK_FLAG_TEXT, .offset = RT_TEXT(map), .metavar = "FILE.json",
+     .help = "humanoid overrides {\"source\": {\"left_foot\": \"LFoot\"}, \"target\": {...}}"},
+    {.name = "no-contacts", .type = AK_FLAG_SWITCH, .offset = offsetof(rt_args, no_contacts), .on = 1,
+     .def = "0", .help = "rotations and hips only, no foot pinning"},
+    {.name = "pin-hands", .type = AK_FLAG_SWITCH, .offset = offsetof(rt_args, pin_hands), .on = 1,
+     .def = "0", .help = "pin hands that hold still, too"},
+    {.name = "scale", .type = AK_FLAG_FLOAT, .offset = offsetof(rt_args, scale), .metavar = "S",
+     .def = "1", .range = "(0,1000]", .help = "extra scale on top of the leg-length ratio"},
+    {.name = "floor", .type = AK_FLAG_FLOAT, .offset = offsetof(rt_args, floor), .metavar = "Y",
+     .help = "put the target's soles at height Y (target units; default: the source's floor)"},
+    {.name = "fade", .type = AK_FLAG_FLOAT, .offset = offsetof(rt_args, fade), .metavar = "S",
+     .def = "0.1", .range = "[0,10]", .help = "seconds a pin fades in/out around a stance"},
+};
+static const ak_flag_table k_table = {"retarget", k_flags, (int32_t)(sizeof k_flags / sizeof k_flags[0])};
+
 static void usage(FILE *out)
 {
+    char help[4096];
     fprintf(out,
             "usage: animkit retarget SRC.bvh --to RIG --out OUT.bvh|OUT.glb|OUT.gltf [options]\n"
             "\n"
             "Plays the humanoid capture SRC on another humanoid rig: world bone directions are\n"
             "kept (whatever the rest poses: T-pose, A-pose, CMU's zero pose), the hips travel is\n"
             "scaled by the leg-length ratio, and stance feet stay planted (limb IK with fades).\n"
-            "RIG is a BVH (its hierarchy and rest pose), a glTF/GLB skin (joints and bind pose),\n"
-            "or 'biped' (animkit's built-in walker biped). OUT gets the motion on RIG, in RIG's\n"
-            "units (glTF output in metres).\n"
+            "glTF output is in metres. Slots for --map are the ones `animkit info` lists.\n"
             "\n"
-            "  --to RIG          target rig (required)\n"
-            "  --out OUT         output file (required)\n"
-            "  --map FILE.json   humanoid overrides: {\"source\": {\"left_foot\": \"LFoot\", ...},\n"
-            "                    \"target\": {...}} (slots as 'animkit info' lists them)\n"
-            "  --no-contacts     rotations and hips only, no foot pinning\n"
-            "  --pin-hands       pin hands in contact too (hands that hold still)\n"
-            "  --scale S         extra scale on top of the leg-length ratio (default 1)\n"
-            "  --floor Y         put the target's soles at height Y (target units)\n"
-            "  --fade S          seconds a pin fades in/out around a stance (default 0.1)\n"
-            "  -h, --help        this help\n");
+            "options:\n");
+    ak_flags_help(&k_table, help, sizeof help);
+    fputs(help, out);
+    fprintf(out, "  %-24s this help\n", "-h, --help");
 }
 
-typedef struct rt_args {
-    const char *src, *to, *out, *map;
-    int no_contacts, pin_hands;
-    float scale, floor, fade;
-} rt_args;
-
-static int ends_with_ci(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    if (n < m) return 0;
-    for (size_t i = 0; i < m; ++i) {
-        char a = s[n - m + i];
-        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
-        if (a != suffix[i]) return 0;
-    }
-    return 1;
-}
-
-/* kind 0: any finite number, 1: > 0, 2: >= 0. */
-static int parse_value(const char *flag, const char *text, float *out, int kind)
-{
-    static const char *const what[3] = {"finite", "positive", "non-negative"};
-    int bad = ak_cli_parse_float(text, out) || !isfinite(*out) || (kind == 1 && !(*out > 0.0f)) ||
-              (kind == 2 && !(*out >= 0.0f));
-    if (bad) return ak_cli_usage_error("retarget", "%s needs a %s number, not '%s'", flag, what[kind], text);
-    return 0;
-}
-
+/* Flags -> rt_args. Returns 0, or the exit code of a usage error (2); -1 for --help. */
 static int parse_args(int argc, char **argv, rt_args *a)
 {
+    const ak_flag_table *tables[1] = {&k_table};
+    void *params[1] = {a};
+    ak_flags_result parsed;
+    ak_error err;
     memset(a, 0, sizeof *a);
-    a->scale = 1.0f;
-    a->floor = NAN;
-    a->fade = 0.1f;
-    for (int i = 1; i < argc; ++i) {
-        const char *s = argv[i];
-        int takes = !strcmp(s, "--to") || !strcmp(s, "--out") || !strcmp(s, "--map") ||
-                    !strcmp(s, "--scale") || !strcmp(s, "--floor") || !strcmp(s, "--fade");
-        if (takes && i + 1 >= argc) return ak_cli_usage_error("retarget", "%s needs a value", s);
-        if (!strcmp(s, "--to")) a->to = argv[++i];
-        else if (!strcmp(s, "--out")) a->out = argv[++i];
-        else if (!strcmp(s, "--map")) a->map = argv[++i];
-        else if (!strcmp(s, "--scale")) { if (parse_value(s, argv[++i], &a->scale, 1)) return 2; }
-        else if (!strcmp(s, "--floor")) { if (parse_value(s, argv[++i], &a->floor, 0)) return 2; }
-        else if (!strcmp(s, "--fade")) { if (parse_value(s, argv[++i], &a->fade, 2)) return 2; }
-        else if (!strcmp(s, "--no-contacts")) a->no_contacts = 1;
-        else if (!strcmp(s, "--pin-hands")) a->pin_hands = 1;
-        else if (s[0] == '-' && s[1] != '\0') return ak_cli_usage_error("retarget", "unknown option '%s'", s);
-        else if (!a->src) a->src = s;
-        else return ak_cli_usage_error("retarget", "too many files ('%s')", s);
-    }
+    ak_flags_defaults(&k_table, a, NULL);
+    if (ak_flags_parse_args(tables, params, 1, argc, (const char *const *)argv, 1, &parsed, &err) != AK_OK)
+        return ak_cli_usage_error("retarget", "%s", err.message);
+    if (parsed.wants_help) return -1;
+    if (!ak_flags_given(&parsed, &k_table, 0, "floor")) a->floor = NAN;
+    a->src = parsed.positional_count > 0 ? parsed.positional[0] : NULL;
     if (!a->src) return ak_cli_usage_error("retarget", "needs SRC.bvh");
-    if (!a->to) return ak_cli_usage_error("retarget", "needs --to RIG.bvh|RIG.glb|RIG.gltf|biped");
-    if (!a->out) return ak_cli_usage_error("retarget", "needs --out OUT.bvh|OUT.glb|OUT.gltf");
-    if (!ends_with_ci(a->out, ".bvh") && !ends_with_ci(a->out, ".glb") && !ends_with_ci(a->out, ".gltf"))
+    if (!a->to[0]) return ak_cli_usage_error("retarget", "needs --to RIG.bvh|RIG.glb|RIG.gltf|biped");
+    if (!a->out[0]) return ak_cli_usage_error("retarget", "needs --out OUT.bvh|OUT.glb|OUT.gltf");
+    if (!ak_cli_ends_with(a->out, ".bvh") && !ak_cli_ends_with(a->out, ".glb") && !ak_cli_ends_with(a->out, ".gltf"))
         return ak_cli_usage_error("retarget", "OUT must end in .bvh, .glb or .gltf");
     return 0;
 }
@@ -105,7 +92,7 @@ static int load_rig(const char *to, ak_skeleton **rig)
         ak_clip_destroy(clip);
         return 0;
     }
-    if (ends_with_ci(to, ".glb") || ends_with_ci(to, ".gltf")) {
+    if (ak_cli_ends_with(to, ".glb") || ak_cli_ends_with(to, ".gltf")) {
         if (ak_gltf_read_skin_file(to, 0, rig, &err) < 0) return ak_cli_file_error(to, &err);
         return 0;
     }
@@ -117,7 +104,7 @@ static int load_rig(const char *to, ak_skeleton **rig)
 static int write_output(const rt_args *a, const ak_skeleton *rig, const ak_clip *clip)
 {
     ak_error err;
-    if (ends_with_ci(a->out, ".bvh")) {
+    if (ak_cli_ends_with(a->out, ".bvh")) {
         if (ak_bvh_write_file(a->out, rig, clip, akcli_main_order(rig), &err) < 0)
             return ak_cli_file_error(a->out, &err);
         return 0;
@@ -192,12 +179,12 @@ static int read_overrides(const char *path, char *source, char *target, size_t s
 
 int ak_cmd_retarget(int argc, char **argv)
 {
-    if (ak_cli_wants_help(argc, argv)) { usage(stdout); return 0; }
     rt_args a;
     int rc = parse_args(argc, argv, &a);
+    if (rc < 0) { usage(stdout); return 0; }
     if (rc) return rc;
     char src_over[1024] = "", dst_over[1024] = "";
-    if (a.map && read_overrides(a.map, src_over, dst_over, sizeof src_over)) return 1;
+    if (a.map[0] && read_overrides(a.map, src_over, dst_over, sizeof src_over)) return 1;
     ak_skeleton *src = NULL, *rig = NULL;
     ak_clip *clip = NULL, *out = NULL;
     if (akcli_load_bvh(a.src, &src, &clip)) return 1;

@@ -55,8 +55,43 @@ export interface Animkit {
   lookAt(pose: Pose, o: { chain: ArrayLike<Joint>; target: Vec3; jointWeights?: number[];
     forward?: Vec3; up?: Vec3; worldUp?: Vec3; clampWeight?: number; weight?: number }): IKResult;
 
+  /** Plays a humanoid capture on another humanoid rig: a new clip on `target`. */
+  retarget(source: { skeleton: Skeleton; clip: Clip }, target: Skeleton, options?: RetargetOptions):
+    { clip: Clip; info: RetargetInfo };
+  /** Per-frame retargeting (no contacts). */
+  createRetargeter(source: Skeleton, target: Skeleton, options?: RetargetOptions): Retargeter;
+
   /** The guide-joint walker on terrain from `animkit walk` flags (array or object). */
   createWalker(flags?: string[] | WalkerFlags): Walker;
+}
+
+export interface RetargetOptions {
+  /** "slot=Joint,..." humanoid overrides (slots as skeleton.humanoid() names them). */
+  sourceOverrides?: string;
+  targetOverrides?: string;
+  /** Extra scale on top of the leg-length ratio (default 1). */
+  scale?: number;
+  /** Target soles at this height (target units); default: the source's floor carried over. */
+  floor?: number;
+  /** Pin stance feet with limb IK (default true; retarget() only). */
+  contacts?: boolean;
+  pinHands?: boolean;
+  fadeTime?: number;
+}
+
+export interface RetargetInfo {
+  scale: number; legRatio: number; headingOffset: number; sourceSole: number; targetSole: number;
+  sourceFloor: number; targetFloor: number; mappedJoints: number; chainJoints: number;
+  restJoints: number; stanceFrames: number[]; pinnedRuns: number; maxPinError: number;
+}
+
+export interface Retargeter {
+  readonly info: RetargetInfo;
+  /** targetPose.local from sourcePose.local. */
+  pose(sourcePose: Pose, targetPose: Pose): Pose;
+  mapPoint(p: Vec3): number[];
+  sourceJoint(targetJoint: Joint): number;
+  dispose(): void;
 }
 
 export interface ChainIK {

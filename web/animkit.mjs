@@ -100,9 +100,10 @@ class Animkit {
     this.m.stringToUTF8(text, p, n);
     return p;
   }
+  // Runs fn with scratch allocations that are released afterwards (calls may nest).
   call(fn) {
-    this.scratchTop = 0;
-    try { return fn(); } finally { this.scratchTop = 0; }
+    const top = this.scratchTop;
+    try { return fn(); } finally { this.scratchTop = top; }
   }
   check(status) {
     if (status >= 0) return status;
@@ -236,6 +237,36 @@ class Animkit {
     });
   }
 
+  // ---- retargeting ----
+  /** Plays a humanoid capture on another humanoid rig (animkit/retarget.h): a new Clip on
+   * `target` (its units), with stance feet pinned by limb IK unless contacts is false.
+   * Returns { clip, info }. */
+  retarget(source, target, o = {}) {
+    const m = this.m;
+    return this.call(() => {
+      const out = this.alloc(4), info = this.alloc(64);
+      this.check(m._akw_retarget_run(source.skeleton.ptr, source.clip.ptr, target.ptr,
+        o.sourceOverrides ? this.cstring(o.sourceOverrides) : 0, o.targetOverrides ? this.cstring(o.targetOverrides) : 0,
+        o.scale ?? 1, o.floor ?? NaN, o.contacts === false ? 0 : 1, o.pinHands ? 1 : 0, o.fadeTime ?? -1,
+        out, info, this.err));
+      return { clip: new Clip(this, this.i32[out >> 2]), info: retargetInfo(this.f32, info >> 2) };
+    });
+  }
+  /** The per-frame form (no contacts): retargeter.pose(sourcePose, targetPose) each frame. */
+  createRetargeter(sourceSkeleton, targetSkeleton, o = {}) {
+    let info;
+    const ptr = this.call(() => {
+      const p = this.alloc(64);
+      const r = this.m._akw_retargeter_create(sourceSkeleton.ptr, targetSkeleton.ptr,
+        o.sourceOverrides ? this.cstring(o.sourceOverrides) : 0, o.targetOverrides ? this.cstring(o.targetOverrides) : 0,
+        o.scale ?? 1, o.floor ?? NaN, p, this.err);
+      info = retargetInfo(this.f32, p >> 2);
+      return r;
+    });
+    if (!ptr) this.check(this.i32[this.err >> 2] || -1);
+    return new Retargeter(this, ptr, sourceSkeleton, targetSkeleton, info);
+  }
+
   // ---- the walker ----
   /** The guide-joint walker on terrain, set up from `animkit walk` flags: an array
    * (['--terrain', 'stairs']) or an object ({ terrain: 'stairs', seed: 3, start: [-6, -4],
@@ -268,6 +299,41 @@ class Animkit {
     } finally {
       if (clipPath) this.m.FS.unlink(clipPath);
     }
+  }
+}
+
+function retargetInfo(f, k) {
+  return {
+    scale: f[k], legRatio: f[k + 1], headingOffset: f[k + 2], sourceSole: f[k + 3], targetSole: f[k + 4],
+    sourceFloor: f[k + 5], targetFloor: f[k + 6], mappedJoints: f[k + 7], chainJoints: f[k + 8],
+    restJoints: f[k + 9], stanceFrames: [f[k + 10], f[k + 11], f[k + 12], f[k + 13]],
+    pinnedRuns: f[k + 14], maxPinError: f[k + 15],
+  };
+}
+
+/** Live retargeting: the source's local pose in, the target's local pose out. */
+class Retargeter {
+  constructor(ak, ptr, source, target, info) {
+    Object.assign(this, { ak, ptr, source, target, info });
+  }
+  /** Writes targetPose.local from sourcePose.local (run targetPose.fk() for world). */
+  pose(sourcePose, targetPose) {
+    this.ak.m._ak_retargeter_pose(this.ptr, sourcePose.localPtr, targetPose.localPtr);
+    return targetPose;
+  }
+  /** Where a source world point lands in the target's world. */
+  mapPoint(p) {
+    return this.ak.call(() => {
+      const q = this.ak.floats(p);
+      this.ak.m._akw_retargeter_map_point(this.ptr, q);
+      return Array.from(this.ak.f32.subarray(q >> 2, (q >> 2) + 3));
+    });
+  }
+  /** The source joint driving target joint j, or -1. */
+  sourceJoint(j) { return this.ak.m._ak_retargeter_source_joint(this.ptr, this.target.index(j)); }
+  dispose() {
+    if (this.ptr) this.ak.m._ak_retargeter_destroy(this.ptr);
+    this.ptr = 0;
   }
 }
 

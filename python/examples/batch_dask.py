@@ -5,8 +5,8 @@
     python3 batch_dask.py CAPTURES_DIR features.parquet --scheduler tcp://host:8786
     python3 batch_dask.py CAPTURES_DIR features.csv --first-frame 1 --fps 30 --mirror --edited-dir out/
 
-Each worker reads one BVH with animkit, checks it, optionally edits it (resample, mirror,
-in place) and measures it: duration, units, standing height, root travel and speed, heading
+Each worker reads one BVH with animkit, checks it, optionally edits it (trim, resample,
+mirror) or retargets it onto another rig, and measures it: duration, units, standing height, root travel and speed, heading
 change, foot-contact fractions. One row per file; a file that fails to read gets its error
 (file:line: reason) in the `error` column instead of stopping the batch. The same script
 runs unchanged on any Dask cluster: pass its scheduler address."""
@@ -17,7 +17,7 @@ import os
 import sys
 
 
-def clip_features(path, fps=None, mirror=False, edited_dir=None, first_frame=0):
+def clip_features(path, fps=None, mirror=False, edited_dir=None, first_frame=0, retarget_to=None):
     """One row of features for one capture (runs on a worker)."""
     import numpy as np
     import animkit
@@ -31,6 +31,10 @@ def clip_features(path, fps=None, mirror=False, edited_dir=None, first_frame=0):
             clip = clip.resample(fps=fps)
         if mirror:
             clip = clip.mirror()
+        if retarget_to:
+            target, _ = animkit.read_bvh(retarget_to)
+            clip, _ = animkit.retarget(skeleton, clip, target)
+            skeleton = target
         units, mpu = clip.units()
         xyz = clip.positions() * mpu  # metres
         if not np.isfinite(xyz).all():
@@ -91,6 +95,8 @@ def main(argv=None):
                     help="drop the frames before this one (CMU files start with a T-pose frame)")
     ap.add_argument("--fps", type=float, help="resample every clip to this rate first")
     ap.add_argument("--mirror", action="store_true", help="mirror every clip first")
+    ap.add_argument("--retarget-to", metavar="RIG.bvh",
+                    help="retarget every clip onto this BVH's skeleton (humanoid maps) first")
     ap.add_argument("--edited-dir", help="also write the edited clips here as BVH")
     args = ap.parse_args(argv)
 
@@ -112,7 +118,9 @@ def main(argv=None):
     try:
         futures = client.map(clip_features, [os.path.abspath(f) for f in files], fps=args.fps,
                              mirror=args.mirror, edited_dir=args.edited_dir,
-                             first_frame=args.first_frame, pure=False)
+                             first_frame=args.first_frame,
+                             retarget_to=os.path.abspath(args.retarget_to) if args.retarget_to else None,
+                             pure=False)
         rows = client.gather(futures)
         workers = len(client.scheduler_info()["workers"])
     finally:

@@ -40,3 +40,16 @@ def test_batch_dask_writes_one_feature_row_per_capture(tmp_path):
     assert float(rows["reactidle_003_genuine_idle.bvh"]["net_displacement_m"]) < 1.0
     assert 25 <= float(rows["cmu_16_11_walk_veer_left.bvh"]["heading_change_deg"]) <= 60
     assert sorted(os.listdir(edited)) == mocap_files()
+
+
+def test_features_of_a_walk_retargeted_onto_another_rig(mocap):
+    sys.path.insert(0, os.path.dirname(EXAMPLE))
+    try:
+        import batch_dask
+    finally:
+        sys.path.pop(0)
+    row = batch_dask.clip_features(mocap("cmu_07_01_walk.bvh"), first_frame=1,
+                                   retarget_to=mocap("arena_louise_stand_walk_cycle.bvh"))
+    assert row["error"] == "" and row["joints"] == 23  # the Arena rig
+    assert row["units"] == "centimetres" and 1.2 <= row["height_m"] <= 2.0
+    assert 0.8 <= row["mean_speed_mps"] <= 1.8  # still a walk

@@ -31,31 +31,13 @@ float ak_quat_dot(ak_quat a, ak_quat b) { return akq_dot(a, b); }
 
 ak_quat ak_quat_from_axis_angle(ak_vec3 axis, float angle)
 {
-    float len = akv_len(axis);
+    const float len = akv_len(axis);
     if (!(len > 1e-12f) || !isfinite(len) || !isfinite(angle)) return ak_quat_identity();
-    float s = sinf(0.5f * angle) / len;
-    ak_quat q = {axis.x * s, axis.y * s, axis.z * s, cosf(0.5f * angle)};
-    return q;
+    return akq_axis_angle(akv_scale(axis, 1.0f / len), angle);
 }
 
-ak_quat ak_quat_from_to(ak_vec3 from, ak_vec3 to)
-{
-    float lf = akv_len(from), lt = akv_len(to);
-    if (!(lf > 1e-12f) || !(lt > 1e-12f) || !isfinite(lf) || !isfinite(lt))
-        return ak_quat_identity();
-    ak_vec3 a = akv_scale(from, 1.0f / lf), b = akv_scale(to, 1.0f / lt);
-    float d = akv_dot(a, b);
-    if (d < -0.999999f) {
-        /* Opposite: half turn about any axis perpendicular to a. */
-        ak_vec3 axis = akv_cross(a, ak_vec3_make(1.0f, 0.0f, 0.0f));
-        if (akv_dot(axis, axis) < 1e-6f) axis = akv_cross(a, ak_vec3_make(0.0f, 1.0f, 0.0f));
-        return ak_quat_from_axis_angle(axis, AK_PI);
-    }
-    /* q = (a x b, 1 + a.b) normalised: the half-angle form, stable away from d = -1. */
-    ak_vec3 c = akv_cross(a, b);
-    ak_quat q = {c.x, c.y, c.z, 1.0f + d};
-    return akq_normalize(q);
-}
+/* The one from-to rotation (core/xform_inline.h akq_from_to, which the IK solvers use too). */
+ak_quat ak_quat_from_to(ak_vec3 from, ak_vec3 to) { return akq_from_to(from, to); }
 
 float ak_quat_angle(ak_quat q)
 {

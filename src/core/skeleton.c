@@ -1,7 +1,7 @@
 /* Skeleton construction, FK and pose queries. */
 #include "animkit/skeleton.h"
 #include "core/xform_inline.h"
-#include "anim/sample_fk_sse.h"
+#include "core/simd.h"
 
 #include <assert.h>
 #include <stdlib.h>

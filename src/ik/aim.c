@@ -20,14 +20,14 @@
 
 static ak_vec3 unit_or_zero(ak_vec3 v)
 {
-    float l = ik_len(v);
+    float l = akv_len(v);
     return l > 1e-12f && isfinite(l) ? akv_scale(v, 1.0f / l) : (ak_vec3){0.0f, 0.0f, 0.0f};
 }
 
 /* Angle between two vectors in [0, pi]. */
 static float angle_between(ak_vec3 a, ak_vec3 b)
 {
-    return atan2f(ik_len(akv_cross(a, b)), akv_dot(a, b));
+    return atan2f(akv_len(akv_cross(a, b)), akv_dot(a, b));
 }
 
 /* The twist about unit `axis` that brings `up_ms` as close as possible to `world_up`. */
@@ -36,7 +36,7 @@ static ak_quat upright_twist(ak_vec3 axis, ak_vec3 up_ms, ak_vec3 world_up)
     const ak_vec3 u = akv_sub(up_ms, akv_scale(axis, akv_dot(up_ms, axis)));
     const ak_vec3 w = akv_sub(world_up, akv_scale(axis, akv_dot(world_up, axis)));
     if (!(akv_dot(u, u) > 1e-10f) || !(akv_dot(w, w) > 1e-10f)) return akq_identity();
-    return ik_twist_between(u, w, axis);
+    return akq_twist_between(u, w, axis);
 }
 
 static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 forward,
@@ -97,11 +97,11 @@ static ak_quat aim_rotation_ms(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 
     const ak_vec3 to_target = akv_sub(target, pos);
     const float to_len2 = akv_dot(to_target, to_target);
     if (!(to_len2 > 1e-20f)) return akq_identity();
-    ak_quat r1 = ik_from_to(fwd_ms, to_target);
-    ak_vec3 aim = akv_scale(to_target, 1.0f / ik_sqrt(to_len2));
+    ak_quat r1 = akq_from_to(fwd_ms, to_target);
+    ak_vec3 aim = akv_scale(to_target, 1.0f / akf_sqrt(to_len2));
     if (clamp_weight > 0.0f) {
         const float max_angle = (1.0f - clamp_weight) * AK_PI;
-        const float angle = 2.0f * atan2f(ik_sqrt(r1.x * r1.x + r1.y * r1.y + r1.z * r1.z), r1.w);
+        const float angle = 2.0f * atan2f(akf_sqrt(r1.x * r1.x + r1.y * r1.y + r1.z * r1.z), r1.w);
         if (angle > max_angle) {
             r1 = max_angle > 0.0f ? akq_normalize(akq_slerp(akq_identity(), r1, max_angle / angle))
                                   : akq_identity();
@@ -118,7 +118,7 @@ static ak_quat aim_rotation_ms(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 
 static float small_angle_between(ak_vec3 a, ak_vec3 b)
 {
     const ak_vec3 c = akv_cross(a, b);
-    const float s = ik_sqrt(akv_dot(c, c)), d = akv_dot(a, b);
+    const float s = akf_sqrt(akv_dot(c, c)), d = akv_dot(a, b);
     if (d > 0.0f && s < 1e-3f * d) return s / d;
     return atan2f(s, d);
 }
@@ -135,14 +135,14 @@ static int aim_by_frames(ak_vec3 forward, ak_vec3 up, ak_vec3 aim, ak_vec3 world
     const ak_vec3 t0 = akv_sub(world_up, akv_scale(aim, akv_dot(aim, world_up)));
     const float lu2 = akv_dot(u0, u0), lt2 = akv_dot(t0, t0);
     if (!(lu2 > 1e-10f * akv_dot(up, up)) || !(lt2 > 1e-10f * akv_dot(world_up, world_up))) return 0;
-    const ak_vec3 u = akv_scale(u0, 1.0f / ik_sqrt(lu2)), t = akv_scale(t0, 1.0f / ik_sqrt(lt2));
+    const ak_vec3 u = akv_scale(u0, 1.0f / akf_sqrt(lu2)), t = akv_scale(t0, 1.0f / akf_sqrt(lt2));
     const ak_vec3 sl = akv_cross(forward, u), st = akv_cross(aim, t);
     const float a[3] = {aim.x, aim.y, aim.z}, tt[3] = {t.x, t.y, t.z}, ss[3] = {st.x, st.y, st.z};
     const float f[3] = {forward.x, forward.y, forward.z}, uu[3] = {u.x, u.y, u.z}, su[3] = {sl.x, sl.y, sl.z};
     float m[3][3];
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) m[i][j] = a[i] * f[j] + tt[i] * uu[j] + ss[i] * su[j];
-    *out = ik_quat_from_matrix(m);
+    *out = akq_from_matrix(m);
     return 1;
 }
 
@@ -154,7 +154,7 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
     int32_t st = aim_validate(p, err);
     if (st == AK_OK && (!world || !correction))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL world or correction");
-    if (st == AK_OK && (!ik_finite4(world[p->joint].rotation) || !ik_finite3(world[p->joint].translation)))
+    if (st == AK_OK && (!akq_finite(world[p->joint].rotation) || !akv_finite(world[p->joint].translation)))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
     if (st == AK_OK) st = ik_check_range(world[p->joint].translation, p->target, 0.0f, err);
     if (st < 0) {
@@ -172,7 +172,7 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
         if (result) *result = res;
         return AK_OK;
     }
-    const ak_vec3 aim = akv_scale(to_target, 1.0f / ik_sqrt(to_len2));
+    const ak_vec3 aim = akv_scale(to_target, 1.0f / akf_sqrt(to_len2));
     ak_quat c;
     int exact = 0; /* the full aim lands exactly: remaining angle 0 by construction */
     ak_quat w_new;
@@ -182,10 +182,10 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
         c = akq_mul(akq_conj(w), w_new);
         exact = 1;
     } else {
-        c = ik_to_local(w, aim_rotation_ms(w, pos, forward, p->up, p->target, p->world_up, p->clamp_weight));
+        c = akq_in_frame(w, aim_rotation_ms(w, pos, forward, p->up, p->target, p->world_up, p->clamp_weight));
     }
     if (p->weight < 1.0f) {
-        c = akq_normalize(akq_slerp(akq_identity(), ik_positive_w(c), p->weight));
+        c = akq_normalize(akq_slerp(akq_identity(), akq_positive_w(c), p->weight));
         exact = 0;
     }
     *correction = c;
@@ -273,17 +273,17 @@ int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *wo
         const float max_angle = (1.0f - p->clamp_weight) * AK_PI;
         const float angle = angle_between(fwd0, to_target0);
         if (angle > max_angle) {
-            ak_quat r = ik_from_to(fwd0, to_target0);
+            ak_quat r = akq_from_to(fwd0, to_target0);
             r = max_angle > 0.0f ? akq_slerp(akq_identity(), r, max_angle / angle) : akq_identity();
-            target = akv_add(c.pos[h], akv_scale(akq_rotate(r, unit_or_zero(fwd0)), ik_len(to_target0)));
+            target = akv_add(c.pos[h], akv_scale(akq_rotate(r, unit_or_zero(fwd0)), akv_len(to_target0)));
         }
     }
     for (int32_t i = 0; i < n; ++i) {
         const float w = i == h ? 1.0f : (p->joint_weights ? p->joint_weights[i] : 1.0f / (float)(n - i));
         if (w <= 0.0f) continue;
         const ak_vec3 fwd = akq_rotate(c.rot[h], forward);
-        ak_quat r = ik_from_to(fwd, akv_sub(target, c.pos[h]));
-        if (w < 1.0f) r = akq_slerp(akq_identity(), ik_positive_w(r), w);
+        ak_quat r = akq_from_to(fwd, akv_sub(target, c.pos[h]));
+        if (w < 1.0f) r = akq_slerp(akq_identity(), akq_positive_w(r), w);
         ik_chain_set_rot(&c, i, akq_mul(r, c.rot[i]), NULL);
         ik_chain_fk_from(&c, i);
     }

@@ -1,4 +1,4 @@
-/* CCD (cyclic coordinate descent) and the parameters shared with FABRIK.
+/* CCD (cyclic coordinate descent); its parameters, shared with FABRIK, are in chain.c.
  *
  * One pass visits the joints from the one nearest the end effector back to the chain root.
  * At joint j with r_jn = end - p_j and r_jd = target - p_j the joint turns by the shortest
@@ -8,41 +8,6 @@
  * updating (rigidly about p_j); the whole chain is refreshed once per pass, O(n) per pass. */
 #include "ik/ik_internal.h"
 
-ak_chain_ik_params ak_chain_ik_defaults(void)
-{
-    ak_chain_ik_params p;
-    p.skeleton = NULL;
-    p.chain = NULL;
-    p.chain_length = 0;
-    p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
-    p.joint_weights = NULL;
-    p.limits = NULL;
-    p.max_iterations = 100;
-    p.tolerance = 1e-4f;
-    p.weight = 1.0f;
-    return p;
-}
-
-int32_t ak_chain_ik_validate(const ak_chain_ik_params *p, ak_error *err)
-{
-    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
-    if (!p->skeleton) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL");
-    int32_t st = ik_check_chain(p->skeleton, p->chain, p->chain_length, err);
-    if (st < 0) return st;
-    if ((st = ik_check_vec(p->target, "target", err)) < 0) return st;
-    if (p->joint_weights)
-        for (int32_t i = 0; i + 1 < p->chain_length; ++i)
-            if (!(p->joint_weights[i] >= 0.0f && p->joint_weights[i] <= 1.0f))
-                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint_weights[%d] outside [0, 1]",
-                                    (int)i);
-    if ((st = ik_check_limits(p->limits, p->chain_length, err)) < 0) return st;
-    if (p->max_iterations < 1)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_iterations must be >= 1");
-    if (!(p->tolerance >= 0.0f) || !isfinite(p->tolerance))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "tolerance must be finite and >= 0");
-    return ik_check_weight(p->weight, err);
-}
-
 float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights, const ak_ik_limit *limits)
 {
     const int32_t n = c->n;
@@ -51,9 +16,9 @@ float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights, const
         if (joint_weights && joint_weights[i] <= 0.0f) continue;
         const ak_vec3 to_end = akv_sub(end, c->pos[i]);
         const ak_vec3 to_target = akv_sub(target, c->pos[i]);
-        ak_quat r = ik_from_to(to_end, to_target);
+        ak_quat r = akq_from_to(to_end, to_target);
         if (joint_weights && joint_weights[i] < 1.0f)
-            r = akq_slerp(akq_identity(), ik_positive_w(r), joint_weights[i]);
+            r = akq_slerp(akq_identity(), akq_positive_w(r), joint_weights[i]);
         const ak_quat old_rot = c->rot[i];
         ik_chain_set_rot(c, i, akq_mul(r, old_rot), limits ? &limits[i] : NULL);
         /* The rotation actually applied (after the limit) carries the end effector. */
@@ -61,7 +26,7 @@ float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights, const
         end = akv_add(c->pos[i], akq_rotate(applied, to_end));
     }
     ik_chain_fk_from(c, 0);
-    return ik_len(akv_sub(c->pos[n - 1], target));
+    return akv_len(akv_sub(c->pos[n - 1], target));
 }
 
 int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *world,
@@ -77,8 +42,8 @@ int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *wo
     const int32_t n = c.n;
     const ak_vec3 target = p->target;
     const float tol = p->tolerance * c.total;
-    float error = ik_len(akv_sub(c.pos[n - 1], target));
-    res.unreachable = ik_len(akv_sub(target, c.pos[0])) - c.total > tol;
+    float error = akv_len(akv_sub(c.pos[n - 1], target));
+    res.unreachable = akv_len(akv_sub(target, c.pos[0])) - c.total > tol;
     if (p->weight <= 0.0f || n < 2) {
         res.error = error;
         res.reached = error <= tol;
@@ -95,9 +60,9 @@ int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *wo
         for (int32_t i = 0; i + 1 < n; ++i) {
             if (p->joint_weights && p->joint_weights[i] <= 0.0f) continue;
             const ak_quat cur = akq_mul(ik_chain_parent_rot(&c, i), c.local[i]);
-            ak_quat r = ik_from_to(akq_rotate(cur, c.offset[i]), dir);
+            ak_quat r = akq_from_to(akq_rotate(cur, c.offset[i]), dir);
             if (p->joint_weights && p->joint_weights[i] < 1.0f)
-                r = akq_slerp(akq_identity(), ik_positive_w(r), p->joint_weights[i]);
+                r = akq_slerp(akq_identity(), akq_positive_w(r), p->joint_weights[i]);
             ik_chain_set_rot(&c, i, akq_mul(r, cur), p->limits ? &p->limits[i] : NULL);
             ik_chain_fk_from(&c, i);
         }
@@ -115,7 +80,7 @@ int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *wo
     }
     ik_chain_store(&c, p->skeleton, n - 1, p->weight, local, world);
     res.iterations = it;
-    res.error = ik_len(akv_sub(world[p->chain[n - 1]].translation, target));
+    res.error = akv_len(akv_sub(world[p->chain[n - 1]].translation, target));
     res.reached = res.error <= tol;
     if (result) *result = res;
     return AK_OK;

@@ -73,7 +73,7 @@ ak_quat ak_ik_limit_apply(const ak_ik_limit *l, ak_quat q, ak_vec3 bone_axis)
     if (!l || l->type == AK_IK_LIMIT_NONE) return q;
     ak_vec3 a = l->axis;
     if (!(akv_dot(a, a) > 1e-12f) || !akv_finite(a)) a = bone_axis;
-    float a_len = ik_len(a);
+    float a_len = akv_len(a);
     if (!(a_len > 1e-12f) || !isfinite(a_len)) return q;
     a = akv_scale(a, 1.0f / a_len);
     if (q.w < 0.0f) q = (ak_quat){-q.x, -q.y, -q.z, -q.w};
@@ -81,8 +81,8 @@ ak_quat ak_ik_limit_apply(const ak_ik_limit *l, ak_quat q, ak_vec3 bone_axis)
     const ak_vec3 v = {q.x, q.y, q.z};
     const float proj = akv_dot(v, a);
     float twist_angle = 2.0f * atan2f(proj, q.w);
-    float clamped = ik_clampf(twist_angle, l->min_angle, l->max_angle);
-    ak_quat twist = ik_axis_angle(a, clamped);
+    float clamped = akf_clamp(twist_angle, l->min_angle, l->max_angle);
+    ak_quat twist = akq_axis_angle(a, clamped);
     if (l->type == AK_IK_LIMIT_HINGE) return twist;
 
     /* Cone: the swing part (what remains after removing the twist) tilts the axis. */
@@ -96,12 +96,12 @@ ak_quat ak_ik_limit_apply(const ak_ik_limit *l, ak_quat q, ak_vec3 bone_axis)
         swing = q;
     }
     if (swing.w < 0.0f) swing = (ak_quat){-swing.x, -swing.y, -swing.z, -swing.w};
-    const float swing_angle = 2.0f * atan2f(ik_sqrt(swing.x * swing.x + swing.y * swing.y +
+    const float swing_angle = 2.0f * atan2f(akf_sqrt(swing.x * swing.x + swing.y * swing.y +
                                                    swing.z * swing.z), swing.w);
     if (swing_angle > l->cone_angle) {
         ak_vec3 axis = {swing.x, swing.y, swing.z};
-        float len = ik_len(axis);
-        swing = len > 1e-12f ? ik_axis_angle(akv_scale(axis, 1.0f / len), l->cone_angle) : akq_identity();
+        float len = akv_len(axis);
+        swing = len > 1e-12f ? akq_axis_angle(akv_scale(axis, 1.0f / len), l->cone_angle) : akq_identity();
     }
     return akq_normalize(akq_mul(swing, twist));
 }
@@ -128,7 +128,7 @@ int32_t ik_chain_load(ik_chain *c, const ak_skeleton *s, const int32_t *chain, i
         if (i > 0) {
             ak_vec3 bone = akv_sub(world[j].translation, world[chain[i - 1]].translation);
             c->offset[i - 1] = akq_rotate(akq_conj(world[chain[i - 1]].rotation), bone);
-            c->length[i - 1] = ik_len(bone);
+            c->length[i - 1] = akv_len(bone);
             c->total += c->length[i - 1];
         }
     }
@@ -173,4 +173,51 @@ void ik_chain_store(const ik_chain *c, const ak_skeleton *s, int32_t count, floa
         local[c->joints[i]].rotation = q;
     }
     ak_fk_subtree(s, local, world, c->joints[0]);
+}
+
+/* ---- The chain solvers' shared params (CCD and FABRIK) and their common start ---- */
+
+ak_chain_ik_params ak_chain_ik_defaults(void)
+{
+    ak_chain_ik_params p;
+    p.skeleton = NULL;
+    p.chain = NULL;
+    p.chain_length = 0;
+    p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    p.joint_weights = NULL;
+    p.limits = NULL;
+    p.max_iterations = 100;
+    p.tolerance = 1e-4f;
+    p.weight = 1.0f;
+    return p;
+}
+
+int32_t ak_chain_ik_validate(const ak_chain_ik_params *p, ak_error *err)
+{
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
+    if (!p->skeleton) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL");
+    int32_t st = ik_check_chain(p->skeleton, p->chain, p->chain_length, err);
+    if (st < 0) return st;
+    if ((st = ik_check_vec(p->target, "target", err)) < 0) return st;
+    if (p->joint_weights)
+        for (int32_t i = 0; i + 1 < p->chain_length; ++i)
+            if (!(p->joint_weights[i] >= 0.0f && p->joint_weights[i] <= 1.0f))
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint_weights[%d] outside [0, 1]",
+                                    (int)i);
+    if ((st = ik_check_limits(p->limits, p->chain_length, err)) < 0) return st;
+    if (p->max_iterations < 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_iterations must be >= 1");
+    if (!(p->tolerance >= 0.0f) || !isfinite(p->tolerance))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "tolerance must be finite and >= 0");
+    return ik_check_weight(p->weight, err);
+}
+
+int32_t ik_chain_begin(ik_chain *c, const ak_chain_ik_params *p, const ak_xform *local,
+                       const ak_xform *world, ak_error *err)
+{
+    int32_t st = ak_chain_ik_validate(p, err);
+    if (st == AK_OK && (!local || !world)) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
+    if (st == AK_OK) st = ik_chain_load(c, p->skeleton, p->chain, p->chain_length, local, world, 0, err);
+    if (st == AK_OK) st = ik_check_range(c->pos[0], p->target, c->total, err);
+    return st;
 }

@@ -15,7 +15,7 @@
 /* normalize(v) * len, or `fallback` (already of length len) when v is too short. */
 static ak_vec3 scaled_dir(ak_vec3 v, float len, ak_vec3 fallback)
 {
-    float l = ik_len(v);
+    float l = akv_len(v);
     if (!(l > 1e-20f)) return fallback;
     return akv_scale(v, len / l);
 }
@@ -33,9 +33,9 @@ int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform 
     const int32_t n = c.n;
     const ak_vec3 target = p->target;
     const float tol = p->tolerance * c.total;
-    float error = ik_len(akv_sub(c.pos[n - 1], target));
+    float error = akv_len(akv_sub(c.pos[n - 1], target));
     const ak_vec3 root_to_target = akv_sub(target, c.pos[0]);
-    const float target_dist = ik_len(root_to_target);
+    const float target_dist = akv_len(root_to_target);
     const int straight = target_dist >= c.total;
     res.unreachable = target_dist - c.total > tol;
     if (p->weight <= 0.0f || n < 2) {
@@ -68,12 +68,12 @@ int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform 
             const ak_quat cur = akq_mul(ik_chain_parent_rot(&c, i), c.local[i]);
             const ak_vec3 cur_dir = akq_rotate(cur, c.offset[i]);
             const ak_vec3 new_dir = akv_sub(q[i + 1], c.pos[i]);
-            ik_chain_set_rot(&c, i, akq_mul(ik_from_to(cur_dir, new_dir), cur),
+            ik_chain_set_rot(&c, i, akq_mul(akq_from_to(cur_dir, new_dir), cur),
                              p->limits ? &p->limits[i] : NULL);
             c.pos[i + 1] = akv_add(c.pos[i], akq_rotate(c.rot[i], c.offset[i]));
         }
         c.rot[n - 1] = akq_mul(ik_chain_parent_rot(&c, n - 1), c.local[n - 1]);
-        const float new_error = ik_len(akv_sub(c.pos[n - 1], target));
+        const float new_error = akv_len(akv_sub(c.pos[n - 1], target));
         const int stalled = !(new_error < error - 1e-3f * tol - 1e-7f * error);
         error = new_error;
         if (stalled || (straight && !p->limits)) break;
@@ -92,7 +92,7 @@ int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform 
     }
     ik_chain_store(&c, p->skeleton, n - 1, p->weight, local, world);
     res.iterations = it;
-    res.error = ik_len(akv_sub(world[p->chain[n - 1]].translation, target));
+    res.error = akv_len(akv_sub(world[p->chain[n - 1]].translation, target));
     res.reached = res.error <= tol;
     if (result) *result = res;
     return AK_OK;

@@ -1,9 +1,5 @@
-/* Shared pieces of the IK module: chain extraction and argument checks. */
+/* Chains from joint names' indices: root..tip extraction and skipping zero-length joints. */
 #include "ik/ik_internal.h"
-
-
-
-
 
 int32_t ak_ik_chain_from_joints(const ak_skeleton *s, int32_t root, int32_t tip,
                                 int32_t *out_chain, int32_t capacity)
@@ -33,14 +29,4 @@ int32_t ak_ik_chain_skip_zero_bones(const ak_skeleton *s, int32_t *chain, int32_
         chain[kept++] = j;
     }
     return kept;
-}
-
-int32_t ik_chain_begin(ik_chain *c, const ak_chain_ik_params *p, const ak_xform *local,
-                       const ak_xform *world, ak_error *err)
-{
-    int32_t st = ak_chain_ik_validate(p, err);
-    if (st == AK_OK && (!local || !world)) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
-    if (st == AK_OK) st = ik_chain_load(c, p->skeleton, p->chain, p->chain_length, local, world, 0, err);
-    if (st == AK_OK) st = ik_check_range(c->pos[0], p->target, c->total, err);
-    return st;
 }

@@ -203,7 +203,7 @@ static float largest_error(const jac_solve *js, const ak_xform *world)
 {
     float error = 0.0f;
     for (int32_t e = 0; e < js->m; ++e) {
-        const float d = ik_len(akv_sub(js->q.targets[e], world[js->q.effectors[e]].translation));
+        const float d = akv_len(akv_sub(js->q.targets[e], world[js->q.effectors[e]].translation));
         if (d > error || d != d) error = d;
     }
     return error;
@@ -223,7 +223,7 @@ static float longest_effector_chain(const jac_solve *js, const ak_xform *world)
             for (int32_t i = 0; i < js->k && parent >= 0 && !inside; ++i)
                 inside = ik_is_in_subtree(s, js->q.joints[i], parent);
             if (!inside) break;
-            length += ik_len(akv_sub(world[j].translation, world[parent].translation));
+            length += akv_len(akv_sub(world[j].translation, world[parent].translation));
         }
         if (!isfinite(length)) return NAN;
         if (length > scale_max) scale_max = length;
@@ -242,7 +242,7 @@ static int32_t check_bone_lengths(const jac_solve *js, const ak_xform *world, ak
         for (int32_t o = 0; o < k && o < (x < k ? x : k); ++o)
             if (js->q.joints[o] != j && ik_is_in_subtree(js->s, js->q.joints[o], j)) anc = js->q.joints[o];
         if (anc >= 0 &&
-            !(ik_len(akv_sub(world[j].translation, world[anc].translation)) > 1e-6f * js->scale_max))
+            !(akv_len(akv_sub(world[j].translation, world[anc].translation)) > 1e-6f * js->scale_max))
             return ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone between joints %d and %d",
                                 (int)anc, (int)j);
     }
@@ -268,7 +268,7 @@ static int32_t prepare(jac_solve *js, const ak_jacobian_ik_params *p, const ak_x
     }
     js->tol_abs = p->tolerance * js->scale_max;
     for (int32_t e = 0; e < js->m && js->k >= 1; ++e)
-        if (ik_len(akv_sub(js->q.targets[e], world[js->q.joints[0]].translation)) - js->scale_max >
+        if (akv_len(akv_sub(js->q.targets[e], world[js->q.joints[0]].translation)) - js->scale_max >
             js->tol_abs)
             res->unreachable = 1;
     res->error = largest_error(js, world);
@@ -328,7 +328,7 @@ static float error_vector(const jac_solve *js, const ak_xform *world)
     for (int32_t e = 0; e < js->m; ++e) {
         const float w = effector_weight(js, e);
         const ak_vec3 d = akv_sub(js->q.targets[e], world[js->q.effectors[e]].translation);
-        const float len = ik_len(d);
+        const float len = akv_len(d);
         if (len > error) error = len;
         const float c = len > err_clamp ? w * err_clamp / len : w;
         js->e_vec[3 * e + 0] = c * d.x;
@@ -392,7 +392,7 @@ static float joint_rates(const jac_solve *js, const ak_xform *world)
         js->dtheta[3 * i] = sum.x;
         js->dtheta[3 * i + 1] = sum.y;
         js->dtheta[3 * i + 2] = sum.z;
-        const float mx = ik_maxf(fabsf(sum.x), ik_maxf(fabsf(sum.y), fabsf(sum.z)));
+        const float mx = akf_max(fabsf(sum.x), akf_max(fabsf(sum.y), fabsf(sum.z)));
         if (mx > biggest || mx != mx) biggest = mx;
     }
     return biggest;
@@ -405,7 +405,7 @@ static void apply_step(const jac_solve *js, float step_scale, ak_xform *local, a
     for (int32_t i = 0; i < js->k; ++i) {
         const ak_vec3 v = {js->dtheta[3 * i] * step_scale, js->dtheta[3 * i + 1] * step_scale,
                            js->dtheta[3 * i + 2] * step_scale};
-        const float angle = ik_len(v);
+        const float angle = akv_len(v);
         if (!(angle > 1e-12f)) continue;
         const ak_quat r = rotation_vector_quat(v, angle);
         const int32_t j = js->q.joints[i], parent = js->s->parents[j];
@@ -434,7 +434,7 @@ static int trust_update(const jac_solve *js, jac_trust *t, ak_xform *local, ak_x
     }
     t->accepted = objective;
     for (int32_t i = 0; i < js->k; ++i) js->saved[i] = local[js->q.joints[i]].rotation;
-    t->step_limit = ik_minf(t->max_step, 2.0f * t->step_limit);
+    t->step_limit = akf_min(t->max_step, 2.0f * t->step_limit);
     return 1;
 }
 
@@ -454,7 +454,7 @@ static int stalled(jac_stall *w, float error, const jac_solve *js)
 {
     if (error < w->best) w->best = error;
     if (++w->since < JAC_STALL_WINDOW) return 0;
-    const float scale = ik_minf(w->window_start, js->scale_max);
+    const float scale = akf_min(w->window_start, js->scale_max);
     const int stuck = !(w->best < w->window_start - 1e-3f * js->tol_abs - 1e-5f * scale);
     w->window_start = w->best;
     w->since = 0;

@@ -59,7 +59,7 @@ static int32_t limb_validate(const ak_limb_ik_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "mid_axis is zero or too long");
     if (!(p->soft_limit >= 0.0f && p->soft_limit < 1.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "soft_limit must be in [0, 1)");
-    if (p->match_end_rotation && !ik_quat_is_unit(p->end_rotation))
+    if (p->match_end_rotation && !akq_is_unit(p->end_rotation))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "end_rotation is not a unit quaternion");
     if (!(p->tolerance >= 0.0f) || !isfinite(p->tolerance))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "tolerance must be finite and >= 0");
@@ -85,14 +85,14 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const ak_vec3 a_ms = world[p->upper].translation;
     const ak_vec3 b_ms = world[p->middle].translation;
     const ak_vec3 c_ms = world[p->end].translation;
-    if (!ik_finite3(a_ms) || !ik_finite3(b_ms) || !ik_finite3(c_ms) ||
-        !ik_finite4(world[p->middle].rotation))
+    if (!akv_finite(a_ms) || !akv_finite(b_ms) || !akv_finite(c_ms) ||
+        !akq_finite(world[p->middle].rotation))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
 
     const ak_vec3 ab = akv_sub(b_ms, a_ms), bc = akv_sub(c_ms, b_ms);
     const ak_vec3 at = akv_sub(p->target, a_ms);
-    const float l1 = ik_sqrt(akv_dot(ab, ab)), l2 = ik_sqrt(akv_dot(bc, bc));
-    const float dist = ik_sqrt(akv_dot(at, at));
+    const float l1 = akf_sqrt(akv_dot(ab, ab)), l2 = akf_sqrt(akv_dot(bc, bc));
+    const float dist = akf_sqrt(akv_dot(at, at));
     const float reach = l1 + l2;
     if (!isfinite(4.0f * (dist + reach) * (dist + reach)))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -112,7 +112,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     float aim_len = dist;
     if (!(dist > 1e-6f * reach) || !isfinite(dist)) {
         aim = akv_sub(c_ms, a_ms);
-        aim_len = ik_len(aim);
+        aim_len = akv_len(aim);
         if (!(aim_len > 1e-6f * reach)) {
             aim = ab;
             aim_len = l1;
@@ -137,10 +137,10 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         d = reach;
         cos_t = -1.0f;
     } else {
-        d = ik_clampf(d, fabsf(l1 - l2) + eps, reach - eps);
-        cos_t = ik_clampf((l1 * l1 + l2 * l2 - d * d) * 0.5f * inv_l1l2, -1.0f, 1.0f);
+        d = akf_clamp(d, fabsf(l1 - l2) + eps, reach - eps);
+        cos_t = akf_clamp((l1 * l1 + l2 * l2 - d * d) * 0.5f * inv_l1l2, -1.0f, 1.0f);
     }
-    const float sin_t = ik_sqrt(ik_maxf(0.0f, 1.0f - cos_t * cos_t));
+    const float sin_t = akf_sqrt(akf_max(0.0f, 1.0f - cos_t * cos_t));
 
     /* A: bend about the current plane normal n = (c-b) x (a-b); rotating c-b about n by a
      * positive angle moves it toward a-b, i.e. closes the interior angle. The turn is
@@ -151,8 +151,8 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const float inv_l1 = 1.0f / l1, inv_l2 = 1.0f / l2;
     const ak_vec3 u_ba = akv_scale(ab, -inv_l1), u_bc = akv_scale(bc, inv_l2);
     ak_vec3 n = akv_cross(u_bc, u_ba);
-    const float sin_n = ik_minf(1.0f, ik_sqrt(akv_dot(n, n)));
-    const float cos_n = ik_clampf(akv_dot(u_bc, u_ba), -1.0f, 1.0f);
+    const float sin_n = akf_min(1.0f, akf_sqrt(akv_dot(n, n)));
+    const float cos_n = akf_clamp(akv_dot(u_bc, u_ba), -1.0f, 1.0f);
     const int bent = sin_n > 1e-5f;
     float n_scale;
     if (bent) {
@@ -161,8 +161,8 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         /* Straight (or folded) limb: bend about the hinge axis, made perpendicular to c-b. */
         ak_vec3 h = akq_rotate(world[p->middle].rotation, p->mid_axis);
         h = akv_sub(h, akv_scale(u_bc, akv_dot(h, u_bc)));
-        const float h_len = ik_len(h);
-        n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : ik_any_perpendicular(u_bc);
+        const float h_len = akv_len(h);
+        n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : akv_any_perpendicular(u_bc);
         n_scale = 1.0f;
     }
     const float cos_d = cos_n * cos_t + sin_n * sin_t;
@@ -170,14 +170,14 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const float h2 = 2.0f * (1.0f + cos_d);
     ak_quat r_a;
     if (h2 > 1e-2f) {
-        const float h = ik_sqrt(h2);
+        const float h = akf_sqrt(h2);
         const float k = sin_d * n_scale / h;
         r_a.x = n.x * k; r_a.y = n.y * k; r_a.z = n.z * k; r_a.w = 0.5f * h;
     } else {
         /* Within ~6 degrees of a half turn 1 + cos(delta) loses its digits to cancellation:
          * take the angles themselves (rare: unfolding a folded limb). */
         const float delta = atan2f(sin_n, cos_n) - atan2f(sin_t, cos_t);
-        r_a = ik_axis_angle(akv_scale(n, n_scale), delta);
+        r_a = akq_axis_angle(akv_scale(n, n_scale), delta);
     }
     /* Bend reference: the side of the a->target line the middle joint should end on: toward
      * the pole, else where it pointed before the solve (bent limbs only). */
@@ -204,9 +204,9 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         /* A second Gram-Schmidt pass: ref came from a difference of large, nearly parallel
          * vectors when the pole or target is far away. */
         const ak_vec3 ref2 = akv_sub(ref, akv_scale(dir, akv_dot(ref, dir)));
-        const ak_vec3 perp = akv_scale(ref2, 1.0f / ik_sqrt(akv_dot(ref2, ref2)));
-        const float cos_a = ik_clampf((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
-        const float sin_a = ik_sqrt(ik_maxf(0.0f, 1.0f - cos_a * cos_a));
+        const ak_vec3 perp = akv_scale(ref2, 1.0f / akf_sqrt(akv_dot(ref2, ref2)));
+        const float cos_a = akf_clamp((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
+        const float sin_a = akf_sqrt(akf_max(0.0f, 1.0f - cos_a * cos_a));
         const ak_vec3 f1 = akv_add(akv_scale(dir, cos_a), akv_scale(perp, sin_a));
         const ak_vec3 f2 = akv_cross(perp, dir);
         const ak_vec3 f3 = akv_cross(f1, f2);
@@ -218,19 +218,19 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         float m[3][3];
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j) m[i][j] = fa[0][i] * ea[0][j] + fa[1][i] * ea[1][j] + fa[2][i] * ea[2][j];
-        r_cb = ik_quat_from_matrix(m);
+        r_cb = akq_from_matrix(m);
     } else {
         /* B: the shortest rotation c1a -> dir (measured: near the folded limit |c1a| is not
          * the clamped d to relative precision). */
         const ak_vec3 c1a = akv_add(ab, akq_rotate(r_a, bc)); /* a -> end after A */
-        const ak_quat r_b = ik_from_to(c1a, dir);
+        const ak_quat r_b = akq_from_to(c1a, dir);
         /* C: twist about dir so the middle joint lies toward the reference side; a straight
          * limb with no pole keeps B's result (its bend plane comes from mid_axis). */
         r_cb = r_b;
         if (have_ref) {
             const ak_vec3 ab2 = akq_rotate(r_b, ab);
             const ak_vec3 bend = akv_sub(ab2, akv_scale(dir, akv_dot(ab2, dir)));
-            if (akv_dot(bend, bend) > 1e-12f * l1 * l1) r_cb = akq_mul(ik_twist_between(bend, ref, dir), r_b);
+            if (akv_dot(bend, bend) > 1e-12f * l1 * l1) r_cb = akq_mul(akq_twist_between(bend, ref, dir), r_b);
         }
     }
 
@@ -245,7 +245,7 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
 static ak_quat weigh(ak_quat q, float w)
 {
     if (w >= 1.0f) return q;
-    return akq_normalize(akq_slerp(akq_identity(), ik_positive_w(q), w));
+    return akq_normalize(akq_slerp(akq_identity(), akq_positive_w(q), w));
 }
 
 /* The correction form; static so ak_limb_ik_run inlines it. `reach_out` gets l1 + l2. */
@@ -271,7 +271,7 @@ static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, con
 
     const ak_quat w_upper = world[p->upper].rotation, w_middle = world[p->middle].rotation;
     /* Products of unit quaternions: unit to float precision, no renormalisation needed. */
-    ak_quat cu = weigh(ik_to_local(w_upper, sol.r_upper_ms), p->weight);
+    ak_quat cu = weigh(akq_in_frame(w_upper, sol.r_upper_ms), p->weight);
     /* A is a rotation about an axis: in the middle joint's frame it is the same angle about
      * the axis expressed there, conj(W) (k s, c) W = (conj(W) k s, c): one vector rotation
      * instead of two quaternion products. */
@@ -292,7 +292,7 @@ static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, con
         const ak_vec3 bc1 = akq_rotate(rm, akv_sub(world[p->end].translation, b_ms));
         c_ms = akv_add(a_ms, akq_rotate(ru, akv_add(akv_sub(b_ms, a_ms), bc1)));
     }
-    res.error = ik_len(akv_sub(c_ms, p->target));
+    res.error = akv_len(akv_sub(c_ms, p->target));
     res.iterations = 1;
     res.unreachable = sol.unreachable;
     res.reached = res.error <= p->tolerance * sol.reach;
@@ -337,7 +337,7 @@ IK_FLATTEN int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, a
     local[p->middle].rotation = akq_normalize(akq_mul(local[p->middle].rotation, cm));
     if (p->match_end_rotation) local[p->end].rotation = end_rot;
     ak_fk_subtree(p->skeleton, local, world, p->upper);
-    res.error = ik_len(akv_sub(world[p->end].translation, p->target));
+    res.error = akv_len(akv_sub(world[p->end].translation, p->target));
     res.reached = res.error <= p->tolerance * reach;
     if (result) *result = res;
     return AK_OK;

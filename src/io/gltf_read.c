@@ -113,6 +113,13 @@ static int32_t node_local(gr_ctx *c, int32_t node_v, double m[16])
     return AK_OK;
 }
 
+/* An index or byte count from JSON: a whole number in [0, 2^30], else -1. */
+static int32_t json_index(const akj_doc *d, int32_t v)
+{
+    double x = akj_number(d, v, -1.0);
+    return (x >= 0.0 && x <= 1073741824.0 && x == floor(x)) ? (int32_t)x : -1;
+}
+
 static int b64_value(char ch)
 {
     if (ch >= 'A' && ch <= 'Z') return ch - 'A';
@@ -186,33 +193,36 @@ static const uint8_t *buffer_bytes(gr_ctx *c, int32_t b, size_t *size, uint8_t *
 static int32_t read_ibm(gr_ctx *c, int32_t skin_v, int32_t count, double (*out)[16], int *have)
 {
     *have = 0;
-    int32_t acc_i = (int32_t)akj_number(&c->doc, akj_get(&c->doc, skin_v, "inverseBindMatrices"), -1);
-    if (acc_i < 0) return AK_OK;
+    int32_t acc_i = json_index(&c->doc, akj_get(&c->doc, skin_v, "inverseBindMatrices"));
+    if (akj_get(&c->doc, skin_v, "inverseBindMatrices") < 0) return AK_OK;
     int32_t acc = akj_at(&c->doc, akj_get(&c->doc, 0, "accessors"), acc_i);
     const char *type = akj_string(&c->doc, akj_get(&c->doc, acc, "type"));
     if (acc < 0 || !type || strcmp(type, "MAT4") != 0 ||
         akj_number(&c->doc, akj_get(&c->doc, acc, "componentType"), 0) != 5126 ||
-        akj_number(&c->doc, akj_get(&c->doc, acc, "count"), 0) < count)
+        json_index(&c->doc, akj_get(&c->doc, acc, "count")) < count)
         return gr_fail(c, AK_ERR_INVALID_ARG, skin_v, "inverseBindMatrices must be a float MAT4 accessor with one matrix per joint");
     int32_t view = akj_at(&c->doc, akj_get(&c->doc, 0, "bufferViews"),
-                          (int32_t)akj_number(&c->doc, akj_get(&c->doc, acc, "bufferView"), -1));
+                          json_index(&c->doc, akj_get(&c->doc, acc, "bufferView")));
     if (view < 0) return gr_fail(c, AK_ERR_INVALID_ARG, acc, "accessor without a bufferView");
-    double off = akj_number(&c->doc, akj_get(&c->doc, view, "byteOffset"), 0) +
-                 akj_number(&c->doc, akj_get(&c->doc, acc, "byteOffset"), 0);
-    double stride = akj_number(&c->doc, akj_get(&c->doc, view, "byteStride"), 64);
-    double len = akj_number(&c->doc, akj_get(&c->doc, view, "byteLength"), 0);
+    /* The accessor lies inside its view, the view inside its buffer (byte counts < 2^30). */
+    int32_t view_off = akj_get(&c->doc, view, "byteOffset") < 0 ? 0 : json_index(&c->doc, akj_get(&c->doc, view, "byteOffset"));
+    int32_t acc_off = akj_get(&c->doc, acc, "byteOffset") < 0 ? 0 : json_index(&c->doc, akj_get(&c->doc, acc, "byteOffset"));
+    int32_t stride = akj_get(&c->doc, view, "byteStride") < 0 ? 64 : json_index(&c->doc, akj_get(&c->doc, view, "byteStride"));
+    int32_t len = json_index(&c->doc, akj_get(&c->doc, view, "byteLength"));
     size_t size = 0;
     uint8_t *owned = NULL;
-    const uint8_t *bytes = buffer_bytes(c, (int32_t)akj_number(&c->doc, akj_get(&c->doc, view, "buffer"), -1), &size, &owned);
-    double need = off + stride * (count - 1) + 64;
-    if (!bytes || stride < 64 || off < 0 || need > (double)size || need > off + len + 0.5 + akj_number(&c->doc, akj_get(&c->doc, acc, "byteOffset"), 0)) {
+    const uint8_t *bytes = buffer_bytes(c, json_index(&c->doc, akj_get(&c->doc, view, "buffer")), &size, &owned);
+    double need = (double)acc_off + (double)stride * (count - 1) + 64.0;
+    if (!bytes || view_off < 0 || acc_off < 0 || stride < 64 || len < 0 || need > (double)len ||
+        (double)view_off + (double)len > (double)size) {
         free(owned);
         return gr_fail(c, AK_ERR_INVALID_ARG, acc, "inverseBindMatrices lie outside their buffer (or the buffer is missing)");
     }
+    const size_t off = (size_t)view_off + (size_t)acc_off;
     for (int32_t j = 0; j < count; ++j)
         for (int k = 0; k < 16; ++k) {
             float f;
-            memcpy(&f, bytes + (size_t)off + (size_t)stride * (size_t)j + 4u * (size_t)k, 4);
+            memcpy(&f, bytes + off + (size_t)stride * (size_t)j + 4u * (size_t)k, 4);
             out[j][k] = f;
         }
     free(owned);
@@ -325,7 +335,8 @@ static int32_t dfs_order(gr_ctx *c, int32_t *order, int32_t *count)
             int32_t kids = akj_get(&c->doc, akj_at(&c->doc, nodes_v, i), "children");
             int32_t kcount = kids >= 0 ? c->doc.v[kids].count : 0;
             for (int32_t k = kcount - 1; k >= 0; --k) { /* reversed: the first child pops first */
-                int32_t child = (int32_t)akj_number(&c->doc, akj_at(&c->doc, kids, k), -1);
+                int32_t child = json_index(&c->doc, akj_at(&c->doc, kids, k));
+                if (child >= c->nodes) child = -1;
                 if (child >= 0 && c->wanted[child] && top < c->nodes) stack[top++] = child;
             }
         }

@@ -36,14 +36,14 @@ void akp_mirror_xforms(ak_xform *x, int32_t count)
 
 /* ---- Objects ---- */
 
-static void skeleton_free(akp_object *obj)
+void akp_skeleton_free(akp_object *obj)
 {
     akp_skeleton *s = (akp_skeleton *)obj;
     ak_skeleton_destroy(s->skeleton);
     free(s);
 }
 
-static void clip_free(akp_object *obj)
+void akp_clip_free(akp_object *obj)
 {
     akp_clip *c = (akp_clip *)obj;
     ak_clip_destroy(c->clip);
@@ -147,14 +147,14 @@ static int32_t wrap_loaded(ak_skeleton *sk, ak_clip *clip, float metres_per_unit
     }
     if (status == AK_OK) {
         ps->hdr.kind = AKP_KIND_SKELETON;
-        ps->hdr.free_fn = skeleton_free;
+        ps->hdr.free_fn = akp_skeleton_free;
         ps->skeleton = sk;
         ps->units = (int32_t)units;
         ps->metres_per_unit = k;
         ps->rest_height = rest_height * k;
         ps->standing_height = standing_height * k;
         pc->hdr.kind = AKP_KIND_CLIP;
-        pc->hdr.free_fn = clip_free;
+        pc->hdr.free_fn = akp_clip_free;
         pc->clip = clip;
         *out_skeleton = akp_register(&ps->hdr);
         if (!*out_skeleton) {

@@ -21,6 +21,9 @@ typedef struct akp_clip {
     ak_clip *clip;             /* right-handed, metres */
 } akp_clip;
 
+/* free_fn of skeleton and clip objects: destroy the library object, free the wrapper. */
+void akp_skeleton_free(akp_object *obj);
+void akp_clip_free(akp_object *obj);
 int32_t akp_acquire_skeleton(ak_handle h, akp_skeleton **out);
 int32_t akp_acquire_clip(ak_handle h, akp_clip **out);
 int32_t akp_fail_other_handle(akp_object *owner, ak_handle other, int32_t kind);

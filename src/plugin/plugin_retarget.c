@@ -18,20 +18,6 @@ typedef struct akp_retargeter {
     ak_xform *source_local;        /* right-handed scratch */
 } akp_retargeter;
 
-static void own_skeleton_free(akp_object *obj)
-{
-    akp_skeleton *s = (akp_skeleton *)obj;
-    ak_skeleton_destroy(s->skeleton);
-    free(s);
-}
-
-static void own_clip_free(akp_object *obj)
-{
-    akp_clip *c = (akp_clip *)obj;
-    ak_clip_destroy(c->clip);
-    free(c);
-}
-
 static void retargeter_free(akp_object *obj)
 {
     akp_retargeter *r = (akp_retargeter *)obj;
@@ -52,7 +38,7 @@ static int32_t wrap_skeleton(ak_skeleton *sk, ak_handle *out, char *error_buffer
         return AK_ERR_NOMEM;
     }
     ps->hdr.kind = AKP_KIND_SKELETON;
-    ps->hdr.free_fn = own_skeleton_free;
+    ps->hdr.free_fn = akp_skeleton_free;
     ps->skeleton = sk;
     ps->units = AK_UNITS_METRES;
     ps->metres_per_unit = 1.0f;
@@ -60,7 +46,7 @@ static int32_t wrap_skeleton(ak_skeleton *sk, ak_handle *out, char *error_buffer
     ps->standing_height = ps->rest_height;
     *out = akp_register(&ps->hdr);
     if (!*out) {
-        own_skeleton_free(&ps->hdr);
+        akp_skeleton_free(&ps->hdr);
         akp_copy_text(error_buffer, error_size, "handle table full");
         return AK_ERR_LIMIT;
     }
@@ -211,11 +197,11 @@ static int32_t wrap_clip(ak_clip *clip, ak_handle *out, char *text, size_t size)
     }
     ak_clip_prepare_cubic(clip);
     pc->hdr.kind = AKP_KIND_CLIP;
-    pc->hdr.free_fn = own_clip_free;
+    pc->hdr.free_fn = akp_clip_free;
     pc->clip = clip;
     *out = akp_register(&pc->hdr);
     if (!*out) {
-        own_clip_free(&pc->hdr);
+        akp_clip_free(&pc->hdr);
         snprintf(text, size, "handle table full");
         return AK_ERR_LIMIT;
     }

@@ -526,6 +526,59 @@ static void retarget_rejects_bad_params(void **state)
     assert_non_null(strstr(err.message, "NoSuchJoint"));
 }
 
+/* --pin-hands: hands that hold still in the capture (louise on the bicycle holds the bars)
+ * are pinned like stance feet: over the detector's hand stance frames the target's wrists
+ * move no faster than the source's (scaled) + 5 mm/s. */
+static void retarget_pins_hands_that_hold_still(void **state)
+{
+    (void)state;
+    const rig *src = &g_rig[1], *dst = &g_rig[4];
+    const int32_t n = src->c->frame_count;
+    uint8_t *hand[2] = {(uint8_t *)calloc((size_t)n, 1), (uint8_t *)calloc((size_t)n, 1)};
+    ak_contact_params cp = ak_contact_defaults();
+    ak_error err;
+    assert_int_equal(ak_foot_contacts_detect(src->s, src->c, src->map.joint[AK_HUM_LEFT_HAND],
+                                             src->map.joint[AK_HUM_RIGHT_HAND], src->mpu, &cp, hand[0], hand[1], &err), AK_OK);
+    ak_retarget_params p = ak_retarget_defaults();
+    p.source = src->s;
+    p.source_clip = src->c;
+    p.target = dst->s;
+    p.pin_hands = 1;
+    ak_clip *out = NULL;
+    ak_retarget_info info;
+    assert_int_equal(ak_retarget_run(&p, &out, &info, &err), AK_OK);
+    assert_true(info.stance_frames[2] + info.stance_frames[3] > 0);
+    frame_buffers b = buffers_make(src, dst);
+    double sum_s = 0.0, sum_d = 0.0;
+    int count = 0;
+    ak_vec3 prev_s[2] = {{0}}, prev_d[2] = {{0}};
+    for (int32_t f = 0; f < n; ++f) {
+        ak_clip_frame(src->c, src->s, f, b.sl);
+        ak_fk(src->s, b.sl, b.sw);
+        ak_clip_frame(out, dst->s, f, b.dl);
+        ak_fk(dst->s, b.dl, b.dw);
+        for (int side = 0; side < 2; ++side) {
+            ak_vec3 ps = b.sw[src->map.joint[side ? AK_HUM_RIGHT_HAND : AK_HUM_LEFT_HAND]].translation;
+            ak_vec3 pd = b.dw[dst->map.joint[side ? AK_HUM_RIGHT_HAND : AK_HUM_LEFT_HAND]].translation;
+            if (f > 0 && hand[side][f] && hand[side][f - 1]) {
+                sum_s += ak_vec3_length(ak_vec3_sub(ps, prev_s[side])) / src->c->frame_time * info.scale * dst->mpu;
+                sum_d += ak_vec3_length(ak_vec3_sub(pd, prev_d[side])) / src->c->frame_time * dst->mpu;
+                ++count;
+            }
+            prev_s[side] = ps;
+            prev_d[side] = pd;
+        }
+    }
+    printf("pinned hands: %d hand stance frames, source %.4f m/s (scaled), target %.4f m/s\n", count,
+           count ? sum_s / count : 0.0, count ? sum_d / count : 0.0);
+    assert_true(count > 0);
+    assert_true(sum_d / count <= sum_s / count + 0.005);
+    buffers_free(&b);
+    ak_clip_destroy(out);
+    free(hand[0]);
+    free(hand[1]);
+}
+
 /* The CMU walk retargeted onto the built-in biped is a walk the walker can use: a cycle is
  * found, and the biped walks 6 m to its target on flat ground with feet on the ground. */
 static void retarget_cmu_walk_drives_walker_on_biped(void **state)
@@ -580,6 +633,7 @@ int main(void)
         cmocka_unit_test(retarget_rig_onto_itself_is_exact),
         cmocka_unit_test(retarget_every_pair_keeps_directions_contacts_floor),
         cmocka_unit_test(retarget_round_trip_within_two_percent_of_height),
+        cmocka_unit_test(retarget_pins_hands_that_hold_still),
         cmocka_unit_test(retarget_cmu_walk_drives_walker_on_biped),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

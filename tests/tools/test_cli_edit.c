@@ -88,8 +88,14 @@ static void edit_reports_errors_and_writes_nothing(void **state)
     assert_int_equal(run_edit(args, msg, sizeof msg), 2);
     snprintf(args, sizeof args, "'%s' '%s' --units furlongs", in, out);
     assert_int_equal(run_edit(args, msg, sizeof msg), 2);
+    assert_non_null(strstr(msg, "--units wants m, cm, mm, in or cmu, got 'furlongs'"));
     snprintf(args, sizeof args, "'%s' --mirror", in);
     assert_int_equal(run_edit(args, msg, sizeof msg), 2);
+    snprintf(args, sizeof args, "'%s' '%s' --mirror-axis w", in, out);
+    assert_int_equal(run_edit(args, msg, sizeof msg), 2);
+    snprintf(args, sizeof args, "'%s' '%s' --append '%s.missing'", in, out, in);
+    assert_int_equal(run_edit(args, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, ".missing: cannot open"));
     assert_true(access(out, F_OK) != 0);
 }
 

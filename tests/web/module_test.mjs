@@ -21,7 +21,7 @@ function check(ok, what) {
   if (!ok) { failures++; console.log(`FAIL ${what}`); }
 }
 function run(args) {
-  return execFileSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return execFileSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 // CSV frame,joint,x,y,z -> Float64Array per row in order.
 function parsePositions(text) {
@@ -148,6 +148,43 @@ for (const flags of [[], ['--clip', walkClip, '--terrain', 'stairs', '--start', 
   check(worstHeading <= 1e-3, `${what}: heading differs by ${worstHeading} deg`);
   console.log(`${what}: ${rows.length} frames, worst ${worst.toExponential(2)} m, heading ${worstHeading.toExponential(2)} deg`);
   walker.dispose();
+}
+
+// ---- retargeting against `animkit retarget` (a CMU walk onto another capture's rig) ----
+{
+  const srcFile = files.find((f) => /02_01_walk/.test(f)) || files[0];
+  const rigFile = files.find((f) => /arena_louise/.test(f)) || files[1];
+  const dir = mkdtempSync(join(tmpdir(), 'animkit-retarget-'));
+  const outFile = join(dir, 'out.bvh');
+  run(['retarget', srcFile, '--to', rigFile, '--out', outFile]);
+  const native = parsePositions(run(['positions', outFile]));
+  rmSync(dir, { recursive: true, force: true });
+  const source = ak.loadBVH(readFileSync(srcFile));
+  const rig = ak.loadBVH(readFileSync(rigFile));
+  const { clip, info } = ak.retarget(source, rig.skeleton);
+  const pose = rig.skeleton.createPose();
+  const n = rig.skeleton.jointCount, height = rig.skeleton.restHeight();
+  check(clip.frameCount === source.clip.frameCount && native.length === clip.frameCount * n * 3, 'retarget: frame and joint counts');
+  let worst = 0;
+  for (let f = 0; f < clip.frameCount; ++f) {
+    const p = clip.frame(f, pose).fk().positions();
+    for (let k = 0; k < n * 3; ++k) worst = Math.max(worst, Math.abs(p[k] - native[f * n * 3 + k]));
+  }
+  // The CLI's result went through a BVH file (written, read back: 1e-5 of the height).
+  check(worst <= 2e-5 * height, `retarget: positions differ from the CLI's by ${worst} (height ${height})`);
+  // The per-frame retargeter gives the offline result without contacts.
+  const plain = ak.retarget(source, rig.skeleton, { contacts: false });
+  const live = ak.createRetargeter(source.skeleton, rig.skeleton);
+  const sp = source.skeleton.createPose(), tp = rig.skeleton.createPose(), ref = rig.skeleton.createPose();
+  let liveWorst = 0;
+  for (let f = 0; f < source.clip.frameCount; f += 7) {
+    live.pose(source.clip.frame(f, sp), tp).fk();
+    const a = tp.positions(), b = plain.clip.frame(f, ref).fk().positions();
+    for (let k = 0; k < a.length; ++k) liveWorst = Math.max(liveWorst, Math.abs(a[k] - b[k]));
+  }
+  check(liveWorst <= 1e-5 * height, `retargeter per frame vs offline without contacts: ${liveWorst}`);
+  console.log(`retarget ${srcFile.split('/').pop()} -> ${rigFile.split('/').pop()} rig: ${clip.frameCount} frames, worst ${(worst / height).toExponential(2)} of height vs the CLI, scale ${info.scale.toFixed(3)}, ${info.pinnedRuns} pinned runs; per-frame vs offline ${(liveWorst / height).toExponential(2)}`);
+  for (const o of [sp, tp, ref, pose, live, plain.clip, clip, rig.clip, rig.skeleton, source.clip, source.skeleton]) o.dispose();
 }
 
 // ---- errors are exceptions with the C message and line ----

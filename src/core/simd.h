@@ -1,9 +1,11 @@
-/* Internal: SSE forms of sampling (fast slerp) and FK for x86-64 (SSE2 is its baseline, so
- * this needs no CPU dispatch). A quaternion lives in one register as (x,y,z,w); a transform
+/* Internal: the SIMD half of the one math layer (core/xform_inline.h is the scalar half): SSE
+ * forms of the quaternion and transform operations sampling (fast slerp) and FK use, for
+ * x86-64 (SSE2 is its baseline, so this needs no CPU dispatch; WebAssembly gets it through
+ * emscripten's SSE headers). A quaternion lives in one register as (x,y,z,w); a transform
  * is read as two overlapping 16-byte loads: (qx,qy,qz,qw) and (qw,tx,ty,tz).
  * AK_NO_SIMD forces the scalar path (the sanitizer build uses it so both paths are tested). */
-#ifndef AK_SAMPLE_FK_SSE_H
-#define AK_SAMPLE_FK_SSE_H
+#ifndef AK_CORE_SIMD_H
+#define AK_CORE_SIMD_H
 
 #if !defined(AK_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
 #define AK_HAVE_SSE 1

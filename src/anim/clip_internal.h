@@ -1,0 +1,220 @@
+/* Internal: key lookup and per-joint interpolation (step, linear, SQUAD, Catmull-Rom) shared by
+ * the clip's storage (finalize prepares SQUAD points), sampling (clip_sample.c) and batched
+ * sample + FK (clip_batch.c). Everything is inline: it runs per joint per sample. */
+#ifndef AK_ANIM_CLIP_INTERNAL_H
+#define AK_ANIM_CLIP_INTERNAL_H
+
+#include "animkit/clip.h"
+#include "core/simd.h"
+#include "core/xform_inline.h"
+
+/* Where t falls: frames f0 (at or before t) and f1 (after), fraction alpha in [0,1), and the
+ * neighbours fm (before f0) and f2 (after f1) that the cubic spline needs. */
+typedef struct key_span {
+    int32_t fm, f0, f1, f2;
+    float alpha;
+} key_span;
+
+AK_INLINE key_span locate(const ak_clip *c, float t)
+{
+    key_span s;
+    const int32_t n = c->frame_count;
+    if (!isfinite(t)) t = 0.0f;
+    float u;
+    if (c->loop) {
+        const float duration = (float)n * c->frame_time;
+        float w = fmodf(t, duration);
+        if (w < 0.0f) w += duration;
+        u = w / c->frame_time;
+    } else {
+        u = t / c->frame_time;
+        if (u < 0.0f) u = 0.0f;
+        if (u > (float)(n - 1)) u = (float)(n - 1);
+    }
+    /* Times computed as f * frame_time land a rounding error either side of key f: snap
+     * within 1e-4 of a frame so key times give their key exactly (step mode included). */
+    const float nearest = floorf(u + 0.5f);
+    if (fabsf(u - nearest) < 1e-4f) u = nearest;
+    if (c->loop && u >= (float)n) u = 0.0f;
+    int32_t f0 = (int32_t)u;
+    if (f0 >= n) f0 = n - 1;
+    if (f0 < 0) f0 = 0;
+    s.alpha = u - (float)f0;
+    if (s.alpha < 0.0f) s.alpha = 0.0f;
+    if (s.alpha >= 1.0f) s.alpha = 0.99999994f;
+    s.f0 = f0;
+    if (c->loop) {
+        s.f1 = (f0 + 1) % n;
+        s.fm = (f0 - 1 + n) % n;
+        s.f2 = (f0 + 2) % n;
+    } else {
+        s.f1 = f0 + 1 < n ? f0 + 1 : n - 1;
+        s.fm = f0 > 0 ? f0 - 1 : 0;
+        s.f2 = f0 + 2 < n ? f0 + 2 : n - 1;
+    }
+    return s;
+}
+
+/* Slerp accurate to about 1e-5 rad without trig: nlerp with its parameter corrected by a
+ * polynomial in cos(theta) (the "onlerp" fit described by A. Kapoulkine, 2015).
+ * Exact at t = 0 and t = 1. */
+AK_INLINE ak_quat fast_slerp(ak_quat a, ak_quat b, float t)
+{
+    float ca = akq_dot(a, b);
+    float d = fabsf(ca);
+    float A = 1.0904f + d * (-3.2452f + d * (3.55645f - d * 1.43519f));
+    float B = 0.848013f + d * (-1.06021f + d * 0.215638f);
+    float k = A * (t - 0.5f) * (t - 0.5f) + B;
+    float ot = t + t * (t - 0.5f) * (t - 1.0f) * k;
+    float s = ca < 0.0f ? -1.0f : 1.0f;
+    ak_quat r = {a.x + (s * b.x - a.x) * ot, a.y + (s * b.y - a.y) * ot,
+                 a.z + (s * b.z - a.z) * ot, a.w + (s * b.w - a.w) * ot};
+    float inv = akf_rsqrt(akq_dot(r, r));
+    r.x *= inv; r.y *= inv; r.z *= inv; r.w *= inv;
+    return r;
+}
+
+/* Quaternion log/exp for unit quaternions (log returns the vector part theta * axis). */
+AK_INLINE ak_vec3 quat_log(ak_quat q)
+{
+    float v = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
+    if (v < 1e-9f) return ak_vec3_make(q.x, q.y, q.z);
+    float a = atan2f(v, q.w) / v;
+    return ak_vec3_make(q.x * a, q.y * a, q.z * a);
+}
+AK_INLINE ak_quat quat_exp(ak_vec3 v)
+{
+    float th = akv_len(v);
+    if (th < 1e-9f) { ak_quat r = {v.x, v.y, v.z, 1.0f}; return akq_normalize(r); }
+    float s = sinf(th) / th;
+    ak_quat r = {v.x * s, v.y * s, v.z * s, cosf(th)};
+    return r;
+}
+AK_INLINE ak_quat same_hemisphere(ak_quat ref, ak_quat q)
+{
+    if (akq_dot(ref, q) < 0.0f) { q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w; }
+    return q;
+}
+/* SQUAD inner control point at key q with neighbours qm, qp (Shoemake):
+ * s = q exp(-(log(q^-1 qp) + log(q^-1 qm)) / 4). With these points SQUAD is C1. */
+AK_INLINE ak_quat squad_point(ak_quat qm, ak_quat q, ak_quat qp)
+{
+    ak_quat qi = akq_conj(q);
+    ak_vec3 a = quat_log(akq_mul(qi, same_hemisphere(q, qp)));
+    ak_vec3 b = quat_log(akq_mul(qi, same_hemisphere(q, qm)));
+    return akq_mul(q, quat_exp(akv_scale(akv_add(a, b), -0.25f)));
+}
+/* SQUAD between keys q0 and q1 with inner points s0, s1 (Shoemake):
+ * slerp(slerp(q0,q1,t), slerp(s0,s1,t), 2t(1-t)). The keys are close, so the fast slerp is
+ * used throughout; the outer blend keeps the sign it has (no shortest-arc flip between
+ * outer and inner, which would break continuity). */
+AK_INLINE ak_quat squad(ak_quat q0, ak_quat q1, ak_quat s0, ak_quat s1, float t)
+{
+    ak_quat outer = fast_slerp(q0, q1, t);
+    ak_quat inner = fast_slerp(s0, same_hemisphere(s0, s1), t);
+    float h = 2.0f * t * (1.0f - t);
+    if (akq_dot(outer, inner) >= 0.0f) return fast_slerp(outer, inner, h);
+    float d = akq_dot(outer, inner);
+    if (d < -0.9995f) return akq_nlerp(outer, inner, h);
+    float th = acosf(d), st = sinf(th);
+    float wa = sinf((1.0f - h) * th) / st, wb = sinf(h * th) / st;
+    ak_quat r = {wa * outer.x + wb * inner.x, wa * outer.y + wb * inner.y,
+                 wa * outer.z + wb * inner.z, wa * outer.w + wb * inner.w};
+    return akq_normalize(r);
+}
+
+/* Cubic rotation of joint j: the precomputed inner points, except where a looping clip
+ * wraps (first/last frame) or the clip was never finalised. */
+AK_INLINE ak_quat sample_squad(const ak_clip *c, const key_span *s, int32_t j)
+{
+    const size_t n = (size_t)c->joint_count;
+    const ak_quat *r = c->rotations;
+    const int32_t last = c->frame_count - 1;
+    ak_quat q0 = r[(size_t)s->f0 * n + (size_t)j];
+    ak_quat q1 = same_hemisphere(q0, r[(size_t)s->f1 * n + (size_t)j]);
+    ak_quat s0, s1;
+    const int wrap0 = c->loop && (s->f0 == 0 || s->f0 == last);
+    const int wrap1 = c->loop && (s->f1 == 0 || s->f1 == last);
+    if (c->squad_points && !wrap0) s0 = c->squad_points[(size_t)s->f0 * n + (size_t)j];
+    else s0 = squad_point(r[(size_t)s->fm * n + (size_t)j], q0, q1);
+    if (c->squad_points && !wrap1) s1 = same_hemisphere(q1, c->squad_points[(size_t)s->f1 * n + (size_t)j]);
+    else s1 = squad_point(q0, q1, same_hemisphere(q1, r[(size_t)s->f2 * n + (size_t)j]));
+    return squad(q0, q1, s0, s1, s->alpha);
+}
+
+/* Catmull-Rom through p0 (t=0) and p1 (t=1), tangents from the neighbours pm and p2. */
+AK_INLINE ak_vec3 catmull_rom(ak_vec3 pm, ak_vec3 p0, ak_vec3 p1, ak_vec3 p2, float t)
+{
+    float t2 = t * t, t3 = t2 * t;
+    float a = -0.5f * t3 + t2 - 0.5f * t;
+    float b = 1.5f * t3 - 2.5f * t2 + 1.0f;
+    float c = -1.5f * t3 + 2.0f * t2 + 0.5f * t;
+    float d = 0.5f * t3 - 0.5f * t2;
+    return ak_vec3_make(a * pm.x + b * p0.x + c * p1.x + d * p2.x,
+                        a * pm.y + b * p0.y + c * p1.y + d * p2.y,
+                        a * pm.z + b * p0.z + c * p1.z + d * p2.z);
+}
+
+AK_INLINE ak_quat sample_rotation(const ak_clip *c, const key_span *s, int32_t j, ak_interp interp)
+{
+    const size_t n = (size_t)c->joint_count;
+    const ak_quat *r = c->rotations;
+    switch (interp) {
+    case AK_INTERP_STEP: return r[(size_t)s->f0 * n + (size_t)j];
+    case AK_INTERP_CUBIC:
+        return sample_squad(c, s, j);
+    case AK_INTERP_LINEAR:
+    default:
+        return fast_slerp(r[(size_t)s->f0 * n + (size_t)j], r[(size_t)s->f1 * n + (size_t)j], s->alpha);
+    }
+}
+
+AK_INLINE ak_vec3 sample_translation(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                                     int32_t j, ak_interp interp)
+{
+    const int32_t k = c->joint_track[j];
+    if (k < 0) return sk->rest_local[j].translation;
+    const size_t m = (size_t)c->track_count;
+    const ak_vec3 *v = c->translations;
+    switch (interp) {
+    case AK_INTERP_STEP: return v[(size_t)s->f0 * m + (size_t)k];
+    case AK_INTERP_CUBIC:
+        return catmull_rom(v[(size_t)s->fm * m + (size_t)k], v[(size_t)s->f0 * m + (size_t)k],
+                           v[(size_t)s->f1 * m + (size_t)k], v[(size_t)s->f2 * m + (size_t)k], s->alpha);
+    case AK_INTERP_LINEAR:
+    default:
+        return akv_lerp(v[(size_t)s->f0 * m + (size_t)k], v[(size_t)s->f1 * m + (size_t)k], s->alpha);
+    }
+}
+
+#ifdef AK_HAVE_SSE
+/* Cubic (SQUAD) rotations of joints j..j+3 at once: the three slerps of squad() in SoA form
+ * on the prepared control points. Returns 0, writing nothing, where the scalar path must run
+ * instead: unprepared clip, a looping clip's wrapped first/last frame, or an outer/inner pair
+ * on opposite hemispheres (squad() then blends without the shortest-arc flip). */
+AK_INLINE int squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[4])
+{
+    const int32_t last = c->frame_count - 1;
+    if (!c->squad_points || (c->loop && (s->f0 == 0 || s->f0 == last || s->f1 == 0 || s->f1 == last)))
+        return 0;
+    const size_t n = (size_t)c->joint_count;
+    const size_t o0 = (size_t)s->f0 * n + (size_t)j, o1 = (size_t)s->f1 * n + (size_t)j;
+    const ak_quat *q0 = c->rotations + o0, *q1 = c->rotations + o1;
+    const ak_quat *s0 = c->squad_points + o0, *s1 = c->squad_points + o1;
+    const aks_slerp_t pt = aks_slerp_params(s->alpha);
+    const aks_slerp_t ph = aks_slerp_params(2.0f * s->alpha * (1.0f - s->alpha));
+    const aks_quat4 outer = aks_slerp_soa(aks_load_quat4(q0, q0 + 1, q0 + 2, q0 + 3),
+                                          aks_load_quat4(q1, q1 + 1, q1 + 2, q1 + 3), pt.t, pt.h, pt.g);
+    const aks_quat4 inner = aks_slerp_soa(aks_load_quat4(s0, s0 + 1, s0 + 2, s0 + 3),
+                                          aks_load_quat4(s1, s1 + 1, s1 + 2, s1 + 3), pt.t, pt.h, pt.g);
+    const __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(outer.x, inner.x), _mm_mul_ps(outer.y, inner.y)),
+                                _mm_add_ps(_mm_mul_ps(outer.z, inner.z), _mm_mul_ps(outer.w, inner.w)));
+    if (_mm_movemask_ps(_mm_cmplt_ps(d, _mm_setzero_ps())) != 0) return 0;
+    aks_quat4 r = aks_slerp_soa(outer, inner, ph.t, ph.h, ph.g);
+    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+    out[0] = r.x; out[1] = r.y; out[2] = r.z; out[3] = r.w;
+    return 1;
+}
+#endif
+
+#endif
