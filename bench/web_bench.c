@@ -72,7 +72,8 @@ static void bench_file(const char *path)
                   malloc(sizeof(ak_xform) * (size_t)sk->joint_count)};
     double play_s = akb_median_seconds(play, &p, 15);
     const char *base = strrchr(path, '/');
-    printf("{\"file\":\"%s\",\"bytes\":%zu,\"joints\":%d,\"parse_mb_s\":%.1f,\"sample_fk_ns_per_joint\":%.2f}\n",
+    printf("{\"file\":\"%s\",\"bytes\":%zu,\"joints\":%d,\"parse_mb_s\":%.1f,\"sample_fk_ns_per_"
+           "joint\":%.2f}\n",
            base ? base + 1 : path, got, (int)sk->joint_count, (double)got / parse_s / 1e6,
            play_s / p.calls / sk->joint_count * 1e9);
     free(p.local);

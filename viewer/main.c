@@ -218,6 +218,35 @@ static void step_frames(app *a, int delta)
     a->s.paused = 1;
 }
 
+/* F outside the modes: cycle the followed joint of the first character: off, root, then the
+ * humanoid's head, hands and feet. */
+static void cycle_follow(app *a)
+{
+    if (a->scene.count == 0) return;
+    const ak_skeleton *sk = a->scene.chars[0].skeleton;
+    ak_humanoid h;
+    ak_humanoid_find(sk, NULL, &h, NULL);
+    int order[6] = {0,
+                    h.joint[AK_HUM_HEAD],
+                    h.joint[AK_HUM_LEFT_HAND],
+                    h.joint[AK_HUM_RIGHT_HAND],
+                    h.joint[AK_HUM_LEFT_FOOT],
+                    h.joint[AK_HUM_RIGHT_FOOT]};
+    int pos = -1;
+    for (int i = 0; i < 6; ++i)
+        if (order[i] == a->follow) pos = i;
+    int next = -1;
+    for (int i = pos + 1; i < 6; ++i)
+        if (order[i] >= 0) {
+            next = order[i];
+            break;
+        }
+    a->follow = next;
+    char msg[128];
+    snprintf(msg, sizeof msg, "follow: %s", next >= 0 ? sk->names[next] : "off");
+    say(a, msg);
+}
+
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
     app *a = glfwGetWindowUserPointer(w);
@@ -225,7 +254,6 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     (void)mods;
     if (action == GLFW_RELEASE) return;
     if (a->mode && akv_mode_key(a->mode, key)) return;
-    char msg[128];
     switch (key) {
 #if !defined(__EMSCRIPTEN__)
     case GLFW_KEY_ESCAPE:
@@ -257,31 +285,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
             a->follow_mode = !a->follow_mode;
             break;
         }
-        if (a->scene.count == 0) break;
-        /* Cycle the followed joint: off, root, then the humanoid's head, hands and feet. */
-        {
-            const ak_skeleton *sk = a->scene.chars[0].skeleton;
-            ak_humanoid h;
-            ak_humanoid_find(sk, NULL, &h, NULL);
-            int order[6] = {0,
-                            h.joint[AK_HUM_HEAD],
-                            h.joint[AK_HUM_LEFT_HAND],
-                            h.joint[AK_HUM_RIGHT_HAND],
-                            h.joint[AK_HUM_LEFT_FOOT],
-                            h.joint[AK_HUM_RIGHT_FOOT]};
-            int pos = -1;
-            for (int i = 0; i < 6; ++i)
-                if (order[i] == a->follow) pos = i;
-            int next = -1;
-            for (int i = pos + 1; i < 6; ++i)
-                if (order[i] >= 0) {
-                    next = order[i];
-                    break;
-                }
-            a->follow = next;
-            snprintf(msg, sizeof msg, "follow: %s", next >= 0 ? sk->names[next] : "off");
-            say(a, msg);
-        }
+        cycle_follow(a);
         break;
     case GLFW_KEY_1: set_mode(a, AKV_MODE_PLAY); break;
     case GLFW_KEY_2: set_mode(a, AKV_MODE_IK); break;

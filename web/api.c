@@ -107,13 +107,13 @@ AKW int32_t akw_chain_ik(int32_t kind, const ak_skeleton *sk, ak_xform *local, a
 /* The single-chain form when effector_count is 0 (chain, target), else the multi-effector
  * form (joints, effectors, targets: 3 floats each, effector_weights may be NULL). The
  * workspace is the caller's, ak_jacobian_ik_workspace_size bytes. */
-AKW int32_t akw_jacobian_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world,
-                            int32_t method, const int32_t *chain, int32_t chain_length,
-                            const float *target, const int32_t *joints, int32_t joint_count,
-                            const int32_t *effectors, const float *targets,
-                            const float *effector_weights, int32_t effector_count, float damping,
-                            int32_t max_iterations, float tolerance, float weight, void *workspace,
-                            int32_t workspace_bytes, ak_ik_result *res, ak_error *err)
+AKW int32_t akw_jacobian_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world, int32_t method,
+                            const int32_t *chain, int32_t chain_length, const float *target,
+                            const int32_t *joints, int32_t joint_count, const int32_t *effectors,
+                            const float *targets, const float *effector_weights,
+                            int32_t effector_count, float damping, int32_t max_iterations,
+                            float tolerance, float weight, void *workspace, int32_t workspace_bytes,
+                            ak_ik_result *res, ak_error *err)
 {
     ak_jacobian_ik_params p = ak_jacobian_ik_defaults();
     p.skeleton = sk;
@@ -136,6 +136,15 @@ AKW int32_t akw_jacobian_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *wo
     return ak_jacobian_ik_run(&p, local, world, res, err);
 }
 
+/* The aim axes of aim and look-at: each pointer may be NULL (keep the default). */
+static void aim_axes(const float *forward, const float *up, const float *world_up,
+                     ak_vec3 *forward_out, ak_vec3 *up_out, ak_vec3 *world_up_out)
+{
+    if (forward) *forward_out = v3(forward);
+    if (up) *up_out = v3(up);
+    if (world_up) *world_up_out = v3(world_up);
+}
+
 /* forward, up, world_up: NULL for the defaults. */
 AKW int32_t akw_aim_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world, int32_t joint,
                        const float *target, const float *forward, const float *up,
@@ -146,9 +155,7 @@ AKW int32_t akw_aim_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world, 
     p.skeleton = sk;
     p.joint = joint;
     p.target = v3(target);
-    if (forward) p.forward = v3(forward);
-    if (up) p.up = v3(up);
-    if (world_up) p.world_up = v3(world_up);
+    aim_axes(forward, up, world_up, &p.forward, &p.up, &p.world_up);
     p.clamp_weight = clamp_weight;
     p.weight = weight;
     return ak_aim_ik_run(&p, local, world, res, err);
@@ -166,9 +173,7 @@ AKW int32_t akw_look_at(const ak_skeleton *sk, ak_xform *local, ak_xform *world,
     p.chain_length = chain_length;
     p.joint_weights = joint_weights;
     p.target = v3(target);
-    if (forward) p.forward = v3(forward);
-    if (up) p.up = v3(up);
-    if (world_up) p.world_up = v3(world_up);
+    aim_axes(forward, up, world_up, &p.forward, &p.up, &p.world_up);
     p.clamp_weight = clamp_weight;
     p.weight = weight;
     return ak_look_at_run(&p, local, world, res, err);
@@ -276,12 +281,22 @@ static ak_retarget_params retarget_params(const ak_skeleton *source, const ak_cl
  * stance frames x4 (left/right foot, left/right hand), pinned_runs, max_pin_error. */
 static void info_floats(const ak_retarget_info *i, float *out)
 {
-    const float v[16] = {i->scale, i->leg_ratio, i->heading_offset, i->source_sole,
-                         i->target_sole, i->source_floor, i->target_floor,
-                         (float)i->mapped_joints, (float)i->chain_joints, (float)i->rest_joints,
-                         (float)i->stance_frames[0], (float)i->stance_frames[1],
-                         (float)i->stance_frames[2], (float)i->stance_frames[3],
-                         (float)i->pinned_runs, i->max_pin_error};
+    const float v[16] = {i->scale,
+                         i->leg_ratio,
+                         i->heading_offset,
+                         i->source_sole,
+                         i->target_sole,
+                         i->source_floor,
+                         i->target_floor,
+                         (float)i->mapped_joints,
+                         (float)i->chain_joints,
+                         (float)i->rest_joints,
+                         (float)i->stance_frames[0],
+                         (float)i->stance_frames[1],
+                         (float)i->stance_frames[2],
+                         (float)i->stance_frames[3],
+                         (float)i->pinned_runs,
+                         i->max_pin_error};
     memcpy(out, v, sizeof v);
 }
 
@@ -291,9 +306,9 @@ AKW int32_t akw_retarget_run(const ak_skeleton *source, const ak_clip *source_cl
                              int32_t contacts, int32_t pin_hands, float fade_time,
                              ak_clip **out_clip, float *info_out, ak_error *err)
 {
-    ak_retarget_params p = retarget_params(source, source_clip, target, source_overrides,
-                                           target_overrides, scale, floor_height, contacts,
-                                           pin_hands, fade_time);
+    ak_retarget_params p =
+        retarget_params(source, source_clip, target, source_overrides, target_overrides, scale,
+                        floor_height, contacts, pin_hands, fade_time);
     ak_retarget_info info;
     memset(&info, 0, sizeof info);
     int32_t st = ak_retarget_run(&p, out_clip, &info, err);
@@ -302,12 +317,12 @@ AKW int32_t akw_retarget_run(const ak_skeleton *source, const ak_clip *source_cl
 }
 
 AKW ak_retargeter *akw_retargeter_create(const ak_skeleton *source, const ak_skeleton *target,
-                                         const char *source_overrides,
-                                         const char *target_overrides, float scale,
-                                         float floor_height, float *info_out, ak_error *err)
+                                         const char *source_overrides, const char *target_overrides,
+                                         float scale, float floor_height, float *info_out,
+                                         ak_error *err)
 {
-    ak_retarget_params p = retarget_params(source, NULL, target, source_overrides,
-                                           target_overrides, scale, floor_height, 0, 0, -1.0f);
+    ak_retarget_params p = retarget_params(source, NULL, target, source_overrides, target_overrides,
+                                           scale, floor_height, 0, 0, -1.0f);
     ak_retargeter *r = NULL;
     if (ak_retargeter_create(&p, &r, err) != AK_OK) return NULL;
     ak_retarget_info info;
