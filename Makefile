@@ -124,7 +124,7 @@ lint: build
 
 # Every C file and header formatted as .clang-format says (clang-format 14).
 format-check:
-	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
+	sh tools/check_format.sh
 
 install: build
 	cmake --install $(BUILD)

@@ -13,7 +13,7 @@
 /* A humanoid-shaped random skeleton with `n` joints (depth-first: a spine with limbs). */
 static ak_skeleton *make_skeleton(int n, unsigned seed)
 {
-    char (*names)[16] = malloc(sizeof *names * (size_t)n);
+    char(*names)[16] = malloc(sizeof *names * (size_t)n);
     const char **ptrs = malloc(sizeof *ptrs * (size_t)n);
     int32_t *parents = malloc(sizeof *parents * (size_t)n);
     ak_xform *rest = malloc(sizeof *rest * (size_t)n);
@@ -24,13 +24,17 @@ static ak_skeleton *make_skeleton(int n, unsigned seed)
         /* chains of 5 joints hanging off the root (depth 5, like legs, arms and spine) */
         parents[j] = j == 0 ? -1 : (j % 5 == 1 ? 0 : j - 1);
         rest[j] = ak_xform_identity();
-        rest[j].translation = ak_vec3_make((float)(rand() % 100) / 500.0f, 0.1f + (float)(rand() % 100) / 400.0f, 0.0f);
+        rest[j].translation = ak_vec3_make((float)(rand() % 100) / 500.0f,
+                                           0.1f + (float)(rand() % 100) / 400.0f, 0.0f);
     }
     ak_skeleton_desc d = {n, ptrs, parents, rest, NULL, NULL};
     ak_skeleton *s = NULL;
     ak_error err;
     if (ak_skeleton_create(&d, &s, &err) != AK_OK) fprintf(stderr, "skeleton: %s\n", err.message);
-    free(names); free(ptrs); free(parents); free(rest);
+    free(names);
+    free(ptrs);
+    free(parents);
+    free(rest);
     return s;
 }
 
@@ -40,8 +44,11 @@ static ak_clip *make_clip(int joints, int frames)
     ak_clip_create(joints, frames, 1.0f / 30.0f, NULL, &c, NULL);
     for (int f = 0; f < frames; ++f) {
         for (int j = 0; j < joints; ++j) {
-            ak_vec3 e = {0.5f * sinf(0.1f * (float)f + (float)j), 0.4f * cosf(0.07f * (float)f * (float)(j % 3 + 1)), 0.3f * sinf(0.13f * (float)f)};
-            c->rotations[(size_t)f * (size_t)joints + (size_t)j] = ak_quat_from_euler(e, AK_ORDER_ZYX);
+            ak_vec3 e = {0.5f * sinf(0.1f * (float)f + (float)j),
+                         0.4f * cosf(0.07f * (float)f * (float)(j % 3 + 1)),
+                         0.3f * sinf(0.13f * (float)f)};
+            c->rotations[(size_t)f * (size_t)joints + (size_t)j] =
+                ak_quat_from_euler(e, AK_ORDER_ZYX);
         }
         c->translations[f] = ak_vec3_make(0.02f * (float)f, 1.0f, 0.0f);
     }
@@ -65,7 +72,8 @@ static void run_play(void *arg)
     play_job *p = (play_job *)arg;
     for (int call = 0; call < p->calls; ++call) {
         ak_clip_sample_fk_batch(p->c, p->s, p->times, p->characters, p->interp, p->world);
-        for (int i = 0; i < p->characters; ++i) p->times[i] += 1.0f / 60.0f;
+        for (int i = 0; i < p->characters; ++i)
+            p->times[i] += 1.0f / 60.0f;
     }
     akb_sink(p->world, sizeof(ak_xform) * (size_t)p->s->joint_count);
 }
@@ -96,26 +104,45 @@ static void bench_playback(int joints)
     ak_skeleton *s = make_skeleton(joints, 7u + (unsigned)joints);
     ak_clip *c = make_clip(joints, 300);
     const int big = 1000;
-    play_job p = {s, c, 1, 20000, calloc(big, sizeof(float)), malloc(sizeof(ak_xform) * (size_t)joints * big), AK_INTERP_LINEAR};
-    single_job sj = {s, c, 20000, 0.0f, malloc(sizeof(ak_xform) * (size_t)joints), malloc(sizeof(ak_xform) * (size_t)joints)};
+    play_job p = {s,
+                  c,
+                  1,
+                  20000,
+                  calloc(big, sizeof(float)),
+                  malloc(sizeof(ak_xform) * (size_t)joints * big),
+                  AK_INTERP_LINEAR};
+    single_job sj = {s,
+                     c,
+                     20000,
+                     0.0f,
+                     malloc(sizeof(ak_xform) * (size_t)joints),
+                     malloc(sizeof(ak_xform) * (size_t)joints)};
     double sec1s = akb_median_seconds(run_single, &sj, 21);
     double sec1 = akb_median_seconds(run_play, &p, 21);
-    for (int i = 0; i < big; ++i) p.times[i] = 0.0137f * (float)i;
+    for (int i = 0; i < big; ++i)
+        p.times[i] = 0.0137f * (float)i;
     p.characters = big;
     p.calls = 20;
     double secn = akb_median_seconds(run_play, &p, 21);
     ak_clip_prepare_cubic(c);
     p.interp = AK_INTERP_CUBIC;
     double secn_cubic = akb_median_seconds(run_play, &p, 11);
-    printf("| %d joints | %.2f | %.2f | %.2f | %.2f |\n", joints,
-           sec1s / (20000.0 * joints) * 1e9, sec1 / (20000.0 * joints) * 1e9,
-           secn / (20.0 * big * joints) * 1e9, secn_cubic / (20.0 * big * joints) * 1e9);
-    free(p.times); free(p.world); free(sj.local); free(sj.world);
+    printf("| %d joints | %.2f | %.2f | %.2f | %.2f |\n", joints, sec1s / (20000.0 * joints) * 1e9,
+           sec1 / (20000.0 * joints) * 1e9, secn / (20.0 * big * joints) * 1e9,
+           secn_cubic / (20.0 * big * joints) * 1e9);
+    free(p.times);
+    free(p.world);
+    free(sj.local);
+    free(sj.world);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s);
 }
 
-typedef struct parse_job { char *text; size_t size; int ok; } parse_job;
+typedef struct parse_job {
+    char *text;
+    size_t size;
+    int ok;
+} parse_job;
 static void run_parse(void *arg)
 {
     parse_job *p = (parse_job *)arg;
@@ -132,17 +159,26 @@ static void bench_parse(const char *dir)
     char path[1024];
     snprintf(path, sizeof path, "%s/arena_louise_stand_walk_cycle.bvh", dir);
     FILE *f = fopen(path, "rb");
-    if (!f) { printf("parse: %s not found, skipped\n", path); return; }
+    if (!f) {
+        printf("parse: %s not found, skipped\n", path);
+        return;
+    }
     fseek(f, 0, SEEK_END);
     long size = ftell(f);
     fseek(f, 0, SEEK_SET);
     parse_job p = {malloc((size_t)size), (size_t)size, 0};
-    if (fread(p.text, 1, (size_t)size, f) != (size_t)size) { fclose(f); free(p.text); return; }
+    if (fread(p.text, 1, (size_t)size, f) != (size_t)size) {
+        fclose(f);
+        free(p.text);
+        return;
+    }
     fclose(f);
     double sec = akb_median_seconds(run_parse, &p, 15);
-    if (!p.ok) printf("parse: the reader failed on the file\n");
-    else printf("BVH parse (arena_louise, %.2f MB, in memory): median %.2f ms, %.0f MB/s\n",
-                (double)size / 1e6, sec * 1e3, (double)size / 1e6 / sec);
+    if (!p.ok)
+        printf("parse: the reader failed on the file\n");
+    else
+        printf("BVH parse (arena_louise, %.2f MB, in memory): median %.2f ms, %.0f MB/s\n",
+               (double)size / 1e6, sec * 1e3, (double)size / 1e6 / sec);
     free(p.text);
 }
 
@@ -151,8 +187,10 @@ int main(int argc, char **argv)
     const char *env = getenv("AK_MOCAP_DIR");
     const char *dir = argc > 1 ? argv[1] : (env && *env ? env : "tests/data/mocap");
     bench_parse(dir);
-    printf("\nClip sample + FK, ns per joint (median of 21 runs; keys at 30 Hz, +1/60 s per call)\n\n");
-    printf("| skeleton | 1 char, sample then FK | 1 char, fused | 1,000 chars, fused | 1,000 chars, cubic |\n");
+    printf("\nClip sample + FK, ns per joint (median of 21 runs; keys at 30 Hz, +1/60 s per "
+           "call)\n\n");
+    printf("| skeleton | 1 char, sample then FK | 1 char, fused | 1,000 chars, fused | 1,000 "
+           "chars, cubic |\n");
     printf("|---|---|---|---|---|\n");
     bench_playback(31);
     bench_playback(60);

@@ -34,7 +34,10 @@ double akb_percentile(const double *values, int n, double p)
     return v;
 }
 
-double akb_median(const double *values, int n) { return akb_percentile(values, n, 0.5); }
+double akb_median(const double *values, int n)
+{
+    return akb_percentile(values, n, 0.5);
+}
 
 double akb_median_seconds(void (*fn)(void *), void *arg, int repeats)
 {
@@ -54,5 +57,6 @@ static volatile unsigned char g_sink;
 void akb_sink(const void *p, size_t bytes)
 {
     const unsigned char *c = (const unsigned char *)p;
-    for (size_t i = 0; i < bytes; i += 64) g_sink ^= c[i];
+    for (size_t i = 0; i < bytes; i += 64)
+        g_sink ^= c[i];
 }

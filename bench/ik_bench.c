@@ -14,8 +14,14 @@
 #include "ik_bench_common.h"
 
 /* Solver rows: the library's ak_ik_kind order. */
-enum { S_LIMB = AK_IK_LIMB, S_CCD = AK_IK_CCD, S_FABRIK = AK_IK_FABRIK, S_PINV = AK_IK_JACOBIAN,
-       S_DLS = AK_IK_DLS, S_COUNT = AK_IK_KIND_COUNT };
+enum {
+    S_LIMB = AK_IK_LIMB,
+    S_CCD = AK_IK_CCD,
+    S_FABRIK = AK_IK_FABRIK,
+    S_PINV = AK_IK_JACOBIAN,
+    S_DLS = AK_IK_DLS,
+    S_COUNT = AK_IK_KIND_COUNT
+};
 static const char *const k_names[S_COUNT] = {"limb (two-bone)", "CCD", "FABRIK",
                                              "Jacobian pseudo-inverse", "Jacobian DLS"};
 
@@ -64,7 +70,8 @@ static row_stats run_row(bench_ctx *c, int solver, const ak_vec3 *targets)
         it_sum += r.iterations;
         iters[t] = r.iterations;
         double t0 = akb_now();
-        for (int k = 0; k < reps; ++k) solve_once(c, solver, targets[t], &r);
+        for (int k = 0; k < reps; ++k)
+            solve_once(c, solver, targets[t], &r);
         times[t] = (akb_now() - t0) / reps;
         akb_sink(c->world, sizeof(ak_xform) * (size_t)(c->n + 1));
     }
@@ -78,8 +85,8 @@ static row_stats run_row(bench_ctx *c, int solver, const ak_vec3 *targets)
 
 static void print_row(const char *name, int n, row_stats s)
 {
-    printf("| %-26s | %2d | %6.1f%% | %6.1f | %4.0f | %9.3f |\n", name, n, 100.0 * s.success, s.mean_it,
-           s.p95_it, s.median_us);
+    printf("| %-26s | %2d | %6.1f%% | %6.1f | %4.0f | %9.3f |\n", name, n, 100.0 * s.success,
+           s.mean_it, s.p95_it, s.median_us);
 }
 
 /* Nanoseconds per call of the single-joint solves, median of 101 batches of 2,000 calls
@@ -98,7 +105,9 @@ static void single_batch(void *arg)
     ak_ik_result r;
     ak_limb_ik_params lp = ak_limb_ik_defaults();
     lp.skeleton = c->skel;
-    lp.upper = 0; lp.middle = 1; lp.end = 2;
+    lp.upper = 0;
+    lp.middle = 1;
+    lp.end = 2;
     ak_aim_ik_params ap = ak_aim_ik_defaults();
     ap.skeleton = c->skel;
     ap.joint = 1;
@@ -173,12 +182,13 @@ int main(void)
     row_stats all[4][S_COUNT];
     memset(all, 0, sizeof all);
     printf("## IK benchmark\n\n");
-    printf("Chains of N unit bones (ball joints), %d reachable targets each (FK of random angles),\n"
-           "start pose a gentle arc, tolerance %.0e of the chain length, iteration cap %d.\n"
-           "Time: median of one cold solve (restore start pose + solve).\n\n",
-           AKB_IK_TARGETS, (double)AKB_IK_TOLERANCE, AKB_IK_MAX_ITERATIONS);
-    printf("| %-26s | %2s | %7s | %6s | %4s | %9s |\n", "solver", "N", "success", "mean it",
-           "p95", "median us");
+    printf(
+        "Chains of N unit bones (ball joints), %d reachable targets each (FK of random angles),\n"
+        "start pose a gentle arc, tolerance %.0e of the chain length, iteration cap %d.\n"
+        "Time: median of one cold solve (restore start pose + solve).\n\n",
+        AKB_IK_TARGETS, (double)AKB_IK_TOLERANCE, AKB_IK_MAX_ITERATIONS);
+    printf("| %-26s | %2s | %7s | %6s | %4s | %9s |\n", "solver", "N", "success", "mean it", "p95",
+           "median us");
     printf("|----------------------------|----|---------|--------|------|-----------|\n");
     for (int si = 0; si < 4; ++si) {
         const int n = akb_ik_sizes[si];
@@ -186,7 +196,8 @@ int main(void)
         if (!s) return 1;
         ctx.skel = s;
         ctx.n = n;
-        for (int j = 0; j <= n; ++j) ctx.chain[j] = j;
+        for (int j = 0; j <= n; ++j)
+            ctx.chain[j] = j;
         float zyx[3 * 64];
         akb_ik_start_angles(n, zyx);
         akb_ik_pose(s, zyx, ctx.start_local);
@@ -224,13 +235,16 @@ int main(void)
     /* Goals of issue 3. */
     const row_stats dls7 = all[1][S_DLS], pinv7 = all[1][S_PINV];
     printf("\nGoals:\n");
-    printf("- limb under 70 ns: %.1f ns (corrections) -> %s\n", limb_solve, limb_solve < 70.0 ? "met" : "NOT met");
-    printf("- aim under 40 ns: %.1f ns (correction) -> %s\n", aim_solve, aim_solve < 40.0 ? "met" : "NOT met");
+    printf("- limb under 70 ns: %.1f ns (corrections) -> %s\n", limb_solve,
+           limb_solve < 70.0 ? "met" : "NOT met");
+    printf("- aim under 40 ns: %.1f ns (correction) -> %s\n", aim_solve,
+           aim_solve < 40.0 ? "met" : "NOT met");
     printf("- FABRIK fewer mean iterations than CCD at N=10: %.1f vs %.1f -> %s\n",
            all[2][S_FABRIK].mean_it, all[2][S_CCD].mean_it,
            all[2][S_FABRIK].mean_it < all[2][S_CCD].mean_it ? "met" : "NOT met");
     if (have_kdl && lma_us > 0.0) {
-        printf("- Jacobian >= 10x faster than KDL LMA at N=7 (same success): DLS %.1fx (%.1f%% vs %.1f%%), "
+        printf("- Jacobian >= 10x faster than KDL LMA at N=7 (same success): DLS %.1fx (%.1f%% vs "
+               "%.1f%%), "
                "pseudo-inverse %.1fx (%.1f%%)\n",
                lma_us / dls7.median_us, 100.0 * dls7.success, 100.0 * lma_success,
                lma_us / pinv7.median_us, 100.0 * pinv7.success);

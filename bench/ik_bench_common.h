@@ -15,16 +15,18 @@
 
 #include "animkit/animkit.h"
 
-#define AKB_IK_TARGETS 1000
-#define AKB_IK_TOLERANCE 1e-4f
+#define AKB_IK_TARGETS        1000
+#define AKB_IK_TOLERANCE      1e-4f
 #define AKB_IK_MAX_ITERATIONS 100
-#define AKB_IK_START_Z 0.2f
-#define AKB_IK_START_Y 0.0f
-#define AKB_IK_START_X 0.1f
+#define AKB_IK_START_Z        0.2f
+#define AKB_IK_START_Y        0.0f
+#define AKB_IK_START_X        0.1f
 
 static const int akb_ik_sizes[4] = {2, 7, 10, 30};
 
-typedef struct akb_rng { uint64_t s; } akb_rng;
+typedef struct akb_rng {
+    uint64_t s;
+} akb_rng;
 
 static inline double akb_rng_unit(akb_rng *r)
 {
@@ -69,8 +71,8 @@ static inline void akb_ik_pose(const ak_skeleton *s, const float *zyx, ak_xform 
 {
     ak_pose_rest(s, local);
     for (int j = 0; j + 1 < s->joint_count; ++j)
-        local[j].rotation = ak_quat_from_euler(ak_vec3_make(zyx[3 * j + 2], zyx[3 * j + 1], zyx[3 * j]),
-                                               AK_ORDER_ZYX);
+        local[j].rotation = ak_quat_from_euler(
+            ak_vec3_make(zyx[3 * j + 2], zyx[3 * j + 1], zyx[3 * j]), AK_ORDER_ZYX);
 }
 
 static inline void akb_ik_start_angles(int n, float *zyx)
@@ -89,7 +91,8 @@ static inline void akb_ik_targets(const ak_skeleton *s, int n, ak_vec3 *targets)
     float zyx[3 * 64];
     ak_xform local[64], world[64];
     for (int t = 0; t < AKB_IK_TARGETS; ++t) {
-        for (int k = 0; k < 3 * n; ++k) zyx[k] = (float)(2.0 * akb_rng_unit(&rng) - 1.0);
+        for (int k = 0; k < 3 * n; ++k)
+            zyx[k] = (float)(2.0 * akb_rng_unit(&rng) - 1.0);
         akb_ik_pose(s, zyx, local);
         ak_fk(s, local, world);
         targets[t] = world[n].translation;

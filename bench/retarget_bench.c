@@ -29,7 +29,8 @@ static void run_clip(void *arg)
 {
     job *j = (job *)arg;
     ak_clip *out = NULL;
-    if (ak_retarget_run(&j->p, &out, NULL, NULL) == AK_OK) akb_sink(out->rotations, sizeof(ak_quat));
+    if (ak_retarget_run(&j->p, &out, NULL, NULL) == AK_OK)
+        akb_sink(out->rotations, sizeof(ak_quat));
     ak_clip_destroy(out);
 }
 
@@ -37,11 +38,13 @@ static void run_clip(void *arg)
 static void run_sample(void *arg)
 {
     job *j = (job *)arg;
-    for (int32_t f = 0; f < j->frames; ++f) ak_clip_frame(j->p.source_clip, j->p.source, f, j->src_local);
+    for (int32_t f = 0; f < j->frames; ++f)
+        ak_clip_frame(j->p.source_clip, j->p.source, f, j->src_local);
     akb_sink(j->src_local, sizeof(ak_xform));
 }
 
-static void bench_pair(const char *name, const ak_skeleton *src, const ak_clip *clip, const ak_skeleton *dst)
+static void bench_pair(const char *name, const ak_skeleton *src, const ak_clip *clip,
+                       const ak_skeleton *dst)
 {
     job j;
     memset(&j, 0, sizeof j);
@@ -60,10 +63,11 @@ static void bench_pair(const char *name, const ak_skeleton *src, const ak_clip *
     const double plain = akb_median_seconds(run_clip, &j, 11);
     j.p.contacts = 1;
     const double contacts = akb_median_seconds(run_clip, &j, 11);
-    printf("%-22s %3d -> %3d joints, %4d frames | live pose %6.1f ns/joint/frame (%5.2f us/frame) | "
-           "clip run %6.1f ns/joint/frame, with contact IK %6.1f ns/joint/frame (%.2f ms/clip)\n",
-           name, (int)src->joint_count, (int)dst->joint_count, (int)j.frames, 1e9 * pose / per,
-           1e6 * pose / j.frames, 1e9 * plain / per, 1e9 * contacts / per, 1e3 * contacts);
+    printf(
+        "%-22s %3d -> %3d joints, %4d frames | live pose %6.1f ns/joint/frame (%5.2f us/frame) | "
+        "clip run %6.1f ns/joint/frame, with contact IK %6.1f ns/joint/frame (%.2f ms/clip)\n",
+        name, (int)src->joint_count, (int)dst->joint_count, (int)j.frames, 1e9 * pose / per,
+        1e6 * pose / j.frames, 1e9 * plain / per, 1e9 * contacts / per, 1e3 * contacts);
     free(j.src_local);
     free(j.dst_local);
     ak_retargeter_destroy(j.rt);
@@ -74,7 +78,8 @@ int main(int argc, char **argv)
     char path[1024], other[1024];
     const char *dir = getenv("AK_MOCAP_DIR");
     snprintf(path, sizeof path, "%s/cmu_02_01_walk.bvh", dir ? dir : "tests/data/mocap");
-    snprintf(other, sizeof other, "%s/arena_louise_stand_walk_cycle.bvh", dir ? dir : "tests/data/mocap");
+    snprintf(other, sizeof other, "%s/arena_louise_stand_walk_cycle.bvh",
+             dir ? dir : "tests/data/mocap");
     if (argc >= 2) snprintf(path, sizeof path, "%s", argv[1]);
     ak_skeleton *cmu = NULL, *louise = NULL, *biped = NULL;
     ak_clip *clip = NULL, *louise_clip = NULL, *walk = NULL;
@@ -88,7 +93,11 @@ int main(int argc, char **argv)
     bench_pair("cmu walk -> biped", cmu, clip, biped);
     bench_pair("cmu walk -> louise", cmu, clip, louise);
     bench_pair("cmu walk -> cmu", cmu, clip, cmu);
-    ak_skeleton_destroy(cmu); ak_skeleton_destroy(louise); ak_skeleton_destroy(biped);
-    ak_clip_destroy(clip); ak_clip_destroy(louise_clip); ak_clip_destroy(walk);
+    ak_skeleton_destroy(cmu);
+    ak_skeleton_destroy(louise);
+    ak_skeleton_destroy(biped);
+    ak_clip_destroy(clip);
+    ak_clip_destroy(louise_clip);
+    ak_clip_destroy(walk);
     return 0;
 }

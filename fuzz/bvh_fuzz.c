@@ -17,8 +17,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static int utf8_valid(const unsigned char *p)
 {
     while (*p) {
-        int n = *p < 0x80 ? 1 : *p >= 0xC2 && *p <= 0xDF ? 2 : *p >= 0xE0 && *p <= 0xEF ? 3
-                                                         : *p >= 0xF0 && *p <= 0xF4 ? 4 : 0;
+        int n = *p < 0x80                  ? 1
+                : *p >= 0xC2 && *p <= 0xDF ? 2
+                : *p >= 0xE0 && *p <= 0xEF ? 3
+                : *p >= 0xF0 && *p <= 0xF4 ? 4
+                                           : 0;
         if (!n) return 0;
         for (int i = 1; i < n; ++i)
             if ((p[i] & 0xC0) != 0x80) return 0;
@@ -53,7 +56,8 @@ static void gltf_round_trip(const ak_skeleton *s, const ak_clip *c, int binary)
     const int32_t skip = roots > 1 ? 1 : 0;
     if (g->joint_count != s->joint_count + skip) abort();
     for (int32_t j = 0; j < s->joint_count; ++j)
-        if (utf8_valid((const unsigned char *)s->names[j]) && strcmp(s->names[j], g->names[j + skip]) != 0)
+        if (utf8_valid((const unsigned char *)s->names[j]) &&
+            strcmp(s->names[j], g->names[j + skip]) != 0)
             abort();
     ak_skeleton_destroy(g);
     ak_free(doc);
@@ -89,7 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (c2->frame_time != c->frame_time) abort();
         for (int32_t j = 0; j < s->joint_count; ++j) {
             if (strcmp(s->names[j], s2->names[j]) != 0 || s->parents[j] != s2->parents[j]) abort();
-            if (memcmp(&s->rest_local[j].translation, &s2->rest_local[j].translation, sizeof(ak_vec3)) != 0 &&
+            if (memcmp(&s->rest_local[j].translation, &s2->rest_local[j].translation,
+                       sizeof(ak_vec3)) != 0 &&
                 !(s->rest_local[j].translation.x == s2->rest_local[j].translation.x &&
                   s->rest_local[j].translation.y == s2->rest_local[j].translation.y &&
                   s->rest_local[j].translation.z == s2->rest_local[j].translation.z))

@@ -14,8 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ak_gltf_read_skin_memory(data, size, NULL, 0, &s, &err) == AK_OK) {
         for (int32_t j = 0; j < s->joint_count; ++j) {
             const ak_xform *x = &s->rest_local[j];
-            if (!isfinite(x->translation.x) || !isfinite(x->translation.y) || !isfinite(x->translation.z) ||
-                !isfinite(x->rotation.w))
+            if (!isfinite(x->translation.x) || !isfinite(x->translation.y) ||
+                !isfinite(x->translation.z) || !isfinite(x->rotation.w))
                 abort();
         }
         ak_skeleton_destroy(s);

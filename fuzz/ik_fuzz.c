@@ -17,13 +17,17 @@ typedef struct reader {
     size_t size, pos;
 } reader;
 
-static uint8_t next_byte(reader *r) { return r->pos < r->size ? r->data[r->pos++] : 0; }
+static uint8_t next_byte(reader *r)
+{
+    return r->pos < r->size ? r->data[r->pos++] : 0;
+}
 
 /* A finite float from the input: raw bits, non-finite mapped to 0, optionally scaled. */
 static float next_float(reader *r)
 {
     uint32_t bits = 0;
-    for (int i = 0; i < 4; ++i) bits |= (uint32_t)next_byte(r) << (8 * i);
+    for (int i = 0; i < 4; ++i)
+        bits |= (uint32_t)next_byte(r) << (8 * i);
     float f;
     memcpy(&f, &bits, sizeof f);
     if (!isfinite(f)) f = 0.0f;
@@ -50,11 +54,15 @@ static ak_vec3 next_vec(reader *r, float range)
 
 static ak_quat next_quat(reader *r)
 {
-    ak_quat q = {next_moderate(r, 1.0f), next_moderate(r, 1.0f), next_moderate(r, 1.0f), next_moderate(r, 1.0f)};
+    ak_quat q = {next_moderate(r, 1.0f), next_moderate(r, 1.0f), next_moderate(r, 1.0f),
+                 next_moderate(r, 1.0f)};
     return ak_quat_normalize(q);
 }
 
-static float next_unit_interval(reader *r) { return (float)next_byte(r) / 255.0f; }
+static float next_unit_interval(reader *r)
+{
+    return (float)next_byte(r) / 255.0f;
+}
 
 static void check_pose(const ak_xform *local, const ak_xform *world, int count, const char *who)
 {
@@ -79,7 +87,8 @@ static void check_pose(const ak_xform *local, const ak_xform *world, int count, 
 static void check_result(int32_t st, const ak_ik_result *r, const char *who)
 {
     if (st == AK_OK && (!isfinite(r->error) || r->error < 0.0f || r->iterations < 0)) {
-        fprintf(stderr, "%s: bad result (error %g, iterations %d)\n", who, (double)r->error, (int)r->iterations);
+        fprintf(stderr, "%s: bad result (error %g, iterations %d)\n", who, (double)r->error,
+                (int)r->iterations);
         abort();
     }
 }
@@ -108,7 +117,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     ak_xform local0[MAXN + 2], world0[MAXN + 2], local[MAXN + 2], world[MAXN + 2];
     ak_pose_rest(s, local0);
-    for (int j = 0; j < count; ++j) local0[j].rotation = next_quat(&r);
+    for (int j = 0; j < count; ++j)
+        local0[j].rotation = next_quat(&r);
     ak_fk(s, local0, world0);
     for (int j = 0; j < count; ++j) {
         const ak_vec3 w = world0[j].translation;
@@ -120,8 +130,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     int32_t chain[MAXN];
-    for (int i = 0; i < n; ++i) chain[i] = i;
-    const ak_vec3 target = ak_vec3_scale(next_vec(&r, 4.0f), scale * (next_byte(&r) < 8 ? 1e6f : 1.0f));
+    for (int i = 0; i < n; ++i)
+        chain[i] = i;
+    const ak_vec3 target =
+        ak_vec3_scale(next_vec(&r, 4.0f), scale * (next_byte(&r) < 8 ? 1e6f : 1.0f));
     const ak_vec3 pole = ak_vec3_scale(next_vec(&r, 4.0f), scale);
     const float weight = next_byte(&r) < 16 ? next_float(&r) : next_unit_interval(&r);
     const float tolerance = next_unit_interval(&r) * 1e-2f;
@@ -131,9 +143,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         joint_weights[i] = next_unit_interval(&r);
         const uint8_t kind = next_byte(&r) % 3;
         const float lo = -3.14159f * next_unit_interval(&r), hi = 3.14159f * next_unit_interval(&r);
-        if (kind == 1) limits[i] = ak_ik_limit_hinge(next_vec(&r, 1.0f), lo, hi);
-        else if (kind == 2) limits[i] = ak_ik_limit_cone(next_vec(&r, 1.0f), 3.14159f * next_unit_interval(&r), lo, hi);
-        else limits[i] = ak_ik_limit_none();
+        if (kind == 1)
+            limits[i] = ak_ik_limit_hinge(next_vec(&r, 1.0f), lo, hi);
+        else if (kind == 2)
+            limits[i] =
+                ak_ik_limit_cone(next_vec(&r, 1.0f), 3.14159f * next_unit_interval(&r), lo, hi);
+        else
+            limits[i] = ak_ik_limit_none();
     }
     const uint8_t flags = next_byte(&r);
     const size_t bytes = sizeof(ak_xform) * (size_t)count;
@@ -147,7 +163,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(world, world0, bytes);
         ak_limb_ik_params p = ak_limb_ik_defaults();
         p.skeleton = s;
-        p.upper = 0; p.middle = 1; p.end = 2;
+        p.upper = 0;
+        p.middle = 1;
+        p.end = 2;
         p.target = target;
         p.use_pole = flags & 1;
         p.pole = pole;
@@ -181,7 +199,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.max_iterations = 1 + next_byte(&r) % 50;
         p.tolerance = tolerance;
         p.weight = weight;
-        st = solver == 0 ? ak_ccd_ik_run(&p, local, world, &res, NULL) : ak_fabrik_ik_run(&p, local, world, &res, NULL);
+        st = solver == 0 ? ak_ccd_ik_run(&p, local, world, &res, NULL)
+                         : ak_fabrik_ik_run(&p, local, world, &res, NULL);
         check_result(st, &res, solver == 0 ? "ccd" : "fabrik");
         if (st == AK_OK) check_pose(local, world, count, solver == 0 ? "ccd" : "fabrik");
     }
@@ -206,7 +225,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ak_vec3 targets[2] = {target, pole};
         float eff_weights[2] = {next_unit_interval(&r), next_unit_interval(&r)};
         if ((flags & 32) && n >= 2) {
-            for (int i = 0; i < n - 1; ++i) joints[i] = i;
+            for (int i = 0; i < n - 1; ++i)
+                joints[i] = i;
             p.joints = joints;
             p.joint_count = n - 1;
             p.effectors = effectors;

@@ -15,19 +15,23 @@
 #include "animkit/animkit.h"
 
 /* Fails the test with a message when |a - b| > tol. */
-#define AKT_NEAR(a, b, tol)                                                                  \
-    do {                                                                                     \
-        double akt_a_ = (double)(a), akt_b_ = (double)(b), akt_t_ = (double)(tol);           \
-        if (!(fabs(akt_a_ - akt_b_) <= akt_t_))                                              \
-            fail_msg("%s = %.9g, %s = %.9g, differ by %.3g > %.3g", #a, akt_a_, #b, akt_b_,    \
-                     fabs(akt_a_ - akt_b_), akt_t_);                                         \
+#define AKT_NEAR(a, b, tol)                                                                        \
+    do {                                                                                           \
+        double akt_a_ = (double)(a), akt_b_ = (double)(b), akt_t_ = (double)(tol);                 \
+        if (!(fabs(akt_a_ - akt_b_) <= akt_t_))                                                    \
+            fail_msg("%s = %.9g, %s = %.9g, differ by %.3g > %.3g", #a, akt_a_, #b, akt_b_,        \
+                     fabs(akt_a_ - akt_b_), akt_t_);                                               \
     } while (0)
 
 /* xorshift64*: a deterministic RNG so property tests are reproducible. */
-typedef struct akt_rng { uint64_t s; } akt_rng;
+typedef struct akt_rng {
+    uint64_t s;
+} akt_rng;
 static inline uint64_t akt_next(akt_rng *r)
 {
-    r->s ^= r->s >> 12; r->s ^= r->s << 25; r->s ^= r->s >> 27;
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
     return r->s * 2685821657736338717ULL;
 }
 /* Uniform in [lo, hi). */
@@ -37,7 +41,8 @@ static inline float akt_uniform(akt_rng *r, float lo, float hi)
 }
 static inline ak_quat akt_random_quat(akt_rng *r)
 {
-    ak_quat q = {akt_uniform(r, -1, 1), akt_uniform(r, -1, 1), akt_uniform(r, -1, 1), akt_uniform(r, -1, 1)};
+    ak_quat q = {akt_uniform(r, -1, 1), akt_uniform(r, -1, 1), akt_uniform(r, -1, 1),
+                 akt_uniform(r, -1, 1)};
     return ak_quat_normalize(q);
 }
 
@@ -54,8 +59,12 @@ static inline const char *akt_mocap_path(const char *name, char *buf, size_t siz
     }
     snprintf(buf, size, "%.900s/%.100s", dir, name);
     FILE *f = fopen(buf, "rb");
-    if (!f) fail_msg("mocap file %s not found: tests/data/mocap ships with the repository (or set AK_MOCAP_DIR)", buf);
-    else fclose(f);
+    if (!f)
+        fail_msg("mocap file %s not found: tests/data/mocap ships with the repository (or set "
+                 "AK_MOCAP_DIR)",
+                 buf);
+    else
+        fclose(f);
     return buf;
 }
 

@@ -7,7 +7,8 @@
 int akcli_load_bvh(const char *path, ak_skeleton **skeleton, ak_clip **clip)
 {
     ak_error err;
-    if (ak_bvh_read_file(path, NULL, skeleton, clip, &err) != AK_OK) return ak_cli_file_error(path, &err);
+    if (ak_bvh_read_file(path, NULL, skeleton, clip, &err) != AK_OK)
+        return ak_cli_file_error(path, &err);
     return 0;
 }
 

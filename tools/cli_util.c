@@ -83,7 +83,9 @@ int ak_cli_parse_vec3(const char *s, ak_vec3 *v)
 {
     float f[3];
     if (parse_floats(s, f, 3) != 0) return -1;
-    v->x = f[0]; v->y = f[1]; v->z = f[2];
+    v->x = f[0];
+    v->y = f[1];
+    v->z = f[2];
     return 0;
 }
 
@@ -91,7 +93,8 @@ int ak_cli_parse_vec2(const char *s, float *a, float *b)
 {
     float f[2];
     if (parse_floats(s, f, 2) != 0) return -1;
-    *a = f[0]; *b = f[1];
+    *a = f[0];
+    *b = f[1];
     return 0;
 }
 

@@ -24,45 +24,85 @@ typedef struct edit_step {
 } edit_step;
 
 #define STEP_FIELD(f) offsetof(edit_step, f)
-static const ak_flag k_step_flags[] = { /* in edit_op order */
-    {.name = "trim", .type = AK_FLAG_TEXT, .offset = STEP_FIELD(trim), .size = 32, .metavar = "A:B",
+static const ak_flag k_step_flags[] = {
+    /* in edit_op order */
+    {.name = "trim",
+     .type = AK_FLAG_TEXT,
+     .offset = STEP_FIELD(trim),
+     .size = 32,
+     .metavar = "A:B",
      .help = "keep frames A..B (both included; A or B may be left out)"},
-    {.name = "fps", .type = AK_FLAG_FLOAT, .offset = STEP_FIELD(fps), .metavar = "N",
-     .range = "(0,100000]", .help = "resample to N frames per second (slerp between keys)"},
-    {.name = "mirror", .type = AK_FLAG_SWITCH, .offset = STEP_FIELD(on), .on = 1,
+    {.name = "fps",
+     .type = AK_FLAG_FLOAT,
+     .offset = STEP_FIELD(fps),
+     .metavar = "N",
+     .range = "(0,100000]",
+     .help = "resample to N frames per second (slerp between keys)"},
+    {.name = "mirror",
+     .type = AK_FLAG_SWITCH,
+     .offset = STEP_FIELD(on),
+     .on = 1,
      .help = "swap left and right through the sagittal plane (chosen from the rig)"},
-    {.name = "reset-root", .type = AK_FLAG_SWITCH, .offset = STEP_FIELD(on), .on = 1,
+    {.name = "reset-root",
+     .type = AK_FLAG_SWITCH,
+     .offset = STEP_FIELD(on),
+     .on = 1,
      .help = "move the clip so frame 0 stands at x = z = 0 facing +Z"},
-    {.name = "in-place", .type = AK_FLAG_SWITCH, .offset = STEP_FIELD(on), .on = 1,
+    {.name = "in-place",
+     .type = AK_FLAG_SWITCH,
+     .offset = STEP_FIELD(on),
+     .on = 1,
      .help = "remove root motion: no horizontal travel, no heading change"},
-    {.name = "units", .type = AK_FLAG_CHOICE, .offset = STEP_FIELD(units), .choices = "m|cm|mm|in|cmu",
+    {.name = "units",
+     .type = AK_FLAG_CHOICE,
+     .offset = STEP_FIELD(units),
+     .choices = "m|cm|mm|in|cmu",
      .help = "change units (the input's are detected from its height)"},
-    {.name = "append", .type = AK_FLAG_TEXT, .offset = STEP_FIELD(append), .metavar = "B.bvh",
+    {.name = "append",
+     .type = AK_FLAG_TEXT,
+     .offset = STEP_FIELD(append),
+     .metavar = "B.bvh",
      .help = "append a clip of the same skeleton, aligned and crossfaded (--blend)"},
 };
 static const ak_flag_table k_step_table = {"edit", k_step_flags,
                                            (int32_t)(sizeof k_step_flags / sizeof k_step_flags[0])};
 
 typedef struct edit_options {
-    float blend;                       /* --blend seconds for --append */
-    int32_t mirror_axis;               /* 0: from the rig, 1..3: x, y, z */
-    char humanoid[AK_FLAG_TEXT_MAX];   /* humanoid overrides */
-    int32_t order;                     /* 0: the input's main order, else ak_rot_order + 1 */
+    float blend;                     /* --blend seconds for --append */
+    int32_t mirror_axis;             /* 0: from the rig, 1..3: x, y, z */
+    char humanoid[AK_FLAG_TEXT_MAX]; /* humanoid overrides */
+    int32_t order;                   /* 0: the input's main order, else ak_rot_order + 1 */
 } edit_options;
 
 #define OPT_FIELD(f) offsetof(edit_options, f)
 static const ak_flag k_option_flags[] = {
-    {.name = "blend", .type = AK_FLAG_FLOAT, .offset = OPT_FIELD(blend), .metavar = "S", .def = "0.2",
-     .range = "[0,1000]", .help = "crossfade seconds for --append"},
-    {.name = "mirror-axis", .type = AK_FLAG_CHOICE, .offset = OPT_FIELD(mirror_axis), .def = "rig",
-     .choices = "rig|x|y|z", .help = "normal of the mirror plane"},
-    {.name = "humanoid", .type = AK_FLAG_TEXT, .offset = OPT_FIELD(humanoid), .metavar = "MAP",
+    {.name = "blend",
+     .type = AK_FLAG_FLOAT,
+     .offset = OPT_FIELD(blend),
+     .metavar = "S",
+     .def = "0.2",
+     .range = "[0,1000]",
+     .help = "crossfade seconds for --append"},
+    {.name = "mirror-axis",
+     .type = AK_FLAG_CHOICE,
+     .offset = OPT_FIELD(mirror_axis),
+     .def = "rig",
+     .choices = "rig|x|y|z",
+     .help = "normal of the mirror plane"},
+    {.name = "humanoid",
+     .type = AK_FLAG_TEXT,
+     .offset = OPT_FIELD(humanoid),
+     .metavar = "MAP",
      .help = "humanoid overrides slot=Joint,... (mirror, facing)"},
-    {.name = "order", .type = AK_FLAG_CHOICE, .offset = OPT_FIELD(order), .def = "input",
-     .choices = "input|XYZ|XZY|YXZ|YZX|ZXY|ZYX", .help = "rotation order of BVH output"},
+    {.name = "order",
+     .type = AK_FLAG_CHOICE,
+     .offset = OPT_FIELD(order),
+     .def = "input",
+     .choices = "input|XYZ|XZY|YXZ|YZX|ZXY|ZYX",
+     .help = "rotation order of BVH output"},
 };
-static const ak_flag_table k_option_table = {"edit", k_option_flags,
-                                             (int32_t)(sizeof k_option_flags / sizeof k_option_flags[0])};
+static const ak_flag_table k_option_table = {
+    "edit", k_option_flags, (int32_t)(sizeof k_option_flags / sizeof k_option_flags[0])};
 
 static void usage(FILE *out)
 {
@@ -74,8 +114,9 @@ static void usage(FILE *out)
     fprintf(out, "options:\n");
     ak_flags_help(&k_option_table, help, sizeof help);
     fputs(help, out);
-    fprintf(out, "  %-24s this help\n"
-                 "Example: animkit edit walk.bvh out.bvh --trim 1: --fps 30 --mirror --reset-root\n",
+    fprintf(out,
+            "  %-24s this help\n"
+            "Example: animkit edit walk.bvh out.bvh --trim 1: --fps 30 --mirror --reset-root\n",
             "-h, --help");
 }
 
@@ -106,7 +147,8 @@ static int32_t append_clip(const edit_step *v, const edit_options *o, const ak_s
     if (st != AK_OK) {
         char reason[sizeof err->message];
         snprintf(reason, sizeof reason, "%s", err->message);
-        if (err->line > 0) return ak_error_set(err, st, 0, "%s:%d: %s", v->append, (int)err->line, reason);
+        if (err->line > 0)
+            return ak_error_set(err, st, 0, "%s:%d: %s", v->append, (int)err->line, reason);
         return ak_error_set(err, st, 0, "%s: %s", v->append, reason);
     }
     ak_edit_concat_params p = ak_edit_concat_defaults();
@@ -121,7 +163,8 @@ static int32_t append_clip(const edit_step *v, const edit_options *o, const ak_s
 }
 
 /* Runs one step on (*s, *c), replacing them with the result. Prints what it did. */
-static int run_op(edit_op op, const edit_step *v, const edit_options *o, ak_skeleton **s, ak_clip **c)
+static int run_op(edit_op op, const edit_step *v, const edit_options *o, ak_skeleton **s,
+                  ak_clip **c)
 {
     static const ak_units k_units[] = {AK_UNITS_METRES, AK_UNITS_CENTIMETRES, AK_UNITS_MILLIMETRES,
                                        AK_UNITS_INCHES, AK_UNITS_CMU};
@@ -132,7 +175,8 @@ static int run_op(edit_op op, const edit_step *v, const edit_options *o, ak_skel
     int32_t st = AK_OK;
     if (op == OP_TRIM) {
         ak_edit_trim_params p = ak_edit_trim_defaults();
-        if (parse_trim(v->trim, &p)) return ak_cli_usage_error("edit", "bad --trim '%s': use A:B", v->trim);
+        if (parse_trim(v->trim, &p))
+            return ak_cli_usage_error("edit", "bad --trim '%s': use A:B", v->trim);
         st = ak_edit_trim_run(&p, *c, &out, &err);
     } else if (op == OP_FPS) {
         ak_edit_resample_params p = ak_edit_resample_defaults();
@@ -169,12 +213,13 @@ static int run_op(edit_op op, const edit_step *v, const edit_options *o, ak_skel
     }
     ak_clip_destroy(*c);
     *c = out;
-    fprintf(stderr, "  --%s -> %d frames at %.6g fps\n", k_step_flags[op].name, (int)out->frame_count,
-            1.0 / (double)out->frame_time);
+    fprintf(stderr, "  --%s -> %d frames at %.6g fps\n", k_step_flags[op].name,
+            (int)out->frame_count, 1.0 / (double)out->frame_time);
     return 0;
 }
 
-static int write_output(const char *path, const ak_skeleton *s, const ak_clip *c, const edit_options *o)
+static int write_output(const char *path, const ak_skeleton *s, const ak_clip *c,
+                        const edit_options *o)
 {
     ak_error err;
     int32_t st;
@@ -183,11 +228,13 @@ static int write_output(const char *path, const ak_skeleton *s, const ak_clip *c
         ak_units_detect(ak_clip_standing_height(c, s), &g.metres_per_unit);
         st = ak_gltf_write_file(path, s, c, &g, &err);
     } else {
-        const ak_rot_order order = o->order > 0 ? (ak_rot_order)(o->order - 1) : akcli_main_order(s);
+        const ak_rot_order order =
+            o->order > 0 ? (ak_rot_order)(o->order - 1) : akcli_main_order(s);
         st = ak_bvh_write_file(path, s, c, order, &err);
     }
     if (st != AK_OK) return ak_cli_file_error(path, &err);
-    fprintf(stderr, "wrote %s: %d joints, %d frames\n", path, (int)s->joint_count, (int)c->frame_count);
+    fprintf(stderr, "wrote %s: %d joints, %d frames\n", path, (int)s->joint_count,
+            (int)c->frame_count);
     return 0;
 }
 
@@ -228,13 +275,15 @@ static int parse_args(int argc, char **argv, const char **in, const char **out, 
             rest[nrest++] = argv[i];
             continue;
         }
-        if (plan->count == EDIT_MAX_STEPS) rc = ak_cli_usage_error("edit", "at most %d steps", EDIT_MAX_STEPS);
+        if (plan->count == EDIT_MAX_STEPS)
+            rc = ak_cli_usage_error("edit", "at most %d steps", EDIT_MAX_STEPS);
         const int takes_value = k_step_flags[op].type != AK_FLAG_SWITCH && !strchr(argv[i], '=');
         const char *words[3] = {argv[0], argv[i], takes_value && i + 1 < argc ? argv[i + 1] : NULL};
         const ak_flag_table *table = &k_step_table;
         void *params = memset(&plan->values[plan->count], 0, sizeof(edit_step));
         ak_flags_result r;
-        if (rc < 0 && ak_flags_parse_args(&table, &params, 1, words[2] ? 3 : 2, words, 0, &r, &err) != AK_OK)
+        if (rc < 0 &&
+            ak_flags_parse_args(&table, &params, 1, words[2] ? 3 : 2, words, 0, &r, &err) != AK_OK)
             rc = ak_cli_usage_error("edit", "%s", err.message);
         plan->ops[plan->count++] = (edit_op)op;
         i += takes_value;
@@ -250,7 +299,8 @@ static int parse_args(int argc, char **argv, const char **in, const char **out, 
         usage(stdout);
         return 0;
     }
-    if (r.positional_count != 2) return ak_cli_usage_error("edit", "needs IN.bvh and OUT.bvh|.gltf|.glb");
+    if (r.positional_count != 2)
+        return ak_cli_usage_error("edit", "needs IN.bvh and OUT.bvh|.gltf|.glb");
     *in = r.positional[0];
     *out = r.positional[1];
     return -1;
@@ -272,7 +322,8 @@ int ak_cmd_edit(int argc, char **argv)
     if (rc == 0 && s) {
         fprintf(stderr, "read %s: %d joints, %d frames at %.6g fps\n", in, (int)s->joint_count,
                 (int)c->frame_count, 1.0 / (double)c->frame_time);
-        for (int i = 0; i < plan->count && rc == 0; ++i) rc = run_op(plan->ops[i], &plan->values[i], &o, &s, &c);
+        for (int i = 0; i < plan->count && rc == 0; ++i)
+            rc = run_op(plan->ops[i], &plan->values[i], &o, &s, &c);
         if (rc == 0) rc = write_output(out, s, c, &o);
     }
     ak_skeleton_destroy(s);

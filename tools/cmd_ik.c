@@ -26,44 +26,87 @@ typedef struct ik_options {
 
 #define IK_FIELD(f) offsetof(ik_options, f)
 static const ak_flag k_ik_flags[] = {
-    {.name = "root", .type = AK_FLAG_TEXT, .offset = IK_FIELD(root), .size = 256,
-     .metavar = "JOINT", .help = "first joint of the chain (required)"},
-    {.name = "tip", .type = AK_FLAG_TEXT, .offset = IK_FIELD(tip), .size = 256,
-     .metavar = "JOINT", .help = "end effector (required); limb: exactly three joints root..tip"},
-    {.name = "target", .type = AK_FLAG_FLOAT, .offset = IK_FIELD(target), .count = 3,
-     .metavar = "X,Y,Z", .help = "where the tip goes, model space, file units (required)"},
-    {.name = "solver", .type = AK_FLAG_CHOICE, .offset = IK_FIELD(solver),
+    {.name = "root",
+     .type = AK_FLAG_TEXT,
+     .offset = IK_FIELD(root),
+     .size = 256,
+     .metavar = "JOINT",
+     .help = "first joint of the chain (required)"},
+    {.name = "tip",
+     .type = AK_FLAG_TEXT,
+     .offset = IK_FIELD(tip),
+     .size = 256,
+     .metavar = "JOINT",
+     .help = "end effector (required); limb: exactly three joints root..tip"},
+    {.name = "target",
+     .type = AK_FLAG_FLOAT,
+     .offset = IK_FIELD(target),
+     .count = 3,
+     .metavar = "X,Y,Z",
+     .help = "where the tip goes, model space, file units (required)"},
+    {.name = "solver",
+     .type = AK_FLAG_CHOICE,
+     .offset = IK_FIELD(solver),
      .choices = "limb|ccd|fabrik|jacobian|dls",
      .help = "analytic two-bone, CCD, FABRIK, pseudo-inverse or damped least squares (required)"},
-    {.name = "frame", .type = AK_FLAG_INT, .offset = IK_FIELD(frame), .metavar = "N", .def = "0",
-     .range = "[0,2147483647]", .help = "frame to pose (0-based)"},
-    {.name = "pole", .type = AK_FLAG_FLOAT, .offset = IK_FIELD(pole), .count = 3,
-     .metavar = "X,Y,Z", .help = "limb only: the middle joint bends toward this point"},
-    {.name = "iterations", .type = AK_FLAG_INT, .offset = IK_FIELD(iterations), .metavar = "N",
-     .def = "100", .range = "[1,2147483647]", .help = "iteration cap of ccd/fabrik/jacobian/dls"},
-    {.name = "tolerance", .type = AK_FLAG_FLOAT, .offset = IK_FIELD(tolerance), .metavar = "T",
-     .def = "1e-4", .range = "[0,1000000]", .help = "reached when error <= T * chain length"},
-    {.name = "weight", .type = AK_FLAG_FLOAT, .offset = IK_FIELD(weight), .metavar = "W",
-     .def = "1", .range = "[0,1]", .help = "blend between the input pose (0) and the solve (1)"},
-    {.name = "positions", .type = AK_FLAG_SWITCH, .offset = IK_FIELD(positions), .on = 1,
-     .def = "0", .help = "also print the solved pose as CSV frame,joint,x,y,z"},
+    {.name = "frame",
+     .type = AK_FLAG_INT,
+     .offset = IK_FIELD(frame),
+     .metavar = "N",
+     .def = "0",
+     .range = "[0,2147483647]",
+     .help = "frame to pose (0-based)"},
+    {.name = "pole",
+     .type = AK_FLAG_FLOAT,
+     .offset = IK_FIELD(pole),
+     .count = 3,
+     .metavar = "X,Y,Z",
+     .help = "limb only: the middle joint bends toward this point"},
+    {.name = "iterations",
+     .type = AK_FLAG_INT,
+     .offset = IK_FIELD(iterations),
+     .metavar = "N",
+     .def = "100",
+     .range = "[1,2147483647]",
+     .help = "iteration cap of ccd/fabrik/jacobian/dls"},
+    {.name = "tolerance",
+     .type = AK_FLAG_FLOAT,
+     .offset = IK_FIELD(tolerance),
+     .metavar = "T",
+     .def = "1e-4",
+     .range = "[0,1000000]",
+     .help = "reached when error <= T * chain length"},
+    {.name = "weight",
+     .type = AK_FLAG_FLOAT,
+     .offset = IK_FIELD(weight),
+     .metavar = "W",
+     .def = "1",
+     .range = "[0,1]",
+     .help = "blend between the input pose (0) and the solve (1)"},
+    {.name = "positions",
+     .type = AK_FLAG_SWITCH,
+     .offset = IK_FIELD(positions),
+     .on = 1,
+     .def = "0",
+     .help = "also print the solved pose as CSV frame,joint,x,y,z"},
 };
 static const ak_flag_table k_ik_table = {"ik", k_ik_flags,
                                          (int32_t)(sizeof k_ik_flags / sizeof k_ik_flags[0])};
 
 static void usage(FILE *out)
 {
-    ak_cli_print_help(out,
-            "usage: animkit ik FILE.bvh --root JOINT --tip JOINT --target X,Y,Z\n"
-            "                  --solver limb|ccd|fabrik|jacobian|dls [options]\n"
-            "\n"
-            "Moves the chain from --root down to --tip so the tip reaches --target (model space,\n"
-            "the file's units and axes) at frame N of the file, and prints one JSON line:\n"
-            "  {\"solver\":\"limb\",\"reached\":true,\"iterations\":1,\"error\":0.00012}\n"
-            "(error: final tip-target distance in file units). Joints outside the chain keep\n"
-            "their positions, joints below the tip move rigidly with it, bones keep their length.\n"
-            "\n",
-                      &k_ik_table);
+    ak_cli_print_help(
+        out,
+        "usage: animkit ik FILE.bvh --root JOINT --tip JOINT --target X,Y,Z\n"
+        "                  --solver limb|ccd|fabrik|jacobian|dls [options]\n"
+        "\n"
+        "Moves the chain from --root down to --tip so the tip reaches --target (model space,\n"
+        "the file's units and axes) at frame N of the file, and prints one JSON line:\n"
+        "  {\"solver\":\"limb\",\"reached\":true,\"iterations\":1,\"error\":0.00012}\n"
+        "(error: final tip-target distance in file units). Joints outside the chain keep\n"
+        "their positions, joints below the tip move rigidly with it, bones keep their length.\n"
+        "\n",
+        &k_ik_table);
 }
 
 /* Flags -> options and the input file. Returns 1 to go on, or 0 with *exit_code (help
@@ -75,7 +118,8 @@ static int parse_ik_flags(int argc, char **argv, ik_options *o, const char **pat
     *exit_code = 2; /* below, !ak_cli_usage_error(...) prints the error and gives 0: done */
     *path = r.positional_count ? r.positional[0] : NULL;
     if (!*path) return !ak_cli_usage_error("ik", "no input file");
-    if (!o->root[0] || !o->tip[0]) return !ak_cli_usage_error("ik", "--root and --tip are required");
+    if (!o->root[0] || !o->tip[0])
+        return !ak_cli_usage_error("ik", "--root and --tip are required");
     if (!ak_flags_given(&r, &k_ik_table, 0, "target"))
         return !ak_cli_usage_error("ik", "--target is required");
     if (!ak_flags_given(&r, &k_ik_table, 0, "solver"))

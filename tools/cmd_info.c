@@ -14,24 +14,31 @@ typedef struct info_options {
 } info_options;
 
 static const ak_flag k_info_flags[] = {
-    {.name = "json", .type = AK_FLAG_SWITCH, .offset = offsetof(info_options, json), .on = 1,
+    {.name = "json",
+     .type = AK_FLAG_SWITCH,
+     .offset = offsetof(info_options, json),
+     .on = 1,
      .help = "one JSON object; \"joints\" lists every joint in file order as "
              "{\"name\",\"parent\",\"channels\"} (parent null for a root, [] for End Sites)"},
-    {.name = "humanoid", .type = AK_FLAG_TEXT, .offset = offsetof(info_options, humanoid),
-     .metavar = "OVERRIDES", .help = "name humanoid joints yourself, e.g. hips=pelvis,head=face"},
+    {.name = "humanoid",
+     .type = AK_FLAG_TEXT,
+     .offset = offsetof(info_options, humanoid),
+     .metavar = "OVERRIDES",
+     .help = "name humanoid joints yourself, e.g. hips=pelvis,head=face"},
 };
 static const ak_flag_table k_info_table = {"info", k_info_flags, 2};
 
 static void usage(FILE *out)
 {
-    ak_cli_print_help(out,
-            "usage: animkit info FILE.bvh [--json] [--humanoid slot=Joint,...]\n"
-            "\n"
-            "Describes a BVH file: joints (End Sites included) with their channels, frames,\n"
-            "frame time, duration, rest and standing height, the units guessed from the\n"
-            "standing height, and the humanoid joints found by name.\n"
-            "\n",
-                      &k_info_table);
+    ak_cli_print_help(
+        out,
+        "usage: animkit info FILE.bvh [--json] [--humanoid slot=Joint,...]\n"
+        "\n"
+        "Describes a BVH file: joints (End Sites included) with their channels, frames,\n"
+        "frame time, duration, rest and standing height, the units guessed from the\n"
+        "standing height, and the humanoid joints found by name.\n"
+        "\n",
+        &k_info_table);
 }
 
 static void json_string(FILE *out, const char *s)
@@ -39,9 +46,12 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
     for (; *s; ++s) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c < 0x20) fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
     }
     fputc('"', out);
 }
@@ -64,37 +74,46 @@ static void gather(const ak_skeleton *s, const ak_clip *c, const char *overrides
         if (s->is_end_site[j]) ++f->end_sites;
         f->channels_per_frame += s->channels[j].count;
         int o = akcli_joint_order(s, j);
-        if (o >= 0) ++f->order_count[o];
-        else if (!s->is_end_site[j]) ++f->other_rotation_joints;
+        if (o >= 0)
+            ++f->order_count[o];
+        else if (!s->is_end_site[j])
+            ++f->other_rotation_joints;
     }
     f->h = akcli_measure_heights(s, c);
     f->units = ak_units_detect(f->h.standing, &f->metres_per_unit);
     f->hum_status = ak_humanoid_find(s, overrides, &f->hum, &f->hum_err);
 }
 
-static void print_text(const char *path, const ak_skeleton *s, const ak_clip *c, const info_facts *f)
+static void print_text(const char *path, const ak_skeleton *s, const ak_clip *c,
+                       const info_facts *f)
 {
     const int32_t n = s->joint_count;
     printf("file        %s\n", path);
-    printf("joints      %d + %d End Sites = %d\n", (int)(n - f->end_sites), (int)f->end_sites, (int)n);
+    printf("joints      %d + %d End Sites = %d\n", (int)(n - f->end_sites), (int)f->end_sites,
+           (int)n);
     printf("channels    %d per frame; rotation orders:", (int)f->channels_per_frame);
     for (int o = 0; o < 6; ++o)
-        if (f->order_count[o]) printf(" %s x%d", ak_rot_order_name((ak_rot_order)o), f->order_count[o]);
-    if (f->other_rotation_joints) printf(" (+%d joints with fewer rotation channels)", f->other_rotation_joints);
+        if (f->order_count[o])
+            printf(" %s x%d", ak_rot_order_name((ak_rot_order)o), f->order_count[o]);
+    if (f->other_rotation_joints)
+        printf(" (+%d joints with fewer rotation channels)", f->other_rotation_joints);
     printf("\n");
     printf("frames      %d\n", (int)c->frame_count);
     printf("frame_time  %.7g s (%.4g fps)\n", (double)c->frame_time, 1.0 / (double)c->frame_time);
     printf("duration    %.6g s\n", (double)ak_clip_duration(c));
-    printf("height      rest %.6g, frame 0 %.6g, standing (median over the clip) %.6g (file units)\n", (double)f->h.rest,
-           (double)f->h.frame0, (double)f->h.standing);
+    printf(
+        "height      rest %.6g, frame 0 %.6g, standing (median over the clip) %.6g (file units)\n",
+        (double)f->h.rest, (double)f->h.frame0, (double)f->h.standing);
     printf("units       %s (%.6g m per unit): standing height %.4g m\n", ak_units_name(f->units),
            (double)f->metres_per_unit, (double)(f->h.standing * f->metres_per_unit));
     int found = 0;
-    for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i) found += f->hum.joint[i] >= 0;
+    for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i)
+        found += f->hum.joint[i] >= 0;
     printf("humanoid    %d of %d slots found%s\n", found, AK_HUM_SLOT_COUNT,
            f->hum_status == AK_OK ? "" : " (legs incomplete: foot IK and walking need them)");
     for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i)
-        if (f->hum.joint[i] >= 0) printf("  %-16s %s\n", ak_humanoid_slot_name(i), s->names[f->hum.joint[i]]);
+        if (f->hum.joint[i] >= 0)
+            printf("  %-16s %s\n", ak_humanoid_slot_name(i), s->names[f->hum.joint[i]]);
     if (found < AK_HUM_SLOT_COUNT) {
         printf("  missing:");
         for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i)
@@ -104,32 +123,38 @@ static void print_text(const char *path, const ak_skeleton *s, const ak_clip *c,
     printf("hierarchy\n");
     for (int32_t j = 0; j < n; ++j) {
         int depth = 0;
-        for (int32_t p = s->parents[j]; p >= 0; p = s->parents[p]) ++depth;
+        for (int32_t p = s->parents[j]; p >= 0; p = s->parents[p])
+            ++depth;
         printf("  %*s%s", 2 * depth, "", s->names[j]);
         if (s->is_end_site[j]) {
             printf("  (End Site)\n");
             continue;
         }
         printf("  [%d:", (int)s->channels[j].count);
-        for (int i = 0; i < s->channels[j].count; ++i) printf(" %s", akcli_channel_name(s->channels[j].kind[i]));
+        for (int i = 0; i < s->channels[j].count; ++i)
+            printf(" %s", akcli_channel_name(s->channels[j].kind[i]));
         printf("]\n");
     }
 }
 
-static void print_json(const char *path, const ak_skeleton *s, const ak_clip *c, const info_facts *f)
+static void print_json(const char *path, const ak_skeleton *s, const ak_clip *c,
+                       const info_facts *f)
 {
     const int32_t n = s->joint_count;
     printf("{\n  \"file\": ");
     json_string(stdout, path);
-    printf(",\n  \"joint_count\": %d,\n  \"end_site_count\": %d,\n  \"channels_per_frame\": %d,\n", (int)n,
-           (int)f->end_sites, (int)f->channels_per_frame);
-    printf("  \"frames\": %d,\n  \"frame_time\": %.7g,\n  \"duration\": %.7g,\n", (int)c->frame_count,
-           (double)c->frame_time, (double)ak_clip_duration(c));
+    printf(",\n  \"joint_count\": %d,\n  \"end_site_count\": %d,\n  \"channels_per_frame\": %d,\n",
+           (int)n, (int)f->end_sites, (int)f->channels_per_frame);
+    printf("  \"frames\": %d,\n  \"frame_time\": %.7g,\n  \"duration\": %.7g,\n",
+           (int)c->frame_count, (double)c->frame_time, (double)ak_clip_duration(c));
     printf("  \"rest_height\": %.7g,\n  \"frame0_height\": %.7g,\n  \"standing_height\": %.7g,\n",
            (double)f->h.rest, (double)f->h.frame0, (double)f->h.standing);
-    printf("  \"units\": {\"name\": \"%s\", \"metres_per_unit\": %.7g, \"standing_height_m\": %.6g},\n",
-           ak_units_name(f->units), (double)f->metres_per_unit, (double)(f->h.standing * f->metres_per_unit));
-    printf("  \"humanoid\": {\"complete\": %s, \"joints\": {", f->hum_status == AK_OK ? "true" : "false");
+    printf("  \"units\": {\"name\": \"%s\", \"metres_per_unit\": %.7g, \"standing_height_m\": "
+           "%.6g},\n",
+           ak_units_name(f->units), (double)f->metres_per_unit,
+           (double)(f->h.standing * f->metres_per_unit));
+    printf("  \"humanoid\": {\"complete\": %s, \"joints\": {",
+           f->hum_status == AK_OK ? "true" : "false");
     int first = 1;
     for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i) {
         if (f->hum.joint[i] < 0) continue;
@@ -149,8 +174,10 @@ static void print_json(const char *path, const ak_skeleton *s, const ak_clip *c,
         printf("    {\"name\": ");
         json_string(stdout, s->names[j]);
         printf(", \"parent\": ");
-        if (s->parents[j] < 0) printf("null");
-        else json_string(stdout, s->names[s->parents[j]]);
+        if (s->parents[j] < 0)
+            printf("null");
+        else
+            json_string(stdout, s->names[s->parents[j]]);
         printf(", \"end_site\": %s, \"channels\": [", s->is_end_site[j] ? "true" : "false");
         for (int i = 0; i < s->channels[j].count; ++i)
             printf("%s\"%s\"", i ? ", " : "", akcli_channel_name(s->channels[j].kind[i]));
@@ -164,7 +191,8 @@ int ak_cmd_info(int argc, char **argv)
     info_options o;
     ak_flags_result r;
     int exit_code;
-    if (!ak_cli_parse_flags(&k_info_table, &o, argc, argv, 1, usage, &r, &exit_code)) return exit_code;
+    if (!ak_cli_parse_flags(&k_info_table, &o, argc, argv, 1, usage, &r, &exit_code))
+        return exit_code;
     if (r.positional_count == 0) return ak_cli_usage_error("info", "missing FILE.bvh");
     const char *path = r.positional[0];
     const char *overrides = o.humanoid[0] ? o.humanoid : NULL;

@@ -15,28 +15,37 @@ typedef struct positions_options {
 } positions_options;
 
 static const ak_flag k_positions_flags[] = {
-    {.name = "frames", .type = AK_FLAG_TEXT, .offset = offsetof(positions_options, frames),
+    {.name = "frames",
+     .type = AK_FLAG_TEXT,
+     .offset = offsetof(positions_options, frames),
      .metavar = "all|LIST",
      .help = "frames to print (default all): 0-based numbers and ranges A:B or A:B:STEP, "
              "ends included, A or B may be left out; e.g. 0,1,100:200:10,343"},
-    {.name = "time", .type = AK_FLAG_TEXT, .offset = offsetof(positions_options, time),
+    {.name = "time",
+     .type = AK_FLAG_TEXT,
+     .offset = offsetof(positions_options, time),
      .metavar = "T[,T...]",
      .help = "sample at times in seconds instead (first column 'time'; past the end clamps)"},
-    {.name = "interp", .type = AK_FLAG_CHOICE, .offset = offsetof(positions_options, interp),
-     .def = "linear", .choices = "step|linear|cubic", .help = "interpolation for --time"},
+    {.name = "interp",
+     .type = AK_FLAG_CHOICE,
+     .offset = offsetof(positions_options, interp),
+     .def = "linear",
+     .choices = "step|linear|cubic",
+     .help = "interpolation for --time"},
 };
 static const ak_flag_table k_positions_table = {"positions", k_positions_flags, 3};
 
 static void usage(FILE *out)
 {
-    ak_cli_print_help(out,
-            "usage: animkit positions FILE.bvh [--frames all|LIST] [--time T[,T...]]\n"
-            "                                  [--interp step|linear|cubic]\n"
-            "\n"
-            "Prints world positions as CSV 'frame,joint,x,y,z' (9 significant digits), one row\n"
-            "per joint and End Site in file order, in the file's own units and axes.\n"
-            "\n",
-                      &k_positions_table);
+    ak_cli_print_help(
+        out,
+        "usage: animkit positions FILE.bvh [--frames all|LIST] [--time T[,T...]]\n"
+        "                                  [--interp step|linear|cubic]\n"
+        "\n"
+        "Prints world positions as CSV 'frame,joint,x,y,z' (9 significant digits), one row\n"
+        "per joint and End Site in file order, in the file's own units and axes.\n"
+        "\n",
+        &k_positions_table);
 }
 
 /* Appends frame f to the list, growing it. */
@@ -91,16 +100,20 @@ static int parse_frames(const char *spec, int32_t frame_count, int32_t **out, si
         } else {
             const char *c2 = memchr(c1 + 1, ':', (size_t)(item_end - c1 - 1));
             const char *b_end = c2 ? c2 : item_end;
-            if (p == c1) a = 0;
-            else if (parse_index(p, c1, &a)) goto bad;
-            if (c1 + 1 == b_end) b = last;
-            else if (parse_index(c1 + 1, b_end, &b)) goto bad;
+            if (p == c1)
+                a = 0;
+            else if (parse_index(p, c1, &a))
+                goto bad;
+            if (c1 + 1 == b_end)
+                b = last;
+            else if (parse_index(c1 + 1, b_end, &b))
+                goto bad;
             if (c2 && (parse_index(c2 + 1, item_end, &step) || step < 1)) goto bad;
         }
         if (a > last || b > last) {
             free(list);
-            return ak_cli_usage_error("positions", "frame %d is past the last frame %d", (int)(a > last ? a : b),
-                                      (int)last);
+            return ak_cli_usage_error("positions", "frame %d is past the last frame %d",
+                                      (int)(a > last ? a : b), (int)last);
         }
         if (b < a) {
             free(list);
@@ -118,7 +131,8 @@ static int parse_frames(const char *spec, int32_t frame_count, int32_t **out, si
     return 0;
 bad:
     free(list);
-    return ak_cli_usage_error("positions", "bad --frames '%s': use all, N, A:B or A:B:STEP, comma-separated", spec);
+    return ak_cli_usage_error(
+        "positions", "bad --frames '%s': use all, N, A:B or A:B:STEP, comma-separated", spec);
 nomem:
     free(list);
     fprintf(stderr, "animkit positions: out of memory\n");
@@ -140,7 +154,8 @@ static void print_rows(const ak_skeleton *s, const ak_xform *world, const char *
 static int parse_times(const char *spec, float **out, size_t *count)
 {
     size_t n = 1;
-    for (const char *c = spec; *c; ++c) n += *c == ',';
+    for (const char *c = spec; *c; ++c)
+        n += *c == ',';
     float *times = (float *)malloc(n * sizeof(float));
     char *copy = (char *)malloc(strlen(spec) + 1);
     *count = 0;
@@ -157,7 +172,8 @@ static int parse_times(const char *spec, float **out, size_t *count)
         if (ak_cli_parse_float(p, &times[*count])) {
             free(times);
             free(copy);
-            return ak_cli_usage_error("positions", "bad --time '%s': seconds, comma-separated", spec);
+            return ak_cli_usage_error("positions", "bad --time '%s': seconds, comma-separated",
+                                      spec);
         }
         ++*count;
         if (!comma) break;
@@ -189,11 +205,15 @@ static int print_positions(const ak_skeleton *s, const ak_clip *c, const positio
         printf(times ? "time,joint,x,y,z\n" : "frame,joint,x,y,z\n");
         const size_t rows = times ? time_count : frame_count;
         for (size_t i = 0; i < rows; ++i) {
-            if (times) ak_clip_sample(c, s, times[i], (ak_interp)o->interp, local);
-            else ak_clip_frame(c, s, frames[i], local);
+            if (times)
+                ak_clip_sample(c, s, times[i], (ak_interp)o->interp, local);
+            else
+                ak_clip_frame(c, s, frames[i], local);
             ak_fk(s, local, world);
-            if (times) snprintf(key, sizeof key, "%.9g", (double)times[i]);
-            else snprintf(key, sizeof key, "%d", (int)frames[i]);
+            if (times)
+                snprintf(key, sizeof key, "%.9g", (double)times[i]);
+            else
+                snprintf(key, sizeof key, "%d", (int)frames[i]);
             print_rows(s, world, key);
         }
         if (fflush(stdout) != 0) {
@@ -211,7 +231,8 @@ int ak_cmd_positions(int argc, char **argv)
     positions_options o;
     ak_flags_result r;
     int exit_code;
-    if (!ak_cli_parse_flags(&k_positions_table, &o, argc, argv, 1, usage, &r, &exit_code)) return exit_code;
+    if (!ak_cli_parse_flags(&k_positions_table, &o, argc, argv, 1, usage, &r, &exit_code))
+        return exit_code;
     if (r.positional_count == 0) return ak_cli_usage_error("positions", "missing FILE.bvh");
     if (o.frames[0] && o.time[0])
         return ak_cli_usage_error("positions", "use --frames or --time, not both");

@@ -23,24 +23,55 @@ typedef struct rt_args {
 
 #define RT_TEXT(f) offsetof(rt_args, f), AK_FLAG_TEXT_MAX
 static const ak_flag k_flags[] = {
-    {.name = "to", .type = AK_FLAG_TEXT, .offset = RT_TEXT(to), .metavar = "RIG",
+    {.name = "to",
+     .type = AK_FLAG_TEXT,
+     .offset = RT_TEXT(to),
+     .metavar = "RIG",
      .help = "target rig: RIG.bvh (hierarchy, rest pose), RIG.glb/.gltf (skin), or biped"},
-    {.name = "out", .type = AK_FLAG_TEXT, .offset = RT_TEXT(out), .metavar = "OUT",
+    {.name = "out",
+     .type = AK_FLAG_TEXT,
+     .offset = RT_TEXT(out),
+     .metavar = "OUT",
      .help = "output: OUT.bvh, OUT.glb or OUT.gltf (the motion on RIG, in RIG's units)"},
-    {.name = "map", .type = AK_FLAG_TEXT, .offset = RT_TEXT(map), .metavar = "FILE.json",
+    {.name = "map",
+     .type = AK_FLAG_TEXT,
+     .offset = RT_TEXT(map),
+     .metavar = "FILE.json",
      .help = "humanoid overrides {\"source\": {\"left_foot\": \"LFoot\"}, \"target\": {...}}"},
-    {.name = "no-contacts", .type = AK_FLAG_SWITCH, .offset = offsetof(rt_args, no_contacts), .on = 1,
-     .def = "0", .help = "rotations and hips only, no foot pinning"},
-    {.name = "pin-hands", .type = AK_FLAG_SWITCH, .offset = offsetof(rt_args, pin_hands), .on = 1,
-     .def = "0", .help = "pin hands that hold still, too"},
-    {.name = "scale", .type = AK_FLAG_FLOAT, .offset = offsetof(rt_args, scale), .metavar = "S",
-     .def = "1", .range = "(0,1000]", .help = "extra scale on top of the leg-length ratio"},
-    {.name = "floor", .type = AK_FLAG_FLOAT, .offset = offsetof(rt_args, floor), .metavar = "Y",
+    {.name = "no-contacts",
+     .type = AK_FLAG_SWITCH,
+     .offset = offsetof(rt_args, no_contacts),
+     .on = 1,
+     .def = "0",
+     .help = "rotations and hips only, no foot pinning"},
+    {.name = "pin-hands",
+     .type = AK_FLAG_SWITCH,
+     .offset = offsetof(rt_args, pin_hands),
+     .on = 1,
+     .def = "0",
+     .help = "pin hands that hold still, too"},
+    {.name = "scale",
+     .type = AK_FLAG_FLOAT,
+     .offset = offsetof(rt_args, scale),
+     .metavar = "S",
+     .def = "1",
+     .range = "(0,1000]",
+     .help = "extra scale on top of the leg-length ratio"},
+    {.name = "floor",
+     .type = AK_FLAG_FLOAT,
+     .offset = offsetof(rt_args, floor),
+     .metavar = "Y",
      .help = "put the target's soles at height Y (target units; default: the source's floor)"},
-    {.name = "fade", .type = AK_FLAG_FLOAT, .offset = offsetof(rt_args, fade), .metavar = "S",
-     .def = "0.1", .range = "[0,10]", .help = "seconds a pin fades in/out around a stance"},
+    {.name = "fade",
+     .type = AK_FLAG_FLOAT,
+     .offset = offsetof(rt_args, fade),
+     .metavar = "S",
+     .def = "0.1",
+     .range = "[0,10]",
+     .help = "seconds a pin fades in/out around a stance"},
 };
-static const ak_flag_table k_table = {"retarget", k_flags, (int32_t)(sizeof k_flags / sizeof k_flags[0])};
+static const ak_flag_table k_table = {"retarget", k_flags,
+                                      (int32_t)(sizeof k_flags / sizeof k_flags[0])};
 
 static void usage(FILE *out)
 {
@@ -68,15 +99,18 @@ static int parse_args(int argc, char **argv, rt_args *a)
     ak_error err;
     memset(a, 0, sizeof *a);
     ak_flags_defaults(&k_table, a, NULL);
-    if (ak_flags_parse_args(tables, params, 1, argc, (const char *const *)argv, 1, &parsed, &err) != AK_OK)
+    if (ak_flags_parse_args(tables, params, 1, argc, (const char *const *)argv, 1, &parsed, &err) !=
+        AK_OK)
         return ak_cli_usage_error("retarget", "%s", err.message);
     if (parsed.wants_help) return -1;
     if (!ak_flags_given(&parsed, &k_table, 0, "floor")) a->floor = NAN;
     a->src = parsed.positional_count > 0 ? parsed.positional[0] : NULL;
     if (!a->src) return ak_cli_usage_error("retarget", "needs SRC.bvh");
-    if (!a->to[0]) return ak_cli_usage_error("retarget", "needs --to RIG.bvh|RIG.glb|RIG.gltf|biped");
+    if (!a->to[0])
+        return ak_cli_usage_error("retarget", "needs --to RIG.bvh|RIG.glb|RIG.gltf|biped");
     if (!a->out[0]) return ak_cli_usage_error("retarget", "needs --out OUT.bvh|OUT.glb|OUT.gltf");
-    if (!ak_cli_ends_with(a->out, ".bvh") && !ak_cli_ends_with(a->out, ".glb") && !ak_cli_ends_with(a->out, ".gltf"))
+    if (!ak_cli_ends_with(a->out, ".bvh") && !ak_cli_ends_with(a->out, ".glb") &&
+        !ak_cli_ends_with(a->out, ".gltf"))
         return ak_cli_usage_error("retarget", "OUT must end in .bvh, .glb or .gltf");
     return 0;
 }
@@ -112,7 +146,8 @@ static int write_output(const rt_args *a, const ak_skeleton *rig, const ak_clip 
     ak_gltf_options opt = ak_gltf_defaults();
     akcli_heights h = akcli_measure_heights(rig, clip);
     ak_units_detect(h.standing, &opt.metres_per_unit);
-    if (ak_gltf_write_file(a->out, rig, clip, &opt, &err) < 0) return ak_cli_file_error(a->out, &err);
+    if (ak_gltf_write_file(a->out, rig, clip, &opt, &err) < 0)
+        return ak_cli_file_error(a->out, &err);
     return 0;
 }
 
@@ -125,14 +160,17 @@ static void report(const rt_args *a, const ak_clip *clip, const ak_retarget_info
             (double)(in->heading_offset * 57.29578f), (int)in->mapped_joints, (int)in->chain_joints,
             (int)in->rest_joints);
     if (!a->no_contacts)
-        fprintf(stderr, "  contacts: %d stance runs pinned (stance frames L %d, R %d%s), worst pin error %.3g\n",
+        fprintf(stderr,
+                "  contacts: %d stance runs pinned (stance frames L %d, R %d%s), worst pin error "
+                "%.3g\n",
                 (int)in->pinned_runs, (int)in->stance_frames[0], (int)in->stance_frames[1],
                 a->pin_hands ? ", hands too" : "", (double)in->max_pin_error);
 }
 
 /* One side of the --map file ("source" or "target": {"slot": "Joint", ...}) as the
  * "slot=Joint,..." text ak_humanoid_find takes. */
-static int overrides_side(const akj_doc *doc, const char *side, char *out, size_t size, const char *path)
+static int overrides_side(const akj_doc *doc, const char *side, char *out, size_t size,
+                          const char *path)
 {
     int32_t obj = akj_get(doc, 0, side);
     if (obj < 0) return 0;
@@ -144,10 +182,12 @@ static int overrides_side(const akj_doc *doc, const char *side, char *out, size_
     for (int32_t m = doc->v[obj].first; m >= 0; m = doc->v[m].next) {
         const char *joint = akj_string(doc, m);
         if (!joint) {
-            fprintf(stderr, "%s:%d: %s.%s must be a joint name\n", path, (int)doc->v[m].line, side, akj_key(doc, m));
+            fprintf(stderr, "%s:%d: %s.%s must be a joint name\n", path, (int)doc->v[m].line, side,
+                    akj_key(doc, m));
             return 1;
         }
-        int w = snprintf(out + used, size - used, "%s%s=%s", used ? "," : "", akj_key(doc, m), joint);
+        int w =
+            snprintf(out + used, size - used, "%s%s=%s", used ? "," : "", akj_key(doc, m), joint);
         if (w < 0 || (size_t)w >= size - used) {
             fprintf(stderr, "%s: too many overrides\n", path);
             return 1;
@@ -161,18 +201,27 @@ static int overrides_side(const akj_doc *doc, const char *side, char *out, size_
 static int read_overrides(const char *path, char *source, char *target, size_t size)
 {
     FILE *f = akio_fopen(path, "rb");
-    if (!f) { fprintf(stderr, "%s: cannot open\n", path); return 1; }
+    if (!f) {
+        fprintf(stderr, "%s: cannot open\n", path);
+        return 1;
+    }
     char text[65536];
     size_t n = fread(text, 1, sizeof text, f);
     int too_big = n == sizeof text;
     fclose(f);
-    if (too_big) { fprintf(stderr, "%s: larger than 64 KiB\n", path); return 1; }
+    if (too_big) {
+        fprintf(stderr, "%s: larger than 64 KiB\n", path);
+        return 1;
+    }
     akj_doc doc;
     ak_error err;
     if (akj_parse(text, n, &doc, &err) < 0) return ak_cli_file_error(path, &err);
     int rc = akj_type(&doc, 0) != AKJ_OBJECT;
-    if (rc) fprintf(stderr, "%s: expected an object {\"source\": {...}, \"target\": {...}}\n", path);
-    if (!rc) rc = overrides_side(&doc, "source", source, size, path) || overrides_side(&doc, "target", target, size, path);
+    if (rc)
+        fprintf(stderr, "%s: expected an object {\"source\": {...}, \"target\": {...}}\n", path);
+    if (!rc)
+        rc = overrides_side(&doc, "source", source, size, path) ||
+             overrides_side(&doc, "target", target, size, path);
     akj_free(&doc);
     return rc;
 }
@@ -181,14 +230,21 @@ int ak_cmd_retarget(int argc, char **argv)
 {
     rt_args a;
     int rc = parse_args(argc, argv, &a);
-    if (rc < 0) { usage(stdout); return 0; }
+    if (rc < 0) {
+        usage(stdout);
+        return 0;
+    }
     if (rc) return rc;
     char src_over[1024] = "", dst_over[1024] = "";
     if (a.map[0] && read_overrides(a.map, src_over, dst_over, sizeof src_over)) return 1;
     ak_skeleton *src = NULL, *rig = NULL;
     ak_clip *clip = NULL, *out = NULL;
     if (akcli_load_bvh(a.src, &src, &clip)) return 1;
-    if (load_rig(a.to, &rig)) { ak_skeleton_destroy(src); ak_clip_destroy(clip); return 1; }
+    if (load_rig(a.to, &rig)) {
+        ak_skeleton_destroy(src);
+        ak_clip_destroy(clip);
+        return 1;
+    }
     ak_retarget_params p = ak_retarget_defaults();
     p.source = src;
     p.source_clip = clip;

@@ -19,10 +19,19 @@ typedef struct walk_cli_options {
 } walk_cli_options;
 
 static const ak_flag k_cli_flags[] = {
-    {.name = "out", .type = AK_FLAG_TEXT, .offset = offsetof(walk_cli_options, out),
-     .size = AK_FLAG_TEXT_MAX, .metavar = "DIR", .def = "out/walk", .help = "output folder"},
-    {.name = "quiet", .type = AK_FLAG_SWITCH, .offset = offsetof(walk_cli_options, quiet),
-     .on = 1, .def = "0", .help = "no progress on stderr"},
+    {.name = "out",
+     .type = AK_FLAG_TEXT,
+     .offset = offsetof(walk_cli_options, out),
+     .size = AK_FLAG_TEXT_MAX,
+     .metavar = "DIR",
+     .def = "out/walk",
+     .help = "output folder"},
+    {.name = "quiet",
+     .type = AK_FLAG_SWITCH,
+     .offset = offsetof(walk_cli_options, quiet),
+     .on = 1,
+     .def = "0",
+     .help = "no progress on stderr"},
 };
 static const ak_flag_table k_cli_table = {"walk", k_cli_flags, 2};
 
@@ -43,16 +52,17 @@ static void usage(FILE *out)
     fputs(help, out);
     ak_flags_help(&k_cli_table, help, sizeof help);
     fputs(help, out);
-    fprintf(out,
-            "  %-24s this help\n"
-            "\n"
-            "CSV columns: "
-            "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,\n"
-            "right_x,right_y,right_z,right_ground,right_stance,hip_drop (metres, seconds, heading in\n"
-            "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1), then\n"
-            "per foot left_heel_x,_y,_z,_ground,_down and left_toe_x,_y,_z,_ground,_down (and right):\n"
-            "each contact point, the ground under it and whether it is down (1/0).\n",
-            "-h, --help");
+    fprintf(
+        out,
+        "  %-24s this help\n"
+        "\n"
+        "CSV columns: "
+        "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,\n"
+        "right_x,right_y,right_z,right_ground,right_stance,hip_drop (metres, seconds, heading in\n"
+        "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1), then\n"
+        "per foot left_heel_x,_y,_z,_ground,_down and left_toe_x,_y,_z,_ground,_down (and right):\n"
+        "each contact point, the ground under it and whether it is down (1/0).\n",
+        "-h, --help");
 }
 
 /* Flags -> scenario + CLI options. Returns 0, or the exit code of a usage error (2). */
@@ -65,8 +75,8 @@ static int parse_walk_flags(int argc, char **argv, ak_walk_scenario *scenario,
     ak_error err;
     *scenario = ak_walk_scenario_defaults();
     ak_flags_defaults(&k_cli_table, cli, NULL);
-    if (ak_flags_parse_args(tables, params, 2, argc, (const char *const *)argv, 0, &parsed,
-                            &err) != AK_OK)
+    if (ak_flags_parse_args(tables, params, 2, argc, (const char *const *)argv, 0, &parsed, &err) !=
+        AK_OK)
         return ak_cli_usage_error("walk", "%s", err.message);
     *wants_help = parsed.wants_help;
     if (*wants_help) return 0;
@@ -86,8 +96,8 @@ static void report_clip(const ak_walk_scene *scene)
             "walk: clip %s, %s (%.6g m per unit), cycle frames %d:%d (%.2f s), stride %.2f m, "
             "speed %.2f m/s\n",
             info.clip_label, ak_units_name((ak_units)m.units), (double)m.metres_per_unit,
-            (int)m.cycle_start, (int)m.cycle_end, (double)m.cycle_time,
-            (double)m.stride_length, (double)m.speed);
+            (int)m.cycle_start, (int)m.cycle_end, (double)m.cycle_time, (double)m.stride_length,
+            (double)m.speed);
 }
 
 /* Streams every frame until the walker stops or --max-time runs out, then commits the files
@@ -114,13 +124,14 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
         const ak_xform *world = ak_walker_world_pose(walker);
         /* Every frame counts in the measures: the start, the walk, turns and the stop. */
         ak_walk_metrics_add(&metrics, &s, world, info.hips, frames == 0 ? 0.0f : info.frame_time);
-        if (akcli_walk_output_frame(&output, &s, world, ak_walker_local_pose(walker), &err) != AK_OK)
+        if (akcli_walk_output_frame(&output, &s, world, ak_walker_local_pose(walker), &err) !=
+            AK_OK)
             goto failed;
         ++frames;
         if (!cli->quiet && s.time >= next_report) {
             fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s\n",
-                    (double)s.time, (double)s.position.x, (double)s.position.z,
-                    (double)s.distance, s.arrived ? "  arrived" : "");
+                    (double)s.time, (double)s.position.x, (double)s.position.z, (double)s.distance,
+                    s.arrived ? "  arrived" : "");
             next_report += 1.0f;
         }
         if (s.stopped || frames >= info.max_frames) break;
@@ -128,7 +139,8 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     }
     if (akcli_walk_summary_json(summary, sizeof summary, &s, &metrics, &err) != AK_OK ||
         akcli_walk_output_commit(&output, summary, &err) != AK_OK) {
-        fprintf(stderr, "animkit walk: %s (the files in %s are unchanged)\n", err.message, cli->out);
+        fprintf(stderr, "animkit walk: %s (the files in %s are unchanged)\n", err.message,
+                cli->out);
         akcli_walk_output_abort(&output);
         return 1;
     }

@@ -12,7 +12,8 @@ static const struct {
     {"info", ak_cmd_info, "joints, channels, frames, duration, height, units, humanoid map"},
     {"positions", ak_cmd_positions, "world positions of every joint as CSV frame,joint,x,y,z"},
     {"convert", ak_cmd_convert, "BVH -> BVH (any rotation order), BVH -> glTF 2.0"},
-    {"edit", ak_cmd_edit, "trim, resample, mirror, root reset, in place, units, append: BVH -> BVH"},
+    {"edit", ak_cmd_edit,
+     "trim, resample, mirror, root reset, in place, units, append: BVH -> BVH"},
     {"ik", ak_cmd_ik, "solve IK on one frame: limb, ccd, fabrik, jacobian, dls"},
     {"walk", ak_cmd_walk, "walk a character to a target over terrain (the main demo)"},
     {"retarget", ak_cmd_retarget, "play a humanoid capture on another rig (BVH, glTF skin, biped)"},
@@ -21,7 +22,9 @@ static const struct {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "animkit %s — character animation toolkit\n\nusage: animkit COMMAND [options]\n\ncommands:\n",
+    fprintf(out,
+            "animkit %s — character animation toolkit\n\nusage: animkit COMMAND "
+            "[options]\n\ncommands:\n",
             AK_VERSION_STRING);
     for (size_t i = 0; i < sizeof k_commands / sizeof k_commands[0]; ++i)
         fprintf(out, "  %-10s %s\n", k_commands[i].name, k_commands[i].summary);
@@ -34,7 +37,8 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return 0;
     }

@@ -61,8 +61,8 @@ int32_t akcli_walk_output_open(akcli_walk_output *o, const char *dir, const ak_s
     int32_t st = open_member(&o->csv, o->csv_path, sizeof o->csv_path, dir, "walk.csv", err);
     if (!st) st = open_member(&o->bvh, o->bvh_path, sizeof o->bvh_path, dir, "walk.bvh", err);
     if (!st)
-        st = open_member(&o->summary, o->summary_path, sizeof o->summary_path, dir,
-                         "summary.json", err);
+        st = open_member(&o->summary, o->summary_path, sizeof o->summary_path, dir, "summary.json",
+                         err);
     if (!st)
         st = name_file(akio_atomic_printf(&o->csv, err,
                                           "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,"
@@ -108,8 +108,10 @@ static int32_t csv_contact_points(akcli_walk_output *o, const ak_walker_state *s
         st = csv_number(o, name, p[i].x, 5, err);
         if (!st) st = csv_number(o, name, p[i].y, 5, err);
         if (!st) st = csv_number(o, name, p[i].z, 5, err);
-        if (!st && isfinite(g[i])) st = csv_number(o, name, g[i], 5, err);
-        else if (!st) st = akio_atomic_printf(&o->csv, err, ",");
+        if (!st && isfinite(g[i]))
+            st = csv_number(o, name, g[i], 5, err);
+        else if (!st)
+            st = akio_atomic_printf(&o->csv, err, ",");
         if (!st) st = akio_atomic_printf(&o->csv, err, ",%d", down[i]);
     }
     return st;
@@ -132,12 +134,15 @@ static int32_t csv_row(akcli_walk_output *o, const ak_walker_state *s, const ak_
         if (!st) st = csv_number(o, side[k][1], s->sole[k].y, 5, err);
         if (!st) st = csv_number(o, side[k][2], s->sole[k].z, 5, err);
         /* No ground under the foot: an empty field, never "nan". */
-        if (!st && isfinite(s->sole_ground[k])) st = csv_number(o, side[k][3], s->sole_ground[k], 5, err);
-        else if (!st) st = akio_atomic_printf(&o->csv, err, ",");
+        if (!st && isfinite(s->sole_ground[k]))
+            st = csv_number(o, side[k][3], s->sole_ground[k], 5, err);
+        else if (!st)
+            st = akio_atomic_printf(&o->csv, err, ",");
         if (!st) st = akio_atomic_printf(&o->csv, err, ",%d", (int)s->stance[k]);
     }
     if (!st) st = csv_number(o, "hip_drop", s->hip_drop, 5, err);
-    for (int k = 0; k < 2 && !st; ++k) st = csv_contact_points(o, s, k, err);
+    for (int k = 0; k < 2 && !st; ++k)
+        st = csv_contact_points(o, s, k, err);
     if (!st) st = akio_atomic_printf(&o->csv, err, "\n");
     return st;
 }
@@ -156,22 +161,17 @@ int32_t akcli_walk_summary_json(char *buf, size_t cap, const ak_walker_state *s,
 {
     enum { N = 13 };
     static const char *const names[N] = {
-        "time_s",           "final_distance",        "path_length",    "max_penetration",
-        "max_float",        "max_heel_penetration",  "max_heel_float", "max_toe_penetration",
-        "max_toe_float",    "skate",                 "max_skate",      "max_foot_tilt_deg",
+        "time_s",          "final_distance",      "path_length",
+        "max_penetration", "max_float",           "max_heel_penetration",
+        "max_heel_float",  "max_toe_penetration", "max_toe_float",
+        "skate",           "max_skate",           "max_foot_tilt_deg",
         "max_hip_accel"};
-    const double v[N] = {s->time,
-                         s->distance,
-                         s->path_length,
-                         m->max_penetration,
-                         m->max_float,
-                         m->max_heel_penetration,
-                         m->max_heel_float,
-                         m->max_toe_penetration,
-                         m->max_toe_float,
-                         m->skate,
-                         m->max_skate,
-                         m->max_tilt_deg,
+    const double v[N] = {s->time,           s->distance,
+                         s->path_length,    m->max_penetration,
+                         m->max_float,      m->max_heel_penetration,
+                         m->max_heel_float, m->max_toe_penetration,
+                         m->max_toe_float,  m->skate,
+                         m->max_skate,      m->max_tilt_deg,
                          m->max_hip_accel};
     static const int decimals[N] = {3, 4, 3, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3};
     for (int i = 0; i < N; ++i)
@@ -192,8 +192,8 @@ int32_t akcli_walk_output_commit(akcli_walk_output *o, const char *summary_json,
     o->motion = NULL;
     int32_t st = name_file(akbvh_stream_end(motion, err), o->bvh_path, err);
     if (!st)
-        st = name_file(akio_atomic_printf(&o->summary, err, "%s\n", summary_json),
-                       o->summary_path, err);
+        st = name_file(akio_atomic_printf(&o->summary, err, "%s\n", summary_json), o->summary_path,
+                       err);
     if (st) {
         akcli_walk_output_abort(o);
         return st;

@@ -249,7 +249,8 @@ int akv_render_main(int argc, char **argv, const char *prog)
         akv_mode_bounds(mode, &lo, &hi);
     else
         akv_scene_bounds(&scene, &s, a, b, step, &lo, &hi);
-    if (mode && s.mode == AKV_MODE_WALK && !s.pitch_set) cam.pitch = 0.55f; /* ~32 deg: see the path */
+    if (mode && s.mode == AKV_MODE_WALK && !s.pitch_set)
+        cam.pitch = 0.55f; /* ~32 deg: see the path */
     akr_camera_frame_box(&cam, lo, hi, (float)s.width / (float)s.height);
     if (s.distance > 0) cam.distance = s.distance;
 
@@ -268,7 +269,8 @@ int akv_render_main(int argc, char **argv, const char *prog)
     FILE *pipe = NULL;
     /* ffmpeg writes a temporary beside OUT (same extension), renamed over OUT only when it
      * succeeded: an old animation survives a failed or killed render. */
-    char *anim_tmp = anim ? akio_temp_path(s.out, ends_with(s.out, ".gif") ? ".gif" : ".mp4") : NULL;
+    char *anim_tmp =
+        anim ? akio_temp_path(s.out, ends_with(s.out, ".gif") ? ".gif" : ".mp4") : NULL;
     if (anim && anim_tmp) {
         float fps = s.fps > 0 ? s.fps : 1.0f / (frame_time * (float)step);
         pipe = open_ffmpeg(anim_tmp, s.width, s.height, fps);

@@ -35,8 +35,8 @@ typedef struct app {
     int dragging;      /* 0 none, 1 orbit, 2 pan, 3 timeline, 4 mode (IK target) */
     char message[600]; /* last status line (load errors, mode changes) */
     double message_until;
-    double last_time;  /* glfwGetTime() of the last frame */
-    int frames_drawn;  /* --screenshot counts frames */
+    double last_time; /* glfwGetTime() of the last frame */
+    int frames_drawn; /* --screenshot counts frames */
     int exit_code;
 } app;
 
@@ -505,8 +505,9 @@ EMSCRIPTEN_KEEPALIVE const char *akv_web_probe(void)
     ak_vec3 p;
     float err_m = a->mode ? akv_mode_ik_error_m(a->mode, &p) : -1.0f;
     if (n < sizeof json && err_m >= 0)
-        n += (size_t)snprintf(json + n, sizeof json - n, "],\"ik_error_m\":%.9g,\"ik_target\":[%.9g,%.9g,%.9g",
-                              (double)err_m, (double)p.x, (double)p.y, (double)p.z);
+        n += (size_t)snprintf(json + n, sizeof json - n,
+                              "],\"ik_error_m\":%.9g,\"ik_target\":[%.9g,%.9g,%.9g", (double)err_m,
+                              (double)p.x, (double)p.y, (double)p.z);
     if (n < sizeof json && a->mode && akv_mode_focus(a->mode, &p))
         n += (size_t)snprintf(json + n, sizeof json - n, "],\"focus\":[%.9g,%.9g,%.9g", (double)p.x,
                               (double)p.y, (double)p.z);

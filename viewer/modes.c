@@ -125,7 +125,8 @@ static int pick_chain(akv_mode_state *m, char *err, size_t err_size)
     for (int32_t i = 0; i < n; ++i)
         if (i == n - 1 || sk->bone_lengths[m->chain[i + 1]] > 1e-6f) m->chain[kept++] = m->chain[i];
     if (kept < 2) {
-        snprintf(err, err_size, "the chain %s -> %s has no bone of non-zero length", sk->names[root], sk->names[tip]);
+        snprintf(err, err_size, "the chain %s -> %s has no bone of non-zero length",
+                 sk->names[root], sk->names[tip]);
         return -1;
     }
     m->chain_len = kept;
@@ -378,12 +379,15 @@ void akv_mode_hud(akv_mode_state *m, akr_renderer *r, int w, int h)
              (int)m->result.iterations, m->iterations, m->use_pole ? "on" : "off", m->solve_us);
     akr_draw_text(r, 10.0f, 30.0f, 2.0f, line, ink);
     if (m->status < 0)
-        snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  solve failed", (double)m->target_m.x,
-                 (double)m->target_m.y, (double)m->target_m.z);
+        snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  solve failed",
+                 (double)m->target_m.x, (double)m->target_m.y, (double)m->target_m.z);
     else
-        snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  error %.2f mm  %s", (double)m->target_m.x,
-                 (double)m->target_m.y, (double)m->target_m.z, (double)(m->result.error * m->ch->mpu * 1000.0f),
-                 m->result.reached ? "reached" : m->result.unreachable ? "out of reach" : "not reached");
+        snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  error %.2f mm  %s",
+                 (double)m->target_m.x, (double)m->target_m.y, (double)m->target_m.z,
+                 (double)(m->result.error * m->ch->mpu * 1000.0f),
+                 m->result.reached       ? "reached"
+                 : m->result.unreachable ? "out of reach"
+                                         : "not reached");
     akr_draw_text(r, 10.0f, 50.0f, 2.0f, line, m->result.reached ? ink : bad);
     if (m->status < 0) akr_draw_text(r, 10.0f, 70.0f, 2.0f, m->status_text, bad);
 }

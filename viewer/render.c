@@ -537,16 +537,19 @@ static uint64_t terrain_key(const float *heights, int nx, int nz, float x0, floa
     uint64_t h = 1469598103934665603ull;
     const unsigned char *p = (const unsigned char *)heights;
     size_t n = (size_t)nx * (size_t)nz * sizeof(float);
-    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ p[i]) * 1099511628211ull;
     float extra[3] = {x0, z0, cell};
     p = (const unsigned char *)extra;
-    for (size_t i = 0; i < sizeof extra; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    for (size_t i = 0; i < sizeof extra; ++i)
+        h = (h ^ p[i]) * 1099511628211ull;
     return h ^ ((uint64_t)(unsigned)nx << 32) ^ (uint64_t)(unsigned)nz;
 }
 
 /* Builds the terrain mesh (positions + normals from central differences) and its 1 m grid
  * lines (lifted 1 cm) into the renderer's buffers. */
-static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0, float cell)
+static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0,
+                          float cell)
 {
     size_t nv = (size_t)nx * (size_t)nz;
     float *pn = malloc(nv * 6 * sizeof(float));
@@ -592,15 +595,25 @@ static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz,
     for (int ix = 0; ix < nx; ix += step)
         for (int iz = 0; iz + 1 < nz; ++iz)
             for (int e = 0; e < 2; ++e) {
-                float p[7] = {x0 + (float)ix * cell, heights[(iz + e) * nx + ix] + 0.01f,
-                              z0 + (float)(iz + e) * cell, c[0], c[1], c[2], c[3]};
+                float p[7] = {x0 + (float)ix * cell,
+                              heights[(iz + e) * nx + ix] + 0.01f,
+                              z0 + (float)(iz + e) * cell,
+                              c[0],
+                              c[1],
+                              c[2],
+                              c[3]};
                 memcpy(v + (size_t)q++ * 7, p, sizeof p);
             }
     for (int iz = 0; iz < nz; iz += step)
         for (int ix = 0; ix + 1 < nx; ++ix)
             for (int e = 0; e < 2; ++e) {
-                float p[7] = {x0 + (float)(ix + e) * cell, heights[iz * nx + ix + e] + 0.01f,
-                              z0 + (float)iz * cell, c[0], c[1], c[2], c[3]};
+                float p[7] = {x0 + (float)(ix + e) * cell,
+                              heights[iz * nx + ix + e] + 0.01f,
+                              z0 + (float)iz * cell,
+                              c[0],
+                              c[1],
+                              c[2],
+                              c[3]};
                 memcpy(v + (size_t)q++ * 7, p, sizeof p);
             }
     if (!r->terrain_vao) {
@@ -614,7 +627,8 @@ static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz,
     glBindBuffer(GL_ARRAY_BUFFER, r->terrain_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(nv * 6 * sizeof(float)), pn, GL_STATIC_DRAW);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->terrain_ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)k * sizeof(unsigned)), idx, GL_STATIC_DRAW);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)k * sizeof(unsigned)), idx,
+                 GL_STATIC_DRAW);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)0);
     glEnableVertexAttribArray(1);

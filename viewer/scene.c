@@ -21,84 +21,229 @@ const float akv_palette[8][3] = {
 
 #define AKV_FIELD(f) offsetof(akv_settings, f)
 #define AKV_VALUE(f) offsetof(akv_settings, flag_values.f)
-#define AKV_TEXT(f) AKV_VALUE(f), sizeof(((akv_settings *)0)->flag_values.f)
+#define AKV_TEXT(f)  AKV_VALUE(f), sizeof(((akv_settings *)0)->flag_values.f)
 
 /* Every viewer setting, once: parsing, --help and messages come from here. */
 static const ak_flag k_viewer_flags[] = {
-    {.name = "out", .short_name = 'o', .type = AK_FLAG_TEXT, .offset = AKV_TEXT(out), .metavar = "FILE",
+    {.name = "out",
+     .short_name = 'o',
+     .type = AK_FLAG_TEXT,
+     .offset = AKV_TEXT(out),
+     .metavar = "FILE",
      .help = ".png (one frame or a contact sheet), .gif or .mp4 (ffmpeg)"},
-    {.name = "frame", .type = AK_FLAG_INT, .offset = AKV_FIELD(frame), .metavar = "N", .def = "-1",
-     .range = "[0,1000000000]", .help = "render frame N (default 0)"},
-    {.name = "frames", .type = AK_FLAG_INT, .offset = AKV_VALUE(frames), .count = 3, .min_count = 2,
-     .separator = ':', .metavar = "A:B[:STEP]", .def = "0:0:1", .range = "[0,1000000000]",
+    {.name = "frame",
+     .type = AK_FLAG_INT,
+     .offset = AKV_FIELD(frame),
+     .metavar = "N",
+     .def = "-1",
+     .range = "[0,1000000000]",
+     .help = "render frame N (default 0)"},
+    {.name = "frames",
+     .type = AK_FLAG_INT,
+     .offset = AKV_VALUE(frames),
+     .count = 3,
+     .min_count = 2,
+     .separator = ':',
+     .metavar = "A:B[:STEP]",
+     .def = "0:0:1",
+     .range = "[0,1000000000]",
      .help = "render frames A..B (inclusive) every STEP"},
-    {.name = "sheet", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(sheet), .on = 1,
+    {.name = "sheet",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(sheet),
+     .on = 1,
      .help = "with --frames and a .png: one contact sheet instead of numbered PNGs"},
-    {.name = "sheet-cols", .type = AK_FLAG_INT, .offset = AKV_FIELD(sheet_cols), .metavar = "N",
-     .def = "0", .range = "[1,1000]", .help = "columns of the contact sheet (default: about square)"},
-    {.name = "fps", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(fps), .metavar = "F", .def = "0",
-     .range = "(0,240]", .help = "frame rate of a GIF/MP4 (default: the clip's, at most 30)"},
-    {.name = "size", .type = AK_FLAG_INT, .offset = AKV_VALUE(size), .count = 2, .separator = 'x',
-     .metavar = "WxH", .range = "[16,8192]", .help = "image or window size in pixels"},
-    {.name = "time", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(time), .metavar = "S", .def = "0",
-     .range = "[0,1000000]", .help = "start time, seconds"},
-    {.name = "speed", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(speed), .metavar = "X", .def = "1",
-     .range = "[-16,16]", .help = "playback speed"},
-    {.name = "loop", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(loop), .on = 1, .def = "1",
+    {.name = "sheet-cols",
+     .type = AK_FLAG_INT,
+     .offset = AKV_FIELD(sheet_cols),
+     .metavar = "N",
+     .def = "0",
+     .range = "[1,1000]",
+     .help = "columns of the contact sheet (default: about square)"},
+    {.name = "fps",
+     .type = AK_FLAG_FLOAT,
+     .offset = AKV_FIELD(fps),
+     .metavar = "F",
+     .def = "0",
+     .range = "(0,240]",
+     .help = "frame rate of a GIF/MP4 (default: the clip's, at most 30)"},
+    {.name = "size",
+     .type = AK_FLAG_INT,
+     .offset = AKV_VALUE(size),
+     .count = 2,
+     .separator = 'x',
+     .metavar = "WxH",
+     .range = "[16,8192]",
+     .help = "image or window size in pixels"},
+    {.name = "time",
+     .type = AK_FLAG_FLOAT,
+     .offset = AKV_FIELD(time),
+     .metavar = "S",
+     .def = "0",
+     .range = "[0,1000000]",
+     .help = "start time, seconds"},
+    {.name = "speed",
+     .type = AK_FLAG_FLOAT,
+     .offset = AKV_FIELD(speed),
+     .metavar = "X",
+     .def = "1",
+     .range = "[-16,16]",
+     .help = "playback speed"},
+    {.name = "loop",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(loop),
+     .on = 1,
+     .def = "1",
      .help = "loop the clips (default)"},
-    {.name = "no-loop", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(loop), .on = 0, .def = "1",
+    {.name = "no-loop",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(loop),
+     .on = 0,
+     .def = "1",
      .help = "play once and hold the last frame"},
-    {.name = "paused", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(paused), .on = 1,
+    {.name = "paused",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(paused),
+     .on = 1,
      .help = "start paused"},
-    {.name = "in-place", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(in_place), .on = 1,
+    {.name = "in-place",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(in_place),
+     .on = 1,
      .help = "hold the root over its start"},
-    {.name = "overlay", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(overlay), .on = 1,
+    {.name = "overlay",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(overlay),
+     .on = 1,
      .help = "draw files where they are, even on top of each other (default: side by side)"},
-    {.name = "interp", .type = AK_FLAG_CHOICE, .offset = AKV_FIELD(interp), .def = "linear",
-     .choices = "step|linear|cubic", .help = "interpolation between keys"},
-    {.name = "units", .type = AK_FLAG_CHOICE, .offset = AKV_VALUE(units), .def = "auto",
-     .choices = "auto|m|cm|cmu|in|mm", .help = "file units (auto: from the standing height)"},
-    {.name = "scale", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(scale), .metavar = "M", .def = "0",
-     .range = "(0,1000000]", .help = "metres per file unit (overrides --units)"},
-    {.name = "yaw", .type = AK_FLAG_FLOAT, .offset = AKV_VALUE(yaw_deg), .metavar = "DEG",
-     .def = "35", .range = "[-100000,100000]", .help = "camera yaw"},
-    {.name = "pitch", .type = AK_FLAG_FLOAT, .offset = AKV_VALUE(pitch_deg), .metavar = "DEG",
-     .def = "14", .range = "[-89,89]", .help = "camera pitch"},
-    {.name = "distance", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(distance), .metavar = "M",
-     .def = "0", .range = "(0,1000000]", .help = "camera distance (default: fit the motion)"},
-    {.name = "follow", .type = AK_FLAG_TEXT, .offset = AKV_TEXT(follow), .metavar = "JOINT",
+    {.name = "interp",
+     .type = AK_FLAG_CHOICE,
+     .offset = AKV_FIELD(interp),
+     .def = "linear",
+     .choices = "step|linear|cubic",
+     .help = "interpolation between keys"},
+    {.name = "units",
+     .type = AK_FLAG_CHOICE,
+     .offset = AKV_VALUE(units),
+     .def = "auto",
+     .choices = "auto|m|cm|cmu|in|mm",
+     .help = "file units (auto: from the standing height)"},
+    {.name = "scale",
+     .type = AK_FLAG_FLOAT,
+     .offset = AKV_FIELD(scale),
+     .metavar = "M",
+     .def = "0",
+     .range = "(0,1000000]",
+     .help = "metres per file unit (overrides --units)"},
+    {.name = "yaw",
+     .type = AK_FLAG_FLOAT,
+     .offset = AKV_VALUE(yaw_deg),
+     .metavar = "DEG",
+     .def = "35",
+     .range = "[-100000,100000]",
+     .help = "camera yaw"},
+    {.name = "pitch",
+     .type = AK_FLAG_FLOAT,
+     .offset = AKV_VALUE(pitch_deg),
+     .metavar = "DEG",
+     .def = "14",
+     .range = "[-89,89]",
+     .help = "camera pitch"},
+    {.name = "distance",
+     .type = AK_FLAG_FLOAT,
+     .offset = AKV_FIELD(distance),
+     .metavar = "M",
+     .def = "0",
+     .range = "(0,1000000]",
+     .help = "camera distance (default: fit the motion)"},
+    {.name = "follow",
+     .type = AK_FLAG_TEXT,
+     .offset = AKV_TEXT(follow),
+     .metavar = "JOINT",
      .help = "keep the camera on this joint of the first file"},
-    {.name = "no-grid", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(grid), .on = 0, .def = "1",
+    {.name = "no-grid",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(grid),
+     .on = 0,
+     .def = "1",
      .help = "no ground grid"},
-    {.name = "no-shadows", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(shadows), .on = 0, .def = "1",
+    {.name = "no-shadows",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(shadows),
+     .on = 0,
+     .def = "1",
      .help = "no shadows"},
-    {.name = "hud", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(hud), .on = 1,
+    {.name = "hud",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(hud),
+     .on = 1,
      .help = "text overlay (default in the window)"},
-    {.name = "no-hud", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(hud), .on = 0,
+    {.name = "no-hud",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(hud),
+     .on = 0,
      .help = "no text overlay (default headless)"},
-    {.name = "radius", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(radius), .metavar = "M",
-     .def = "0.03", .range = "(0,1]", .help = "bone radius"},
-    {.name = "screenshot", .type = AK_FLAG_TEXT, .offset = AKV_TEXT(screenshot), .metavar = "FILE.png",
+    {.name = "radius",
+     .type = AK_FLAG_FLOAT,
+     .offset = AKV_FIELD(radius),
+     .metavar = "M",
+     .def = "0.03",
+     .range = "(0,1]",
+     .help = "bone radius"},
+    {.name = "screenshot",
+     .type = AK_FLAG_TEXT,
+     .offset = AKV_TEXT(screenshot),
+     .metavar = "FILE.png",
      .help = "window: draw a few frames, save the window, exit (for tests)"},
-    {.name = "verbose", .short_name = 'v', .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(verbose),
-     .on = 1, .help = "say more"},
-    {.name = "ik", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(mode), .on = AKV_MODE_IK,
+    {.name = "verbose",
+     .short_name = 'v',
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(verbose),
+     .on = 1,
+     .help = "say more"},
+    {.name = "ik",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(mode),
+     .on = AKV_MODE_IK,
      .help = "IK mode: drag the target of a chain (window) or solve once (headless)"},
-    {.name = "ik-chain", .type = AK_FLAG_TEXT, .offset = AKV_TEXT(ik_chain), .metavar = "ROOT,TIP",
+    {.name = "ik-chain",
+     .type = AK_FLAG_TEXT,
+     .offset = AKV_TEXT(ik_chain),
+     .metavar = "ROOT,TIP",
      .help = "IK mode: the chain (default: the right arm)"},
-    {.name = "solver", .type = AK_FLAG_CHOICE, .offset = AKV_VALUE(solver), .def = "limb",
-     .choices = "limb|ccd|fabrik|jacobian|dls", .help = "IK mode: the solver"},
-    {.name = "iterations", .type = AK_FLAG_INT, .offset = AKV_FIELD(ik_iterations), .metavar = "N",
-     .def = "100", .range = "[1,10000]", .help = "IK mode: iteration cap"},
-    {.name = "target", .type = AK_FLAG_FLOAT, .offset = AKV_VALUE(target), .count = 3,
-     .metavar = "X,Y,Z", .help = "IK mode: the target, metres"},
-    {.name = "pole", .type = AK_FLAG_FLOAT, .offset = AKV_VALUE(pole), .count = 3, .metavar = "X,Y,Z",
+    {.name = "solver",
+     .type = AK_FLAG_CHOICE,
+     .offset = AKV_VALUE(solver),
+     .def = "limb",
+     .choices = "limb|ccd|fabrik|jacobian|dls",
+     .help = "IK mode: the solver"},
+    {.name = "iterations",
+     .type = AK_FLAG_INT,
+     .offset = AKV_FIELD(ik_iterations),
+     .metavar = "N",
+     .def = "100",
+     .range = "[1,10000]",
+     .help = "IK mode: iteration cap"},
+    {.name = "target",
+     .type = AK_FLAG_FLOAT,
+     .offset = AKV_VALUE(target),
+     .count = 3,
+     .metavar = "X,Y,Z",
+     .help = "IK mode: the target, metres"},
+    {.name = "pole",
+     .type = AK_FLAG_FLOAT,
+     .offset = AKV_VALUE(pole),
+     .count = 3,
+     .metavar = "X,Y,Z",
      .help = "IK mode: the middle joint bends toward it (limb), metres"},
-    {.name = "walk", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(mode), .on = AKV_MODE_WALK,
+    {.name = "walk",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(mode),
+     .on = AKV_MODE_WALK,
      .help = "the walker on terrain; the walk flags below apply"},
 };
-static const ak_flag_table k_viewer_table = {"view", k_viewer_flags,
-                                             (int32_t)(sizeof k_viewer_flags / sizeof k_viewer_flags[0])};
+static const ak_flag_table k_viewer_table = {
+    "view", k_viewer_flags, (int32_t)(sizeof k_viewer_flags / sizeof k_viewer_flags[0])};
 
 static void apply_values(akv_settings *s, const ak_flags_result *r, int vt);
 
@@ -120,9 +265,11 @@ void akv_print_flags(FILE *out)
 {
     char help[8192];
     ak_flags_help(&k_viewer_table, help, sizeof help);
-    fprintf(out, "files:  FILE.bvh ...  one or more BVH files, each drawn in its own colour\n\n"
-                 "options:\n%s  %-24s this help\n\nwith --walk (the flags of `animkit walk`; a "
-                 "viewer --size WxH has an x):\n", help, "-h, --help");
+    fprintf(out,
+            "files:  FILE.bvh ...  one or more BVH files, each drawn in its own colour\n\n"
+            "options:\n%s  %-24s this help\n\nwith --walk (the flags of `animkit walk`; a "
+            "viewer --size WxH has an x):\n",
+            help, "-h, --help");
     ak_flags_help(ak_walk_scenario_flags(), help, sizeof help);
     fputs(help, out);
 }
@@ -156,15 +303,18 @@ static void apply_values(akv_settings *s, const ak_flags_result *r, int vt)
     s->frame_b = v->flag_values.frames[1];
     s->frame_step = v->flag_values.frames[2];
     s->have_ik_target = ak_flags_given(r, &k_viewer_table, vt, "target");
-    s->ik_target = ak_vec3_make(v->flag_values.target[0], v->flag_values.target[1], v->flag_values.target[2]);
+    s->ik_target =
+        ak_vec3_make(v->flag_values.target[0], v->flag_values.target[1], v->flag_values.target[2]);
     s->have_ik_pole = ak_flags_given(r, &k_viewer_table, vt, "pole");
-    s->ik_pole = ak_vec3_make(v->flag_values.pole[0], v->flag_values.pole[1], v->flag_values.pole[2]);
+    s->ik_pole =
+        ak_vec3_make(v->flag_values.pole[0], v->flag_values.pole[1], v->flag_values.pole[2]);
 }
 
 int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int *wants_help)
 {
     int walk = 0;
-    for (int i = 1; i < argc; ++i) walk |= strcmp(argv[i], "--walk") == 0;
+    for (int i = 1; i < argc; ++i)
+        walk |= strcmp(argv[i], "--walk") == 0;
     /* In walk mode the walker's flags come first (its --target, --scale...); a flag both have
      * goes to the first that accepts the value (the picture's --size WxH has an x). */
     const ak_flag_table *tables[2] = {ak_walk_scenario_flags(), &k_viewer_table};
@@ -173,8 +323,8 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
     ak_flags_result r;
     ak_error err;
     *wants_help = 0;
-    if (ak_flags_parse_args(tables + first, params + first, 2 - first, argc, (const char *const *)argv,
-                            AKV_MAX_FILES, &r, &err) != AK_OK)
+    if (ak_flags_parse_args(tables + first, params + first, 2 - first, argc,
+                            (const char *const *)argv, AKV_MAX_FILES, &r, &err) != AK_OK)
         return usage(prog, err.message);
     *wants_help = r.wants_help;
     apply_values(s, &r, walk ? 1 : 0);
@@ -182,7 +332,8 @@ int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int
         return usage(prog, "--frames wants A:B[:STEP] with A <= B and STEP >= 1");
     if (walk && ak_walk_scenario_validate(&s->walk, &err) != AK_OK) return usage(prog, err.message);
     s->file_count = r.positional_count;
-    for (int i = 0; i < r.positional_count; ++i) s->files[i] = r.positional[i];
+    for (int i = 0; i < r.positional_count; ++i)
+        s->files[i] = r.positional[i];
     return 0;
 }
 

@@ -68,8 +68,10 @@ static void reset(akv_walk_view *w)
 static int build_terrain_mesh(akv_walk_view *w)
 {
     const ak_terrain *terrain = ak_walk_scene_terrain(w->scene);
-    float lo_x = fminf(w->start.x, w->target.x) - 14.0f, hi_x = fmaxf(w->start.x, w->target.x) + 14.0f;
-    float lo_z = fminf(w->start.z, w->target.z) - 14.0f, hi_z = fmaxf(w->start.z, w->target.z) + 14.0f;
+    float lo_x = fminf(w->start.x, w->target.x) - 14.0f,
+          hi_x = fmaxf(w->start.x, w->target.x) + 14.0f;
+    float lo_z = fminf(w->start.z, w->target.z) - 14.0f,
+          hi_z = fmaxf(w->start.z, w->target.z) + 14.0f;
     float size;
     ak_terrain_info(terrain, NULL, &size, NULL, NULL);
     float half = 0.5f * size - 1e-3f;
@@ -90,7 +92,8 @@ static int build_terrain_mesh(akv_walk_view *w)
         for (int ix = 0; ix < w->nx; ++ix) {
             ak_ground_hit h;
             float y = 0.0f;
-            if (ak_terrain_sample(terrain, lo_x + (float)ix * w->cell, lo_z + (float)iz * w->cell, &h))
+            if (ak_terrain_sample(terrain, lo_x + (float)ix * w->cell, lo_z + (float)iz * w->cell,
+                                  &h))
                 y = h.height;
             w->heights[iz * w->nx + ix] = y;
         }
@@ -235,8 +238,9 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
 
     /* Target: a post with a ball on the ground point. */
     ak_ground_hit th;
-    float ty =
-        ak_terrain_sample(ak_walk_scene_terrain(w->scene), w->target.x, w->target.z, &th) ? th.height : 0.0f;
+    float ty = ak_terrain_sample(ak_walk_scene_terrain(w->scene), w->target.x, w->target.z, &th)
+                   ? th.height
+                   : 0.0f;
     ak_vec3 tgt = ak_vec3_make(w->target.x, ty, w->target.z);
     static const float amber[4] = {0.98f, 0.75f, 0.10f, 1.0f},
                        blue[4] = {0.25f, 0.45f, 0.95f, 1.0f};
@@ -297,11 +301,10 @@ void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
              : st.arrived ? "  arrived"
                           : "");
     akr_draw_text(r, 10.0f, 10.0f, 2.0f, line1, ink);
-    snprintf(line1, sizeof line1,
-             "stance L %s R %s  hip drop %.1f mm  tilt %.1f/%.1f deg  heading %.0f",
-             st.stance[0] ? "on" : "--", st.stance[1] ? "on" : "--",
-             (double)(st.hip_drop * 1000.0f), (double)st.tilt_deg[0], (double)st.tilt_deg[1],
-             (double)(st.heading * 57.29578f));
+    snprintf(
+        line1, sizeof line1, "stance L %s R %s  hip drop %.1f mm  tilt %.1f/%.1f deg  heading %.0f",
+        st.stance[0] ? "on" : "--", st.stance[1] ? "on" : "--", (double)(st.hip_drop * 1000.0f),
+        (double)st.tilt_deg[0], (double)st.tilt_deg[1], (double)(st.heading * 57.29578f));
     akr_draw_text(r, 10.0f, 30.0f, 2.0f, line1, ink);
 }
 

@@ -14,9 +14,9 @@ AK_EXTERN_C_BEGIN
 
 /* Limits applied while reading; input beyond them fails with AK_ERR_LIMIT. */
 typedef struct ak_bvh_limits {
-    int32_t max_joints;   /* default 1024 (End Sites included) */
-    int32_t max_frames;   /* default 1,000,000 */
-    int64_t max_bytes;    /* default 512 MiB */
+    int32_t max_joints; /* default 1024 (End Sites included) */
+    int32_t max_frames; /* default 1,000,000 */
+    int64_t max_bytes;  /* default 512 MiB */
 } ak_bvh_limits;
 
 AK_API ak_bvh_limits ak_bvh_limits_defaults(void);
@@ -28,15 +28,14 @@ AK_API int32_t ak_bvh_read_file(const char *path, const ak_bvh_limits *limits,
                                 ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err);
 /* Same, from `size` bytes of text in memory (need not be NUL-terminated). */
 AK_API int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *limits,
-                                  ak_skeleton **out_skeleton, ak_clip **out_clip,
-                                  ak_error *err);
+                                  ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err);
 
 /* Writes skeleton + clip as BVH text with every joint's rotation channels in `order`.
  * Joints that have a translation track get 6 channels, others 3; End Sites are written as
  * End Site blocks. Angles in degrees with enough digits that reading back reproduces world
  * positions to 1e-5 of the skeleton height. */
-AK_API int32_t ak_bvh_write_file(const char *path, const ak_skeleton *skeleton,
-                                 const ak_clip *clip, ak_rot_order order, ak_error *err);
+AK_API int32_t ak_bvh_write_file(const char *path, const ak_skeleton *skeleton, const ak_clip *clip,
+                                 ak_rot_order order, ak_error *err);
 /* Writes into a malloc'ed NUL-terminated buffer the caller frees with ak_free. */
 AK_API int32_t ak_bvh_write_memory(const ak_skeleton *skeleton, const ak_clip *clip,
                                    ak_rot_order order, char **out_text, size_t *out_size,

@@ -14,24 +14,24 @@
 AK_EXTERN_C_BEGIN
 
 typedef enum ak_interp {
-    AK_INTERP_STEP = 0,    /* the key at or before t */
-    AK_INTERP_LINEAR = 1,  /* lerp translations, slerp rotations */
-    AK_INTERP_CUBIC = 2    /* C1: Catmull-Rom translations, SQUAD-style quaternion spline */
+    AK_INTERP_STEP = 0,   /* the key at or before t */
+    AK_INTERP_LINEAR = 1, /* lerp translations, slerp rotations */
+    AK_INTERP_CUBIC = 2   /* C1: Catmull-Rom translations, SQUAD-style quaternion spline */
 } ak_interp;
 
 /* Treat every field as read-only; build with ak_clip_create. */
 typedef struct ak_clip {
     int32_t joint_count;
-    int32_t frame_count;        /* >= 1 */
-    float frame_time;           /* seconds per frame, > 0 */
-    int32_t loop;               /* 1: sampling wraps at duration; 0: clamps */
-    ak_quat *rotations;         /* frame_count * joint_count, frame-major */
-    int32_t track_count;        /* number of translation tracks */
-    int32_t *track_joint;       /* track_count: joint index of each track */
-    int32_t *joint_track;       /* joint_count: track index of a joint, or -1 */
-    ak_vec3 *translations;      /* frame_count * track_count, frame-major */
-    ak_quat *squad_points;      /* cubic-mode inner control points per key, made by
-                                   ak_clip_prepare_cubic; NULL until then */
+    int32_t frame_count;   /* >= 1 */
+    float frame_time;      /* seconds per frame, > 0 */
+    int32_t loop;          /* 1: sampling wraps at duration; 0: clamps */
+    ak_quat *rotations;    /* frame_count * joint_count, frame-major */
+    int32_t track_count;   /* number of translation tracks */
+    int32_t *track_joint;  /* track_count: joint index of each track */
+    int32_t *joint_track;  /* joint_count: track index of a joint, or -1 */
+    ak_vec3 *translations; /* frame_count * track_count, frame-major */
+    ak_quat *squad_points; /* cubic-mode inner control points per key, made by
+                              ak_clip_prepare_cubic; NULL until then */
 } ak_clip;
 
 /* Allocates a clip with `frame_count` frames for `joint_count` joints and translation
@@ -79,8 +79,8 @@ AK_API float ak_clip_standing_height(const ak_clip *clip, const ak_skeleton *ske
 
 /* Crossfade two local poses: out = slerp/lerp(a, b, weight * (mask ? mask[j] : 1)).
  * weight 0 gives a exactly, 1 gives b exactly. `out` may alias a or b. */
-AK_API void ak_pose_blend(const ak_xform *a, const ak_xform *b, int32_t joint_count,
-                          float weight, const float *mask, ak_xform *out);
+AK_API void ak_pose_blend(const ak_xform *a, const ak_xform *b, int32_t joint_count, float weight,
+                          const float *mask, ak_xform *out);
 
 AK_EXTERN_C_END
 

@@ -46,15 +46,15 @@ typedef struct ak_edit_resample_params {
 AK_API ak_edit_resample_params ak_edit_resample_defaults(void);
 /* AK_ERR_INVALID_ARG for a bad frame time or interp; AK_ERR_LIMIT when the output would
  * have more than 10,000,000 frames. */
-AK_API int32_t ak_edit_resample_validate(const ak_edit_resample_params *params,
-                                         const ak_clip *clip, ak_error *err);
+AK_API int32_t ak_edit_resample_validate(const ak_edit_resample_params *params, const ak_clip *clip,
+                                         ak_error *err);
 /* Output frame f is the input sampled at t = f * frame_time, for every t within the input
  * duration (floor(duration / frame_time + 1e-3) + 1 frames of a clamped clip; a looping
  * clip keeps looping and covers its loop duration). Resampling to the same frame time gives
  * the same keys. */
 AK_API int32_t ak_edit_resample_run(const ak_edit_resample_params *params,
-                                    const ak_skeleton *skeleton, const ak_clip *clip,
-                                    ak_clip **out, ak_error *err);
+                                    const ak_skeleton *skeleton, const ak_clip *clip, ak_clip **out,
+                                    ak_error *err);
 
 /* ---- Mirror left <-> right ------------------------------------------------------------ */
 typedef struct ak_edit_mirror_params {
@@ -76,9 +76,9 @@ AK_API int32_t ak_edit_mirror_validate(const ak_edit_mirror_params *params,
  * axis (params->axis, or chosen from the rig). Fails (AK_ERR_INVALID_ARG, names in the
  * message) when the pairing is not symmetric: a pair whose parents are not partners, or only
  * one side has position channels in `clip` (may be NULL to skip that check). */
-AK_API int32_t ak_edit_mirror_map(const ak_edit_mirror_params *params,
-                                  const ak_skeleton *skeleton, const ak_clip *clip,
-                                  int32_t *partner, int32_t *axis, ak_error *err);
+AK_API int32_t ak_edit_mirror_map(const ak_edit_mirror_params *params, const ak_skeleton *skeleton,
+                                  const ak_clip *clip, int32_t *partner, int32_t *axis,
+                                  ak_error *err);
 /* Reflects the motion through the plane and swaps left and right: joint j's keys become the
  * reflected keys of partner(j) (translation t -> M t, rotation q -> M q M with M the
  * reflection, i.e. the quaternion's component along the axis kept and the other two vector
@@ -97,10 +97,10 @@ AK_API float ak_edit_pose_heading(const ak_humanoid *humanoid, const ak_xform *w
 
 /* ---- Root reset: start at the origin, facing +Z --------------------------------------- */
 typedef struct ak_edit_root_reset_params {
-    int32_t frame;         /* reference frame; default 0 */
-    int32_t reset_heading; /* 1 (default): turn about +Y so the reference frame faces +Z */
-    int32_t reset_height;  /* 1: the reference frame's root height goes to 0 too; default 0
-                              (the height above the floor is kept) */
+    int32_t frame;                  /* reference frame; default 0 */
+    int32_t reset_heading;          /* 1 (default): turn about +Y so the reference frame faces +Z */
+    int32_t reset_height;           /* 1: the reference frame's root height goes to 0 too; default 0
+                                       (the height above the floor is kept) */
     const char *humanoid_overrides; /* for the facing (ak_edit_pose_heading); may be NULL */
 } ak_edit_root_reset_params;
 
@@ -125,8 +125,8 @@ AK_API int32_t ak_edit_in_place_validate(const ak_root_motion_params *params,
                                          const ak_skeleton *skeleton, const ak_clip *clip,
                                          ak_error *err);
 AK_API int32_t ak_edit_in_place_run(const ak_root_motion_params *params,
-                                    const ak_skeleton *skeleton, const ak_clip *clip,
-                                    ak_clip **out, ak_error *err);
+                                    const ak_skeleton *skeleton, const ak_clip *clip, ak_clip **out,
+                                    ak_error *err);
 
 /* ---- Bake root motion: character transforms into the root ----------------------------- */
 typedef struct ak_edit_bake_root_params {

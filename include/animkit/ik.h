@@ -45,14 +45,14 @@ AK_EXTERN_C_BEGIN
 
 /* What a solve did. */
 typedef struct ak_ik_result {
-    int32_t reached;      /* 1 when the final error is within the tolerance */
-    int32_t unreachable;  /* 1 when the target lies beyond the chain's reach by more than the
-                           * tolerance (the chain is straightened toward it) */
-    int32_t iterations;   /* passes/steps used: 1 for the analytic solvers; 0 when an iterative
-                           * solver had nothing to do (weight 0, already within tolerance,
-                           * chain of one joint) */
-    float error;          /* final distance end effector -> target, model-space units; for aim
-                           * solvers the remaining angle in radians */
+    int32_t reached;     /* 1 when the final error is within the tolerance */
+    int32_t unreachable; /* 1 when the target lies beyond the chain's reach by more than the
+                          * tolerance (the chain is straightened toward it) */
+    int32_t iterations;  /* passes/steps used: 1 for the analytic solvers; 0 when an iterative
+                          * solver had nothing to do (weight 0, already within tolerance,
+                          * chain of one joint) */
+    float error;         /* final distance end effector -> target, model-space units; for aim
+                          * solvers the remaining angle in radians */
 } ak_ik_result;
 
 /* Fills out_chain with the joints from `root` down to `tip` (root first). `tip` must be
@@ -70,7 +70,7 @@ AK_API int32_t ak_ik_chain_skip_zero_bones(const ak_skeleton *skeleton, int32_t 
 /* ---- Limb IK: analytic two-bone (hip-knee-ankle, shoulder-elbow-wrist) ---- */
 
 typedef struct ak_limb_ik_params {
-    const ak_skeleton *skeleton;  /* required */
+    const ak_skeleton *skeleton; /* required */
     /* The three joints: `middle` must be a descendant of `upper` and `end` a descendant of
      * `middle` (usually direct children).
      * Bone lengths are the model-space distances upper->middle and middle->end, which for
@@ -132,24 +132,25 @@ AK_API int32_t ak_limb_ik_run(const ak_limb_ik_params *params, ak_xform *local, 
  * identity, so q_rel is the local rotation itself). */
 typedef enum ak_ik_limit_type {
     AK_IK_LIMIT_NONE = 0,
-    AK_IK_LIMIT_HINGE = 1,  /* q_rel is a rotation about `axis` by an angle in [min, max] */
-    AK_IK_LIMIT_CONE = 2    /* q_rel = swing * twist: twist about `axis` in [min, max], swing
-                             * tilting `axis` by at most cone_angle */
+    AK_IK_LIMIT_HINGE = 1, /* q_rel is a rotation about `axis` by an angle in [min, max] */
+    AK_IK_LIMIT_CONE = 2   /* q_rel = swing * twist: twist about `axis` in [min, max], swing
+                            * tilting `axis` by at most cone_angle */
 } ak_ik_limit_type;
 
 typedef struct ak_ik_limit {
-    int32_t type;        /* ak_ik_limit_type */
+    int32_t type; /* ak_ik_limit_type */
     /* Joint-local unit axis. Hinge: the rotation axis (required). Cone: the bone direction
      * (the cone's centre and the twist axis); zero means "toward the next chain joint". */
     ak_vec3 axis;
-    float min_angle;     /* radians; hinge angle / twist angle range, min <= max, in [-pi, pi] */
+    float min_angle; /* radians; hinge angle / twist angle range, min <= max, in [-pi, pi] */
     float max_angle;
-    float cone_angle;    /* cone: largest swing, radians in [0, pi] */
+    float cone_angle; /* cone: largest swing, radians in [0, pi] */
 } ak_ik_limit;
 
 AK_API ak_ik_limit ak_ik_limit_none(void);
 AK_API ak_ik_limit ak_ik_limit_hinge(ak_vec3 axis, float min_angle, float max_angle);
-AK_API ak_ik_limit ak_ik_limit_cone(ak_vec3 axis, float cone_angle, float twist_min, float twist_max);
+AK_API ak_ik_limit ak_ik_limit_cone(ak_vec3 axis, float cone_angle, float twist_min,
+                                    float twist_max);
 /* The closest rotation to `q_rel` the limit allows (swing-twist decomposition about the axis,
  * twist clamped, swing clamped to the cone / dropped for a hinge). `bone_axis` is used when
  * a cone limit's axis is zero. Returns a unit quaternion. */
@@ -161,18 +162,18 @@ AK_API ak_quat ak_ik_limit_apply(const ak_ik_limit *limit, ak_quat q_rel, ak_vec
  * other chain joint rotates. Chain length 1..AK_IK_MAX_CHAIN; a chain of 1 cannot move and only
  * reports its error. */
 typedef struct ak_chain_ik_params {
-    const ak_skeleton *skeleton;   /* required */
-    const int32_t *chain;          /* chain_length joint indices, root first */
+    const ak_skeleton *skeleton; /* required */
+    const int32_t *chain;        /* chain_length joint indices, root first */
     int32_t chain_length;
-    ak_vec3 target;                /* model space */
+    ak_vec3 target; /* model space */
     /* CCD only: per-joint weight w_j in [0,1] scaling each joint's rotation (chain_length
      * entries, the tip's ignored); NULL means 1 for all. FABRIK ignores it. */
     const float *joint_weights;
     /* Per-joint limits (chain_length entries, the tip's ignored); NULL means none. */
     const ak_ik_limit *limits;
-    int32_t max_iterations;        /* passes; default 100, >= 1 */
-    float tolerance;               /* fraction of the chain length; default 1e-4 */
-    float weight;                  /* 0..1; default 1 */
+    int32_t max_iterations; /* passes; default 100, >= 1 */
+    float tolerance;        /* fraction of the chain length; default 1e-4 */
+    float weight;           /* 0..1; default 1 */
 } ak_chain_ik_params;
 
 AK_API ak_chain_ik_params ak_chain_ik_defaults(void);
@@ -193,8 +194,8 @@ AK_API int32_t ak_ccd_ik_run(const ak_chain_ik_params *params, ak_xform *local, 
  * minimal rotation from its bone's old direction to the new one (twist kept), then limited.
  * With limits, once the constrained passes stop improving, the remaining iterations are CCD
  * passes (position passes know nothing of hinges; CCD respects them joint by joint). */
-AK_API int32_t ak_fabrik_ik_run(const ak_chain_ik_params *params, ak_xform *local,
-                                ak_xform *world, ak_ik_result *result, ak_error *err);
+AK_API int32_t ak_fabrik_ik_run(const ak_chain_ik_params *params, ak_xform *local, ak_xform *world,
+                                ak_ik_result *result, ak_error *err);
 
 /* ---- Jacobian solvers: pseudo-inverse and damped least squares ----
  * Three rotation axes per joint (model-space x, y, z through the joint). With the stacked
@@ -211,12 +212,12 @@ typedef enum ak_jacobian_method {
 } ak_jacobian_method;
 
 typedef struct ak_jacobian_ik_params {
-    const ak_skeleton *skeleton;   /* required */
-    int32_t method;                /* ak_jacobian_method; default AK_JACOBIAN_DLS */
+    const ak_skeleton *skeleton; /* required */
+    int32_t method;              /* ak_jacobian_method; default AK_JACOBIAN_DLS */
     /* Single-effector form (used when effector_count == 0): a chain as for CCD/FABRIK. */
     const int32_t *chain;
     int32_t chain_length;
-    ak_vec3 target;                /* model space */
+    ak_vec3 target; /* model space */
     /* Multi-effector form (used when effector_count > 0): the joints allowed to rotate
      * (strictly ascending indices) and the effector joints with their model-space targets and
      * weights (NULL weights: all 1). An effector is moved by the joints it lies below. */
@@ -233,10 +234,10 @@ typedef struct ak_jacobian_ik_params {
      * 0.1 for the pseudo-inverse (its step limit) and 0.5 for DLS, whose damping already
      * keeps steps well behaved near singular poses. */
     float max_step;
-    int32_t max_iterations;        /* default 100 */
-    float tolerance;               /* fraction of the chain length; default 1e-4 */
-    float weight;                  /* 0..1; default 1 */
-    void *workspace;               /* caller-owned, ak_jacobian_ik_workspace_size bytes */
+    int32_t max_iterations; /* default 100 */
+    float tolerance;        /* fraction of the chain length; default 1e-4 */
+    float weight;           /* 0..1; default 1 */
+    void *workspace;        /* caller-owned, ak_jacobian_ik_workspace_size bytes */
     size_t workspace_bytes;
 } ak_jacobian_ik_params;
 
@@ -254,19 +255,19 @@ AK_API int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *params, ak_xform 
 /* ---- Aim and look-at ---- */
 
 typedef struct ak_aim_ik_params {
-    const ak_skeleton *skeleton;   /* required */
-    int32_t joint;                 /* the joint to turn */
-    ak_vec3 target;                /* model-space point to aim at */
-    ak_vec3 forward;               /* joint-local axis that should point at the target;
-                                    * default (0,0,1) */
-    ak_vec3 up;                    /* joint-local axis kept as close to world_up as the aim
-                                    * allows; default (0,1,0); may be zero to skip */
-    ak_vec3 world_up;              /* model-space up; default (0,1,0) */
+    const ak_skeleton *skeleton; /* required */
+    int32_t joint;               /* the joint to turn */
+    ak_vec3 target;              /* model-space point to aim at */
+    ak_vec3 forward;             /* joint-local axis that should point at the target;
+                                  * default (0,0,1) */
+    ak_vec3 up;                  /* joint-local axis kept as close to world_up as the aim
+                                  * allows; default (0,1,0); may be zero to skip */
+    ak_vec3 world_up;            /* model-space up; default (0,1,0) */
     /* Like Unity's clampWeight: 0 = unrestricted, 1 = no motion, in between the forward axis
      * turns at most (1 - clamp_weight) * pi radians toward the target. Default 0. */
     float clamp_weight;
-    float tolerance;               /* radians; reached when the remaining angle is below */
-    float weight;                  /* 0..1; default 1 */
+    float tolerance; /* radians; reached when the remaining angle is below */
+    float weight;    /* 0..1; default 1 */
 } ak_aim_ik_params;
 
 AK_API ak_aim_ik_params ak_aim_ik_defaults(void);
@@ -284,18 +285,18 @@ AK_API int32_t ak_aim_ik_run(const ak_aim_ik_params *params, ak_xform *local, ak
  * axis at the target; the last joint always takes the rest (weight 1), so it lands exactly.
  * clamp_weight limits the total angle as for aim; the last joint's up axis is kept upright. */
 typedef struct ak_look_at_params {
-    const ak_skeleton *skeleton;   /* required */
-    const int32_t *chain;          /* root first, each below the previous; 1..AK_IK_MAX_CHAIN */
+    const ak_skeleton *skeleton; /* required */
+    const int32_t *chain;        /* root first, each below the previous; 1..AK_IK_MAX_CHAIN */
     int32_t chain_length;
-    const float *joint_weights;    /* chain_length entries in [0,1] (last ignored); NULL: an
-                                    * even spread 1/(n-i) that shares the turn equally */
-    ak_vec3 target;                /* model space */
-    ak_vec3 forward;               /* last joint's local forward axis; default (0,0,1) */
-    ak_vec3 up;                    /* last joint's local up axis; default (0,1,0) */
-    ak_vec3 world_up;              /* default (0,1,0) */
-    float clamp_weight;            /* as for aim; default 0 */
-    float tolerance;               /* radians; default 1e-3 */
-    float weight;                  /* 0..1; default 1 */
+    const float *joint_weights; /* chain_length entries in [0,1] (last ignored); NULL: an
+                                 * even spread 1/(n-i) that shares the turn equally */
+    ak_vec3 target;             /* model space */
+    ak_vec3 forward;            /* last joint's local forward axis; default (0,0,1) */
+    ak_vec3 up;                 /* last joint's local up axis; default (0,1,0) */
+    ak_vec3 world_up;           /* default (0,1,0) */
+    float clamp_weight;         /* as for aim; default 0 */
+    float tolerance;            /* radians; default 1e-3 */
+    float weight;               /* 0..1; default 1 */
 } ak_look_at_params;
 
 AK_API ak_look_at_params ak_look_at_defaults(void);
@@ -319,13 +320,13 @@ typedef struct ak_ik_any_params {
     const ak_skeleton *skeleton; /* required */
     const int32_t *chain;        /* root first, tip last (ak_ik_chain_from_joints); limb: >= 3 */
     int32_t chain_length;
-    ak_vec3 target;              /* model space */
-    int32_t use_pole;            /* limb: bend the middle joint toward `pole` (others ignore it) */
-    ak_vec3 pole;                /* model space */
-    int32_t max_iterations;      /* iterative solvers; default 100 */
-    float tolerance;             /* fraction of the chain length; default 1e-4 */
-    float weight;                /* 0..1; default 1 */
-    void *workspace;             /* jacobian/dls: ak_ik_any_workspace_size bytes, caller-owned */
+    ak_vec3 target;         /* model space */
+    int32_t use_pole;       /* limb: bend the middle joint toward `pole` (others ignore it) */
+    ak_vec3 pole;           /* model space */
+    int32_t max_iterations; /* iterative solvers; default 100 */
+    float tolerance;        /* fraction of the chain length; default 1e-4 */
+    float weight;           /* 0..1; default 1 */
+    void *workspace;        /* jacobian/dls: ak_ik_any_workspace_size bytes, caller-owned */
     size_t workspace_bytes;
 } ak_ik_any_params;
 

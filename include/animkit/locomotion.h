@@ -73,20 +73,20 @@ enum { AK_CONTACT_HEEL = 1, AK_CONTACT_TOE = 2 };
 typedef struct ak_contact_params {
     const ak_skeleton *skeleton; /* required */
     const ak_clip *clip;         /* required; as many joints as the skeleton */
-    int32_t heel[2];        /* ankle joints [left, right]; -1 (default): the humanoid map's feet */
-    int32_t toe[2];         /* ball joints; -1 (default): the humanoid map's toes, else none */
-    float metres_per_unit;  /* the clip's units; 0 (default): ak_units_detect_clip */
-    float height_on;        /* m above the local floor; default 0.025 */
-    float height_off;       /* m; default 0.045 */
-    float speed_on;         /* m/s, horizontal; default 0.25 */
-    float speed_off;        /* m/s; default 0.45 */
-    float rise_off;         /* m/s: the heel also lifts off when it rises this fast (heel-off
-                               in a walk); 0 disables; default 0.12 */
-    float floor_window;     /* s either side of a frame for its local floor; default 0.8 */
-    float max_floor_rise;   /* m: a local floor higher than this above the point's lowest in
-                               the clip is no floor (a foot on a pedal); default 0.3 */
-    float min_stance;       /* s: shorter stance runs are dropped; default 0.05 */
-    float min_swing;        /* s: shorter gaps between two stances are filled; default 0.06 */
+    int32_t heel[2];       /* ankle joints [left, right]; -1 (default): the humanoid map's feet */
+    int32_t toe[2];        /* ball joints; -1 (default): the humanoid map's toes, else none */
+    float metres_per_unit; /* the clip's units; 0 (default): ak_units_detect_clip */
+    float height_on;       /* m above the local floor; default 0.025 */
+    float height_off;      /* m; default 0.045 */
+    float speed_on;        /* m/s, horizontal; default 0.25 */
+    float speed_off;       /* m/s; default 0.45 */
+    float rise_off;        /* m/s: the heel also lifts off when it rises this fast (heel-off
+                              in a walk); 0 disables; default 0.12 */
+    float floor_window;    /* s either side of a frame for its local floor; default 0.8 */
+    float max_floor_rise;  /* m: a local floor higher than this above the point's lowest in
+                              the clip is no floor (a foot on a pedal); default 0.3 */
+    float min_stance;      /* s: shorter stance runs are dropped; default 0.05 */
+    float min_swing;       /* s: shorter gaps between two stances are filled; default 0.06 */
 } ak_contact_params;
 
 AK_API ak_contact_params ak_contact_defaults(void);
@@ -101,12 +101,12 @@ AK_API int32_t ak_contact_run(const ak_contact_params *params, uint8_t *left, ui
 /* Where a clip's feet meet its floor, model space of the clip (its units), from its contacts.
  * The one calibration rule the walker and the plugin use. */
 typedef struct ak_foot_calibration {
-    float floor_y;            /* Y of the clip floor: the lowest point of either foot's subtree */
-    float sole_height[2];     /* ankle above the floor while the heel is down (else over stance,
-                                 else over every frame) */
-    ak_vec3 up_local[2];      /* the foot's up axis (+Y seen from the ankle joint), same frames */
-    ak_vec3 toe_local[2];     /* the floor point under the ball, in the ankle joint's frame,
-                                 while the toe is down; (0,0,0) without a toe joint */
+    float floor_y;        /* Y of the clip floor: the lowest point of either foot's subtree */
+    float sole_height[2]; /* ankle above the floor while the heel is down (else over stance,
+                             else over every frame) */
+    ak_vec3 up_local[2];  /* the foot's up axis (+Y seen from the ankle joint), same frames */
+    ak_vec3 toe_local[2]; /* the floor point under the ball, in the ankle joint's frame,
+                             while the toe is down; (0,0,0) without a toe joint */
     int32_t has_toe[2];
     float stance_fraction[2]; /* fraction of frames in stance (0: no contact at all) */
 } ak_foot_calibration;
@@ -123,9 +123,9 @@ AK_API int32_t ak_foot_calibrate(const ak_skeleton *skeleton, const ak_clip *cli
  * skeleton, clip and joints are replaced by the arguments; the joint's first child, if any,
  * is its toe point). For heel and toe bits use ak_contact_run. */
 AK_API int32_t ak_foot_contacts_detect(const ak_skeleton *skeleton, const ak_clip *clip,
-                                       int32_t left_foot, int32_t right_foot,
-                                       float metres_per_unit, const ak_contact_params *params,
-                                       uint8_t *left, uint8_t *right, ak_error *err);
+                                       int32_t left_foot, int32_t right_foot, float metres_per_unit,
+                                       const ak_contact_params *params, uint8_t *left,
+                                       uint8_t *right, ak_error *err);
 
 /* The contact flag byte at time t (seconds) of a clip of frame_count frames: the nearest
  * frame, wrapped when `loop`, clamped otherwise. The one stance-at-time rule. */
@@ -179,9 +179,9 @@ typedef struct ak_walk_motion_params {
     float min_cycle_time;           /* automatic search range, seconds; default 0.45 */
     float max_cycle_time;           /* default 1.8 */
     const char *humanoid_overrides; /* "slot=Joint,..." or NULL (see ak_humanoid_find) */
-    ak_contact_params contacts;  /* thresholds (skeleton, clip and joints are filled in) */
-    const uint8_t *stance_left;  /* optional, with a clip that already loops: stance flags per */
-    const uint8_t *stance_right; /* frame instead of detection (e.g. ak_walk_clip_contacts) */
+    ak_contact_params contacts;     /* thresholds (skeleton, clip and joints are filled in) */
+    const uint8_t *stance_left;     /* optional, with a clip that already loops: stance flags per */
+    const uint8_t *stance_right;    /* frame instead of detection (e.g. ak_walk_clip_contacts) */
 } ak_walk_motion_params;
 
 typedef struct ak_walk_motion_info {
@@ -286,8 +286,8 @@ typedef struct ak_foot_ik_frame {
     int32_t stance_next[2];  /* 1 when it will be in stance 1/stance_fade_rate s from now, so
                                 flat alignment fades in before touchdown (else = stance) */
     ak_ground_hit ground[2]; /* ground under each heel query point (ak_foot_ik_query_points) */
-    ak_ground_hit ground_toe[2]; /* ground under each toe query point
-                                    (ak_foot_ik_toe_query_points); hit 0: the heel's plane */
+    ak_ground_hit ground_toe[2];  /* ground under each toe query point
+                                     (ak_foot_ik_toe_query_points); hit 0: the heel's plane */
     ak_ground_hit ground_land[2]; /* ground where each swinging foot will land (hit 0: unknown) */
     float swing_phase[2];         /* 0 at lift-off .. 1 at landing (unused in stance) */
     int32_t contact[2];           /* AK_CONTACT_* of each stance foot; AK_CONTACT_TOE alone
@@ -315,8 +315,7 @@ AK_API void ak_foot_ik_toe_query_points(const ak_foot_ik_params *params,
 AK_API ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *params, const ak_xform *world,
                                int32_t side);
 /* The toe contact point of leg `side` in a world pose: ankle + rotation * toe_local. */
-AK_API ak_vec3 ak_foot_ik_toe(const ak_foot_ik_params *params, const ak_xform *world,
-                              int32_t side);
+AK_API ak_vec3 ak_foot_ik_toe(const ak_foot_ik_params *params, const ak_xform *world, int32_t side);
 /* One frame of foot IK on an animated pose already placed in the world: `local` (parent
  * space) and `world` (FK of local) are read and rewritten. Lowers the hips by the lower foot's
  * shortfall, raises/places each foot with limb IK (knee pole in front), turns each foot to
@@ -406,11 +405,11 @@ typedef struct ak_walker_state {
     ak_vec3 sole[2];      /* world sole contact points */
     float sole_ground[2]; /* ground height under each sole (NaN where none) */
     float tilt_deg[2];
-    float hip_drop; /* metres the hips were lowered */
-    int32_t contact[2];   /* AK_CONTACT_* of each foot this frame (0 in swing) */
-    ak_vec3 toe[2];       /* world toe contact points (= sole for a foot without a toe) */
-    float toe_ground[2];  /* ground height under each toe point (NaN where none or unknown) */
-    float rate;           /* the walk clip's playback rate, 0 (standing) .. 1 */
+    float hip_drop;      /* metres the hips were lowered */
+    int32_t contact[2];  /* AK_CONTACT_* of each foot this frame (0 in swing) */
+    ak_vec3 toe[2];      /* world toe contact points (= sole for a foot without a toe) */
+    float toe_ground[2]; /* ground height under each toe point (NaN where none or unknown) */
+    float rate;          /* the walk clip's playback rate, 0 (standing) .. 1 */
 } ak_walker_state;
 
 typedef struct ak_walker ak_walker;
@@ -479,17 +478,17 @@ typedef struct ak_walk_metrics {
     float max_float;       /* m: worst heel or toe above the ground while down */
     float max_heel_penetration, max_heel_float; /* m: the heel's alone */
     float max_toe_penetration, max_toe_float;   /* m: the toe's alone */
-    float skate;           /* m/s: mean horizontal speed of the holding point over stance */
-    float max_skate;       /* m/s: its worst frame */
-    float max_tilt_deg;    /* worst foot-to-normal angle with the heel down */
-    float max_foot_step;   /* m: largest per-frame move of a sole point */
-    float max_hip_step;    /* m: largest per-frame move of the hips joint */
-    float max_hip_accel;   /* m/s^2: largest second difference of the hips' position / dt^2 */
+    float skate;         /* m/s: mean horizontal speed of the holding point over stance */
+    float max_skate;     /* m/s: its worst frame */
+    float max_tilt_deg;  /* worst foot-to-normal angle with the heel down */
+    float max_foot_step; /* m: largest per-frame move of a sole point */
+    float max_hip_step;  /* m: largest per-frame move of the hips joint */
+    float max_hip_accel; /* m/s^2: largest second difference of the hips' position / dt^2 */
     /* running sums */
     double skate_sum;
     int32_t skate_n;
     ak_vec3 prev_sole[2];
-    ak_vec3 prev_hold[2]; /* the holding point last frame */
+    ak_vec3 prev_hold[2];      /* the holding point last frame */
     int32_t prev_hold_kind[2]; /* 1 heel, 2 toe, 0 none */
     int32_t prev_stance[2];
     ak_vec3 prev_hips, prev_hips2;

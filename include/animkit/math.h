@@ -12,8 +12,12 @@
 
 AK_EXTERN_C_BEGIN
 
-typedef struct ak_vec3 { float x, y, z; } ak_vec3;
-typedef struct ak_quat { float x, y, z, w; } ak_quat;
+typedef struct ak_vec3 {
+    float x, y, z;
+} ak_vec3;
+typedef struct ak_quat {
+    float x, y, z, w;
+} ak_quat;
 
 /* A rigid transform: rotate by `rotation`, then translate by `translation`. */
 typedef struct ak_xform {

@@ -36,15 +36,15 @@ AK_EXTERN_C_BEGIN
 
 /* The plugin's exports. AK_PLUGIN_BUILDING is defined when compiling the plugin itself. */
 #if defined(_WIN32) || defined(__CYGWIN__)
-#  if defined(AK_PLUGIN_BUILDING)
-#    define AK_PLUGIN_API __declspec(dllexport)
-#  else
-#    define AK_PLUGIN_API __declspec(dllimport)
-#  endif
-#elif defined(__GNUC__) || defined(__clang__)
-#  define AK_PLUGIN_API __attribute__((visibility("default")))
+#if defined(AK_PLUGIN_BUILDING)
+#define AK_PLUGIN_API __declspec(dllexport)
 #else
-#  define AK_PLUGIN_API
+#define AK_PLUGIN_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define AK_PLUGIN_API __attribute__((visibility("default")))
+#else
+#define AK_PLUGIN_API
 #endif
 
 /* Bumped whenever a signature or struct layout below changes. The C# side checks it. */
@@ -71,19 +71,19 @@ typedef struct ak_plugin_mat4 {
 
 typedef struct ak_plugin_skeleton_info {
     int32_t joint_count;
-    int32_t units;            /* ak_units of the file (detected, or AK_UNITS_METRES if given) */
-    float metres_per_unit;    /* the scale applied at load */
-    float rest_height;        /* metres: max y - min y of the rest pose */
-    float standing_height;    /* metres: typical standing height over the clip loaded with it
-                               * (what unit detection measured) */
+    int32_t units;         /* ak_units of the file (detected, or AK_UNITS_METRES if given) */
+    float metres_per_unit; /* the scale applied at load */
+    float rest_height;     /* metres: max y - min y of the rest pose */
+    float standing_height; /* metres: typical standing height over the clip loaded with it
+                            * (what unit detection measured) */
 } ak_plugin_skeleton_info;
 
 typedef struct ak_plugin_clip_info {
     int32_t joint_count;
     int32_t frame_count;
-    float frame_time;         /* seconds per frame */
-    float duration;           /* seconds (see ak_clip_duration) */
-    int32_t loop;             /* 1: sampling wraps; 0: clamps */
+    float frame_time; /* seconds per frame */
+    float duration;   /* seconds (see ak_clip_duration) */
+    int32_t loop;     /* 1: sampling wraps; 0: clamps */
 } ak_plugin_clip_info;
 
 /* ---- Version, errors, lifetime ---- */
@@ -121,8 +121,8 @@ AK_PLUGIN_API int32_t ak_plugin_bvh_load_memory(const char *text, int32_t size,
 
 AK_PLUGIN_API int32_t ak_plugin_skeleton_info_get(ak_handle skeleton, ak_plugin_skeleton_info *out);
 /* Joint name (UTF-8) into buffer. */
-AK_PLUGIN_API int32_t ak_plugin_skeleton_joint_name(ak_handle skeleton, int32_t joint,
-                                                    char *buffer, int32_t size);
+AK_PLUGIN_API int32_t ak_plugin_skeleton_joint_name(ak_handle skeleton, int32_t joint, char *buffer,
+                                                    int32_t size);
 /* Parent index per joint (-1 for the root); `count` must be >= joint_count. */
 AK_PLUGIN_API int32_t ak_plugin_skeleton_parents(ak_handle skeleton, int32_t *out_parents,
                                                  int32_t count);
@@ -171,25 +171,25 @@ AK_PLUGIN_API int32_t ak_plugin_mirror_z(ak_plugin_xform *xforms, int32_t count)
  * Targets and poles are model-space positions (the space of `world`). */
 
 typedef struct ak_plugin_ik_result {
-    int32_t reached;          /* 1 when within tolerance */
-    int32_t unreachable;      /* 1 when out of reach (limb straightened toward the target) */
+    int32_t reached;     /* 1 when within tolerance */
+    int32_t unreachable; /* 1 when out of reach (limb straightened toward the target) */
     int32_t iterations;
-    float error;              /* metres from end effector to target (radians for aim) */
+    float error; /* metres from end effector to target (radians for aim) */
 } ak_plugin_ik_result;
 
 /* Two-bone limb IK (ak_limb_ik_params in Unity's frame). */
 typedef struct ak_plugin_limb_ik_params {
-    int32_t upper, middle, end;   /* joint indices (hip, knee, ankle / shoulder, elbow, wrist) */
-    int32_t use_pole;             /* 1: bend toward `pole`; default 0 */
-    ak_vec3 target;               /* model space */
-    ak_vec3 pole;                 /* model space */
-    ak_vec3 mid_axis;             /* hinge axis of the middle joint, its local space; default (0,0,1)
-                                   * (axes convert like a quaternion's vector part: (-x,-y,z)) */
-    float soft_limit;             /* 0 off (default), else (0,1): ease in near full reach */
-    int32_t match_end_rotation;   /* 1: end joint takes `end_rotation`; default 0 */
-    ak_quat end_rotation;         /* model space */
-    float tolerance;              /* fraction of the limb length; default 1e-4 */
-    float weight;                 /* 0..1; default 1 */
+    int32_t upper, middle, end; /* joint indices (hip, knee, ankle / shoulder, elbow, wrist) */
+    int32_t use_pole;           /* 1: bend toward `pole`; default 0 */
+    ak_vec3 target;             /* model space */
+    ak_vec3 pole;               /* model space */
+    ak_vec3 mid_axis;           /* hinge axis of the middle joint, its local space; default (0,0,1)
+                                 * (axes convert like a quaternion's vector part: (-x,-y,z)) */
+    float soft_limit;           /* 0 off (default), else (0,1): ease in near full reach */
+    int32_t match_end_rotation; /* 1: end joint takes `end_rotation`; default 0 */
+    ak_quat end_rotation;       /* model space */
+    float tolerance;            /* fraction of the limb length; default 1e-4 */
+    float weight;               /* 0..1; default 1 */
 } ak_plugin_limb_ik_params;
 
 /* The C defaults (ak_limb_ik_defaults) in Unity's frame; joints set to -1. */
@@ -200,14 +200,14 @@ AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle skeleton, const ak_plugin_limb
 
 /* Look-at spread over a chain (ak_look_at_params in Unity's frame). */
 typedef struct ak_plugin_look_at_params {
-    ak_vec3 target;               /* model space */
-    ak_vec3 forward;              /* last joint's local axis that should point at the target;
-                                   * default (0,0,-1) (the C (0,0,1), mirrored) */
-    ak_vec3 up;                   /* last joint's local up axis; default (0,1,0) */
-    ak_vec3 world_up;             /* model-space up; default (0,1,0) */
-    float clamp_weight;           /* 0 unrestricted (default) .. 1 no motion */
-    float tolerance;              /* radians; default 1e-3 */
-    float weight;                 /* 0..1; default 1 */
+    ak_vec3 target;     /* model space */
+    ak_vec3 forward;    /* last joint's local axis that should point at the target;
+                         * default (0,0,-1) (the C (0,0,1), mirrored) */
+    ak_vec3 up;         /* last joint's local up axis; default (0,1,0) */
+    ak_vec3 world_up;   /* model-space up; default (0,1,0) */
+    float clamp_weight; /* 0 unrestricted (default) .. 1 no motion */
+    float tolerance;    /* radians; default 1e-3 */
+    float weight;       /* 0..1; default 1 */
 } ak_plugin_look_at_params;
 
 AK_PLUGIN_API int32_t ak_plugin_look_at_defaults(ak_plugin_look_at_params *out);
@@ -242,70 +242,70 @@ AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle skeleton, const int32_t *chain
 #define AK_PLUGIN_CHARACTER_MAX_RAYS 8
 
 typedef struct ak_plugin_character_params {
-    ak_vec3 start;              /* world; default (0,0,0) */
-    ak_vec3 target;             /* world; default (0,0,-5) (the C default (0,0,5), mirrored) */
-    int32_t face_target;        /* 1 (default): start facing the target; 0: use start_yaw_deg */
-    float start_yaw_deg;        /* Unity yaw of the start rotation (Quaternion.Euler(0,yaw,0)) */
-    float arrival_radius;       /* metres; default 0.3 */
-    int32_t steer;              /* 0: re-aim before each cycle (default); 1: every frame */
-    float max_turn_rate;        /* degrees per second; default 90 */
-    int32_t interp;             /* ak_interp; default 1 (linear) */
-    float ground_smoothing;     /* seconds, ground height filter; default 0.12 */
-    float idle_fade;            /* seconds, walk -> idle crossfade on arrival; default 0.3 */
-    int32_t use_controller;     /* 1 (default): without set_position, the library's capsule
-                                 * controller moves the character (engines move it themselves) */
-    int32_t foot_ik;            /* 1 (default) */
-    float foot_weight;          /* 0..1; default 1 */
-    float max_tilt_deg;         /* feet follow the surface normal up to this; default 45 */
-    float max_hip_drop;         /* metres; default 0.45 */
-    float hip_drop_rate;        /* m/s the hip drop may change; default 0.8 */
-    float pole_distance;        /* knee pole in front of the knee, metres; default 0.5 */
-    int32_t lock_feet;          /* 1 (default): stance feet stay where they landed */
-    int32_t cycle_start;        /* walk cycle frames [start, end); -1,-1 (default): found */
-    int32_t cycle_end;          /*   automatically; 0,0: the clip already loops */
-    float seam_blend;           /* seconds of crossfade over the loop seam; default 0.1 */
+    ak_vec3 start;          /* world; default (0,0,0) */
+    ak_vec3 target;         /* world; default (0,0,-5) (the C default (0,0,5), mirrored) */
+    int32_t face_target;    /* 1 (default): start facing the target; 0: use start_yaw_deg */
+    float start_yaw_deg;    /* Unity yaw of the start rotation (Quaternion.Euler(0,yaw,0)) */
+    float arrival_radius;   /* metres; default 0.3 */
+    int32_t steer;          /* 0: re-aim before each cycle (default); 1: every frame */
+    float max_turn_rate;    /* degrees per second; default 90 */
+    int32_t interp;         /* ak_interp; default 1 (linear) */
+    float ground_smoothing; /* seconds, ground height filter; default 0.12 */
+    float idle_fade;        /* seconds, walk -> idle crossfade on arrival; default 0.3 */
+    int32_t use_controller; /* 1 (default): without set_position, the library's capsule
+                             * controller moves the character (engines move it themselves) */
+    int32_t foot_ik;        /* 1 (default) */
+    float foot_weight;      /* 0..1; default 1 */
+    float max_tilt_deg;     /* feet follow the surface normal up to this; default 45 */
+    float max_hip_drop;     /* metres; default 0.45 */
+    float hip_drop_rate;    /* m/s the hip drop may change; default 0.8 */
+    float pole_distance;    /* knee pole in front of the knee, metres; default 0.5 */
+    int32_t lock_feet;      /* 1 (default): stance feet stay where they landed */
+    int32_t cycle_start;    /* walk cycle frames [start, end); -1,-1 (default): found */
+    int32_t cycle_end;      /*   automatically; 0,0: the clip already loops */
+    float seam_blend;       /* seconds of crossfade over the loop seam; default 0.1 */
 } ak_plugin_character_params;
 
 typedef struct ak_plugin_character_info {
     int32_t joint_count;
-    int32_t cycle_start, cycle_end;  /* frames of the walk clip used as the cycle */
-    float cycle_time;                /* seconds */
-    float stride_length;             /* metres per cycle */
-    float speed;                     /* metres per second */
-    float sole_height[2];            /* ankle above the sole, metres: [0] left, [1] right */
+    int32_t cycle_start, cycle_end; /* frames of the walk clip used as the cycle */
+    float cycle_time;               /* seconds */
+    float stride_length;            /* metres per cycle */
+    float speed;                    /* metres per second */
+    float sole_height[2];           /* ankle above the sole, metres: [0] left, [1] right */
 } ak_plugin_character_info;
 
 typedef struct ak_plugin_character_state {
-    ak_vec3 position;           /* the guide: the character's ground point */
-    ak_quat rotation;           /* the character's yaw */
-    ak_vec3 facing;             /* unit forward, = rotation * (0,0,-1) */
-    float time;                 /* seconds simulated */
-    float clip_time;            /* seconds into the walk cycle */
-    int32_t cycle;              /* cycles started */
-    float distance;             /* to the target, horizontal, metres */
-    float path_length;          /* travelled, horizontal, metres */
-    int32_t arrived;            /* inside the arrival radius */
-    int32_t stopped;            /* fully stopped (idle weight 1) */
+    ak_vec3 position;  /* the guide: the character's ground point */
+    ak_quat rotation;  /* the character's yaw */
+    ak_vec3 facing;    /* unit forward, = rotation * (0,0,-1) */
+    float time;        /* seconds simulated */
+    float clip_time;   /* seconds into the walk cycle */
+    int32_t cycle;     /* cycles started */
+    float distance;    /* to the target, horizontal, metres */
+    float path_length; /* travelled, horizontal, metres */
+    int32_t arrived;   /* inside the arrival radius */
+    int32_t stopped;   /* fully stopped (idle weight 1) */
     float idle_weight;
-    int32_t stance[2];          /* [0] left, [1] right foot planted on its sole point (not
-                                   while it swings or rolls on its toe, heel up) */
-    ak_vec3 sole[2];            /* sole contact points after foot IK */
-    float tilt_deg[2];          /* foot up vs surface normal after IK */
-    float hip_drop;             /* metres the hips were lowered */
+    int32_t stance[2]; /* [0] left, [1] right foot planted on its sole point (not
+                          while it swings or rolls on its toe, heel up) */
+    ak_vec3 sole[2];   /* sole contact points after foot IK */
+    float tilt_deg[2]; /* foot up vs surface normal after IK */
+    float hip_drop;    /* metres the hips were lowered */
 } ak_plugin_character_state;
 
 /* A ray the engine should cast (world, Unity frame). */
 typedef struct ak_plugin_ray {
     ak_vec3 origin;
-    ak_vec3 direction;          /* unit, (0,-1,0) */
-    float max_distance;         /* metres */
+    ak_vec3 direction;  /* unit, (0,-1,0) */
+    float max_distance; /* metres */
 } ak_plugin_ray;
 
 /* What the engine's ray cast found. */
 typedef struct ak_plugin_ground_hit {
-    int32_t hit;                /* 1: ground found; 0: none (the rest unused) */
-    float height;               /* world Y of the hit point */
-    ak_vec3 normal;             /* unit surface normal, pointing up */
+    int32_t hit;    /* 1: ground found; 0: none (the rest unused) */
+    float height;   /* world Y of the hit point */
+    ak_vec3 normal; /* unit surface normal, pointing up */
 } ak_plugin_ground_hit;
 
 /* The C defaults (ak_walker_defaults, ak_foot_ik_defaults, ak_walk_motion_defaults) in
@@ -319,14 +319,16 @@ AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle skeleton, ak_handle w
                                                  const ak_plugin_character_params *params,
                                                  ak_handle *out_character, char *error_buffer,
                                                  int32_t error_size);
-AK_PLUGIN_API int32_t ak_plugin_character_info_get(ak_handle character, ak_plugin_character_info *out);
+AK_PLUGIN_API int32_t ak_plugin_character_info_get(ak_handle character,
+                                                   ak_plugin_character_info *out);
 /* Walk toward `target` (world; only x,z matter). Setting the same point again (within 0.1 mm)
  * changes nothing, so engines may call it every frame; a moved target restarts the walk. */
 AK_PLUGIN_API int32_t ak_plugin_character_set_target(ak_handle character, const ak_vec3 *target);
 /* Phase 1: advance by dt seconds (> 0); writes the wanted displacement (world). */
 AK_PLUGIN_API int32_t ak_plugin_character_begin(ak_handle character, float dt, ak_vec3 *out_move);
 /* Phase 2 (optional): where the engine's controller put the character (ground point). */
-AK_PLUGIN_API int32_t ak_plugin_character_set_position(ak_handle character, const ak_vec3 *position);
+AK_PLUGIN_API int32_t ak_plugin_character_set_position(ak_handle character,
+                                                       const ak_vec3 *position);
 /* Phase 3: the rays to cast into out_rays[0..*out_count); capacity >= *out_count (pass
  * AK_PLUGIN_CHARACTER_MAX_RAYS). out_count may not be NULL. */
 AK_PLUGIN_API int32_t ak_plugin_character_ground_rays(ak_handle character, ak_plugin_ray *out_rays,
@@ -343,8 +345,8 @@ AK_PLUGIN_API int32_t ak_plugin_character_state_get(ak_handle character,
 AK_PLUGIN_API int32_t ak_plugin_character_pose(ak_handle character, ak_plugin_xform *out_local,
                                                ak_plugin_xform *out_model, int32_t count);
 /* The last frame's pose in world space. */
-AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle character, ak_plugin_xform *out_world,
-                                                     int32_t count);
+AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle character,
+                                                     ak_plugin_xform *out_world, int32_t count);
 
 /* ---- Standalone foot IK: feet on the engine's ground for a clip played without the walker
  * (an idle, a dance, any clip played in place or with its own root motion). Two-phase like the
@@ -356,22 +358,22 @@ AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle character, ak_plu
  * placement of the model space (the Transform the rig hangs under: position + yaw). */
 
 typedef struct ak_plugin_foot_ik_params {
-    float weight;                 /* 0..1; default 1 */
-    float max_tilt_deg;           /* feet follow the surface normal up to this; default 45 */
-    float max_hip_drop;           /* metres; default 0.45 */
-    float hip_drop_rate;          /* m/s the hip drop may change; default 0.8 */
-    float pole_distance;          /* knee pole in front of the knee, metres; default 0.5 */
-    int32_t lock_feet;            /* 1 (default): stance feet stay where they landed */
-    float ray_up;                 /* rays start this far above the foot; default 0.5 m */
-    float ray_down;               /* and reach this far below it; default 1.0 m */
+    float weight;        /* 0..1; default 1 */
+    float max_tilt_deg;  /* feet follow the surface normal up to this; default 45 */
+    float max_hip_drop;  /* metres; default 0.45 */
+    float hip_drop_rate; /* m/s the hip drop may change; default 0.8 */
+    float pole_distance; /* knee pole in front of the knee, metres; default 0.5 */
+    int32_t lock_feet;   /* 1 (default): stance feet stay where they landed */
+    float ray_up;        /* rays start this far above the foot; default 0.5 m */
+    float ray_down;      /* and reach this far below it; default 1.0 m */
 } ak_plugin_foot_ik_params;
 
 typedef struct ak_plugin_foot_ik_state {
-    int32_t stance[2];            /* [0] left, [1] right, this frame (from the clip) */
-    ak_vec3 sole[2];              /* world sole points after IK */
-    float tilt_deg[2];            /* foot up vs surface normal after IK */
+    int32_t stance[2]; /* [0] left, [1] right, this frame (from the clip) */
+    ak_vec3 sole[2];   /* world sole points after IK */
+    float tilt_deg[2]; /* foot up vs surface normal after IK */
     int32_t reached[2];
-    float hip_drop;               /* metres */
+    float hip_drop; /* metres */
 } ak_plugin_foot_ik_state;
 
 #define AK_PLUGIN_FOOT_IK_RAYS 2
@@ -434,19 +436,15 @@ AK_PLUGIN_API int32_t ak_plugin_retarget_clip(ak_handle source_skeleton, ak_hand
                                               ak_handle *out_clip, char *error_buffer,
                                               int32_t error_size);
 /* A live retargeter (no contacts): one source pose in, one target pose out, per frame. */
-AK_PLUGIN_API int32_t ak_plugin_retargeter_create(ak_handle source_skeleton,
-                                                  ak_handle target_skeleton,
-                                                  const char *source_overrides,
-                                                  const char *target_overrides,
-                                                  const ak_plugin_retarget_params *params,
-                                                  ak_handle *out_retargeter, char *error_buffer,
-                                                  int32_t error_size);
+AK_PLUGIN_API int32_t ak_plugin_retargeter_create(
+    ak_handle source_skeleton, ak_handle target_skeleton, const char *source_overrides,
+    const char *target_overrides, const ak_plugin_retarget_params *params,
+    ak_handle *out_retargeter, char *error_buffer, int32_t error_size);
 /* Local poses in Unity's frame: source_count >= the source's joints, target_count >= the
  * target's. No allocation. */
 AK_PLUGIN_API int32_t ak_plugin_retargeter_pose(ak_handle retargeter,
                                                 const ak_plugin_xform *source_local,
-                                                int32_t source_count,
-                                                ak_plugin_xform *target_local,
+                                                int32_t source_count, ak_plugin_xform *target_local,
                                                 int32_t target_count);
 
 /* ---- Motion matching: a database of clips and the matching walker (see matching.h) ----
@@ -462,25 +460,25 @@ typedef struct ak_plugin_motion_db_info {
 } ak_plugin_motion_db_info;
 
 typedef struct ak_plugin_matcher_params {
-    ak_vec3 start, target;   /* world; defaults (0,0,0), (0,0,-5) */
-    int32_t face_target;     /* 1 (default): start facing the target; 0: start_yaw_deg */
-    float start_yaw_deg;     /* Unity yaw of the start rotation */
-    float arrival_radius;    /* metres; default 0.3 */
-    float walk_speed;        /* m/s wanted far from the target; default 1.4 */
-    float warp_rate_deg;     /* orientation warping, deg/s; default 100 */
-    float inertia_halflife;  /* seconds; default 0.12 */
-    int32_t use_controller;  /* 1 (default): without set_position the library's capsule moves */
-    int32_t foot_ik;         /* 1 (default) */
+    ak_vec3 start, target;  /* world; defaults (0,0,0), (0,0,-5) */
+    int32_t face_target;    /* 1 (default): start facing the target; 0: start_yaw_deg */
+    float start_yaw_deg;    /* Unity yaw of the start rotation */
+    float arrival_radius;   /* metres; default 0.3 */
+    float walk_speed;       /* m/s wanted far from the target; default 1.4 */
+    float warp_rate_deg;    /* orientation warping, deg/s; default 100 */
+    float inertia_halflife; /* seconds; default 0.12 */
+    int32_t use_controller; /* 1 (default): without set_position the library's capsule moves */
+    int32_t foot_ik;        /* 1 (default) */
 } ak_plugin_matcher_params;
 
 typedef struct ak_plugin_matcher_state {
-    ak_vec3 position;        /* the character's ground point */
-    ak_quat rotation;        /* its yaw */
-    ak_vec3 facing;          /* rotation * (0,0,-1) */
+    ak_vec3 position; /* the character's ground point */
+    ak_quat rotation; /* its yaw */
+    ak_vec3 facing;   /* rotation * (0,0,-1) */
     float time, distance, path_length;
     int32_t arrived, stopped, standing;
-    int32_t frame, clip;     /* database frame playing and its source clip */
-    float source_time;       /* seconds into that clip */
+    int32_t frame, clip; /* database frame playing and its source clip */
+    float source_time;   /* seconds into that clip */
     int32_t transitions, searches;
     int32_t stance[2];
     ak_vec3 sole[2];

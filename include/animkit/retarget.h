@@ -39,23 +39,23 @@
 AK_EXTERN_C_BEGIN
 
 typedef struct ak_retarget_params {
-    const ak_skeleton *source;        /* required */
-    const ak_clip *source_clip;       /* required by ak_retarget_run; optional for
-                                         ak_retargeter_create */
-    const ak_skeleton *target;        /* required */
+    const ak_skeleton *source;  /* required */
+    const ak_clip *source_clip; /* required by ak_retarget_run; optional for
+                                   ak_retargeter_create */
+    const ak_skeleton *target;  /* required */
     /* Humanoid maps. NULL: found by name with ak_humanoid_find(skeleton, overrides). */
     const ak_humanoid *source_map;
     const ak_humanoid *target_map;
-    const char *source_overrides;     /* "slot=Joint,..." used when source_map is NULL */
+    const char *source_overrides; /* "slot=Joint,..." used when source_map is NULL */
     const char *target_overrides;
-    float scale;         /* user scale on top of the leg-length ratio; default 1; > 0 */
+    float scale; /* user scale on top of the leg-length ratio; default 1; > 0 */
     /* Output floor height (target units). NaN (default): the source's floor carried by M
      * (no measurement needed). Finite: the target's soles stand at this height, the source's
      * floor being measured from the clip (lowest foot point over all frames). */
     float floor_height;
-    int32_t contacts;    /* 1 (default): pin stance feet with limb IK (ak_retarget_run) */
-    int32_t pin_hands;   /* 1: pin hands too (detector run on the wrists); default 0 */
-    float fade_time;     /* seconds a pin fades in before / out after its stance run; default 0.1 */
+    int32_t contacts;  /* 1 (default): pin stance feet with limb IK (ak_retarget_run) */
+    int32_t pin_hands; /* 1: pin hands too (detector run on the wrists); default 0 */
+    float fade_time;   /* seconds a pin fades in before / out after its stance run; default 0.1 */
     float source_metres_per_unit; /* for the contact detector; 0 (default): detect from height */
     ak_contact_params contact;    /* detector thresholds (ak_contact_defaults) */
     const uint8_t *stance_left;   /* optional source stance flags per frame, instead of */
@@ -64,19 +64,19 @@ typedef struct ak_retarget_params {
 
 /* What a retarget did. */
 typedef struct ak_retarget_info {
-    float scale;          /* k: leg-length ratio times the user scale */
-    float leg_ratio;      /* target (thigh + shin) / source (thigh + shin) */
-    float heading_offset; /* R_align angle, radians (target rest heading - source's) */
+    float scale;                    /* k: leg-length ratio times the user scale */
+    float leg_ratio;                /* target (thigh + shin) / source (thigh + shin) */
+    float heading_offset;           /* R_align angle, radians (target rest heading - source's) */
     float source_sole, target_sole; /* ankle height above the rest foot's lowest point */
-    float source_floor;   /* source units: measured lowest foot point (NaN when not measured) */
-    float target_floor;   /* target units: where the target's soles stand */
-    int32_t mapped_joints;  /* target joints driven by a source joint */
-    int32_t chain_joints;   /* target joints sharing the rotation between two mapped ones */
-    int32_t rest_joints;    /* target joints left at their rest rotation */
+    float source_floor;       /* source units: measured lowest foot point (NaN when not measured) */
+    float target_floor;       /* target units: where the target's soles stand */
+    int32_t mapped_joints;    /* target joints driven by a source joint */
+    int32_t chain_joints;     /* target joints sharing the rotation between two mapped ones */
+    int32_t rest_joints;      /* target joints left at their rest rotation */
     int32_t stance_frames[4]; /* source stance frames: left foot, right foot, left, right hand */
-    int32_t pinned_runs;    /* stance runs pinned */
-    float max_pin_error;    /* largest distance IK left between an end joint and its pin,
-                               target units (0 without contacts) */
+    int32_t pinned_runs;      /* stance runs pinned */
+    float max_pin_error;      /* largest distance IK left between an end joint and its pin,
+                                 target units (0 without contacts) */
 } ak_retarget_info;
 
 AK_API ak_retarget_params ak_retarget_defaults(void);

@@ -30,11 +30,11 @@ AK_EXTERN_C_BEGIN
  * Flag tables */
 
 typedef enum ak_flag_type {
-    AK_FLAG_SWITCH = 0, /* no value: stores `on` into an int32_t field */
-    AK_FLAG_INT = 1,    /* `count` int32_t values separated by `separator` */
-    AK_FLAG_FLOAT = 2,  /* `count` float values separated by `separator`; finite only */
-    AK_FLAG_TEXT = 3,   /* a char[] field of `size` bytes (NUL-terminated copy) */
-    AK_FLAG_CHOICE = 4, /* int32_t: the index of the value in `choices` ("flat|hills|stairs") */
+    AK_FLAG_SWITCH = 0,   /* no value: stores `on` into an int32_t field */
+    AK_FLAG_INT = 1,      /* `count` int32_t values separated by `separator` */
+    AK_FLAG_FLOAT = 2,    /* `count` float values separated by `separator`; finite only */
+    AK_FLAG_TEXT = 3,     /* a char[] field of `size` bytes (NUL-terminated copy) */
+    AK_FLAG_CHOICE = 4,   /* int32_t: the index of the value in `choices` ("flat|hills|stairs") */
     AK_FLAG_TEXT_LIST = 5 /* repeatable: a char[] field of `size` bytes holding every value
                              given, in order, separated by '\n' (ak_flags_list_item) */
 } ak_flag_type;
@@ -71,8 +71,8 @@ typedef struct ak_flag_table {
 
 /* What a parse found besides the flags' values. */
 typedef struct ak_flags_result {
-    int32_t wants_help;                             /* -h or --help was given */
-    int32_t positional_count;                       /* arguments that are not flags */
+    int32_t wants_help;                              /* -h or --help was given */
+    int32_t positional_count;                        /* arguments that are not flags */
     const char *positional[AK_FLAGS_MAX_POSITIONAL]; /* pointers into argv */
     uint64_t given[4]; /* bit (t*64 + i): flag i of table t was given (tables < 4, flags < 64) */
 } ak_flags_result;
@@ -90,8 +90,7 @@ AK_API int32_t ak_flags_defaults(const ak_flag_table *table, void *params, ak_er
  * missing value, bad value with the expected type/range/choices). */
 AK_API int32_t ak_flags_parse_args(const ak_flag_table *const *tables, void *const *params,
                                    int32_t table_count, int argc, const char *const *argv,
-                                   int32_t max_positional, ak_flags_result *result,
-                                   ak_error *err);
+                                   int32_t max_positional, ak_flags_result *result, ak_error *err);
 
 /* Parses a URL query string ("clip=a.bvh&max-time=30&no-foot-ik", a leading '?' allowed;
  * %XX and '+' decoded) into one table's params. A switch takes no value or 1/true/on
@@ -116,8 +115,8 @@ AK_API int32_t ak_flags_list_item(const char *list, int32_t index, char *buf, si
 AK_API int32_t ak_flags_find(const ak_flag_table *table, const char *name);
 
 /* Writes the options section of --help (one line a flag: name, value, help, default, range or
- * choices; -h/--help itself is the caller's line) into buf (always NUL-terminated when size > 0). Returns the length the whole text
- * needs, like snprintf. */
+ * choices; -h/--help itself is the caller's line) into buf (always NUL-terminated when size > 0).
+ * Returns the length the whole text needs, like snprintf. */
 AK_API size_t ak_flags_help(const ak_flag_table *table, char *buf, size_t size);
 
 /* ---------------------------------------------------------------------------------------
@@ -174,8 +173,8 @@ AK_API ak_walk_scenario ak_walk_scenario_defaults(void);
 AK_API int32_t ak_walk_scenario_validate(const ak_walk_scenario *scenario, ak_error *err);
 
 /* Loads a heightmap image other than PGM (e.g. PNG): value / max * height, side `size` metres. */
-typedef int32_t (*ak_heightmap_loader)(const char *path, float size, float height,
-                                       ak_terrain **out, ak_error *err);
+typedef int32_t (*ak_heightmap_loader)(const char *path, float size, float height, ak_terrain **out,
+                                       ak_error *err);
 
 typedef struct ak_walk_scene ak_walk_scene;
 

@@ -17,27 +17,31 @@ AK_EXTERN_C_BEGIN
 
 /* BVH channel kinds, in the order a CHANNELS line names them. Values are ABI. */
 typedef enum ak_channel {
-    AK_CH_XPOS = 0, AK_CH_YPOS = 1, AK_CH_ZPOS = 2,
-    AK_CH_XROT = 3, AK_CH_YROT = 4, AK_CH_ZROT = 5
+    AK_CH_XPOS = 0,
+    AK_CH_YPOS = 1,
+    AK_CH_ZPOS = 2,
+    AK_CH_XROT = 3,
+    AK_CH_YROT = 4,
+    AK_CH_ZROT = 5
 } ak_channel;
 
 /* Per-joint channel layout, as read from (or to be written to) a BVH file. */
 typedef struct ak_channel_layout {
-    uint8_t count;        /* 0, 3 or 6 (End Site tips have 0) */
-    uint8_t kind[6];      /* ak_channel values, in file order */
+    uint8_t count;   /* 0, 3 or 6 (End Site tips have 0) */
+    uint8_t kind[6]; /* ak_channel values, in file order */
 } ak_channel_layout;
 
 /* The skeleton. Treat every field as read-only; build one with ak_skeleton_create.
  * Arrays have joint_count entries. */
 typedef struct ak_skeleton {
     int32_t joint_count;
-    char (*names)[AK_NAME_MAX];     /* joint names; End Sites are "<parent>_end" */
-    int32_t *parents;               /* parent index, -1 for a root; parents[j] < j */
-    ak_xform *rest_local;           /* rest pose (BVH OFFSETs, identity rotations), parent space */
-    float *bone_lengths;            /* |rest_local[j].translation|: length of the bone parent->j */
-    ak_channel_layout *channels;    /* BVH channel layout per joint */
-    uint8_t *is_end_site;           /* 1 for a tip created from an End Site */
-    int32_t *subtree_end;           /* joints j..subtree_end[j]-1 are j and its descendants */
+    char (*names)[AK_NAME_MAX];  /* joint names; End Sites are "<parent>_end" */
+    int32_t *parents;            /* parent index, -1 for a root; parents[j] < j */
+    ak_xform *rest_local;        /* rest pose (BVH OFFSETs, identity rotations), parent space */
+    float *bone_lengths;         /* |rest_local[j].translation|: length of the bone parent->j */
+    ak_channel_layout *channels; /* BVH channel layout per joint */
+    uint8_t *is_end_site;        /* 1 for a tip created from an End Site */
+    int32_t *subtree_end;        /* joints j..subtree_end[j]-1 are j and its descendants */
 } ak_skeleton;
 
 /* Description used to build a skeleton. `channels` and `is_end_site` may be NULL. */
@@ -82,11 +86,27 @@ AK_API float ak_pose_height(const ak_xform *world, int32_t joint_count);
 /* ---- Humanoid map: the named joints the higher layers need, found by name. ---- */
 
 typedef enum ak_humanoid_slot {
-    AK_HUM_HIPS = 0, AK_HUM_SPINE, AK_HUM_CHEST, AK_HUM_NECK, AK_HUM_HEAD,
-    AK_HUM_LEFT_UPPER_LEG, AK_HUM_LEFT_LOWER_LEG, AK_HUM_LEFT_FOOT, AK_HUM_LEFT_TOE,
-    AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG, AK_HUM_RIGHT_FOOT, AK_HUM_RIGHT_TOE,
-    AK_HUM_LEFT_SHOULDER, AK_HUM_LEFT_UPPER_ARM, AK_HUM_LEFT_LOWER_ARM, AK_HUM_LEFT_HAND,
-    AK_HUM_RIGHT_SHOULDER, AK_HUM_RIGHT_UPPER_ARM, AK_HUM_RIGHT_LOWER_ARM, AK_HUM_RIGHT_HAND,
+    AK_HUM_HIPS = 0,
+    AK_HUM_SPINE,
+    AK_HUM_CHEST,
+    AK_HUM_NECK,
+    AK_HUM_HEAD,
+    AK_HUM_LEFT_UPPER_LEG,
+    AK_HUM_LEFT_LOWER_LEG,
+    AK_HUM_LEFT_FOOT,
+    AK_HUM_LEFT_TOE,
+    AK_HUM_RIGHT_UPPER_LEG,
+    AK_HUM_RIGHT_LOWER_LEG,
+    AK_HUM_RIGHT_FOOT,
+    AK_HUM_RIGHT_TOE,
+    AK_HUM_LEFT_SHOULDER,
+    AK_HUM_LEFT_UPPER_ARM,
+    AK_HUM_LEFT_LOWER_ARM,
+    AK_HUM_LEFT_HAND,
+    AK_HUM_RIGHT_SHOULDER,
+    AK_HUM_RIGHT_UPPER_ARM,
+    AK_HUM_RIGHT_LOWER_ARM,
+    AK_HUM_RIGHT_HAND,
     AK_HUM_SLOT_COUNT
 } ak_humanoid_slot;
 
@@ -108,7 +128,10 @@ AK_API int32_t ak_humanoid_find(const ak_skeleton *skeleton, const char *overrid
 /* ---- Units ---- */
 
 typedef enum ak_units {
-    AK_UNITS_METRES = 0, AK_UNITS_CENTIMETRES = 1, AK_UNITS_CMU = 2, AK_UNITS_INCHES = 3,
+    AK_UNITS_METRES = 0,
+    AK_UNITS_CENTIMETRES = 1,
+    AK_UNITS_CMU = 2,
+    AK_UNITS_INCHES = 3,
     AK_UNITS_MILLIMETRES = 4
 } ak_units;
 

@@ -10,14 +10,14 @@ AK_EXTERN_C_BEGIN
  * caller can test `if (status < 0)`. Values are part of the ABI: never renumber. */
 typedef enum ak_status {
     AK_OK = 0,
-    AK_ERR_INVALID_ARG = -1,  /* a null pointer, an out-of-range index, a bad parameter */
-    AK_ERR_PARSE = -2,        /* malformed input text; ak_error.line says where */
-    AK_ERR_IO = -3,           /* a file could not be opened, read or written */
-    AK_ERR_LIMIT = -4,        /* input exceeds a configured limit (joints, frames, bytes) */
-    AK_ERR_NOMEM = -5,        /* an allocation failed */
-    AK_ERR_NOT_FOUND = -6,    /* a named joint or resource does not exist */
-    AK_ERR_DEGENERATE = -7,   /* geometry the operation cannot handle (zero-length bone...) */
-    AK_ERR_STATE = -8         /* the object is not in a state that allows the call */
+    AK_ERR_INVALID_ARG = -1, /* a null pointer, an out-of-range index, a bad parameter */
+    AK_ERR_PARSE = -2,       /* malformed input text; ak_error.line says where */
+    AK_ERR_IO = -3,          /* a file could not be opened, read or written */
+    AK_ERR_LIMIT = -4,       /* input exceeds a configured limit (joints, frames, bytes) */
+    AK_ERR_NOMEM = -5,       /* an allocation failed */
+    AK_ERR_NOT_FOUND = -6,   /* a named joint or resource does not exist */
+    AK_ERR_DEGENERATE = -7,  /* geometry the operation cannot handle (zero-length bone...) */
+    AK_ERR_STATE = -8        /* the object is not in a state that allows the call */
 } ak_status;
 
 /* Where and why a call failed. `line` and `column` are 1-based positions in the input text

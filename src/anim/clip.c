@@ -13,7 +13,8 @@ int32_t ak_clip_create(int32_t joint_count, int32_t frame_count, float frame_tim
     if (out) *out = NULL;
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     if (joint_count < 1 || frame_count < 1)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip needs at least one joint and one frame");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "clip needs at least one joint and one frame");
     if (!(frame_time > 0.0f) || !isfinite(frame_time))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "frame time must be positive and finite");
     /* Guard the key count against size_t overflow (and absurd sizes) before allocating. */
@@ -38,13 +39,14 @@ int32_t ak_clip_create(int32_t joint_count, int32_t frame_count, float frame_tim
         c->joint_track[j] = has ? c->track_count : -1;
         if (has) c->track_joint[c->track_count++] = j;
     }
-    c->translations = (ak_vec3 *)calloc((size_t)frame_count * (size_t)(c->track_count ? c->track_count : 1),
-                                        sizeof(ak_vec3));
+    c->translations = (ak_vec3 *)calloc(
+        (size_t)frame_count * (size_t)(c->track_count ? c->track_count : 1), sizeof(ak_vec3));
     if (!c->translations) {
         ak_clip_destroy(c);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
-    for (uint64_t k = 0; k < keys; ++k) c->rotations[k] = ak_quat_identity();
+    for (uint64_t k = 0; k < keys; ++k)
+        c->rotations[k] = ak_quat_identity();
     *out = c;
     return AK_OK;
 }
@@ -60,7 +62,6 @@ void ak_clip_destroy(ak_clip *c)
     free(c);
 }
 
-
 void ak_clip_finalize(ak_clip *c)
 {
     if (!c) return;
@@ -71,7 +72,10 @@ void ak_clip_finalize(ak_clip *c)
         for (int32_t j = 0; j < n; ++j) {
             ak_quat q = akq_normalize(row[j]);
             if (prev && akq_dot(q, prev[j]) < 0.0f) {
-                q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w;
+                q.x = -q.x;
+                q.y = -q.y;
+                q.z = -q.z;
+                q.w = -q.w;
             }
             row[j] = q;
         }
@@ -94,7 +98,8 @@ int32_t ak_clip_prepare_cubic(ak_clip *c)
         const ak_quat *row = c->rotations + (size_t)f * (size_t)n;
         const ak_quat *before = f > 0 ? row - n : row, *after = f < last ? row + n : row;
         for (int32_t j = 0; j < n; ++j)
-            c->squad_points[(size_t)f * (size_t)n + (size_t)j] = squad_point(before[j], row[j], after[j]);
+            c->squad_points[(size_t)f * (size_t)n + (size_t)j] =
+                squad_point(before[j], row[j], after[j]);
     }
     return AK_OK;
 }
@@ -110,13 +115,15 @@ ak_clip *ak_clip_clone(const ak_clip *c)
     if (!c) return NULL;
     uint8_t *has = (uint8_t *)calloc((size_t)c->joint_count, 1);
     if (!has) return NULL;
-    for (int32_t j = 0; j < c->joint_count; ++j) has[j] = c->joint_track[j] >= 0;
+    for (int32_t j = 0; j < c->joint_count; ++j)
+        has[j] = c->joint_track[j] >= 0;
     ak_clip *out = NULL;
     ak_clip_create(c->joint_count, c->frame_count, c->frame_time, has, &out, NULL);
     free(has);
     if (!out) return NULL;
     out->loop = c->loop;
-    memcpy(out->rotations, c->rotations, sizeof(ak_quat) * (size_t)c->joint_count * (size_t)c->frame_count);
+    memcpy(out->rotations, c->rotations,
+           sizeof(ak_quat) * (size_t)c->joint_count * (size_t)c->frame_count);
     memcpy(out->translations, c->translations,
            sizeof(ak_vec3) * (size_t)c->track_count * (size_t)c->frame_count);
     if (c->squad_points) ak_clip_prepare_cubic(out);
@@ -152,5 +159,6 @@ void ak_clip_scale(ak_clip *c, float factor)
 {
     if (!c || !isfinite(factor)) return;
     const size_t keys = (size_t)c->frame_count * (size_t)c->track_count;
-    for (size_t k = 0; k < keys; ++k) c->translations[k] = akv_scale(c->translations[k], factor);
+    for (size_t k = 0; k < keys; ++k)
+        c->translations[k] = akv_scale(c->translations[k], factor);
 }

@@ -39,12 +39,16 @@ AK_INLINE void sample_fk_linear_sse(const ak_clip *c, const ak_skeleton *sk, con
         for (int k = 0; k < K; ++k) {
             __m128 lq, lt;
             if ((j & 3) == 0 && j < full) {
-                block[k][0] = next[k][0]; block[k][1] = next[k][1];
-                block[k][2] = next[k][2]; block[k][3] = next[k][3];
+                block[k][0] = next[k][0];
+                block[k][1] = next[k][1];
+                block[k][2] = next[k][2];
+                block[k][3] = next[k][3];
                 if (j + 4 < full) aks_slerp4(&r0[k][j + 4], &r1[k][j + 4], &sp[k], next[k]);
             }
-            if (j < full) lq = block[k][j & 3];
-            else lq = aks_slerp(_mm_loadu_ps(&r0[k][j].x), _mm_loadu_ps(&r1[k][j].x), &sp[k]);
+            if (j < full)
+                lq = block[k][j & 3];
+            else
+                lq = aks_slerp(_mm_loadu_ps(&r0[k][j].x), _mm_loadu_ps(&r1[k][j].x), &sp[k]);
             if (tk >= 0) {
                 __m128 a = aks_load3(&v0[k][tk]);
                 lt = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(aks_load3(&v1[k][tk]), a), alpha[k]));
@@ -96,7 +100,9 @@ static void lane_keys_load(const ak_clip *c, const key_span *s, int lanes, lane_
     }
 }
 
-typedef struct soa_xform { __m128 qx, qy, qz, qw, tx, ty, tz; } soa_xform;
+typedef struct soa_xform {
+    __m128 qx, qy, qz, qw, tx, ty, tz;
+} soa_xform;
 #define AK_SOA_MAX_JOINTS 256
 
 static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
@@ -112,9 +118,9 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
     const __m128 T = _mm_loadu_ps(keys.t), H = _mm_loadu_ps(keys.h), G = _mm_loadu_ps(keys.g);
     for (int32_t j = 0; j < n; ++j) {
         /* gather + transpose the two keys of each character, slerp per lane */
-        const aks_quat4 q = aks_slerp_soa(aks_load_quat4(&r0[0][j], &r0[1][j], &r0[2][j], &r0[3][j]),
-                                          aks_load_quat4(&r1[0][j], &r1[1][j], &r1[2][j], &r1[3][j]),
-                                          T, H, G);
+        const aks_quat4 q =
+            aks_slerp_soa(aks_load_quat4(&r0[0][j], &r0[1][j], &r0[2][j], &r0[3][j]),
+                          aks_load_quat4(&r1[0][j], &r1[1][j], &r1[2][j], &r1[3][j]), T, H, G);
         const __m128 qx = q.x, qy = q.y, qz = q.z, qw = q.w;
         /* local translation */
         __m128 tx, ty, tz;
@@ -139,13 +145,21 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
         const int32_t p = parents[j];
         soa_xform o;
         if (p < 0) {
-            o.qx = qx; o.qy = qy; o.qz = qz; o.qw = qw; o.tx = tx; o.ty = ty; o.tz = tz;
+            o.qx = qx;
+            o.qy = qy;
+            o.qz = qz;
+            o.qw = qw;
+            o.tx = tx;
+            o.ty = ty;
+            o.tz = tz;
         } else {
             const soa_xform *P = &ws[p];
             __m128 cx = _mm_sub_ps(_mm_mul_ps(P->qy, tz), _mm_mul_ps(P->qz, ty));
             __m128 cy = _mm_sub_ps(_mm_mul_ps(P->qz, tx), _mm_mul_ps(P->qx, tz));
             __m128 cz = _mm_sub_ps(_mm_mul_ps(P->qx, ty), _mm_mul_ps(P->qy, tx));
-            cx = _mm_add_ps(cx, cx); cy = _mm_add_ps(cy, cy); cz = _mm_add_ps(cz, cz);
+            cx = _mm_add_ps(cx, cx);
+            cy = _mm_add_ps(cy, cy);
+            cz = _mm_add_ps(cz, cz);
             __m128 ux = _mm_sub_ps(_mm_mul_ps(P->qy, cz), _mm_mul_ps(P->qz, cy));
             __m128 uy = _mm_sub_ps(_mm_mul_ps(P->qz, cx), _mm_mul_ps(P->qx, cz));
             __m128 uz = _mm_sub_ps(_mm_mul_ps(P->qx, cy), _mm_mul_ps(P->qy, cx));
@@ -175,16 +189,18 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
 }
 #endif
 
-
-#if defined(AK_HAVE_SSE) && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#if defined(AK_HAVE_SSE) && (defined(__GNUC__) || defined(__clang__)) &&                           \
+    (defined(__x86_64__) || defined(__i386__))
 #define AK_HAVE_AVX2_DISPATCH 1
 #include <immintrin.h>
 /* Eight characters in lockstep with AVX2 + FMA: the four-character SoA path at twice the
  * width. Compiled for AVX2 with a function attribute and chosen at run time
  * (ak_clip_sample_fk_batch checks the CPU), so the library still runs on any x86-64. */
-typedef struct soa8_xform { __m256 qx, qy, qz, qw, tx, ty, tz; } soa8_xform;
+typedef struct soa8_xform {
+    __m256 qx, qy, qz, qw, tx, ty, tz;
+} soa8_xform;
 #define AK_SOA8_MAX_JOINTS 128
-#define AK_AVX2 __attribute__((target("avx2,fma")))
+#define AK_AVX2            __attribute__((target("avx2,fma")))
 
 /* a[k] (x,y,z,w each) for k = 0..7 -> one register per component. */
 AK_AVX2 static inline void soa8_load(const __m128 a[8], __m256 *x, __m256 *y, __m256 *z, __m256 *w)
@@ -208,10 +224,14 @@ AK_AVX2 static inline void soa8_store(__m256 x, __m256 y, __m256 z, __m256 w, __
     __m256 u2 = _mm256_unpacklo_ps(z, w), u3 = _mm256_unpackhi_ps(z, w);
     __m256 q04 = _mm256_shuffle_ps(u0, u2, 0x44), q15 = _mm256_shuffle_ps(u0, u2, 0xEE);
     __m256 q26 = _mm256_shuffle_ps(u1, u3, 0x44), q37 = _mm256_shuffle_ps(u1, u3, 0xEE);
-    a[0] = _mm256_castps256_ps128(q04); a[4] = _mm256_extractf128_ps(q04, 1);
-    a[1] = _mm256_castps256_ps128(q15); a[5] = _mm256_extractf128_ps(q15, 1);
-    a[2] = _mm256_castps256_ps128(q26); a[6] = _mm256_extractf128_ps(q26, 1);
-    a[3] = _mm256_castps256_ps128(q37); a[7] = _mm256_extractf128_ps(q37, 1);
+    a[0] = _mm256_castps256_ps128(q04);
+    a[4] = _mm256_extractf128_ps(q04, 1);
+    a[1] = _mm256_castps256_ps128(q15);
+    a[5] = _mm256_extractf128_ps(q15, 1);
+    a[2] = _mm256_castps256_ps128(q26);
+    a[6] = _mm256_extractf128_ps(q26, 1);
+    a[3] = _mm256_castps256_ps128(q37);
+    a[7] = _mm256_extractf128_ps(q37, 1);
 }
 
 /* l <- P * l for eight transforms in SoA form: t = P.t + rotate(P.q, l.t), q = P.q l.q. */
@@ -221,7 +241,9 @@ AK_AVX2 static inline void soa8_parent_times(const soa8_xform *P, soa8_xform *l)
     __m256 cx = _mm256_fmsub_ps(P->qy, tz, _mm256_mul_ps(P->qz, ty));
     __m256 cy = _mm256_fmsub_ps(P->qz, tx, _mm256_mul_ps(P->qx, tz));
     __m256 cz = _mm256_fmsub_ps(P->qx, ty, _mm256_mul_ps(P->qy, tx));
-    cx = _mm256_add_ps(cx, cx); cy = _mm256_add_ps(cy, cy); cz = _mm256_add_ps(cz, cz);
+    cx = _mm256_add_ps(cx, cx);
+    cy = _mm256_add_ps(cy, cy);
+    cz = _mm256_add_ps(cz, cz);
     const __m256 ux = _mm256_fmsub_ps(P->qy, cz, _mm256_mul_ps(P->qz, cy));
     const __m256 uy = _mm256_fmsub_ps(P->qz, cx, _mm256_mul_ps(P->qx, cz));
     const __m256 uz = _mm256_fmsub_ps(P->qx, cy, _mm256_mul_ps(P->qy, cx));
@@ -238,8 +260,9 @@ AK_AVX2 static inline void soa8_parent_times(const soa8_xform *P, soa8_xform *l)
                           _mm256_fmsub_ps(P->qz, qw, _mm256_mul_ps(P->qy, qx)));
 }
 
-AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                                          ak_xform *const *w, soa8_xform *AK_RESTRICT ws)
+AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
+                                          const key_span *s, ak_xform *const *w,
+                                          soa8_xform *AK_RESTRICT ws)
 {
     const int32_t n = c->joint_count;
     const int32_t *parents = sk->parents, *track = c->joint_track;
@@ -248,41 +271,56 @@ AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *s
     lane_keys_load(c, s, 8, &keys);
     const ak_quat *const *r0 = keys.r0, *const *r1 = keys.r1;
     const ak_vec3 *const *v0 = keys.v0, *const *v1 = keys.v1;
-    const __m256 T = _mm256_loadu_ps(keys.t), H = _mm256_loadu_ps(keys.h), G = _mm256_loadu_ps(keys.g);
+    const __m256 T = _mm256_loadu_ps(keys.t), H = _mm256_loadu_ps(keys.h),
+                 G = _mm256_loadu_ps(keys.g);
     const __m256 neg0 = _mm256_set1_ps(-0.0f);
     __m128 lanes[8];
     for (int32_t j = 0; j < n; ++j) {
         __m256 ax, ay, az, aw, bx, by, bz, bw;
-        for (int k = 0; k < 8; ++k) lanes[k] = _mm_loadu_ps(&r0[k][j].x);
+        for (int k = 0; k < 8; ++k)
+            lanes[k] = _mm_loadu_ps(&r0[k][j].x);
         soa8_load(lanes, &ax, &ay, &az, &aw);
-        for (int k = 0; k < 8; ++k) lanes[k] = _mm_loadu_ps(&r1[k][j].x);
+        for (int k = 0; k < 8; ++k)
+            lanes[k] = _mm_loadu_ps(&r1[k][j].x);
         soa8_load(lanes, &bx, &by, &bz, &bw);
         /* corrected nlerp (fast_slerp), per lane */
-        __m256 ca = _mm256_fmadd_ps(ax, bx, _mm256_fmadd_ps(ay, by, _mm256_fmadd_ps(az, bz, _mm256_mul_ps(aw, bw))));
+        __m256 ca = _mm256_fmadd_ps(
+            ax, bx, _mm256_fmadd_ps(ay, by, _mm256_fmadd_ps(az, bz, _mm256_mul_ps(aw, bw))));
         __m256 sign = _mm256_and_ps(ca, neg0);
         __m256 d = _mm256_xor_ps(ca, sign);
-        __m256 A = _mm256_fmadd_ps(d, _mm256_fmadd_ps(d, _mm256_fnmadd_ps(d, _mm256_set1_ps(1.43519f), _mm256_set1_ps(3.55645f)),
-                                                      _mm256_set1_ps(-3.2452f)), _mm256_set1_ps(1.0904f));
-        __m256 B = _mm256_fmadd_ps(d, _mm256_fmadd_ps(d, _mm256_set1_ps(0.215638f), _mm256_set1_ps(-1.06021f)),
-                                   _mm256_set1_ps(0.848013f));
+        __m256 A = _mm256_fmadd_ps(
+            d,
+            _mm256_fmadd_ps(d,
+                            _mm256_fnmadd_ps(d, _mm256_set1_ps(1.43519f), _mm256_set1_ps(3.55645f)),
+                            _mm256_set1_ps(-3.2452f)),
+            _mm256_set1_ps(1.0904f));
+        __m256 B = _mm256_fmadd_ps(
+            d, _mm256_fmadd_ps(d, _mm256_set1_ps(0.215638f), _mm256_set1_ps(-1.06021f)),
+            _mm256_set1_ps(0.848013f));
         __m256 ot = _mm256_fmadd_ps(G, _mm256_fmadd_ps(A, H, B), T);
         __m256 qx = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(bx, sign), ax), ot, ax);
         __m256 qy = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(by, sign), ay), ot, ay);
         __m256 qz = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(bz, sign), az), ot, az);
         __m256 qw = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(bw, sign), aw), ot, aw);
-        __m256 n2 = _mm256_fmadd_ps(qx, qx, _mm256_fmadd_ps(qy, qy, _mm256_fmadd_ps(qz, qz, _mm256_mul_ps(qw, qw))));
+        __m256 n2 = _mm256_fmadd_ps(
+            qx, qx, _mm256_fmadd_ps(qy, qy, _mm256_fmadd_ps(qz, qz, _mm256_mul_ps(qw, qw))));
         __m256 y = _mm256_rsqrt_ps(n2);
         __m256 inv = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
                                    _mm256_fnmadd_ps(_mm256_mul_ps(y, y), n2, _mm256_set1_ps(3.0f)));
-        qx = _mm256_mul_ps(qx, inv); qy = _mm256_mul_ps(qy, inv); qz = _mm256_mul_ps(qz, inv); qw = _mm256_mul_ps(qw, inv);
+        qx = _mm256_mul_ps(qx, inv);
+        qy = _mm256_mul_ps(qy, inv);
+        qz = _mm256_mul_ps(qz, inv);
+        qw = _mm256_mul_ps(qw, inv);
         /* local translation */
         __m256 tx, ty, tz;
         const int32_t tk = track[j];
         if (tk >= 0) {
             __m256 px, py, pz, pw, ex, ey, ez, ew;
-            for (int k = 0; k < 8; ++k) lanes[k] = aks_load3(&v0[k][tk]);
+            for (int k = 0; k < 8; ++k)
+                lanes[k] = aks_load3(&v0[k][tk]);
             soa8_load(lanes, &px, &py, &pz, &pw);
-            for (int k = 0; k < 8; ++k) lanes[k] = aks_load3(&v1[k][tk]);
+            for (int k = 0; k < 8; ++k)
+                lanes[k] = aks_load3(&v1[k][tk]);
             soa8_load(lanes, &ex, &ey, &ez, &ew);
             tx = _mm256_fmadd_ps(_mm256_sub_ps(ex, px), T, px);
             ty = _mm256_fmadd_ps(_mm256_sub_ps(ey, py), T, py);
@@ -300,7 +338,8 @@ AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *s
         __m128 qo[8], to[8];
         soa8_store(o.qx, o.qy, o.qz, o.qw, qo);
         soa8_store(o.tx, o.ty, o.tz, _mm256_setzero_ps(), to);
-        for (int k = 0; k < 8; ++k) aks_store_xform(&w[k][j], qo[k], to[k]);
+        for (int k = 0; k < 8; ++k)
+            aks_store_xform(&w[k][j], qo[k], to[k]);
     }
 }
 
@@ -338,8 +377,9 @@ void ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const floa
             for (; i + 4 <= count; i += 4) {
                 const key_span s[4] = {locate(c, times[i]), locate(c, times[i + 1]),
                                        locate(c, times[i + 2]), locate(c, times[i + 3])};
-                ak_xform *w[4] = {world + (size_t)i * (size_t)n, world + (size_t)(i + 1) * (size_t)n,
-                                  world + (size_t)(i + 2) * (size_t)n, world + (size_t)(i + 3) * (size_t)n};
+                ak_xform *w[4] = {
+                    world + (size_t)i * (size_t)n, world + (size_t)(i + 1) * (size_t)n,
+                    world + (size_t)(i + 2) * (size_t)n, world + (size_t)(i + 3) * (size_t)n};
                 sample_fk_linear_soa4(c, sk, s, w, scratch);
             }
         }
@@ -369,7 +409,8 @@ void ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const floa
             ak_xform l;
 #ifdef AK_HAVE_SSE
             if (interp == AK_INTERP_CUBIC && (j & 3) == 0) fast = j + 4 <= n && squad4(c, &s, j, q);
-            if (fast) _mm_storeu_ps(&l.rotation.x, q[j & 3]);
+            if (fast)
+                _mm_storeu_ps(&l.rotation.x, q[j & 3]);
             else
 #endif
                 l.rotation = sample_rotation(c, &s, j, interp);

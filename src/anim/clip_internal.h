@@ -67,10 +67,13 @@ AK_INLINE ak_quat fast_slerp(ak_quat a, ak_quat b, float t)
     float k = A * (t - 0.5f) * (t - 0.5f) + B;
     float ot = t + t * (t - 0.5f) * (t - 1.0f) * k;
     float s = ca < 0.0f ? -1.0f : 1.0f;
-    ak_quat r = {a.x + (s * b.x - a.x) * ot, a.y + (s * b.y - a.y) * ot,
-                 a.z + (s * b.z - a.z) * ot, a.w + (s * b.w - a.w) * ot};
+    ak_quat r = {a.x + (s * b.x - a.x) * ot, a.y + (s * b.y - a.y) * ot, a.z + (s * b.z - a.z) * ot,
+                 a.w + (s * b.w - a.w) * ot};
     float inv = akf_rsqrt(akq_dot(r, r));
-    r.x *= inv; r.y *= inv; r.z *= inv; r.w *= inv;
+    r.x *= inv;
+    r.y *= inv;
+    r.z *= inv;
+    r.w *= inv;
     return r;
 }
 
@@ -85,14 +88,22 @@ AK_INLINE ak_vec3 quat_log(ak_quat q)
 AK_INLINE ak_quat quat_exp(ak_vec3 v)
 {
     float th = akv_len(v);
-    if (th < 1e-9f) { ak_quat r = {v.x, v.y, v.z, 1.0f}; return akq_normalize(r); }
+    if (th < 1e-9f) {
+        ak_quat r = {v.x, v.y, v.z, 1.0f};
+        return akq_normalize(r);
+    }
     float s = sinf(th) / th;
     ak_quat r = {v.x * s, v.y * s, v.z * s, cosf(th)};
     return r;
 }
 AK_INLINE ak_quat same_hemisphere(ak_quat ref, ak_quat q)
 {
-    if (akq_dot(ref, q) < 0.0f) { q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w; }
+    if (akq_dot(ref, q) < 0.0f) {
+        q.x = -q.x;
+        q.y = -q.y;
+        q.z = -q.z;
+        q.w = -q.w;
+    }
     return q;
 }
 /* SQUAD inner control point at key q with neighbours qm, qp (Shoemake):
@@ -135,10 +146,14 @@ AK_INLINE ak_quat sample_squad(const ak_clip *c, const key_span *s, int32_t j)
     ak_quat s0, s1;
     const int wrap0 = c->loop && (s->f0 == 0 || s->f0 == last);
     const int wrap1 = c->loop && (s->f1 == 0 || s->f1 == last);
-    if (c->squad_points && !wrap0) s0 = c->squad_points[(size_t)s->f0 * n + (size_t)j];
-    else s0 = squad_point(r[(size_t)s->fm * n + (size_t)j], q0, q1);
-    if (c->squad_points && !wrap1) s1 = same_hemisphere(q1, c->squad_points[(size_t)s->f1 * n + (size_t)j]);
-    else s1 = squad_point(q0, q1, same_hemisphere(q1, r[(size_t)s->f2 * n + (size_t)j]));
+    if (c->squad_points && !wrap0)
+        s0 = c->squad_points[(size_t)s->f0 * n + (size_t)j];
+    else
+        s0 = squad_point(r[(size_t)s->fm * n + (size_t)j], q0, q1);
+    if (c->squad_points && !wrap1)
+        s1 = same_hemisphere(q1, c->squad_points[(size_t)s->f1 * n + (size_t)j]);
+    else
+        s1 = squad_point(q0, q1, same_hemisphere(q1, r[(size_t)s->f2 * n + (size_t)j]));
     return squad(q0, q1, s0, s1, s->alpha);
 }
 
@@ -161,11 +176,11 @@ AK_INLINE ak_quat sample_rotation(const ak_clip *c, const key_span *s, int32_t j
     const ak_quat *r = c->rotations;
     switch (interp) {
     case AK_INTERP_STEP: return r[(size_t)s->f0 * n + (size_t)j];
-    case AK_INTERP_CUBIC:
-        return sample_squad(c, s, j);
+    case AK_INTERP_CUBIC: return sample_squad(c, s, j);
     case AK_INTERP_LINEAR:
     default:
-        return fast_slerp(r[(size_t)s->f0 * n + (size_t)j], r[(size_t)s->f1 * n + (size_t)j], s->alpha);
+        return fast_slerp(r[(size_t)s->f0 * n + (size_t)j], r[(size_t)s->f1 * n + (size_t)j],
+                          s->alpha);
     }
 }
 
@@ -180,10 +195,12 @@ AK_INLINE ak_vec3 sample_translation(const ak_clip *c, const ak_skeleton *sk, co
     case AK_INTERP_STEP: return v[(size_t)s->f0 * m + (size_t)k];
     case AK_INTERP_CUBIC:
         return catmull_rom(v[(size_t)s->fm * m + (size_t)k], v[(size_t)s->f0 * m + (size_t)k],
-                           v[(size_t)s->f1 * m + (size_t)k], v[(size_t)s->f2 * m + (size_t)k], s->alpha);
+                           v[(size_t)s->f1 * m + (size_t)k], v[(size_t)s->f2 * m + (size_t)k],
+                           s->alpha);
     case AK_INTERP_LINEAR:
     default:
-        return akv_lerp(v[(size_t)s->f0 * m + (size_t)k], v[(size_t)s->f1 * m + (size_t)k], s->alpha);
+        return akv_lerp(v[(size_t)s->f0 * m + (size_t)k], v[(size_t)s->f1 * m + (size_t)k],
+                        s->alpha);
     }
 }
 
@@ -195,7 +212,8 @@ AK_INLINE ak_vec3 sample_translation(const ak_clip *c, const ak_skeleton *sk, co
 AK_INLINE int squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[4])
 {
     const int32_t last = c->frame_count - 1;
-    if (!c->squad_points || (c->loop && (s->f0 == 0 || s->f0 == last || s->f1 == 0 || s->f1 == last)))
+    if (!c->squad_points ||
+        (c->loop && (s->f0 == 0 || s->f0 == last || s->f1 == 0 || s->f1 == last)))
         return 0;
     const size_t n = (size_t)c->joint_count;
     const size_t o0 = (size_t)s->f0 * n + (size_t)j, o1 = (size_t)s->f1 * n + (size_t)j;
@@ -203,16 +221,22 @@ AK_INLINE int squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[
     const ak_quat *s0 = c->squad_points + o0, *s1 = c->squad_points + o1;
     const aks_slerp_t pt = aks_slerp_params(s->alpha);
     const aks_slerp_t ph = aks_slerp_params(2.0f * s->alpha * (1.0f - s->alpha));
-    const aks_quat4 outer = aks_slerp_soa(aks_load_quat4(q0, q0 + 1, q0 + 2, q0 + 3),
-                                          aks_load_quat4(q1, q1 + 1, q1 + 2, q1 + 3), pt.t, pt.h, pt.g);
-    const aks_quat4 inner = aks_slerp_soa(aks_load_quat4(s0, s0 + 1, s0 + 2, s0 + 3),
-                                          aks_load_quat4(s1, s1 + 1, s1 + 2, s1 + 3), pt.t, pt.h, pt.g);
-    const __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(outer.x, inner.x), _mm_mul_ps(outer.y, inner.y)),
-                                _mm_add_ps(_mm_mul_ps(outer.z, inner.z), _mm_mul_ps(outer.w, inner.w)));
+    const aks_quat4 outer =
+        aks_slerp_soa(aks_load_quat4(q0, q0 + 1, q0 + 2, q0 + 3),
+                      aks_load_quat4(q1, q1 + 1, q1 + 2, q1 + 3), pt.t, pt.h, pt.g);
+    const aks_quat4 inner =
+        aks_slerp_soa(aks_load_quat4(s0, s0 + 1, s0 + 2, s0 + 3),
+                      aks_load_quat4(s1, s1 + 1, s1 + 2, s1 + 3), pt.t, pt.h, pt.g);
+    const __m128 d =
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(outer.x, inner.x), _mm_mul_ps(outer.y, inner.y)),
+                   _mm_add_ps(_mm_mul_ps(outer.z, inner.z), _mm_mul_ps(outer.w, inner.w)));
     if (_mm_movemask_ps(_mm_cmplt_ps(d, _mm_setzero_ps())) != 0) return 0;
     aks_quat4 r = aks_slerp_soa(outer, inner, ph.t, ph.h, ph.g);
     _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
-    out[0] = r.x; out[1] = r.y; out[2] = r.z; out[3] = r.w;
+    out[0] = r.x;
+    out[1] = r.y;
+    out[2] = r.z;
+    out[3] = r.w;
     return 1;
 }
 #endif

@@ -26,8 +26,10 @@ void ak_clip_sample(const ak_clip *c, const ak_skeleton *sk, float t, ak_interp 
         for (; j + 4 <= c->joint_count; j += 4) {
             const int fast = squad4(c, &s, j, q);
             for (int k = 0; k < 4; ++k) {
-                if (fast) _mm_storeu_ps(&local[j + k].rotation.x, q[k]);
-                else local[j + k].rotation = sample_rotation(c, &s, j + k, interp);
+                if (fast)
+                    _mm_storeu_ps(&local[j + k].rotation.x, q[k]);
+                else
+                    local[j + k].rotation = sample_rotation(c, &s, j + k, interp);
                 local[j + k].translation = sample_translation(c, sk, &s, j + k, interp);
             }
         }

@@ -19,19 +19,20 @@ int32_t ak_edit_check_pair(const ak_skeleton *s, const ak_clip *c, ak_error *err
     return AK_OK;
 }
 
-int32_t ak_edit_clip_like(const ak_clip *src, int32_t frame_count, float frame_time,
-                          ak_clip **out, ak_error *err)
+int32_t ak_edit_clip_like(const ak_clip *src, int32_t frame_count, float frame_time, ak_clip **out,
+                          ak_error *err)
 {
     uint8_t *has = (uint8_t *)calloc((size_t)src->joint_count, 1);
     if (!has) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    for (int32_t j = 0; j < src->joint_count; ++j) has[j] = src->joint_track[j] >= 0;
+    for (int32_t j = 0; j < src->joint_count; ++j)
+        has[j] = src->joint_track[j] >= 0;
     int32_t st = ak_clip_create(src->joint_count, frame_count, frame_time, has, out, err);
     free(has);
     return st;
 }
 
 void ak_edit_copy_frames(ak_clip *dst, int32_t dst_frame, const ak_clip *src, int32_t src_frame,
-                        int32_t count)
+                         int32_t count)
 {
     const size_t J = (size_t)src->joint_count, T = (size_t)src->track_count;
     memcpy(dst->rotations + (size_t)dst_frame * J, src->rotations + (size_t)src_frame * J,
@@ -60,7 +61,8 @@ int32_t ak_edit_trim_validate(const ak_edit_trim_params *p, const ak_clip *c, ak
     return AK_OK;
 }
 
-int32_t ak_edit_trim_run(const ak_edit_trim_params *p, const ak_clip *c, ak_clip **out, ak_error *err)
+int32_t ak_edit_trim_run(const ak_edit_trim_params *p, const ak_clip *c, ak_clip **out,
+                         ak_error *err)
 {
     if (out) *out = NULL;
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
@@ -134,7 +136,8 @@ int32_t ak_edit_resample_run(const ak_edit_resample_params *p, const ak_skeleton
             ak_clip_frame(c, s, (int32_t)nearest, local);
         else
             ak_clip_sample(c, s, (float)t, (ak_interp)p->interp, local);
-        for (size_t j = 0; j < J; ++j) o->rotations[(size_t)f * J + j] = local[j].rotation;
+        for (size_t j = 0; j < J; ++j)
+            o->rotations[(size_t)f * J + j] = local[j].rotation;
         for (size_t k = 0; k < T; ++k)
             o->translations[(size_t)f * T + k] = local[c->track_joint[k]].translation;
     }
@@ -158,8 +161,8 @@ int32_t ak_edit_in_place_validate(const ak_root_motion_params *p, const ak_skele
     return AK_OK;
 }
 
-int32_t ak_edit_in_place_run(const ak_root_motion_params *p, const ak_skeleton *s,
-                             const ak_clip *c, ak_clip **out, ak_error *err)
+int32_t ak_edit_in_place_run(const ak_root_motion_params *p, const ak_skeleton *s, const ak_clip *c,
+                             ak_clip **out, ak_error *err)
 {
     if (out) *out = NULL;
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
@@ -207,7 +210,8 @@ int32_t ak_edit_units_validate(const ak_edit_units_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "from_metres_per_unit must be finite and > 0 (or 0 to detect)");
     if (!isfinite(p->to_metres_per_unit) || !(p->to_metres_per_unit > 0.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "to_metres_per_unit must be finite and > 0");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "to_metres_per_unit must be finite and > 0");
     return AK_OK;
 }
 
@@ -225,7 +229,8 @@ int32_t ak_edit_units_run(const ak_edit_units_params *p, const ak_skeleton *s, c
     if (from == 0.0f) ak_units_detect(ak_clip_standing_height(c, s), &from);
     const float factor = from / p->to_metres_per_unit;
     if (!isfinite(factor) || !(factor > 0.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unit factor %g is out of range", (double)factor);
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unit factor %g is out of range",
+                            (double)factor);
     st = ak_skeleton_clone(s, out_skeleton, err);
     if (st != AK_OK) return st;
     *out_clip = ak_clip_clone(c);

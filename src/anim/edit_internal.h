@@ -6,8 +6,8 @@
 
 /* A new clip with `src`'s joint count and translation-track layout, `frame_count` frames of
  * `frame_time`, keys identity/zero, not looping. */
-int32_t ak_edit_clip_like(const ak_clip *src, int32_t frame_count, float frame_time,
-                          ak_clip **out, ak_error *err);
+int32_t ak_edit_clip_like(const ak_clip *src, int32_t frame_count, float frame_time, ak_clip **out,
+                          ak_error *err);
 /* Copies `count` frames of keys from src (starting at src_frame) to dst (at dst_frame); both
  * clips have the same layout. */
 void ak_edit_copy_frames(ak_clip *dst, int32_t dst_frame, const ak_clip *src, int32_t src_frame,

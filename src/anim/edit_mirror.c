@@ -23,7 +23,8 @@ int32_t ak_edit_mirror_validate(const ak_edit_mirror_params *p, const ak_skeleto
 {
     if (!p || !s) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params or skeleton");
     if (p->axis < -1 || p->axis > 2)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "axis must be -1 (from the rig), 0, 1 or 2");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "axis must be -1 (from the rig), 0, 1 or 2");
     return AK_OK;
 }
 
@@ -31,7 +32,8 @@ int32_t ak_edit_mirror_validate(const ak_edit_mirror_params *p, const ak_skeleto
 static void pair_by_name(const ak_skeleton *s, int32_t *partner)
 {
     const int32_t n = s->joint_count;
-    for (int32_t j = 0; j < n; ++j) partner[j] = j;
+    for (int32_t j = 0; j < n; ++j)
+        partner[j] = j;
     char base_j[AK_NAME_MAX], base_k[AK_NAME_MAX];
     for (int32_t j = 0; j < n; ++j) {
         if (s->is_end_site[j] || ak_humanoid_name_side(s->names[j], base_j) != 1) continue;
@@ -56,11 +58,14 @@ static int32_t pair_by_humanoid(const ak_skeleton *s, const char *overrides, ak_
         if (err) *err = herr;
         return st;
     }
-    static const int pairs[][2] = {
-        {AK_HUM_LEFT_UPPER_LEG, AK_HUM_RIGHT_UPPER_LEG}, {AK_HUM_LEFT_LOWER_LEG, AK_HUM_RIGHT_LOWER_LEG},
-        {AK_HUM_LEFT_FOOT, AK_HUM_RIGHT_FOOT},           {AK_HUM_LEFT_TOE, AK_HUM_RIGHT_TOE},
-        {AK_HUM_LEFT_SHOULDER, AK_HUM_RIGHT_SHOULDER},   {AK_HUM_LEFT_UPPER_ARM, AK_HUM_RIGHT_UPPER_ARM},
-        {AK_HUM_LEFT_LOWER_ARM, AK_HUM_RIGHT_LOWER_ARM}, {AK_HUM_LEFT_HAND, AK_HUM_RIGHT_HAND}};
+    static const int pairs[][2] = {{AK_HUM_LEFT_UPPER_LEG, AK_HUM_RIGHT_UPPER_LEG},
+                                   {AK_HUM_LEFT_LOWER_LEG, AK_HUM_RIGHT_LOWER_LEG},
+                                   {AK_HUM_LEFT_FOOT, AK_HUM_RIGHT_FOOT},
+                                   {AK_HUM_LEFT_TOE, AK_HUM_RIGHT_TOE},
+                                   {AK_HUM_LEFT_SHOULDER, AK_HUM_RIGHT_SHOULDER},
+                                   {AK_HUM_LEFT_UPPER_ARM, AK_HUM_RIGHT_UPPER_ARM},
+                                   {AK_HUM_LEFT_LOWER_ARM, AK_HUM_RIGHT_LOWER_ARM},
+                                   {AK_HUM_LEFT_HAND, AK_HUM_RIGHT_HAND}};
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; ++i) {
         const int32_t l = h->joint[pairs[i][0]], r = h->joint[pairs[i][1]];
         if (l < 0 || r < 0 || partner[l] == r) continue;
@@ -80,7 +85,8 @@ static void pair_end_sites(const ak_skeleton *s, int32_t *partner)
         const int32_t p = s->parents[j];
         if (!s->is_end_site[j] || p < 0 || partner[p] == p) continue;
         int32_t rank = 0;
-        for (int32_t k = p + 1; k < j; ++k) rank += s->parents[k] == p && s->is_end_site[k];
+        for (int32_t k = p + 1; k < j; ++k)
+            rank += s->parents[k] == p && s->is_end_site[k];
         const int32_t q = partner[p];
         for (int32_t k = q + 1; k < s->subtree_end[q]; ++k)
             if (s->parents[k] == q && s->is_end_site[k] && rank-- == 0) {
@@ -150,8 +156,9 @@ int32_t ak_edit_mirror_map(const ak_edit_mirror_params *p, const ak_skeleton *s,
     if (st != AK_OK) return st;
     *axis = p->axis >= 0 ? p->axis : axis_from_rig(s, &h);
     if (*axis < 0)
-        return ak_error_set(err, AK_ERR_NOT_FOUND, 0,
-                            "no left/right legs or arms to choose the mirror plane from: set the axis");
+        return ak_error_set(
+            err, AK_ERR_NOT_FOUND, 0,
+            "no left/right legs or arms to choose the mirror plane from: set the axis");
     return AK_OK;
 }
 
@@ -159,17 +166,23 @@ int32_t ak_edit_mirror_map(const ak_edit_mirror_params *p, const ak_skeleton *s,
 static ak_quat reflect_quat(ak_quat q, int32_t axis)
 {
     ak_quat r = {-q.x, -q.y, -q.z, q.w};
-    if (axis == 0) r.x = q.x;
-    else if (axis == 1) r.y = q.y;
-    else r.z = q.z;
+    if (axis == 0)
+        r.x = q.x;
+    else if (axis == 1)
+        r.y = q.y;
+    else
+        r.z = q.z;
     return r;
 }
 
 static ak_vec3 reflect_vec(ak_vec3 v, int32_t axis)
 {
-    if (axis == 0) v.x = -v.x;
-    else if (axis == 1) v.y = -v.y;
-    else v.z = -v.z;
+    if (axis == 0)
+        v.x = -v.x;
+    else if (axis == 1)
+        v.y = -v.y;
+    else
+        v.z = -v.z;
     return v;
 }
 

@@ -110,11 +110,13 @@ int32_t ak_edit_root_reset_run(const ak_edit_root_reset_params *p, const ak_skel
         st = ak_edit_frame_heading(s, c, p->frame, p->humanoid_overrides, &heading, err);
         if (st != AK_OK) return st;
     }
-    ak_vec3 root = c->translations[(size_t)p->frame * (size_t)c->track_count + (size_t)c->joint_track[0]];
+    ak_vec3 root =
+        c->translations[(size_t)p->frame * (size_t)c->track_count + (size_t)c->joint_track[0]];
     if (!p->reset_height) root.y = 0.0f;
     ak_clip *o = ak_clip_clone(c);
     if (!o) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    ak_edit_move_roots(s, o, 0, o->frame_count, ground_motion(root, -heading, ak_vec3_make(0, 0, 0)));
+    ak_edit_move_roots(s, o, 0, o->frame_count,
+                       ground_motion(root, -heading, ak_vec3_make(0, 0, 0)));
     ak_clip_finalize(o);
     *out = o;
     return AK_OK;
@@ -131,7 +133,8 @@ ak_edit_bake_root_params ak_edit_bake_root_defaults(void)
 int32_t ak_edit_bake_root_validate(const ak_edit_bake_root_params *p, const ak_skeleton *s,
                                    const ak_clip *c, ak_error *err)
 {
-    if (!p || !p->character) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "no character transforms");
+    if (!p || !p->character)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "no character transforms");
     int32_t st = ak_edit_check_pair(s, c, err);
     if (st != AK_OK) return st;
     if (p->count != c->frame_count)
@@ -139,8 +142,10 @@ int32_t ak_edit_bake_root_validate(const ak_edit_bake_root_params *p, const ak_s
                             (int)p->count, (int)c->frame_count);
     for (int32_t f = 0; f < p->count; ++f) {
         const ak_xform *x = &p->character[f];
-        if (!akv_finite(x->translation) || !isfinite(x->rotation.x + x->rotation.y + x->rotation.z + x->rotation.w))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "character transform %d is not finite", (int)f);
+        if (!akv_finite(x->translation) ||
+            !isfinite(x->rotation.x + x->rotation.y + x->rotation.z + x->rotation.w))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "character transform %d is not finite",
+                                (int)f);
     }
     return check_root_tracks(s, c, err);
 }
@@ -203,10 +208,12 @@ static void blend_overlap(ak_clip *o, int32_t start, const ak_clip *b, int32_t n
         const float w = sfrac * sfrac * (3.0f - 2.0f * sfrac);
         ak_quat *qo = o->rotations + (size_t)(start + i) * J;
         const ak_quat *qb = b->rotations + (size_t)i * J;
-        for (size_t j = 0; j < J; ++j) qo[j] = ak_quat_slerp(qo[j], qb[j], w);
+        for (size_t j = 0; j < J; ++j)
+            qo[j] = ak_quat_slerp(qo[j], qb[j], w);
         ak_vec3 *to = o->translations + (size_t)(start + i) * T;
         const ak_vec3 *tb = b->translations + (size_t)i * T;
-        for (size_t k = 0; k < T; ++k) to[k] = akv_lerp(to[k], tb[k], w);
+        for (size_t k = 0; k < T; ++k)
+            to[k] = akv_lerp(to[k], tb[k], w);
     }
 }
 

@@ -33,8 +33,8 @@ static void correct_segment(ak_retargeter *rt, const akr_segment *sg)
 {
     const ak_skeleton *d = rt->dst;
     ak_vec3 have = path_vector(rt, sg->a, sg->b);
-    ak_vec3 want = akq_rotate(rt->yaw, akv_sub(rt->src_world[sg->sb].translation,
-                                               rt->src_world[sg->sa].translation));
+    ak_vec3 want = akq_rotate(
+        rt->yaw, akv_sub(rt->src_world[sg->sb].translation, rt->src_world[sg->sa].translation));
     if (akv_dot(have, have) < 1e-20f || akv_dot(want, want) < 1e-20f) return;
     ak_quat c = ak_quat_from_to(have, want);
     for (int32_t x = d->parents[sg->b]; x >= 0; x = d->parents[x]) {
@@ -50,7 +50,8 @@ static void target_world_rotations(ak_retargeter *rt)
     const int32_t n = d->joint_count;
     for (int32_t j = 0; j < n; ++j)
         if (rt->kind[j] == AKR_MAPPED)
-            rt->w[j] = akq_mul(akq_mul(rt->yaw, rt->src_world[rt->src_of[j]].rotation), rt->offset[j]);
+            rt->w[j] =
+                akq_mul(akq_mul(rt->yaw, rt->src_world[rt->src_of[j]].rotation), rt->offset[j]);
     for (int32_t j = 0; j < n; ++j) {
         if (rt->kind[j] != AKR_CHAIN) continue;
         int32_t a = rt->chain_a[j], b = rt->chain_b[j];
@@ -58,7 +59,8 @@ static void target_world_rotations(ak_retargeter *rt)
         ak_quat db = akq_mul(rt->w[b], akq_conj(rt->rest_world[b]));
         rt->w[j] = akq_normalize(akq_mul(akq_slerp(da, db, rt->chain_t[j]), rt->rest_world[j]));
     }
-    for (int32_t i = 0; i < rt->segment_count; ++i) correct_segment(rt, &rt->segments[i]);
+    for (int32_t i = 0; i < rt->segment_count; ++i)
+        correct_segment(rt, &rt->segments[i]);
     for (int32_t j = 0; j < n; ++j) {
         if (rt->kind[j] != AKR_REST) continue;
         int32_t p = d->parents[j];
@@ -74,15 +76,19 @@ void ak_retargeter_pose(ak_retargeter *rt, const ak_xform *source_local, ak_xfor
     target_world_rotations(rt);
     for (int32_t j = 0; j < d->joint_count; ++j) {
         int32_t p = d->parents[j];
-        target_local[j].rotation = p < 0 ? rt->w[j] : akq_normalize(akq_mul(akq_conj(rt->w[p]), rt->w[j]));
+        target_local[j].rotation =
+            p < 0 ? rt->w[j] : akq_normalize(akq_mul(akq_conj(rt->w[p]), rt->w[j]));
         target_local[j].translation = d->rest_local[j].translation;
     }
     /* Hips: the midpoint of the target's hip joints goes to M(source's midpoint). */
     int32_t h = dm->joint[AK_HUM_HIPS];
-    ak_vec3 src_mid = akv_scale(akv_add(rt->src_world[sm->joint[AK_HUM_LEFT_UPPER_LEG]].translation,
-                                        rt->src_world[sm->joint[AK_HUM_RIGHT_UPPER_LEG]].translation), 0.5f);
+    ak_vec3 src_mid =
+        akv_scale(akv_add(rt->src_world[sm->joint[AK_HUM_LEFT_UPPER_LEG]].translation,
+                          rt->src_world[sm->joint[AK_HUM_RIGHT_UPPER_LEG]].translation),
+                  0.5f);
     ak_vec3 rel = akv_scale(akv_add(path_vector(rt, h, dm->joint[AK_HUM_LEFT_UPPER_LEG]),
-                                    path_vector(rt, h, dm->joint[AK_HUM_RIGHT_UPPER_LEG])), 0.5f);
+                                    path_vector(rt, h, dm->joint[AK_HUM_RIGHT_UPPER_LEG])),
+                            0.5f);
     ak_vec3 hips_world = akv_sub(ak_retargeter_map_point(rt, src_mid), rel);
     target_local[h].translation = ak_xform_point(rt->hips_parent_inv, hips_world);
 }

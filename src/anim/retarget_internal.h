@@ -14,22 +14,22 @@ typedef struct akr_segment {
 struct ak_retargeter {
     const ak_skeleton *src, *dst;
     ak_humanoid src_map, dst_map;
-    int32_t *src_of;       /* target joint -> source joint, -1 when not mapped */
-    uint8_t *kind;         /* AKR_* per target joint */
+    int32_t *src_of;            /* target joint -> source joint, -1 when not mapped */
+    uint8_t *kind;              /* AKR_* per target joint */
     int32_t *chain_a, *chain_b; /* AKR_CHAIN: the mapped joints above and below */
-    float *chain_t;        /* AKR_CHAIN: share of the rotation from a to b, (0,1) */
-    ak_quat *offset;       /* AKR_MAPPED: Wrest_s^-1 R_align^-1 A_j Wrest_d */
-    ak_quat *rest_world;   /* target rest world rotations */
+    float *chain_t;             /* AKR_CHAIN: share of the rotation from a to b, (0,1) */
+    ak_quat *offset;            /* AKR_MAPPED: Wrest_s^-1 R_align^-1 A_j Wrest_d */
+    ak_quat *rest_world;        /* target rest world rotations */
     akr_segment segments[AK_HUM_SLOT_COUNT];
     int32_t segment_count;
-    ak_quat yaw;           /* R_align */
-    float k;               /* proportion scale */
-    float y_offset;        /* M(p).y = k p.y + y_offset */
+    ak_quat yaw;              /* R_align */
+    float k;                  /* proportion scale */
+    float y_offset;           /* M(p).y = k p.y + y_offset */
     ak_xform hips_parent_inv; /* inverse rest world of the target hips' parent (identity) */
     ak_retarget_info info;
     /* per-frame scratch */
-    ak_quat *w;            /* target world rotations being built */
-    ak_xform *src_world;   /* source FK */
+    ak_quat *w;          /* target world rotations being built */
+    ak_xform *src_world; /* source FK */
 };
 
 /* Moves the placement so the measured source floor lands on target_floor (when finite) and

@@ -21,15 +21,18 @@ ak_retarget_params ak_retarget_defaults(void)
 }
 
 /* A caller's humanoid map: indices in range, hips and both legs present. */
-static int32_t check_map(const ak_humanoid *m, const ak_skeleton *s, const char *which, ak_error *err)
+static int32_t check_map(const ak_humanoid *m, const ak_skeleton *s, const char *which,
+                         ak_error *err)
 {
-    static const int required[7] = {AK_HUM_HIPS, AK_HUM_LEFT_UPPER_LEG, AK_HUM_LEFT_LOWER_LEG, AK_HUM_LEFT_FOOT,
-                                    AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG, AK_HUM_RIGHT_FOOT};
+    static const int required[7] = {
+        AK_HUM_HIPS,      AK_HUM_LEFT_UPPER_LEG,  AK_HUM_LEFT_LOWER_LEG,
+        AK_HUM_LEFT_FOOT, AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG,
+        AK_HUM_RIGHT_FOOT};
     if (!m) return AK_OK;
     for (int slot = 0; slot < AK_HUM_SLOT_COUNT; ++slot)
         if (m->joint[slot] < -1 || m->joint[slot] >= s->joint_count)
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s map: %s joint %d out of range", which,
-                                ak_humanoid_slot_name(slot), (int)m->joint[slot]);
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s map: %s joint %d out of range",
+                                which, ak_humanoid_slot_name(slot), (int)m->joint[slot]);
     for (int i = 0; i < 7; ++i)
         if (m->joint[required[i]] < 0)
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s map: no %s joint", which,
@@ -41,9 +44,11 @@ int32_t ak_retarget_validate(const ak_retarget_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null retarget params");
     if (!p->source || !p->target)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "retarget needs a source and a target skeleton");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "retarget needs a source and a target skeleton");
     if (p->source_clip && p->source_clip->joint_count != p->source->joint_count)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "source clip has %d joints, its skeleton %d",
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "source clip has %d joints, its skeleton %d",
                             (int)p->source_clip->joint_count, (int)p->source->joint_count);
     if (!isfinite(p->scale) || p->scale <= 0.0f)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "scale must be finite and > 0");
@@ -54,8 +59,10 @@ int32_t ak_retarget_validate(const ak_retarget_params *p, ak_error *err)
     if (!isfinite(p->source_metres_per_unit) || p->source_metres_per_unit < 0.0f)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "source_metres_per_unit must be >= 0");
     if ((p->stance_left == NULL) != (p->stance_right == NULL))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "give stance flags for both feet or neither");
-    if (check_map(p->source_map, p->source, "source", err) < 0 || check_map(p->target_map, p->target, "target", err) < 0)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "give stance flags for both feet or neither");
+    if (check_map(p->source_map, p->source, "source", err) < 0 ||
+        check_map(p->target_map, p->target, "target", err) < 0)
         return AK_ERR_INVALID_ARG;
     ak_humanoid m;
     ak_error why;
@@ -150,7 +157,10 @@ static ak_vec3 rest_left(const ak_humanoid *m, const ak_xform *rest_w)
 }
 
 /* Heading of a rig facing left x up: forward = left x Y = (-left.z, 0, left.x). */
-static float rest_heading(ak_vec3 left) { return atan2f(-left.z, left.x); }
+static float rest_heading(ak_vec3 left)
+{
+    return atan2f(-left.z, left.x);
+}
 
 /* A point of the rest pose that is "up the body" from the hips: the first spine slot both
  * rigs have; returns the slot or -1. */
@@ -165,7 +175,8 @@ static int up_slot(const ak_retargeter *rt)
 static ak_vec3 hip_mid(const ak_humanoid *m, const ak_xform *w)
 {
     return akv_scale(akv_add(w[m->joint[AK_HUM_LEFT_UPPER_LEG]].translation,
-                             w[m->joint[AK_HUM_RIGHT_UPPER_LEG]].translation), 0.5f);
+                             w[m->joint[AK_HUM_RIGHT_UPPER_LEG]].translation),
+                     0.5f);
 }
 
 /* Rest offset of the hips: the rotation taking the target's rest pelvis frame (left axis,
@@ -177,8 +188,10 @@ static ak_quat hips_offset(const ak_retargeter *rt, const ak_xform *rs, const ak
     ak_quat a1 = ak_quat_from_to(ld, ls);
     int up = up_slot(rt);
     if (up < 0) return a1;
-    ak_vec3 us = akq_rotate(rt->yaw, akv_sub(rs[rt->src_map.joint[up]].translation, hip_mid(&rt->src_map, rs)));
-    ak_vec3 ud = akq_rotate(a1, akv_sub(rd[rt->dst_map.joint[up]].translation, hip_mid(&rt->dst_map, rd)));
+    ak_vec3 us = akq_rotate(
+        rt->yaw, akv_sub(rs[rt->src_map.joint[up]].translation, hip_mid(&rt->src_map, rs)));
+    ak_vec3 ud =
+        akq_rotate(a1, akv_sub(rd[rt->dst_map.joint[up]].translation, hip_mid(&rt->dst_map, rd)));
     ak_vec3 axis = ak_vec3_normalize_or(ls, ak_vec3_make(1, 0, 0));
     us = akv_sub(us, akv_scale(axis, akv_dot(us, axis)));
     ud = akv_sub(ud, akv_scale(axis, akv_dot(ud, axis)));
@@ -193,7 +206,8 @@ static void assign_sources(ak_retargeter *rt)
     const ak_skeleton *s = rt->src, *d = rt->dst;
     uint8_t *used = rt->kind; /* borrowed as a scratch flag per target joint */
     memset(used, 0, (size_t)d->joint_count);
-    for (int32_t j = 0; j < d->joint_count; ++j) rt->src_of[j] = -1;
+    for (int32_t j = 0; j < d->joint_count; ++j)
+        rt->src_of[j] = -1;
     for (int slot = 0; slot < AK_HUM_SLOT_COUNT; ++slot)
         if (both(rt, slot)) rt->src_of[rt->dst_map.joint[slot]] = rt->src_map.joint[slot];
     int32_t sh = rt->src_map.joint[AK_HUM_HIPS], dh = rt->dst_map.joint[AK_HUM_HIPS];
@@ -223,7 +237,8 @@ static int dst_slot(const ak_retargeter *rt, int32_t j)
 static int chain_bends(const ak_retargeter *rt, int32_t a, int32_t b)
 {
     int sa = dst_slot(rt, a), sb = dst_slot(rt, b);
-    if (sb == AK_HUM_SPINE || sb == AK_HUM_CHEST || sb == AK_HUM_NECK || sb == AK_HUM_HEAD) return 1;
+    if (sb == AK_HUM_SPINE || sb == AK_HUM_CHEST || sb == AK_HUM_NECK || sb == AK_HUM_HEAD)
+        return 1;
     if (sa < 0 || sb < 0) return 0;
     return sa != AK_HUM_HIPS && sa != AK_HUM_CHEST && sa != AK_HUM_SPINE && sb == sa + 1;
 }
@@ -233,11 +248,15 @@ static int chain_bends(const ak_retargeter *rt, int32_t a, int32_t b)
 static void assign_kinds(ak_retargeter *rt)
 {
     const ak_skeleton *d = rt->dst;
-    for (int32_t j = 0; j < d->joint_count; ++j) rt->kind[j] = rt->src_of[j] >= 0 ? AKR_MAPPED : AKR_REST;
+    for (int32_t j = 0; j < d->joint_count; ++j)
+        rt->kind[j] = rt->src_of[j] >= 0 ? AKR_MAPPED : AKR_REST;
     for (int32_t b = 0; b < d->joint_count; ++b) {
         if (rt->kind[b] != AKR_MAPPED) continue;
         int32_t n = 0, a = d->parents[b];
-        while (a >= 0 && rt->kind[a] != AKR_MAPPED) { ++n; a = d->parents[a]; }
+        while (a >= 0 && rt->kind[a] != AKR_MAPPED) {
+            ++n;
+            a = d->parents[a];
+        }
         if (a < 0 || n == 0 || !chain_bends(rt, a, b)) continue;
         int32_t x = d->parents[b], i = n;
         for (; x != a; x = d->parents[x], --i) {
@@ -260,8 +279,8 @@ static int32_t first_child(const ak_skeleton *s, int32_t j)
 
 /* Rest offset of a foot: the heading of its rest foot bone (to the toe, or to its first
  * child on rigs without toes) turned onto the source's, pitch kept (see build_segments). */
-static void foot_offset(ak_retargeter *rt, int slot, const ak_xform *rs, const ak_xform *rd, ak_quat *offset,
-                        uint8_t *has)
+static void foot_offset(ak_retargeter *rt, int slot, const ak_xform *rs, const ak_xform *rd,
+                        ak_quat *offset, uint8_t *has)
 {
     int toe = slot == AK_HUM_LEFT_FOOT ? AK_HUM_LEFT_TOE : AK_HUM_RIGHT_TOE;
     int32_t a = rt->dst_map.joint[slot], sa = rt->src_map.joint[slot];
@@ -277,8 +296,8 @@ static void foot_offset(ak_retargeter *rt, int slot, const ak_xform *rs, const a
     if (has) has[a] = 1;
 }
 
-static void build_segments(ak_retargeter *rt, const ak_xform *rs, const ak_xform *rd, ak_quat *offset,
-                           uint8_t *has)
+static void build_segments(ak_retargeter *rt, const ak_xform *rs, const ak_xform *rd,
+                           ak_quat *offset, uint8_t *has)
 {
     rt->segment_count = 0;
     for (int slot = 1; slot < AK_HUM_SLOT_COUNT; ++slot) {
@@ -303,7 +322,10 @@ static void build_segments(ak_retargeter *rt, const ak_xform *rs, const ak_xform
             if (has) has[a] = 1;
             offset[a] = ak_quat_from_to(dir_d, dir_s);
             akr_segment *sg = &rt->segments[rt->segment_count++];
-            sg->a = a; sg->b = b; sg->sa = sa; sg->sb = sb;
+            sg->a = a;
+            sg->b = b;
+            sg->sa = sa;
+            sg->sb = sb;
             break;
         }
     }
@@ -316,14 +338,18 @@ static void build_offsets(ak_retargeter *rt, const ak_xform *rs, const ak_xform 
 {
     const ak_skeleton *d = rt->dst;
     uint8_t *has = (uint8_t *)calloc(d->joint_count > 0 ? (size_t)d->joint_count : 1u, 1);
-    for (int32_t j = 0; j < d->joint_count; ++j) a_off[j] = ak_quat_identity();
+    for (int32_t j = 0; j < d->joint_count; ++j)
+        a_off[j] = ak_quat_identity();
     a_off[rt->dst_map.joint[AK_HUM_HIPS]] = hips_offset(rt, rs, rd);
     if (has) has[rt->dst_map.joint[AK_HUM_HIPS]] = 1;
     build_segments(rt, rs, rd, a_off, has);
     for (int32_t j = 0; j < d->joint_count; ++j) {
         if (has && !has[j] && d->parents[j] >= 0) {
             int32_t p = d->parents[j];
-            if (has[p]) { a_off[j] = a_off[p]; has[j] = 1; }
+            if (has[p]) {
+                a_off[j] = a_off[p];
+                has[j] = 1;
+            }
         }
         if (rt->kind[j] != AKR_MAPPED) continue;
         int32_t s = rt->src_of[j];
@@ -341,7 +367,8 @@ static void build_placement(ak_retargeter *rt, const ak_retarget_params *p, cons
     float ls = rest_leg(&rt->src_map, rs), ld = rest_leg(&rt->dst_map, rd);
     in->leg_ratio = (ls > 1e-9f && ld > 1e-9f) ? ld / ls : 1.0f;
     in->scale = rt->k = in->leg_ratio * p->scale;
-    in->heading_offset = rest_heading(rest_left(&rt->dst_map, rd)) - rest_heading(rest_left(&rt->src_map, rs));
+    in->heading_offset =
+        rest_heading(rest_left(&rt->dst_map, rd)) - rest_heading(rest_left(&rt->src_map, rs));
     rt->yaw = ak_quat_yaw(in->heading_offset);
     in->source_sole = rest_sole(rt->src, &rt->src_map, rs);
     in->target_sole = rest_sole(rt->dst, &rt->dst_map, rd);
@@ -354,7 +381,8 @@ int32_t akr_set_floor(ak_retargeter *rt, float source_floor, float target_floor)
 {
     rt->info.source_floor = source_floor;
     if (isfinite(target_floor) && isfinite(source_floor)) {
-        rt->y_offset = target_floor + rt->info.target_sole - rt->k * (source_floor + rt->info.source_sole);
+        rt->y_offset =
+            target_floor + rt->info.target_sole - rt->k * (source_floor + rt->info.source_sole);
     }
     rt->info.target_floor = isfinite(source_floor)
                                 ? rt->k * source_floor + rt->y_offset - rt->info.target_sole +
@@ -383,7 +411,10 @@ static int32_t alloc_retargeter(const ak_skeleton *s, const ak_skeleton *d, ak_r
     if (!rt->src_of || !rt->chain_a || !rt->chain_b || !rt->chain_t || !rt->kind || !rt->offset ||
         !rt->rest_world || !rt->w || !rt->src_world)
         return AK_ERR_NOMEM;
-    for (size_t j = 0; j < nd; ++j) { rt->chain_a[j] = rt->chain_b[j] = -1; rt->chain_t[j] = 0.0f; }
+    for (size_t j = 0; j < nd; ++j) {
+        rt->chain_a[j] = rt->chain_b[j] = -1;
+        rt->chain_t[j] = 0.0f;
+    }
     return AK_OK;
 }
 
@@ -394,7 +425,9 @@ static int32_t fill_retargeter(ak_retargeter *rt, const ak_retarget_params *p, a
     ak_xform *rd = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)d->joint_count);
     ak_quat *a_off = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)d->joint_count);
     if (!rs || !rd || !a_off) {
-        free(rs); free(rd); free(a_off);
+        free(rs);
+        free(rd);
+        free(a_off);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory preparing the retarget");
     }
     ak_fk(s, s->rest_local, rs);
@@ -411,7 +444,9 @@ static int32_t fill_retargeter(ak_retargeter *rt, const ak_retarget_params *p, a
     }
     rt->info.source_floor = NAN;
     rt->info.target_floor = NAN;
-    free(rs); free(rd); free(a_off);
+    free(rs);
+    free(rd);
+    free(a_off);
     return AK_OK;
 }
 
@@ -428,10 +463,14 @@ int32_t ak_retargeter_create(const ak_retarget_params *p, ak_retargeter **out, a
     }
     rt->src = p->source;
     rt->dst = p->target;
-    if (p->source_map) rt->src_map = *p->source_map;
-    else ak_humanoid_find(p->source, p->source_overrides, &rt->src_map, NULL);
-    if (p->target_map) rt->dst_map = *p->target_map;
-    else ak_humanoid_find(p->target, p->target_overrides, &rt->dst_map, NULL);
+    if (p->source_map)
+        rt->src_map = *p->source_map;
+    else
+        ak_humanoid_find(p->source, p->source_overrides, &rt->src_map, NULL);
+    if (p->target_map)
+        rt->dst_map = *p->target_map;
+    else
+        ak_humanoid_find(p->target, p->target_overrides, &rt->dst_map, NULL);
     if ((st = fill_retargeter(rt, p, err)) < 0) {
         ak_retargeter_destroy(rt);
         return st;
@@ -444,8 +483,15 @@ int32_t ak_retargeter_create(const ak_retarget_params *p, ak_retargeter **out, a
 void ak_retargeter_destroy(ak_retargeter *rt)
 {
     if (!rt) return;
-    free(rt->src_of); free(rt->chain_a); free(rt->chain_b); free(rt->chain_t); free(rt->kind);
-    free(rt->offset); free(rt->rest_world); free(rt->w); free(rt->src_world);
+    free(rt->src_of);
+    free(rt->chain_a);
+    free(rt->chain_b);
+    free(rt->chain_t);
+    free(rt->kind);
+    free(rt->offset);
+    free(rt->rest_world);
+    free(rt->w);
+    free(rt->src_world);
     free(rt);
 }
 

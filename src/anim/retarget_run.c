@@ -29,8 +29,8 @@ typedef struct akr_job {
     int32_t frames;
     ak_xform *src_local, *dst_local, *dst_world;
     float source_floor;
-    float target_floor;     /* where the target's soles stand (target units) */
-    float *dst_clear;       /* target sole offsets (sole_offsets) */
+    float target_floor; /* where the target's soles stand (target units) */
+    float *dst_clear;   /* target sole offsets (sole_offsets) */
     ak_quat *dst_rest_rot;
 } akr_job;
 
@@ -43,11 +43,17 @@ static const int k_limb_slots[4][4] = {
 static void job_free(akr_job *job)
 {
     for (int i = 0; i < 4; ++i) {
-        free(job->limb[i].stance); free(job->limb[i].weight);
-        free(job->limb[i].goal); free(job->limb[i].pin); free(job->limb[i].free_end);
+        free(job->limb[i].stance);
+        free(job->limb[i].weight);
+        free(job->limb[i].goal);
+        free(job->limb[i].pin);
+        free(job->limb[i].free_end);
     }
-    free(job->src_local); free(job->dst_local); free(job->dst_world);
-    free(job->dst_clear); free(job->dst_rest_rot);
+    free(job->src_local);
+    free(job->dst_local);
+    free(job->dst_world);
+    free(job->dst_clear);
+    free(job->dst_rest_rot);
     ak_retargeter_destroy(job->rt);
 }
 
@@ -55,8 +61,10 @@ static void job_free(akr_job *job)
 static float rest_distance(const ak_skeleton *s, int32_t a, int32_t b)
 {
     ak_vec3 pa = {0, 0, 0}, pb = {0, 0, 0};
-    for (int32_t x = a; x >= 0; x = s->parents[x]) pa = ak_xform_point(s->rest_local[x], pa);
-    for (int32_t x = b; x >= 0; x = s->parents[x]) pb = ak_xform_point(s->rest_local[x], pb);
+    for (int32_t x = a; x >= 0; x = s->parents[x])
+        pa = ak_xform_point(s->rest_local[x], pa);
+    for (int32_t x = b; x >= 0; x = s->parents[x])
+        pb = ak_xform_point(s->rest_local[x], pb);
     return akv_len(akv_sub(pa, pb));
 }
 
@@ -74,8 +82,12 @@ static int32_t plan_limbs(akr_job *job)
         l->up = dm->joint[k_limb_slots[i][1]];
         l->mid = dm->joint[k_limb_slots[i][2]];
         l->end = dm->joint[k_limb_slots[i][3]];
-        if (l->up < 0 || l->mid < 0 || l->end < 0) { l->src_end = -1; continue; }
-        l->reach = rest_distance(job->p->target, l->up, l->mid) + rest_distance(job->p->target, l->mid, l->end);
+        if (l->up < 0 || l->mid < 0 || l->end < 0) {
+            l->src_end = -1;
+            continue;
+        }
+        l->reach = rest_distance(job->p->target, l->up, l->mid) +
+                   rest_distance(job->p->target, l->mid, l->end);
         l->stance = (uint8_t *)calloc(n, 1);
         l->weight = (float *)calloc(n, sizeof(float));
         l->goal = (ak_vec3 *)calloc(n, sizeof(ak_vec3));
@@ -84,7 +96,8 @@ static int32_t plan_limbs(akr_job *job)
         if (!l->stance || !l->weight || !l->goal || !l->pin || !l->free_end) return AK_ERR_NOMEM;
         job->limb_count = i + 1;
     }
-    for (int i = limbs; i < 4; ++i) job->limb[i].src_end = -1;
+    for (int i = limbs; i < 4; ++i)
+        job->limb[i].src_end = -1;
     return AK_OK;
 }
 
@@ -95,12 +108,17 @@ static void sole_offsets(const ak_skeleton *s, const ak_humanoid *m, ak_xform *w
                          ak_quat *rest_rot)
 {
     ak_fk(s, s->rest_local, world);
-    for (int32_t j = 0; j < s->joint_count; ++j) { clear[j] = -1.0f; rest_rot[j] = world[j].rotation; }
+    for (int32_t j = 0; j < s->joint_count; ++j) {
+        clear[j] = -1.0f;
+        rest_rot[j] = world[j].rotation;
+    }
     for (int side = 0; side < 2; ++side) {
         int32_t foot = m->joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT];
         float lo = world[foot].translation.y;
-        for (int32_t j = foot; j < s->subtree_end[foot]; ++j) lo = fminf(lo, world[j].translation.y);
-        for (int32_t j = foot; j < s->subtree_end[foot]; ++j) clear[j] = world[j].translation.y - lo;
+        for (int32_t j = foot; j < s->subtree_end[foot]; ++j)
+            lo = fminf(lo, world[j].translation.y);
+        for (int32_t j = foot; j < s->subtree_end[foot]; ++j)
+            clear[j] = world[j].translation.y - lo;
     }
 }
 
@@ -121,7 +139,11 @@ static int32_t measure_source(akr_job *job)
     ak_xform *sw = job->rt->src_world;
     float *clear = (float *)malloc(sizeof(float) * (size_t)s->joint_count);
     ak_quat *rest_rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)s->joint_count);
-    if (!clear || !rest_rot) { free(clear); free(rest_rot); return AK_ERR_NOMEM; }
+    if (!clear || !rest_rot) {
+        free(clear);
+        free(rest_rot);
+        return AK_ERR_NOMEM;
+    }
     sole_offsets(s, &job->rt->src_map, sw, clear, rest_rot);
     float lo = INFINITY;
     for (int32_t f = 0; f < job->frames; ++f) {
@@ -130,7 +152,8 @@ static int32_t measure_source(akr_job *job)
         for (int32_t j = 0; j < s->joint_count; ++j)
             if (clear[j] >= 0.0f) lo = fminf(lo, sole_point(sw, clear, rest_rot, j).y);
         for (int i = 0; i < job->limb_count; ++i)
-            if (job->limb[i].src_end >= 0) job->limb[i].goal[f] = sw[job->limb[i].src_end].translation;
+            if (job->limb[i].src_end >= 0)
+                job->limb[i].goal[f] = sw[job->limb[i].src_end].translation;
     }
     job->source_floor = lo;
     free(clear);
@@ -169,9 +192,12 @@ static int32_t detect_stance(akr_job *job, ak_error *err)
     ak_clip *copy = NULL;
     const int skip = first_frame_is_reference(clip);
     if (skip && !(p->stance_left && !p->pin_hands)) {
-        if (!(copy = ak_clip_clone(clip))) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-        memcpy(copy->rotations, copy->rotations + copy->joint_count, sizeof(ak_quat) * (size_t)copy->joint_count);
-        memcpy(copy->translations, copy->translations + copy->track_count, sizeof(ak_vec3) * (size_t)copy->track_count);
+        if (!(copy = ak_clip_clone(clip)))
+            return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+        memcpy(copy->rotations, copy->rotations + copy->joint_count,
+               sizeof(ak_quat) * (size_t)copy->joint_count);
+        memcpy(copy->translations, copy->translations + copy->track_count,
+               sizeof(ak_vec3) * (size_t)copy->track_count);
         clip = copy;
     }
     int32_t st = AK_OK;
@@ -212,20 +238,23 @@ static int32_t plan_pins(akr_job *job, akr_limb *l, ak_retarget_info *info, int 
         if (on && start < 0) start = f;
         if (on || start < 0) continue;
         ak_vec3 mean = {0.0f, 0.0f, 0.0f};
-        for (int32_t g = start; g < f; ++g) mean = akv_add(mean, l->free_end[g]);
+        for (int32_t g = start; g < f; ++g)
+            mean = akv_add(mean, l->free_end[g]);
         mean = akv_scale(mean, 1.0f / (float)(f - start));
         int32_t reach = fade > 0.0f ? (int32_t)ceilf(fade / dt) : 0;
         for (int32_t g = start - reach; g < f + reach; ++g) {
             if (g < 0 || g >= n) continue;
             int32_t d = g < start ? start - g : (g >= f ? g - f + 1 : 0);
-            float w = d == 0 ? 1.0f : (fade > 0.0f ? smoothstep01(1.0f - (float)d * dt / fade) : 0.0f);
+            float w =
+                d == 0 ? 1.0f : (fade > 0.0f ? smoothstep01(1.0f - (float)d * dt / fade) : 0.0f);
             if (w <= l->weight[g]) continue;
             /* Fades carry the run's end offset along the free path instead of pulling the
              * moving end back to the pin. */
             int32_t edge = g < start ? start : (g >= f ? f - 1 : g);
             ak_vec3 off = akv_sub(mean, l->free_end[edge]);
             l->weight[g] = w;
-            l->pin[g] = ak_vec3_make(l->free_end[g].x + off.x, l->goal[g].y, l->free_end[g].z + off.z);
+            l->pin[g] =
+                ak_vec3_make(l->free_end[g].x + off.x, l->goal[g].y, l->free_end[g].z + off.z);
         }
         info->stance_frames[limb_index] += f - start;
         info->pinned_runs += 1;
@@ -241,14 +270,16 @@ static void map_goals(akr_job *job)
     for (int i = 0; i < job->limb_count; ++i) {
         akr_limb *l = &job->limb[i];
         if (l->src_end < 0) continue;
-        for (int32_t f = 0; f < job->frames; ++f) l->goal[f] = ak_retargeter_map_point(job->rt, l->goal[f]);
+        for (int32_t f = 0; f < job->frames; ++f)
+            l->goal[f] = ak_retargeter_map_point(job->rt, l->goal[f]);
     }
     for (int32_t f = 0; f < job->frames; ++f) {
         ak_clip_frame(job->p->source_clip, job->p->source, f, job->src_local);
         ak_retargeter_pose(job->rt, job->src_local, job->dst_local);
         ak_fk(job->p->target, job->dst_local, job->dst_world);
         for (int i = 0; i < job->limb_count; ++i)
-            if (job->limb[i].src_end >= 0) job->limb[i].free_end[f] = job->dst_world[job->limb[i].end].translation;
+            if (job->limb[i].src_end >= 0)
+                job->limb[i].free_end[f] = job->dst_world[job->limb[i].end].translation;
     }
 }
 
@@ -259,9 +290,15 @@ static ak_vec3 solve3(const float m[9], ak_vec3 b)
                 m[2] * (m[3] * m[7] - m[4] * m[6]);
     ak_vec3 x = {0.0f, 0.0f, 0.0f};
     if (!(fabsf(det) > 1e-20f)) return x;
-    x.x = (b.x * (m[4] * m[8] - m[5] * m[7]) - m[1] * (b.y * m[8] - m[5] * b.z) + m[2] * (b.y * m[7] - m[4] * b.z)) / det;
-    x.y = (m[0] * (b.y * m[8] - m[5] * b.z) - b.x * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * b.z - b.y * m[6])) / det;
-    x.z = (m[0] * (m[4] * b.z - b.y * m[7]) - m[1] * (m[3] * b.z - b.y * m[6]) + b.x * (m[3] * m[7] - m[4] * m[6])) / det;
+    x.x = (b.x * (m[4] * m[8] - m[5] * m[7]) - m[1] * (b.y * m[8] - m[5] * b.z) +
+           m[2] * (b.y * m[7] - m[4] * b.z)) /
+          det;
+    x.y = (m[0] * (b.y * m[8] - m[5] * b.z) - b.x * (m[3] * m[8] - m[5] * m[6]) +
+           m[2] * (m[3] * b.z - b.y * m[6])) /
+          det;
+    x.z = (m[0] * (m[4] * b.z - b.y * m[7]) - m[1] * (m[3] * b.z - b.y * m[6]) +
+           b.x * (m[3] * m[7] - m[4] * m[6])) /
+          det;
     return x;
 }
 
@@ -288,13 +325,16 @@ static ak_vec3 hips_shift(const akr_job *job, int32_t f)
         float ce = c * akv_dot(r, e);
         /* normal equations: M += w Q, b += w Q e */
         for (int a = 0; a < 3; ++a)
-            for (int k = 0; k < 3; ++k) m[a * 3 + k] += w * ((a == k ? 1.0f : 0.0f) + c * rr[a] * rr[k]);
+            for (int k = 0; k < 3; ++k)
+                m[a * 3 + k] += w * ((a == k ? 1.0f : 0.0f) + c * rr[a] * rr[k]);
         b = akv_add(b, akv_scale(akv_add(e, akv_scale(r, ce)), w));
         total += w;
     }
     if (total <= 0.0f) return b;
     float reg = total < 1.0f ? 1.0f - total : 0.0f;
-    m[0] += reg; m[4] += reg; m[8] += reg;
+    m[0] += reg;
+    m[4] += reg;
+    m[8] += reg;
     return solve3(m, b);
 }
 
@@ -306,8 +346,8 @@ static void pin_frame(akr_job *job, int32_t f, ak_retarget_info *info)
     const int32_t hips = job->rt->dst_map.joint[AK_HUM_HIPS];
     ak_fk(d, job->dst_local, job->dst_world);
     ak_vec3 shift = hips_shift(job, f);
-    job->dst_local[hips].translation =
-        akv_add(job->dst_local[hips].translation, akq_rotate(job->rt->hips_parent_inv.rotation, shift));
+    job->dst_local[hips].translation = akv_add(
+        job->dst_local[hips].translation, akq_rotate(job->rt->hips_parent_inv.rotation, shift));
     ak_fk(d, job->dst_local, job->dst_world);
     for (int i = 0; i < job->limb_count; ++i) {
         akr_limb *l = &job->limb[i];
@@ -342,7 +382,8 @@ static void lift_about(akr_job *job, int32_t pivot, ak_vec3 p, float rise)
     ak_quat r = ak_quat_from_axis_angle(axis, asinf(s1) - asinf(s0 < -1.0f ? -1.0f : s0));
     int32_t parent = d->parents[pivot];
     ak_quat w = akq_mul(r, job->dst_world[pivot].rotation);
-    job->dst_local[pivot].rotation = akq_normalize(parent < 0 ? w : akq_mul(akq_conj(job->dst_world[parent].rotation), w));
+    job->dst_local[pivot].rotation =
+        akq_normalize(parent < 0 ? w : akq_mul(akq_conj(job->dst_world[parent].rotation), w));
     ak_fk_subtree(d, job->dst_local, job->dst_world, pivot);
 }
 
@@ -355,22 +396,32 @@ static void floor_feet(akr_job *job, akr_limb *legs)
     for (int side = 0; side < 2; ++side) {
         const akr_limb *l = &legs[side];
         if (l->src_end < 0) continue;
-        const int32_t foot = l->end, toe = job->rt->dst_map.joint[side ? AK_HUM_RIGHT_TOE : AK_HUM_LEFT_TOE];
+        const int32_t foot = l->end,
+                      toe = job->rt->dst_map.joint[side ? AK_HUM_RIGHT_TOE : AK_HUM_LEFT_TOE];
         for (int iter = 0; iter < 3; ++iter) {
             int32_t low = -1;
             ak_vec3 p = {0.0f, INFINITY, 0.0f};
             for (int32_t j = foot; j < d->subtree_end[foot]; ++j) {
                 if (job->dst_clear[j] < 0.0f) continue;
                 ak_vec3 q = sole_point(job->dst_world, job->dst_clear, job->dst_rest_rot, j);
-                if (q.y < p.y) { p = q; low = j; }
+                if (q.y < p.y) {
+                    p = q;
+                    low = j;
+                }
             }
             const float rise = job->target_floor - p.y;
             if (low < 0 || !(rise > 1e-6f * l->reach)) break;
-            int32_t pivot = toe >= 0 ? (low > toe && low < d->subtree_end[toe] ? toe : -1) : (low != foot ? foot : -1);
-            if (pivot >= 0) { lift_about(job, pivot, p, rise); continue; }
+            int32_t pivot = toe >= 0 ? (low > toe && low < d->subtree_end[toe] ? toe : -1)
+                                     : (low != foot ? foot : -1);
+            if (pivot >= 0) {
+                lift_about(job, pivot, p, rise);
+                continue;
+            }
             ak_limb_ik_params ik = ak_limb_ik_defaults();
             ik.skeleton = d;
-            ik.upper = l->up; ik.middle = l->mid; ik.end = l->end;
+            ik.upper = l->up;
+            ik.middle = l->mid;
+            ik.end = l->end;
             ik.target = akv_add(job->dst_world[foot].translation, ak_vec3_make(0.0f, rise, 0.0f));
             ik.match_end_rotation = 1;
             ik.end_rotation = job->dst_world[foot].rotation;
@@ -390,13 +441,15 @@ static int32_t job_start(akr_job *job, const ak_retarget_params *p, ak_retarget_
     job->dst_world = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)p->target->joint_count);
     if (!job->src_local || !job->dst_local || !job->dst_world || plan_limbs(job) < 0)
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory retargeting");
-    if (measure_source(job) < 0) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory retargeting");
+    if (measure_source(job) < 0)
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory retargeting");
     akr_set_floor(job->rt, job->source_floor, p->floor_height);
     ak_retargeter_get_info(job->rt, info);
     job->target_floor = info->target_floor;
     job->dst_clear = (float *)malloc(sizeof(float) * (size_t)p->target->joint_count);
     job->dst_rest_rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)p->target->joint_count);
-    if (!job->dst_clear || !job->dst_rest_rot) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory retargeting");
+    if (!job->dst_clear || !job->dst_rest_rot)
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory retargeting");
     sole_offsets(p->target, &job->rt->dst_map, job->dst_world, job->dst_clear, job->dst_rest_rot);
     if (!p->contacts) return AK_OK;
     map_goals(job);
@@ -427,7 +480,8 @@ static int32_t job_frames(akr_job *job, ak_clip **out, ak_retarget_info *info, a
             pin_frame(job, f, info);
             floor_feet(job, job->limb);
         }
-        for (int32_t j = 0; j < n; ++j) c->rotations[(size_t)f * (size_t)n + (size_t)j] = job->dst_local[j].rotation;
+        for (int32_t j = 0; j < n; ++j)
+            c->rotations[(size_t)f * (size_t)n + (size_t)j] = job->dst_local[j].rotation;
         c->translations[(size_t)f * (size_t)c->track_count + (size_t)c->joint_track[hips]] =
             job->dst_local[hips].translation;
     }
@@ -441,7 +495,8 @@ int32_t ak_retarget_run(const ak_retarget_params *p, ak_clip **out, ak_retarget_
 {
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     *out = NULL;
-    if (p && !p->source_clip) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "retarget needs a source clip");
+    if (p && !p->source_clip)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "retarget needs a source clip");
     int32_t st = ak_retarget_validate(p, err);
     if (st < 0) return st;
     akr_job job;

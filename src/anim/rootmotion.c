@@ -41,7 +41,10 @@ float ak_heading_of(ak_quat rotation, ak_vec3 forward_axis)
     return atan2f(f.x, f.z);
 }
 
-static float wrap_pi(float a) { return akf_wrap_pi(a); }
+static float wrap_pi(float a)
+{
+    return akf_wrap_pi(a);
+}
 
 int32_t ak_root_motion_validate(const ak_root_motion_params *p, const ak_skeleton *sk,
                                 const ak_clip *c, ak_error *err)

@@ -7,11 +7,12 @@
 #include <string.h>
 
 static const char *const k_slot_names[AK_HUM_SLOT_COUNT] = {
-    "hips", "spine", "chest", "neck", "head",
-    "left_upper_leg", "left_lower_leg", "left_foot", "left_toe",
-    "right_upper_leg", "right_lower_leg", "right_foot", "right_toe",
-    "left_shoulder", "left_upper_arm", "left_lower_arm", "left_hand",
-    "right_shoulder", "right_upper_arm", "right_lower_arm", "right_hand"};
+    "hips",      "spine",           "chest",           "neck",
+    "head",      "left_upper_leg",  "left_lower_leg",  "left_foot",
+    "left_toe",  "right_upper_leg", "right_lower_leg", "right_foot",
+    "right_toe", "left_shoulder",   "left_upper_arm",  "left_lower_arm",
+    "left_hand", "right_shoulder",  "right_upper_arm", "right_lower_arm",
+    "right_hand"};
 
 const char *ak_humanoid_slot_name(int32_t slot)
 {
@@ -30,7 +31,8 @@ static void split_name(const char *name, int *side, char base[AK_NAME_MAX])
     if (colon) name = colon + 1;
     char raw[AK_NAME_MAX];
     size_t n = 0;
-    for (const char *c = name; *c && n + 1 < sizeof raw; ++c) raw[n++] = *c;
+    for (const char *c = name; *c && n + 1 < sizeof raw; ++c)
+        raw[n++] = *c;
     raw[n] = '\0';
 
     /* Side letter as a separate token: "L_", "l.", "L " at the start or "_L", ".l" at the end;
@@ -40,10 +42,12 @@ static void split_name(const char *name, int *side, char base[AK_NAME_MAX])
     if (n >= 2 && (raw[0] == 'L' || raw[0] == 'l' || raw[0] == 'R' || raw[0] == 'r') &&
         (raw[1] == '_' || raw[1] == '.' || raw[1] == ' ' || raw[1] == '-' ||
          ((raw[0] == 'L' || raw[0] == 'R') && isupper((unsigned char)raw[1]) &&
-          !(n >= 4 && strncmp(raw, "Left", 4) == 0) && !(n >= 5 && strncmp(raw, "Right", 5) == 0)))) {
+          !(n >= 4 && strncmp(raw, "Left", 4) == 0) &&
+          !(n >= 5 && strncmp(raw, "Right", 5) == 0)))) {
         *side = (raw[0] == 'L' || raw[0] == 'l') ? SIDE_LEFT : SIDE_RIGHT;
         start = 1;
-    } else if (n >= 2 && (raw[n - 1] == 'L' || raw[n - 1] == 'l' || raw[n - 1] == 'R' || raw[n - 1] == 'r') &&
+    } else if (n >= 2 &&
+               (raw[n - 1] == 'L' || raw[n - 1] == 'l' || raw[n - 1] == 'R' || raw[n - 1] == 'r') &&
                (raw[n - 2] == '_' || raw[n - 2] == '.' || raw[n - 2] == ' ' || raw[n - 2] == '-')) {
         *side = (raw[n - 1] == 'L' || raw[n - 1] == 'l') ? SIDE_LEFT : SIDE_RIGHT;
         end = n - 1;
@@ -56,17 +60,30 @@ static void split_name(const char *name, int *side, char base[AK_NAME_MAX])
     }
     low[m] = '\0';
     const char *b = low;
-    static const char *const prefixes[] = {"bip001", "bip01", "character1", "mixamorig", "armature"};
+    static const char *const prefixes[] = {"bip001", "bip01", "character1", "mixamorig",
+                                           "armature"};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; ++i) {
         size_t pl = strlen(prefixes[i]);
-        if (strlen(b) > pl && strncmp(b, prefixes[i], pl) == 0) { b += pl; break; }
+        if (strlen(b) > pl && strncmp(b, prefixes[i], pl) == 0) {
+            b += pl;
+            break;
+        }
     }
     if (*side == SIDE_NONE) {
         size_t bl = strlen(b);
-        if (strncmp(b, "left", 4) == 0 && bl > 4) { *side = SIDE_LEFT; b += 4; }
-        else if (strncmp(b, "right", 5) == 0 && bl > 5) { *side = SIDE_RIGHT; b += 5; }
-        else if (bl > 4 && strcmp(b + bl - 4, "left") == 0) { *side = SIDE_LEFT; low[(b - low) + bl - 4] = '\0'; }
-        else if (bl > 5 && strcmp(b + bl - 5, "right") == 0) { *side = SIDE_RIGHT; low[(b - low) + bl - 5] = '\0'; }
+        if (strncmp(b, "left", 4) == 0 && bl > 4) {
+            *side = SIDE_LEFT;
+            b += 4;
+        } else if (strncmp(b, "right", 5) == 0 && bl > 5) {
+            *side = SIDE_RIGHT;
+            b += 5;
+        } else if (bl > 4 && strcmp(b + bl - 4, "left") == 0) {
+            *side = SIDE_LEFT;
+            low[(b - low) + bl - 4] = '\0';
+        } else if (bl > 5 && strcmp(b + bl - 5, "right") == 0) {
+            *side = SIDE_RIGHT;
+            low[(b - low) + bl - 5] = '\0';
+        }
     }
     snprintf(base, AK_NAME_MAX, "%s", b);
 }
@@ -80,16 +97,21 @@ int ak_humanoid_name_side(const char *name, char base[AK_NAME_MAX])
 
 /* Base names per slot, most specific first. NULL-terminated. */
 static const char *const k_hips[] = {"hips", "pelvis", "hip", "root", NULL};
-static const char *const k_spine[] = {"spine", "lowerback", "abdomen", "spine0", "spine1", "spine001", "torso", NULL};
-static const char *const k_chest[] = {"chest", "spine2", "upperchest", "spine1", "spine002", "spine001", "thorax", "spine3", NULL};
+static const char *const k_spine[] = {"spine",  "lowerback", "abdomen", "spine0",
+                                      "spine1", "spine001",  "torso",   NULL};
+static const char *const k_chest[] = {"chest",    "spine2", "upperchest", "spine1", "spine002",
+                                      "spine001", "thorax", "spine3",     NULL};
 static const char *const k_neck[] = {"neck", "neck1", "neck01", NULL};
 static const char *const k_head[] = {"head", "face", "skull", NULL};
-static const char *const k_upleg[] = {"upleg", "upperleg", "thigh", "hip", "femur", "uleg", "legupper", NULL};
-static const char *const k_loleg[] = {"leg", "lowerleg", "knee", "shin", "calf", "loleg", "leglower", "tibia", NULL};
+static const char *const k_upleg[] = {"upleg", "upperleg", "thigh",    "hip",
+                                      "femur", "uleg",     "legupper", NULL};
+static const char *const k_loleg[] = {"leg",   "lowerleg", "knee",  "shin", "calf",
+                                      "loleg", "leglower", "tibia", NULL};
 static const char *const k_foot[] = {"foot", "ankle", NULL};
 static const char *const k_toe[] = {"toebase", "toe", "toes", "toe0", "ball", "footend", NULL};
 static const char *const k_shoulder[] = {"collar", "clavicle", "shoulder", NULL};
-static const char *const k_uparm[] = {"arm", "upperarm", "uparm", "shoulder", "humerus", "armupper", NULL};
+static const char *const k_uparm[] = {"arm",     "upperarm", "uparm", "shoulder",
+                                      "humerus", "armupper", NULL};
 static const char *const k_loarm[] = {"forearm", "lowerarm", "elbow", "loarm", "armlower", NULL};
 static const char *const k_hand[] = {"hand", "wrist", NULL};
 
@@ -120,9 +142,11 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
     if (!s || !out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null skeleton or map");
     uint8_t taken_small[1024];
     uint8_t *taken = taken_small;
-    if (s->joint_count > 1024) return ak_error_set(err, AK_ERR_LIMIT, 0, "humanoid map supports up to 1024 joints");
+    if (s->joint_count > 1024)
+        return ak_error_set(err, AK_ERR_LIMIT, 0, "humanoid map supports up to 1024 joints");
     memset(taken, 0, (size_t)s->joint_count);
-    for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i) out->joint[i] = -1;
+    for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i)
+        out->joint[i] = -1;
 
     /* Overrides first: "slot=Joint,slot=Joint". */
     if (overrides && *overrides) {
@@ -131,17 +155,25 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
             char slot[64], joint[AK_NAME_MAX];
             size_t a = strcspn(p, "="), b;
             if (p[a] != '=' || a == 0 || a >= sizeof slot)
-                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "humanoid override must be slot=Joint");
-            memcpy(slot, p, a); slot[a] = '\0';
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                    "humanoid override must be slot=Joint");
+            memcpy(slot, p, a);
+            slot[a] = '\0';
             b = strcspn(p + a + 1, ",");
             if (b == 0 || b >= sizeof joint)
-                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "humanoid override '%s' has no joint", slot);
-            memcpy(joint, p + a + 1, b); joint[b] = '\0';
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                    "humanoid override '%s' has no joint", slot);
+            memcpy(joint, p + a + 1, b);
+            joint[b] = '\0';
             int si = -1;
-            for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i) if (strcmp(slot, k_slot_names[i]) == 0) si = i;
-            if (si < 0) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown humanoid slot '%s'", slot);
+            for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i)
+                if (strcmp(slot, k_slot_names[i]) == 0) si = i;
+            if (si < 0)
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown humanoid slot '%s'", slot);
             int32_t j = ak_skeleton_find(s, joint);
-            if (j < 0) return ak_error_set(err, AK_ERR_NOT_FOUND, 0, "override %s: no joint named '%s'", slot, joint);
+            if (j < 0)
+                return ak_error_set(err, AK_ERR_NOT_FOUND, 0, "override %s: no joint named '%s'",
+                                    slot, joint);
             out->joint[si] = j;
             taken[j] = 1;
             p += a + 1 + b;
@@ -149,22 +181,38 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
         }
     }
 
-    struct { int slot; const char *const *aliases; int side; } plan[] = {
-        {AK_HUM_HIPS, k_hips, SIDE_NONE},
-        {AK_HUM_LEFT_UPPER_LEG, k_upleg, SIDE_LEFT}, {AK_HUM_RIGHT_UPPER_LEG, k_upleg, SIDE_RIGHT},
-        {AK_HUM_LEFT_LOWER_LEG, k_loleg, SIDE_LEFT}, {AK_HUM_RIGHT_LOWER_LEG, k_loleg, SIDE_RIGHT},
-        {AK_HUM_LEFT_FOOT, k_foot, SIDE_LEFT}, {AK_HUM_RIGHT_FOOT, k_foot, SIDE_RIGHT},
-        {AK_HUM_LEFT_TOE, k_toe, SIDE_LEFT}, {AK_HUM_RIGHT_TOE, k_toe, SIDE_RIGHT},
-        {AK_HUM_SPINE, k_spine, SIDE_NONE}, {AK_HUM_CHEST, k_chest, SIDE_NONE},
-        {AK_HUM_NECK, k_neck, SIDE_NONE}, {AK_HUM_HEAD, k_head, SIDE_NONE},
-        {AK_HUM_LEFT_SHOULDER, k_shoulder, SIDE_LEFT}, {AK_HUM_RIGHT_SHOULDER, k_shoulder, SIDE_RIGHT},
-        {AK_HUM_LEFT_UPPER_ARM, k_uparm, SIDE_LEFT}, {AK_HUM_RIGHT_UPPER_ARM, k_uparm, SIDE_RIGHT},
-        {AK_HUM_LEFT_LOWER_ARM, k_loarm, SIDE_LEFT}, {AK_HUM_RIGHT_LOWER_ARM, k_loarm, SIDE_RIGHT},
-        {AK_HUM_LEFT_HAND, k_hand, SIDE_LEFT}, {AK_HUM_RIGHT_HAND, k_hand, SIDE_RIGHT}};
+    struct {
+        int slot;
+        const char *const *aliases;
+        int side;
+    } plan[] = {{AK_HUM_HIPS, k_hips, SIDE_NONE},
+                {AK_HUM_LEFT_UPPER_LEG, k_upleg, SIDE_LEFT},
+                {AK_HUM_RIGHT_UPPER_LEG, k_upleg, SIDE_RIGHT},
+                {AK_HUM_LEFT_LOWER_LEG, k_loleg, SIDE_LEFT},
+                {AK_HUM_RIGHT_LOWER_LEG, k_loleg, SIDE_RIGHT},
+                {AK_HUM_LEFT_FOOT, k_foot, SIDE_LEFT},
+                {AK_HUM_RIGHT_FOOT, k_foot, SIDE_RIGHT},
+                {AK_HUM_LEFT_TOE, k_toe, SIDE_LEFT},
+                {AK_HUM_RIGHT_TOE, k_toe, SIDE_RIGHT},
+                {AK_HUM_SPINE, k_spine, SIDE_NONE},
+                {AK_HUM_CHEST, k_chest, SIDE_NONE},
+                {AK_HUM_NECK, k_neck, SIDE_NONE},
+                {AK_HUM_HEAD, k_head, SIDE_NONE},
+                {AK_HUM_LEFT_SHOULDER, k_shoulder, SIDE_LEFT},
+                {AK_HUM_RIGHT_SHOULDER, k_shoulder, SIDE_RIGHT},
+                {AK_HUM_LEFT_UPPER_ARM, k_uparm, SIDE_LEFT},
+                {AK_HUM_RIGHT_UPPER_ARM, k_uparm, SIDE_RIGHT},
+                {AK_HUM_LEFT_LOWER_ARM, k_loarm, SIDE_LEFT},
+                {AK_HUM_RIGHT_LOWER_ARM, k_loarm, SIDE_RIGHT},
+                {AK_HUM_LEFT_HAND, k_hand, SIDE_LEFT},
+                {AK_HUM_RIGHT_HAND, k_hand, SIDE_RIGHT}};
     for (size_t i = 0; i < sizeof plan / sizeof plan[0]; ++i) {
         if (out->joint[plan[i].slot] >= 0) continue;
         int j = find_alias(s, plan[i].aliases, plan[i].side, taken);
-        if (j >= 0) { out->joint[plan[i].slot] = j; taken[j] = 1; }
+        if (j >= 0) {
+            out->joint[plan[i].slot] = j;
+            taken[j] = 1;
+        }
     }
     /* Without a named hips joint, the root stands in. */
     if (out->joint[AK_HUM_HIPS] < 0) out->joint[AK_HUM_HIPS] = 0;
@@ -173,18 +221,23 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
     for (int side = 0; side < 2; ++side) {
         int sh = side ? AK_HUM_RIGHT_SHOULDER : AK_HUM_LEFT_SHOULDER;
         int ua = sh + 1;
-        if (out->joint[ua] < 0 && out->joint[sh] >= 0) { out->joint[ua] = out->joint[sh]; out->joint[sh] = -1; }
+        if (out->joint[ua] < 0 && out->joint[sh] >= 0) {
+            out->joint[ua] = out->joint[sh];
+            out->joint[sh] = -1;
+        }
     }
     /* Legs must chain: lower leg below upper leg, foot below lower leg. */
     for (int side = 0; side < 2; ++side) {
         int up = side ? AK_HUM_RIGHT_UPPER_LEG : AK_HUM_LEFT_UPPER_LEG;
-        if (out->joint[up + 1] >= 0 && !descends(s, out->joint[up + 1], out->joint[up])) out->joint[up + 1] = -1;
-        if (out->joint[up + 2] >= 0 && !descends(s, out->joint[up + 2], out->joint[up + 1])) out->joint[up + 2] = -1;
+        if (out->joint[up + 1] >= 0 && !descends(s, out->joint[up + 1], out->joint[up]))
+            out->joint[up + 1] = -1;
+        if (out->joint[up + 2] >= 0 && !descends(s, out->joint[up + 2], out->joint[up + 1]))
+            out->joint[up + 2] = -1;
     }
 
-    static const int required[] = {AK_HUM_HIPS, AK_HUM_LEFT_UPPER_LEG, AK_HUM_LEFT_LOWER_LEG,
-                                   AK_HUM_LEFT_FOOT, AK_HUM_RIGHT_UPPER_LEG,
-                                   AK_HUM_RIGHT_LOWER_LEG, AK_HUM_RIGHT_FOOT};
+    static const int required[] = {AK_HUM_HIPS,      AK_HUM_LEFT_UPPER_LEG,  AK_HUM_LEFT_LOWER_LEG,
+                                   AK_HUM_LEFT_FOOT, AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG,
+                                   AK_HUM_RIGHT_FOOT};
     char missing[200] = "";
     size_t used = 0;
     for (size_t i = 0; i < sizeof required / sizeof required[0]; ++i) {
@@ -196,7 +249,8 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
     }
     if (used)
         return ak_error_set(err, AK_ERR_NOT_FOUND, 0,
-                            "humanoid joints not found: %s (name them with overrides slot=Joint)", missing);
+                            "humanoid joints not found: %s (name them with overrides slot=Joint)",
+                            missing);
     ak_error_clear(err);
     return AK_OK;
 }
@@ -205,10 +259,14 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
 ak_units ak_units_detect(float h, float *mpu)
 {
     ak_units u = AK_UNITS_METRES; /* also the answer when the height fits no range */
-    if (h >= 18.0f && h < 45.0f) u = AK_UNITS_CMU;
-    else if (h >= 45.0f && h < 95.0f) u = AK_UNITS_INCHES;
-    else if (h >= 95.0f && h < 350.0f) u = AK_UNITS_CENTIMETRES;
-    else if (h >= 950.0f && h < 3500.0f) u = AK_UNITS_MILLIMETRES;
+    if (h >= 18.0f && h < 45.0f)
+        u = AK_UNITS_CMU;
+    else if (h >= 45.0f && h < 95.0f)
+        u = AK_UNITS_INCHES;
+    else if (h >= 95.0f && h < 350.0f)
+        u = AK_UNITS_CENTIMETRES;
+    else if (h >= 950.0f && h < 3500.0f)
+        u = AK_UNITS_MILLIMETRES;
     if (mpu) *mpu = ak_units_metres_per_unit(u);
     return u;
 }

@@ -4,14 +4,39 @@
 #include <ctype.h>
 #include <string.h>
 
-ak_vec3 ak_vec3_make(float x, float y, float z) { ak_vec3 r = {x, y, z}; return r; }
-ak_vec3 ak_vec3_add(ak_vec3 a, ak_vec3 b) { return akv_add(a, b); }
-ak_vec3 ak_vec3_sub(ak_vec3 a, ak_vec3 b) { return akv_sub(a, b); }
-ak_vec3 ak_vec3_scale(ak_vec3 a, float s) { return akv_scale(a, s); }
-float ak_vec3_dot(ak_vec3 a, ak_vec3 b) { return akv_dot(a, b); }
-ak_vec3 ak_vec3_cross(ak_vec3 a, ak_vec3 b) { return akv_cross(a, b); }
-float ak_vec3_length(ak_vec3 a) { return akv_len(a); }
-ak_vec3 ak_vec3_lerp(ak_vec3 a, ak_vec3 b, float t) { return akv_lerp(a, b, t); }
+ak_vec3 ak_vec3_make(float x, float y, float z)
+{
+    ak_vec3 r = {x, y, z};
+    return r;
+}
+ak_vec3 ak_vec3_add(ak_vec3 a, ak_vec3 b)
+{
+    return akv_add(a, b);
+}
+ak_vec3 ak_vec3_sub(ak_vec3 a, ak_vec3 b)
+{
+    return akv_sub(a, b);
+}
+ak_vec3 ak_vec3_scale(ak_vec3 a, float s)
+{
+    return akv_scale(a, s);
+}
+float ak_vec3_dot(ak_vec3 a, ak_vec3 b)
+{
+    return akv_dot(a, b);
+}
+ak_vec3 ak_vec3_cross(ak_vec3 a, ak_vec3 b)
+{
+    return akv_cross(a, b);
+}
+float ak_vec3_length(ak_vec3 a)
+{
+    return akv_len(a);
+}
+ak_vec3 ak_vec3_lerp(ak_vec3 a, ak_vec3 b, float t)
+{
+    return akv_lerp(a, b, t);
+}
 
 ak_vec3 ak_vec3_normalize_or(ak_vec3 a, ak_vec3 fallback)
 {
@@ -20,14 +45,39 @@ ak_vec3 ak_vec3_normalize_or(ak_vec3 a, ak_vec3 fallback)
     return akv_scale(a, 1.0f / len);
 }
 
-ak_quat ak_quat_identity(void) { ak_quat q = {0.0f, 0.0f, 0.0f, 1.0f}; return q; }
-ak_quat ak_quat_mul(ak_quat a, ak_quat b) { return akq_mul(a, b); }
-ak_quat ak_quat_conjugate(ak_quat q) { return akq_conj(q); }
-ak_quat ak_quat_normalize(ak_quat q) { return akq_normalize(q); }
-ak_vec3 ak_quat_rotate(ak_quat q, ak_vec3 v) { return akq_rotate(q, v); }
-ak_quat ak_quat_slerp(ak_quat a, ak_quat b, float t) { return akq_slerp(a, b, t); }
-ak_quat ak_quat_nlerp(ak_quat a, ak_quat b, float t) { return akq_nlerp(a, b, t); }
-float ak_quat_dot(ak_quat a, ak_quat b) { return akq_dot(a, b); }
+ak_quat ak_quat_identity(void)
+{
+    ak_quat q = {0.0f, 0.0f, 0.0f, 1.0f};
+    return q;
+}
+ak_quat ak_quat_mul(ak_quat a, ak_quat b)
+{
+    return akq_mul(a, b);
+}
+ak_quat ak_quat_conjugate(ak_quat q)
+{
+    return akq_conj(q);
+}
+ak_quat ak_quat_normalize(ak_quat q)
+{
+    return akq_normalize(q);
+}
+ak_vec3 ak_quat_rotate(ak_quat q, ak_vec3 v)
+{
+    return akq_rotate(q, v);
+}
+ak_quat ak_quat_slerp(ak_quat a, ak_quat b, float t)
+{
+    return akq_slerp(a, b, t);
+}
+ak_quat ak_quat_nlerp(ak_quat a, ak_quat b, float t)
+{
+    return akq_nlerp(a, b, t);
+}
+float ak_quat_dot(ak_quat a, ak_quat b)
+{
+    return akq_dot(a, b);
+}
 
 ak_quat ak_quat_from_axis_angle(ak_vec3 axis, float angle)
 {
@@ -37,7 +87,10 @@ ak_quat ak_quat_from_axis_angle(ak_vec3 axis, float angle)
 }
 
 /* The one from-to rotation (core/xform_inline.h akq_from_to, which the IK solvers use too). */
-ak_quat ak_quat_from_to(ak_vec3 from, ak_vec3 to) { return akq_from_to(from, to); }
+ak_quat ak_quat_from_to(ak_vec3 from, ak_vec3 to)
+{
+    return akq_from_to(from, to);
+}
 
 float ak_quat_angle(ak_quat q)
 {
@@ -47,14 +100,19 @@ float ak_quat_angle(ak_quat q)
 }
 
 /* Axis order of each ak_rot_order, in listed order (0 = X, 1 = Y, 2 = Z). */
-static const int k_order_axes[6][3] = {
-    {0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+static const int k_order_axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                       {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 
 static ak_quat axis_quat(int axis, float angle)
 {
     ak_quat q = {0.0f, 0.0f, 0.0f, cosf(0.5f * angle)};
     float s = sinf(0.5f * angle);
-    if (axis == 0) q.x = s; else if (axis == 1) q.y = s; else q.z = s;
+    if (axis == 0)
+        q.x = s;
+    else if (axis == 1)
+        q.y = s;
+    else
+        q.z = s;
     return q;
 }
 
@@ -63,8 +121,8 @@ ak_quat ak_quat_from_euler(ak_vec3 angles, ak_rot_order order)
     const float a[3] = {angles.x, angles.y, angles.z};
     if ((int)order < 0 || (int)order > 5) order = AK_ORDER_XYZ;
     const int *ax = k_order_axes[order];
-    ak_quat q = akq_mul(axis_quat(ax[0], a[ax[0]]), akq_mul(axis_quat(ax[1], a[ax[1]]),
-                                                            axis_quat(ax[2], a[ax[2]])));
+    ak_quat q = akq_mul(axis_quat(ax[0], a[ax[0]]),
+                        akq_mul(axis_quat(ax[1], a[ax[1]]), axis_quat(ax[2], a[ax[2]])));
     return q;
 }
 
@@ -74,9 +132,15 @@ static void quat_to_mat3(ak_quat q, double m[3][3])
     double x = q.x, y = q.y, z = q.z, w = q.w;
     double n = x * x + y * y + z * z + w * w;
     double s = n > 0.0 ? 2.0 / n : 0.0;
-    m[0][0] = 1 - s * (y * y + z * z); m[0][1] = s * (x * y - z * w); m[0][2] = s * (x * z + y * w);
-    m[1][0] = s * (x * y + z * w); m[1][1] = 1 - s * (x * x + z * z); m[1][2] = s * (y * z - x * w);
-    m[2][0] = s * (x * z - y * w); m[2][1] = s * (y * z + x * w); m[2][2] = 1 - s * (x * x + y * y);
+    m[0][0] = 1 - s * (y * y + z * z);
+    m[0][1] = s * (x * y - z * w);
+    m[0][2] = s * (x * z + y * w);
+    m[1][0] = s * (x * y + z * w);
+    m[1][1] = 1 - s * (x * x + z * z);
+    m[1][2] = s * (y * z - x * w);
+    m[2][0] = s * (x * z - y * w);
+    m[2][1] = s * (y * z + x * w);
+    m[2][2] = 1 - s * (x * x + y * y);
 }
 
 /* For M = R_i(a) R_j(b) R_k(c) with (i,j,k) the listed axes and s = +1 for a cyclic order
@@ -135,17 +199,30 @@ ak_xform ak_xform_identity(void)
     ak_xform x = {{0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}};
     return x;
 }
-ak_xform ak_xform_mul(ak_xform a, ak_xform b) { return akx_mul(a, b); }
-ak_xform ak_xform_inverse(ak_xform a) { return akx_inverse(a); }
-ak_vec3 ak_xform_point(ak_xform a, ak_vec3 p) { return akv_add(a.translation, akq_rotate(a.rotation, p)); }
-ak_vec3 ak_xform_vector(ak_xform a, ak_vec3 v) { return akq_rotate(a.rotation, v); }
+ak_xform ak_xform_mul(ak_xform a, ak_xform b)
+{
+    return akx_mul(a, b);
+}
+ak_xform ak_xform_inverse(ak_xform a)
+{
+    return akx_inverse(a);
+}
+ak_vec3 ak_xform_point(ak_xform a, ak_vec3 p)
+{
+    return akv_add(a.translation, akq_rotate(a.rotation, p));
+}
+ak_vec3 ak_xform_vector(ak_xform a, ak_vec3 v)
+{
+    return akq_rotate(a.rotation, v);
+}
 
 void ak_xform_to_mat4(ak_xform a, float out_m[16])
 {
     double m[3][3];
     quat_to_mat3(a.rotation, m);
     for (int c = 0; c < 3; ++c) {
-        for (int r = 0; r < 3; ++r) out_m[c * 4 + r] = (float)m[r][c];
+        for (int r = 0; r < 3; ++r)
+            out_m[c * 4 + r] = (float)m[r][c];
         out_m[c * 4 + 3] = 0.0f;
     }
     out_m[12] = a.translation.x;

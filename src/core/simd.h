@@ -17,7 +17,10 @@
 #define AK_SHUF(v, x, y, z, w) _mm_shuffle_ps((v), (v), _MM_SHUFFLE((w), (z), (y), (x)))
 
 /* Sign masks: XOR flips the lanes holding -0.0f. */
-AK_INLINE __m128 aks_sign(float x, float y, float z, float w) { return _mm_setr_ps(x, y, z, w); }
+AK_INLINE __m128 aks_sign(float x, float y, float z, float w)
+{
+    return _mm_setr_ps(x, y, z, w);
+}
 
 /* Hamilton product a*b: r = aw*b + ax*(bw,-bz,by,-bx) + ay*(bz,bw,-bx,-by) + az*(-by,bx,bw,-bz). */
 AK_INLINE __m128 aks_qmul(__m128 a, __m128 b)
@@ -36,7 +39,8 @@ AK_INLINE __m128 aks_qmul(__m128 a, __m128 b)
  * ignore lane 3). Uses cross(a,b) = (a * b.yzx - a.yzx * b).yzx. */
 AK_INLINE __m128 aks_cross(__m128 a, __m128 b)
 {
-    __m128 r = _mm_sub_ps(_mm_mul_ps(a, AK_SHUF(b, 1, 2, 0, 3)), _mm_mul_ps(AK_SHUF(a, 1, 2, 0, 3), b));
+    __m128 r =
+        _mm_sub_ps(_mm_mul_ps(a, AK_SHUF(b, 1, 2, 0, 3)), _mm_mul_ps(AK_SHUF(a, 1, 2, 0, 3), b));
     return AK_SHUF(r, 1, 2, 0, 3);
 }
 
@@ -66,7 +70,9 @@ AK_INLINE __m128 aks_rsqrt(__m128 x)
 
 /* Parameters of the corrected nlerp (clip.c fast_slerp) that depend only on t, broadcast:
  * t, (t - 1/2)^2 and t (t - 1/2) (t - 1). Computed once per character per sample. */
-typedef struct aks_slerp_t { __m128 t, h, g; } aks_slerp_t;
+typedef struct aks_slerp_t {
+    __m128 t, h, g;
+} aks_slerp_t;
 
 AK_INLINE aks_slerp_t aks_slerp_params(float t)
 {
@@ -84,10 +90,14 @@ AK_INLINE __m128 aks_slerp(__m128 a, __m128 b, const aks_slerp_t *p)
     __m128 sign = _mm_and_ps(ca, _mm_set1_ps(-0.0f));
     __m128 d = _mm_xor_ps(ca, sign); /* |cos| */
     /* A = 1.0904 + d(-3.2452 + d(3.55645 - 1.43519 d)), B = 0.848013 + d(-1.06021 + 0.215638 d) */
-    __m128 A = _mm_add_ps(_mm_set1_ps(1.0904f), _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-3.2452f),
-               _mm_mul_ps(d, _mm_sub_ps(_mm_set1_ps(3.55645f), _mm_mul_ps(d, _mm_set1_ps(1.43519f)))))));
-    __m128 B = _mm_add_ps(_mm_set1_ps(0.848013f), _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-1.06021f),
-               _mm_mul_ps(d, _mm_set1_ps(0.215638f)))));
+    __m128 A = _mm_add_ps(
+        _mm_set1_ps(1.0904f),
+        _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-3.2452f),
+                                 _mm_mul_ps(d, _mm_sub_ps(_mm_set1_ps(3.55645f),
+                                                          _mm_mul_ps(d, _mm_set1_ps(1.43519f)))))));
+    __m128 B = _mm_add_ps(
+        _mm_set1_ps(0.848013f),
+        _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-1.06021f), _mm_mul_ps(d, _mm_set1_ps(0.215638f)))));
     __m128 k = _mm_add_ps(_mm_mul_ps(A, p->h), B);
     __m128 ot = _mm_add_ps(p->t, _mm_mul_ps(p->g, k));
     __m128 bs = _mm_xor_ps(b, sign);
@@ -123,7 +133,9 @@ AK_INLINE void aks_store_xform(ak_xform *x, __m128 q, __m128 t)
 }
 
 /* Four quaternions in structure-of-arrays form: one register per component. */
-typedef struct aks_quat4 { __m128 x, y, z, w; } aks_quat4;
+typedef struct aks_quat4 {
+    __m128 x, y, z, w;
+} aks_quat4;
 
 /* The corrected nlerp (clip.c fast_slerp) for four quaternion pairs at once, per lane:
  * T = t, H = (t - 1/2)^2, G = t (t - 1/2) (t - 1) (broadcast or per lane). */
@@ -133,10 +145,14 @@ AK_INLINE aks_quat4 aks_slerp_soa(aks_quat4 a, aks_quat4 b, __m128 T, __m128 H, 
                            _mm_add_ps(_mm_mul_ps(a.z, b.z), _mm_mul_ps(a.w, b.w)));
     __m128 sign = _mm_and_ps(ca, _mm_set1_ps(-0.0f));
     __m128 d = _mm_xor_ps(ca, sign);
-    __m128 A = _mm_add_ps(_mm_set1_ps(1.0904f), _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-3.2452f),
-               _mm_mul_ps(d, _mm_sub_ps(_mm_set1_ps(3.55645f), _mm_mul_ps(d, _mm_set1_ps(1.43519f)))))));
-    __m128 B = _mm_add_ps(_mm_set1_ps(0.848013f), _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-1.06021f),
-               _mm_mul_ps(d, _mm_set1_ps(0.215638f)))));
+    __m128 A = _mm_add_ps(
+        _mm_set1_ps(1.0904f),
+        _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-3.2452f),
+                                 _mm_mul_ps(d, _mm_sub_ps(_mm_set1_ps(3.55645f),
+                                                          _mm_mul_ps(d, _mm_set1_ps(1.43519f)))))));
+    __m128 B = _mm_add_ps(
+        _mm_set1_ps(0.848013f),
+        _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-1.06021f), _mm_mul_ps(d, _mm_set1_ps(0.215638f)))));
     __m128 ot = _mm_add_ps(T, _mm_mul_ps(G, _mm_add_ps(_mm_mul_ps(A, H), B)));
     aks_quat4 r;
     r.x = _mm_add_ps(a.x, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.x, sign), a.x), ot));
@@ -145,15 +161,19 @@ AK_INLINE aks_quat4 aks_slerp_soa(aks_quat4 a, aks_quat4 b, __m128 T, __m128 H, 
     r.w = _mm_add_ps(a.w, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.w, sign), a.w), ot));
     __m128 inv = aks_rsqrt(_mm_add_ps(_mm_add_ps(_mm_mul_ps(r.x, r.x), _mm_mul_ps(r.y, r.y)),
                                       _mm_add_ps(_mm_mul_ps(r.z, r.z), _mm_mul_ps(r.w, r.w))));
-    r.x = _mm_mul_ps(r.x, inv); r.y = _mm_mul_ps(r.y, inv);
-    r.z = _mm_mul_ps(r.z, inv); r.w = _mm_mul_ps(r.w, inv);
+    r.x = _mm_mul_ps(r.x, inv);
+    r.y = _mm_mul_ps(r.y, inv);
+    r.z = _mm_mul_ps(r.z, inv);
+    r.w = _mm_mul_ps(r.w, inv);
     return r;
 }
 
 /* Loads q[0..3] (one quaternion each) transposed into SoA form. */
-AK_INLINE aks_quat4 aks_load_quat4(const ak_quat *q0, const ak_quat *q1, const ak_quat *q2, const ak_quat *q3)
+AK_INLINE aks_quat4 aks_load_quat4(const ak_quat *q0, const ak_quat *q1, const ak_quat *q2,
+                                   const ak_quat *q3)
 {
-    aks_quat4 r = {_mm_loadu_ps(&q0->x), _mm_loadu_ps(&q1->x), _mm_loadu_ps(&q2->x), _mm_loadu_ps(&q3->x)};
+    aks_quat4 r = {_mm_loadu_ps(&q0->x), _mm_loadu_ps(&q1->x), _mm_loadu_ps(&q2->x),
+                   _mm_loadu_ps(&q3->x)};
     _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
     return r;
 }
@@ -164,7 +184,10 @@ AK_INLINE void aks_slerp4(const ak_quat *a, const ak_quat *b, const aks_slerp_t 
     aks_quat4 r = aks_slerp_soa(aks_load_quat4(a, a + 1, a + 2, a + 3),
                                 aks_load_quat4(b, b + 1, b + 2, b + 3), p->t, p->h, p->g);
     _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
-    out[0] = r.x; out[1] = r.y; out[2] = r.z; out[3] = r.w;
+    out[0] = r.x;
+    out[1] = r.y;
+    out[2] = r.z;
+    out[3] = r.w;
 }
 
 #endif

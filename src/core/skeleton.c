@@ -19,16 +19,17 @@ int32_t ak_skeleton_create(const ak_skeleton_desc *desc, ak_skeleton **out, ak_e
         const int32_t p = desc->parents[j];
         if (p >= j || p < -1)
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                                "joint %d has parent %d: parents must come before children",
-                                (int)j, (int)p);
+                                "joint %d has parent %d: parents must come before children", (int)j,
+                                (int)p);
         const char *name = desc->names[j];
         size_t len = name ? strlen(name) : 0;
         if (len == 0 || len >= AK_NAME_MAX)
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint %d has an empty or too long name",
-                                (int)j);
-        if (!akq_finite(desc->rest_local[j].rotation) || !akv_finite(desc->rest_local[j].translation))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint %d has a non-finite rest transform",
-                                (int)j);
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "joint %d has an empty or too long name", (int)j);
+        if (!akq_finite(desc->rest_local[j].rotation) ||
+            !akv_finite(desc->rest_local[j].translation))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "joint %d has a non-finite rest transform", (int)j);
     }
 
     ak_skeleton *s = (ak_skeleton *)calloc(1, sizeof *s);
@@ -94,8 +95,10 @@ int32_t ak_skeleton_clone(const ak_skeleton *s, ak_skeleton **out, ak_error *err
     if (!s || !out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null skeleton or output");
     const char **names = (const char **)malloc(sizeof(char *) * (size_t)s->joint_count);
     if (!names) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    for (int32_t j = 0; j < s->joint_count; ++j) names[j] = s->names[j];
-    ak_skeleton_desc d = {s->joint_count, names, s->parents, s->rest_local, s->channels, s->is_end_site};
+    for (int32_t j = 0; j < s->joint_count; ++j)
+        names[j] = s->names[j];
+    ak_skeleton_desc d = {s->joint_count, names,       s->parents,
+                          s->rest_local,  s->channels, s->is_end_site};
     int32_t status = ak_skeleton_create(&d, out, err);
     free((void *)names);
     if (status == AK_OK) { /* bit-exact: create would re-normalise the rest rotations */
@@ -105,7 +108,10 @@ int32_t ak_skeleton_clone(const ak_skeleton *s, ak_skeleton **out, ak_error *err
     return status;
 }
 
-int32_t ak_skeleton_joint_count(const ak_skeleton *s) { return s ? s->joint_count : 0; }
+int32_t ak_skeleton_joint_count(const ak_skeleton *s)
+{
+    return s ? s->joint_count : 0;
+}
 
 int32_t ak_skeleton_find(const ak_skeleton *s, const char *name)
 {

@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *ak_version(void) { return AK_VERSION_STRING; }
+const char *ak_version(void)
+{
+    return AK_VERSION_STRING;
+}
 
 const char *ak_status_name(int32_t status)
 {
@@ -31,7 +34,8 @@ int32_t ak_error_set(ak_error *err, int32_t status, int32_t line, const char *fm
         err->line = line;
         err->column = 0;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): false positive, va_start is above */
+        /* va_start is above: clang-analyzer's valist.Uninitialized here is a false positive. */
+        vsnprintf(err->message, sizeof err->message, fmt, ap); // NOLINT
         va_end(ap);
     }
     return status;

@@ -22,7 +22,10 @@ AK_INLINE float akf_rsqrt(float x)
     return y * (1.5f - 0.5f * x * y * y);
 }
 #else
-AK_INLINE float akf_rsqrt(float x) { return 1.0f / sqrtf(x); }
+AK_INLINE float akf_rsqrt(float x)
+{
+    return 1.0f / sqrtf(x);
+}
 #endif
 
 #define AK_CGLM_Q(q) ((float *)&(q))
@@ -37,10 +40,25 @@ AK_INLINE float akf_wrap_pi(float a)
     return (float)remainder((double)a, 6.283185307179586476925);
 }
 
-AK_INLINE ak_vec3 akv_add(ak_vec3 a, ak_vec3 b) { ak_vec3 r = {a.x + b.x, a.y + b.y, a.z + b.z}; return r; }
-AK_INLINE ak_vec3 akv_sub(ak_vec3 a, ak_vec3 b) { ak_vec3 r = {a.x - b.x, a.y - b.y, a.z - b.z}; return r; }
-AK_INLINE ak_vec3 akv_scale(ak_vec3 a, float s) { ak_vec3 r = {a.x * s, a.y * s, a.z * s}; return r; }
-AK_INLINE float akv_dot(ak_vec3 a, ak_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+AK_INLINE ak_vec3 akv_add(ak_vec3 a, ak_vec3 b)
+{
+    ak_vec3 r = {a.x + b.x, a.y + b.y, a.z + b.z};
+    return r;
+}
+AK_INLINE ak_vec3 akv_sub(ak_vec3 a, ak_vec3 b)
+{
+    ak_vec3 r = {a.x - b.x, a.y - b.y, a.z - b.z};
+    return r;
+}
+AK_INLINE ak_vec3 akv_scale(ak_vec3 a, float s)
+{
+    ak_vec3 r = {a.x * s, a.y * s, a.z * s};
+    return r;
+}
+AK_INLINE float akv_dot(ak_vec3 a, ak_vec3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 AK_INLINE ak_vec3 akv_cross(ak_vec3 a, ak_vec3 b)
 {
     ak_vec3 r = {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
@@ -63,8 +81,15 @@ AK_INLINE ak_quat akq_mul(ak_quat a, ak_quat b)
     r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
     return r;
 }
-AK_INLINE ak_quat akq_conj(ak_quat q) { ak_quat r = {-q.x, -q.y, -q.z, q.w}; return r; }
-AK_INLINE float akq_dot(ak_quat a, ak_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+AK_INLINE ak_quat akq_conj(ak_quat q)
+{
+    ak_quat r = {-q.x, -q.y, -q.z, q.w};
+    return r;
+}
+AK_INLINE float akq_dot(ak_quat a, ak_quat b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
 
 /* v' = v + 2w(u x v) + 2 u x (u x v), u = (x,y,z): the 15-multiply form of q v q*. */
 AK_INLINE ak_vec3 akq_rotate(ak_quat q, ak_vec3 v)
@@ -89,8 +114,8 @@ AK_INLINE ak_quat akq_normalize(ak_quat q)
 AK_INLINE ak_quat akq_nlerp(ak_quat a, ak_quat b, float t)
 {
     float s = akq_dot(a, b) < 0.0f ? -1.0f : 1.0f;
-    ak_quat r = {a.x + (s * b.x - a.x) * t, a.y + (s * b.y - a.y) * t,
-                 a.z + (s * b.z - a.z) * t, a.w + (s * b.w - a.w) * t};
+    ak_quat r = {a.x + (s * b.x - a.x) * t, a.y + (s * b.y - a.y) * t, a.z + (s * b.z - a.z) * t,
+                 a.w + (s * b.w - a.w) * t};
     return akq_normalize(r);
 }
 
@@ -100,13 +125,17 @@ AK_INLINE ak_quat akq_slerp(ak_quat a, ak_quat b, float t)
 {
     float d = akq_dot(a, b);
     float s = 1.0f;
-    if (d < 0.0f) { d = -d; s = -1.0f; }
+    if (d < 0.0f) {
+        d = -d;
+        s = -1.0f;
+    }
     if (d > 0.9995f) return akq_nlerp(a, b, t);
     float theta = acosf(d);
     float sin_theta = sinf(theta);
     float wa = sinf((1.0f - t) * theta) / sin_theta;
     float wb = s * sinf(t * theta) / sin_theta;
-    ak_quat r = {wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w};
+    ak_quat r = {wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z,
+                 wa * a.w + wb * b.w};
     return r;
 }
 
@@ -127,25 +156,46 @@ AK_INLINE ak_xform akx_inverse(ak_xform a)
     return r;
 }
 
-
 /* ---- Formerly the IK solvers' own helpers; now everyone's ---- */
 
 /* Square roots on hot paths never see a negative argument, but with errno semantics (C's
  * default) the compiler turns many sqrtf calls into libm calls. akf_sqrt uses the SSE
  * instruction directly where there is one (the same correctly rounded IEEE result);
  * AK_NO_SIMD keeps sqrtf. */
-#if !defined(AK_NO_SIMD) && (defined(__SSE__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
+#if !defined(AK_NO_SIMD) &&                                                                        \
+    (defined(__SSE__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
 #include <xmmintrin.h>
-AK_INLINE float akf_sqrt(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); }
+AK_INLINE float akf_sqrt(float x)
+{
+    return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x)));
+}
 #else
-AK_INLINE float akf_sqrt(float x) { return sqrtf(x); }
+AK_INLINE float akf_sqrt(float x)
+{
+    return sqrtf(x);
+}
 #endif
 /* Finite test without branches: x * 0 is 0 for finite x and NaN for inf/NaN. */
-AK_INLINE int akv_finite(ak_vec3 v) { return v.x * 0.0f + v.y * 0.0f + v.z * 0.0f == 0.0f; }
-AK_INLINE int akq_finite(ak_quat q) { return q.x * 0.0f + q.y * 0.0f + q.z * 0.0f + q.w * 0.0f == 0.0f; }
-AK_INLINE float akv_len(ak_vec3 v) { return akf_sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
-AK_INLINE float akf_min(float a, float b) { return a < b ? a : b; }
-AK_INLINE float akf_max(float a, float b) { return a > b ? a : b; }
+AK_INLINE int akv_finite(ak_vec3 v)
+{
+    return v.x * 0.0f + v.y * 0.0f + v.z * 0.0f == 0.0f;
+}
+AK_INLINE int akq_finite(ak_quat q)
+{
+    return q.x * 0.0f + q.y * 0.0f + q.z * 0.0f + q.w * 0.0f == 0.0f;
+}
+AK_INLINE float akv_len(ak_vec3 v)
+{
+    return akf_sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+}
+AK_INLINE float akf_min(float a, float b)
+{
+    return a < b ? a : b;
+}
+AK_INLINE float akf_max(float a, float b)
+{
+    return a > b ? a : b;
+}
 
 AK_INLINE ak_quat akq_identity(void)
 {
@@ -223,19 +273,22 @@ AK_INLINE ak_quat akq_from_matrix(float m[3][3])
         q.y = (m[0][2] - m[2][0]) * inv;
         q.z = (m[1][0] - m[0][1]) * inv;
     } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
-        const float s = 2.0f * akf_sqrt(akf_max(0.0f, 1.0f + m[0][0] - m[1][1] - m[2][2])), inv = 1.0f / s;
+        const float s = 2.0f * akf_sqrt(akf_max(0.0f, 1.0f + m[0][0] - m[1][1] - m[2][2])),
+                    inv = 1.0f / s;
         q.w = (m[2][1] - m[1][2]) * inv;
         q.x = 0.25f * s;
         q.y = (m[0][1] + m[1][0]) * inv;
         q.z = (m[0][2] + m[2][0]) * inv;
     } else if (m[1][1] > m[2][2]) {
-        const float s = 2.0f * akf_sqrt(akf_max(0.0f, 1.0f + m[1][1] - m[0][0] - m[2][2])), inv = 1.0f / s;
+        const float s = 2.0f * akf_sqrt(akf_max(0.0f, 1.0f + m[1][1] - m[0][0] - m[2][2])),
+                    inv = 1.0f / s;
         q.w = (m[0][2] - m[2][0]) * inv;
         q.x = (m[0][1] + m[1][0]) * inv;
         q.y = 0.25f * s;
         q.z = (m[1][2] + m[2][1]) * inv;
     } else {
-        const float s = 2.0f * akf_sqrt(akf_max(0.0f, 1.0f + m[2][2] - m[0][0] - m[1][1])), inv = 1.0f / s;
+        const float s = 2.0f * akf_sqrt(akf_max(0.0f, 1.0f + m[2][2] - m[0][0] - m[1][1])),
+                    inv = 1.0f / s;
         q.w = (m[1][0] - m[0][1]) * inv;
         q.x = (m[0][2] + m[2][0]) * inv;
         q.y = (m[1][2] + m[2][1]) * inv;
@@ -245,7 +298,10 @@ AK_INLINE ak_quat akq_from_matrix(float m[3][3])
 }
 
 /* q expressed in the frame f: conj(f) q f (a model-space delta as a local correction). */
-AK_INLINE ak_quat akq_in_frame(ak_quat f, ak_quat q) { return akq_mul(akq_conj(f), akq_mul(q, f)); }
+AK_INLINE ak_quat akq_in_frame(ak_quat f, ak_quat q)
+{
+    return akq_mul(akq_conj(f), akq_mul(q, f));
+}
 
 /* Canonical sign (w >= 0) so slerps from identity take the short way. */
 AK_INLINE ak_quat akq_positive_w(ak_quat q)
@@ -257,7 +313,10 @@ AK_INLINE ak_quat akq_positive_w(ak_quat q)
     return q;
 }
 
-AK_INLINE float akf_clamp(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
+AK_INLINE float akf_clamp(float x, float lo, float hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
 
 /* Unit-length check used by validators and tests: |q|^2 within 1e-4 of 1. */
 AK_INLINE int akq_is_unit(ak_quat q)
@@ -265,6 +324,5 @@ AK_INLINE int akq_is_unit(ak_quat q)
     float n = akq_dot(q, q);
     return akq_finite(q) && fabsf(n - 1.0f) < 1e-4f;
 }
-
 
 #endif

@@ -39,9 +39,9 @@ static ak_quat upright_twist(ak_vec3 axis, ak_vec3 up_ms, ak_vec3 world_up)
     return akq_twist_between(u, w, axis);
 }
 
-static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 forward,
-                                ak_vec3 up, ak_vec3 world_up, float clamp_weight, float tolerance,
-                                float weight, ak_error *err)
+static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 forward, ak_vec3 up,
+                                ak_vec3 world_up, float clamp_weight, float tolerance, float weight,
+                                ak_error *err)
 {
     int32_t st;
     if (!s) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL");
@@ -49,7 +49,8 @@ static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 fo
     if ((st = ik_check_vec(forward, "forward", err)) < 0) return st;
     if ((st = ik_check_vec(up, "up", err)) < 0) return st;
     if ((st = ik_check_vec(world_up, "world_up", err)) < 0) return st;
-    const float f2 = akv_dot(forward, forward), u2 = akv_dot(up, up), w2 = akv_dot(world_up, world_up);
+    const float f2 = akv_dot(forward, forward), u2 = akv_dot(up, up),
+                w2 = akv_dot(world_up, world_up);
     if (!(f2 > 1e-12f) || !isfinite(f2))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "forward axis is zero or too long");
     if (!isfinite(u2) || !isfinite(w2))
@@ -85,13 +86,16 @@ static int32_t aim_validate(const ak_aim_ik_params *p, ak_error *err)
     return ik_check_joint(p->skeleton, p->joint, "aim", err);
 }
 
-int32_t ak_aim_ik_validate(const ak_aim_ik_params *p, ak_error *err) { return aim_validate(p, err); }
+int32_t ak_aim_ik_validate(const ak_aim_ik_params *p, ak_error *err)
+{
+    return aim_validate(p, err);
+}
 
 /* The model-space rotation of the aim, before weighting. The aim direction after R1 is the
  * target direction itself, and the up axis after R1 is R1 (W up), so nothing waits on a
  * second rotation of the forward axis. */
-static ak_quat aim_rotation_ms(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 up,
-                               ak_vec3 target, ak_vec3 world_up, float clamp_weight)
+static ak_quat aim_rotation_ms(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 up, ak_vec3 target,
+                               ak_vec3 world_up, float clamp_weight)
 {
     const ak_vec3 fwd_ms = akq_rotate(w, forward);
     const ak_vec3 to_target = akv_sub(target, pos);
@@ -134,27 +138,31 @@ static int aim_by_frames(ak_vec3 forward, ak_vec3 up, ak_vec3 aim, ak_vec3 world
     const ak_vec3 u0 = akv_sub(up, akv_scale(forward, akv_dot(forward, up)));
     const ak_vec3 t0 = akv_sub(world_up, akv_scale(aim, akv_dot(aim, world_up)));
     const float lu2 = akv_dot(u0, u0), lt2 = akv_dot(t0, t0);
-    if (!(lu2 > 1e-10f * akv_dot(up, up)) || !(lt2 > 1e-10f * akv_dot(world_up, world_up))) return 0;
+    if (!(lu2 > 1e-10f * akv_dot(up, up)) || !(lt2 > 1e-10f * akv_dot(world_up, world_up)))
+        return 0;
     const ak_vec3 u = akv_scale(u0, 1.0f / akf_sqrt(lu2)), t = akv_scale(t0, 1.0f / akf_sqrt(lt2));
     const ak_vec3 sl = akv_cross(forward, u), st = akv_cross(aim, t);
     const float a[3] = {aim.x, aim.y, aim.z}, tt[3] = {t.x, t.y, t.z}, ss[3] = {st.x, st.y, st.z};
-    const float f[3] = {forward.x, forward.y, forward.z}, uu[3] = {u.x, u.y, u.z}, su[3] = {sl.x, sl.y, sl.z};
+    const float f[3] = {forward.x, forward.y, forward.z}, uu[3] = {u.x, u.y, u.z},
+                su[3] = {sl.x, sl.y, sl.z};
     float m[3][3];
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) m[i][j] = a[i] * f[j] + tt[i] * uu[j] + ss[i] * su[j];
+        for (int j = 0; j < 3; ++j)
+            m[i][j] = a[i] * f[j] + tt[i] * uu[j] + ss[i] * su[j];
     *out = akq_from_matrix(m);
     return 1;
 }
 
-IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *world, ak_quat *correction,
-                                   ak_ik_result *result, ak_error *err)
+IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *world,
+                                   ak_quat *correction, ak_ik_result *result, ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
     if (correction) *correction = akq_identity();
     int32_t st = aim_validate(p, err);
     if (st == AK_OK && (!world || !correction))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL world or correction");
-    if (st == AK_OK && (!akq_finite(world[p->joint].rotation) || !akv_finite(world[p->joint].translation)))
+    if (st == AK_OK &&
+        (!akq_finite(world[p->joint].rotation) || !akv_finite(world[p->joint].translation)))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
     if (st == AK_OK) st = ik_check_range(world[p->joint].translation, p->target, 0.0f, err);
     if (st < 0) {
@@ -182,7 +190,8 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
         c = akq_mul(akq_conj(w), w_new);
         exact = 1;
     } else {
-        c = akq_in_frame(w, aim_rotation_ms(w, pos, forward, p->up, p->target, p->world_up, p->clamp_weight));
+        c = akq_in_frame(
+            w, aim_rotation_ms(w, pos, forward, p->up, p->target, p->world_up, p->clamp_weight));
     }
     if (p->weight < 1.0f) {
         c = akq_normalize(akq_slerp(akq_identity(), akq_positive_w(c), p->weight));
@@ -196,7 +205,7 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
 }
 
 IK_FLATTEN int32_t ak_aim_ik_run(const ak_aim_ik_params *p, ak_xform *local, ak_xform *world,
-                      ak_ik_result *result, ak_error *err)
+                                 ak_ik_result *result, ak_error *err)
 {
     ak_quat c;
     ak_ik_result res;
@@ -247,7 +256,8 @@ int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *wo
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
     int32_t st = ak_look_at_validate(p, err);
-    if (st == AK_OK && (!local || !world)) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
+    if (st == AK_OK && (!local || !world))
+        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
     ik_chain c;
     if (st == AK_OK)
         st = ik_chain_load(&c, p->skeleton, p->chain, p->chain_length, local, world, 1, err);
@@ -275,11 +285,13 @@ int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *wo
         if (angle > max_angle) {
             ak_quat r = akq_from_to(fwd0, to_target0);
             r = max_angle > 0.0f ? akq_slerp(akq_identity(), r, max_angle / angle) : akq_identity();
-            target = akv_add(c.pos[h], akv_scale(akq_rotate(r, unit_or_zero(fwd0)), akv_len(to_target0)));
+            target = akv_add(c.pos[h],
+                             akv_scale(akq_rotate(r, unit_or_zero(fwd0)), akv_len(to_target0)));
         }
     }
     for (int32_t i = 0; i < n; ++i) {
-        const float w = i == h ? 1.0f : (p->joint_weights ? p->joint_weights[i] : 1.0f / (float)(n - i));
+        const float w =
+            i == h ? 1.0f : (p->joint_weights ? p->joint_weights[i] : 1.0f / (float)(n - i));
         if (w <= 0.0f) continue;
         const ak_vec3 fwd = akq_rotate(c.rot[h], forward);
         ak_quat r = akq_from_to(fwd, akv_sub(target, c.pos[h]));

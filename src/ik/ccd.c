@@ -8,7 +8,8 @@
  * updating (rigidly about p_j); the whole chain is refreshed once per pass, O(n) per pass. */
 #include "ik/ik_internal.h"
 
-float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights, const ak_ik_limit *limits)
+float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights,
+                  const ak_ik_limit *limits)
 {
     const int32_t n = c->n;
     ak_vec3 end = c->pos[n - 1];

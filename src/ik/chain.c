@@ -17,8 +17,8 @@ int32_t ik_check_chain(const ak_skeleton *s, const int32_t *chain, int32_t n, ak
         if (st < 0) return st;
         if (i > 0 && (chain[i] == chain[i - 1] || !ik_is_in_subtree(s, chain[i - 1], chain[i])))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                                "chain joint %d (index %d) is not below the previous one",
-                                (int)i, (int)chain[i]);
+                                "chain joint %d (index %d) is not below the previous one", (int)i,
+                                (int)chain[i]);
     }
     return AK_OK;
 }
@@ -40,7 +40,8 @@ int32_t ik_check_limits(const ak_ik_limit *limits, int32_t n, ak_error *err)
             l->max_angle > AK_PI + 1e-5f)
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                                 "limit %d: need -pi <= min_angle <= max_angle <= pi", (int)i);
-        if (l->type == AK_IK_LIMIT_CONE && !(l->cone_angle >= 0.0f && l->cone_angle <= AK_PI + 1e-5f))
+        if (l->type == AK_IK_LIMIT_CONE &&
+            !(l->cone_angle >= 0.0f && l->cone_angle <= AK_PI + 1e-5f))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "limit %d: cone_angle outside [0, pi]",
                                 (int)i);
     }
@@ -96,12 +97,13 @@ ak_quat ak_ik_limit_apply(const ak_ik_limit *l, ak_quat q, ak_vec3 bone_axis)
         swing = q;
     }
     if (swing.w < 0.0f) swing = (ak_quat){-swing.x, -swing.y, -swing.z, -swing.w};
-    const float swing_angle = 2.0f * atan2f(akf_sqrt(swing.x * swing.x + swing.y * swing.y +
-                                                   swing.z * swing.z), swing.w);
+    const float swing_angle =
+        2.0f * atan2f(akf_sqrt(swing.x * swing.x + swing.y * swing.y + swing.z * swing.z), swing.w);
     if (swing_angle > l->cone_angle) {
         ak_vec3 axis = {swing.x, swing.y, swing.z};
         float len = akv_len(axis);
-        swing = len > 1e-12f ? akq_axis_angle(akv_scale(axis, 1.0f / len), l->cone_angle) : akq_identity();
+        swing = len > 1e-12f ? akq_axis_angle(akv_scale(axis, 1.0f / len), l->cone_angle)
+                             : akq_identity();
     }
     return akq_normalize(akq_mul(swing, twist));
 }
@@ -116,7 +118,8 @@ int32_t ik_chain_load(ik_chain *c, const ak_skeleton *s, const int32_t *chain, i
         const int32_t j = chain[i];
         if (!akv_finite(world[j].translation) || !akq_finite(world[j].rotation) ||
             !akq_finite(local[j].rotation))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite at joint %d", (int)j);
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite at joint %d",
+                                (int)j);
         c->pos[i] = world[j].translation;
         c->rot[i] = world[j].rotation;
         c->local[i] = local[j].rotation;
@@ -124,7 +127,9 @@ int32_t ik_chain_load(ik_chain *c, const ak_skeleton *s, const int32_t *chain, i
         c->rest[i] = s->rest_local[j].rotation;
         const int32_t parent = s->parents[j];
         const ak_quat parent_rot = parent < 0 ? akq_identity() : world[parent].rotation;
-        c->link[i] = i == 0 ? parent_rot : akq_normalize(akq_mul(akq_conj(world[chain[i - 1]].rotation), parent_rot));
+        c->link[i] =
+            i == 0 ? parent_rot
+                   : akq_normalize(akq_mul(akq_conj(world[chain[i - 1]].rotation), parent_rot));
         if (i > 0) {
             ak_vec3 bone = akv_sub(world[j].translation, world[chain[i - 1]].translation);
             c->offset[i - 1] = akq_rotate(akq_conj(world[chain[i - 1]].rotation), bone);
@@ -134,8 +139,7 @@ int32_t ik_chain_load(ik_chain *c, const ak_skeleton *s, const int32_t *chain, i
     }
     c->offset[n - 1] = (ak_vec3){0.0f, 0.0f, 0.0f};
     c->length[n - 1] = 0.0f;
-    if (!isfinite(c->total))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "chain is not finite");
+    if (!isfinite(c->total)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "chain is not finite");
     for (int32_t i = 0; i + 1 < n && !allow_zero; ++i)
         if (!(c->length[i] > 1e-6f * c->total))
             return ak_error_set(err, AK_ERR_DEGENERATE, 0,
@@ -216,8 +220,10 @@ int32_t ik_chain_begin(ik_chain *c, const ak_chain_ik_params *p, const ak_xform 
                        const ak_xform *world, ak_error *err)
 {
     int32_t st = ak_chain_ik_validate(p, err);
-    if (st == AK_OK && (!local || !world)) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
-    if (st == AK_OK) st = ik_chain_load(c, p->skeleton, p->chain, p->chain_length, local, world, 0, err);
+    if (st == AK_OK && (!local || !world))
+        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
+    if (st == AK_OK)
+        st = ik_chain_load(c, p->skeleton, p->chain, p->chain_length, local, world, 0, err);
     if (st == AK_OK) st = ik_check_range(c->pos[0], p->target, c->total, err);
     return st;
 }

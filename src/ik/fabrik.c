@@ -49,10 +49,12 @@ int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform 
     int32_t it = 0;
     while (error > tol && it < p->max_iterations) {
         ++it;
-        for (int32_t i = 0; i < n; ++i) q[i] = c.pos[i];
+        for (int32_t i = 0; i < n; ++i)
+            q[i] = c.pos[i];
         if (straight) {
             const ak_vec3 dir = akv_scale(root_to_target, 1.0f / target_dist);
-            for (int32_t i = 0; i + 1 < n; ++i) q[i + 1] = akv_add(q[i], akv_scale(dir, c.length[i]));
+            for (int32_t i = 0; i + 1 < n; ++i)
+                q[i + 1] = akv_add(q[i], akv_scale(dir, c.length[i]));
         } else {
             q[n - 1] = target;
             for (int32_t i = n - 2; i >= 0; --i) {

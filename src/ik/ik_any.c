@@ -92,14 +92,11 @@ int32_t ak_ik_solve_any(int32_t kind, const ak_ik_any_params *params, ak_xform *
     if (result) memset(result, 0, sizeof *result);
     if (!params) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
     switch (kind) {
-    case AK_IK_LIMB:
-        return solve_limb(params, local, world, result, err);
+    case AK_IK_LIMB: return solve_limb(params, local, world, result, err);
     case AK_IK_CCD:
-    case AK_IK_FABRIK:
-        return solve_chain(kind, params, local, world, result, err);
+    case AK_IK_FABRIK: return solve_chain(kind, params, local, world, result, err);
     case AK_IK_JACOBIAN:
-    case AK_IK_DLS:
-        return solve_jacobian(kind, params, local, world, result, err);
+    case AK_IK_DLS: return solve_jacobian(kind, params, local, world, result, err);
     default:
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown IK solver kind %d", (int)kind);
     }

@@ -59,17 +59,17 @@ AK_INLINE int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d)
 typedef struct ik_chain {
     int32_t n;
     const int32_t *joints;
-    ak_vec3 pos[AK_IK_MAX_CHAIN];     /* model-space positions */
-    ak_quat rot[AK_IK_MAX_CHAIN];     /* model-space rotations */
-    ak_quat local[AK_IK_MAX_CHAIN];   /* local rotations being solved */
-    ak_quat input[AK_IK_MAX_CHAIN];   /* local rotations as given (for weights) */
-    ak_quat rest[AK_IK_MAX_CHAIN];    /* rest local rotations (limit reference) */
+    ak_vec3 pos[AK_IK_MAX_CHAIN];   /* model-space positions */
+    ak_quat rot[AK_IK_MAX_CHAIN];   /* model-space rotations */
+    ak_quat local[AK_IK_MAX_CHAIN]; /* local rotations being solved */
+    ak_quat input[AK_IK_MAX_CHAIN]; /* local rotations as given (for weights) */
+    ak_quat rest[AK_IK_MAX_CHAIN];  /* rest local rotations (limit reference) */
     /* link[0]: model rotation of chain[0]'s parent (identity for a root); link[i]: rotation
      * from chain[i-1]'s frame to chain[i]'s parent frame (identity for a direct child). */
     ak_quat link[AK_IK_MAX_CHAIN];
-    ak_vec3 offset[AK_IK_MAX_CHAIN];  /* chain[i] -> chain[i+1] in chain[i]'s frame */
-    float length[AK_IK_MAX_CHAIN];    /* |offset[i]| */
-    float total;                      /* sum of lengths */
+    ak_vec3 offset[AK_IK_MAX_CHAIN]; /* chain[i] -> chain[i+1] in chain[i]'s frame */
+    float length[AK_IK_MAX_CHAIN];   /* |offset[i]| */
+    float total;                     /* sum of lengths */
 } ik_chain;
 
 /* Validates the index list (range, descendant order, length) into err. */
@@ -98,6 +98,7 @@ void ik_chain_store(const ik_chain *c, const ak_skeleton *s, int32_t count, floa
                     ak_xform *local, ak_xform *world);
 int32_t ik_check_limits(const ak_ik_limit *limits, int32_t n, ak_error *err);
 /* One CCD pass (tip to root) over the chain state; returns the new end-effector error. */
-float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights, const ak_ik_limit *limits);
+float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights,
+                  const ak_ik_limit *limits);
 
 #endif

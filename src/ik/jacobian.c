@@ -11,10 +11,11 @@
  *   (J J^T) block (e, f) = sum_i [r_ei]x [r_fi]x^T = sum_i (r_ei . r_fi) I - r_fi r_ei^T
  *   dtheta_i             = sum_e r_ei x y_e
  * over the joints i both effectors lie below. J J^T is only (3 x effectors)^2, so the dense
- * solve is a small LDL^T written here (no LAPACK). For the pseudo-inverse, pivots below 1e-6 of the largest diagonal are dropped (a
- * singular direction gets no motion). Each step is scaled so its largest component is at most
- * max_step radians, then applied: joint i turns by the rotation vector dtheta_i (model space),
- * local_i <- conj(P_i) R_i W_i with P_i, W_i its parent's and its own model rotations. */
+ * solve is a small LDL^T written here (no LAPACK). For the pseudo-inverse, pivots below 1e-6 of the
+ * largest diagonal are dropped (a singular direction gets no motion). Each step is scaled so its
+ * largest component is at most max_step radians, then applied: joint i turns by the rotation vector
+ * dtheta_i (model space), local_i <- conj(P_i) R_i W_i with P_i, W_i its parent's and its own model
+ * rotations. */
 #include "ik/ik_internal.h"
 
 #include <string.h>
@@ -45,7 +46,8 @@ static size_t workspace_words(int64_t k, int64_t m)
 
 size_t ak_jacobian_ik_workspace_size(int32_t joint_count, int32_t effector_count)
 {
-    if (joint_count < 1 || effector_count < 1 || joint_count > 4096 || effector_count > 256) return 0;
+    if (joint_count < 1 || effector_count < 1 || joint_count > 4096 || effector_count > 256)
+        return 0;
     return workspace_words(joint_count, effector_count) * 4u + 16u;
 }
 
@@ -99,14 +101,16 @@ int32_t ak_jacobian_ik_validate(const ak_jacobian_ik_params *p, ak_error *err)
         for (int32_t i = 0; i < p->joint_count; ++i) {
             if ((st = ik_check_joint(s, p->joints[i], "joints[]", err)) < 0) return st;
             if (i > 0 && p->joints[i] <= p->joints[i - 1])
-                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joints[] must be strictly ascending");
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                    "joints[] must be strictly ascending");
         }
         for (int32_t e = 0; e < p->effector_count; ++e) {
             if ((st = ik_check_joint(s, p->effectors[e], "effectors[]", err)) < 0) return st;
             if ((st = ik_check_vec(p->targets[e], "targets[]", err)) < 0) return st;
-            if (p->effector_weights && !(p->effector_weights[e] >= 0.0f && p->effector_weights[e] <= 1e6f))
-                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "effector_weights[%d] outside [0, 1e6]",
-                                    (int)e);
+            if (p->effector_weights &&
+                !(p->effector_weights[e] >= 0.0f && p->effector_weights[e] <= 1e6f))
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                    "effector_weights[%d] outside [0, 1e6]", (int)e);
         }
     }
     if (!(p->damping >= 0.0f) || !isfinite(p->damping))
@@ -137,24 +141,29 @@ static void ldlt_solve(float *a, int32_t n, float floor, const float *b, float *
 {
     for (int32_t j = 0; j < n; ++j) {
         float d = a[j * n + j];
-        for (int32_t k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k] * a[k * n + k];
+        for (int32_t k = 0; k < j; ++k)
+            d -= a[j * n + k] * a[j * n + k] * a[k * n + k];
         const int keep = d > floor;
         a[j * n + j] = keep ? d : 0.0f;
         for (int32_t i = j + 1; i < n; ++i) {
             float v = a[i * n + j];
-            for (int32_t k = 0; k < j; ++k) v -= a[i * n + k] * a[j * n + k] * a[k * n + k];
+            for (int32_t k = 0; k < j; ++k)
+                v -= a[i * n + k] * a[j * n + k] * a[k * n + k];
             a[i * n + j] = keep ? v / d : 0.0f;
         }
     }
     for (int32_t i = 0; i < n; ++i) { /* L z = b */
         float v = b[i];
-        for (int32_t k = 0; k < i; ++k) v -= a[i * n + k] * y[k];
+        for (int32_t k = 0; k < i; ++k)
+            v -= a[i * n + k] * y[k];
         y[i] = v;
     }
-    for (int32_t i = 0; i < n; ++i) y[i] = a[i * n + i] > 0.0f ? y[i] / a[i * n + i] : 0.0f;
+    for (int32_t i = 0; i < n; ++i)
+        y[i] = a[i * n + i] > 0.0f ? y[i] / a[i * n + i] : 0.0f;
     for (int32_t i = n - 1; i >= 0; --i) { /* L^T y = z */
         float v = y[i];
-        for (int32_t k = i + 1; k < n; ++k) v -= a[k * n + i] * y[k];
+        for (int32_t k = i + 1; k < n; ++k)
+            v -= a[k * n + i] * y[k];
         y[i] = v;
     }
 }
@@ -240,11 +249,12 @@ static int32_t check_bone_lengths(const jac_solve *js, const ak_xform *world, ak
         const int32_t j = x < k ? js->q.joints[x] : js->q.effectors[x - k];
         int32_t anc = -1;
         for (int32_t o = 0; o < k && o < (x < k ? x : k); ++o)
-            if (js->q.joints[o] != j && ik_is_in_subtree(js->s, js->q.joints[o], j)) anc = js->q.joints[o];
-        if (anc >= 0 &&
-            !(akv_len(akv_sub(world[j].translation, world[anc].translation)) > 1e-6f * js->scale_max))
-            return ak_error_set(err, AK_ERR_DEGENERATE, 0, "zero-length bone between joints %d and %d",
-                                (int)anc, (int)j);
+            if (js->q.joints[o] != j && ik_is_in_subtree(js->s, js->q.joints[o], j))
+                anc = js->q.joints[o];
+        if (anc >= 0 && !(akv_len(akv_sub(world[j].translation, world[anc].translation)) >
+                          1e-6f * js->scale_max))
+            return ak_error_set(err, AK_ERR_DEGENERATE, 0,
+                                "zero-length bone between joints %d and %d", (int)anc, (int)j);
     }
     return AK_OK;
 }
@@ -260,7 +270,8 @@ static int32_t prepare(jac_solve *js, const ak_jacobian_ik_params *p, const ak_x
     js->m = js->q.m;
     js->rows = 3 * js->m;
     js->scale_max = longest_effector_chain(js, world);
-    if (!isfinite(js->scale_max)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
+    if (!isfinite(js->scale_max))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
     for (int32_t e = 0; e < js->m; ++e) {
         const int32_t st = ik_check_range(world[js->q.effectors[e]].translation, js->q.targets[e],
                                           2.0f * js->scale_max, err);
@@ -272,7 +283,8 @@ static int32_t prepare(jac_solve *js, const ak_jacobian_ik_params *p, const ak_x
             js->tol_abs)
             res->unreachable = 1;
     res->error = largest_error(js, world);
-    if (!isfinite(res->error)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
+    if (!isfinite(res->error))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
     return check_bone_lengths(js, world, err);
 }
 
@@ -368,7 +380,8 @@ static float normal_matrix(const jac_solve *js, const ak_xform *world, float lam
     }
     float diag_max = 0.0f;
     for (int32_t r = 0; r < rows; ++r) {
-        for (int32_t c = 0; c < r; ++c) a[c * rows + r] = a[r * rows + c];
+        for (int32_t c = 0; c < r; ++c)
+            a[c * rows + r] = a[r * rows + c];
         a[r * rows + r] += lambda2;
         if (a[r * rows + r] > diag_max) diag_max = a[r * rows + r];
     }
@@ -410,7 +423,8 @@ static void apply_step(const jac_solve *js, float step_scale, ak_xform *local, a
         const ak_quat r = rotation_vector_quat(v, angle);
         const int32_t j = js->q.joints[i], parent = js->s->parents[j];
         const ak_quat parent_rot = parent < 0 ? akq_identity() : world[parent].rotation;
-        local[j].rotation = akq_normalize(akq_mul(akq_conj(parent_rot), akq_mul(r, world[j].rotation)));
+        local[j].rotation =
+            akq_normalize(akq_mul(akq_conj(parent_rot), akq_mul(r, world[j].rotation)));
     }
     refresh_world(js, local, world);
 }
@@ -427,13 +441,15 @@ static int trust_update(const jac_solve *js, jac_trust *t, ak_xform *local, ak_x
 {
     const float objective = objective_of(js, world);
     if (objective > t->accepted) {
-        for (int32_t i = 0; i < js->k; ++i) local[js->q.joints[i]].rotation = js->saved[i];
+        for (int32_t i = 0; i < js->k; ++i)
+            local[js->q.joints[i]].rotation = js->saved[i];
         refresh_world(js, local, world);
         t->step_limit *= 0.5f;
         return t->step_limit >= 1e-4f * t->max_step;
     }
     t->accepted = objective;
-    for (int32_t i = 0; i < js->k; ++i) js->saved[i] = local[js->q.joints[i]].rotation;
+    for (int32_t i = 0; i < js->k; ++i)
+        js->saved[i] = local[js->q.joints[i]].rotation;
     t->step_limit = akf_min(t->max_step, 2.0f * t->step_limit);
     return 1;
 }
@@ -480,7 +496,8 @@ static int32_t iterate(const jac_solve *js, float start_error, ak_xform *local, 
         ldlt_solve(js->a, js->rows, 1e-6f * diag_max + FLT_MIN, js->e_vec, js->y);
         const float biggest = joint_rates(js, world);
         if (!(biggest > 0.0f) || !isfinite(biggest)) break;
-        apply_step(js, biggest > trust.step_limit ? trust.step_limit / biggest : 1.0f, local, world);
+        apply_step(js, biggest > trust.step_limit ? trust.step_limit / biggest : 1.0f, local,
+                   world);
     }
     return it;
 }
@@ -492,7 +509,8 @@ IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *
     jac_solve js;
     memset(&js, 0, sizeof js);
     int32_t st = ak_jacobian_ik_validate(p, err);
-    if (st == AK_OK && (!local || !world)) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
+    if (st == AK_OK && (!local || !world))
+        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
     if (st == AK_OK) st = prepare(&js, p, world, &res, err);
     if (st < 0) {
         res.unreachable = 0;
@@ -506,7 +524,8 @@ IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *
         if (p->weight < 1.0f) {
             for (int32_t i = 0; i < js.k; ++i) {
                 const int32_t j = js.q.joints[i];
-                local[j].rotation = akq_normalize(akq_slerp(js.input[i], local[j].rotation, p->weight));
+                local[j].rotation =
+                    akq_normalize(akq_slerp(js.input[i], local[j].rotation, p->weight));
             }
             refresh_world(&js, local, world);
         }

@@ -48,7 +48,8 @@ static int32_t limb_validate(const ak_limb_ik_params *p, ak_error *err)
     if ((st = ik_check_joint(s, p->middle, "middle", err)) < 0) return st;
     if ((st = ik_check_joint(s, p->end, "end", err)) < 0) return st;
     if (p->middle == p->upper || !ik_is_in_subtree(s, p->upper, p->middle))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "middle joint is not below the upper joint");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "middle joint is not below the upper joint");
     if (p->end == p->middle || !ik_is_in_subtree(s, p->middle, p->end))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "end joint is not below the middle joint");
     if ((st = ik_check_vec(p->target, "target", err)) < 0) return st;
@@ -66,21 +67,24 @@ static int32_t limb_validate(const ak_limb_ik_params *p, ak_error *err)
     return ik_check_weight(p->weight, err);
 }
 
-int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err) { return limb_validate(p, err); }
+int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)
+{
+    return limb_validate(p, err);
+}
 
 /* The solve proper: the model-space rotations r_upper (B then C, applied to the whole limb
  * about a) and r_middle (A, applied to the lower bone about b), and where the end joint lands.
  * Trig-free on the common path: A from its half-angle form, B and C from a frame change. */
 typedef struct limb_solution {
-    ak_quat r_upper_ms;   /* C*B */
-    ak_quat r_middle_ms;  /* A */
-    ak_vec3 end_ms;       /* where the end joint lands at full weight */
-    float reach;          /* l1 + l2 */
+    ak_quat r_upper_ms;  /* C*B */
+    ak_quat r_middle_ms; /* A */
+    ak_vec3 end_ms;      /* where the end joint lands at full weight */
+    float reach;         /* l1 + l2 */
     int unreachable;
 } limb_solution;
 
-IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world, limb_solution *out,
-                             ak_error *err)
+IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world,
+                                        limb_solution *out, ak_error *err)
 {
     const ak_vec3 a_ms = world[p->upper].translation;
     const ak_vec3 b_ms = world[p->middle].translation;
@@ -172,7 +176,10 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     if (h2 > 1e-2f) {
         const float h = akf_sqrt(h2);
         const float k = sin_d * n_scale / h;
-        r_a.x = n.x * k; r_a.y = n.y * k; r_a.z = n.z * k; r_a.w = 0.5f * h;
+        r_a.x = n.x * k;
+        r_a.y = n.y * k;
+        r_a.z = n.z * k;
+        r_a.w = 0.5f * h;
     } else {
         /* Within ~6 degrees of a half turn 1 + cos(delta) loses its digits to cancellation:
          * take the angles themselves (rare: unfolding a folded limb). */
@@ -187,7 +194,8 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         /* Colinear (within 1e-4 rad of the a->target line, or on the upper joint): unusable. */
         const ak_vec3 ap = akv_sub(p->pole, a_ms);
         ref = akv_sub(ap, akv_scale(dir, akv_dot(ap, dir)));
-        have_ref = akv_dot(ref, ref) > 1e-8f * akv_dot(ap, ap) && akv_dot(ref, ref) > 1e-12f * reach * reach;
+        have_ref = akv_dot(ref, ref) > 1e-8f * akv_dot(ap, ap) &&
+                   akv_dot(ref, ref) > 1e-12f * reach * reach;
     }
     if (!have_ref && bent) {
         ref = akv_sub(ab, akv_scale(dir, akv_dot(ab, dir)));
@@ -217,7 +225,8 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         const float ea[3][3] = {{e1.x, e1.y, e1.z}, {e2.x, e2.y, e2.z}, {e3.x, e3.y, e3.z}};
         float m[3][3];
         for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) m[i][j] = fa[0][i] * ea[0][j] + fa[1][i] * ea[1][j] + fa[2][i] * ea[2][j];
+            for (int j = 0; j < 3; ++j)
+                m[i][j] = fa[0][i] * ea[0][j] + fa[1][i] * ea[1][j] + fa[2][i] * ea[2][j];
         r_cb = akq_from_matrix(m);
     } else {
         /* B: the shortest rotation c1a -> dir (measured: near the folded limit |c1a| is not
@@ -230,7 +239,8 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         if (have_ref) {
             const ak_vec3 ab2 = akq_rotate(r_b, ab);
             const ak_vec3 bend = akv_sub(ab2, akv_scale(dir, akv_dot(ab2, dir)));
-            if (akv_dot(bend, bend) > 1e-12f * l1 * l1) r_cb = akq_mul(akq_twist_between(bend, ref, dir), r_b);
+            if (akv_dot(bend, bend) > 1e-12f * l1 * l1)
+                r_cb = akq_mul(akq_twist_between(bend, ref, dir), r_b);
         }
     }
 
@@ -265,7 +275,8 @@ static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, con
     }
     if (end_rotation_out) *end_rotation_out = local[p->end].rotation;
 
-    limb_solution sol = {{0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}, 0.0f, 0};
+    limb_solution sol = {
+        {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}, 0.0f, 0};
     st = limb_solve_ms(p, world, &sol, err);
     if (st < 0) goto done;
 
@@ -304,7 +315,8 @@ static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, con
         const ak_quat parent_new = akq_mul(ru, akq_mul(rm, parent_old));
         ak_quat solved = akq_normalize(akq_mul(akq_conj(parent_new), p->end_rotation));
         const ak_quat old = local[p->end].rotation;
-        *end_rotation_out = p->weight >= 1.0f ? solved : akq_normalize(akq_slerp(old, solved, p->weight));
+        *end_rotation_out =
+            p->weight >= 1.0f ? solved : akq_normalize(akq_slerp(old, solved, p->weight));
     }
     st = AK_OK;
 done:

@@ -13,4 +13,7 @@ ak_bvh_limits ak_bvh_limits_defaults(void)
     return l;
 }
 
-void ak_free(void *p) { free(p); }
+void ak_free(void *p)
+{
+    free(p);
+}

@@ -17,13 +17,16 @@
 
 #include "animkit/ak_config.h"
 
-AK_INLINE int akbvh_is_digit(char c) { return (unsigned)(c - '0') < 10u; }
+AK_INLINE int akbvh_is_digit(char c)
+{
+    return (unsigned)(c - '0') < 10u;
+}
 
 /* m * 10^e for the slow path. Exponents are pre-clamped by the caller. */
 static long double akbvh_scale_pow10(uint64_t m, int32_t e)
 {
-    static const long double k_bin_pow10[9] = {1e1L, 1e2L, 1e4L, 1e8L, 1e16L, 1e32L, 1e64L,
-                                               1e128L, 1e256L};
+    static const long double k_bin_pow10[9] = {1e1L,  1e2L,  1e4L,   1e8L,  1e16L,
+                                               1e32L, 1e64L, 1e128L, 1e256L};
     long double v = (long double)m;
     long double scale = 1.0L;
     int32_t a = e < 0 ? -e : e;
@@ -48,10 +51,10 @@ AK_INLINE const char *akbvh_parse_number(const char *p, const char *end, double 
         ++p;
     }
     uint64_t m = 0;
-    int32_t sig = 0;   /* significant digits stored in m */
-    int32_t e10 = 0;   /* decimal exponent of m */
-    int any = 0;       /* a mantissa digit was seen */
-    int inexact = 0;   /* non-zero digits were dropped */
+    int32_t sig = 0; /* significant digits stored in m */
+    int32_t e10 = 0; /* decimal exponent of m */
+    int any = 0;     /* a mantissa digit was seen */
+    int inexact = 0; /* non-zero digits were dropped */
     while (p < end && akbvh_is_digit(*p)) {
         unsigned d = (unsigned)(*p - '0');
         any = 1;

@@ -29,10 +29,10 @@
 typedef struct bvh_joint {
     char name[AK_NAME_MAX];
     int32_t parent;
-    int32_t line;          /* line of ROOT/JOINT/End Site, for messages */
+    int32_t line; /* line of ROOT/JOINT/End Site, for messages */
     ak_vec3 offset;
     ak_channel_layout layout;
-    int32_t first_value;   /* index of the joint's first channel in a frame line */
+    int32_t first_value; /* index of the joint's first channel in a frame line */
     uint8_t is_end_site;
     uint8_t has_offset;
     uint8_t has_channels;
@@ -48,9 +48,9 @@ typedef struct bvh_parser {
     int32_t joint_count, joint_cap;
     int32_t values_per_frame;
     int32_t frames_declared;
-    int32_t frames_line;    /* line of "Frames:" */
+    int32_t frames_line; /* line of "Frames:" */
     double frame_time;
-    float *values;          /* frames_read * values_per_frame */
+    float *values; /* frames_read * values_per_frame */
     int32_t frames_read;
 } bvh_parser;
 
@@ -96,8 +96,14 @@ static const char *quote(const char *s, const char *e, char buf[32])
 
 /* ---- lexing ---- */
 
-AK_INLINE int is_blank(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
-AK_INLINE int is_space(char c) { return is_blank(c) || c == '\n' || c == '\r'; }
+AK_INLINE int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\f' || c == '\v';
+}
+AK_INLINE int is_space(char c)
+{
+    return is_blank(c) || c == '\n' || c == '\r';
+}
 
 /* Consumes one line break at p ('\n', "\r\n" or a lone '\r') and counts it. */
 AK_INLINE void eat_newline(bvh_parser *ps)
@@ -116,9 +122,12 @@ static void skip_space(bvh_parser *ps)
 {
     while (ps->p < ps->end) {
         char c = *ps->p;
-        if (c == '\n' || c == '\r') eat_newline(ps);
-        else if (is_blank(c)) ++ps->p;
-        else break;
+        if (c == '\n' || c == '\r')
+            eat_newline(ps);
+        else if (is_blank(c))
+            ++ps->p;
+        else
+            break;
     }
 }
 
@@ -137,7 +146,8 @@ static token next_token(bvh_parser *ps)
     if (ps->p < ps->end && (*ps->p == '{' || *ps->p == '}')) {
         ++ps->p;
     } else {
-        while (ps->p < ps->end && !is_space(*ps->p) && *ps->p != '{' && *ps->p != '}') ++ps->p;
+        while (ps->p < ps->end && !is_space(*ps->p) && *ps->p != '{' && *ps->p != '}')
+            ++ps->p;
     }
     t.e = ps->p;
     return t;
@@ -156,7 +166,10 @@ static int tok_is(token t, const char *kw)
     return 1;
 }
 
-static int tok_empty(token t) { return t.s == t.e; }
+static int tok_empty(token t)
+{
+    return t.s == t.e;
+}
 
 /* The whole token must be a finite number. */
 static int32_t tok_number(bvh_parser *ps, token t, const char *what, double *out)
@@ -188,8 +201,9 @@ static int32_t tok_count(bvh_parser *ps, token t, const char *what, int64_t cap,
     int64_t v = 0;
     for (const char *c = t.s; c < t.e; ++c) {
         if (!akbvh_is_digit(*c))
-            return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "%s must be a non-negative integer, found '%s'",
-                           what, quote(t.s, t.e, q));
+            return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                           "%s must be a non-negative integer, found '%s'", what,
+                           quote(t.s, t.e, q));
         if (v <= cap) v = v * 10 + (*c - '0');
     }
     *out = v; /* > cap means "more than cap" whatever the digits were */
@@ -224,17 +238,20 @@ static int32_t add_joint(bvh_parser *ps, int32_t parent, int32_t line, const cha
 static uint32_t name_hash(const char *s)
 {
     uint32_t h = 2166136261u;
-    for (; *s; ++s) h = (h ^ (uint8_t)*s) * 16777619u;
+    for (; *s; ++s)
+        h = (h ^ (uint8_t)*s) * 16777619u;
     return h;
 }
 
 static int32_t check_unique_names(bvh_parser *ps)
 {
     size_t cap = 16;
-    while (cap < (size_t)ps->joint_count * 2) cap *= 2;
+    while (cap < (size_t)ps->joint_count * 2)
+        cap *= 2;
     int32_t *slots = (int32_t *)malloc(sizeof(int32_t) * cap);
     if (!slots) return ak_error_set(ps->err, AK_ERR_NOMEM, 0, "out of memory");
-    for (size_t i = 0; i < cap; ++i) slots[i] = -1;
+    for (size_t i = 0; i < cap; ++i)
+        slots[i] = -1;
     int32_t st = AK_OK;
     for (int32_t j = 0; j < ps->joint_count && st == AK_OK; ++j) {
         const bvh_joint *bj = &ps->joints[j];
@@ -242,10 +259,11 @@ static int32_t check_unique_names(bvh_parser *ps)
         while (slots[i] >= 0) {
             const bvh_joint *other = &ps->joints[slots[i]];
             if (strcmp(other->name, bj->name) == 0) {
-                st = ak_error_set(ps->err, AK_ERR_PARSE, bj->line,
-                                  bj->is_end_site ? "End Site name '%s' is already a joint (line %d)"
-                                                  : "duplicate joint name '%s' (first on line %d)",
-                                  bj->name, (int)other->line);
+                st =
+                    ak_error_set(ps->err, AK_ERR_PARSE, bj->line,
+                                 bj->is_end_site ? "End Site name '%s' is already a joint (line %d)"
+                                                 : "duplicate joint name '%s' (first on line %d)",
+                                 bj->name, (int)other->line);
                 break;
             }
             i = (i + 1) & (cap - 1);
@@ -260,16 +278,20 @@ static int32_t check_unique_names(bvh_parser *ps)
 static int32_t read_name(bvh_parser *ps, const char *keyword, char name[AK_NAME_MAX],
                          int *brace_open)
 {
-    while (ps->p < ps->end && is_blank(*ps->p)) ++ps->p;
+    while (ps->p < ps->end && is_blank(*ps->p))
+        ++ps->p;
     const char *s = ps->p;
-    while (ps->p < ps->end && *ps->p != '\n' && *ps->p != '\r') ++ps->p;
+    while (ps->p < ps->end && *ps->p != '\n' && *ps->p != '\r')
+        ++ps->p;
     const char *e = ps->p;
-    while (e > s && is_blank(e[-1])) --e;
+    while (e > s && is_blank(e[-1]))
+        --e;
     *brace_open = 0;
     if (e > s && e[-1] == '{') {
         *brace_open = 1;
         --e;
-        while (e > s && is_blank(e[-1])) --e;
+        while (e > s && is_blank(e[-1]))
+            --e;
     }
     if (e == s) return fail_at(ps, AK_ERR_PARSE, ps->line, s, "%s without a name", keyword);
     for (const char *c = s; c < e; ++c) {
@@ -297,7 +319,8 @@ static int32_t expect_open_brace(bvh_parser *ps, int brace_open, const char *wha
     if (t.e - t.s == 1 && *t.s == '{') return AK_OK;
     char q[32];
     if (tok_empty(t))
-        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "file ends where '{' after %s was expected", what);
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "file ends where '{' after %s was expected",
+                       what);
     return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected '{' after %s, found '%s'", what,
                    quote(t.s, t.e, q));
 }
@@ -331,7 +354,8 @@ static int32_t parse_channels(bvh_parser *ps, bvh_joint *j, token kw)
 {
     char q[32];
     if (j->has_channels)
-        return fail_at(ps, AK_ERR_PARSE, kw.line, kw.s, "second CHANNELS line in joint '%s'", j->name);
+        return fail_at(ps, AK_ERR_PARSE, kw.line, kw.s, "second CHANNELS line in joint '%s'",
+                       j->name);
     token ct = next_token(ps);
     int64_t count = 0;
     int32_t st = tok_count(ps, ct, "the CHANNELS count", 100, &count);
@@ -346,15 +370,16 @@ static int32_t parse_channels(bvh_parser *ps, bvh_joint *j, token kw)
         int k = channel_kind(t);
         if (k < 0) {
             if (tok_empty(t))
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "file ends inside the CHANNELS list of '%s'",
-                               j->name);
-            return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
-                           "CHANNELS of '%s' lists %d names, found '%s' where channel %d was expected",
-                           j->name, (int)count, quote(t.s, t.e, q), (int)i + 1);
+                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                               "file ends inside the CHANNELS list of '%s'", j->name);
+            return fail_at(
+                ps, AK_ERR_PARSE, t.line, t.s,
+                "CHANNELS of '%s' lists %d names, found '%s' where channel %d was expected",
+                j->name, (int)count, quote(t.s, t.e, q), (int)i + 1);
         }
         if (seen & (1u << k))
-            return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "channel '%s' appears twice in joint '%s'",
-                           quote(t.s, t.e, q), j->name);
+            return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                           "channel '%s' appears twice in joint '%s'", quote(t.s, t.e, q), j->name);
         seen |= 1u << k;
         j->layout.kind[i] = (uint8_t)k;
     }
@@ -383,13 +408,15 @@ static int32_t parse_hierarchy(bvh_parser *ps)
 {
     char q[32];
     /* A UTF-8 byte order mark is allowed before HIERARCHY. */
-    if (ps->end - ps->p >= 3 && (unsigned char)ps->p[0] == 0xEF && (unsigned char)ps->p[1] == 0xBB &&
-        (unsigned char)ps->p[2] == 0xBF)
+    if (ps->end - ps->p >= 3 && (unsigned char)ps->p[0] == 0xEF &&
+        (unsigned char)ps->p[1] == 0xBB && (unsigned char)ps->p[2] == 0xBF)
         ps->p += 3;
     token t = next_token(ps);
     if (!tok_is(t, "HIERARCHY")) {
-        if (tok_empty(t)) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "empty file: expected HIERARCHY");
-        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected HIERARCHY, found '%s'", quote(t.s, t.e, q));
+        if (tok_empty(t))
+            return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "empty file: expected HIERARCHY");
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected HIERARCHY, found '%s'",
+                       quote(t.s, t.e, q));
     }
     int32_t cur = -1; /* innermost open joint */
     int32_t st;
@@ -409,28 +436,33 @@ static int32_t parse_hierarchy(bvh_parser *ps)
         int is_root = tok_is(t, "ROOT");
         if (is_root || tok_is(t, "JOINT")) {
             if (is_root && cur >= 0)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "ROOT inside joint '%s' (missing '}'?)",
-                               ps->joints[cur].name);
+                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                               "ROOT inside joint '%s' (missing '}'?)", ps->joints[cur].name);
             if (!is_root && cur < 0)
                 return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "JOINT outside any ROOT");
             if (cur >= 0 && ps->joints[cur].is_end_site)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "an End Site cannot have child joints");
+                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                               "an End Site cannot have child joints");
             if ((st = add_joint(ps, cur, t.line, t.s))) return st;
             const int32_t me = ps->joint_count - 1;
             int brace_open = 0;
-            if ((st = read_name(ps, is_root ? "ROOT" : "JOINT", ps->joints[me].name, &brace_open))) return st;
+            if ((st = read_name(ps, is_root ? "ROOT" : "JOINT", ps->joints[me].name, &brace_open)))
+                return st;
             if ((st = expect_open_brace(ps, brace_open, ps->joints[me].name))) return st;
             cur = me;
         } else if (tok_is(t, "End") || tok_is(t, "EndSite")) {
             if (tok_is(t, "End")) {
                 token site = next_token(ps);
                 if (!tok_is(site, "Site"))
-                    return fail_at(ps, AK_ERR_PARSE, site.line, site.s, "expected 'Site' after 'End', found '%s'",
+                    return fail_at(ps, AK_ERR_PARSE, site.line, site.s,
+                                   "expected 'Site' after 'End', found '%s'",
                                    quote(site.s, site.e, q));
             }
-            if (cur < 0) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "End Site outside any joint");
+            if (cur < 0)
+                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "End Site outside any joint");
             if (ps->joints[cur].is_end_site)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "an End Site cannot contain an End Site");
+                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                               "an End Site cannot contain an End Site");
             if ((st = add_joint(ps, cur, t.line, t.s))) return st;
             const int32_t me = ps->joint_count - 1;
             bvh_joint *j = &ps->joints[me];
@@ -451,30 +483,36 @@ static int32_t parse_hierarchy(bvh_parser *ps)
             if (cur < 0) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "OFFSET outside any joint");
             if ((st = parse_offset(ps, &ps->joints[cur], t))) return st;
         } else if (tok_is(t, "CHANNELS")) {
-            if (cur < 0) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "CHANNELS outside any joint");
+            if (cur < 0)
+                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "CHANNELS outside any joint");
             if (ps->joints[cur].is_end_site)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "an End Site cannot have CHANNELS (under '%s')",
+                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                               "an End Site cannot have CHANNELS (under '%s')",
                                ps->joints[ps->joints[cur].parent].name);
             if ((st = parse_channels(ps, &ps->joints[cur], t))) return st;
         } else if (t.e - t.s == 1 && *t.s == '}') {
-            if (cur < 0) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "unbalanced '}': no joint is open");
+            if (cur < 0)
+                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "unbalanced '}': no joint is open");
             if ((st = close_joint(ps, cur, t))) return st;
             cur = ps->joints[cur].parent;
         } else if (t.e - t.s == 1 && *t.s == '{') {
             return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "unexpected '{'");
         } else if (tok_is(t, "MOTION")) {
             if (cur >= 0)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "MOTION while joint '%s' (line %d) is still open (missing '}')",
+                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                               "MOTION while joint '%s' (line %d) is still open (missing '}')",
                                ps->joints[cur].name, (int)ps->joints[cur].line);
-            if (ps->joint_count == 0) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "MOTION before any ROOT");
+            if (ps->joint_count == 0)
+                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "MOTION before any ROOT");
             return check_unique_names(ps);
         } else {
             if (cur < 0)
                 return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected ROOT or MOTION, found '%s'",
                                quote(t.s, t.e, q));
-            return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
-                           "unexpected '%s' in joint '%s' (expected OFFSET, CHANNELS, JOINT, End Site or '}')",
-                           quote(t.s, t.e, q), ps->joints[cur].name);
+            return fail_at(
+                ps, AK_ERR_PARSE, t.line, t.s,
+                "unexpected '%s' in joint '%s' (expected OFFSET, CHANNELS, JOINT, End Site or '}')",
+                quote(t.s, t.e, q), ps->joints[cur].name);
         }
     }
 }
@@ -484,7 +522,8 @@ static int32_t parse_hierarchy(bvh_parser *ps)
 /* Skips blanks; true when the line ends here (newline or EOF). */
 AK_INLINE int at_line_end(bvh_parser *ps)
 {
-    while (ps->p < ps->end && is_blank(*ps->p)) ++ps->p;
+    while (ps->p < ps->end && is_blank(*ps->p))
+        ++ps->p;
     return ps->p == ps->end || *ps->p == '\n' || *ps->p == '\r';
 }
 
@@ -498,17 +537,21 @@ static int32_t parse_motion_header(bvh_parser *ps)
         if (!(colon.e - colon.s == 1 && *colon.s == ':'))
             return fail_at(ps, AK_ERR_PARSE, colon.line, colon.s, "expected ':' after Frames");
     } else if (!tok_is(t, "Frames:")) {
-        if (tok_empty(t)) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "file ends where 'Frames:' was expected");
-        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected 'Frames:', found '%s'", quote(t.s, t.e, q));
+        if (tok_empty(t))
+            return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "file ends where 'Frames:' was expected");
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected 'Frames:', found '%s'",
+                       quote(t.s, t.e, q));
     }
     token nt = next_token(ps);
     int64_t frames = 0;
     int32_t st = tok_count(ps, nt, "the frame count", (int64_t)INT32_MAX, &frames);
     if (st) return st;
     if (frames > ps->limits.max_frames)
-        return fail_at(ps, AK_ERR_LIMIT, nt.line, nt.s, "Frames: %s is more than the limit of %d frames",
-                       quote(nt.s, nt.e, q), (int)ps->limits.max_frames);
-    if (frames == 0) return fail_at(ps, AK_ERR_PARSE, nt.line, nt.s, "Frames: 0 (the file has no motion)");
+        return fail_at(ps, AK_ERR_LIMIT, nt.line, nt.s,
+                       "Frames: %s is more than the limit of %d frames", quote(nt.s, nt.e, q),
+                       (int)ps->limits.max_frames);
+    if (frames == 0)
+        return fail_at(ps, AK_ERR_PARSE, nt.line, nt.s, "Frames: 0 (the file has no motion)");
     ps->frames_declared = (int32_t)frames;
     ps->frames_line = nt.line;
 
@@ -527,8 +570,11 @@ static int32_t parse_motion_header(bvh_parser *ps)
         }
     }
     if (!ok) {
-        if (tok_empty(t)) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "file ends where 'Frame Time:' was expected");
-        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected 'Frame Time:', found '%s'", quote(t.s, t.e, q));
+        if (tok_empty(t))
+            return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                           "file ends where 'Frame Time:' was expected");
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected 'Frame Time:', found '%s'",
+                       quote(t.s, t.e, q));
     }
     token ft = next_token(ps);
     if ((st = tok_number(ps, ft, "the frame time", &ps->frame_time))) return st;
@@ -539,7 +585,8 @@ static int32_t parse_motion_header(bvh_parser *ps)
     if ((double)ps->frames_declared * ps->frame_time > (double)FLT_MAX)
         return fail_at(ps, AK_ERR_PARSE, ft.line, ft.s,
                        "frame time %s over %d frames is a duration of %g s, beyond what a float "
-                       "holds", quote(ft.s, ft.e, q), (int)ps->frames_declared,
+                       "holds",
+                       quote(ft.s, ft.e, q), (int)ps->frames_declared,
                        (double)ps->frames_declared * ps->frame_time);
     if (!at_line_end(ps))
         return fail_at(ps, AK_ERR_PARSE, ps->line, ps->p, "unexpected text after the frame time");
@@ -551,7 +598,8 @@ static int32_t parse_frames(bvh_parser *ps)
     char q[32];
     const int32_t C = ps->values_per_frame;
     const int32_t N = ps->frames_declared;
-    if (C == 0) return fail_at(ps, AK_ERR_PARSE, ps->frames_line, NULL, "the hierarchy has no channels");
+    if (C == 0)
+        return fail_at(ps, AK_ERR_PARSE, ps->frames_line, NULL, "the hierarchy has no channels");
     /* Keys of the finished clip, against the text that backs them: a quaternion per joint
      * per frame (End Sites and channel-less joints included) and a vector per track. Real
      * files need less than one byte of keys per byte of text; refuse more than 16 (plus
@@ -564,12 +612,14 @@ static int32_t parse_frames(bvh_parser *ps)
                 ++tracks;
                 break;
             }
-    const uint64_t key_bytes = (uint64_t)N * ((uint64_t)ps->joint_count * 16u + (uint64_t)tracks * 12u);
+    const uint64_t key_bytes =
+        (uint64_t)N * ((uint64_t)ps->joint_count * 16u + (uint64_t)tracks * 12u);
     if (key_bytes > (uint64_t)remaining * 16u + ((uint64_t)64 << 20))
-        return fail_at(ps, AK_ERR_LIMIT, ps->frames_line, NULL,
-                       "%d frames x %d joints need %.0f MiB of keys, too much for %.1f MiB of motion text",
-                       (int)N, (int)ps->joint_count, (double)key_bytes / 1048576.0,
-                       (double)remaining / 1048576.0);
+        return fail_at(
+            ps, AK_ERR_LIMIT, ps->frames_line, NULL,
+            "%d frames x %d joints need %.0f MiB of keys, too much for %.1f MiB of motion text",
+            (int)N, (int)ps->joint_count, (double)key_bytes / 1048576.0,
+            (double)remaining / 1048576.0);
     /* Every value takes at least two bytes (a digit and a separator; one for the very last),
      * so the remaining bytes bound the frames the file can hold. The buffer grows as lines
      * are read, up to that bound: never sized from Frames: alone. */
@@ -596,18 +646,29 @@ static int32_t parse_frames(bvh_parser *ps)
         /* Skip blank lines (and the line break ending the previous line). */
         while (p < end) {
             char c = *p;
-            if (c == '\n') { ++p; ++ps->line; ps->line_start = p; }
-            else if (c == '\r') { ++p; if (p < end && *p == '\n') ++p; ++ps->line; ps->line_start = p; }
-            else if (is_blank(c)) ++p;
-            else break;
+            if (c == '\n') {
+                ++p;
+                ++ps->line;
+                ps->line_start = p;
+            } else if (c == '\r') {
+                ++p;
+                if (p < end && *p == '\n') ++p;
+                ++ps->line;
+                ps->line_start = p;
+            } else if (is_blank(c))
+                ++p;
+            else
+                break;
         }
         if (p == end) {
             ps->p = p;
             return fail_at(ps, AK_ERR_PARSE, ps->line, NULL,
-                           "file ends after %d of %d frames (Frames: says %d)", (int)f, (int)N, (int)N);
+                           "file ends after %d of %d frames (Frames: says %d)", (int)f, (int)N,
+                           (int)N);
         }
         for (int32_t c = 0; c < C; ++c) {
-            while (p < end && is_blank(*p)) ++p;
+            while (p < end && is_blank(*p))
+                ++p;
             if (p == end || *p == '\n' || *p == '\r') {
                 ps->p = p;
                 return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d has %d values, expected %d",
@@ -617,28 +678,34 @@ static int32_t parse_frames(bvh_parser *ps)
             const char *e = akbvh_parse_number(p, end, &v);
             if (!e || (e < end && !is_space(*e))) {
                 const char *te = p;
-                while (te < end && !is_space(*te)) ++te;
+                while (te < end && !is_space(*te))
+                    ++te;
                 char ch = (*p == '-' || *p == '+') && p + 1 < end ? p[1] : *p;
                 ps->p = p;
                 if (ch == 'n' || ch == 'N' || ch == 'i' || ch == 'I' || (e && e < end && *e == '#'))
-                    return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d, value %d is not finite: '%s'",
-                                   (int)f, (int)c + 1, quote(p, te, q));
-                return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d, value %d is not a number: '%s'",
-                               (int)f, (int)c + 1, quote(p, te, q));
+                    return fail_at(ps, AK_ERR_PARSE, ps->line, p,
+                                   "frame %d, value %d is not finite: '%s'", (int)f, (int)c + 1,
+                                   quote(p, te, q));
+                return fail_at(ps, AK_ERR_PARSE, ps->line, p,
+                               "frame %d, value %d is not a number: '%s'", (int)f, (int)c + 1,
+                               quote(p, te, q));
             }
             float fv = (float)v;
             if (!isfinite(fv)) {
                 ps->p = p;
-                return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d, value %d is out of range: '%s'",
-                               (int)f, (int)c + 1, quote(p, e, q));
+                return fail_at(ps, AK_ERR_PARSE, ps->line, p,
+                               "frame %d, value %d is out of range: '%s'", (int)f, (int)c + 1,
+                               quote(p, e, q));
             }
             *out++ = fv;
             p = e;
         }
-        while (p < end && is_blank(*p)) ++p;
+        while (p < end && is_blank(*p))
+            ++p;
         if (p < end && *p != '\n' && *p != '\r') {
             ps->p = p;
-            return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d has more than %d values", (int)f, (int)C);
+            return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d has more than %d values",
+                           (int)f, (int)C);
         }
         ++f;
         ps->frames_read = f;
@@ -652,7 +719,8 @@ static int32_t parse_frames(bvh_parser *ps)
             return fail_at(ps, AK_ERR_PARSE, ps->line, ps->p,
                            "more frame lines than Frames: %d says", (int)N);
         const char *te = ps->p;
-        while (te < ps->end && !is_space(*te)) ++te;
+        while (te < ps->end && !is_space(*te))
+            ++te;
         return fail_at(ps, AK_ERR_PARSE, ps->line, ps->p, "unexpected '%s' after the last frame",
                        quote(ps->p, te, q));
     }
@@ -665,12 +733,12 @@ static int32_t parse_frames(bvh_parser *ps)
  * channels "Z Y X" give Rz * Ry * Rx. Three distinct axes go through ak_quat_from_euler;
  * fewer (or a joint with only some rotation channels) multiply axis rotations directly. */
 typedef struct joint_plan {
-    int8_t rot_axis[3];   /* axes (0..2) of the rotation channels in listed order */
-    int8_t rot_value[3];  /* their value offsets within the joint's channels */
+    int8_t rot_axis[3];  /* axes (0..2) of the rotation channels in listed order */
+    int8_t rot_value[3]; /* their value offsets within the joint's channels */
     int8_t rot_count;
-    int8_t pos_value[3];  /* value offset of X/Y/Z position, -1 when absent */
+    int8_t pos_value[3]; /* value offset of X/Y/Z position, -1 when absent */
     int8_t has_pos;
-    int8_t order;         /* ak_rot_order when rot_count == 3, else -1 */
+    int8_t order; /* ak_rot_order when rot_count == 3, else -1 */
 } joint_plan;
 
 static joint_plan make_plan(const bvh_joint *j)
@@ -723,14 +791,17 @@ static void fill_keys(const bvh_parser *ps, const joint_plan *plans, ak_clip *cl
             const float *v = row + ps->joints[j].first_value;
             if (pl->order >= 0) {
                 float a[3];
-                for (int i = 0; i < 3; ++i) a[pl->rot_axis[i]] = deg_to_rad(v[pl->rot_value[i]]);
-                rot[j] = ak_quat_from_euler(ak_vec3_make(a[0], a[1], a[2]), (ak_rot_order)pl->order);
+                for (int i = 0; i < 3; ++i)
+                    a[pl->rot_axis[i]] = deg_to_rad(v[pl->rot_value[i]]);
+                rot[j] =
+                    ak_quat_from_euler(ak_vec3_make(a[0], a[1], a[2]), (ak_rot_order)pl->order);
             } else if (pl->rot_count > 0) {
                 ak_quat q = ak_quat_identity();
                 for (int i = 0; i < pl->rot_count; ++i) {
                     ak_vec3 axis = ak_vec3_make(pl->rot_axis[i] == 0, pl->rot_axis[i] == 1,
                                                 pl->rot_axis[i] == 2);
-                    q = ak_quat_mul(q, ak_quat_from_axis_angle(axis, deg_to_rad(v[pl->rot_value[i]])));
+                    q = ak_quat_mul(q,
+                                    ak_quat_from_axis_angle(axis, deg_to_rad(v[pl->rot_value[i]])));
                 }
                 rot[j] = q;
             }
@@ -795,7 +866,8 @@ static int32_t build(bvh_parser *ps, ak_skeleton **out_skeleton, ak_clip **out_c
     desc.channels = layouts;
     desc.is_end_site = end_site;
     if ((st = ak_skeleton_create(&desc, &skeleton, ps->err))) goto done;
-    if ((st = ak_clip_create(n, ps->frames_declared, (float)ps->frame_time, has_translation, &clip, ps->err)))
+    if ((st = ak_clip_create(n, ps->frames_declared, (float)ps->frame_time, has_translation, &clip,
+                             ps->err)))
         goto done;
 
     fill_keys(ps, plans, clip);
@@ -830,8 +902,9 @@ int32_t akbvh_check_text(const char *data, size_t size, ak_error *err)
             column = 0;
         }
         if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') continue;
-        const int utf16 = n >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF) ||
-                                     (u[0] && !u[1]) || (!u[0] && u[1]));
+        const int utf16 =
+            n >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF) ||
+                       (u[0] && !u[1]) || (!u[0] && u[1]));
         ak_error_set(err, AK_ERR_PARSE, line, "binary data (byte 0x%02x), not BVH text%s", c,
                      utf16 ? ": the file looks like UTF-16; save it as UTF-8" : "");
         if (err) err->column = column;
@@ -860,7 +933,8 @@ int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *l
     int32_t st = check_limits(&ps.limits, err);
     if (st) return st;
     if ((uint64_t)size > (uint64_t)ps.limits.max_bytes)
-        return ak_error_set(err, AK_ERR_LIMIT, 0, "input of %llu bytes is larger than the limit of %lld bytes",
+        return ak_error_set(err, AK_ERR_LIMIT, 0,
+                            "input of %llu bytes is larger than the limit of %lld bytes",
                             (unsigned long long)size, (long long)ps.limits.max_bytes);
     if (!text) text = "";
     if ((st = akbvh_check_text(text, size, err))) return st;
@@ -869,7 +943,8 @@ int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *l
     ps.line_start = text;
     ps.line = 1;
     ps.err = err;
-    if (!(st = parse_hierarchy(&ps)) && !(st = parse_motion_header(&ps)) && !(st = parse_frames(&ps)))
+    if (!(st = parse_hierarchy(&ps)) && !(st = parse_motion_header(&ps)) &&
+        !(st = parse_frames(&ps)))
         st = build(&ps, out_skeleton, out_clip);
     free(ps.joints);
     free(ps.values);
@@ -877,8 +952,8 @@ int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *l
     return st;
 }
 
-int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_data, size_t *out_size,
-                              ak_error *err)
+int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_data,
+                              size_t *out_size, ak_error *err)
 {
     *out_data = NULL;
     *out_size = 0;
@@ -895,8 +970,9 @@ int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_da
             char probe;
             if (fread(&probe, 1, 1, f) == 1) {
                 fclose(f);
-                return ak_error_set(err, AK_ERR_LIMIT, 0, "file of %ld bytes is larger than the limit of %lld bytes",
-                                    len, (long long)max_bytes);
+                return ak_error_set(err, AK_ERR_LIMIT, 0,
+                                    "file of %ld bytes is larger than the limit of %lld bytes", len,
+                                    (long long)max_bytes);
             }
             const int e = errno;
             fclose(f);

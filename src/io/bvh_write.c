@@ -29,7 +29,8 @@ static void tb_reserve(text_buf *b, size_t extra)
 {
     if (b->failed || b->size + extra + 1 <= b->cap) return;
     size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->size + extra + 1) cap *= 2;
+    while (cap < b->size + extra + 1)
+        cap *= 2;
     char *d = (char *)realloc(b->data, cap);
     if (!d) {
         b->failed = 1;
@@ -52,14 +53,16 @@ static void tb_indent(text_buf *b, int depth)
 {
     tb_reserve(b, (size_t)depth);
     if (b->failed) return;
-    for (int i = 0; i < depth; ++i) b->data[b->size++] = '\t';
+    for (int i = 0; i < depth; ++i)
+        b->data[b->size++] = '\t';
     b->data[b->size] = '\0';
 }
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void tb_printf(text_buf *b, const char *fmt, ...)
+static void
+tb_printf(text_buf *b, const char *fmt, ...)
 {
     tb_reserve(b, 128);
     if (b->failed) return;
@@ -99,7 +102,8 @@ static void continuous_euler(ak_quat q, ak_rot_order order, int has_prev, const 
     ak_vec3 e = ak_quat_to_euler(q, order);
     const double slot[3] = {e.x, e.y, e.z};
     double a[3];
-    for (int i = 0; i < 3; ++i) a[i] = slot[k_axes[order][i]] * to_deg;
+    for (int i = 0; i < 3; ++i)
+        a[i] = slot[k_axes[order][i]] * to_deg;
     if (!has_prev) {
         memcpy(out, a, sizeof a);
         return;
@@ -141,13 +145,16 @@ static int32_t validate_skeleton(const ak_skeleton *s, ak_rot_order order, ak_er
         if (!name_is_writable(s->names[j]))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                                 "joint %d's name cannot be written to BVH (empty, braces, control "
-                                "characters or surrounding blanks)", (int)j);
+                                "characters or surrounding blanks)",
+                                (int)j);
         for (int32_t k = 0; k < j; ++k)
             if (strcmp(s->names[k], s->names[j]) == 0)
-                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "duplicate joint name '%s'", s->names[j]);
+                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "duplicate joint name '%s'",
+                                    s->names[j]);
         const ak_vec3 o = s->rest_local[j].translation;
         if (!isfinite(o.x) || !isfinite(o.y) || !isfinite(o.z))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint '%s' has a non-finite offset", s->names[j]);
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint '%s' has a non-finite offset",
+                                s->names[j]);
     }
     return AK_OK;
 }
@@ -159,7 +166,8 @@ static int32_t validate(const ak_skeleton *s, const ak_clip *c, ak_rot_order ord
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has %d joints, skeleton %d",
                             (int)c->joint_count, (int)s->joint_count);
     if (c->frame_count < 1 || !(c->frame_time > 0.0f) || !isfinite(c->frame_time))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip needs frames and a positive frame time");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "clip needs frames and a positive frame time");
     int32_t st = validate_skeleton(s, order, err);
     if (st) return st;
     const size_t keys = (size_t)c->frame_count * (size_t)c->joint_count;
@@ -172,7 +180,8 @@ static int32_t validate(const ak_skeleton *s, const ak_clip *c, ak_rot_order ord
     for (size_t k = 0; k < tkeys; ++k) {
         const ak_vec3 t = c->translations[k];
         if (!isfinite(t.x) || !isfinite(t.y) || !isfinite(t.z))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has a non-finite translation key");
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "clip has a non-finite translation key");
     }
     return AK_OK;
 }
@@ -232,8 +241,10 @@ static void put_hierarchy(text_buf *b, const ak_skeleton *s, const int32_t *join
         tb_puts(b, "\n");
         if (!as_end[j]) {
             tb_indent(b, depth + 1);
-            if (joint_track[j] >= 0) tb_puts(b, "CHANNELS 6 Xposition Yposition Zposition");
-            else tb_puts(b, "CHANNELS 3");
+            if (joint_track[j] >= 0)
+                tb_puts(b, "CHANNELS 6 Xposition Yposition Zposition");
+            else
+                tb_puts(b, "CHANNELS 3");
             for (int i = 0; i < 3; ++i) {
                 tb_puts(b, " ");
                 tb_puts(b, rot_names[k_axes[order][i]]);
@@ -333,14 +344,14 @@ struct akbvh_stream {
     akio_atomic *out;
     int32_t joint_count;
     ak_rot_order order;
-    int32_t *joint_track;   /* joint -> track or -1 */
+    int32_t *joint_track; /* joint -> track or -1 */
     int32_t track_count;
     uint8_t *as_end;
-    double *prev;           /* 3 Euler angles per joint, the previous frame's */
-    ak_quat *rot;           /* one frame's keys */
+    double *prev; /* 3 Euler angles per joint, the previous frame's */
+    ak_quat *rot; /* one frame's keys */
     ak_vec3 *tr;
     int32_t frames;
-    long long frames_at;    /* offset of the reserved frame count */
+    long long frames_at; /* offset of the reserved frame count */
     text_buf line;
 };
 
@@ -362,7 +373,8 @@ void akbvh_stream_destroy(akbvh_stream *w)
 
 static int32_t stream_flush_line(akbvh_stream *w, ak_error *err)
 {
-    if (w->line.failed) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory while writing BVH");
+    if (w->line.failed)
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory while writing BVH");
     int32_t st = akio_atomic_write(w->out, w->line.data, w->line.size, err);
     w->line.size = 0;
     return st;
@@ -454,7 +466,8 @@ int32_t akbvh_stream_end(akbvh_stream *w, ak_error *err)
 {
     char count[FRAMES_FIELD + 2];
     int32_t st = AK_OK;
-    if (w->frames < 1) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "a BVH needs at least one frame");
+    if (w->frames < 1)
+        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "a BVH needs at least one frame");
     snprintf(count, sizeof count, "%*d", FRAMES_FIELD, (int)w->frames);
     if (!st) st = akio_atomic_patch(w->out, w->frames_at, count, FRAMES_FIELD, err);
     akbvh_stream_destroy(w);

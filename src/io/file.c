@@ -80,7 +80,10 @@ static FILE *create_exclusive(const char *path)
     return f;
 }
 
-static int sync_file(FILE *f) { return _commit(_fileno(f)); }
+static int sync_file(FILE *f)
+{
+    return _commit(_fileno(f));
+}
 
 static int replace_file(const char *from, const char *to)
 {
@@ -100,9 +103,15 @@ static int remove_file(const char *path)
     return r;
 }
 
-static void sync_dir(const char *dir) { (void)dir; /* MOVEFILE_WRITE_THROUGH covers it */ }
+static void sync_dir(const char *dir)
+{
+    (void)dir; /* MOVEFILE_WRITE_THROUGH covers it */
+}
 
-static long current_pid(void) { return (long)_getpid(); }
+static long current_pid(void)
+{
+    return (long)_getpid();
+}
 
 /* The target as it will be replaced; direct mode is not used on Windows. */
 static int resolve_target(const char *path, char **final_path, int *direct)
@@ -147,10 +156,10 @@ int akio_same_file(const char *a, const char *b)
     wchar_t *wa = widen(a), *wb = widen(b);
     int same = 0;
     if (wa && wb) {
-        HANDLE ha = CreateFileW(wa, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                                NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
-        HANDLE hb = CreateFileW(wb, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                                NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        HANDLE ha = CreateFileW(wa, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                                OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        HANDLE hb = CreateFileW(wb, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                                OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
         BY_HANDLE_FILE_INFORMATION ia, ib;
         if (ha != INVALID_HANDLE_VALUE && hb != INVALID_HANDLE_VALUE &&
             GetFileInformationByHandle(ha, &ia) && GetFileInformationByHandle(hb, &ib))
@@ -167,7 +176,10 @@ int akio_same_file(const char *a, const char *b)
 #define AKIO_DIR_SEPS "/\\"
 #else /* POSIX */
 
-FILE *akio_fopen(const char *path, const char *mode) { return fopen(path, mode); }
+FILE *akio_fopen(const char *path, const char *mode)
+{
+    return fopen(path, mode);
+}
 
 /* The mode new temporaries get: the existing target's, else 0666 less the umask (open). */
 static FILE *create_exclusive_mode(const char *path, mode_t mode)
@@ -179,10 +191,22 @@ static FILE *create_exclusive_mode(const char *path, mode_t mode)
     return f;
 }
 
-static int sync_file(FILE *f) { return fsync(fileno(f)); }
-static int replace_file(const char *from, const char *to) { return rename(from, to); }
-static int remove_file(const char *path) { return remove(path); }
-static long current_pid(void) { return (long)getpid(); }
+static int sync_file(FILE *f)
+{
+    return fsync(fileno(f));
+}
+static int replace_file(const char *from, const char *to)
+{
+    return rename(from, to);
+}
+static int remove_file(const char *path)
+{
+    return remove(path);
+}
+static long current_pid(void)
+{
+    return (long)getpid();
+}
 
 static void sync_dir(const char *dir)
 {
@@ -239,7 +263,10 @@ static akio_lock lock_path(const char *path)
     return fd;
 }
 
-static void unlock_path(akio_lock fd) { close(fd); /* closing drops the fcntl lock */ }
+static void unlock_path(akio_lock fd)
+{
+    close(fd); /* closing drops the fcntl lock */
+}
 
 int akio_same_file(const char *a, const char *b)
 {
@@ -288,7 +315,8 @@ static FILE *create_temporary(akio_atomic *a)
     unsigned long seed = (unsigned long)(uintptr_t)a ^ (unsigned long)clock();
     FILE *f = NULL;
     for (int k = 0; k < 64 && !f; ++k) {
-        snprintf(name, need, ".%s.tmp-%ld-%lu", base, current_pid(), (seed + (unsigned long)k) % 100000ul);
+        snprintf(name, need, ".%s.tmp-%ld-%lu", base, current_pid(),
+                 (seed + (unsigned long)k) % 100000ul);
         free(a->tmp_path);
         a->tmp_path = sibling_path(a->final_path, name);
         if (!a->tmp_path) break;
@@ -325,8 +353,7 @@ int32_t akio_atomic_open(akio_atomic *a, const char *path, ak_error *err)
 {
     if (!a) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output file");
     memset(a, 0, sizeof *a);
-    if (!path || !*path)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "empty output path");
+    if (!path || !*path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "empty output path");
     a->shown = path;
     if (resolve_target(path, &a->final_path, &a->direct) != 0) return fail(a, errno, "write", err);
     if (a->direct) {
@@ -352,7 +379,8 @@ static void maybe_stop_for_test(akio_atomic *a)
 
 int32_t akio_atomic_write(akio_atomic *a, const void *data, size_t n, ak_error *err)
 {
-    if (!a->f || a->failed || a->finished) return fail(a, a->err_no ? a->err_no : EBADF, "write", err);
+    if (!a->f || a->failed || a->finished)
+        return fail(a, a->err_no ? a->err_no : EBADF, "write", err);
     const char *p = (const char *)data;
     while (n > 0) {
         size_t k = n < AKIO_CHUNK ? n : AKIO_CHUNK;
@@ -368,7 +396,8 @@ int32_t akio_atomic_write(akio_atomic *a, const void *data, size_t n, ak_error *
 
 int32_t akio_atomic_printf(akio_atomic *a, ak_error *err, const char *fmt, ...)
 {
-    if (!a->f || a->failed || a->finished) return fail(a, a->err_no ? a->err_no : EBADF, "write", err);
+    if (!a->f || a->failed || a->finished)
+        return fail(a, a->err_no ? a->err_no : EBADF, "write", err);
     va_list ap;
     va_start(ap, fmt);
     errno = 0;
@@ -391,12 +420,14 @@ int32_t akio_atomic_tell(akio_atomic *a, long long *offset, ak_error *err)
 int32_t akio_atomic_patch(akio_atomic *a, long long offset, const void *data, size_t n,
                           ak_error *err)
 {
-    if (!a->f || a->failed || a->finished) return fail(a, a->err_no ? a->err_no : EBADF, "write", err);
+    if (!a->f || a->failed || a->finished)
+        return fail(a, a->err_no ? a->err_no : EBADF, "write", err);
     if (a->direct || offset < 0 || offset > a->written || (long long)n > a->written - offset ||
         offset > (long long)LONG_MAX)
         return fail(a, ESPIPE, "seek in", err);
     errno = 0;
-    if (fseek(a->f, (long)offset, SEEK_SET) != 0) return fail(a, errno ? errno : EIO, "seek in", err);
+    if (fseek(a->f, (long)offset, SEEK_SET) != 0)
+        return fail(a, errno ? errno : EIO, "seek in", err);
     if (fwrite(data, 1, n, a->f) != n) return fail(a, errno ? errno : EIO, "write", err);
     if (fseek(a->f, 0, SEEK_END) != 0) return fail(a, errno ? errno : EIO, "seek in", err);
     return AK_OK;

@@ -27,15 +27,15 @@
 FILE *akio_fopen(const char *path_utf8, const char *mode);
 
 typedef struct akio_atomic {
-    FILE *f;            /* the open temporary (or the target itself in direct mode) */
-    char *final_path;   /* where the data ends up (a symlink resolved) */
-    char *tmp_path;     /* the temporary; NULL in direct mode */
-    const char *shown;  /* the path as the caller gave it, for messages */
-    int direct;         /* the target is a device/FIFO: written in place */
-    int failed;         /* a write failed: the commit will refuse */
-    int err_no;         /* errno of the first failure */
-    int finished;       /* flushed, synced and closed; ready to rename */
-    long long written;  /* bytes written so far */
+    FILE *f;               /* the open temporary (or the target itself in direct mode) */
+    char *final_path;      /* where the data ends up (a symlink resolved) */
+    char *tmp_path;        /* the temporary; NULL in direct mode */
+    const char *shown;     /* the path as the caller gave it, for messages */
+    int direct;            /* the target is a device/FIFO: written in place */
+    int failed;            /* a write failed: the commit will refuse */
+    int err_no;            /* errno of the first failure */
+    int finished;          /* flushed, synced and closed; ready to rename */
+    long long written;     /* bytes written so far */
     long long pause_after; /* test hook, see akio_atomic_write */
 } akio_atomic;
 

@@ -134,14 +134,22 @@ static int utf8_length(const unsigned char *p)
     const unsigned c = p[0];
     int n;
     unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) n = 3;
-    else if (c >= 0xF0 && c <= 0xF4) n = 4;
-    else return 0;
-    if (c == 0xE0) lo = 0xA0;
-    else if (c == 0xED) hi = 0x9F;
-    else if (c == 0xF0) lo = 0x90;
-    else if (c == 0xF4) hi = 0x8F;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4;
+    else
+        return 0;
+    if (c == 0xE0)
+        lo = 0xA0;
+    else if (c == 0xED)
+        hi = 0x9F;
+    else if (c == 0xF0)
+        lo = 0x90;
+    else if (c == 0xF4)
+        hi = 0x8F;
     if (p[1] < lo || p[1] > hi) return 0;
     for (int i = 2; i < n; ++i)
         if (p[i] < 0x80 || p[i] > 0xBF) return 0;
@@ -726,11 +734,11 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
         goto done;
     }
     if (js.nonfinite || d->bin.nonfinite) {
-        status = ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                              "values overflow to infinity (frame time %g s over %d frames, "
-                              "metres_per_unit %g): nothing written",
-                              c ? (double)c->frame_time : 0.0, c ? (int)c->frame_count : 0,
-                              (double)mpu);
+        status =
+            ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                         "values overflow to infinity (frame time %g s over %d frames, "
+                         "metres_per_unit %g): nothing written",
+                         c ? (double)c->frame_time : 0.0, c ? (int)c->frame_count : 0, (double)mpu);
         goto done;
     }
 

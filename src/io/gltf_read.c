@@ -20,8 +20,8 @@ typedef struct gr_ctx {
     size_t bin_size;
     const char *base_dir;
     ak_error *err;
-    int32_t nodes;      /* node count */
-    int32_t *parent;    /* per node */
+    int32_t nodes;                     /* node count */
+    int32_t *parent;                   /* per node */
     double (*local)[16], (*world)[16]; /* column-major */
     uint8_t *wanted;
 } gr_ctx;
@@ -44,7 +44,8 @@ static void mat_mul(const double a[16], const double b[16], double out[16])
     for (int col = 0; col < 4; ++col)
         for (int row = 0; row < 4; ++row) {
             double s = 0.0;
-            for (int k = 0; k < 4; ++k) s += a[k * 4 + row] * b[col * 4 + k];
+            for (int k = 0; k < 4; ++k)
+                s += a[k * 4 + row] * b[col * 4 + k];
             r[col * 4 + row] = s;
         }
     memcpy(out, r, sizeof r);
@@ -54,25 +55,42 @@ static void mat_mul(const double a[16], const double b[16], double out[16])
 static int mat_inverse(const double m[16], double out[16])
 {
     double inv[16], det;
-    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
-    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
-    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
-    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
-    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
-    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
-    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
-    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
-    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] + m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
-    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
-    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
-    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
-    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
-    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] + m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
-    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] - m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
-    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
+    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] +
+             m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
+    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] -
+             m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
+    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] +
+             m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
+    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] -
+              m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
+    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] -
+             m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
+    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] +
+             m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
+    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] -
+             m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
+    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] +
+              m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
+    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] +
+             m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
+    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] -
+             m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
+    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] +
+              m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
+    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] -
+              m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
+    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] -
+             m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
+    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] +
+             m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
+    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] -
+              m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
+    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] +
+              m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
     det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
     if (!(fabs(det) > 1e-300) || !isfinite(det)) return 0;
-    for (int i = 0; i < 16; ++i) out[i] = inv[i] / det;
+    for (int i = 0; i < 16; ++i)
+        out[i] = inv[i] / det;
     return 1;
 }
 
@@ -81,10 +99,16 @@ static int read_numbers(gr_ctx *c, int32_t v, const char *key, double *out, int 
 {
     int32_t arr = akj_get(&c->doc, v, key);
     if (arr < 0) return 0;
-    if (akj_type(&c->doc, arr) != AKJ_ARRAY || c->doc.v[arr].count != count) { *bad = arr; return 0; }
+    if (akj_type(&c->doc, arr) != AKJ_ARRAY || c->doc.v[arr].count != count) {
+        *bad = arr;
+        return 0;
+    }
     int i = 0;
     for (int32_t e = c->doc.v[arr].first; e >= 0; e = c->doc.v[e].next, ++i) {
-        if (akj_type(&c->doc, e) != AKJ_NUMBER) { *bad = e; return 0; }
+        if (akj_type(&c->doc, e) != AKJ_NUMBER) {
+            *bad = e;
+            return 0;
+        }
         out[i] = c->doc.v[e].number;
     }
     return 1;
@@ -99,17 +123,22 @@ static int32_t node_local(gr_ctx *c, int32_t node_v, double m[16])
     read_numbers(c, node_v, "translation", t, 3, &bad);
     read_numbers(c, node_v, "rotation", r, 4, &bad);
     read_numbers(c, node_v, "scale", s, 3, &bad);
-    if (bad >= 0) return gr_fail(c, AK_ERR_INVALID_ARG, bad, "node matrix/translation/rotation/scale has the wrong size");
+    if (bad >= 0)
+        return gr_fail(c, AK_ERR_INVALID_ARG, bad,
+                       "node matrix/translation/rotation/scale has the wrong size");
     double n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
     if (!(n > 1e-12)) return gr_fail(c, AK_ERR_INVALID_ARG, node_v, "zero rotation quaternion");
     double x = r[0] / n, y = r[1] / n, z = r[2] / n, w = r[3] / n;
-    double rot[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
-                     2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                     2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    double rot[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w),     2 * (x * z - y * w),
+                     2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                     2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
     mat_identity(m);
     for (int col = 0; col < 3; ++col)
-        for (int row = 0; row < 3; ++row) m[col * 4 + row] = rot[col * 3 + row] * s[col];
-    m[12] = t[0]; m[13] = t[1]; m[14] = t[2];
+        for (int row = 0; row < 3; ++row)
+            m[col * 4 + row] = rot[col * 3 + row] * s[col];
+    m[12] = t[0];
+    m[13] = t[1];
+    m[14] = t[2];
     return AK_OK;
 }
 
@@ -140,10 +169,16 @@ static uint8_t *b64_decode(const char *s, size_t *out_size)
     int bits = 0;
     for (size_t i = 0; i < n && s[i] != '='; ++i) {
         int v = b64_value(s[i]);
-        if (v < 0) { free(out); return NULL; }
+        if (v < 0) {
+            free(out);
+            return NULL;
+        }
         acc = (acc << 6) | (unsigned)v;
         bits += 6;
-        if (bits >= 8) { bits -= 8; out[k++] = (uint8_t)(acc >> bits); }
+        if (bits >= 8) {
+            bits -= 8;
+            out[k++] = (uint8_t)(acc >> bits);
+        }
     }
     *out_size = k;
     return out;
@@ -162,7 +197,10 @@ static uint8_t *read_side_file(const char *dir, const char *uri, size_t *size)
     if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
     if (len >= 0 && (unsigned long)len <= GR_MAX_BYTES && fseek(f, 0, SEEK_SET) == 0) {
         data = (uint8_t *)malloc((size_t)len + 1);
-        if (data && fread(data, 1, (size_t)len, f) != (size_t)len) { free(data); data = NULL; }
+        if (data && fread(data, 1, (size_t)len, f) != (size_t)len) {
+            free(data);
+            data = NULL;
+        }
     }
     fclose(f);
     *size = (size_t)(len < 0 ? 0 : len);
@@ -178,7 +216,10 @@ static const uint8_t *buffer_bytes(gr_ctx *c, int32_t b, size_t *size, uint8_t *
     *owned = NULL;
     if (bv < 0) return NULL;
     const char *uri = akj_string(&c->doc, akj_get(&c->doc, bv, "uri"));
-    if (!uri) { *size = c->bin_size; return c->bin; }
+    if (!uri) {
+        *size = c->bin_size;
+        return c->bin;
+    }
     if (strncmp(uri, "data:", 5) == 0) {
         const char *comma = strstr(uri, ";base64,");
         if (!comma) return NULL;
@@ -200,23 +241,33 @@ static int32_t read_ibm(gr_ctx *c, int32_t skin_v, int32_t count, double (*out)[
     if (acc < 0 || !type || strcmp(type, "MAT4") != 0 ||
         akj_number(&c->doc, akj_get(&c->doc, acc, "componentType"), 0) != 5126 ||
         json_index(&c->doc, akj_get(&c->doc, acc, "count")) < count)
-        return gr_fail(c, AK_ERR_INVALID_ARG, skin_v, "inverseBindMatrices must be a float MAT4 accessor with one matrix per joint");
+        return gr_fail(
+            c, AK_ERR_INVALID_ARG, skin_v,
+            "inverseBindMatrices must be a float MAT4 accessor with one matrix per joint");
     int32_t view = akj_at(&c->doc, akj_get(&c->doc, 0, "bufferViews"),
                           json_index(&c->doc, akj_get(&c->doc, acc, "bufferView")));
     if (view < 0) return gr_fail(c, AK_ERR_INVALID_ARG, acc, "accessor without a bufferView");
     /* The accessor lies inside its view, the view inside its buffer (byte counts < 2^30). */
-    int32_t view_off = akj_get(&c->doc, view, "byteOffset") < 0 ? 0 : json_index(&c->doc, akj_get(&c->doc, view, "byteOffset"));
-    int32_t acc_off = akj_get(&c->doc, acc, "byteOffset") < 0 ? 0 : json_index(&c->doc, akj_get(&c->doc, acc, "byteOffset"));
-    int32_t stride = akj_get(&c->doc, view, "byteStride") < 0 ? 64 : json_index(&c->doc, akj_get(&c->doc, view, "byteStride"));
+    int32_t view_off = akj_get(&c->doc, view, "byteOffset") < 0
+                           ? 0
+                           : json_index(&c->doc, akj_get(&c->doc, view, "byteOffset"));
+    int32_t acc_off = akj_get(&c->doc, acc, "byteOffset") < 0
+                          ? 0
+                          : json_index(&c->doc, akj_get(&c->doc, acc, "byteOffset"));
+    int32_t stride = akj_get(&c->doc, view, "byteStride") < 0
+                         ? 64
+                         : json_index(&c->doc, akj_get(&c->doc, view, "byteStride"));
     int32_t len = json_index(&c->doc, akj_get(&c->doc, view, "byteLength"));
     size_t size = 0;
     uint8_t *owned = NULL;
-    const uint8_t *bytes = buffer_bytes(c, json_index(&c->doc, akj_get(&c->doc, view, "buffer")), &size, &owned);
+    const uint8_t *bytes =
+        buffer_bytes(c, json_index(&c->doc, akj_get(&c->doc, view, "buffer")), &size, &owned);
     double need = (double)acc_off + (double)stride * (count - 1) + 64.0;
     if (!bytes || view_off < 0 || acc_off < 0 || stride < 64 || len < 0 || need > (double)len ||
         (double)view_off + (double)len > (double)size) {
         free(owned);
-        return gr_fail(c, AK_ERR_INVALID_ARG, acc, "inverseBindMatrices lie outside their buffer (or the buffer is missing)");
+        return gr_fail(c, AK_ERR_INVALID_ARG, acc,
+                       "inverseBindMatrices lie outside their buffer (or the buffer is missing)");
     }
     const size_t off = (size_t)view_off + (size_t)acc_off;
     for (int32_t j = 0; j < count; ++j)
@@ -239,11 +290,13 @@ static int32_t read_nodes(gr_ctx *c)
     c->nodes = c->doc.v[nodes].count;
     if (c->nodes > 65536) return gr_fail(c, AK_ERR_LIMIT, nodes, "too many nodes");
     c->parent = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->nodes);
-    c->local = (double (*)[16])malloc(sizeof(double[16]) * (size_t)c->nodes);
-    c->world = (double (*)[16])malloc(sizeof(double[16]) * (size_t)c->nodes);
+    c->local = (double(*)[16])malloc(sizeof(double[16]) * (size_t)c->nodes);
+    c->world = (double(*)[16])malloc(sizeof(double[16]) * (size_t)c->nodes);
     c->wanted = (uint8_t *)calloc((size_t)c->nodes, 1);
-    if (!c->parent || !c->local || !c->world || !c->wanted) return gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
-    for (int32_t i = 0; i < c->nodes; ++i) c->parent[i] = -1;
+    if (!c->parent || !c->local || !c->world || !c->wanted)
+        return gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t i = 0; i < c->nodes; ++i)
+        c->parent[i] = -1;
     int32_t i = 0;
     for (int32_t n = c->doc.v[nodes].first; n >= 0; n = c->doc.v[n].next, ++i) {
         int32_t st = node_local(c, n, c->local[i]);
@@ -251,8 +304,10 @@ static int32_t read_nodes(gr_ctx *c)
         int32_t kids = akj_get(&c->doc, n, "children");
         for (int32_t k = kids >= 0 ? c->doc.v[kids].first : -1; k >= 0; k = c->doc.v[k].next) {
             double ci = akj_number(&c->doc, k, -1);
-            if (ci < 0 || ci >= c->nodes || ci != floor(ci) || c->parent[(int32_t)ci] >= 0 || (int32_t)ci == i)
-                return gr_fail(c, AK_ERR_INVALID_ARG, k, "bad child index (out of range or a second parent)");
+            if (ci < 0 || ci >= c->nodes || ci != floor(ci) || c->parent[(int32_t)ci] >= 0 ||
+                (int32_t)ci == i)
+                return gr_fail(c, AK_ERR_INVALID_ARG, k,
+                               "bad child index (out of range or a second parent)");
             c->parent[(int32_t)ci] = i;
         }
     }
@@ -264,7 +319,8 @@ static int world_of(gr_ctx *c, int32_t i, uint8_t *done, int depth)
 {
     if (done[i]) return 1;
     if (depth > c->nodes) return 0;
-    if (c->parent[i] < 0) memcpy(c->world[i], c->local[i], sizeof(double[16]));
+    if (c->parent[i] < 0)
+        memcpy(c->world[i], c->local[i], sizeof(double[16]));
     else {
         if (!world_of(c, c->parent[i], done, depth + 1)) return 0;
         mat_mul(c->world[c->parent[i]], c->local[i], c->world[i]);
@@ -279,32 +335,52 @@ static int32_t rigid_of(const double m[16], ak_xform *out)
     double x[3] = {m[0], m[1], m[2]}, y[3] = {m[4], m[5], m[6]}, z[3];
     double nx = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
     if (!(nx > 1e-12)) return -1;
-    for (int k = 0; k < 3; ++k) x[k] /= nx;
+    for (int k = 0; k < 3; ++k)
+        x[k] /= nx;
     double d = x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
-    for (int k = 0; k < 3; ++k) y[k] -= d * x[k];
+    for (int k = 0; k < 3; ++k)
+        y[k] -= d * x[k];
     double ny = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
     if (!(ny > 1e-12)) return -1;
-    for (int k = 0; k < 3; ++k) y[k] /= ny;
-    z[0] = x[1] * y[2] - x[2] * y[1]; z[1] = x[2] * y[0] - x[0] * y[2]; z[2] = x[0] * y[1] - x[1] * y[0];
+    for (int k = 0; k < 3; ++k)
+        y[k] /= ny;
+    z[0] = x[1] * y[2] - x[2] * y[1];
+    z[1] = x[2] * y[0] - x[0] * y[2];
+    z[2] = x[0] * y[1] - x[1] * y[0];
     if (z[0] * m[8] + z[1] * m[9] + z[2] * m[10] < 0.0) return -2; /* mirrored */
     double tr = x[0] + y[1] + z[2], q[4];
     if (tr > 0.0) {
         double s = sqrt(tr + 1.0) * 2.0;
-        q[3] = 0.25 * s; q[0] = (y[2] - z[1]) / s; q[1] = (z[0] - x[2]) / s; q[2] = (x[1] - y[0]) / s;
+        q[3] = 0.25 * s;
+        q[0] = (y[2] - z[1]) / s;
+        q[1] = (z[0] - x[2]) / s;
+        q[2] = (x[1] - y[0]) / s;
     } else if (x[0] > y[1] && x[0] > z[2]) {
         double s = sqrt(1.0 + x[0] - y[1] - z[2]) * 2.0;
-        q[3] = (y[2] - z[1]) / s; q[0] = 0.25 * s; q[1] = (y[0] + x[1]) / s; q[2] = (z[0] + x[2]) / s;
+        q[3] = (y[2] - z[1]) / s;
+        q[0] = 0.25 * s;
+        q[1] = (y[0] + x[1]) / s;
+        q[2] = (z[0] + x[2]) / s;
     } else if (y[1] > z[2]) {
         double s = sqrt(1.0 + y[1] - x[0] - z[2]) * 2.0;
-        q[3] = (z[0] - x[2]) / s; q[0] = (y[0] + x[1]) / s; q[1] = 0.25 * s; q[2] = (z[1] + y[2]) / s;
+        q[3] = (z[0] - x[2]) / s;
+        q[0] = (y[0] + x[1]) / s;
+        q[1] = 0.25 * s;
+        q[2] = (z[1] + y[2]) / s;
     } else {
         double s = sqrt(1.0 + z[2] - x[0] - y[1]) * 2.0;
-        q[3] = (x[1] - y[0]) / s; q[0] = (z[0] + x[2]) / s; q[1] = (z[1] + y[2]) / s; q[2] = 0.25 * s;
+        q[3] = (x[1] - y[0]) / s;
+        q[0] = (z[0] + x[2]) / s;
+        q[1] = (z[1] + y[2]) / s;
+        q[2] = 0.25 * s;
     }
     ak_quat r = {(float)q[0], (float)q[1], (float)q[2], (float)q[3]};
     out->rotation = ak_quat_normalize(r);
     out->translation = ak_vec3_make((float)m[12], (float)m[13], (float)m[14]);
-    return isfinite(out->translation.x) && isfinite(out->translation.y) && isfinite(out->translation.z) ? 0 : -1;
+    return isfinite(out->translation.x) && isfinite(out->translation.y) &&
+                   isfinite(out->translation.z)
+               ? 0
+               : -1;
 }
 
 /* The world matrix of the mesh node that uses skin `skin` (identity when none does). */
@@ -363,23 +439,32 @@ static int32_t skin_worlds(gr_ctx *c, int32_t skin)
     int32_t k = 0;
     for (int32_t e = st < 0 ? -1 : c->doc.v[joints].first; e >= 0; e = c->doc.v[e].next, ++k) {
         double v = akj_number(&c->doc, e, -1);
-        if (v < 0 || v >= c->nodes || v != floor(v)) { st = gr_fail(c, AK_ERR_INVALID_ARG, e, "bad joint index"); break; }
+        if (v < 0 || v >= c->nodes || v != floor(v)) {
+            st = gr_fail(c, AK_ERR_INVALID_ARG, e, "bad joint index");
+            break;
+        }
         idx[k] = (int32_t)v;
-        for (int32_t a = idx[k], guard = 0; a >= 0 && guard <= c->nodes; a = c->parent[a], ++guard) c->wanted[a] = 1;
+        for (int32_t a = idx[k], guard = 0; a >= 0 && guard <= c->nodes; a = c->parent[a], ++guard)
+            c->wanted[a] = 1;
     }
     for (int32_t i = 0; st >= 0 && i < c->nodes; ++i)
-        if (c->wanted[i] && !world_of(c, i, done, 0)) st = gr_fail(c, AK_ERR_INVALID_ARG, 0, "node hierarchy has a cycle");
+        if (c->wanted[i] && !world_of(c, i, done, 0))
+            st = gr_fail(c, AK_ERR_INVALID_ARG, 0, "node hierarchy has a cycle");
     int have = 0;
     if (st >= 0) st = read_ibm(c, skin_v, count, ibm, &have);
     if (st >= 0 && have) {
         double mesh[16], bind[16];
         skinned_mesh_world(c, skin, done, mesh);
         for (k = 0; k < count && st >= 0; ++k) {
-            if (!mat_inverse(ibm[k], bind)) st = gr_fail(c, AK_ERR_INVALID_ARG, skin_v, "singular inverse bind matrix");
-            else mat_mul(mesh, bind, c->world[idx[k]]);
+            if (!mat_inverse(ibm[k], bind))
+                st = gr_fail(c, AK_ERR_INVALID_ARG, skin_v, "singular inverse bind matrix");
+            else
+                mat_mul(mesh, bind, c->world[idx[k]]);
         }
     }
-    free(done); free(ibm); free(idx);
+    free(done);
+    free(ibm);
+    free(idx);
     return st;
 }
 
@@ -388,29 +473,42 @@ static int32_t build_skeleton(gr_ctx *c, ak_skeleton **out)
 {
     int32_t *order = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->nodes);
     int32_t *joint_of = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->nodes);
-    int32_t n = 0, st = (!order || !joint_of) ? gr_fail(c, AK_ERR_NOMEM, 0, "out of memory") : AK_OK;
+    int32_t n = 0,
+            st = (!order || !joint_of) ? gr_fail(c, AK_ERR_NOMEM, 0, "out of memory") : AK_OK;
     if (st >= 0) st = dfs_order(c, order, &n);
     if (st >= 0 && n > GR_MAX_NODES) st = gr_fail(c, AK_ERR_LIMIT, 0, "more than 1024 joints");
-    char (*names)[AK_NAME_MAX] = st < 0 ? NULL : (char (*)[AK_NAME_MAX])calloc((size_t)n, AK_NAME_MAX);
+    char(*names)[AK_NAME_MAX] =
+        st < 0 ? NULL : (char(*)[AK_NAME_MAX])calloc((size_t)n, AK_NAME_MAX);
     const char **name_ptr = st < 0 ? NULL : (const char **)malloc(sizeof(char *) * (size_t)n);
     int32_t *parents = st < 0 ? NULL : (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
     ak_xform *world = st < 0 ? NULL : (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n);
     ak_xform *rest = st < 0 ? NULL : (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n);
-    ak_channel_layout *ch = st < 0 ? NULL : (ak_channel_layout *)calloc((size_t)n, sizeof(ak_channel_layout));
-    if (st >= 0 && (!names || !name_ptr || !parents || !world || !rest || !ch)) st = gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
+    ak_channel_layout *ch =
+        st < 0 ? NULL : (ak_channel_layout *)calloc((size_t)n, sizeof(ak_channel_layout));
+    if (st >= 0 && (!names || !name_ptr || !parents || !world || !rest || !ch))
+        st = gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
     int32_t nodes_v = akj_get(&c->doc, 0, "nodes");
     for (int32_t j = 0; st >= 0 && j < n; ++j) {
         int32_t node = order[j], p = c->parent[node];
         joint_of[node] = j;
         parents[j] = p >= 0 && c->wanted[p] ? joint_of[p] : -1;
-        const char *nm = akj_string(&c->doc, akj_get(&c->doc, akj_at(&c->doc, nodes_v, node), "name"));
-        if (nm && *nm) snprintf(names[j], AK_NAME_MAX, "%s", nm);
-        else snprintf(names[j], AK_NAME_MAX, "node%d", (int)node);
+        const char *nm =
+            akj_string(&c->doc, akj_get(&c->doc, akj_at(&c->doc, nodes_v, node), "name"));
+        if (nm && *nm)
+            snprintf(names[j], AK_NAME_MAX, "%s", nm);
+        else
+            snprintf(names[j], AK_NAME_MAX, "node%d", (int)node);
         name_ptr[j] = names[j];
         int r = rigid_of(c->world[node], &world[j]);
-        if (r < 0) { st = gr_fail(c, AK_ERR_INVALID_ARG, 0, r == -2 ? "mirrored joint transform" : "degenerate joint transform"); break; }
-        rest[j] = parents[j] < 0 ? world[j] : ak_xform_mul(ak_xform_inverse(world[parents[j]]), world[j]);
-        static const ak_channel_layout root6 = {6, {AK_CH_XPOS, AK_CH_YPOS, AK_CH_ZPOS, AK_CH_ZROT, AK_CH_YROT, AK_CH_XROT}};
+        if (r < 0) {
+            st = gr_fail(c, AK_ERR_INVALID_ARG, 0,
+                         r == -2 ? "mirrored joint transform" : "degenerate joint transform");
+            break;
+        }
+        rest[j] =
+            parents[j] < 0 ? world[j] : ak_xform_mul(ak_xform_inverse(world[parents[j]]), world[j]);
+        static const ak_channel_layout root6 = {
+            6, {AK_CH_XPOS, AK_CH_YPOS, AK_CH_ZPOS, AK_CH_ZROT, AK_CH_YROT, AK_CH_XROT}};
         static const ak_channel_layout rot3 = {3, {AK_CH_ZROT, AK_CH_YROT, AK_CH_XROT}};
         ch[j] = parents[j] < 0 ? root6 : rot3;
     }
@@ -418,15 +516,24 @@ static int32_t build_skeleton(gr_ctx *c, ak_skeleton **out)
         ak_skeleton_desc desc = {n, name_ptr, parents, rest, ch, NULL};
         st = ak_skeleton_create(&desc, out, c->err);
     }
-    free(order); free(joint_of); free(names); free(name_ptr); free(parents); free(world); free(rest); free(ch);
+    free(order);
+    free(joint_of);
+    free(names);
+    free(name_ptr);
+    free(parents);
+    free(world);
+    free(rest);
+    free(ch);
     return st;
 }
 
 /* Splits a GLB container into its JSON and BIN chunks. */
-static int32_t split_glb(const uint8_t *d, size_t size, const char **json, size_t *json_len, gr_ctx *c)
+static int32_t split_glb(const uint8_t *d, size_t size, const char **json, size_t *json_len,
+                         gr_ctx *c)
 {
     uint32_t h[5];
-    if (size < 20) return ak_error_set(c->err, AK_ERR_PARSE, 0, "glTF: GLB shorter than its header");
+    if (size < 20)
+        return ak_error_set(c->err, AK_ERR_PARSE, 0, "glTF: GLB shorter than its header");
     memcpy(h, d, 20);
     if (h[1] != 2 || h[2] > size || h[2] < 20 || h[4] != 0x4E4F534Au || h[3] > h[2] - 20)
         return ak_error_set(c->err, AK_ERR_PARSE, 0, "glTF: bad GLB header or JSON chunk");
@@ -436,17 +543,21 @@ static int32_t split_glb(const uint8_t *d, size_t size, const char **json, size_
     uint32_t ch[2];
     if (at + 8 <= h[2]) {
         memcpy(ch, d + at, 8);
-        if (ch[1] == 0x004E4942u && ch[0] <= h[2] - at - 8) { c->bin = d + at + 8; c->bin_size = ch[0]; }
+        if (ch[1] == 0x004E4942u && ch[0] <= h[2] - at - 8) {
+            c->bin = d + at + 8;
+            c->bin_size = ch[0];
+        }
     }
     return AK_OK;
 }
 
-int32_t ak_gltf_read_skin_memory(const uint8_t *data, size_t size, const char *base_dir, int32_t skin,
-                                 ak_skeleton **out, ak_error *err)
+int32_t ak_gltf_read_skin_memory(const uint8_t *data, size_t size, const char *base_dir,
+                                 int32_t skin, ak_skeleton **out, ak_error *err)
 {
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     *out = NULL;
-    if (!data || skin < 0) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null data or negative skin index");
+    if (!data || skin < 0)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null data or negative skin index");
     if (size > GR_MAX_BYTES) return ak_error_set(err, AK_ERR_LIMIT, 0, "glTF: larger than 512 MiB");
     gr_ctx c;
     memset(&c, 0, sizeof c);
@@ -457,13 +568,21 @@ int32_t ak_gltf_read_skin_memory(const uint8_t *data, size_t size, const char *b
     int32_t st = AK_OK;
     if (size >= 4 && memcmp(data, "glTF", 4) == 0) st = split_glb(data, size, &json, &json_len, &c);
     if (st >= 0) st = akj_parse(json, json_len, &c.doc, err);
-    if (st >= 0 && akj_type(&c.doc, 0) != AKJ_OBJECT) st = gr_fail(&c, AK_ERR_PARSE, 0, "the document is not an object");
+    if (st >= 0 && akj_type(&c.doc, 0) != AKJ_OBJECT)
+        st = gr_fail(&c, AK_ERR_PARSE, 0, "the document is not an object");
     if (st >= 0) st = read_nodes(&c);
     if (st >= 0) st = skin_worlds(&c, skin);
     if (st >= 0) st = build_skeleton(&c, out);
     akj_free(&c.doc);
-    free(c.parent); free(c.local); free(c.world); free(c.wanted);
-    if (st < 0) { ak_skeleton_destroy(*out); *out = NULL; return st; }
+    free(c.parent);
+    free(c.local);
+    free(c.world);
+    free(c.wanted);
+    if (st < 0) {
+        ak_skeleton_destroy(*out);
+        *out = NULL;
+        return st;
+    }
     ak_error_clear(err);
     return AK_OK;
 }
@@ -479,7 +598,8 @@ int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out
     if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
     if (len < 0 || (unsigned long)len > GR_MAX_BYTES || fseek(f, 0, SEEK_SET) != 0) {
         fclose(f);
-        return ak_error_set(err, len < 0 ? AK_ERR_IO : AK_ERR_LIMIT, 0, "cannot read %s (or larger than 512 MiB)", path);
+        return ak_error_set(err, len < 0 ? AK_ERR_IO : AK_ERR_LIMIT, 0,
+                            "cannot read %s (or larger than 512 MiB)", path);
     }
     uint8_t *data = (uint8_t *)malloc((size_t)len + 1);
     size_t got = data ? fread(data, 1, (size_t)len, f) : 0;
@@ -490,7 +610,10 @@ int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out
     }
     char dir[1024] = ".";
     const char *slash = strrchr(path, '/');
-    if (slash && (size_t)(slash - path) < sizeof dir) { memcpy(dir, path, (size_t)(slash - path)); dir[slash - path] = '\0'; }
+    if (slash && (size_t)(slash - path) < sizeof dir) {
+        memcpy(dir, path, (size_t)(slash - path));
+        dir[slash - path] = '\0';
+    }
     int32_t st = ak_gltf_read_skin_memory(data, (size_t)len, dir, skin, out, err);
     free(data);
     return st;

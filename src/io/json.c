@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AKJ_MAX_DEPTH 64
+#define AKJ_MAX_DEPTH  64
 #define AKJ_MAX_VALUES (1 << 24)
 
 typedef struct akj_parser {
@@ -25,8 +25,10 @@ static void skip_ws(akj_parser *p)
 {
     while (p->i < p->n) {
         char c = p->s[p->i];
-        if (c == '\n') ++p->line;
-        else if (c != ' ' && c != '\t' && c != '\r') return;
+        if (c == '\n')
+            ++p->line;
+        else if (c != ' ' && c != '\t' && c != '\r')
+            return;
         ++p->i;
     }
 }
@@ -34,7 +36,8 @@ static void skip_ws(akj_parser *p)
 static int32_t new_value(akj_parser *p, int32_t type)
 {
     akj_doc *d = p->doc;
-    if (d->count >= AKJ_MAX_VALUES) return ak_error_set(p->err, AK_ERR_LIMIT, p->line, "JSON: too many values");
+    if (d->count >= AKJ_MAX_VALUES)
+        return ak_error_set(p->err, AK_ERR_LIMIT, p->line, "JSON: too many values");
     if (d->count == d->cap) {
         int32_t cap = d->cap ? d->cap * 2 : 256;
         akj_value *v = (akj_value *)realloc(d->v, sizeof(akj_value) * (size_t)cap);
@@ -72,7 +75,8 @@ static int32_t pool_utf8(akj_parser *p, unsigned cp)
     if (cp < 0x800) {
         st |= pool_put(p, (char)(0xC0 | (cp >> 6)));
     } else {
-        if (cp < 0x10000) st |= pool_put(p, (char)(0xE0 | (cp >> 12)));
+        if (cp < 0x10000)
+            st |= pool_put(p, (char)(0xE0 | (cp >> 12)));
         else {
             st |= pool_put(p, (char)(0xF0 | (cp >> 18)));
             st |= pool_put(p, (char)(0x80 | ((cp >> 12) & 0x3F)));
@@ -89,10 +93,14 @@ static int hex4(const char *s, unsigned *out)
     for (int k = 0; k < 4; ++k) {
         char c = s[k];
         v <<= 4;
-        if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
-        else return -1;
+        if (c >= '0' && c <= '9')
+            v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (unsigned)(c - 'A' + 10);
+        else
+            return -1;
     }
     *out = v;
     return 0;
@@ -108,7 +116,8 @@ static int32_t escape(akj_parser *p)
     unsigned cp;
     if (hex4(p->s + p->i, &cp)) return fail(p, "bad \\u escape");
     p->i += 4;
-    if (cp >= 0xD800 && cp < 0xDC00 && p->i + 6 <= p->n && p->s[p->i] == '\\' && p->s[p->i + 1] == 'u') {
+    if (cp >= 0xD800 && cp < 0xDC00 && p->i + 6 <= p->n && p->s[p->i] == '\\' &&
+        p->s[p->i + 1] == 'u') {
         unsigned lo;
         if (hex4(p->s + p->i + 2, &lo) == 0 && lo >= 0xDC00 && lo < 0xE000) {
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
@@ -121,7 +130,8 @@ static int32_t escape(akj_parser *p)
 /* Reads a string at p->i (on the opening quote) into the pool; *offset gets its start. */
 static int32_t read_string(akj_parser *p, int32_t *offset)
 {
-    if (p->doc->pool_len > 0x7fffffff) return ak_error_set(p->err, AK_ERR_LIMIT, p->line, "JSON: too much text");
+    if (p->doc->pool_len > 0x7fffffff)
+        return ak_error_set(p->err, AK_ERR_LIMIT, p->line, "JSON: too much text");
     *offset = (int32_t)p->doc->pool_len;
     ++p->i;
     while (p->i < p->n) {
@@ -129,7 +139,8 @@ static int32_t read_string(akj_parser *p, int32_t *offset)
         int32_t st;
         if (c == '"') return pool_put(p, '\0');
         if ((unsigned char)c < 0x20) return fail(p, "control character in string");
-        st = c == '\\' ? (p->i < p->n ? escape(p) : fail(p, "unterminated string")) : pool_put(p, c);
+        st =
+            c == '\\' ? (p->i < p->n ? escape(p) : fail(p, "unterminated string")) : pool_put(p, c);
         if (st < 0) return st;
     }
     return fail(p, "unterminated string");
@@ -143,7 +154,10 @@ static int32_t parse_container(akj_parser *p, int depth, int32_t self, int is_ob
     const char close = is_object ? '}' : ']';
     int32_t last = -1;
     skip_ws(p);
-    if (p->i < p->n && p->s[p->i] == close) { ++p->i; return AK_OK; }
+    if (p->i < p->n && p->s[p->i] == close) {
+        ++p->i;
+        return AK_OK;
+    }
     for (;;) {
         int32_t key = -1, child, st;
         skip_ws(p);
@@ -156,8 +170,10 @@ static int32_t parse_container(akj_parser *p, int depth, int32_t self, int is_ob
         }
         if ((st = parse_value(p, depth + 1, &child)) < 0) return st;
         p->doc->v[child].key = key;
-        if (last < 0) p->doc->v[self].first = child;
-        else p->doc->v[last].next = child;
+        if (last < 0)
+            p->doc->v[self].first = child;
+        else
+            p->doc->v[last].next = child;
         last = child;
         p->doc->v[self].count++;
         skip_ws(p);
@@ -190,21 +206,28 @@ static int32_t parse_number(akj_parser *p, int32_t self)
 
 static int32_t parse_value(akj_parser *p, int depth, int32_t *out)
 {
-    if (depth > AKJ_MAX_DEPTH) return ak_error_set(p->err, AK_ERR_LIMIT, p->line, "JSON: nested too deeply");
+    if (depth > AKJ_MAX_DEPTH)
+        return ak_error_set(p->err, AK_ERR_LIMIT, p->line, "JSON: nested too deeply");
     skip_ws(p);
     if (p->i >= p->n) return fail(p, "unexpected end of input");
     char c = p->s[p->i];
-    static const struct { const char *word; int32_t type; } words[3] = {
-        {"null", AKJ_NULL}, {"true", AKJ_TRUE}, {"false", AKJ_FALSE}};
+    static const struct {
+        const char *word;
+        int32_t type;
+    } words[3] = {{"null", AKJ_NULL}, {"true", AKJ_TRUE}, {"false", AKJ_FALSE}};
     for (int w = 0; w < 3; ++w) {
         size_t len = strlen(words[w].word);
         if (c == words[w].word[0]) {
-            if (p->i + len > p->n || memcmp(p->s + p->i, words[w].word, len) != 0) return fail(p, "bad literal");
+            if (p->i + len > p->n || memcmp(p->s + p->i, words[w].word, len) != 0)
+                return fail(p, "bad literal");
             p->i += len;
             return (*out = new_value(p, words[w].type)) < 0 ? *out : AK_OK;
         }
     }
-    int32_t type = c == '{' ? AKJ_OBJECT : c == '[' ? AKJ_ARRAY : c == '"' ? AKJ_STRING : AKJ_NUMBER;
+    int32_t type = c == '{'   ? AKJ_OBJECT
+                   : c == '[' ? AKJ_ARRAY
+                   : c == '"' ? AKJ_STRING
+                              : AKJ_NUMBER;
     int32_t self = new_value(p, type);
     if (self < 0) return self;
     *out = self;
@@ -243,7 +266,10 @@ void akj_free(akj_doc *doc)
     memset(doc, 0, sizeof *doc);
 }
 
-int32_t akj_type(const akj_doc *d, int32_t v) { return v >= 0 && v < d->count ? d->v[v].type : AKJ_NULL; }
+int32_t akj_type(const akj_doc *d, int32_t v)
+{
+    return v >= 0 && v < d->count ? d->v[v].type : AKJ_NULL;
+}
 
 int32_t akj_get(const akj_doc *d, int32_t obj, const char *key)
 {
@@ -257,7 +283,8 @@ int32_t akj_at(const akj_doc *d, int32_t arr, int32_t i)
 {
     if (akj_type(d, arr) != AKJ_ARRAY || i < 0) return -1;
     int32_t c = d->v[arr].first;
-    while (c >= 0 && i-- > 0) c = d->v[c].next;
+    while (c >= 0 && i-- > 0)
+        c = d->v[c].next;
     return c;
 }
 

@@ -11,12 +11,12 @@ enum { AKJ_NULL = 0, AKJ_FALSE, AKJ_TRUE, AKJ_NUMBER, AKJ_STRING, AKJ_ARRAY, AKJ
 
 typedef struct akj_value {
     int32_t type;
-    int32_t count;  /* array/object: number of children */
-    int32_t first;  /* first child, -1 */
-    int32_t next;   /* next sibling, -1 */
-    int32_t key;    /* object member: key offset in the pool, -1 */
-    int32_t str;    /* string: offset in the pool */
-    int32_t line;   /* 1-based line where the value starts */
+    int32_t count; /* array/object: number of children */
+    int32_t first; /* first child, -1 */
+    int32_t next;  /* next sibling, -1 */
+    int32_t key;   /* object member: key offset in the pool, -1 */
+    int32_t str;   /* string: offset in the pool */
+    int32_t line;  /* 1-based line where the value starts */
     double number;
 } akj_value;
 

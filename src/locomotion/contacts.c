@@ -78,8 +78,8 @@ static int32_t joint_tracks(const ak_skeleton *sk, const ak_clip *c, const int32
         ak_clip_frame(c, sk, f, local);
         ak_fk(sk, local, world);
         for (int32_t k = 0; k < count; ++k)
-            out[(size_t)k * n + f] =
-                joints[k] >= 0 ? akv_scale(world[joints[k]].translation, scale) : ak_vec3_make(0, 0, 0);
+            out[(size_t)k * n + f] = joints[k] >= 0 ? akv_scale(world[joints[k]].translation, scale)
+                                                    : ak_vec3_make(0, 0, 0);
     }
     free(local);
     return AK_OK;
@@ -96,8 +96,8 @@ static int32_t frame_at(int32_t f, int32_t d, int32_t n, int32_t loop)
 /* One point's down flag: height above its local floor (the lowest it comes within +-w
  * frames) and horizontal speed (central difference over +-k frames), with hysteresis.
  * ORs `bit` into flags[f]. */
-static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, int32_t n,
-                           int32_t loop, float ft, int32_t first, uint8_t bit, uint8_t *flags)
+static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, int32_t n, int32_t loop,
+                           float ft, int32_t first, uint8_t bit, uint8_t *flags)
 {
     int32_t w = (int32_t)lroundf(p->floor_window / ft);
     if (w < 1) w = 1;
@@ -161,8 +161,7 @@ static int32_t reference_frames(const ak_vec3 *pos, int32_t tracks, int32_t n, i
 /* Runs of stance (`stance` 1) or of swing (0) shorter than min_frames take the other state:
  * a stance blip is dropped, a swing blip between two stances is filled with the contacts
  * around it. Circular for loops; a non-loop's swing at either end is kept. */
-static void drop_short_runs(uint8_t *flag, int32_t n, int32_t min_frames, int32_t loop,
-                            int stance)
+static void drop_short_runs(uint8_t *flag, int32_t n, int32_t min_frames, int32_t loop, int stance)
 {
     int32_t start = 0;
     if (loop) {
@@ -273,8 +272,8 @@ int32_t ak_contact_run(const ak_contact_params *p, uint8_t *left, uint8_t *right
     const int32_t first = reference_frames(pos, 4, n, c->loop, c->frame_time);
     for (int s = 0; s < 2; ++s) {
         memset(out[s], 0, (size_t)n);
-        point_contacts(p, pos + (size_t)s * n, n, c->loop, c->frame_time, first,
-                       AK_CONTACT_HEEL, out[s]);
+        point_contacts(p, pos + (size_t)s * n, n, c->loop, c->frame_time, first, AK_CONTACT_HEEL,
+                       out[s]);
         if (joints[2 + s] >= 0)
             point_contacts(p, pos + (size_t)(2 + s) * n, n, c->loop, c->frame_time, first,
                            AK_CONTACT_TOE, out[s]);
@@ -446,7 +445,6 @@ static int32_t make_track(const ak_clip *c, const ak_skeleton *sk, cycle_track *
     return AK_OK;
 }
 
-
 /* Number of stance starts of one foot inside the circular cycle [a, b) (flags[a] == flags[b]). */
 static int32_t stance_starts(const uint8_t *flags, int32_t a, int32_t b)
 {
@@ -459,8 +457,8 @@ static int32_t stance_starts(const uint8_t *flags, int32_t a, int32_t b)
 /* The candidate [a, b) is locomotion: contact states equal at both ends (and one frame in),
  * one stance start per foot, enough travel per step. Returns its unsteadiness (>= 0: the two
  * steps' difference in length, relative, plus their difference in turn, radians), or -1. */
-static float locomotion_cost(const ak_cycle_params *p, const cycle_track *t, int32_t a,
-                             int32_t b, float min_step)
+static float locomotion_cost(const ak_cycle_params *p, const cycle_track *t, int32_t a, int32_t b,
+                             float min_step)
 {
     const uint8_t *l = p->left, *r = p->right;
     if ((l[a] != 0) != (l[b] != 0) || (r[a] != 0) != (r[b] != 0) ||
@@ -508,8 +506,7 @@ static float humanoid_leg_length(const ak_skeleton *sk)
 }
 
 /* What was measured, for the refusal: how far the root gets from where it starts. */
-static int32_t refuse(const ak_cycle_params *p, const cycle_track *t, float min_step,
-                      ak_error *err)
+static int32_t refuse(const ak_cycle_params *p, const cycle_track *t, float min_step, ak_error *err)
 {
     const ak_clip *c = p->clip;
     float reach = 0.0f;
@@ -651,9 +648,9 @@ static void calibrate_foot(const ak_skeleton *sk, const ak_clip *c, int32_t foot
     out->has_toe[s] = toe >= 0 && used > 0 && (toe_n > 0 || !flags);
     /* The ball is rigid in the ankle's frame; its pad touches the floor toe_height below it
      * along the foot's up axis (the flat foot's ball height above the floor). */
-    out->toe_local[s] = out->has_toe[s] ? akv_sub(ball_local, akv_scale(out->up_local[s],
-                                                                        (float)(ball_sum * k)))
-                                        : ak_vec3_make(0, 0, 0);
+    out->toe_local[s] =
+        out->has_toe[s] ? akv_sub(ball_local, akv_scale(out->up_local[s], (float)(ball_sum * k)))
+                        : ak_vec3_make(0, 0, 0);
     out->stance_fraction[s] = (float)stance_n / (float)n;
 }
 
@@ -661,9 +658,11 @@ int32_t ak_foot_calibrate(const ak_skeleton *sk, const ak_clip *c, const int32_t
                           const int32_t toe[2], const uint8_t *left, const uint8_t *right,
                           ak_foot_calibration *out, ak_error *err)
 {
-    if (!sk || !c || !foot || !out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!sk || !c || !foot || !out)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
     const int32_t J = sk->joint_count;
-    if (c->joint_count != J) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip/skeleton mismatch");
+    if (c->joint_count != J)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip/skeleton mismatch");
     for (int s = 0; s < 2; ++s)
         if (foot[s] < 0 || foot[s] >= J || (toe && toe[s] >= J))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "foot joints out of range");

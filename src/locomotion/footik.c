@@ -102,7 +102,8 @@ static ak_vec3 pull_to_lock(ak_vec3 a, ak_vec3 lock, float w)
 static void anim_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                         const ak_xform *world, int32_t s, ak_vec3 *heel, ak_vec3 *toe)
 {
-    const ak_vec3 d = st ? ak_vec3_make(st->shift[s].x, 0.0f, st->shift[s].z) : ak_vec3_make(0, 0, 0);
+    const ak_vec3 d =
+        st ? ak_vec3_make(st->shift[s].x, 0.0f, st->shift[s].z) : ak_vec3_make(0, 0, 0);
     *heel = akv_add(ak_foot_ik_sole(p, world, s), d);
     *toe = p->legs[s].has_toe ? akv_add(ak_foot_ik_toe(p, world, s), d) : *heel;
 }
@@ -127,8 +128,8 @@ void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state 
 }
 
 void ak_foot_ik_toe_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
-                                 const ak_xform *world, int32_t contact_left,
-                                 int32_t contact_right, ak_vec3 out[2])
+                                 const ak_xform *world, int32_t contact_left, int32_t contact_right,
+                                 ak_vec3 out[2])
 {
     ak_vec3 heel[2];
     ak_foot_ik_query_points(p, st, world, contact_left, contact_right, heel);
@@ -189,8 +190,8 @@ typedef struct foot_frame {
     float cos_tilt, sin_tilt;
     ak_vec3 ankle_target[2];
     ak_quat foot_rot[2];
-    float shortfall[2];  /* the hips' drop this leg would like (smoothed) */
-    float reach_drop[2]; /* the drop this leg needs to reach at all (hard floor) */
+    float shortfall[2];              /* the hips' drop this leg would like (smoothed) */
+    float reach_drop[2];             /* the drop this leg needs to reach at all (hard floor) */
     ak_vec3 ray_heel[2], ray_toe[2]; /* where this frame's ground hits were asked (the query
                                         points, from the state before this frame) */
 } foot_frame;
@@ -223,9 +224,9 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
      * the toe as long as the toe is down, so a heel coming down (a forefoot landing, a
      * settle) pivots about the toe instead of jumping to where the heel is. */
     const int roll = fr->stance[s] && toe_only(p, s, fr->contact[s]);
-    const int pivot = roll || (fr->stance[s] && st->was_stance[s] && st->lock_toe[s] &&
-                               p->legs[s].has_toe && (fr->contact[s] & AK_CONTACT_TOE) &&
-                               st->pivot_weight[s] > 0.0f);
+    const int pivot =
+        roll || (fr->stance[s] && st->was_stance[s] && st->lock_toe[s] && p->legs[s].has_toe &&
+                 (fr->contact[s] & AK_CONTACT_TOE) && st->pivot_weight[s] > 0.0f);
     st->ground_weight[s] =
         approach(st->ground_weight[s], fr->ground[s].hit ? 1.0f : 0.0f, p->ground_fade_rate * dt);
     st->stance_weight[s] = approach(st->stance_weight[s], (float)want, p->stance_fade_rate * dt);
@@ -302,8 +303,7 @@ static ak_ground_hit ground_at(const ak_ground_hit *h, ak_vec3 q, ak_vec3 p)
 
 /* The normal a flat foot lies on: the heel's, tipped about the foot's side axis so the
  * heel-to-toe line follows the ground between the two hits (heel and toe both on it). */
-static ak_vec3 two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3 toe_q,
-                                float toe_y)
+static ak_vec3 two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3 toe_q, float toe_y)
 {
     const ak_vec3 d = {toe_q.x - heel_q.x, toe_y - heel_y, toe_q.z - heel_q.z};
     if (d.x * d.x + d.z * d.z < 1e-6f) return n;
@@ -317,16 +317,16 @@ static ak_vec3 two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3
  * ground normal: flat in stance (on the line through the heel's and the toe's ground), with
  * its animated pitch kept relative to the slope in swing and while it rolls over its toe. The
  * ankle goes where the locked point (heel, or toe when pivoting) wants it. */
-static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st,
-                       const ak_foot_ik_frame *fr, const ak_xform *world, int32_t s,
-                       foot_frame *ff)
+static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                       const ak_xform *world, int32_t s, foot_frame *ff)
 {
     const ak_foot_ik_leg *leg = &p->legs[s];
     const ak_xform foot = world[leg->foot];
     const int pivot = st->lock_toe[s] && st->lock_weight[s] > 0.0f;
     ak_vec3 heel_a, toe_a;
     anim_points(p, st, world, s, &heel_a, &toe_a);
-    const ak_vec3 heel_q = pull_to_lock(heel_a, st->lock_point[s], pivot ? 0.0f : st->lock_weight[s]);
+    const ak_vec3 heel_q =
+        pull_to_lock(heel_a, st->lock_point[s], pivot ? 0.0f : st->lock_weight[s]);
     const ak_vec3 toe_q = pivot ? pull_to_lock(toe_a, st->lock_point[s], st->lock_weight[s])
                                 : akv_add(heel_q, akv_sub(toe_a, heel_a));
     const ak_ground_hit hg = ground_at(&fr->ground[s], ff->ray_heel[s], heel_q);
@@ -363,8 +363,8 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st,
 /* How far this leg would like the hips lowered (its ankle target below the animated ankle,
  * or the ground a swinging foot will land on below the clip floor, over the swing), and how
  * far it needs them lowered to reach its target at all. */
-static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
-                     const ak_foot_ik_frame *fr, const ak_xform *world, int32_t s, foot_frame *ff)
+static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak_foot_ik_frame *fr,
+                     const ak_xform *world, int32_t s, foot_frame *ff)
 {
     const ak_foot_ik_leg *leg = &p->legs[s];
     const ak_vec3 target = ff->ankle_target[s];
@@ -392,8 +392,7 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
  * When the need pushes the drop up, the spring continues from there (its velocity taken
  * over), so the hips come back up at the capped rate, not at whatever speed the need falls
  * away. */
-static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st,
-                            const foot_frame *ff)
+static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
 {
     float want = ff->shortfall[0] > ff->shortfall[1] ? ff->shortfall[0] : ff->shortfall[1];
     float need = ff->reach_drop[0] > ff->reach_drop[1] ? ff->reach_drop[0] : ff->reach_drop[1];
@@ -464,9 +463,9 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         st->reached[s] = r.reached;
         st->sole[s] = ak_foot_ik_sole(p, world, s);
         st->toe[s] = leg->has_toe ? ak_foot_ik_toe(p, world, s) : st->sole[s];
-        const ak_vec3 n = fr->ground[s].hit ? clamp_normal(fr->ground[s].normal, ff->cos_tilt,
-                                                           ff->sin_tilt)
-                                            : ak_vec3_make(0, 1, 0);
+        const ak_vec3 n = fr->ground[s].hit
+                              ? clamp_normal(fr->ground[s].normal, ff->cos_tilt, ff->sin_tilt)
+                              : ak_vec3_make(0, 1, 0);
         /* Tilt is the flat foot's: while it rolls over its toe the pitch is the animation's. */
         st->tilt_deg[s] = angle_deg(akq_rotate(world[leg->foot].rotation, leg->up_local), n);
     }

@@ -155,9 +155,10 @@ static int32_t calibrate(ak_walk_motion *m, ak_error *err)
     ak_foot_calibration cal;
     const int32_t foot[2] = {m->humanoid.joint[AK_HUM_LEFT_FOOT],
                              m->humanoid.joint[AK_HUM_RIGHT_FOOT]};
-    const int32_t toe[2] = {m->humanoid.joint[AK_HUM_LEFT_TOE], m->humanoid.joint[AK_HUM_RIGHT_TOE]};
-    int32_t st = ak_foot_calibrate(m->skeleton, m->clip, foot, toe, m->contacts[0],
-                                   m->contacts[1], &cal, err);
+    const int32_t toe[2] = {m->humanoid.joint[AK_HUM_LEFT_TOE],
+                            m->humanoid.joint[AK_HUM_RIGHT_TOE]};
+    int32_t st = ak_foot_calibrate(m->skeleton, m->clip, foot, toe, m->contacts[0], m->contacts[1],
+                                   &cal, err);
     if (st != AK_OK) return st;
     m->floor_y = cal.floor_y;
     for (int s = 0; s < 2; ++s) {
@@ -460,10 +461,10 @@ int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err)
             ak_vec3 dp;
             float dh;
             ak_root_motion_delta(m->root, t0, t1, &dp, &dh);
-            const ak_vec3 toe =
-                m->has_toe[s] ? akv_add(world[foot].translation,
-                                        akq_rotate(world[foot].rotation, m->toe_local[s]))
-                              : sole;
+            const ak_vec3 toe = m->has_toe[s]
+                                    ? akv_add(world[foot].translation,
+                                              akq_rotate(world[foot].rotation, m->toe_local[s]))
+                                    : sole;
             m->land_rel[s][f] = akv_add(dp, akq_rotate(ak_quat_yaw(dh), sole));
             m->land_toe_rel[s][f] = akv_add(dp, akq_rotate(ak_quat_yaw(dh), toe));
         }
@@ -493,7 +494,8 @@ static int32_t run_middles(const ak_walk_motion *m, int side, float *out, int32_
         int32_t len = 0;
         while (i + len < n && down[(start + i + len) % n])
             ++len;
-        if (count < cap) out[count++] = (float)((start + i) % n) * ft + 0.5f * (float)(len - 1) * ft;
+        if (count < cap)
+            out[count++] = (float)((start + i) % n) * ft + 0.5f * (float)(len - 1) * ft;
         i += len;
     }
     free(down);

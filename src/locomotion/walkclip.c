@@ -374,8 +374,7 @@ int32_t ak_walk_clip_contacts(const ak_walk_clip_params *p, const ak_clip *clip,
             int stance;
             foot_track(p, phi - 0.5f * (float)s, &z, &lift, &pitch, &stance);
             /* Planted flat: heel and toe down together. */
-            (s == 0 ? left : right)[f] =
-                (uint8_t)(stance ? (AK_CONTACT_HEEL | AK_CONTACT_TOE) : 0);
+            (s == 0 ? left : right)[f] = (uint8_t)(stance ? (AK_CONTACT_HEEL | AK_CONTACT_TOE) : 0);
         }
     }
     return AK_OK;

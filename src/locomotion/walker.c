@@ -22,7 +22,7 @@ struct ak_walker {
     ak_xform *world;
     ak_clip *idle; /* scaled copy of the idle clip, or NULL */
     ak_root_motion *idle_root;
-    float idle_floor;   /* lowest foot point of the idle clip, metres */
+    float idle_floor; /* lowest foot point of the idle clip, metres */
     ak_foot_ik_params fik;
     ak_foot_ik_state fst;
     ak_controller ctrl;
@@ -67,9 +67,9 @@ struct ak_walker {
 };
 
 /* Ray slots of one foot. */
-#define FOOT_RAY(s) (AK_WALKER_RAY_LEFT_FOOT + (s))
+#define FOOT_RAY(s)    (AK_WALKER_RAY_LEFT_FOOT + (s))
 #define LANDING_RAY(s) (AK_WALKER_RAY_LEFT_LANDING + (s))
-#define TOE_RAY(s) (AK_WALKER_RAY_LEFT_TOE + (s))
+#define TOE_RAY(s)     (AK_WALKER_RAY_LEFT_TOE + (s))
 
 ak_walker_params ak_walker_defaults(void)
 {
@@ -135,7 +135,10 @@ void ak_walker_destroy(ak_walker *w)
     free(w);
 }
 
-static float wrap_pi(float a) { return akf_wrap_pi(a); }
+static float wrap_pi(float a)
+{
+    return akf_wrap_pi(a);
+}
 
 static void animated_pose(ak_walker *w);
 
@@ -375,7 +378,8 @@ static float advance_clip(ak_walker *w, float dt)
         if (limit < w->rate) w->rate = limit;
         if (w->stop_left <= 0.0f) {
             w->rate = 0.0f;
-            w->idle_w = w->idle_w + dt / w->p.idle_fade > 1.0f ? 1.0f : w->idle_w + dt / w->p.idle_fade;
+            w->idle_w =
+                w->idle_w + dt / w->p.idle_fade > 1.0f ? 1.0f : w->idle_w + dt / w->p.idle_fade;
         }
         return adv;
     }
@@ -759,8 +763,8 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
         /* A heel coming down about a locked toe is not down until the foot is flat. */
         if (w->p.foot_ik && w->fst.lock_toe[k] && w->fst.pivot_weight[k] > 0.0f)
             s->contact[k] &= ~AK_CONTACT_HEEL;
-        s->toe[k] = w->p.foot_ik && w->initialized ? w->fst.toe[k]
-                                                   : ak_foot_ik_toe(&w->fik, w->world, k);
+        s->toe[k] =
+            w->p.foot_ik && w->initialized ? w->fst.toe[k] : ak_foot_ik_toe(&w->fik, w->world, k);
         s->toe_ground[k] = w->toe_ground[k];
         if (w->p.foot_ik && w->initialized) {
             s->tilt_deg[k] = w->fst.tilt_deg[k];

@@ -43,8 +43,8 @@ struct ak_matcher {
     ak_controller ctrl;
     float floor_y, floor_v, foothold[2];
     int32_t has_foothold[2], stance[2], released[2], unlocks;
-    float dt;                                 /* of the frame in progress */
-    ak_vec3 move;                             /* its wanted displacement */
+    float dt;     /* of the frame in progress */
+    ak_vec3 move; /* its wanted displacement */
     int32_t position_set, height_from_ray;
     float sole_ground[2];
 };

@@ -12,16 +12,28 @@
 #include <string.h>
 
 #if defined(_WIN32)
-#  define WIN32_LEAN_AND_MEAN
-#  include <windows.h>
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
 static SRWLOCK g_lock = SRWLOCK_INIT;
-static void table_lock(void) { AcquireSRWLockExclusive(&g_lock); }
-static void table_unlock(void) { ReleaseSRWLockExclusive(&g_lock); }
+static void table_lock(void)
+{
+    AcquireSRWLockExclusive(&g_lock);
+}
+static void table_unlock(void)
+{
+    ReleaseSRWLockExclusive(&g_lock);
+}
 #else
-#  include <pthread.h>
+#include <pthread.h>
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static void table_lock(void) { pthread_mutex_lock(&g_lock); }
-static void table_unlock(void) { pthread_mutex_unlock(&g_lock); }
+static void table_lock(void)
+{
+    pthread_mutex_lock(&g_lock);
+}
+static void table_unlock(void)
+{
+    pthread_mutex_unlock(&g_lock);
+}
 #endif
 
 #define AKP_SLOT_BITS 20
@@ -31,10 +43,10 @@ static void table_unlock(void) { pthread_mutex_unlock(&g_lock); }
 #define AKP_GEN_MASK ((uintptr_t)(~(uintptr_t)0) >> AKP_SLOT_BITS)
 
 typedef struct akp_slot {
-    akp_object *obj;       /* NULL when free */
-    int32_t kind;          /* kind of the last object held (for "was destroyed" messages) */
-    uintptr_t generation;  /* >= 1; bumped on destroy */
-    int32_t next_free;     /* free-list link, -1 at the end */
+    akp_object *obj;      /* NULL when free */
+    int32_t kind;         /* kind of the last object held (for "was destroyed" messages) */
+    uintptr_t generation; /* >= 1; bumped on destroy */
+    int32_t next_free;    /* free-list link, -1 at the end */
 } akp_slot;
 
 static akp_slot *g_slots;
@@ -78,7 +90,8 @@ ak_handle akp_register(akp_object *obj)
     if (g_free_head < 0 && g_slot_count < AKP_MAX_SLOTS) {
         int32_t grow = g_slot_count ? g_slot_count : 64;
         if (grow > AKP_MAX_SLOTS - g_slot_count) grow = AKP_MAX_SLOTS - g_slot_count;
-        akp_slot *s = (akp_slot *)realloc(g_slots, sizeof(akp_slot) * (size_t)(g_slot_count + grow));
+        akp_slot *s =
+            (akp_slot *)realloc(g_slots, sizeof(akp_slot) * (size_t)(g_slot_count + grow));
         if (s) {
             g_slots = s;
             /* Push the new slots so the lowest index comes out first. */
@@ -186,7 +199,9 @@ int32_t akp_describe_invalid(ak_handle h, int32_t kind, char *buffer, size_t siz
         else if (!g_slots[slot].obj || g_slots[slot].generation != gen)
             /* A stale generation: say what it was when the slot still holds that kind. */
             snprintf(text, sizeof text, "%s handle was destroyed (use after destroy)",
-                     akp_kind_name(kind ? kind : g_slots[slot].generation == gen + 1u ? g_slots[slot].kind : 0));
+                     akp_kind_name(kind                                   ? kind
+                                   : g_slots[slot].generation == gen + 1u ? g_slots[slot].kind
+                                                                          : 0));
         else
             snprintf(text, sizeof text, "handle is a %s, not a %s",
                      akp_kind_name(g_slots[slot].obj->kind), akp_kind_name(kind));
@@ -230,7 +245,8 @@ static AKP_THREAD_LOCAL int32_t t_next;
 static akp_thread_error *thread_error(ak_handle handle)
 {
     for (int32_t i = 0; i < AKP_THREAD_ERRORS; ++i) {
-        akp_thread_error *e = &t_errors[(t_next - 1 - i + 2 * AKP_THREAD_ERRORS) % AKP_THREAD_ERRORS];
+        akp_thread_error *e =
+            &t_errors[(t_next - 1 - i + 2 * AKP_THREAD_ERRORS) % AKP_THREAD_ERRORS];
         if (handle && e->handle == handle) return e;
     }
     return NULL;
@@ -276,7 +292,8 @@ void akp_copy_text(char *buffer, int32_t size, const char *text)
     if (n > (size_t)size - 1) {
         n = (size_t)size - 1;
         /* Never cut a UTF-8 sequence in half: back up to the start of a code point. */
-        while (n > 0 && ((unsigned char)text[n] & 0xC0u) == 0x80u) --n;
+        while (n > 0 && ((unsigned char)text[n] & 0xC0u) == 0x80u)
+            --n;
     }
     if (n) memcpy(buffer, text, n);
     buffer[n] = '\0';

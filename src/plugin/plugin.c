@@ -20,8 +20,8 @@
 /* ak_plugin_xform must be the library's ak_xform bit for bit: the plugin hands caller
  * buffers straight to ak_clip_sample / ak_fk. */
 typedef char akp_check_xform_size[sizeof(ak_plugin_xform) == sizeof(ak_xform) ? 1 : -1];
-typedef char akp_check_xform_pos[offsetof(ak_plugin_xform, position) ==
-                                         offsetof(ak_xform, translation) ? 1 : -1];
+typedef char akp_check_xform_pos
+    [offsetof(ak_plugin_xform, position) == offsetof(ak_xform, translation) ? 1 : -1];
 typedef char akp_check_mat4_size[sizeof(ak_plugin_mat4) == 16 * sizeof(float) ? 1 : -1];
 
 /* ---- Handedness ---- */
@@ -70,9 +70,15 @@ int32_t akp_fail_other_handle(akp_object *owner, ak_handle other, int32_t kind)
 
 /* ---- Version, errors, lifetime ---- */
 
-AK_PLUGIN_API int32_t ak_plugin_abi_version(void) { return AK_PLUGIN_ABI_VERSION; }
+AK_PLUGIN_API int32_t ak_plugin_abi_version(void)
+{
+    return AK_PLUGIN_ABI_VERSION;
+}
 
-AK_PLUGIN_API int32_t ak_plugin_live_handles(void) { return akp_live_count(); }
+AK_PLUGIN_API int32_t ak_plugin_live_handles(void)
+{
+    return akp_live_count();
+}
 
 AK_PLUGIN_API int32_t ak_plugin_last_error(ak_handle h, char *buffer, int32_t size)
 {
@@ -88,7 +94,10 @@ AK_PLUGIN_API int32_t ak_plugin_last_error(ak_handle h, char *buffer, int32_t si
     return status;
 }
 
-AK_PLUGIN_API int32_t ak_plugin_destroy(ak_handle h) { return akp_unregister(h); }
+AK_PLUGIN_API int32_t ak_plugin_destroy(ak_handle h)
+{
+    return akp_unregister(h);
+}
 
 /* ---- Loading ---- */
 
@@ -132,7 +141,8 @@ static int32_t wrap_loaded(ak_skeleton *sk, ak_clip *clip, float metres_per_unit
     else if (far >= 0)
         status = ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                               "metres_per_unit %g puts joint '%s' up to %g m from the origin, "
-                              "beyond float range", (double)k, sk->names[far], reach);
+                              "beyond float range",
+                              (double)k, sk->names[far], reach);
     /* Unity scripts pick the interpolation per call: have cubic's control points ready
      * (a failed allocation leaves cubic sampling on its slower path, still correct). */
     if (status == AK_OK) ak_clip_prepare_cubic(clip);
@@ -200,13 +210,15 @@ AK_PLUGIN_API int32_t ak_plugin_bvh_load(const char *path, float metres_per_unit
     if (out_skeleton) *out_skeleton = NULL;
     if (out_clip) *out_clip = NULL;
     if (!path || !out_skeleton || !out_clip) {
-        status = ak_error_set(&err, AK_ERR_INVALID_ARG, 0, "path and both out handles are required");
+        status =
+            ak_error_set(&err, AK_ERR_INVALID_ARG, 0, "path and both out handles are required");
     } else if ((status = check_scale(metres_per_unit, &err)) == AK_OK) {
         status = ak_bvh_read_file(path, NULL, &sk, &clip, &err);
         if (status == AK_OK)
             status = wrap_loaded(sk, clip, metres_per_unit, loop, out_skeleton, out_clip, &err);
     }
-    if (status != AK_OK) format_load_error(&err, path ? path : "(null path)", error_buffer, error_size);
+    if (status != AK_OK)
+        format_load_error(&err, path ? path : "(null path)", error_buffer, error_size);
     return status;
 }
 
@@ -274,12 +286,13 @@ AK_PLUGIN_API int32_t ak_plugin_skeleton_joint_name(ak_handle h, int32_t joint, 
 
 /* Checks a caller array of `count` entries against the skeleton's joint count. */
 int32_t akp_check_joint_buffer(akp_object *owner, const void *buffer, int32_t count,
-                                  int32_t joint_count, const char *what)
+                               int32_t joint_count, const char *what)
 {
     if (!buffer) return akp_fail(owner, AK_ERR_INVALID_ARG, "%s is null", what);
     if (count < joint_count)
-        return akp_fail(owner, AK_ERR_INVALID_ARG, "%s holds %d entries, the skeleton has %d joints",
-                        what, (int)count, (int)joint_count);
+        return akp_fail(owner, AK_ERR_INVALID_ARG,
+                        "%s holds %d entries, the skeleton has %d joints", what, (int)count,
+                        (int)joint_count);
     return AK_OK;
 }
 
@@ -305,7 +318,8 @@ AK_PLUGIN_API int32_t ak_plugin_skeleton_find(ak_handle h, const char *name, int
         status = akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "name and out_joint are required");
     } else {
         *out_joint = ak_skeleton_find(s->skeleton, name);
-        if (*out_joint < 0) status = akp_fail(&s->hdr, AK_ERR_NOT_FOUND, "no joint named '%s'", name);
+        if (*out_joint < 0)
+            status = akp_fail(&s->hdr, AK_ERR_NOT_FOUND, "no joint named '%s'", name);
     }
     akp_release(&s->hdr);
     return status;
@@ -340,7 +354,8 @@ AK_PLUGIN_API int32_t ak_plugin_skeleton_humanoid(ak_handle h, const char *overr
         ak_error err;
         ak_error_clear(&err);
         status = ak_humanoid_find(s->skeleton, overrides, &hum, &err);
-        for (int32_t i = 0; i < count; ++i) out_joints[i] = i < AK_HUM_SLOT_COUNT ? hum.joint[i] : -1;
+        for (int32_t i = 0; i < count; ++i)
+            out_joints[i] = i < AK_HUM_SLOT_COUNT ? hum.joint[i] : -1;
         if (status != AK_OK) akp_fail(&s->hdr, status, "%s", err.message);
     }
     akp_release(&s->hdr);
@@ -394,9 +409,11 @@ static int32_t acquire_pair(ak_handle hc, ak_handle hs, float time, int32_t inte
     } else if (!isfinite(time)) {
         status = akp_fail(&(*c)->hdr, AK_ERR_INVALID_ARG, "time is not finite");
     } else if (interp < AK_INTERP_STEP || interp > AK_INTERP_CUBIC) {
-        status = akp_fail(&(*c)->hdr, AK_ERR_INVALID_ARG, "interp %d is not 0, 1 or 2", (int)interp);
+        status =
+            akp_fail(&(*c)->hdr, AK_ERR_INVALID_ARG, "interp %d is not 0, 1 or 2", (int)interp);
     } else {
-        status = akp_check_joint_buffer(&(*c)->hdr, buffer, count, (*c)->clip->joint_count, "output");
+        status =
+            akp_check_joint_buffer(&(*c)->hdr, buffer, count, (*c)->clip->joint_count, "output");
     }
     if (status != AK_OK) {
         if (*s) akp_release(&(*s)->hdr);
@@ -458,8 +475,8 @@ AK_PLUGIN_API int32_t ak_plugin_fk(ak_handle h, const ak_plugin_xform *local, ak
     return status;
 }
 
-AK_PLUGIN_API int32_t ak_plugin_xforms_to_matrices(const ak_plugin_xform *xforms, ak_plugin_mat4 *out,
-                                                   int32_t count)
+AK_PLUGIN_API int32_t ak_plugin_xforms_to_matrices(const ak_plugin_xform *xforms,
+                                                   ak_plugin_mat4 *out, int32_t count)
 {
     if (!xforms || !out || count < 0) return AK_ERR_INVALID_ARG;
     for (int32_t i = 0; i < count; ++i) {

@@ -21,13 +21,13 @@ typedef char akp_check_rays[AK_WALKER_RAY_COUNT <= AK_PLUGIN_CHARACTER_MAX_RAYS 
 
 typedef struct akp_character {
     akp_object hdr;
-    akp_skeleton *skeleton;   /* retained */
-    akp_clip *walk;           /* retained */
-    akp_clip *idle;           /* retained, may be NULL */
+    akp_skeleton *skeleton; /* retained */
+    akp_clip *walk;         /* retained */
+    akp_clip *idle;         /* retained, may be NULL */
     ak_walk_motion *motion;
     ak_walker *walker;
     int32_t joint_count;
-    ak_vec3 target;           /* right-handed, the last target given */
+    ak_vec3 target; /* right-handed, the last target given */
 } akp_character;
 
 static void character_free(akp_object *obj)
@@ -76,7 +76,10 @@ AK_PLUGIN_API int32_t ak_plugin_character_defaults(ak_plugin_character_params *o
     return AK_OK;
 }
 
-#define CHAR_RANGE(f, lo, hi) {#f, offsetof(ak_plugin_character_params, f), lo, hi}
+#define CHAR_RANGE(f, lo, hi)                                                                      \
+    {                                                                                              \
+#f, offsetof(ak_plugin_character_params, f), lo, hi                                        \
+    }
 static const akp_range k_character_ranges[] = {
     CHAR_RANGE(start.x, -AKP_MAX_COORD, AKP_MAX_COORD),
     CHAR_RANGE(start.y, -AKP_MAX_COORD, AKP_MAX_COORD),
@@ -263,8 +266,10 @@ AK_PLUGIN_API int32_t ak_plugin_character_begin(ak_handle h, float dt, ak_vec3 *
         ak_error err;
         ak_error_clear(&err);
         status = ak_walker_begin(c->walker, dt, &move, &err);
-        if (status != AK_OK) akp_fail(&c->hdr, status, "walker: %s", err.message);
-        else *out_move = akp_mirror_point(move);
+        if (status != AK_OK)
+            akp_fail(&c->hdr, status, "walker: %s", err.message);
+        else
+            *out_move = akp_mirror_point(move);
     }
     akp_release(&c->hdr);
     return status;
@@ -281,16 +286,16 @@ AK_PLUGIN_API int32_t ak_plugin_character_set_position(ak_handle h, const ak_vec
     return status;
 }
 
-AK_PLUGIN_API int32_t ak_plugin_character_ground_rays(ak_handle h, ak_plugin_ray *out, int32_t capacity,
-                                                      int32_t *out_count)
+AK_PLUGIN_API int32_t ak_plugin_character_ground_rays(ak_handle h, ak_plugin_ray *out,
+                                                      int32_t capacity, int32_t *out_count)
 {
     akp_character *c;
     int32_t status = acquire_character(h, &c);
     if (status != AK_OK) return status;
     if (out_count) *out_count = AK_WALKER_RAY_COUNT;
     if (!out || !out_count || capacity < AK_WALKER_RAY_COUNT) {
-        akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "rays and out_count are required, with room for %d rays",
-                 AK_WALKER_RAY_COUNT);
+        akp_fail(&c->hdr, AK_ERR_INVALID_ARG,
+                 "rays and out_count are required, with room for %d rays", AK_WALKER_RAY_COUNT);
         status = AK_ERR_INVALID_ARG;
     } else {
         ak_ground_ray rays[AK_WALKER_RAY_COUNT];
@@ -385,10 +390,12 @@ AK_PLUGIN_API int32_t ak_plugin_character_pose(ak_handle h, ak_plugin_xform *out
     int32_t status = acquire_character(h, &c);
     if (status != AK_OK) return status;
     const int32_t n = c->joint_count;
-    if (!out_local && !out_model) status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "no output buffer");
+    if (!out_local && !out_model)
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "no output buffer");
     else if (count < n)
-        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "output holds %d entries, the skeleton has %d joints",
-                          (int)count, (int)n);
+        status =
+            akp_fail(&c->hdr, AK_ERR_INVALID_ARG,
+                     "output holds %d entries, the skeleton has %d joints", (int)count, (int)n);
     if (status == AK_OK) {
         ak_walker_state s;
         ak_walker_get_state(c->walker, &s);
@@ -405,7 +412,8 @@ AK_PLUGIN_API int32_t ak_plugin_character_pose(ak_handle h, ak_plugin_xform *out
         }
         if (out_model) {
             ak_xform *o = (ak_xform *)out_model;
-            for (int32_t j = 0; j < n; ++j) o[j] = akx_mul(inv, world[j]);
+            for (int32_t j = 0; j < n; ++j)
+                o[j] = akx_mul(inv, world[j]);
             akp_mirror_xforms(o, n);
         }
     }
@@ -413,7 +421,8 @@ AK_PLUGIN_API int32_t ak_plugin_character_pose(ak_handle h, ak_plugin_xform *out
     return status;
 }
 
-AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle h, ak_plugin_xform *out, int32_t count)
+AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle h, ak_plugin_xform *out,
+                                                     int32_t count)
 {
     akp_character *c;
     int32_t status = acquire_character(h, &c);

@@ -19,19 +19,19 @@
 
 typedef struct akp_foot_ik {
     akp_object hdr;
-    akp_skeleton *skeleton;   /* retained */
+    akp_skeleton *skeleton; /* retained */
     int32_t joint_count;
     ak_foot_ik_params params;
     ak_foot_ik_state state;
-    uint8_t *contacts[2];     /* per clip frame */
+    uint8_t *contacts[2]; /* per clip frame */
     int32_t frame_count;
     float frame_time;
     int32_t loop;
-    float floor_y;            /* the clip's floor, model space */
+    float floor_y; /* the clip's floor, model space */
     float ray_up, ray_down;
-    ak_xform *local;          /* scratch, world space (right-handed) */
+    ak_xform *local; /* scratch, world space (right-handed) */
     ak_xform *world;
-    ak_xform character;       /* right-handed, from phase 1 */
+    ak_xform character; /* right-handed, from phase 1 */
     int32_t stance[2], stance_next[2];
     int32_t have_rays;
 } akp_foot_ik;
@@ -67,7 +67,8 @@ static int32_t calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *c
 {
     const int32_t foot[2] = {f->params.legs[0].foot, f->params.legs[1].foot};
     ak_foot_calibration cal;
-    int32_t status = ak_foot_calibrate(sk, clip, foot, NULL, f->contacts[0], f->contacts[1], &cal, err);
+    int32_t status =
+        ak_foot_calibrate(sk, clip, foot, NULL, f->contacts[0], f->contacts[1], &cal, err);
     if (status != AK_OK) return status;
     f->floor_y = cal.floor_y;
     for (int s = 0; s < 2; ++s) {
@@ -77,7 +78,10 @@ static int32_t calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *c
     return AK_OK;
 }
 
-#define FOOT_RANGE(f, lo, hi) {#f, offsetof(ak_plugin_foot_ik_params, f), lo, hi}
+#define FOOT_RANGE(f, lo, hi)                                                                      \
+    {                                                                                              \
+#f, offsetof(ak_plugin_foot_ik_params, f), lo, hi                                          \
+    }
 static const akp_range k_foot_ik_ranges[] = {
     FOOT_RANGE(weight, 0.0f, 1.0f),          FOOT_RANGE(max_tilt_deg, 0.0f, 90.0f),
     FOOT_RANGE(max_hip_drop, 0.0f, 10.0f),   FOOT_RANGE(hip_drop_rate, 0.0f, 1e3f),
@@ -86,8 +90,8 @@ static const akp_range k_foot_ik_ranges[] = {
 };
 
 AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle hs, ak_handle hc,
-                                               const ak_plugin_foot_ik_params *pp,
-                                               ak_handle *out, char *error_buffer, int32_t error_size)
+                                               const ak_plugin_foot_ik_params *pp, ak_handle *out,
+                                               char *error_buffer, int32_t error_size)
 {
     char text[AKP_ERROR_MAX];
     akp_copy_text(error_buffer, error_size, "");
@@ -174,7 +178,8 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle hs, ak_handle hc,
             cp.skeleton = sk;
             cp.clip = clip;
             cp.metres_per_unit = 1.0f;
-            for (int s = 0; s < 2; ++s) cp.heel[s] = f->params.legs[s].foot;
+            for (int s = 0; s < 2; ++s)
+                cp.heel[s] = f->params.legs[s].foot;
             status = ak_contact_run(&cp, f->contacts[0], f->contacts[1], &err);
             if (status != AK_OK) {
                 snprintf(text, sizeof text, "foot IK: contacts: %s", err.message);
@@ -223,21 +228,26 @@ static void model_to_world(akp_foot_ik *f, const ak_plugin_xform *model, ak_xfor
     }
 }
 
-AK_PLUGIN_API int32_t ak_plugin_foot_ik_rays(ak_handle h, float time, const ak_plugin_xform *character,
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_rays(ak_handle h, float time,
+                                             const ak_plugin_xform *character,
                                              const ak_plugin_xform *model, int32_t count,
-                                             ak_plugin_ray *out_rays, int32_t capacity, int32_t *out_count)
+                                             ak_plugin_ray *out_rays, int32_t capacity,
+                                             int32_t *out_count)
 {
     akp_foot_ik *f;
     int32_t status = acquire_foot_ik(h, &f);
     if (status != AK_OK) return status;
     if (out_count) *out_count = AK_PLUGIN_FOOT_IK_RAYS;
-    if (!character || !out_rays || !out_count || capacity < AK_PLUGIN_FOOT_IK_RAYS || !isfinite(time)) {
-        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "character, a finite time, out_count and room for %d rays are required",
+    if (!character || !out_rays || !out_count || capacity < AK_PLUGIN_FOOT_IK_RAYS ||
+        !isfinite(time)) {
+        akp_fail(&f->hdr, AK_ERR_INVALID_ARG,
+                 "character, a finite time, out_count and room for %d rays are required",
                  AK_PLUGIN_FOOT_IK_RAYS);
         status = AK_ERR_INVALID_ARG;
     } else {
         status = akp_check_pose(&f->hdr, model, count, f->joint_count, "model");
-        if (status == AK_OK) status = akp_check_coord(&f->hdr, &character->position, "character position");
+        if (status == AK_OK)
+            status = akp_check_coord(&f->hdr, &character->position, "character position");
         if (status == AK_OK && !akq_finite(character->rotation))
             status = akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "character rotation is not finite");
     }
@@ -251,7 +261,8 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_rays(ak_handle h, float time, const ak_p
         }
         model_to_world(f, model, f->world);
         ak_vec3 points[2];
-        ak_foot_ik_query_points(&f->params, &f->state, f->world, f->stance[0], f->stance[1], points);
+        ak_foot_ik_query_points(&f->params, &f->state, f->world, f->stance[0], f->stance[1],
+                                points);
         for (int s = 0; s < 2; ++s) {
             const ak_ground_ray r = ak_ground_ray_down(points[s], f->ray_up, f->ray_down);
             out_rays[s].origin = akp_mirror_point(r.origin);
@@ -264,9 +275,10 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_rays(ak_handle h, float time, const ak_p
     return status;
 }
 
-AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle h, float dt, const ak_plugin_ground_hit *hits,
-                                              int32_t hit_count, ak_plugin_xform *local,
-                                              ak_plugin_xform *model, int32_t count)
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle h, float dt,
+                                              const ak_plugin_ground_hit *hits, int32_t hit_count,
+                                              ak_plugin_xform *local, ak_plugin_xform *model,
+                                              int32_t count)
 {
     akp_foot_ik *f;
     int32_t status = acquire_foot_ik(h, &f);
@@ -276,7 +288,8 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle h, float dt, const ak_pl
         akp_fail(&f->hdr, AK_ERR_STATE, "call ak_plugin_foot_ik_rays first (phase 1)");
         status = AK_ERR_STATE;
     } else if (!hits || hit_count < AK_PLUGIN_FOOT_IK_RAYS) {
-        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "hits need %d entries (one per ray)", AK_PLUGIN_FOOT_IK_RAYS);
+        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "hits need %d entries (one per ray)",
+                 AK_PLUGIN_FOOT_IK_RAYS);
         status = AK_ERR_INVALID_ARG;
     } else if (!(dt >= 0.0f && dt <= AKP_MAX_DT)) {
         akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "dt = %g: must be in [0, %g] seconds", (double)dt,
@@ -307,7 +320,8 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle h, float dt, const ak_pl
             fr.ground[s].hit = hits[s].hit ? 1 : 0;
             fr.ground[s].height = hits[s].height;
             fr.ground[s].normal = akp_mirror_point(hits[s].normal);
-            if (fr.ground[s].hit && (!isfinite(fr.ground[s].height) || !akv_finite(fr.ground[s].normal)))
+            if (fr.ground[s].hit &&
+                (!isfinite(fr.ground[s].height) || !akv_finite(fr.ground[s].normal)))
                 fr.ground[s].hit = 0;
             fr.ground_land[s].hit = 0; /* no walk cycle: landing points unknown */
             fr.swing_phase[s] = 0.0f;

@@ -85,8 +85,10 @@ AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle h, const ak_plugin_limb_ik_par
         status = ak_limb_ik_run(&p, (ak_xform *)local, (ak_xform *)world, &r, &err);
         akp_mirror_xforms((ak_xform *)local, n);
         akp_mirror_xforms((ak_xform *)world, n);
-        if (status != AK_OK) akp_fail(&s->hdr, status, "limb IK: %s", err.message);
-        else copy_result(out_result, &r);
+        if (status != AK_OK)
+            akp_fail(&s->hdr, status, "limb IK: %s", err.message);
+        else
+            copy_result(out_result, &r);
     }
     akp_release(&s->hdr);
     return status;
@@ -108,10 +110,11 @@ AK_PLUGIN_API int32_t ak_plugin_look_at_defaults(ak_plugin_look_at_params *out)
     return AK_OK;
 }
 
-AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle h, const int32_t *chain, const float *joint_weights,
-                                        int32_t chain_length, const ak_plugin_look_at_params *pp,
-                                        ak_plugin_xform *local, ak_plugin_xform *world,
-                                        int32_t count, ak_plugin_ik_result *out_result)
+AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle h, const int32_t *chain,
+                                        const float *joint_weights, int32_t chain_length,
+                                        const ak_plugin_look_at_params *pp, ak_plugin_xform *local,
+                                        ak_plugin_xform *world, int32_t count,
+                                        ak_plugin_ik_result *out_result)
 {
     akp_skeleton *s;
     int32_t status = akp_acquire_skeleton(h, &s);
@@ -146,8 +149,10 @@ AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle h, const int32_t *chain, const
         status = ak_look_at_run(&p, (ak_xform *)local, (ak_xform *)world, &r, &err);
         akp_mirror_xforms((ak_xform *)local, n);
         akp_mirror_xforms((ak_xform *)world, n);
-        if (status != AK_OK) akp_fail(&s->hdr, status, "look-at: %s", err.message);
-        else copy_result(out_result, &r);
+        if (status != AK_OK)
+            akp_fail(&s->hdr, status, "look-at: %s", err.message);
+        else
+            copy_result(out_result, &r);
     }
     akp_release(&s->hdr);
     return status;

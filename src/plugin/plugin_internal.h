@@ -9,16 +9,16 @@
 
 typedef struct akp_skeleton {
     akp_object hdr;
-    ak_skeleton *skeleton;     /* right-handed, metres */
-    int32_t units;             /* ak_units detected at load (metres when given) */
+    ak_skeleton *skeleton; /* right-handed, metres */
+    int32_t units;         /* ak_units detected at load (metres when given) */
     float metres_per_unit;
-    float rest_height;         /* metres */
-    float standing_height;     /* metres */
+    float rest_height;     /* metres */
+    float standing_height; /* metres */
 } akp_skeleton;
 
 typedef struct akp_clip {
     akp_object hdr;
-    ak_clip *clip;             /* right-handed, metres */
+    ak_clip *clip; /* right-handed, metres */
 } akp_clip;
 
 /* free_fn of skeleton and clip objects: destroy the library object, free the wrapper. */

@@ -22,7 +22,8 @@ int32_t akp_check_ranges(const void *params, const akp_range *ranges, int32_t co
 
 int akp_coord_ok(ak_vec3 v)
 {
-    return fabsf(v.x) <= AKP_MAX_COORD && fabsf(v.y) <= AKP_MAX_COORD && fabsf(v.z) <= AKP_MAX_COORD;
+    return fabsf(v.x) <= AKP_MAX_COORD && fabsf(v.y) <= AKP_MAX_COORD &&
+           fabsf(v.z) <= AKP_MAX_COORD;
 }
 
 int32_t akp_check_coord(akp_object *owner, const ak_vec3 *v, const char *what)

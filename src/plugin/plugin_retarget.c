@@ -15,7 +15,7 @@ typedef struct akp_retargeter {
     akp_object hdr;
     akp_skeleton *source, *target; /* references held for the retargeter's lifetime */
     ak_retargeter *rt;
-    ak_xform *source_local;        /* right-handed scratch */
+    ak_xform *source_local; /* right-handed scratch */
 } akp_retargeter;
 
 static void retargeter_free(akp_object *obj)
@@ -29,7 +29,8 @@ static void retargeter_free(akp_object *obj)
 }
 
 /* Gives a metres skeleton a handle (takes ownership; frees it on failure). */
-static int32_t wrap_skeleton(ak_skeleton *sk, ak_handle *out, char *error_buffer, int32_t error_size)
+static int32_t wrap_skeleton(ak_skeleton *sk, ak_handle *out, char *error_buffer,
+                             int32_t error_size)
 {
     akp_skeleton *ps = (akp_skeleton *)calloc(1, sizeof *ps);
     if (!ps) {
@@ -59,35 +60,39 @@ static int split_names(const char *names, int32_t size, int32_t count, const cha
     int32_t at = 0;
     for (int32_t j = 0; j < count; ++j) {
         out[j] = names + at;
-        while (at < size && names[at] != '\0') ++at;
+        while (at < size && names[at] != '\0')
+            ++at;
         if (at >= size) return 0;
         ++at;
     }
     return 1;
 }
 
-AK_PLUGIN_API int32_t ak_plugin_skeleton_create(int32_t count, const char *names, int32_t names_size,
-                                                const int32_t *parents,
-                                                const ak_plugin_xform *rest_local,
-                                                ak_handle *out, char *error_buffer,
-                                                int32_t error_size)
+AK_PLUGIN_API int32_t ak_plugin_skeleton_create(int32_t count, const char *names,
+                                                int32_t names_size, const int32_t *parents,
+                                                const ak_plugin_xform *rest_local, ak_handle *out,
+                                                char *error_buffer, int32_t error_size)
 {
     akp_copy_text(error_buffer, error_size, "");
     if (out) *out = NULL;
     if (!out || !names || !parents || !rest_local || count < 1 || count > 1024 || names_size < 1) {
-        akp_copy_text(error_buffer, error_size, "skeleton: need 1..1024 joints with names, parents and rest poses");
+        akp_copy_text(error_buffer, error_size,
+                      "skeleton: need 1..1024 joints with names, parents and rest poses");
         return AK_ERR_INVALID_ARG;
     }
     ak_xform *rest = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)count);
     const char **name_ptr = (const char **)malloc(sizeof(char *) * (size_t)count);
     int32_t status = AK_OK;
     const char *why = "";
-    if (!rest || !name_ptr) status = AK_ERR_NOMEM, why = "out of memory";
+    if (!rest || !name_ptr)
+        status = AK_ERR_NOMEM, why = "out of memory";
     else if (!split_names(names, names_size, count, name_ptr))
-        status = AK_ERR_INVALID_ARG, why = "skeleton: names must be `count` NUL-ended strings within names_size bytes";
+        status = AK_ERR_INVALID_ARG,
+        why = "skeleton: names must be `count` NUL-ended strings within names_size bytes";
     for (int32_t j = 0; status == AK_OK && j < count; ++j) {
         rest[j] = *(const ak_xform *)&rest_local[j];
-        if (!isfinite(rest[j].translation.x) || !isfinite(rest[j].translation.y) || !isfinite(rest[j].translation.z))
+        if (!isfinite(rest[j].translation.x) || !isfinite(rest[j].translation.y) ||
+            !isfinite(rest[j].translation.z))
             status = AK_ERR_INVALID_ARG, why = "skeleton: a non-finite rest position";
         rest[j].rotation = ak_quat_normalize(rest[j].rotation);
     }
@@ -120,8 +125,10 @@ AK_PLUGIN_API int32_t ak_plugin_gltf_skin_load(const char *path, int32_t skin, a
     int32_t status = ak_gltf_read_skin_file(path, skin, &sk, &err);
     if (status != AK_OK) {
         char text[AKP_ERROR_MAX];
-        if (err.line > 0) snprintf(text, sizeof text, "line %d: %s", (int)err.line, err.message);
-        else snprintf(text, sizeof text, "%s", err.message);
+        if (err.line > 0)
+            snprintf(text, sizeof text, "line %d: %s", (int)err.line, err.message);
+        else
+            snprintf(text, sizeof text, "%s", err.message);
         akp_copy_text(error_buffer, error_size, text);
         return status;
     }
@@ -141,8 +148,9 @@ AK_PLUGIN_API int32_t ak_plugin_retarget_defaults(ak_plugin_retarget_params *out
 }
 
 /* The library params from the plugin's (Unity Y is the library's Y: the mirror leaves it). */
-static ak_retarget_params library_params(const ak_plugin_retarget_params *pp, const ak_skeleton *source,
-                                         const ak_skeleton *target, const char *so, const char *to)
+static ak_retarget_params library_params(const ak_plugin_retarget_params *pp,
+                                         const ak_skeleton *source, const ak_skeleton *target,
+                                         const char *so, const char *to)
 {
     ak_retarget_params p = ak_retarget_defaults();
     p.source = source;
@@ -161,11 +169,12 @@ static ak_retarget_params library_params(const ak_plugin_retarget_params *pp, co
 }
 
 /* Acquires the two skeletons (and the clip when `hc` is not NULL); writes the reason. */
-static int32_t acquire_inputs(ak_handle hs, ak_handle hc, ak_handle ht, akp_skeleton **s, akp_clip **c,
-                              akp_skeleton **t, char *text, size_t size)
+static int32_t acquire_inputs(ak_handle hs, ak_handle hc, ak_handle ht, akp_skeleton **s,
+                              akp_clip **c, akp_skeleton **t, char *text, size_t size)
 {
     char why[160];
-    *s = NULL; *t = NULL;
+    *s = NULL;
+    *t = NULL;
     if (c) *c = NULL;
     if (akp_acquire_skeleton(hs, s) != AK_OK) {
         akp_describe_invalid(hs, AKP_KIND_SKELETON, why, sizeof why);
@@ -208,9 +217,10 @@ static int32_t wrap_clip(ak_clip *clip, ak_handle *out, char *text, size_t size)
     return AK_OK;
 }
 
-AK_PLUGIN_API int32_t ak_plugin_retarget_clip(ak_handle hs, ak_handle hc, ak_handle ht, const char *so,
-                                              const char *to, const ak_plugin_retarget_params *pp,
-                                              ak_handle *out, char *error_buffer, int32_t error_size)
+AK_PLUGIN_API int32_t ak_plugin_retarget_clip(ak_handle hs, ak_handle hc, ak_handle ht,
+                                              const char *so, const char *to,
+                                              const ak_plugin_retarget_params *pp, ak_handle *out,
+                                              char *error_buffer, int32_t error_size)
 {
     char text[AKP_ERROR_MAX] = "";
     akp_copy_text(error_buffer, error_size, "");
@@ -228,8 +238,10 @@ AK_PLUGIN_API int32_t ak_plugin_retarget_clip(ak_handle hs, ak_handle hc, ak_han
         ak_clip *clip = NULL;
         ak_error err;
         status = ak_retarget_run(&p, &clip, NULL, &err);
-        if (status != AK_OK) snprintf(text, sizeof text, "retarget: %s", err.message);
-        else status = wrap_clip(clip, out, text, sizeof text);
+        if (status != AK_OK)
+            snprintf(text, sizeof text, "retarget: %s", err.message);
+        else
+            status = wrap_clip(clip, out, text, sizeof text);
         akp_release(&s->hdr);
         akp_release(&c->hdr);
         akp_release(&t->hdr);
@@ -238,9 +250,11 @@ AK_PLUGIN_API int32_t ak_plugin_retarget_clip(ak_handle hs, ak_handle hc, ak_han
     return status;
 }
 
-AK_PLUGIN_API int32_t ak_plugin_retargeter_create(ak_handle hs, ak_handle ht, const char *so, const char *to,
-                                                  const ak_plugin_retarget_params *pp, ak_handle *out,
-                                                  char *error_buffer, int32_t error_size)
+AK_PLUGIN_API int32_t ak_plugin_retargeter_create(ak_handle hs, ak_handle ht, const char *so,
+                                                  const char *to,
+                                                  const ak_plugin_retarget_params *pp,
+                                                  ak_handle *out, char *error_buffer,
+                                                  int32_t error_size)
 {
     char text[AKP_ERROR_MAX] = "";
     akp_copy_text(error_buffer, error_size, "");
@@ -264,7 +278,8 @@ AK_PLUGIN_API int32_t ak_plugin_retargeter_create(ak_handle hs, ak_handle ht, co
         if (status != AK_OK) snprintf(text, sizeof text, "retargeter: %s", err.message);
     }
     if (status == AK_OK) {
-        r->source_local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)r->source->skeleton->joint_count);
+        r->source_local =
+            (ak_xform *)malloc(sizeof(ak_xform) * (size_t)r->source->skeleton->joint_count);
         if (!r->source_local) {
             status = AK_ERR_NOMEM;
             snprintf(text, sizeof text, "out of memory");
@@ -284,7 +299,8 @@ AK_PLUGIN_API int32_t ak_plugin_retargeter_pose(ak_handle h, const ak_plugin_xfo
                                                 int32_t target_count)
 {
     akp_retargeter *r;
-    if (akp_acquire(h, AKP_KIND_RETARGETER, (akp_object **)&r) != AK_OK) return AK_PLUGIN_ERR_HANDLE;
+    if (akp_acquire(h, AKP_KIND_RETARGETER, (akp_object **)&r) != AK_OK)
+        return AK_PLUGIN_ERR_HANDLE;
     const int32_t ns = r->source->skeleton->joint_count, nt = r->target->skeleton->joint_count;
     int32_t status = akp_check_pose(&r->hdr, source_local, source_count, ns, "source_local");
     if (status == AK_OK)

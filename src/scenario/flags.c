@@ -11,13 +11,22 @@
 
 #define FLAG_VALUE_MAX AK_FLAG_TEXT_MAX
 
-static int32_t flag_count(const ak_flag *f) { return f->count > 0 ? f->count : 1; }
+static int32_t flag_count(const ak_flag *f)
+{
+    return f->count > 0 ? f->count : 1;
+}
 static int32_t flag_min_count(const ak_flag *f)
 {
     return f->min_count > 0 ? f->min_count : flag_count(f);
 }
-static char flag_separator(const ak_flag *f) { return f->separator ? f->separator : ','; }
-static size_t flag_text_size(const ak_flag *f) { return f->size ? f->size : AK_FLAG_TEXT_MAX; }
+static char flag_separator(const ak_flag *f)
+{
+    return f->separator ? f->separator : ',';
+}
+static size_t flag_text_size(const ak_flag *f)
+{
+    return f->size ? f->size : AK_FLAG_TEXT_MAX;
+}
 
 /* ---- ranges: "[a,b]", "(a,b)", "[0,inf)"; NULL accepts any finite number ---- */
 
@@ -33,8 +42,10 @@ static int parse_bound(const char *s, const char *end, double *out)
     if (n == 0 || n >= sizeof buf) return -1;
     memcpy(buf, s, n);
     buf[n] = '\0';
-    if (strcmp(buf, "inf") == 0) *out = HUGE_VAL;
-    else if (strcmp(buf, "-inf") == 0) *out = -HUGE_VAL;
+    if (strcmp(buf, "inf") == 0)
+        *out = HUGE_VAL;
+    else if (strcmp(buf, "-inf") == 0)
+        *out = -HUGE_VAL;
     else {
         char *e = NULL;
         *out = strtod(buf, &e);
@@ -129,9 +140,7 @@ static int store_value(const ak_flag *f, void *params, const char *value)
     double v[AK_FLAG_MAX_VALUES];
     int32_t got = 0;
     switch (f->type) {
-    case AK_FLAG_SWITCH:
-        *(int32_t *)field = f->on;
-        return 0;
+    case AK_FLAG_SWITCH: *(int32_t *)field = f->on; return 0;
     case AK_FLAG_TEXT:
         if (strlen(value) >= flag_text_size(f)) return -1;
         memcpy(field, value, strlen(value) + 1);
@@ -155,12 +164,13 @@ static int store_value(const ak_flag *f, void *params, const char *value)
     case AK_FLAG_FLOAT:
         if (flag_count(f) > AK_FLAG_MAX_VALUES || parse_numbers(f, value, v, &got)) return -1;
         for (int32_t k = 0; k < got; ++k) {
-            if (f->type == AK_FLAG_INT) ((int32_t *)(void *)field)[k] = (int32_t)v[k];
-            else ((float *)(void *)field)[k] = (float)v[k];
+            if (f->type == AK_FLAG_INT)
+                ((int32_t *)(void *)field)[k] = (int32_t)v[k];
+            else
+                ((float *)(void *)field)[k] = (float)v[k];
         }
         return 0;
-    default:
-        return -1;
+    default: return -1;
     }
 }
 
@@ -180,8 +190,9 @@ static void describe_expected(const ak_flag *f, char *buf, size_t size)
         return;
     }
     if (f->type == AK_FLAG_TEXT || f->type == AK_FLAG_TEXT_LIST) {
-        snprintf(buf, size, f->type == AK_FLAG_TEXT ? "a value shorter than %d bytes"
-                                                    : "non-empty values, %d bytes in all",
+        snprintf(buf, size,
+                 f->type == AK_FLAG_TEXT ? "a value shorter than %d bytes"
+                                         : "non-empty values, %d bytes in all",
                  (int)flag_text_size(f));
         return;
     }
@@ -240,8 +251,7 @@ static int32_t find_short(const ak_flag_table *table, char c)
 
 static void mark_given(ak_flags_result *result, int32_t table_index, int32_t flag_index)
 {
-    if (table_index < 4 && flag_index < 64)
-        result->given[table_index] |= (uint64_t)1 << flag_index;
+    if (table_index < 4 && flag_index < 64) result->given[table_index] |= (uint64_t)1 << flag_index;
 }
 
 int32_t ak_flags_given(const ak_flags_result *result, const ak_flag_table *table,
@@ -292,8 +302,8 @@ typedef struct arg_cursor {
 
 /* Looks `name` (or the short letter) up in every table; the first table whose parse of
  * `value` succeeds takes it. *needs_value tells the caller whether a value was wanted. */
-static int32_t apply_flag(const arg_cursor *c, const char *name, char short_name,
-                          const char *value, int *needs_value, ak_error *err)
+static int32_t apply_flag(const arg_cursor *c, const char *name, char short_name, const char *value,
+                          int *needs_value, ak_error *err)
 {
     const ak_flag *first = NULL;
     *needs_value = 0;
@@ -312,8 +322,9 @@ static int32_t apply_flag(const arg_cursor *c, const char *name, char short_name
         }
     }
     if (!first)
-        return short_name ? ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown option '-%c'", short_name)
-                          : ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown option '--%s'", name);
+        return short_name
+                   ? ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown option '-%c'", short_name)
+                   : ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown option '--%s'", name);
     return bad_value(first, "--", value, err);
 }
 
@@ -341,7 +352,8 @@ static int32_t parse_one_flag(const arg_cursor *c, int argc, const char *const *
     if (a[1] == '-') {
         const char *eq = strchr(a + 2, '=');
         size_t n = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
-        if (n >= sizeof name) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown option '%.100s'", a);
+        if (n >= sizeof name)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown option '%.100s'", a);
         memcpy(name, a + 2, n);
         name[n] = '\0';
         inline_value = eq ? eq + 1 : NULL;
@@ -411,7 +423,8 @@ static int url_decode(const char *s, size_t n, char *out, size_t size)
     size_t o = 0;
     for (size_t i = 0; i < n; ++i) {
         int ch = (unsigned char)s[i];
-        if (ch == '+') ch = ' ';
+        if (ch == '+')
+            ch = ' ';
         else if (ch == '%') {
             if (i + 2 >= n || hex_digit(s[i + 1]) < 0 || hex_digit(s[i + 2]) < 0) return -1;
             ch = hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]);
@@ -522,8 +535,7 @@ static int32_t check_flag(const ak_flag *f, const void *params, ak_error *err)
                                 (int)iv, n - 1, f->choices ? f->choices : "");
         return AK_OK;
     }
-    default:
-        return check_numbers(f, params, err);
+    default: return check_numbers(f, params, err);
     }
 }
 
@@ -548,7 +560,8 @@ typedef struct text_out {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void out_printf(text_out *o, const char *fmt, ...)
+static void
+out_printf(text_out *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -576,11 +589,14 @@ static void help_line(text_out *o, const ak_flag *f)
         snprintf(head, sizeof head, "--%s%s%s", f->name, *metavar ? " " : "", metavar);
     char extra[160] = "";
     /* A help line that already explains its default (a sentinel such as -1) keeps it. */
-    const int has_def = f->type != AK_FLAG_SWITCH && f->def && *f->def &&
-                        !(f->help && strstr(f->help, "default"));
-    if (has_def && f->range) snprintf(extra, sizeof extra, "(default %s, range %s)", f->def, f->range);
-    else if (has_def) snprintf(extra, sizeof extra, "(default %s)", f->def);
-    else if (f->range) snprintf(extra, sizeof extra, "(range %s)", f->range);
+    const int has_def =
+        f->type != AK_FLAG_SWITCH && f->def && *f->def && !(f->help && strstr(f->help, "default"));
+    if (has_def && f->range)
+        snprintf(extra, sizeof extra, "(default %s, range %s)", f->def, f->range);
+    else if (has_def)
+        snprintf(extra, sizeof extra, "(default %s)", f->def);
+    else if (f->range)
+        snprintf(extra, sizeof extra, "(range %s)", f->range);
     const char *help = f->help ? f->help : "";
     /* A long flag puts its help on the next line; a long line its default and range. */
     static const char *const indent = "\n                           ";

@@ -144,9 +144,9 @@ static int32_t make_terrain(ak_walk_scene *w, const ak_walk_scenario *s,
 static int32_t check_on_ground(const ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err)
 {
     ak_ground_hit hit;
-    const char *off = !ak_ground_query(&w->ground, s->start[0], s->start[1], &hit)    ? "start"
+    const char *off = !ak_ground_query(&w->ground, s->start[0], s->start[1], &hit)     ? "start"
                       : !ak_ground_query(&w->ground, s->target[0], s->target[1], &hit) ? "target"
-                                                                                     : NULL;
+                                                                                       : NULL;
     if (!off) return AK_OK;
     const float *p = off[0] == 's' ? s->start : s->target;
     float extent = 0.0f;
@@ -256,10 +256,22 @@ void ak_walk_scene_reset(ak_walk_scene *w)
     ak_walk_scene_step(w, NULL);
 }
 
-ak_walker *ak_walk_scene_walker(ak_walk_scene *w) { return w ? w->walker : NULL; }
-const ak_walk_motion *ak_walk_scene_motion(const ak_walk_scene *w) { return w ? w->motion : NULL; }
-const ak_terrain *ak_walk_scene_terrain(const ak_walk_scene *w) { return w ? w->terrain : NULL; }
-const ak_ground *ak_walk_scene_ground(const ak_walk_scene *w) { return w ? &w->ground : NULL; }
+ak_walker *ak_walk_scene_walker(ak_walk_scene *w)
+{
+    return w ? w->walker : NULL;
+}
+const ak_walk_motion *ak_walk_scene_motion(const ak_walk_scene *w)
+{
+    return w ? w->motion : NULL;
+}
+const ak_terrain *ak_walk_scene_terrain(const ak_walk_scene *w)
+{
+    return w ? w->terrain : NULL;
+}
+const ak_ground *ak_walk_scene_ground(const ak_walk_scene *w)
+{
+    return w ? &w->ground : NULL;
+}
 const ak_skeleton *ak_walk_scene_skeleton(const ak_walk_scene *w)
 {
     return w && w->motion ? ak_walk_motion_skeleton(w->motion) : NULL;

@@ -16,10 +16,16 @@ static void make_fixture(int frames, ak_skeleton **out_s, ak_clip **out_c)
     ak_clip *c = *out_c;
     for (int f = 0; f < frames; ++f) {
         for (int j = 0; j < 3; ++j) {
-            ak_vec3 e = {0.4f * sinf(0.37f * (float)f + (float)j), 0.3f * cosf(0.23f * (float)f * (float)(j + 1)),
+            ak_vec3 e = {0.4f * sinf(0.37f * (float)f + (float)j),
+                         0.3f * cosf(0.23f * (float)f * (float)(j + 1)),
                          0.2f * sinf(0.5f * (float)f)};
             ak_quat q = ak_quat_from_euler(e, AK_ORDER_ZYX);
-            if ((f + j) % 3 == 0) { q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w; } /* sign flips */
+            if ((f + j) % 3 == 0) {
+                q.x = -q.x;
+                q.y = -q.y;
+                q.z = -q.z;
+                q.w = -q.w;
+            } /* sign flips */
             c->rotations[f * 3 + j] = q;
         }
         c->translations[f] = ak_vec3_make(0.05f * (float)f, 1.0f + 0.02f * sinf((float)f), 0.0f);
@@ -27,16 +33,21 @@ static void make_fixture(int frames, ak_skeleton **out_s, ak_clip **out_c)
     ak_clip_finalize(c);
 }
 
-static float quat_diff(ak_quat a, ak_quat b) { return 1.0f - fabsf(ak_quat_dot(a, b)); }
+static float quat_diff(ak_quat a, ak_quat b)
+{
+    return 1.0f - fabsf(ak_quat_dot(a, b));
+}
 
 static void finalize_makes_keys_hemisphere_continuous(void **state)
 {
     (void)state;
-    ak_skeleton *s; ak_clip *c;
+    ak_skeleton *s;
+    ak_clip *c;
     make_fixture(40, &s, &c);
     for (int f = 1; f < 40; ++f)
         for (int j = 0; j < 3; ++j)
-            assert_true(ak_quat_dot(c->rotations[f * 3 + j], c->rotations[(f - 1) * 3 + j]) >= 0.0f);
+            assert_true(ak_quat_dot(c->rotations[f * 3 + j], c->rotations[(f - 1) * 3 + j]) >=
+                        0.0f);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s);
 }
@@ -44,7 +55,8 @@ static void finalize_makes_keys_hemisphere_continuous(void **state)
 static void every_interp_reproduces_keys_at_key_times(void **state)
 {
     (void)state;
-    ak_skeleton *s; ak_clip *c;
+    ak_skeleton *s;
+    ak_clip *c;
     make_fixture(30, &s, &c);
     ak_xform pose[3], key[3];
     for (int interp = 0; interp < 3; ++interp) {
@@ -65,7 +77,8 @@ static void every_interp_reproduces_keys_at_key_times(void **state)
 static void step_holds_and_linear_is_slerp(void **state)
 {
     (void)state;
-    ak_skeleton *s; ak_clip *c;
+    ak_skeleton *s;
+    ak_clip *c;
     make_fixture(10, &s, &c);
     ak_xform pose[3];
     float ft = c->frame_time;
@@ -77,7 +90,8 @@ static void step_holds_and_linear_is_slerp(void **state)
         for (int j = 0; j < 3; ++j) {
             ak_quat ref = ak_quat_slerp(c->rotations[4 * 3 + j], c->rotations[5 * 3 + j], a);
             /* the fast slerp is within 1e-4 rad of the exact one */
-            AKT_NEAR(ak_quat_angle(ak_quat_mul(pose[j].rotation, ak_quat_conjugate(ref))), 0.0f, 1e-4f);
+            AKT_NEAR(ak_quat_angle(ak_quat_mul(pose[j].rotation, ak_quat_conjugate(ref))), 0.0f,
+                     1e-4f);
         }
         AKT_NEAR(pose[0].translation.x, 0.05f * (4.0f + a), 1e-5f);
     }
@@ -89,7 +103,8 @@ static void step_holds_and_linear_is_slerp(void **state)
 static void cubic_is_c1_at_keys(void **state)
 {
     (void)state;
-    ak_skeleton *s; ak_clip *c;
+    ak_skeleton *s;
+    ak_clip *c;
     make_fixture(20, &s, &c);
     const float ft = c->frame_time, h = 1e-3f * ft;
     ak_xform a[3], b[3], m[3];
@@ -102,8 +117,18 @@ static void cubic_is_c1_at_keys(void **state)
             /* angular velocity from the left and from the right, in rad per frame */
             ak_quat dl = ak_quat_mul(m[j].rotation, ak_quat_conjugate(a[j].rotation));
             ak_quat dr = ak_quat_mul(b[j].rotation, ak_quat_conjugate(m[j].rotation));
-            if (dl.w < 0) { dl.x = -dl.x; dl.y = -dl.y; dl.z = -dl.z; dl.w = -dl.w; }
-            if (dr.w < 0) { dr.x = -dr.x; dr.y = -dr.y; dr.z = -dr.z; dr.w = -dr.w; }
+            if (dl.w < 0) {
+                dl.x = -dl.x;
+                dl.y = -dl.y;
+                dl.z = -dl.z;
+                dl.w = -dl.w;
+            }
+            if (dr.w < 0) {
+                dr.x = -dr.x;
+                dr.y = -dr.y;
+                dr.z = -dr.z;
+                dr.w = -dr.w;
+            }
             float k = 2.0f * ft / h;
             AKT_NEAR(dl.x * k, dr.x * k, 0.02f);
             AKT_NEAR(dl.y * k, dr.y * k, 0.02f);
@@ -127,7 +152,8 @@ static void cubic_is_c1_at_keys(void **state)
 static void looping_wraps_and_clamped_clamps(void **state)
 {
     (void)state;
-    ak_skeleton *s; ak_clip *c;
+    ak_skeleton *s;
+    ak_clip *c;
     make_fixture(12, &s, &c);
     ak_xform a[3], b[3];
     AKT_NEAR(ak_clip_duration(c), 11.0f * c->frame_time, 1e-6f);
@@ -145,9 +171,11 @@ static void looping_wraps_and_clamped_clamps(void **state)
         float t = 2.5f * c->frame_time;
         ak_clip_sample(c, s, t, (ak_interp)interp, a);
         ak_clip_sample(c, s, t + 3.0f * d, (ak_interp)interp, b);
-        for (int j = 0; j < 3; ++j) AKT_NEAR(quat_diff(a[j].rotation, b[j].rotation), 0.0f, 1e-5f);
+        for (int j = 0; j < 3; ++j)
+            AKT_NEAR(quat_diff(a[j].rotation, b[j].rotation), 0.0f, 1e-5f);
         ak_clip_sample(c, s, t - 2.0f * d, (ak_interp)interp, b);
-        for (int j = 0; j < 3; ++j) AKT_NEAR(quat_diff(a[j].rotation, b[j].rotation), 0.0f, 1e-5f);
+        for (int j = 0; j < 3; ++j)
+            AKT_NEAR(quat_diff(a[j].rotation, b[j].rotation), 0.0f, 1e-5f);
     }
     /* between the last frame and the wrap, a looping clip blends back towards frame 0 */
     ak_clip_sample(c, s, d - 1e-4f, AK_INTERP_LINEAR, a);
@@ -162,12 +190,14 @@ static void looping_wraps_and_clamped_clamps(void **state)
 static void batch_matches_sample_then_fk(void **state)
 {
     (void)state;
-    ak_skeleton *s; ak_clip *c;
+    ak_skeleton *s;
+    ak_clip *c;
     make_fixture(25, &s, &c);
     c->loop = 1;
     enum { COUNT = 23 }; /* 16 on the 8-wide path, 4 on the 4-wide, then 2 and 1 */
     float times[COUNT];
-    for (int i = 0; i < COUNT; ++i) times[i] = 0.0131f * (float)(i * i) - 0.2f;
+    for (int i = 0; i < COUNT; ++i)
+        times[i] = 0.0131f * (float)(i * i) - 0.2f;
     ak_xform world[COUNT * 3], local[3], ref[3];
     /* the last pass: cubic again with prepared control points (the four-joint SSE SQUAD) */
     for (int pass = 0; pass < 4; ++pass) {
@@ -181,7 +211,8 @@ static void batch_matches_sample_then_fk(void **state)
                 AKT_NEAR(world[i * 3 + j].translation.x, ref[j].translation.x, 2e-6f);
                 AKT_NEAR(world[i * 3 + j].translation.y, ref[j].translation.y, 2e-6f);
                 AKT_NEAR(world[i * 3 + j].translation.z, ref[j].translation.z, 2e-6f);
-                AKT_NEAR(fabsf(ak_quat_dot(world[i * 3 + j].rotation, ref[j].rotation)), 1.0f, 2e-6f);
+                AKT_NEAR(fabsf(ak_quat_dot(world[i * 3 + j].rotation, ref[j].rotation)), 1.0f,
+                         2e-6f);
             }
         }
     }
@@ -192,7 +223,8 @@ static void batch_matches_sample_then_fk(void **state)
 static void blend_weights_reproduce_inputs(void **state)
 {
     (void)state;
-    ak_skeleton *s; ak_clip *c;
+    ak_skeleton *s;
+    ak_clip *c;
     make_fixture(10, &s, &c);
     ak_xform a[3], b[3], out[3];
     ak_clip_frame(c, s, 2, a);
@@ -219,7 +251,8 @@ static void blend_weights_reproduce_inputs(void **state)
 static void prepared_cubic_matches_unprepared(void **state)
 {
     (void)state;
-    ak_skeleton *s; ak_clip *c;
+    ak_skeleton *s;
+    ak_clip *c;
     make_fixture(16, &s, &c);
     ak_clip *prepared = ak_clip_clone(c);
     assert_int_equal(ak_clip_prepare_cubic(prepared), AK_OK);
@@ -233,7 +266,9 @@ static void prepared_cubic_matches_unprepared(void **state)
             ak_clip_sample(c, s, t, AK_INTERP_CUBIC, a);
             ak_clip_sample(prepared, s, t, AK_INTERP_CUBIC, b);
             for (int j = 0; j < 3; ++j)
-                AKT_NEAR(ak_quat_angle(ak_quat_mul(a[j].rotation, ak_quat_conjugate(b[j].rotation))), 0.0f, 2e-5f);
+                AKT_NEAR(
+                    ak_quat_angle(ak_quat_mul(a[j].rotation, ak_quat_conjugate(b[j].rotation))),
+                    0.0f, 2e-5f);
         }
     }
     /* new keys + finalize refresh the prepared points */
@@ -243,7 +278,8 @@ static void prepared_cubic_matches_unprepared(void **state)
     ak_clip_finalize(c);
     ak_clip_sample(c, s, 4.5f * c->frame_time, AK_INTERP_CUBIC, a);
     ak_clip_sample(prepared, s, 4.5f * c->frame_time, AK_INTERP_CUBIC, b);
-    AKT_NEAR(ak_quat_angle(ak_quat_mul(a[1].rotation, ak_quat_conjugate(b[1].rotation))), 0.0f, 2e-5f);
+    AKT_NEAR(ak_quat_angle(ak_quat_mul(a[1].rotation, ak_quat_conjugate(b[1].rotation))), 0.0f,
+             2e-5f);
     ak_clip_destroy(prepared);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s);
@@ -271,9 +307,10 @@ static void sse_cubic_matches_scalar_cubic(void **state)
     akt_rng rng = {2024};
     for (int f = 0; f < F; ++f)
         for (int j = 0; j < J; ++j)
-            c->rotations[f * J + j] = ak_quat_from_euler(
-                ak_vec3_make(0.7f * (float)f + akt_uniform(&rng, -0.3f, 0.3f), 0.4f * (float)j,
-                             akt_uniform(&rng, -0.6f, 0.6f)), AK_ORDER_XYZ);
+            c->rotations[f * J + j] =
+                ak_quat_from_euler(ak_vec3_make(0.7f * (float)f + akt_uniform(&rng, -0.3f, 0.3f),
+                                                0.4f * (float)j, akt_uniform(&rng, -0.6f, 0.6f)),
+                                   AK_ORDER_XYZ);
     ak_clip_finalize(c);
     ak_clip *plain = ak_clip_clone(c);
     assert_int_equal(ak_clip_prepare_cubic(c), AK_OK);
@@ -291,7 +328,8 @@ static void sse_cubic_matches_scalar_cubic(void **state)
         ak_clip_sample_fk_batch(c, s, times, 3, AK_INTERP_CUBIC, wa);
         ak_fk(s, b, wb);
         for (int j = 0; j < J; ++j)
-            AKT_NEAR(ak_vec3_length(ak_vec3_sub(wa[j].translation, wb[j].translation)), 0.0f, 2e-5f);
+            AKT_NEAR(ak_vec3_length(ak_vec3_sub(wa[j].translation, wb[j].translation)), 0.0f,
+                     2e-5f);
     }
     print_message("SSE vs scalar SQUAD: worst %.3g rad\n", (double)worst);
     assert_true(worst < 2e-5f);

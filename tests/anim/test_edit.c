@@ -4,9 +4,13 @@
  * units scale, concatenation of a clip's two halves gives the clip back. */
 #include "test_util.h"
 
-static const char *const k_files[] = {
-    "cmu_02_01_walk.bvh", "cmu_07_01_walk.bvh", "cmu_09_01_run.bvh", "cmu_16_11_walk_veer_left.bvh",
-    "cmu_05_06_dance.bvh", "arena_louise_stand_walk_cycle.bvh", "reactidle_003_genuine_idle.bvh"};
+static const char *const k_files[] = {"cmu_02_01_walk.bvh",
+                                      "cmu_07_01_walk.bvh",
+                                      "cmu_09_01_run.bvh",
+                                      "cmu_16_11_walk_veer_left.bvh",
+                                      "cmu_05_06_dance.bvh",
+                                      "arena_louise_stand_walk_cycle.bvh",
+                                      "reactidle_003_genuine_idle.bvh"};
 #define FILE_COUNT (sizeof k_files / sizeof k_files[0])
 
 typedef struct loaded {
@@ -44,7 +48,8 @@ static void frame_positions(const ak_skeleton *s, const ak_clip *c, int32_t f, a
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * 2 * (size_t)s->joint_count);
     ak_clip_frame(c, s, f, local);
     ak_fk(s, local, local + s->joint_count);
-    for (int32_t j = 0; j < s->joint_count; ++j) pos[j] = local[s->joint_count + j].translation;
+    for (int32_t j = 0; j < s->joint_count; ++j)
+        pos[j] = local[s->joint_count + j].translation;
     free(local);
 }
 
@@ -55,7 +60,8 @@ static double dist(ak_vec3 a, ak_vec3 b)
 }
 
 /* Largest world-position difference between frame fa of a and frame fb of b. */
-static double frame_diff(const ak_skeleton *s, const ak_clip *a, int32_t fa, const ak_clip *b, int32_t fb)
+static double frame_diff(const ak_skeleton *s, const ak_clip *a, int32_t fa, const ak_clip *b,
+                         int32_t fb)
 {
     ak_vec3 *pa = (ak_vec3 *)malloc(sizeof(ak_vec3) * 2 * (size_t)s->joint_count);
     ak_vec3 *pb = pa + s->joint_count;
@@ -84,7 +90,8 @@ static void assert_same_keys(const ak_clip *a, const ak_clip *b, double rot_tol,
         if (!(d <= rot_tol)) fail_msg("rotation key %zu differs by %.3g", i, d);
     }
     const size_t nt = (size_t)a->frame_count * (size_t)a->track_count;
-    for (size_t i = 0; i < nt; ++i) AKT_NEAR(dist(a->translations[i], b->translations[i]), 0.0, len_tol);
+    for (size_t i = 0; i < nt; ++i)
+        AKT_NEAR(dist(a->translations[i], b->translations[i]), 0.0, len_tol);
 }
 
 static void trim_keeps_world_positions(void **state)
@@ -98,7 +105,8 @@ static void trim_keeps_world_positions(void **state)
     ak_error err;
     assert_int_equal(ak_edit_trim_run(&p, l.c, &t, &err), AK_OK);
     assert_int_equal(t->frame_count, 100);
-    for (int32_t f = 0; f < t->frame_count; ++f) assert_true(frame_diff(l.s, t, f, l.c, 100 + f) == 0.0);
+    for (int32_t f = 0; f < t->frame_count; ++f)
+        assert_true(frame_diff(l.s, t, f, l.c, 100 + f) == 0.0);
     ak_clip_destroy(t);
     p.first = 300;
     p.last = 344; /* one past the last frame */
@@ -133,7 +141,8 @@ static void resample_halves_and_interpolates(void **state)
     ak_error err;
     assert_int_equal(ak_edit_resample_run(&p, l.s, l.c, &r, &err), AK_OK);
     assert_int_equal(r->frame_count, 75); /* frames 0, 2, ..., 148 */
-    for (int32_t f = 0; f < r->frame_count; ++f) assert_true(frame_diff(l.s, r, f, l.c, 2 * f) < 1e-5 * l.height);
+    for (int32_t f = 0; f < r->frame_count; ++f)
+        assert_true(frame_diff(l.s, r, f, l.c, 2 * f) < 1e-5 * l.height);
     ak_clip_destroy(r);
     /* 30 fps: 1.2333 s / (1/30 s) = 37 intervals -> 38 frames; each is a slerp of the input. */
     p.frame_time = 1.0f / 30.0f;
@@ -143,7 +152,9 @@ static void resample_halves_and_interpolates(void **state)
     for (int32_t f = 0; f < r->frame_count; ++f) {
         ak_clip_sample(l.c, l.s, (float)f / 30.0f, AK_INTERP_LINEAR, local);
         for (int32_t j = 0; j < l.s->joint_count; ++j)
-            assert_true(1.0 - fabs(ak_quat_dot(local[j].rotation, r->rotations[f * l.s->joint_count + j])) < 1e-6);
+            assert_true(
+                1.0 - fabs(ak_quat_dot(local[j].rotation, r->rotations[f * l.s->joint_count + j])) <
+                1e-6);
     }
     free(local);
     ak_clip_destroy(r);
@@ -159,9 +170,12 @@ static void resample_halves_and_interpolates(void **state)
 
 static ak_vec3 reflect(ak_vec3 v, int32_t axis)
 {
-    if (axis == 0) v.x = -v.x;
-    else if (axis == 1) v.y = -v.y;
-    else v.z = -v.z;
+    if (axis == 0)
+        v.x = -v.x;
+    else if (axis == 1)
+        v.y = -v.y;
+    else
+        v.z = -v.z;
     return v;
 }
 
@@ -169,7 +183,8 @@ static ak_vec3 reflect(ak_vec3 v, int32_t axis)
  * reflected exactly, so the only difference comes from rest offsets that are not mirror
  * images: |diff_j| <= |diff_parent| + |offset_j - M offset_partner| (rotations keep lengths),
  * summed down the chain for joints whose offset is not replaced by position keys. */
-static void check_mirror_geometry(const loaded *l, const ak_clip *m, const int32_t *partner, int32_t axis)
+static void check_mirror_geometry(const loaded *l, const ak_clip *m, const int32_t *partner,
+                                  int32_t axis)
 {
     const int32_t J = l->s->joint_count;
     double *bound = (double *)calloc((size_t)J, sizeof(double)), worst_bound = 0.0;
@@ -189,7 +204,8 @@ static void check_mirror_geometry(const loaded *l, const ak_clip *m, const int32
         for (int32_t j = 0; j < J; ++j) {
             const double d = dist(pm[j], reflect(po[partner[j]], axis));
             if (!(d <= bound[j] + 1e-5 * l->height))
-                fail_msg("frame %d joint %s: %.6g off, bound %.6g", (int)f, l->s->names[j], d, bound[j]);
+                fail_msg("frame %d joint %s: %.6g off, bound %.6g", (int)f, l->s->names[j], d,
+                         bound[j]);
         }
     }
     free(po);
@@ -204,17 +220,21 @@ static void mirror_twice_is_the_identity_and_once_reflects(void **state)
         ak_edit_mirror_params p = ak_edit_mirror_defaults();
         ak_clip *m1 = NULL, *m2 = NULL;
         ak_error err;
-        if (ak_edit_mirror_run(&p, l.s, l.c, &m1, &err) != AK_OK) fail_msg("%s: %s", k_files[i], err.message);
+        if (ak_edit_mirror_run(&p, l.s, l.c, &m1, &err) != AK_OK)
+            fail_msg("%s: %s", k_files[i], err.message);
         assert_int_equal(ak_edit_mirror_run(&p, l.s, m1, &m2, &err), AK_OK);
         assert_same_keys(l.c, m2, 1e-6, 1e-5 * l.height);
-        assert_true(frame_diff(l.s, l.c, l.c->frame_count / 2, m2, l.c->frame_count / 2) < 1e-5 * l.height);
+        assert_true(frame_diff(l.s, l.c, l.c->frame_count / 2, m2, l.c->frame_count / 2) <
+                    1e-5 * l.height);
 
         int32_t *partner = (int32_t *)malloc(sizeof(int32_t) * (size_t)l.s->joint_count);
         int32_t axis = -1, swapped = 0;
         assert_int_equal(ak_edit_mirror_map(&p, l.s, l.c, partner, &axis, &err), AK_OK);
         assert_int_equal(axis, 0); /* every file here stands with its left and right along X */
-        for (int32_t j = 0; j < l.s->joint_count; ++j) swapped += partner[j] != j;
-        printf("  %-36s %d of %d joints swap sides\n", k_files[i], (int)swapped, (int)l.s->joint_count);
+        for (int32_t j = 0; j < l.s->joint_count; ++j)
+            swapped += partner[j] != j;
+        printf("  %-36s %d of %d joints swap sides\n", k_files[i], (int)swapped,
+               (int)l.s->joint_count);
         assert_true(swapped >= 12); /* both legs and both arms at least */
         check_mirror_geometry(&l, m1, partner, axis);
         free(partner);
@@ -267,7 +287,8 @@ static void root_reset_is_one_rigid_motion_to_the_origin(void **state)
     assert_int_equal(ak_edit_root_reset_run(&p, l.s, l.c, &r, &err), AK_OK);
     AKT_NEAR(r->translations[100 * r->track_count].x, 0.0, 1e-5 * l.height);
     AKT_NEAR(r->translations[100 * r->track_count].z, 0.0, 1e-5 * l.height);
-    AKT_NEAR(r->translations[100 * r->track_count].y, l.c->translations[100 * l.c->track_count].y, 1e-5 * l.height);
+    AKT_NEAR(r->translations[100 * r->track_count].y, l.c->translations[100 * l.c->track_count].y,
+             1e-5 * l.height);
     AKT_NEAR(rig_heading(l.s, r, 100), 0.0, 1e-4);
     /* Every frame: out = yaw(-h) (orig - p), h and p from the original reference frame. */
     const float h = rig_heading(l.s, l.c, 100);
@@ -280,7 +301,8 @@ static void root_reset_is_one_rigid_motion_to_the_origin(void **state)
         frame_positions(l.s, l.c, f, po);
         frame_positions(l.s, r, f, pr);
         for (int32_t j = 0; j < J; ++j)
-            assert_true(dist(pr[j], ak_quat_rotate(turn, ak_vec3_sub(po[j], p0))) < 1e-5 * l.height);
+            assert_true(dist(pr[j], ak_quat_rotate(turn, ak_vec3_sub(po[j], p0))) <
+                        1e-5 * l.height);
     }
     free(po);
     ak_clip_destroy(r);
@@ -307,12 +329,14 @@ static void in_place_then_bake_recombines(void **state)
     ak_root_motion *rm = NULL;
     assert_int_equal(ak_root_motion_create(l.s, l.c, &rp, &rm, &err), AK_OK);
     ak_xform *ch = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)l.c->frame_count);
-    for (int32_t f = 0; f < l.c->frame_count; ++f) ch[f] = ak_root_motion_character(rm, (float)f * l.c->frame_time);
+    for (int32_t f = 0; f < l.c->frame_count; ++f)
+        ch[f] = ak_root_motion_character(rm, (float)f * l.c->frame_time);
     ak_edit_bake_root_params bp = ak_edit_bake_root_defaults();
     bp.character = ch;
     bp.count = l.c->frame_count;
     assert_int_equal(ak_edit_bake_root_run(&bp, l.s, ip, &baked, &err), AK_OK);
-    for (int32_t f = 0; f < l.c->frame_count; f += 3) assert_true(frame_diff(l.s, baked, f, l.c, f) < 1e-5 * l.height);
+    for (int32_t f = 0; f < l.c->frame_count; f += 3)
+        assert_true(frame_diff(l.s, baked, f, l.c, f) < 1e-5 * l.height);
     bp.count = 3;
     ak_clip_destroy(baked);
     assert_int_equal(ak_edit_bake_root_run(&bp, l.s, ip, &baked, &err), AK_ERR_INVALID_ARG);
@@ -333,7 +357,8 @@ static void units_scale_skeleton_and_keys(void **state)
     ak_error err;
     assert_int_equal(ak_edit_units_run(&p, l.s, l.c, &s2, &c2, &factor, &err), AK_OK);
     AKT_NEAR(factor, 0.056444, 1e-6); /* CMU units (CMU FAQ: 1 unit = 1/0.45 inch) */
-    ak_vec3 *pa = (ak_vec3 *)malloc(sizeof(ak_vec3) * 2 * (size_t)l.s->joint_count), *pb = pa + l.s->joint_count;
+    ak_vec3 *pa = (ak_vec3 *)malloc(sizeof(ak_vec3) * 2 * (size_t)l.s->joint_count),
+            *pb = pa + l.s->joint_count;
     frame_positions(l.s, l.c, 200, pa);
     frame_positions(s2, c2, 200, pb);
     for (int32_t j = 0; j < l.s->joint_count; ++j)
@@ -364,16 +389,20 @@ static void concat_of_two_halves_gives_the_clip_back(void **state)
     p.blend_time = l.c->frame_time;
     assert_int_equal(ak_edit_concat_run(&p, l.s, a, b, &j, &err), AK_OK);
     assert_int_equal(j->frame_count, l.c->frame_count);
-    for (int32_t f = 0; f < j->frame_count; f += 3) assert_true(frame_diff(l.s, j, f, l.c, f) < 1e-4 * l.height);
+    for (int32_t f = 0; f < j->frame_count; f += 3)
+        assert_true(frame_diff(l.s, j, f, l.c, f) < 1e-4 * l.height);
     ak_clip_destroy(j);
     /* A walk appended to itself continues from where the first copy ends the blend. */
     p.blend_time = 0.25f;
     assert_int_equal(ak_edit_concat_run(&p, l.s, l.c, l.c, &j, &err), AK_OK);
     const int32_t n = 30, seam = l.c->frame_count - n; /* 0.25 s at 120 fps */
     assert_int_equal(j->frame_count, 2 * l.c->frame_count - n);
-    for (int32_t f = 0; f < seam; f += 11) assert_true(frame_diff(l.s, j, f, l.c, f) < 1e-6 * l.height);
-    AKT_NEAR(rig_heading(l.s, j, l.c->frame_count + 10), rig_heading(l.s, l.c, seam) +
-             (rig_heading(l.s, l.c, n + 10) - rig_heading(l.s, l.c, 0)), 1e-3);
+    for (int32_t f = 0; f < seam; f += 11)
+        assert_true(frame_diff(l.s, j, f, l.c, f) < 1e-6 * l.height);
+    AKT_NEAR(rig_heading(l.s, j, l.c->frame_count + 10),
+             rig_heading(l.s, l.c, seam) +
+                 (rig_heading(l.s, l.c, n + 10) - rig_heading(l.s, l.c, 0)),
+             1e-3);
     ak_clip_destroy(j);
     ak_clip *other = NULL;
     ak_edit_resample_params rp = ak_edit_resample_defaults();

@@ -14,7 +14,8 @@ static const expect k_files[] = {
     {"cmu_09_01_run.bvh", AK_UNITS_CMU, "LeftFoot", "RightLeg", "Hips", "LeftHand"},
     {"cmu_16_11_walk_veer_left.bvh", AK_UNITS_CMU, "LeftFoot", "RightLeg", "Hips", "LeftHand"},
     {"cmu_05_06_dance.bvh", AK_UNITS_CMU, "LeftFoot", "RightLeg", "Hips", "LeftHand"},
-    {"arena_louise_stand_walk_cycle.bvh", AK_UNITS_CENTIMETRES, "LeftAnkle", "RightKnee", "Hips", "LeftWrist"},
+    {"arena_louise_stand_walk_cycle.bvh", AK_UNITS_CENTIMETRES, "LeftAnkle", "RightKnee", "Hips",
+     "LeftWrist"},
     {"reactidle_003_genuine_idle.bvh", AK_UNITS_METRES, "foot.L", "shin.R", "pelvis", NULL},
 };
 
@@ -32,12 +33,14 @@ static void units_and_humanoid_found_on_every_shared_file(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof k_files / sizeof k_files[0]; ++i) {
         const expect *e = &k_files[i];
-        ak_skeleton *s; ak_clip *c;
+        ak_skeleton *s;
+        ak_clip *c;
         load(e->file, &s, &c);
         float h = ak_clip_standing_height(c, s);
         float mpu = 0;
         ak_units u = ak_units_detect(h, &mpu);
-        print_message("%-36s standing height %8.3f -> %s, %.3f m\n", e->file, h, ak_units_name(u), h * mpu);
+        print_message("%-36s standing height %8.3f -> %s, %.3f m\n", e->file, h, ak_units_name(u),
+                      h * mpu);
         assert_int_equal(u, e->units);
         /* joint positions span head joint to ankle/toe: about 0.8 of a person's stature */
         assert_true(h * mpu > 1.2f && h * mpu < 2.1f);
@@ -58,12 +61,15 @@ static void units_and_humanoid_found_on_every_shared_file(void **state)
 static void sampled_mocap_keeps_bone_lengths(void **state)
 {
     (void)state;
-    const char *files[] = {"cmu_05_06_dance.bvh", "arena_louise_stand_walk_cycle.bvh", "reactidle_003_genuine_idle.bvh"};
+    const char *files[] = {"cmu_05_06_dance.bvh", "arena_louise_stand_walk_cycle.bvh",
+                           "reactidle_003_genuine_idle.bvh"};
     for (size_t i = 0; i < 3; ++i) {
-        ak_skeleton *s; ak_clip *c;
+        ak_skeleton *s;
+        ak_clip *c;
         load(files[i], &s, &c);
         const int n = s->joint_count;
-        ak_xform *local = malloc(sizeof(ak_xform) * (size_t)n), *world = malloc(sizeof(ak_xform) * (size_t)n);
+        ak_xform *local = malloc(sizeof(ak_xform) * (size_t)n),
+                 *world = malloc(sizeof(ak_xform) * (size_t)n);
         float height = ak_skeleton_rest_height(s);
         double worst = 0;
         for (int interp = 0; interp < 3; ++interp) {
@@ -77,7 +83,8 @@ static void sampled_mocap_keeps_bone_lengths(void **state)
                     int p = s->parents[j];
                     /* joints with position channels have animated offsets: skip those */
                     if (p < 0 || c->joint_track[j] >= 0) continue;
-                    float len = ak_vec3_length(ak_vec3_sub(world[j].translation, world[p].translation));
+                    float len =
+                        ak_vec3_length(ak_vec3_sub(world[j].translation, world[p].translation));
                     double e = fabs(len - s->bone_lengths[j]) / height;
                     if (e > worst) worst = e;
                 }
@@ -85,7 +92,8 @@ static void sampled_mocap_keeps_bone_lengths(void **state)
         }
         print_message("%-36s worst bone length error %.2g of height\n", files[i], worst);
         assert_true(worst < 1e-5);
-        free(local); free(world);
+        free(local);
+        free(world);
         ak_clip_destroy(c);
         ak_skeleton_destroy(s);
     }
@@ -98,14 +106,17 @@ static void batch_matches_single_on_mocap(void **state)
     (void)state;
     const char *files[] = {"reactidle_003_genuine_idle.bvh", "cmu_05_06_dance.bvh"};
     for (size_t f = 0; f < 2; ++f) {
-        ak_skeleton *s; ak_clip *c;
+        ak_skeleton *s;
+        ak_clip *c;
         load(files[f], &s, &c);
         c->loop = 1;
         const int n = s->joint_count, count = 21;
         float times[21];
-        for (int i = 0; i < count; ++i) times[i] = ak_clip_duration(c) * (float)i / 20.3f;
+        for (int i = 0; i < count; ++i)
+            times[i] = ak_clip_duration(c) * (float)i / 20.3f;
         ak_xform *world = malloc(sizeof(ak_xform) * (size_t)n * (size_t)count);
-        ak_xform *local = malloc(sizeof(ak_xform) * (size_t)n), *ref = malloc(sizeof(ak_xform) * (size_t)n);
+        ak_xform *local = malloc(sizeof(ak_xform) * (size_t)n),
+                 *ref = malloc(sizeof(ak_xform) * (size_t)n);
         /* Cubic: the batch runs on prepared control points (four-joint SSE SQUAD); the
          * reference is an unprepared copy (scalar SQUAD, points computed per sample). */
         ak_clip *plain = ak_clip_clone(c);
@@ -117,13 +128,16 @@ static void batch_matches_single_on_mocap(void **state)
                 ak_clip_sample(plain, s, times[i], (ak_interp)interp, local);
                 ak_fk(s, local, ref);
                 for (int j = 0; j < n; ++j) {
-                    const ak_vec3 a = world[(size_t)i * (size_t)n + (size_t)j].translation, b = ref[j].translation;
+                    const ak_vec3 a = world[(size_t)i * (size_t)n + (size_t)j].translation,
+                                  b = ref[j].translation;
                     AKT_NEAR(ak_vec3_length(ak_vec3_sub(a, b)) / h, 0.0f, 2e-6f);
                 }
             }
         }
         ak_clip_destroy(plain);
-        free(world); free(local); free(ref);
+        free(world);
+        free(local);
+        free(ref);
         ak_clip_destroy(c);
         ak_skeleton_destroy(s);
     }
@@ -133,10 +147,12 @@ static void batch_matches_single_on_mocap(void **state)
 static void scaling_to_metres_scales_world_positions(void **state)
 {
     (void)state;
-    ak_skeleton *s; ak_clip *c;
+    ak_skeleton *s;
+    ak_clip *c;
     load("cmu_09_01_run.bvh", &s, &c);
     const int n = s->joint_count;
-    ak_xform *a = malloc(sizeof(ak_xform) * (size_t)n * 2), *b = malloc(sizeof(ak_xform) * (size_t)n * 2);
+    ak_xform *a = malloc(sizeof(ak_xform) * (size_t)n * 2),
+             *b = malloc(sizeof(ak_xform) * (size_t)n * 2);
     ak_clip_sample(c, s, 0.31f, AK_INTERP_LINEAR, a);
     ak_fk(s, a, a + n);
     const float k = 0.056444f;
@@ -148,9 +164,11 @@ static void scaling_to_metres_scales_world_positions(void **state)
         AKT_NEAR(b[n + j].translation.x, a[n + j].translation.x * k, 1e-5f);
         AKT_NEAR(b[n + j].translation.y, a[n + j].translation.y * k, 1e-5f);
         AKT_NEAR(b[n + j].translation.z, a[n + j].translation.z * k, 1e-5f);
-        if (j > 0) AKT_NEAR(s->bone_lengths[j], ak_vec3_length(s->rest_local[j].translation), 1e-6f);
+        if (j > 0)
+            AKT_NEAR(s->bone_lengths[j], ak_vec3_length(s->rest_local[j].translation), 1e-6f);
     }
-    free(a); free(b);
+    free(a);
+    free(b);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s);
 }

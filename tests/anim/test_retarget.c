@@ -9,7 +9,7 @@
 #include "anim/retarget_rigs.h"
 
 #define RIG_COUNT 5
-#define DEG (180.0 / 3.14159265358979)
+#define DEG       (180.0 / 3.14159265358979)
 
 typedef struct rig {
     const char *name;
@@ -33,12 +33,15 @@ static void detect(rig *r, int reference_frame0)
     r->stance[1] = (uint8_t *)calloc((size_t)n, 1);
     ak_clip *c = ak_clip_clone(r->c);
     if (reference_frame0) {
-        memcpy(c->rotations, c->rotations + c->joint_count, sizeof(ak_quat) * (size_t)c->joint_count);
-        memcpy(c->translations, c->translations + c->track_count, sizeof(ak_vec3) * (size_t)c->track_count);
+        memcpy(c->rotations, c->rotations + c->joint_count,
+               sizeof(ak_quat) * (size_t)c->joint_count);
+        memcpy(c->translations, c->translations + c->track_count,
+               sizeof(ak_vec3) * (size_t)c->track_count);
     }
     ak_contact_params cp = ak_contact_defaults();
-    if (ak_foot_contacts_detect(r->s, c, r->map.joint[AK_HUM_LEFT_FOOT], r->map.joint[AK_HUM_RIGHT_FOOT],
-                                r->mpu, &cp, r->stance[0], r->stance[1], &err) != AK_OK)
+    if (ak_foot_contacts_detect(r->s, c, r->map.joint[AK_HUM_LEFT_FOOT],
+                                r->map.joint[AK_HUM_RIGHT_FOOT], r->mpu, &cp, r->stance[0],
+                                r->stance[1], &err) != AK_OK)
         fail_msg("%s: contacts: %s", r->name, err.message);
     if (reference_frame0) r->stance[0][0] = r->stance[1][0] = 0;
     ak_clip_destroy(c);
@@ -50,7 +53,8 @@ static void load_bvh(rig *r, const char *name, const char *file, float mpu, int 
     ak_error err;
     r->name = name;
     r->mpu = mpu;
-    if (ak_bvh_read_file(akt_mocap_path(file, path, sizeof path), NULL, &r->s, &r->c, &err) != AK_OK)
+    if (ak_bvh_read_file(akt_mocap_path(file, path, sizeof path), NULL, &r->s, &r->c, &err) !=
+        AK_OK)
         fail_msg("%s: %s", file, err.message);
     if (ak_humanoid_find(r->s, NULL, &r->map, &err) != AK_OK) fail_msg("%s: %s", name, err.message);
     detect(r, reference_frame0);
@@ -112,26 +116,31 @@ static int teardown(void **state)
 }
 
 /* The mapped bones the bound covers: slot -> slot segments. */
-static const int k_bones[][2] = {
-    {AK_HUM_SPINE, AK_HUM_CHEST}, {AK_HUM_CHEST, AK_HUM_NECK}, {AK_HUM_NECK, AK_HUM_HEAD},
-    {AK_HUM_LEFT_UPPER_LEG, AK_HUM_LEFT_LOWER_LEG}, {AK_HUM_LEFT_LOWER_LEG, AK_HUM_LEFT_FOOT},
-    {AK_HUM_LEFT_FOOT, AK_HUM_LEFT_TOE},
-    {AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG}, {AK_HUM_RIGHT_LOWER_LEG, AK_HUM_RIGHT_FOOT},
-    {AK_HUM_RIGHT_FOOT, AK_HUM_RIGHT_TOE},
-    {AK_HUM_LEFT_SHOULDER, AK_HUM_LEFT_UPPER_ARM}, {AK_HUM_LEFT_UPPER_ARM, AK_HUM_LEFT_LOWER_ARM},
-    {AK_HUM_LEFT_LOWER_ARM, AK_HUM_LEFT_HAND},
-    {AK_HUM_RIGHT_SHOULDER, AK_HUM_RIGHT_UPPER_ARM}, {AK_HUM_RIGHT_UPPER_ARM, AK_HUM_RIGHT_LOWER_ARM},
-    {AK_HUM_RIGHT_LOWER_ARM, AK_HUM_RIGHT_HAND}};
+static const int k_bones[][2] = {{AK_HUM_SPINE, AK_HUM_CHEST},
+                                 {AK_HUM_CHEST, AK_HUM_NECK},
+                                 {AK_HUM_NECK, AK_HUM_HEAD},
+                                 {AK_HUM_LEFT_UPPER_LEG, AK_HUM_LEFT_LOWER_LEG},
+                                 {AK_HUM_LEFT_LOWER_LEG, AK_HUM_LEFT_FOOT},
+                                 {AK_HUM_LEFT_FOOT, AK_HUM_LEFT_TOE},
+                                 {AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG},
+                                 {AK_HUM_RIGHT_LOWER_LEG, AK_HUM_RIGHT_FOOT},
+                                 {AK_HUM_RIGHT_FOOT, AK_HUM_RIGHT_TOE},
+                                 {AK_HUM_LEFT_SHOULDER, AK_HUM_LEFT_UPPER_ARM},
+                                 {AK_HUM_LEFT_UPPER_ARM, AK_HUM_LEFT_LOWER_ARM},
+                                 {AK_HUM_LEFT_LOWER_ARM, AK_HUM_LEFT_HAND},
+                                 {AK_HUM_RIGHT_SHOULDER, AK_HUM_RIGHT_UPPER_ARM},
+                                 {AK_HUM_RIGHT_UPPER_ARM, AK_HUM_RIGHT_LOWER_ARM},
+                                 {AK_HUM_RIGHT_LOWER_ARM, AK_HUM_RIGHT_HAND}};
 #define BONE_COUNT ((int)(sizeof k_bones / sizeof k_bones[0]))
 
 typedef struct pair_result {
-    double dir_deg;          /* worst mapped bone direction error, degrees */
+    double dir_deg; /* worst mapped bone direction error, degrees */
     int dir_bone, dir_frame;
     double skate_src, skate_dst; /* m/s: mean stance ankle speed, source scaled onto the target
                                     and the target's own (worse foot) */
     double below_src, below_dst; /* m: deepest foot point below its floor (source, target) */
     int below_joint, below_frame;
-    int flips;               /* target joint jumps > 30 deg in a frame where no source joint jumps */
+    int flips; /* target joint jumps > 30 deg in a frame where no source joint jumps */
     int stance_frames;
 } pair_result;
 
@@ -151,16 +160,22 @@ static double vec_angle(ak_vec3 a, ak_vec3 b)
 
 /* Per joint of a foot subtree: its rest height above the rest foot's lowest joint (-1 outside
  * the feet) and its rest world rotation, so a sole point can turn with the joint. */
-static void foot_clearance(const ak_skeleton *s, const ak_humanoid *m, float *clear, ak_quat *rest_rot)
+static void foot_clearance(const ak_skeleton *s, const ak_humanoid *m, float *clear,
+                           ak_quat *rest_rot)
 {
     ak_xform *w = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
     ak_fk(s, s->rest_local, w);
-    for (int32_t j = 0; j < s->joint_count; ++j) { clear[j] = -1.0f; rest_rot[j] = w[j].rotation; }
+    for (int32_t j = 0; j < s->joint_count; ++j) {
+        clear[j] = -1.0f;
+        rest_rot[j] = w[j].rotation;
+    }
     for (int side = 0; side < 2; ++side) {
         int32_t f = m->joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT];
         float lo = w[f].translation.y;
-        for (int32_t j = f; j < s->subtree_end[f]; ++j) lo = fminf(lo, w[j].translation.y);
-        for (int32_t j = f; j < s->subtree_end[f]; ++j) clear[j] = w[j].translation.y - lo;
+        for (int32_t j = f; j < s->subtree_end[f]; ++j)
+            lo = fminf(lo, w[j].translation.y);
+        for (int32_t j = f; j < s->subtree_end[f]; ++j)
+            clear[j] = w[j].translation.y - lo;
     }
     free(w);
 }
@@ -222,7 +237,16 @@ static frame_buffers buffers_make(const rig *src, const rig *dst)
 
 static void buffers_free(frame_buffers *b)
 {
-    free(b->sl); free(b->sw); free(b->dl); free(b->dw); free(b->clear_s); free(b->clear_d); free(b->rest_s); free(b->rest_d); free(b->rw_s); free(b->rw_d);
+    free(b->sl);
+    free(b->sw);
+    free(b->dl);
+    free(b->dw);
+    free(b->clear_s);
+    free(b->clear_d);
+    free(b->rest_s);
+    free(b->rest_d);
+    free(b->rw_s);
+    free(b->rw_d);
 }
 
 /* Worst bone direction error of one frame (degrees), and which bone. */
@@ -239,15 +263,21 @@ static void frame_directions(const rig *src, const rig *dst, const frame_buffers
             /* foot -> toe: the target foot bone turns from its rest direction (heading aligned
              * with the source's) as the source foot joint turns from its rest */
             ak_vec3 rest_d = ak_vec3_sub(b->rw_d[db].translation, b->rw_d[da].translation);
-            ak_vec3 rest_s = ak_quat_rotate(yaw, ak_vec3_sub(b->rw_s[sb].translation, b->rw_s[sa].translation));
+            ak_vec3 rest_s =
+                ak_quat_rotate(yaw, ak_vec3_sub(b->rw_s[sb].translation, b->rw_s[sa].translation));
             rest_s.y = rest_d.y = 0.0f;
             ak_quat turn = ak_quat_mul(b->sw[sa].rotation, ak_quat_conjugate(b->rw_s[sa].rotation));
             turn = ak_quat_mul(yaw, ak_quat_mul(turn, ak_quat_conjugate(yaw)));
             ds = ak_quat_rotate(turn, ak_quat_rotate(ak_quat_from_to(rest_d, rest_s),
-                                                     ak_vec3_sub(b->rw_d[db].translation, b->rw_d[da].translation)));
+                                                     ak_vec3_sub(b->rw_d[db].translation,
+                                                                 b->rw_d[da].translation)));
         }
         double a = vec_angle(ds, dd) * DEG;
-        if (a > r->dir_deg) { r->dir_deg = a; r->dir_bone = i; r->dir_frame = (int)f; }
+        if (a > r->dir_deg) {
+            r->dir_deg = a;
+            r->dir_bone = i;
+            r->dir_frame = (int)f;
+        }
     }
 }
 
@@ -270,8 +300,10 @@ static pair_result measure_pair(const rig *src, const rig *dst, const ak_clip *o
         ak_fk(dst->s, b.dl, b.dw);
         frame_directions(src, dst, &b, yaw, f, &r);
         for (int side = 0; side < 2; ++side) {
-            ak_vec3 ps = b.sw[src->map.joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT]].translation;
-            ak_vec3 pd = b.dw[dst->map.joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT]].translation;
+            ak_vec3 ps =
+                b.sw[src->map.joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT]].translation;
+            ak_vec3 pd =
+                b.dw[dst->map.joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT]].translation;
             if (f > 0 && src->stance[side][f] && src->stance[side][f - 1]) {
                 sum_s[side] += hypot(ps.x - prev_s[side].x, ps.z - prev_s[side].z) / dt;
                 sum_d[side] += hypot(pd.x - prev_d[side].x, pd.z - prev_d[side].z) / dt;
@@ -280,24 +312,34 @@ static pair_result measure_pair(const rig *src, const rig *dst, const ak_clip *o
             prev_s[side] = ps;
             prev_d[side] = pd;
         }
-        r.below_src = fmax(r.below_src, foot_depth(src->s, b.clear_s, b.rest_s, b.sw, info->source_floor) * src->mpu);
+        r.below_src =
+            fmax(r.below_src,
+                 foot_depth(src->s, b.clear_s, b.rest_s, b.sw, info->source_floor) * src->mpu);
         double below = foot_depth(dst->s, b.clear_d, b.rest_d, b.dw, info->target_floor) * dst->mpu;
-        if (below > r.below_dst) { r.below_dst = below; r.below_joint = g_depth_joint; r.below_frame = (int)f; }
+        if (below > r.below_dst) {
+            r.below_dst = below;
+            r.below_joint = g_depth_joint;
+            r.below_frame = (int)f;
+        }
         if (f > 0 && max_jump(out, f) > 30.0 / DEG && max_jump(src->c, f) <= 30.0 / DEG) ++r.flips;
     }
     r.skate_src = r.skate_dst = 0.0;
     for (int side = 0; side < 2; ++side) {
         if (!count[side]) continue;
-        double s = sum_s[side] / count[side] * info->scale * dst->mpu, d = sum_d[side] / count[side] * dst->mpu;
-        if (d - s > r.skate_dst - r.skate_src || (r.skate_dst == 0.0 && r.skate_src == 0.0)) { r.skate_src = s; r.skate_dst = d; }
+        double s = sum_s[side] / count[side] * info->scale * dst->mpu,
+               d = sum_d[side] / count[side] * dst->mpu;
+        if (d - s > r.skate_dst - r.skate_src || (r.skate_dst == 0.0 && r.skate_src == 0.0)) {
+            r.skate_src = s;
+            r.skate_dst = d;
+        }
         r.stance_frames += count[side];
     }
     buffers_free(&b);
     return r;
 }
 
-static ak_clip *retarget_with(const rig *src, const rig *dst, const ak_clip *clip, ak_retarget_info *info,
-                              int contacts)
+static ak_clip *retarget_with(const rig *src, const rig *dst, const ak_clip *clip,
+                              ak_retarget_info *info, int contacts)
 {
     ak_retarget_params p = ak_retarget_defaults();
     p.contacts = contacts;
@@ -308,11 +350,13 @@ static ak_clip *retarget_with(const rig *src, const rig *dst, const ak_clip *cli
     p.stance_right = src->stance[1];
     ak_clip *out = NULL;
     ak_error err;
-    if (ak_retarget_run(&p, &out, info, &err) != AK_OK) fail_msg("%s -> %s: %s", src->name, dst->name, err.message);
+    if (ak_retarget_run(&p, &out, info, &err) != AK_OK)
+        fail_msg("%s -> %s: %s", src->name, dst->name, err.message);
     return out;
 }
 
-static ak_clip *retarget(const rig *src, const rig *dst, const ak_clip *clip, ak_retarget_info *info)
+static ak_clip *retarget(const rig *src, const rig *dst, const ak_clip *clip,
+                         ak_retarget_info *info)
 {
     return retarget_with(src, dst, clip, info, 1);
 }
@@ -322,8 +366,8 @@ static void retarget_every_pair_keeps_directions_contacts_floor(void **state)
 {
     (void)state;
     int failures = 0;
-    printf("%-10s %-10s %7s %-26s %9s %9s %9s %9s %5s\n", "source", "target", "dir deg", "(bone, frame)",
-           "skate src", "skate dst", "below src", "below dst", "flips");
+    printf("%-10s %-10s %7s %-26s %9s %9s %9s %9s %5s\n", "source", "target", "dir deg",
+           "(bone, frame)", "skate src", "skate dst", "below src", "below dst", "flips");
     for (int i = 0; i < RIG_COUNT; ++i)
         for (int k = 0; k < RIG_COUNT; ++k) {
             if (i == k) continue;
@@ -331,11 +375,16 @@ static void retarget_every_pair_keeps_directions_contacts_floor(void **state)
             ak_clip *out = retarget(&g_rig[i], &g_rig[k], g_rig[i].c, &info);
             pair_result r = measure_pair(&g_rig[i], &g_rig[k], out, &info);
             char where[64];
-            snprintf(where, sizeof where, "(%s, %d)", ak_humanoid_slot_name(k_bones[r.dir_bone][0]), r.dir_frame);
-            int ok = r.dir_deg <= 5.0 && r.skate_dst <= r.skate_src + 0.005 && r.below_dst <= 0.005 && r.flips == 0;
-            printf("%-10s %-10s %7.2f %-26s %9.4f %9.4f %9.4f %9.4f %5d%s  (below: %s, %d; stance %d)\n", g_rig[i].name, g_rig[k].name,
-                   r.dir_deg, where, r.skate_src, r.skate_dst, r.below_src, r.below_dst, r.flips, ok ? "" : "  FAIL",
-                   r.below_joint >= 0 ? g_rig[k].s->names[r.below_joint] : "-", r.below_frame, r.stance_frames);
+            snprintf(where, sizeof where, "(%s, %d)", ak_humanoid_slot_name(k_bones[r.dir_bone][0]),
+                     r.dir_frame);
+            int ok = r.dir_deg <= 5.0 && r.skate_dst <= r.skate_src + 0.005 &&
+                     r.below_dst <= 0.005 && r.flips == 0;
+            printf("%-10s %-10s %7.2f %-26s %9.4f %9.4f %9.4f %9.4f %5d%s  (below: %s, %d; stance "
+                   "%d)\n",
+                   g_rig[i].name, g_rig[k].name, r.dir_deg, where, r.skate_src, r.skate_dst,
+                   r.below_src, r.below_dst, r.flips, ok ? "" : "  FAIL",
+                   r.below_joint >= 0 ? g_rig[k].s->names[r.below_joint] : "-", r.below_frame,
+                   r.stance_frames);
             failures += !ok;
             ak_clip_destroy(out);
         }
@@ -349,8 +398,10 @@ static double max_position_error_at(const ak_skeleton *s, const ak_clip *a, cons
                                     const uint8_t *mask, int *where)
 {
     size_t n = (size_t)s->joint_count;
-    ak_xform *la = (ak_xform *)malloc(sizeof(ak_xform) * n), *wa = (ak_xform *)malloc(sizeof(ak_xform) * n);
-    ak_xform *lb = (ak_xform *)malloc(sizeof(ak_xform) * n), *wb = (ak_xform *)malloc(sizeof(ak_xform) * n);
+    ak_xform *la = (ak_xform *)malloc(sizeof(ak_xform) * n),
+             *wa = (ak_xform *)malloc(sizeof(ak_xform) * n);
+    ak_xform *lb = (ak_xform *)malloc(sizeof(ak_xform) * n),
+             *wb = (ak_xform *)malloc(sizeof(ak_xform) * n);
     double worst = 0.0;
     for (int32_t f = 0; f < a->frame_count; ++f) {
         ak_clip_frame(a, s, f, la);
@@ -360,11 +411,17 @@ static double max_position_error_at(const ak_skeleton *s, const ak_clip *a, cons
         for (size_t j = 0; j < n; ++j) {
             if (mask && !mask[j]) continue;
             double e = ak_vec3_length(ak_vec3_sub(wa[j].translation, wb[j].translation));
-            if (e > worst && where) { where[0] = (int)j; where[1] = (int)f; }
+            if (e > worst && where) {
+                where[0] = (int)j;
+                where[1] = (int)f;
+            }
             worst = fmax(worst, e);
         }
     }
-    free(la); free(wa); free(lb); free(wb);
+    free(la);
+    free(wa);
+    free(lb);
+    free(wb);
     return worst;
 }
 
@@ -412,10 +469,12 @@ static void retarget_round_trip_within_two_percent_of_height(void **state)
             carried_joints(&g_rig[i], &g_rig[k], mask);
             int where[2] = {0, 0}, where_all[2] = {0, 0};
             double e = max_position_error_at(g_rig[i].s, g_rig[i].c, back, mask, where) / height;
-            double all = max_position_error_at(g_rig[i].s, g_rig[i].c, back, NULL, where_all) / height;
-            printf("round trip %-10s via %-10s: carried joints %.3f%% of height (%s, frame %d); all joints %.3f%% (%s)\n",
-                   g_rig[i].name, g_rig[k].name, 100.0 * e, g_rig[i].s->names[where[0]], where[1], 100.0 * all,
-                   g_rig[i].s->names[where_all[0]]);
+            double all =
+                max_position_error_at(g_rig[i].s, g_rig[i].c, back, NULL, where_all) / height;
+            printf("round trip %-10s via %-10s: carried joints %.3f%% of height (%s, frame %d); "
+                   "all joints %.3f%% (%s)\n",
+                   g_rig[i].name, g_rig[k].name, 100.0 * e, g_rig[i].s->names[where[0]], where[1],
+                   100.0 * all, g_rig[i].s->names[where_all[0]]);
             failures += e > 0.02;
             ak_clip_destroy(there);
             ak_clip_destroy(back);
@@ -456,7 +515,8 @@ static void retarget_gltf_skin_reads_back_rig(void **state)
     ak_gltf_options opt = ak_gltf_defaults();
     assert_int_equal(ak_gltf_write_memory(a->s, NULL, &opt, 1, &data, &size, &err), AK_OK);
     ak_skeleton *back = NULL;
-    if (ak_gltf_read_skin_memory(data, size, NULL, 0, &back, &err) != AK_OK) fail_msg("read: %s", err.message);
+    if (ak_gltf_read_skin_memory(data, size, NULL, 0, &back, &err) != AK_OK)
+        fail_msg("read: %s", err.message);
     assert_int_equal(back->joint_count, a->s->joint_count);
     ak_xform *wa = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)a->s->joint_count);
     ak_xform *wb = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)a->s->joint_count);
@@ -468,7 +528,8 @@ static void retarget_gltf_skin_reads_back_rig(void **state)
         assert_true(ak_vec3_length(ak_vec3_sub(wa[j].translation, wb[j].translation)) < 1e-5f);
         assert_true(quat_angle(wa[j].rotation, wb[j].rotation) < 1e-3);
     }
-    free(wa); free(wb);
+    free(wa);
+    free(wb);
     ak_skeleton_destroy(back);
     ak_free(data);
 }
@@ -505,27 +566,32 @@ static void retarget_gltf_skin_rest_is_the_bind_pose(void **state)
             char bin[1200], doc[2048];
             snprintf(bin, sizeof bin, "%s/tests/retarget_ibm_%d.bin", build, (int)getpid());
             snprintf(path, sizeof path, "%s/tests/retarget_ibm_%d.gltf", build, (int)getpid());
-            const float ibm[32] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1,
+            const float ibm[32] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1,    0, 1,
                                    1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1.1f, 0, 1};
             FILE *f = fopen(bin, "wb");
             assert_non_null(f);
             assert_int_equal(fwrite(ibm, sizeof ibm, 1, f), 1);
             fclose(f);
             const char *base = strrchr(bin, '/') + 1;
-            snprintf(doc, sizeof doc,
-                     "{\"nodes\": [{\"name\": \"Armature\", \"scale\": [0.01, 0.01, 0.01], \"children\": [1]},"
-                     " {\"name\": \"mixamorig:Hips\", \"translation\": [0, 100, 0], \"children\": [2]},"
-                     " {\"name\": \"mixamorig:Spine\", \"translation\": [0, 10, 0]}],"
-                     " \"skins\": [{\"joints\": [1, 2], \"inverseBindMatrices\": 0}],"
-                     " \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 2, \"type\": \"MAT4\"}],"
-                     " \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 128}],"
-                     " \"buffers\": [{\"byteLength\": 128, \"uri\": \"%s\"}]}", base);
+            snprintf(
+                doc, sizeof doc,
+                "{\"nodes\": [{\"name\": \"Armature\", \"scale\": [0.01, 0.01, 0.01], "
+                "\"children\": [1]},"
+                " {\"name\": \"mixamorig:Hips\", \"translation\": [0, 100, 0], \"children\": [2]},"
+                " {\"name\": \"mixamorig:Spine\", \"translation\": [0, 10, 0]}],"
+                " \"skins\": [{\"joints\": [1, 2], \"inverseBindMatrices\": 0}],"
+                " \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 2, "
+                "\"type\": \"MAT4\"}],"
+                " \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 128}],"
+                " \"buffers\": [{\"byteLength\": 128, \"uri\": \"%s\"}]}",
+                base);
             f = fopen(path, "wb");
             assert_non_null(f);
             fputs(doc, f);
             fclose(f);
         }
-        if (ak_gltf_read_skin_file(path, 0, &s, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
+        if (ak_gltf_read_skin_file(path, 0, &s, &err) != AK_OK)
+            fail_msg("%s: %s", path, err.message);
         assert_int_equal(s->joint_count, 3); /* the armature above the joints comes too */
         ak_vec3 h = rest_world_of(s, "mixamorig:Hips"), sp = rest_world_of(s, "mixamorig:Spine");
         AKT_NEAR(h.y, 1.0, 1e-6);
@@ -547,7 +613,11 @@ static void retarget_gltf_reader_rejects_bad_files(void **state)
 {
     (void)state;
     static const char *const bad[] = {
-        "", "{", "[]", "{\"nodes\": []}", "{\"nodes\": [{}], \"skins\": []}",
+        "",
+        "{",
+        "[]",
+        "{\"nodes\": []}",
+        "{\"nodes\": [{}], \"skins\": []}",
         "{\"nodes\": [{\"children\": [0]}], \"skins\": [{\"joints\": [0]}]}",
         "{\"nodes\": [{}], \"skins\": [{\"joints\": [3]}]}",
         "{\"nodes\": [{\"rotation\": [0, 0, 0, 0]}], \"skins\": [{\"joints\": [0]}]}",
@@ -557,16 +627,19 @@ static void retarget_gltf_reader_rejects_bad_files(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         ak_skeleton *s = (ak_skeleton *)&s;
         ak_error err;
-        int32_t st = ak_gltf_read_skin_memory((const uint8_t *)bad[i], strlen(bad[i]), NULL, 0, &s, &err);
+        int32_t st =
+            ak_gltf_read_skin_memory((const uint8_t *)bad[i], strlen(bad[i]), NULL, 0, &s, &err);
         if (st >= 0) fail_msg("accepted: %s", bad[i]);
         assert_null(s);
         assert_true(err.message[0] != '\0');
     }
     ak_skeleton *s = NULL;
     ak_error err;
-    const char *ok = "{\"nodes\": [{\"name\": \"Hips\", \"children\": [1]}, {\"name\": \"Spine\", \"translation\": [0, 0.1, 0]}],"
+    const char *ok = "{\"nodes\": [{\"name\": \"Hips\", \"children\": [1]}, {\"name\": \"Spine\", "
+                     "\"translation\": [0, 0.1, 0]}],"
                      " \"skins\": [{\"joints\": [0, 1]}]}";
-    assert_int_equal(ak_gltf_read_skin_memory((const uint8_t *)ok, strlen(ok), NULL, 0, &s, &err), AK_OK);
+    assert_int_equal(ak_gltf_read_skin_memory((const uint8_t *)ok, strlen(ok), NULL, 0, &s, &err),
+                     AK_OK);
     assert_int_equal(s->joint_count, 2);
     AKT_NEAR(s->rest_local[1].translation.y, 0.1, 1e-7);
     ak_skeleton_destroy(s);
@@ -620,7 +693,9 @@ static void retarget_pins_hands_that_hold_still(void **state)
     ak_contact_params cp = ak_contact_defaults();
     ak_error err;
     assert_int_equal(ak_foot_contacts_detect(src->s, src->c, src->map.joint[AK_HUM_LEFT_HAND],
-                                             src->map.joint[AK_HUM_RIGHT_HAND], src->mpu, &cp, hand[0], hand[1], &err), AK_OK);
+                                             src->map.joint[AK_HUM_RIGHT_HAND], src->mpu, &cp,
+                                             hand[0], hand[1], &err),
+                     AK_OK);
     ak_retarget_params p = ak_retarget_defaults();
     p.source = src->s;
     p.source_clip = src->c;
@@ -640,19 +715,23 @@ static void retarget_pins_hands_that_hold_still(void **state)
         ak_clip_frame(out, dst->s, f, b.dl);
         ak_fk(dst->s, b.dl, b.dw);
         for (int side = 0; side < 2; ++side) {
-            ak_vec3 ps = b.sw[src->map.joint[side ? AK_HUM_RIGHT_HAND : AK_HUM_LEFT_HAND]].translation;
-            ak_vec3 pd = b.dw[dst->map.joint[side ? AK_HUM_RIGHT_HAND : AK_HUM_LEFT_HAND]].translation;
+            ak_vec3 ps =
+                b.sw[src->map.joint[side ? AK_HUM_RIGHT_HAND : AK_HUM_LEFT_HAND]].translation;
+            ak_vec3 pd =
+                b.dw[dst->map.joint[side ? AK_HUM_RIGHT_HAND : AK_HUM_LEFT_HAND]].translation;
             if (f > 0 && hand[side][f] && hand[side][f - 1]) {
-                sum_s += ak_vec3_length(ak_vec3_sub(ps, prev_s[side])) / src->c->frame_time * info.scale * dst->mpu;
-                sum_d += ak_vec3_length(ak_vec3_sub(pd, prev_d[side])) / src->c->frame_time * dst->mpu;
+                sum_s += ak_vec3_length(ak_vec3_sub(ps, prev_s[side])) / src->c->frame_time *
+                         info.scale * dst->mpu;
+                sum_d +=
+                    ak_vec3_length(ak_vec3_sub(pd, prev_d[side])) / src->c->frame_time * dst->mpu;
                 ++count;
             }
             prev_s[side] = ps;
             prev_d[side] = pd;
         }
     }
-    printf("pinned hands: %d hand stance frames, source %.4f m/s (scaled), target %.4f m/s\n", count,
-           count ? sum_s / count : 0.0, count ? sum_d / count : 0.0);
+    printf("pinned hands: %d hand stance frames, source %.4f m/s (scaled), target %.4f m/s\n",
+           count, count ? sum_s / count : 0.0, count ? sum_d / count : 0.0);
     assert_true(count > 0);
     assert_true(sum_d / count <= sum_s / count + 0.005);
     buffers_free(&b);
@@ -671,7 +750,8 @@ static void retarget_cmu_walk_drives_walker_on_biped(void **state)
     ak_walk_motion_params mp = ak_walk_motion_defaults();
     ak_walk_motion *motion = NULL;
     ak_error err;
-    if (ak_walk_motion_create(g_rig[3].s, out, &mp, &motion, &err) != AK_OK) fail_msg("motion: %s", err.message);
+    if (ak_walk_motion_create(g_rig[3].s, out, &mp, &motion, &err) != AK_OK)
+        fail_msg("motion: %s", err.message);
     ak_walk_motion_info mi;
     ak_walk_motion_get_info(motion, &mi);
     AKT_NEAR(mi.metres_per_unit, 1.0, 1e-6); /* the biped is in metres */
@@ -693,11 +773,13 @@ static void retarget_cmu_walk_drives_walker_on_biped(void **state)
         assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, &ground, &err), AK_OK);
         ak_walker_get_state(w, &st);
         if (st.arrived) break;
-        ak_walk_metrics_add(&m, &st, ak_walker_world_pose(w), g_rig[3].map.joint[AK_HUM_HIPS], f == 0 ? 0.0f : dt);
+        ak_walk_metrics_add(&m, &st, ak_walker_world_pose(w), g_rig[3].map.joint[AK_HUM_HIPS],
+                            f == 0 ? 0.0f : dt);
     }
     printf("walker on the retargeted walk: cycle %.2f s, stride %.2f m, arrived %d after %.2f s, "
-           "skate %.4f m/s, penetration %.4f m\n", (double)mi.cycle_time, (double)mi.stride_length,
-           (int)st.arrived, (double)st.time, (double)m.skate, (double)m.max_penetration);
+           "skate %.4f m/s, penetration %.4f m\n",
+           (double)mi.cycle_time, (double)mi.stride_length, (int)st.arrived, (double)st.time,
+           (double)m.skate, (double)m.max_penetration);
     assert_true(st.arrived);
     assert_true(mi.stride_length > 0.8f && mi.stride_length < 2.0f); /* a walking stride, m */
     ak_walker_destroy(w);

@@ -11,7 +11,8 @@ static ak_quat axis_q(int axis, float angle)
 static void euler_composes_in_listed_order(void **state)
 {
     (void)state;
-    static const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    static const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                   {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     akt_rng rng = {0x1234567u};
     for (int o = 0; o < 6; ++o) {
         for (int i = 0; i < 200; ++i) {
@@ -19,8 +20,9 @@ static void euler_composes_in_listed_order(void **state)
                           akt_uniform(&rng, -3.1f, 3.1f)};
             ak_quat q = ak_quat_from_euler(ak_vec3_make(a[0], a[1], a[2]), (ak_rot_order)o);
             const int *ax = axes[o];
-            ak_quat ref = ak_quat_mul(axis_q(ax[0], a[ax[0]]),
-                                      ak_quat_mul(axis_q(ax[1], a[ax[1]]), axis_q(ax[2], a[ax[2]])));
+            ak_quat ref =
+                ak_quat_mul(axis_q(ax[0], a[ax[0]]),
+                            ak_quat_mul(axis_q(ax[1], a[ax[1]]), axis_q(ax[2], a[ax[2]])));
             AKT_NEAR(fabsf(ak_quat_dot(q, ref)), 1.0f, 1e-5f);
         }
     }
@@ -64,7 +66,8 @@ static void euler_orders_relate_by_inverse(void **state)
     akt_rng rng = {99};
     for (int o = 0; o < 6; ++o) {
         for (int i = 0; i < 100; ++i) {
-            ak_vec3 e = {akt_uniform(&rng, -3, 3), akt_uniform(&rng, -3, 3), akt_uniform(&rng, -3, 3)};
+            ak_vec3 e = {akt_uniform(&rng, -3, 3), akt_uniform(&rng, -3, 3),
+                         akt_uniform(&rng, -3, 3)};
             ak_quat a = ak_quat_from_euler(e, (ak_rot_order)o);
             ak_quat b = ak_quat_from_euler(ak_vec3_scale(e, -1.0f), (ak_rot_order)mirror[o]);
             AKT_NEAR(fabsf(ak_quat_dot(a, ak_quat_conjugate(b))), 1.0f, 1e-5f);
@@ -122,8 +125,12 @@ static void xform_inverse_and_compose(void **state)
     (void)state;
     akt_rng rng = {11};
     for (int i = 0; i < 200; ++i) {
-        ak_xform a = {akt_random_quat(&rng), {akt_uniform(&rng, -5, 5), akt_uniform(&rng, -5, 5), akt_uniform(&rng, -5, 5)}};
-        ak_xform b = {akt_random_quat(&rng), {akt_uniform(&rng, -5, 5), akt_uniform(&rng, -5, 5), akt_uniform(&rng, -5, 5)}};
+        ak_xform a = {
+            akt_random_quat(&rng),
+            {akt_uniform(&rng, -5, 5), akt_uniform(&rng, -5, 5), akt_uniform(&rng, -5, 5)}};
+        ak_xform b = {
+            akt_random_quat(&rng),
+            {akt_uniform(&rng, -5, 5), akt_uniform(&rng, -5, 5), akt_uniform(&rng, -5, 5)}};
         ak_vec3 p = {akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2)};
         ak_vec3 p1 = ak_xform_point(ak_xform_mul(a, b), p);
         ak_vec3 p2 = ak_xform_point(a, ak_xform_point(b, p));
@@ -136,7 +143,8 @@ static void xform_inverse_and_compose(void **state)
         AKT_NEAR(back.z, p.z, 1e-4f);
         float m[16];
         ak_xform_to_mat4(a, m);
-        ak_vec3 pm = {m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12], m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
+        ak_vec3 pm = {m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12],
+                      m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
                       m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14]};
         ak_vec3 pa = ak_xform_point(a, p);
         AKT_NEAR(pm.x, pa.x, 1e-4f);

@@ -25,7 +25,8 @@ static ak_skeleton *random_skeleton(akt_rng *rng, int n)
             stack[depth++] = j;
         }
         rest[j].rotation = akt_random_quat(rng);
-        rest[j].translation = ak_vec3_make(akt_uniform(rng, -1, 1), akt_uniform(rng, -1, 1), akt_uniform(rng, -1, 1));
+        rest[j].translation =
+            ak_vec3_make(akt_uniform(rng, -1, 1), akt_uniform(rng, -1, 1), akt_uniform(rng, -1, 1));
     }
     ak_skeleton_desc d = {n, name_ptrs, parents, rest, NULL, NULL};
     ak_skeleton *s = NULL;
@@ -34,7 +35,10 @@ static ak_skeleton *random_skeleton(akt_rng *rng, int n)
     return s;
 }
 
-static float dist(ak_vec3 a, ak_vec3 b) { return ak_vec3_length(ak_vec3_sub(a, b)); }
+static float dist(ak_vec3 a, ak_vec3 b)
+{
+    return ak_vec3_length(ak_vec3_sub(a, b));
+}
 
 static void fk_keeps_bone_lengths_under_any_rotation(void **state)
 {
@@ -45,7 +49,8 @@ static void fk_keeps_bone_lengths_under_any_rotation(void **state)
         int n = 2 + (int)(akt_next(&rng) % 60);
         ak_skeleton *s = random_skeleton(&rng, n);
         ak_pose_rest(s, local);
-        for (int j = 0; j < n; ++j) local[j].rotation = akt_random_quat(&rng);
+        for (int j = 0; j < n; ++j)
+            local[j].rotation = akt_random_quat(&rng);
         ak_fk(s, local, world);
         for (int j = 1; j < n; ++j) {
             float len = dist(world[j].translation, world[s->parents[j]].translation);
@@ -78,7 +83,8 @@ static void fk_subtree_matches_full_fk(void **state)
         /* subtree ranges: every joint in [j, end) descends from j */
         for (int k = j + 1; k < s->subtree_end[j]; ++k) {
             int a = k;
-            while (a > j) a = s->parents[a];
+            while (a > j)
+                a = s->parents[a];
             assert_int_equal(a, j);
         }
         ak_skeleton_destroy(s);
@@ -120,7 +126,8 @@ static void skeleton_rejects_bad_descriptions(void **state)
     /* not depth-first: c's parent is a, but b (a's other child) sits between... fine; make
      * a subtree non-contiguous: a -> b, a -> c, b -> d placed after c */
     const char *names4[4] = {"a", "b", "c", "d"};
-    ak_xform rest4[4] = {ak_xform_identity(), ak_xform_identity(), ak_xform_identity(), ak_xform_identity()};
+    ak_xform rest4[4] = {ak_xform_identity(), ak_xform_identity(), ak_xform_identity(),
+                         ak_xform_identity()};
     int32_t p4[4] = {-1, 0, 0, 1};
     ak_skeleton_desc d4 = {4, names4, p4, rest4, NULL, NULL};
     assert_int_equal(ak_skeleton_create(&d4, &s, &err), AK_ERR_INVALID_ARG);
@@ -132,7 +139,10 @@ static void skeleton_rejects_bad_descriptions(void **state)
 }
 
 /* Builds a skeleton from names only (a chain per limb) to exercise the name matcher. */
-typedef struct named_joint { const char *name; int parent; } named_joint;
+typedef struct named_joint {
+    const char *name;
+    int parent;
+} named_joint;
 static ak_skeleton *named_skeleton(const named_joint *j, int n)
 {
     const char *names[64];
@@ -156,7 +166,8 @@ static void check_slot(const ak_skeleton *s, const ak_humanoid *h, int slot, con
         assert_int_equal(h->joint[slot], -1);
         return;
     }
-    if (h->joint[slot] < 0) fail_msg("slot %s not found, expected %s", ak_humanoid_slot_name(slot), name);
+    if (h->joint[slot] < 0)
+        fail_msg("slot %s not found, expected %s", ak_humanoid_slot_name(slot), name);
     assert_string_equal(s->names[h->joint[slot]], name);
 }
 
@@ -166,11 +177,13 @@ static void humanoid_map_finds_common_rigs(void **state)
     ak_humanoid h;
     ak_error err;
     /* CMU (cgspeed): LHipJoint is not the thigh; LeftShoulder is the clavicle. */
-    const named_joint cmu[] = {{"Hips", -1}, {"LHipJoint", 0}, {"LeftUpLeg", 1}, {"LeftLeg", 2},
-        {"LeftFoot", 3}, {"LeftToeBase", 4}, {"RHipJoint", 0}, {"RightUpLeg", 6}, {"RightLeg", 7},
-        {"RightFoot", 8}, {"RightToeBase", 9}, {"LowerBack", 0}, {"Spine", 11}, {"Spine1", 12},
-        {"Neck", 13}, {"Neck1", 14}, {"Head", 15}, {"LeftShoulder", 13}, {"LeftArm", 17},
-        {"LeftForeArm", 18}, {"LeftHand", 19}, {"LThumb", 20}};
+    const named_joint cmu[] = {
+        {"Hips", -1},     {"LHipJoint", 0},     {"LeftUpLeg", 1},    {"LeftLeg", 2},
+        {"LeftFoot", 3},  {"LeftToeBase", 4},   {"RHipJoint", 0},    {"RightUpLeg", 6},
+        {"RightLeg", 7},  {"RightFoot", 8},     {"RightToeBase", 9}, {"LowerBack", 0},
+        {"Spine", 11},    {"Spine1", 12},       {"Neck", 13},        {"Neck1", 14},
+        {"Head", 15},     {"LeftShoulder", 13}, {"LeftArm", 17},     {"LeftForeArm", 18},
+        {"LeftHand", 19}, {"LThumb", 20}};
     ak_skeleton *s = named_skeleton(cmu, (int)(sizeof cmu / sizeof cmu[0]));
     assert_int_equal(ak_humanoid_find(s, NULL, &h, &err), AK_OK);
     check_slot(s, &h, AK_HUM_HIPS, "Hips");
@@ -188,10 +201,11 @@ static void humanoid_map_finds_common_rigs(void **state)
     ak_skeleton_destroy(s);
 
     /* OptiTrack Arena / 3ds Max style: LeftCollar is the clavicle, LeftShoulder the arm. */
-    const named_joint arena[] = {{"Hips", -1}, {"Chest", 0}, {"Neck", 1}, {"Head", 2},
-        {"LeftCollar", 1}, {"LeftShoulder", 4}, {"LeftElbow", 5}, {"LeftWrist", 6},
-        {"LeftHip", 0}, {"LeftKnee", 8}, {"LeftAnkle", 9}, {"RightHip", 0}, {"RightKnee", 11},
-        {"RightAnkle", 12}};
+    const named_joint arena[] = {{"Hips", -1},      {"Chest", 0},      {"Neck", 1},
+                                 {"Head", 2},       {"LeftCollar", 1}, {"LeftShoulder", 4},
+                                 {"LeftElbow", 5},  {"LeftWrist", 6},  {"LeftHip", 0},
+                                 {"LeftKnee", 8},   {"LeftAnkle", 9},  {"RightHip", 0},
+                                 {"RightKnee", 11}, {"RightAnkle", 12}};
     s = named_skeleton(arena, (int)(sizeof arena / sizeof arena[0]));
     assert_int_equal(ak_humanoid_find(s, NULL, &h, &err), AK_OK);
     check_slot(s, &h, AK_HUM_LEFT_SHOULDER, "LeftCollar");
@@ -204,10 +218,10 @@ static void humanoid_map_finds_common_rigs(void **state)
     ak_skeleton_destroy(s);
 
     /* Blender / Rigify with dotted sides; Mixamo with a namespace. */
-    const named_joint rigify[] = {{"pelvis", -1}, {"spine", 0}, {"spine.001", 1}, {"neck", 2},
-        {"face", 3}, {"shoulder.L", 2}, {"upper_arm.L", 5}, {"forearm.L", 6}, {"pelvis.L", 0},
-        {"thigh.L", 0}, {"shin.L", 9}, {"foot.L", 10}, {"thigh.R", 0}, {"shin.R", 12},
-        {"foot.R", 13}};
+    const named_joint rigify[] = {
+        {"pelvis", -1},    {"spine", 0},       {"spine.001", 1}, {"neck", 2},     {"face", 3},
+        {"shoulder.L", 2}, {"upper_arm.L", 5}, {"forearm.L", 6}, {"pelvis.L", 0}, {"thigh.L", 0},
+        {"shin.L", 9},     {"foot.L", 10},     {"thigh.R", 0},   {"shin.R", 12},  {"foot.R", 13}};
     s = named_skeleton(rigify, (int)(sizeof rigify / sizeof rigify[0]));
     assert_int_equal(ak_humanoid_find(s, NULL, &h, &err), AK_OK);
     check_slot(s, &h, AK_HUM_HIPS, "pelvis");
@@ -218,17 +232,18 @@ static void humanoid_map_finds_common_rigs(void **state)
     check_slot(s, &h, AK_HUM_LEFT_UPPER_ARM, "upper_arm.L");
     ak_skeleton_destroy(s);
 
-    const named_joint mixamo[] = {{"mixamorig:Hips", -1}, {"mixamorig:LeftUpLeg", 0},
-        {"mixamorig:LeftLeg", 1}, {"mixamorig:LeftFoot", 2}, {"mixamorig:RightUpLeg", 0},
-        {"mixamorig:RightLeg", 4}, {"mixamorig:RightFoot", 5}};
+    const named_joint mixamo[] = {{"mixamorig:Hips", -1},      {"mixamorig:LeftUpLeg", 0},
+                                  {"mixamorig:LeftLeg", 1},    {"mixamorig:LeftFoot", 2},
+                                  {"mixamorig:RightUpLeg", 0}, {"mixamorig:RightLeg", 4},
+                                  {"mixamorig:RightFoot", 5}};
     s = named_skeleton(mixamo, (int)(sizeof mixamo / sizeof mixamo[0]));
     assert_int_equal(ak_humanoid_find(s, NULL, &h, &err), AK_OK);
     check_slot(s, &h, AK_HUM_RIGHT_FOOT, "mixamorig:RightFoot");
     ak_skeleton_destroy(s);
 
     /* Lower-case with l_/r_ prefixes, and a missing leg reported by name; then an override. */
-    const named_joint odd[] = {{"root", -1}, {"l_thigh", 0}, {"l_calf", 1}, {"l_foot", 2},
-        {"r_thigh", 0}, {"r_calf", 4}, {"r_paw", 5}};
+    const named_joint odd[] = {{"root", -1},   {"l_thigh", 0}, {"l_calf", 1}, {"l_foot", 2},
+                               {"r_thigh", 0}, {"r_calf", 4},  {"r_paw", 5}};
     s = named_skeleton(odd, (int)(sizeof odd / sizeof odd[0]));
     assert_int_equal(ak_humanoid_find(s, NULL, &h, &err), AK_ERR_NOT_FOUND);
     assert_non_null(strstr(err.message, "right_foot"));

@@ -17,7 +17,9 @@
 
 #define AK_PI_TEST 3.14159265358979323846f
 
-typedef struct test_rng { uint64_t s; } test_rng;
+typedef struct test_rng {
+    uint64_t s;
+} test_rng;
 
 static inline uint32_t rng_u32(test_rng *r)
 {
@@ -27,9 +29,18 @@ static inline uint32_t rng_u32(test_rng *r)
     r->s ^= r->s >> 27;
     return (uint32_t)((r->s * 2685821657736338717ULL) >> 32);
 }
-static inline float rng_unit(test_rng *r) { return (float)(rng_u32(r) >> 8) / 16777216.0f; }
-static inline float rng_range(test_rng *r, float lo, float hi) { return lo + (hi - lo) * rng_unit(r); }
-static inline int rng_int(test_rng *r, int lo, int hi) { return lo + (int)(rng_u32(r) % (uint32_t)(hi - lo + 1)); }
+static inline float rng_unit(test_rng *r)
+{
+    return (float)(rng_u32(r) >> 8) / 16777216.0f;
+}
+static inline float rng_range(test_rng *r, float lo, float hi)
+{
+    return lo + (hi - lo) * rng_unit(r);
+}
+static inline int rng_int(test_rng *r, int lo, int hi)
+{
+    return lo + (int)(rng_u32(r) % (uint32_t)(hi - lo + 1));
+}
 static inline ak_vec3 rng_dir(test_rng *r)
 {
     for (;;) {
@@ -45,10 +56,10 @@ static inline ak_quat rng_quat(test_rng *r, float max_angle)
 
 typedef struct test_chain {
     ak_skeleton *skel;
-    int32_t n;                       /* chain joints */
-    int32_t chain[AK_IK_MAX_CHAIN];  /* 1..n */
-    float length;                    /* sum of chain bone lengths */
-    int32_t count;                   /* n + 3 */
+    int32_t n;                      /* chain joints */
+    int32_t chain[AK_IK_MAX_CHAIN]; /* 1..n */
+    float length;                   /* sum of chain bone lengths */
+    int32_t count;                  /* n + 3 */
 } test_chain;
 
 /* Builds a random chain of n joints: bone lengths in [lmin, lmax], directions random in the
@@ -71,7 +82,8 @@ static inline int test_chain_make(test_chain *tc, test_rng *r, int n, float lmin
         rest[j] = ak_xform_identity();
     }
     parents[0] = -1;
-    rest[0].translation = ak_vec3_make(rng_range(r, -1, 1), rng_range(r, -1, 1), rng_range(r, -1, 1));
+    rest[0].translation =
+        ak_vec3_make(rng_range(r, -1, 1), rng_range(r, -1, 1), rng_range(r, -1, 1));
     rest[0].rotation = rng_quat(r, 3.0f);
     for (int j = 1; j <= n; ++j) {
         parents[j] = j - 1;
@@ -94,17 +106,25 @@ static inline int test_chain_make(test_chain *tc, test_rng *r, int n, float lmin
     return ak_skeleton_create(&desc, &tc->skel, &err) == AK_OK ? 0 : -1;
 }
 
-static inline void test_chain_free(test_chain *tc) { ak_skeleton_destroy(tc->skel); }
+static inline void test_chain_free(test_chain *tc)
+{
+    ak_skeleton_destroy(tc->skel);
+}
 
 /* Random local rotations (angle up to max_angle) on the chain joints; rest elsewhere. */
-static inline void test_random_pose(const test_chain *tc, test_rng *r, float max_angle, ak_xform *local)
+static inline void test_random_pose(const test_chain *tc, test_rng *r, float max_angle,
+                                    ak_xform *local)
 {
     ak_pose_rest(tc->skel, local);
     local[0].rotation = tc->skel->rest_local[0].rotation;
-    for (int i = 0; i < tc->n; ++i) local[tc->chain[i]].rotation = rng_quat(r, max_angle);
+    for (int i = 0; i < tc->n; ++i)
+        local[tc->chain[i]].rotation = rng_quat(r, max_angle);
 }
 
-static inline float vdist(ak_vec3 a, ak_vec3 b) { return ak_vec3_length(ak_vec3_sub(a, b)); }
+static inline float vdist(ak_vec3 a, ak_vec3 b)
+{
+    return ak_vec3_length(ak_vec3_sub(a, b));
+}
 
 static inline int quat_is_unit(ak_quat q)
 {
@@ -112,7 +132,10 @@ static inline int quat_is_unit(ak_quat q)
     return isfinite(n) && fabsf(n - 1.0f) < 1e-4f;
 }
 
-static inline int xform_equal_bits(ak_xform a, ak_xform b) { return memcmp(&a, &b, sizeof a) == 0; }
+static inline int xform_equal_bits(ak_xform a, ak_xform b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
 
 /* Angle at b between b->a and b->c, degrees. */
 static inline double angle_at_deg(ak_vec3 a, ak_vec3 b, ak_vec3 c)

@@ -29,7 +29,8 @@ static void aim_points_forward_at_target_and_keeps_up(void **state)
         p.joint = 2;
         p.forward = rng_dir(&rng);
         p.up = ak_vec3_cross(p.forward, rng_dir(&rng)); /* any axis not along forward */
-        p.target = ak_vec3_add(w[2].translation, ak_vec3_scale(rng_dir(&rng), rng_range(&rng, 0.1f, 10.0f)));
+        p.target = ak_vec3_add(w[2].translation,
+                               ak_vec3_scale(rng_dir(&rng), rng_range(&rng, 0.1f, 10.0f)));
         ak_ik_result r;
         assert_int_equal(ak_aim_ik_run(&p, l, w, &r, NULL), AK_OK);
         assert_true(r.reached);
@@ -39,17 +40,23 @@ static void aim_points_forward_at_target_and_keeps_up(void **state)
         assert_true(r.error < 1e-3f);
         /* Up lies in the plane spanned by the aim direction and world up, on world up's side. */
         ak_vec3 up = ak_quat_rotate(w[2].rotation, ak_vec3_normalize_or(p.up, p.up));
-        ak_vec3 plane_n = ak_vec3_normalize_or(ak_vec3_cross(to, p.world_up), ak_vec3_make(0, 0, 0));
-        ak_vec3 up_perp = ak_vec3_sub(up, ak_vec3_scale(ak_vec3_normalize_or(to, to), ak_vec3_dot(up, ak_vec3_normalize_or(to, to))));
+        ak_vec3 plane_n =
+            ak_vec3_normalize_or(ak_vec3_cross(to, p.world_up), ak_vec3_make(0, 0, 0));
+        ak_vec3 up_perp =
+            ak_vec3_sub(up, ak_vec3_scale(ak_vec3_normalize_or(to, to),
+                                          ak_vec3_dot(up, ak_vec3_normalize_or(to, to))));
         if (ak_vec3_length(plane_n) > 0.1f && ak_vec3_length(up_perp) > 0.1f) {
-            assert_true(fabsf(ak_vec3_dot(ak_vec3_normalize_or(up_perp, up_perp), plane_n)) < 1e-3f);
+            assert_true(fabsf(ak_vec3_dot(ak_vec3_normalize_or(up_perp, up_perp), plane_n)) <
+                        1e-3f);
             assert_true(ak_vec3_dot(up_perp, p.world_up) >= -1e-4f);
         }
         /* Only the aimed joint and its subtree change. */
-        for (int j = 0; j < 2; ++j) assert_true(xform_equal_bits(w[j], before[j]));
+        for (int j = 0; j < 2; ++j)
+            assert_true(xform_equal_bits(w[j], before[j]));
         assert_true(xform_equal_bits(w[tc.n + 2], before[tc.n + 2]));
         assert_memory_equal(&w[2].translation, &before[2].translation, sizeof(ak_vec3));
-        for (int j = 0; j < 6; ++j) assert_true(quat_is_unit(l[j].rotation));
+        for (int j = 0; j < 6; ++j)
+            assert_true(quat_is_unit(l[j].rotation));
         test_chain_free(&tc);
     }
 }
@@ -68,7 +75,7 @@ static void aim_clamp_weight_limits_the_turn(void **state)
         p.skeleton = tc.skel;
         p.joint = 1;
         p.up = ak_vec3_make(0, 0, 0); /* aim only: the turn is exactly the clamp */
-        p.clamp_weight = 0.75f;         /* at most pi/4 */
+        p.clamp_weight = 0.75f;       /* at most pi/4 */
         p.target = ak_vec3_add(w[1].translation, rng_dir(&rng));
         ak_vec3 fwd0 = ak_quat_rotate(w[1].rotation, p.forward);
         float want = angle_between(fwd0, ak_vec3_sub(p.target, w[1].translation));
@@ -97,13 +104,15 @@ static void aim_weight_and_correction_form(void **state)
     p.skeleton = tc.skel;
     p.joint = 2;
     p.target = ak_vec3_make(3, 1, 2);
-    memcpy(l, l0, sizeof l); memcpy(w, w0, sizeof w);
+    memcpy(l, l0, sizeof l);
+    memcpy(w, w0, sizeof w);
     p.weight = 0.0f;
     assert_int_equal(ak_aim_ik_run(&p, l, w, NULL, NULL), AK_OK);
     assert_memory_equal(l, l0, sizeof l);
     assert_memory_equal(w, w0, sizeof w);
     p.weight = 1.0f;
-    memcpy(lf, l0, sizeof lf); memcpy(wf, w0, sizeof wf);
+    memcpy(lf, l0, sizeof lf);
+    memcpy(wf, w0, sizeof wf);
     assert_int_equal(ak_aim_ik_run(&p, lf, wf, NULL, NULL), AK_OK);
     p.weight = 0.3f;
     assert_int_equal(ak_aim_ik_run(&p, l, w, NULL, NULL), AK_OK);
@@ -150,7 +159,8 @@ static void look_at_chain_lands_last_joint_exactly(void **state)
         p.skeleton = tc.skel;
         p.chain = tc.chain;
         p.chain_length = n;
-        p.target = ak_vec3_add(w[tc.n].translation, ak_vec3_scale(rng_dir(&rng), rng_range(&rng, 2.0f, 20.0f)));
+        p.target = ak_vec3_add(w[tc.n].translation,
+                               ak_vec3_scale(rng_dir(&rng), rng_range(&rng, 2.0f, 20.0f)));
         ak_ik_result r;
         assert_int_equal(ak_look_at_run(&p, l, w, &r, NULL), AK_OK);
         int head = tc.chain[n - 1];
@@ -160,7 +170,8 @@ static void look_at_chain_lands_last_joint_exactly(void **state)
         assert_true(r.reached);
         assert_true(xform_equal_bits(w[0], before[0]));
         assert_true(xform_equal_bits(w[tc.n + 2], before[tc.n + 2]));
-        for (int j = 0; j < tc.count; ++j) assert_true(quat_is_unit(l[j].rotation));
+        for (int j = 0; j < tc.count; ++j)
+            assert_true(quat_is_unit(l[j].rotation));
         test_chain_free(&tc);
     }
 }
@@ -184,15 +195,18 @@ static void look_at_spreads_turn_and_clamps_total_angle(void **state)
     p.chain_length = 3;
     p.up = ak_vec3_make(0, 0, 0);
     p.target = ak_vec3_add(w0[head].translation, ak_vec3_scale(side, 100.0f));
-    memcpy(l, l0, sizeof l); memcpy(w, w0, sizeof w);
+    memcpy(l, l0, sizeof l);
+    memcpy(w, w0, sizeof w);
     assert_int_equal(ak_look_at_run(&p, l, w, NULL, NULL), AK_OK);
     /* Default weights share the turn: each of the three joints turns about a third. */
     for (int i = 0; i < 3; ++i) {
-        float a = ak_quat_angle(ak_quat_mul(ak_quat_conjugate(l0[tc.chain[i]].rotation), l[tc.chain[i]].rotation));
+        float a = ak_quat_angle(
+            ak_quat_mul(ak_quat_conjugate(l0[tc.chain[i]].rotation), l[tc.chain[i]].rotation));
         assert_true(fabsf(a - (AK_PI_TEST / 2.0f) / 3.0f) < 0.02f);
     }
     /* clamp_weight 0.75: the head turns pi/4 in total, not pi/2. */
-    memcpy(l, l0, sizeof l); memcpy(w, w0, sizeof w);
+    memcpy(l, l0, sizeof l);
+    memcpy(w, w0, sizeof w);
     p.clamp_weight = 0.75f;
     ak_ik_result r;
     assert_int_equal(ak_look_at_run(&p, l, w, &r, NULL), AK_OK);
@@ -201,7 +215,8 @@ static void look_at_spreads_turn_and_clamps_total_angle(void **state)
     assert_false(r.reached);
     assert_true(fabsf(r.error - AK_PI_TEST / 4.0f) < 0.01f);
     /* Weight 0 is bit-for-bit. */
-    memcpy(l, l0, sizeof l); memcpy(w, w0, sizeof w);
+    memcpy(l, l0, sizeof l);
+    memcpy(w, w0, sizeof w);
     p.weight = 0.0f;
     assert_int_equal(ak_look_at_run(&p, l, w, NULL, NULL), AK_OK);
     assert_memory_equal(l, l0, sizeof l);
@@ -217,7 +232,8 @@ static void jacobian_moves_several_effectors_at_once(void **state)
     const char *names[8] = {"trunk", "spine", "l1", "l2", "lhand", "r1", "r2", "rhand"};
     int32_t parents[8] = {-1, 0, 1, 2, 3, 1, 5, 6};
     ak_xform rest[8];
-    for (int j = 0; j < 8; ++j) rest[j] = ak_xform_identity();
+    for (int j = 0; j < 8; ++j)
+        rest[j] = ak_xform_identity();
     rest[1].translation = ak_vec3_make(0, 1, 0);
     rest[2].translation = ak_vec3_make(0.3f, 0.2f, 0);
     rest[3].translation = ak_vec3_make(0.5f, 0, 0);
@@ -234,7 +250,8 @@ static void jacobian_moves_several_effectors_at_once(void **state)
     for (int k = 0; k < 200; ++k) {
         ak_xform l[8], w[8], gl[8], gw[8], before[8];
         ak_pose_rest(s, gl);
-        for (int j = 1; j < 8; ++j) gl[j].rotation = rng_quat(&rng, 0.8f);
+        for (int j = 1; j < 8; ++j)
+            gl[j].rotation = rng_quat(&rng, 0.8f);
         ak_fk(s, gl, gw);
         ak_pose_rest(s, l);
         ak_fk(s, l, w);
@@ -246,7 +263,8 @@ static void jacobian_moves_several_effectors_at_once(void **state)
         ak_vec3 targets[2] = {gw[4].translation, gw[7].translation};
         for (int method = 0; method < 2; ++method) {
             ak_xform lm[8], wm[8];
-            memcpy(lm, l, sizeof lm); memcpy(wm, w, sizeof wm);
+            memcpy(lm, l, sizeof lm);
+            memcpy(wm, w, sizeof wm);
             ak_jacobian_ik_params p = ak_jacobian_ik_defaults();
             p.skeleton = s;
             p.method = method;
@@ -262,13 +280,16 @@ static void jacobian_moves_several_effectors_at_once(void **state)
             ak_ik_result r;
             assert_int_equal(ak_jacobian_ik_run(&p, lm, wm, &r, NULL), AK_OK);
             reached += r.reached;
-            float e = fmaxf(vdist(wm[4].translation, targets[0]), vdist(wm[7].translation, targets[1]));
+            float e =
+                fmaxf(vdist(wm[4].translation, targets[0]), vdist(wm[7].translation, targets[1]));
             assert_true(fabsf(e - r.error) < 1e-5f);
             assert_true(xform_equal_bits(wm[0], before[0]));
-            for (int j = 0; j < 8; ++j) assert_true(quat_is_unit(lm[j].rotation));
+            for (int j = 0; j < 8; ++j)
+                assert_true(quat_is_unit(lm[j].rotation));
             /* Bone lengths kept. */
             for (int j = 1; j < 8; ++j)
-                assert_true(fabsf(vdist(wm[j].translation, wm[parents[j]].translation) - s->bone_lengths[j]) < 1e-5f);
+                assert_true(fabsf(vdist(wm[j].translation, wm[parents[j]].translation) -
+                                  s->bone_lengths[j]) < 1e-5f);
         }
     }
     print_message("multi-effector: %d/400 reached\n", reached);

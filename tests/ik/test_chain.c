@@ -88,9 +88,11 @@ static void run_property(int solver, int cases, int max_joints, int max_it, floa
         memcpy(before, world, sizeof(ak_xform) * (size_t)tc.count);
         ak_vec3 target = goal_world[tc.n].translation;
         ak_ik_result r;
-        assert_int_equal(solve(solver, &tc, target, max_it, 1.0f, NULL, NULL, local, world, &r), AK_OK);
+        assert_int_equal(solve(solver, &tc, target, max_it, 1.0f, NULL, NULL, local, world, &r),
+                         AK_OK);
         assert_true(isfinite(r.error));
-        assert_true(fabsf(r.error - vdist(world[tc.n].translation, target)) < 1e-5f * (1.0f + tc.length));
+        assert_true(fabsf(r.error - vdist(world[tc.n].translation, target)) <
+                    1e-5f * (1.0f + tc.length));
         assert_true(r.iterations <= max_it);
         assert_false(r.unreachable);
         if (r.reached) {
@@ -140,7 +142,8 @@ static void solvers_straighten_toward_unreachable_targets(void **state)
         for (int k = 0; k < 50; ++k) {
             test_chain tc;
             assert_int_equal(test_chain_make(&tc, &rng, rng_int(&rng, 2, 12), 0.2f, 1.0f, 0), 0);
-            ak_xform local[AK_IK_MAX_CHAIN + 3], world[AK_IK_MAX_CHAIN + 3], before[AK_IK_MAX_CHAIN + 3];
+            ak_xform local[AK_IK_MAX_CHAIN + 3], world[AK_IK_MAX_CHAIN + 3],
+                before[AK_IK_MAX_CHAIN + 3];
             test_random_pose(&tc, &rng, 1.0f, local);
             ak_fk(tc.skel, local, world);
             memcpy(before, world, sizeof(ak_xform) * (size_t)tc.count);
@@ -148,7 +151,8 @@ static void solvers_straighten_toward_unreachable_targets(void **state)
             float far = k == 0 ? 1e6f : tc.length * 1.5f;
             ak_vec3 target = ak_vec3_add(root, ak_vec3_scale(rng_dir(&rng), far));
             ak_ik_result r;
-            assert_int_equal(solve(solver, &tc, target, 100, 1.0f, NULL, NULL, local, world, &r), AK_OK);
+            assert_int_equal(solve(solver, &tc, target, 100, 1.0f, NULL, NULL, local, world, &r),
+                             AK_OK);
             assert_true(r.unreachable);
             assert_false(r.reached);
             float reach = vdist(world[tc.n].translation, root);
@@ -189,8 +193,8 @@ static void jacobian_stops_when_the_error_stops_improving(void **state)
             const float start_error = vdist(world[tc.n].translation, target);
             const float floor_error = far - tc.length;
             ak_ik_result r;
-            assert_int_equal(solve(solver, &tc, target, 2000000000, 1.0f, NULL, NULL, local, world, &r),
-                             AK_OK);
+            assert_int_equal(
+                solve(solver, &tc, target, 2000000000, 1.0f, NULL, NULL, local, world, &r), AK_OK);
             assert_true(r.unreachable);
             assert_false(r.reached);
             assert_true(r.error >= floor_error * (1.0f - 1e-5f));
@@ -217,11 +221,13 @@ static void solvers_handle_degenerate_targets(void **state)
             test_random_pose(&tc, &rng, 1.0f, local);
             ak_fk(tc.skel, local, world);
             memcpy(before, world, sizeof(ak_xform) * (size_t)tc.count);
-            const ak_vec3 targets[3] = {world[1].translation, world[tc.n].translation,
-                                        ak_vec3_add(world[1].translation, ak_vec3_make(0.1f, 0.0f, 0.0f))};
+            const ak_vec3 targets[3] = {
+                world[1].translation, world[tc.n].translation,
+                ak_vec3_add(world[1].translation, ak_vec3_make(0.1f, 0.0f, 0.0f))};
             for (int t = 0; t < 3; ++t) {
                 ak_ik_result r;
-                assert_int_equal(solve(solver, &tc, targets[t], 100, 1.0f, NULL, NULL, local, world, &r), AK_OK);
+                assert_int_equal(
+                    solve(solver, &tc, targets[t], 100, 1.0f, NULL, NULL, local, world, &r), AK_OK);
                 assert_true(isfinite(r.error));
                 if (n == 1) assert_int_equal(r.iterations, 0);
                 if (t == 1 && n > 1) assert_true(r.reached);
@@ -238,7 +244,8 @@ static void solvers_reject_zero_length_bones(void **state)
     const char *names[4] = {"a", "b", "c", "d"};
     int32_t parents[4] = {-1, 0, 1, 2};
     ak_xform rest[4];
-    for (int j = 0; j < 4; ++j) rest[j] = ak_xform_identity();
+    for (int j = 0; j < 4; ++j)
+        rest[j] = ak_xform_identity();
     rest[1].translation = ak_vec3_make(0, 1, 0);
     rest[3].translation = ak_vec3_make(0, 1, 0); /* c sits on b */
     ak_skeleton_desc desc = {4, names, parents, rest, NULL, NULL};
@@ -246,15 +253,17 @@ static void solvers_reject_zero_length_bones(void **state)
     assert_int_equal(ak_skeleton_create(&desc, &tc.skel, NULL), AK_OK);
     tc.n = 4;
     tc.count = 4;
-    for (int i = 0; i < 4; ++i) tc.chain[i] = i;
+    for (int i = 0; i < 4; ++i)
+        tc.chain[i] = i;
     ak_xform local[4], world[4], before[4];
     ak_pose_rest(tc.skel, local);
     ak_fk(tc.skel, local, world);
     memcpy(before, local, sizeof before);
     for (int solver = 0; solver < SOLVER_COUNT; ++solver) {
         ak_ik_result r;
-        assert_int_equal(solve(solver, &tc, ak_vec3_make(1, 1, 0), 100, 1.0f, NULL, NULL, local, world, &r),
-                         AK_ERR_DEGENERATE);
+        assert_int_equal(
+            solve(solver, &tc, ak_vec3_make(1, 1, 0), 100, 1.0f, NULL, NULL, local, world, &r),
+            AK_ERR_DEGENERATE);
         assert_memory_equal(before, local, sizeof before);
     }
     ak_skeleton_destroy(tc.skel);
@@ -274,14 +283,17 @@ static void solvers_weight_blends_per_joint(void **state)
         test_random_pose(&tc, &rng, 1.0f, l0);
         ak_fk(tc.skel, l0, w0);
         ak_vec3 target = goal_w[tc.n].translation;
-        memcpy(l, l0, sizeof l); memcpy(w, w0, sizeof w);
+        memcpy(l, l0, sizeof l);
+        memcpy(w, w0, sizeof w);
         ak_ik_result r;
         assert_int_equal(solve(solver, &tc, target, 100, 0.0f, NULL, NULL, l, w, &r), AK_OK);
         assert_memory_equal(l, l0, sizeof l);
         assert_memory_equal(w, w0, sizeof w);
-        memcpy(lf, l0, sizeof lf); memcpy(wf, w0, sizeof wf);
+        memcpy(lf, l0, sizeof lf);
+        memcpy(wf, w0, sizeof wf);
         assert_int_equal(solve(solver, &tc, target, 100, 1.0f, NULL, NULL, lf, wf, &r), AK_OK);
-        memcpy(l, l0, sizeof l); memcpy(w, w0, sizeof w);
+        memcpy(l, l0, sizeof l);
+        memcpy(w, w0, sizeof w);
         assert_int_equal(solve(solver, &tc, target, 100, 0.5f, NULL, NULL, l, w, &r), AK_OK);
         for (int i = 0; i < tc.n - 1; ++i) {
             int j = tc.chain[i];
@@ -304,13 +316,15 @@ static void ccd_joint_weight_zero_freezes_joint(void **state)
         test_random_pose(&tc, &rng, 1.0f, l);
         memcpy(gl, l, sizeof gl);
         /* The goal differs only below the frozen joint so it stays reachable. */
-        for (int i = 2; i < tc.n; ++i) gl[tc.chain[i]].rotation = rng_quat(&rng, 1.0f);
+        for (int i = 2; i < tc.n; ++i)
+            gl[tc.chain[i]].rotation = rng_quat(&rng, 1.0f);
         ak_fk(tc.skel, gl, gw);
         ak_fk(tc.skel, l, w);
         float jw[6] = {1.0f, 0.0f, 0.7f, 1.0f, 0.5f, 1.0f};
         ak_quat frozen = l[tc.chain[1]].rotation;
         ak_ik_result r;
-        assert_int_equal(solve(SOLVER_CCD, &tc, gw[tc.n].translation, 1000, 1.0f, jw, NULL, l, w, &r), AK_OK);
+        assert_int_equal(
+            solve(SOLVER_CCD, &tc, gw[tc.n].translation, 1000, 1.0f, jw, NULL, l, w, &r), AK_OK);
         assert_memory_equal(&frozen, &l[tc.chain[1]].rotation, sizeof frozen);
         assert_true(r.reached);
         test_chain_free(&tc);
@@ -319,7 +333,12 @@ static void ccd_joint_weight_zero_freezes_joint(void **state)
 
 static float hinge_angle(ak_quat q, ak_vec3 axis)
 {
-    if (q.w < 0) { q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w; }
+    if (q.w < 0) {
+        q.x = -q.x;
+        q.y = -q.y;
+        q.z = -q.z;
+        q.w = -q.w;
+    }
     return 2.0f * atan2f(q.x * axis.x + q.y * axis.y + q.z * axis.z, q.w);
 }
 
@@ -337,22 +356,28 @@ static void chain_solvers_honour_limits(void **state)
             assert_int_equal(test_chain_make(&tc, &rng, n, 0.3f, 1.0f, 1), 0);
             ak_ik_limit limits[AK_IK_MAX_CHAIN];
             for (int i = 0; i < n; ++i) {
-                if (i % 2 == 0) limits[i] = ak_ik_limit_cone(ak_vec3_make(0, 0, 0), 0.8f, -0.3f, 0.3f);
-                else limits[i] = ak_ik_limit_hinge(ak_vec3_make(1, 0, 0), -1.5f, 0.2f);
+                if (i % 2 == 0)
+                    limits[i] = ak_ik_limit_cone(ak_vec3_make(0, 0, 0), 0.8f, -0.3f, 0.3f);
+                else
+                    limits[i] = ak_ik_limit_hinge(ak_vec3_make(1, 0, 0), -1.5f, 0.2f);
             }
             /* A legal goal pose: FK of rotations inside the limits. */
-            ak_xform l[AK_IK_MAX_CHAIN + 3], w[AK_IK_MAX_CHAIN + 3], gl[AK_IK_MAX_CHAIN + 3], gw[AK_IK_MAX_CHAIN + 3];
+            ak_xform l[AK_IK_MAX_CHAIN + 3], w[AK_IK_MAX_CHAIN + 3], gl[AK_IK_MAX_CHAIN + 3],
+                gw[AK_IK_MAX_CHAIN + 3];
             test_random_pose(&tc, &rng, 2.0f, gl);
             test_random_pose(&tc, &rng, 2.0f, l);
             for (int i = 0; i < n; ++i) {
                 ak_vec3 bone = ak_vec3_make(0, 1, 0);
-                gl[tc.chain[i]].rotation = ak_ik_limit_apply(&limits[i], gl[tc.chain[i]].rotation, bone);
-                l[tc.chain[i]].rotation = ak_ik_limit_apply(&limits[i], l[tc.chain[i]].rotation, bone);
+                gl[tc.chain[i]].rotation =
+                    ak_ik_limit_apply(&limits[i], gl[tc.chain[i]].rotation, bone);
+                l[tc.chain[i]].rotation =
+                    ak_ik_limit_apply(&limits[i], l[tc.chain[i]].rotation, bone);
             }
             ak_fk(tc.skel, gl, gw);
             ak_fk(tc.skel, l, w);
             ak_ik_result r;
-            assert_int_equal(solve(solver, &tc, gw[tc.n].translation, 200, 1.0f, NULL, limits, l, w, &r), AK_OK);
+            assert_int_equal(
+                solve(solver, &tc, gw[tc.n].translation, 200, 1.0f, NULL, limits, l, w, &r), AK_OK);
             reached += r.reached;
             for (int i = 0; i + 1 < n; ++i) {
                 ak_quat q = l[tc.chain[i]].rotation;
@@ -365,7 +390,8 @@ static void chain_solvers_honour_limits(void **state)
                     ak_vec3 b = ak_quat_rotate(q, ak_vec3_make(0, 1, 0));
                     assert_true(acosf(fminf(1.0f, b.y)) <= 0.8f + 1e-3f);
                     /* twist: the twist part about +Y of q */
-                    float t = hinge_angle(ak_quat_normalize((ak_quat){0.0f, q.y, 0.0f, q.w}), ak_vec3_make(0, 1, 0));
+                    float t = hinge_angle(ak_quat_normalize((ak_quat){0.0f, q.y, 0.0f, q.w}),
+                                          ak_vec3_make(0, 1, 0));
                     assert_true(t >= -0.3f - 1e-3f && t <= 0.3f + 1e-3f);
                 }
             }
@@ -382,14 +408,18 @@ static void limit_apply_projects_rotations(void **state)
 {
     (void)state;
     ak_ik_limit h = ak_ik_limit_hinge(ak_vec3_make(0, 0, 2), -0.5f, 1.0f);
-    ak_quat q = ak_ik_limit_apply(&h, ak_quat_from_axis_angle(ak_vec3_make(0, 0, 1), 1.4f), ak_vec3_make(0, 1, 0));
+    ak_quat q = ak_ik_limit_apply(&h, ak_quat_from_axis_angle(ak_vec3_make(0, 0, 1), 1.4f),
+                                  ak_vec3_make(0, 1, 0));
     assert_true(fabsf(ak_quat_angle(q) - 1.0f) < 1e-5f);
-    q = ak_ik_limit_apply(&h, ak_quat_from_axis_angle(ak_vec3_make(0, 0, 1), 0.3f), ak_vec3_make(0, 1, 0));
+    q = ak_ik_limit_apply(&h, ak_quat_from_axis_angle(ak_vec3_make(0, 0, 1), 0.3f),
+                          ak_vec3_make(0, 1, 0));
     assert_true(fabsf(ak_quat_angle(q) - 0.3f) < 1e-5f);
-    q = ak_ik_limit_apply(&h, ak_quat_from_axis_angle(ak_vec3_make(1, 0, 0), 0.3f), ak_vec3_make(0, 1, 0));
+    q = ak_ik_limit_apply(&h, ak_quat_from_axis_angle(ak_vec3_make(1, 0, 0), 0.3f),
+                          ak_vec3_make(0, 1, 0));
     assert_true(fabsf(ak_quat_angle(q)) < 1e-5f);
     ak_ik_limit c = ak_ik_limit_cone(ak_vec3_make(0, 0, 0), 0.5f, -0.1f, 0.1f);
-    q = ak_ik_limit_apply(&c, ak_quat_from_axis_angle(ak_vec3_make(1, 0, 0), 1.2f), ak_vec3_make(0, 1, 0));
+    q = ak_ik_limit_apply(&c, ak_quat_from_axis_angle(ak_vec3_make(1, 0, 0), 1.2f),
+                          ak_vec3_make(0, 1, 0));
     ak_vec3 b = ak_quat_rotate(q, ak_vec3_make(0, 1, 0));
     assert_true(fabsf(acosf(b.y) - 0.5f) < 1e-4f);
     assert_true(fabsf(b.x) < 1e-5f);
@@ -413,23 +443,31 @@ static void chain_validate_rejects_bad_params(void **state)
     assert_int_equal(ak_chain_ik_validate(&p, &err), AK_OK);
     int32_t bad_chain[3] = {1, 3, 2};
     ak_chain_ik_params q = p;
-    q.chain = bad_chain; q.chain_length = 3;
+    q.chain = bad_chain;
+    q.chain_length = 3;
     assert_int_equal(ak_chain_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
     int32_t out_chain[2] = {1, tc.n + 2}; /* sibling is not below the root */
-    q = p; q.chain = out_chain; q.chain_length = 2;
+    q = p;
+    q.chain = out_chain;
+    q.chain_length = 2;
     assert_int_equal(ak_chain_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
-    q = p; q.chain_length = 0;
+    q = p;
+    q.chain_length = 0;
     assert_int_equal(ak_chain_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
-    q = p; q.max_iterations = 0;
+    q = p;
+    q.max_iterations = 0;
     assert_int_equal(ak_chain_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
     float jw[4] = {1, 2, 1, 1};
-    q = p; q.joint_weights = jw;
+    q = p;
+    q.joint_weights = jw;
     assert_int_equal(ak_chain_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
     ak_ik_limit lim[4] = {ak_ik_limit_hinge(ak_vec3_make(0, 0, 0), 0, 1), ak_ik_limit_none(),
                           ak_ik_limit_none(), ak_ik_limit_none()};
-    q = p; q.limits = lim;
+    q = p;
+    q.limits = lim;
     assert_int_equal(ak_chain_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
-    q = p; q.target.y = INFINITY;
+    q = p;
+    q.target.y = INFINITY;
     assert_int_equal(ak_chain_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
     int32_t chain[AK_IK_MAX_CHAIN];
     assert_int_equal(ak_ik_chain_from_joints(tc.skel, 1, tc.n, chain, AK_IK_MAX_CHAIN), tc.n);
@@ -456,7 +494,8 @@ static void fabrik_needs_fewer_iterations_than_ccd(void **state)
             ak_pose_rest(tc.skel, l);
             ak_fk(tc.skel, l, w);
             ak_ik_result r;
-            assert_int_equal(solve(solver, &tc, gw[tc.n].translation, 100, 1.0f, NULL, NULL, l, w, &r), AK_OK);
+            assert_int_equal(
+                solve(solver, &tc, gw[tc.n].translation, 100, 1.0f, NULL, NULL, l, w, &r), AK_OK);
             it[solver] += r.iterations;
             test_chain_free(&tc);
         }
@@ -473,7 +512,8 @@ static void chain_skip_zero_bones_makes_cmu_style_chains_solvable(void **state)
     const char *names[5] = {"hips", "hipjoint", "upleg", "leg", "foot"};
     int32_t parents[5] = {-1, 0, 1, 2, 3};
     ak_xform rest[5];
-    for (int j = 0; j < 5; ++j) rest[j] = ak_xform_identity();
+    for (int j = 0; j < 5; ++j)
+        rest[j] = ak_xform_identity();
     rest[2].translation = ak_vec3_make(0.1f, -0.05f, 0.0f);
     rest[3].translation = ak_vec3_make(0.0f, -0.45f, 0.0f);
     rest[4].translation = ak_vec3_make(0.0f, -0.4f, 0.05f);

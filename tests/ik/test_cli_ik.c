@@ -23,7 +23,9 @@ static int read_rows(FILE *f, int frame, joint_pos *out, int max)
         if (sscanf(line, "%d,%63[^,],%lf,%lf,%lf", &fr, name, &x, &y, &z) != 5) continue;
         if (fr != frame || n >= max) continue;
         snprintf(out[n].name, sizeof out[n].name, "%s", name);
-        out[n].p[0] = x; out[n].p[1] = y; out[n].p[2] = z;
+        out[n].p[0] = x;
+        out[n].p[1] = y;
+        out[n].p[2] = z;
         ++n;
     }
     return n;
@@ -38,7 +40,8 @@ static const joint_pos *find(const joint_pos *rows, int n, const char *name)
 
 static double dist(const double *a, const double *b)
 {
-    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                (a[2] - b[2]) * (a[2] - b[2]));
 }
 
 static int run_status(const char *cmd)
@@ -63,22 +66,25 @@ static void cli_ik_limb_puts_foot_on_target(void **state)
     assert_non_null(hip);
     assert_non_null(foot);
     double target[3];
-    for (int k = 0; k < 3; ++k) target[k] = hip->p[k] + 0.85 * (foot->p[k] - hip->p[k]) + (k == 2 ? 2.0 : 0.0);
+    for (int k = 0; k < 3; ++k)
+        target[k] = hip->p[k] + 0.85 * (foot->p[k] - hip->p[k]) + (k == 2 ? 2.0 : 0.0);
 
     const char *build = getenv("AK_BUILD_DIR");
     assert_non_null(build);
     const char *solvers[5] = {"limb", "ccd", "fabrik", "jacobian", "dls"};
     for (int s = 0; s < 5; ++s) {
-        snprintf(cmd, sizeof cmd,
-                 "'%s/bin/animkit' ik '%s' --frame 10 --root %s --tip LeftFoot --target %.9g,%.9g,%.9g "
-                 "--solver %s --positions",
-                 build, bvh, s == 0 ? "LeftUpLeg" : "Hips", target[0], target[1], target[2], solvers[s]);
+        snprintf(
+            cmd, sizeof cmd,
+            "'%s/bin/animkit' ik '%s' --frame 10 --root %s --tip LeftFoot --target %.9g,%.9g,%.9g "
+            "--solver %s --positions",
+            build, bvh, s == 0 ? "LeftUpLeg" : "Hips", target[0], target[1], target[2], solvers[s]);
         FILE *p = popen(cmd, "r");
         assert_non_null(p);
         char json[512];
         assert_non_null(fgets(json, sizeof json, p));
         char want[64];
-        snprintf(want, sizeof want, "{\"solver\":\"%s\",\"reached\":true,\"iterations\":", solvers[s]);
+        snprintf(want, sizeof want,
+                 "{\"solver\":\"%s\",\"reached\":true,\"iterations\":", solvers[s]);
         if (strncmp(json, want, strlen(want)) != 0) fail_msg("unexpected JSON line: %s", json);
         const char *e = strstr(json, "\"error\":");
         assert_non_null(e);
@@ -92,14 +98,16 @@ static void cli_ik_limb_puts_foot_on_target(void **state)
         assert_true(err < 1e-2); /* 1e-4 of a ~30-unit chain */
         /* Everything outside the solved chain's subtree (right leg, spine, arms, head) keeps its
          * reference position; bones keep their reference lengths. */
-        const char *outside[] = {"RightUpLeg", "RightLeg", "RightFoot", "Spine", "Head", "LeftHand", "RightHand"};
+        const char *outside[] = {"RightUpLeg", "RightLeg", "RightFoot", "Spine",
+                                 "Head",       "LeftHand", "RightHand"};
         for (int i = 0; i < (int)(sizeof outside / sizeof outside[0]); ++i) {
             const joint_pos *a = find(ref, nref, outside[i]), *b = find(got, ngot, outside[i]);
             assert_non_null(a);
             assert_non_null(b);
             if (s == 0) AKT_NEAR(dist(a->p, b->p), 0.0, 1e-3);
         }
-        const char *bones[3][2] = {{"LeftUpLeg", "LeftLeg"}, {"LeftLeg", "LeftFoot"}, {"LeftFoot", "LeftToeBase"}};
+        const char *bones[3][2] = {
+            {"LeftUpLeg", "LeftLeg"}, {"LeftLeg", "LeftFoot"}, {"LeftFoot", "LeftToeBase"}};
         for (int i = 0; i < 3; ++i) {
             double lr = dist(find(ref, nref, bones[i][0])->p, find(ref, nref, bones[i][1])->p);
             double lg = dist(find(got, ngot, bones[i][0])->p, find(got, ngot, bones[i][1])->p);
@@ -115,22 +123,42 @@ static void cli_ik_reports_usage_and_input_errors(void **state)
     akt_mocap_path("cmu_02_01_walk.bvh", bvh, sizeof bvh);
     const char *build = getenv("AK_BUILD_DIR");
     assert_non_null(build);
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' ik '%s' --root Hips --tip LeftFoot --target 0,0,0 --solver nope 2>/dev/null", build, bvh);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' ik '%s' --root Hips --tip LeftFoot --target 0,0,0 --solver nope "
+             "2>/dev/null",
+             build, bvh);
     assert_int_equal(run_status(cmd), 2);
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' ik '%s' --root Hips --tip LeftFoot --solver ccd 2>/dev/null", build, bvh);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' ik '%s' --root Hips --tip LeftFoot --solver ccd 2>/dev/null", build,
+             bvh);
     assert_int_equal(run_status(cmd), 2);
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' ik '%s' --root Hips --tip LeftFoot --target 0,0,0 --solver limb 2>/dev/null", build, bvh);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' ik '%s' --root Hips --tip LeftFoot --target 0,0,0 --solver limb "
+             "2>/dev/null",
+             build, bvh);
     assert_int_equal(run_status(cmd), 1);
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' ik '%s' --root Nobody --tip LeftFoot --target 0,0,0 --solver ccd 2>/dev/null", build, bvh);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' ik '%s' --root Nobody --tip LeftFoot --target 0,0,0 --solver ccd "
+             "2>/dev/null",
+             build, bvh);
     assert_int_equal(run_status(cmd), 1);
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' ik '%s' --root LeftFoot --tip Hips --target 0,0,0 --solver ccd 2>/dev/null", build, bvh);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' ik '%s' --root LeftFoot --tip Hips --target 0,0,0 --solver ccd "
+             "2>/dev/null",
+             build, bvh);
     assert_int_equal(run_status(cmd), 1);
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' ik '%s' --frame 99999 --root Hips --tip LeftFoot --target 0,0,0 --solver ccd 2>/dev/null", build, bvh);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' ik '%s' --frame 99999 --root Hips --tip LeftFoot --target 0,0,0 "
+             "--solver ccd 2>/dev/null",
+             build, bvh);
     assert_int_equal(run_status(cmd), 2);
     snprintf(cmd, sizeof cmd, "'%s/bin/animkit' ik --help >/dev/null", build);
     assert_int_equal(run_status(cmd), 0);
     /* Weight 0: the input pose exactly, and reached only if it already was. */
-    snprintf(cmd, sizeof cmd, "'%s/bin/animkit' ik '%s' --root Hips --tip LeftFoot --target 0,100,0 --solver fabrik --weight 0", build, bvh);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' ik '%s' --root Hips --tip LeftFoot --target 0,100,0 --solver fabrik "
+             "--weight 0",
+             build, bvh);
     FILE *p = popen(cmd, "r");
     char json[512];
     assert_non_null(fgets(json, sizeof json, p));

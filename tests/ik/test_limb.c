@@ -19,7 +19,8 @@ static void rig_make(limb_rig *rig, float l1, float l2, float bend)
     const char *names[6] = {"pelvis", "upper", "middle", "end", "toe", "other"};
     int32_t parents[6] = {-1, 0, 1, 2, 3, 0};
     ak_xform rest[6];
-    for (int j = 0; j < 6; ++j) rest[j] = ak_xform_identity();
+    for (int j = 0; j < 6; ++j)
+        rest[j] = ak_xform_identity();
     rest[0].translation = ak_vec3_make(0.0f, 1.0f, 0.0f);
     rest[1].translation = ak_vec3_make(0.1f, 0.0f, 0.0f);
     rest[2].translation = ak_vec3_make(0.0f, -l1, 0.0f);
@@ -59,7 +60,8 @@ static void check_angles(float l1, float l2, float d, double interior_deg, doubl
     ak_limb_ik_params p = rig_params(&rig, t);
     ak_ik_result r;
     assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
-    ak_vec3 a = rig.world[1].translation, b = rig.world[2].translation, c = rig.world[3].translation;
+    ak_vec3 a = rig.world[1].translation, b = rig.world[2].translation,
+            c = rig.world[3].translation;
     double interior = angle_at_deg(a, b, c);
     double upper = angle_at_deg(t, a, b);
     assert_true(fabs(interior - interior_deg) < 0.05);
@@ -108,7 +110,8 @@ static void limb_unreachable_target_straightens_toward_it(void **state)
     assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
     assert_false(r.reached);
     assert_true(r.unreachable);
-    assert_true(fabs(angle_at_deg(a, rig.world[2].translation, rig.world[3].translation) - 180.0) < 0.05);
+    assert_true(fabs(angle_at_deg(a, rig.world[2].translation, rig.world[3].translation) - 180.0) <
+                0.05);
     assert_true(fabs(angle_at_deg(t, a, rig.world[3].translation)) < 0.05);
     assert_true(fabsf(r.error - (3.0f - 1.1f)) < 1e-4f);
     ak_skeleton_destroy(rig.skel);
@@ -153,8 +156,10 @@ static void limb_colinear_pole_keeps_current_bend_plane(void **state)
     ak_ik_result r;
     assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, &r, NULL), AK_OK);
     assert_true(r.reached);
-    for (int j = 1; j <= 3; ++j) assert_true(fabsf(rig.world[j].translation.z - a.z) < 1e-5f);
-    for (int j = 1; j <= 3; ++j) assert_true(quat_is_unit(rig.local[j].rotation));
+    for (int j = 1; j <= 3; ++j)
+        assert_true(fabsf(rig.world[j].translation.z - a.z) < 1e-5f);
+    for (int j = 1; j <= 3; ++j)
+        assert_true(quat_is_unit(rig.local[j].rotation));
     ak_skeleton_destroy(rig.skel);
 }
 
@@ -182,7 +187,8 @@ static void limb_degenerate_inputs_stay_finite(void **state)
     limb_rig rig;
     rig_make(&rig, 0.6f, 0.5f, 0.2f);
     ak_vec3 a = rig.world[1].translation;
-    const ak_vec3 targets[4] = {a, target_at(&rig, 1.1f), target_at(&rig, 1e6f), target_at(&rig, 0.1f)};
+    const ak_vec3 targets[4] = {a, target_at(&rig, 1.1f), target_at(&rig, 1e6f),
+                                target_at(&rig, 0.1f)};
     for (int k = 0; k < 4; ++k) {
         for (int pole = 0; pole < 2; ++pole) {
             ak_xform local[6], world[6];
@@ -239,17 +245,23 @@ static void limb_validate_rejects_bad_params(void **state)
     ak_limb_ik_params q = p;
     q.skeleton = NULL;
     assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
-    q = p; q.middle = 5; /* not below upper */
+    q = p;
+    q.middle = 5; /* not below upper */
     assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
-    q = p; q.end = 1;
+    q = p;
+    q.end = 1;
     assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
-    q = p; q.weight = 1.5f;
+    q = p;
+    q.weight = 1.5f;
     assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
-    q = p; q.target.x = NAN;
+    q = p;
+    q.target.x = NAN;
     assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
-    q = p; q.soft_limit = 1.0f;
+    q = p;
+    q.soft_limit = 1.0f;
     assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
-    q = p; q.upper = 17;
+    q = p;
+    q.upper = 17;
     assert_int_equal(ak_limb_ik_validate(&q, &err), AK_ERR_INVALID_ARG);
     assert_non_null(strstr(err.message, "upper"));
     ak_skeleton_destroy(rig.skel);
@@ -272,8 +284,10 @@ static void limb_weight_zero_is_bitwise_and_half_is_slerp(void **state)
     assert_memory_equal(w0, rig.world, sizeof w0);
     assert_int_equal(r.iterations, 1);
 
-    memcpy(lf, l0, sizeof lf); memcpy(wf, w0, sizeof wf);
-    memcpy(lh, l0, sizeof lh); memcpy(wh, w0, sizeof wh);
+    memcpy(lf, l0, sizeof lf);
+    memcpy(wf, w0, sizeof wf);
+    memcpy(lh, l0, sizeof lh);
+    memcpy(wh, w0, sizeof wh);
     p.weight = 1.0f;
     assert_int_equal(ak_limb_ik_run(&p, lf, wf, NULL, NULL), AK_OK);
     p.weight = 0.5f;
@@ -307,7 +321,8 @@ static void limb_corrections_match_run(void **state)
     ak_fk(rig.skel, local, world);
     assert_true(vdist(world[3].translation, t) < 1e-5f);
     assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, NULL, NULL), AK_OK);
-    for (int j = 0; j < 6; ++j) assert_true(vdist(world[j].translation, rig.world[j].translation) < 1e-6f);
+    for (int j = 0; j < 6; ++j)
+        assert_true(vdist(world[j].translation, rig.world[j].translation) < 1e-6f);
     ak_skeleton_destroy(rig.skel);
 }
 
@@ -369,7 +384,9 @@ static void limb_property_random_limbs_reach_reachable_targets(void **state)
 
         ak_limb_ik_params p = ak_limb_ik_defaults();
         p.skeleton = tc.skel;
-        p.upper = 1; p.middle = 2; p.end = 3;
+        p.upper = 1;
+        p.middle = 2;
+        p.end = 3;
         p.target = goal_world[3].translation;
         p.use_pole = (it & 1);
         p.pole = ak_vec3_add(world[2].translation, rng_dir(&rng));
@@ -378,8 +395,10 @@ static void limb_property_random_limbs_reach_reachable_targets(void **state)
         float l1 = tc.skel->bone_lengths[2], l2 = tc.skel->bone_lengths[3];
         assert_true(r.reached);
         assert_true(r.error <= 1e-4f * (l1 + l2));
-        assert_true(fabsf(vdist(world[1].translation, world[2].translation) - l1) <= 1e-5f * l1 + 1e-6f);
-        assert_true(fabsf(vdist(world[2].translation, world[3].translation) - l2) <= 1e-5f * l2 + 1e-6f);
+        assert_true(fabsf(vdist(world[1].translation, world[2].translation) - l1) <=
+                    1e-5f * l1 + 1e-6f);
+        assert_true(fabsf(vdist(world[2].translation, world[3].translation) - l2) <=
+                    1e-5f * l2 + 1e-6f);
         /* Outside the chain: untouched, bit for bit. */
         assert_true(xform_equal_bits(world[0], before_world[0]));
         assert_true(xform_equal_bits(world[5], before_world[5]));
@@ -387,7 +406,8 @@ static void limb_property_random_limbs_reach_reachable_targets(void **state)
         /* The tip's child moves rigidly with the tip. */
         ak_vec3 off = ak_quat_rotate(world[3].rotation, tc.skel->rest_local[4].translation);
         assert_true(vdist(ak_vec3_add(world[3].translation, off), world[4].translation) < 1e-5f);
-        for (int j = 0; j < 6; ++j) assert_true(quat_is_unit(local[j].rotation));
+        for (int j = 0; j < 6; ++j)
+            assert_true(quat_is_unit(local[j].rotation));
         test_chain_free(&tc);
         ++cases;
     }

@@ -4,10 +4,13 @@
 
 #include "animkit/ik.h"
 
-static const char *const k_files[] = {
-    "cmu_02_01_walk.bvh", "cmu_05_06_dance.bvh", "cmu_07_01_walk.bvh", "cmu_09_01_run.bvh",
-    "cmu_16_11_walk_veer_left.bvh", "arena_louise_stand_walk_cycle.bvh",
-    "reactidle_003_genuine_idle.bvh"};
+static const char *const k_files[] = {"cmu_02_01_walk.bvh",
+                                      "cmu_05_06_dance.bvh",
+                                      "cmu_07_01_walk.bvh",
+                                      "cmu_09_01_run.bvh",
+                                      "cmu_16_11_walk_veer_left.bvh",
+                                      "arena_louise_stand_walk_cycle.bvh",
+                                      "reactidle_003_genuine_idle.bvh"};
 #define FILE_COUNT ((int)(sizeof k_files / sizeof k_files[0]))
 
 /* upper, middle, end slots of the four limbs. */
@@ -28,7 +31,9 @@ static void mocap_load(mocap *m, const char *name)
 {
     char path[1024];
     ak_error err;
-    assert_int_equal(ak_bvh_read_file(akt_mocap_path(name, path, sizeof path), NULL, &m->s, &m->clip, &err), AK_OK);
+    assert_int_equal(
+        ak_bvh_read_file(akt_mocap_path(name, path, sizeof path), NULL, &m->s, &m->clip, &err),
+        AK_OK);
     ak_humanoid_find(m->s, NULL, &m->hum, &err);
     const size_t bytes = sizeof(ak_xform) * (size_t)m->s->joint_count;
     m->local = malloc(bytes);
@@ -42,8 +47,12 @@ static void mocap_load(mocap *m, const char *name)
 
 static void mocap_free(mocap *m)
 {
-    free(m->local); free(m->world); free(m->before_local); free(m->before_world);
-    free(m->goal_local); free(m->goal_world);
+    free(m->local);
+    free(m->world);
+    free(m->before_local);
+    free(m->before_world);
+    free(m->goal_local);
+    free(m->goal_world);
     ak_clip_destroy(m->clip);
     ak_skeleton_destroy(m->s);
 }
@@ -62,7 +71,8 @@ static void pose_frame(mocap *m, int32_t f, const int32_t *chain, int n, akt_rng
         ak_quat q = akt_random_quat(rng);
         float a = ak_quat_angle(q);
         if (a > angle) q = ak_quat_slerp(ak_quat_identity(), q, angle / a);
-        m->goal_local[chain[i]].rotation = ak_quat_normalize(ak_quat_mul(m->goal_local[chain[i]].rotation, q));
+        m->goal_local[chain[i]].rotation =
+            ak_quat_normalize(ak_quat_mul(m->goal_local[chain[i]].rotation, q));
     }
     ak_fk(m->s, m->goal_local, m->goal_world);
 }
@@ -79,8 +89,10 @@ static void check_pose(const mocap *m, int32_t root, int32_t tip)
             assert_memory_equal(&m->local[j], &m->before_local[j], sizeof(ak_xform));
         int32_t p = s->parents[j];
         if (p >= 0) {
-            float want = ak_vec3_length(ak_vec3_sub(m->before_world[j].translation, m->before_world[p].translation));
-            float got = ak_vec3_length(ak_vec3_sub(m->world[j].translation, m->world[p].translation));
+            float want = ak_vec3_length(
+                ak_vec3_sub(m->before_world[j].translation, m->before_world[p].translation));
+            float got =
+                ak_vec3_length(ak_vec3_sub(m->world[j].translation, m->world[p].translation));
             AKT_NEAR(got, want, 1e-5 * want + 1e-5);
         }
         float n2 = ak_quat_dot(m->local[j].rotation, m->local[j].rotation);
@@ -119,7 +131,8 @@ static void limbs_reach_targets_on_mocap_skeletons(void **state)
                 float reach = m.s->bone_lengths[middle] + m.s->bone_lengths[end];
                 assert_true(r.error <= 1e-4f * reach);
                 /* With the goal's knee as the pole, the solve lands on the goal's limb. */
-                AKT_NEAR(ak_vec3_length(ak_vec3_sub(m.world[middle].translation, m.goal_world[middle].translation)),
+                AKT_NEAR(ak_vec3_length(ak_vec3_sub(m.world[middle].translation,
+                                                    m.goal_world[middle].translation)),
                          0.0, 1e-3 * reach);
                 check_pose(&m, upper, end);
                 ++solved;

@@ -10,7 +10,8 @@ int main(void)
     printf("animkit %s: (1,0,0) turned 90 degrees about Y is (%.3f, %.3f, %.3f)\n",
            AK_VERSION_STRING, v.x, v.y, v.z);
     if (strcmp(ak_version(), AK_VERSION_STRING) != 0) {
-        fprintf(stderr, "library says version %s, header says %s\n", ak_version(), AK_VERSION_STRING);
+        fprintf(stderr, "library says version %s, header says %s\n", ak_version(),
+                AK_VERSION_STRING);
         return 1;
     }
     return (v.z < -0.999f && v.z > -1.001f) ? 0 : 1;

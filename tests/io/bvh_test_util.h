@@ -79,15 +79,16 @@ static inline void world_positions(const ak_skeleton *s, const ak_clip *c, int32
     ak_xform *world = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
     ak_clip_frame(c, s, f, local);
     ak_fk(s, local, world);
-    for (int32_t j = 0; j < s->joint_count; ++j) out[j] = world[j].translation;
+    for (int32_t j = 0; j < s->joint_count; ++j)
+        out[j] = world[j].translation;
     free(local);
     free(world);
 }
 
 /* Largest world-position distance between two readings of the same motion, over every
  * frame and joint (joints matched by index; counts must agree). */
-static inline double max_world_distance(const ak_skeleton *sa, const ak_clip *ca, const ak_skeleton *sb,
-                                 const ak_clip *cb)
+static inline double max_world_distance(const ak_skeleton *sa, const ak_clip *ca,
+                                        const ak_skeleton *sb, const ak_clip *cb)
 {
     assert_int_equal(sa->joint_count, sb->joint_count);
     assert_int_equal(ca->frame_count, cb->frame_count);

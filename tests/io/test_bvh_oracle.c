@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
-/* Every BVH file in the test mocap folder (tests/data/mocap) read and posed with ak_clip_frame + ak_fk
- * matches its reference world positions (<name>.positions.csv, computed by Blender's BVH
+/* Every BVH file in the test mocap folder (tests/data/mocap) read and posed with ak_clip_frame +
+ * ak_fk matches its reference world positions (<name>.positions.csv, computed by Blender's BVH
  * importer). The worst error relative to the standing height is printed and must stay
  * below 1e-4. */
 #include "bvh_test_util.h"
@@ -41,16 +41,16 @@ static oracle_result check_file(const char *bvh_name)
     assert_string_equal(line, "frame,joint,x,y,z");
     /* Joints a frame of the CSV leaves out must be End Sites of (near) zero length, which
      * Blender cannot represent (cmu_16_11). */
-#define FLUSH_FRAME()                                                                      \
-    do {                                                                                   \
-        if (cur_frame >= 0)                                                                \
-            for (int32_t j = 0; j < J; ++j)                                                \
-                if (!seen[j]) {                                                            \
-                    if (!s->is_end_site[j] || s->bone_lengths[j] >= 1e-3f)                  \
-                        fail_msg("%s frame %d: joint %s has no CSV row", bvh_name,         \
-                                 (int)cur_frame, s->names[j]);                             \
-                    ++r.skipped_tips;                                                      \
-                }                                                                          \
+#define FLUSH_FRAME()                                                                              \
+    do {                                                                                           \
+        if (cur_frame >= 0)                                                                        \
+            for (int32_t j = 0; j < J; ++j)                                                        \
+                if (!seen[j]) {                                                                    \
+                    if (!s->is_end_site[j] || s->bone_lengths[j] >= 1e-3f)                         \
+                        fail_msg("%s frame %d: joint %s has no CSV row", bvh_name, (int)cur_frame, \
+                                 s->names[j]);                                                     \
+                    ++r.skipped_tips;                                                              \
+                }                                                                                  \
     } while (0)
     while ((line = strtok_r(NULL, "\r\n", &save)) != NULL) {
         int frame = -1;
@@ -109,9 +109,10 @@ static int check_folder(const char *sub, double *worst)
         char name[512];
         snprintf(name, sizeof name, "%s%s", sub, e->d_name);
         oracle_result r = check_file(name);
-        printf("  %-48s rows %6d  frames %4d  height %8.4f  worst %.3g (%s, frame %d)  rel %.3g%s\n",
-               name, r.rows, r.frames_checked, r.height, r.worst_abs, r.worst_joint,
-               r.worst_frame, r.worst_rel, r.skipped_tips ? "  (zero-length End Sites skipped)" : "");
+        printf(
+            "  %-48s rows %6d  frames %4d  height %8.4f  worst %.3g (%s, frame %d)  rel %.3g%s\n",
+            name, r.rows, r.frames_checked, r.height, r.worst_abs, r.worst_joint, r.worst_frame,
+            r.worst_rel, r.skipped_tips ? "  (zero-length End Sites skipped)" : "");
         assert_true(r.rows > 0);
         assert_true(r.worst_rel < 1e-4);
         if (r.worst_rel > *worst) *worst = r.worst_rel;

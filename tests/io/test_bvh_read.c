@@ -37,8 +37,8 @@ static void check_minimal(const ak_skeleton *s, const ak_clip *c)
         world_positions(s, c, f, p);
         assert_vec3_near(p[0], f, 90, 0, 1e-5);
         assert_vec3_near(p[1], f, 100, 0, 1e-5);
-        assert_vec3_near(p[2], f - 5 * cos(20 * d2r) * sin(10 * d2r), 100 + 5 * cos(20 * d2r) * cos(10 * d2r),
-                         5 * sin(20 * d2r), 1e-5);
+        assert_vec3_near(p[2], f - 5 * cos(20 * d2r) * sin(10 * d2r),
+                         100 + 5 * cos(20 * d2r) * cos(10 * d2r), 5 * sin(20 * d2r), 1e-5);
     }
 }
 
@@ -52,9 +52,14 @@ static void read_data_ok(const char *name, ak_skeleton **s, ak_clip **c)
 static void bvh_reads_every_text_form_of_the_same_file(void **state)
 {
     (void)state;
-    static const char *const files[] = {"ok_minimal.bvh", "ok_crlf.bvh", "ok_cr_only.bvh",
-                                        "ok_no_final_newline.bvh", "ok_crlf_no_final_newline.bvh",
-                                        "ok_keyword_case.bvh", "ok_spacing.bvh", "ok_bom.bvh"};
+    static const char *const files[] = {"ok_minimal.bvh",
+                                        "ok_crlf.bvh",
+                                        "ok_cr_only.bvh",
+                                        "ok_no_final_newline.bvh",
+                                        "ok_crlf_no_final_newline.bvh",
+                                        "ok_keyword_case.bvh",
+                                        "ok_spacing.bvh",
+                                        "ok_bom.bvh"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
         ak_skeleton *s = NULL;
         ak_clip *c = NULL;
@@ -121,8 +126,8 @@ static void bvh_reads_mixed_orders_punctuation_and_partial_channels(void **state
     ak_clip *c = NULL;
     read_text_ok(k_mixed, &s, &c);
     assert_int_equal(s->joint_count, 6);
-    static const char *const names[] = {"mixamorig:Hips", "thigh.L", "Left-Knee 2", "Left-Knee 2_end",
-                                        "spine_01", "head"};
+    static const char *const names[] = {"mixamorig:Hips",  "thigh.L",  "Left-Knee 2",
+                                        "Left-Knee 2_end", "spine_01", "head"};
     static const int32_t parents[] = {-1, 0, 1, 2, 0, 4};
     for (int j = 0; j < 6; ++j) {
         assert_string_equal(s->names[j], names[j]);
@@ -194,7 +199,8 @@ static const bad_case k_bad[] = {
     {"bad_end_site_channels.bvh", AK_ERR_PARSE, 12, "End Site cannot have CHANNELS"},
     {"bad_nested_end_site_joint.bvh", AK_ERR_PARSE, 12, "End Site cannot have child joints"},
     {"bad_duplicate_name.bvh", AK_ERR_PARSE, 6, "duplicate joint name 'Hips'"},
-    {"bad_end_site_name_clash.bvh", AK_ERR_PARSE, 15, "duplicate joint name 'Chest_end' (first on line 10)"},
+    {"bad_end_site_name_clash.bvh", AK_ERR_PARSE, 15,
+     "duplicate joint name 'Chest_end' (first on line 10)"},
     {"bad_name_too_long.bvh", AK_ERR_PARSE, 6, "longer than 63 bytes"},
     {"bad_offset_missing_value.bvh", AK_ERR_PARSE, 9, "expected an OFFSET value"},
     {"bad_two_offsets.bvh", AK_ERR_PARSE, 9, "second OFFSET"},
@@ -214,8 +220,9 @@ static void bvh_rejects_each_malformed_file_with_its_line_and_reason(void **stat
         ak_error err;
         int32_t st = ak_bvh_read_file(data_path(bc->file), NULL, &s, &c, &err);
         if (st != bc->status || err.line != bc->line || !strstr(err.message, bc->reason))
-            fail_msg("%s: got %s line %d '%s', expected %s line %d '%s'", bc->file, ak_status_name(st),
-                     (int)err.line, err.message, ak_status_name(bc->status), (int)bc->line, bc->reason);
+            fail_msg("%s: got %s line %d '%s', expected %s line %d '%s'", bc->file,
+                     ak_status_name(st), (int)err.line, err.message, ak_status_name(bc->status),
+                     (int)bc->line, bc->reason);
         assert_int_equal(err.status, st);
         assert_null(s);
         assert_null(c);
@@ -322,8 +329,9 @@ static void bvh_honours_limits(void **state)
 static void bvh_frame_count_beyond_the_data_is_a_parse_error(void **state)
 {
     (void)state;
-    const char *text = "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n"
-                       "End Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 1000000\nFrame Time: 0.01\n1 2 3\n";
+    const char *text =
+        "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "End Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 1000000\nFrame Time: 0.01\n1 2 3\n";
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
     ak_error err;
@@ -341,9 +349,11 @@ static void bvh_refuses_clips_far_larger_than_their_text(void **state)
         size_t cap = 1000 * 64 + (size_t)frames * 2 + 256;
         char *t = (char *)malloc(cap);
         size_t n = (size_t)sprintf(t, "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 1 Yrotation\n");
-        for (int j = 0; j < 1000; ++j) n += (size_t)sprintf(t + n, "JOINT j%d\n{\nOFFSET 0 1 0\nCHANNELS 0\n}\n", j);
+        for (int j = 0; j < 1000; ++j)
+            n += (size_t)sprintf(t + n, "JOINT j%d\n{\nOFFSET 0 1 0\nCHANNELS 0\n}\n", j);
         n += (size_t)sprintf(t + n, "}\nMOTION\nFrames: %d\nFrame Time: 0.01\n", frames);
-        for (int f = 0; f < frames; ++f) t[n++] = '5', t[n++] = '\n';
+        for (int f = 0; f < frames; ++f)
+            t[n++] = '5', t[n++] = '\n';
         ak_skeleton *s = NULL;
         ak_clip *c = NULL;
         ak_error err;
@@ -372,11 +382,14 @@ static void bvh_reads_deep_hierarchies_up_to_the_joint_limit(void **state)
         size_t n = 0;
         n += (size_t)sprintf(t + n, "HIERARCHY\n");
         for (int j = 0; j < depth; ++j)
-            n += (size_t)sprintf(t + n, "%s j%d\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n",
-                                 j ? "JOINT" : "ROOT", j);
-        for (int j = 0; j < depth; ++j) t[n++] = '}', t[n++] = '\n';
+            n += (size_t)sprintf(
+                t + n, "%s j%d\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n",
+                j ? "JOINT" : "ROOT", j);
+        for (int j = 0; j < depth; ++j)
+            t[n++] = '}', t[n++] = '\n';
         n += (size_t)sprintf(t + n, "MOTION\nFrames: 1\nFrame Time: 0.1\n");
-        for (int j = 0; j < depth; ++j) n += (size_t)sprintf(t + n, "0 0 1 ");
+        for (int j = 0; j < depth; ++j)
+            n += (size_t)sprintf(t + n, "0 0 1 ");
         t[n] = '\0';
         ak_skeleton *s = NULL;
         ak_clip *c = NULL;
@@ -454,10 +467,12 @@ static void bvh_number_parser_matches_strtod(void **state)
         if (rand() % 8 == 0) idig = rand() % 30;
         if (rand() % 8 == 0) fdig = rand() % 30;
         if (idig + fdig == 0) idig = 1;
-        for (int k = 0; k < idig; ++k) buf[n++] = (char)('0' + rand() % 10);
+        for (int k = 0; k < idig; ++k)
+            buf[n++] = (char)('0' + rand() % 10);
         if (fdig || rand() % 2) {
             buf[n++] = '.';
-            for (int k = 0; k < fdig; ++k) buf[n++] = (char)('0' + rand() % 10);
+            for (int k = 0; k < fdig; ++k)
+                buf[n++] = (char)('0' + rand() % 10);
         }
         if (rand() % 3 == 0) n += sprintf(buf + n, "e%d", rand() % 660 - 330);
         buf[n] = '\0';
@@ -472,13 +487,15 @@ static void bvh_number_parser_matches_strtod(void **state)
         const int extended = LDBL_MANT_DIG > 53 && !getenv("AK_UNDER_VALGRIND");
         /* Without extended precision, intermediate powers of ten outside double's range
          * under/overflow: compare there only where a float can hold the value. */
-        const int comparable = extended ? fabs(ref) >= DBL_MIN : (fabs(ref) > 1e-30 && fabs(ref) < 1e30) || ref == 0.0;
+        const int comparable =
+            extended ? fabs(ref) >= DBL_MIN : (fabs(ref) > 1e-30 && fabs(ref) < 1e30) || ref == 0.0;
         if (d > (extended ? 1.0 : 4.0) && comparable)
             fail_msg("'%s': %.17g vs strtod %.17g (%g ulp)", buf, ours, ref, d);
-        if (comparable) assert_true((float)ours == (float)ref || ulp_distance((float)ours, (float)ref) <= 1.0);
+        if (comparable)
+            assert_true((float)ours == (float)ref || ulp_distance((float)ours, (float)ref) <= 1.0);
     }
-    printf("  number parser: %d of %d random strings bit-exact with strtod, worst %g ulp\n", exact, total,
-           worst);
+    printf("  number parser: %d of %d random strings bit-exact with strtod, worst %g ulp\n", exact,
+           total, worst);
 }
 
 int main(void)

@@ -20,8 +20,9 @@ static void round_trip_all_orders(const char *label, const ak_skeleton *s, const
         ak_skeleton *s2 = NULL;
         ak_clip *c2 = NULL;
         st = ak_bvh_read_memory(text, size, NULL, &s2, &c2, &err);
-        if (st) fail_msg("%s %s: re-read failed at line %d: %s", label, ak_rot_order_name(k_orders[o]),
-                         (int)err.line, err.message);
+        if (st)
+            fail_msg("%s %s: re-read failed at line %d: %s", label, ak_rot_order_name(k_orders[o]),
+                     (int)err.line, err.message);
         assert_int_equal(s2->joint_count, s->joint_count);
         for (int32_t j = 0; j < s->joint_count; ++j) {
             assert_string_equal(s2->names[j], s->names[j]);
@@ -32,7 +33,8 @@ static void round_trip_all_orders(const char *label, const ak_skeleton *s, const
         assert_int_equal(c2->frame_count, c->frame_count);
         assert_true(c2->frame_time == c->frame_time);
         double d = max_world_distance(s, c, s2, c2);
-        printf("  %-34s %s  worst %.3g  rel %.3g\n", label, ak_rot_order_name(k_orders[o]), d, d / height);
+        printf("  %-34s %s  worst %.3g  rel %.3g\n", label, ak_rot_order_name(k_orders[o]), d,
+               d / height);
         assert_true(d / height < 1e-5);
         ak_skeleton_destroy(s2);
         ak_clip_destroy(c2);
@@ -117,10 +119,13 @@ static void bvh_round_trip_two_roots_and_partial_channels(void **state)
     (void)state;
     const char *text =
         "HIERARCHY\nROOT a:root\n{\n OFFSET 1 2 3\n CHANNELS 3 Xposition Yposition Zposition\n"
-        " JOINT a.knee\n {\n  OFFSET 0 -1 0\n  CHANNELS 2 Zrotation Xrotation\n  End Site\n  {\n   OFFSET 0 -1 0\n  }\n }\n"
-        " JOINT a-spine\n {\n  OFFSET 0 1 0\n  CHANNELS 1 Yrotation\n  JOINT a head\n  {\n   OFFSET 0 1 0\n"
+        " JOINT a.knee\n {\n  OFFSET 0 -1 0\n  CHANNELS 2 Zrotation Xrotation\n  End Site\n  {\n   "
+        "OFFSET 0 -1 0\n  }\n }\n"
+        " JOINT a-spine\n {\n  OFFSET 0 1 0\n  CHANNELS 1 Yrotation\n  JOINT a head\n  {\n   "
+        "OFFSET 0 1 0\n"
         "   CHANNELS 6 Yrotation Zposition Xrotation Yposition Xposition Zrotation\n  }\n }\n}\n"
-        "ROOT b\n{\n OFFSET 5 0 0\n CHANNELS 3 Zrotation Yrotation Xrotation\n End Site\n {\n  OFFSET 0 0 2\n }\n}\n"
+        "ROOT b\n{\n OFFSET 5 0 0\n CHANNELS 3 Zrotation Yrotation Xrotation\n End Site\n {\n  "
+        "OFFSET 0 0 2\n }\n}\n"
         "MOTION\nFrames: 3\nFrame Time: 0.25\n"
         "10 20 30  90 45  90  10 7 20 8 9 30  1 2 3\n"
         "11 21 31  -60 170  -135  -170 7 80 8 9 -100  100 -80 200\n"
@@ -146,7 +151,8 @@ static void bvh_writer_keeps_euler_angles_continuous(void **state)
     char *buf = (char *)malloc(8192);
     size_t len = strlen(text);
     memcpy(buf, text, len);
-    for (int f = 0; f < 97; ++f) len += (size_t)sprintf(buf + len, "5 10 %d\n", f * 720 / 96);
+    for (int f = 0; f < 97; ++f)
+        len += (size_t)sprintf(buf + len, "5 10 %d\n", f * 720 / 96);
     buf[len] = '\0';
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
@@ -180,17 +186,21 @@ static void bvh_writer_rejects_bad_input(void **state)
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
     read_text_ok("HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n}\n"
-                 "MOTION\nFrames: 1\nFrame Time: 0.1\n1 2 3\n", &s, &c);
+                 "MOTION\nFrames: 1\nFrame Time: 0.1\n1 2 3\n",
+                 &s, &c);
     char *out = NULL;
     ak_error err;
-    assert_int_equal(ak_bvh_write_memory(s, c, (ak_rot_order)6, &out, NULL, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_bvh_write_memory(s, c, (ak_rot_order)6, &out, NULL, &err),
+                     AK_ERR_INVALID_ARG);
     assert_null(out);
-    assert_int_equal(ak_bvh_write_memory(NULL, c, AK_ORDER_XYZ, &out, NULL, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_bvh_write_memory(NULL, c, AK_ORDER_XYZ, &out, NULL, &err),
+                     AK_ERR_INVALID_ARG);
     c->rotations[0].x = NAN;
     assert_int_equal(ak_bvh_write_memory(s, c, AK_ORDER_XYZ, &out, NULL, &err), AK_ERR_INVALID_ARG);
     assert_null(out);
     c->rotations[0] = ak_quat_identity();
-    assert_int_equal(ak_bvh_write_file("no-such-dir/x/out.bvh", s, c, AK_ORDER_XYZ, &err), AK_ERR_IO);
+    assert_int_equal(ak_bvh_write_file("no-such-dir/x/out.bvh", s, c, AK_ORDER_XYZ, &err),
+                     AK_ERR_IO);
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
 }

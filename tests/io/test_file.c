@@ -11,7 +11,8 @@ static char g_dir[256];
 
 static void make_dir(void)
 {
-    snprintf(g_dir, sizeof g_dir, "%s/ak_file_test_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(g_dir, sizeof g_dir, "%s/ak_file_test_XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     assert_non_null(mkdtemp(g_dir));
 }
 
@@ -21,7 +22,8 @@ static void remove_dir(void)
     struct dirent *e;
     char p[512];
     while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2]))) continue;
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+            continue;
         snprintf(p, sizeof p, "%s/%s", g_dir, e->d_name);
         remove(p);
     }
@@ -186,7 +188,8 @@ static void utf8_paths_and_same_file(void **state)
 {
     (void)state;
     make_dir();
-    const char *p = in_dir("H\xc3\xbc" "fte.bvh");
+    const char *p = in_dir("H\xc3\xbc"
+                           "fte.bvh");
     ak_error err;
     assert_int_equal(akio_write_file(p, "ok", 2, &err), AK_OK);
     expect_content(p, "ok");
@@ -196,7 +199,10 @@ static void utf8_paths_and_same_file(void **state)
     put(q, "ok");
     assert_false(akio_same_file(p, q));
     char dotted[600];
-    snprintf(dotted, sizeof dotted, "%s/./H\xc3\xbc" "fte.bvh", g_dir);
+    snprintf(dotted, sizeof dotted,
+             "%s/./H\xc3\xbc"
+             "fte.bvh",
+             g_dir);
     assert_true(akio_same_file(p, dotted));
     remove_dir();
 }

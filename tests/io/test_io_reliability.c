@@ -95,8 +95,8 @@ static void gltf_written_under_a_comma_locale_is_json(void **state)
 }
 
 /* A three-joint chain with the given names and 2 frames. */
-static void make_chain(const char *const names[3], float offset, float frame_time,
-                       ak_skeleton **s, ak_clip **c)
+static void make_chain(const char *const names[3], float offset, float frame_time, ak_skeleton **s,
+                       ak_clip **c)
 {
     const int32_t parents[3] = {-1, 0, 1};
     ak_xform rest[3];
@@ -113,7 +113,9 @@ static void make_chain(const char *const names[3], float offset, float frame_tim
 static void gltf_names_are_utf8_with_only_the_json_escapes(void **state)
 {
     (void)state;
-    const char *names[3] = {"H\xc3\xbc" "fte", "Knie \"L\"\\1", "Fu\xdf\x01"};
+    const char *names[3] = {"H\xc3\xbc"
+                            "fte",
+                            "Knie \"L\"\\1", "Fu\xdf\x01"};
     ak_skeleton *s;
     ak_clip *c;
     make_chain(names, 0.4f, 1.0f / 30.0f, &s, &c);
@@ -122,12 +124,14 @@ static void gltf_names_are_utf8_with_only_the_json_escapes(void **state)
     ak_error err;
     assert_int_equal(ak_gltf_write_memory(s, c, NULL, 0, &data, &size, &err), AK_OK);
     /* The UTF-8 name is copied byte for byte, not escaped per byte. */
-    assert_non_null(strstr((const char *)data, "\"name\":\"H\xc3\xbc" "fte\""));
+    assert_non_null(strstr((const char *)data, "\"name\":\"H\xc3\xbc"
+                                               "fte\""));
     cJSON *doc = cJSON_ParseWithLength((const char *)data, size);
     assert_non_null(doc);
     cJSON *nodes = cJSON_GetObjectItem(doc, "nodes");
     assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, 0), "name")->valuestring,
-                        "H\xc3\xbc" "fte");
+                        "H\xc3\xbc"
+                        "fte");
     assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, 1), "name")->valuestring,
                         "Knie \"L\"\\1");
     /* Latin-1 0xDF (an old file's sharp s) becomes U+00DF in UTF-8; 0x01 is escaped. */
@@ -182,14 +186,16 @@ static void streamed_bvh_is_the_same_text(void **state)
     for (int32_t j = 0; j < g_s->joint_count; ++j)
         has_t[j] = g_c->joint_track[j] >= 0;
     assert_int_equal(akio_atomic_open(&out, path, &err), AK_OK);
-    assert_int_equal(akbvh_stream_begin(&out, g_s, has_t, AK_ORDER_ZYX, g_c->frame_time, &w, &err), AK_OK);
+    assert_int_equal(akbvh_stream_begin(&out, g_s, has_t, AK_ORDER_ZYX, g_c->frame_time, &w, &err),
+                     AK_OK);
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)g_s->joint_count);
     for (int32_t f = 0; f < g_c->frame_count; ++f) {
         for (int32_t j = 0; j < g_s->joint_count; ++j) {
             local[j].rotation = g_c->rotations[(size_t)f * (size_t)g_s->joint_count + (size_t)j];
             const int32_t k = g_c->joint_track[j];
-            local[j].translation = k >= 0 ? g_c->translations[(size_t)f * (size_t)g_c->track_count + (size_t)k]
-                                          : g_s->rest_local[j].translation;
+            local[j].translation =
+                k >= 0 ? g_c->translations[(size_t)f * (size_t)g_c->track_count + (size_t)k]
+                       : g_s->rest_local[j].translation;
         }
         assert_int_equal(akbvh_stream_frame(w, local, &err), AK_OK);
     }
@@ -224,8 +230,8 @@ static void expect_parse_error(const char *text, size_t size, int line, const ch
     ak_error err;
     int32_t st = ak_bvh_read_memory(text, size, NULL, &s, &c, &err);
     if (st != AK_ERR_PARSE || err.line != line || !strstr(err.message, piece))
-        fail_msg("status %d line %d '%s'; wanted AK_ERR_PARSE line %d '%s'", (int)st,
-                 (int)err.line, err.message, line, piece);
+        fail_msg("status %d line %d '%s'; wanted AK_ERR_PARSE line %d '%s'", (int)st, (int)err.line,
+                 err.message, line, piece);
     assert_null(s);
     assert_null(c);
 }
@@ -252,17 +258,22 @@ static void derived_values_that_overflow_are_refused(void **state)
 {
     (void)state;
     /* 2 frames of 3e38 s: the looping duration 6e38 s is no float. */
-    const char *time_text = "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n"
-                            " End Site\n {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 2\nFrame Time: 3e38\n0 0 0\n0 0 0\n";
+    const char *time_text =
+        "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n"
+        " End Site\n {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 2\nFrame Time: 3e38\n0 0 0\n0 0 0\n";
     expect_parse_error(time_text, strlen(time_text), 13, "duration");
     /* Offsets each a float, their sum along the chain not: 3e38 + 3e38. */
-    const char *sum_text = "HIERARCHY\nROOT a\n{\n OFFSET 3e38 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n"
-                           " JOINT b\n {\n  OFFSET 3e38 0 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
-                           "  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0\n";
+    const char *sum_text =
+        "HIERARCHY\nROOT a\n{\n OFFSET 3e38 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n"
+        " JOINT b\n {\n  OFFSET 3e38 0 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+        "  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 "
+        "0 0\n";
     expect_parse_error(sum_text, strlen(sum_text), 2, "overflow");
     /* Position channels count too: a root that travels 1e38 units. */
-    const char *pos_text = "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
-                           " End Site\n {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0\n1e38 0 0 0 0 0\n";
+    const char *pos_text = "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition "
+                           "Zposition Zrotation Xrotation Yrotation\n"
+                           " End Site\n {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 2\nFrame Time: "
+                           "0.1\n0 0 0 0 0 0\n1e38 0 0 0 0 0\n";
     expect_parse_error(pos_text, strlen(pos_text), 2, "overflow");
 }
 

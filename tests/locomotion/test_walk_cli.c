@@ -58,11 +58,21 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
              g_bin, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 0);
     /* The exact keys, in order, on the last line. */
-    const char *keys[] = {"arrived",         "time_s",         "final_distance",
-                          "path_length",     "max_penetration", "max_float",
-                          "max_heel_penetration", "max_heel_float", "max_toe_penetration",
-                          "max_toe_float",   "skate",          "max_skate",
-                          "max_foot_tilt_deg", "max_hip_accel", "frames"};
+    const char *keys[] = {"arrived",
+                          "time_s",
+                          "final_distance",
+                          "path_length",
+                          "max_penetration",
+                          "max_float",
+                          "max_heel_penetration",
+                          "max_heel_float",
+                          "max_toe_penetration",
+                          "max_toe_float",
+                          "skate",
+                          "max_skate",
+                          "max_foot_tilt_deg",
+                          "max_hip_accel",
+                          "frames"};
     const char *at = last;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
         char pat[64];

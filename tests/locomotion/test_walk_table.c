@@ -38,7 +38,8 @@ static int setup(void **state)
     (void)state;
     for (int t = 0; t < 3; ++t) {
         g_params[t] = ak_terrain_defaults();
-        g_params[t].kind = t == 0 ? AK_TERRAIN_FLAT : (t == 1 ? AK_TERRAIN_HILLS : AK_TERRAIN_STAIRS);
+        g_params[t].kind =
+            t == 0 ? AK_TERRAIN_FLAT : (t == 1 ? AK_TERRAIN_HILLS : AK_TERRAIN_STAIRS);
         g_params[t].seed = 5;
         if (ak_terrain_create(&g_params[t], &g_terrain[t], NULL) != AK_OK) return -1;
     }
@@ -81,10 +82,12 @@ static int walk_clip(const char *name)
     for (int t = 0; t < TERRAINS; ++t) {
         ak_ground g = ak_terrain_ground(g_terrain[t]);
         const walk_result r = walk_run(&src, &g, wp, 40.0f);
-        const float h = t == 0 ? 0.0f : step_rise(g_terrain[t], &g_params[t], 0.5f * info.stride_length);
+        const float h =
+            t == 0 ? 0.0f : step_rise(g_terrain[t], &g_params[t], 0.5f * info.stride_length);
         const float limit = ref.m.max_hip_accel + (wf * wf + wh * wh) * h;
         char label[128];
-        snprintf(label, sizeof label, "%s %s (%.2f m/s)", name, k_terrain_names[t], (double)info.speed);
+        snprintf(label, sizeof label, "%s %s (%.2f m/s)", name, k_terrain_names[t],
+                 (double)info.speed);
         print_result(label, &r);
         printf("  hip acceleration %.0f m/s^2, limit %.0f (clip %.0f + step %.3f m)%s\n",
                (double)r.m.max_hip_accel, (double)limit, (double)ref.m.max_hip_accel, (double)h,
@@ -99,11 +102,14 @@ static int walk_clip(const char *name)
 static void every_locomotion_clip_walks_on_every_ground(void **state)
 {
     (void)state;
-    static const char *const clips[] = {
-        "cmu_02_01_walk.bvh",           "cmu_07_01_walk.bvh",
-        "cmu_16_11_walk_veer_left.bvh", "cmu_09_01_run.bvh",
-        "locomotion/cmu_02_02_walk.bvh", "locomotion/cmu_02_03_run.bvh",
-        "locomotion/cmu_07_04_slow_walk.bvh", "locomotion/cmu_09_02_run.bvh"};
+    static const char *const clips[] = {"cmu_02_01_walk.bvh",
+                                        "cmu_07_01_walk.bvh",
+                                        "cmu_16_11_walk_veer_left.bvh",
+                                        "cmu_09_01_run.bvh",
+                                        "locomotion/cmu_02_02_walk.bvh",
+                                        "locomotion/cmu_02_03_run.bvh",
+                                        "locomotion/cmu_07_04_slow_walk.bvh",
+                                        "locomotion/cmu_09_02_run.bvh"};
     int over = 0;
     for (size_t i = 0; i < sizeof clips / sizeof clips[0]; ++i)
         over += walk_clip(clips[i]);

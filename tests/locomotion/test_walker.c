@@ -72,7 +72,8 @@ static void builtin_walk_on_hills_meets_the_goals(void **state)
     print_result("builtin flat reference", &ref);
     ak_terrain_params tp = ak_terrain_defaults();
     tp.seed = 3;
-    assert_goals(&r, &ref, &wp, step_rise(g_hills, &tp, 0.5f * ak_walk_clip_defaults().stride_length));
+    assert_goals(&r, &ref, &wp,
+                 step_rise(g_hills, &tp, 0.5f * ak_walk_clip_defaults().stride_length));
     assert_true(r.max_hip_drop > 0.02f); /* hills make the hips drop */
 }
 
@@ -87,7 +88,8 @@ static void builtin_walk_on_stairs_meets_the_goals(void **state)
     print_result("builtin stairs (IK)", &r);
     ak_terrain_params tp = ak_terrain_defaults();
     tp.kind = AK_TERRAIN_STAIRS;
-    assert_goals(&r, &ref, &wp, step_rise(g_stairs, &tp, 0.5f * ak_walk_clip_defaults().stride_length));
+    assert_goals(&r, &ref, &wp,
+                 step_rise(g_stairs, &tp, 0.5f * ak_walk_clip_defaults().stride_length));
 }
 
 /* The same walks without foot IK show the error the IK removes. */
@@ -253,7 +255,8 @@ static void arrival_crossfades_into_idle_and_stops(void **state)
     }
     /* ...and a target 3 m away starts it walking again. */
     ak_walker_set_target(w, ak_vec3_make(here.x - 3.0f, here.y, here.z));
-    for (int f = 0; f < 60; ++f) assert_int_equal(ak_walker_step(w, dt, &g, NULL), AK_OK);
+    for (int f = 0; f < 60; ++f)
+        assert_int_equal(ak_walker_step(w, dt, &g, NULL), AK_OK);
     ak_walker_get_state(w, &s);
     assert_false(s.arrived);
     assert_false(s.stopped);

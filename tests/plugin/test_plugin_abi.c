@@ -72,7 +72,8 @@ static void null_handle_is_an_error_on_every_call(void **state)
     ak_plugin_limb_ik_defaults(&lp);
     ak_plugin_look_at_defaults(&la);
     assert_int_equal(ak_plugin_limb_ik(NULL, &lp, x, x, 4, &r), AK_PLUGIN_ERR_HANDLE);
-    assert_int_equal(ak_plugin_look_at(NULL, ints, NULL, 1, &la, x, x, 4, &r), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_look_at(NULL, ints, NULL, 1, &la, x, x, 4, &r),
+                     AK_PLUGIN_ERR_HANDLE);
     ak_plugin_character_params cp;
     ak_plugin_character_info cinfo;
     ak_plugin_character_state cs;
@@ -81,15 +82,19 @@ static void null_handle_is_an_error_on_every_call(void **state)
     ak_vec3 v = {0, 0, 0};
     ak_handle ch = (ak_handle)(uintptr_t)1;
     ak_plugin_character_defaults(&cp);
-    assert_int_equal(ak_plugin_character_create(NULL, NULL, NULL, &cp, &ch, buf, sizeof buf), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_create(NULL, NULL, NULL, &cp, &ch, buf, sizeof buf),
+                     AK_PLUGIN_ERR_HANDLE);
     assert_null(ch);
     assert_non_null(strstr(buf, "null skeleton handle"));
     assert_int_equal(ak_plugin_character_info_get(NULL, &cinfo), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_character_set_target(NULL, &v), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_character_begin(NULL, 0.1f, &v), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_character_set_position(NULL, &v), AK_PLUGIN_ERR_HANDLE);
-    assert_int_equal(ak_plugin_character_ground_rays(NULL, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, ints), AK_PLUGIN_ERR_HANDLE);
-    assert_int_equal(ak_plugin_character_finish(NULL, hits, AK_PLUGIN_CHARACTER_MAX_RAYS), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(
+        ak_plugin_character_ground_rays(NULL, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, ints),
+        AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_finish(NULL, hits, AK_PLUGIN_CHARACTER_MAX_RAYS),
+                     AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_character_state_get(NULL, &cs), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_character_pose(NULL, x, x, 4), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_character_world_pose(NULL, x, 4), AK_PLUGIN_ERR_HANDLE);
@@ -119,16 +124,23 @@ static void mirror_z_worked_numbers_both_ways(void **state)
     const float s = 0.70710678f;
     ak_plugin_xform x = {{0.0f, s, 0.0f, s}, {1.0f, 2.0f, 3.0f}};
     assert_int_equal(ak_plugin_mirror_z(&x, 1), AK_OK);
-    AKT_NEAR(x.position.x, 1.0f, 0); AKT_NEAR(x.position.y, 2.0f, 0); AKT_NEAR(x.position.z, -3.0f, 0);
-    AKT_NEAR(x.rotation.x, 0.0f, 0); AKT_NEAR(x.rotation.y, -s, 0);
-    AKT_NEAR(x.rotation.z, 0.0f, 0); AKT_NEAR(x.rotation.w, s, 0);
+    AKT_NEAR(x.position.x, 1.0f, 0);
+    AKT_NEAR(x.position.y, 2.0f, 0);
+    AKT_NEAR(x.position.z, -3.0f, 0);
+    AKT_NEAR(x.rotation.x, 0.0f, 0);
+    AKT_NEAR(x.rotation.y, -s, 0);
+    AKT_NEAR(x.rotation.z, 0.0f, 0);
+    AKT_NEAR(x.rotation.w, s, 0);
     /* In Unity's frame that is -90 degrees about Y: Unity's +X goes to +Z (the mirror of the
      * right-handed -Z). Same quaternion formula, mirrored vectors. */
     ak_vec3 v = ak_quat_rotate(x.rotation, ak_vec3_make(1, 0, 0));
-    AKT_NEAR(v.x, 0.0f, 1e-6); AKT_NEAR(v.z, 1.0f, 1e-6);
+    AKT_NEAR(v.x, 0.0f, 1e-6);
+    AKT_NEAR(v.z, 1.0f, 1e-6);
     /* Back again: the mirror is its own inverse. */
     assert_int_equal(ak_plugin_mirror_z(&x, 1), AK_OK);
-    AKT_NEAR(x.position.z, 3.0f, 0); AKT_NEAR(x.rotation.y, s, 0); AKT_NEAR(x.rotation.w, s, 0);
+    AKT_NEAR(x.position.z, 3.0f, 0);
+    AKT_NEAR(x.rotation.y, s, 0);
+    AKT_NEAR(x.rotation.w, s, 0);
     assert_int_equal(ak_plugin_mirror_z(NULL, 1), AK_ERR_INVALID_ARG);
 }
 
@@ -137,8 +149,12 @@ static void mirror_commutes_with_rotation_and_composition(void **state)
     (void)state;
     akt_rng rng = {0x1234567u};
     for (int i = 0; i < 1000; ++i) {
-        ak_plugin_xform a = {akt_random_quat(&rng), {akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2)}};
-        ak_plugin_xform b = {akt_random_quat(&rng), {akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2)}};
+        ak_plugin_xform a = {
+            akt_random_quat(&rng),
+            {akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2)}};
+        ak_plugin_xform b = {
+            akt_random_quat(&rng),
+            {akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2), akt_uniform(&rng, -2, 2)}};
         ak_xform xa = {a.rotation, a.position}, xb = {b.rotation, b.position};
         ak_xform ab = ak_xform_mul(xa, xb);
         ak_plugin_xform m[3] = {a, b, {ab.rotation, ab.translation}};
@@ -167,7 +183,9 @@ static void small_bvh_samples_in_unity_frame(void **state)
     assert_string_equal(name, "Arm_end");
     int32_t parents[3];
     assert_int_equal(ak_plugin_skeleton_parents(s, parents, 3), AK_OK);
-    assert_int_equal(parents[0], -1); assert_int_equal(parents[1], 0); assert_int_equal(parents[2], 1);
+    assert_int_equal(parents[0], -1);
+    assert_int_equal(parents[1], 0);
+    assert_int_equal(parents[2], 1);
     int32_t j;
     assert_int_equal(ak_plugin_skeleton_find(s, "Arm", &j), AK_OK);
     assert_int_equal(j, 1);
@@ -176,15 +194,23 @@ static void small_bvh_samples_in_unity_frame(void **state)
 
     ak_plugin_clip_info ci;
     assert_int_equal(ak_plugin_clip_info_get(c, &ci), AK_OK);
-    assert_int_equal(ci.frame_count, 2); AKT_NEAR(ci.frame_time, 0.5f, 0); assert_int_equal(ci.loop, 0);
+    assert_int_equal(ci.frame_count, 2);
+    AKT_NEAR(ci.frame_time, 0.5f, 0);
+    assert_int_equal(ci.loop, 0);
 
     /* Frame 1: root at (1,2,3) right-handed -> (1,2,-3) in Unity. Arm at root + R(+90 Y)(1,0,0)
      * = (1,2,3) + (0,0,-1) = (1,2,2) -> Unity (1,2,-2). Arm_end one unit above: (1,3,-2). */
     ak_plugin_xform w[3];
     assert_int_equal(ak_plugin_clip_sample_world(c, s, 0.5f, AK_INTERP_LINEAR, w, 3), AK_OK);
-    AKT_NEAR(w[0].position.x, 1, 1e-6); AKT_NEAR(w[0].position.y, 2, 1e-6); AKT_NEAR(w[0].position.z, -3, 1e-6);
-    AKT_NEAR(w[1].position.x, 1, 1e-6); AKT_NEAR(w[1].position.y, 2, 1e-6); AKT_NEAR(w[1].position.z, -2, 1e-6);
-    AKT_NEAR(w[2].position.x, 1, 1e-6); AKT_NEAR(w[2].position.y, 3, 1e-6); AKT_NEAR(w[2].position.z, -2, 1e-6);
+    AKT_NEAR(w[0].position.x, 1, 1e-6);
+    AKT_NEAR(w[0].position.y, 2, 1e-6);
+    AKT_NEAR(w[0].position.z, -3, 1e-6);
+    AKT_NEAR(w[1].position.x, 1, 1e-6);
+    AKT_NEAR(w[1].position.y, 2, 1e-6);
+    AKT_NEAR(w[1].position.z, -2, 1e-6);
+    AKT_NEAR(w[2].position.x, 1, 1e-6);
+    AKT_NEAR(w[2].position.y, 3, 1e-6);
+    AKT_NEAR(w[2].position.z, -2, 1e-6);
     /* Halfway (t = 0.25): root at (0.5,1,1.5) -> (0.5,1,-1.5), turned 45 degrees. */
     assert_int_equal(ak_plugin_clip_sample_world(c, s, 0.25f, AK_INTERP_LINEAR, w, 3), AK_OK);
     AKT_NEAR(w[0].position.z, -1.5f, 1e-6);
@@ -201,7 +227,8 @@ static void small_bvh_samples_in_unity_frame(void **state)
     }
     /* Rest pose is mirrored too: the End Site offset (0,1,0) has no z; Arm's (1,0,0) neither. */
     assert_int_equal(ak_plugin_skeleton_rest_pose(s, l, 3), AK_OK);
-    AKT_NEAR(l[1].position.x, 1, 0); AKT_NEAR(l[2].position.y, 1, 0);
+    AKT_NEAR(l[1].position.x, 1, 0);
+    AKT_NEAR(l[2].position.y, 1, 0);
 
     /* Buffers that are too short, bad interp, non-finite time: errors with text. */
     char buf[256];
@@ -261,7 +288,8 @@ static void bad_bvh_error_names_the_line(void **state)
     p[2] = 'x'; /* line 20: "1 x 3 0 90 ..." */
     ak_handle s = (ak_handle)(uintptr_t)1, c = (ak_handle)(uintptr_t)1;
     char err[256];
-    int32_t st = ak_plugin_bvh_load_memory(bad, (int32_t)strlen(bad), 1.0f, 0, &s, &c, err, sizeof err);
+    int32_t st =
+        ak_plugin_bvh_load_memory(bad, (int32_t)strlen(bad), 1.0f, 0, &s, &c, err, sizeof err);
     assert_int_equal(st, AK_ERR_PARSE);
     assert_null(s);
     assert_null(c);
@@ -346,13 +374,18 @@ static void limb_ik_worked_numbers_in_unity_frame(void **state)
     (void)state;
     ak_handle s, c;
     char err[256];
-    assert_int_equal(ak_plugin_bvh_load_memory(k_leg_bvh, (int32_t)strlen(k_leg_bvh), 1.0f, 0, &s, &c,
-                                               err, sizeof err), AK_OK);
+    assert_int_equal(ak_plugin_bvh_load_memory(k_leg_bvh, (int32_t)strlen(k_leg_bvh), 1.0f, 0, &s,
+                                               &c, err, sizeof err),
+                     AK_OK);
     ak_plugin_limb_ik_params p;
     assert_int_equal(ak_plugin_limb_ik_defaults(&p), AK_OK);
-    AKT_NEAR(p.weight, 1.0f, 0); AKT_NEAR(p.tolerance, 1e-4f, 0);
-    AKT_NEAR(p.mid_axis.z, 1.0f, 0); assert_int_equal(p.use_pole, 0);
-    p.upper = 0; p.middle = 1; p.end = 2;
+    AKT_NEAR(p.weight, 1.0f, 0);
+    AKT_NEAR(p.tolerance, 1e-4f, 0);
+    AKT_NEAR(p.mid_axis.z, 1.0f, 0);
+    assert_int_equal(p.use_pole, 0);
+    p.upper = 0;
+    p.middle = 1;
+    p.end = 2;
     /* Target 0.9 below the upper joint; pole in front, +Z in Unity's frame. */
     p.target = ak_vec3_make(0.0f, -0.9f, 0.0f);
     p.use_pole = 1;
@@ -364,7 +397,8 @@ static void limb_ik_worked_numbers_in_unity_frame(void **state)
     assert_int_equal(ak_plugin_limb_ik(s, &p, local, world, 4, &r), AK_OK);
     assert_int_equal(r.reached, 1);
     assert_int_equal(r.unreachable, 0);
-    AKT_NEAR(world[2].position.x, 0.0f, 1e-4); AKT_NEAR(world[2].position.y, -0.9f, 1e-4);
+    AKT_NEAR(world[2].position.x, 0.0f, 1e-4);
+    AKT_NEAR(world[2].position.y, -0.9f, 1e-4);
     AKT_NEAR(world[2].position.z, 0.0f, 1e-4);
     AKT_NEAR(angle_at(world[0].position, world[1].position, world[2].position), 109.47f, 0.05);
     /* Upper-joint angle between the limb axis and the upper bone: 31.6 degrees. */
@@ -385,7 +419,9 @@ static void limb_ik_worked_numbers_in_unity_frame(void **state)
     assert_int_equal(r.unreachable, 1);
     AKT_NEAR(angle_at(world[0].position, world[1].position, world[2].position), 180.0f, 0.1);
     /* Bad joints: error with text on the skeleton, buffers untouched in Unity's frame. */
-    p.upper = 2; p.middle = 1; p.end = 0;
+    p.upper = 2;
+    p.middle = 1;
+    p.end = 0;
     assert_int_equal(ak_plugin_limb_ik(s, &p, local, world, 4, &r), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_plugin_last_error(s, err, sizeof err), AK_ERR_INVALID_ARG);
     assert_non_null(strstr(err, "limb IK"));
@@ -405,7 +441,9 @@ static void look_at_points_the_chain_tip_at_the_target(void **state)
     ak_plugin_fk(s, local, world, 3);
     ak_plugin_look_at_params p;
     assert_int_equal(ak_plugin_look_at_defaults(&p), AK_OK);
-    AKT_NEAR(p.forward.z, -1.0f, 0); AKT_NEAR(p.up.y, 1.0f, 0); AKT_NEAR(p.weight, 1.0f, 0);
+    AKT_NEAR(p.forward.z, -1.0f, 0);
+    AKT_NEAR(p.up.y, 1.0f, 0);
+    AKT_NEAR(p.weight, 1.0f, 0);
     const int32_t chain[2] = {0, 1};
     p.target = ak_vec3_make(3.0f, 1.0f, -2.0f);
     ak_plugin_ik_result r;
@@ -416,7 +454,8 @@ static void look_at_points_the_chain_tip_at_the_target(void **state)
     AKT_NEAR(ak_vec3_dot(f, d), 1.0f, 1e-4);
     assert_int_equal(r.reached, 1);
     const int32_t bad[2] = {1, 0};
-    assert_int_equal(ak_plugin_look_at(s, bad, NULL, 2, &p, local, world, 3, &r), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_look_at(s, bad, NULL, 2, &p, local, world, 3, &r),
+                     AK_ERR_INVALID_ARG);
     char err[256];
     ak_plugin_last_error(s, err, sizeof err);
     assert_non_null(strstr(err, "look-at"));
@@ -426,7 +465,10 @@ static void look_at_points_the_chain_tip_at_the_target(void **state)
 
 /* The character in the two-phase form over a tilted plane computed here: y = 0.1 x, with
  * the engine side's "controller" simply following the displacement. */
-static float plane_y(float x) { return 0.1f * x; }
+static float plane_y(float x)
+{
+    return 0.1f * x;
+}
 
 static void character_walks_over_engine_ground(void **state)
 {
@@ -462,7 +504,8 @@ static void character_walks_over_engine_ground(void **state)
         pos.y = plane_y(pos.x);
         assert_int_equal(ak_plugin_character_set_position(ch, &pos), AK_OK);
         int32_t n = 0;
-        assert_int_equal(ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n), AK_OK);
+        assert_int_equal(
+            ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n), AK_OK);
         assert_int_equal(n, 7); /* centre, both heels, both landings, both toes */
         for (int i = 0; i < n; ++i) {
             AKT_NEAR(rays[i].direction.y, -1.0f, 1e-6);
@@ -510,14 +553,19 @@ static void character_walks_over_engine_ground(void **state)
     assert_int_equal(ak_plugin_character_begin(ch, 0.1f, &move), AK_PLUGIN_ERR_HANDLE);
     ak_plugin_last_error(ch, err, sizeof err);
     assert_non_null(strstr(err, "character handle was destroyed"));
-    assert_int_equal(ak_plugin_character_create(s, c, NULL, &p, &ch, err, sizeof err), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_character_create(s, c, NULL, &p, &ch, err, sizeof err),
+                     AK_PLUGIN_ERR_HANDLE);
     assert_null(ch);
     assert_non_null(strstr(err, "skeleton handle was destroyed"));
     assert_int_equal(ak_plugin_live_handles(), live0);
 }
 
-/* Standalone foot IK: a standing capture (louise, first seconds) on a slope falling 0.6 along +X. */
-static float slope_y(float x) { return -0.6f * x; }
+/* Standalone foot IK: a standing capture (louise, first seconds) on a slope falling 0.6 along +X.
+ */
+static float slope_y(float x)
+{
+    return -0.6f * x;
+}
 
 static void foot_ik_plants_a_standing_clip_on_a_slope(void **state)
 {
@@ -529,7 +577,9 @@ static void foot_ik_plants_a_standing_clip_on_a_slope(void **state)
     assert_int_equal(ak_plugin_bvh_load(path, 0.0f, 0, &s, &c, err, sizeof err), AK_OK);
     ak_plugin_foot_ik_params p;
     assert_int_equal(ak_plugin_foot_ik_defaults(&p), AK_OK);
-    AKT_NEAR(p.max_hip_drop, 0.45f, 0); AKT_NEAR(p.weight, 1.0f, 0); assert_int_equal(p.lock_feet, 1);
+    AKT_NEAR(p.max_hip_drop, 0.45f, 0);
+    AKT_NEAR(p.weight, 1.0f, 0);
+    assert_int_equal(p.lock_feet, 1);
     assert_int_equal(ak_plugin_foot_ik_create(s, c, &p, &f, err, sizeof err), AK_OK);
     ak_plugin_skeleton_info si;
     ak_plugin_skeleton_info_get(s, &si);
@@ -547,7 +597,9 @@ static void foot_ik_plants_a_standing_clip_on_a_slope(void **state)
         assert_int_equal(ak_plugin_clip_sample(c, s, t, AK_INTERP_LINEAR, local, n), AK_OK);
         assert_int_equal(ak_plugin_fk(s, local, model, n), AK_OK);
         int32_t nr = 0;
-        assert_int_equal(ak_plugin_foot_ik_rays(f, t, &character, model, n, rays, AK_PLUGIN_FOOT_IK_RAYS, &nr), AK_OK);
+        assert_int_equal(
+            ak_plugin_foot_ik_rays(f, t, &character, model, n, rays, AK_PLUGIN_FOOT_IK_RAYS, &nr),
+            AK_OK);
         assert_int_equal(nr, 2);
         for (int k = 0; k < nr; ++k) {
             const float gy = slope_y(rays[k].origin.x);
@@ -555,7 +607,8 @@ static void foot_ik_plants_a_standing_clip_on_a_slope(void **state)
             hits[k].height = gy;
             hits[k].normal = ak_vec3_make(0.6f / nl, 1.0f / nl, 0.0f);
         }
-        assert_int_equal(ak_plugin_foot_ik_apply(f, i ? 1.0f / 60.0f : 0.0f, hits, nr, local, model, n), AK_OK);
+        assert_int_equal(
+            ak_plugin_foot_ik_apply(f, i ? 1.0f / 60.0f : 0.0f, hits, nr, local, model, n), AK_OK);
         assert_int_equal(ak_plugin_foot_ik_state_get(f, &st), AK_OK);
         if (i >= 90) { /* weights have faded in */
             for (int k = 0; k < 2; ++k)
@@ -576,10 +629,12 @@ static void foot_ik_plants_a_standing_clip_on_a_slope(void **state)
     /* model stayed FK of local. */
     ak_plugin_xform check[64];
     ak_plugin_fk(s, local, check, n);
-    for (int32_t j = 0; j < n; ++j) AKT_NEAR(check[j].position.y, model[j].position.y, 1e-4);
+    for (int32_t j = 0; j < n; ++j)
+        AKT_NEAR(check[j].position.y, model[j].position.y, 1e-4);
     /* Phase order and arguments. */
     assert_int_equal(ak_plugin_foot_ik_apply(f, 0.1f, hits, 2, local, model, n), AK_ERR_STATE);
-    assert_int_equal(ak_plugin_foot_ik_rays(f, 0.0f, &character, model, 3, rays, 2, NULL), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_foot_ik_rays(f, 0.0f, &character, model, 3, rays, 2, NULL),
+                     AK_ERR_INVALID_ARG);
     ak_plugin_destroy(s);
     ak_plugin_destroy(c);
     assert_int_equal(ak_plugin_foot_ik_state_get(f, &st), AK_OK); /* holds its skeleton */
@@ -597,8 +652,8 @@ static void *churn(void *arg)
     for (int i = 0; i < 200; ++i) {
         ak_handle s, c;
         char err[128];
-        if (ak_plugin_bvh_load_memory(k_small_bvh, (int32_t)strlen(k_small_bvh), 1.0f, 1, &s, &c, err,
-                                      sizeof err) != AK_OK) {
+        if (ak_plugin_bvh_load_memory(k_small_bvh, (int32_t)strlen(k_small_bvh), 1.0f, 1, &s, &c,
+                                      err, sizeof err) != AK_OK) {
             ++*failures;
             continue;
         }
@@ -628,7 +683,8 @@ static void *walk_thread(void *arg)
     p.use_controller = 0;
     ak_handle ch;
     char err[256];
-    if (ak_plugin_character_create(job->skeleton, job->clip, NULL, &p, &ch, err, sizeof err) != AK_OK) {
+    if (ak_plugin_character_create(job->skeleton, job->clip, NULL, &p, &ch, err, sizeof err) !=
+        AK_OK) {
         ++job->failures;
         return NULL;
     }
@@ -642,7 +698,8 @@ static void *walk_thread(void *arg)
         pos.x += move.x;
         pos.z += move.z;
         ak_plugin_character_set_position(ch, &pos);
-        if (ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n) != AK_OK) ++job->failures;
+        if (ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n) != AK_OK)
+            ++job->failures;
         for (int i = 0; i < n; ++i) {
             hits[i].hit = 1;
             hits[i].height = 0.0f;
@@ -662,7 +719,9 @@ static void characters_step_in_parallel(void **state)
     akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path);
     walk_job jobs[4];
     memset(jobs, 0, sizeof jobs);
-    assert_int_equal(ak_plugin_bvh_load(path, 0.0f, 1, &jobs[0].skeleton, &jobs[0].clip, err, sizeof err), AK_OK);
+    assert_int_equal(
+        ak_plugin_bvh_load(path, 0.0f, 1, &jobs[0].skeleton, &jobs[0].clip, err, sizeof err),
+        AK_OK);
     for (int i = 0; i < 4; ++i) {
         jobs[i].skeleton = jobs[0].skeleton;
         jobs[i].clip = jobs[0].clip;
@@ -676,7 +735,8 @@ static void characters_step_in_parallel(void **state)
     pthread_create(&t[1], NULL, walk_thread, &jobs[3]);
     pthread_join(t[0], NULL);
     pthread_join(t[1], NULL);
-    for (int i = 0; i < 4; ++i) assert_int_equal(jobs[i].failures, 0);
+    for (int i = 0; i < 4; ++i)
+        assert_int_equal(jobs[i].failures, 0);
     assert_true(jobs[0].end.x < -0.5f && jobs[1].end.x > 0.5f); /* they went their ways */
     assert_memory_equal(&jobs[2].end, &jobs[0].end, sizeof(ak_vec3));
     assert_memory_equal(&jobs[3].end, &jobs[1].end, sizeof(ak_vec3));
@@ -690,8 +750,10 @@ static void handles_from_two_threads(void **state)
     int32_t live0 = ak_plugin_live_handles();
     pthread_t t[2];
     int failures[2] = {0, 0};
-    for (int i = 0; i < 2; ++i) pthread_create(&t[i], NULL, churn, &failures[i]);
-    for (int i = 0; i < 2; ++i) pthread_join(t[i], NULL);
+    for (int i = 0; i < 2; ++i)
+        pthread_create(&t[i], NULL, churn, &failures[i]);
+    for (int i = 0; i < 2; ++i)
+        pthread_join(t[i], NULL);
     assert_int_equal(failures[0] + failures[1], 0);
     assert_int_equal(ak_plugin_live_handles(), live0);
 }

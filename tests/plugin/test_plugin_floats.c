@@ -14,9 +14,18 @@ static int g_failures;
 static ak_handle g_s, g_c;
 static int32_t g_n;
 
-static int fin(float v) { return isfinite(v); }
-static int fin3(ak_vec3 v) { return fin(v.x) && fin(v.y) && fin(v.z); }
-static int fin4(ak_quat q) { return fin(q.x) && fin(q.y) && fin(q.z) && fin(q.w); }
+static int fin(float v)
+{
+    return isfinite(v);
+}
+static int fin3(ak_vec3 v)
+{
+    return fin(v.x) && fin(v.y) && fin(v.z);
+}
+static int fin4(ak_quat q)
+{
+    return fin(q.x) && fin(q.y) && fin(q.z) && fin(q.w);
+}
 
 static int finite_pose(const ak_plugin_xform *x, int32_t n)
 {
@@ -70,7 +79,8 @@ static void load_scales_beyond_float_range_are_refused(void **state)
         int ok = 1;
         if (st == AK_OK) {
             ak_plugin_xform pose[64];
-            ok = ak_plugin_clip_sample_world(c, s, 0.5f, 1, pose, 64) == AK_OK && finite_pose(pose, g_n);
+            ok = ak_plugin_clip_sample_world(c, s, 0.5f, 1, pose, 64) == AK_OK &&
+                 finite_pose(pose, g_n);
         } else if (!err[0]) {
             ok = 0;
         }
@@ -95,11 +105,14 @@ typedef struct field {
     size_t offset;
 } field;
 
-#define LIMB_FIELD(f) {#f, offsetof(ak_plugin_limb_ik_params, f)}
+#define LIMB_FIELD(f)                                                                              \
+    {                                                                                              \
+#f, offsetof(ak_plugin_limb_ik_params, f)                                                  \
+    }
 static const field k_limb_fields[] = {
-    LIMB_FIELD(target.x), LIMB_FIELD(target.y), LIMB_FIELD(pole.x),     LIMB_FIELD(mid_axis.x),
-    LIMB_FIELD(soft_limit), LIMB_FIELD(end_rotation.x), LIMB_FIELD(end_rotation.w),
-    LIMB_FIELD(tolerance), LIMB_FIELD(weight)};
+    LIMB_FIELD(target.x),       LIMB_FIELD(target.y),   LIMB_FIELD(pole.x),
+    LIMB_FIELD(mid_axis.x),     LIMB_FIELD(soft_limit), LIMB_FIELD(end_rotation.x),
+    LIMB_FIELD(end_rotation.w), LIMB_FIELD(tolerance),  LIMB_FIELD(weight)};
 
 static void limb_ik_params(void **state)
 {
@@ -128,17 +141,21 @@ static void limb_ik_params(void **state)
         }
 }
 
-#define LOOK_FIELD(f) {#f, offsetof(ak_plugin_look_at_params, f)}
-static const field k_look_fields[] = {LOOK_FIELD(target.x), LOOK_FIELD(forward.x), LOOK_FIELD(up.y),
-                                      LOOK_FIELD(world_up.y), LOOK_FIELD(clamp_weight),
-                                      LOOK_FIELD(tolerance), LOOK_FIELD(weight)};
+#define LOOK_FIELD(f)                                                                              \
+    {                                                                                              \
+#f, offsetof(ak_plugin_look_at_params, f)                                                  \
+    }
+static const field k_look_fields[] = {
+    LOOK_FIELD(target.x),     LOOK_FIELD(forward.x), LOOK_FIELD(up.y),  LOOK_FIELD(world_up.y),
+    LOOK_FIELD(clamp_weight), LOOK_FIELD(tolerance), LOOK_FIELD(weight)};
 
 static void look_at_params(void **state)
 {
     (void)state;
     int32_t hum[32];
     ak_plugin_skeleton_humanoid(g_s, NULL, hum, 32);
-    const int32_t chain[3] = {hum[AK_HUM_SPINE], hum[AK_HUM_NECK] >= 0 ? hum[AK_HUM_NECK] : hum[AK_HUM_HEAD],
+    const int32_t chain[3] = {hum[AK_HUM_SPINE],
+                              hum[AK_HUM_NECK] >= 0 ? hum[AK_HUM_NECK] : hum[AK_HUM_HEAD],
                               hum[AK_HUM_HEAD]};
     ak_plugin_xform local[64], world[64];
     for (size_t k = 0; k < sizeof k_look_fields / sizeof k_look_fields[0] + 1; ++k)
@@ -178,9 +195,11 @@ static int run_character(ak_handle ch, float dt, const ak_vec3 *position, float 
         if (st == AK_OK && !fin3(move)) return 0;
         if (st == AK_OK && position) st = ak_plugin_character_set_position(ch, position);
         int32_t n = 0;
-        if (st == AK_OK) st = ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n);
+        if (st == AK_OK)
+            st = ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n);
         for (int32_t i = 0; st == AK_OK && i < n; ++i) {
-            if (!fin3(rays[i].origin) || !fin3(rays[i].direction) || !fin(rays[i].max_distance)) return 0;
+            if (!fin3(rays[i].origin) || !fin3(rays[i].direction) || !fin(rays[i].max_distance))
+                return 0;
             hits[i].hit = 1;
             hits[i].height = hit_height;
             hits[i].normal = normal;
@@ -190,22 +209,26 @@ static int run_character(ak_handle ch, float dt, const ak_vec3 *position, float 
             *status = st;
             return 1;
         }
-        if (ak_plugin_character_state_get(ch, &s) != AK_OK || !fin3(s.position) || !fin4(s.rotation) ||
-            !fin(s.distance) || !fin(s.path_length) || !fin(s.hip_drop) || !fin3(s.sole[0]) ||
-            !fin3(s.sole[1]) || !fin(s.tilt_deg[0]) || !fin(s.time))
+        if (ak_plugin_character_state_get(ch, &s) != AK_OK || !fin3(s.position) ||
+            !fin4(s.rotation) || !fin(s.distance) || !fin(s.path_length) || !fin(s.hip_drop) ||
+            !fin3(s.sole[0]) || !fin3(s.sole[1]) || !fin(s.tilt_deg[0]) || !fin(s.time))
             return 0;
-        if (ak_plugin_character_world_pose(ch, pose, 64) != AK_OK || !finite_pose(pose, g_n)) return 0;
+        if (ak_plugin_character_world_pose(ch, pose, 64) != AK_OK || !finite_pose(pose, g_n))
+            return 0;
     }
     return 1;
 }
 
-#define CHAR_FIELD(f) {#f, offsetof(ak_plugin_character_params, f)}
+#define CHAR_FIELD(f)                                                                              \
+    {                                                                                              \
+#f, offsetof(ak_plugin_character_params, f)                                                \
+    }
 static const field k_char_fields[] = {
-    CHAR_FIELD(start.x),        CHAR_FIELD(start.y),       CHAR_FIELD(target.x),
-    CHAR_FIELD(start_yaw_deg),  CHAR_FIELD(arrival_radius), CHAR_FIELD(max_turn_rate),
-    CHAR_FIELD(ground_smoothing), CHAR_FIELD(idle_fade),    CHAR_FIELD(foot_weight),
-    CHAR_FIELD(max_tilt_deg),   CHAR_FIELD(max_hip_drop),  CHAR_FIELD(hip_drop_rate),
-    CHAR_FIELD(pole_distance),  CHAR_FIELD(seam_blend)};
+    CHAR_FIELD(start.x),          CHAR_FIELD(start.y),        CHAR_FIELD(target.x),
+    CHAR_FIELD(start_yaw_deg),    CHAR_FIELD(arrival_radius), CHAR_FIELD(max_turn_rate),
+    CHAR_FIELD(ground_smoothing), CHAR_FIELD(idle_fade),      CHAR_FIELD(foot_weight),
+    CHAR_FIELD(max_tilt_deg),     CHAR_FIELD(max_hip_drop),   CHAR_FIELD(hip_drop_rate),
+    CHAR_FIELD(pole_distance),    CHAR_FIELD(seam_blend)};
 
 static void character_params_and_calls(void **state)
 {
@@ -221,8 +244,10 @@ static void character_params_and_calls(void **state)
             int32_t st = ak_plugin_character_create(g_s, g_c, NULL, &p, &ch, err, sizeof err);
             int ok = st == AK_OK || err[0];
             int32_t run_st = AK_OK;
-            if (st == AK_OK) ok = run_character(ch, 1.0f / 60.0f, NULL, 0.0f, ak_vec3_make(0, 1, 0), &run_st);
-            judge(k_char_fields[k].name, k_bad[i], st == AK_OK ? run_st : st, st == AK_OK ? ch : NULL, ok);
+            if (st == AK_OK)
+                ok = run_character(ch, 1.0f / 60.0f, NULL, 0.0f, ak_vec3_make(0, 1, 0), &run_st);
+            judge(k_char_fields[k].name, k_bad[i], st == AK_OK ? run_st : st,
+                  st == AK_OK ? ch : NULL, ok);
             ak_plugin_destroy(ch);
         }
     /* The per-frame arguments: dt, the target, the engine's position, the hits. */
@@ -231,7 +256,8 @@ static void character_params_and_calls(void **state)
             ak_plugin_character_params p;
             ak_plugin_character_defaults(&p);
             ak_handle ch = NULL;
-            assert_int_equal(ak_plugin_character_create(g_s, g_c, NULL, &p, &ch, err, sizeof err), AK_OK);
+            assert_int_equal(ak_plugin_character_create(g_s, g_c, NULL, &p, &ch, err, sizeof err),
+                             AK_OK);
             const float v = k_bad[i];
             const ak_vec3 bad_point = ak_vec3_make(v, 0.0f, 1.0f);
             int32_t st = AK_OK, run_st = AK_OK;
@@ -241,13 +267,17 @@ static void character_params_and_calls(void **state)
             if (a == 1) st = ak_plugin_character_set_target(ch, &bad_point);
             if (st == AK_OK)
                 ok = run_character(ch, a == 0 ? v : 1.0f / 60.0f, a == 2 ? &bad_point : NULL,
-                                   a == 3 ? v : 0.0f, ak_vec3_make(0, a == 4 ? v : 1.0f, 0), &run_st);
+                                   a == 3 ? v : 0.0f, ak_vec3_make(0, a == 4 ? v : 1.0f, 0),
+                                   &run_st);
             judge(names[a], v, st != AK_OK ? st : run_st, ch, ok);
             ak_plugin_destroy(ch);
         }
 }
 
-#define FOOT_FIELD(f) {#f, offsetof(ak_plugin_foot_ik_params, f)}
+#define FOOT_FIELD(f)                                                                              \
+    {                                                                                              \
+#f, offsetof(ak_plugin_foot_ik_params, f)                                                  \
+    }
 static const field k_foot_fields[] = {FOOT_FIELD(weight),        FOOT_FIELD(max_tilt_deg),
                                       FOOT_FIELD(max_hip_drop),  FOOT_FIELD(hip_drop_rate),
                                       FOOT_FIELD(pole_distance), FOOT_FIELD(ray_up),
@@ -277,13 +307,15 @@ static int run_foot_ik(ak_handle f, int a, float bad, int32_t *status)
             hits[k].normal = ak_vec3_make(0, 1, 0);
         }
         if (st == AK_OK)
-            st = ak_plugin_foot_ik_apply(f, a == 2 ? bad : (i ? 0.1f : 0.0f), hits, n, local, model, 64);
+            st = ak_plugin_foot_ik_apply(f, a == 2 ? bad : (i ? 0.1f : 0.0f), hits, n, local, model,
+                                         64);
         if (st != AK_OK) {
             *status = st;
             return 1;
         }
         if (ak_plugin_foot_ik_state_get(f, &s) != AK_OK || !fin3(s.sole[0]) || !fin3(s.sole[1]) ||
-            !fin(s.hip_drop) || !fin(s.tilt_deg[1]) || !finite_pose(local, g_n) || !finite_pose(model, g_n))
+            !fin(s.hip_drop) || !fin(s.tilt_deg[1]) || !finite_pose(local, g_n) ||
+            !finite_pose(model, g_n))
             return 0;
     }
     return 1;
@@ -298,7 +330,8 @@ static void foot_ik_params_and_calls(void **state)
         for (int i = 0; i < BAD_COUNT; ++i) {
             ak_plugin_foot_ik_params p;
             ak_plugin_foot_ik_defaults(&p);
-            static const char *const args[4] = {"rays time", "apply dt", "character x", "hit height"};
+            static const char *const args[4] = {"rays time", "apply dt", "character x",
+                                                "hit height"};
             if (k < nf) memcpy((char *)&p + k_foot_fields[k].offset, &k_bad[i], sizeof(float));
             ak_handle f = NULL;
             int32_t st = ak_plugin_foot_ik_create(g_s, g_c, &p, &f, err, sizeof err);
@@ -319,8 +352,10 @@ static void input_poses(void **state)
     for (int i = 0; i < BAD_COUNT; ++i)
         for (int part = 0; part < 2; ++part) {
             ak_plugin_clip_sample(g_c, g_s, 0.3f, 1, local, 64);
-            if (part == 0) local[1].position.x = k_bad[i];
-            else local[2].rotation.w = k_bad[i] * 1e20f; /* 0 * 1e20: a zero quaternion */
+            if (part == 0)
+                local[1].position.x = k_bad[i];
+            else
+                local[2].rotation.w = k_bad[i] * 1e20f; /* 0 * 1e20: a zero quaternion */
             int32_t st = ak_plugin_fk(g_s, local, world, 64);
             judge(part ? "fk local rotation" : "fk local position", k_bad[i], st, g_s,
                   finite_pose(world, g_n));
@@ -330,7 +365,10 @@ static void input_poses(void **state)
 static void no_float_argument_gives_non_finite_output(void **state)
 {
     (void)state;
-    if (g_failures) fail_msg("%d float arguments were accepted with non-finite output or refused without a message (listed above)", g_failures);
+    if (g_failures)
+        fail_msg("%d float arguments were accepted with non-finite output or refused without a "
+                 "message (listed above)",
+                 g_failures);
 }
 
 int main(void)

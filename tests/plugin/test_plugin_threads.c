@@ -8,7 +8,7 @@
 #include <pthread.h>
 
 #define THREADS 8
-#define ROUNDS 400
+#define ROUNDS  400
 
 static const char k_bvh[] =
     "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation "
@@ -38,7 +38,8 @@ static void *work(void *arg)
             !strstr(text, want))
             ++w->wrong_messages;
         /* A success on the same shared objects in between. */
-        if (ak_plugin_clip_sample(w->clip, w->skeleton, 0.01f * (float)(r % 20), 1, pose, 3) != AK_OK ||
+        if (ak_plugin_clip_sample(w->clip, w->skeleton, 0.01f * (float)(r % 20), 1, pose, 3) !=
+                AK_OK ||
             !(fabsf(pose[1].position.y + 0.5f) < 1e-4f))
             ++w->bad_samples;
         /* Handles made and dropped while the others work. */
@@ -60,9 +61,9 @@ static void failing_calls_on_shared_handles_keep_per_thread_errors(void **state)
     (void)state;
     ak_handle s = NULL, c = NULL;
     char err[128];
-    assert_int_equal(ak_plugin_bvh_load_memory(k_bvh, (int32_t)strlen(k_bvh), 1.0f, 1, &s, &c, err,
-                                               sizeof err),
-                     AK_OK);
+    assert_int_equal(
+        ak_plugin_bvh_load_memory(k_bvh, (int32_t)strlen(k_bvh), 1.0f, 1, &s, &c, err, sizeof err),
+        AK_OK);
     pthread_t t[THREADS];
     worker w[THREADS];
     for (int i = 0; i < THREADS; ++i) {

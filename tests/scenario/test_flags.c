@@ -6,7 +6,7 @@
 
 typedef struct demo_params {
     char name[16];
-    int32_t frames[3]; /* A:B[:STEP] */
+    int32_t frames[3];  /* A:B[:STEP] */
     int32_t picture[2]; /* WxH */
     float point[3];
     float speed;
@@ -15,22 +15,57 @@ typedef struct demo_params {
 } demo_params;
 
 static const ak_flag k_demo[] = {
-    {.name = "name", .short_name = 'n', .type = AK_FLAG_TEXT, .offset = offsetof(demo_params, name),
-     .size = 16, .def = "anna", .help = "a name"},
-    {.name = "frames", .type = AK_FLAG_INT, .offset = offsetof(demo_params, frames), .count = 3,
-     .min_count = 2, .separator = ':', .metavar = "A:B[:S]", .def = "0:10:1", .range = "[0,1000]",
+    {.name = "name",
+     .short_name = 'n',
+     .type = AK_FLAG_TEXT,
+     .offset = offsetof(demo_params, name),
+     .size = 16,
+     .def = "anna",
+     .help = "a name"},
+    {.name = "frames",
+     .type = AK_FLAG_INT,
+     .offset = offsetof(demo_params, frames),
+     .count = 3,
+     .min_count = 2,
+     .separator = ':',
+     .metavar = "A:B[:S]",
+     .def = "0:10:1",
+     .range = "[0,1000]",
      .help = "frames"},
-    {.name = "size", .type = AK_FLAG_INT, .offset = offsetof(demo_params, picture), .count = 2,
-     .separator = 'x', .metavar = "WxH", .def = "640x480", .range = "[16,8192]",
+    {.name = "size",
+     .type = AK_FLAG_INT,
+     .offset = offsetof(demo_params, picture),
+     .count = 2,
+     .separator = 'x',
+     .metavar = "WxH",
+     .def = "640x480",
+     .range = "[16,8192]",
      .help = "picture"},
-    {.name = "point", .type = AK_FLAG_FLOAT, .offset = offsetof(demo_params, point), .count = 3,
-     .metavar = "X,Y,Z", .def = "1,2,3", .help = "a point"},
-    {.name = "speed", .type = AK_FLAG_FLOAT, .offset = offsetof(demo_params, speed), .def = "0",
-     .range = "(0,10]", .help = "0 means auto"},
-    {.name = "mode", .type = AK_FLAG_CHOICE, .offset = offsetof(demo_params, mode),
-     .def = "slow", .choices = "slow|medium|quick", .help = "pace"},
-    {.name = "fast", .type = AK_FLAG_SWITCH, .offset = offsetof(demo_params, fast), .on = 1,
-     .def = "0", .help = "go fast"},
+    {.name = "point",
+     .type = AK_FLAG_FLOAT,
+     .offset = offsetof(demo_params, point),
+     .count = 3,
+     .metavar = "X,Y,Z",
+     .def = "1,2,3",
+     .help = "a point"},
+    {.name = "speed",
+     .type = AK_FLAG_FLOAT,
+     .offset = offsetof(demo_params, speed),
+     .def = "0",
+     .range = "(0,10]",
+     .help = "0 means auto"},
+    {.name = "mode",
+     .type = AK_FLAG_CHOICE,
+     .offset = offsetof(demo_params, mode),
+     .def = "slow",
+     .choices = "slow|medium|quick",
+     .help = "pace"},
+    {.name = "fast",
+     .type = AK_FLAG_SWITCH,
+     .offset = offsetof(demo_params, fast),
+     .on = 1,
+     .def = "0",
+     .help = "go fast"},
 };
 static const ak_flag_table k_demo_table = {"demo", k_demo, 7};
 
@@ -71,9 +106,10 @@ static void every_form_of_flag_parses(void **state)
 {
     (void)state;
     demo_params p = demo_defaults();
-    const char *argv[] = {"demo", "in.bvh", "-n", "bob", "--frames=3:9", "--size", "320x200",
-                          "--point", "-1.5,0,2e1", "--speed", "2.5", "--mode", "quick",
-                          "--fast", "--", "--not-a-flag"};
+    const char *argv[] = {"demo",         "in.bvh",  "-n",      "bob",
+                          "--frames=3:9", "--size",  "320x200", "--point",
+                          "-1.5,0,2e1",   "--speed", "2.5",     "--mode",
+                          "quick",        "--fast",  "--",      "--not-a-flag"};
     ak_flags_result r;
     ak_error e;
     assert_int_equal(parse(&p, 16, argv, &r, &e), AK_OK);
@@ -145,15 +181,15 @@ static void url_query_parses_like_the_command_line(void **state)
 {
     (void)state;
     demo_params a = demo_defaults(), b = demo_defaults();
-    const char *argv[] = {"demo", "--name", "a b&c", "--frames", "2:4", "--point", "1,-2,3",
-                          "--mode", "medium", "--fast"};
+    const char *argv[] = {"demo",    "--name", "a b&c",  "--frames", "2:4",
+                          "--point", "1,-2,3", "--mode", "medium",   "--fast"};
     ak_flags_result r;
     ak_error e;
     assert_int_equal(parse(&a, 10, argv, &r, &e), AK_OK);
-    assert_int_equal(ak_flags_parse_query(&k_demo_table, &b,
-                                          "?name=a+b%26c&frames=2%3A4&point=1,-2,3&mode=medium&fast",
-                                          &r, &e),
-                     AK_OK);
+    assert_int_equal(
+        ak_flags_parse_query(&k_demo_table, &b,
+                             "?name=a+b%26c&frames=2%3A4&point=1,-2,3&mode=medium&fast", &r, &e),
+        AK_OK);
     assert_memory_equal(&a, &b, sizeof a);
     assert_true(ak_flags_given(&r, &k_demo_table, 0, "fast"));
     /* Switch spellings; an empty pair is skipped. */
@@ -224,7 +260,8 @@ static void a_list_flag_collects_every_value(void **state)
                      AK_OK);
     assert_memory_equal(&w, &q, sizeof w);
     const char *empty[] = {"walk", "--clip", ""};
-    assert_int_equal(ak_flags_parse_args(tables, params, 1, 3, empty, 0, &r, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_flags_parse_args(tables, params, 1, 3, empty, 0, &r, &e),
+                     AK_ERR_INVALID_ARG);
 }
 
 static void check_refuses_out_of_range_fields_set_by_code(void **state)

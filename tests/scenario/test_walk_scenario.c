@@ -70,8 +70,9 @@ static void url_and_flags_give_the_same_scenario(void **state)
 {
     (void)state;
     ak_walk_scenario a = ak_walk_scenario_defaults(), b = ak_walk_scenario_defaults();
-    const char *argv[] = {"walk", "--terrain", "stairs", "--start", "-2,1", "--target", "5,0",
-                          "--steer", "continuous", "--no-foot-ik", "--max-time", "12.5"};
+    const char *argv[] = {"walk",       "--terrain",    "stairs",     "--start",
+                          "-2,1",       "--target",     "5,0",        "--steer",
+                          "continuous", "--no-foot-ik", "--max-time", "12.5"};
     const ak_flag_table *tables[1] = {ak_walk_scenario_flags()};
     void *params[1] = {&a};
     ak_flags_result r;

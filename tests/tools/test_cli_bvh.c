@@ -87,8 +87,12 @@ static csv_row *parse_csv(char *text, size_t *count)
 static void cli_positions_match_every_reference_csv(void **state)
 {
     (void)state;
-    static const char *const files[] = {"cmu_02_01_walk", "cmu_07_01_walk", "cmu_09_01_run", "cmu_05_06_dance",
-                                        "cmu_16_11_walk_veer_left", "arena_louise_stand_walk_cycle",
+    static const char *const files[] = {"cmu_02_01_walk",
+                                        "cmu_07_01_walk",
+                                        "cmu_09_01_run",
+                                        "cmu_05_06_dance",
+                                        "cmu_16_11_walk_veer_left",
+                                        "arena_louise_stand_walk_cycle",
                                         "reactidle_003_genuine_idle"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
         char bvh[64], csv[64], args[1200];
@@ -116,16 +120,20 @@ static void cli_positions_match_every_reference_csv(void **state)
             const csv_row *block = out + (size_t)want->frame * (size_t)J;
             const csv_row *got = NULL;
             for (int32_t j = 0; j < J; ++j)
-                if (block[j].joint_len == want->joint_len && memcmp(block[j].joint, want->joint, want->joint_len) == 0)
+                if (block[j].joint_len == want->joint_len &&
+                    memcmp(block[j].joint, want->joint, want->joint_len) == 0)
                     got = &block[j];
-            if (!got) fail_msg("%s: no output row for frame %d joint %.*s", bvh, want->frame, (int)want->joint_len,
-                               want->joint);
+            if (!got)
+                fail_msg("%s: no output row for frame %d joint %.*s", bvh, want->frame,
+                         (int)want->joint_len, want->joint);
             assert_int_equal(got->frame, want->frame);
-            double d = sqrt((got->x - want->x) * (got->x - want->x) + (got->y - want->y) * (got->y - want->y) +
+            double d = sqrt((got->x - want->x) * (got->x - want->x) +
+                            (got->y - want->y) * (got->y - want->y) +
                             (got->z - want->z) * (got->z - want->z));
             if (d > worst) worst = d;
         }
-        printf("  %-34s %zu reference rows matched, worst %.3g (rel %.3g)\n", bvh, n_ref, worst, worst / height);
+        printf("  %-34s %zu reference rows matched, worst %.3g (rel %.3g)\n", bvh, n_ref, worst,
+               worst / height);
         assert_true(worst / height < 1e-4);
         free(out);
         free(ref);
@@ -148,11 +156,13 @@ static void cli_positions_frame_lists_and_times(void **state)
     csv_row *rows = parse_csv(r.out, &n);
     assert_int_equal(n, 38 * 6); /* frames 0, 5, 15, 25, 147, 148 */
     static const int frames[] = {0, 5, 15, 25, 147, 148};
-    for (int i = 0; i < 6; ++i) assert_int_equal(rows[i * 38].frame, frames[i]);
+    for (int i = 0; i < 6; ++i)
+        assert_int_equal(rows[i * 38].frame, frames[i]);
     /* --time at frame 15's time gives frame 15's positions in every interpolation mode. */
     for (int mode = 0; mode < 3; ++mode) {
         static const char *const modes[] = {"step", "linear", "cubic"};
-        snprintf(args, sizeof args, "positions '%s' --time %.9g --interp %s", bvh, 15 * 0.0083333, modes[mode]);
+        snprintf(args, sizeof args, "positions '%s' --time %.9g --interp %s", bvh, 15 * 0.0083333,
+                 modes[mode]);
         run_result t = run(args);
         assert_int_equal(t.code, 0);
         assert_true(strncmp(t.out, "time,joint,x,y,z\n", 17) == 0);
@@ -161,7 +171,8 @@ static void cli_positions_frame_lists_and_times(void **state)
         assert_int_equal(m, 38);
         for (int j = 0; j < 38; ++j) {
             const csv_row *f15 = &rows[2 * 38 + j];
-            double d = fabs(trow[j].x - f15->x) + fabs(trow[j].y - f15->y) + fabs(trow[j].z - f15->z);
+            double d =
+                fabs(trow[j].x - f15->x) + fabs(trow[j].y - f15->y) + fabs(trow[j].z - f15->z);
             if (d > 1e-3) fail_msg("%s joint %d differs by %g", modes[mode], j, d);
         }
         free(trow);
@@ -196,9 +207,12 @@ static void cli_info_json_lists_every_joint_units_and_humanoid(void **state)
             cJSON *e = cJSON_GetArrayItem(joints, j);
             assert_string_equal(cJSON_GetObjectItem(e, "name")->valuestring, s->names[j]);
             cJSON *parent = cJSON_GetObjectItem(e, "parent");
-            if (s->parents[j] < 0) assert_true(cJSON_IsNull(parent));
-            else assert_string_equal(parent->valuestring, s->names[s->parents[j]]);
-            assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(e, "channels")), s->channels[j].count);
+            if (s->parents[j] < 0)
+                assert_true(cJSON_IsNull(parent));
+            else
+                assert_string_equal(parent->valuestring, s->names[s->parents[j]]);
+            assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(e, "channels")),
+                             s->channels[j].count);
         }
         assert_int_equal(cJSON_GetObjectItem(root, "frames")->valueint, c->frame_count);
         cJSON *units = cJSON_GetObjectItem(root, "units");
@@ -228,8 +242,10 @@ static void cli_convert_writes_a_bvh_that_reads_back_the_same(void **state)
 {
     (void)state;
     char args[2400], out[1100];
-    snprintf(out, sizeof out, "%s/tests/cli_bvh_convert_%d.bvh", getenv("AK_BUILD_DIR"), (int)getpid());
-    snprintf(args, sizeof args, "convert '%s' '%s' --order YZX", mocap_path("cmu_09_01_run.bvh"), out);
+    snprintf(out, sizeof out, "%s/tests/cli_bvh_convert_%d.bvh", getenv("AK_BUILD_DIR"),
+             (int)getpid());
+    snprintf(args, sizeof args, "convert '%s' '%s' --order YZX", mocap_path("cmu_09_01_run.bvh"),
+             out);
     run_result r = run(args);
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.err, "rotation order YZX"));
@@ -242,7 +258,8 @@ static void cli_convert_writes_a_bvh_that_reads_back_the_same(void **state)
     remove(out);
     run_free(&r);
     /* To glTF binary: the detected units are reported and a GLB comes out. */
-    snprintf(out, sizeof out, "%s/tests/cli_bvh_convert_%d.glb", getenv("AK_BUILD_DIR"), (int)getpid());
+    snprintf(out, sizeof out, "%s/tests/cli_bvh_convert_%d.glb", getenv("AK_BUILD_DIR"),
+             (int)getpid());
     snprintf(args, sizeof args, "convert '%s' '%s'", mocap_path("cmu_09_01_run.bvh"), out);
     r = run(args);
     if (r.code != 0) fail_msg("convert to glb failed: %s", r.err);
@@ -254,8 +271,10 @@ static void cli_convert_writes_a_bvh_that_reads_back_the_same(void **state)
     remove(out);
     run_free(&r);
     /* --cubic --no-mesh: CUBICSPLINE samplers and no mesh in the JSON; BVH output refuses them. */
-    snprintf(out, sizeof out, "%s/tests/cli_bvh_convert_%d.gltf", getenv("AK_BUILD_DIR"), (int)getpid());
-    snprintf(args, sizeof args, "convert '%s' '%s' --cubic --no-mesh", mocap_path("cmu_09_01_run.bvh"), out);
+    snprintf(out, sizeof out, "%s/tests/cli_bvh_convert_%d.gltf", getenv("AK_BUILD_DIR"),
+             (int)getpid());
+    snprintf(args, sizeof args, "convert '%s' '%s' --cubic --no-mesh",
+             mocap_path("cmu_09_01_run.bvh"), out);
     r = run(args);
     if (r.code != 0) fail_msg("convert --cubic --no-mesh failed: %s", r.err);
     char *json = slurp(out, &glb_size);
@@ -286,7 +305,8 @@ static void cli_reports_errors_with_file_line_and_exit_codes(void **state)
         assert_int_equal(r.code, 0);
         assert_true(strncmp(r.out, "usage: animkit ", 15) == 0);
         run_free(&r);
-        snprintf(args, sizeof args, "%s --no-such-option x.bvh%s", commands[i], i == 2 ? " y.bvh" : "");
+        snprintf(args, sizeof args, "%s --no-such-option x.bvh%s", commands[i],
+                 i == 2 ? " y.bvh" : "");
         r = run(args);
         assert_int_equal(r.code, 2);
         assert_non_null(strstr(r.err, "unknown option '--no-such-option'"));
@@ -315,7 +335,8 @@ static void cli_reports_errors_with_file_line_and_exit_codes(void **state)
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "past the last frame 148"));
     run_free(&r);
-    snprintf(args, sizeof args, "convert '%s' out.bvh --order QXZ", mocap_path("cmu_09_01_run.bvh"));
+    snprintf(args, sizeof args, "convert '%s' out.bvh --order QXZ",
+             mocap_path("cmu_09_01_run.bvh"));
     r = run(args);
     assert_int_equal(r.code, 2);
     run_free(&r);

@@ -56,8 +56,11 @@ static void edit_mirror_twice_and_trim_keep_the_capture(void **state)
     char in[1024], out[1100], args[4096];
     akt_mocap_path("arena_louise_stand_walk_cycle.bvh", in, sizeof in);
     out_path("edit_mirror2.bvh", out, sizeof out);
-    assert_int_equal(run_edit((snprintf(args, sizeof args, "'%s' '%s' --trim 500:899 --mirror --mirror", in, out), args),
-                              NULL, 0), 0);
+    assert_int_equal(run_edit((snprintf(args, sizeof args,
+                                        "'%s' '%s' --trim 500:899 --mirror --mirror", in, out),
+                               args),
+                              NULL, 0),
+                     0);
     ak_skeleton *s, *s2;
     ak_clip *c, *c2;
     ak_error err;
@@ -67,7 +70,8 @@ static void edit_mirror_twice_and_trim_keep_the_capture(void **state)
     assert_int_equal(c2->frame_count, 400);
     const float h = ak_clip_standing_height(c, s);
     /* BVH text keeps world positions to 1e-5 of the size (bvh.h); two mirrors are exact. */
-    for (int32_t f = 0; f < 400; f += 3) assert_true(pose_diff(s, c, 500 + f, s2, c2, f) < 1e-5 * h);
+    for (int32_t f = 0; f < 400; f += 3)
+        assert_true(pose_diff(s, c, 500 + f, s2, c2, f) < 1e-5 * h);
     ak_skeleton_destroy(s2);
     ak_clip_destroy(c2);
     ak_skeleton_destroy(s);

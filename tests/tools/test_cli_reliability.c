@@ -301,7 +301,8 @@ static void eight_concurrent_walks_leave_one_whole_set(void **state)
     child c[8];
     for (int i = 0; i < 8; ++i) {
         snprintf(targets[i], sizeof targets[i], "%d,%d", 2 + i, 1 + (i % 3));
-        const char *argv[] = {"animkit", "walk", "--quiet", "--target", targets[i], "--out", dir, NULL};
+        const char *argv[] = {"animkit",  "walk",  "--quiet", "--target",
+                              targets[i], "--out", dir,       NULL};
         c[i] = start(argv, NULL, 0);
     }
     for (int i = 0; i < 8; ++i) {
@@ -341,8 +342,8 @@ static void walk_memory_does_not_grow_with_max_time(void **state)
 {
     (void)state;
     if (getenv("ASAN_OPTIONS")) skip(); /* ASan reserves terabytes of address space */
-    const char *argv[] = {"animkit", "walk", "--quiet", "--max-time", "100000", "--out",
-                          in_dir("walklong"), NULL};
+    const char *argv[] = {"animkit", "walk",  "--quiet",          "--max-time",
+                          "100000",  "--out", in_dir("walklong"), NULL};
     child c = start(argv, NULL, 300);
     assert_int_equal(finish(&c), 0);
     remove(c.out);
@@ -386,8 +387,9 @@ static void start_outside_the_heightmap_says_so(void **state)
     for (int i = 0; i < 16; ++i)
         fprintf(f, "%d\n", (i % 4) * 20);
     fclose(f);
-    const char *argv[] = {"animkit", "walk", "--heightmap", pgm, "--size", "10", "--start", "-20,0",
-                          "--target", "2,0", "--out", in_dir("outside"), NULL};
+    const char *argv[] = {"animkit", "walk",  "--heightmap", pgm,   "--size", "10",
+                          "--start", "-20,0", "--target",    "2,0", "--out",  in_dir("outside"),
+                          NULL};
     expect_refusal(argv, 1, "--start -20,0");
 }
 

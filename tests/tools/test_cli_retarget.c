@@ -58,14 +58,17 @@ static void cli_retargeted_cmu_walk_drives_the_walker(void **state)
     assert_int_equal(ak_skeleton_find(s, "LeftToeBase") >= 0, 1); /* the biped's own joints */
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
-    snprintf(args, sizeof args, "walk --clip '%s' --terrain flat --start -3,0 --target 3,0 --max-time 20 --out '%s' --quiet",
+    snprintf(args, sizeof args,
+             "walk --clip '%s' --terrain flat --start -3,0 --target 3,0 --max-time 20 --out '%s' "
+             "--quiet",
              out, dir);
     assert_int_equal(run_cli(args, text, sizeof text), 0);
     if (!strstr(text, "\"arrived\":true")) fail_msg("the walker did not arrive: %s", text);
     remove(out);
     char f[1200];
     static const char *const outputs[] = {"walk.bvh", "walk.csv"};
-    for (int i = 0; i < 2; ++i) remove((snprintf(f, sizeof f, "%s/%s", dir, outputs[i]), f));
+    for (int i = 0; i < 2; ++i)
+        remove((snprintf(f, sizeof f, "%s/%s", dir, outputs[i]), f));
     rmdir(dir);
 }
 
@@ -80,9 +83,20 @@ static void cli_gltf_rig_matches_its_bvh(void **state)
     tmp_path("louise_rig.glb", glb, sizeof glb);
     tmp_path("on_glb.bvh", a, sizeof a);
     tmp_path("on_bvh.bvh", b, sizeof b);
-    assert_int_equal(run_cli((snprintf(args, sizeof args, "convert '%s' '%s' --no-mesh", rig, glb), args), text, sizeof text), 0);
-    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to '%s' --out '%s'", src, glb, a), args), text, sizeof text), 0);
-    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to '%s' --out '%s'", src, rig, b), args), text, sizeof text), 0);
+    assert_int_equal(
+        run_cli((snprintf(args, sizeof args, "convert '%s' '%s' --no-mesh", rig, glb), args), text,
+                sizeof text),
+        0);
+    assert_int_equal(
+        run_cli(
+            (snprintf(args, sizeof args, "retarget '%s' --to '%s' --out '%s'", src, glb, a), args),
+            text, sizeof text),
+        0);
+    assert_int_equal(
+        run_cli(
+            (snprintf(args, sizeof args, "retarget '%s' --to '%s' --out '%s'", src, rig, b), args),
+            text, sizeof text),
+        0);
     ak_skeleton *sa, *sb;
     ak_clip *ca, *cb;
     ak_error err;
@@ -98,15 +112,21 @@ static void cli_gltf_rig_matches_its_bvh(void **state)
         ak_clip_frame(cb, sb, f, x + 2 * J);
         ak_fk(sb, x + 2 * J, x + 3 * J);
         for (int32_t j = 0; j < J; ++j)
-            worst = fmax(worst, ak_vec3_length(ak_vec3_sub(x[J + j].translation, ak_vec3_scale(x[3 * J + j].translation, 0.01f))));
+            worst = fmax(
+                worst, ak_vec3_length(ak_vec3_sub(x[J + j].translation,
+                                                  ak_vec3_scale(x[3 * J + j].translation, 0.01f))));
     }
     printf("GLB rig vs BVH rig: worst %.2g m\n", worst);
     /* float32 matrices in the GLB and 6-digit BVH text: well under a millimetre */
     assert_true(worst < 1e-3);
     free(x);
-    ak_skeleton_destroy(sa); ak_skeleton_destroy(sb);
-    ak_clip_destroy(ca); ak_clip_destroy(cb);
-    remove(glb); remove(a); remove(b);
+    ak_skeleton_destroy(sa);
+    ak_skeleton_destroy(sb);
+    ak_clip_destroy(ca);
+    ak_clip_destroy(cb);
+    remove(glb);
+    remove(a);
+    remove(b);
 }
 
 static void write_text(const char *path, const char *text)
@@ -125,20 +145,49 @@ static void cli_retarget_errors_and_overrides(void **state)
     akt_mocap_path("cmu_02_01_walk.bvh", src, sizeof src);
     tmp_path("never.bvh", out, sizeof out);
     tmp_path("map.json", map, sizeof map);
-    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --out '%s'", src, out), args), text, sizeof text), 2);
+    assert_int_equal(
+        run_cli((snprintf(args, sizeof args, "retarget '%s' --out '%s'", src, out), args), text,
+                sizeof text),
+        2);
     assert_non_null(strstr(text, "--to"));
-    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s' --scale -1", src, out), args), text, sizeof text), 2);
-    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to nosuch.bvh --out '%s'", src, out), args), text, sizeof text), 1);
+    assert_int_equal(run_cli((snprintf(args, sizeof args,
+                                       "retarget '%s' --to biped --out '%s' --scale -1", src, out),
+                              args),
+                             text, sizeof text),
+                     2);
+    assert_int_equal(
+        run_cli((snprintf(args, sizeof args, "retarget '%s' --to nosuch.bvh --out '%s'", src, out),
+                 args),
+                text, sizeof text),
+        1);
     write_text(map, "{\"target\": {\"left_foot\": \"NoSuchJoint\"}}");
-    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s' --map '%s'", src, out, map), args), text, sizeof text), 1);
+    assert_int_equal(
+        run_cli((snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s' --map '%s'", src,
+                          out, map),
+                 args),
+                text, sizeof text),
+        1);
     assert_non_null(strstr(text, "NoSuchJoint"));
     write_text(map, "{\"target\": {\n \"left_foot\": 3}}");
-    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s' --map '%s'", src, out, map), args), text, sizeof text), 1);
+    assert_int_equal(
+        run_cli((snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s' --map '%s'", src,
+                          out, map),
+                 args),
+                text, sizeof text),
+        1);
     assert_non_null(strstr(text, ":2:")); /* the JSON line */
-    write_text(map, "{\"source\": {\"left_foot\": \"LeftFoot\"}, \"target\": {\"left_foot\": \"LeftFoot\"}}");
+    write_text(
+        map,
+        "{\"source\": {\"left_foot\": \"LeftFoot\"}, \"target\": {\"left_foot\": \"LeftFoot\"}}");
     assert_false(exists(out));
-    assert_int_equal(run_cli((snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s' --map '%s' --no-contacts --pin-hands",
-                                       src, out, map), args), text, sizeof text), 0);
+    assert_int_equal(
+        run_cli(
+            (snprintf(args, sizeof args,
+                      "retarget '%s' --to biped --out '%s' --map '%s' --no-contacts --pin-hands",
+                      src, out, map),
+             args),
+            text, sizeof text),
+        0);
     assert_true(exists(out));
     remove(out);
     remove(map);

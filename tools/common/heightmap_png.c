@@ -19,8 +19,7 @@
 #endif
 
 #ifdef AK_TOOLS_PNG
-static int32_t load_png(const char *path, float size, float height, ak_terrain **out,
-                        ak_error *err)
+static int32_t load_png(const char *path, float size, float height, ak_terrain **out, ak_error *err)
 {
     int w = 0, h = 0, comp = 0;
     stbi_us *px = stbi_load_16(path, &w, &h, &comp, 1);

@@ -18,20 +18,24 @@
 #include "animkit/plugin.h"
 
 #if defined(_WIN32)
-#  include <windows.h>
+#include <windows.h>
 #else
-#  include <dlfcn.h>
+#include <dlfcn.h>
 #endif
 
-#define UTF8_DIR "H\xc3\xbc" "fte \xc3\xb1 \xe6\x97\xa5\xe6\x9c\xac"
-#define UTF8_FILE "gang-\xc3\x9f.bvh"
-#define UTF8_GLTF "gang-\xc3\x9f.gltf"
+#define UTF8_DIR                                                                                   \
+    "H\xc3\xbc"                                                                                    \
+    "fte \xc3\xb1 \xe6\x97\xa5\xe6\x9c\xac"
+#define UTF8_FILE  "gang-\xc3\x9f.bvh"
+#define UTF8_GLTF  "gang-\xc3\x9f.gltf"
 #define MAX_JOINTS 256
 
 typedef int32_t (*abi_version_fn)(void);
-typedef int32_t (*bvh_load_fn)(const char *, float, int32_t, ak_handle *, ak_handle *, char *, int32_t);
+typedef int32_t (*bvh_load_fn)(const char *, float, int32_t, ak_handle *, ak_handle *, char *,
+                               int32_t);
 typedef int32_t (*clip_info_fn)(ak_handle, ak_plugin_clip_info *);
-typedef int32_t (*sample_world_fn)(ak_handle, ak_handle, float, int32_t, ak_plugin_xform *, int32_t);
+typedef int32_t (*sample_world_fn)(ak_handle, ak_handle, float, int32_t, ak_plugin_xform *,
+                                   int32_t);
 typedef int32_t (*destroy_fn)(ak_handle);
 typedef int32_t (*gltf_skin_load_fn)(const char *, int32_t, ak_handle *, char *, int32_t);
 typedef int32_t (*skeleton_info_fn)(ak_handle, ak_plugin_skeleton_info *);
@@ -74,10 +78,10 @@ static int resolve(void *lib, plugin *p)
 {
     /* Object-to-function pointer casts through memcpy (ISO C has no direct conversion). */
     void *s[SYMBOLS];
-    const char *names[SYMBOLS] = {"ak_plugin_abi_version", "ak_plugin_bvh_load", "ak_plugin_clip_info_get",
-                                  "ak_plugin_clip_sample_world", "ak_plugin_destroy",
-                                  "ak_plugin_gltf_skin_load", "ak_plugin_skeleton_info_get",
-                                  "ak_plugin_skeleton_rest_pose"};
+    const char *names[SYMBOLS] = {"ak_plugin_abi_version",       "ak_plugin_bvh_load",
+                                  "ak_plugin_clip_info_get",     "ak_plugin_clip_sample_world",
+                                  "ak_plugin_destroy",           "ak_plugin_gltf_skin_load",
+                                  "ak_plugin_skeleton_info_get", "ak_plugin_skeleton_rest_pose"};
     for (int i = 0; i < SYMBOLS; ++i) {
         s[i] = symbol(lib, names[i]);
         if (!s[i]) {
@@ -102,7 +106,8 @@ static void print_xform(const char *row, int joint, const ak_plugin_xform *x)
            x->position.z, x->rotation.x, x->rotation.y, x->rotation.z, x->rotation.w);
 }
 
-static int print_samples(const plugin *p, ak_handle skeleton, ak_handle clip, int interp, int samples)
+static int print_samples(const plugin *p, ak_handle skeleton, ak_handle clip, int interp,
+                         int samples)
 {
     static ak_plugin_xform world[MAX_JOINTS];
     ak_plugin_clip_info info;
@@ -112,7 +117,8 @@ static int print_samples(const plugin *p, ak_handle skeleton, ak_handle clip, in
         if (p->sample_world(clip, skeleton, t, interp, world, MAX_JOINTS) != 0) return 0;
         char row[16];
         snprintf(row, sizeof row, "%d", k);
-        for (int j = 0; j < info.joint_count; ++j) print_xform(row, j, &world[j]);
+        for (int j = 0; j < info.joint_count; ++j)
+            print_xform(row, j, &world[j]);
     }
     return 1;
 }
@@ -126,12 +132,14 @@ static int print_gltf_rest(const plugin *p, const char *path)
     ak_plugin_skeleton_info info;
     int32_t st = p->gltf_skin_load(path, 0, &skeleton, err, (int32_t)sizeof err);
     if (st != 0) {
-        fprintf(stderr, "ak_plugin_gltf_skin_load(UTF-8 path) failed with status %d: %s\n", (int)st, err);
+        fprintf(stderr, "ak_plugin_gltf_skin_load(UTF-8 path) failed with status %d: %s\n", (int)st,
+                err);
         return 0;
     }
     int ok = p->skeleton_info_get(skeleton, &info) == 0 && info.joint_count <= MAX_JOINTS &&
              p->rest_pose(skeleton, rest, MAX_JOINTS) == 0;
-    for (int j = 0; ok && j < info.joint_count; ++j) print_xform("rest", j, &rest[j]);
+    for (int j = 0; ok && j < info.joint_count; ++j)
+        print_xform("rest", j, &rest[j]);
     p->destroy(skeleton);
     return ok;
 }
@@ -149,7 +157,8 @@ int main(int argc, char **argv)
         return 1;
     }
     if (p.abi_version() != AK_PLUGIN_ABI_VERSION) {
-        fprintf(stderr, "plugin ABI %d, this program %d\n", (int)p.abi_version(), AK_PLUGIN_ABI_VERSION);
+        fprintf(stderr, "plugin ABI %d, this program %d\n", (int)p.abi_version(),
+                AK_PLUGIN_ABI_VERSION);
         return 1;
     }
     char path[2048], err[512];
