@@ -211,6 +211,23 @@ AK_API void ak_matcher_set_target(ak_matcher *matcher, ak_vec3 target);
  * No allocation. */
 AK_API int32_t ak_matcher_step(ak_matcher *matcher, float dt, const ak_ground *ground,
                                ak_error *err);
+
+/* Rays per frame: character centre, left sole, right sole. */
+#define AK_MATCHER_RAY_COUNT 3
+
+/* The same frame in phases, for engines (as the walker's ak_walker_begin ... _finish):
+ *  1. ak_matcher_begin: springs, search, transitions, pose; writes the wanted world
+ *     displacement (for the engine's character controller);
+ *  2. ak_matcher_set_position (optional): where the engine's controller put the character;
+ *     without it the character moves by the wanted displacement (y from the centre ray);
+ *  3. ak_matcher_ground_rays: the AK_MATCHER_RAY_COUNT downward rays to cast;
+ *  4. ak_matcher_finish: the hits, same order -> floor, foot IK, FK. */
+AK_API int32_t ak_matcher_begin(ak_matcher *matcher, float dt, ak_vec3 *desired_move,
+                                ak_error *err);
+AK_API void ak_matcher_set_position(ak_matcher *matcher, ak_vec3 position);
+AK_API int32_t ak_matcher_ground_rays(ak_matcher *matcher, ak_ground_ray *rays, int32_t capacity);
+AK_API int32_t ak_matcher_finish(ak_matcher *matcher, const ak_ground_hit *hits, int32_t count,
+                                 ak_error *err);
 /* The walker's state fields (position, heading, stance, soles, ...) so ak_walk_metrics and
  * every walker report work unchanged. */
 AK_API void ak_matcher_get_state(const ak_matcher *matcher, ak_walker_state *state);

@@ -448,6 +448,75 @@ AK_PLUGIN_API int32_t ak_plugin_retargeter_pose(ak_handle retargeter,
                                                 ak_plugin_xform *target_local,
                                                 int32_t target_count);
 
+/* ---- Motion matching: a database of clips and the matching walker (see matching.h) ----
+ *
+ * Frames as for characters (Unity's, mirrored at the boundary). One frame, two-phase like a
+ * character: ak_plugin_matcher_begin -> move the engine's controller -> (set_position) ->
+ * ground_rays (3: centre, left sole, right sole) -> cast -> finish -> state / pose. */
+
+typedef struct ak_plugin_motion_db_info {
+    int32_t frame_count, candidate_count, clip_count, joint_count;
+    float frame_time;           /* seconds */
+    float min_speed, max_speed; /* root speed over the candidates, m/s */
+} ak_plugin_motion_db_info;
+
+typedef struct ak_plugin_matcher_params {
+    ak_vec3 start, target;   /* world; defaults (0,0,0), (0,0,-5) */
+    int32_t face_target;     /* 1 (default): start facing the target; 0: start_yaw_deg */
+    float start_yaw_deg;     /* Unity yaw of the start rotation */
+    float arrival_radius;    /* metres; default 0.3 */
+    float walk_speed;        /* m/s wanted far from the target; default 1.4 */
+    float warp_rate_deg;     /* orientation warping, deg/s; default 100 */
+    float inertia_halflife;  /* seconds; default 0.12 */
+    int32_t use_controller;  /* 1 (default): without set_position the library's capsule moves */
+    int32_t foot_ik;         /* 1 (default) */
+} ak_plugin_matcher_params;
+
+typedef struct ak_plugin_matcher_state {
+    ak_vec3 position;        /* the character's ground point */
+    ak_quat rotation;        /* its yaw */
+    ak_vec3 facing;          /* rotation * (0,0,-1) */
+    float time, distance, path_length;
+    int32_t arrived, stopped, standing;
+    int32_t frame, clip;     /* database frame playing and its source clip */
+    float source_time;       /* seconds into that clip */
+    int32_t transitions, searches;
+    int32_t stance[2];
+    ak_vec3 sole[2];
+    ak_vec3 desired_position[3]; /* wanted trajectory at +0.33/+0.67/+1.0 s, world */
+    ak_vec3 matched_position[3]; /* the playing frame's own future, world */
+} ak_plugin_matcher_state;
+
+/* A database from clips of one skeleton (handles from one or several BVH loads of the same
+ * rig, in metres). Offline cost: resampling, FK and features of every frame. */
+AK_PLUGIN_API int32_t ak_plugin_motion_db_create(ak_handle skeleton, const ak_handle *clips,
+                                                 int32_t clip_count, ak_handle *out_db,
+                                                 char *error_buffer, int32_t error_size);
+/* The built database as one binary blob (matching.h), to a file and back. */
+AK_PLUGIN_API int32_t ak_plugin_motion_db_save(ak_handle db, const char *path);
+AK_PLUGIN_API int32_t ak_plugin_motion_db_load(const char *path, ak_handle *out_db,
+                                               char *error_buffer, int32_t error_size);
+AK_PLUGIN_API int32_t ak_plugin_motion_db_load_memory(const void *data, int32_t size,
+                                                      ak_handle *out_db, char *error_buffer,
+                                                      int32_t error_size);
+AK_PLUGIN_API int32_t ak_plugin_motion_db_info_get(ak_handle db, ak_plugin_motion_db_info *out);
+AK_PLUGIN_API int32_t ak_plugin_matcher_defaults(ak_plugin_matcher_params *out);
+/* A matcher on `db` (kept alive by the matcher). */
+AK_PLUGIN_API int32_t ak_plugin_matcher_create(ak_handle db, const ak_plugin_matcher_params *params,
+                                               ak_handle *out_matcher, char *error_buffer,
+                                               int32_t error_size);
+AK_PLUGIN_API int32_t ak_plugin_matcher_set_target(ak_handle matcher, const ak_vec3 *target);
+AK_PLUGIN_API int32_t ak_plugin_matcher_begin(ak_handle matcher, float dt, ak_vec3 *out_move);
+AK_PLUGIN_API int32_t ak_plugin_matcher_set_position(ak_handle matcher, const ak_vec3 *position);
+AK_PLUGIN_API int32_t ak_plugin_matcher_ground_rays(ak_handle matcher, ak_plugin_ray *out_rays,
+                                                    int32_t capacity, int32_t *out_count);
+AK_PLUGIN_API int32_t ak_plugin_matcher_finish(ak_handle matcher, const ak_plugin_ground_hit *hits,
+                                               int32_t count);
+AK_PLUGIN_API int32_t ak_plugin_matcher_state_get(ak_handle matcher, ak_plugin_matcher_state *out);
+/* The pose in the character's own space, as ak_plugin_character_pose. */
+AK_PLUGIN_API int32_t ak_plugin_matcher_pose(ak_handle matcher, ak_plugin_xform *out_local,
+                                             ak_plugin_xform *out_model, int32_t count);
+
 AK_EXTERN_C_END
 
 #endif

@@ -82,7 +82,8 @@ typedef struct ak_retarget_info {
 AK_API ak_retarget_params ak_retarget_defaults(void);
 /* AK_OK, or AK_ERR_INVALID_ARG with the reason (missing skeleton, clip joint count that does
  * not match the source, scale <= 0 or non-finite, fade_time < 0, stance flags for one foot
- * only); AK_ERR_NOT_FOUND when a humanoid map misses hips or a leg joint (names listed). */
+ * only, a given map with an index out of range or without hips and legs); AK_ERR_NOT_FOUND
+ * when a map found by name misses hips or a leg joint (names listed). */
 AK_API int32_t ak_retarget_validate(const ak_retarget_params *params, ak_error *err);
 /* Retargets the whole source clip: a new clip on params->target (same frame count, frame
  * time and loop flag; a translation track on the target hips only) the caller destroys.

@@ -20,6 +20,23 @@ ak_retarget_params ak_retarget_defaults(void)
     return p;
 }
 
+/* A caller's humanoid map: indices in range, hips and both legs present. */
+static int32_t check_map(const ak_humanoid *m, const ak_skeleton *s, const char *which, ak_error *err)
+{
+    static const int required[7] = {AK_HUM_HIPS, AK_HUM_LEFT_UPPER_LEG, AK_HUM_LEFT_LOWER_LEG, AK_HUM_LEFT_FOOT,
+                                    AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG, AK_HUM_RIGHT_FOOT};
+    if (!m) return AK_OK;
+    for (int slot = 0; slot < AK_HUM_SLOT_COUNT; ++slot)
+        if (m->joint[slot] < -1 || m->joint[slot] >= s->joint_count)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s map: %s joint %d out of range", which,
+                                ak_humanoid_slot_name(slot), (int)m->joint[slot]);
+    for (int i = 0; i < 7; ++i)
+        if (m->joint[required[i]] < 0)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s map: no %s joint", which,
+                                ak_humanoid_slot_name(required[i]));
+    return AK_OK;
+}
+
 int32_t ak_retarget_validate(const ak_retarget_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null retarget params");
@@ -38,16 +55,15 @@ int32_t ak_retarget_validate(const ak_retarget_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "source_metres_per_unit must be >= 0");
     if ((p->stance_left == NULL) != (p->stance_right == NULL))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "give stance flags for both feet or neither");
+    if (check_map(p->source_map, p->source, "source", err) < 0 || check_map(p->target_map, p->target, "target", err) < 0)
+        return AK_ERR_INVALID_ARG;
     ak_humanoid m;
+    ak_error why;
     int32_t st;
-    if (!p->source_map && (st = ak_humanoid_find(p->source, p->source_overrides, &m, err)) < 0) {
-        ak_error_set(err, st, 0, "source rig: %.200s", err ? err->message : "");
-        return st;
-    }
-    if (!p->target_map && (st = ak_humanoid_find(p->target, p->target_overrides, &m, err)) < 0) {
-        ak_error_set(err, st, 0, "target rig: %.200s", err ? err->message : "");
-        return st;
-    }
+    if (!p->source_map && (st = ak_humanoid_find(p->source, p->source_overrides, &m, &why)) < 0)
+        return ak_error_set(err, st, 0, "source rig: %.200s", why.message);
+    if (!p->target_map && (st = ak_humanoid_find(p->target, p->target_overrides, &m, &why)) < 0)
+        return ak_error_set(err, st, 0, "target rig: %.200s", why.message);
     ak_error_clear(err);
     return AK_OK;
 }

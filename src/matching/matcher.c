@@ -43,6 +43,9 @@ struct ak_matcher {
     ak_controller ctrl;
     float floor_y, floor_v, foothold[2];
     int32_t has_foothold[2], stance[2], released[2], unlocks;
+    float dt;                                 /* of the frame in progress */
+    ak_vec3 move;                             /* its wanted displacement */
+    int32_t position_set, height_from_ray;
     float sole_ground[2];
 };
 
@@ -517,19 +520,26 @@ static void place_pose(ak_matcher *m)
     ak_fk(m->db->skeleton, m->local, m->world);
 }
 
-/* The floor the pose stands on follows the ground under the feet (a critically damped
- * spring, as the walker's), then the feet go on the ground with foot IK. */
-static int32_t ground_and_ik(ak_matcher *m, float dt, const ak_ground *ground, ak_error *err)
+/* The rays of this frame: the centre and each foot's query point (the locked point in
+ * stance, the animated sole otherwise), after placing the pose on the current floor. */
+static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
 {
     ak_vec3 q[2];
-    ak_ground_hit hit[2];
-    const float floor0 = m->floor_y;
     place_pose(m);
     ak_foot_ik_query_points(&m->fik, &m->fst, m->world, m->stance[0], m->stance[1], q);
+    rays[0] = ak_ground_ray_down(m->pos, 2.0f, 6.0f);
+    rays[1] = ak_ground_ray_down(q[0], 1.0f, 3.0f);
+    rays[2] = ak_ground_ray_down(q[1], 1.0f, 3.0f);
+}
+
+/* The floor the pose stands on follows the ground under the feet (a critically damped
+ * spring, as the walker's), then the feet go on the ground with foot IK. `hit` holds the
+ * hits of the two sole rays. */
+static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *err)
+{
+    const float dt = m->dt, floor0 = m->floor_y;
     float support = 0.0f;
     for (int s = 0; s < 2; ++s) {
-        const ak_ground_ray ray = ak_ground_ray_down(q[s], 1.0f, 3.0f);
-        ak_ground_cast(ground, &ray, &hit[s]);
         if (m->stance[s] && hit[s].hit) {
             m->foothold[s] = hit[s].height;
             m->has_foothold[s] = 1;
@@ -598,41 +608,86 @@ static void update_stance(ak_matcher *m)
     }
 }
 
-int32_t ak_matcher_step(ak_matcher *m, float dt, const ak_ground *ground, ak_error *err)
+int32_t ak_matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_error *err)
 {
     if (!m) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null matcher");
     if (!(dt >= 0.0f) || !(dt < 10.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be in [0, 10) s");
     m->time += dt;
+    m->dt = dt;
     update_desire(m, dt);
     check_arrival(m);
     if (m->arrived && !m->standing) transition(m, m->db->stand_frame, 1);
     if (!m->arrived && m->standing) m->force_search = 1;
     maybe_search(m, dt);
-    const ak_vec3 move = advance(m, dt);
+    m->move = advance(m, dt);
     animate(m, dt);
-    if (m->p.use_controller) {
-        m->ctrl.position = ak_vec3_make(m->pos.x, m->ctrl.position.y, m->pos.z);
-        ak_controller_move(&m->ctrl, ground, m->p.boxes, m->p.box_count, move, dt, NULL);
-        const ak_vec3 np = m->ctrl.position;
-        m->path_length +=
-            sqrtf((np.x - m->pos.x) * (np.x - m->pos.x) + (np.z - m->pos.z) * (np.z - m->pos.z));
-        m->pos = np;
-    } else {
-        m->path_length += sqrtf(move.x * move.x + move.z * move.z);
-        m->pos = akv_add(m->pos, ak_vec3_make(move.x, 0.0f, move.z));
-        ak_ground_hit h;
-        if (ak_ground_query(ground, m->pos.x, m->pos.z, &h)) m->pos.y = h.height;
+    m->position_set = 0;
+    if (desired_move) *desired_move = m->move;
+    return AK_OK;
+}
+
+void ak_matcher_set_position(ak_matcher *m, ak_vec3 position)
+{
+    if (!m || !akv_finite(position)) return;
+    const float dx = position.x - m->pos.x, dz = position.z - m->pos.z;
+    m->path_length += sqrtf(dx * dx + dz * dz);
+    m->pos = position;
+    m->position_set = 1;
+}
+
+int32_t ak_matcher_ground_rays(ak_matcher *m, ak_ground_ray *rays, int32_t capacity)
+{
+    if (!m || !rays || capacity < AK_MATCHER_RAY_COUNT) return AK_MATCHER_RAY_COUNT;
+    if (!m->position_set) {
+        m->path_length += sqrtf(m->move.x * m->move.x + m->move.z * m->move.z);
+        m->pos.x += m->move.x;
+        m->pos.z += m->move.z;
+        m->position_set = 1;
+        m->height_from_ray = 1;
     }
     update_stance(m);
-    const int32_t st = ground_and_ik(m, dt, ground, err);
+    frame_rays(m, rays);
+    return AK_MATCHER_RAY_COUNT;
+}
+
+int32_t ak_matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t count, ak_error *err)
+{
+    if (!m || !hits || count < AK_MATCHER_RAY_COUNT)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits",
+                            AK_MATCHER_RAY_COUNT);
+    if (m->height_from_ray && hits[0].hit) m->pos.y = hits[0].height;
+    m->height_from_ray = 0;
+    const int32_t st = floor_and_ik(m, hits + 1, err);
     if (st != AK_OK) return st;
+    for (int s = 0; s < 2; ++s)
+        m->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
+    m->initialized = 1;
+    return AK_OK;
+}
+
+int32_t ak_matcher_step(ak_matcher *m, float dt, const ak_ground *ground, ak_error *err)
+{
+    int32_t st = ak_matcher_begin(m, dt, NULL, err);
+    if (st != AK_OK) return st;
+    if (m->p.use_controller) {
+        m->ctrl.position = ak_vec3_make(m->pos.x, m->ctrl.position.y, m->pos.z);
+        ak_controller_move(&m->ctrl, ground, m->p.boxes, m->p.box_count, m->move, dt, NULL);
+        ak_matcher_set_position(m, m->ctrl.position);
+    }
+    ak_ground_ray rays[AK_MATCHER_RAY_COUNT];
+    ak_ground_hit hits[AK_MATCHER_RAY_COUNT];
+    ak_matcher_ground_rays(m, rays, AK_MATCHER_RAY_COUNT);
+    for (int i = 0; i < AK_MATCHER_RAY_COUNT; ++i)
+        ak_ground_cast(ground, &rays[i], &hits[i]);
+    st = ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, err);
+    if (st != AK_OK) return st;
+    /* Ground exactly under the final soles, for the state and the measures. */
     for (int s = 0; s < 2; ++s) {
         const ak_vec3 sole = m->p.foot_ik ? m->fst.sole[s] : ak_foot_ik_sole(&m->fik, m->world, s);
         ak_ground_hit h;
         m->sole_ground[s] = ak_ground_query(ground, sole.x, sole.z, &h) ? h.height : NAN;
     }
-    m->initialized = 1;
     return AK_OK;
 }
 

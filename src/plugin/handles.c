@@ -63,6 +63,8 @@ const char *akp_kind_name(int32_t kind)
     case AKP_KIND_CHARACTER: return "character";
     case AKP_KIND_FOOT_IK: return "foot IK";
     case AKP_KIND_RETARGETER: return "retargeter";
+    case AKP_KIND_MOTION_DB: return "motion database";
+    case AKP_KIND_MATCHER: return "matcher";
     default: return "object";
     }
 }

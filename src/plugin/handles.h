@@ -8,7 +8,7 @@
 #include "animkit/plugin.h"
 
 enum { AKP_KIND_SKELETON = 1, AKP_KIND_CLIP = 2, AKP_KIND_CHARACTER = 3, AKP_KIND_FOOT_IK = 4,
-       AKP_KIND_RETARGETER = 5 };
+       AKP_KIND_RETARGETER = 5, AKP_KIND_MOTION_DB = 6, AKP_KIND_MATCHER = 7 };
 
 #define AKP_ERROR_MAX 512
 

@@ -2,7 +2,10 @@
  * Blender names, the built-in biped and a generated A-pose Mixamo-style rig) keeps bone
  * directions, stance feet, the floor and smooth rotations; round trips come back; a rig onto
  * itself is exact; a retargeted CMU walk drives the walker. */
+#define _POSIX_C_SOURCE 200809L
 #include "test_util.h"
+
+#include <unistd.h>
 #include "anim/retarget_rigs.h"
 
 #define RIG_COUNT 5
@@ -470,6 +473,75 @@ static void retarget_gltf_skin_reads_back_rig(void **state)
     ak_free(data);
 }
 
+/* Reads a skin and returns the rest world position of joint `name`. */
+static ak_vec3 rest_world_of(const ak_skeleton *s, const char *name)
+{
+    ak_xform w[16];
+    assert_true(s->joint_count <= 16);
+    ak_fk(s, s->rest_local, w);
+    int32_t j = ak_skeleton_find(s, name);
+    if (j < 0) fail_msg("no joint %s", name);
+    return w[j].translation;
+}
+
+/* Inverse bind matrices set the rest pose (the bind pose), whether they come from a GLB's BIN
+ * chunk, a data: URI or a .bin file beside the .gltf; the nodes' own TRS (a Mixamo-style
+ * armature at scale 0.01 with the hips in centimetres and turned 90 degrees) do not. The
+ * files hold Hips bound at (0,1,0) and Spine at (0,1.1,0) with identity rotations. */
+static void retarget_gltf_skin_rest_is_the_bind_pose(void **state)
+{
+    (void)state;
+    const char *src = getenv("AK_SOURCE_DIR"), *build = getenv("AK_BUILD_DIR");
+    if (!src || !build) fail_msg("AK_SOURCE_DIR / AK_BUILD_DIR not set (run through ctest)");
+    char path[1200];
+    static const char *const files[2] = {"ibm.glb", "ibm_data_uri.gltf"};
+    ak_error err;
+    for (int i = 0; i < 3; ++i) {
+        ak_skeleton *s = NULL;
+        if (i < 2) {
+            snprintf(path, sizeof path, "%s/fuzz/corpus/gltf_skin/%s", src, files[i]);
+        } else {
+            /* the same document with its buffer in a file beside it */
+            char bin[1200], doc[2048];
+            snprintf(bin, sizeof bin, "%s/tests/retarget_ibm_%d.bin", build, (int)getpid());
+            snprintf(path, sizeof path, "%s/tests/retarget_ibm_%d.gltf", build, (int)getpid());
+            const float ibm[32] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1,
+                                   1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1.1f, 0, 1};
+            FILE *f = fopen(bin, "wb");
+            assert_non_null(f);
+            assert_int_equal(fwrite(ibm, sizeof ibm, 1, f), 1);
+            fclose(f);
+            const char *base = strrchr(bin, '/') + 1;
+            snprintf(doc, sizeof doc,
+                     "{\"nodes\": [{\"name\": \"Armature\", \"scale\": [0.01, 0.01, 0.01], \"children\": [1]},"
+                     " {\"name\": \"mixamorig:Hips\", \"translation\": [0, 100, 0], \"children\": [2]},"
+                     " {\"name\": \"mixamorig:Spine\", \"translation\": [0, 10, 0]}],"
+                     " \"skins\": [{\"joints\": [1, 2], \"inverseBindMatrices\": 0}],"
+                     " \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 2, \"type\": \"MAT4\"}],"
+                     " \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 128}],"
+                     " \"buffers\": [{\"byteLength\": 128, \"uri\": \"%s\"}]}", base);
+            f = fopen(path, "wb");
+            assert_non_null(f);
+            fputs(doc, f);
+            fclose(f);
+        }
+        if (ak_gltf_read_skin_file(path, 0, &s, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
+        assert_int_equal(s->joint_count, 3); /* the armature above the joints comes too */
+        ak_vec3 h = rest_world_of(s, "mixamorig:Hips"), sp = rest_world_of(s, "mixamorig:Spine");
+        AKT_NEAR(h.y, 1.0, 1e-6);
+        AKT_NEAR(sp.y, 1.1, 1e-6);
+        AKT_NEAR(h.x, 0.0, 1e-6);
+        assert_true(quat_angle(s->rest_local[1].rotation, ak_quat_identity()) < 1e-6);
+        ak_skeleton_destroy(s);
+    }
+    remove(path);
+    snprintf(path, sizeof path, "%s/tests/retarget_ibm_%d.bin", build, (int)getpid());
+    remove(path);
+    ak_skeleton *s = NULL;
+    assert_int_equal(ak_gltf_read_skin_file("no/such/file.glb", 0, &s, &err), AK_ERR_IO);
+    assert_null(s);
+}
+
 /* glTF input that is wrong fails with a clear status, never a skeleton. */
 static void retarget_gltf_reader_rejects_bad_files(void **state)
 {
@@ -524,6 +596,16 @@ static void retarget_rejects_bad_params(void **state)
     p.target_overrides = "left_foot=NoSuchJoint";
     assert_int_equal(ak_retarget_validate(&p, &err), AK_ERR_NOT_FOUND);
     assert_non_null(strstr(err.message, "NoSuchJoint"));
+    p.target_overrides = NULL;
+    ak_humanoid bad = g_rig[3].map;
+    bad.joint[AK_HUM_LEFT_HAND] = 999;
+    p.target_map = &bad;
+    assert_int_equal(ak_retarget_validate(&p, &err), AK_ERR_INVALID_ARG);
+    bad = g_rig[3].map;
+    bad.joint[AK_HUM_RIGHT_FOOT] = -1;
+    assert_int_equal(ak_retarget_validate(&p, &err), AK_ERR_INVALID_ARG);
+    p.target_map = &g_rig[3].map;
+    assert_int_equal(ak_retarget_validate(&p, &err), AK_OK);
 }
 
 /* --pin-hands: hands that hold still in the capture (louise on the bicycle holds the bars)
@@ -630,6 +712,7 @@ int main(void)
         cmocka_unit_test(retarget_rejects_bad_params),
         cmocka_unit_test(retarget_gltf_reader_rejects_bad_files),
         cmocka_unit_test(retarget_gltf_skin_reads_back_rig),
+        cmocka_unit_test(retarget_gltf_skin_rest_is_the_bind_pose),
         cmocka_unit_test(retarget_rig_onto_itself_is_exact),
         cmocka_unit_test(retarget_every_pair_keeps_directions_contacts_floor),
         cmocka_unit_test(retarget_round_trip_within_two_percent_of_height),

@@ -1,6 +1,6 @@
 /* No allocation per frame: malloc/calloc/realloc are wrapped at link time (-Wl,--wrap) and
  * counted while a matcher walks on hills, searches, transitions, stops and starts again for
- * new targets, with and without foot IK. */
+ * new targets, with and without foot IK, through the C step and the engine's phases. */
 #include "match_util.h"
 
 static long g_allocs;
@@ -54,7 +54,19 @@ static void matcher_steps_allocate_nothing(void **state)
         ak_walker_state st;
         ak_matcher_info mi;
         for (int f = 0; f < 1500; ++f) {
-            assert_int_equal(ak_matcher_step(m, 1.0f / 60.0f, &g, NULL), AK_OK);
+            if (f % 2 == 0) {
+                assert_int_equal(ak_matcher_step(m, 1.0f / 60.0f, &g, NULL), AK_OK);
+            } else { /* the engine's phases */
+                ak_vec3 move;
+                ak_ground_ray rays[AK_MATCHER_RAY_COUNT];
+                ak_ground_hit hits[AK_MATCHER_RAY_COUNT];
+                assert_int_equal(ak_matcher_begin(m, 1.0f / 60.0f, &move, NULL), AK_OK);
+                assert_int_equal(ak_matcher_ground_rays(m, rays, AK_MATCHER_RAY_COUNT),
+                                 AK_MATCHER_RAY_COUNT);
+                for (int i = 0; i < AK_MATCHER_RAY_COUNT; ++i)
+                    ak_ground_cast(&g, &rays[i], &hits[i]);
+                assert_int_equal(ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, NULL), AK_OK);
+            }
             ak_matcher_get_state(m, &st);
             ak_matcher_get_info(m, &mi);
             if (st.stopped && st.arrived) {

@@ -195,6 +195,75 @@ static class ComponentTests
 
     static bool Same(float a, float b) { return Math.Abs(a - b) <= 1e-7f * Math.Max(1f, Math.Abs(b)); }
 
+    // HumanoidRetargeter: the CMU walk on louise's rig, the rig read once from its Transforms
+    // by name and once from a humanoid Animator's bones; both walk the same way (hips travel
+    // forward, feet on the floor) and agree on where the feet are.
+    static Vector3[] RetargetRun(bool viaAnimator, string cmu, string louise, out float travel)
+    {
+        BvhFile rigFile = BvhFile.Load(louise);
+        GameObject go = new GameObject(viaAnimator ? "HumanoidRig" : "NamedRig");
+        Transform[] joints = BvhAnimation.CreateHierarchy(rigFile.Skeleton, go.transform);
+        HumanoidRetargeter r = go.AddComponent<HumanoidRetargeter>();
+        r.bvhAsset = new TextAsset(File.ReadAllBytes(cmu));
+        if (viaAnimator)
+        {
+            Animator a = go.AddComponent<Animator>();
+            string[] names = { "Hips", "LeftHip", "RightHip", "LeftKnee", "RightKnee", "LeftAnkle", "RightAnkle",
+                               "Chest", "", "Neck", "Head", "LeftCollar", "RightCollar", "LeftShoulder", "RightShoulder",
+                               "LeftElbow", "RightElbow", "LeftWrist", "RightWrist" };
+            for (int b = 0; b < names.Length; ++b)
+                if (names[b].Length > 0) a.SetBoneTransform((HumanBodyBones)b, joints[rigFile.Skeleton.Find(names[b])]);
+            r.humanoid = a;
+        }
+        else
+        {
+            r.rigRoot = joints[0];
+        }
+        Transform hips = joints[rigFile.Skeleton.Find("Hips")];
+        Transform[] feet = { joints[rigFile.Skeleton.Find("LeftAnkle")], joints[rigFile.Skeleton.Find("RightAnkle")] };
+        int errors = Debug.ErrorCount;
+        Call(r, "Start");
+        Check(r.RetargetedClip != null && Debug.ErrorCount == errors, (viaAnimator ? "Animator bones" : "rigRoot names") +
+              ": HumanoidRetargeter built the rig and retargeted the capture");
+        Time.deltaTime = 1f / 120f;
+        Call(r, "Update");
+        Vector3 start = hips.position;
+        float lowest = float.MaxValue;
+        for (int f = 0; f < 240; ++f)
+        {
+            Call(r, "Update");
+            lowest = Math.Min(lowest, Math.Min(feet[0].position.y, feet[1].position.y));
+        }
+        travel = Vector3.Distance(new Vector3(hips.position.x, 0, hips.position.z), new Vector3(start.x, 0, start.z));
+        Check(lowest > -0.01f, (viaAnimator ? "Animator bones" : "rigRoot names") + ": ankles stay above the floor (lowest " + lowest + " m)");
+        Vector3[] result = { feet[0].position, feet[1].position, hips.position };
+        Call(r, "OnDestroy");
+        rigFile.Dispose();
+        return result;
+    }
+
+    static void RetargetScene()
+    {
+        string dir = Environment.GetEnvironmentVariable("AK_MOCAP_DIR");
+        if (string.IsNullOrEmpty(dir)) dir = Path.Combine("..", "shared", "mocap");
+        string cmu = Path.Combine(dir, "cmu_02_01_walk.bvh"), louise = Path.Combine(dir, "arena_louise_stand_walk_cycle.bvh");
+        float t1, t2;
+        Vector3[] named = RetargetRun(false, cmu, louise, out t1);
+        Vector3[] human = RetargetRun(true, cmu, louise, out t2);
+        // 2 s of a walk at about 1.2 m/s
+        Check(t1 > 1.5f && t2 > 1.5f, "the retargeted character walks forward (" + t1 + " m, " + t2 + " m in 2 s)");
+        // The same leg bones either way. The Animator's bones end at the ankles (no foot tip),
+        // so that rig knows no sole height and stands lower by the named rig's (ankle above its
+        // foot's End Site): one vertical shift for hips and feet alike, nothing sideways.
+        float worst = 0f, dy = named[2].y - human[2].y;
+        for (int i = 0; i < 3; ++i)
+        {
+            Vector3 d = named[i] - human[i];
+            worst = Math.Max(worst, Math.Max((float)Math.Sqrt(d.x * d.x + d.z * d.z), Math.Abs(d.y - dy)));
+        }
+        Check(worst < 0.01f, "both rigs move feet and hips alike (worst " + worst + " m; shift " + dy + " m)");
+    }
+
     static int Main()
     {
         AkLimbIkParams limb = IK.LimbDefaults();
@@ -241,6 +310,7 @@ static class ComponentTests
         WalkScene();
         StandOnSlopeScene();
         MappedRigScene();
+        RetargetScene();
         Console.WriteLine(failures == 0 ? "all checks passed" : failures + " failed");
         return failures == 0 ? 0 : 1;
     }

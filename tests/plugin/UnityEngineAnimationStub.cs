@@ -105,7 +105,24 @@ namespace UnityEngine
         }
     }
 
-    public class Animator : Behaviour { }
+    // The humanoid bones (the values are Unity's) a test may assign to a stub Animator.
+    public enum HumanBodyBones
+    {
+        Hips = 0, LeftUpperLeg = 1, RightUpperLeg = 2, LeftLowerLeg = 3, RightLowerLeg = 4,
+        LeftFoot = 5, RightFoot = 6, Spine = 7, Chest = 8, Neck = 9, Head = 10,
+        LeftShoulder = 11, RightShoulder = 12, LeftUpperArm = 13, RightUpperArm = 14,
+        LeftLowerArm = 15, RightLowerArm = 16, LeftHand = 17, RightHand = 18, LeftToes = 19,
+        RightToes = 20, UpperChest = 54, LastBone = 55
+    }
+
+    public class Animator : Behaviour
+    {
+        readonly System.Collections.Generic.Dictionary<HumanBodyBones, Transform> m_bones =
+            new System.Collections.Generic.Dictionary<HumanBodyBones, Transform>();
+        public bool isHuman { get { return m_bones.Count > 0; } }
+        public Transform GetBoneTransform(HumanBodyBones b) { Transform t; return m_bones.TryGetValue(b, out t) ? t : null; }
+        public void SetBoneTransform(HumanBodyBones b, Transform t) { m_bones[b] = t; } // test helper
+    }
 }
 
 namespace UnityEngine.Playables
