@@ -26,7 +26,7 @@ const HUMANOID_SLOTS = [
   'right_shoulder', 'right_upper_arm', 'right_lower_arm', 'right_hand',
 ];
 // Sizes this file assumes, checked against the .wasm at init (akw_abi).
-const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 104]];
+const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 148]];
 
 /** An animkit call failed: `message` is the library's, `line`/`column` point into the input. */
 export class AnimkitError extends Error {
