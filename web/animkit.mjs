@@ -492,7 +492,7 @@ class Walker {
   state() {
     const ak = this.ak;
     return ak.call(() => {
-      const p = ak.alloc(104);
+      const p = ak.alloc(ABI[6][1]);
       ak.m._akw_walker_state(this.ptr, p);
       const f = ak.f32, i = ak.i32, k = p >> 2;
       const v = (o) => [f[k + o], f[k + o + 1], f[k + o + 2]];
@@ -501,7 +501,8 @@ class Walker {
         guideHeading: f[k + 7], distance: f[k + 8], pathLength: f[k + 9], arrived: i[k + 10] !== 0,
         stopped: i[k + 11] !== 0, idleWeight: f[k + 12], stance: [i[k + 13] !== 0, i[k + 14] !== 0],
         sole: [v(15), v(18)], soleGround: [f[k + 21], f[k + 22]], tiltDeg: [f[k + 23], f[k + 24]],
-        hipDrop: f[k + 25],
+        hipDrop: f[k + 25], contact: [i[k + 26], i[k + 27]], toe: [v(28), v(31)],
+        toeGround: [f[k + 34], f[k + 35]], rate: f[k + 36],
       };
     });
   }
