@@ -17,10 +17,11 @@ CC = os.environ.get("CC", "cc")
 
 # Small helpers the Python layer needs that are loops over library calls (no new logic):
 # world positions of many frames or times at once, so NumPy gets one buffer per call.
+# Integer macros of the headers the bindings use (a macro vanishes in the preprocessed text;
+# one the headers turn into an enum constant is declared there already).
+MACROS = ("AK_IK_MAX_CHAIN", "AK_NAME_MAX", "AK_WALKER_RAY_COUNT")
+
 HELPERS = r"""
-#define AK_IK_MAX_CHAIN ...
-#define AK_NAME_MAX ...
-#define AK_WALKER_RAY_COUNT ...
 int ak_py_frame_positions(const ak_skeleton *s, const ak_clip *c, const int32_t *frames,
                           int32_t count, float *out);
 int ak_py_sample_positions(const ak_skeleton *s, const ak_clip *c, const float *times,
@@ -116,7 +117,9 @@ def defined_only(declarations, sources):
 
 
 ffibuilder = cffi.FFI()
-ffibuilder.cdef(defined_only(public_declarations(), library_sources()) + HELPERS)
+DECLARATIONS = defined_only(public_declarations(), library_sources())
+ffibuilder.cdef(DECLARATIONS + HELPERS + "".join(
+    "#define %s ...\n" % m for m in MACROS if not re.search(r"\b%s\b" % m, DECLARATIONS)))
 ffibuilder.set_source(
     "animkit._animkit", HELPERS_SOURCE,
     sources=library_sources(),

@@ -4,6 +4,8 @@
 
 #include "animkit/animkit.h"
 
+#include <stdio.h>
+
 /* Each subcommand: argv[0] is the command name; returns the process exit code
  * (0 success, 1 runtime/input error, 2 usage error). */
 typedef int (*ak_cli_command_fn)(int argc, char **argv);
@@ -21,6 +23,17 @@ int ak_cmd_retarget(int argc, char **argv);
 int ak_cli_usage_error(const char *cmd, const char *fmt, ...);
 /* Prints "FILE:LINE: reason" (or "FILE: reason" with no line) to stderr; returns 1. */
 int ak_cli_file_error(const char *path, const ak_error *err);
+/* The front of every command: the table's defaults into params, then argv parsed (at most
+ * max_positional non-flag arguments, in r). Returns 1 to go on; 0 when the command is done,
+ * with *exit_code 0 after printing `usage` for -h/--help or 2 after a usage error. */
+int ak_cli_parse_flags(const ak_flag_table *table, void *params, int argc, char **argv,
+                       int32_t max_positional, void (*usage)(FILE *), ak_flags_result *r,
+                       int *exit_code);
+/* Prints `intro`, the table's options and the -h line: a command's whole --help. */
+void ak_cli_print_help(FILE *out, const char *intro, const ak_flag_table *table);
+/* Prints a joint name as a CSV field on stdout: quoted (with "" for a quote) only when it holds
+ * a comma or a quote. */
+void ak_cli_print_csv_field(const char *name);
 /* True when argv has -h or --help. */
 int ak_cli_wants_help(int argc, char **argv);
 /* Parses "x,y,z" into v; returns 0 on success. */

@@ -106,3 +106,45 @@ int ak_cli_ends_with(const char *s, const char *suffix)
     }
     return 1;
 }
+
+void ak_cli_print_csv_field(const char *name)
+{
+    if (!strpbrk(name, ",\"")) {
+        fputs(name, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *name; ++name) {
+        if (*name == '"') putchar('"');
+        putchar(*name);
+    }
+    putchar('"');
+}
+
+int ak_cli_parse_flags(const ak_flag_table *table, void *params, int argc, char **argv,
+                       int32_t max_positional, void (*usage)(FILE *), ak_flags_result *r,
+                       int *exit_code)
+{
+    const ak_flag_table *tables[1] = {table};
+    void *all[1] = {params};
+    ak_error err;
+    ak_flags_defaults(table, params, NULL);
+    *exit_code = 0;
+    if (ak_flags_parse_args(tables, all, 1, argc, (const char *const *)argv, max_positional, r,
+                            &err) != AK_OK) {
+        *exit_code = ak_cli_usage_error(table->command, "%s", err.message);
+        return 0;
+    }
+    if (r->wants_help) {
+        usage(stdout);
+        return 0;
+    }
+    return 1;
+}
+
+void ak_cli_print_help(FILE *out, const char *intro, const ak_flag_table *table)
+{
+    char help[8192];
+    ak_flags_help(table, help, sizeof help);
+    fprintf(out, "%s%s  %-24s this help\n", intro, help, "-h, --help");
+}

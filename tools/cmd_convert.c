@@ -4,13 +4,35 @@
 #include "animkit/gltf.h"
 #include "io/file.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct convert_options {
+    char order[8];
+    float scale;
+    int32_t cubic, no_mesh, in_place;
+} convert_options;
+
+#define CONVERT_FIELD(f) offsetof(convert_options, f)
+static const ak_flag k_convert_flags[] = {
+    {.name = "order", .type = AK_FLAG_TEXT, .offset = CONVERT_FIELD(order), .size = 8,
+     .metavar = "ORDER", .help = "BVH: rotation order XYZ, XZY, YXZ, YZX, ZXY or ZYX"},
+    {.name = "scale", .type = AK_FLAG_FLOAT, .offset = CONVERT_FIELD(scale), .metavar = "M",
+     .def = "0", .range = "(0,1000000]", .help = "glTF: metres per file unit (default: detected)"},
+    {.name = "cubic", .type = AK_FLAG_SWITCH, .offset = CONVERT_FIELD(cubic), .on = 1,
+     .help = "glTF: CUBICSPLINE samplers instead of LINEAR"},
+    {.name = "no-mesh", .type = AK_FLAG_SWITCH, .offset = CONVERT_FIELD(no_mesh), .on = 1,
+     .help = "glTF: skeleton and animation only, no capsule mesh"},
+    {.name = "in-place", .type = AK_FLAG_SWITCH, .offset = CONVERT_FIELD(in_place), .on = 1,
+     .help = "allow OUT to be IN itself (replaced once the new file is complete)"},
+};
+static const ak_flag_table k_convert_table = {"convert", k_convert_flags, 5};
+
 static void usage(FILE *out)
 {
-    fprintf(out,
+    ak_cli_print_help(out,
             "usage: animkit convert IN.bvh OUT.bvh [--order XYZ|XZY|YXZ|YZX|ZXY|ZYX]\n"
             "       animkit convert IN.bvh OUT.gltf|OUT.glb [--scale METRES_PER_UNIT] [--cubic] [--no-mesh]\n"
             "\n"
@@ -19,69 +41,48 @@ static void usage(FILE *out)
             "End Sites; Euler angles are kept continuous from frame to frame.\n"
             "glTF output: skeleton and animation; translations scaled to metres by the units\n"
             "detected from the standing height unless --scale is given (1 keeps file units).\n"
-            "\n"
-            "  --order ORDER   rotation order for BVH output\n"
-            "  --scale M       metres per file unit for glTF output\n"
-            "  --cubic         glTF: CUBICSPLINE samplers instead of LINEAR\n"
-            "  --no-mesh       glTF: skeleton and animation only, no capsule mesh\n"
-            "  --in-place      allow OUT to be IN itself (replaced only once the new file is\n"
-            "                  complete; refused otherwise)\n"
-            "  -h, --help      this help\n");
+            "\n",
+                      &k_convert_table);
 }
 
-int ak_cmd_convert(int argc, char **argv)
+/* The rules between the flags and the output kind. Returns 0 or the usage error's code. */
+static int check_convert(const char *in, const char *out, const convert_options *o,
+                         ak_rot_order *order)
 {
-    const char *in = NULL, *out = NULL, *order_name = NULL, *scale_text = NULL;
-    int cubic = 0, no_mesh = 0, in_place = 0;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--order") == 0 || strcmp(a, "--scale") == 0) {
-            if (i + 1 >= argc) return ak_cli_usage_error("convert", "%s needs a value", a);
-            if (a[2] == 'o') order_name = argv[++i];
-            else scale_text = argv[++i];
-        } else if (strcmp(a, "--cubic") == 0) {
-            cubic = 1;
-        } else if (strcmp(a, "--no-mesh") == 0) {
-            no_mesh = 1;
-        } else if (strcmp(a, "--in-place") == 0) {
-            in_place = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return ak_cli_usage_error("convert", "unknown option '%s'", a);
-        } else if (!in) {
-            in = a;
-        } else if (!out) {
-            out = a;
-        } else {
-            return ak_cli_usage_error("convert", "too many files ('%s')", a);
-        }
-    }
-    if (!in || !out) return ak_cli_usage_error("convert", "needs IN.bvh and OUT.bvh|.gltf|.glb");
     /* Every output is replaced atomically, so even OUT == IN never loses IN; still, writing
      * over the input is almost always a slip of the keyboard, so it takes --in-place. */
-    if (!in_place && (strcmp(in, out) == 0 || akio_same_file(in, out)))
+    if (!o->in_place && (strcmp(in, out) == 0 || akio_same_file(in, out)))
         return ak_cli_usage_error("convert", "OUT '%s' is the input file; add --in-place to replace it", out);
     const int to_bvh = ak_cli_ends_with(out, ".bvh");
     const int to_gltf = ak_cli_ends_with(out, ".gltf") || ak_cli_ends_with(out, ".glb");
     if (!to_bvh && !to_gltf) return ak_cli_usage_error("convert", "OUT must end in .bvh, .gltf or .glb");
-    ak_rot_order order = AK_ORDER_ZYX;
-    if (order_name) {
+    if (o->order[0]) {
         if (!to_bvh) return ak_cli_usage_error("convert", "--order applies to BVH output");
-        if (ak_rot_order_parse(order_name, &order) != 0)
+        if (ak_rot_order_parse(o->order, order) != 0)
             return ak_cli_usage_error("convert", "unknown rotation order '%s' (XYZ, XZY, YXZ, YZX, ZXY or ZYX)",
-                                      order_name);
+                                      o->order);
     }
-    if ((cubic || no_mesh) && !to_gltf)
-        return ak_cli_usage_error("convert", "%s applies to glTF output", cubic ? "--cubic" : "--no-mesh");
-    float scale = 0.0f;
-    if (scale_text) {
-        if (!to_gltf) return ak_cli_usage_error("convert", "--scale applies to glTF output");
-        if (ak_cli_parse_float(scale_text, &scale) || !(scale > 0.0f))
-            return ak_cli_usage_error("convert", "--scale needs a positive number, not '%s'", scale_text);
-    }
+    if ((o->cubic || o->no_mesh) && !to_gltf)
+        return ak_cli_usage_error("convert", "%s applies to glTF output", o->cubic ? "--cubic" : "--no-mesh");
+    if (o->scale > 0.0f && !to_gltf) return ak_cli_usage_error("convert", "--scale applies to glTF output");
+    return 0;
+}
 
+int ak_cmd_convert(int argc, char **argv)
+{
+    convert_options o;
+    ak_flags_result r;
+    int exit_code;
+    if (!ak_cli_parse_flags(&k_convert_table, &o, argc, argv, 2, usage, &r, &exit_code)) return exit_code;
+    if (r.positional_count < 2) return ak_cli_usage_error("convert", "needs IN.bvh and OUT.bvh|.gltf|.glb");
+    const char *in = r.positional[0], *out = r.positional[1];
+    ak_rot_order order = AK_ORDER_ZYX;
+    const int usage_rc = check_convert(in, out, &o, &order);
+    if (usage_rc) return usage_rc;
+    const int to_bvh = ak_cli_ends_with(out, ".bvh");
+    const char *order_name = o.order[0] ? o.order : NULL;
+    const int cubic = o.cubic, no_mesh = o.no_mesh;
+    const float scale = o.scale;
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
     if (akcli_load_bvh(in, &s, &c)) return 1;

@@ -53,9 +53,7 @@ static const ak_flag_table k_ik_table = {"ik", k_ik_flags,
 
 static void usage(FILE *out)
 {
-    char help[4096];
-    ak_flags_help(&k_ik_table, help, sizeof help);
-    fprintf(out,
+    ak_cli_print_help(out,
             "usage: animkit ik FILE.bvh --root JOINT --tip JOINT --target X,Y,Z\n"
             "                  --solver limb|ccd|fabrik|jacobian|dls [options]\n"
             "\n"
@@ -64,48 +62,28 @@ static void usage(FILE *out)
             "  {\"solver\":\"limb\",\"reached\":true,\"iterations\":1,\"error\":0.00012}\n"
             "(error: final tip-target distance in file units). Joints outside the chain keep\n"
             "their positions, joints below the tip move rigidly with it, bones keep their length.\n"
-            "\n"
-            "%s  %-24s this help\n",
-            help, "-h, --help");
+            "\n",
+                      &k_ik_table);
 }
 
-static void print_name(const char *name)
+/* Flags -> options and the input file. Returns 1 to go on, or 0 with *exit_code (help
+ * printed: 0; usage error: 2). */
+static int parse_ik_flags(int argc, char **argv, ik_options *o, const char **path, int *exit_code)
 {
-    if (!strpbrk(name, ",\"")) {
-        fputs(name, stdout);
-        return;
-    }
-    putchar('"');
-    for (const char *c = name; *c; ++c) {
-        if (*c == '"') putchar('"');
-        putchar(*c);
-    }
-    putchar('"');
-}
-
-/* Flags -> options and the input file. Returns 0, or 2 after a usage error. */
-static int parse_ik_flags(int argc, char **argv, ik_options *o, const char **path, int *help)
-{
-    const ak_flag_table *tables[1] = {&k_ik_table};
-    void *params[1] = {o};
     ak_flags_result r;
-    ak_error err;
-    ak_flags_defaults(&k_ik_table, o, NULL);
-    if (ak_flags_parse_args(tables, params, 1, argc, (const char *const *)argv, 1, &r, &err) != AK_OK)
-        return ak_cli_usage_error("ik", "%s", err.message);
-    *help = r.wants_help;
-    if (*help) return 0;
+    if (!ak_cli_parse_flags(&k_ik_table, o, argc, argv, 1, usage, &r, exit_code)) return 0;
+    *exit_code = 2; /* below, !ak_cli_usage_error(...) prints the error and gives 0: done */
     *path = r.positional_count ? r.positional[0] : NULL;
-    if (!*path) return ak_cli_usage_error("ik", "no input file");
-    if (!o->root[0] || !o->tip[0]) return ak_cli_usage_error("ik", "--root and --tip are required");
+    if (!*path) return !ak_cli_usage_error("ik", "no input file");
+    if (!o->root[0] || !o->tip[0]) return !ak_cli_usage_error("ik", "--root and --tip are required");
     if (!ak_flags_given(&r, &k_ik_table, 0, "target"))
-        return ak_cli_usage_error("ik", "--target is required");
+        return !ak_cli_usage_error("ik", "--target is required");
     if (!ak_flags_given(&r, &k_ik_table, 0, "solver"))
-        return ak_cli_usage_error("ik", "--solver is required (limb|ccd|fabrik|jacobian|dls)");
+        return !ak_cli_usage_error("ik", "--solver is required (limb|ccd|fabrik|jacobian|dls)");
     o->have_pole = ak_flags_given(&r, &k_ik_table, 0, "pole");
     if (o->have_pole && o->solver != AK_IK_LIMB)
-        return ak_cli_usage_error("ik", "--pole works with --solver limb only");
-    return 0;
+        return !ak_cli_usage_error("ik", "--pole works with --solver limb only");
+    return 1;
 }
 
 /* The chain root..tip, CMU-style zero-length joints skipped. Returns its length, or 0 after
@@ -149,7 +127,7 @@ static int print_result(const ak_skeleton *s, const ik_options *o, const ak_ik_r
         printf("frame,joint,x,y,z\n");
         for (int32_t j = 0; j < s->joint_count; ++j) {
             printf("%d,", (int)o->frame);
-            print_name(s->names[j]);
+            ak_cli_print_csv_field(s->names[j]);
             printf(",%.9g,%.9g,%.9g\n", (double)world[j].translation.x,
                    (double)world[j].translation.y, (double)world[j].translation.z);
         }
@@ -210,13 +188,8 @@ int ak_cmd_ik(int argc, char **argv)
 {
     ik_options o;
     const char *path = NULL;
-    int help = 0;
-    const int usage_rc = parse_ik_flags(argc, argv, &o, &path, &help);
-    if (usage_rc) return usage_rc;
-    if (help) {
-        usage(stdout);
-        return 0;
-    }
+    int exit_code;
+    if (!parse_ik_flags(argc, argv, &o, &path, &exit_code)) return exit_code;
     ak_skeleton *s = NULL;
     ak_clip *clip = NULL;
     if (akcli_load_bvh(path, &s, &clip)) return 1;

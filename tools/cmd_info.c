@@ -3,24 +3,35 @@
  * duration, heights, the detected units and the humanoid map. */
 #include "cli_bvh.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct info_options {
+    int32_t json;
+    char humanoid[AK_FLAG_TEXT_MAX];
+} info_options;
+
+static const ak_flag k_info_flags[] = {
+    {.name = "json", .type = AK_FLAG_SWITCH, .offset = offsetof(info_options, json), .on = 1,
+     .help = "one JSON object; \"joints\" lists every joint in file order as "
+             "{\"name\",\"parent\",\"channels\"} (parent null for a root, [] for End Sites)"},
+    {.name = "humanoid", .type = AK_FLAG_TEXT, .offset = offsetof(info_options, humanoid),
+     .metavar = "OVERRIDES", .help = "name humanoid joints yourself, e.g. hips=pelvis,head=face"},
+};
+static const ak_flag_table k_info_table = {"info", k_info_flags, 2};
+
 static void usage(FILE *out)
 {
-    fprintf(out,
+    ak_cli_print_help(out,
             "usage: animkit info FILE.bvh [--json] [--humanoid slot=Joint,...]\n"
             "\n"
             "Describes a BVH file: joints (End Sites included) with their channels, frames,\n"
             "frame time, duration, rest and standing height, the units guessed from the\n"
             "standing height, and the humanoid joints found by name.\n"
-            "\n"
-            "  --json                 one JSON object instead of text; \"joints\" lists every\n"
-            "                         joint in file order as {\"name\",\"parent\",\"channels\"}\n"
-            "                         (parent null for a root, [] for End Sites)\n"
-            "  --humanoid OVERRIDES   name humanoid joints yourself, e.g. hips=pelvis,head=face\n"
-            "  -h, --help             this help\n");
+            "\n",
+                      &k_info_table);
 }
 
 static void json_string(FILE *out, const char *s)
@@ -150,27 +161,14 @@ static void print_json(const char *path, const ak_skeleton *s, const ak_clip *c,
 
 int ak_cmd_info(int argc, char **argv)
 {
-    const char *path = NULL, *overrides = NULL;
-    int json = 0;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(a, "--humanoid") == 0) {
-            if (++i >= argc) return ak_cli_usage_error("info", "--humanoid needs slot=Joint,...");
-            overrides = argv[i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return ak_cli_usage_error("info", "unknown option '%s'", a);
-        } else if (!path) {
-            path = a;
-        } else {
-            return ak_cli_usage_error("info", "one file at a time ('%s' is extra)", a);
-        }
-    }
-    if (!path) return ak_cli_usage_error("info", "missing FILE.bvh");
+    info_options o;
+    ak_flags_result r;
+    int exit_code;
+    if (!ak_cli_parse_flags(&k_info_table, &o, argc, argv, 1, usage, &r, &exit_code)) return exit_code;
+    if (r.positional_count == 0) return ak_cli_usage_error("info", "missing FILE.bvh");
+    const char *path = r.positional[0];
+    const char *overrides = o.humanoid[0] ? o.humanoid : NULL;
+    const int json = o.json;
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
     if (akcli_load_bvh(path, &s, &c)) return 1;

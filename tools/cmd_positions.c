@@ -3,27 +3,40 @@
  * frame,joint,x,y,z with 9 significant digits: the columns of the reference CSVs. */
 #include "cli_bvh.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct positions_options {
+    char frames[AK_FLAG_TEXT_MAX];
+    char time[AK_FLAG_TEXT_MAX];
+    int32_t interp; /* ak_interp */
+} positions_options;
+
+static const ak_flag k_positions_flags[] = {
+    {.name = "frames", .type = AK_FLAG_TEXT, .offset = offsetof(positions_options, frames),
+     .metavar = "all|LIST",
+     .help = "frames to print (default all): 0-based numbers and ranges A:B or A:B:STEP, "
+             "ends included, A or B may be left out; e.g. 0,1,100:200:10,343"},
+    {.name = "time", .type = AK_FLAG_TEXT, .offset = offsetof(positions_options, time),
+     .metavar = "T[,T...]",
+     .help = "sample at times in seconds instead (first column 'time'; past the end clamps)"},
+    {.name = "interp", .type = AK_FLAG_CHOICE, .offset = offsetof(positions_options, interp),
+     .def = "linear", .choices = "step|linear|cubic", .help = "interpolation for --time"},
+};
+static const ak_flag_table k_positions_table = {"positions", k_positions_flags, 3};
+
 static void usage(FILE *out)
 {
-    fprintf(out,
+    ak_cli_print_help(out,
             "usage: animkit positions FILE.bvh [--frames all|LIST] [--time T[,T...]]\n"
             "                                  [--interp step|linear|cubic]\n"
             "\n"
             "Prints world positions as CSV 'frame,joint,x,y,z' (9 significant digits), one row\n"
             "per joint and End Site in file order, in the file's own units and axes.\n"
-            "\n"
-            "  --frames all|LIST   frames to print (default all). LIST is comma-separated\n"
-            "                      frame numbers (0-based) and ranges A:B or A:B:STEP, both ends\n"
-            "                      included; A or B may be left out (first / last frame).\n"
-            "                      Example: --frames 0,1,100:200:10,343\n"
-            "  --time T[,T...]     sample at times in seconds instead; the first column is then\n"
-            "                      'time'. Times past the end clamp to the last frame.\n"
-            "  --interp MODE       step, linear (default) or cubic; used with --time\n"
-            "  -h, --help          this help\n");
+            "\n",
+                      &k_positions_table);
 }
 
 /* Appends frame f to the list, growing it. */
@@ -112,132 +125,76 @@ nomem:
     return 1;
 }
 
-/* A joint name as a CSV field: quoted only when it holds a comma or a quote. */
-static void print_name(const char *name)
-{
-    if (!strpbrk(name, ",\"")) {
-        fputs(name, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *name; ++name) {
-        if (*name == '"') putchar('"');
-        putchar(*name);
-    }
-    putchar('"');
-}
-
 static void print_rows(const ak_skeleton *s, const ak_xform *world, const char *key)
 {
     for (int32_t j = 0; j < s->joint_count; ++j) {
         fputs(key, stdout);
         putchar(',');
-        print_name(s->names[j]);
+        ak_cli_print_csv_field(s->names[j]);
         const ak_vec3 p = world[j].translation;
         printf(",%.9g,%.9g,%.9g\n", (double)p.x, (double)p.y, (double)p.z);
     }
 }
 
-int ak_cmd_positions(int argc, char **argv)
+/* "T,T,..." seconds -> a malloc'ed array. Returns 0, 1 (out of memory) or 2 (usage error). */
+static int parse_times(const char *spec, float **out, size_t *count)
 {
-    const char *path = NULL, *frames_spec = NULL, *time_spec = NULL, *interp_name = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--frames") == 0 || strcmp(a, "--time") == 0 || strcmp(a, "--interp") == 0) {
-            if (i + 1 >= argc) return ak_cli_usage_error("positions", "%s needs a value", a);
-            const char *v = argv[++i];
-            if (a[2] == 'f') frames_spec = v;
-            else if (a[2] == 't') time_spec = v;
-            else interp_name = v;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return ak_cli_usage_error("positions", "unknown option '%s'", a);
-        } else if (!path) {
-            path = a;
-        } else {
-            return ak_cli_usage_error("positions", "one file at a time ('%s' is extra)", a);
-        }
-    }
-    if (!path) return ak_cli_usage_error("positions", "missing FILE.bvh");
-    if (frames_spec && time_spec) return ak_cli_usage_error("positions", "use --frames or --time, not both");
-    ak_interp interp = AK_INTERP_LINEAR;
-    if (interp_name) {
-        if (!time_spec) return ak_cli_usage_error("positions", "--interp applies to --time sampling");
-        if (strcmp(interp_name, "step") == 0) interp = AK_INTERP_STEP;
-        else if (strcmp(interp_name, "linear") == 0) interp = AK_INTERP_LINEAR;
-        else if (strcmp(interp_name, "cubic") == 0) interp = AK_INTERP_CUBIC;
-        else return ak_cli_usage_error("positions", "--interp must be step, linear or cubic, not '%s'", interp_name);
-    }
-    /* Times are checked before the file is read so usage errors come first. */
-    float *times = NULL;
-    size_t time_count = 0;
-    if (time_spec) {
-        size_t n = 1;
-        for (const char *c = time_spec; *c; ++c) n += *c == ',';
-        times = (float *)malloc(n * sizeof(float));
-        char *copy = (char *)malloc(strlen(time_spec) + 1);
-        if (!times || !copy) {
-            free(times);
-            free(copy);
-            fprintf(stderr, "animkit positions: out of memory\n");
-            return 1;
-        }
-        strcpy(copy, time_spec);
-        char *p = copy;
-        for (;;) {
-            char *comma = strchr(p, ',');
-            if (comma) *comma = '\0';
-            if (ak_cli_parse_float(p, &times[time_count])) {
-                free(times);
-                free(copy);
-                return ak_cli_usage_error("positions", "bad --time '%s': seconds, comma-separated", time_spec);
-            }
-            ++time_count;
-            if (!comma) break;
-            p = comma + 1;
-        }
-        free(copy);
-    }
-
-    ak_skeleton *s = NULL;
-    ak_clip *c = NULL;
-    if (akcli_load_bvh(path, &s, &c)) {
+    size_t n = 1;
+    for (const char *c = spec; *c; ++c) n += *c == ',';
+    float *times = (float *)malloc(n * sizeof(float));
+    char *copy = (char *)malloc(strlen(spec) + 1);
+    *count = 0;
+    if (!times || !copy) {
         free(times);
+        free(copy);
+        fprintf(stderr, "animkit positions: out of memory\n");
         return 1;
     }
-    int rc = 0;
+    strcpy(copy, spec);
+    for (char *p = copy;;) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = '\0';
+        if (ak_cli_parse_float(p, &times[*count])) {
+            free(times);
+            free(copy);
+            return ak_cli_usage_error("positions", "bad --time '%s': seconds, comma-separated", spec);
+        }
+        ++*count;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    free(copy);
+    *out = times;
+    return 0;
+}
+
+/* The CSV: at the given times, or at the given frames. Returns the exit code. */
+static int print_positions(const ak_skeleton *s, const ak_clip *c, const positions_options *o,
+                           const float *times, size_t time_count)
+{
     int32_t *frames = NULL;
     size_t frame_count = 0;
-    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
-    ak_xform *world = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
-    if (!local || !world) {
+    int rc = 0;
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count * 2);
+    if (!local) {
         fprintf(stderr, "animkit positions: out of memory\n");
-        rc = 1;
-    } else if (!time_spec && (rc = parse_frames(frames_spec ? frames_spec : "all", c->frame_count, &frames,
-                                                &frame_count)) != 0) {
-        /* usage error printed */
-    } else {
+        return 1;
+    }
+    ak_xform *world = local + s->joint_count;
+    if (times || (rc = parse_frames(o->frames[0] ? o->frames : "all", c->frame_count, &frames,
+                                    &frame_count)) == 0) {
         static char outbuf[1 << 16];
         setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
         char key[48];
-        if (time_spec) {
-            printf("time,joint,x,y,z\n");
-            for (size_t i = 0; i < time_count; ++i) {
-                ak_clip_sample(c, s, times[i], interp, local);
-                ak_fk(s, local, world);
-                snprintf(key, sizeof key, "%.9g", (double)times[i]);
-                print_rows(s, world, key);
-            }
-        } else {
-            printf("frame,joint,x,y,z\n");
-            for (size_t i = 0; i < frame_count; ++i) {
-                ak_clip_frame(c, s, frames[i], local);
-                ak_fk(s, local, world);
-                snprintf(key, sizeof key, "%d", (int)frames[i]);
-                print_rows(s, world, key);
-            }
+        printf(times ? "time,joint,x,y,z\n" : "frame,joint,x,y,z\n");
+        const size_t rows = times ? time_count : frame_count;
+        for (size_t i = 0; i < rows; ++i) {
+            if (times) ak_clip_sample(c, s, times[i], (ak_interp)o->interp, local);
+            else ak_clip_frame(c, s, frames[i], local);
+            ak_fk(s, local, world);
+            if (times) snprintf(key, sizeof key, "%.9g", (double)times[i]);
+            else snprintf(key, sizeof key, "%d", (int)frames[i]);
+            print_rows(s, world, key);
         }
         if (fflush(stdout) != 0) {
             fprintf(stderr, "animkit positions: cannot write the output\n");
@@ -245,9 +202,33 @@ int ak_cmd_positions(int argc, char **argv)
         }
     }
     free(frames);
-    free(times);
     free(local);
-    free(world);
+    return rc;
+}
+
+int ak_cmd_positions(int argc, char **argv)
+{
+    positions_options o;
+    ak_flags_result r;
+    int exit_code;
+    if (!ak_cli_parse_flags(&k_positions_table, &o, argc, argv, 1, usage, &r, &exit_code)) return exit_code;
+    if (r.positional_count == 0) return ak_cli_usage_error("positions", "missing FILE.bvh");
+    if (o.frames[0] && o.time[0])
+        return ak_cli_usage_error("positions", "use --frames or --time, not both");
+    if (ak_flags_given(&r, &k_positions_table, 0, "interp") && !o.time[0])
+        return ak_cli_usage_error("positions", "--interp applies to --time sampling");
+    /* Times are checked before the file is read so usage errors come first. */
+    float *times = NULL;
+    size_t time_count = 0;
+    if (o.time[0]) {
+        const int prc = parse_times(o.time, &times, &time_count);
+        if (prc) return prc;
+    }
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    int rc = 1;
+    if (!akcli_load_bvh(r.positional[0], &s, &c)) rc = print_positions(s, c, &o, times, time_count);
+    free(times);
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
     return rc;

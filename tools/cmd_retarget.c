@@ -4,6 +4,7 @@
 #include "animkit/gltf.h"
 #include "animkit/retarget.h"
 #include "animkit/scenario.h"
+#include "io/file.h"
 #include "io/json.h"
 
 #include <math.h>
@@ -159,7 +160,7 @@ static int overrides_side(const akj_doc *doc, const char *side, char *out, size_
 /* Reads --map FILE.json into the two override strings; prints the error and returns 1. */
 static int read_overrides(const char *path, char *source, char *target, size_t size)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = akio_fopen(path, "rb");
     if (!f) { fprintf(stderr, "%s: cannot open\n", path); return 1; }
     char text[65536];
     size_t n = fread(text, 1, sizeof text, f);

@@ -49,7 +49,9 @@ static void usage(FILE *out)
             "CSV columns: "
             "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,\n"
             "right_x,right_y,right_z,right_ground,right_stance,hip_drop (metres, seconds, heading in\n"
-            "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1).\n",
+            "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1), then\n"
+            "per foot left_heel_x,_y,_z,_ground,_down and left_toe_x,_y,_z,_ground,_down (and right):\n"
+            "each contact point, the ground under it and whether it is down (1/0).\n",
             "-h, --help");
 }
 
@@ -97,7 +99,7 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     ak_walk_scene_info info;
     ak_walker_state s;
     ak_error err;
-    char summary[512];
+    char summary[1024];
     float next_report = 0.0f;
     int32_t frames = 0;
     memset(&output, 0, sizeof output);
@@ -110,9 +112,8 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     for (;;) {
         ak_walker_get_state(walker, &s);
         const ak_xform *world = ak_walker_world_pose(walker);
-        /* The measures cover the walk itself, up to the moment of arrival. */
-        if (!s.arrived)
-            ak_walk_metrics_add(&metrics, &s, world, info.hips, frames == 0 ? 0.0f : info.frame_time);
+        /* Every frame counts in the measures: the start, the walk, turns and the stop. */
+        ak_walk_metrics_add(&metrics, &s, world, info.hips, frames == 0 ? 0.0f : info.frame_time);
         if (akcli_walk_output_frame(&output, &s, world, ak_walker_local_pose(walker), &err) != AK_OK)
             goto failed;
         ++frames;

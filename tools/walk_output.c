@@ -67,7 +67,13 @@ int32_t akcli_walk_output_open(akcli_walk_output *o, const char *dir, const ak_s
         st = name_file(akio_atomic_printf(&o->csv, err,
                                           "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,"
                                           "left_ground,left_stance,right_x,right_y,right_z,"
-                                          "right_ground,right_stance,hip_drop\n"),
+                                          "right_ground,right_stance,hip_drop,"
+                                          "left_heel_x,left_heel_y,left_heel_z,left_heel_ground,"
+                                          "left_heel_down,left_toe_x,left_toe_y,left_toe_z,"
+                                          "left_toe_ground,left_toe_down,right_heel_x,"
+                                          "right_heel_y,right_heel_z,right_heel_ground,"
+                                          "right_heel_down,right_toe_x,right_toe_y,right_toe_z,"
+                                          "right_toe_ground,right_toe_down\n"),
                        o->csv_path, err);
     if (!st)
         st = name_file(
@@ -85,6 +91,28 @@ static int32_t csv_number(akcli_walk_output *o, const char *name, double v, int 
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "frame %d: %s is not finite (%g)",
                             (int)o->frames, name, v);
     return akio_atomic_printf(&o->csv, err, ",%.*f", decimals, v);
+}
+
+/* One foot's heel (sole) and toe points: x, y, z, the ground under each (empty where none)
+ * and whether that point is down this frame (1/0). */
+static int32_t csv_contact_points(akcli_walk_output *o, const ak_walker_state *s, int k,
+                                  ak_error *err)
+{
+    const int32_t c = s->stance[k] ? (s->contact[k] ? s->contact[k] : AK_CONTACT_HEEL) : 0;
+    const ak_vec3 p[2] = {s->sole[k], s->toe[k]};
+    const float g[2] = {s->sole_ground[k], s->toe_ground[k]};
+    const int down[2] = {(c & AK_CONTACT_HEEL) != 0, (c & AK_CONTACT_TOE) != 0};
+    int32_t st = AK_OK;
+    for (int i = 0; i < 2 && !st; ++i) {
+        const char *name = i == 0 ? "heel" : "toe";
+        st = csv_number(o, name, p[i].x, 5, err);
+        if (!st) st = csv_number(o, name, p[i].y, 5, err);
+        if (!st) st = csv_number(o, name, p[i].z, 5, err);
+        if (!st && isfinite(g[i])) st = csv_number(o, name, g[i], 5, err);
+        else if (!st) st = akio_atomic_printf(&o->csv, err, ",");
+        if (!st) st = akio_atomic_printf(&o->csv, err, ",%d", down[i]);
+    }
+    return st;
 }
 
 static int32_t csv_row(akcli_walk_output *o, const ak_walker_state *s, const ak_xform *world,
@@ -109,6 +137,7 @@ static int32_t csv_row(akcli_walk_output *o, const ak_walker_state *s, const ak_
         if (!st) st = akio_atomic_printf(&o->csv, err, ",%d", (int)s->stance[k]);
     }
     if (!st) st = csv_number(o, "hip_drop", s->hip_drop, 5, err);
+    for (int k = 0; k < 2 && !st; ++k) st = csv_contact_points(o, s, k, err);
     if (!st) st = akio_atomic_printf(&o->csv, err, "\n");
     return st;
 }
@@ -125,19 +154,35 @@ int32_t akcli_walk_output_frame(akcli_walk_output *o, const ak_walker_state *s,
 int32_t akcli_walk_summary_json(char *buf, size_t cap, const ak_walker_state *s,
                                 const ak_walk_metrics *m, ak_error *err)
 {
-    const char *names[7] = {"time_s", "final_distance", "path_length", "max_penetration",
-                            "max_float", "skate", "max_foot_tilt_deg"};
-    const double v[7] = {s->time, s->distance, s->path_length, m->max_penetration,
-                         m->max_float, m->skate, m->max_tilt_deg};
-    for (int i = 0; i < 7; ++i)
+    enum { N = 13 };
+    static const char *const names[N] = {
+        "time_s",           "final_distance",        "path_length",    "max_penetration",
+        "max_float",        "max_heel_penetration",  "max_heel_float", "max_toe_penetration",
+        "max_toe_float",    "skate",                 "max_skate",      "max_foot_tilt_deg",
+        "max_hip_accel"};
+    const double v[N] = {s->time,
+                         s->distance,
+                         s->path_length,
+                         m->max_penetration,
+                         m->max_float,
+                         m->max_heel_penetration,
+                         m->max_heel_float,
+                         m->max_toe_penetration,
+                         m->max_toe_float,
+                         m->skate,
+                         m->max_skate,
+                         m->max_tilt_deg,
+                         m->max_hip_accel};
+    static const int decimals[N] = {3, 4, 3, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3};
+    for (int i = 0; i < N; ++i)
         if (!isfinite(v[i]))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "summary: %s is not finite (%g)",
                                 names[i], v[i]);
-    snprintf(buf, cap,
-             "{\"arrived\":%s,\"time_s\":%.3f,\"final_distance\":%.4f,\"path_length\":%.3f,"
-             "\"max_penetration\":%.5f,\"max_float\":%.5f,\"skate\":%.5f,"
-             "\"max_foot_tilt_deg\":%.3f}",
-             s->arrived ? "true" : "false", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+    size_t len = (size_t)snprintf(buf, cap, "{\"arrived\":%s", s->arrived ? "true" : "false");
+    for (int i = 0; i < N && len < cap; ++i)
+        len += (size_t)snprintf(buf + len, cap - len, ",\"%s\":%.*f", names[i], decimals[i], v[i]);
+    if (len < cap) len += (size_t)snprintf(buf + len, cap - len, ",\"frames\":%d}", (int)m->frames);
+    if (len >= cap) return ak_error_set(err, AK_ERR_LIMIT, 0, "summary: buffer too small");
     return AK_OK;
 }
 

@@ -9,14 +9,53 @@
 
 #include <stb_image_write.h>
 
+#include "io/file.h"
 #include "modes.h"
 #include "offscreen.h"
 #include "render.h"
 #include "scene.h"
 
+/* The PNG bytes stb hands over, gathered in memory. */
+typedef struct png_bytes {
+    unsigned char *data;
+    size_t size, cap;
+    int failed;
+} png_bytes;
+
+static void gather_png(void *ctx, void *data, int n)
+{
+    png_bytes *b = (png_bytes *)ctx;
+    if (b->failed || n <= 0) return;
+    if (b->size + (size_t)n > b->cap) {
+        size_t cap = b->cap ? b->cap : 65536;
+        while (cap < b->size + (size_t)n)
+            cap *= 2;
+        unsigned char *d = (unsigned char *)realloc(b->data, cap);
+        if (!d) {
+            b->failed = 1;
+            return;
+        }
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->size, data, (size_t)n);
+    b->size += (size_t)n;
+}
+
+/* Encoded in memory, then written atomically (io/file.h): a failed or killed render never
+ * leaves a half PNG over an old one. The reason goes to stderr. */
 int akv_write_png(const char *path, int w, int h, const uint8_t *rgb)
 {
-    return stbi_write_png(path, w, h, 3, rgb, w * 3) ? 0 : -1;
+    png_bytes b = {NULL, 0, 0, 0};
+    if (!stbi_write_png_to_func(gather_png, &b, w, h, 3, rgb, w * 3) || b.failed) {
+        free(b.data);
+        return -1;
+    }
+    ak_error err;
+    int32_t st = akio_write_file(path, b.data, b.size, &err);
+    free(b.data);
+    if (st != AK_OK) fprintf(stderr, "%s: %s\n", path, err.message);
+    return st == AK_OK ? 0 : -1;
 }
 
 void akv_render_usage(FILE *out, const char *prog)
@@ -227,9 +266,12 @@ int akv_render_main(int argc, char **argv, const char *prog)
             sheet_rgb[i + 2] = 227;
         }
     FILE *pipe = NULL;
-    if (anim) {
+    /* ffmpeg writes a temporary beside OUT (same extension), renamed over OUT only when it
+     * succeeded: an old animation survives a failed or killed render. */
+    char *anim_tmp = anim ? akio_temp_path(s.out, ends_with(s.out, ".gif") ? ".gif" : ".mp4") : NULL;
+    if (anim && anim_tmp) {
         float fps = s.fps > 0 ? s.fps : 1.0f / (frame_time * (float)step);
-        pipe = open_ffmpeg(s.out, s.width, s.height, fps);
+        pipe = open_ffmpeg(anim_tmp, s.width, s.height, fps);
         if (!pipe) fprintf(stderr, "%s: cannot run ffmpeg\n", prog);
     }
     rc = (!rgb || (sheet && !sheet_rgb) || (anim && !pipe)) ? 1 : 0;
@@ -298,11 +340,17 @@ int akv_render_main(int argc, char **argv, const char *prog)
     if (progress) fprintf(stderr, "\n");
     if (pipe) {
         int st = pclose(pipe);
+        ak_error err;
         if (st != 0) {
             fprintf(stderr, "%s: ffmpeg failed writing %s\n", prog, s.out);
             rc = 1;
+        } else if (rc == 0 && akio_replace(anim_tmp, s.out, &err) != AK_OK) {
+            fprintf(stderr, "%s: %s: %s\n", prog, s.out, err.message);
+            rc = 1;
         }
+        if (rc != 0) remove(anim_tmp);
     }
+    free(anim_tmp);
     if (sheet && rc == 0 && akv_write_png(s.out, cols * s.width, rows * s.height, sheet_rgb) != 0) {
         fprintf(stderr, "%s: cannot write %s\n", prog, s.out);
         rc = 1;

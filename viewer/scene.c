@@ -1,8 +1,8 @@
 /* animkit viewer — scene: loading, posing, bounds, drawing, and the shared flags. */
 #include "scene.h"
 
-#include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,259 +19,170 @@ const float akv_palette[8][3] = {
     {0.50f, 0.50f, 0.52f}, /* grey */
 };
 
+#define AKV_FIELD(f) offsetof(akv_settings, f)
+#define AKV_VALUE(f) offsetof(akv_settings, flag_values.f)
+#define AKV_TEXT(f) AKV_VALUE(f), sizeof(((akv_settings *)0)->flag_values.f)
+
+/* Every viewer setting, once: parsing, --help and messages come from here. */
+static const ak_flag k_viewer_flags[] = {
+    {.name = "out", .short_name = 'o', .type = AK_FLAG_TEXT, .offset = AKV_TEXT(out), .metavar = "FILE",
+     .help = ".png (one frame or a contact sheet), .gif or .mp4 (ffmpeg)"},
+    {.name = "frame", .type = AK_FLAG_INT, .offset = AKV_FIELD(frame), .metavar = "N", .def = "-1",
+     .range = "[0,1000000000]", .help = "render frame N (default 0)"},
+    {.name = "frames", .type = AK_FLAG_INT, .offset = AKV_VALUE(frames), .count = 3, .min_count = 2,
+     .separator = ':', .metavar = "A:B[:STEP]", .def = "0:0:1", .range = "[0,1000000000]",
+     .help = "render frames A..B (inclusive) every STEP"},
+    {.name = "sheet", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(sheet), .on = 1,
+     .help = "with --frames and a .png: one contact sheet instead of numbered PNGs"},
+    {.name = "sheet-cols", .type = AK_FLAG_INT, .offset = AKV_FIELD(sheet_cols), .metavar = "N",
+     .def = "0", .range = "[1,1000]", .help = "columns of the contact sheet (default: about square)"},
+    {.name = "fps", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(fps), .metavar = "F", .def = "0",
+     .range = "(0,240]", .help = "frame rate of a GIF/MP4 (default: the clip's, at most 30)"},
+    {.name = "size", .type = AK_FLAG_INT, .offset = AKV_VALUE(size), .count = 2, .separator = 'x',
+     .metavar = "WxH", .range = "[16,8192]", .help = "image or window size in pixels"},
+    {.name = "time", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(time), .metavar = "S", .def = "0",
+     .range = "[0,1000000]", .help = "start time, seconds"},
+    {.name = "speed", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(speed), .metavar = "X", .def = "1",
+     .range = "[-16,16]", .help = "playback speed"},
+    {.name = "loop", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(loop), .on = 1, .def = "1",
+     .help = "loop the clips (default)"},
+    {.name = "no-loop", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(loop), .on = 0, .def = "1",
+     .help = "play once and hold the last frame"},
+    {.name = "paused", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(paused), .on = 1,
+     .help = "start paused"},
+    {.name = "in-place", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(in_place), .on = 1,
+     .help = "hold the root over its start"},
+    {.name = "overlay", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(overlay), .on = 1,
+     .help = "draw files where they are, even on top of each other (default: side by side)"},
+    {.name = "interp", .type = AK_FLAG_CHOICE, .offset = AKV_FIELD(interp), .def = "linear",
+     .choices = "step|linear|cubic", .help = "interpolation between keys"},
+    {.name = "units", .type = AK_FLAG_CHOICE, .offset = AKV_VALUE(units), .def = "auto",
+     .choices = "auto|m|cm|cmu|in|mm", .help = "file units (auto: from the standing height)"},
+    {.name = "scale", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(scale), .metavar = "M", .def = "0",
+     .range = "(0,1000000]", .help = "metres per file unit (overrides --units)"},
+    {.name = "yaw", .type = AK_FLAG_FLOAT, .offset = AKV_VALUE(yaw_deg), .metavar = "DEG",
+     .def = "35", .range = "[-100000,100000]", .help = "camera yaw"},
+    {.name = "pitch", .type = AK_FLAG_FLOAT, .offset = AKV_VALUE(pitch_deg), .metavar = "DEG",
+     .def = "14", .range = "[-89,89]", .help = "camera pitch"},
+    {.name = "distance", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(distance), .metavar = "M",
+     .def = "0", .range = "(0,1000000]", .help = "camera distance (default: fit the motion)"},
+    {.name = "follow", .type = AK_FLAG_TEXT, .offset = AKV_TEXT(follow), .metavar = "JOINT",
+     .help = "keep the camera on this joint of the first file"},
+    {.name = "no-grid", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(grid), .on = 0, .def = "1",
+     .help = "no ground grid"},
+    {.name = "no-shadows", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(shadows), .on = 0, .def = "1",
+     .help = "no shadows"},
+    {.name = "hud", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(hud), .on = 1,
+     .help = "text overlay (default in the window)"},
+    {.name = "no-hud", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(hud), .on = 0,
+     .help = "no text overlay (default headless)"},
+    {.name = "radius", .type = AK_FLAG_FLOAT, .offset = AKV_FIELD(radius), .metavar = "M",
+     .def = "0.03", .range = "(0,1]", .help = "bone radius"},
+    {.name = "screenshot", .type = AK_FLAG_TEXT, .offset = AKV_TEXT(screenshot), .metavar = "FILE.png",
+     .help = "window: draw a few frames, save the window, exit (for tests)"},
+    {.name = "verbose", .short_name = 'v', .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(verbose),
+     .on = 1, .help = "say more"},
+    {.name = "ik", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(mode), .on = AKV_MODE_IK,
+     .help = "IK mode: drag the target of a chain (window) or solve once (headless)"},
+    {.name = "ik-chain", .type = AK_FLAG_TEXT, .offset = AKV_TEXT(ik_chain), .metavar = "ROOT,TIP",
+     .help = "IK mode: the chain (default: the right arm)"},
+    {.name = "solver", .type = AK_FLAG_CHOICE, .offset = AKV_VALUE(solver), .def = "limb",
+     .choices = "limb|ccd|fabrik|jacobian|dls", .help = "IK mode: the solver"},
+    {.name = "iterations", .type = AK_FLAG_INT, .offset = AKV_FIELD(ik_iterations), .metavar = "N",
+     .def = "100", .range = "[1,10000]", .help = "IK mode: iteration cap"},
+    {.name = "target", .type = AK_FLAG_FLOAT, .offset = AKV_VALUE(target), .count = 3,
+     .metavar = "X,Y,Z", .help = "IK mode: the target, metres"},
+    {.name = "pole", .type = AK_FLAG_FLOAT, .offset = AKV_VALUE(pole), .count = 3, .metavar = "X,Y,Z",
+     .help = "IK mode: the middle joint bends toward it (limb), metres"},
+    {.name = "walk", .type = AK_FLAG_SWITCH, .offset = AKV_FIELD(mode), .on = AKV_MODE_WALK,
+     .help = "the walker on terrain; the walk flags below apply"},
+};
+static const ak_flag_table k_viewer_table = {"view", k_viewer_flags,
+                                             (int32_t)(sizeof k_viewer_flags / sizeof k_viewer_flags[0])};
+
+static void apply_values(akv_settings *s, const ak_flags_result *r, int vt);
+
 void akv_settings_defaults(akv_settings *s, int headless)
 {
+    ak_flags_result none;
     memset(s, 0, sizeof *s);
+    memset(&none, 0, sizeof none);
+    ak_flags_defaults(&k_viewer_table, s, NULL);
+    s->walk = ak_walk_scenario_defaults();
     s->mode = AKV_MODE_PLAY;
     s->width = headless ? 800 : 1280;
     s->height = headless ? 600 : 800;
-    s->frame = -1;
-    s->frame_step = 1;
-    s->speed = 1.0f;
-    s->loop = 1;
-    s->interp = AK_INTERP_LINEAR;
-    s->units = "auto";
-    s->yaw = 35.0f * DEG;
-    s->pitch = 14.0f * DEG;
-    s->grid = 1;
-    s->shadows = 1;
     s->hud = headless ? 0 : 1;
-    s->radius = 0.03f;
-    s->ik_solver = "limb";
-    s->ik_iterations = 100;
+    apply_values(s, &none, 0);
 }
 
 void akv_print_flags(FILE *out)
 {
-    fprintf(
-        out,
-        "files:   FILE.bvh ...            one or more BVH files, each drawn in its own colour; files that\n"
-        "                                 start in one spot stand side by side (--overlay: keep them)\n"
-        "output:  --out FILE              .png (one frame or a contact sheet), .gif or .mp4 "
-        "(ffmpeg)\n"
-        "         --frame N               render frame N (default 0)\n"
-        "         --frames A:B[:STEP]     render frames A..B (inclusive) every STEP\n"
-        "         --sheet                 with --frames and a .png: one contact sheet instead of "
-        "numbered PNGs\n"
-        "         --sheet-cols N          columns of the contact sheet (default: about square)\n"
-        "         --fps F                 frame rate of a GIF/MP4 (default: the clip's, at most "
-        "30)\n"
-        "         --size WxH              image or window size in pixels\n"
-        "playback: --time S  --speed X  --loop | --no-loop  --paused\n"
-        "         --interp step|linear|cubic   --in-place (hold the root over its start)\n"
-        "units:   --units auto|m|cm|cmu|in|mm   --scale METRES_PER_UNIT\n"
-        "camera:  --yaw DEG  --pitch DEG  --distance M  --follow JOINT\n"
-        "look:    --no-grid  --no-shadows  --hud | --no-hud  --radius M (bone radius)\n"
-        "window:  --screenshot FILE.png   draw a few frames, save the window, exit (for tests)\n"
-        "modes:   --ik                    IK mode: drag the target of a chain (window) or solve "
-        "once (headless)\n"
-        "         --ik-chain ROOT,TIP  --solver limb|ccd|fabrik|jacobian|dls  --iterations N  "
-        "--target x,y,z  --pole x,y,z\n"
-        "         --walk [walk flags]     the walker on terrain (flags as `animkit walk`)\n");
+    char help[8192];
+    ak_flags_help(&k_viewer_table, help, sizeof help);
+    fprintf(out, "files:  FILE.bvh ...  one or more BVH files, each drawn in its own colour\n\n"
+                 "options:\n%s  %-24s this help\n\nwith --walk (the flags of `animkit walk`; a "
+                 "viewer --size WxH has an x):\n", help, "-h, --help");
+    ak_flags_help(ak_walk_scenario_flags(), help, sizeof help);
+    fputs(help, out);
 }
 
-static int usage(const char *prog, const char *fmt, const char *arg)
+static int usage(const char *prog, const char *message)
 {
-    fprintf(stderr, "%s: ", prog);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see '%s --help')\n", prog);
+    fprintf(stderr, "%s: %s\n(see '%s --help')\n", prog, message, prog);
     return 2;
 }
 
-static int parse_f(const char *v, float *out)
+/* The table's values -> the settings' pointers, radians and flags. */
+static void apply_values(akv_settings *s, const ak_flags_result *r, int vt)
 {
-    if (!v || !*v) return -1;
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (errno || *end || !isfinite(d)) return -1;
-    *out = (float)d;
-    return 0;
-}
-
-static int parse_i(const char *v, int *out)
-{
-    if (!v || !*v) return -1;
-    char *end;
-    errno = 0;
-    long l = strtol(v, &end, 10);
-    if (errno || *end || l < -1000000000L || l > 1000000000L) return -1;
-    *out = (int)l;
-    return 0;
-}
-
-/* The flags of the walk scenario (`animkit walk`), which the walker view takes: the index in
- * its flag table, or -1. `--size S` (heightmap side) is told apart from the picture's
- * `--size WxH` by the x. */
-static int walker_flag(const char *a, const char *v)
-{
-    if (a[0] != '-' || a[1] != '-') return -1;
-    if (strcmp(a, "--size") == 0 && (!v || strchr(v, 'x'))) return -1;
-    return ak_flags_find(ak_walk_scenario_flags(), a + 2);
+    static const char *const k_units[] = {"auto", "m", "cm", "cmu", "in", "mm"};
+    const akv_settings *v = s;
+    s->out = v->flag_values.out[0] ? v->flag_values.out : NULL;
+    s->follow = v->flag_values.follow[0] ? v->flag_values.follow : NULL;
+    s->screenshot = v->flag_values.screenshot[0] ? v->flag_values.screenshot : NULL;
+    s->ik_chain = v->flag_values.ik_chain[0] ? v->flag_values.ik_chain : NULL;
+    s->units = k_units[v->flag_values.units];
+    s->ik_solver = ak_ik_kind_name(v->flag_values.solver);
+    s->yaw = v->flag_values.yaw_deg * DEG;
+    s->pitch = v->flag_values.pitch_deg * DEG;
+    s->pitch_set = ak_flags_given(r, &k_viewer_table, vt, "pitch");
+    if (ak_flags_given(r, &k_viewer_table, vt, "size")) {
+        s->width = v->flag_values.size[0];
+        s->height = v->flag_values.size[1];
+    }
+    s->have_frames = ak_flags_given(r, &k_viewer_table, vt, "frames");
+    s->frame_a = v->flag_values.frames[0];
+    s->frame_b = v->flag_values.frames[1];
+    s->frame_step = v->flag_values.frames[2];
+    s->have_ik_target = ak_flags_given(r, &k_viewer_table, vt, "target");
+    s->ik_target = ak_vec3_make(v->flag_values.target[0], v->flag_values.target[1], v->flag_values.target[2]);
+    s->have_ik_pole = ak_flags_given(r, &k_viewer_table, vt, "pole");
+    s->ik_pole = ak_vec3_make(v->flag_values.pole[0], v->flag_values.pole[1], v->flag_values.pole[2]);
 }
 
 int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int *wants_help)
 {
+    int walk = 0;
+    for (int i = 1; i < argc; ++i) walk |= strcmp(argv[i], "--walk") == 0;
+    /* In walk mode the walker's flags come first (its --target, --scale...); a flag both have
+     * goes to the first that accepts the value (the picture's --size WxH has an x). */
+    const ak_flag_table *tables[2] = {ak_walk_scenario_flags(), &k_viewer_table};
+    void *params[2] = {&s->walk, s};
+    const int first = walk ? 0 : 1;
+    ak_flags_result r;
+    ak_error err;
     *wants_help = 0;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE()                                                                               \
-    do {                                                                                           \
-        if (!v) return usage(prog, "%s needs a value", a);                                         \
-        ++i;                                                                                       \
-    } while (0)
-        const int wf = s->mode == AKV_MODE_WALK ? walker_flag(a, v) : -1;
-        if (wf >= 0) {
-            /* walker flags pass through, with their value */
-            if (s->walk_argc + 2 >= 64) return usage(prog, "too many walker flags (%s)", a);
-            s->walk_argv[s->walk_argc++] = a;
-            if (ak_walk_scenario_flags()->flags[wf].type != AK_FLAG_SWITCH) {
-                if (!v) return usage(prog, "%s needs a value", a);
-                s->walk_argv[s->walk_argc++] = v;
-                ++i;
-            }
-            continue;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            *wants_help = 1;
-            return 0;
-        } else if (strcmp(a, "--out") == 0 || strcmp(a, "-o") == 0) {
-            NEED_VALUE();
-            s->out = v;
-        } else if (strcmp(a, "--size") == 0) {
-            NEED_VALUE();
-            if (sscanf(v, "%dx%d", &s->width, &s->height) != 2 || s->width < 16 || s->height < 16 ||
-                s->width > 8192 || s->height > 8192)
-                return usage(prog, "--size wants WxH between 16 and 8192, got '%s'", v);
-        } else if (strcmp(a, "--frame") == 0) {
-            NEED_VALUE();
-            if (parse_i(v, &s->frame) || s->frame < 0)
-                return usage(prog, "--frame wants a frame number >= 0, got '%s'", v);
-        } else if (strcmp(a, "--frames") == 0) {
-            NEED_VALUE();
-            s->frame_step = 1;
-            int n = sscanf(v, "%d:%d:%d", &s->frame_a, &s->frame_b, &s->frame_step);
-            if (n < 2 || s->frame_a < 0 || s->frame_b < s->frame_a || s->frame_step < 1)
-                return usage(
-                    prog, "--frames wants A:B[:STEP] with 0 <= A <= B and STEP >= 1, got '%s'", v);
-            s->have_frames = 1;
-        } else if (strcmp(a, "--sheet") == 0) {
-            s->sheet = 1;
-        } else if (strcmp(a, "--sheet-cols") == 0) {
-            NEED_VALUE();
-            if (parse_i(v, &s->sheet_cols) || s->sheet_cols < 1)
-                return usage(prog, "--sheet-cols wants N >= 1, got '%s'", v);
-        } else if (strcmp(a, "--fps") == 0) {
-            NEED_VALUE();
-            if (parse_f(v, &s->fps) || s->fps <= 0 || s->fps > 240)
-                return usage(prog, "--fps wants 0 < F <= 240, got '%s'", v);
-        } else if (strcmp(a, "--time") == 0) {
-            NEED_VALUE();
-            if (parse_f(v, &s->time) || s->time < 0)
-                return usage(prog, "--time wants seconds >= 0, got '%s'", v);
-        } else if (strcmp(a, "--speed") == 0) {
-            NEED_VALUE();
-            if (parse_f(v, &s->speed) || s->speed < -16 || s->speed > 16)
-                return usage(prog, "--speed wants -16..16, got '%s'", v);
-        } else if (strcmp(a, "--loop") == 0) {
-            s->loop = 1;
-        } else if (strcmp(a, "--no-loop") == 0) {
-            s->loop = 0;
-        } else if (strcmp(a, "--paused") == 0) {
-            s->paused = 1;
-        } else if (strcmp(a, "--in-place") == 0) {
-            s->in_place = 1;
-        } else if (strcmp(a, "--overlay") == 0) {
-            s->overlay = 1;
-        } else if (strcmp(a, "--interp") == 0) {
-            NEED_VALUE();
-            if (strcmp(v, "step") == 0)
-                s->interp = AK_INTERP_STEP;
-            else if (strcmp(v, "linear") == 0)
-                s->interp = AK_INTERP_LINEAR;
-            else if (strcmp(v, "cubic") == 0)
-                s->interp = AK_INTERP_CUBIC;
-            else
-                return usage(prog, "--interp wants step, linear or cubic, got '%s'", v);
-        } else if (strcmp(a, "--units") == 0) {
-            NEED_VALUE();
-            const char *ok[] = {"auto", "m", "cm", "cmu", "in", "mm"};
-            int found = 0;
-            for (size_t k = 0; k < sizeof ok / sizeof ok[0]; ++k)
-                found |= strcmp(v, ok[k]) == 0;
-            if (!found) return usage(prog, "--units wants auto, m, cm, cmu, in or mm, got '%s'", v);
-            s->units = v;
-        } else if (strcmp(a, "--scale") == 0) {
-            NEED_VALUE();
-            if (parse_f(v, &s->scale) || s->scale <= 0)
-                return usage(prog, "--scale wants metres per unit > 0, got '%s'", v);
-        } else if (strcmp(a, "--yaw") == 0) {
-            NEED_VALUE();
-            if (parse_f(v, &s->yaw)) return usage(prog, "--yaw wants degrees, got '%s'", v);
-            s->yaw *= DEG;
-        } else if (strcmp(a, "--pitch") == 0) {
-            NEED_VALUE();
-            if (parse_f(v, &s->pitch) || s->pitch < -89 || s->pitch > 89)
-                return usage(prog, "--pitch wants -89..89 degrees, got '%s'", v);
-            s->pitch *= DEG;
-            s->pitch_set = 1;
-        } else if (strcmp(a, "--distance") == 0) {
-            NEED_VALUE();
-            if (parse_f(v, &s->distance) || s->distance <= 0)
-                return usage(prog, "--distance wants metres > 0, got '%s'", v);
-        } else if (strcmp(a, "--follow") == 0) {
-            NEED_VALUE();
-            s->follow = v;
-        } else if (strcmp(a, "--no-grid") == 0) {
-            s->grid = 0;
-        } else if (strcmp(a, "--no-shadows") == 0) {
-            s->shadows = 0;
-        } else if (strcmp(a, "--hud") == 0) {
-            s->hud = 1;
-        } else if (strcmp(a, "--no-hud") == 0) {
-            s->hud = 0;
-        } else if (strcmp(a, "--radius") == 0) {
-            NEED_VALUE();
-            if (parse_f(v, &s->radius) || s->radius <= 0 || s->radius > 1)
-                return usage(prog, "--radius wants metres in (0, 1], got '%s'", v);
-        } else if (strcmp(a, "--screenshot") == 0) {
-            NEED_VALUE();
-            s->screenshot = v;
-        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-            s->verbose = 1;
-        } else if (strcmp(a, "--ik") == 0) {
-            s->mode = AKV_MODE_IK;
-        } else if (strcmp(a, "--ik-chain") == 0) {
-            NEED_VALUE();
-            s->ik_chain = v;
-        } else if (strcmp(a, "--solver") == 0) {
-            NEED_VALUE();
-            s->ik_solver = v;
-        } else if (strcmp(a, "--iterations") == 0) {
-            NEED_VALUE();
-            if (parse_i(v, &s->ik_iterations) || s->ik_iterations < 1 || s->ik_iterations > 10000)
-                return usage(prog, "--iterations wants 1..10000, got '%s'", v);
-        } else if (strcmp(a, "--target") == 0) {
-            NEED_VALUE();
-            if (sscanf(v, "%f,%f,%f", &s->ik_target.x, &s->ik_target.y, &s->ik_target.z) != 3)
-                return usage(prog, "--target wants x,y,z in metres, got '%s'", v);
-            s->have_ik_target = 1;
-        } else if (strcmp(a, "--pole") == 0) {
-            NEED_VALUE();
-            if (sscanf(v, "%f,%f,%f", &s->ik_pole.x, &s->ik_pole.y, &s->ik_pole.z) != 3)
-                return usage(prog, "--pole wants x,y,z in metres, got '%s'", v);
-            s->have_ik_pole = 1;
-        } else if (strcmp(a, "--walk") == 0) {
-            s->mode = AKV_MODE_WALK;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage(prog, "unknown option '%s'", a);
-        } else {
-            if (s->file_count >= AKV_MAX_FILES) return usage(prog, "at most 16 files (%s)", a);
-            s->files[s->file_count++] = a;
-        }
-#undef NEED_VALUE
-    }
+    if (ak_flags_parse_args(tables + first, params + first, 2 - first, argc, (const char *const *)argv,
+                            AKV_MAX_FILES, &r, &err) != AK_OK)
+        return usage(prog, err.message);
+    *wants_help = r.wants_help;
+    apply_values(s, &r, walk ? 1 : 0);
+    if (s->have_frames && (s->frame_b < s->frame_a || s->frame_step < 1))
+        return usage(prog, "--frames wants A:B[:STEP] with A <= B and STEP >= 1");
+    if (walk && ak_walk_scenario_validate(&s->walk, &err) != AK_OK) return usage(prog, err.message);
+    s->file_count = r.positional_count;
+    for (int i = 0; i < r.positional_count; ++i) s->files[i] = r.positional[i];
     return 0;
 }
 

@@ -55,14 +55,21 @@ typedef struct akv_settings {
     ak_vec3 ik_target; /* --target x,y,z metres */
     int have_ik_pole;
     ak_vec3 ik_pole; /* --pole x,y,z metres: the middle joint bends toward it (limb) */
-    /* walker mode: the remaining flags are passed through to the walker (see `animkit walk`) */
-    int walk_argc;
-    const char *walk_argv[64];
+    /* walker mode: the walk scenario's own flags (the same table as `animkit walk`) */
+    ak_walk_scenario walk;
+    /* The parsed text and degree values the pointers and radians above come from (the flag
+     * table writes here; akv_parse_args then points out/follow/... into it). */
+    struct {
+        char out[AK_FLAG_TEXT_MAX], follow[128], screenshot[AK_FLAG_TEXT_MAX], ik_chain[256];
+        int32_t units, solver, size[2], frames[3];
+        float yaw_deg, pitch_deg, target[3], pole[3];
+    } flag_values;
 } akv_settings;
 
 void akv_settings_defaults(akv_settings *s, int headless);
-/* Parses argv[1..argc). Files are positional. Returns 0, or 2 after printing a usage error
- * to stderr prefixed with `prog`; *wants_help is set for -h/--help. */
+/* Parses argv[1..argc) through the viewer's flag table (and, with --walk, the walk scenario's:
+ * animkit/scenario.h). Files are positional. Returns 0, or 2 after printing a usage error to
+ * stderr prefixed with `prog`; *wants_help is set for -h/--help. */
 int akv_parse_args(akv_settings *s, int argc, char **argv, const char *prog, int *wants_help);
 void akv_print_flags(FILE *out);
 

@@ -97,21 +97,13 @@ static int build_terrain_mesh(akv_walk_view *w)
     return 0;
 }
 
-/* The walker flags collected by akv_parse_args -> the walk scenario (strict: the same parser,
- * ranges and messages as `animkit walk`). */
+/* The walk scenario akv_parse_args filled (the same table, ranges and messages as
+ * `animkit walk`), checked again for settings built by code. */
 static int parse_scenario(akv_walk_view *w, const akv_settings *s, char *err, size_t err_size)
 {
-    const char *argv[65];
-    argv[0] = "walk";
-    for (int i = 0; i < s->walk_argc && i < 64; ++i)
-        argv[i + 1] = s->walk_argv[i];
-    const ak_flag_table *tables[1] = {ak_walk_scenario_flags()};
-    void *params[1] = {&w->scenario};
-    ak_flags_result parsed;
     ak_error e;
-    w->scenario = ak_walk_scenario_defaults();
-    if (ak_flags_parse_args(tables, params, 1, s->walk_argc + 1, argv, 0, &parsed, &e) != AK_OK ||
-        ak_walk_scenario_validate(&w->scenario, &e) != AK_OK) {
+    w->scenario = s->walk;
+    if (ak_walk_scenario_validate(&w->scenario, &e) != AK_OK) {
         snprintf(err, err_size, "walker: %s (see animkit walk --help)", e.message);
         return -1;
     }

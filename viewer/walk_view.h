@@ -8,7 +8,7 @@
 
 typedef struct akv_walk_view akv_walk_view;
 
-/* Builds the walker from the walker flags in s->walk_argv; NULL with a reason on failure. */
+/* Builds the walk scene from s->walk (the walk scenario); NULL with a reason on failure. */
 akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err_size);
 void akv_walk_view_destroy(akv_walk_view *w);
 int akv_walk_view_frame_count(const akv_walk_view *w);

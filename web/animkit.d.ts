@@ -172,6 +172,10 @@ export interface WalkerState {
   guideHeading: number; distance: number; pathLength: number; arrived: boolean; stopped: boolean;
   idleWeight: number; stance: [boolean, boolean]; sole: [number[], number[]];
   soleGround: [number, number]; tiltDeg: [number, number]; hipDrop: number;
+  /** AK_CONTACT_* of each foot (0 in swing); toe contact points and the ground under them. */
+  contact: [number, number]; toe: [number[], number[]]; toeGround: [number, number];
+  /** The walk clip's playback rate, 0 (standing) .. 1. */
+  rate: number;
 }
 
 export interface Walker {

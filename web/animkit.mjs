@@ -26,7 +26,7 @@ const HUMANOID_SLOTS = [
   'right_shoulder', 'right_upper_arm', 'right_lower_arm', 'right_hand',
 ];
 // Sizes this file assumes, checked against the .wasm at init (akw_abi).
-const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 104]];
+const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 148]];
 
 /** An animkit call failed: `message` is the library's, `line`/`column` point into the input. */
 export class AnimkitError extends Error {
@@ -272,27 +272,27 @@ class Animkit {
    * (['--terrain', 'stairs']) or an object ({ terrain: 'stairs', seed: 3, start: [-6, -4],
    * target: [6, 4], noFootIk: true }). A walk clip comes as { clip: BVH bytes or text }. */
   createWalker(flags = {}) {
-    let argv = flags;
     let clipPath = null;
-    if (!Array.isArray(flags)) {
-      argv = [];
-      for (const [key, value] of Object.entries(flags)) {
-        const flag = '--' + key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
-        if (key === 'clip' && typeof value !== 'string' || value instanceof Uint8Array) {
-          clipPath = `/walker-clip-${Date.now()}-${Math.random().toString(36).slice(2)}.bvh`;
-          this.m.FS.writeFile(clipPath, value instanceof ArrayBuffer ? new Uint8Array(value) : value);
-          argv.push(flag, clipPath);
-        } else if (value === true) {
-          argv.push(flag);
-        } else if (value !== false && value != null) {
-          argv.push(flag, Array.isArray(value) ? value.join(',') : String(value));
-        }
-      }
-    }
     try {
       const ptr = this.call(() => {
-        const list = argv.map((a) => this.cstring(String(a)));
-        return this.m._akw_walker_create(list.length, this.ints(list), this.err);
+        if (Array.isArray(flags)) {
+          const list = flags.map((a) => this.cstring(String(a)));
+          return this.m._akw_walker_create(list.length, this.ints(list), this.err);
+        }
+        // An object becomes the scenario's URL query (its own parser: switches, ranges).
+        const query = [];
+        for (const [key, value] of Object.entries(flags)) {
+          if (value == null) continue;
+          const name = key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+          let text = Array.isArray(value) ? value.join(',') : String(value);
+          if (key === 'clip' && typeof value !== 'string' || value instanceof Uint8Array || value instanceof ArrayBuffer) {
+            clipPath = `/walker-clip-${Date.now()}-${Math.random().toString(36).slice(2)}.bvh`;
+            this.m.FS.writeFile(clipPath, value instanceof ArrayBuffer ? new Uint8Array(value) : value);
+            text = clipPath;
+          }
+          query.push(`${encodeURIComponent(name)}=${encodeURIComponent(text)}`);
+        }
+        return this.m._akw_walker_create_query(this.cstring(query.join('&')), this.err);
       });
       if (!ptr) this.check(this.i32[this.err >> 2] || -1);
       return new Walker(this, ptr);
@@ -492,7 +492,7 @@ class Walker {
   state() {
     const ak = this.ak;
     return ak.call(() => {
-      const p = ak.alloc(104);
+      const p = ak.alloc(ABI[6][1]);
       ak.m._akw_walker_state(this.ptr, p);
       const f = ak.f32, i = ak.i32, k = p >> 2;
       const v = (o) => [f[k + o], f[k + o + 1], f[k + o + 2]];
@@ -501,7 +501,8 @@ class Walker {
         guideHeading: f[k + 7], distance: f[k + 8], pathLength: f[k + 9], arrived: i[k + 10] !== 0,
         stopped: i[k + 11] !== 0, idleWeight: f[k + 12], stance: [i[k + 13] !== 0, i[k + 14] !== 0],
         sole: [v(15), v(18)], soleGround: [f[k + 21], f[k + 22]], tiltDeg: [f[k + 23], f[k + 24]],
-        hipDrop: f[k + 25],
+        hipDrop: f[k + 25], contact: [i[k + 26], i[k + 27]], toe: [v(28), v(31)],
+        toeGround: [f[k + 34], f[k + 35]], rate: f[k + 36],
       };
     });
   }

@@ -182,6 +182,15 @@ AKW int32_t akw_look_at(const ak_skeleton *sk, ak_xform *local, ak_xform *world,
 /* ---- The walker: the library's walk scenario (animkit/scenario.h), set up from the same
  * flags as `animkit walk` ---- */
 
+/* The scene from parsed walk-scenario params. */
+static ak_walk_scene *walk_scene(const ak_walk_scenario *scenario, ak_error *err)
+{
+    ak_walk_scene *scene = NULL;
+    if (ak_walk_scene_create(scenario, ak_tools_png_heightmap_loader, &scene, err) != AK_OK)
+        return NULL;
+    return scene;
+}
+
 /* argv: argc C strings, the walk flags without a program name. NULL with err set on failure
  * (the flag table's own messages: unknown flag, bad value, range). */
 AKW ak_walk_scene *akw_walker_create(int32_t argc, const char **argv, ak_error *err)
@@ -200,10 +209,18 @@ AKW ak_walk_scene *akw_walker_create(int32_t argc, const char **argv, ak_error *
     ak_flags_result parsed;
     if (ak_flags_parse_args(tables, params, 1, argc + 1, args, 0, &parsed, err) != AK_OK)
         return NULL;
-    ak_walk_scene *scene = NULL;
-    if (ak_walk_scene_create(&scenario, ak_tools_png_heightmap_loader, &scene, err) != AK_OK)
+    return walk_scene(&scenario, err);
+}
+
+/* The same from a URL query ("terrain=stairs&target=5,2&no-foot-ik"), the scenario's own
+ * URL syntax (switches take no value or 1/true/on, 0/false/off). */
+AKW ak_walk_scene *akw_walker_create_query(const char *query, ak_error *err)
+{
+    ak_walk_scenario scenario = ak_walk_scenario_defaults();
+    ak_flags_result parsed;
+    if (ak_flags_parse_query(ak_walk_scenario_flags(), &scenario, query, &parsed, err) != AK_OK)
         return NULL;
-    return scene;
+    return walk_scene(&scenario, err);
 }
 
 AKW void akw_walker_destroy(ak_walk_scene *scene)

@@ -40,39 +40,97 @@ AK_API int32_t ak_walk_clip_validate(const ak_walk_clip_params *params, ak_error
  * cycle). Both outputs are new objects the caller destroys. */
 AK_API int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleton **out_skeleton,
                                    ak_clip **out_clip, ak_error *err);
-/* The exact stance flags of the built-in walk clip's frames (left, right: clip frame_count
- * values each): a foot is in stance while it is planted by construction. */
+/* The exact contact flags of the built-in walk clip's frames (left, right: clip frame_count
+ * values each): AK_CONTACT_HEEL | AK_CONTACT_TOE while the foot is planted (flat) by
+ * construction, 0 in swing. */
 AK_API int32_t ak_walk_clip_contacts(const ak_walk_clip_params *params, const ak_clip *clip,
                                      uint8_t *left, uint8_t *right, ak_error *err);
 /* A looping standing idle (gentle breathing and weight shift) for the same biped. */
 AK_API int32_t ak_idle_clip_create(const ak_walk_clip_params *params, const ak_skeleton *skeleton,
                                    ak_clip **out_clip, ak_error *err);
 
-/* ---- Foot contacts --------------------------------------------------------------------- */
+/* ---- Units of a clip ------------------------------------------------------------------- */
 
-/* Stance detection with hysteresis on the ankle's height above its lowest point in the clip
- * and its horizontal speed (metres, m/s). A foot enters stance when both are below the "on"
- * thresholds and leaves when either exceeds the "off" thresholds or the ankle rises faster
- * than rise_off (heel off); stance runs shorter than min_stance are dropped. Stance is the
- * ankle's planted phase: the toe roll after heel-off counts as swing. */
+/* The one units rule every caller uses: the clip's typical standing height
+ * (ak_clip_standing_height), or the skeleton's rest height when the clip gives none, mapped by
+ * ak_units_detect. `clip` may be NULL. Writes metres per unit (1 when nothing fits). */
+AK_API ak_units ak_units_detect_clip(const ak_skeleton *skeleton, const ak_clip *clip,
+                                     float *metres_per_unit);
+
+/* ---- Foot contacts: heel and toe ------------------------------------------------------- */
+
+/* Contact flags, one byte per frame and foot: AK_CONTACT_HEEL while the heel (ankle) point is
+ * down, AK_CONTACT_TOE while the toe (ball) point is. The foot is in stance when either is. */
+enum { AK_CONTACT_HEEL = 1, AK_CONTACT_TOE = 2 };
+
+/* Contact detection on a clip. Each point (heel = the ankle joint, toe = the ball joint) is
+ * down while its height above its local floor and its horizontal speed are both small, with
+ * hysteresis (on below the "on" thresholds, off above any "off" threshold). The local
+ * floor of a point at frame f is the lowest it comes within floor_window seconds either side,
+ * so floors that are uneven or drift, forefoot running (toe down, heel up) and flight phases
+ * (neither foot down) are all found. Blips shorter than min_stance / min_swing are removed.
+ * Thresholds in metres and metres per second, after metres_per_unit. */
 typedef struct ak_contact_params {
-    float height_on;  /* default 0.02 m */
-    float height_off; /* default 0.035 m */
-    float speed_on;   /* default 0.25 m/s */
-    float speed_off;  /* default 0.45 m/s */
-    float min_stance; /* default 0.08 s */
-    float rise_off;   /* m/s: also leaves stance when the ankle rises this fast (heel off);
-                         0 disables; default 0.12 */
+    const ak_skeleton *skeleton; /* required */
+    const ak_clip *clip;         /* required; as many joints as the skeleton */
+    int32_t heel[2];        /* ankle joints [left, right]; -1 (default): the humanoid map's feet */
+    int32_t toe[2];         /* ball joints; -1 (default): the humanoid map's toes, else none */
+    float metres_per_unit;  /* the clip's units; 0 (default): ak_units_detect_clip */
+    float height_on;        /* m above the local floor; default 0.025 */
+    float height_off;       /* m; default 0.045 */
+    float speed_on;         /* m/s, horizontal; default 0.25 */
+    float speed_off;        /* m/s; default 0.45 */
+    float rise_off;         /* m/s: the heel also lifts off when it rises this fast (heel-off
+                               in a walk); 0 disables; default 0.12 */
+    float floor_window;     /* s either side of a frame for its local floor; default 0.8 */
+    float max_floor_rise;   /* m: a local floor higher than this above the point's lowest in
+                               the clip is no floor (a foot on a pedal); default 0.3 */
+    float min_stance;       /* s: shorter stance runs are dropped; default 0.05 */
+    float min_swing;        /* s: shorter gaps between two stances are filled; default 0.06 */
 } ak_contact_params;
 
 AK_API ak_contact_params ak_contact_defaults(void);
-/* Writes stance flags (0/1) for frames [0, clip->frame_count) of the left and right foot
- * (joints `left_foot`, `right_foot`). `metres_per_unit` converts the clip's units. Looping
- * clips are treated as circular. */
+AK_API int32_t ak_contact_validate(const ak_contact_params *params, ak_error *err);
+/* Writes a flag byte (AK_CONTACT_*) for frames [0, clip->frame_count) of the left and right
+ * foot. Looping clips are treated as circular. Allocates scratch (load-time use). */
+AK_API int32_t ak_contact_run(const ak_contact_params *params, uint8_t *left, uint8_t *right,
+                              ak_error *err);
+
+/* ---- Foot calibration ------------------------------------------------------------------ */
+
+/* Where a clip's feet meet its floor, model space of the clip (its units), from its contacts.
+ * The one calibration rule the walker and the plugin use. */
+typedef struct ak_foot_calibration {
+    float floor_y;            /* Y of the clip floor: the lowest point of either foot's subtree */
+    float sole_height[2];     /* ankle above the floor while the heel is down (else over stance,
+                                 else over every frame) */
+    ak_vec3 up_local[2];      /* the foot's up axis (+Y seen from the ankle joint), same frames */
+    ak_vec3 toe_local[2];     /* the floor point under the ball, in the ankle joint's frame,
+                                 while the toe is down; (0,0,0) without a toe joint */
+    int32_t has_toe[2];
+    float stance_fraction[2]; /* fraction of frames in stance (0: no contact at all) */
+} ak_foot_calibration;
+
+/* `foot` and `toe` are the ankle and ball joints [left, right] (toe -1: none); `left`/`right`
+ * are contact flag bytes per frame (AK_CONTACT_*), or NULL to use every frame. Allocates
+ * scratch (load-time use). */
+AK_API int32_t ak_foot_calibrate(const ak_skeleton *skeleton, const ak_clip *clip,
+                                 const int32_t foot[2], const int32_t toe[2], const uint8_t *left,
+                                 const uint8_t *right, ak_foot_calibration *out, ak_error *err);
+
+/* Plain planted flags (1/0) of two given end joints (ankles, or wrists): the joint's own
+ * contact (the heel bit) by ak_contact_run's rule. `params` gives the thresholds (its
+ * skeleton, clip and joints are replaced by the arguments; the joint's first child, if any,
+ * is its toe point). For heel and toe bits use ak_contact_run. */
 AK_API int32_t ak_foot_contacts_detect(const ak_skeleton *skeleton, const ak_clip *clip,
-                                       int32_t left_foot, int32_t right_foot, float metres_per_unit,
-                                       const ak_contact_params *params, uint8_t *left,
-                                       uint8_t *right, ak_error *err);
+                                       int32_t left_foot, int32_t right_foot,
+                                       float metres_per_unit, const ak_contact_params *params,
+                                       uint8_t *left, uint8_t *right, ak_error *err);
+
+/* The contact flag byte at time t (seconds) of a clip of frame_count frames: the nearest
+ * frame, wrapped when `loop`, clamped otherwise. The one stance-at-time rule. */
+AK_API uint8_t ak_contact_at(const uint8_t *flags, int32_t frame_count, float frame_time,
+                             int32_t loop, float t);
 
 /* ---- Walk cycles in mocap -------------------------------------------------------------- */
 
@@ -80,14 +138,29 @@ typedef struct ak_cycle {
     int32_t start, end;   /* frames: the cycle is [start, end); frame `end` repeats `start` */
     float pose_error;     /* mean per-joint rotation difference between start and end, radians */
     float velocity_error; /* mean per-joint angular velocity difference, rad/s */
+    float step_length;    /* m: mean root travel per step (half the cycle's travel) */
+    float speed;          /* m/s over the cycle */
 } ak_cycle;
 
-/* Finds the best loop: two frames whose poses (every joint's rotation, the root's with its
- * heading removed) and velocities match best, with matching foot stance flags (when given),
- * between min_time and max_time seconds apart. `left`/`right` may be NULL. */
-AK_API int32_t ak_cycle_find(const ak_skeleton *skeleton, const ak_clip *clip, const uint8_t *left,
-                             const uint8_t *right, float min_time, float max_time, ak_cycle *out,
-                             ak_error *err);
+/* The cycle finder looks for locomotion. A candidate [start, end) holds, for each foot,
+ * exactly one stance and one swing (two steps), with the same contact state at both ends, and
+ * the root travels at least min_step_fraction * leg_length per step. Among those it prefers
+ * the steadiest stretch (the two steps alike in length and turn) with the best seam (pose and
+ * velocity match, root heading removed). A clip with no such stretch is refused with what was
+ * measured (how far the root moves in how long). */
+typedef struct ak_cycle_params {
+    const ak_skeleton *skeleton; /* required, in metres (scale first) */
+    const ak_clip *clip;         /* required, same units */
+    const uint8_t *left, *right; /* contact flags per frame (ak_contact_run); required */
+    float leg_length;            /* m, hip to ankle; 0 (default): from the humanoid map */
+    float min_time, max_time;    /* cycle length range, s; defaults 0.45 and 1.8 */
+    float min_step_fraction;     /* default 0.3 */
+} ak_cycle_params;
+
+AK_API ak_cycle_params ak_cycle_defaults(void);
+AK_API int32_t ak_cycle_validate(const ak_cycle_params *params, ak_error *err);
+/* AK_ERR_NOT_FOUND with the measured reason when the clip holds no locomotion. */
+AK_API int32_t ak_cycle_find(const ak_cycle_params *params, ak_cycle *out, ak_error *err);
 
 /* ---- Walk motion: a clip prepared for walking ---------------------------------------- */
 
@@ -103,10 +176,10 @@ typedef struct ak_walk_motion_params {
                             both 0: the clip already loops (clip->loop must be 1) */
     int32_t cycle_end;
     float seam_blend;               /* seconds of crossfade hiding the seam; default 0.1 */
-    float min_cycle_time;           /* automatic search range, seconds; default 0.7 */
-    float max_cycle_time;           /* default 1.6 */
+    float min_cycle_time;           /* automatic search range, seconds; default 0.45 */
+    float max_cycle_time;           /* default 1.8 */
     const char *humanoid_overrides; /* "slot=Joint,..." or NULL (see ak_humanoid_find) */
-    ak_contact_params contacts;
+    ak_contact_params contacts;  /* thresholds (skeleton, clip and joints are filled in) */
     const uint8_t *stance_left;  /* optional, with a clip that already loops: stance flags per */
     const uint8_t *stance_right; /* frame instead of detection (e.g. ak_walk_clip_contacts) */
 } ak_walk_motion_params;
@@ -151,6 +224,9 @@ typedef struct ak_foot_ik_leg {
     int32_t upper, lower, foot; /* hip (thigh), knee (shin), ankle joints */
     float sole_height;          /* metres from the ankle down to the sole contact point */
     ak_vec3 up_local;           /* the foot's up axis in the ankle joint's local frame (unit) */
+    ak_vec3 toe_local;          /* the toe contact (floor point under the ball), ankle frame */
+    int32_t has_toe;            /* 1: the foot rolls over toe_local when only the toe is down;
+                                   0 (default): one contact point */
 } ak_foot_ik_leg;
 
 typedef struct ak_foot_ik_params {
@@ -183,13 +259,19 @@ typedef struct ak_foot_ik_state {
     ak_vec3 lock_point[2]; /* world sole point held in stance */
     float ground_weight[2];
     float stance_weight[2]; /* flat alignment (leads stance by stance_next) */
+    float pivot_weight[2];  /* rolling over the toe: the animated pitch is kept */
+    int32_t lock_toe[2];    /* the lock holds the toe point (heel up), not the sole point */
     float plant_weight[2];  /* the animated lift fades out as this rises in stance */
     float swing_offset[2];  /* m, the swing foot's smoothed vertical ground offset */
     int32_t was_stance[2];
+    ak_vec3 shift[2];        /* input the caller may set: a world x,z offset added to where
+                                each foot is animated (foot placement: a swinging foot moved
+                                off a stair edge lands there and is locked there) */
     float liftoff_ground[2]; /* ground height the foot last stood on */
     int32_t has_liftoff[2];
     /* outputs of the last run */
-    ak_vec3 sole[2]; /* world sole contact points after IK */
+    ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
+    ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */
     ak_vec3 ankle_target[2];
     float tilt_deg[2]; /* angle between foot up and surface normal after IK */
     int32_t reached[2];
@@ -203,23 +285,38 @@ typedef struct ak_foot_ik_frame {
     int32_t stance[2];       /* 1 when the foot is in stance this frame */
     int32_t stance_next[2];  /* 1 when it will be in stance 1/stance_fade_rate s from now, so
                                 flat alignment fades in before touchdown (else = stance) */
-    ak_ground_hit ground[2]; /* ground under each foot's query point (ak_foot_ik_query_points) */
+    ak_ground_hit ground[2]; /* ground under each heel query point (ak_foot_ik_query_points) */
+    ak_ground_hit ground_toe[2]; /* ground under each toe query point
+                                    (ak_foot_ik_toe_query_points); hit 0: the heel's plane */
     ak_ground_hit ground_land[2]; /* ground where each swinging foot will land (hit 0: unknown) */
     float swing_phase[2];         /* 0 at lift-off .. 1 at landing (unused in stance) */
+    int32_t contact[2];           /* AK_CONTACT_* of each stance foot; AK_CONTACT_TOE alone
+                                     rolls the foot over its toe; 0 = a plain stance */
 } ak_foot_ik_frame;
 
 AK_API ak_foot_ik_params ak_foot_ik_defaults(void);
 AK_API int32_t ak_foot_ik_validate(const ak_foot_ik_params *params, const ak_skeleton *skeleton,
                                    ak_error *err);
 AK_API void ak_foot_ik_state_reset(ak_foot_ik_state *state);
-/* Where to ask for ground (x,z; y = the animated sole height) for each foot given the
- * animated world pose: the locked point in stance, the animated sole point otherwise. */
+/* Where to ask for ground (x,z; y = the animated height) under each foot's heel (sole point)
+ * given the animated world pose: pulled onto the stance lock while the heel holds the foot,
+ * the animated sole point otherwise. The contact arguments are unused (kept for the ABI). */
 AK_API void ak_foot_ik_query_points(const ak_foot_ik_params *params, const ak_foot_ik_state *state,
-                                    const ak_xform *world, int32_t stance_left,
-                                    int32_t stance_right, ak_vec3 out_points[2]);
+                                    const ak_xform *world, int32_t contact_left,
+                                    int32_t contact_right, ak_vec3 out_points[2]);
+/* The same for each toe: the toe lock while the foot rolls over its toe, where the last solve
+ * left it on a planted foot, else where the toe goes with the heel's query point (the animated
+ * heel-to-toe offset). */
+AK_API void ak_foot_ik_toe_query_points(const ak_foot_ik_params *params,
+                                        const ak_foot_ik_state *state, const ak_xform *world,
+                                        int32_t contact_left, int32_t contact_right,
+                                        ak_vec3 out_points[2]);
 /* The sole contact point of leg `side` in a world pose: ankle - sole_height * foot up. */
 AK_API ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *params, const ak_xform *world,
                                int32_t side);
+/* The toe contact point of leg `side` in a world pose: ankle + rotation * toe_local. */
+AK_API ak_vec3 ak_foot_ik_toe(const ak_foot_ik_params *params, const ak_xform *world,
+                              int32_t side);
 /* One frame of foot IK on an animated pose already placed in the world: `local` (parent
  * space) and `world` (FK of local) are read and rewritten. Lowers the hips by the lower foot's
  * shortfall, raises/places each foot with limb IK (knee pole in front), turns each foot to
@@ -278,7 +375,14 @@ typedef struct ak_walker_params {
     int32_t box_count;
     float ground_smoothing; /* s: 1/omega of the critically damped floor-height spring; default 0.12
                              */
-    float idle_fade;        /* s: crossfade from walking to the idle pose; default 0.3 */
+    float idle_fade;        /* s: crossfade between the stopped pose and the idle; default 0.3 */
+    float start_time;       /* s: from standing to full speed (the clip's playback rate ramps
+                               up from a stop frame); 0: walk at full speed from the first
+                               frame; default 0.5 */
+    float stop_time;        /* s: the deceleration to a stop at full speed (playback slows at
+                               a constant rate to rest on a frame with both feet down, or a
+                               run's mid-stance followed by a settle onto both feet);
+                               default 0.5 */
     const ak_clip *idle_clip;   /* optional idle for the same skeleton, in the source units */
     float idle_metres_per_unit; /* 0: the walk motion's scale */
     int32_t interp;             /* ak_interp; default AK_INTERP_LINEAR */
@@ -295,20 +399,34 @@ typedef struct ak_walker_state {
     float guide_heading; /* where the guide points */
     float distance;      /* to the target, horizontal, m */
     float path_length;   /* horizontal distance travelled, m */
-    int32_t arrived;     /* inside the arrival radius (stopping or stopped) */
-    int32_t stopped;     /* fully stopped (idle weight 1) */
+    int32_t arrived;     /* stopping at the target (decelerating, settling or stopped) */
+    int32_t stopped;     /* at rest at the target (the settle done, idle weight 1) */
     float idle_weight;
     int32_t stance[2];
     ak_vec3 sole[2];      /* world sole contact points */
     float sole_ground[2]; /* ground height under each sole (NaN where none) */
     float tilt_deg[2];
     float hip_drop; /* metres the hips were lowered */
+    int32_t contact[2];   /* AK_CONTACT_* of each foot this frame (0 in swing) */
+    ak_vec3 toe[2];       /* world toe contact points (= sole for a foot without a toe) */
+    float toe_ground[2];  /* ground height under each toe point (NaN where none or unknown) */
+    float rate;           /* the walk clip's playback rate, 0 (standing) .. 1 */
 } ak_walker_state;
 
 typedef struct ak_walker ak_walker;
 
-/* Rays per frame: character centre, left sole, right sole, left landing, right landing. */
-#define AK_WALKER_RAY_COUNT 5
+/* The rays of one frame, in this order: under the character's centre, under each heel (sole
+ * point), where each swinging foot will land, under each toe. */
+typedef enum ak_walker_ray_slot {
+    AK_WALKER_RAY_CENTRE = 0,
+    AK_WALKER_RAY_LEFT_FOOT = 1,
+    AK_WALKER_RAY_RIGHT_FOOT = 2,
+    AK_WALKER_RAY_LEFT_LANDING = 3,
+    AK_WALKER_RAY_RIGHT_LANDING = 4,
+    AK_WALKER_RAY_LEFT_TOE = 5,
+    AK_WALKER_RAY_RIGHT_TOE = 6,
+    AK_WALKER_RAY_COUNT = 7
+} ak_walker_ray_slot;
 
 AK_API ak_walker_params ak_walker_defaults(void);
 AK_API int32_t ak_walker_validate(const ak_walker_params *params, const ak_walk_motion *motion,
@@ -350,22 +468,31 @@ AK_API const ak_xform *ak_walker_local_pose(const ak_walker *walker);
 
 /* ---- Walk quality, measured ----------------------------------------------------------- */
 
-/* Accumulates the quality measures frame by frame from the walker's state. */
+/* Accumulates the walk's quality measures frame by frame from the walker's state. A point
+ * counts while it is down: the heel (sole point) while the foot's contact has the heel bit
+ * (or is a plain stance), the toe while it has the toe bit; skate is the horizontal speed of
+ * the point that holds the foot (the heel, else the toe). */
 typedef struct ak_walk_metrics {
     int32_t frames;
     int32_t stance_samples;
-    float max_penetration; /* m: worst sole below the ground in stance */
-    float max_float;       /* m: worst sole above the ground in stance */
-    float skate;           /* m/s: mean horizontal sole speed over stance frames */
-    float max_tilt_deg;    /* worst foot-to-normal angle in stance */
+    float max_penetration; /* m: worst heel or toe below the ground while down */
+    float max_float;       /* m: worst heel or toe above the ground while down */
+    float max_heel_penetration, max_heel_float; /* m: the heel's alone */
+    float max_toe_penetration, max_toe_float;   /* m: the toe's alone */
+    float skate;           /* m/s: mean horizontal speed of the holding point over stance */
+    float max_skate;       /* m/s: its worst frame */
+    float max_tilt_deg;    /* worst foot-to-normal angle with the heel down */
     float max_foot_step;   /* m: largest per-frame move of a sole point */
     float max_hip_step;    /* m: largest per-frame move of the hips joint */
+    float max_hip_accel;   /* m/s^2: largest second difference of the hips' position / dt^2 */
     /* running sums */
     double skate_sum;
     int32_t skate_n;
     ak_vec3 prev_sole[2];
+    ak_vec3 prev_hold[2]; /* the holding point last frame */
+    int32_t prev_hold_kind[2]; /* 1 heel, 2 toe, 0 none */
     int32_t prev_stance[2];
-    ak_vec3 prev_hips;
+    ak_vec3 prev_hips, prev_hips2;
     int32_t has_prev;
 } ak_walk_metrics;
 

@@ -287,7 +287,8 @@ typedef struct ak_plugin_character_state {
     int32_t arrived;            /* inside the arrival radius */
     int32_t stopped;            /* fully stopped (idle weight 1) */
     float idle_weight;
-    int32_t stance[2];          /* [0] left, [1] right foot in stance */
+    int32_t stance[2];          /* [0] left, [1] right foot planted on its sole point (not
+                                   while it swings or rolls on its toe, heel up) */
     ak_vec3 sole[2];            /* sole contact points after foot IK */
     float tilt_deg[2];          /* foot up vs surface normal after IK */
     float hip_drop;             /* metres the hips were lowered */

@@ -53,6 +53,22 @@ def _as_xforms(array, count, name):
     return a
 
 
+class _Memory:
+    """C memory owned by `owner` (a Skeleton or Clip) as NumPy sees it: the array's base keeps
+    the owner, so the view never outlives the memory."""
+
+    def __init__(self, owner, pointer, dtype, shape):
+        self.owner = owner
+        self.__array_interface__ = {"data": (int(ffi.cast("uintptr_t", pointer)), False),
+                                    "shape": tuple(shape), "typestr": np.dtype(dtype).str,
+                                    "version": 3}
+
+
+def _view(owner, pointer, dtype, shape):
+    """A NumPy array over C memory of `owner`, without a copy."""
+    return np.asarray(_Memory(owner, pointer, dtype, shape))
+
+
 def units_detect(standing_height):
     """(units name, metres per unit) for a standing height in file units."""
     mpu = ffi.new("float *")
@@ -79,8 +95,7 @@ class Skeleton:
                 for j in range(self.joint_count)]
 
     def _view(self, field, ctype, dtype, shape):
-        buf = ffi.buffer(getattr(self._ptr, field), self.joint_count * ffi.sizeof(ctype))
-        return np.frombuffer(buf, dtype=dtype).reshape(shape)
+        return _view(self, getattr(self._ptr, field), dtype, shape)
 
     @property
     def parents(self):
@@ -227,8 +242,7 @@ class Clip:
         """float32 (F, J, 4) view (x, y, z, w) of the rotation keys; no copy. After writing
         keys, call finalize()."""
         F, J = self.frame_count, self._ptr.joint_count
-        buf = ffi.buffer(self._ptr.rotations, F * J * 16)
-        return np.frombuffer(buf, dtype=np.float32).reshape(F, J, 4)
+        return _view(self, self._ptr.rotations, np.float32, (F, J, 4))
 
     @property
     def translations(self):
@@ -236,8 +250,7 @@ class Clip:
         F, T = self.frame_count, self._ptr.track_count
         if T == 0:
             return np.zeros((F, 0, 3), np.float32)
-        buf = ffi.buffer(self._ptr.translations, F * T * 12)
-        return np.frombuffer(buf, dtype=np.float32).reshape(F, T, 3)
+        return _view(self, self._ptr.translations, np.float32, (F, T, 3))
 
     @property
     def track_joints(self):

@@ -1,9 +1,11 @@
 """The Python package against the same oracles as the C tests: Blender's reference positions,
 round trips, motion-editing invariants, IK invariants, and errors that name file and line."""
 import csv
+import gc
 import json
 import math
 import os
+import weakref
 
 import numpy as np
 import pytest
@@ -76,6 +78,15 @@ def test_key_arrays_are_views_of_the_c_memory(mocap):
     rot[10, skeleton.find("LeftUpLeg")] = (0.0, 0.0, 0.0, 1.0)
     assert not np.array_equal(clip.positions(10), before)
     assert clip.translations.shape == (clip.frame_count, len(clip.track_joints), 3)
+    # A view keeps its clip alive: the C memory lives as long as any array over it.
+    alive = weakref.ref(clip)
+    keys = clip.rotations
+    del clip, rot
+    gc.collect()
+    assert alive() is not None and np.isfinite(keys).all()
+    del keys
+    gc.collect()
+    assert alive() is None
     assert skeleton.parents[0] == -1 and all(skeleton.parents[j] < j for j in range(len(skeleton)))
 
 

@@ -485,6 +485,38 @@ int32_t akio_commit_set(akio_atomic *const *files, int count, ak_error *err)
     return st;
 }
 
+char *akio_temp_path(const char *path, const char *suffix)
+{
+    if (!path || !*path) return NULL;
+    if (!suffix) suffix = "";
+    const char *base = path + dir_length(path);
+    size_t need = strlen(base) + strlen(suffix) + 64;
+    char *name = (char *)malloc(need);
+    if (!name) return NULL;
+    struct stat st;
+    char *tmp = NULL;
+    unsigned long seed = (unsigned long)(uintptr_t)name ^ (unsigned long)clock();
+    for (int k = 0; k < 64; ++k) {
+        snprintf(name, need, ".%s.tmp-%ld-%lu%s", base, current_pid(),
+                 (seed + (unsigned long)k) % 100000ul, suffix);
+        free(tmp);
+        tmp = sibling_path(path, name);
+        if (!tmp || stat(tmp, &st) != 0) break; /* free name (or out of memory) */
+    }
+    free(name);
+    return tmp;
+}
+
+int32_t akio_replace(const char *from, const char *to, ak_error *err)
+{
+    if (replace_file(from, to) != 0)
+        return ak_error_set(err, AK_ERR_IO, 0, "cannot replace: %s", strerror(errno));
+    char *dir = sibling_path(to, ".");
+    if (dir) sync_dir(dir);
+    free(dir);
+    return AK_OK;
+}
+
 int32_t akio_write_file(const char *path, const void *data, size_t n, ak_error *err)
 {
     akio_atomic a;

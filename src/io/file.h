@@ -73,6 +73,13 @@ int32_t akio_commit_set(akio_atomic *const *files, int count, ak_error *err);
 /* One-shot: writes data to path atomically (open, write, commit). */
 int32_t akio_write_file(const char *path, const void *data, size_t n, ak_error *err);
 
+/* For a program that writes the file itself (ffmpeg): a fresh temporary name beside path,
+ * "DIR/.NAME.tmp-PID-K" + suffix (the suffix keeps an extension the program needs), and the
+ * rename of its finished output over path. Nothing is created by akio_temp_path; the caller
+ * frees the name and removes the temporary when the program fails. */
+char *akio_temp_path(const char *path, const char *suffix);
+int32_t akio_replace(const char *from, const char *to, ak_error *err);
+
 /* True when a and b name the same existing file (same device and inode; on Windows the same
  * volume and file index). 0 when either does not exist. */
 int akio_same_file(const char *a, const char *b);

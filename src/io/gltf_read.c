@@ -3,6 +3,7 @@
  * beside the .gltf. Offline code: allocates freely, never trusts an index or a length. */
 #include "animkit/bvh.h"
 #include "animkit/gltf.h"
+#include "io/file.h"
 #include "io/json.h"
 
 #include <math.h>
@@ -154,7 +155,7 @@ static uint8_t *read_side_file(const char *dir, const char *uri, size_t *size)
     if (!dir || strstr(uri, "..") || uri[0] == '/' || strchr(uri, ':')) return NULL;
     char path[2048];
     if (snprintf(path, sizeof path, "%s/%s", dir, uri) >= (int)sizeof path) return NULL;
-    FILE *f = fopen(path, "rb");
+    FILE *f = akio_fopen(path, "rb");
     if (!f) return NULL;
     uint8_t *data = NULL;
     long len = -1;
@@ -472,7 +473,7 @@ int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     *out = NULL;
     if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null path");
-    FILE *f = fopen(path, "rb");
+    FILE *f = akio_fopen(path, "rb");
     if (!f) return ak_error_set(err, AK_ERR_IO, 0, "cannot open %s", path);
     long len = -1;
     if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);

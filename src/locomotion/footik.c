@@ -47,7 +47,7 @@ int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, const ak_skeleton *sk, a
                                 "%s leg joints missing or not upper < lower < foot",
                                 s == 0 ? "left" : "right");
         if (!(l->sole_height >= 0.0f) || !isfinite(l->sole_height) || !akv_finite(l->up_local) ||
-            akv_len(l->up_local) < 0.5f)
+            akv_len(l->up_local) < 0.5f || !akv_finite(l->toe_local))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                                 "sole height must be >= 0 and up_local a unit vector");
     }
@@ -78,17 +78,73 @@ ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *p, const ak_xform *world, int32
     return akv_sub(f.translation, akv_scale(akq_rotate(f.rotation, l->up_local), l->sole_height));
 }
 
+/* The world point of leg `side`'s toe contact (the floor point under the ball) in a pose. */
+ak_vec3 ak_foot_ik_toe(const ak_foot_ik_params *p, const ak_xform *world, int32_t side)
+{
+    const ak_foot_ik_leg *l = &p->legs[side & 1];
+    const ak_xform f = world[l->foot];
+    return akv_add(f.translation, akq_rotate(f.rotation, l->toe_local));
+}
+
+/* A stance on the toe alone (heel up): the foot pivots about its ball. */
+static int toe_only(const ak_foot_ik_params *p, int32_t side, int32_t contact)
+{
+    return p->legs[side].has_toe && contact == AK_CONTACT_TOE;
+}
+
+/* Where the lock (weight w) pulls point a: its x,z blended onto the lock point. */
+static ak_vec3 pull_to_lock(ak_vec3 a, ak_vec3 lock, float w)
+{
+    return ak_vec3_make(a.x + (lock.x - a.x) * w, a.y, a.z + (lock.z - a.z) * w);
+}
+
+/* The animated heel (sole) and toe points of leg s, moved by the caller's placement shift. */
+static void anim_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                        const ak_xform *world, int32_t s, ak_vec3 *heel, ak_vec3 *toe)
+{
+    const ak_vec3 d = st ? ak_vec3_make(st->shift[s].x, 0.0f, st->shift[s].z) : ak_vec3_make(0, 0, 0);
+    *heel = akv_add(ak_foot_ik_sole(p, world, s), d);
+    *toe = p->legs[s].has_toe ? akv_add(ak_foot_ik_toe(p, world, s), d) : *heel;
+}
+
 void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
-                             const ak_xform *world, int32_t stance_left, int32_t stance_right,
+                             const ak_xform *world, int32_t contact_left, int32_t contact_right,
                              ak_vec3 out[2])
 {
-    (void)stance_left;
-    (void)stance_right;
+    (void)contact_left;
+    (void)contact_right;
     for (int s = 0; s < 2; ++s) {
-        const ak_vec3 a = ak_foot_ik_sole(p, world, s);
-        const float w = st && st->initialized ? st->lock_weight[s] : 0.0f;
-        out[s] = ak_vec3_make(a.x + (st ? st->lock_point[s].x - a.x : 0.0f) * w, a.y,
-                              a.z + (st ? st->lock_point[s].z - a.z : 0.0f) * w);
+        ak_vec3 a, toe;
+        anim_points(p, st, world, s, &a, &toe);
+        const int heel_lock = st && st->initialized && !st->lock_toe[s];
+        out[s] = heel_lock ? pull_to_lock(a, st->lock_point[s], st->lock_weight[s]) : a;
+        /* A planted foot rolling on its toe: its heel is where the last solve left it (and
+         * where a lock moving back onto the heel will start). */
+        if (st && st->initialized && st->lock_toe[s] && st->was_stance[s] &&
+            st->lock_weight[s] >= 1.0f)
+            out[s] = ak_vec3_make(st->sole[s].x, a.y, st->sole[s].z);
+    }
+}
+
+void ak_foot_ik_toe_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                                 const ak_xform *world, int32_t contact_left,
+                                 int32_t contact_right, ak_vec3 out[2])
+{
+    ak_vec3 heel[2];
+    ak_foot_ik_query_points(p, st, world, contact_left, contact_right, heel);
+    for (int s = 0; s < 2; ++s) {
+        ak_vec3 h, a;
+        anim_points(p, st, world, s, &h, &a);
+        if (st && st->initialized && st->lock_toe[s]) {
+            out[s] = pull_to_lock(a, st->lock_point[s], st->lock_weight[s]);
+        } else if (st && st->initialized && st->was_stance[s] && st->lock_weight[s] >= 1.0f) {
+            /* A planted foot: its toe is where the last solve left it (and where a lock moving
+             * onto the toe will start). */
+            out[s] = ak_vec3_make(st->toe[s].x, a.y, st->toe[s].z);
+        } else {
+            /* The toe goes where the heel goes: the animated heel-to-toe offset. */
+            out[s] = ak_vec3_make(heel[s].x + a.x - h.x, a.y, heel[s].z + a.z - h.z);
+        }
     }
 }
 
@@ -126,176 +182,268 @@ static float angle_deg(ak_vec3 a, ak_vec3 b)
     return acosf(d) * 180.0f / AK_PI;
 }
 
-int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
-                       const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world, ak_error *err)
-{
-    if (!p || !sk || !st || !fr || !local || !world)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
-    if (!(fr->dt >= 0.0f) || !isfinite(fr->dt))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
-    const float dt = fr->dt;
-    const ak_vec3 up = {0, 1, 0};
-    const ak_vec3 forward = akq_rotate(fr->character.rotation, ak_vec3_make(0, 0, 1));
-    const float max_tilt = p->max_tilt_deg * AK_PI / 180.0f;
-    const float cos_tilt = cosf(max_tilt), sin_tilt = sinf(max_tilt);
+/* What one frame needs per leg and shares between the phases. */
+typedef struct foot_frame {
+    float dt;
+    ak_vec3 forward; /* the character's facing, world */
+    float cos_tilt, sin_tilt;
     ak_vec3 ankle_target[2];
     ak_quat foot_rot[2];
-    float shortfall[2], reach_drop[2];
-    if (!st->initialized) {
-        for (int s = 0; s < 2; ++s) {
-            st->ground_weight[s] = fr->ground[s].hit ? 1.0f : 0.0f;
-            st->stance_weight[s] = fr->stance[s] ? 1.0f : 0.0f;
-            st->plant_weight[s] = st->stance_weight[s];
-            st->lock_weight[s] = 0.0f;
-            st->swing_offset[s] = 0.0f;
-            st->was_stance[s] = 0;
-        }
-        st->hip_drop = 0.0f;
-    }
+    float shortfall[2];  /* the hips' drop this leg would like (smoothed) */
+    float reach_drop[2]; /* the drop this leg needs to reach at all (hard floor) */
+    ak_vec3 ray_heel[2], ray_toe[2]; /* where this frame's ground hits were asked (the query
+                                        points, from the state before this frame) */
+} foot_frame;
+
+static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
+{
     for (int s = 0; s < 2; ++s) {
-        const ak_foot_ik_leg *leg = &p->legs[s];
-        const ak_ground_hit *g = &fr->ground[s];
-        const ak_xform foot = world[leg->foot];
-        const ak_vec3 sole = ak_foot_ik_sole(p, world, s);
-        const ak_vec3 foot_up = akq_rotate(foot.rotation, leg->up_local);
-        /* Weights. */
-        st->ground_weight[s] =
-            approach(st->ground_weight[s], g->hit ? 1.0f : 0.0f, p->ground_fade_rate * dt);
-        st->stance_weight[s] =
-            approach(st->stance_weight[s], (fr->stance[s] || fr->stance_next[s]) ? 1.0f : 0.0f,
-                     p->stance_fade_rate * dt);
-        st->plant_weight[s] =
-            approach(st->plant_weight[s], (fr->stance[s] || fr->stance_next[s]) ? 1.0f : 0.0f,
-                     p->stance_fade_rate * dt);
-        if (fr->stance[s] && p->lock_feet) {
-            if (!st->was_stance[s] || !st->initialized) {
-                /* Lock where the foot is now (its current blend of lock and animation). */
-                const float w = st->initialized ? st->lock_weight[s] : 0.0f;
-                st->lock_point[s] = akv_lerp(sole, st->lock_point[s], w);
-                st->lock_weight[s] = 1.0f;
-            }
-        } else {
-            st->lock_weight[s] = approach(st->lock_weight[s], 0.0f, p->lock_release_rate * dt);
-        }
-        st->was_stance[s] = fr->stance[s];
-        const float lw = st->lock_weight[s], gw = st->ground_weight[s] * p->weight;
-        /* Target sole: locked xz in stance; ground + the animated lift above the clip floor
-         * in swing, the lift faded out as stance takes over. */
-        ak_vec3 target = sole;
-        target.x += (st->lock_point[s].x - sole.x) * lw;
-        target.z += (st->lock_point[s].z - sole.z) * lw;
-        float offset = 0.0f;
-        if (g->hit) {
-            float lift = sole.y - fr->floor_height;
-            if (lift < 0.0f) lift = 0.0f;
-            float ground_y = g->height;
-            if (fr->stance[s]) {
-                st->liftoff_ground[s] = g->height;
-                st->has_liftoff[s] = 1;
-            } else if (fr->ground_land[s].hit && st->has_liftoff[s]) {
-                /* Swing: glide from the ground it left to the ground it will land on, never
-                 * below the ground it passes over. */
-                float u = fr->swing_phase[s];
-                u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
-                u = u * u * (3.0f - 2.0f * u);
-                const float glide =
-                    st->liftoff_ground[s] + (fr->ground_land[s].height - st->liftoff_ground[s]) * u;
-                ground_y = glide > g->height ? glide : g->height;
-            }
-            const float want = ground_y + lift * (1.0f - st->plant_weight[s]) - sole.y;
-            if (fr->stance[s] || !st->initialized)
-                offset = want;
-            else
-                offset = approach(st->swing_offset[s], want, p->swing_height_rate * dt);
-            st->swing_offset[s] = offset;
-        } else {
-            st->swing_offset[s] = approach(st->swing_offset[s], 0.0f, p->swing_height_rate * dt);
-            offset = st->swing_offset[s];
-        }
-        target.y = sole.y + offset * gw;
-        /* Foot rotation: tip the foot so its up axis meets the (clamped) normal. In swing
-         * the animated pitch is kept relative to the slope; in stance the foot lies flat. */
-        const ak_vec3 n = g->hit ? clamp_normal(g->normal, cos_tilt, sin_tilt) : up;
-        const ak_quat to_slope = ak_quat_from_to(up, n);
-        const ak_quat to_flat = ak_quat_from_to(foot_up, n);
-        const ak_quat align = blend_rot(to_slope, to_flat, st->stance_weight[s]);
-        const ak_quat applied =
-            blend_rot(ak_quat_identity(), align, st->ground_weight[s] * p->weight);
-        foot_rot[s] = akq_normalize(akq_mul(applied, foot.rotation));
-        const ak_vec3 new_up = akq_rotate(foot_rot[s], leg->up_local);
-        /* Blend the lock in with the overall weight too. */
-        target = akv_lerp(sole, target, p->weight);
-        ankle_target[s] = akv_add(target, akv_scale(new_up, leg->sole_height));
-        st->ankle_target[s] = ankle_target[s];
-        /* Hip drop candidates: the target below the animated ankle, and what it takes for
-         * the leg to reach the target at all. */
-        shortfall[s] = foot.translation.y - ankle_target[s].y;
-        const ak_vec3 hip = world[leg->upper].translation;
-        const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
-        const float dx = ankle_target[s].x - hip.x, dz = ankle_target[s].z - hip.z;
-        const float dh2 = dx * dx + dz * dz;
-        reach_drop[s] = 0.0f;
-        /* A swinging foot that will land lower than the animation's floor: lower the hips
-         * over the swing, so they are down when it lands. */
-        if (!fr->stance[s] && fr->ground_land[s].hit) {
-            float u = fr->swing_phase[s];
-            u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
-            const float land_short =
-                (fr->floor_height - fr->ground_land[s].height) * u * u * (3.0f - 2.0f * u);
-            if (land_short > shortfall[s]) shortfall[s] = land_short;
-        }
-        if (dh2 < L * L) {
-            const float need = (hip.y - ankle_target[s].y) - sqrtf(L * L - dh2);
-            if (need > 0.0f) reach_drop[s] = need;
-        }
+        st->ground_weight[s] = fr->ground[s].hit ? 1.0f : 0.0f;
+        st->stance_weight[s] = fr->stance[s] ? 1.0f : 0.0f;
+        st->plant_weight[s] = st->stance_weight[s];
+        st->pivot_weight[s] = 0.0f;
+        st->lock_weight[s] = 0.0f;
+        st->swing_offset[s] = 0.0f;
+        st->was_stance[s] = 0;
+        st->lock_toe[s] = 0;
     }
-    /* The lower foot's shortfall is followed smoothly; what the legs need to reach their
-     * targets at all is a hard floor under it (continuous, since the targets are). */
-    float want = 0.0f, need = 0.0f;
-    for (int s = 0; s < 2; ++s) {
-        if (shortfall[s] > want) want = shortfall[s];
-        if (reach_drop[s] > need) need = reach_drop[s];
+    st->hip_drop = 0.0f;
+}
+
+/* Fades the leg's weights and holds its stance lock: on the heel (sole point) with the heel
+ * down, on the toe when the heel has lifted. A lock taken when the foot lands starts where
+ * the foot is; a lock that moves from heel to toe (or back) mid-stance starts where the IK put
+ * that point last frame (on the ground), so the switch does not move the foot. */
+static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                                 const ak_foot_ik_frame *fr, const ak_xform *world, int32_t s,
+                                 float dt)
+{
+    const int want = (fr->stance[s] || fr->stance_next[s]) ? 1 : 0;
+    /* The foot rolls (keeps its animated pitch) while only the toe is down; the lock stays on
+     * the toe as long as the toe is down, so a heel coming down (a forefoot landing, a
+     * settle) pivots about the toe instead of jumping to where the heel is. */
+    const int roll = fr->stance[s] && toe_only(p, s, fr->contact[s]);
+    const int pivot = roll || (fr->stance[s] && st->was_stance[s] && st->lock_toe[s] &&
+                               p->legs[s].has_toe && (fr->contact[s] & AK_CONTACT_TOE) &&
+                               st->pivot_weight[s] > 0.0f);
+    st->ground_weight[s] =
+        approach(st->ground_weight[s], fr->ground[s].hit ? 1.0f : 0.0f, p->ground_fade_rate * dt);
+    st->stance_weight[s] = approach(st->stance_weight[s], (float)want, p->stance_fade_rate * dt);
+    st->plant_weight[s] = approach(st->plant_weight[s], (float)want, p->stance_fade_rate * dt);
+    /* Rolling fades in on the toe and out when the heel is down again or the foot is about
+     * to land; a foot leaving the ground off its toe keeps rolling (its animated pitch) into
+     * the swing. */
+    if (roll || fr->stance[s] || fr->stance_next[s])
+        st->pivot_weight[s] =
+            approach(st->pivot_weight[s], roll ? 1.0f : 0.0f, p->stance_fade_rate * dt);
+    if (fr->stance[s] && p->lock_feet) {
+        ak_vec3 heel_a, toe_a;
+        anim_points(p, st, world, s, &heel_a, &toe_a);
+        const ak_vec3 anim = pivot ? toe_a : heel_a;
+        if (!st->was_stance[s] || !st->initialized) {
+            const float w = st->initialized ? st->lock_weight[s] : 0.0f;
+            st->lock_point[s] = akv_lerp(anim, st->lock_point[s], w);
+        } else if (pivot != st->lock_toe[s]) {
+            st->lock_point[s] = pivot ? st->toe[s] : st->sole[s];
+        }
+        st->lock_toe[s] = pivot;
+        st->lock_weight[s] = 1.0f;
+    } else {
+        st->lock_weight[s] = approach(st->lock_weight[s], 0.0f, p->lock_release_rate * dt);
     }
+    st->was_stance[s] = fr->stance[s];
+}
+
+/* The height the locked point is held at: the ground, plus the animated lift above the clip
+ * floor while planting fades in; a swinging foot glides from the ground it left to the
+ * ground it will land on (never below the ground it passes over), its offset rate-limited. */
+static float leg_offset(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                        const ak_foot_ik_frame *fr, const ak_ground_hit *g, int32_t s,
+                        ak_vec3 point, float dt)
+{
+    if (!g->hit) {
+        st->swing_offset[s] = approach(st->swing_offset[s], 0.0f, p->swing_height_rate * dt);
+        return st->swing_offset[s];
+    }
+    float lift = point.y - fr->floor_height;
+    if (lift < 0.0f) lift = 0.0f;
+    float ground_y = g->height;
+    if (fr->stance[s]) {
+        st->liftoff_ground[s] = g->height;
+        st->has_liftoff[s] = 1;
+    } else if (fr->ground_land[s].hit && st->has_liftoff[s]) {
+        float u = fr->swing_phase[s];
+        u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+        u = u * u * (3.0f - 2.0f * u);
+        const float glide =
+            st->liftoff_ground[s] + (fr->ground_land[s].height - st->liftoff_ground[s]) * u;
+        ground_y = glide > g->height ? glide : g->height;
+    }
+    const float want = ground_y + lift * (1.0f - st->plant_weight[s]) - point.y;
+    float offset = want;
+    if (!fr->stance[s] && st->initialized)
+        offset = approach(st->swing_offset[s], want, p->swing_height_rate * dt);
+    st->swing_offset[s] = offset;
+    return offset;
+}
+
+/* Leg s's ankle target and foot rotation. The foot turns so its up axis meets the (clamped)
+ * ground normal: flat in stance, with its animated pitch kept relative to the slope in swing
+ * and while it rolls over its toe. The ankle goes where the locked point (heel, or toe when
+ * pivoting) wants it. */
+/* The ground at p's x,z from a hit asked at q: the hit's tangent plane carried over. */
+static ak_ground_hit ground_at(const ak_ground_hit *h, ak_vec3 q, ak_vec3 p)
+{
+    ak_ground_hit g = *h;
+    if (g.hit && g.normal.y > 1e-3f)
+        g.height -= (g.normal.x * (p.x - q.x) + g.normal.z * (p.z - q.z)) / g.normal.y;
+    return g;
+}
+
+/* The normal a flat foot lies on: the heel's, tipped about the foot's side axis so the
+ * heel-to-toe line follows the ground between the two hits (heel and toe both on it). */
+static ak_vec3 two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3 toe_q,
+                                float toe_y)
+{
+    const ak_vec3 d = {toe_q.x - heel_q.x, toe_y - heel_y, toe_q.z - heel_q.z};
+    if (d.x * d.x + d.z * d.z < 1e-6f) return n;
+    const ak_vec3 side = akv_cross(d, n);
+    if (akv_dot(side, side) < 1e-12f) return n;
+    const ak_vec3 m = ak_vec3_normalize_or(akv_cross(side, d), n);
+    return m.y > 0.0f ? m : n;
+}
+
+/* Leg s's ankle target and foot rotation. The foot turns so its up axis meets the (clamped)
+ * ground normal: flat in stance (on the line through the heel's and the toe's ground), with
+ * its animated pitch kept relative to the slope in swing and while it rolls over its toe. The
+ * ankle goes where the locked point (heel, or toe when pivoting) wants it. */
+static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                       const ak_foot_ik_frame *fr, const ak_xform *world, int32_t s,
+                       foot_frame *ff)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    const ak_xform foot = world[leg->foot];
+    const int pivot = st->lock_toe[s] && st->lock_weight[s] > 0.0f;
+    ak_vec3 heel_a, toe_a;
+    anim_points(p, st, world, s, &heel_a, &toe_a);
+    const ak_vec3 heel_q = pull_to_lock(heel_a, st->lock_point[s], pivot ? 0.0f : st->lock_weight[s]);
+    const ak_vec3 toe_q = pivot ? pull_to_lock(toe_a, st->lock_point[s], st->lock_weight[s])
+                                : akv_add(heel_q, akv_sub(toe_a, heel_a));
+    const ak_ground_hit hg = ground_at(&fr->ground[s], ff->ray_heel[s], heel_q);
+    const ak_ground_hit tg = fr->ground_toe[s].hit
+                                 ? ground_at(&fr->ground_toe[s], ff->ray_toe[s], toe_q)
+                                 : ground_at(&fr->ground[s], ff->ray_heel[s], toe_q);
+    const ak_ground_hit *g = pivot ? &tg : &hg;
+    const ak_vec3 anim = pivot ? toe_a : heel_a;
+    const float gw = st->ground_weight[s] * p->weight;
+    ak_vec3 target = pivot ? toe_q : heel_q;
+    target.y = anim.y + leg_offset(p, st, fr, g, s, anim, ff->dt) * gw;
+    const ak_vec3 up = {0, 1, 0};
+    const ak_vec3 n = g->hit ? clamp_normal(g->normal, ff->cos_tilt, ff->sin_tilt) : up;
+    ak_vec3 n_flat = n;
+    if (leg->has_toe && hg.hit && tg.hit)
+        n_flat = clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_q, tg.height),
+                              ff->cos_tilt, ff->sin_tilt);
+    const ak_vec3 foot_up = akq_rotate(foot.rotation, leg->up_local);
+    const ak_quat to_slope = ak_quat_from_to(up, n);
+    const ak_quat to_flat = ak_quat_from_to(foot_up, n_flat);
+    const float flat_w = st->stance_weight[s] * (1.0f - st->pivot_weight[s]);
+    const ak_quat align = blend_rot(to_slope, to_flat, flat_w);
+    const ak_quat applied = blend_rot(ak_quat_identity(), align, gw);
+    ff->foot_rot[s] = akq_normalize(akq_mul(applied, foot.rotation));
+    target = akv_lerp(anim, target, p->weight);
+    if (pivot)
+        ff->ankle_target[s] = akv_sub(target, akq_rotate(ff->foot_rot[s], leg->toe_local));
+    else
+        ff->ankle_target[s] = akv_add(
+            target, akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), leg->sole_height));
+    st->ankle_target[s] = ff->ankle_target[s];
+}
+
+/* How far this leg would like the hips lowered (its ankle target below the animated ankle,
+ * or the ground a swinging foot will land on below the clip floor, over the swing), and how
+ * far it needs them lowered to reach its target at all. */
+static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
+                     const ak_foot_ik_frame *fr, const ak_xform *world, int32_t s, foot_frame *ff)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    const ak_vec3 target = ff->ankle_target[s];
+    ff->shortfall[s] = world[leg->foot].translation.y - target.y;
+    if (!fr->stance[s] && fr->ground_land[s].hit) {
+        float u = fr->swing_phase[s];
+        u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+        const float land_short =
+            (fr->floor_height - fr->ground_land[s].height) * u * u * (3.0f - 2.0f * u);
+        if (land_short > ff->shortfall[s]) ff->shortfall[s] = land_short;
+    }
+    const ak_vec3 hip = world[leg->upper].translation;
+    const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
+    const float dx = target.x - hip.x, dz = target.z - hip.z;
+    const float dh2 = dx * dx + dz * dz;
+    ff->reach_drop[s] = 0.0f;
+    if (dh2 < L * L) {
+        const float need = (hip.y - target.y) - sqrtf(L * L - dh2);
+        if (need > 0.0f) ff->reach_drop[s] = need;
+    }
+}
+
+/* The lower foot's shortfall is followed smoothly (critically damped, speed capped at
+ * hip_drop_rate); what the legs need to reach their targets at all is a hard floor under it.
+ * When the need pushes the drop up, the spring continues from there (its velocity taken
+ * over), so the hips come back up at the capped rate, not at whatever speed the need falls
+ * away. */
+static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                            const foot_frame *ff)
+{
+    float want = ff->shortfall[0] > ff->shortfall[1] ? ff->shortfall[0] : ff->shortfall[1];
+    float need = ff->reach_drop[0] > ff->reach_drop[1] ? ff->reach_drop[0] : ff->reach_drop[1];
+    if (want < 0.0f) want = 0.0f;
     if (want > p->max_hip_drop) want = p->max_hip_drop;
     if (need > p->max_hip_drop) need = p->max_hip_drop;
+    const float dt = ff->dt;
     if (!st->initialized || dt <= 0.0f) {
         st->hip_drop = want > need ? want : need;
         st->hip_drop_velocity = 0.0f;
-    } else {
-        /* Critically damped toward the wanted drop, speed capped at hip_drop_rate. The legs'
-         * need is a hard floor: when it pushes the drop up, the spring continues from there
-         * (its velocity taken over), so the hips come back up at the capped rate, not at
-         * whatever speed the need falls away. */
-        const float omega = p->hip_drop_stiffness;
-        float v =
-            st->hip_drop_velocity +
-            (omega * omega * (want - st->hip_drop) - 2.0f * omega * st->hip_drop_velocity) * dt;
-        if (v > p->hip_drop_rate) v = p->hip_drop_rate;
-        if (v < -p->hip_drop_rate) v = -p->hip_drop_rate;
-        float next = st->hip_drop + v * dt;
-        if (next < need) {
-            v = (need - st->hip_drop) / dt;
-            next = need;
-        }
-        if (next < 0.0f) {
-            next = 0.0f;
-            v = 0.0f;
-        }
-        st->hip_drop_velocity = v;
-        st->hip_drop = next;
+        return;
     }
-    st->applied_hip_drop = st->hip_drop;
-    if (st->applied_hip_drop > 0.0f) {
-        const int32_t parent = sk->parents[p->hips];
-        ak_vec3 d = {0, -st->applied_hip_drop, 0};
-        if (parent >= 0) d = akq_rotate(akq_conj(world[parent].rotation), d);
-        local[p->hips].translation = akv_add(local[p->hips].translation, d);
-        /* A pure world translation of the hips' subtree: shift instead of re-running FK. */
-        const int32_t end = sk->subtree_end[p->hips];
-        for (int32_t j = p->hips; j < end; ++j)
-            world[j].translation.y -= st->applied_hip_drop;
+    const float omega = p->hip_drop_stiffness;
+    float v = st->hip_drop_velocity +
+              (omega * omega * (want - st->hip_drop) - 2.0f * omega * st->hip_drop_velocity) * dt;
+    if (v > p->hip_drop_rate) v = p->hip_drop_rate;
+    if (v < -p->hip_drop_rate) v = -p->hip_drop_rate;
+    float next = st->hip_drop + v * dt;
+    if (next < need) {
+        v = (need - st->hip_drop) / dt;
+        next = need;
     }
-    /* Limb IK per leg, knee pole in front of the character. */
+    if (next < 0.0f) {
+        next = 0.0f;
+        v = 0.0f;
+    }
+    st->hip_drop_velocity = v;
+    st->hip_drop = next;
+}
+
+/* Lowers the hips joint by the drop: a pure world translation of its subtree. */
+static void apply_hip_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, float drop,
+                           ak_xform *local, ak_xform *world)
+{
+    if (!(drop > 0.0f)) return;
+    const int32_t parent = sk->parents[p->hips];
+    ak_vec3 d = {0, -drop, 0};
+    if (parent >= 0) d = akq_rotate(akq_conj(world[parent].rotation), d);
+    local[p->hips].translation = akv_add(local[p->hips].translation, d);
+    const int32_t end = sk->subtree_end[p->hips];
+    for (int32_t j = p->hips; j < end; ++j)
+        world[j].translation.y -= drop;
+}
+
+/* Limb IK per leg toward its ankle target and foot rotation, knee pole in front; then the
+ * outputs (sole and toe points, tilt against the ground normal). */
+static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
+                       const ak_foot_ik_frame *fr, const foot_frame *ff, ak_xform *local,
+                       ak_xform *world)
+{
     const ak_limb_ik_params limb_defaults = ak_limb_ik_defaults();
     for (int s = 0; s < 2; ++s) {
         const ak_foot_ik_leg *leg = &p->legs[s];
@@ -304,21 +452,51 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         lp.upper = leg->upper;
         lp.middle = leg->lower;
         lp.end = leg->foot;
-        lp.target = ankle_target[s];
+        lp.target = ff->ankle_target[s];
         lp.use_pole = 1;
-        lp.pole = akv_add(world[leg->lower].translation, akv_scale(forward, p->pole_distance));
+        lp.pole = akv_add(world[leg->lower].translation, akv_scale(ff->forward, p->pole_distance));
         lp.match_end_rotation = 1;
-        lp.end_rotation = foot_rot[s];
+        lp.end_rotation = ff->foot_rot[s];
         lp.weight = 1.0f;
         ak_ik_result r;
         memset(&r, 0, sizeof r);
         if (ak_limb_ik_run(&lp, local, world, &r, NULL) < 0) r.reached = 0;
         st->reached[s] = r.reached;
         st->sole[s] = ak_foot_ik_sole(p, world, s);
-        const ak_vec3 n =
-            fr->ground[s].hit ? clamp_normal(fr->ground[s].normal, cos_tilt, sin_tilt) : up;
+        st->toe[s] = leg->has_toe ? ak_foot_ik_toe(p, world, s) : st->sole[s];
+        const ak_vec3 n = fr->ground[s].hit ? clamp_normal(fr->ground[s].normal, ff->cos_tilt,
+                                                           ff->sin_tilt)
+                                            : ak_vec3_make(0, 1, 0);
+        /* Tilt is the flat foot's: while it rolls over its toe the pitch is the animation's. */
         st->tilt_deg[s] = angle_deg(akq_rotate(world[leg->foot].rotation, leg->up_local), n);
     }
+}
+
+int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
+                       const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world, ak_error *err)
+{
+    if (!p || !sk || !st || !fr || !local || !world)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!(fr->dt >= 0.0f) || !isfinite(fr->dt))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
+    foot_frame ff;
+    ff.dt = fr->dt;
+    ff.forward = akq_rotate(fr->character.rotation, ak_vec3_make(0, 0, 1));
+    const float max_tilt = p->max_tilt_deg * AK_PI / 180.0f;
+    ff.cos_tilt = cosf(max_tilt);
+    ff.sin_tilt = sinf(max_tilt);
+    if (!st->initialized) reset_weights(st, fr);
+    ak_foot_ik_query_points(p, st, world, fr->contact[0], fr->contact[1], ff.ray_heel);
+    ak_foot_ik_toe_query_points(p, st, world, fr->contact[0], fr->contact[1], ff.ray_toe);
+    for (int s = 0; s < 2; ++s) {
+        leg_weights_and_lock(p, st, fr, world, s, ff.dt);
+        leg_target(p, st, fr, world, s, &ff);
+        leg_drop(p, sk, fr, world, s, &ff);
+    }
+    update_hip_drop(p, st, &ff);
+    st->applied_hip_drop = st->hip_drop;
+    apply_hip_drop(p, sk, st->applied_hip_drop, local, world);
+    solve_legs(p, sk, st, fr, &ff, local, world);
     st->initialized = 1;
     return AK_OK;
 }

@@ -4,6 +4,8 @@
 
 #include "animkit/locomotion.h"
 
+#define AK_WALK_MAX_STOPS 16
+
 struct ak_walk_motion {
     ak_skeleton *skeleton; /* metres */
     ak_clip *clip;         /* the looping cycle, metres */
@@ -17,6 +19,8 @@ struct ak_walk_motion {
     float floor_y; /* lowest foot point of the cycle, clip space (metres) */
     float sole_height[2];
     ak_vec3 foot_up_local[2];
+    ak_vec3 toe_local[2]; /* the floor point under the ball, ankle frame (has_toe) */
+    int32_t has_toe[2];
     float stance_fraction[2];
     float leg_length[2];
     float stride_length;
@@ -25,8 +29,24 @@ struct ak_walk_motion {
      * frame) and how far through its swing the foot is (0 at lift-off, 1 at landing; 0 in
      * stance). Lets the swing foot and the hips prepare for the ground it will land on. */
     ak_vec3 *land_rel[2];
+    ak_vec3 *land_toe_rel[2]; /* the same for the toe contact point */
     float *swing_phase[2];
+    /* Where a stop comes to rest, cycle times (s, ascending): the middle of each stance, the
+     * body over the planted foot and the other foot passing under it. stand_pose is the
+     * in-place pose the settle ends in without an idle clip: a mid-stance frame with both
+     * legs in the stance leg's pose (mirrored), both feet under the hips. */
+    float stop_times[AK_WALK_MAX_STOPS];
+    int32_t stop_count;
+    ak_xform *stand_pose;
 };
+
+/* Seam quality of the cycle [a, b) of clip c: mean per-joint angle between the poses of a and
+ * b (root heading removed) and between their frame-to-frame rotations, per second. */
+void ak_cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error,
+                     float *velocity_error);
+
+/* Fills stop_times / stop_double / stand_pose from the contacts. */
+int32_t ak_walk_motion_stops(ak_walk_motion *m, ak_error *err);
 
 /* Fills land_rel / swing_phase from the contacts and the calibration. */
 int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err);

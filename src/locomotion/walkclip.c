@@ -373,7 +373,9 @@ int32_t ak_walk_clip_contacts(const ak_walk_clip_params *p, const ak_clip *clip,
             float z, lift, pitch;
             int stance;
             foot_track(p, phi - 0.5f * (float)s, &z, &lift, &pitch, &stance);
-            (s == 0 ? left : right)[f] = (uint8_t)stance;
+            /* Planted flat: heel and toe down together. */
+            (s == 0 ? left : right)[f] =
+                (uint8_t)(stance ? (AK_CONTACT_HEEL | AK_CONTACT_TOE) : 0);
         }
     }
     return AK_OK;

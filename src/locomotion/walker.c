@@ -23,7 +23,6 @@ struct ak_walker {
     ak_clip *idle; /* scaled copy of the idle clip, or NULL */
     ak_root_motion *idle_root;
     float idle_floor;   /* lowest foot point of the idle clip, metres */
-    int32_t hold_frame; /* without an idle clip: the double-support frame held when stopped */
     ak_foot_ik_params fik;
     ak_foot_ik_state fst;
     ak_controller ctrl;
@@ -41,6 +40,10 @@ struct ak_walker {
     int32_t cycle;
     int32_t arrived;
     float idle_w;
+    float rate;       /* playback rate of the walk clip, 0..1 */
+    float stop_left;  /* arrived: clip seconds until the stop frame */
+    float stop_scale; /* arrived: the travel to the stop is scaled to end at the target */
+    int32_t stance_next[2];
     float path_length;
     ak_vec3 desired;
     int32_t position_set;
@@ -49,11 +52,24 @@ struct ak_walker {
     ak_quat yaw;         /* yaw(heading), computed once per frame */
     int32_t initialized;
     int32_t stance[2];
+    int32_t contact[2]; /* AK_CONTACT_* this frame (0 in swing) */
     ak_vec3 query[2];
+    ak_vec3 toe_query[2];
+    /* Foot placement (stairs): each swing decides once where the foot lands relative to the
+     * clip's landing point; the shift glides there from where the last stance left it. */
+    ak_vec3 place_from[2], place_target[2];
+    int32_t place_decided[2];
     ak_vec3 land[2];
+    ak_vec3 land_toe[2];
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     float sole_ground[2];
+    float toe_ground[2];
 };
+
+/* Ray slots of one foot. */
+#define FOOT_RAY(s) (AK_WALKER_RAY_LEFT_FOOT + (s))
+#define LANDING_RAY(s) (AK_WALKER_RAY_LEFT_LANDING + (s))
+#define TOE_RAY(s) (AK_WALKER_RAY_LEFT_TOE + (s))
 
 ak_walker_params ak_walker_defaults(void)
 {
@@ -70,6 +86,8 @@ ak_walker_params ak_walker_defaults(void)
     p.controller = ak_controller_defaults();
     p.ground_smoothing = 0.12f;
     p.idle_fade = 0.3f;
+    p.start_time = 0.5f;
+    p.stop_time = 0.5f;
     p.interp = AK_INTERP_LINEAR;
     p.foot = ak_foot_ik_defaults();
     return p;
@@ -89,6 +107,10 @@ int32_t ak_walker_validate(const ak_walker_params *p, const ak_walk_motion *m, a
     if (!(p->ground_smoothing >= 0.0f) || !(p->idle_fade > 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "ground smoothing must be >= 0 and idle fade > 0");
+    if (!(p->start_time >= 0.0f) || !(p->start_time < 60.0f) || !(p->stop_time > 0.0f) ||
+        !(p->stop_time < 60.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "start time must be in [0, 60) s and stop time in (0, 60) s");
     if (p->interp < AK_INTERP_STEP || p->interp > AK_INTERP_CUBIC)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown interpolation");
     if (p->box_count < 0 || (p->box_count > 0 && !p->boxes))
@@ -115,23 +137,7 @@ void ak_walker_destroy(ak_walker *w)
 
 static float wrap_pi(float a) { return akf_wrap_pi(a); }
 
-/* The middle of the longest stretch where both feet are in stance (the held stop pose). */
-static int32_t double_support_frame(const ak_walk_motion *m)
-{
-    const int32_t n = m->clip->frame_count;
-    int32_t best = 0, best_len = -1;
-    for (int32_t f = 0; f < n; ++f) {
-        if (!(m->contacts[0][f] && m->contacts[1][f])) continue;
-        int32_t len = 0;
-        while (len < n && m->contacts[0][(f + len) % n] && m->contacts[1][(f + len) % n])
-            ++len;
-        if (len > best_len) {
-            best_len = len;
-            best = (f + len / 2) % n;
-        }
-    }
-    return best;
-}
+static void animated_pose(ak_walker *w);
 
 int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
                          const ak_ground *ground, ak_walker **out, ak_error *err)
@@ -165,6 +171,8 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
             w->fik.legs[s].foot = h->joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
             w->fik.legs[s].sole_height = m->sole_height[s];
             w->fik.legs[s].up_local = m->foot_up_local[s];
+            w->fik.legs[s].toe_local = m->toe_local[s];
+            w->fik.legs[s].has_toe = m->has_toe[s];
         }
         w->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     }
@@ -205,7 +213,6 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
             return st;
         }
     }
-    w->hold_frame = double_support_frame(m);
     ak_walker_reset(w, ground);
     *out = w;
     return AK_OK;
@@ -241,6 +248,15 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->cycle = 0;
     w->arrived = 0;
     w->idle_w = 0.0f;
+    w->rate = 1.0f;
+    w->stop_left = 0.0f;
+    w->stop_scale = 1.0f;
+    if (w->p.start_time > 0.0f && w->m->stop_count > 0) {
+        /* Standing: on a stop frame, in the idle or settle pose where there is one. */
+        w->clip_time = w->m->stop_times[0];
+        w->rate = 0.0f;
+        w->idle_w = (w->idle || w->m->stand_pose) ? 1.0f : 0.0f;
+    }
     w->path_length = 0.0f;
     w->desired = ak_vec3_make(0, 0, 0);
     w->position_set = 0;
@@ -248,11 +264,14 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     ak_foot_ik_state_reset(&w->fst);
     if (w->p.use_controller) ak_controller_init(&w->ctrl, &w->p.controller, w->pos, NULL);
     w->ctrl.grounded = 1;
-    for (int s = 0; s < 2; ++s)
-        w->sole_ground[s] = NAN;
+    for (int s = 0; s < 2; ++s) {
+        w->sole_ground[s] = w->toe_ground[s] = NAN;
+        w->stance[s] = w->contact[s] = w->stance_next[s] = 0;
+        w->place_from[s] = w->place_target[s] = ak_vec3_make(0, 0, 0);
+        w->place_decided[s] = 0;
+    }
     /* A first pose so world/local are valid before the first step. */
-    ak_clip_sample(w->m->clip, w->m->skeleton, 0.0f, (ak_interp)w->p.interp, w->anim);
-    ak_root_motion_make_in_place(w->m->root, 0.0f, w->anim);
+    animated_pose(w);
     memcpy(w->local, w->anim, sizeof(ak_xform) * (size_t)w->J);
     ak_xform ch = {ak_quat_yaw(w->heading),
                    ak_vec3_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z)};
@@ -290,6 +309,124 @@ static float distance_to_target(const ak_walker *w)
     return sqrtf(dx * dx + dz * dz);
 }
 
+/* The next stop frame at or after cycle time t (both unwrapped). */
+static float next_stop(const ak_walk_motion *m, float t, float dur)
+{
+    const float base = floorf(t / dur) * dur;
+    for (int pass = 0; pass < 3; ++pass)
+        for (int32_t k = 0; k < m->stop_count; ++k) {
+            const float c = base + (float)pass * dur + m->stop_times[k];
+            if (c >= t) return c;
+        }
+    return t + dur;
+}
+
+/* Horizontal root travel of the clip between cycle times t0 and t1, metres. */
+static float clip_travel(const ak_walk_motion *m, float t0, float t1)
+{
+    ak_vec3 d;
+    ak_root_motion_delta(m->root, t0, t1, &d, NULL);
+    return sqrtf(d.x * d.x + d.z * d.z);
+}
+
+/* Near the target: pick the stop frame whose place lies nearest the target, among those the
+ * deceleration can still reach, and commit to it once it is within a cycle (or the target is
+ * inside the arrival radius). The travel to it is scaled (0.7..1.3) so it ends on the target:
+ * the last steps lengthen or shorten, the stance feet stay locked. */
+static void plan_stop(ak_walker *w, float dur)
+{
+    const ak_walk_motion *m = w->m;
+    if (w->arrived || m->stop_count == 0) return;
+    const float d = distance_to_target(w);
+    if (d > 2.5f * m->stride_length + w->p.arrival_radius) return;
+    float t = w->clip_time + 0.5f * w->rate * w->p.stop_time;
+    float best_t = 0.0f, best_travel = 0.0f, best_e = INFINITY;
+    for (int32_t i = 0; i < 3 * m->stop_count; ++i) {
+        const float c = next_stop(m, t, dur);
+        if (c - w->clip_time > 2.0f * dur) break;
+        const float travel = clip_travel(m, w->clip_time, c);
+        if (fabsf(d - travel) < best_e) {
+            best_e = fabsf(d - travel);
+            best_t = c;
+            best_travel = travel;
+        }
+        t = c + 1e-4f;
+    }
+    if (!(best_e < INFINITY)) return;
+    if (best_t - w->clip_time > dur && d > w->p.arrival_radius) return;
+    w->arrived = 1;
+    w->stop_left = best_t - w->clip_time;
+    float k = best_travel > 1e-3f ? d / best_travel : 1.0f;
+    w->stop_scale = k < 0.7f ? 0.7f : (k > 1.3f ? 1.3f : k);
+}
+
+/* This frame's playback rate and idle weight; returns how far the clip advances (s).
+ * Stopping: constant deceleration (1/stop_time per second) that comes to rest exactly on the
+ * stop frame, then the settle (idle weight up). Walking: the rate ramps up over start_time
+ * while any idle or settle pose fades out. */
+static float advance_clip(ak_walker *w, float dt)
+{
+    float adv;
+    if (w->arrived) {
+        adv = w->rate * dt;
+        if (adv > w->stop_left) adv = w->stop_left;
+        w->stop_left -= adv;
+        const float limit = sqrtf(2.0f * w->stop_left / w->p.stop_time);
+        if (limit < w->rate) w->rate = limit;
+        if (w->stop_left <= 0.0f) {
+            w->rate = 0.0f;
+            w->idle_w = w->idle_w + dt / w->p.idle_fade > 1.0f ? 1.0f : w->idle_w + dt / w->p.idle_fade;
+        }
+        return adv;
+    }
+    w->rate = w->p.start_time > 0.0f ? w->rate + dt / w->p.start_time : 1.0f;
+    if (w->rate > 1.0f) w->rate = 1.0f;
+    w->idle_w = w->idle_w - dt / w->p.idle_fade < 0.0f ? 0.0f : w->idle_w - dt / w->p.idle_fade;
+    return w->rate * dt;
+}
+
+/* The in-place animated pose at the clip time: the walk, crossfaded into the idle clip or the
+ * settle pose by the idle weight. */
+static void animated_pose(ak_walker *w)
+{
+    const ak_walk_motion *m = w->m;
+    ak_clip_sample(m->clip, m->skeleton, w->clip_time, (ak_interp)w->p.interp, w->anim);
+    ak_root_motion_make_in_place(m->root, w->clip_time, w->anim);
+    if (!(w->idle_w > 0.0f) || (!w->idle && !m->stand_pose)) return;
+    if (w->idle) {
+        ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp, w->idle_local);
+        ak_root_motion_make_in_place(w->idle_root, w->idle_time, w->idle_local);
+        /* The idle stands on its own floor: put that floor where the walk's is. */
+        w->idle_local[0].translation.y += m->floor_y - w->idle_floor;
+    } else {
+        memcpy(w->idle_local, m->stand_pose, sizeof(ak_xform) * (size_t)w->J);
+    }
+    const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w); /* smoothstep */
+    ak_pose_blend(w->anim, w->idle_local, w->J, s, NULL, w->anim);
+}
+
+/* Each foot's contact: the clip's. Settling at a stop, a foot the clip has in the air comes
+ * down with the settle pose (planting from halfway) and both stand flat once it is done. */
+static void foot_contacts(ak_walker *w)
+{
+    const ak_walk_motion *m = w->m;
+    const int settling = w->arrived && w->stop_left <= 0.0f;
+    const float ahead = w->rate / w->fik.stance_fade_rate;
+    for (int s = 0; s < 2; ++s) {
+        uint8_t c = ak_contact_at(m->contacts[s], m->clip->frame_count, m->clip->frame_time, 1,
+                                  w->clip_time);
+        int next = ak_contact_at(m->contacts[s], m->clip->frame_count, m->clip->frame_time, 1,
+                                 w->clip_time + ahead) != 0;
+        /* Settling: a foot on the ground stands flat (a heel that is up comes down about the
+         * toe), a foot in the air joins it once the settle pose is reached. */
+        if (settling && (c || w->idle_w >= 1.0f)) c = AK_CONTACT_HEEL | AK_CONTACT_TOE;
+        if (settling) next = c != 0 || w->idle_w >= 0.5f;
+        w->contact[s] = c;
+        w->stance[s] = c != 0;
+        w->stance_next[s] = next;
+    }
+}
+
 int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
 {
     if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walker");
@@ -298,16 +435,10 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     const ak_walk_motion *m = w->m;
     const float dur = ak_clip_duration(m->clip);
     const float t0 = w->clip_time;
-    /* Arrived: fade into idle; a new target fades back out of it at the same rate. */
-    if (w->arrived)
-        w->idle_w = w->idle_w + dt / w->p.idle_fade > 1.0f ? 1.0f : w->idle_w + dt / w->p.idle_fade;
-    else
-        w->idle_w = w->idle_w - dt / w->p.idle_fade < 0.0f ? 0.0f : w->idle_w - dt / w->p.idle_fade;
-    /* Once fully idle the walk clip stops advancing. */
-    const float t1 = w->idle_w >= 1.0f ? t0 : t0 + dt;
+    plan_stop(w, dur);
+    const float t1 = t0 + advance_clip(w, dt);
     ak_vec3 d_local;
     ak_root_motion_delta(m->root, t0, t1, &d_local, NULL);
-    const float move_scale = 1.0f - w->idle_w;
     /* Cycle boundary: the guide takes the character's place (it always has it) and turns to
      * the target. Continuous steering re-aims every frame. */
     const int32_t c0 = (int32_t)floorf(t0 / dur), c1 = (int32_t)floorf(t1 / dur);
@@ -326,7 +457,7 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     if (turn > max_turn) turn = max_turn;
     if (turn < -max_turn) turn = -max_turn;
     ak_vec3 move = akq_rotate(ak_quat_yaw(w->heading + 0.5f * turn), d_local);
-    move = akv_scale(move, move_scale);
+    if (w->arrived) move = akv_scale(move, w->stop_scale);
     /* The guide turns by the steering and by the clip's net turning per loop (zero for the
      * heading-neutral cycles walk motions make); the character's heading is the guide's plus
      * the clip's own periodic wiggle at this point of the cycle, computed, not integrated,
@@ -334,7 +465,7 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     ak_vec3 loop_d;
     float loop_h;
     ak_root_motion_loop(m->root, &loop_d, &loop_h);
-    w->base_heading = wrap_pi(w->base_heading + turn + loop_h * (t1 - t0) / dur * move_scale);
+    w->base_heading = wrap_pi(w->base_heading + turn + loop_h * (t1 - t0) / dur);
     w->heading = w->base_heading + clip_wiggle(m, t1, dur, loop_h);
     w->yaw = ak_quat_yaw(w->heading);
     w->clip_time = t1;
@@ -344,35 +475,8 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     w->dt = dt;
     w->desired = move;
     w->position_set = 0;
-    /* The in-place animated pose: walk, crossfaded into idle when stopping. */
-    ak_clip_sample(m->clip, m->skeleton, w->clip_time, (ak_interp)w->p.interp, w->anim);
-    ak_root_motion_make_in_place(m->root, w->clip_time, w->anim);
-    if (w->idle_w > 0.0f) {
-        if (w->idle) {
-            ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp,
-                           w->idle_local);
-            ak_root_motion_make_in_place(w->idle_root, w->idle_time, w->idle_local);
-            /* The idle stands on its own floor: put that floor where the walk's is. */
-            w->idle_local[0].translation.y += m->floor_y - w->idle_floor;
-        } else {
-            ak_clip_frame(m->clip, m->skeleton, w->hold_frame, w->idle_local);
-            ak_root_motion_make_in_place(m->root, (float)w->hold_frame * m->clip->frame_time,
-                                         w->idle_local);
-        }
-        const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w); /* smoothstep */
-        ak_pose_blend(w->anim, w->idle_local, w->J, s, NULL, w->anim);
-    }
-    /* Stopping: both feet plant once the idle pose dominates. Starting again: the feet are
-     * released while the idle fades out and plant again on the walk's own contacts. */
-    for (int s = 0; s < 2; ++s) {
-        const int clip_stance = ak_walk_motion_stance(m, s, w->clip_time);
-        if (w->arrived)
-            w->stance[s] = clip_stance || w->idle_w >= 0.5f;
-        else if (w->idle_w > 0.0f)
-            w->stance[s] = 0; /* leaving idle: release, re-plant on the walk's next contact */
-        else
-            w->stance[s] = clip_stance;
-    }
+    animated_pose(w);
+    foot_contacts(w);
     if (desired_move) *desired_move = move;
     return AK_OK;
 }
@@ -398,6 +502,60 @@ static void place_pose(ak_walker *w)
     ak_fk(w->m->skeleton, w->local, w->world);
 }
 
+/* The cycle frame nearest the clip time. */
+static int32_t cycle_frame(const ak_walker *w)
+{
+    const ak_walk_motion *m = w->m;
+    const float dur = ak_clip_duration(m->clip);
+    const float tc = w->clip_time - floorf(w->clip_time / dur) * dur;
+    const int32_t f = (int32_t)floorf(tc / m->clip->frame_time + 0.5f);
+    return ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
+}
+
+/* This frame's placement shift of each foot: held in stance, in swing a glide (over the
+ * second half of the swing) from where the stance left it to the decided target. */
+static void placement_shift(ak_walker *w)
+{
+    for (int s = 0; s < 2; ++s) {
+        if (w->stance[s]) {
+            w->place_from[s] = w->fst.shift[s];
+            w->place_decided[s] = 0;
+            continue;
+        }
+        float u = (w->m->swing_phase[s][w->frame_index] - 0.5f) / 0.4f;
+        u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+        u = u * u * (3.0f - 2.0f * u);
+        const ak_vec3 to = w->place_decided[s] ? w->place_target[s] : w->place_from[s];
+        w->fst.shift[s] = akv_lerp(w->place_from[s], to, u);
+    }
+}
+
+/* A swinging foot whose landing heel and toe rays find ground a step apart would land across
+ * an edge: it lands a foot length (plus 5 cm) further back instead, wholly on the heel's tread
+ * (the shorter step, which the legs reach); if the rays at that place still find an edge, a
+ * foot length further forward. Decided from halfway through the swing, checked again (the
+ * rays follow the decision) until three quarters. */
+static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
+{
+    for (int s = 0; s < 2; ++s) {
+        const float u = w->m->swing_phase[s][w->frame_index];
+        if (w->stance[s] || !w->fik.legs[s].has_toe || u < 0.5f || u > 0.75f) continue;
+        const ak_ground_hit *h = &hits[LANDING_RAY(s)], *t = &hits[TOE_RAY(s)];
+        const int edge = h->hit && t->hit && fabsf(t->height - h->height) > 0.02f;
+        if (w->place_decided[s] && !edge) continue;
+        const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
+        const float len = sqrtf(d.x * d.x + d.z * d.z);
+        const ak_vec3 back =
+            len > 1e-3f ? ak_vec3_make(-d.x / len * (len + 0.05f), 0.0f, -d.z / len * (len + 0.05f))
+                        : ak_vec3_make(0, 0, 0);
+        if (!w->place_decided[s])
+            w->place_target[s] = edge ? back : ak_vec3_make(0, 0, 0);
+        else if (w->place_target[s].x * back.x + w->place_target[s].z * back.z > 0.0f)
+            w->place_target[s] = akv_scale(back, -1.0f); /* back was an edge too: forward */
+        w->place_decided[s] = 1;
+    }
+}
+
 int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacity)
 {
     if (!w || !rays || capacity < AK_WALKER_RAY_COUNT) return AK_WALKER_RAY_COUNT;
@@ -409,22 +567,36 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         w->position_set = 1;
     }
     place_pose(w);
-    ak_foot_ik_query_points(&w->fik, &w->fst, w->world, w->stance[0], w->stance[1], w->query);
-    rays[0] = ak_ground_ray_down(w->pos, 2.0f, 6.0f);
-    rays[1] = ak_ground_ray_down(w->query[0], 1.0f, 3.0f);
-    rays[2] = ak_ground_ray_down(w->query[1], 1.0f, 3.0f);
-    /* Where each swinging foot will land: the clip's landing point, seen from now. */
+    w->frame_index = cycle_frame(w);
+    placement_shift(w);
+    ak_foot_ik_query_points(&w->fik, &w->fst, w->world, w->contact[0], w->contact[1], w->query);
+    ak_foot_ik_toe_query_points(&w->fik, &w->fst, w->world, w->contact[0], w->contact[1],
+                                w->toe_query);
+    rays[AK_WALKER_RAY_CENTRE] = ak_ground_ray_down(w->pos, 2.0f, 6.0f);
+    /* A planted foot's rays go under its heel and toe; a swinging foot's under where its heel
+     * and toe will land (the clip's landing points seen from now, moved by the placement). */
     const ak_walk_motion *m = w->m;
-    const float dur = ak_clip_duration(m->clip);
-    const float tc = w->clip_time - floorf(w->clip_time / dur) * dur;
-    int32_t f = (int32_t)floorf(tc / m->clip->frame_time + 0.5f);
-    f = ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
-    w->frame_index = f;
     const ak_quat yaw = w->yaw;
+    const int32_t f = w->frame_index;
     for (int s = 0; s < 2; ++s) {
+        const ak_vec3 shift = w->place_decided[s] ? w->place_target[s] : ak_vec3_make(0, 0, 0);
         const ak_vec3 rel = akq_rotate(yaw, m->land_rel[s][f]);
+        const ak_vec3 rel_toe = akq_rotate(yaw, m->land_toe_rel[s][f]);
         w->land[s] = ak_vec3_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
-        rays[3 + s] = ak_ground_ray_down(w->land[s], 1.5f, 3.5f);
+        w->land_toe[s] =
+            ak_vec3_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
+        rays[FOOT_RAY(s)] = ak_ground_ray_down(w->query[s], 1.0f, 3.0f);
+        rays[LANDING_RAY(s)] = ak_ground_ray_down(akv_add(w->land[s], shift), 1.5f, 3.5f);
+        /* The landing toe ray looks 4 cm beyond the toe, so a prediction a little short of
+         * where the foot really lands still sees an edge under it. */
+        const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
+        const float len = sqrtf(d.x * d.x + d.z * d.z);
+        const ak_vec3 beyond =
+            len > 1e-3f ? ak_vec3_make(d.x / len * 0.04f, 0.0f, d.z / len * 0.04f) : d;
+        rays[TOE_RAY(s)] = ak_ground_ray_down((w->stance[s] || w->stance_next[s])
+                                                  ? w->toe_query[s]
+                                                  : akv_add(akv_add(w->land_toe[s], shift), beyond),
+                                              1.0f, 3.0f);
     }
     return AK_WALKER_RAY_COUNT;
 }
@@ -435,9 +607,11 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits", AK_WALKER_RAY_COUNT);
     for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i)
         w->hits[i] = hits[i];
+    decide_placement(w, hits);
     /* Character height: the controller's (when it placed us) or the centre ray's. */
     float ground_y = w->pos.y;
-    if (!w->p.use_controller && hits[0].hit) ground_y = hits[0].height;
+    if (!w->p.use_controller && hits[AK_WALKER_RAY_CENTRE].hit)
+        ground_y = hits[AK_WALKER_RAY_CENTRE].height;
     w->pos.y = ground_y;
     /* The animation's floor goes on the ground that carries the character: the mean of
      * each foot's foothold — the ground a planted foot stands on, and for a swinging foot a
@@ -446,14 +620,14 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
     float support = 0.0f;
     for (int s = 0; s < 2; ++s) {
         float ref = ground_y;
-        if (w->stance[s] && hits[1 + s].hit) {
-            ref = hits[1 + s].height;
+        if (w->stance[s] && hits[FOOT_RAY(s)].hit) {
+            ref = hits[FOOT_RAY(s)].height;
             w->foothold[s] = ref;
             w->has_foothold[s] = 1;
-        } else if (!w->stance[s] && hits[3 + s].hit && w->has_foothold[s]) {
+        } else if (!w->stance[s] && hits[LANDING_RAY(s)].hit && w->has_foothold[s]) {
             float u = w->m->swing_phase[s][w->frame_index];
             u = u * u * (3.0f - 2.0f * u);
-            ref = w->foothold[s] + (hits[3 + s].height - w->foothold[s]) * u;
+            ref = w->foothold[s] + (hits[LANDING_RAY(s)].height - w->foothold[s]) * u;
         } else if (w->has_foothold[s]) {
             ref = w->foothold[s];
         }
@@ -488,25 +662,38 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
         fr.stance[0] = w->stance[0];
         fr.stance[1] = w->stance[1];
         for (int s = 0; s < 2; ++s)
-            fr.stance_next[s] =
-                w->idle_w > 0.0f
-                    ? w->stance[s]
-                    : ak_walk_motion_stance(w->m, s, w->clip_time + 1.0f / w->fik.stance_fade_rate);
-        fr.ground[0] = hits[1];
-        fr.ground[1] = hits[2];
+            fr.stance_next[s] = w->stance_next[s];
         for (int s = 0; s < 2; ++s) {
-            fr.ground_land[s] = hits[3 + s];
+            fr.ground[s] = hits[FOOT_RAY(s)];
+            /* A swinging foot's toe ray looked at its landing: not under the toe now. */
+            fr.ground_toe[s] = hits[TOE_RAY(s)];
+            if (!w->fik.legs[s].has_toe || !(w->stance[s] || w->stance_next[s]))
+                fr.ground_toe[s].hit = 0;
+            fr.contact[s] = w->contact[s];
+            fr.ground_land[s] = hits[LANDING_RAY(s)];
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->m->swing_phase[s][w->frame_index];
         }
         int32_t st = ak_foot_ik_run(&w->fik, w->m->skeleton, &w->fst, &fr, w->local, w->world, err);
         if (st != AK_OK) return st;
     }
-    for (int s = 0; s < 2; ++s)
-        w->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
+    for (int s = 0; s < 2; ++s) {
+        w->sole_ground[s] = hits[FOOT_RAY(s)].hit ? hits[FOOT_RAY(s)].height : NAN;
+        w->toe_ground[s] = NAN;
+    }
     if (!w->arrived && distance_to_target(w) <= w->p.arrival_radius) w->arrived = 1;
     w->initialized = 1;
     return AK_OK;
+}
+
+/* Ground height under point p: the ray's answer when p is where the ray was cast (a planted
+ * point), else a query. NaN where there is none. */
+static float ground_under(const ak_ground *ground, const ak_ground_ray *ray,
+                          const ak_ground_hit *hit, ak_vec3 p)
+{
+    if (hit->hit && p.x == ray->origin.x && p.z == ray->origin.z) return hit->height;
+    ak_ground_hit h;
+    return ak_ground_query(ground, p.x, p.z, &h) ? h.height : NAN;
 }
 
 int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error *err)
@@ -523,8 +710,10 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     ak_walker_ground_rays(w, rays, AK_WALKER_RAY_COUNT);
     for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) {
-        /* A planted foot's landing ray is not used: skip the cast. */
-        if (i >= 3 && w->stance[i - 3]) {
+        /* A planted foot's landing ray is not used, nor a toe ray on a foot without a toe. */
+        if ((i == LANDING_RAY(0) && w->stance[0]) || (i == LANDING_RAY(1) && w->stance[1]) ||
+            (i == TOE_RAY(0) && !w->fik.legs[0].has_toe) ||
+            (i == TOE_RAY(1) && !w->fik.legs[1].has_toe)) {
             hits[i].hit = 0;
             continue;
         }
@@ -532,14 +721,14 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
     }
     st = ak_walker_finish(w, hits, AK_WALKER_RAY_COUNT, err);
     if (st != AK_OK) return st;
-    /* Ground exactly under the final soles, for the state and the measures (the ray's
-     * answer when the sole ended where it was cast, as a planted foot does). */
+    /* Ground exactly under the final heel and toe points, for the state and the measures. */
     for (int s = 0; s < 2; ++s) {
-        ak_vec3 sole = w->p.foot_ik ? w->fst.sole[s] : ak_foot_ik_sole(&w->fik, w->world, s);
-        if (hits[1 + s].hit && sole.x == rays[1 + s].origin.x && sole.z == rays[1 + s].origin.z)
-            continue;
-        ak_ground_hit h;
-        w->sole_ground[s] = ak_ground_query(ground, sole.x, sole.z, &h) ? h.height : NAN;
+        const ak_vec3 sole = w->p.foot_ik ? w->fst.sole[s] : ak_foot_ik_sole(&w->fik, w->world, s);
+        const ak_vec3 toe = w->p.foot_ik ? w->fst.toe[s] : ak_foot_ik_toe(&w->fik, w->world, s);
+        w->sole_ground[s] = ground_under(ground, &rays[FOOT_RAY(s)], &hits[FOOT_RAY(s)], sole);
+        w->toe_ground[s] = w->fik.legs[s].has_toe
+                               ? ground_under(ground, &rays[TOE_RAY(s)], &hits[TOE_RAY(s)], toe)
+                               : w->sole_ground[s];
     }
     return AK_OK;
 }
@@ -558,18 +747,26 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     s->distance = distance_to_target(w);
     s->path_length = w->path_length;
     s->arrived = w->arrived;
-    s->stopped = w->idle_w >= 1.0f;
+    s->stopped = w->arrived && w->stop_left <= 0.0f && w->idle_w >= 1.0f;
     s->idle_weight = w->idle_w;
+    s->rate = w->rate;
     for (int k = 0; k < 2; ++k) {
         s->stance[k] = w->stance[k];
         s->sole[k] =
             w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
         s->sole_ground[k] = w->sole_ground[k];
+        s->contact[k] = w->contact[k];
+        /* A heel coming down about a locked toe is not down until the foot is flat. */
+        if (w->p.foot_ik && w->fst.lock_toe[k] && w->fst.pivot_weight[k] > 0.0f)
+            s->contact[k] &= ~AK_CONTACT_HEEL;
+        s->toe[k] = w->p.foot_ik && w->initialized ? w->fst.toe[k]
+                                                   : ak_foot_ik_toe(&w->fik, w->world, k);
+        s->toe_ground[k] = w->toe_ground[k];
         if (w->p.foot_ik && w->initialized) {
             s->tilt_deg[k] = w->fst.tilt_deg[k];
         } else {
             /* Without foot IK: the animated foot against the ground normal under it. */
-            const ak_ground_hit *h = &w->hits[1 + k];
+            const ak_ground_hit *h = &w->hits[FOOT_RAY(k)];
             const ak_vec3 up =
                 akq_rotate(w->world[w->fik.legs[k].foot].rotation, w->fik.legs[k].up_local);
             const ak_vec3 n = h->hit ? h->normal : ak_vec3_make(0, 1, 0);
@@ -597,25 +794,51 @@ void ak_walk_metrics_reset(ak_walk_metrics *m)
     if (m) memset(m, 0, sizeof *m);
 }
 
+/* Worst below/above the ground of one point that is down. */
+static void point_error(float y, float ground, float *pen, float *flt)
+{
+    if (!isfinite(ground)) return;
+    const float e = y - ground;
+    if (-e > *pen) *pen = -e;
+    if (e > *flt) *flt = e;
+}
+
+/* Heel and toe errors, tilt and skate of one stance foot. */
+static void metrics_foot(ak_walk_metrics *m, const ak_walker_state *s, int k, float dt)
+{
+    const int32_t c = s->contact[k] ? s->contact[k] : AK_CONTACT_HEEL;
+    const int heel = (c & AK_CONTACT_HEEL) || !(c & AK_CONTACT_TOE);
+    const int toe = (c & AK_CONTACT_TOE) != 0;
+    if (heel) {
+        point_error(s->sole[k].y, s->sole_ground[k], &m->max_heel_penetration, &m->max_heel_float);
+        if (isfinite(s->sole_ground[k]) && s->tilt_deg[k] > m->max_tilt_deg)
+            m->max_tilt_deg = s->tilt_deg[k];
+    }
+    if (toe) point_error(s->toe[k].y, s->toe_ground[k], &m->max_toe_penetration, &m->max_toe_float);
+    ++m->stance_samples;
+    const int kind = heel ? 1 : 2;
+    const ak_vec3 hold = heel ? s->sole[k] : s->toe[k];
+    if (m->has_prev && m->prev_hold_kind[k] == kind && dt > 0.0f) {
+        const float dx = hold.x - m->prev_hold[k].x, dz = hold.z - m->prev_hold[k].z;
+        const float v = sqrtf(dx * dx + dz * dz) / dt;
+        m->skate_sum += v;
+        ++m->skate_n;
+        if (v > m->max_skate) m->max_skate = v;
+    }
+    m->prev_hold[k] = hold;
+    m->prev_hold_kind[k] = kind;
+}
+
 void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_xform *world,
                          int32_t hips, float dt)
 {
     if (!m || !s || !world) return;
     ++m->frames;
     for (int k = 0; k < 2; ++k) {
-        if (s->stance[k] && isfinite(s->sole_ground[k])) {
-            const float e = s->sole[k].y - s->sole_ground[k];
-            if (-e > m->max_penetration) m->max_penetration = -e;
-            if (e > m->max_float) m->max_float = e;
-            if (s->tilt_deg[k] > m->max_tilt_deg) m->max_tilt_deg = s->tilt_deg[k];
-            ++m->stance_samples;
-            if (m->has_prev && m->prev_stance[k] && dt > 0.0f) {
-                const float dx = s->sole[k].x - m->prev_sole[k].x,
-                            dz = s->sole[k].z - m->prev_sole[k].z;
-                m->skate_sum += sqrtf(dx * dx + dz * dz) / dt;
-                ++m->skate_n;
-            }
-        }
+        if (s->stance[k])
+            metrics_foot(m, s, k, dt);
+        else
+            m->prev_hold_kind[k] = 0;
         if (m->has_prev) {
             const float step = akv_len(akv_sub(s->sole[k], m->prev_sole[k]));
             if (step > m->max_foot_step) m->max_foot_step = step;
@@ -623,11 +846,20 @@ void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_
         m->prev_sole[k] = s->sole[k];
         m->prev_stance[k] = s->stance[k];
     }
+    m->max_penetration = fmaxf(m->max_heel_penetration, m->max_toe_penetration);
+    m->max_float = fmaxf(m->max_heel_float, m->max_toe_float);
+    const ak_vec3 h = world[hips].translation;
     if (m->has_prev) {
-        const float step = akv_len(akv_sub(world[hips].translation, m->prev_hips));
+        const float step = akv_len(akv_sub(h, m->prev_hips));
         if (step > m->max_hip_step) m->max_hip_step = step;
     }
-    m->prev_hips = world[hips].translation;
-    m->has_prev = 1;
+    if (m->has_prev >= 2 && dt > 0.0f) {
+        const ak_vec3 a = akv_add(akv_sub(h, akv_scale(m->prev_hips, 2.0f)), m->prev_hips2);
+        const float acc = akv_len(a) / (dt * dt);
+        if (acc > m->max_hip_accel) m->max_hip_accel = acc;
+    }
+    m->prev_hips2 = m->prev_hips;
+    m->prev_hips = h;
+    m->has_prev = m->has_prev >= 2 ? 2 : m->has_prev + 1;
     m->skate = m->skate_n ? (float)(m->skate_sum / m->skate_n) : 0.0f;
 }

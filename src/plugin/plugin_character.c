@@ -367,7 +367,8 @@ AK_PLUGIN_API int32_t ak_plugin_character_state_get(ak_handle h, ak_plugin_chara
         out->stopped = s.stopped;
         out->idle_weight = s.idle_weight;
         for (int k = 0; k < 2; ++k) {
-            out->stance[k] = s.stance[k];
+            /* Planted on the sole point: not while the heel is up (rolling on the toe). */
+            out->stance[k] = s.stance[k] && (s.contact[k] & AK_CONTACT_HEEL) != 0;
             out->sole[k] = akp_mirror_point(s.sole[k]);
             out->tilt_deg[k] = s.tilt_deg[k];
         }

@@ -1,6 +1,6 @@
 /* Standalone foot IK behind a handle: the library's foot IK (locomotion.h) for any clip,
- * in the two-phase form. The calibration mirrors the walk motion's (the clip's floor, each
- * ankle's height above it in stance, the foot's up axis seen from the ankle), computed here
+ * in the two-phase form. The calibration is the walk motion's (ak_foot_calibrate: the clip's
+ * floor, each ankle's height above it in stance, the foot's up axis seen from the ankle),
  * over the whole clip because there is no walk cycle.
  *
  * Frames: callers pass model-space poses and a world placement in Unity's frame; the solve
@@ -61,38 +61,20 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_defaults(ak_plugin_foot_ik_params *out)
     return AK_OK;
 }
 
-/* Floor, sole heights and foot up axes from the clip (stance frames; all frames for a foot
- * that never touches down). */
-static void calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *clip)
+/* Floor, sole heights and foot up axes from the clip: the library's rule
+ * (ak_foot_calibrate), over the whole clip. */
+static int32_t calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *clip, ak_error *err)
 {
-    const int32_t n = clip->frame_count;
     const int32_t foot[2] = {f->params.legs[0].foot, f->params.legs[1].foot};
-    float floor_y = INFINITY;
-    for (int32_t fr = 0; fr < n; ++fr) {
-        ak_clip_frame(clip, sk, fr, f->local);
-        ak_fk(sk, f->local, f->world);
-        for (int s = 0; s < 2; ++s)
-            for (int32_t j = foot[s]; j < sk->subtree_end[foot[s]]; ++j)
-                if (f->world[j].translation.y < floor_y) floor_y = f->world[j].translation.y;
-    }
-    f->floor_y = isfinite(floor_y) ? floor_y : 0.0f;
+    ak_foot_calibration cal;
+    int32_t status = ak_foot_calibrate(sk, clip, foot, NULL, f->contacts[0], f->contacts[1], &cal, err);
+    if (status != AK_OK) return status;
+    f->floor_y = cal.floor_y;
     for (int s = 0; s < 2; ++s) {
-        int32_t stance_n = 0;
-        for (int32_t fr = 0; fr < n; ++fr) stance_n += f->contacts[s][fr] ? 1 : 0;
-        double ankle_sum = 0.0;
-        ak_vec3 up_sum = {0.0f, 0.0f, 0.0f};
-        int32_t used = 0;
-        for (int32_t fr = 0; fr < n; ++fr) {
-            if (stance_n > 0 && !f->contacts[s][fr]) continue;
-            ak_clip_frame(clip, sk, fr, f->local);
-            ak_fk(sk, f->local, f->world);
-            ankle_sum += f->world[foot[s]].translation.y - f->floor_y;
-            up_sum = akv_add(up_sum, akq_rotate(akq_conj(f->world[foot[s]].rotation), ak_vec3_make(0, 1, 0)));
-            ++used;
-        }
-        if (used > 0) f->params.legs[s].sole_height = (float)(ankle_sum / used);
-        f->params.legs[s].up_local = ak_vec3_normalize_or(up_sum, ak_vec3_make(0, 1, 0));
+        f->params.legs[s].sole_height = cal.sole_height[s];
+        f->params.legs[s].up_local = cal.up_local[s];
     }
+    return AK_OK;
 }
 
 #define FOOT_RANGE(f, lo, hi) {#f, offsetof(ak_plugin_foot_ik_params, f), lo, hi}
@@ -188,15 +170,17 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle hs, ak_handle hc,
             f->params.hip_drop_rate = pp->hip_drop_rate;
             f->params.pole_distance = pp->pole_distance;
             f->params.lock_feet = pp->lock_feet;
-            const ak_contact_params cp = ak_contact_defaults();
-            status = ak_foot_contacts_detect(sk, clip, f->params.legs[0].foot, f->params.legs[1].foot, 1.0f,
-                                             &cp, f->contacts[0], f->contacts[1], &err);
+            ak_contact_params cp = ak_contact_defaults();
+            cp.skeleton = sk;
+            cp.clip = clip;
+            cp.metres_per_unit = 1.0f;
+            for (int s = 0; s < 2; ++s) cp.heel[s] = f->params.legs[s].foot;
+            status = ak_contact_run(&cp, f->contacts[0], f->contacts[1], &err);
             if (status != AK_OK) {
                 snprintf(text, sizeof text, "foot IK: contacts: %s", err.message);
-            } else {
-                calibrate(f, sk, clip);
-                status = ak_foot_ik_validate(&f->params, sk, &err);
-                if (status != AK_OK) snprintf(text, sizeof text, "foot IK: %s", err.message);
+            } else if ((status = calibrate(f, sk, clip, &err)) != AK_OK ||
+                       (status = ak_foot_ik_validate(&f->params, sk, &err)) != AK_OK) {
+                snprintf(text, sizeof text, "foot IK: %s", err.message);
             }
         }
     }
@@ -222,18 +206,10 @@ static int32_t acquire_foot_ik(ak_handle h, akp_foot_ik **out)
     return akp_acquire(h, AKP_KIND_FOOT_IK, (akp_object **)out);
 }
 
-/* Stance of foot `side` at clip time t (nearest frame; wraps when the clip loops). */
+/* Stance of foot `side` at clip time t (ak_contact_at: nearest frame, wraps when looping). */
 static int32_t stance_at(const akp_foot_ik *f, int side, float t)
 {
-    int32_t fr = (int32_t)floorf(t / f->frame_time + 0.5f);
-    if (f->loop) {
-        fr %= f->frame_count;
-        if (fr < 0) fr += f->frame_count;
-    } else {
-        if (fr < 0) fr = 0;
-        if (fr >= f->frame_count) fr = f->frame_count - 1;
-    }
-    return f->contacts[side][fr] ? 1 : 0;
+    return ak_contact_at(f->contacts[side], f->frame_count, f->frame_time, f->loop, t) ? 1 : 0;
 }
 
 /* Unity-frame model pose -> right-handed world (scratch `world`). */

@@ -575,7 +575,9 @@ static void help_line(text_out *o, const ak_flag *f)
     else
         snprintf(head, sizeof head, "--%s%s%s", f->name, *metavar ? " " : "", metavar);
     char extra[160] = "";
-    const int has_def = f->type != AK_FLAG_SWITCH && f->def && *f->def;
+    /* A help line that already explains its default (a sentinel such as -1) keeps it. */
+    const int has_def = f->type != AK_FLAG_SWITCH && f->def && *f->def &&
+                        !(f->help && strstr(f->help, "default"));
     if (has_def && f->range) snprintf(extra, sizeof extra, "(default %s, range %s)", f->def, f->range);
     else if (has_def) snprintf(extra, sizeof extra, "(default %s)", f->def);
     else if (f->range) snprintf(extra, sizeof extra, "(range %s)", f->range);

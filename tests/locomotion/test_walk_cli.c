@@ -58,8 +58,11 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
              g_bin, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 0);
     /* The exact keys, in order, on the last line. */
-    const char *keys[] = {"arrived",         "time_s",    "final_distance", "path_length",
-                          "max_penetration", "max_float", "skate",          "max_foot_tilt_deg"};
+    const char *keys[] = {"arrived",         "time_s",         "final_distance",
+                          "path_length",     "max_penetration", "max_float",
+                          "max_heel_penetration", "max_heel_float", "max_toe_penetration",
+                          "max_toe_float",   "skate",          "max_skate",
+                          "max_foot_tilt_deg", "max_hip_accel", "frames"};
     const char *at = last;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
         char pat[64];
@@ -70,9 +73,11 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
     }
     assert_non_null(strstr(last, "\"arrived\":true"));
     assert_true(json_number(last, "final_distance") < 0.5);
-    assert_true(json_number(last, "max_penetration") < 0.01);
-    assert_true(json_number(last, "max_float") < 0.01);
-    assert_true(json_number(last, "skate") < 0.03);
+    assert_true(json_number(last, "max_heel_penetration") <= 0.005);
+    assert_true(json_number(last, "max_heel_float") <= 0.005);
+    assert_true(json_number(last, "max_toe_penetration") <= 0.005);
+    assert_true(json_number(last, "max_toe_float") <= 0.005);
+    assert_true(json_number(last, "max_skate") < 0.01);
     assert_true(json_number(last, "max_foot_tilt_deg") < 5.0);
     const double path_len = json_number(last, "path_length");
     assert_true(path_len > 4.5 && path_len < 6.0); /* straight line is 5 m */
@@ -84,22 +89,37 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
     assert_non_null(fgets(line, sizeof line, f));
     assert_string_equal(
         line, "t,root_x,root_y,root_z,heading,left_x,left_y,left_z,left_ground,left_stance,"
-              "right_x,right_y,right_z,right_ground,right_stance,hip_drop\n");
-    int rows = 0;
+              "right_x,right_y,right_z,right_ground,right_stance,hip_drop,"
+              "left_heel_x,left_heel_y,left_heel_z,left_heel_ground,left_heel_down,"
+              "left_toe_x,left_toe_y,left_toe_z,left_toe_ground,left_toe_down,"
+              "right_heel_x,right_heel_y,right_heel_z,right_heel_ground,right_heel_down,"
+              "right_toe_x,right_toe_y,right_toe_z,right_toe_ground,right_toe_down\n");
+    int rows = 0, down = 0;
     float root_last[3] = {0, 0, 0};
     while (fgets(line, sizeof line, f)) {
-        float v[16];
-        int n = sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2],
-                       &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12],
-                       &v[13], &v[14], &v[15]);
-        assert_int_equal(n, 16);
+        float v[36];
+        const char *p = line;
+        for (int i = 0; i < 36; ++i) {
+            char *end;
+            v[i] = strtof(p, &end);
+            assert_true(end != p); /* every field has a number (ground under every point) */
+            p = *end == ',' ? end + 1 : end;
+        }
         assert_true(v[9] == 0.0f || v[9] == 1.0f);
-        if (v[9] == 1.0f) AKT_NEAR(v[6], v[8], 0.01); /* a stance sole is on the ground */
+        /* Every heel and toe that is down is on the ground (5 mm). */
+        for (int k = 16; k < 36; k += 5) {
+            assert_true(v[k + 4] == 0.0f || v[k + 4] == 1.0f);
+            if (v[k + 4] == 1.0f) {
+                AKT_NEAR(v[k + 1], v[k + 3], 0.005);
+                ++down;
+            }
+        }
         root_last[0] = v[1];
         root_last[1] = v[2];
         root_last[2] = v[3];
         ++rows;
     }
+    assert_true(down > rows); /* on average more than one point down per frame */
     fclose(f);
     /* BVH: reads back, one frame per CSV row, the root where the CSV says. */
     snprintf(path, sizeof path, "%s/hills/walk.bvh", g_out);

@@ -55,7 +55,8 @@ typedef struct walk_result {
     int frames;
 } walk_result;
 
-/* Walks from start to target on `ground` until arrival (or max_time); measures up to arrival. */
+/* Walks from start to target on `ground` until it has stopped (or max_time); every frame is
+ * measured: the start from standing, the walk, the turns and the stop. */
 static inline walk_result walk_run(const walk_source *s, const ak_ground *ground,
                                    ak_walker_params wp, float max_time)
 {
@@ -71,10 +72,10 @@ static inline walk_result walk_run(const walk_source *s, const ak_ground *ground
     for (int f = 0; f * dt < max_time; ++f) {
         assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, ground, &err), AK_OK);
         ak_walker_get_state(w, &r.last);
-        if (r.last.arrived) break;
         ak_walk_metrics_add(&r.m, &r.last, ak_walker_world_pose(w), hips, f == 0 ? 0.0f : dt);
         if (r.last.hip_drop > r.max_hip_drop) r.max_hip_drop = r.last.hip_drop;
         ++r.frames;
+        if (r.last.stopped) break;
     }
     ak_walker_destroy(w);
     return r;
@@ -82,12 +83,47 @@ static inline walk_result walk_run(const walk_source *s, const ak_ground *ground
 
 static inline void print_result(const char *label, const walk_result *r)
 {
-    printf("%-34s arrived %d t %.2f s dist %.3f pen %.4f float %.4f skate %.4f tilt %.2f foot_step "
-           "%.4f hip_step %.4f hip_drop %.3f\n",
-           label, (int)r->last.arrived, (double)r->last.time, (double)r->last.distance,
-           (double)r->m.max_penetration, (double)r->m.max_float, (double)r->m.skate,
-           (double)r->m.max_tilt_deg, (double)r->m.max_foot_step, (double)r->m.max_hip_step,
+    printf("%-34s stopped %d t %.2f s dist %.3f heel %.1f/%.1f toe %.1f/%.1f mm skate %.2f (max "
+           "%.2f) mm/s tilt %.2f foot_step %.4f hip_step %.4f hip_acc %.0f hip_drop %.3f\n",
+           label, (int)r->last.stopped, (double)r->last.time, (double)r->last.distance,
+           1e3 * (double)r->m.max_heel_penetration, 1e3 * (double)r->m.max_heel_float,
+           1e3 * (double)r->m.max_toe_penetration, 1e3 * (double)r->m.max_toe_float,
+           1e3 * (double)r->m.skate, 1e3 * (double)r->m.max_skate, (double)r->m.max_tilt_deg,
+           (double)r->m.max_foot_step, (double)r->m.max_hip_step, (double)r->m.max_hip_accel,
            (double)r->max_hip_drop);
+}
+
+/* The goals of every walk: stopped within the arrival radius, every heel and toe that is down
+ * within 5 mm of the ground (above or below) in every frame, the holding point never sliding
+ * 1 cm/s. */
+static inline void assert_walk_goals(const walk_result *r, float arrival_radius)
+{
+    assert_true(r->last.arrived && r->last.stopped);
+    assert_true(r->last.distance <= arrival_radius);
+    assert_true(r->m.max_heel_penetration <= 0.005f && r->m.max_heel_float <= 0.005f);
+    assert_true(r->m.max_toe_penetration <= 0.005f && r->m.max_toe_float <= 0.005f);
+    assert_true(r->m.max_skate < 0.01f);
+    assert_true(r->m.stance_samples > 100);
+}
+
+/* The most terrain of height change h per step may add to one frame's move (dt): the floor
+ * follows footholds through a critically damped spring (omega = 1/ground_smoothing), whose
+ * response to a step h peaks at h*omega/e m/s; the hip drop changes at most hip_drop_rate; a
+ * swinging foot's ground offset at most swing_height_rate. */
+static inline float terrain_step(const ak_walker_params *wp, float h, float dt, int foot)
+{
+    const float omega = 1.0f / wp->ground_smoothing;
+    float v = h * omega / 2.7182818f + wp->foot.hip_drop_rate;
+    if (foot) v += wp->foot.swing_height_rate;
+    return v * dt;
+}
+
+/* The largest ground height change over one step of length `step` on a terrain: the risers a
+ * step spans on stairs, the steepest slope over a step elsewhere. */
+static inline float step_rise(const ak_terrain *t, const ak_terrain_params *p, float step)
+{
+    if (p->kind == AK_TERRAIN_STAIRS) return p->step_height * ceilf(step / p->step_depth);
+    return tanf(ak_terrain_max_slope_deg(t) * 3.14159265f / 180.0f) * step;
 }
 
 #endif

@@ -108,7 +108,7 @@ static class ComponentTests
             frames / 60.0, miss, Physics.RaycastCount - casts, worstJoint, reachedFrames, frames, worstHand,
             ankle.y - GroundY(ankle.x, ankle.z));
         Check(walker.State.stopped == 1 && miss < 0.6, "the scene's walker reaches the clicked point");
-        Check(Physics.RaycastCount - casts == 5 * frames, "FootIK cast 5 rays per frame with Physics.Raycast");
+        Check(Physics.RaycastCount - casts == 7 * frames, "FootIK cast 7 rays per frame with Physics.Raycast");
         Check(worstJoint < 1e-3, "joint Transforms (rig under the walker's GameObject) = the walker's world pose");
         Check(reachedFrames > frames * 9 / 10 && worstHand < 2e-3, "LimbIK keeps the hand on its target while walking");
         Check(Debug.ErrorCount == errors, "no errors logged");

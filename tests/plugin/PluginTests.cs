@@ -415,7 +415,7 @@ static partial class PluginTests
                     ch.SetPosition(pos);                             // 3. where it ended up
                     int nrays;
                     AkRay[] rays = ch.GroundRays(out nrays);         // 4. rays out ...
-                    True(nrays == 5, "5 rays: centre, soles, landing points");
+                    True(nrays == 7, "7 rays: centre, heels, landing points, toes");
                     for (int i = 0; i < nrays; ++i) hits[i] = CastDown(rays[i]);
                     ch.Finish(hits, nrays);                          // 5. ... hits back
                     s = ch.State;
@@ -546,7 +546,7 @@ static partial class PluginTests
                     step = sw.Elapsed.TotalMilliseconds * 1000.0 / F;
                 }
                 if (pass == 1)
-                    Console.WriteLine("character frame (begin, move, 5 rays cast in C#, finish, pose): {0:F2} us", step);
+                    Console.WriteLine("character frame (begin, move, 7 rays cast in C#, finish, pose): {0:F2} us", step);
                 if (pass == 1)
                     Console.WriteLine("{0} joints: SampleWorld linear {1:F2} us, Sample cubic {2:F2} us, LimbIk {3:F2} us, " +
                         "empty P/Invoke {4:F3} us (per call, mono, median-free mean of {5})",

@@ -463,7 +463,7 @@ static void character_walks_over_engine_ground(void **state)
         assert_int_equal(ak_plugin_character_set_position(ch, &pos), AK_OK);
         int32_t n = 0;
         assert_int_equal(ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n), AK_OK);
-        assert_int_equal(n, 5); /* centre, both soles, both landing points */
+        assert_int_equal(n, 7); /* centre, both heels, both landings, both toes */
         for (int i = 0; i < n; ++i) {
             AKT_NEAR(rays[i].direction.y, -1.0f, 1e-6);
             const float gy = plane_y(rays[i].origin.x);
@@ -503,7 +503,7 @@ static void character_walks_over_engine_ground(void **state)
     assert_int_equal(ak_plugin_character_begin(ch, -1.0f, &move), AK_ERR_INVALID_ARG);
     int32_t nr = 0;
     assert_int_equal(ak_plugin_character_ground_rays(ch, rays, 2, &nr), AK_ERR_INVALID_ARG);
-    assert_int_equal(nr, 5); /* says how many it needs */
+    assert_int_equal(nr, 7); /* says how many it needs */
     assert_int_equal(ak_plugin_character_finish(ch, hits, 3), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_plugin_character_pose(ch, local, model, 3), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_plugin_destroy(ch), AK_OK);

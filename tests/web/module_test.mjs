@@ -196,11 +196,14 @@ try {
     `bad BVH: ${e && e.message} (line ${e && e.line})`);
   console.log(`error: ${e.message} [${e.statusName}]`);
 }
-try {
-  ak.createWalker(['--terrain', 'lava']);
-  check(false, 'an unknown terrain was accepted');
-} catch (e) {
-  check(e instanceof AnimkitError && /lava/.test(e.message), `bad walker flag: ${e && e.message}`);
+for (const bad of [['--terrain', 'lava'], { terrain: 'lava' }, { maxTime: -1 }]) {
+  try {
+    ak.createWalker(bad);
+    check(false, `walker flags ${JSON.stringify(bad)} were accepted`);
+  } catch (e) {
+    check(e instanceof AnimkitError && /lava|max-time/.test(e.message), `bad walker flag: ${e && e.message}`);
+    console.log(`error: ${e.message}`);
+  }
 }
 
 console.log(failures ? `${failures} failure(s)` : 'all module tests passed');

@@ -131,6 +131,12 @@ try {
   await input.uploadFile(clipPath);
   await page.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).characters === 2, { timeout: 20000 });
 
+  // The test-clip list (web/dist/clips/clips.json) adds a third.
+  const listed = await page.$$eval('#clips option', (o) => o.map((e) => e.value).filter((v) => v));
+  check(listed.length >= 7, `test-clip list: ${listed.length} clips`);
+  await page.select('#clips', listed[0]);
+  await page.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).characters === 3, { timeout: 20000 });
+
   // IK mode (button): the amber target ball is where the target projects.
   await page.click('#mode2');
   await page.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).mode === 1, { timeout: 20000 });

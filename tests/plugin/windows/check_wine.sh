@@ -1,12 +1,13 @@
 #!/bin/sh
-# check_wine.sh LINUX_EXE SO WINDOWS_EXE DLL BVH WORK_DIR
+# check_wine.sh LINUX_EXE SO WINDOWS_EXE DLL BVH WORK_DIR ANIMKIT_CLI
 # The Windows plugin is right: plugin_sample_check (one C source) loads the .so natively and,
 # built with mingw-w64, loads the .dll under wine; both read the same BVH from a folder with
 # a non-ASCII name through a UTF-8 path, sample it (linear and cubic) and print every joint's
-# model-space transform. Passes when both runs succeed and agree to 1e-6 everywhere.
+# model-space transform, then read a glTF skin (the BVH converted by the CLI) from the same
+# folder. Passes when both runs succeed and agree to 1e-6 everywhere.
 # Exits 77 (skipped) only when wine is not installed.
 set -eu
-linux_exe=$1 so=$2 win_exe=$3 dll=$4 bvh=$5 work=$6
+linux_exe=$1 so=$2 win_exe=$3 dll=$4 bvh=$5 work=$6 cli=$7
 wine=$(command -v wine64 || true)
 [ -z "$wine" ] && [ -x /usr/lib/wine/wine64 ] && wine=/usr/lib/wine/wine64
 [ -z "$wine" ] && wine=$(command -v wine || true)
@@ -20,6 +21,7 @@ export WINEPREFIX="${AK_WINEPREFIX:-$work/wine-prefix}" WINEDEBUG=-all WINEDLLOV
 dir="$work/Hüfte ñ 日本"
 mkdir -p "$dir"
 cp "$bvh" "$dir/gang-ß.bvh"
+"$cli" convert "$bvh" "$dir/gang-ß.gltf" > /dev/null
 samples=120
 fail=0
 for interp in 1 2; do

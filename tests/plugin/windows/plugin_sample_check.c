@@ -5,6 +5,8 @@
  * ak_plugin_bvh_load with a UTF-8 path, samples SAMPLES evenly spaced times over the clip
  * with INTERP (0 step, 1 linear, 2 cubic) and prints every joint's model-space transform:
  *   sample,joint,px,py,pz,qx,qy,qz,qw   (%.9g: float round-trips exactly)
+ * then reads the glTF beside it (same name, .gltf) through ak_plugin_gltf_skin_load and
+ * prints its skin's rest pose as rows "rest,joint,...".
  * The same source is built with gcc (libanimkit_unity.so) and with mingw-w64 and run under
  * wine (animkit_unity.dll); check_wine.sh compares the two outputs. The folder and file names
  * below are UTF-8 bytes written as escapes, so the source is ASCII and no command-line code
@@ -23,6 +25,7 @@
 
 #define UTF8_DIR "H\xc3\xbc" "fte \xc3\xb1 \xe6\x97\xa5\xe6\x9c\xac"
 #define UTF8_FILE "gang-\xc3\x9f.bvh"
+#define UTF8_GLTF "gang-\xc3\x9f.gltf"
 #define MAX_JOINTS 256
 
 typedef int32_t (*abi_version_fn)(void);
@@ -30,6 +33,9 @@ typedef int32_t (*bvh_load_fn)(const char *, float, int32_t, ak_handle *, ak_han
 typedef int32_t (*clip_info_fn)(ak_handle, ak_plugin_clip_info *);
 typedef int32_t (*sample_world_fn)(ak_handle, ak_handle, float, int32_t, ak_plugin_xform *, int32_t);
 typedef int32_t (*destroy_fn)(ak_handle);
+typedef int32_t (*gltf_skin_load_fn)(const char *, int32_t, ak_handle *, char *, int32_t);
+typedef int32_t (*skeleton_info_fn)(ak_handle, ak_plugin_skeleton_info *);
+typedef int32_t (*rest_pose_fn)(ak_handle, ak_plugin_xform *, int32_t);
 
 typedef struct plugin {
     abi_version_fn abi_version;
@@ -37,7 +43,12 @@ typedef struct plugin {
     clip_info_fn clip_info_get;
     sample_world_fn sample_world;
     destroy_fn destroy;
+    gltf_skin_load_fn gltf_skin_load;
+    skeleton_info_fn skeleton_info_get;
+    rest_pose_fn rest_pose;
 } plugin;
+
+#define SYMBOLS 8
 
 static void *load_library(const char *path)
 {
@@ -62,10 +73,12 @@ static void *symbol(void *lib, const char *name)
 static int resolve(void *lib, plugin *p)
 {
     /* Object-to-function pointer casts through memcpy (ISO C has no direct conversion). */
-    void *s[5];
-    const char *names[5] = {"ak_plugin_abi_version", "ak_plugin_bvh_load", "ak_plugin_clip_info_get",
-                            "ak_plugin_clip_sample_world", "ak_plugin_destroy"};
-    for (int i = 0; i < 5; ++i) {
+    void *s[SYMBOLS];
+    const char *names[SYMBOLS] = {"ak_plugin_abi_version", "ak_plugin_bvh_load", "ak_plugin_clip_info_get",
+                                  "ak_plugin_clip_sample_world", "ak_plugin_destroy",
+                                  "ak_plugin_gltf_skin_load", "ak_plugin_skeleton_info_get",
+                                  "ak_plugin_skeleton_rest_pose"};
+    for (int i = 0; i < SYMBOLS; ++i) {
         s[i] = symbol(lib, names[i]);
         if (!s[i]) {
             fprintf(stderr, "plugin has no %s\n", names[i]);
@@ -77,7 +90,16 @@ static int resolve(void *lib, plugin *p)
     memcpy(&p->clip_info_get, &s[2], sizeof s[2]);
     memcpy(&p->sample_world, &s[3], sizeof s[3]);
     memcpy(&p->destroy, &s[4], sizeof s[4]);
+    memcpy(&p->gltf_skin_load, &s[5], sizeof s[5]);
+    memcpy(&p->skeleton_info_get, &s[6], sizeof s[6]);
+    memcpy(&p->rest_pose, &s[7], sizeof s[7]);
     return 1;
+}
+
+static void print_xform(const char *row, int joint, const ak_plugin_xform *x)
+{
+    printf("%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", row, joint, x->position.x, x->position.y,
+           x->position.z, x->rotation.x, x->rotation.y, x->rotation.z, x->rotation.w);
 }
 
 static int print_samples(const plugin *p, ak_handle skeleton, ak_handle clip, int interp, int samples)
@@ -88,13 +110,30 @@ static int print_samples(const plugin *p, ak_handle skeleton, ak_handle clip, in
     for (int k = 0; k < samples; ++k) {
         float t = info.duration * (float)k / (float)(samples > 1 ? samples - 1 : 1);
         if (p->sample_world(clip, skeleton, t, interp, world, MAX_JOINTS) != 0) return 0;
-        for (int j = 0; j < info.joint_count; ++j) {
-            const ak_plugin_xform *x = &world[j];
-            printf("%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", k, j, x->position.x, x->position.y,
-                   x->position.z, x->rotation.x, x->rotation.y, x->rotation.z, x->rotation.w);
-        }
+        char row[16];
+        snprintf(row, sizeof row, "%d", k);
+        for (int j = 0; j < info.joint_count; ++j) print_xform(row, j, &world[j]);
     }
     return 1;
+}
+
+/* The glTF skin's rest pose (local transforms), rows "rest,joint,...". */
+static int print_gltf_rest(const plugin *p, const char *path)
+{
+    static ak_plugin_xform rest[MAX_JOINTS];
+    ak_handle skeleton = NULL;
+    char err[512];
+    ak_plugin_skeleton_info info;
+    int32_t st = p->gltf_skin_load(path, 0, &skeleton, err, (int32_t)sizeof err);
+    if (st != 0) {
+        fprintf(stderr, "ak_plugin_gltf_skin_load(UTF-8 path) failed with status %d: %s\n", (int)st, err);
+        return 0;
+    }
+    int ok = p->skeleton_info_get(skeleton, &info) == 0 && info.joint_count <= MAX_JOINTS &&
+             p->rest_pose(skeleton, rest, MAX_JOINTS) == 0;
+    for (int j = 0; ok && j < info.joint_count; ++j) print_xform("rest", j, &rest[j]);
+    p->destroy(skeleton);
+    return ok;
 }
 
 int main(int argc, char **argv)
@@ -124,6 +163,8 @@ int main(int argc, char **argv)
     int ok = print_samples(&p, skeleton, clip, atoi(argv[3]), atoi(argv[4]));
     p.destroy(clip);
     p.destroy(skeleton);
+    snprintf(path, sizeof path, "%s/%s/%s", argv[2], UTF8_DIR, UTF8_GLTF);
+    ok = ok && print_gltf_rest(&p, path);
     fflush(stdout);
     return ok ? 0 : 1;
 }
