@@ -36,7 +36,10 @@ AK_API int32_t ak_gltf_validate(const ak_gltf_options *options, ak_error *err);
  * path's extension (case-insensitive; anything other than .glb writes JSON). `clip` may be
  * NULL for a skeleton without animation; otherwise its joint_count must match. `options`
  * may be NULL for the defaults. Fails with AK_ERR_INVALID_ARG for bad input (non-finite
- * keys included), AK_ERR_IO when the file cannot be written. */
+ * keys included, and values that overflow once scaled by metres_per_unit: JSON has no
+ * infinity), AK_ERR_IO when the file cannot be written. Numbers use '.' in every C locale;
+ * names are written as UTF-8. The file (UTF-8 path) is replaced atomically: on failure the
+ * old one is left whole. */
 AK_API int32_t ak_gltf_write_file(const char *path, const ak_skeleton *skeleton,
                                   const ak_clip *clip, const ak_gltf_options *options,
                                   ak_error *err);
