@@ -169,23 +169,6 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : akv_any_perpendicular(u_bc);
         n_scale = 1.0f;
     }
-    const float cos_d = cos_n * cos_t + sin_n * sin_t;
-    const float sin_d = sin_n * cos_t - cos_n * sin_t;
-    const float h2 = 2.0f * (1.0f + cos_d);
-    ak_quat r_a;
-    if (h2 > 1e-2f) {
-        const float h = akf_sqrt(h2);
-        const float k = sin_d * n_scale / h;
-        r_a.x = n.x * k;
-        r_a.y = n.y * k;
-        r_a.z = n.z * k;
-        r_a.w = 0.5f * h;
-    } else {
-        /* Within ~6 degrees of a half turn 1 + cos(delta) loses its digits to cancellation:
-         * take the angles themselves (rare: unfolding a folded limb). */
-        const float delta = atan2f(sin_n, cos_n) - atan2f(sin_t, cos_t);
-        r_a = akq_axis_angle(akv_scale(n, n_scale), delta);
-    }
     /* Bend reference: the side of the a->target line the middle joint should end on: toward
      * the pole, else where it pointed before the solve (bent limbs only). */
     ak_vec3 ref = {0.0f, 0.0f, 0.0f};
@@ -202,6 +185,37 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         have_ref = akv_dot(ref, ref) > 1e-8f * l1 * l1;
     }
 
+    /* Orient the bend axis toward the side the middle joint must end on (f2 = perp x dir is
+     * the solved limb's bend normal). A limb bent a hair the other way (a knee at heel strike
+     * in mocap) is then taken as bent by a small negative angle about that axis and unbends
+     * through straight, instead of keeping its own sign and being twisted half a turn about
+     * the upper bone to put the middle joint back on the reference side: the output is
+     * continuous in the input across the straight pose. sin_s is the signed sine. */
+    float sin_s = sin_n;
+    if (have_ref) {
+        const ak_vec3 side = akv_sub(ref, akv_scale(dir, akv_dot(ref, dir)));
+        if (akv_dot(akv_cross(side, dir), n) < 0.0f) {
+            n = akv_scale(n, -1.0f);
+            sin_s = -sin_n;
+        }
+    }
+    const float cos_d = cos_n * cos_t + sin_s * sin_t;
+    const float sin_d = sin_s * cos_t - cos_n * sin_t;
+    const float h2 = 2.0f * (1.0f + cos_d);
+    ak_quat r_a;
+    if (h2 > 1e-2f) {
+        const float h = akf_sqrt(h2);
+        const float k = sin_d * n_scale / h;
+        r_a.x = n.x * k;
+        r_a.y = n.y * k;
+        r_a.z = n.z * k;
+        r_a.w = 0.5f * h;
+    } else {
+        /* Within ~6 degrees of a half turn 1 + cos(delta) loses its digits to cancellation:
+         * take the angles themselves (rare: unfolding a folded limb). */
+        const float delta = atan2f(sin_s, cos_n) - atan2f(sin_t, cos_t);
+        r_a = akq_axis_angle(akv_scale(n, n_scale), delta);
+    }
     ak_quat r_cb;
     if (bent && have_ref) {
         /* B and C at once, as a change of frame. The solved limb is known in closed form:

@@ -605,22 +605,13 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     return AK_WALKER_RAY_COUNT;
 }
 
-int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
+/* The animation's floor goes on the ground that carries the character: the mean of each
+ * foot's foothold — the ground a planted foot stands on, and for a swinging foot a glide from
+ * the ground it left to the ground it will land on. It follows that support through a
+ * critically damped spring (omega = 1/ground_smoothing), so it changes smoothly, step by step
+ * with a continuous velocity, never when the centre crosses a stair edge. */
+static void update_floor(ak_walker *w, const ak_ground_hit *hits, float ground_y)
 {
-    if (!w || !hits || count < AK_WALKER_RAY_COUNT)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits", AK_WALKER_RAY_COUNT);
-    for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i)
-        w->hits[i] = hits[i];
-    decide_placement(w, hits);
-    /* Character height: the controller's (when it placed us) or the centre ray's. */
-    float ground_y = w->pos.y;
-    if (!w->p.use_controller && hits[AK_WALKER_RAY_CENTRE].hit)
-        ground_y = hits[AK_WALKER_RAY_CENTRE].height;
-    w->pos.y = ground_y;
-    /* The animation's floor goes on the ground that carries the character: the mean of
-     * each foot's foothold — the ground a planted foot stands on, and for a swinging foot a
-     * glide from the ground it left to the ground it will land on. It changes smoothly, step
-     * by step, never when the centre crosses a stair edge. */
     float support = 0.0f;
     for (int s = 0; s < 2; ++s) {
         float ref = ground_y;
@@ -637,18 +628,31 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
         }
         support += 0.5f * ref;
     }
-    const float step_dt = w->dt;
     if (!w->initialized || w->p.ground_smoothing <= 0.0f) {
         w->floor_y = support;
         w->floor_v = 0.0f;
-    } else {
-        /* Critically damped spring (omega = 1/ground_smoothing): the floor glides from one
-         * support height to the next with a continuous velocity, so the hips never jerk. */
-        const float omega = 1.0f / w->p.ground_smoothing;
-        const float acc = omega * omega * (support - w->floor_y) - 2.0f * omega * w->floor_v;
-        w->floor_v += acc * step_dt;
-        w->floor_y += w->floor_v * step_dt;
+        return;
     }
+    const float omega = 1.0f / w->p.ground_smoothing;
+    const float acc = omega * omega * (support - w->floor_y) - 2.0f * omega * w->floor_v;
+    w->floor_v += acc * w->dt;
+    w->floor_y += w->floor_v * w->dt;
+}
+
+int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
+{
+    if (!w || !hits || count < AK_WALKER_RAY_COUNT)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits", AK_WALKER_RAY_COUNT);
+    for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i)
+        w->hits[i] = hits[i];
+    decide_placement(w, hits);
+    /* Character height: the controller's (when it placed us) or the centre ray's. */
+    float ground_y = w->pos.y;
+    if (!w->p.use_controller && hits[AK_WALKER_RAY_CENTRE].hit)
+        ground_y = hits[AK_WALKER_RAY_CENTRE].height;
+    w->pos.y = ground_y;
+    update_floor(w, hits, ground_y);
+    const float step_dt = w->dt;
     /* The pose placed for the rays moves only vertically with the new floor: shift it. */
     {
         const float dy = (w->floor_y - w->m->floor_y) - w->local[0].translation.y + w->anim_root_y;

@@ -143,6 +143,39 @@ static void limb_bends_toward_pole(void **state)
     }
 }
 
+/* A knee near straight, bent a hair forward in one input and a hair backward in the other
+ * (mocap knees at heel strike are both): the same target and pole must give nearly the same
+ * local rotations. Positions are fixed by target and pole either way; the only freedom left is
+ * the thigh's twist about its own axis, and a 1 degree change of input may move it by about
+ * as much — 2 degrees here — not the half turn of a bend plane taken from the input's sign. */
+static void limb_near_straight_input_does_not_flip_the_twist(void **state)
+{
+    (void)state;
+    const float bends[2] = {0.5f * AK_PI_TEST / 180.0f, -0.5f * AK_PI_TEST / 180.0f};
+    ak_quat upper_out[2], middle_out[2];
+    for (int k = 0; k < 2; ++k) {
+        limb_rig rig;
+        rig_make(&rig, 0.5f, 0.5f, bends[k]);
+        ak_vec3 a = rig.world[1].translation;
+        ak_vec3 t = ak_vec3_add(a, ak_vec3_make(0.05f, -0.85f, 0.1f));
+        ak_limb_ik_params p = rig_params(&rig, t);
+        p.use_pole = 1;
+        p.pole = ak_vec3_add(a, ak_vec3_make(2.0f, -0.4f, 0.3f));
+        assert_int_equal(ak_limb_ik_run(&p, rig.local, rig.world, NULL, NULL), AK_OK);
+        assert_true(vdist(rig.world[3].translation, t) < 1e-5f);
+        upper_out[k] = rig.local[1].rotation;
+        middle_out[k] = rig.local[2].rotation;
+        ak_skeleton_destroy(rig.skel);
+    }
+    const double limit = 2.0 * AK_PI_TEST / 180.0;
+    double du = 2.0 * acos(fmin(1.0, fabs((double)ak_quat_dot(upper_out[0], upper_out[1]))));
+    double dm = 2.0 * acos(fmin(1.0, fabs((double)ak_quat_dot(middle_out[0], middle_out[1]))));
+    printf("  near-straight inputs 1 degree apart: upper %.3f deg, middle %.3f deg apart\n",
+           du * 180.0 / AK_PI_TEST, dm * 180.0 / AK_PI_TEST);
+    assert_true(du < limit);
+    assert_true(dm < limit);
+}
+
 static void limb_colinear_pole_keeps_current_bend_plane(void **state)
 {
     (void)state;
@@ -421,6 +454,7 @@ int main(void)
         cmocka_unit_test(limb_reaches_targets_within_tolerance),
         cmocka_unit_test(limb_unreachable_target_straightens_toward_it),
         cmocka_unit_test(limb_bends_toward_pole),
+        cmocka_unit_test(limb_near_straight_input_does_not_flip_the_twist),
         cmocka_unit_test(limb_colinear_pole_keeps_current_bend_plane),
         cmocka_unit_test(limb_straight_limb_without_pole_bends_about_mid_axis),
         cmocka_unit_test(limb_degenerate_inputs_stay_finite),
