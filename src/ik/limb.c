@@ -83,8 +83,27 @@ typedef struct limb_solution {
     int unreachable;
 } limb_solution;
 
-IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world,
-                                        limb_solution *out, ak_error *err)
+/* What the phases of the solve share: the limb as it is (model space) and the solve so far. */
+typedef struct limb_geom {
+    ak_vec3 a_ms, ab, bc; /* upper joint; upper->middle and middle->end bones */
+    float l1, l2, reach;  /* bone lengths and l1 + l2 */
+    float dist;           /* |target - a| */
+    ak_vec3 dir;          /* unit aim, upper joint -> target */
+    float d;              /* effective target distance after soft limit and clamp */
+    float cos_t, sin_t;   /* target interior angle at the middle joint */
+    ak_vec3 n;            /* bend axis (unnormalised when bent: length sin_n) */
+    float n_scale;        /* 1 / |n| */
+    float sin_s, cos_n;   /* signed sine and cosine of the current interior angle about n */
+    int bent;             /* the current limb defines a bend plane */
+    ak_vec3 ref;          /* the side of the a->target line the middle joint ends on */
+    int have_ref;
+} limb_geom;
+
+/* Reads the three joints, checks they are finite and the bones not zero-length, and picks the
+ * aim direction. A target on the upper joint keeps the current upper->end (or upper->middle)
+ * direction. */
+static inline int32_t limb_measure(const ak_limb_ik_params *p, const ak_xform *world, limb_geom *g,
+                                   ak_error *err)
 {
     const ak_vec3 a_ms = world[p->upper].translation;
     const ak_vec3 b_ms = world[p->middle].translation;
@@ -92,12 +111,17 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     if (!akv_finite(a_ms) || !akv_finite(b_ms) || !akv_finite(c_ms) ||
         !akq_finite(world[p->middle].rotation))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
-
-    const ak_vec3 ab = akv_sub(b_ms, a_ms), bc = akv_sub(c_ms, b_ms);
+    g->a_ms = a_ms;
+    g->ab = akv_sub(b_ms, a_ms);
+    g->bc = akv_sub(c_ms, b_ms);
     const ak_vec3 at = akv_sub(p->target, a_ms);
-    const float l1 = akf_sqrt(akv_dot(ab, ab)), l2 = akf_sqrt(akv_dot(bc, bc));
+    const float l1 = akf_sqrt(akv_dot(g->ab, g->ab)), l2 = akf_sqrt(akv_dot(g->bc, g->bc));
     const float dist = akf_sqrt(akv_dot(at, at));
     const float reach = l1 + l2;
+    g->l1 = l1;
+    g->l2 = l2;
+    g->reach = reach;
+    g->dist = dist;
     if (!isfinite(4.0f * (dist + reach) * (dist + reach)))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "coordinates too large: distances overflow single precision");
@@ -109,159 +133,184 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         return ak_error_set(err, AK_ERR_DEGENERATE, 0,
                             "zero-length bone in the limb (upper->middle %g, middle->end %g)",
                             (double)l1, (double)l2);
-
-    /* The aim vector from the upper joint (unnormalised) and its length. A target on the
-     * upper joint keeps the current upper->end (or upper->middle) direction. */
     ak_vec3 aim = at;
     float aim_len = dist;
     if (!(dist > 1e-6f * reach) || !isfinite(dist)) {
         aim = akv_sub(c_ms, a_ms);
         aim_len = akv_len(aim);
         if (!(aim_len > 1e-6f * reach)) {
-            aim = ab;
+            aim = g->ab;
             aim_len = l1;
         }
     }
-    const ak_vec3 dir = akv_scale(aim, 1.0f / aim_len);
+    g->dir = akv_scale(aim, 1.0f / aim_len);
+    return AK_OK;
+}
 
-    /* Effective distance: soft limit, then the clamp into the solvable range (epsilon keeps
-     * the cosines inside [-1, 1] and the limb from locking straight on reachable targets, so
-     * its bend plane survives to the next frame). An unreachable target straightens the limb
-     * exactly. */
-    float d = isfinite(dist) ? dist : 2.0f * reach;
-    out->unreachable = d - reach > p->tolerance * reach;
+/* Effective distance: soft limit, then the clamp into the solvable range (epsilon keeps the
+ * cosines inside [-1, 1] and the limb from locking straight on reachable targets, so its bend
+ * plane survives to the next frame). An unreachable target straightens the limb exactly.
+ * Law of cosines: cos(interior) = (l1^2 + l2^2 - d^2) / (2 l1 l2). Returns "unreachable". */
+static inline int limb_target_interior(const ak_limb_ik_params *p, limb_geom *g)
+{
+    const float reach = g->reach, l1 = g->l1, l2 = g->l2;
+    float d = isfinite(g->dist) ? g->dist : 2.0f * reach;
+    const int unreachable = d - reach > p->tolerance * reach;
     if (p->soft_limit > 0.0f) {
         const float ds = p->soft_limit * reach;
         if (d > ds) d = ds + (reach - ds) * (1.0f - expf(-(d - ds) / (reach - ds)));
     }
     const float eps = 1e-5f * reach;
-    const float inv_l1l2 = 1.0f / (l1 * l2);
-    float cos_t; /* cosine of the target interior angle */
     if (d >= reach) {
         d = reach;
-        cos_t = -1.0f;
+        g->cos_t = -1.0f;
     } else {
         d = akf_clamp(d, fabsf(l1 - l2) + eps, reach - eps);
-        cos_t = akf_clamp((l1 * l1 + l2 * l2 - d * d) * 0.5f * inv_l1l2, -1.0f, 1.0f);
+        g->cos_t = akf_clamp((l1 * l1 + l2 * l2 - d * d) * 0.5f / (l1 * l2), -1.0f, 1.0f);
     }
-    const float sin_t = akf_sqrt(akf_max(0.0f, 1.0f - cos_t * cos_t));
+    g->d = d;
+    g->sin_t = akf_sqrt(akf_max(0.0f, 1.0f - g->cos_t * g->cos_t));
+    return unreachable;
+}
 
-    /* A: bend about the current plane normal n = (c-b) x (a-b); rotating c-b about n by a
-     * positive angle moves it toward a-b, i.e. closes the interior angle. The turn is
-     * delta = interior_now - interior_target: cos/sin of delta from the angle-difference
-     * identities, then the half-angle quaternion (n sin(delta) / h, h / 2) with
-     * h = sqrt(2 (1 + cos delta)). */
-    /* Unit bone directions first, so no product of four lengths can overflow. */
-    const float inv_l1 = 1.0f / l1, inv_l2 = 1.0f / l2;
-    const ak_vec3 u_ba = akv_scale(ab, -inv_l1), u_bc = akv_scale(bc, inv_l2);
+/* The current bend axis n = (c-b) x (a-b) (unit bone directions first, so no product of four
+ * lengths can overflow); a straight (or folded) limb bends about the hinge axis instead, made
+ * perpendicular to c-b. */
+static inline void limb_bend_axis(const ak_limb_ik_params *p, const ak_xform *world, limb_geom *g)
+{
+    const ak_vec3 u_ba = akv_scale(g->ab, -1.0f / g->l1), u_bc = akv_scale(g->bc, 1.0f / g->l2);
     ak_vec3 n = akv_cross(u_bc, u_ba);
     const float sin_n = akf_min(1.0f, akf_sqrt(akv_dot(n, n)));
-    const float cos_n = akf_clamp(akv_dot(u_bc, u_ba), -1.0f, 1.0f);
-    const int bent = sin_n > 1e-5f;
-    float n_scale;
-    if (bent) {
-        n_scale = 1.0f / sin_n;
+    g->cos_n = akf_clamp(akv_dot(u_bc, u_ba), -1.0f, 1.0f);
+    g->sin_s = sin_n;
+    g->bent = sin_n > 1e-5f;
+    if (g->bent) {
+        g->n_scale = 1.0f / sin_n;
     } else {
-        /* Straight (or folded) limb: bend about the hinge axis, made perpendicular to c-b. */
         ak_vec3 h = akq_rotate(world[p->middle].rotation, p->mid_axis);
         h = akv_sub(h, akv_scale(u_bc, akv_dot(h, u_bc)));
         const float h_len = akv_len(h);
         n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : akv_any_perpendicular(u_bc);
-        n_scale = 1.0f;
+        g->n_scale = 1.0f;
     }
-    /* Bend reference: the side of the a->target line the middle joint should end on: toward
-     * the pole, else where it pointed before the solve (bent limbs only). */
-    ak_vec3 ref = {0.0f, 0.0f, 0.0f};
-    int have_ref = 0;
-    if (p->use_pole) {
-        /* Colinear (within 1e-4 rad of the a->target line, or on the upper joint): unusable. */
-        const ak_vec3 ap = akv_sub(p->pole, a_ms);
-        ref = akv_sub(ap, akv_scale(dir, akv_dot(ap, dir)));
-        have_ref = akv_dot(ref, ref) > 1e-8f * akv_dot(ap, ap) &&
-                   akv_dot(ref, ref) > 1e-12f * reach * reach;
-    }
-    if (!have_ref && bent) {
-        ref = akv_sub(ab, akv_scale(dir, akv_dot(ab, dir)));
-        have_ref = akv_dot(ref, ref) > 1e-8f * l1 * l1;
-    }
+    g->n = n;
+}
 
-    /* Orient the bend axis toward the side the middle joint must end on (f2 = perp x dir is
-     * the solved limb's bend normal). A limb bent a hair the other way (a knee at heel strike
-     * in mocap) is then taken as bent by a small negative angle about that axis and unbends
-     * through straight, instead of keeping its own sign and being twisted half a turn about
-     * the upper bone to put the middle joint back on the reference side: the output is
-     * continuous in the input across the straight pose. sin_s is the signed sine. */
-    float sin_s = sin_n;
-    if (have_ref) {
-        const ak_vec3 side = akv_sub(ref, akv_scale(dir, akv_dot(ref, dir)));
-        if (akv_dot(akv_cross(side, dir), n) < 0.0f) {
-            n = akv_scale(n, -1.0f);
-            sin_s = -sin_n;
+/* Bend reference: the side of the a->target line the middle joint should end on: toward the
+ * pole (unusable within 1e-4 rad of the a->target line, or on the upper joint), else where it
+ * pointed before the solve (bent limbs only).
+ * Then the bend axis is oriented toward that side (perp x dir is the solved limb's bend
+ * normal). A limb bent a hair the other way (a knee at heel strike in mocap) is taken as bent
+ * by a small negative angle about that axis and unbends through straight, instead of keeping
+ * its own sign and being twisted half a turn about the upper bone to put the middle joint back
+ * on the reference side: the output is continuous in the input across the straight pose. */
+static inline void limb_bend_reference(const ak_limb_ik_params *p, limb_geom *g)
+{
+    const ak_vec3 dir = g->dir;
+    const ak_vec3 zero = {0.0f, 0.0f, 0.0f};
+    g->have_ref = 0;
+    g->ref = zero;
+    if (p->use_pole) {
+        const ak_vec3 ap = akv_sub(p->pole, g->a_ms);
+        g->ref = akv_sub(ap, akv_scale(dir, akv_dot(ap, dir)));
+        const float rr = akv_dot(g->ref, g->ref);
+        g->have_ref = rr > 1e-8f * akv_dot(ap, ap) && rr > 1e-12f * g->reach * g->reach;
+    }
+    if (!g->have_ref && g->bent) {
+        g->ref = akv_sub(g->ab, akv_scale(dir, akv_dot(g->ab, dir)));
+        g->have_ref = akv_dot(g->ref, g->ref) > 1e-8f * g->l1 * g->l1;
+    }
+    if (g->have_ref) {
+        const ak_vec3 side = akv_sub(g->ref, akv_scale(dir, akv_dot(g->ref, dir)));
+        if (akv_dot(akv_cross(side, dir), g->n) < 0.0f) {
+            g->n = akv_scale(g->n, -1.0f);
+            g->sin_s = -g->sin_s;
         }
     }
-    const float cos_d = cos_n * cos_t + sin_s * sin_t;
-    const float sin_d = sin_s * cos_t - cos_n * sin_t;
+}
+
+/* A: bend about n; rotating c-b about n by a positive angle moves it toward a-b, i.e. closes
+ * the interior angle. The turn is delta = interior_now - interior_target: cos/sin of delta
+ * from the angle-difference identities, then the half-angle quaternion
+ * (n sin(delta) / h, h / 2) with h = sqrt(2 (1 + cos delta)). */
+static inline ak_quat limb_middle_rotation(const limb_geom *g)
+{
+    const float cos_d = g->cos_n * g->cos_t + g->sin_s * g->sin_t;
+    const float sin_d = g->sin_s * g->cos_t - g->cos_n * g->sin_t;
     const float h2 = 2.0f * (1.0f + cos_d);
-    ak_quat r_a;
     if (h2 > 1e-2f) {
         const float h = akf_sqrt(h2);
-        const float k = sin_d * n_scale / h;
-        r_a.x = n.x * k;
-        r_a.y = n.y * k;
-        r_a.z = n.z * k;
-        r_a.w = 0.5f * h;
-    } else {
-        /* Within ~6 degrees of a half turn 1 + cos(delta) loses its digits to cancellation:
-         * take the angles themselves (rare: unfolding a folded limb). */
-        const float delta = atan2f(sin_s, cos_n) - atan2f(sin_t, cos_t);
-        r_a = akq_axis_angle(akv_scale(n, n_scale), delta);
+        const float k = sin_d * g->n_scale / h;
+        ak_quat r_a = {g->n.x * k, g->n.y * k, g->n.z * k, 0.5f * h};
+        return r_a;
     }
-    ak_quat r_cb;
-    if (bent && have_ref) {
-        /* B and C at once, as a change of frame. The solved limb is known in closed form:
-         * upper bone u1 = cos(alpha) dir + sin(alpha) perp (perp: unit reference side),
-         * bend-plane normal n' = perp x dir. The upper joint's model-space delta maps the old
-         * frame (ab^, n^, ab^ x n^) onto (u1, n', u1 x n'): R = F_new F_old^T. It equals the
-         * shortest turn B followed by the twist C, with a much shorter dependency chain. */
-        /* A second Gram-Schmidt pass: ref came from a difference of large, nearly parallel
-         * vectors when the pole or target is far away. */
-        const ak_vec3 ref2 = akv_sub(ref, akv_scale(dir, akv_dot(ref, dir)));
-        const ak_vec3 perp = akv_scale(ref2, 1.0f / akf_sqrt(akv_dot(ref2, ref2)));
-        const float cos_a = akf_clamp((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
-        const float sin_a = akf_sqrt(akf_max(0.0f, 1.0f - cos_a * cos_a));
-        const ak_vec3 f1 = akv_add(akv_scale(dir, cos_a), akv_scale(perp, sin_a));
-        const ak_vec3 f2 = akv_cross(perp, dir);
-        const ak_vec3 f3 = akv_cross(f1, f2);
-        const ak_vec3 e1 = akv_scale(ab, inv_l1);
-        const ak_vec3 e2 = akv_scale(n, n_scale);
-        const ak_vec3 e3 = akv_cross(e1, e2);
-        const float fa[3][3] = {{f1.x, f1.y, f1.z}, {f2.x, f2.y, f2.z}, {f3.x, f3.y, f3.z}};
-        const float ea[3][3] = {{e1.x, e1.y, e1.z}, {e2.x, e2.y, e2.z}, {e3.x, e3.y, e3.z}};
-        float m[3][3];
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j)
-                m[i][j] = fa[0][i] * ea[0][j] + fa[1][i] * ea[1][j] + fa[2][i] * ea[2][j];
-        r_cb = akq_from_matrix(m);
-    } else {
-        /* B: the shortest rotation c1a -> dir (measured: near the folded limit |c1a| is not
-         * the clamped d to relative precision). */
-        const ak_vec3 c1a = akv_add(ab, akq_rotate(r_a, bc)); /* a -> end after A */
-        const ak_quat r_b = akq_from_to(c1a, dir);
-        /* C: twist about dir so the middle joint lies toward the reference side; a straight
-         * limb with no pole keeps B's result (its bend plane comes from mid_axis). */
-        r_cb = r_b;
-        if (have_ref) {
-            const ak_vec3 ab2 = akq_rotate(r_b, ab);
-            const ak_vec3 bend = akv_sub(ab2, akv_scale(dir, akv_dot(ab2, dir)));
-            if (akv_dot(bend, bend) > 1e-12f * l1 * l1)
-                r_cb = akq_mul(akq_twist_between(bend, ref, dir), r_b);
-        }
-    }
+    /* Within ~6 degrees of a half turn 1 + cos(delta) loses its digits to cancellation: take
+     * the angles themselves (rare: unfolding a folded limb). */
+    const float delta = atan2f(g->sin_s, g->cos_n) - atan2f(g->sin_t, g->cos_t);
+    return akq_axis_angle(akv_scale(g->n, g->n_scale), delta);
+}
 
-    out->r_upper_ms = r_cb;
+/* B and C at once, as a change of frame. The solved limb is known in closed form: upper bone
+ * u1 = cos(alpha) dir + sin(alpha) perp (perp: unit reference side), bend-plane normal
+ * n' = perp x dir. The upper joint's model-space delta maps the old frame (ab^, n^, ab^ x n^)
+ * onto (u1, n', u1 x n'): R = F_new F_old^T. It equals the shortest turn B followed by the
+ * twist C, with a much shorter dependency chain. */
+static inline ak_quat limb_upper_rotation_frame(const limb_geom *g)
+{
+    const float l1 = g->l1, l2 = g->l2, d = g->d;
+    /* A second Gram-Schmidt pass: ref came from a difference of large, nearly parallel
+     * vectors when the pole or target is far away. */
+    const ak_vec3 ref2 = akv_sub(g->ref, akv_scale(g->dir, akv_dot(g->ref, g->dir)));
+    const ak_vec3 perp = akv_scale(ref2, 1.0f / akf_sqrt(akv_dot(ref2, ref2)));
+    const float cos_a = akf_clamp((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
+    const float sin_a = akf_sqrt(akf_max(0.0f, 1.0f - cos_a * cos_a));
+    const ak_vec3 f1 = akv_add(akv_scale(g->dir, cos_a), akv_scale(perp, sin_a));
+    const ak_vec3 f2 = akv_cross(perp, g->dir);
+    const ak_vec3 f3 = akv_cross(f1, f2);
+    const ak_vec3 e1 = akv_scale(g->ab, 1.0f / l1);
+    const ak_vec3 e2 = akv_scale(g->n, g->n_scale);
+    const ak_vec3 e3 = akv_cross(e1, e2);
+    const float fa[3][3] = {{f1.x, f1.y, f1.z}, {f2.x, f2.y, f2.z}, {f3.x, f3.y, f3.z}};
+    const float ea[3][3] = {{e1.x, e1.y, e1.z}, {e2.x, e2.y, e2.z}, {e3.x, e3.y, e3.z}};
+    float m[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            m[i][j] = fa[0][i] * ea[0][j] + fa[1][i] * ea[1][j] + fa[2][i] * ea[2][j];
+    return akq_from_matrix(m);
+}
+
+/* B: the shortest rotation c1a -> dir (measured: near the folded limit |c1a| is not the
+ * clamped d to relative precision). C: twist about dir so the middle joint lies toward the
+ * reference side; a straight limb with no pole keeps B's result (its bend plane comes from
+ * mid_axis). */
+static inline ak_quat limb_upper_rotation_turn(const limb_geom *g, ak_quat r_a)
+{
+    const ak_vec3 c1a = akv_add(g->ab, akq_rotate(r_a, g->bc)); /* a -> end after A */
+    const ak_quat r_b = akq_from_to(c1a, g->dir);
+    if (!g->have_ref) return r_b;
+    const ak_vec3 ab2 = akq_rotate(r_b, g->ab);
+    const ak_vec3 bend = akv_sub(ab2, akv_scale(g->dir, akv_dot(ab2, g->dir)));
+    if (akv_dot(bend, bend) > 1e-12f * g->l1 * g->l1)
+        return akq_mul(akq_twist_between(bend, g->ref, g->dir), r_b);
+    return r_b;
+}
+
+IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world,
+                                        limb_solution *out, ak_error *err)
+{
+    limb_geom g = {.l1 =
+                       0.0f}; /* every field is set before use; this quiets -Wmaybe-uninitialized */
+    const int32_t st = limb_measure(p, world, &g, err);
+    if (st < 0) return st;
+    out->unreachable = limb_target_interior(p, &g);
+    limb_bend_axis(p, world, &g);
+    limb_bend_reference(p, &g);
+    const ak_quat r_a = limb_middle_rotation(&g);
+    out->r_upper_ms =
+        g.bent && g.have_ref ? limb_upper_rotation_frame(&g) : limb_upper_rotation_turn(&g, r_a);
     out->r_middle_ms = r_a;
-    out->end_ms = akv_add(a_ms, akv_scale(dir, d));
-    out->reach = reach;
+    out->end_ms = akv_add(g.a_ms, akv_scale(g.dir, g.d));
+    out->reach = g.reach;
     return AK_OK;
 }
 
