@@ -136,52 +136,46 @@ static int descends(const ak_skeleton *s, int32_t j, int32_t ancestor)
     return ancestor >= 0 && j >= ancestor && j < s->subtree_end[ancestor];
 }
 
-int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoid *out,
-                         ak_error *err)
+/* Overrides first: "slot=Joint,slot=Joint"; each named joint is taken. */
+static int32_t apply_overrides(const ak_skeleton *s, const char *overrides, ak_humanoid *out,
+                               uint8_t *taken, ak_error *err)
 {
-    if (!s || !out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null skeleton or map");
-    uint8_t taken_small[1024];
-    uint8_t *taken = taken_small;
-    if (s->joint_count > 1024)
-        return ak_error_set(err, AK_ERR_LIMIT, 0, "humanoid map supports up to 1024 joints");
-    memset(taken, 0, (size_t)s->joint_count);
-    for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i)
-        out->joint[i] = -1;
-
-    /* Overrides first: "slot=Joint,slot=Joint". */
-    if (overrides && *overrides) {
-        const char *p = overrides;
-        while (*p) {
-            char slot[64], joint[AK_NAME_MAX];
-            size_t a = strcspn(p, "="), b;
-            if (p[a] != '=' || a == 0 || a >= sizeof slot)
-                return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                                    "humanoid override must be slot=Joint");
-            memcpy(slot, p, a);
-            slot[a] = '\0';
-            b = strcspn(p + a + 1, ",");
-            if (b == 0 || b >= sizeof joint)
-                return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                                    "humanoid override '%s' has no joint", slot);
-            memcpy(joint, p + a + 1, b);
-            joint[b] = '\0';
-            int si = -1;
-            for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i)
-                if (strcmp(slot, k_slot_names[i]) == 0) si = i;
-            if (si < 0)
-                return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown humanoid slot '%s'", slot);
-            int32_t j = ak_skeleton_find(s, joint);
-            if (j < 0)
-                return ak_error_set(err, AK_ERR_NOT_FOUND, 0, "override %s: no joint named '%s'",
-                                    slot, joint);
-            out->joint[si] = j;
-            taken[j] = 1;
-            p += a + 1 + b;
-            if (*p == ',') ++p;
-        }
+    const char *p = overrides;
+    while (p && *p) {
+        char slot[64], joint[AK_NAME_MAX];
+        size_t a = strcspn(p, "="), b;
+        if (p[a] != '=' || a == 0 || a >= sizeof slot)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "humanoid override must be slot=Joint");
+        memcpy(slot, p, a);
+        slot[a] = '\0';
+        b = strcspn(p + a + 1, ",");
+        if (b == 0 || b >= sizeof joint)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "humanoid override '%s' has no joint",
+                                slot);
+        memcpy(joint, p + a + 1, b);
+        joint[b] = '\0';
+        int si = -1;
+        for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i)
+            if (strcmp(slot, k_slot_names[i]) == 0) si = i;
+        if (si < 0)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown humanoid slot '%s'", slot);
+        int32_t j = ak_skeleton_find(s, joint);
+        if (j < 0)
+            return ak_error_set(err, AK_ERR_NOT_FOUND, 0, "override %s: no joint named '%s'", slot,
+                                joint);
+        out->joint[si] = j;
+        taken[j] = 1;
+        p += a + 1 + b;
+        if (*p == ',') ++p;
     }
+    return AK_OK;
+}
 
-    struct {
+/* Every slot still empty takes the first untaken joint whose base name is one of the slot's
+ * aliases on the slot's side, in this order (legs before spine, so "hip" means a thigh). */
+static void find_by_names(const ak_skeleton *s, ak_humanoid *out, uint8_t *taken)
+{
+    static const struct {
         int slot;
         const char *const *aliases;
         int side;
@@ -214,10 +208,14 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
             taken[j] = 1;
         }
     }
-    /* Without a named hips joint, the root stands in. */
+}
+
+/* The structure the names alone cannot promise: the root stands in for missing hips; a
+ * "shoulder" with no upper arm found is the upper arm; legs must chain (lower leg below upper
+ * leg, foot below lower leg). */
+static void fix_structure(const ak_skeleton *s, ak_humanoid *out)
+{
     if (out->joint[AK_HUM_HIPS] < 0) out->joint[AK_HUM_HIPS] = 0;
-    /* A shoulder slot that is really the upper arm's parent chain only: if the "shoulder"
-     * found has no upper arm below it, and the upper arm slot is empty, move it down. */
     for (int side = 0; side < 2; ++side) {
         int sh = side ? AK_HUM_RIGHT_SHOULDER : AK_HUM_LEFT_SHOULDER;
         int ua = sh + 1;
@@ -226,7 +224,6 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
             out->joint[sh] = -1;
         }
     }
-    /* Legs must chain: lower leg below upper leg, foot below lower leg. */
     for (int side = 0; side < 2; ++side) {
         int up = side ? AK_HUM_RIGHT_UPPER_LEG : AK_HUM_LEFT_UPPER_LEG;
         if (out->joint[up + 1] >= 0 && !descends(s, out->joint[up + 1], out->joint[up]))
@@ -234,7 +231,11 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
         if (out->joint[up + 2] >= 0 && !descends(s, out->joint[up + 2], out->joint[up + 1]))
             out->joint[up + 2] = -1;
     }
+}
 
+/* Hips and both legs are required; the error names every one that is missing. */
+static int32_t check_required(const ak_humanoid *out, ak_error *err)
+{
     static const int required[] = {AK_HUM_HIPS,      AK_HUM_LEFT_UPPER_LEG,  AK_HUM_LEFT_LOWER_LEG,
                                    AK_HUM_LEFT_FOOT, AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG,
                                    AK_HUM_RIGHT_FOOT};
@@ -253,6 +254,23 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
                             missing);
     ak_error_clear(err);
     return AK_OK;
+}
+
+int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoid *out,
+                         ak_error *err)
+{
+    if (!s || !out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null skeleton or map");
+    uint8_t taken[1024];
+    if (s->joint_count > 1024)
+        return ak_error_set(err, AK_ERR_LIMIT, 0, "humanoid map supports up to 1024 joints");
+    memset(taken, 0, (size_t)s->joint_count);
+    for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i)
+        out->joint[i] = -1;
+    const int32_t st = apply_overrides(s, overrides, out, taken, err);
+    if (st < 0) return st;
+    find_by_names(s, out, taken);
+    fix_structure(s, out);
+    return check_required(out, err);
 }
 
 /* A standing adult is 1.2-2.2 m tall; the ranges below are that span in each unit. */
