@@ -55,16 +55,10 @@ static ak_xform frame_character(const ak_clip *c, const ak_skeleton *sk, int32_t
     return x;
 }
 
-/* Cuts frames [a, b) of `src` into a looping clip. The last `blend` frames crossfade toward
- * the frames leading into `a` (carried into the end frame's place), so the pose runs
- * continuously from the last frame into the first. Then the heading drift of the cycle is
- * removed linearly so cycles chain without turning. Writes the root at t = duration
- * (position and heading) for the root-motion loop end. */
-static int32_t cut_cycle(const ak_skeleton *sk, const ak_clip *src, int32_t a, int32_t b,
-                         int32_t blend, ak_clip **out, ak_vec3 *loop_end_pos,
-                         float *loop_end_heading, ak_error *err)
+/* A looping clip holding frames [a, b) of `src` as they are. */
+static int32_t copy_frames(const ak_clip *src, int32_t a, int32_t b, ak_clip **out, ak_error *err)
 {
-    const int32_t n = b - a, J = src->joint_count;
+    const int32_t n = b - a, J = src->joint_count, T = src->track_count;
     uint8_t *has = (uint8_t *)calloc((size_t)J, 1);
     if (!has) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     for (int32_t j = 0; j < J; ++j)
@@ -74,7 +68,6 @@ static int32_t cut_cycle(const ak_skeleton *sk, const ak_clip *src, int32_t a, i
     free(has);
     if (st != AK_OK) return st;
     c->loop = 1;
-    const int32_t T = src->track_count;
     for (int32_t f = 0; f < n; ++f) {
         memcpy(c->rotations + (size_t)f * J, src->rotations + (size_t)(a + f) * J,
                sizeof(ak_quat) * (size_t)J);
@@ -82,7 +75,16 @@ static int32_t cut_cycle(const ak_skeleton *sk, const ak_clip *src, int32_t a, i
             memcpy(c->translations + (size_t)f * T, src->translations + (size_t)(a + f) * T,
                    sizeof(ak_vec3) * (size_t)T);
     }
-    /* G maps the character frame at `a` onto the one at `b`. */
+    *out = c;
+    return AK_OK;
+}
+
+/* The last `blend` frames of the cycle crossfade toward the frames leading into `a`, carried
+ * into the end frame's place by G (the character frame at `a` mapped onto the one at `b`). */
+static void blend_seam(const ak_skeleton *sk, const ak_clip *src, int32_t a, int32_t b,
+                       int32_t blend, ak_clip *c)
+{
+    const int32_t n = b - a, J = src->joint_count, T = src->track_count;
     const ak_xform ca = frame_character(src, sk, a), cb = frame_character(src, sk, b);
     const ak_xform G = akx_mul(cb, akx_inverse(ca));
     const int32_t rt = src->joint_track[0];
@@ -110,7 +112,15 @@ static int32_t cut_cycle(const ak_skeleton *sk, const ak_clip *src, int32_t a, i
             *d = akv_lerp(*d, target, w);
         }
     }
-    /* Heading drift: rotate frame f by -drift*f/n about the vertical through the start. */
+}
+
+/* Heading drift: frame f turns by -drift*f/n about the vertical through the start, so cycles
+ * chain without turning. Writes the root at t = duration (position and heading). */
+static void remove_drift(const ak_skeleton *sk, const ak_clip *src, int32_t a, int32_t b,
+                         ak_clip *c, ak_vec3 *loop_end_pos, float *loop_end_heading)
+{
+    const int32_t n = b - a, J = src->joint_count, T = src->track_count;
+    const int32_t rt = src->joint_track[0];
     const float h0 = ak_heading_of(src->rotations[(size_t)a * J], ak_vec3_make(0, 0, 1));
     float drift = ak_heading_of(src->rotations[(size_t)b * J], ak_vec3_make(0, 0, 1)) - h0;
     while (drift > AK_PI)
@@ -137,6 +147,22 @@ static int32_t cut_cycle(const ak_skeleton *sk, const ak_clip *src, int32_t a, i
     rel.y = 0.0f;
     *loop_end_pos = akv_add(p0, akq_rotate(ak_quat_yaw(-drift), rel));
     *loop_end_heading = h0;
+}
+
+/* Cuts frames [a, b) of `src` into a looping clip. The last `blend` frames crossfade toward
+ * the frames leading into `a` (carried into the end frame's place), so the pose runs
+ * continuously from the last frame into the first. Then the heading drift of the cycle is
+ * removed linearly so cycles chain without turning. Writes the root at t = duration
+ * (position and heading) for the root-motion loop end. */
+static int32_t cut_cycle(const ak_skeleton *sk, const ak_clip *src, int32_t a, int32_t b,
+                         int32_t blend, ak_clip **out, ak_vec3 *loop_end_pos,
+                         float *loop_end_heading, ak_error *err)
+{
+    ak_clip *c = NULL;
+    const int32_t st = copy_frames(src, a, b, &c, err);
+    if (st != AK_OK) return st;
+    blend_seam(sk, src, a, b, blend, c);
+    remove_drift(sk, src, a, b, c, loop_end_pos, loop_end_heading);
     ak_clip_finalize(c);
     *out = c;
     return AK_OK;
