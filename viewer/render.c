@@ -546,27 +546,10 @@ static uint64_t terrain_key(const float *heights, int nx, int nz, float x0, floa
     return h ^ ((uint64_t)(unsigned)nx << 32) ^ (uint64_t)(unsigned)nz;
 }
 
-/* Builds the terrain mesh (positions + normals from central differences) and its 1 m grid
- * lines (lifted 1 cm) into the renderer's buffers. */
-static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0,
-                          float cell)
+/* Terrain vertices: position + normal (central differences), 6 floats each. */
+static void terrain_vertices(float *pn, const float *heights, int nx, int nz, float x0, float z0,
+                             float cell)
 {
-    size_t nv = (size_t)nx * (size_t)nz;
-    float *pn = malloc(nv * 6 * sizeof(float));
-    unsigned *idx = malloc((size_t)(nx - 1) * (size_t)(nz - 1) * 6 * sizeof(unsigned));
-    int step = (int)(1.0f / cell + 0.5f);
-    if (step < 1) step = 1;
-    size_t lines = (size_t)((nx + step - 1) / step) * (size_t)(nz - 1) +
-                   (size_t)((nz + step - 1) / step) * (size_t)(nx - 1);
-    float *v = malloc(lines * 2 * 7 * sizeof(float));
-    if (!pn || !idx || !v) {
-        free(pn);
-        free(idx);
-        free(v);
-        r->terrain_index_count = 0;
-        r->terrain_line_count = 0;
-        return;
-    }
     for (int iz = 0; iz < nz; ++iz)
         for (int ix = 0; ix < nx; ++ix) {
             float *o = pn + ((size_t)iz * (size_t)nx + (size_t)ix) * 6;
@@ -582,6 +565,11 @@ static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz,
             o[4] = n.y;
             o[5] = n.z;
         }
+}
+
+/* Two triangles per cell; returns the index count. */
+static int terrain_indices(unsigned *idx, int nx, int nz)
+{
     int k = 0;
     for (int iz = 0; iz + 1 < nz; ++iz)
         for (int ix = 0; ix + 1 < nx; ++ix) {
@@ -590,6 +578,14 @@ static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz,
             memcpy(idx + k, q, sizeof q);
             k += 6;
         }
+    return k;
+}
+
+/* Grid lines every `step` samples along both axes, lifted 1 cm: position + colour, 7 floats a
+ * vertex. Returns the vertex count. */
+static int terrain_grid_lines(float *v, const float *heights, int nx, int nz, float x0, float z0,
+                              float cell, int step)
+{
     int q = 0;
     const float c[4] = {0.25f, 0.32f, 0.22f, 0.25f};
     for (int ix = 0; ix < nx; ix += step)
@@ -616,6 +612,13 @@ static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz,
                               c[3]};
                 memcpy(v + (size_t)q++ * 7, p, sizeof p);
             }
+    return q;
+}
+
+/* Hands the mesh (vertices pn, indices idx) and the grid lines (v) to GL. */
+static void terrain_upload(akr_renderer *r, const float *pn, size_t nv, const unsigned *idx, int k,
+                           const float *v, int q)
+{
     if (!r->terrain_vao) {
         glGenVertexArrays(1, &r->terrain_vao);
         glGenBuffers(1, &r->terrain_vbo);
@@ -643,6 +646,29 @@ static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz,
     glBindVertexArray(0);
     r->terrain_index_count = k;
     r->terrain_line_count = q;
+}
+
+/* Builds the terrain mesh and its 1 m grid lines into the renderer's buffers. */
+static void build_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0,
+                          float cell)
+{
+    size_t nv = (size_t)nx * (size_t)nz;
+    float *pn = malloc(nv * 6 * sizeof(float));
+    unsigned *idx = malloc((size_t)(nx - 1) * (size_t)(nz - 1) * 6 * sizeof(unsigned));
+    int step = (int)(1.0f / cell + 0.5f);
+    if (step < 1) step = 1;
+    size_t lines = (size_t)((nx + step - 1) / step) * (size_t)(nz - 1) +
+                   (size_t)((nz + step - 1) / step) * (size_t)(nx - 1);
+    float *v = malloc(lines * 2 * 7 * sizeof(float));
+    if (pn && idx && v) {
+        terrain_vertices(pn, heights, nx, nz, x0, z0, cell);
+        const int k = terrain_indices(idx, nx, nz);
+        const int q = terrain_grid_lines(v, heights, nx, nz, x0, z0, cell, step);
+        terrain_upload(r, pn, nv, idx, k, v, q);
+    } else {
+        r->terrain_index_count = 0;
+        r->terrain_line_count = 0;
+    }
     free(pn);
     free(idx);
     free(v);
