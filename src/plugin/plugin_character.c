@@ -107,67 +107,10 @@ static void format_error(char *buffer, int32_t size, const char *what, const ak_
     akp_copy_text(buffer, size, text);
 }
 
-AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle hs, ak_handle hw, ak_handle hi,
-                                                 const ak_plugin_character_params *pp,
-                                                 ak_handle *out, char *error_buffer,
-                                                 int32_t error_size)
+/* The walker's params from the plugin's (Unity space mirrored into animkit's). */
+static ak_walker_params character_walker_params(const ak_plugin_character_params *pp,
+                                                const akp_clip *idle)
 {
-    ak_error err;
-    ak_error_clear(&err);
-    akp_copy_text(error_buffer, error_size, "");
-    if (out) *out = NULL;
-    if (!pp || !out) {
-        akp_copy_text(error_buffer, error_size, "params and out_character are required");
-        return AK_ERR_INVALID_ARG;
-    }
-    char why[160];
-    if (akp_check_ranges(pp, k_character_ranges,
-                         (int32_t)(sizeof k_character_ranges / sizeof k_character_ranges[0]), why,
-                         sizeof why) != AK_OK) {
-        char text[200];
-        snprintf(text, sizeof text, "character: %s", why);
-        akp_copy_text(error_buffer, error_size, text);
-        return AK_ERR_INVALID_ARG;
-    }
-    akp_character *c = (akp_character *)calloc(1, sizeof *c);
-    if (!c) {
-        akp_copy_text(error_buffer, error_size, "out of memory");
-        return AK_ERR_NOMEM;
-    }
-    c->hdr.kind = AKP_KIND_CHARACTER;
-    c->hdr.free_fn = character_free;
-    int32_t status = AK_OK;
-    if (akp_acquire_skeleton(hs, &c->skeleton) != AK_OK) {
-        akp_describe_invalid(hs, AKP_KIND_SKELETON, why, sizeof why);
-        status = AK_PLUGIN_ERR_HANDLE;
-    } else if (akp_acquire_clip(hw, &c->walk) != AK_OK) {
-        akp_describe_invalid(hw, AKP_KIND_CLIP, why, sizeof why);
-        status = AK_PLUGIN_ERR_HANDLE;
-    } else if (hi && akp_acquire_clip(hi, &c->idle) != AK_OK) {
-        akp_describe_invalid(hi, AKP_KIND_CLIP, why, sizeof why);
-        status = AK_PLUGIN_ERR_HANDLE;
-    }
-    if (status != AK_OK) {
-        character_free(&c->hdr);
-        char text[200];
-        snprintf(text, sizeof text, "character: %s", why);
-        akp_copy_text(error_buffer, error_size, text);
-        return status;
-    }
-    c->joint_count = c->skeleton->skeleton->joint_count;
-
-    ak_walk_motion_params mp = ak_walk_motion_defaults();
-    mp.metres_per_unit = 1.0f; /* the plugin's skeletons and clips are in metres already */
-    mp.cycle_start = pp->cycle_start;
-    mp.cycle_end = pp->cycle_end;
-    mp.seam_blend = pp->seam_blend;
-    status = ak_walk_motion_create(c->skeleton->skeleton, c->walk->clip, &mp, &c->motion, &err);
-    if (status != AK_OK) {
-        format_error(error_buffer, error_size, "walk motion", &err);
-        character_free(&c->hdr);
-        return status;
-    }
-
     ak_walker_params wp = ak_walker_defaults();
     wp.start = akp_mirror_point(pp->start);
     wp.target = akp_mirror_point(pp->target);
@@ -186,26 +129,83 @@ AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle hs, ak_handle hw, ak_
     wp.foot.hip_drop_rate = pp->hip_drop_rate;
     wp.foot.pole_distance = pp->pole_distance;
     wp.foot.lock_feet = pp->lock_feet;
-    if (c->idle) {
-        wp.idle_clip = c->idle->clip;
+    if (idle) {
+        wp.idle_clip = idle->clip;
         wp.idle_metres_per_unit = 1.0f;
     }
+    return wp;
+}
+
+/* The skeleton, the walk clip and (when hi is not null) the idle clip. */
+static int32_t character_acquire(akp_character *c, ak_handle hs, ak_handle hw, ak_handle hi,
+                                 char *error_buffer, int32_t error_size)
+{
+    int32_t st = akp_create_acquire(hs, AKP_KIND_SKELETON, (akp_object **)&c->skeleton, "character",
+                                    error_buffer, error_size);
+    if (st == AK_OK)
+        st = akp_create_acquire(hw, AKP_KIND_CLIP, (akp_object **)&c->walk, "character",
+                                error_buffer, error_size);
+    if (st == AK_OK && hi)
+        st = akp_create_acquire(hi, AKP_KIND_CLIP, (akp_object **)&c->idle, "character",
+                                error_buffer, error_size);
+    return st;
+}
+
+/* The walk motion (cycle cut from the walk clip) and the walker on it, placed at the start. */
+static int32_t character_build(akp_character *c, const ak_plugin_character_params *pp,
+                               char *error_buffer, int32_t error_size)
+{
+    ak_error err;
+    ak_error_clear(&err);
+    ak_walk_motion_params mp = ak_walk_motion_defaults();
+    mp.metres_per_unit = 1.0f; /* the plugin's skeletons and clips are in metres already */
+    mp.cycle_start = pp->cycle_start;
+    mp.cycle_end = pp->cycle_end;
+    mp.seam_blend = pp->seam_blend;
+    int32_t status =
+        ak_walk_motion_create(c->skeleton->skeleton, c->walk->clip, &mp, &c->motion, &err);
+    if (status != AK_OK) {
+        format_error(error_buffer, error_size, "walk motion", &err);
+        return status;
+    }
+    const ak_walker_params wp = character_walker_params(pp, c->idle);
     status = ak_walker_create(c->motion, &wp, NULL, &c->walker, &err);
     if (status != AK_OK) {
         format_error(error_buffer, error_size, "walker", &err);
-        character_free(&c->hdr);
         return status;
     }
     c->target = wp.target;
     /* Start on the given point (create placed it at y = 0 without a ground). */
     ak_walker_set_position(c->walker, wp.start);
-    *out = akp_register(&c->hdr);
-    if (!*out) {
-        character_free(&c->hdr);
-        akp_copy_text(error_buffer, error_size, "handle table full");
-        return AK_ERR_LIMIT;
-    }
     return AK_OK;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle hs, ak_handle hw, ak_handle hi,
+                                                 const ak_plugin_character_params *pp,
+                                                 ak_handle *out, char *error_buffer,
+                                                 int32_t error_size)
+{
+    int32_t status = akp_create_begin(
+        pp, k_character_ranges, (int32_t)(sizeof k_character_ranges / sizeof k_character_ranges[0]),
+        "character", "params and out_character are required", out, error_buffer, error_size);
+    if (status != AK_OK) return status;
+    akp_character *c = (akp_character *)calloc(1, sizeof *c);
+    if (!c) {
+        akp_copy_text(error_buffer, error_size, "out of memory");
+        return AK_ERR_NOMEM;
+    }
+    c->hdr.kind = AKP_KIND_CHARACTER;
+    c->hdr.free_fn = character_free;
+    status = character_acquire(c, hs, hw, hi, error_buffer, error_size);
+    if (status == AK_OK) {
+        c->joint_count = c->skeleton->skeleton->joint_count;
+        status = character_build(c, pp, error_buffer, error_size);
+    }
+    if (status != AK_OK) {
+        character_free(&c->hdr);
+        return status;
+    }
+    return akp_create_register(&c->hdr, out, error_buffer, error_size);
 }
 
 AK_PLUGIN_API int32_t ak_plugin_character_info_get(ak_handle h, ak_plugin_character_info *out)

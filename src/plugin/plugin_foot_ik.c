@@ -89,25 +89,94 @@ static const akp_range k_foot_ik_ranges[] = {
     FOOT_RANGE(ray_down, 0.0f, 1e3f),
 };
 
+/* Foot IK params from the humanoid map and the plugin's settings. */
+static void foot_ik_params(akp_foot_ik *f, const ak_humanoid *hum,
+                           const ak_plugin_foot_ik_params *pp)
+{
+    f->params = ak_foot_ik_defaults();
+    const int32_t slots[2][3] = {
+        {AK_HUM_LEFT_UPPER_LEG, AK_HUM_LEFT_LOWER_LEG, AK_HUM_LEFT_FOOT},
+        {AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG, AK_HUM_RIGHT_FOOT}};
+    for (int s = 0; s < 2; ++s) {
+        f->params.legs[s].upper = hum->joint[slots[s][0]];
+        f->params.legs[s].lower = hum->joint[slots[s][1]];
+        f->params.legs[s].foot = hum->joint[slots[s][2]];
+    }
+    f->params.hips = hum->joint[AK_HUM_HIPS];
+    f->params.weight = pp->weight;
+    f->params.max_tilt_deg = pp->max_tilt_deg;
+    f->params.max_hip_drop = pp->max_hip_drop;
+    f->params.hip_drop_rate = pp->hip_drop_rate;
+    f->params.pole_distance = pp->pole_distance;
+    f->params.lock_feet = pp->lock_feet;
+}
+
+/* Contacts per frame (heel of each foot) from the clip, then the sole calibration. */
+static int32_t foot_ik_contacts(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *clip,
+                                char *text, size_t size)
+{
+    ak_error err;
+    ak_error_clear(&err);
+    ak_contact_params cp = ak_contact_defaults();
+    cp.skeleton = sk;
+    cp.clip = clip;
+    cp.metres_per_unit = 1.0f;
+    for (int s = 0; s < 2; ++s)
+        cp.heel[s] = f->params.legs[s].foot;
+    int32_t status = ak_contact_run(&cp, f->contacts[0], f->contacts[1], &err);
+    if (status != AK_OK) {
+        snprintf(text, size, "foot IK: contacts: %s", err.message);
+    } else if ((status = calibrate(f, sk, clip, &err)) != AK_OK ||
+               (status = ak_foot_ik_validate(&f->params, sk, &err)) != AK_OK) {
+        snprintf(text, size, "foot IK: %s", err.message);
+    }
+    return status;
+}
+
+/* Buffers, checks, humanoid map, params, contacts and calibration for skeleton + clip. */
+static int32_t foot_ik_setup(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *clip,
+                             const ak_plugin_foot_ik_params *pp, char *text, size_t size)
+{
+    ak_error err;
+    ak_error_clear(&err);
+    ak_humanoid hum;
+    int32_t status = AK_OK;
+    f->joint_count = sk->joint_count;
+    f->frame_count = clip->frame_count;
+    f->frame_time = clip->frame_time;
+    f->loop = clip->loop;
+    f->ray_up = pp->ray_up;
+    f->ray_down = pp->ray_down;
+    f->contacts[0] = (uint8_t *)calloc((size_t)clip->frame_count * 2, 1);
+    f->local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)sk->joint_count * 2);
+    if (!f->contacts[0] || !f->local) {
+        snprintf(text, size, "foot IK: out of memory");
+        status = AK_ERR_NOMEM;
+    } else if (clip->joint_count != sk->joint_count) {
+        snprintf(text, size, "foot IK: clip and skeleton were not loaded together");
+        status = AK_ERR_INVALID_ARG;
+    } else if (!(pp->ray_up > 0.0f) || !(pp->ray_down > 0.0f) || !isfinite(pp->ray_up) ||
+               !isfinite(pp->ray_down)) {
+        snprintf(text, size, "foot IK: ray_up and ray_down must be > 0");
+        status = AK_ERR_INVALID_ARG;
+    } else if ((status = ak_humanoid_find(sk, NULL, &hum, &err)) != AK_OK) {
+        snprintf(text, size, "foot IK: %s", err.message);
+    }
+    if (status != AK_OK) return status;
+    f->contacts[1] = f->contacts[0] + clip->frame_count;
+    f->world = f->local + sk->joint_count;
+    foot_ik_params(f, &hum, pp);
+    return foot_ik_contacts(f, sk, clip, text, size);
+}
+
 AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle hs, ak_handle hc,
                                                const ak_plugin_foot_ik_params *pp, ak_handle *out,
                                                char *error_buffer, int32_t error_size)
 {
-    char text[AKP_ERROR_MAX];
-    akp_copy_text(error_buffer, error_size, "");
-    if (out) *out = NULL;
-    if (!pp || !out) {
-        akp_copy_text(error_buffer, error_size, "params and out_foot_ik are required");
-        return AK_ERR_INVALID_ARG;
-    }
-    char why[160];
-    if (akp_check_ranges(pp, k_foot_ik_ranges,
-                         (int32_t)(sizeof k_foot_ik_ranges / sizeof k_foot_ik_ranges[0]), why,
-                         sizeof why) != AK_OK) {
-        snprintf(text, sizeof text, "foot IK: %s", why);
-        akp_copy_text(error_buffer, error_size, text);
-        return AK_ERR_INVALID_ARG;
-    }
+    int32_t status = akp_create_begin(
+        pp, k_foot_ik_ranges, (int32_t)(sizeof k_foot_ik_ranges / sizeof k_foot_ik_ranges[0]),
+        "foot IK", "params and out_foot_ik are required", out, error_buffer, error_size);
+    if (status != AK_OK) return status;
     akp_foot_ik *f = (akp_foot_ik *)calloc(1, sizeof *f);
     if (!f) {
         akp_copy_text(error_buffer, error_size, "out of memory");
@@ -116,94 +185,24 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle hs, ak_handle hc,
     f->hdr.kind = AKP_KIND_FOOT_IK;
     f->hdr.free_fn = foot_ik_free;
     akp_clip *c = NULL;
-    int32_t status = AK_OK;
-    if (akp_acquire_skeleton(hs, &f->skeleton) != AK_OK) {
-        char why[160];
-        akp_describe_invalid(hs, AKP_KIND_SKELETON, why, sizeof why);
-        snprintf(text, sizeof text, "foot IK: %s", why);
-        status = AK_PLUGIN_ERR_HANDLE;
-    } else if (akp_acquire_clip(hc, &c) != AK_OK) {
-        char why[160];
-        akp_describe_invalid(hc, AKP_KIND_CLIP, why, sizeof why);
-        snprintf(text, sizeof text, "foot IK: %s", why);
-        status = AK_PLUGIN_ERR_HANDLE;
-    }
+    status = akp_create_acquire(hs, AKP_KIND_SKELETON, (akp_object **)&f->skeleton, "foot IK",
+                                error_buffer, error_size);
+    if (status == AK_OK)
+        status = akp_create_acquire(hc, AKP_KIND_CLIP, (akp_object **)&c, "foot IK", error_buffer,
+                                    error_size);
     if (status == AK_OK) {
-        const ak_skeleton *sk = f->skeleton->skeleton;
-        const ak_clip *clip = c->clip;
-        ak_error err;
-        ak_error_clear(&err);
-        ak_humanoid hum;
-        f->joint_count = sk->joint_count;
-        f->frame_count = clip->frame_count;
-        f->frame_time = clip->frame_time;
-        f->loop = clip->loop;
-        f->ray_up = pp->ray_up;
-        f->ray_down = pp->ray_down;
-        f->contacts[0] = (uint8_t *)calloc((size_t)clip->frame_count * 2, 1);
-        f->local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)sk->joint_count * 2);
-        if (!f->contacts[0] || !f->local) {
-            snprintf(text, sizeof text, "foot IK: out of memory");
-            status = AK_ERR_NOMEM;
-        } else if (clip->joint_count != sk->joint_count) {
-            snprintf(text, sizeof text, "foot IK: clip and skeleton were not loaded together");
-            status = AK_ERR_INVALID_ARG;
-        } else if (!(pp->ray_up > 0.0f) || !(pp->ray_down > 0.0f) || !isfinite(pp->ray_up) ||
-                   !isfinite(pp->ray_down)) {
-            snprintf(text, sizeof text, "foot IK: ray_up and ray_down must be > 0");
-            status = AK_ERR_INVALID_ARG;
-        } else if ((status = ak_humanoid_find(sk, NULL, &hum, &err)) != AK_OK) {
-            snprintf(text, sizeof text, "foot IK: %s", err.message);
-        }
-        if (status == AK_OK) {
-            f->contacts[1] = f->contacts[0] + clip->frame_count;
-            f->world = f->local + sk->joint_count;
-            f->params = ak_foot_ik_defaults();
-            const int32_t slots[2][3] = {
-                {AK_HUM_LEFT_UPPER_LEG, AK_HUM_LEFT_LOWER_LEG, AK_HUM_LEFT_FOOT},
-                {AK_HUM_RIGHT_UPPER_LEG, AK_HUM_RIGHT_LOWER_LEG, AK_HUM_RIGHT_FOOT}};
-            for (int s = 0; s < 2; ++s) {
-                f->params.legs[s].upper = hum.joint[slots[s][0]];
-                f->params.legs[s].lower = hum.joint[slots[s][1]];
-                f->params.legs[s].foot = hum.joint[slots[s][2]];
-            }
-            f->params.hips = hum.joint[AK_HUM_HIPS];
-            f->params.weight = pp->weight;
-            f->params.max_tilt_deg = pp->max_tilt_deg;
-            f->params.max_hip_drop = pp->max_hip_drop;
-            f->params.hip_drop_rate = pp->hip_drop_rate;
-            f->params.pole_distance = pp->pole_distance;
-            f->params.lock_feet = pp->lock_feet;
-            ak_contact_params cp = ak_contact_defaults();
-            cp.skeleton = sk;
-            cp.clip = clip;
-            cp.metres_per_unit = 1.0f;
-            for (int s = 0; s < 2; ++s)
-                cp.heel[s] = f->params.legs[s].foot;
-            status = ak_contact_run(&cp, f->contacts[0], f->contacts[1], &err);
-            if (status != AK_OK) {
-                snprintf(text, sizeof text, "foot IK: contacts: %s", err.message);
-            } else if ((status = calibrate(f, sk, clip, &err)) != AK_OK ||
-                       (status = ak_foot_ik_validate(&f->params, sk, &err)) != AK_OK) {
-                snprintf(text, sizeof text, "foot IK: %s", err.message);
-            }
-        }
+        char text[AKP_ERROR_MAX];
+        status = foot_ik_setup(f, f->skeleton->skeleton, c->clip, pp, text, sizeof text);
+        if (status != AK_OK) akp_copy_text(error_buffer, error_size, text);
     }
     if (c) akp_release(&c->hdr);
-    if (status == AK_OK) {
-        ak_foot_ik_state_reset(&f->state);
-        f->character = ak_xform_identity();
-        *out = akp_register(&f->hdr);
-        if (!*out) {
-            snprintf(text, sizeof text, "handle table full");
-            status = AK_ERR_LIMIT;
-        }
-    }
     if (status != AK_OK) {
         foot_ik_free(&f->hdr);
-        akp_copy_text(error_buffer, error_size, text);
+        return status;
     }
-    return status;
+    ak_foot_ik_state_reset(&f->state);
+    f->character = ak_xform_identity();
+    return akp_create_register(&f->hdr, out, error_buffer, error_size);
 }
 
 static int32_t acquire_foot_ik(ak_handle h, akp_foot_ik **out)

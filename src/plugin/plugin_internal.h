@@ -65,6 +65,22 @@ typedef struct akp_range {
  * AK_ERR_INVALID_ARG with "NAME = V: must be in [LO, HI]" in why. */
 int32_t akp_check_ranges(const void *params, const akp_range *ranges, int32_t count, char *why,
                          size_t size);
+/* The opening every *_create with a params struct shares: clears error_buffer and *out;
+ * `params` and `out` are required (else `required` is the message); every listed float field
+ * must be in range (else "WHAT: NAME = V: must be in [LO, HI]"). AK_OK or the status. */
+int32_t akp_create_begin(const void *params, const akp_range *ranges, int32_t count,
+                         const char *what, const char *required, ak_handle *out, char *error_buffer,
+                         int32_t error_size);
+/* Writes "WHAT: why" into error_buffer and returns `status`. */
+int32_t akp_create_fail(char *error_buffer, int32_t error_size, const char *what, const char *why,
+                        int32_t status);
+/* Acquires handle `h` of `kind` into *obj; on failure writes "WHAT: <why the handle is
+ * invalid>" and returns AK_PLUGIN_ERR_HANDLE. */
+int32_t akp_create_acquire(ak_handle h, int32_t kind, akp_object **obj, const char *what,
+                           char *error_buffer, int32_t error_size);
+/* Registers a created object into *out; a full table frees it and says so (AK_ERR_LIMIT). */
+int32_t akp_create_register(akp_object *obj, ak_handle *out, char *error_buffer,
+                            int32_t error_size);
 /* Every component finite and within +-AKP_MAX_COORD. */
 int akp_coord_ok(ak_vec3 v);
 /* akp_check_joint_buffer for an input pose, plus every position a usable coordinate and

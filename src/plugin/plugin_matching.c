@@ -260,21 +260,10 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_create(ak_handle hdb, const ak_plugin_ma
                                                ak_handle *out, char *error_buffer,
                                                int32_t error_size)
 {
-    akp_copy_text(error_buffer, error_size, "");
-    if (out) *out = NULL;
-    if (!pp || !out) {
-        akp_copy_text(error_buffer, error_size, "params and out_matcher are required");
-        return AK_ERR_INVALID_ARG;
-    }
-    char why[160];
-    if (akp_check_ranges(pp, k_matcher_ranges,
-                         (int32_t)(sizeof k_matcher_ranges / sizeof k_matcher_ranges[0]), why,
-                         sizeof why) != AK_OK) {
-        char text[200];
-        snprintf(text, sizeof text, "matcher: %s", why);
-        akp_copy_text(error_buffer, error_size, text);
-        return AK_ERR_INVALID_ARG;
-    }
+    int32_t status = akp_create_begin(
+        pp, k_matcher_ranges, (int32_t)(sizeof k_matcher_ranges / sizeof k_matcher_ranges[0]),
+        "matcher", "params and out_matcher are required", out, error_buffer, error_size);
+    if (status != AK_OK) return status;
     akp_matcher *m = (akp_matcher *)calloc(1, sizeof *m);
     if (!m) {
         akp_copy_text(error_buffer, error_size, "out of memory");
@@ -282,18 +271,16 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_create(ak_handle hdb, const ak_plugin_ma
     }
     m->hdr.kind = AKP_KIND_MATCHER;
     m->hdr.free_fn = matcher_free;
-    if (akp_acquire(hdb, AKP_KIND_MOTION_DB, (akp_object **)&m->db) != AK_OK) {
-        char why[160], text[200];
-        akp_describe_invalid(hdb, AKP_KIND_MOTION_DB, why, sizeof why);
-        snprintf(text, sizeof text, "matcher: %s", why);
-        akp_copy_text(error_buffer, error_size, text);
+    status = akp_create_acquire(hdb, AKP_KIND_MOTION_DB, (akp_object **)&m->db, "matcher",
+                                error_buffer, error_size);
+    if (status != AK_OK) {
         matcher_free(&m->hdr);
-        return AK_PLUGIN_ERR_HANDLE;
+        return status;
     }
     const ak_matcher_params p = matcher_params(pp);
     ak_error err;
     ak_error_clear(&err);
-    int32_t status = ak_matcher_create(m->db->db, &p, NULL, &m->matcher, &err);
+    status = ak_matcher_create(m->db->db, &p, NULL, &m->matcher, &err);
     if (status != AK_OK) {
         error_text(error_buffer, error_size, "matcher", &err);
         matcher_free(&m->hdr);
@@ -302,13 +289,7 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_create(ak_handle hdb, const ak_plugin_ma
     m->joint_count = ak_motion_db_skeleton(m->db->db)->joint_count;
     m->target = p.target;
     ak_matcher_set_position(m->matcher, p.start); /* created at y = 0 without a ground */
-    *out = akp_register(&m->hdr);
-    if (!*out) {
-        matcher_free(&m->hdr);
-        akp_copy_text(error_buffer, error_size, "handle table full");
-        return AK_ERR_LIMIT;
-    }
-    return AK_OK;
+    return akp_create_register(&m->hdr, out, error_buffer, error_size);
 }
 
 static int32_t acquire_matcher(ak_handle h, akp_matcher **out)

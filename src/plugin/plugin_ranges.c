@@ -50,3 +50,46 @@ int32_t akp_check_pose(akp_object *owner, const ak_plugin_xform *pose, int32_t c
     }
     return st;
 }
+
+int32_t akp_create_fail(char *error_buffer, int32_t error_size, const char *what, const char *why,
+                        int32_t status)
+{
+    char text[AKP_ERROR_MAX];
+    snprintf(text, sizeof text, "%s: %s", what, why);
+    akp_copy_text(error_buffer, error_size, text);
+    return status;
+}
+
+int32_t akp_create_begin(const void *params, const akp_range *ranges, int32_t count,
+                         const char *what, const char *required, ak_handle *out, char *error_buffer,
+                         int32_t error_size)
+{
+    akp_copy_text(error_buffer, error_size, "");
+    if (out) *out = NULL;
+    if (!params || !out) {
+        akp_copy_text(error_buffer, error_size, required);
+        return AK_ERR_INVALID_ARG;
+    }
+    char why[160];
+    if (akp_check_ranges(params, ranges, count, why, sizeof why) != AK_OK)
+        return akp_create_fail(error_buffer, error_size, what, why, AK_ERR_INVALID_ARG);
+    return AK_OK;
+}
+
+int32_t akp_create_acquire(ak_handle h, int32_t kind, akp_object **obj, const char *what,
+                           char *error_buffer, int32_t error_size)
+{
+    if (akp_acquire(h, kind, obj) == AK_OK) return AK_OK;
+    char why[160];
+    akp_describe_invalid(h, kind, why, sizeof why);
+    return akp_create_fail(error_buffer, error_size, what, why, AK_PLUGIN_ERR_HANDLE);
+}
+
+int32_t akp_create_register(akp_object *obj, ak_handle *out, char *error_buffer, int32_t error_size)
+{
+    *out = akp_register(obj);
+    if (*out) return AK_OK;
+    obj->free_fn(obj);
+    akp_copy_text(error_buffer, error_size, "handle table full");
+    return AK_ERR_LIMIT;
+}
