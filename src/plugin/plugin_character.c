@@ -322,14 +322,7 @@ AK_PLUGIN_API int32_t ak_plugin_character_finish(ak_handle h, const ak_plugin_gr
         status = AK_ERR_INVALID_ARG;
     } else {
         ak_ground_hit g[AK_WALKER_RAY_COUNT];
-        for (int32_t i = 0; i < AK_WALKER_RAY_COUNT; ++i) {
-            g[i].hit = hits[i].hit ? 1 : 0;
-            g[i].height = hits[i].height;
-            g[i].normal = akp_mirror_point(hits[i].normal);
-            if (g[i].hit && (!(fabsf(g[i].height) <= AKP_MAX_COORD) || !akv_finite(g[i].normal) ||
-                             !(akv_len(g[i].normal) > 1e-6f)))
-                g[i].hit = 0; /* no usable ground: the same as no ground */
-        }
+        akp_hits_in(hits, g, AK_WALKER_RAY_COUNT);
         ak_error err;
         ak_error_clear(&err);
         status = ak_walker_finish(c->walker, g, AK_WALKER_RAY_COUNT, &err);

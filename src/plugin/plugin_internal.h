@@ -5,6 +5,7 @@
 
 #include "plugin/handles.h"
 #include "animkit/clip.h"
+#include "animkit/ground.h"
 #include "animkit/skeleton.h"
 
 typedef struct akp_skeleton {
@@ -81,6 +82,9 @@ int32_t akp_create_acquire(ak_handle h, int32_t kind, akp_object **obj, const ch
 /* Registers a created object into *out; a full table frees it and says so (AK_ERR_LIMIT). */
 int32_t akp_create_register(akp_object *obj, ak_handle *out, char *error_buffer,
                             int32_t error_size);
+/* Engine ray hits (Unity space) into the library's ground hits (right-handed); a hit whose
+ * height or normal is unusable counts as no ground. */
+void akp_hits_in(const ak_plugin_ground_hit *hits, ak_ground_hit *g, int32_t count);
 /* Every component finite and within +-AKP_MAX_COORD. */
 int akp_coord_ok(ak_vec3 v);
 /* akp_check_joint_buffer for an input pose, plus every position a usable coordinate and

@@ -1,6 +1,8 @@
 /* Range checks for the float arguments of the ABI; see plugin_internal.h. */
 #include "plugin/plugin_internal.h"
 
+#include "core/xform_inline.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,4 +94,16 @@ int32_t akp_create_register(akp_object *obj, ak_handle *out, char *error_buffer,
     obj->free_fn(obj);
     akp_copy_text(error_buffer, error_size, "handle table full");
     return AK_ERR_LIMIT;
+}
+
+void akp_hits_in(const ak_plugin_ground_hit *hits, ak_ground_hit *g, int32_t count)
+{
+    for (int32_t i = 0; i < count; ++i) {
+        g[i].hit = hits[i].hit ? 1 : 0;
+        g[i].height = hits[i].height;
+        g[i].normal = akp_mirror_point(hits[i].normal);
+        if (g[i].hit && (!(fabsf(g[i].height) <= AKP_MAX_COORD) || !akv_finite(g[i].normal) ||
+                         !(akv_len(g[i].normal) > 1e-6f)))
+            g[i].hit = 0; /* no usable ground: the same as no ground */
+    }
 }
