@@ -18,10 +18,8 @@ fi
 cmake --build "$build" -j"${JOBS:-2}"
 mkdir -p "$dist/clips"
 cp "$build/animkit.js" "$build/animkit.wasm" "$root/web/index.html" "$dist/"
-# The test clips: the repository's tests/data/mocap when present, else the shared folder.
-mocap="${AK_MOCAP_DIR:-}"
-[ -z "$mocap" ] && [ -d "$root/tests/data/mocap" ] && mocap="$root/tests/data/mocap"
-[ -z "$mocap" ] && mocap="$root/../shared/mocap"
+# The test clips: $AK_MOCAP_DIR, else the repository's tests/data/mocap.
+mocap="${AK_MOCAP_DIR:-$root/tests/data/mocap}"
 printf '[' > "$dist/clips/clips.json.tmp"
 sep=""
 for f in "$mocap"/*.bvh; do
