@@ -191,7 +191,7 @@ typedef struct foot_frame {
     ak_vec3 ankle_target[2];
     ak_quat foot_rot[2];
     float shortfall[2];              /* the hips' drop this leg would like (smoothed) */
-    float reach_drop[2];             /* the drop this leg needs to reach at all (hard floor) */
+    float reach_drop[2];             /* the drop this leg needs to reach its target */
     int pivot[2];                    /* the foot turns about its toe (lock on the toe) */
     int stance[2];                   /* the foot is planted this frame */
     ak_vec3 toe_target[2];           /* where the toe goes while pivoting, world */
@@ -374,6 +374,12 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
  * near full extension reaches without the hips dropping: the most it adds to the animated
  * pitch. A human ankle plantarflexes about 50 degrees from standing; the captured toe-off
  * already uses up to about 20 of them. */
+/* A swinging leg that falls short stops this fraction of its full length from the hip: the
+ * knee stays 1.6 degrees from straight, where its angle is well-conditioned (the law of
+ * cosines' acos has an infinite slope at a straight knee, so a straight swing leg would
+ * amplify rounding: 1e-7 in the target moved the foot 0.2 mm). */
+#define AK_SWING_REACH 0.9999f
+
 #define AK_TOE_ROLL_MAX (30.0f * AK_PI / 180.0f)
 
 /* The heel-up turn (radians, 0..AK_TOE_ROLL_MAX) about the toe that brings the ankle within
@@ -423,6 +429,17 @@ static void roll_about_toe(const ak_foot_ik_params *p, const ak_skeleton *sk, ak
     ff->ankle_target[s] = akv_sub(ff->toe_target[s], akq_rotate(ff->foot_rot[s], leg->toe_local));
 }
 
+/* How far the hip must come down (vertically) so a leg of length L reaches target; 0 when it
+ * already does or when no drop helps (the target is further than L horizontally). */
+static float drop_to_reach(ak_vec3 hip, ak_vec3 target, float L)
+{
+    const float dx = target.x - hip.x, dz = target.z - hip.z;
+    const float dh2 = dx * dx + dz * dz;
+    if (!(dh2 < L * L)) return 0.0f;
+    const float need = (hip.y - target.y) - sqrtf(L * L - dh2);
+    return need > 0.0f ? need : 0.0f;
+}
+
 /* How far this leg would like the hips lowered (its ankle target below the animated ankle,
  * or the ground a swinging foot will land on below the clip floor, over the swing), and how
  * far it needs them lowered to reach its target at all. */
@@ -448,13 +465,7 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
         target = akv_add(ff->toe_target[s],
                          akq_rotate(akq_axis_angle(k, t), akv_sub(target, ff->toe_target[s])));
     }
-    const float dx = target.x - hip.x, dz = target.z - hip.z;
-    const float dh2 = dx * dx + dz * dz;
-    ff->reach_drop[s] = 0.0f;
-    if (dh2 < L * L) {
-        const float need = (hip.y - target.y) - sqrtf(L * L - dh2);
-        if (need > 0.0f) ff->reach_drop[s] = need;
-    }
+    ff->reach_drop[s] = drop_to_reach(hip, target, L);
 }
 
 /* The lower foot's shortfall is followed smoothly (critically damped, speed capped at
@@ -528,6 +539,19 @@ static void apply_hip_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, fl
         world[j].translation.y -= drop;
 }
 
+/* A swinging leg's ankle target pulled toward the hip to at most AK_SWING_REACH of the leg:
+ * the foot falls short along the leg instead of the knee locking straight. */
+static void swing_within_reach(const ak_foot_ik_params *p, const ak_skeleton *sk, foot_frame *ff,
+                               int32_t s, ak_vec3 hip)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    if (ff->stance[s]) return;
+    const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * AK_SWING_REACH;
+    const ak_vec3 d = akv_sub(ff->ankle_target[s], hip);
+    const float len = akv_len(d);
+    if (len > L) ff->ankle_target[s] = akv_add(hip, akv_scale(d, L / len));
+}
+
 /* Limb IK per leg toward its ankle target and foot rotation, knee pole in front; then the
  * outputs (sole and toe points, tilt against the ground normal). */
 static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
@@ -587,7 +611,9 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
     st->applied_hip_drop = st->hip_drop;
     apply_hip_drop(p, sk, st->applied_hip_drop, local, world);
     for (int s = 0; s < 2; ++s) {
-        roll_about_toe(p, sk, st, fr, &ff, s, world[p->legs[s].upper].translation);
+        const ak_vec3 hip = world[p->legs[s].upper].translation;
+        roll_about_toe(p, sk, st, fr, &ff, s, hip);
+        swing_within_reach(p, sk, &ff, s, hip);
         st->ankle_target[s] = ff.ankle_target[s];
     }
     solve_legs(p, sk, st, fr, &ff, local, world);
