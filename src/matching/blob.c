@@ -422,6 +422,13 @@ int32_t ak_motion_db_load_memory(const void *data, size_t bytes, ak_motion_db **
     return AK_OK;
 }
 
+size_t ak_motion_db_grow_capacity(size_t cap)
+{
+    /* compared as 64-bit numbers: (size_t)1 << 34 is undefined where size_t has 32 bits */
+    if (cap == 0 || cap > SIZE_MAX / 2 || (uint64_t)cap * 2u > AK_MATCH_MAX_BLOB_BYTES) return 0;
+    return cap * 2;
+}
+
 int32_t ak_motion_db_load_file(const char *path, ak_motion_db **out, ak_error *err)
 {
     if (out) *out = NULL;
@@ -433,14 +440,14 @@ int32_t ak_motion_db_load_file(const char *path, ak_motion_db **out, ak_error *e
     int32_t st = buf ? AK_OK : ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     while (st == AK_OK) {
         if (n == cap) {
-            unsigned char *nb =
-                cap < ((size_t)1 << 34) ? (unsigned char *)realloc(buf, cap * 2) : NULL;
+            const size_t grown = ak_motion_db_grow_capacity(cap);
+            unsigned char *nb = grown ? (unsigned char *)realloc(buf, grown) : NULL;
             if (!nb) {
                 st = ak_error_set(err, AK_ERR_LIMIT, 0, "%s is too large", path);
                 break;
             }
             buf = nb;
-            cap *= 2;
+            cap = grown;
         }
         const size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
