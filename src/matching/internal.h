@@ -43,6 +43,8 @@ struct ak_motion_db {
     float *large_box; /* nlarge * 2 * AK_MATCH_STRIDE */
     float sole_height[2];
     ak_vec3 foot_up_local[2];
+    ak_vec3 toe_local[2]; /* toe contact in the ankle's frame (ak_foot_calibrate) */
+    int32_t has_toe[2];
     int32_t stand_frame;
     float min_speed, max_speed;
     int32_t traj_frames[AK_MATCH_TRAJ_POINTS]; /* frames ahead of each trajectory point */

@@ -107,13 +107,13 @@ static void blob_round_trips_in_memory_and_through_a_file(void **state)
 }
 
 /* Header and a float field spelled out byte by byte, as a big-endian machine must write
- * them too: version 1 as 01 00 00 00, the frame time 1/60 (IEEE 0x3C888889) as 89 88 88 3C. */
+ * them too: version 2 as 02 00 00 00, the frame time 1/60 (IEEE 0x3C888889) as 89 88 88 3C. */
 static void blob_numbers_are_little_endian(void **state)
 {
     (void)state;
     assert_memory_equal(g_blob, "AKMDB\r\n\x1a", 8);
-    const unsigned char v1[4] = {1, 0, 0, 0}, h32[4] = {32, 0, 0, 0};
-    assert_memory_equal(g_blob + 8, v1, 4);
+    const unsigned char v2[4] = {2, 0, 0, 0}, h32[4] = {32, 0, 0, 0};
+    assert_memory_equal(g_blob + 8, v2, 4);
     assert_memory_equal(g_blob + 12, h32, 4);
     assert_int_equal(le32(g_blob + 16), (uint32_t)(g_size - 32));
     assert_int_equal(le32(g_blob + 24), crc32_ref(g_blob + 32, g_size - 32));
@@ -148,9 +148,9 @@ static void damaged_blobs_are_refused_with_a_reason(void **state)
         assert_int_equal(load_copy(g_blob, n, &err), AK_ERR_PARSE);
     /* another version */
     memcpy(b, g_blob, g_size);
-    b[8] = 2;
+    b[8] = 3;
     assert_int_equal(load_copy(b, g_size, &err), AK_ERR_PARSE);
-    assert_non_null(strstr(err.message, "version 2"));
+    assert_non_null(strstr(err.message, "version 3"));
     /* a joint count that does not fit the bytes, with a valid checksum */
     memcpy(b, g_blob, g_size);
     b[32] = 39;
