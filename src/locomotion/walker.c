@@ -418,10 +418,8 @@ static void foot_contacts(ak_walker *w)
     const int settling = w->arrived && w->stop_left <= 0.0f;
     const float ahead = w->rate / w->fik.stance_fade_rate;
     for (int s = 0; s < 2; ++s) {
-        uint8_t c = ak_contact_at(m->contacts[s], m->clip->frame_count, m->clip->frame_time, 1,
-                                  w->clip_time);
-        int next = ak_contact_at(m->contacts[s], m->clip->frame_count, m->clip->frame_time, 1,
-                                 w->clip_time + ahead) != 0;
+        uint8_t c = ak_walk_motion_stance_at(m, s, w->clip_time);
+        int next = ak_walk_motion_stance_at(m, s, w->clip_time + ahead) != 0;
         /* Settling: a foot on the ground stands flat (a heel that is up comes down about the
          * toe), a foot in the air joins it once the settle pose is reached. */
         if (settling && (c || w->idle_w >= 1.0f)) c = AK_CONTACT_HEEL | AK_CONTACT_TOE;
