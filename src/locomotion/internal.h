@@ -45,6 +45,10 @@ struct ak_walk_motion {
 void ak_cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error,
                      float *velocity_error);
 
+/* The settings part of ak_contact_validate (units and thresholds; not skeleton, clip or
+ * joints), which ak_walk_motion_validate also applies to its `contacts`. */
+int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err);
+
 /* Fills stop_times / stop_double / stand_pose from the contacts. */
 int32_t ak_walk_motion_stops(ak_walk_motion *m, ak_error *err);
 

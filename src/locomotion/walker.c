@@ -36,7 +36,9 @@ struct ak_walker {
     float foothold[2];  /* ground each foot last stood on */
     int32_t has_foothold[2];
     float clip_time, time, idle_time;
-    float dt; /* of the frame in progress */
+    float dt;            /* of the frame in progress */
+    float clip_heading0; /* the clip's root heading at cycle time 0 (the motion's, constant) */
+    float loop_heading;  /* the clip's net turn per loop (ak_root_motion_loop) */
     int32_t cycle;
     int32_t arrived;
     float idle_w;
@@ -162,6 +164,8 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     w->idle_local = w->anim + w->J;
     w->local = w->anim + 2 * w->J;
     w->world = w->anim + 3 * w->J;
+    ak_root_motion_at(m->root, 0.0f, NULL, &w->clip_heading0);
+    ak_root_motion_loop(m->root, NULL, &w->loop_heading);
     /* Foot IK rig from the humanoid map and the motion's calibration, unless given. */
     w->fik = p->foot;
     w->fik.skeleton = m->skeleton; /* the walker poses the walk motion's skeleton */
@@ -298,13 +302,12 @@ void ak_walker_set_target(ak_walker *w, ak_vec3 target)
 
 /* The clip's heading at cycle time t relative to the cycle start, minus the steady part of
  * its loop turn. */
-static float clip_wiggle(const ak_walk_motion *m, float t, float dur, float loop_h)
+static float clip_wiggle(const ak_walker *w, float t, float dur)
 {
     const float tm = t - floorf(t / dur) * dur;
-    float h, h0;
-    ak_root_motion_at(m->root, tm, NULL, &h);
-    ak_root_motion_at(m->root, 0.0f, NULL, &h0);
-    return (h - h0) - loop_h * tm / dur;
+    float h;
+    ak_root_motion_at(w->m->root, tm, NULL, &h);
+    return (h - w->clip_heading0) - w->loop_heading * tm / dur;
 }
 
 static float distance_to_target(const ak_walker *w)
@@ -418,10 +421,8 @@ static void foot_contacts(ak_walker *w)
     const int settling = w->arrived && w->stop_left <= 0.0f;
     const float ahead = w->rate / w->fik.stance_fade_rate;
     for (int s = 0; s < 2; ++s) {
-        uint8_t c = ak_contact_at(m->contacts[s], m->clip->frame_count, m->clip->frame_time, 1,
-                                  w->clip_time);
-        int next = ak_contact_at(m->contacts[s], m->clip->frame_count, m->clip->frame_time, 1,
-                                 w->clip_time + ahead) != 0;
+        uint8_t c = ak_walk_motion_stance_at(m, s, w->clip_time);
+        int next = ak_walk_motion_stance_at(m, s, w->clip_time + ahead) != 0;
         /* Settling: a foot on the ground stands flat (a heel that is up comes down about the
          * toe), a foot in the air joins it once the settle pose is reached. */
         if (settling && (c || w->idle_w >= 1.0f)) c = AK_CONTACT_HEEL | AK_CONTACT_TOE;
@@ -467,11 +468,8 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
      * heading-neutral cycles walk motions make); the character's heading is the guide's plus
      * the clip's own periodic wiggle at this point of the cycle, computed, not integrated,
      * so no rounding or stop/start can make the two drift apart. */
-    ak_vec3 loop_d;
-    float loop_h;
-    ak_root_motion_loop(m->root, &loop_d, &loop_h);
-    w->base_heading = wrap_pi(w->base_heading + turn + loop_h * (t1 - t0) / dur);
-    w->heading = w->base_heading + clip_wiggle(m, t1, dur, loop_h);
+    w->base_heading = wrap_pi(w->base_heading + turn + w->loop_heading * (t1 - t0) / dur);
+    w->heading = w->base_heading + clip_wiggle(w, t1, dur);
     w->yaw = ak_quat_yaw(w->heading);
     w->clip_time = t1;
     if (w->clip_time > 1000.0f * dur) w->clip_time -= floorf(w->clip_time / dur) * dur;
