@@ -50,6 +50,11 @@ int32_t ak_contact_validate(const ak_contact_params *p, ak_error *err)
         if (p->heel[s] < -1 || p->heel[s] >= J || p->toe[s] < -1 || p->toe[s] >= J)
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s heel/toe joint out of range",
                                 s == 0 ? "left" : "right");
+    return ak_contact_thresholds_validate(p, err);
+}
+
+int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err)
+{
     if (!(p->metres_per_unit >= 0.0f) || !isfinite(p->metres_per_unit))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres per unit must be >= 0");
     if (!(p->height_on > 0.0f) || !(p->height_off >= p->height_on) || !(p->speed_on > 0.0f) ||

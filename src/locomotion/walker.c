@@ -420,9 +420,9 @@ static void foot_contacts(ak_walker *w)
     const ak_walk_motion *m = w->m;
     const int settling = w->arrived && w->stop_left <= 0.0f;
     const float ahead = w->rate / w->fik.stance_fade_rate;
-    const int32_t n = m->clip->frame_count;
-    const int32_t f_now = ak_contact_frame(n, m->clip->frame_time, 1, w->clip_time);
-    const int32_t f_ahead = ak_contact_frame(n, m->clip->frame_time, 1, w->clip_time + ahead);
+    /* ak_walk_motion_stance_at's rule, the cycle frame looked up once for both feet. */
+    const int32_t f_now = ak_walk_motion_stance_frame(m, w->clip_time);
+    const int32_t f_ahead = ak_walk_motion_stance_frame(m, w->clip_time + ahead);
     for (int s = 0; s < 2; ++s) {
         uint8_t c = f_now >= 0 ? m->contacts[s][f_now] : 0;
         int next = f_ahead >= 0 && m->contacts[s][f_ahead] != 0;
