@@ -126,4 +126,46 @@ static inline float step_rise(const ak_terrain *t, const ak_terrain_params *p, f
     return tanf(ak_terrain_max_slope_deg(t) * 3.14159265f / 180.0f) * step;
 }
 
+/* A 161 x 161 16-bit binary PGM of smooth hills (two sine products), 40 m wide, 2 m high. */
+static inline char *walk_make_pgm(size_t *bytes)
+{
+    const int w = 161;
+    char header[32];
+    const int hl = snprintf(header, sizeof header, "P5\n%d %d\n65535\n", w, w);
+    *bytes = (size_t)hl + (size_t)w * (size_t)w * 2;
+    char *data = malloc(*bytes);
+    memcpy(data, header, (size_t)hl);
+    unsigned char *px = (unsigned char *)data + hl;
+    for (int r = 0; r < w; ++r)
+        for (int c = 0; c < w; ++c) {
+            const double x = -20.0 + 40.0 * c / (w - 1), z = -20.0 + 40.0 * r / (w - 1);
+            double h = 0.5 + 0.25 * sin(0.45 * x + 0.3) * cos(0.38 * z - 0.2) +
+                       0.15 * sin(0.9 * x + 0.34 * z);
+            h = h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);
+            const unsigned v = (unsigned)lround(h * 65535.0);
+            px[2 * (r * w + c)] = (unsigned char)(v >> 8);
+            px[2 * (r * w + c) + 1] = (unsigned char)(v & 255u);
+        }
+    return data;
+}
+
+/* The four grounds of the walk tables: flat, seeded hills (seed 5), stairs and the PGM
+ * heightmap above (40 m, 2 m high). Returns 0 on success (a cmocka setup's answer). */
+static inline int walk_terrains_create(ak_terrain *terrain[4], ak_terrain_params params[4])
+{
+    for (int t = 0; t < 3; ++t) {
+        params[t] = ak_terrain_defaults();
+        params[t].kind = t == 0 ? AK_TERRAIN_FLAT : (t == 1 ? AK_TERRAIN_HILLS : AK_TERRAIN_STAIRS);
+        params[t].seed = 5;
+        if (ak_terrain_create(&params[t], &terrain[t], NULL) != AK_OK) return -1;
+    }
+    size_t bytes;
+    char *pgm = walk_make_pgm(&bytes);
+    const int32_t st = ak_terrain_read_pgm_memory(pgm, bytes, 40.0f, 2.0f, &terrain[3], NULL);
+    free(pgm);
+    params[3] = ak_terrain_defaults();
+    params[3].kind = AK_TERRAIN_HEIGHTMAP;
+    return st == AK_OK ? 0 : -1;
+}
+
 #endif
