@@ -783,9 +783,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     place_pose(w);
     w->frame_index = cycle_frame(w);
     placement_shift(w);
-    ak_foot_ik_query_points(&w->fik, &w->fst, w->world, w->contact[0], w->contact[1], w->query);
-    ak_foot_ik_toe_query_points(&w->fik, &w->fst, w->world, w->contact[0], w->contact[1],
-                                w->toe_query);
+    ak_foot_ik_foot_points(&w->fik, &w->fst, w->world, w->query, w->toe_query);
     rays[AK_WALKER_RAY_CENTRE] = ak_ground_ray_down(w->pos, 2.0f, 6.0f);
     /* A planted foot's rays go under its heel and toe; a swinging foot's under where its heel
      * and toe will land (the clip's landing points seen from now, moved by the placement). */
@@ -903,6 +901,24 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
     return AK_OK;
 }
 
+/* Whether this frame reads the answer of ray slot i; ak_walker_step casts only those. The
+ * centre ray gives the height only without the controller (which has placed the character);
+ * a planted foot's landing ray is not read, nor the toe ray of a foot without a toe; a
+ * swinging foot's toe ray (at its landing) only while its placement is decided (half to
+ * three quarters through the swing) and once it is about to land. */
+static int ray_read(const ak_walker *w, int i)
+{
+    if (i == AK_WALKER_RAY_CENTRE) return !w->p.use_controller;
+    if (i == LANDING_RAY(0) || i == LANDING_RAY(1)) return !w->stance[i - LANDING_RAY(0)];
+    if (i == TOE_RAY(0) || i == TOE_RAY(1)) {
+        const int s = i - TOE_RAY(0);
+        const float u = w->m->swing_phase[s][w->frame_index];
+        return w->fik.legs[s].has_toe &&
+               (w->stance[s] || w->stance_next[s] || (u >= 0.5f && u <= 0.75f));
+    }
+    return 1;
+}
+
 /* Ground height under point p: the ray's answer when p is where the ray was cast (a planted
  * point), else a query. NaN where there is none. */
 static float ground_under(const ak_ground *ground, const ak_ground_ray *ray,
@@ -927,10 +943,7 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     ak_walker_ground_rays(w, rays, AK_WALKER_RAY_COUNT);
     for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) {
-        /* A planted foot's landing ray is not used, nor a toe ray on a foot without a toe. */
-        if ((i == LANDING_RAY(0) && w->stance[0]) || (i == LANDING_RAY(1) && w->stance[1]) ||
-            (i == TOE_RAY(0) && !w->fik.legs[0].has_toe) ||
-            (i == TOE_RAY(1) && !w->fik.legs[1].has_toe)) {
+        if (!ray_read(w, i)) {
             hits[i].hit = 0;
             continue;
         }
