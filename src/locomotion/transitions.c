@@ -87,8 +87,8 @@ static int32_t best_join(const ak_clip *full, const uint8_t *flags, int32_t a, i
 }
 
 /* Source frames [first, last] of `full` with their contacts into segment g (not looping). */
-static int32_t copy_segment(const ak_clip *full, const uint8_t *flags, int32_t first,
-                            int32_t last, ak_walk_segment *g, ak_error *err)
+static int32_t copy_segment(const ak_clip *full, const uint8_t *flags, int32_t first, int32_t last,
+                            ak_walk_segment *g, ak_error *err)
 {
     const int32_t n = last - first + 1, J = full->joint_count, T = full->track_count;
     uint8_t *has = (uint8_t *)calloc((size_t)J, 1);
@@ -99,7 +99,8 @@ static int32_t copy_segment(const ak_clip *full, const uint8_t *flags, int32_t f
     free(has);
     if (st != AK_OK) return st;
     g->clip->loop = 0;
-    memcpy(g->clip->rotations, full->rotations + (size_t)first * J, sizeof(ak_quat) * (size_t)n * J);
+    memcpy(g->clip->rotations, full->rotations + (size_t)first * J,
+           sizeof(ak_quat) * (size_t)n * J);
     if (T)
         memcpy(g->clip->translations, full->translations + (size_t)first * T,
                sizeof(ak_vec3) * (size_t)n * T);
@@ -168,9 +169,8 @@ int32_t ak_walk_motion_find_transitions(ak_walk_motion *m, const ak_clip *full,
     if (tr < 0 || b <= a) return AK_OK;
     const ak_vec3 pa = full->translations[(size_t)a * full->track_count + tr];
     const ak_vec3 pb = full->translations[(size_t)b * full->track_count + tr];
-    const float speed =
-        sqrtf((pb.x - pa.x) * (pb.x - pa.x) + (pb.z - pa.z) * (pb.z - pa.z)) /
-        ((float)(b - a) * full->frame_time);
+    const float speed = sqrtf((pb.x - pa.x) * (pb.x - pa.x) + (pb.z - pa.z) * (pb.z - pa.z)) /
+                        ((float)(b - a) * full->frame_time);
     if (!(speed > 2.0f * STILL_SPEED)) return AK_OK;
     float *v = root_speeds(full);
     if (!v) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");

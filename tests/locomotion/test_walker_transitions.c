@@ -34,8 +34,7 @@ static void record_frame(ak_clip *c, int32_t f, const ak_xform *local)
     for (int32_t j = 0; j < c->joint_count; ++j) {
         c->rotations[(size_t)f * c->joint_count + j] = local[j].rotation;
         if (c->joint_track[j] >= 0)
-            c->translations[(size_t)f * c->track_count + c->joint_track[j]] =
-                local[j].translation;
+            c->translations[(size_t)f * c->track_count + c->joint_track[j]] = local[j].translation;
     }
 }
 
@@ -93,7 +92,8 @@ static void assert_shows_frame(const ak_clip *c, int32_t joint, const ak_xform *
     const ak_quat key = c->rotations[(size_t)f * J + joint];
     float step = 1e-3f;
     if (f > 0) step += angle_between(key, c->rotations[(size_t)(f - 1) * J + joint]);
-    if (f + 1 < c->frame_count) step += angle_between(key, c->rotations[(size_t)(f + 1) * J + joint]);
+    if (f + 1 < c->frame_count)
+        step += angle_between(key, c->rotations[(size_t)(f + 1) * J + joint]);
     const float e = angle_between(local[joint].rotation, key);
     if (!(e <= step)) fail_msg("frame %d: spine %.4f rad off its key (step %.4f)", f, e, step);
 }
@@ -263,8 +263,10 @@ static void cmu_start_walk_stop_plays_its_start_and_stop(void **state)
 static void captures_without_transitions_keep_the_procedural_path(void **state)
 {
     (void)state;
-    static const char *const clips[] = {"cmu_02_01_walk.bvh", "cmu_07_01_walk.bvh",
-                                        "cmu_16_11_walk_veer_left.bvh", "cmu_09_01_run.bvh",
+    static const char *const clips[] = {"cmu_02_01_walk.bvh",
+                                        "cmu_07_01_walk.bvh",
+                                        "cmu_16_11_walk_veer_left.bvh",
+                                        "cmu_09_01_run.bvh",
                                         "locomotion/cmu_02_02_walk.bvh",
                                         "locomotion/cmu_02_03_run.bvh",
                                         "locomotion/cmu_07_04_slow_walk.bvh",
