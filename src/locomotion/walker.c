@@ -20,7 +20,9 @@ struct ak_walker {
     ak_xform *idle_local; /* scratch for the idle pose */
     ak_xform *local;      /* output local pose, character baked into the root */
     ak_xform *world;
-    ak_clip *idle; /* scaled copy of the idle clip, or NULL */
+    ak_xform *hold;  /* the in-place pose shown when walking resumed out of a captured stop */
+    int32_t holding; /* 1: the idle weight fades out of `hold` (not the idle or stand pose) */
+    ak_clip *idle;   /* scaled copy of the idle clip, or NULL */
     ak_root_motion *idle_root;
     float idle_floor; /* lowest foot point of the idle clip, metres */
     ak_foot_ik_params fik;
@@ -195,7 +197,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     w->m = m;
     w->p = *p;
     w->J = m->skeleton->joint_count;
-    w->anim = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)w->J * 4);
+    w->anim = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)w->J * 5);
     if (!w->anim) {
         ak_walker_destroy(w);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
@@ -203,6 +205,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     w->idle_local = w->anim + w->J;
     w->local = w->anim + 2 * w->J;
     w->world = w->anim + 3 * w->J;
+    w->hold = w->anim + 4 * w->J;
     /* Foot IK rig from the humanoid map and the motion's calibration, unless given. */
     w->fik = p->foot;
     if (w->fik.legs[0].upper < 0) {
@@ -282,6 +285,24 @@ static int captured_start_fits(const ak_walker *w)
     return distance_to_target(w) > akv_len(d) + w->p.arrival_radius;
 }
 
+/* Standing, ready to walk: the captured start from its first frame when it fits (out of the
+ * idle where there is one), else on a stop frame with the playback rate ramping from 0 (in the
+ * idle or settle pose where there is one). */
+static void standing_start(ak_walker *w)
+{
+    select_play(w, -1);
+    if (w->p.start_time > 0.0f && captured_start_fits(w)) {
+        select_play(w, AK_SEGMENT_START);
+        w->clip_time = 0.0f;
+        w->rate = 1.0f;
+        w->idle_w = w->idle ? 1.0f : 0.0f;
+    } else if (w->p.start_time > 0.0f && w->m->stop_count > 0) {
+        w->clip_time = w->m->stop_times[0];
+        w->rate = 0.0f;
+        w->idle_w = (w->idle || w->m->stand_pose) ? 1.0f : 0.0f;
+    }
+}
+
 void ak_walker_reset(ak_walker *w, const ak_ground *ground)
 {
     if (!w) return;
@@ -309,20 +330,8 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->stop_scale = 1.0f;
     w->stop_captured = 0;
     w->stop_entry = 0.0f;
-    select_play(w, -1);
-    if (w->p.start_time > 0.0f && captured_start_fits(w)) {
-        /* Standing as the capture stood before its start (out of the idle where there is
-         * one); the start plays from its first frame at full rate. */
-        select_play(w, AK_SEGMENT_START);
-        w->clip_time = 0.0f;
-        w->rate = 1.0f;
-        w->idle_w = w->idle ? 1.0f : 0.0f;
-    } else if (w->p.start_time > 0.0f && w->m->stop_count > 0) {
-        /* Standing: on a stop frame, in the idle or settle pose where there is one. */
-        w->clip_time = w->m->stop_times[0];
-        w->rate = 0.0f;
-        w->idle_w = (w->idle || w->m->stand_pose) ? 1.0f : 0.0f;
-    }
+    w->holding = 0;
+    standing_start(w);
     w->path_length = 0.0f;
     w->desired = ak_vec3_make(0, 0, 0);
     w->position_set = 0;
@@ -345,6 +354,23 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     ak_fk(w->m->skeleton, w->local, w->world);
 }
 
+/* A new target while a captured stop is coming or playing, or after it: still in the loop,
+ * walk on; in the stop, start again from the pose shown (held, the idle weight fading out of
+ * it), with the captured start when it fits, else the procedural ramp. */
+static void resume_walking(ak_walker *w)
+{
+    w->stop_captured = 0;
+    w->stop_scale = 1.0f;
+    w->stop_left = 0.0f;
+    if (w->seg < 0) return;
+    memcpy(w->hold, w->anim, sizeof(ak_xform) * (size_t)w->J);
+    w->base_heading = wrap_pi(w->base_heading + segment_turn(w->m, w->seg, w->seg_time));
+    w->rate = 1.0f;
+    standing_start(w);
+    w->holding = 1;
+    w->idle_w = 1.0f;
+}
+
 void ak_walker_set_target(ak_walker *w, ak_vec3 target)
 {
     if (!w || !akv_finite(target)) return;
@@ -352,7 +378,9 @@ void ak_walker_set_target(ak_walker *w, ak_vec3 target)
     /* Walk again only for a target outside the arrival radius: an engine may set the target
      * every frame, and a character standing at it must stay stopped. */
     if (w->arrived && distance_to_target(w) <= w->p.arrival_radius) return;
+    const int was_stopping = w->arrived;
     w->arrived = 0;
+    if (was_stopping && w->stop_captured) resume_walking(w);
     w->guide_target = heading_to_target(w);
 }
 
@@ -522,10 +550,14 @@ static void animated_pose(ak_walker *w)
     const float t = g ? w->seg_time : w->clip_time;
     ak_clip_sample(g ? g->clip : m->clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim);
     ak_root_motion_make_in_place(g ? g->root : m->root, t, w->anim);
-    /* A captured start or stop stands as the capture stood: only an idle clip blends in. */
+    /* A captured start or stop stands as the capture stood: only an idle clip blends in (or,
+     * walking again out of a captured stop, the pose it was left in). */
     const int stand = m->stand_pose && !w->stop_captured && w->seg < 0;
-    if (!(w->idle_w > 0.0f) || (!w->idle && !stand)) return;
-    if (w->idle) {
+    if (!(w->idle_w > 0.0f) || w->arrived) w->holding = 0;
+    if (!(w->idle_w > 0.0f) || (!w->idle && !stand && !w->holding)) return;
+    if (w->holding) {
+        memcpy(w->idle_local, w->hold, sizeof(ak_xform) * (size_t)w->J);
+    } else if (w->idle) {
         ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp, w->idle_local);
         ak_root_motion_make_in_place(w->idle_root, w->idle_time, w->idle_local);
         /* The idle stands on its own floor: put that floor where the walk's is. */

@@ -26,57 +26,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Seconds of standing the recording holds before the walker moves and after it stopped. */
-#define PAD_TIME 0.4f
-
-static void record_frame(ak_clip *c, int32_t f, const ak_xform *local)
-{
-    for (int32_t j = 0; j < c->joint_count; ++j) {
-        c->rotations[(size_t)f * c->joint_count + j] = local[j].rotation;
-        if (c->joint_track[j] >= 0)
-            c->translations[(size_t)f * c->track_count + c->joint_track[j]] = local[j].translation;
-    }
-}
-
-/* A start-walk-stop capture made by a walker on `src` on flat ground over `length` metres:
- * PAD_TIME of its standing pose, every frame it walks, PAD_TIME standing after it stopped
- * (metres, the walk motion's skeleton, its translation tracks). */
-static ak_clip *record_start_walk_stop(const walk_source *src, float length)
-{
-    ak_ground flat = ak_terrain_ground(g_terrain[0]);
-    ak_walker_params wp = ak_walker_defaults();
-    wp.start = ak_vec3_make(0.0f, 0.0f, 0.0f);
-    wp.target = ak_vec3_make(0.0f, 0.0f, length);
-    ak_walker *w = NULL;
-    ak_error err;
-    assert_int_equal(ak_walker_create(src->motion, &wp, &flat, &w, &err), AK_OK);
-    const ak_clip *cycle = ak_walk_motion_clip(src->motion);
-    const float dt = cycle->frame_time;
-    const int32_t pad = (int32_t)lroundf(PAD_TIME / dt), cap = (int32_t)(40.0f / dt);
-    uint8_t *has = calloc((size_t)cycle->joint_count, 1);
-    for (int32_t j = 0; j < cycle->joint_count; ++j)
-        has[j] = cycle->joint_track[j] >= 0;
-    ak_clip *c = NULL;
-    assert_int_equal(ak_clip_create(cycle->joint_count, cap, dt, has, &c, &err), AK_OK);
-    free(has);
-    int32_t n = 0, after = -1;
-    ak_walker_state s;
-    assert_int_equal(ak_walker_step(w, 0.0f, &flat, &err), AK_OK);
-    for (; n < pad; ++n)
-        record_frame(c, n, ak_walker_local_pose(w));
-    while (n < cap && after < pad) {
-        assert_int_equal(ak_walker_step(w, dt, &flat, &err), AK_OK);
-        record_frame(c, n++, ak_walker_local_pose(w));
-        ak_walker_get_state(w, &s);
-        if (s.stopped || after >= 0) ++after;
-    }
-    assert_true(after >= pad);
-    ak_walker_destroy(w);
-    c->frame_count = n; /* the keys past n are never read */
-    ak_clip_finalize(c);
-    return c;
-}
-
 /* Angle between two rotations, radians. */
 static float angle_between(ak_quat a, ak_quat b)
 {
@@ -104,6 +53,8 @@ typedef struct played {
                                            and in the start's and stop's */
     ak_vec3 hips[2];                    /* the last two frames' hips */
     int first_play, first_frame, last_play, last_frame;
+    int restart_frame; /* frames walked when the second target was set */
+    int again_start;   /* start frames played after it */
 } played;
 
 /* The hips' second difference / dt^2 (as ak_walk_metrics), kept apart for the loop's frames
@@ -122,9 +73,11 @@ static void hip_accel_by_play(played *pl, ak_vec3 h, int32_t play, int f, float 
     pl->hips[0] = h;
 }
 
-/* One walk of 16 m, every frame measured and checked against the capture's segments. */
-static walk_result walk_checked(const walk_source *src, const ak_ground *g, ak_walker_params wp,
-                                const ak_walk_motion_info *info, int32_t spine, played *pl)
+/* One walk, every frame measured and checked against the capture's segments; with `then`,
+ * once stopped it walks on to that target and stops again. */
+static walk_result walk_checked_then(const walk_source *src, const ak_ground *g,
+                                     ak_walker_params wp, const ak_walk_motion_info *info,
+                                     int32_t spine, played *pl, const ak_vec3 *then)
 {
     walk_result r;
     memset(&r, 0, sizeof r);
@@ -146,6 +99,7 @@ static walk_result walk_checked(const walk_source *src, const ak_ground *g, ak_w
         if (play == AK_WALKER_PLAY_START) {
             assert_in_range(frame, info->start_frames[0], info->start_frames[1]);
             ++pl->start_frames;
+            pl->again_start += pl->restart_frame > 0;
         } else if (play == AK_WALKER_PLAY_STOP) {
             assert_in_range(frame, info->stop_frames[0], info->stop_frames[1]);
             ++pl->stop_frames;
@@ -162,10 +116,22 @@ static walk_result walk_checked(const walk_source *src, const ak_ground *g, ak_w
         pl->last_play = play;
         pl->last_frame = frame;
         ++r.frames;
-        if (r.last.stopped) break;
+        if (r.last.stopped && then) {
+            ak_walker_set_target(w, *then);
+            then = NULL;
+            pl->restart_frame = r.frames;
+        } else if (r.last.stopped) {
+            break;
+        }
     }
     ak_walker_destroy(w);
     return r;
+}
+
+static walk_result walk_checked(const walk_source *src, const ak_ground *g, ak_walker_params wp,
+                                const ak_walk_motion_info *info, int32_t spine, played *pl)
+{
+    return walk_checked_then(src, g, wp, info, spine, pl, NULL);
 }
 
 /* A recorded start-walk-stop of `src` read back as a capture: its start and stop are found
@@ -173,15 +139,8 @@ static walk_result walk_checked(const walk_source *src, const ak_ground *g, ak_w
 static void captured_transitions_walk(const walk_source *orig, const char *label)
 {
     walk_source src;
-    memset(&src, 0, sizeof src);
-    ak_error err;
-    assert_int_equal(ak_skeleton_clone(ak_walk_motion_skeleton(orig->motion), &src.skeleton, &err),
-                     AK_OK);
-    src.clip = record_start_walk_stop(orig, 8.0f);
-    ak_walk_motion_params mp = ak_walk_motion_defaults();
-    mp.metres_per_unit = 1.0f;
-    if (ak_walk_motion_create(src.skeleton, src.clip, &mp, &src.motion, &err) != AK_OK)
-        fail_msg("%s: %s", label, err.message);
+    ak_ground flat = ak_terrain_ground(g_terrain[0]);
+    source_open_recorded(&src, orig, &flat, 1);
     ak_walk_motion_info info;
     ak_walk_motion_get_info(src.motion, &info);
     const int32_t pad = (int32_t)lroundf(PAD_TIME / src.clip->frame_time);
@@ -202,7 +161,6 @@ static void captured_transitions_walk(const walk_source *orig, const char *label
     wp.start = ak_vec3_make(-8.0f, 0.0f, 0.0f);
     wp.target = ak_vec3_make(8.0f, 0.0f, 0.0f);
     wp.foot_ik = 0;
-    ak_ground flat = ak_terrain_ground(g_terrain[0]);
     played pl;
     const walk_result ref = walk_checked(&src, &flat, wp, &info, spine, &pl);
     wp.foot_ik = 1;
@@ -258,6 +216,36 @@ static void cmu_start_walk_stop_plays_its_start_and_stop(void **state)
     source_close(&orig);
 }
 
+/* Stopped by the captured stop, a new target 90 degrees off walks again — out of the pose it
+ * stood in, with the captured start — and stops on it the same way, on hills, feet on the
+ * ground in every frame. */
+static void walks_again_after_a_captured_stop(void **state)
+{
+    (void)state;
+    walk_source orig, src;
+    source_open(&orig, NULL, 0, 0);
+    ak_ground flat = ak_terrain_ground(g_terrain[0]), hills = ak_terrain_ground(g_terrain[1]);
+    source_open_recorded(&src, &orig, &flat, 1);
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(src.motion, &info);
+    const int32_t spine = ak_walk_motion_humanoid(src.motion)->joint[AK_HUM_SPINE];
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
+    wp.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    const ak_vec3 then = ak_vec3_make(0.0f, 0.0f, 6.0f);
+    played pl;
+    const walk_result r = walk_checked_then(&src, &hills, wp, &info, spine, &pl, &then);
+    print_result("built-in recorded, two targets", &r);
+    printf("  walked again after frame %d: %d start frames\n", pl.restart_frame, pl.again_start);
+    assert_true(pl.restart_frame > 0);
+    assert_true(pl.again_start > 0);
+    assert_walk_goals(&r, wp.arrival_radius);
+    AKT_NEAR(r.last.position.z, 6.0f, wp.arrival_radius);
+    assert_int_equal(pl.last_play, AK_WALKER_PLAY_STOP);
+    source_close(&src);
+    source_close(&orig);
+}
+
 /* The captures themselves begin and end mid-stride: nothing is found, the walker plays only
  * the loop (with its procedural start and stop) and arrives standing. */
 static void captures_without_transitions_keep_the_procedural_path(void **state)
@@ -284,15 +272,7 @@ static void captures_without_transitions_keep_the_procedural_path(void **state)
     /* And a clip with both, told not to use them, walks the procedural way. */
     walk_source orig, src;
     source_open(&orig, NULL, 0, 0);
-    memset(&src, 0, sizeof src);
-    ak_error err;
-    assert_int_equal(ak_skeleton_clone(ak_walk_motion_skeleton(orig.motion), &src.skeleton, &err),
-                     AK_OK);
-    src.clip = record_start_walk_stop(&orig, 8.0f);
-    ak_walk_motion_params mp = ak_walk_motion_defaults();
-    mp.metres_per_unit = 1.0f;
-    mp.use_captured_transitions = 0;
-    assert_int_equal(ak_walk_motion_create(src.skeleton, src.clip, &mp, &src.motion, &err), AK_OK);
+    source_open_recorded(&src, &orig, &flat, 0);
     ak_walk_motion_info info;
     ak_walk_motion_get_info(src.motion, &info);
     assert_int_equal(info.start_frames[0], -1);
@@ -315,6 +295,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(builtin_start_walk_stop_plays_its_start_and_stop),
         cmocka_unit_test(cmu_start_walk_stop_plays_its_start_and_stop),
+        cmocka_unit_test(walks_again_after_a_captured_stop),
         cmocka_unit_test(captures_without_transitions_keep_the_procedural_path),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

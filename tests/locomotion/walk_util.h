@@ -168,4 +168,72 @@ static inline int walk_terrains_create(ak_terrain *terrain[4], ak_terrain_params
     return st == AK_OK ? 0 : -1;
 }
 
+/* Seconds of standing the recording holds before the walker moves and after it stopped. */
+#define PAD_TIME 0.4f
+
+static inline void record_frame(ak_clip *c, int32_t f, const ak_xform *local)
+{
+    for (int32_t j = 0; j < c->joint_count; ++j) {
+        c->rotations[(size_t)f * c->joint_count + j] = local[j].rotation;
+        if (c->joint_track[j] >= 0)
+            c->translations[(size_t)f * c->track_count + c->joint_track[j]] = local[j].translation;
+    }
+}
+
+/* A start-walk-stop capture made by a walker on `src` on `flat` ground over `length` metres:
+ * PAD_TIME of its standing pose, every frame it walks, PAD_TIME standing after it stopped
+ * (metres, the walk motion's skeleton, its translation tracks). */
+static inline ak_clip *record_start_walk_stop(const walk_source *src, const ak_ground *flat,
+                                              float length)
+{
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    wp.target = ak_vec3_make(0.0f, 0.0f, length);
+    ak_walker *w = NULL;
+    ak_error err;
+    assert_int_equal(ak_walker_create(src->motion, &wp, flat, &w, &err), AK_OK);
+    const ak_clip *cycle = ak_walk_motion_clip(src->motion);
+    const float dt = cycle->frame_time;
+    const int32_t pad = (int32_t)lroundf(PAD_TIME / dt), cap = (int32_t)(40.0f / dt);
+    uint8_t *has = calloc((size_t)cycle->joint_count, 1);
+    for (int32_t j = 0; j < cycle->joint_count; ++j)
+        has[j] = cycle->joint_track[j] >= 0;
+    ak_clip *c = NULL;
+    assert_int_equal(ak_clip_create(cycle->joint_count, cap, dt, has, &c, &err), AK_OK);
+    free(has);
+    int32_t n = 0, after = -1;
+    ak_walker_state s;
+    assert_int_equal(ak_walker_step(w, 0.0f, flat, &err), AK_OK);
+    for (; n < pad; ++n)
+        record_frame(c, n, ak_walker_local_pose(w));
+    while (n < cap && after < pad) {
+        assert_int_equal(ak_walker_step(w, dt, flat, &err), AK_OK);
+        record_frame(c, n++, ak_walker_local_pose(w));
+        ak_walker_get_state(w, &s);
+        if (s.stopped || after >= 0) ++after;
+    }
+    assert_true(after >= pad);
+    ak_walker_destroy(w);
+    c->frame_count = n; /* the keys past n are never read */
+    ak_clip_finalize(c);
+    return c;
+}
+
+/* A walk source read from a start-walk-stop recording of `orig` (8 m on `flat`), metres, its
+ * captured start and stop kept or not. */
+static inline void source_open_recorded(walk_source *s, const walk_source *orig,
+                                        const ak_ground *flat, int use_captured)
+{
+    memset(s, 0, sizeof *s);
+    ak_error err;
+    assert_int_equal(ak_skeleton_clone(ak_walk_motion_skeleton(orig->motion), &s->skeleton, &err),
+                     AK_OK);
+    s->clip = record_start_walk_stop(orig, flat, 8.0f);
+    ak_walk_motion_params mp = ak_walk_motion_defaults();
+    mp.metres_per_unit = 1.0f;
+    mp.use_captured_transitions = use_captured;
+    if (ak_walk_motion_create(s->skeleton, s->clip, &mp, &s->motion, &err) != AK_OK)
+        fail_msg("recorded motion: %s", err.message);
+}
+
 #endif
