@@ -8,7 +8,6 @@
 enum { TERRAINS = 4 };
 static ak_terrain *g_terrain[TERRAINS];
 static ak_terrain_params g_params[TERRAINS];
-static const char *const k_terrain_names[TERRAINS] = {"flat", "hills", "stairs", "heightmap"};
 
 static int setup(void **state)
 {
@@ -19,9 +18,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    for (int t = 0; t < TERRAINS; ++t)
-        ak_terrain_destroy(g_terrain[t]);
-    return 0;
+    return walk_terrains_destroy(g_terrain);
 }
 
 /* One clip across the four grounds. The hip acceleration limit is the clip's own largest (the
@@ -50,7 +47,7 @@ static int walk_clip(const char *name)
             t == 0 ? 0.0f : step_rise(g_terrain[t], &g_params[t], 0.5f * info.stride_length);
         const float limit = ref.m.max_hip_accel + (wf * wf + wh * wh) * h;
         char label[128];
-        snprintf(label, sizeof label, "%s %s (%.2f m/s)", name, k_terrain_names[t],
+        snprintf(label, sizeof label, "%s %s (%.2f m/s)", name, walk_terrain_name(t),
                  (double)info.speed);
         print_result(label, &r);
         printf("  hip acceleration %.0f m/s^2, limit %.0f (clip %.0f + step %.3f m)%s\n",

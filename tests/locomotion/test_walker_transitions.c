@@ -10,7 +10,6 @@
 enum { TERRAINS = 4 };
 static ak_terrain *g_terrain[TERRAINS];
 static ak_terrain_params g_params[TERRAINS];
-static const char *const k_terrain_names[TERRAINS] = {"flat", "hills", "stairs", "heightmap"};
 
 static int setup(void **state)
 {
@@ -21,9 +20,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    for (int t = 0; t < TERRAINS; ++t)
-        ak_terrain_destroy(g_terrain[t]);
-    return 0;
+    return walk_terrains_destroy(g_terrain);
 }
 
 /* Angle between two rotations, radians. */
@@ -177,7 +174,7 @@ static void captured_transitions_walk(const walk_source *orig, const char *label
         if (t == 0) flat_drop = r.max_hip_drop;
         const float limit = ref.m.max_hip_accel + (wf * wf + wh * wh) * h + wh * wh * flat_drop;
         char name[128];
-        snprintf(name, sizeof name, "%s %s", label, k_terrain_names[t]);
+        snprintf(name, sizeof name, "%s %s", label, walk_terrain_name(t));
         print_result(name, &r);
         printf("  start %d frames, loop %d, stop %d; hip acceleration: start and stop %.0f, loop "
                "%.0f m/s^2, limit %.0f (hip drop on flat %.3f m)%s\n",

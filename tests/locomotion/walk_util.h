@@ -126,6 +126,20 @@ static inline float step_rise(const ak_terrain *t, const ak_terrain_params *p, f
     return tanf(ak_terrain_max_slope_deg(t) * 3.14159265f / 180.0f) * step;
 }
 
+/* The four grounds of the walk tables, in the order walk_terrains_create makes them. */
+static inline const char *walk_terrain_name(int t)
+{
+    static const char *const names[4] = {"flat", "hills", "stairs", "heightmap"};
+    return names[t];
+}
+
+static inline int walk_terrains_destroy(ak_terrain *terrain[4])
+{
+    for (int t = 0; t < 4; ++t)
+        ak_terrain_destroy(terrain[t]);
+    return 0;
+}
+
 /* A 161 x 161 16-bit binary PGM of smooth hills (two sine products), 40 m wide, 2 m high. */
 static inline char *walk_make_pgm(size_t *bytes)
 {
