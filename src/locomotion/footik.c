@@ -36,9 +36,11 @@ static int valid_joint(const ak_skeleton *sk, int32_t j)
     return j >= 0 && j < sk->joint_count;
 }
 
-int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_error *err)
+int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, ak_error *err)
 {
-    if (!p || !sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params");
+    const ak_skeleton *sk = p->skeleton;
+    if (!sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params.skeleton is required");
     for (int s = 0; s < 2; ++s) {
         const ak_foot_ik_leg *l = &p->legs[s];
         if (!valid_joint(sk, l->upper) || !valid_joint(sk, l->lower) || !valid_joint(sk, l->foot) ||
@@ -484,11 +486,14 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
     }
 }
 
-int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
-                       const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world, ak_error *err)
+int32_t ak_foot_ik_run(const ak_foot_ik_params *p, ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                       ak_xform *local, ak_xform *world, ak_error *err)
 {
-    if (!p || !sk || !st || !fr || !local || !world)
+    const int32_t valid = ak_foot_ik_validate(p, err);
+    if (valid != AK_OK) return valid;
+    if (!st || !fr || !local || !world)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
     foot_frame ff;
@@ -529,9 +534,11 @@ ak_reach_params ak_reach_defaults(void)
     return p;
 }
 
-int32_t ak_reach_validate(const ak_reach_params *p, const ak_skeleton *sk, ak_error *err)
+int32_t ak_reach_validate(const ak_reach_params *p, ak_error *err)
 {
-    if (!p || !sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params");
+    const ak_skeleton *sk = p->skeleton;
+    if (!sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params.skeleton is required");
     if (!valid_joint(sk, p->upper) || !valid_joint(sk, p->lower) || !valid_joint(sk, p->hand) ||
         !(p->upper < p->lower && p->lower < p->hand))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -545,10 +552,10 @@ int32_t ak_reach_validate(const ak_reach_params *p, const ak_skeleton *sk, ak_er
     return AK_OK;
 }
 
-int32_t ak_reach_run(const ak_reach_params *p, const ak_skeleton *sk, ak_reach_state *st, float dt,
-                     ak_xform *local, ak_xform *world, ak_error *err)
+int32_t ak_reach_run(const ak_reach_params *p, ak_reach_state *st, float dt, ak_xform *local,
+                     ak_xform *world, ak_error *err)
 {
-    int32_t v = ak_reach_validate(p, sk, err);
+    int32_t v = ak_reach_validate(p, err);
     if (v != AK_OK) return v;
     if (!st || !local || !world || !(dt >= 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "bad argument");
@@ -557,7 +564,7 @@ int32_t ak_reach_run(const ak_reach_params *p, const ak_skeleton *sk, ak_reach_s
     goal = goal < 0.0f ? 0.0f : (goal > 1.0f ? 1.0f : goal);
     st->weight = approach(st->weight, goal, p->fade_rate * dt);
     ak_limb_ik_params lp = ak_limb_ik_defaults();
-    lp.skeleton = sk;
+    lp.skeleton = p->skeleton;
     lp.upper = p->upper;
     lp.middle = p->lower;
     lp.end = p->hand;

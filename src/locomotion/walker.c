@@ -208,6 +208,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     w->hold = w->anim + 4 * w->J;
     /* Foot IK rig from the humanoid map and the motion's calibration, unless given. */
     w->fik = p->foot;
+    w->fik.skeleton = m->skeleton; /* the walker poses the walk motion's skeleton */
     if (w->fik.legs[0].upper < 0) {
         const ak_humanoid *h = &m->humanoid;
         for (int s = 0; s < 2; ++s) {
@@ -224,7 +225,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
         w->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     }
     if (p->foot_ik) {
-        st = ak_foot_ik_validate(&w->fik, m->skeleton, err);
+        st = ak_foot_ik_validate(&w->fik, err);
         if (st != AK_OK) {
             ak_walker_destroy(w);
             return st;
@@ -921,7 +922,7 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->play_phase[s][w->frame_index];
         }
-        int32_t st = ak_foot_ik_run(&w->fik, w->m->skeleton, &w->fst, &fr, w->local, w->world, err);
+        int32_t st = ak_foot_ik_run(&w->fik, &w->fst, &fr, w->local, w->world, err);
         if (st != AK_OK) return st;
     }
     for (int s = 0; s < 2; ++s) {

@@ -206,9 +206,10 @@ int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *p,
     m->own_world = m->anim + 4 * m->J;
     m->off_v = m->off_x + m->J;
     m->fik = p->foot;
+    m->fik.skeleton = db->skeleton; /* the matcher poses the database's skeleton */
     if (m->fik.legs[0].upper < 0) rig_from_db(m);
     if (p->foot_ik) {
-        st = ak_foot_ik_validate(&m->fik, db->skeleton, err);
+        st = ak_foot_ik_validate(&m->fik, err);
         if (st != AK_OK) {
             ak_matcher_destroy(m);
             return st;
@@ -584,7 +585,7 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
         fr.ground_toe[s].hit = 0;
         fr.contact[s] = m->contact[s];
     }
-    return ak_foot_ik_run(&m->fik, m->db->skeleton, &m->fst, &fr, m->local, m->world, err);
+    return ak_foot_ik_run(&m->fik, &m->fst, &fr, m->local, m->world, err);
 }
 
 /* How far the shown foot (m->world, in place) is above where the playing frame itself has
