@@ -945,7 +945,7 @@ static int ray_read(const ak_walker *w, int i)
     if (i == LANDING_RAY(0) || i == LANDING_RAY(1)) return !w->stance[i - LANDING_RAY(0)];
     if (i == TOE_RAY(0) || i == TOE_RAY(1)) {
         const int s = i - TOE_RAY(0);
-        const float u = w->m->swing_phase[s][w->frame_index];
+        const float u = w->play_phase[s][w->frame_index];
         return w->fik.legs[s].has_toe &&
                (w->stance[s] || w->stance_next[s] || (u >= 0.5f && u <= 0.75f));
     }
