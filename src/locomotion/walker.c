@@ -189,6 +189,31 @@ static float segment_turn(const ak_walk_motion *m, int32_t seg, float t)
 
 static void animated_pose(ak_walker *w);
 
+/* The idle clip: a copy in metres, its floor (the lowest point of either foot over the clip)
+ * and its root motion. */
+static int32_t load_idle(ak_walker *w, const ak_walk_motion *m, const ak_walker_params *p,
+                         ak_error *err)
+{
+    w->idle = ak_clip_clone(p->idle_clip);
+    if (!w->idle) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    const float s = p->idle_metres_per_unit > 0.0f ? p->idle_metres_per_unit : m->metres_per_unit;
+    for (size_t k = 0; k < (size_t)w->idle->frame_count * (size_t)w->idle->track_count; ++k)
+        w->idle->translations[k] = akv_scale(w->idle->translations[k], s);
+    w->idle_floor = INFINITY;
+    for (int32_t f = 0; f < w->idle->frame_count; ++f) {
+        ak_clip_frame(w->idle, m->skeleton, f, w->local);
+        ak_fk(m->skeleton, w->local, w->world);
+        for (int k = 0; k < 2; ++k) {
+            const int32_t foot = m->humanoid.joint[k == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
+            for (int32_t j = foot; j < m->skeleton->subtree_end[foot]; ++j)
+                if (w->world[j].translation.y < w->idle_floor)
+                    w->idle_floor = w->world[j].translation.y;
+        }
+    }
+    ak_root_motion_params rp = ak_root_motion_defaults();
+    return ak_root_motion_create(m->skeleton, w->idle, &rp, &w->idle_root, err);
+}
+
 int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
                          const ak_ground *ground, ak_walker **out, ak_error *err)
 {
@@ -237,35 +262,9 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
             return st;
         }
     }
-    if (p->idle_clip) {
-        w->idle = ak_clip_clone(p->idle_clip);
-        if (!w->idle) {
-            ak_walker_destroy(w);
-            return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-        }
-        const float s =
-            p->idle_metres_per_unit > 0.0f ? p->idle_metres_per_unit : m->metres_per_unit;
-        for (size_t k = 0; k < (size_t)w->idle->frame_count * (size_t)w->idle->track_count; ++k)
-            w->idle->translations[k] = akv_scale(w->idle->translations[k], s);
-        /* The idle's floor: the lowest point of either foot over the clip. */
-        w->idle_floor = INFINITY;
-        for (int32_t f = 0; f < w->idle->frame_count; ++f) {
-            ak_clip_frame(w->idle, m->skeleton, f, w->local);
-            ak_fk(m->skeleton, w->local, w->world);
-            for (int k = 0; k < 2; ++k) {
-                const int32_t foot =
-                    m->humanoid.joint[k == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
-                for (int32_t j = foot; j < m->skeleton->subtree_end[foot]; ++j)
-                    if (w->world[j].translation.y < w->idle_floor)
-                        w->idle_floor = w->world[j].translation.y;
-            }
-        }
-        ak_root_motion_params rp = ak_root_motion_defaults();
-        st = ak_root_motion_create(m->skeleton, w->idle, &rp, &w->idle_root, err);
-        if (st != AK_OK) {
-            ak_walker_destroy(w);
-            return st;
-        }
+    if (p->idle_clip && (st = load_idle(w, m, p, err)) != AK_OK) {
+        ak_walker_destroy(w);
+        return st;
     }
     ak_walker_reset(w, ground);
     *out = w;
