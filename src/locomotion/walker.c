@@ -235,8 +235,6 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     w->local = w->anim + 2 * w->J;
     w->world = w->anim + 3 * w->J;
     w->hold = w->anim + 4 * w->J;
-    ak_root_motion_at(m->root, 0.0f, NULL, &w->clip_heading0);
-    ak_root_motion_loop(m->root, NULL, &w->loop_heading);
     /* Foot IK rig from the humanoid map and the motion's calibration, unless given. */
     w->fik = p->foot;
     w->fik.skeleton = m->skeleton; /* the walker poses the walk motion's skeleton */
@@ -318,6 +316,8 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
         w->pos.y = h.height;
     else
         w->pos.y = w->p.start.y;
+    ak_root_motion_at(w->m->root, 0.0f, NULL, &w->clip_heading0);
+    ak_root_motion_loop(w->m->root, NULL, &w->loop_heading);
     w->base_heading = 0.0f;
     w->base_heading = isfinite(w->p.start_heading) ? w->p.start_heading : heading_to_target(w);
     w->guide_target = w->base_heading;
