@@ -157,8 +157,11 @@ namespace UnityEngine
 
     public static class Gizmos
     {
+        public struct Line { public Vector3 a, b; public Color color; }
+        public static readonly System.Collections.Generic.List<Line> Lines =
+            new System.Collections.Generic.List<Line>(); // tests only: what was drawn
         public static Color color { get; set; }
-        public static void DrawLine(Vector3 a, Vector3 b) { }
+        public static void DrawLine(Vector3 a, Vector3 b) { Lines.Add(new Line { a = a, b = b, color = color }); }
         public static void DrawWireSphere(Vector3 c, float r) { }
         public static void DrawSphere(Vector3 c, float r) { }
     }
