@@ -54,6 +54,7 @@ static partial class ComponentTests
 
     static void MatchingScene()
     {
+        Time.deltaTime = 1f / 60f;
         CharacterController.TestGround = (x, z) => 0f;
         Physics.TestRaycast = (Vector3 o, Vector3 d, float max, out RaycastHit hit) =>
         {
@@ -67,6 +68,7 @@ static partial class ComponentTests
         var go = new GameObject("MatchingCharacter");
         BvhPlayer player = go.AddComponent<BvhPlayer>();
         player.bvhAsset = new TextAsset(File.ReadAllBytes(MocapPath("cmu_02_01_walk.bvh")));
+        player.loop = false; // a capture take, not a cycle: the database must not unroll it
         go.AddComponent<CharacterController>();
         MotionMatchingWalker walker = go.AddComponent<MotionMatchingWalker>();
         walker.extraClips = new[] { new TextAsset(File.ReadAllBytes(MocapPath(Path.Combine("locomotion", "cmu_02_02_walk.bvh")))) };
@@ -76,21 +78,27 @@ static partial class ComponentTests
         walker.target = target;
         Call(player, "Awake");
         Call(player, "Start");
+        int live = AnimKitLibrary.LiveHandles;
         Call(walker, "Start");
         Check(ReferenceEquals(player.PoseSource, walker), "MotionMatchingWalker drives the BvhPlayer");
-        int errors = Debug.ErrorCount, frames = 0;
+        int errors = Debug.ErrorCount, frames = 0, arrivedAt = -1;
         for (; frames < 60 * 20 && walker.State.stopped == 0; ++frames)
         {
             Call(walker, "Update");
             Call(player, "LateUpdate");
             if (frames == 60) CheckTrajectoryGizmos(walker, target.position);
+            if (arrivedAt < 0 && walker.State.arrived != 0) arrivedAt = frames;
         }
         Vector3 end = go.transform.position;
         double miss = Flat(end - target.position).magnitude;
-        Console.WriteLine("  matching scene: stopped after {0:F2} s, {1:F2} m from the target, {2} transitions",
-                          frames / 60.0, miss, walker.State.transitions);
+        Console.WriteLine("  matching scene: arrived after {0:F2} s, stopped after {1:F2} s, {2:F2} m from the target, " +
+                          "{3} transitions", arrivedAt / 60.0, frames / 60.0, miss, walker.State.transitions);
         Check(walker.State.stopped == 1 && miss <= walker.arrivalRadius, "MotionMatchingWalker stops within its arrival radius");
         Check(Debug.ErrorCount == errors, "no errors logged by the matching scene");
+        // FootIK beside the matcher adds no standalone pass (the matcher's step does foot IK):
+        // the walker added only the extra clip's skeleton and clip, the database and the matcher.
+        Check(AnimKitLibrary.LiveHandles == live + 4, "no standalone FootIK rig beside the matcher, live = " +
+              AnimKitLibrary.LiveHandles + " (" + live + " before the matcher + 4)");
         Call(walker, "OnDestroy");
         Call(player, "OnDestroy");
         Check(AnimKitLibrary.LiveHandles == 0, "matching scene released everything, live = " + AnimKitLibrary.LiveHandles);
