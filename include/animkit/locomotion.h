@@ -229,12 +229,16 @@ typedef struct ak_foot_ik_leg {
                                    0 (default): one contact point */
 } ak_foot_ik_leg;
 
+/* Settings and rig of one character's foot IK. The skeleton and the joints that belong to it
+ * (legs, hips) are here, like every solver's params (ik.h); per-frame input is
+ * ak_foot_ik_frame, what carries over between frames is ak_foot_ik_state. */
 typedef struct ak_foot_ik_params {
-    ak_foot_ik_leg legs[2];  /* [0] left, [1] right */
-    int32_t hips;            /* the joint lowered by the hip drop (usually the root) */
-    float weight;            /* overall 0..1; default 1 */
-    float max_tilt_deg;      /* feet follow the surface normal up to this angle; default 45 */
-    float lock_release_rate; /* per second: how fast a released stance lock fades; default 8 */
+    const ak_skeleton *skeleton; /* required (the walker and matcher fill in their own) */
+    ak_foot_ik_leg legs[2];      /* [0] left, [1] right */
+    int32_t hips;                /* the joint lowered by the hip drop (usually the root) */
+    float weight;                /* overall 0..1; default 1 */
+    float max_tilt_deg;          /* feet follow the surface normal up to this angle; default 45 */
+    float lock_release_rate;     /* per second: how fast a released stance lock fades; default 8 */
     float ground_fade_rate; /* per second: fade in/out where ground appears/disappears; default 4 */
     float stance_fade_rate; /* per second: how fast flat alignment and planting follow stance;
                                default 20 */
@@ -295,8 +299,9 @@ typedef struct ak_foot_ik_frame {
 } ak_foot_ik_frame;
 
 AK_API ak_foot_ik_params ak_foot_ik_defaults(void);
-AK_API int32_t ak_foot_ik_validate(const ak_foot_ik_params *params, const ak_skeleton *skeleton,
-                                   ak_error *err);
+/* AK_OK, or AK_ERR_INVALID_ARG with the reason (null skeleton, leg joints out of range or not
+ * upper < lower < foot, non-unit up axis, weight outside [0,1], non-positive rates). */
+AK_API int32_t ak_foot_ik_validate(const ak_foot_ik_params *params, ak_error *err);
 AK_API void ak_foot_ik_state_reset(ak_foot_ik_state *state);
 /* Where to ask for ground (x,z; y = the animated height) under each foot's heel (sole point)
  * given the animated world pose: pulled onto the stance lock while the heel holds the foot,
@@ -317,23 +322,25 @@ AK_API ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *params, const ak_xform *
 /* The toe contact point of leg `side` in a world pose: ankle + rotation * toe_local. */
 AK_API ak_vec3 ak_foot_ik_toe(const ak_foot_ik_params *params, const ak_xform *world, int32_t side);
 /* One frame of foot IK on an animated pose already placed in the world: `local` (parent
- * space) and `world` (FK of local) are read and rewritten. Lowers the hips by the lower foot's
+ * space, the character transform baked into the root) and `world` (FK of local, so world
+ * space) are read and rewritten. Validates params first. Lowers the hips by the lower foot's
  * shortfall, raises/places each foot with limb IK (knee pole in front), turns each foot to
  * the surface normal (clamped), keeps stance feet locked; all weights fade at their rates.
  * No allocation. */
-AK_API int32_t ak_foot_ik_run(const ak_foot_ik_params *params, const ak_skeleton *skeleton,
-                              ak_foot_ik_state *state, const ak_foot_ik_frame *frame,
-                              ak_xform *local, ak_xform *world, ak_error *err);
+AK_API int32_t ak_foot_ik_run(const ak_foot_ik_params *params, ak_foot_ik_state *state,
+                              const ak_foot_ik_frame *frame, ak_xform *local, ak_xform *world,
+                              ak_error *err);
 
 /* ---- Reach: a hand on a fixed point ---------------------------------------------------- */
 
 typedef struct ak_reach_params {
-    int32_t upper, lower, hand; /* shoulder (upper arm), elbow, wrist joints */
-    ak_vec3 target;             /* world point to put the hand on */
-    ak_vec3 pole;               /* world elbow hint (e.g. behind and below the shoulder) */
-    float start_distance;       /* shoulder-to-target distance where reaching starts; default 1.2 */
-    float full_distance;        /* distance where the weight is 1; default 0.8 */
-    float fade_rate;            /* weight change per second at most; default 3 */
+    const ak_skeleton *skeleton; /* required */
+    int32_t upper, lower, hand;  /* shoulder (upper arm), elbow, wrist joints */
+    ak_vec3 target;              /* world point to put the hand on */
+    ak_vec3 pole;                /* world elbow hint (e.g. behind and below the shoulder) */
+    float start_distance; /* shoulder-to-target distance where reaching starts; default 1.2 */
+    float full_distance;  /* distance where the weight is 1; default 0.8 */
+    float fade_rate;      /* weight change per second at most; default 3 */
 } ak_reach_params;
 
 typedef struct ak_reach_state {
@@ -343,14 +350,12 @@ typedef struct ak_reach_state {
 } ak_reach_state;
 
 AK_API ak_reach_params ak_reach_defaults(void);
-AK_API int32_t ak_reach_validate(const ak_reach_params *params, const ak_skeleton *skeleton,
-                                 ak_error *err);
+AK_API int32_t ak_reach_validate(const ak_reach_params *params, ak_error *err);
 /* Fades the weight toward its distance-based goal at fade_rate, then solves the arm toward
  * the target with limb IK at that weight. Rewrites local and world (FK of the arm subtree).
  * No allocation. */
-AK_API int32_t ak_reach_run(const ak_reach_params *params, const ak_skeleton *skeleton,
-                            ak_reach_state *state, float dt, ak_xform *local, ak_xform *world,
-                            ak_error *err);
+AK_API int32_t ak_reach_run(const ak_reach_params *params, ak_reach_state *state, float dt,
+                            ak_xform *local, ak_xform *world, ak_error *err);
 
 /* ---- The guide-joint walker ------------------------------------------------------------ */
 

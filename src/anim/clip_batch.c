@@ -105,6 +105,33 @@ typedef struct soa_xform {
 } soa_xform;
 #define AK_SOA_MAX_JOINTS 256
 
+/* l <- P * l for four transforms in SoA form: t = P.t + rotate(P.q, l.t) with the rotation
+ * written out per lane (v + 2w(u x v) + 2u x (u x v)), q = P.q l.q (Hamilton product). */
+static inline void soa4_parent_times(const soa_xform *P, soa_xform *l)
+{
+    const __m128 tx = l->tx, ty = l->ty, tz = l->tz, qx = l->qx, qy = l->qy, qz = l->qz, qw = l->qw;
+    __m128 cx = _mm_sub_ps(_mm_mul_ps(P->qy, tz), _mm_mul_ps(P->qz, ty));
+    __m128 cy = _mm_sub_ps(_mm_mul_ps(P->qz, tx), _mm_mul_ps(P->qx, tz));
+    __m128 cz = _mm_sub_ps(_mm_mul_ps(P->qx, ty), _mm_mul_ps(P->qy, tx));
+    cx = _mm_add_ps(cx, cx);
+    cy = _mm_add_ps(cy, cy);
+    cz = _mm_add_ps(cz, cz);
+    const __m128 ux = _mm_sub_ps(_mm_mul_ps(P->qy, cz), _mm_mul_ps(P->qz, cy));
+    const __m128 uy = _mm_sub_ps(_mm_mul_ps(P->qz, cx), _mm_mul_ps(P->qx, cz));
+    const __m128 uz = _mm_sub_ps(_mm_mul_ps(P->qx, cy), _mm_mul_ps(P->qy, cx));
+    l->tx = _mm_add_ps(_mm_add_ps(P->tx, tx), _mm_add_ps(_mm_mul_ps(P->qw, cx), ux));
+    l->ty = _mm_add_ps(_mm_add_ps(P->ty, ty), _mm_add_ps(_mm_mul_ps(P->qw, cy), uy));
+    l->tz = _mm_add_ps(_mm_add_ps(P->tz, tz), _mm_add_ps(_mm_mul_ps(P->qw, cz), uz));
+    l->qw = _mm_sub_ps(_mm_sub_ps(_mm_mul_ps(P->qw, qw), _mm_mul_ps(P->qx, qx)),
+                       _mm_add_ps(_mm_mul_ps(P->qy, qy), _mm_mul_ps(P->qz, qz)));
+    l->qx = _mm_add_ps(_mm_add_ps(_mm_mul_ps(P->qw, qx), _mm_mul_ps(P->qx, qw)),
+                       _mm_sub_ps(_mm_mul_ps(P->qy, qz), _mm_mul_ps(P->qz, qy)));
+    l->qy = _mm_add_ps(_mm_sub_ps(_mm_mul_ps(P->qw, qy), _mm_mul_ps(P->qx, qz)),
+                       _mm_add_ps(_mm_mul_ps(P->qy, qw), _mm_mul_ps(P->qz, qx)));
+    l->qz = _mm_add_ps(_mm_add_ps(_mm_mul_ps(P->qw, qz), _mm_mul_ps(P->qx, qy)),
+                       _mm_sub_ps(_mm_mul_ps(P->qz, qw), _mm_mul_ps(P->qy, qx)));
+}
+
 static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
                                   ak_xform *const *w, soa_xform *AK_RESTRICT ws)
 {
@@ -121,7 +148,6 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
         const aks_quat4 q =
             aks_slerp_soa(aks_load_quat4(&r0[0][j], &r0[1][j], &r0[2][j], &r0[3][j]),
                           aks_load_quat4(&r1[0][j], &r1[1][j], &r1[2][j], &r1[3][j]), T, H, G);
-        const __m128 qx = q.x, qy = q.y, qz = q.z, qw = q.w;
         /* local translation */
         __m128 tx, ty, tz;
         const int32_t tk = track[j];
@@ -140,41 +166,10 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
             ty = _mm_set1_ps(rest[j].translation.y);
             tz = _mm_set1_ps(rest[j].translation.z);
         }
-        /* FK: world = parent * local; rotate by the parent's quaternion written out per lane
-         * (v + 2w(u x v) + 2u x (u x v)) and Hamilton product. */
+        /* FK: world = parent * local */
         const int32_t p = parents[j];
-        soa_xform o;
-        if (p < 0) {
-            o.qx = qx;
-            o.qy = qy;
-            o.qz = qz;
-            o.qw = qw;
-            o.tx = tx;
-            o.ty = ty;
-            o.tz = tz;
-        } else {
-            const soa_xform *P = &ws[p];
-            __m128 cx = _mm_sub_ps(_mm_mul_ps(P->qy, tz), _mm_mul_ps(P->qz, ty));
-            __m128 cy = _mm_sub_ps(_mm_mul_ps(P->qz, tx), _mm_mul_ps(P->qx, tz));
-            __m128 cz = _mm_sub_ps(_mm_mul_ps(P->qx, ty), _mm_mul_ps(P->qy, tx));
-            cx = _mm_add_ps(cx, cx);
-            cy = _mm_add_ps(cy, cy);
-            cz = _mm_add_ps(cz, cz);
-            __m128 ux = _mm_sub_ps(_mm_mul_ps(P->qy, cz), _mm_mul_ps(P->qz, cy));
-            __m128 uy = _mm_sub_ps(_mm_mul_ps(P->qz, cx), _mm_mul_ps(P->qx, cz));
-            __m128 uz = _mm_sub_ps(_mm_mul_ps(P->qx, cy), _mm_mul_ps(P->qy, cx));
-            o.tx = _mm_add_ps(_mm_add_ps(P->tx, tx), _mm_add_ps(_mm_mul_ps(P->qw, cx), ux));
-            o.ty = _mm_add_ps(_mm_add_ps(P->ty, ty), _mm_add_ps(_mm_mul_ps(P->qw, cy), uy));
-            o.tz = _mm_add_ps(_mm_add_ps(P->tz, tz), _mm_add_ps(_mm_mul_ps(P->qw, cz), uz));
-            o.qw = _mm_sub_ps(_mm_sub_ps(_mm_mul_ps(P->qw, qw), _mm_mul_ps(P->qx, qx)),
-                              _mm_add_ps(_mm_mul_ps(P->qy, qy), _mm_mul_ps(P->qz, qz)));
-            o.qx = _mm_add_ps(_mm_add_ps(_mm_mul_ps(P->qw, qx), _mm_mul_ps(P->qx, qw)),
-                              _mm_sub_ps(_mm_mul_ps(P->qy, qz), _mm_mul_ps(P->qz, qy)));
-            o.qy = _mm_add_ps(_mm_sub_ps(_mm_mul_ps(P->qw, qy), _mm_mul_ps(P->qx, qz)),
-                              _mm_add_ps(_mm_mul_ps(P->qy, qw), _mm_mul_ps(P->qz, qx)));
-            o.qz = _mm_add_ps(_mm_add_ps(_mm_mul_ps(P->qw, qz), _mm_mul_ps(P->qx, qy)),
-                              _mm_sub_ps(_mm_mul_ps(P->qz, qw), _mm_mul_ps(P->qy, qx)));
-        }
+        soa_xform o = {q.x, q.y, q.z, q.w, tx, ty, tz};
+        if (p >= 0) soa4_parent_times(&ws[p], &o);
         ws[j] = o;
         /* transpose out: four quaternions, four translations */
         __m128 q0 = o.qx, q1 = o.qy, q2 = o.qz, q3 = o.qw;
@@ -260,6 +255,44 @@ AK_AVX2 static inline void soa8_parent_times(const soa8_xform *P, soa8_xform *l)
                           _mm256_fmsub_ps(P->qz, qw, _mm256_mul_ps(P->qy, qx)));
 }
 
+typedef struct soa8_quat {
+    __m256 x, y, z, w;
+} soa8_quat;
+
+/* The corrected nlerp (aks_slerp_params' fast_slerp) per lane, of keys a and b with the lane
+ * parameters T (t), H ((t - 1/2)^2) and G (t (t - 1/2)(t - 1)): the shorter arc, the
+ * polynomial correction of t, the lerp, then one Newton step on rsqrt to normalise. */
+AK_AVX2 static inline soa8_quat soa8_slerp(const soa8_quat a, const soa8_quat b, const __m256 T,
+                                           const __m256 H, const __m256 G)
+{
+    const __m256 neg0 = _mm256_set1_ps(-0.0f);
+    __m256 ca = _mm256_fmadd_ps(
+        a.x, b.x, _mm256_fmadd_ps(a.y, b.y, _mm256_fmadd_ps(a.z, b.z, _mm256_mul_ps(a.w, b.w))));
+    __m256 sign = _mm256_and_ps(ca, neg0);
+    __m256 d = _mm256_xor_ps(ca, sign);
+    __m256 A = _mm256_fmadd_ps(
+        d,
+        _mm256_fmadd_ps(d, _mm256_fnmadd_ps(d, _mm256_set1_ps(1.43519f), _mm256_set1_ps(3.55645f)),
+                        _mm256_set1_ps(-3.2452f)),
+        _mm256_set1_ps(1.0904f));
+    __m256 B =
+        _mm256_fmadd_ps(d, _mm256_fmadd_ps(d, _mm256_set1_ps(0.215638f), _mm256_set1_ps(-1.06021f)),
+                        _mm256_set1_ps(0.848013f));
+    __m256 ot = _mm256_fmadd_ps(G, _mm256_fmadd_ps(A, H, B), T);
+    __m256 qx = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(b.x, sign), a.x), ot, a.x);
+    __m256 qy = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(b.y, sign), a.y), ot, a.y);
+    __m256 qz = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(b.z, sign), a.z), ot, a.z);
+    __m256 qw = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(b.w, sign), a.w), ot, a.w);
+    __m256 n2 = _mm256_fmadd_ps(
+        qx, qx, _mm256_fmadd_ps(qy, qy, _mm256_fmadd_ps(qz, qz, _mm256_mul_ps(qw, qw))));
+    __m256 y = _mm256_rsqrt_ps(n2);
+    __m256 inv = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
+                               _mm256_fnmadd_ps(_mm256_mul_ps(y, y), n2, _mm256_set1_ps(3.0f)));
+    const soa8_quat q = {_mm256_mul_ps(qx, inv), _mm256_mul_ps(qy, inv), _mm256_mul_ps(qz, inv),
+                         _mm256_mul_ps(qw, inv)};
+    return q;
+}
+
 AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
                                           const key_span *s, ak_xform *const *w,
                                           soa8_xform *AK_RESTRICT ws)
@@ -273,44 +306,17 @@ AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *s
     const ak_vec3 *const *v0 = keys.v0, *const *v1 = keys.v1;
     const __m256 T = _mm256_loadu_ps(keys.t), H = _mm256_loadu_ps(keys.h),
                  G = _mm256_loadu_ps(keys.g);
-    const __m256 neg0 = _mm256_set1_ps(-0.0f);
     __m128 lanes[8];
     for (int32_t j = 0; j < n; ++j) {
-        __m256 ax, ay, az, aw, bx, by, bz, bw;
+        /* gather + transpose the two keys of each character, slerp per lane */
+        soa8_quat a, b;
         for (int k = 0; k < 8; ++k)
             lanes[k] = _mm_loadu_ps(&r0[k][j].x);
-        soa8_load(lanes, &ax, &ay, &az, &aw);
+        soa8_load(lanes, &a.x, &a.y, &a.z, &a.w);
         for (int k = 0; k < 8; ++k)
             lanes[k] = _mm_loadu_ps(&r1[k][j].x);
-        soa8_load(lanes, &bx, &by, &bz, &bw);
-        /* corrected nlerp (fast_slerp), per lane */
-        __m256 ca = _mm256_fmadd_ps(
-            ax, bx, _mm256_fmadd_ps(ay, by, _mm256_fmadd_ps(az, bz, _mm256_mul_ps(aw, bw))));
-        __m256 sign = _mm256_and_ps(ca, neg0);
-        __m256 d = _mm256_xor_ps(ca, sign);
-        __m256 A = _mm256_fmadd_ps(
-            d,
-            _mm256_fmadd_ps(d,
-                            _mm256_fnmadd_ps(d, _mm256_set1_ps(1.43519f), _mm256_set1_ps(3.55645f)),
-                            _mm256_set1_ps(-3.2452f)),
-            _mm256_set1_ps(1.0904f));
-        __m256 B = _mm256_fmadd_ps(
-            d, _mm256_fmadd_ps(d, _mm256_set1_ps(0.215638f), _mm256_set1_ps(-1.06021f)),
-            _mm256_set1_ps(0.848013f));
-        __m256 ot = _mm256_fmadd_ps(G, _mm256_fmadd_ps(A, H, B), T);
-        __m256 qx = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(bx, sign), ax), ot, ax);
-        __m256 qy = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(by, sign), ay), ot, ay);
-        __m256 qz = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(bz, sign), az), ot, az);
-        __m256 qw = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(bw, sign), aw), ot, aw);
-        __m256 n2 = _mm256_fmadd_ps(
-            qx, qx, _mm256_fmadd_ps(qy, qy, _mm256_fmadd_ps(qz, qz, _mm256_mul_ps(qw, qw))));
-        __m256 y = _mm256_rsqrt_ps(n2);
-        __m256 inv = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
-                                   _mm256_fnmadd_ps(_mm256_mul_ps(y, y), n2, _mm256_set1_ps(3.0f)));
-        qx = _mm256_mul_ps(qx, inv);
-        qy = _mm256_mul_ps(qy, inv);
-        qz = _mm256_mul_ps(qz, inv);
-        qw = _mm256_mul_ps(qw, inv);
+        soa8_load(lanes, &b.x, &b.y, &b.z, &b.w);
+        const soa8_quat q = soa8_slerp(a, b, T, H, G);
         /* local translation */
         __m256 tx, ty, tz;
         const int32_t tk = track[j];
@@ -332,7 +338,7 @@ AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *s
         }
         /* FK as in the four-character path */
         const int32_t p = parents[j];
-        soa8_xform o = {qx, qy, qz, qw, tx, ty, tz};
+        soa8_xform o = {q.x, q.y, q.z, q.w, tx, ty, tz};
         if (p >= 0) soa8_parent_times(&ws[p], &o);
         ws[j] = o;
         __m128 qo[8], to[8];

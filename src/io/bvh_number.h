@@ -36,15 +36,49 @@ static long double akbvh_scale_pow10(uint64_t m, int32_t e)
     return e < 0 ? v / scale : v * scale;
 }
 
+/* An optional exponent at p ([eE] [+-]? digits+), added to *e10; returns the position after
+ * it. "1e" or "1e+" without digits is no exponent: the number ends before the 'e' and the
+ * caller sees a bad delimiter. */
+AK_INLINE const char *akbvh_read_exponent(const char *p, const char *end, int32_t *e10)
+{
+    if (!(p < end && (*p == 'e' || *p == 'E'))) return p;
+    const char *q = p + 1;
+    int eneg = 0;
+    if (q < end && (*q == '-' || *q == '+')) {
+        eneg = *q == '-';
+        ++q;
+    }
+    if (!(q < end && akbvh_is_digit(*q))) return p;
+    int32_t ev = 0;
+    while (q < end && akbvh_is_digit(*q)) {
+        if (ev < 100000) ev = ev * 10 + (*q - '0');
+        ++q;
+    }
+    *e10 += eneg ? -ev : ev;
+    return q;
+}
+
+/* m * 10^e10 as the nearest double (sig: significant digits in m; inexact: digits beyond them
+ * were dropped): Clinger's fast path when exact, else the long double slow path. */
+AK_INLINE double akbvh_compose(uint64_t m, int32_t e10, int32_t sig, int inexact)
+{
+    static const double k_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (m == 0) return 0.0;
+    if (!inexact && m <= ((uint64_t)1 << 53) && e10 >= -22 && e10 <= 22)
+        return e10 >= 0 ? (double)m * k_pow10[e10] : (double)m / k_pow10[-e10];
+    if (e10 + sig > 310) return HUGE_VAL; /* overflow: +inf, rejected by the caller */
+    if (e10 + sig < -345) return 0.0;
+    return (double)akbvh_scale_pow10(m, e10);
+}
+
 /* Parses a number starting at p (p < end). Returns the first character after it and writes
  * *out, or returns NULL when there is no number here. The caller checks that the returned
  * position is followed by a delimiter. Overflow gives +-HUGE_VAL (the caller rejects
  * non-finite values), underflow gives 0. */
 AK_INLINE const char *akbvh_parse_number(const char *p, const char *end, double *out)
 {
-    static const double k_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     int neg = 0;
     if (p < end && (*p == '-' || *p == '+')) {
         neg = *p == '-';
@@ -87,37 +121,8 @@ AK_INLINE const char *akbvh_parse_number(const char *p, const char *end, double 
         }
     }
     if (!any) return NULL;
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        const char *q = p + 1;
-        int eneg = 0;
-        if (q < end && (*q == '-' || *q == '+')) {
-            eneg = *q == '-';
-            ++q;
-        }
-        if (q < end && akbvh_is_digit(*q)) {
-            int32_t ev = 0;
-            while (q < end && akbvh_is_digit(*q)) {
-                if (ev < 100000) ev = ev * 10 + (*q - '0');
-                ++q;
-            }
-            e10 += eneg ? -ev : ev;
-            p = q;
-        }
-        /* "1e" or "1e+" without digits: the number ends before the 'e' and the caller
-         * sees a bad delimiter. */
-    }
-    double v;
-    if (m == 0) {
-        v = 0.0;
-    } else if (!inexact && m <= ((uint64_t)1 << 53) && e10 >= -22 && e10 <= 22) {
-        v = e10 >= 0 ? (double)m * k_pow10[e10] : (double)m / k_pow10[-e10];
-    } else if (e10 + sig > 310) {
-        v = HUGE_VAL; /* overflow: +inf, rejected by the caller */
-    } else if (e10 + sig < -345) {
-        v = 0.0;
-    } else {
-        v = (double)akbvh_scale_pow10(m, e10);
-    }
+    p = akbvh_read_exponent(p, end, &e10);
+    const double v = akbvh_compose(m, e10, sig, inexact);
     *out = neg ? -v : v;
     return p;
 }

@@ -404,81 +404,130 @@ static int32_t close_joint(bvh_parser *ps, int32_t cur, token t)
     return AK_OK;
 }
 
-static int32_t parse_hierarchy(bvh_parser *ps)
+/* The file's first word: HIERARCHY, after an optional UTF-8 byte order mark. */
+static int32_t expect_hierarchy(bvh_parser *ps)
 {
     char q[32];
-    /* A UTF-8 byte order mark is allowed before HIERARCHY. */
     if (ps->end - ps->p >= 3 && (unsigned char)ps->p[0] == 0xEF &&
         (unsigned char)ps->p[1] == 0xBB && (unsigned char)ps->p[2] == 0xBF)
         ps->p += 3;
     token t = next_token(ps);
-    if (!tok_is(t, "HIERARCHY")) {
-        if (tok_empty(t))
-            return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "empty file: expected HIERARCHY");
-        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected HIERARCHY, found '%s'",
-                       quote(t.s, t.e, q));
+    if (tok_is(t, "HIERARCHY")) return AK_OK;
+    if (tok_empty(t))
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "empty file: expected HIERARCHY");
+    return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected HIERARCHY, found '%s'",
+                   quote(t.s, t.e, q));
+}
+
+/* The error for a file that ends inside the hierarchy (cur: the innermost open joint). */
+static int32_t hierarchy_ends_early(bvh_parser *ps, int32_t cur, token t)
+{
+    if (cur >= 0) {
+        const bvh_joint *j = &ps->joints[cur];
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                       "file ends inside %s '%s' opened on line %d (missing '}' or MOTION)",
+                       j->is_end_site ? "the End Site of" : "joint",
+                       j->is_end_site ? ps->joints[j->parent].name : j->name, (int)j->line);
     }
-    int32_t cur = -1; /* innermost open joint */
+    return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                   ps->joint_count ? "file ends before MOTION" : "file ends before ROOT");
+}
+
+/* ROOT or JOINT (keyword t) with its name and '{', under the open joint *cur, which it
+ * becomes. */
+static int32_t open_joint(bvh_parser *ps, int32_t *cur, token t, int is_root)
+{
     int32_t st;
+    if (is_root && *cur >= 0)
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "ROOT inside joint '%s' (missing '}'?)",
+                       ps->joints[*cur].name);
+    if (!is_root && *cur < 0)
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "JOINT outside any ROOT");
+    if (*cur >= 0 && ps->joints[*cur].is_end_site)
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "an End Site cannot have child joints");
+    if ((st = add_joint(ps, *cur, t.line, t.s))) return st;
+    const int32_t me = ps->joint_count - 1;
+    int brace_open = 0;
+    if ((st = read_name(ps, is_root ? "ROOT" : "JOINT", ps->joints[me].name, &brace_open)))
+        return st;
+    if ((st = expect_open_brace(ps, brace_open, ps->joints[me].name))) return st;
+    *cur = me;
+    return AK_OK;
+}
+
+/* "End Site" (or "EndSite", keyword t) and its '{' under the open joint *cur, which it
+ * becomes; named after its parent with "_end". */
+static int32_t open_end_site(bvh_parser *ps, int32_t *cur, token t)
+{
+    char q[32];
+    int32_t st;
+    if (tok_is(t, "End")) {
+        token site = next_token(ps);
+        if (!tok_is(site, "Site"))
+            return fail_at(ps, AK_ERR_PARSE, site.line, site.s,
+                           "expected 'Site' after 'End', found '%s'", quote(site.s, site.e, q));
+    }
+    if (*cur < 0) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "End Site outside any joint");
+    if (ps->joints[*cur].is_end_site)
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "an End Site cannot contain an End Site");
+    if ((st = add_joint(ps, *cur, t.line, t.s))) return st;
+    const int32_t me = ps->joint_count - 1;
+    bvh_joint *j = &ps->joints[me];
+    j->is_end_site = 1;
+    j->has_channels = 1;
+    j->first_value = ps->values_per_frame;
+    const char *parent_name = ps->joints[*cur].name;
+    if (strlen(parent_name) + 4 >= AK_NAME_MAX)
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                       "End Site name '%s_end' would be longer than %d bytes", parent_name,
+                       AK_NAME_MAX - 1);
+    const size_t plen = strlen(parent_name);
+    memcpy(j->name, parent_name, plen);
+    memcpy(j->name + plen, "_end", 5);
+    if ((st = expect_open_brace(ps, 0, "End Site"))) return st;
+    *cur = me;
+    return AK_OK;
+}
+
+/* MOTION (keyword t): every joint closed and at least one; the names must be unique. */
+static int32_t end_hierarchy(bvh_parser *ps, int32_t cur, token t)
+{
+    if (cur >= 0)
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
+                       "MOTION while joint '%s' (line %d) is still open (missing '}')",
+                       ps->joints[cur].name, (int)ps->joints[cur].line);
+    if (ps->joint_count == 0)
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "MOTION before any ROOT");
+    return check_unique_names(ps);
+}
+
+/* The error for a word the hierarchy does not expect where t stands. */
+static int32_t unexpected_in_hierarchy(bvh_parser *ps, int32_t cur, token t)
+{
+    char q[32];
+    if (cur < 0)
+        return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected ROOT or MOTION, found '%s'",
+                       quote(t.s, t.e, q));
+    return fail_at(
+        ps, AK_ERR_PARSE, t.line, t.s,
+        "unexpected '%s' in joint '%s' (expected OFFSET, CHANNELS, JOINT, End Site or '}')",
+        quote(t.s, t.e, q), ps->joints[cur].name);
+}
+
+/* HIERARCHY up to MOTION: one keyword at a time, `cur` the innermost open joint. */
+static int32_t parse_hierarchy(bvh_parser *ps)
+{
+    int32_t st = expect_hierarchy(ps);
+    if (st) return st;
+    int32_t cur = -1;
     for (;;) {
-        t = next_token(ps);
-        if (tok_empty(t)) {
-            if (cur >= 0) {
-                const bvh_joint *j = &ps->joints[cur];
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
-                               "file ends inside %s '%s' opened on line %d (missing '}' or MOTION)",
-                               j->is_end_site ? "the End Site of" : "joint",
-                               j->is_end_site ? ps->joints[j->parent].name : j->name, (int)j->line);
-            }
-            return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
-                           ps->joint_count ? "file ends before MOTION" : "file ends before ROOT");
-        }
+        token t = next_token(ps);
+        if (tok_empty(t)) return hierarchy_ends_early(ps, cur, t);
         int is_root = tok_is(t, "ROOT");
         if (is_root || tok_is(t, "JOINT")) {
-            if (is_root && cur >= 0)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
-                               "ROOT inside joint '%s' (missing '}'?)", ps->joints[cur].name);
-            if (!is_root && cur < 0)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "JOINT outside any ROOT");
-            if (cur >= 0 && ps->joints[cur].is_end_site)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
-                               "an End Site cannot have child joints");
-            if ((st = add_joint(ps, cur, t.line, t.s))) return st;
-            const int32_t me = ps->joint_count - 1;
-            int brace_open = 0;
-            if ((st = read_name(ps, is_root ? "ROOT" : "JOINT", ps->joints[me].name, &brace_open)))
-                return st;
-            if ((st = expect_open_brace(ps, brace_open, ps->joints[me].name))) return st;
-            cur = me;
+            if ((st = open_joint(ps, &cur, t, is_root))) return st;
         } else if (tok_is(t, "End") || tok_is(t, "EndSite")) {
-            if (tok_is(t, "End")) {
-                token site = next_token(ps);
-                if (!tok_is(site, "Site"))
-                    return fail_at(ps, AK_ERR_PARSE, site.line, site.s,
-                                   "expected 'Site' after 'End', found '%s'",
-                                   quote(site.s, site.e, q));
-            }
-            if (cur < 0)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "End Site outside any joint");
-            if (ps->joints[cur].is_end_site)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
-                               "an End Site cannot contain an End Site");
-            if ((st = add_joint(ps, cur, t.line, t.s))) return st;
-            const int32_t me = ps->joint_count - 1;
-            bvh_joint *j = &ps->joints[me];
-            j->is_end_site = 1;
-            j->has_channels = 1;
-            j->first_value = ps->values_per_frame;
-            const char *parent_name = ps->joints[cur].name;
-            if (strlen(parent_name) + 4 >= AK_NAME_MAX)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
-                               "End Site name '%s_end' would be longer than %d bytes", parent_name,
-                               AK_NAME_MAX - 1);
-            const size_t plen = strlen(parent_name);
-            memcpy(j->name, parent_name, plen);
-            memcpy(j->name + plen, "_end", 5);
-            if ((st = expect_open_brace(ps, 0, "End Site"))) return st;
-            cur = me;
+            if ((st = open_end_site(ps, &cur, t))) return st;
         } else if (tok_is(t, "OFFSET")) {
             if (cur < 0) return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "OFFSET outside any joint");
             if ((st = parse_offset(ps, &ps->joints[cur], t))) return st;
@@ -498,21 +547,9 @@ static int32_t parse_hierarchy(bvh_parser *ps)
         } else if (t.e - t.s == 1 && *t.s == '{') {
             return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "unexpected '{'");
         } else if (tok_is(t, "MOTION")) {
-            if (cur >= 0)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s,
-                               "MOTION while joint '%s' (line %d) is still open (missing '}')",
-                               ps->joints[cur].name, (int)ps->joints[cur].line);
-            if (ps->joint_count == 0)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "MOTION before any ROOT");
-            return check_unique_names(ps);
+            return end_hierarchy(ps, cur, t);
         } else {
-            if (cur < 0)
-                return fail_at(ps, AK_ERR_PARSE, t.line, t.s, "expected ROOT or MOTION, found '%s'",
-                               quote(t.s, t.e, q));
-            return fail_at(
-                ps, AK_ERR_PARSE, t.line, t.s,
-                "unexpected '%s' in joint '%s' (expected OFFSET, CHANNELS, JOINT, End Site or '}')",
-                quote(t.s, t.e, q), ps->joints[cur].name);
+            return unexpected_in_hierarchy(ps, cur, t);
         }
     }
 }
@@ -593,18 +630,13 @@ static int32_t parse_motion_header(bvh_parser *ps)
     return AK_OK;
 }
 
-static int32_t parse_frames(bvh_parser *ps)
+/* Keys of the finished clip, against the text that backs them: a quaternion per joint per
+ * frame (End Sites and channel-less joints included) and a vector per track. Real files need
+ * less than one byte of keys per byte of text; refuse more than 16 (plus 64 MiB), so a small
+ * file cannot ask for gigabytes through many channel-less joints. */
+static int32_t check_key_budget(bvh_parser *ps, size_t remaining)
 {
-    char q[32];
-    const int32_t C = ps->values_per_frame;
     const int32_t N = ps->frames_declared;
-    if (C == 0)
-        return fail_at(ps, AK_ERR_PARSE, ps->frames_line, NULL, "the hierarchy has no channels");
-    /* Keys of the finished clip, against the text that backs them: a quaternion per joint
-     * per frame (End Sites and channel-less joints included) and a vector per track. Real
-     * files need less than one byte of keys per byte of text; refuse more than 16 (plus
-     * 64 MiB), so a small file cannot ask for gigabytes through many channel-less joints. */
-    const size_t remaining = (size_t)(ps->end - ps->p);
     int32_t tracks = 0;
     for (int32_t j = 0; j < ps->joint_count; ++j)
         for (int i = 0; i < ps->joints[j].layout.count; ++i)
@@ -620,6 +652,133 @@ static int32_t parse_frames(bvh_parser *ps)
             "%d frames x %d joints need %.0f MiB of keys, too much for %.1f MiB of motion text",
             (int)N, (int)ps->joint_count, (double)key_bytes / 1048576.0,
             (double)remaining / 1048576.0);
+    return AK_OK;
+}
+
+/* Doubles the value buffer (frames, C values each) up to max_frames when frame f does not
+ * fit; *cap_frames is its capacity in frames. */
+static int32_t grow_values(bvh_parser *ps, int32_t f, size_t max_frames, size_t *cap_frames)
+{
+    size_t ncap = *cap_frames * 2 < max_frames ? *cap_frames * 2 : max_frames;
+    if (ncap <= (size_t)f) ncap = (size_t)f + 1; /* unreachable: max_frames bounds f */
+    float *nv = (float *)realloc(ps->values, sizeof(float) * ncap * (size_t)ps->values_per_frame);
+    if (!nv) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory");
+    ps->values = nv;
+    *cap_frames = ncap;
+    return AK_OK;
+}
+
+/* Skips blank lines (and the line break ending the previous line), counting lines. */
+AK_INLINE const char *skip_blank_lines(bvh_parser *ps, const char *p, const char *end)
+{
+    while (p < end) {
+        char c = *p;
+        if (c == '\n') {
+            ++p;
+            ++ps->line;
+            ps->line_start = p;
+        } else if (c == '\r') {
+            ++p;
+            if (p < end && *p == '\n') ++p;
+            ++ps->line;
+            ps->line_start = p;
+        } else if (is_blank(c))
+            ++p;
+        else
+            break;
+    }
+    return p;
+}
+
+/* The error for value c of frame f at p that is not a number (e: where the number parser
+ * stopped, NULL when it found none): "not finite" for nan/inf spellings. */
+static int32_t value_not_a_number(bvh_parser *ps, const char *p, const char *e, int32_t f,
+                                  int32_t c)
+{
+    char q[32];
+    const char *const end = ps->end;
+    const char *te = p;
+    while (te < end && !is_space(*te))
+        ++te;
+    char ch = (*p == '-' || *p == '+') && p + 1 < end ? p[1] : *p;
+    ps->p = p;
+    if (ch == 'n' || ch == 'N' || ch == 'i' || ch == 'I' || (e && e < end && *e == '#'))
+        return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d, value %d is not finite: '%s'",
+                       (int)f, (int)c + 1, quote(p, te, q));
+    return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d, value %d is not a number: '%s'",
+                   (int)f, (int)c + 1, quote(p, te, q));
+}
+
+/* Reads the values of frame f, one line of ps->values_per_frame numbers starting at *pp, into
+ * out; *pp ends at the line break. Wrong counts and values that are no finite float are
+ * errors. */
+AK_INLINE int32_t read_frame_line(bvh_parser *ps, const char **pp, int32_t f, float *out)
+{
+    char q[32];
+    const int32_t C = ps->values_per_frame;
+    const char *p = *pp;
+    const char *const end = ps->end;
+    for (int32_t c = 0; c < C; ++c) {
+        while (p < end && is_blank(*p))
+            ++p;
+        if (p == end || *p == '\n' || *p == '\r') {
+            ps->p = p;
+            return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d has %d values, expected %d",
+                           (int)f, (int)c, (int)C);
+        }
+        double v;
+        const char *e = akbvh_parse_number(p, end, &v);
+        if (!e || (e < end && !is_space(*e))) return value_not_a_number(ps, p, e, f, c);
+        float fv = (float)v;
+        if (!isfinite(fv)) {
+            ps->p = p;
+            return fail_at(ps, AK_ERR_PARSE, ps->line, p,
+                           "frame %d, value %d is out of range: '%s'", (int)f, (int)c + 1,
+                           quote(p, e, q));
+        }
+        *out++ = fv;
+        p = e;
+    }
+    while (p < end && is_blank(*p))
+        ++p;
+    if (p < end && *p != '\n' && *p != '\r') {
+        ps->p = p;
+        return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d has more than %d values", (int)f,
+                       (int)C);
+    }
+    *pp = p;
+    return AK_OK;
+}
+
+/* After the declared frames only white space may follow: another number means more frame
+ * lines than Frames: says. */
+static int32_t check_after_frames(bvh_parser *ps)
+{
+    char q[32];
+    skip_space(ps);
+    if (ps->p == ps->end) return AK_OK;
+    double v;
+    const char *e = akbvh_parse_number(ps->p, ps->end, &v);
+    if (e)
+        return fail_at(ps, AK_ERR_PARSE, ps->line, ps->p, "more frame lines than Frames: %d says",
+                       (int)ps->frames_declared);
+    const char *te = ps->p;
+    while (te < ps->end && !is_space(*te))
+        ++te;
+    return fail_at(ps, AK_ERR_PARSE, ps->line, ps->p, "unexpected '%s' after the last frame",
+                   quote(ps->p, te, q));
+}
+
+/* The frame lines: Frames: lines of values_per_frame numbers into ps->values. */
+static int32_t parse_frames(bvh_parser *ps)
+{
+    const int32_t C = ps->values_per_frame;
+    const int32_t N = ps->frames_declared;
+    if (C == 0)
+        return fail_at(ps, AK_ERR_PARSE, ps->frames_line, NULL, "the hierarchy has no channels");
+    const size_t remaining = (size_t)(ps->end - ps->p);
+    int32_t st = check_key_budget(ps, remaining);
+    if (st) return st;
     /* Every value takes at least two bytes (a digit and a separator; one for the very last),
      * so the remaining bytes bound the frames the file can hold. The buffer grows as lines
      * are read, up to that bound: never sized from Frames: alone. */
@@ -629,102 +788,23 @@ static int32_t parse_frames(bvh_parser *ps)
     ps->values = (float *)malloc(sizeof(float) * cap_frames * (size_t)C);
     if (!ps->values) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory");
 
-    float *out = ps->values;
     const char *p = ps->p;
     const char *const end = ps->end;
-    int32_t f = 0;
-    while (f < N) {
-        if ((size_t)f == cap_frames) {
-            size_t ncap = cap_frames * 2 < max_frames ? cap_frames * 2 : max_frames;
-            if (ncap <= cap_frames) ncap = cap_frames + 1; /* unreachable: max_frames bounds f */
-            float *nv = (float *)realloc(ps->values, sizeof(float) * ncap * (size_t)C);
-            if (!nv) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory");
-            ps->values = nv;
-            out = nv + (size_t)f * (size_t)C;
-            cap_frames = ncap;
-        }
-        /* Skip blank lines (and the line break ending the previous line). */
-        while (p < end) {
-            char c = *p;
-            if (c == '\n') {
-                ++p;
-                ++ps->line;
-                ps->line_start = p;
-            } else if (c == '\r') {
-                ++p;
-                if (p < end && *p == '\n') ++p;
-                ++ps->line;
-                ps->line_start = p;
-            } else if (is_blank(c))
-                ++p;
-            else
-                break;
-        }
+    for (int32_t f = 0; f < N; ++f) {
+        if ((size_t)f == cap_frames && (st = grow_values(ps, f, max_frames, &cap_frames)))
+            return st;
+        p = skip_blank_lines(ps, p, end);
         if (p == end) {
             ps->p = p;
             return fail_at(ps, AK_ERR_PARSE, ps->line, NULL,
                            "file ends after %d of %d frames (Frames: says %d)", (int)f, (int)N,
                            (int)N);
         }
-        for (int32_t c = 0; c < C; ++c) {
-            while (p < end && is_blank(*p))
-                ++p;
-            if (p == end || *p == '\n' || *p == '\r') {
-                ps->p = p;
-                return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d has %d values, expected %d",
-                               (int)f, (int)c, (int)C);
-            }
-            double v;
-            const char *e = akbvh_parse_number(p, end, &v);
-            if (!e || (e < end && !is_space(*e))) {
-                const char *te = p;
-                while (te < end && !is_space(*te))
-                    ++te;
-                char ch = (*p == '-' || *p == '+') && p + 1 < end ? p[1] : *p;
-                ps->p = p;
-                if (ch == 'n' || ch == 'N' || ch == 'i' || ch == 'I' || (e && e < end && *e == '#'))
-                    return fail_at(ps, AK_ERR_PARSE, ps->line, p,
-                                   "frame %d, value %d is not finite: '%s'", (int)f, (int)c + 1,
-                                   quote(p, te, q));
-                return fail_at(ps, AK_ERR_PARSE, ps->line, p,
-                               "frame %d, value %d is not a number: '%s'", (int)f, (int)c + 1,
-                               quote(p, te, q));
-            }
-            float fv = (float)v;
-            if (!isfinite(fv)) {
-                ps->p = p;
-                return fail_at(ps, AK_ERR_PARSE, ps->line, p,
-                               "frame %d, value %d is out of range: '%s'", (int)f, (int)c + 1,
-                               quote(p, e, q));
-            }
-            *out++ = fv;
-            p = e;
-        }
-        while (p < end && is_blank(*p))
-            ++p;
-        if (p < end && *p != '\n' && *p != '\r') {
-            ps->p = p;
-            return fail_at(ps, AK_ERR_PARSE, ps->line, p, "frame %d has more than %d values",
-                           (int)f, (int)C);
-        }
-        ++f;
-        ps->frames_read = f;
+        if ((st = read_frame_line(ps, &p, f, ps->values + (size_t)f * (size_t)C))) return st;
+        ps->frames_read = f + 1;
     }
     ps->p = p;
-    skip_space(ps);
-    if (ps->p != ps->end) {
-        double v;
-        const char *e = akbvh_parse_number(ps->p, ps->end, &v);
-        if (e)
-            return fail_at(ps, AK_ERR_PARSE, ps->line, ps->p,
-                           "more frame lines than Frames: %d says", (int)N);
-        const char *te = ps->p;
-        while (te < ps->end && !is_space(*te))
-            ++te;
-        return fail_at(ps, AK_ERR_PARSE, ps->line, ps->p, "unexpected '%s' after the last frame",
-                       quote(ps->p, te, q));
-    }
-    return AK_OK;
+    return check_after_frames(ps);
 }
 
 /* ---- building the skeleton and clip ---- */

@@ -36,9 +36,11 @@ static int valid_joint(const ak_skeleton *sk, int32_t j)
     return j >= 0 && j < sk->joint_count;
 }
 
-int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_error *err)
+int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, ak_error *err)
 {
-    if (!p || !sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params");
+    const ak_skeleton *sk = p->skeleton;
+    if (!sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params.skeleton is required");
     for (int s = 0; s < 2; ++s) {
         const ak_foot_ik_leg *l = &p->legs[s];
         if (!valid_joint(sk, l->upper) || !valid_joint(sk, l->lower) || !valid_joint(sk, l->foot) ||
@@ -108,45 +110,60 @@ static void anim_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
     *toe = p->legs[s].has_toe ? akv_add(ak_foot_ik_toe(p, world, s), d) : *heel;
 }
 
+/* Heel and toe query points of both legs from their animated points (heel_a, toe_a). */
+static void query_points_from(const ak_foot_ik_state *st, const ak_vec3 heel_a[2],
+                              const ak_vec3 toe_a[2], ak_vec3 heel_q[2], ak_vec3 toe_q[2])
+{
+    const int init = st && st->initialized;
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 a = heel_a[s];
+        const int heel_lock = init && !st->lock_toe[s];
+        heel_q[s] = heel_lock ? pull_to_lock(a, st->lock_point[s], st->lock_weight[s]) : a;
+        /* A planted foot rolling on its toe: its heel is where the last solve left it (and
+         * where a lock moving back onto the heel will start). */
+        if (init && st->lock_toe[s] && st->was_stance[s] && st->lock_weight[s] >= 1.0f)
+            heel_q[s] = ak_vec3_make(st->sole[s].x, a.y, st->sole[s].z);
+        if (!toe_q) continue;
+        const ak_vec3 t = toe_a[s];
+        if (init && st->lock_toe[s]) {
+            toe_q[s] = pull_to_lock(t, st->lock_point[s], st->lock_weight[s]);
+        } else if (init && st->was_stance[s] && st->lock_weight[s] >= 1.0f) {
+            /* A planted foot: its toe is where the last solve left it (and where a lock moving
+             * onto the toe will start). */
+            toe_q[s] = ak_vec3_make(st->toe[s].x, t.y, st->toe[s].z);
+        } else {
+            /* The toe goes where the heel goes: the animated heel-to-toe offset. */
+            toe_q[s] = ak_vec3_make(heel_q[s].x + t.x - a.x, t.y, heel_q[s].z + t.z - a.z);
+        }
+    }
+}
+
+void ak_foot_ik_foot_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                            const ak_xform *world, ak_vec3 heel_q[2], ak_vec3 toe_q[2])
+{
+    ak_vec3 heel_a[2], toe_a[2];
+    for (int s = 0; s < 2; ++s)
+        anim_points(p, st, world, s, &heel_a[s], &toe_a[s]);
+    query_points_from(st, heel_a, toe_a, heel_q, toe_q);
+}
+
 void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                              const ak_xform *world, int32_t contact_left, int32_t contact_right,
                              ak_vec3 out[2])
 {
     (void)contact_left;
     (void)contact_right;
-    for (int s = 0; s < 2; ++s) {
-        ak_vec3 a, toe;
-        anim_points(p, st, world, s, &a, &toe);
-        const int heel_lock = st && st->initialized && !st->lock_toe[s];
-        out[s] = heel_lock ? pull_to_lock(a, st->lock_point[s], st->lock_weight[s]) : a;
-        /* A planted foot rolling on its toe: its heel is where the last solve left it (and
-         * where a lock moving back onto the heel will start). */
-        if (st && st->initialized && st->lock_toe[s] && st->was_stance[s] &&
-            st->lock_weight[s] >= 1.0f)
-            out[s] = ak_vec3_make(st->sole[s].x, a.y, st->sole[s].z);
-    }
+    ak_foot_ik_foot_points(p, st, world, out, NULL);
 }
 
 void ak_foot_ik_toe_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                                  const ak_xform *world, int32_t contact_left, int32_t contact_right,
                                  ak_vec3 out[2])
 {
+    (void)contact_left;
+    (void)contact_right;
     ak_vec3 heel[2];
-    ak_foot_ik_query_points(p, st, world, contact_left, contact_right, heel);
-    for (int s = 0; s < 2; ++s) {
-        ak_vec3 h, a;
-        anim_points(p, st, world, s, &h, &a);
-        if (st && st->initialized && st->lock_toe[s]) {
-            out[s] = pull_to_lock(a, st->lock_point[s], st->lock_weight[s]);
-        } else if (st && st->initialized && st->was_stance[s] && st->lock_weight[s] >= 1.0f) {
-            /* A planted foot: its toe is where the last solve left it (and where a lock moving
-             * onto the toe will start). */
-            out[s] = ak_vec3_make(st->toe[s].x, a.y, st->toe[s].z);
-        } else {
-            /* The toe goes where the heel goes: the animated heel-to-toe offset. */
-            out[s] = ak_vec3_make(heel[s].x + a.x - h.x, a.y, heel[s].z + a.z - h.z);
-        }
-    }
+    ak_foot_ik_foot_points(p, st, world, heel, out);
 }
 
 static float approach(float v, float goal, float step)
@@ -194,6 +211,7 @@ typedef struct foot_frame {
     float reach_drop[2];             /* the drop this leg needs to reach at all (hard floor) */
     ak_vec3 ray_heel[2], ray_toe[2]; /* where this frame's ground hits were asked (the query
                                         points, from the state before this frame) */
+    ak_vec3 heel_a[2], toe_a[2];     /* the animated heel and toe, shifted (anim_points) */
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -216,9 +234,9 @@ static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
  * the foot is; a lock that moves from heel to toe (or back) mid-stance starts where the IK put
  * that point last frame (on the ground), so the switch does not move the foot. */
 static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *st,
-                                 const ak_foot_ik_frame *fr, const ak_xform *world, int32_t s,
-                                 float dt)
+                                 const ak_foot_ik_frame *fr, const foot_frame *ff, int32_t s)
 {
+    const float dt = ff->dt;
     const int want = (fr->stance[s] || fr->stance_next[s]) ? 1 : 0;
     /* The foot rolls (keeps its animated pitch) while only the toe is down; the lock stays on
      * the toe as long as the toe is down, so a heel coming down (a forefoot landing, a
@@ -238,9 +256,7 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
         st->pivot_weight[s] =
             approach(st->pivot_weight[s], roll ? 1.0f : 0.0f, p->stance_fade_rate * dt);
     if (fr->stance[s] && p->lock_feet) {
-        ak_vec3 heel_a, toe_a;
-        anim_points(p, st, world, s, &heel_a, &toe_a);
-        const ak_vec3 anim = pivot ? toe_a : heel_a;
+        const ak_vec3 anim = pivot ? ff->toe_a[s] : ff->heel_a[s];
         if (!st->was_stance[s] || !st->initialized) {
             const float w = st->initialized ? st->lock_weight[s] : 0.0f;
             st->lock_point[s] = akv_lerp(anim, st->lock_point[s], w);
@@ -323,8 +339,7 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     const ak_foot_ik_leg *leg = &p->legs[s];
     const ak_xform foot = world[leg->foot];
     const int pivot = st->lock_toe[s] && st->lock_weight[s] > 0.0f;
-    ak_vec3 heel_a, toe_a;
-    anim_points(p, st, world, s, &heel_a, &toe_a);
+    const ak_vec3 heel_a = ff->heel_a[s], toe_a = ff->toe_a[s];
     const ak_vec3 heel_q =
         pull_to_lock(heel_a, st->lock_point[s], pivot ? 0.0f : st->lock_weight[s]);
     const ak_vec3 toe_q = pivot ? pull_to_lock(toe_a, st->lock_point[s], st->lock_weight[s])
@@ -471,11 +486,14 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
     }
 }
 
-int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
-                       const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world, ak_error *err)
+int32_t ak_foot_ik_run(const ak_foot_ik_params *p, ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                       ak_xform *local, ak_xform *world, ak_error *err)
 {
-    if (!p || !sk || !st || !fr || !local || !world)
+    const int32_t valid = ak_foot_ik_validate(p, err);
+    if (valid != AK_OK) return valid;
+    if (!st || !fr || !local || !world)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
     foot_frame ff;
@@ -485,10 +503,13 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
     ff.cos_tilt = cosf(max_tilt);
     ff.sin_tilt = sinf(max_tilt);
     if (!st->initialized) reset_weights(st, fr);
-    ak_foot_ik_query_points(p, st, world, fr->contact[0], fr->contact[1], ff.ray_heel);
-    ak_foot_ik_toe_query_points(p, st, world, fr->contact[0], fr->contact[1], ff.ray_toe);
+    /* The pose and the placement shift stay as they are until the hip drop: one set of
+     * animated points serves the query points, the locks and the targets. */
+    for (int s = 0; s < 2; ++s)
+        anim_points(p, st, world, s, &ff.heel_a[s], &ff.toe_a[s]);
+    query_points_from(st, ff.heel_a, ff.toe_a, ff.ray_heel, ff.ray_toe);
     for (int s = 0; s < 2; ++s) {
-        leg_weights_and_lock(p, st, fr, world, s, ff.dt);
+        leg_weights_and_lock(p, st, fr, &ff, s);
         leg_target(p, st, fr, world, s, &ff);
         leg_drop(p, sk, fr, world, s, &ff);
     }
@@ -513,9 +534,11 @@ ak_reach_params ak_reach_defaults(void)
     return p;
 }
 
-int32_t ak_reach_validate(const ak_reach_params *p, const ak_skeleton *sk, ak_error *err)
+int32_t ak_reach_validate(const ak_reach_params *p, ak_error *err)
 {
-    if (!p || !sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params");
+    const ak_skeleton *sk = p->skeleton;
+    if (!sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params.skeleton is required");
     if (!valid_joint(sk, p->upper) || !valid_joint(sk, p->lower) || !valid_joint(sk, p->hand) ||
         !(p->upper < p->lower && p->lower < p->hand))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -529,10 +552,10 @@ int32_t ak_reach_validate(const ak_reach_params *p, const ak_skeleton *sk, ak_er
     return AK_OK;
 }
 
-int32_t ak_reach_run(const ak_reach_params *p, const ak_skeleton *sk, ak_reach_state *st, float dt,
-                     ak_xform *local, ak_xform *world, ak_error *err)
+int32_t ak_reach_run(const ak_reach_params *p, ak_reach_state *st, float dt, ak_xform *local,
+                     ak_xform *world, ak_error *err)
 {
-    int32_t v = ak_reach_validate(p, sk, err);
+    int32_t v = ak_reach_validate(p, err);
     if (v != AK_OK) return v;
     if (!st || !local || !world || !(dt >= 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "bad argument");
@@ -541,7 +564,7 @@ int32_t ak_reach_run(const ak_reach_params *p, const ak_skeleton *sk, ak_reach_s
     goal = goal < 0.0f ? 0.0f : (goal > 1.0f ? 1.0f : goal);
     st->weight = approach(st->weight, goal, p->fade_rate * dt);
     ak_limb_ik_params lp = ak_limb_ik_defaults();
-    lp.skeleton = sk;
+    lp.skeleton = p->skeleton;
     lp.upper = p->upper;
     lp.middle = p->lower;
     lp.end = p->hand;

@@ -51,4 +51,9 @@ int32_t ak_walk_motion_stops(ak_walk_motion *m, ak_error *err);
 /* Fills land_rel / swing_phase from the contacts and the calibration. */
 int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err);
 
+/* Heel and toe ground query points of both legs at once (ak_foot_ik_query_points and
+ * ak_foot_ik_toe_query_points with the animated points computed once); toe_q may be NULL. */
+void ak_foot_ik_foot_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                            const ak_xform *world, ak_vec3 heel_q[2], ak_vec3 toe_q[2]);
+
 #endif

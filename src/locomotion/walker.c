@@ -164,6 +164,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     w->world = w->anim + 3 * w->J;
     /* Foot IK rig from the humanoid map and the motion's calibration, unless given. */
     w->fik = p->foot;
+    w->fik.skeleton = m->skeleton; /* the walker poses the walk motion's skeleton */
     if (w->fik.legs[0].upper < 0) {
         const ak_humanoid *h = &m->humanoid;
         for (int s = 0; s < 2; ++s) {
@@ -180,7 +181,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
         w->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     }
     if (p->foot_ik) {
-        st = ak_foot_ik_validate(&w->fik, m->skeleton, err);
+        st = ak_foot_ik_validate(&w->fik, err);
         if (st != AK_OK) {
             ak_walker_destroy(w);
             return st;
@@ -573,9 +574,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     place_pose(w);
     w->frame_index = cycle_frame(w);
     placement_shift(w);
-    ak_foot_ik_query_points(&w->fik, &w->fst, w->world, w->contact[0], w->contact[1], w->query);
-    ak_foot_ik_toe_query_points(&w->fik, &w->fst, w->world, w->contact[0], w->contact[1],
-                                w->toe_query);
+    ak_foot_ik_foot_points(&w->fik, &w->fst, w->world, w->query, w->toe_query);
     rays[AK_WALKER_RAY_CENTRE] = ak_ground_ray_down(w->pos, 2.0f, 6.0f);
     /* A planted foot's rays go under its heel and toe; a swinging foot's under where its heel
      * and toe will land (the clip's landing points seen from now, moved by the placement). */
@@ -682,7 +681,7 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->m->swing_phase[s][w->frame_index];
         }
-        int32_t st = ak_foot_ik_run(&w->fik, w->m->skeleton, &w->fst, &fr, w->local, w->world, err);
+        int32_t st = ak_foot_ik_run(&w->fik, &w->fst, &fr, w->local, w->world, err);
         if (st != AK_OK) return st;
     }
     for (int s = 0; s < 2; ++s) {
@@ -692,6 +691,24 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
     if (!w->arrived && distance_to_target(w) <= w->p.arrival_radius) w->arrived = 1;
     w->initialized = 1;
     return AK_OK;
+}
+
+/* Whether this frame reads the answer of ray slot i; ak_walker_step casts only those. The
+ * centre ray gives the height only without the controller (which has placed the character);
+ * a planted foot's landing ray is not read, nor the toe ray of a foot without a toe; a
+ * swinging foot's toe ray (at its landing) only while its placement is decided (half to
+ * three quarters through the swing) and once it is about to land. */
+static int ray_read(const ak_walker *w, int i)
+{
+    if (i == AK_WALKER_RAY_CENTRE) return !w->p.use_controller;
+    if (i == LANDING_RAY(0) || i == LANDING_RAY(1)) return !w->stance[i - LANDING_RAY(0)];
+    if (i == TOE_RAY(0) || i == TOE_RAY(1)) {
+        const int s = i - TOE_RAY(0);
+        const float u = w->m->swing_phase[s][w->frame_index];
+        return w->fik.legs[s].has_toe &&
+               (w->stance[s] || w->stance_next[s] || (u >= 0.5f && u <= 0.75f));
+    }
+    return 1;
 }
 
 /* Ground height under point p: the ray's answer when p is where the ray was cast (a planted
@@ -718,10 +735,7 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     ak_walker_ground_rays(w, rays, AK_WALKER_RAY_COUNT);
     for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i) {
-        /* A planted foot's landing ray is not used, nor a toe ray on a foot without a toe. */
-        if ((i == LANDING_RAY(0) && w->stance[0]) || (i == LANDING_RAY(1) && w->stance[1]) ||
-            (i == TOE_RAY(0) && !w->fik.legs[0].has_toe) ||
-            (i == TOE_RAY(1) && !w->fik.legs[1].has_toe)) {
+        if (!ray_read(w, i)) {
             hits[i].hit = 0;
             continue;
         }

@@ -4,7 +4,8 @@
  *   header, 32 bytes: magic "AKMDB\r\n\x1a" (8), version u32, header size u32, payload bytes
  *   u64, CRC-32 (IEEE, reflected 0xEDB88320) of the payload u32, 0 u32;
  *   payload: counts, the skeleton, the humanoid map, then every per-frame array of the
- *   database and its normalisation; the search arrays are rebuilt on load from those.
+ *   database and its normalisation, the foot calibration (version 2: with the toe point); the
+ *   search arrays are rebuilt on load from those.
  * A reader checks the magic, the version, the sizes against the bytes it has, the checksum,
  * and every index (parents, tracks, ranges, clips, the stand frame) before using it. */
 #include "animkit/matching.h"
@@ -15,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOB_VERSION 1u
+#define BLOB_VERSION 2u
 #define BLOB_HEADER  32u
 static const unsigned char blob_magic[8] = {'A', 'K', 'M', 'D', 'B', '\r', '\n', 0x1a};
 
@@ -122,6 +123,10 @@ static void put_payload(wbuf *w, const ak_motion_db *db)
     put_floats(w, db->sole_height, 2);
     put_floats(w, &db->foot_up_local[0].x, 3);
     put_floats(w, &db->foot_up_local[1].x, 3);
+    put_floats(w, &db->toe_local[0].x, 3);
+    put_floats(w, &db->toe_local[1].x, 3);
+    put_i32(w, db->has_toe[0]);
+    put_i32(w, db->has_toe[1]);
     put_i32(w, db->stand_frame);
     put_f32(w, db->min_speed);
     put_f32(w, db->max_speed);
@@ -222,7 +227,7 @@ static uint64_t payload_bytes(uint64_t J, uint64_t F, uint64_t T, uint64_t C, ui
     const uint64_t joint = AK_NAME_MAX + 4 + 28 + 8;
     return 32 + J * joint + 4 * AK_HUM_SLOT_COUNT + 4 * T + F * (16 * J + 12 * T + 12 + 4 + 3) +
            F * 8 + C * 64 + 4 * (R + 1) + F * 4 * AK_MATCH_FEATURES +
-           4 * (2 * AK_MATCH_FEATURES + AK_MATCH_GROUPS) + 4 * 8 + 4 * 3;
+           4 * (2 * AK_MATCH_FEATURES + AK_MATCH_GROUPS) + 4 * 8 + 4 * 6 + 4 * 2 + 4 * 3;
 }
 
 static int32_t get_skeleton(rbuf *r, int32_t J, ak_skeleton **out, ak_error *err)
@@ -278,8 +283,8 @@ static int all_finite(const ak_motion_db *db)
            finite_run(db->frame_time_src, F) && finite_run(db->raw, F * AK_MATCH_FEATURES) &&
            finite_run(db->offset, AK_MATCH_FEATURES) && finite_run(db->scale, AK_MATCH_FEATURES) &&
            finite_run(db->weights, AK_MATCH_GROUPS) && finite_run(db->sole_height, 2) &&
-           finite_run(&db->foot_up_local[0].x, 6) && isfinite(db->min_speed) &&
-           isfinite(db->max_speed);
+           finite_run(&db->foot_up_local[0].x, 6) && finite_run(&db->toe_local[0].x, 6) &&
+           isfinite(db->min_speed) && isfinite(db->max_speed);
 }
 
 /* 0 when every index the database uses points inside it. */
@@ -296,13 +301,14 @@ static int32_t check_indices(const ak_motion_db *db, ak_error *err)
             goto bad;
     if (db->track_joint[0] != 0 || db->range_start[0] != 0 ||
         db->range_start[db->range_count] != db->F || db->stand_frame < 0 ||
-        db->stand_frame >= db->F)
+        db->stand_frame >= db->F || (uint32_t)db->has_toe[0] > 1u || (uint32_t)db->has_toe[1] > 1u)
         goto bad;
     for (int32_t i = 0; i < db->range_count; ++i)
         if (db->range_start[i + 1] <= db->range_start[i]) goto bad;
     for (int32_t f = 0; f < db->F; ++f)
         if (db->frame_clip[f] < 0 || db->frame_clip[f] >= db->clip_count || db->cand[f] > 1 ||
-            db->contact[2 * f] > 1 || db->contact[2 * f + 1] > 1)
+            db->contact[2 * f] > (AK_CONTACT_HEEL | AK_CONTACT_TOE) ||
+            db->contact[2 * f + 1] > (AK_CONTACT_HEEL | AK_CONTACT_TOE))
             goto bad;
     for (int32_t c = 0; c < db->clip_count; ++c)
         db->clip_names[c][63] = '\0';
@@ -341,6 +347,10 @@ static void get_payload(rbuf *r, ak_motion_db *db)
     get_floats(r, db->sole_height, 2);
     get_floats(r, &db->foot_up_local[0].x, 3);
     get_floats(r, &db->foot_up_local[1].x, 3);
+    get_floats(r, &db->toe_local[0].x, 3);
+    get_floats(r, &db->toe_local[1].x, 3);
+    db->has_toe[0] = get_i32(r);
+    db->has_toe[1] = get_i32(r);
     db->stand_frame = get_i32(r);
     db->min_speed = get_f32(r);
     db->max_speed = get_f32(r);
@@ -422,6 +432,13 @@ int32_t ak_motion_db_load_memory(const void *data, size_t bytes, ak_motion_db **
     return AK_OK;
 }
 
+size_t ak_motion_db_grow_capacity(size_t cap)
+{
+    /* compared as 64-bit numbers: (size_t)1 << 34 is undefined where size_t has 32 bits */
+    if (cap == 0 || cap > SIZE_MAX / 2 || (uint64_t)cap * 2u > AK_MATCH_MAX_BLOB_BYTES) return 0;
+    return cap * 2;
+}
+
 int32_t ak_motion_db_load_file(const char *path, ak_motion_db **out, ak_error *err)
 {
     if (out) *out = NULL;
@@ -433,14 +450,14 @@ int32_t ak_motion_db_load_file(const char *path, ak_motion_db **out, ak_error *e
     int32_t st = buf ? AK_OK : ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     while (st == AK_OK) {
         if (n == cap) {
-            unsigned char *nb =
-                cap < ((size_t)1 << 34) ? (unsigned char *)realloc(buf, cap * 2) : NULL;
+            const size_t grown = ak_motion_db_grow_capacity(cap);
+            unsigned char *nb = grown ? (unsigned char *)realloc(buf, grown) : NULL;
             if (!nb) {
                 st = ak_error_set(err, AK_ERR_LIMIT, 0, "%s is too large", path);
                 break;
             }
             buf = nb;
-            cap *= 2;
+            cap = grown;
         }
         const size_t got = fread(buf + n, 1, cap - n, f);
         n += got;

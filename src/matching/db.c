@@ -354,47 +354,75 @@ static void piece_features(ak_motion_db *db, const piece_track *t, int32_t f, in
     db->cand[g] = (uint8_t)(f + db->traj_frames[AK_MATCH_TRAJ_POINTS - 1] <= n - 1);
 }
 
-/* Contacts from the walker's detector, run over overlapping windows of 1.2 s so its floor
- * (the lowest ankle point it sees) is local: captured floors are not level (CMU 02_01's
- * ankles stand 5 cm higher at the end of the walk than at its start). Each window keeps the
- * flags of its middle third. Writes left[0..n) then right[0..n) into `flags`. */
+/* Contacts from the walker's heel and toe detector (ak_contact_run) on the piece, already in
+ * metres: each point's floor is local (the lowest it comes within floor_window either side), so
+ * uneven capture floors (CMU 02_01's ankles stand 5 cm higher at the end of the walk than at
+ * its start), forefoot stance and a run's flight phases are found. Writes left[0..n) then
+ * right[0..n) (AK_CONTACT_* bits) into `flags`. */
 static int32_t detect_contacts(const ak_motion_db *db, const ak_clip *c,
                                const ak_motion_db_params *p, uint8_t *flags, ak_error *err)
 {
-    const int32_t n = c->frame_count, win = (int32_t)lroundf(1.2f / c->frame_time);
-    const int32_t hop = win / 3 > 0 ? win / 3 : 1;
-    const int32_t lf = db->humanoid.joint[AK_HUM_LEFT_FOOT],
-                  rf = db->humanoid.joint[AK_HUM_RIGHT_FOOT];
-    if (n <= win)
-        return ak_foot_contacts_detect(db->skeleton, c, lf, rf, 1.0f, &p->contacts, flags,
-                                       flags + n, err);
-    uint8_t *w = (uint8_t *)malloc((size_t)win * 2);
-    if (!w) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    int32_t st = AK_OK;
-    for (int32_t a = 0; st == AK_OK; a += hop) {
-        if (a + win > n) a = n - win;
-        ak_clip view = *c; /* frames [a, a + win) of the same keys */
-        view.frame_count = win;
-        view.rotations = c->rotations + (size_t)a * c->joint_count;
-        view.translations = c->translations + (size_t)a * c->track_count;
-        view.squad_points = NULL;
-        st = ak_foot_contacts_detect(db->skeleton, &view, lf, rf, 1.0f, &p->contacts, w, w + win,
-                                     err);
-        const int32_t k0 = a == 0 ? 0 : hop, k1 = a + win >= n ? win : 2 * hop;
-        for (int32_t k = k0; st == AK_OK && k < k1; ++k) {
-            flags[a + k] = w[k];
-            flags[n + a + k] = w[win + k];
-        }
-        if (a + win >= n) break;
+    ak_contact_params cp = p->contacts;
+    cp.skeleton = db->skeleton;
+    cp.clip = c;
+    cp.metres_per_unit = 1.0f;
+    for (int s = 0; s < 2; ++s) {
+        cp.heel[s] = db->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
+        cp.toe[s] = db->humanoid.joint[s == 0 ? AK_HUM_LEFT_TOE : AK_HUM_RIGHT_TOE];
     }
-    free(w);
+    return ak_contact_run(&cp, flags, flags + c->frame_count, err);
+}
+
+/* The foot calibration of every piece (ak_foot_calibrate, the walker's rule), summed weighted
+ * by each piece's stance frames. */
+typedef struct calib_sum {
+    double weight[2], sole[2];
+    ak_vec3 up[2], toe[2];
+    int32_t toe_pieces[2], pieces[2];
+} calib_sum;
+
+static int32_t calibrate_piece(const ak_motion_db *db, const ak_clip *c, const uint8_t *flags,
+                               calib_sum *sum, ak_error *err)
+{
+    const ak_humanoid *h = &db->humanoid;
+    const int32_t foot[2] = {h->joint[AK_HUM_LEFT_FOOT], h->joint[AK_HUM_RIGHT_FOOT]};
+    const int32_t toe[2] = {h->joint[AK_HUM_LEFT_TOE], h->joint[AK_HUM_RIGHT_TOE]};
+    const int32_t n = c->frame_count;
+    ak_foot_calibration cal;
+    const int32_t st = ak_foot_calibrate(db->skeleton, c, foot, toe, flags, flags + n, &cal, err);
+    for (int s = 0; st == AK_OK && s < 2; ++s) {
+        const double w = (double)cal.stance_fraction[s] * n;
+        if (!(w > 0.0)) continue;
+        sum->weight[s] += w;
+        sum->sole[s] += w * cal.sole_height[s];
+        sum->up[s] = akv_add(sum->up[s], akv_scale(cal.up_local[s], (float)w));
+        ++sum->pieces[s];
+        if (cal.has_toe[s]) {
+            sum->toe[s] = akv_add(sum->toe[s], akv_scale(cal.toe_local[s], (float)w));
+            ++sum->toe_pieces[s];
+        }
+    }
     return st;
+}
+
+/* The summed calibration into the database (a foot without stance: 8 cm sole, +Y up). */
+static void calib_store(ak_motion_db *db, const calib_sum *sum)
+{
+    for (int s = 0; s < 2; ++s) {
+        const double w = sum->weight[s];
+        db->sole_height[s] = w > 0.0 ? (float)(sum->sole[s] / w) : 0.08f;
+        db->foot_up_local[s] = ak_vec3_normalize_or(sum->up[s], ak_vec3_make(0, 1, 0));
+        /* the toe holds only where every piece with stance found it */
+        db->has_toe[s] = sum->toe_pieces[s] > 0 && sum->toe_pieces[s] == sum->pieces[s];
+        db->toe_local[s] =
+            db->has_toe[s] ? akv_scale(sum->toe[s], (float)(1.0 / w)) : ak_vec3_make(0, 0, 0);
+    }
 }
 
 /* Stores piece `c` (world clip) as database frames [g0, g0 + n): in-place poses, contacts,
  * features. */
 static int32_t store_piece(ak_motion_db *db, const ak_clip *c, const ak_motion_db_params *p,
-                           int32_t g0, ak_xform *scratch, ak_error *err)
+                           int32_t g0, ak_xform *scratch, calib_sum *cal, ak_error *err)
 {
     const int32_t n = c->frame_count, J = db->J;
     piece_track t;
@@ -404,6 +432,7 @@ static int32_t store_piece(ak_motion_db *db, const ak_clip *c, const ak_motion_d
     }
     track_piece(db, c, p, scratch, scratch + J, &t);
     int32_t st = detect_contacts(db, c, p, (uint8_t *)t.tmp, err);
+    if (st == AK_OK) st = calibrate_piece(db, c, (uint8_t *)t.tmp, cal, err);
     if (st != AK_OK) {
         track_free(&t);
         return st;
@@ -538,9 +567,11 @@ static int32_t db_fill(ak_motion_db *db, const ak_motion_db_clip *clips, const s
             if (clips[i].name) snprintf(db->clip_names[i], 64, "%s", clips[i].name);
     }
     int32_t g = 0;
+    calib_sum cal;
+    memset(&cal, 0, sizeof cal);
     for (int32_t i = 0; st == AK_OK && i < npc; ++i) {
         db->range_start[i] = g;
-        st = store_piece(db, res[i], p, g, scratch, err);
+        st = store_piece(db, res[i], p, g, scratch, &cal, err);
         for (int32_t f = 0; f < res[i]->frame_count; ++f) {
             db->frame_clip[g + f] = pcs[i].clip;
             db->frame_time_src[g + f] = pcs[i].t0 + (float)f * db->frame_time;
@@ -548,6 +579,7 @@ static int32_t db_fill(ak_motion_db *db, const ak_motion_db_clip *clips, const s
         g += res[i]->frame_count;
     }
     db->range_start[npc] = g;
+    if (st == AK_OK) calib_store(db, &cal);
     for (int32_t i = 0; res && i < npc; ++i)
         ak_clip_destroy(res[i]);
     free(res);
@@ -611,49 +643,25 @@ int32_t ak_motion_db_create(const ak_skeleton *sk, const ak_motion_db_clip *clip
     return AK_OK;
 }
 
-/* Sole height and foot up axis from the stance frames (as the walk motion calibrates its
- * cycle) and the candidates' speed range. */
-static void calibrate(ak_motion_db *db)
+/* The candidates' root speed range. */
+static void speed_range(ak_motion_db *db)
 {
-    const ak_skeleton *sk = db->skeleton;
-    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)db->J * 2);
-    const int32_t foot[2] = {db->humanoid.joint[AK_HUM_LEFT_FOOT],
-                             db->humanoid.joint[AK_HUM_RIGHT_FOOT]};
-    double ankle_sum[2] = {0, 0};
-    ak_vec3 up_sum[2] = {{0, 0, 0}, {0, 0, 0}};
-    int32_t nst[2] = {0, 0};
     db->min_speed = INFINITY;
     db->max_speed = 0.0f;
     for (int32_t f = 0; f < db->F; ++f) {
-        if (db->cand[f]) {
-            const float v = akv_len(db->delta[f]) / db->frame_time;
-            if (v < db->min_speed) db->min_speed = v;
-            if (v > db->max_speed) db->max_speed = v;
-        }
-        if (!local || !(db->contact[2 * f] || db->contact[2 * f + 1])) continue;
-        ak_motion_db_pose(db, f, local);
-        ak_fk(sk, local, local + db->J);
-        for (int s = 0; s < 2; ++s) {
-            if (!db->contact[2 * f + s]) continue;
-            const ak_xform w = local[db->J + foot[s]];
-            ankle_sum[s] += w.translation.y;
-            up_sum[s] = akv_add(up_sum[s], akq_rotate(akq_conj(w.rotation), ak_vec3_make(0, 1, 0)));
-            ++nst[s];
-        }
+        if (!db->cand[f]) continue;
+        const float v = akv_len(db->delta[f]) / db->frame_time;
+        if (v < db->min_speed) db->min_speed = v;
+        if (v > db->max_speed) db->max_speed = v;
     }
-    free(local);
     if (!(db->min_speed <= db->max_speed)) db->min_speed = 0.0f;
-    for (int s = 0; s < 2; ++s) {
-        db->sole_height[s] = nst[s] ? (float)(ankle_sum[s] / nst[s]) : 0.08f;
-        db->foot_up_local[s] = ak_vec3_normalize_or(up_sum[s], ak_vec3_make(0, 1, 0));
-    }
 }
 
 /* The frame held when standing: both ankles down at their stance height and the least
  * foot and hips motion (a standing capture wins; in walks, the stillest double support). */
 void ak_motion_db_summarize(ak_motion_db *db)
 {
-    calibrate(db);
+    speed_range(db);
     float best = INFINITY;
     db->stand_frame = 0;
     for (int32_t f = 0; f < db->F; ++f) {

@@ -7,6 +7,8 @@
 #define AK_MATCH_SMALL_BLOCK 16
 #define AK_MATCH_STRIDE      28 /* floats per candidate in the search arrays (27 + 1 pad) */
 #define AK_MATCH_LARGE_BLOCK 64
+/* Largest blob file read, bytes (16 GiB). */
+#define AK_MATCH_MAX_BLOB_BYTES ((uint64_t)1 << 34)
 
 struct ak_motion_db {
     ak_skeleton *skeleton; /* metres */
@@ -41,6 +43,8 @@ struct ak_motion_db {
     float *large_box; /* nlarge * 2 * AK_MATCH_STRIDE */
     float sole_height[2];
     ak_vec3 foot_up_local[2];
+    ak_vec3 toe_local[2]; /* toe contact in the ankle's frame (ak_foot_calibrate) */
+    int32_t has_toe[2];
     int32_t stand_frame;
     float min_speed, max_speed;
     int32_t traj_frames[AK_MATCH_TRAJ_POINTS]; /* frames ahead of each trajectory point */
@@ -52,6 +56,9 @@ int32_t ak_motion_db_alloc(ak_motion_db *db, ak_error *err);
 /* Normalises raw -> feat with the current weights and rebuilds candidates and boxes (the
  * offsets/scales are recomputed from the candidates when `restat` is 1). */
 int32_t ak_motion_db_prepare_search(ak_motion_db *db, int32_t restat, ak_error *err);
+/* The read buffer's next capacity: twice `cap`, or 0 when that passes
+ * AK_MATCH_MAX_BLOB_BYTES or does not fit a size_t (32-bit machines stop at 2 GiB). */
+size_t ak_motion_db_grow_capacity(size_t cap);
 /* Stand frame, speed range and calibration from the stored frames. */
 void ak_motion_db_summarize(ak_motion_db *db);
 

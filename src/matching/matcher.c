@@ -25,10 +25,11 @@ struct ak_matcher {
     ak_matcher_params p;
     int32_t J;
     ak_xform *anim, *local, *world;
-    ak_vec3 *off_x, *off_v; /* per joint rotation offset (rotation vector) and its rate */
-    ak_vec3 root_x, root_v; /* root translation offset (in-place pose) and its rate */
-    ak_vec3 vel_x, vel_v;   /* character velocity offset (world) and its rate */
-    float turn_x, turn_v;   /* heading-rate offset */
+    ak_xform *own_local, *own_world; /* scratch: the playing frame's own pose (stance gate) */
+    ak_vec3 *off_x, *off_v;          /* per joint rotation offset (rotation vector) and its rate */
+    ak_vec3 root_x, root_v;          /* root translation offset (in-place pose) and its rate */
+    ak_vec3 vel_x, vel_v;            /* character velocity offset (world) and its rate */
+    float turn_x, turn_v;            /* heading-rate offset */
     int32_t frame;
     float frac;
     int32_t standing, arrived;
@@ -43,10 +44,11 @@ struct ak_matcher {
     ak_controller ctrl;
     float floor_y, floor_v, foothold[2];
     int32_t has_foothold[2], stance[2], released[2], unlocks;
-    float dt;     /* of the frame in progress */
-    ak_vec3 move; /* its wanted displacement */
+    int32_t contact[2]; /* AK_CONTACT_* of the shown stance (0 in swing) */
+    float dt;           /* of the frame in progress */
+    ak_vec3 move;       /* its wanted displacement */
     int32_t position_set, height_from_ray;
-    float sole_ground[2];
+    float sole_ground[2], toe_ground[2];
 };
 
 static float wrap_pi(float a)
@@ -174,6 +176,8 @@ static void rig_from_db(ak_matcher *m)
         m->fik.legs[s].foot = h->joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
         m->fik.legs[s].sole_height = m->db->sole_height[s];
         m->fik.legs[s].up_local = m->db->foot_up_local[s];
+        m->fik.legs[s].toe_local = m->db->toe_local[s];
+        m->fik.legs[s].has_toe = m->db->has_toe[s];
     }
     m->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
 }
@@ -190,7 +194,7 @@ int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *p,
     m->db = db;
     m->p = *p;
     m->J = db->J;
-    m->anim = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)m->J * 3);
+    m->anim = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)m->J * 5);
     m->off_x = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)m->J * 2);
     if (!m->anim || !m->off_x) {
         ak_matcher_destroy(m);
@@ -198,11 +202,14 @@ int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *p,
     }
     m->local = m->anim + m->J;
     m->world = m->anim + 2 * m->J;
+    m->own_local = m->anim + 3 * m->J;
+    m->own_world = m->anim + 4 * m->J;
     m->off_v = m->off_x + m->J;
     m->fik = p->foot;
+    m->fik.skeleton = db->skeleton; /* the matcher poses the database's skeleton */
     if (m->fik.legs[0].upper < 0) rig_from_db(m);
     if (p->foot_ik) {
-        st = ak_foot_ik_validate(&m->fik, db->skeleton, err);
+        st = ak_foot_ik_validate(&m->fik, err);
         if (st != AK_OK) {
             ak_matcher_destroy(m);
             return st;
@@ -249,7 +256,8 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->floor_y = m->pos.y;
     m->floor_v = 0.0f;
     m->has_foothold[0] = m->has_foothold[1] = 0;
-    m->sole_ground[0] = m->sole_ground[1] = NAN;
+    m->sole_ground[0] = m->sole_ground[1] = m->toe_ground[0] = m->toe_ground[1] = NAN;
+    m->contact[0] = m->contact[1] = 0;
     ak_foot_ik_state_reset(&m->fst);
     if (m->p.use_controller) ak_controller_init(&m->ctrl, &m->p.controller, m->pos, NULL);
     m->ctrl.grounded = 1;
@@ -571,32 +579,52 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
     for (int s = 0; s < 2; ++s) {
         fr.stance[s] = m->stance[s];
         const int32_t fa = m->frame + ahead < last ? m->frame + ahead : last;
-        fr.stance_next[s] = m->standing ? 1 : m->db->contact[2 * fa + s];
+        fr.stance_next[s] = m->standing ? 1 : m->db->contact[2 * fa + s] != 0;
         fr.ground[s] = hit[s];
+        /* the toe stands on the heel's ground plane (no toe rays) */
+        fr.ground_toe[s].hit = 0;
+        fr.contact[s] = m->contact[s];
     }
-    return ak_foot_ik_run(&m->fik, m->db->skeleton, &m->fst, &fr, m->local, m->world, err);
+    return ak_foot_ik_run(&m->fik, &m->fst, &fr, m->local, m->world, err);
 }
 
-/* Stance of the shown pose: the playing frame's contacts, except that a stance taken over
- * from a new frame (a transition, the stop) begins only once the shown ankle, still carrying
- * the transition's offset, has come down to the frame's own height: foot IK would otherwise
- * pull a lifted foot down over a few frames while calling it planted. */
+/* How far the shown foot (m->world, in place) is above where the playing frame itself has
+ * it: the ankle when the contact holds the heel, the toe point when only the toe is down (that
+ * needs the frame's own pose: FK only here, when a stance would begin). */
+static float stance_lift(ak_matcher *m, int s, int32_t contact)
+{
+    const ak_motion_db *db = m->db;
+    if ((contact & AK_CONTACT_HEEL) || !m->fik.legs[s].has_toe) {
+        const float *own = db->raw + (size_t)m->frame * AK_MATCH_FEATURES; /* ankles' own y */
+        return m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s];
+    }
+    ak_motion_db_pose(db, m->frame, m->own_local);
+    ak_fk(db->skeleton, m->own_local, m->own_world);
+    return ak_foot_ik_toe(&m->fik, m->world, s).y - ak_foot_ik_toe(&m->fik, m->own_world, s).y;
+}
+
+/* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
+ * stance taken over from a new frame (a transition, the stop) begins only once the shown
+ * foot, still carrying the transition's offset, has come down to the frame's own height (the
+ * ankle, or the toe for a toe-only contact): foot IK would otherwise pull a lifted foot down
+ * over a few frames while calling it planted. */
 static void update_stance(ak_matcher *m)
 {
     ak_fk(m->db->skeleton, m->anim, m->world); /* in place: the floor is y = 0 */
-    const float *own = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES; /* ankles' own y */
     const ak_quat yaw = ak_quat_yaw(m->heading);
     for (int s = 0; s < 2; ++s) {
-        int32_t c = m->standing ? 1 : m->db->contact[2 * m->frame + s];
-        const float lift = m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s];
-        if (c && !m->stance[s] && lift > m->p.stance_gate) c = 0;
+        int32_t c =
+            m->standing ? AK_CONTACT_HEEL | AK_CONTACT_TOE : m->db->contact[2 * m->frame + s];
+        if (c && !m->stance[s] && stance_lift(m, s, c) > m->p.stance_gate) c = 0;
         /* Unlock: a planted foot the new frame's pose has left far behind is released for the
          * rest of that stance (foot IK fades it onto the animation), else the leg would stretch
          * for it and the hips drop. */
         if (!c) m->released[s] = 0;
         if (c && !m->standing && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
-            const ak_vec3 sole =
-                akv_add(m->pos, akq_rotate(yaw, ak_foot_ik_sole(&m->fik, m->world, s)));
+            /* the point the lock holds: the toe while the foot rolls over it, else the heel */
+            const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->world, s)
+                                                    : ak_foot_ik_sole(&m->fik, m->world, s);
+            const ak_vec3 sole = akv_add(m->pos, akq_rotate(yaw, held));
             const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
             if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
                 if (!m->released[s]) ++m->unlocks;
@@ -604,7 +632,8 @@ static void update_stance(ak_matcher *m)
             }
         }
         if (m->released[s]) c = 0;
-        m->stance[s] = c;
+        m->stance[s] = c != 0;
+        m->contact[s] = c;
     }
 }
 
@@ -660,8 +689,10 @@ int32_t ak_matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t coun
     m->height_from_ray = 0;
     const int32_t st = floor_and_ik(m, hits + 1, err);
     if (st != AK_OK) return st;
-    for (int s = 0; s < 2; ++s)
+    for (int s = 0; s < 2; ++s) {
         m->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
+        m->toe_ground[s] = NAN; /* no toe rays: unknown to the phases */
+    }
     m->initialized = 1;
     return AK_OK;
 }
@@ -685,8 +716,10 @@ int32_t ak_matcher_step(ak_matcher *m, float dt, const ak_ground *ground, ak_err
     /* Ground exactly under the final soles, for the state and the measures. */
     for (int s = 0; s < 2; ++s) {
         const ak_vec3 sole = m->p.foot_ik ? m->fst.sole[s] : ak_foot_ik_sole(&m->fik, m->world, s);
+        const ak_vec3 toe = m->p.foot_ik ? m->fst.toe[s] : ak_foot_ik_toe(&m->fik, m->world, s);
         ak_ground_hit h;
         m->sole_ground[s] = ak_ground_query(ground, sole.x, sole.z, &h) ? h.height : NAN;
+        m->toe_ground[s] = ak_ground_query(ground, toe.x, toe.z, &h) ? h.height : NAN;
     }
     return AK_OK;
 }
@@ -713,6 +746,10 @@ void ak_matcher_get_state(const ak_matcher *m, ak_walker_state *s)
         s->sole[k] =
             m->p.foot_ik && m->initialized ? m->fst.sole[k] : ak_foot_ik_sole(&m->fik, m->world, k);
         s->sole_ground[k] = m->sole_ground[k];
+        s->contact[k] = m->contact[k];
+        s->toe[k] =
+            m->p.foot_ik && m->initialized ? m->fst.toe[k] : ak_foot_ik_toe(&m->fik, m->world, k);
+        s->toe_ground[k] = m->toe_ground[k];
         s->tilt_deg[k] = m->p.foot_ik ? m->fst.tilt_deg[k] : 0.0f;
     }
     s->hip_drop = m->p.foot_ik ? m->fst.applied_hip_drop : 0.0f;

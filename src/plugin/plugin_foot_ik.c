@@ -127,7 +127,7 @@ static int32_t foot_ik_contacts(akp_foot_ik *f, const ak_skeleton *sk, const ak_
     if (status != AK_OK) {
         snprintf(text, size, "foot IK: contacts: %s", err.message);
     } else if ((status = calibrate(f, sk, clip, &err)) != AK_OK ||
-               (status = ak_foot_ik_validate(&f->params, sk, &err)) != AK_OK) {
+               (status = ak_foot_ik_validate(&f->params, &err)) != AK_OK) {
         snprintf(text, size, "foot IK: %s", err.message);
     }
     return status;
@@ -166,6 +166,7 @@ static int32_t foot_ik_setup(akp_foot_ik *f, const ak_skeleton *sk, const ak_cli
     f->contacts[1] = f->contacts[0] + clip->frame_count;
     f->world = f->local + sk->joint_count;
     foot_ik_params(f, &hum, pp);
+    f->params.skeleton = sk;
     return foot_ik_contacts(f, sk, clip, text, size);
 }
 
@@ -327,7 +328,7 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle h, float dt,
         }
         ak_error err;
         ak_error_clear(&err);
-        status = ak_foot_ik_run(&f->params, sk, &f->state, &fr, f->local, f->world, &err);
+        status = ak_foot_ik_run(&f->params, &f->state, &fr, f->local, f->world, &err);
         if (status != AK_OK) {
             akp_fail(&f->hdr, status, "foot IK: %s", err.message);
         } else {

@@ -91,6 +91,47 @@ static void walker_rejects_bad_params_and_null_handles(void **state)
 
 /* A run (flight phases) and a dance: cycles are found or refused cleanly, and when a walker
  * can be made its frames stay finite. */
+/* Foot IK and reach carry their skeleton in their params (the shape of every solver): without
+ * it, or with joints outside it, validate and run refuse with a reason and write nothing. */
+static void foot_ik_and_reach_refuse_a_missing_skeleton(void **state)
+{
+    (void)state;
+    ak_skeleton *sk = NULL;
+    ak_clip *c = NULL;
+    ak_walk_clip_params wp = ak_walk_clip_defaults();
+    assert_int_equal(ak_walk_clip_create(&wp, &sk, &c, NULL), AK_OK);
+    ak_error err;
+    ak_foot_ik_params fp = ak_foot_ik_defaults();
+    assert_int_equal(ak_foot_ik_validate(&fp, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "skeleton"));
+    fp.skeleton = sk;
+    const char *legs[2][3] = {{"LeftUpLeg", "LeftLeg", "LeftFoot"},
+                              {"RightUpLeg", "RightLeg", "RightFoot"}};
+    for (int s = 0; s < 2; ++s) {
+        fp.legs[s].upper = ak_skeleton_find(sk, legs[s][0]);
+        fp.legs[s].lower = ak_skeleton_find(sk, legs[s][1]);
+        fp.legs[s].foot = ak_skeleton_find(sk, legs[s][2]);
+    }
+    assert_int_equal(ak_foot_ik_validate(&fp, &err), AK_OK);
+    fp.hips = sk->joint_count; /* one past the last joint */
+    ak_foot_ik_state fs;
+    ak_foot_ik_state_reset(&fs);
+    ak_foot_ik_frame fr;
+    memset(&fr, 0, sizeof fr);
+    fr.dt = 1.0f / 60.0f;
+    ak_xform pose[2] = {{{0, 0, 0, 1}, {0, 0, 0}}, {{0, 0, 0, 1}, {0, 0, 0}}};
+    assert_int_equal(ak_foot_ik_run(&fp, &fs, &fr, pose, pose, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "hips"));
+    assert_int_equal(fs.initialized, 0);
+
+    ak_reach_params rp = ak_reach_defaults();
+    ak_reach_state rs = {0, 0, 0};
+    assert_int_equal(ak_reach_run(&rp, &rs, fr.dt, pose, pose, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "skeleton"));
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(sk);
+}
+
 static void odd_clips_fail_cleanly_or_walk_finitely(void **state)
 {
     (void)state;
@@ -144,6 +185,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(walk_motion_rejects_what_it_cannot_use),
         cmocka_unit_test(walker_rejects_bad_params_and_null_handles),
+        cmocka_unit_test(foot_ik_and_reach_refuse_a_missing_skeleton),
         cmocka_unit_test(odd_clips_fail_cleanly_or_walk_finitely),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -124,6 +124,7 @@ static void reach_fades_in_puts_the_hand_on_the_point_and_fades_out(void **state
              *world = anim + 2 * J;
     ak_pose_rest(sk, anim);
     ak_reach_params rp = ak_reach_defaults();
+    rp.skeleton = sk;
     rp.upper = ak_skeleton_find(sk, "RightArm");
     rp.lower = ak_skeleton_find(sk, "RightForeArm");
     rp.hand = ak_skeleton_find(sk, "RightHand");
@@ -137,7 +138,7 @@ static void reach_fades_in_puts_the_hand_on_the_point_and_fades_out(void **state
     for (int f = 0; f < 60; ++f) {
         memcpy(local, anim, sizeof(ak_xform) * (size_t)J);
         ak_fk(sk, local, world);
-        assert_int_equal(ak_reach_run(&rp, sk, &rs, dt, local, world, NULL), AK_OK);
+        assert_int_equal(ak_reach_run(&rp, &rs, dt, local, world, NULL), AK_OK);
         assert_true(rs.weight - prev_w <= rp.fade_rate * dt + 1e-6f);
         prev_w = rs.weight;
     }
@@ -148,7 +149,7 @@ static void reach_fades_in_puts_the_hand_on_the_point_and_fades_out(void **state
     for (int f = 0; f < 60; ++f) {
         memcpy(local, anim, sizeof(ak_xform) * (size_t)J);
         ak_fk(sk, local, world);
-        assert_int_equal(ak_reach_run(&rp, sk, &rs, dt, local, world, NULL), AK_OK);
+        assert_int_equal(ak_reach_run(&rp, &rs, dt, local, world, NULL), AK_OK);
         assert_true(prev_w - rs.weight <= rp.fade_rate * dt + 1e-6f);
         prev_w = rs.weight;
     }

@@ -2,6 +2,7 @@
  * numbers are little-endian on every machine, and a damaged blob is refused with a reason,
  * never half-loaded. */
 #include "match_util.h"
+#include "matching/internal.h"
 
 static akt_sources g_src;
 static ak_motion_db *g_db;
@@ -106,13 +107,13 @@ static void blob_round_trips_in_memory_and_through_a_file(void **state)
 }
 
 /* Header and a float field spelled out byte by byte, as a big-endian machine must write
- * them too: version 1 as 01 00 00 00, the frame time 1/60 (IEEE 0x3C888889) as 89 88 88 3C. */
+ * them too: version 2 as 02 00 00 00, the frame time 1/60 (IEEE 0x3C888889) as 89 88 88 3C. */
 static void blob_numbers_are_little_endian(void **state)
 {
     (void)state;
     assert_memory_equal(g_blob, "AKMDB\r\n\x1a", 8);
-    const unsigned char v1[4] = {1, 0, 0, 0}, h32[4] = {32, 0, 0, 0};
-    assert_memory_equal(g_blob + 8, v1, 4);
+    const unsigned char v2[4] = {2, 0, 0, 0}, h32[4] = {32, 0, 0, 0};
+    assert_memory_equal(g_blob + 8, v2, 4);
     assert_memory_equal(g_blob + 12, h32, 4);
     assert_int_equal(le32(g_blob + 16), (uint32_t)(g_size - 32));
     assert_int_equal(le32(g_blob + 24), crc32_ref(g_blob + 32, g_size - 32));
@@ -147,9 +148,9 @@ static void damaged_blobs_are_refused_with_a_reason(void **state)
         assert_int_equal(load_copy(g_blob, n, &err), AK_ERR_PARSE);
     /* another version */
     memcpy(b, g_blob, g_size);
-    b[8] = 2;
+    b[8] = 3;
     assert_int_equal(load_copy(b, g_size, &err), AK_ERR_PARSE);
-    assert_non_null(strstr(err.message, "version 2"));
+    assert_non_null(strstr(err.message, "version 3"));
     /* a joint count that does not fit the bytes, with a valid checksum */
     memcpy(b, g_blob, g_size);
     b[32] = 39;
@@ -176,12 +177,35 @@ static void damaged_blobs_are_refused_with_a_reason(void **state)
     free(b);
 }
 
+/* The file reader's buffer doubles up to 16 GiB and never past what a size_t holds: the bound
+ * is computed in 64 bits, so a 32-bit size_t stops at 2 GiB instead of overflowing. */
+static void blob_reader_growth_stops_at_its_bound(void **state)
+{
+    (void)state;
+    assert_int_equal(ak_motion_db_grow_capacity((size_t)1 << 20), (size_t)1 << 21);
+    assert_int_equal(ak_motion_db_grow_capacity(0), 0);
+    /* the largest power of two a size_t holds cannot double, whatever its width */
+    const size_t top = SIZE_MAX / 2 + 1;
+    assert_int_equal(ak_motion_db_grow_capacity(top), 0);
+    assert_int_equal(ak_motion_db_grow_capacity(SIZE_MAX), 0);
+    if ((uint64_t)SIZE_MAX >= AK_MATCH_MAX_BLOB_BYTES) {
+        const size_t half = (size_t)(AK_MATCH_MAX_BLOB_BYTES / 2);
+        assert_true((uint64_t)ak_motion_db_grow_capacity(half) == AK_MATCH_MAX_BLOB_BYTES);
+        assert_int_equal(ak_motion_db_grow_capacity(half + 1), 0);
+        assert_int_equal(ak_motion_db_grow_capacity((size_t)AK_MATCH_MAX_BLOB_BYTES), 0);
+    } else {
+        /* 32-bit: 1 GiB doubles to 2 GiB, 2 GiB stops */
+        assert_int_equal(ak_motion_db_grow_capacity(top / 2), top);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(blob_round_trips_in_memory_and_through_a_file),
         cmocka_unit_test(blob_numbers_are_little_endian),
         cmocka_unit_test(damaged_blobs_are_refused_with_a_reason),
+        cmocka_unit_test(blob_reader_growth_stops_at_its_bound),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
