@@ -289,6 +289,19 @@ static void render_ik_mode_reaches_and_draws_the_target(void **state)
     akv_mode_destroy(m);
 }
 
+/* Draws the mode into img (W x H RGB) with the camera `distance` m from `target`. */
+static akr_camera render_mode(akv_mode_state *m, ak_vec3 target, float distance, uint8_t *img)
+{
+    akr_camera cam = akr_camera_defaults();
+    cam.target = target;
+    cam.distance = distance;
+    akv_offscreen_bind(g_off);
+    akr_begin(g_r, W, H, &cam);
+    akv_mode_draw(m, g_r);
+    akv_offscreen_read(g_off, img);
+    return cam;
+}
+
 /* Walker mode, headless: after 2 s the character has moved off its start and is drawn where
  * its hips project. */
 static void render_walker_mode_draws_the_character_on_the_terrain(void **state)
@@ -307,14 +320,8 @@ static void render_walker_mode_draws_the_character_on_the_terrain(void **state)
     akv_mode_step_to(m, f);
     ak_vec3 hips;
     assert_true(akv_mode_focus(m, &hips));
-    akr_camera cam = akr_camera_defaults();
-    cam.target = hips;
-    cam.distance = 5.0f;
     uint8_t *img = malloc(W * H * 3);
-    akv_offscreen_bind(g_off);
-    akr_begin(g_r, W, H, &cam);
-    akv_mode_draw(m, g_r);
-    akv_offscreen_read(g_off, img);
+    const akr_camera cam = render_mode(m, hips, 5.0f, img);
     float px, py;
     assert_true(akr_project(&cam, W, H, hips, &px, &py));
     const uint8_t *c = img + ((size_t)py * W + (size_t)px) * 3;
@@ -394,14 +401,8 @@ static void render_walker_mode_draws_the_matching_trajectories(void **state)
     /* One second ahead lies farther than a third of a second (the character walks on). */
     assert_true(hypotf(pts[0][2].x - st.position.x, pts[0][2].z - st.position.z) >
                 hypotf(pts[0][0].x - st.position.x, pts[0][0].z - st.position.z) + 0.3f);
-    akr_camera cam = akr_camera_defaults();
-    cam.target = st.position;
-    cam.distance = 4.0f;
     uint8_t *img = malloc(W * H * 3);
-    akv_offscreen_bind(g_off);
-    akr_begin(g_r, W, H, &cam);
-    akv_mode_draw(m, g_r);
-    akv_offscreen_read(g_off, img);
+    const akr_camera cam = render_mode(m, st.position, 4.0f, img);
     int (*is[2])(const uint8_t *) = {is_wanted, is_matched};
     for (int t = 0; t < 2; ++t)
         for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
