@@ -20,6 +20,8 @@ typedef struct ak_bvh_limits {
 } ak_bvh_limits;
 
 AK_API ak_bvh_limits ak_bvh_limits_defaults(void);
+/* AK_OK, or AK_ERR_INVALID_ARG when a limit is not positive. The readers validate first. */
+AK_API int32_t ak_bvh_limits_validate(const ak_bvh_limits *limits, ak_error *err);
 
 /* Reads a BVH file. `limits` may be NULL for the defaults. On success *out_skeleton and
  * *out_clip are new objects the caller destroys; on failure both are set to NULL and `err`

@@ -337,6 +337,10 @@ AK_API const char *ak_ik_kind_name(int32_t kind);
 AK_API int32_t ak_ik_kind_from_name(const char *name);
 /* Workspace bytes `kind` needs for a chain of chain_length joints (0: none needed). */
 AK_API size_t ak_ik_any_workspace_size(int32_t kind, int32_t chain_length);
+/* What ak_ik_solve_any(kind, params, ...) would refuse, without solving: the chosen solver's
+ * own validate on the params it would get (plus: limb needs 3+ joints, jacobian/dls a
+ * workspace). AK_ERR_INVALID_ARG with the reason. */
+AK_API int32_t ak_ik_any_validate(int32_t kind, const ak_ik_any_params *params, ak_error *err);
 /* Runs solver `kind` with the solver's own defaults for everything the common params do not
  * set; validates like that solver (plus: limb needs 3+ joints, jacobian/dls a workspace). */
 AK_API int32_t ak_ik_solve_any(int32_t kind, const ak_ik_any_params *params, ak_xform *local,

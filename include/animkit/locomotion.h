@@ -200,6 +200,12 @@ typedef struct ak_walk_motion_info {
 } ak_walk_motion_info;
 
 AK_API ak_walk_motion_params ak_walk_motion_defaults(void);
+/* AK_OK, or AK_ERR_INVALID_ARG with the reason (negative or non-finite units, a cycle that is
+ * neither -1:-1, 0:0 nor 0 <= start < end - 2, negative seam blend, unordered cycle times,
+ * stance flags for one foot only or without a ready loop, bad contact thresholds).
+ * ak_walk_motion_create validates first; what needs the clip (end < frame_count) it checks
+ * there. */
+AK_API int32_t ak_walk_motion_validate(const ak_walk_motion_params *params, ak_error *err);
 AK_API int32_t ak_walk_motion_create(const ak_skeleton *skeleton, const ak_clip *clip,
                                      const ak_walk_motion_params *params, ak_walk_motion **out,
                                      ak_error *err);
@@ -214,8 +220,10 @@ AK_API const uint8_t *ak_walk_motion_contacts(const ak_walk_motion *motion, int3
 /* Overrides the detected stance flags (clip->frame_count values per side). */
 AK_API int32_t ak_walk_motion_set_contacts(ak_walk_motion *motion, const uint8_t *left,
                                            const uint8_t *right, ak_error *err);
-/* Stance of a foot at cycle time t (nearest frame, wraps). */
-AK_API int32_t ak_walk_motion_stance(const ak_walk_motion *motion, int32_t side, float t);
+/* The contact flag byte (AK_CONTACT_*, 0 in swing) of foot `side` (0 left, 1 right) at cycle
+ * time t: ak_contact_at over the motion's contacts (nearest frame, wraps). What the walker
+ * plays; the motion-level form of the one stance-at-time rule. */
+AK_API uint8_t ak_walk_motion_stance_at(const ak_walk_motion *motion, int32_t side, float t);
 
 /* ---- Foot IK --------------------------------------------------------------------------- */
 

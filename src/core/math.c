@@ -6,8 +6,7 @@
 
 ak_vec3 ak_vec3_make(float x, float y, float z)
 {
-    ak_vec3 r = {x, y, z};
-    return r;
+    return akv_make(x, y, z);
 }
 ak_vec3 ak_vec3_add(ak_vec3 a, ak_vec3 b)
 {
@@ -40,9 +39,7 @@ ak_vec3 ak_vec3_lerp(ak_vec3 a, ak_vec3 b, float t)
 
 ak_vec3 ak_vec3_normalize_or(ak_vec3 a, ak_vec3 fallback)
 {
-    float len = akv_len(a);
-    if (!(len > 1e-12f) || !isfinite(len)) return fallback;
-    return akv_scale(a, 1.0f / len);
+    return akv_normalize_or(a, fallback);
 }
 
 ak_quat ak_quat_identity(void)

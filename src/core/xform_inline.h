@@ -40,6 +40,12 @@ AK_INLINE float akf_wrap_pi(float a)
     return (float)remainder((double)a, 6.283185307179586476925);
 }
 
+AK_INLINE ak_vec3 akv_make(float x, float y, float z)
+{
+    ak_vec3 r = {x, y, z};
+    return r;
+}
+
 AK_INLINE ak_vec3 akv_add(ak_vec3 a, ak_vec3 b)
 {
     ak_vec3 r = {a.x + b.x, a.y + b.y, a.z + b.z};
@@ -188,6 +194,14 @@ AK_INLINE float akv_len(ak_vec3 v)
 {
     return akf_sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
 }
+/* a / |a|, or fallback where |a| is zero, tiny (1e-12) or not finite. */
+AK_INLINE ak_vec3 akv_normalize_or(ak_vec3 a, ak_vec3 fallback)
+{
+    const float len = akv_len(a);
+    if (!(len > 1e-12f) || !isfinite(len)) return fallback;
+    return akv_scale(a, 1.0f / len);
+}
+
 AK_INLINE float akf_min(float a, float b)
 {
     return a < b ? a : b;

@@ -35,27 +35,26 @@ size_t ak_ik_any_workspace_size(int32_t kind, int32_t chain_length)
     return ak_jacobian_ik_workspace_size(chain_length - 1, 1);
 }
 
-static int32_t solve_limb(const ak_ik_any_params *q, ak_xform *local, ak_xform *world,
-                          ak_ik_result *result, ak_error *err)
+/* The common inputs copied into each solver's own params (its defaults for the rest). */
+static int32_t limb_params(const ak_ik_any_params *q, ak_limb_ik_params *p, ak_error *err)
 {
     if (!q->chain || q->chain_length < 3)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "limb IK needs a chain of 3 joints (upper, middle, end)");
-    ak_limb_ik_params p = ak_limb_ik_defaults();
-    p.skeleton = q->skeleton;
-    p.upper = q->chain[0];
-    p.middle = q->chain[q->chain_length - 2];
-    p.end = q->chain[q->chain_length - 1];
-    p.target = q->target;
-    p.use_pole = q->use_pole;
-    p.pole = q->pole;
-    p.tolerance = q->tolerance;
-    p.weight = q->weight;
-    return ak_limb_ik_run(&p, local, world, result, err);
+    *p = ak_limb_ik_defaults();
+    p->skeleton = q->skeleton;
+    p->upper = q->chain[0];
+    p->middle = q->chain[q->chain_length - 2];
+    p->end = q->chain[q->chain_length - 1];
+    p->target = q->target;
+    p->use_pole = q->use_pole;
+    p->pole = q->pole;
+    p->tolerance = q->tolerance;
+    p->weight = q->weight;
+    return AK_OK;
 }
 
-static int32_t solve_chain(int32_t kind, const ak_ik_any_params *q, ak_xform *local,
-                           ak_xform *world, ak_ik_result *result, ak_error *err)
+static ak_chain_ik_params chain_params(const ak_ik_any_params *q)
 {
     ak_chain_ik_params p = ak_chain_ik_defaults();
     p.skeleton = q->skeleton;
@@ -65,12 +64,10 @@ static int32_t solve_chain(int32_t kind, const ak_ik_any_params *q, ak_xform *lo
     p.max_iterations = q->max_iterations;
     p.tolerance = q->tolerance;
     p.weight = q->weight;
-    return kind == AK_IK_CCD ? ak_ccd_ik_run(&p, local, world, result, err)
-                             : ak_fabrik_ik_run(&p, local, world, result, err);
+    return p;
 }
 
-static int32_t solve_jacobian(int32_t kind, const ak_ik_any_params *q, ak_xform *local,
-                              ak_xform *world, ak_ik_result *result, ak_error *err)
+static ak_jacobian_ik_params jacobian_params(int32_t kind, const ak_ik_any_params *q)
 {
     ak_jacobian_ik_params p = ak_jacobian_ik_defaults();
     p.skeleton = q->skeleton;
@@ -83,7 +80,31 @@ static int32_t solve_jacobian(int32_t kind, const ak_ik_any_params *q, ak_xform 
     p.weight = q->weight;
     p.workspace = q->workspace;
     p.workspace_bytes = q->workspace_bytes;
-    return ak_jacobian_ik_run(&p, local, world, result, err);
+    return p;
+}
+
+int32_t ak_ik_any_validate(int32_t kind, const ak_ik_any_params *params, ak_error *err)
+{
+    if (!params) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
+    switch (kind) {
+    case AK_IK_LIMB: {
+        ak_limb_ik_params p;
+        const int32_t st = limb_params(params, &p, err);
+        return st != AK_OK ? st : ak_limb_ik_validate(&p, err);
+    }
+    case AK_IK_CCD:
+    case AK_IK_FABRIK: {
+        const ak_chain_ik_params p = chain_params(params);
+        return ak_chain_ik_validate(&p, err);
+    }
+    case AK_IK_JACOBIAN:
+    case AK_IK_DLS: {
+        const ak_jacobian_ik_params p = jacobian_params(kind, params);
+        return ak_jacobian_ik_validate(&p, err);
+    }
+    default:
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown IK solver kind %d", (int)kind);
+    }
 }
 
 int32_t ak_ik_solve_any(int32_t kind, const ak_ik_any_params *params, ak_xform *local,
@@ -92,11 +113,22 @@ int32_t ak_ik_solve_any(int32_t kind, const ak_ik_any_params *params, ak_xform *
     if (result) memset(result, 0, sizeof *result);
     if (!params) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
     switch (kind) {
-    case AK_IK_LIMB: return solve_limb(params, local, world, result, err);
+    case AK_IK_LIMB: {
+        ak_limb_ik_params p;
+        const int32_t st = limb_params(params, &p, err);
+        return st != AK_OK ? st : ak_limb_ik_run(&p, local, world, result, err);
+    }
     case AK_IK_CCD:
-    case AK_IK_FABRIK: return solve_chain(kind, params, local, world, result, err);
+    case AK_IK_FABRIK: {
+        const ak_chain_ik_params p = chain_params(params);
+        return kind == AK_IK_CCD ? ak_ccd_ik_run(&p, local, world, result, err)
+                                 : ak_fabrik_ik_run(&p, local, world, result, err);
+    }
     case AK_IK_JACOBIAN:
-    case AK_IK_DLS: return solve_jacobian(kind, params, local, world, result, err);
+    case AK_IK_DLS: {
+        const ak_jacobian_ik_params p = jacobian_params(kind, params);
+        return ak_jacobian_ik_run(&p, local, world, result, err);
+    }
     default:
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown IK solver kind %d", (int)kind);
     }

@@ -13,6 +13,14 @@ ak_bvh_limits ak_bvh_limits_defaults(void)
     return l;
 }
 
+int32_t ak_bvh_limits_validate(const ak_bvh_limits *l, ak_error *err)
+{
+    if (!l) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null BVH limits");
+    if (l->max_joints < 1 || l->max_frames < 1 || l->max_bytes < 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "BVH limits must be positive");
+    return AK_OK;
+}
+
 void ak_free(void *p)
 {
     free(p);

@@ -993,13 +993,6 @@ int32_t akbvh_check_text(const char *data, size_t size, ak_error *err)
     return AK_OK;
 }
 
-static int32_t check_limits(const ak_bvh_limits *l, ak_error *err)
-{
-    if (l->max_joints < 1 || l->max_frames < 1 || l->max_bytes < 1)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "BVH limits must be positive");
-    return AK_OK;
-}
-
 int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *limits,
                            ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err)
 {
@@ -1010,7 +1003,7 @@ int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *l
     bvh_parser ps;
     memset(&ps, 0, sizeof ps);
     ps.limits = limits ? *limits : ak_bvh_limits_defaults();
-    int32_t st = check_limits(&ps.limits, err);
+    int32_t st = ak_bvh_limits_validate(&ps.limits, err);
     if (st) return st;
     if ((uint64_t)size > (uint64_t)ps.limits.max_bytes)
         return ak_error_set(err, AK_ERR_LIMIT, 0,
@@ -1120,7 +1113,7 @@ int32_t ak_bvh_read_file(const char *path, const ak_bvh_limits *limits, ak_skele
     if (!path || !out_skeleton || !out_clip)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument to ak_bvh_read_file");
     ak_bvh_limits l = limits ? *limits : ak_bvh_limits_defaults();
-    int32_t st = check_limits(&l, err);
+    int32_t st = ak_bvh_limits_validate(&l, err);
     if (st) return st;
     char *data = NULL;
     size_t size = 0;

@@ -73,19 +73,31 @@ void ak_foot_ik_state_reset(ak_foot_ik_state *st)
     if (st) memset(st, 0, sizeof *st);
 }
 
-ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *p, const ak_xform *world, int32_t side)
+/* The sole (heel) and toe contact points of leg `side` in a world pose; inlined here, where
+ * every frame asks for them several times, and behind the public forms below. */
+static ak_vec3 sole_point(const ak_foot_ik_params *p, const ak_xform *world, int32_t side)
 {
     const ak_foot_ik_leg *l = &p->legs[side & 1];
     const ak_xform f = world[l->foot];
     return akv_sub(f.translation, akv_scale(akq_rotate(f.rotation, l->up_local), l->sole_height));
 }
 
-/* The world point of leg `side`'s toe contact (the floor point under the ball) in a pose. */
-ak_vec3 ak_foot_ik_toe(const ak_foot_ik_params *p, const ak_xform *world, int32_t side)
+static ak_vec3 toe_point(const ak_foot_ik_params *p, const ak_xform *world, int32_t side)
 {
     const ak_foot_ik_leg *l = &p->legs[side & 1];
     const ak_xform f = world[l->foot];
     return akv_add(f.translation, akq_rotate(f.rotation, l->toe_local));
+}
+
+ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *p, const ak_xform *world, int32_t side)
+{
+    return sole_point(p, world, side);
+}
+
+/* The world point of leg `side`'s toe contact (the floor point under the ball) in a pose. */
+ak_vec3 ak_foot_ik_toe(const ak_foot_ik_params *p, const ak_xform *world, int32_t side)
+{
+    return toe_point(p, world, side);
 }
 
 /* A stance on the toe alone (heel up): the foot pivots about its ball. */
@@ -97,17 +109,16 @@ static int toe_only(const ak_foot_ik_params *p, int32_t side, int32_t contact)
 /* Where the lock (weight w) pulls point a: its x,z blended onto the lock point. */
 static ak_vec3 pull_to_lock(ak_vec3 a, ak_vec3 lock, float w)
 {
-    return ak_vec3_make(a.x + (lock.x - a.x) * w, a.y, a.z + (lock.z - a.z) * w);
+    return akv_make(a.x + (lock.x - a.x) * w, a.y, a.z + (lock.z - a.z) * w);
 }
 
 /* The animated heel (sole) and toe points of leg s, moved by the caller's placement shift. */
 static void anim_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                         const ak_xform *world, int32_t s, ak_vec3 *heel, ak_vec3 *toe)
 {
-    const ak_vec3 d =
-        st ? ak_vec3_make(st->shift[s].x, 0.0f, st->shift[s].z) : ak_vec3_make(0, 0, 0);
-    *heel = akv_add(ak_foot_ik_sole(p, world, s), d);
-    *toe = p->legs[s].has_toe ? akv_add(ak_foot_ik_toe(p, world, s), d) : *heel;
+    const ak_vec3 d = st ? akv_make(st->shift[s].x, 0.0f, st->shift[s].z) : akv_make(0, 0, 0);
+    *heel = akv_add(sole_point(p, world, s), d);
+    *toe = p->legs[s].has_toe ? akv_add(toe_point(p, world, s), d) : *heel;
 }
 
 /* Heel and toe query points of both legs from their animated points (heel_a, toe_a). */
@@ -122,7 +133,7 @@ static void query_points_from(const ak_foot_ik_state *st, const ak_vec3 heel_a[2
         /* A planted foot rolling on its toe: its heel is where the last solve left it (and
          * where a lock moving back onto the heel will start). */
         if (init && st->lock_toe[s] && st->was_stance[s] && st->lock_weight[s] >= 1.0f)
-            heel_q[s] = ak_vec3_make(st->sole[s].x, a.y, st->sole[s].z);
+            heel_q[s] = akv_make(st->sole[s].x, a.y, st->sole[s].z);
         if (!toe_q) continue;
         const ak_vec3 t = toe_a[s];
         if (init && st->lock_toe[s]) {
@@ -130,10 +141,10 @@ static void query_points_from(const ak_foot_ik_state *st, const ak_vec3 heel_a[2
         } else if (init && st->was_stance[s] && st->lock_weight[s] >= 1.0f) {
             /* A planted foot: its toe is where the last solve left it (and where a lock moving
              * onto the toe will start). */
-            toe_q[s] = ak_vec3_make(st->toe[s].x, t.y, st->toe[s].z);
+            toe_q[s] = akv_make(st->toe[s].x, t.y, st->toe[s].z);
         } else {
             /* The toe goes where the heel goes: the animated heel-to-toe offset. */
-            toe_q[s] = ak_vec3_make(heel_q[s].x + t.x - a.x, t.y, heel_q[s].z + t.z - a.z);
+            toe_q[s] = akv_make(heel_q[s].x + t.x - a.x, t.y, heel_q[s].z + t.z - a.z);
         }
     }
 }
@@ -175,13 +186,13 @@ static float approach(float v, float goal, float step)
 /* The ground normal tipped back toward +Y so it is at most max_tilt from vertical. */
 static ak_vec3 clamp_normal(ak_vec3 n, float cos_max, float sin_max)
 {
-    n = ak_vec3_normalize_or(n, ak_vec3_make(0, 1, 0));
+    n = akv_normalize_or(n, akv_make(0, 1, 0));
     if (n.y < 0.0f) n = akv_scale(n, -1.0f);
     if (n.y >= cos_max) return n; /* within the limit: tilt = acos(n.y) <= max */
     const float h = sqrtf(n.x * n.x + n.z * n.z);
-    if (h < 1e-9f) return ak_vec3_make(0, 1, 0);
+    if (h < 1e-9f) return akv_make(0, 1, 0);
     const float s = sin_max / h;
-    return ak_vec3_make(n.x * s, cos_max, n.z * s);
+    return akv_make(n.x * s, cos_max, n.z * s);
 }
 
 /* Weighted blend of two rotations; exact at the ends, nlerp between (the weights fade over a
@@ -195,7 +206,7 @@ static ak_quat blend_rot(ak_quat a, ak_quat b, float w)
 
 static float angle_deg(ak_vec3 a, ak_vec3 b)
 {
-    float d = akv_dot(ak_vec3_normalize_or(a, a), ak_vec3_normalize_or(b, b));
+    float d = akv_dot(akv_normalize_or(a, a), akv_normalize_or(b, b));
     d = d > 1.0f ? 1.0f : (d < -1.0f ? -1.0f : d);
     return acosf(d) * 180.0f / AK_PI;
 }
@@ -325,7 +336,7 @@ static ak_vec3 two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3
     if (d.x * d.x + d.z * d.z < 1e-6f) return n;
     const ak_vec3 side = akv_cross(d, n);
     if (akv_dot(side, side) < 1e-12f) return n;
-    const ak_vec3 m = ak_vec3_normalize_or(akv_cross(side, d), n);
+    const ak_vec3 m = akv_normalize_or(akv_cross(side, d), n);
     return m.y > 0.0f ? m : n;
 }
 
@@ -360,11 +371,11 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
         n_flat = clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_q, tg.height),
                               ff->cos_tilt, ff->sin_tilt);
     const ak_vec3 foot_up = akq_rotate(foot.rotation, leg->up_local);
-    const ak_quat to_slope = ak_quat_from_to(up, n);
-    const ak_quat to_flat = ak_quat_from_to(foot_up, n_flat);
+    const ak_quat to_slope = akq_from_to(up, n);
+    const ak_quat to_flat = akq_from_to(foot_up, n_flat);
     const float flat_w = st->stance_weight[s] * (1.0f - st->pivot_weight[s]);
     const ak_quat align = blend_rot(to_slope, to_flat, flat_w);
-    const ak_quat applied = blend_rot(ak_quat_identity(), align, gw);
+    const ak_quat applied = blend_rot(akq_identity(), align, gw);
     ff->foot_rot[s] = akq_normalize(akq_mul(applied, foot.rotation));
     target = akv_lerp(anim, target, p->weight);
     if (pivot)
@@ -476,11 +487,11 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         memset(&r, 0, sizeof r);
         if (ak_limb_ik_run(&lp, local, world, &r, NULL) < 0) r.reached = 0;
         st->reached[s] = r.reached;
-        st->sole[s] = ak_foot_ik_sole(p, world, s);
-        st->toe[s] = leg->has_toe ? ak_foot_ik_toe(p, world, s) : st->sole[s];
+        st->sole[s] = sole_point(p, world, s);
+        st->toe[s] = leg->has_toe ? toe_point(p, world, s) : st->sole[s];
         const ak_vec3 n = fr->ground[s].hit
                               ? clamp_normal(fr->ground[s].normal, ff->cos_tilt, ff->sin_tilt)
-                              : ak_vec3_make(0, 1, 0);
+                              : akv_make(0, 1, 0);
         /* Tilt is the flat foot's: while it rolls over its toe the pitch is the animation's. */
         st->tilt_deg[s] = angle_deg(akq_rotate(world[leg->foot].rotation, leg->up_local), n);
     }
@@ -498,7 +509,7 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
     foot_frame ff;
     ff.dt = fr->dt;
-    ff.forward = akq_rotate(fr->character.rotation, ak_vec3_make(0, 0, 1));
+    ff.forward = akq_rotate(fr->character.rotation, akv_make(0, 0, 1));
     const float max_tilt = p->max_tilt_deg * AK_PI / 180.0f;
     ff.cos_tilt = cosf(max_tilt);
     ff.sin_tilt = sinf(max_tilt);

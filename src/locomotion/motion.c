@@ -25,6 +25,30 @@ ak_walk_motion_params ak_walk_motion_defaults(void)
 
 /* ---- Walk motion ---- */
 
+int32_t ak_walk_motion_validate(const ak_walk_motion_params *p, ak_error *err)
+{
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walk motion params");
+    if (!(p->metres_per_unit >= 0.0f) || !isfinite(p->metres_per_unit))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres per unit must be >= 0");
+    const int automatic = p->cycle_start == -1 && p->cycle_end == -1;
+    const int ready_loop = p->cycle_start == 0 && p->cycle_end == 0;
+    if (!automatic && !ready_loop && !(p->cycle_start >= 0 && p->cycle_end > p->cycle_start + 2))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "cycle %d:%d must be -1:-1 (find), 0:0 (the clip loops) or "
+                            "0 <= start < end - 2",
+                            (int)p->cycle_start, (int)p->cycle_end);
+    if (!(p->seam_blend >= 0.0f) || !isfinite(p->seam_blend))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "seam blend must be >= 0 seconds");
+    if (!(p->min_cycle_time > 0.0f) || !(p->max_cycle_time >= p->min_cycle_time) ||
+        !isfinite(p->max_cycle_time))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "cycle time range must be positive and ordered");
+    if ((p->stance_left != NULL) != (p->stance_right != NULL) || (p->stance_left && !ready_loop))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "stance flags need both feet and a clip that already loops (0:0)");
+    return ak_contact_thresholds_validate(&p->contacts, err);
+}
+
 void ak_walk_motion_destroy(ak_walk_motion *m)
 {
     if (!m) return;
@@ -329,7 +353,9 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
                               const ak_walk_motion_params *p, ak_walk_motion **out, ak_error *err)
 {
     if (out) *out = NULL;
-    if (!sk_src || !clip_src || !p || !out)
+    int32_t st = ak_walk_motion_validate(p, err);
+    if (st != AK_OK) return st;
+    if (!sk_src || !clip_src || !out)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
     if (clip_src->joint_count != sk_src->joint_count)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has %d joints, skeleton %d",
@@ -338,7 +364,7 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint 0 must be the root");
     ak_walk_motion *m = (ak_walk_motion *)calloc(1, sizeof *m);
     if (!m) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    int32_t st = ak_humanoid_find(sk_src, p->humanoid_overrides, &m->humanoid, err);
+    st = ak_humanoid_find(sk_src, p->humanoid_overrides, &m->humanoid, err);
     if (st != AK_OK) return fail(m, st);
     motion_units(m, sk_src, clip_src, p->metres_per_unit);
     st = ak_skeleton_clone(sk_src, &m->skeleton, err);
@@ -437,11 +463,16 @@ int32_t ak_walk_motion_set_contacts(ak_walk_motion *m, const uint8_t *left, cons
     return st == AK_OK ? ak_walk_motion_stops(m, err) : st;
 }
 
-int32_t ak_walk_motion_stance(const ak_walk_motion *m, int32_t side, float t)
+int32_t ak_walk_motion_stance_frame(const ak_walk_motion *m, float t)
 {
-    if (!m || side < 0 || side > 1) return 0;
-    const ak_clip *c = m->clip;
-    return ak_contact_at(m->contacts[side], c->frame_count, c->frame_time, 1, t) != 0;
+    return ak_contact_frame(m->clip->frame_count, m->clip->frame_time, 1, t);
+}
+
+uint8_t ak_walk_motion_stance_at(const ak_walk_motion *m, int32_t side, float t)
+{
+    if (!m || side < 0 || side > 1 || !m->contacts[side]) return 0;
+    const int32_t f = ak_walk_motion_stance_frame(m, t);
+    return f >= 0 ? m->contacts[side][f] : 0;
 }
 
 int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err)

@@ -96,6 +96,14 @@ static void dispatch_refuses_what_the_solver_cannot_do(void **state)
     ak_error e;
     assert_int_equal(ak_ik_solve_any(AK_IK_LIMB, &p, local, world, &r, &e), AK_ERR_INVALID_ARG);
     assert_non_null(strstr(e.message, "3 joints"));
+    /* validate refuses exactly what solve refuses, with the same reason, and solves nothing. */
+    assert_int_equal(ak_ik_any_validate(AK_IK_LIMB, &p, &e), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "3 joints"));
+    assert_int_equal(ak_ik_any_validate(AK_IK_DLS, &p, &e), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "workspace"));
+    assert_int_equal(ak_ik_any_validate(AK_IK_CCD, &p, &e), AK_OK);
+    assert_int_equal(ak_ik_any_validate(AK_IK_KIND_COUNT, &p, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_ik_any_validate(AK_IK_FABRIK, NULL, &e), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_ik_solve_any(AK_IK_DLS, &p, local, world, &r, &e), AK_ERR_INVALID_ARG);
     assert_non_null(strstr(e.message, "workspace"));
     assert_int_equal(ak_ik_solve_any(AK_IK_KIND_COUNT, &p, local, world, &r, &e),

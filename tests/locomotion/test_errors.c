@@ -17,6 +17,26 @@ static void walk_motion_rejects_what_it_cannot_use(void **state)
     ak_clip *c = NULL;
     assert_int_equal(ak_clip_create(2, 10, 0.1f, NULL, &c, NULL), AK_OK);
     ak_walk_motion_params mp = ak_walk_motion_defaults();
+    assert_int_equal(ak_walk_motion_validate(&mp, &err), AK_OK);
+    /* Settings refused before anything is read: each with its reason. */
+    mp.cycle_start = 5; /* and cycle_end -1: neither find, ready loop nor a range */
+    assert_int_equal(ak_walk_motion_validate(&mp, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "cycle 5:-1"));
+    assert_int_equal(ak_walk_motion_create(sk, c, &mp, &m, &err), AK_ERR_INVALID_ARG);
+    assert_null(m);
+    mp = ak_walk_motion_defaults();
+    mp.min_cycle_time = 2.0f; /* above max 1.8 */
+    assert_int_equal(ak_walk_motion_validate(&mp, &err), AK_ERR_INVALID_ARG);
+    mp = ak_walk_motion_defaults();
+    mp.contacts.height_off = 0.01f; /* below height_on */
+    assert_int_equal(ak_walk_motion_validate(&mp, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "off >= on"));
+    mp = ak_walk_motion_defaults();
+    const uint8_t flags[10] = {1, 1, 1, 1, 0, 0, 0, 0, 1, 1};
+    mp.stance_left = flags; /* one foot only */
+    assert_int_equal(ak_walk_motion_validate(&mp, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_walk_motion_validate(NULL, &err), AK_ERR_INVALID_ARG);
+    mp = ak_walk_motion_defaults();
     assert_int_equal(ak_walk_motion_create(sk, c, &mp, &m, &err), AK_ERR_NOT_FOUND);
     assert_null(m);
     assert_true(strlen(err.message) > 0);

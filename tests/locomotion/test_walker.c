@@ -278,9 +278,42 @@ static void walker_does_not_walk_through_a_wall(void **state)
     assert_true(r.last.position.z <= 2.0f - wp.controller.radius + 1e-3f);
 }
 
+/* The one stance-at-time rule at the motion level: the nearest frame's flags, wrapping over
+ * the cycle; the built-in clip's flags come from its construction (ak_walk_clip_contacts). */
+static void stance_at_is_the_nearest_frame_and_wraps(void **state)
+{
+    (void)state;
+    walk_source src;
+    source_open(&src, NULL, 0, 0);
+    const ak_clip *c = ak_walk_motion_clip(src.motion);
+    const int32_t n = c->frame_count;
+    const float dt = c->frame_time;
+    for (int32_t s = 0; s < 2; ++s) {
+        const uint8_t *flags = ak_walk_motion_contacts(src.motion, s);
+        for (int32_t f = 0; f < n; ++f) {
+            assert_int_equal(flags[f], src.stance[s * n + f]);
+            assert_int_equal(ak_walk_motion_stance_at(src.motion, s, (float)f * dt), flags[f]);
+            /* within half a frame either side, and three cycles later or earlier */
+            assert_int_equal(ak_walk_motion_stance_at(src.motion, s, ((float)f + 0.4f) * dt),
+                             flags[f]);
+            assert_int_equal(ak_walk_motion_stance_at(src.motion, s, ((float)f - 0.4f) * dt),
+                             flags[f]);
+            assert_int_equal(ak_walk_motion_stance_at(src.motion, s, (float)(f + 3 * n) * dt),
+                             flags[f]);
+            assert_int_equal(ak_walk_motion_stance_at(src.motion, s, (float)(f - 3 * n) * dt),
+                             flags[f]);
+        }
+    }
+    assert_int_equal(ak_walk_motion_stance_at(src.motion, 2, 0.0f), 0);
+    assert_int_equal(ak_walk_motion_stance_at(src.motion, 0, NAN), 0);
+    assert_int_equal(ak_walk_motion_stance_at(NULL, 0, 0.0f), 0);
+    source_close(&src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(stance_at_is_the_nearest_frame_and_wraps),
         cmocka_unit_test(builtin_walk_on_hills_meets_the_goals),
         cmocka_unit_test(builtin_walk_on_stairs_meets_the_goals),
         cmocka_unit_test(without_foot_ik_the_feet_miss_the_ground),
