@@ -181,6 +181,10 @@ typedef struct ak_matcher_params {
                                 most this many deg/s beyond the clip's own turning; default 150
                                 (0: off) */
     float stop_time;         /* s the root takes to come to rest when stopping; default 0.35 */
+    float rate_warp;         /* playback-rate warping: the clip plays up to this fraction faster
+                                or slower (root travel with it, so planted feet stay planted)
+                                to meet the wanted speed; default 0 (off; docs/locomotion.md
+                                has its figures at 0.1) */
     float stance_gate;       /* m: a stance a transition brings in starts once the shown sole is
                                 this close to the floor; default 0.006 */
     float unlock_distance;   /* m: a locked stance foot farther than this from where the playing
@@ -205,6 +209,7 @@ typedef struct ak_matcher_info {
     int32_t searches;
     int32_t unlocks;  /* stance feet released because the pose left them behind */
     int32_t standing; /* 1 while holding the stand pose */
+    float rate;       /* playback rate (1: as captured; rate_warp) */
     /* Trajectories at +0.33/+0.67/+1.0 s, world: what the controller wants and what the
      * playing frame will do. */
     ak_vec3 desired_position[AK_MATCH_TRAJ_POINTS];

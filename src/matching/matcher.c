@@ -33,7 +33,7 @@ struct ak_matcher {
     ak_vec3 vel_x, vel_v;            /* character velocity offset (world) and its rate */
     float turn_x, turn_v;            /* heading-rate offset */
     int32_t frame;
-    float frac;
+    float frac, rate; /* rate: playback-rate warping */
     int32_t standing, arrived;
     ak_vec3 pos;
     float heading;
@@ -131,6 +131,7 @@ ak_matcher_params ak_matcher_defaults(void)
     p.reselect_time = 0.5f;
     p.warp_rate_deg = 100.0f;
     p.stop_time = 0.35f;
+    p.rate_warp = 0.0f;
     p.stance_gate = 0.006f;
     p.unlock_distance = 0.1f;
     p.search_mode = AK_MATCH_BOXES;
@@ -162,7 +163,8 @@ int32_t ak_matcher_validate(const ak_matcher_params *p, const ak_motion_db *db, 
         !(p->exclude_time >= 0.0f) || !isfinite(p->exclude_time) || !(p->reselect_time >= 0.0f) ||
         !isfinite(p->reselect_time))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "transition cost, exclude and reselect times must be finite and >= 0");
+                            "transition cost, exclude and reselect times must be finite and >= 0, "
+                            "rate warp in [0, 0.5]");
     if (!(p->turn_on_spot_deg >= 0.0f && p->turn_on_spot_deg <= 180.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "turn on spot angle must be in [0, 180]");
     if (!(p->warp_rate_deg >= 0.0f) || !isfinite(p->warp_rate_deg))
@@ -298,6 +300,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->turn_x = m->turn_v = 0.0f;
     m->frame = m->db->stand_frame;
     m->frac = 0.0f;
+    m->rate = 1.0f;
     for (int k = 0; k < AK_MATCHER_HISTORY; ++k) {
         m->seg_first[k] = m->seg_last[k] = -1;
         m->seg_left[k] = -INFINITY;
@@ -388,9 +391,9 @@ static ak_vec3 anim_velocity(const ak_matcher *m, float *turn_rate)
         if (turn_rate) *turn_rate = 0.0f;
         return ak_vec3_make(0, 0, 0);
     }
-    if (turn_rate) *turn_rate = m->db->dturn[m->frame] / m->db->frame_time;
+    if (turn_rate) *turn_rate = m->rate * m->db->dturn[m->frame] / m->db->frame_time;
     return akv_scale(akq_rotate(ak_quat_yaw(m->heading), m->db->delta[m->frame]),
-                     1.0f / m->db->frame_time);
+                     m->rate / m->db->frame_time);
 }
 
 /* Jump to frame `to` (standing: hold it): the pose and velocity differences between what is
@@ -402,15 +405,17 @@ static void transition(ak_matcher *m, int32_t to, int32_t standing)
     for (int32_t j = 0; j < m->J; ++j) {
         const ak_quat src = akq_mul(quat_exp(m->off_x[j]), db->rot[(size_t)from * m->J + j]);
         const ak_vec3 src_w =
-            m->standing ? m->off_v[j] : akv_add(m->off_v[j], joint_rate(db, from, j));
+            m->standing ? m->off_v[j]
+                        : akv_add(m->off_v[j], akv_scale(joint_rate(db, from, j), m->rate));
         const ak_quat dst = db->rot[(size_t)to * m->J + j];
         m->off_x[j] = quat_log(akq_mul(src, akq_conj(dst)));
-        m->off_v[j] = standing ? src_w : akv_sub(src_w, joint_rate(db, to, j));
+        m->off_v[j] = standing ? src_w : akv_sub(src_w, akv_scale(joint_rate(db, to, j), m->rate));
     }
     const ak_vec3 src_t = akv_add(m->root_x, db->trans[(size_t)from * db->T]);
-    const ak_vec3 src_tv = m->standing ? m->root_v : akv_add(m->root_v, root_rate(db, from));
+    const ak_vec3 src_tv =
+        m->standing ? m->root_v : akv_add(m->root_v, akv_scale(root_rate(db, from), m->rate));
     m->root_x = akv_sub(src_t, db->trans[(size_t)to * db->T]);
-    m->root_v = standing ? src_tv : akv_sub(src_tv, root_rate(db, to));
+    m->root_v = standing ? src_tv : akv_sub(src_tv, akv_scale(root_rate(db, to), m->rate));
     float turn_a, turn_b;
     const ak_vec3 va = anim_velocity(m, &turn_a);
     if (!m->standing && from != to) { /* the stretch just left */
@@ -578,10 +583,28 @@ static void check_arrival(ak_matcher *m)
         m->arrived = 1;
 }
 
+/* Playback-rate warping: the rate follows (time constant 0.2 s) the wanted speed over the
+ * playing frame's own, within 1 +- rate_warp. Pose, root travel and contacts all keep their
+ * timing relative to each other, so planted feet stay planted; the cadence changes instead
+ * of the stride (a stride change would have foot IK stretch the legs after locked feet). */
+static void update_rate(ak_matcher *m, float dt)
+{
+    const ak_motion_db *db = m->db;
+    float target = 1.0f;
+    const float own = akv_len(db->delta[m->frame]) / db->frame_time;
+    if (!m->standing && !m->arrived && own > 0.2f) {
+        target = akv_len(m->sim_vel) / own;
+        const float lo = 1.0f - m->p.rate_warp, hi = 1.0f + m->p.rate_warp;
+        target = target < lo ? lo : (target > hi ? hi : target);
+    }
+    m->rate += (target - m->rate) * (dt < 0.2f ? dt / 0.2f : 1.0f);
+}
+
 /* Root motion, velocity offsets, orientation warping and playback advance. */
 static ak_vec3 advance(ak_matcher *m, float dt)
 {
     const ak_motion_db *db = m->db;
+    update_rate(m, dt);
     float turn;
     const ak_vec3 v = anim_velocity(m, &turn);
     const ak_vec3 move = akv_scale(akv_add(v, m->vel_x), dt);
@@ -598,7 +621,7 @@ static ak_vec3 advance(ak_matcher *m, float dt)
     decay1(&m->turn_x, &m->turn_v, yv, dt);
     if (!m->standing) {
         const int32_t last = range_last(db, m->frame);
-        m->frac += dt / db->frame_time;
+        m->frac += m->rate * dt / db->frame_time;
         while (m->frac >= 1.0f - 1e-4f && m->frame < last) {
             ++m->frame;
             m->frac = m->frac - 1.0f < 0.0f ? 0.0f : m->frac - 1.0f;
@@ -755,6 +778,10 @@ static void update_stance(ak_matcher *m)
         /* a point that comes down now (heel or toe) must be at the frame's own height */
         const int32_t kept = m->stance[s] ? m->contact[s] : 0, starts = c & ~kept;
         if (starts && fabsf(stance_lift(m, s, starts)) > m->p.stance_gate) c &= kept;
+        /* a heel coming down on a foot rolling over its toe: where foot IK left that heel */
+        if ((c & starts & AK_CONTACT_HEEL) && kept && isfinite(m->sole_ground[s]) &&
+            m->fst.sole[s].y - m->sole_ground[s] > m->p.stance_gate)
+            c &= ~AK_CONTACT_HEEL;
         /* and a foot lands only once foot IK has faded its planting in (stance_next leads
          * stance by 1/stance_fade_rate; a transition's offset can cut that lead short) */
         if (c && !kept && !m->standing && m->fst.stance_weight[s] < 1.0f) c = 0;
@@ -912,6 +939,7 @@ void ak_matcher_get_info(const ak_matcher *m, ak_matcher_info *info)
     info->searches = m->searches;
     info->unlocks = m->unlocks;
     info->standing = m->standing;
+    info->rate = m->rate;
     const ak_quat yaw = ak_quat_yaw(m->heading);
     const float *r = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES;
     for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
