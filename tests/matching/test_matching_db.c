@@ -157,10 +157,7 @@ static void the_run_has_stance_and_flight_the_walks_double_support(void **state)
 {
     (void)state;
     akt_sources s;
-    akt_sources_load(&s);
-    ak_motion_db_params p = ak_motion_db_defaults();
-    ak_motion_db *db = NULL;
-    assert_int_equal(ak_motion_db_create(s.sk[0], s.src, AKT_SUBJECT2_COUNT, &p, &db, NULL), AK_OK);
+    ak_motion_db *db = akt_subject2_db(&s);
     ak_motion_db_info info;
     ak_motion_db_get_info(db, &info);
     int32_t count[AKT_SUBJECT2_COUNT][5];
@@ -247,10 +244,7 @@ static void groups_are_normalised_to_their_weights(void **state)
 {
     (void)state;
     akt_sources s;
-    akt_sources_load(&s);
-    ak_motion_db_params p = ak_motion_db_defaults();
-    ak_motion_db *db = NULL;
-    assert_int_equal(ak_motion_db_create(s.sk[0], s.src, AKT_SUBJECT2_COUNT, &p, &db, NULL), AK_OK);
+    ak_motion_db *db = akt_subject2_db(&s);
     const float w[AK_MATCH_GROUPS] = {2.0f, 1.0f, 0.5f, 3.0f, 0.25f};
     assert_int_equal(ak_motion_db_set_weights(db, w, NULL), AK_OK);
     ak_motion_db_info info;

@@ -162,13 +162,20 @@ static void walk_three_directions(const ak_ground *ground, const char *name)
     }
 }
 
-static void matching_walks_on_flat_ground(void **state)
+/* Flat ground for a walk (the caller destroys it). */
+static ak_terrain *flat_terrain(void)
 {
-    (void)state;
     ak_terrain_params tp = ak_terrain_defaults();
     tp.kind = AK_TERRAIN_FLAT;
     ak_terrain *t = NULL;
     assert_int_equal(ak_terrain_create(&tp, &t, NULL), AK_OK);
+    return t;
+}
+
+static void matching_walks_on_flat_ground(void **state)
+{
+    (void)state;
+    ak_terrain *t = flat_terrain();
     const ak_ground g = ak_terrain_ground(t);
     walk_three_directions(&g, "flat");
     ak_terrain_destroy(t);
@@ -213,10 +220,7 @@ static void matching_walks_on_a_heightmap(void **state)
 static void rate_warping_keeps_the_walks_sound(void **state)
 {
     (void)state;
-    ak_terrain_params tp = ak_terrain_defaults();
-    tp.kind = AK_TERRAIN_FLAT;
-    ak_terrain *t = NULL;
-    assert_int_equal(ak_terrain_create(&tp, &t, NULL), AK_OK);
+    ak_terrain *t = flat_terrain();
     const ak_ground g = ak_terrain_ground(t);
     g_rate_warp = 0.1f;
     walk_three_directions(&g, "flat, rate warp 0.1");
@@ -228,10 +232,7 @@ static void rate_warping_keeps_the_walks_sound(void **state)
 static void a_target_inside_the_radius_keeps_it_standing(void **state)
 {
     (void)state;
-    ak_terrain_params tp = ak_terrain_defaults();
-    tp.kind = AK_TERRAIN_FLAT;
-    ak_terrain *t = NULL;
-    assert_int_equal(ak_terrain_create(&tp, &t, NULL), AK_OK);
+    ak_terrain *t = flat_terrain();
     const ak_ground g = ak_terrain_ground(t);
     ak_matcher_params p = ak_matcher_defaults();
     p.start = ak_vec3_make(1, 0, 1);
@@ -281,10 +282,7 @@ static void a_capture_that_turns_on_the_spot_turns_before_walking(void **state)
     ak_motion_db_params dp = ak_motion_db_defaults();
     ak_motion_db *db = NULL;
     assert_int_equal(ak_motion_db_create(sk, &src, 1, &dp, &db, &err), AK_OK);
-    ak_terrain_params tp = ak_terrain_defaults();
-    tp.kind = AK_TERRAIN_FLAT;
-    ak_terrain *t = NULL;
-    assert_int_equal(ak_terrain_create(&tp, &t, NULL), AK_OK);
+    ak_terrain *t = flat_terrain();
     const ak_ground g = ak_terrain_ground(t);
     ak_matcher_params p = ak_matcher_defaults();
     p.start = ak_vec3_make(0, 0, 0);
