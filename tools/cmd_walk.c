@@ -111,6 +111,15 @@ static void report_clip(ak_walk_scene *scene)
             info.clip_label, ak_units_name((ak_units)m.units), (double)m.metres_per_unit,
             (int)m.cycle_start, (int)m.cycle_end, (double)m.cycle_time, (double)m.stride_length,
             (double)m.speed);
+    /* What the walker starts and stops with: the clip's own, or the procedural ramp/settle. */
+    char start[48] = "procedural", stop[48] = "procedural";
+    if (m.start_frames[0] >= 0)
+        snprintf(start, sizeof start, "captured, frames %d:%d", (int)m.start_frames[0],
+                 (int)m.start_frames[1]);
+    if (m.stop_frames[0] >= 0)
+        snprintf(stop, sizeof stop, "captured, frames %d:%d", (int)m.stop_frames[0],
+                 (int)m.stop_frames[1]);
+    fprintf(stderr, "walk: start %s; stop %s\n", start, stop);
 }
 
 /* Once a second: time, place, distance (matching: the clip and frame playing). */

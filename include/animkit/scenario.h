@@ -163,6 +163,9 @@ typedef struct ak_walk_scenario {
     float turn_rate;                  /* heading turn-rate limit, degrees/s; 90 */
     float arrival;                    /* arrival radius, m; 0.3 */
     int32_t foot_ik;                  /* 1: foot IK on (default); --no-foot-ik */
+    int32_t captured_transitions;     /* 1 (default): a start or stop held by `clip` is played
+                                         (ak_walk_motion_params.use_captured_transitions);
+                                         --no-captured-transitions */
 } ak_walk_scenario;
 
 /* The walk scenario's flag table (the CLI's `animkit walk`, the viewer's --walk mode, the web

@@ -126,6 +126,12 @@ static const ak_flag k_walk_flags[] = {
      .on = 0,
      .def = "1",
      .help = "play the animation on the terrain without foot IK"},
+    {.name = "no-captured-transitions",
+     .type = AK_FLAG_SWITCH,
+     .offset = WALK_FIELD(captured_transitions),
+     .on = 0,
+     .def = "1",
+     .help = "start and stop procedurally even when --clip holds a start or stop"},
 };
 
 static const ak_flag_table k_walk_table = {"walk", k_walk_flags,

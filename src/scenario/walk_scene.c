@@ -177,6 +177,7 @@ static int32_t build(ak_walk_scene *w, const ak_walk_scenario *s, ak_heightmap_l
         return st == AK_OK ? ak_walk_scene_step(w, err) : st;
     }
     ak_walk_motion_params mp = ak_walk_motion_defaults();
+    mp.use_captured_transitions = s->captured_transitions;
     ak_flags_list_item(s->clip, 0, w->clip_path, sizeof w->clip_path);
     st = w->clip_path[0] ? load_file_clip(w, s, &mp, err) : make_builtin_clip(w, s, &mp, err);
     if (st == AK_OK && s->idle[0]) st = load_idle(w, s->idle, err);

@@ -8,56 +8,17 @@
 enum { TERRAINS = 4 };
 static ak_terrain *g_terrain[TERRAINS];
 static ak_terrain_params g_params[TERRAINS];
-static const char *const k_terrain_names[TERRAINS] = {"flat", "hills", "stairs", "heightmap"};
-
-/* A 161 x 161 16-bit binary PGM of smooth hills (two sine products), 40 m wide, 2 m high. */
-static char *make_pgm(size_t *bytes)
-{
-    const int w = 161;
-    char header[32];
-    const int hl = snprintf(header, sizeof header, "P5\n%d %d\n65535\n", w, w);
-    *bytes = (size_t)hl + (size_t)w * (size_t)w * 2;
-    char *data = malloc(*bytes);
-    memcpy(data, header, (size_t)hl);
-    unsigned char *px = (unsigned char *)data + hl;
-    for (int r = 0; r < w; ++r)
-        for (int c = 0; c < w; ++c) {
-            const double x = -20.0 + 40.0 * c / (w - 1), z = -20.0 + 40.0 * r / (w - 1);
-            double h = 0.5 + 0.25 * sin(0.45 * x + 0.3) * cos(0.38 * z - 0.2) +
-                       0.15 * sin(0.9 * x + 0.34 * z);
-            h = h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);
-            const unsigned v = (unsigned)lround(h * 65535.0);
-            px[2 * (r * w + c)] = (unsigned char)(v >> 8);
-            px[2 * (r * w + c) + 1] = (unsigned char)(v & 255u);
-        }
-    return data;
-}
 
 static int setup(void **state)
 {
     (void)state;
-    for (int t = 0; t < 3; ++t) {
-        g_params[t] = ak_terrain_defaults();
-        g_params[t].kind =
-            t == 0 ? AK_TERRAIN_FLAT : (t == 1 ? AK_TERRAIN_HILLS : AK_TERRAIN_STAIRS);
-        g_params[t].seed = 5;
-        if (ak_terrain_create(&g_params[t], &g_terrain[t], NULL) != AK_OK) return -1;
-    }
-    size_t bytes;
-    char *pgm = make_pgm(&bytes);
-    const int32_t st = ak_terrain_read_pgm_memory(pgm, bytes, 40.0f, 2.0f, &g_terrain[3], NULL);
-    free(pgm);
-    g_params[3] = ak_terrain_defaults();
-    g_params[3].kind = AK_TERRAIN_HEIGHTMAP;
-    return st == AK_OK ? 0 : -1;
+    return walk_terrains_create(g_terrain, g_params);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    for (int t = 0; t < TERRAINS; ++t)
-        ak_terrain_destroy(g_terrain[t]);
-    return 0;
+    return walk_terrains_destroy(g_terrain);
 }
 
 /* One clip across the four grounds. The hip acceleration limit is the clip's own largest (the
@@ -86,7 +47,7 @@ static int walk_clip(const char *name)
             t == 0 ? 0.0f : step_rise(g_terrain[t], &g_params[t], 0.5f * info.stride_length);
         const float limit = ref.m.max_hip_accel + (wf * wf + wh * wh) * h;
         char label[128];
-        snprintf(label, sizeof label, "%s %s (%.2f m/s)", name, k_terrain_names[t],
+        snprintf(label, sizeof label, "%s %s (%.2f m/s)", name, walk_terrain_name(t),
                  (double)info.speed);
         print_result(label, &r);
         printf("  hip acceleration %.0f m/s^2, limit %.0f (clip %.0f + step %.3f m)%s\n",

@@ -76,23 +76,35 @@ static void url_and_flags_give_the_same_scenario(void **state)
 {
     (void)state;
     ak_walk_scenario a = ak_walk_scenario_defaults(), b = ak_walk_scenario_defaults();
-    const char *argv[] = {"walk",       "--terrain",    "stairs",     "--start",
-                          "-2,1",       "--target",     "5,0",        "--steer",
-                          "continuous", "--no-foot-ik", "--max-time", "12.5"};
+    const char *argv[] = {"walk",
+                          "--terrain",
+                          "stairs",
+                          "--start",
+                          "-2,1",
+                          "--target",
+                          "5,0",
+                          "--steer",
+                          "continuous",
+                          "--no-foot-ik",
+                          "--max-time",
+                          "12.5",
+                          "--no-captured-transitions"};
     const ak_flag_table *tables[1] = {ak_walk_scenario_flags()};
     void *params[1] = {&a};
     ak_flags_result r;
     ak_error e;
-    assert_int_equal(ak_flags_parse_args(tables, params, 1, 12, argv, 0, &r, &e), AK_OK);
+    assert_int_equal(ak_flags_parse_args(tables, params, 1, 13, argv, 0, &r, &e), AK_OK);
     assert_int_equal(ak_flags_parse_query(ak_walk_scenario_flags(), &b,
                                           "terrain=stairs&start=-2%2C1&target=5,0&steer=continuous"
-                                          "&no-foot-ik&max-time=12.5",
+                                          "&no-foot-ik&max-time=12.5&no-captured-transitions",
                                           &r, &e),
                      AK_OK);
     assert_memory_equal(&a, &b, sizeof a);
     assert_int_equal(a.terrain, AK_WALK_TERRAIN_STAIRS);
     assert_int_equal(a.steer, AK_STEER_CONTINUOUS);
     assert_int_equal(a.foot_ik, 0);
+    assert_int_equal(a.captured_transitions, 0);
+    assert_int_equal(ak_walk_scenario_defaults().captured_transitions, 1);
 }
 
 static void builtin_scene_is_placed_and_steps(void **state)
