@@ -97,8 +97,12 @@ demo: deps build
 web:
 	@sh web/build.sh $(BUILD)/web-wasm
 
+# make bench also measures the walker's frame cost against BENCH_BEFORE (the commit before
+# two-point feet and starts/stops) back to back; `make bench BENCH_BEFORE=` skips that.
+BENCH_BEFORE ?= 8496397
 bench: build
 	@sh tools/bench.sh $(BUILD)
+	@if [ -n "$(BENCH_BEFORE)" ]; then sh tools/bench_compare.sh $(BENCH_BEFORE) $(BUILD); fi
 
 soak: build
 	@sh tools/soak.sh $(BUILD)
