@@ -253,10 +253,10 @@ static void retarget_checked(const walk_source *src, const ak_walk_motion_info *
         char name[128];
         snprintf(name, sizeof name, "%s %s, %s", label, walk_terrain_name(t), whens[when]);
         print_result(name, &r);
-        printf("  walked again after frame %d: %d start frames; foot step %.4f m (plain walk "
-               "%.4f)\n",
+        printf("  walked again after frame %d: %d start frames; foot step %.4f m, hip "
+               "acceleration %.0f m/s^2 (plain walk %.4f, %.0f)\n",
                pl.restart_frame, pl.again_start, (double)r.m.max_foot_step,
-               (double)ref.m.max_foot_step);
+               (double)r.m.max_hip_accel, (double)ref.m.max_foot_step, (double)ref.m.max_hip_accel);
         assert_true(pl.restart_frame > 0);
         assert_walk_goals(&r, wp.arrival_radius);
         AKT_NEAR(r.last.position.x, 0.0f, wp.arrival_radius);
