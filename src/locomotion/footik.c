@@ -504,6 +504,13 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     if (valid != AK_OK) return valid;
     if (!st || !fr || !local || !world)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    return ak_foot_ik_solve(p, st, fr, local, world, err);
+}
+
+int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                         const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
+                         ak_error *err)
+{
     const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
