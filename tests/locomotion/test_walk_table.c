@@ -54,7 +54,19 @@ static int walk_clip(const char *name)
                (double)r.m.max_hip_accel, (double)limit, (double)ref.m.max_hip_accel, (double)h,
                r.m.max_hip_accel <= limit ? "" : "  OVER");
         over += r.m.max_hip_accel > limit;
+        printf("  start %d frames: heel %.1f/%.1f toe %.1f/%.1f mm; stop %d frames: heel "
+               "%.1f/%.1f toe %.1f/%.1f mm (below/above); captured start %s, stop %s\n",
+               r.start_frames, 1e3 * (double)r.start_m.max_heel_penetration,
+               1e3 * (double)r.start_m.max_heel_float, 1e3 * (double)r.start_m.max_toe_penetration,
+               1e3 * (double)r.start_m.max_toe_float, r.stop_frames,
+               1e3 * (double)r.stop_m.max_heel_penetration, 1e3 * (double)r.stop_m.max_heel_float,
+               1e3 * (double)r.stop_m.max_toe_penetration, 1e3 * (double)r.stop_m.max_toe_float,
+               info.start_frames[0] >= 0 ? "yes" : "none",
+               info.stop_frames[0] >= 0 ? "yes" : "none");
         assert_walk_goals(&r, wp.arrival_radius);
+        /* The start and the stop are measured (every frame above, and apart here). */
+        assert_true(r.start_frames > 0 && r.start_m.stance_samples > 0);
+        assert_true(r.stop_frames > 0 && r.stop_m.stance_samples > 0);
     }
     source_close(&src);
     return over;
