@@ -22,7 +22,9 @@ struct ak_walker {
     ak_xform *world;
     ak_xform *hold;  /* the in-place pose shown when walking resumed out of a captured stop */
     int32_t holding; /* 1: the idle weight fades out of `hold` (not the idle or stand pose) */
-    ak_clip *idle;   /* scaled copy of the idle clip, or NULL */
+    int32_t resume_pending; /* a new target came while the captured stop had a foot in the air:
+                               the stop plays on to its next frame with both feet down */
+    ak_clip *idle;          /* scaled copy of the idle clip, or NULL */
     ak_root_motion *idle_root;
     float idle_floor; /* lowest foot point of the idle clip, metres */
     ak_foot_ik_params fik;
@@ -335,6 +337,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->stop_captured = 0;
     w->stop_entry = 0.0f;
     w->holding = 0;
+    w->resume_pending = 0;
     standing_start(w);
     w->path_length = 0.0f;
     w->desired = ak_vec3_make(0, 0, 0);
@@ -360,9 +363,17 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
 
 /* A new target while a captured stop is coming or playing, or after it: still in the loop,
  * walk on; in the stop, start again from the pose shown (held, the idle weight fading out of
- * it), with the captured start when it fits, else the procedural ramp. */
+ * it), with the captured start when it fits, else the procedural ramp. The start stands on
+ * both feet, so a stop shown with a foot in the air finishes that step first: the restart
+ * waits for the stop's next frame with both feet down (resume_pending; at most a step). */
 static void resume_walking(ak_walker *w)
 {
+    if (w->seg == AK_SEGMENT_STOP && !(w->stance[0] && w->stance[1])) {
+        w->resume_pending = 1;
+        return;
+    }
+    w->resume_pending = 0;
+    w->arrived = 0;
     w->stop_captured = 0;
     w->stop_scale = 1.0f;
     w->stop_left = 0.0f;
@@ -381,10 +392,14 @@ void ak_walker_set_target(ak_walker *w, ak_vec3 target)
     w->p.target = target;
     /* Walk again only for a target outside the arrival radius: an engine may set the target
      * every frame, and a character standing at it must stay stopped. */
-    if (w->arrived && distance_to_target(w) <= w->p.arrival_radius) return;
-    const int was_stopping = w->arrived;
-    w->arrived = 0;
-    if (was_stopping && w->stop_captured) resume_walking(w);
+    if (w->arrived && distance_to_target(w) <= w->p.arrival_radius) {
+        w->resume_pending = 0;
+        return;
+    }
+    if (w->arrived && w->stop_captured)
+        resume_walking(w);
+    else
+        w->arrived = 0;
     w->guide_target = heading_to_target(w);
 }
 
@@ -689,6 +704,11 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     const ak_walk_motion *m = w->m;
     const float dur = ak_clip_duration(m->clip);
     const float t0 = w->clip_time;
+    /* A restart waiting for both feet down in the captured stop: the last frame shown. */
+    if (w->resume_pending && w->stance[0] && w->stance[1]) {
+        resume_walking(w);
+        w->guide_target = heading_to_target(w);
+    }
     const int32_t seg0 = w->seg;
     plan_stop(w, dur);
     const ak_vec3 d_local = advance_play(w, dt);

@@ -70,11 +70,26 @@ static void hip_accel_by_play(played *pl, ak_vec3 h, int32_t play, int f, float 
     pl->hips[0] = h;
 }
 
+/* When a second target is given: once stopped; while stopping with the loop still playing
+ * (a committed captured stop, or the procedural deceleration); halfway through the captured
+ * stop segment. */
+typedef enum retarget_when { AT_STOPPED, AT_STOPPING_LOOP, AT_STOP_SEGMENT } retarget_when;
+
+static int retarget_now(retarget_when when, const ak_walker_state *s, int32_t play,
+                        const played *pl, const ak_walk_motion_info *info)
+{
+    if (when == AT_STOPPED) return s->stopped;
+    if (when == AT_STOPPING_LOOP) return s->arrived && !s->stopped && play == AK_WALKER_PLAY_LOOP;
+    return play == AK_WALKER_PLAY_STOP &&
+           pl->stop_frames == (info->stop_frames[1] - info->stop_frames[0]) / 2;
+}
+
 /* One walk, every frame measured and checked against the capture's segments; with `then`,
- * once stopped it walks on to that target and stops again. */
+ * at `when` it walks on to that target and stops again. */
 static walk_result walk_checked_then(const walk_source *src, const ak_ground *g,
                                      ak_walker_params wp, const ak_walk_motion_info *info,
-                                     int32_t spine, played *pl, const ak_vec3 *then)
+                                     int32_t spine, played *pl, const ak_vec3 *then,
+                                     retarget_when when)
 {
     walk_result r;
     memset(&r, 0, sizeof r);
@@ -104,7 +119,9 @@ static walk_result walk_checked_then(const walk_source *src, const ak_ground *g,
             assert_in_range(frame, info->cycle_start, info->cycle_end - 1);
             ++pl->loop_frames;
         }
-        if (play != AK_WALKER_PLAY_LOOP)
+        /* Walking again out of a stop, the pose held fades out over idle_fade: not a key. */
+        const int holding = pl->restart_frame > 0 && r.last.idle_weight > 0.0f;
+        if (play != AK_WALKER_PLAY_LOOP && !holding)
             assert_shows_frame(src->clip, spine, ak_walker_local_pose(w), frame);
         if (f == 0) {
             pl->first_play = play;
@@ -113,7 +130,7 @@ static walk_result walk_checked_then(const walk_source *src, const ak_ground *g,
         pl->last_play = play;
         pl->last_frame = frame;
         ++r.frames;
-        if (r.last.stopped && then) {
+        if (then && retarget_now(when, &r.last, play, pl, info)) {
             ak_walker_set_target(w, *then);
             then = NULL;
             pl->restart_frame = r.frames;
@@ -128,7 +145,7 @@ static walk_result walk_checked_then(const walk_source *src, const ak_ground *g,
 static walk_result walk_checked(const walk_source *src, const ak_ground *g, ak_walker_params wp,
                                 const ak_walk_motion_info *info, int32_t spine, played *pl)
 {
-    return walk_checked_then(src, g, wp, info, spine, pl, NULL);
+    return walk_checked_then(src, g, wp, info, spine, pl, NULL, AT_STOPPED);
 }
 
 /* A recorded start-walk-stop of `src` read back as a capture: its start and stop are found
@@ -213,34 +230,85 @@ static void cmu_start_walk_stop_plays_its_start_and_stop(void **state)
     source_close(&orig);
 }
 
-/* Stopped by the captured stop, a new target 90 degrees off walks again — out of the pose it
- * stood in, with the captured start — and stops on it the same way, on hills, feet on the
- * ground in every frame. */
+/* A new target 90 degrees off, given once stopped, while stopping with the loop still
+ * playing, or halfway through the captured stop: the walker walks again (out of the pose
+ * shown, with the captured start when it stands in a stop) and stops on the new target, on
+ * every ground, every heel and toe down within 5 mm of the ground in every frame and no
+ * stance skate (the largest foot move in a frame is printed beside the plain walk's: the
+ * second walk turns 90 degrees, which moves a swinging foot faster). */
+static void retarget_checked(const walk_source *src, const ak_walk_motion_info *info,
+                             retarget_when when, const char *label)
+{
+    static const char *const whens[] = {"stopped", "stopping (loop)", "in the stop"};
+    const int32_t spine = ak_walk_motion_humanoid(src->motion)->joint[AK_HUM_SPINE];
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
+    wp.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    const ak_vec3 then = ak_vec3_make(0.0f, 0.0f, 6.0f);
+    for (int t = 0; t < TERRAINS; ++t) {
+        ak_ground g = ak_terrain_ground(g_terrain[t]);
+        played pl;
+        const walk_result ref = walk_checked(src, &g, wp, info, spine, &pl);
+        const walk_result r = walk_checked_then(src, &g, wp, info, spine, &pl, &then, when);
+        char name[128];
+        snprintf(name, sizeof name, "%s %s, %s", label, walk_terrain_name(t), whens[when]);
+        print_result(name, &r);
+        printf("  walked again after frame %d: %d start frames; foot step %.4f m, hip "
+               "acceleration %.0f m/s^2 (plain walk %.4f, %.0f)\n",
+               pl.restart_frame, pl.again_start, (double)r.m.max_foot_step,
+               (double)r.m.max_hip_accel, (double)ref.m.max_foot_step, (double)ref.m.max_hip_accel);
+        assert_true(pl.restart_frame > 0);
+        assert_walk_goals(&r, wp.arrival_radius);
+        AKT_NEAR(r.last.position.x, 0.0f, wp.arrival_radius);
+        AKT_NEAR(r.last.position.z, 6.0f, wp.arrival_radius);
+        assert_true(r.last.stance[0] && r.last.stance[1]);
+        if (info->stop_frames[0] >= 0) assert_int_equal(pl.last_play, AK_WALKER_PLAY_STOP);
+        if (info->start_frames[0] >= 0 && when != AT_STOPPING_LOOP) assert_true(pl.again_start > 0);
+    }
+}
+
 static void walks_again_after_a_captured_stop(void **state)
 {
     (void)state;
     walk_source orig, src;
     source_open(&orig, NULL, 0, 0);
-    ak_ground flat = ak_terrain_ground(g_terrain[0]), hills = ak_terrain_ground(g_terrain[1]);
+    ak_ground flat = ak_terrain_ground(g_terrain[0]);
     source_open_recorded(&src, &orig, &flat, 1);
     ak_walk_motion_info info;
     ak_walk_motion_get_info(src.motion, &info);
-    const int32_t spine = ak_walk_motion_humanoid(src.motion)->joint[AK_HUM_SPINE];
-    ak_walker_params wp = ak_walker_defaults();
-    wp.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
-    wp.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
-    const ak_vec3 then = ak_vec3_make(0.0f, 0.0f, 6.0f);
-    played pl;
-    const walk_result r = walk_checked_then(&src, &hills, wp, &info, spine, &pl, &then);
-    print_result("built-in recorded, two targets", &r);
-    printf("  walked again after frame %d: %d start frames\n", pl.restart_frame, pl.again_start);
-    assert_true(pl.restart_frame > 0);
-    assert_true(pl.again_start > 0);
-    assert_walk_goals(&r, wp.arrival_radius);
-    AKT_NEAR(r.last.position.z, 6.0f, wp.arrival_radius);
-    assert_int_equal(pl.last_play, AK_WALKER_PLAY_STOP);
+    for (int k = AT_STOPPED; k <= AT_STOP_SEGMENT; ++k)
+        retarget_checked(&src, &info, (retarget_when)k, "built-in recorded");
     source_close(&src);
     source_close(&orig);
+}
+
+static void cmu_walks_again_after_a_captured_stop(void **state)
+{
+    (void)state;
+    walk_source orig, src;
+    source_open(&orig, "cmu_02_01_walk.bvh", -1, -1);
+    ak_ground flat = ak_terrain_ground(g_terrain[0]);
+    source_open_recorded(&src, &orig, &flat, 1);
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(src.motion, &info);
+    for (int k = AT_STOPPED; k <= AT_STOP_SEGMENT; ++k)
+        retarget_checked(&src, &info, (retarget_when)k, "cmu_02_01 recorded");
+    source_close(&src);
+    source_close(&orig);
+}
+
+/* The same without captured transitions: the procedural stop, retargeted once stopped or
+ * while decelerating. */
+static void walks_again_after_a_procedural_stop(void **state)
+{
+    (void)state;
+    walk_source src;
+    source_open(&src, NULL, 0, 0);
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(src.motion, &info);
+    for (int k = AT_STOPPED; k <= AT_STOPPING_LOOP; ++k)
+        retarget_checked(&src, &info, (retarget_when)k, "built-in procedural");
+    source_close(&src);
 }
 
 /* The captures themselves begin and end mid-stride: nothing is found, the walker plays only
@@ -293,6 +361,8 @@ int main(void)
         cmocka_unit_test(builtin_start_walk_stop_plays_its_start_and_stop),
         cmocka_unit_test(cmu_start_walk_stop_plays_its_start_and_stop),
         cmocka_unit_test(walks_again_after_a_captured_stop),
+        cmocka_unit_test(cmu_walks_again_after_a_captured_stop),
+        cmocka_unit_test(walks_again_after_a_procedural_stop),
         cmocka_unit_test(captures_without_transitions_keep_the_procedural_path),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -53,7 +53,30 @@ typedef struct walk_result {
     ak_walker_state last;
     float max_hip_drop;
     int frames;
+    /* The same measures over the start (from the first frame until the loop plays at full
+     * rate with no idle or settle pose blended in) and over the stop (from the frame the
+     * walker commits to stopping, `arrived`, to the end). */
+    ak_walk_metrics start_m, stop_m;
+    int start_frames, stop_frames;
 } walk_result;
+
+/* Adds this frame to the start's or the stop's measures (walk_result). */
+static inline void walk_phase_add(walk_result *r, const ak_walker *w, int32_t hips, float dt,
+                                  int *started)
+{
+    const int32_t play = ak_walker_playing(w, NULL);
+    if (!*started && r->last.rate >= 1.0f && !(r->last.idle_weight > 0.0f) &&
+        play == AK_WALKER_PLAY_LOOP)
+        *started = 1;
+    if (!*started) {
+        ak_walk_metrics_add(&r->start_m, &r->last, ak_walker_world_pose(w), hips, dt);
+        ++r->start_frames;
+    }
+    if (r->last.arrived) {
+        ak_walk_metrics_add(&r->stop_m, &r->last, ak_walker_world_pose(w), hips, dt);
+        ++r->stop_frames;
+    }
+}
 
 /* Walks from start to target on `ground` until it has stopped (or max_time); every frame is
  * measured: the start from standing, the walk, the turns and the stop. */
@@ -69,10 +92,12 @@ static inline walk_result walk_run(const walk_source *s, const ak_ground *ground
     const float dt = ak_walk_motion_clip(s->motion)->frame_time;
     const int32_t hips = ak_walk_motion_humanoid(s->motion)->joint[AK_HUM_HIPS];
     ak_walk_metrics_reset(&r.m);
+    int started = 0;
     for (int f = 0; f * dt < max_time; ++f) {
         assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, ground, &err), AK_OK);
         ak_walker_get_state(w, &r.last);
         ak_walk_metrics_add(&r.m, &r.last, ak_walker_world_pose(w), hips, f == 0 ? 0.0f : dt);
+        walk_phase_add(&r, w, hips, f == 0 ? 0.0f : dt, &started);
         if (r.last.hip_drop > r.max_hip_drop) r.max_hip_drop = r.last.hip_drop;
         ++r.frames;
         if (r.last.stopped) break;
