@@ -226,6 +226,8 @@ typedef struct foot_frame {
     ak_vec3 ray_heel[2], ray_toe[2]; /* where this frame's ground hits were asked (the query
                                         points, from the state before this frame) */
     ak_vec3 heel_a[2], toe_a[2];     /* the animated heel and toe, shifted (anim_points) */
+    ak_vec3 heel_n[2];               /* the heel ground's clamped normal (or up), where set */
+    int heel_n_set[2];
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -369,16 +371,27 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     target.y = anim.y + leg_offset(p, st, fr, g, s, anim, ff->dt) * gw;
     const ak_vec3 up = {0, 1, 0};
     const ak_vec3 n = g->hit ? clamp_normal(g->normal, ff->cos_tilt, ff->sin_tilt) : up;
-    ak_vec3 n_flat = n;
-    if (leg->has_toe && hg.hit && tg.hit)
-        n_flat = clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_q, tg.height),
-                              ff->cos_tilt, ff->sin_tilt);
-    const ak_vec3 foot_up = akq_rotate(foot.rotation, leg->up_local);
-    const ak_quat to_slope = akq_from_to(up, n);
-    const ak_quat to_flat = akq_from_to(foot_up, n_flat);
+    /* Not pivoting, n is the heel ground's clamped normal, which the tilt measure reuses. */
+    ff->heel_n_set[s] = !pivot;
+    ff->heel_n[s] = n;
+    /* Only the rotations the blends below use are made: to_slope unless the foot is wholly
+     * flat, to_flat (the two-point normal) only when it is flat at all, neither without
+     * ground weight (blend_rot's ends return one side exactly). */
     const float flat_w = st->stance_weight[s] * (1.0f - st->pivot_weight[s]);
-    const ak_quat align = blend_rot(to_slope, to_flat, flat_w);
-    const ak_quat applied = blend_rot(akq_identity(), align, gw);
+    ak_quat applied = akq_identity();
+    if (gw > 0.0f) {
+        ak_quat to_slope = akq_identity(), to_flat = akq_identity();
+        if (!(flat_w >= 1.0f)) to_slope = akq_from_to(up, n);
+        if (flat_w > 0.0f) {
+            ak_vec3 n_flat = n;
+            if (leg->has_toe && hg.hit && tg.hit)
+                n_flat =
+                    clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_q, tg.height),
+                                 ff->cos_tilt, ff->sin_tilt);
+            to_flat = akq_from_to(akq_rotate(foot.rotation, leg->up_local), n_flat);
+        }
+        applied = blend_rot(akq_identity(), blend_rot(to_slope, to_flat, flat_w), gw);
+    }
     ff->foot_rot[s] = akq_normalize(akq_mul(applied, foot.rotation));
     target = akv_lerp(anim, target, p->weight);
     ff->pivot[s] = pivot;
@@ -604,7 +617,8 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         st->reached[s] = r.reached;
         st->sole[s] = sole_point(p, world, s);
         st->toe[s] = leg->has_toe ? toe_point(p, world, s) : st->sole[s];
-        const ak_vec3 n = fr->ground[s].hit
+        const ak_vec3 n = ff->heel_n_set[s] ? ff->heel_n[s]
+                          : fr->ground[s].hit
                               ? clamp_normal(fr->ground[s].normal, ff->cos_tilt, ff->sin_tilt)
                               : akv_make(0, 1, 0);
         /* Tilt is the flat foot's: while it rolls over its toe the pitch is the animation's. */
@@ -619,6 +633,13 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     if (valid != AK_OK) return valid;
     if (!st || !fr || !local || !world)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    return ak_foot_ik_solve(p, st, fr, local, world, err);
+}
+
+int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                         const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
+                         ak_error *err)
+{
     const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");

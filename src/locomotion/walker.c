@@ -942,7 +942,8 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->play_phase[s][w->frame_index];
         }
-        int32_t st = ak_foot_ik_run(&w->fik, &w->fst, &fr, w->local, w->world, err);
+        /* w->fik was validated in ak_walker_create and does not change. */
+        int32_t st = ak_foot_ik_solve(&w->fik, &w->fst, &fr, w->local, w->world, err);
         if (st != AK_OK) return st;
     }
     for (int s = 0; s < 2; ++s) {
