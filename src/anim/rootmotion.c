@@ -1,6 +1,7 @@
 /* Root motion: the root's horizontal travel and heading as a track, deltas over any
  * interval (loops included) and in-place poses. */
 #include "animkit/rootmotion.h"
+#include "anim/rootmotion_internal.h"
 #include "core/xform_inline.h"
 
 #include <stdlib.h>
@@ -224,6 +225,33 @@ void ak_root_motion_delta(const ak_root_motion *rm, float t0, float t1, ak_vec3 
     d.y = 0.0f;
     if (dt) *dt = d;
     if (dh) *dh = h1 - h0;
+}
+
+void ak_root_motion_travels(const ak_root_motion *rm, float t0, const float *t1, int32_t n,
+                            float *travel)
+{
+    if (!rm) {
+        for (int32_t i = 0; i < n; ++i)
+            travel[i] = 0.0f;
+        return;
+    }
+    /* ak_root_motion_delta's steps, the t0 end once. */
+    float k = 0.0f;
+    const int shift = rm->loop && rm->duration > 0.0f && isfinite(t0) && t0 > rm->duration;
+    if (shift) {
+        k = floorf(t0 / rm->duration) * rm->duration;
+        t0 -= k;
+    }
+    ak_vec3 p0, p1;
+    float h0, h1;
+    ak_root_motion_at(rm, t0, &p0, &h0);
+    const ak_quat q = ak_quat_yaw(-h0);
+    for (int32_t i = 0; i < n; ++i) {
+        ak_root_motion_at(rm, shift ? t1[i] - k : t1[i], &p1, &h1);
+        ak_vec3 d = akq_rotate(q, akv_sub(p1, p0));
+        d.y = 0.0f;
+        travel[i] = sqrtf(d.x * d.x + d.z * d.z);
+    }
 }
 
 void ak_root_motion_loop(const ak_root_motion *rm, ak_vec3 *dt, float *dh)
