@@ -82,6 +82,7 @@ struct ak_walker {
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     float sole_ground[2];
     float toe_ground[2];
+    ak_root_motion_memo stop_memo; /* the stop planner's candidates of the last frame */
 };
 
 /* Ray slots of one foot. */
@@ -517,7 +518,7 @@ static void plan_stop(ak_walker *w, float dur)
         cand[n++] = c;
         t = c + 1e-4f;
     }
-    ak_root_motion_travels(m->root, w->clip_time, cand, n, travel);
+    ak_root_motion_travels(m->root, w->clip_time, cand, n, travel, &w->stop_memo);
     for (int32_t i = 0; i < n; ++i)
         if (fabsf(d - travel[i]) < best_e) {
             best_e = fabsf(d - travel[i]);
