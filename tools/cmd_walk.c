@@ -130,8 +130,9 @@ static void report_progress(ak_walk_scene *scene, const ak_walker_state *s)
     if (m) {
         ak_matcher_info mi;
         ak_matcher_get_info(m, &mi);
-        snprintf(playing, sizeof playing, "  %.100s frame %d",
-                 ak_motion_db_clip_name(ak_walk_scene_motion_db(scene), mi.clip), (int)mi.frame);
+        snprintf(playing, sizeof playing, "  %.100s %.2f s (database frame %d)",
+                 ak_motion_db_clip_name(ak_walk_scene_motion_db(scene), mi.clip),
+                 (double)mi.source_time, (int)mi.frame);
     }
     fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s%s\n", (double)s->time,
             (double)s->position.x, (double)s->position.z, (double)s->distance, playing,
