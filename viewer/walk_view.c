@@ -296,12 +296,14 @@ void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
     ak_walk_scene_get_state(w->scene, &st);
     const ak_matcher *matcher = ak_walk_scene_matcher(w->scene);
     char line1[256];
-    snprintf(line1, sizeof line1, "%s (%s)  t %.2f s  distance to target %.2f m  path %.2f m%s",
-             matcher ? "matching" : "walker", w->clip_label, (double)st.time, (double)st.distance,
-             (double)st.path_length,
-             st.stopped   ? "  stopped"
-             : st.arrived ? "  arrived"
-                          : "");
+    const char *state = st.stopped ? "  stopped" : st.arrived ? "  arrived" : "";
+    if (matcher) /* the clip playing is on line 3: this line fits 800 pixels */
+        snprintf(line1, sizeof line1, "matching  t %.2f s  to target %.2f m  path %.2f m%s",
+                 (double)st.time, (double)st.distance, (double)st.path_length, state);
+    else
+        snprintf(line1, sizeof line1,
+                 "walker (%s)  t %.2f s  distance to target %.2f m  path %.2f m%s", w->clip_label,
+                 (double)st.time, (double)st.distance, (double)st.path_length, state);
     akr_draw_text(r, 10.0f, 10.0f, 2.0f, line1, ink);
     snprintf(
         line1, sizeof line1, "stance L %s R %s  hip drop %.1f mm  tilt %.1f/%.1f deg  heading %.0f",
