@@ -87,6 +87,31 @@ static int parse_walk_flags(int argc, char **argv, ak_walk_scenario *scenario,
     return 0;
 }
 
+/* Each clip's share of the database: a clip whose every piece between capture glitches is
+ * shorter than a candidate needs is left out by the database, and the user is told so. */
+static void report_database_clips(const ak_motion_db *db, const ak_motion_db_info *d)
+{
+    for (int32_t c = 0; c < d->clip_count; ++c) {
+        int frames = 0, candidates = 0;
+        for (int32_t f = 0; f < d->frame_count; ++f) {
+            int32_t clip;
+            float t;
+            ak_motion_db_frame_source(db, f, &clip, &t);
+            if (clip != c) continue;
+            ++frames;
+            candidates += ak_motion_db_is_candidate(db, f) ? 1 : 0;
+        }
+        if (frames > 0)
+            fprintf(stderr, "walk:   %.100s: %d frames (%d candidates)\n",
+                    ak_motion_db_clip_name(db, c), frames, candidates);
+        else
+            fprintf(stderr,
+                    "walk:   %.100s: left out: no part of it lasts 1 s between capture glitches "
+                    "(a joint turning faster than %.0f rad/s from one key to the next)\n",
+                    ak_motion_db_clip_name(db, c), (double)ak_motion_db_defaults().max_joint_speed);
+    }
+}
+
 static void report_clip(ak_walk_scene *scene)
 {
     ak_walk_scene_info info;
@@ -101,6 +126,7 @@ static void report_clip(ak_walk_scene *scene)
                 info.clip_label, (int)d.frame_count, (int)d.candidate_count,
                 (double)(1.0f / d.frame_time), ak_units_name((ak_units)d.units),
                 (double)d.metres_per_unit, (double)d.min_speed, (double)d.max_speed);
+        report_database_clips(db, &d);
         return;
     }
     ak_walk_motion_info m;

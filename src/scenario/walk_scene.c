@@ -11,32 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t bounded_length(const char *s, size_t max)
-{
-    size_t n = 0;
-    while (n < max && s[n])
-        ++n;
-    return n;
-}
-
-int32_t ak_walk_scene_file_error(const char *path, int32_t st, ak_error *err)
-{
-    if (!err) return st;
-    char prefix[160];
-    if (err->line > 0)
-        snprintf(prefix, sizeof prefix, "%.120s:%d: ", path, (int)err->line);
-    else
-        snprintf(prefix, sizeof prefix, "%.120s: ", path);
-    const size_t p = strlen(prefix);
-    size_t m = bounded_length(err->message, sizeof err->message);
-    if (m > sizeof err->message - 1 - p) m = sizeof err->message - 1 - p;
-    memmove(err->message + p, err->message, m);
-    memcpy(err->message, prefix, p);
-    err->message[p + m] = '\0';
-    err->status = st;
-    return st;
-}
-
 static int32_t load_file_clip(ak_walk_scene *w, const ak_walk_scenario *s,
                               ak_walk_motion_params *mp, ak_error *err)
 {
@@ -50,7 +24,7 @@ static int32_t load_file_clip(ak_walk_scene *w, const ak_walk_scenario *s,
     }
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    const size_t n = bounded_length(base, sizeof w->clip_label - 1);
+    const size_t n = akws_bounded_length(base, sizeof w->clip_label - 1);
     memcpy(w->clip_label, base, n);
     w->clip_label[n] = '\0';
     return AK_OK;
@@ -138,14 +112,6 @@ static int32_t check_on_ground(const ak_walk_scene *w, const ak_walk_scenario *s
     return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                         "--%s %g,%g is outside the ground (x and z span %g..%g m)", off,
                         (double)p[0], (double)p[1], -0.5 * (double)extent, 0.5 * (double)extent);
-}
-
-void ak_walk_scene_set_timing(ak_walk_scene *w, const ak_walk_scenario *s, float frame_time)
-{
-    w->frame_time = frame_time;
-    /* In double and capped: a tiny frame time times a long max_time overflows int32. */
-    const double frames = ceil((double)s->max_time / (double)frame_time) + 1.0;
-    w->max_frames = frames < 2147483647.0 ? (int32_t)frames : 2147483647;
 }
 
 static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err)
