@@ -66,8 +66,8 @@ static ak_terrain *waves(float size, float height)
         }
     ak_terrain *t = NULL;
     ak_error err;
-    assert_int_equal(
-        ak_terrain_read_pgm_memory(pgm, (size_t)n + W * W, size, height, &t, &err), AK_OK);
+    assert_int_equal(ak_terrain_read_pgm_memory(pgm, (size_t)n + W * W, size, height, &t, &err),
+                     AK_OK);
     return t;
 }
 
