@@ -120,11 +120,13 @@ valgrind:
 	cmake --build $(VALGRIND_BUILD) -j$(JOBS)
 	AK_UNDER_VALGRIND=1 ctest --test-dir $(VALGRIND_BUILD) -LE nosan --output-on-failure -j$(JOBS)
 
-# Static checks: the module layers of docs/architecture.md (no include points up), no function
-# over 80 lines (tools/check_function_length.py), the clang-format check, and clang-tidy over
-# the library (its findings are warnings).
+# Static checks: the module layers of docs/architecture.md (no include points up; no circle of
+# files and no call up, tools/check_file_graph.py), no function over 80 lines
+# (tools/check_function_length.py), the clang-format check, and clang-tidy over the library
+# (its findings are warnings).
 lint: build
 	sh tools/check_layers.sh
+	$(SYSTEM_PYTHON) tools/check_file_graph.py
 	$(SYSTEM_PYTHON) tools/check_function_length.py
 	$(MAKE) --no-print-directory format-check
 	git ls-files 'src/*.c' | xargs -P$(JOBS) -n4 clang-tidy -p $(BUILD) --quiet

@@ -289,6 +289,10 @@ typedef struct ak_foot_ik_state {
                                 off a stair edge lands there and is locked there) */
     float liftoff_ground[2]; /* ground height the foot last stood on */
     int32_t has_liftoff[2];
+    float swing_need[2]; /* m: the drop a swinging leg needed last frame to reach (-1 in
+                            stance) */
+    float toe_roll[2];   /* radians the foot was turned heel-up about its toe beyond the
+                            animation so a stretched leg reaches (0 unless needed) */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */

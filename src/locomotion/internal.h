@@ -57,6 +57,12 @@ struct ak_walk_motion {
     ak_walk_segment segment[2]; /* AK_SEGMENT_START, AK_SEGMENT_STOP */
 };
 
+/* ak_foot_ik_run without checking the params and pointers: for a caller that validated the
+ * params once and owns them unchanged (the walker), so the per-frame cost has no validation. */
+int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                         const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
+                         ak_error *err);
+
 /* Seam quality of the cycle [a, b) of clip c: mean per-joint angle between the poses of a and
  * b (root heading removed) and between their frame-to-frame rotations, per second. */
 void ak_cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error,

@@ -7,6 +7,7 @@
  * sample -> root motion (guide, controller) -> foot IK -> FK. */
 #include "animkit/locomotion.h"
 #include "core/xform_inline.h"
+#include "anim/rootmotion_internal.h"
 #include "locomotion/internal.h"
 
 #include <stdlib.h>
@@ -81,6 +82,7 @@ struct ak_walker {
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     float sole_ground[2];
     float toe_ground[2];
+    ak_root_motion_memo stop_memo; /* the stop planner's candidates of the last frame */
 };
 
 /* Ray slots of one foot. */
@@ -431,14 +433,6 @@ static float next_stop(const ak_walk_motion *m, float t, float dur)
     return t + dur;
 }
 
-/* Horizontal root travel of the clip between cycle times t0 and t1, metres. */
-static float clip_travel(const ak_walk_motion *m, float t0, float t1)
-{
-    ak_vec3 d;
-    ak_root_motion_delta(m->root, t0, t1, &d, NULL);
-    return sqrtf(d.x * d.x + d.z * d.z);
-}
-
 /* Where the captured stop ends if it is entered at the loop wrap `entry` (unwrapped cycle
  * time >= clip_time): the loop's travel to the wrap, then the segment's; the character frame
  * now. */
@@ -514,17 +508,23 @@ static void plan_stop(ak_walker *w, float dur)
     if (d > 2.5f * m->stride_length + w->p.arrival_radius) return;
     float t = w->clip_time + 0.5f * w->rate * w->p.stop_time;
     float best_t = 0.0f, best_travel = 0.0f, best_e = INFINITY;
+    /* The candidate stop frames, then their travels from now in one pass (the root motion
+     * at clip_time evaluated once). */
+    float cand[3 * AK_WALK_MAX_STOPS], travel[3 * AK_WALK_MAX_STOPS];
+    int32_t n = 0;
     for (int32_t i = 0; i < 3 * m->stop_count; ++i) {
         const float c = next_stop(m, t, dur);
         if (c - w->clip_time > 2.0f * dur) break;
-        const float travel = clip_travel(m, w->clip_time, c);
-        if (fabsf(d - travel) < best_e) {
-            best_e = fabsf(d - travel);
-            best_t = c;
-            best_travel = travel;
-        }
+        cand[n++] = c;
         t = c + 1e-4f;
     }
+    ak_root_motion_travels(m->root, w->clip_time, cand, n, travel, &w->stop_memo);
+    for (int32_t i = 0; i < n; ++i)
+        if (fabsf(d - travel[i]) < best_e) {
+            best_e = fabsf(d - travel[i]);
+            best_t = cand[i];
+            best_travel = travel[i];
+        }
     if (!(best_e < INFINITY)) return;
     if (best_t - w->clip_time > dur && d > w->p.arrival_radius) return;
     w->arrived = 1;
@@ -942,7 +942,8 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->play_phase[s][w->frame_index];
         }
-        int32_t st = ak_foot_ik_run(&w->fik, &w->fst, &fr, w->local, w->world, err);
+        /* w->fik was validated in ak_walker_create and does not change. */
+        int32_t st = ak_foot_ik_solve(&w->fik, &w->fst, &fr, w->local, w->world, err);
         if (st != AK_OK) return st;
     }
     for (int s = 0; s < 2; ++s) {
