@@ -25,8 +25,8 @@ typedef struct ak_walk_clip_params {
     float cycle_time;    /* seconds per cycle; default 1.1 (109 steps/min) */
     float frame_rate;    /* frames per second; default 60 */
     float duty_factor;   /* fraction of the cycle each foot is in stance, (0.5, 0.8); default 0.6 */
-    float hip_height;    /* hip joint height at double support, m; default 0.80 */
-    float hip_bob;       /* extra hip height at mid-stance, m; default 0.03 */
+    float hip_height;    /* hip joint height at double support, m; default 0.795 */
+    float hip_bob;       /* extra hip height at mid-stance, m; default 0.105 (knee 17.5 deg) */
     float hip_sway;      /* lateral pelvis amplitude, m; default 0.025 */
     float step_width;    /* lateral distance between the feet, m; default 0.18 */
     float foot_clearance; /* peak ankle lift in swing, m; default 0.10 */

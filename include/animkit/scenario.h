@@ -207,7 +207,8 @@ typedef struct ak_walk_scene_info {
     int32_t frame;          /* frames stepped so far (1 after create) */
     int32_t hips;           /* the hips joint of the walk skeleton (the root if not found) */
     const char *clip_label; /* "built-in walk", the clip's file name, or for matching
-                               "motion database of N clips" */
+                               "motion database of N clips", plus " (K left out: no 1 s
+                               between capture glitches)" when K clips hold no candidate */
 } ak_walk_scene_info;
 
 AK_API void ak_walk_scene_get_info(const ak_walk_scene *scene, ak_walk_scene_info *info);

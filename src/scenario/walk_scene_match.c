@@ -88,6 +88,28 @@ static int32_t read_sources(match_sources *m, ak_error *err)
     return AK_OK;
 }
 
+/* "motion database of N clips", and how many of them the database left out (no piece long
+ * enough for a candidate between capture glitches), which every surface shows. */
+static void set_label(ak_walk_scene *w, int clips)
+{
+    ak_motion_db_info d;
+    ak_motion_db_get_info(w->db, &d);
+    int kept = 0;
+    for (int32_t f = 0, last = -1; f < d.frame_count; ++f) {
+        int32_t clip;
+        float t;
+        ak_motion_db_frame_source(w->db, f, &clip, &t);
+        kept += clip != last ? 1 : 0; /* a clip's frames are consecutive */
+        last = clip;
+    }
+    const int out = clips - kept;
+    char left[96] = "";
+    if (out > 0)
+        snprintf(left, sizeof left, " (%d left out: no 1 s between capture glitches)", out);
+    snprintf(w->clip_label, sizeof w->clip_label, "motion database of %d clip%s%s", clips,
+             clips == 1 ? "" : "s", left);
+}
+
 static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err)
 {
     match_sources m;
@@ -101,9 +123,7 @@ static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario *s, ak_err
                                  err);
         if (st != AK_OK) ak_walk_scene_file_error("motion database", st, err);
     }
-    if (st == AK_OK)
-        snprintf(w->clip_label, sizeof w->clip_label, "motion database of %d clip%s", m.paths.count,
-                 m.paths.count == 1 ? "" : "s");
+    if (st == AK_OK) set_label(w, m.paths.count);
     free_sources(&m);
     return st;
 }

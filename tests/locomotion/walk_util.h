@@ -131,6 +131,31 @@ static inline void assert_walk_goals(const walk_result *r, float arrival_radius)
     assert_true(r->m.stance_samples > 100);
 }
 
+/* Knee flexion in degrees: the angle between the thigh (hip -> knee) and the shin (knee ->
+ * ankle) in a world pose; 0 is a straight leg. */
+static inline float knee_flexion_deg(const ak_xform *world, int32_t hip, int32_t knee,
+                                     int32_t ankle)
+{
+    const ak_vec3 h = world[hip].translation, k = world[knee].translation,
+                  a = world[ankle].translation;
+    const ak_vec3 u = ak_vec3_make(k.x - h.x, k.y - h.y, k.z - h.z);
+    const ak_vec3 v = ak_vec3_make(a.x - k.x, a.y - k.y, a.z - k.z);
+    double c = ((double)u.x * v.x + (double)u.y * v.y + (double)u.z * v.z) /
+               sqrt(((double)u.x * u.x + (double)u.y * u.y + (double)u.z * u.z) *
+                    ((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z));
+    c = c > 1.0 ? 1.0 : (c < -1.0 ? -1.0 : c);
+    return (float)(acos(c) * 180.0 / 3.14159265358979);
+}
+
+/* The interior-angle complement the law of cosines gives a leg of bones l1, l2 whose hip and
+ * ankle are d apart: 180 - acos((l1^2 + l2^2 - d^2) / (2 l1 l2)) degrees. */
+static inline float knee_flexion_for_distance(float l1, float l2, float d)
+{
+    double c = ((double)l1 * l1 + (double)l2 * l2 - (double)d * d) / (2.0 * l1 * l2);
+    c = c > 1.0 ? 1.0 : (c < -1.0 ? -1.0 : c);
+    return (float)(180.0 - acos(c) * 180.0 / 3.14159265358979);
+}
+
 /* The most terrain of height change h per step may add to one frame's move (dt): the floor
  * follows footholds through a critically damped spring (omega = 1/ground_smoothing), whose
  * response to a step h peaks at h*omega/e m/s; the hip drop changes at most hip_drop_rate; a
