@@ -12,7 +12,10 @@
 # Timings on a shared machine move with its load; with valgrind installed it also prints
 # instructions per character-frame of one character (callgrind: N frames minus 0 frames of the
 # same setup), which do not; the same code runs for a crowd, where the cost beyond these is
-# memory traffic, which only the timings show. Skipped (exit 0) where BEFORE_COMMIT is not in the history (a release tarball).
+# memory traffic, which the timings show and, with BENCH_CACHE=1 (a few minutes more), cachegrind
+# counts: misses of a 1 MiB last-level cache per character-frame of 1,000 characters (the
+# lines of memory each character's frame brings in). Skipped (exit 0) where BEFORE_COMMIT is
+# not in the history (a release tarball).
 set -e
 before=$1
 build=${2:-build}
@@ -145,4 +148,26 @@ for src in built-in "$cmu"; do
     awk -v l="$label" -v b="$1" -v a="$2" \
       'BEGIN { printf "    %-48s %7d -> %7d  (%+.1f%%)\n", l, b, a, (a / b - 1) * 100 }'
   done
+done
+
+[ "${BENCH_CACHE:-0}" = 1 ] || exit 0
+# Last-level data misses (reads + writes) of one run of 1,000 characters, 1 MiB cache.
+llm() {
+  valgrind --tool=cachegrind --cache-sim=yes --LL=1048576,16,64 --cachegrind-out-file=/dev/null \
+    "$@" 2>&1 >/dev/null | awk '/LLd misses:/ { gsub(",", "", $4); print $4 }'
+}
+echo "== memory lines per character-frame, 1,000 characters (cachegrind, 1 MiB last level), $sha -> this build"
+for src in built-in "$cmu"; do
+  file=$src
+  [ "$src" = built-in ] && file=
+  [ "$src" = built-in ] || [ -f "$src" ] || continue
+  out=
+  for side in before after; do
+    m1=$(llm "$dir/bench_$side" --frames 20 --characters 1000 $file)
+    m0=$(llm "$dir/bench_$side" --frames 0 --characters 1000 $file)
+    out="$out $(( (m1 - m0) / 20 ))"
+  done
+  set -- $out
+  awk -v l="$(basename "$src"), full (IK)" -v b="$1" -v a="$2" \
+    'BEGIN { printf "    %-48s %7.1f -> %7.1f  (%+.1f%%)\n", l, b / 1000, a / 1000, (a / b - 1) * 100 }'
 done
