@@ -26,7 +26,8 @@ const char *ak_status_name(int32_t status)
     }
 }
 
-int32_t ak_error_set(ak_error *err, int32_t status, int32_t line, const char *fmt, ...)
+/* The name in parentheses: not the analyzer's macro of the same name (status.h). */
+int32_t(ak_error_set)(ak_error *err, int32_t status, int32_t line, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
