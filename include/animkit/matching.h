@@ -127,6 +127,13 @@ typedef struct ak_match_result {
  * both modes return the same frame. No allocation. */
 AK_API void ak_motion_db_search(const ak_motion_db *db, const float *query, int32_t mode,
                                 float best_cost, ak_match_result *out);
+/* The same, skipping the database frames of `exclude_count` ranges [exclude[2i],
+ * exclude[2i+1]) (the playing frame's neighbourhood and what was just played: Holden's demo
+ * and Unreal's pose search keep a jump from landing a few frames from where playback already
+ * is, or from going back to a pose it just left). Both modes still return the same frame. */
+AK_API void ak_motion_db_search_excluding(const ak_motion_db *db, const float *query, int32_t mode,
+                                          float best_cost, const int32_t *exclude,
+                                          int32_t exclude_count, ak_match_result *out);
 
 /* ---- Save / load: one binary blob -------------------------------------------------------- */
 
@@ -161,10 +168,23 @@ typedef struct ak_matcher_params {
     float sharp_change;      /* a search happens at once when the wanted velocity jumps by
                                 more than this, m/s; default 0.5 */
     float inertia_halflife;  /* s: decay of the transition offsets; default 0.12 */
+    float transition_cost;   /* a jump happens only when the new frame's cost (normalised squared
+                                distance) beats the playing frame's continuation by this much;
+                                default 0.5 (Holden's demo: transition_cost) */
+    float exclude_time;      /* s: frames of the playing take within this of the playing frame
+                                are not jumped to (the demo's ignore_surrounding, Unreal's pose
+                                jump threshold); default 0.33 */
+    float reselect_time;     /* s: the frames of a stretch left less than this ago (and
+                                exclude_time around them) are not jumped back to (Unreal's pose
+                                reselect history: no ping-pong between two takes); default 0.5 */
     float warp_rate_deg;     /* orientation warping: the facing turns toward the wanted one by at
                                 most this many deg/s beyond the clip's own turning; default 150
                                 (0: off) */
     float stop_time;         /* s the root takes to come to rest when stopping; default 0.35 */
+    float rate_warp;         /* playback-rate warping: the clip plays up to this fraction faster
+                                or slower (root travel with it, so planted feet stay planted)
+                                to meet the wanted speed; default 0 (off; docs/locomotion.md
+                                has its figures at 0.1) */
     float stance_gate;       /* m: a stance a transition brings in starts once the shown sole is
                                 this close to the floor; default 0.006 */
     float unlock_distance;   /* m: a locked stance foot farther than this from where the playing
@@ -189,6 +209,7 @@ typedef struct ak_matcher_info {
     int32_t searches;
     int32_t unlocks;  /* stance feet released because the pose left them behind */
     int32_t standing; /* 1 while holding the stand pose */
+    float rate;       /* playback rate (1: as captured; rate_warp) */
     /* Trajectories at +0.33/+0.67/+1.0 s, world: what the controller wants and what the
      * playing frame will do. */
     ak_vec3 desired_position[AK_MATCH_TRAJ_POINTS];
@@ -212,8 +233,8 @@ AK_API void ak_matcher_set_target(ak_matcher *matcher, ak_vec3 target);
 AK_API int32_t ak_matcher_step(ak_matcher *matcher, float dt, const ak_ground *ground,
                                ak_error *err);
 
-/* Rays per frame: character centre, left sole, right sole. */
-#define AK_MATCHER_RAY_COUNT 3
+/* Rays per frame: character centre, left sole, right sole, left toe, right toe. */
+#define AK_MATCHER_RAY_COUNT 5
 
 /* The same frame in phases, for engines (as the walker's ak_walker_begin ... _finish):
  *  1. ak_matcher_begin: springs, search, transitions, pose; writes the wanted world

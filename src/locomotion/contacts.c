@@ -318,10 +318,9 @@ int32_t ak_foot_contacts_detect(const ak_skeleton *sk, const ak_clip *c, int32_t
     return AK_OK;
 }
 
-uint8_t ak_contact_at(const uint8_t *flags, int32_t frame_count, float frame_time, int32_t loop,
-                      float t)
+int32_t ak_contact_frame(int32_t frame_count, float frame_time, int32_t loop, float t)
 {
-    if (!flags || frame_count <= 0 || !(frame_time > 0.0f) || !isfinite(t)) return 0;
+    if (frame_count <= 0 || !(frame_time > 0.0f) || !isfinite(t)) return -1;
     const float x = t / frame_time + 0.5f;
     /* Far beyond the clip, wrap in double so the frame index stays exact. */
     int64_t f = (int64_t)floor((double)x);
@@ -331,7 +330,14 @@ uint8_t ak_contact_at(const uint8_t *flags, int32_t frame_count, float frame_tim
     } else {
         f = f < 0 ? 0 : (f >= frame_count ? frame_count - 1 : f);
     }
-    return flags[f];
+    return (int32_t)f;
+}
+
+uint8_t ak_contact_at(const uint8_t *flags, int32_t frame_count, float frame_time, int32_t loop,
+                      float t)
+{
+    const int32_t f = flags ? ak_contact_frame(frame_count, frame_time, loop, t) : -1;
+    return f >= 0 ? flags[f] : 0;
 }
 
 /* ---- Cycle finder ---- */

@@ -60,4 +60,26 @@ int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err);
 void ak_foot_ik_foot_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                             const ak_xform *world, ak_vec3 heel_q[2], ak_vec3 toe_q[2]);
 
+/* The frame of per-frame flags nearest time t (ak_contact_at's rule: wraps when looping,
+ * clamps otherwise); -1 for an empty table, a non-positive frame time or a non-finite t. */
+int32_t ak_contact_frame(int32_t frame_count, float frame_time, int32_t loop, float t);
+
+/* The cycle frame whose contacts hold at cycle time t (ak_walk_motion_stance_at's rule), or
+ * -1; lets a caller read both feet's contacts of one time with one lookup. */
+int32_t ak_walk_motion_stance_frame(const ak_walk_motion *m, float t);
+
+/* ak_ground_ray_down, inline for the walker's per-frame rays (the public function is this). */
+AK_INLINE ak_ground_ray akg_ray_down(ak_vec3 p, float up, float down)
+{
+    ak_ground_ray r;
+    r.origin.x = p.x;
+    r.origin.y = p.y + up;
+    r.origin.z = p.z;
+    r.direction.x = 0.0f;
+    r.direction.y = -1.0f;
+    r.direction.z = 0.0f;
+    r.max_distance = up + down;
+    return r;
+}
+
 #endif

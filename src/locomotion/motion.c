@@ -463,11 +463,16 @@ int32_t ak_walk_motion_set_contacts(ak_walk_motion *m, const uint8_t *left, cons
     return st == AK_OK ? ak_walk_motion_stops(m, err) : st;
 }
 
+int32_t ak_walk_motion_stance_frame(const ak_walk_motion *m, float t)
+{
+    return ak_contact_frame(m->clip->frame_count, m->clip->frame_time, 1, t);
+}
+
 uint8_t ak_walk_motion_stance_at(const ak_walk_motion *m, int32_t side, float t)
 {
-    if (!m || side < 0 || side > 1) return 0;
-    const ak_clip *c = m->clip;
-    return ak_contact_at(m->contacts[side], c->frame_count, c->frame_time, 1, t);
+    if (!m || side < 0 || side > 1 || !m->contacts[side]) return 0;
+    const int32_t f = ak_walk_motion_stance_frame(m, t);
+    return f >= 0 ? m->contacts[side][f] : 0;
 }
 
 int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err)

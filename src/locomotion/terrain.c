@@ -2,6 +2,7 @@
 #include "animkit/ground.h"
 #include "core/xform_inline.h"
 #include "io/file.h"
+#include "locomotion/internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -518,9 +519,5 @@ int32_t ak_ground_cast(const ak_ground *g, const ak_ground_ray *ray, ak_ground_h
 
 ak_ground_ray ak_ground_ray_down(ak_vec3 p, float up, float down)
 {
-    ak_ground_ray r;
-    r.origin = ak_vec3_make(p.x, p.y + up, p.z);
-    r.direction = ak_vec3_make(0.0f, -1.0f, 0.0f);
-    r.max_distance = up + down;
-    return r;
+    return akg_ray_down(p, up, down);
 }

@@ -420,9 +420,12 @@ static void foot_contacts(ak_walker *w)
     const ak_walk_motion *m = w->m;
     const int settling = w->arrived && w->stop_left <= 0.0f;
     const float ahead = w->rate / w->fik.stance_fade_rate;
+    /* ak_walk_motion_stance_at's rule, the cycle frame looked up once for both feet. */
+    const int32_t f_now = ak_walk_motion_stance_frame(m, w->clip_time);
+    const int32_t f_ahead = ak_walk_motion_stance_frame(m, w->clip_time + ahead);
     for (int s = 0; s < 2; ++s) {
-        uint8_t c = ak_walk_motion_stance_at(m, s, w->clip_time);
-        int next = ak_walk_motion_stance_at(m, s, w->clip_time + ahead) != 0;
+        uint8_t c = f_now >= 0 ? m->contacts[s][f_now] : 0;
+        int next = f_ahead >= 0 && m->contacts[s][f_ahead] != 0;
         /* Settling: a foot on the ground stands flat (a heel that is up comes down about the
          * toe), a foot in the air joins it once the settle pose is reached. */
         if (settling && (c || w->idle_w >= 1.0f)) c = AK_CONTACT_HEEL | AK_CONTACT_TOE;
@@ -499,7 +502,7 @@ static void place_pose(ak_walker *w)
     memcpy(w->local, w->anim, sizeof(ak_xform) * (size_t)w->J);
     ak_xform ch;
     ch.rotation = w->yaw;
-    ch.translation = ak_vec3_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z);
+    ch.translation = akv_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z);
     w->local[0] = akx_mul(ch, w->local[0]);
     w->anim_root_y = w->local[0].translation.y - ch.translation.y;
     ak_fk(w->m->skeleton, w->local, w->world);
@@ -573,31 +576,31 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     w->frame_index = cycle_frame(w);
     placement_shift(w);
     ak_foot_ik_foot_points(&w->fik, &w->fst, w->world, w->query, w->toe_query);
-    rays[AK_WALKER_RAY_CENTRE] = ak_ground_ray_down(w->pos, 2.0f, 6.0f);
+    rays[AK_WALKER_RAY_CENTRE] = akg_ray_down(w->pos, 2.0f, 6.0f);
     /* A planted foot's rays go under its heel and toe; a swinging foot's under where its heel
      * and toe will land (the clip's landing points seen from now, moved by the placement). */
     const ak_walk_motion *m = w->m;
     const ak_quat yaw = w->yaw;
     const int32_t f = w->frame_index;
     for (int s = 0; s < 2; ++s) {
-        const ak_vec3 shift = w->place_decided[s] ? w->place_target[s] : ak_vec3_make(0, 0, 0);
+        const ak_vec3 shift = w->place_decided[s] ? w->place_target[s] : akv_make(0, 0, 0);
         const ak_vec3 rel = akq_rotate(yaw, m->land_rel[s][f]);
         const ak_vec3 rel_toe = akq_rotate(yaw, m->land_toe_rel[s][f]);
-        w->land[s] = ak_vec3_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
+        w->land[s] = akv_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
         w->land_toe[s] =
-            ak_vec3_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
-        rays[FOOT_RAY(s)] = ak_ground_ray_down(w->query[s], 1.0f, 3.0f);
-        rays[LANDING_RAY(s)] = ak_ground_ray_down(akv_add(w->land[s], shift), 1.5f, 3.5f);
+            akv_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
+        rays[FOOT_RAY(s)] = akg_ray_down(w->query[s], 1.0f, 3.0f);
+        rays[LANDING_RAY(s)] = akg_ray_down(akv_add(w->land[s], shift), 1.5f, 3.5f);
         /* The landing toe ray looks 4 cm beyond the toe, so a prediction a little short of
          * where the foot really lands still sees an edge under it. */
         const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
         const float len = sqrtf(d.x * d.x + d.z * d.z);
         const ak_vec3 beyond =
-            len > 1e-3f ? ak_vec3_make(d.x / len * 0.04f, 0.0f, d.z / len * 0.04f) : d;
-        rays[TOE_RAY(s)] = ak_ground_ray_down((w->stance[s] || w->stance_next[s])
-                                                  ? w->toe_query[s]
-                                                  : akv_add(akv_add(w->land_toe[s], shift), beyond),
-                                              1.0f, 3.0f);
+            len > 1e-3f ? akv_make(d.x / len * 0.04f, 0.0f, d.z / len * 0.04f) : d;
+        rays[TOE_RAY(s)] = akg_ray_down((w->stance[s] || w->stance_next[s])
+                                            ? w->toe_query[s]
+                                            : akv_add(akv_add(w->land_toe[s], shift), beyond),
+                                        1.0f, 3.0f);
     }
     return AK_WALKER_RAY_COUNT;
 }

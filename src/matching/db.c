@@ -373,6 +373,54 @@ static int32_t detect_contacts(const ak_motion_db *db, const ak_clip *c,
     return ak_contact_run(&cp, flags, flags + c->frame_count, err);
 }
 
+/* Captured floors are not level (CMU 02_01's ankles stand 5 cm higher at the end of the walk
+ * than at its start), yet every stored pose stands on one floor, y = 0: a stance foot left
+ * 5 cm up would have foot IK pull it down by 5 cm and the leg past its reach. The floor under
+ * the feet at each frame is the lowest point of the stance feet's subtrees, carried across
+ * swing and flight by linear interpolation and Gaussian-smoothed (sigma 0.25 s); the root
+ * track is lowered by that floor's rise above its lowest, so the capture walks on the level. */
+static int32_t level_floor(const ak_motion_db *db, ak_clip *c, const uint8_t *flags,
+                           ak_xform *local, ak_xform *world)
+{
+    const ak_skeleton *sk = db->skeleton;
+    const int32_t n = c->frame_count;
+    const int32_t foot[2] = {db->humanoid.joint[AK_HUM_LEFT_FOOT],
+                             db->humanoid.joint[AK_HUM_RIGHT_FOOT]};
+    float *fl = (float *)malloc(sizeof(float) * (size_t)n * 2);
+    if (!fl) return AK_ERR_NOMEM;
+    int32_t known = 0;
+    for (int32_t f = 0; f < n; ++f) {
+        fl[f] = INFINITY;
+        if (!flags[f] && !flags[n + f]) continue;
+        ak_clip_frame(c, sk, f, local);
+        ak_fk(sk, local, world);
+        for (int s = 0; s < 2; ++s)
+            for (int32_t j = foot[s]; flags[s * n + f] && j < sk->subtree_end[foot[s]]; ++j)
+                if (world[j].translation.y < fl[f]) fl[f] = world[j].translation.y;
+        ++known;
+    }
+    if (known > 0) {
+        int32_t prev = -1;
+        for (int32_t f = 0; f <= n; ++f) {
+            if (f < n && !isfinite(fl[f])) continue;
+            for (int32_t k = prev + 1; k < f; ++k) /* the gap (prev, f) */
+                fl[k] = prev < 0 ? fl[f]
+                        : f == n
+                            ? fl[prev]
+                            : fl[prev] + (fl[f] - fl[prev]) * (float)(k - prev) / (float)(f - prev);
+            prev = f;
+        }
+        gaussian_smooth(fl, fl + n, n, 0.25f / c->frame_time);
+        float base = INFINITY;
+        for (int32_t f = 0; f < n; ++f)
+            base = fl[f] < base ? fl[f] : base;
+        for (int32_t f = 0; f < n; ++f) /* track 0 is the root's */
+            c->translations[(size_t)f * c->track_count].y -= fl[f] - base;
+    }
+    free(fl);
+    return AK_OK;
+}
+
 /* The foot calibration of every piece (ak_foot_calibrate, the walker's rule), summed weighted
  * by each piece's stance frames. */
 typedef struct calib_sum {
@@ -421,27 +469,34 @@ static void calib_store(ak_motion_db *db, const calib_sum *sum)
 
 /* Stores piece `c` (world clip) as database frames [g0, g0 + n): in-place poses, contacts,
  * features. */
-static int32_t store_piece(ak_motion_db *db, const ak_clip *c, const ak_motion_db_params *p,
-                           int32_t g0, ak_xform *scratch, calib_sum *cal, ak_error *err)
+static int32_t store_piece(ak_motion_db *db, ak_clip *c, const ak_motion_db_params *p, int32_t g0,
+                           ak_xform *scratch, calib_sum *cal, ak_error *err)
 {
     const int32_t n = c->frame_count, J = db->J;
     piece_track t;
-    if (track_alloc(&t, n) != AK_OK) {
+    memset(&t, 0, sizeof t);
+    uint8_t *flags = (uint8_t *)malloc((size_t)n * 2);
+    if (!flags || track_alloc(&t, n) != AK_OK) {
+        free(flags);
         track_free(&t);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
-    track_piece(db, c, p, scratch, scratch + J, &t);
-    int32_t st = detect_contacts(db, c, p, (uint8_t *)t.tmp, err);
-    if (st == AK_OK) st = calibrate_piece(db, c, (uint8_t *)t.tmp, cal, err);
+    int32_t st = detect_contacts(db, c, p, flags, err);
+    if (st == AK_OK && level_floor(db, c, flags, scratch, scratch + J) != AK_OK)
+        st = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    if (st == AK_OK) st = calibrate_piece(db, c, flags, cal, err);
     if (st != AK_OK) {
+        free(flags);
         track_free(&t);
         return st;
     }
+    track_piece(db, c, p, scratch, scratch + J, &t);
     for (int32_t f = 0; f < n; ++f) {
         const int32_t g = g0 + f;
-        db->contact[2 * g] = ((uint8_t *)t.tmp)[f];
-        db->contact[2 * g + 1] = ((uint8_t *)t.tmp)[n + f];
+        db->contact[2 * g] = flags[f];
+        db->contact[2 * g + 1] = flags[n + f];
     }
+    free(flags);
     for (int32_t f = 0; f < n; ++f) {
         const int32_t g = g0 + f;
         memcpy(db->rot + (size_t)g * J, c->rotations + (size_t)f * J, sizeof(ak_quat) * (size_t)J);

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define AK_MATCHER_HISTORY 4
+
 struct ak_matcher {
     const ak_motion_db *db;
     ak_matcher_params p;
@@ -31,22 +33,31 @@ struct ak_matcher {
     ak_vec3 vel_x, vel_v;            /* character velocity offset (world) and its rate */
     float turn_x, turn_v;            /* heading-rate offset */
     int32_t frame;
-    float frac;
+    float frac, rate; /* rate: playback-rate warping */
     int32_t standing, arrived;
     ak_vec3 pos;
     float heading;
     ak_vec3 sim_vel, sim_acc, want_vel, searched_want;
     float sim_heading, sim_angvel, want_heading;
     float search_timer, cost, time, path_length;
+    /* what the database holds (from its candidates): the largest facing change and direction
+     * of travel at each trajectory point, radians, and whether it turns on the spot */
+    float max_turn[AK_MATCH_TRAJ_POINTS], max_dir[AK_MATCH_TRAJ_POINTS];
+    int32_t turns_in_place;
+    /* the stretches played before the current one (ring), for reselect_time */
+    int32_t seg_first[AK_MATCHER_HISTORY], seg_last[AK_MATCHER_HISTORY];
+    float seg_left[AK_MATCHER_HISTORY];
+    int32_t seg_next, seg_start;
     int32_t transitions, searches, force_search, initialized;
     ak_foot_ik_params fik;
     ak_foot_ik_state fst;
     ak_controller ctrl;
     float floor_y, floor_v, foothold[2];
     int32_t has_foothold[2], stance[2], released[2], unlocks;
-    int32_t contact[2]; /* AK_CONTACT_* of the shown stance (0 in swing) */
-    float dt;           /* of the frame in progress */
-    ak_vec3 move;       /* its wanted displacement */
+    int32_t contact[2];   /* AK_CONTACT_* of the shown stance (0 in swing) */
+    float offset_lift[2]; /* |shown ankle height - the playing frame's own|, m */
+    float dt;             /* of the frame in progress */
+    ak_vec3 move;         /* its wanted displacement */
     int32_t position_set, height_from_ray;
     float sole_ground[2], toe_ground[2];
 };
@@ -115,8 +126,12 @@ ak_matcher_params ak_matcher_defaults(void)
     p.search_interval = 0.1f;
     p.sharp_change = 0.5f;
     p.inertia_halflife = 0.12f;
+    p.transition_cost = 0.5f;
+    p.exclude_time = 0.33f;
+    p.reselect_time = 0.5f;
     p.warp_rate_deg = 100.0f;
     p.stop_time = 0.35f;
+    p.rate_warp = 0.0f;
     p.stance_gate = 0.006f;
     p.unlock_distance = 0.1f;
     p.search_mode = AK_MATCH_BOXES;
@@ -144,6 +159,12 @@ int32_t ak_matcher_validate(const ak_matcher_params *p, const ak_motion_db *db, 
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                                 "arrival radius, speeds, radii, half-lives, intervals and stop "
                                 "time must be positive and finite");
+    if (!(p->transition_cost >= 0.0f) || !isfinite(p->transition_cost) ||
+        !(p->exclude_time >= 0.0f) || !isfinite(p->exclude_time) || !(p->reselect_time >= 0.0f) ||
+        !isfinite(p->reselect_time))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "transition cost, exclude and reselect times must be finite and >= 0, "
+                            "rate warp in [0, 0.5]");
     if (!(p->turn_on_spot_deg >= 0.0f && p->turn_on_spot_deg <= 180.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "turn on spot angle must be in [0, 180]");
     if (!(p->warp_rate_deg >= 0.0f) || !isfinite(p->warp_rate_deg))
@@ -182,6 +203,40 @@ static void rig_from_db(ak_matcher *m)
     m->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
 }
 
+/* Angle of (x, z) from +Z (forward), radians. */
+static float angle_of(float x, float z)
+{
+    return x * x + z * z > 1e-12f ? atan2f(x, z) : 0.0f;
+}
+
+/* How far the database's candidates turn and veer at each trajectory point, and whether any
+ * turns on the spot (slower than 0.25 m/s while turning faster than 45 deg/s). */
+static void database_reach(ak_matcher *m)
+{
+    const ak_motion_db *db = m->db;
+    memset(m->max_turn, 0, sizeof m->max_turn);
+    memset(m->max_dir, 0, sizeof m->max_dir);
+    m->turns_in_place = 0;
+    for (int32_t f = 0; f < db->F; ++f) {
+        if (!db->cand[f]) continue;
+        const float *r = db->raw + (size_t)f * AK_MATCH_FEATURES;
+        for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
+            const float turn = fabsf(angle_of(r[21 + 2 * k], r[22 + 2 * k]));
+            const float dir = fabsf(angle_of(r[15 + 2 * k], r[16 + 2 * k]));
+            m->max_turn[k] = turn > m->max_turn[k] ? turn : m->max_turn[k];
+            m->max_dir[k] = dir > m->max_dir[k] ? dir : m->max_dir[k];
+        }
+        const float speed = akv_len(db->delta[f]) / db->frame_time;
+        const float rate = fabsf(db->dturn[f]) / db->frame_time;
+        if (speed < 0.25f && rate > 0.25f * AK_PI) m->turns_in_place = 1;
+    }
+}
+
+static float clampf_abs(float v, float limit)
+{
+    return v > limit ? limit : (v < -limit ? -limit : v);
+}
+
 int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *p,
                           const ak_ground *ground, ak_matcher **out, ak_error *err)
 {
@@ -208,6 +263,7 @@ int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *p,
     m->fik = p->foot;
     m->fik.skeleton = db->skeleton; /* the matcher poses the database's skeleton */
     if (m->fik.legs[0].upper < 0) rig_from_db(m);
+    database_reach(m);
     if (p->foot_ik) {
         st = ak_foot_ik_validate(&m->fik, err);
         if (st != AK_OK) {
@@ -244,6 +300,13 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->turn_x = m->turn_v = 0.0f;
     m->frame = m->db->stand_frame;
     m->frac = 0.0f;
+    m->rate = 1.0f;
+    for (int k = 0; k < AK_MATCHER_HISTORY; ++k) {
+        m->seg_first[k] = m->seg_last[k] = -1;
+        m->seg_left[k] = -INFINITY;
+    }
+    m->seg_next = 0;
+    m->seg_start = m->frame;
     m->standing = 1;
     m->arrived = target_distance(m) <= m->p.arrival_radius;
     m->search_timer = 0.0f;
@@ -258,6 +321,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->has_foothold[0] = m->has_foothold[1] = 0;
     m->sole_ground[0] = m->sole_ground[1] = m->toe_ground[0] = m->toe_ground[1] = NAN;
     m->contact[0] = m->contact[1] = 0;
+    m->offset_lift[0] = m->offset_lift[1] = 0.0f;
     ak_foot_ik_state_reset(&m->fst);
     if (m->p.use_controller) ak_controller_init(&m->ctrl, &m->p.controller, m->pos, NULL);
     m->ctrl.grounded = 1;
@@ -277,8 +341,8 @@ void ak_matcher_set_target(ak_matcher *m, ak_vec3 target)
     m->force_search = 1;
 }
 
-/* Last frame of the range holding f. */
-static int32_t range_last(const ak_motion_db *db, int32_t f)
+/* Index of the range holding f. */
+static int32_t range_of(const ak_motion_db *db, int32_t f)
 {
     int32_t lo = 0, hi = db->range_count - 1;
     while (lo < hi) {
@@ -288,7 +352,17 @@ static int32_t range_last(const ak_motion_db *db, int32_t f)
         else
             hi = mid - 1;
     }
-    return db->range_start[lo + 1] - 1;
+    return lo;
+}
+
+/* First and last frame of the range holding f. */
+static int32_t range_first(const ak_motion_db *db, int32_t f)
+{
+    return db->range_start[range_of(db, f)];
+}
+static int32_t range_last(const ak_motion_db *db, int32_t f)
+{
+    return db->range_start[range_of(db, f) + 1] - 1;
 }
 
 /* Local angular velocity of joint j at frame f (rad/s, parent space); 0 while standing. */
@@ -317,9 +391,9 @@ static ak_vec3 anim_velocity(const ak_matcher *m, float *turn_rate)
         if (turn_rate) *turn_rate = 0.0f;
         return ak_vec3_make(0, 0, 0);
     }
-    if (turn_rate) *turn_rate = m->db->dturn[m->frame] / m->db->frame_time;
+    if (turn_rate) *turn_rate = m->rate * m->db->dturn[m->frame] / m->db->frame_time;
     return akv_scale(akq_rotate(ak_quat_yaw(m->heading), m->db->delta[m->frame]),
-                     1.0f / m->db->frame_time);
+                     m->rate / m->db->frame_time);
 }
 
 /* Jump to frame `to` (standing: hold it): the pose and velocity differences between what is
@@ -331,17 +405,26 @@ static void transition(ak_matcher *m, int32_t to, int32_t standing)
     for (int32_t j = 0; j < m->J; ++j) {
         const ak_quat src = akq_mul(quat_exp(m->off_x[j]), db->rot[(size_t)from * m->J + j]);
         const ak_vec3 src_w =
-            m->standing ? m->off_v[j] : akv_add(m->off_v[j], joint_rate(db, from, j));
+            m->standing ? m->off_v[j]
+                        : akv_add(m->off_v[j], akv_scale(joint_rate(db, from, j), m->rate));
         const ak_quat dst = db->rot[(size_t)to * m->J + j];
         m->off_x[j] = quat_log(akq_mul(src, akq_conj(dst)));
-        m->off_v[j] = standing ? src_w : akv_sub(src_w, joint_rate(db, to, j));
+        m->off_v[j] = standing ? src_w : akv_sub(src_w, akv_scale(joint_rate(db, to, j), m->rate));
     }
     const ak_vec3 src_t = akv_add(m->root_x, db->trans[(size_t)from * db->T]);
-    const ak_vec3 src_tv = m->standing ? m->root_v : akv_add(m->root_v, root_rate(db, from));
+    const ak_vec3 src_tv =
+        m->standing ? m->root_v : akv_add(m->root_v, akv_scale(root_rate(db, from), m->rate));
     m->root_x = akv_sub(src_t, db->trans[(size_t)to * db->T]);
-    m->root_v = standing ? src_tv : akv_sub(src_tv, root_rate(db, to));
+    m->root_v = standing ? src_tv : akv_sub(src_tv, akv_scale(root_rate(db, to), m->rate));
     float turn_a, turn_b;
     const ak_vec3 va = anim_velocity(m, &turn_a);
+    if (!m->standing && from != to) { /* the stretch just left */
+        m->seg_first[m->seg_next] = m->seg_start;
+        m->seg_last[m->seg_next] = from;
+        m->seg_left[m->seg_next] = m->time;
+        m->seg_next = (m->seg_next + 1) % AK_MATCHER_HISTORY;
+    }
+    m->seg_start = to;
     m->frame = to;
     m->frac = 0.0f;
     m->standing = standing;
@@ -379,10 +462,15 @@ static void build_query(const ak_matcher *m, float *raw)
         float h;
         predict(m, traj_t[k], &d, &h);
         d = akq_rotate(inv, d);
-        raw[15 + 2 * k] = d.x;
-        raw[16 + 2 * k] = d.z;
-        raw[21 + 2 * k] = sinf(h - m->heading);
-        raw[22 + 2 * k] = cosf(h - m->heading);
+        /* Ask for no more turn or veer than the database holds: beyond it every frame is far
+         * and the choice is noise; orientation warping turns the rest. */
+        const float len = sqrtf(d.x * d.x + d.z * d.z);
+        const float dir = clampf_abs(angle_of(d.x, d.z), m->max_dir[k]);
+        const float turn = clampf_abs(wrap_pi(h - m->heading), m->max_turn[k]);
+        raw[15 + 2 * k] = len * sinf(dir);
+        raw[16 + 2 * k] = len * cosf(dir);
+        raw[21 + 2 * k] = sinf(turn);
+        raw[22 + 2 * k] = cosf(turn);
     }
 }
 
@@ -396,7 +484,11 @@ static void update_desire(ak_matcher *m, float dt)
         m->want_heading = m->sim_heading + wrap_pi(atan2f(dx, dz) - m->sim_heading);
         const float off = fabsf(wrap_pi(atan2f(dx, dz) - m->heading)) * 180.0f / AK_PI;
         speed = m->p.walk_speed * (dist < m->p.slow_radius ? dist / m->p.slow_radius : 1.0f);
-        if (off > m->p.turn_on_spot_deg) speed = 0.0f;
+        /* Far off the facing: turn on the spot when the database can, else keep walking at
+         * its slowest and turn along a tight arc (orientation warping). */
+        if (off > m->p.turn_on_spot_deg)
+            speed =
+                m->turns_in_place ? 0.0f : (speed < m->db->min_speed ? speed : m->db->min_speed);
     }
     m->want_vel = ak_vec3_make(speed * sinf(m->want_heading), 0.0f, speed * cosf(m->want_heading));
     /* velocity spring */
@@ -413,6 +505,28 @@ static void update_desire(ak_matcher *m, float dt)
     if (akv_len(change) > m->p.sharp_change) m->force_search = 1;
 }
 
+/* Frames [a - near, b + near] of the range holding a and b, as an exclusion [ex[0], ex[1]). */
+static void near_range(const ak_motion_db *db, int32_t a, int32_t b, int32_t near, int32_t *ex)
+{
+    const int32_t first = range_first(db, a), last = range_last(db, b);
+    ex[0] = a - near > first ? a - near : first;
+    ex[1] = b + near < last ? b + near + 1 : last + 1;
+}
+
+/* What a jump may not land on: the playing frame's neighbourhood (exclude_time either side)
+ * and the stretches left less than reselect_time ago (with the same margin). Returns the
+ * number of ranges written. */
+static int32_t excluded_ranges(const ak_matcher *m, int32_t *ex)
+{
+    const int32_t near = (int32_t)lroundf(m->p.exclude_time / m->db->frame_time);
+    int32_t n = 0;
+    if (!m->standing) near_range(m->db, m->frame, m->frame, near, ex + 2 * n++);
+    for (int k = 0; k < AK_MATCHER_HISTORY; ++k)
+        if (m->seg_first[k] >= 0 && m->time - m->seg_left[k] < m->p.reselect_time)
+            near_range(m->db, m->seg_first[k], m->seg_last[k], near, ex + 2 * n++);
+    return n;
+}
+
 /* Searches when due; jumps when a better frame than the playing one exists. */
 static void maybe_search(ak_matcher *m, float dt)
 {
@@ -425,14 +539,21 @@ static void maybe_search(ak_matcher *m, float dt)
     build_query(m, raw);
     ak_motion_db_normalize(db, raw, q);
     float current = INFINITY;
-    if (!m->standing && db->cand[m->frame] && m->frame + 1 < last) {
+    if (!m->standing && m->frame + 1 < last) { /* its trajectory clamped at the take end */
         current = 0.0f;
         const float *x = db->feat + (size_t)m->frame * AK_MATCH_FEATURES;
         for (int k = 0; k < AK_MATCH_FEATURES; ++k)
             current += (q[k] - x[k]) * (q[k] - x[k]);
     }
+    /* A jump must beat the continuation by transition_cost and land outside the playing
+     * frame's neighbourhood in its own take. */
+    const float bound = current - m->p.transition_cost;
+    int32_t ex[2 * (AK_MATCHER_HISTORY + 1)];
+    const int32_t nex = excluded_ranges(m, ex);
     ak_match_result r;
-    ak_motion_db_search(db, q, m->p.search_mode, current, &r);
+    ak_motion_db_search_excluding(db, q, m->p.search_mode, bound, ex, nex, &r);
+    if (r.frame < 0 && !isfinite(current)) /* playback must go somewhere: the nearest any */
+        ak_motion_db_search(db, q, m->p.search_mode, INFINITY, &r);
     ++m->searches;
     m->search_timer = m->p.search_interval;
     m->force_search = 0;
@@ -462,10 +583,28 @@ static void check_arrival(ak_matcher *m)
         m->arrived = 1;
 }
 
+/* Playback-rate warping: the rate follows (time constant 0.2 s) the wanted speed over the
+ * playing frame's own, within 1 +- rate_warp. Pose, root travel and contacts all keep their
+ * timing relative to each other, so planted feet stay planted; the cadence changes instead
+ * of the stride (a stride change would have foot IK stretch the legs after locked feet). */
+static void update_rate(ak_matcher *m, float dt)
+{
+    const ak_motion_db *db = m->db;
+    float target = 1.0f;
+    const float own = akv_len(db->delta[m->frame]) / db->frame_time;
+    if (!m->standing && !m->arrived && own > 0.2f) {
+        target = akv_len(m->sim_vel) / own;
+        const float lo = 1.0f - m->p.rate_warp, hi = 1.0f + m->p.rate_warp;
+        target = target < lo ? lo : (target > hi ? hi : target);
+    }
+    m->rate += (target - m->rate) * (dt < 0.2f ? dt / 0.2f : 1.0f);
+}
+
 /* Root motion, velocity offsets, orientation warping and playback advance. */
 static ak_vec3 advance(ak_matcher *m, float dt)
 {
     const ak_motion_db *db = m->db;
+    update_rate(m, dt);
     float turn;
     const ak_vec3 v = anim_velocity(m, &turn);
     const ak_vec3 move = akv_scale(akv_add(v, m->vel_x), dt);
@@ -482,7 +621,7 @@ static ak_vec3 advance(ak_matcher *m, float dt)
     decay1(&m->turn_x, &m->turn_v, yv, dt);
     if (!m->standing) {
         const int32_t last = range_last(db, m->frame);
-        m->frac += dt / db->frame_time;
+        m->frac += m->rate * dt / db->frame_time;
         while (m->frac >= 1.0f - 1e-4f && m->frame < last) {
             ++m->frame;
             m->frac = m->frac - 1.0f < 0.0f ? 0.0f : m->frac - 1.0f;
@@ -528,21 +667,24 @@ static void place_pose(ak_matcher *m)
     ak_fk(m->db->skeleton, m->local, m->world);
 }
 
-/* The rays of this frame: the centre and each foot's query point (the locked point in
- * stance, the animated sole otherwise), after placing the pose on the current floor. */
+/* The rays of this frame: the centre, each heel's query point (the locked point in stance,
+ * the animated sole otherwise) and each toe's, after placing the pose on the current floor. */
 static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
 {
-    ak_vec3 q[2];
+    ak_vec3 q[2], qt[2];
     place_pose(m);
     ak_foot_ik_query_points(&m->fik, &m->fst, m->world, m->stance[0], m->stance[1], q);
+    ak_foot_ik_toe_query_points(&m->fik, &m->fst, m->world, m->stance[0], m->stance[1], qt);
     rays[0] = ak_ground_ray_down(m->pos, 2.0f, 6.0f);
-    rays[1] = ak_ground_ray_down(q[0], 1.0f, 3.0f);
-    rays[2] = ak_ground_ray_down(q[1], 1.0f, 3.0f);
+    for (int s = 0; s < 2; ++s) {
+        rays[1 + s] = ak_ground_ray_down(q[s], 1.0f, 3.0f);
+        rays[3 + s] = ak_ground_ray_down(qt[s], 1.0f, 3.0f);
+    }
 }
 
 /* The floor the pose stands on follows the ground under the feet (a critically damped
  * spring, as the walker's), then the feet go on the ground with foot IK. `hit` holds the
- * hits of the two sole rays. */
+ * hits of the two sole rays, then the two toe rays. */
 static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *err)
 {
     const float dt = m->dt, floor0 = m->floor_y;
@@ -579,28 +721,45 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
     for (int s = 0; s < 2; ++s) {
         fr.stance[s] = m->stance[s];
         const int32_t fa = m->frame + ahead < last ? m->frame + ahead : last;
-        fr.stance_next[s] = m->standing ? 1 : m->db->contact[2 * fa + s] != 0;
+        /* A swinging foot still carrying a transition's offset (off its frame's own height by
+         * more than it can come down in the 1/stance_fade_rate lookahead at 0.5 m/s) is not
+         * about to land: planting it ahead of time would pin it to the ground under a lifted
+         * animation and pull the leg straight (the knee snaps when the hips drop to let it
+         * reach). */
+        const float reach_down = 0.5f / m->fik.stance_fade_rate;
+        const int settled = m->stance[s] || m->offset_lift[s] <= m->p.stance_gate + reach_down;
+        /* a released foot follows the animation until the frame lifts it */
+        fr.stance_next[s] =
+            m->standing ? 1 : settled && !m->released[s] && m->db->contact[2 * fa + s] != 0;
         fr.ground[s] = hit[s];
-        /* the toe stands on the heel's ground plane (no toe rays) */
-        fr.ground_toe[s].hit = 0;
+        fr.ground_toe[s] = hit[2 + s];
+        if (!m->fik.legs[s].has_toe || !(fr.stance[s] || fr.stance_next[s]))
+            fr.ground_toe[s].hit = 0;
         fr.contact[s] = m->contact[s];
     }
     return ak_foot_ik_run(&m->fik, &m->fst, &fr, m->local, m->world, err);
 }
 
-/* How far the shown foot (m->world, in place) is above where the playing frame itself has
- * it: the ankle when the contact holds the heel, the toe point when only the toe is down (that
- * needs the frame's own pose: FK only here, when a stance would begin). */
+/* How far the shown foot (m->world, in place) is from where the playing frame itself has it
+ * (up positive): the ankle for the heel bit, the toe point for the toe bit (the one farther
+ * off for both). The toe needs the frame's own pose: FK only here, when
+ * a stance would begin. */
 static float stance_lift(ak_matcher *m, int s, int32_t contact)
 {
     const ak_motion_db *db = m->db;
+    float lift = 0.0f;
     if ((contact & AK_CONTACT_HEEL) || !m->fik.legs[s].has_toe) {
         const float *own = db->raw + (size_t)m->frame * AK_MATCH_FEATURES; /* ankles' own y */
-        return m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s];
+        lift = m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s];
     }
-    ak_motion_db_pose(db, m->frame, m->own_local);
-    ak_fk(db->skeleton, m->own_local, m->own_world);
-    return ak_foot_ik_toe(&m->fik, m->world, s).y - ak_foot_ik_toe(&m->fik, m->own_world, s).y;
+    if ((contact & AK_CONTACT_TOE) && m->fik.legs[s].has_toe) {
+        ak_motion_db_pose(db, m->frame, m->own_local);
+        ak_fk(db->skeleton, m->own_local, m->own_world);
+        const float toe =
+            ak_foot_ik_toe(&m->fik, m->world, s).y - ak_foot_ik_toe(&m->fik, m->own_world, s).y;
+        lift = fabsf(toe) > fabsf(lift) ? toe : lift;
+    }
+    return lift;
 }
 
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
@@ -613,14 +772,28 @@ static void update_stance(ak_matcher *m)
     ak_fk(m->db->skeleton, m->anim, m->world); /* in place: the floor is y = 0 */
     const ak_quat yaw = ak_quat_yaw(m->heading);
     for (int s = 0; s < 2; ++s) {
-        int32_t c =
+        const int32_t own_c =
             m->standing ? AK_CONTACT_HEEL | AK_CONTACT_TOE : m->db->contact[2 * m->frame + s];
-        if (c && !m->stance[s] && stance_lift(m, s, c) > m->p.stance_gate) c = 0;
-        /* Unlock: a planted foot the new frame's pose has left far behind is released for the
-         * rest of that stance (foot IK fades it onto the animation), else the leg would stretch
-         * for it and the hips drop. */
-        if (!c) m->released[s] = 0;
-        if (c && !m->standing && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
+        int32_t c = own_c;
+        /* a point that comes down now (heel or toe) must be at the frame's own height */
+        const int32_t kept = m->stance[s] ? m->contact[s] : 0, starts = c & ~kept;
+        if (starts && fabsf(stance_lift(m, s, starts)) > m->p.stance_gate) c &= kept;
+        /* a heel coming down on a foot rolling over its toe: where foot IK left that heel */
+        if ((c & starts & AK_CONTACT_HEEL) && kept && isfinite(m->sole_ground[s]) &&
+            m->fst.sole[s].y - m->sole_ground[s] > m->p.stance_gate)
+            c &= ~AK_CONTACT_HEEL;
+        /* and a foot lands only once foot IK has faded its planting in (stance_next leads
+         * stance by 1/stance_fade_rate; a transition's offset can cut that lead short) */
+        if (c && !kept && !m->standing && m->fst.stance_weight[s] < 1.0f) c = 0;
+        const float *own = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES;
+        m->offset_lift[s] = fabsf(m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s]);
+        /* Unlock: a planted foot the new frame's pose (a transition, the stop) has left far
+         * behind is released for the rest of that stance (foot IK fades it onto the
+         * animation), else the leg would stretch for it and the hips drop. */
+        if (!own_c) m->released[s] = 0; /* the frame lifts it: the release is over */
+        /* Standing, a released foot plants anew once foot IK has faded its old lock out. */
+        if (m->standing && m->released[s] && m->fst.lock_weight[s] <= 0.0f) m->released[s] = 0;
+        if (c && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
             /* the point the lock holds: the toe while the foot rolls over it, else the heel */
             const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->world, s)
                                                     : ak_foot_ik_sole(&m->fik, m->world, s);
@@ -691,7 +864,7 @@ int32_t ak_matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t coun
     if (st != AK_OK) return st;
     for (int s = 0; s < 2; ++s) {
         m->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
-        m->toe_ground[s] = NAN; /* no toe rays: unknown to the phases */
+        m->toe_ground[s] = hits[3 + s].hit ? hits[3 + s].height : NAN;
     }
     m->initialized = 1;
     return AK_OK;
@@ -766,6 +939,7 @@ void ak_matcher_get_info(const ak_matcher *m, ak_matcher_info *info)
     info->searches = m->searches;
     info->unlocks = m->unlocks;
     info->standing = m->standing;
+    info->rate = m->rate;
     const ak_quat yaw = ak_quat_yaw(m->heading);
     const float *r = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES;
     for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {

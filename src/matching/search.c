@@ -211,15 +211,25 @@ static inline float box_cost(const float *q, const float *box, float limit)
     return lanes_sum(acc);
 }
 
+/* 1 when frame f lies in one of the n excluded ranges [ex[2i], ex[2i+1]). */
+static inline int excluded(int32_t f, const int32_t *ex, int32_t n)
+{
+    for (int32_t i = 0; i < n; ++i)
+        if (f >= ex[2 * i] && f < ex[2 * i + 1]) return 1;
+    return 0;
+}
+
 static void search_range(const ak_motion_db *db, const float *q, int32_t a, int32_t b,
-                         ak_match_result *r)
+                         const int32_t *ex, int32_t nex, ak_match_result *r)
 {
     for (int32_t i = a; i < b; ++i) {
+        const int32_t f = db->cand_frame[i];
+        if (nex > 0 && excluded(f, ex, nex)) continue;
         const float c = frame_cost(q, db->cand_feat + (size_t)i * DP, r->cost);
         ++r->frames_tested;
         if (c < r->cost) {
             r->cost = c;
-            r->frame = db->cand_frame[i];
+            r->frame = f;
         }
     }
 }
@@ -227,15 +237,25 @@ static void search_range(const ak_motion_db *db, const float *q, int32_t a, int3
 void ak_motion_db_search(const ak_motion_db *db, const float *query, int32_t mode, float best_cost,
                          ak_match_result *out)
 {
+    ak_motion_db_search_excluding(db, query, mode, best_cost, NULL, 0, out);
+}
+
+/* Skipping excluded frames only raises the best cost a block can reach, so a box that cannot
+ * beat the best cost with every member cannot beat it with some members either. */
+void ak_motion_db_search_excluding(const ak_motion_db *db, const float *query, int32_t mode,
+                                   float best_cost, const int32_t *exclude, int32_t exclude_count,
+                                   ak_match_result *out)
+{
     if (!out) return;
     out->frame = -1;
     out->cost = best_cost;
     out->frames_tested = 0;
     if (!db || !query) return;
+    const int32_t nex = exclude && exclude_count > 0 ? exclude_count : 0;
     float q[DP];
     to_search_order(query, q);
     if (mode != AK_MATCH_BOXES) {
-        search_range(db, q, 0, db->ncand, out);
+        search_range(db, q, 0, db->ncand, exclude, nex, out);
         return;
     }
     const int32_t per_large = AK_MATCH_LARGE_BLOCK / AK_MATCH_SMALL_BLOCK;
@@ -247,7 +267,7 @@ void ak_motion_db_search(const ak_motion_db *db, const float *query, int32_t mod
             const int32_t a = s * AK_MATCH_SMALL_BLOCK;
             const int32_t b =
                 a + AK_MATCH_SMALL_BLOCK < db->ncand ? a + AK_MATCH_SMALL_BLOCK : db->ncand;
-            search_range(db, q, a, b, out);
+            search_range(db, q, a, b, exclude, nex, out);
         }
     }
 }

@@ -37,6 +37,18 @@ static inline void akt_sources_free(akt_sources *s)
     }
 }
 
+/* The subject-2 sources loaded into `s` and their database with default parameters. */
+static inline ak_motion_db *akt_subject2_db(akt_sources *s)
+{
+    akt_sources_load(s);
+    ak_motion_db_params p = ak_motion_db_defaults();
+    ak_motion_db *db = NULL;
+    ak_error err;
+    if (ak_motion_db_create(s->sk[0], s->src, AKT_SUBJECT2_COUNT, &p, &db, &err) != AK_OK)
+        fail_msg("subject-2 database: %s", err.message);
+    return db;
+}
+
 /* Rotation vector of q (shortest way). */
 static inline ak_vec3 akt_log(ak_quat q)
 {

@@ -157,10 +157,7 @@ static void the_run_has_stance_and_flight_the_walks_double_support(void **state)
 {
     (void)state;
     akt_sources s;
-    akt_sources_load(&s);
-    ak_motion_db_params p = ak_motion_db_defaults();
-    ak_motion_db *db = NULL;
-    assert_int_equal(ak_motion_db_create(s.sk[0], s.src, AKT_SUBJECT2_COUNT, &p, &db, NULL), AK_OK);
+    ak_motion_db *db = akt_subject2_db(&s);
     ak_motion_db_info info;
     ak_motion_db_get_info(db, &info);
     int32_t count[AKT_SUBJECT2_COUNT][5];
@@ -247,10 +244,7 @@ static void groups_are_normalised_to_their_weights(void **state)
 {
     (void)state;
     akt_sources s;
-    akt_sources_load(&s);
-    ak_motion_db_params p = ak_motion_db_defaults();
-    ak_motion_db *db = NULL;
-    assert_int_equal(ak_motion_db_create(s.sk[0], s.src, AKT_SUBJECT2_COUNT, &p, &db, NULL), AK_OK);
+    ak_motion_db *db = akt_subject2_db(&s);
     const float w[AK_MATCH_GROUPS] = {2.0f, 1.0f, 0.5f, 3.0f, 0.25f};
     assert_int_equal(ak_motion_db_set_weights(db, w, NULL), AK_OK);
     ak_motion_db_info info;
@@ -326,6 +320,57 @@ static void box_search_returns_the_brute_force_frame(void **state)
     ak_skeleton_destroy(sk);
 }
 
+/* Excluding ranges (the playing frame's neighbourhood, stretches just played): both searches
+ * still agree, never return an excluded frame, and excluding the unexcluded answer's
+ * neighbourhood is the same as searching the rest by brute force. */
+static void search_excluding_ranges_agrees_and_skips_them(void **state)
+{
+    (void)state;
+    ak_skeleton *sk;
+    ak_motion_db *db = builtin_db(12, &sk, NULL);
+    ak_motion_db_info info;
+    ak_motion_db_get_info(db, &info);
+    akt_rng rng = {77};
+    float raw[AK_MATCH_FEATURES], q[AK_MATCH_FEATURES];
+    for (int i = 0; i < 500; ++i) {
+        const int32_t f = (int32_t)(akt_next(&rng) % (uint64_t)info.frame_count);
+        ak_motion_db_features(db, f, raw);
+        ak_motion_db_normalize(db, raw, q);
+        for (int k = 0; k < AK_MATCH_FEATURES; ++k)
+            q[k] += akt_uniform(&rng, -0.5f, 0.5f);
+        ak_match_result whole, a, b;
+        ak_motion_db_search(db, q, AK_MATCH_BRUTE, INFINITY, &whole);
+        /* the winner's neighbourhood (20 frames either side) and a random other stretch */
+        const int32_t r0 = (int32_t)(akt_next(&rng) % (uint64_t)info.frame_count);
+        const int32_t ex[4] = {whole.frame - 20, whole.frame + 21, r0, r0 + 40};
+        ak_motion_db_search_excluding(db, q, AK_MATCH_BRUTE, INFINITY, ex, 2, &a);
+        ak_motion_db_search_excluding(db, q, AK_MATCH_BOXES, INFINITY, ex, 2, &b);
+        assert_int_equal(a.frame, b.frame);
+        assert_true(a.cost == b.cost);
+        if (a.frame < 0) continue;
+        assert_false(a.frame >= ex[0] && a.frame < ex[1]);
+        assert_false(a.frame >= ex[2] && a.frame < ex[3]);
+        assert_true(a.cost >= whole.cost);
+        /* the reference: every candidate outside the ranges, by hand */
+        float best = INFINITY;
+        float cand[AK_MATCH_FEATURES], cn[AK_MATCH_FEATURES];
+        for (int32_t g = 0; g < info.frame_count; ++g) {
+            if (!ak_motion_db_is_candidate(db, g) || (g >= ex[0] && g < ex[1]) ||
+                (g >= ex[2] && g < ex[3]))
+                continue;
+            ak_motion_db_features(db, g, cand);
+            ak_motion_db_normalize(db, cand, cn);
+            float c = 0.0f;
+            for (int k = 0; k < AK_MATCH_FEATURES; ++k)
+                c += (q[k] - cn[k]) * (q[k] - cn[k]);
+            best = c < best ? c : best;
+        }
+        AKT_NEAR(a.cost, best, 1e-4 * (1.0 + best));
+    }
+    ak_motion_db_destroy(db);
+    ak_skeleton_destroy(sk);
+}
+
 static void bad_input_is_refused_with_a_reason(void **state)
 {
     (void)state;
@@ -367,6 +412,7 @@ int main(void)
         cmocka_unit_test(cmu_files_are_cut_at_their_t_pose_and_glitches),
         cmocka_unit_test(groups_are_normalised_to_their_weights),
         cmocka_unit_test(box_search_returns_the_brute_force_frame),
+        cmocka_unit_test(search_excluding_ranges_agrees_and_skips_them),
         cmocka_unit_test(bad_input_is_refused_with_a_reason),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

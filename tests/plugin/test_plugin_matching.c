@@ -23,7 +23,7 @@ static void engine_frame(ak_handle m, float dt)
     assert_int_equal(ak_plugin_matcher_begin(m, dt, &move), AK_OK);
     assert_int_equal(ak_plugin_matcher_ground_rays(m, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n),
                      AK_OK);
-    assert_int_equal(n, 3);
+    assert_int_equal(n, AK_MATCHER_RAY_COUNT); /* centre, soles, toes */
     for (int i = 0; i < n; ++i) {
         hits[i].hit = 1;
         hits[i].height = 0.0f;
