@@ -35,8 +35,7 @@ int32_t(ak_error_set)(ak_error *err, int32_t status, int32_t line, const char *f
         err->line = line;
         err->column = 0;
         va_start(ap, fmt);
-        /* va_start is above: clang-analyzer's valist.Uninitialized here is a false positive. */
-        vsnprintf(err->message, sizeof err->message, fmt, ap); // NOLINT
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
     }
     return status;
