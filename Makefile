@@ -100,8 +100,12 @@ demo: deps build
 web:
 	@sh web/build.sh $(BUILD)/web-wasm
 
+# make bench also measures the walker's frame cost against BENCH_BEFORE (the commit before
+# two-point feet and starts/stops) back to back; `make bench BENCH_BEFORE=` skips that.
+BENCH_BEFORE ?= 8496397
 bench: build
 	@sh tools/bench.sh $(BUILD)
+	@if [ -n "$(BENCH_BEFORE)" ]; then sh tools/bench_compare.sh $(BENCH_BEFORE) $(BUILD); fi
 
 soak: build
 	@sh tools/soak.sh $(BUILD)
@@ -118,13 +122,16 @@ valgrind:
 	cmake --build $(VALGRIND_BUILD) -j$(JOBS)
 	AK_UNDER_VALGRIND=1 ctest --test-dir $(VALGRIND_BUILD) -LE nosan --output-on-failure -j$(JOBS)
 
-# Static checks: the module layers of docs/architecture.md (no include points up), the
-# clang-format check, and clang-tidy on every src/ file (.clang-tidy: every warning is an error).
-# make test runs the same checks as the ctests lint_*.
+# Static checks: the module layers of docs/architecture.md (no include points up; no circle of
+# files and no call up, tools/check_file_graph.py), no function over 80 lines
+# (tools/check_function_length.py), the clang-format check, and clang-tidy on every src/ file
+# (tools/check_tidy.py; .clang-tidy: every warning is an error). make test runs them as ctests.
 lint: build
 	sh tools/check_layers.sh
+	$(SYSTEM_PYTHON) tools/check_file_graph.py
+	$(SYSTEM_PYTHON) tools/check_function_length.py
 	$(MAKE) --no-print-directory format-check
-	python3 tools/check_tidy.py $(BUILD) -j$(JOBS)
+	$(SYSTEM_PYTHON) tools/check_tidy.py $(BUILD) -j$(JOBS)
 
 # Every C file and header formatted as .clang-format says (clang-format 14).
 format-check:

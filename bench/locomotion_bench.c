@@ -1,8 +1,11 @@
 /* Locomotion benchmark: characters per second for the whole per-frame pipeline
  * (sample, root motion, controller, foot IK, FK) — 1 and 1,000 characters — on the built-in
- * clip and a CMU mocap skeleton, with a breakdown. And the soak run (`--soak SECONDS`): one
- * character walking between random targets on seeded hills, checking bone lengths,
- * quaternion norms, foot errors and memory. */
+ * clip and a CMU mocap skeleton, with a breakdown; and one character walking to targets 8 m
+ * away, so starts, stop planning and stops are in the cost. The soak run (`--soak SECONDS`):
+ * one character walking between random targets on seeded hills, checking bone lengths,
+ * quaternion norms, foot errors and memory. Fixed work for instruction counts
+ * (`--frames N [--characters C] [--no-foot-ik] [--stops] [FILE.bvh]`): N frames, no timing,
+ * for valgrind --tool=callgrind or perf stat (tools/bench_compare.sh subtracts a 0-frame run). */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "animkit/animkit.h"
@@ -63,13 +66,90 @@ typedef struct crowd {
     float dt;
     const ak_ground *ground;
     int foot_ik;
+    float target_distance; /* > 0: a new target this far away whenever a character stops */
+    uint64_t rng;
 } crowd;
+
+/* n characters spread over 30 x 30 m, each walking to a target target_distance away (1 km:
+ * they never arrive) in its own direction. */
+static void crowd_create(crowd *c, const source *s, const ak_ground *g, int n, int foot_ik,
+                         float target_distance)
+{
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    c->dt = ak_walk_motion_clip(s->motion)->frame_time;
+    c->ground = g;
+    c->foot_ik = foot_ik;
+    c->target_distance = target_distance < 1000.0f ? target_distance : 0.0f;
+    c->rng = 0x9E3779B97F4A7C15ull;
+    c->w = calloc((size_t)n, sizeof *c->w);
+    for (int i = 0; i < n; ++i) {
+        ak_walker_params wp = ak_walker_defaults();
+        const float a = 6.2831853f * (float)i / (float)n;
+        wp.start = ak_vec3_make(-15.0f + 30.0f * (float)((i * 37) % 101) / 101.0f, 0,
+                                -15.0f + 30.0f * (float)((i * 53) % 103) / 103.0f);
+        wp.target = ak_vec3_make(wp.start.x + target_distance * cosf(a), 0,
+                                 wp.start.z + target_distance * sinf(a));
+        wp.foot_ik = foot_ik;
+        ak_walker_create(s->motion, &wp, g, &c->w[i], NULL);
+    }
+}
+
+static void crowd_destroy(crowd *c)
+{
+    for (int i = 0; i < c->n; ++i)
+        ak_walker_destroy(c->w[i]);
+    free(c->w);
+}
+
+/* A stopped character turns to a new target target_distance away (seeded directions). */
+static void retarget(crowd *c, ak_walker *w)
+{
+    ak_walker_state st;
+    ak_walker_get_state(w, &st);
+    if (!st.stopped) return;
+    c->rng = c->rng * 6364136223846793005ull + 1442695040888963407ull;
+    const float a = 6.2831853f * (float)((c->rng >> 33) % 10000) / 10000.0f;
+    ak_walker_set_target(w, ak_vec3_make(st.position.x + c->target_distance * cosf(a), 0,
+                                         st.position.z + c->target_distance * sinf(a)));
+}
 
 static void step_crowd(void *arg)
 {
     crowd *c = (crowd *)arg;
-    for (int i = 0; i < c->n; ++i)
+    for (int i = 0; i < c->n; ++i) {
         ak_walker_step(c->w[i], c->dt, c->ground, NULL);
+        if (c->target_distance > 0.0f) retarget(c, c->w[i]);
+    }
+}
+
+/* Frames stepped before anything is timed or counted: 1 s, past the start from standing (the
+ * 0.5 s playback ramp and the 0.3 s fade out of the stand pose), so the rows measure walking;
+ * starts and stops are in the "between stops" row. */
+#define WARM_UP_FRAMES 60
+
+/* Median seconds per frame of the crowd: one character timed 200 frames per sample (31
+ * samples) for resolution, a crowd one frame per sample (21). */
+static double crowd_seconds(crowd *c)
+{
+    for (int f = 0; f < WARM_UP_FRAMES; ++f)
+        step_crowd(c);
+    if (c->n > 1) return akb_median_seconds(step_crowd, c, 21);
+    double v[31];
+    for (int r = 0; r < 31; ++r) {
+        const double t0 = akb_now();
+        for (int f = 0; f < 200; ++f)
+            step_crowd(c);
+        v[r] = (akb_now() - t0) / 200.0;
+    }
+    return akb_median(v, 31);
+}
+
+static void print_cost(int n, const char *what, double per)
+{
+    printf("  %5d character%s, %-12s %8.3f us per character-frame, %10.0f "
+           "character-frames/s, %6.0f characters at 60 Hz on one core\n",
+           n, n == 1 ? " " : "s", what, per * 1e6, 1.0 / per, 1.0 / (per * 60.0));
 }
 
 typedef struct sample_job {
@@ -100,52 +180,17 @@ static void bench_source(source *s, const ak_ground *g)
     const int J = ak_walk_motion_skeleton(s->motion)->joint_count;
     printf("%s (%d joints):\n", s->name, J);
     for (int k = 0; k < 2; ++k) {
-        const int n = counts[k];
         for (int ik = 1; ik >= 0; --ik) {
             crowd c;
-            c.n = n;
-            c.dt = ak_walk_motion_clip(s->motion)->frame_time;
-            c.ground = g;
-            c.w = calloc((size_t)n, sizeof *c.w);
-            for (int i = 0; i < n; ++i) {
-                ak_walker_params wp = ak_walker_defaults();
-                const float a = 6.2831853f * (float)i / (float)n;
-                wp.start = ak_vec3_make(-15.0f + 30.0f * (float)((i * 37) % 101) / 101.0f, 0,
-                                        -15.0f + 30.0f * (float)((i * 53) % 103) / 103.0f);
-                wp.target =
-                    ak_vec3_make(wp.start.x + 1000.0f * cosf(a), 0, wp.start.z + 1000.0f * sinf(a));
-                wp.foot_ik = ik;
-                ak_walker_create(s->motion, &wp, g, &c.w[i], NULL);
-            }
-            for (int f = 0; f < 10; ++f)
-                step_crowd(&c); /* warm up */
-            const int repeats = n == 1 ? 2001 : 21;
-            double sec;
-            if (n == 1) {
-                /* One character: time 200 frames per sample for resolution. */
-                crowd c200 = c;
-                double v[64];
-                for (int r = 0; r < 31; ++r) {
-                    double t0 = akb_now();
-                    for (int f = 0; f < 200; ++f)
-                        step_crowd(&c200);
-                    v[r] = (akb_now() - t0) / 200.0;
-                }
-                sec = akb_median(v, 31);
-                (void)repeats;
-            } else {
-                sec = akb_median_seconds(step_crowd, &c, repeats);
-            }
-            const double per = sec / n;
-            printf("  %5d character%s, %-12s %8.3f us per character-frame, %10.0f "
-                   "character-frames/s, %6.0f characters at 60 Hz on one core\n",
-                   n, n == 1 ? " " : "s", ik ? "full (IK)" : "no foot IK", per * 1e6, 1.0 / per,
-                   1.0 / (per * 60.0));
-            for (int i = 0; i < n; ++i)
-                ak_walker_destroy(c.w[i]);
-            free(c.w);
+            crowd_create(&c, s, g, counts[k], ik, 1000.0f);
+            print_cost(c.n, ik ? "full (IK)" : "no foot IK", crowd_seconds(&c) / c.n);
+            crowd_destroy(&c);
         }
     }
+    crowd c;
+    crowd_create(&c, s, g, 1, 1, 8.0f);
+    print_cost(1, "full (IK), walking 8 m between stops", crowd_seconds(&c));
+    crowd_destroy(&c);
     sample_job j;
     j.m = s->motion;
     j.local = malloc(sizeof(ak_xform) * (size_t)J * 2);
@@ -277,6 +322,47 @@ static int soak(double seconds, unsigned seed)
     return ok ? 0 : 1;
 }
 
+/* --frames N [--characters C] [--no-foot-ik] [--stops] [FILE.bvh]: the benchmark's work for N
+ * frames (after the warm-up) without timing (the built-in clip unless a file is given), then a
+ * checksum of the poses so nothing is optimised away. */
+static int fixed_work(int argc, char **argv, const ak_ground *g)
+{
+    int frames = 0, n = 1, ik = 1;
+    float distance = 1000.0f;
+    const char *bvh = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
+            frames = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--characters") == 0 && i + 1 < argc)
+            n = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--no-foot-ik") == 0)
+            ik = 0;
+        else if (strcmp(argv[i], "--stops") == 0)
+            distance = 8.0f;
+        else
+            bvh = argv[i];
+    }
+    if (frames < 0 || n < 1) {
+        fprintf(stderr, "--frames N (>= 0), --characters C (>= 1)\n");
+        return 2;
+    }
+    source s;
+    if (open_source(&s, bvh) != 0) return 1;
+    crowd c;
+    crowd_create(&c, &s, g, n, ik, distance);
+    for (int f = 0; f < WARM_UP_FRAMES + frames; ++f)
+        step_crowd(&c);
+    double sum = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const ak_xform *x = ak_walker_world_pose(c.w[i]);
+        sum += (double)x[0].translation.x + (double)x[0].translation.y;
+    }
+    printf("%d frames x %d character%s: checksum %.6f\n", frames, n, n == 1 ? "" : "s", sum);
+    crowd_destroy(&c);
+    close_source(&s);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--soak") == 0) {
@@ -290,6 +376,11 @@ int main(int argc, char **argv)
     ak_terrain *t = NULL;
     ak_terrain_create(&tp, &t, NULL);
     ak_ground g = ak_terrain_ground(t);
+    if (argc >= 2 && strcmp(argv[1], "--frames") == 0) {
+        const int rc = fixed_work(argc, argv, &g);
+        ak_terrain_destroy(t);
+        return rc;
+    }
     source s;
     if (open_source(&s, NULL) == 0) bench_source(&s, &g);
     close_source(&s);

@@ -49,7 +49,7 @@ static ak_motion_db *gait_db(int frames)
         const float u = (float)((i * 37) % 101) / 100.0f, w = (float)((i * 59) % 97) / 96.0f;
         wp.stride_length = 0.9f + 0.4f * u;
         wp.cycle_time = 0.95f + 0.35f * w;
-        wp.hip_height = 0.80f + 0.02f * (u - 0.5f);
+        wp.hip_height -= 0.02f * u; /* the default (0.795) at most: hip + bob stay below the leg */
         wp.step_width = 0.14f + 0.08f * w;
         wp.arm_swing_deg = 10.0f + 15.0f * u * w;
         ak_skeleton *s = NULL;

@@ -1,18 +1,20 @@
 #!/bin/sh
 # Checks the module graph of docs/architecture.md: a file in src/<module> may include only
 # headers of its own module or of modules below it (core < ik < anim < io < locomotion <
-# matching < scenario < plugin; include/animkit/<header> belongs to the module named in
-# LAYER_OF below). Prints each upward include and exits 1 if there is one.
+# retarget < matching < scenario < plugin; include/animkit/<header> belongs to the module named in
+# header_module below; public headers are checked the same way). Prints each upward include
+# and exits 1 if there is one.
 # Usage: tools/check_layers.sh [SOURCE_DIR]
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-order="core ik anim io locomotion matching scenario plugin"
+order="core ik anim io locomotion retarget matching scenario plugin"
 rank() { i=0; for m in $order; do [ "$m" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo 99; }
 # Public headers -> the module that implements them.
 header_module() {
   case "$1" in
     ak_config|animkit|status|math|skeleton) echo core ;;
     ik) echo ik ;;
-    clip|rootmotion|edit|retarget) echo anim ;;
+    clip|rootmotion|edit) echo anim ;;
+    retarget) echo retarget ;;
     bvh|gltf) echo io ;;
     ground|controller|locomotion) echo locomotion ;;
     matching) echo matching ;;
@@ -22,25 +24,38 @@ header_module() {
   esac
 }
 bad=0
+# upward FILE MODULE INCLUDE TARGET: reports FILE (of MODULE) including INCLUDE (of TARGET)
+# when TARGET sits above MODULE.
+upward() {
+  if [ "$(rank "$4")" -gt "$(rank "$2")" ]; then
+    echo "${1#$root/}: includes $3 ($4 sits above $2)"
+    bad=1
+  fi
+}
+includes() { sed -n 's/^#include "\([^"]*\)".*/\1/p' "$1"; }
 for dir in "$root"/src/*/; do
   mod=$(basename "$dir")
-  r=$(rank "$mod")
   for f in "$dir"*.c "$dir"*.h; do
     [ -f "$f" ] || continue
-    for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+    for inc in $(includes "$f"); do
       case "$inc" in
-        animkit/*) h=$(basename "$inc" .h); target=$(header_module "$h") ;;
+        animkit/animkit.h) target=plugin ;;
+        animkit/*) target=$(header_module "$(basename "$inc" .h)") ;;
         */*) target=${inc%%/*} ;;
         *) continue ;;
       esac
-      [ "$h" = animkit ] && [ "${inc#animkit/}" = animkit.h ] && target=plugin
-      t=$(rank "$target")
-      if [ "$t" -gt "$r" ]; then
-        echo "${f#$root/}: includes $inc ($target sits above $mod)"
-        bad=1
-      fi
-      h=
+      upward "$f" "$mod" "$inc" "$target"
     done
+  done
+done
+# Public headers: each belongs to its module (header_module) and may include only public
+# headers of its module or below (animkit.h, which includes them all, is the exception).
+for f in "$root"/include/animkit/*.h; do
+  [ -f "$f" ] || continue
+  h=$(basename "$f" .h)
+  [ "$h" = animkit ] && continue
+  for inc in $(includes "$f"); do
+    upward "$f" "$(header_module "$h")" "$inc" "$(header_module "$(basename "$inc" .h)")"
   done
 done
 [ $bad = 0 ] && echo "module layers: no upward include ($order)"

@@ -1,11 +1,12 @@
 /* animkit walk — the main demo: a character walks to a target over terrain with foot IK.
  * The settings and the set-up are the library's walk scenario (animkit/scenario.h), shared
- * with the viewer, the web page and Python; this file adds the CLI's own flags (--out,
- * --quiet), progress, and the outputs (walk_output.c): DIR/walk.bvh, DIR/walk.csv,
- * DIR/summary.json and the same JSON summary as the last line on stdout. */
+ * with the viewer, the web page and Python, for the guide walker and for motion matching
+ * (--steer match); this file adds the CLI's own flags (--out, --quiet), progress, and the
+ * outputs (walk_output.c): DIR/walk.bvh, DIR/walk.csv, DIR/summary.json and the same JSON
+ * summary as the last line on stdout (matching adds its transitions, searches, unlocks and
+ * database frames). */
 #include "cli.h"
 #include "heightmap_png.h"
-#include "walk_match.h"
 #include "walk_output.h"
 
 #include <stddef.h>
@@ -86,22 +87,104 @@ static int parse_walk_flags(int argc, char **argv, ak_walk_scenario *scenario,
     return 0;
 }
 
-static void report_clip(const ak_walk_scene *scene)
+/* Each clip's share of the database: a clip whose every piece between capture glitches is
+ * shorter than a candidate needs is left out by the database, and the user is told so. */
+static void report_database_clips(const ak_motion_db *db, const ak_motion_db_info *d)
 {
-    ak_walk_motion_info m;
+    for (int32_t c = 0; c < d->clip_count; ++c) {
+        int frames = 0, candidates = 0;
+        for (int32_t f = 0; f < d->frame_count; ++f) {
+            int32_t clip;
+            float t;
+            ak_motion_db_frame_source(db, f, &clip, &t);
+            if (clip != c) continue;
+            ++frames;
+            candidates += ak_motion_db_is_candidate(db, f) ? 1 : 0;
+        }
+        if (frames > 0)
+            fprintf(stderr, "walk:   %.100s: %d frames (%d candidates)\n",
+                    ak_motion_db_clip_name(db, c), frames, candidates);
+        else
+            fprintf(stderr,
+                    "walk:   %.100s: left out: no part of it lasts 1 s between capture glitches "
+                    "(a joint turning faster than %.0f rad/s from one key to the next)\n",
+                    ak_motion_db_clip_name(db, c), (double)ak_motion_db_defaults().max_joint_speed);
+    }
+}
+
+static void report_clip(ak_walk_scene *scene)
+{
     ak_walk_scene_info info;
-    ak_walk_motion_get_info(ak_walk_scene_motion(scene), &m);
     ak_walk_scene_get_info(scene, &info);
+    const ak_motion_db *db = ak_walk_scene_motion_db(scene);
+    if (db) {
+        ak_motion_db_info d;
+        ak_motion_db_get_info(db, &d);
+        fprintf(stderr,
+                "walk: %s: %d frames (%d candidates) at %.0f fps, %s (%.6g m per unit), speeds "
+                "%.2f-%.2f m/s\n",
+                info.clip_label, (int)d.frame_count, (int)d.candidate_count,
+                (double)(1.0f / d.frame_time), ak_units_name((ak_units)d.units),
+                (double)d.metres_per_unit, (double)d.min_speed, (double)d.max_speed);
+        report_database_clips(db, &d);
+        return;
+    }
+    ak_walk_motion_info m;
+    ak_walk_motion_get_info(ak_walk_scene_motion(scene), &m);
     fprintf(stderr,
             "walk: clip %s, %s (%.6g m per unit), cycle frames %d:%d (%.2f s), stride %.2f m, "
             "speed %.2f m/s\n",
             info.clip_label, ak_units_name((ak_units)m.units), (double)m.metres_per_unit,
             (int)m.cycle_start, (int)m.cycle_end, (double)m.cycle_time, (double)m.stride_length,
             (double)m.speed);
+    /* What the walker starts and stops with: the clip's own, or the procedural ramp/settle. */
+    char start[48] = "procedural", stop[48] = "procedural";
+    if (m.start_frames[0] >= 0)
+        snprintf(start, sizeof start, "captured, frames %d:%d", (int)m.start_frames[0],
+                 (int)m.start_frames[1]);
+    if (m.stop_frames[0] >= 0)
+        snprintf(stop, sizeof stop, "captured, frames %d:%d", (int)m.stop_frames[0],
+                 (int)m.stop_frames[1]);
+    fprintf(stderr, "walk: start %s; stop %s\n", start, stop);
 }
 
-/* Streams every frame until the walker stops or --max-time runs out, then commits the files
- * as one set. Returns the exit code. */
+/* Once a second: time, place, distance (matching: the clip and frame playing). */
+static void report_progress(ak_walk_scene *scene, const ak_walker_state *s)
+{
+    char playing[160] = "";
+    ak_matcher *m = ak_walk_scene_matcher(scene);
+    if (m) {
+        ak_matcher_info mi;
+        ak_matcher_get_info(m, &mi);
+        snprintf(playing, sizeof playing, "  %.100s %.2f s (database frame %d)",
+                 ak_motion_db_clip_name(ak_walk_scene_motion_db(scene), mi.clip),
+                 (double)mi.source_time, (int)mi.frame);
+    }
+    fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s%s\n", (double)s->time,
+            (double)s->position.x, (double)s->position.z, (double)s->distance, playing,
+            s->arrived ? "  arrived" : "");
+}
+
+/* The summary line; matching adds its own counts before the closing brace. */
+static int32_t summary_json(ak_walk_scene *scene, const ak_walker_state *s,
+                            const ak_walk_metrics *metrics, char *buf, size_t cap, ak_error *err)
+{
+    const ak_matcher *m = ak_walk_scene_matcher(scene);
+    const int32_t st = akcli_walk_summary_json(buf, m ? cap - 160 : cap, s, metrics, err);
+    if (st != AK_OK || !m) return st;
+    ak_matcher_info mi;
+    ak_motion_db_info d;
+    ak_matcher_get_info(m, &mi);
+    ak_motion_db_get_info(ak_walk_scene_motion_db(scene), &d);
+    const size_t len = strlen(buf);
+    snprintf(buf + len - 1, cap - len + 1,
+             ",\"transitions\":%d,\"searches\":%d,\"unlocks\":%d,\"db_frames\":%d}",
+             (int)mi.transitions, (int)mi.searches, (int)mi.unlocks, (int)d.frame_count);
+    return AK_OK;
+}
+
+/* Streams every frame until the character stops or --max-time runs out, then commits the
+ * files as one set. Returns the exit code. */
 static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
 {
     akcli_walk_output output;
@@ -115,29 +198,26 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     memset(&output, 0, sizeof output);
     ak_walk_metrics_reset(&metrics);
     ak_walk_scene_get_info(scene, &info);
-    const ak_walker *walker = ak_walk_scene_walker(scene);
     if (akcli_walk_output_open(&output, cli->out, ak_walk_scene_skeleton(scene), info.frame_time,
                                &err) != AK_OK)
         goto failed;
     for (;;) {
-        ak_walker_get_state(walker, &s);
-        const ak_xform *world = ak_walker_world_pose(walker);
+        ak_walk_scene_get_state(scene, &s);
+        const ak_xform *world = ak_walk_scene_world_pose(scene);
         /* Every frame counts in the measures: the start, the walk, turns and the stop. */
         ak_walk_metrics_add(&metrics, &s, world, info.hips, frames == 0 ? 0.0f : info.frame_time);
-        if (akcli_walk_output_frame(&output, &s, world, ak_walker_local_pose(walker), &err) !=
+        if (akcli_walk_output_frame(&output, &s, world, ak_walk_scene_local_pose(scene), &err) !=
             AK_OK)
             goto failed;
         ++frames;
         if (!cli->quiet && s.time >= next_report) {
-            fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s\n",
-                    (double)s.time, (double)s.position.x, (double)s.position.z, (double)s.distance,
-                    s.arrived ? "  arrived" : "");
+            report_progress(scene, &s);
             next_report += 1.0f;
         }
         if (s.stopped || frames >= info.max_frames) break;
         if (ak_walk_scene_step(scene, &err) != AK_OK) goto failed;
     }
-    if (akcli_walk_summary_json(summary, sizeof summary, &s, &metrics, &err) != AK_OK ||
+    if (summary_json(scene, &s, &metrics, summary, sizeof summary, &err) != AK_OK ||
         akcli_walk_output_commit(&output, summary, &err) != AK_OK) {
         fprintf(stderr, "animkit walk: %s (the files in %s are unchanged)\n", err.message,
                 cli->out);
@@ -153,36 +233,6 @@ failed:
     fprintf(stderr, "animkit walk: %s\n", err.message);
     akcli_walk_output_abort(&output);
     return 1;
-}
-
-/* --steer match: the motion-matching walk (walk_match.c) on the scenario's ground. */
-static int run_match(const ak_walk_scenario *sc, const ak_walk_scene *scene,
-                     const walk_cli_options *cli)
-{
-    char list[AK_WALK_CLIPS_MAX];
-    const char *clips[256];
-    const int count = ak_flags_list_item(sc->clip, 0, NULL, 0);
-    if (count > 256) return ak_cli_usage_error("walk", "at most 256 --clip files");
-    memcpy(list, sc->clip, sizeof list);
-    char *p = list;
-    for (int i = 0; i < count; ++i) {
-        char *nl = strchr(p, '\n');
-        if (nl) *nl = '\0';
-        clips[i] = p;
-        p = nl ? nl + 1 : p;
-    }
-    const ak_walk_match_opts mo = {clips,
-                                   count,
-                                   sc->library[0] ? sc->library : NULL,
-                                   sc->scale,
-                                   ak_vec3_make(sc->start[0], 0, sc->start[1]),
-                                   ak_vec3_make(sc->target[0], 0, sc->target[1]),
-                                   sc->max_time,
-                                   sc->arrival,
-                                   sc->foot_ik,
-                                   cli->quiet,
-                                   cli->out};
-    return ak_walk_match_run(&mo, ak_walk_scene_ground(scene));
 }
 
 int ak_cmd_walk(int argc, char **argv)
@@ -202,13 +252,8 @@ int ak_cmd_walk(int argc, char **argv)
         fprintf(stderr, "animkit walk: %s\n", err.message);
         return 1;
     }
-    int rc;
-    if (scenario.steer == AK_WALK_STEER_MATCH) {
-        rc = run_match(&scenario, scene, &cli);
-    } else {
-        if (!cli.quiet) report_clip(scene);
-        rc = run_walk(scene, &cli);
-    }
+    if (!cli.quiet) report_clip(scene);
+    const int rc = run_walk(scene, &cli);
     ak_walk_scene_destroy(scene);
     return rc;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Writes the README pictures into docs/img/ with the headless renderer (`animkit render`):
 # a still of a mocap clip, a contact sheet of a walk, an IK chain reaching a target and the
-# walker on hills. Usage: tools/pictures.sh BUILD_DIR   (called by `make pictures`)
+# walker on hills, and the motion-matching walker with its trajectories. Usage: tools/pictures.sh BUILD_DIR   (called by `make pictures`)
 # The mocap clips come from $AK_MOCAP_DIR (default: tests/data/mocap).
 set -eu
 build=${1:-build}
@@ -29,5 +29,13 @@ if "$ak" render --walk --help >/dev/null 2>&1 && "$ak" walk --help >/dev/null 2>
   "$ak" render --walk --terrain hills --seed 3 --hud --time 6 --pitch 24 --yaw 200 --size 800x500 \
     --out "$out/walker_hills.png" ||
     echo "pictures: walker picture skipped (walker mode not available in this build)" >&2
+fi
+# Motion matching over CMU subject 2's walks and run: the wanted (yellow) and matched (cyan)
+# future trajectories and, in the HUD, the clip, time and frame playing and the search cost.
+if "$ak" walk --help 2>/dev/null | grep -q match; then
+  "$ak" render --walk --steer match --clip "$mocap/cmu_02_01_walk.bvh" \
+    --clip "$mocap/locomotion/cmu_02_02_walk.bvh" --clip "$mocap/locomotion/cmu_02_03_run.bvh" \
+    --terrain flat --start -3,-2 --target 3,2 --time 1.2 --hud --pitch 26 --yaw 120 \
+    --size 800x440 --out "$out/walker_match.png"
 fi
 ls -l "$out"

@@ -136,237 +136,324 @@ static void draw_labels(akr_renderer *r, const akv_scene *scene, const char *ext
     if (extra) akr_draw_text(r, 10.0f, y, 2.0f, extra, ink);
 }
 
+/* One headless render: the settings, what is drawn, which frames, and where the pixels go.
+ * Every pointer is NULL until its phase creates it; render_job_free frees what exists. */
+typedef struct render_job {
+    akv_settings s;
+    const char *prog;
+    akv_scene scene;
+    akv_mode_state *mode; /* --walk / --ik; NULL when playing BVH files */
+    int anim;             /* OUT is a .gif or .mp4 through ffmpeg */
+    int frame_count;
+    float frame_time;
+    int a, b, step, n; /* frames a..b every step: n pictures */
+    akv_offscreen *off;
+    akr_renderer *r;
+    akr_camera cam;
+    size_t frame_bytes;
+    uint8_t *rgb;
+    int sheet, cols, rows; /* one contact sheet of cols x rows tiles */
+    uint8_t *sheet_rgb;
+    FILE *pipe;     /* ffmpeg's stdin */
+    char *anim_tmp; /* what ffmpeg writes, renamed over OUT on success */
+} render_job;
+
+static void render_job_free(render_job *job)
+{
+    free(job->anim_tmp);
+    free(job->rgb);
+    free(job->sheet_rgb);
+    akr_destroy(job->r);
+    akv_offscreen_destroy(job->off);
+    akv_mode_destroy(job->mode);
+    akv_scene_free(&job->scene);
+}
+
+/* Usage errors the flags alone show: 0, or the exit code 2 after the message. */
+static int check_render_settings(const akv_settings *s, const char *prog, int anim)
+{
+    if (!s->out) {
+        fprintf(stderr, "%s: --out is required\n(see '%s --help')\n", prog, prog);
+        return 2;
+    }
+    if (s->mode == AKV_MODE_PLAY && s->file_count == 0) {
+        fprintf(stderr, "%s: give a BVH file (or --walk)\n(see '%s --help')\n", prog, prog);
+        return 2;
+    }
+    if (!anim && !ends_with(s->out, ".png")) {
+        fprintf(stderr, "%s: --out must end in .png, .gif or .mp4 (got %s)\n", prog, s->out);
+        return 2;
+    }
+    if (s->frame >= 0 && s->have_frames) {
+        fprintf(stderr, "%s: give --frame or --frames, not both\n", prog);
+        return 2;
+    }
+    return 0;
+}
+
+/* The BVH files into the scene and, for --walk / --ik, the mode; --time without --frame or
+ * --frames picks the nearest frame (the IK mode bases its pose on the first frame rendered). */
+static int load_scene(render_job *job)
+{
+    akv_settings *s = &job->s;
+    char err[512];
+    for (int i = 0; i < s->file_count; ++i)
+        if (akv_scene_add_file(&job->scene, s, s->files[i], err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            return 1;
+        }
+    if (s->frame < 0 && !s->have_frames && s->time > 0 && job->scene.count > 0)
+        s->frame = (int)lroundf(s->time / akv_scene_frame_time(&job->scene));
+    job->scene.time = (float)(s->frame >= 0    ? s->frame
+                              : s->have_frames ? s->frame_a
+                                               : 0) *
+                      akv_scene_frame_time(&job->scene);
+    if (s->mode != AKV_MODE_PLAY) {
+        job->mode = akv_mode_create(s, &job->scene, err, sizeof err);
+        if (!job->mode) {
+            fprintf(stderr, "%s: %s\n", job->prog, err);
+            return 1;
+        }
+    }
+    if (job->mode && s->mode == AKV_MODE_WALK && s->frame < 0 && !s->have_frames && s->time > 0)
+        s->frame = (int)lroundf(s->time / akv_mode_frame_time(job->mode));
+    return 0;
+}
+
+/* Which frames: --frame N, --frames A:B:STEP, else frame 0 for a PNG or the whole clip for an
+ * animation (at the clip's rate, at most 30 fps for video and 15 for GIF, for size). */
+static int choose_frames(render_job *job)
+{
+    const akv_settings *s = &job->s;
+    job->frame_count =
+        job->mode ? akv_mode_frame_count(job->mode) : akv_scene_frame_count(&job->scene);
+    job->frame_time =
+        job->mode ? akv_mode_frame_time(job->mode) : akv_scene_frame_time(&job->scene);
+    int a = 0, b = 0, step = 1;
+    if (s->frame >= 0) {
+        a = b = s->frame;
+    } else if (s->have_frames) {
+        a = s->frame_a;
+        b = s->frame_b;
+        step = s->frame_step;
+    } else if (job->anim) {
+        float fps = s->fps > 0 ? s->fps : 1.0f / job->frame_time;
+        float cap = ends_with(s->out, ".gif") ? 15.0f : 30.0f;
+        if (s->fps <= 0 && fps > cap) fps = cap;
+        step = (int)lroundf(1.0f / (fps * job->frame_time));
+        if (step < 1) step = 1;
+        b = job->frame_count - 1;
+    }
+    if (a > job->frame_count - 1 || b > job->frame_count - 1) {
+        fprintf(stderr, "%s: frame %d is past the last frame (%d)\n", job->prog,
+                a > job->frame_count - 1 ? a : b, job->frame_count - 1);
+        return 2;
+    }
+    job->a = a;
+    job->b = b;
+    job->step = step;
+    job->n = (b - a) / step + 1;
+    return 0;
+}
+
+/* The offscreen context and the renderer (exit code 3 without OpenGL), and the camera: fit
+ * everything the frames show, unless it follows a joint or has a distance. */
+static int open_renderer(render_job *job)
+{
+    const akv_settings *s = &job->s;
+    char err[512];
+    job->off = akv_offscreen_create(s->width, s->height, err, sizeof err);
+    if (!job->off) {
+        fprintf(stderr, "%s: %s\n", job->prog, err);
+        return 3;
+    }
+    if (s->verbose) fprintf(stderr, "%s: %s\n", job->prog, akv_offscreen_describe(job->off));
+    job->r = akr_create(err, sizeof err);
+    if (!job->r) {
+        fprintf(stderr, "%s: %s\n", job->prog, err);
+        return 3;
+    }
+    akr_camera *cam = &job->cam;
+    *cam = akr_camera_defaults();
+    cam->yaw = s->yaw;
+    cam->pitch = s->pitch;
+    ak_vec3 lo, hi;
+    if (job->mode)
+        akv_mode_bounds(job->mode, &lo, &hi);
+    else
+        akv_scene_bounds(&job->scene, s, job->a, job->b, job->step, &lo, &hi);
+    if (job->mode && s->mode == AKV_MODE_WALK && !s->pitch_set)
+        cam->pitch = 0.55f; /* ~32 deg: see the path */
+    akr_camera_frame_box(cam, lo, hi, (float)s->width / (float)s->height);
+    if (s->distance > 0) cam->distance = s->distance;
+    return 0;
+}
+
+/* Where the pixels go: the frame buffer, the contact sheet (background colour where no tile
+ * lands) and, for an animation, ffmpeg writing a temporary beside OUT (same extension),
+ * renamed over OUT only when it succeeded: an old animation survives a failed or killed
+ * render. */
+static int open_sinks(render_job *job)
+{
+    const akv_settings *s = &job->s;
+    job->frame_bytes = (size_t)s->width * (size_t)s->height * 3;
+    job->rgb = malloc(job->frame_bytes);
+    job->sheet = !job->anim && s->sheet && job->n > 1;
+    job->cols = s->sheet_cols > 0 ? s->sheet_cols : (int)ceilf(sqrtf((float)job->n));
+    job->rows = (job->n + job->cols - 1) / job->cols;
+    const size_t sheet_bytes = (size_t)job->cols * (size_t)job->rows * job->frame_bytes;
+    job->sheet_rgb = job->sheet ? malloc(sheet_bytes) : NULL;
+    if (job->sheet_rgb)
+        for (size_t i = 0; i < sheet_bytes; i += 3) {
+            job->sheet_rgb[i] = 204;
+            job->sheet_rgb[i + 1] = 214;
+            job->sheet_rgb[i + 2] = 227;
+        }
+    job->anim_tmp =
+        job->anim ? akio_temp_path(s->out, ends_with(s->out, ".gif") ? ".gif" : ".mp4") : NULL;
+    if (job->anim && job->anim_tmp) {
+        float fps = s->fps > 0 ? s->fps : 1.0f / (job->frame_time * (float)job->step);
+        job->pipe = open_ffmpeg(job->anim_tmp, s->width, s->height, fps);
+        if (!job->pipe) fprintf(stderr, "%s: cannot run ffmpeg\n", job->prog);
+    }
+    return (!job->rgb || (job->sheet && !job->sheet_rgb) || (job->anim && !job->pipe)) ? 1 : 0;
+}
+
+/* Poses frame f, points the camera and draws it with its HUD or label into job->rgb. The
+ * walker: stills and videos follow the character from 6 m; a GIF keeps the camera still
+ * over the whole walk (unless --follow), which keeps it small. */
+static void draw_frame(render_job *job, int f)
+{
+    const akv_settings *s = &job->s;
+    const float t = (float)f * job->frame_time;
+    if (job->mode)
+        akv_mode_step_to(job->mode, f);
+    else
+        akv_scene_pose(&job->scene, s, t);
+    ak_vec3 focus;
+    if (job->mode && (!ends_with(s->out, ".gif") || s->follow) &&
+        akv_mode_focus(job->mode, &focus)) {
+        job->cam.target = focus;
+        job->cam.distance = s->distance > 0 ? s->distance : 6.0f;
+    } else if (s->follow) {
+        job->cam.target = akv_scene_joint_m(&job->scene, s->follow);
+    }
+    akv_offscreen_bind(job->off);
+    akr_begin(job->r, s->width, s->height, &job->cam);
+    if (job->mode)
+        akv_mode_draw(job->mode, job->r);
+    else
+        akv_scene_draw(job->r, &job->scene, s);
+    char label[128];
+    snprintf(label, sizeof label, "frame %d  t = %.2f s", f, (double)t);
+    if (s->hud) {
+        if (job->mode)
+            akv_mode_hud(job->mode, job->r, s->width, s->height);
+        else
+            draw_labels(job->r, &job->scene, label);
+    } else if (job->sheet) {
+        static const float ink[3] = {0.12f, 0.13f, 0.16f};
+        akr_draw_text(job->r, 8.0f, 8.0f, 2.0f, label, ink);
+    }
+    akv_offscreen_read(job->off, job->rgb);
+}
+
+/* Picture k (frame f) to its sink: ffmpeg, its tile of the sheet, or its own PNG (OUT itself
+ * for one picture, OUT_ffff.png otherwise). 0, or 1 when it could not be written. */
+static int store_frame(render_job *job, int k, int f)
+{
+    const akv_settings *s = &job->s;
+    if (job->anim) return fwrite(job->rgb, 1, job->frame_bytes, job->pipe) != job->frame_bytes;
+    if (job->sheet) {
+        const int cx = k % job->cols, cy = k / job->cols;
+        const size_t row = (size_t)s->width * 3, sheet_row = (size_t)job->cols * row;
+        for (int y = 0; y < s->height; ++y)
+            memcpy(job->sheet_rgb + ((size_t)cy * (size_t)s->height + (size_t)y) * sheet_row +
+                       (size_t)cx * row,
+                   job->rgb + (size_t)y * row, row);
+        return 0;
+    }
+    char path[2048];
+    if (job->n == 1)
+        snprintf(path, sizeof path, "%s", s->out);
+    else
+        snprintf(path, sizeof path, "%.*s_%04d.png", (int)(strlen(s->out) - 4), s->out, f);
+    if (akv_write_png(path, s->width, s->height, job->rgb) != 0) {
+        fprintf(stderr, "%s: cannot write %s\n", job->prog, path);
+        return 1;
+    }
+    if (s->verbose) fprintf(stderr, "%s: wrote %s\n", job->prog, path);
+    return 0;
+}
+
+/* Closes the sinks after the frames (rc: 0 so far): ffmpeg's temporary renamed over OUT or
+ * removed, the sheet written, and the summary line. Returns the final exit code. */
+static int finish_output(render_job *job, int rc)
+{
+    const akv_settings *s = &job->s;
+    if (job->pipe) {
+        int st = pclose(job->pipe);
+        job->pipe = NULL;
+        ak_error err;
+        if (st != 0) {
+            fprintf(stderr, "%s: ffmpeg failed writing %s\n", job->prog, s->out);
+            rc = 1;
+        } else if (rc == 0 && akio_replace(job->anim_tmp, s->out, &err) != AK_OK) {
+            fprintf(stderr, "%s: %s: %s\n", job->prog, s->out, err.message);
+            rc = 1;
+        }
+        if (rc != 0) remove(job->anim_tmp);
+    }
+    if (job->sheet && rc == 0 &&
+        akv_write_png(s->out, job->cols * s->width, job->rows * s->height, job->sheet_rgb) != 0) {
+        fprintf(stderr, "%s: cannot write %s\n", job->prog, s->out);
+        rc = 1;
+    }
+    if (rc == 0 && (job->anim || job->sheet || job->n == 1))
+        printf("wrote %s (%d frame%s)\n", s->out, job->n, job->n == 1 ? "" : "s");
+    else if (rc == 0)
+        printf("wrote %d PNG frames %.*s_%04d.png ... _%04d.png\n", job->n,
+               (int)(strlen(s->out) - 4), s->out, job->a, job->b);
+    return rc;
+}
+
+/* Every frame through draw_frame and store_frame, with progress on stderr for long runs
+ * when it is a terminal; stops at the first frame that could not be written. */
+static int render_frames(render_job *job)
+{
+    const int progress = job->n >= 30 && isatty(2);
+    int rc = 0;
+    for (int k = 0; k < job->n && rc == 0; ++k) {
+        const int f = job->a + k * job->step;
+        if (progress && (k % 10 == 0 || k == job->n - 1))
+            fprintf(stderr, "\r%s: frame %d of %d", job->prog, k + 1, job->n);
+        draw_frame(job, f);
+        rc = store_frame(job, k, f);
+    }
+    if (progress) fprintf(stderr, "\n");
+    return rc;
+}
+
 int akv_render_main(int argc, char **argv, const char *prog)
 {
-    akv_settings s;
-    akv_settings_defaults(&s, 1);
+    render_job job;
+    memset(&job, 0, sizeof job);
+    job.prog = prog;
+    akv_settings_defaults(&job.s, 1);
     int help = 0;
-    int rc = akv_parse_args(&s, argc, argv, prog, &help);
+    int rc = akv_parse_args(&job.s, argc, argv, prog, &help);
     if (rc) return rc;
     if (help) {
         akv_render_usage(stdout, prog);
         return 0;
     }
-    if (!s.out) {
-        fprintf(stderr, "%s: --out is required\n(see '%s --help')\n", prog, prog);
-        return 2;
+    job.anim = job.s.out && (ends_with(job.s.out, ".gif") || ends_with(job.s.out, ".mp4"));
+    if ((rc = check_render_settings(&job.s, prog, job.anim))) return rc;
+    if (!(rc = load_scene(&job)) && !(rc = choose_frames(&job)) && !(rc = open_renderer(&job))) {
+        rc = open_sinks(&job);
+        if (rc == 0) rc = render_frames(&job);
+        rc = finish_output(&job, rc);
     }
-    if (s.mode == AKV_MODE_PLAY && s.file_count == 0) {
-        fprintf(stderr, "%s: give a BVH file (or --walk)\n(see '%s --help')\n", prog, prog);
-        return 2;
-    }
-    int anim = ends_with(s.out, ".gif") || ends_with(s.out, ".mp4");
-    if (!anim && !ends_with(s.out, ".png")) {
-        fprintf(stderr, "%s: --out must end in .png, .gif or .mp4 (got %s)\n", prog, s.out);
-        return 2;
-    }
-    if (s.frame >= 0 && s.have_frames) {
-        fprintf(stderr, "%s: give --frame or --frames, not both\n", prog);
-        return 2;
-    }
-
-    akv_scene scene;
-    memset(&scene, 0, sizeof scene);
-    char err[512];
-    akv_mode_state *mode = NULL;
-    for (int i = 0; i < s.file_count; ++i)
-        if (akv_scene_add_file(&scene, &s, s.files[i], err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
-            akv_scene_free(&scene);
-            return 1;
-        }
-    /* --time without --frame/--frames picks the nearest frame; the IK mode bases its pose on
-     * the first frame rendered. */
-    if (s.frame < 0 && !s.have_frames && s.time > 0 && scene.count > 0)
-        s.frame = (int)lroundf(s.time / akv_scene_frame_time(&scene));
-    scene.time = (float)(s.frame >= 0    ? s.frame
-                         : s.have_frames ? s.frame_a
-                                         : 0) *
-                 akv_scene_frame_time(&scene);
-    if (s.mode != AKV_MODE_PLAY) {
-        mode = akv_mode_create(&s, &scene, err, sizeof err);
-        if (!mode) {
-            fprintf(stderr, "%s: %s\n", prog, err);
-            akv_scene_free(&scene);
-            return 1;
-        }
-    }
-
-    if (mode && s.mode == AKV_MODE_WALK && s.frame < 0 && !s.have_frames && s.time > 0)
-        s.frame = (int)lroundf(s.time / akv_mode_frame_time(mode));
-
-    /* Which frames: --frame N, --frames A:B:STEP, else frame 0 for a PNG or the whole clip. */
-    int frame_count = mode ? akv_mode_frame_count(mode) : akv_scene_frame_count(&scene);
-    float frame_time = mode ? akv_mode_frame_time(mode) : akv_scene_frame_time(&scene);
-    int a = 0, b = 0, step = 1;
-    if (s.frame >= 0) {
-        a = b = s.frame;
-    } else if (s.have_frames) {
-        a = s.frame_a;
-        b = s.frame_b;
-        step = s.frame_step;
-    } else if (anim) {
-        /* Default rate: the clip's, at most 30 fps for video and 15 for GIF (size). */
-        float fps = s.fps > 0 ? s.fps : 1.0f / frame_time;
-        float cap = ends_with(s.out, ".gif") ? 15.0f : 30.0f;
-        if (s.fps <= 0 && fps > cap) fps = cap;
-        step = (int)lroundf(1.0f / (fps * frame_time));
-        if (step < 1) step = 1;
-        b = frame_count - 1;
-    }
-    if (a > frame_count - 1 || b > frame_count - 1) {
-        fprintf(stderr, "%s: frame %d is past the last frame (%d)\n", prog,
-                a > frame_count - 1 ? a : b, frame_count - 1);
-        akv_mode_destroy(mode);
-        akv_scene_free(&scene);
-        return 2;
-    }
-    int n = (b - a) / step + 1;
-
-    akv_offscreen *off = akv_offscreen_create(s.width, s.height, err, sizeof err);
-    if (!off) {
-        fprintf(stderr, "%s: %s\n", prog, err);
-        akv_mode_destroy(mode);
-        akv_scene_free(&scene);
-        return 3;
-    }
-    if (s.verbose) fprintf(stderr, "%s: %s\n", prog, akv_offscreen_describe(off));
-    akr_renderer *r = akr_create(err, sizeof err);
-    if (!r) {
-        fprintf(stderr, "%s: %s\n", prog, err);
-        akv_offscreen_destroy(off);
-        akv_mode_destroy(mode);
-        akv_scene_free(&scene);
-        return 3;
-    }
-
-    /* Camera: fit everything the frames show, unless it follows a joint or has a distance. */
-    akr_camera cam = akr_camera_defaults();
-    cam.yaw = s.yaw;
-    cam.pitch = s.pitch;
-    ak_vec3 lo, hi;
-    if (mode)
-        akv_mode_bounds(mode, &lo, &hi);
-    else
-        akv_scene_bounds(&scene, &s, a, b, step, &lo, &hi);
-    if (mode && s.mode == AKV_MODE_WALK && !s.pitch_set)
-        cam.pitch = 0.55f; /* ~32 deg: see the path */
-    akr_camera_frame_box(&cam, lo, hi, (float)s.width / (float)s.height);
-    if (s.distance > 0) cam.distance = s.distance;
-
-    size_t frame_bytes = (size_t)s.width * (size_t)s.height * 3;
-    uint8_t *rgb = malloc(frame_bytes);
-    int sheet = !anim && s.sheet && n > 1;
-    int cols = s.sheet_cols > 0 ? s.sheet_cols : (int)ceilf(sqrtf((float)n));
-    int rows = (n + cols - 1) / cols;
-    uint8_t *sheet_rgb = sheet ? malloc((size_t)cols * (size_t)rows * frame_bytes) : NULL;
-    if (sheet_rgb) /* empty tiles show the background colour */
-        for (size_t i = 0; i < (size_t)cols * (size_t)rows * frame_bytes; i += 3) {
-            sheet_rgb[i] = 204;
-            sheet_rgb[i + 1] = 214;
-            sheet_rgb[i + 2] = 227;
-        }
-    FILE *pipe = NULL;
-    /* ffmpeg writes a temporary beside OUT (same extension), renamed over OUT only when it
-     * succeeded: an old animation survives a failed or killed render. */
-    char *anim_tmp =
-        anim ? akio_temp_path(s.out, ends_with(s.out, ".gif") ? ".gif" : ".mp4") : NULL;
-    if (anim && anim_tmp) {
-        float fps = s.fps > 0 ? s.fps : 1.0f / (frame_time * (float)step);
-        pipe = open_ffmpeg(anim_tmp, s.width, s.height, fps);
-        if (!pipe) fprintf(stderr, "%s: cannot run ffmpeg\n", prog);
-    }
-    rc = (!rgb || (sheet && !sheet_rgb) || (anim && !pipe)) ? 1 : 0;
-
-    int progress = n >= 30 && isatty(2);
-    for (int k = 0; k < n && rc == 0; ++k) {
-        int f = a + k * step;
-        if (progress && (k % 10 == 0 || k == n - 1))
-            fprintf(stderr, "\r%s: frame %d of %d", prog, k + 1, n);
-        float t = (float)f * frame_time;
-        char label[128];
-        if (mode) {
-            akv_mode_step_to(mode, f);
-        } else {
-            akv_scene_pose(&scene, &s, t);
-        }
-        ak_vec3 focus;
-        if (mode && (!ends_with(s.out, ".gif") || s.follow) && akv_mode_focus(mode, &focus)) {
-            /* The walker: stills and videos follow the character from 6 m; a GIF keeps the
-             * camera still over the whole walk (unless --follow), which keeps it small. */
-            cam.target = focus;
-            cam.distance = s.distance > 0 ? s.distance : 6.0f;
-        } else if (s.follow) {
-            cam.target = akv_scene_joint_m(&scene, s.follow);
-        }
-        akv_offscreen_bind(off);
-        akr_begin(r, s.width, s.height, &cam);
-        if (mode)
-            akv_mode_draw(mode, r);
-        else
-            akv_scene_draw(r, &scene, &s);
-        snprintf(label, sizeof label, "frame %d  t = %.2f s", f, (double)t);
-        if (s.hud) {
-            if (mode)
-                akv_mode_hud(mode, r, s.width, s.height);
-            else
-                draw_labels(r, &scene, label);
-        } else if (sheet) {
-            static const float ink[3] = {0.12f, 0.13f, 0.16f};
-            akr_draw_text(r, 8.0f, 8.0f, 2.0f, label, ink);
-        }
-        akv_offscreen_read(off, rgb);
-        if (anim) {
-            if (fwrite(rgb, 1, frame_bytes, pipe) != frame_bytes) rc = 1;
-        } else if (sheet) {
-            int cx = k % cols, cy = k / cols;
-            size_t sheet_row = (size_t)cols * (size_t)s.width * 3;
-            for (int y = 0; y < s.height; ++y)
-                memcpy(sheet_rgb + ((size_t)cy * (size_t)s.height + (size_t)y) * sheet_row +
-                           (size_t)cx * (size_t)s.width * 3,
-                       rgb + (size_t)y * (size_t)s.width * 3, (size_t)s.width * 3);
-        } else {
-            char path[2048];
-            if (n == 1)
-                snprintf(path, sizeof path, "%s", s.out);
-            else
-                snprintf(path, sizeof path, "%.*s_%04d.png", (int)(strlen(s.out) - 4), s.out, f);
-            if (akv_write_png(path, s.width, s.height, rgb) != 0) {
-                fprintf(stderr, "%s: cannot write %s\n", prog, path);
-                rc = 1;
-            } else if (s.verbose) {
-                fprintf(stderr, "%s: wrote %s\n", prog, path);
-            }
-        }
-    }
-    if (progress) fprintf(stderr, "\n");
-    if (pipe) {
-        int st = pclose(pipe);
-        ak_error err;
-        if (st != 0) {
-            fprintf(stderr, "%s: ffmpeg failed writing %s\n", prog, s.out);
-            rc = 1;
-        } else if (rc == 0 && akio_replace(anim_tmp, s.out, &err) != AK_OK) {
-            fprintf(stderr, "%s: %s: %s\n", prog, s.out, err.message);
-            rc = 1;
-        }
-        if (rc != 0) remove(anim_tmp);
-    }
-    free(anim_tmp);
-    if (sheet && rc == 0 && akv_write_png(s.out, cols * s.width, rows * s.height, sheet_rgb) != 0) {
-        fprintf(stderr, "%s: cannot write %s\n", prog, s.out);
-        rc = 1;
-    }
-    if (rc == 0 && (anim || sheet || n == 1))
-        printf("wrote %s (%d frame%s)\n", s.out, n, n == 1 ? "" : "s");
-    else if (rc == 0)
-        printf("wrote %d PNG frames %.*s_%04d.png ... _%04d.png\n", n, (int)(strlen(s.out) - 4),
-               s.out, a, b);
-    free(rgb);
-    free(sheet_rgb);
-    akr_destroy(r);
-    akv_offscreen_destroy(off);
-    akv_mode_destroy(mode);
-    akv_scene_free(&scene);
+    render_job_free(&job);
     return rc;
 }

@@ -311,6 +311,11 @@ int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point)
     return 1;
 }
 
+ak_walk_scene *akv_mode_walk_scene(akv_mode_state *m)
+{
+    return m->kind == AKV_MODE_WALK ? akv_walk_view_scene(m->walk) : NULL;
+}
+
 void akv_mode_bounds(akv_mode_state *m, ak_vec3 *lo, ak_vec3 *hi)
 {
     if (m->kind == AKV_MODE_WALK) {

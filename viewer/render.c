@@ -175,22 +175,36 @@ static const char *k_flat_fs =
     "void main() { float f = smoothstep(u_fog.x, u_fog.y, length(u_eye - v_world));\n"
     "  o_color = vec4(mix(v_color.rgb, u_fog_color, f), v_color.a * (1.0 - f)); }\n";
 
+/* `id` (a shader just compiled, or with is_program a program just linked) when that
+ * worked; else 0, with the info log in err ("shader: ..." / "link: ...") and `id` deleted. */
+static GLuint checked(GLuint id, int is_program, char *err, size_t err_size)
+{
+    GLint ok = 0;
+    if (is_program)
+        glGetProgramiv(id, GL_LINK_STATUS, &ok);
+    else
+        glGetShaderiv(id, GL_COMPILE_STATUS, &ok);
+    if (ok) return id;
+    char log[512];
+    if (is_program)
+        glGetProgramInfoLog(id, sizeof log, NULL, log);
+    else
+        glGetShaderInfoLog(id, sizeof log, NULL, log);
+    snprintf(err, err_size, "%s: %s", is_program ? "link" : "shader", log);
+    if (is_program)
+        glDeleteProgram(id);
+    else
+        glDeleteShader(id);
+    return 0;
+}
+
 static GLuint compile(GLenum type, const char *src, char *err, size_t err_size)
 {
     GLuint s = glCreateShader(type);
     const char *parts[2] = {AKR_GLSL_VERSION, src};
     glShaderSource(s, 2, parts, NULL);
     glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[512];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        snprintf(err, err_size, "shader: %s", log);
-        glDeleteShader(s);
-        return 0;
-    }
-    return s;
+    return checked(s, 0, err, err_size);
 }
 
 static GLuint program(const char *vs, const char *fs, char *err, size_t err_size)
@@ -208,16 +222,7 @@ static GLuint program(const char *vs, const char *fs, char *err, size_t err_size
     glLinkProgram(p);
     glDeleteShader(v);
     glDeleteShader(f);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[512];
-        glGetProgramInfoLog(p, sizeof log, NULL, log);
-        snprintf(err, err_size, "link: %s", log);
-        glDeleteProgram(p);
-        return 0;
-    }
-    return p;
+    return checked(p, 1, err, err_size);
 }
 
 /* Uploads interleaved position+normal vertices and indices. */
@@ -240,6 +245,15 @@ static mesh upload(const float *pn, int vertex_count, const unsigned *idx, int i
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)(3 * sizeof(float)));
     glBindVertexArray(0);
     m.index_count = index_count;
+    return m;
+}
+
+/* upload() of arrays the caller allocated, then freed. */
+static mesh upload_owned(float *pn, int vertex_count, unsigned *idx, int index_count)
+{
+    mesh m = upload(pn, vertex_count, idx, index_count);
+    free(pn);
+    free(idx);
     return m;
 }
 
@@ -269,10 +283,7 @@ static mesh make_sphere(int stacks, int slices)
             memcpy(idx + k, q, sizeof q);
             k += 6;
         }
-    mesh m = upload(pn, nv, idx, k);
-    free(pn);
-    free(idx);
-    return m;
+    return upload_owned(pn, nv, idx, k);
 }
 
 /* Open cylinder of radius 1 from y=0 to y=1 (the joint spheres close the ends). */
@@ -301,10 +312,7 @@ static mesh make_cylinder(int slices)
         memcpy(idx + k, q, sizeof q);
         k += 6;
     }
-    mesh m = upload(pn, nv, idx, k);
-    free(pn);
-    free(idx);
-    return m;
+    return upload_owned(pn, nv, idx, k);
 }
 
 static mesh make_plane(void)

@@ -1,8 +1,10 @@
-/* animkit viewer — walker view: the guide-joint walker of the locomotion module on its
- * terrain, with the target, the guide (ground point and heading), the ground rays under the
- * character and each sole, stance feet (green) vs swing feet (grey), the hip drop (a red bar
- * from the lowered hips up to where the animation had them) and the path walked so far.
- * The walk itself is the library's walk scenario (animkit/scenario.h), shared with the CLI. */
+/* animkit viewer — walker view: the guide-joint walker of the locomotion module (or, with
+ * --steer match, the motion-matching walker) on its terrain, with the target, the guide
+ * (ground point and heading), the ground rays under the character and each sole, stance feet
+ * (green) vs swing feet (grey), the hip drop (a red bar from the lowered hips up to where the
+ * animation had them) and the path walked so far; matching adds the wanted and matched future
+ * trajectories (match_overlay.c). The walk itself is the library's walk scenario
+ * (animkit/scenario.h), shared with the CLI. */
 #include "walk_view.h"
 
 #include <math.h>
@@ -12,6 +14,7 @@
 
 #include "animkit/scenario.h"
 #include "heightmap_png.h"
+#include "match_overlay.h"
 
 #define TRAIL_MAX 8192
 
@@ -31,11 +34,6 @@ struct akv_walk_view {
     char clip_label[128];
 };
 
-static ak_walker *walker_of(const akv_walk_view *w)
-{
-    return ak_walk_scene_walker(w->scene);
-}
-
 static int frame_of(const akv_walk_view *w)
 {
     ak_walk_scene_info info;
@@ -46,7 +44,7 @@ static int frame_of(const akv_walk_view *w)
 static void add_trail_point(akv_walk_view *w)
 {
     ak_walker_state s;
-    ak_walker_get_state(walker_of(w), &s);
+    ak_walk_scene_get_state(w->scene, &s);
     if (w->trail_count < TRAIL_MAX) w->trail[w->trail_count++] = s.position;
 }
 
@@ -119,10 +117,10 @@ static void measure_walk(akv_walk_view *w)
     ak_walk_scene_info info;
     ak_walk_scene_get_info(w->scene, &info);
     ak_walker_state st;
-    ak_walker_get_state(walker_of(w), &st);
+    ak_walk_scene_get_state(w->scene, &st);
     while (frame_of(w) < info.max_frames && !st.stopped) {
         ak_walk_scene_step(w->scene, NULL);
-        ak_walker_get_state(walker_of(w), &st);
+        ak_walk_scene_get_state(w->scene, &st);
     }
     w->frame_count = frame_of(w);
     reset(w);
@@ -193,7 +191,7 @@ void akv_walk_view_update(akv_walk_view *w, float dt)
     if (n < 1) n = 1;
     if (n > max_steps) n = max_steps;
     ak_walker_state s;
-    ak_walker_get_state(walker_of(w), &s);
+    ak_walk_scene_get_state(w->scene, &s);
     if (s.stopped) return;
     for (int i = 0; i < n; ++i)
         step(w);
@@ -227,9 +225,9 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
 {
     akr_draw_terrain(r, w->heights, w->nx, w->nz, w->x0, w->z0, w->cell);
     ak_walker_state st;
-    ak_walker_get_state(walker_of(w), &st);
+    ak_walk_scene_get_state(w->scene, &st);
     const ak_skeleton *sk = ak_walk_scene_skeleton(w->scene);
-    const ak_xform *world = ak_walker_world_pose(walker_of(w));
+    const ak_xform *world = ak_walk_scene_world_pose(w->scene);
     /* Shadows on the plane through the ground under the character. */
     akr_set_shadow_plane(r, s->shadows, st.position.y);
     static const float body[3] = {0.90f, 0.42f, 0.32f};
@@ -287,25 +285,33 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
         akr_draw_lines(r, pv, m, 1);
         free(pv);
     }
+    const ak_matcher *matcher = ak_walk_scene_matcher(w->scene);
+    if (matcher) akv_match_overlay_draw(r, matcher, ak_walk_scene_ground(w->scene));
 }
 
 void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
 {
     static const float ink[3] = {0.10f, 0.11f, 0.14f};
     ak_walker_state st;
-    ak_walker_get_state(walker_of(w), &st);
+    ak_walk_scene_get_state(w->scene, &st);
+    const ak_matcher *matcher = ak_walk_scene_matcher(w->scene);
     char line1[256];
-    snprintf(line1, sizeof line1, "walker (%s)  t %.2f s  distance to target %.2f m  path %.2f m%s",
-             w->clip_label, (double)st.time, (double)st.distance, (double)st.path_length,
-             st.stopped   ? "  stopped"
-             : st.arrived ? "  arrived"
-                          : "");
+    const char *state = st.stopped ? "  stopped" : st.arrived ? "  arrived" : "";
+    if (matcher) /* the clip playing is on line 3: this line fits 800 pixels */
+        snprintf(line1, sizeof line1, "matching  t %.2f s  to target %.2f m  path %.2f m%s",
+                 (double)st.time, (double)st.distance, (double)st.path_length, state);
+    else
+        snprintf(line1, sizeof line1,
+                 "walker (%s)  t %.2f s  distance to target %.2f m  path %.2f m%s", w->clip_label,
+                 (double)st.time, (double)st.distance, (double)st.path_length, state);
     akr_draw_text(r, 10.0f, 10.0f, 2.0f, line1, ink);
     snprintf(
         line1, sizeof line1, "stance L %s R %s  hip drop %.1f mm  tilt %.1f/%.1f deg  heading %.0f",
         st.stance[0] ? "on" : "--", st.stance[1] ? "on" : "--", (double)(st.hip_drop * 1000.0f),
         (double)st.tilt_deg[0], (double)st.tilt_deg[1], (double)(st.heading * 57.29578f));
     akr_draw_text(r, 10.0f, 30.0f, 2.0f, line1, ink);
+    if (matcher)
+        akv_match_overlay_hud(r, matcher, ak_walk_scene_motion_db(w->scene), 10.0f, 50.0f, ink);
 }
 
 int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction)
@@ -330,15 +336,20 @@ int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction
         }
         ak_vec3 hit = ak_vec3_add(origin, ak_vec3_scale(direction, hi));
         w->target = ak_vec3_make(hit.x, 0.0f, hit.z);
-        ak_walker_set_target(walker_of(w), w->target);
+        ak_walk_scene_set_target(w->scene, w->target);
         return 1;
     }
     return 0;
 }
 
+ak_walk_scene *akv_walk_view_scene(akv_walk_view *w)
+{
+    return w->scene;
+}
+
 ak_vec3 akv_walk_view_focus(const akv_walk_view *w)
 {
-    return ak_walker_world_pose(walker_of(w))[w->hips].translation;
+    return ak_walk_scene_world_pose(w->scene)[w->hips].translation;
 }
 
 int akv_walk_view_key(akv_walk_view *w, int key)
@@ -348,7 +359,7 @@ int akv_walk_view_key(akv_walk_view *w, int key)
     if (key == 84) {
         ak_vec3 t = ak_vec3_make(2.0f * w->start.x - w->target.x, 0.0f, w->target.z);
         w->target = t;
-        ak_walker_set_target(walker_of(w), t);
+        ak_walk_scene_set_target(w->scene, t);
         return 1;
     }
     if (key == 66) {

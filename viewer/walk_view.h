@@ -1,8 +1,10 @@
 /* animkit viewer — the walker scene: terrain, the walking character, its target, guide
- * joint, ground rays, stance feet and hip drop. Built on the locomotion module. */
+ * joint, ground rays, stance feet and hip drop; with --steer match the wanted and matched
+ * trajectories and the clip, frame and cost playing. Built on the walk scenario. */
 #ifndef AKV_WALK_VIEW_H
 #define AKV_WALK_VIEW_H
 
+#include "animkit/scenario.h"
 #include "render.h"
 #include "scene.h"
 
@@ -21,6 +23,8 @@ void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r);
 int akv_walk_view_key(akv_walk_view *w, int key);
 /* Sends the walker to where the ray (world, unit direction) meets the terrain; 1 when it did. */
 int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction);
+/* The library's walk scene behind the view (its matcher, when steering by matching). */
+ak_walk_scene *akv_walk_view_scene(akv_walk_view *w);
 /* The character's hips, metres (what the camera follows). */
 ak_vec3 akv_walk_view_focus(const akv_walk_view *w);
 

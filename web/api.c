@@ -257,17 +257,17 @@ AKW void akw_walker_fields(const ak_walk_scene *scene, int32_t *out, float *fram
 
 AKW const ak_xform *akw_walker_world(ak_walk_scene *scene)
 {
-    return ak_walker_world_pose(ak_walk_scene_walker(scene));
+    return ak_walk_scene_world_pose(scene);
 }
 
 AKW void akw_walker_state(ak_walk_scene *scene, ak_walker_state *out)
 {
-    ak_walker_get_state(ak_walk_scene_walker(scene), out);
+    ak_walk_scene_get_state(scene, out);
 }
 
 AKW void akw_walker_set_target(ak_walk_scene *scene, float x, float z)
 {
-    ak_walker_set_target(ak_walk_scene_walker(scene), ak_vec3_make(x, 0.0f, z));
+    ak_walk_scene_set_target(scene, ak_vec3_make(x, 0.0f, z));
 }
 
 /* ---- Retargeting (animkit/retarget.h) ---- */

@@ -25,8 +25,8 @@ typedef struct ak_walk_clip_params {
     float cycle_time;    /* seconds per cycle; default 1.1 (109 steps/min) */
     float frame_rate;    /* frames per second; default 60 */
     float duty_factor;   /* fraction of the cycle each foot is in stance, (0.5, 0.8); default 0.6 */
-    float hip_height;    /* hip joint height at double support, m; default 0.80 */
-    float hip_bob;       /* extra hip height at mid-stance, m; default 0.03 */
+    float hip_height;    /* hip joint height at double support, m; default 0.795 */
+    float hip_bob;       /* extra hip height at mid-stance, m; default 0.105 (knee 17.5 deg) */
     float hip_sway;      /* lateral pelvis amplitude, m; default 0.025 */
     float step_width;    /* lateral distance between the feet, m; default 0.18 */
     float foot_clearance; /* peak ankle lift in swing, m; default 0.10 */
@@ -182,6 +182,10 @@ typedef struct ak_walk_motion_params {
     ak_contact_params contacts;     /* thresholds (skeleton, clip and joints are filled in) */
     const uint8_t *stance_left;     /* optional, with a clip that already loops: stance flags per */
     const uint8_t *stance_right;    /* frame instead of detection (e.g. ak_walk_clip_contacts) */
+    int32_t use_captured_transitions; /* 1 (default): a start (standing on both feet, root still,
+                                         then the ramp into the cycle) or stop found in the clip
+                                         around the cycle is kept and the walker plays it;
+                                         0: procedural starts and stops only */
 } ak_walk_motion_params;
 
 typedef struct ak_walk_motion_info {
@@ -197,6 +201,10 @@ typedef struct ak_walk_motion_info {
     float sole_height[2];             /* ankle above sole, m: [0] left, [1] right */
     float stance_fraction[2];
     float leg_length[2];
+    int32_t start_frames[2]; /* source frames [first, last] of the captured start; -1,-1: none */
+    int32_t stop_frames[2];  /* the same for the captured stop */
+    float start_join_error;  /* rad: the start's last frame against the loop's first */
+    float stop_join_error;   /* rad: the stop's first frame against the loop's first */
 } ak_walk_motion_info;
 
 AK_API ak_walk_motion_params ak_walk_motion_defaults(void);
@@ -281,6 +289,10 @@ typedef struct ak_foot_ik_state {
                                 off a stair edge lands there and is locked there) */
     float liftoff_ground[2]; /* ground height the foot last stood on */
     int32_t has_liftoff[2];
+    float swing_need[2]; /* m: the drop a swinging leg needed last frame to reach (-1 in
+                            stance) */
+    float toe_roll[2];   /* radians the foot was turned heel-up about its toe beyond the
+                            animation so a stretched leg reaches (0 unless needed) */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */
@@ -472,6 +484,17 @@ AK_API int32_t ak_walker_finish(ak_walker *walker, const ak_ground_hit *hits, in
                                 ak_error *err);
 
 AK_API void ak_walker_get_state(const ak_walker *walker, ak_walker_state *state);
+
+/* What the walker shows this frame: the looping cycle, or the clip's captured start or stop
+ * (ak_walk_motion_info start_frames / stop_frames). */
+typedef enum ak_walker_play {
+    AK_WALKER_PLAY_LOOP = 0,
+    AK_WALKER_PLAY_START = 1,
+    AK_WALKER_PLAY_STOP = 2
+} ak_walker_play;
+/* Returns the ak_walker_play of the last frame; *source_frame (may be NULL) gets the frame of
+ * the source clip nearest to the pose shown (for the loop: cycle_start + the cycle frame). */
+AK_API int32_t ak_walker_playing(const ak_walker *walker, int32_t *source_frame);
 /* World transforms of every joint after the last frame (joint_count of the motion's skeleton). */
 AK_API const ak_xform *ak_walker_world_pose(const ak_walker *walker);
 /* Local pose after the last frame with the character transform baked into the root joint

@@ -12,7 +12,8 @@
  *
  * The walk scenario (ak_walk_scenario) is the main demo: a character walks from a start point
  * to a target across terrain with foot IK. ak_walk_scene_create turns its params into the
- * skeleton, clip, walk motion, terrain and walker, once, for every surface.
+ * skeleton, clip, walk motion, terrain and walker (or, with steer match, the motion database
+ * and the matcher), once, for every surface.
  *
  * Library code: libc + libm only. Heightmap images other than PGM come through a loader the
  * caller passes (the CLI and viewer pass a PNG loader built on stb_image). */
@@ -22,6 +23,7 @@
 #include "ak_config.h"
 #include "ground.h"
 #include "locomotion.h"
+#include "matching.h"
 #include "status.h"
 
 AK_EXTERN_C_BEGIN
@@ -161,6 +163,9 @@ typedef struct ak_walk_scenario {
     float turn_rate;                  /* heading turn-rate limit, degrees/s; 90 */
     float arrival;                    /* arrival radius, m; 0.3 */
     int32_t foot_ik;                  /* 1: foot IK on (default); --no-foot-ik */
+    int32_t captured_transitions;     /* 1 (default): a start or stop held by `clip` is played
+                                         (ak_walk_motion_params.use_captured_transitions);
+                                         --no-captured-transitions */
 } ak_walk_scenario;
 
 /* The walk scenario's flag table (the CLI's `animkit walk`, the viewer's --walk mode, the web
@@ -169,7 +174,8 @@ AK_API const ak_flag_table *ak_walk_scenario_flags(void);
 AK_API ak_walk_scenario ak_walk_scenario_defaults(void);
 /* Ranges and choices (ak_flags_check) plus the rules between flags: --cycle needs --clip,
  * a non-default --size or --height needs --heightmap, several --clip or --library need steer
- * match, which takes no --cycle or --idle. AK_ERR_INVALID_ARG with the reason. */
+ * match, which needs a --clip or --library and takes no --cycle or --idle.
+ * AK_ERR_INVALID_ARG with the reason. */
 AK_API int32_t ak_walk_scenario_validate(const ak_walk_scenario *scenario, ak_error *err);
 
 /* Loads a heightmap image other than PGM (e.g. PNG): value / max * height, side `size` metres. */
@@ -180,24 +186,29 @@ typedef struct ak_walk_scene ak_walk_scene;
 
 /* Builds everything the scenario describes: the terrain (hills/flat/stairs, or the heightmap:
  * PGM here, any other extension through `image_loader`, which may be NULL), checks start and
- * target are on it, then for the guide walker (steer cycle/continuous) reads the clip (or makes
- * the built-in walk and idle), the walk motion and the walker, and places the character (the
- * first step, dt 0). With steer match only the terrain is built (the walker, motion and
- * skeleton accessors return NULL; the matcher builds its own database). Validates first.
- * Errors name the file they come from ("walk.bvh:12: ..."). */
+ * target are on it, then
+ *  - guide walker (steer cycle/continuous): reads the clip (or makes the built-in walk and
+ *    idle), the walk motion and the walker;
+ *  - motion matching (steer match): reads every --clip and every .bvh of --library (name
+ *    order; one skeleton, the first file's), builds the motion database (metres per unit
+ *    `scale`, 0 detects) and the matcher (start, target, arrival radius, foot IK);
+ * and places the character (the first step, dt 0). Validates first. Errors name the file they
+ * come from ("walk.bvh:12: ..."). */
 AK_API int32_t ak_walk_scene_create(const ak_walk_scenario *scenario,
                                     ak_heightmap_loader image_loader, ak_walk_scene **out,
                                     ak_error *err);
 AK_API void ak_walk_scene_destroy(ak_walk_scene *scene);
 
 typedef struct ak_walk_scene_info {
-    float frame_time;       /* seconds per step: the walk clip's frame time */
+    float frame_time;       /* seconds per step: the walk clip's (matching: the database's) */
     int32_t max_frames;     /* frames in max_time, counting the placing frame 0: where a
                                recording of the walk stops (stepping may go on, e.g. after a
                                new target in the viewer) */
     int32_t frame;          /* frames stepped so far (1 after create) */
     int32_t hips;           /* the hips joint of the walk skeleton (the root if not found) */
-    const char *clip_label; /* "built-in walk" or the clip's file name */
+    const char *clip_label; /* "built-in walk", the clip's file name, or for matching
+                               "motion database of N clips", plus " (K left out: no 1 s
+                               between capture glitches)" when K clips hold no candidate */
 } ak_walk_scene_info;
 
 AK_API void ak_walk_scene_get_info(const ak_walk_scene *scene, ak_walk_scene_info *info);
@@ -206,11 +217,25 @@ AK_API int32_t ak_walk_scene_step(ak_walk_scene *scene, ak_error *err);
 /* Back to the start: the walker reset and placed again (frame 1). */
 AK_API void ak_walk_scene_reset(ak_walk_scene *scene);
 
+/* The character, whichever steers it (guide walker or matcher): its state (ak_walker_state:
+ * position, heading, stance, soles, ...), world and local pose (the walk skeleton's joints,
+ * metres), and a new target (world x,z; y ignored). The poses are the stepper's own buffers,
+ * valid until the next step. */
+AK_API void ak_walk_scene_get_state(const ak_walk_scene *scene, ak_walker_state *state);
+AK_API const ak_xform *ak_walk_scene_world_pose(const ak_walk_scene *scene);
+AK_API const ak_xform *ak_walk_scene_local_pose(const ak_walk_scene *scene);
+AK_API void ak_walk_scene_set_target(ak_walk_scene *scene, ak_vec3 target);
+
+/* The guide walker and its walk motion (NULL with steer match). */
 AK_API ak_walker *ak_walk_scene_walker(ak_walk_scene *scene);
 AK_API const ak_walk_motion *ak_walk_scene_motion(const ak_walk_scene *scene);
+/* The matcher and its database (NULL unless steer match): ak_matcher_get_info for the clip
+ * and frame playing, the cost and the wanted and matched trajectories. */
+AK_API ak_matcher *ak_walk_scene_matcher(ak_walk_scene *scene);
+AK_API const ak_motion_db *ak_walk_scene_motion_db(const ak_walk_scene *scene);
 AK_API const ak_terrain *ak_walk_scene_terrain(const ak_walk_scene *scene);
 AK_API const ak_ground *ak_walk_scene_ground(const ak_walk_scene *scene);
-/* The skeleton the walker poses (the walk motion's, in metres). */
+/* The skeleton the character is posed on (the walk motion's or the database's, in metres). */
 AK_API const ak_skeleton *ak_walk_scene_skeleton(const ak_walk_scene *scene);
 
 AK_EXTERN_C_END

@@ -43,6 +43,10 @@ def _argv(table, settings):
             raise TypeError("unknown walk setting %r (see animkit.walk_flags_help())" % key)
         if value is None or value is False:
             continue
+        if table.flags[i].type == lib.AK_FLAG_TEXT_LIST and isinstance(value, (tuple, list)):
+            for item in value:  # a repeatable flag: clip=[a, b] -> --clip a --clip b
+                words += [b"--" + name.encode(), str(item).encode()]
+            continue
         words.append(b"--" + name.encode())
         if value is True and table.flags[i].type == lib.AK_FLAG_SWITCH:
             continue
@@ -57,9 +61,10 @@ def _argv(table, settings):
 class Walker:
     """w = Walker(target=(2, 5), start=(0, 0)); frames = w.run()  # (N, J, 3) metres
 
-    Any setting of `animkit walk` by name (see walk_flags_help()): clip, cycle, idle, scale,
-    terrain, heightmap, size, height, seed, start, target, max_time, steer (cycle or
-    continuous), turn_rate, arrival, no_foot_ik."""
+    Any setting of `animkit walk` by name (see walk_flags_help()): clip, library, cycle, idle,
+    scale, terrain, heightmap, size, height, seed, start, target, max_time, steer (cycle,
+    continuous or match), turn_rate, arrival, no_foot_ik. With steer="match", clip takes a
+    list of files (the motion database) and/or library a folder of .bvh files."""
 
     def __init__(self, **settings):
         table = lib.ak_walk_scenario_flags()
@@ -73,12 +78,9 @@ class Walker:
         err = ffi.new("ak_error *")
         self._argv = (argv, keep)
         _check(lib.ak_flags_parse_args(tables, params, 1, len(words), argv, 0, result, err), err)
-        if scenario.steer == lib.AK_WALK_STEER_MATCH:
-            raise ValueError("steer match runs in `animkit walk`; the Python Walker drives the guide walker")
         scene = ffi.new("ak_walk_scene **")
         _check(lib.ak_walk_scene_create(scenario, ffi.NULL, scene, err), err)
         self._scene = ffi.gc(scene[0], lib.ak_walk_scene_destroy)
-        self._walker = lib.ak_walk_scene_walker(self._scene)
         self.walk_skeleton = lib.ak_walk_scene_skeleton(self._scene)
         info = ffi.new("ak_walk_scene_info *")
         lib.ak_walk_scene_get_info(self._scene, info)
@@ -90,7 +92,7 @@ class Walker:
         return self.walk_skeleton.joint_count
 
     def set_target(self, target):
-        lib.ak_walker_set_target(self._walker, (float(target[0]), 0.0, float(target[1])))
+        lib.ak_walk_scene_set_target(self._scene, (float(target[0]), 0.0, float(target[1])))
 
     def step(self):
         """Advances one frame (the walk clip's frame time)."""
@@ -102,7 +104,7 @@ class Walker:
 
     def world_pose(self):
         """World transforms (J, 7) after the last step (a copy)."""
-        p = lib.ak_walker_world_pose(self._walker)
+        p = lib.ak_walk_scene_world_pose(self._scene)
         return np.frombuffer(ffi.buffer(p, self.joint_count * 28), np.float32).reshape(-1, 7).copy()
 
     def positions(self):
@@ -115,7 +117,7 @@ class Walker:
 
     def state(self):
         s = ffi.new("ak_walker_state *")
-        lib.ak_walker_get_state(self._walker, s)
+        lib.ak_walk_scene_get_state(self._scene, s)
         return {"time": s.time, "position": (s.position.x, s.position.y, s.position.z),
                 "heading": s.heading, "distance": s.distance, "path_length": s.path_length,
                 "arrived": bool(s.arrived), "stopped": bool(s.stopped),

@@ -285,6 +285,17 @@ def test_walker_takes_the_cli_settings(mocap):
     assert "--no-foot-ik" in animkit.walk_flags_help()
 
 
+def test_walker_matches_over_a_database(mocap):
+    w = animkit.Walker(steer="match", clip=[mocap("cmu_02_01_walk.bvh"),
+                                            mocap("locomotion/cmu_02_02_walk.bvh")],
+                       terrain="flat", start=(0, 0), target=(0, 4))
+    assert w.clip_label == "motion database of 2 clips" and w.joint_count == 38
+    xyz = w.run()
+    st = w.state()
+    assert st["arrived"] and st["distance"] <= 0.3  # the scenario's arrival radius
+    assert np.isfinite(xyz).all() and len(xyz) < w.max_frames
+
+
 def test_retarget_onto_itself_is_exact_and_onto_another_rig_pins_feet(mocap):
     s, c = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
     same, info = animkit.retarget(s, c, s, contacts=False)

@@ -1,6 +1,7 @@
 /* Root motion: the root's horizontal travel and heading as a track, deltas over any
  * interval (loops included) and in-place poses. */
 #include "animkit/rootmotion.h"
+#include "anim/rootmotion_internal.h"
 #include "core/xform_inline.h"
 
 #include <stdlib.h>
@@ -224,6 +225,56 @@ void ak_root_motion_delta(const ak_root_motion *rm, float t0, float t1, ak_vec3 
     d.y = 0.0f;
     if (dt) *dt = d;
     if (dh) *dh = h1 - h0;
+}
+
+/* The root motion at time t: from the memo's last call when it asked t, else computed. */
+static void at_memo(const ak_root_motion *rm, const ak_root_motion_memo *memo, float t, ak_vec3 *p,
+                    float *h)
+{
+    if (memo && memo->rm == rm)
+        for (int32_t j = 0; j < memo->n; ++j)
+            if (memo->t[j] == t) {
+                *p = memo->p[j];
+                *h = memo->h[j];
+                return;
+            }
+    ak_root_motion_at(rm, t, p, h);
+}
+
+void ak_root_motion_travels(const ak_root_motion *rm, float t0, const float *t1, int32_t n,
+                            float *travel, ak_root_motion_memo *memo)
+{
+    if (!rm) {
+        for (int32_t i = 0; i < n; ++i)
+            travel[i] = 0.0f;
+        return;
+    }
+    /* ak_root_motion_delta's steps, the t0 end once. */
+    float k = 0.0f;
+    const int shift = rm->loop && rm->duration > 0.0f && isfinite(t0) && t0 > rm->duration;
+    if (shift) {
+        k = floorf(t0 / rm->duration) * rm->duration;
+        t0 -= k;
+    }
+    ak_vec3 p0, p1[AK_ROOT_MOTION_MEMO];
+    float h0, h1[AK_ROOT_MOTION_MEMO], t[AK_ROOT_MOTION_MEMO];
+    ak_root_motion_at(rm, t0, &p0, &h0);
+    const ak_quat q = ak_quat_yaw(-h0);
+    for (int32_t i = 0; i < n; ++i) {
+        /* (past the memo's capacity the last slot is reused: those far ends are not kept) */
+        const int32_t j = i < AK_ROOT_MOTION_MEMO ? i : AK_ROOT_MOTION_MEMO - 1;
+        t[j] = shift ? t1[i] - k : t1[i];
+        at_memo(rm, memo, t[j], &p1[j], &h1[j]);
+        ak_vec3 d = akq_rotate(q, akv_sub(p1[j], p0));
+        d.y = 0.0f;
+        travel[i] = sqrtf(d.x * d.x + d.z * d.z);
+    }
+    if (!memo) return;
+    memo->rm = rm;
+    memo->n = n < AK_ROOT_MOTION_MEMO ? n : AK_ROOT_MOTION_MEMO;
+    memcpy(memo->t, t, sizeof(float) * (size_t)memo->n);
+    memcpy(memo->p, p1, sizeof(ak_vec3) * (size_t)memo->n);
+    memcpy(memo->h, h1, sizeof(float) * (size_t)memo->n);
 }
 
 void ak_root_motion_loop(const ak_root_motion *rm, ak_vec3 *dt, float *dh)

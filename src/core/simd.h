@@ -83,13 +83,11 @@ AK_INLINE aks_slerp_t aks_slerp_params(float t)
     return p;
 }
 
-/* The corrected-nlerp slerp of clip.c (fast_slerp), one quaternion per register. */
-AK_INLINE __m128 aks_slerp(__m128 a, __m128 b, const aks_slerp_t *p)
+/* The corrected nlerp's correction k = A(d) h + B(d) for d = |cos| of the two quaternions,
+ * A = 1.0904 + d(-3.2452 + d(3.55645 - 1.43519 d)), B = 0.848013 + d(-1.06021 + 0.215638 d);
+ * the blend parameter is then t + g k (clip.c fast_slerp). Shared by the AoS and SoA forms. */
+AK_INLINE __m128 aks_slerp_k(__m128 d, __m128 h)
 {
-    __m128 ca = aks_dot4(a, b);
-    __m128 sign = _mm_and_ps(ca, _mm_set1_ps(-0.0f));
-    __m128 d = _mm_xor_ps(ca, sign); /* |cos| */
-    /* A = 1.0904 + d(-3.2452 + d(3.55645 - 1.43519 d)), B = 0.848013 + d(-1.06021 + 0.215638 d) */
     __m128 A = _mm_add_ps(
         _mm_set1_ps(1.0904f),
         _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-3.2452f),
@@ -98,8 +96,16 @@ AK_INLINE __m128 aks_slerp(__m128 a, __m128 b, const aks_slerp_t *p)
     __m128 B = _mm_add_ps(
         _mm_set1_ps(0.848013f),
         _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-1.06021f), _mm_mul_ps(d, _mm_set1_ps(0.215638f)))));
-    __m128 k = _mm_add_ps(_mm_mul_ps(A, p->h), B);
-    __m128 ot = _mm_add_ps(p->t, _mm_mul_ps(p->g, k));
+    return _mm_add_ps(_mm_mul_ps(A, h), B);
+}
+
+/* The corrected-nlerp slerp of clip.c (fast_slerp), one quaternion per register. */
+AK_INLINE __m128 aks_slerp(__m128 a, __m128 b, const aks_slerp_t *p)
+{
+    __m128 ca = aks_dot4(a, b);
+    __m128 sign = _mm_and_ps(ca, _mm_set1_ps(-0.0f));
+    __m128 d = _mm_xor_ps(ca, sign); /* |cos| */
+    __m128 ot = _mm_add_ps(p->t, _mm_mul_ps(p->g, aks_slerp_k(d, p->h)));
     __m128 bs = _mm_xor_ps(b, sign);
     __m128 r = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(bs, a), ot));
     return _mm_mul_ps(r, aks_rsqrt(aks_dot4(r, r)));
@@ -145,15 +151,7 @@ AK_INLINE aks_quat4 aks_slerp_soa(aks_quat4 a, aks_quat4 b, __m128 T, __m128 H, 
                            _mm_add_ps(_mm_mul_ps(a.z, b.z), _mm_mul_ps(a.w, b.w)));
     __m128 sign = _mm_and_ps(ca, _mm_set1_ps(-0.0f));
     __m128 d = _mm_xor_ps(ca, sign);
-    __m128 A = _mm_add_ps(
-        _mm_set1_ps(1.0904f),
-        _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-3.2452f),
-                                 _mm_mul_ps(d, _mm_sub_ps(_mm_set1_ps(3.55645f),
-                                                          _mm_mul_ps(d, _mm_set1_ps(1.43519f)))))));
-    __m128 B = _mm_add_ps(
-        _mm_set1_ps(0.848013f),
-        _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-1.06021f), _mm_mul_ps(d, _mm_set1_ps(0.215638f)))));
-    __m128 ot = _mm_add_ps(T, _mm_mul_ps(G, _mm_add_ps(_mm_mul_ps(A, H), B)));
+    __m128 ot = _mm_add_ps(T, _mm_mul_ps(G, aks_slerp_k(d, H)));
     aks_quat4 r;
     r.x = _mm_add_ps(a.x, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.x, sign), a.x), ot));
     r.y = _mm_add_ps(a.y, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.y, sign), a.y), ot));

@@ -62,18 +62,25 @@ static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 fo
     return ik_check_weight(weight, err);
 }
 
+/* The aiming fields aim and look-at share (same names in both params structs), with their
+ * one set of defaults. */
+#define SET_AIM_DEFAULTS(p)                                                                        \
+    do {                                                                                           \
+        (p).target = ak_vec3_make(0.0f, 0.0f, 0.0f);                                               \
+        (p).forward = ak_vec3_make(0.0f, 0.0f, 1.0f);                                              \
+        (p).up = ak_vec3_make(0.0f, 1.0f, 0.0f);                                                   \
+        (p).world_up = ak_vec3_make(0.0f, 1.0f, 0.0f);                                             \
+        (p).clamp_weight = 0.0f;                                                                   \
+        (p).tolerance = 1e-3f;                                                                     \
+        (p).weight = 1.0f;                                                                         \
+    } while (0)
+
 ak_aim_ik_params ak_aim_ik_defaults(void)
 {
     ak_aim_ik_params p;
     p.skeleton = NULL;
     p.joint = -1;
-    p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
-    p.forward = ak_vec3_make(0.0f, 0.0f, 1.0f);
-    p.up = ak_vec3_make(0.0f, 1.0f, 0.0f);
-    p.world_up = ak_vec3_make(0.0f, 1.0f, 0.0f);
-    p.clamp_weight = 0.0f;
-    p.tolerance = 1e-3f;
-    p.weight = 1.0f;
+    SET_AIM_DEFAULTS(p);
     return p;
 }
 
@@ -226,13 +233,7 @@ ak_look_at_params ak_look_at_defaults(void)
     p.chain = NULL;
     p.chain_length = 0;
     p.joint_weights = NULL;
-    p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
-    p.forward = ak_vec3_make(0.0f, 0.0f, 1.0f);
-    p.up = ak_vec3_make(0.0f, 1.0f, 0.0f);
-    p.world_up = ak_vec3_make(0.0f, 1.0f, 0.0f);
-    p.clamp_weight = 0.0f;
-    p.tolerance = 1e-3f;
-    p.weight = 1.0f;
+    SET_AIM_DEFAULTS(p);
     return p;
 }
 

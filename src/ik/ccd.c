@@ -33,27 +33,14 @@ float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights,
 int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *world,
                       ak_ik_result *result, ak_error *err)
 {
-    ak_ik_result res = {0, 0, 0, 0.0f};
     ik_chain c;
-    const int32_t st = ik_chain_begin(&c, p, local, world, err);
-    if (st < 0) {
-        if (result) *result = res;
-        return st;
-    }
+    ik_chain_solve s;
+    const int32_t st = ik_chain_solve_begin(&c, &s, p, local, world, result, err);
+    if (st <= 0) return st;
     const int32_t n = c.n;
     const ak_vec3 target = p->target;
-    const float tol = p->tolerance * c.total;
-    float error = akv_len(akv_sub(c.pos[n - 1], target));
-    res.unreachable = akv_len(akv_sub(target, c.pos[0])) - c.total > tol;
-    if (p->weight <= 0.0f || n < 2) {
-        res.error = error;
-        res.reached = error <= tol;
-        if (result) *result = res;
-        return AK_OK;
-    }
-
     int32_t it = 0;
-    if (res.unreachable) {
+    if (s.res.unreachable) {
         /* CCD has fixed points with the chain folded along the line to the target, so an
          * unreachable target gets the defined answer directly: every bone, root first, turned
          * by its minimal rotation onto the root->target direction (then limited). */
@@ -68,21 +55,14 @@ int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *wo
             ik_chain_fk_from(&c, i);
         }
         it = 1;
-        error = 0.0f; /* skip the passes */
+        s.error = 0.0f; /* skip the passes */
     }
-    while (error > tol && it < p->max_iterations) {
+    while (s.error > s.tol && it < p->max_iterations) {
         ++it;
         const float new_error = ik_ccd_pass(&c, target, p->joint_weights, p->limits);
-        /* A pass that no longer improves the error ends the solve (limits or a straight chain
-         * pointing at an unreachable target). */
-        const int stalled = !(new_error < error - 1e-3f * tol - 1e-7f * error);
-        error = new_error;
+        const int stalled = ik_stalled(new_error, s.error, s.tol);
+        s.error = new_error;
         if (stalled) break;
     }
-    ik_chain_store(&c, p->skeleton, n - 1, p->weight, local, world);
-    res.iterations = it;
-    res.error = akv_len(akv_sub(world[p->chain[n - 1]].translation, target));
-    res.reached = res.error <= tol;
-    if (result) *result = res;
-    return AK_OK;
+    return ik_chain_solve_end(&c, &s, p, it, local, world, result);
 }

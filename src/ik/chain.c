@@ -227,3 +227,40 @@ int32_t ik_chain_begin(ik_chain *c, const ak_chain_ik_params *p, const ak_xform 
     if (st == AK_OK) st = ik_check_range(c->pos[0], p->target, c->total, err);
     return st;
 }
+
+int32_t ik_chain_solve_begin(ik_chain *c, ik_chain_solve *s, const ak_chain_ik_params *p,
+                             const ak_xform *local, const ak_xform *world, ak_ik_result *result,
+                             ak_error *err)
+{
+    const ak_ik_result zero = {0, 0, 0, 0.0f};
+    s->res = zero;
+    const int32_t st = ik_chain_begin(c, p, local, world, err);
+    if (st < 0) {
+        if (result) *result = zero;
+        return st;
+    }
+    const int32_t n = c->n;
+    s->tol = p->tolerance * c->total;
+    s->error = akv_len(akv_sub(c->pos[n - 1], p->target));
+    s->res.unreachable = akv_len(akv_sub(p->target, c->pos[0])) - c->total > s->tol;
+    if (p->weight <= 0.0f || n < 2) {
+        s->res.error = s->error;
+        s->res.reached = s->error <= s->tol;
+        if (result) *result = s->res;
+        return AK_OK;
+    }
+    return 1;
+}
+
+int32_t ik_chain_solve_end(const ik_chain *c, ik_chain_solve *s, const ak_chain_ik_params *p,
+                           int32_t iterations, ak_xform *local, ak_xform *world,
+                           ak_ik_result *result)
+{
+    const int32_t n = c->n;
+    ik_chain_store(c, p->skeleton, n - 1, p->weight, local, world);
+    s->res.iterations = iterations;
+    s->res.error = akv_len(akv_sub(world[p->chain[n - 1]].translation, p->target));
+    s->res.reached = s->res.error <= s->tol;
+    if (result) *result = s->res;
+    return AK_OK;
+}

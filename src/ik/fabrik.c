@@ -23,31 +23,19 @@ static ak_vec3 scaled_dir(ak_vec3 v, float len, ak_vec3 fallback)
 int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *world,
                          ak_ik_result *result, ak_error *err)
 {
-    ak_ik_result res = {0, 0, 0, 0.0f};
     ik_chain c;
-    const int32_t st = ik_chain_begin(&c, p, local, world, err);
-    if (st < 0) {
-        if (result) *result = res;
-        return st;
-    }
+    ik_chain_solve s;
+    const int32_t st = ik_chain_solve_begin(&c, &s, p, local, world, result, err);
+    if (st <= 0) return st;
     const int32_t n = c.n;
     const ak_vec3 target = p->target;
-    const float tol = p->tolerance * c.total;
-    float error = akv_len(akv_sub(c.pos[n - 1], target));
     const ak_vec3 root_to_target = akv_sub(target, c.pos[0]);
     const float target_dist = akv_len(root_to_target);
     const int straight = target_dist >= c.total;
-    res.unreachable = target_dist - c.total > tol;
-    if (p->weight <= 0.0f || n < 2) {
-        res.error = error;
-        res.reached = error <= tol;
-        if (result) *result = res;
-        return AK_OK;
-    }
 
     ak_vec3 q[AK_IK_MAX_CHAIN]; /* the FABRIK positions */
     int32_t it = 0;
-    while (error > tol && it < p->max_iterations) {
+    while (s.error > s.tol && it < p->max_iterations) {
         ++it;
         for (int32_t i = 0; i < n; ++i)
             q[i] = c.pos[i];
@@ -76,26 +64,21 @@ int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform 
         }
         c.rot[n - 1] = akq_mul(ik_chain_parent_rot(&c, n - 1), c.local[n - 1]);
         const float new_error = akv_len(akv_sub(c.pos[n - 1], target));
-        const int stalled = !(new_error < error - 1e-3f * tol - 1e-7f * error);
-        error = new_error;
+        const int stalled = ik_stalled(new_error, s.error, s.tol);
+        s.error = new_error;
         if (stalled || (straight && !p->limits)) break;
     }
     /* Limits: FABRIK's position passes know nothing of hinges, so once constrained passes stop
      * improving, the remaining iterations are CCD passes, which turn one joint at a time and
      * respect limits naturally. */
     if (p->limits && !straight) {
-        while (error > tol && it < p->max_iterations) {
+        while (s.error > s.tol && it < p->max_iterations) {
             ++it;
             const float new_error = ik_ccd_pass(&c, target, NULL, p->limits);
-            const int stalled = !(new_error < error - 1e-3f * tol - 1e-7f * error);
-            error = new_error;
+            const int stalled = ik_stalled(new_error, s.error, s.tol);
+            s.error = new_error;
             if (stalled) break;
         }
     }
-    ik_chain_store(&c, p->skeleton, n - 1, p->weight, local, world);
-    res.iterations = it;
-    res.error = akv_len(akv_sub(world[p->chain[n - 1]].translation, target));
-    res.reached = res.error <= tol;
-    if (result) *result = res;
-    return AK_OK;
+    return ik_chain_solve_end(&c, &s, p, it, local, world, result);
 }

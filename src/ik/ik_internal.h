@@ -82,6 +82,28 @@ int32_t ik_chain_load(ik_chain *c, const ak_skeleton *s, const int32_t *chain, i
  * chain and checks the target's range. */
 int32_t ik_chain_begin(ik_chain *c, const ak_chain_ik_params *p, const ak_xform *local,
                        const ak_xform *world, ak_error *err);
+/* What CCD and FABRIK share around their iterations. */
+typedef struct ik_chain_solve {
+    ak_ik_result res;
+    float tol;   /* p->tolerance times the chain's length */
+    float error; /* the end effector's distance to the target */
+} ik_chain_solve;
+/* Starts a CCD/FABRIK solve: ik_chain_begin, then the tolerance, the error and
+ * res.unreachable. Returns < 0 on an error (*result zeroed), AK_OK when there is nothing to
+ * solve (weight 0 or a one-joint chain; *result written), 1 to iterate. */
+int32_t ik_chain_solve_begin(ik_chain *c, ik_chain_solve *s, const ak_chain_ik_params *p,
+                             const ak_xform *local, const ak_xform *world, ak_ik_result *result,
+                             ak_error *err);
+/* Ends it: stores the chain (weighted) and writes *result measured on the stored pose. */
+int32_t ik_chain_solve_end(const ik_chain *c, ik_chain_solve *s, const ak_chain_ik_params *p,
+                           int32_t iterations, ak_xform *local, ak_xform *world,
+                           ak_ik_result *result);
+/* 1 when a pass from `error` to `new_error` no longer improves (limits, or a straight chain
+ * pointing at an unreachable target): the solve ends. */
+AK_INLINE int ik_stalled(float new_error, float error, float tol)
+{
+    return !(new_error < error - 1e-3f * tol - 1e-7f * error);
+}
 /* Model rotation of chain[i]'s parent under the current state. */
 AK_INLINE ak_quat ik_chain_parent_rot(const ik_chain *c, int32_t i)
 {

@@ -73,6 +73,39 @@ AK_INLINE double akbvh_compose(uint64_t m, int32_t e10, int32_t sig, int inexact
     return (double)akbvh_scale_pow10(m, e10);
 }
 
+/* A decimal mantissa being read: its first 19 significant digits as an integer. */
+typedef struct akbvh_mantissa {
+    uint64_t m;
+    int32_t sig; /* significant digits stored in m */
+    int32_t e10; /* decimal exponent of m */
+    int any;     /* a mantissa digit was seen */
+    int inexact; /* non-zero digits were dropped */
+} akbvh_mantissa;
+
+/* Reads a run of digits into t and returns the first character after it. In the integer part
+ * (fraction 0) a digit past the 19th is dropped and multiplies by 10; in the fraction part
+ * (fraction 1) a kept digit divides by 10 and a dropped one changes nothing. */
+AK_INLINE const char *akbvh_read_digits(const char *p, const char *end, akbvh_mantissa *t,
+                                        int fraction)
+{
+    while (p < end && akbvh_is_digit(*p)) {
+        unsigned d = (unsigned)(*p - '0');
+        t->any = 1;
+        if (t->sig < 19) {
+            if (t->m || d) {
+                t->m = t->m * 10u + d;
+                ++t->sig;
+            }
+            t->e10 -= fraction;
+        } else {
+            t->e10 += !fraction;
+            t->inexact |= d != 0;
+        }
+        ++p;
+    }
+    return p;
+}
+
 /* Parses a number starting at p (p < end). Returns the first character after it and writes
  * *out, or returns NULL when there is no number here. The caller checks that the returned
  * position is followed by a delimiter. Overflow gives +-HUGE_VAL (the caller rejects
@@ -84,45 +117,12 @@ AK_INLINE const char *akbvh_parse_number(const char *p, const char *end, double 
         neg = *p == '-';
         ++p;
     }
-    uint64_t m = 0;
-    int32_t sig = 0; /* significant digits stored in m */
-    int32_t e10 = 0; /* decimal exponent of m */
-    int any = 0;     /* a mantissa digit was seen */
-    int inexact = 0; /* non-zero digits were dropped */
-    while (p < end && akbvh_is_digit(*p)) {
-        unsigned d = (unsigned)(*p - '0');
-        any = 1;
-        if (sig < 19) {
-            if (m || d) {
-                m = m * 10u + d;
-                ++sig;
-            }
-        } else {
-            ++e10;
-            inexact |= d != 0;
-        }
-        ++p;
-    }
-    if (p < end && *p == '.') {
-        ++p;
-        while (p < end && akbvh_is_digit(*p)) {
-            unsigned d = (unsigned)(*p - '0');
-            any = 1;
-            if (sig < 19) {
-                if (m || d) {
-                    m = m * 10u + d;
-                    ++sig;
-                }
-                --e10;
-            } else {
-                inexact |= d != 0;
-            }
-            ++p;
-        }
-    }
-    if (!any) return NULL;
-    p = akbvh_read_exponent(p, end, &e10);
-    const double v = akbvh_compose(m, e10, sig, inexact);
+    akbvh_mantissa t = {0, 0, 0, 0, 0};
+    p = akbvh_read_digits(p, end, &t, 0);
+    if (p < end && *p == '.') p = akbvh_read_digits(p + 1, end, &t, 1);
+    if (!t.any) return NULL;
+    p = akbvh_read_exponent(p, end, &t.e10);
+    const double v = akbvh_compose(t.m, t.e10, t.sig, t.inexact);
     *out = neg ? -v : v;
     return p;
 }

@@ -10,6 +10,7 @@
 #include "animkit/bvh.h"
 #include "io/bvh_internal.h"
 #include "io/file.h"
+#include "io/grow.h"
 #include "io/number_text.h"
 
 #include <errno.h>
@@ -27,17 +28,12 @@ typedef struct text_buf {
 
 static void tb_reserve(text_buf *b, size_t extra)
 {
-    if (b->failed || b->size + extra + 1 <= b->cap) return;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->size + extra + 1)
-        cap *= 2;
-    char *d = (char *)realloc(b->data, cap);
-    if (!d) {
+    if (b->failed) return;
+    void *d = b->data;
+    if (akio_grow(&d, &b->cap, b->size + extra + 1) != 0)
         b->failed = 1;
-        return;
-    }
-    b->data = d;
-    b->cap = cap;
+    else
+        b->data = (char *)d;
 }
 
 static void tb_puts(text_buf *b, const char *s)

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <windows.h>
 #else
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -556,4 +557,126 @@ int32_t akio_write_file(const char *path, const void *data, size_t n, ak_error *
     if (st == AK_OK) return akio_atomic_commit(&a, err);
     akio_atomic_abort(&a);
     return st;
+}
+
+/* ---- folder listing ---- */
+
+static int has_suffix(const char *name, const char *suffix)
+{
+    const size_t n = strlen(name), k = strlen(suffix);
+    if (n <= k) return 0; /* ".bvh" alone is no file name */
+    for (size_t i = 0; i < k; ++i) {
+        const char a = name[n - k + i], b = suffix[i];
+        if ((a >= 'A' && a <= 'Z' ? a + 32 : a) != (b >= 'A' && b <= 'Z' ? b + 32 : b)) return 0;
+    }
+    return 1;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "DIR/NAME" for NAME inside folder dir (no separator doubled); malloc'ed. */
+static char *child_path(const char *dir, const char *name)
+{
+    const size_t d = strlen(dir), n = strlen(name);
+    const int sep = d > 0 && !strchr(AKIO_DIR_SEPS, dir[d - 1]);
+    char *s = (char *)malloc(d + (size_t)sep + n + 1);
+    if (!s) return NULL;
+    memcpy(s, dir, d);
+    if (sep) s[d] = '/';
+    memcpy(s + d + (size_t)sep, name, n + 1);
+    return s;
+}
+
+/* Appends "dir/name" to the growing list; 0, or -1 out of memory (errno ENOMEM). */
+static int list_push(akio_list *l, const char *dir, const char *name)
+{
+    if (l->count == l->capacity) {
+        const int cap = l->capacity ? 2 * l->capacity : 16;
+        char **grown = (char **)realloc(l->paths, sizeof(char *) * (size_t)cap);
+        if (!grown) return errno = ENOMEM, -1;
+        l->paths = grown;
+        l->capacity = cap;
+    }
+    char *p = child_path(dir, name);
+    if (!p) return errno = ENOMEM, -1;
+    l->paths[l->count++] = p;
+    return 0;
+}
+
+#if defined(_WIN32)
+/* UTF-16 -> malloc'ed UTF-8; NULL on failure. */
+static char *narrow(const wchar_t *w)
+{
+    int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
+    char *s = n > 0 ? (char *)malloc((size_t)n) : NULL;
+    if (s) WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL);
+    return s;
+}
+
+static int list_entries(akio_list *l, const char *dir, const char *suffix)
+{
+    char *pattern = child_path(dir, "*");
+    wchar_t *wp = pattern ? widen(pattern) : NULL;
+    free(pattern);
+    if (!wp) return errno = ENOMEM, -1;
+    WIN32_FIND_DATAW fd;
+    HANDLE h = FindFirstFileW(wp, &fd);
+    free(wp);
+    if (h == INVALID_HANDLE_VALUE) return errno = ENOENT, -1;
+    int rc = 0;
+    do {
+        if (fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) continue;
+        char *name = narrow(fd.cFileName);
+        rc = !name ? (errno = ENOMEM, -1) : has_suffix(name, suffix) ? list_push(l, dir, name) : 0;
+        free(name);
+    } while (rc == 0 && FindNextFileW(h, &fd));
+    FindClose(h);
+    return rc;
+}
+#else
+static int list_entries(akio_list *l, const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (!has_suffix(e->d_name, suffix)) continue;
+        char *path = child_path(dir, e->d_name);
+        struct stat st;
+        const int regular = path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+        free(path);
+        if (regular) rc = list_push(l, dir, e->d_name);
+    }
+    const int e_no = errno;
+    closedir(d);
+    errno = e_no;
+    return rc;
+}
+#endif
+
+int32_t akio_list_folder(const char *dir, const char *suffix, akio_list *out, ak_error *err)
+{
+    if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null list");
+    memset(out, 0, sizeof *out);
+    if (!dir || !*dir) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "empty folder name");
+    if (list_entries(out, dir, suffix ? suffix : "") != 0) {
+        const int e = errno ? errno : EIO;
+        akio_list_free(out);
+        return ak_error_set(err, AK_ERR_IO, 0, "cannot read folder: %s", strerror(e));
+    }
+    if (out->count > 1) qsort(out->paths, (size_t)out->count, sizeof(char *), cmp_names);
+    return AK_OK;
+}
+
+void akio_list_free(akio_list *l)
+{
+    if (!l) return;
+    for (int i = 0; i < l->count; ++i)
+        free(l->paths[i]);
+    free(l->paths);
+    memset(l, 0, sizeof *l);
 }

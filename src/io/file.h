@@ -84,4 +84,16 @@ int32_t akio_replace(const char *from, const char *to, ak_error *err);
  * volume and file index). 0 when either does not exist. */
 int akio_same_file(const char *a, const char *b);
 
+/* The regular files of folder `dir` whose names end with `suffix` (ASCII case ignored, e.g.
+ * ".bvh"), as "dir/name" paths in byte order of their names (the same order on every
+ * machine). Allocates; free with akio_list_free (also safe on a failed or zeroed list).
+ * AK_ERR_IO "cannot read folder: reason" when the folder cannot be read. */
+typedef struct akio_list {
+    char **paths;
+    int count, capacity;
+} akio_list;
+
+int32_t akio_list_folder(const char *dir, const char *suffix, akio_list *out, ak_error *err);
+void akio_list_free(akio_list *l);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "core/xform_inline.h"
 #include "io/gltf_internal.h"
+#include "io/grow.h"
 
 /* glTF constants (the OpenGL enums the format reuses). */
 #define GLTF_FLOAT                5126
@@ -20,17 +21,12 @@
 int akio_gbuf_reserve(akio_gbuf *b, size_t extra)
 {
     if (b->failed) return -1;
-    if (b->size + extra + 1 <= b->cap) return 0;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->size + extra + 1)
-        cap *= 2;
-    uint8_t *p = (uint8_t *)realloc(b->data, cap);
-    if (!p) {
+    void *p = b->data;
+    if (akio_grow(&p, &b->cap, b->size + extra + 1) != 0) {
         b->failed = 1;
         return -1;
     }
-    b->data = p;
-    b->cap = cap;
+    b->data = (uint8_t *)p;
     return 0;
 }
 

@@ -158,28 +158,22 @@ int32_t ak_controller_move(ak_controller *c, const ak_ground *ground, const ak_b
         if (c->grounded && gy <= pos.y + p->step_height + 1e-4f && gy >= pos.y - p->step_height)
             pos.y = gy;
     }
-    /* Vertical: snap or fall. */
+    /* Vertical: snap to the ground (on it, or within a step while grounded), else fall, and
+     * land where the fall reaches the ground. */
     ak_ground_hit h;
-    if (ak_controller_ground(c, ground, boxes, box_count, pos.x, pos.z, pos.y, &h)) {
-        res.ground_normal = h.normal;
-        if (pos.y <= h.height + 1e-4f || (c->grounded && pos.y - h.height <= p->step_height)) {
-            pos.y = h.height;
-            c->vertical_velocity = 0.0f;
-            c->grounded = 1;
-        } else {
-            c->vertical_velocity -= p->gravity * dt;
-            pos.y += c->vertical_velocity * dt;
-            c->grounded = 0;
-            if (pos.y <= h.height) {
-                pos.y = h.height;
-                c->vertical_velocity = 0.0f;
-                c->grounded = 1;
-            }
-        }
-    } else {
+    const int over = ak_controller_ground(c, ground, boxes, box_count, pos.x, pos.z, pos.y, &h);
+    if (over) res.ground_normal = h.normal;
+    const int snap =
+        over && (pos.y <= h.height + 1e-4f || (c->grounded && pos.y - h.height <= p->step_height));
+    if (!snap) {
         c->vertical_velocity -= p->gravity * dt;
         pos.y += c->vertical_velocity * dt;
         c->grounded = 0;
+    }
+    if (snap || (over && pos.y <= h.height)) {
+        pos.y = h.height;
+        c->vertical_velocity = 0.0f;
+        c->grounded = 1;
     }
     c->position = pos;
     res.moved = akv_sub(pos, start);

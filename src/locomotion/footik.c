@@ -219,10 +219,15 @@ typedef struct foot_frame {
     ak_vec3 ankle_target[2];
     ak_quat foot_rot[2];
     float shortfall[2];              /* the hips' drop this leg would like (smoothed) */
-    float reach_drop[2];             /* the drop this leg needs to reach at all (hard floor) */
+    float reach_drop[2];             /* the drop this leg needs to reach its target */
+    int pivot[2];                    /* the foot turns about its toe (lock on the toe) */
+    int stance[2];                   /* the foot is planted this frame */
+    ak_vec3 toe_target[2];           /* where the toe goes while pivoting, world */
     ak_vec3 ray_heel[2], ray_toe[2]; /* where this frame's ground hits were asked (the query
                                         points, from the state before this frame) */
     ak_vec3 heel_a[2], toe_a[2];     /* the animated heel and toe, shifted (anim_points) */
+    ak_vec3 heel_n[2];               /* the heel ground's clamped normal (or up), where set */
+    int heel_n_set[2];
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -366,24 +371,112 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     target.y = anim.y + leg_offset(p, st, fr, g, s, anim, ff->dt) * gw;
     const ak_vec3 up = {0, 1, 0};
     const ak_vec3 n = g->hit ? clamp_normal(g->normal, ff->cos_tilt, ff->sin_tilt) : up;
-    ak_vec3 n_flat = n;
-    if (leg->has_toe && hg.hit && tg.hit)
-        n_flat = clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_q, tg.height),
-                              ff->cos_tilt, ff->sin_tilt);
-    const ak_vec3 foot_up = akq_rotate(foot.rotation, leg->up_local);
-    const ak_quat to_slope = akq_from_to(up, n);
-    const ak_quat to_flat = akq_from_to(foot_up, n_flat);
+    /* Not pivoting, n is the heel ground's clamped normal, which the tilt measure reuses. */
+    ff->heel_n_set[s] = !pivot;
+    ff->heel_n[s] = n;
+    /* Only the rotations the blends below use are made: to_slope unless the foot is wholly
+     * flat, to_flat (the two-point normal) only when it is flat at all, neither without
+     * ground weight (blend_rot's ends return one side exactly). */
     const float flat_w = st->stance_weight[s] * (1.0f - st->pivot_weight[s]);
-    const ak_quat align = blend_rot(to_slope, to_flat, flat_w);
-    const ak_quat applied = blend_rot(akq_identity(), align, gw);
+    ak_quat applied = akq_identity();
+    if (gw > 0.0f) {
+        ak_quat to_slope = akq_identity(), to_flat = akq_identity();
+        if (!(flat_w >= 1.0f)) to_slope = akq_from_to(up, n);
+        if (flat_w > 0.0f) {
+            ak_vec3 n_flat = n;
+            if (leg->has_toe && hg.hit && tg.hit)
+                n_flat =
+                    clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_q, tg.height),
+                                 ff->cos_tilt, ff->sin_tilt);
+            to_flat = akq_from_to(akq_rotate(foot.rotation, leg->up_local), n_flat);
+        }
+        applied = blend_rot(akq_identity(), blend_rot(to_slope, to_flat, flat_w), gw);
+    }
     ff->foot_rot[s] = akq_normalize(akq_mul(applied, foot.rotation));
     target = akv_lerp(anim, target, p->weight);
+    ff->pivot[s] = pivot;
+    ff->stance[s] = fr->stance[s] != 0;
+    ff->toe_target[s] = target;
     if (pivot)
         ff->ankle_target[s] = akv_sub(target, akq_rotate(ff->foot_rot[s], leg->toe_local));
     else
         ff->ankle_target[s] = akv_add(
             target, akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), leg->sole_height));
     st->ankle_target[s] = ff->ankle_target[s];
+}
+
+/* m/s: the most a swinging leg's reach need is fed forward at (a glitch guard; the legs'
+ * geometry moves the need at about 2 m/s at most on the test terrains). */
+#define AK_NEED_RATE_MAX 4.0f
+
+/* A foot pivoting on its toe may lift its heel further (plantarflex about the toe) so a leg
+ * near full extension reaches without the hips dropping: the most it adds to the animated
+ * pitch. A human ankle plantarflexes about 50 degrees from standing; the captured toe-off
+ * already uses up to about 20 of them. */
+/* A swinging leg that falls short stops this fraction of its full length from the hip: the
+ * knee stays 1.6 degrees from straight, where its angle is well-conditioned (the law of
+ * cosines' acos has an infinite slope at a straight knee, so a straight swing leg would
+ * amplify rounding: 1e-7 in the target moved the foot 0.2 mm). */
+#define AK_SWING_REACH 0.9999f
+
+#define AK_TOE_ROLL_MAX (30.0f * AK_PI / 180.0f)
+
+/* The heel-up turn (radians, 0..AK_TOE_ROLL_MAX) about the toe that brings the ankle within
+ * reach L of the hip. The ankle circles the toe: a(t) = toe + u cos t + (k x u) sin t with
+ * u = ankle - toe and k = unit(u x Y) (positive t lifts the heel). |hip - a(t)|^2 = L^2 is
+ * A cos t + B sin t = C with d = hip - toe, A = d.u, B = d.(k x u), C = (|d|^2 + |u|^2 - L^2)/2,
+ * i.e. rho cos(t - phi) = C: the first root phi - acos(C / rho), or phi (the nearest the
+ * circle comes) when C > rho. */
+static float toe_roll_angle(ak_vec3 hip, ak_vec3 toe, ak_vec3 ankle, float L, ak_vec3 *axis)
+{
+    const ak_vec3 u = akv_sub(ankle, toe), d = akv_sub(hip, toe);
+    const ak_vec3 kr = akv_cross(u, ak_vec3_make(0, 1, 0));
+    const float kl = akv_len(kr);
+    *axis = ak_vec3_make(1, 0, 0);
+    if (!(kl > 1e-6f)) return 0.0f;
+    const ak_vec3 k = akv_scale(kr, 1.0f / kl);
+    *axis = k;
+    const float uu = akv_dot(u, u), dd = akv_dot(d, d);
+    const float A = akv_dot(d, u), B = akv_dot(d, akv_cross(k, u));
+    const float C = 0.5f * (dd + uu - L * L);
+    if (A >= C) return 0.0f; /* reachable as animated */
+    const float rho = sqrtf(A * A + B * B), phi = atan2f(B, A);
+    const float t = C < rho ? phi - acosf(C / rho) : phi;
+    return akf_clamp(t, 0.0f, AK_TOE_ROLL_MAX);
+}
+
+/* The ankle target of a pivoting leg turned heel-up about its toe: in stance by the roll
+ * toe_roll_angle finds for a hip at `hip`; once the foot leaves the ground the last roll
+ * fades out (by the time the toe lock has faded), so the foot never turns in one frame. */
+static void roll_about_toe(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
+                           const ak_foot_ik_frame *fr, foot_frame *ff, int32_t s, ak_vec3 hip)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    if (!ff->pivot[s]) {
+        st->toe_roll[s] = 0.0f;
+        return;
+    }
+    const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
+    ak_vec3 k;
+    float t = toe_roll_angle(hip, ff->toe_target[s], ff->ankle_target[s], L, &k);
+    if (!fr->stance[s])
+        t = approach(st->toe_roll[s], 0.0f, AK_TOE_ROLL_MAX * p->lock_release_rate * ff->dt);
+    st->toe_roll[s] = t;
+    if (!(t > 0.0f)) return;
+    const ak_quat r = akq_axis_angle(k, t);
+    ff->foot_rot[s] = akq_normalize(akq_mul(r, ff->foot_rot[s]));
+    ff->ankle_target[s] = akv_sub(ff->toe_target[s], akq_rotate(ff->foot_rot[s], leg->toe_local));
+}
+
+/* How far the hip must come down (vertically) so a leg of length L reaches target; 0 when it
+ * already does or when no drop helps (the target is further than L horizontally). */
+static float drop_to_reach(ak_vec3 hip, ak_vec3 target, float L)
+{
+    const float dx = target.x - hip.x, dz = target.z - hip.z;
+    const float dh2 = dx * dx + dz * dz;
+    if (!(dh2 < L * L)) return 0.0f;
+    const float need = (hip.y - target.y) - sqrtf(L * L - dh2);
+    return need > 0.0f ? need : 0.0f;
 }
 
 /* How far this leg would like the hips lowered (its ankle target below the animated ankle,
@@ -393,8 +486,7 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
                      const ak_xform *world, int32_t s, foot_frame *ff)
 {
     const ak_foot_ik_leg *leg = &p->legs[s];
-    const ak_vec3 target = ff->ankle_target[s];
-    ff->shortfall[s] = world[leg->foot].translation.y - target.y;
+    ff->shortfall[s] = world[leg->foot].translation.y - ff->ankle_target[s].y;
     if (!fr->stance[s] && fr->ground_land[s].hit) {
         float u = fr->swing_phase[s];
         u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
@@ -404,38 +496,61 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
     }
     const ak_vec3 hip = world[leg->upper].translation;
     const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
-    const float dx = target.x - hip.x, dz = target.z - hip.z;
-    const float dh2 = dx * dx + dz * dz;
-    ff->reach_drop[s] = 0.0f;
-    if (dh2 < L * L) {
-        const float need = (hip.y - target.y) - sqrtf(L * L - dh2);
-        if (need > 0.0f) ff->reach_drop[s] = need;
+    ak_vec3 target = ff->ankle_target[s];
+    if (ff->pivot[s] && fr->stance[s]) {
+        /* What the leg needs with its heel lifted as far as the roll allows. */
+        ak_vec3 k;
+        const float t = toe_roll_angle(hip, ff->toe_target[s], target, L, &k);
+        target = akv_add(ff->toe_target[s],
+                         akq_rotate(akq_axis_angle(k, t), akv_sub(target, ff->toe_target[s])));
     }
+    ff->reach_drop[s] = drop_to_reach(hip, target, L);
 }
 
 /* The lower foot's shortfall is followed smoothly (critically damped, speed capped at
- * hip_drop_rate); what the legs need to reach their targets at all is a hard floor under it.
- * When the need pushes the drop up, the spring continues from there (its velocity taken
- * over), so the hips come back up at the capped rate, not at whatever speed the need falls
- * away. */
+ * hip_drop_rate). What a swinging leg needs to reach its target is a goal too, followed with
+ * the rate it rises at fed forward (x'' = w^2 (g - x) + 2 w (g' - x'), which tracks a ramp
+ * without lag), so the hips are down when the foot lands; what a planted leg needs is a hard
+ * floor (a planted foot must reach the ground) -- a toe-rolling foot lifts its heel first
+ * (roll_about_toe), so the floor only rises when even that is not enough. When the floor
+ * pushes the drop up, the spring continues from there (its velocity taken over), so the hips
+ * come back up at the capped rate, not at whatever speed the need falls away. */
 static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
 {
     float want = ff->shortfall[0] > ff->shortfall[1] ? ff->shortfall[0] : ff->shortfall[1];
-    float need = ff->reach_drop[0] > ff->reach_drop[1] ? ff->reach_drop[0] : ff->reach_drop[1];
+    float need = 0.0f, goal_rate = 0.0f;
+    const float dt = ff->dt;
+    for (int s = 0; s < 2; ++s) {
+        if (ff->stance[s]) {
+            need = akf_max(need, ff->reach_drop[s]);
+            st->swing_need[s] = -1.0f;
+            continue;
+        }
+        /* A swinging leg's reach is followed, not forced: the goal and the rate it moves at
+         * (the leg's geometry is continuous), so the hips are down by the time it lands. */
+        const float prev = st->swing_need[s];
+        st->swing_need[s] = ff->reach_drop[s];
+        if (ff->reach_drop[s] >= want) {
+            want = ff->reach_drop[s];
+            goal_rate = st->initialized && prev >= 0.0f && dt > 0.0f
+                            ? akf_clamp((ff->reach_drop[s] - prev) / dt, 0.0f, AK_NEED_RATE_MAX)
+                            : 0.0f;
+        }
+    }
     if (want < 0.0f) want = 0.0f;
     if (want > p->max_hip_drop) want = p->max_hip_drop;
     if (need > p->max_hip_drop) need = p->max_hip_drop;
-    const float dt = ff->dt;
     if (!st->initialized || dt <= 0.0f) {
         st->hip_drop = want > need ? want : need;
         st->hip_drop_velocity = 0.0f;
         return;
     }
     const float omega = p->hip_drop_stiffness;
-    float v = st->hip_drop_velocity +
-              (omega * omega * (want - st->hip_drop) - 2.0f * omega * st->hip_drop_velocity) * dt;
-    if (v > p->hip_drop_rate) v = p->hip_drop_rate;
-    if (v < -p->hip_drop_rate) v = -p->hip_drop_rate;
+    float v = st->hip_drop_velocity + (omega * omega * (want - st->hip_drop) +
+                                       2.0f * omega * (goal_rate - st->hip_drop_velocity)) *
+                                          dt;
+    const float cap = p->hip_drop_rate + goal_rate;
+    v = akf_clamp(v, -cap, cap);
     float next = st->hip_drop + v * dt;
     if (next < need) {
         v = (need - st->hip_drop) / dt;
@@ -461,6 +576,19 @@ static void apply_hip_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, fl
     const int32_t end = sk->subtree_end[p->hips];
     for (int32_t j = p->hips; j < end; ++j)
         world[j].translation.y -= drop;
+}
+
+/* A swinging leg's ankle target pulled toward the hip to at most AK_SWING_REACH of the leg:
+ * the foot falls short along the leg instead of the knee locking straight. */
+static void swing_within_reach(const ak_foot_ik_params *p, const ak_skeleton *sk, foot_frame *ff,
+                               int32_t s, ak_vec3 hip)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    if (ff->stance[s]) return;
+    const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * AK_SWING_REACH;
+    const ak_vec3 d = akv_sub(ff->ankle_target[s], hip);
+    const float len = akv_len(d);
+    if (len > L) ff->ankle_target[s] = akv_add(hip, akv_scale(d, L / len));
 }
 
 /* Limb IK per leg toward its ankle target and foot rotation, knee pole in front; then the
@@ -489,7 +617,8 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         st->reached[s] = r.reached;
         st->sole[s] = sole_point(p, world, s);
         st->toe[s] = leg->has_toe ? toe_point(p, world, s) : st->sole[s];
-        const ak_vec3 n = fr->ground[s].hit
+        const ak_vec3 n = ff->heel_n_set[s] ? ff->heel_n[s]
+                          : fr->ground[s].hit
                               ? clamp_normal(fr->ground[s].normal, ff->cos_tilt, ff->sin_tilt)
                               : akv_make(0, 1, 0);
         /* Tilt is the flat foot's: while it rolls over its toe the pitch is the animation's. */
@@ -504,6 +633,13 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     if (valid != AK_OK) return valid;
     if (!st || !fr || !local || !world)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    return ak_foot_ik_solve(p, st, fr, local, world, err);
+}
+
+int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                         const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
+                         ak_error *err)
+{
     const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
@@ -527,6 +663,12 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     update_hip_drop(p, st, &ff);
     st->applied_hip_drop = st->hip_drop;
     apply_hip_drop(p, sk, st->applied_hip_drop, local, world);
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 hip = world[p->legs[s].upper].translation;
+        roll_about_toe(p, sk, st, fr, &ff, s, hip);
+        swing_within_reach(p, sk, &ff, s, hip);
+        st->ankle_target[s] = ff.ankle_target[s];
+    }
     solve_legs(p, sk, st, fr, &ff, local, world);
     st->initialized = 1;
     return AK_OK;

@@ -6,6 +6,22 @@
 
 #define AK_WALK_MAX_STOPS 16
 
+/* A captured transition: source frames played once, not looped. The start runs from a frame
+ * standing on both feet into the loop's frame 0 (its last frame is the loop's first); the stop
+ * runs from a frame that follows the loop's last frame to a frame standing on both feet. */
+typedef struct ak_walk_segment {
+    ak_clip *clip; /* metres, loop 0; NULL: the capture holds none */
+    ak_root_motion *root;
+    uint8_t *contacts[2];
+    ak_vec3 *land_rel[2], *land_toe_rel[2]; /* as the loop's (see below), clamped at the end;
+                                               the start's last swing lands in the loop */
+    float *swing_phase[2];
+    int32_t source_first, source_last; /* source frames [first, last] */
+    float join_error;                  /* rad: pose difference to the loop frame it meets */
+} ak_walk_segment;
+
+enum { AK_SEGMENT_START = 0, AK_SEGMENT_STOP = 1 };
+
 struct ak_walk_motion {
     ak_skeleton *skeleton; /* metres */
     ak_clip *clip;         /* the looping cycle, metres */
@@ -38,7 +54,14 @@ struct ak_walk_motion {
     float stop_times[AK_WALK_MAX_STOPS];
     int32_t stop_count;
     ak_xform *stand_pose;
+    ak_walk_segment segment[2]; /* AK_SEGMENT_START, AK_SEGMENT_STOP */
 };
+
+/* ak_foot_ik_run without checking the params and pointers: for a caller that validated the
+ * params once and owns them unchanged (the walker), so the per-frame cost has no validation. */
+int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                         const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
+                         ak_error *err);
 
 /* Seam quality of the cycle [a, b) of clip c: mean per-joint angle between the poses of a and
  * b (root heading removed) and between their frame-to-frame rotations, per second. */
@@ -55,6 +78,17 @@ int32_t ak_walk_motion_stops(ak_walk_motion *m, ak_error *err);
 /* Fills land_rel / swing_phase from the contacts and the calibration. */
 int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err);
 
+/* Finds a captured start (standing on both feet, root still, before the cycle) and stop
+ * (after it) in the metre-scaled source `full` with its contact flags, and copies their
+ * frames and contacts into m->segment. Needs m->cycle_start/end. */
+int32_t ak_walk_motion_find_transitions(ak_walk_motion *m, const ak_clip *full,
+                                        const uint8_t *flags, ak_error *err);
+/* Root motion and landings of the segments (after calibration and the loop's landings). */
+int32_t ak_walk_motion_segments_finish(ak_walk_motion *m, ak_error *err);
+void ak_walk_segment_free(ak_walk_segment *seg);
+/* Allocates per-frame landing arrays of n frames for both feet (kept when already there). */
+int32_t ak_walk_landing_alloc(ak_vec3 **land, ak_vec3 **land_toe, float **phase, int32_t n,
+                              ak_error *err);
 /* Heel and toe ground query points of both legs at once (ak_foot_ik_query_points and
  * ak_foot_ik_toe_query_points with the animated points computed once); toe_q may be NULL. */
 void ak_foot_ik_foot_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,

@@ -20,6 +20,7 @@ ak_walk_motion_params ak_walk_motion_defaults(void)
     p.max_cycle_time = 1.8f;
     p.humanoid_overrides = NULL;
     p.contacts = ak_contact_defaults();
+    p.use_captured_transitions = 1;
     return p;
 }
 
@@ -46,6 +47,8 @@ int32_t ak_walk_motion_validate(const ak_walk_motion_params *p, ak_error *err)
     if ((p->stance_left != NULL) != (p->stance_right != NULL) || (p->stance_left && !ready_loop))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "stance flags need both feet and a clip that already loops (0:0)");
+    if (p->use_captured_transitions != 0 && p->use_captured_transitions != 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "use_captured_transitions must be 0 or 1");
     return ak_contact_thresholds_validate(&p->contacts, err);
 }
 
@@ -61,6 +64,8 @@ void ak_walk_motion_destroy(ak_walk_motion *m)
         free(m->land_toe_rel[s]);
         free(m->swing_phase[s]);
     }
+    ak_walk_segment_free(&m->segment[AK_SEGMENT_START]);
+    ak_walk_segment_free(&m->segment[AK_SEGMENT_STOP]);
     free(m->stand_pose);
     free(m);
 }
@@ -309,6 +314,8 @@ static int32_t motion_cycle(ak_walk_motion *m, ak_clip *full, const ak_walk_moti
             memcpy(m->contacts[s], flags + (size_t)s * full->frame_count + a, (size_t)n);
         }
     }
+    if (st == AK_OK && p->use_captured_transitions)
+        st = ak_walk_motion_find_transitions(m, full, flags, err);
     free(flags);
     ak_clip_destroy(full);
     return st;
@@ -386,6 +393,7 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
         st = motion_cycle(m, full, p, &rp, err);
     if (st == AK_OK) st = ak_root_motion_create(m->skeleton, m->clip, &rp, &m->root, err);
     if (st == AK_OK) st = calibrate(m, err);
+    if (st == AK_OK) st = ak_walk_motion_segments_finish(m, err);
     if (st == AK_OK) st = ak_walk_motion_landings(m, err);
     if (st == AK_OK) st = ak_walk_motion_stops(m, err);
     if (st != AK_OK) return fail(m, st);
@@ -415,6 +423,14 @@ void ak_walk_motion_get_info(const ak_walk_motion *m, ak_walk_motion_info *info)
         info->sole_height[s] = m->sole_height[s];
         info->stance_fraction[s] = m->stance_fraction[s];
         info->leg_length[s] = m->leg_length[s];
+    }
+    for (int k = 0; k < 2; ++k) {
+        const ak_walk_segment *g = &m->segment[k];
+        int32_t *r = k == AK_SEGMENT_START ? info->start_frames : info->stop_frames;
+        r[0] = g->clip ? g->source_first : -1;
+        r[1] = g->clip ? g->source_last : -1;
+        *(k == AK_SEGMENT_START ? &info->start_join_error : &info->stop_join_error) =
+            g->clip ? g->join_error : 0.0f;
     }
 }
 
@@ -475,59 +491,127 @@ uint8_t ak_walk_motion_stance_at(const ak_walk_motion *m, int32_t side, float t)
     return f >= 0 ? m->contacts[side][f] : 0;
 }
 
-int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err)
+/* Frames from f to the next stance frame of `con` (0 in stance), or -1 when a clamped clip
+ * ends first; `dir` -1 counts back to the last stance frame instead. */
+static int32_t frames_to_stance(const uint8_t *con, int32_t n, int32_t f, int32_t loop, int dir)
 {
-    const ak_skeleton *sk = m->skeleton;
-    const ak_clip *c = m->clip;
-    const int32_t n = c->frame_count, J = sk->joint_count;
-    for (int s = 0; s < 2; ++s) {
-        if (!m->land_rel[s]) m->land_rel[s] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
-        if (!m->land_toe_rel[s])
-            m->land_toe_rel[s] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
-        if (!m->swing_phase[s]) m->swing_phase[s] = (float *)malloc(sizeof(float) * (size_t)n);
-        if (!m->land_rel[s] || !m->land_toe_rel[s] || !m->swing_phase[s])
-            return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t k = 0; k < n; ++k) {
+        const int32_t g = f + dir * k;
+        if (!loop && (g < 0 || g >= n)) return -1;
+        if (con[((g % n) + n) % n]) return k;
     }
+    return -1;
+}
+
+/* One played sequence: the loop or a segment, and where its landings go. */
+typedef struct landing_seq {
+    const ak_clip *clip;
+    const ak_root_motion *root;
+    uint8_t *const *contacts;
+    ak_vec3 *const *land, *const *land_toe;
+    float *const *phase;
+    int32_t kind; /* -1 the loop, else AK_SEGMENT_START / AK_SEGMENT_STOP */
+} landing_seq;
+
+/* The sole (and toe) of foot s at frame f of q, in place (the character frame of f). */
+static void inplace_contacts(const ak_walk_motion *m, const landing_seq *q, int s, int32_t f,
+                             ak_xform *local, ak_vec3 *sole, ak_vec3 *toe)
+{
+    const int32_t foot = m->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
+    ak_xform *world = local + m->skeleton->joint_count;
+    ak_clip_frame(q->clip, m->skeleton, f, local);
+    ak_root_motion_make_in_place(q->root, (float)f * q->clip->frame_time, local);
+    ak_fk(m->skeleton, local, world);
+    const ak_xform *x = &world[foot];
+    *sole = akv_sub(x->translation,
+                    akv_scale(akq_rotate(x->rotation, m->foot_up_local[s]), m->sole_height[s]));
+    *toe =
+        m->has_toe[s] ? akv_add(x->translation, akq_rotate(x->rotation, m->toe_local[s])) : *sole;
+}
+
+/* Landing of foot s seen from frame f of q: where the sole and toe come down next (in the
+ * character frame of f) and how far through its swing the foot is. A segment's swing that
+ * outlasts it continues in the loop: the start into the loop's frame 0 (its own last frame),
+ * the stop out of the loop's last frame (behind) and onto its own last frame (ahead). */
+static void landing_of(const ak_walk_motion *m, const landing_seq *q, int s, int32_t f,
+                       ak_xform *local)
+{
+    const int32_t n = q->clip->frame_count, loop = q->kind < 0, nl = m->clip->frame_count;
+    const uint8_t *con = q->contacts[s];
+    int32_t ahead = frames_to_stance(con, n, f, loop, 1);
+    int32_t behind = con[f] ? 0 : frames_to_stance(con, n, f, loop, -1);
+    int into_loop = 0;
+    if (ahead < 0 && q->kind == AK_SEGMENT_START) {
+        into_loop = 1;
+        ahead = (n - 1 - f) + frames_to_stance(m->contacts[s], nl, 0, 1, 1);
+    } else if (ahead < 0) {
+        ahead = n - 1 - f;
+    }
+    if (behind < 0)
+        behind =
+            f + 1 +
+            (q->kind == AK_SEGMENT_STOP ? frames_to_stance(m->contacts[s], nl, nl - 1, 1, -1) : 0);
+    q->phase[s][f] =
+        con[f] ? 0.0f : (float)behind / (float)(ahead + behind > 0 ? ahead + behind : 1);
+    const float ft = q->clip->frame_time;
+    const int32_t land = into_loop ? n - 1 : f + ahead;
+    ak_vec3 dp, sole, toe;
+    float dh;
+    ak_root_motion_delta(q->root, (float)f * ft, (float)(loop ? f + ahead : land) * ft, &dp, &dh);
+    if (into_loop) {
+        sole = m->land_rel[s][0];
+        toe = m->land_toe_rel[s][0];
+    } else {
+        inplace_contacts(m, q, s, loop ? land % n : land, local, &sole, &toe);
+    }
+    q->land[s][f] = akv_add(dp, akq_rotate(ak_quat_yaw(dh), sole));
+    q->land_toe[s][f] = akv_add(dp, akq_rotate(ak_quat_yaw(dh), toe));
+}
+
+static int32_t landings_run(const ak_walk_motion *m, const landing_seq *q, ak_error *err)
+{
+    const int32_t J = m->skeleton->joint_count;
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 2);
     if (!local) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    ak_xform *world = local + J;
-    const float ft = c->frame_time;
-    for (int s = 0; s < 2; ++s) {
-        const uint8_t *con = m->contacts[s];
-        const int32_t foot = m->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
-        for (int32_t f = 0; f < n; ++f) {
-            /* Frames until the next stance start (0 in stance) and since the last lift-off. */
-            int32_t ahead = 0, behind = 0;
-            if (!con[f]) {
-                while (ahead < n && !con[(f + ahead) % n])
-                    ++ahead;
-                while (behind < n && !con[((f - behind) % n + n) % n])
-                    ++behind;
-            }
-            m->swing_phase[s][f] = con[f] ? 0.0f : (float)behind / (float)(ahead + behind);
-            const int32_t land = (f + ahead) % n;
-            /* The sole at the landing frame, in the character frame of frame f. */
-            const float t0 = (float)f * ft, t1 = t0 + (float)ahead * ft;
-            ak_clip_frame(c, sk, land, local);
-            ak_root_motion_make_in_place(m->root, (float)land * ft, local);
-            ak_fk(sk, local, world);
-            const ak_vec3 sole =
-                akv_sub(world[foot].translation,
-                        akv_scale(akq_rotate(world[foot].rotation, m->foot_up_local[s]),
-                                  m->sole_height[s]));
-            ak_vec3 dp;
-            float dh;
-            ak_root_motion_delta(m->root, t0, t1, &dp, &dh);
-            const ak_vec3 toe = m->has_toe[s]
-                                    ? akv_add(world[foot].translation,
-                                              akq_rotate(world[foot].rotation, m->toe_local[s]))
-                                    : sole;
-            m->land_rel[s][f] = akv_add(dp, akq_rotate(ak_quat_yaw(dh), sole));
-            m->land_toe_rel[s][f] = akv_add(dp, akq_rotate(ak_quat_yaw(dh), toe));
-        }
-    }
+    for (int s = 0; s < 2; ++s)
+        for (int32_t f = 0; f < q->clip->frame_count; ++f)
+            landing_of(m, q, s, f, local);
     free(local);
     return AK_OK;
+}
+
+/* Allocates the landing arrays of n frames (kept when already there). */
+int32_t ak_walk_landing_alloc(ak_vec3 **land, ak_vec3 **land_toe, float **phase, int32_t n,
+                              ak_error *err)
+{
+    for (int s = 0; s < 2; ++s) {
+        if (!land[s]) land[s] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
+        if (!land_toe[s]) land_toe[s] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
+        if (!phase[s]) phase[s] = (float *)malloc(sizeof(float) * (size_t)n);
+        if (!land[s] || !land_toe[s] || !phase[s])
+            return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    return AK_OK;
+}
+
+int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err)
+{
+    int32_t st = ak_walk_landing_alloc(m->land_rel, m->land_toe_rel, m->swing_phase,
+                                       m->clip->frame_count, err);
+    if (st != AK_OK) return st;
+    const landing_seq q = {m->clip,         m->root,        m->contacts, m->land_rel,
+                           m->land_toe_rel, m->swing_phase, -1};
+    st = landings_run(m, &q, err);
+    for (int k = 0; k < 2 && st == AK_OK; ++k) {
+        ak_walk_segment *g = &m->segment[k];
+        if (!g->clip || !g->root) continue;
+        st = ak_walk_landing_alloc(g->land_rel, g->land_toe_rel, g->swing_phase,
+                                   g->clip->frame_count, err);
+        const landing_seq qs = {g->clip,        g->root, g->contacts, g->land_rel, g->land_toe_rel,
+                                g->swing_phase, k};
+        if (st == AK_OK) st = landings_run(m, &qs, err);
+    }
+    return st;
 }
 
 /* Middles of the circular stance runs of foot `side`, as cycle times. */

@@ -112,8 +112,8 @@ ak_walk_clip_params ak_walk_clip_defaults(void)
     p.cycle_time = 1.1f;
     p.frame_rate = 60.0f;
     p.duty_factor = 0.6f;
-    p.hip_height = 0.80f;
-    p.hip_bob = 0.03f;
+    p.hip_height = 0.795f;
+    p.hip_bob = 0.105f;
     p.hip_sway = 0.025f;
     p.step_width = 0.18f;
     p.foot_clearance = 0.12f;

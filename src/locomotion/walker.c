@@ -7,6 +7,7 @@
  * sample -> root motion (guide, controller) -> foot IK -> FK. */
 #include "animkit/locomotion.h"
 #include "core/xform_inline.h"
+#include "anim/rootmotion_internal.h"
 #include "locomotion/internal.h"
 
 #include <stdlib.h>
@@ -20,7 +21,11 @@ struct ak_walker {
     ak_xform *idle_local; /* scratch for the idle pose */
     ak_xform *local;      /* output local pose, character baked into the root */
     ak_xform *world;
-    ak_clip *idle; /* scaled copy of the idle clip, or NULL */
+    ak_xform *hold;  /* the in-place pose shown when walking resumed out of a captured stop */
+    int32_t holding; /* 1: the idle weight fades out of `hold` (not the idle or stand pose) */
+    int32_t resume_pending; /* a new target came while the captured stop had a foot in the air:
+                               the stop plays on to its next frame with both feet down */
+    ak_clip *idle;          /* scaled copy of the idle clip, or NULL */
     ak_root_motion *idle_root;
     float idle_floor; /* lowest foot point of the idle clip, metres */
     ak_foot_ik_params fik;
@@ -49,9 +54,20 @@ struct ak_walker {
     float path_length;
     ak_vec3 desired;
     int32_t position_set;
-    int32_t frame_index; /* cycle frame nearest to clip_time */
-    float anim_root_y;   /* root height of the placed pose above the character origin */
-    ak_quat yaw;         /* yaw(heading), computed once per frame */
+    int32_t frame_index; /* frame of what plays (the cycle or a segment) nearest its time */
+    /* Captured transitions: -1 the loop plays, else the segment (AK_SEGMENT_*) at seg_time.
+     * During a segment base_heading is the heading its first frame had; the character turns
+     * with the segment's own root from there. */
+    int32_t seg;
+    float seg_time;
+    int32_t stop_captured; /* arrived: the stop plays the captured stop segment */
+    float stop_entry;      /* its entry: the unwrapped cycle time of the loop's wrap */
+    /* Per-frame data of what plays (the loop's or the segment's arrays). */
+    const uint8_t *play_contacts[2];
+    const float *play_phase[2];
+    const ak_vec3 *play_land[2], *play_land_toe[2];
+    float anim_root_y; /* root height of the placed pose above the character origin */
+    ak_quat yaw;       /* yaw(heading), computed once per frame */
     int32_t initialized;
     int32_t stance[2];
     int32_t contact[2]; /* AK_CONTACT_* this frame (0 in swing) */
@@ -66,6 +82,7 @@ struct ak_walker {
     ak_ground_hit hits[AK_WALKER_RAY_COUNT];
     float sole_ground[2];
     float toe_ground[2];
+    ak_root_motion_memo stop_memo; /* the stop planner's candidates of the last frame */
 };
 
 /* Ray slots of one foot. */
@@ -142,7 +159,62 @@ static float wrap_pi(float a)
     return akf_wrap_pi(a);
 }
 
+/* What plays from now: the loop (seg -1) or a captured segment, from its first frame. */
+static void select_play(ak_walker *w, int32_t seg)
+{
+    const ak_walk_motion *m = w->m;
+    w->seg = seg;
+    w->seg_time = 0.0f;
+    for (int s = 0; s < 2; ++s) {
+        const ak_walk_segment *g = seg >= 0 ? &m->segment[seg] : NULL;
+        w->play_contacts[s] = g ? g->contacts[s] : m->contacts[s];
+        w->play_phase[s] = g ? g->swing_phase[s] : m->swing_phase[s];
+        w->play_land[s] = g ? g->land_rel[s] : m->land_rel[s];
+        w->play_land_toe[s] = g ? g->land_toe_rel[s] : m->land_toe_rel[s];
+    }
+}
+
+/* The captured segment `seg` exists and may be played. */
+static int has_segment(const ak_walker *w, int32_t seg)
+{
+    return w->m->segment[seg].clip != NULL && w->m->segment[seg].root != NULL;
+}
+
+/* The heading a segment's root has turned since its first frame at segment time t. */
+static float segment_turn(const ak_walk_motion *m, int32_t seg, float t)
+{
+    float h, h0;
+    ak_root_motion_at(m->segment[seg].root, t, NULL, &h);
+    ak_root_motion_at(m->segment[seg].root, 0.0f, NULL, &h0);
+    return h - h0;
+}
+
 static void animated_pose(ak_walker *w);
+
+/* The idle clip: a copy in metres, its floor (the lowest point of either foot over the clip)
+ * and its root motion. */
+static int32_t load_idle(ak_walker *w, const ak_walk_motion *m, const ak_walker_params *p,
+                         ak_error *err)
+{
+    w->idle = ak_clip_clone(p->idle_clip);
+    if (!w->idle) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    const float s = p->idle_metres_per_unit > 0.0f ? p->idle_metres_per_unit : m->metres_per_unit;
+    for (size_t k = 0; k < (size_t)w->idle->frame_count * (size_t)w->idle->track_count; ++k)
+        w->idle->translations[k] = akv_scale(w->idle->translations[k], s);
+    w->idle_floor = INFINITY;
+    for (int32_t f = 0; f < w->idle->frame_count; ++f) {
+        ak_clip_frame(w->idle, m->skeleton, f, w->local);
+        ak_fk(m->skeleton, w->local, w->world);
+        for (int k = 0; k < 2; ++k) {
+            const int32_t foot = m->humanoid.joint[k == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
+            for (int32_t j = foot; j < m->skeleton->subtree_end[foot]; ++j)
+                if (w->world[j].translation.y < w->idle_floor)
+                    w->idle_floor = w->world[j].translation.y;
+        }
+    }
+    ak_root_motion_params rp = ak_root_motion_defaults();
+    return ak_root_motion_create(m->skeleton, w->idle, &rp, &w->idle_root, err);
+}
 
 int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
                          const ak_ground *ground, ak_walker **out, ak_error *err)
@@ -156,7 +228,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     w->m = m;
     w->p = *p;
     w->J = m->skeleton->joint_count;
-    w->anim = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)w->J * 4);
+    w->anim = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)w->J * 5);
     if (!w->anim) {
         ak_walker_destroy(w);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
@@ -164,8 +236,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     w->idle_local = w->anim + w->J;
     w->local = w->anim + 2 * w->J;
     w->world = w->anim + 3 * w->J;
-    ak_root_motion_at(m->root, 0.0f, NULL, &w->clip_heading0);
-    ak_root_motion_loop(m->root, NULL, &w->loop_heading);
+    w->hold = w->anim + 4 * w->J;
     /* Foot IK rig from the humanoid map and the motion's calibration, unless given. */
     w->fik = p->foot;
     w->fik.skeleton = m->skeleton; /* the walker poses the walk motion's skeleton */
@@ -191,35 +262,9 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
             return st;
         }
     }
-    if (p->idle_clip) {
-        w->idle = ak_clip_clone(p->idle_clip);
-        if (!w->idle) {
-            ak_walker_destroy(w);
-            return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-        }
-        const float s =
-            p->idle_metres_per_unit > 0.0f ? p->idle_metres_per_unit : m->metres_per_unit;
-        for (size_t k = 0; k < (size_t)w->idle->frame_count * (size_t)w->idle->track_count; ++k)
-            w->idle->translations[k] = akv_scale(w->idle->translations[k], s);
-        /* The idle's floor: the lowest point of either foot over the clip. */
-        w->idle_floor = INFINITY;
-        for (int32_t f = 0; f < w->idle->frame_count; ++f) {
-            ak_clip_frame(w->idle, m->skeleton, f, w->local);
-            ak_fk(m->skeleton, w->local, w->world);
-            for (int k = 0; k < 2; ++k) {
-                const int32_t foot =
-                    m->humanoid.joint[k == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
-                for (int32_t j = foot; j < m->skeleton->subtree_end[foot]; ++j)
-                    if (w->world[j].translation.y < w->idle_floor)
-                        w->idle_floor = w->world[j].translation.y;
-            }
-        }
-        ak_root_motion_params rp = ak_root_motion_defaults();
-        st = ak_root_motion_create(m->skeleton, w->idle, &rp, &w->idle_root, err);
-        if (st != AK_OK) {
-            ak_walker_destroy(w);
-            return st;
-        }
+    if (p->idle_clip && (st = load_idle(w, m, p, err)) != AK_OK) {
+        ak_walker_destroy(w);
+        return st;
     }
     ak_walker_reset(w, ground);
     *out = w;
@@ -234,6 +279,36 @@ static float heading_to_target(const ak_walker *w)
     return atan2f(dx, dz) - w->m->travel_heading;
 }
 
+static float distance_to_target(const ak_walker *w);
+
+/* The captured start is played when there is one and the target lies beyond its travel. */
+static int captured_start_fits(const ak_walker *w)
+{
+    if (!has_segment(w, AK_SEGMENT_START)) return 0;
+    const ak_walk_segment *g = &w->m->segment[AK_SEGMENT_START];
+    ak_vec3 d;
+    ak_root_motion_delta(g->root, 0.0f, ak_clip_duration(g->clip), &d, NULL);
+    return distance_to_target(w) > akv_len(d) + w->p.arrival_radius;
+}
+
+/* Standing, ready to walk: the captured start from its first frame when it fits (out of the
+ * idle where there is one), else on a stop frame with the playback rate ramping from 0 (in the
+ * idle or settle pose where there is one). */
+static void standing_start(ak_walker *w)
+{
+    select_play(w, -1);
+    if (w->p.start_time > 0.0f && captured_start_fits(w)) {
+        select_play(w, AK_SEGMENT_START);
+        w->clip_time = 0.0f;
+        w->rate = 1.0f;
+        w->idle_w = w->idle ? 1.0f : 0.0f;
+    } else if (w->p.start_time > 0.0f && w->m->stop_count > 0) {
+        w->clip_time = w->m->stop_times[0];
+        w->rate = 0.0f;
+        w->idle_w = (w->idle || w->m->stand_pose) ? 1.0f : 0.0f;
+    }
+}
+
 void ak_walker_reset(ak_walker *w, const ak_ground *ground)
 {
     if (!w) return;
@@ -243,6 +318,8 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
         w->pos.y = h.height;
     else
         w->pos.y = w->p.start.y;
+    ak_root_motion_at(w->m->root, 0.0f, NULL, &w->clip_heading0);
+    ak_root_motion_loop(w->m->root, NULL, &w->loop_heading);
     w->base_heading = 0.0f;
     w->base_heading = isfinite(w->p.start_heading) ? w->p.start_heading : heading_to_target(w);
     w->guide_target = w->base_heading;
@@ -259,12 +336,11 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->rate = 1.0f;
     w->stop_left = 0.0f;
     w->stop_scale = 1.0f;
-    if (w->p.start_time > 0.0f && w->m->stop_count > 0) {
-        /* Standing: on a stop frame, in the idle or settle pose where there is one. */
-        w->clip_time = w->m->stop_times[0];
-        w->rate = 0.0f;
-        w->idle_w = (w->idle || w->m->stand_pose) ? 1.0f : 0.0f;
-    }
+    w->stop_captured = 0;
+    w->stop_entry = 0.0f;
+    w->holding = 0;
+    w->resume_pending = 0;
+    standing_start(w);
     w->path_length = 0.0f;
     w->desired = ak_vec3_make(0, 0, 0);
     w->position_set = 0;
@@ -287,7 +363,30 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     ak_fk(w->m->skeleton, w->local, w->world);
 }
 
-static float distance_to_target(const ak_walker *w);
+/* A new target while a captured stop is coming or playing, or after it: still in the loop,
+ * walk on; in the stop, start again from the pose shown (held, the idle weight fading out of
+ * it), with the captured start when it fits, else the procedural ramp. The start stands on
+ * both feet, so a stop shown with a foot in the air finishes that step first: the restart
+ * waits for the stop's next frame with both feet down (resume_pending; at most a step). */
+static void resume_walking(ak_walker *w)
+{
+    if (w->seg == AK_SEGMENT_STOP && !(w->stance[0] && w->stance[1])) {
+        w->resume_pending = 1;
+        return;
+    }
+    w->resume_pending = 0;
+    w->arrived = 0;
+    w->stop_captured = 0;
+    w->stop_scale = 1.0f;
+    w->stop_left = 0.0f;
+    if (w->seg < 0) return;
+    memcpy(w->hold, w->anim, sizeof(ak_xform) * (size_t)w->J);
+    w->base_heading = wrap_pi(w->base_heading + segment_turn(w->m, w->seg, w->seg_time));
+    w->rate = 1.0f;
+    standing_start(w);
+    w->holding = 1;
+    w->idle_w = 1.0f;
+}
 
 void ak_walker_set_target(ak_walker *w, ak_vec3 target)
 {
@@ -295,8 +394,14 @@ void ak_walker_set_target(ak_walker *w, ak_vec3 target)
     w->p.target = target;
     /* Walk again only for a target outside the arrival radius: an engine may set the target
      * every frame, and a character standing at it must stay stopped. */
-    if (w->arrived && distance_to_target(w) <= w->p.arrival_radius) return;
-    w->arrived = 0;
+    if (w->arrived && distance_to_target(w) <= w->p.arrival_radius) {
+        w->resume_pending = 0;
+        return;
+    }
+    if (w->arrived && w->stop_captured)
+        resume_walking(w);
+    else
+        w->arrived = 0;
     w->guide_target = heading_to_target(w);
 }
 
@@ -328,12 +433,65 @@ static float next_stop(const ak_walk_motion *m, float t, float dur)
     return t + dur;
 }
 
-/* Horizontal root travel of the clip between cycle times t0 and t1, metres. */
-static float clip_travel(const ak_walk_motion *m, float t0, float t1)
+/* Where the captured stop ends if it is entered at the loop wrap `entry` (unwrapped cycle
+ * time >= clip_time): the loop's travel to the wrap, then the segment's; the character frame
+ * now. */
+static ak_vec3 captured_stop_travel(const ak_walker *w, float entry)
 {
-    ak_vec3 d;
-    ak_root_motion_delta(m->root, t0, t1, &d, NULL);
-    return sqrtf(d.x * d.x + d.z * d.z);
+    const ak_walk_segment *g = &w->m->segment[AK_SEGMENT_STOP];
+    ak_vec3 dp, ds;
+    float dh;
+    ak_root_motion_delta(w->m->root, w->clip_time, entry, &dp, &dh);
+    ak_root_motion_delta(g->root, 0.0f, ak_clip_duration(g->clip), &ds, NULL);
+    return akv_add(dp, akq_rotate(ak_quat_yaw(dh), ds));
+}
+
+/* While the loop still plays toward a committed captured stop: the travel left is scaled to
+ * the distance (0.7..1.3) and the guide aims that travel's end at the target, every frame, so
+ * the stop's last frame lands on it. */
+static void aim_captured_stop(ak_walker *w)
+{
+    const ak_vec3 P = captured_stop_travel(w, w->stop_entry);
+    const float len = sqrtf(P.x * P.x + P.z * P.z), d = distance_to_target(w);
+    const float k = len > 1e-3f ? d / len : 1.0f;
+    w->stop_scale = k < 0.7f ? 0.7f : (k > 1.3f ? 1.3f : k);
+    if (len > 1e-3f && d > 1e-3f) {
+        const float want = atan2f(w->p.target.x - w->pos.x, w->p.target.z - w->pos.z);
+        w->guide_target = w->base_heading + wrap_pi(want - (w->heading + atan2f(P.x, P.z)));
+    }
+}
+
+/* The captured stop is entered at a wrap of the loop (after its last frame). Of the next
+ * three wraps, the one whose whole travel best matches the distance; committed once that
+ * wrap is within two cycles and the travel needs scaling by no more than 0.7..1.3. Returns 1
+ * when committed. */
+static int plan_captured_stop(ak_walker *w, float dur, float d)
+{
+    const ak_walk_segment *g = &w->m->segment[AK_SEGMENT_STOP];
+    if (!g->clip || !g->root || w->seg >= 0) return 0;
+    ak_vec3 ds;
+    ak_root_motion_delta(g->root, 0.0f, ak_clip_duration(g->clip), &ds, NULL);
+    if (d > 3.0f * w->m->stride_length + akv_len(ds) + w->p.arrival_radius) return 0;
+    const float first = ceilf(w->clip_time / dur) * dur;
+    float best_e = INFINITY, best_w = 0.0f, best_len = 0.0f;
+    for (int k = 0; k < 3; ++k) {
+        const ak_vec3 P = captured_stop_travel(w, first + (float)k * dur);
+        const float len = sqrtf(P.x * P.x + P.z * P.z);
+        if (fabsf(d - len) < best_e) {
+            best_e = fabsf(d - len);
+            best_w = first + (float)k * dur;
+            best_len = len;
+        }
+    }
+    if (best_w - w->clip_time > 2.0f * dur || !(best_len > 1e-3f)) return 0;
+    const float k = d / best_len;
+    if (k < 0.7f || k > 1.3f) return 0;
+    w->arrived = 1;
+    w->stop_captured = 1;
+    w->stop_entry = best_w;
+    w->stop_left = best_w - w->clip_time + ak_clip_duration(g->clip);
+    aim_captured_stop(w);
+    return 1;
 }
 
 /* Near the target: pick the stop frame whose place lies nearest the target, among those the
@@ -343,22 +501,30 @@ static float clip_travel(const ak_walk_motion *m, float t0, float t1)
 static void plan_stop(ak_walker *w, float dur)
 {
     const ak_walk_motion *m = w->m;
-    if (w->arrived || m->stop_count == 0) return;
+    if (w->arrived && w->stop_captured && w->seg < 0) aim_captured_stop(w);
+    if (w->arrived || m->stop_count == 0 || w->seg >= 0) return;
     const float d = distance_to_target(w);
+    if (plan_captured_stop(w, dur, d)) return;
     if (d > 2.5f * m->stride_length + w->p.arrival_radius) return;
     float t = w->clip_time + 0.5f * w->rate * w->p.stop_time;
     float best_t = 0.0f, best_travel = 0.0f, best_e = INFINITY;
+    /* The candidate stop frames, then their travels from now in one pass (the root motion
+     * at clip_time evaluated once). */
+    float cand[3 * AK_WALK_MAX_STOPS], travel[3 * AK_WALK_MAX_STOPS];
+    int32_t n = 0;
     for (int32_t i = 0; i < 3 * m->stop_count; ++i) {
         const float c = next_stop(m, t, dur);
         if (c - w->clip_time > 2.0f * dur) break;
-        const float travel = clip_travel(m, w->clip_time, c);
-        if (fabsf(d - travel) < best_e) {
-            best_e = fabsf(d - travel);
-            best_t = c;
-            best_travel = travel;
-        }
+        cand[n++] = c;
         t = c + 1e-4f;
     }
+    ak_root_motion_travels(m->root, w->clip_time, cand, n, travel, &w->stop_memo);
+    for (int32_t i = 0; i < n; ++i)
+        if (fabsf(d - travel[i]) < best_e) {
+            best_e = fabsf(d - travel[i]);
+            best_t = cand[i];
+            best_travel = travel[i];
+        }
     if (!(best_e < INFINITY)) return;
     if (best_t - w->clip_time > dur && d > w->p.arrival_radius) return;
     w->arrived = 1;
@@ -398,10 +564,18 @@ static float advance_clip(ak_walker *w, float dt)
 static void animated_pose(ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
-    ak_clip_sample(m->clip, m->skeleton, w->clip_time, (ak_interp)w->p.interp, w->anim);
-    ak_root_motion_make_in_place(m->root, w->clip_time, w->anim);
-    if (!(w->idle_w > 0.0f) || (!w->idle && !m->stand_pose)) return;
-    if (w->idle) {
+    const ak_walk_segment *g = w->seg >= 0 ? &m->segment[w->seg] : NULL;
+    const float t = g ? w->seg_time : w->clip_time;
+    ak_clip_sample(g ? g->clip : m->clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim);
+    ak_root_motion_make_in_place(g ? g->root : m->root, t, w->anim);
+    /* A captured start or stop stands as the capture stood: only an idle clip blends in (or,
+     * walking again out of a captured stop, the pose it was left in). */
+    const int stand = m->stand_pose && !w->stop_captured && w->seg < 0;
+    if (!(w->idle_w > 0.0f) || w->arrived) w->holding = 0;
+    if (!(w->idle_w > 0.0f) || (!w->idle && !stand && !w->holding)) return;
+    if (w->holding) {
+        memcpy(w->idle_local, w->hold, sizeof(ak_xform) * (size_t)w->J);
+    } else if (w->idle) {
         ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp, w->idle_local);
         ak_root_motion_make_in_place(w->idle_root, w->idle_time, w->idle_local);
         /* The idle stands on its own floor: put that floor where the walk's is. */
@@ -420,12 +594,15 @@ static void foot_contacts(ak_walker *w)
     const ak_walk_motion *m = w->m;
     const int settling = w->arrived && w->stop_left <= 0.0f;
     const float ahead = w->rate / w->fik.stance_fade_rate;
-    /* ak_walk_motion_stance_at's rule, the cycle frame looked up once for both feet. */
-    const int32_t f_now = ak_walk_motion_stance_frame(m, w->clip_time);
-    const int32_t f_ahead = ak_walk_motion_stance_frame(m, w->clip_time + ahead);
+    const ak_clip *clip = w->seg >= 0 ? m->segment[w->seg].clip : m->clip;
+    const int32_t loop = w->seg < 0;
+    const float t = loop ? w->clip_time : w->seg_time;
+    /* The one stance-at-time rule (ak_contact_at), the frame looked up once for both feet. */
+    const int32_t f_now = ak_contact_frame(clip->frame_count, clip->frame_time, loop, t);
+    const int32_t f_ahead = ak_contact_frame(clip->frame_count, clip->frame_time, loop, t + ahead);
     for (int s = 0; s < 2; ++s) {
-        uint8_t c = f_now >= 0 ? m->contacts[s][f_now] : 0;
-        int next = f_ahead >= 0 && m->contacts[s][f_ahead] != 0;
+        uint8_t c = f_now >= 0 ? w->play_contacts[s][f_now] : 0;
+        int next = f_ahead >= 0 && w->play_contacts[s][f_ahead] != 0;
         /* Settling: a foot on the ground stands flat (a heel that is up comes down about the
          * toe), a foot in the air joins it once the settle pose is reached. */
         if (settling && (c || w->idle_w >= 1.0f)) c = AK_CONTACT_HEEL | AK_CONTACT_TOE;
@@ -436,6 +613,89 @@ static void foot_contacts(ak_walker *w)
     }
 }
 
+/* Playing a captured segment at its own rate (1): its root's travel from seg_time on, in the
+ * character frame now; *dh gets its turn. Returns the time not used when it ends (the start
+ * then joins the loop at its frame 0 and base_heading takes the segment's whole turn; the
+ * stop comes to rest on its last frame). */
+static float advance_segment(ak_walker *w, float dt, ak_vec3 *d, float *dh)
+{
+    const ak_walk_segment *g = &w->m->segment[w->seg];
+    const float dur = ak_clip_duration(g->clip), t0 = w->seg_time;
+    const float t1 = t0 + dt < dur ? t0 + dt : dur;
+    ak_root_motion_delta(g->root, t0, t1, d, dh);
+    w->seg_time = t1;
+    w->rate = 1.0f;
+    if (w->seg == AK_SEGMENT_STOP) {
+        w->stop_left = dur - t1;
+        if (t0 + dt >= dur) {
+            w->rate = 0.0f;
+            w->idle_w = fminf(1.0f, w->idle_w + dt / w->p.idle_fade);
+        }
+        return 0.0f;
+    }
+    w->idle_w = fmaxf(0.0f, w->idle_w - dt / w->p.idle_fade);
+    if (t0 + dt < dur) return 0.0f;
+    w->base_heading = wrap_pi(w->base_heading + segment_turn(w->m, w->seg, dur));
+    select_play(w, -1);
+    w->clip_time = 0.0f;
+    return t0 + dt - dur;
+}
+
+/* Advances what plays by dt: a captured segment, the loop (into a committed captured stop at
+ * its entry wrap), with the playback rate and idle weight. Returns the root's travel in the
+ * character frame at the start of the frame. */
+static ak_vec3 advance_play(ak_walker *w, float dt)
+{
+    const ak_walk_motion *m = w->m;
+    ak_vec3 d = ak_vec3_make(0, 0, 0), d2;
+    float dh = 0.0f, dh2;
+    if (w->seg >= 0) {
+        dt = advance_segment(w, dt, &d, &dh);
+        if (w->seg >= 0 || !(dt > 0.0f)) return d;
+    }
+    const float t0 = w->clip_time;
+    if (w->stop_captured && w->seg < 0) {
+        w->stop_left -= dt;
+        if (t0 + dt < w->stop_entry) {
+            w->clip_time = t0 + dt;
+            ak_root_motion_delta(m->root, t0, w->clip_time, &d2, NULL);
+            return akv_add(d, akq_rotate(ak_quat_yaw(dh), d2));
+        }
+        ak_root_motion_delta(m->root, t0, w->stop_entry, &d2, &dh2);
+        d = akv_add(d, akq_rotate(ak_quat_yaw(dh), d2));
+        dh += dh2;
+        w->clip_time = w->stop_entry;
+        const float rest = t0 + dt - w->stop_entry;
+        select_play(w, AK_SEGMENT_STOP);
+        advance_segment(w, rest, &d2, &dh2);
+        return akv_add(d, akq_rotate(ak_quat_yaw(dh), d2));
+    }
+    w->clip_time = t0 + advance_clip(w, dt);
+    ak_root_motion_delta(m->root, t0, w->clip_time, &d2, NULL);
+    return akv_add(d, akq_rotate(ak_quat_yaw(dh), d2));
+}
+
+/* This frame's steering turn of the guide (radians, rate-limited). At a cycle boundary (or
+ * every frame with continuous steering, or within 1.5 m) the guide re-aims at the target;
+ * near it a person turns more sharply (down to turning on the spot): the limit grows as the
+ * distance shrinks below 1.5 m, up to 4x, so a close target is never circled forever. Once
+ * stopping it turns only toward a captured stop's aim, and not during a captured stop. */
+static float steer_turn(ak_walker *w, float dt, int new_cycle)
+{
+    if (!w->arrived && (w->p.steer == AK_STEER_CONTINUOUS || new_cycle))
+        w->guide_target = heading_to_target(w);
+    const float dist = distance_to_target(w);
+    float sharpen = dist > 1e-3f ? 1.5f / dist : 4.0f;
+    sharpen = sharpen < 1.0f ? 1.0f : (sharpen > 4.0f ? 4.0f : sharpen);
+    if (!w->arrived && dist < 1.5f) w->guide_target = heading_to_target(w);
+    const float max_turn = w->p.max_turn_rate * sharpen * AK_PI / 180.0f * dt;
+    const int steering = !w->arrived || (w->stop_captured && w->seg < 0);
+    float turn = steering ? wrap_pi(w->guide_target - w->base_heading) : 0.0f;
+    if (turn > max_turn) turn = max_turn;
+    if (turn < -max_turn) turn = -max_turn;
+    return turn;
+}
+
 int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
 {
     if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walker");
@@ -444,38 +704,34 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     const ak_walk_motion *m = w->m;
     const float dur = ak_clip_duration(m->clip);
     const float t0 = w->clip_time;
+    /* A restart waiting for both feet down in the captured stop: the last frame shown. */
+    if (w->resume_pending && w->stance[0] && w->stance[1]) {
+        resume_walking(w);
+        w->guide_target = heading_to_target(w);
+    }
+    const int32_t seg0 = w->seg;
     plan_stop(w, dur);
-    const float t1 = t0 + advance_clip(w, dt);
-    ak_vec3 d_local;
-    ak_root_motion_delta(m->root, t0, t1, &d_local, NULL);
+    const ak_vec3 d_local = advance_play(w, dt);
+    const float t1 = w->clip_time;
     /* Cycle boundary: the guide takes the character's place (it always has it) and turns to
      * the target. Continuous steering re-aims every frame. */
     const int32_t c0 = (int32_t)floorf(t0 / dur), c1 = (int32_t)floorf(t1 / dur);
     if (c1 != c0) ++w->cycle;
-    if (!w->arrived && (w->p.steer == AK_STEER_CONTINUOUS || c1 != c0))
-        w->guide_target = heading_to_target(w);
-    /* Near the target a person turns more sharply (down to turning on the spot): the limit
-     * grows as the distance shrinks below 1.5 m, up to 4x, so a close target is never
-     * circled forever. */
-    const float dist = distance_to_target(w);
-    float sharpen = dist > 1e-3f ? 1.5f / dist : 4.0f;
-    sharpen = sharpen < 1.0f ? 1.0f : (sharpen > 4.0f ? 4.0f : sharpen);
-    if (!w->arrived && dist < 1.5f) w->guide_target = heading_to_target(w);
-    const float max_turn = w->p.max_turn_rate * sharpen * AK_PI / 180.0f * dt;
-    float turn = w->arrived ? 0.0f : wrap_pi(w->guide_target - w->base_heading);
-    if (turn > max_turn) turn = max_turn;
-    if (turn < -max_turn) turn = -max_turn;
+    const float turn = steer_turn(w, dt, c1 != c0);
     ak_vec3 move = akq_rotate(ak_quat_yaw(w->heading + 0.5f * turn), d_local);
     if (w->arrived) move = akv_scale(move, w->stop_scale);
     /* The guide turns by the steering and by the clip's net turning per loop (zero for the
      * heading-neutral cycles walk motions make); the character's heading is the guide's plus
-     * the clip's own periodic wiggle at this point of the cycle, computed, not integrated,
-     * so no rounding or stop/start can make the two drift apart. */
-    w->base_heading = wrap_pi(w->base_heading + turn + w->loop_heading * (t1 - t0) / dur);
-    w->heading = w->base_heading + clip_wiggle(w, t1, dur);
+     * the clip's own periodic wiggle at this point of the cycle (or a segment's own turning
+     * since its first frame), computed, not integrated, so no rounding or stop/start can make
+     * the two drift apart. */
+    const float loop_turn = seg0 < 0 && w->seg < 0 ? w->loop_heading * (t1 - t0) / dur : 0.0f;
+    w->base_heading = wrap_pi(w->base_heading + turn + loop_turn);
+    w->heading = w->seg >= 0 ? w->base_heading + segment_turn(m, w->seg, w->seg_time)
+                             : w->base_heading + clip_wiggle(w, t1, dur);
     w->yaw = ak_quat_yaw(w->heading);
-    w->clip_time = t1;
-    if (w->clip_time > 1000.0f * dur) w->clip_time -= floorf(w->clip_time / dur) * dur;
+    if (!w->arrived && w->clip_time > 1000.0f * dur)
+        w->clip_time -= floorf(w->clip_time / dur) * dur;
     w->time += dt;
     w->idle_time += dt;
     w->dt = dt;
@@ -508,10 +764,15 @@ static void place_pose(ak_walker *w)
     ak_fk(w->m->skeleton, w->local, w->world);
 }
 
-/* The cycle frame nearest the clip time. */
+/* The frame nearest the time of what plays: the segment's (clamped), else the cycle's. */
 static int32_t cycle_frame(const ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
+    if (w->seg >= 0) {
+        const ak_clip *c = m->segment[w->seg].clip;
+        const int32_t f = (int32_t)floorf(w->seg_time / c->frame_time + 0.5f);
+        return f < 0 ? 0 : (f >= c->frame_count ? c->frame_count - 1 : f);
+    }
     const float dur = ak_clip_duration(m->clip);
     const float tc = w->clip_time - floorf(w->clip_time / dur) * dur;
     const int32_t f = (int32_t)floorf(tc / m->clip->frame_time + 0.5f);
@@ -528,7 +789,7 @@ static void placement_shift(ak_walker *w)
             w->place_decided[s] = 0;
             continue;
         }
-        float u = (w->m->swing_phase[s][w->frame_index] - 0.5f) / 0.4f;
+        float u = (w->play_phase[s][w->frame_index] - 0.5f) / 0.4f;
         u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
         u = u * u * (3.0f - 2.0f * u);
         const ak_vec3 to = w->place_decided[s] ? w->place_target[s] : w->place_from[s];
@@ -544,7 +805,7 @@ static void placement_shift(ak_walker *w)
 static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
 {
     for (int s = 0; s < 2; ++s) {
-        const float u = w->m->swing_phase[s][w->frame_index];
+        const float u = w->play_phase[s][w->frame_index];
         if (w->stance[s] || !w->fik.legs[s].has_toe || u < 0.5f || u > 0.75f) continue;
         const ak_ground_hit *h = &hits[LANDING_RAY(s)], *t = &hits[TOE_RAY(s)];
         const int edge = h->hit && t->hit && fabsf(t->height - h->height) > 0.02f;
@@ -579,13 +840,12 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     rays[AK_WALKER_RAY_CENTRE] = akg_ray_down(w->pos, 2.0f, 6.0f);
     /* A planted foot's rays go under its heel and toe; a swinging foot's under where its heel
      * and toe will land (the clip's landing points seen from now, moved by the placement). */
-    const ak_walk_motion *m = w->m;
     const ak_quat yaw = w->yaw;
     const int32_t f = w->frame_index;
     for (int s = 0; s < 2; ++s) {
         const ak_vec3 shift = w->place_decided[s] ? w->place_target[s] : akv_make(0, 0, 0);
-        const ak_vec3 rel = akq_rotate(yaw, m->land_rel[s][f]);
-        const ak_vec3 rel_toe = akq_rotate(yaw, m->land_toe_rel[s][f]);
+        const ak_vec3 rel = akq_rotate(yaw, w->play_land[s][f]);
+        const ak_vec3 rel_toe = akq_rotate(yaw, w->play_land_toe[s][f]);
         w->land[s] = akv_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
         w->land_toe[s] =
             akv_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
@@ -620,7 +880,7 @@ static void update_floor(ak_walker *w, const ak_ground_hit *hits, float ground_y
             w->foothold[s] = ref;
             w->has_foothold[s] = 1;
         } else if (!w->stance[s] && hits[LANDING_RAY(s)].hit && w->has_foothold[s]) {
-            float u = w->m->swing_phase[s][w->frame_index];
+            float u = w->play_phase[s][w->frame_index];
             u = u * u * (3.0f - 2.0f * u);
             ref = w->foothold[s] + (hits[LANDING_RAY(s)].height - w->foothold[s]) * u;
         } else if (w->has_foothold[s]) {
@@ -680,9 +940,10 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
             fr.contact[s] = w->contact[s];
             fr.ground_land[s] = hits[LANDING_RAY(s)];
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
-            fr.swing_phase[s] = w->m->swing_phase[s][w->frame_index];
+            fr.swing_phase[s] = w->play_phase[s][w->frame_index];
         }
-        int32_t st = ak_foot_ik_run(&w->fik, &w->fst, &fr, w->local, w->world, err);
+        /* w->fik was validated in ak_walker_create and does not change. */
+        int32_t st = ak_foot_ik_solve(&w->fik, &w->fst, &fr, w->local, w->world, err);
         if (st != AK_OK) return st;
     }
     for (int s = 0; s < 2; ++s) {
@@ -705,7 +966,7 @@ static int ray_read(const ak_walker *w, int i)
     if (i == LANDING_RAY(0) || i == LANDING_RAY(1)) return !w->stance[i - LANDING_RAY(0)];
     if (i == TOE_RAY(0) || i == TOE_RAY(1)) {
         const int s = i - TOE_RAY(0);
-        const float u = w->m->swing_phase[s][w->frame_index];
+        const float u = w->play_phase[s][w->frame_index];
         return w->fik.legs[s].has_toe &&
                (w->stance[s] || w->stance_next[s] || (u >= 0.5f && u <= 0.75f));
     }
@@ -799,6 +1060,18 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
         }
     }
     s->hip_drop = w->p.foot_ik ? w->fst.applied_hip_drop : 0.0f;
+}
+
+int32_t ak_walker_playing(const ak_walker *w, int32_t *source_frame)
+{
+    if (!w) return AK_WALKER_PLAY_LOOP;
+    const int32_t f = cycle_frame(w);
+    if (source_frame)
+        *source_frame =
+            w->seg >= 0 ? w->m->segment[w->seg].source_first + f : w->m->cycle_start + f;
+    return w->seg == AK_SEGMENT_START  ? AK_WALKER_PLAY_START
+           : w->seg == AK_SEGMENT_STOP ? AK_WALKER_PLAY_STOP
+                                       : AK_WALKER_PLAY_LOOP;
 }
 
 const ak_xform *ak_walker_world_pose(const ak_walker *w)

@@ -89,10 +89,11 @@ static void put_skeleton(wbuf *w, const ak_skeleton *sk)
     }
 }
 
+static void put_arrays(wbuf *w, const ak_motion_db *db);
+
 /* The payload (after the header): counts, skeleton, map, frames, normalisation. */
 static void put_payload(wbuf *w, const ak_motion_db *db)
 {
-    const size_t F = (size_t)db->F, J = (size_t)db->J, T = (size_t)db->T;
     const int32_t counts[5] = {db->J, db->F, db->T, db->clip_count, db->range_count};
     for (int i = 0; i < 5; ++i)
         put_i32(w, counts[i]);
@@ -100,36 +101,7 @@ static void put_payload(wbuf *w, const ak_motion_db *db)
     put_f32(w, db->metres_per_unit);
     put_i32(w, db->units);
     put_skeleton(w, db->skeleton);
-    for (int s = 0; s < AK_HUM_SLOT_COUNT; ++s)
-        put_i32(w, db->humanoid.joint[s]);
-    for (size_t t = 0; t < T; ++t)
-        put_i32(w, db->track_joint[t]);
-    put_floats(w, &db->rot[0].x, F * J * 4);
-    put_floats(w, &db->trans[0].x, F * T * 3);
-    put_floats(w, &db->delta[0].x, F * 3);
-    put_floats(w, db->dturn, F);
-    put_bytes(w, db->contact, F * 2);
-    put_bytes(w, db->cand, F);
-    for (size_t f = 0; f < F; ++f)
-        put_i32(w, db->frame_clip[f]);
-    put_floats(w, db->frame_time_src, F);
-    put_bytes(w, db->clip_names, (size_t)db->clip_count * 64);
-    for (int32_t r = 0; r <= db->range_count; ++r)
-        put_i32(w, db->range_start[r]);
-    put_floats(w, db->raw, F * AK_MATCH_FEATURES);
-    put_floats(w, db->offset, AK_MATCH_FEATURES);
-    put_floats(w, db->scale, AK_MATCH_FEATURES);
-    put_floats(w, db->weights, AK_MATCH_GROUPS);
-    put_floats(w, db->sole_height, 2);
-    put_floats(w, &db->foot_up_local[0].x, 3);
-    put_floats(w, &db->foot_up_local[1].x, 3);
-    put_floats(w, &db->toe_local[0].x, 3);
-    put_floats(w, &db->toe_local[1].x, 3);
-    put_i32(w, db->has_toe[0]);
-    put_i32(w, db->has_toe[1]);
-    put_i32(w, db->stand_frame);
-    put_f32(w, db->min_speed);
-    put_f32(w, db->max_speed);
+    put_arrays(w, db);
 }
 
 size_t ak_motion_db_blob_size(const ak_motion_db *db)
@@ -321,39 +293,81 @@ bad:
     return ak_error_set(err, AK_ERR_PARSE, 0, "motion database blob: an index is out of range");
 }
 
-static void get_payload(rbuf *r, ak_motion_db *db)
+/* ---- the arrays after the skeleton: one list for writing and reading ---- */
+
+/* One direction over the payload's arrays: w set writes them from db, else r reads them in. */
+typedef struct xfer {
+    wbuf *w;
+    rbuf *r;
+} xfer;
+
+static void xfer_i32s(xfer *x, int32_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        if (x->w)
+            put_i32(x->w, v[i]);
+        else
+            v[i] = get_i32(x->r);
+    }
+}
+static void xfer_floats(xfer *x, float *v, size_t n)
+{
+    if (x->w)
+        put_floats(x->w, v, n);
+    else
+        get_floats(x->r, v, n);
+}
+static void xfer_bytes(xfer *x, void *v, size_t n)
+{
+    if (x->w)
+        put_bytes(x->w, v, n);
+    else
+        get_bytes(x->r, v, n);
+}
+
+/* The humanoid map, the per-frame arrays, the normalisation and the foot calibration, in
+ * blob order (the counts and the skeleton come before). */
+static void xfer_arrays(xfer *x, ak_motion_db *db)
 {
     const size_t F = (size_t)db->F, J = (size_t)db->J, T = (size_t)db->T;
-    for (int s = 0; s < AK_HUM_SLOT_COUNT; ++s)
-        db->humanoid.joint[s] = get_i32(r);
-    for (size_t t = 0; t < T; ++t)
-        db->track_joint[t] = get_i32(r);
-    get_floats(r, &db->rot[0].x, F * J * 4);
-    get_floats(r, &db->trans[0].x, F * T * 3);
-    get_floats(r, &db->delta[0].x, F * 3);
-    get_floats(r, db->dturn, F);
-    get_bytes(r, db->contact, F * 2);
-    get_bytes(r, db->cand, F);
-    for (size_t f = 0; f < F; ++f)
-        db->frame_clip[f] = get_i32(r);
-    get_floats(r, db->frame_time_src, F);
-    get_bytes(r, db->clip_names, (size_t)db->clip_count * 64);
-    for (int32_t i = 0; i <= db->range_count; ++i)
-        db->range_start[i] = get_i32(r);
-    get_floats(r, db->raw, F * AK_MATCH_FEATURES);
-    get_floats(r, db->offset, AK_MATCH_FEATURES);
-    get_floats(r, db->scale, AK_MATCH_FEATURES);
-    get_floats(r, db->weights, AK_MATCH_GROUPS);
-    get_floats(r, db->sole_height, 2);
-    get_floats(r, &db->foot_up_local[0].x, 3);
-    get_floats(r, &db->foot_up_local[1].x, 3);
-    get_floats(r, &db->toe_local[0].x, 3);
-    get_floats(r, &db->toe_local[1].x, 3);
-    db->has_toe[0] = get_i32(r);
-    db->has_toe[1] = get_i32(r);
-    db->stand_frame = get_i32(r);
-    db->min_speed = get_f32(r);
-    db->max_speed = get_f32(r);
+    xfer_i32s(x, db->humanoid.joint, AK_HUM_SLOT_COUNT);
+    xfer_i32s(x, db->track_joint, T);
+    xfer_floats(x, &db->rot[0].x, F * J * 4);
+    xfer_floats(x, &db->trans[0].x, F * T * 3);
+    xfer_floats(x, &db->delta[0].x, F * 3);
+    xfer_floats(x, db->dturn, F);
+    xfer_bytes(x, db->contact, F * 2);
+    xfer_bytes(x, db->cand, F);
+    xfer_i32s(x, db->frame_clip, F);
+    xfer_floats(x, db->frame_time_src, F);
+    xfer_bytes(x, db->clip_names, (size_t)db->clip_count * 64);
+    xfer_i32s(x, db->range_start, (size_t)db->range_count + 1);
+    xfer_floats(x, db->raw, F * AK_MATCH_FEATURES);
+    xfer_floats(x, db->offset, AK_MATCH_FEATURES);
+    xfer_floats(x, db->scale, AK_MATCH_FEATURES);
+    xfer_floats(x, db->weights, AK_MATCH_GROUPS);
+    xfer_floats(x, db->sole_height, 2);
+    for (int s = 0; s < 2; ++s)
+        xfer_floats(x, &db->foot_up_local[s].x, 3);
+    for (int s = 0; s < 2; ++s)
+        xfer_floats(x, &db->toe_local[s].x, 3);
+    xfer_i32s(x, db->has_toe, 2);
+    xfer_i32s(x, &db->stand_frame, 1);
+    xfer_floats(x, &db->min_speed, 1);
+    xfer_floats(x, &db->max_speed, 1);
+}
+
+/* Writing only reads db: the cast lets the one list serve both directions. */
+static void put_arrays(wbuf *w, const ak_motion_db *db)
+{
+    xfer x = {w, NULL};
+    xfer_arrays(&x, (ak_motion_db *)db);
+}
+
+static void get_payload(rbuf *r, ak_motion_db *db)
+{
+    xfer x = {NULL, r};
+    xfer_arrays(&x, db);
 }
 
 /* Header: magic, version, sizes, checksum. Writes the payload's bounds. */

@@ -9,20 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int32_t group_offset[AK_MATCH_GROUPS + 1] = {0, 6, 12, 15, 21, 27};
 static const char *const group_names[AK_MATCH_GROUPS] = {"foot_positions", "foot_velocities",
                                                          "hips_velocity", "trajectory_positions",
                                                          "trajectory_facing"};
 static const float traj_seconds[AK_MATCH_TRAJ_POINTS] = {1.0f / 3.0f, 2.0f / 3.0f, 1.0f};
 
-int32_t ak_match_group_offset(int32_t g)
-{
-    return g >= 0 && g < AK_MATCH_GROUPS ? group_offset[g] : -1;
-}
-int32_t ak_match_group_size(int32_t g)
-{
-    return g >= 0 && g < AK_MATCH_GROUPS ? group_offset[g + 1] - group_offset[g] : 0;
-}
 const char *ak_match_group_name(int32_t g)
 {
     return g >= 0 && g < AK_MATCH_GROUPS ? group_names[g] : "";

@@ -12,6 +12,18 @@
 #include <math.h>
 #include <string.h>
 
+/* The feature vector's groups (matching.h): where each starts, the end last. */
+static const int32_t group_offset[AK_MATCH_GROUPS + 1] = {0, 6, 12, 15, 21, 27};
+
+int32_t ak_match_group_offset(int32_t g)
+{
+    return g >= 0 && g < AK_MATCH_GROUPS ? group_offset[g] : -1;
+}
+int32_t ak_match_group_size(int32_t g)
+{
+    return g >= 0 && g < AK_MATCH_GROUPS ? group_offset[g + 1] - group_offset[g] : 0;
+}
+
 #define D AK_MATCH_FEATURES
 /* Search storage: dimensions permuted so the trajectory (where queries differ most) comes
  * first and the early exits come soonest, padded with a zero to 28 = 7 lanes of 4. */

@@ -284,18 +284,6 @@ AK_PLUGIN_API int32_t ak_plugin_skeleton_joint_name(ak_handle h, int32_t joint, 
     return status;
 }
 
-/* Checks a caller array of `count` entries against the skeleton's joint count. */
-int32_t akp_check_joint_buffer(akp_object *owner, const void *buffer, int32_t count,
-                               int32_t joint_count, const char *what)
-{
-    if (!buffer) return akp_fail(owner, AK_ERR_INVALID_ARG, "%s is null", what);
-    if (count < joint_count)
-        return akp_fail(owner, AK_ERR_INVALID_ARG,
-                        "%s holds %d entries, the skeleton has %d joints", what, (int)count,
-                        (int)joint_count);
-    return AK_OK;
-}
-
 AK_PLUGIN_API int32_t ak_plugin_skeleton_parents(ak_handle h, int32_t *out, int32_t count)
 {
     akp_skeleton *s;

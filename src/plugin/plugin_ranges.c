@@ -1,4 +1,5 @@
-/* Range checks for the float arguments of the ABI; see plugin_internal.h. */
+/* Range checks for the float arguments of the ABI and the size checks of caller arrays;
+ * see plugin_internal.h. */
 #include "plugin/plugin_internal.h"
 
 #include "core/xform_inline.h"
@@ -6,6 +7,18 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Checks a caller array of `count` entries against the skeleton's joint count. */
+int32_t akp_check_joint_buffer(akp_object *owner, const void *buffer, int32_t count,
+                               int32_t joint_count, const char *what)
+{
+    if (!buffer) return akp_fail(owner, AK_ERR_INVALID_ARG, "%s is null", what);
+    if (count < joint_count)
+        return akp_fail(owner, AK_ERR_INVALID_ARG,
+                        "%s holds %d entries, the skeleton has %d joints", what, (int)count,
+                        (int)joint_count);
+    return AK_OK;
+}
 
 int32_t akp_check_ranges(const void *params, const akp_range *ranges, int32_t count, char *why,
                          size_t size)

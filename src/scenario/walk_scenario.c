@@ -126,6 +126,12 @@ static const ak_flag k_walk_flags[] = {
      .on = 0,
      .def = "1",
      .help = "play the animation on the terrain without foot IK"},
+    {.name = "no-captured-transitions",
+     .type = AK_FLAG_SWITCH,
+     .offset = WALK_FIELD(captured_transitions),
+     .on = 0,
+     .def = "1",
+     .help = "start and stop procedurally even when --clip holds a start or stop"},
 };
 
 static const ak_flag_table k_walk_table = {"walk", k_walk_flags,
@@ -161,6 +167,9 @@ int32_t ak_walk_scenario_validate(const ak_walk_scenario *s, ak_error *err)
     if (!match && (ak_flags_list_item(s->clip, 0, NULL, 0) > 1 || s->library[0]))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "several --clip files or --library need --steer match");
+    if (match && !s->clip[0] && !s->library[0])
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "--steer match needs --clip FILE.bvh (repeatable) or --library DIR");
     if (match && (!auto_cycle || s->idle[0]))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "--cycle and --idle are for the guide walker, not --steer match");

@@ -1,6 +1,8 @@
 /* The walk scene: what ak_walk_scenario describes, built once — the walk clip (a file or the
- * built-in procedural walk), the idle clip, the walk motion, the terrain and the walker. */
-#include "animkit/scenario.h"
+ * built-in procedural walk), the idle clip, the walk motion, the terrain and the walker; or,
+ * with steer match, the motion database and the matcher (walk_scene_match.c). Stepping and
+ * the character's accessors serve both. */
+#include "walk_scene_internal.h"
 
 #include "animkit/bvh.h"
 
@@ -9,56 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ak_walk_scene {
-    ak_skeleton *source_skeleton; /* the walk clip's, file units */
-    ak_clip *source_clip;
-    ak_skeleton *idle_skeleton;
-    ak_clip *idle_clip;
-    uint8_t *builtin_stance; /* the built-in walk's contacts: left frames, then right */
-    ak_walk_motion *motion;
-    ak_terrain *terrain;
-    ak_ground ground;
-    ak_walker *walker;
-    float frame_time;
-    int32_t max_frames, frame, hips;
-    char clip_path[AK_FLAG_TEXT_MAX]; /* the first --clip, "" for the built-in walk */
-    char clip_label[128];
-};
-
-static size_t bounded_length(const char *s, size_t max)
-{
-    size_t n = 0;
-    while (n < max && s[n])
-        ++n;
-    return n;
-}
-
-/* Prefixes err's message with where it came from ("walk.bvh:12: ..." when the parser gave a
- * line), keeping err->line. */
-static int32_t file_error(const char *path, int32_t st, ak_error *err)
-{
-    if (!err) return st;
-    char prefix[160];
-    if (err->line > 0)
-        snprintf(prefix, sizeof prefix, "%.120s:%d: ", path, (int)err->line);
-    else
-        snprintf(prefix, sizeof prefix, "%.120s: ", path);
-    const size_t p = strlen(prefix);
-    size_t m = bounded_length(err->message, sizeof err->message);
-    if (m > sizeof err->message - 1 - p) m = sizeof err->message - 1 - p;
-    memmove(err->message + p, err->message, m);
-    memcpy(err->message, prefix, p);
-    err->message[p + m] = '\0';
-    err->status = st;
-    return st;
-}
-
 static int32_t load_file_clip(ak_walk_scene *w, const ak_walk_scenario *s,
                               ak_walk_motion_params *mp, ak_error *err)
 {
     const char *path = w->clip_path;
     const int32_t st = ak_bvh_read_file(path, NULL, &w->source_skeleton, &w->source_clip, err);
-    if (st != AK_OK) return file_error(path, st, err);
+    if (st != AK_OK) return ak_walk_scene_file_error(path, st, err);
     mp->metres_per_unit = s->scale;
     if (s->cycle[0] >= 0) {
         mp->cycle_start = s->cycle[0];
@@ -66,7 +24,7 @@ static int32_t load_file_clip(ak_walk_scene *w, const ak_walk_scenario *s,
     }
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    const size_t n = bounded_length(base, sizeof w->clip_label - 1);
+    const size_t n = akws_bounded_length(base, sizeof w->clip_label - 1);
     memcpy(w->clip_label, base, n);
     w->clip_label[n] = '\0';
     return AK_OK;
@@ -80,13 +38,13 @@ static int32_t make_builtin_clip(ak_walk_scene *w, const ak_walk_scenario *s,
     int32_t st = ak_walk_clip_create(&cp, &w->source_skeleton, &w->source_clip, err);
     if (st == AK_OK && !s->idle[0])
         st = ak_idle_clip_create(&cp, w->source_skeleton, &w->idle_clip, err);
-    if (st != AK_OK) return file_error("built-in walk", st, err);
+    if (st != AK_OK) return ak_walk_scene_file_error("built-in walk", st, err);
     const int32_t frames = w->source_clip->frame_count;
     w->builtin_stance = (uint8_t *)malloc((size_t)frames * 2);
     if (!w->builtin_stance) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     st = ak_walk_clip_contacts(&cp, w->source_clip, w->builtin_stance, w->builtin_stance + frames,
                                err);
-    if (st != AK_OK) return file_error("built-in walk contacts", st, err);
+    if (st != AK_OK) return ak_walk_scene_file_error("built-in walk contacts", st, err);
     mp->metres_per_unit = 1.0f;
     mp->cycle_start = mp->cycle_end = 0;
     mp->stance_left = w->builtin_stance;
@@ -98,7 +56,7 @@ static int32_t make_builtin_clip(ak_walk_scene *w, const ak_walk_scenario *s,
 static int32_t load_idle(ak_walk_scene *w, const char *path, ak_error *err)
 {
     const int32_t st = ak_bvh_read_file(path, NULL, &w->idle_skeleton, &w->idle_clip, err);
-    if (st != AK_OK) return file_error(path, st, err);
+    if (st != AK_OK) return ak_walk_scene_file_error(path, st, err);
     if (w->idle_skeleton->joint_count != w->source_skeleton->joint_count)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "%.120s: the idle clip has %d joints but the walk skeleton has %d: "
@@ -123,10 +81,10 @@ static int32_t make_terrain(ak_walk_scene *w, const ak_walk_scenario *s,
     int32_t st;
     if (s->heightmap[0] && (ends_with_pgm(s->heightmap) || !image_loader)) {
         st = ak_terrain_load_pgm(s->heightmap, s->size, s->height, &w->terrain, err);
-        if (st != AK_OK) return file_error(s->heightmap, st, err);
+        if (st != AK_OK) return ak_walk_scene_file_error(s->heightmap, st, err);
     } else if (s->heightmap[0]) {
         st = image_loader(s->heightmap, s->size, s->height, &w->terrain, err);
-        if (st != AK_OK) return file_error(s->heightmap, st, err);
+        if (st != AK_OK) return ak_walk_scene_file_error(s->heightmap, st, err);
     } else {
         ak_terrain_params tp = ak_terrain_defaults();
         tp.kind = s->terrain == AK_WALK_TERRAIN_FLAT     ? AK_TERRAIN_FLAT
@@ -134,7 +92,7 @@ static int32_t make_terrain(ak_walk_scene *w, const ak_walk_scenario *s,
                                                          : AK_TERRAIN_HILLS;
         tp.seed = (uint32_t)s->seed;
         st = ak_terrain_create(&tp, &w->terrain, err);
-        if (st != AK_OK) return file_error("terrain", st, err);
+        if (st != AK_OK) return ak_walk_scene_file_error("terrain", st, err);
     }
     w->ground = ak_terrain_ground(w->terrain);
     return AK_OK;
@@ -167,11 +125,8 @@ static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario *s, ak_error
     wp.foot_ik = s->foot_ik;
     wp.idle_clip = w->idle_clip;
     const int32_t st = ak_walker_create(w->motion, &wp, &w->ground, &w->walker, err);
-    if (st != AK_OK) return file_error("walker", st, err);
-    w->frame_time = ak_walk_motion_clip(w->motion)->frame_time;
-    /* In double and capped: a tiny frame time times a long max_time overflows int32. */
-    const double frames = ceil((double)s->max_time / (double)w->frame_time) + 1.0;
-    w->max_frames = frames < 2147483647.0 ? (int32_t)frames : 2147483647;
+    if (st != AK_OK) return ak_walk_scene_file_error("walker", st, err);
+    ak_walk_scene_set_timing(w, s, ak_walk_motion_clip(w->motion)->frame_time);
     const ak_humanoid *h = ak_walk_motion_humanoid(w->motion);
     w->hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     return AK_OK;
@@ -182,14 +137,20 @@ static int32_t build(ak_walk_scene *w, const ak_walk_scenario *s, ak_heightmap_l
 {
     int32_t st = make_terrain(w, s, loader, err);
     if (st == AK_OK) st = check_on_ground(w, s, err);
-    if (st != AK_OK || s->steer == AK_WALK_STEER_MATCH) return st;
+    if (st != AK_OK) return st;
+    if (s->steer == AK_WALK_STEER_MATCH) {
+        st = ak_walk_scene_build_matcher(w, s, err);
+        return st == AK_OK ? ak_walk_scene_step(w, err) : st;
+    }
     ak_walk_motion_params mp = ak_walk_motion_defaults();
+    mp.use_captured_transitions = s->captured_transitions;
     ak_flags_list_item(s->clip, 0, w->clip_path, sizeof w->clip_path);
     st = w->clip_path[0] ? load_file_clip(w, s, &mp, err) : make_builtin_clip(w, s, &mp, err);
     if (st == AK_OK && s->idle[0]) st = load_idle(w, s->idle, err);
     if (st != AK_OK) return st;
     st = ak_walk_motion_create(w->source_skeleton, w->source_clip, &mp, &w->motion, err);
-    if (st != AK_OK) return file_error(w->clip_path[0] ? w->clip_path : "built-in walk", st, err);
+    if (st != AK_OK)
+        return ak_walk_scene_file_error(w->clip_path[0] ? w->clip_path : "built-in walk", st, err);
     st = make_walker(w, s, err);
     if (st == AK_OK) st = ak_walk_scene_step(w, err);
     return st;
@@ -217,6 +178,8 @@ void ak_walk_scene_destroy(ak_walk_scene *w)
 {
     if (!w) return;
     ak_walker_destroy(w->walker);
+    ak_matcher_destroy(w->matcher);
+    ak_motion_db_destroy(w->db);
     ak_terrain_destroy(w->terrain);
     ak_walk_motion_destroy(w->motion);
     ak_clip_destroy(w->idle_clip);
@@ -240,9 +203,9 @@ void ak_walk_scene_get_info(const ak_walk_scene *w, ak_walk_scene_info *info)
 int32_t ak_walk_scene_step(ak_walk_scene *w, ak_error *err)
 {
     if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null scene");
-    if (!w->walker) return ak_error_set(err, AK_ERR_STATE, 0, "this scene has no guide walker");
-    const int32_t st =
-        ak_walker_step(w->walker, w->frame == 0 ? 0.0f : w->frame_time, &w->ground, err);
+    const float dt = w->frame == 0 ? 0.0f : w->frame_time;
+    const int32_t st = w->matcher ? ak_matcher_step(w->matcher, dt, &w->ground, err)
+                                  : ak_walker_step(w->walker, dt, &w->ground, err);
     if (st != AK_OK) return st;
     ++w->frame;
     return AK_OK;
@@ -250,10 +213,43 @@ int32_t ak_walk_scene_step(ak_walk_scene *w, ak_error *err)
 
 void ak_walk_scene_reset(ak_walk_scene *w)
 {
-    if (!w || !w->walker) return;
-    ak_walker_reset(w->walker, &w->ground);
+    if (!w) return;
+    if (w->matcher)
+        ak_matcher_reset(w->matcher, &w->ground);
+    else
+        ak_walker_reset(w->walker, &w->ground);
     w->frame = 0;
     ak_walk_scene_step(w, NULL);
+}
+
+void ak_walk_scene_get_state(const ak_walk_scene *w, ak_walker_state *state)
+{
+    if (!w || !state) return;
+    if (w->matcher)
+        ak_matcher_get_state(w->matcher, state);
+    else
+        ak_walker_get_state(w->walker, state);
+}
+
+const ak_xform *ak_walk_scene_world_pose(const ak_walk_scene *w)
+{
+    if (!w) return NULL;
+    return w->matcher ? ak_matcher_world_pose(w->matcher) : ak_walker_world_pose(w->walker);
+}
+
+const ak_xform *ak_walk_scene_local_pose(const ak_walk_scene *w)
+{
+    if (!w) return NULL;
+    return w->matcher ? ak_matcher_local_pose(w->matcher) : ak_walker_local_pose(w->walker);
+}
+
+void ak_walk_scene_set_target(ak_walk_scene *w, ak_vec3 target)
+{
+    if (!w) return;
+    if (w->matcher)
+        ak_matcher_set_target(w->matcher, target);
+    else
+        ak_walker_set_target(w->walker, target);
 }
 
 ak_walker *ak_walk_scene_walker(ak_walk_scene *w)
@@ -263,6 +259,14 @@ ak_walker *ak_walk_scene_walker(ak_walk_scene *w)
 const ak_walk_motion *ak_walk_scene_motion(const ak_walk_scene *w)
 {
     return w ? w->motion : NULL;
+}
+ak_matcher *ak_walk_scene_matcher(ak_walk_scene *w)
+{
+    return w ? w->matcher : NULL;
+}
+const ak_motion_db *ak_walk_scene_motion_db(const ak_walk_scene *w)
+{
+    return w ? w->db : NULL;
 }
 const ak_terrain *ak_walk_scene_terrain(const ak_walk_scene *w)
 {
@@ -274,5 +278,7 @@ const ak_ground *ak_walk_scene_ground(const ak_walk_scene *w)
 }
 const ak_skeleton *ak_walk_scene_skeleton(const ak_walk_scene *w)
 {
-    return w && w->motion ? ak_walk_motion_skeleton(w->motion) : NULL;
+    if (!w) return NULL;
+    if (w->db) return ak_motion_db_skeleton(w->db);
+    return w->motion ? ak_walk_motion_skeleton(w->motion) : NULL;
 }

@@ -227,6 +227,37 @@ static void patch_rewrites_a_reserved_field(void **state)
     remove_dir();
 }
 
+/* A folder's .bvh files: suffix case ignored, sub-folders and other names left out, paths in
+ * name order whatever order the folder gives them; a missing folder says why. */
+static void folder_listing_is_sorted_and_filtered(void **state)
+{
+    (void)state;
+    make_dir();
+    put(in_dir("b.bvh"), "x");
+    put(in_dir("A.BVH"), "x");
+    put(in_dir("c.bvh.txt"), "x");
+    put(in_dir(".bvh"), "x");
+    assert_int_equal(mkdir(in_dir("d.bvh"), 0700), 0);
+    akio_list l;
+    ak_error err;
+    char dir_slash[600];
+    snprintf(dir_slash, sizeof dir_slash, "%s/", g_dir);
+    for (int k = 0; k < 2; ++k) {
+        assert_int_equal(akio_list_folder(k ? dir_slash : g_dir, ".bvh", &l, &err), AK_OK);
+        assert_int_equal(l.count, 2);
+        assert_string_equal(l.paths[0], in_dir("A.BVH"));
+        assert_string_equal(l.paths[1], in_dir("b.bvh"));
+        akio_list_free(&l);
+        assert_null(l.paths);
+    }
+    rmdir(in_dir("d.bvh"));
+    remove_dir();
+    assert_int_equal(akio_list_folder(g_dir, ".bvh", &l, &err), AK_ERR_IO);
+    assert_string_equal(err.message, "cannot read folder: No such file or directory");
+    assert_int_equal(l.count, 0);
+    akio_list_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +269,7 @@ int main(void)
         cmocka_unit_test(bad_targets_say_why),
         cmocka_unit_test(utf8_paths_and_same_file),
         cmocka_unit_test(patch_rewrites_a_reserved_field),
+        cmocka_unit_test(folder_listing_is_sorted_and_filtered),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

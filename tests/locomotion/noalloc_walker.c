@@ -1,6 +1,7 @@
 /* No allocation per frame: malloc/calloc/realloc are wrapped at link time (-Wl,--wrap) and
- * counted while walkers step — built-in and mocap, with and without foot IK, through
- * arrival, idle and a new target, and through the engine's two-phase calls. */
+ * counted while walkers step — built-in, mocap and a clip with a captured start and stop, with
+ * and without foot IK, through arrival, idle and a new target, and through the engine's
+ * two-phase calls. */
 #include "walk_util.h"
 
 static long g_allocs;
@@ -83,6 +84,20 @@ static void walker_frames_never_allocate(void **state)
     source_open(&src, "cmu_07_01_walk.bvh", 79, 208);
     run_frames(&src, &g, 1);
     source_close(&src);
+    /* A clip with a captured start and stop (a recorded start-walk-stop): the segments, the
+     * stop planner and walking on out of a captured stop. */
+    ak_terrain_params fp = ak_terrain_defaults();
+    fp.kind = AK_TERRAIN_FLAT;
+    ak_terrain *flat_terrain = NULL;
+    assert_int_equal(ak_terrain_create(&fp, &flat_terrain, NULL), AK_OK);
+    const ak_ground flat = ak_terrain_ground(flat_terrain);
+    walk_source orig;
+    source_open(&orig, NULL, 0, 0);
+    source_open_recorded(&src, &orig, &flat, 1);
+    run_frames(&src, &g, 1);
+    source_close(&src);
+    source_close(&orig);
+    ak_terrain_destroy(flat_terrain);
     ak_terrain_destroy(t);
 }
 

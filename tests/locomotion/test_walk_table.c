@@ -1,70 +1,35 @@
 /* The issue's table: every locomotion clip in the test data walks 16 m on flat ground, hills,
  * stairs and a 16-bit PGM heightmap, from standing to standing, and every frame is measured:
  * stopped within the arrival radius, every heel and toe that is down within 5 mm of the ground,
- * the holding point never sliding 1 cm/s. The clips that hold no locomotion are refused with
- * what was measured. Hip acceleration is printed against its geometry-derived limit. */
+ * the holding point never sliding 1 cm/s, the hips never accelerating beyond their
+ * geometry-derived limit. The clips that hold no locomotion are refused with what was
+ * measured. */
 #include "walk_util.h"
 
 enum { TERRAINS = 4 };
 static ak_terrain *g_terrain[TERRAINS];
 static ak_terrain_params g_params[TERRAINS];
-static const char *const k_terrain_names[TERRAINS] = {"flat", "hills", "stairs", "heightmap"};
-
-/* A 161 x 161 16-bit binary PGM of smooth hills (two sine products), 40 m wide, 2 m high. */
-static char *make_pgm(size_t *bytes)
-{
-    const int w = 161;
-    char header[32];
-    const int hl = snprintf(header, sizeof header, "P5\n%d %d\n65535\n", w, w);
-    *bytes = (size_t)hl + (size_t)w * (size_t)w * 2;
-    char *data = malloc(*bytes);
-    memcpy(data, header, (size_t)hl);
-    unsigned char *px = (unsigned char *)data + hl;
-    for (int r = 0; r < w; ++r)
-        for (int c = 0; c < w; ++c) {
-            const double x = -20.0 + 40.0 * c / (w - 1), z = -20.0 + 40.0 * r / (w - 1);
-            double h = 0.5 + 0.25 * sin(0.45 * x + 0.3) * cos(0.38 * z - 0.2) +
-                       0.15 * sin(0.9 * x + 0.34 * z);
-            h = h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);
-            const unsigned v = (unsigned)lround(h * 65535.0);
-            px[2 * (r * w + c)] = (unsigned char)(v >> 8);
-            px[2 * (r * w + c) + 1] = (unsigned char)(v & 255u);
-        }
-    return data;
-}
 
 static int setup(void **state)
 {
     (void)state;
-    for (int t = 0; t < 3; ++t) {
-        g_params[t] = ak_terrain_defaults();
-        g_params[t].kind =
-            t == 0 ? AK_TERRAIN_FLAT : (t == 1 ? AK_TERRAIN_HILLS : AK_TERRAIN_STAIRS);
-        g_params[t].seed = 5;
-        if (ak_terrain_create(&g_params[t], &g_terrain[t], NULL) != AK_OK) return -1;
-    }
-    size_t bytes;
-    char *pgm = make_pgm(&bytes);
-    const int32_t st = ak_terrain_read_pgm_memory(pgm, bytes, 40.0f, 2.0f, &g_terrain[3], NULL);
-    free(pgm);
-    g_params[3] = ak_terrain_defaults();
-    g_params[3].kind = AK_TERRAIN_HEIGHTMAP;
-    return st == AK_OK ? 0 : -1;
+    return walk_terrains_create(g_terrain, g_params);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    for (int t = 0; t < TERRAINS; ++t)
-        ak_terrain_destroy(g_terrain[t]);
-    return 0;
+    return walk_terrains_destroy(g_terrain);
 }
 
 /* One clip across the four grounds. The hip acceleration limit is the clip's own largest (the
- * same walk, start and stop on flat ground without foot IK) plus what following a height step
- * h per step costs through the walker's two critically damped springs (floor: 1/ground_smoothing,
- * hip drop: hip_drop_stiffness), omega^2 * h each. Returns how many grounds exceed it. */
-static int walk_clip(const char *name)
+ * same walk, start and stop on flat ground without foot IK) plus what the walker's two
+ * critically damped springs may add following a step: the floor (omega = 1/ground_smoothing)
+ * follows the height change h per step, omega^2 h; the hip drop (omega = hip_drop_stiffness)
+ * follows the lower foot, which moves by h and by e, how far the capture's own planted heels
+ * and toes are off a flat floor (the foot IK puts them on it), omega^2 (h + e). Asserted for
+ * every walk. */
+static void walk_clip(const char *name)
 {
     walk_source src;
     source_open(&src, name, -1, -1);
@@ -76,27 +41,41 @@ static int walk_clip(const char *name)
     wp.foot_ik = 0;
     ak_ground flat = ak_terrain_ground(g_terrain[0]);
     const walk_result ref = walk_run(&src, &flat, wp, 40.0f);
+    /* How far the capture's own planted heels and toes are off a flat floor: the foot IK moves
+     * them that far, and the hip drop follows the lower foot. */
+    const float e = fmaxf(ref.m.max_penetration, ref.m.max_float);
     wp.foot_ik = 1;
     const float wf = 1.0f / wp.ground_smoothing, wh = wp.foot.hip_drop_stiffness;
-    int over = 0;
     for (int t = 0; t < TERRAINS; ++t) {
         ak_ground g = ak_terrain_ground(g_terrain[t]);
         const walk_result r = walk_run(&src, &g, wp, 40.0f);
         const float h =
             t == 0 ? 0.0f : step_rise(g_terrain[t], &g_params[t], 0.5f * info.stride_length);
-        const float limit = ref.m.max_hip_accel + (wf * wf + wh * wh) * h;
+        const float limit = ref.m.max_hip_accel + wf * wf * h + wh * wh * (h + e);
         char label[128];
-        snprintf(label, sizeof label, "%s %s (%.2f m/s)", name, k_terrain_names[t],
+        snprintf(label, sizeof label, "%s %s (%.2f m/s)", name, walk_terrain_name(t),
                  (double)info.speed);
         print_result(label, &r);
-        printf("  hip acceleration %.0f m/s^2, limit %.0f (clip %.0f + step %.3f m)%s\n",
-               (double)r.m.max_hip_accel, (double)limit, (double)ref.m.max_hip_accel, (double)h,
-               r.m.max_hip_accel <= limit ? "" : "  OVER");
-        over += r.m.max_hip_accel > limit;
+        printf(
+            "  hip acceleration %.1f m/s^2, limit %.1f (clip %.1f + step %.3f m + feet %.3f m)%s\n",
+            (double)r.m.max_hip_accel, (double)limit, (double)ref.m.max_hip_accel, (double)h,
+            (double)e, r.m.max_hip_accel <= limit ? "" : "  OVER");
+        printf("  start %d frames: heel %.1f/%.1f toe %.1f/%.1f mm; stop %d frames: heel "
+               "%.1f/%.1f toe %.1f/%.1f mm (below/above); captured start %s, stop %s\n",
+               r.start_frames, 1e3 * (double)r.start_m.max_heel_penetration,
+               1e3 * (double)r.start_m.max_heel_float, 1e3 * (double)r.start_m.max_toe_penetration,
+               1e3 * (double)r.start_m.max_toe_float, r.stop_frames,
+               1e3 * (double)r.stop_m.max_heel_penetration, 1e3 * (double)r.stop_m.max_heel_float,
+               1e3 * (double)r.stop_m.max_toe_penetration, 1e3 * (double)r.stop_m.max_toe_float,
+               info.start_frames[0] >= 0 ? "yes" : "none",
+               info.stop_frames[0] >= 0 ? "yes" : "none");
         assert_walk_goals(&r, wp.arrival_radius);
+        /* The start and the stop are measured (every frame above, and apart here). */
+        assert_true(r.start_frames > 0 && r.start_m.stance_samples > 0);
+        assert_true(r.stop_frames > 0 && r.stop_m.stance_samples > 0);
+        assert_true(r.m.max_hip_accel <= limit);
     }
     source_close(&src);
-    return over;
 }
 
 static void every_locomotion_clip_walks_on_every_ground(void **state)
@@ -110,11 +89,85 @@ static void every_locomotion_clip_walks_on_every_ground(void **state)
                                         "locomotion/cmu_02_03_run.bvh",
                                         "locomotion/cmu_07_04_slow_walk.bvh",
                                         "locomotion/cmu_09_02_run.bvh"};
-    int over = 0;
     for (size_t i = 0; i < sizeof clips / sizeof clips[0]; ++i)
-        over += walk_clip(clips[i]);
-    printf("hip acceleration over its limit in %d of %d walks\n", over,
-           (int)(TERRAINS * (sizeof clips / sizeof clips[0])));
+        walk_clip(clips[i]);
+}
+
+/* Knee flexion of the stance leg at each mid-stance (the hip passing over the planted ankle
+ * along the heading) while walking at full rate: worst and mean over the walk. */
+typedef struct knee_figures {
+    float worst, sum, worst_drop;
+    int count;
+} knee_figures;
+
+static knee_figures knees_at_mid_stance(const walk_source *src, const ak_ground *ground,
+                                        ak_walker_params wp)
+{
+    knee_figures k;
+    memset(&k, 0, sizeof k);
+    ak_walker *w = NULL;
+    assert_int_equal(ak_walker_create(src->motion, &wp, ground, &w, NULL), AK_OK);
+    const ak_humanoid *h = ak_walk_motion_humanoid(src->motion);
+    const int32_t legs[2][3] = {{h->joint[AK_HUM_LEFT_UPPER_LEG], h->joint[AK_HUM_LEFT_LOWER_LEG],
+                                 h->joint[AK_HUM_LEFT_FOOT]},
+                                {h->joint[AK_HUM_RIGHT_UPPER_LEG], h->joint[AK_HUM_RIGHT_LOWER_LEG],
+                                 h->joint[AK_HUM_RIGHT_FOOT]}};
+    const float dt = ak_walk_motion_clip(src->motion)->frame_time;
+    float prev[2] = {0.0f, 0.0f};
+    int was_stance[2] = {0, 0};
+    for (int f = 0; f * dt < 40.0f; ++f) {
+        assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, ground, NULL), AK_OK);
+        ak_walker_state s;
+        ak_walker_get_state(w, &s);
+        const ak_xform *world = ak_walker_world_pose(w);
+        for (int i = 0; i < 2; ++i) {
+            const ak_vec3 hip = world[legs[i][0]].translation,
+                          ankle = world[legs[i][2]].translation;
+            const float rel =
+                (hip.x - ankle.x) * sinf(s.heading) + (hip.z - ankle.z) * cosf(s.heading);
+            if (s.stance[i] && was_stance[i] && prev[i] < 0.0f && rel >= 0.0f && s.rate >= 1.0f &&
+                !s.arrived) {
+                const float flex = knee_flexion_deg(world, legs[i][0], legs[i][1], legs[i][2]);
+                if (flex > k.worst) {
+                    k.worst = flex;
+                    k.worst_drop = s.hip_drop;
+                }
+                k.sum += flex;
+                ++k.count;
+            }
+            prev[i] = rel;
+            was_stance[i] = s.stance[i];
+        }
+        if (s.stopped) break;
+    }
+    ak_walker_destroy(w);
+    return k;
+}
+
+/* The built-in gait's knees at mid-stance on the four grounds. The gait itself bends them
+ * 17.5 degrees (test_walkclip); on flat ground, with the foot IK, every mid-stance stays within
+ * 25. On hills, stairs and the heightmap the hips come down for a lower next foothold and the
+ * floor follows the footholds behind a climb, so the stance knee bends further: printed (see
+ * docs/locomotion.md, Known limits), not asserted. */
+static void builtin_knees_at_mid_stance_on_every_ground(void **state)
+{
+    (void)state;
+    walk_source src;
+    source_open(&src, NULL, 0, 0);
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(-8.0f, 0.0f, 0.0f);
+    wp.target = ak_vec3_make(8.0f, 0.0f, 0.0f);
+    for (int t = 0; t < TERRAINS; ++t) {
+        const ak_ground g = ak_terrain_ground(g_terrain[t]);
+        const knee_figures k = knees_at_mid_stance(&src, &g, wp);
+        printf("built-in %-9s mid-stance knee: worst %.1f deg (hip drop %.3f m there), mean %.1f "
+               "over %d\n",
+               walk_terrain_name(t), (double)k.worst, (double)k.worst_drop,
+               (double)(k.sum / (float)(k.count ? k.count : 1)), k.count);
+        assert_true(k.count >= 20);
+        if (t == 0) assert_true(k.worst <= 25.0f);
+    }
+    source_close(&src);
 }
 
 /* What holds no locomotion is refused with what was measured; nothing is made. */
@@ -146,6 +199,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_locomotion_clip_walks_on_every_ground),
+        cmocka_unit_test(builtin_knees_at_mid_stance_on_every_ground),
         cmocka_unit_test(clips_without_locomotion_are_refused_with_the_measure),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,5 +1,5 @@
 /* The built-in walk clip and biped, contact detection, and reach. */
-#include "test_util.h"
+#include "walk_util.h"
 
 static void builtin_biped_maps_every_humanoid_slot(void **state)
 {
@@ -89,6 +89,58 @@ static void builtin_walk_stance_feet_stay_planted(void **state)
     ak_skeleton_destroy(sk);
 }
 
+/* Straight-ish knees: at mid-stance (the hip passing over the planted ankle) the stance knee
+ * bends at most 25 degrees (human walking: about 15-20), and by what the law of cosines gives
+ * the leg for its hip at hip_height + hip_bob above the floor, swayed hip_sway sideways over a
+ * foot step_width/2 out (the hips are HIP_HALF = step_width/2 out too). */
+static void builtin_walk_knees_are_nearly_straight_at_mid_stance(void **state)
+{
+    (void)state;
+    ak_skeleton *sk;
+    ak_clip *c;
+    const ak_walk_clip_params wp = ak_walk_clip_defaults();
+    assert_int_equal(ak_walk_clip_create(&wp, &sk, &c, NULL), AK_OK);
+    const int32_t n = c->frame_count, J = sk->joint_count;
+    uint8_t *st = malloc((size_t)n * 2);
+    assert_int_equal(ak_walk_clip_contacts(&wp, c, st, st + n, NULL), AK_OK);
+    ak_xform *local = malloc(sizeof(ak_xform) * (size_t)J * 2), *world = local + J;
+    static const char *const names[2][3] = {{"LeftUpLeg", "LeftLeg", "LeftFoot"},
+                                            {"RightUpLeg", "RightLeg", "RightFoot"}};
+    int32_t leg[2][3];
+    for (int s = 0; s < 2; ++s)
+        for (int j = 0; j < 3; ++j)
+            leg[s][j] = ak_skeleton_find(sk, names[s][j]);
+    const float l1 = sk->bone_lengths[leg[0][1]], l2 = sk->bone_lengths[leg[0][2]];
+    const float rise = wp.hip_height + wp.hip_bob - 0.08f; /* the ankle stands 0.08 m up */
+    const float expected =
+        knee_flexion_for_distance(l1, l2, sqrtf(rise * rise + wp.hip_sway * wp.hip_sway));
+    float prev[2] = {0.0f, 0.0f};
+    int events = 0;
+    for (int32_t f = 0; f <= n; ++f) {
+        ak_clip_frame(c, sk, f % n, local);
+        ak_fk(sk, local, world);
+        for (int s = 0; s < 2; ++s) {
+            /* The clip walks +Z: the hip passes over the ankle where their z difference turns
+             * positive. */
+            const float rel = world[leg[s][0]].translation.z - world[leg[s][2]].translation.z;
+            if (f > 0 && st[s * n + f % n] && prev[s] < 0.0f && rel >= 0.0f) {
+                const float flex = knee_flexion_deg(world, leg[s][0], leg[s][1], leg[s][2]);
+                printf("%s knee at mid-stance: %.1f deg (law of cosines %.1f)\n",
+                       s ? "right" : "left", (double)flex, (double)expected);
+                assert_true(flex <= 25.0f);
+                AKT_NEAR(flex, expected, 1.0);
+                ++events;
+            }
+            prev[s] = rel;
+        }
+    }
+    assert_int_equal(events, 2);
+    free(local);
+    free(st);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(sk);
+}
+
 static void walk_clip_params_are_validated(void **state)
 {
     (void)state;
@@ -166,6 +218,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(builtin_biped_maps_every_humanoid_slot),
         cmocka_unit_test(builtin_walk_stance_feet_stay_planted),
+        cmocka_unit_test(builtin_walk_knees_are_nearly_straight_at_mid_stance),
         cmocka_unit_test(walk_clip_params_are_validated),
         cmocka_unit_test(reach_fades_in_puts_the_hand_on_the_point_and_fades_out),
     };

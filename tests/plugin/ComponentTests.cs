@@ -9,7 +9,7 @@ using AnimKit;
 using AnimKit.Unity;
 using UnityEngine;
 
-static class ComponentTests
+static partial class ComponentTests
 {
     static int failures;
     static void Check(bool ok, string what)
@@ -311,6 +311,7 @@ static class ComponentTests
         StandOnSlopeScene();
         MappedRigScene();
         RetargetScene();
+        MatchingScene();
         Console.WriteLine(failures == 0 ? "all checks passed" : failures + " failed");
         return failures == 0 ? 0 : 1;
     }

@@ -27,6 +27,11 @@ namespace UnityEngine
         public static Vector3 operator *(Vector3 a, float d) { return new Vector3(a.x * d, a.y * d, a.z * d); }
         public static Vector3 operator *(float d, Vector3 a) { return a * d; }
         public static Vector3 operator /(Vector3 a, float d) { return new Vector3(a.x / d, a.y / d, a.z / d); }
+        // Unity's: equal within 1e-5 m.
+        public static bool operator ==(Vector3 a, Vector3 b) { return (a - b).sqrMagnitude < 9.99999944E-11f; }
+        public static bool operator !=(Vector3 a, Vector3 b) { return !(a == b); }
+        public override bool Equals(object o) { return o is Vector3 && x == ((Vector3)o).x && y == ((Vector3)o).y && z == ((Vector3)o).z; }
+        public override int GetHashCode() { return x.GetHashCode() ^ (y.GetHashCode() << 2) ^ (z.GetHashCode() >> 2); }
         public static float Dot(Vector3 a, Vector3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
         public static Vector3 Cross(Vector3 a, Vector3 b) { return new Vector3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
         public static float Distance(Vector3 a, Vector3 b) { return (a - b).magnitude; }
@@ -157,8 +162,11 @@ namespace UnityEngine
 
     public static class Gizmos
     {
+        public struct Line { public Vector3 a, b; public Color color; }
+        public static readonly System.Collections.Generic.List<Line> Lines =
+            new System.Collections.Generic.List<Line>(); // tests only: what was drawn
         public static Color color { get; set; }
-        public static void DrawLine(Vector3 a, Vector3 b) { }
+        public static void DrawLine(Vector3 a, Vector3 b) { Lines.Add(new Line { a = a, b = b, color = color }); }
         public static void DrawWireSphere(Vector3 c, float r) { }
         public static void DrawSphere(Vector3 c, float r) { }
     }

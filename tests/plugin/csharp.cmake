@@ -62,7 +62,7 @@ string(REPLACE ";" " " AK_CS_ALL_SOURCES "${AK_CS_CORE};${AK_CS_COMPONENTS};${AK
 set(AK_CS_STUB_DIR ${CMAKE_BINARY_DIR}/tests/unity-stub)
 file(MAKE_DIRECTORY ${AK_CS_STUB_DIR})
 add_test(NAME plugin_cs_components_typecheck
-  COMMAND sh -c "${AK_MCS} -nologo -target:library -out:${AK_CS_STUB_DIR}/UnityEngine.dll ${CMAKE_CURRENT_SOURCE_DIR}/UnityEngineStub.cs ${CMAKE_CURRENT_SOURCE_DIR}/UnityEngineAnimationStub.cs && ${AK_MCS} -nologo -langversion:7 -warnaserror -debug -r:${AK_CS_STUB_DIR}/UnityEngine.dll -out:${AK_CS_STUB_DIR}/AnimKitComponentTests.exe ${AK_CS_ALL_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/ComponentTests.cs")
+  COMMAND sh -c "${AK_MCS} -nologo -target:library -out:${AK_CS_STUB_DIR}/UnityEngine.dll ${CMAKE_CURRENT_SOURCE_DIR}/UnityEngineStub.cs ${CMAKE_CURRENT_SOURCE_DIR}/UnityEngineAnimationStub.cs && ${AK_MCS} -nologo -langversion:7 -warnaserror -debug -r:${AK_CS_STUB_DIR}/UnityEngine.dll -out:${AK_CS_STUB_DIR}/AnimKitComponentTests.exe ${AK_CS_ALL_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/ComponentTests*.cs")
 set_tests_properties(plugin_cs_components_typecheck PROPERTIES LABELS nosan
   FIXTURES_SETUP ak_cs_components)
 add_test(NAME plugin_cs_components_defaults_and_walk_scene

@@ -59,6 +59,12 @@ static void rules_between_flags(void **state)
     s = ak_walk_scenario_defaults();
     snprintf(s.library, sizeof s.library, "clips/");
     assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    s.steer = AK_WALK_STEER_MATCH;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_OK);
+    s.library[0] = '\0'; /* matching needs clips */
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message,
+                        "--steer match needs --clip FILE.bvh (repeatable) or --library DIR");
     s = ak_walk_scenario_defaults();
     s.arrival = -1.0f;
     assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
@@ -70,23 +76,35 @@ static void url_and_flags_give_the_same_scenario(void **state)
 {
     (void)state;
     ak_walk_scenario a = ak_walk_scenario_defaults(), b = ak_walk_scenario_defaults();
-    const char *argv[] = {"walk",       "--terrain",    "stairs",     "--start",
-                          "-2,1",       "--target",     "5,0",        "--steer",
-                          "continuous", "--no-foot-ik", "--max-time", "12.5"};
+    const char *argv[] = {"walk",
+                          "--terrain",
+                          "stairs",
+                          "--start",
+                          "-2,1",
+                          "--target",
+                          "5,0",
+                          "--steer",
+                          "continuous",
+                          "--no-foot-ik",
+                          "--max-time",
+                          "12.5",
+                          "--no-captured-transitions"};
     const ak_flag_table *tables[1] = {ak_walk_scenario_flags()};
     void *params[1] = {&a};
     ak_flags_result r;
     ak_error e;
-    assert_int_equal(ak_flags_parse_args(tables, params, 1, 12, argv, 0, &r, &e), AK_OK);
+    assert_int_equal(ak_flags_parse_args(tables, params, 1, 13, argv, 0, &r, &e), AK_OK);
     assert_int_equal(ak_flags_parse_query(ak_walk_scenario_flags(), &b,
                                           "terrain=stairs&start=-2%2C1&target=5,0&steer=continuous"
-                                          "&no-foot-ik&max-time=12.5",
+                                          "&no-foot-ik&max-time=12.5&no-captured-transitions",
                                           &r, &e),
                      AK_OK);
     assert_memory_equal(&a, &b, sizeof a);
     assert_int_equal(a.terrain, AK_WALK_TERRAIN_STAIRS);
     assert_int_equal(a.steer, AK_STEER_CONTINUOUS);
     assert_int_equal(a.foot_ik, 0);
+    assert_int_equal(a.captured_transitions, 0);
+    assert_int_equal(ak_walk_scenario_defaults().captured_transitions, 1);
 }
 
 static void builtin_scene_is_placed_and_steps(void **state)
@@ -130,27 +148,130 @@ static void builtin_scene_is_placed_and_steps(void **state)
     ak_walk_scene_destroy(scene);
 }
 
-/* Motion matching builds its own database: the scene is the ground, checked, and no walker. */
-static void match_scene_is_the_ground_only(void **state)
+/* Steer match: the scene reads the clips, builds the database and the matcher, and its
+ * character accessors are the matcher's. */
+static void match_scene_builds_the_database_and_steps_the_matcher(void **state)
 {
     (void)state;
     ak_walk_scenario s = ak_walk_scenario_defaults();
     s.steer = AK_WALK_STEER_MATCH;
     s.terrain = AK_WALK_TERRAIN_STAIRS;
+    s.max_time = 3.0f;
+    char path[1024];
+    snprintf(s.clip, sizeof s.clip, "%s\n",
+             akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path));
+    akt_mocap_path("locomotion/cmu_02_02_walk.bvh", path, sizeof path);
+    strncat(s.clip, path, sizeof s.clip - strlen(s.clip) - 1);
     ak_walk_scene *scene = NULL;
     ak_error e;
     assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
     assert_null(ak_walk_scene_walker(scene));
-    assert_null(ak_walk_scene_skeleton(scene));
-    ak_ground_hit hit;
-    /* Stairs: flat ground before the first riser (x = -3). */
-    assert_true(ak_ground_query(ak_walk_scene_ground(scene), -6.0f, -4.0f, &hit));
-    AKT_NEAR(hit.height, 0.0, 1e-6);
-    assert_int_equal(ak_walk_scene_step(scene, &e), AK_ERR_STATE);
+    assert_null(ak_walk_scene_motion(scene));
+    ak_matcher *m = ak_walk_scene_matcher(scene);
+    assert_non_null(m);
+    const ak_motion_db *db = ak_walk_scene_motion_db(scene);
+    ak_motion_db_info dbi;
+    ak_motion_db_get_info(db, &dbi);
+    assert_int_equal(dbi.clip_count, 2);
+    assert_string_equal(ak_motion_db_clip_name(db, 1), "cmu_02_02_walk.bvh");
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(scene, &info);
+    assert_string_equal(info.clip_label, "motion database of 2 clips");
+    assert_int_equal(info.frame, 1);
+    AKT_NEAR(info.frame_time, dbi.frame_time, 0.0);
+    assert_int_equal(info.max_frames, (int32_t)ceilf(3.0f / info.frame_time) + 1);
+    /* The database's skeleton (CMU, 38 joints, metres) and its hips. */
+    assert_ptr_equal(ak_walk_scene_skeleton(scene), ak_motion_db_skeleton(db));
+    assert_int_equal(ak_walk_scene_skeleton(scene)->joint_count, 38);
+    assert_int_equal(info.hips, ak_motion_db_humanoid(db)->joint[AK_HUM_HIPS]);
+    ak_walker_state st;
+    ak_walk_scene_get_state(scene, &st);
+    AKT_NEAR(st.position.x, -6.0, 1e-4);
+    AKT_NEAR(st.position.z, -4.0, 1e-4);
+    assert_ptr_equal(ak_walk_scene_world_pose(scene), ak_matcher_world_pose(m));
+    assert_ptr_equal(ak_walk_scene_local_pose(scene), ak_matcher_local_pose(m));
+    for (int i = 0; i < 60; ++i)
+        assert_int_equal(ak_walk_scene_step(scene, &e), AK_OK);
+    ak_walk_scene_get_state(scene, &st);
+    AKT_NEAR(st.time, 60.0 * info.frame_time, 1e-4);
+    /* One second toward a target 14.4 m away at walking speeds (0.7-2.4 m/s in the data). */
+    const double start_distance = sqrt(12.0 * 12.0 + 8.0 * 8.0);
+    assert_true(st.distance < start_distance - 0.3 && st.distance > start_distance - 2.5);
+    ak_matcher_info mi;
+    ak_matcher_get_info(m, &mi);
+    assert_true(mi.searches >= 1);
+    /* A new target goes to the matcher; reset places it at the start again. */
+    ak_walk_scene_set_target(scene, ak_vec3_make(-6.0f, 0.0f, 4.0f));
+    ak_walk_scene_step(scene, &e);
+    ak_walk_scene_get_state(scene, &st);
+    AKT_NEAR(st.distance, hypot(st.position.x + 6.0, st.position.z - 4.0), 1e-4);
+    ak_walk_scene_reset(scene);
+    ak_walk_scene_get_info(scene, &info);
+    assert_int_equal(info.frame, 1);
+    ak_walk_scene_get_state(scene, &st);
+    AKT_NEAR(st.position.x, -6.0, 1e-4);
+    AKT_NEAR(st.position.z, -4.0, 1e-4);
     ak_walk_scene_destroy(scene);
     s.target[0] = 25.0f; /* the 40 m terrain spans -20..20 */
     assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
     assert_string_equal(e.message, "--target 25,4 is outside the ground (x and z span -20..20 m)");
+}
+
+/* Steer match errors: a clip of another skeleton, a folder with no .bvh, a missing folder. */
+static void match_scene_errors_name_the_file(void **state)
+{
+    (void)state;
+    ak_walk_scenario s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    char a[1024], b[1024];
+    akt_mocap_path("cmu_02_01_walk.bvh", a, sizeof a);
+    akt_mocap_path("reactidle_003_genuine_idle.bvh", b, sizeof b);
+    snprintf(s.clip, sizeof s.clip, "%s\n%s", a, b);
+    ak_walk_scene *scene = NULL;
+    ak_error e;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+    assert_null(scene);
+    assert_non_null(strstr(e.message, "reactidle_003_genuine_idle.bvh has 26 joints but"));
+    s.clip[0] = '\0';
+    /* tests/data holds folders only: no .bvh of its own. */
+    *strrchr(a, '/') = '\0';
+    *strrchr(a, '/') = '\0';
+    snprintf(s.library, sizeof s.library, "%.500s", a);
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "no .bvh file in the --library folder"));
+    strncat(s.library, "/no-such-folder", sizeof s.library - strlen(s.library) - 1);
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_IO);
+    assert_non_null(strstr(e.message, "no-such-folder: cannot read folder: "));
+}
+
+/* A clip the database leaves out (CMU 07_01: a toe, foot, finger or knee key turns over
+ * 25 rad/s at least once a second, so no piece holds a candidate) is counted in the label
+ * every surface shows; the database holds 02_01's frames only. */
+static void match_scene_label_counts_the_clips_left_out(void **state)
+{
+    (void)state;
+    ak_walk_scenario s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    s.terrain = AK_WALK_TERRAIN_FLAT;
+    char a[1024], b[1024];
+    akt_mocap_path("cmu_02_01_walk.bvh", a, sizeof a);
+    akt_mocap_path("cmu_07_01_walk.bvh", b, sizeof b);
+    snprintf(s.clip, sizeof s.clip, "%s\n%s", a, b);
+    ak_walk_scene *scene = NULL;
+    ak_error e;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(scene, &info);
+    assert_string_equal(info.clip_label,
+                        "motion database of 2 clips (1 left out: no 1 s between capture glitches)");
+    const ak_motion_db *db = ak_walk_scene_motion_db(scene);
+    ak_motion_db_info dbi;
+    ak_motion_db_get_info(db, &dbi);
+    int32_t clip = -1;
+    float t;
+    ak_motion_db_frame_source(db, dbi.frame_count - 1, &clip, &t);
+    assert_int_equal(clip, 0);
+    ak_walk_scene_destroy(scene);
 }
 
 static void errors_name_the_file(void **state)
@@ -180,7 +301,9 @@ int main(void)
         cmocka_unit_test(rules_between_flags),
         cmocka_unit_test(url_and_flags_give_the_same_scenario),
         cmocka_unit_test(builtin_scene_is_placed_and_steps),
-        cmocka_unit_test(match_scene_is_the_ground_only),
+        cmocka_unit_test(match_scene_builds_the_database_and_steps_the_matcher),
+        cmocka_unit_test(match_scene_errors_name_the_file),
+        cmocka_unit_test(match_scene_label_counts_the_clips_left_out),
         cmocka_unit_test(errors_name_the_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,6 +94,69 @@ static void walk_match_from_a_library_folder(void **state)
     assert_true(json_number(last, "final_distance") <= 0.3);
 }
 
+/* Every line of a command's output (stdout and stderr) into buf; returns the exit code. */
+static int run_all(const char *cmd, char *buf, size_t size)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(buf, 1, size - 1, p);
+    buf[n] = '\0';
+    const int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Frames the report gives for one clip ("walk:   NAME: N frames"), -1 when left out. */
+static int clip_frames(const char *out, const char *name)
+{
+    char pat[128];
+    snprintf(pat, sizeof pat, "walk:   %s: ", name);
+    const char *k = strstr(out, pat);
+    if (!k) fail_msg("no line for %s in:\n%s", name, out);
+    k += strlen(pat);
+    static const char left_out[] = "left out: no part of it lasts 1 s between capture glitches";
+    if (strncmp(k, left_out, sizeof left_out - 1) == 0) return -1;
+    return (int)strtol(k, NULL, 10);
+}
+
+/* The report names each clip's share of the database, and the clips the database left out:
+ * 09_02's run and 07_01's walk have a joint turning over 25 rad/s (a toe or finger marker)
+ * at least once in every second, so no piece is long enough for a candidate. The shares add
+ * up to the summary's db_frames. */
+static void walk_match_reports_each_clip_and_the_ones_left_out(void **state)
+{
+    (void)state;
+    char dir[1200], walk[1200], cmd[6000];
+    static char out[1 << 16];
+    akt_mocap_path("locomotion/cmu_02_02_walk.bvh", dir, sizeof dir);
+    *strrchr(dir, '/') = '\0';
+    snprintf(cmd, sizeof cmd,
+             "'%s' walk --steer match --library '%s' --terrain flat --start 0,0 --target 0,2 "
+             "--out '%s/report' 2>&1",
+             g_bin, dir, g_out);
+    assert_int_equal(run_all(cmd, out, sizeof out), 0);
+    const char *names[] = {"cmu_02_02_walk.bvh", "cmu_02_03_run.bvh", "cmu_07_04_slow_walk.bvh"};
+    int sum = 0;
+    for (int i = 0; i < 3; ++i) {
+        const int n = clip_frames(out, names[i]);
+        assert_true(n > 60); /* each keeps at least 1 s at 60 fps */
+        sum += n;
+    }
+    assert_int_equal(clip_frames(out, "cmu_09_02_run.bvh"), -1);
+    const char *json = strrchr(out, '{');
+    assert_non_null(json);
+    assert_int_equal(sum, (int)json_number(json, "db_frames"));
+    akt_mocap_path("cmu_07_01_walk.bvh", walk, sizeof walk);
+    akt_mocap_path("cmu_02_01_walk.bvh", dir, sizeof dir);
+    snprintf(cmd, sizeof cmd,
+             "'%s' walk --steer match --clip '%s' --clip '%s' --terrain flat --start 0,0 "
+             "--target 0,2 --out '%s/report' 2>&1",
+             g_bin, dir, walk, g_out);
+    assert_int_equal(run_all(cmd, out, sizeof out), 0);
+    assert_int_equal(clip_frames(out, "cmu_07_01_walk.bvh"), -1);
+    assert_int_equal(clip_frames(out, "cmu_02_01_walk.bvh"),
+                     (int)json_number(strrchr(out, '{'), "db_frames"));
+}
+
 static void walk_match_usage_errors(void **state)
 {
     (void)state;
@@ -115,6 +178,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(walk_match_from_clips_arrives_and_writes_its_files),
         cmocka_unit_test(walk_match_from_a_library_folder),
+        cmocka_unit_test(walk_match_reports_each_clip_and_the_ones_left_out),
         cmocka_unit_test(walk_match_usage_errors),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -7,6 +7,7 @@
 #include <stb_image.h>
 #include <sys/wait.h>
 
+#include "match_overlay.h"
 #include "modes.h"
 #include "offscreen.h"
 #include "render.h"
@@ -288,6 +289,19 @@ static void render_ik_mode_reaches_and_draws_the_target(void **state)
     akv_mode_destroy(m);
 }
 
+/* Draws the mode into img (W x H RGB) with the camera `distance` m from `target`. */
+static akr_camera render_mode(akv_mode_state *m, ak_vec3 target, float distance, uint8_t *img)
+{
+    akr_camera cam = akr_camera_defaults();
+    cam.target = target;
+    cam.distance = distance;
+    akv_offscreen_bind(g_off);
+    akr_begin(g_r, W, H, &cam);
+    akv_mode_draw(m, g_r);
+    akv_offscreen_read(g_off, img);
+    return cam;
+}
+
 /* Walker mode, headless: after 2 s the character has moved off its start and is drawn where
  * its hips project. */
 static void render_walker_mode_draws_the_character_on_the_terrain(void **state)
@@ -306,19 +320,107 @@ static void render_walker_mode_draws_the_character_on_the_terrain(void **state)
     akv_mode_step_to(m, f);
     ak_vec3 hips;
     assert_true(akv_mode_focus(m, &hips));
-    akr_camera cam = akr_camera_defaults();
-    cam.target = hips;
-    cam.distance = 5.0f;
     uint8_t *img = malloc(W * H * 3);
-    akv_offscreen_bind(g_off);
-    akr_begin(g_r, W, H, &cam);
-    akv_mode_draw(m, g_r);
-    akv_offscreen_read(g_off, img);
+    const akr_camera cam = render_mode(m, hips, 5.0f, img);
     float px, py;
     assert_true(akr_project(&cam, W, H, hips, &px, &py));
     const uint8_t *c = img + ((size_t)py * W + (size_t)px) * 3;
     if (!(c[0] > c[2] + 30 && c[0] > c[1]))
         fail_msg("pixel at the hips is %d,%d,%d", c[0], c[1], c[2]);
+    free(img);
+    akv_mode_destroy(m);
+}
+
+/* Pixels within `radius` of (px, py) that `is_colour` accepts. */
+static int colour_near(const uint8_t *img, float px, float py, int radius,
+                       int (*is_colour)(const uint8_t *))
+{
+    int n = 0;
+    for (int y = (int)py - radius; y <= (int)py + radius; ++y)
+        for (int x = (int)px - radius; x <= (int)px + radius; ++x)
+            if (x >= 0 && y >= 0 && x < W && y < H) n += is_colour(img + ((size_t)y * W + x) * 3);
+    return n;
+}
+/* Yellow (the wanted trajectory, 1, 0.86, 0) and cyan (the matched one, 0, 0.85, 0.95), shaded
+ * or blended half with the ground: far from the ground's green-grey, the coral character, the
+ * blue guide and pink rays. */
+static int is_wanted(const uint8_t *p)
+{
+    return p[0] > p[2] + 100 && p[1] > p[2] + 80;
+}
+static int is_matched(const uint8_t *p)
+{
+    return p[2] > p[0] + 80 && p[1] > p[0] + 60;
+}
+
+/* Walker mode with --steer match, headless: the scene's matcher walks toward the target, the
+ * overlay's line vertices are the matcher's wanted and matched trajectories (on the ground,
+ * lifted 5 cm) in their colours, and both colours are drawn where those points project. */
+static void render_walker_mode_draws_the_matching_trajectories(void **state)
+{
+    (void)state;
+    akv_settings s;
+    akv_settings_defaults(&s, 1);
+    s.mode = AKV_MODE_WALK;
+    s.walk.steer = AK_WALK_STEER_MATCH;
+    s.walk.terrain = AK_WALK_TERRAIN_FLAT;
+    char a[1024], b[1024];
+    akt_mocap_path("cmu_02_01_walk.bvh", a, sizeof a);
+    akt_mocap_path("locomotion/cmu_02_02_walk.bvh", b, sizeof b);
+    snprintf(s.walk.clip, sizeof s.walk.clip, "%s\n%s", a, b);
+    akv_scene scene;
+    memset(&scene, 0, sizeof scene);
+    char err[256];
+    akv_mode_state *m = akv_mode_create(&s, &scene, err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    akv_mode_step_to(m, (int)(1.5f / akv_mode_frame_time(m)));
+    ak_walk_scene *walk = akv_mode_walk_scene(m);
+    ak_matcher *matcher = ak_walk_scene_matcher(walk);
+    assert_non_null(matcher);
+    ak_matcher_info info;
+    ak_walker_state st;
+    ak_matcher_get_info(matcher, &info);
+    ak_walk_scene_get_state(walk, &st);
+    assert_true(st.path_length > 0.5f); /* walking */
+    /* The vertex data: path from the character (flat ground: y 0 + lift) through the points. */
+    float v[AKV_MATCH_OVERLAY_VERTICES * 7];
+    assert_int_equal(akv_match_overlay_lines(&info, ak_walk_scene_ground(walk), st.position, v),
+                     AKV_MATCH_OVERLAY_VERTICES);
+    ak_vec3 pts[2][AK_MATCH_TRAJ_POINTS];
+    const float *colour[2] = {akv_wanted_rgba, akv_matched_rgba};
+    for (int t = 0; t < 2; ++t)
+        for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
+            const ak_vec3 want = t ? info.matched_position[k] : info.desired_position[k];
+            const float *p = v + 7 * (t * 12 + 4 * k + 1); /* the segment's end: point k */
+            AKT_NEAR(p[0], want.x, 1e-6);
+            AKT_NEAR(p[1], AKV_MATCH_OVERLAY_LIFT, 1e-6);
+            AKT_NEAR(p[2], want.z, 1e-6);
+            assert_memory_equal(p + 3, colour[t], 4 * sizeof(float));
+            pts[t][k] = ak_vec3_make(p[0], p[1], p[2]);
+        }
+    /* One second ahead lies farther than a third of a second (the character walks on). */
+    assert_true(hypotf(pts[0][2].x - st.position.x, pts[0][2].z - st.position.z) >
+                hypotf(pts[0][0].x - st.position.x, pts[0][0].z - st.position.z) + 0.3f);
+    uint8_t *img = malloc(W * H * 3);
+    const akr_camera cam = render_mode(m, st.position, 4.0f, img);
+    int (*is[2])(const uint8_t *) = {is_wanted, is_matched};
+    for (int t = 0; t < 2; ++t)
+        for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
+            float px, py;
+            assert_true(akr_project(&cam, W, H, pts[t][k], &px, &py));
+            const int n = colour_near(img, px, py, 2, is[t]);
+            print_message("%s point %d at pixel %.0f,%.0f: %d pixels of its colour\n",
+                          t ? "matched" : "wanted", k, (double)px, (double)py, n);
+            assert_true(n >= 1);
+        }
+    /* Neither colour anywhere in a picture without the overlay (the ground and sky alone). */
+    akr_begin(g_r, W, H, &cam);
+    akr_draw_ground(g_r, 0.0f, 30.0f);
+    akv_offscreen_read(g_off, img);
+    int stray = 0;
+    for (int i = 0; i < W * H; ++i)
+        stray += is_wanted(img + 3 * i) + is_matched(img + 3 * i);
+    assert_int_equal(stray, 0);
     free(img);
     akv_mode_destroy(m);
 }
@@ -373,6 +475,7 @@ int main(void)
         cmocka_unit_test(render_cli_writes_png_sheet_and_gif),
         cmocka_unit_test(render_ik_mode_reaches_and_draws_the_target),
         cmocka_unit_test(render_walker_mode_draws_the_character_on_the_terrain),
+        cmocka_unit_test(render_walker_mode_draws_the_matching_trajectories),
         cmocka_unit_test(viewer_window_draws_the_clip_under_xvfb),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,8 @@
 // feet to the surface normal (up to maxTiltDeg) and keeps stance feet locked, fading every
 // weight at its rate so nothing pops.
 //
-// Next to a GuideWalker, foot IK runs inside the walker's step with these settings. On a
+// Next to a GuideWalker (or a MotionMatchingWalker), foot IK runs inside the walker's step
+// (the GuideWalker's with these settings, the matcher's with its own). On a
 // BvhPlayer alone (an idle, a dance...) it runs standalone: stance comes from the clip's foot
 // contacts, the rig is placed by this GameObject's Transform.
 using UnityEngine;
@@ -85,7 +86,8 @@ namespace AnimKit.Unity
 
         public override void ModifyPose(BvhPlayer player)
         {
-            if (GetComponent<GuideWalker>() != null) return; // applied inside the walker's step
+            // Applied inside the walker's step: a second, standalone pass would bend the legs twice.
+            if (GetComponent<GuideWalker>() != null || GetComponent<MotionMatchingWalker>() != null) return;
             if (m_rigFor != player.Skeleton)
             {
                 DisposeRig();

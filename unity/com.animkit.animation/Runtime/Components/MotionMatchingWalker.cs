@@ -55,6 +55,7 @@ namespace AnimKit.Unity
         FootIK m_foot;
         readonly AkGroundHit[] m_hits = new AkGroundHit[AnimKitNative.CharacterMaxRays];
         float m_fallSpeed;
+        Vector3 m_sentTarget;
 
         void Reset()
         {
@@ -91,7 +92,8 @@ namespace AnimKit.Unity
                 m_db = BuildDatabase();
                 AkMatcherParams p = Matcher.Defaults();
                 p.start = transform.position.ToAk();
-                p.target = (target != null ? target.position : transform.position).ToAk();
+                m_sentTarget = target != null ? target.position : transform.position;
+                p.target = m_sentTarget.ToAk();
                 p.faceTarget = 1;
                 p.arrivalRadius = arrivalRadius;
                 p.walkSpeed = walkSpeed;
@@ -114,7 +116,12 @@ namespace AnimKit.Unity
         {
             float dt = Time.deltaTime;
             if (m_matcher == null || dt <= 0f) return;
-            if (target != null) m_matcher.SetTarget(target.position.ToAk());
+            // A new target only when it moved: each SetTarget asks for a search at once.
+            if (target != null && target.position != m_sentTarget)
+            {
+                m_sentTarget = target.position;
+                m_matcher.SetTarget(m_sentTarget.ToAk());
+            }
             Vector3 motion = m_matcher.Begin(dt).ToUnity();
             m_fallSpeed = m_controller.isGrounded ? groundSnapSpeed : m_fallSpeed + gravity * dt;
             motion.y -= m_fallSpeed * dt;

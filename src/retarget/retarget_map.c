@@ -1,7 +1,7 @@
 /* Retargeting, the offline half: which target joint follows which source joint, the rest
  * offsets, the proportions and the heading between two rigs (see retarget.h). Allocates. */
 #include "animkit/retarget.h"
-#include "anim/retarget_internal.h"
+#include "retarget/retarget_internal.h"
 #include "core/xform_inline.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * (and optionally hands) pinned where the scaled source put them, by limb IK with fades. */
 #include "animkit/ik.h"
 #include "animkit/retarget.h"
-#include "anim/retarget_internal.h"
+#include "retarget/retarget_internal.h"
 #include "core/xform_inline.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * pinned by limb IK (see retarget.h for the math). */
 #include "animkit/ik.h"
 #include "animkit/retarget.h"
-#include "anim/retarget_internal.h"
+#include "retarget/retarget_internal.h"
 #include "core/xform_inline.h"
 
 #include <math.h>

@@ -1,0 +1,25 @@
+/* Internal to the library: root-motion queries callers make many of per frame. */
+#ifndef AK_ROOTMOTION_INTERNAL_H
+#define AK_ROOTMOTION_INTERNAL_H
+
+#include "animkit/rootmotion.h"
+
+#define AK_ROOT_MOTION_MEMO 48
+
+/* The far ends of the last ak_root_motion_travels call: the root motion at each time asked
+ * (after the loop reduction), kept for the next call. Zeroed is empty. */
+typedef struct ak_root_motion_memo {
+    const ak_root_motion *rm;
+    int32_t n;
+    float t[AK_ROOT_MOTION_MEMO];
+    ak_vec3 p[AK_ROOT_MOTION_MEMO];
+    float h[AK_ROOT_MOTION_MEMO];
+} ak_root_motion_memo;
+
+/* travel[i] = the horizontal length of ak_root_motion_delta(rm, t0, t1[i]) for i < n, with
+ * the t0 end (its place, heading and yaw) evaluated once and each far end taken from `memo`
+ * (may be NULL) when the last call asked the same time: bit for bit the n separate calls. */
+void ak_root_motion_travels(const ak_root_motion *rm, float t0, const float *t1, int32_t n,
+                            float *travel, ak_root_motion_memo *memo);
+
+#endif

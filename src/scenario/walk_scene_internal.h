@@ -1,0 +1,74 @@
+/* Internal: the walk scene's fields, shared by walk_scene.c (terrain, guide walker, stepping)
+ * and walk_scene_match.c (the motion database and matcher of steer match). */
+#ifndef AK_SCENARIO_WALK_SCENE_INTERNAL_H
+#define AK_SCENARIO_WALK_SCENE_INTERNAL_H
+
+#include "animkit/scenario.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The helpers both files use are inline here, so walk_scene.c uses walk_scene_match.c and
+ * not the other way round (no circle of files). */
+struct ak_walk_scene {
+    ak_skeleton *source_skeleton; /* the walk clip's, file units */
+    ak_clip *source_clip;
+    ak_skeleton *idle_skeleton;
+    ak_clip *idle_clip;
+    uint8_t *builtin_stance; /* the built-in walk's contacts: left frames, then right */
+    ak_walk_motion *motion;
+    ak_terrain *terrain;
+    ak_ground ground;
+    ak_walker *walker;   /* guide walker (steer cycle/continuous), or NULL */
+    ak_motion_db *db;    /* steer match, else NULL */
+    ak_matcher *matcher; /* steer match, else NULL */
+    float frame_time;
+    int32_t max_frames, frame, hips;
+    char clip_path[AK_FLAG_TEXT_MAX]; /* the first --clip, "" for the built-in walk */
+    char clip_label[128];
+};
+
+/* Length of s, at most max (s need not be terminated within max). */
+AK_INLINE size_t akws_bounded_length(const char *s, size_t max)
+{
+    size_t n = 0;
+    while (n < max && s[n])
+        ++n;
+    return n;
+}
+
+/* Prefixes err's message with where it came from ("walk.bvh:12: ..." when the parser gave a
+ * line), keeping err->line; returns st. */
+AK_INLINE int32_t ak_walk_scene_file_error(const char *path, int32_t st, ak_error *err)
+{
+    if (!err) return st;
+    char prefix[160];
+    if (err->line > 0)
+        snprintf(prefix, sizeof prefix, "%.120s:%d: ", path, (int)err->line);
+    else
+        snprintf(prefix, sizeof prefix, "%.120s: ", path);
+    const size_t p = strlen(prefix);
+    size_t m = akws_bounded_length(err->message, sizeof err->message);
+    if (m > sizeof err->message - 1 - p) m = sizeof err->message - 1 - p;
+    memmove(err->message + p, err->message, m);
+    memcpy(err->message, prefix, p);
+    err->message[p + m] = '\0';
+    err->status = st;
+    return st;
+}
+
+/* frame_time, max_frames from the scenario's max_time. */
+AK_INLINE void ak_walk_scene_set_timing(ak_walk_scene *w, const ak_walk_scenario *s,
+                                        float frame_time)
+{
+    w->frame_time = frame_time;
+    /* In double and capped: a tiny frame time times a long max_time overflows int32. */
+    const double frames = ceil((double)s->max_time / (double)frame_time) + 1.0;
+    w->max_frames = frames < 2147483647.0 ? (int32_t)frames : 2147483647;
+}
+
+/* Steer match: the database from the scenario's clips and library, and the matcher. */
+int32_t ak_walk_scene_build_matcher(ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err);
+
+#endif

@@ -1,0 +1,369 @@
+/* Captured starts and stops. No capture in the test data holds one (every walk and run begins
+ * and ends mid-stride; see docs/locomotion.md), so the clips here are made: a walker records
+ * a start-walk-stop (standing, its start, walking, its stop, standing) on flat ground from
+ * the built-in gait and from CMU 02_01, and that recording is read back as a capture. The
+ * walk motion must find its start and stop, and a walker on it must start with the recorded
+ * start and stop with the recorded stop — on flat ground, hills, stairs and a heightmap, with
+ * every frame measured — and the clips without either must keep the procedural path. */
+#include "walk_util.h"
+
+enum { TERRAINS = 4 };
+static ak_terrain *g_terrain[TERRAINS];
+static ak_terrain_params g_params[TERRAINS];
+
+static int setup(void **state)
+{
+    (void)state;
+    return walk_terrains_create(g_terrain, g_params);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return walk_terrains_destroy(g_terrain);
+}
+
+/* Angle between two rotations, radians. */
+static float angle_between(ak_quat a, ak_quat b)
+{
+    const float d = fabsf(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w);
+    return 2.0f * acosf(d > 1.0f ? 1.0f : d);
+}
+
+/* The pose shown comes from the capture's frame `f`: a spine joint (no IK touches it) is
+ * within one frame's step of the source key there (the walker samples between keys). */
+static void assert_shows_frame(const ak_clip *c, int32_t joint, const ak_xform *local, int32_t f)
+{
+    const int32_t J = c->joint_count;
+    const ak_quat key = c->rotations[(size_t)f * J + joint];
+    float step = 1e-3f;
+    if (f > 0) step += angle_between(key, c->rotations[(size_t)(f - 1) * J + joint]);
+    if (f + 1 < c->frame_count)
+        step += angle_between(key, c->rotations[(size_t)(f + 1) * J + joint]);
+    const float e = angle_between(local[joint].rotation, key);
+    if (!(e <= step)) fail_msg("frame %d: spine %.4f rad off its key (step %.4f)", f, e, step);
+}
+
+typedef struct played {
+    int start_frames, stop_frames, loop_frames;
+    float loop_accel, transition_accel; /* m/s^2: worst hip acceleration in the loop's frames
+                                           and in the start's and stop's */
+    ak_vec3 hips[2];                    /* the last two frames' hips */
+    int first_play, first_frame, last_play, last_frame;
+    int restart_frame; /* frames walked when the second target was set */
+    int again_start;   /* start frames played after it */
+} played;
+
+/* The hips' second difference / dt^2 (as ak_walk_metrics), kept apart for the loop's frames
+ * and the transitions'. */
+static void hip_accel_by_play(played *pl, ak_vec3 h, int32_t play, int f, float dt)
+{
+    if (f >= 2) {
+        const ak_vec3 a = {h.x - 2.0f * pl->hips[0].x + pl->hips[1].x,
+                           h.y - 2.0f * pl->hips[0].y + pl->hips[1].y,
+                           h.z - 2.0f * pl->hips[0].z + pl->hips[1].z};
+        const float acc = sqrtf(a.x * a.x + a.y * a.y + a.z * a.z) / (dt * dt);
+        float *worst = play == AK_WALKER_PLAY_LOOP ? &pl->loop_accel : &pl->transition_accel;
+        if (acc > *worst) *worst = acc;
+    }
+    pl->hips[1] = pl->hips[0];
+    pl->hips[0] = h;
+}
+
+/* When a second target is given: once stopped; while stopping with the loop still playing
+ * (a committed captured stop, or the procedural deceleration); halfway through the captured
+ * stop segment. */
+typedef enum retarget_when { AT_STOPPED, AT_STOPPING_LOOP, AT_STOP_SEGMENT } retarget_when;
+
+static int retarget_now(retarget_when when, const ak_walker_state *s, int32_t play,
+                        const played *pl, const ak_walk_motion_info *info)
+{
+    if (when == AT_STOPPED) return s->stopped;
+    if (when == AT_STOPPING_LOOP) return s->arrived && !s->stopped && play == AK_WALKER_PLAY_LOOP;
+    return play == AK_WALKER_PLAY_STOP &&
+           pl->stop_frames == (info->stop_frames[1] - info->stop_frames[0]) / 2;
+}
+
+/* One walk, every frame measured and checked against the capture's segments; with `then`,
+ * at `when` it walks on to that target and stops again. */
+static walk_result walk_checked_then(const walk_source *src, const ak_ground *g,
+                                     ak_walker_params wp, const ak_walk_motion_info *info,
+                                     int32_t spine, played *pl, const ak_vec3 *then,
+                                     retarget_when when)
+{
+    walk_result r;
+    memset(&r, 0, sizeof r);
+    memset(pl, 0, sizeof *pl);
+    ak_walker *w = NULL;
+    ak_error err;
+    assert_int_equal(ak_walker_create(src->motion, &wp, g, &w, &err), AK_OK);
+    const float dt = ak_walk_motion_clip(src->motion)->frame_time;
+    const int32_t hips = ak_walk_motion_humanoid(src->motion)->joint[AK_HUM_HIPS];
+    ak_walk_metrics_reset(&r.m);
+    for (int f = 0; f * dt < 40.0f; ++f) {
+        assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, g, &err), AK_OK);
+        ak_walker_get_state(w, &r.last);
+        ak_walk_metrics_add(&r.m, &r.last, ak_walker_world_pose(w), hips, f == 0 ? 0.0f : dt);
+        int32_t frame = -1;
+        const int32_t play = ak_walker_playing(w, &frame);
+        if (r.last.hip_drop > r.max_hip_drop) r.max_hip_drop = r.last.hip_drop;
+        hip_accel_by_play(pl, ak_walker_world_pose(w)[hips].translation, play, f, dt);
+        if (play == AK_WALKER_PLAY_START) {
+            assert_in_range(frame, info->start_frames[0], info->start_frames[1]);
+            ++pl->start_frames;
+            pl->again_start += pl->restart_frame > 0;
+        } else if (play == AK_WALKER_PLAY_STOP) {
+            assert_in_range(frame, info->stop_frames[0], info->stop_frames[1]);
+            ++pl->stop_frames;
+        } else {
+            assert_in_range(frame, info->cycle_start, info->cycle_end - 1);
+            ++pl->loop_frames;
+        }
+        /* Walking again out of a stop, the pose held fades out over idle_fade: not a key. */
+        const int holding = pl->restart_frame > 0 && r.last.idle_weight > 0.0f;
+        if (play != AK_WALKER_PLAY_LOOP && !holding)
+            assert_shows_frame(src->clip, spine, ak_walker_local_pose(w), frame);
+        if (f == 0) {
+            pl->first_play = play;
+            pl->first_frame = frame;
+        }
+        pl->last_play = play;
+        pl->last_frame = frame;
+        ++r.frames;
+        if (then && retarget_now(when, &r.last, play, pl, info)) {
+            ak_walker_set_target(w, *then);
+            then = NULL;
+            pl->restart_frame = r.frames;
+        } else if (r.last.stopped) {
+            break;
+        }
+    }
+    ak_walker_destroy(w);
+    return r;
+}
+
+static walk_result walk_checked(const walk_source *src, const ak_ground *g, ak_walker_params wp,
+                                const ak_walk_motion_info *info, int32_t spine, played *pl)
+{
+    return walk_checked_then(src, g, wp, info, spine, pl, NULL, AT_STOPPED);
+}
+
+/* A recorded start-walk-stop of `src` read back as a capture: its start and stop are found
+ * and played on every ground. */
+static void captured_transitions_walk(const walk_source *orig, const char *label)
+{
+    walk_source src;
+    ak_ground flat = ak_terrain_ground(g_terrain[0]);
+    source_open_recorded(&src, orig, &flat, 1);
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(src.motion, &info);
+    const int32_t pad = (int32_t)lroundf(PAD_TIME / src.clip->frame_time);
+    printf("%s: %d frames, cycle %d:%d, start %d:%d (join %.3f rad), stop %d:%d (join %.3f rad)\n",
+           label, (int)src.clip->frame_count, (int)info.cycle_start, (int)info.cycle_end,
+           (int)info.start_frames[0], (int)info.start_frames[1], (double)info.start_join_error,
+           (int)info.stop_frames[0], (int)info.stop_frames[1], (double)info.stop_join_error);
+    /* The start begins where the recording still stands (its padding or the first frames of
+     * its ramp) and meets the cycle; the stop leaves the cycle and ends standing. */
+    assert_in_range(info.start_frames[0], pad - 1, info.cycle_start - 1);
+    assert_true(info.start_frames[1] <= info.cycle_start + (info.cycle_end - info.cycle_start));
+    assert_true(info.stop_frames[0] >= info.cycle_end - (info.cycle_end - info.cycle_start));
+    assert_true(info.stop_frames[1] > info.stop_frames[0]);
+    assert_true(info.stop_frames[1] <= src.clip->frame_count - 1);
+    const int32_t spine = ak_walk_motion_humanoid(src.motion)->joint[AK_HUM_SPINE];
+    assert_true(spine > 0);
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(-8.0f, 0.0f, 0.0f);
+    wp.target = ak_vec3_make(8.0f, 0.0f, 0.0f);
+    wp.foot_ik = 0;
+    played pl;
+    const walk_result ref = walk_checked(&src, &flat, wp, &info, spine, &pl);
+    wp.foot_ik = 1;
+    const float wf = 1.0f / wp.ground_smoothing, wh = wp.foot.hip_drop_stiffness;
+    float flat_drop = 0.0f;
+    for (int t = 0; t < TERRAINS; ++t) {
+        ak_ground g = ak_terrain_ground(g_terrain[t]);
+        const walk_result r = walk_checked(&src, &g, wp, &info, spine, &pl);
+        const float h =
+            t == 0 ? 0.0f : step_rise(g_terrain[t], &g_params[t], 0.5f * info.stride_length);
+        /* The table's limit (the clip's own, plus both springs following a height step h)
+         * plus the hip drop spring following the largest drop the legs need on flat ground
+         * (omega^2 * drop): the gait's own reach, not the terrain's. */
+        if (t == 0) flat_drop = r.max_hip_drop;
+        const float limit = ref.m.max_hip_accel + (wf * wf + wh * wh) * h + wh * wh * flat_drop;
+        char name[128];
+        snprintf(name, sizeof name, "%s %s", label, walk_terrain_name(t));
+        print_result(name, &r);
+        printf("  start %d frames, loop %d, stop %d; hip acceleration: start and stop %.0f, loop "
+               "%.0f m/s^2, limit %.0f (hip drop on flat %.3f m)%s\n",
+               pl.start_frames, pl.loop_frames, pl.stop_frames, (double)pl.transition_accel,
+               (double)pl.loop_accel, (double)limit, (double)flat_drop,
+               r.m.max_hip_accel <= limit ? "" : "  OVER");
+        assert_walk_goals(&r, wp.arrival_radius);
+        /* It starts on the start's first frame and ends on the stop's last, both feet down. */
+        assert_int_equal(pl.first_play, AK_WALKER_PLAY_START);
+        assert_int_equal(pl.first_frame, info.start_frames[0]);
+        assert_int_equal(pl.last_play, AK_WALKER_PLAY_STOP);
+        assert_int_equal(pl.last_frame, info.stop_frames[1]);
+        assert_true(r.last.stance[0] && r.last.stance[1]);
+        assert_true(pl.start_frames >= info.start_frames[1] - info.start_frames[0]);
+        /* The start and stop stay within it (the loop is printed: see the docs' known limits). */
+        assert_true(pl.transition_accel <= limit);
+    }
+    source_close(&src);
+}
+
+static void builtin_start_walk_stop_plays_its_start_and_stop(void **state)
+{
+    (void)state;
+    walk_source orig;
+    source_open(&orig, NULL, 0, 0);
+    captured_transitions_walk(&orig, "built-in recorded");
+    source_close(&orig);
+}
+
+static void cmu_start_walk_stop_plays_its_start_and_stop(void **state)
+{
+    (void)state;
+    walk_source orig;
+    source_open(&orig, "cmu_02_01_walk.bvh", -1, -1);
+    captured_transitions_walk(&orig, "cmu_02_01 recorded");
+    source_close(&orig);
+}
+
+/* A new target 90 degrees off, given once stopped, while stopping with the loop still
+ * playing, or halfway through the captured stop: the walker walks again (out of the pose
+ * shown, with the captured start when it stands in a stop) and stops on the new target, on
+ * every ground, every heel and toe down within 5 mm of the ground in every frame and no
+ * stance skate (the largest foot move in a frame is printed beside the plain walk's: the
+ * second walk turns 90 degrees, which moves a swinging foot faster). */
+static void retarget_checked(const walk_source *src, const ak_walk_motion_info *info,
+                             retarget_when when, const char *label)
+{
+    static const char *const whens[] = {"stopped", "stopping (loop)", "in the stop"};
+    const int32_t spine = ak_walk_motion_humanoid(src->motion)->joint[AK_HUM_SPINE];
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
+    wp.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    const ak_vec3 then = ak_vec3_make(0.0f, 0.0f, 6.0f);
+    for (int t = 0; t < TERRAINS; ++t) {
+        ak_ground g = ak_terrain_ground(g_terrain[t]);
+        played pl;
+        const walk_result ref = walk_checked(src, &g, wp, info, spine, &pl);
+        const walk_result r = walk_checked_then(src, &g, wp, info, spine, &pl, &then, when);
+        char name[128];
+        snprintf(name, sizeof name, "%s %s, %s", label, walk_terrain_name(t), whens[when]);
+        print_result(name, &r);
+        printf("  walked again after frame %d: %d start frames; foot step %.4f m, hip "
+               "acceleration %.0f m/s^2 (plain walk %.4f, %.0f)\n",
+               pl.restart_frame, pl.again_start, (double)r.m.max_foot_step,
+               (double)r.m.max_hip_accel, (double)ref.m.max_foot_step, (double)ref.m.max_hip_accel);
+        assert_true(pl.restart_frame > 0);
+        assert_walk_goals(&r, wp.arrival_radius);
+        AKT_NEAR(r.last.position.x, 0.0f, wp.arrival_radius);
+        AKT_NEAR(r.last.position.z, 6.0f, wp.arrival_radius);
+        assert_true(r.last.stance[0] && r.last.stance[1]);
+        if (info->stop_frames[0] >= 0) assert_int_equal(pl.last_play, AK_WALKER_PLAY_STOP);
+        if (info->start_frames[0] >= 0 && when != AT_STOPPING_LOOP) assert_true(pl.again_start > 0);
+    }
+}
+
+static void walks_again_after_a_captured_stop(void **state)
+{
+    (void)state;
+    walk_source orig, src;
+    source_open(&orig, NULL, 0, 0);
+    ak_ground flat = ak_terrain_ground(g_terrain[0]);
+    source_open_recorded(&src, &orig, &flat, 1);
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(src.motion, &info);
+    for (int k = AT_STOPPED; k <= AT_STOP_SEGMENT; ++k)
+        retarget_checked(&src, &info, (retarget_when)k, "built-in recorded");
+    source_close(&src);
+    source_close(&orig);
+}
+
+static void cmu_walks_again_after_a_captured_stop(void **state)
+{
+    (void)state;
+    walk_source orig, src;
+    source_open(&orig, "cmu_02_01_walk.bvh", -1, -1);
+    ak_ground flat = ak_terrain_ground(g_terrain[0]);
+    source_open_recorded(&src, &orig, &flat, 1);
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(src.motion, &info);
+    for (int k = AT_STOPPED; k <= AT_STOP_SEGMENT; ++k)
+        retarget_checked(&src, &info, (retarget_when)k, "cmu_02_01 recorded");
+    source_close(&src);
+    source_close(&orig);
+}
+
+/* The same without captured transitions: the procedural stop, retargeted once stopped or
+ * while decelerating. */
+static void walks_again_after_a_procedural_stop(void **state)
+{
+    (void)state;
+    walk_source src;
+    source_open(&src, NULL, 0, 0);
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(src.motion, &info);
+    for (int k = AT_STOPPED; k <= AT_STOPPING_LOOP; ++k)
+        retarget_checked(&src, &info, (retarget_when)k, "built-in procedural");
+    source_close(&src);
+}
+
+/* The captures themselves begin and end mid-stride: nothing is found, the walker plays only
+ * the loop (with its procedural start and stop) and arrives standing. */
+static void captures_without_transitions_keep_the_procedural_path(void **state)
+{
+    (void)state;
+    static const char *const clips[] = {"cmu_02_01_walk.bvh",
+                                        "cmu_07_01_walk.bvh",
+                                        "cmu_16_11_walk_veer_left.bvh",
+                                        "cmu_09_01_run.bvh",
+                                        "locomotion/cmu_02_02_walk.bvh",
+                                        "locomotion/cmu_02_03_run.bvh",
+                                        "locomotion/cmu_07_04_slow_walk.bvh",
+                                        "locomotion/cmu_09_02_run.bvh"};
+    ak_ground flat = ak_terrain_ground(g_terrain[0]);
+    for (size_t i = 0; i < sizeof clips / sizeof clips[0]; ++i) {
+        walk_source src;
+        source_open(&src, clips[i], -1, -1);
+        ak_walk_motion_info info;
+        ak_walk_motion_get_info(src.motion, &info);
+        assert_int_equal(info.start_frames[0], -1);
+        assert_int_equal(info.stop_frames[0], -1);
+        source_close(&src);
+    }
+    /* And a clip with both, told not to use them, walks the procedural way. */
+    walk_source orig, src;
+    source_open(&orig, NULL, 0, 0);
+    source_open_recorded(&src, &orig, &flat, 0);
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(src.motion, &info);
+    assert_int_equal(info.start_frames[0], -1);
+    assert_int_equal(info.stop_frames[1], -1);
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(-8.0f, 0.0f, 0.0f);
+    wp.target = ak_vec3_make(8.0f, 0.0f, 0.0f);
+    const int32_t spine = ak_walk_motion_humanoid(src.motion)->joint[AK_HUM_SPINE];
+    played pl;
+    const walk_result r = walk_checked(&src, &flat, wp, &info, spine, &pl);
+    print_result("built-in recorded, procedural", &r);
+    assert_walk_goals(&r, wp.arrival_radius);
+    assert_int_equal(pl.start_frames + pl.stop_frames, 0);
+    source_close(&src);
+    source_close(&orig);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(builtin_start_walk_stop_plays_its_start_and_stop),
+        cmocka_unit_test(cmu_start_walk_stop_plays_its_start_and_stop),
+        cmocka_unit_test(walks_again_after_a_captured_stop),
+        cmocka_unit_test(cmu_walks_again_after_a_captured_stop),
+        cmocka_unit_test(walks_again_after_a_procedural_stop),
+        cmocka_unit_test(captures_without_transitions_keep_the_procedural_path),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
