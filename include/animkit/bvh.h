@@ -34,7 +34,7 @@ AK_API int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_li
 
 /* Writes skeleton + clip as BVH text with every joint's rotation channels in `order`.
  * Joints that have a translation track get 6 channels, others 3; End Sites are written as
- * End Site blocks. Angles in degrees with enough digits that reading back reproduces world
+ * End Site blocks. Angles in degrees with enough digits that reading back reproduces model-space
  * positions to 1e-5 of the skeleton height. Numbers use '.' in every C locale. `path` is
  * UTF-8; the file is replaced atomically (a temporary beside it, every write checked, fsync,
  * rename), so on any failure (AK_ERR_IO with the reason) the old file is left whole. */

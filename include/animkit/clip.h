@@ -64,7 +64,8 @@ AK_API void ak_clip_frame(const ak_clip *clip, const ak_skeleton *skeleton, int3
                           ak_xform *local);
 
 /* Many characters sharing one clip: for each i in [0,count), samples at times[i] and runs
- * FK, writing world[i*joint_count + j]. A cache-friendly batched path. No allocation. */
+ * FK, writing the model pose world[i*joint_count + j]. A cache-friendly batched path. No
+ * allocation. */
 AK_API void ak_clip_sample_fk_batch(const ak_clip *clip, const ak_skeleton *skeleton,
                                     const float *times, int32_t count, ak_interp interp,
                                     ak_xform *world);

@@ -31,7 +31,7 @@ AK_API ak_edit_trim_params ak_edit_trim_defaults(void);
 /* AK_ERR_INVALID_ARG unless 0 <= first <= last < frame_count. */
 AK_API int32_t ak_edit_trim_validate(const ak_edit_trim_params *params, const ak_clip *clip,
                                      ak_error *err);
-/* Copies the keys of the kept frames: world positions of kept frames are unchanged. The
+/* Copies the keys of the kept frames: model-space positions of kept frames are unchanged. The
  * result does not loop. */
 AK_API int32_t ak_edit_trim_run(const ak_edit_trim_params *params, const ak_clip *clip,
                                 ak_clip **out, ak_error *err);
@@ -90,9 +90,9 @@ AK_API int32_t ak_edit_mirror_run(const ak_edit_mirror_params *params, const ak_
 
 /* ---- Facing: the heading of a pose, from the rig -------------------------------------- */
 /* The heading (radians about +Y) a posed character faces: the horizontal direction
- * (left_upper_leg - right_upper_leg) x up of the world pose, i.e. facing +Z with its left at
- * +X gives 0. `humanoid` from ak_humanoid_find; when its upper legs are missing the upper
- * arms are used, and without those the heading of joint 0's local +Z axis. */
+ * (left_upper_leg - right_upper_leg) x up of the model pose `world`, i.e. facing +Z with its left
+ * at +X gives 0. `humanoid` from ak_humanoid_find; when its upper legs are missing the upper arms
+ * are used, and without those the heading of joint 0's local +Z axis. */
 AK_API float ak_edit_pose_heading(const ak_humanoid *humanoid, const ak_xform *world);
 
 /* ---- Root reset: start at the origin, facing +Z --------------------------------------- */
@@ -111,7 +111,7 @@ AK_API int32_t ak_edit_root_reset_validate(const ak_edit_root_reset_params *para
                                            const ak_skeleton *skeleton, const ak_clip *clip,
                                            ak_error *err);
 /* Moves every frame rigidly (a turn about +Y and a translation, applied to every root joint)
- * so that at the reference frame the root stands at x = z = 0 facing +Z. World positions of
+ * so that at the reference frame the root stands at x = z = 0 facing +Z. Model-space positions of
  * every frame are the originals under that one rigid motion. */
 AK_API int32_t ak_edit_root_reset_run(const ak_edit_root_reset_params *params,
                                       const ak_skeleton *skeleton, const ak_clip *clip,

@@ -293,7 +293,7 @@ typedef struct ak_look_at_params {
     ak_vec3 target;             /* model space */
     ak_vec3 forward;            /* last joint's local forward axis; default (0,0,1) */
     ak_vec3 up;                 /* last joint's local up axis; default (0,1,0) */
-    ak_vec3 world_up;           /* default (0,1,0) */
+    ak_vec3 world_up;           /* model-space up (as for aim); default (0,1,0) */
     float clamp_weight;         /* as for aim; default 0 */
     float tolerance;            /* radians; default 1e-3 */
     float weight;               /* 0..1; default 1 */

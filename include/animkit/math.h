@@ -3,7 +3,7 @@
  * Layouts match Unity: ak_vec3 is Vector3 (x,y,z floats), ak_quat is Quaternion (x,y,z,w),
  * so arrays of them can be handed to C# without copying. Quaternions are Hamilton
  * quaternions; q rotates v as q v q*. Transforms compose right to left:
- * world = parent * local means "apply local, then parent".
+ * model = parent * local means "apply local, then parent".
  * Angles are radians. animkit's own frame is right-handed, Y up (as BVH files usually are). */
 #ifndef ANIMKIT_MATH_H
 #define ANIMKIT_MATH_H

@@ -1,8 +1,8 @@
 /* animkit — retargeting: play a humanoid capture on another humanoid rig.
  *
- * Source skeleton + clip + humanoid map  ->  world-space bone directions  ->  target rig.
+ * Source skeleton + clip + humanoid map  ->  model-space bone directions  ->  target rig.
  *
- * How a frame is transferred (all rotations model space, "world" below):
+ * How a frame is transferred (every rotation and point in model space, each rig's own):
  *   - Both rigs' rest poses are put side by side: R_align is the yaw that turns the source
  *     rest facing (left hip -> right hip axis, Y up) onto the target's, so a capture that
  *     walks along its own facing walks along the target's facing.
@@ -10,15 +10,15 @@
  *     onto the source's) absorbs different rest poses (T-pose vs A-pose, CMU's zero pose)
  *     and different joint axes. A mapped target joint j with source joint s gets
  *         W_t[j] = D_s(f) * A_j * Wrest_t[j],   D_s(f) = R_align W_s[s](f) Wrest_s[s]^-1 R_align^-1
- *     i.e. the source joint's world rotation away from its rest pose, applied to the
+ *     i.e. the source joint's model rotation away from its rest pose, applied to the
  *     target's aligned rest. Then every mapped segment (spine->chest, upper_leg->lower_leg,
- *     upper_arm->lower_arm, ...) is swung so its world direction equals the source's exactly.
+ *     upper_arm->lower_arm, ...) is swung so its model direction equals the source's exactly.
  *   - Target joints between two mapped joints (extra spine joints, CMU's LHipJoint) share the
  *     rotation between them (slerp of the two ends' rest deltas); every other unmapped joint
  *     (fingers, toes, twist bones the source lacks) keeps its rest local rotation.
  *     Joints with the same name on both rigs are mapped too (a rig onto itself is exact).
  *   - Proportions: k = scale * (target thigh + shin) / (source thigh + shin). A point p of the
- *     source's world goes to  M(p) = (k R_align p_xz,  sole_t + k (p_y - sole_s)): horizontal
+ *     source's model space goes to  M(p) = (k R_align p_xz,  sole_t + k (p_y - sole_s)): horizontal
  *     travel scales by k, heights scale by k above the ankle (sole_* = ankle height above the
  *     lowest point of the rest foot), so a standing target's soles sit on the scaled floor.
  *     The target hips are placed so the midpoint of its hip (upper-leg) joints is M(source's).
@@ -27,7 +27,7 @@
  *     run's mean of where the rotation transfer puts it (the IK then removes the skate and
  *     bends the leg bones as little as it can), its height follows M(source ankle) so the
  *     sole meets the floor, and the limb solver
- *     (knee keeps its bend plane, foot keeps its world rotation) puts it there; the pin fades
+ *     (knee keeps its bend plane, foot keeps its model rotation) puts it there; the pin fades
  *     in and out over fade_time outside the run (smoothstep), so nothing pops.
  *     pin_hands does the same for hands with the detector run on the wrists.
  * Units: each rig in its own units (k carries the conversion); Y up; right-handed. */
@@ -105,7 +105,7 @@ AK_API void ak_retargeter_get_info(const ak_retargeter *retargeter, ak_retarget_
  * serves one thread at a time. */
 AK_API void ak_retargeter_pose(ak_retargeter *retargeter, const ak_xform *source_local,
                                ak_xform *target_local);
-/* M(p): where a source world point lands in the target's world (see the header comment). */
+/* M(p): where a source model-space point lands in the target's (see the header comment). */
 AK_API ak_vec3 ak_retargeter_map_point(const ak_retargeter *retargeter, ak_vec3 source_point);
 /* The source joint that drives target joint `target_joint`, or -1 (chain and rest joints). */
 AK_API int32_t ak_retargeter_source_joint(const ak_retargeter *retargeter, int32_t target_joint);

@@ -2,8 +2,10 @@
  *
  * A skeleton is a joint hierarchy stored as flat arrays with every parent before its
  * children (parents[j] < j, the root has parent -1), so FK is one forward loop.
- * A pose is an array of joint_count local transforms (parent space). A world pose is the
- * array of model-space transforms world[j] = world[parents[j]] * local[j].
+ * A pose is an array of joint_count local transforms (parent space). FK gives the model
+ * pose, the array of model-space transforms world[j] = world[parents[j]] * local[j] (the
+ * parameter keeps the name `world`). Model space is the skeleton's own; it is the scene's
+ * world space only when local[root] carries the character's placement (locomotion does).
  * Bone lengths come from the rest pose and never from a bent pose. */
 #ifndef ANIMKIT_SKELETON_H
 #define ANIMKIT_SKELETON_H
@@ -78,9 +80,9 @@ AK_API void ak_pose_rest(const ak_skeleton *skeleton, ak_xform *local);
 /* Scales the skeleton's rest translations and bone lengths by `factor` in place (e.g. a
  * ak_units_detect scale to work in metres). Pair with ak_clip_scale on its clips. */
 AK_API void ak_skeleton_scale(ak_skeleton *skeleton, float factor);
-/* Height of the rest pose along Y: max y - min y of the world rest positions. */
+/* Height of the rest pose along Y: max y - min y of the model-space rest positions. */
 AK_API float ak_skeleton_rest_height(const ak_skeleton *skeleton);
-/* Height along Y of a world pose (max y - min y over every joint). */
+/* Height along Y of a model pose (max y - min y over every joint). */
 AK_API float ak_pose_height(const ak_xform *world, int32_t joint_count);
 
 /* ---- Humanoid map: the named joints the higher layers need, found by name. ---- */

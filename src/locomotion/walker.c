@@ -79,10 +79,11 @@ struct ak_walker {
     int32_t place_decided[2];
     ak_vec3 land[2];
     ak_vec3 land_toe[2];
-    ak_ground_hit hits[AK_WALKER_RAY_COUNT];
+    ak_ground_hit foot_hit[2]; /* this frame's hit under each heel (for the tilt without IK) */
     float sole_ground[2];
     float toe_ground[2];
-    ak_root_motion_memo stop_memo; /* the stop planner's candidates of the last frame */
+    ak_vec3 anim_sole[2], anim_toe[2]; /* without foot IK: the posed heel and toe (no shift) */
+    ak_root_motion_memo stop_memo;     /* the stop planner's candidates of the last frame */
 };
 
 /* Ray slots of one foot. */
@@ -824,6 +825,26 @@ static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
     }
 }
 
+/* Without foot IK the feet stay as posed: ak_foot_ik_foot_points' points for a state that
+ * never ran (heel and toe shifted by the placement), except that a planted toe's ray goes
+ * exactly under the toe instead of under the heel plus the heel-to-toe offset (the same point
+ * up to rounding), so the toe's ground is that hit, not one more query. The posed heel and toe
+ * are kept: the ground under them is read after the frame (which only moves them vertically). */
+static void anim_foot_points(ak_walker *w)
+{
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 d = akv_make(w->fst.shift[s].x, 0.0f, w->fst.shift[s].z);
+        w->anim_sole[s] = ak_foot_ik_sole(&w->fik, w->world, s);
+        w->anim_toe[s] =
+            w->fik.legs[s].has_toe ? ak_foot_ik_toe(&w->fik, w->world, s) : w->anim_sole[s];
+        const ak_vec3 a = akv_add(w->anim_sole[s], d), t = akv_add(w->anim_toe[s], d);
+        w->query[s] = a;
+        w->toe_query[s] = w->stance[s] && w->fik.legs[s].has_toe
+                              ? t
+                              : akv_make(a.x + t.x - a.x, t.y, a.z + t.z - a.z);
+    }
+}
+
 int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacity)
 {
     if (!w || !rays || capacity < AK_WALKER_RAY_COUNT) return AK_WALKER_RAY_COUNT;
@@ -837,7 +858,10 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     place_pose(w);
     w->frame_index = cycle_frame(w);
     placement_shift(w);
-    ak_foot_ik_foot_points(&w->fik, &w->fst, w->world, w->query, w->toe_query);
+    if (w->p.foot_ik)
+        ak_foot_ik_foot_points(&w->fik, &w->fst, w->world, w->query, w->toe_query);
+    else
+        anim_foot_points(w);
     rays[AK_WALKER_RAY_CENTRE] = akg_ray_down(w->pos, 2.0f, 6.0f);
     /* A planted foot's rays go under its heel and toe; a swinging foot's under where its heel
      * and toe will land (the clip's landing points seen from now, moved by the placement). */
@@ -904,8 +928,8 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
 {
     if (!w || !hits || count < AK_WALKER_RAY_COUNT)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits", AK_WALKER_RAY_COUNT);
-    for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i)
-        w->hits[i] = hits[i];
+    for (int s = 0; s < 2; ++s)
+        w->foot_hit[s] = hits[FOOT_RAY(s)];
     decide_placement(w, hits);
     /* Character height: the controller's (when it placed us) or the centre ray's. */
     float ground_y = w->pos.y;
@@ -1008,8 +1032,9 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
     if (st != AK_OK) return st;
     /* Ground exactly under the final heel and toe points, for the state and the measures. */
     for (int s = 0; s < 2; ++s) {
-        const ak_vec3 sole = w->p.foot_ik ? w->fst.sole[s] : ak_foot_ik_sole(&w->fik, w->world, s);
-        const ak_vec3 toe = w->p.foot_ik ? w->fst.toe[s] : ak_foot_ik_toe(&w->fik, w->world, s);
+        /* (without foot IK only x and z are read: the posed points, moved up or down since) */
+        const ak_vec3 sole = w->p.foot_ik ? w->fst.sole[s] : w->anim_sole[s];
+        const ak_vec3 toe = w->p.foot_ik ? w->fst.toe[s] : w->anim_toe[s];
         w->sole_ground[s] = ground_under(ground, &rays[FOOT_RAY(s)], &hits[FOOT_RAY(s)], sole);
         w->toe_ground[s] = w->fik.legs[s].has_toe
                                ? ground_under(ground, &rays[TOE_RAY(s)], &hits[TOE_RAY(s)], toe)
@@ -1051,7 +1076,7 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
             s->tilt_deg[k] = w->fst.tilt_deg[k];
         } else {
             /* Without foot IK: the animated foot against the ground normal under it. */
-            const ak_ground_hit *h = &w->hits[FOOT_RAY(k)];
+            const ak_ground_hit *h = &w->foot_hit[k];
             const ak_vec3 up =
                 akq_rotate(w->world[w->fik.legs[k].foot].rotation, w->fik.legs[k].up_local);
             const ak_vec3 n = h->hit ? h->normal : ak_vec3_make(0, 1, 0);
