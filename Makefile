@@ -100,8 +100,9 @@ demo: deps build
 web:
 	@sh web/build.sh $(BUILD)/web-wasm
 
-# make bench also measures the walker's frame cost against BENCH_BEFORE (the commit before
-# two-point feet and starts/stops) back to back; `make bench BENCH_BEFORE=` skips that.
+# make bench also measures the hot paths (bench/hotpath_bench.c) and the walker's frame cost
+# against BENCH_BEFORE (main before the restructuring of issue 11, two-point feet and
+# starts/stops) back to back; `make bench BENCH_BEFORE=` skips that.
 BENCH_BEFORE ?= 8496397
 bench: build
 	@sh tools/bench.sh $(BUILD)
