@@ -309,7 +309,7 @@ int32_t ak_bvh_write_memory(const ak_skeleton *s, const ak_clip *c, ak_rot_order
     text_buf b = {NULL, 0, 0, 0, 0};
     int32_t *open = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
     uint8_t *as_end = (uint8_t *)malloc((size_t)n);
-    double *prev = (double *)malloc(sizeof(double) * 3 * (size_t)n);
+    double *prev = (double *)calloc(3 * (size_t)n, sizeof(double));
     if (!open || !as_end || !prev) {
         free(open);
         free(as_end);

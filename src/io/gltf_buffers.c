@@ -192,7 +192,7 @@ static int32_t write_animation(akio_gltf_doc *d, const ak_clip *c, float mpu, ak
     const size_t per_key = d->cubic ? 3 : 1;
     const size_t need = (size_t)frames * per_key * 4;
     float *keys = (float *)malloc((need > (size_t)frames ? need : (size_t)frames) * sizeof(float));
-    float *tmp = (float *)malloc(need * sizeof(float));
+    float *tmp = (float *)calloc(need, sizeof(float)); /* zeroed: write_track fills it */
     if (!keys || !tmp) {
         free(keys);
         free(tmp);
@@ -222,7 +222,7 @@ static int32_t write_animation(akio_gltf_doc *d, const ak_clip *c, float mpu, ak
 static int32_t write_inverse_binds(akio_gltf_doc *d, const ak_xform *world_m, int32_t n,
                                    ak_error *err)
 {
-    float *m = (float *)malloc((size_t)n * 16 * sizeof(float));
+    float *m = (float *)calloc((size_t)n * 16, sizeof(float)); /* zeroed; the loop fills it */
     if (!m) return out_of_memory(err);
     for (int32_t j = 0; j < n; ++j)
         ak_xform_to_mat4(akx_inverse(world_m[j]), m + (size_t)j * 16);
@@ -327,8 +327,8 @@ static int build_mesh(const ak_skeleton *s, const ak_xform *world_m, mesh_data *
     if (m->bone_count == 0) return 0;
     size_t nv = (size_t)m->bone_count * AKIO_CAPSULE_VERTS;
     size_t nt = (size_t)m->bone_count * AKIO_CAPSULE_TRIS;
-    m->positions = (float *)malloc(nv * 3 * sizeof(float));
-    m->normals = (float *)malloc(nv * 3 * sizeof(float));
+    m->positions = (float *)calloc(nv * 3, sizeof(float));
+    m->normals = (float *)calloc(nv * 3, sizeof(float));
     m->joints = (uint16_t *)calloc(nv * 4, sizeof(uint16_t));
     m->weights = (float *)calloc(nv * 4, sizeof(float));
     m->indices = (uint32_t *)malloc(nt * 3 * sizeof(uint32_t));

@@ -565,10 +565,11 @@ static float advance_clip(ak_walker *w, float dt)
 static void animated_pose(ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
-    const ak_walk_segment *g = w->seg >= 0 ? &m->segment[w->seg] : NULL;
-    const float t = g ? w->seg_time : w->clip_time;
-    ak_clip_sample(g ? g->clip : m->clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim);
-    ak_root_motion_make_in_place(g ? g->root : m->root, t, w->anim);
+    const int in_segment = w->seg >= 0;
+    const ak_walk_segment *g = &m->segment[in_segment ? w->seg : 0];
+    const float t = in_segment ? w->seg_time : w->clip_time;
+    ak_clip_sample(in_segment ? g->clip : m->clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim);
+    ak_root_motion_make_in_place(in_segment ? g->root : m->root, t, w->anim);
     /* A captured start or stop stands as the capture stood: only an idle clip blends in (or,
      * walking again out of a captured stop, the pose it was left in). */
     const int stand = m->stand_pose && !w->stop_captured && w->seg < 0;

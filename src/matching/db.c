@@ -281,7 +281,7 @@ static int32_t track_alloc(piece_track *t, int32_t n)
 {
     memset(t, 0, sizeof *t);
     t->foot[0] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n * 3);
-    t->px = (float *)malloc(sizeof(float) * (size_t)n * 4);
+    t->px = (float *)calloc((size_t)n * 4, sizeof(float)); /* zeroed: read by frame later */
     if (!t->foot[0] || !t->px) return AK_ERR_NOMEM;
     t->foot[1] = t->foot[0] + n;
     t->hips = t->foot[0] + 2 * n;
@@ -419,7 +419,6 @@ static int32_t level_floor(const ak_motion_db *db, ak_clip *c, const uint8_t *fl
                              db->humanoid.joint[AK_HUM_RIGHT_FOOT]};
     float *fl = (float *)malloc(sizeof(float) * (size_t)n * 2);
     if (!fl) return AK_ERR_NOMEM;
-    int32_t known = 0;
     for (int32_t f = 0; f < n; ++f) {
         fl[f] = INFINITY;
         if (!flags[f] && !flags[n + f]) continue;
@@ -428,19 +427,21 @@ static int32_t level_floor(const ak_motion_db *db, ak_clip *c, const uint8_t *fl
         for (int s = 0; s < 2; ++s)
             for (int32_t j = foot[s]; flags[s * n + f] && j < sk->subtree_end[foot[s]]; ++j)
                 if (world[j].translation.y < fl[f]) fl[f] = world[j].translation.y;
-        ++known;
     }
-    if (known > 0) {
-        int32_t prev = -1;
-        for (int32_t f = 0; f <= n; ++f) {
-            if (f < n && !isfinite(fl[f])) continue;
-            for (int32_t k = prev + 1; k < f; ++k) /* the gap (prev, f) */
-                fl[k] = prev < 0 ? fl[f]
-                        : f == n
-                            ? fl[prev]
-                            : fl[prev] + (fl[f] - fl[prev]) * (float)(k - prev) / (float)(f - prev);
-            prev = f;
-        }
+    /* Gaps filled between known heights; without one (no contact, or a non-finite pose) the
+     * track stays as it is. */
+    int32_t prev = -1;
+    for (int32_t f = 0; f <= n; ++f) {
+        if (f < n && !isfinite(fl[f])) continue;
+        if (f == n && prev < 0) break;
+        for (int32_t k = prev + 1; k < f; ++k) /* the gap (prev, f) */
+            fl[k] = prev < 0 ? fl[f]
+                    : f == n
+                        ? fl[prev]
+                        : fl[prev] + (fl[f] - fl[prev]) * (float)(k - prev) / (float)(f - prev);
+        prev = f;
+    }
+    if (prev == n) {
         gaussian_smooth(fl, fl + n, n, 0.25f / c->frame_time);
         float base = INFINITY;
         for (int32_t f = 0; f < n; ++f)
@@ -630,7 +631,8 @@ static int32_t db_begin(ak_motion_db *db, const ak_skeleton *sk, const ak_clip *
 static int32_t db_fill(ak_motion_db *db, const ak_motion_db_clip *clips, const sources *src,
                        const piece *pcs, int32_t npc, const ak_motion_db_params *p, ak_error *err)
 {
-    ak_clip **res = (ak_clip **)calloc(npc > 0 ? (size_t)npc : 1, sizeof(ak_clip *));
+    if (npc < 1) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "no pieces to store");
+    ak_clip **res = (ak_clip **)calloc((size_t)npc, sizeof(ak_clip *));
     ak_xform *scratch = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)db->J * 2);
     int32_t st = res && scratch ? AK_OK : ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     int32_t F = 0;
