@@ -136,6 +136,7 @@ int32_t ak_walk_scene_build_matcher(ak_walk_scene *w, const ak_walk_scenario *s,
     ak_matcher_params mp = ak_matcher_defaults();
     mp.start = ak_vec3_make(s->start[0], 0.0f, s->start[1]);
     mp.target = ak_vec3_make(s->target[0], 0.0f, s->target[1]);
+    mp.start_heading = ak_walk_scene_start_heading(s);
     mp.arrival_radius = s->arrival;
     mp.foot_ik = s->foot_ik;
     st = ak_matcher_create(w->db, &mp, &w->ground, &w->matcher, err);

@@ -218,6 +218,55 @@ static void match_scene_builds_the_database_and_steps_the_matcher(void **state)
     assert_string_equal(e.message, "--target 25,4 is outside the ground (x and z span -20..20 m)");
 }
 
+/* --start-heading (the table's start_heading, degrees): both walkers start facing it, 180
+ * here with the target straight ahead along +Z, i.e. behind the character; by default they
+ * face the target. --no-captured-transitions with --steer match is refused (the matcher has no
+ * procedural start or stop to choose). */
+static void start_heading_faces_both_walkers_and_captured_transitions_need_the_guide(void **state)
+{
+    (void)state;
+    char path[1024];
+    for (int match = 0; match < 2; ++match)
+        for (int given = 0; given < 2; ++given) {
+            ak_walk_scenario s = ak_walk_scenario_defaults();
+            AKT_NEAR(s.start_heading, AK_WALK_FACE_TARGET, 0.0);
+            ak_error e;
+            ak_flags_result fr;
+            assert_int_equal(
+                ak_flags_parse_query(ak_walk_scenario_flags(), &s,
+                                     given ? "terrain=flat&start=0,0&target=0,4&start-heading=180"
+                                           : "terrain=flat&start=0,0&target=0,4",
+                                     &fr, &e),
+                AK_OK);
+            if (match) {
+                s.steer = AK_WALK_STEER_MATCH;
+                snprintf(s.clip, sizeof s.clip, "%s",
+                         akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path));
+            }
+            ak_walk_scene *scene = NULL;
+            assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
+            ak_walker_state st;
+            ak_walk_scene_get_state(scene, &st);
+            /* the guide walker adds its cycle's own small yaw (under 10 degrees) */
+            const double want = given ? 3.14159265 : 0.0;
+            const double off = fabs(remainder(st.heading - want, 2.0 * 3.14159265));
+            printf("%s, %s: heading %.1f deg\n", match ? "match" : "guide",
+                   given ? "--start-heading 180" : "default", st.heading * 57.29578);
+            assert_true(off < (match ? 1e-3 : 0.17));
+            ak_walk_scene_destroy(scene);
+        }
+    ak_walk_scenario s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    snprintf(s.clip, sizeof s.clip, "a.bvh");
+    s.captured_transitions = 0;
+    ak_error e;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "--no-captured-transitions is for the guide walker"));
+    s.start_heading = 400.0f;
+    s.captured_transitions = 1;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+}
+
 /* Steer match errors: a clip of another skeleton, a folder with no .bvh, a missing folder. */
 static void match_scene_errors_name_the_file(void **state)
 {
@@ -317,6 +366,7 @@ int main(void)
         cmocka_unit_test(match_scene_builds_the_database_and_steps_the_matcher),
         cmocka_unit_test(match_scene_errors_name_the_file),
         cmocka_unit_test(match_scene_label_counts_the_clips_left_out),
+        cmocka_unit_test(start_heading_faces_both_walkers_and_captured_transitions_need_the_guide),
         cmocka_unit_test(errors_name_the_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

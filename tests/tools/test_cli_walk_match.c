@@ -92,6 +92,25 @@ static void walk_match_from_a_library_folder(void **state)
              g_bin, dir, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 0);
     assert_true(json_number(last, "final_distance") <= 0.3);
+    /* The target behind: --start-heading 180 faces -Z, the target is 5 m along +Z. */
+    snprintf(cmd, sizeof cmd,
+             "'%s' walk --steer match --library '%s' --terrain flat --start 0,0 --target 0,5 "
+             "--start-heading 180 --out '%s/behind' 2>/dev/null",
+             g_bin, dir, g_out);
+    assert_int_equal(run(cmd, last, sizeof last), 0);
+    assert_true(json_number(last, "final_distance") <= 0.3);
+    assert_true(json_number(last, "max_skate") < 0.01);
+    char path[1300], line[1024];
+    snprintf(path, sizeof path, "%s/behind/walk.csv", g_out);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f)); /* header */
+    assert_non_null(fgets(line, sizeof line, f)); /* t,root_x,root_y,root_z,heading */
+    fclose(f);
+    const char *h = line;
+    for (int i = 0; i < 4; ++i)
+        h = strchr(h, ',') + 1;
+    assert_true(fabs(fabs(strtod(h, NULL)) - 180.0) < 0.01);
 }
 
 /* Every line of a command's output (stdout and stderr) into buf; returns the exit code. */
@@ -167,6 +186,12 @@ static void walk_match_usage_errors(void **state)
     snprintf(cmd, sizeof cmd, "'%s' walk --steer match --out '%s/none' 2>/dev/null", g_bin, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 2);
     snprintf(cmd, sizeof cmd, "'%s' walk --clip a.bvh --clip b.bvh 2>/dev/null", g_bin);
+    assert_int_equal(run(cmd, last, sizeof last), 2);
+    /* --no-captured-transitions is for the guide walker: refused, not ignored */
+    snprintf(cmd, sizeof cmd,
+             "'%s' walk --steer match --clip a.bvh --no-captured-transitions --out '%s/none' "
+             "2>/dev/null",
+             g_bin, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 2);
     snprintf(cmd, sizeof cmd, "'%s' walk --steer sideways 2>/dev/null", g_bin);
     assert_int_equal(run(cmd, last, sizeof last), 2);
