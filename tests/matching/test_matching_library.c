@@ -71,17 +71,16 @@ static ak_terrain *waves(float size, float height)
     return t;
 }
 
-static void library_walk_on_the_default_heightmap_keeps_planted_feet_planted(void **state)
+/* One walk from start to target; every stance frame: skate < 1 cm/s, heel and toe within
+ * 5 mm of the ground while down; arrives within 0.3 m, stopped on both feet. */
+static void walk_and_check(const ak_ground *g, const char *name, ak_vec3 start, ak_vec3 target)
 {
-    (void)state;
-    ak_terrain *t = waves(40.0f, 3.0f);
-    const ak_ground g = ak_terrain_ground(t);
     ak_matcher_params p = ak_matcher_defaults(); /* starts facing the target, as the CLI */
-    p.start = ak_vec3_make(-6.0f, 0.0f, -4.0f);
-    p.target = ak_vec3_make(6.0f, 0.0f, 4.0f);
+    p.start = start;
+    p.target = target;
     ak_matcher *m = NULL;
     ak_error err;
-    assert_int_equal(ak_matcher_create(g_db, &p, &g, &m, &err), AK_OK);
+    assert_int_equal(ak_matcher_create(g_db, &p, g, &m, &err), AK_OK);
     ak_motion_db_info info;
     ak_motion_db_get_info(g_db, &info);
     const float dt = info.frame_time;
@@ -90,14 +89,14 @@ static void library_walk_on_the_default_heightmap_keeps_planted_feet_planted(voi
     ak_walk_metrics_reset(&wm);
     ak_walker_state s;
     for (int32_t f = 0; f < (int32_t)(30.0f / dt); ++f) {
-        assert_int_equal(ak_matcher_step(m, f == 0 ? 0.0f : dt, &g, &err), AK_OK);
+        assert_int_equal(ak_matcher_step(m, f == 0 ? 0.0f : dt, g, &err), AK_OK);
         ak_matcher_get_state(m, &s);
         ak_walk_metrics_add(&wm, &s, ak_matcher_world_pose(m), hips, f == 0 ? 0.0f : dt);
         if (s.arrived && s.stopped) break;
     }
-    printf("library, heightmap 40 m x 3 m: %d frames of %d, arrived %d at %.3f m in %.2f s; "
-           "skate mean %.2f worst %.2f mm/s; heel pen/float %.2f/%.2f, toe %.2f/%.2f mm\n",
-           (int)info.frame_count, wm.frames, s.arrived, (double)s.distance, (double)s.time,
+    printf("library, %s: %d frames of %d, arrived %d at %.3f m in %.2f s; skate mean %.2f worst "
+           "%.2f mm/s; heel pen/float %.2f/%.2f, toe %.2f/%.2f mm\n",
+           name, (int)info.frame_count, wm.frames, s.arrived, (double)s.distance, (double)s.time,
            (double)(wm.skate * 1e3f), (double)(wm.max_skate * 1e3f),
            (double)(wm.max_heel_penetration * 1e3f), (double)(wm.max_heel_float * 1e3f),
            (double)(wm.max_toe_penetration * 1e3f), (double)(wm.max_toe_float * 1e3f));
@@ -108,6 +107,31 @@ static void library_walk_on_the_default_heightmap_keeps_planted_feet_planted(voi
     assert_true(wm.max_heel_penetration <= 0.005f && wm.max_heel_float <= 0.005f);
     assert_true(wm.max_toe_penetration <= 0.005f && wm.max_toe_float <= 0.005f);
     ak_matcher_destroy(m);
+}
+
+static void library_walk_on_the_default_heightmap_keeps_planted_feet_planted(void **state)
+{
+    (void)state;
+    ak_terrain *t = waves(40.0f, 3.0f);
+    const ak_ground g = ak_terrain_ground(t);
+    walk_and_check(&g, "heightmap 40 m x 3 m", ak_vec3_make(-6.0f, 0.0f, -4.0f),
+                   ak_vec3_make(6.0f, 0.0f, 4.0f));
+    ak_terrain_destroy(t);
+}
+
+/* The stop from (-3,-2) to (3,2): the stand frame brings a swinging foot down and its first
+ * stance frame kept a third of the lift (foot IK's planting fades in over 3 frames): the heel
+ * 12.2 mm up while down. Stance now waits for the fade while standing too. */
+static void library_walk_stops_with_the_landing_foot_on_the_ground(void **state)
+{
+    (void)state;
+    ak_terrain_params tp = ak_terrain_defaults();
+    tp.kind = AK_TERRAIN_FLAT;
+    ak_terrain *t = NULL;
+    assert_int_equal(ak_terrain_create(&tp, &t, NULL), AK_OK);
+    const ak_ground g = ak_terrain_ground(t);
+    walk_and_check(&g, "flat, stop on a landing foot", ak_vec3_make(-3.0f, 0.0f, -2.0f),
+                   ak_vec3_make(3.0f, 0.0f, 2.0f));
     ak_terrain_destroy(t);
 }
 
@@ -115,6 +139,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(library_walk_on_the_default_heightmap_keeps_planted_feet_planted),
+        cmocka_unit_test(library_walk_stops_with_the_landing_foot_on_the_ground),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
