@@ -264,6 +264,9 @@ typedef struct ak_foot_ik_params {
     float hip_drop_stiffness; /* 1/s: the hip drop follows its goal as a critically damped spring
                                  of this angular frequency; default 15 */
     float max_hip_drop;       /* metres; default 0.45 */
+    float max_hip_rise;       /* metres the hips may rise above the animation in single support
+                                 (over a stance foot above the animation's floor, so the stance
+                                 knee keeps the animated bend); default 0 (the walker: 0.3) */
     float pole_distance;      /* knee pole this far in front of the knee, m; default 0.5 */
     int32_t lock_feet;        /* 1 (default): stance feet stay where they landed */
 } ak_foot_ik_params;
