@@ -547,6 +547,22 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
 }
 
+/* In single support, while the planted leg's shortfall is the goal, the rate it moves at (the
+ * floor passing over the stance foot) is fed forward like a swinging leg's reach, so the hips
+ * hold the stance knee at the animation's bend instead of lagging 2 rate / omega behind. */
+static float stance_goal_rate(ak_foot_ik_state *st, const foot_frame *ff, float want, float w)
+{
+    const int leg = ff->stance[0] != ff->stance[1] && w > 0.0f ? (ff->stance[0] ? 0 : 1) : -1;
+    float rate = 0.0f;
+    if (leg >= 0 && st->initialized && st->stance_goal_leg == leg && ff->dt > 0.0f &&
+        want <= ff->shortfall[leg])
+        rate = w * akf_clamp((ff->shortfall[leg] - st->stance_goal) / ff->dt, -AK_NEED_RATE_MAX,
+                             AK_NEED_RATE_MAX);
+    st->stance_goal_leg = leg;
+    st->stance_goal = leg >= 0 ? ff->shortfall[leg] : 0.0f;
+    return rate;
+}
+
 /* The lower foot's shortfall is followed smoothly (critically damped, speed capped at
  * hip_drop_rate). What a swinging leg needs to reach its target is a goal too, followed with
  * the rate it rises at fed forward (x'' = w^2 (g - x) + 2 w (g' - x'), which tracks a ramp
@@ -558,20 +574,24 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
 static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
 {
     float sf[2] = {ff->shortfall[0], ff->shortfall[1]};
-    float rise = 0.0f;
+    float rise = 0.0f, ws = 0.0f;
     const float floor_drop = -p->max_hip_rise;
     if (p->max_hip_rise > 0.0f && ff->stance[0] != ff->stance[1]) {
         /* Single support: the hips follow the planted foot's ground (rising over it when it is
          * above the animation's floor); the swinging leg's shortfall and landing anticipation
-         * come back as the swing ends, and its reach holds them down throughout. */
+         * and the drop it needs to reach its target come back as the swing ends: what it needs
+         * at landing, not what it needed leaving the ground behind (in the air it may fall
+         * short, swing_within_reach). */
         const int st_leg = ff->stance[0] ? 0 : 1, sw = 1 - st_leg;
         const float w = ff->single_support;
+        ws = w;
         sf[sw] = sf[sw] + (sf[st_leg] - sf[sw]) * w;
         rise = w * akf_min(p->max_hip_rise, ff->rise_room[st_leg]);
     }
     float want = sf[0] > sf[1] ? sf[0] : sf[1];
-    float need = floor_drop, goal_rate = 0.0f;
+    float need = floor_drop;
     const float dt = ff->dt;
+    float goal_rate = stance_goal_rate(st, ff, want, ws);
     for (int s = 0; s < 2; ++s) {
         if (ff->stance[s]) {
             need = akf_max(need, ff->reach_drop[s] > 0.0f ? ff->reach_drop[s] : -ff->rise_room[s]);
@@ -581,15 +601,19 @@ static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
         /* A swinging leg's reach is followed, not forced: the goal and the rate it moves at
          * (the leg's geometry is continuous), so the hips are down by the time it lands. */
         const float prev = st->swing_need[s];
-        st->swing_need[s] = ff->reach_drop[s];
-        if (ff->reach_drop[s] > 0.0f && ff->reach_drop[s] >= want) {
-            want = ff->reach_drop[s];
+        const float reach = ff->reach_drop[s] * (1.0f - ws);
+        st->swing_need[s] = reach;
+        if (reach > 0.0f && reach >= want) {
+            want = reach;
             goal_rate = st->initialized && prev >= 0.0f && dt > 0.0f
-                            ? akf_clamp((ff->reach_drop[s] - prev) / dt, 0.0f, AK_NEED_RATE_MAX)
+                            ? akf_clamp((reach - prev) / dt, 0.0f, AK_NEED_RATE_MAX)
                             : 0.0f;
         }
     }
-    if (want < -rise) want = -rise;
+    if (want < -rise) {
+        want = -rise;
+        goal_rate = 0.0f;
+    }
     if (want > p->max_hip_drop) want = p->max_hip_drop;
     if (need > p->max_hip_drop) need = p->max_hip_drop;
     if (!st->initialized || dt <= 0.0f) {
@@ -601,7 +625,7 @@ static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
     float v = st->hip_drop_velocity + (omega * omega * (want - st->hip_drop) +
                                        2.0f * omega * (goal_rate - st->hip_drop_velocity)) *
                                           dt;
-    const float cap = p->hip_drop_rate + goal_rate;
+    const float cap = p->hip_drop_rate + fabsf(goal_rate);
     v = akf_clamp(v, -cap, cap);
     float next = st->hip_drop + v * dt;
     if (next < need) {
