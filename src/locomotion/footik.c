@@ -547,15 +547,16 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
 }
 
-/* In single support, while the planted leg's shortfall is the goal, the rate it moves at (the
- * floor passing over the stance foot) is fed forward like a swinging leg's reach, so the hips
- * hold the stance knee at the animation's bend instead of lagging 2 rate / omega behind. */
-static float stance_goal_rate(ak_foot_ik_state *st, const foot_frame *ff, float want, float w)
+/* In single support the planted leg's shortfall is the goal (weight w); the rate it moves at
+ * (the floor passing over the stance foot) is fed forward like a swinging leg's reach, so the
+ * hips hold the stance knee at the animation's bend instead of lagging 2 rate / omega behind.
+ * It is weighted, not switched on where the shortfall wins the max: a near tie decided by the
+ * last bit would make builds with and without fused multiply-add walk apart. */
+static float stance_goal_rate(ak_foot_ik_state *st, const foot_frame *ff, float w)
 {
     const int leg = ff->stance[0] != ff->stance[1] && w > 0.0f ? (ff->stance[0] ? 0 : 1) : -1;
     float rate = 0.0f;
-    if (leg >= 0 && st->initialized && st->stance_goal_leg == leg && ff->dt > 0.0f &&
-        want <= ff->shortfall[leg])
+    if (leg >= 0 && st->initialized && st->stance_goal_leg == leg && ff->dt > 0.0f)
         rate = w * akf_clamp((ff->shortfall[leg] - st->stance_goal) / ff->dt, -AK_NEED_RATE_MAX,
                              AK_NEED_RATE_MAX);
     st->stance_goal_leg = leg;
@@ -591,7 +592,7 @@ static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
     float want = sf[0] > sf[1] ? sf[0] : sf[1];
     float need = floor_drop;
     const float dt = ff->dt;
-    float goal_rate = stance_goal_rate(st, ff, want, ws);
+    float goal_rate = stance_goal_rate(st, ff, ws);
     for (int s = 0; s < 2; ++s) {
         if (ff->stance[s]) {
             need = akf_max(need, ff->reach_drop[s] > 0.0f ? ff->reach_drop[s] : -ff->rise_room[s]);
