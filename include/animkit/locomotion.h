@@ -297,7 +297,7 @@ typedef struct ak_foot_ik_state {
                                 stance) */
     float toe_roll[2];       /* radians the foot was turned heel-up about its toe beyond the
                                 animation so a stretched leg reaches (0 unless needed) */
-    float stance_goal;       /* m: the planted leg's shortfall last frame in single support */
+    float stance_goal;       /* m: the animation's floor last frame in single support */
     int32_t stance_goal_leg; /* which leg that was (-1: none) */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */

@@ -226,6 +226,7 @@ typedef struct foot_frame {
     float rise_room[2];              /* a planted leg: how far the hips may rise above the
                                         animation with its knee still bent AK_RISE_REACH */
     float single_support;            /* 0..1: one foot planted, the other in mid-swing */
+    float floor;                     /* the animation's floor height this frame */
     int pivot[2];                    /* the foot turns about its toe (lock on the toe) */
     int stance[2];                   /* the foot is planted this frame */
     ak_vec3 toe_target[2];           /* where the toe goes while pivoting, world */
@@ -422,8 +423,8 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
 /* Swing phases where single support is full: after lift-off and before landing the rise
  * fades (smoothstep), so the hips are back on the animation at double support. */
 #define AK_SS_IN  0.15f
-#define AK_SS_OUT 0.45f
-#define AK_SS_END 0.75f
+#define AK_SS_OUT 0.4f
+#define AK_SS_END 0.65f
 
 /* A foot pivoting on its toe may lift its heel further (plantarflex about the toe) so a leg
  * near full extension reaches without the hips dropping: the most it adds to the animated
@@ -547,20 +548,22 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
 }
 
-/* In single support the planted leg's shortfall is the goal (weight w); the rate it moves at
- * (the floor passing over the stance foot) is fed forward like a swinging leg's reach, so the
- * hips hold the stance knee at the animation's bend instead of lagging 2 rate / omega behind.
- * It is weighted, not switched on where the shortfall wins the max: a near tie decided by the
- * last bit would make builds with and without fused multiply-add walk apart. */
+/* In single support the planted leg's shortfall is the goal (weight w); the part of its rate
+ * that is the animation's floor moving over the planted foot is fed forward like a swinging
+ * leg's reach, so the hips hold the stance knee at the animation's bend instead of lagging
+ * 2 rate / omega behind (and the hip drop moves at most hip_drop_rate plus the floor's own
+ * speed, which the floor has already added to the hips). Weighted, not switched on where the
+ * shortfall wins the max: a near tie decided by the last bit would make builds with and
+ * without fused multiply-add walk apart. */
 static float stance_goal_rate(ak_foot_ik_state *st, const foot_frame *ff, float w)
 {
     const int leg = ff->stance[0] != ff->stance[1] && w > 0.0f ? (ff->stance[0] ? 0 : 1) : -1;
     float rate = 0.0f;
     if (leg >= 0 && st->initialized && st->stance_goal_leg == leg && ff->dt > 0.0f)
-        rate = w * akf_clamp((ff->shortfall[leg] - st->stance_goal) / ff->dt, -AK_NEED_RATE_MAX,
+        rate = w * akf_clamp((ff->floor - st->stance_goal) / ff->dt, -AK_NEED_RATE_MAX,
                              AK_NEED_RATE_MAX);
     st->stance_goal_leg = leg;
-    st->stance_goal = leg >= 0 ? ff->shortfall[leg] : 0.0f;
+    st->stance_goal = ff->floor;
     return rate;
 }
 
@@ -723,6 +726,7 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     foot_frame ff;
     ff.dt = fr->dt;
     ff.single_support = 0.0f;
+    ff.floor = fr->floor_height;
     ff.forward = akq_rotate(fr->character.rotation, akv_make(0, 0, 1));
     const float max_tilt = p->max_tilt_deg * AK_PI / 180.0f;
     ff.cos_tilt = cosf(max_tilt);
