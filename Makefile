@@ -15,6 +15,9 @@ DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
   libglfw3-dev libepoxy-dev libstb-dev libcjson-dev clang libclang-rt-14-dev \
   xvfb xauth libgl1-mesa-dri libegl-mesa0 ffmpeg mono-mcs mono-runtime mingw-w64 \
   liborocos-kdl-dev nodejs npm wine wine64 nunit-console libnunit-cil-dev locales
+# The static checks make test runs (lint_clang_format, lint_clang_tidy, lint_cppcheck_library):
+# without these packages the tests skip themselves, so a fresh machine installs them.
+DEB_PACKAGES += clang-format clang-tidy cppcheck
 # The web page and its browser test (make web, tests/web).
 DEB_PACKAGES += emscripten chromium
 # The Python package and its tests (make python, make test-python).
@@ -97,8 +100,9 @@ demo: deps build
 web:
 	@sh web/build.sh $(BUILD)/web-wasm
 
-# make bench also measures the walker's frame cost against BENCH_BEFORE (the commit before
-# two-point feet and starts/stops) back to back; `make bench BENCH_BEFORE=` skips that.
+# make bench also measures the hot paths (bench/hotpath_bench.c) and the walker's frame cost
+# against BENCH_BEFORE (main before the restructuring of issue 11, two-point feet and
+# starts/stops) back to back; `make bench BENCH_BEFORE=` skips that.
 BENCH_BEFORE ?= 8496397
 bench: build
 	@sh tools/bench.sh $(BUILD)
@@ -121,14 +125,14 @@ valgrind:
 
 # Static checks: the module layers of docs/architecture.md (no include points up; no circle of
 # files and no call up, tools/check_file_graph.py), no function over 80 lines
-# (tools/check_function_length.py), the clang-format check, and clang-tidy over the library
-# (its findings are warnings).
+# (tools/check_function_length.py), the clang-format check, and clang-tidy on every src/ file
+# (tools/check_tidy.py; .clang-tidy: every warning is an error). make test runs them as ctests.
 lint: build
 	sh tools/check_layers.sh
 	$(SYSTEM_PYTHON) tools/check_file_graph.py
 	$(SYSTEM_PYTHON) tools/check_function_length.py
 	$(MAKE) --no-print-directory format-check
-	git ls-files 'src/*.c' | xargs -P$(JOBS) -n4 clang-tidy -p $(BUILD) --quiet
+	$(SYSTEM_PYTHON) tools/check_tidy.py $(BUILD) -j$(JOBS)
 
 # Every C file and header formatted as .clang-format says (clang-format 14).
 format-check:

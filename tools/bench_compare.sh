@@ -1,14 +1,21 @@
 #!/bin/sh
-# make bench, second part: the walker's frame cost before and after, measured back to back.
+# make bench, second part: the hot paths (bench/hotpath_bench.c: clip sampling, FK, blending,
+# every IK solver, BVH and glTF I/O) and the walker's frame cost (bench/locomotion_bench.c),
+# before and after, measured back to back.
 # Usage: tools/bench_compare.sh BEFORE_COMMIT [BUILD_DIR] [RUNS]
 #
 # Builds the library of BEFORE_COMMIT once (cached in BUILD_DIR/bench-before/<commit>), compiles
-# bench/locomotion_bench.c against it and against BUILD_DIR's library with the same flags, runs
+# each bench source against it and against BUILD_DIR's library with the same flags, runs
 # the two RUNS times alternately (default 5) and prints each row's median, before -> after.
+# The hot-path rows also say whether both libraries give the same results (bench_hotpath
+# --check) and count instructions per operation with callgrind.
 # Timings on a shared machine move with its load; with valgrind installed it also prints
 # instructions per character-frame of one character (callgrind: N frames minus 0 frames of the
 # same setup), which do not; the same code runs for a crowd, where the cost beyond these is
-# memory traffic, which only the timings show. Skipped (exit 0) where BEFORE_COMMIT is not in the history (a release tarball).
+# memory traffic, which the timings show and, with BENCH_CACHE=1 (a few minutes more), cachegrind
+# counts: misses of a 1 MiB last-level cache per character-frame of 1,000 characters (the
+# lines of memory each character's frame brings in). Skipped (exit 0) where BEFORE_COMMIT is
+# not in the history (a release tarball).
 set -e
 before=$1
 build=${2:-build}
@@ -35,21 +42,68 @@ if [ ! -f "$dir/build/lib/libanimkit.a" ]; then
   cmake --build "$dir/build" -j2 --target animkit_static >/dev/null
 fi
 # The same bench source and flags on both sides: only the library differs.
-for side in before after; do
-  if [ $side = before ]; then inc=$dir/src/include lib=$dir/build/lib/libanimkit.a
-  else inc=$here/include lib=$build/lib/libanimkit.a; fi
-  ${CC:-cc} -O3 -std=c11 -I"$here/bench" -I"$inc" "$here/bench/locomotion_bench.c" \
-    "$here/bench/harness.c" "$lib" -lm -o "$dir/bench_$side"
-done
+# compile SOURCE NAME: $dir/NAME_before and $dir/NAME_after.
+compile() {
+  for side in before after; do
+    if [ $side = before ]; then inc=$dir/src/include lib=$dir/build/lib/libanimkit.a
+    else inc=$here/include lib=$build/lib/libanimkit.a; fi
+    ${CC:-cc} -O3 -std=c11 -I"$here/bench" -I"$inc" "$here/bench/$1" \
+      "$here/bench/harness.c" "$lib" -lm -o "$dir/$2_$side"
+  done
+}
+compile locomotion_bench.c bench
+compile hotpath_bench.c hotpath
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-i=0
-while [ $i -lt "$runs" ]; do
-  "$dir/bench_before" >>"$tmp/before" 2>/dev/null
-  "$dir/bench_after" >>"$tmp/after" 2>/dev/null
-  i=$((i + 1))
-done
+# alternate NAME: RUNS runs of each side, before and after in turn, into $tmp/NAME_SIDE.
+alternate() {
+  i=0
+  while [ $i -lt "$runs" ]; do
+    "$dir/$1_before" >>"$tmp/$1_before" 2>/dev/null
+    "$dir/$1_after" >>"$tmp/$1_after" 2>/dev/null
+    i=$((i + 1))
+  done
+}
+# Instructions of one run of a bench's fixed work.
+ir() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+    awk '/Collected :/ { print $NF }'
+}
+have_valgrind=0
+command -v valgrind >/dev/null && have_valgrind=1
+
+echo "== hot paths, $sha -> this build (ns per operation, median of $runs runs each, alternating)"
+"$dir/hotpath_before" --check >"$tmp/check_before"
+"$dir/hotpath_after" --check >"$tmp/check_after"
+alternate hotpath
+hot_rows() { awk '/ ns  / { print $1 "|" $2 }' "$1"; }
+{ hot_rows "$tmp/hotpath_before" | sed 's/^/b|/'; hot_rows "$tmp/hotpath_after" | sed 's/^/a|/'; } |
+  sort -t'|' -k2,2 -k1,1 -k3,3g | awk -F'|' '
+  function med(arr, n) { return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2 }
+  { if ($2 != last && last != "") flush(); last = $2
+    if ($1 == "b") b[++nb] = $3; else a[++na] = $3 }
+  function flush(  x, y) { x = med(b, nb); y = med(a, na)
+    printf "    %-16s %10.1f -> %10.1f  (%+.0f%%)\n", last, x, y, (x > 0 ? (y / x - 1) * 100 : 0)
+    nb = na = 0 }
+  END { if (last != "") flush() }'
+diff "$tmp/check_before" "$tmp/check_after" | awk '/^>/ { r = r " " $2 }
+  END { print r == "" ? "    same results on every row" : "    results differ on:" r }'
+if [ $have_valgrind = 1 ]; then
+  echo "== instructions per operation (callgrind: N operations minus 0), $sha -> this build"
+  z_b=$(ir "$dir/hotpath_before" --row fk 0)
+  z_a=$(ir "$dir/hotpath_after" --row fk 0)
+  "$dir/hotpath_after" --list | while read -r row n; do
+    b=$(ir "$dir/hotpath_before" --row "$row" "$n")
+    a=$(ir "$dir/hotpath_after" --row "$row" "$n")
+    awk -v l="$row" -v b="$b" -v a="$a" -v zb="$z_b" -v za="$z_a" -v n="$n" \
+      'BEGIN { x = (b - zb) / n; y = (a - za) / n
+               printf "    %-16s %10.0f -> %10.0f  (%+.1f%%)\n", l, x, y, (x > 0 ? (y / x - 1) * 100 : 0) }'
+  done
+fi
+echo
+
+alternate bench
 # rows "source|label|microseconds" from the bench output
 rows() {
   awk '/ joints\):$/ { src = $0; sub(/ \(.*/, "", src); n = split(src, p, "/"); src = p[n] }
@@ -57,8 +111,8 @@ rows() {
                                   v = $0; sub(/ us per.*/, "", v); sub(/.* /, "", v)
                                   print src "|" lab "|" v }' "$1"
 }
-rows "$tmp/before" | sed 's/^/b|/' >"$tmp/rows"
-rows "$tmp/after" | sed 's/^/a|/' >>"$tmp/rows"
+rows "$tmp/bench_before" | sed 's/^/b|/' >"$tmp/rows"
+rows "$tmp/bench_after" | sed 's/^/a|/' >>"$tmp/rows"
 echo "== walker frame cost, $sha -> this build (us per character-frame, median of $runs runs each, alternating)"
 sort -t'|' -k2,2 -k3,3 -k1,1 -k4,4g "$tmp/rows" | awk -F'|' '
   function med(arr, n) { return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2 }
@@ -71,12 +125,7 @@ sort -t'|' -k2,2 -k3,3 -k1,1 -k4,4g "$tmp/rows" | awk -F'|' '
     nb = na = 0 }
   END { if (last != "") flush() }'
 
-command -v valgrind >/dev/null || { echo "(valgrind not installed: no instruction counts)"; exit 0; }
-# Instructions of one run of the bench's fixed work.
-ir() {
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
-    awk '/Collected :/ { print $NF }'
-}
+[ $have_valgrind = 1 ] || { echo "(valgrind not installed: no instruction counts)"; exit 0; }
 echo "== instructions per character-frame, 1 character (callgrind), $sha -> this build"
 for src in built-in "$cmu"; do
   file=$src
@@ -99,4 +148,26 @@ for src in built-in "$cmu"; do
     awk -v l="$label" -v b="$1" -v a="$2" \
       'BEGIN { printf "    %-48s %7d -> %7d  (%+.1f%%)\n", l, b, a, (a / b - 1) * 100 }'
   done
+done
+
+[ "${BENCH_CACHE:-0}" = 1 ] || exit 0
+# Last-level data misses (reads + writes) of one run of 1,000 characters, 1 MiB cache.
+llm() {
+  valgrind --tool=cachegrind --cache-sim=yes --LL=1048576,16,64 --cachegrind-out-file=/dev/null \
+    "$@" 2>&1 >/dev/null | awk '/LLd misses:/ { gsub(",", "", $4); print $4 }'
+}
+echo "== memory lines per character-frame, 1,000 characters (cachegrind, 1 MiB last level), $sha -> this build"
+for src in built-in "$cmu"; do
+  file=$src
+  [ "$src" = built-in ] && file=
+  [ "$src" = built-in ] || [ -f "$src" ] || continue
+  out=
+  for side in before after; do
+    m1=$(llm "$dir/bench_$side" --frames 20 --characters 1000 $file)
+    m0=$(llm "$dir/bench_$side" --frames 0 --characters 1000 $file)
+    out="$out $(( (m1 - m0) / 20 ))"
+  done
+  set -- $out
+  awk -v l="$(basename "$src"), full (IK)" -v b="$1" -v a="$2" \
+    'BEGIN { printf "    %-48s %7.1f -> %7.1f  (%+.1f%%)\n", l, b / 1000, a / 1000, (a / b - 1) * 100 }'
 done

@@ -11,8 +11,10 @@ tools/check_layers.sh, which checks the includes' direction; this adds the calls
 declaration written by hand would slip past an include check) and the circles inside a module
 (the start of this session had one: ik/ccd.c and ik/ik_common.c called each other).
 
-Usage: tools/check_file_graph.py [--list] [SOURCE_DIR]
-  --list  also print every file-to-file use, one `a -> b (name)` line each
+Usage: tools/check_file_graph.py [--list] [--self-test] [SOURCE_DIR]
+  --list       also print every file-to-file use, one `a -> b (name)` line each
+  --self-test  check the scan on a small tree with a circle, an upward call, a header's inline
+               helper, static helpers of the same name, a comment and a circle of includes
 Exit status: 0 when there is no circle and no upward use, 1 otherwise.
 """
 import os
@@ -136,11 +138,9 @@ def circles(graph):
     return out
 
 
-def main(argv):
-    listing = "--list" in argv
-    args = [a for a in argv if not a.startswith("--")]
-    root = args[0] if args else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    texts = {p: open(os.path.join(root, p), encoding="utf-8").read() for p in source_files(root)}
+def graph(texts):
+    """(calls, why, includes) of the files in texts (path -> C text): file -> files it uses,
+    (file, used file) -> one name that makes the use, file -> files it includes."""
     owner, inline = {}, {}
     for path, text in texts.items():
         exported, fns = scan(path, text)
@@ -165,25 +165,75 @@ def main(argv):
             target = "src/" + inc
             if target in texts and target != path:
                 includes[path].add(target)
-    bad = 0
+    return calls, why, includes
+
+
+def problems(calls, why, includes):
+    """Every upward use and every circle, one line each."""
+    out = []
     for a in sorted(calls):
         for b in sorted(calls[a]):
-            if listing:
-                print("%s -> %s (%s)" % (a, b, why[(a, b)]))
             ma, mb = module_of(a), module_of(b)
             if ma in ORDER and mb in ORDER and ORDER.index(mb) > ORDER.index(ma):
-                print("%s: uses %s of %s (%s sits above %s)" % (a, why[(a, b)], b, mb, ma))
-                bad = 1
-    for comp in circles(calls):
-        print("circle of calls: " + " <-> ".join(comp))
-        bad = 1
-    for comp in circles(includes):
-        print("circle of includes: " + " <-> ".join(comp))
-        bad = 1
+                out.append("%s: uses %s of %s (%s sits above %s)" % (a, why[(a, b)], b, mb, ma))
+    out += ["circle of calls: " + " <-> ".join(c) for c in circles(calls)]
+    out += ["circle of includes: " + " <-> ".join(c) for c in circles(includes)]
+    return out
+
+
+SELF_TEST = {
+    # a circle: a.c and b.c call each other; b.c's static helper and a comment do not count
+    "src/core/a.c": "int a_fn(void) { return b_fn(); }\n",
+    "src/core/b.c": "/* g_fn() */\nstatic int helper(void) { return 1; }\n"
+                    "int b_fn(void) { return a_fn() + helper(); }\n",
+    "src/core/g.c": "static int helper(void) { return 2; }\nint g_fn(void) { return helper(); }\n",
+    # an upward call: core calls ik
+    "src/core/c.c": "int c_fn(void) { return ik_fn(); }\n",
+    "src/ik/d.c": "int ik_fn(void) { return 0; }\n",
+    # through a header's inline helper: f.c uses e.c, and e.c using the helper is no circle
+    "src/core/h.h": "#include \"core/i.h\"\nAK_INLINE int h_fn(void) { return e_fn(); }\n",
+    "src/core/e.c": "int e_fn(void) { return 0; }\nint e2_fn(void) { return h_fn(); }\n",
+    "src/core/f.c": "int f_fn(void) { return h_fn(); }\n",
+    # a circle of includes
+    "src/core/i.h": "#include \"core/h.h\"\n",
+}
+
+
+def self_test():
+    calls, why, includes = graph(SELF_TEST)
+    got = problems(calls, why, includes)
+    want = ["src/core/c.c: uses ik_fn of src/ik/d.c (ik sits above core)",
+            "circle of calls: src/core/a.c <-> src/core/b.c",
+            "circle of includes: src/core/h.h <-> src/core/i.h"]
+    edges = sorted((a, b) for a in calls for b in calls[a])
+    want_edges = [("src/core/a.c", "src/core/b.c"), ("src/core/b.c", "src/core/a.c"),
+                  ("src/core/c.c", "src/ik/d.c"), ("src/core/f.c", "src/core/e.c")]
+    if got != want or edges != want_edges:
+        print("self-test: got %r and uses %r, want %r and %r" % (got, edges, want, want_edges))
+        return 1
+    print("check_file_graph self-test: ok")
+    return 0
+
+
+def main(argv):
+    if "--self-test" in argv:
+        return self_test()
+    listing = "--list" in argv
+    args = [a for a in argv if not a.startswith("--")]
+    root = args[0] if args else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    texts = {p: open(os.path.join(root, p), encoding="utf-8").read() for p in source_files(root)}
+    calls, why, includes = graph(texts)
+    if listing:
+        for a in sorted(calls):
+            for b in sorted(calls[a]):
+                print("%s -> %s (%s)" % (a, b, why[(a, b)]))
+    found = problems(calls, why, includes)
+    for line in found:
+        print(line)
     edges = sum(len(v) for v in calls.values())
     print("file graph: %d files, %d file-to-file uses, %s" %
-          (len(texts), edges, "a circle or an upward use" if bad else "no circle, no upward use"))
-    return bad
+          (len(texts), edges, "a circle or an upward use" if found else "no circle, no upward use"))
+    return 1 if found else 0
 
 
 if __name__ == "__main__":

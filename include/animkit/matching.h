@@ -50,8 +50,11 @@ typedef struct ak_motion_db_params {
     float metres_per_unit; /* 0 (default): detected from the first clip's standing height */
     float frame_rate;      /* database frames per second (clips are resampled); default 60 */
     float weights[AK_MATCH_GROUPS]; /* per group; defaults 0.75, 1.0, 1.0, 1.0, 1.5 */
-    float max_joint_speed;    /* rad/s: a larger frame-to-frame joint turn is a cut in the capture
-                                 (e.g. CMU's T-pose frame 0); the clip is split there; default 25 */
+    float max_joint_speed;    /* rad/s: a larger frame-to-frame turn of a body joint (humanoid-
+                                 mapped, not toes or fingers) is a cut in the capture (e.g. CMU's
+                                 T-pose frame 0); the clip is split there; a key of any joint
+                                 that turns faster in and out, its neighbours within twice that,
+                                 is repaired (their halfway rotation) first; default 25 */
     float position_smoothing; /* s: Gaussian sigma of the character frame's position; 0.1 */
     float heading_smoothing;  /* s: Gaussian sigma of its heading; default 0.2 */
     const char *humanoid_overrides; /* see ak_humanoid_find; NULL */

@@ -166,7 +166,13 @@ typedef struct ak_walk_scenario {
     int32_t captured_transitions;     /* 1 (default): a start or stop held by `clip` is played
                                          (ak_walk_motion_params.use_captured_transitions);
                                          --no-captured-transitions */
+    float start_heading;              /* facing at the start, degrees (0: +Z, 90: +X, the CSV's
+                                         heading); AK_WALK_FACE_TARGET (default, 1000): facing
+                                         the target */
 } ak_walk_scenario;
+
+/* ak_walk_scenario.start_heading's default: start facing the target. */
+#define AK_WALK_FACE_TARGET 1000.0f
 
 /* The walk scenario's flag table (the CLI's `animkit walk`, the viewer's --walk mode, the web
  * page's URL parameters). */

@@ -26,7 +26,8 @@ const char *ak_status_name(int32_t status)
     }
 }
 
-int32_t ak_error_set(ak_error *err, int32_t status, int32_t line, const char *fmt, ...)
+/* The name in parentheses: not the analyzer's macro of the same name (status.h). */
+int32_t(ak_error_set)(ak_error *err, int32_t status, int32_t line, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
@@ -34,8 +35,7 @@ int32_t ak_error_set(ak_error *err, int32_t status, int32_t line, const char *fm
         err->line = line;
         err->column = 0;
         va_start(ap, fmt);
-        /* va_start is above: clang-analyzer's valist.Uninitialized here is a false positive. */
-        vsnprintf(err->message, sizeof err->message, fmt, ap); // NOLINT
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
     }
     return status;

@@ -73,7 +73,7 @@ static void problem_of(const ak_jacobian_ik_params *p, jac_problem *q)
     } else {
         q->joints = p->chain;
         q->k = p->chain_length - 1;
-        q->effectors = p->chain ? &p->chain[p->chain_length - 1] : NULL;
+        q->effectors = &p->chain[p->chain_length - 1]; /* after ik_check_chain: not NULL */
         q->targets = &p->target;
         q->weights = NULL;
         q->m = 1;

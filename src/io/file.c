@@ -582,11 +582,9 @@ static char *child_path(const char *dir, const char *name)
 {
     const size_t d = strlen(dir), n = strlen(name);
     const int sep = d > 0 && !strchr(AKIO_DIR_SEPS, dir[d - 1]);
-    char *s = (char *)malloc(d + (size_t)sep + n + 1);
-    if (!s) return NULL;
-    memcpy(s, dir, d);
-    if (sep) s[d] = '/';
-    memcpy(s + d + (size_t)sep, name, n + 1);
+    const size_t size = d + (size_t)sep + n + 1;
+    char *s = (char *)malloc(size);
+    if (s) snprintf(s, size, "%s%s%s", dir, sep ? "/" : "", name);
     return s;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/simd.h"
 #include "core/xform_inline.h"
 #include "io/gltf_internal.h"
 #include "io/grow.h"
@@ -46,12 +47,40 @@ void akio_gbuf_align4(akio_gbuf *b, uint8_t pad)
 
 /* ---- blocks, views, accessors ---- */
 
+/* 1 when every one of count floats is finite, on the bits: the exponent bits plus one
+ * exponent step carry into bit 31 exactly when all of them are set (inf or NaN). Into
+ * locals, 16 floats a step with SSE: a store to bin->nonfinite per float made the GLB writer
+ * 16% slower than before the check. */
+static int all_finite(const float *v, size_t count)
+{
+    uint32_t acc = 0;
+    size_t i = 0;
+#ifdef AK_HAVE_SSE
+    const __m128i exp = _mm_set1_epi32(0x7f800000), step = _mm_set1_epi32(0x00800000);
+    __m128i a = _mm_setzero_si128(), b = a, c = a, d = a;
+    for (; i + 16 <= count; i += 16) {
+        const __m128i *p = (const __m128i *)(const void *)(v + i);
+        a = _mm_or_si128(a, _mm_add_epi32(_mm_and_si128(_mm_loadu_si128(p), exp), step));
+        b = _mm_or_si128(b, _mm_add_epi32(_mm_and_si128(_mm_loadu_si128(p + 1), exp), step));
+        c = _mm_or_si128(c, _mm_add_epi32(_mm_and_si128(_mm_loadu_si128(p + 2), exp), step));
+        d = _mm_or_si128(d, _mm_add_epi32(_mm_and_si128(_mm_loadu_si128(p + 3), exp), step));
+    }
+    const __m128i any = _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d));
+    if (_mm_movemask_ps(_mm_castsi128_ps(any)) != 0) acc = 0x80000000u;
+#endif
+    for (; i < count; ++i) {
+        uint32_t u;
+        memcpy(&u, v + i, sizeof u);
+        acc |= (u & 0x7f800000u) + 0x00800000u;
+    }
+    return (acc >> 31) == 0;
+}
+
 /* count floats as a 4-byte aligned block; a non-finite one marks the document refused. */
 static akio_block bin_floats(akio_gbuf *bin, const float *v, size_t count)
 {
     akio_block r;
-    for (size_t i = 0; i < count; ++i)
-        if (!isfinite(v[i])) bin->nonfinite = 1;
+    if (!all_finite(v, count)) bin->nonfinite = 1;
     akio_gbuf_align4(bin, 0);
     r.offset = bin->size;
     akio_gbuf_append(bin, v, count * sizeof(float));
@@ -163,7 +192,7 @@ static int32_t write_animation(akio_gltf_doc *d, const ak_clip *c, float mpu, ak
     const size_t per_key = d->cubic ? 3 : 1;
     const size_t need = (size_t)frames * per_key * 4;
     float *keys = (float *)malloc((need > (size_t)frames ? need : (size_t)frames) * sizeof(float));
-    float *tmp = (float *)malloc(need * sizeof(float));
+    float *tmp = (float *)calloc(need, sizeof(float)); /* zeroed: write_track fills it */
     if (!keys || !tmp) {
         free(keys);
         free(tmp);
@@ -193,7 +222,7 @@ static int32_t write_animation(akio_gltf_doc *d, const ak_clip *c, float mpu, ak
 static int32_t write_inverse_binds(akio_gltf_doc *d, const ak_xform *world_m, int32_t n,
                                    ak_error *err)
 {
-    float *m = (float *)malloc((size_t)n * 16 * sizeof(float));
+    float *m = (float *)calloc((size_t)n * 16, sizeof(float)); /* zeroed; the loop fills it */
     if (!m) return out_of_memory(err);
     for (int32_t j = 0; j < n; ++j)
         ak_xform_to_mat4(akx_inverse(world_m[j]), m + (size_t)j * 16);
@@ -298,8 +327,8 @@ static int build_mesh(const ak_skeleton *s, const ak_xform *world_m, mesh_data *
     if (m->bone_count == 0) return 0;
     size_t nv = (size_t)m->bone_count * AKIO_CAPSULE_VERTS;
     size_t nt = (size_t)m->bone_count * AKIO_CAPSULE_TRIS;
-    m->positions = (float *)malloc(nv * 3 * sizeof(float));
-    m->normals = (float *)malloc(nv * 3 * sizeof(float));
+    m->positions = (float *)calloc(nv * 3, sizeof(float));
+    m->normals = (float *)calloc(nv * 3, sizeof(float));
     m->joints = (uint16_t *)calloc(nv * 4, sizeof(uint16_t));
     m->weights = (float *)calloc(nv * 4, sizeof(float));
     m->indices = (uint32_t *)malloc(nt * 3 * sizeof(uint32_t));

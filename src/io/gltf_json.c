@@ -50,7 +50,7 @@ static void json_float(akio_gbuf *b, float v)
 static void json_floats(akio_gbuf *b, const float *v, int count)
 {
     for (int k = 0; k < count; ++k) {
-        if (k) gbuf_printf(b, ",");
+        if (k) akio_gbuf_append(b, ",", 1);
         json_float(b, v[k]);
     }
 }

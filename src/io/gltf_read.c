@@ -437,7 +437,8 @@ static int32_t skin_worlds(gr_ctx *c, int32_t skin)
     int32_t *idx = (int32_t *)malloc(sizeof(int32_t) * (size_t)count);
     int32_t st = (!done || !ibm || !idx) ? gr_fail(c, AK_ERR_NOMEM, 0, "out of memory") : AK_OK;
     int32_t k = 0;
-    for (int32_t e = st < 0 ? -1 : c->doc.v[joints].first; e >= 0; e = c->doc.v[e].next, ++k) {
+    for (int32_t e = st < 0 ? -1 : c->doc.v[joints].first; e >= 0 && k < count;
+         e = c->doc.v[e].next, ++k) {
         double v = akj_number(&c->doc, e, -1);
         if (v < 0 || v >= c->nodes || v != floor(v)) {
             st = gr_fail(c, AK_ERR_INVALID_ARG, e, "bad joint index");
@@ -447,6 +448,7 @@ static int32_t skin_worlds(gr_ctx *c, int32_t skin)
         for (int32_t a = idx[k], guard = 0; a >= 0 && guard <= c->nodes; a = c->parent[a], ++guard)
             c->wanted[a] = 1;
     }
+    if (st >= 0 && k != count) st = gr_fail(c, AK_ERR_PARSE, skin_v, "skin joints miscounted");
     for (int32_t i = 0; st >= 0 && i < c->nodes; ++i)
         if (c->wanted[i] && !world_of(c, i, done, 0))
             st = gr_fail(c, AK_ERR_INVALID_ARG, 0, "node hierarchy has a cycle");
@@ -477,6 +479,7 @@ static int32_t build_skeleton(gr_ctx *c, ak_skeleton **out)
             st = (!order || !joint_of) ? gr_fail(c, AK_ERR_NOMEM, 0, "out of memory") : AK_OK;
     if (st >= 0) st = dfs_order(c, order, &n);
     if (st >= 0 && n > GR_MAX_NODES) st = gr_fail(c, AK_ERR_LIMIT, 0, "more than 1024 joints");
+    if (st >= 0 && n < 1) st = gr_fail(c, AK_ERR_INVALID_ARG, 0, "skin without joints");
     char(*names)[AK_NAME_MAX] =
         st < 0 ? NULL : (char(*)[AK_NAME_MAX])calloc((size_t)n, AK_NAME_MAX);
     const char **name_ptr = st < 0 ? NULL : (const char **)malloc(sizeof(char *) * (size_t)n);

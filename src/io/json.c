@@ -232,7 +232,7 @@ static int32_t parse_value(akj_parser *p, int depth, int32_t *out)
     if (self < 0) return self;
     *out = self;
     if (type == AKJ_STRING) {
-        int32_t off, st = read_string(p, &off);
+        int32_t off = 0, st = read_string(p, &off);
         p->doc->v[self].str = off;
         return st;
     }

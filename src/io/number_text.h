@@ -14,4 +14,13 @@
  * written as 0. */
 int akio_format_number(char buf[AKIO_NUMBER_MAX], double v, int digits);
 
+/* 1 when printf writes '.' for the decimal point in the current C locale, so its "%g" output
+ * needs no repair (asked of printf itself, so it follows setlocale). Writers that print many
+ * numbers ask once per line and print several numbers with one printf. */
+int akio_locale_point_is_dot(void);
+
+/* Puts '.' back where the locale wrote its decimal point in n bytes of "%g" output (numbers
+ * separated by single spaces), in place, and NUL-terminates; returns the new length. */
+int akio_repair_point(char *s, int n);
+
 #endif

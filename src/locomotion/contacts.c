@@ -433,9 +433,10 @@ static void free_track(cycle_track *t)
 static int32_t make_track(const ak_clip *c, const ak_skeleton *sk, cycle_track *t)
 {
     const int32_t n = c->frame_count;
-    t->root = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
-    t->heading = (float *)malloc(sizeof(float) * (size_t)n);
-    t->path = (float *)malloc(sizeof(float) * (size_t)n);
+    /* calloc: the loop below writes every entry; zeroed, no path can read an unset one */
+    t->root = (ak_vec3 *)calloc((size_t)n, sizeof(ak_vec3));
+    t->heading = (float *)calloc((size_t)n, sizeof(float));
+    t->path = (float *)calloc((size_t)n, sizeof(float));
     if (!t->root || !t->heading || !t->path) return AK_ERR_NOMEM;
     const int32_t tr = c->joint_track[0];
     for (int32_t f = 0; f < n; ++f) {

@@ -73,17 +73,17 @@ struct ak_walker {
     int32_t contact[2]; /* AK_CONTACT_* this frame (0 in swing) */
     ak_vec3 query[2];
     ak_vec3 toe_query[2];
-    ak_vec3 anim_sole[2], anim_toe[2]; /* without foot IK: the posed heel and toe (no shift) */
     /* Foot placement (stairs): each swing decides once where the foot lands relative to the
      * clip's landing point; the shift glides there from where the last stance left it. */
     ak_vec3 place_from[2], place_target[2];
     int32_t place_decided[2];
     ak_vec3 land[2];
     ak_vec3 land_toe[2];
-    ak_ground_hit hits[AK_WALKER_RAY_COUNT];
+    ak_ground_hit foot_hit[2]; /* this frame's hit under each heel (for the tilt without IK) */
     float sole_ground[2];
     float toe_ground[2];
-    ak_root_motion_memo stop_memo; /* the stop planner's candidates of the last frame */
+    ak_vec3 anim_sole[2], anim_toe[2]; /* without foot IK: the posed heel and toe (no shift) */
+    ak_root_motion_memo stop_memo;     /* the stop planner's candidates of the last frame */
 };
 
 /* Ray slots of one foot. */
@@ -566,10 +566,11 @@ static float advance_clip(ak_walker *w, float dt)
 static void animated_pose(ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
-    const ak_walk_segment *g = w->seg >= 0 ? &m->segment[w->seg] : NULL;
-    const float t = g ? w->seg_time : w->clip_time;
-    ak_clip_sample(g ? g->clip : m->clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim);
-    ak_root_motion_make_in_place(g ? g->root : m->root, t, w->anim);
+    const int in_segment = w->seg >= 0;
+    const ak_walk_segment *g = &m->segment[in_segment ? w->seg : 0];
+    const float t = in_segment ? w->seg_time : w->clip_time;
+    ak_clip_sample(in_segment ? g->clip : m->clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim);
+    ak_root_motion_make_in_place(in_segment ? g->root : m->root, t, w->anim);
     /* A captured start or stop stands as the capture stood: only an idle clip blends in (or,
      * walking again out of a captured stop, the pose it was left in). */
     const int stand = m->stand_pose && !w->stop_captured && w->seg < 0;
@@ -928,8 +929,8 @@ int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count,
 {
     if (!w || !hits || count < AK_WALKER_RAY_COUNT)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits", AK_WALKER_RAY_COUNT);
-    for (int i = 0; i < AK_WALKER_RAY_COUNT; ++i)
-        w->hits[i] = hits[i];
+    for (int s = 0; s < 2; ++s)
+        w->foot_hit[s] = hits[FOOT_RAY(s)];
     decide_placement(w, hits);
     /* Character height: the controller's (when it placed us) or the centre ray's. */
     float ground_y = w->pos.y;
@@ -1076,7 +1077,7 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
             s->tilt_deg[k] = w->fst.tilt_deg[k];
         } else {
             /* Without foot IK: the animated foot against the ground normal under it. */
-            const ak_ground_hit *h = &w->hits[FOOT_RAY(k)];
+            const ak_ground_hit *h = &w->foot_hit[k];
             const ak_vec3 up =
                 akq_rotate(w->world[w->fik.legs[k].foot].rotation, w->fik.legs[k].up_local);
             const ak_vec3 n = h->hit ? h->normal : ak_vec3_make(0, 1, 0);

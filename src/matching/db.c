@@ -126,25 +126,65 @@ typedef struct piece {
     float t0, t1; /* source seconds (unrolled for loops) */
 } piece;
 
-/* Largest rotation of any joint between two consecutive source frames, radians. */
-static float frame_jump(const ak_clip *c, int32_t f)
+/* Angle between two rotations, radians. */
+static float turn_between(ak_quat a, ak_quat b)
+{
+    float d = fabsf(akq_dot(a, b));
+    d = d > 1.0f ? 1.0f : d;
+    return 2.0f * acosf(d);
+}
+
+/* Largest rotation of a body joint (`body`, see body_joints) between two consecutive source
+ * frames, radians. */
+static float frame_jump(const ak_clip *c, int32_t f, const uint8_t *body)
 {
     float worst = 0.0f;
     const ak_quat *a = c->rotations + (size_t)(f - 1) * c->joint_count;
     const ak_quat *b = c->rotations + (size_t)f * c->joint_count;
     for (int32_t j = 0; j < c->joint_count; ++j) {
-        float d = fabsf(akq_dot(a[j], b[j]));
-        d = d > 1.0f ? 1.0f : d;
-        const float ang = 2.0f * acosf(d);
+        if (!body[j]) continue;
+        const float ang = turn_between(a[j], b[j]);
         if (ang > worst) worst = ang;
     }
     return worst;
 }
 
+/* The joints a glitch cuts the clip at: the humanoid-mapped ones the features and the body
+ * use (hips, spine, chest, neck, head, legs to the feet, arms to the hands) and every joint
+ * between them and the root; not toes, fingers or what hangs below the head. A glitch there
+ * moves nothing the matcher reads (the toe contact point is in the ankle's frame). */
+static void body_joints(const ak_motion_db *db, uint8_t *body)
+{
+    memset(body, 0, (size_t)db->J);
+    body[0] = 1;
+    for (int32_t slot = 0; slot < AK_HUM_SLOT_COUNT; ++slot) {
+        if (slot == AK_HUM_LEFT_TOE || slot == AK_HUM_RIGHT_TOE) continue;
+        for (int32_t j = db->humanoid.joint[slot]; j >= 0 && !body[j]; j = db->skeleton->parents[j])
+            body[j] = 1;
+    }
+}
+
+/* Repairs isolated one-key glitches: a joint that turns faster than `limit` (radians per key)
+ * into a key and out of it while its two neighbours are within 2 limit of each other gets
+ * the neighbours' halfway rotation (a marker flick of a toe, finger or knee; CMU's T-pose
+ * frame 0 has one neighbour and stays, so the clip is cut after it). */
+static void repair_glitches(ak_clip *c, float limit)
+{
+    const int32_t J = c->joint_count;
+    for (int32_t f = 1; f + 1 < c->frame_count; ++f)
+        for (int32_t j = 0; j < J; ++j) {
+            ak_quat *q = c->rotations + (size_t)f * J + j;
+            const ak_quat a = q[-J], b = q[J];
+            if (turn_between(a, *q) > limit && turn_between(*q, b) > limit &&
+                turn_between(a, b) <= 2.0f * limit)
+                *q = akq_normalize(akq_slerp(a, b, 0.5f));
+        }
+}
+
 /* Splits each clip at frames where a joint turns faster than max_joint_speed; keeps pieces
  * long enough to hold one candidate. Writes up to `cap` pieces, returns the count. */
 static int32_t find_pieces(const ak_motion_db_clip *clips, int32_t n, const ak_motion_db_params *p,
-                           float min_len, piece *out, int32_t cap)
+                           const uint8_t *body, float min_len, piece *out, int32_t cap)
 {
     int32_t count = 0;
     for (int32_t i = 0; i < n; ++i) {
@@ -161,7 +201,7 @@ static int32_t find_pieces(const ak_motion_db_clip *clips, int32_t n, const ak_m
             clips[i].end > 0 && clips[i].end <= c->frame_count ? clips[i].end : c->frame_count;
         int32_t start = first;
         for (int32_t f = first + 1; f <= end; ++f) {
-            if (f < end && frame_jump(c, f) <= p->max_joint_speed * ft) continue;
+            if (f < end && frame_jump(c, f, body) <= p->max_joint_speed * ft) continue;
             const float t0 = (float)start * ft, t1 = (float)(f - 1) * ft;
             if (t1 - t0 >= min_len && count < cap) out[count++] = (piece){i, t0, t1};
             start = f;
@@ -241,7 +281,7 @@ static int32_t track_alloc(piece_track *t, int32_t n)
 {
     memset(t, 0, sizeof *t);
     t->foot[0] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n * 3);
-    t->px = (float *)malloc(sizeof(float) * (size_t)n * 4);
+    t->px = (float *)calloc((size_t)n * 4, sizeof(float)); /* zeroed: read by frame later */
     if (!t->foot[0] || !t->px) return AK_ERR_NOMEM;
     t->foot[1] = t->foot[0] + n;
     t->hips = t->foot[0] + 2 * n;
@@ -379,7 +419,6 @@ static int32_t level_floor(const ak_motion_db *db, ak_clip *c, const uint8_t *fl
                              db->humanoid.joint[AK_HUM_RIGHT_FOOT]};
     float *fl = (float *)malloc(sizeof(float) * (size_t)n * 2);
     if (!fl) return AK_ERR_NOMEM;
-    int32_t known = 0;
     for (int32_t f = 0; f < n; ++f) {
         fl[f] = INFINITY;
         if (!flags[f] && !flags[n + f]) continue;
@@ -388,19 +427,21 @@ static int32_t level_floor(const ak_motion_db *db, ak_clip *c, const uint8_t *fl
         for (int s = 0; s < 2; ++s)
             for (int32_t j = foot[s]; flags[s * n + f] && j < sk->subtree_end[foot[s]]; ++j)
                 if (world[j].translation.y < fl[f]) fl[f] = world[j].translation.y;
-        ++known;
     }
-    if (known > 0) {
-        int32_t prev = -1;
-        for (int32_t f = 0; f <= n; ++f) {
-            if (f < n && !isfinite(fl[f])) continue;
-            for (int32_t k = prev + 1; k < f; ++k) /* the gap (prev, f) */
-                fl[k] = prev < 0 ? fl[f]
-                        : f == n
-                            ? fl[prev]
-                            : fl[prev] + (fl[f] - fl[prev]) * (float)(k - prev) / (float)(f - prev);
-            prev = f;
-        }
+    /* Gaps filled between known heights; without one (no contact, or a non-finite pose) the
+     * track stays as it is. */
+    int32_t prev = -1;
+    for (int32_t f = 0; f <= n; ++f) {
+        if (f < n && !isfinite(fl[f])) continue;
+        if (f == n && prev < 0) break;
+        for (int32_t k = prev + 1; k < f; ++k) /* the gap (prev, f) */
+            fl[k] = prev < 0 ? fl[f]
+                    : f == n
+                        ? fl[prev]
+                        : fl[prev] + (fl[f] - fl[prev]) * (float)(k - prev) / (float)(f - prev);
+        prev = f;
+    }
+    if (prev == n) {
         gaussian_smooth(fl, fl + n, n, 0.25f / c->frame_time);
         float base = INFINITY;
         for (int32_t f = 0; f < n; ++f)
@@ -590,6 +631,7 @@ static int32_t db_begin(ak_motion_db *db, const ak_skeleton *sk, const ak_clip *
 static int32_t db_fill(ak_motion_db *db, const ak_motion_db_clip *clips, const sources *src,
                        const piece *pcs, int32_t npc, const ak_motion_db_params *p, ak_error *err)
 {
+    if (npc < 1) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "no pieces to store");
     ak_clip **res = (ak_clip **)calloc((size_t)npc, sizeof(ak_clip *));
     ak_xform *scratch = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)db->J * 2);
     int32_t st = res && scratch ? AK_OK : ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
@@ -633,6 +675,30 @@ static int32_t db_fill(ak_motion_db *db, const ak_motion_db_clip *clips, const s
     return st;
 }
 
+/* The pieces of every source: its isolated glitch keys repaired, then split where a body
+ * joint still turns faster than max_joint_speed. A piece must hold 1 s of future plus a frame
+ * on each side. Returns the piece count, -1 when out of memory. */
+static int32_t split_sources(const ak_motion_db *db, const ak_motion_db_clip *clips, int32_t n,
+                             const sources *src, const ak_motion_db_params *p, piece *pcs,
+                             int32_t cap)
+{
+    ak_motion_db_clip *tmp = (ak_motion_db_clip *)malloc(sizeof *tmp * (size_t)n);
+    uint8_t *body = (uint8_t *)malloc(db->J > 0 ? (size_t)db->J : 1);
+    int32_t npc = -1;
+    if (tmp && body) {
+        body_joints(db, body);
+        for (int32_t i = 0; i < n; ++i) {
+            tmp[i] = clips[i];
+            tmp[i].clip = src->clip[i];
+            repair_glitches(src->clip[i], p->max_joint_speed * src->clip[i]->frame_time);
+        }
+        npc = find_pieces(tmp, n, p, body, 1.0f + 2.0f * db->frame_time, pcs, cap);
+    }
+    free(tmp);
+    free(body);
+    return npc;
+}
+
 int32_t ak_motion_db_create(const ak_skeleton *sk, const ak_motion_db_clip *clips,
                             int32_t clip_count, const ak_motion_db_params *p, ak_motion_db **out,
                             ak_error *err)
@@ -657,19 +723,8 @@ int32_t ak_motion_db_create(const ak_skeleton *sk, const ak_motion_db_clip *clip
             cap += clips[i].clip->frame_count / 2 + 1;
         pcs = (piece *)malloc(sizeof(piece) * (size_t)cap);
         if (!pcs) st = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-        /* A piece must hold 1 s of future plus a frame on each side. */
-        if (st == AK_OK) {
-            ak_motion_db_clip *tmp = (ak_motion_db_clip *)malloc(sizeof *tmp * (size_t)clip_count);
-            if (!tmp) st = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-            for (int32_t i = 0; tmp && i < clip_count; ++i) {
-                tmp[i] = clips[i];
-                tmp[i].clip = src.clip[i];
-            }
-            if (tmp)
-                npc = find_pieces(tmp, clip_count, p, 1.0f + 2.0f * db->frame_time, pcs,
-                                  (int32_t)cap);
-            free(tmp);
-        }
+        if (st == AK_OK) npc = split_sources(db, clips, clip_count, &src, p, pcs, (int32_t)cap);
+        if (npc < 0) st = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
         if (st == AK_OK && npc == 0)
             st = ak_error_set(err, AK_ERR_DEGENERATE, 0,
                               "no part of the clips lasts 1 s without a cut: nothing to match");

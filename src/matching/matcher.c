@@ -783,8 +783,10 @@ static void update_stance(ak_matcher *m)
             m->fst.sole[s].y - m->sole_ground[s] > m->p.stance_gate)
             c &= ~AK_CONTACT_HEEL;
         /* and a foot lands only once foot IK has faded its planting in (stance_next leads
-         * stance by 1/stance_fade_rate; a transition's offset can cut that lead short) */
-        if (c && !kept && !m->standing && m->fst.stance_weight[s] < 1.0f) c = 0;
+         * stance by 1/stance_fade_rate; a transition's offset can cut that lead short) --
+         * the stop too: a swinging foot the stand frame brings down kept a third of its lift
+         * at its first stance frame (a heel 12 mm up while down) */
+        if (c && !kept && (!m->standing || m->p.foot_ik) && m->fst.stance_weight[s] < 1.0f) c = 0;
         const float *own = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES;
         m->offset_lift[s] = fabsf(m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s]);
         /* Unlock: a planted foot the new frame's pose (a transition, the stop) has left far

@@ -495,7 +495,8 @@ int32_t ak_retarget_run(const ak_retarget_params *p, ak_clip **out, ak_retarget_
 {
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     *out = NULL;
-    if (p && !p->source_clip)
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null retarget params");
+    if (!p->source_clip)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "retarget needs a source clip");
     int32_t st = ak_retarget_validate(p, err);
     if (st < 0) return st;

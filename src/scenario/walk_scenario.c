@@ -126,6 +126,14 @@ static const ak_flag k_walk_flags[] = {
      .on = 0,
      .def = "1",
      .help = "play the animation on the terrain without foot IK"},
+    {.name = "start-heading",
+     .type = AK_FLAG_FLOAT,
+     .offset = WALK_FIELD(start_heading),
+     .metavar = "DEG",
+     .def = "1000",
+     .range = "[-360,360]",
+     .help = "facing at the start, degrees (0: +Z, 90: +X, as the CSV's heading); "
+             "by default facing the target"},
     {.name = "no-captured-transitions",
      .type = AK_FLAG_SWITCH,
      .offset = WALK_FIELD(captured_transitions),
@@ -173,6 +181,10 @@ int32_t ak_walk_scenario_validate(const ak_walk_scenario *s, ak_error *err)
     if (match && (!auto_cycle || s->idle[0]))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "--cycle and --idle are for the guide walker, not --steer match");
+    if (match && !s->captured_transitions)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "--no-captured-transitions is for the guide walker: --steer match "
+                            "has no procedural start or stop (it plays database frames)");
     if (!s->heightmap[0] && (s->size != d.size || s->height != d.height))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "--size and --height are for --heightmap");
     return AK_OK;

@@ -119,6 +119,7 @@ static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario *s, ak_error
     ak_walker_params wp = ak_walker_defaults();
     wp.start = ak_vec3_make(s->start[0], 0.0f, s->start[1]);
     wp.target = ak_vec3_make(s->target[0], 0.0f, s->target[1]);
+    wp.start_heading = ak_walk_scene_start_heading(s);
     wp.steer = s->steer == AK_WALK_STEER_CONTINUOUS ? AK_STEER_CONTINUOUS : AK_STEER_CYCLE;
     wp.max_turn_rate = s->turn_rate;
     wp.arrival_radius = s->arrival;

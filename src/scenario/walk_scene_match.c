@@ -38,8 +38,11 @@ static int32_t collect_paths(const ak_walk_scenario *s, akio_list *out, ak_error
         if (st != AK_OK) return ak_walk_scene_file_error(s->library, st, err);
     }
     const int32_t clips = ak_flags_list_item(s->clip, 0, NULL, 0);
+    if (clips <= 0 && out->count <= 0)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "%.200s: no .bvh file in the --library folder", s->library);
     const int total = out->count + (int)clips;
-    char **paths = (char **)calloc(total > 0 ? (size_t)total : 1, sizeof(char *));
+    char **paths = (char **)calloc((size_t)total, sizeof(char *));
     if (!paths) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     for (int32_t i = 0; i < clips; ++i) {
         char path[AK_FLAG_TEXT_MAX];
@@ -57,17 +60,15 @@ static int32_t collect_paths(const ak_walk_scenario *s, akio_list *out, ak_error
     free(out->paths);
     out->paths = paths;
     out->count = out->capacity = total;
-    if (total > 0) return AK_OK;
-    return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%.200s: no .bvh file in the --library folder",
-                        s->library);
+    return AK_OK;
 }
 
 /* Reads every path; all on one skeleton (the first file's joint count). */
 static int32_t read_sources(match_sources *m, ak_error *err)
 {
     const size_t n = (size_t)m->paths.count;
-    m->skeletons = (ak_skeleton **)calloc(n, sizeof *m->skeletons);
-    m->clips = (ak_clip **)calloc(n, sizeof *m->clips);
+    m->skeletons = (ak_skeleton **)calloc(n, sizeof(ak_skeleton *));
+    m->clips = (ak_clip **)calloc(n, sizeof(ak_clip *));
     m->db_clips = (ak_motion_db_clip *)calloc(n, sizeof *m->db_clips);
     if (!m->skeletons || !m->clips || !m->db_clips)
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
@@ -135,6 +136,7 @@ int32_t ak_walk_scene_build_matcher(ak_walk_scene *w, const ak_walk_scenario *s,
     ak_matcher_params mp = ak_matcher_defaults();
     mp.start = ak_vec3_make(s->start[0], 0.0f, s->start[1]);
     mp.target = ak_vec3_make(s->target[0], 0.0f, s->target[1]);
+    mp.start_heading = ak_walk_scene_start_heading(s);
     mp.arrival_radius = s->arrival;
     mp.foot_ik = s->foot_ik;
     st = ak_matcher_create(w->db, &mp, &w->ground, &w->matcher, err);

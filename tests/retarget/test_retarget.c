@@ -6,7 +6,7 @@
 #include "test_util.h"
 
 #include <unistd.h>
-#include "anim/retarget_rigs.h"
+#include "retarget/retarget_rigs.h"
 
 #define RIG_COUNT 5
 #define DEG       (180.0 / 3.14159265358979)
