@@ -2,6 +2,7 @@
  * character and for 1,000 characters sharing a clip (keys every 1/30 s, playback advancing
  * 1/60 s per call). Prints medians of repeated runs.
  * Usage: bench_core [MOCAP_DIR]   (default: $AK_MOCAP_DIR, else tests/data/mocap) */
+#include "bench_rig.h"
 #include "harness.h"
 #include "animkit/animkit.h"
 
@@ -9,53 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A humanoid-shaped random skeleton with `n` joints (depth-first: a spine with limbs). */
-static ak_skeleton *make_skeleton(int n, unsigned seed)
-{
-    char(*names)[16] = malloc(sizeof *names * (size_t)n);
-    const char **ptrs = malloc(sizeof *ptrs * (size_t)n);
-    int32_t *parents = malloc(sizeof *parents * (size_t)n);
-    ak_xform *rest = malloc(sizeof *rest * (size_t)n);
-    srand(seed);
-    for (int j = 0; j < n; ++j) {
-        snprintf(names[j], sizeof names[j], "joint%d", j);
-        ptrs[j] = names[j];
-        /* chains of 5 joints hanging off the root (depth 5, like legs, arms and spine) */
-        parents[j] = j == 0 ? -1 : (j % 5 == 1 ? 0 : j - 1);
-        rest[j] = ak_xform_identity();
-        rest[j].translation = ak_vec3_make((float)(rand() % 100) / 500.0f,
-                                           0.1f + (float)(rand() % 100) / 400.0f, 0.0f);
-    }
-    ak_skeleton_desc d = {n, ptrs, parents, rest, NULL, NULL};
-    ak_skeleton *s = NULL;
-    ak_error err;
-    if (ak_skeleton_create(&d, &s, &err) != AK_OK) fprintf(stderr, "skeleton: %s\n", err.message);
-    free(names);
-    free(ptrs);
-    free(parents);
-    free(rest);
-    return s;
-}
-
-static ak_clip *make_clip(int joints, int frames)
-{
-    ak_clip *c = NULL;
-    ak_clip_create(joints, frames, 1.0f / 30.0f, NULL, &c, NULL);
-    for (int f = 0; f < frames; ++f) {
-        for (int j = 0; j < joints; ++j) {
-            ak_vec3 e = {0.5f * sinf(0.1f * (float)f + (float)j),
-                         0.4f * cosf(0.07f * (float)f * (float)(j % 3 + 1)),
-                         0.3f * sinf(0.13f * (float)f)};
-            c->rotations[(size_t)f * (size_t)joints + (size_t)j] =
-                ak_quat_from_euler(e, AK_ORDER_ZYX);
-        }
-        c->translations[f] = ak_vec3_make(0.02f * (float)f, 1.0f, 0.0f);
-    }
-    c->loop = 1;
-    ak_clip_finalize(c);
-    return c;
-}
 
 typedef struct play_job {
     const ak_skeleton *s;
@@ -101,8 +55,8 @@ static void run_single(void *arg)
 
 static void bench_playback(int joints)
 {
-    ak_skeleton *s = make_skeleton(joints, 7u + (unsigned)joints);
-    ak_clip *c = make_clip(joints, 300);
+    ak_skeleton *s = akb_rig_skeleton(joints, 7u + (unsigned)joints);
+    ak_clip *c = akb_rig_clip(joints, 300, 1);
     const int big = 1000;
     play_job p = {s,
                   c,

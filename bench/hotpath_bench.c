@@ -6,6 +6,7 @@
  *        bench_hotpath --row NAME N    N operations of one row, no timing (for callgrind: the
  *                                      instructions of N minus those of 0 are N operations)
  *        bench_hotpath --list          "NAME N" per row: the operations one timed run does */
+#include "bench_rig.h"
 #include "harness.h"
 #include "ik_bench_common.h"
 #include "animkit/animkit.h"
@@ -45,47 +46,10 @@ typedef struct hp_ctx {
     void *written; /* the last writer's buffer */
 } hp_ctx;
 
-/* The humanoid-shaped random skeleton of bench/core_bench.c. */
-static ak_skeleton *make_skeleton(int n)
-{
-    const char **ptrs = malloc(sizeof *ptrs * (size_t)n);
-    char(*names)[16] = malloc(sizeof *names * (size_t)n);
-    int32_t *parents = malloc(sizeof *parents * (size_t)n);
-    ak_xform *rest = malloc(sizeof *rest * (size_t)n);
-    srand(67u);
-    for (int j = 0; j < n; ++j) {
-        snprintf(names[j], sizeof names[j], "j%d", j);
-        ptrs[j] = names[j];
-        parents[j] = j == 0 ? -1 : (j % 5 == 1 ? 0 : j - 1);
-        rest[j] = ak_xform_identity();
-        rest[j].translation = ak_vec3_make((float)(rand() % 100) / 500.0f,
-                                           0.1f + (float)(rand() % 100) / 400.0f, 0.0f);
-    }
-    ak_skeleton_desc d = {n, ptrs, parents, rest, NULL, NULL};
-    ak_skeleton *s = NULL;
-    ak_skeleton_create(&d, &s, NULL);
-    free(names);
-    free(ptrs);
-    free(parents);
-    free(rest);
-    return s;
-}
-
+/* The rig of bench/bench_rig.h, its clip with SQUAD tangents for the cubic rows. */
 static ak_clip *make_clip(int joints, int frames)
 {
-    ak_clip *c = NULL;
-    ak_clip_create(joints, frames, 1.0f / 30.0f, NULL, &c, NULL);
-    for (int f = 0; f < frames; ++f) {
-        for (int j = 0; j < joints; ++j) {
-            ak_vec3 e = {0.5f * sinf(0.1f * (float)f + (float)j),
-                         0.4f * cosf(0.07f * (float)f * (float)(j % 3 + 1)),
-                         0.3f * sinf(0.13f * (float)f)};
-            c->rotations[(size_t)f * (size_t)joints + (size_t)j] =
-                ak_quat_from_euler(e, AK_ORDER_ZYX);
-        }
-        c->translations[f] = ak_vec3_make(0.02f * (float)f, 1.0f, 0.0f);
-    }
-    ak_clip_finalize(c);
+    ak_clip *c = akb_rig_clip(joints, frames, 0);
     ak_clip_prepare_cubic(c);
     return c;
 }
@@ -115,7 +79,7 @@ static void load_bvh(hp_ctx *c)
 
 static int setup(hp_ctx *c)
 {
-    c->sk = make_skeleton(HP_JOINTS);
+    c->sk = akb_rig_skeleton(HP_JOINTS, 67u);
     c->clip = make_clip(HP_JOINTS, 300);
     c->local = malloc(sizeof(ak_xform) * HP_JOINTS);
     c->local_b = malloc(sizeof(ak_xform) * HP_JOINTS);

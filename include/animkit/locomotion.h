@@ -264,6 +264,9 @@ typedef struct ak_foot_ik_params {
     float hip_drop_stiffness; /* 1/s: the hip drop follows its goal as a critically damped spring
                                  of this angular frequency; default 15 */
     float max_hip_drop;       /* metres; default 0.45 */
+    float max_hip_rise;       /* metres the hips may rise above the animation in single support
+                                 (over a stance foot above the animation's floor, so the stance
+                                 knee keeps the animated bend); default 0 (the walker: 0.3) */
     float pole_distance;      /* knee pole this far in front of the knee, m; default 0.5 */
     int32_t lock_feet;        /* 1 (default): stance feet stay where they landed */
 } ak_foot_ik_params;
@@ -271,7 +274,8 @@ typedef struct ak_foot_ik_params {
 /* Per-character state, caller-owned; ak_foot_ik_state_reset before the first frame. */
 typedef struct ak_foot_ik_state {
     int32_t initialized;
-    float hip_drop;          /* metres, >= 0: the smoothed shortfall drop */
+    float hip_drop;          /* metres: the smoothed shortfall drop (negative: the hips raised,
+                                up to max_hip_rise) */
     float hip_drop_velocity; /* m/s */
     float applied_hip_drop;  /* metres the hips were lowered this frame (>= hip_drop when a
                                 leg needed more to reach its target) */
@@ -289,10 +293,12 @@ typedef struct ak_foot_ik_state {
                                 off a stair edge lands there and is locked there) */
     float liftoff_ground[2]; /* ground height the foot last stood on */
     int32_t has_liftoff[2];
-    float swing_need[2]; /* m: the drop a swinging leg needed last frame to reach (-1 in
-                            stance) */
-    float toe_roll[2];   /* radians the foot was turned heel-up about its toe beyond the
-                            animation so a stretched leg reaches (0 unless needed) */
+    float swing_need[2];     /* m: the drop a swinging leg needed last frame to reach (-1 in
+                                stance) */
+    float toe_roll[2];       /* radians the foot was turned heel-up about its toe beyond the
+                                animation so a stretched leg reaches (0 unless needed) */
+    float stance_goal;       /* m: the animation's floor last frame in single support */
+    int32_t stance_goal_leg; /* which leg that was (-1: none) */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */
@@ -430,7 +436,8 @@ typedef struct ak_walker_state {
     ak_vec3 sole[2];      /* world sole contact points */
     float sole_ground[2]; /* ground height under each sole (NaN where none) */
     float tilt_deg[2];
-    float hip_drop;      /* metres the hips were lowered */
+    float hip_drop;      /* metres the hips were lowered (negative: raised over a stance foot
+                            above the animation's floor, ak_foot_ik_params.max_hip_rise) */
     int32_t contact[2];  /* AK_CONTACT_* of each foot this frame (0 in swing) */
     ak_vec3 toe[2];      /* world toe contact points (= sole for a foot without a toe) */
     float toe_ground[2]; /* ground height under each toe point (NaN where none or unknown) */

@@ -291,7 +291,8 @@ typedef struct ak_plugin_character_state {
                           while it swings or rolls on its toe, heel up) */
     ak_vec3 sole[2];   /* sole contact points after foot IK */
     float tilt_deg[2]; /* foot up vs surface normal after IK */
-    float hip_drop;    /* metres the hips were lowered */
+    float hip_drop;    /* metres the hips were lowered (negative: raised over a stance foot
+                          on higher ground, up to the walker's max_hip_rise 0.3 m) */
 } ak_plugin_character_state;
 
 /* A ray the engine should cast (world, Unity frame). */
@@ -373,7 +374,8 @@ typedef struct ak_plugin_foot_ik_state {
     ak_vec3 sole[2];   /* world sole points after IK */
     float tilt_deg[2]; /* foot up vs surface normal after IK */
     int32_t reached[2];
-    float hip_drop; /* metres */
+    float hip_drop; /* metres the hips were lowered (never negative: this foot IK does not
+                       raise the hips) */
 } ak_plugin_foot_ik_state;
 
 #define AK_PLUGIN_FOOT_IK_RAYS 2

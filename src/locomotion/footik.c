@@ -25,6 +25,7 @@ ak_foot_ik_params ak_foot_ik_defaults(void)
     p.swing_height_rate = 2.0f;
     p.hip_drop_rate = 0.8f;
     p.max_hip_drop = 0.45f;
+    p.max_hip_rise = 0.0f;
     p.hip_drop_stiffness = 20.0f;
     p.pole_distance = 0.5f;
     p.lock_feet = 1;
@@ -65,6 +66,8 @@ int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rates must be positive");
     if (!(p->max_hip_drop >= 0.0f) || !isfinite(p->max_hip_drop) || !isfinite(p->pole_distance))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max hip drop must be >= 0");
+    if (!(p->max_hip_rise >= 0.0f) || !isfinite(p->max_hip_rise))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max hip rise must be >= 0");
     return AK_OK;
 }
 
@@ -220,6 +223,10 @@ typedef struct foot_frame {
     ak_quat foot_rot[2];
     float shortfall[2];              /* the hips' drop this leg would like (smoothed) */
     float reach_drop[2];             /* the drop this leg needs to reach its target */
+    float rise_room[2];              /* a planted leg: how far the hips may rise above the
+                                        animation with its knee still bent AK_RISE_REACH */
+    float single_support;            /* 0..1: one foot planted, the other in mid-swing */
+    float floor;                     /* the animation's floor height this frame */
     int pivot[2];                    /* the foot turns about its toe (lock on the toe) */
     int stance[2];                   /* the foot is planted this frame */
     ak_vec3 toe_target[2];           /* where the toe goes while pivoting, world */
@@ -409,6 +416,16 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
  * geometry moves the need at about 2 m/s at most on the test terrains). */
 #define AK_NEED_RATE_MAX 4.0f
 
+/* A planted leg lets the hips rise until it is this fraction of its length from hip to ankle:
+ * the knee still bent about 10 degrees (cos 5 deg), where the law of cosines is
+ * well-conditioned (a straight knee amplifies rounding, see AK_SWING_REACH). */
+#define AK_RISE_REACH 0.996f
+/* Swing phases where single support is full: after lift-off and before landing the rise
+ * fades (smoothstep), so the hips are back on the animation at double support. */
+#define AK_SS_IN  0.15f
+#define AK_SS_OUT 0.4f
+#define AK_SS_END 0.65f
+
 /* A foot pivoting on its toe may lift its heel further (plantarflex about the toe) so a leg
  * near full extension reaches without the hips dropping: the most it adds to the animated
  * pitch. A human ankle plantarflexes about 50 degrees from standing; the captured toe-off
@@ -479,6 +496,28 @@ static float drop_to_reach(ak_vec3 hip, ak_vec3 target, float L)
     return need > 0.0f ? need : 0.0f;
 }
 
+/* How far the hip may rise (vertically) with a leg of length L still reaching target; 0 when
+ * it cannot. */
+static float rise_room(ak_vec3 hip, ak_vec3 target, float L)
+{
+    const float dx = target.x - hip.x, dz = target.z - hip.z;
+    const float dh2 = dx * dx + dz * dz;
+    if (!(dh2 < L * L)) return 0.0f;
+    const float room = sqrtf(L * L - dh2) - (hip.y - target.y);
+    return room > 0.0f ? room : 0.0f;
+}
+
+/* Single support, by the swinging foot's phase u: 0 at lift-off, 1 from AK_SS_IN to AK_SS_OUT,
+ * back to 0 at landing (smoothstep ramps), so a rise is gone by double support. */
+static float single_support_weight(float u)
+{
+    float a = akf_clamp(u / AK_SS_IN, 0.0f, 1.0f),
+          b = akf_clamp((AK_SS_END - u) / (AK_SS_END - AK_SS_OUT), 0.0f, 1.0f);
+    a = a * a * (3.0f - 2.0f * a);
+    b = b * b * (3.0f - 2.0f * b);
+    return a < b ? a : b;
+}
+
 /* How far this leg would like the hips lowered (its ankle target below the animated ankle,
  * or the ground a swinging foot will land on below the clip floor, over the swing), and how
  * far it needs them lowered to reach its target at all. */
@@ -493,10 +532,12 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
         const float land_short =
             (fr->floor_height - fr->ground_land[s].height) * u * u * (3.0f - 2.0f * u);
         if (land_short > ff->shortfall[s]) ff->shortfall[s] = land_short;
+        if (fr->stance[1 - s]) ff->single_support = single_support_weight(u);
     }
     const ak_vec3 hip = world[leg->upper].translation;
     const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
     ak_vec3 target = ff->ankle_target[s];
+    ff->rise_room[s] = fr->stance[s] ? rise_room(hip, target, L * AK_RISE_REACH / 0.999f) : 0.0f;
     if (ff->pivot[s] && fr->stance[s]) {
         /* What the leg needs with its heel lifted as far as the roll allows. */
         ak_vec3 k;
@@ -505,6 +546,25 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
                          akq_rotate(akq_axis_angle(k, t), akv_sub(target, ff->toe_target[s])));
     }
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
+}
+
+/* In single support the planted leg's shortfall is the goal (weight w); the part of its rate
+ * that is the animation's floor moving over the planted foot is fed forward like a swinging
+ * leg's reach, so the hips hold the stance knee at the animation's bend instead of lagging
+ * 2 rate / omega behind (and the hip drop moves at most hip_drop_rate plus the floor's own
+ * speed, which the floor has already added to the hips). Weighted, not switched on where the
+ * shortfall wins the max: a near tie decided by the last bit would make builds with and
+ * without fused multiply-add walk apart. */
+static float stance_goal_rate(ak_foot_ik_state *st, const foot_frame *ff, float w)
+{
+    const int leg = ff->stance[0] != ff->stance[1] && w > 0.0f ? (ff->stance[0] ? 0 : 1) : -1;
+    float rate = 0.0f;
+    if (leg >= 0 && st->initialized && st->stance_goal_leg == leg && ff->dt > 0.0f)
+        rate = w * akf_clamp((ff->floor - st->stance_goal) / ff->dt, -AK_NEED_RATE_MAX,
+                             AK_NEED_RATE_MAX);
+    st->stance_goal_leg = leg;
+    st->stance_goal = ff->floor;
+    return rate;
 }
 
 /* The lower foot's shortfall is followed smoothly (critically damped, speed capped at
@@ -517,27 +577,47 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
  * come back up at the capped rate, not at whatever speed the need falls away. */
 static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
 {
-    float want = ff->shortfall[0] > ff->shortfall[1] ? ff->shortfall[0] : ff->shortfall[1];
-    float need = 0.0f, goal_rate = 0.0f;
+    float sf[2] = {ff->shortfall[0], ff->shortfall[1]};
+    float rise = 0.0f, ws = 0.0f;
+    const float floor_drop = -p->max_hip_rise;
+    if (p->max_hip_rise > 0.0f && ff->stance[0] != ff->stance[1]) {
+        /* Single support: the hips follow the planted foot's ground (rising over it when it is
+         * above the animation's floor); the swinging leg's shortfall and landing anticipation
+         * and the drop it needs to reach its target come back as the swing ends: what it needs
+         * at landing, not what it needed leaving the ground behind (in the air it may fall
+         * short, swing_within_reach). */
+        const int st_leg = ff->stance[0] ? 0 : 1, sw = 1 - st_leg;
+        const float w = ff->single_support;
+        ws = w;
+        sf[sw] = sf[sw] + (sf[st_leg] - sf[sw]) * w;
+        rise = w * akf_min(p->max_hip_rise, ff->rise_room[st_leg]);
+    }
+    float want = sf[0] > sf[1] ? sf[0] : sf[1];
+    float need = floor_drop;
     const float dt = ff->dt;
+    float goal_rate = stance_goal_rate(st, ff, ws);
     for (int s = 0; s < 2; ++s) {
         if (ff->stance[s]) {
-            need = akf_max(need, ff->reach_drop[s]);
+            need = akf_max(need, ff->reach_drop[s] > 0.0f ? ff->reach_drop[s] : -ff->rise_room[s]);
             st->swing_need[s] = -1.0f;
             continue;
         }
         /* A swinging leg's reach is followed, not forced: the goal and the rate it moves at
          * (the leg's geometry is continuous), so the hips are down by the time it lands. */
         const float prev = st->swing_need[s];
-        st->swing_need[s] = ff->reach_drop[s];
-        if (ff->reach_drop[s] >= want) {
-            want = ff->reach_drop[s];
+        const float reach = ff->reach_drop[s] * (1.0f - ws);
+        st->swing_need[s] = reach;
+        if (reach > 0.0f && reach >= want) {
+            want = reach;
             goal_rate = st->initialized && prev >= 0.0f && dt > 0.0f
-                            ? akf_clamp((ff->reach_drop[s] - prev) / dt, 0.0f, AK_NEED_RATE_MAX)
+                            ? akf_clamp((reach - prev) / dt, 0.0f, AK_NEED_RATE_MAX)
                             : 0.0f;
         }
     }
-    if (want < 0.0f) want = 0.0f;
+    if (want < -rise) {
+        want = -rise;
+        goal_rate = 0.0f;
+    }
     if (want > p->max_hip_drop) want = p->max_hip_drop;
     if (need > p->max_hip_drop) need = p->max_hip_drop;
     if (!st->initialized || dt <= 0.0f) {
@@ -549,15 +629,15 @@ static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
     float v = st->hip_drop_velocity + (omega * omega * (want - st->hip_drop) +
                                        2.0f * omega * (goal_rate - st->hip_drop_velocity)) *
                                           dt;
-    const float cap = p->hip_drop_rate + goal_rate;
+    const float cap = p->hip_drop_rate + fabsf(goal_rate);
     v = akf_clamp(v, -cap, cap);
     float next = st->hip_drop + v * dt;
     if (next < need) {
         v = (need - st->hip_drop) / dt;
         next = need;
     }
-    if (next < 0.0f) {
-        next = 0.0f;
+    if (next < floor_drop) {
+        next = floor_drop;
         v = 0.0f;
     }
     st->hip_drop_velocity = v;
@@ -568,7 +648,7 @@ static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
 static void apply_hip_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, float drop,
                            ak_xform *local, ak_xform *world)
 {
-    if (!(drop > 0.0f)) return;
+    if (drop == 0.0f || !isfinite(drop)) return;
     const int32_t parent = sk->parents[p->hips];
     ak_vec3 d = {0, -drop, 0};
     if (parent >= 0) d = akq_rotate(akq_conj(world[parent].rotation), d);
@@ -645,6 +725,8 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
     foot_frame ff;
     ff.dt = fr->dt;
+    ff.single_support = 0.0f;
+    ff.floor = fr->floor_height;
     ff.forward = akq_rotate(fr->character.rotation, akv_make(0, 0, 1));
     const float max_tilt = p->max_tilt_deg * AK_PI / 180.0f;
     ff.cos_tilt = cosf(max_tilt);

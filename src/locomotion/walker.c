@@ -110,6 +110,7 @@ ak_walker_params ak_walker_defaults(void)
     p.stop_time = 0.5f;
     p.interp = AK_INTERP_LINEAR;
     p.foot = ak_foot_ik_defaults();
+    p.foot.max_hip_rise = 0.3f;
     return p;
 }
 

@@ -1,7 +1,7 @@
 /* animkit walk: its files (BVH that reads back, CSV columns), the JSON summary, heightmaps,
  * usage errors. Runs the real binary from $AK_BUILD_DIR. */
 #define _POSIX_C_SOURCE 200809L /* popen */
-#include "test_util.h"
+#include "cli_run.h"
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -10,42 +10,11 @@
 #endif
 #include <stb/stb_image_write.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-
-static char g_bin[1024], g_out[1024];
 
 static int setup(void **state)
 {
     (void)state;
-    const char *b = getenv("AK_BUILD_DIR");
-    if (!b) return -1;
-    snprintf(g_bin, sizeof g_bin, "%s/bin/animkit", b);
-    snprintf(g_out, sizeof g_out, "%s/test-out/walk_cli", b);
-    char cmd[2200];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", g_out);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Runs a command, returns its exit code and the last line of stdout. */
-static int run(const char *cmd, char *last, size_t size)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    char line[4096];
-    last[0] = '\0';
-    while (fgets(line, sizeof line, p))
-        snprintf(last, size, "%s", line);
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static double json_number(const char *json, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *k = strstr(json, pat);
-    if (!k) fail_msg("key %s missing in %s", key, json);
-    return strtod(k + strlen(pat), NULL);
+    return cli_setup("walk_cli");
 }
 
 static void walk_writes_bvh_csv_and_a_json_summary(void **state)

@@ -1,43 +1,12 @@
 /* animkit walk --steer match: the database from repeated --clip files and from --library,
  * the walker's outputs and summary, and usage errors. Runs the real binary. */
 #define _POSIX_C_SOURCE 200809L /* popen */
-#include "test_util.h"
-
-#include <sys/wait.h>
-
-static char g_bin[1024], g_out[1024];
+#include "cli_run.h"
 
 static int setup(void **state)
 {
     (void)state;
-    const char *b = getenv("AK_BUILD_DIR");
-    if (!b) return -1;
-    snprintf(g_bin, sizeof g_bin, "%s/bin/animkit", b);
-    snprintf(g_out, sizeof g_out, "%s/test-out/matching_cli", b);
-    char cmd[2200];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", g_out);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static int run(const char *cmd, char *last, size_t size)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    char line[4096];
-    last[0] = '\0';
-    while (fgets(line, sizeof line, p))
-        snprintf(last, size, "%s", line);
-    const int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static double json_number(const char *json, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *k = strstr(json, pat);
-    if (!k) fail_msg("key %s missing in %s", key, json);
-    return strtod(k + strlen(pat), NULL);
+    return cli_setup("matching_cli");
 }
 
 /* Three clips of CMU subject 2 on hills: arrives, stops, writes a BVH that reads back with

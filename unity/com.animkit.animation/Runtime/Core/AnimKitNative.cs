@@ -165,6 +165,8 @@ namespace AnimKit
         public int stanceLeft, stanceRight;
         public AkVec3 soleLeft, soleRight;
         public float tiltDegLeft, tiltDegRight;
+        /// <summary>Metres the hips were lowered; negative when raised over a stance foot on
+        /// higher ground (up to 0.3 m).</summary>
         public float hipDrop;
     }
 
