@@ -272,8 +272,11 @@ static inline ak_quat limb_upper_rotation_frame(const limb_geom *g)
      * nearly straight limb (|n| ~ 1e-5) gives e1.e2 ~ 2e-4, a frame that is no rotation, and
      * the end misses its target by 0.1-0.3 mm (a planted foot creeping 1-2 cm/s). Second
      * Gram-Schmidt pass. */
-    const ak_vec3 n1 = akv_sub(g->n, akv_scale(e1, akv_dot(g->n, e1)));
-    const ak_vec3 e2 = akv_scale(n1, 1.0f / akf_sqrt(akv_dot(n1, n1)));
+    ak_vec3 e2 = akv_scale(g->n, g->n_scale);
+    if (fabsf(g->sin_s) < 1e-2f) { /* elsewhere e1.e2 is within 1e-5: no second pass */
+        const ak_vec3 n1 = akv_sub(g->n, akv_scale(e1, akv_dot(g->n, e1)));
+        e2 = akv_scale(n1, 1.0f / akf_sqrt(akv_dot(n1, n1)));
+    }
     const ak_vec3 e3 = akv_cross(e1, e2);
     const float fa[3][3] = {{f1.x, f1.y, f1.z}, {f2.x, f2.y, f2.z}, {f3.x, f3.y, f3.z}};
     const float ea[3][3] = {{e1.x, e1.y, e1.z}, {e2.x, e2.y, e2.z}, {e3.x, e3.y, e3.z}};
@@ -313,8 +316,9 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
     const ak_quat r_a = limb_middle_rotation(&g);
     out->r_upper_ms =
         g.bent && g.have_ref ? limb_upper_rotation_frame(&g) : limb_upper_rotation_turn(&g, r_a);
-    if (g.bent && g.have_ref && g.sin_s < 1e-2f) {
-        /* A nearly straight limb's bend axis n is known only to float precision over |n|:
+    if (g.bent && g.have_ref && fabsf(g.sin_s) < 1e-2f) {
+        /* A nearly straight limb's bend axis n is known only to float precision over |n|
+         * (sin_s is signed: a limb bent the other way than its reference has it negative):
          * the frame's end misses its aim by up to ~1e-3 rad (0.1-0.3 mm on a leg, a planted
          * foot creeping 1-2 cm/s). The residual turn onto the aim, about the upper joint. */
         const ak_vec3 c1a = akq_rotate(out->r_upper_ms, akv_add(g.ab, akq_rotate(r_a, g.bc)));
