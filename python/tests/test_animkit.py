@@ -296,6 +296,20 @@ def test_walker_matches_over_a_database(mocap):
     assert np.isfinite(xyz).all() and len(xyz) < w.max_frames
 
 
+def test_walker_start_heading_faces_away_from_the_target(mocap):
+    # start_heading (degrees, 0: +Z) for either walker; the target is 4 m along +Z, behind
+    w = animkit.Walker(steer="match", clip=[mocap("cmu_02_01_walk.bvh")], terrain="flat",
+                       start=(0, 0), target=(0, 4), start_heading=180)
+    assert abs(abs(math.degrees(w.state()["heading"])) - 180.0) < 0.01
+    w.run()
+    assert w.state()["arrived"] and w.state()["distance"] <= 0.3
+    g = animkit.Walker(terrain="flat", start=(0, 0), target=(0, 4), start_heading=180)
+    assert abs(abs(math.degrees(g.state()["heading"])) - 180.0) < 10.0  # its cycle's own yaw
+    with pytest.raises(animkit.Error, match="--no-captured-transitions is for the guide walker"):
+        animkit.Walker(steer="match", clip=[mocap("cmu_02_01_walk.bvh")],
+                       no_captured_transitions=True)
+
+
 def test_retarget_onto_itself_is_exact_and_onto_another_rig_pins_feet(mocap):
     s, c = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
     same, info = animkit.retarget(s, c, s, contacts=False)
