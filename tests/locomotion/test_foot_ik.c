@@ -189,7 +189,8 @@ static float knee_forward(int s)
 /* Heel and toe of foot s on plane g within 1 mm (along its normal). */
 static void assert_sole_on(int s, const plane *g, const char *what)
 {
-    const ak_vec3 heel = ak_foot_ik_sole(&R.fp, R.world, s), toe = ak_foot_ik_toe(&R.fp, R.world, s);
+    const ak_vec3 heel = ak_foot_ik_sole(&R.fp, R.world, s),
+                  toe = ak_foot_ik_toe(&R.fp, R.world, s);
     printf("  %-10s foot %d: heel %+.3f mm, toe %+.3f mm off the ground\n", what, s,
            1e3 * (double)above(g, heel), 1e3 * (double)above(g, toe));
     AKT_NEAR(above(g, heel), 0.0, MM);
@@ -263,8 +264,8 @@ static void one_foot_on_a_step(void **state)
         const float rise = s == 0 ? -d : h;
         const ak_vec3 want = ak_vec3_sub(ak_vec3_make(ank0.x, ank0.y + rise, ank0.z),
                                          ak_vec3_make(hip0.x, hip0.y - d, hip0.z));
-        const float got = dist(R.world[R.fp.legs[s].foot].translation,
-                               R.world[R.fp.legs[s].upper].translation);
+        const float got =
+            dist(R.world[R.fp.legs[s].foot].translation, R.world[R.fp.legs[s].upper].translation);
         printf("  leg %d: hip-ankle %.4f m (geometry %.4f, bones %.4f), knee %+.3f m forward\n", s,
                (double)got, (double)ak_vec3_length(want), (double)leg_length(s),
                (double)knee_forward(s));
@@ -304,8 +305,8 @@ static void foot_on_a_slope(void **state)
         const float hl = sqrtf(dir.x * dir.x + dir.z * dir.z);
         const float rise = -(g[1].n.x * dir.x + g[1].n.z * dir.z) / (g[1].n.y * hl);
         const float pitch = atan2f(dir.y, hl) / DEG, want = atanf(rise) / DEG;
-        const ak_vec3 up = ak_quat_rotate(R.world[R.fp.legs[1].foot].rotation,
-                                          R.fp.legs[1].up_local);
+        const ak_vec3 up =
+            ak_quat_rotate(R.world[R.fp.legs[1].foot].rotation, R.fp.legs[1].up_local);
         const float up_err = acosf(fminf(1.0f, ak_vec3_dot(up, g[1].n))) / DEG;
         printf("  %s: sole %.3f deg off the plane, pitch %.3f (plane %.3f), up %.3f deg off "
                "the normal\n",
@@ -327,15 +328,15 @@ static void ground_out_of_reach(void **state)
     const int stance[2] = {1, 1};
     ak_foot_ik_state st;
     run(&R.fp, &st, g, stance, FRAMES);
-    const float got = dist(R.world[R.fp.legs[0].foot].translation,
-                           R.world[R.fp.legs[0].upper].translation);
+    const float got =
+        dist(R.world[R.fp.legs[0].foot].translation, R.world[R.fp.legs[0].upper].translation);
     const float bend = knee_forward(0);
     const float gap = above(&g[0], ak_foot_ik_sole(&R.fp, R.world, 0));
     const float drop = R.world0[R.fp.hips].translation.y - R.world[R.fp.hips].translation.y;
     printf("  out of reach: hip-ankle %.5f m of %.5f, knee %.4f m off the line, sole %.1f mm "
            "above the ground, hips lowered %.1f mm, reached %d/%d\n",
-           (double)got, (double)leg_length(0), (double)bend, 1e3 * (double)gap,
-           1e3 * (double)drop, (int)st.reached[0], (int)st.reached[1]);
+           (double)got, (double)leg_length(0), (double)bend, 1e3 * (double)gap, 1e3 * (double)drop,
+           (int)st.reached[0], (int)st.reached[1]);
     assert_true(got <= leg_length(0) + 1e-5f);
     assert_true(got >= 0.995f * leg_length(0)); /* knee within ~11 deg of straight */
     assert_true(gap > 0.0f);
@@ -344,8 +345,7 @@ static void ground_out_of_reach(void **state)
     const ak_vec3 hip = R.world[R.fp.legs[0].upper].translation;
     const ak_vec3 a0 = R.world0[R.fp.legs[0].foot].translation;
     const ak_vec3 to = ak_vec3_sub(ak_vec3_make(a0.x, a0.y - 0.8f, a0.z), hip);
-    const ak_vec3 want = ak_vec3_add(
-        hip, ak_vec3_scale(to, leg_length(0) / ak_vec3_length(to)));
+    const ak_vec3 want = ak_vec3_add(hip, ak_vec3_scale(to, leg_length(0) / ak_vec3_length(to)));
     printf("  ankle %.3f mm from the hip-target line's point\n",
            1e3 * (double)dist(R.world[R.fp.legs[0].foot].translation, want));
     AKT_NEAR(dist(R.world[R.fp.legs[0].foot].translation, want), 0.0, MM);
