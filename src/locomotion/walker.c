@@ -543,6 +543,16 @@ static float advance_clip(ak_walker *w, float dt)
 {
     float adv;
     if (w->arrived) {
+        /* A stop committed before the walk is up to speed (a new target within the stop
+         * planner's reach of a standing character) still ramps up and fades the idle out: at
+         * rate 0 the deceleration below would hold it short of the target for ever. Below
+         * that deceleration's curve only, so a stop from walking pace is unchanged. */
+        const float reach = sqrtf(2.0f * w->stop_left / w->p.stop_time);
+        if (w->stop_left > 0.0f && w->rate < 1.0f && w->rate < reach) {
+            const float up = w->p.start_time > 0.0f ? w->rate + dt / w->p.start_time : 1.0f;
+            w->rate = fminf(fminf(up, 1.0f), reach);
+            w->idle_w = fmaxf(0.0f, w->idle_w - dt / w->p.idle_fade);
+        }
         adv = w->rate * dt;
         if (adv > w->stop_left) adv = w->stop_left;
         w->stop_left -= adv;
