@@ -1,0 +1,407 @@
+/* Foot IK on its own (ak_foot_ik_*), on animkit's built-in biped standing still: flat ground
+ * raised and lowered, a step, a slope, ground out of reach, and a weight of 0. The ground hits
+ * are made here from known planes, asked where ak_foot_ik_query_points says; every bound
+ * comes from that geometry (a plane's height and normal, the bones' lengths), not from what
+ * the code produced. */
+#include "test_util.h"
+
+#define FPS    60.0f
+#define FRAMES 120 /* 2 s: the hip drop spring (omega 20/s) settles in ~0.3 s */
+#define MM     0.001f
+#define DEG    (3.14159265358979f / 180.0f)
+
+/* A ground plane: a point on it and its unit normal (up); hit 0 = no ground. */
+typedef struct plane {
+    int hit;
+    ak_vec3 p0, n;
+} plane;
+
+typedef struct rig {
+    ak_skeleton *sk;
+    ak_foot_ik_params fp;
+    ak_humanoid hum;
+    int32_t J;
+    float floor;      /* the clip floor (ak_foot_calibrate) */
+    ak_xform *local0; /* the standing pose: the idle clip's first frame */
+    ak_xform *world0;
+    ak_xform *local, *world; /* the output of the last run */
+} rig;
+
+static rig R;
+
+static plane flat(float y)
+{
+    plane g = {1, ak_vec3_make(0, y, 0), ak_vec3_make(0, 1, 0)};
+    return g;
+}
+
+static float plane_height(const plane *g, float x, float z)
+{
+    return g->p0.y - (g->n.x * (x - g->p0.x) + g->n.z * (z - g->p0.z)) / g->n.y;
+}
+
+static ak_ground_hit hit_at(const plane *g, ak_vec3 q)
+{
+    ak_ground_hit h;
+    memset(&h, 0, sizeof h);
+    h.hit = g->hit;
+    if (g->hit) {
+        h.height = plane_height(g, q.x, q.z);
+        h.normal = g->n;
+    }
+    return h;
+}
+
+/* The signed height of point a above plane g (along the plane's normal). */
+static float above(const plane *g, ak_vec3 a)
+{
+    return ak_vec3_dot(ak_vec3_sub(a, g->p0), g->n);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&R, 0, sizeof R);
+    ak_error err;
+    ak_walk_clip_params wp = ak_walk_clip_defaults();
+    ak_clip *walk = NULL, *idle = NULL;
+    assert_int_equal(ak_walk_clip_create(&wp, &R.sk, &walk, &err), AK_OK);
+    assert_int_equal(ak_idle_clip_create(&wp, R.sk, &idle, &err), AK_OK);
+    assert_int_equal(ak_humanoid_find(R.sk, NULL, &R.hum, &err), AK_OK);
+    const int32_t n = walk->frame_count;
+    uint8_t *contacts = malloc((size_t)n * 2);
+    assert_int_equal(ak_walk_clip_contacts(&wp, walk, contacts, contacts + n, &err), AK_OK);
+    const int32_t foot[2] = {R.hum.joint[AK_HUM_LEFT_FOOT], R.hum.joint[AK_HUM_RIGHT_FOOT]};
+    const int32_t toe[2] = {R.hum.joint[AK_HUM_LEFT_TOE], R.hum.joint[AK_HUM_RIGHT_TOE]};
+    ak_foot_calibration cal;
+    assert_int_equal(ak_foot_calibrate(R.sk, walk, foot, toe, contacts, contacts + n, &cal, &err),
+                     AK_OK);
+    free(contacts);
+    R.floor = cal.floor_y;
+    R.fp = ak_foot_ik_defaults();
+    R.fp.skeleton = R.sk;
+    R.fp.hips = R.hum.joint[AK_HUM_HIPS];
+    for (int s = 0; s < 2; ++s) {
+        R.fp.legs[s].upper = R.hum.joint[s ? AK_HUM_RIGHT_UPPER_LEG : AK_HUM_LEFT_UPPER_LEG];
+        R.fp.legs[s].lower = R.hum.joint[s ? AK_HUM_RIGHT_LOWER_LEG : AK_HUM_LEFT_LOWER_LEG];
+        R.fp.legs[s].foot = foot[s];
+        R.fp.legs[s].sole_height = cal.sole_height[s];
+        R.fp.legs[s].up_local = cal.up_local[s];
+        R.fp.legs[s].toe_local = cal.toe_local[s];
+        R.fp.legs[s].has_toe = cal.has_toe[s];
+    }
+    assert_int_equal(ak_foot_ik_validate(&R.fp, &err), AK_OK);
+    R.J = R.sk->joint_count;
+    R.local0 = calloc((size_t)R.J * 4, sizeof(ak_xform));
+    R.world0 = R.local0 + R.J;
+    R.local = R.local0 + 2 * R.J;
+    R.world = R.local0 + 3 * R.J;
+    ak_clip_frame(idle, R.sk, 0, R.local0);
+    ak_fk(R.sk, R.local0, R.world0);
+    ak_clip_destroy(walk);
+    ak_clip_destroy(idle);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(R.local0);
+    ak_skeleton_destroy(R.sk);
+    return 0;
+}
+
+/* Runs `frames` frames of foot IK on the standing pose (the character at the origin, facing
+ * +Z), foot s over ground g[s], in stance when stance[s]. R.local/R.world hold the last
+ * frame's result. */
+static void run(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const plane g[2],
+                const int stance[2], int frames)
+{
+    ak_error err;
+    ak_foot_ik_state_reset(st);
+    for (int f = 0; f < frames; ++f) {
+        memcpy(R.local, R.local0, (size_t)R.J * sizeof(ak_xform));
+        memcpy(R.world, R.world0, (size_t)R.J * sizeof(ak_xform));
+        ak_vec3 hq[2], tq[2];
+        ak_foot_ik_query_points(fp, st, R.world, 0, 0, hq);
+        ak_foot_ik_toe_query_points(fp, st, R.world, 0, 0, tq);
+        ak_foot_ik_frame fr;
+        memset(&fr, 0, sizeof fr);
+        fr.dt = 1.0f / FPS;
+        fr.character = ak_xform_identity();
+        fr.floor_height = R.floor;
+        for (int s = 0; s < 2; ++s) {
+            fr.stance[s] = fr.stance_next[s] = stance[s];
+            fr.contact[s] = stance[s] ? AK_CONTACT_HEEL | AK_CONTACT_TOE : 0;
+            fr.ground[s] = hit_at(&g[s], hq[s]);
+            fr.ground_toe[s] = hit_at(&g[s], tq[s]);
+        }
+        assert_int_equal(ak_foot_ik_run(fp, st, &fr, R.local, R.world, &err), AK_OK);
+    }
+}
+
+static float dist(ak_vec3 a, ak_vec3 b)
+{
+    return ak_vec3_length(ak_vec3_sub(a, b));
+}
+
+/* Every joint finite, every rotation unit, every bone its skeleton length, and the world pose
+ * the FK of the local one. */
+static void assert_pose_sound(void)
+{
+    ak_xform *fk = malloc((size_t)R.J * sizeof(ak_xform));
+    ak_fk(R.sk, R.local, fk);
+    for (int32_t j = 0; j < R.J; ++j) {
+        const ak_xform x = R.world[j];
+        assert_true(isfinite(x.translation.x) && isfinite(x.translation.y) &&
+                    isfinite(x.translation.z));
+        const ak_quat q = x.rotation;
+        AKT_NEAR(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w, 1.0, 2e-6);
+        AKT_NEAR(dist(x.translation, fk[j].translation), 0.0, 1e-5);
+        const int32_t p = R.sk->parents[j];
+        if (p < 0) continue;
+        /* The input pose keeps its bones at the skeleton's lengths; so must the output. */
+        AKT_NEAR(dist(R.world0[j].translation, R.world0[p].translation), R.sk->bone_lengths[j],
+                 1e-5);
+        AKT_NEAR(dist(x.translation, R.world[p].translation), R.sk->bone_lengths[j], 1e-5);
+    }
+    free(fk);
+}
+
+static float leg_length(int s)
+{
+    return R.sk->bone_lengths[R.fp.legs[s].lower] + R.sk->bone_lengths[R.fp.legs[s].foot];
+}
+
+/* The knee's offset from the hip-ankle line along the character's forward (+Z): > 0 when it
+ * bends toward the pole in front. */
+static float knee_forward(int s)
+{
+    const ak_vec3 h = R.world[R.fp.legs[s].upper].translation;
+    const ak_vec3 k = R.world[R.fp.legs[s].lower].translation;
+    const ak_vec3 a = R.world[R.fp.legs[s].foot].translation;
+    const ak_vec3 d = ak_vec3_normalize_or(ak_vec3_sub(a, h), ak_vec3_make(0, -1, 0));
+    const ak_vec3 hk = ak_vec3_sub(k, h);
+    const ak_vec3 off = ak_vec3_sub(hk, ak_vec3_scale(d, ak_vec3_dot(hk, d)));
+    return off.z;
+}
+
+/* Heel and toe of foot s on plane g within 1 mm (along its normal). */
+static void assert_sole_on(int s, const plane *g, const char *what)
+{
+    const ak_vec3 heel = ak_foot_ik_sole(&R.fp, R.world, s),
+                  toe = ak_foot_ik_toe(&R.fp, R.world, s);
+    printf("  %-10s foot %d: heel %+.3f mm, toe %+.3f mm off the ground\n", what, s,
+           1e3 * (double)above(g, heel), 1e3 * (double)above(g, toe));
+    AKT_NEAR(above(g, heel), 0.0, MM);
+    AKT_NEAR(above(g, toe), 0.0, MM);
+}
+
+/* The standing pose the tests start from: both feet flat on the clip floor, legs reachable. */
+static void standing_pose_is_planted(void **state)
+{
+    (void)state;
+    const plane g = flat(R.floor);
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 heel = ak_foot_ik_sole(&R.fp, R.world0, s);
+        const ak_vec3 toe = ak_foot_ik_toe(&R.fp, R.world0, s);
+        printf("  input foot %d: heel %+.3f toe %+.3f mm above the floor, toe %.3f m ahead\n", s,
+               1e3 * (double)above(&g, heel), 1e3 * (double)above(&g, toe),
+               (double)(toe.z - heel.z));
+        AKT_NEAR(above(&g, heel), 0.0, MM);
+        AKT_NEAR(above(&g, toe), 0.0, MM);
+        assert_true(R.fp.legs[s].has_toe && toe.z - heel.z > 0.1f);
+    }
+    memcpy(R.local, R.local0, (size_t)R.J * sizeof(ak_xform));
+    memcpy(R.world, R.world0, (size_t)R.J * sizeof(ak_xform));
+    assert_pose_sound();
+}
+
+/* Flat ground raised or lowered by h under both planted feet: heel and toe of each on it. */
+static void flat_ground_raised_and_lowered(void **state)
+{
+    (void)state;
+    const float hs[4] = {-0.05f, -0.02f, 0.02f, 0.05f};
+    const int stance[2] = {1, 1};
+    for (int i = 0; i < 4; ++i) {
+        const plane g[2] = {flat(R.floor + hs[i]), flat(R.floor + hs[i])};
+        ak_foot_ik_state st;
+        run(&R.fp, &st, g, stance, FRAMES);
+        char what[32];
+        snprintf(what, sizeof what, "h %+.2f", (double)hs[i]);
+        for (int s = 0; s < 2; ++s) {
+            assert_sole_on(s, &g[s], what);
+            assert_true(st.reached[s]);
+            assert_true(knee_forward(s) > 0.0f);
+        }
+        assert_pose_sound();
+    }
+}
+
+/* The left foot on ground d below the floor, the right on a step h above it: both soles on
+ * their surfaces; the hips come down by d (what the lower leg needs to stand as animated) and
+ * no further, so the lower leg is as long as animated and the higher one bends by h + d. */
+static void one_foot_on_a_step(void **state)
+{
+    (void)state;
+    const float d = 0.03f, h = 0.08f;
+    const plane g[2] = {flat(R.floor - d), flat(R.floor + h)};
+    const int stance[2] = {1, 1};
+    ak_foot_ik_state st;
+    run(&R.fp, &st, g, stance, FRAMES);
+    assert_sole_on(0, &g[0], "step low");
+    assert_sole_on(1, &g[1], "step high");
+    const int32_t hips = R.fp.hips;
+    const float drop = R.world0[hips].translation.y - R.world[hips].translation.y;
+    printf("  hips lowered %.2f mm (lower foot %.0f mm below the floor)\n", 1e3 * (double)drop,
+           1e3 * (double)d);
+    AKT_NEAR(drop, d, MM);
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 hip0 = R.world0[R.fp.legs[s].upper].translation;
+        const ak_vec3 ank0 = R.world0[R.fp.legs[s].foot].translation;
+        /* Feet flat on flat ground keep their x,z and turn nowhere: the ankle moves with the
+         * ground, the hip with the drop. */
+        const float rise = s == 0 ? -d : h;
+        const ak_vec3 want = ak_vec3_sub(ak_vec3_make(ank0.x, ank0.y + rise, ank0.z),
+                                         ak_vec3_make(hip0.x, hip0.y - d, hip0.z));
+        const float got =
+            dist(R.world[R.fp.legs[s].foot].translation, R.world[R.fp.legs[s].upper].translation);
+        printf("  leg %d: hip-ankle %.4f m (geometry %.4f, bones %.4f), knee %+.3f m forward\n", s,
+               (double)got, (double)ak_vec3_length(want), (double)leg_length(s),
+               (double)knee_forward(s));
+        AKT_NEAR(got, ak_vec3_length(want), MM);
+        assert_true(got <= leg_length(s));
+        assert_true(knee_forward(s) > 0.0f);
+        assert_true(st.reached[s]);
+    }
+    assert_pose_sound();
+}
+
+/* A slope of angle theta (rising toward +Z, or across toward +X) under the right foot: heel
+ * and toe on it, the heel-to-toe line in its plane (pitch = the plane's rise along the
+ * foot), the foot's up axis on the plane's normal. */
+static void foot_on_a_slope(void **state)
+{
+    (void)state;
+    const float thetas[3] = {10.0f, -15.0f, 20.0f};
+    const int stance[2] = {1, 1};
+    for (int i = 0; i < 4; ++i) {
+        const int across = i == 3;
+        const float t = (across ? 12.0f : thetas[i]) * DEG;
+        plane g[2] = {flat(R.floor), flat(R.floor)};
+        g[1].p0 = ak_foot_ik_sole(&R.fp, R.world0, 1);
+        g[1].n = across ? ak_vec3_make(-sinf(t), cosf(t), 0) : ak_vec3_make(0, cosf(t), -sinf(t));
+        ak_foot_ik_state st;
+        run(&R.fp, &st, g, stance, FRAMES);
+        char what[32];
+        snprintf(what, sizeof what, "%s %+.0f", across ? "roll" : "pitch", (double)(t / DEG));
+        assert_sole_on(0, &g[0], what);
+        assert_sole_on(1, &g[1], what);
+        const ak_vec3 heel = ak_foot_ik_sole(&R.fp, R.world, 1);
+        const ak_vec3 dir = ak_vec3_normalize_or(
+            ak_vec3_sub(ak_foot_ik_toe(&R.fp, R.world, 1), heel), ak_vec3_make(0, 0, 1));
+        const float off_plane = asinf(fabsf(ak_vec3_dot(dir, g[1].n))) / DEG;
+        /* The pitch a line in the plane has along the foot's horizontal heading (hx, hz). */
+        const float hl = sqrtf(dir.x * dir.x + dir.z * dir.z);
+        const float rise = -(g[1].n.x * dir.x + g[1].n.z * dir.z) / (g[1].n.y * hl);
+        const float pitch = atan2f(dir.y, hl) / DEG, want = atanf(rise) / DEG;
+        const ak_vec3 up =
+            ak_quat_rotate(R.world[R.fp.legs[1].foot].rotation, R.fp.legs[1].up_local);
+        const float up_err = acosf(fminf(1.0f, ak_vec3_dot(up, g[1].n))) / DEG;
+        printf("  %s: sole %.3f deg off the plane, pitch %.3f (plane %.3f), up %.3f deg off "
+               "the normal\n",
+               what, (double)off_plane, (double)pitch, (double)want, (double)up_err);
+        assert_true(off_plane < 1.0f);
+        AKT_NEAR(pitch, want, 1.0);
+        assert_true(up_err < 1.0f);
+        assert_true(knee_forward(1) > 0.0f);
+        assert_pose_sound();
+    }
+}
+
+/* Ground 0.8 m below the left foot (beyond the hip drop's 0.45 m and the leg): the left leg
+ * straight toward it, never longer than its bones, not reached; the right still planted. */
+static void ground_out_of_reach(void **state)
+{
+    (void)state;
+    const plane g[2] = {flat(R.floor - 0.8f), flat(R.floor)};
+    const int stance[2] = {1, 1};
+    ak_foot_ik_state st;
+    run(&R.fp, &st, g, stance, FRAMES);
+    const float got =
+        dist(R.world[R.fp.legs[0].foot].translation, R.world[R.fp.legs[0].upper].translation);
+    const float bend = knee_forward(0);
+    const float gap = above(&g[0], ak_foot_ik_sole(&R.fp, R.world, 0));
+    const float drop = R.world0[R.fp.hips].translation.y - R.world[R.fp.hips].translation.y;
+    printf("  out of reach: hip-ankle %.5f m of %.5f, knee %.4f m off the line, sole %.1f mm "
+           "above the ground, hips lowered %.1f mm, reached %d/%d\n",
+           (double)got, (double)leg_length(0), (double)bend, 1e3 * (double)gap, 1e3 * (double)drop,
+           (int)st.reached[0], (int)st.reached[1]);
+    assert_true(got <= leg_length(0) + 1e-5f);
+    assert_true(got >= 0.995f * leg_length(0)); /* knee within ~11 deg of straight */
+    assert_true(gap > 0.0f);
+    /* The ankle on the line from the (lowered) hip to its target (the flat foot's ankle moved
+     * straight down with the ground), a leg's length from the hip. */
+    const ak_vec3 hip = R.world[R.fp.legs[0].upper].translation;
+    const ak_vec3 a0 = R.world0[R.fp.legs[0].foot].translation;
+    const ak_vec3 to = ak_vec3_sub(ak_vec3_make(a0.x, a0.y - 0.8f, a0.z), hip);
+    const ak_vec3 want = ak_vec3_add(hip, ak_vec3_scale(to, leg_length(0) / ak_vec3_length(to)));
+    printf("  ankle %.3f mm from the hip-target line's point\n",
+           1e3 * (double)dist(R.world[R.fp.legs[0].foot].translation, want));
+    AKT_NEAR(dist(R.world[R.fp.legs[0].foot].translation, want), 0.0, MM);
+    AKT_NEAR(drop, R.fp.max_hip_drop, MM);
+    assert_false(st.reached[0]);
+    assert_true(st.reached[1]);
+    assert_sole_on(1, &g[1], "reachable");
+    assert_pose_sound();
+}
+
+/* The largest distance between joints [a, b) of the output and the input world pose. */
+static float moved(int32_t a, int32_t b)
+{
+    float m = 0.0f;
+    for (int32_t j = a; j < b; ++j) {
+        m = fmaxf(m, dist(R.world[j].translation, R.world0[j].translation));
+        const ak_quat p = R.world[j].rotation, q = R.world0[j].rotation;
+        m = fmaxf(m, fabsf(p.x - q.x) + fabsf(p.y - q.y) + fabsf(p.z - q.z) + fabsf(p.w - q.w));
+    }
+    return m;
+}
+
+/* weight 0 leaves the pose as given; so does a swinging foot with no ground under it. */
+static void zero_weight_and_no_stance_leave_the_leg(void **state)
+{
+    (void)state;
+    const plane g[2] = {flat(R.floor + 0.04f), flat(R.floor + 0.04f)};
+    const int both[2] = {1, 1};
+    ak_foot_ik_params fp = R.fp;
+    fp.weight = 0.0f;
+    ak_foot_ik_state st;
+    run(&fp, &st, g, both, FRAMES);
+    const float all = moved(0, R.J);
+    printf("  weight 0: pose moved %.3g (m or quaternion units)\n", (double)all);
+    /* Not bit-exact: the legs are still re-solved toward where they already are, which
+     * rounds (3.1e-7 measured); a few float ulps of a 1 m coordinate (1.2e-7 each) is all. */
+    assert_true(all <= 1e-6f);
+    const plane g2[2] = {flat(R.floor + 0.04f), {0, {0, 0, 0}, {0, 1, 0}}};
+    const int left[2] = {1, 0};
+    run(&R.fp, &st, g2, left, FRAMES);
+    const int32_t up = R.fp.legs[1].upper;
+    const float leg = moved(up, R.sk->subtree_end[up]);
+    printf("  right foot swinging, no ground: its leg moved %.3g\n", (double)leg);
+    assert_true(leg <= 1e-6f);
+    assert_sole_on(0, &g2[0], "left only");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(standing_pose_is_planted),
+        cmocka_unit_test(flat_ground_raised_and_lowered),
+        cmocka_unit_test(one_foot_on_a_step),
+        cmocka_unit_test(foot_on_a_slope),
+        cmocka_unit_test(ground_out_of_reach),
+        cmocka_unit_test(zero_weight_and_no_stance_leave_the_leg),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
