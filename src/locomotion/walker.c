@@ -506,6 +506,12 @@ static void plan_stop(ak_walker *w, float dur)
     if (w->arrived && w->stop_captured && w->seg < 0) aim_captured_stop(w);
     if (w->arrived || m->stop_count == 0 || w->seg >= 0) return;
     const float d = distance_to_target(w);
+    /* A committed stop no longer steers: a target more than 5 degrees off the guide (one set
+     * near a standing character, beside or behind it) is turned to first, walking with the
+     * sharpened steering of the last 1.5 m, else it would stop a step or more beside it. */
+    if (d > w->p.arrival_radius &&
+        fabsf(wrap_pi(heading_to_target(w) - w->base_heading)) > AK_PI / 36.0f)
+        return;
     if (plan_captured_stop(w, dur, d)) return;
     if (d > 2.5f * m->stride_length + w->p.arrival_radius) return;
     float t = w->clip_time + 0.5f * w->rate * w->p.stop_time;
