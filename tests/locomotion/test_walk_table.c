@@ -81,16 +81,8 @@ static void walk_clip(const char *name)
 static void every_locomotion_clip_walks_on_every_ground(void **state)
 {
     (void)state;
-    static const char *const clips[] = {"cmu_02_01_walk.bvh",
-                                        "cmu_07_01_walk.bvh",
-                                        "cmu_16_11_walk_veer_left.bvh",
-                                        "cmu_09_01_run.bvh",
-                                        "locomotion/cmu_02_02_walk.bvh",
-                                        "locomotion/cmu_02_03_run.bvh",
-                                        "locomotion/cmu_07_04_slow_walk.bvh",
-                                        "locomotion/cmu_09_02_run.bvh"};
-    for (size_t i = 0; i < sizeof clips / sizeof clips[0]; ++i)
-        walk_clip(clips[i]);
+    for (size_t i = 0; i < AKT_LOCOMOTION_CLIPS; ++i)
+        walk_clip(akt_locomotion_clips[i]);
 }
 
 /* Knee flexion of the stance leg at each mid-stance (the hip passing over the planted ankle

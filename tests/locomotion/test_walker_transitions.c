@@ -316,18 +316,10 @@ static void walks_again_after_a_procedural_stop(void **state)
 static void captures_without_transitions_keep_the_procedural_path(void **state)
 {
     (void)state;
-    static const char *const clips[] = {"cmu_02_01_walk.bvh",
-                                        "cmu_07_01_walk.bvh",
-                                        "cmu_16_11_walk_veer_left.bvh",
-                                        "cmu_09_01_run.bvh",
-                                        "locomotion/cmu_02_02_walk.bvh",
-                                        "locomotion/cmu_02_03_run.bvh",
-                                        "locomotion/cmu_07_04_slow_walk.bvh",
-                                        "locomotion/cmu_09_02_run.bvh"};
     ak_ground flat = ak_terrain_ground(g_terrain[0]);
-    for (size_t i = 0; i < sizeof clips / sizeof clips[0]; ++i) {
+    for (size_t i = 0; i < AKT_LOCOMOTION_CLIPS; ++i) {
         walk_source src;
-        source_open(&src, clips[i], -1, -1);
+        source_open(&src, akt_locomotion_clips[i], -1, -1);
         ak_walk_motion_info info;
         ak_walk_motion_get_info(src.motion, &info);
         assert_int_equal(info.start_frames[0], -1);

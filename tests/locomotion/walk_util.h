@@ -4,6 +4,17 @@
 
 #include "test_util.h"
 
+/* Every locomotion capture of the test data: walks, the veer, runs, the four new captures. */
+static const char *const akt_locomotion_clips[] = {"cmu_02_01_walk.bvh",
+                                                   "cmu_07_01_walk.bvh",
+                                                   "cmu_16_11_walk_veer_left.bvh",
+                                                   "cmu_09_01_run.bvh",
+                                                   "locomotion/cmu_02_02_walk.bvh",
+                                                   "locomotion/cmu_02_03_run.bvh",
+                                                   "locomotion/cmu_07_04_slow_walk.bvh",
+                                                   "locomotion/cmu_09_02_run.bvh"};
+#define AKT_LOCOMOTION_CLIPS (sizeof akt_locomotion_clips / sizeof akt_locomotion_clips[0])
+
 typedef struct walk_source {
     ak_skeleton *skeleton;
     ak_clip *clip;

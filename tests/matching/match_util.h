@@ -9,32 +9,63 @@ static const char *const akt_subject2[] = {"cmu_02_01_walk.bvh", "locomotion/cmu
                                            "locomotion/cmu_02_03_run.bvh"};
 #define AKT_SUBJECT2_COUNT 3
 
+#define AKT_MAX_SOURCES 8
+
 typedef struct akt_sources {
-    ak_skeleton *sk[AKT_SUBJECT2_COUNT];
-    ak_clip *clip[AKT_SUBJECT2_COUNT];
-    ak_motion_db_clip src[AKT_SUBJECT2_COUNT];
+    int count;
+    ak_skeleton *sk[AKT_MAX_SOURCES];
+    ak_clip *clip[AKT_MAX_SOURCES];
+    ak_motion_db_clip src[AKT_MAX_SOURCES];
 } akt_sources;
 
-static inline void akt_sources_load(akt_sources *s)
+/* Reads `n` (at most AKT_MAX_SOURCES) captures of the test data into `s`, named as given. */
+static inline void akt_sources_load_list(akt_sources *s, const char *const *names, int n)
 {
     char path[1200];
     ak_error err;
     memset(s, 0, sizeof *s);
-    for (int i = 0; i < AKT_SUBJECT2_COUNT; ++i) {
-        if (ak_bvh_read_file(akt_mocap_path(akt_subject2[i], path, sizeof path), NULL, &s->sk[i],
+    assert_true(n <= AKT_MAX_SOURCES);
+    for (int i = 0; i < n; ++i) {
+        if (ak_bvh_read_file(akt_mocap_path(names[i], path, sizeof path), NULL, &s->sk[i],
                              &s->clip[i], &err) != AK_OK)
             fail_msg("%s: %s", path, err.message);
         s->src[i].clip = s->clip[i];
-        s->src[i].name = akt_subject2[i];
+        s->src[i].name = names[i];
+        s->count = i + 1;
     }
+}
+
+/* The subject-2 captures. */
+static inline void akt_sources_load(akt_sources *s)
+{
+    akt_sources_load_list(s, akt_subject2, AKT_SUBJECT2_COUNT);
 }
 
 static inline void akt_sources_free(akt_sources *s)
 {
-    for (int i = 0; i < AKT_SUBJECT2_COUNT; ++i) {
+    for (int i = 0; i < s->count; ++i) {
         ak_skeleton_destroy(s->sk[i]);
         ak_clip_destroy(s->clip[i]);
     }
+    s->count = 0;
+}
+
+/* A 65x65 binary PGM of two crossing waves, `size` metres across and `height` high. */
+static inline ak_terrain *akt_waves_terrain(float size, float height)
+{
+    enum { W = 65 };
+    static char pgm[32 + W * W];
+    int n = snprintf(pgm, sizeof pgm, "P5\n%d %d\n255\n", W, W);
+    for (int r = 0; r < W; ++r)
+        for (int c = 0; c < W; ++c) {
+            const double v = 0.5 + 0.25 * sin(c * 0.35) + 0.25 * cos(r * 0.28 + c * 0.1);
+            pgm[n + r * W + c] = (char)(unsigned char)(v * 255.0 + 0.5);
+        }
+    ak_terrain *t = NULL;
+    ak_error err;
+    if (ak_terrain_read_pgm_memory(pgm, (size_t)n + W * W, size, height, &t, &err) != AK_OK)
+        fail_msg("waves terrain: %s", err.message);
+    return t;
 }
 
 /* The subject-2 sources loaded into `s` and their database with default parameters. */

@@ -14,28 +14,16 @@ static const char *const k_library[] = {
     "locomotion/cmu_07_04_slow_walk.bvh", "locomotion/cmu_09_02_run.bvh"};
 #define K_COUNT 4
 
-static ak_skeleton *g_sk[K_COUNT];
-static ak_clip *g_clip[K_COUNT];
+static akt_sources g_src;
 static ak_motion_db *g_db;
 
 static int setup(void **state)
 {
     (void)state;
-    char path[1200];
-    ak_error err;
-    ak_motion_db_clip src[K_COUNT];
-    memset(src, 0, sizeof src);
-    for (int i = 0; i < K_COUNT; ++i) {
-        if (ak_bvh_read_file(akt_mocap_path(k_library[i], path, sizeof path), NULL, &g_sk[i],
-                             &g_clip[i], &err) != AK_OK) {
-            fprintf(stderr, "%s: %s\n", path, err.message);
-            return -1;
-        }
-        src[i].clip = g_clip[i];
-        src[i].name = k_library[i];
-    }
+    akt_sources_load_list(&g_src, k_library, K_COUNT);
     ak_motion_db_params p = ak_motion_db_defaults();
-    if (ak_motion_db_create(g_sk[0], src, K_COUNT, &p, &g_db, &err) != AK_OK) {
+    ak_error err;
+    if (ak_motion_db_create(g_src.sk[0], g_src.src, K_COUNT, &p, &g_db, &err) != AK_OK) {
         fprintf(stderr, "database: %s\n", err.message);
         return -1;
     }
@@ -46,29 +34,8 @@ static int teardown(void **state)
 {
     (void)state;
     ak_motion_db_destroy(g_db);
-    for (int i = 0; i < K_COUNT; ++i) {
-        ak_clip_destroy(g_clip[i]);
-        ak_skeleton_destroy(g_sk[i]);
-    }
+    akt_sources_free(&g_src);
     return 0;
-}
-
-/* A 65x65 binary PGM of two crossing waves (as tests/matching/test_matching_walk.c). */
-static ak_terrain *waves(float size, float height)
-{
-    enum { W = 65 };
-    static char pgm[32 + W * W];
-    int n = snprintf(pgm, sizeof pgm, "P5\n%d %d\n255\n", W, W);
-    for (int r = 0; r < W; ++r)
-        for (int c = 0; c < W; ++c) {
-            const double v = 0.5 + 0.25 * sin(c * 0.35) + 0.25 * cos(r * 0.28 + c * 0.1);
-            pgm[n + r * W + c] = (char)(unsigned char)(v * 255.0 + 0.5);
-        }
-    ak_terrain *t = NULL;
-    ak_error err;
-    assert_int_equal(ak_terrain_read_pgm_memory(pgm, (size_t)n + W * W, size, height, &t, &err),
-                     AK_OK);
-    return t;
 }
 
 /* One walk from start to target; every stance frame: skate < 1 cm/s, heel and toe within
@@ -112,7 +79,7 @@ static void walk_and_check(const ak_ground *g, const char *name, ak_vec3 start, 
 static void library_walk_on_the_default_heightmap_keeps_planted_feet_planted(void **state)
 {
     (void)state;
-    ak_terrain *t = waves(40.0f, 3.0f);
+    ak_terrain *t = akt_waves_terrain(40.0f, 3.0f);
     const ak_ground g = ak_terrain_ground(t);
     walk_and_check(&g, "heightmap 40 m x 3 m", ak_vec3_make(-6.0f, 0.0f, -4.0f),
                    ak_vec3_make(6.0f, 0.0f, 4.0f));

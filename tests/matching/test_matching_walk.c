@@ -197,18 +197,7 @@ static void matching_walks_on_hills(void **state)
 static void matching_walks_on_a_heightmap(void **state)
 {
     (void)state;
-    enum { W = 65 };
-    static char pgm[32 + W * W];
-    int n = snprintf(pgm, sizeof pgm, "P5\n%d %d\n255\n", W, W);
-    for (int r = 0; r < W; ++r)
-        for (int c = 0; c < W; ++c) {
-            const double v = 0.5 + 0.25 * sin(c * 0.35) + 0.25 * cos(r * 0.28 + c * 0.1);
-            pgm[n + r * W + c] = (char)(unsigned char)(v * 255.0 + 0.5);
-        }
-    ak_terrain *t = NULL;
-    ak_error err;
-    assert_int_equal(ak_terrain_read_pgm_memory(pgm, (size_t)n + W * W, 40.0f, 1.2f, &t, &err),
-                     AK_OK);
+    ak_terrain *t = akt_waves_terrain(40.0f, 1.2f);
     const ak_ground g = ak_terrain_ground(t);
     walk_three_directions(&g, "heightmap");
     ak_terrain_destroy(t);
