@@ -184,7 +184,14 @@ static inline void limb_bend_axis(const ak_limb_ik_params *p, const ak_xform *wo
     g->cos_n = akf_clamp(akv_dot(u_bc, u_ba), -1.0f, 1.0f);
     g->sin_s = sin_n;
     g->bent = sin_n > 1e-5f;
-    if (g->bent) {
+    if (g->bent && sin_n < 1e-2f) {
+        /* n is perpendicular to the bones only to float precision over |n|: a nearly straight
+         * limb (|n| ~ 1e-5) would give a frame with e1.e2 ~ 2e-4, no rotation, and an end
+         * 0.1-0.3 mm off its target (a planted foot creeping 1-2 cm/s). A second Gram-Schmidt
+         * pass against the upper bone; above 1e-2 the error is under 1e-5. */
+        n = akv_sub(n, akv_scale(u_ba, akv_dot(n, u_ba)));
+        g->n_scale = 1.0f / akf_sqrt(akv_dot(n, n));
+    } else if (g->bent) {
         g->n_scale = 1.0f / sin_n;
     } else {
         ak_vec3 h = akq_rotate(world[p->middle].rotation, p->mid_axis);
@@ -268,15 +275,7 @@ static inline ak_quat limb_upper_rotation_frame(const limb_geom *g)
     const ak_vec3 f2 = akv_cross(perp, g->dir);
     const ak_vec3 f3 = akv_cross(f1, f2);
     const ak_vec3 e1 = akv_scale(g->ab, 1.0f / l1);
-    /* n is perpendicular to ab only to float precision over |n| (sin of the current bend): a
-     * nearly straight limb (|n| ~ 1e-5) gives e1.e2 ~ 2e-4, a frame that is no rotation, and
-     * the end misses its target by 0.1-0.3 mm (a planted foot creeping 1-2 cm/s). Second
-     * Gram-Schmidt pass. */
-    ak_vec3 e2 = akv_scale(g->n, g->n_scale);
-    if (fabsf(g->sin_s) < 1e-2f) { /* elsewhere e1.e2 is within 1e-5: no second pass */
-        const ak_vec3 n1 = akv_sub(g->n, akv_scale(e1, akv_dot(g->n, e1)));
-        e2 = akv_scale(n1, 1.0f / akf_sqrt(akv_dot(n1, n1)));
-    }
+    const ak_vec3 e2 = akv_scale(g->n, g->n_scale); /* perpendicular to e1: limb_bend_axis */
     const ak_vec3 e3 = akv_cross(e1, e2);
     const float fa[3][3] = {{f1.x, f1.y, f1.z}, {f2.x, f2.y, f2.z}, {f3.x, f3.y, f3.z}};
     const float ea[3][3] = {{e1.x, e1.y, e1.z}, {e2.x, e2.y, e2.z}, {e3.x, e3.y, e3.z}};
