@@ -323,6 +323,10 @@ IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xfo
         const ak_vec3 c1a = akq_rotate(out->r_upper_ms, akv_add(g.ab, akq_rotate(r_a, g.bc)));
         out->r_upper_ms = akq_normalize(akq_mul(akq_from_to(c1a, g.dir), out->r_upper_ms));
     }
+    /* Unit to float precision on every path, which a fuzzed limb once was not (|q|^2 = 0.958
+     * for the upper joint's correction): callers are promised unit rotations. */
+    if (fabsf(akq_dot(out->r_upper_ms, out->r_upper_ms) - 1.0f) > 1e-5f)
+        out->r_upper_ms = akq_normalize(out->r_upper_ms);
     out->r_middle_ms = r_a;
     out->end_ms = akv_add(g.a_ms, akv_scale(g.dir, g.d));
     out->reach = g.reach;
