@@ -5,8 +5,8 @@ BUILD      ?= build
 SAN_BUILD  ?= build-san
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= 2
-FUZZ_SECONDS ?= 45
-FUZZ_RUNS ?= 1000000
+FUZZ_SECONDS ?= 120
+FUZZ_RUNS ?= 250000
 FUZZ_SEED ?= 1
 CMAKE_FLAGS ?=
 
