@@ -68,15 +68,24 @@ static inline ak_terrain *akt_waves_terrain(float size, float height)
     return t;
 }
 
-/* The subject-2 sources loaded into `s` and their database with default parameters. */
-static inline ak_motion_db *akt_subject2_db(akt_sources *s)
+/* The database of the captures `names` (read into `s`) with default parameters; NULL, with
+ * the reason on stderr, when it cannot be built (usable in a group setup). */
+static inline ak_motion_db *akt_db_of(akt_sources *s, const char *const *names, int n)
 {
-    akt_sources_load(s);
+    akt_sources_load_list(s, names, n);
     ak_motion_db_params p = ak_motion_db_defaults();
     ak_motion_db *db = NULL;
     ak_error err;
-    if (ak_motion_db_create(s->sk[0], s->src, AKT_SUBJECT2_COUNT, &p, &db, &err) != AK_OK)
-        fail_msg("subject-2 database: %s", err.message);
+    if (ak_motion_db_create(s->sk[0], s->src, n, &p, &db, &err) != AK_OK)
+        fprintf(stderr, "database: %s\n", err.message);
+    return db;
+}
+
+/* The subject-2 sources loaded into `s` and their database with default parameters. */
+static inline ak_motion_db *akt_subject2_db(akt_sources *s)
+{
+    ak_motion_db *db = akt_db_of(s, akt_subject2, AKT_SUBJECT2_COUNT);
+    if (!db) fail_msg("subject-2 database");
     return db;
 }
 

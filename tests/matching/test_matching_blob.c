@@ -12,10 +12,8 @@ static size_t g_size;
 static int setup(void **state)
 {
     (void)state;
-    akt_sources_load(&g_src);
-    ak_motion_db_params p = ak_motion_db_defaults();
-    if (ak_motion_db_create(g_src.sk[0], g_src.src, AKT_SUBJECT2_COUNT, &p, &g_db, NULL) != AK_OK)
-        return -1;
+    g_db = akt_db_of(&g_src, akt_subject2, AKT_SUBJECT2_COUNT);
+    if (!g_db) return -1;
     g_size = ak_motion_db_blob_size(g_db);
     g_blob = (unsigned char *)malloc(g_size);
     return g_blob && ak_motion_db_save_memory(g_db, g_blob, g_size, NULL) == AK_OK ? 0 : -1;

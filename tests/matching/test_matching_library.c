@@ -20,14 +20,8 @@ static ak_motion_db *g_db;
 static int setup(void **state)
 {
     (void)state;
-    akt_sources_load_list(&g_src, k_library, K_COUNT);
-    ak_motion_db_params p = ak_motion_db_defaults();
-    ak_error err;
-    if (ak_motion_db_create(g_src.sk[0], g_src.src, K_COUNT, &p, &g_db, &err) != AK_OK) {
-        fprintf(stderr, "database: %s\n", err.message);
-        return -1;
-    }
-    return 0;
+    g_db = akt_db_of(&g_src, k_library, K_COUNT);
+    return g_db ? 0 : -1;
 }
 
 static int teardown(void **state)

@@ -11,14 +11,8 @@ static float g_rate_warp; /* matcher rate_warp for the walks (0: the default, of
 static int setup(void **state)
 {
     (void)state;
-    akt_sources_load(&g_src);
-    ak_motion_db_params p = ak_motion_db_defaults();
-    ak_error err;
-    if (ak_motion_db_create(g_src.sk[0], g_src.src, AKT_SUBJECT2_COUNT, &p, &g_db, &err) != AK_OK) {
-        fprintf(stderr, "database: %s\n", err.message);
-        return -1;
-    }
-    return 0;
+    g_db = akt_db_of(&g_src, akt_subject2, AKT_SUBJECT2_COUNT);
+    return g_db ? 0 : -1;
 }
 
 static int teardown(void **state)

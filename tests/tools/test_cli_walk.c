@@ -119,66 +119,19 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
     ak_skeleton_destroy(sk);
 }
 
-/* A PGM heightmap: a ramp of 8x8 pixels, --size 16 --height 2: the CSV's ground column is the
- * documented mapping v/maxval*H, bilinear in x. */
-static void walk_on_a_pgm_heightmap_uses_the_documented_mapping(void **state)
+/* Walks over the heightmap at `map` (--size 16 --height 2, from (-5,0) to (5,0)) into
+ * g_out/<name> and checks every walk.csv row's ground under the left sole against the ramp
+ * `(x + 8) * slope` the pixels make (bilinear between pixel centres, so linear in x). */
+static void walk_the_ramp(const char *map, const char *name, float slope)
 {
-    (void)state;
     char path[1200], cmd[4096], last[4096];
-    snprintf(path, sizeof path, "%s/ramp.pgm", g_out);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f, "P2\n8 8\n70\n");
-    for (int r = 0; r < 8; ++r) {
-        for (int col = 0; col < 8; ++col)
-            fprintf(f, "%d ", col * 10); /* height = col*10/70*2 */
-        fprintf(f, "\n");
-    }
-    fclose(f);
     snprintf(cmd, sizeof cmd,
              "'%s' walk --heightmap '%s' --size 16 --height 2 --start -5,0 --target 5,0 --out "
-             "'%s/pgm' 2>/dev/null",
-             g_bin, path, g_out);
+             "'%s/%s' 2>/dev/null",
+             g_bin, map, g_out, name);
     assert_int_equal(run(cmd, last, sizeof last), 0);
     assert_non_null(strstr(last, "\"arrived\":true"));
-    snprintf(path, sizeof path, "%s/pgm/walk.csv", g_out);
-    f = fopen(path, "r");
-    assert_non_null(f);
-    char line[2048];
-    assert_non_null(fgets(line, sizeof line, f));
-    int checked = 0;
-    while (fgets(line, sizeof line, f)) {
-        float v[16];
-        if (sscanf(line, "%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f,%f", &v[0], &v[1], &v[2],
-                   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13],
-                   &v[14], &v[15]) != 16)
-            continue;
-        /* column c at x = -8 + c*16/7; height c*10/70*2 -> linear in x: (x+8)*7/16 * 2/7 */
-        AKT_NEAR(v[8], (v[5] + 8.0f) / 8.0f, 1e-3);
-        ++checked;
-    }
-    fclose(f);
-    assert_true(checked > 100);
-}
-
-/* The same ramp as an 8-bit PNG: 255 maps to --height. */
-static void walk_on_a_png_heightmap_uses_the_same_mapping(void **state)
-{
-    (void)state;
-    char path[1200], cmd[4096], last[4096];
-    snprintf(path, sizeof path, "%s/ramp.png", g_out);
-    unsigned char px[8 * 8];
-    for (int r = 0; r < 8; ++r)
-        for (int col = 0; col < 8; ++col)
-            px[r * 8 + col] = (unsigned char)(col * 30);
-    assert_true(stbi_write_png(path, 8, 8, 1, px, 8) != 0);
-    snprintf(cmd, sizeof cmd,
-             "'%s' walk --heightmap '%s' --size 16 --height 2 --start -5,0 --target 5,0 --out "
-             "'%s/png' 2>/dev/null",
-             g_bin, path, g_out);
-    assert_int_equal(run(cmd, last, sizeof last), 0);
-    assert_non_null(strstr(last, "\"arrived\":true"));
-    snprintf(path, sizeof path, "%s/png/walk.csv", g_out);
+    snprintf(path, sizeof path, "%s/%s/walk.csv", g_out, name);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char line[2048];
@@ -190,12 +143,46 @@ static void walk_on_a_png_heightmap_uses_the_same_mapping(void **state)
                    &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13],
                    &v[14], &v[15]) != 16)
             continue;
-        /* column c = (x+8)*7/16, height c*30/255*2 */
-        AKT_NEAR(v[8], (v[5] + 8.0f) * 7.0f / 16.0f * 30.0f / 255.0f * 2.0f, 1e-3);
+        AKT_NEAR(v[8], (v[5] + 8.0f) * slope, 1e-3);
         ++checked;
     }
     fclose(f);
     assert_true(checked > 100);
+}
+
+/* A PGM heightmap: a ramp of 8x8 pixels, --size 16 --height 2: the CSV's ground column is the
+ * documented mapping v/maxval*H, bilinear in x. */
+static void walk_on_a_pgm_heightmap_uses_the_documented_mapping(void **state)
+{
+    (void)state;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/ramp.pgm", g_out);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "P2\n8 8\n70\n");
+    for (int r = 0; r < 8; ++r) {
+        for (int col = 0; col < 8; ++col)
+            fprintf(f, "%d ", col * 10); /* height = col*10/70*2 */
+        fprintf(f, "\n");
+    }
+    fclose(f);
+    /* column c at x = -8 + c*16/7; height c*10/70*2: (x+8)*7/16 * 2/7 = (x+8)/8 */
+    walk_the_ramp(path, "pgm", 1.0f / 8.0f);
+}
+
+/* The same ramp as an 8-bit PNG: 255 maps to --height. */
+static void walk_on_a_png_heightmap_uses_the_same_mapping(void **state)
+{
+    (void)state;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/ramp.png", g_out);
+    unsigned char px[8 * 8];
+    for (int r = 0; r < 8; ++r)
+        for (int col = 0; col < 8; ++col)
+            px[r * 8 + col] = (unsigned char)(col * 30);
+    assert_true(stbi_write_png(path, 8, 8, 1, px, 8) != 0);
+    /* column c = (x+8)*7/16, height c*30/255*2 */
+    walk_the_ramp(path, "png", 7.0f / 16.0f * 30.0f / 255.0f * 2.0f);
 }
 
 static void walk_usage_errors_exit_2(void **state)
