@@ -467,6 +467,16 @@ static void aim_captured_stop(ak_walker *w)
  * three wraps, the one whose whole travel best matches the distance; committed once that
  * wrap is within two cycles and the travel needs scaling by no more than 0.7..1.3. Returns 1
  * when committed. */
+/* A committed stop no longer steers, so it is committed only with the target within 5 degrees
+ * of the guide (or inside the arrival radius): one set near a standing character, beside or
+ * behind it, is turned to first, with the sharpened steering of the last 1.5 m, else the
+ * character would stop a step or more beside it. Asked only where a stop could commit. */
+static int faces_target(const ak_walker *w, float d)
+{
+    return d <= w->p.arrival_radius ||
+           fabsf(wrap_pi(heading_to_target(w) - w->base_heading)) <= AK_PI / 36.0f;
+}
+
 static int plan_captured_stop(ak_walker *w, float dur, float d)
 {
     const ak_walk_segment *g = &w->m->segment[AK_SEGMENT_STOP];
@@ -487,7 +497,7 @@ static int plan_captured_stop(ak_walker *w, float dur, float d)
     }
     if (best_w - w->clip_time > 2.0f * dur || !(best_len > 1e-3f)) return 0;
     const float k = d / best_len;
-    if (k < 0.7f || k > 1.3f) return 0;
+    if (k < 0.7f || k > 1.3f || !faces_target(w, d)) return 0;
     w->arrived = 1;
     w->stop_captured = 1;
     w->stop_entry = best_w;
@@ -506,12 +516,6 @@ static void plan_stop(ak_walker *w, float dur)
     if (w->arrived && w->stop_captured && w->seg < 0) aim_captured_stop(w);
     if (w->arrived || m->stop_count == 0 || w->seg >= 0) return;
     const float d = distance_to_target(w);
-    /* A committed stop no longer steers: a target more than 5 degrees off the guide (one set
-     * near a standing character, beside or behind it) is turned to first, walking with the
-     * sharpened steering of the last 1.5 m, else it would stop a step or more beside it. */
-    if (d > w->p.arrival_radius &&
-        fabsf(wrap_pi(heading_to_target(w) - w->base_heading)) > AK_PI / 36.0f)
-        return;
     if (plan_captured_stop(w, dur, d)) return;
     if (d > 2.5f * m->stride_length + w->p.arrival_radius) return;
     float t = w->clip_time + 0.5f * w->rate * w->p.stop_time;
@@ -535,6 +539,7 @@ static void plan_stop(ak_walker *w, float dur)
         }
     if (!(best_e < INFINITY)) return;
     if (best_t - w->clip_time > dur && d > w->p.arrival_radius) return;
+    if (!faces_target(w, d)) return;
     w->arrived = 1;
     w->stop_left = best_t - w->clip_time;
     float k = best_travel > 1e-3f ? d / best_travel : 1.0f;
