@@ -414,6 +414,17 @@ AK_PLUGIN_API int32_t ak_plugin_skeleton_create(int32_t count, const char *names
                                                 const ak_plugin_xform *rest_local,
                                                 ak_handle *out_skeleton, char *error_buffer,
                                                 int32_t error_size);
+/* A clip from poses, e.g. a Unity AnimationClip baked on the character's own Transforms:
+ * `frame_count` (1..1,000,000) frames of `skeleton`'s joints, frame-major local (parent
+ * space) transforms in Unity's frame, metres; `count` >= frame_count * joint_count. Joint 0
+ * and every joint whose translation leaves its rest value (by more than 1e-5 m) get a
+ * translation track. `frame_time` > 0 seconds; `loop` sets the loop flag. Non-finite values
+ * are refused. */
+AK_PLUGIN_API int32_t ak_plugin_clip_create(ak_handle skeleton, int32_t frame_count,
+                                            float frame_time, int32_t loop,
+                                            const ak_plugin_xform *local_frames, int32_t count,
+                                            ak_handle *out_clip, char *error_buffer,
+                                            int32_t error_size);
 /* A rig from a glTF/GLB skin (`skin` 0 for the first): joints and bind pose, metres. */
 AK_PLUGIN_API int32_t ak_plugin_gltf_skin_load(const char *path, int32_t skin,
                                                ak_handle *out_skeleton, char *error_buffer,

@@ -315,3 +315,98 @@ AK_PLUGIN_API int32_t ak_plugin_retargeter_pose(ak_handle h, const ak_plugin_xfo
     akp_release(&r->hdr);
     return status;
 }
+
+/* ---- A clip from poses (a baked Unity AnimationClip) ---- */
+
+/* 1 when every number of the n transforms is finite. */
+static int finite_xforms(const ak_plugin_xform *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; ++i) {
+        const float *v = (const float *)&x[i];
+        for (int k = 0; k < 7; ++k)
+            if (!isfinite(v[k])) return 0;
+    }
+    return 1;
+}
+
+/* has[j] = 1 for joint 0 and every joint whose translation leaves its rest value (Unity
+ * frame, so compared with the mirrored rest). */
+static void moving_joints(const ak_skeleton *sk, const ak_plugin_xform *frames, int32_t n,
+                          uint8_t *has)
+{
+    int32_t jc = sk->joint_count;
+    for (int32_t j = 0; j < jc; ++j) {
+        ak_vec3 rest = akp_mirror_point(sk->rest_local[j].translation);
+        has[j] = j == 0;
+        for (int32_t f = 0; f < n && !has[j]; ++f) {
+            ak_vec3 t = frames[(size_t)f * (size_t)jc + (size_t)j].position;
+            has[j] = fabsf(t.x - rest.x) > 1e-5f || fabsf(t.y - rest.y) > 1e-5f ||
+                     fabsf(t.z - rest.z) > 1e-5f;
+        }
+    }
+}
+
+/* Copies the frames (mirrored into animkit's frame) into the clip's keys. */
+static void fill_clip(ak_clip *clip, const ak_plugin_xform *frames)
+{
+    int32_t jc = clip->joint_count;
+    for (int32_t f = 0; f < clip->frame_count; ++f) {
+        for (int32_t j = 0; j < jc; ++j) {
+            ak_xform x = *(const ak_xform *)&frames[(size_t)f * (size_t)jc + (size_t)j];
+            akp_mirror_xforms(&x, 1);
+            clip->rotations[(size_t)f * (size_t)jc + (size_t)j] = x.rotation;
+            int32_t tr = clip->joint_track[j];
+            if (tr >= 0)
+                clip->translations[(size_t)f * (size_t)clip->track_count + (size_t)tr] =
+                    x.translation;
+        }
+    }
+    ak_clip_finalize(clip);
+}
+
+AK_PLUGIN_API int32_t ak_plugin_clip_create(ak_handle hs, int32_t frame_count, float frame_time,
+                                            int32_t loop, const ak_plugin_xform *frames,
+                                            int32_t count, ak_handle *out, char *error_buffer,
+                                            int32_t error_size)
+{
+    akp_copy_text(error_buffer, error_size, "");
+    if (out) *out = NULL;
+    akp_skeleton *s;
+    int32_t status = akp_acquire_skeleton(hs, &s);
+    if (status != AK_OK) {
+        akp_copy_text(error_buffer, error_size, "clip: skeleton handle is not valid");
+        return status;
+    }
+    int32_t jc = s->skeleton->joint_count;
+    const char *why = NULL;
+    if (!out || !frames || frame_count < 1 || frame_count > 1000000)
+        why = "clip: need 1..1000000 frames and an out handle";
+    else if (!(frame_time > 0.0f) || !isfinite(frame_time))
+        why = "clip: frame_time must be a finite number of seconds > 0";
+    else if ((int64_t)count < (int64_t)frame_count * jc)
+        why = "clip: count is smaller than frame_count * joint_count";
+    else if (!finite_xforms(frames, (int64_t)frame_count * jc))
+        why = "clip: a pose holds a non-finite number";
+    uint8_t *has = why ? NULL : (uint8_t *)malloc((size_t)jc);
+    ak_clip *clip = NULL;
+    if (why) {
+        status = AK_ERR_INVALID_ARG;
+    } else if (!has) {
+        status = AK_ERR_NOMEM, why = "out of memory";
+    } else {
+        ak_error err;
+        moving_joints(s->skeleton, frames, frame_count, has);
+        status = ak_clip_create(jc, frame_count, frame_time, has, &clip, &err);
+        if (status != AK_OK) akp_copy_text(error_buffer, error_size, err.message);
+    }
+    free(has);
+    akp_release(&s->hdr);
+    if (why) akp_copy_text(error_buffer, error_size, why);
+    if (status != AK_OK) return status;
+    clip->loop = loop ? 1 : 0;
+    fill_clip(clip, frames);
+    char text[AKP_ERROR_MAX] = "";
+    status = wrap_clip(clip, out, text, sizeof text);
+    if (status != AK_OK) akp_copy_text(error_buffer, error_size, text);
+    return status;
+}

@@ -312,6 +312,7 @@ static partial class ComponentTests
         MappedRigScene();
         RetargetScene();
         MatchingScene();
+        AnyRigScene();
         Console.WriteLine(failures == 0 ? "all checks passed" : failures + " failed");
         return failures == 0 ? 0 : 1;
     }

@@ -24,7 +24,7 @@ namespace AnimKit.Unity
     [AddComponentMenu("animkit/BVH Player")]
     [DisallowMultipleComponent]
     [DefaultExecutionOrder(100)]
-    public class BvhPlayer : MonoBehaviour
+    public class BvhPlayer : MonoBehaviour, IRigPose
     {
         [Header("Source")]
         [Tooltip("The BVH file as a TextAsset. Unity imports .txt and .bytes files as TextAssets: " +
@@ -69,6 +69,10 @@ namespace AnimKit.Unity
         /// <summary>Joint index per HumanoidSlot (-1 where missing).</summary>
         public int[] Humanoid { get; private set; }
         public bool IsPlaying { get; set; }
+        /// <summary>IRigPose: the clip time of the pose (the `time` field).</summary>
+        public float ClipTime { get { return time; } }
+        /// <summary>IRigPose: model space is this Transform's.</summary>
+        public Transform Space { get { return transform; } }
         /// <summary>Set by a GuideWalker; null means plain clip playback.</summary>
         public IPoseSource PoseSource { get; set; }
 

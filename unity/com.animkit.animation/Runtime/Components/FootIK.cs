@@ -84,7 +84,7 @@ namespace AnimKit.Unity
             }
         }
 
-        public override void ModifyPose(BvhPlayer player)
+        public override void ModifyPose(IRigPose player)
         {
             // Applied inside the walker's step: a second, standalone pass would bend the legs twice.
             if (GetComponent<GuideWalker>() != null || GetComponent<MotionMatchingWalker>() != null) return;
@@ -100,7 +100,9 @@ namespace AnimKit.Unity
                     p.maxHipDrop = maxHipDrop;
                     p.hipDropRate = hipDropRate;
                     p.poleDistance = poleDistance;
-                    p.lockFeet = lockFeet ? 1 : 0;
+                    // A rig posed by the Animator has no clip here to say which foot stands:
+                    // locking would pin a swinging foot.
+                    p.lockFeet = lockFeet && !(player is TransformRig) ? 1 : 0;
                     p.rayUp = rayUp;
                     p.rayDown = rayDown;
                     m_rig = new FootIkRig(player.Skeleton, player.Clip, p);
@@ -115,10 +117,10 @@ namespace AnimKit.Unity
             }
             if (m_rig == null) return;
             AkXform character;
-            character.rotation = player.transform.rotation.ToAk();
-            character.position = player.transform.position.ToAk();
+            character.rotation = player.Space.rotation.ToAk();
+            character.position = player.Space.position.ToAk();
             int count;
-            AkRay[] rays = m_rig.Rays(player.time, character, player.World, out count);
+            AkRay[] rays = m_rig.Rays(player.ClipTime, character, player.World, out count);
             Cast(rays, m_hits, count, groundLayers, drawRays);
             m_rig.Apply(m_first ? 0f : Time.deltaTime, m_hits, count, player.Local, player.World);
             m_first = false;
@@ -132,8 +134,9 @@ namespace AnimKit.Unity
             m_rigFor = null;
         }
 
-        void OnDestroy()
+        protected override void OnDestroy()
         {
+            base.OnDestroy();
             DisposeRig();
         }
     }

@@ -9,7 +9,7 @@ using UnityEngine;
 
 namespace AnimKit.Unity
 {
-    [AddComponentMenu("AnimKit/Humanoid Retargeter")]
+    [AddComponentMenu("animkit/Humanoid Retargeter")]
     public class HumanoidRetargeter : MonoBehaviour
     {
         [Tooltip("The capture to play (a .bvh imported as text/bytes).")]

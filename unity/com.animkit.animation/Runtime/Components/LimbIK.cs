@@ -39,7 +39,7 @@ namespace AnimKit.Unity
         int m_upper = -1, m_middle = -1, m_end = -1;
         Skeleton m_resolvedFor;
 
-        bool Resolve(BvhPlayer player)
+        bool Resolve(IRigPose player)
         {
             if (m_resolvedFor == player.Skeleton) return m_upper >= 0;
             m_resolvedFor = player.Skeleton;
@@ -65,7 +65,7 @@ namespace AnimKit.Unity
             return true;
         }
 
-        public override void ModifyPose(BvhPlayer player)
+        public override void ModifyPose(IRigPose player)
         {
             if (target == null || !Resolve(player)) return;
             AkLimbIkParams p = IK.LimbDefaults();

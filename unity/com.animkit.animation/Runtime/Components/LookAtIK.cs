@@ -39,7 +39,7 @@ namespace AnimKit.Unity
         float[] m_weights;
         Skeleton m_resolvedFor;
 
-        bool Resolve(BvhPlayer player)
+        bool Resolve(IRigPose player)
         {
             if (m_resolvedFor == player.Skeleton) return m_chain != null;
             m_resolvedFor = player.Skeleton;
@@ -69,7 +69,7 @@ namespace AnimKit.Unity
             return true;
         }
 
-        public override void ModifyPose(BvhPlayer player)
+        public override void ModifyPose(IRigPose player)
         {
             if (target == null || !Resolve(player)) return;
             AkLookAtParams p = IK.LookAtDefaults();

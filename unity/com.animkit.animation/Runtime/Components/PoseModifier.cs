@@ -1,31 +1,87 @@
-// Base of the components that edit the pose a BvhPlayer (or GuideWalker) produced, before
-// it is written to the Transforms: LimbIK, LookAtIK, FootIK. The player calls them every
-// frame in `order` (lowest first), after sampling and FK, on its model-space pose arrays
-// (model space = the player's own Transform space, Unity frame).
+// Base of the components that edit a character's pose after animation: LimbIK, LookAtIK,
+// FootIK. With a BvhPlayer (or a walker) on the same GameObject the player calls them every
+// frame in `order` (lowest first), after sampling and FK, on its pose arrays. Without one they
+// work on the character's own Transforms, whatever animated them (Animator, Animation,
+// Timeline, a script): in LateUpdate the first enabled modifier of the GameObject reads the
+// bones (TransformRig), runs every modifier in `order`, and writes the bones back.
+using System.Collections.Generic;
 using UnityEngine;
 
 namespace AnimKit.Unity
 {
-    [RequireComponent(typeof(BvhPlayer))]
     public abstract class PoseModifier : MonoBehaviour
     {
         [Tooltip("Modifiers run lowest first: foot IK before arm IK before look-at is a good order.")]
         public int order = 0;
 
-        /// <summary>Edit player.Local and keep player.World = FK(player.Local) (the plugin's
-        /// solvers do both).</summary>
-        public abstract void ModifyPose(BvhPlayer player);
+        [Header("Rig (without a BvhPlayer)")]
+        [Tooltip("A humanoid Animator: its avatar's bones are the rig. Empty: the Animator on this GameObject, if any.")]
+        public Animator humanoid;
+        [Tooltip("Generic rigs: every Transform under this is a joint (humanoid joints found by name). Empty: this Transform.")]
+        public Transform rigRoot;
+        [Tooltip("Humanoid map fixes for names the library does not know: \"left_foot=Foot_L,right_foot=Foot_R\".")]
+        public string rigOverrides = "";
 
-        /// <summary>A world-space point in the player's model space.</summary>
-        protected static AkVec3 ToModel(BvhPlayer player, Vector3 worldPoint)
+        /// <summary>Edit pose.Local and keep pose.World = FK(pose.Local) (the plugin's
+        /// solvers do both).</summary>
+        public abstract void ModifyPose(IRigPose pose);
+
+        TransformRig m_rig;
+        readonly List<PoseModifier> m_group = new List<PoseModifier>();
+        static readonly System.Comparison<PoseModifier> s_byOrder = (a, b) => a.order.CompareTo(b.order);
+
+        /// <summary>The rig this GameObject's modifiers share without a BvhPlayer (null before
+        /// the first LateUpdate or with a player).</summary>
+        public TransformRig Rig { get { return m_rig; } }
+
+        protected void LateUpdate()
         {
-            return player.transform.InverseTransformPoint(worldPoint).ToAk();
+            if (GetComponent<BvhPlayer>() != null) return; // the player runs us on its pose
+            GetComponents(m_group);
+            m_group.Sort(s_byOrder);
+            PoseModifier first = null;
+            foreach (PoseModifier m in m_group)
+                if (m.enabled && first == null) first = m;
+            if (first != this) return;
+            if (m_rig == null && !MapRig()) return;
+            m_rig.Read();
+            foreach (PoseModifier m in m_group)
+                if (m.enabled) m.ModifyPose(m_rig);
+            m_rig.Write();
         }
 
-        /// <summary>A world-space rotation in the player's model space.</summary>
-        protected static AkQuat ToModel(BvhPlayer player, Quaternion worldRotation)
+        bool MapRig()
         {
-            return (Quaternion.Inverse(player.transform.rotation) * worldRotation).ToAk();
+            try
+            {
+                m_rig = new TransformRig(transform, humanoid != null ? humanoid : GetComponent<Animator>(),
+                                         rigRoot, rigOverrides);
+                return true;
+            }
+            catch (AnimKitException e)
+            {
+                Debug.LogError(GetType().Name + ": rig: " + e.Message, this);
+                enabled = false;
+                return false;
+            }
+        }
+
+        protected virtual void OnDestroy()
+        {
+            if (m_rig != null) m_rig.Dispose();
+            m_rig = null;
+        }
+
+        /// <summary>A world-space point in the pose's model space.</summary>
+        protected static AkVec3 ToModel(IRigPose pose, Vector3 worldPoint)
+        {
+            return pose.Space.InverseTransformPoint(worldPoint).ToAk();
+        }
+
+        /// <summary>A world-space rotation in the pose's model space.</summary>
+        protected static AkQuat ToModel(IRigPose pose, Quaternion worldRotation)
+        {
+            return (Quaternion.Inverse(pose.Space.rotation) * worldRotation).ToAk();
         }
     }
 }

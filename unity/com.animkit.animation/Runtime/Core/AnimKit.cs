@@ -197,6 +197,23 @@ namespace AnimKit
 
         IntPtr Raw { get { return Handle.Raw; } }
 
+        /// <summary>A clip of `skeleton` from poses: `frameCount` frames of local (parent-space)
+        /// transforms, frame-major, Unity frame, metres (e.g. a Unity AnimationClip sampled on
+        /// the character's own Transforms). Joint 0 and every joint that leaves its rest
+        /// translation get a translation track.</summary>
+        public static Clip FromPoses(Skeleton skeleton, AkXform[] localFrames, int frameCount, float frameTime, bool loop)
+        {
+            AnimKitLibrary.CheckAbi();
+            if (localFrames == null || localFrames.Length == 0)
+                throw new ArgumentException("localFrames must hold frameCount * joint count poses");
+            byte[] err = new byte[512];
+            IntPtr raw;
+            int st = AnimKitNative.ak_plugin_clip_create(skeleton.Handle.Raw, frameCount, frameTime, loop ? 1 : 0,
+                ref AnimKitNative.First(localFrames), localFrames.Length, out raw, err, err.Length);
+            if (st < 0) throw new AnimKitException((AkStatus)st, AnimKitNative.FromUtf8(err));
+            return new Clip(raw);
+        }
+
         AkClipInfo Info()
         {
             AkClipInfo info;

@@ -280,6 +280,9 @@ namespace AnimKit
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_clip_info_get(IntPtr clip, out AkClipInfo info);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_clip_set_loop(IntPtr clip, int loop);
         [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_clip_create(IntPtr skeleton, int frameCount, float frameTime, int loop,
+            ref AkXform localFrames, int count, out IntPtr clip, byte[] errorBuffer, int errorSize);
+        [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_clip_sample(IntPtr clip, IntPtr skeleton, float time, int interp, ref AkXform local, int count);
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_clip_sample_world(IntPtr clip, IntPtr skeleton, float time, int interp, ref AkXform world, int count);
