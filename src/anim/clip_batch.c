@@ -103,7 +103,11 @@ static void lane_keys_load(const ak_clip *c, const key_span *s, int lanes, lane_
 typedef struct soa_xform {
     __m128 qx, qy, qz, qw, tx, ty, tz;
 } soa_xform;
-#define AK_SOA_MAX_JOINTS 256
+/* The lockstep paths keep the last AK_SOA_TILE joints' world transforms in SoA form (a ring
+ * indexed by joint & (tile - 1)); a parent further back than that is read back from the
+ * world poses already written and transposed in, which gives the same bits. So any joint
+ * count runs on the wide paths, with scratch of a fixed size on the stack. */
+#define AK_SOA_TILE 128
 
 /* l <- P * l for four transforms in SoA form: t = P.t + rotate(P.q, l.t) with the rotation
  * written out per lane (v + 2w(u x v) + 2u x (u x v)), q = P.q l.q (Hamilton product). */
@@ -130,6 +134,24 @@ static inline void soa4_parent_times(const soa_xform *P, soa_xform *l)
                        _mm_add_ps(_mm_mul_ps(P->qy, qw), _mm_mul_ps(P->qz, qx)));
     l->qz = _mm_add_ps(_mm_add_ps(_mm_mul_ps(P->qw, qz), _mm_mul_ps(P->qx, qy)),
                        _mm_sub_ps(_mm_mul_ps(P->qz, qw), _mm_mul_ps(P->qy, qx)));
+}
+
+/* The world transforms of joint p of the four characters, read back from their poses. */
+static inline void soa4_gather(ak_xform *const *w, int32_t p, soa_xform *P)
+{
+    __m128 q0 = _mm_loadu_ps(&w[0][p].rotation.x), q1 = _mm_loadu_ps(&w[1][p].rotation.x);
+    __m128 q2 = _mm_loadu_ps(&w[2][p].rotation.x), q3 = _mm_loadu_ps(&w[3][p].rotation.x);
+    __m128 t0 = aks_load_translation(&w[0][p]), t1 = aks_load_translation(&w[1][p]);
+    __m128 t2 = aks_load_translation(&w[2][p]), t3 = aks_load_translation(&w[3][p]);
+    _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
+    _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
+    P->qx = q0;
+    P->qy = q1;
+    P->qz = q2;
+    P->qw = q3;
+    P->tx = t0;
+    P->ty = t1;
+    P->tz = t2;
 }
 
 static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
@@ -169,8 +191,15 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
         /* FK: world = parent * local */
         const int32_t p = parents[j];
         soa_xform o = {q.x, q.y, q.z, q.w, tx, ty, tz};
-        if (p >= 0) soa4_parent_times(&ws[p], &o);
-        ws[j] = o;
+        if (p >= 0) {
+            int32_t slot = p & (AK_SOA_TILE - 1);
+            if (j - p >= AK_SOA_TILE) { /* outside the window: read back, into the spare slot */
+                slot = AK_SOA_TILE;
+                soa4_gather(w, p, &ws[slot]);
+            }
+            soa4_parent_times(&ws[slot], &o);
+        }
+        ws[j & (AK_SOA_TILE - 1)] = o;
         /* transpose out: four quaternions, four translations */
         __m128 q0 = o.qx, q1 = o.qy, q2 = o.qz, q3 = o.qw;
         _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
@@ -194,8 +223,7 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
 typedef struct soa8_xform {
     __m256 qx, qy, qz, qw, tx, ty, tz;
 } soa8_xform;
-#define AK_SOA8_MAX_JOINTS 128
-#define AK_AVX2            __attribute__((target("avx2,fma")))
+#define AK_AVX2 __attribute__((target("avx2,fma")))
 
 /* a[k] (x,y,z,w each) for k = 0..7 -> one register per component. */
 AK_AVX2 static inline void soa8_load(const __m128 a[8], __m256 *x, __m256 *y, __m256 *z, __m256 *w)
@@ -293,6 +321,20 @@ AK_AVX2 static inline soa8_quat soa8_slerp(const soa8_quat a, const soa8_quat b,
     return q;
 }
 
+/* The world transforms of joint p of the eight characters, read back from their poses. */
+AK_AVX2 __attribute__((noinline)) static void soa8_gather(ak_xform *const *w, int32_t p,
+                                                          soa8_xform *P)
+{
+    __m128 q[8], t[8];
+    for (int k = 0; k < 8; ++k) {
+        q[k] = _mm_loadu_ps(&w[k][p].rotation.x);
+        t[k] = aks_load_translation(&w[k][p]);
+    }
+    __m256 unused;
+    soa8_load(q, &P->qx, &P->qy, &P->qz, &P->qw);
+    soa8_load(t, &P->tx, &P->ty, &P->tz, &unused);
+}
+
 AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
                                           const key_span *s, ak_xform *const *w,
                                           soa8_xform *AK_RESTRICT ws)
@@ -339,8 +381,15 @@ AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *s
         /* FK as in the four-character path */
         const int32_t p = parents[j];
         soa8_xform o = {q.x, q.y, q.z, q.w, tx, ty, tz};
-        if (p >= 0) soa8_parent_times(&ws[p], &o);
-        ws[j] = o;
+        if (p >= 0) {
+            int32_t slot = p & (AK_SOA_TILE - 1);
+            if (j - p >= AK_SOA_TILE) { /* outside the window: read back, into the spare slot */
+                slot = AK_SOA_TILE;
+                soa8_gather(w, p, &ws[slot]);
+            }
+            soa8_parent_times(&ws[slot], &o);
+        }
+        ws[j & (AK_SOA_TILE - 1)] = o;
         __m128 qo[8], to[8];
         soa8_store(o.qx, o.qy, o.qz, o.qw, qo);
         soa8_store(o.tx, o.ty, o.tz, _mm256_setzero_ps(), to);
@@ -365,8 +414,8 @@ void ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const floa
 #ifdef AK_HAVE_SSE
     if (interp == AK_INTERP_LINEAR) {
 #ifdef AK_HAVE_AVX2_DISPATCH
-        if (count >= 8 && n <= AK_SOA8_MAX_JOINTS && cpu_has_avx2_fma()) {
-            soa8_xform scratch8[AK_SOA8_MAX_JOINTS];
+        if (count >= 8 && cpu_has_avx2_fma()) {
+            soa8_xform scratch8[AK_SOA_TILE + 1];
             for (; i + 8 <= count; i += 8) {
                 key_span s[8];
                 ak_xform *w[8];
@@ -378,8 +427,8 @@ void ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const floa
             }
         }
 #endif
-        if (count - i >= 4 && n <= AK_SOA_MAX_JOINTS) {
-            soa_xform scratch[AK_SOA_MAX_JOINTS];
+        if (count - i >= 4) {
+            soa_xform scratch[AK_SOA_TILE + 1];
             for (; i + 4 <= count; i += 4) {
                 const key_span s[4] = {locate(c, times[i]), locate(c, times[i + 1]),
                                        locate(c, times[i + 2]), locate(c, times[i + 3])};
