@@ -304,6 +304,11 @@ float akv_mode_ik_error_m(const akv_mode_state *m, ak_vec3 *target_m)
     return ak_vec3_length(ak_vec3_sub(tip, m->target_m));
 }
 
+const char *akv_mode_walk_label(const akv_mode_state *m)
+{
+    return m && m->kind == AKV_MODE_WALK ? akv_walk_view_clip_label(m->walk) : "";
+}
+
 int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point)
 {
     if (m->kind != AKV_MODE_WALK) return 0;
@@ -371,7 +376,7 @@ void akv_mode_hud(akv_mode_state *m, akr_renderer *r, int w, int h)
     (void)w;
     (void)h;
     if (m->kind == AKV_MODE_WALK) {
-        akv_walk_view_hud(m->walk, r);
+        akv_walk_view_hud(m->walk, r, w);
         return;
     }
     static const float ink[3] = {0.10f, 0.11f, 0.14f}, bad[3] = {0.8f, 0.15f, 0.1f};

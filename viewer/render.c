@@ -130,6 +130,7 @@ struct akr_renderer {
     GLsizei terrain_index_count, terrain_line_count;
     uint64_t terrain_key;
     int w, h;
+    float text_right; /* right edge of the widest text since akr_begin, pixels */
     mat4 vp, ortho;
     ak_vec3 eye;
     float fog[2];
@@ -404,6 +405,7 @@ void akr_begin(akr_renderer *r, int w, int h, const akr_camera *c)
 {
     r->w = w;
     r->h = h;
+    r->text_right = 0.0f;
     mat4 view, proj;
     view_and_proj(c, w, h, view, proj);
     glm_mat4_mul(proj, view, r->vp);
@@ -859,7 +861,24 @@ void akr_draw_text(akr_renderer *r, float x, float y, float scale, const char *t
     glEnable(GL_CULL_FACE);
     glEnable(GL_DEPTH_TEST);
     free(quads);
-    (void)stb_easy_font_width;
+    const float right = x + akr_text_width(text, scale);
+    if (right > r->text_right) r->text_right = right;
     (void)stb_easy_font_height;
     (void)stb_easy_font_spacing;
+}
+
+float akr_text_width(const char *text, float scale)
+{
+    return (float)stb_easy_font_width((char *)text) * scale;
+}
+
+float akr_text_fit(const char *text, float scale, float max_width)
+{
+    const float w = akr_text_width(text, scale);
+    return w > max_width && w > 0.0f ? scale * max_width / w : scale;
+}
+
+float akr_text_right(const akr_renderer *r)
+{
+    return r->text_right;
 }

@@ -58,6 +58,13 @@ void akr_draw_lines(akr_renderer *r, const float *xyzrgba, int count, int depth_
 /* HUD text at pixel (x, y) (top-left of the first line), `scale` x the 8-px stb_easy_font. */
 void akr_draw_text(akr_renderer *r, float x, float y, float scale, const char *text,
                    const float rgb[3]);
+/* Width in pixels of `text` (its longest line) drawn at `scale`. */
+float akr_text_width(const char *text, float scale);
+/* `scale`, or the smaller scale at which `text` fits in `max_width` pixels. */
+float akr_text_fit(const char *text, float scale, float max_width);
+/* The right edge, in pixels, of the widest text drawn since akr_begin (the page test checks
+ * that the HUD fits the window). */
+float akr_text_right(const akr_renderer *r);
 /* A filled translucent rectangle in pixels (HUD backgrounds, the timeline). */
 void akr_draw_rect(akr_renderer *r, float x, float y, float w, float h, const float rgba[4]);
 

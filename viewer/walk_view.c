@@ -289,29 +289,55 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
     if (matcher) akv_match_overlay_draw(r, matcher, ak_walk_scene_ground(w->scene));
 }
 
-void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
+/* One HUD line at scale 2, smaller where the window is too narrow for it. */
+static void hud_line(akr_renderer *r, float y, const char *text, int width, const float ink[3])
+{
+    akr_draw_text(r, 10.0f, y, akr_text_fit(text, 2.0f, (float)width - 20.0f), text, ink);
+}
+
+/* A sole's tilt against the ground normal means something only while that foot is planted:
+ * a swinging foot's angle is the animation's, not an error. */
+static void sole_tilt(char *out, size_t size, int planted, float tilt_deg)
+{
+    if (planted)
+        snprintf(out, size, "%.1f deg", (double)tilt_deg);
+    else
+        snprintf(out, size, "-- (swing)");
+}
+
+void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r, int width)
 {
     static const float ink[3] = {0.10f, 0.11f, 0.14f};
     ak_walker_state st;
     ak_walk_scene_get_state(w->scene, &st);
     const ak_matcher *matcher = ak_walk_scene_matcher(w->scene);
-    char line1[256];
+    char line[256], tilt_l[32], tilt_r[32];
     const char *state = st.stopped ? "  stopped" : st.arrived ? "  arrived" : "";
-    if (matcher) /* the clip playing is on line 3: this line fits 800 pixels */
-        snprintf(line1, sizeof line1, "matching  t %.2f s  to target %.2f m  path %.2f m%s",
+    if (matcher) /* the clip playing is on line 4 */
+        snprintf(line, sizeof line, "matching  t %.2f s  to target %.2f m  path %.2f m%s",
                  (double)st.time, (double)st.distance, (double)st.path_length, state);
     else
-        snprintf(line1, sizeof line1,
-                 "walker (%s)  t %.2f s  distance to target %.2f m  path %.2f m%s", w->clip_label,
-                 (double)st.time, (double)st.distance, (double)st.path_length, state);
-    akr_draw_text(r, 10.0f, 10.0f, 2.0f, line1, ink);
-    snprintf(
-        line1, sizeof line1, "stance L %s R %s  hip drop %.1f mm  tilt %.1f/%.1f deg  heading %.0f",
-        st.stance[0] ? "on" : "--", st.stance[1] ? "on" : "--", (double)(st.hip_drop * 1000.0f),
-        (double)st.tilt_deg[0], (double)st.tilt_deg[1], (double)(st.heading * 57.29578f));
-    akr_draw_text(r, 10.0f, 30.0f, 2.0f, line1, ink);
+        snprintf(line, sizeof line, "walker (%s)  t %.2f s  to target %.2f m  path %.2f m%s",
+                 w->clip_label, (double)st.time, (double)st.distance, (double)st.path_length,
+                 state);
+    hud_line(r, 10.0f, line, width, ink);
+    sole_tilt(tilt_l, sizeof tilt_l, st.stance[0], st.tilt_deg[0]);
+    sole_tilt(tilt_r, sizeof tilt_r, st.stance[1], st.tilt_deg[1]);
+    snprintf(line, sizeof line, "feet: L %s, R %s   sole tilt from the ground: L %s, R %s",
+             st.stance[0] ? "planted" : "swinging", st.stance[1] ? "planted" : "swinging", tilt_l,
+             tilt_r);
+    hud_line(r, 30.0f, line, width, ink);
+    snprintf(line, sizeof line,
+             "hip drop by foot IK: %.1f mm (negative: raised)   heading %.0f deg (0 = +Z, 90 = +X)",
+             (double)(st.hip_drop * 1000.0f), (double)(st.heading * 57.29578f));
+    hud_line(r, 50.0f, line, width, ink);
     if (matcher)
-        akv_match_overlay_hud(r, matcher, ak_walk_scene_motion_db(w->scene), 10.0f, 50.0f, ink);
+        akv_match_overlay_hud(r, matcher, ak_walk_scene_motion_db(w->scene), 10.0f, 70.0f, ink);
+}
+
+const char *akv_walk_view_clip_label(const akv_walk_view *w)
+{
+    return w->clip_label;
 }
 
 int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction)
