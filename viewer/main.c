@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "animkit/ak_config.h"
 #include "headless.h"
 #include "modes.h"
 #include "render.h"
@@ -545,7 +546,8 @@ static void usage(FILE *out)
         "       animkit-view --headless FILE.bvh [--frame N | --frames A:B[:STEP]] --out OUT "
         "[options]\n\n"
         "Plays BVH files (several at once, each in its own colour; drop more onto the window),\n"
-        "with IK (--ik) and walker (--walk) modes. Every setting is also a key (press H).\n\n");
+        "with IK (--ik) and walker (--walk) modes. Every setting is also a key (press H).\n"
+        "--version prints the version.\n\n");
     akv_print_flags(out);
 }
 
@@ -593,6 +595,10 @@ static int open_window(app *a)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("animkit-view %s\n", AK_VERSION_STRING);
+        return 0;
+    }
 #if !defined(__EMSCRIPTEN__)
     for (int i = 1; i < argc; ++i)
         if (strcmp(argv[i], "--headless") == 0) {

@@ -4,13 +4,14 @@ Arrays: a transform is 7 float32 values (quaternion x, y, z, w, then translation
 the memory layout of ak_xform, so a (J, 7) float32 array IS a C pose and crosses without a
 copy. Key arrays of a clip (rotations, translations) are NumPy views of the C memory."""
 import os
+from collections import namedtuple
 
 import numpy as np
 
 from ._animkit import ffi, lib
 
 __all__ = ["Error", "Skeleton", "Clip", "read_bvh", "read_bvh_string", "units_detect", "retarget",
-           "HUMANOID_SLOTS", "INTERP"]
+           "HUMANOID_SLOTS", "INTERP", "Units", "Humanoid"]
 
 INTERP = {"step": lib.AK_INTERP_STEP, "linear": lib.AK_INTERP_LINEAR, "cubic": lib.AK_INTERP_CUBIC}
 HUMANOID_SLOTS = [ffi.string(lib.ak_humanoid_slot_name(i)).decode()
@@ -69,11 +70,19 @@ def _view(owner, pointer, dtype, shape):
     return np.asarray(_Memory(owner, pointer, dtype, shape))
 
 
+Units = namedtuple("Units", ["name", "metres_per_unit"])
+Units.__doc__ = """Detected units: `name` ("cmu", "centimetres", "metres", ...) and
+`metres_per_unit`, the factor from file units to metres. Unpacks as (name, metres_per_unit)."""
+Humanoid = namedtuple("Humanoid", ["joints", "missing"])
+Humanoid.__doc__ = """The humanoid map: `joints` {slot name: joint index} for the slots found,
+`missing` [slot names] of the required slots not found. Unpacks as (joints, missing)."""
+
+
 def units_detect(standing_height):
-    """(units name, metres per unit) for a standing height in file units."""
+    """Units(name, metres_per_unit) for a standing height in file units."""
     mpu = ffi.new("float *")
     u = lib.ak_units_detect(float(standing_height), mpu)
-    return ffi.string(lib.ak_units_name(u)).decode(), mpu[0]
+    return Units(ffi.string(lib.ak_units_name(u)).decode(), mpu[0])
 
 
 class Skeleton:
@@ -136,8 +145,9 @@ class Skeleton:
         return lib.ak_skeleton_rest_height(self._ptr)
 
     def humanoid(self, overrides=None):
-        """The humanoid map: {slot: joint index} for the slots found, and the list of the
-        required slots that were not found (empty when legs and hips are all there)."""
+        """Humanoid(joints, missing): `joints` {slot: joint index} for the slots found,
+        `missing` the required slots that were not found (empty when legs and hips are all
+        there). `overrides` is "slot=Joint,..." as `animkit info --humanoid` takes it."""
         out = ffi.new("ak_humanoid *")
         err = ffi.new("ak_error *")
         st = lib.ak_humanoid_find(self._ptr, overrides.encode() if overrides else ffi.NULL, out, err)
@@ -149,7 +159,7 @@ class Skeleton:
         missing = []
         if st == lib.AK_ERR_NOT_FOUND:
             missing = [s.strip() for s in msg.split(":", 1)[1].split("(")[0].split(",")]
-        return found, missing
+        return Humanoid(found, missing)
 
     def rest_pose(self):
         """float32 (J, 7) copy of the rest pose, a local pose to edit."""
@@ -267,7 +277,7 @@ class Clip:
         if frames is None:
             return np.arange(F, dtype=np.int32)
         if isinstance(frames, slice):
-            return np.arange(F, dtype=np.int32)[frames]
+            return np.ascontiguousarray(np.arange(F, dtype=np.int32)[frames])
         f = np.atleast_1d(np.asarray(frames)).astype(np.int64)
         f = np.where(f < 0, f + F, f)
         if f.size and (f.min() < 0 or f.max() >= F):
@@ -312,7 +322,7 @@ class Clip:
         return lib.ak_clip_standing_height(self._ptr, self.skeleton._ptr)
 
     def units(self):
-        """(units name, metres per unit) detected from the standing height."""
+        """Units(name, metres_per_unit) detected from the standing height."""
         return units_detect(self.standing_height())
 
     def contacts(self, left_foot=None, right_foot=None, metres_per_unit=None):
