@@ -150,6 +150,12 @@ static void op_fused_1(hp_ctx *c)
     c->t += 1.0f / 60.0f;
 }
 
+static void op_fused_1_cubic(hp_ctx *c)
+{
+    ak_clip_sample_fk_batch(c->clip, c->sk, &c->t, 1, AK_INTERP_CUBIC, c->world);
+    c->t += 1.0f / 60.0f;
+}
+
 static void batch(hp_ctx *c, ak_interp interp)
 {
     ak_clip_sample_fk_batch(c->clip, c->sk, c->times, HP_BATCH, interp, c->world);
@@ -381,6 +387,7 @@ static const hp_row k_rows[] = {
     {"fk", "FK, 60 joints", op_fk, 2000},
     {"sample_then_fk", "sample then FK, 60 joints", op_sample_then_fk, 1000},
     {"fused_1", "sample + FK fused, 1 character", op_fused_1, 1000},
+    {"fused_1_cubic", "sample + FK fused, 1 character, cubic", op_fused_1_cubic, 500},
     {"batch_linear", "batched sample + FK, 16 characters, linear", op_batch_linear, 100},
     {"batch_cubic", "batched sample + FK, 16 characters, cubic", op_batch_cubic, 50},
     {"crowd_128", "batched sample + FK, 16 characters, linear, 128 joints", op_crowd_128, 20},

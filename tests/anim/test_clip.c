@@ -203,7 +203,10 @@ static void batch_matches_sample_then_fk(void **state)
     for (int pass = 0; pass < 4; ++pass) {
         const int interp = pass < 3 ? pass : AK_INTERP_CUBIC;
         if (pass == 3) assert_int_equal(ak_clip_prepare_cubic(c), AK_OK);
-        ak_clip_sample_fk_batch(c, s, times, COUNT, (ak_interp)interp, world);
+        /* cubic before ak_clip_prepare_cubic: done, but the call says it took the slow path */
+        const int32_t expected = pass == 2 ? AK_ERR_STATE : AK_OK;
+        assert_int_equal(ak_clip_sample_fk_batch(c, s, times, COUNT, (ak_interp)interp, world),
+                         expected);
         for (int i = 0; i < COUNT; ++i) {
             ak_clip_sample(c, s, times[i], (ak_interp)interp, local);
             ak_fk(s, local, ref);
@@ -216,6 +219,10 @@ static void batch_matches_sample_then_fk(void **state)
             }
         }
     }
+    assert_int_equal(ak_clip_sample_fk_batch(c, s, times, -1, AK_INTERP_LINEAR, world),
+                     AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_clip_sample_fk_batch(c, s, NULL, COUNT, AK_INTERP_LINEAR, world),
+                     AK_ERR_INVALID_ARG);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s);
 }
@@ -324,6 +331,69 @@ static void batch_matches_scalar_on_big_rigs(void **state)
         ak_clip_destroy(c);
         ak_skeleton_destroy(s);
     }
+}
+
+/* ak_batch_range covers [0, count) in order, cuts only at multiples of AK_BATCH_LANES, shares
+ * the blocks out evenly; running the batch in those ranges gives the bits of one call. */
+static void batch_ranges_cover_and_match_one_call(void **state)
+{
+    (void)state;
+    const int32_t counts[5] = {0, 7, 8, 61, 1000};
+    for (int ci = 0; ci < 5; ++ci)
+        for (int32_t parts = 1; parts <= 5; ++parts) {
+            int32_t next = 0, smallest = counts[ci], largest = 0;
+            for (int32_t part = 0; part < parts; ++part) {
+                int32_t b = -1, e = -1;
+                assert_int_equal(ak_batch_range(counts[ci], parts, part, &b, &e), AK_OK);
+                assert_int_equal(b, next);
+                assert_true(e >= b);
+                if (part < parts - 1) assert_int_equal(e % AK_BATCH_LANES, 0);
+                const int32_t blocks = (e - b) / AK_BATCH_LANES;
+                if (blocks < smallest) smallest = blocks;
+                if (blocks > largest) largest = blocks;
+                next = e;
+            }
+            assert_int_equal(next, counts[ci]);
+            assert_true(largest - smallest <= 1);
+        }
+    int32_t b, e;
+    assert_int_equal(ak_batch_range(10, 0, 0, &b, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_batch_range(10, 2, 2, &b, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_batch_range(-1, 2, 0, &b, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(b, 0);
+    assert_int_equal(e, 0);
+
+    ak_skeleton *s;
+    ak_clip *c;
+    int32_t depth[250];
+    make_big_rig(250, &s, &c, depth);
+    assert_int_equal(ak_clip_prepare_cubic(c), AK_OK);
+    enum { COUNT = 45 };
+    float times[COUNT];
+    for (int i = 0; i < COUNT; ++i)
+        times[i] = 0.031f * (float)i;
+    ak_xform *whole = malloc(sizeof(ak_xform) * 250 * COUNT);
+    ak_xform *split = malloc(sizeof(ak_xform) * 250 * COUNT);
+    for (int interp = AK_INTERP_STEP; interp <= AK_INTERP_CUBIC; ++interp) {
+        assert_int_equal(ak_clip_sample_fk_batch(c, s, times, COUNT, (ak_interp)interp, whole),
+                         AK_OK);
+        for (int32_t parts = 2; parts <= 4; ++parts) {
+            memset(split, 0, sizeof(ak_xform) * 250 * COUNT);
+            for (int32_t part = parts - 1; part >= 0; --part) { /* any order */
+                assert_int_equal(ak_batch_range(COUNT, parts, part, &b, &e), AK_OK);
+                assert_int_equal(
+                    ak_clip_sample_fk_range(c, s, times, COUNT, (ak_interp)interp, split, b, e),
+                    AK_OK);
+            }
+            assert_memory_equal(whole, split, sizeof(ak_xform) * 250 * COUNT);
+        }
+    }
+    assert_int_equal(ak_clip_sample_fk_range(c, s, times, COUNT, AK_INTERP_LINEAR, split, 40, 46),
+                     AK_ERR_INVALID_ARG);
+    free(whole);
+    free(split);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
 }
 
 static void blend_weights_reproduce_inputs(void **state)
@@ -472,6 +542,7 @@ int main(void)
         cmocka_unit_test(looping_wraps_and_clamped_clamps),
         cmocka_unit_test(batch_matches_sample_then_fk),
         cmocka_unit_test(batch_matches_scalar_on_big_rigs),
+        cmocka_unit_test(batch_ranges_cover_and_match_one_call),
         cmocka_unit_test(blend_weights_reproduce_inputs),
         cmocka_unit_test(prepared_cubic_matches_unprepared),
         cmocka_unit_test(sse_cubic_matches_scalar_cubic),
