@@ -42,6 +42,12 @@ void akr_begin(akr_renderer *r, int w, int h, const akr_camera *camera);
 /* Flat ground at height y: a plane fading into the background and a 1 m grid. */
 void akr_draw_ground(akr_renderer *r, float y, float extent);
 /* A heightfield: heights[iz * nx + ix] at (x0 + ix*cell, z0 + iz*cell). */
+/* A staircase along x, drawn exactly (no heightfield sampling, so no aliasing): tread i is the
+ * level quad x in [edges[i], edges[i+1]], y = heights[i], z in [z0, z1], in the tread colour;
+ * between treads a vertical riser in a darker colour with a dark nosing line on its top edge.
+ * `edges` has treads + 1 entries, increasing. */
+void akr_draw_steps(akr_renderer *r, const float *edges, const float *heights, int treads, float z0,
+                    float z1);
 void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0,
                       float cell);
 /* Where planar shadows fall (the ground height); shadows are off while `enabled` is 0. */

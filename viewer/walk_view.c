@@ -29,6 +29,10 @@ struct akv_walk_view {
     int trail_count;
     /* terrain mesh around the walk */
     float *heights;
+    /* Stairs: drawn exactly from the terrain's own treads (step_edges: step_count + 1 x values,
+     * step_heights: one per tread), not from the sampled grid, whose 0.5 m cells alias them. */
+    int step_count;
+    float *step_edges, *step_heights;
     int nx, nz;
     float x0, z0, cell;
     char clip_label[128];
@@ -60,6 +64,44 @@ static void reset(akv_walk_view *w)
     ak_walk_scene_reset(w->scene);
     w->trail_count = 0;
     add_trail_point(w);
+}
+
+/* Stairs: the treads along x over the mesh's extent, found where the terrain's height changes
+ * (scanned every 5 mm along z = the mesh's middle; a riser's x is the middle of the 5 mm in
+ * which the height steps). */
+static int find_steps(akv_walk_view *w)
+{
+    const ak_terrain *terrain = ak_walk_scene_terrain(w->scene);
+    const float x_lo = w->x0, x_hi = w->x0 + (float)(w->nx - 1) * w->cell;
+    const float z = w->z0 + 0.5f * (float)(w->nz - 1) * w->cell, dx = 0.005f;
+    const int samples = (int)((x_hi - x_lo) / dx) + 1;
+    int cap = 16;
+    w->step_edges = malloc((size_t)(cap + 1) * sizeof(float));
+    w->step_heights = malloc((size_t)cap * sizeof(float));
+    if (!w->step_edges || !w->step_heights) return -1;
+    ak_ground_hit h;
+    float prev = ak_terrain_sample(terrain, x_lo, z, &h) ? h.height : 0.0f;
+    w->step_edges[0] = x_lo;
+    w->step_heights[0] = prev;
+    w->step_count = 1;
+    for (int i = 1; i < samples; ++i) {
+        const float x = x_lo + (float)i * dx;
+        const float y = ak_terrain_sample(terrain, x, z, &h) ? h.height : prev;
+        if (fabsf(y - prev) < 1e-3f) continue;
+        if (w->step_count == cap) {
+            cap *= 2;
+            float *e = realloc(w->step_edges, (size_t)(cap + 1) * sizeof(float));
+            if (e) w->step_edges = e;
+            float *hh = e ? realloc(w->step_heights, (size_t)cap * sizeof(float)) : NULL;
+            if (!hh) return -1;
+            w->step_heights = hh;
+        }
+        w->step_edges[w->step_count] = x - 0.5f * dx;
+        w->step_heights[w->step_count++] = y;
+        prev = y;
+    }
+    w->step_edges[w->step_count] = x_hi;
+    return 0;
 }
 
 /* Samples the terrain on a grid covering start, target and a margin (at most 160 x 160). */
@@ -95,7 +137,9 @@ static int build_terrain_mesh(akv_walk_view *w)
                 y = h.height;
             w->heights[iz * w->nx + ix] = y;
         }
-    return 0;
+    int32_t kind = 0;
+    ak_terrain_info(terrain, &kind, NULL, NULL, NULL);
+    return kind == AK_TERRAIN_STAIRS ? find_steps(w) : 0;
 }
 
 /* The walk scenario akv_parse_args filled (the same table, ranges and messages as
@@ -164,6 +208,8 @@ void akv_walk_view_destroy(akv_walk_view *w)
     if (!w) return;
     ak_walk_scene_destroy(w->scene);
     free(w->heights);
+    free(w->step_edges);
+    free(w->step_heights);
     free(w);
 }
 
@@ -223,7 +269,11 @@ static void line(float *v, int *k, ak_vec3 a, ak_vec3 b, const float rgba[4])
 
 void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s)
 {
-    akr_draw_terrain(r, w->heights, w->nx, w->nz, w->x0, w->z0, w->cell);
+    if (w->step_count > 0)
+        akr_draw_steps(r, w->step_edges, w->step_heights, w->step_count, w->z0,
+                       w->z0 + (float)(w->nz - 1) * w->cell);
+    else
+        akr_draw_terrain(r, w->heights, w->nx, w->nz, w->x0, w->z0, w->cell);
     ak_walker_state st;
     ak_walk_scene_get_state(w->scene, &st);
     const ak_skeleton *sk = ak_walk_scene_skeleton(w->scene);
