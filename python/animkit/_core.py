@@ -8,6 +8,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from . import _channels
 from ._animkit import ffi, lib
 
 __all__ = ["Error", "Skeleton", "Clip", "read_bvh", "read_bvh_string", "units_detect", "retarget",
@@ -119,6 +120,23 @@ class Skeleton:
     @property
     def bone_lengths(self):
         return self._view("bone_lengths", "float", np.float32, (self.joint_count,))
+
+    @property
+    def offsets(self):
+        """float32 (J, 3) copy of each joint's OFFSET (rest translation in its parent, file
+        units); an End Site's is its tip offset."""
+        return np.array(self.rest_local[:, 4:7])
+
+    @property
+    def channels(self):
+        """The BVH channels of each joint in file order, e.g. ['Xposition', 'Yposition',
+        'Zposition', 'Zrotation', 'Xrotation', 'Yrotation']; [] for an End Site."""
+        return _channels.joint_channels(self)
+
+    @property
+    def rotation_orders(self):
+        """Each joint's rotation order as its channels list it ("ZXY"), "" without rotations."""
+        return [_channels.rotation_order(c) for c in self.channels]
 
     @property
     def is_end_site(self):
@@ -294,6 +312,27 @@ class Clip:
         if st < 0:
             raise MemoryError("animkit: out of memory")
         return out
+
+    def euler(self, joint):
+        """(F, 3) rotation channel values of `joint` (index or name) in degrees, in the joint's
+        own order as the file lists it (skeleton.rotation_orders), continuous over frames."""
+        return _channels.euler(self.skeleton, self, self.skeleton.index(joint))
+
+    @property
+    def channel_names(self):
+        """'Joint_Channel' for every channel of every joint, in file order (the MOTION columns)."""
+        return _channels.channel_names(self.skeleton)
+
+    def channel_values(self, frames=None):
+        """float64 (F, C): every channel's value per frame, as a BVH file of this clip holds it
+        (positions in file units, rotations in degrees in each joint's order), for `frames` as
+        positions() takes them."""
+        return _channels.channel_values(self.skeleton, self, self._frames(frames))[1]
+
+    def to_dataframe(self, frames=None):
+        """channel_values as a pandas DataFrame (columns channel_names, index time in s).
+        pandas is optional: only this method needs it."""
+        return _channels.to_dataframe(self.skeleton, self, self._frames(frames))
 
     def sample_positions(self, times, interp="linear"):
         """World positions (N, J, 3) at clip times `times` (seconds)."""
