@@ -10,4 +10,11 @@ build=$(cd "${1:-build}" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$build/bin/animkit" ] || { echo "pictures: $build/bin/animkit not built (run make build)" >&2; exit 1; }
 ${SYSTEM_PYTHON:-python3} "$root/tools/doc_test.py" "$build" --make-pictures
+# The page's pictures (docs/img/web_*.png, the URLs in web/screenshots.mjs and docs/web.md), in
+# headless chromium, when the page is built (make web) and the page test installed puppeteer.
+if [ -f "$root/web/dist/animkit.wasm" ] && [ -d "$build/web-node/node_modules/puppeteer-core" ]; then
+  node "$root/web/screenshots.mjs" "$build"
+else
+  echo "pictures: docs/img/web_*.png not remade: needs make web and the web_page test's npm packages" >&2
+fi
 ls -l "$root/docs/img"

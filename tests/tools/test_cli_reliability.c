@@ -397,6 +397,8 @@ static void ranges_name_the_flag_and_value(void **state)
     const char *rig[] = {"animkit", "retarget",      bvh, "--to", "robot",
                          "--out",   in_dir("r.bvh"), NULL};
     expect_refusal(rig, 1, "--to robot: no such file, and not a built-in rig (built-in: biped)");
+    const char *slot[] = {"animkit", "info", bvh, "--humanoid", "tail=Hips", NULL};
+    expect_refusal(slot, 2, "unknown humanoid slot 'tail' (slots: hips, spine, chest");
     const char *render_help[] = {"animkit", "render", "--help", NULL};
     if (run(render_help, NULL) != 0) return; /* a build without the renderer */
     const char *render_frame[] = {"animkit", "render",        bvh, "--frame", "149",
