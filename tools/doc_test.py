@@ -2,6 +2,7 @@
 """The documentation's commands, run as a reader would run them (make test-docs).
 
 Usage: tools/doc_test.py BUILD_DIR [--list] [--make-pictures] [--only FILE.md]
+       tools/doc_test.py --self-test
 
 Every shell command in README.md and docs/*.md -- fenced blocks (sh, bash, console or no
 language) and indented code blocks -- is run in order, one shell per document, from a fresh
@@ -62,10 +63,13 @@ def markdown_files():
     return ["README.md"] + sorted("docs/" + f for f in os.listdir(docs) if f.endswith(".md"))
 
 
-def read_blocks(rel):
-    """Fenced and indented code blocks of one markdown file, with the markers above each."""
-    with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
-        text = f.read().split("\n")
+def read_blocks(rel, source=None):
+    """Fenced and indented code blocks of one markdown file (or of `source`, its text), with
+    the markers above each."""
+    if source is None:
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            source = f.read()
+    text = source.split("\n")
     blocks, markers, i = [], [], 0
     in_list = False
     prev_blank = True
@@ -231,12 +235,30 @@ def output_differs(cmd, out):
     return None
 
 
+def tree_files():
+    """The files a clone has: git's list (tracked and new), or, in a source tarball without
+    .git (make dist), every file but build outputs."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
+                             capture_output=True, check=True).stdout.decode()
+        if out:
+            return out.split("\0")
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    skip = ("build", "out", "dist", ".git", "node_modules", ".venv", "__pycache__")
+    files = []
+    for top, dirs, names in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if not d.startswith(skip) and
+                   os.path.relpath(os.path.join(top, d), ROOT) != os.path.join("web", "dist")]
+        files += [os.path.relpath(os.path.join(top, n), ROOT) for n in names]
+    return files
+
+
 def fresh_copy(build):
     """The tree as a clone has it (tracked and new files), `build` linked to BUILD_DIR."""
     tmp = tempfile.mkdtemp(prefix="animkit-doc-test-")
     tree = os.path.join(tmp, "animkit")
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
-                           capture_output=True, check=True).stdout.decode().split("\0")
+    files = tree_files()
     for rel in files:
         src = os.path.join(ROOT, rel)
         if not rel or not os.path.isfile(src):
@@ -353,7 +375,66 @@ def make_pictures(build):
     return 1 if failed else 0
 
 
+SELF_TEST_DOC = """Intro.
+
+<!-- doctest: skip "animkit-view": display -->
+
+    export PATH="$PWD/build/bin:$PATH"
+    animkit info FILE.bvh [--json]
+    animkit-view tests/data/mocap/cmu_02_01_walk.bvh
+    animkit render tests/data/mocap/cmu_09_01_run.bvh \\
+        --frame 3 --out a.png
+
+- a list item
+    with a continuation line that is not code
+
+```console
+$ animkit positions tests/io/data/bad_too_few_values.bvh
+tests/io/data/bad_too_few_values.bvh:20: frame 1 has 8 values, expected 9      (exit 1)
+```
+"""
+
+
+def self_test():
+    """The checker's own rules on known cases (ctest doc_test_self_test)."""
+    problems = []
+    def expect(ok, what):
+        if not ok:
+            problems.append(what)
+    expect(line_matches("height 1.406 m", "height  1.406 m", None), "whitespace runs are one space")
+    expect(not line_matches("height 1.416 m", "height 1.406 m", None), "a changed digit is caught")
+    expect(not line_matches('"max_skate":0.00022', '"max_skate":0.00021', None), "last digit")
+    expect(line_matches('"error":1.9e-06', '"error":1.90734863e-06', None),
+           "fewer digits in the text allow half a unit of its last digit")
+    expect(not line_matches("frames 2998", "frames 2999", None), "integers are exact")
+    expect(line_matches("t 100", "t 104", 0.05), "a marker's tolerance applies")
+    cmd = Command(Block("x.md", 1, "", [], []), 1, "true")
+    cmd.expected = ["a 1", "...", "c 3"]
+    expect(output_differs(cmd, "a 1\nwarning\nb 2\nc 3\n") is None, "quoted lines in order")
+    expect(output_differs(cmd, "a 1\nc 4\n") is not None, "a wrong figure fails")
+    expect(output_differs(cmd, "c 3\na 1\n") is not None, "order matters")
+    blocks = read_blocks("self-test.md", SELF_TEST_DOC)
+    expect(len(blocks) == 2, f"two code blocks (the list continuation is not one), got {len(blocks)}")
+    if len(blocks) == 2:
+        expect(blocks[0].markers == ['skip "animkit-view": display'], "the marker above a block")
+        cmds = block_commands(blocks[0])
+        expect([c.text.split()[0] for c in cmds] == ["export", "animkit", "animkit-view", "animkit"],
+               "one command a line")
+        expect(cmds[-1].text.endswith("--frame 3 --out a.png"), "continuation lines are joined")
+        expect(placeholders(cmds[1].text) is not None and placeholders(cmds[3].text) is None,
+               "FILE.bvh and [--json] make a synopsis; real paths do not")
+        console = block_commands(blocks[1])
+        expect(len(console) == 1 and console[0].expected_rc == 1 and len(console[0].expected) == 1,
+               "a $ line, its output and its (exit 1)")
+    for p in problems:
+        print(f"doc_test self-test: FAIL {p}")
+    print(f"doc_test self-test: {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
 def main(argv):
+    if "--self-test" in argv:
+        return self_test()
     if len(argv) < 2:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
