@@ -352,10 +352,15 @@ class Clip:
         return out
 
     def pose(self, frame):
-        """The local pose (J, 7) of frame `frame` exactly."""
-        out = np.empty((self._ptr.joint_count, 7), np.float32)
-        lib.ak_clip_frame(self._ptr, self.skeleton._ptr, int(frame), ffi.from_buffer("ak_xform[]", out))
-        return out
+        """The local pose (J, 7) of frame `frame` exactly; for a slice, a list or an array of
+        frames, the poses (N, J, 7)."""
+        if isinstance(frame, (int, np.integer)):
+            f = self._frames(frame)[0]
+            out = np.empty((self._ptr.joint_count, 7), np.float32)
+            lib.ak_clip_frame(self._ptr, self.skeleton._ptr, int(f), ffi.from_buffer("ak_xform[]", out))
+            return out
+        return np.stack([self.pose(int(f)) for f in self._frames(frame)]) if len(
+            self._frames(frame)) else np.empty((0, self._ptr.joint_count, 7), np.float32)
 
     def standing_height(self):
         return lib.ak_clip_standing_height(self._ptr, self.skeleton._ptr)

@@ -81,6 +81,12 @@ def test_dataframe_slices_and_named_results(mocap):
     np.testing.assert_array_equal(clip.channel_values(np.array([20, 10]))[0],
                                   clip.channel_values(20)[0])
     np.testing.assert_array_equal(clip.positions(slice(0, 100, 2))[3], clip.positions(6)[0])
+    poses = clip.pose(slice(0, 9, 4))
+    assert poses.shape == (3, len(skeleton), 7)
+    np.testing.assert_array_equal(poses[2], clip.pose(8))
+    np.testing.assert_array_equal(clip.pose([-1])[0], clip.pose(clip.frame_count - 1))
+    with pytest.raises(IndexError):
+        clip.pose(clip.frame_count)
     units = clip.units()
     assert units.name == "cmu" and units == ("cmu", units.metres_per_unit)
     hum = skeleton.humanoid()
