@@ -380,6 +380,31 @@ static const char *key_hints(akv_mode mode)
 #undef AKV_QUIT
 }
 
+/* Playback's status line (fitted to the window) and timeline; nothing without a clip (a frame
+ * count of an empty scene means nothing to a reader). */
+static void draw_playback_status(app *a, float y)
+{
+    static const float ink[3] = {0.10f, 0.11f, 0.14f};
+    akr_renderer *r = a->r;
+    char line[256];
+    float ft = akv_scene_frame_time(&a->scene);
+    snprintf(line, sizeof line, "%s  frame %d / %d  t %.2f s  speed %.2fx  %s  interp %s%s%s%s",
+             a->s.paused ? "paused" : "playing", (int)lroundf(a->scene.time / ft),
+             akv_scene_frame_count(&a->scene) - 1, (double)a->scene.time, (double)a->s.speed,
+             a->s.loop ? "loop" : "once", k_interp_names[a->s.interp],
+             a->s.in_place ? "  in-place" : "", a->follow >= 0 ? "  follow " : "",
+             a->follow >= 0 && a->scene.count ? a->scene.chars[0].skeleton->names[a->follow] : "");
+    akr_draw_text(r, 10.0f, y + 4.0f, akr_text_fit(line, 2.0f, (float)a->fb_w - 20.0f), line, ink);
+    /* Timeline: the bar, the playhead. */
+    float d = akv_scene_duration(&a->scene, 0);
+    float ty = timeline_y(a), tw = (float)a->fb_w - 20.0f;
+    static const float bar[4] = {0.2f, 0.22f, 0.28f, 0.35f}, head[4] = {0.9f, 0.42f, 0.32f, 1.0f};
+    akr_draw_rect(r, 10.0f, ty, tw, 10.0f, bar);
+    float u = d > 0 ? a->scene.time / d : 0.0f;
+    if (u > 1) u = 1;
+    akr_draw_rect(r, 10.0f + u * tw - 3.0f, ty - 5.0f, 6.0f, 20.0f, head);
+}
+
 static void draw_hud(app *a)
 {
     static const float ink[3] = {0.10f, 0.11f, 0.14f}, dim[3] = {0.30f, 0.32f, 0.38f};
@@ -406,25 +431,7 @@ static void draw_hud(app *a)
             akr_draw_text(r, 10.0f, y, 2.0f, line, c->colour);
             y += 20.0f;
         }
-        float ft = akv_scene_frame_time(&a->scene);
-        snprintf(line, sizeof line, "%s  frame %d / %d  t %.2f s  speed %.2fx  %s  interp %s%s%s%s",
-                 a->s.paused ? "paused" : "playing", (int)lroundf(a->scene.time / ft),
-                 akv_scene_frame_count(&a->scene) - 1, (double)a->scene.time, (double)a->s.speed,
-                 a->s.loop ? "loop" : "once", k_interp_names[a->s.interp],
-                 a->s.in_place ? "  in-place" : "", a->follow >= 0 ? "  follow " : "",
-                 a->follow >= 0 && a->scene.count ? a->scene.chars[0].skeleton->names[a->follow]
-                                                  : "");
-        akr_draw_text(r, 10.0f, y + 4.0f, akr_text_fit(line, 2.0f, (float)a->fb_w - 20.0f), line,
-                      ink);
-        /* Timeline: the bar, the playhead. */
-        float d = akv_scene_duration(&a->scene, 0);
-        float ty = timeline_y(a), tw = (float)a->fb_w - 20.0f;
-        static const float bar[4] = {0.2f, 0.22f, 0.28f, 0.35f},
-                           head[4] = {0.9f, 0.42f, 0.32f, 1.0f};
-        akr_draw_rect(r, 10.0f, ty, tw, 10.0f, bar);
-        float u = d > 0 ? a->scene.time / d : 0.0f;
-        if (u > 1) u = 1;
-        akr_draw_rect(r, 10.0f + u * tw - 3.0f, ty - 5.0f, 6.0f, 20.0f, head);
+        if (a->scene.count > 0) draw_playback_status(a, y);
     }
     float ks = a->fb_w >= 1100 ? 2.0f : 1.5f;
     const char *keys = key_hints(a->s.mode);
