@@ -385,14 +385,14 @@ void akv_mode_hud(akv_mode_state *m, akr_renderer *r, int w, int h)
     snprintf(line, sizeof line, "IK %s -> %s (%d joints)  solver %s", sk->names[m->chain[0]],
              sk->names[m->chain[m->chain_len - 1]], m->chain_len, akv_ik_solver_name(m->solver));
     akr_draw_text(r, 10.0f, 10.0f, 2.0f, line, ink);
-    snprintf(line, sizeof line, "iterations %d of max %d  pole %s  solve %.1f us",
+    snprintf(line, sizeof line, "iterations %d of max %d  pole %s  solve time %.1f us",
              (int)m->result.iterations, m->iterations, m->use_pole ? "on" : "off", m->solve_us);
     akr_draw_text(r, 10.0f, 30.0f, 2.0f, line, ink);
     if (m->status < 0)
         snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  solve failed",
                  (double)m->target_m.x, (double)m->target_m.y, (double)m->target_m.z);
     else
-        snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  error %.2f mm  %s",
+        snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  tip to target %.2f mm: %s",
                  (double)m->target_m.x, (double)m->target_m.y, (double)m->target_m.z,
                  (double)(m->result.error * m->ch->mpu * 1000.0f),
                  m->result.reached       ? "reached"
