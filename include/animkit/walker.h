@@ -104,6 +104,16 @@ AK_API void ak_walker_set_target(ak_walker *walker, ak_vec3 target);
 /* One frame with a C ground: begin, controller move (or the plain delta), rays, finish. */
 AK_API int32_t ak_walker_step(ak_walker *walker, float dt, const ak_ground *ground, ak_error *err);
 
+/* ak_walker_step for walkers[begin..end), in order: one range of a crowd, for a thread pool
+ * (split [0, count) with ak_batch_range). Distinct walkers may step on different threads at
+ * once: they share the motion and the ground only for reading (a C ground's callback must
+ * then be safe to call from several threads; the built-in terrain is). Each walker's result
+ * is the same bits on any thread. statuses[i - begin] (optional, NULL) gets walker i's
+ * status; returns AK_OK, or the first failure's status (the other walkers still step).
+ * No allocation. */
+AK_API int32_t ak_walker_step_range(ak_walker *const *walkers, int32_t begin, int32_t end, float dt,
+                                    const ak_ground *ground, int32_t *statuses);
+
 /* The same frame in phases, for engines:
  *  1. ak_walker_begin: advances time, samples, takes root motion, steers; writes the desired
  *     world displacement of the character (for the engine's own character controller).
