@@ -27,7 +27,7 @@ DEB_PACKAGES += python3-dev python3-venv python3-setuptools python3-cffi python3
 
 .PHONY: fuzz
 .PHONY: dist
-.PHONY: python test-python
+.PHONY: python test-python test-docs
 .PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format format-check valgrind lint \
   unity-plugins web
 
@@ -48,6 +48,7 @@ test: deps
 	$(MAKE) test-san
 	$(MAKE) test-fast
 	$(MAKE) test-python
+	$(MAKE) test-docs
 
 # The Python package (python/): cffi extension built from the library sources, installed
 # into a venv that also sees Debian's numpy, cffi, pytest and dask (--system-site-packages).
@@ -66,6 +67,12 @@ $(PY_VENV)/.installed: $(PY_SOURCES)
 test-python: python
 	@$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "test-python: pytest ran no tests" >&2; exit 1; fi; exit $$rc
+
+# Every shell command of README.md and docs/*.md (and their ```python blocks) run as printed,
+# from a fresh copy of the tree, against the figures the text quotes; what is not run is
+# listed by name with its reason (tools/doc_test.py). About 30 s.
+test-docs: build python
+	@$(SYSTEM_PYTHON) tools/doc_test.py $(BUILD)
 
 test-fast: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)

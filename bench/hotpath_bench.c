@@ -43,8 +43,15 @@ typedef struct hp_ctx {
     ak_clip *io_clip;
     const void *out; /* what the last file row read or wrote, for --check */
     size_t out_size;
-    void *written; /* the last writer's buffer */
+    void *written;          /* the last writer's buffer */
+    ak_skeleton *big_sk[4]; /* the crowd rows' rigs: k_big_joints joints */
+    ak_clip *big_clip[4];
+    ak_xform *big_world; /* HP_BATCH poses of the largest rig */
 } hp_ctx;
+
+/* Rig sizes of the crowd rows: either side of the 128 joints the wide paths once stopped at,
+ * a rig with fingers and face, and the largest ozz handles. */
+static const int k_big_joints[4] = {128, 129, 250, 1023};
 
 /* The rig of bench/bench_rig.h, its clip with SQUAD tangents for the cubic rows. */
 static ak_clip *make_clip(int joints, int frames)
@@ -101,6 +108,13 @@ static int setup(hp_ctx *c)
     static ak_vec3 all[AKB_IK_TARGETS];
     akb_ik_targets(c->chain_sk, HP_CHAIN, all);
     memcpy(c->targets, all, sizeof c->targets);
+    for (int i = 0; i < 4; ++i) {
+        c->big_sk[i] = akb_rig_skeleton(k_big_joints[i], 67u);
+        c->big_clip[i] = make_clip(k_big_joints[i], 60);
+        if (!c->big_sk[i] || !c->big_clip[i]) return -1;
+    }
+    c->big_world = malloc(sizeof(ak_xform) * 1023 * HP_BATCH);
+    if (!c->big_world) return -1;
     load_bvh(c);
     return 0;
 }
@@ -136,6 +150,12 @@ static void op_fused_1(hp_ctx *c)
     c->t += 1.0f / 60.0f;
 }
 
+static void op_fused_1_cubic(hp_ctx *c)
+{
+    ak_clip_sample_fk_batch(c->clip, c->sk, &c->t, 1, AK_INTERP_CUBIC, c->world);
+    c->t += 1.0f / 60.0f;
+}
+
 static void batch(hp_ctx *c, ak_interp interp)
 {
     ak_clip_sample_fk_batch(c->clip, c->sk, c->times, HP_BATCH, interp, c->world);
@@ -151,6 +171,33 @@ static void op_batch_linear(hp_ctx *c)
 static void op_batch_cubic(hp_ctx *c)
 {
     batch(c, AK_INTERP_CUBIC);
+}
+
+static void crowd(hp_ctx *c, int rig)
+{
+    ak_clip_sample_fk_batch(c->big_clip[rig], c->big_sk[rig], c->times, HP_BATCH, AK_INTERP_LINEAR,
+                            c->big_world);
+    for (int i = 0; i < HP_BATCH; ++i)
+        c->times[i] += 1.0f / 60.0f;
+    c->out = c->big_world;
+    c->out_size = sizeof(ak_xform) * (size_t)k_big_joints[rig] * HP_BATCH;
+}
+
+static void op_crowd_128(hp_ctx *c)
+{
+    crowd(c, 0);
+}
+static void op_crowd_129(hp_ctx *c)
+{
+    crowd(c, 1);
+}
+static void op_crowd_250(hp_ctx *c)
+{
+    crowd(c, 2);
+}
+static void op_crowd_1023(hp_ctx *c)
+{
+    crowd(c, 3);
 }
 
 static void op_blend(hp_ctx *c)
@@ -340,8 +387,13 @@ static const hp_row k_rows[] = {
     {"fk", "FK, 60 joints", op_fk, 2000},
     {"sample_then_fk", "sample then FK, 60 joints", op_sample_then_fk, 1000},
     {"fused_1", "sample + FK fused, 1 character", op_fused_1, 1000},
+    {"fused_1_cubic", "sample + FK fused, 1 character, cubic", op_fused_1_cubic, 500},
     {"batch_linear", "batched sample + FK, 16 characters, linear", op_batch_linear, 100},
     {"batch_cubic", "batched sample + FK, 16 characters, cubic", op_batch_cubic, 50},
+    {"crowd_128", "batched sample + FK, 16 characters, linear, 128 joints", op_crowd_128, 20},
+    {"crowd_129", "batched sample + FK, 16 characters, linear, 129 joints", op_crowd_129, 20},
+    {"crowd_250", "batched sample + FK, 16 characters, linear, 250 joints", op_crowd_250, 10},
+    {"crowd_1023", "batched sample + FK, 16 characters, linear, 1,023 joints", op_crowd_1023, 4},
     {"blend", "pose blend, 60 joints", op_blend, 2000},
     {"limb_run", "limb IK run (restore + solve + write)", op_limb_run, 5000},
     {"limb_solve", "limb IK solve (corrections only)", op_limb_solve, 5000},

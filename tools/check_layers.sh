@@ -16,7 +16,8 @@ header_module() {
     clip|rootmotion|edit) echo anim ;;
     retarget) echo retarget ;;
     bvh|gltf) echo io ;;
-    ground|controller|locomotion) echo locomotion ;;
+    ground|controller|locomotion|walkclip|contacts|walkmotion|grounding|reach|walker|walkmetrics)
+      echo locomotion ;;
     matching) echo matching ;;
     scenario) echo scenario ;;
     plugin) echo plugin ;;

@@ -191,7 +191,7 @@ static int solve_frame(const ak_skeleton *s, const ak_clip *clip, const char *pa
     const int32_t n = find_chain(s, path, o, chain);
     if (n == 0) return 1;
     if (o->frame >= clip->frame_count)
-        return ak_cli_usage_error("ik", "frame %d is past the last frame %d", (int)o->frame,
+        return ak_cli_usage_error("ik", "--frame %d is past the last frame %d", (int)o->frame,
                                   (int)clip->frame_count - 1);
     ak_ik_any_params p = ak_ik_any_defaults();
     p.workspace_bytes = ak_ik_any_workspace_size(o->solver, n);

@@ -25,7 +25,8 @@ static const ak_flag k_positions_flags[] = {
      .type = AK_FLAG_TEXT,
      .offset = offsetof(positions_options, time),
      .metavar = "T[,T...]",
-     .help = "sample at times in seconds instead (first column 'time'; past the end clamps)"},
+     .help =
+         "sample at times in seconds instead, from 0 to the clip's duration (first column 'time')"},
     {.name = "interp",
      .type = AK_FLAG_CHOICE,
      .offset = offsetof(positions_options, interp),
@@ -112,7 +113,8 @@ static int parse_frames(const char *spec, int32_t frame_count, int32_t **out, si
         }
         if (a > last || b > last) {
             free(list);
-            return ak_cli_usage_error("positions", "frame %d is past the last frame %d",
+            return ak_cli_usage_error("positions",
+                                      "--frames %s: frame %d is past the last frame %d", spec,
                                       (int)(a > last ? a : b), (int)last);
         }
         if (b < a) {
@@ -175,6 +177,13 @@ static int parse_times(const char *spec, float **out, size_t *count)
             return ak_cli_usage_error("positions", "bad --time '%s': seconds, comma-separated",
                                       spec);
         }
+        if (times[*count] < 0.0f) {
+            const double t = (double)times[*count];
+            free(times);
+            free(copy);
+            return ak_cli_usage_error("positions",
+                                      "--time %g is before the start of the clip (0 s)", t);
+        }
         ++*count;
         if (!comma) break;
         p = comma + 1;
@@ -197,6 +206,13 @@ static int print_positions(const ak_skeleton *s, const ak_clip *c, const positio
         return 1;
     }
     ak_xform *world = local + s->joint_count;
+    const float duration = ak_clip_duration(c);
+    for (size_t i = 0; i < time_count; ++i)
+        if (times[i] > duration * (1.0f + 1e-6f)) {
+            free(local);
+            return ak_cli_usage_error("positions", "--time %g is past the end of the clip (%.3f s)",
+                                      (double)times[i], (double)duration);
+        }
     if (times || (rc = parse_frames(o->frames[0] ? o->frames : "all", c->frame_count, &frames,
                                     &frame_count)) == 0) {
         static char outbuf[1 << 16];

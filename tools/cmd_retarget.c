@@ -130,6 +130,17 @@ static int load_rig(const char *to, ak_skeleton **rig)
         if (ak_gltf_read_skin_file(to, 0, rig, &err) < 0) return ak_cli_file_error(to, &err);
         return 0;
     }
+    if (!strchr(to, '/') && !strchr(to, '\\') && !strchr(to, '.')) {
+        FILE *f = akio_fopen(to, "rb");
+        if (!f) {
+            fprintf(stderr,
+                    "animkit retarget: --to %s: no such file, and not a built-in rig "
+                    "(built-in: biped); give RIG.bvh, RIG.glb or RIG.gltf\n",
+                    to);
+            return 2;
+        }
+        fclose(f);
+    }
     if (akcli_load_bvh(to, rig, &clip)) return 1;
     ak_clip_destroy(clip);
     return 0;

@@ -7,6 +7,7 @@
  * database frames). */
 #include "cli.h"
 #include "heightmap_png.h"
+#include "progress.h"
 #include "walk_output.h"
 
 #include <stddef.h>
@@ -195,6 +196,7 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     char summary[1024];
     float next_report = 0.0f;
     int32_t frames = 0;
+    const double start_s = akt_wall_seconds();
     memset(&output, 0, sizeof output);
     ak_walk_metrics_reset(&metrics);
     ak_walk_scene_get_info(scene, &info);
@@ -225,8 +227,9 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
         return 1;
     }
     if (!cli->quiet)
-        fprintf(stderr, "walk: wrote %s/walk.bvh, %s/walk.csv and %s/summary.json (%d frames)\n",
-                cli->out, cli->out, cli->out, (int)frames);
+        fprintf(stderr,
+                "walk: wrote %s/walk.bvh, %s/walk.csv and %s/summary.json (%d frames in %.2f s)\n",
+                cli->out, cli->out, cli->out, (int)frames, akt_wall_seconds() - start_s);
     printf("%s\n", summary);
     return s.arrived ? 0 : 1;
 failed:

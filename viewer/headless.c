@@ -5,13 +5,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h> /* isatty */
 
 #include <stb_image_write.h>
 
 #include "io/file.h"
 #include "modes.h"
 #include "offscreen.h"
+#include "progress.h"
 #include "render.h"
 #include "scene.h"
 
@@ -146,7 +146,10 @@ typedef struct render_job {
     int anim;             /* OUT is a .gif or .mp4 through ffmpeg */
     int frame_count;
     float frame_time;
-    int a, b, step, n; /* frames a..b every step: n pictures */
+    int a, b, step, n;   /* frames a..b every step: n pictures */
+    int frame_from_time; /* s.frame was picked from --time (for the range message) */
+    int have_focus;      /* last_focus holds the followed point of the previous frame */
+    ak_vec3 last_focus;
     akv_offscreen *off;
     akr_renderer *r;
     akr_camera cam;
@@ -202,7 +205,15 @@ static int load_scene(render_job *job)
             fprintf(stderr, "%s\n", err);
             return 1;
         }
-    if (s->frame < 0 && !s->have_frames && s->time > 0 && job->scene.count > 0)
+    if (s->follow && strcmp(s->follow, "off") != 0 && job->scene.count > 0 &&
+        ak_skeleton_find(job->scene.chars[0].skeleton, s->follow) < 0) {
+        fprintf(stderr,
+                "%s: --follow %s: %s has no such joint (give a joint name, e.g. %s, or off)\n",
+                job->prog, s->follow, s->files[0], job->scene.chars[0].skeleton->names[0]);
+        return 2;
+    }
+    job->frame_from_time = s->frame < 0 && !s->have_frames && s->time > 0;
+    if (job->frame_from_time && job->scene.count > 0)
         s->frame = (int)lroundf(s->time / akv_scene_frame_time(&job->scene));
     job->scene.time = (float)(s->frame >= 0    ? s->frame
                               : s->have_frames ? s->frame_a
@@ -244,9 +255,16 @@ static int choose_frames(render_job *job)
         if (step < 1) step = 1;
         b = job->frame_count - 1;
     }
-    if (a > job->frame_count - 1 || b > job->frame_count - 1) {
-        fprintf(stderr, "%s: frame %d is past the last frame (%d)\n", job->prog,
-                a > job->frame_count - 1 ? a : b, job->frame_count - 1);
+    const int last = job->frame_count - 1;
+    if (a > last || b > last) {
+        if (job->frame_from_time)
+            fprintf(stderr, "%s: --time %g is past the end (%.3f s, frame %d)\n", job->prog,
+                    (double)s->time, (double)((float)last * job->frame_time), last);
+        else if (s->have_frames)
+            fprintf(stderr, "%s: --frames %d:%d: frame %d is past the last frame (%d)\n", job->prog,
+                    s->frame_a, s->frame_b, a > last ? a : b, last);
+        else
+            fprintf(stderr, "%s: --frame %d is past the last frame (%d)\n", job->prog, a, last);
         return 2;
     }
     job->a = a;
@@ -319,9 +337,44 @@ static int open_sinks(render_job *job)
     return (!job->rgb || (job->sheet && !job->sheet_rgb) || (job->anim && !job->pipe)) ? 1 : 0;
 }
 
+/* Camera distance at which a figure of height_m fills about 45 % of the frame height
+ * (40 degree vertical field of view: view height = 2 d tan 20 deg). */
+static float follow_distance(float height_m)
+{
+    const float h = height_m > 0.5f ? height_m : 1.7f;
+    return h / (2.0f * 0.364f * 0.45f);
+}
+
+/* Points the camera at `focus`. A GIF cuts rather than pans: the camera holds still while the
+ * followed point stays within 0.22 of the view height of where it looks, then jumps ahead along
+ * the motion so the point walks back across the frame. A still background between cuts is
+ * what keeps a GIF small (a panning camera redraws every pixel of every frame); video pans
+ * smoothly. */
+static void follow_point(render_job *job, ak_vec3 focus, float distance)
+{
+    job->cam.distance = distance;
+    const float reach = 0.22f * 2.0f * distance * tanf(0.5f * job->cam.fov_y);
+    ak_vec3 off = ak_vec3_sub(focus, job->cam.target);
+    off.y = 0.0f;
+    if (!ends_with(job->s.out, ".gif") || !job->have_focus) {
+        job->cam.target = focus;
+    } else if (ak_vec3_length(off) > reach) {
+        ak_vec3 step = ak_vec3_sub(focus, job->last_focus);
+        step.y = 0.0f;
+        const float len = ak_vec3_length(step);
+        job->cam.target =
+            len > 1e-6f ? ak_vec3_add(focus, ak_vec3_scale(step, 0.8f * reach / len)) : focus;
+        job->cam.target.y = focus.y;
+    }
+    job->last_focus = focus;
+    job->have_focus = 1;
+}
+
 /* Poses frame f, points the camera and draws it with its HUD or label into job->rgb. The
- * walker: stills and videos follow the character from 6 m; a GIF keeps the camera still
- * over the whole walk (unless --follow), which keeps it small. */
+ * camera follows the character: the walker always (from 5 m: a 1.8 m figure is 49 % of the
+ * frame height), a clip when it gives several pictures (GIF, MP4, sheet, sequence: the first
+ * file's root at follow_distance) or --follow JOINT names one; `--follow off` keeps the
+ * camera still over everything the frames show. */
 static void draw_frame(render_job *job, int f)
 {
     const akv_settings *s = &job->s;
@@ -331,12 +384,16 @@ static void draw_frame(render_job *job, int f)
     else
         akv_scene_pose(&job->scene, s, t);
     ak_vec3 focus;
-    if (job->mode && (!ends_with(s->out, ".gif") || s->follow) &&
-        akv_mode_focus(job->mode, &focus)) {
-        job->cam.target = focus;
-        job->cam.distance = s->distance > 0 ? s->distance : 6.0f;
-    } else if (s->follow) {
-        job->cam.target = akv_scene_joint_m(&job->scene, s->follow);
+    const int follow_off = s->follow && strcmp(s->follow, "off") == 0;
+    if (job->mode && !follow_off && akv_mode_focus(job->mode, &focus)) {
+        focus.y += 0.8f; /* the walker's focus is its ground point: look at its middle */
+        follow_point(job, focus, s->distance > 0 ? s->distance : 5.0f);
+    } else if (!job->mode && !follow_off && job->scene.count > 0 && (s->follow || job->n > 1)) {
+        const float fit = job->cam.distance;
+        follow_point(job, akv_scene_joint_m(&job->scene, s->follow),
+                     s->distance > 0 ? s->distance
+                     : s->follow     ? fit
+                                     : follow_distance(job->scene.chars[0].height_m));
     }
     akv_offscreen_bind(job->off);
     akr_begin(job->r, s->width, s->height, &job->cam);
@@ -417,20 +474,21 @@ static int finish_output(render_job *job, int rc)
     return rc;
 }
 
-/* Every frame through draw_frame and store_frame, with progress on stderr for long runs
- * when it is a terminal; stops at the first frame that could not be written. */
+/* Every frame through draw_frame and store_frame, with a progress line on a terminal once
+ * the job has run 2 s, or a timing line at the end when stderr is not a terminal
+ * (progress.h); stops at the first frame that could not be written. */
 static int render_frames(render_job *job)
 {
-    const int progress = job->n >= 30 && isatty(2);
-    int rc = 0;
-    for (int k = 0; k < job->n && rc == 0; ++k) {
+    akt_progress progress;
+    akt_progress_begin(&progress, job->prog);
+    int rc = 0, k = 0;
+    for (; k < job->n && rc == 0; ++k) {
         const int f = job->a + k * job->step;
-        if (progress && (k % 10 == 0 || k == job->n - 1))
-            fprintf(stderr, "\r%s: frame %d of %d", job->prog, k + 1, job->n);
         draw_frame(job, f);
         rc = store_frame(job, k, f);
+        akt_progress_update(&progress, k + 1, job->n, "frame");
     }
-    if (progress) fprintf(stderr, "\n");
+    akt_progress_end(&progress, k, "frame");
     return rc;
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "animkit/ak_config.h"
 #include "headless.h"
 #include "modes.h"
 #include "render.h"
@@ -38,6 +39,7 @@ typedef struct app {
     double last_time; /* glfwGetTime() of the last frame */
     int frames_drawn; /* --screenshot counts frames */
     int exit_code;
+    char walk_next[AK_FLAG_TEXT_MAX]; /* a file loaded since the walker was built: walk it next */
 } app;
 
 static const char *k_interp_names[3] = {"step", "linear", "cubic"};
@@ -77,6 +79,39 @@ static void load_file(app *a, const char *path)
              (int)c->skeleton->joint_count, c->clip ? (int)c->clip->frame_count : 0,
              ak_units_name(c->units));
     say(a, msg);
+    snprintf(a->walk_next, sizeof a->walk_next, "%s", path);
+}
+
+/* The walker walks the file loaded last (dropped, picked, listed), as `--walk --clip FILE`
+ * would: its cycle found, its units detected. When the clip cannot walk (no walking found in
+ * it), the walker keeps what it walked and the status line says why. */
+static void walk_loaded_clip(app *a)
+{
+    if (!a->walk_next[0] || a->s.mode != AKV_MODE_WALK || a->s.walk.steer == AK_WALK_STEER_MATCH)
+        return;
+    ak_walk_scenario *saved = malloc(sizeof *saved);
+    if (!saved) return;
+    *saved = a->s.walk;
+    snprintf(a->s.walk.clip, sizeof a->s.walk.clip, "%s", a->walk_next);
+    a->s.walk.cycle[0] = a->s.walk.cycle[1] = -1;
+    a->s.walk.idle[0] = '\0';
+    a->s.walk.scale = 0.0f;
+    char err[512], msg[560];
+    akv_mode_state *walker = akv_mode_create(&a->s, &a->scene, err, sizeof err);
+    const char *name = strrchr(a->walk_next, '/') ? strrchr(a->walk_next, '/') + 1 : a->walk_next;
+    if (walker) {
+        akv_mode_destroy(a->mode);
+        a->mode = walker;
+        snprintf(msg, sizeof msg, "walker: walking %.200s (right-click the terrain for a target)",
+                 name);
+    } else {
+        a->s.walk = *saved;
+        snprintf(msg, sizeof msg, "walker: %.80s cannot walk, so the walker keeps %.60s: %.300s",
+                 name, a->mode ? akv_mode_walk_label(a->mode) : "the built-in walk", err);
+    }
+    say(a, msg);
+    free(saved);
+    a->walk_next[0] = '\0';
 }
 
 static void set_mode(app *a, akv_mode mode)
@@ -95,8 +130,20 @@ static void set_mode(app *a, akv_mode mode)
     }
     frame_all(a);
     a->follow_mode = 1;
+    walk_loaded_clip(a);
     if (a->mode && mode == AKV_MODE_WALK)
         a->cam.distance = a->s.distance > 0 ? a->s.distance : 6.0f;
+}
+
+/* A mode chosen by key or button: the walker walks (IK mode paused playback to hold the pose
+ * it drags; it says so in its HUD, and the walker must not inherit that pause unannounced). */
+static void choose_mode(app *a, akv_mode mode)
+{
+    if (mode == AKV_MODE_WALK && a->s.paused) {
+        a->s.paused = 0;
+        say(a, "walker: walking (space pauses)");
+    }
+    set_mode(a, mode);
 }
 
 /* ---- input ---- */
@@ -205,6 +252,7 @@ static void on_drop(GLFWwindow *w, int count, const char **paths)
     for (int i = 0; i < count; ++i)
         load_file(a, paths[i]);
     if (!a->mode) frame_all(a);
+    walk_loaded_clip(a);
 }
 
 static void step_frames(app *a, int delta)
@@ -287,9 +335,9 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
         }
         cycle_follow(a);
         break;
-    case GLFW_KEY_1: set_mode(a, AKV_MODE_PLAY); break;
-    case GLFW_KEY_2: set_mode(a, AKV_MODE_IK); break;
-    case GLFW_KEY_3: set_mode(a, AKV_MODE_WALK); break;
+    case GLFW_KEY_1: choose_mode(a, AKV_MODE_PLAY); break;
+    case GLFW_KEY_2: choose_mode(a, AKV_MODE_IK); break;
+    case GLFW_KEY_3: choose_mode(a, AKV_MODE_WALK); break;
     case GLFW_KEY_DELETE:
         if (a->scene.count > 0) {
             /* Drop the last file. */
@@ -309,6 +357,54 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 
 /* ---- HUD ---- */
 
+/* The key help for a mode. The page has no Q (a tab is closed by the browser) and no
+ * command line; the desktop window has both. */
+static const char *key_hints(akv_mode mode)
+{
+#if defined(__EMSCRIPTEN__)
+#define AKV_QUIT ""
+#else
+#define AKV_QUIT "  Q quit"
+#endif
+    if (mode == AKV_MODE_WALK)
+        return "mouse: left orbit, shift pan, wheel zoom, RIGHT CLICK the terrain: new target\n"
+               "space pause  up/down speed  T mirror the target  B restart the walk  F follow "
+               "on/off\n"
+               "drop a BVH walk: the walker walks it  R reset view  G grid  S shadows  H hide "
+               "help\n"
+               "1 playback  2 IK  3 walker" AKV_QUIT;
+    return "mouse: left orbit, right/shift pan, wheel zoom, click the timeline to scrub\n"
+           "space play/pause  <- -> step  PgUp/PgDn 10  Home start  up/down speed  backspace 1x\n"
+           "L loop  I interp  P in-place  F follow  R reset view  G grid  S shadows  H hide help\n"
+           "1 playback  2 IK (drag the ball; C solver, O pole, +/- iterations)  3 walker" AKV_QUIT;
+#undef AKV_QUIT
+}
+
+/* Playback's status line (fitted to the window) and timeline; nothing without a clip (a frame
+ * count of an empty scene means nothing to a reader). */
+static void draw_playback_status(app *a, float y)
+{
+    static const float ink[3] = {0.10f, 0.11f, 0.14f};
+    akr_renderer *r = a->r;
+    char line[256];
+    float ft = akv_scene_frame_time(&a->scene);
+    snprintf(line, sizeof line, "%s  frame %d / %d  t %.2f s  speed %.2fx  %s  interp %s%s%s%s",
+             a->s.paused ? "paused" : "playing", (int)lroundf(a->scene.time / ft),
+             akv_scene_frame_count(&a->scene) - 1, (double)a->scene.time, (double)a->s.speed,
+             a->s.loop ? "loop" : "once", k_interp_names[a->s.interp],
+             a->s.in_place ? "  in-place" : "", a->follow >= 0 ? "  follow " : "",
+             a->follow >= 0 && a->scene.count ? a->scene.chars[0].skeleton->names[a->follow] : "");
+    akr_draw_text(r, 10.0f, y + 4.0f, akr_text_fit(line, 2.0f, (float)a->fb_w - 20.0f), line, ink);
+    /* Timeline: the bar, the playhead. */
+    float d = akv_scene_duration(&a->scene, 0);
+    float ty = timeline_y(a), tw = (float)a->fb_w - 20.0f;
+    static const float bar[4] = {0.2f, 0.22f, 0.28f, 0.35f}, head[4] = {0.9f, 0.42f, 0.32f, 1.0f};
+    akr_draw_rect(r, 10.0f, ty, tw, 10.0f, bar);
+    float u = d > 0 ? a->scene.time / d : 0.0f;
+    if (u > 1) u = 1;
+    akr_draw_rect(r, 10.0f + u * tw - 3.0f, ty - 5.0f, 6.0f, 20.0f, head);
+}
+
 static void draw_hud(app *a)
 {
     static const float ink[3] = {0.10f, 0.11f, 0.14f}, dim[3] = {0.30f, 0.32f, 0.38f};
@@ -319,8 +415,12 @@ static void draw_hud(app *a)
         akv_mode_hud(a->mode, r, a->fb_w, a->fb_h);
     } else {
         if (a->scene.count == 0) {
+#if defined(__EMSCRIPTEN__)
+            akr_draw_text(r, 10.0f, y, 2.0f, "drop BVH files here, or pick a test clip above", ink);
+#else
             akr_draw_text(r, 10.0f, y, 2.0f, "drop BVH files here (or: animkit-view FILE.bvh ...)",
                           ink);
+#endif
             y += 22.0f;
         }
         for (int i = 0; i < a->scene.count; ++i) {
@@ -331,42 +431,17 @@ static void draw_hud(app *a)
             akr_draw_text(r, 10.0f, y, 2.0f, line, c->colour);
             y += 20.0f;
         }
-        float ft = akv_scene_frame_time(&a->scene);
-        snprintf(line, sizeof line, "%s  frame %d / %d  t %.2f s  speed %.2fx  %s  interp %s%s%s%s",
-                 a->s.paused ? "paused" : "playing", (int)lroundf(a->scene.time / ft),
-                 akv_scene_frame_count(&a->scene) - 1, (double)a->scene.time, (double)a->s.speed,
-                 a->s.loop ? "loop" : "once", k_interp_names[a->s.interp],
-                 a->s.in_place ? "  in-place" : "", a->follow >= 0 ? "  follow " : "",
-                 a->follow >= 0 && a->scene.count ? a->scene.chars[0].skeleton->names[a->follow]
-                                                  : "");
-        akr_draw_text(r, 10.0f, y + 4.0f, 2.0f, line, ink);
-        /* Timeline: the bar, the playhead. */
-        float d = akv_scene_duration(&a->scene, 0);
-        float ty = timeline_y(a), tw = (float)a->fb_w - 20.0f;
-        static const float bar[4] = {0.2f, 0.22f, 0.28f, 0.35f},
-                           head[4] = {0.9f, 0.42f, 0.32f, 1.0f};
-        akr_draw_rect(r, 10.0f, ty, tw, 10.0f, bar);
-        float u = d > 0 ? a->scene.time / d : 0.0f;
-        if (u > 1) u = 1;
-        akr_draw_rect(r, 10.0f + u * tw - 3.0f, ty - 5.0f, 6.0f, 20.0f, head);
+        if (a->scene.count > 0) draw_playback_status(a, y);
     }
-    const char *keys =
-        a->s.mode == AKV_MODE_WALK
-            ? "mouse: left orbit, shift pan, wheel zoom, RIGHT CLICK the terrain: new target\n"
-              "space pause  up/down speed  T mirror the target  B restart the walk  F follow "
-              "on/off\n"
-              "R reset view  G grid  S shadows  H hide help\n"
-              "1 playback  2 IK  3 walker  Q quit"
-            : "mouse: left orbit, right/shift pan, wheel zoom, click the timeline to scrub\n"
-              "space play/pause  <- -> step  PgUp/PgDn 10  Home start  up/down speed  backspace "
-              "1x\n"
-              "L loop  I interp  P in-place  F follow  R reset view  G grid  S shadows  H hide "
-              "help\n"
-              "1 playback  2 IK (drag the ball; C solver, O pole, +/- iterations)  3 walker  Q "
-              "quit";
     float ks = a->fb_w >= 1100 ? 2.0f : 1.5f;
+    const char *keys = key_hints(a->s.mode);
+    const float keys_y = (float)a->fb_h - 36.0f - 4.0f * 11.0f * ks;
     if (a->s.hud)
-        akr_draw_text(r, 10.0f, (float)a->fb_h - 36.0f - 4.0f * 11.0f * ks, ks, keys, dim);
+        akr_draw_text(r, 10.0f, keys_y, akr_text_fit(keys, ks, (float)a->fb_w - 20.0f), keys, dim);
+    if (a->mode && a->s.paused) {
+        static const float red[3] = {0.75f, 0.16f, 0.10f};
+        akr_draw_text(r, 10.0f, keys_y - 26.0f, 2.0f, "PAUSED - space plays", red);
+    }
     if (a->message[0] && glfwGetTime() < a->message_until)
         akr_draw_text(r, 10.0f, (float)a->fb_h - 150.0f, 2.0f, a->message, ink);
 }
@@ -472,6 +547,7 @@ EMSCRIPTEN_KEEPALIVE int akv_web_load(const char *path)
     int before = g_web->scene.count;
     load_file(g_web, path);
     if (g_web->scene.count > before && !g_web->mode) frame_all(g_web);
+    walk_loaded_clip(g_web);
     return g_web->scene.count > before ? 0 : -1;
 }
 
@@ -486,6 +562,16 @@ EMSCRIPTEN_KEEPALIVE void akv_web_resize(int w, int h)
     if (g_web && w > 0 && h > 0) glfwSetWindowSize(g_web->window, w, h);
 }
 
+/* The key help on one line, for the probe (JSON has no raw newlines). */
+static const char *web_hints_oneline(akv_mode mode)
+{
+    static char line[512];
+    snprintf(line, sizeof line, "%s", key_hints(mode));
+    for (char *c = line; *c; ++c)
+        if (*c == '\n') *c = ' ';
+    return line;
+}
+
 /* The state a test checks, as JSON: mode, framebuffer, camera matrix, time, the first
  * character's joints (world, metres) in playback, the IK target and error, the walker focus. */
 EMSCRIPTEN_KEEPALIVE const char *akv_web_probe(void)
@@ -497,9 +583,11 @@ EMSCRIPTEN_KEEPALIVE const char *akv_web_probe(void)
     akr_camera_view_proj(&a->cam, a->fb_w, a->fb_h, vp);
     size_t n = (size_t)snprintf(json, sizeof json,
                                 "{\"mode\":%d,\"characters\":%d,\"width\":%d,\"height\":%d,"
-                                "\"time\":%.9g,\"paused\":%d,\"view_proj\":[",
+                                "\"time\":%.9g,\"paused\":%d,\"hud_right\":%.1f,"
+                                "\"walk_clip\":\"%s\",\"hints\":\"%s\",\"view_proj\":[",
                                 (int)a->s.mode, a->scene.count, a->fb_w, a->fb_h,
-                                (double)a->scene.time, a->s.paused);
+                                (double)a->scene.time, a->s.paused, (double)akr_text_right(a->r),
+                                akv_mode_walk_label(a->mode), web_hints_oneline(a->s.mode));
     for (int i = 0; i < 16 && n < sizeof json; ++i)
         n += (size_t)snprintf(json + n, sizeof json - n, "%s%.9g", i ? "," : "", (double)vp[i]);
     ak_vec3 p;
@@ -508,6 +596,14 @@ EMSCRIPTEN_KEEPALIVE const char *akv_web_probe(void)
         n += (size_t)snprintf(json + n, sizeof json - n,
                               "],\"ik_error_m\":%.9g,\"ik_target\":[%.9g,%.9g,%.9g", (double)err_m,
                               (double)p.x, (double)p.y, (double)p.z);
+    ak_walk_scene *walk = a->mode ? akv_mode_walk_scene(a->mode) : NULL;
+    if (n < sizeof json && walk) {
+        ak_walker_state st;
+        ak_walk_scene_get_state(walk, &st);
+        n += (size_t)snprintf(json + n, sizeof json - n,
+                              "],\"walk\":[%.9g,%d", /* [time s, arrived] */
+                              (double)st.time, (int)st.arrived);
+    }
     if (n < sizeof json && a->mode && akv_mode_focus(a->mode, &p))
         n += (size_t)snprintf(json + n, sizeof json - n, "],\"focus\":[%.9g,%.9g,%.9g", (double)p.x,
                               (double)p.y, (double)p.z);
@@ -545,7 +641,8 @@ static void usage(FILE *out)
         "       animkit-view --headless FILE.bvh [--frame N | --frames A:B[:STEP]] --out OUT "
         "[options]\n\n"
         "Plays BVH files (several at once, each in its own colour; drop more onto the window),\n"
-        "with IK (--ik) and walker (--walk) modes. Every setting is also a key (press H).\n\n");
+        "with IK (--ik) and walker (--walk) modes. Every setting is also a key (press H).\n"
+        "--version prints the version.\n\n");
     akv_print_flags(out);
 }
 
@@ -593,6 +690,10 @@ static int open_window(app *a)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("animkit-view %s\n", AK_VERSION_STRING);
+        return 0;
+    }
 #if !defined(__EMSCRIPTEN__)
     for (int i = 1; i < argc; ++i)
         if (strcmp(argv[i], "--headless") == 0) {

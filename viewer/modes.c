@@ -304,6 +304,11 @@ float akv_mode_ik_error_m(const akv_mode_state *m, ak_vec3 *target_m)
     return ak_vec3_length(ak_vec3_sub(tip, m->target_m));
 }
 
+const char *akv_mode_walk_label(const akv_mode_state *m)
+{
+    return m && m->kind == AKV_MODE_WALK ? akv_walk_view_clip_label(m->walk) : "";
+}
+
 int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point)
 {
     if (m->kind != AKV_MODE_WALK) return 0;
@@ -371,7 +376,7 @@ void akv_mode_hud(akv_mode_state *m, akr_renderer *r, int w, int h)
     (void)w;
     (void)h;
     if (m->kind == AKV_MODE_WALK) {
-        akv_walk_view_hud(m->walk, r);
+        akv_walk_view_hud(m->walk, r, w);
         return;
     }
     static const float ink[3] = {0.10f, 0.11f, 0.14f}, bad[3] = {0.8f, 0.15f, 0.1f};
@@ -380,14 +385,14 @@ void akv_mode_hud(akv_mode_state *m, akr_renderer *r, int w, int h)
     snprintf(line, sizeof line, "IK %s -> %s (%d joints)  solver %s", sk->names[m->chain[0]],
              sk->names[m->chain[m->chain_len - 1]], m->chain_len, akv_ik_solver_name(m->solver));
     akr_draw_text(r, 10.0f, 10.0f, 2.0f, line, ink);
-    snprintf(line, sizeof line, "iterations %d of max %d  pole %s  solve %.1f us",
+    snprintf(line, sizeof line, "iterations %d of max %d  pole %s  solve time %.1f us",
              (int)m->result.iterations, m->iterations, m->use_pole ? "on" : "off", m->solve_us);
     akr_draw_text(r, 10.0f, 30.0f, 2.0f, line, ink);
     if (m->status < 0)
         snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  solve failed",
                  (double)m->target_m.x, (double)m->target_m.y, (double)m->target_m.z);
     else
-        snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  error %.2f mm  %s",
+        snprintf(line, sizeof line, "target (%.2f, %.2f, %.2f) m  tip to target %.2f mm: %s",
                  (double)m->target_m.x, (double)m->target_m.y, (double)m->target_m.z,
                  (double)(m->result.error * m->ch->mpu * 1000.0f),
                  m->result.reached       ? "reached"

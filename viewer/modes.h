@@ -29,6 +29,8 @@ void akv_mode_hud(akv_mode_state *m, akr_renderer *r, int w, int h);
 float akv_mode_ik_error_m(const akv_mode_state *m, ak_vec3 *target_m);
 /* A point the camera should follow (walker: the character's hips); 0 when the mode has none. */
 int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point);
+/* Walker mode: what it walks ("built-in walk" or the clip's name); "" otherwise. */
+const char *akv_mode_walk_label(const akv_mode_state *m);
 /* Walker mode: the library's walk scene (guide walker or matcher); NULL for other modes. */
 ak_walk_scene *akv_mode_walk_scene(akv_mode_state *m);
 /* Window: real-time update, a key press (GLFW key code; returns 1 when used), and a mouse

@@ -129,7 +129,9 @@ struct akr_renderer {
     GLuint terrain_vao, terrain_vbo, terrain_ibo, terrain_line_vao, terrain_line_vbo;
     GLsizei terrain_index_count, terrain_line_count;
     uint64_t terrain_key;
+    GLuint steps_vao[2], steps_vbo[2], steps_ibo[2]; /* stairs: treads, risers */
     int w, h;
+    float text_right; /* right edge of the widest text since akr_begin, pixels */
     mat4 vp, ortho;
     ak_vec3 eye;
     float fog[2];
@@ -394,6 +396,11 @@ void akr_destroy(akr_renderer *r)
     if (r->terrain_ibo) glDeleteBuffers(1, &r->terrain_ibo);
     if (r->terrain_line_vao) glDeleteVertexArrays(1, &r->terrain_line_vao);
     if (r->terrain_line_vbo) glDeleteBuffers(1, &r->terrain_line_vbo);
+    for (int i = 0; i < 2; ++i) {
+        if (r->steps_vao[i]) glDeleteVertexArrays(1, &r->steps_vao[i]);
+        if (r->steps_vbo[i]) glDeleteBuffers(1, &r->steps_vbo[i]);
+        if (r->steps_ibo[i]) glDeleteBuffers(1, &r->steps_ibo[i]);
+    }
     if (r->lit) glDeleteProgram(r->lit);
     if (r->flat) glDeleteProgram(r->flat);
     free(r->scratch);
@@ -404,6 +411,7 @@ void akr_begin(akr_renderer *r, int w, int h, const akr_camera *c)
 {
     r->w = w;
     r->h = h;
+    r->text_right = 0.0f;
     mat4 view, proj;
     view_and_proj(c, w, h, view, proj);
     glm_mat4_mul(proj, view, r->vp);
@@ -713,6 +721,97 @@ void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, flo
     glDepthMask(GL_TRUE);
 }
 
+/* Appends the quad a b c d (counter-clockwise seen from `n`) to a pos+normal array and its
+ * two triangles to the index array. */
+static void put_quad(float *pn, unsigned *idx, int *nv, int *ni, const float q[4][3], ak_vec3 n)
+{
+    for (int k = 0; k < 4; ++k) {
+        float *o = pn + (size_t)(*nv + k) * 6;
+        memcpy(o, q[k], 3 * sizeof(float));
+        o[3] = n.x;
+        o[4] = n.y;
+        o[5] = n.z;
+    }
+    const unsigned b = (unsigned)*nv, t[6] = {b, b + 1, b + 2, b, b + 2, b + 3};
+    memcpy(idx + *ni, t, sizeof t);
+    *nv += 4;
+    *ni += 6;
+}
+
+/* One lit batch of quads through steps buffer set `slot` (uploaded every call: a staircase
+ * is a few dozen quads). */
+static void draw_quads(akr_renderer *r, int slot, const float *pn, int nv, const unsigned *idx,
+                       int ni, const float rgba[4], int flat)
+{
+    if (!r->steps_vao[slot]) {
+        glGenVertexArrays(1, &r->steps_vao[slot]);
+        glGenBuffers(1, &r->steps_vbo[slot]);
+        glGenBuffers(1, &r->steps_ibo[slot]);
+    }
+    glBindVertexArray(r->steps_vao[slot]);
+    glBindBuffer(GL_ARRAY_BUFFER, r->steps_vbo[slot]);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)nv * 6 * sizeof(float)), pn, GL_STREAM_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->steps_ibo[slot]);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)ni * sizeof(unsigned)), idx,
+                 GL_STREAM_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)(3 * sizeof(float)));
+    mesh m = {r->steps_vao[slot], r->steps_vbo[slot], r->steps_ibo[slot], ni};
+    mat4 model;
+    glm_mat4_identity(model);
+    draw_lit(r, &m, model, rgba, flat);
+    glBindVertexArray(0);
+}
+
+void akr_draw_steps(akr_renderer *r, const float *edges, const float *heights, int treads, float z0,
+                    float z1)
+{
+    if (treads < 1) return;
+    float *pn = malloc((size_t)treads * 8 * 6 * sizeof(float));
+    unsigned *idx = malloc((size_t)treads * 12 * sizeof(unsigned));
+    float *lines = malloc((size_t)treads * 2 * 7 * sizeof(float));
+    if (!pn || !idx || !lines) {
+        free(pn);
+        free(idx);
+        free(lines);
+        return;
+    }
+    static const float tread_rgb[4] = {0.66f, 0.74f, 0.56f, 1.0f},
+                       riser_rgb[4] = {0.84f, 0.68f, 0.47f, 1.0f};
+    int nv = 0, ni = 0, nl = 0;
+    for (int i = 0; i < treads; ++i) { /* treads: level quads, normal up */
+        const float y = heights[i], a = edges[i], b = edges[i + 1];
+        const float q[4][3] = {{a, y, z0}, {a, y, z1}, {b, y, z1}, {b, y, z0}};
+        put_quad(pn, idx, &nv, &ni, q, ak_vec3_make(0, 1, 0));
+    }
+    glDisable(GL_CULL_FACE);
+    draw_quads(r, 0, pn, nv, idx, ni, tread_rgb, 0);
+    nv = ni = 0;
+    for (int i = 0; i + 1 < treads; ++i) { /* risers: vertical quads facing the lower tread */
+        const float x = edges[i + 1], lo = fminf(heights[i], heights[i + 1]),
+                    hi = fmaxf(heights[i], heights[i + 1]);
+        const float s = heights[i + 1] > heights[i] ? -1.0f : 1.0f;
+        const float q[4][3] = {{x, lo, s < 0 ? z0 : z1},
+                               {x, hi, s < 0 ? z0 : z1},
+                               {x, hi, s < 0 ? z1 : z0},
+                               {x, lo, s < 0 ? z1 : z0}};
+        put_quad(pn, idx, &nv, &ni, q, ak_vec3_make(s, 0, 0));
+        /* The nosing: a dark line along the top edge of each riser. */
+        const float e[2][7] = {{x, hi + 0.005f, z0, 0.2f, 0.18f, 0.14f, 0.9f},
+                               {x, hi + 0.005f, z1, 0.2f, 0.18f, 0.14f, 0.9f}};
+        memcpy(lines + (size_t)nl * 7, e, sizeof e);
+        nl += 2;
+    }
+    if (ni) draw_quads(r, 1, pn, nv, idx, ni, riser_rgb, 1); /* flat: never black */
+    glEnable(GL_CULL_FACE);
+    if (nl) akr_draw_lines(r, lines, nl, 1);
+    free(pn);
+    free(idx);
+    free(lines);
+}
+
 void akr_draw_sphere(akr_renderer *r, ak_vec3 c, float radius, const float rgba[4])
 {
     mat4 model;
@@ -859,7 +958,24 @@ void akr_draw_text(akr_renderer *r, float x, float y, float scale, const char *t
     glEnable(GL_CULL_FACE);
     glEnable(GL_DEPTH_TEST);
     free(quads);
-    (void)stb_easy_font_width;
+    const float right = x + akr_text_width(text, scale);
+    if (right > r->text_right) r->text_right = right;
     (void)stb_easy_font_height;
     (void)stb_easy_font_spacing;
+}
+
+float akr_text_width(const char *text, float scale)
+{
+    return (float)stb_easy_font_width((char *)text) * scale;
+}
+
+float akr_text_fit(const char *text, float scale, float max_width)
+{
+    const float w = akr_text_width(text, scale);
+    return w > max_width && w > 0.0f ? scale * max_width / w : scale;
+}
+
+float akr_text_right(const akr_renderer *r)
+{
+    return r->text_right;
 }

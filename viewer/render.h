@@ -42,6 +42,12 @@ void akr_begin(akr_renderer *r, int w, int h, const akr_camera *camera);
 /* Flat ground at height y: a plane fading into the background and a 1 m grid. */
 void akr_draw_ground(akr_renderer *r, float y, float extent);
 /* A heightfield: heights[iz * nx + ix] at (x0 + ix*cell, z0 + iz*cell). */
+/* A staircase along x, drawn exactly (no heightfield sampling, so no aliasing): tread i is the
+ * level quad x in [edges[i], edges[i+1]], y = heights[i], z in [z0, z1], in the tread colour;
+ * between treads a vertical riser in a darker colour with a dark nosing line on its top edge.
+ * `edges` has treads + 1 entries, increasing. */
+void akr_draw_steps(akr_renderer *r, const float *edges, const float *heights, int treads, float z0,
+                    float z1);
 void akr_draw_terrain(akr_renderer *r, const float *heights, int nx, int nz, float x0, float z0,
                       float cell);
 /* Where planar shadows fall (the ground height); shadows are off while `enabled` is 0. */
@@ -58,6 +64,13 @@ void akr_draw_lines(akr_renderer *r, const float *xyzrgba, int count, int depth_
 /* HUD text at pixel (x, y) (top-left of the first line), `scale` x the 8-px stb_easy_font. */
 void akr_draw_text(akr_renderer *r, float x, float y, float scale, const char *text,
                    const float rgb[3]);
+/* Width in pixels of `text` (its longest line) drawn at `scale`. */
+float akr_text_width(const char *text, float scale);
+/* `scale`, or the smaller scale at which `text` fits in `max_width` pixels. */
+float akr_text_fit(const char *text, float scale, float max_width);
+/* The right edge, in pixels, of the widest text drawn since akr_begin (the page test checks
+ * that the HUD fits the window). */
+float akr_text_right(const akr_renderer *r);
 /* A filled translucent rectangle in pixels (HUD backgrounds, the timeline). */
 void akr_draw_rect(akr_renderer *r, float x, float y, float w, float h, const float rgba[4]);
 

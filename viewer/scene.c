@@ -160,7 +160,8 @@ static const ak_flag k_viewer_flags[] = {
      .type = AK_FLAG_TEXT,
      .offset = AKV_TEXT(follow),
      .metavar = "JOINT",
-     .help = "keep the camera on this joint of the first file"},
+     .help = "keep the camera on this joint of the first file (several pictures follow the "
+             "root by default; off: a still camera over the whole motion)"},
     {.name = "no-grid",
      .type = AK_FLAG_SWITCH,
      .offset = AKV_FIELD(grid),

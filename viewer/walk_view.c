@@ -29,6 +29,10 @@ struct akv_walk_view {
     int trail_count;
     /* terrain mesh around the walk */
     float *heights;
+    /* Stairs: drawn exactly from the terrain's own treads (step_edges: step_count + 1 x values,
+     * step_heights: one per tread), not from the sampled grid, whose 0.5 m cells alias them. */
+    int step_count;
+    float *step_edges, *step_heights;
     int nx, nz;
     float x0, z0, cell;
     char clip_label[128];
@@ -60,6 +64,44 @@ static void reset(akv_walk_view *w)
     ak_walk_scene_reset(w->scene);
     w->trail_count = 0;
     add_trail_point(w);
+}
+
+/* Stairs: the treads along x over the mesh's extent, found where the terrain's height changes
+ * (scanned every 5 mm along z = the mesh's middle; a riser's x is the middle of the 5 mm in
+ * which the height steps). */
+static int find_steps(akv_walk_view *w)
+{
+    const ak_terrain *terrain = ak_walk_scene_terrain(w->scene);
+    const float x_lo = w->x0, x_hi = w->x0 + (float)(w->nx - 1) * w->cell;
+    const float z = w->z0 + 0.5f * (float)(w->nz - 1) * w->cell, dx = 0.005f;
+    const int samples = (int)((x_hi - x_lo) / dx) + 1;
+    int cap = 16;
+    w->step_edges = malloc((size_t)(cap + 1) * sizeof(float));
+    w->step_heights = malloc((size_t)cap * sizeof(float));
+    if (!w->step_edges || !w->step_heights) return -1;
+    ak_ground_hit h;
+    float prev = ak_terrain_sample(terrain, x_lo, z, &h) ? h.height : 0.0f;
+    w->step_edges[0] = x_lo;
+    w->step_heights[0] = prev;
+    w->step_count = 1;
+    for (int i = 1; i < samples; ++i) {
+        const float x = x_lo + (float)i * dx;
+        const float y = ak_terrain_sample(terrain, x, z, &h) ? h.height : prev;
+        if (fabsf(y - prev) < 1e-3f) continue;
+        if (w->step_count == cap) {
+            cap *= 2;
+            float *e = realloc(w->step_edges, (size_t)(cap + 1) * sizeof(float));
+            if (e) w->step_edges = e;
+            float *hh = e ? realloc(w->step_heights, (size_t)cap * sizeof(float)) : NULL;
+            if (!hh) return -1;
+            w->step_heights = hh;
+        }
+        w->step_edges[w->step_count] = x - 0.5f * dx;
+        w->step_heights[w->step_count++] = y;
+        prev = y;
+    }
+    w->step_edges[w->step_count] = x_hi;
+    return 0;
 }
 
 /* Samples the terrain on a grid covering start, target and a margin (at most 160 x 160). */
@@ -95,7 +137,9 @@ static int build_terrain_mesh(akv_walk_view *w)
                 y = h.height;
             w->heights[iz * w->nx + ix] = y;
         }
-    return 0;
+    int32_t kind = 0;
+    ak_terrain_info(terrain, &kind, NULL, NULL, NULL);
+    return kind == AK_TERRAIN_STAIRS ? find_steps(w) : 0;
 }
 
 /* The walk scenario akv_parse_args filled (the same table, ranges and messages as
@@ -164,6 +208,8 @@ void akv_walk_view_destroy(akv_walk_view *w)
     if (!w) return;
     ak_walk_scene_destroy(w->scene);
     free(w->heights);
+    free(w->step_edges);
+    free(w->step_heights);
     free(w);
 }
 
@@ -223,7 +269,11 @@ static void line(float *v, int *k, ak_vec3 a, ak_vec3 b, const float rgba[4])
 
 void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s)
 {
-    akr_draw_terrain(r, w->heights, w->nx, w->nz, w->x0, w->z0, w->cell);
+    if (w->step_count > 0)
+        akr_draw_steps(r, w->step_edges, w->step_heights, w->step_count, w->z0,
+                       w->z0 + (float)(w->nz - 1) * w->cell);
+    else
+        akr_draw_terrain(r, w->heights, w->nx, w->nz, w->x0, w->z0, w->cell);
     ak_walker_state st;
     ak_walk_scene_get_state(w->scene, &st);
     const ak_skeleton *sk = ak_walk_scene_skeleton(w->scene);
@@ -289,29 +339,55 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
     if (matcher) akv_match_overlay_draw(r, matcher, ak_walk_scene_ground(w->scene));
 }
 
-void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r)
+/* One HUD line at scale 2, smaller where the window is too narrow for it. */
+static void hud_line(akr_renderer *r, float y, const char *text, int width, const float ink[3])
+{
+    akr_draw_text(r, 10.0f, y, akr_text_fit(text, 2.0f, (float)width - 20.0f), text, ink);
+}
+
+/* A sole's tilt against the ground normal means something only while that foot is planted:
+ * a swinging foot's angle is the animation's, not an error. */
+static void sole_tilt(char *out, size_t size, int planted, float tilt_deg)
+{
+    if (planted)
+        snprintf(out, size, "%.1f deg", (double)tilt_deg);
+    else
+        snprintf(out, size, "-- (swing)");
+}
+
+void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r, int width)
 {
     static const float ink[3] = {0.10f, 0.11f, 0.14f};
     ak_walker_state st;
     ak_walk_scene_get_state(w->scene, &st);
     const ak_matcher *matcher = ak_walk_scene_matcher(w->scene);
-    char line1[256];
+    char line[256], tilt_l[32], tilt_r[32];
     const char *state = st.stopped ? "  stopped" : st.arrived ? "  arrived" : "";
-    if (matcher) /* the clip playing is on line 3: this line fits 800 pixels */
-        snprintf(line1, sizeof line1, "matching  t %.2f s  to target %.2f m  path %.2f m%s",
+    if (matcher) /* the clip playing is on line 4 */
+        snprintf(line, sizeof line, "matching  t %.2f s  to target %.2f m  path %.2f m%s",
                  (double)st.time, (double)st.distance, (double)st.path_length, state);
     else
-        snprintf(line1, sizeof line1,
-                 "walker (%s)  t %.2f s  distance to target %.2f m  path %.2f m%s", w->clip_label,
-                 (double)st.time, (double)st.distance, (double)st.path_length, state);
-    akr_draw_text(r, 10.0f, 10.0f, 2.0f, line1, ink);
-    snprintf(
-        line1, sizeof line1, "stance L %s R %s  hip drop %.1f mm  tilt %.1f/%.1f deg  heading %.0f",
-        st.stance[0] ? "on" : "--", st.stance[1] ? "on" : "--", (double)(st.hip_drop * 1000.0f),
-        (double)st.tilt_deg[0], (double)st.tilt_deg[1], (double)(st.heading * 57.29578f));
-    akr_draw_text(r, 10.0f, 30.0f, 2.0f, line1, ink);
+        snprintf(line, sizeof line, "walker (%s)  t %.2f s  to target %.2f m  path %.2f m%s",
+                 w->clip_label, (double)st.time, (double)st.distance, (double)st.path_length,
+                 state);
+    hud_line(r, 10.0f, line, width, ink);
+    sole_tilt(tilt_l, sizeof tilt_l, st.stance[0], st.tilt_deg[0]);
+    sole_tilt(tilt_r, sizeof tilt_r, st.stance[1], st.tilt_deg[1]);
+    snprintf(line, sizeof line, "feet: L %s, R %s   sole tilt from the ground: L %s, R %s",
+             st.stance[0] ? "planted" : "swinging", st.stance[1] ? "planted" : "swinging", tilt_l,
+             tilt_r);
+    hud_line(r, 30.0f, line, width, ink);
+    snprintf(line, sizeof line,
+             "hip drop by foot IK: %.1f mm (negative: raised)   heading %.0f deg (0 = +Z, 90 = +X)",
+             (double)(st.hip_drop * 1000.0f), (double)(st.heading * 57.29578f));
+    hud_line(r, 50.0f, line, width, ink);
     if (matcher)
-        akv_match_overlay_hud(r, matcher, ak_walk_scene_motion_db(w->scene), 10.0f, 50.0f, ink);
+        akv_match_overlay_hud(r, matcher, ak_walk_scene_motion_db(w->scene), 10.0f, 70.0f, ink);
+}
+
+const char *akv_walk_view_clip_label(const akv_walk_view *w)
+{
+    return w->clip_label;
 }
 
 int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction)

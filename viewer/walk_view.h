@@ -19,7 +19,11 @@ void akv_walk_view_step_to(akv_walk_view *w, int frame);
 void akv_walk_view_update(akv_walk_view *w, float dt);
 void akv_walk_view_bounds(akv_walk_view *w, ak_vec3 *lo, ak_vec3 *hi);
 void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s);
-void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r);
+/* The HUD lines (what the walker is doing, labelled with units and meaning), fitted to
+ * `width` pixels. */
+void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r, int width);
+/* What the walker walks: "built-in walk" or the clip's file name. */
+const char *akv_walk_view_clip_label(const akv_walk_view *w);
 int akv_walk_view_key(akv_walk_view *w, int key);
 /* Sends the walker to where the ray (world, unit direction) meets the terrain; 1 when it did. */
 int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction);

@@ -64,11 +64,39 @@ AK_API void ak_clip_frame(const ak_clip *clip, const ak_skeleton *skeleton, int3
                           ak_xform *local);
 
 /* Many characters sharing one clip: for each i in [0,count), samples at times[i] and runs
- * FK, writing the model pose world[i*joint_count + j]. A cache-friendly batched path. No
- * allocation. */
-AK_API void ak_clip_sample_fk_batch(const ak_clip *clip, const ak_skeleton *skeleton,
-                                    const float *times, int32_t count, ak_interp interp,
-                                    ak_xform *world);
+ * FK, writing the model pose world[i*joint_count + j]. Characters run eight at a time in
+ * lockstep (AVX2 + FMA where the CPU has it, chosen at run time), then four, two and one, for
+ * any joint count; linear and cubic both sample inside the FK pass. No allocation.
+ * Returns AK_OK; AK_ERR_INVALID_ARG (nothing written) for a null pointer, a negative count or
+ * a clip of another joint count; AK_ERR_STATE for AK_INTERP_CUBIC on a clip without
+ * ak_clip_prepare_cubic: the poses are written, but on the slow path that makes the control
+ * points per sample (several times slower): prepare the clip once after loading.
+ * Splitting [0,count) at multiples of eight (ak_batch_range) gives the same bits as one call. */
+AK_API int32_t ak_clip_sample_fk_batch(const ak_clip *clip, const ak_skeleton *skeleton,
+                                       const float *times, int32_t count, ak_interp interp,
+                                       ak_xform *world);
+
+/* Crowds on several threads. The library starts no thread: it splits characters into
+ * ranges that any thread pool (a C# job, a Python executor, a task system) runs, each range
+ * on distinct characters and outputs, with nothing allocated per frame.
+ *
+ * Characters the batch paths take together in lockstep: a split at multiples of this gives
+ * the same bits as one call over everything. */
+#define AK_BATCH_LANES 8
+/* Range `part` of `parts` (0 <= part < parts) of [0, count): contiguous, in order, every
+ * boundary a multiple of AK_BATCH_LANES, sizes within AK_BATCH_LANES of each other (some
+ * empty when count is small). Writes [*begin, *end); AK_ERR_INVALID_ARG (and an empty range)
+ * for count < 0, parts < 1 or part outside [0, parts). */
+AK_API int32_t ak_batch_range(int32_t count, int32_t parts, int32_t part, int32_t *begin,
+                              int32_t *end);
+/* The part [begin, end) of ak_clip_sample_fk_batch(clip, skeleton, times, count, ...): reads
+ * times[begin..end), writes the poses world[begin*joint_count ..end*joint_count). Ranges
+ * from ak_batch_range may run at the same time on different threads (the clip and skeleton
+ * are only read; prepare cubic clips first) and give the bits of one call. Same status codes
+ * as ak_clip_sample_fk_batch; AK_ERR_INVALID_ARG for a range outside [0, count]. */
+AK_API int32_t ak_clip_sample_fk_range(const ak_clip *clip, const ak_skeleton *skeleton,
+                                       const float *times, int32_t count, ak_interp interp,
+                                       ak_xform *world, int32_t begin, int32_t end);
 
 /* Scales every translation key by `factor` in place (see ak_skeleton_scale). */
 AK_API void ak_clip_scale(ak_clip *clip, float factor);

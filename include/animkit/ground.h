@@ -10,7 +10,7 @@
  *  3. The two-phase form for engines: a step lists the rays it needs (ak_ground_ray), the
  *     engine casts them with its own physics (e.g. Unity's Physics.Raycast) and hands the
  *     hits back (ak_ground_hit) — no callback crosses a plugin boundary per ray. See
- *     ak_walker_ground_rays / ak_walker_finish in locomotion.h. */
+ *     ak_walker_ground_rays / ak_walker_finish in walker.h. */
 #ifndef ANIMKIT_GROUND_H
 #define ANIMKIT_GROUND_H
 

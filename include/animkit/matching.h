@@ -236,6 +236,12 @@ AK_API void ak_matcher_set_target(ak_matcher *matcher, ak_vec3 target);
 AK_API int32_t ak_matcher_step(ak_matcher *matcher, float dt, const ak_ground *ground,
                                ak_error *err);
 
+/* ak_matcher_step for matchers[begin..end), in order: one range of a crowd for a thread pool,
+ * as ak_walker_step_range (the database and ground are shared read-only; same bits on any
+ * thread; statuses optional; the first failure's status). No allocation. */
+AK_API int32_t ak_matcher_step_range(ak_matcher *const *matchers, int32_t begin, int32_t end,
+                                     float dt, const ak_ground *ground, int32_t *statuses);
+
 /* Rays per frame: character centre, left sole, right sole, left toe, right toe. */
 #define AK_MATCHER_RAY_COUNT 5
 

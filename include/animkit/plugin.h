@@ -220,7 +220,7 @@ AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle skeleton, const int32_t *chain
                                         int32_t count, ak_plugin_ik_result *out_result);
 
 /* ---- Characters: a skeleton + walk clip (+ idle clip) driven by the guide-joint walker,
- * with foot IK (see locomotion.h). All positions world space, Unity frame, metres.
+ * with foot IK (see grounding.h). All positions world space, Unity frame, metres.
  *
  * A character's rotation is a yaw about +Y. The BVH's forward (+Z, right-handed) becomes
  * -Z in Unity's frame, so a character faces rotation * (0,0,-1); state.facing gives it.

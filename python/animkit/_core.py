@@ -4,13 +4,15 @@ Arrays: a transform is 7 float32 values (quaternion x, y, z, w, then translation
 the memory layout of ak_xform, so a (J, 7) float32 array IS a C pose and crosses without a
 copy. Key arrays of a clip (rotations, translations) are NumPy views of the C memory."""
 import os
+from collections import namedtuple
 
 import numpy as np
 
+from . import _channels
 from ._animkit import ffi, lib
 
 __all__ = ["Error", "Skeleton", "Clip", "read_bvh", "read_bvh_string", "units_detect", "retarget",
-           "HUMANOID_SLOTS", "INTERP"]
+           "HUMANOID_SLOTS", "INTERP", "Units", "Humanoid"]
 
 INTERP = {"step": lib.AK_INTERP_STEP, "linear": lib.AK_INTERP_LINEAR, "cubic": lib.AK_INTERP_CUBIC}
 HUMANOID_SLOTS = [ffi.string(lib.ak_humanoid_slot_name(i)).decode()
@@ -69,11 +71,19 @@ def _view(owner, pointer, dtype, shape):
     return np.asarray(_Memory(owner, pointer, dtype, shape))
 
 
+Units = namedtuple("Units", ["name", "metres_per_unit"])
+Units.__doc__ = """Detected units: `name` ("cmu", "centimetres", "metres", ...) and
+`metres_per_unit`, the factor from file units to metres. Unpacks as (name, metres_per_unit)."""
+Humanoid = namedtuple("Humanoid", ["joints", "missing"])
+Humanoid.__doc__ = """The humanoid map: `joints` {slot name: joint index} for the slots found,
+`missing` [slot names] of the required slots not found. Unpacks as (joints, missing)."""
+
+
 def units_detect(standing_height):
-    """(units name, metres per unit) for a standing height in file units."""
+    """Units(name, metres_per_unit) for a standing height in file units."""
     mpu = ffi.new("float *")
     u = lib.ak_units_detect(float(standing_height), mpu)
-    return ffi.string(lib.ak_units_name(u)).decode(), mpu[0]
+    return Units(ffi.string(lib.ak_units_name(u)).decode(), mpu[0])
 
 
 class Skeleton:
@@ -112,6 +122,23 @@ class Skeleton:
         return self._view("bone_lengths", "float", np.float32, (self.joint_count,))
 
     @property
+    def offsets(self):
+        """float32 (J, 3) copy of each joint's OFFSET (rest translation in its parent, file
+        units); an End Site's is its tip offset."""
+        return np.array(self.rest_local[:, 4:7])
+
+    @property
+    def channels(self):
+        """The BVH channels of each joint in file order, e.g. ['Xposition', 'Yposition',
+        'Zposition', 'Zrotation', 'Xrotation', 'Yrotation']; [] for an End Site."""
+        return _channels.joint_channels(self)
+
+    @property
+    def rotation_orders(self):
+        """Each joint's rotation order as its channels list it ("ZXY"), "" without rotations."""
+        return [_channels.rotation_order(c) for c in self.channels]
+
+    @property
     def is_end_site(self):
         return self._view("is_end_site", "uint8_t", np.uint8, (self.joint_count,)).astype(bool)
 
@@ -136,8 +163,9 @@ class Skeleton:
         return lib.ak_skeleton_rest_height(self._ptr)
 
     def humanoid(self, overrides=None):
-        """The humanoid map: {slot: joint index} for the slots found, and the list of the
-        required slots that were not found (empty when legs and hips are all there)."""
+        """Humanoid(joints, missing): `joints` {slot: joint index} for the slots found,
+        `missing` the required slots that were not found (empty when legs and hips are all
+        there). `overrides` is "slot=Joint,..." as `animkit info --humanoid` takes it."""
         out = ffi.new("ak_humanoid *")
         err = ffi.new("ak_error *")
         st = lib.ak_humanoid_find(self._ptr, overrides.encode() if overrides else ffi.NULL, out, err)
@@ -149,7 +177,7 @@ class Skeleton:
         missing = []
         if st == lib.AK_ERR_NOT_FOUND:
             missing = [s.strip() for s in msg.split(":", 1)[1].split("(")[0].split(",")]
-        return found, missing
+        return Humanoid(found, missing)
 
     def rest_pose(self):
         """float32 (J, 7) copy of the rest pose, a local pose to edit."""
@@ -267,7 +295,7 @@ class Clip:
         if frames is None:
             return np.arange(F, dtype=np.int32)
         if isinstance(frames, slice):
-            return np.arange(F, dtype=np.int32)[frames]
+            return np.ascontiguousarray(np.arange(F, dtype=np.int32)[frames])
         f = np.atleast_1d(np.asarray(frames)).astype(np.int64)
         f = np.where(f < 0, f + F, f)
         if f.size and (f.min() < 0 or f.max() >= F):
@@ -284,6 +312,27 @@ class Clip:
         if st < 0:
             raise MemoryError("animkit: out of memory")
         return out
+
+    def euler(self, joint):
+        """(F, 3) rotation channel values of `joint` (index or name) in degrees, in the joint's
+        own order as the file lists it (skeleton.rotation_orders), continuous over frames."""
+        return _channels.euler(self.skeleton, self, self.skeleton.index(joint))
+
+    @property
+    def channel_names(self):
+        """'Joint_Channel' for every channel of every joint, in file order (the MOTION columns)."""
+        return _channels.channel_names(self.skeleton)
+
+    def channel_values(self, frames=None):
+        """float64 (F, C): every channel's value per frame, as a BVH file of this clip holds it
+        (positions in file units, rotations in degrees in each joint's order), for `frames` as
+        positions() takes them."""
+        return _channels.channel_values(self.skeleton, self, self._frames(frames))[1]
+
+    def to_dataframe(self, frames=None):
+        """channel_values as a pandas DataFrame (columns channel_names, index time in s).
+        pandas is optional: only this method needs it."""
+        return _channels.to_dataframe(self.skeleton, self, self._frames(frames))
 
     def sample_positions(self, times, interp="linear"):
         """World positions (N, J, 3) at clip times `times` (seconds)."""
@@ -303,16 +352,21 @@ class Clip:
         return out
 
     def pose(self, frame):
-        """The local pose (J, 7) of frame `frame` exactly."""
-        out = np.empty((self._ptr.joint_count, 7), np.float32)
-        lib.ak_clip_frame(self._ptr, self.skeleton._ptr, int(frame), ffi.from_buffer("ak_xform[]", out))
-        return out
+        """The local pose (J, 7) of frame `frame` exactly; for a slice, a list or an array of
+        frames, the poses (N, J, 7)."""
+        if isinstance(frame, (int, np.integer)):
+            f = self._frames(frame)[0]
+            out = np.empty((self._ptr.joint_count, 7), np.float32)
+            lib.ak_clip_frame(self._ptr, self.skeleton._ptr, int(f), ffi.from_buffer("ak_xform[]", out))
+            return out
+        return np.stack([self.pose(int(f)) for f in self._frames(frame)]) if len(
+            self._frames(frame)) else np.empty((0, self._ptr.joint_count, 7), np.float32)
 
     def standing_height(self):
         return lib.ak_clip_standing_height(self._ptr, self.skeleton._ptr)
 
     def units(self):
-        """(units name, metres per unit) detected from the standing height."""
+        """Units(name, metres_per_unit) detected from the standing height."""
         return units_detect(self.standing_height())
 
     def contacts(self, left_foot=None, right_foot=None, metres_per_unit=None):

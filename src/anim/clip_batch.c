@@ -1,60 +1,126 @@
-/* Batched sample + FK: many characters on one clip in lockstep, linear interpolation in SSE
- * (one or two characters), SoA over four characters, and AVX2 + FMA over eight (chosen at run
- * time); cubic and step through the per-joint scalar forms. */
+/* Batched sample + FK: many characters on one clip in lockstep. Linear and cubic in SSE (one
+ * or two characters) and AVX2 + FMA over eight (chosen at run time), linear also SoA over
+ * four; step, and everything without SSE, through the per-joint scalar forms. */
 #include "anim/clip_internal.h"
 
 #ifdef AK_HAVE_SSE
-/* Linear interpolation, sample and FK fused, SSE, for K characters in lockstep (K = 1 or 2:
- * two characters give the CPU two independent parent chains to overlap, FK being bound by
- * the latency of one quaternion product per level). Rotations are slerped four joints at a
- * time (they don't depend on each other), one block ahead of the FK walk so the slerp's
- * latency overlaps the previous block's FK. The parent is usually the previous joint, whose
- * world transform is still in registers; other parents are loaded back. */
-AK_INLINE void sample_fk_linear_sse(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                                    ak_xform *const *w, const int K)
+/* Catmull-Rom weights of pm, p0, p1, p2 at t (catmull_rom in clip_internal.h), broadcast. */
+typedef struct cr_weights {
+    __m128 a, b, c, d;
+} cr_weights;
+
+AK_INLINE cr_weights cr_weights_at(float t)
+{
+    const float t2 = t * t, t3 = t2 * t;
+    cr_weights w = {
+        _mm_set1_ps(-0.5f * t3 + t2 - 0.5f * t), _mm_set1_ps(1.5f * t3 - 2.5f * t2 + 1.0f),
+        _mm_set1_ps(-1.5f * t3 + 2.0f * t2 + 0.5f * t), _mm_set1_ps(0.5f * t3 - 0.5f * t2)};
+    return w;
+}
+
+/* One character's inputs of the SSE pass: the key rows it blends (translation rows of
+ * frames fm, f0, f1, f2; rotation rows of f0, f1), its slerp parameters of t and of the SQUAD
+ * blend 2t(1 - t), its Catmull-Rom weights, and whether the SSE SQUAD applies. */
+typedef struct sse_lane {
+    const key_span *s;
+    const ak_quat *r0, *r1;
+    const ak_vec3 *vm, *v0, *v1, *v2;
+    aks_slerp_t sp, sph;
+    cr_weights cw;
+    __m128 alpha;
+    int squad_fast;
+} sse_lane;
+
+AK_INLINE void sse_lane_load(const ak_clip *c, const key_span *s, ak_interp interp, sse_lane *l)
+{
+    const size_t n = (size_t)c->joint_count, m = (size_t)c->track_count;
+    l->s = s;
+    l->r0 = c->rotations + (size_t)s->f0 * n;
+    l->r1 = c->rotations + (size_t)s->f1 * n;
+    l->vm = c->translations + (size_t)s->fm * m;
+    l->v0 = c->translations + (size_t)s->f0 * m;
+    l->v1 = c->translations + (size_t)s->f1 * m;
+    l->v2 = c->translations + (size_t)s->f2 * m;
+    l->sp = aks_slerp_params(s->alpha);
+    l->alpha = _mm_set1_ps(s->alpha);
+    if (interp != AK_INTERP_CUBIC) return;
+    l->sph = aks_slerp_params(2.0f * s->alpha * (1.0f - s->alpha));
+    l->cw = cr_weights_at(s->alpha);
+    l->squad_fast = squad4_applies(c, s);
+}
+
+/* Local translation of joint j (track tk, or the rest offset) in lanes 0..2; the cubic form
+ * sums in catmull_rom's order, so it gives the scalar path's bits. */
+AK_INLINE __m128 translation_sse(const ak_skeleton *sk, const sse_lane *l, int32_t j, int32_t tk,
+                                 ak_interp interp)
+{
+    if (tk < 0) return aks_load_translation(&sk->rest_local[j]);
+    const __m128 p0 = aks_load3(&l->v0[tk]), p1 = aks_load3(&l->v1[tk]);
+    if (interp != AK_INTERP_CUBIC) return _mm_add_ps(p0, _mm_mul_ps(_mm_sub_ps(p1, p0), l->alpha));
+    const __m128 pm = aks_load3(&l->vm[tk]), p2 = aks_load3(&l->v2[tk]);
+    return _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(l->cw.a, pm), _mm_mul_ps(l->cw.b, p0)),
+                                 _mm_mul_ps(l->cw.c, p1)),
+                      _mm_mul_ps(l->cw.d, p2));
+}
+
+/* Rotations of joints j..j+3 of one character, AoS: four slerps at once (linear), the SSE
+ * SQUAD where it applies, else the scalar SQUAD joint by joint. */
+AK_INLINE void rotations4_sse(const ak_clip *c, const sse_lane *l, int32_t j, ak_interp interp,
+                              __m128 out[4])
+{
+    if (interp != AK_INTERP_CUBIC) {
+        aks_slerp4(l->r0 + j, l->r1 + j, &l->sp, out);
+        return;
+    }
+    if (l->squad_fast && squad4_at(c, l->s, j, &l->sp, &l->sph, out)) return;
+    for (int k = 0; k < 4; ++k) {
+        const ak_quat q = sample_squad(c, l->s, j + k);
+        out[k] = _mm_loadu_ps(&q.x);
+    }
+}
+
+/* Sample and FK fused, SSE, for K characters in lockstep (K = 1 or 2: two characters give
+ * the CPU two independent parent chains to overlap, FK being bound by the latency of one
+ * quaternion product per level); linear or cubic. Rotations come four joints at a time (they
+ * don't depend on each other), one block ahead of the FK walk so their latency overlaps the
+ * previous block's FK. The parent is usually the previous joint, whose world transform is
+ * still in registers; other parents are loaded back. */
+AK_INLINE void sample_fk_sse(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                             ak_xform *const *w, const int K, const ak_interp interp)
 {
     const int32_t n = c->joint_count;
-    const size_t m = (size_t)c->track_count;
     const int32_t *parents = sk->parents, *track = c->joint_track;
-    const ak_xform *rest = sk->rest_local;
-    const ak_quat *r0[2], *r1[2];
-    const ak_vec3 *v0[2], *v1[2];
-    aks_slerp_t sp[2];
-    __m128 alpha[2], block[2][4], next[2][4], prev_q[2], prev_t[2];
+    sse_lane lane[2];
+    __m128 block[2][4], next[2][4], prev_q[2], prev_t[2];
     const int32_t full = n & ~3;
     for (int k = 0; k < K; ++k) {
-        r0[k] = c->rotations + (size_t)s[k].f0 * (size_t)n;
-        r1[k] = c->rotations + (size_t)s[k].f1 * (size_t)n;
-        v0[k] = c->translations + (size_t)s[k].f0 * m;
-        v1[k] = c->translations + (size_t)s[k].f1 * m;
-        sp[k] = aks_slerp_params(s[k].alpha);
-        alpha[k] = _mm_set1_ps(s[k].alpha);
+        sse_lane_load(c, &s[k], interp, &lane[k]);
         prev_q[k] = prev_t[k] = _mm_setzero_ps();
         block[k][0] = block[k][1] = block[k][2] = block[k][3] = prev_q[k];
         next[k][0] = next[k][1] = next[k][2] = next[k][3] = prev_q[k];
-        if (full > 0) aks_slerp4(r0[k], r1[k], &sp[k], next[k]);
+        if (full > 0) rotations4_sse(c, &lane[k], 0, interp, next[k]);
     }
     for (int32_t j = 0; j < n; ++j) {
         const int32_t p = parents[j], tk = track[j];
         for (int k = 0; k < K; ++k) {
-            __m128 lq, lt;
+            __m128 lq;
             if ((j & 3) == 0 && j < full) {
                 block[k][0] = next[k][0];
                 block[k][1] = next[k][1];
                 block[k][2] = next[k][2];
                 block[k][3] = next[k][3];
-                if (j + 4 < full) aks_slerp4(&r0[k][j + 4], &r1[k][j + 4], &sp[k], next[k]);
+                if (j + 4 < full) rotations4_sse(c, &lane[k], j + 4, interp, next[k]);
             }
-            if (j < full)
+            if (j < full) {
                 lq = block[k][j & 3];
-            else
-                lq = aks_slerp(_mm_loadu_ps(&r0[k][j].x), _mm_loadu_ps(&r1[k][j].x), &sp[k]);
-            if (tk >= 0) {
-                __m128 a = aks_load3(&v0[k][tk]);
-                lt = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(aks_load3(&v1[k][tk]), a), alpha[k]));
+            } else if (interp != AK_INTERP_CUBIC) {
+                lq = aks_slerp(_mm_loadu_ps(&lane[k].r0[j].x), _mm_loadu_ps(&lane[k].r1[j].x),
+                               &lane[k].sp);
             } else {
-                lt = aks_load_translation(&rest[j]);
+                const ak_quat q = sample_squad(c, &s[k], j);
+                lq = _mm_loadu_ps(&q.x);
             }
+            __m128 lt = translation_sse(sk, &lane[k], j, tk, interp);
             if (p >= 0) {
                 __m128 pq = prev_q[k], pt = prev_t[k];
                 if (p != j - 1) {
@@ -103,7 +169,11 @@ static void lane_keys_load(const ak_clip *c, const key_span *s, int lanes, lane_
 typedef struct soa_xform {
     __m128 qx, qy, qz, qw, tx, ty, tz;
 } soa_xform;
-#define AK_SOA_MAX_JOINTS 256
+/* The lockstep paths keep the last AK_SOA_TILE joints' world transforms in SoA form (a ring
+ * indexed by joint & (tile - 1)); a parent further back than that is read back from the
+ * world poses already written and transposed in, which gives the same bits. So any joint
+ * count runs on the wide paths, with scratch of a fixed size on the stack. */
+#define AK_SOA_TILE 128
 
 /* l <- P * l for four transforms in SoA form: t = P.t + rotate(P.q, l.t) with the rotation
  * written out per lane (v + 2w(u x v) + 2u x (u x v)), q = P.q l.q (Hamilton product). */
@@ -130,6 +200,24 @@ static inline void soa4_parent_times(const soa_xform *P, soa_xform *l)
                        _mm_add_ps(_mm_mul_ps(P->qy, qw), _mm_mul_ps(P->qz, qx)));
     l->qz = _mm_add_ps(_mm_add_ps(_mm_mul_ps(P->qw, qz), _mm_mul_ps(P->qx, qy)),
                        _mm_sub_ps(_mm_mul_ps(P->qz, qw), _mm_mul_ps(P->qy, qx)));
+}
+
+/* The world transforms of joint p of the four characters, read back from their poses. */
+static inline void soa4_gather(ak_xform *const *w, int32_t p, soa_xform *P)
+{
+    __m128 q0 = _mm_loadu_ps(&w[0][p].rotation.x), q1 = _mm_loadu_ps(&w[1][p].rotation.x);
+    __m128 q2 = _mm_loadu_ps(&w[2][p].rotation.x), q3 = _mm_loadu_ps(&w[3][p].rotation.x);
+    __m128 t0 = aks_load_translation(&w[0][p]), t1 = aks_load_translation(&w[1][p]);
+    __m128 t2 = aks_load_translation(&w[2][p]), t3 = aks_load_translation(&w[3][p]);
+    _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
+    _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
+    P->qx = q0;
+    P->qy = q1;
+    P->qz = q2;
+    P->qw = q3;
+    P->tx = t0;
+    P->ty = t1;
+    P->tz = t2;
 }
 
 static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
@@ -169,8 +257,15 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
         /* FK: world = parent * local */
         const int32_t p = parents[j];
         soa_xform o = {q.x, q.y, q.z, q.w, tx, ty, tz};
-        if (p >= 0) soa4_parent_times(&ws[p], &o);
-        ws[j] = o;
+        if (p >= 0) {
+            int32_t slot = p & (AK_SOA_TILE - 1);
+            if (j - p >= AK_SOA_TILE) { /* outside the window: read back, into the spare slot */
+                slot = AK_SOA_TILE;
+                soa4_gather(w, p, &ws[slot]);
+            }
+            soa4_parent_times(&ws[slot], &o);
+        }
+        ws[j & (AK_SOA_TILE - 1)] = o;
         /* transpose out: four quaternions, four translations */
         __m128 q0 = o.qx, q1 = o.qy, q2 = o.qz, q3 = o.qw;
         _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
@@ -194,8 +289,7 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
 typedef struct soa8_xform {
     __m256 qx, qy, qz, qw, tx, ty, tz;
 } soa8_xform;
-#define AK_SOA8_MAX_JOINTS 128
-#define AK_AVX2            __attribute__((target("avx2,fma")))
+#define AK_AVX2 __attribute__((target("avx2,fma")))
 
 /* a[k] (x,y,z,w each) for k = 0..7 -> one register per component. */
 AK_AVX2 static inline void soa8_load(const __m128 a[8], __m256 *x, __m256 *y, __m256 *z, __m256 *w)
@@ -293,6 +387,62 @@ AK_AVX2 static inline soa8_quat soa8_slerp(const soa8_quat a, const soa8_quat b,
     return q;
 }
 
+/* The world transforms of joint p of the eight characters, read back from their poses. */
+AK_AVX2 __attribute__((noinline)) static void soa8_gather(ak_xform *const *w, int32_t p,
+                                                          soa8_xform *P)
+{
+    __m128 q[8], t[8];
+    for (int k = 0; k < 8; ++k) {
+        q[k] = _mm_loadu_ps(&w[k][p].rotation.x);
+        t[k] = aks_load_translation(&w[k][p]);
+    }
+    __m256 unused;
+    soa8_load(q, &P->qx, &P->qy, &P->qz, &P->qw);
+    soa8_load(t, &P->tx, &P->ty, &P->tz, &unused);
+}
+
+/* Quaternion j of eight key rows, one register per component. */
+AK_AVX2 static inline soa8_quat soa8_keys(const ak_quat *const *rows, int32_t j)
+{
+    __m128 lanes[8];
+    for (int k = 0; k < 8; ++k)
+        lanes[k] = _mm_loadu_ps(&rows[k][j].x);
+    soa8_quat q;
+    soa8_load(lanes, &q.x, &q.y, &q.z, &q.w);
+    return q;
+}
+
+/* Translation key tk of eight key rows, x, y and z registers. */
+AK_AVX2 static inline void soa8_vec3_keys(const ak_vec3 *const *rows, int32_t tk, __m256 xyz[3])
+{
+    __m128 lanes[8];
+    for (int k = 0; k < 8; ++k)
+        lanes[k] = aks_load3(&rows[k][tk]);
+    __m256 unused;
+    soa8_load(lanes, &xyz[0], &xyz[1], &xyz[2], &unused);
+}
+
+/* FK of joint j for the eight characters (world = parent * local, the parent from the SoA
+ * window or read back), then the world transforms transposed out into the eight poses. */
+AK_AVX2 static inline void soa8_fk_store(soa8_xform *AK_RESTRICT ws, ak_xform *const *w, int32_t j,
+                                         int32_t p, soa8_xform o)
+{
+    if (p >= 0) {
+        int32_t slot = p & (AK_SOA_TILE - 1);
+        if (j - p >= AK_SOA_TILE) { /* outside the window: read back, into the spare slot */
+            slot = AK_SOA_TILE;
+            soa8_gather(w, p, &ws[slot]);
+        }
+        soa8_parent_times(&ws[slot], &o);
+    }
+    ws[j & (AK_SOA_TILE - 1)] = o;
+    __m128 qo[8], to[8];
+    soa8_store(o.qx, o.qy, o.qz, o.qw, qo);
+    soa8_store(o.tx, o.ty, o.tz, _mm256_setzero_ps(), to);
+    for (int k = 0; k < 8; ++k)
+        aks_store_xform(&w[k][j], qo[k], to[k]);
+}
+
 AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
                                           const key_span *s, ak_xform *const *w,
                                           soa8_xform *AK_RESTRICT ws)
@@ -302,50 +452,149 @@ AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *s
     const ak_xform *rest = sk->rest_local;
     lane_keys keys;
     lane_keys_load(c, s, 8, &keys);
-    const ak_quat *const *r0 = keys.r0, *const *r1 = keys.r1;
-    const ak_vec3 *const *v0 = keys.v0, *const *v1 = keys.v1;
     const __m256 T = _mm256_loadu_ps(keys.t), H = _mm256_loadu_ps(keys.h),
                  G = _mm256_loadu_ps(keys.g);
-    __m128 lanes[8];
     for (int32_t j = 0; j < n; ++j) {
         /* gather + transpose the two keys of each character, slerp per lane */
-        soa8_quat a, b;
-        for (int k = 0; k < 8; ++k)
-            lanes[k] = _mm_loadu_ps(&r0[k][j].x);
-        soa8_load(lanes, &a.x, &a.y, &a.z, &a.w);
-        for (int k = 0; k < 8; ++k)
-            lanes[k] = _mm_loadu_ps(&r1[k][j].x);
-        soa8_load(lanes, &b.x, &b.y, &b.z, &b.w);
-        const soa8_quat q = soa8_slerp(a, b, T, H, G);
-        /* local translation */
-        __m256 tx, ty, tz;
+        const soa8_quat q = soa8_slerp(soa8_keys(keys.r0, j), soa8_keys(keys.r1, j), T, H, G);
+        soa8_xform o = {q.x,
+                        q.y,
+                        q.z,
+                        q.w,
+                        _mm256_set1_ps(rest[j].translation.x),
+                        _mm256_set1_ps(rest[j].translation.y),
+                        _mm256_set1_ps(rest[j].translation.z)};
         const int32_t tk = track[j];
         if (tk >= 0) {
-            __m256 px, py, pz, pw, ex, ey, ez, ew;
-            for (int k = 0; k < 8; ++k)
-                lanes[k] = aks_load3(&v0[k][tk]);
-            soa8_load(lanes, &px, &py, &pz, &pw);
-            for (int k = 0; k < 8; ++k)
-                lanes[k] = aks_load3(&v1[k][tk]);
-            soa8_load(lanes, &ex, &ey, &ez, &ew);
-            tx = _mm256_fmadd_ps(_mm256_sub_ps(ex, px), T, px);
-            ty = _mm256_fmadd_ps(_mm256_sub_ps(ey, py), T, py);
-            tz = _mm256_fmadd_ps(_mm256_sub_ps(ez, pz), T, pz);
-        } else {
-            tx = _mm256_set1_ps(rest[j].translation.x);
-            ty = _mm256_set1_ps(rest[j].translation.y);
-            tz = _mm256_set1_ps(rest[j].translation.z);
+            __m256 a[3], b[3];
+            soa8_vec3_keys(keys.v0, tk, a);
+            soa8_vec3_keys(keys.v1, tk, b);
+            o.tx = _mm256_fmadd_ps(_mm256_sub_ps(b[0], a[0]), T, a[0]);
+            o.ty = _mm256_fmadd_ps(_mm256_sub_ps(b[1], a[1]), T, a[1]);
+            o.tz = _mm256_fmadd_ps(_mm256_sub_ps(b[2], a[2]), T, a[2]);
         }
-        /* FK as in the four-character path */
-        const int32_t p = parents[j];
-        soa8_xform o = {q.x, q.y, q.z, q.w, tx, ty, tz};
-        if (p >= 0) soa8_parent_times(&ws[p], &o);
-        ws[j] = o;
-        __m128 qo[8], to[8];
-        soa8_store(o.qx, o.qy, o.qz, o.qw, qo);
-        soa8_store(o.tx, o.ty, o.tz, _mm256_setzero_ps(), to);
-        for (int k = 0; k < 8; ++k)
-            aks_store_xform(&w[k][j], qo[k], to[k]);
+        soa8_fk_store(ws, w, j, parents[j], o);
+    }
+}
+
+/* Per-character inputs of the cubic lockstep pass: the four key rows (frames fm, f0, f1, f2),
+ * the two control-point rows (f0, f1), the slerp parameters of t and of the SQUAD blend
+ * 2t(1 - t), the Catmull-Rom weights, and the lanes whose rotations take the scalar SQUAD
+ * (a looping clip's wrapped first or last frame, whose control points are not the
+ * prepared ones). */
+typedef struct lane_cubic {
+    const ak_quat *r0[8], *r1[8], *s0[8], *s1[8];
+    const ak_vec3 *vm[8], *v0[8], *v1[8], *v2[8];
+    float t[8], h[8], g[8], bt[8], bh[8], bg[8], wa[8], wb[8], wc[8], wd[8];
+    int scalar_lanes;
+} lane_cubic;
+
+static void lane_cubic_load(const ak_clip *c, const key_span *s, lane_cubic *k)
+{
+    const size_t n = (size_t)c->joint_count, m = (size_t)c->track_count;
+    const int32_t last = c->frame_count - 1;
+    k->scalar_lanes = 0;
+    for (int i = 0; i < 8; ++i) {
+        const key_span *e = &s[i];
+        k->r0[i] = c->rotations + (size_t)e->f0 * n;
+        k->r1[i] = c->rotations + (size_t)e->f1 * n;
+        k->s0[i] = c->squad_points + (size_t)e->f0 * n;
+        k->s1[i] = c->squad_points + (size_t)e->f1 * n;
+        k->vm[i] = c->translations + (size_t)e->fm * m;
+        k->v0[i] = c->translations + (size_t)e->f0 * m;
+        k->v1[i] = c->translations + (size_t)e->f1 * m;
+        k->v2[i] = c->translations + (size_t)e->f2 * m;
+        const float t = e->alpha, b = 2.0f * t * (1.0f - t), t2 = t * t, t3 = t2 * t;
+        k->t[i] = t;
+        k->h[i] = (t - 0.5f) * (t - 0.5f);
+        k->g[i] = t * (t - 0.5f) * (t - 1.0f);
+        k->bt[i] = b;
+        k->bh[i] = (b - 0.5f) * (b - 0.5f);
+        k->bg[i] = b * (b - 0.5f) * (b - 1.0f);
+        k->wa[i] = -0.5f * t3 + t2 - 0.5f * t;
+        k->wb[i] = 1.5f * t3 - 2.5f * t2 + 1.0f;
+        k->wc[i] = -1.5f * t3 + 2.0f * t2 + 0.5f * t;
+        k->wd[i] = 0.5f * t3 - 0.5f * t2;
+        if (c->loop && (e->f0 == 0 || e->f0 == last || e->f1 == 0 || e->f1 == last))
+            k->scalar_lanes |= 1 << i;
+    }
+}
+
+/* SQUAD of joint j for the eight characters: slerp(slerp(q0,q1,t), slerp(s0,s1,t), 2t(1-t))
+ * as squad() does it, on the prepared control points. Lanes in `scalar` and lanes whose outer
+ * and inner slerps land on opposite hemispheres (squad() then blends without the shortest-arc
+ * flip) are redone by the scalar SQUAD. */
+AK_AVX2 static inline soa8_quat soa8_squad(const ak_clip *c, const key_span *s, const lane_cubic *k,
+                                           int32_t j, const __m256 tp[6])
+{
+    const soa8_quat outer =
+        soa8_slerp(soa8_keys(k->r0, j), soa8_keys(k->r1, j), tp[0], tp[1], tp[2]);
+    const soa8_quat inner =
+        soa8_slerp(soa8_keys(k->s0, j), soa8_keys(k->s1, j), tp[0], tp[1], tp[2]);
+    const __m256 d = _mm256_fmadd_ps(
+        outer.x, inner.x,
+        _mm256_fmadd_ps(outer.y, inner.y,
+                        _mm256_fmadd_ps(outer.z, inner.z, _mm256_mul_ps(outer.w, inner.w))));
+    soa8_quat q = soa8_slerp(outer, inner, tp[3], tp[4], tp[5]);
+    const int redo =
+        k->scalar_lanes | _mm256_movemask_ps(_mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_LT_OQ));
+    if (redo) {
+        __m128 lanes[8];
+        soa8_store(q.x, q.y, q.z, q.w, lanes);
+        for (int i = 0; i < 8; ++i) {
+            if (!(redo & (1 << i))) continue;
+            const ak_quat r = sample_squad(c, &s[i], j);
+            lanes[i] = _mm_loadu_ps(&r.x);
+        }
+        soa8_load(lanes, &q.x, &q.y, &q.z, &q.w);
+    }
+    return q;
+}
+
+/* One coordinate of Catmull-Rom (catmull_rom in clip_internal.h) per lane, weights cw. */
+AK_AVX2 static inline __m256 soa8_catmull_rom(const __m256 cw[4], __m256 pm, __m256 p0, __m256 p1,
+                                              __m256 p2)
+{
+    return _mm256_fmadd_ps(
+        cw[3], p2,
+        _mm256_fmadd_ps(cw[2], p1, _mm256_fmadd_ps(cw[1], p0, _mm256_mul_ps(cw[0], pm))));
+}
+
+/* Cubic sample + FK for eight characters in lockstep: the SQUAD rotations (three slerps per
+ * lane) and Catmull-Rom translations in the same pass as FK. Needs prepared control points. */
+AK_AVX2 static void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                                         ak_xform *const *w, soa8_xform *AK_RESTRICT ws)
+{
+    const int32_t n = c->joint_count;
+    const int32_t *parents = sk->parents, *track = c->joint_track;
+    const ak_xform *rest = sk->rest_local;
+    lane_cubic k;
+    lane_cubic_load(c, s, &k);
+    const __m256 tp[6] = {_mm256_loadu_ps(k.t),  _mm256_loadu_ps(k.h),  _mm256_loadu_ps(k.g),
+                          _mm256_loadu_ps(k.bt), _mm256_loadu_ps(k.bh), _mm256_loadu_ps(k.bg)};
+    const __m256 cw[4] = {_mm256_loadu_ps(k.wa), _mm256_loadu_ps(k.wb), _mm256_loadu_ps(k.wc),
+                          _mm256_loadu_ps(k.wd)};
+    for (int32_t j = 0; j < n; ++j) {
+        const soa8_quat q = soa8_squad(c, s, &k, j, tp);
+        soa8_xform o = {q.x,
+                        q.y,
+                        q.z,
+                        q.w,
+                        _mm256_set1_ps(rest[j].translation.x),
+                        _mm256_set1_ps(rest[j].translation.y),
+                        _mm256_set1_ps(rest[j].translation.z)};
+        const int32_t tk = track[j];
+        if (tk >= 0) {
+            __m256 pm[3], p0[3], p1[3], p2[3];
+            soa8_vec3_keys(k.vm, tk, pm);
+            soa8_vec3_keys(k.v0, tk, p0);
+            soa8_vec3_keys(k.v1, tk, p1);
+            soa8_vec3_keys(k.v2, tk, p2);
+            o.tx = soa8_catmull_rom(cw, pm[0], p0[0], p1[0], p2[0]);
+            o.ty = soa8_catmull_rom(cw, pm[1], p0[1], p1[1], p2[1]);
+            o.tz = soa8_catmull_rom(cw, pm[2], p0[2], p1[2], p2[2]);
+        }
+        soa8_fk_store(ws, w, j, parents[j], o);
     }
 }
 
@@ -355,74 +604,126 @@ static int cpu_has_avx2_fma(void)
 }
 #endif
 
-void ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const float *times,
-                             int32_t count, ak_interp interp, ak_xform *world)
-{
-    if (!c || !sk || !times || !world || c->joint_count != sk->joint_count) return;
-    const int32_t n = c->joint_count;
-    const int32_t *parents = sk->parents;
-    int32_t i = 0;
-#ifdef AK_HAVE_SSE
-    if (interp == AK_INTERP_LINEAR) {
+/* The eight-character paths over [i, count) in steps of eight; returns where they stopped. */
 #ifdef AK_HAVE_AVX2_DISPATCH
-        if (count >= 8 && n <= AK_SOA8_MAX_JOINTS && cpu_has_avx2_fma()) {
-            soa8_xform scratch8[AK_SOA8_MAX_JOINTS];
-            for (; i + 8 <= count; i += 8) {
-                key_span s[8];
-                ak_xform *w[8];
-                for (int k = 0; k < 8; ++k) {
-                    s[k] = locate(c, times[i + k]);
-                    w[k] = world + (size_t)(i + k) * (size_t)n;
-                }
-                sample_fk_linear_soa8(c, sk, s, w, scratch8);
-            }
+static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t i,
+                          int32_t count, ak_interp interp, ak_xform *world)
+{
+    const size_t n = (size_t)c->joint_count;
+    if (count - i < 8 || !cpu_has_avx2_fma()) return i;
+    if (interp == AK_INTERP_CUBIC && !c->squad_points) return i;
+    soa8_xform scratch[AK_SOA_TILE + 1];
+    for (; i + 8 <= count; i += 8) {
+        key_span s[8];
+        ak_xform *w[8];
+        for (int k = 0; k < 8; ++k) {
+            s[k] = locate(c, times[i + k]);
+            w[k] = world + (size_t)(i + k) * n;
         }
-#endif
-        if (count - i >= 4 && n <= AK_SOA_MAX_JOINTS) {
-            soa_xform scratch[AK_SOA_MAX_JOINTS];
-            for (; i + 4 <= count; i += 4) {
-                const key_span s[4] = {locate(c, times[i]), locate(c, times[i + 1]),
-                                       locate(c, times[i + 2]), locate(c, times[i + 3])};
-                ak_xform *w[4] = {
-                    world + (size_t)i * (size_t)n, world + (size_t)(i + 1) * (size_t)n,
-                    world + (size_t)(i + 2) * (size_t)n, world + (size_t)(i + 3) * (size_t)n};
-                sample_fk_linear_soa4(c, sk, s, w, scratch);
-            }
-        }
-        for (; i + 2 <= count; i += 2) {
-            const key_span s[2] = {locate(c, times[i]), locate(c, times[i + 1])};
-            ak_xform *w[2] = {world + (size_t)i * (size_t)n, world + (size_t)(i + 1) * (size_t)n};
-            sample_fk_linear_sse(c, sk, s, w, 2);
-        }
-        if (i < count) {
-            const key_span s = locate(c, times[i]);
-            ak_xform *w = world + (size_t)i * (size_t)n;
-            sample_fk_linear_sse(c, sk, &s, &w, 1);
-        }
-        return;
+        if (interp == AK_INTERP_CUBIC)
+            sample_fk_cubic_soa8(c, sk, s, w, scratch);
+        else
+            sample_fk_linear_soa8(c, sk, s, w, scratch);
     }
+    return i;
+}
 #endif
+
+#ifdef AK_HAVE_SSE
+/* [i, count) by the four-character SoA path (linear), then two and one at a time (SSE). */
+static void batch_sse(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t i,
+                      int32_t count, ak_interp interp, ak_xform *world)
+{
+    const size_t n = (size_t)c->joint_count;
+    if (interp == AK_INTERP_LINEAR && count - i >= 4) {
+        soa_xform scratch[AK_SOA_TILE + 1];
+        for (; i + 4 <= count; i += 4) {
+            const key_span s[4] = {locate(c, times[i]), locate(c, times[i + 1]),
+                                   locate(c, times[i + 2]), locate(c, times[i + 3])};
+            ak_xform *w[4] = {world + (size_t)i * n, world + (size_t)(i + 1) * n,
+                              world + (size_t)(i + 2) * n, world + (size_t)(i + 3) * n};
+            sample_fk_linear_soa4(c, sk, s, w, scratch);
+        }
+    }
+    for (; i + 2 <= count; i += 2) {
+        const key_span s[2] = {locate(c, times[i]), locate(c, times[i + 1])};
+        ak_xform *w[2] = {world + (size_t)i * n, world + (size_t)(i + 1) * n};
+        if (interp == AK_INTERP_CUBIC)
+            sample_fk_sse(c, sk, s, w, 2, AK_INTERP_CUBIC);
+        else
+            sample_fk_sse(c, sk, s, w, 2, AK_INTERP_LINEAR);
+    }
+    if (i < count) {
+        const key_span s = locate(c, times[i]);
+        ak_xform *w = world + (size_t)i * n;
+        if (interp == AK_INTERP_CUBIC)
+            sample_fk_sse(c, sk, &s, &w, 1, AK_INTERP_CUBIC);
+        else
+            sample_fk_sse(c, sk, &s, &w, 1, AK_INTERP_LINEAR);
+    }
+}
+#endif
+
+/* Sample and FK fused joint by joint, the scalar forms (step; every mode without SSE). */
+static void batch_scalar(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t i,
+                         int32_t count, ak_interp interp, ak_xform *world)
+{
+    const int32_t n = c->joint_count;
     for (; i < count; ++i) {
         const key_span s = locate(c, times[i]);
         ak_xform *w = world + (size_t)i * (size_t)n;
-        /* Sample and FK fused: each joint's local transform is used once, straight away.
-         * Cubic rotations come four joints at a time where the SSE form applies. */
-#ifdef AK_HAVE_SSE
-        __m128 q[4];
-        int fast = 0;
-#endif
         for (int32_t j = 0; j < n; ++j) {
             ak_xform l;
-#ifdef AK_HAVE_SSE
-            if (interp == AK_INTERP_CUBIC && (j & 3) == 0) fast = j + 4 <= n && squad4(c, &s, j, q);
-            if (fast)
-                _mm_storeu_ps(&l.rotation.x, q[j & 3]);
-            else
-#endif
-                l.rotation = sample_rotation(c, &s, j, interp);
+            l.rotation = sample_rotation(c, &s, j, interp);
             l.translation = sample_translation(c, sk, &s, j, interp);
-            const int32_t p = parents[j];
+            const int32_t p = sk->parents[j];
             w[j] = p < 0 ? l : akx_mul(w[p], l);
         }
     }
+}
+
+int32_t ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const float *times,
+                                int32_t count, ak_interp interp, ak_xform *world)
+{
+    if (!c || !sk || !times || !world || c->joint_count != sk->joint_count || count < 0)
+        return AK_ERR_INVALID_ARG;
+    int32_t i = 0;
+#ifdef AK_HAVE_SSE
+    if (interp == AK_INTERP_LINEAR || interp == AK_INTERP_CUBIC) {
+#ifdef AK_HAVE_AVX2_DISPATCH
+        i = batch_soa8(c, sk, times, i, count, interp, world);
+#endif
+        batch_sse(c, sk, times, i, count, interp, world);
+        i = count;
+    }
+#endif
+    batch_scalar(c, sk, times, i, count, interp, world);
+    /* Done either way; cubic without control points computes them per sample (slow). */
+    return interp == AK_INTERP_CUBIC && !c->squad_points ? AK_ERR_STATE : AK_OK;
+}
+
+int32_t ak_batch_range(int32_t count, int32_t parts, int32_t part, int32_t *begin, int32_t *end)
+{
+    if (begin) *begin = 0;
+    if (end) *end = 0;
+    if (!begin || !end || count < 0 || parts < 1 || part < 0 || part >= parts)
+        return AK_ERR_INVALID_ARG;
+    /* Whole blocks of AK_BATCH_LANES shared out evenly, the first `extra` parts one more; the
+     * last part also takes the partial block at the end. */
+    const int64_t blocks = count / AK_BATCH_LANES, per = blocks / parts, extra = blocks % parts;
+    const int64_t first = (int64_t)part * per + (part < extra ? part : extra);
+    const int64_t size = per + (part < extra ? 1 : 0);
+    *begin = (int32_t)(first * AK_BATCH_LANES);
+    *end = part == parts - 1 ? count : (int32_t)((first + size) * AK_BATCH_LANES);
+    return AK_OK;
+}
+
+int32_t ak_clip_sample_fk_range(const ak_clip *c, const ak_skeleton *sk, const float *times,
+                                int32_t count, ak_interp interp, ak_xform *world, int32_t begin,
+                                int32_t end)
+{
+    if (!c || !sk || !times || !world || begin < 0 || end < begin || end > count)
+        return AK_ERR_INVALID_ARG;
+    return ak_clip_sample_fk_batch(c, sk, times + begin, end - begin, interp,
+                                   world + (size_t)begin * (size_t)c->joint_count);
 }

@@ -209,18 +209,26 @@ AK_INLINE ak_vec3 sample_translation(const ak_clip *c, const ak_skeleton *sk, co
  * on the prepared control points. Returns 0, writing nothing, where the scalar path must run
  * instead: unprepared clip, a looping clip's wrapped first/last frame, or an outer/inner pair
  * on opposite hemispheres (squad() then blends without the shortest-arc flip). */
-AK_INLINE int squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[4])
+/* Whether squad4 applies to the keys of span s: prepared points, and not a looping clip's
+ * wrapped first/last frame. Depends on the span only, not on the joint. */
+AK_INLINE int squad4_applies(const ak_clip *c, const key_span *s)
 {
     const int32_t last = c->frame_count - 1;
-    if (!c->squad_points ||
-        (c->loop && (s->f0 == 0 || s->f0 == last || s->f1 == 0 || s->f1 == last)))
-        return 0;
+    return c->squad_points &&
+           !(c->loop && (s->f0 == 0 || s->f0 == last || s->f1 == 0 || s->f1 == last));
+}
+
+/* squad4 on a span where squad4_applies, with the slerp parameters of t (pt) and of the
+ * SQUAD blend 2t(1 - t) (ph) made once per sample. Returns 0 where the outer and inner
+ * slerps land on opposite hemispheres. */
+AK_INLINE int squad4_at(const ak_clip *c, const key_span *s, int32_t j, const aks_slerp_t *pt_,
+                        const aks_slerp_t *ph_, __m128 out[4])
+{
+    const aks_slerp_t pt = *pt_, ph = *ph_;
     const size_t n = (size_t)c->joint_count;
     const size_t o0 = (size_t)s->f0 * n + (size_t)j, o1 = (size_t)s->f1 * n + (size_t)j;
     const ak_quat *q0 = c->rotations + o0, *q1 = c->rotations + o1;
     const ak_quat *s0 = c->squad_points + o0, *s1 = c->squad_points + o1;
-    const aks_slerp_t pt = aks_slerp_params(s->alpha);
-    const aks_slerp_t ph = aks_slerp_params(2.0f * s->alpha * (1.0f - s->alpha));
     const aks_quat4 outer =
         aks_slerp_soa(aks_load_quat4(q0, q0 + 1, q0 + 2, q0 + 3),
                       aks_load_quat4(q1, q1 + 1, q1 + 2, q1 + 3), pt.t, pt.h, pt.g);
@@ -238,6 +246,14 @@ AK_INLINE int squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[
     out[2] = r.z;
     out[3] = r.w;
     return 1;
+}
+
+AK_INLINE int squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[4])
+{
+    if (!squad4_applies(c, s)) return 0;
+    const aks_slerp_t pt = aks_slerp_params(s->alpha);
+    const aks_slerp_t ph = aks_slerp_params(2.0f * s->alpha * (1.0f - s->alpha));
+    return squad4_at(c, s, j, &pt, &ph, out);
 }
 #endif
 

@@ -137,6 +137,23 @@ static int descends(const ak_skeleton *s, int32_t j, int32_t ancestor)
 }
 
 /* Overrides first: "slot=Joint,slot=Joint"; each named joint is taken. */
+/* The slot names for a message, each side pair once: "hips, spine, ..., left_/right_upper_leg,
+ * ...". Writes at most `size` bytes into out (always terminated). */
+static void slot_list(char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < AK_HUM_SLOT_COUNT && n + 1 < size; ++i) {
+        const char *name = k_slot_names[i];
+        if (strncmp(name, "right_", 6) == 0) continue;
+        const int left = strncmp(name, "left_", 5) == 0;
+        const int w = snprintf(out + n, size - n, "%s%s%s", n ? ", " : "",
+                               left ? "left_/right_" : "", left ? name + 5 : name);
+        if (w < 0) break;
+        n += (size_t)w;
+    }
+}
+
 static int32_t apply_overrides(const ak_skeleton *s, const char *overrides, ak_humanoid *out,
                                uint8_t *taken, ak_error *err)
 {
@@ -157,8 +174,12 @@ static int32_t apply_overrides(const ak_skeleton *s, const char *overrides, ak_h
         int si = -1;
         for (int i = 0; i < AK_HUM_SLOT_COUNT; ++i)
             if (strcmp(slot, k_slot_names[i]) == 0) si = i;
-        if (si < 0)
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown humanoid slot '%s'", slot);
+        if (si < 0) {
+            char slots[200];
+            slot_list(slots, sizeof slots);
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "unknown humanoid slot '%s' (slots: %s)", slot, slots);
+        }
         int32_t j = ak_skeleton_find(s, joint);
         if (j < 0)
             return ak_error_set(err, AK_ERR_NOT_FOUND, 0, "override %s: no joint named '%s'", slot,

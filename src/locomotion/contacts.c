@@ -1,6 +1,6 @@
 /* Reading locomotion out of a capture: the clip's units, heel and toe contacts, and the walk
  * cycle finder. Everything here runs once at load time and may allocate. */
-#include "animkit/locomotion.h"
+#include "animkit/contacts.h"
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
 

@@ -1,7 +1,7 @@
 /* Foot IK: hip drop, limb IK per leg, feet aligned to the ground normal, stance locks,
  * weights that fade at per-second rates. And reach: a hand on a fixed point. */
 #include "animkit/ik.h"
-#include "animkit/locomotion.h"
+#include "animkit/grounding.h"
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
 

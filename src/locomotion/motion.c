@@ -1,7 +1,7 @@
 /* Walk motion: a clip made ready for walking — metres, one seamless heading-neutral cycle,
  * root motion, foot contacts and foot calibration. Also contact detection and the cycle
  * finder it uses. Everything here runs once at load time and may allocate. */
-#include "animkit/locomotion.h"
+#include "animkit/walkmotion.h"
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
 

@@ -1,7 +1,7 @@
 /* Captured starts and stops: where a capture stands on both feet with its root still before
  * the walking cycle (a start) or after it (a stop), those frames are cut out and joined to
  * the loop, so the walker can start and stop the way the person did. Load time; allocates. */
-#include "animkit/locomotion.h"
+#include "animkit/walkmotion.h"
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
 

@@ -6,7 +6,8 @@
  * (lowest at double support), sways over the stance foot and yaws with the legs. Thigh and
  * shin then follow from the hip and ankle positions by the law of cosines with the knee bent
  * forward, so a stance foot never slides: the clip is skate-free by construction. */
-#include "animkit/locomotion.h"
+#include "animkit/contacts.h"
+#include "animkit/walkclip.h"
 #include "core/xform_inline.h"
 
 #include <stdlib.h>

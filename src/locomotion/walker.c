@@ -5,7 +5,8 @@
  * it loops; before each cycle (or every frame in continuous mode) the guide turns toward the
  * target, at most max_turn_rate, so the path stays smooth. Per frame:
  * sample -> root motion (guide, controller) -> foot IK -> FK. */
-#include "animkit/locomotion.h"
+#include "animkit/walker.h"
+#include "animkit/walkmetrics.h"
 #include "core/xform_inline.h"
 #include "anim/rootmotion_internal.h"
 #include "locomotion/internal.h"

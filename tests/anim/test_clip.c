@@ -203,7 +203,10 @@ static void batch_matches_sample_then_fk(void **state)
     for (int pass = 0; pass < 4; ++pass) {
         const int interp = pass < 3 ? pass : AK_INTERP_CUBIC;
         if (pass == 3) assert_int_equal(ak_clip_prepare_cubic(c), AK_OK);
-        ak_clip_sample_fk_batch(c, s, times, COUNT, (ak_interp)interp, world);
+        /* cubic before ak_clip_prepare_cubic: done, but the call says it took the slow path */
+        const int32_t expected = pass == 2 ? AK_ERR_STATE : AK_OK;
+        assert_int_equal(ak_clip_sample_fk_batch(c, s, times, COUNT, (ak_interp)interp, world),
+                         expected);
         for (int i = 0; i < COUNT; ++i) {
             ak_clip_sample(c, s, times[i], (ak_interp)interp, local);
             ak_fk(s, local, ref);
@@ -216,6 +219,179 @@ static void batch_matches_sample_then_fk(void **state)
             }
         }
     }
+    assert_int_equal(ak_clip_sample_fk_batch(c, s, times, -1, AK_INTERP_LINEAR, world),
+                     AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_clip_sample_fk_batch(c, s, NULL, COUNT, AK_INTERP_LINEAR, world),
+                     AK_ERR_INVALID_ARG);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+/* A rig of `n` joints in depth-first order: chains of five, each hanging off a random
+ * ancestor of the joint before it (near parents and parents hundreds of joints back, as hands
+ * and faces on big rigs), and a
+ * looping clip of smooth keys with translation tracks on every seventh joint. */
+static void make_big_rig(int n, ak_skeleton **out_s, ak_clip **out_c, int32_t *depth)
+{
+    char(*names)[16] = malloc(sizeof *names * (size_t)n);
+    const char **ptrs = malloc(sizeof *ptrs * (size_t)n);
+    int32_t *parents = malloc(sizeof *parents * (size_t)n);
+    ak_xform *rest = malloc(sizeof *rest * (size_t)n);
+    uint8_t *has = malloc((size_t)n);
+    akt_rng rng = {(uint64_t)n};
+    for (int j = 0; j < n; ++j) {
+        snprintf(names[j], sizeof names[j], "j%d", j);
+        ptrs[j] = names[j];
+        parents[j] = j - 1;
+        if (j % 5 == 1) { /* a chain starts at any ancestor of the joint before (depth-first) */
+            uint64_t up = akt_next(&rng) % (uint64_t)(depth[j - 1] + 1);
+            while (up-- > 0)
+                parents[j] = parents[parents[j]];
+        }
+        depth[j] = j == 0 ? 0 : depth[parents[j]] + 1;
+        rest[j] = ak_xform_identity();
+        rest[j].translation =
+            ak_vec3_make(akt_uniform(&rng, -0.05f, 0.05f), akt_uniform(&rng, 0.02f, 0.1f), 0.0f);
+        has[j] = j % 7 == 0;
+    }
+    ak_skeleton_desc d = {n, ptrs, parents, rest, NULL, NULL};
+    assert_int_equal(ak_skeleton_create(&d, out_s, NULL), AK_OK);
+    const int frames = 12;
+    assert_int_equal(ak_clip_create(n, frames, 1.0f / 30.0f, has, out_c, NULL), AK_OK);
+    ak_clip *c = *out_c;
+    for (int f = 0; f < frames; ++f) {
+        for (int j = 0; j < n; ++j)
+            c->rotations[f * n + j] = ak_quat_from_euler(
+                ak_vec3_make(0.3f * sinf(0.4f * (float)f + (float)j), 0.2f * (float)(j % 3),
+                             akt_uniform(&rng, -0.2f, 0.2f)),
+                AK_ORDER_ZYX);
+        for (int k = 0; k < c->track_count; ++k)
+            c->translations[f * c->track_count + k] =
+                ak_vec3_make(0.01f * (float)f, 0.05f + 0.002f * (float)k, 0.0f);
+    }
+    c->loop = 1;
+    ak_clip_finalize(c);
+    free(names);
+    free(ptrs);
+    free(parents);
+    free(rest);
+    free(has);
+}
+
+/* Rigs of 250 and 1,023 joints (past the 128-joint window the wide paths keep in registers'
+ * layout) through the batch path, eight, four, two and one characters at a time, against
+ * ak_clip_sample + ak_fk. The bound is float rounding: each FK level composes one product of
+ * unit quaternions and rotates one offset, a few units in the last place (2^-23) each, so
+ * 8 ulp per level of depth, of the largest coordinate (under 3 m on these rigs). */
+static void batch_matches_scalar_on_big_rigs(void **state)
+{
+    (void)state;
+    const int sizes[2] = {250, 1023};
+    enum { COUNT = 23 };
+    for (int r = 0; r < 2; ++r) {
+        const int n = sizes[r];
+        int32_t *depth = malloc(sizeof *depth * (size_t)n);
+        ak_skeleton *s;
+        ak_clip *c;
+        make_big_rig(n, &s, &c, depth);
+        int far = 0; /* parents outside the wide paths' 128-joint window */
+        for (int j = 1; j < n; ++j)
+            far += j - s->parents[j] >= 128;
+        assert_true(far > 0);
+        ak_xform *world = malloc(sizeof(ak_xform) * (size_t)n * COUNT);
+        ak_xform *local = malloc(sizeof(ak_xform) * (size_t)n);
+        ak_xform *ref = malloc(sizeof(ak_xform) * (size_t)n);
+        float times[COUNT];
+        for (int i = 0; i < COUNT; ++i)
+            times[i] = 0.0173f * (float)(i * i) - 0.1f;
+        for (int interp = AK_INTERP_LINEAR; interp <= AK_INTERP_CUBIC; ++interp) {
+            if (interp == AK_INTERP_CUBIC) assert_int_equal(ak_clip_prepare_cubic(c), AK_OK);
+            ak_clip_sample_fk_batch(c, s, times, COUNT, (ak_interp)interp, world);
+            float worst = 0.0f;
+            for (int i = 0; i < COUNT; ++i) {
+                ak_clip_sample(c, s, times[i], (ak_interp)interp, local);
+                ak_fk(s, local, ref);
+                for (int j = 0; j < n; ++j) {
+                    const ak_xform *a = &world[(size_t)i * (size_t)n + (size_t)j];
+                    const float e = ak_vec3_length(ak_vec3_sub(a->translation, ref[j].translation));
+                    assert_true(ak_vec3_length(ref[j].translation) < 3.0f);
+                    const float bound = 8.0f * 3.0f * 1.1920929e-7f * (float)(depth[j] + 1);
+                    if (e / bound > worst) worst = e / bound;
+                    assert_true(e <= bound);
+                    AKT_NEAR(fabsf(ak_quat_dot(a->rotation, ref[j].rotation)), 1.0f, bound / 3.0f);
+                }
+            }
+            print_message("%d joints (%d far parents), interp %d: worst error %.3g of the bound\n",
+                          n, far, interp, (double)worst);
+        }
+        free(world);
+        free(local);
+        free(ref);
+        free(depth);
+        ak_clip_destroy(c);
+        ak_skeleton_destroy(s);
+    }
+}
+
+/* ak_batch_range covers [0, count) in order, cuts only at multiples of AK_BATCH_LANES, shares
+ * the blocks out evenly; running the batch in those ranges gives the bits of one call. */
+static void batch_ranges_cover_and_match_one_call(void **state)
+{
+    (void)state;
+    const int32_t counts[5] = {0, 7, 8, 61, 1000};
+    for (int ci = 0; ci < 5; ++ci)
+        for (int32_t parts = 1; parts <= 5; ++parts) {
+            int32_t next = 0, smallest = counts[ci], largest = 0;
+            for (int32_t part = 0; part < parts; ++part) {
+                int32_t b = -1, e = -1;
+                assert_int_equal(ak_batch_range(counts[ci], parts, part, &b, &e), AK_OK);
+                assert_int_equal(b, next);
+                assert_true(e >= b);
+                if (part < parts - 1) assert_int_equal(e % AK_BATCH_LANES, 0);
+                const int32_t blocks = (e - b) / AK_BATCH_LANES;
+                if (blocks < smallest) smallest = blocks;
+                if (blocks > largest) largest = blocks;
+                next = e;
+            }
+            assert_int_equal(next, counts[ci]);
+            assert_true(largest - smallest <= 1);
+        }
+    int32_t b, e;
+    assert_int_equal(ak_batch_range(10, 0, 0, &b, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_batch_range(10, 2, 2, &b, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_batch_range(-1, 2, 0, &b, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(b, 0);
+    assert_int_equal(e, 0);
+
+    ak_skeleton *s;
+    ak_clip *c;
+    int32_t depth[250];
+    make_big_rig(250, &s, &c, depth);
+    assert_int_equal(ak_clip_prepare_cubic(c), AK_OK);
+    enum { COUNT = 45 };
+    float times[COUNT];
+    for (int i = 0; i < COUNT; ++i)
+        times[i] = 0.031f * (float)i;
+    ak_xform *whole = malloc(sizeof(ak_xform) * 250 * COUNT);
+    ak_xform *split = malloc(sizeof(ak_xform) * 250 * COUNT);
+    for (int interp = AK_INTERP_STEP; interp <= AK_INTERP_CUBIC; ++interp) {
+        assert_int_equal(ak_clip_sample_fk_batch(c, s, times, COUNT, (ak_interp)interp, whole),
+                         AK_OK);
+        for (int32_t parts = 2; parts <= 4; ++parts) {
+            memset(split, 0, sizeof(ak_xform) * 250 * COUNT);
+            for (int32_t part = parts - 1; part >= 0; --part) { /* any order */
+                assert_int_equal(ak_batch_range(COUNT, parts, part, &b, &e), AK_OK);
+                assert_int_equal(
+                    ak_clip_sample_fk_range(c, s, times, COUNT, (ak_interp)interp, split, b, e),
+                    AK_OK);
+            }
+            assert_memory_equal(whole, split, sizeof(ak_xform) * 250 * COUNT);
+        }
+    }
+    assert_int_equal(ak_clip_sample_fk_range(c, s, times, COUNT, AK_INTERP_LINEAR, split, 40, 46),
+                     AK_ERR_INVALID_ARG);
+    free(whole);
+    free(split);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s);
 }
@@ -365,6 +541,8 @@ int main(void)
         cmocka_unit_test(cubic_is_c1_at_keys),
         cmocka_unit_test(looping_wraps_and_clamped_clamps),
         cmocka_unit_test(batch_matches_sample_then_fk),
+        cmocka_unit_test(batch_matches_scalar_on_big_rigs),
+        cmocka_unit_test(batch_ranges_cover_and_match_one_call),
         cmocka_unit_test(blend_weights_reproduce_inputs),
         cmocka_unit_test(prepared_cubic_matches_unprepared),
         cmocka_unit_test(sse_cubic_matches_scalar_cubic),

@@ -377,6 +377,41 @@ static void values_that_would_overflow_are_refused_by_name(void **state)
     expect_refusal(out, 2, "--out");
 }
 
+/* Issue 27: a value outside its range is refused with the flag and the value in the message,
+ * and a name that is neither a file nor a built-in lists the built-ins. The bounds are the
+ * clip's: cmu_09_01_run has frames 0..148 at 120 fps, so it ends at 148/120 = 1.233 s. */
+static void ranges_name_the_flag_and_value(void **state)
+{
+    (void)state;
+    const char *bvh = mocap_path("cmu_09_01_run.bvh");
+    const char *before[] = {"animkit", "positions", bvh, "--time", "-1", NULL};
+    expect_refusal(before, 2, "--time -1 is before the start of the clip (0 s)");
+    const char *after[] = {"animkit", "positions", bvh, "--time", "0,1.3", NULL};
+    expect_refusal(after, 2, "--time 1.3 is past the end of the clip (1.233 s)");
+    const char *frames[] = {"animkit", "positions", bvh, "--frames", "0,149", NULL};
+    expect_refusal(frames, 2, "--frames 0,149: frame 149 is past the last frame 148");
+    const char *ik[] = {"animkit", "ik",       bvh,     "--frame",   "149",
+                        "--root",  "RightArm", "--tip", "RightHand", "--target",
+                        "0,0,0",   "--solver", "limb",  NULL};
+    expect_refusal(ik, 2, "--frame 149 is past the last frame 148");
+    const char *rig[] = {"animkit", "retarget",      bvh, "--to", "robot",
+                         "--out",   in_dir("r.bvh"), NULL};
+    expect_refusal(rig, 1, "--to robot: no such file, and not a built-in rig (built-in: biped)");
+    const char *slot[] = {"animkit", "info", bvh, "--humanoid", "tail=Hips", NULL};
+    expect_refusal(slot, 2, "unknown humanoid slot 'tail' (slots: hips, spine, chest");
+    const char *render_help[] = {"animkit", "render", "--help", NULL};
+    if (run(render_help, NULL) != 0) return; /* a build without the renderer */
+    const char *render_frame[] = {"animkit", "render",        bvh, "--frame", "149",
+                                  "--out",   in_dir("r.png"), NULL};
+    expect_refusal(render_frame, 2, "--frame 149 is past the last frame (148)");
+    const char *render_time[] = {"animkit", "render",        bvh, "--time", "2",
+                                 "--out",   in_dir("r.png"), NULL};
+    expect_refusal(render_time, 2, "--time 2 is past the end (1.233 s, frame 148)");
+    const char *follow[] = {"animkit", "render",        bvh, "--follow", "Tail",
+                            "--out",   in_dir("r.png"), NULL};
+    expect_refusal(follow, 2, "--follow Tail");
+}
+
 static void start_outside_the_heightmap_says_so(void **state)
 {
     (void)state;
@@ -405,6 +440,7 @@ int main(void)
         cmocka_unit_test(walk_memory_does_not_grow_with_max_time),
         cmocka_unit_test(values_that_would_overflow_are_refused_by_name),
         cmocka_unit_test(start_outside_the_heightmap_says_so),
+        cmocka_unit_test(ranges_name_the_flag_and_value),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

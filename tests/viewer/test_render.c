@@ -331,6 +331,48 @@ static void render_walker_mode_draws_the_character_on_the_terrain(void **state)
     akv_mode_destroy(m);
 }
 
+/* Stairs (issue 27): drawn from the terrain's own steps, not a sampled grid, so a riser is a
+ * vertical face in its own colour and a tread a level face in the ground's. The built-in
+ * stairs' first riser stands at x = -3 from y = 0 to 0.15 m, its tread runs to x = -2.5:
+ * looking up the stairs (+x), the riser's middle is riser-coloured (tan: red over blue) and the
+ * tread's middle ground-coloured (green over red). */
+static void render_stairs_draw_treads_and_risers_apart(void **state)
+{
+    (void)state;
+    akv_settings s;
+    akv_settings_defaults(&s, 1);
+    s.mode = AKV_MODE_WALK;
+    s.walk.terrain = AK_WALK_TERRAIN_STAIRS;
+    akv_scene scene;
+    memset(&scene, 0, sizeof scene);
+    char err[256];
+    akv_mode_state *m = akv_mode_create(&s, &scene, err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    uint8_t *img = malloc(W * H * 3);
+    akr_camera cam = akr_camera_defaults();
+    cam.target = ak_vec3_make(-2.9f, 0.15f, 0.0f);
+    cam.distance = 2.5f;
+    cam.yaw = -1.5707963f; /* the eye on -x, looking along +x */
+    cam.pitch = 0.35f;
+    akv_offscreen_bind(g_off);
+    akr_begin(g_r, W, H, &cam);
+    akv_mode_draw(m, g_r);
+    akv_offscreen_read(g_off, img);
+    float px, py;
+    assert_true(akr_project(&cam, W, H, ak_vec3_make(-3.0f, 0.075f, 0.0f), &px, &py));
+    const uint8_t *c = img + ((size_t)py * W + (size_t)px) * 3;
+    if (!(c[0] > c[2] + 40 && c[0] > c[1]))
+        fail_msg("riser pixel at %.0f,%.0f is %d,%d,%d, not the riser colour", (double)px,
+                 (double)py, c[0], c[1], c[2]);
+    assert_true(akr_project(&cam, W, H, ak_vec3_make(-2.75f, 0.15f, 0.0f), &px, &py));
+    c = img + ((size_t)py * W + (size_t)px) * 3;
+    if (!(c[1] > c[0] + 10 && c[1] > c[2]))
+        fail_msg("tread pixel at %.0f,%.0f is %d,%d,%d, not the tread colour", (double)px,
+                 (double)py, c[0], c[1], c[2]);
+    free(img);
+    akv_mode_destroy(m);
+}
+
 /* Pixels within `radius` of (px, py) that `is_colour` accepts. */
 static int colour_near(const uint8_t *img, float px, float py, int radius,
                        int (*is_colour)(const uint8_t *))
@@ -475,6 +517,7 @@ int main(void)
         cmocka_unit_test(render_cli_writes_png_sheet_and_gif),
         cmocka_unit_test(render_ik_mode_reaches_and_draws_the_target),
         cmocka_unit_test(render_walker_mode_draws_the_character_on_the_terrain),
+        cmocka_unit_test(render_stairs_draw_treads_and_risers_apart),
         cmocka_unit_test(render_walker_mode_draws_the_matching_trajectories),
         cmocka_unit_test(viewer_window_draws_the_clip_under_xvfb),
     };

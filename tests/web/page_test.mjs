@@ -3,6 +3,8 @@
 // not blank and that joints land on the pixels the projected FK says (as the native render
 // test does), loads a file through the picker, switches to IK and walker mode (buttons and
 // keys) and finds the IK target and the walker where they project, with no console errors.
+// First, the page a newcomer opens (no parameters, 1024 px): the walker walking, browser
+// hints, a HUD and status line that fit, IK -> walker not left paused, a dropped clip walked.
 // Usage: node page_test.mjs DIST_DIR MOCAP_DIR NODE_MODULES_PARENT
 import { createRequire } from 'node:module';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -72,7 +74,79 @@ const isCharacter = (rgb) => rgb[0] > rgb[2] + 30 && far(rgb, BACKGROUND, 60);
 const server = await serve(join(dist, '../..'), { '/web/examples/three/node_modules/': join(deps, 'node_modules') });
 const browser = await launch(puppeteer);
 const errors = [];
+const probeOf = (page) => page.evaluate(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function dropFile(page, name, text) {
+  await page.evaluate((name, text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], name));
+    document.getElementById('canvas').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, name, text);
+}
+// Walker time advances by at least `seconds` of simulation within `ms` of wall clock.
+async function walks(page, seconds, ms) {
+  const t0 = (await probeOf(page)).walk[0];
+  await page.waitForFunction((t0, s) => {
+    const p = JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe()));
+    return p.walk && (p.walk[0] - t0 >= s || p.walk[1]);
+  }, { timeout: ms }, t0, seconds).catch(() => {});
+  const p = await probeOf(page);
+  return { ok: p.walk && (p.walk[0] - t0 >= seconds || p.walk[1] === 1), from: t0, to: p.walk && p.walk[0] };
+}
+
+// A newcomer's first view (issue 27): the page with no parameters at 1024 px shows the walker
+// walking the built-in clip, browser hints only, a status line and HUD that fit; IK mode then
+// walker mode walks again (not left paused); a dropped walk is walked, a dance is refused
+// in the status line with the reason.
 try {
+  const first = await browser.newPage();
+  await first.setViewport({ width: 1024, height: 700 });
+  first.on('pageerror', (e) => errors.push(`first view page error: ${e.message}`));
+  await first.goto(`${server.url}web/dist/index.html`, { waitUntil: 'load' });
+  await first.waitForFunction(() => window.animkit && window.animkit._akv_web_probe, { timeout: 60000 });
+  await first.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).mode === 2, { timeout: 60000 });
+  let fp = await probeOf(first);
+  check(fp.walk_clip === 'built-in walk' && fp.paused === 0, `first view: walker on '${fp.walk_clip}', paused ${fp.paused}`);
+  let w = await walks(first, 0.5, 20000);
+  check(w.ok, `first view: the walker does not walk (t ${w.from} -> ${w.to} s)`);
+  check(!/Q quit|animkit-view/.test(fp.hints), `first view: desktop hints in the page: ${fp.hints}`);
+  await first.evaluate(() => window.animkit._akv_web_capture());
+  fp = await probeOf(first);
+  check(fp.hud_right > 0 && fp.hud_right <= fp.width, `HUD text reaches x = ${fp.hud_right} of ${fp.width} px`);
+  const status = await first.$eval('#status', (e) => { const r = e.getBoundingClientRect(); return { right: r.right, text: e.textContent, sw: e.scrollWidth, cw: e.clientWidth }; });
+  check(status.right <= 1024 && status.sw <= status.cw + 1, `status line cut at 1024 px: ${JSON.stringify(status)}`);
+  console.log(`first view: walker walking the built-in clip, HUD ${fp.hud_right} of ${fp.width} px, status '${status.text}'`);
+
+  // IK mode pauses playback to hold its pose; the walker after it walks.
+  await first.focus('#canvas');
+  await first.keyboard.press('Digit2');
+  await first.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).mode === 1, { timeout: 20000 }).catch(() => {});
+  fp = await probeOf(first);
+  check(fp.mode === 1, `key 2: mode ${fp.mode}`);
+  await first.keyboard.press('Digit3');
+  await first.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).mode === 2, { timeout: 60000 }).catch(() => {});
+  fp = await probeOf(first);
+  w = await walks(first, 0.5, 20000);
+  check(fp.mode === 2 && fp.paused === 0 && w.ok, `IK -> walker: mode ${fp.mode}, paused ${fp.paused}, t ${w.from} -> ${w.to} s`);
+
+  // A dropped walk is what the walker walks; a dance cannot walk and the page says why.
+  await dropFile(first, clipName, bvhText);
+  await first.waitForFunction((n) => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).walk_clip.includes(n), { timeout: 60000 }, clipName.replace(/\.bvh$/, '')).catch(() => {});
+  fp = await probeOf(first);
+  w = await walks(first, 0.5, 20000);
+  check(fp.walk_clip.includes(clipName.replace(/\.bvh$/, '')) && w.ok, `dropped ${clipName}: the walker walks '${fp.walk_clip}' (t ${w.from} -> ${w.to} s)`);
+  const dance = readdirSync(mocap).find((f) => /dance\.bvh$/.test(f));
+  if (dance) {
+    await dropFile(first, dance, readFileSync(join(mocap, dance), 'utf8'));
+    await first.waitForFunction(() => /cannot walk/.test(document.getElementById('status').textContent), { timeout: 60000 }).catch(() => {});
+    const said = await first.$eval('#status', (e) => e.textContent);
+    fp = await probeOf(first);
+    check(fp.walk_clip.includes(clipName.replace(/\.bvh$/, '')), `dropped ${dance}: the walker should keep ${clipName}, walks '${fp.walk_clip}'`);
+    check(/cannot walk/.test(said), `dropped ${dance}: the page does not say why it cannot walk: '${said}'`);
+    console.log(`dropped clips: walks ${fp.walk_clip}; ${dance}: '${said}'`);
+  }
+  await first.close();
+
   const page = await browser.newPage();
   await page.setViewport({ width: 1000, height: 700 });
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });

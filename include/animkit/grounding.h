@@ -1,0 +1,137 @@
+/* animkit — grounding (foot placement): puts an animated pose on the ground. Per frame: the
+ * ground under each heel and toe and where a swinging foot will land, the hips lowered or
+ * raised, each leg solved with limb IK, each foot turned to the surface, stance feet held.
+ * World: metres, Y up. The run functions never allocate. */
+#ifndef ANIMKIT_GROUNDING_H
+#define ANIMKIT_GROUNDING_H
+
+#include "ground.h"
+#include "skeleton.h"
+
+AK_EXTERN_C_BEGIN
+
+/* One leg of the foot IK rig (indices into the skeleton). */
+typedef struct ak_foot_ik_leg {
+    int32_t upper, lower, foot; /* hip (thigh), knee (shin), ankle joints */
+    float sole_height;          /* metres from the ankle down to the sole contact point */
+    ak_vec3 up_local;           /* the foot's up axis in the ankle joint's local frame (unit) */
+    ak_vec3 toe_local;          /* the toe contact (floor point under the ball), ankle frame */
+    int32_t has_toe;            /* 1: the foot rolls over toe_local when only the toe is down;
+                                   0 (default): one contact point */
+} ak_foot_ik_leg;
+
+/* Settings and rig of one character's foot IK. The skeleton and the joints that belong to it
+ * (legs, hips) are here, like every solver's params (ik.h); per-frame input is
+ * ak_foot_ik_frame, what carries over between frames is ak_foot_ik_state. */
+typedef struct ak_foot_ik_params {
+    const ak_skeleton *skeleton; /* required (the walker and matcher fill in their own) */
+    ak_foot_ik_leg legs[2];      /* [0] left, [1] right */
+    int32_t hips;                /* the joint lowered by the hip drop (usually the root) */
+    float weight;                /* overall 0..1; default 1 */
+    float max_tilt_deg;          /* feet follow the surface normal up to this angle; default 45 */
+    float lock_release_rate;     /* per second: how fast a released stance lock fades; default 8 */
+    float ground_fade_rate; /* per second: fade in/out where ground appears/disappears; default 4 */
+    float stance_fade_rate; /* per second: how fast flat alignment and planting follow stance;
+                               default 20 */
+    float swing_height_rate; /* m/s: the swing foot's ground offset changes at most this fast;
+                                default 2 */
+    float hip_drop_rate;     /* m/s: the smoothed hip drop changes at most this fast; default 0.8 */
+    float hip_drop_stiffness; /* 1/s: the hip drop follows its goal as a critically damped spring
+                                 of this angular frequency; default 15 */
+    float max_hip_drop;       /* metres; default 0.45 */
+    float max_hip_rise;       /* metres the hips may rise above the animation in single support
+                                 (over a stance foot above the animation's floor, so the stance
+                                 knee keeps the animated bend); default 0 (the walker: 0.3) */
+    float pole_distance;      /* knee pole this far in front of the knee, m; default 0.5 */
+    int32_t lock_feet;        /* 1 (default): stance feet stay where they landed */
+} ak_foot_ik_params;
+
+/* Per-character state, caller-owned; ak_foot_ik_state_reset before the first frame. */
+typedef struct ak_foot_ik_state {
+    int32_t initialized;
+    float hip_drop;          /* metres: the smoothed shortfall drop (negative: the hips raised,
+                                up to max_hip_rise) */
+    float hip_drop_velocity; /* m/s */
+    float applied_hip_drop;  /* metres the hips were lowered this frame (>= hip_drop when a
+                                leg needed more to reach its target) */
+    float lock_weight[2];
+    ak_vec3 lock_point[2]; /* world sole point held in stance */
+    float ground_weight[2];
+    float stance_weight[2]; /* flat alignment (leads stance by stance_next) */
+    float pivot_weight[2];  /* rolling over the toe: the animated pitch is kept */
+    int32_t lock_toe[2];    /* the lock holds the toe point (heel up), not the sole point */
+    float plant_weight[2];  /* the animated lift fades out as this rises in stance */
+    float swing_offset[2];  /* m, the swing foot's smoothed vertical ground offset */
+    int32_t was_stance[2];
+    ak_vec3 shift[2];        /* input the caller may set: a world x,z offset added to where
+                                each foot is animated (foot placement: a swinging foot moved
+                                off a stair edge lands there and is locked there) */
+    float liftoff_ground[2]; /* ground height the foot last stood on */
+    int32_t has_liftoff[2];
+    float swing_need[2];     /* m: the drop a swinging leg needed last frame to reach (-1 in
+                                stance) */
+    float toe_roll[2];       /* radians the foot was turned heel-up about its toe beyond the
+                                animation so a stretched leg reaches (0 unless needed) */
+    float stance_goal;       /* m: the animation's floor last frame in single support */
+    int32_t stance_goal_leg; /* which leg that was (-1: none) */
+    /* outputs of the last run */
+    ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
+    ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */
+    ak_vec3 ankle_target[2];
+    float tilt_deg[2]; /* angle between foot up and surface normal after IK */
+    int32_t reached[2];
+} ak_foot_ik_state;
+
+/* Input of one frame. */
+typedef struct ak_foot_ik_frame {
+    float dt;                /* seconds since the previous frame (> 0) */
+    ak_xform character;      /* world_from_character: where the character stands, its heading */
+    float floor_height;      /* world Y of the animation's floor (the clip floor is placed here) */
+    int32_t stance[2];       /* 1 when the foot is in stance this frame */
+    int32_t stance_next[2];  /* 1 when it will be in stance 1/stance_fade_rate s from now, so
+                                flat alignment fades in before touchdown (else = stance) */
+    ak_ground_hit ground[2]; /* ground under each heel query point (ak_foot_ik_query_points) */
+    ak_ground_hit ground_toe[2];  /* ground under each toe query point
+                                     (ak_foot_ik_toe_query_points); hit 0: the heel's plane */
+    ak_ground_hit ground_land[2]; /* ground where each swinging foot will land (hit 0: unknown) */
+    float swing_phase[2];         /* 0 at lift-off .. 1 at landing (unused in stance) */
+    int32_t contact[2];           /* AK_CONTACT_* of each stance foot; AK_CONTACT_TOE alone
+                                     rolls the foot over its toe; 0 = a plain stance */
+} ak_foot_ik_frame;
+
+AK_API ak_foot_ik_params ak_foot_ik_defaults(void);
+/* AK_OK, or AK_ERR_INVALID_ARG with the reason (null skeleton, leg joints out of range or not
+ * upper < lower < foot, non-unit up axis, weight outside [0,1], non-positive rates). */
+AK_API int32_t ak_foot_ik_validate(const ak_foot_ik_params *params, ak_error *err);
+AK_API void ak_foot_ik_state_reset(ak_foot_ik_state *state);
+/* Where to ask for ground (x,z; y = the animated height) under each foot's heel (sole point)
+ * given the animated world pose: pulled onto the stance lock while the heel holds the foot,
+ * the animated sole point otherwise. The contact arguments are unused (kept for the ABI). */
+AK_API void ak_foot_ik_query_points(const ak_foot_ik_params *params, const ak_foot_ik_state *state,
+                                    const ak_xform *world, int32_t contact_left,
+                                    int32_t contact_right, ak_vec3 out_points[2]);
+/* The same for each toe: the toe lock while the foot rolls over its toe, where the last solve
+ * left it on a planted foot, else where the toe goes with the heel's query point (the animated
+ * heel-to-toe offset). */
+AK_API void ak_foot_ik_toe_query_points(const ak_foot_ik_params *params,
+                                        const ak_foot_ik_state *state, const ak_xform *world,
+                                        int32_t contact_left, int32_t contact_right,
+                                        ak_vec3 out_points[2]);
+/* The sole contact point of leg `side` in a world pose: ankle - sole_height * foot up. */
+AK_API ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *params, const ak_xform *world,
+                               int32_t side);
+/* The toe contact point of leg `side` in a world pose: ankle + rotation * toe_local. */
+AK_API ak_vec3 ak_foot_ik_toe(const ak_foot_ik_params *params, const ak_xform *world, int32_t side);
+/* One frame of foot IK on an animated pose already placed in the world: `local` (parent
+ * space, the character transform baked into the root) and `world` (FK of local, so world
+ * space) are read and rewritten. Validates params first. Lowers the hips by the lower foot's
+ * shortfall, raises/places each foot with limb IK (knee pole in front), turns each foot to
+ * the surface normal (clamped), keeps stance feet locked; all weights fade at their rates.
+ * No allocation. */
+AK_API int32_t ak_foot_ik_run(const ak_foot_ik_params *params, ak_foot_ik_state *state,
+                              const ak_foot_ik_frame *frame, ak_xform *local, ak_xform *world,
+                              ak_error *err);
+
+AK_EXTERN_C_END
+
+#endif
