@@ -171,7 +171,12 @@ static int32_t summary_json(ak_walk_scene *scene, const ak_walker_state *s,
                             const ak_walk_metrics *metrics, char *buf, size_t cap, ak_error *err)
 {
     const ak_matcher *m = ak_walk_scene_matcher(scene);
-    const int32_t st = akcli_walk_summary_json(buf, m ? cap - 160 : cap, s, metrics, err);
+    const ak_walk_motion *motion = ak_walk_scene_motion(scene);
+    ak_walk_metrics source;
+    const int32_t sst = motion ? ak_walk_metrics_source(motion, &source, err) : AK_OK;
+    if (sst != AK_OK) return sst;
+    const int32_t st =
+        akcli_walk_summary_json(buf, m ? cap - 160 : cap, s, metrics, motion ? &source : NULL, err);
     if (st != AK_OK || !m) return st;
     ak_matcher_info mi;
     ak_motion_db_info d;
@@ -182,6 +187,21 @@ static int32_t summary_json(ak_walk_scene *scene, const ak_walker_state *s,
              ",\"transitions\":%d,\"searches\":%d,\"unlocks\":%d,\"db_frames\":%d}",
              (int)mi.transitions, (int)mi.searches, (int)mi.unlocks, (int)d.frame_count);
     return AK_OK;
+}
+
+/* The legs whose knees and ankles the measures see: the humanoid map of the posed skeleton. */
+static void set_metric_legs(ak_walk_metrics *metrics, const ak_walk_scene *scene)
+{
+    ak_humanoid h;
+    const ak_walk_motion *motion = ak_walk_scene_motion(scene);
+    if (motion)
+        h = *ak_walk_motion_humanoid(motion);
+    else if (ak_humanoid_find(ak_walk_scene_skeleton(scene), NULL, &h, NULL) != AK_OK)
+        return;
+    const int32_t upper[2] = {h.joint[AK_HUM_LEFT_UPPER_LEG], h.joint[AK_HUM_RIGHT_UPPER_LEG]};
+    const int32_t lower[2] = {h.joint[AK_HUM_LEFT_LOWER_LEG], h.joint[AK_HUM_RIGHT_LOWER_LEG]};
+    const int32_t foot[2] = {h.joint[AK_HUM_LEFT_FOOT], h.joint[AK_HUM_RIGHT_FOOT]};
+    ak_walk_metrics_set_legs(metrics, upper, lower, foot);
 }
 
 /* Streams every frame until the character stops or --max-time runs out, then commits the
@@ -200,6 +220,7 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     memset(&output, 0, sizeof output);
     ak_walk_metrics_reset(&metrics);
     ak_walk_scene_get_info(scene, &info);
+    set_metric_legs(&metrics, scene);
     if (akcli_walk_output_open(&output, cli->out, ak_walk_scene_skeleton(scene), info.frame_time,
                                &err) != AK_OK)
         goto failed;

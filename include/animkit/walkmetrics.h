@@ -23,6 +23,16 @@ typedef struct ak_walk_metrics {
     float max_foot_step; /* m: largest per-frame move of a sole point */
     float max_hip_step;  /* m: largest per-frame move of the hips joint */
     float max_hip_accel; /* m/s^2: largest second difference of the hips' position / dt^2 */
+    /* Over every frame, any phase (swing, landing, push-off, starts, stops): */
+    float deepest;          /* m: deepest heel, toe or ankle below the ground (0: none below) */
+    int32_t deepest_frame;  /* frame of it (-1: none below) */
+    int32_t deepest_side;   /* 0 left, 1 right */
+    int32_t deepest_point;  /* 0 heel (sole point), 1 toe, 2 ankle */
+    int32_t deepest_stance; /* 1 when that foot was in stance, 0 in swing */
+    float hip_accel_min_g;  /* the hips' vertical acceleration, positions averaged over 33 ms, */
+    float hip_accel_max_g;  /* in g (9.81 m/s^2): lowest and highest over the walk */
+    float knee_peak_deg;    /* peak knee flexion (180 - the hip-knee-ankle angle), either leg;
+                               needs ak_walk_metrics_set_legs */
     /* running sums */
     double skate_sum;
     int32_t skate_n;
@@ -32,11 +42,29 @@ typedef struct ak_walk_metrics {
     int32_t prev_stance[2];
     ak_vec3 prev_hips, prev_hips2;
     int32_t has_prev;
+    int32_t legs_set, upper[2], lower[2], foot[2];
+    float hip_y[8];      /* the last hips heights, for the 33 ms average */
+    int32_t hip_y_count; /* samples in hip_y */
+    float smooth_y[3];   /* the last averaged heights */
+    int32_t smooth_count;
+    int32_t hip_accel_n; /* accelerations measured */
 } ak_walk_metrics;
 
 AK_API void ak_walk_metrics_reset(ak_walk_metrics *m);
+/* The legs (hip/thigh, knee/shin and ankle joints [left, right]) whose knee flexion and ankle
+ * depth count; call after ak_walk_metrics_reset. Without it knee_peak_deg stays 0 and only the
+ * heel and toe count for `deepest`. */
+AK_API void ak_walk_metrics_set_legs(ak_walk_metrics *m, const int32_t upper[2],
+                                     const int32_t lower[2], const int32_t foot[2]);
+/* The source's own figures: hip_accel_min_g / hip_accel_max_g and knee_peak_deg over two
+ * loops of the walk motion's cycle clip (so the seam counts), the same 33 ms average. The
+ * other fields stay 0. Allocates a pose buffer (load-time use); AK_ERR_INVALID_ARG on NULL. */
+AK_API int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *out,
+                                      ak_error *err);
 /* Adds one frame: `state` from ak_walker_get_state, `world` the walker's world pose, `hips`
- * the hips joint, dt the frame time. Stance frames whose sole has no ground are skipped. */
+ * the hips joint, dt the frame time. Stance frames whose sole has no ground are skipped; the
+ * depth of any phase compares each point with the ground the walker found under it (heel and
+ * ankle: the heel ray, toe: the toe ray). */
 AK_API void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *state,
                                 const ak_xform *world, int32_t hips, float dt);
 

@@ -6,7 +6,6 @@
  * target, at most max_turn_rate, so the path stays smooth. Per frame:
  * sample -> root motion (guide, controller) -> foot IK -> FK. */
 #include "animkit/walker.h"
-#include "animkit/walkmetrics.h"
 #include "core/xform_inline.h"
 #include "anim/rootmotion_internal.h"
 #include "locomotion/internal.h"
@@ -1130,81 +1129,4 @@ const ak_xform *ak_walker_world_pose(const ak_walker *w)
 const ak_xform *ak_walker_local_pose(const ak_walker *w)
 {
     return w ? w->local : NULL;
-}
-
-/* ---- Measures ---- */
-
-void ak_walk_metrics_reset(ak_walk_metrics *m)
-{
-    if (m) memset(m, 0, sizeof *m);
-}
-
-/* Worst below/above the ground of one point that is down. */
-static void point_error(float y, float ground, float *pen, float *flt)
-{
-    if (!isfinite(ground)) return;
-    const float e = y - ground;
-    if (-e > *pen) *pen = -e;
-    if (e > *flt) *flt = e;
-}
-
-/* Heel and toe errors, tilt and skate of one stance foot. */
-static void metrics_foot(ak_walk_metrics *m, const ak_walker_state *s, int k, float dt)
-{
-    const int32_t c = s->contact[k] ? s->contact[k] : AK_CONTACT_HEEL;
-    const int heel = (c & AK_CONTACT_HEEL) || !(c & AK_CONTACT_TOE);
-    const int toe = (c & AK_CONTACT_TOE) != 0;
-    if (heel) {
-        point_error(s->sole[k].y, s->sole_ground[k], &m->max_heel_penetration, &m->max_heel_float);
-        if (isfinite(s->sole_ground[k]) && s->tilt_deg[k] > m->max_tilt_deg)
-            m->max_tilt_deg = s->tilt_deg[k];
-    }
-    if (toe) point_error(s->toe[k].y, s->toe_ground[k], &m->max_toe_penetration, &m->max_toe_float);
-    ++m->stance_samples;
-    const int kind = heel ? 1 : 2;
-    const ak_vec3 hold = heel ? s->sole[k] : s->toe[k];
-    if (m->has_prev && m->prev_hold_kind[k] == kind && dt > 0.0f) {
-        const float dx = hold.x - m->prev_hold[k].x, dz = hold.z - m->prev_hold[k].z;
-        const float v = sqrtf(dx * dx + dz * dz) / dt;
-        m->skate_sum += v;
-        ++m->skate_n;
-        if (v > m->max_skate) m->max_skate = v;
-    }
-    m->prev_hold[k] = hold;
-    m->prev_hold_kind[k] = kind;
-}
-
-void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_xform *world,
-                         int32_t hips, float dt)
-{
-    if (!m || !s || !world) return;
-    ++m->frames;
-    for (int k = 0; k < 2; ++k) {
-        if (s->stance[k])
-            metrics_foot(m, s, k, dt);
-        else
-            m->prev_hold_kind[k] = 0;
-        if (m->has_prev) {
-            const float step = akv_len(akv_sub(s->sole[k], m->prev_sole[k]));
-            if (step > m->max_foot_step) m->max_foot_step = step;
-        }
-        m->prev_sole[k] = s->sole[k];
-        m->prev_stance[k] = s->stance[k];
-    }
-    m->max_penetration = fmaxf(m->max_heel_penetration, m->max_toe_penetration);
-    m->max_float = fmaxf(m->max_heel_float, m->max_toe_float);
-    const ak_vec3 h = world[hips].translation;
-    if (m->has_prev) {
-        const float step = akv_len(akv_sub(h, m->prev_hips));
-        if (step > m->max_hip_step) m->max_hip_step = step;
-    }
-    if (m->has_prev >= 2 && dt > 0.0f) {
-        const ak_vec3 a = akv_add(akv_sub(h, akv_scale(m->prev_hips, 2.0f)), m->prev_hips2);
-        const float acc = akv_len(a) / (dt * dt);
-        if (acc > m->max_hip_accel) m->max_hip_accel = acc;
-    }
-    m->prev_hips2 = m->prev_hips;
-    m->prev_hips = h;
-    m->has_prev = m->has_prev >= 2 ? 2 : m->has_prev + 1;
-    m->skate = m->skate_n ? (float)(m->skate_sum / m->skate_n) : 0.0f;
 }

@@ -41,6 +41,13 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
                           "max_skate",
                           "max_foot_tilt_deg",
                           "max_hip_accel",
+                          "deepest_any_phase",
+                          "hip_accel_min_g",
+                          "hip_accel_max_g",
+                          "knee_peak_deg",
+                          "source_hip_accel_min_g",
+                          "source_hip_accel_max_g",
+                          "source_knee_peak_deg",
                           "frames"};
     const char *at = last;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {

@@ -1,0 +1,200 @@
+/* Walk quality, measured frame by frame: contact errors and skate while planted, the depth
+ * of every foot point in any phase, the hips' vertical acceleration (33 ms average) and the
+ * knee flexion, and the same body figures of a walk motion's own cycle. */
+#include "animkit/walkmetrics.h"
+#include "core/xform_inline.h"
+#include "locomotion/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define AK_G 9.81f /* m/s^2 */
+
+void ak_walk_metrics_set_legs(ak_walk_metrics *m, const int32_t upper[2], const int32_t lower[2],
+                              const int32_t foot[2])
+{
+    if (!m || !upper || !lower || !foot) return;
+    m->legs_set = 1;
+    for (int k = 0; k < 2; ++k) {
+        m->upper[k] = upper[k];
+        m->lower[k] = lower[k];
+        m->foot[k] = foot[k];
+        if (upper[k] < 0 || lower[k] < 0 || foot[k] < 0) m->legs_set = 0;
+    }
+}
+
+/* The hips' height averaged over the last 33 ms (n = round(0.033 / dt) samples, at least 1,
+ * at most 8), then the second difference of that average / dt^2, in g: capture noise of a
+ * frame or two does not count, a drop over a step does. */
+static void metrics_hips(ak_walk_metrics *m, float y, float dt)
+{
+    const int cap = (int)(sizeof m->hip_y / sizeof m->hip_y[0]);
+    if (!(dt > 0.0f)) { /* a new walk: the height is the first sample, nothing averaged yet */
+        m->hip_y_count = 0;
+        m->smooth_count = 0;
+    }
+    memmove(m->hip_y + 1, m->hip_y, (size_t)(cap - 1) * sizeof m->hip_y[0]);
+    m->hip_y[0] = y;
+    if (m->hip_y_count < cap) ++m->hip_y_count;
+    if (!(dt > 0.0f)) return;
+    int n = (int)lroundf(0.033f / dt);
+    n = n < 1 ? 1 : n > cap ? cap : n;
+    if (m->hip_y_count < n) return;
+    float sum = 0.0f;
+    for (int i = 0; i < n; ++i)
+        sum += m->hip_y[i];
+    m->smooth_y[2] = m->smooth_y[1];
+    m->smooth_y[1] = m->smooth_y[0];
+    m->smooth_y[0] = sum / (float)n;
+    if (m->smooth_count < 3) ++m->smooth_count;
+    if (m->smooth_count < 3) return;
+    const float a = (m->smooth_y[0] - 2.0f * m->smooth_y[1] + m->smooth_y[2]) / (dt * dt) / AK_G;
+    const int first = m->hip_accel_n++ == 0;
+    if (first || a < m->hip_accel_min_g) m->hip_accel_min_g = a;
+    if (first || a > m->hip_accel_max_g) m->hip_accel_max_g = a;
+}
+
+/* Knee flexion of both legs: the angle between thigh (hip -> knee) and shank (knee -> ankle),
+ * 0 for a straight leg. */
+static void metrics_legs(ak_walk_metrics *m, const ak_xform *world)
+{
+    if (!m->legs_set) return;
+    for (int k = 0; k < 2; ++k) {
+        const ak_vec3 hip = world[m->upper[k]].translation;
+        const ak_vec3 knee = world[m->lower[k]].translation;
+        const ak_vec3 ankle = world[m->foot[k]].translation;
+        const ak_vec3 thigh = akv_sub(knee, hip), shank = akv_sub(ankle, knee);
+        const float lt = akv_len(thigh), ls = akv_len(shank);
+        if (!(lt > 1e-6f && ls > 1e-6f)) continue;
+        float c = akv_dot(thigh, shank) / (lt * ls);
+        c = c > 1.0f ? 1.0f : c < -1.0f ? -1.0f : c;
+        const float deg = acosf(c) * (180.0f / 3.14159265f);
+        if (deg > m->knee_peak_deg) m->knee_peak_deg = deg;
+    }
+}
+
+/* One point's depth below the ground it was measured against, any phase. */
+static void depth_point(ak_walk_metrics *m, float y, float ground, int side, int point, int stance)
+{
+    if (!isfinite(ground) || !(ground - y > m->deepest)) return;
+    m->deepest = ground - y;
+    m->deepest_frame = m->frames - 1;
+    m->deepest_side = side;
+    m->deepest_point = point;
+    m->deepest_stance = stance;
+}
+
+static void metrics_depth(ak_walk_metrics *m, const ak_walker_state *s, const ak_xform *world)
+{
+    for (int k = 0; k < 2; ++k) {
+        depth_point(m, s->sole[k].y, s->sole_ground[k], k, 0, s->stance[k]);
+        depth_point(m, s->toe[k].y, s->toe_ground[k], k, 1, s->stance[k]);
+        if (m->legs_set)
+            depth_point(m, world[m->foot[k]].translation.y, s->sole_ground[k], k, 2, s->stance[k]);
+    }
+}
+
+int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *out, ak_error *err)
+{
+    if (!motion || !out)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "walk metrics source: NULL argument");
+    const ak_skeleton *sk = ak_walk_motion_skeleton(motion);
+    const ak_clip *clip = ak_walk_motion_clip(motion);
+    const ak_humanoid *h = ak_walk_motion_humanoid(motion);
+    ak_xform *pose = malloc(2 * (size_t)sk->joint_count * sizeof *pose);
+    if (!pose) return ak_error_set(err, AK_ERR_NOMEM, 0, "walk metrics source: out of memory");
+    ak_walk_metrics_reset(out);
+    const int32_t upper[2] = {h->joint[AK_HUM_LEFT_UPPER_LEG], h->joint[AK_HUM_RIGHT_UPPER_LEG]};
+    const int32_t lower[2] = {h->joint[AK_HUM_LEFT_LOWER_LEG], h->joint[AK_HUM_RIGHT_LOWER_LEG]};
+    const int32_t foot[2] = {h->joint[AK_HUM_LEFT_FOOT], h->joint[AK_HUM_RIGHT_FOOT]};
+    ak_walk_metrics_set_legs(out, upper, lower, foot);
+    const int32_t hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
+    for (int32_t i = 0; i < 2 * clip->frame_count; ++i) {
+        ak_clip_frame(clip, sk, i % clip->frame_count, pose);
+        ak_fk(sk, pose, pose + sk->joint_count);
+        metrics_hips(out, pose[sk->joint_count + hips].translation.y, i ? clip->frame_time : 0.0f);
+        metrics_legs(out, pose + sk->joint_count);
+    }
+    free(pose);
+    out->frames = 0;
+    return AK_OK;
+}
+
+void ak_walk_metrics_reset(ak_walk_metrics *m)
+{
+    if (m) memset(m, 0, sizeof *m);
+}
+
+/* Worst below/above the ground of one point that is down. */
+static void point_error(float y, float ground, float *pen, float *flt)
+{
+    if (!isfinite(ground)) return;
+    const float e = y - ground;
+    if (-e > *pen) *pen = -e;
+    if (e > *flt) *flt = e;
+}
+
+/* Heel and toe errors, tilt and skate of one stance foot. */
+static void metrics_foot(ak_walk_metrics *m, const ak_walker_state *s, int k, float dt)
+{
+    const int32_t c = s->contact[k] ? s->contact[k] : AK_CONTACT_HEEL;
+    const int heel = (c & AK_CONTACT_HEEL) || !(c & AK_CONTACT_TOE);
+    const int toe = (c & AK_CONTACT_TOE) != 0;
+    if (heel) {
+        point_error(s->sole[k].y, s->sole_ground[k], &m->max_heel_penetration, &m->max_heel_float);
+        if (isfinite(s->sole_ground[k]) && s->tilt_deg[k] > m->max_tilt_deg)
+            m->max_tilt_deg = s->tilt_deg[k];
+    }
+    if (toe) point_error(s->toe[k].y, s->toe_ground[k], &m->max_toe_penetration, &m->max_toe_float);
+    ++m->stance_samples;
+    const int kind = heel ? 1 : 2;
+    const ak_vec3 hold = heel ? s->sole[k] : s->toe[k];
+    if (m->has_prev && m->prev_hold_kind[k] == kind && dt > 0.0f) {
+        const float dx = hold.x - m->prev_hold[k].x, dz = hold.z - m->prev_hold[k].z;
+        const float v = sqrtf(dx * dx + dz * dz) / dt;
+        m->skate_sum += v;
+        ++m->skate_n;
+        if (v > m->max_skate) m->max_skate = v;
+    }
+    m->prev_hold[k] = hold;
+    m->prev_hold_kind[k] = kind;
+}
+
+void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_xform *world,
+                         int32_t hips, float dt)
+{
+    if (!m || !s || !world) return;
+    ++m->frames;
+    if (m->frames == 1) m->deepest_frame = -1;
+    for (int k = 0; k < 2; ++k) {
+        if (s->stance[k])
+            metrics_foot(m, s, k, dt);
+        else
+            m->prev_hold_kind[k] = 0;
+        if (m->has_prev) {
+            const float step = akv_len(akv_sub(s->sole[k], m->prev_sole[k]));
+            if (step > m->max_foot_step) m->max_foot_step = step;
+        }
+        m->prev_sole[k] = s->sole[k];
+        m->prev_stance[k] = s->stance[k];
+    }
+    m->max_penetration = fmaxf(m->max_heel_penetration, m->max_toe_penetration);
+    m->max_float = fmaxf(m->max_heel_float, m->max_toe_float);
+    const ak_vec3 h = world[hips].translation;
+    if (m->has_prev) {
+        const float step = akv_len(akv_sub(h, m->prev_hips));
+        if (step > m->max_hip_step) m->max_hip_step = step;
+    }
+    if (m->has_prev >= 2 && dt > 0.0f) {
+        const ak_vec3 a = akv_add(akv_sub(h, akv_scale(m->prev_hips, 2.0f)), m->prev_hips2);
+        const float acc = akv_len(a) / (dt * dt);
+        if (acc > m->max_hip_accel) m->max_hip_accel = acc;
+    }
+    metrics_hips(m, h.y, dt);
+    metrics_legs(m, world);
+    metrics_depth(m, s, world);
+    m->prev_hips2 = m->prev_hips;
+    m->prev_hips = h;
+    m->has_prev = m->has_prev >= 2 ? 2 : m->has_prev + 1;
+    m->skate = m->skate_n ? (float)(m->skate_sum / m->skate_n) : 0.0f;
+}
