@@ -37,6 +37,14 @@ namespace UnityEngine
         public static float Distance(Vector3 a, Vector3 b) { return (a - b).magnitude; }
         public static Vector3 Lerp(Vector3 a, Vector3 b, float t) { return a + (b - a) * t; }
         public static Vector3 ProjectOnPlane(Vector3 v, Vector3 n) { return v - n * (Dot(v, n) / Dot(n, n)); }
+        // Unity's: degrees between two directions (double here: the tests measure small angles).
+        public static float Angle(Vector3 a, Vector3 b)
+        {
+            double d = Math.Sqrt((double)a.sqrMagnitude * b.sqrMagnitude);
+            if (d < 1e-15) return 0f;
+            double c = Math.Max(-1.0, Math.Min(1.0, ((double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z) / d));
+            return (float)(Math.Acos(c) * 180.0 / Math.PI);
+        }
     }
 
     public struct Vector2
@@ -132,6 +140,8 @@ namespace UnityEngine
         public static float Clamp(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
         public static int Clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
         public static float Max(float a, float b) { return a > b ? a : b; }
+        public static int Max(int a, int b) { return a > b ? a : b; }
+        public static int RoundToInt(float f) { return (int)Math.Round(f); } // Unity: banker's rounding too
         public static float Min(float a, float b) { return a < b ? a : b; }
         public static float Abs(float a) { return Math.Abs(a); }
         public static float Sqrt(float a) { return (float)Math.Sqrt(a); }
@@ -211,6 +221,11 @@ namespace UnityEngine
         public static implicit operator bool(Object o) { return o != null; }
         public static void Destroy(Object o) { }
         public static void DestroyImmediate(Object o) { }
+    }
+
+    public class ScriptableObject : Object
+    {
+        public static T CreateInstance<T>() where T : ScriptableObject, new() { return new T(); }
     }
 
     public class TextAsset : Object
@@ -385,6 +400,7 @@ namespace UnityEngine
     [AttributeUsage(AttributeTargets.Field)] public sealed class MinAttribute : Attribute { public MinAttribute(float min) { } }
     [AttributeUsage(AttributeTargets.Class)] public sealed class AddComponentMenu : Attribute { public AddComponentMenu(string m) { } }
     [AttributeUsage(AttributeTargets.Class)] public sealed class DisallowMultipleComponent : Attribute { }
+    [AttributeUsage(AttributeTargets.Class)] public sealed class CreateAssetMenuAttribute : Attribute { public string menuName { get; set; } public string fileName { get; set; } }
     [AttributeUsage(AttributeTargets.Class)] public sealed class DefaultExecutionOrder : Attribute { public DefaultExecutionOrder(int order) { } }
     [AttributeUsage(AttributeTargets.Class, AllowMultiple = true)] public sealed class RequireComponent : Attribute { public RequireComponent(Type t) { } }
 }
