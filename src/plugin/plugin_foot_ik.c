@@ -390,15 +390,15 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_contact_points(ak_handle h,
     int32_t status = acquire_foot_ik(h, &f);
     if (status != AK_OK) return status;
     if (!character || !out_heel || !out_toe) {
-        status =
-            akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "character, out_heel and out_toe are required");
-    } else {
-        status = akp_check_pose(&f->hdr, model, count, f->joint_count, "model");
-        if (status == AK_OK)
-            status = akp_check_coord(&f->hdr, &character->position, "character position");
-        if (status == AK_OK && !akq_finite(character->rotation))
-            status = akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "character rotation is not finite");
+        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "character, out_heel and out_toe are required");
+        akp_release(&f->hdr);
+        return AK_ERR_INVALID_ARG;
     }
+    status = akp_check_pose(&f->hdr, model, count, f->joint_count, "model");
+    if (status == AK_OK)
+        status = akp_check_coord(&f->hdr, &character->position, "character position");
+    if (status == AK_OK && !akq_finite(character->rotation))
+        status = akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "character rotation is not finite");
     if (status == AK_OK) {
         ak_xform place;
         place.rotation = akq_normalize(akp_mirror_rotation(character->rotation));
