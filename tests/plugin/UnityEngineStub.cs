@@ -145,6 +145,8 @@ namespace UnityEngine
         public static float Min(float a, float b) { return a < b ? a : b; }
         public static float Abs(float a) { return Math.Abs(a); }
         public static float Sqrt(float a) { return (float)Math.Sqrt(a); }
+        public static float Sin(float a) { return (float)Math.Sin(a); }
+        public static float Cos(float a) { return (float)Math.Cos(a); }
         public static float MoveTowards(float a, float b, float d) { return Math.Abs(b - a) <= d ? b : a + Math.Sign(b - a) * d; }
         public static float Lerp(float a, float b, float t) { return a + (b - a) * Clamp01(t); }
         public static float Repeat(float t, float length) { return t - (float)Math.Floor(t / length) * length; }
