@@ -173,9 +173,73 @@ static partial class ComponentTests
         Check(AnimKitLibrary.LiveHandles == live, label + " released everything, live = " + AnimKitLibrary.LiveHandles);
     }
 
+    // The YourCharacter sample's character: GeneratedHumanoid builds bones, a skinned mesh and a
+    // Humanoid avatar in Awake; the GuideWalker maps the rig through the avatar and walks it with
+    // the sample's own 30 fps walk, retargeted at Start, FootIK on, over the sine terrain.
+    static void SampleCharacterWalk()
+    {
+        string pkg = Environment.GetEnvironmentVariable("AK_UNITY_PKG");
+        if (string.IsNullOrEmpty(pkg)) pkg = System.IO.Path.Combine("..", "unity", "com.animkit.animation");
+        string bvh = System.IO.Path.Combine(pkg, "Samples~", "YourCharacter", "cmu_02_01_walk_30fps.bvh.bytes");
+        int live = AnimKitLibrary.LiveHandles, errors = Debug.ErrorCount;
+        CharacterController.TestGround = GroundY;
+        Physics.TestRaycast = (Vector3 o, Vector3 d, float max, out RaycastHit hit) =>
+        {
+            hit = new RaycastHit();
+            float y = GroundY(o.x, o.z);
+            if (d.y > -0.99f || o.y < y || o.y - y > max) return false;
+            hit.point = new Vector3(o.x, y, o.z);
+            hit.normal = Vector3.up; // (the walker's own figures do not depend on the normal here)
+            hit.distance = o.y - y;
+            return true;
+        };
+        Time.deltaTime = 1f / 60f;
+        GameObject go = new GameObject("Character");
+        go.transform.position = new Vector3(0f, GroundY(0f, 0f), 0f);
+        Animator animator = go.AddComponent<Animator>();
+        var body = go.AddComponent<AnimKit.Samples.YourCharacter.GeneratedHumanoid>();
+        Call(body, "Awake");
+        Check(animator.avatar != null && animator.isHuman && animator.GetBoneTransform(HumanBodyBones.LeftToes) != null,
+              "sample: GeneratedHumanoid builds a Humanoid avatar that maps its bones (toes included)");
+        go.AddComponent<CharacterController>();
+        go.AddComponent<FootIK>();
+        GuideWalker walker = go.AddComponent<GuideWalker>();
+        walker.ownRig.walkBvh = new TextAsset(System.IO.File.ReadAllBytes(bvh));
+        Transform target = new GameObject("SampleTarget").transform;
+        target.position = new Vector3(-2.0f, 0f, 3.0f);
+        walker.target = target;
+        Call(walker, "Start");
+        Check(walker.Rig != null && Debug.ErrorCount == errors, "sample: the walker maps the generated character through its avatar");
+        if (walker.Rig == null) return;
+        Transform foot = animator.GetBoneTransform(HumanBodyBones.LeftFoot);
+        double deepest = 0;
+        int frames = 0;
+        for (; frames < 60 * 25 && walker.State.stopped == 0; ++frames)
+        {
+            Call(walker, "Update");
+            Call(walker, "LateUpdate");
+            deepest = Math.Max(deepest, GroundY(foot.position.x, foot.position.z) - foot.position.y);
+        }
+        Vector3 end = go.transform.position;
+        double miss = Math.Sqrt((end.x + 2.0) * (end.x + 2.0) + (end.z - 3.0) * (end.z - 3.0));
+        Console.WriteLine("  sample character: stopped after {0:F2} s, {1:F2} m from the target, left ankle at most {2:F3} m below the ground",
+                          frames / 60.0, miss, deepest);
+        Check(walker.State.stopped != 0 && miss < 0.6, "sample: the generated character walks to the clicked point (" + miss.ToString("F2") + " m off)");
+        Check(deepest <= 0.0, "sample: its ankle never goes below the ground");
+        Check(Debug.ErrorCount == errors, "sample: no errors logged");
+        Call(walker, "OnDestroy");
+        var mods = new List<PoseModifier>();
+        go.transform.GetComponents(mods);
+        foreach (PoseModifier m in mods) Call(m, "OnDestroy");
+        CharacterController.TestGround = null;
+        Physics.TestRaycast = null;
+        Check(AnimKitLibrary.LiveHandles == live, "sample released everything, live = " + AnimKitLibrary.LiveHandles);
+    }
+
     static void OwnRigWalkScenes()
     {
         OwnRigWalk(false);
         OwnRigWalk(true);
+        SampleCharacterWalk();
     }
 }

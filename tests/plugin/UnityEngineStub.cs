@@ -94,6 +94,31 @@ namespace UnityEngine
     public struct Matrix4x4
     {
         public float m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33;
+        public static Matrix4x4 operator *(Matrix4x4 a, Matrix4x4 b) { return a; } // type-check only
+    }
+
+    // Rendering, as far as the samples build a skinned character (type-check and run; nothing draws).
+    public struct BoneWeight { public int boneIndex0, boneIndex1, boneIndex2, boneIndex3; public float weight0, weight1, weight2, weight3; }
+    public class Mesh : Object
+    {
+        public Vector3[] vertices = new Vector3[0];
+        public int[] triangles = new int[0];
+        public BoneWeight[] boneWeights { get; set; }
+        public Matrix4x4[] bindposes { get; set; }
+        public void SetVertices(List<Vector3> v) { vertices = v.ToArray(); }
+        public void SetTriangles(List<int> t, int submesh) { triangles = t.ToArray(); }
+        public void RecalculateNormals() { }
+        public void RecalculateBounds() { }
+    }
+    public class Shader : Object { public static Shader Find(string name) { return null; } }
+    public class Material : Object { public Material(Shader s) { } public Color color { get; set; } }
+    public class Renderer : Component { public Material sharedMaterial { get; set; } }
+    public class SkinnedMeshRenderer : Renderer
+    {
+        public Mesh sharedMesh { get; set; }
+        public Transform[] bones { get; set; }
+        public Transform rootBone { get; set; }
+        public bool updateWhenOffscreen { get; set; }
     }
 
     public struct Color
@@ -387,6 +412,8 @@ namespace UnityEngine
             if (worldPositionStays) { position = wp; rotation = wr; }
         }
         public Vector3 TransformPoint(Vector3 p) { return rotation * p + position; }
+        public Matrix4x4 worldToLocalMatrix { get { return new Matrix4x4(); } }
+        public Matrix4x4 localToWorldMatrix { get { return new Matrix4x4(); } }
         public Vector3 InverseTransformPoint(Vector3 p) { return Quaternion.Inverse(rotation) * (p - position); }
         public Vector3 TransformDirection(Vector3 d) { return rotation * d; }
         public Vector3 InverseTransformDirection(Vector3 d) { return Quaternion.Inverse(rotation) * d; }
