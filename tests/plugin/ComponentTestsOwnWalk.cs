@@ -176,8 +176,9 @@ static partial class ComponentTests
     // The YourCharacter sample's character: GeneratedHumanoid builds bones, a skinned mesh and a
     // Humanoid avatar in Awake; the GuideWalker maps the rig through the avatar and walks it with
     // the sample's own 30 fps walk, retargeted at Start, FootIK on, over the sine terrain.
-    static void SampleCharacterWalk()
+    static void SampleCharacterWalk(bool viaRetargeter)
     {
+        string how = viaRetargeter ? "sample + Humanoid Retargeter" : "sample";
         string pkg = Environment.GetEnvironmentVariable("AK_UNITY_PKG");
         if (string.IsNullOrEmpty(pkg)) pkg = System.IO.Path.Combine("..", "unity", "com.animkit.animation");
         string bvh = System.IO.Path.Combine(pkg, "Samples~", "YourCharacter", "cmu_02_01_walk_30fps.bvh.bytes");
@@ -200,46 +201,73 @@ static partial class ComponentTests
         var body = go.AddComponent<AnimKit.Samples.YourCharacter.GeneratedHumanoid>();
         Call(body, "Awake");
         Check(animator.avatar != null && animator.isHuman && animator.GetBoneTransform(HumanBodyBones.LeftToes) != null,
-              "sample: GeneratedHumanoid builds a Humanoid avatar that maps its bones (toes included)");
+              how + ": GeneratedHumanoid builds a Humanoid avatar that maps its bones (toes included)");
         go.AddComponent<CharacterController>();
         go.AddComponent<FootIK>();
         GuideWalker walker = go.AddComponent<GuideWalker>();
-        walker.ownRig.walkBvh = new TextAsset(System.IO.File.ReadAllBytes(bvh));
+        HumanoidRetargeter retargeter = null;
+        if (viaRetargeter)
+        {
+            // The capture set on a Humanoid Retargeter (as a user playing it would have it); the
+            // walker takes it, retargeted with the retargeter's settings, and walks it.
+            retargeter = go.AddComponent<HumanoidRetargeter>();
+            retargeter.bvhAsset = new TextAsset(System.IO.File.ReadAllBytes(bvh));
+            retargeter.humanoid = animator;
+            Call(retargeter, "Start");
+            Check(!retargeter.enabled && retargeter.RetargetedClip == null,
+                  how + ": the retargeter leaves the capture to the walker (no second playback)");
+        }
+        else
+        {
+            walker.ownRig.walkBvh = new TextAsset(System.IO.File.ReadAllBytes(bvh));
+        }
         Transform target = new GameObject("SampleTarget").transform;
         target.position = new Vector3(-2.0f, 0f, 3.0f);
         walker.target = target;
         Call(walker, "Start");
-        Check(walker.Rig != null && Debug.ErrorCount == errors, "sample: the walker maps the generated character through its avatar");
+        Check(walker.Rig != null && Debug.ErrorCount == errors, how + ": the walker maps the generated character through its avatar");
         if (walker.Rig == null) return;
         Transform foot = animator.GetBoneTransform(HumanBodyBones.LeftFoot);
-        double deepest = 0;
+        double deepest = 0, soleOff = 0;
         int frames = 0;
         for (; frames < 60 * 25 && walker.State.stopped == 0; ++frames)
         {
             Call(walker, "Update");
             Call(walker, "LateUpdate");
             deepest = Math.Max(deepest, GroundY(foot.position.x, foot.position.z) - foot.position.y);
+            AkCharacterState st = walker.State;
+            if (frames >= 60)
+                for (int k = 0; k < 2; ++k)
+                {
+                    if ((k == 0 ? st.stanceLeft : st.stanceRight) == 0) continue;
+                    AkVec3 sole = k == 0 ? st.soleLeft : st.soleRight;
+                    soleOff = Math.Max(soleOff, Math.Abs(sole.y - GroundY(sole.x, sole.z)));
+                }
         }
         Vector3 end = go.transform.position;
         double miss = Math.Sqrt((end.x + 2.0) * (end.x + 2.0) + (end.z - 3.0) * (end.z - 3.0));
-        Console.WriteLine("  sample character: stopped after {0:F2} s, {1:F2} m from the target, left ankle at most {2:F3} m below the ground",
+        Console.WriteLine("  " + how + ": stance soles within {0:E2} m of the terrain", soleOff);
+        Check(soleOff <= 1e-3, how + ": stance soles on the terrain within 1 mm (" + soleOff.ToString("E2") + " m)");
+        Console.WriteLine("  " + how + " character: stopped after {0:F2} s, {1:F2} m from the target, left ankle at most {2:F3} m below the ground",
                           frames / 60.0, miss, deepest);
-        Check(walker.State.stopped != 0 && miss < 0.6, "sample: the generated character walks to the clicked point (" + miss.ToString("F2") + " m off)");
-        Check(deepest <= 0.0, "sample: its ankle never goes below the ground");
-        Check(Debug.ErrorCount == errors, "sample: no errors logged");
+        Check(walker.State.stopped != 0 && miss < 0.6, how + ": the generated character walks to the clicked point (" + miss.ToString("F2") + " m off)");
+        Check(deepest <= 0.0, how + ": its ankle never goes below the ground");
+        Check(Debug.ErrorCount == errors, how + ": no errors logged");
         Call(walker, "OnDestroy");
+        if (retargeter != null) Call(retargeter, "OnDestroy");
         var mods = new List<PoseModifier>();
         go.transform.GetComponents(mods);
         foreach (PoseModifier m in mods) Call(m, "OnDestroy");
         CharacterController.TestGround = null;
         Physics.TestRaycast = null;
-        Check(AnimKitLibrary.LiveHandles == live, "sample released everything, live = " + AnimKitLibrary.LiveHandles);
+        Check(AnimKitLibrary.LiveHandles == live, how + " released everything, live = " + AnimKitLibrary.LiveHandles);
     }
 
     static void OwnRigWalkScenes()
     {
         OwnRigWalk(false);
         OwnRigWalk(true);
-        SampleCharacterWalk();
+        SampleCharacterWalk(false);
+        SampleCharacterWalk(true);
     }
 }

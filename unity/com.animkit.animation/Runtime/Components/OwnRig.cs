@@ -2,7 +2,8 @@
 // (TransformRig: a humanoid Animator's avatar bones, else every Transform under rigRoot, mapped
 // once, rest pose = pose at mapping) and the clips it walks with, on that rig: clips baked from
 // the user's AnimationClips (AnimKitClip assets) or BVH captures retargeted onto the rig (the
-// HumanoidRetargeter's method, stance feet kept planted).
+// HumanoidRetargeter's method, stance feet kept planted; or the capture of a Humanoid
+// Retargeter on the same GameObject, with its settings).
 using System.Collections.Generic;
 using UnityEngine;
 
@@ -14,7 +15,8 @@ namespace AnimKit.Unity
     {
         [Tooltip("The walk clip baked from your AnimationClip (Assets > animkit > Bake AnimationClip).")]
         public AnimKitClip walkClip;
-        [Tooltip("Or a BVH capture, retargeted onto this character at Start.")]
+        [Tooltip("Or a BVH capture, retargeted onto this character at Start. Empty, with a Humanoid Retargeter " +
+                 "on this GameObject: its capture and settings (the retargeter then stops playing it itself).")]
         public TextAsset walkBvh;
         [Tooltip("Optional idle, crossfaded in on arrival: a baked clip ...")]
         public AnimKitClip idleClip;
@@ -36,6 +38,7 @@ namespace AnimKit.Unity
         public Clip Walk { get; private set; }
         public Clip Idle { get; private set; }
         readonly List<System.IDisposable> m_owned = new List<System.IDisposable>();
+        HumanoidRetargeter m_retarget; // the capture's source, when a Humanoid Retargeter gave it
 
         /// <summary>Maps the rig under `space` and builds the clips. Throws AnimKitException
         /// (a clip missing, a capture the plugin refuses, a rig it cannot map).</summary>
@@ -46,9 +49,17 @@ namespace AnimKit.Unity
                 Animator a = s.humanoid != null ? s.humanoid : space.GetComponent<Animator>();
                 Rig = new TransformRig(space, a, s.rigRoot, s.rigOverrides);
                 m_owned.Add(Rig);
-                Walk = ClipOf(s.walkClip, s.walkBvh, true);
+                HumanoidRetargeter retargeter = space.GetComponent<HumanoidRetargeter>();
+                if (s.walkClip == null && s.walkBvh == null && retargeter != null && retargeter.bvhAsset != null)
+                {
+                    // The retargeter's capture, retargeted with its settings, walked here.
+                    m_retarget = retargeter;
+                    retargeter.enabled = false;
+                }
+                Walk = ClipOf(s.walkClip, m_retarget != null ? m_retarget.bvhAsset : s.walkBvh, true);
                 if (Walk == null)
-                    throw new AnimKitException(AkStatus.InvalidArg, "set a walk clip (baked AnimKitClip) or a walk BVH");
+                    throw new AnimKitException(AkStatus.InvalidArg,
+                        "set a walk clip (baked AnimKitClip), a walk BVH, or a Humanoid Retargeter's capture");
                 Idle = ClipOf(s.idleClip, s.idleBvh, true);
             }
             catch
@@ -56,6 +67,17 @@ namespace AnimKit.Unity
                 Dispose();
                 throw;
             }
+        }
+
+        /// <summary>True when a walker on `go` will walk a Humanoid Retargeter's capture: no
+        /// BvhPlayer, and the walker's own rig names no walk clip or BVH.</summary>
+        public static bool WalkerTakesRetargeterCapture(GameObject go)
+        {
+            if (go.GetComponent<BvhPlayer>() != null) return false;
+            GuideWalker g = go.GetComponent<GuideWalker>();
+            MotionMatchingWalker m = go.GetComponent<MotionMatchingWalker>();
+            OwnRigSettings s = g != null ? g.ownRig : m != null ? m.ownRig : null;
+            return s != null && s.walkClip == null && s.walkBvh == null;
         }
 
         /// <summary>A baked clip or a capture on this rig (null when both are empty).</summary>
@@ -72,7 +94,16 @@ namespace AnimKit.Unity
                 m_owned.Add(capture);
                 AkRetargetParams p = Retarget.Defaults();
                 p.contacts = 1;
-                c = Retarget.RetargetClip(capture.Skeleton, capture.Clip, Rig.Skeleton, p);
+                string sourceMap = null, targetMap = null;
+                if (m_retarget != null && bvh == m_retarget.bvhAsset)
+                {
+                    p.contacts = m_retarget.keepFeetPlanted ? 1 : 0;
+                    p.pinHands = m_retarget.pinHands ? 1 : 0;
+                    p.scale = m_retarget.scale;
+                    if (m_retarget.sourceOverrides.Length > 0) sourceMap = m_retarget.sourceOverrides;
+                    if (m_retarget.targetOverrides.Length > 0) targetMap = m_retarget.targetOverrides;
+                }
+                c = Retarget.RetargetClip(capture.Skeleton, capture.Clip, Rig.Skeleton, p, sourceMap, targetMap);
             }
             if (c == null) return null;
             m_owned.Add(c);
