@@ -37,6 +37,18 @@ def main(package, version):
         problems.append("license %r, the project's is MIT" % m.get("license"))
     if not re.fullmatch(r"\d{4}\.\d", m.get("unity", "")):
         problems.append("unity %r is not <year>.<minor>" % m.get("unity"))
+    # The fields Unity's own packages carry: the editor release, and links to the manual,
+    # changelog and licence. The host is a placeholder until the project is published (an
+    # RFC 2606 .example name, which no one can own); the path must name a file of the package.
+    if not re.fullmatch(r"\d+[abfp]\d+", m.get("unityRelease", "")):
+        problems.append("unityRelease %r is not like 0f1" % m.get("unityRelease"))
+    for key, doc in (("documentationUrl", "Documentation~/animkit.md"), ("changelogUrl", "CHANGELOG.md"),
+                     ("licensesUrl", "LICENSE.md")):
+        url = m.get(key, "")
+        if not url.startswith("https://") or not url.endswith("/" + os.path.basename(package) + "/" + doc):
+            problems.append("%s %r is not an https link to the package's %s" % (key, url, doc))
+        elif not os.path.exists(os.path.join(package, doc)):
+            problems.append("%s names %s, which the package lacks" % (key, doc))
     for sample in m.get("samples", []):
         if not os.path.isdir(os.path.join(package, sample.get("path", ""))):
             problems.append("sample path %r missing" % sample.get("path"))
