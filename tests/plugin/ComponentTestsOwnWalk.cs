@@ -156,6 +156,16 @@ static partial class ComponentTests
             Vector3 ankle = own.Bones[leftFoot].position;
             deepest = Math.Max(deepest, GroundY(ankle.x, ankle.z) - ankle.y);
         }
+        // Unity's convention holds on the own rig: the GameObject's forward (+Z) is where the
+        // character faces, and so is the body's own front (left hip -> right hip, x up).
+        Vector3 facing = (matching ? mm.State.facing : gw.State.facing).ToUnity();
+        Vector3 hipsRight = own.Bones[own.Humanoid[(int)HumanoidSlot.RightUpperLeg]].position -
+                            own.Bones[own.Humanoid[(int)HumanoidSlot.LeftUpperLeg]].position;
+        hipsRight.y = 0f;
+        Vector3 bodyFront = Vector3.Cross(hipsRight.normalized, Vector3.up);
+        float goAngle = Vector3.Angle(go.transform.rotation * Vector3.forward, facing), bodyAngle = Vector3.Angle(bodyFront, facing);
+        Check(goAngle < 1f && bodyAngle < 30f, label + ": the GameObject's +Z and the body's front face the walking direction (" +
+              goAngle.ToString("F2") + " deg, " + bodyAngle.ToString("F1") + " deg: the pelvis turns in the gait)");
         Vector3 end = go.transform.position;
         double miss = Math.Sqrt((end.x - 2.5) * (end.x - 2.5) + (end.z - 3.5) * (end.z - 3.5));
         Console.WriteLine("  {0} on the own rig: stopped after {1:F2} s, {2:F2} m from the target; bones vs walker pose {3:E1} m; " +

@@ -5,8 +5,10 @@ The package manifest is complete per Unity's package manifest reference and true
 package: required fields (name in reverse-domain form, SemVer version = the project's
 version), the recommended ones (displayName, description, unity, author), licence MIT, every
 sample path present, the documents a package ships (README.md, CHANGELOG.md with this version
-or an Unreleased section, LICENSE.md, Documentation~), and a dependency on each built-in
-module whose classes the C# code uses.
+or an Unreleased section, LICENSE.md, Documentation~), unityRelease and https links to the
+package's manual, changelog and licence, one menu group ("animkit/" for Add Component and
+asset menus, "Assets/animkit/" for editor menu items, samples included), and a dependency on
+each built-in module whose classes the C# code uses.
 """
 import glob
 import json
@@ -63,6 +65,19 @@ def main(package, version):
     for path in glob.glob(os.path.join(package, "**", "*.cs"), recursive=True):
         if "/Tests/" not in path.replace(os.sep, "/"):
             code += open(path, encoding="utf-8").read()
+    # One menu group: every Add Component entry under "animkit/", every asset menu under
+    # "animkit/" and every editor menu item under "Assets/animkit/" (samples included).
+    allcode = ""
+    for path in glob.glob(os.path.join(package, "**", "*.cs"), recursive=True):
+        allcode += open(path, encoding="utf-8").read()
+    for attr, prefix in (("AddComponentMenu", "animkit/"), ("CreateAssetMenu", "animkit/"), ("MenuItem", "Assets/animkit/")):
+        for args in re.findall(r"\[%s\(([^\]]*)\)\]" % attr, allcode):
+            names = re.findall(r'menuName\s*=\s*"([^"]*)"', args) if attr == "CreateAssetMenu" \
+                else re.findall(r'"([^"]*)"', args)
+            consts = [c for c in re.findall(r"\b(Menu)\b", args)]
+            for name in names + [v for c in consts for v in re.findall(r'const string %s = "([^"]*)"' % c, allcode)]:
+                if not name.startswith(prefix):
+                    problems.append("%s %r is outside the %r menu group" % (attr, name, prefix))
     deps = m.get("dependencies", {})
     for module, pattern in MODULES.items():
         if re.search(pattern, code) and module not in deps:

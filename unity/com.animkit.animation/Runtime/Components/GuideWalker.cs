@@ -146,6 +146,7 @@ namespace AnimKit.Unity
             if (m_own == null || m_character == null) return;
             TransformRig rig = m_own.Rig;
             m_character.Pose(rig.Local, rig.World);
+            m_own.FromLibrary();
             PoseModifier.RunAll(this, rig);
             rig.Write();
         }
@@ -168,7 +169,7 @@ namespace AnimKit.Unity
             FootIK.Cast(rays, m_hits, count, layers, m_foot != null && m_foot.drawRays);
             m_character.Finish(m_hits, count);
             State = m_character.State;
-            transform.rotation = State.rotation.ToUnity();
+            transform.rotation = m_own != null ? OwnRig.GameObjectRotation(State.rotation.ToUnity()) : State.rotation.ToUnity();
         }
 
         /// <summary>BvhPlayer asks for the pose: the walker's, in this Transform's space.</summary>

@@ -137,6 +137,7 @@ namespace AnimKit.Unity
             if (m_own == null || m_matcher == null) return;
             TransformRig rig = m_own.Rig;
             m_matcher.Pose(rig.Local, rig.World);
+            m_own.FromLibrary();
             PoseModifier.RunAll(this, rig);
             rig.Write();
         }
@@ -162,7 +163,7 @@ namespace AnimKit.Unity
             FootIK.Cast(rays, m_hits, count, layers, m_foot != null && m_foot.drawRays);
             m_matcher.Finish(m_hits, count);
             State = m_matcher.State;
-            transform.rotation = State.rotation.ToUnity();
+            transform.rotation = m_own != null ? OwnRig.GameObjectRotation(State.rotation.ToUnity()) : State.rotation.ToUnity();
         }
 
         /// <summary>BvhPlayer asks for the pose: the matcher's, in this Transform's space.</summary>

@@ -69,6 +69,30 @@ namespace AnimKit.Unity
             }
         }
 
+        // The library's character frame faces its -Z (a BVH's +Z, mirrored); a Unity GameObject
+        // faces +Z. On the own rig a walker turns its GameObject by the library's rotation and a
+        // half turn about up (so the GameObject's forward is where the character walks) and the
+        // pose's roots by the half turn back (FromLibrary).
+        static readonly Quaternion k_halfTurn = Quaternion.AngleAxis(180f, Vector3.up);
+
+        /// <summary>The GameObject rotation for the library's character rotation.</summary>
+        public static Quaternion GameObjectRotation(Quaternion library) { return library * k_halfTurn; }
+
+        /// <summary>The walker's pose (Rig.Local in the library's character frame) into the
+        /// GameObject's frame (see GameObjectRotation), World updated.</summary>
+        public void FromLibrary()
+        {
+            Quaternion back = Quaternion.Inverse(k_halfTurn);
+            int[] parents = Rig.Skeleton.Parents;
+            for (int j = 0; j < parents.Length; ++j)
+            {
+                if (parents[j] >= 0) continue;
+                Rig.Local[j].rotation = (back * Rig.Local[j].rotation.ToUnity()).ToAk();
+                Rig.Local[j].position = (back * Rig.Local[j].position.ToUnity()).ToAk();
+            }
+            Rig.Skeleton.Fk(Rig.Local, Rig.World);
+        }
+
         /// <summary>True when a walker on `go` will walk a Humanoid Retargeter's capture: no
         /// BvhPlayer, and the walker's own rig names no walk clip or BVH.</summary>
         public static bool WalkerTakesRetargeterCapture(GameObject go)
