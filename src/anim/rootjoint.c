@@ -52,14 +52,18 @@ static int32_t walk_down(const ak_skeleton *s, const ak_clip *c, const float *re
     while (reach[cur] <= STILL_FRACTION * height) {
         int32_t best = -1;
         float best_reach = -1.0f;
-        for (int32_t j = cur + 1; j < s->subtree_end[cur]; ++j) {
+        const int32_t end = s->subtree_end[cur] < J ? s->subtree_end[cur] : J;
+        for (int32_t j = cur + 1; j < end; ++j) {
             if (s->parents[j] != cur || s->is_end_site[j]) continue;
             float sub = 0.0f;
             for (int32_t k = j; k < s->subtree_end[j] && k < J; ++k)
                 if (reach[k] > sub) sub = reach[k];
-            if (sub > best_reach) best_reach = sub, best = j;
+            if (sub > best_reach) {
+                best_reach = sub;
+                best = j;
+            }
         }
-        if (best < 0) return 0;
+        if (best < 0 || best >= J) return 0;
         if (reach[best] >= TRAVEL_FRACTION * height && c->joint_track[best] >= 0) return best;
         if (reach[best] > STILL_FRACTION * height) return 0;
         cur = best;
@@ -82,7 +86,7 @@ int32_t ak_root_joint_find(const ak_skeleton *s, const ak_clip *c, const char *n
             return ak_error_set(err, AK_ERR_NOT_FOUND, 0, "no joint named '%s' (--root-joint)",
                                 name);
     }
-    float *reach = (float *)malloc(sizeof(float) * (size_t)s->joint_count);
+    float *reach = (float *)calloc((size_t)s->joint_count, sizeof(float));
     if (!reach || measure_reach(s, c, reach) != AK_OK) {
         free(reach);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
