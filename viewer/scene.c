@@ -455,6 +455,7 @@ int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path
             snprintf(err, err_size, "%s: %s", path, e.message);
         return -1;
     }
+    if (e.message[0]) fprintf(stderr, "%s:%d: warning: %s\n", path, (int)e.line, e.message);
     /* The viewer switches interpolation modes live: have cubic's control points ready. */
     ak_clip_prepare_cubic(clip);
     const char *base = strrchr(path, '/');
