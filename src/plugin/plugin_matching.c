@@ -46,7 +46,13 @@ static void matcher_free(akp_object *obj)
 static void error_text(char *buffer, int32_t size, const char *what, const ak_error *e)
 {
     char text[AKP_ERROR_MAX];
-    snprintf(text, sizeof text, "%s: %s (%s)", what, e->message, ak_status_name(e->status));
+    /* A message that already names its subject ("motion database blob: ...") is not
+     * prefixed again. */
+    const size_t n = strlen(what);
+    if (strncmp(e->message, what, n) == 0)
+        snprintf(text, sizeof text, "%s (%s)", e->message, ak_status_name(e->status));
+    else
+        snprintf(text, sizeof text, "%s: %s (%s)", what, e->message, ak_status_name(e->status));
     akp_copy_text(buffer, size, text);
 }
 
