@@ -224,6 +224,8 @@ typedef struct ak_matcher_info {
 AK_API ak_matcher_params ak_matcher_defaults(void);
 AK_API int32_t ak_matcher_validate(const ak_matcher_params *params, const ak_motion_db *db,
                                    ak_error *err);
+/* The ranges of its float fields (status.h), checked by ak_matcher_validate. */
+AK_API const ak_param_table *ak_matcher_param_ranges(void);
 /* Allocates the matcher; `db` must outlive it. Placed at start on `ground` (may be NULL). */
 AK_API int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *params,
                                  const ak_ground *ground, ak_matcher **out, ak_error *err);

@@ -175,8 +175,11 @@ int32_t ak_matcher_validate(const ak_matcher_params *p, const ak_motion_db *db, 
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "ground smoothing must be >= 0");
     if (p->box_count < 0 || (p->box_count > 0 && !p->boxes))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "boxes missing");
-    if (p->use_controller) return ak_controller_validate(&p->controller, err);
-    return AK_OK;
+    if (p->use_controller) {
+        const int32_t st = ak_controller_validate(&p->controller, err);
+        if (st != AK_OK) return st;
+    }
+    return ak_params_check(ak_matcher_param_ranges(), p, err);
 }
 
 void ak_matcher_destroy(ak_matcher *m)
