@@ -253,7 +253,8 @@ AK_API int32_t ak_matcher_step_range(ak_matcher *const *matchers, int32_t begin,
  *  2. ak_matcher_set_position (optional): where the engine's controller put the character;
  *     without it the character moves by the wanted displacement (y from the centre ray);
  *  3. ak_matcher_ground_rays: the AK_MATCHER_RAY_COUNT downward rays to cast;
- *  4. ak_matcher_finish: the hits, same order -> floor, foot IK, FK. */
+ *  4. ak_matcher_finish: the hits, same order -> floor, foot IK, FK.
+ * Out of order (finish before begin and ground_rays, or twice) is AK_ERR_STATE. */
 AK_API int32_t ak_matcher_begin(ak_matcher *matcher, float dt, ak_vec3 *desired_move,
                                 ak_error *err);
 AK_API void ak_matcher_set_position(ak_matcher *matcher, ak_vec3 position);

@@ -305,6 +305,30 @@ static void blob_with_absurd_values_never_gives_a_non_finite_pose(void **state)
     free(b);
 }
 
+/* Issue 26: ak_matcher_finish before ak_matcher_begin (and its ground rays) is refused. */
+static void matcher_phases_out_of_order_are_refused(void **state)
+{
+    (void)state;
+    ak_matcher_params p = ak_matcher_defaults();
+    p.target = ak_vec3_make(2.0f, 0.0f, 3.0f);
+    ak_matcher *m = NULL;
+    ak_error err;
+    assert_int_equal(ak_matcher_create(g_db, &p, NULL, &m, &err), AK_OK);
+    ak_ground_ray rays[AK_MATCHER_RAY_COUNT];
+    ak_ground_hit hits[AK_MATCHER_RAY_COUNT];
+    memset(hits, 0, sizeof hits);
+    assert_int_equal(ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, &err), AK_ERR_STATE);
+    assert_non_null(strstr(err.message, "ak_matcher_begin"));
+    ak_vec3 move;
+    assert_int_equal(ak_matcher_begin(m, 1.0f / 120.0f, &move, &err), AK_OK);
+    assert_int_equal(ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, &err), AK_ERR_STATE);
+    assert_int_equal(ak_matcher_ground_rays(m, rays, AK_MATCHER_RAY_COUNT), AK_MATCHER_RAY_COUNT);
+    assert_int_equal(ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, &err), AK_OK);
+    assert_int_equal(ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, &err), AK_ERR_STATE);
+    assert_int_equal(ak_matcher_step(m, 1.0f / 120.0f, NULL, &err), AK_OK);
+    ak_matcher_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +337,7 @@ int main(void)
         cmocka_unit_test(damaged_blobs_are_refused_with_a_reason),
         cmocka_unit_test(blob_reader_growth_stops_at_its_bound),
         cmocka_unit_test(blob_values_are_range_checked_like_parameters),
+        cmocka_unit_test(matcher_phases_out_of_order_are_refused),
         cmocka_unit_test(blob_with_absurd_values_never_gives_a_non_finite_pose),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
