@@ -18,6 +18,7 @@
 #include "locomotion.h"
 #include "matching.h"
 #include "edit.h"
+#include "skin.h"
 #include "scenario.h"
 
 #endif

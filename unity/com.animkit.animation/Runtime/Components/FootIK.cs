@@ -15,6 +15,21 @@ using UnityEngine;
 
 namespace AnimKit.Unity
 {
+    /// <summary>Where FootIK learns which feet stand (planted, turned flat, locked) and which
+    /// swing (kept at their animated height above the ground).</summary>
+    public enum FootStance
+    {
+        /// <summary>From the clip on a BvhPlayer; from the pose on the character's own rig.</summary>
+        Auto,
+        /// <summary>The clip's foot contacts, detected when the rig is set up.</summary>
+        FromClip,
+        /// <summary>Each frame from the animated pose: a foot stands while its heel or toe is
+        /// within stanceOn of the rig's floor, and lifts off above stanceOff.</summary>
+        FromPose,
+        /// <summary>Both feet always stand (a character that only stands or idles).</summary>
+        Always
+    }
+
     [AddComponentMenu("animkit/Foot IK")]
     public class FootIK : PoseModifier
     {
@@ -36,6 +51,16 @@ namespace AnimKit.Unity
         [Tooltip("Stance feet stay where they landed (no skating).")]
         public bool lockFeet = true;
 
+        [Header("Stance (no GuideWalker)")]
+        [Tooltip("Which feet stand. Auto: the clip's contacts on a BvhPlayer, the animated pose on the character's " +
+                 "own rig (an Animator's clips are not seen by the plugin).")]
+        public FootStance stance = FootStance.Auto;
+        [Tooltip("FromPose: a foot stands while its animated heel or toe is this close to the floor the feet " +
+                 "stood on when the rig was mapped, metres (the library's contact threshold).")]
+        [Min(0f)] public float stanceOn = 0.025f;
+        [Tooltip("FromPose: and lifts off when both are higher than this, metres.")]
+        [Min(0f)] public float stanceOff = 0.045f;
+
         [Header("Standalone (no GuideWalker)")]
         [Tooltip("Rays start this far above each foot, metres.")]
         [Min(0.01f)] public float rayUp = 0.5f;
@@ -48,8 +73,15 @@ namespace AnimKit.Unity
 
         /// <summary>The standalone rig's state after the last frame.</summary>
         public AkFootIkState State;
+        /// <summary>The standalone solver (null before the first frame or beside a walker):
+        /// its ContactPoints give the heel and toe of any pose by the library's rule.</summary>
+        public FootIkRig Solver { get { return m_rig; } }
         FootIkRig m_rig;
         Skeleton m_rigFor;
+        readonly AkVec3[] m_heel = new AkVec3[2], m_toe = new AkVec3[2];
+        readonly float[] m_floor = new float[2];
+        readonly int[] m_standing = { 1, 1 };
+        bool m_fromPose;
         readonly AkGroundHit[] m_hits = new AkGroundHit[AnimKitNative.FootIkRayCount];
         bool m_first = true;
 
@@ -100,13 +132,12 @@ namespace AnimKit.Unity
                     p.maxHipDrop = maxHipDrop;
                     p.hipDropRate = hipDropRate;
                     p.poleDistance = poleDistance;
-                    // A rig posed by the Animator has no clip here to say which foot stands:
-                    // locking would pin a swinging foot.
-                    p.lockFeet = lockFeet && !(player is TransformRig) ? 1 : 0;
+                    p.lockFeet = lockFeet ? 1 : 0;
                     p.rayUp = rayUp;
                     p.rayDown = rayDown;
                     m_rig = new FootIkRig(player.Skeleton, player.Clip, p);
                     m_first = true;
+                    SetUpStance(player);
                 }
                 catch (AnimKitException e)
                 {
@@ -119,12 +150,41 @@ namespace AnimKit.Unity
             AkXform character;
             character.rotation = player.Space.rotation.ToAk();
             character.position = player.Space.position.ToAk();
+            if (m_fromPose) StanceFromPose(player);
             int count;
             AkRay[] rays = m_rig.Rays(player.ClipTime, character, player.World, out count);
             Cast(rays, m_hits, count, groundLayers, drawRays);
             m_rig.Apply(m_first ? 0f : Time.deltaTime, m_hits, count, player.Local, player.World);
             m_first = false;
             State = m_rig.State;
+        }
+
+        // The floor for FromPose: each foot's heel height in the rig's rest pose (a TransformRig's
+        // pose at mapping) or else in the first pose seen, model space.
+        void SetUpStance(IRigPose player)
+        {
+            FootStance mode = stance == FootStance.Auto ? (player is TransformRig ? FootStance.FromPose : FootStance.FromClip) : stance;
+            m_fromPose = mode == FootStance.FromPose;
+            m_standing[0] = m_standing[1] = 1;
+            if (mode == FootStance.Always) m_rig.SetStance(1, 1);
+            if (!m_fromPose) return;
+            TransformRig rig = player as TransformRig;
+            m_rig.ContactPoints(AkXform.Identity, rig != null ? rig.RestWorld : player.World, m_heel, m_toe);
+            for (int s = 0; s < 2; ++s) m_floor[s] = Mathf.Min(m_heel[s].y, m_toe[s].y);
+        }
+
+        // FromPose: heel or toe within stanceOn of the floor stands, both above stanceOff swing
+        // (hysteresis, as the library's contact detection; model space, before any IK).
+        void StanceFromPose(IRigPose player)
+        {
+            m_rig.ContactPoints(AkXform.Identity, player.World, m_heel, m_toe);
+            for (int s = 0; s < 2; ++s)
+            {
+                float h = Mathf.Min(m_heel[s].y, m_toe[s].y) - m_floor[s];
+                if (h <= stanceOn) m_standing[s] = 1;
+                else if (h > stanceOff) m_standing[s] = 0;
+            }
+            m_rig.SetStance(m_standing[0], m_standing[1]);
         }
 
         void DisposeRig()
