@@ -7,6 +7,7 @@
 #include "math.h"
 #include "skeleton.h"
 #include "clip.h"
+#include "compress.h"
 #include "bvh.h"
 #include "gltf.h"
 #include "ik.h"
@@ -18,6 +19,7 @@
 #include "locomotion.h"
 #include "matching.h"
 #include "edit.h"
+#include "skin.h"
 #include "scenario.h"
 
 #endif

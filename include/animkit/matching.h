@@ -59,6 +59,10 @@ typedef struct ak_motion_db_params {
     float heading_smoothing;  /* s: Gaussian sigma of its heading; default 0.2 */
     const char *humanoid_overrides; /* see ak_humanoid_find; NULL */
     ak_contact_params contacts;     /* the walker's contact detector, same defaults */
+    /* The joint that carries the travel; NULL (default): measured (ak_root_joint_find) over
+     * the clips, and the first found below a still top joint is named for all, so every clip
+     * has one shape (ak_clip_root_motion_prepare). */
+    const char *root_joint;
 } ak_motion_db_params;
 
 AK_API ak_motion_db_params ak_motion_db_defaults(void);
@@ -224,6 +228,8 @@ typedef struct ak_matcher_info {
 AK_API ak_matcher_params ak_matcher_defaults(void);
 AK_API int32_t ak_matcher_validate(const ak_matcher_params *params, const ak_motion_db *db,
                                    ak_error *err);
+/* The ranges of its float fields (status.h), checked by ak_matcher_validate. */
+AK_API const ak_param_table *ak_matcher_param_ranges(void);
 /* Allocates the matcher; `db` must outlive it. Placed at start on `ground` (may be NULL). */
 AK_API int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *params,
                                  const ak_ground *ground, ak_matcher **out, ak_error *err);
@@ -251,7 +257,8 @@ AK_API int32_t ak_matcher_step_range(ak_matcher *const *matchers, int32_t begin,
  *  2. ak_matcher_set_position (optional): where the engine's controller put the character;
  *     without it the character moves by the wanted displacement (y from the centre ray);
  *  3. ak_matcher_ground_rays: the AK_MATCHER_RAY_COUNT downward rays to cast;
- *  4. ak_matcher_finish: the hits, same order -> floor, foot IK, FK. */
+ *  4. ak_matcher_finish: the hits, same order -> floor, foot IK, FK.
+ * Out of order (finish before begin and ground_rays, or twice) is AK_ERR_STATE. */
 AK_API int32_t ak_matcher_begin(ak_matcher *matcher, float dt, ak_vec3 *desired_move,
                                 ak_error *err);
 AK_API void ak_matcher_set_position(ak_matcher *matcher, ak_vec3 position);

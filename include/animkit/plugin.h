@@ -402,8 +402,10 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle foot_ik, float dt,
                                               int32_t count);
 AK_PLUGIN_API int32_t ak_plugin_foot_ik_state_get(ak_handle foot_ik, ak_plugin_foot_ik_state *out);
 /* Which feet stand, when the caller knows better than the clip's contacts (a rig posed by an
- * engine's animation, whose clip the plugin never saw): 1 stance, 0 swing, -1 (the default)
- * from the clip at the time given to ak_plugin_foot_ik_rays. Holds until set again. */
+ * engine's animation, whose clip the plugin never saw): 0 swing, else the AK_CONTACT_* bits
+ * that are down (1 heel, 2 toe: the foot rolls over its toe where the rig has one, 3 both);
+ * -1 (the default) from the clip at the time given to ak_plugin_foot_ik_rays. Holds until set
+ * again. */
 AK_PLUGIN_API int32_t ak_plugin_foot_ik_set_stance(ak_handle foot_ik, int32_t left, int32_t right);
 /* The heel (sole) and toe contact points [left, right] of any model pose placed at `character`
  * (world, Unity frame), by the library's rule (ak_foot_ik_sole / ak_foot_ik_toe) with this

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "io/gltf_internal.h"
+#include "io/json.h"
 #include "io/number_text.h"
 
 /* ---- JSON values ---- */
@@ -55,35 +56,6 @@ static void json_floats(akio_gbuf *b, const float *v, int count)
     }
 }
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 when p does not start one
- * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). */
-static int utf8_length(const unsigned char *p)
-{
-    const unsigned c = p[0];
-    int n;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4;
-    else
-        return 0;
-    if (c == 0xE0)
-        lo = 0xA0;
-    else if (c == 0xED)
-        hi = 0x9F;
-    else if (c == 0xF0)
-        lo = 0x90;
-    else if (c == 0xF4)
-        hi = 0x8F;
-    if (p[1] < lo || p[1] > hi) return 0;
-    for (int i = 2; i < n; ++i)
-        if (p[i] < 0x80 || p[i] > 0xBF) return 0;
-    return n;
-}
-
 /* A JSON string: UTF-8 text is copied as it is, with only the escapes JSON requires (quote,
  * backslash, control characters). A byte that is not valid UTF-8 is taken as Latin-1 (names
  * from old BVH files) and written as that character's UTF-8, so the output is always valid. */
@@ -91,7 +63,8 @@ static void json_string(akio_gbuf *b, const char *s)
 {
     akio_gbuf_append(b, "\"", 1);
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        int n = *p >= 0x80 ? utf8_length(p) : 1;
+        /* 4 bytes may be read: a shorter NUL-terminated tail fails the check at its NUL. */
+        int n = *p >= 0x80 ? akj_utf8_length(p, 4) : 1;
         if (*p == '"' || *p == '\\') {
             char e[2] = {'\\', (char)*p};
             akio_gbuf_append(b, e, 2);
@@ -217,7 +190,9 @@ static void json_nodes(akio_gbuf *js, const ak_skeleton *s, const ak_xform *rest
         json_roots(js, s);
         gbuf_printf(js, "]}");
     }
-    if (has_mesh) gbuf_printf(js, ",{\"name\":\"animkit_capsules\",\"mesh\":0,\"skin\":0}");
+    if (has_mesh)
+        gbuf_printf(js, ",{\"name\":\"%s\",\"mesh\":0,\"skin\":0}",
+                    has_mesh == 2 ? "animkit_body" : "animkit_capsules");
     gbuf_printf(js, "]");
 }
 
@@ -233,13 +208,14 @@ static void json_skin_and_mesh(akio_gbuf *js, const akio_gltf_doc *d, const node
     gbuf_printf(js, "]}]");
     if (!d->has_mesh) return;
     gbuf_printf(js,
-                ",\"materials\":[{\"name\":\"bone\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
-                "[0.8,0.75,0.65,1],\"metallicFactor\":0,\"roughnessFactor\":0.7}}]");
-    gbuf_printf(
-        js,
-        ",\"meshes\":[{\"name\":\"capsules\",\"primitives\":[{\"attributes\":{\"POSITION\":%d,"
-        "\"NORMAL\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d},\"indices\":%d,\"material\":0}]}]",
-        (int)d->pos_acc, (int)d->nrm_acc, (int)d->jnt_acc, (int)d->wgt_acc, (int)d->idx_acc);
+                ",\"materials\":[{\"name\":\"%s\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
+                "[0.8,0.75,0.65,1],\"metallicFactor\":0,\"roughnessFactor\":0.7}}]",
+                d->body ? "body" : "bone");
+    gbuf_printf(js,
+                ",\"meshes\":[{\"name\":\"%s\",\"primitives\":[{\"attributes\":{\"POSITION\":%d,"
+                "\"NORMAL\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d},\"indices\":%d,\"material\":0}]}]",
+                d->body ? "body" : "capsules", (int)d->pos_acc, (int)d->nrm_acc, (int)d->jnt_acc,
+                (int)d->wgt_acc, (int)d->idx_acc);
 }
 
 /* One animation: a sampler per joint rotation, then per translation track, and a channel
@@ -313,7 +289,7 @@ void akio_gltf_write_json(akio_gbuf *js, const akio_gltf_doc *d, const ak_skelet
 {
     const node_layout l = layout_nodes(s);
     json_scene(js, s, &l, d->has_mesh);
-    json_nodes(js, s, rest_m, &l, d->has_mesh);
+    json_nodes(js, s, rest_m, &l, d->has_mesh ? (d->body ? 2 : 1) : 0);
     json_skin_and_mesh(js, d, &l);
     if (d->animate) json_animation(js, d, c);
     json_accessors(js, d);

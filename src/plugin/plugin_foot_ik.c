@@ -34,7 +34,8 @@ typedef struct akp_foot_ik {
     ak_xform character; /* right-handed, from phase 1 */
     int32_t stance[2], stance_next[2];
     int32_t have_rays;
-    int32_t stance_override[2]; /* -1: stance from the clip's contacts; 0/1: the caller's */
+    int32_t stance_override[2]; /* -1: contacts from the clip; else the caller's AK_CONTACT_* */
+    int32_t contact[2];         /* this frame's AK_CONTACT_* bits (0: swing) */
     int32_t has_toe[2]; /* a toe joint was calibrated (params.legs[s].toe_local is its contact);
                            the solve itself keeps one contact point per foot */
 } akp_foot_ik;
@@ -81,7 +82,8 @@ static int32_t calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *c
     for (int s = 0; s < 2; ++s) {
         f->params.legs[s].sole_height = cal.sole_height[s];
         f->params.legs[s].up_local = cal.up_local[s];
-        f->params.legs[s].toe_local = cal.toe_local[s]; /* reported, not solved (has_toe 0) */
+        f->params.legs[s].toe_local = cal.toe_local[s];
+        f->params.legs[s].has_toe = cal.has_toe[s]; /* a toe-only contact rolls over the toe */
         f->has_toe[s] = cal.has_toe[s];
     }
     return AK_OK;
@@ -89,12 +91,19 @@ static int32_t calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *c
 
 #define FOOT_RANGE(f, lo, hi)                                                                      \
     {                                                                                              \
-#f, offsetof(ak_plugin_foot_ik_params, f), lo, hi                                          \
+#f, offsetof(ak_plugin_foot_ik_params, f), lo, hi, NULL, NULL                              \
+    }
+#define FOOT_LIB(f)                                                                                \
+    {                                                                                              \
+#f, offsetof(ak_plugin_foot_ik_params, f), 0.0f, 0.0f, ak_foot_ik_param_ranges, #f         \
     }
 static const akp_range k_foot_ik_ranges[] = {
-    FOOT_RANGE(weight, 0.0f, 1.0f),          FOOT_RANGE(max_tilt_deg, 0.0f, 90.0f),
-    FOOT_RANGE(max_hip_drop, 0.0f, 10.0f),   FOOT_RANGE(hip_drop_rate, 0.0f, 1e3f),
-    FOOT_RANGE(pole_distance, 0.0f, 100.0f), FOOT_RANGE(ray_up, 0.0f, 1e3f),
+    FOOT_LIB(weight),
+    FOOT_LIB(max_tilt_deg),
+    FOOT_LIB(max_hip_drop),
+    FOOT_LIB(hip_drop_rate),
+    FOOT_LIB(pole_distance),
+    FOOT_RANGE(ray_up, 0.0f, 1e3f),
     FOOT_RANGE(ray_down, 0.0f, 1e3f),
 };
 
@@ -222,10 +231,11 @@ static int32_t acquire_foot_ik(ak_handle h, akp_foot_ik **out)
     return akp_acquire(h, AKP_KIND_FOOT_IK, (akp_object **)out);
 }
 
-/* Stance of foot `side` at clip time t (ak_contact_at: nearest frame, wraps when looping). */
-static int32_t stance_at(const akp_foot_ik *f, int side, float t)
+/* Contact flags (AK_CONTACT_*) of foot `side` at clip time t (ak_contact_at: nearest frame,
+ * wraps when looping); 0 in swing. */
+static int32_t contact_at(const akp_foot_ik *f, int side, float t)
 {
-    return ak_contact_at(f->contacts[side], f->frame_count, f->frame_time, f->loop, t) ? 1 : 0;
+    return ak_contact_at(f->contacts[side], f->frame_count, f->frame_time, f->loop, t);
 }
 
 /* Unity-frame model pose -> right-handed world (scratch `world`). */
@@ -268,8 +278,9 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_rays(ak_handle h, float time,
         const float ahead = 1.0f / f->params.stance_fade_rate;
         for (int s = 0; s < 2; ++s) {
             const int32_t o = f->stance_override[s];
-            f->stance[s] = o >= 0 ? o : stance_at(f, s, time);
-            f->stance_next[s] = o >= 0 ? o : stance_at(f, s, time + ahead);
+            f->contact[s] = o >= 0 ? o : contact_at(f, s, time);
+            f->stance[s] = f->contact[s] != 0;
+            f->stance_next[s] = o >= 0 ? o != 0 : contact_at(f, s, time + ahead) != 0;
         }
         model_to_world(f, model, f->world);
         ak_vec3 points[2];
@@ -328,6 +339,7 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle h, float dt,
         fr.floor_height = f->character.translation.y + f->floor_y;
         for (int s = 0; s < 2; ++s) {
             fr.stance[s] = f->stance[s];
+            fr.contact[s] = f->contact[s];
             fr.stance_next[s] = f->stance_next[s];
             fr.ground[s].hit = hits[s].hit ? 1 : 0;
             fr.ground[s].height = hits[s].height;
@@ -426,10 +438,12 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_set_stance(ak_handle h, int32_t left, in
     akp_foot_ik *f;
     int32_t status = acquire_foot_ik(h, &f);
     if (status != AK_OK) return status;
-    if (left < -1 || left > 1 || right < -1 || right > 1) {
-        status = akp_fail(&f->hdr, AK_ERR_INVALID_ARG,
-                          "stance left = %d, right = %d: each must be -1 (from the clip), 0 or 1",
-                          (int)left, (int)right);
+    if (left < -1 || left > 3 || right < -1 || right > 3) {
+        status =
+            akp_fail(&f->hdr, AK_ERR_INVALID_ARG,
+                     "stance left = %d, right = %d: each must be -1 (from the clip), 0 (swing) "
+                     "or AK_CONTACT_* bits 1..3",
+                     (int)left, (int)right);
     } else {
         f->stance_override[0] = left;
         f->stance_override[1] = right;

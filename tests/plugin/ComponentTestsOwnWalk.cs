@@ -47,6 +47,15 @@ static partial class ComponentTests
         var anim = new AnimationClip { legacy = true, frameRate = frameRate };
         string[] props = { "m_LocalRotation.x", "m_LocalRotation.y", "m_LocalRotation.z", "m_LocalRotation.w",
                            "m_LocalPosition.x", "m_LocalPosition.y", "m_LocalPosition.z" };
+        // Smooth tangents, as Unity's "Auto" keys (slope of the neighbours): zero tangents would
+        // stall every value at every key and double its speed between keys.
+        foreach (Keyframe[] k in keys)
+            for (int f = 0; f < frames; ++f)
+            {
+                int a = Math.Max(0, f - 1), z = Math.Min(frames - 1, f + 1);
+                float slope = z > a ? (k[z].value - k[a].value) / (k[z].time - k[a].time) : 0f;
+                k[f] = new Keyframe(k[f].time, k[f].value, slope, slope);
+            }
         for (int i = 1; i < all.Length; ++i)
             for (int c = 0; c < 7; ++c)
                 anim.SetCurve(PathFrom(go.transform, all[i]), typeof(Transform), props[c], new AnimationCurve(keys[i * 7 + c]));
@@ -273,8 +282,82 @@ static partial class ComponentTests
         Check(AnimKitLibrary.LiveHandles == live, how + " released everything, live = " + AnimKitLibrary.LiveHandles);
     }
 
+    // FootIK alone on a character its "Animator" walks (the walk AnimationClip sampled onto the
+    // bones every frame, no walker; the capture's own floor drifts up 6 cm over the pass): stance
+    // from the animated feet, the ground a plane 5 cm above the rest floor. A standing foot's
+    // contact point (the heel, or the toe while it rolls over it) must be on the plane once
+    // planted, and no heel or toe may go below it in any frame.
+    static void AnimatorWalkWithFootIK()
+    {
+        int live = AnimKitLibrary.LiveHandles, errors = Debug.ErrorCount;
+        FakeRig r = HumanoidLikeRig();
+        GameObject go = r.go;
+        var rig = new TransformRig(go.transform, go.GetComponent<Animator>(), null, "");
+        BvhFile capture = BvhFile.Load(MocapPath("cmu_02_01_walk.bvh"));
+        AkRetargetParams rp = Retarget.Defaults();
+        rp.contacts = 1;
+        Clip source = Retarget.RetargetClip(capture.Skeleton, capture.Clip, rig.Skeleton, rp);
+        AnimationClip anim = CurvesOf(go, rig, source, 30f);
+        source.Dispose();
+        capture.Dispose();
+        rig.Dispose();
+        const float plane = 0.05f;
+        Physics.TestRaycast = (Vector3 o, Vector3 d, float max, out RaycastHit hit) =>
+        {
+            hit = new RaycastHit();
+            if (d.y > -0.99f || o.y < plane || o.y - plane > max) return false;
+            hit.point = new Vector3(o.x, plane, o.z);
+            hit.normal = Vector3.up;
+            hit.distance = o.y - plane;
+            return true;
+        };
+        Time.deltaTime = 1f / 60f;
+        FootIK foot = go.AddComponent<FootIK>();
+        Call(foot, "Start"); // maps the rig in the model's own pose, before the animation runs
+        // A reader mapped on the same pose (same frames), so the test reads the bones apart from the component.
+        var reader = new TransformRig(go.transform, go.GetComponent<Animator>(), null, "");
+        var heel = new AkVec3[2]; var toe = new AkVec3[2];
+        double stanceOff = 0, below = 0;
+        int stanceSamples = 0;
+        int[] stanceFor = { 0, 0 };
+        // One pass of the clip: the capture is not a loop (its end does not meet its start), so
+        // a wrap would make the feet jump.
+        int passFrames = (int)(anim.length * 60f);
+        for (int f = 0; f < passFrames; ++f)
+        {
+            Call(foot, "Update");
+            anim.SampleAnimation(go, f / 60f);
+            Call(foot, "LateUpdate");
+            if (f < 60) continue; // weights fade in
+            HeelToe(foot.Solver, reader, go.transform, heel, toe);
+            AkFootIkState st = foot.State;
+            for (int k = 0; k < 2; ++k)
+            {
+                below = Math.Max(below, Math.Max(plane - heel[k].y, plane - toe[k].y));
+                if ((k == 0 ? st.stanceLeft : st.stanceRight) == 0) { stanceFor[k] = 0; continue; }
+                // The foot plants over 1/stance_fade_rate = 50 ms after touchdown (the library's
+                // fade, so nothing pops): measured from then on.
+                if (++stanceFor[k] * Time.deltaTime <= 0.05f) continue;
+                ++stanceSamples;
+                // The contact point: the heel, or the toe while the foot rolls over it.
+                stanceOff = Math.Max(stanceOff, Math.Abs(Math.Min(heel[k].y, toe[k].y) - plane));
+            }
+        }
+        reader.Dispose();
+        Console.WriteLine("  Animator walk + FootIK: {0} stance samples, planted contact points within {1:E2} m of the plane, " +
+                          "heel/toe at most {2:E2} m below it", stanceSamples, stanceOff, below);
+        Check(stanceSamples > 100, "Animator walk + FootIK: stance found from the animated feet (" + stanceSamples + " samples)");
+        Check(stanceOff <= 1e-3, "Animator walk + FootIK: stance feet's lowest point (heel, or toe when rolling) on the raised plane within 1 mm");
+        Check(below <= 1e-3, "Animator walk + FootIK: no heel or toe below the ground in any frame (" + below.ToString("E2") + " m)");
+        Check(Debug.ErrorCount == errors, "Animator walk + FootIK: no errors logged");
+        Call(foot, "OnDestroy");
+        Physics.TestRaycast = null;
+        Check(AnimKitLibrary.LiveHandles == live, "Animator walk + FootIK released everything, live = " + AnimKitLibrary.LiveHandles);
+    }
+
     static void OwnRigWalkScenes()
     {
+        AnimatorWalkWithFootIK();
         OwnRigWalk(false);
         OwnRigWalk(true);
         SampleCharacterWalk(false);

@@ -646,10 +646,10 @@ static void foot_ik_plants_a_standing_clip_on_a_slope(void **state)
     assert_int_equal(ak_plugin_foot_ik_contact_points(f, &character, model, n, heel, NULL),
                      AK_ERR_INVALID_ARG);
     /* The caller's stance replaces the clip's until set back to -1. */
-    assert_int_equal(ak_plugin_foot_ik_set_stance(f, 2, 0), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_foot_ik_set_stance(f, 4, 0), AK_ERR_INVALID_ARG);
     ak_plugin_last_error(f, err, sizeof err);
-    assert_non_null(strstr(err, "-1 (from the clip), 0 or 1"));
-    assert_int_equal(ak_plugin_foot_ik_set_stance(f, 0, 1), AK_OK);
+    assert_non_null(strstr(err, "-1 (from the clip), 0 (swing) or AK_CONTACT_* bits 1..3"));
+    assert_int_equal(ak_plugin_foot_ik_set_stance(f, 0, 1 /* heel */), AK_OK);
     int32_t nr = 0;
     assert_int_equal(
         ak_plugin_foot_ik_rays(f, 0.0f, &character, model, n, rays, AK_PLUGIN_FOOT_IK_RAYS, &nr),

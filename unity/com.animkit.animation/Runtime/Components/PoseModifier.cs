@@ -53,6 +53,14 @@ namespace AnimKit.Unity
             return first == this;
         }
 
+        /// <summary>Maps the rig before any animation has posed it (Start runs before the
+        /// Animator's first evaluation), so the rest pose is the model's own (bind) pose, not
+        /// the first animated frame.</summary>
+        protected virtual void Start()
+        {
+            if (m_rig == null && LeadsOnTransforms()) MapRig();
+        }
+
         protected void Update()
         {
             if (fixTransforms && m_rig != null && LeadsOnTransforms()) m_rig.RestoreAnimated();

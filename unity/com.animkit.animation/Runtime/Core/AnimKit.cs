@@ -404,8 +404,8 @@ namespace AnimKit
                 Math.Min(count, hits.Length), ref AnimKitNative.First(local), ref AnimKitNative.First(model), n), Raw);
         }
 
-        /// <summary>Which feet stand from now on: 1 stance, 0 swing, -1 from the clip's contacts
-        /// (the default).</summary>
+        /// <summary>Which feet stand from now on: 0 swing, else the contact bits that are down
+        /// (1 heel, 2 toe: rolls over the toe, 3 both); -1 from the clip's contacts (the default).</summary>
         public void SetStance(int left, int right)
         {
             AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_set_stance(Raw, left, right), Raw);
