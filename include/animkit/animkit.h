@@ -8,6 +8,7 @@
 #include "skeleton.h"
 #include "clip.h"
 #include "bvh.h"
+#include "clipfile.h"
 #include "gltf.h"
 #include "ik.h"
 #include "retarget.h"
