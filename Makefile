@@ -15,6 +15,8 @@ DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
   libglfw3-dev libepoxy-dev libstb-dev libcjson-dev clang libclang-rt-14-dev \
   xvfb xauth libgl1-mesa-dri libegl-mesa0 ffmpeg mono-mcs mono-runtime mingw-w64 \
   liborocos-kdl-dev nodejs npm wine wine64 nunit-console libnunit-cil-dev locales
+# A peer project's BVH corpus (tests/io/test_bvh_assimp.c).
+DEB_PACKAGES += assimp-testmodels
 # The static checks make test runs (lint_clang_format, lint_clang_tidy, lint_cppcheck_library):
 # without these packages the tests skip themselves, so a fresh machine installs them.
 DEB_PACKAGES += clang-format clang-tidy cppcheck

@@ -23,6 +23,9 @@ int ak_cmd_retarget(int argc, char **argv);
 int ak_cli_usage_error(const char *cmd, const char *fmt, ...);
 /* Prints "FILE:LINE: reason" (or "FILE: reason" with no line) to stderr; returns 1. */
 int ak_cli_file_error(const char *path, const ak_error *err);
+/* Prints "path:line: warning: message" to stderr when a successful read left a warning in
+ * `err` (status AK_OK, non-empty message; the BVH reader's frame-count warnings). */
+void ak_cli_file_warning(const char *path, const ak_error *err);
 /* The front of every command: the table's defaults into params, then argv parsed (at most
  * max_positional non-flag arguments, in r). Returns 1 to go on; 0 when the command is done,
  * with *exit_code 0 after printing `usage` for -h/--help or 2 after a usage error. */

@@ -11,6 +11,7 @@ int akcli_load_bvh(const char *path, ak_skeleton **skeleton, ak_clip **clip)
     ak_error err;
     if (ak_tools_read_clip(path, skeleton, clip, &err) != AK_OK)
         return ak_cli_file_error(path, &err);
+    ak_cli_file_warning(path, &err);
     return 0;
 }
 

@@ -29,6 +29,15 @@ int ak_cli_file_error(const char *path, const ak_error *err)
     return 1;
 }
 
+void ak_cli_file_warning(const char *path, const ak_error *err)
+{
+    if (err->status != AK_OK || !err->message[0]) return;
+    if (err->line > 0)
+        fprintf(stderr, "%s:%d: warning: %s\n", path, (int)err->line, err->message);
+    else
+        fprintf(stderr, "%s: warning: %s\n", path, err->message);
+}
+
 int ak_cli_wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the sample scene Samples~/WalkOnTerrain/WalkOnUnevenGround.unity (Unity 2022.3 YAML).
+"""Writes the sample scenes (Unity 2022.3 YAML): Samples~/WalkOnTerrain/WalkOnUnevenGround.unity
+and Samples~/YourCharacter/YourCharacter.unity.
 
   python3 tools/unity_sample_scene.py           (re)write the scene; run tools/unity_meta.py after
   python3 tools/unity_sample_scene.py --check   the committed scene is what this writes, and
@@ -27,6 +28,8 @@ from unity_meta import read_guid
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unity", "com.animkit.animation")
 SAMPLE = os.path.join(ROOT, "Samples~", "WalkOnTerrain")
 OUT = os.path.join(SAMPLE, "WalkOnUnevenGround.unity")
+SAMPLE2 = os.path.join(ROOT, "Samples~", "YourCharacter")
+OUT2 = os.path.join(SAMPLE2, "YourCharacter.unity")
 BUILTIN_MESH = "0000000000000000e000000000000000"
 BUILTIN_EXTRA = "0000000000000000f000000000000000"
 CUBE, SPHERE, DEFAULT_MATERIAL, DEFAULT_SKYBOX = 10202, 10207, 10303, 10304
@@ -158,11 +161,16 @@ class Scene:
         return yaml_head + header + "".join(self.blocks) + footer
 
 
-def build():
+def build(own_character=False):
     scripts = {n: guid_of(os.path.join(ROOT, "Runtime", "Components", n + ".cs"))
                for n in ("BvhPlayer", "GuideWalker", "FootIK")}
-    click = guid_of(os.path.join(SAMPLE, "ClickToMoveTarget.cs"))
-    clip = guid_of(os.path.join(SAMPLE, "cmu_02_01_walk.bvh.bytes"))
+    if own_character:
+        click = guid_of(os.path.join(SAMPLE2, "ClickToWalk.cs"))
+        clip = guid_of(os.path.join(SAMPLE2, "cmu_02_01_walk_30fps.bvh.bytes"))
+        generated = guid_of(os.path.join(SAMPLE2, "GeneratedHumanoid.cs"))
+    else:
+        click = guid_of(os.path.join(SAMPLE, "ClickToMoveTarget.cs"))
+        clip = guid_of(os.path.join(SAMPLE, "cmu_02_01_walk.bvh.bytes"))
     s = Scene()
 
     light = s.game_object("Directional Light", (0, 8, 0), quat_euler(50, -30, 0))
@@ -186,16 +194,29 @@ def build():
     marker = s.game_object("Marker", (0, 0.1, 0), scale=(0.2, 0.2, 0.2), parent=target)
     s.mesh(marker, SPHERE, collider=False)
 
-    walker = s.game_object("Walker", (0, 0, 0), layer=IGNORE_RAYCAST_LAYER)
+    walker = s.game_object("Character" if own_character else "Walker", (0, 0, 0), layer=IGNORE_RAYCAST_LAYER)
+    if own_character:
+        s.component(walker, 95, "Animator",
+                    "  m_Enabled: 1\n  serializedVersion: 5\n  m_Avatar: {fileID: 0}\n"
+                    "  m_Controller: {fileID: 0}\n  m_CullingMode: 0\n  m_UpdateMode: 0\n"
+                    "  m_ApplyRootMotion: 0\n")
+        s.script(walker, generated, "  material: {fileID: 0}\n")
     s.component(walker, 143, "CharacterController",
                 "  m_Material: {fileID: 0}\n  m_IsTrigger: 0\n  m_Enabled: 1\n  serializedVersion: 3\n"
                 "  m_Height: 1.7\n  m_Radius: 0.25\n  m_SlopeLimit: 45\n  m_StepOffset: 0.3\n"
                 "  m_SkinWidth: 0.08\n  m_MinMoveDistance: 0.001\n  m_Center: {x: 0, y: 0.85, z: 0}\n")
-    s.script(walker, scripts["BvhPlayer"],
-             "  bvhAsset: {fileID: 4900000, guid: %s, type: 3}\n  bvhPath: \n  metresPerUnit: 0\n"
-             "  interpolation: 1\n  loop: 1\n  playOnStart: 1\n  speed: 1\n  time: 0\n"
-             "  rigRoot: {fileID: 0}\n  applyRootMotion: 1\n  drawSkeleton: 1\n" % clip)
-    s.script(walker, scripts["GuideWalker"], "  target: {fileID: %d}\n  idleBvh: {fileID: 0}\n" % target["tr"])
+    if own_character:
+        s.script(walker, scripts["GuideWalker"],
+                 "  target: {fileID: %d}\n  idleBvh: {fileID: 0}\n  ownRig:\n    walkClip: {fileID: 0}\n"
+                 "    walkBvh: {fileID: 4900000, guid: %s, type: 3}\n    idleClip: {fileID: 0}\n"
+                 "    idleBvh: {fileID: 0}\n    humanoid: {fileID: 0}\n    rigRoot: {fileID: 0}\n"
+                 "    rigOverrides: \n" % (target["tr"], clip))
+    else:
+        s.script(walker, scripts["BvhPlayer"],
+                 "  bvhAsset: {fileID: 4900000, guid: %s, type: 3}\n  bvhPath: \n  metresPerUnit: 0\n"
+                 "  interpolation: 1\n  loop: 1\n  playOnStart: 1\n  speed: 1\n  time: 0\n"
+                 "  rigRoot: {fileID: 0}\n  applyRootMotion: 1\n  drawSkeleton: 1\n" % clip)
+        s.script(walker, scripts["GuideWalker"], "  target: {fileID: %d}\n  idleBvh: {fileID: 0}\n" % target["tr"])
     s.script(walker, scripts["FootIK"],
              "  groundLayers:\n    serializedVersion: 2\n    m_Bits: %d\n  drawRays: 1\n" % DEFAULT_RAYCAST_LAYERS)
 
@@ -237,22 +258,24 @@ def field_problems(text):
 
 
 def main():
-    text = build()
-    if "--check" in sys.argv:
-        problems = field_problems(text)
-        with open(OUT, encoding="utf-8") as fh:
-            if fh.read() != text:
-                problems.append("%s differs from what this script writes (run it)" % os.path.relpath(OUT))
-        for p in problems:
-            print(p)
-        print("sample scene: %d object(s), %d problem(s)" % (text.count("--- !u!"), len(problems)))
-        return 1 if problems else 0
-    tmp = OUT + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    os.replace(tmp, OUT)
-    print("wrote %s (%d objects)" % (os.path.relpath(OUT), text.count("--- !u!")))
-    return 0
+    bad = 0
+    for out, text in ((OUT, build()), (OUT2, build(own_character=True))):
+        if "--check" in sys.argv:
+            problems = field_problems(text)
+            with open(out, encoding="utf-8") as fh:
+                if fh.read() != text:
+                    problems.append("%s differs from what this script writes (run it)" % os.path.relpath(out))
+            for p in problems:
+                print(p)
+            print("%s: %d object(s), %d problem(s)" % (os.path.basename(out), text.count("--- !u!"), len(problems)))
+            bad += len(problems)
+            continue
+        tmp = out + ".tmp"
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, out)
+        print("wrote %s (%d objects)" % (os.path.relpath(out), text.count("--- !u!")))
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

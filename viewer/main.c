@@ -295,6 +295,19 @@ static void cycle_follow(app *a)
     say(a, msg);
 }
 
+static void toggle_look(app *a, int key)
+{
+    akr_look *l = &a->s.look;
+    if (key == GLFW_KEY_M) l->body = !l->body;
+    if (key == GLFW_KEY_K)
+        l->skinning = l->skinning == AK_SKIN_LINEAR ? AK_SKIN_DUAL_QUAT : AK_SKIN_LINEAR;
+    if (key == GLFW_KEY_J) l->bones = !l->bones;
+    if (a->mode) akv_mode_set_look(a->mode, l);
+    say(a, !l->body ? "look: bones"
+                    : (l->skinning == AK_SKIN_LINEAR ? "look: body, linear blend skinning"
+                                                     : "look: body, dual-quaternion skinning"));
+}
+
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
     app *a = glfwGetWindowUserPointer(w);
@@ -324,6 +337,9 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     case GLFW_KEY_G: a->s.grid = !a->s.grid; break;
     case GLFW_KEY_S: a->s.shadows = !a->s.shadows; break;
     case GLFW_KEY_H: a->s.hud = !a->s.hud; break;
+    case GLFW_KEY_M: /* M mesh: body or bones; K skinning LBS/DQS; J joints over the body */
+    case GLFW_KEY_K:
+    case GLFW_KEY_J: toggle_look(a, key); break;
     case GLFW_KEY_R:
         frame_all(a);
         a->follow = -1;
@@ -372,10 +388,12 @@ static const char *key_hints(akv_mode mode)
                "on/off\n"
                "drop a BVH walk: the walker walks it  R reset view  G grid  S shadows  H hide "
                "help\n"
+               "M body/bones  K LBS/DQS skinning  J bones over the body\n"
                "1 playback  2 IK  3 walker" AKV_QUIT;
     return "mouse: left orbit, right/shift pan, wheel zoom, click the timeline to scrub\n"
            "space play/pause  <- -> step  PgUp/PgDn 10  Home start  up/down speed  backspace 1x\n"
            "L loop  I interp  P in-place  F follow  R reset view  G grid  S shadows  H hide help\n"
+           "M body/bones  K LBS/DQS skinning  J bones over the body\n"
            "1 playback  2 IK (drag the ball; C solver, O pole, +/- iterations)  3 walker" AKV_QUIT;
 #undef AKV_QUIT
 }
@@ -435,7 +453,10 @@ static void draw_hud(app *a)
     }
     float ks = a->fb_w >= 1100 ? 2.0f : 1.5f;
     const char *keys = key_hints(a->s.mode);
-    const float keys_y = (float)a->fb_h - 36.0f - 4.0f * 11.0f * ks;
+    float lines = 1.0f;
+    for (const char *c = keys; *c; ++c)
+        lines += *c == '\n';
+    const float keys_y = (float)a->fb_h - 36.0f - (lines - 1.0f) * 11.0f * ks;
     if (a->s.hud)
         akr_draw_text(r, 10.0f, keys_y, akr_text_fit(keys, ks, (float)a->fb_w - 20.0f), keys, dim);
     if (a->mode && a->s.paused) {

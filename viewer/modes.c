@@ -343,6 +343,11 @@ void akv_mode_bounds(akv_mode_state *m, ak_vec3 *lo, ak_vec3 *hi)
     lo->y = fminf(lo->y, 0.0f);
 }
 
+void akv_mode_set_look(akv_mode_state *m, const akr_look *look)
+{
+    m->s.look = *look;
+}
+
 void akv_mode_draw(akv_mode_state *m, akr_renderer *r)
 {
     if (m->kind == AKV_MODE_WALK) {
@@ -354,7 +359,7 @@ void akv_mode_draw(akv_mode_state *m, akr_renderer *r)
     akr_set_shadow_plane(r, m->s.shadows, 0.0f);
     static const float ghost[3] = {0.72f, 0.74f, 0.78f};
     akr_draw_skeleton(r, c->skeleton, m->base_world_m, m->s.radius * 0.7f, ghost);
-    akr_draw_skeleton(r, c->skeleton, c->world_m, m->s.radius, c->colour);
+    akv_draw_character(r, &m->s, c->skeleton, c->world_m, c->colour);
     /* The chain drawn again thicker, so it stands out from the rest of the body. */
     static const float chain_rgba[4] = {0.95f, 0.55f, 0.20f, 1.0f};
     for (int i = 1; i < m->chain_len; ++i)

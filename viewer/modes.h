@@ -41,4 +41,7 @@ int akv_mode_key(akv_mode_state *m, int key);
 int akv_mode_drag(akv_mode_state *m, const akr_camera *cam, int w, int h, float px, float py,
                   int phase);
 
+/* The look (body or bones, skinning) from now on: the window's M, K and J keys. */
+void akv_mode_set_look(akv_mode_state *m, const akr_look *look);
+
 #endif

@@ -4,6 +4,7 @@
  * same code runs on WebGL 2 = OpenGL ES 3.0: the shaders are one source with the version
  * line chosen at compile time. */
 #include "render.h"
+#include "render_internal.h"
 
 #if defined(__EMSCRIPTEN__)
 #include <GLES3/gl3.h>
@@ -139,6 +140,7 @@ struct akr_renderer {
     float shadow_y;
     float *scratch;
     size_t scratch_cap;
+    void *skin_state; /* render_skin.c */
 };
 
 static const char *k_lit_vs =
@@ -401,6 +403,7 @@ void akr_destroy(akr_renderer *r)
         if (r->steps_vbo[i]) glDeleteBuffers(1, &r->steps_vbo[i]);
         if (r->steps_ibo[i]) glDeleteBuffers(1, &r->steps_ibo[i]);
     }
+    akr_skin_release(r);
     if (r->lit) glDeleteProgram(r->lit);
     if (r->flat) glDeleteProgram(r->flat);
     free(r->scratch);
@@ -471,16 +474,58 @@ static void draw_lit(akr_renderer *r, const mesh *m, mat4 model, const float rgb
 /* The planar projection onto y = shadow_y along the light direction:
  * S = (p.l) I - l p^T with plane p = (0, 1, 0, -y) and l = (light, 0). Stencil: each pixel is
  * darkened once however many shadows overlap it. */
-static void draw_shadow(akr_renderer *r, const mesh *m, mat4 model)
+static void shadow_matrix(const akr_renderer *r, mat4 s)
 {
-    if (!r->shadows) return;
     float l[4] = {k_light_dir[0], k_light_dir[1], k_light_dir[2], 0.0f};
     float p[4] = {0.0f, 1.0f, 0.0f, -(r->shadow_y + 0.002f)};
     float d = l[0] * p[0] + l[1] * p[1] + l[2] * p[2] + l[3] * p[3];
-    mat4 s, sm, mvp;
     for (int col = 0; col < 4; ++col)
         for (int row = 0; row < 4; ++row)
             s[col][row] = (row == col ? d : 0.0f) - l[row] * p[col];
+}
+
+void akr_shadow_begin(void)
+{
+    glDisable(GL_CULL_FACE);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_STENCIL_TEST);
+    glStencilFunc(GL_EQUAL, 0, 0xff);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+}
+
+void akr_shadow_end(void)
+{
+    glDisable(GL_STENCIL_TEST);
+    glDepthMask(GL_TRUE);
+    glEnable(GL_CULL_FACE);
+}
+
+void akr_frame_info(const akr_renderer *r, akr_frame *out)
+{
+    mat4 s;
+    memcpy(out->vp, r->vp, sizeof out->vp);
+    shadow_matrix(r, s);
+    memcpy(out->shadow, s, sizeof out->shadow);
+    out->eye = r->eye;
+    out->fog[0] = r->fog[0], out->fog[1] = r->fog[1];
+    out->shadows = r->shadows;
+}
+
+unsigned akr_lit_program(const char *vertex_source, char *err, size_t err_size)
+{
+    return program(vertex_source, k_lit_fs, err, err_size);
+}
+
+void **akr_skin_state(akr_renderer *r)
+{
+    return &r->skin_state;
+}
+
+static void draw_shadow(akr_renderer *r, const mesh *m, mat4 model)
+{
+    if (!r->shadows) return;
+    mat4 s, sm, mvp;
+    shadow_matrix(r, s);
     glm_mat4_mul(s, model, sm);
     glm_mat4_mul(r->vp, sm, mvp);
     static const float shade[4] = {0.05f, 0.07f, 0.12f, 0.30f};
@@ -490,16 +535,10 @@ static void draw_shadow(akr_renderer *r, const mesh *m, mat4 model)
     glUniformMatrix3fv(r->lit_normal, 1, GL_FALSE, (const float *)GLM_MAT3_IDENTITY);
     glUniform4fv(r->lit_color, 1, shade);
     glUniform1i(r->lit_flat, 2);
-    glDisable(GL_CULL_FACE);
-    glDepthMask(GL_FALSE);
-    glEnable(GL_STENCIL_TEST);
-    glStencilFunc(GL_EQUAL, 0, 0xff);
-    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+    akr_shadow_begin();
     glBindVertexArray(m->vao);
     glDrawElements(GL_TRIANGLES, m->index_count, GL_UNSIGNED_INT, 0);
-    glDisable(GL_STENCIL_TEST);
-    glDepthMask(GL_TRUE);
-    glEnable(GL_CULL_FACE);
+    akr_shadow_end();
 }
 
 void akr_draw_ground(akr_renderer *r, float y, float extent)

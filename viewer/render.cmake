@@ -1,5 +1,5 @@
 # The renderer shared by the CLI's `render` command and animkit-view: a static library of
-# viewer/{render,scene,offscreen,headless,modes,walk_view,match_overlay}.c. Included from tools/extra.cmake and
+# viewer/{render,render_skin,scene,offscreen,headless,modes,walk_view,match_overlay}.c. Included from tools/extra.cmake and
 # viewer/CMakeLists.txt; defines animkit_render when GLFW, libepoxy and stb are present.
 if(NOT TARGET animkit_render)
   pkg_check_modules(AKV_GL IMPORTED_TARGET glfw3 epoxy)
@@ -7,7 +7,7 @@ if(NOT TARGET animkit_render)
   find_library(AKV_STB_LIBRARY stb)
   if(AKV_GL_FOUND AND AKV_STB_INCLUDE_DIR)
     set(AKV_DIR ${PROJECT_SOURCE_DIR}/viewer)
-    add_library(animkit_render STATIC ${AKV_DIR}/render.c ${AKV_DIR}/scene.c ${AKV_DIR}/offscreen.c
+    add_library(animkit_render STATIC ${AKV_DIR}/render.c ${AKV_DIR}/render_skin.c ${AKV_DIR}/scene.c ${AKV_DIR}/offscreen.c
                 ${AKV_DIR}/headless.c ${AKV_DIR}/modes.c ${AKV_DIR}/ik_solvers.c
                 ${AKV_DIR}/walk_view.c ${AKV_DIR}/match_overlay.c)
     target_include_directories(animkit_render PUBLIC ${AKV_DIR} PRIVATE ${AKV_STB_INCLUDE_DIR} ${CGLM_INCLUDE_DIR})

@@ -59,6 +59,19 @@ void akr_draw_capsule(akr_renderer *r, ak_vec3 a, ak_vec3 b, float radius, const
  * `radius` is the bone radius in metres. */
 void akr_draw_skeleton(akr_renderer *r, const ak_skeleton *skeleton, const ak_xform *world_m,
                        float radius, const float rgb[3]);
+/* How a character is drawn: its generated body (ak_body_mesh_create, built once per skeleton
+ * and kept on the GPU) skinned in the vertex shader, or the capsule skeleton. */
+typedef struct akr_look {
+    int body;     /* 1: the skinned body (default); 0: capsule bones */
+    int skinning; /* AK_SKIN_LINEAR or AK_SKIN_DUAL_QUAT (default) */
+    int bones;    /* 1: the bones as lines over the body; default 0 */
+} akr_look;
+akr_look akr_look_defaults(void);
+/* A character at model pose `world_m` (metres; the skeleton may be in any units: the scale is
+ * read off the pose's bone lengths) drawn as `look` says (NULL: defaults); a rig that gets no
+ * body (one joint) is drawn as bones of `radius`. */
+void akr_draw_character(akr_renderer *r, const ak_skeleton *skeleton, const ak_xform *world_m,
+                        float radius, const float rgb[3], const akr_look *look);
 /* Unlit lines: `count` vertices of x,y,z,r,g,b,a (pairs form segments), world space. */
 void akr_draw_lines(akr_renderer *r, const float *xyzrgba, int count, int depth_test);
 /* HUD text at pixel (x, y) (top-left of the first line), `scale` x the 8-px stb_easy_font. */

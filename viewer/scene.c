@@ -193,6 +193,23 @@ static const ak_flag k_viewer_flags[] = {
      .def = "0.03",
      .range = "(0,1]",
      .help = "bone radius"},
+    {.name = "look",
+     .type = AK_FLAG_CHOICE,
+     .offset = AKV_VALUE(look),
+     .def = "body",
+     .choices = "body|bones",
+     .help = "draw each character as a skinned body with feet, or as capsule bones (key B)"},
+    {.name = "skinning",
+     .type = AK_FLAG_CHOICE,
+     .offset = AKV_VALUE(skinning),
+     .def = "dqs",
+     .choices = "lbs|dqs",
+     .help = "body skinning on the GPU: linear blend or dual quaternion (key K)"},
+    {.name = "bones",
+     .type = AK_FLAG_SWITCH,
+     .offset = AKV_FIELD(look.bones),
+     .on = 1,
+     .help = "draw the bones as lines over the body (key O)"},
     {.name = "screenshot",
      .type = AK_FLAG_TEXT,
      .offset = AKV_TEXT(screenshot),
@@ -294,6 +311,8 @@ static void apply_values(akv_settings *s, const ak_flags_result *r, int vt)
     s->ik_chain = v->flag_values.ik_chain[0] ? v->flag_values.ik_chain : NULL;
     s->units = k_units[v->flag_values.units];
     s->ik_solver = ak_ik_kind_name(v->flag_values.solver);
+    s->look.body = v->flag_values.look == 0;
+    s->look.skinning = v->flag_values.skinning == 0 ? AK_SKIN_LINEAR : AK_SKIN_DUAL_QUAT;
     s->yaw = v->flag_values.yaw_deg * DEG;
     s->pitch = v->flag_values.pitch_deg * DEG;
     s->pitch_set = ak_flags_given(r, &k_viewer_table, vt, "pitch");
@@ -457,6 +476,7 @@ int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path
             snprintf(err, err_size, "%s: %s", path, e.message);
         return -1;
     }
+    if (e.message[0]) fprintf(stderr, "%s:%d: warning: %s\n", path, (int)e.line, e.message);
     /* The viewer switches interpolation modes live: have cubic's control points ready. */
     ak_clip_prepare_cubic(clip);
     const char *base = strrchr(path, '/');
@@ -555,13 +575,19 @@ void akv_scene_bounds(akv_scene *scene, const akv_settings *s, int a, int b, int
     if (lo->y > 0.0f) lo->y = 0.0f; /* keep the ground in view */
 }
 
+void akv_draw_character(akr_renderer *r, const akv_settings *s, const ak_skeleton *skeleton,
+                        const ak_xform *world_m, const float rgb[3])
+{
+    akr_draw_character(r, skeleton, world_m, s->radius, rgb, &s->look);
+}
+
 void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings *s)
 {
     if (s->grid) akr_draw_ground(r, 0.0f, 30.0f);
     akr_set_shadow_plane(r, s->shadows, 0.0f);
     for (int i = 0; i < scene->count; ++i) {
         const akv_character *c = &scene->chars[i];
-        akr_draw_skeleton(r, c->skeleton, c->world_m, s->radius, c->colour);
+        akv_draw_character(r, s, c->skeleton, c->world_m, c->colour);
     }
     akr_set_shadow_plane(r, 0, 0.0f);
 }

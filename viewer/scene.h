@@ -45,6 +45,7 @@ typedef struct akv_settings {
     const char *follow;     /* --follow JOINT: keep the camera on this joint of the first file */
     int grid, shadows, hud; /* --no-grid, --no-shadows, --hud / --no-hud */
     float radius;           /* --radius M: bone radius */
+    akr_look look;          /* --look body|bones, --skinning lbs|dqs, --bones (keys B, K, O) */
     int verbose;            /* -v */
     const char *screenshot; /* --screenshot FILE.png: window draws a few frames, saves, exits */
     /* IK mode */
@@ -61,7 +62,7 @@ typedef struct akv_settings {
      * table writes here; akv_parse_args then points out/follow/... into it). */
     struct {
         char out[AK_FLAG_TEXT_MAX], follow[128], screenshot[AK_FLAG_TEXT_MAX], ik_chain[256];
-        int32_t units, solver, size[2], frames[3];
+        int32_t units, solver, size[2], frames[3], look, skinning;
         float yaw_deg, pitch_deg, target[3], pole[3];
     } flag_values;
 } akv_settings;
@@ -113,6 +114,9 @@ void akv_scene_pose(akv_scene *scene, const akv_settings *s, float time);
 /* Bounding box of every joint over the frames [a, b] (step), metres. */
 void akv_scene_bounds(akv_scene *scene, const akv_settings *s, int a, int b, int step, ak_vec3 *lo,
                       ak_vec3 *hi);
+/* A character drawn as the settings' look says (the body, or bones of the settings' radius). */
+void akv_draw_character(akr_renderer *r, const akv_settings *s, const ak_skeleton *skeleton,
+                        const ak_xform *world_m, const float rgb[3]);
 /* Ground, shadows and every character at the current pose. */
 void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings *s);
 /* Position in metres of `joint` of character 0 (NULL or unknown: the root). */

@@ -19,6 +19,7 @@
 #include "locomotion.h"
 #include "matching.h"
 #include "edit.h"
+#include "skin.h"
 #include "scenario.h"
 
 #endif

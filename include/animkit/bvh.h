@@ -25,7 +25,12 @@ AK_API int32_t ak_bvh_limits_validate(const ak_bvh_limits *limits, ak_error *err
 
 /* Reads a BVH file. `limits` may be NULL for the defaults. On success *out_skeleton and
  * *out_clip are new objects the caller destroys; on failure both are set to NULL and `err`
- * holds the status, line and reason. The clip is not looping (set clip->loop yourself). */
+ * holds the status, line and reason. The clip is not looping (set clip->loop yourself).
+ * Warnings: a file other readers accept is read, and `err` then holds status AK_OK with the
+ * line and the reason in `message` (empty message, line 0: nothing to say). So far: more
+ * frame lines than Frames: says (all are read, as Blender does; assimp's Boxing_Toes.bvh),
+ * and fewer (the complete lines are read; a last line without a line break in such a file is
+ * dropped, as it may be cut mid-number). No frame line at all is still an error. */
 AK_API int32_t ak_bvh_read_file(const char *path, const ak_bvh_limits *limits,
                                 ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err);
 /* Same, from `size` bytes of text in memory (need not be NUL-terminated). */

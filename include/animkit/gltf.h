@@ -10,8 +10,11 @@
  * - one animation "clip": a rotation channel for every joint and a translation channel for
  *   every joint with a translation track, all sharing one time accessor (frame f at
  *   f * frame_time seconds), LINEAR or CUBICSPLINE (Catmull-Rom tangents, per second).
- * - optionally a mesh: one low-poly capsule per bone (parent -> child) in the rest pose, each
- *   skinned rigidly to its parent joint, on a node "animkit_capsules" at the scene root.
+ * - optionally a mesh on a node at the scene root, skinned by the skin (JOINTS_0/WEIGHTS_0,
+ *   the skin's inverseBindMatrices): the generated body of skin.h (ak_body_mesh_create:
+ *   limbs, torso, head and feet with weights blended across the joints) on "animkit_body",
+ *   or one low-poly capsule per bone skinned rigidly to its parent joint on
+ *   "animkit_capsules" (chosen, and used for rigs that get no body).
  * glTF is right-handed, Y up, metres; BVH axes carry over unchanged, lengths are multiplied by
  * metres_per_unit. */
 #ifndef ANIMKIT_GLTF_H
@@ -26,7 +29,8 @@ typedef struct ak_gltf_options {
                               must be finite and > 0 */
     int32_t cubic;         /* 1: CUBICSPLINE samplers, 0: LINEAR; default 0 (clips of one
                               frame always use LINEAR: a spline needs two keys) */
-    int32_t with_mesh; /* 1: add a simple skinned capsule mesh so viewers show bones; default 1 */
+    int32_t with_mesh;     /* 0: no mesh; 1: the generated skinned body (default); 2: a capsule per
+                              bone */
 } ak_gltf_options;
 
 AK_API ak_gltf_options ak_gltf_defaults(void);

@@ -402,6 +402,21 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle foot_ik, float dt,
                                               ak_plugin_xform *local, ak_plugin_xform *model,
                                               int32_t count);
 AK_PLUGIN_API int32_t ak_plugin_foot_ik_state_get(ak_handle foot_ik, ak_plugin_foot_ik_state *out);
+/* Which feet stand, when the caller knows better than the clip's contacts (a rig posed by an
+ * engine's animation, whose clip the plugin never saw): 0 swing, else the AK_CONTACT_* bits
+ * that are down (1 heel, 2 toe: the foot rolls over its toe where the rig has one, 3 both);
+ * -1 (the default) from the clip at the time given to ak_plugin_foot_ik_rays. Holds until set
+ * again. */
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_set_stance(ak_handle foot_ik, int32_t left, int32_t right);
+/* The heel (sole) and toe contact points [left, right] of any model pose placed at `character`
+ * (world, Unity frame), by the library's rule (ak_foot_ik_sole / ak_foot_ik_toe) with this
+ * foot IK's calibration: heel = ankle - sole_height * foot up, toe = the floor point under the
+ * ball as calibrated on the clip (the heel where the rig has no toe joint). The solve holds the
+ * sole point; on a plane the toe lands with it because the foot turns to the surface. */
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_contact_points(ak_handle foot_ik,
+                                                       const ak_plugin_xform *character,
+                                                       const ak_plugin_xform *model, int32_t count,
+                                                       ak_vec3 *out_heel, ak_vec3 *out_toe);
 
 /* ---- Retargeting: a humanoid clip onto another humanoid rig (see retarget.h) ---- */
 

@@ -4,6 +4,7 @@ Arrays: a transform is 7 float32 values (quaternion x, y, z, w, then translation
 the memory layout of ak_xform, so a (J, 7) float32 array IS a C pose and crosses without a
 copy. Key arrays of a clip (rotations, translations) are NumPy views of the C memory."""
 import os
+import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -19,6 +20,11 @@ HUMANOID_SLOTS = [ffi.string(lib.ak_humanoid_slot_name(i)).decode()
                   for i in range(lib.AK_HUM_SLOT_COUNT)]
 _UNITS = {"m": lib.AK_UNITS_METRES, "cm": lib.AK_UNITS_CENTIMETRES, "mm": lib.AK_UNITS_MILLIMETRES,
           "in": lib.AK_UNITS_INCHES, "cmu": lib.AK_UNITS_CMU}
+
+
+class BvhWarning(UserWarning):
+    """A BVH file read as other readers read it, with something to say: more or fewer frame
+    lines than its Frames: line declares. The message starts with path:line."""
 
 
 class Error(Exception):
@@ -212,6 +218,11 @@ def _read(reader, path_for_errors):
     cl = ffi.new("ak_clip **")
     err = ffi.new("ak_error *")
     _check(reader(sk, cl, err), err, path_for_errors)
+    if err.message[0] != b"\0":
+        # A file other readers accept (frame lines disagreeing with Frames:): read, and said.
+        warnings.warn("%s:%d: %s" % (path_for_errors, err.line,
+                                     ffi.string(err.message).decode("utf-8", "replace")),
+                      BvhWarning, stacklevel=3)
     skeleton = Skeleton(sk[0])
     return skeleton, Clip(cl[0], skeleton)
 

@@ -357,3 +357,17 @@ def test_failed_write_leaves_nothing(mocap, tmp_path):
         clip.write_bvh(tmp_path / "no" / "such" / "dir.bvh")
     assert e.value.status == "AK_ERR_IO"
     assert not (tmp_path / "no").exists()
+
+
+def test_frame_lines_other_readers_accept_read_with_a_warning():
+    """One more frame line than Frames: says (as in assimp-testmodels' Boxing_Toes.bvh): read
+    like Blender, every line, with a BvhWarning naming the line."""
+    text = ("HIERARCHY\nROOT Hips\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition "
+            "Zrotation Yrotation Xrotation\nEnd Site\n{\nOFFSET 0 5 0\n}\n}\nMOTION\nFrames: 1\n"
+            "Frame Time: 0.1\n0 1 2 0 0 0\n3 4 5 0 0 0\n")
+    with pytest.warns(animkit.BvhWarning, match=r"extra\.bvh:15: 2 frame lines where Frames: says 1"):
+        sk, clip = animkit.read_bvh_string(text, "extra.bvh")
+    assert clip.frame_count == 2
+    assert clip.positions()[1, 0].tolist() == [3.0, 4.0, 5.0]
+    with pytest.raises(animkit.Error, match="after the last frame"):
+        animkit.read_bvh_string(text + "end\n", "garbage.bvh")

@@ -9,6 +9,9 @@
  *   Frames: N
  *   Frame Time: T
  *   N lines of exactly (sum of channel counts) numbers
+ * Files whose frame lines disagree with Frames: read as Blender reads them (every complete
+ * frame line; a last line without a line break is dropped when the file ends early, as it
+ * may be cut mid-number) with a warning carrying the line; see bvh.h.
  * A joint name is the rest of its line (so names may hold spaces, ':', '.', '-').
  * Memory is never sized from a header count alone: the frame buffer is capped by what the
  * remaining bytes can hold (each value needs at least one byte). */
@@ -52,6 +55,8 @@ typedef struct bvh_parser {
     double frame_time;
     float *values; /* frames_read * values_per_frame */
     int32_t frames_read;
+    int32_t warn_line;  /* 0: no warning */
+    char warn_msg[200]; /* the warning, when warn_line > 0 */
 } bvh_parser;
 
 /* ---- errors ---- */
@@ -634,9 +639,8 @@ static int32_t parse_motion_header(bvh_parser *ps)
  * frame (End Sites and channel-less joints included) and a vector per track. Real files need
  * less than one byte of keys per byte of text; refuse more than 16 (plus 64 MiB), so a small
  * file cannot ask for gigabytes through many channel-less joints. */
-static int32_t check_key_budget(bvh_parser *ps, size_t remaining)
+static int32_t check_key_budget(bvh_parser *ps, int32_t N, size_t remaining)
 {
-    const int32_t N = ps->frames_declared;
     int32_t tracks = 0;
     for (int32_t j = 0; j < ps->joint_count; ++j)
         for (int i = 0; i < ps->joints[j].layout.count; ++i)
@@ -750,26 +754,74 @@ AK_INLINE int32_t read_frame_line(bvh_parser *ps, const char **pp, int32_t f, fl
     return AK_OK;
 }
 
-/* After the declared frames only white space may follow: another number means more frame
- * lines than Frames: says. */
-static int32_t check_after_frames(bvh_parser *ps)
+/* After the last frame line only white space may follow; anything else that is not a number
+ * is an error. *more is set when a number follows: another frame line. */
+static int32_t check_after_frames(bvh_parser *ps, const char *p, int *more)
 {
     char q[32];
-    skip_space(ps);
-    if (ps->p == ps->end) return AK_OK;
+    *more = 0;
+    if (p == ps->end) return AK_OK;
     double v;
-    const char *e = akbvh_parse_number(ps->p, ps->end, &v);
-    if (e)
-        return fail_at(ps, AK_ERR_PARSE, ps->line, ps->p, "more frame lines than Frames: %d says",
-                       (int)ps->frames_declared);
-    const char *te = ps->p;
+    if (akbvh_parse_number(p, ps->end, &v)) {
+        *more = 1;
+        return AK_OK;
+    }
+    const char *te = p;
     while (te < ps->end && !is_space(*te))
         ++te;
-    return fail_at(ps, AK_ERR_PARSE, ps->line, ps->p, "unexpected '%s' after the last frame",
-                   quote(ps->p, te, q));
+    ps->p = p;
+    return fail_at(ps, AK_ERR_PARSE, ps->line, p, "unexpected '%s' after the last frame",
+                   quote(p, te, q));
 }
 
-/* The frame lines: Frames: lines of values_per_frame numbers into ps->values. */
+/* Frame lines that disagree with Frames: are read (as Blender does) and warned about. */
+static void warn_frame_count(bvh_parser *ps, int32_t line, int dropped_cut_line)
+{
+    const int32_t N = ps->frames_declared, M = ps->frames_read;
+    ps->warn_line = line;
+    if (M > N)
+        snprintf(ps->warn_msg, sizeof ps->warn_msg,
+                 "%d frame lines where Frames: says %d (line %d); read all %d", (int)M, (int)N,
+                 (int)ps->frames_line, (int)M);
+    else
+        snprintf(
+            ps->warn_msg, sizeof ps->warn_msg,
+            "file ends after %d of %d frames (Frames: says %d)%s; read %d", (int)M, (int)N, (int)N,
+            dropped_cut_line ? ", its last line has no line break and was dropped as cut off" : "",
+            (int)M);
+}
+
+/* Frame f of a file that ends early: the last line read has no line break, so it may be cut
+ * mid-number; it is dropped. Returns whether it was. */
+static int drop_cut_last_line(bvh_parser *ps, const char *p, int32_t f)
+{
+    if (f == 0 || p != ps->end) return 0;
+    const char c = ps->end[-1];
+    if (c == '\n' || c == '\r' || is_blank(c)) return 0;
+    ps->frames_read = f - 1;
+    return 1;
+}
+
+/* The value buffer for the frame lines: grows as lines are read, up to what the remaining
+ * bytes can hold (every value takes at least two bytes, a digit and a separator; one for the
+ * very last) and the frame limit: never sized from Frames: alone. */
+static int32_t open_values(bvh_parser *ps, size_t *max_frames, size_t *cap_frames)
+{
+    const size_t remaining = (size_t)(ps->end - ps->p);
+    int32_t st = check_key_budget(ps, ps->frames_declared, remaining);
+    if (st) return st;
+    *max_frames = (remaining + 1) / (2 * (size_t)ps->values_per_frame) + 1;
+    if (*max_frames > (size_t)ps->limits.max_frames) *max_frames = (size_t)ps->limits.max_frames;
+    *cap_frames = *max_frames < 256 ? *max_frames : 256;
+    if (*cap_frames > (size_t)ps->frames_declared + 1)
+        *cap_frames = (size_t)ps->frames_declared + 1;
+    ps->values = (float *)malloc(sizeof(float) * *cap_frames * (size_t)ps->values_per_frame);
+    if (!ps->values) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory");
+    return AK_OK;
+}
+
+/* The frame lines into ps->values: Frames: says how many; more or fewer complete lines are
+ * read with a warning (ps->warn_*), none at all is an error. */
 static int32_t parse_frames(bvh_parser *ps)
 {
     const int32_t C = ps->values_per_frame;
@@ -777,34 +829,38 @@ static int32_t parse_frames(bvh_parser *ps)
     if (C == 0)
         return fail_at(ps, AK_ERR_PARSE, ps->frames_line, NULL, "the hierarchy has no channels");
     const size_t remaining = (size_t)(ps->end - ps->p);
-    int32_t st = check_key_budget(ps, remaining);
+    size_t max_frames = 0, cap_frames = 0;
+    int32_t st = open_values(ps, &max_frames, &cap_frames);
     if (st) return st;
-    /* Every value takes at least two bytes (a digit and a separator; one for the very last),
-     * so the remaining bytes bound the frames the file can hold. The buffer grows as lines
-     * are read, up to that bound: never sized from Frames: alone. */
-    size_t max_frames = (remaining + 1) / (2 * (size_t)C) + 1;
-    if (max_frames > (size_t)N) max_frames = (size_t)N;
-    size_t cap_frames = max_frames < 256 ? max_frames : 256;
-    ps->values = (float *)malloc(sizeof(float) * cap_frames * (size_t)C);
-    if (!ps->values) return fail_at(ps, AK_ERR_NOMEM, ps->line, NULL, "out of memory");
-
     const char *p = ps->p;
     const char *const end = ps->end;
-    for (int32_t f = 0; f < N; ++f) {
+    int32_t first_extra_line = 0;
+    for (int32_t f = 0;; ++f) {
+        p = skip_blank_lines(ps, p, end);
+        int more = f < N && p < end;
+        if (f >= N && (st = check_after_frames(ps, p, &more))) return st;
+        if (!more) {
+            ps->p = p;
+            if (f == 0)
+                return fail_at(ps, AK_ERR_PARSE, ps->line, NULL,
+                               "file ends after 0 of %d frames (Frames: says %d)", (int)N, (int)N);
+            if (f < N) warn_frame_count(ps, ps->line, drop_cut_last_line(ps, p, f));
+            if (f > N) warn_frame_count(ps, first_extra_line, 0);
+            if (ps->frames_read == 0)
+                return fail_at(ps, AK_ERR_PARSE, ps->line, NULL,
+                               "file ends inside the first frame line (Frames: says %d)", (int)N);
+            break;
+        }
+        if (f == N) first_extra_line = ps->line;
+        if ((size_t)f >= max_frames)
+            return fail_at(ps, AK_ERR_LIMIT, ps->line, p,
+                           "more than %d frame lines (Frames: says %d)", (int)max_frames, (int)N);
         if ((size_t)f == cap_frames && (st = grow_values(ps, f, max_frames, &cap_frames)))
             return st;
-        p = skip_blank_lines(ps, p, end);
-        if (p == end) {
-            ps->p = p;
-            return fail_at(ps, AK_ERR_PARSE, ps->line, NULL,
-                           "file ends after %d of %d frames (Frames: says %d)", (int)f, (int)N,
-                           (int)N);
-        }
         if ((st = read_frame_line(ps, &p, f, ps->values + (size_t)f * (size_t)C))) return st;
         ps->frames_read = f + 1;
     }
-    ps->p = p;
-    return check_after_frames(ps);
+    return ps->frames_read > N ? check_key_budget(ps, ps->frames_read, remaining) : AK_OK;
 }
 
 /* ---- building the skeleton and clip ---- */
@@ -862,7 +918,7 @@ static void fill_keys(const bvh_parser *ps, const joint_plan *plans, ak_clip *cl
 {
     const int32_t n = ps->joint_count;
     const int32_t C = ps->values_per_frame;
-    for (int32_t f = 0; f < ps->frames_declared; ++f) {
+    for (int32_t f = 0; f < ps->frames_read; ++f) {
         const float *row = ps->values + (size_t)f * (size_t)C;
         ak_quat *rot = clip->rotations + (size_t)f * (size_t)n;
         ak_vec3 *tr = clip->translations + (size_t)f * (size_t)clip->track_count;
@@ -946,7 +1002,7 @@ static int32_t build(bvh_parser *ps, ak_skeleton **out_skeleton, ak_clip **out_c
     desc.channels = layouts;
     desc.is_end_site = end_site;
     if ((st = ak_skeleton_create(&desc, &skeleton, ps->err))) goto done;
-    if ((st = ak_clip_create(n, ps->frames_declared, (float)ps->frame_time, has_translation, &clip,
+    if ((st = ak_clip_create(n, ps->frames_read, (float)ps->frame_time, has_translation, &clip,
                              ps->err)))
         goto done;
 
@@ -1021,7 +1077,10 @@ int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *l
         st = build(&ps, out_skeleton, out_clip);
     free(ps.joints);
     free(ps.values);
-    if (st == AK_OK) ak_error_clear(err);
+    if (st == AK_OK) {
+        ak_error_clear(err);
+        if (ps.warn_line > 0) ak_error_set(err, AK_OK, ps.warn_line, "%s", ps.warn_msg);
+    }
     return st;
 }
 

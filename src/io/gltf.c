@@ -33,8 +33,9 @@ int32_t ak_gltf_validate(const ak_gltf_options *o, ak_error *err)
                             (double)o->metres_per_unit);
     if (o->cubic != 0 && o->cubic != 1)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "cubic must be 0 or 1");
-    if (o->with_mesh != 0 && o->with_mesh != 1)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "with_mesh must be 0 or 1");
+    if (o->with_mesh < 0 || o->with_mesh > 2)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "with_mesh must be 0 (none), 1 (body) or 2 (capsules)");
     return AK_OK;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/simd.h"
 #include "core/xform_inline.h"
+#include "animkit/skin.h"
 #include "io/gltf_internal.h"
 #include "io/grow.h"
 
@@ -236,6 +237,7 @@ static int32_t write_inverse_binds(akio_gltf_doc *d, const ak_xform *world_m, in
 
 typedef struct mesh_data {
     int32_t bone_count;
+    size_t vertex_count, triangle_count;
     float *positions;  /* VEC3 per vertex, metres, rest pose world space */
     float *normals;    /* VEC3 unit */
     uint16_t *joints;  /* VEC4 */
@@ -318,15 +320,28 @@ static size_t add_capsule(mesh_data *m, size_t v, size_t t, ak_vec3 a, ak_vec3 b
     return v;
 }
 
+static void mesh_bounds(mesh_data *m)
+{
+    for (int c = 0; c < 3; ++c)
+        m->pmin[c] = m->pmax[c] = m->positions[c];
+    for (size_t q = 0; q < m->vertex_count; ++q)
+        for (int c = 0; c < 3; ++c) {
+            float x = m->positions[q * 3 + (size_t)c];
+            if (x < m->pmin[c]) m->pmin[c] = x;
+            if (x > m->pmax[c]) m->pmax[c] = x;
+        }
+}
+
 /* The capsules of every bone longer than 1e-5 m (world_m: rest pose, metres) and the
  * positions' bounds. -1 when out of memory; bone_count 0 when there is no bone. */
-static int build_mesh(const ak_skeleton *s, const ak_xform *world_m, mesh_data *m)
+static int build_capsules(const ak_skeleton *s, const ak_xform *world_m, mesh_data *m)
 {
     memset(m, 0, sizeof *m);
     m->bone_count = count_bones(s, world_m);
     if (m->bone_count == 0) return 0;
     size_t nv = (size_t)m->bone_count * AKIO_CAPSULE_VERTS;
     size_t nt = (size_t)m->bone_count * AKIO_CAPSULE_TRIS;
+    m->vertex_count = nv, m->triangle_count = nt;
     m->positions = (float *)calloc(nv * 3, sizeof(float));
     m->normals = (float *)calloc(nv * 3, sizeof(float));
     m->joints = (uint16_t *)calloc(nv * 4, sizeof(uint16_t));
@@ -344,14 +359,32 @@ static int build_mesh(const ak_skeleton *s, const ak_xform *world_m, mesh_data *
         v = add_capsule(m, v, t, a, b, akv_scale(ab, 1.0f / len), len, p);
         t += 4 * AKIO_CAPSULE_SIDES;
     }
-    for (int c = 0; c < 3; ++c)
-        m->pmin[c] = m->pmax[c] = m->positions[c];
-    for (size_t q = 0; q < v; ++q)
-        for (int c = 0; c < 3; ++c) {
-            float x = m->positions[q * 3 + (size_t)c];
-            if (x < m->pmin[c]) m->pmin[c] = x;
-            if (x > m->pmax[c]) m->pmax[c] = x;
-        }
+    mesh_bounds(m);
+    return 0;
+}
+
+/* The generated body (ak_body_mesh_create: tubes, feet, smooth weights) in metres: its rest
+ * pose is the skeleton's, so the skin's inverse binds (from world_m) fit it. -1 when out of
+ * memory; vertex_count 0 when the rig gets no body (then the capsules are used). */
+static int build_body(const ak_skeleton *s, float metres_per_unit, mesh_data *m)
+{
+    memset(m, 0, sizeof *m);
+    ak_body_mesh *b = NULL;
+    const int32_t st = ak_body_mesh_create(s, NULL, &b, NULL);
+    if (st == AK_ERR_NOMEM) return -1;
+    if (st != AK_OK) return 0;
+    const size_t nv = (size_t)b->vertex_count, nt = (size_t)b->index_count / 3;
+    m->positions = b->positions, b->positions = NULL;
+    m->normals = b->normals, b->normals = NULL;
+    m->joints = b->joints, b->joints = NULL;
+    m->weights = b->weights, b->weights = NULL;
+    m->indices = b->indices, b->indices = NULL;
+    ak_body_mesh_destroy(b);
+    for (size_t i = 0; i < 3 * nv; ++i)
+        m->positions[i] *= metres_per_unit;
+    m->vertex_count = nv, m->triangle_count = nt;
+    m->bone_count = 1;
+    mesh_bounds(m);
     return 0;
 }
 
@@ -359,8 +392,7 @@ static int build_mesh(const ak_skeleton *s, const ak_xform *world_m, mesh_data *
  * its indices, one view each. */
 static void write_mesh_views(akio_gltf_doc *d, const mesh_data *mesh)
 {
-    const size_t nv = (size_t)mesh->bone_count * AKIO_CAPSULE_VERTS;
-    const size_t nt = (size_t)mesh->bone_count * AKIO_CAPSULE_TRIS;
+    const size_t nv = mesh->vertex_count, nt = mesh->triangle_count;
     akio_block b = bin_floats(&d->bin, mesh->positions, nv * 3);
     d->pos_acc = add_acc(d, add_view(d, b, GLTF_ARRAY_BUFFER), 0, nv, GLTF_FLOAT, "VEC3");
     d->acc[d->pos_acc].has_minmax = 1;
@@ -377,16 +409,22 @@ static void write_mesh_views(akio_gltf_doc *d, const mesh_data *mesh)
                          "SCALAR");
 }
 
-/* The capsule mesh, skinned rigidly to the parent joint of each bone. */
+/* The body (with_mesh 1; rigs without one fall back to capsules) or the capsule mesh
+ * (with_mesh 2, each capsule skinned rigidly to the parent joint of its bone). */
 static int32_t write_mesh(akio_gltf_doc *d, const ak_skeleton *s, const ak_xform *world_m,
-                          ak_error *err)
+                          const ak_gltf_options *o, ak_error *err)
 {
     mesh_data mesh;
-    if (build_mesh(s, world_m, &mesh) != 0) {
+    int failed = 0;
+    memset(&mesh, 0, sizeof mesh);
+    if (o->with_mesh == 1) failed = build_body(s, o->metres_per_unit, &mesh) != 0;
+    d->body = mesh.vertex_count > 0;
+    if (!failed && !d->body) failed = build_capsules(s, world_m, &mesh) != 0;
+    if (failed) {
         mesh_free(&mesh);
         return out_of_memory(err);
     }
-    d->has_mesh = mesh.bone_count > 0;
+    d->has_mesh = mesh.vertex_count > 0;
     if (d->has_mesh) write_mesh_views(d, &mesh);
     mesh_free(&mesh);
     return AK_OK;
@@ -400,7 +438,7 @@ int32_t akio_gltf_write_buffers(akio_gltf_doc *d, const ak_skeleton *s, const ak
     d->cubic = d->animate && o->cubic && c->frame_count >= 2;
     if (d->animate && (st = write_animation(d, c, o->metres_per_unit, err))) return st;
     if ((st = write_inverse_binds(d, world_m, s->joint_count, err))) return st;
-    if (o->with_mesh && (st = write_mesh(d, s, world_m, err))) return st;
+    if (o->with_mesh && (st = write_mesh(d, s, world_m, o, err))) return st;
     akio_gbuf_align4(&d->bin, 0);
     if (d->bin.failed) return out_of_memory(err);
     return AK_OK;

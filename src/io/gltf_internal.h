@@ -67,12 +67,13 @@ typedef struct akio_gltf_doc {
     size_t time_acc, rot_acc0, tr_acc0; /* key times, first rotation, first translation */
     size_t ibm_acc;                     /* inverse bind matrices */
     int has_mesh;
+    int body; /* the mesh is the generated body (else capsules) */
     size_t pos_acc, nrm_acc, jnt_acc, wgt_acc, idx_acc;
 } akio_gltf_doc;
 
 /* Fills d's binary buffer, views and accessors: the clip's keys (c may be NULL: no
  * animation), the inverse bind matrices of world_m (rest pose, model space, metres) and,
- * with o->with_mesh, the capsule mesh. Status and err on failure. */
+ * with o->with_mesh, the body (1) or capsule (2) mesh. Status and err on failure. */
 int32_t akio_gltf_write_buffers(akio_gltf_doc *d, const ak_skeleton *s, const ak_clip *c,
                                 const ak_gltf_options *o, const ak_xform *world_m, ak_error *err);
 

@@ -217,7 +217,9 @@ static void json_nodes(akio_gbuf *js, const ak_skeleton *s, const ak_xform *rest
         json_roots(js, s);
         gbuf_printf(js, "]}");
     }
-    if (has_mesh) gbuf_printf(js, ",{\"name\":\"animkit_capsules\",\"mesh\":0,\"skin\":0}");
+    if (has_mesh)
+        gbuf_printf(js, ",{\"name\":\"%s\",\"mesh\":0,\"skin\":0}",
+                    has_mesh == 2 ? "animkit_body" : "animkit_capsules");
     gbuf_printf(js, "]");
 }
 
@@ -233,13 +235,14 @@ static void json_skin_and_mesh(akio_gbuf *js, const akio_gltf_doc *d, const node
     gbuf_printf(js, "]}]");
     if (!d->has_mesh) return;
     gbuf_printf(js,
-                ",\"materials\":[{\"name\":\"bone\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
-                "[0.8,0.75,0.65,1],\"metallicFactor\":0,\"roughnessFactor\":0.7}}]");
-    gbuf_printf(
-        js,
-        ",\"meshes\":[{\"name\":\"capsules\",\"primitives\":[{\"attributes\":{\"POSITION\":%d,"
-        "\"NORMAL\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d},\"indices\":%d,\"material\":0}]}]",
-        (int)d->pos_acc, (int)d->nrm_acc, (int)d->jnt_acc, (int)d->wgt_acc, (int)d->idx_acc);
+                ",\"materials\":[{\"name\":\"%s\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
+                "[0.8,0.75,0.65,1],\"metallicFactor\":0,\"roughnessFactor\":0.7}}]",
+                d->body ? "body" : "bone");
+    gbuf_printf(js,
+                ",\"meshes\":[{\"name\":\"%s\",\"primitives\":[{\"attributes\":{\"POSITION\":%d,"
+                "\"NORMAL\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d},\"indices\":%d,\"material\":0}]}]",
+                d->body ? "body" : "capsules", (int)d->pos_acc, (int)d->nrm_acc, (int)d->jnt_acc,
+                (int)d->wgt_acc, (int)d->idx_acc);
 }
 
 /* One animation: a sampler per joint rotation, then per translation track, and a channel
@@ -313,7 +316,7 @@ void akio_gltf_write_json(akio_gbuf *js, const akio_gltf_doc *d, const ak_skelet
 {
     const node_layout l = layout_nodes(s);
     json_scene(js, s, &l, d->has_mesh);
-    json_nodes(js, s, rest_m, &l, d->has_mesh);
+    json_nodes(js, s, rest_m, &l, d->has_mesh ? (d->body ? 2 : 1) : 0);
     json_skin_and_mesh(js, d, &l);
     if (d->animate) json_animation(js, d, c);
     json_accessors(js, d);

@@ -6,6 +6,9 @@
 
 #define AK_WALK_MAX_STOPS 16
 
+/* Standard gravity, m/s^2: the unit of the hips' acceleration bounds and measures. */
+#define AK_GRAVITY 9.81f
+
 /* A captured transition: source frames played once, not looped. The start runs from a frame
  * standing on both feet into the loop's frame 0 (its last frame is the loop's first); the stop
  * runs from a frame that follows the loop's last frame to a frame standing on both feet. */

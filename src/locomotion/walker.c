@@ -79,6 +79,7 @@ struct ak_walker {
     int32_t place_decided[2];
     ak_vec3 land[2];
     ak_vec3 land_toe[2];
+    ak_vec3 land_ray[2], land_toe_ray[2]; /* where this frame's landing heel and toe rays look */
     ak_ground_hit foot_hit[2]; /* this frame's hit under each heel (for the tilt without IK) */
     float sole_ground[2];
     float toe_ground[2];
@@ -832,7 +833,15 @@ static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
         const float u = w->play_phase[s][w->frame_index];
         if (w->stance[s] || !w->fik.legs[s].has_toe || u < 0.5f || u > 0.75f) continue;
         const ak_ground_hit *h = &hits[LANDING_RAY(s)], *t = &hits[TOE_RAY(s)];
-        const int edge = h->hit && t->hit && fabsf(t->height - h->height) > 0.02f;
+        /* An edge: the toe's ground off the plane of the heel's by more than 2 cm (a slope
+         * carries the heel's plane to the toe; a riser does not). */
+        int edge = 0;
+        if (h->hit && t->hit && h->normal.y > 1e-3f) {
+            const float dx = w->land_toe_ray[s].x - w->land_ray[s].x,
+                        dz = w->land_toe_ray[s].z - w->land_ray[s].z;
+            const float plane = h->height - (h->normal.x * dx + h->normal.z * dz) / h->normal.y;
+            edge = fabsf(t->height - plane) > 0.02f;
+        }
         if (w->place_decided[s] && !edge) continue;
         const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
         const float len = sqrtf(d.x * d.x + d.z * d.z);
@@ -904,10 +913,10 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         const float len = sqrtf(d.x * d.x + d.z * d.z);
         const ak_vec3 beyond =
             len > 1e-3f ? akv_make(d.x / len * 0.04f, 0.0f, d.z / len * 0.04f) : d;
-        rays[TOE_RAY(s)] = akg_ray_down((w->stance[s] || w->stance_next[s])
-                                            ? w->toe_query[s]
-                                            : akv_add(akv_add(w->land_toe[s], shift), beyond),
-                                        1.0f, 3.0f);
+        w->land_ray[s] = akv_add(w->land[s], shift);
+        w->land_toe_ray[s] = akv_add(akv_add(w->land_toe[s], shift), beyond);
+        rays[TOE_RAY(s)] = akg_ray_down(
+            (w->stance[s] || w->stance_next[s]) ? w->toe_query[s] : w->land_toe_ray[s], 1.0f, 3.0f);
     }
     return AK_WALKER_RAY_COUNT;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AK_G 9.81f /* m/s^2 */
+#define AK_G AK_GRAVITY
 
 void ak_walk_metrics_set_legs(ak_walk_metrics *m, const int32_t upper[2], const int32_t lower[2],
                               const int32_t foot[2])

@@ -34,6 +34,10 @@ typedef struct akp_foot_ik {
     ak_xform character; /* right-handed, from phase 1 */
     int32_t stance[2], stance_next[2];
     int32_t have_rays;
+    int32_t stance_override[2]; /* -1: contacts from the clip; else the caller's AK_CONTACT_* */
+    int32_t contact[2];         /* this frame's AK_CONTACT_* bits (0: swing) */
+    int32_t has_toe[2]; /* a toe joint was calibrated (params.legs[s].toe_local is its contact);
+                           the solve itself keeps one contact point per foot */
 } akp_foot_ik;
 
 static void foot_ik_free(akp_object *obj)
@@ -63,17 +67,24 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_defaults(ak_plugin_foot_ik_params *out)
 
 /* Floor, sole heights and foot up axes from the clip: the library's rule
  * (ak_foot_calibrate), over the whole clip. */
-static int32_t calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *clip, ak_error *err)
+static int32_t calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *clip,
+                         const int32_t toe[2], ak_error *err)
 {
     const int32_t foot[2] = {f->params.legs[0].foot, f->params.legs[1].foot};
     ak_foot_calibration cal;
-    int32_t status =
-        ak_foot_calibrate(sk, clip, foot, NULL, f->contacts[0], f->contacts[1], &cal, err);
+    /* A one-frame clip is a reference pose (a rig's pose at mapping): both feet stand on
+     * its floor, whatever contact detection makes of a single frame. */
+    const int32_t one = clip->frame_count == 1;
+    int32_t status = ak_foot_calibrate(sk, clip, foot, toe, one ? NULL : f->contacts[0],
+                                       one ? NULL : f->contacts[1], &cal, err);
     if (status != AK_OK) return status;
     f->floor_y = cal.floor_y;
     for (int s = 0; s < 2; ++s) {
         f->params.legs[s].sole_height = cal.sole_height[s];
         f->params.legs[s].up_local = cal.up_local[s];
+        f->params.legs[s].toe_local = cal.toe_local[s];
+        f->params.legs[s].has_toe = cal.has_toe[s]; /* a toe-only contact rolls over the toe */
+        f->has_toe[s] = cal.has_toe[s];
     }
     return AK_OK;
 }
@@ -113,7 +124,7 @@ static void foot_ik_params(akp_foot_ik *f, const ak_humanoid *hum,
 
 /* Contacts per frame (heel of each foot) from the clip, then the sole calibration. */
 static int32_t foot_ik_contacts(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *clip,
-                                char *text, size_t size)
+                                const int32_t toe[2], char *text, size_t size)
 {
     ak_error err;
     ak_error_clear(&err);
@@ -126,7 +137,7 @@ static int32_t foot_ik_contacts(akp_foot_ik *f, const ak_skeleton *sk, const ak_
     int32_t status = ak_contact_run(&cp, f->contacts[0], f->contacts[1], &err);
     if (status != AK_OK) {
         snprintf(text, size, "foot IK: contacts: %s", err.message);
-    } else if ((status = calibrate(f, sk, clip, &err)) != AK_OK ||
+    } else if ((status = calibrate(f, sk, clip, toe, &err)) != AK_OK ||
                (status = ak_foot_ik_validate(&f->params, &err)) != AK_OK) {
         snprintf(text, size, "foot IK: %s", err.message);
     }
@@ -167,7 +178,8 @@ static int32_t foot_ik_setup(akp_foot_ik *f, const ak_skeleton *sk, const ak_cli
     f->world = f->local + sk->joint_count;
     foot_ik_params(f, &hum, pp);
     f->params.skeleton = sk;
-    return foot_ik_contacts(f, sk, clip, text, size);
+    const int32_t toe[2] = {hum.joint[AK_HUM_LEFT_TOE], hum.joint[AK_HUM_RIGHT_TOE]};
+    return foot_ik_contacts(f, sk, clip, toe, text, size);
 }
 
 AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle hs, ak_handle hc,
@@ -203,6 +215,7 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_create(ak_handle hs, ak_handle hc,
     }
     ak_foot_ik_state_reset(&f->state);
     f->character = ak_xform_identity();
+    f->stance_override[0] = f->stance_override[1] = -1;
     return akp_create_register(&f->hdr, out, error_buffer, error_size);
 }
 
@@ -211,10 +224,11 @@ static int32_t acquire_foot_ik(ak_handle h, akp_foot_ik **out)
     return akp_acquire(h, AKP_KIND_FOOT_IK, (akp_object **)out);
 }
 
-/* Stance of foot `side` at clip time t (ak_contact_at: nearest frame, wraps when looping). */
-static int32_t stance_at(const akp_foot_ik *f, int side, float t)
+/* Contact flags (AK_CONTACT_*) of foot `side` at clip time t (ak_contact_at: nearest frame,
+ * wraps when looping); 0 in swing. */
+static int32_t contact_at(const akp_foot_ik *f, int side, float t)
 {
-    return ak_contact_at(f->contacts[side], f->frame_count, f->frame_time, f->loop, t) ? 1 : 0;
+    return ak_contact_at(f->contacts[side], f->frame_count, f->frame_time, f->loop, t);
 }
 
 /* Unity-frame model pose -> right-handed world (scratch `world`). */
@@ -256,8 +270,10 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_rays(ak_handle h, float time,
         f->character.translation = akp_mirror_point(character->position);
         const float ahead = 1.0f / f->params.stance_fade_rate;
         for (int s = 0; s < 2; ++s) {
-            f->stance[s] = stance_at(f, s, time);
-            f->stance_next[s] = stance_at(f, s, time + ahead);
+            const int32_t o = f->stance_override[s];
+            f->contact[s] = o >= 0 ? o : contact_at(f, s, time);
+            f->stance[s] = f->contact[s] != 0;
+            f->stance_next[s] = o >= 0 ? o != 0 : contact_at(f, s, time + ahead) != 0;
         }
         model_to_world(f, model, f->world);
         ak_vec3 points[2];
@@ -316,6 +332,7 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_apply(ak_handle h, float dt,
         fr.floor_height = f->character.translation.y + f->floor_y;
         for (int s = 0; s < 2; ++s) {
             fr.stance[s] = f->stance[s];
+            fr.contact[s] = f->contact[s];
             fr.stance_next[s] = f->stance_next[s];
             fr.ground[s].hit = hits[s].hit ? 1 : 0;
             fr.ground[s].height = hits[s].height;
@@ -364,6 +381,65 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_state_get(ak_handle h, ak_plugin_foot_ik
             out->reached[s] = f->state.reached[s];
         }
         out->hip_drop = f->state.applied_hip_drop;
+    }
+    akp_release(&f->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_contact_points(ak_handle h,
+                                                       const ak_plugin_xform *character,
+                                                       const ak_plugin_xform *model, int32_t count,
+                                                       ak_vec3 *out_heel, ak_vec3 *out_toe)
+{
+    akp_foot_ik *f;
+    int32_t status = acquire_foot_ik(h, &f);
+    if (status != AK_OK) return status;
+    if (!character || !out_heel || !out_toe) {
+        akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "character, out_heel and out_toe are required");
+        akp_release(&f->hdr);
+        return AK_ERR_INVALID_ARG;
+    }
+    status = akp_check_pose(&f->hdr, model, count, f->joint_count, "model");
+    if (status == AK_OK)
+        status = akp_check_coord(&f->hdr, &character->position, "character position");
+    if (status == AK_OK && !akq_finite(character->rotation))
+        status = akp_fail(&f->hdr, AK_ERR_INVALID_ARG, "character rotation is not finite");
+    if (status == AK_OK) {
+        ak_xform place;
+        place.rotation = akq_normalize(akp_mirror_rotation(character->rotation));
+        place.translation = akp_mirror_point(character->position);
+        /* f->world is scratch between the phases too: apply rebuilds it from `local`. */
+        for (int32_t j = 0; j < f->joint_count; ++j) {
+            ak_xform m;
+            m.rotation = akp_mirror_rotation(model[j].rotation);
+            m.translation = akp_mirror_point(model[j].position);
+            f->world[j] = akx_mul(place, m);
+        }
+        for (int s = 0; s < 2; ++s) {
+            const ak_vec3 heel = ak_foot_ik_sole(&f->params, f->world, s);
+            out_heel[s] = akp_mirror_point(heel);
+            out_toe[s] =
+                akp_mirror_point(f->has_toe[s] ? ak_foot_ik_toe(&f->params, f->world, s) : heel);
+        }
+    }
+    akp_release(&f->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_foot_ik_set_stance(ak_handle h, int32_t left, int32_t right)
+{
+    akp_foot_ik *f;
+    int32_t status = acquire_foot_ik(h, &f);
+    if (status != AK_OK) return status;
+    if (left < -1 || left > 3 || right < -1 || right > 3) {
+        status =
+            akp_fail(&f->hdr, AK_ERR_INVALID_ARG,
+                     "stance left = %d, right = %d: each must be -1 (from the clip), 0 (swing) "
+                     "or AK_CONTACT_* bits 1..3",
+                     (int)left, (int)right);
+    } else {
+        f->stance_override[0] = left;
+        f->stance_override[1] = right;
     }
     akp_release(&f->hdr);
     return status;

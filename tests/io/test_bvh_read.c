@@ -171,8 +171,6 @@ static const bad_case k_bad[] = {
     {"bad_no_hierarchy.bvh", AK_ERR_PARSE, 1, "expected HIERARCHY"},
     {"bad_truncated_hierarchy.bvh", AK_ERR_PARSE, 10, "file ends inside joint 'Chest'"},
     {"bad_hierarchy_only.bvh", AK_ERR_PARSE, 16, "before MOTION"},
-    {"bad_truncated_frames.bvh", AK_ERR_PARSE, 21, "after 2 of 3 frames"},
-    {"bad_extra_frames.bvh", AK_ERR_PARSE, 20, "more frame lines than Frames: 1"},
     {"bad_trailing_garbage.bvh", AK_ERR_PARSE, 21, "after the last frame"},
     {"bad_too_few_values.bvh", AK_ERR_PARSE, 20, "has 8 values, expected 9"},
     {"bad_too_many_values.bvh", AK_ERR_PARSE, 19, "more than 9 values"},
@@ -237,26 +235,83 @@ static void bvh_rejects_each_malformed_file_with_its_line_and_reason(void **stat
     }
 }
 
-/* Every proper prefix of a valid file is an error, never a crash or a success (except the
- * prefixes that only drop trailing whitespace of the last line). */
+/* Files other readers accept (Blender reads every frame line, assimp reads what Frames:
+ * says): more or fewer frame lines than Frames: says read with a warning in `err` (status
+ * AK_OK, the line, the reason), and the frames are the file's lines. */
+typedef struct warn_case {
+    const char *file;
+    int32_t line, frames;
+    const char *reason;
+} warn_case;
+
+static const warn_case k_warn[] = {
+    {"warn_fewer_frames.bvh", 21, 2, "file ends after 2 of 3 frames"},
+    {"warn_extra_frames.bvh", 20, 2, "2 frame lines where Frames: says 1 (line 17); read all 2"},
+};
+
+static void bvh_reads_frame_counts_other_readers_accept_with_a_warning(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof k_warn / sizeof k_warn[0]; ++i) {
+        const warn_case *wc = &k_warn[i];
+        ak_skeleton *s = NULL;
+        ak_clip *c = NULL;
+        ak_error err;
+        int32_t st = ak_bvh_read_file(data_path(wc->file), NULL, &s, &c, &err);
+        if (st != AK_OK || err.line != wc->line || !strstr(err.message, wc->reason))
+            fail_msg("%s: got %s line %d '%s', expected AK_OK line %d '%s'", wc->file,
+                     ak_status_name(st), (int)err.line, err.message, (int)wc->line, wc->reason);
+        assert_int_equal(err.status, AK_OK);
+        assert_int_equal(c->frame_count, wc->frames);
+        /* Frame f holds the file's line f: the root's x channel is f. */
+        ak_vec3 p[3];
+        for (int32_t f = 0; f < wc->frames; ++f) {
+            world_positions(s, c, f, p);
+            assert_vec3_near(p[0], f, 90, 0, 1e-5);
+        }
+        ak_skeleton_destroy(s);
+        ak_clip_destroy(c);
+    }
+    /* A file without such trouble leaves no warning. */
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    ak_error err;
+    assert_int_equal(ak_bvh_read_file(data_path("ok_minimal.bvh"), NULL, &s, &c, &err), AK_OK);
+    assert_int_equal(err.line, 0);
+    assert_string_equal(err.message, "");
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+}
+
+/* Every proper prefix of a valid two-frame file is an error, never a crash, except: the
+ * prefixes that only drop trailing whitespace of the last line (or cut its last number, still
+ * nine values: "...20 3"), and the prefix that ends right after the first frame line's line
+ * break, which reads one frame with a warning (fewer frame lines than Frames: says). A first
+ * line without its line break in a file that ends early may be cut mid-number: dropped, so
+ * no frame is left and it is an error. */
 static void bvh_rejects_every_truncation_of_a_valid_file(void **state)
 {
     (void)state;
     size_t size = 0;
     char *text = slurp(data_path("ok_minimal.bvh"), &size);
     const size_t last_value = size - 2; /* the final '0' of "30\n" */
+    const size_t second_line = size - strlen("1 90 0 0 0 0 10 20 30\n"); /* its first byte */
     for (size_t n = 0; n < size; ++n) {
         ak_skeleton *s = NULL;
         ak_clip *c = NULL;
         ak_error err;
         int32_t st = ak_bvh_read_memory(text, n, NULL, &s, &c, &err);
-        if (n > last_value) {
+        if (n >= last_value) {
             assert_int_equal(st, AK_OK);
+            assert_int_equal(c->frame_count, 2);
+            assert_int_equal(err.line, 0);
             ak_skeleton_destroy(s);
             ak_clip_destroy(c);
-        } else if (n == last_value) {
-            /* "...20 3": still a full frame line, with 3 instead of 30. */
+        } else if (n == second_line) {
             assert_int_equal(st, AK_OK);
+            assert_int_equal(c->frame_count, 1);
+            assert_int_equal(err.line, 20);
+            assert_non_null(strstr(err.message, "after 1 of 2 frames"));
             ak_skeleton_destroy(s);
             ak_clip_destroy(c);
         } else {
@@ -328,9 +383,9 @@ static void bvh_honours_limits(void **state)
     assert_int_equal(ak_bvh_read_memory(NULL, 5, NULL, &s, &c, &err), AK_ERR_INVALID_ARG);
 }
 
-/* A header claiming a million frames over one frame line is an ordinary parse error, with
+/* A header claiming a million frames over one frame line reads that line with a warning, with
  * no allocation sized from the claim. */
-static void bvh_frame_count_beyond_the_data_is_a_parse_error(void **state)
+static void bvh_frame_count_beyond_the_data_reads_with_a_warning(void **state)
 {
     (void)state;
     const char *text =
@@ -339,9 +394,12 @@ static void bvh_frame_count_beyond_the_data_is_a_parse_error(void **state)
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
     ak_error err;
-    assert_int_equal(ak_bvh_read_memory(text, strlen(text), NULL, &s, &c, &err), AK_ERR_PARSE);
+    assert_int_equal(ak_bvh_read_memory(text, strlen(text), NULL, &s, &c, &err), AK_OK);
     assert_int_equal(err.line, 15);
     assert_non_null(strstr(err.message, "after 1 of 1000000 frames"));
+    assert_int_equal(c->frame_count, 1);
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
 }
 
 /* 1000 channel-less joints and 10000 one-value frames: 20 KB of text asking for 160 MB of
@@ -509,9 +567,10 @@ int main(void)
         cmocka_unit_test(bvh_reads_scientific_notation),
         cmocka_unit_test(bvh_reads_mixed_orders_punctuation_and_partial_channels),
         cmocka_unit_test(bvh_rejects_each_malformed_file_with_its_line_and_reason),
+        cmocka_unit_test(bvh_reads_frame_counts_other_readers_accept_with_a_warning),
         cmocka_unit_test(bvh_rejects_every_truncation_of_a_valid_file),
         cmocka_unit_test(bvh_honours_limits),
-        cmocka_unit_test(bvh_frame_count_beyond_the_data_is_a_parse_error),
+        cmocka_unit_test(bvh_frame_count_beyond_the_data_reads_with_a_warning),
         cmocka_unit_test(bvh_reads_deep_hierarchies_up_to_the_joint_limit),
         cmocka_unit_test(bvh_refuses_clips_far_larger_than_their_text),
         cmocka_unit_test(bvh_number_parser_matches_strtod),

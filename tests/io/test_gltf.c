@@ -3,6 +3,8 @@
  * mocap clip; spline tangents; skin bind matrices; GLB framing; bad options. */
 #include "test_util.h"
 
+#include "animkit/skin.h"
+
 #include <dirent.h>
 
 #include "gltf_read.h"
@@ -160,6 +162,7 @@ static void gltf_skin_inverse_bind_matches_rest_pose(void **state)
     make_fixture(&s, &c);
     ak_gltf_options o = ak_gltf_defaults();
     o.metres_per_unit = 0.01f;
+    o.with_mesh = 2; /* the capsules */
     gltf_doc doc;
     export_doc(s, NULL, &o, 1, &doc); /* no animation: node TRS is the rest pose */
     assert_null(gltf_get(&doc, "animations", 0));
@@ -190,6 +193,67 @@ static void gltf_skin_inverse_bind_matches_rest_pose(void **state)
     cJSON *pos = gltf_get(&doc, "accessors",
                           gltf_int(cJSON_GetObjectItem(prim, "attributes"), "POSITION", -1));
     assert_int_equal(gltf_int(pos, "count", 0), 4 * 18);
+    gltf_free(&doc);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+/* The default mesh is the generated body (skin.h) in metres: the same vertices, joints and
+ * weights as ak_body_mesh_create, bound through the skin's inverse bind matrices so that the
+ * rest pose skinned (LBS with the file's own matrices) gives the positions back. */
+static void gltf_writes_the_skinned_body(void **state)
+{
+    (void)state;
+    ak_skeleton *s;
+    ak_clip *c;
+    make_fixture(&s, &c);
+    ak_gltf_options o = ak_gltf_defaults();
+    o.metres_per_unit = 0.01f;
+    gltf_doc doc;
+    export_doc(s, c, &o, 1, &doc);
+    ak_body_mesh *body = NULL;
+    assert_int_equal(ak_body_mesh_create(s, NULL, &body, NULL), AK_OK);
+    cJSON *prim =
+        cJSON_GetArrayItem(cJSON_GetObjectItem(gltf_get(&doc, "meshes", 0), "primitives"), 0);
+    cJSON *attr = cJSON_GetObjectItem(prim, "attributes");
+    int count, wcount;
+    const float *pos = gltf_floats(&doc, gltf_int(attr, "POSITION", -1), &count);
+    const float *w = gltf_floats(&doc, gltf_int(attr, "WEIGHTS_0", -1), &wcount);
+    assert_int_equal(count, body->vertex_count);
+    assert_int_equal(wcount, body->vertex_count);
+    assert_int_equal(
+        gltf_int(gltf_get(&doc, "accessors", gltf_int(prim, "indices", -1)), "count", 0),
+        body->index_count);
+    assert_true(gltf_int(attr, "JOINTS_0", -1) >= 0);
+    cJSON *node = gltf_get(&doc, "nodes", 5);
+    assert_string_equal(cJSON_GetObjectItem(node, "name")->valuestring, "animkit_body");
+    assert_int_equal(gltf_int(node, "skin", -1), 0);
+    const float *ibm =
+        gltf_floats(&doc, gltf_int(gltf_get(&doc, "skins", 0), "inverseBindMatrices", -1), &count);
+    ak_xform local[5], world[5];
+    int parent[5];
+    ak_pose_rest(s, local);
+    for (int j = 0; j < 5; ++j)
+        local[j].translation = ak_vec3_scale(local[j].translation, 0.01f);
+    ak_fk(s, local, world);
+    ak_skin_joint pal[5];
+    ak_skin_palette(world, ibm, 5, pal);
+    (void)parent;
+    for (int32_t v = 0; v < body->vertex_count; ++v) {
+        AKT_NEAR(pos[3 * v + 1], body->positions[3 * v + 1] * 0.01f, 1e-6);
+        AKT_NEAR(w[4 * v] + w[4 * v + 1] + w[4 * v + 2] + w[4 * v + 3], 1.0, 1e-6);
+        for (int r = 0; r < 3; ++r) { /* LBS at rest: sum_i w_i S_i p = p */
+            double x = 0.0;
+            for (int i = 0; i < 4; ++i) {
+                const ak_skin_joint *m = &pal[body->joints[4 * v + i]];
+                x += w[4 * v + i] *
+                     (m->columns[0][r] * pos[3 * v] + m->columns[1][r] * pos[3 * v + 1] +
+                      m->columns[2][r] * pos[3 * v + 2] + m->columns[3][r]);
+            }
+            AKT_NEAR(x, pos[3 * v + r], 1e-5);
+        }
+    }
+    ak_body_mesh_destroy(body);
     gltf_free(&doc);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s);
@@ -272,6 +336,7 @@ int main(void)
         cmocka_unit_test(gltf_nodes_reproduce_fk_at_every_key),
         cmocka_unit_test(gltf_cubic_tangents_follow_constant_velocity),
         cmocka_unit_test(gltf_skin_inverse_bind_matches_rest_pose),
+        cmocka_unit_test(gltf_writes_the_skinned_body),
         cmocka_unit_test(gltf_rejects_bad_options_and_mismatched_clip),
         cmocka_unit_test(gltf_mocap_exports_reproduce_bvh_world_positions),
     };

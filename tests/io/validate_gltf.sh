@@ -11,11 +11,8 @@ tool="$build/gltf-validator"
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   echo "node/npm not found (make deps installs them): skipping"; exit 77
 fi
-if [ ! -f "$tool/node_modules/gltf-validator/package.json" ]; then
-  mkdir -p "$tool" && cp "$here/package.json" "$tool/package.json"
-  (cd "$tool" && npm install --no-audit --no-fund --loglevel=error) || {
-    echo "npm could not install gltf-validator: skipping"; exit 77; }
-fi
+sh "$here/npm_install.sh" "$here/package.json" "$tool" gltf-validator || {
+  echo "npm could not install gltf-validator: skipping"; exit 77; }
 out="$build/gltf-out"
 rm -rf "$out" && mkdir -p "$out"
 "$exporter" "$out" "$mocap" >/dev/null || exit 1

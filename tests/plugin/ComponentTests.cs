@@ -313,6 +313,7 @@ static partial class ComponentTests
         RetargetScene();
         MatchingScene();
         AnyRigScene();
+        OwnRigWalkScenes();
         Console.WriteLine(failures == 0 ? "all checks passed" : failures + " failed");
         return failures == 0 ? 0 : 1;
     }

@@ -27,6 +27,42 @@ namespace UnityEditor
         public string propertyName;
     }
 
+    [AttributeUsage(AttributeTargets.Method, AllowMultiple = true)]
+    public sealed class MenuItem : Attribute
+    {
+        public MenuItem(string itemName) { }
+        public MenuItem(string itemName, bool isValidateFunction) { }
+        public MenuItem(string itemName, bool isValidateFunction, int priority) { }
+    }
+
+    public static class Selection
+    {
+        public static GameObject activeGameObject { get; set; }
+        public static UnityEngine.Object[] objects { get; set; } = new UnityEngine.Object[0];
+    }
+
+    public static class AssetDatabase
+    {
+        public static readonly Dictionary<string, UnityEngine.Object> Created = new Dictionary<string, UnityEngine.Object>(); // test helper
+        public static string GetAssetPath(UnityEngine.Object o) { return ""; }
+        public static string GenerateUniqueAssetPath(string path) { return path; }
+        public static void CreateAsset(UnityEngine.Object asset, string path) { Created[path] = asset; }
+        public static void SaveAssets() { }
+    }
+
+    // Unity's Animation Mode samples clips on scene objects and reverts them on Stop; the stub
+    // samples with AnimationClip.SampleAnimation and reverts nothing.
+    public static class AnimationMode
+    {
+        static bool s_on;
+        public static bool InAnimationMode() { return s_on; }
+        public static void StartAnimationMode() { s_on = true; }
+        public static void StopAnimationMode() { s_on = false; }
+        public static void BeginSampling() { }
+        public static void EndSampling() { }
+        public static void SampleAnimationClip(GameObject go, AnimationClip clip, float time) { clip.SampleAnimation(go, time); }
+    }
+
     public static class AnimationUtility
     {
         static readonly Dictionary<AnimationClip, AnimationClipSettings> s_settings =

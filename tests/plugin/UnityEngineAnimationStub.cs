@@ -115,10 +115,60 @@ namespace UnityEngine
         RightToes = 20, UpperChest = 54, LastBone = 55
     }
 
+    public struct HumanLimit { public bool useDefaultValues; }
+    public struct HumanBone { public string boneName, humanName; public HumanLimit limit; }
+    public struct SkeletonBone { public string name; public Vector3 position; public Quaternion rotation; public Vector3 scale; }
+    public struct HumanDescription
+    {
+        public HumanBone[] human;
+        public SkeletonBone[] skeleton;
+        public float upperArmTwist, lowerArmTwist, upperLegTwist, lowerLegTwist, armStretch, legStretch, feetSpacing;
+        public bool hasTranslationDoF;
+    }
+    public class Avatar : Object
+    {
+        internal HumanDescription description;
+        public bool isValid { get; internal set; }
+        public bool isHuman { get; internal set; }
+    }
+    // Unity's builds the avatar from the description; the stub keeps it, valid when every bone is found.
+    public static class AvatarBuilder
+    {
+        public static Avatar BuildHumanAvatar(GameObject go, HumanDescription d)
+        {
+            bool ok = d.human != null && d.human.Length > 0;
+            foreach (HumanBone b in d.human ?? new HumanBone[0]) ok &= FindDeep(go.transform, b.boneName) != null;
+            return new Avatar { description = d, isValid = ok, isHuman = ok };
+        }
+        internal static Transform FindDeep(Transform t, string name)
+        {
+            if (t.name == name) return t;
+            for (int i = 0; i < t.childCount; ++i) { Transform f = FindDeep(t.GetChild(i), name); if (f != null) return f; }
+            return null;
+        }
+    }
+
     public class Animator : Behaviour
     {
         readonly System.Collections.Generic.Dictionary<HumanBodyBones, Transform> m_bones =
             new System.Collections.Generic.Dictionary<HumanBodyBones, Transform>();
+        Avatar m_avatar;
+        public bool applyRootMotion { get; set; }
+        /// <summary>A human avatar maps its bones (by human name) as Unity's Animator does.</summary>
+        public Avatar avatar
+        {
+            get { return m_avatar; }
+            set
+            {
+                m_avatar = value;
+                if (value == null || !value.isHuman) return;
+                foreach (HumanBone b in value.description.human)
+                {
+                    HumanBodyBones slot;
+                    if (Enum.TryParse(b.humanName, out slot)) m_bones[slot] = AvatarBuilder.FindDeep(transform, b.boneName);
+                }
+            }
+        }
         public bool isHuman { get { return m_bones.Count > 0; } }
         public Transform GetBoneTransform(HumanBodyBones b) { Transform t; return m_bones.TryGetValue(b, out t) ? t : null; }
         public void SetBoneTransform(HumanBodyBones b, Transform t) { m_bones[b] = t; } // test helper

@@ -37,6 +37,14 @@ namespace UnityEngine
         public static float Distance(Vector3 a, Vector3 b) { return (a - b).magnitude; }
         public static Vector3 Lerp(Vector3 a, Vector3 b, float t) { return a + (b - a) * t; }
         public static Vector3 ProjectOnPlane(Vector3 v, Vector3 n) { return v - n * (Dot(v, n) / Dot(n, n)); }
+        // Unity's: degrees between two directions (double here: the tests measure small angles).
+        public static float Angle(Vector3 a, Vector3 b)
+        {
+            double d = Math.Sqrt((double)a.sqrMagnitude * b.sqrMagnitude);
+            if (d < 1e-15) return 0f;
+            double c = Math.Max(-1.0, Math.Min(1.0, ((double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z) / d));
+            return (float)(Math.Acos(c) * 180.0 / Math.PI);
+        }
     }
 
     public struct Vector2
@@ -86,6 +94,31 @@ namespace UnityEngine
     public struct Matrix4x4
     {
         public float m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33;
+        public static Matrix4x4 operator *(Matrix4x4 a, Matrix4x4 b) { return a; } // type-check only
+    }
+
+    // Rendering, as far as the samples build a skinned character (type-check and run; nothing draws).
+    public struct BoneWeight { public int boneIndex0, boneIndex1, boneIndex2, boneIndex3; public float weight0, weight1, weight2, weight3; }
+    public class Mesh : Object
+    {
+        public Vector3[] vertices = new Vector3[0];
+        public int[] triangles = new int[0];
+        public BoneWeight[] boneWeights { get; set; }
+        public Matrix4x4[] bindposes { get; set; }
+        public void SetVertices(List<Vector3> v) { vertices = v.ToArray(); }
+        public void SetTriangles(List<int> t, int submesh) { triangles = t.ToArray(); }
+        public void RecalculateNormals() { }
+        public void RecalculateBounds() { }
+    }
+    public class Shader : Object { public static Shader Find(string name) { return null; } }
+    public class Material : Object { public Material(Shader s) { } public Color color { get; set; } }
+    public class Renderer : Component { public Material sharedMaterial { get; set; } }
+    public class SkinnedMeshRenderer : Renderer
+    {
+        public Mesh sharedMesh { get; set; }
+        public Transform[] bones { get; set; }
+        public Transform rootBone { get; set; }
+        public bool updateWhenOffscreen { get; set; }
     }
 
     public struct Color
@@ -132,9 +165,13 @@ namespace UnityEngine
         public static float Clamp(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
         public static int Clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
         public static float Max(float a, float b) { return a > b ? a : b; }
+        public static int Max(int a, int b) { return a > b ? a : b; }
+        public static int RoundToInt(float f) { return (int)Math.Round(f); } // Unity: banker's rounding too
         public static float Min(float a, float b) { return a < b ? a : b; }
         public static float Abs(float a) { return Math.Abs(a); }
         public static float Sqrt(float a) { return (float)Math.Sqrt(a); }
+        public static float Sin(float a) { return (float)Math.Sin(a); }
+        public static float Cos(float a) { return (float)Math.Cos(a); }
         public static float MoveTowards(float a, float b, float d) { return Math.Abs(b - a) <= d ? b : a + Math.Sign(b - a) * d; }
         public static float Lerp(float a, float b, float t) { return a + (b - a) * Clamp01(t); }
         public static float Repeat(float t, float length) { return t - (float)Math.Floor(t / length) * length; }
@@ -211,6 +248,11 @@ namespace UnityEngine
         public static implicit operator bool(Object o) { return o != null; }
         public static void Destroy(Object o) { }
         public static void DestroyImmediate(Object o) { }
+    }
+
+    public class ScriptableObject : Object
+    {
+        public static T CreateInstance<T>() where T : ScriptableObject, new() { return new T(); }
     }
 
     public class TextAsset : Object
@@ -370,6 +412,8 @@ namespace UnityEngine
             if (worldPositionStays) { position = wp; rotation = wr; }
         }
         public Vector3 TransformPoint(Vector3 p) { return rotation * p + position; }
+        public Matrix4x4 worldToLocalMatrix { get { return new Matrix4x4(); } }
+        public Matrix4x4 localToWorldMatrix { get { return new Matrix4x4(); } }
         public Vector3 InverseTransformPoint(Vector3 p) { return Quaternion.Inverse(rotation) * (p - position); }
         public Vector3 TransformDirection(Vector3 d) { return rotation * d; }
         public Vector3 InverseTransformDirection(Vector3 d) { return Quaternion.Inverse(rotation) * d; }
@@ -385,6 +429,7 @@ namespace UnityEngine
     [AttributeUsage(AttributeTargets.Field)] public sealed class MinAttribute : Attribute { public MinAttribute(float min) { } }
     [AttributeUsage(AttributeTargets.Class)] public sealed class AddComponentMenu : Attribute { public AddComponentMenu(string m) { } }
     [AttributeUsage(AttributeTargets.Class)] public sealed class DisallowMultipleComponent : Attribute { }
+    [AttributeUsage(AttributeTargets.Class)] public sealed class CreateAssetMenuAttribute : Attribute { public string menuName { get; set; } public string fileName { get; set; } }
     [AttributeUsage(AttributeTargets.Class)] public sealed class DefaultExecutionOrder : Attribute { public DefaultExecutionOrder(int order) { } }
     [AttributeUsage(AttributeTargets.Class, AllowMultiple = true)] public sealed class RequireComponent : Attribute { public RequireComponent(Type t) { } }
 }

@@ -5,8 +5,10 @@ The package manifest is complete per Unity's package manifest reference and true
 package: required fields (name in reverse-domain form, SemVer version = the project's
 version), the recommended ones (displayName, description, unity, author), licence MIT, every
 sample path present, the documents a package ships (README.md, CHANGELOG.md with this version
-or an Unreleased section, LICENSE.md, Documentation~), and a dependency on each built-in
-module whose classes the C# code uses.
+or an Unreleased section, LICENSE.md, Documentation~), unityRelease and https links to the
+package's manual, changelog and licence, one menu group ("animkit/" for Add Component and
+asset menus, "Assets/animkit/" for editor menu items, samples included), and a dependency on
+each built-in module whose classes the C# code uses.
 """
 import glob
 import json
@@ -37,6 +39,18 @@ def main(package, version):
         problems.append("license %r, the project's is MIT" % m.get("license"))
     if not re.fullmatch(r"\d{4}\.\d", m.get("unity", "")):
         problems.append("unity %r is not <year>.<minor>" % m.get("unity"))
+    # The fields Unity's own packages carry: the editor release, and links to the manual,
+    # changelog and licence. The host is a placeholder until the project is published (an
+    # RFC 2606 .example name, which no one can own); the path must name a file of the package.
+    if not re.fullmatch(r"\d+[abfp]\d+", m.get("unityRelease", "")):
+        problems.append("unityRelease %r is not like 0f1" % m.get("unityRelease"))
+    for key, doc in (("documentationUrl", "Documentation~/animkit.md"), ("changelogUrl", "CHANGELOG.md"),
+                     ("licensesUrl", "LICENSE.md")):
+        url = m.get(key, "")
+        if not url.startswith("https://") or not url.endswith("/" + os.path.basename(package) + "/" + doc):
+            problems.append("%s %r is not an https link to the package's %s" % (key, url, doc))
+        elif not os.path.exists(os.path.join(package, doc)):
+            problems.append("%s names %s, which the package lacks" % (key, doc))
     for sample in m.get("samples", []):
         if not os.path.isdir(os.path.join(package, sample.get("path", ""))):
             problems.append("sample path %r missing" % sample.get("path"))
@@ -51,6 +65,19 @@ def main(package, version):
     for path in glob.glob(os.path.join(package, "**", "*.cs"), recursive=True):
         if "/Tests/" not in path.replace(os.sep, "/"):
             code += open(path, encoding="utf-8").read()
+    # One menu group: every Add Component entry under "animkit/", every asset menu under
+    # "animkit/" and every editor menu item under "Assets/animkit/" (samples included).
+    allcode = ""
+    for path in glob.glob(os.path.join(package, "**", "*.cs"), recursive=True):
+        allcode += open(path, encoding="utf-8").read()
+    for attr, prefix in (("AddComponentMenu", "animkit/"), ("CreateAssetMenu", "animkit/"), ("MenuItem", "Assets/animkit/")):
+        for args in re.findall(r"\[%s\(([^\]]*)\)\]" % attr, allcode):
+            names = re.findall(r'menuName\s*=\s*"([^"]*)"', args) if attr == "CreateAssetMenu" \
+                else re.findall(r'"([^"]*)"', args)
+            consts = [c for c in re.findall(r"\b(Menu)\b", args)]
+            for name in names + [v for c in consts for v in re.findall(r'const string %s = "([^"]*)"' % c, allcode)]:
+                if not name.startswith(prefix):
+                    problems.append("%s %r is outside the %r menu group" % (attr, name, prefix))
     deps = m.get("dependencies", {})
     for module, pattern in MODULES.items():
         if re.search(pattern, code) and module not in deps:

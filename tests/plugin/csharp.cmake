@@ -69,4 +69,4 @@ add_test(NAME plugin_cs_components_defaults_and_walk_scene
   COMMAND ${AK_MONO} --debug ${AK_CS_STUB_DIR}/AnimKitComponentTests.exe)
 set_tests_properties(plugin_cs_components_defaults_and_walk_scene PROPERTIES LABELS nosan
   FIXTURES_REQUIRED ak_cs_components
-  ENVIRONMENT "LD_LIBRARY_PATH=$<TARGET_FILE_DIR:animkit_unity>;AK_MOCAP_DIR=${AK_MOCAP_DIR}")
+  ENVIRONMENT "LD_LIBRARY_PATH=$<TARGET_FILE_DIR:animkit_unity>;AK_MOCAP_DIR=${AK_MOCAP_DIR};AK_UNITY_PKG=${AK_UNITY_PKG}")

@@ -631,6 +631,34 @@ static void foot_ik_plants_a_standing_clip_on_a_slope(void **state)
     ak_plugin_fk(s, local, check, n);
     for (int32_t j = 0; j < n; ++j)
         AKT_NEAR(check[j].position.y, model[j].position.y, 1e-4);
+    /* Heel and toe of the solved pose by the library's rule: the heel is the sole point the
+     * solve reported; this rig has no toe joint (its ankles end in End Sites), so the toe is
+     * the heel (rigs with toes: ComponentTestsRig.cs, 13-14 cm ahead). */
+    ak_vec3 heel[2], toe[2];
+    assert_int_equal(ak_plugin_foot_ik_contact_points(f, &character, model, n, heel, toe), AK_OK);
+    for (int k = 0; k < 2; ++k) {
+        AKT_NEAR(heel[k].x, st.sole[k].x, 1e-5);
+        AKT_NEAR(heel[k].y, st.sole[k].y, 1e-5);
+        AKT_NEAR(heel[k].z, st.sole[k].z, 1e-5);
+        AKT_NEAR(toe[k].x, heel[k].x, 0);
+        AKT_NEAR(toe[k].z, heel[k].z, 0);
+    }
+    assert_int_equal(ak_plugin_foot_ik_contact_points(f, &character, model, n, heel, NULL),
+                     AK_ERR_INVALID_ARG);
+    /* The caller's stance replaces the clip's until set back to -1. */
+    assert_int_equal(ak_plugin_foot_ik_set_stance(f, 4, 0), AK_ERR_INVALID_ARG);
+    ak_plugin_last_error(f, err, sizeof err);
+    assert_non_null(strstr(err, "-1 (from the clip), 0 (swing) or AK_CONTACT_* bits 1..3"));
+    assert_int_equal(ak_plugin_foot_ik_set_stance(f, 0, 1 /* heel */), AK_OK);
+    int32_t nr = 0;
+    assert_int_equal(
+        ak_plugin_foot_ik_rays(f, 0.0f, &character, model, n, rays, AK_PLUGIN_FOOT_IK_RAYS, &nr),
+        AK_OK);
+    assert_int_equal(ak_plugin_foot_ik_apply(f, 1.0f / 60.0f, hits, nr, local, model, n), AK_OK);
+    assert_int_equal(ak_plugin_foot_ik_state_get(f, &st), AK_OK);
+    assert_int_equal(st.stance[0], 0);
+    assert_int_equal(st.stance[1], 1);
+    assert_int_equal(ak_plugin_foot_ik_set_stance(f, -1, -1), AK_OK);
     /* Phase order and arguments. */
     assert_int_equal(ak_plugin_foot_ik_apply(f, 0.1f, hits, 2, local, model, n), AK_ERR_STATE);
     assert_int_equal(ak_plugin_foot_ik_rays(f, 0.0f, &character, model, 3, rays, 2, NULL),

@@ -342,6 +342,23 @@ static void cli_reports_errors_with_file_line_and_exit_codes(void **state)
     run_free(&r);
 }
 
+/* A file other readers accept (one more frame line than Frames: says): read, the warning on
+ * stderr as FILE:LINE: warning: reason, exit 0, the output made from every line. */
+static void cli_warns_with_file_and_line_for_frame_counts_other_readers_accept(void **state)
+{
+    (void)state;
+    char args[1200], want[1200];
+    const char *file = data_path("warn_extra_frames.bvh");
+    snprintf(args, sizeof args, "positions '%s'", file);
+    run_result r = run(args);
+    assert_int_equal(r.code, 0);
+    snprintf(want, sizeof want,
+             "%s:20: warning: 2 frame lines where Frames: says 1 (line 17); read all 2\n", file);
+    assert_string_equal(r.err, want);
+    assert_non_null(strstr(r.out, "\n1,Hips,1,90,0"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +367,7 @@ int main(void)
         cmocka_unit_test(cli_info_json_lists_every_joint_units_and_humanoid),
         cmocka_unit_test(cli_convert_writes_a_bvh_that_reads_back_the_same),
         cmocka_unit_test(cli_reports_errors_with_file_line_and_exit_codes),
+        cmocka_unit_test(cli_warns_with_file_and_line_for_frame_counts_other_readers_accept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

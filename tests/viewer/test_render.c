@@ -156,6 +156,98 @@ static void render_different_frames_differ_and_same_frame_repeats(void **state)
     akv_scene_free(&scene);
 }
 
+/* Is pixel (x, y) the character's: unlike the empty picture, and coral (red well above blue). */
+static int is_character(const uint8_t *img, const uint8_t *bg, int x, int y)
+{
+    const uint8_t *c = img + ((size_t)y * W + (size_t)x) * 3;
+    return pixel_diff(img, bg, x, y) > 60 && c[0] > c[2] + 30;
+}
+
+/* The library's own skinning of the generated body (ak_body_mesh_create + ak_skin_run, the
+ * inverse binds' translations and the mesh in metres) at the scene's pose; returns the mesh. */
+static ak_body_mesh *cpu_body(const akv_character *c, int method, float **out_pos, float **out_nrm)
+{
+    ak_body_mesh *m = NULL;
+    assert_int_equal(ak_body_mesh_create(c->skeleton, NULL, &m, NULL), AK_OK);
+    const int32_t n = c->skeleton->joint_count;
+    float *ibm = malloc(sizeof(float) * 16 * (size_t)n),
+          *pos = malloc(sizeof(float) * 3 * (size_t)m->vertex_count);
+    ak_skin_joint *pal = malloc(sizeof(ak_skin_joint) * (size_t)n);
+    memcpy(ibm, m->inverse_bind, sizeof(float) * 16 * (size_t)n);
+    for (int32_t j = 0; j < n; ++j)
+        ibm[16 * j + 12] *= c->mpu, ibm[16 * j + 13] *= c->mpu, ibm[16 * j + 14] *= c->mpu;
+    for (int32_t i = 0; i < 3 * m->vertex_count; ++i)
+        pos[i] = m->positions[i] * c->mpu;
+    *out_pos = malloc(sizeof(float) * 3 * (size_t)m->vertex_count);
+    *out_nrm = malloc(sizeof(float) * 3 * (size_t)m->vertex_count);
+    ak_skin_params p = ak_skin_defaults();
+    p.method = method, p.joint_count = n, p.model_pose = c->world_m, p.inverse_bind = ibm;
+    p.palette = pal, p.vertex_count = m->vertex_count, p.joints = m->joints, p.weights = m->weights;
+    p.positions = pos, p.normals = m->normals, p.out_positions = *out_pos, p.out_normals = *out_nrm;
+    assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+    free(ibm), free(pos), free(pal);
+    return m;
+}
+
+/* The body the viewer draws (GPU skinning, LBS and DQS) covers the pixels of every vertex the
+ * library's skinning puts facing the camera, feet included; it covers more than the bones. */
+static void render_body_is_drawn_where_the_library_skins_it(void **state)
+{
+    (void)state;
+    akv_scene scene;
+    akv_settings s;
+    load_walk(&scene, &s);
+    uint8_t *img = malloc(W * H * 3), *bg = malloc(W * H * 3), *bones = malloc(W * H * 3);
+    const int frame = 100;
+    akr_camera cam = framed_camera(&scene, &s, frame);
+    render(&scene, &s, frame, &cam, 1, bg);
+    s.look.body = 0;
+    render(&scene, &s, frame, &cam, 0, bones);
+    s.look.body = 1;
+    const ak_vec3 eye = akr_camera_eye(&cam);
+    const akv_character *c = &scene.chars[0];
+    ak_humanoid map;
+    assert_int_equal(ak_humanoid_find(c->skeleton, NULL, &map, NULL), AK_OK);
+    for (int method = 0; method < 2; ++method) {
+        s.look.skinning = method;
+        render(&scene, &s, frame, &cam, 0, img);
+        float *pos, *nrm;
+        ak_body_mesh *m = cpu_body(c, method, &pos, &nrm);
+        int checked = 0, hit = 0, feet = 0, body_px = 0, bone_px = 0;
+        for (int32_t v = 0; v < m->vertex_count; ++v) {
+            const ak_vec3 p = ak_vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+            const ak_vec3 to_eye = ak_vec3_normalize_or(ak_vec3_sub(eye, p), ak_vec3_make(0, 1, 0));
+            if (ak_vec3_dot(to_eye, ak_vec3_make(nrm[3 * v], nrm[3 * v + 1], nrm[3 * v + 2])) <
+                0.6f)
+                continue;
+            float px, py;
+            if (!akr_project(&cam, W, H, p, &px, &py) || px < 0 || py < 0 || px >= W || py >= H)
+                continue;
+            checked++;
+            const int ok = is_character(img, bg, (int)px, (int)py);
+            hit += ok;
+            const int32_t j = m->joints[4 * v];
+            feet += ok && (j == map.joint[AK_HUM_LEFT_FOOT] || j == map.joint[AK_HUM_RIGHT_FOOT] ||
+                           j == map.joint[AK_HUM_LEFT_TOE] || j == map.joint[AK_HUM_RIGHT_TOE]);
+        }
+        for (int i = 0; i < W * H; ++i) {
+            body_px += is_character(img, bg, i % W, i / W);
+            bone_px += is_character(bones, bg, i % W, i / W);
+        }
+        print_message("%s: %d of %d front-facing vertices on character pixels (%d on the feet); "
+                      "body %d px, bones %d px\n",
+                      method ? "DQS" : "LBS", hit, checked, feet, body_px, bone_px);
+        assert_true(checked > 200);
+        assert_true(hit >= checked * 99 / 100);
+        assert_true(feet > 20);
+        assert_true(body_px > bone_px); /* limbs and torso wider than the 3 cm bones */
+        free(pos), free(nrm);
+        ak_body_mesh_destroy(m);
+    }
+    free(img), free(bg), free(bones);
+    akv_scene_free(&scene);
+}
+
 static int png_size(const char *path, int *w, int *h)
 {
     int comp;
@@ -514,6 +606,7 @@ int main(void)
         cmocka_unit_test(render_is_not_blank),
         cmocka_unit_test(render_joints_land_where_projected_fk_says),
         cmocka_unit_test(render_different_frames_differ_and_same_frame_repeats),
+        cmocka_unit_test(render_body_is_drawn_where_the_library_skins_it),
         cmocka_unit_test(render_cli_writes_png_sheet_and_gif),
         cmocka_unit_test(render_ik_mode_reaches_and_draws_the_target),
         cmocka_unit_test(render_walker_mode_draws_the_character_on_the_terrain),

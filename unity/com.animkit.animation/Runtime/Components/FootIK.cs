@@ -15,6 +15,23 @@ using UnityEngine;
 
 namespace AnimKit.Unity
 {
+    /// <summary>Where FootIK learns which feet stand (planted, turned flat, locked) and which
+    /// swing (kept at their animated height above the ground).</summary>
+    public enum FootStance
+    {
+        /// <summary>From the clip on a BvhPlayer; from the pose on the character's own rig.</summary>
+        Auto,
+        /// <summary>The clip's foot contacts, detected when the rig is set up.</summary>
+        FromClip,
+        /// <summary>Each frame from the animated pose: heel and toe are each down while within
+        /// stanceOn of the rig's floor and slower than stanceSpeedOn (up above stanceOff or
+        /// faster than stanceSpeedOff); the foot stands while either is down, and rolls over
+        /// its toe when only the toe is.</summary>
+        FromPose,
+        /// <summary>Both feet always stand (a character that only stands or idles).</summary>
+        Always
+    }
+
     [AddComponentMenu("animkit/Foot IK")]
     public class FootIK : PoseModifier
     {
@@ -36,6 +53,20 @@ namespace AnimKit.Unity
         [Tooltip("Stance feet stay where they landed (no skating).")]
         public bool lockFeet = true;
 
+        [Header("Stance (no GuideWalker)")]
+        [Tooltip("Which feet stand. Auto: the clip's contacts on a BvhPlayer, the animated pose on the character's " +
+                 "own rig (an Animator's clips are not seen by the plugin).")]
+        public FootStance stance = FootStance.Auto;
+        [Tooltip("FromPose: a foot stands while its animated heel or toe is this close to the floor the feet " +
+                 "stood on when the rig was mapped, metres (the library's contact threshold).")]
+        [Min(0f)] public float stanceOn = 0.025f;
+        [Tooltip("FromPose: and lifts off when both are higher than this, metres.")]
+        [Min(0f)] public float stanceOff = 0.045f;
+        [Tooltip("FromPose: a heel or toe is down only while it moves slower than this, m/s (horizontal, world).")]
+        [Min(0f)] public float stanceSpeedOn = 0.25f;
+        [Tooltip("FromPose: and lifts off when it moves faster than this, m/s.")]
+        [Min(0f)] public float stanceSpeedOff = 0.45f;
+
         [Header("Standalone (no GuideWalker)")]
         [Tooltip("Rays start this far above each foot, metres.")]
         [Min(0.01f)] public float rayUp = 0.5f;
@@ -48,8 +79,16 @@ namespace AnimKit.Unity
 
         /// <summary>The standalone rig's state after the last frame.</summary>
         public AkFootIkState State;
+        /// <summary>The standalone solver (null before the first frame or beside a walker):
+        /// its ContactPoints give the heel and toe of any pose by the library's rule.</summary>
+        public FootIkRig Solver { get { return m_rig; } }
         FootIkRig m_rig;
         Skeleton m_rigFor;
+        readonly AkVec3[] m_heel = new AkVec3[2], m_toe = new AkVec3[2];
+        readonly float[] m_floor = new float[2];
+        bool m_fromPose, m_haveLast;
+        readonly Vector3[] m_lastPoint = new Vector3[4]; // [2 * side + (0 heel, 1 toe)]
+        readonly bool[] m_down = { true, true, true, true };
         readonly AkGroundHit[] m_hits = new AkGroundHit[AnimKitNative.FootIkRayCount];
         bool m_first = true;
 
@@ -100,13 +139,12 @@ namespace AnimKit.Unity
                     p.maxHipDrop = maxHipDrop;
                     p.hipDropRate = hipDropRate;
                     p.poleDistance = poleDistance;
-                    // A rig posed by the Animator has no clip here to say which foot stands:
-                    // locking would pin a swinging foot.
-                    p.lockFeet = lockFeet && !(player is TransformRig) ? 1 : 0;
+                    p.lockFeet = lockFeet ? 1 : 0;
                     p.rayUp = rayUp;
                     p.rayDown = rayDown;
                     m_rig = new FootIkRig(player.Skeleton, player.Clip, p);
                     m_first = true;
+                    SetUpStance(player);
                 }
                 catch (AnimKitException e)
                 {
@@ -119,12 +157,83 @@ namespace AnimKit.Unity
             AkXform character;
             character.rotation = player.Space.rotation.ToAk();
             character.position = player.Space.position.ToAk();
+            if (m_fromPose) StanceFromPose(player, m_first ? 0f : Time.deltaTime);
             int count;
             AkRay[] rays = m_rig.Rays(player.ClipTime, character, player.World, out count);
             Cast(rays, m_hits, count, groundLayers, drawRays);
             m_rig.Apply(m_first ? 0f : Time.deltaTime, m_hits, count, player.Local, player.World);
             m_first = false;
             State = m_rig.State;
+        }
+
+        // The floor for FromPose: the feet's in the rig's rest pose (a TransformRig's pose at
+        // mapping) or else in the first pose seen, model space.
+        void SetUpStance(IRigPose player)
+        {
+            FootStance mode = stance == FootStance.Auto ? (player is TransformRig ? FootStance.FromPose : FootStance.FromClip) : stance;
+            m_fromPose = mode == FootStance.FromPose;
+            for (int k = 0; k < 4; ++k) m_down[k] = true;
+            for (int i = 0; i < m_floorAge.Length; ++i) m_floorAge[i] = float.MaxValue;
+            m_haveLast = false;
+            if (mode == FootStance.Always) m_rig.SetStance(3, 3);
+            if (!m_fromPose) return;
+            TransformRig rig = player as TransformRig;
+            m_rig.ContactPoints(AkXform.Identity, rig != null ? rig.RestWorld : player.World, m_heel, m_toe);
+            // One floor for both feet: the lowest heel or toe (a foot lifted in that pose does
+            // not raise its own floor).
+            float floor = Mathf.Min(Mathf.Min(m_heel[0].y, m_toe[0].y), Mathf.Min(m_heel[1].y, m_toe[1].y));
+            m_floor[0] = m_floor[1] = floor;
+        }
+
+        // FromPose, the library's contact rule on the animated pose (before any IK), for the heel
+        // and the toe of each foot: a point is down while it is within stanceOn of the floor and
+        // moves slower than stanceSpeedOn horizontally (world), and lifts off above stanceOff or
+        // faster than stanceSpeedOff (hysteresis). The foot stands while either is down; the toe
+        // alone rolls it over its toe (heel-off).
+        void StanceFromPose(IRigPose player, float dt)
+        {
+            m_rig.ContactPoints(AkXform.Identity, player.World, m_heel, m_toe);
+            int[] contact = { 0, 0 };
+            for (int s = 0; s < 2; ++s)
+                for (int k = 0; k < 2; ++k) // k 0 heel, 1 toe
+                {
+                    AkVec3 p = k == 0 ? m_heel[s] : m_toe[s];
+                    Vector3 at = player.Space.TransformPoint(p.ToUnity());
+                    Vector3 d = at - m_lastPoint[2 * s + k];
+                    d.y = 0f;
+                    float speed = m_haveLast && dt > 0f ? d.magnitude / dt : 0f, h = p.y - LocalFloor(2 * s + k, p.y, dt);
+                    m_lastPoint[2 * s + k] = at;
+                    if (h <= stanceOn && speed <= stanceSpeedOn) m_down[2 * s + k] = true;
+                    else if (h > stanceOff || speed > stanceSpeedOff) m_down[2 * s + k] = false;
+                    if (m_down[2 * s + k]) contact[s] |= k == 0 ? 1 : 2; // AK_CONTACT_HEEL, AK_CONTACT_TOE
+                }
+            m_haveLast = true;
+            m_rig.SetStance(contact[0], contact[1]);
+        }
+
+        // The library's local floor of a point: the lowest it came within the last
+        // k_floorWindow seconds (captured floors drift, and a clip's floor need not be the
+        // rig's), no higher than k_maxFloorRise above the rig's floor. Past frames only: the
+        // previous stance of the same foot is within the window at each heel strike.
+        const float k_floorWindow = 0.8f, k_maxFloorRise = 0.3f;
+        const int k_floorSlots = 256; // 0.8 s of frames up to 320 fps
+        readonly float[] m_floorHeight = new float[4 * k_floorSlots], m_floorAge = new float[4 * k_floorSlots];
+        int m_floorNext;
+
+        float LocalFloor(int point, float height, float dt)
+        {
+            int o = point * k_floorSlots;
+            float lowest = height;
+            for (int i = 0; i < k_floorSlots; ++i)
+            {
+                if (m_floorAge[o + i] < float.MaxValue) m_floorAge[o + i] += dt;
+                if (m_floorAge[o + i] <= k_floorWindow && m_floorHeight[o + i] < lowest) lowest = m_floorHeight[o + i];
+            }
+            m_floorHeight[o + m_floorNext] = height;
+            m_floorAge[o + m_floorNext] = 0f;
+            if (point == 3) m_floorNext = (m_floorNext + 1) % k_floorSlots;
+            float rest = m_floor[point / 2];
+            return Mathf.Min(Mathf.Max(lowest, rest - k_maxFloorRise), rest + k_maxFloorRise);
         }
 
         void DisposeRig()

@@ -11,6 +11,12 @@
 //   5. Physics.Raycast each (FootIK.Cast) and character.Finish(hits) -> foot IK + pose
 // then BvhPlayer takes the pose from here (IPoseSource) and writes the Transforms.
 //
+// Without a BvhPlayer the walker drives the character's own rig (ownRig: a humanoid Animator's
+// bones or the Transforms under rigRoot) with clips on that rig: an AnimKitClip baked from the
+// user's AnimationClip, or a BVH capture retargeted onto it. In LateUpdate (after any Animator)
+// it writes its pose, runs the PoseModifiers (LimbIK, LookAtIK, AimIK; FootIK's settings go
+// into the walker's own foot IK) and sets the bones.
+//
 // Set up: the GameObject's pivot is at the feet; CharacterController.center is placed at
 // half its height (Reset does it). Put the character on the "Ignore Raycast" layer (or leave
 // its layer out of FootIK.groundLayers) so the ground rays do not hit its own capsule.
@@ -19,7 +25,6 @@ using UnityEngine;
 namespace AnimKit.Unity
 {
     [AddComponentMenu("animkit/Guide Walker")]
-    [RequireComponent(typeof(BvhPlayer))]
     [RequireComponent(typeof(CharacterController))]
     [DisallowMultipleComponent]
     [DefaultExecutionOrder(50)]
@@ -27,8 +32,10 @@ namespace AnimKit.Unity
     {
         [Tooltip("Walk toward this Transform (its x and z). Move it at run time to re-target.")]
         public Transform target;
-        [Tooltip("Optional standing idle BVH for the same skeleton, crossfaded in on arrival.")]
+        [Tooltip("With a BvhPlayer: optional standing idle BVH for the same skeleton, crossfaded in on arrival.")]
         public TextAsset idleBvh;
+        [Tooltip("Without a BvhPlayer: the character's own rig and the clips it walks with.")]
+        public OwnRigSettings ownRig = new OwnRigSettings();
 
         [Header("Walking (defaults are the C library's)")]
         [Tooltip("Stop inside this horizontal distance to the target, metres.")]
@@ -62,11 +69,14 @@ namespace AnimKit.Unity
         /// <summary>The walker's state after the last frame (Unity frame).</summary>
         public AkCharacterState State;
         public Character Character { get { return m_character; } }
+        /// <summary>The character's own rig when no BvhPlayer is present (null otherwise).</summary>
+        public TransformRig Rig { get { return m_own != null ? m_own.Rig : null; } }
 
         Character m_character;
         BvhFile m_idle;
         CharacterController m_controller;
         BvhPlayer m_player;
+        OwnRig m_own;
         FootIK m_foot;
         readonly AkGroundHit[] m_hits = new AkGroundHit[AnimKitNative.CharacterMaxRays];
         float m_fallSpeed;
@@ -82,7 +92,7 @@ namespace AnimKit.Unity
             m_player = GetComponent<BvhPlayer>();
             m_controller = GetComponent<CharacterController>();
             m_foot = GetComponent<FootIK>();
-            if (m_player.Skeleton == null && !m_player.Load())
+            if (m_player != null && m_player.Skeleton == null && !m_player.Load())
             {
                 enabled = false;
                 return;
@@ -105,6 +115,12 @@ namespace AnimKit.Unity
                 p.seamBlend = seamBlend;
                 if (m_foot != null && m_foot.enabled) m_foot.Configure(ref p);
                 else p.footIk = 0;
+                if (m_player == null)
+                {
+                    m_own = new OwnRig(transform, ownRig);
+                    m_character = new Character(m_own.Rig.Skeleton, m_own.Walk, m_own.Idle, p);
+                    return;
+                }
                 Clip idle = null;
                 if (idleBvh != null)
                 {
@@ -116,10 +132,23 @@ namespace AnimKit.Unity
             catch (AnimKitException e)
             {
                 Debug.LogError("GuideWalker: " + e.Message, this);
+                OnDestroy();
                 enabled = false;
                 return;
             }
             m_player.PoseSource = this;
+        }
+
+        /// <summary>Own rig: the walker's pose, then the PoseModifiers, onto the bones (after
+        /// the Animator, so this pose is the one rendered).</summary>
+        void LateUpdate()
+        {
+            if (m_own == null || m_character == null) return;
+            TransformRig rig = m_own.Rig;
+            m_character.Pose(rig.Local, rig.World);
+            m_own.FromLibrary();
+            PoseModifier.RunAll(this, rig);
+            rig.Write();
         }
 
         void Update()
@@ -140,7 +169,7 @@ namespace AnimKit.Unity
             FootIK.Cast(rays, m_hits, count, layers, m_foot != null && m_foot.drawRays);
             m_character.Finish(m_hits, count);
             State = m_character.State;
-            transform.rotation = State.rotation.ToUnity();
+            transform.rotation = m_own != null ? OwnRig.GameObjectRotation(State.rotation.ToUnity()) : State.rotation.ToUnity();
         }
 
         /// <summary>BvhPlayer asks for the pose: the walker's, in this Transform's space.</summary>
@@ -154,8 +183,10 @@ namespace AnimKit.Unity
             if (m_player != null && ReferenceEquals(m_player.PoseSource, this)) m_player.PoseSource = null;
             if (m_character != null) m_character.Dispose();
             if (m_idle != null) m_idle.Dispose();
+            if (m_own != null) m_own.Dispose();
             m_character = null;
             m_idle = null;
+            m_own = null;
         }
 
         void OnDrawGizmosSelected()

@@ -4,7 +4,10 @@
 // CMU, 3ds Max, Perception Neuron...; `targetOverrides` "left_foot=Foot_L,..." for others), in
 // their current pose taken as the rest pose (T- or A-pose, any joint axes). The capture is
 // retargeted once onto it with stance feet kept planted, and each frame the retargeted pose is
-// written back to those Transforms.
+// written back to those Transforms. With a Guide Walker or Motion Matching Walker on the same
+// GameObject and no walk clip of its own, the walker takes this capture (retargeted with these
+// settings) as its walk and this component stops playing it: the character walks the capture
+// to a target with foot IK.
 using UnityEngine;
 
 namespace AnimKit.Unity
@@ -124,6 +127,11 @@ namespace AnimKit.Unity
 
         void Start()
         {
+            if (OwnRig.WalkerTakesRetargeterCapture(gameObject))
+            {
+                enabled = false; // the walker retargets and walks the capture (OwnRig)
+                return;
+            }
             if (bvhAsset == null || (rigRoot == null && (humanoid == null || !humanoid.isHuman)))
             {
                 Debug.LogError("HumanoidRetargeter: set bvhAsset and a humanoid Animator or rigRoot", this);

@@ -82,6 +82,9 @@ namespace AnimKit.Unity
             {
                 p.matchEndRotation = 1;
                 p.endRotation = ToModel(player, target.rotation);
+                TransformRig rig = player as TransformRig;
+                if (rig != null) // the hand bone takes the target's rotation, in the rig's frame
+                    p.endRotation = rig.FromBoneRotation(m_end, p.endRotation.ToUnity()).ToAk();
             }
             p.weight = weight;
             p.softLimit = softLimit;

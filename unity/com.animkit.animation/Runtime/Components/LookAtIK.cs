@@ -18,6 +18,11 @@ namespace AnimKit.Unity
         public float[] jointWeights = new float[0];
 
         [Header("Axes, in the last joint's local space (Unity frame)")]
+        [Tooltip("On a character's own rig (no BvhPlayer): forward and up are the character's front (from its " +
+                 "hips: left-to-right x up) and +Y as " +
+                 "the last chain joint saw them when the rig was mapped, whatever its bone axes; forwardAxis " +
+                 "and upAxis below are then ignored. Off, or on a BvhPlayer: the axes below.")]
+        public bool axesFromRig = true;
         [Tooltip("The axis that should point at the target. BVH heads look along +Z in the file, " +
                  "which is -Z in Unity's frame (the C default (0,0,1), mirrored).")]
         public Vector3 forwardAxis = new Vector3(0f, 0f, -1f);
@@ -76,6 +81,18 @@ namespace AnimKit.Unity
             p.target = ToModel(player, target.position);
             p.forward = forwardAxis.ToAk();
             p.up = upAxis.ToAk();
+            TransformRig rig = player as TransformRig;
+            int last = m_chain[m_chain.Length - 1];
+            if (rig != null && axesFromRig)
+            {
+                p.forward = rig.RestAxis(last, rig.RestForward).ToAk();
+                p.up = rig.RestAxis(last, Vector3.up).ToAk();
+            }
+            else if (rig != null) // the axes are the head bone's own
+            {
+                p.forward = rig.FromBoneAxis(last, forwardAxis).ToAk();
+                p.up = rig.FromBoneAxis(last, upAxis).ToAk();
+            }
             p.worldUp = worldUp.ToAk();
             p.weight = weight;
             p.clampWeight = clampWeight;

@@ -10,14 +10,15 @@
 //   3. matcher.SetPosition        -> tell the matcher
 //   4. matcher.GroundRays         -> downward rays (centre, each sole, each toe)
 //   5. Physics.Raycast each (FootIK.Cast) and matcher.Finish(hits) -> foot IK + pose
-// then BvhPlayer takes the pose from here (IPoseSource). Selected, it draws the wanted future
+// then BvhPlayer takes the pose from here (IPoseSource); without a BvhPlayer the walker drives
+// the character's own rig (ownRig, as GuideWalker does: baked AnimKitClips or BVH captures
+// retargeted onto it, the PoseModifiers after the pose, the bones set in LateUpdate). Selected, it draws the wanted future
 // trajectory (yellow) and the playing frame's own (cyan).
 using UnityEngine;
 
 namespace AnimKit.Unity
 {
     [AddComponentMenu("animkit/Motion Matching Walker")]
-    [RequireComponent(typeof(BvhPlayer))]
     [RequireComponent(typeof(CharacterController))]
     [DisallowMultipleComponent]
     [DefaultExecutionOrder(50)]
@@ -29,6 +30,10 @@ namespace AnimKit.Unity
         public TextAsset[] extraClips = new TextAsset[0];
         [Tooltip("Optional prebuilt database blob (MotionDatabase.Save); used instead of building one.")]
         public TextAsset databaseBlob;
+        [Tooltip("Without a BvhPlayer: the character's own rig and its walk clip (the idle slot is unused).")]
+        public OwnRigSettings ownRig = new OwnRigSettings();
+        [Tooltip("Without a BvhPlayer: more clips baked from your AnimationClips on the same character.")]
+        public AnimKitClip[] extraBakedClips = new AnimKitClip[0];
 
         [Header("Matching (defaults are the C library's)")]
         [Min(0.01f)] public float arrivalRadius = 0.3f;
@@ -46,12 +51,15 @@ namespace AnimKit.Unity
         /// <summary>The matcher's state after the last frame (Unity frame).</summary>
         public AkMatcherState State;
         public Matcher Matcher { get { return m_matcher; } }
+        /// <summary>The character's own rig when no BvhPlayer is present (null otherwise).</summary>
+        public TransformRig Rig { get { return m_own != null ? m_own.Rig : null; } }
 
         MotionDatabase m_db;
         Matcher m_matcher;
         BvhFile[] m_extra = new BvhFile[0];
         CharacterController m_controller;
         BvhPlayer m_player;
+        OwnRig m_own;
         FootIK m_foot;
         readonly AkGroundHit[] m_hits = new AkGroundHit[AnimKitNative.CharacterMaxRays];
         float m_fallSpeed;
@@ -66,6 +74,15 @@ namespace AnimKit.Unity
         MotionDatabase BuildDatabase()
         {
             if (databaseBlob != null) return MotionDatabase.Load(databaseBlob.bytes);
+            if (m_own != null)
+            {
+                var own = new System.Collections.Generic.List<Clip> { m_own.Walk };
+                foreach (AnimKitClip c in extraBakedClips)
+                    if (c != null) own.Add(m_own.ClipOf(c, null, false));
+                foreach (TextAsset t in extraClips)
+                    if (t != null) own.Add(m_own.ClipOf(null, t, false));
+                return MotionDatabase.Build(m_own.Rig.Skeleton, own.ToArray());
+            }
             m_extra = new BvhFile[extraClips.Length];
             var clips = new Clip[extraClips.Length + 1];
             clips[0] = m_player.Clip;
@@ -82,13 +99,14 @@ namespace AnimKit.Unity
             m_player = GetComponent<BvhPlayer>();
             m_controller = GetComponent<CharacterController>();
             m_foot = GetComponent<FootIK>();
-            if (m_player.Skeleton == null && !m_player.Load())
+            if (m_player != null && m_player.Skeleton == null && !m_player.Load())
             {
                 enabled = false;
                 return;
             }
             try
             {
+                if (m_player == null) m_own = new OwnRig(transform, ownRig);
                 m_db = BuildDatabase();
                 AkMatcherParams p = Matcher.Defaults();
                 p.start = transform.position.ToAk();
@@ -106,10 +124,22 @@ namespace AnimKit.Unity
             catch (AnimKitException e)
             {
                 Debug.LogError("MotionMatchingWalker: " + e.Message, this);
+                OnDestroy();
                 enabled = false;
                 return;
             }
-            m_player.PoseSource = this;
+            if (m_player != null) m_player.PoseSource = this;
+        }
+
+        /// <summary>Own rig: the matcher's pose, then the PoseModifiers, onto the bones.</summary>
+        void LateUpdate()
+        {
+            if (m_own == null || m_matcher == null) return;
+            TransformRig rig = m_own.Rig;
+            m_matcher.Pose(rig.Local, rig.World);
+            m_own.FromLibrary();
+            PoseModifier.RunAll(this, rig);
+            rig.Write();
         }
 
         void Update()
@@ -133,7 +163,7 @@ namespace AnimKit.Unity
             FootIK.Cast(rays, m_hits, count, layers, m_foot != null && m_foot.drawRays);
             m_matcher.Finish(m_hits, count);
             State = m_matcher.State;
-            transform.rotation = State.rotation.ToUnity();
+            transform.rotation = m_own != null ? OwnRig.GameObjectRotation(State.rotation.ToUnity()) : State.rotation.ToUnity();
         }
 
         /// <summary>BvhPlayer asks for the pose: the matcher's, in this Transform's space.</summary>
@@ -147,8 +177,11 @@ namespace AnimKit.Unity
             if (m_player != null && ReferenceEquals(m_player.PoseSource, this)) m_player.PoseSource = null;
             if (m_matcher != null) m_matcher.Dispose();
             if (m_db != null) m_db.Dispose();
+            if (m_own != null) m_own.Dispose();
+            m_own = null;
             foreach (BvhFile f in m_extra)
                 if (f != null) f.Dispose();
+            m_extra = new BvhFile[0];
             m_matcher = null;
             m_db = null;
         }

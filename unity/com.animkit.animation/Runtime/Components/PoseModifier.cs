@@ -21,6 +21,9 @@ namespace AnimKit.Unity
         public Transform rigRoot;
         [Tooltip("Humanoid map fixes for names the library does not know: \"left_foot=Foot_L,right_foot=Foot_R\".")]
         public string rigOverrides = "";
+        [Tooltip("Before the animation runs (Update), put back the bones' pose as the animation left it last " +
+                 "frame, so bones nothing animates do not keep last frame's IK (the IK would build on itself).")]
+        public bool fixTransforms = true;
 
         /// <summary>Edit pose.Local and keep pose.World = FK(pose.Local) (the plugin's
         /// solvers do both).</summary>
@@ -28,26 +31,59 @@ namespace AnimKit.Unity
 
         TransformRig m_rig;
         readonly List<PoseModifier> m_group = new List<PoseModifier>();
+        static readonly List<PoseModifier> s_runAll = new List<PoseModifier>();
         static readonly System.Comparison<PoseModifier> s_byOrder = (a, b) => a.order.CompareTo(b.order);
 
         /// <summary>The rig this GameObject's modifiers share without a BvhPlayer (null before
         /// the first LateUpdate or with a player).</summary>
         public TransformRig Rig { get { return m_rig; } }
 
-        protected void LateUpdate()
+        /// <summary>True when this is the GameObject's first enabled modifier and no player or
+        /// walker owns the pose: the one that runs the group on the Transforms.</summary>
+        bool LeadsOnTransforms()
         {
-            if (GetComponent<BvhPlayer>() != null) return; // the player runs us on its pose
+            if (GetComponent<BvhPlayer>() != null) return false; // the player runs us on its pose
+            if (GetComponent<GuideWalker>() != null || GetComponent<MotionMatchingWalker>() != null)
+                return false; // a walker on a TransformRig runs us after writing its pose
             GetComponents(m_group);
             m_group.Sort(s_byOrder);
             PoseModifier first = null;
             foreach (PoseModifier m in m_group)
                 if (m.enabled && first == null) first = m;
-            if (first != this) return;
+            return first == this;
+        }
+
+        /// <summary>Maps the rig before any animation has posed it (Start runs before the
+        /// Animator's first evaluation), so the rest pose is the model's own (bind) pose, not
+        /// the first animated frame.</summary>
+        protected virtual void Start()
+        {
+            if (m_rig == null && LeadsOnTransforms()) MapRig();
+        }
+
+        protected void Update()
+        {
+            if (fixTransforms && m_rig != null && LeadsOnTransforms()) m_rig.RestoreAnimated();
+        }
+
+        protected void LateUpdate()
+        {
+            if (!LeadsOnTransforms()) return;
             if (m_rig == null && !MapRig()) return;
             m_rig.Read();
-            foreach (PoseModifier m in m_group)
-                if (m.enabled) m.ModifyPose(m_rig);
+            RunAll(this, m_rig);
             m_rig.Write();
+        }
+
+        /// <summary>Every enabled PoseModifier on `owner`'s GameObject, lowest order first, on
+        /// `pose` (a walker calls this on the rig it drives).</summary>
+        public static void RunAll(Component owner, IRigPose pose)
+        {
+            List<PoseModifier> group = s_runAll; // main thread only, as every MonoBehaviour call
+            owner.GetComponents(group);
+            group.Sort(s_byOrder);
+            foreach (PoseModifier m in group)
+                if (m.enabled) m.ModifyPose(pose);
         }
 
         bool MapRig()

@@ -404,6 +404,24 @@ namespace AnimKit
                 Math.Min(count, hits.Length), ref AnimKitNative.First(local), ref AnimKitNative.First(model), n), Raw);
         }
 
+        /// <summary>Which feet stand from now on: 0 swing, else the contact bits that are down
+        /// (1 heel, 2 toe: rolls over the toe, 3 both); -1 from the clip's contacts (the default).</summary>
+        public void SetStance(int left, int right)
+        {
+            AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_set_stance(Raw, left, right), Raw);
+        }
+
+        /// <summary>The heel (sole) and toe contact points [left, right] of any model-space pose
+        /// placed at `character`, by the C library's rule and this rig's calibration (world,
+        /// Unity frame; the toe is the heel where the rig has no toe joint).</summary>
+        public void ContactPoints(AkXform character, AkXform[] model, AkVec3[] heel, AkVec3[] toe)
+        {
+            if (heel == null || toe == null || heel.Length < 2 || toe.Length < 2)
+                throw new ArgumentException("heel and toe need 2 entries each");
+            AnimKitNative.Check(AnimKitNative.ak_plugin_foot_ik_contact_points(Raw, ref character,
+                ref AnimKitNative.First(model), model.Length, heel, toe), Raw);
+        }
+
         public AkFootIkState State
         {
             get

@@ -43,6 +43,7 @@ namespace AnimKit
     {
         public AkQuat rotation;
         public AkVec3 position;
+        public static AkXform Identity { get { AkXform x; x.rotation = AkQuat.Identity; x.position = new AkVec3(0f, 0f, 0f); return x; } }
     }
 
     /// <summary>Column-major 4x4 (the memory order of UnityEngine.Matrix4x4).</summary>
@@ -346,6 +347,10 @@ namespace AnimKit
         public static extern int ak_plugin_foot_ik_apply(IntPtr footIk, float dt, ref AkGroundHit hits, int hitCount,
             ref AkXform local, ref AkXform model, int count);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_foot_ik_state_get(IntPtr footIk, out AkFootIkState state);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_foot_ik_set_stance(IntPtr footIk, int left, int right);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_foot_ik_contact_points(IntPtr footIk, ref AkXform character, ref AkXform model,
+                                                                  int count, [Out] AkVec3[] heel, [Out] AkVec3[] toe);
 
         // ---- helpers ----
 

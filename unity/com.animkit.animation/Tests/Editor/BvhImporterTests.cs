@@ -87,7 +87,8 @@ namespace AnimKit.Tests
         [Test]
         public void A_bad_file_fails_with_its_line_number()
         {
-            string bad = TestBvh.Text.Replace("Frames: 3", "Frames: 4");
+            // A value that is no number (a frame-count mismatch is only a warning since issue 22).
+            string bad = TestBvh.Text.Replace("10 90 30 0 0 90", "10 90 30 0 0 nine");
             int lines = bad.TrimEnd('\n').Split('\n').Length;
             AnimKitException e = Assert.Throws<AnimKitException>(
                 () => BvhImporter.Import(System.Text.Encoding.UTF8.GetBytes(bad), "bad", 0f, true));

@@ -1,0 +1,402 @@
+/* Skinning job (LBS, DQS; SSE path and scalar twin) and the generated body mesh. */
+#include "test_util.h"
+
+#include "animkit/skin.h"
+#include "animkit/walkclip.h"
+
+enum { MAXJ = 8, MAXV = 257 };
+
+typedef struct rig {
+    int32_t joints;
+    ak_xform model[MAXJ];
+    float ibm[MAXJ * 16];
+    ak_skin_joint palette[MAXJ];
+} rig;
+
+static void random_rig(akt_rng *r, rig *g, int32_t joints)
+{
+    g->joints = joints;
+    for (int32_t j = 0; j < joints; ++j) {
+        g->model[j].rotation = akt_random_quat(r);
+        g->model[j].translation =
+            ak_vec3_make(akt_uniform(r, -1, 1), akt_uniform(r, -1, 1), akt_uniform(r, -1, 1));
+        ak_xform bind = {akt_random_quat(r),
+                         {akt_uniform(r, -1, 1), akt_uniform(r, -1, 1), akt_uniform(r, -1, 1)}};
+        ak_xform_to_mat4(ak_xform_inverse(bind), g->ibm + 16 * j);
+    }
+}
+
+typedef struct verts {
+    int32_t count, k;
+    float pos[MAXV * 3], nrm[MAXV * 3];
+    uint16_t joints[MAXV * AK_SKIN_MAX_INFLUENCES];
+    float weights[MAXV * AK_SKIN_MAX_INFLUENCES];
+} verts;
+
+static void random_verts(akt_rng *r, verts *v, int32_t count, int32_t k, int32_t joints)
+{
+    v->count = count, v->k = k;
+    for (int32_t i = 0; i < count * 3; ++i) {
+        v->pos[i] = akt_uniform(r, -1, 1);
+        v->nrm[i] = akt_uniform(r, -1, 1);
+    }
+    for (int32_t i = 0; i < count * k; ++i) {
+        v->joints[i] = (uint16_t)(akt_next(r) % (uint64_t)joints);
+        v->weights[i] = akt_uniform(r, 0.0f, 1.0f);
+    }
+    ak_skin_normalize_weights(v->weights, count, k);
+}
+
+static ak_skin_params params_for(rig *g, verts *v, int32_t method, float *out_p, float *out_n)
+{
+    ak_skin_params p = ak_skin_defaults();
+    p.method = method;
+    p.joint_count = g->joints;
+    p.model_pose = g->model;
+    p.inverse_bind = g->ibm;
+    p.palette = g->palette;
+    p.vertex_count = v->count;
+    p.influences = v->k;
+    p.joints = v->joints;
+    p.weights = v->weights;
+    p.positions = v->pos;
+    p.normals = v->nrm;
+    p.out_positions = out_p;
+    p.out_normals = out_n;
+    return p;
+}
+
+static float out_a[MAXV * 3 + 4], out_b[MAXV * 3 + 4], nrm_a[MAXV * 3 + 4], nrm_b[MAXV * 3 + 4];
+
+/* A vertex bound to one bone: DQS and LBS are the same rigid transform (1e-6). */
+static void skin_dqs_equals_lbs_for_one_bone(void **state)
+{
+    (void)state;
+    akt_rng r = {0x5eed1234u};
+    static rig g;
+    static verts v;
+    double worst = 0.0;
+    for (int trial = 0; trial < 50; ++trial) {
+        random_rig(&r, &g, MAXJ);
+        random_verts(&r, &v, 64, 4, MAXJ);
+        for (int32_t i = 0; i < v.count; ++i) { /* all weight on one joint, rest 0 */
+            v.weights[4 * i] = 1.0f;
+            v.weights[4 * i + 1] = v.weights[4 * i + 2] = v.weights[4 * i + 3] = 0.0f;
+        }
+        ak_skin_params a = params_for(&g, &v, AK_SKIN_LINEAR, out_a, nrm_a);
+        ak_skin_params b = params_for(&g, &v, AK_SKIN_DUAL_QUAT, out_b, nrm_b);
+        assert_int_equal(ak_skin_run(&a, NULL), AK_OK);
+        assert_int_equal(ak_skin_run(&b, NULL), AK_OK);
+        for (int32_t i = 0; i < v.count * 3; ++i) {
+            const double d = fabs((double)out_a[i] - out_b[i]);
+            if (d > worst) worst = d;
+            AKT_NEAR(out_a[i], out_b[i], 1e-6);
+            AKT_NEAR(nrm_a[i], nrm_b[i], 1e-6);
+        }
+    }
+    print_message("one bone: max |LBS - DQS| = %.3g\n", worst);
+}
+
+/* The SSE kernels and the scalar twin agree for every influence count, and the last vertex's
+ * store stays inside the buffer. */
+static void skin_simd_matches_scalar(void **state)
+{
+    (void)state;
+    akt_rng r = {0xabcdef01u};
+    static rig g;
+    static verts v;
+    for (int32_t k = 1; k <= AK_SKIN_MAX_INFLUENCES; ++k)
+        for (int method = 0; method < 2; ++method) {
+            const int32_t count = 1 + (int32_t)(akt_next(&r) % 200);
+            random_rig(&r, &g, MAXJ);
+            random_verts(&r, &v, count, k, MAXJ);
+            out_a[3 * count] = nrm_a[3 * count] = 12345.0f; /* guards past the end */
+            ak_skin_params a = params_for(&g, &v, method, out_a, nrm_a);
+            ak_skin_params b = params_for(&g, &v, method, out_b, nrm_b);
+            b.use_simd = 0;
+            assert_int_equal(ak_skin_run(&a, NULL), AK_OK);
+            assert_int_equal(ak_skin_run(&b, NULL), AK_OK);
+            for (int32_t i = 0; i < count * 3; ++i) {
+                AKT_NEAR(out_a[i], out_b[i], 2e-6);
+                AKT_NEAR(nrm_a[i], nrm_b[i], 2e-6);
+            }
+            assert_true(out_a[3 * count] == 12345.0f && nrm_a[3 * count] == 12345.0f);
+        }
+}
+
+/* Output normals are unit for any weights, both methods, both paths. */
+static void skin_normals_are_unit(void **state)
+{
+    (void)state;
+    akt_rng r = {77};
+    static rig g;
+    static verts v;
+    random_rig(&r, &g, MAXJ);
+    random_verts(&r, &v, MAXV, AK_SKIN_MAX_INFLUENCES, MAXJ);
+    for (int method = 0; method < 2; ++method)
+        for (int simd = 0; simd < 2; ++simd) {
+            ak_skin_params p = params_for(&g, &v, method, out_a, nrm_a);
+            p.use_simd = simd;
+            assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+            for (int32_t i = 0; i < v.count; ++i) {
+                const float *n = nrm_a + 3 * i;
+                AKT_NEAR(sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), 1.0, 1e-5);
+            }
+        }
+}
+
+/* Shoelace area of ring `ring` (sides points) of a skinned cylinder, projected on the YZ plane. */
+static double ring_area(const float *pos, int32_t ring, int32_t sides)
+{
+    double a = 0.0;
+    for (int32_t i = 0; i < sides; ++i) {
+        const float *p = pos + 3 * (ring * sides + i),
+                    *q = pos + 3 * (ring * sides + (i + 1) % sides);
+        a += (double)p[1] * q[2] - (double)q[1] * p[2];
+    }
+    return 0.5 * fabs(a);
+}
+
+/* A limb (cylinder along X, radius 0.1 m, length 1 m) on two joints, the weight moving from
+ * the upper to the lower joint over the middle 40 %; the lower joint twisted 180 degrees
+ * about the limb's axis. DQS keeps every cross-section's area within 5 % of rest; LBS
+ * collapses the middle one (0.5 I + 0.5 R(180) maps the section onto its centre). */
+static void skin_twisted_limb_keeps_its_section_with_dqs(void **state)
+{
+    (void)state;
+    enum { RINGS = 41, SIDES = 32, NV = RINGS * SIDES };
+    static float pos[NV * 3], out[NV * 3], w[NV * 2];
+    static uint16_t jt[NV * 2];
+    for (int32_t k = 0; k < RINGS; ++k)
+        for (int32_t i = 0; i < SIDES; ++i) {
+            const int32_t v = k * SIDES + i;
+            const float x = (float)k / (RINGS - 1), th = 2.0f * 3.14159265f * i / SIDES;
+            pos[3 * v] = x, pos[3 * v + 1] = 0.1f * cosf(th), pos[3 * v + 2] = 0.1f * sinf(th);
+            float w1 = (x - 0.3f) / 0.4f;
+            w1 = w1 < 0.0f ? 0.0f : (w1 > 1.0f ? 1.0f : w1);
+            jt[2 * v] = 0, jt[2 * v + 1] = 1, w[2 * v] = 1.0f - w1, w[2 * v + 1] = w1;
+        }
+    ak_xform model[2] = {ak_xform_identity(), ak_xform_identity()};
+    model[1].translation = ak_vec3_make(0.5f, 0, 0);
+    float ibm[32];
+    ak_xform_to_mat4(ak_xform_inverse(model[0]), ibm);
+    ak_xform_to_mat4(ak_xform_inverse(model[1]), ibm + 16);
+    model[1].rotation = ak_quat_from_axis_angle(ak_vec3_make(1, 0, 0), 3.14159265f);
+    ak_skin_joint pal[2];
+    const double rest = ring_area(pos, 0, SIDES);
+    double worst[2] = {1e9, 1e9};
+    for (int method = 0; method < 2; ++method) {
+        ak_skin_params p = ak_skin_defaults();
+        p.method = method, p.joint_count = 2, p.model_pose = model, p.inverse_bind = ibm;
+        p.palette = pal, p.vertex_count = NV, p.influences = 2, p.joints = jt, p.weights = w;
+        p.positions = pos, p.out_positions = out;
+        assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+        for (int32_t k = 0; k < RINGS; ++k) {
+            const double ratio = ring_area(out, k, SIDES) / rest;
+            if (ratio < worst[method]) worst[method] = ratio;
+        }
+    }
+    print_message("180 deg twist, smallest section / rest: LBS %.4f, DQS %.4f\n", worst[0],
+                  worst[1]);
+    assert_true(worst[1] > 0.95);
+    assert_true(worst[0] < 0.05); /* LBS collapses the middle section */
+}
+
+static void skin_validate_refuses_bad_input(void **state)
+{
+    (void)state;
+    akt_rng r = {9};
+    static rig g;
+    static verts v;
+    random_rig(&r, &g, 4);
+    random_verts(&r, &v, 16, 4, 4);
+    ak_error err;
+    ak_skin_params p = params_for(&g, &v, AK_SKIN_LINEAR, out_a, nrm_a);
+    assert_int_equal(ak_skin_validate(&p, &err), AK_OK);
+    v.joints[4 * 3 + 2] = 4; /* one past the last joint */
+    assert_int_equal(ak_skin_run(&p, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "vertex 3 influence 2: joint 4 out of range"));
+    v.joints[4 * 3 + 2] = 1;
+    const float keep = v.weights[5];
+    v.weights[5] = -0.1f;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "negative"));
+    v.weights[5] = NAN;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+    v.weights[5] = keep + 0.01f; /* sum 1.01 */
+    assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "vertex 1: weights sum to"));
+    v.weights[5] = keep;
+    p.influences = 0;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+    p.influences = 9;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+    p.influences = 4;
+    p.method = 2;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+    p.method = AK_SKIN_DUAL_QUAT;
+    p.out_positions = v.pos;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+    p.out_positions = out_a;
+    g.ibm[5] = INFINITY;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+    p.palette = NULL;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_skin_validate(NULL, &err), AK_ERR_INVALID_ARG);
+}
+
+static void skin_normalize_weights_sums_to_one(void **state)
+{
+    (void)state;
+    float w[12] = {2, 2, 0, 0, 0, 0, 0, 0, 0.25f, 0.25f, 0.25f, 0.25f};
+    assert_int_equal(ak_skin_normalize_weights(w, 3, 4), 2);
+    AKT_NEAR(w[0], 0.5, 1e-7);
+    AKT_NEAR(w[1], 0.5, 1e-7);
+    AKT_NEAR(w[4], 1.0, 0); /* all zero: the first influence takes it */
+    AKT_NEAR(w[5] + w[6] + w[7], 0.0, 0);
+    AKT_NEAR(w[8], 0.25, 0);
+}
+
+/* Invariants every generated body keeps: influences valid and normalised, unit normals, a
+ * closed surface (each edge in two triangles, opposite ways round) facing outwards, and the
+ * rest pose skinned by either method gives the bind positions back. */
+static void check_body(const ak_skeleton *sk, const ak_body_mesh *m, double *volume)
+{
+    const int32_t n = sk->joint_count;
+    assert_true(m->vertex_count > 100 && m->index_count % 3 == 0);
+    for (int32_t v = 0; v < m->vertex_count; ++v) {
+        double sum = 0.0;
+        for (int i = 0; i < 4; ++i) {
+            assert_true(m->joints[4 * v + i] < n);
+            assert_true(m->weights[4 * v + i] >= 0.0f);
+            sum += m->weights[4 * v + i];
+        }
+        AKT_NEAR(sum, 1.0, 1e-6);
+        const float *nn = m->normals + 3 * v;
+        AKT_NEAR(sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]), 1.0, 1e-5);
+    }
+    /* directed edges: each appears once and its reverse once */
+    int64_t balance = 0;
+    double vol = 0.0;
+    for (int32_t t = 0; t < m->index_count; t += 3) {
+        const uint32_t *ix = m->indices + t;
+        for (int e = 0; e < 3; ++e) {
+            const uint32_t a = ix[e], b = ix[(e + 1) % 3];
+            balance += a < b ? (int64_t)a * 7919 + b : -((int64_t)b * 7919 + a);
+        }
+        const float *p0 = m->positions + 3 * ix[0], *p1 = m->positions + 3 * ix[1],
+                    *p2 = m->positions + 3 * ix[2];
+        vol += (p0[0] * ((double)p1[1] * p2[2] - (double)p1[2] * p2[1]) -
+                p0[1] * ((double)p1[0] * p2[2] - (double)p1[2] * p2[0]) +
+                p0[2] * ((double)p1[0] * p2[1] - (double)p1[1] * p2[0])) /
+               6.0;
+    }
+    assert_true(balance == 0);
+    assert_true(vol > 0.0);
+    *volume = vol;
+    ak_xform *local = malloc(sizeof(ak_xform) * (size_t)n),
+             *model = malloc(sizeof(ak_xform) * (size_t)n);
+    ak_skin_joint *pal = malloc(sizeof(ak_skin_joint) * (size_t)n);
+    float *out = malloc(sizeof(float) * 3 * (size_t)m->vertex_count);
+    ak_pose_rest(sk, local);
+    ak_fk(sk, local, model);
+    const float h = ak_pose_height(model, n);
+    for (int method = 0; method < 2; ++method) {
+        ak_skin_params p = ak_skin_defaults();
+        p.method = method, p.joint_count = n, p.model_pose = model,
+        p.inverse_bind = m->inverse_bind;
+        p.palette = pal, p.vertex_count = m->vertex_count, p.joints = m->joints;
+        p.weights = m->weights, p.positions = m->positions, p.out_positions = out;
+        assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+        for (int32_t i = 0; i < 3 * m->vertex_count; ++i)
+            AKT_NEAR(out[i], m->positions[i], 1e-5 * h);
+    }
+    free(local), free(model), free(pal), free(out);
+}
+
+/* Each foot: vertices carried by the ankle or toe reach down below the ankle and forward past
+ * the toe joint (a foot box, not a capsule ending at the ankle). */
+static void check_feet(const ak_skeleton *sk, const ak_body_mesh *m)
+{
+    ak_humanoid map;
+    assert_int_equal(ak_humanoid_find(sk, NULL, &map, NULL), AK_OK);
+    ak_xform *model = malloc(sizeof(ak_xform) * (size_t)sk->joint_count);
+    ak_fk(sk, sk->rest_local, model);
+    const float h = ak_pose_height(model, sk->joint_count);
+    const int32_t feet[2][2] = {{map.joint[AK_HUM_LEFT_FOOT], map.joint[AK_HUM_LEFT_TOE]},
+                                {map.joint[AK_HUM_RIGHT_FOOT], map.joint[AK_HUM_RIGHT_TOE]}};
+    for (int side = 0; side < 2; ++side) {
+        const ak_vec3 ankle = model[feet[side][0]].translation;
+        float low = 1e9f, reach = -1e9f;
+        for (int32_t v = 0; v < m->vertex_count; ++v) {
+            const int32_t j = m->joints[4 * v];
+            if (j != feet[side][0] && j != feet[side][1]) continue;
+            const float *p = m->positions + 3 * v;
+            if (p[1] < low) low = p[1];
+            if (p[2] > reach) reach = p[2]; /* both rigs face +Z */
+        }
+        print_message("foot %d: sole %.3f h below the ankle, toe %.3f h ahead\n", side,
+                      (ankle.y - low) / h, (reach - ankle.z) / h);
+        assert_true(ankle.y - low > 0.03f * h);
+        assert_true(reach - ankle.z > 0.08f * h);
+    }
+    free(model);
+}
+
+static void body_for_the_builtin_biped(void **state)
+{
+    (void)state;
+    ak_skeleton *sk = NULL;
+    ak_clip *clip = NULL;
+    ak_walk_clip_params wp = ak_walk_clip_defaults();
+    assert_int_equal(ak_walk_clip_create(&wp, &sk, &clip, NULL), AK_OK);
+    ak_body_mesh *m = NULL;
+    assert_int_equal(ak_body_mesh_create(sk, NULL, &m, NULL), AK_OK);
+    double vol;
+    check_body(sk, m, &vol);
+    print_message("biped body: %d vertices, %d triangles, enclosed %.4f m^3\n", m->vertex_count,
+                  m->index_count / 3, vol);
+    check_feet(sk, m);
+    ak_body_mesh_destroy(m);
+    ak_clip_destroy(clip);
+    ak_skeleton_destroy(sk);
+}
+
+static void body_for_a_bvh_rig(void **state)
+{
+    (void)state;
+    char path[1024];
+    ak_skeleton *sk = NULL;
+    ak_clip *clip = NULL;
+    assert_int_equal(ak_bvh_read_file(akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path), NULL,
+                                      &sk, &clip, NULL),
+                     AK_OK);
+    ak_body_mesh *m = NULL;
+    assert_int_equal(ak_body_mesh_create(sk, NULL, &m, NULL), AK_OK);
+    double vol;
+    check_body(sk, m, &vol);
+    check_feet(sk, m);
+    ak_body_mesh_destroy(m);
+    ak_body_options o = ak_body_defaults();
+    o.sides = 3;
+    ak_error err;
+    assert_int_equal(ak_body_mesh_create(sk, &o, &m, &err), AK_ERR_INVALID_ARG);
+    assert_null(m);
+    ak_clip_destroy(clip);
+    ak_skeleton_destroy(sk);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(skin_dqs_equals_lbs_for_one_bone),
+        cmocka_unit_test(skin_simd_matches_scalar),
+        cmocka_unit_test(skin_normals_are_unit),
+        cmocka_unit_test(skin_twisted_limb_keeps_its_section_with_dqs),
+        cmocka_unit_test(skin_validate_refuses_bad_input),
+        cmocka_unit_test(skin_normalize_weights_sums_to_one),
+        cmocka_unit_test(body_for_the_builtin_biped),
+        cmocka_unit_test(body_for_a_bvh_rig),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
