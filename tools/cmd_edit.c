@@ -69,10 +69,11 @@ static const ak_flag_table k_step_table = {"edit", k_step_flags,
                                            (int32_t)(sizeof k_step_flags / sizeof k_step_flags[0])};
 
 typedef struct edit_options {
-    float blend;                     /* --blend seconds for --append */
-    int32_t mirror_axis;             /* 0: from the rig, 1..3: x, y, z */
-    char humanoid[AK_FLAG_TEXT_MAX]; /* humanoid overrides */
-    int32_t order;                   /* 0: the input's main order, else ak_rot_order + 1 */
+    float blend;                       /* --blend seconds for --append */
+    int32_t mirror_axis;               /* 0: from the rig, 1..3: x, y, z */
+    char humanoid[AK_FLAG_TEXT_MAX];   /* humanoid overrides */
+    int32_t order;                     /* 0: the input's main order, else ak_rot_order + 1 */
+    char root_joint[AK_FLAG_TEXT_MAX]; /* joint carrying the travel; "": measured */
 } edit_options;
 
 #define OPT_FIELD(f) offsetof(edit_options, f)
@@ -101,6 +102,12 @@ static const ak_flag k_option_flags[] = {
      .def = "input",
      .choices = "input|XYZ|XZY|YXZ|YZX|ZXY|ZYX",
      .help = "rotation order of BVH output"},
+    {.name = "root-joint",
+     .type = AK_FLAG_TEXT,
+     .offset = OPT_FIELD(root_joint),
+     .metavar = "NAME",
+     .help = "joint that carries the travel for --reset-root/--in-place (default: measured, "
+             "as animkit info says)"},
 };
 static const ak_flag_table k_option_table = {
     "edit", k_option_flags, (int32_t)(sizeof k_option_flags / sizeof k_option_flags[0])};
@@ -188,6 +195,10 @@ static int run_op(edit_op op, const edit_step *v, const edit_options *o, ak_skel
         p.axis = o->mirror_axis - 1;
         p.humanoid_overrides = humanoid;
         st = ak_edit_mirror_run(&p, *s, *c, &out, &err);
+    } else if ((op == OP_RESET || op == OP_IN_PLACE) &&
+               (st = ak_clip_root_motion_prepare(*s, c, o->root_joint[0] ? o->root_joint : NULL,
+                                                 NULL, &err)) != AK_OK) {
+        /* the travel of a hips under a still top joint moves onto the top joint first */
     } else if (op == OP_RESET) {
         ak_edit_root_reset_params p = ak_edit_root_reset_defaults();
         p.humanoid_overrides = humanoid;

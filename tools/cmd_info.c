@@ -11,6 +11,7 @@
 typedef struct info_options {
     int32_t json;
     char humanoid[AK_FLAG_TEXT_MAX];
+    char root_joint[AK_FLAG_TEXT_MAX];
 } info_options;
 
 static const ak_flag k_info_flags[] = {
@@ -25,18 +26,24 @@ static const ak_flag k_info_flags[] = {
      .offset = offsetof(info_options, humanoid),
      .metavar = "OVERRIDES",
      .help = "name humanoid joints yourself, e.g. hips=pelvis,head=face"},
+    {.name = "root-joint",
+     .type = AK_FLAG_TEXT,
+     .offset = offsetof(info_options, root_joint),
+     .metavar = "NAME",
+     .help = "the joint that carries the travel (default: measured, as every command does)"},
 };
-static const ak_flag_table k_info_table = {"info", k_info_flags, 2};
+static const ak_flag_table k_info_table = {"info", k_info_flags, 3};
 
 static void usage(FILE *out)
 {
     ak_cli_print_help(
         out,
-        "usage: animkit info FILE.bvh [--json] [--humanoid slot=Joint,...]\n"
+        "usage: animkit info FILE.bvh [--json] [--humanoid slot=Joint,...] [--root-joint NAME]\n"
         "\n"
         "Describes a BVH file: joints (End Sites included) with their channels, frames,\n"
         "frame time, duration, rest and standing height, the units guessed from the\n"
-        "standing height, and the humanoid joints found by name.\n"
+        "standing height, the humanoid joints found by name, and the joint that carries\n"
+        "the travel (root motion) with why.\n"
         "\n",
         &k_info_table);
 }
@@ -65,6 +72,8 @@ typedef struct info_facts {
     ak_humanoid hum;
     int32_t hum_status;
     ak_error hum_err;
+    ak_root_joint_report root;
+    char root_why[256];
 } info_facts;
 
 static void gather(const ak_skeleton *s, const ak_clip *c, const char *overrides, info_facts *f)
@@ -82,6 +91,19 @@ static void gather(const ak_skeleton *s, const ak_clip *c, const char *overrides
     f->h = akcli_measure_heights(s, c);
     f->units = ak_units_detect(f->h.standing, &f->metres_per_unit);
     f->hum_status = ak_humanoid_find(s, overrides, &f->hum, &f->hum_err);
+}
+
+/* The joint that carries the travel (measured, or `name`), said as ak_root_joint_describe
+ * says it; 2 with a message for a name no joint has. */
+static int gather_root(const ak_skeleton *s, const ak_clip *c, const char *name, info_facts *f)
+{
+    ak_error err;
+    if (ak_root_joint_find(s, c, name, &f->root, &err) != AK_OK) {
+        fprintf(stderr, "animkit info: --root-joint: %s\n", err.message);
+        return 2;
+    }
+    ak_root_joint_describe(s, &f->root, f->root_why, sizeof f->root_why);
+    return 0;
 }
 
 static void print_text(const char *path, const ak_skeleton *s, const ak_clip *c,
@@ -120,6 +142,7 @@ static void print_text(const char *path, const ak_skeleton *s, const ak_clip *c,
             if (f->hum.joint[i] < 0) printf(" %s", ak_humanoid_slot_name(i));
         printf("\n");
     }
+    printf("root motion %s\n", f->root_why);
     printf("hierarchy\n");
     for (int32_t j = 0; j < n; ++j) {
         int depth = 0;
@@ -153,6 +176,15 @@ static void print_json(const char *path, const ak_skeleton *s, const ak_clip *c,
            "%.6g},\n",
            ak_units_name(f->units), (double)f->metres_per_unit,
            (double)(f->h.standing * f->metres_per_unit));
+    printf("  \"root_joint\": {\"name\": ");
+    json_string(stdout, s->names[f->root.joint]);
+    printf(", \"reason\": \"%s\", \"travel\": %.7g, \"top_travel\": %.7g, \"why\": ",
+           f->root.reason == AK_ROOT_JOINT_NAMED         ? "named"
+           : f->root.reason == AK_ROOT_JOINT_UNDER_STILL ? "under_still_top"
+                                                         : "top",
+           (double)f->root.travel, (double)f->root.top_travel);
+    json_string(stdout, f->root_why);
+    printf("},\n");
     printf("  \"humanoid\": {\"complete\": %s, \"joints\": {",
            f->hum_status == AK_OK ? "true" : "false");
     int first = 1;
@@ -202,8 +234,9 @@ int ak_cmd_info(int argc, char **argv)
     if (akcli_load_bvh(path, &s, &c)) return 1;
     info_facts f;
     gather(s, c, overrides, &f);
-    int rc = 0;
-    if (overrides && f.hum_status != AK_OK && f.hum_status != AK_ERR_NOT_FOUND) {
+    int rc = gather_root(s, c, o.root_joint, &f);
+    if (rc) {
+    } else if (overrides && f.hum_status != AK_OK && f.hum_status != AK_ERR_NOT_FOUND) {
         fprintf(stderr, "animkit info: --humanoid: %s\n", f.hum_err.message);
         rc = 2;
     } else if (json) {

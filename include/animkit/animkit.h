@@ -7,6 +7,7 @@
 #include "math.h"
 #include "skeleton.h"
 #include "clip.h"
+#include "compress.h"
 #include "bvh.h"
 #include "clipfile.h"
 #include "gltf.h"

@@ -59,6 +59,10 @@ typedef struct ak_motion_db_params {
     float heading_smoothing;  /* s: Gaussian sigma of its heading; default 0.2 */
     const char *humanoid_overrides; /* see ak_humanoid_find; NULL */
     ak_contact_params contacts;     /* the walker's contact detector, same defaults */
+    /* The joint that carries the travel; NULL (default): measured (ak_root_joint_find) over
+     * the clips, and the first found below a still top joint is named for all, so every clip
+     * has one shape (ak_clip_root_motion_prepare). */
+    const char *root_joint;
 } ak_motion_db_params;
 
 AK_API ak_motion_db_params ak_motion_db_defaults(void);

@@ -63,6 +63,60 @@ AK_API ak_xform ak_root_motion_character(const ak_root_motion *rm, float t);
 /* Clip duration the track was built for, seconds. */
 AK_API float ak_root_motion_duration(const ak_root_motion *rm);
 
+/* ---- which joint travels ----
+ * Studios put the character's travel on different joints: the top joint (CMU, most BVH), the
+ * hips under a top joint that never moves (joint_Root -> Hips), or a dedicated root bone
+ * (Unreal's `root`) under a still top joint. ak_root_joint_find measures it; every
+ * root-motion user (cycle finder, walker, motion database, retargeting, root edits, the
+ * viewer's layout and camera, Python, the plugin) calls it or the clip form below, so they
+ * agree. */
+typedef enum ak_root_joint_reason {
+    AK_ROOT_JOINT_TOP_TRAVELS = 0, /* the top joint travels (or nothing travels: the top) */
+    AK_ROOT_JOINT_UNDER_STILL = 1, /* the top joint is still; this joint below it travels */
+    AK_ROOT_JOINT_NAMED = 2        /* the caller named it (--root-joint) */
+} ak_root_joint_reason;
+
+typedef struct ak_root_joint_report {
+    int32_t joint;    /* the joint that carries the travel */
+    int32_t top;      /* the top joint above it (parent -1) */
+    int32_t reason;   /* ak_root_joint_reason */
+    float travel;     /* the joint's horizontal reach in model space: the largest distance
+                         on XZ from its frame-0 position over the clip, file units */
+    float top_travel; /* the same for the top joint */
+    float height;     /* ak_clip_standing_height, file units: the scale of "still" */
+} ak_root_joint_report;
+
+/* Measures which joint carries the character's horizontal travel, walking down from the top
+ * joint (joint 0's root): while the current joint stays within 1e-3 of the standing height
+ * of its frame-0 position on XZ (still), the child below it that reaches furthest on XZ
+ * becomes the candidate, if it reaches 0.25 of the standing height (a stride; the sway of an
+ * idle capture is less) and has a translation track. Model space, every frame. `name`
+ * (NULL or "": measure) names the joint instead; AK_ERR_NOT_FOUND when no joint has it.
+ * Allocates scratch (offline). */
+AK_API int32_t ak_root_joint_find(const ak_skeleton *skeleton, const ak_clip *clip,
+                                  const char *name, ak_root_joint_report *out, ak_error *err);
+/* One line saying which joint travels and why, for `animkit info` and messages. */
+AK_API void ak_root_joint_describe(const ak_skeleton *skeleton, const ak_root_joint_report *report,
+                                   char *buf, size_t size);
+/* A new clip in which the top joint carries the horizontal travel (and the turn about +Y) of
+ * report->joint, every joint's model-space transform unchanged in every frame (float
+ * rounding): the top joint's local transform is premultiplied by T(f) = the joint's XZ
+ * position and yaw relative to frame 0, and each child hanging off the chain between them is
+ * given T(f)^-1 in its parent's frame (translation tracks are added where needed). When the
+ * top joint already travels, a plain copy. The clip is what every joint-0 root-motion user
+ * reads; the caller destroys it. */
+AK_API int32_t ak_clip_travel_on_top(const ak_skeleton *skeleton, const ak_clip *clip,
+                                     const ak_root_joint_report *report, ak_clip **out,
+                                     ak_error *err);
+
+/* The one call root-motion users make on a clip they read: measures the travelling joint (or
+ * takes `name`, NULL/"": measure) with ak_root_joint_find and, when it is not the top joint,
+ * replaces *clip by ak_clip_travel_on_top's clip (the old one is destroyed). `report` (may be
+ * NULL) says which joint and why. On failure *clip is unchanged. */
+AK_API int32_t ak_clip_root_motion_prepare(const ak_skeleton *skeleton, ak_clip **clip,
+                                           const char *name, ak_root_joint_report *report,
+                                           ak_error *err);
+
 /* Heading helpers. yaw(psi) as a quaternion, and the heading of a rotation's facing axis. */
 AK_API ak_quat ak_quat_yaw(float heading);
 AK_API float ak_heading_of(ak_quat rotation, ak_vec3 forward_axis);

@@ -170,6 +170,8 @@ typedef struct ak_walk_scenario {
     float start_heading;              /* facing at the start, degrees (0: +Z, 90: +X, the CSV's
                                          heading); AK_WALK_FACE_TARGET (default, 1000): facing
                                          the target */
+    /* The joint that carries the travel; "" (default): measured (ak_root_joint_find). */
+    char root_joint[AK_FLAG_TEXT_MAX];
 } ak_walk_scenario;
 
 /* ak_walk_scenario.start_heading's default: start facing the target. */

@@ -61,6 +61,10 @@ typedef struct ak_walk_motion_params {
                                          then the ramp into the cycle) or stop found in the clip
                                          around the cycle is kept and the walker plays it;
                                          0: procedural starts and stops only */
+    const char *root_joint; /* the joint that carries the travel: NULL (default) measures it
+                               (ak_root_joint_find: the top joint, or the hips under a still
+                               top joint); a name overrides. The clip is read through
+                               ak_clip_root_motion_prepare, so poses keep every joint's place */
 } ak_walk_motion_params;
 
 typedef struct ak_walk_motion_info {
@@ -80,6 +84,7 @@ typedef struct ak_walk_motion_info {
     int32_t stop_frames[2];  /* the same for the captured stop */
     float start_join_error;  /* rad: the start's last frame against the loop's first */
     float stop_join_error;   /* rad: the stop's first frame against the loop's first */
+    ak_root_joint_report root_joint; /* which joint carried the travel, and why */
 } ak_walk_motion_info;
 
 AK_API ak_walk_motion_params ak_walk_motion_defaults(void);

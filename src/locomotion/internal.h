@@ -29,6 +29,7 @@ struct ak_walk_motion {
     ak_skeleton *skeleton; /* metres */
     ak_clip *clip;         /* the looping cycle, metres */
     ak_root_motion *root;
+    ak_root_joint_report root_joint; /* the joint whose travel the cycle's top joint carries */
     ak_humanoid humanoid;
     uint8_t *contacts[2]; /* per cycle frame */
     float metres_per_unit;

@@ -385,6 +385,11 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
     }
     ak_clip *full = ak_clip_clone(clip_src);
     if (!full) return fail(m, ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory"));
+    st = ak_clip_root_motion_prepare(sk_src, &full, p->root_joint, &m->root_joint, err);
+    if (st != AK_OK) {
+        ak_clip_destroy(full);
+        return fail(m, st);
+    }
     ak_clip_scale(full, m->metres_per_unit);
     ak_root_motion_params rp = ak_root_motion_defaults();
     if (p->cycle_start == 0 && p->cycle_end == 0)
@@ -416,6 +421,7 @@ void ak_walk_motion_get_info(const ak_walk_motion *m, ak_walk_motion_info *info)
     info->pose_error = m->pose_error;
     info->velocity_error = m->velocity_error;
     info->cycle_time = ak_clip_duration(m->clip);
+    info->root_joint = m->root_joint;
     info->stride_length = m->stride_length;
     info->speed = info->cycle_time > 0.0f ? m->stride_length / info->cycle_time : 0.0f;
     info->travel_heading = m->travel_heading;
@@ -652,6 +658,57 @@ static int cmp_time(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Reflection of a rotation across the plane through the origin with unit normal n:
+ * M R M with M = I - 2 n n^T; the axis (an axial vector) becomes -M axis, the angle stays. */
+static ak_quat mirror_rotation(ak_quat q, ak_vec3 n)
+{
+    const ak_vec3 v = {q.x, q.y, q.z};
+    const ak_vec3 r = akv_sub(akv_scale(n, 2.0f * akv_dot(n, v)), v);
+    return (ak_quat){r.x, r.y, r.z, q.w};
+}
+
+/* Whether the right leg's offsets mirror the left's across x (each within 1e-4 of the leg's
+ * bone): then mirroring the local rotations is exact, as for CMU and every rig whose zero
+ * pose is symmetric. */
+static int legs_mirror_across_x(const ak_skeleton *sk, int32_t l, int32_t r, int32_t n)
+{
+    for (int32_t k = 1; k < n; ++k) {
+        const ak_vec3 a = sk->rest_local[l + k].translation, b = sk->rest_local[r + k].translation;
+        const float tol = 1e-4f * (akv_len(a) + 1e-6f);
+        if (fabsf(a.x + b.x) > tol || fabsf(a.y - b.y) > tol || fabsf(a.z - b.z) > tol) return 0;
+    }
+    return 1;
+}
+
+/* The right leg posed as the mirror of the left in model space, for rigs whose leg frames are
+ * not mirror images (a zero pose with bones along X): the plane is the hips' mid-plane (normal
+ * from the right to the left upper leg), and each right joint's rotation is followed by the
+ * constant S_k taking its child's offset onto the mirror of the left child's. */
+static void mirror_leg_in_model_space(const ak_skeleton *sk, int32_t l, int32_t r, int32_t n,
+                                      ak_xform *pose)
+{
+    const int32_t J = sk->joint_count;
+    ak_xform *model = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
+    if (!model) return;
+    ak_fk(sk, pose, model);
+    const ak_vec3 normal = akv_normalize_or(akv_sub(model[l].translation, model[r].translation),
+                                            akv_make(1.0f, 0.0f, 0.0f));
+    for (int32_t k = 0; k < n; ++k) {
+        ak_quat s = ak_quat_identity();
+        if (k + 1 < n) {
+            const ak_vec3 ol = sk->rest_local[l + k + 1].translation;
+            const ak_vec3 mirrored = akv_sub(ol, akv_scale(normal, 2.0f * akv_dot(normal, ol)));
+            s = akq_from_to(sk->rest_local[r + k + 1].translation, mirrored);
+        }
+        model[r + k].rotation =
+            akq_normalize(akq_mul(mirror_rotation(model[l + k].rotation, normal), s));
+        const int32_t p = sk->parents[r + k];
+        pose[r + k].rotation =
+            akq_normalize(akq_mul(akq_conj(model[p].rotation), model[r + k].rotation));
+    }
+    free(model);
+}
+
 /* The settle pose of a gait without double support: the frame of the left foot's mid-stance
  * (its leg under the body), in place, with the right leg given the left leg's joint rotations
  * mirrored across the body's mid-plane (x -> -x): both feet under the hips. */
@@ -667,6 +724,10 @@ static int32_t make_stand_pose(ak_walk_motion *m, float t_left, ak_error *err)
     const int32_t r = m->humanoid.joint[AK_HUM_RIGHT_UPPER_LEG];
     const int32_t nl = sk->subtree_end[l] - l, nr = sk->subtree_end[r] - r;
     if (nl != nr) return AK_OK; /* legs not alike: the frame as it is */
+    if (!legs_mirror_across_x(sk, l, r, nl)) {
+        mirror_leg_in_model_space(sk, l, r, nl, m->stand_pose);
+        return AK_OK;
+    }
     for (int32_t k = 0; k < nl; ++k) {
         const ak_quat q = m->stand_pose[l + k].rotation;
         m->stand_pose[r + k].rotation = akq_normalize((ak_quat){q.x, -q.y, -q.z, q.w});

@@ -563,9 +563,28 @@ static void sources_free(sources *s)
     free(s->has);
 }
 
-static int32_t sources_make(const ak_motion_db *db, const ak_motion_db_clip *clips, int32_t n,
+/* The joint that carries the travel of the clips: the one named, or the first clip's joint
+ * under a still top joint (NULL: every clip's top joint travels or none does). */
+static int32_t sources_root_joint(const ak_skeleton *sk, const ak_motion_db_clip *clips, int32_t n,
+                                  const char *named, const char **out, ak_error *err)
+{
+    *out = named && *named ? named : NULL;
+    for (int32_t i = 0; i < n && !*out; ++i) {
+        ak_root_joint_report r;
+        const int32_t st = ak_root_joint_find(sk, clips[i].clip, NULL, &r, err);
+        if (st != AK_OK) return st;
+        if (r.joint != r.top) *out = sk->names[r.joint];
+    }
+    return AK_OK;
+}
+
+static int32_t sources_make(const ak_motion_db *db, const ak_skeleton *sk,
+                            const ak_motion_db_clip *clips, int32_t n, const char *named,
                             sources *s, ak_error *err)
 {
+    const char *root_joint = NULL;
+    int32_t st0 = sources_root_joint(sk, clips, n, named, &root_joint, err);
+    if (st0 != AK_OK) return st0;
     memset(s, 0, sizeof *s);
     s->clip = (ak_clip **)calloc((size_t)n, sizeof(ak_clip *));
     s->rm = (ak_root_motion **)calloc((size_t)n, sizeof(ak_root_motion *));
@@ -576,6 +595,10 @@ static int32_t sources_make(const ak_motion_db *db, const ak_motion_db_clip *cli
     for (int32_t i = 0; i < n; ++i) {
         s->clip[i] = ak_clip_clone(clips[i].clip);
         if (!s->clip[i]) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+        if (root_joint) {
+            const int32_t st = ak_clip_root_motion_prepare(sk, &s->clip[i], root_joint, NULL, err);
+            if (st != AK_OK) return st;
+        }
         ak_clip_scale(s->clip[i], db->metres_per_unit);
         for (int32_t j = 0; j < db->J; ++j)
             if (s->clip[i]->joint_track[j] >= 0) s->has[j] = 1;
@@ -715,7 +738,7 @@ int32_t ak_motion_db_create(const ak_skeleton *sk, const ak_motion_db_clip *clip
     memset(&src, 0, sizeof src);
     piece *pcs = NULL;
     st = db_begin(db, sk, clips[0].clip, p, err);
-    if (st == AK_OK) st = sources_make(db, clips, clip_count, &src, err);
+    if (st == AK_OK) st = sources_make(db, sk, clips, clip_count, p->root_joint, &src, err);
     int32_t npc = 0;
     if (st == AK_OK) {
         int64_t cap = clip_count;

@@ -67,6 +67,20 @@ static int32_t load_idle(ak_walk_scene *w, const char *path, ak_error *err)
     return AK_OK;
 }
 
+/* The idle clip takes the walk's shape: its travel on the top joint when the walk's was
+ * measured (or named) below a still top joint, so the two crossfade joint by joint. */
+static int32_t idle_like_walk(ak_walk_scene *w, ak_error *err)
+{
+    if (!w->idle_clip || !w->idle_skeleton) return AK_OK;
+    ak_walk_motion_info info;
+    ak_walk_motion_get_info(w->motion, &info);
+    if (info.root_joint.joint == info.root_joint.top) return AK_OK;
+    const int32_t st =
+        ak_clip_root_motion_prepare(w->idle_skeleton, &w->idle_clip,
+                                    w->source_skeleton->names[info.root_joint.joint], NULL, err);
+    return st == AK_OK ? st : ak_walk_scene_file_error("idle clip", st, err);
+}
+
 static int ends_with_pgm(const char *path)
 {
     const size_t n = strlen(path);
@@ -145,6 +159,7 @@ static int32_t build(ak_walk_scene *w, const ak_walk_scenario *s, ak_heightmap_l
     }
     ak_walk_motion_params mp = ak_walk_motion_defaults();
     mp.use_captured_transitions = s->captured_transitions;
+    mp.root_joint = s->root_joint[0] ? s->root_joint : NULL;
     ak_flags_list_item(s->clip, 0, w->clip_path, sizeof w->clip_path);
     st = w->clip_path[0] ? load_file_clip(w, s, &mp, err) : make_builtin_clip(w, s, &mp, err);
     if (st == AK_OK && s->idle[0]) st = load_idle(w, s->idle, err);
@@ -152,6 +167,7 @@ static int32_t build(ak_walk_scene *w, const ak_walk_scenario *s, ak_heightmap_l
     st = ak_walk_motion_create(w->source_skeleton, w->source_clip, &mp, &w->motion, err);
     if (st != AK_OK)
         return ak_walk_scene_file_error(w->clip_path[0] ? w->clip_path : "built-in walk", st, err);
+    if ((st = idle_like_walk(w, err)) != AK_OK) return st;
     st = make_walker(w, s, err);
     if (st == AK_OK) st = ak_walk_scene_step(w, err);
     return st;

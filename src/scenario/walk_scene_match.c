@@ -120,6 +120,7 @@ static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario *s, ak_err
     if (st == AK_OK) {
         ak_motion_db_params dp = ak_motion_db_defaults();
         dp.metres_per_unit = s->scale;
+        dp.root_joint = s->root_joint[0] ? s->root_joint : NULL;
         st = ak_motion_db_create(m.skeletons[0], m.db_clips, (int32_t)m.paths.count, &dp, &w->db,
                                  err);
         if (st != AK_OK) ak_walk_scene_file_error("motion database", st, err);

@@ -201,7 +201,7 @@ static partial class ComponentTests
             {
                 foreach (PoseModifier m in new PoseModifier[] { foot, look, arm, aim }) Call(m, "Update");
                 // The "Animator": a leg swing on each bone's own (non-identity) axes and a hip bob.
-                // (0.8 Hz: the feet slide at most 0.19 m/s before IK, under the library's 0.25 m/s contact speed)
+                // (0.5 Hz: the feet slide at most 0.19 m/s before IK, under the library's 0.25 m/s contact speed)
                 float sway = (float)Math.Sin(frame * 0.05);
                 for (int i = 0; i < r.animated.Length; ++i)
                 {

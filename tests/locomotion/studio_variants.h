@@ -1,0 +1,225 @@
+/* The shapes other studios give the same capture, made from a shipped one in memory (issue
+ * 22): a still top joint with the travel in the hips, the zero pose rotated so bones lie along
+ * X (the motion unchanged), six channels on every joint, another rotation order, 30 fps,
+ * centimetres, one frame line more than Frames: says. Each variant is written as BVH text and
+ * read back, so the reader sees what a studio's file would give it. */
+#ifndef AK_TEST_STUDIO_VARIANTS_H
+#define AK_TEST_STUDIO_VARIANTS_H
+
+#include "test_util.h"
+
+enum {
+    AKV_STILL_TOP = 1 << 0,    /* joint_Root (never moves) above the file's top joint */
+    AKV_ZERO_ALONG_X = 1 << 1, /* each joint's frame turned so its first child lies along +X */
+    AKV_SIX_CHANNELS = 1 << 2, /* every joint has position channels */
+    AKV_ORDER_ZXY = 1 << 3,    /* rotation channels Z X Y (the files: Z Y X) */
+    AKV_30_FPS = 1 << 4,       /* resampled to 30 frames per second */
+    AKV_CENTIMETRES = 1 << 5,  /* lengths in centimetres */
+    AKV_EXTRA_LINE = 1 << 6    /* the last frame line twice, Frames: unchanged */
+};
+
+/* Skeleton from parallel arrays (names copied). */
+static inline ak_skeleton *akv_skeleton(int32_t n, const char *const *names, const int32_t *parents,
+                                        const ak_xform *rest, const ak_channel_layout *layouts,
+                                        const uint8_t *end_site)
+{
+    ak_skeleton_desc d;
+    d.joint_count = n;
+    d.names = names;
+    d.parents = parents;
+    d.rest_local = rest;
+    d.channels = layouts;
+    d.is_end_site = end_site;
+    ak_skeleton *s = NULL;
+    ak_error err;
+    if (ak_skeleton_create(&d, &s, &err) != AK_OK) fail_msg("variant skeleton: %s", err.message);
+    return s;
+}
+
+/* joint_Root at index 0 (zero offset, identity, six channels), the old joints below it. */
+static inline void akv_still_top(ak_skeleton **ps, ak_clip **pc)
+{
+    const ak_skeleton *s = *ps;
+    const ak_clip *c = *pc;
+    const int32_t J = s->joint_count + 1, F = c->frame_count;
+    const char **names = (const char **)malloc(sizeof(char *) * (size_t)J);
+    int32_t *parents = (int32_t *)malloc(sizeof(int32_t) * (size_t)J);
+    ak_xform *rest = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
+    ak_channel_layout *lay = (ak_channel_layout *)calloc((size_t)J, sizeof *lay);
+    uint8_t *end = (uint8_t *)calloc((size_t)J, 1), *has = (uint8_t *)calloc((size_t)J, 1);
+    names[0] = "joint_Root";
+    parents[0] = -1;
+    rest[0].rotation = ak_quat_identity();
+    rest[0].translation = ak_vec3_make(0, 0, 0);
+    lay[0] = s->channels[0];
+    has[0] = 1;
+    for (int32_t j = 1; j < J; ++j) {
+        names[j] = s->names[j - 1];
+        parents[j] = s->parents[j - 1] + 1;
+        rest[j] = s->rest_local[j - 1];
+        lay[j] = s->channels[j - 1];
+        end[j] = s->is_end_site[j - 1];
+        has[j] = c->joint_track[j - 1] >= 0;
+    }
+    ak_skeleton *ns = akv_skeleton(J, names, parents, rest, lay, end);
+    ak_clip *nc = NULL;
+    ak_error err;
+    assert_int_equal(ak_clip_create(J, F, c->frame_time, has, &nc, &err), AK_OK);
+    for (int32_t f = 0; f < F; ++f) {
+        nc->rotations[(size_t)f * J] = ak_quat_identity();
+        memcpy(nc->rotations + (size_t)f * J + 1, c->rotations + (size_t)f * (J - 1),
+               sizeof(ak_quat) * (size_t)(J - 1));
+        nc->translations[(size_t)f * nc->track_count] = ak_vec3_make(0, 0, 0);
+        for (int32_t j = 1; j < J; ++j)
+            if (c->joint_track[j - 1] >= 0)
+                nc->translations[(size_t)f * nc->track_count + nc->joint_track[j]] =
+                    c->translations[(size_t)f * c->track_count + c->joint_track[j - 1]];
+    }
+    ak_clip_finalize(nc);
+    free(names);
+    free(parents);
+    free(rest);
+    free(lay);
+    free(end);
+    free(has);
+    ak_skeleton_destroy(*ps);
+    ak_clip_destroy(*pc);
+    *ps = ns;
+    *pc = nc;
+}
+
+/* C_j: the rotation taking joint j's first child offset to +X (identity for tips). The new
+ * offsets are C_p o_j, the new local rotations C_p L_j C_j^-1 (the top joint: L_0 C_0^-1):
+ * every model-space position is unchanged, and in the zero pose bones lie along X. */
+static inline void akv_zero_along_x(ak_skeleton **ps, ak_clip **pc)
+{
+    const ak_skeleton *s = *ps;
+    ak_clip *c = *pc;
+    const int32_t J = s->joint_count;
+    ak_quat *C = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)J);
+    for (int32_t j = 0; j < J; ++j) {
+        C[j] = ak_quat_identity();
+        for (int32_t k = j + 1; k < J; ++k)
+            if (s->parents[k] == j && ak_vec3_length(s->rest_local[k].translation) > 1e-6f) {
+                C[j] = ak_quat_from_to(
+                    ak_vec3_normalize_or(s->rest_local[k].translation, ak_vec3_make(1, 0, 0)),
+                    ak_vec3_make(1, 0, 0));
+                break;
+            }
+    }
+    const char **names = (const char **)malloc(sizeof(char *) * (size_t)J);
+    ak_xform *rest = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
+    for (int32_t j = 0; j < J; ++j) {
+        names[j] = s->names[j];
+        const int32_t p = s->parents[j];
+        rest[j].rotation = ak_quat_identity();
+        rest[j].translation = p < 0 ? s->rest_local[j].translation
+                                    : ak_quat_rotate(C[p], s->rest_local[j].translation);
+    }
+    ak_skeleton *ns = akv_skeleton(J, names, s->parents, rest, s->channels, s->is_end_site);
+    for (int32_t f = 0; f < c->frame_count; ++f)
+        for (int32_t j = 0; j < J; ++j) {
+            const int32_t p = s->parents[j];
+            ak_quat *q = &c->rotations[(size_t)f * J + j];
+            const ak_quat right = ak_quat_conjugate(C[j]);
+            *q = p < 0 ? ak_quat_mul(*q, right) : ak_quat_mul(C[p], ak_quat_mul(*q, right));
+            const int32_t tr = c->joint_track[j];
+            if (tr >= 0 && p >= 0) {
+                ak_vec3 *t = &c->translations[(size_t)f * c->track_count + tr];
+                *t = ak_quat_rotate(C[p], *t);
+            }
+        }
+    ak_clip_finalize(c);
+    free(C);
+    free(names);
+    free(rest);
+    ak_skeleton_destroy(*ps);
+    *ps = ns;
+}
+
+/* Every joint (End Sites aside) with a translation track (its offset where it had none). */
+static inline void akv_six_channels(const ak_skeleton *s, ak_clip **pc)
+{
+    const ak_clip *c = *pc;
+    const int32_t J = s->joint_count;
+    uint8_t *has = (uint8_t *)malloc((size_t)J);
+    for (int32_t j = 0; j < J; ++j)
+        has[j] = (uint8_t)(!s->is_end_site[j] || c->joint_track[j] >= 0);
+    ak_clip *nc = NULL;
+    ak_error err;
+    assert_int_equal(ak_clip_create(J, c->frame_count, c->frame_time, has, &nc, &err), AK_OK);
+    memcpy(nc->rotations, c->rotations, sizeof(ak_quat) * (size_t)J * (size_t)c->frame_count);
+    for (int32_t f = 0; f < c->frame_count; ++f)
+        for (int32_t j = 0; j < J; ++j) {
+            const int32_t tr = nc->joint_track[j];
+            if (tr < 0) continue;
+            nc->translations[(size_t)f * nc->track_count + tr] =
+                c->joint_track[j] >= 0
+                    ? c->translations[(size_t)f * c->track_count + c->joint_track[j]]
+                    : s->rest_local[j].translation;
+        }
+    ak_clip_finalize(nc);
+    free(has);
+    ak_clip_destroy(*pc);
+    *pc = nc;
+}
+
+/* Reads `name` from the mocap folder and makes the variant `kinds` (AKV_* bits). */
+static inline void akv_make(const char *name, unsigned kinds, ak_skeleton **out_s, ak_clip **out_c)
+{
+    char path[1024];
+    ak_error err;
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    akt_mocap_path(name, path, sizeof path);
+    if (ak_bvh_read_file(path, NULL, &s, &c, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
+    if (kinds & AKV_30_FPS) {
+        ak_edit_resample_params rp = ak_edit_resample_defaults();
+        rp.frame_time = 1.0f / 30.0f;
+        ak_clip *r = NULL;
+        assert_int_equal(ak_edit_resample_run(&rp, s, c, &r, &err), AK_OK);
+        ak_clip_destroy(c);
+        c = r;
+    }
+    if (kinds & AKV_CENTIMETRES) {
+        float mpu = 1.0f;
+        ak_units_detect(ak_clip_standing_height(c, s), &mpu);
+        ak_skeleton_scale(s, mpu * 100.0f);
+        ak_clip_scale(c, mpu * 100.0f);
+    }
+    if (kinds & AKV_STILL_TOP) akv_still_top(&s, &c);
+    if (kinds & AKV_ZERO_ALONG_X) akv_zero_along_x(&s, &c);
+    if (kinds & AKV_SIX_CHANNELS) akv_six_channels(s, &c);
+    char *text = NULL;
+    size_t size = 0;
+    const ak_rot_order order = (kinds & AKV_ORDER_ZXY) ? AK_ORDER_ZXY : AK_ORDER_ZYX;
+    assert_int_equal(ak_bvh_write_memory(s, c, order, &text, &size, &err), AK_OK);
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+    if (kinds & AKV_EXTRA_LINE) {
+        size_t last = size - 1; /* the text ends with "\n": find the last line's start */
+        while (last > 0 && text[last - 1] != '\n')
+            --last;
+        char *more = (char *)malloc(size + (size - last) + 1);
+        memcpy(more, text, size);
+        memcpy(more + size, text + last, size - last);
+        size += size - last;
+        more[size] = '\0';
+        ak_free(text);
+        text = more;
+    } else {
+        char *copy = (char *)malloc(size + 1);
+        memcpy(copy, text, size + 1);
+        ak_free(text);
+        text = copy;
+    }
+    if (ak_bvh_read_memory(text, size, NULL, out_s, out_c, &err) != AK_OK)
+        fail_msg("%s variant %#x: line %d: %s", name, kinds, (int)err.line, err.message);
+    if (!(kinds & AKV_EXTRA_LINE))
+        assert_int_equal(err.line, 0);
+    else
+        assert_true(err.line > 0); /* the warning */
+    free(text);
+}
+
+#endif
