@@ -13,7 +13,7 @@ header_module() {
   case "$1" in
     ak_config|animkit|status|math|skeleton) echo core ;;
     ik) echo ik ;;
-    clip|rootmotion|edit|skin) echo anim ;;
+    clip|compress|rootmotion|edit|skin) echo anim ;;
     retarget) echo retarget ;;
     bvh|gltf) echo io ;;
     ground|controller|locomotion|walkclip|contacts|walkmotion|grounding|reach|walker|walkmetrics)

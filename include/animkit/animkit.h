@@ -7,6 +7,7 @@
 #include "math.h"
 #include "skeleton.h"
 #include "clip.h"
+#include "compress.h"
 #include "bvh.h"
 #include "gltf.h"
 #include "ik.h"

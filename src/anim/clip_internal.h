@@ -15,19 +15,18 @@ typedef struct key_span {
     float alpha;
 } key_span;
 
-AK_INLINE key_span locate(const ak_clip *c, float t)
+AK_INLINE key_span locate_frames(int32_t n, float frame_time, int32_t loop, float t)
 {
     key_span s;
-    const int32_t n = c->frame_count;
     if (!isfinite(t)) t = 0.0f;
     float u;
-    if (c->loop) {
-        const float duration = (float)n * c->frame_time;
+    if (loop) {
+        const float duration = (float)n * frame_time;
         float w = fmodf(t, duration);
         if (w < 0.0f) w += duration;
-        u = w / c->frame_time;
+        u = w / frame_time;
     } else {
-        u = t / c->frame_time;
+        u = t / frame_time;
         if (u < 0.0f) u = 0.0f;
         if (u > (float)(n - 1)) u = (float)(n - 1);
     }
@@ -35,7 +34,7 @@ AK_INLINE key_span locate(const ak_clip *c, float t)
      * within 1e-4 of a frame so key times give their key exactly (step mode included). */
     const float nearest = floorf(u + 0.5f);
     if (fabsf(u - nearest) < 1e-4f) u = nearest;
-    if (c->loop && u >= (float)n) u = 0.0f;
+    if (loop && u >= (float)n) u = 0.0f;
     int32_t f0 = (int32_t)u;
     if (f0 >= n) f0 = n - 1;
     if (f0 < 0) f0 = 0;
@@ -43,7 +42,7 @@ AK_INLINE key_span locate(const ak_clip *c, float t)
     if (s.alpha < 0.0f) s.alpha = 0.0f;
     if (s.alpha >= 1.0f) s.alpha = 0.99999994f;
     s.f0 = f0;
-    if (c->loop) {
+    if (loop) {
         s.f1 = (f0 + 1) % n;
         s.fm = (f0 - 1 + n) % n;
         s.f2 = (f0 + 2) % n;
@@ -53,6 +52,11 @@ AK_INLINE key_span locate(const ak_clip *c, float t)
         s.f2 = f0 + 2 < n ? f0 + 2 : n - 1;
     }
     return s;
+}
+
+AK_INLINE key_span locate(const ak_clip *c, float t)
+{
+    return locate_frames(c->frame_count, c->frame_time, c->loop, t);
 }
 
 /* Slerp accurate to about 1e-5 rad without trig: nlerp with its parameter corrected by a

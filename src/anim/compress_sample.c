@@ -1,0 +1,321 @@
+/* Compressed clips: sampling straight from the records (one character, or a batch with FK in
+ * the same pass), the block as bytes (data, load with every field checked), info, and the
+ * way back to a plain clip. No allocation in the sampling calls. */
+#include "anim/compress_internal.h"
+
+#include <stdlib.h>
+
+void ak_compressed_clip_destroy(ak_compressed_clip *c)
+{
+    if (!c) return;
+    free(c->header);
+    free(c);
+}
+
+void ak_compressed_clip_get_info(const ak_compressed_clip *c, ak_compressed_info *info)
+{
+    if (!info) return;
+    memset(info, 0, sizeof *info);
+    if (!c) return;
+    const akc_header *h = c->header;
+    info->joint_count = h->joint_count;
+    info->frame_count = h->frame_count;
+    info->frame_time = h->frame_time;
+    info->loop = h->loop;
+    info->bytes = h->total_bytes;
+    info->raw_bytes = (uint64_t)h->joint_count * (uint64_t)h->frame_count * 10u * sizeof(float);
+    info->tolerance = h->tolerance;
+    info->worst_error = h->worst_error;
+    info->worst_joint = h->worst_joint;
+    info->worst_frame = h->worst_frame;
+    uint64_t bits = 0;
+    for (int32_t i = 0; i < 2 * h->joint_count; ++i) {
+        const akc_track *t = &c->tracks[i];
+        if (t->mode == AKC_CONSTANT) info->constant_tracks++;
+        if (t->mode == AKC_RAW) info->raw_tracks++;
+        if (t->mode == AKC_QUANTIZED) {
+            info->quantized_tracks++;
+            bits += t->bits;
+        }
+    }
+    if (info->quantized_tracks) info->mean_bits = (float)bits / (float)info->quantized_tracks;
+}
+
+const void *ak_compressed_clip_data(const ak_compressed_clip *c, size_t *size)
+{
+    if (size) *size = c ? (size_t)c->header->total_bytes : 0;
+    return c ? (const void *)c->header : NULL;
+}
+
+static int track_ok(const akc_track *t, int is_trans, uint32_t frame_bits)
+{
+    for (int k = 0; k < 4; ++k)
+        if (!isfinite(t->base[k])) return 0;
+    for (int k = 0; k < 4; ++k)
+        if (!isfinite(t->step[k])) return 0;
+    if (t->unused != 0) return 0;
+    switch (t->mode) {
+    case AKC_CONSTANT: return t->bits == 0;
+    case AKC_QUANTIZED:
+        return t->bits >= 1 && t->bits <= AKC_MAX_BITS && t->offset <= frame_bits &&
+               3u * t->bits <= frame_bits - t->offset;
+    case AKC_RAW: {
+        const uint32_t need = is_trans ? 96u : 128u;
+        return t->bits == 0 && t->offset % 8u == 0 && t->offset <= frame_bits &&
+               need <= frame_bits - t->offset;
+    }
+    default: return 0;
+    }
+}
+
+/* Checks a block's header and tracks against its size (the sizes are those of the caller). */
+static int32_t check_block(const uint8_t *data, size_t size, ak_error *err)
+{
+    akc_header h;
+    if (size < sizeof h)
+        return ak_error_set(err, AK_ERR_PARSE, 0, "%llu bytes: too short",
+                            (unsigned long long)size);
+    memcpy(&h, data, sizeof h);
+    if (h.magic != AKC_MAGIC) return ak_error_set(err, AK_ERR_PARSE, 0, "not a compressed clip");
+    if (h.version != AKC_VERSION)
+        return ak_error_set(err, AK_ERR_PARSE, 0, "version %u (this build reads %u)",
+                            (unsigned)h.version, (unsigned)AKC_VERSION);
+    if (h.joint_count < 1 || h.frame_count < 1 ||
+        (uint64_t)h.joint_count * (uint64_t)h.frame_count > ((uint64_t)1 << 24))
+        return ak_error_set(err, AK_ERR_PARSE, 0, "bad counts: %d joints, %d frames",
+                            (int)h.joint_count, (int)h.frame_count);
+    if (!(h.frame_time > 0.0f) || !isfinite(h.frame_time) || (h.loop != 0 && h.loop != 1))
+        return ak_error_set(err, AK_ERR_PARSE, 0, "bad frame time or loop flag");
+    if (h.frame_bytes > 32u * (uint32_t)h.joint_count)
+        return ak_error_set(err, AK_ERR_PARSE, 0, "record of %u bytes for %d joints",
+                            (unsigned)h.frame_bytes, (int)h.joint_count);
+    const uint64_t want = (uint64_t)akc_records_offset(h.joint_count) +
+                          (uint64_t)h.frame_bytes * (uint64_t)h.frame_count + AKC_PAD;
+    if (h.total_bytes != want || (uint64_t)size != want)
+        return ak_error_set(err, AK_ERR_PARSE, 0, "%llu bytes, the header says %llu (want %llu)",
+                            (unsigned long long)size, (unsigned long long)h.total_bytes,
+                            (unsigned long long)want);
+    for (int32_t i = 0; i < 2 * h.joint_count; ++i) {
+        akc_track t;
+        memcpy(&t, data + akc_tracks_offset() + sizeof t * (size_t)i, sizeof t);
+        if (!track_ok(&t, i % 2, h.frame_bytes * 8u))
+            return ak_error_set(err, AK_ERR_PARSE, 0, "track %d (joint %d) is malformed", (int)i,
+                                (int)(i / 2));
+    }
+    return AK_OK;
+}
+
+int32_t ak_compressed_clip_load(const void *data, size_t size, ak_compressed_clip **out,
+                                ak_error *err)
+{
+    if (out) *out = NULL;
+    if (!data || !out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    const int32_t st = check_block((const uint8_t *)data, size, err);
+    if (st != AK_OK) return st;
+    uint8_t *block = (uint8_t *)malloc(size);
+    ak_compressed_clip *c = (ak_compressed_clip *)calloc(1, sizeof *c);
+    if (!block || !c) {
+        free(block);
+        free(c);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    memcpy(block, data, size);
+    c->header = (akc_header *)(void *)block;
+    c->tracks = (const akc_track *)(const void *)(block + akc_tracks_offset());
+    c->records = block + akc_records_offset(c->header->joint_count);
+    *out = c;
+    return AK_OK;
+}
+
+static key_span locate_c(const ak_compressed_clip *c, float t)
+{
+    const akc_header *h = c->header;
+    return locate_frames(h->frame_count, h->frame_time, h->loop, t);
+}
+
+#ifdef AK_HAVE_SSE
+/* Linear sample of joint j (tracks tr) between records r0 and r1 as rotation q and
+ * translation t registers; step: r1 == r0. Constant tracks skip the interpolation. */
+AK_INLINE void sample_joint4(const akc_track *tr, const uint8_t *r0, const uint8_t *r1,
+                             const aks_slerp_t *sp, __m128 *q, __m128 *t)
+{
+    if (tr[0].mode == AKC_CONSTANT || r1 == r0) {
+        *q = akc_rotation4(&tr[0], r0);
+    } else if (tr[0].mode == AKC_QUANTIZED) {
+        __m128 a, b;
+        akc_dequant2(&tr[0], akc_read_bits(r0, tr[0].offset), akc_read_bits(r1, tr[0].offset), &a,
+                     &b);
+        *q = aks_slerp(akc_with_w(a), akc_with_w(b), sp);
+    } else {
+        *q = aks_slerp(akc_rotation4(&tr[0], r0), akc_rotation4(&tr[0], r1), sp);
+    }
+    const __m128 t0 = akc_translation4(&tr[1], r0);
+    if (tr[1].mode == AKC_CONSTANT || r1 == r0)
+        *t = t0;
+    else
+        *t = _mm_add_ps(t0, _mm_mul_ps(_mm_sub_ps(akc_translation4(&tr[1], r1), t0), sp->t));
+}
+#else
+AK_INLINE ak_xform sample_joint(const akc_track *tr, const uint8_t *r0, const uint8_t *r1,
+                                float alpha)
+{
+    ak_xform x;
+    if (tr[0].mode == AKC_CONSTANT || r1 == r0)
+        x.rotation = akc_rotation(&tr[0], r0);
+    else
+        x.rotation = fast_slerp(akc_rotation(&tr[0], r0), akc_rotation(&tr[0], r1), alpha);
+    if (tr[1].mode == AKC_CONSTANT || r1 == r0)
+        x.translation = akc_translation(&tr[1], r0);
+    else
+        x.translation = akv_lerp(akc_translation(&tr[1], r0), akc_translation(&tr[1], r1), alpha);
+    return x;
+}
+#endif
+
+/* Linear or step sample of every joint; with `parents`, FK in the same pass (world[j] =
+ * world[parent] * local[j], the parent of the joint before kept in registers as in ak_fk). */
+static void sample_linear(const ak_compressed_clip *c, const key_span *s, ak_interp interp,
+                          const int32_t *parents, ak_xform *out)
+{
+    const int32_t n = c->header->joint_count;
+    const uint8_t *r0 = akc_record(c, s->f0);
+    const uint8_t *r1 = interp == AK_INTERP_STEP ? r0 : akc_record(c, s->f1);
+#ifdef AK_HAVE_SSE
+    const aks_slerp_t sp = aks_slerp_params(s->alpha);
+    __m128 prev_q = _mm_setzero_ps(), prev_t = _mm_setzero_ps();
+    for (int32_t j = 0; j < n; ++j) {
+        __m128 q, t;
+        sample_joint4(&c->tracks[2 * j], r0, r1, &sp, &q, &t);
+        const int32_t p = parents ? parents[j] : -1;
+        if (p >= 0) {
+            __m128 pq = prev_q, pt = prev_t;
+            if (p != j - 1) {
+                pq = _mm_loadu_ps(&out[p].rotation.x);
+                pt = aks_load_translation(&out[p]);
+            }
+            t = _mm_add_ps(pt, aks_rotate(pq, t));
+            q = aks_qmul(pq, q);
+        }
+        aks_store_xform(&out[j], q, t);
+        prev_q = q;
+        prev_t = t;
+    }
+#else
+    for (int32_t j = 0; j < n; ++j) {
+        const ak_xform local = sample_joint(&c->tracks[2 * j], r0, r1, s->alpha);
+        const int32_t p = parents ? parents[j] : -1;
+        out[j] = p < 0 ? local : akx_mul(out[p], local);
+    }
+#endif
+}
+
+/* Cubic sample of joint j: SQUAD with the inner points made here, Catmull-Rom for the
+ * translation (as ak_clip_sample on a clip without prepared points). */
+static ak_xform sample_joint_cubic(const ak_compressed_clip *c, const key_span *s, int32_t j)
+{
+    const akc_track *tr = &c->tracks[2 * j];
+    const uint8_t *rm = akc_record(c, s->fm), *r0 = akc_record(c, s->f0);
+    const uint8_t *r1 = akc_record(c, s->f1), *r2 = akc_record(c, s->f2);
+    ak_xform x;
+    const ak_quat q0 = akc_rotation(&tr[0], r0);
+    const ak_quat q1 = same_hemisphere(q0, akc_rotation(&tr[0], r1));
+    const ak_quat s0 = squad_point(akc_rotation(&tr[0], rm), q0, q1);
+    const ak_quat s1 = squad_point(q0, q1, same_hemisphere(q1, akc_rotation(&tr[0], r2)));
+    x.rotation = tr[0].mode == AKC_CONSTANT ? q0 : squad(q0, q1, s0, s1, s->alpha);
+    x.translation = catmull_rom(akc_translation(&tr[1], rm), akc_translation(&tr[1], r0),
+                                akc_translation(&tr[1], r1), akc_translation(&tr[1], r2), s->alpha);
+    return x;
+}
+
+static void sample_local(const ak_compressed_clip *c, float t, ak_interp interp, ak_xform *local)
+{
+    const key_span s = locate_c(c, t);
+    const int32_t n = c->header->joint_count;
+    if (interp == AK_INTERP_CUBIC) {
+        for (int32_t j = 0; j < n; ++j)
+            local[j] = sample_joint_cubic(c, &s, j);
+        return;
+    }
+    sample_linear(c, &s, interp, NULL, local);
+}
+
+void ak_compressed_clip_sample(const ak_compressed_clip *c, const ak_skeleton *sk, float t,
+                               ak_interp interp, ak_xform *local)
+{
+    if (!c || !sk || !local || c->header->joint_count != sk->joint_count) return;
+    sample_local(c, t, interp, local);
+}
+
+/* One character: sample and FK in one pass over the joints (parents come first). */
+static void sample_fk_one(const ak_compressed_clip *c, const int32_t *parents, float t,
+                          ak_interp interp, ak_xform *world)
+{
+    const key_span s = locate_c(c, t);
+    if (interp != AK_INTERP_CUBIC) {
+        sample_linear(c, &s, interp, parents, world);
+        return;
+    }
+    for (int32_t j = 0; j < c->header->joint_count; ++j) {
+        const ak_xform local = sample_joint_cubic(c, &s, j);
+        world[j] = parents[j] < 0 ? local : akx_mul(world[parents[j]], local);
+    }
+}
+
+int32_t ak_compressed_clip_sample_fk_range(const ak_compressed_clip *c, const ak_skeleton *sk,
+                                           const float *times, int32_t count, ak_interp interp,
+                                           ak_xform *world, int32_t begin, int32_t end)
+{
+    if (!c || !sk || !times || !world || count < 0 || c->header->joint_count != sk->joint_count)
+        return AK_ERR_INVALID_ARG;
+    if (begin < 0 || end < begin || end > count) return AK_ERR_INVALID_ARG;
+    const size_t n = (size_t)sk->joint_count;
+    for (int32_t i = begin; i < end; ++i)
+        sample_fk_one(c, sk->parents, times[i], interp, world + (size_t)i * n);
+    return AK_OK;
+}
+
+int32_t ak_compressed_clip_sample_fk_batch(const ak_compressed_clip *c, const ak_skeleton *sk,
+                                           const float *times, int32_t count, ak_interp interp,
+                                           ak_xform *world)
+{
+    return ak_compressed_clip_sample_fk_range(c, sk, times, count, interp, world, 0, count);
+}
+
+int32_t ak_compressed_clip_decompress(const ak_compressed_clip *c, const ak_skeleton *sk,
+                                      ak_clip **out, ak_error *err)
+{
+    if (out) *out = NULL;
+    if (!c || !sk || !out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    const akc_header *h = c->header;
+    const int32_t n = h->joint_count;
+    if (n != sk->joint_count)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has %d joints, skeleton %d", (int)n,
+                            (int)sk->joint_count);
+    uint8_t *has = (uint8_t *)calloc((size_t)n, 1);
+    if (!has) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t j = 0; j < n; ++j) {
+        const akc_track *t = &c->tracks[2 * j + 1];
+        const ak_vec3 rest = sk->rest_local[j].translation;
+        has[j] = t->mode != AKC_CONSTANT || t->base[0] != rest.x || t->base[1] != rest.y ||
+                 t->base[2] != rest.z;
+    }
+    ak_clip *clip = NULL;
+    const int32_t st = ak_clip_create(n, h->frame_count, h->frame_time, has, &clip, err);
+    free(has);
+    if (st != AK_OK) return st;
+    clip->loop = h->loop;
+    for (int32_t f = 0; f < h->frame_count; ++f) {
+        const uint8_t *rec = akc_record(c, f);
+        for (int32_t j = 0; j < n; ++j) {
+            clip->rotations[(size_t)f * (size_t)n + (size_t)j] =
+                akc_rotation(&c->tracks[2 * j], rec);
+            const int32_t k = clip->joint_track[j];
+            if (k >= 0)
+                clip->translations[(size_t)f * (size_t)clip->track_count + (size_t)k] =
+                    akc_translation(&c->tracks[2 * j + 1], rec);
+        }
+    }
+    ak_clip_finalize(clip);
+    *out = clip;
+    return AK_OK;
+}
