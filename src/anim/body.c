@@ -69,6 +69,23 @@ static float ramp_weight(const ramp *r, float z)
     return r->w0 + (r->w1 - r->w0) * t;
 }
 
+/* Influence slots as glTF wants them: each joint once, weights > 0 first, unused slots joint 0
+ * with weight 0 (so a validator finds no zero-weight joint and no duplicate). */
+static void put_influences(uint16_t *j, float *w, const int32_t joint[3], const float weight[3])
+{
+    int n = 0;
+    for (int i = 0; i < 4; ++i)
+        j[i] = 0, w[i] = 0.0f;
+    for (int i = 0; i < 3; ++i) {
+        if (!(weight[i] > 0.0f) || joint[i] < 0) continue;
+        int k = 0;
+        while (k < n && j[k] != (uint16_t)joint[i])
+            ++k;
+        if (k == n) j[n++] = (uint16_t)joint[i];
+        w[k] += weight[i];
+    }
+}
+
 static void put_vertex(body_build *b, ak_vec3 pos, const sweep *s, float z)
 {
     ak_body_mesh *m = b->m;
@@ -77,12 +94,9 @@ static void put_vertex(body_build *b, ak_vec3 pos, const sweep *s, float z)
     m->positions[3 * v + 1] = pos.y;
     m->positions[3 * v + 2] = pos.z;
     const float ws = ramp_weight(&s->start, z), we = ramp_weight(&s->end, z);
-    uint16_t *j = m->joints + 4 * (size_t)v;
-    float *w = m->weights + 4 * (size_t)v;
-    j[0] = (uint16_t)s->owner, w[0] = 1.0f - ws - we;
-    j[1] = (uint16_t)(s->start.joint >= 0 ? s->start.joint : s->owner), w[1] = ws;
-    j[2] = (uint16_t)(s->end.joint >= 0 ? s->end.joint : s->owner), w[2] = we;
-    j[3] = (uint16_t)s->owner, w[3] = 0.0f;
+    const int32_t joint[3] = {s->owner, s->start.joint, s->end.joint};
+    const float weight[3] = {1.0f - ws - we, ws, we};
+    put_influences(m->joints + 4 * (size_t)v, m->weights + 4 * (size_t)v, joint, weight);
 }
 
 /* sign(c) |c|^e: the superellipse's coordinate (e = 1 gives the ellipse). */

@@ -134,7 +134,7 @@ AK_INLINE __m128 akc_translation4(const akc_track *t, const uint8_t *rec)
         memcpy(&v, rec + (t->offset >> 3), sizeof v);
         return _mm_setr_ps(v.x, v.y, v.z, 0.0f);
     }
-    return _mm_setr_ps(t->base[0], t->base[1], t->base[2], 0.0f);
+    return _mm_loadu_ps(t->base); /* base[3] is 0 for a translation */
 }
 
 AK_INLINE ak_quat akc_rotation(const akc_track *t, const uint8_t *rec)

@@ -49,6 +49,9 @@ const void *ak_compressed_clip_data(const ak_compressed_clip *c, size_t *size)
 
 static int track_ok(const akc_track *t, int is_trans, uint32_t frame_bits)
 {
+    /* Lane 3 of a decoded translation, and of a quantized key, is base[3] + q * step[3]. */
+    if (t->step[3] != 0.0f || ((is_trans || t->mode == AKC_QUANTIZED) && t->base[3] != 0.0f))
+        return 0;
     for (int k = 0; k < 4; ++k)
         if (!isfinite(t->base[k])) return 0;
     for (int k = 0; k < 4; ++k)
@@ -136,19 +139,22 @@ static key_span locate_c(const ak_compressed_clip *c, float t)
 #ifdef AK_HAVE_SSE
 /* Linear sample of joint j (tracks tr) between records r0 and r1 as rotation q and
  * translation t registers; step: r1 == r0. Constant tracks skip the interpolation. */
+AK_INLINE __m128 sample_rotation4(const akc_track *tr, const uint8_t *r0, const uint8_t *r1,
+                                  const aks_slerp_t *sp)
+{
+    if (tr->mode == AKC_CONSTANT || r1 == r0) return akc_rotation4(tr, r0);
+    if (tr->mode == AKC_QUANTIZED) {
+        __m128 a, b;
+        akc_dequant2(tr, akc_read_bits(r0, tr->offset), akc_read_bits(r1, tr->offset), &a, &b);
+        return aks_slerp(akc_with_w(a), akc_with_w(b), sp);
+    }
+    return aks_slerp(akc_rotation4(tr, r0), akc_rotation4(tr, r1), sp);
+}
+
 AK_INLINE void sample_joint4(const akc_track *tr, const uint8_t *r0, const uint8_t *r1,
                              const aks_slerp_t *sp, __m128 *q, __m128 *t)
 {
-    if (tr[0].mode == AKC_CONSTANT || r1 == r0) {
-        *q = akc_rotation4(&tr[0], r0);
-    } else if (tr[0].mode == AKC_QUANTIZED) {
-        __m128 a, b;
-        akc_dequant2(&tr[0], akc_read_bits(r0, tr[0].offset), akc_read_bits(r1, tr[0].offset), &a,
-                     &b);
-        *q = aks_slerp(akc_with_w(a), akc_with_w(b), sp);
-    } else {
-        *q = aks_slerp(akc_rotation4(&tr[0], r0), akc_rotation4(&tr[0], r1), sp);
-    }
+    *q = sample_rotation4(&tr[0], r0, r1, sp);
     const __m128 t0 = akc_translation4(&tr[1], r0);
     if (tr[1].mode == AKC_CONSTANT || r1 == r0)
         *t = t0;
@@ -172,8 +178,81 @@ AK_INLINE ak_xform sample_joint(const akc_track *tr, const uint8_t *r0, const ui
 }
 #endif
 
+#ifdef AK_HAVE_SSE
+/* Linear rotations of joints j..j+3 in SoA form: the quantized keys' w rebuilt four lanes at
+ * a time (the same operations as akc_with_w), then one slerp for the four. Returns 0, writing
+ * nothing, where a key fell outside the unit ball (akc_with_w renormalises it). */
+static int rotations4(const akc_track *tr, const uint8_t *r0, const uint8_t *r1,
+                      const aks_slerp_t *sp, __m128 q[4])
+{
+    __m128 a[4], b[4];
+    int quantized = 0;
+    for (int k = 0; k < 4; ++k) {
+        const akc_track *t = &tr[2 * k];
+        if (t->mode == AKC_QUANTIZED) {
+            akc_dequant2(t, akc_read_bits(r0, t->offset), akc_read_bits(r1, t->offset), &a[k],
+                         &b[k]);
+            quantized |= 1 << k;
+        } else {
+            a[k] = akc_rotation4(t, r0);
+            b[k] = akc_rotation4(t, r1);
+        }
+    }
+    aks_quat4 qa = {a[0], a[1], a[2], a[3]}, qb = {b[0], b[1], b[2], b[3]};
+    _MM_TRANSPOSE4_PS(qa.x, qa.y, qa.z, qa.w);
+    _MM_TRANSPOSE4_PS(qb.x, qb.y, qb.z, qb.w);
+    const __m128 one = _mm_set1_ps(1.0f);
+    const __m128 sa = _mm_add_ps(_mm_add_ps(_mm_mul_ps(qa.x, qa.x), _mm_mul_ps(qa.y, qa.y)),
+                                 _mm_mul_ps(qa.z, qa.z));
+    const __m128 sb = _mm_add_ps(_mm_add_ps(_mm_mul_ps(qb.x, qb.x), _mm_mul_ps(qb.y, qb.y)),
+                                 _mm_mul_ps(qb.z, qb.z));
+    const __m128i bits = _mm_set_epi32(quantized & 8, quantized & 4, quantized & 2, quantized & 1);
+    const __m128 is_q = _mm_castsi128_ps(_mm_cmpgt_epi32(bits, _mm_setzero_si128()));
+    if (_mm_movemask_ps(_mm_and_ps(is_q, _mm_or_ps(_mm_cmpgt_ps(sa, one), _mm_cmpgt_ps(sb, one)))))
+        return 0; /* rare: a key rounded outside the unit ball (akc_with_w renormalises) */
+    qa.w = _mm_or_ps(_mm_and_ps(is_q, _mm_sqrt_ps(_mm_sub_ps(one, sa))), _mm_andnot_ps(is_q, qa.w));
+    qb.w = _mm_or_ps(_mm_and_ps(is_q, _mm_sqrt_ps(_mm_sub_ps(one, sb))), _mm_andnot_ps(is_q, qb.w));
+    aks_quat4 r = aks_slerp_soa(qa, qb, sp->t, sp->h, sp->g);
+    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+    q[0] = r.x;
+    q[1] = r.y;
+    q[2] = r.z;
+    q[3] = r.w;
+    return 1;
+}
+
+/* The translation of joint j's track tr, linear between r0 and r1 (r1 == r0: step). */
+AK_INLINE __m128 translation_linear(const akc_track *tr, const uint8_t *r0, const uint8_t *r1,
+                                    __m128 alpha)
+{
+    const __m128 t0 = akc_translation4(tr, r0);
+    if (tr->mode == AKC_CONSTANT || r1 == r0) return t0;
+    return _mm_add_ps(t0, _mm_mul_ps(_mm_sub_ps(akc_translation4(tr, r1), t0), alpha));
+}
+
+/* out[j] = local (q, t), or out[parent] * local when FK runs (parents != NULL); prev holds
+ * out[j - 1] in registers, as in ak_fk. */
+AK_INLINE void emit(const int32_t *parents, int32_t j, __m128 q, __m128 t, __m128 prev[2],
+                    ak_xform *out)
+{
+    const int32_t p = parents ? parents[j] : -1;
+    if (p >= 0) {
+        __m128 pq = prev[0], pt = prev[1];
+        if (p != j - 1) {
+            pq = _mm_loadu_ps(&out[p].rotation.x);
+            pt = aks_load_translation(&out[p]);
+        }
+        t = _mm_add_ps(pt, aks_rotate(pq, t));
+        q = aks_qmul(pq, q);
+    }
+    aks_store_xform(&out[j], q, t);
+    prev[0] = q;
+    prev[1] = t;
+}
+#endif
+
 /* Linear or step sample of every joint; with `parents`, FK in the same pass (world[j] =
- * world[parent] * local[j], the parent of the joint before kept in registers as in ak_fk). */
+ * world[parent] * local[j]). Rotations four joints at a time where they interpolate. */
 static void sample_linear(const ak_compressed_clip *c, const key_span *s, ak_interp interp,
                           const int32_t *parents, ak_xform *out)
 {
@@ -182,23 +261,23 @@ static void sample_linear(const ak_compressed_clip *c, const key_span *s, ak_int
     const uint8_t *r1 = interp == AK_INTERP_STEP ? r0 : akc_record(c, s->f1);
 #ifdef AK_HAVE_SSE
     const aks_slerp_t sp = aks_slerp_params(s->alpha);
-    __m128 prev_q = _mm_setzero_ps(), prev_t = _mm_setzero_ps();
-    for (int32_t j = 0; j < n; ++j) {
+    __m128 prev[2] = {_mm_setzero_ps(), _mm_setzero_ps()};
+    int32_t j = 0;
+    if (r1 != r0) {
+        __m128 q[4];
+        for (; j + 4 <= n; j += 4) {
+            if (!rotations4(&c->tracks[2 * j], r0, r1, &sp, q))
+                for (int k = 0; k < 4; ++k)
+                    q[k] = sample_rotation4(&c->tracks[2 * (j + k)], r0, r1, &sp);
+            for (int k = 0; k < 4; ++k)
+                emit(parents, j + k, q[k],
+                     translation_linear(&c->tracks[2 * (j + k) + 1], r0, r1, sp.t), prev, out);
+        }
+    }
+    for (; j < n; ++j) {
         __m128 q, t;
         sample_joint4(&c->tracks[2 * j], r0, r1, &sp, &q, &t);
-        const int32_t p = parents ? parents[j] : -1;
-        if (p >= 0) {
-            __m128 pq = prev_q, pt = prev_t;
-            if (p != j - 1) {
-                pq = _mm_loadu_ps(&out[p].rotation.x);
-                pt = aks_load_translation(&out[p]);
-            }
-            t = _mm_add_ps(pt, aks_rotate(pq, t));
-            q = aks_qmul(pq, q);
-        }
-        aks_store_xform(&out[j], q, t);
-        prev_q = q;
-        prev_t = t;
+        emit(parents, j, q, t, prev, out);
     }
 #else
     for (int32_t j = 0; j < n; ++j) {

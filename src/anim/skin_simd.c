@@ -10,6 +10,9 @@
 
 #ifdef AK_HAVE_SSE
 
+/* _MM_SHUFFLE with the lanes written in order: result lanes 0,1 from the first operand. */
+#define AK_LANES(l0, l1, l2, l3) _MM_SHUFFLE((l3), (l2), (l1), (l0))
+
 int akskin_have_simd(void)
 {
     return 1;
@@ -40,47 +43,116 @@ static inline __m128 normalize3(__m128 v)
     return _mm_or_ps(_mm_and_ps(ok, unit), _mm_andnot_ps(ok, _mm_setr_ps(0, 1, 0, 0)));
 }
 
-/* The LBS body for `k` influences; inlined with k constant for the common counts. */
+/* One vertex by LBS: the weighted sum of its joints' columns, applied to the position and
+ * (without translation) to the normal; lane 3 of both is 0. */
+static inline void lbs_vertex(const ak_skin_params *p, int32_t v, const int32_t k, __m128 *pos,
+                              __m128 *nrm)
+{
+    const ak_skin_joint *pal = p->palette;
+    const uint16_t *jv = p->joints + (size_t)v * (size_t)k;
+    *nrm = _mm_setzero_ps();
+    const float *wv = p->weights + (size_t)v * (size_t)k;
+    __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+    for (int32_t i = 0; i < k; ++i) {
+        const __m128 w = _mm_set1_ps(wv[i]);
+        const float *m = &pal[akskin_joint(jv[i], p->joint_count)].columns[0][0];
+        c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_loadu_ps(m)));
+        c1 = _mm_add_ps(c1, _mm_mul_ps(w, _mm_loadu_ps(m + 4)));
+        c2 = _mm_add_ps(c2, _mm_mul_ps(w, _mm_loadu_ps(m + 8)));
+        c3 = _mm_add_ps(c3, _mm_mul_ps(w, _mm_loadu_ps(m + 12)));
+    }
+    const float *x = p->positions + 3 * (size_t)v;
+    *pos =
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(x[0])), _mm_mul_ps(c1, _mm_set1_ps(x[1]))),
+                   _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(x[2])), c3));
+    if (!p->out_normals) return;
+    const float *n = p->normals + 3 * (size_t)v;
+    *nrm = normalize3(
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(n[0])), _mm_mul_ps(c1, _mm_set1_ps(n[1]))),
+                   _mm_mul_ps(c2, _mm_set1_ps(n[2]))));
+}
+
+/* The LBS body for `k` influences one vertex at a time (runs shorter than four vertices). */
 static inline void lbs_vertices(const ak_skin_params *p, int32_t first, int32_t count,
                                 const int32_t k)
 {
-    const ak_skin_joint *pal = p->palette;
     const int32_t end = first + count;
     for (int32_t v = first; v < end; ++v) {
-        const uint16_t *jv = p->joints + (size_t)v * (size_t)k;
-        const float *wv = p->weights + (size_t)v * (size_t)k;
-        __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
-        for (int32_t i = 0; i < k; ++i) {
-            const __m128 w = _mm_set1_ps(wv[i]);
-            const float *m = &pal[akskin_joint(jv[i], p->joint_count)].columns[0][0];
-            c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_loadu_ps(m)));
-            c1 = _mm_add_ps(c1, _mm_mul_ps(w, _mm_loadu_ps(m + 4)));
-            c2 = _mm_add_ps(c2, _mm_mul_ps(w, _mm_loadu_ps(m + 8)));
-            c3 = _mm_add_ps(c3, _mm_mul_ps(w, _mm_loadu_ps(m + 12)));
-        }
-        const float *x = p->positions + 3 * (size_t)v;
-        __m128 out = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(x[0])), _mm_mul_ps(c1, _mm_set1_ps(x[1]))),
-            _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(x[2])), c3));
+        __m128 pos, nrm;
+        lbs_vertex(p, v, k, &pos, &nrm);
         const int last = v == end - 1;
-        store_xyz(p->out_positions + 3 * (size_t)v, out, last);
-        if (!p->out_normals) continue;
-        const float *n = p->normals + 3 * (size_t)v;
-        out = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(n[0])), _mm_mul_ps(c1, _mm_set1_ps(n[1]))),
-            _mm_mul_ps(c2, _mm_set1_ps(n[2])));
-        store_xyz(p->out_normals + 3 * (size_t)v, normalize3(out), last);
+        store_xyz(p->out_positions + 3 * (size_t)v, pos, last);
+        if (p->out_normals) store_xyz(p->out_normals + 3 * (size_t)v, nrm, last);
     }
+}
+
+/* Four x,y,z vectors (lane 3 ignored) packed into 48 bytes: three 16-byte stores, streamed past
+ * the caches (non-temporal) when `stream` (then f is 16-byte aligned). */
+static inline void store_packed4(float *f, const __m128 v[4], int stream)
+{
+    const __m128 t0 = _mm_shuffle_ps(v[0], v[1], AK_LANES(2, 2, 0, 0));
+    const __m128 a = _mm_shuffle_ps(v[0], t0, AK_LANES(0, 1, 0, 2));
+    const __m128 b = _mm_shuffle_ps(v[1], v[2], AK_LANES(1, 2, 0, 1));
+    const __m128 t1 = _mm_shuffle_ps(v[2], v[3], AK_LANES(2, 2, 0, 0));
+    const __m128 c = _mm_shuffle_ps(t1, v[3], AK_LANES(0, 2, 1, 2));
+    if (stream) {
+        _mm_stream_ps(f, a), _mm_stream_ps(f + 4, b), _mm_stream_ps(f + 8, c);
+    } else {
+        _mm_storeu_ps(f, a), _mm_storeu_ps(f + 4, b), _mm_storeu_ps(f + 8, c);
+    }
+}
+
+/* Outputs larger than this go around the caches (a frame's skinned mesh is read next by the
+ * GPU upload, not by this core; streaming spares the read-for-ownership of every line). */
+#define AK_SKIN_STREAM_BYTES ((size_t)8 << 20)
+
+/* 1 when the run's outputs are big enough to stream and every group of four vertices starts
+ * on 16 bytes (the first does; 48-byte groups keep it). */
+static inline int stream_outputs(const ak_skin_params *p, int32_t first, int32_t count)
+{
+    const size_t bytes = (size_t)count * 12 * (p->out_normals ? 2 : 1);
+    const float *po = p->out_positions + 3 * (size_t)first;
+    const float *no = p->out_normals ? p->out_normals + 3 * (size_t)first : po;
+    return bytes > AK_SKIN_STREAM_BYTES && ((uintptr_t)po & 15) == 0 && ((uintptr_t)no & 15) == 0;
+}
+
+/* Asks for the input lines `ahead` vertices on (each stream advances at most 64 bytes per four
+ * vertices, so one prefetch per stream per step covers every line). Prefetches never fault. */
+static inline void prefetch_inputs(const ak_skin_params *p, int32_t v, int32_t end, const int32_t k)
+{
+    enum { AHEAD = 64 };
+    const size_t a = (size_t)(v + AHEAD < end ? v + AHEAD : end - 1); /* stay inside the arrays */
+    _mm_prefetch((const char *)(p->positions + 3 * a), _MM_HINT_T0);
+    _mm_prefetch((const char *)(p->weights + (size_t)k * a), _MM_HINT_T0);
+    _mm_prefetch((const char *)(p->joints + (size_t)k * a), _MM_HINT_T0);
+    if (p->out_normals) _mm_prefetch((const char *)(p->normals + 3 * a), _MM_HINT_T0);
+}
+
+static inline void lbs_run(const ak_skin_params *p, int32_t first, int32_t count, const int32_t k)
+{
+    const int32_t quads = count / 4;
+    const int stream = stream_outputs(p, first, count);
+    for (int32_t q = 0; q < quads; ++q) {
+        const int32_t v = first + 4 * q;
+        __m128 pos[4], nrm[4];
+        if (stream) prefetch_inputs(p, v, first + count, k);
+        for (int l = 0; l < 4; ++l)
+            lbs_vertex(p, v + l, k, &pos[l], &nrm[l]);
+        store_packed4(p->out_positions + 3 * (size_t)v, pos, stream);
+        if (p->out_normals) store_packed4(p->out_normals + 3 * (size_t)v, nrm, stream);
+    }
+    if (stream) _mm_sfence();
+    if (count > 4 * quads) lbs_vertices(p, first + 4 * quads, count - 4 * quads, k);
 }
 
 void akskin_lbs_simd(const ak_skin_params *p, int32_t first, int32_t count)
 {
     switch (p->influences) {
-    case 1: lbs_vertices(p, first, count, 1); break;
-    case 2: lbs_vertices(p, first, count, 2); break;
-    case 4: lbs_vertices(p, first, count, 4); break;
-    case 8: lbs_vertices(p, first, count, 8); break;
-    default: lbs_vertices(p, first, count, p->influences); break;
+    case 1: lbs_run(p, first, count, 1); break;
+    case 2: lbs_run(p, first, count, 2); break;
+    case 4: lbs_run(p, first, count, 4); break;
+    case 8: lbs_run(p, first, count, 8); break;
+    default: lbs_run(p, first, count, p->influences); break;
     }
 }
 
@@ -134,8 +206,6 @@ static inline void dqs_vertices(const ak_skin_params *p, int32_t first, int32_t 
 /* ---- DQS over four vertices at once: one vertex per lane (structure of arrays), so the
  * sign test, the normalisation and both rotations are plain vertical arithmetic. ---- */
 
-#define AK_LANES(l0, l1, l2, l3) _MM_SHUFFLE((l3), (l2), (l1), (l0))
-
 typedef struct soa3 {
     __m128 x, y, z;
 } soa3;
@@ -153,17 +223,22 @@ static inline soa3 load_soa3(const float *f)
     return r;
 }
 
-static inline void store_soa3(float *f, soa3 v)
+static inline void store_soa3(float *f, soa3 v, int stream)
 {
-    _mm_storeu_ps(f, _mm_shuffle_ps(_mm_shuffle_ps(v.x, v.y, AK_LANES(0, 0, 0, 0)),
-                                    _mm_shuffle_ps(v.z, v.x, AK_LANES(0, 0, 1, 1)),
-                                    AK_LANES(0, 2, 0, 2)));
-    _mm_storeu_ps(f + 4, _mm_shuffle_ps(_mm_shuffle_ps(v.y, v.z, AK_LANES(1, 1, 1, 1)),
-                                        _mm_shuffle_ps(v.x, v.y, AK_LANES(2, 2, 2, 2)),
-                                        AK_LANES(0, 2, 0, 2)));
-    _mm_storeu_ps(f + 8, _mm_shuffle_ps(_mm_shuffle_ps(v.z, v.x, AK_LANES(2, 2, 3, 3)),
-                                        _mm_shuffle_ps(v.y, v.z, AK_LANES(3, 3, 3, 3)),
-                                        AK_LANES(0, 2, 0, 2)));
+    const __m128 a =
+        _mm_shuffle_ps(_mm_shuffle_ps(v.x, v.y, AK_LANES(0, 0, 0, 0)),
+                       _mm_shuffle_ps(v.z, v.x, AK_LANES(0, 0, 1, 1)), AK_LANES(0, 2, 0, 2));
+    const __m128 b =
+        _mm_shuffle_ps(_mm_shuffle_ps(v.y, v.z, AK_LANES(1, 1, 1, 1)),
+                       _mm_shuffle_ps(v.x, v.y, AK_LANES(2, 2, 2, 2)), AK_LANES(0, 2, 0, 2));
+    const __m128 c =
+        _mm_shuffle_ps(_mm_shuffle_ps(v.z, v.x, AK_LANES(2, 2, 3, 3)),
+                       _mm_shuffle_ps(v.y, v.z, AK_LANES(3, 3, 3, 3)), AK_LANES(0, 2, 0, 2));
+    if (stream) {
+        _mm_stream_ps(f, a), _mm_stream_ps(f + 4, b), _mm_stream_ps(f + 8, c);
+    } else {
+        _mm_storeu_ps(f, a), _mm_storeu_ps(f + 4, b), _mm_storeu_ps(f + 8, c);
+    }
 }
 
 static inline soa3 cross_soa3(soa3 a, soa3 b)
@@ -257,7 +332,7 @@ static inline soa3 normalize_soa3(soa3 v)
     return v;
 }
 
-static inline void dqs_vertices4(const ak_skin_params *p, int32_t v, const int32_t k)
+static inline void dqs_vertices4(const ak_skin_params *p, int32_t v, const int32_t k, int stream)
 {
     aks_quat4 r, d;
     dqs_blend4(p, v, k, &r, &d);
@@ -271,17 +346,21 @@ static inline void dqs_vertices4(const ak_skin_params *p, int32_t v, const int32
     x.x = _mm_add_ps(x.x, _mm_add_ps(t.x, t.x));
     x.y = _mm_add_ps(x.y, _mm_add_ps(t.y, t.y));
     x.z = _mm_add_ps(x.z, _mm_add_ps(t.z, t.z));
-    store_soa3(p->out_positions + 3 * (size_t)v, x);
+    store_soa3(p->out_positions + 3 * (size_t)v, x, stream);
     if (!p->out_normals) return;
     const soa3 n = rotate_soa3(u, r.w, load_soa3(p->normals + 3 * (size_t)v));
-    store_soa3(p->out_normals + 3 * (size_t)v, normalize_soa3(n));
+    store_soa3(p->out_normals + 3 * (size_t)v, normalize_soa3(n), stream);
 }
 
 static inline void dqs_run(const ak_skin_params *p, int32_t first, int32_t count, const int32_t k)
 {
     const int32_t quads = count / 4;
-    for (int32_t q = 0; q < quads; ++q)
-        dqs_vertices4(p, first + 4 * q, k);
+    const int stream = stream_outputs(p, first, count);
+    for (int32_t q = 0; q < quads; ++q) {
+        if (stream) prefetch_inputs(p, first + 4 * q, first + count, k);
+        dqs_vertices4(p, first + 4 * q, k, stream);
+    }
+    if (stream) _mm_sfence();
     if (count > 4 * quads) dqs_vertices(p, first + 4 * quads, count - 4 * quads, k);
 }
 
