@@ -161,9 +161,13 @@ static int32_t append_clip(const edit_step *v, const edit_options *o, const ak_s
     ak_edit_concat_params p = ak_edit_concat_defaults();
     p.blend_time = o->blend;
     p.humanoid_overrides = o->humanoid[0] ? o->humanoid : NULL;
-    st = bs->joint_count == s->joint_count
-             ? ak_edit_concat_run(&p, s, c, bc, out, err)
-             : ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s has another skeleton", v->append);
+    p.skeleton_b = bs; /* names and parents must be s's (ak_skeleton_same_rig) */
+    st = ak_edit_concat_run(&p, s, c, bc, out, err);
+    if (st != AK_OK) {
+        char reason[sizeof err->message];
+        snprintf(reason, sizeof reason, "%s", err->message);
+        ak_error_set(err, st, 0, "%s: %s", v->append, reason);
+    }
     ak_skeleton_destroy(bs);
     ak_clip_destroy(bc);
     return st;
@@ -286,8 +290,10 @@ static int parse_args(int argc, char **argv, const char **in, const char **out, 
             rest[nrest++] = argv[i];
             continue;
         }
-        if (plan->count == EDIT_MAX_STEPS)
+        if (plan->count == EDIT_MAX_STEPS) { /* checked before the step is written */
             rc = ak_cli_usage_error("edit", "at most %d steps", EDIT_MAX_STEPS);
+            break;
+        }
         const int takes_value = k_step_flags[op].type != AK_FLAG_SWITCH && !strchr(argv[i], '=');
         const char *words[3] = {argv[0], argv[i], takes_value && i + 1 < argc ? argv[i + 1] : NULL};
         const ak_flag_table *table = &k_step_table;

@@ -9,10 +9,15 @@
 //   ak.limbIK(pose, { upper: 'RightArm', middle: 'RightForeArm', end: 'RightHand', target: [x, y, z] });
 //   pose.dispose(); clip.dispose(); skeleton.dispose();
 //
-// Objects own WebAssembly memory and must be freed with dispose(). Typed-array properties
-// (parents, local, world, ...) are views into that memory: read them again after any call
-// that may allocate (memory growth replaces the buffer). Transforms are 7 floats
-// (qx, qy, qz, qw, tx, ty, tz) like the C ak_xform; quaternions are x, y, z, w.
+// Objects own WebAssembly memory and must be freed with dispose(). After dispose() every
+// property and method of the object (and of objects that depend on it: a pose of a disposed
+// skeleton, a walker's skeleton) throws AnimkitError 'AK_ERR_INVALID_ARG' ('... was
+// disposed'). Typed arrays you may write (clip.rotations/translations, pose.local/world) are
+// views into that memory: read them again after any call that may allocate (memory growth
+// replaces the buffer) and never keep one past dispose(). What you only read (skeleton.parents,
+// restLocal, boneLengths, isEndSite, clip.trackJoints, walker.world) comes as a copy.
+// Transforms are 7 floats (qx, qy, qz, qw, tx, ty, tz) like the C ak_xform; quaternions are
+// x, y, z, w.
 import createAnimkit from './dist/animkit.js';
 
 const XF = 7; // floats per ak_xform
@@ -39,6 +44,31 @@ export class AnimkitError extends Error {
     this.column = column;
     this.reason = message;
   }
+}
+
+// The error every use of a disposed object throws (status AK_ERR_INVALID_ARG).
+function disposedError(what) {
+  return new AnimkitError(`${what} was disposed`, -1, 'AK_ERR_INVALID_ARG', 0, 0);
+}
+// A bad argument, found before any C call (status AK_ERR_INVALID_ARG).
+function argError(message) {
+  return new AnimkitError(message, -1, 'AK_ERR_INVALID_ARG', 0, 0);
+}
+// n finite numbers (an array or typed array of exactly n), else AnimkitError naming `what`.
+function finiteList(value, n, what) {
+  if (value == null || typeof value !== 'object' || typeof value.length !== 'number' || value.length !== n) {
+    throw argError(`${what} must be ${n} numbers`);
+  }
+  for (let k = 0; k < n; ++k) {
+    if (typeof value[k] !== 'number' || !Number.isFinite(value[k])) throw argError(`${what} must be ${n} finite numbers`);
+  }
+  return value;
+}
+// A finite number or undefined (then `fallback`).
+function finiteOr(value, fallback, what) {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value)) throw argError(`${what} must be a number`);
+  return value;
 }
 
 const isNode = typeof process === 'object' && process.versions && process.versions.node;
@@ -125,6 +155,7 @@ class Animkit {
   loadBVH(input) {
     const bytes = typeof input === 'string' ? new TextEncoder().encode(input)
       : input instanceof ArrayBuffer ? new Uint8Array(input) : input;
+    if (!(bytes instanceof Uint8Array)) throw argError('loadBVH wants a string, Uint8Array or ArrayBuffer');
     const m = this.m;
     const text = m._malloc(Math.max(1, bytes.length));
     const out = m._malloc(8);
@@ -144,7 +175,7 @@ class Animkit {
     const m = this.m;
     const out = m._malloc(8);
     try {
-      this.check(m._ak_bvh_write_memory(skeleton.ptr, clip.ptr, orders.indexOf(order.toUpperCase()), out, out + 4, this.err));
+      this.check(m._ak_bvh_write_memory(skeleton.live(), clip.live(), orders.indexOf(String(order).toUpperCase()), out, out + 4, this.err));
       const p = this.i32[out >> 2];
       const text = m.UTF8ToString(p, this.i32[(out >> 2) + 1]);
       m._ak_free(p);
@@ -156,6 +187,9 @@ class Animkit {
 
   /** Units of a character from its standing height in file units: { units, metresPerUnit }. */
   detectUnits(standingHeight) {
+    if (typeof standingHeight !== 'number' || !(standingHeight > 0) || !Number.isFinite(standingHeight)) {
+      throw argError('standingHeight must be a finite number > 0 (file units)');
+    }
     return this.call(() => {
       const p = this.alloc(4);
       const units = this.m._ak_units_detect(standingHeight, p);
@@ -170,65 +204,87 @@ class Animkit {
   chain(skeleton, root, tip, { skipZeroBones = true } = {}) {
     return this.call(() => {
       const p = this.alloc(4 * 64);
-      let n = this.check(this.m._ak_ik_chain_from_joints(skeleton.ptr, skeleton.index(root), skeleton.index(tip), p, 64));
-      if (skipZeroBones) n = this.m._ak_ik_chain_skip_zero_bones(skeleton.ptr, p, n);
+      let n = this.check(this.m._ak_ik_chain_from_joints(skeleton.live(), skeleton.index(root), skeleton.index(tip), p, 64));
+      if (skipZeroBones) n = this.m._ak_ik_chain_skip_zero_bones(skeleton.live(), p, n);
       return Int32Array.from(this.i32.subarray(p >> 2, (p >> 2) + n));
     });
   }
 
   limbIK(pose, o) {
-    const sk = pose.skeleton;
-    return this.solve(() => this.m._akw_limb_ik(sk.ptr, pose.localPtr, pose.worldPtr, sk.index(o.upper), sk.index(o.middle),
-      sk.index(o.end), this.floats(o.target), this.floats(o.pole), o.softLimit ?? 0, o.tolerance ?? -1, o.weight ?? 1,
-      this.result, this.err));
+    const sk = livePose(pose).skeleton;
+    o = options(o);
+    const target = finiteList(o.target, 3, 'target'), pole = o.pole == null ? null : finiteList(o.pole, 3, 'pole');
+    return this.solve(() => this.m._akw_limb_ik(sk.live(), pose.localPtr, pose.worldPtr, sk.index(o.upper), sk.index(o.middle),
+      sk.index(o.end), this.floats(target), this.floats(pole), finiteOr(o.softLimit, 0, 'softLimit'),
+      finiteOr(o.tolerance, -1, 'tolerance'), finiteOr(o.weight, 1, 'weight'), this.result, this.err));
   }
   ccdIK(pose, o) { return this.chainIK(0, pose, o); }
   fabrikIK(pose, o) { return this.chainIK(1, pose, o); }
   chainIK(kind, pose, o) {
-    const sk = pose.skeleton;
-    return this.solve(() => {
-      const chain = sk.indices(o.chain);
-      return this.m._akw_chain_ik(kind, sk.ptr, pose.localPtr, pose.worldPtr, this.ints(chain), chain.length,
-        this.floats(o.target), this.floats(o.jointWeights), o.maxIterations ?? 0, o.tolerance ?? -1, o.weight ?? 1,
-        this.result, this.err);
-    });
+    const sk = livePose(pose).skeleton;
+    o = options(o);
+    const chain = sk.indices(listOf(o.chain, 'chain'));
+    const target = finiteList(o.target, 3, 'target');
+    const weights = o.jointWeights == null ? null : finiteList(o.jointWeights, chain.length, 'jointWeights');
+    return this.solve(() => this.m._akw_chain_ik(kind, sk.live(), pose.localPtr, pose.worldPtr, this.ints(chain), chain.length,
+      this.floats(target), this.floats(weights), count(o.maxIterations, 'maxIterations'),
+      finiteOr(o.tolerance, -1, 'tolerance'), finiteOr(o.weight, 1, 'weight'), this.result, this.err));
   }
   /** method 'dls' (default) or 'pseudo-inverse'; either { chain, target } or several effectors:
    * { joints, effectors, targets: [[x,y,z], ...], effectorWeights }. */
   jacobianIK(pose, o) {
-    const sk = pose.skeleton;
+    const sk = livePose(pose).skeleton;
+    o = options(o);
     const multi = o.effectors != null;
-    const chain = multi ? [] : sk.indices(o.chain);
-    const joints = multi ? sk.indices(o.joints) : [];
-    const effectors = multi ? sk.indices(o.effectors) : [];
+    const chain = multi ? [] : sk.indices(listOf(o.chain, 'chain'));
+    const joints = multi ? sk.indices(listOf(o.joints, 'joints')) : [];
+    const effectors = multi ? sk.indices(listOf(o.effectors, 'effectors')) : [];
+    if (multi) {
+      // one [x, y, z] per effector: fewer targets than effectors read garbage before
+      if (!Array.isArray(o.targets) || o.targets.length !== effectors.length) {
+        throw argError(`targets must hold one [x, y, z] per effector (${effectors.length})`);
+      }
+      o.targets.forEach((t, k) => finiteList(t, 3, `targets[${k}]`));
+      if (o.effectorWeights != null) finiteList(o.effectorWeights, effectors.length, 'effectorWeights');
+    } else {
+      finiteList(o.target, 3, 'target');
+    }
+    const method = o.method ?? 'dls';
+    if (method !== 'dls' && method !== 'pseudo-inverse') throw argError(`method must be 'dls' or 'pseudo-inverse'`);
     const need = this.m._ak_jacobian_ik_workspace_size(multi ? joints.length : chain.length - 1, multi ? effectors.length : 1);
     if (need > this.workspaceSize) {
       if (this.workspace) this.m._free(this.workspace);
       this.workspace = this.m._malloc(need);
       this.workspaceSize = need;
     }
-    const method = (o.method ?? 'dls') === 'dls' ? 1 : 0;
-    return this.solve(() => this.m._akw_jacobian_ik(sk.ptr, pose.localPtr, pose.worldPtr, method,
+    return this.solve(() => this.m._akw_jacobian_ik(sk.live(), pose.localPtr, pose.worldPtr, method === 'dls' ? 1 : 0,
       multi ? 0 : this.ints(chain), chain.length, multi ? 0 : this.floats(o.target),
       multi ? this.ints(joints) : 0, joints.length, multi ? this.ints(effectors) : 0,
       multi ? this.floats(o.targets.flat()) : 0, this.floats(o.effectorWeights), effectors.length,
-      o.damping ?? -1, o.maxIterations ?? 0, o.tolerance ?? -1, o.weight ?? 1, this.workspace, this.workspaceSize,
+      finiteOr(o.damping, -1, 'damping'), count(o.maxIterations, 'maxIterations'), finiteOr(o.tolerance, -1, 'tolerance'),
+      finiteOr(o.weight, 1, 'weight'), this.workspace, this.workspaceSize,
       this.result, this.err));
   }
   aimIK(pose, o) {
-    const sk = pose.skeleton;
-    return this.solve(() => this.m._akw_aim_ik(sk.ptr, pose.localPtr, pose.worldPtr, sk.index(o.joint),
-      this.floats(o.target), this.floats(o.forward), this.floats(o.up), this.floats(o.worldUp),
-      o.clampWeight ?? 0, o.weight ?? 1, this.result, this.err));
+    const sk = livePose(pose).skeleton;
+    o = options(o);
+    const v = (name, need) => (o[name] == null && !need ? null : finiteList(o[name], 3, name));
+    const [target, forward, up, worldUp] = [v('target', true), v('forward'), v('up'), v('worldUp')];
+    return this.solve(() => this.m._akw_aim_ik(sk.live(), pose.localPtr, pose.worldPtr, sk.index(o.joint),
+      this.floats(target), this.floats(forward), this.floats(up), this.floats(worldUp),
+      finiteOr(o.clampWeight, 0, 'clampWeight'), finiteOr(o.weight, 1, 'weight'), this.result, this.err));
   }
   lookAt(pose, o) {
-    const sk = pose.skeleton;
-    return this.solve(() => {
-      const chain = sk.indices(o.chain);
-      return this.m._akw_look_at(sk.ptr, pose.localPtr, pose.worldPtr, this.ints(chain), chain.length,
-        this.floats(o.jointWeights), this.floats(o.target), this.floats(o.forward), this.floats(o.up),
-        this.floats(o.worldUp), o.clampWeight ?? 0, o.weight ?? 1, this.result, this.err);
-    });
+    const sk = livePose(pose).skeleton;
+    o = options(o);
+    const chain = sk.indices(listOf(o.chain, 'chain'));
+    const v = (name, need) => (o[name] == null && !need ? null : finiteList(o[name], 3, name));
+    const [target, forward, up, worldUp] = [v('target', true), v('forward'), v('up'), v('worldUp')];
+    const weights = o.jointWeights == null ? null : finiteList(o.jointWeights, chain.length, 'jointWeights');
+    return this.solve(() => this.m._akw_look_at(sk.live(), pose.localPtr, pose.worldPtr, this.ints(chain), chain.length,
+      this.floats(weights), this.floats(target), this.floats(forward), this.floats(up),
+      this.floats(worldUp), finiteOr(o.clampWeight, 0, 'clampWeight'), finiteOr(o.weight, 1, 'weight'),
+      this.result, this.err));
   }
   solve(fn) {
     return this.call(() => {
@@ -245,9 +301,10 @@ class Animkit {
     const m = this.m;
     return this.call(() => {
       const out = this.alloc(4), info = this.alloc(64);
-      this.check(m._akw_retarget_run(source.skeleton.ptr, source.clip.ptr, target.ptr,
+      this.check(m._akw_retarget_run(source.skeleton.live(), source.clip.live(), target.live(),
         o.sourceOverrides ? this.cstring(o.sourceOverrides) : 0, o.targetOverrides ? this.cstring(o.targetOverrides) : 0,
-        o.scale ?? 1, o.floor ?? NaN, o.contacts === false ? 0 : 1, o.pinHands ? 1 : 0, o.fadeTime ?? -1,
+        finiteOr(o.scale, 1, 'scale'), o.floor ?? NaN, o.contacts === false ? 0 : 1, o.pinHands ? 1 : 0,
+        finiteOr(o.fadeTime, -1, 'fadeTime'),
         out, info, this.err));
       return { clip: new Clip(this, this.i32[out >> 2]), info: retargetInfo(this.f32, info >> 2) };
     });
@@ -257,9 +314,9 @@ class Animkit {
     let info;
     const ptr = this.call(() => {
       const p = this.alloc(64);
-      const r = this.m._akw_retargeter_create(sourceSkeleton.ptr, targetSkeleton.ptr,
+      const r = this.m._akw_retargeter_create(sourceSkeleton.live(), targetSkeleton.live(),
         o.sourceOverrides ? this.cstring(o.sourceOverrides) : 0, o.targetOverrides ? this.cstring(o.targetOverrides) : 0,
-        o.scale ?? 1, o.floor ?? NaN, p, this.err);
+        finiteOr(o.scale, 1, 'scale'), o.floor ?? NaN, p, this.err);
       info = retargetInfo(this.f32, p >> 2);
       return r;
     });
@@ -302,6 +359,29 @@ class Animkit {
   }
 }
 
+// The options object of a solver (an object, else AnimkitError).
+function options(o) {
+  if (o == null || typeof o !== 'object') throw argError('options must be an object');
+  return o;
+}
+// A list of joints (array or typed array), else AnimkitError.
+function listOf(value, what) {
+  if (value == null || typeof value !== 'object' || typeof value.length !== 'number') throw argError(`${what} must be a list of joints`);
+  return value;
+}
+// A whole number >= 0 or undefined (0: the solver's default).
+function count(value, what) {
+  if (value == null) return 0;
+  if (!Number.isInteger(value) || value < 0 || value > 0x7fffffff) throw argError(`${what} must be a whole number >= 0`);
+  return value;
+}
+// The pose (a live Pose of a live skeleton), else AnimkitError.
+function livePose(pose) {
+  if (!(pose instanceof Pose)) throw argError('pose must be a Pose (skeleton.createPose())');
+  pose.live();
+  return pose;
+}
+
 function retargetInfo(f, k) {
   return {
     scale: f[k], legRatio: f[k + 1], headingOffset: f[k + 2], sourceSole: f[k + 3], targetSole: f[k + 4],
@@ -317,20 +397,32 @@ class Retargeter {
     Object.assign(this, { ak, ptr, source, target, info });
   }
   /** Writes targetPose.local from sourcePose.local (run targetPose.fk() for world). */
+  live() {
+    if (!this.ptr) throw disposedError('retargeter');
+    return this.ptr;
+  }
   pose(sourcePose, targetPose) {
-    this.ak.m._ak_retargeter_pose(this.ptr, sourcePose.localPtr, targetPose.localPtr);
+    const ptr = this.live();
+    livePose(sourcePose);
+    livePose(targetPose);
+    if (sourcePose.skeleton !== this.source || targetPose.skeleton !== this.target) {
+      throw argError("retargeter.pose wants a pose of the retargeter's source and one of its target");
+    }
+    this.ak.m._ak_retargeter_pose(ptr, sourcePose.localPtr, targetPose.localPtr);
     return targetPose;
   }
   /** Where a source world point lands in the target's world. */
   mapPoint(p) {
+    const ptr = this.live();
+    finiteList(p, 3, 'point');
     return this.ak.call(() => {
       const q = this.ak.floats(p);
-      this.ak.m._akw_retargeter_map_point(this.ptr, q);
+      this.ak.m._akw_retargeter_map_point(ptr, q);
       return Array.from(this.ak.f32.subarray(q >> 2, (q >> 2) + 3));
     });
   }
   /** The source joint driving target joint j, or -1. */
-  sourceJoint(j) { return this.ak.m._ak_retargeter_source_joint(this.ptr, this.target.index(j)); }
+  sourceJoint(j) { return this.ak.m._ak_retargeter_source_joint(this.live(), this.target.index(j)); }
   dispose() {
     if (this.ptr) this.ak.m._ak_retargeter_destroy(this.ptr);
     this.ptr = 0;
@@ -353,13 +445,19 @@ class Skeleton {
     for (let j = 0; j < this.jointCount; ++j) this.names.push(ak.m.UTF8ToString(this.namesPtr + 64 * j));
     this.byName = new Map(this.names.map((n, j) => [n, j]));
   }
-  get parents() { return new Int32Array(this.ak.i32.buffer, this.parentsPtr, this.jointCount); }
-  get restLocal() { return new Float32Array(this.ak.f32.buffer, this.restPtr, this.jointCount * XF); }
-  get boneLengths() { return new Float32Array(this.ak.f32.buffer, this.lengthsPtr, this.jointCount); }
-  get isEndSite() { return new Uint8Array(this.ak.u8.buffer, this.endPtr, this.jointCount); }
+  live() {
+    if (!this.ptr) throw disposedError('skeleton');
+    return this.ptr;
+  }
+  // Copies: writing a parent index into library memory could send FK out of its arrays.
+  get parents() { this.live(); return new Int32Array(this.ak.i32.buffer, this.parentsPtr, this.jointCount).slice(); }
+  get restLocal() { this.live(); return new Float32Array(this.ak.f32.buffer, this.restPtr, this.jointCount * XF).slice(); }
+  get boneLengths() { this.live(); return new Float32Array(this.ak.f32.buffer, this.lengthsPtr, this.jointCount).slice(); }
+  get isEndSite() { this.live(); return new Uint8Array(this.ak.u8.buffer, this.endPtr, this.jointCount).slice(); }
   /** Index of the joint called `name`, or -1. */
-  find(name) { return this.byName.get(name) ?? -1; }
+  find(name) { this.live(); return this.byName.get(name) ?? -1; }
   index(joint) {
+    this.live();
     if (typeof joint === 'number' && joint >= 0 && joint < this.jointCount) return joint;
     const j = typeof joint === 'string' ? this.find(joint) : -1;
     if (j < 0) throw new AnimkitError(`no joint '${joint}'`, -6, 'AK_ERR_NOT_FOUND', 0, 0);
@@ -367,19 +465,22 @@ class Skeleton {
   }
   indices(joints) { return Array.from(joints, (j) => this.index(j)); }
   /** Height of the rest pose along Y, file units. */
-  restHeight() { return this.ak.m._ak_skeleton_rest_height(this.ptr); }
+  restHeight() { return this.ak.m._ak_skeleton_rest_height(this.live()); }
   /** The humanoid joints found by name ({ hips: 0, left_foot: 5, ... }, -1 where missing). */
   humanoid(overrides = null) {
-    const ak = this.ak;
+    const ak = this.ak, ptr = this.live();
+    if (overrides != null && typeof overrides !== 'string') throw argError('overrides must be a string slot=Joint,...');
     return ak.call(() => {
       const p = ak.alloc(4 * HUMANOID_SLOTS.length);
-      ak.m._ak_humanoid_find(this.ptr, overrides ? ak.cstring(overrides) : 0, p, ak.err);
+      const st = ak.m._ak_humanoid_find(ptr, overrides ? ak.cstring(overrides) : 0, p, ak.err);
+      // Missing slots are -1 in the answer; a bad override (unknown slot or joint) throws.
+      if (st < 0 && !ak.m.UTF8ToString(ak.err + 12).startsWith('humanoid joints not found')) ak.check(st);
       const out = {};
       HUMANOID_SLOTS.forEach((slot, k) => { out[slot] = ak.i32[(p >> 2) + k]; });
       return out;
     });
   }
-  createPose() { return new Pose(this.ak, this); }
+  createPose() { this.live(); return new Pose(this.ak, this); }
   dispose() {
     if (this.ptr && this.owned) this.ak.m._ak_skeleton_destroy(this.ptr);
     this.ptr = 0;
@@ -402,29 +503,54 @@ class Clip {
       return [...ak.i32.subarray(p >> 2, (p >> 2) + 7), ak.f32[(p >> 2) + 7]];
     });
   }
-  get loop() { return this.loopFlag !== 0; }
-  set loop(on) { this.ak.m._akw_clip_set_loop(this.ptr, on ? 1 : 0); this.loopFlag = on ? 1 : 0; }
+  live() {
+    if (!this.ptr) throw disposedError('clip');
+    return this.ptr;
+  }
+  // The pose must be live and of a skeleton with this clip's joint count.
+  posed(pose) {
+    livePose(pose);
+    if (pose.skeleton.jointCount !== this.jointCount) {
+      throw argError(`the pose has ${pose.skeleton.jointCount} joints, the clip ${this.jointCount}`);
+    }
+    return pose;
+  }
+  get loop() { this.live(); return this.loopFlag !== 0; }
+  set loop(on) { this.ak.m._akw_clip_set_loop(this.live(), on ? 1 : 0); this.loopFlag = on ? 1 : 0; }
   /** Seconds: (frames - 1) * frameTime clamped, frames * frameTime looping. */
-  get duration() { return this.ak.m._ak_clip_duration(this.ptr); }
-  /** Rotation keys, frame-major: 4 floats (x, y, z, w) per joint per frame. */
-  get rotations() { return new Float32Array(this.ak.f32.buffer, this.rotationsPtr, this.frameCount * this.jointCount * 4); }
+  get duration() { return this.ak.m._ak_clip_duration(this.live()); }
+  /** Rotation keys, frame-major: 4 floats (x, y, z, w) per joint per frame (a view: writable). */
+  get rotations() { this.live(); return new Float32Array(this.ak.f32.buffer, this.rotationsPtr, this.frameCount * this.jointCount * 4); }
   /** Translation keys, frame-major: 3 floats per track per frame; trackJoints says whose. */
-  get translations() { return new Float32Array(this.ak.f32.buffer, this.translationsPtr, this.frameCount * this.trackCount * 3); }
-  get trackJoints() { return new Int32Array(this.ak.i32.buffer, this.trackJointPtr, this.trackCount); }
+  get translations() { this.live(); return new Float32Array(this.ak.f32.buffer, this.translationsPtr, this.frameCount * this.trackCount * 3); }
+  get trackJoints() { this.live(); return new Int32Array(this.ak.i32.buffer, this.trackJointPtr, this.trackCount).slice(); }
   /** Local pose at time t (seconds) into pose.local; interp 'step' | 'linear' | 'cubic'. */
   sample(t, pose, interp = 'linear') {
-    this.ak.m._ak_clip_sample(this.ptr, pose.skeleton.ptr, t, INTERP[interp] ?? 1, pose.localPtr);
+    const ptr = this.live();
+    this.posed(pose);
+    if (typeof t !== 'number' || !Number.isFinite(t)) throw argError('t must be a finite number of seconds');
+    if (!(interp in INTERP)) throw argError(`interp must be 'step', 'linear' or 'cubic'`);
+    this.ak.m._ak_clip_sample(ptr, pose.skeleton.ptr, t, INTERP[interp], pose.localPtr);
     return pose;
   }
   /** Exactly frame f (clamped) into pose.local. */
   frame(f, pose) {
-    this.ak.m._ak_clip_frame(this.ptr, pose.skeleton.ptr, f, pose.localPtr);
+    const ptr = this.live();
+    this.posed(pose);
+    if (!Number.isInteger(f)) throw argError('f must be a whole frame number');
+    this.ak.m._ak_clip_frame(ptr, pose.skeleton.ptr, Math.max(0, Math.min(f, this.frameCount - 1)), pose.localPtr);
     return pose;
   }
   /** Median standing height over the clip, file units (feed it to ak.detectUnits). */
-  standingHeight(skeleton) { return this.ak.m._ak_clip_standing_height(this.ptr, skeleton.ptr); }
+  standingHeight(skeleton) {
+    const ptr = this.live();
+    if (!(skeleton instanceof Skeleton) || skeleton.live() && skeleton.jointCount !== this.jointCount) {
+      throw argError("standingHeight wants the clip's skeleton");
+    }
+    return this.ak.m._ak_clip_standing_height(ptr, skeleton.ptr);
+  }
   /** Precomputes the cubic spline points (cubic sampling about 3x faster). */
-  prepareCubic() { this.ak.check(this.ak.m._ak_clip_prepare_cubic(this.ptr)); }
+  prepareCubic() { this.ak.check(this.ak.m._ak_clip_prepare_cubic(this.live())); }
   dispose() {
     if (this.ptr) this.ak.m._ak_clip_destroy(this.ptr);
     this.ptr = 0;
@@ -441,14 +567,23 @@ class Pose {
     ak.m._ak_pose_rest(skeleton.ptr, this.localPtr);
     this.fk();
   }
-  get local() { return new Float32Array(this.ak.f32.buffer, this.localPtr, this.skeleton.jointCount * XF); }
-  get world() { return new Float32Array(this.ak.f32.buffer, this.worldPtr, this.skeleton.jointCount * XF); }
+  // The pose's own memory and its skeleton must both be alive.
+  live() {
+    if (!this.localPtr) throw disposedError('pose');
+    this.skeleton.live();
+    return this.localPtr;
+  }
+  get local() { this.live(); return new Float32Array(this.ak.f32.buffer, this.localPtr, this.skeleton.jointCount * XF); }
+  get world() { this.live(); return new Float32Array(this.ak.f32.buffer, this.worldPtr, this.skeleton.jointCount * XF); }
   /** world[j] = world[parent[j]] * local[j]. */
-  fk() { this.ak.m._ak_fk(this.skeleton.ptr, this.localPtr, this.worldPtr); return this; }
-  rest() { this.ak.m._ak_pose_rest(this.skeleton.ptr, this.localPtr); return this; }
+  fk() { this.ak.m._ak_fk(this.skeleton.live(), this.live(), this.worldPtr); return this; }
+  rest() { this.ak.m._ak_pose_rest(this.skeleton.live(), this.live()); return this; }
   /** World positions, a new Float32Array of 3 floats per joint. */
   positions(out = new Float32Array(this.skeleton.jointCount * 3)) {
     const w = this.world;
+    if (!(out instanceof Float32Array) || out.length < this.skeleton.jointCount * 3) {
+      throw argError(`out must be a Float32Array of at least ${this.skeleton.jointCount * 3} floats`);
+    }
     for (let j = 0; j < this.skeleton.jointCount; ++j) {
       out[3 * j] = w[XF * j + 4]; out[3 * j + 1] = w[XF * j + 5]; out[3 * j + 2] = w[XF * j + 6];
     }
@@ -477,12 +612,29 @@ class Walker {
     this.skeleton = new Skeleton(ak, skeletonPtr, false); // the walk motion's, in metres
     this.frame = frame - 1;
   }
-  /** Simulates up to frame f (0 is the start pose); going back restarts. */
-  stepTo(f) { this.ak.check(this.ak.m._akw_walker_step_to(this.ptr, f, this.ak.err)); this.frame = f; return this; }
+  live() {
+    if (!this.ptr) throw disposedError('walker');
+    return this.ptr;
+  }
+  /** Simulates up to frame f (0 is the start pose, maxFrames - 1 the last); going back
+   * restarts. A frame outside that range throws. */
+  stepTo(f) {
+    const ptr = this.live();
+    if (!Number.isInteger(f) || f < 0 || f >= this.maxFrames) {
+      throw argError(`frame ${f} is outside 0..${this.maxFrames - 1} (the walk's max-time in frames)`);
+    }
+    this.ak.check(this.ak.m._akw_walker_step_to(ptr, f, this.ak.err));
+    this.frame = f;
+    return this;
+  }
   step() { return this.stepTo(this.frame + 1); }
-  setTarget(x, z) { this.ak.m._akw_walker_set_target(this.ptr, x, z); }
-  /** World transforms of every joint after the last step (7 floats per joint). */
-  get world() { return new Float32Array(this.ak.f32.buffer, this.ak.m._akw_walker_world(this.ptr), this.jointCount * XF); }
+  setTarget(x, z) {
+    const ptr = this.live();
+    finiteList([x, z], 2, 'target x, z');
+    this.ak.m._akw_walker_set_target(ptr, x, z);
+  }
+  /** World transforms of every joint after the last step (7 floats per joint; a copy). */
+  get world() { return new Float32Array(this.ak.f32.buffer, this.ak.m._akw_walker_world(this.live()), this.jointCount * XF).slice(); }
   positions() {
     const w = this.world, out = new Float32Array(this.jointCount * 3);
     for (let j = 0; j < this.jointCount; ++j) out.set(w.subarray(XF * j + 4, XF * j + 7), 3 * j);
@@ -493,7 +645,7 @@ class Walker {
     const ak = this.ak;
     return ak.call(() => {
       const p = ak.alloc(ABI[6][1]);
-      ak.m._akw_walker_state(this.ptr, p);
+      ak.m._akw_walker_state(this.live(), p);
       const f = ak.f32, i = ak.i32, k = p >> 2;
       const v = (o) => [f[k + o], f[k + o + 1], f[k + o + 2]];
       return {
@@ -509,5 +661,6 @@ class Walker {
   dispose() {
     if (this.ptr) this.ak.m._akw_walker_destroy(this.ptr);
     this.ptr = 0;
+    this.skeleton.ptr = 0; // the walker owned it
   }
 }

@@ -234,6 +234,12 @@ AKW int32_t akw_walker_step_to(ak_walk_scene *scene, int32_t frame, ak_error *er
 {
     ak_walk_scene_info info;
     ak_walk_scene_get_info(scene, &info);
+    /* Frames past the scenario's budget (--max-time) are refused, not simulated: stepTo(1e9)
+     * blocked for 2,900 s and 2^31-1 overflowed `frame + 1`. */
+    if (frame < 0 || frame >= info.max_frames)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "frame %d is outside 0..%d (the walk's max-time in frames)", (int)frame,
+                            (int)info.max_frames - 1);
     if (frame + 1 < info.frame) {
         ak_walk_scene_reset(scene);
         ak_walk_scene_get_info(scene, &info);

@@ -48,6 +48,8 @@ typedef struct ak_contact_params {
 
 AK_API ak_contact_params ak_contact_defaults(void);
 AK_API int32_t ak_contact_validate(const ak_contact_params *params, ak_error *err);
+/* The ranges of its float fields (status.h), checked by ak_contact_validate. */
+AK_API const ak_param_table *ak_contact_param_ranges(void);
 /* Writes a flag byte (AK_CONTACT_*) for frames [0, clip->frame_count) of the left and right
  * foot. Looping clips are treated as circular. Allocates scratch (load-time use). */
 AK_API int32_t ak_contact_run(const ak_contact_params *params, uint8_t *left, uint8_t *right,

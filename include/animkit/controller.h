@@ -46,6 +46,8 @@ typedef struct ak_controller_result {
 
 AK_API ak_controller_params ak_controller_defaults(void);
 AK_API int32_t ak_controller_validate(const ak_controller_params *params, ak_error *err);
+/* The ranges of its float fields (status.h), checked by ak_controller_validate. */
+AK_API const ak_param_table *ak_controller_param_ranges(void);
 /* Initialises `c` at `position` (validates params first). */
 AK_API int32_t ak_controller_init(ak_controller *c, const ak_controller_params *params,
                                   ak_vec3 position, ak_error *err);

@@ -173,11 +173,17 @@ typedef struct ak_edit_concat_params {
      * snapping back to its own start. */
     int32_t align_root;
     const char *humanoid_overrides; /* for the facing; may be NULL */
+    /* The skeleton `b` was made for; required (default NULL is refused). Its joint names and
+     * parents must equal `skeleton`'s (ak_skeleton_same_rig): a clip of another rig with as
+     * many joints would play its rotations on the wrong joints. */
+    const ak_skeleton *skeleton_b;
 } ak_edit_concat_params;
 
 AK_API ak_edit_concat_params ak_edit_concat_defaults(void);
 /* AK_ERR_INVALID_ARG when the clips do not share joint count, translation tracks and frame
- * time (resample one first), or blend_time is negative or not finite. */
+ * time (resample one first), skeleton_b is missing or does not fit `b`, or blend_time is
+ * negative, not finite or over 1000 s. ak_edit_concat_run also checks that skeleton_b is
+ * the same rig as `skeleton`. */
 AK_API int32_t ak_edit_concat_validate(const ak_edit_concat_params *params, const ak_clip *a,
                                        const ak_clip *b, ak_error *err);
 AK_API int32_t ak_edit_concat_run(const ak_edit_concat_params *params, const ak_skeleton *skeleton,

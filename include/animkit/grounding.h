@@ -103,6 +103,8 @@ AK_API ak_foot_ik_params ak_foot_ik_defaults(void);
 /* AK_OK, or AK_ERR_INVALID_ARG with the reason (null skeleton, leg joints out of range or not
  * upper < lower < foot, non-unit up axis, weight outside [0,1], non-positive rates). */
 AK_API int32_t ak_foot_ik_validate(const ak_foot_ik_params *params, ak_error *err);
+/* The ranges of its float fields (status.h), checked by ak_foot_ik_validate. */
+AK_API const ak_param_table *ak_foot_ik_param_ranges(void);
 AK_API void ak_foot_ik_state_reset(ak_foot_ik_state *state);
 /* Where to ask for ground (x,z; y = the animated height) under each foot's heel (sole point)
  * given the animated world pose: pulled onto the stance lock while the heel holds the foot,

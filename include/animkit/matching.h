@@ -228,6 +228,8 @@ typedef struct ak_matcher_info {
 AK_API ak_matcher_params ak_matcher_defaults(void);
 AK_API int32_t ak_matcher_validate(const ak_matcher_params *params, const ak_motion_db *db,
                                    ak_error *err);
+/* The ranges of its float fields (status.h), checked by ak_matcher_validate. */
+AK_API const ak_param_table *ak_matcher_param_ranges(void);
 /* Allocates the matcher; `db` must outlive it. Placed at start on `ground` (may be NULL). */
 AK_API int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *params,
                                  const ak_ground *ground, ak_matcher **out, ak_error *err);
@@ -255,7 +257,8 @@ AK_API int32_t ak_matcher_step_range(ak_matcher *const *matchers, int32_t begin,
  *  2. ak_matcher_set_position (optional): where the engine's controller put the character;
  *     without it the character moves by the wanted displacement (y from the centre ray);
  *  3. ak_matcher_ground_rays: the AK_MATCHER_RAY_COUNT downward rays to cast;
- *  4. ak_matcher_finish: the hits, same order -> floor, foot IK, FK. */
+ *  4. ak_matcher_finish: the hits, same order -> floor, foot IK, FK.
+ * Out of order (finish before begin and ground_rays, or twice) is AK_ERR_STATE. */
 AK_API int32_t ak_matcher_begin(ak_matcher *matcher, float dt, ak_vec3 *desired_move,
                                 ak_error *err);
 AK_API void ak_matcher_set_position(ak_matcher *matcher, ak_vec3 position);

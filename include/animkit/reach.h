@@ -25,6 +25,8 @@ typedef struct ak_reach_state {
 
 AK_API ak_reach_params ak_reach_defaults(void);
 AK_API int32_t ak_reach_validate(const ak_reach_params *params, ak_error *err);
+/* The ranges of its float fields (status.h), checked by ak_reach_validate. */
+AK_API const ak_param_table *ak_reach_param_ranges(void);
 /* Fades the weight toward its distance-based goal at fade_rate, then solves the arm toward
  * the target with limb IK at that weight. Rewrites local and world (FK of the arm subtree).
  * No allocation. */

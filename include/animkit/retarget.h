@@ -91,6 +91,9 @@ AK_API ak_retarget_params ak_retarget_defaults(void);
  * only, a given map with an index out of range or without hips and legs); AK_ERR_NOT_FOUND
  * when a map found by name misses hips or a leg joint (names listed). */
 AK_API int32_t ak_retarget_validate(const ak_retarget_params *params, ak_error *err);
+/* The ranges of its float fields (status.h: fade_time [0, 10] s, scale [1e-6, 1000], ...),
+ * checked by ak_retarget_validate. */
+AK_API const ak_param_table *ak_retarget_param_ranges(void);
 /* Retargets the whole source clip: a new clip on params->target (same frame count, frame
  * time and loop flag; a translation track on the target hips only) the caller destroys.
  * `info` may be NULL. Offline: allocates. On failure *out_clip is NULL. */

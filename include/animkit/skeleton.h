@@ -67,6 +67,11 @@ AK_API int32_t ak_skeleton_clone(const ak_skeleton *skeleton, ak_skeleton **out,
 AK_API int32_t ak_skeleton_joint_count(const ak_skeleton *skeleton);
 /* Index of the joint called `name` (exact, case-sensitive), or -1. */
 AK_API int32_t ak_skeleton_find(const ak_skeleton *skeleton, const char *name);
+/* AK_OK when a and b are one rig: the same joint count, names and parents, joint by joint
+ * (rest poses may differ: a clip's keys mean the same joints on both). Otherwise
+ * AK_ERR_INVALID_ARG naming the first joint that differs. Used wherever clips of two
+ * skeletons are joined or blended. */
+AK_API int32_t ak_skeleton_same_rig(const ak_skeleton *a, const ak_skeleton *b, ak_error *err);
 
 /* FK: model-space transforms of every joint from local transforms.
  * Reads local[0..n), writes world[0..n). No allocation. `local` and `world` must not alias. */
@@ -138,7 +143,9 @@ typedef enum ak_units {
 } ak_units;
 
 /* Guesses the file's units from a standing height (in file units): a person is taken to be
- * 1.2-2.2 m tall. Returns the units; *metres_per_unit gets the scale to metres. */
+ * 1.2-2.2 m tall. Returns the units; *metres_per_unit gets the scale to metres. A height
+ * that fits no unit's span (NaN, <= 0, huge) answers metres: the Python and JS wrappers
+ * refuse a height that is not finite and > 0 instead. */
 AK_API ak_units ak_units_detect(float standing_height, float *metres_per_unit);
 AK_API const char *ak_units_name(ak_units units);
 AK_API float ak_units_metres_per_unit(ak_units units);

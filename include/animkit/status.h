@@ -53,6 +53,30 @@ AK_API int32_t ak_error_set(ak_error *err, int32_t status, int32_t line, const c
 /* Clears `err` to AK_OK with an empty message. NULL is allowed. */
 AK_API void ak_error_clear(ak_error *err);
 
+/* ---- Parameter ranges: one table per params struct ----------------------------------------
+ * Every float field of a params struct has a documented range, kept in ONE table that the
+ * struct's _validate checks and that the plugin, Python and JS read (they go through the same
+ * _validate, and their own argument checks look the numbers up here). A vector field has one
+ * entry per component ("start.x"). */
+typedef struct ak_param_range {
+    const char *field; /* as in the struct: "fade_time", "start.x" */
+    uint32_t offset;   /* byte offset of the float in the struct */
+    float lo, hi;      /* inclusive bounds */
+    int32_t nan_ok;    /* 1: NaN is accepted (it means "automatic", as the field says) */
+} ak_param_range;
+
+typedef struct ak_param_table {
+    const char *params; /* the struct: "ak_retarget_params" */
+    const ak_param_range *ranges;
+    int32_t count;
+} ak_param_table;
+
+/* AK_OK when every float of `params` named in `table` is in its range; else
+ * AK_ERR_INVALID_ARG with "FIELD = VALUE: must be in [LO, HI]". */
+AK_API int32_t ak_params_check(const ak_param_table *table, const void *params, ak_error *err);
+/* The entry for `field`, or NULL. */
+AK_API const ak_param_range *ak_param_find(const ak_param_table *table, const char *field);
+
 AK_EXTERN_C_END
 
 #endif

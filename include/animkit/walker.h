@@ -89,6 +89,8 @@ typedef enum ak_walker_ray_slot {
 AK_API ak_walker_params ak_walker_defaults(void);
 AK_API int32_t ak_walker_validate(const ak_walker_params *params, const ak_walk_motion *motion,
                                   ak_error *err);
+/* The ranges of its float fields (status.h), checked by ak_walker_validate. */
+AK_API const ak_param_table *ak_walker_param_ranges(void);
 
 /* Allocates the walker (pose buffers and copies); `motion` must outlive it. The character is
  * placed at params.start on `ground` (ak_walker_reset); with a NULL ground at start.y. */

@@ -65,16 +65,21 @@ class _Memory:
     """C memory owned by `owner` (a Skeleton or Clip) as NumPy sees it: the array's base keeps
     the owner, so the view never outlives the memory."""
 
-    def __init__(self, owner, pointer, dtype, shape):
+    def __init__(self, owner, pointer, dtype, shape, writable):
         self.owner = owner
-        self.__array_interface__ = {"data": (int(ffi.cast("uintptr_t", pointer)), False),
+        self.__array_interface__ = {"data": (int(ffi.cast("uintptr_t", pointer)), not writable),
                                     "shape": tuple(shape), "typestr": np.dtype(dtype).str,
                                     "version": 3}
 
 
-def _view(owner, pointer, dtype, shape):
-    """A NumPy array over C memory of `owner`, without a copy."""
-    return np.asarray(_Memory(owner, pointer, dtype, shape))
+def _view(owner, pointer, dtype, shape, writable=False):
+    """A NumPy array over C memory of `owner`, without a copy. Read-only unless writing is the
+    point (a clip's keys): a write to a skeleton's parents could send the library out of its
+    arrays. The array's base holds `owner`, so the memory lives as long as the view."""
+    a = np.asarray(_Memory(owner, pointer, dtype, shape, writable))
+    if not writable:
+        a.flags.writeable = False
+    return a
 
 
 Units = namedtuple("Units", ["name", "metres_per_unit"])
@@ -86,9 +91,13 @@ Humanoid.__doc__ = """The humanoid map: `joints` {slot name: joint index} for th
 
 
 def units_detect(standing_height):
-    """Units(name, metres_per_unit) for a standing height in file units."""
+    """Units(name, metres_per_unit) for a standing height in file units (finite, > 0; else
+    ValueError rather than a guess of metres)."""
+    h = float(standing_height)
+    if not (h > 0.0 and h < float("inf")):
+        raise ValueError("standing_height must be a finite number > 0 (file units), not %r" % h)
     mpu = ffi.new("float *")
-    u = lib.ak_units_detect(float(standing_height), mpu)
+    u = lib.ak_units_detect(h, mpu)
     return Units(ffi.string(lib.ak_units_name(u)).decode(), mpu[0])
 
 
@@ -97,6 +106,15 @@ class Skeleton:
 
     def __init__(self, ptr):
         self._ptr = ffi.gc(ptr, lib.ak_skeleton_destroy)
+        self._owner = None
+
+    @classmethod
+    def _borrowed(cls, ptr, owner):
+        """A skeleton that `owner` (e.g. a Walker) owns and frees: not freed here, and `owner`
+        is held so the skeleton never outlives it."""
+        s = cls.__new__(cls)
+        s._ptr, s._owner = ptr, owner
+        return s
 
     @property
     def joint_count(self):
@@ -115,12 +133,12 @@ class Skeleton:
 
     @property
     def parents(self):
-        """int32 (J,) view: parent index, -1 for a root."""
+        """int32 (J,) read-only view: parent index, -1 for a root."""
         return self._view("parents", "int32_t", np.int32, (self.joint_count,))
 
     @property
     def rest_local(self):
-        """float32 (J, 7) view of the rest pose (parent space)."""
+        """float32 (J, 7) read-only view of the rest pose (parent space)."""
         return self._view("rest_local", "ak_xform", np.float32, (self.joint_count, 7))
 
     @property
@@ -281,15 +299,16 @@ class Clip:
         """float32 (F, J, 4) view (x, y, z, w) of the rotation keys; no copy. After writing
         keys, call finalize()."""
         F, J = self.frame_count, self._ptr.joint_count
-        return _view(self, self._ptr.rotations, np.float32, (F, J, 4))
+        return _view(self, self._ptr.rotations, np.float32, (F, J, 4), writable=True)
 
     @property
     def translations(self):
-        """float32 (F, T, 3) view of the translation keys of the T tracks; no copy."""
+        """float32 (F, T, 3) view of the translation keys of the T tracks; no copy (writable,
+        like rotations; call finalize() after writing)."""
         F, T = self.frame_count, self._ptr.track_count
         if T == 0:
             return np.zeros((F, 0, 3), np.float32)
-        return _view(self, self._ptr.translations, np.float32, (F, T, 3))
+        return _view(self, self._ptr.translations, np.float32, (F, T, 3), writable=True)
 
     @property
     def track_joints(self):
@@ -495,11 +514,15 @@ class Clip:
 
     def concat(self, other, blend=0.2, align_root=True, humanoid=None):
         """This clip followed by `other` (same skeleton and frame time), crossfaded over
-        `blend` seconds, `other` moved to continue from where this one is."""
+        `blend` seconds, `other` moved to continue from where this one is. `other` must be
+        a clip of the same rig (joint names and parents), else AnimkitError."""
         p = ffi.new("ak_edit_concat_params *", lib.ak_edit_concat_defaults())
         p.blend_time, p.align_root = float(blend), int(bool(align_root))
         keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
         p.humanoid_overrides = keep
+        if not isinstance(other, Clip):
+            raise TypeError("concat wants a Clip")
+        p.skeleton_b = other.skeleton._ptr  # names and parents must match (library check)
         return self._edit(lambda out, err: lib.ak_edit_concat_run(p, self.skeleton._ptr, self._ptr,
                                                                   other._ptr, out, err))
 

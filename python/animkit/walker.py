@@ -82,7 +82,8 @@ class Walker:
         scene = ffi.new("ak_walk_scene **")
         _check(lib.ak_walk_scene_create(scenario, ffi.NULL, scene, err), err)
         self._scene = ffi.gc(scene[0], lib.ak_walk_scene_destroy)
-        self.walk_skeleton = lib.ak_walk_scene_skeleton(self._scene)
+        # The scene owns this skeleton: the wrapper holds the Walker so it outlives neither.
+        self.walk_skeleton = Skeleton._borrowed(lib.ak_walk_scene_skeleton(self._scene), self)
         info = ffi.new("ak_walk_scene_info *")
         lib.ak_walk_scene_get_info(self._scene, info)
         self.dt, self.max_frames, self.hips = info.frame_time, info.max_frames, info.hips

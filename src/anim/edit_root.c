@@ -173,7 +173,7 @@ int32_t ak_edit_bake_root_run(const ak_edit_bake_root_params *p, const ak_skelet
 
 ak_edit_concat_params ak_edit_concat_defaults(void)
 {
-    ak_edit_concat_params p = {0.2f, 1, NULL};
+    ak_edit_concat_params p = {0.2f, 1, NULL, NULL};
     return p;
 }
 
@@ -181,8 +181,13 @@ int32_t ak_edit_concat_validate(const ak_edit_concat_params *p, const ak_clip *a
                                 ak_error *err)
 {
     if (!p || !a || !b) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params or clip");
-    if (!isfinite(p->blend_time) || p->blend_time < 0.0f)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "blend_time must be finite and >= 0");
+    if (!isfinite(p->blend_time) || p->blend_time < 0.0f || p->blend_time > 1000.0f)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "blend_time must be in [0, 1000] s");
+    if (!p->skeleton_b)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "skeleton_b (the skeleton of clip b) is required");
+    if (p->skeleton_b->joint_count != b->joint_count)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip b does not fit skeleton_b");
     if (a->joint_count != b->joint_count || a->track_count != b->track_count)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "the clips are not of one skeleton");
     for (int32_t j = 0; j < a->joint_count; ++j)
@@ -224,6 +229,7 @@ int32_t ak_edit_concat_run(const ak_edit_concat_params *p, const ak_skeleton *s,
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     int32_t st = ak_edit_check_pair(s, a, err);
     if (st == AK_OK) st = ak_edit_concat_validate(p, a, b, err);
+    if (st == AK_OK) st = ak_skeleton_same_rig(s, p->skeleton_b, err);
     if (st == AK_OK && p->align_root) st = check_root_tracks(s, a, err);
     if (st != AK_OK) return st;
     int32_t n = (int32_t)lroundf(p->blend_time / a->frame_time);

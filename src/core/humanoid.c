@@ -184,8 +184,14 @@ static int32_t apply_overrides(const ak_skeleton *s, const char *overrides, ak_h
         if (j < 0)
             return ak_error_set(err, AK_ERR_NOT_FOUND, 0, "override %s: no joint named '%s'", slot,
                                 joint);
+        /* One joint fills one slot: every slot on one joint gave a silent, degenerate map. */
+        if (taken[j] && taken[j] != si + 1)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "overrides put %s and %s on one joint '%s'",
+                                k_slot_names[taken[j] - 1], slot, joint);
+        if (out->joint[si] >= 0) taken[out->joint[si]] = 0; /* the slot given twice: last wins */
         out->joint[si] = j;
-        taken[j] = 1;
+        taken[j] = (uint8_t)(si + 1); /* the slot, + 1 (0: free) */
         p += a + 1 + b;
         if (*p == ',') ++p;
     }

@@ -121,6 +121,26 @@ int32_t ak_skeleton_find(const ak_skeleton *s, const char *name)
     return -1;
 }
 
+int32_t ak_skeleton_same_rig(const ak_skeleton *a, const ak_skeleton *b, ak_error *err)
+{
+    if (!a || !b) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null skeleton");
+    if (a->joint_count != b->joint_count)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "not one skeleton: %d joints and %d joints",
+                            (int)a->joint_count, (int)b->joint_count);
+    for (int32_t j = 0; j < a->joint_count; ++j) {
+        if (strcmp(a->names[j], b->names[j]) != 0)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "not one skeleton: joint %d is '%s' in one and '%s' in the other",
+                                (int)j, a->names[j], b->names[j]);
+        if (a->parents[j] != b->parents[j])
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "not one skeleton: joint %d ('%s') has parent %d in one and %d in "
+                                "the other",
+                                (int)j, a->names[j], (int)a->parents[j], (int)b->parents[j]);
+    }
+    return AK_OK;
+}
+
 /* world[j] = world[parent] * local[j] for j in [begin, end). The parent is usually the
  * previous joint, whose transform is kept in registers by the SSE path. */
 static void fk_range(const ak_skeleton *s, const ak_xform *AK_RESTRICT local,

@@ -45,3 +45,25 @@ void ak_error_clear(ak_error *err)
 {
     if (err) memset(err, 0, sizeof *err);
 }
+
+int32_t ak_params_check(const ak_param_table *table, const void *params, ak_error *err)
+{
+    if (!table || !params) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params");
+    for (int32_t i = 0; i < table->count; ++i) {
+        const ak_param_range *r = &table->ranges[i];
+        float v;
+        memcpy(&v, (const char *)params + r->offset, sizeof v);
+        if (v >= r->lo && v <= r->hi) continue;
+        if (r->nan_ok && v != v) continue; /* NaN: "automatic" */
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s = %g: must be in [%g, %g]%s", r->field,
+                            (double)v, (double)r->lo, (double)r->hi, r->nan_ok ? " or NaN" : "");
+    }
+    return AK_OK;
+}
+
+const ak_param_range *ak_param_find(const ak_param_table *table, const char *field)
+{
+    for (int32_t i = 0; table && field && i < table->count; ++i)
+        if (strcmp(table->ranges[i].field, field) == 0) return &table->ranges[i];
+    return NULL;
+}

@@ -1026,6 +1026,21 @@ done:
     return st;
 }
 
+/* UTF-16 text: a byte order mark, or ASCII in 16-bit units over the first 8 units (every
+ * other byte 0, the others not), e.g. "HIERARCHY" saved as UTF-16. One leading 0x00 byte
+ * is binary, not UTF-16. */
+static int looks_utf16(const unsigned char *u, size_t n)
+{
+    if (n >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) return 1;
+    if (n < 16) return 0;
+    int le = 1, be = 1;
+    for (size_t i = 0; i < 16; i += 2) {
+        le &= u[i] != 0 && u[i] < 0x80 && u[i + 1] == 0;
+        be &= u[i] == 0 && u[i + 1] != 0 && u[i + 1] < 0x80;
+    }
+    return le || be;
+}
+
 int32_t akbvh_check_text(const char *data, size_t size, ak_error *err)
 {
     const size_t n = size < AKBVH_TEXT_PROBE ? size : AKBVH_TEXT_PROBE;
@@ -1038,9 +1053,7 @@ int32_t akbvh_check_text(const char *data, size_t size, ak_error *err)
             column = 0;
         }
         if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') continue;
-        const int utf16 =
-            n >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF) ||
-                       (u[0] && !u[1]) || (!u[0] && u[1]));
+        const int utf16 = looks_utf16(u, n);
         ak_error_set(err, AK_ERR_PARSE, line, "binary data (byte 0x%02x), not BVH text%s", c,
                      utf16 ? ": the file looks like UTF-16; save it as UTF-8" : "");
         if (err) err->column = column;

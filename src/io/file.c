@@ -69,6 +69,22 @@ FILE *akio_fopen(const char *path, const char *mode)
     return f;
 }
 
+FILE *akio_fopen_regular(const char *path, int *not_regular)
+{
+    *not_regular = 0;
+    wchar_t *wp = widen(path);
+    struct _stat64 st;
+    const int found = wp && _wstat64(wp, &st) == 0;
+    free(wp);
+    if (!found) return NULL;
+    if ((st.st_mode & _S_IFMT) != _S_IFREG) {
+        *not_regular = 1;
+        errno = EINVAL;
+        return NULL;
+    }
+    return akio_fopen(path, "rb");
+}
+
 static FILE *create_exclusive(const char *path)
 {
     wchar_t *wp = widen(path);
@@ -180,6 +196,30 @@ int akio_same_file(const char *a, const char *b)
 FILE *akio_fopen(const char *path, const char *mode)
 {
     return fopen(path, mode);
+}
+
+/* Opened without blocking (a FIFO with no writer would block open() for ever), checked to be
+ * a regular file on the descriptor itself (no race with a rename), then made blocking. */
+FILE *akio_fopen_regular(const char *path, int *not_regular)
+{
+    *not_regular = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *not_regular = 1;
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
+    const int flags = fcntl(fd, F_GETFL);
+    if (flags == -1 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == -1) {
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) close(fd);
+    return f;
 }
 
 /* The mode new temporaries get: the existing target's, else 0666 less the umask (open). */

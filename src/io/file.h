@@ -25,6 +25,9 @@
 
 /* fopen with a UTF-8 path. NULL on failure with errno set. */
 FILE *akio_fopen(const char *path_utf8, const char *mode);
+/* Opens a regular file for binary reading (UTF-8 path). A FIFO, device or folder is refused
+ * without blocking: NULL with *not_regular set to 1. Other failures: NULL, errno set. */
+FILE *akio_fopen_regular(const char *path_utf8, int *not_regular);
 
 typedef struct akio_atomic {
     FILE *f;               /* the open temporary (or the target itself in direct mode) */

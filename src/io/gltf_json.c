@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "io/gltf_internal.h"
+#include "io/json.h"
 #include "io/number_text.h"
 
 /* ---- JSON values ---- */
@@ -55,35 +56,6 @@ static void json_floats(akio_gbuf *b, const float *v, int count)
     }
 }
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 when p does not start one
- * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). */
-static int utf8_length(const unsigned char *p)
-{
-    const unsigned c = p[0];
-    int n;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4;
-    else
-        return 0;
-    if (c == 0xE0)
-        lo = 0xA0;
-    else if (c == 0xED)
-        hi = 0x9F;
-    else if (c == 0xF0)
-        lo = 0x90;
-    else if (c == 0xF4)
-        hi = 0x8F;
-    if (p[1] < lo || p[1] > hi) return 0;
-    for (int i = 2; i < n; ++i)
-        if (p[i] < 0x80 || p[i] > 0xBF) return 0;
-    return n;
-}
-
 /* A JSON string: UTF-8 text is copied as it is, with only the escapes JSON requires (quote,
  * backslash, control characters). A byte that is not valid UTF-8 is taken as Latin-1 (names
  * from old BVH files) and written as that character's UTF-8, so the output is always valid. */
@@ -91,7 +63,8 @@ static void json_string(akio_gbuf *b, const char *s)
 {
     akio_gbuf_append(b, "\"", 1);
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        int n = *p >= 0x80 ? utf8_length(p) : 1;
+        /* 4 bytes may be read: a shorter NUL-terminated tail fails the check at its NUL. */
+        int n = *p >= 0x80 ? akj_utf8_length(p, 4) : 1;
         if (*p == '"' || *p == '\\') {
             char e[2] = {'\\', (char)*p};
             akio_gbuf_append(b, e, 2);

@@ -24,6 +24,9 @@ typedef struct gr_ctx {
     int32_t *parent;                   /* per node */
     double (*local)[16], (*world)[16]; /* column-major */
     uint8_t *wanted;
+    int32_t *first_child, *next_sibling; /* per node, children in file order, -1 ends */
+    int32_t *path;                       /* scratch, one per node (world_of, dfs_order) */
+    int32_t *node_v;                     /* per node, its JSON value */
 } gr_ctx;
 
 static int32_t gr_fail(gr_ctx *c, int32_t st, int32_t v, const char *why)
@@ -159,6 +162,14 @@ static int b64_value(char ch)
     return -1;
 }
 
+static int b64_hex(char ch)
+{
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
 /* Decodes base64 text into a new buffer; NULL on bad input or no memory. */
 static uint8_t *b64_decode(const char *s, size_t *out_size)
 {
@@ -184,49 +195,92 @@ static uint8_t *b64_decode(const char *s, size_t *out_size)
     return out;
 }
 
-/* Reads a whole file beside the .gltf (relative URI only). */
-static uint8_t *read_side_file(const char *dir, const char *uri, size_t *size)
+/* A relative URI reference with its %XX escapes decoded (RFC 3986), into out (size cap).
+ * 0 on a malformed escape, an encoded NUL or an overlong result. */
+static int uri_decode(const char *uri, char *out, size_t cap)
 {
-    if (!dir || strstr(uri, "..") || uri[0] == '/' || strchr(uri, ':')) return NULL;
-    char path[2048];
-    if (snprintf(path, sizeof path, "%s/%s", dir, uri) >= (int)sizeof path) return NULL;
-    FILE *f = akio_fopen(path, "rb");
-    if (!f) return NULL;
-    uint8_t *data = NULL;
+    size_t k = 0;
+    for (const char *p = uri; *p; ++p) {
+        char ch = *p;
+        if (ch == '%') {
+            int hi = b64_hex(p[1]), lo = hi < 0 ? -1 : b64_hex(p[2]);
+            if (lo < 0 || (hi == 0 && lo == 0)) return 0;
+            ch = (char)(hi * 16 + lo);
+            p += 2;
+        }
+        if (k + 1 >= cap) return 0;
+        out[k++] = ch;
+    }
+    out[k] = '\0';
+    return 1;
+}
+
+/* Reads a whole regular file beside the .gltf (relative URI only) into *data; the reason
+ * for a failure goes into err through the caller's gr_fail. */
+static const char *read_side_file(const char *dir, const char *uri, uint8_t **data, size_t *size)
+{
+    char rel[1024];
+    *data = NULL;
+    if (!dir) return "a buffer names a file, but the glTF came from memory";
+    if (!uri_decode(uri, rel, sizeof rel)) return "a buffer URI has a bad %-escape or is too long";
+    if (strstr(rel, "..") || rel[0] == '/' || rel[0] == '\\' || strchr(rel, ':'))
+        return "a buffer URI leaves the glTF's folder (absolute, '..' or a scheme)";
+    const size_t len_path = strlen(dir) + 1 + strlen(rel) + 1;
+    char *path = (char *)malloc(len_path);
+    if (!path) return "out of memory";
+    snprintf(path, len_path, "%s/%s", dir, rel);
+    int not_regular = 0;
+    FILE *f = akio_fopen_regular(path, &not_regular);
+    free(path);
+    if (!f)
+        return not_regular ? "a buffer file is not a regular file" : "cannot open a buffer file";
     long len = -1;
     if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
-    if (len >= 0 && (unsigned long)len <= GR_MAX_BYTES && fseek(f, 0, SEEK_SET) == 0) {
-        data = (uint8_t *)malloc((size_t)len + 1);
-        if (data && fread(data, 1, (size_t)len, f) != (size_t)len) {
-            free(data);
-            data = NULL;
-        }
-    }
+    const char *why = NULL;
+    if (len < 0 || fseek(f, 0, SEEK_SET) != 0)
+        why = "cannot read a buffer file";
+    else if ((unsigned long)len > GR_MAX_BYTES)
+        why = "a buffer file is larger than 512 MiB";
+    else if (!(*data = (uint8_t *)malloc((size_t)len + 1)))
+        why = "out of memory";
+    else if (fread(*data, 1, (size_t)len, f) != (size_t)len)
+        why = "cannot read a buffer file";
     fclose(f);
-    *size = (size_t)(len < 0 ? 0 : len);
-    return data;
+    if (why) {
+        free(*data);
+        *data = NULL;
+        return why;
+    }
+    *size = (size_t)len;
+    return NULL;
 }
 
 /* Bytes of buffer b: the GLB chunk, a data: URI or a file. *owned is set when the caller
- * must free the result. */
-static const uint8_t *buffer_bytes(gr_ctx *c, int32_t b, size_t *size, uint8_t **owned)
+ * must free the result. NULL with the reason in *why on failure. */
+static const uint8_t *buffer_bytes(gr_ctx *c, int32_t b, size_t *size, uint8_t **owned,
+                                   const char **why)
 {
     int32_t buffers = akj_get(&c->doc, 0, "buffers");
     int32_t bv = akj_at(&c->doc, buffers, b);
     *owned = NULL;
-    if (bv < 0) return NULL;
+    *why = NULL;
+    if (bv < 0) {
+        *why = "a bufferView names a buffer that does not exist";
+        return NULL;
+    }
     const char *uri = akj_string(&c->doc, akj_get(&c->doc, bv, "uri"));
     if (!uri) {
+        if (!c->bin) *why = "a buffer without a uri, but there is no GLB BIN chunk";
         *size = c->bin_size;
         return c->bin;
     }
     if (strncmp(uri, "data:", 5) == 0) {
         const char *comma = strstr(uri, ";base64,");
-        if (!comma) return NULL;
-        *owned = b64_decode(comma + 8, size);
+        if (!comma) *why = "a data: URI that is not base64";
+        if (comma && !(*owned = b64_decode(comma + 8, size))) *why = "a data: URI with bad base64";
         return *owned;
     }
-    *owned = read_side_file(c->base_dir, uri, size);
+    *why = read_side_file(c->base_dir, uri, owned, size);
     return *owned;
 }
 
@@ -260,14 +314,19 @@ static int32_t read_ibm(gr_ctx *c, int32_t skin_v, int32_t count, double (*out)[
     int32_t len = json_index(&c->doc, akj_get(&c->doc, view, "byteLength"));
     size_t size = 0;
     uint8_t *owned = NULL;
+    const char *why = NULL;
     const uint8_t *bytes =
-        buffer_bytes(c, json_index(&c->doc, akj_get(&c->doc, view, "buffer")), &size, &owned);
+        buffer_bytes(c, json_index(&c->doc, akj_get(&c->doc, view, "buffer")), &size, &owned, &why);
     double need = (double)acc_off + (double)stride * (count - 1) + 64.0;
-    if (!bytes || view_off < 0 || acc_off < 0 || stride < 64 || len < 0 || need > (double)len ||
-        (double)view_off + (double)len > (double)size) {
+    if (!why && (view_off < 0 || acc_off < 0 || stride < 64 || len < 0))
+        why = "the inverseBindMatrices bufferView has a bad byteOffset, byteLength or byteStride";
+    else if (!why && need > (double)len)
+        why = "the inverseBindMatrices accessor runs past the end of its bufferView";
+    else if (!why && (double)view_off + (double)len > (double)size)
+        why = "the inverseBindMatrices bufferView runs past the end of its buffer";
+    if (why || !bytes) {
         free(owned);
-        return gr_fail(c, AK_ERR_INVALID_ARG, acc,
-                       "inverseBindMatrices lie outside their buffer (or the buffer is missing)");
+        return gr_fail(c, AK_ERR_INVALID_ARG, acc, why ? why : "a buffer is missing");
     }
     const size_t off = (size_t)view_off + (size_t)acc_off;
     for (int32_t j = 0; j < count; ++j)
@@ -281,6 +340,31 @@ static int32_t read_ibm(gr_ctx *c, int32_t skin_v, int32_t count, double (*out)[
     return AK_OK;
 }
 
+/* Node i's "children": an array of node indices, each with no other parent; linked into
+ * first_child/next_sibling in file order (linear in the number of children). */
+static int32_t read_children(gr_ctx *c, int32_t n, int32_t i, int32_t *last_child)
+{
+    int32_t kids = akj_get(&c->doc, n, "children");
+    if (kids < 0) return AK_OK;
+    if (akj_type(&c->doc, kids) != AKJ_ARRAY)
+        return gr_fail(c, AK_ERR_INVALID_ARG, kids, "node children must be an array of indices");
+    for (int32_t k = c->doc.v[kids].first; k >= 0; k = c->doc.v[k].next) {
+        double ci = akj_number(&c->doc, k, -1);
+        if (ci < 0 || ci >= c->nodes || ci != floor(ci) || c->parent[(int32_t)ci] >= 0 ||
+            (int32_t)ci == i)
+            return gr_fail(c, AK_ERR_INVALID_ARG, k,
+                           "bad child index (out of range or a second parent)");
+        const int32_t child = (int32_t)ci;
+        c->parent[child] = i;
+        if (last_child[i] < 0)
+            c->first_child[i] = child;
+        else
+            c->next_sibling[last_child[i]] = child;
+        last_child[i] = child;
+    }
+    return AK_OK;
+}
+
 /* Parents from the nodes' children lists (one parent each, no cycles) and local matrices. */
 static int32_t read_nodes(gr_ctx *c)
 {
@@ -288,44 +372,55 @@ static int32_t read_nodes(gr_ctx *c)
     if (akj_type(&c->doc, nodes) != AKJ_ARRAY || c->doc.v[nodes].count < 1)
         return gr_fail(c, AK_ERR_NOT_FOUND, 0, "no nodes");
     c->nodes = c->doc.v[nodes].count;
-    if (c->nodes > 65536) return gr_fail(c, AK_ERR_LIMIT, nodes, "too many nodes");
-    c->parent = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->nodes);
-    c->local = (double(*)[16])malloc(sizeof(double[16]) * (size_t)c->nodes);
-    c->world = (double(*)[16])malloc(sizeof(double[16]) * (size_t)c->nodes);
-    c->wanted = (uint8_t *)calloc((size_t)c->nodes, 1);
-    if (!c->parent || !c->local || !c->world || !c->wanted)
-        return gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
-    for (int32_t i = 0; i < c->nodes; ++i)
-        c->parent[i] = -1;
+    if (c->nodes > 65536) return gr_fail(c, AK_ERR_LIMIT, nodes, "more than 65536 nodes");
+    const size_t n = (size_t)c->nodes;
+    c->parent = (int32_t *)malloc(sizeof(int32_t) * n);
+    c->first_child = (int32_t *)malloc(sizeof(int32_t) * n);
+    c->next_sibling = (int32_t *)malloc(sizeof(int32_t) * n);
+    int32_t *last_child = (int32_t *)malloc(sizeof(int32_t) * n);
+    c->path = (int32_t *)malloc(sizeof(int32_t) * n);
+    c->node_v = (int32_t *)malloc(sizeof(int32_t) * n);
+    c->local = (double(*)[16])malloc(sizeof(double[16]) * n);
+    c->world = (double(*)[16])malloc(sizeof(double[16]) * n);
+    c->wanted = (uint8_t *)calloc(n, 1);
+    int32_t st = AK_OK;
+    if (!c->parent || !c->first_child || !c->next_sibling || !last_child || !c->path ||
+        !c->node_v || !c->local || !c->world || !c->wanted)
+        st = gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t i = 0; st >= 0 && i < c->nodes; ++i)
+        c->parent[i] = c->first_child[i] = c->next_sibling[i] = last_child[i] = -1;
     int32_t i = 0;
-    for (int32_t n = c->doc.v[nodes].first; n >= 0; n = c->doc.v[n].next, ++i) {
-        int32_t st = node_local(c, n, c->local[i]);
-        if (st < 0) return st;
-        int32_t kids = akj_get(&c->doc, n, "children");
-        for (int32_t k = kids >= 0 ? c->doc.v[kids].first : -1; k >= 0; k = c->doc.v[k].next) {
-            double ci = akj_number(&c->doc, k, -1);
-            if (ci < 0 || ci >= c->nodes || ci != floor(ci) || c->parent[(int32_t)ci] >= 0 ||
-                (int32_t)ci == i)
-                return gr_fail(c, AK_ERR_INVALID_ARG, k,
-                               "bad child index (out of range or a second parent)");
-            c->parent[(int32_t)ci] = i;
-        }
+    for (int32_t v = st < 0 ? -1 : c->doc.v[nodes].first; v >= 0 && st >= 0;
+         v = c->doc.v[v].next, ++i) {
+        if (akj_type(&c->doc, v) != AKJ_OBJECT)
+            st = gr_fail(c, AK_ERR_INVALID_ARG, v, "a node is not an object");
+        c->node_v[i] = v;
+        if (st >= 0) st = node_local(c, v, c->local[i]);
+        if (st >= 0) st = read_children(c, v, i, last_child);
     }
-    return AK_OK;
+    free(last_child);
+    return st;
 }
 
-/* World matrix of node i (memoised through `done`); depth-limited against cycles. */
-static int world_of(gr_ctx *c, int32_t i, uint8_t *done, int depth)
+/* World matrix of node i (memoised through `done`): walks up to the first known ancestor
+ * (at most `nodes` steps: a longer walk is a cycle), then multiplies back down. No recursion,
+ * so a chain of 65,536 nodes needs no stack. */
+static int world_of(gr_ctx *c, int32_t i, uint8_t *done)
 {
-    if (done[i]) return 1;
-    if (depth > c->nodes) return 0;
-    if (c->parent[i] < 0)
-        memcpy(c->world[i], c->local[i], sizeof(double[16]));
-    else {
-        if (!world_of(c, c->parent[i], done, depth + 1)) return 0;
-        mat_mul(c->world[c->parent[i]], c->local[i], c->world[i]);
+    int32_t *path = c->path;
+    int32_t depth = 0;
+    for (int32_t a = i; a >= 0 && !done[a]; a = c->parent[a]) {
+        if (depth >= c->nodes) return 0;
+        path[depth++] = a;
     }
-    done[i] = 1;
+    while (depth > 0) {
+        const int32_t n = path[--depth], p = c->parent[n];
+        if (p < 0)
+            memcpy(c->world[n], c->local[n], sizeof(double[16]));
+        else
+            mat_mul(c->world[p], c->local[n], c->world[n]);
+        done[n] = 1;
+    }
     return 1;
 }
 
@@ -390,34 +485,35 @@ static void skinned_mesh_world(gr_ctx *c, int32_t skin, uint8_t *done, double ou
     int32_t nodes = akj_get(&c->doc, 0, "nodes"), i = 0;
     for (int32_t n = c->doc.v[nodes].first; n >= 0; n = c->doc.v[n].next, ++i) {
         if (akj_number(&c->doc, akj_get(&c->doc, n, "skin"), -1) != skin) continue;
-        if (world_of(c, i, done, 0)) memcpy(out, c->world[i], sizeof(double[16]));
+        if (world_of(c, i, done)) memcpy(out, c->world[i], sizeof(double[16]));
         return;
     }
 }
 
-/* Depth-first order of the wanted nodes (parents first, children in file order). */
+/* Depth-first order of the wanted nodes (parents first, children in file order), linear in
+ * the nodes; fails as soon as the order would pass GR_MAX_NODES joints. */
 static int32_t dfs_order(gr_ctx *c, int32_t *order, int32_t *count)
 {
-    int32_t n = 0, nodes_v = akj_get(&c->doc, 0, "nodes");
-    int32_t *stack = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->nodes);
-    if (!stack) return gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
+    int32_t n = 0, *stack = c->path;
     for (int32_t root = 0; root < c->nodes; ++root) {
         if (!c->wanted[root] || c->parent[root] >= 0) continue;
         int32_t top = 0;
         stack[top++] = root;
-        while (top > 0 && n < c->nodes) {
+        while (top > 0) {
             int32_t i = stack[--top];
+            if (n == GR_MAX_NODES) return gr_fail(c, AK_ERR_LIMIT, 0, "more than 1024 joints");
             order[n++] = i;
-            int32_t kids = akj_get(&c->doc, akj_at(&c->doc, nodes_v, i), "children");
-            int32_t kcount = kids >= 0 ? c->doc.v[kids].count : 0;
-            for (int32_t k = kcount - 1; k >= 0; --k) { /* reversed: the first child pops first */
-                int32_t child = json_index(&c->doc, akj_at(&c->doc, kids, k));
-                if (child >= c->nodes) child = -1;
-                if (child >= 0 && c->wanted[child] && top < c->nodes) stack[top++] = child;
-            }
+            /* Wanted children pushed in reverse file order so the first pops first: they are
+             * pushed after being counted, so the stack never holds more than the nodes. */
+            int32_t kids = 0;
+            for (int32_t k = c->first_child[i]; k >= 0; k = c->next_sibling[k])
+                kids += c->wanted[k];
+            top += kids;
+            int32_t at = top;
+            for (int32_t k = c->first_child[i]; k >= 0; k = c->next_sibling[k])
+                if (c->wanted[k]) stack[--at] = k;
         }
     }
-    free(stack);
     *count = n;
     return AK_OK;
 }
@@ -432,6 +528,7 @@ static int32_t skin_worlds(gr_ctx *c, int32_t skin)
     if (akj_type(&c->doc, joints) != AKJ_ARRAY || c->doc.v[joints].count < 1)
         return gr_fail(c, AK_ERR_INVALID_ARG, skin_v, "skin without joints");
     int32_t count = c->doc.v[joints].count;
+    if (count > GR_MAX_NODES) return gr_fail(c, AK_ERR_LIMIT, joints, "more than 1024 joints");
     uint8_t *done = (uint8_t *)calloc((size_t)c->nodes, 1);
     double(*ibm)[16] = (double(*)[16])malloc(sizeof(double[16]) * (size_t)count);
     int32_t *idx = (int32_t *)malloc(sizeof(int32_t) * (size_t)count);
@@ -445,12 +542,14 @@ static int32_t skin_worlds(gr_ctx *c, int32_t skin)
             break;
         }
         idx[k] = (int32_t)v;
-        for (int32_t a = idx[k], guard = 0; a >= 0 && guard <= c->nodes; a = c->parent[a], ++guard)
+        /* Up to the first node already wanted (its ancestors are too): linear overall. */
+        for (int32_t a = idx[k], guard = 0; a >= 0 && !c->wanted[a] && guard <= c->nodes;
+             a = c->parent[a], ++guard)
             c->wanted[a] = 1;
     }
     if (st >= 0 && k != count) st = gr_fail(c, AK_ERR_PARSE, skin_v, "skin joints miscounted");
     for (int32_t i = 0; st >= 0 && i < c->nodes; ++i)
-        if (c->wanted[i] && !world_of(c, i, done, 0))
+        if (c->wanted[i] && !world_of(c, i, done))
             st = gr_fail(c, AK_ERR_INVALID_ARG, 0, "node hierarchy has a cycle");
     int have = 0;
     if (st >= 0) st = read_ibm(c, skin_v, count, ibm, &have);
@@ -470,6 +569,23 @@ static int32_t skin_worlds(gr_ctx *c, int32_t skin)
     return st;
 }
 
+/* Node's name (UTF-8: the JSON reader refuses anything else) into out; "node<N>" when it has
+ * none. Longer than AK_NAME_MAX - 1 bytes is refused, as the BVH reader does, rather than cut
+ * (a cut could split a UTF-8 sequence and merge two names). */
+static int32_t joint_name(gr_ctx *c, int32_t node_v, int32_t node, char out[AK_NAME_MAX])
+{
+    int32_t name_v = akj_get(&c->doc, node_v, "name");
+    const char *nm = akj_string(&c->doc, name_v);
+    if (!nm || !*nm) {
+        snprintf(out, AK_NAME_MAX, "node%d", (int)node);
+        return AK_OK;
+    }
+    if (strlen(nm) >= AK_NAME_MAX)
+        return gr_fail(c, AK_ERR_INVALID_ARG, name_v, "a joint name is longer than 63 bytes");
+    memcpy(out, nm, strlen(nm) + 1);
+    return AK_OK;
+}
+
 /* The skeleton from the wanted nodes in depth-first order. */
 static int32_t build_skeleton(gr_ctx *c, ak_skeleton **out)
 {
@@ -478,7 +594,6 @@ static int32_t build_skeleton(gr_ctx *c, ak_skeleton **out)
     int32_t n = 0,
             st = (!order || !joint_of) ? gr_fail(c, AK_ERR_NOMEM, 0, "out of memory") : AK_OK;
     if (st >= 0) st = dfs_order(c, order, &n);
-    if (st >= 0 && n > GR_MAX_NODES) st = gr_fail(c, AK_ERR_LIMIT, 0, "more than 1024 joints");
     if (st >= 0 && n < 1) st = gr_fail(c, AK_ERR_INVALID_ARG, 0, "skin without joints");
     char(*names)[AK_NAME_MAX] =
         st < 0 ? NULL : (char(*)[AK_NAME_MAX])calloc((size_t)n, AK_NAME_MAX);
@@ -490,17 +605,11 @@ static int32_t build_skeleton(gr_ctx *c, ak_skeleton **out)
         st < 0 ? NULL : (ak_channel_layout *)calloc((size_t)n, sizeof(ak_channel_layout));
     if (st >= 0 && (!names || !name_ptr || !parents || !world || !rest || !ch))
         st = gr_fail(c, AK_ERR_NOMEM, 0, "out of memory");
-    int32_t nodes_v = akj_get(&c->doc, 0, "nodes");
     for (int32_t j = 0; st >= 0 && j < n; ++j) {
         int32_t node = order[j], p = c->parent[node];
         joint_of[node] = j;
         parents[j] = p >= 0 && c->wanted[p] ? joint_of[p] : -1;
-        const char *nm =
-            akj_string(&c->doc, akj_get(&c->doc, akj_at(&c->doc, nodes_v, node), "name"));
-        if (nm && *nm)
-            snprintf(names[j], AK_NAME_MAX, "%s", nm);
-        else
-            snprintf(names[j], AK_NAME_MAX, "node%d", (int)node);
+        if ((st = joint_name(c, c->node_v[node], node, names[j])) < 0) break;
         name_ptr[j] = names[j];
         int r = rigid_of(c->world[node], &world[j]);
         if (r < 0) {
@@ -581,6 +690,10 @@ int32_t ak_gltf_read_skin_memory(const uint8_t *data, size_t size, const char *b
     free(c.local);
     free(c.world);
     free(c.wanted);
+    free(c.first_child);
+    free(c.next_sibling);
+    free(c.path);
+    free(c.node_v);
     if (st < 0) {
         ak_skeleton_destroy(*out);
         *out = NULL;
@@ -590,13 +703,33 @@ int32_t ak_gltf_read_skin_memory(const uint8_t *data, size_t size, const char *b
     return AK_OK;
 }
 
+/* The folder part of path ("." when it has none), malloc'ed; any length. */
+static char *folder_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+#if defined(_WIN32)
+    const char *back = strrchr(path, '\\');
+    if (back && (!slash || back > slash)) slash = back;
+#endif
+    const size_t n = slash ? (size_t)(slash - path) : 1;
+    char *dir = (char *)malloc(n + 1);
+    if (!dir) return NULL;
+    memcpy(dir, slash ? path : ".", n);
+    dir[n] = '\0';
+    if (slash && n == 0) strcpy(dir, "/"); /* "/x.gltf": the root folder */
+    return dir;
+}
+
 int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out, ak_error *err)
 {
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     *out = NULL;
     if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null path");
-    FILE *f = akio_fopen(path, "rb");
-    if (!f) return ak_error_set(err, AK_ERR_IO, 0, "cannot open %s", path);
+    int not_regular = 0;
+    FILE *f = akio_fopen_regular(path, &not_regular);
+    if (!f)
+        return not_regular ? ak_error_set(err, AK_ERR_IO, 0, "not a regular file: %s", path)
+                           : ak_error_set(err, AK_ERR_IO, 0, "cannot open %s", path);
     long len = -1;
     if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
     if (len < 0 || (unsigned long)len > GR_MAX_BYTES || fseek(f, 0, SEEK_SET) != 0) {
@@ -607,17 +740,14 @@ int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out
     uint8_t *data = (uint8_t *)malloc((size_t)len + 1);
     size_t got = data ? fread(data, 1, (size_t)len, f) : 0;
     fclose(f);
-    if (!data || got != (size_t)len) {
+    char *dir = data ? folder_of(path) : NULL;
+    if (!data || !dir || got != (size_t)len) {
         free(data);
-        return ak_error_set(err, data ? AK_ERR_IO : AK_ERR_NOMEM, 0, "cannot read %s", path);
-    }
-    char dir[1024] = ".";
-    const char *slash = strrchr(path, '/');
-    if (slash && (size_t)(slash - path) < sizeof dir) {
-        memcpy(dir, path, (size_t)(slash - path));
-        dir[slash - path] = '\0';
+        free(dir);
+        return ak_error_set(err, data && dir ? AK_ERR_IO : AK_ERR_NOMEM, 0, "cannot read %s", path);
     }
     int32_t st = ak_gltf_read_skin_memory(data, (size_t)len, dir, skin, out, err);
     free(data);
+    free(dir);
     return st;
 }

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AKJ_MAX_DEPTH  64
-#define AKJ_MAX_VALUES (1 << 24)
+#define AKJ_MAX_DEPTH 64
+/* 2^22 values of 40 bytes: at most 160 MiB for the value array however large the text (a
+ * glTF keeps its bulk in buffers; 2^22 JSON values is far beyond any real skin or clip). */
+#define AKJ_MAX_VALUES (1 << 22)
 
 typedef struct akj_parser {
     const char *s;
@@ -39,7 +41,7 @@ static int32_t new_value(akj_parser *p, int32_t type)
     if (d->count >= AKJ_MAX_VALUES)
         return ak_error_set(p->err, AK_ERR_LIMIT, p->line, "JSON: too many values");
     if (d->count == d->cap) {
-        int32_t cap = d->cap ? d->cap * 2 : 256;
+        int32_t cap = d->cap ? (d->cap > AKJ_MAX_VALUES / 2 ? AKJ_MAX_VALUES : d->cap * 2) : 256;
         akj_value *v = (akj_value *)realloc(d->v, sizeof(akj_value) * (size_t)cap);
         if (!v) return ak_error_set(p->err, AK_ERR_NOMEM, 0, "out of memory");
         d->v = v;
@@ -124,6 +126,8 @@ static int32_t escape(akj_parser *p)
             p->i += 6;
         }
     }
+    /* A surrogate left alone has no UTF-8 form (RFC 3629): the text would not be UTF-8. */
+    if (cp >= 0xD800 && cp < 0xE000) return fail(p, "lone surrogate in a \\u escape");
     return pool_utf8(p, cp);
 }
 
@@ -139,6 +143,15 @@ static int32_t read_string(akj_parser *p, int32_t *offset)
         int32_t st;
         if (c == '"') return pool_put(p, '\0');
         if ((unsigned char)c < 0x20) return fail(p, "control character in string");
+        if ((unsigned char)c >= 0x80) { /* RFC 8259: JSON text is UTF-8; copy whole sequences */
+            const size_t at = p->i - 1;
+            const int len = akj_utf8_length((const unsigned char *)p->s + at, p->n - at);
+            if (len == 0) return fail(p, "string is not valid UTF-8");
+            for (int k = 0; k < len - 1; ++k)
+                if ((st = pool_put(p, p->s[at + (size_t)k])) < 0) return st;
+            p->i = at + (size_t)len;
+            c = p->s[p->i - 1];
+        }
         st =
             c == '\\' ? (p->i < p->n ? escape(p) : fail(p, "unterminated string")) : pool_put(p, c);
         if (st < 0) return st;
@@ -147,6 +160,36 @@ static int32_t read_string(akj_parser *p, int32_t *offset)
 }
 
 static int32_t parse_value(akj_parser *p, int depth, int32_t *out);
+
+int akj_utf8_length(const unsigned char *p, size_t avail)
+{
+    if (avail == 0) return 0;
+    const unsigned c = p[0];
+    if (c < 0x80) return 1;
+    int n;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4;
+    else
+        return 0;
+    if ((size_t)n > avail) return 0;
+    if (c == 0xE0)
+        lo = 0xA0;
+    else if (c == 0xED)
+        hi = 0x9F;
+    else if (c == 0xF0)
+        lo = 0x90;
+    else if (c == 0xF4)
+        hi = 0x8F;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (int i = 2; i < n; ++i)
+        if (p[i] < 0x80 || p[i] > 0xBF) return 0;
+    return n;
+}
 
 /* Array or object body after its opening bracket; members linked through `next`. */
 static int32_t parse_container(akj_parser *p, int depth, int32_t self, int is_object)

@@ -27,8 +27,9 @@ typedef struct akj_doc {
     size_t pool_len, pool_cap;
 } akj_doc;
 
-/* Parses `len` bytes; the root is value 0. Nesting deeper than 64, more than 2^24 values,
- * bad syntax, trailing garbage: AK_ERR_PARSE (or AK_ERR_LIMIT) with the line. */
+/* Parses `len` bytes; the root is value 0. Nesting deeper than 64, more than 2^22 values (the value
+ * array stays under 160 MiB), bad syntax, trailing garbage: AK_ERR_PARSE (or AK_ERR_LIMIT) with the
+ * line. */
 int32_t akj_parse(const char *text, size_t len, akj_doc *doc, ak_error *err);
 void akj_free(akj_doc *doc);
 /* Member `key` of object `obj`, or -1. */
@@ -41,6 +42,10 @@ const char *akj_string(const akj_doc *doc, int32_t v);
 const char *akj_key(const akj_doc *doc, int32_t v);
 /* The number of a number value, else `fallback`. */
 double akj_number(const akj_doc *doc, int32_t v, double fallback);
+/* Length of the valid UTF-8 sequence at p (1 for ASCII, 2..4), or 0 when p does not start
+ * one within `avail` bytes (RFC 3629: no overlong forms, no surrogates, nothing above
+ * U+10FFFF). Strings of a parsed document are always valid UTF-8. */
+int akj_utf8_length(const unsigned char *p, size_t avail);
 /* Type of value v (AKJ_NULL when v < 0). */
 int32_t akj_type(const akj_doc *doc, int32_t v);
 

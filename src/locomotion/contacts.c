@@ -68,7 +68,7 @@ int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err
         !isfinite(p->min_stance) || !(p->min_swing >= 0.0f) || !isfinite(p->min_swing))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "floor window must be > 0, min stance and swing >= 0 seconds");
-    return AK_OK;
+    return ak_params_check(ak_contact_param_ranges(), p, err);
 }
 
 /* World positions (times scale) of up to four joints over every frame: out[k*n + f]. */

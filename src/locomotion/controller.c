@@ -32,7 +32,7 @@ int32_t ak_controller_validate(const ak_controller_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "gravity must be >= 0");
     if (!(p->skin >= 0.0f) || !(p->skin < p->radius))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skin must be in [0, radius)");
-    return AK_OK;
+    return ak_params_check(ak_controller_param_ranges(), p, err);
 }
 
 int32_t ak_controller_init(ak_controller *c, const ak_controller_params *p, ak_vec3 position,

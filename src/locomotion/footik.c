@@ -68,7 +68,7 @@ int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max hip drop must be >= 0");
     if (!(p->max_hip_rise >= 0.0f) || !isfinite(p->max_hip_rise))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max hip rise must be >= 0");
-    return AK_OK;
+    return ak_params_check(ak_foot_ik_param_ranges(), p, err);
 }
 
 void ak_foot_ik_state_reset(ak_foot_ik_state *st)
@@ -784,7 +784,7 @@ int32_t ak_reach_validate(const ak_reach_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need start_distance > full_distance >= 0");
     if (!(p->fade_rate > 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rate must be positive");
-    return AK_OK;
+    return ak_params_check(ak_reach_param_ranges(), p, err);
 }
 
 int32_t ak_reach_run(const ak_reach_params *p, ak_reach_state *st, float dt, ak_xform *local,

@@ -145,7 +145,7 @@ int32_t ak_walker_validate(const ak_walker_params *p, const ak_walk_motion *m, a
         int32_t st = ak_controller_validate(&p->controller, err);
         if (st != AK_OK) return st;
     }
-    return AK_OK;
+    return ak_params_check(ak_walker_param_ranges(), p, err);
 }
 
 void ak_walker_destroy(ak_walker *w)

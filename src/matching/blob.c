@@ -6,9 +6,13 @@
  *   payload: counts, the skeleton, the humanoid map, then every per-frame array of the
  *   database and its normalisation, the foot calibration (version 2: with the toe point); the
  *   search arrays are rebuilt on load from those.
- * A reader checks the magic, the version, the sizes against the bytes it has, the checksum,
- * and every index (parents, tracks, ranges, clips, the stand frame) before using it. */
+ * A reader checks the magic, the version, the reserved word, the sizes against the bytes it
+ * has, the checksum, every index (parents, tracks, ranges, clips, the stand frame), and every
+ * number's range like a parameter's (finite is not enough): rotation keys unit quaternions,
+ * positions within a BVH's bounds (anim/reach.h), times and scales positive. A checksum only
+ * proves the bytes are the ones written: a writer that stored garbage would pass it. */
 #include "animkit/matching.h"
+#include "anim/reach.h"
 #include "io/file.h"
 #include "matching/internal.h"
 
@@ -24,6 +28,9 @@ static const unsigned char blob_magic[8] = {'A', 'K', 'M', 'D', 'B', '\r', '\n',
 #define BLOB_MAX_JOINTS 4096
 #define BLOB_MAX_FRAMES 20000000
 #define BLOB_MAX_CLIPS  100000
+/* |q| of a stored rotation within 1 +- this: keys are normalised floats (|q| - 1 ~ 1e-7), so
+ * 1e-3 refuses only what no writer produced. */
+#define BLOB_UNIT_TOLERANCE 1e-3
 
 static uint32_t crc32_bytes(const unsigned char *p, size_t n)
 {
@@ -293,6 +300,76 @@ bad:
     return ak_error_set(err, AK_ERR_PARSE, 0, "motion database blob: an index is out of range");
 }
 
+/* |q| within 1 +- BLOB_UNIT_TOLERANCE for n quaternions. */
+static int unit_quats(const ak_quat *q, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        const double len = sqrt((double)q[i].x * q[i].x + (double)q[i].y * q[i].y +
+                                (double)q[i].z * q[i].z + (double)q[i].w * q[i].w);
+        if (!(fabs(len - 1.0) <= BLOB_UNIT_TOLERANCE)) return 0;
+    }
+    return 1;
+}
+
+/* Every value within [lo, hi] (NaN fails). */
+static int within(const float *v, size_t n, double lo, double hi)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (!(v[i] >= lo && v[i] <= hi)) return 0;
+    return 1;
+}
+
+/* Ranges after the indices: what a matcher, FK and the walker may assume of a database. The
+ * keys seen as a clip on the skeleton must keep every joint within AK_MAX_REACH of the
+ * origin, the bound the BVH reader holds files to. */
+static int32_t check_ranges(const ak_motion_db *db, ak_error *err)
+{
+    const size_t F = (size_t)db->F, J = (size_t)db->J;
+    const double reach = AK_MAX_REACH;
+    const char *why = NULL;
+    if (!unit_quats(db->rot, F * J)) why = "a rotation key is not a unit quaternion";
+    for (size_t j = 0; !why && j < J; ++j)
+        if (!unit_quats(&db->skeleton->rest_local[j].rotation, 1))
+            why = "a rest rotation is not a unit quaternion";
+    /* the keys as a clip (track of each joint) for the reach rule of the BVH reader */
+    int32_t *joint_track = (int32_t *)malloc(sizeof(int32_t) * J);
+    if (!joint_track) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (size_t j = 0; j < J; ++j)
+        joint_track[j] = -1;
+    for (int32_t t = 0; t < db->T; ++t)
+        joint_track[db->track_joint[t]] = t;
+    ak_clip keys;
+    memset(&keys, 0, sizeof keys);
+    keys.joint_count = db->J;
+    keys.frame_count = db->F;
+    keys.track_count = db->T;
+    keys.joint_track = joint_track;
+    keys.translations = db->trans;
+    const int32_t beyond = why ? -1 : akanim_first_joint_beyond(db->skeleton, &keys, reach, NULL);
+    free(joint_track);
+    if (beyond == -2) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    if (beyond >= 0) why = "a translation key puts a joint beyond the bounds a BVH file may reach";
+    if (!why && (!within(&db->delta[0].x, F * 3, -reach, reach) ||
+                 !within(db->dturn, F, -6.2831853, 6.2831853)))
+        why = "a root-motion delta is out of range";
+    /* a time in a source clip: at most BLOB_MAX_FRAMES frames of at most 1 s */
+    if (!why && !within(db->frame_time_src, F, 0.0, (double)BLOB_MAX_FRAMES))
+        why = "a time in a source clip is negative or past any clip's end";
+    if (!why && (!within(db->raw, F * AK_MATCH_FEATURES, -reach, reach) ||
+                 !within(db->offset, AK_MATCH_FEATURES, -reach, reach) ||
+                 !within(db->scale, AK_MATCH_FEATURES, 1e-30, reach) ||
+                 !within(db->weights, AK_MATCH_GROUPS, 0.0, 1e6)))
+        why = "a feature, its normalisation or a weight is out of range";
+    if (!why &&
+        (!within(db->sole_height, 2, -reach, reach) ||
+         !within(&db->foot_up_local[0].x, 6, -reach, reach) ||
+         !within(&db->toe_local[0].x, 6, -reach, reach) ||
+         !(db->min_speed >= 0.0f && db->min_speed <= db->max_speed && db->max_speed <= 1e6f)))
+        why = "the foot calibration or the speed range is out of range";
+    if (why) return ak_error_set(err, AK_ERR_PARSE, 0, "motion database blob: %s", why);
+    return AK_OK;
+}
+
 /* ---- the arrays after the skeleton: one list for writing and reading ---- */
 
 /* One direction over the payload's arrays: w set writes them from db, else r reads them in. */
@@ -379,7 +456,7 @@ static int32_t check_header(const unsigned char *p, size_t bytes, rbuf *payload,
     const uint32_t version = get_u32(&h), header = get_u32(&h);
     const uint64_t lo = get_u32(&h), hi = get_u32(&h);
     const uint64_t n = lo | (hi << 32);
-    const uint32_t crc = get_u32(&h);
+    const uint32_t crc = get_u32(&h), reserved = get_u32(&h);
     if (version != BLOB_VERSION)
         return ak_error_set(err, AK_ERR_PARSE, 0,
                             "motion database blob version %u, this animkit reads version %u",
@@ -389,6 +466,10 @@ static int32_t check_header(const unsigned char *p, size_t bytes, rbuf *payload,
                             "motion database blob truncated or padded: %llu payload bytes "
                             "announced, %llu present",
                             (unsigned long long)n, (unsigned long long)(bytes - BLOB_HEADER));
+    if (reserved != 0)
+        return ak_error_set(err, AK_ERR_PARSE, 0,
+                            "motion database blob: the header's reserved word is %u, not 0",
+                            (unsigned)reserved);
     if (crc32_bytes(p + BLOB_HEADER, (size_t)n) != crc)
         return ak_error_set(err, AK_ERR_PARSE, 0, "motion database blob: checksum mismatch");
     payload->p = p + BLOB_HEADER;
@@ -437,6 +518,7 @@ int32_t ak_motion_db_load_memory(const void *data, size_t bytes, ak_motion_db **
             st = ak_error_set(err, AK_ERR_PARSE, 0, "motion database blob: payload size mismatch");
     }
     if (st == AK_OK) st = check_indices(db, err);
+    if (st == AK_OK) st = check_ranges(db, err);
     if (st == AK_OK) st = ak_motion_db_prepare_search(db, 0, err);
     if (st != AK_OK) {
         ak_motion_db_destroy(db);

@@ -49,6 +49,7 @@ struct ak_matcher {
     float seg_left[AK_MATCHER_HISTORY];
     int32_t seg_next, seg_start;
     int32_t transitions, searches, force_search, initialized;
+    int32_t phase; /* 0: between frames, 1: after begin, 2: after the ground rays */
     ak_foot_ik_params fik;
     ak_foot_ik_state fst;
     ak_controller ctrl;
@@ -175,8 +176,11 @@ int32_t ak_matcher_validate(const ak_matcher_params *p, const ak_motion_db *db, 
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "ground smoothing must be >= 0");
     if (p->box_count < 0 || (p->box_count > 0 && !p->boxes))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "boxes missing");
-    if (p->use_controller) return ak_controller_validate(&p->controller, err);
-    return AK_OK;
+    if (p->use_controller) {
+        const int32_t st = ak_controller_validate(&p->controller, err);
+        if (st != AK_OK) return st;
+    }
+    return ak_params_check(ak_matcher_param_ranges(), p, err);
 }
 
 void ak_matcher_destroy(ak_matcher *m)
@@ -316,6 +320,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->stance[0] = m->stance[1] = m->released[0] = m->released[1] = 0;
     m->force_search = 1;
     m->initialized = 0;
+    m->phase = 0;
     m->floor_y = m->pos.y;
     m->floor_v = 0.0f;
     m->has_foothold[0] = m->has_foothold[1] = 0;
@@ -827,6 +832,7 @@ int32_t ak_matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_erro
     m->move = advance(m, dt);
     animate(m, dt);
     m->position_set = 0;
+    m->phase = 1;
     if (desired_move) *desired_move = m->move;
     return AK_OK;
 }
@@ -852,6 +858,7 @@ int32_t ak_matcher_ground_rays(ak_matcher *m, ak_ground_ray *rays, int32_t capac
     }
     update_stance(m);
     frame_rays(m, rays);
+    if (m->phase == 1) m->phase = 2;
     return AK_MATCHER_RAY_COUNT;
 }
 
@@ -860,6 +867,13 @@ int32_t ak_matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t coun
     if (!m || !hits || count < AK_MATCHER_RAY_COUNT)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits",
                             AK_MATCHER_RAY_COUNT);
+    /* The hits answer the rays of this frame's begin: finishing a frame that was not begun
+     * (or whose rays were not asked for) would apply stale hits to a stale pose. */
+    if (m->phase != 2)
+        return ak_error_set(err, AK_ERR_STATE, 0,
+                            "ak_matcher_finish needs ak_matcher_begin and "
+                            "ak_matcher_ground_rays first");
+    m->phase = 0;
     if (m->height_from_ray && hits[0].hit) m->pos.y = hits[0].height;
     m->height_from_ray = 0;
     const int32_t st = floor_and_ik(m, hits + 1, err);

@@ -78,7 +78,11 @@ AK_PLUGIN_API int32_t ak_plugin_character_defaults(ak_plugin_character_params *o
 
 #define CHAR_RANGE(f, lo, hi)                                                                      \
     {                                                                                              \
-#f, offsetof(ak_plugin_character_params, f), lo, hi                                        \
+#f, offsetof(ak_plugin_character_params, f), lo, hi, NULL, NULL                            \
+    }
+#define CHAR_LIB(f, table, lib)                                                                    \
+    {                                                                                              \
+#f, offsetof(ak_plugin_character_params, f), 0.0f, 0.0f, table, #lib                       \
     }
 static const akp_range k_character_ranges[] = {
     CHAR_RANGE(start.x, -AKP_MAX_COORD, AKP_MAX_COORD),
@@ -88,15 +92,15 @@ static const akp_range k_character_ranges[] = {
     CHAR_RANGE(target.y, -AKP_MAX_COORD, AKP_MAX_COORD),
     CHAR_RANGE(target.z, -AKP_MAX_COORD, AKP_MAX_COORD),
     CHAR_RANGE(start_yaw_deg, -1e6f, 1e6f),
-    CHAR_RANGE(arrival_radius, 1e-3f, 1e3f),
-    CHAR_RANGE(max_turn_rate, 1e-3f, 1e5f),
-    CHAR_RANGE(ground_smoothing, 0.0f, 60.0f),
-    CHAR_RANGE(idle_fade, 1e-3f, 60.0f),
-    CHAR_RANGE(foot_weight, 0.0f, 1.0f),
-    CHAR_RANGE(max_tilt_deg, 0.0f, 90.0f),
-    CHAR_RANGE(max_hip_drop, 0.0f, 10.0f),
-    CHAR_RANGE(hip_drop_rate, 0.0f, 1e3f),
-    CHAR_RANGE(pole_distance, 0.0f, 100.0f),
+    CHAR_LIB(arrival_radius, ak_walker_param_ranges, arrival_radius),
+    CHAR_LIB(max_turn_rate, ak_walker_param_ranges, max_turn_rate),
+    CHAR_LIB(ground_smoothing, ak_walker_param_ranges, ground_smoothing),
+    CHAR_LIB(idle_fade, ak_walker_param_ranges, idle_fade),
+    CHAR_LIB(foot_weight, ak_foot_ik_param_ranges, weight),
+    CHAR_LIB(max_tilt_deg, ak_foot_ik_param_ranges, max_tilt_deg),
+    CHAR_LIB(max_hip_drop, ak_foot_ik_param_ranges, max_hip_drop),
+    CHAR_LIB(hip_drop_rate, ak_foot_ik_param_ranges, hip_drop_rate),
+    CHAR_LIB(pole_distance, ak_foot_ik_param_ranges, pole_distance),
     CHAR_RANGE(seam_blend, 0.0f, 10.0f),
 };
 

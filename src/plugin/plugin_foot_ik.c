@@ -91,12 +91,19 @@ static int32_t calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *c
 
 #define FOOT_RANGE(f, lo, hi)                                                                      \
     {                                                                                              \
-#f, offsetof(ak_plugin_foot_ik_params, f), lo, hi                                          \
+#f, offsetof(ak_plugin_foot_ik_params, f), lo, hi, NULL, NULL                              \
+    }
+#define FOOT_LIB(f)                                                                                \
+    {                                                                                              \
+#f, offsetof(ak_plugin_foot_ik_params, f), 0.0f, 0.0f, ak_foot_ik_param_ranges, #f         \
     }
 static const akp_range k_foot_ik_ranges[] = {
-    FOOT_RANGE(weight, 0.0f, 1.0f),          FOOT_RANGE(max_tilt_deg, 0.0f, 90.0f),
-    FOOT_RANGE(max_hip_drop, 0.0f, 10.0f),   FOOT_RANGE(hip_drop_rate, 0.0f, 1e3f),
-    FOOT_RANGE(pole_distance, 0.0f, 100.0f), FOOT_RANGE(ray_up, 0.0f, 1e3f),
+    FOOT_LIB(weight),
+    FOOT_LIB(max_tilt_deg),
+    FOOT_LIB(max_hip_drop),
+    FOOT_LIB(hip_drop_rate),
+    FOOT_LIB(pole_distance),
+    FOOT_RANGE(ray_up, 0.0f, 1e3f),
     FOOT_RANGE(ray_down, 0.0f, 1e3f),
 };
 

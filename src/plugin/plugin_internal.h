@@ -55,11 +55,15 @@ int32_t akp_check_joint_buffer(akp_object *owner, const void *buffer, int32_t co
 /* A frame step: at most 10 s (a hitch); longer steps are refused, not simulated. */
 #define AKP_MAX_DT 10.0f
 
-/* A float field of a params struct and its accepted closed range. */
+/* A float field of a params struct and its accepted closed range. A field that the plugin
+ * copies into a library params struct takes its range from the library's table (`table`,
+ * entry `lib_field`): one source of truth for the numbers (status.h); lo/hi are then unused. */
 typedef struct akp_range {
     const char *name;
     size_t offset;
     float lo, hi;
+    const ak_param_table *(*table)(void);
+    const char *lib_field;
 } akp_range;
 
 /* AK_OK when every listed field of `params` lies in its range (NaN never does); otherwise

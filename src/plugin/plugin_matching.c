@@ -46,7 +46,13 @@ static void matcher_free(akp_object *obj)
 static void error_text(char *buffer, int32_t size, const char *what, const ak_error *e)
 {
     char text[AKP_ERROR_MAX];
-    snprintf(text, sizeof text, "%s: %s (%s)", what, e->message, ak_status_name(e->status));
+    /* A message that already names its subject ("motion database blob: ...") is not
+     * prefixed again. */
+    const size_t n = strlen(what);
+    if (strncmp(e->message, what, n) == 0)
+        snprintf(text, sizeof text, "%s (%s)", e->message, ak_status_name(e->status));
+    else
+        snprintf(text, sizeof text, "%s: %s (%s)", what, e->message, ak_status_name(e->status));
     akp_copy_text(buffer, size, text);
 }
 
@@ -225,7 +231,12 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_defaults(ak_plugin_matcher_params *out)
 
 #define MATCHER_RANGE(field, lo, hi)                                                               \
     {                                                                                              \
-#field, offsetof(ak_plugin_matcher_params, field), lo, hi                                  \
+#field, offsetof(ak_plugin_matcher_params, field), lo, hi, NULL, NULL                      \
+    }
+#define MATCHER_LIB(field)                                                                         \
+    {                                                                                              \
+#field, offsetof(ak_plugin_matcher_params, field), 0.0f, 0.0f, ak_matcher_param_ranges,    \
+            #field                                                                                 \
     }
 static const akp_range k_matcher_ranges[] = {
     MATCHER_RANGE(start.x, -AKP_MAX_COORD, AKP_MAX_COORD),
@@ -235,10 +246,10 @@ static const akp_range k_matcher_ranges[] = {
     MATCHER_RANGE(target.y, -AKP_MAX_COORD, AKP_MAX_COORD),
     MATCHER_RANGE(target.z, -AKP_MAX_COORD, AKP_MAX_COORD),
     MATCHER_RANGE(start_yaw_deg, -1e6f, 1e6f),
-    MATCHER_RANGE(arrival_radius, 1e-3f, 1e3f),
-    MATCHER_RANGE(walk_speed, 1e-2f, 20.0f),
-    MATCHER_RANGE(warp_rate_deg, 0.0f, 1e5f),
-    MATCHER_RANGE(inertia_halflife, 1e-3f, 10.0f),
+    MATCHER_LIB(arrival_radius),
+    MATCHER_LIB(walk_speed),
+    MATCHER_LIB(warp_rate_deg),
+    MATCHER_LIB(inertia_halflife),
 };
 
 static ak_matcher_params matcher_params(const ak_plugin_matcher_params *pp)

@@ -24,11 +24,16 @@ int32_t akp_check_ranges(const void *params, const akp_range *ranges, int32_t co
                          size_t size)
 {
     for (int32_t i = 0; i < count; ++i) {
-        float v;
+        float v, lo = ranges[i].lo, hi = ranges[i].hi;
         memcpy(&v, (const char *)params + ranges[i].offset, sizeof v);
-        if (!(v >= ranges[i].lo && v <= ranges[i].hi)) {
+        if (ranges[i].table) { /* the library's range for the field it is copied into */
+            const ak_param_range *r = ak_param_find(ranges[i].table(), ranges[i].lib_field);
+            lo = r ? r->lo : 1.0f;
+            hi = r ? r->hi : 0.0f; /* a missing entry refuses everything: caught by the tests */
+        }
+        if (!(v >= lo && v <= hi)) {
             snprintf(why, size, "%s = %g: must be in [%g, %g]", ranges[i].name, (double)v,
-                     (double)ranges[i].lo, (double)ranges[i].hi);
+                     (double)lo, (double)hi);
             return AK_ERR_INVALID_ARG;
         }
     }

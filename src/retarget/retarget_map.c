@@ -5,6 +5,7 @@
 #include "core/xform_inline.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,27 @@ static int32_t check_map(const ak_humanoid *m, const ak_skeleton *s, const char 
     return AK_OK;
 }
 
+#define RT(f, lo, hi, nan_ok)                                                                      \
+    {                                                                                              \
+#f, (uint32_t)offsetof(ak_retarget_params, f), lo, hi, nan_ok                              \
+    }
+/* fade_time: up to 10 s (the CLI's --fade range); at 1e20 the pin planner's frame counts
+ * overflowed, at 1e7 a retarget took 3.2 s. Target units may be millimetres: floors 1e9. */
+static const ak_param_range k_retarget[] = {
+    RT(scale, 1e-6f, 1000.0f, 0),
+    RT(floor_height, -1e9f, 1e9f, 1),
+    RT(fade_time, 0.0f, 10.0f, 0),
+    RT(source_metres_per_unit, 0.0f, 1e6f, 0),
+};
+#undef RT
+static const ak_param_table k_retarget_table = {
+    "ak_retarget_params", k_retarget, (int32_t)(sizeof k_retarget / sizeof k_retarget[0])};
+
+const ak_param_table *ak_retarget_param_ranges(void)
+{
+    return &k_retarget_table;
+}
+
 int32_t ak_retarget_validate(const ak_retarget_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null retarget params");
@@ -68,6 +90,7 @@ int32_t ak_retarget_validate(const ak_retarget_params *p, ak_error *err)
     if ((p->stance_left == NULL) != (p->stance_right == NULL))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "give stance flags for both feet or neither");
+    if (ak_params_check(ak_retarget_param_ranges(), p, err) != AK_OK) return AK_ERR_INVALID_ARG;
     if (check_map(p->source_map, p->source, "source", err) < 0 ||
         check_map(p->target_map, p->target, "target", err) < 0)
         return AK_ERR_INVALID_ARG;

@@ -387,6 +387,7 @@ static void concat_of_two_halves_gives_the_clip_back(void **state)
     /* One frame of overlap: b's first frame is a's last, so alignment and blend are exact. */
     ak_edit_concat_params p = ak_edit_concat_defaults();
     p.blend_time = l.c->frame_time;
+    p.skeleton_b = l.s;
     assert_int_equal(ak_edit_concat_run(&p, l.s, a, b, &j, &err), AK_OK);
     assert_int_equal(j->frame_count, l.c->frame_count);
     for (int32_t f = 0; f < j->frame_count; f += 3)
@@ -415,9 +416,62 @@ static void concat_of_two_halves_gives_the_clip_back(void **state)
     unload(&l);
 }
 
+/* Issue 26: a clip of another rig with as many joints is refused (a 38-joint snake appended
+ * to a 38-joint walk used to play the snake's rotations on the human): names and parents
+ * must match, and b's skeleton must be given. */
+static void concat_refuses_a_clip_of_another_rig(void **state)
+{
+    (void)state;
+    loaded l = load("cmu_16_11_walk_veer_left.bvh");
+    const int32_t J = l.s->joint_count;
+    const char **names = (const char **)malloc(sizeof(char *) * (size_t)J);
+    char(*snake_names)[16] = (char(*)[16])malloc(16 * (size_t)J);
+    int32_t *chain = (int32_t *)malloc(sizeof(int32_t) * (size_t)J);
+    for (int32_t j = 0; j < J; ++j) {
+        snprintf(snake_names[j], 16, "seg%d", (int)j);
+        names[j] = snake_names[j];
+        chain[j] = j - 1;
+    }
+    ak_error err;
+    ak_clip *out = NULL;
+    ak_skeleton *snake = NULL, *bent = NULL;
+    ak_skeleton_desc d = {J, names, chain, l.s->rest_local, NULL, NULL};
+    assert_int_equal(ak_skeleton_create(&d, &snake, &err), AK_OK);
+    d.names = (const char *const *)NULL;
+    const char **same = (const char **)malloc(sizeof(char *) * (size_t)J);
+    for (int32_t j = 0; j < J; ++j)
+        same[j] = l.s->names[j];
+    d.names = same; /* the human's names on a chain: parents differ */
+    assert_int_equal(ak_skeleton_create(&d, &bent, &err), AK_OK);
+    ak_edit_concat_params p = ak_edit_concat_defaults();
+    assert_int_equal(ak_edit_concat_run(&p, l.s, l.c, l.c, &out, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "skeleton_b"));
+    p.skeleton_b = snake;
+    assert_int_equal(ak_edit_concat_run(&p, l.s, l.c, l.c, &out, &err), AK_ERR_INVALID_ARG);
+    assert_null(out);
+    assert_non_null(strstr(err.message, "not one skeleton: joint 0"));
+    p.skeleton_b = bent;
+    assert_int_equal(ak_edit_concat_run(&p, l.s, l.c, l.c, &out, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "has parent"));
+    p.skeleton_b = l.s;
+    p.blend_time = 1e20f; /* blend_time has a documented range */
+    assert_int_equal(ak_edit_concat_run(&p, l.s, l.c, l.c, &out, &err), AK_ERR_INVALID_ARG);
+    p.blend_time = 0.1f;
+    assert_int_equal(ak_edit_concat_run(&p, l.s, l.c, l.c, &out, &err), AK_OK);
+    ak_clip_destroy(out);
+    ak_skeleton_destroy(snake);
+    ak_skeleton_destroy(bent);
+    free(same);
+    free(names);
+    free(snake_names);
+    free(chain);
+    unload(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(concat_refuses_a_clip_of_another_rig),
         cmocka_unit_test(trim_keeps_world_positions),
         cmocka_unit_test(resample_to_the_same_rate_is_the_identity),
         cmocka_unit_test(resample_halves_and_interpolates),

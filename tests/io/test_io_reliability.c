@@ -251,6 +251,17 @@ static void binary_input_fails_on_its_first_kilobyte(void **state)
     expect_parse_error(nul, sizeof nul - 1, 4, "binary data (byte 0x00)");
     static const char utf16[] = "\xff\xfeH\0I\0E\0R\0";
     expect_parse_error(utf16, sizeof utf16 - 1, 1, "UTF-16");
+    static const char utf16_no_bom[] = "H\0I\0E\0R\0A\0R\0C\0H\0Y\0";
+    expect_parse_error(utf16_no_bom, sizeof utf16_no_bom - 1, 1, "UTF-16");
+    /* Issue 26: binary that starts with 0x00 is binary, not "looks like UTF-16" */
+    static const char zero_first[] = "\0\x13\x88\xfe\x01\x02\x03\x04\x05\x06\x07\x08\x09";
+    expect_parse_error(zero_first, sizeof zero_first - 1, 1, "binary data (byte 0x00)");
+    ak_skeleton *s0 = NULL;
+    ak_clip *c0 = NULL;
+    ak_error e0;
+    assert_int_equal(ak_bvh_read_memory(zero_first, sizeof zero_first - 1, NULL, &s0, &c0, &e0),
+                     AK_ERR_PARSE);
+    assert_null(strstr(e0.message, "UTF-16"));
     /* /dev/zero is endless: the old reader read 512 MiB before failing on the size limit. */
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;

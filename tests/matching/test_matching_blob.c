@@ -197,6 +197,138 @@ static void blob_reader_growth_stops_at_its_bound(void **state)
     }
 }
 
+static void fix_crc(unsigned char *b)
+{
+    const uint32_t c = crc32_ref(b + 32, g_size - 32);
+    for (int k = 0; k < 4; ++k)
+        b[24 + k] = (unsigned char)(c >> (8 * k));
+}
+
+static void put_f32_le(unsigned char *p, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    for (int k = 0; k < 4; ++k)
+        p[k] = (unsigned char)(u >> (8 * k));
+}
+
+/* Byte offset of the first rotation key in the blob: header 32, counts 32, skeleton
+ * J * (64 name + 4 parent + 28 rest + 8 channels), humanoid map, track joints. */
+static size_t rotation_keys_at(void)
+{
+    const size_t J = le32(g_blob + 32), T = le32(g_blob + 40);
+    return 32 + 32 + J * 104 + 4 * AK_HUM_SLOT_COUNT + 4 * T;
+}
+
+/* Issue 26: a blob with a correct checksum but one finite, absurd value loaded and walked the
+ * matcher to -inf poses within 48 frames; a stale header with a non-zero reserved word
+ * loaded too. Now loaded values are range-checked like parameters. */
+static void blob_values_are_range_checked_like_parameters(void **state)
+{
+    (void)state;
+    unsigned char *b = (unsigned char *)malloc(g_size);
+    assert_non_null(b);
+    ak_error err;
+    memcpy(b, g_blob, g_size);
+    put_f32_le(b + rotation_keys_at(), -1.7e38f);
+    fix_crc(b);
+    assert_int_equal(load_copy(b, g_size, &err), AK_ERR_PARSE);
+    assert_non_null(strstr(err.message, "not a unit quaternion"));
+    /* the message names its subject once */
+    assert_ptr_equal(strstr(err.message, "motion database blob"), err.message);
+    assert_null(strstr(err.message + 1, "motion database blob"));
+    memcpy(b, g_blob, g_size);
+    put_f32_le(b + rotation_keys_at(), 0.5f); /* finite, small, and not unit */
+    fix_crc(b);
+    assert_int_equal(load_copy(b, g_size, &err), AK_ERR_PARSE);
+    memcpy(b, g_blob, g_size);
+    b[28] = 1; /* the reserved word */
+    assert_int_equal(load_copy(b, g_size, &err), AK_ERR_PARSE);
+    assert_non_null(strstr(err.message, "reserved word"));
+    /* a translation key of 1e38 (the root's track: the first after the rotations) */
+    memcpy(b, g_blob, g_size);
+    const size_t F = le32(g_blob + 36), J = le32(g_blob + 32);
+    put_f32_le(b + rotation_keys_at() + F * J * 16, 1e38f);
+    fix_crc(b);
+    assert_int_equal(load_copy(b, g_size, &err), AK_ERR_PARSE);
+    assert_non_null(strstr(err.message, "beyond the bounds"));
+    free(b);
+}
+
+/* The class: 400 blobs, each with one float of the payload (4-byte aligned, anywhere after the
+ * counts) set to an absurd finite value and the checksum fixed. Each is refused, or loads and
+ * then drives a matcher for 60 frames (0.5 s at 120 fps, past the 48 frames that reached -inf)
+ * with every joint of every frame finite. */
+static void blob_with_absurd_values_never_gives_a_non_finite_pose(void **state)
+{
+    (void)state;
+    static const float absurd[] = {-1.7e38f, 1.7e38f, 1e20f, -1e20f, 1e6f, -1.0f, 2.0f, 1e-30f};
+    unsigned char *b = (unsigned char *)malloc(g_size);
+    assert_non_null(b);
+    akt_rng rng = {2626};
+    int loaded = 0, refused = 0;
+    for (int i = 0; i < 400; ++i) {
+        memcpy(b, g_blob, g_size);
+        const size_t words = (g_size - 64) / 4;
+        const size_t at = 64 + 4 * (size_t)(akt_next(&rng) % (uint64_t)words);
+        put_f32_le(b + at, absurd[akt_next(&rng) % 8]);
+        fix_crc(b);
+        ak_motion_db *db = NULL;
+        ak_error err;
+        if (ak_motion_db_load_memory(b, g_size, &db, &err) != AK_OK) {
+            assert_null(db);
+            assert_true(err.message[0] != '\0');
+            ++refused;
+            continue;
+        }
+        ++loaded;
+        ak_matcher_params p = ak_matcher_defaults();
+        p.target = ak_vec3_make(3.0f, 0.0f, 4.0f);
+        ak_matcher *m = NULL;
+        if (ak_matcher_create(db, &p, NULL, &m, &err) == AK_OK) {
+            const int32_t J = ak_skeleton_joint_count(ak_motion_db_skeleton(db));
+            for (int f = 0; f < 60; ++f) {
+                if (ak_matcher_step(m, 1.0f / 120.0f, NULL, &err) != AK_OK) break;
+                const ak_xform *w = ak_matcher_world_pose(m);
+                for (int32_t j = 0; j < J; ++j)
+                    if (!isfinite(w[j].translation.x) || !isfinite(w[j].translation.y) ||
+                        !isfinite(w[j].translation.z) || !isfinite(w[j].rotation.w))
+                        fail_msg("blob %d (float at byte %zu): joint %d non-finite at frame %d", i,
+                                 at, (int)j, f);
+            }
+            ak_matcher_destroy(m);
+        }
+        ak_motion_db_destroy(db);
+    }
+    printf("%d of 400 blobs with an absurd value refused, %d loaded and walked finite\n", refused,
+           loaded);
+    free(b);
+}
+
+/* Issue 26: ak_matcher_finish before ak_matcher_begin (and its ground rays) is refused. */
+static void matcher_phases_out_of_order_are_refused(void **state)
+{
+    (void)state;
+    ak_matcher_params p = ak_matcher_defaults();
+    p.target = ak_vec3_make(2.0f, 0.0f, 3.0f);
+    ak_matcher *m = NULL;
+    ak_error err;
+    assert_int_equal(ak_matcher_create(g_db, &p, NULL, &m, &err), AK_OK);
+    ak_ground_ray rays[AK_MATCHER_RAY_COUNT];
+    ak_ground_hit hits[AK_MATCHER_RAY_COUNT];
+    memset(hits, 0, sizeof hits);
+    assert_int_equal(ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, &err), AK_ERR_STATE);
+    assert_non_null(strstr(err.message, "ak_matcher_begin"));
+    ak_vec3 move;
+    assert_int_equal(ak_matcher_begin(m, 1.0f / 120.0f, &move, &err), AK_OK);
+    assert_int_equal(ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, &err), AK_ERR_STATE);
+    assert_int_equal(ak_matcher_ground_rays(m, rays, AK_MATCHER_RAY_COUNT), AK_MATCHER_RAY_COUNT);
+    assert_int_equal(ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, &err), AK_OK);
+    assert_int_equal(ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, &err), AK_ERR_STATE);
+    assert_int_equal(ak_matcher_step(m, 1.0f / 120.0f, NULL, &err), AK_OK);
+    ak_matcher_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +336,9 @@ int main(void)
         cmocka_unit_test(blob_numbers_are_little_endian),
         cmocka_unit_test(damaged_blobs_are_refused_with_a_reason),
         cmocka_unit_test(blob_reader_growth_stops_at_its_bound),
+        cmocka_unit_test(blob_values_are_range_checked_like_parameters),
+        cmocka_unit_test(matcher_phases_out_of_order_are_refused),
+        cmocka_unit_test(blob_with_absurd_values_never_gives_a_non_finite_pose),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -103,11 +103,38 @@ static void edit_reports_errors_and_writes_nothing(void **state)
     assert_true(access(out, F_OK) != 0);
 }
 
+/* Issue 26: 65 step flags are refused before the 65th is stored (the plan holds 64; the
+ * overflow wrote one past it: ASan heap-buffer-overflow, release "free(): invalid pointer"). */
+static void edit_more_steps_than_the_plan_holds_is_a_usage_error(void **state)
+{
+    (void)state;
+    char in[1024], out[1100], msg[2048];
+    akt_mocap_path("cmu_09_01_run.bvh", in, sizeof in);
+    out_path("edit_65.bvh", out, sizeof out);
+    char *args = (char *)malloc(8192);
+    assert_non_null(args);
+    int n = snprintf(args, 8192, "'%s' '%s'", in, out);
+    for (int i = 0; i < 65; ++i)
+        n += snprintf(args + n, 8192 - (size_t)n, " --mirror");
+    assert_int_equal(run_edit(args, msg, sizeof msg), 2);
+    assert_non_null(strstr(msg, "at most 64 steps"));
+    assert_true(access(out, F_OK) != 0);
+    /* the same with valued steps, given past the limit */
+    n = snprintf(args, 8192, "'%s' '%s'", in, out);
+    for (int i = 0; i < 70; ++i)
+        n += snprintf(args + n, 8192 - (size_t)n, " --fps 30 --trim 0:");
+    assert_int_equal(run_edit(args, msg, sizeof msg), 2);
+    assert_non_null(strstr(msg, "at most 64 steps"));
+    assert_true(access(out, F_OK) != 0);
+    free(args);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(edit_mirror_twice_and_trim_keep_the_capture),
         cmocka_unit_test(edit_reports_errors_and_writes_nothing),
+        cmocka_unit_test(edit_more_steps_than_the_plan_holds_is_a_usage_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,9 @@ build)
 module)
   [ -f "$dist/animkit.wasm" ] || { echo "web/dist/animkit.wasm missing: the web_build test failed"; exit 1; }
   exec node "$here/module_test.mjs" "$3" "$4" ;;
+reliability)
+  [ -f "$dist/animkit.wasm" ] || { echo "web/dist/animkit.wasm missing: the web_build test failed"; exit 1; }
+  exec node "$here/reliability_test.mjs" "$4" ;;
 page)
   [ -f "$dist/animkit.wasm" ] || { echo "web/dist/animkit.wasm missing: the web_build test failed"; exit 1; }
   chromium=${AK_CHROMIUM:-/usr/bin/chromium}

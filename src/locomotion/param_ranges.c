@@ -1,0 +1,100 @@
+/* The documented ranges of the locomotion params structs' float fields: one table per struct,
+ * checked by its _validate and read by the plugin, Python and JS (status.h). Lengths in
+ * metres, times in seconds, angles in degrees unless the field says radians. World
+ * coordinates stay within 1e6 m of the origin (the plugin's and the CLI's bound). */
+#include "animkit/locomotion.h"
+
+#include <stddef.h>
+
+#define RANGE(type, f, lo, hi, nan_ok)                                                             \
+    {                                                                                              \
+#f, (uint32_t)offsetof(type, f), lo, hi, nan_ok                                            \
+    }
+#define COORD(type, v)                                                                             \
+    RANGE(type, v.x, -1e6f, 1e6f, 0), RANGE(type, v.y, -1e6f, 1e6f, 0),                            \
+        RANGE(type, v.z, -1e6f, 1e6f, 0)
+#define TABLE(name, list)                                                                          \
+    {                                                                                              \
+#name, list, (int32_t)(sizeof list / sizeof list[0])                                       \
+    }
+
+#define F(f, lo, hi) RANGE(ak_foot_ik_params, f, lo, hi, 0)
+static const ak_param_range k_foot_ik[] = {
+    F(weight, 0.0f, 1.0f),
+    F(max_tilt_deg, 0.0f, 89.0f),
+    F(lock_release_rate, 1e-3f, 1e4f),
+    F(ground_fade_rate, 1e-3f, 1e4f),
+    F(stance_fade_rate, 1e-3f, 1e4f),
+    F(swing_height_rate, 1e-3f, 1e4f),
+    F(hip_drop_rate, 1e-3f, 1e3f),
+    F(hip_drop_stiffness, 1e-3f, 1e4f),
+    F(max_hip_drop, 0.0f, 10.0f),
+    F(max_hip_rise, 0.0f, 10.0f),
+    F(pole_distance, -100.0f, 100.0f),
+};
+#undef F
+static const ak_param_table k_foot_ik_table = TABLE(ak_foot_ik_params, k_foot_ik);
+
+#define W(f, lo, hi) RANGE(ak_walker_params, f, lo, hi, 0)
+static const ak_param_range k_walker[] = {
+    COORD(ak_walker_params, start),
+    COORD(ak_walker_params, target),
+    RANGE(ak_walker_params, start_heading, -1e6f, 1e6f, 1),
+    W(arrival_radius, 1e-3f, 1e3f),
+    W(max_turn_rate, 1e-3f, 1e5f),
+    W(ground_smoothing, 0.0f, 60.0f),
+    W(idle_fade, 1e-3f, 60.0f),
+    W(start_time, 0.0f, 59.0f),
+    W(stop_time, 1e-3f, 59.0f),
+    W(idle_metres_per_unit, 0.0f, 1e6f),
+};
+#undef W
+static const ak_param_table k_walker_table = TABLE(ak_walker_params, k_walker);
+
+#define C(f, lo, hi) RANGE(ak_controller_params, f, lo, hi, 0)
+static const ak_param_range k_controller[] = {
+    C(radius, 1e-3f, 10.0f),        C(height, 2e-3f, 100.0f), C(step_height, 0.0f, 100.0f),
+    C(max_slope_deg, 1e-3f, 89.9f), C(gravity, 0.0f, 1e3f),   C(skin, 0.0f, 10.0f),
+};
+#undef C
+static const ak_param_table k_controller_table = TABLE(ak_controller_params, k_controller);
+
+#define K(f, lo, hi) RANGE(ak_contact_params, f, lo, hi, 0)
+static const ak_param_range k_contact[] = {
+    K(metres_per_unit, 0.0f, 1e6f), K(height_on, 1e-6f, 10.0f),     K(height_off, 1e-6f, 10.0f),
+    K(speed_on, 1e-6f, 100.0f),     K(speed_off, 1e-6f, 100.0f),    K(rise_off, 0.0f, 100.0f),
+    K(floor_window, 1e-3f, 100.0f), K(max_floor_rise, 0.0f, 10.0f), K(min_stance, 0.0f, 100.0f),
+    K(min_swing, 0.0f, 100.0f),
+};
+#undef K
+static const ak_param_table k_contact_table = TABLE(ak_contact_params, k_contact);
+
+static const ak_param_range k_reach[] = {
+    COORD(ak_reach_params, target),
+    COORD(ak_reach_params, pole),
+    RANGE(ak_reach_params, start_distance, 0.0f, 1e3f, 0),
+    RANGE(ak_reach_params, full_distance, 0.0f, 1e3f, 0),
+    RANGE(ak_reach_params, fade_rate, 1e-3f, 1e4f, 0),
+};
+static const ak_param_table k_reach_table = TABLE(ak_reach_params, k_reach);
+
+const ak_param_table *ak_foot_ik_param_ranges(void)
+{
+    return &k_foot_ik_table;
+}
+const ak_param_table *ak_walker_param_ranges(void)
+{
+    return &k_walker_table;
+}
+const ak_param_table *ak_controller_param_ranges(void)
+{
+    return &k_controller_table;
+}
+const ak_param_table *ak_contact_param_ranges(void)
+{
+    return &k_contact_table;
+}
+const ak_param_table *ak_reach_param_ranges(void)
+{
+    return &k_reach_table;
+}

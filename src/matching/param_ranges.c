@@ -1,0 +1,46 @@
+/* The documented ranges of ak_matcher_params' float fields (status.h), checked by
+ * ak_matcher_validate and read by the plugin, Python and JS. Metres, seconds, degrees; world
+ * coordinates within 1e6 m of the origin. */
+#include "animkit/matching.h"
+
+#include <stddef.h>
+
+#define M(f, lo, hi)                                                                               \
+    {                                                                                              \
+#f, (uint32_t)offsetof(ak_matcher_params, f), lo, hi, 0                                    \
+    }
+static const ak_param_range k_matcher[] = {
+    M(start.x, -1e6f, 1e6f),
+    M(start.y, -1e6f, 1e6f),
+    M(start.z, -1e6f, 1e6f),
+    M(target.x, -1e6f, 1e6f),
+    M(target.y, -1e6f, 1e6f),
+    M(target.z, -1e6f, 1e6f),
+    {"start_heading", (uint32_t)offsetof(ak_matcher_params, start_heading), -1e6f, 1e6f, 1},
+    M(arrival_radius, 1e-3f, 1e3f),
+    M(walk_speed, 1e-2f, 20.0f),
+    M(slow_radius, 1e-3f, 1e3f),
+    M(turn_on_spot_deg, 0.0f, 180.0f),
+    M(velocity_halflife, 1e-3f, 10.0f),
+    M(heading_halflife, 1e-3f, 10.0f),
+    M(search_interval, 1e-3f, 10.0f),
+    M(sharp_change, 1e-3f, 100.0f),
+    M(inertia_halflife, 1e-3f, 10.0f),
+    M(transition_cost, 0.0f, 1e6f),
+    M(exclude_time, 0.0f, 100.0f),
+    M(reselect_time, 0.0f, 100.0f),
+    M(warp_rate_deg, 0.0f, 1e5f),
+    M(stop_time, 1e-3f, 60.0f),
+    M(rate_warp, 0.0f, 0.5f),
+    M(stance_gate, 0.0f, 1.0f),
+    M(unlock_distance, 1e-3f, 100.0f),
+    M(ground_smoothing, 0.0f, 60.0f),
+};
+#undef M
+static const ak_param_table k_matcher_table = {"ak_matcher_params", k_matcher,
+                                               (int32_t)(sizeof k_matcher / sizeof k_matcher[0])};
+
+const ak_param_table *ak_matcher_param_ranges(void)
+{
+    return &k_matcher_table;
+}
