@@ -66,17 +66,17 @@ static void op_cc_crowd(cb_ctx *c)
 typedef struct cb_row {
     const char *name, *what;
     void (*op)(cb_ctx *);
-    int batch;
+    int batch, characters;
 } cb_row;
 
 /* Pairs: plain, then compressed. */
 static const cb_row k_rows[] = {
-    {"plain_fused", "plain: sample + FK fused, 1 character", op_plain_fused, 400},
-    {"cc_fused", "compressed: sample + FK, 1 character", op_cc_fused, 400},
-    {"plain_then_fk", "plain: ak_clip_sample then ak_fk", op_plain_then_fk, 400},
-    {"cc_then_fk", "compressed: sample then ak_fk", op_cc_then_fk, 400},
-    {"plain_crowd", "plain: sample + FK, 16 characters", op_plain_crowd, 40},
-    {"cc_crowd", "compressed: sample + FK, 16 characters", op_cc_crowd, 40},
+    {"plain_fused", "plain: sample + FK fused, 1 character", op_plain_fused, 400, 1},
+    {"cc_fused", "compressed: sample + FK, 1 character", op_cc_fused, 400, 1},
+    {"plain_then_fk", "plain: ak_clip_sample then ak_fk", op_plain_then_fk, 400, 1},
+    {"cc_then_fk", "compressed: sample then ak_fk", op_cc_then_fk, 400, 1},
+    {"plain_crowd", "plain: sample + FK, 16 characters", op_plain_crowd, 40, CB_CROWD},
+    {"cc_crowd", "compressed: sample + FK, 16 characters", op_cc_crowd, 40, CB_CROWD},
 };
 enum { CB_ROWS = (int)(sizeof k_rows / sizeof k_rows[0]) };
 
@@ -142,7 +142,8 @@ static void timing(cb_ctx *c)
     for (int r = 0; r < CB_RUNS; ++r) /* interleaved: each run measures every row once */
         for (int i = 0; i < CB_ROWS; ++i) {
             timed t = {c, &k_rows[i]};
-            runs[i][r] = akb_median_seconds(run_timed, &t, 1) / k_rows[i].batch;
+            runs[i][r] =
+                akb_median_seconds(run_timed, &t, 1) / k_rows[i].batch / k_rows[i].characters;
         }
     const int joints = c->sk->joint_count;
     printf("\nDecompression + FK, linear, ns per character (median of %d interleaved runs)\n",

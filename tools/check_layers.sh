@@ -15,7 +15,7 @@ header_module() {
     ik) echo ik ;;
     clip|compress|rootmotion|edit|skin) echo anim ;;
     retarget) echo retarget ;;
-    bvh|gltf) echo io ;;
+    bvh|gltf|clipfile) echo io ;;
     ground|controller|locomotion|walkclip|contacts|walkmotion|grounding|reach|walker|walkmetrics)
       echo locomotion ;;
     matching) echo matching ;;

@@ -1,13 +1,15 @@
 /* Helpers shared by the BVH commands of the CLI. */
 #include "cli_bvh.h"
 
+#include "clip_any.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
 int akcli_load_bvh(const char *path, ak_skeleton **skeleton, ak_clip **clip)
 {
     ak_error err;
-    if (ak_bvh_read_file(path, NULL, skeleton, clip, &err) != AK_OK)
+    if (ak_tools_read_clip(path, skeleton, clip, &err) != AK_OK)
         return ak_cli_file_error(path, &err);
     ak_cli_file_warning(path, &err);
     return 0;

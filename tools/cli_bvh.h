@@ -4,7 +4,8 @@
 
 #include "cli.h"
 
-/* Reads a BVH file; on failure prints "FILE:LINE: reason" and returns 1, else 0. */
+/* Reads a clip file (BVH, glTF, GLB, FBX where built with assimp; "file.glb#Run" picks an
+ * animation); on failure prints "FILE:LINE: reason" and returns 1, else 0. */
 int akcli_load_bvh(const char *path, ak_skeleton **skeleton, ak_clip **clip);
 
 /* Heights along Y in file units: of the rest pose, of frame 0, and the standing height

@@ -2,6 +2,7 @@
  *                                       [--in-place] [--units U] [--append B.bvh] ...
  * Chains the library's motion-editing steps (edit.h) in the order given on the command line. */
 #include "cli_bvh.h"
+#include "clip_any.h"
 #include "animkit/edit.h"
 #include "animkit/gltf.h"
 
@@ -150,7 +151,7 @@ static int32_t append_clip(const edit_step *v, const edit_options *o, const ak_s
 {
     ak_skeleton *bs = NULL;
     ak_clip *bc = NULL;
-    int32_t st = ak_bvh_read_file(v->append, NULL, &bs, &bc, err);
+    int32_t st = ak_tools_read_clip(v->append, &bs, &bc, err);
     if (st != AK_OK) {
         char reason[sizeof err->message];
         snprintf(reason, sizeof reason, "%s", err->message);

@@ -61,6 +61,7 @@ static const ak_flag k_flags[] = {
      .type = AK_FLAG_FLOAT,
      .offset = offsetof(rt_args, floor),
      .metavar = "Y",
+     .range = "[-1000000000,1000000000]", /* ak_retarget_param_ranges' floor_height */
      .help = "put the target's soles at height Y (target units; default: the source's floor)"},
     {.name = "fade",
      .type = AK_FLAG_FLOAT,

@@ -6,6 +6,7 @@
  * summary as the last line on stdout (matching adds its transitions, searches, unlocks and
  * database frames). */
 #include "cli.h"
+#include "clip_any.h"
 #include "heightmap_png.h"
 #include "progress.h"
 #include "walk_output.h"
@@ -272,7 +273,8 @@ int ak_cmd_walk(int argc, char **argv)
     }
     ak_walk_scene *scene = NULL;
     ak_error err;
-    if (ak_walk_scene_create(&scenario, ak_tools_png_heightmap_loader, &scene, &err) != AK_OK) {
+    if (ak_walk_scene_create_with(&scenario, ak_tools_png_heightmap_loader, ak_tools_read_clip,
+                                  &scene, &err) != AK_OK) {
         fprintf(stderr, "animkit walk: %s\n", err.message);
         return 1;
     }

@@ -1,6 +1,8 @@
 /* animkit viewer — scene: loading, posing, bounds, drawing, and the shared flags. */
 #include "scene.h"
 
+#include "clip_any.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -467,7 +469,7 @@ int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path
     ak_skeleton *sk;
     ak_clip *clip;
     ak_error e;
-    if (ak_bvh_read_file(path, NULL, &sk, &clip, &e) != AK_OK) {
+    if (ak_tools_read_clip(path, &sk, &clip, &e) != AK_OK) {
         if (e.line > 0)
             snprintf(err, err_size, "%s:%d: %s", path, (int)e.line, e.message);
         else

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "animkit/scenario.h"
+#include "clip_any.h"
 #include "heightmap_png.h"
 #include "match_overlay.h"
 
@@ -182,7 +183,8 @@ akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err
         akv_walk_view_destroy(w);
         return NULL;
     }
-    if (ak_walk_scene_create(&w->scenario, ak_tools_png_heightmap_loader, &w->scene, &e) != AK_OK) {
+    if (ak_walk_scene_create_with(&w->scenario, ak_tools_png_heightmap_loader, ak_tools_read_clip,
+                                  &w->scene, &e) != AK_OK) {
         snprintf(err, err_size, "%s", e.message);
         akv_walk_view_destroy(w);
         return NULL;

@@ -9,6 +9,7 @@
 #include "clip.h"
 #include "compress.h"
 #include "bvh.h"
+#include "clipfile.h"
 #include "gltf.h"
 #include "ik.h"
 #include "retarget.h"

@@ -74,6 +74,80 @@ AK_API int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleto
 AK_API int32_t ak_gltf_read_skin_memory(const uint8_t *data, size_t size, const char *base_dir,
                                         int32_t skin, ak_skeleton **out, ak_error *err);
 
+/* ---- Reading an animation clip from glTF 2.0 / GLB ---- */
+
+/* Which animation to read, on which skeleton, at which rate. */
+typedef struct ak_gltf_clip_params {
+    int32_t animation;          /* index of the animation; default 0; >= 0. Ignored when
+                                   animation_name is set */
+    const char *animation_name; /* NULL (default) or the exact name of the animation */
+    int32_t skin;               /* -1 (default): the skin whose joints the animation moves most
+                                   (the first skin when it moves none; the node tree when the
+                                   file has no skin); -2: the node tree; >= 0: that skin */
+    float fps;                  /* 0 (default): chosen from the key times (below); else frames
+                                   per second, (0, 1000] */
+    float max_fps;              /* highest rate the automatic choice picks; default 120; 1..1000 */
+    int32_t max_frames;         /* limit on the resampled frames; default 1,000,000; >= 1 */
+} ak_gltf_clip_params;
+
+/* What the reader found and chose (all fields written by the reader except joint_node and
+ * joint_node_capacity, which the caller sets: NULL/0 or a buffer for the node per joint). */
+typedef struct ak_gltf_clip_info {
+    int32_t animation_count;  /* animations in the file */
+    int32_t animation;        /* the one read, -1 when the file has none (one rest frame) */
+    char animation_name[64];  /* its name ("" when unnamed), cut to 63 bytes */
+    int32_t skin;             /* the skin whose skeleton was used, -1 for the node tree */
+    float fps;                /* the clip's rate */
+    float duration;           /* the last key time, seconds */
+    int32_t keys_on_frames;   /* 1 when every key time lies on a frame (within 2e-4 frame) */
+    int32_t channels;         /* channels that move the skeleton */
+    int32_t ignored_channels; /* weights channels and channels on nodes outside it */
+    int32_t scale_channels;   /* scale channels among `channels` (baked, see below) */
+    int32_t *joint_node;      /* in: NULL or joint_node_capacity entries; out: the glTF node
+                                 index of each joint (-1 past the last joint) */
+    int32_t joint_node_capacity;
+} ak_gltf_clip_info;
+
+AK_API ak_gltf_clip_params ak_gltf_clip_defaults(void);
+/* AK_ERR_INVALID_ARG with the reason when a field is out of its range. */
+AK_API int32_t ak_gltf_clip_validate(const ak_gltf_clip_params *params, ak_error *err);
+
+/* Reads one animation of a .gltf (JSON; buffers as data: URIs or files inside the file's own
+ * folder, %XX decoded, never outside it) or .glb (chosen by the magic bytes) as a skeleton
+ * and a clip.
+ * - Skeleton: a skin's joints plus the nodes above them up to their root, or whole node
+ *   trees (see `skin`), depth-first with children in file order, named after the nodes
+ *   ("node<N>" for unnamed ones). Its rest pose is the nodes' own transforms (TRS or
+ *   matrix), as a viewer shows the file unanimated.
+ * - Channels: translation, rotation and scale, STEP / LINEAR (slerp) / CUBICSPLINE (Hermite
+ *   with the key interval's tangents), evaluated as the glTF 2.0 specification (appendix C)
+ *   and three.js do; outputs of any component type (normalized integers, KHR_mesh_
+ *   quantization) and sparse accessors. Before the first key a channel holds its first
+ *   value, after the last its last.
+ * - Joints are rigid: each joint's model transform is the rigid part of its node's world
+ *   matrix (Gram-Schmidt on its axes), so scale (of the nodes or animated) is baked into the
+ *   children's translations and joint positions are exact; a joint's own scale is dropped.
+ * - Rate: with fps 0, the key times' own spacing when they are evenly spaced, else the
+ *   lowest of 24, 25, 30, 48, 50, 60, 72, 90, 100, 120, 144, 240... (up to max_fps) on which
+ *   every key lies, else the lowest with a frame in every key interval; a rate under 30 is
+ *   raised to its lowest multiple of at least 30 (keys stay on frames, curves between
+ *   sparse keys keep their shape). Frame f is at f/fps from time 0 to the last key; keys on
+ *   frames are reproduced exactly.
+ * The clip is not looping; a joint has a translation track when it is a root or its
+ * translation moves. `params` and `info` may be NULL. Errors: AK_ERR_IO (file or buffer),
+ * AK_ERR_PARSE (JSON or GLB framing, with a line), AK_ERR_NOT_FOUND (no such animation or
+ * skin), AK_ERR_LIMIT (over 1024 joints, 512 MiB or max_frames), AK_ERR_INVALID_ARG (bad
+ * references, lengths or numbers; the message names the JSON path, the line is set). */
+AK_API int32_t ak_gltf_read_clip_file(const char *path, const ak_gltf_clip_params *params,
+                                      ak_skeleton **out_skeleton, ak_clip **out_clip,
+                                      ak_gltf_clip_info *info, ak_error *err);
+/* Same from memory; `base_dir` (may be NULL: no external buffers) is the folder relative
+ * buffer URIs resolve in. */
+AK_API int32_t ak_gltf_read_clip_memory(const uint8_t *data, size_t size, const char *base_dir,
+                                        const ak_gltf_clip_params *params,
+                                        ak_skeleton **out_skeleton, ak_clip **out_clip,
+                                        ak_gltf_clip_info *info, ak_error *err);
+
 AK_EXTERN_C_END
 
 #endif

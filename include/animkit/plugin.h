@@ -104,14 +104,15 @@ AK_PLUGIN_API int32_t ak_plugin_destroy(ak_handle handle);
 
 /* ---- Loading ---- */
 
-/* Reads a BVH file (UTF-8 path) into a new skeleton and clip. `metres_per_unit` scales every
+/* Reads a BVH, glTF or GLB file (UTF-8 path; ak_clip_read_file: "walk.glb#Run" picks an
+ * animation) into a new skeleton and clip. `metres_per_unit` scales every
  * length (rest offsets, root translation); 0 detects it from the rest height (CMU units,
  * centimetres, inches, millimetres or metres). `loop` sets the clip's loop flag.
  * On failure both handles are null and `error_buffer` gets "line N: reason". */
 AK_PLUGIN_API int32_t ak_plugin_bvh_load(const char *path, float metres_per_unit, int32_t loop,
                                          ak_handle *out_skeleton, ak_handle *out_clip,
                                          char *error_buffer, int32_t error_size);
-/* Same from `size` bytes of BVH text in memory. */
+/* Same from `size` bytes in memory: BVH text, glTF JSON or GLB (its first animation). */
 AK_PLUGIN_API int32_t ak_plugin_bvh_load_memory(const char *text, int32_t size,
                                                 float metres_per_unit, int32_t loop,
                                                 ak_handle *out_skeleton, ak_handle *out_clip,

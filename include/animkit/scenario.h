@@ -21,6 +21,7 @@
 #define ANIMKIT_SCENARIO_H
 
 #include "ak_config.h"
+#include "clipfile.h"
 #include "ground.h"
 #include "locomotion.h"
 #include "matching.h"
@@ -205,6 +206,12 @@ typedef struct ak_walk_scene ak_walk_scene;
 AK_API int32_t ak_walk_scene_create(const ak_walk_scenario *scenario,
                                     ak_heightmap_loader image_loader, ak_walk_scene **out,
                                     ak_error *err);
+/* Same, reading every clip file (--clip, --idle, --library) through `clip_loader` (NULL:
+ * ak_clip_read_file, so BVH, glTF and GLB; the tools pass one that also reads FBX). */
+AK_API int32_t ak_walk_scene_create_with(const ak_walk_scenario *scenario,
+                                         ak_heightmap_loader image_loader,
+                                         ak_clip_loader clip_loader, ak_walk_scene **out,
+                                         ak_error *err);
 AK_API void ak_walk_scene_destroy(ak_walk_scene *scene);
 
 typedef struct ak_walk_scene_info {

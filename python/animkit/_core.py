@@ -190,6 +190,9 @@ class Skeleton:
         """Humanoid(joints, missing): `joints` {slot: joint index} for the slots found,
         `missing` the required slots that were not found (empty when legs and hips are all
         there). `overrides` is "slot=Joint,..." as `animkit info --humanoid` takes it."""
+        if overrides is not None and not isinstance(overrides, str):
+            raise TypeError("overrides must be a str 'slot=Joint,...', not %s"
+                            % type(overrides).__name__)
         out = ffi.new("ak_humanoid *")
         err = ffi.new("ak_error *")
         st = lib.ak_humanoid_find(self._ptr, overrides.encode() if overrides else ffi.NULL, out, err)
@@ -438,6 +441,8 @@ class Clip:
         p = ffi.new("ak_edit_resample_params *", lib.ak_edit_resample_defaults())
         if (fps is None) == (frame_time is None):
             raise ValueError("give fps or frame_time")
+        if frame_time is None and not float(fps) > 0.0:
+            raise ValueError("fps must be > 0, not %r" % (fps,))
         p.frame_time = float(frame_time) if frame_time is not None else 1.0 / float(fps)
         p.interp = INTERP[interp]
         return self._edit(lambda out, err: lib.ak_edit_resample_run(p, self.skeleton._ptr, self._ptr, out, err))

@@ -9,6 +9,7 @@
 #include "plugin/plugin_internal.h"
 
 #include "animkit/bvh.h"
+#include "animkit/clipfile.h"
 #include "animkit/clip.h"
 #include "animkit/skeleton.h"
 
@@ -213,7 +214,7 @@ AK_PLUGIN_API int32_t ak_plugin_bvh_load(const char *path, float metres_per_unit
         status =
             ak_error_set(&err, AK_ERR_INVALID_ARG, 0, "path and both out handles are required");
     } else if ((status = check_scale(metres_per_unit, &err)) == AK_OK) {
-        status = ak_bvh_read_file(path, NULL, &sk, &clip, &err);
+        status = ak_clip_read_file(path, &sk, &clip, &err);
         if (status == AK_OK)
             status = wrap_loaded(sk, clip, metres_per_unit, loop, out_skeleton, out_clip, &err);
     }
@@ -239,11 +240,11 @@ AK_PLUGIN_API int32_t ak_plugin_bvh_load_memory(const char *text, int32_t size,
         status = ak_error_set(&err, AK_ERR_INVALID_ARG, 0,
                               "text, a size >= 0 and both out handles are required");
     } else if ((status = check_scale(metres_per_unit, &err)) == AK_OK) {
-        status = ak_bvh_read_memory(text, (size_t)size, NULL, &sk, &clip, &err);
+        status = ak_clip_read_memory((const uint8_t *)text, (size_t)size, NULL, &sk, &clip, &err);
         if (status == AK_OK)
             status = wrap_loaded(sk, clip, metres_per_unit, loop, out_skeleton, out_clip, &err);
     }
-    if (status != AK_OK) format_load_error(&err, "BVH text", error_buffer, error_size);
+    if (status != AK_OK) format_load_error(&err, "clip data", error_buffer, error_size);
     return status;
 }
 

@@ -462,6 +462,17 @@ static int32_t fill_retargeter(ak_retargeter *rt, const ak_retarget_params *p, a
     }
     ak_fk(s, s->rest_local, rs);
     ak_fk(d, d->rest_local, rd);
+    /* Legs of zero length give no proportion to scale by (it used to say "leg ratio 1"). */
+    const float ls = rest_leg(&rt->src_map, rs), ld = rest_leg(&rt->dst_map, rd);
+    if (!(ls > 1e-9f) || !(ld > 1e-9f)) {
+        free(rs);
+        free(rd);
+        free(a_off);
+        return ak_error_set(err, AK_ERR_DEGENERATE, 0,
+                            "the %s rig's legs have zero length in its rest pose (hip, knee and "
+                            "ankle at one point): no proportion to retarget by",
+                            !(ls > 1e-9f) ? "source" : "target");
+    }
     build_placement(rt, p, rs, rd);
     assign_sources(rt);
     assign_kinds(rt);

@@ -27,6 +27,7 @@ struct ak_walk_scene {
     int32_t max_frames, frame, hips;
     char clip_path[AK_FLAG_TEXT_MAX]; /* the first --clip, "" for the built-in walk */
     char clip_label[128];
+    ak_clip_loader read_clip; /* every clip file: ak_clip_read_file or the caller's */
 };
 
 /* Length of s, at most max (s need not be terminated within max). */

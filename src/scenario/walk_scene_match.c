@@ -64,7 +64,7 @@ static int32_t collect_paths(const ak_walk_scenario *s, akio_list *out, ak_error
 }
 
 /* Reads every path; all on one skeleton (the first file's joint count). */
-static int32_t read_sources(match_sources *m, ak_error *err)
+static int32_t read_sources(const ak_walk_scene *w, match_sources *m, ak_error *err)
 {
     const size_t n = (size_t)m->paths.count;
     m->skeletons = (ak_skeleton **)calloc(n, sizeof(ak_skeleton *));
@@ -74,7 +74,7 @@ static int32_t read_sources(match_sources *m, ak_error *err)
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     for (size_t i = 0; i < n; ++i) {
         const char *path = m->paths.paths[i];
-        const int32_t st = ak_bvh_read_file(path, NULL, &m->skeletons[i], &m->clips[i], err);
+        const int32_t st = w->read_clip(path, &m->skeletons[i], &m->clips[i], err);
         if (st != AK_OK) return ak_walk_scene_file_error(path, st, err);
         if (m->skeletons[i]->joint_count != m->skeletons[0]->joint_count)
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -116,7 +116,7 @@ static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario *s, ak_err
     match_sources m;
     memset(&m, 0, sizeof m);
     int32_t st = collect_paths(s, &m.paths, err);
-    if (st == AK_OK) st = read_sources(&m, err);
+    if (st == AK_OK) st = read_sources(w, &m, err);
     if (st == AK_OK) {
         ak_motion_db_params dp = ak_motion_db_defaults();
         dp.metres_per_unit = s->scale;

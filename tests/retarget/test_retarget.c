@@ -645,6 +645,44 @@ static void retarget_gltf_reader_rejects_bad_files(void **state)
     ak_skeleton_destroy(s);
 }
 
+/* Issue 26: a rig whose bones all have zero length is refused (it retargeted with a silent
+ * "leg ratio 1"), as source and as target. */
+static void retarget_refuses_zero_length_rigs(void **state)
+{
+    (void)state;
+    const ak_skeleton *s = g_rig[0].s;
+    const int32_t J = s->joint_count;
+    ak_xform *rest = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
+    const char **names = (const char **)malloc(sizeof(char *) * (size_t)J);
+    for (int32_t j = 0; j < J; ++j) {
+        rest[j] = s->rest_local[j];
+        rest[j].translation = ak_vec3_make(0.0f, 0.0f, 0.0f);
+        names[j] = s->names[j];
+    }
+    ak_skeleton_desc d = {J, names, s->parents, rest, s->channels, s->is_end_site};
+    ak_skeleton *flat = NULL;
+    ak_error err;
+    assert_int_equal(ak_skeleton_create(&d, &flat, &err), AK_OK);
+    ak_retarget_params p = ak_retarget_defaults();
+    p.source = s;
+    p.source_clip = g_rig[0].c;
+    p.target = flat;
+    ak_clip *out = NULL;
+    assert_int_equal(ak_retarget_run(&p, &out, NULL, &err), AK_ERR_DEGENERATE);
+    assert_null(out);
+    assert_non_null(strstr(err.message, "target rig's legs have zero length"));
+    ak_retargeter *r = NULL;
+    p.source = flat;
+    p.source_clip = NULL;
+    p.target = s;
+    assert_int_equal(ak_retargeter_create(&p, &r, &err), AK_ERR_DEGENERATE);
+    assert_null(r);
+    assert_non_null(strstr(err.message, "source rig's legs"));
+    ak_skeleton_destroy(flat);
+    free(rest);
+    free(names);
+}
+
 /* Bad parameters are refused with a reason; nothing is returned. */
 static void retarget_rejects_bad_params(void **state)
 {
@@ -792,6 +830,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(retarget_rejects_bad_params),
+        cmocka_unit_test(retarget_refuses_zero_length_rigs),
         cmocka_unit_test(retarget_gltf_reader_rejects_bad_files),
         cmocka_unit_test(retarget_gltf_skin_reads_back_rig),
         cmocka_unit_test(retarget_gltf_skin_rest_is_the_bind_pose),

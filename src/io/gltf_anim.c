@@ -1,0 +1,527 @@
+/* glTF 2.0 / GLB animation clips: one animation of a file resampled into animkit's clip
+ * (frame-major keys at a fixed rate) on the skeleton of a skin or of a node tree. */
+#include "io/gltf_anim_internal.h"
+
+#include "animkit/bvh.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GA_MAX_JOINTS 1024
+
+ak_gltf_clip_params ak_gltf_clip_defaults(void)
+{
+    ak_gltf_clip_params p;
+    memset(&p, 0, sizeof p);
+    p.animation = 0;
+    p.animation_name = NULL;
+    p.skin = -1;
+    p.fps = 0.0f;
+    p.max_fps = 120.0f;
+    p.max_frames = 1000000;
+    return p;
+}
+
+int32_t ak_gltf_clip_validate(const ak_gltf_clip_params *p, ak_error *err)
+{
+    if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null glTF clip params");
+    if (p->animation < 0)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "animation index %d is negative",
+                            (int)p->animation);
+    if (p->skin < -2)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "skin %d: use -1 (automatic), -2 (node tree) or a skin index",
+                            (int)p->skin);
+    if (!(p->fps >= 0.0f && p->fps <= 1000.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fps %g outside 0 (automatic)..1000",
+                            (double)p->fps);
+    if (!(p->max_fps >= 1.0f && p->max_fps <= 1000.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_fps %g outside 1..1000",
+                            (double)p->max_fps);
+    if (p->max_frames < 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_frames %d must be >= 1",
+                            (int)p->max_frames);
+    return AK_OK;
+}
+
+/* The animation by name, else by index; none in the file: -1 (a one-frame rest clip). */
+static int32_t pick_animation(ga_ctx *c)
+{
+    const int32_t n = c->d.animations.count;
+    c->anim = -1;
+    if (c->p->animation_name) {
+        for (int32_t a = 0; a < n; ++a) {
+            const char *nm =
+                akj_string(&c->d.json, akj_get(&c->d.json, c->d.animations.v[a], "name"));
+            if (nm && strcmp(nm, c->p->animation_name) == 0) {
+                c->anim = a;
+                return AK_OK;
+            }
+        }
+        return akgd_fail(&c->d, AK_ERR_NOT_FOUND, 0,
+                         "no animation named \"%.80s\" (%d in the "
+                         "file)",
+                         c->p->animation_name, (int)n);
+    }
+    if (n == 0 && c->p->animation == 0) return AK_OK;
+    if (c->p->animation >= n)
+        return akgd_fail(&c->d, AK_ERR_NOT_FOUND, 0, "no animation %d (the file has %d)",
+                         (int)c->p->animation, (int)n);
+    c->anim = c->p->animation;
+    return AK_OK;
+}
+
+/* Marks node i and its ancestors (stops at the first marked one: linear overall). */
+static void mark_up(const ga_ctx *c, uint8_t *want, int32_t i)
+{
+    for (int32_t guard = 0; i >= 0 && !want[i] && guard <= c->d.nodes.count; ++guard) {
+        want[i] = 1;
+        i = c->d.parent[i];
+    }
+}
+
+/* The skin the animation moves most (-1: none moves any). */
+static int32_t busiest_skin(ga_ctx *c, uint8_t *want)
+{
+    int32_t best = -1, best_count = 0;
+    for (int32_t s = 0; s < c->d.skins.count; ++s) {
+        memset(want, 0, (size_t)c->d.nodes.count);
+        const int32_t joints = akj_get(&c->d.json, c->d.skins.v[s], "joints");
+        for (int32_t e = joints >= 0 ? c->d.json.v[joints].first : -1; e >= 0;
+             e = c->d.json.v[e].next) {
+            const double x = akj_number(&c->d.json, e, -1);
+            if (x >= 0 && x < c->d.nodes.count) want[(int32_t)x] = 1;
+        }
+        int32_t count = 0;
+        for (int32_t i = 0; i < c->ch_count; ++i)
+            count += want[c->ch[i].node];
+        if (count > best_count) best = s, best_count = count;
+    }
+    return best;
+}
+
+/* Nodes of the skeleton: a skin's joints and their ancestors, or whole node trees (those
+ * holding an animated node, or every tree when nothing is animated). */
+static int32_t choose_nodes(ga_ctx *c, uint8_t *want)
+{
+    int32_t skin = c->p->skin;
+    if (skin == -1) skin = busiest_skin(c, want);
+    if (skin == -1 && c->d.skins.count > 0 && c->ch_count == 0) skin = 0;
+    if (skin >= c->d.skins.count)
+        return akgd_fail(&c->d, AK_ERR_NOT_FOUND, 0, "no skin %d (the file has %d)", (int)skin,
+                         (int)c->d.skins.count);
+    memset(want, 0, (size_t)c->d.nodes.count);
+    if (c->info) c->info->skin = skin >= 0 ? skin : -1;
+    if (skin >= 0) {
+        const int32_t sv = c->d.skins.v[skin];
+        const int32_t joints = akj_get(&c->d.json, sv, "joints");
+        if (akj_type(&c->d.json, joints) != AKJ_ARRAY || c->d.json.v[joints].count < 1)
+            return akgd_fail(&c->d, AK_ERR_INVALID_ARG, sv, "skins[%d] has no joints", (int)skin);
+        for (int32_t e = c->d.json.v[joints].first; e >= 0; e = c->d.json.v[e].next) {
+            const double x = akj_number(&c->d.json, e, -1);
+            if (!(x >= 0 && x < c->d.nodes.count && x == floor(x)))
+                return akgd_fail(&c->d, AK_ERR_INVALID_ARG, e,
+                                 "skins[%d].joints names node %g, outside 0..%d", (int)skin, x,
+                                 (int)c->d.nodes.count - 1);
+            mark_up(c, want, (int32_t)x);
+        }
+        return AK_OK;
+    }
+    for (int32_t i = 0; i < c->ch_count; ++i)
+        mark_up(c, want, c->ch[i].node);
+    for (int32_t i = 0; i < c->d.nodes.count; ++i) /* whole trees: roots marked above */
+        if (c->d.parent[i] < 0 && (want[i] || c->ch_count == 0)) want[i] = 2;
+    return AK_OK;
+}
+
+/* Depth-first order of the wanted nodes, children in file order (parents first). In tree
+ * mode (want == 2 at a root) every descendant joins. */
+static int32_t order_joints(ga_ctx *c, const uint8_t *want, int32_t *stack)
+{
+    const int32_t n = c->d.nodes.count;
+    c->joints = 0;
+    for (int32_t r = 0; r < n; ++r) {
+        if (!want[r] || c->d.parent[r] >= 0) continue;
+        const int whole = want[r] == 2;
+        int32_t top = 0;
+        stack[top++] = r;
+        while (top > 0) {
+            const int32_t i = stack[--top];
+            if (c->joints == GA_MAX_JOINTS)
+                return akgd_fail(&c->d, AK_ERR_LIMIT, 0, "more than %d joints", GA_MAX_JOINTS);
+            c->node_joint[i] = c->joints;
+            c->joint_node[c->joints++] = i;
+            int32_t kids = 0;
+            for (int32_t k = c->d.first_child[i]; k >= 0; k = c->d.next_sibling[k])
+                kids += whole || want[k];
+            top += kids; /* pushed in reverse so the first child pops first */
+            int32_t at = top;
+            for (int32_t k = c->d.first_child[i]; k >= 0; k = c->d.next_sibling[k])
+                if (whole || want[k]) stack[--at] = k;
+        }
+    }
+    if (c->joints < 1) return akgd_fail(&c->d, AK_ERR_NOT_FOUND, 0, "no nodes to make joints of");
+    return AK_OK;
+}
+
+/* Per-joint arrays: parents, the nodes' own transforms, the channel of each path. */
+static int32_t joint_tables(ga_ctx *c)
+{
+    const size_t j = (size_t)c->joints;
+    c->parent = (int32_t *)malloc(sizeof(int32_t) * j);
+    c->base = (akgd_trs *)malloc(sizeof(akgd_trs) * j);
+    c->chan_of = (int32_t *)malloc(sizeof(int32_t) * j * 3);
+    c->world = (double(*)[16])malloc(sizeof(double[16]) * j);
+    if (!c->parent || !c->base || !c->chan_of || !c->world)
+        return akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t k = 0; k < c->joints; ++k) {
+        const int32_t node = c->joint_node[k], p = c->d.parent[node];
+        c->parent[k] = p >= 0 ? c->node_joint[p] : -1;
+        c->chan_of[k * 3] = c->chan_of[k * 3 + 1] = c->chan_of[k * 3 + 2] = -1;
+        const int32_t st = akgd_node_trs(&c->d, node, &c->base[k]);
+        if (st < 0) return st;
+    }
+    for (int32_t i = 0; i < c->ch_count; ++i) {
+        const int32_t jt = c->node_joint[c->ch[i].node];
+        if (jt < 0) {
+            if (c->info) c->info->ignored_channels++;
+            continue;
+        }
+        if (c->base[jt].has_matrix)
+            return akgd_fail(&c->d, AK_ERR_INVALID_ARG, c->d.nodes.v[c->ch[i].node],
+                             "nodes[%d] is animated but gives a matrix (the spec forbids it)",
+                             (int)c->ch[i].node);
+        c->chan_of[jt * 3 + c->ch[i].path] = i; /* a later channel on the same path wins */
+        if (c->info) {
+            c->info->channels++;
+            c->info->scale_channels += c->ch[i].path == GA_S;
+        }
+    }
+    return AK_OK;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* 1 when every time lies on the grid of `fps` (within 2e-4 of a frame). */
+static int on_grid(const float *t, int32_t n, double fps)
+{
+    for (int32_t i = 0; i < n; ++i) {
+        const double f = (double)t[i] * fps;
+        if (fabs(f - floor(f + 0.5)) > 2e-4) return 0;
+    }
+    return 1;
+}
+
+/* The frame rate from the key times: their own even spacing when they have one, else the
+ * lowest common rate that holds every key, else the lowest common rate with a frame in every
+ * key interval (capped at max_fps; keys then fall between frames). Rates under 30 fps are
+ * raised to a multiple by choose_rate. */
+static double rate_from_times(const float *t, int32_t n, double max_fps, int *exact)
+{
+    static const double rates[] = {24, 25, 30, 48, 50, 60, 72, 90, 100, 120, 144, 240, 480, 1000};
+    double gap = 0.0;
+    for (int32_t i = 1; i < n; ++i)
+        if (t[i] > t[i - 1] && (gap == 0.0 || (double)(t[i] - t[i - 1]) < gap))
+            gap = (double)(t[i] - t[i - 1]);
+    *exact = 1;
+    if (gap <= 0.0) return max_fps < 30.0 ? max_fps : 30.0;
+    const double steps = floor((double)t[n - 1] / gap + 0.5);
+    const double fps = steps / (double)t[n - 1];
+    /* 1.001: a BVH's 0.008333 s is 120.005 fps, still "120" for a 120 fps cap */
+    if (steps >= 1.0 && fps <= max_fps * 1.001 && on_grid(t, n, fps)) return fps;
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0] && rates[r] <= max_fps; ++r)
+        if (on_grid(t, n, rates[r])) return rates[r];
+    *exact = 0;
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0] && rates[r] <= max_fps; ++r)
+        if (rates[r] * gap >= 1.0) return rates[r];
+    return max_fps;
+}
+
+/* Frame rate and frame count from the key times of the channels that move joints. */
+static int32_t choose_rate(ga_ctx *c)
+{
+    size_t total = 0;
+    for (int32_t i = 0; i < c->ch_count; ++i)
+        if (c->node_joint[c->ch[i].node] >= 0) total += (size_t)c->ch[i].keys;
+    float *t = (float *)malloc(sizeof(float) * (total > 0 ? total : 1));
+    if (!t) return akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
+    size_t n = 0;
+    for (int32_t i = 0; i < c->ch_count; ++i)
+        if (c->node_joint[c->ch[i].node] >= 0) {
+            memcpy(t + n, c->ch[i].times, sizeof(float) * (size_t)c->ch[i].keys);
+            n += (size_t)c->ch[i].keys;
+        }
+    qsort(t, n, sizeof(float), cmp_float);
+    int exact = 1;
+    const double end = n > 0 ? (double)t[n - 1] : 0.0;
+    double fps = c->p->fps > 0.0f ? (double)c->p->fps
+                                  : rate_from_times(t, (int32_t)n, (double)c->p->max_fps, &exact);
+    if (c->p->fps > 0.0f) exact = on_grid(t, (int32_t)n, fps);
+    /* Sparse keys (2 per second...) get a multiple of their rate of at least 30 fps, so
+     * curves between them (CUBICSPLINE, rotations) keep their shape; keys stay on frames. */
+    if (c->p->fps <= 0.0f && fabs(fps - floor(fps + 0.5)) < 1e-6 * fps)
+        fps = floor(fps + 0.5); /* 9.99999985 from float key times is 10 */
+    if (c->p->fps <= 0.0f && fps < 30.0 && ceil(30.0 / fps - 1e-6) * fps <= (double)c->p->max_fps)
+        fps *= ceil(30.0 / fps - 1e-6);
+    free(t);
+    double frames = floor(end * fps + 2e-4) + 1.0;
+    if ((frames - 1.0) / fps < end - 1e-6) frames += 1.0;
+    if (frames > (double)c->p->max_frames || frames * c->joints > 16.0 * 1024 * 1024)
+        return akgd_fail(&c->d, AK_ERR_LIMIT, 0,
+                         "%.0f frames at %.3f fps for %.3f s of %d joints (limits: "
+                         "%d frames, 16M keys)",
+                         frames, fps, end, (int)c->joints, (int)c->p->max_frames);
+    c->fps = (float)fps;
+    c->frames = (int32_t)frames;
+    if (c->info) {
+        c->info->fps = c->fps;
+        c->info->keys_on_frames = exact;
+        c->info->duration = (float)end;
+    }
+    return AK_OK;
+}
+
+/* Joint name: the node's name cut to AK_NAME_MAX - 1 bytes at a UTF-8 boundary, or
+ * "node<N>" for a node without one. */
+static void joint_name(ga_ctx *c, int32_t node, char *out)
+{
+    const char *nm = akj_string(&c->d.json, akj_get(&c->d.json, c->d.nodes.v[node], "name"));
+    if (!nm || !*nm) {
+        snprintf(out, AK_NAME_MAX, "node%d", (int)node);
+        return;
+    }
+    size_t n = strlen(nm);
+    if (n > AK_NAME_MAX - 1) {
+        n = AK_NAME_MAX - 1;
+        while (n > 0 && ((unsigned char)nm[n] & 0xC0) == 0x80) /* not inside a sequence */
+            --n;
+    }
+    memcpy(out, nm, n);
+    out[n] = '\0';
+}
+
+/* The model's size: the diagonal of the box around the rest joints (floor 1e-6). */
+static double model_size(const ga_rigid *rest, int32_t n)
+{
+    double lo[3] = {rest[0].t[0], rest[0].t[1], rest[0].t[2]}, hi[3] = {lo[0], lo[1], lo[2]};
+    for (int32_t j = 1; j < n; ++j)
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = fmin(lo[k], rest[j].t[k]);
+            hi[k] = fmax(hi[k], rest[j].t[k]);
+        }
+    const double d = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                          (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    return d > 1e-6 ? d : 1e-6;
+}
+
+static ak_xform local_of(const ga_ctx *c, const ga_rigid *w, int32_t j)
+{
+    static const ga_rigid origin = {{0, 0, 0, 1}, {0, 0, 0}};
+    return ga_local(c->parent[j] >= 0 ? &w[c->parent[j]] : &origin, &w[j]);
+}
+
+static int32_t build_skeleton(ga_ctx *c, const ga_rigid *rest, ak_skeleton **out)
+{
+    const size_t n = (size_t)c->joints;
+    char(*names)[AK_NAME_MAX] = (char(*)[AK_NAME_MAX])calloc(n, AK_NAME_MAX);
+    const char **name_ptr = (const char **)malloc(sizeof(char *) * n);
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * n);
+    ak_channel_layout *ch = (ak_channel_layout *)calloc(n, sizeof(ak_channel_layout));
+    int32_t st = (!names || !name_ptr || !local || !ch)
+                     ? akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory")
+                     : AK_OK;
+    static const ak_channel_layout root6 = {
+        6, {AK_CH_XPOS, AK_CH_YPOS, AK_CH_ZPOS, AK_CH_ZROT, AK_CH_YROT, AK_CH_XROT}};
+    static const ak_channel_layout rot3 = {3, {AK_CH_ZROT, AK_CH_YROT, AK_CH_XROT}};
+    for (int32_t j = 0; st >= 0 && j < c->joints; ++j) {
+        joint_name(c, c->joint_node[j], names[j]);
+        name_ptr[j] = names[j];
+        local[j] = local_of(c, rest, j);
+        ch[j] = c->parent[j] < 0 ? root6 : rot3;
+    }
+    if (st >= 0) {
+        ak_skeleton_desc desc = {c->joints, name_ptr, c->parent, local, ch, NULL};
+        st = ak_skeleton_create(&desc, out, c->d.err);
+    }
+    free(names);
+    free(name_ptr);
+    free(local);
+    free(ch);
+    return st;
+}
+
+/* Every frame's local pose; a joint gets a translation track when it is a root or its
+ * translation moves by more than 1e-7 of the model's size in some frame. */
+static int32_t build_clip(ga_ctx *c, const ga_rigid *rest, ga_rigid *w, ak_clip **out)
+{
+    const size_t j = (size_t)c->joints;
+    ak_xform *keys = (ak_xform *)malloc(sizeof(ak_xform) * j * (size_t)c->frames);
+    uint8_t *moves = (uint8_t *)calloc(j, 1);
+    if (!keys || !moves) {
+        free(keys);
+        free(moves);
+        return akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    const double tol = 1e-7 * model_size(rest, c->joints);
+    for (int32_t f = 0; f < c->frames; ++f) {
+        ga_evaluate(c, (double)f / (double)c->fps, 1, w);
+        for (int32_t k = 0; k < c->joints; ++k) {
+            ak_xform x = local_of(c, w, k);
+            const ak_xform r = local_of(c, rest, k);
+            keys[(size_t)f * j + (size_t)k] = x;
+            if (c->parent[k] < 0 || fabs(x.translation.x - r.translation.x) > tol ||
+                fabs(x.translation.y - r.translation.y) > tol ||
+                fabs(x.translation.z - r.translation.z) > tol)
+                moves[k] = 1;
+        }
+    }
+    int32_t st = ak_clip_create(c->joints, c->frames, 1.0f / c->fps, moves, out, c->d.err);
+    for (int32_t f = 0; st >= 0 && f < c->frames; ++f)
+        for (int32_t k = 0; k < c->joints; ++k) {
+            const ak_xform x = keys[(size_t)f * j + (size_t)k];
+            (*out)->rotations[(size_t)f * j + (size_t)k] = x.rotation;
+            const int32_t tr = (*out)->joint_track[k];
+            if (tr >= 0)
+                (*out)->translations[(size_t)f * (size_t)(*out)->track_count + (size_t)tr] =
+                    x.translation;
+        }
+    if (st >= 0) ak_clip_finalize(*out);
+    free(keys);
+    free(moves);
+    return st;
+}
+
+static int32_t read_all(ga_ctx *c, ak_skeleton **sk, ak_clip **clip)
+{
+    const size_t nodes = (size_t)(c->d.nodes.count > 0 ? c->d.nodes.count : 1);
+    int32_t st = c->d.nodes.count > 0 ? pick_animation(c)
+                                      : akgd_fail(&c->d, AK_ERR_NOT_FOUND, 0, "no nodes");
+    if (st >= 0 && c->info) {
+        c->info->animation = c->anim;
+        const char *nm =
+            c->anim < 0
+                ? NULL
+                : akj_string(&c->d.json, akj_get(&c->d.json, c->d.animations.v[c->anim], "name"));
+        snprintf(c->info->animation_name, sizeof c->info->animation_name, "%s", nm ? nm : "");
+    }
+    if (st >= 0 && c->anim >= 0) st = ga_read_channels(c);
+    uint8_t *want = (uint8_t *)calloc(nodes, 1);
+    int32_t *stack = (int32_t *)malloc(sizeof(int32_t) * nodes);
+    c->joint_node = (int32_t *)malloc(sizeof(int32_t) * nodes);
+    c->node_joint = (int32_t *)malloc(sizeof(int32_t) * nodes);
+    if (st >= 0 && (!want || !stack || !c->joint_node || !c->node_joint))
+        st = akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; st >= 0 && i < nodes; ++i)
+        c->node_joint[i] = -1;
+    if (st >= 0) st = choose_nodes(c, want);
+    if (st >= 0) st = order_joints(c, want, stack);
+    free(want);
+    free(stack);
+    if (st >= 0) st = joint_tables(c);
+    if (st >= 0) st = choose_rate(c);
+    ga_rigid *rest = st < 0 ? NULL : (ga_rigid *)malloc(sizeof(ga_rigid) * (size_t)c->joints * 2);
+    if (st >= 0 && !rest) st = akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
+    if (st >= 0) {
+        ga_evaluate(c, 0.0, 0, rest);
+        st = build_skeleton(c, rest, sk);
+    }
+    if (st >= 0) st = build_clip(c, rest, rest + c->joints, clip);
+    free(rest);
+    return st;
+}
+
+static void fill_info_joints(const ga_ctx *c, ak_gltf_clip_info *info)
+{
+    if (!info || !info->joint_node) return;
+    for (int32_t j = 0; j < info->joint_node_capacity; ++j)
+        info->joint_node[j] = j < c->joints ? c->joint_node[j] : -1;
+}
+
+int32_t ak_gltf_read_clip_memory(const uint8_t *data, size_t size, const char *base_dir,
+                                 const ak_gltf_clip_params *params, ak_skeleton **out_skeleton,
+                                 ak_clip **out_clip, ak_gltf_clip_info *info, ak_error *err)
+{
+    if (!out_skeleton || !out_clip) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
+    *out_skeleton = NULL;
+    *out_clip = NULL;
+    if (!data) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null data");
+    const ak_gltf_clip_params defaults = ak_gltf_clip_defaults();
+    if (!params) params = &defaults;
+    int32_t st = ak_gltf_clip_validate(params, err);
+    if (st < 0) return st;
+    ga_ctx c;
+    memset(&c, 0, sizeof c);
+    c.p = params;
+    c.info = info;
+    if (info) {
+        int32_t *jn = info->joint_node, cap = info->joint_node_capacity;
+        memset(info, 0, sizeof *info);
+        info->joint_node = jn;
+        info->joint_node_capacity = cap;
+        info->animation = info->skin = -1;
+    }
+    st = akgd_open(&c.d, data, size, base_dir, err);
+    if (info) info->animation_count = c.d.animations.count;
+    if (st >= 0) st = read_all(&c, out_skeleton, out_clip);
+    if (st >= 0) fill_info_joints(&c, info);
+    ga_free_channels(&c);
+    free(c.joint_node);
+    free(c.node_joint);
+    free(c.parent);
+    free(c.base);
+    free(c.chan_of);
+    free(c.world);
+    akgd_close(&c.d);
+    if (st < 0) {
+        ak_skeleton_destroy(*out_skeleton);
+        ak_clip_destroy(*out_clip);
+        *out_skeleton = NULL;
+        *out_clip = NULL;
+        return st;
+    }
+    ak_error_clear(err);
+    return AK_OK;
+}
+
+int32_t ak_gltf_read_clip_file(const char *path, const ak_gltf_clip_params *params,
+                               ak_skeleton **out_skeleton, ak_clip **out_clip,
+                               ak_gltf_clip_info *info, ak_error *err)
+{
+    if (!out_skeleton || !out_clip) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
+    *out_skeleton = NULL;
+    *out_clip = NULL;
+    if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null path");
+    size_t size = 0;
+    const char *why = "";
+    uint8_t *data = akgd_read_file(path, &size, &why);
+    if (!data) return ak_error_set(err, AK_ERR_IO, 0, "file %s", why);
+    /* Buffers resolve in the file's own folder. */
+    const char *slash = strrchr(path, '/');
+#if defined(_WIN32)
+    const char *back = strrchr(path, '\\');
+    if (back && (!slash || back > slash)) slash = back;
+#endif
+    const size_t dir_len = slash ? (size_t)(slash - path) : 1;
+    char *dir = (char *)malloc(dir_len + 2);
+    if (!dir) {
+        free(data);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    memcpy(dir, slash ? path : ".", dir_len);
+    dir[dir_len] = '\0';
+    if (slash && dir_len == 0) {
+        dir[0] = '/';
+        dir[1] = '\0';
+    }
+    const int32_t st =
+        ak_gltf_read_clip_memory(data, size, dir, params, out_skeleton, out_clip, info, err);
+    free(dir);
+    free(data);
+    return st;
+}

@@ -1,0 +1,310 @@
+/* glTF animation channels: reading the samplers, evaluating them at a time the way the glTF
+ * 2.0 specification (appendix C) and three.js do, and turning node matrices into animkit's
+ * rigid joints. */
+#include "io/gltf_anim_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int32_t path_of(const char *s)
+{
+    if (!s) return -1;
+    if (strcmp(s, "translation") == 0) return GA_T;
+    if (strcmp(s, "rotation") == 0) return GA_R;
+    if (strcmp(s, "scale") == 0) return GA_S;
+    return -2; /* "weights" or an extension's path: not a joint's */
+}
+
+static int32_t interp_of(const char *s)
+{
+    if (!s || strcmp(s, "LINEAR") == 0) return GA_LINEAR;
+    if (strcmp(s, "STEP") == 0) return GA_STEP;
+    if (strcmp(s, "CUBICSPLINE") == 0) return GA_CUBIC;
+    return -1;
+}
+
+/* Times must be finite, >= 0 and non-decreasing (the spec asks for strictly increasing;
+ * equal neighbours, which exporters write at cuts, are read as a jump). */
+static int32_t check_times(ga_ctx *c, const ga_channel *ch, int32_t sv, const char *what)
+{
+    for (int32_t k = 0; k < ch->keys; ++k)
+        if (!(ch->times[k] >= 0.0f) || (k > 0 && ch->times[k] < ch->times[k - 1]))
+            return akgd_fail(&c->d, AK_ERR_INVALID_ARG, sv,
+                             "%s: key time %d (%g s) is negative or goes back in time", what,
+                             (int)k, (double)ch->times[k]);
+    return AK_OK;
+}
+
+/* Rotation keys as unit quaternions (the spec asks for them; files round them, quantized
+ * ones hold them to 1/127 or 1/32767): each key's value, never a cubic key's tangents. */
+static void normalise_keys(ga_channel *ch)
+{
+    const int per = ch->interp == GA_CUBIC ? 12 : 4, at = ch->interp == GA_CUBIC ? 4 : 0;
+    for (int32_t k = 0; k < ch->keys; ++k) {
+        float *q = ch->values + (size_t)k * (size_t)per + (size_t)at;
+        const double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                              (double)q[3] * q[3]);
+        for (int i = 0; i < 4 && n > 1e-12; ++i)
+            q[i] = (float)(q[i] / n);
+    }
+}
+
+static int32_t read_sampler(ga_ctx *c, int32_t samplers, int32_t s, ga_channel *ch)
+{
+    char what[96];
+    snprintf(what, sizeof what, "animations[%d].samplers[%d]", (int)c->anim, (int)s);
+    const int32_t sv = akj_at(&c->d.json, samplers, s);
+    if (s < 0 || sv < 0 || akj_type(&c->d.json, sv) != AKJ_OBJECT)
+        return akgd_fail(&c->d, AK_ERR_INVALID_ARG, samplers, "%s does not exist", what);
+    ch->interp = interp_of(akj_string(&c->d.json, akj_get(&c->d.json, sv, "interpolation")));
+    if (ch->interp < 0)
+        return akgd_fail(&c->d, AK_ERR_INVALID_ARG, sv,
+                         "%s.interpolation must be LINEAR, STEP or CUBICSPLINE", what);
+    int32_t n_out = 0;
+    float *out = NULL;
+    int32_t st =
+        akgd_read_floats(&c->d, akgd_index(&c->d, sv, "input", -1), 1, what, &ch->keys, &ch->times);
+    if (st >= 0) st = check_times(c, ch, sv, what);
+    if (st >= 0)
+        st = akgd_read_floats(&c->d, akgd_index(&c->d, sv, "output", -1), ch->comps, what, &n_out,
+                              &out);
+    ch->values = out;
+    const int32_t per_key = ch->interp == GA_CUBIC ? 3 : 1;
+    if (st >= 0 && (double)n_out != (double)ch->keys * per_key)
+        st = akgd_fail(&c->d, AK_ERR_INVALID_ARG, sv,
+                       "%s: %d outputs for %d key times (%s needs %d per key)", what, (int)n_out,
+                       (int)ch->keys, ch->interp == GA_CUBIC ? "CUBICSPLINE" : "this interpolation",
+                       (int)per_key);
+    if (st >= 0 && ch->comps == 4) normalise_keys(ch);
+    return st;
+}
+
+int32_t ga_read_channels(ga_ctx *c)
+{
+    const int32_t av = c->d.animations.v[c->anim];
+    const int32_t chans = akj_get(&c->d.json, av, "channels");
+    const int32_t samplers = akj_get(&c->d.json, av, "samplers");
+    if (akj_type(&c->d.json, chans) != AKJ_ARRAY || akj_type(&c->d.json, samplers) != AKJ_ARRAY)
+        return akgd_fail(&c->d, AK_ERR_INVALID_ARG, av,
+                         "animations[%d] needs channels and samplers arrays", (int)c->anim);
+    const int32_t n = c->d.json.v[chans].count;
+    c->ch = (ga_channel *)calloc((size_t)(n > 0 ? n : 1), sizeof(ga_channel));
+    if (!c->ch) return akgd_fail(&c->d, AK_ERR_NOMEM, av, "out of memory");
+    int32_t i = 0, st = AK_OK;
+    for (int32_t e = c->d.json.v[chans].first; e >= 0 && st >= 0; e = c->d.json.v[e].next, ++i) {
+        const int32_t target = akj_get(&c->d.json, e, "target");
+        const int32_t node = akgd_index(&c->d, target, "node", -1);
+        const int32_t path = path_of(akj_string(&c->d.json, akj_get(&c->d.json, target, "path")));
+        if (target < 0 || path == -1 || node == -2 || node >= c->d.nodes.count)
+            st = akgd_fail(&c->d, AK_ERR_INVALID_ARG, e,
+                           "animations[%d].channels[%d] has a bad target (node %d of %d, path)",
+                           (int)c->anim, (int)i, (int)node, (int)c->d.nodes.count);
+        if (st < 0 || node < 0 || path < 0) {
+            if (st >= 0 && c->info) c->info->ignored_channels++;
+            continue;
+        }
+        ga_channel *ch = &c->ch[c->ch_count++];
+        ch->node = node;
+        ch->path = path;
+        ch->comps = path == GA_R ? 4 : 3;
+        st = read_sampler(c, samplers, akgd_index(&c->d, e, "sampler", -1), ch);
+    }
+    return st;
+}
+
+void ga_free_channels(ga_ctx *c)
+{
+    for (int32_t i = 0; c->ch && i < c->ch_count; ++i) {
+        free(c->ch[i].times);
+        free(c->ch[i].values);
+    }
+    free(c->ch);
+    c->ch = NULL;
+    c->ch_count = 0;
+}
+
+/* Key k with times[k] <= t < times[k+1] (binary search), for t inside the keys. */
+static int32_t find_key(const ga_channel *ch, double t)
+{
+    int32_t lo = 0, hi = ch->keys - 1;
+    while (hi - lo > 1) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if ((double)ch->times[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Spherical interpolation the short way (three.js Quaternion.slerpFlat). */
+static void slerp(const double *a, const double *b_in, double u, double *out)
+{
+    double b[4] = {b_in[0], b_in[1], b_in[2], b_in[3]};
+    double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    if (dot < 0.0) {
+        dot = -dot;
+        for (int k = 0; k < 4; ++k)
+            b[k] = -b[k];
+    }
+    double wa = 1.0 - u, wb = u;
+    if (1.0 - dot > 1e-12) {
+        const double theta = acos(dot < 1.0 ? dot : 1.0), s = sin(theta);
+        wa = sin((1.0 - u) * theta) / s;
+        wb = sin(u * theta) / s;
+    }
+    for (int k = 0; k < 4; ++k)
+        out[k] = wa * a[k] + wb * b[k];
+}
+
+/* The value of a channel at time t (glTF 2.0 appendix C); rotations normalised. */
+static void channel_value(const ga_channel *ch, double t, double *out)
+{
+    const int n = ch->comps, stride = ch->interp == GA_CUBIC ? 3 * n : n;
+    const int mid = ch->interp == GA_CUBIC ? n : 0; /* the value inside a cubic key */
+    const float *v = ch->values;
+    int32_t k = 0;
+    double u = 0.0;
+    /* Key times are float32: a frame time within a few float ulps of a key counts as on it
+     * (frame 49 at 0.4 s is the key written as 0.4f = 0.4000000059604645), so a STEP key is
+     * not missed by rounding. */
+    const double on = t + 5e-7 * fmax(1.0, fabs(t));
+    if (on >= (double)ch->times[ch->keys - 1])
+        k = ch->keys - 1;
+    else if (on > (double)ch->times[0]) {
+        k = find_key(ch, on);
+        const double dt = (double)ch->times[k + 1] - (double)ch->times[k];
+        u = dt > 0.0 ? fmax(0.0, t - (double)ch->times[k]) / dt : 0.0;
+    }
+    const float *a = v + (size_t)k * (size_t)stride + mid;
+    double va[4], vb[4];
+    for (int i = 0; i < n; ++i)
+        out[i] = va[i] = a[i];
+    if (u > 0.0 && ch->interp == GA_LINEAR) {
+        const float *b = a + stride;
+        for (int i = 0; i < n; ++i)
+            vb[i] = b[i];
+        if (n == 4)
+            slerp(va, vb, u, out);
+        else
+            for (int i = 0; i < n; ++i)
+                out[i] = va[i] + (vb[i] - va[i]) * u;
+    } else if (u > 0.0 && ch->interp == GA_CUBIC) {
+        const double dt = (double)ch->times[k + 1] - (double)ch->times[k];
+        const float *b = a + stride, *out_tan = a + n, *in_tan = b - n;
+        const double u2 = u * u, u3 = u2 * u;
+        const double h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2,
+                     h11 = u3 - u2;
+        for (int i = 0; i < n; ++i)
+            out[i] = h00 * a[i] + h10 * dt * out_tan[i] + h01 * b[i] + h11 * dt * in_tan[i];
+    }
+    if (n == 4) {
+        const double len =
+            sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+        for (int i = 0; i < 4; ++i)
+            out[i] = len > 1e-12 ? out[i] / len : (i == 3);
+    }
+}
+
+/* Rigid part of a column-major matrix: translation and the rotation of its orthonormalised
+ * axes (Gram-Schmidt on x then y; z = x * y). 0 when the axes are degenerate. */
+static int rigid_of(const double m[16], ga_rigid *out)
+{
+    double x[3] = {m[0], m[1], m[2]}, y[3] = {m[4], m[5], m[6]}, z[3];
+    const double nx = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    out->t[0] = m[12];
+    out->t[1] = m[13];
+    out->t[2] = m[14];
+    if (!(nx > 1e-12)) return 0;
+    for (int k = 0; k < 3; ++k)
+        x[k] /= nx;
+    const double d = x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+    for (int k = 0; k < 3; ++k)
+        y[k] -= d * x[k];
+    const double ny = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+    if (!(ny > 1e-12)) return 0;
+    for (int k = 0; k < 3; ++k)
+        y[k] /= ny;
+    z[0] = x[1] * y[2] - x[2] * y[1];
+    z[1] = x[2] * y[0] - x[0] * y[2];
+    z[2] = x[0] * y[1] - x[1] * y[0];
+    double *q = out->q;
+    const double tr = x[0] + y[1] + z[2];
+    if (tr > 0.0) {
+        const double s = sqrt(tr + 1.0) * 2.0;
+        q[3] = 0.25 * s, q[0] = (y[2] - z[1]) / s, q[1] = (z[0] - x[2]) / s;
+        q[2] = (x[1] - y[0]) / s;
+    } else if (x[0] > y[1] && x[0] > z[2]) {
+        const double s = sqrt(1.0 + x[0] - y[1] - z[2]) * 2.0;
+        q[3] = (y[2] - z[1]) / s, q[0] = 0.25 * s, q[1] = (y[0] + x[1]) / s;
+        q[2] = (z[0] + x[2]) / s;
+    } else if (y[1] > z[2]) {
+        const double s = sqrt(1.0 + y[1] - x[0] - z[2]) * 2.0;
+        q[3] = (z[0] - x[2]) / s, q[0] = (y[0] + x[1]) / s, q[1] = 0.25 * s;
+        q[2] = (z[1] + y[2]) / s;
+    } else {
+        const double s = sqrt(1.0 + z[2] - x[0] - y[1]) * 2.0;
+        q[3] = (x[1] - y[0]) / s, q[0] = (z[0] + x[2]) / s, q[1] = (z[1] + y[2]) / s;
+        q[2] = 0.25 * s;
+    }
+    const double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int k = 0; k < 4; ++k)
+        q[k] /= n;
+    return 1;
+}
+
+void ga_evaluate(ga_ctx *c, double t, int use_anim, ga_rigid *out)
+{
+    for (int32_t j = 0; j < c->joints; ++j) {
+        akgd_trs trs = c->base[j];
+        int changed = 0;
+        for (int path = 0; use_anim && path < 3; ++path) {
+            const int32_t ci = c->chan_of[j * 3 + path];
+            if (ci < 0) continue;
+            double *dst = path == GA_T ? trs.t : path == GA_R ? trs.r : trs.s;
+            channel_value(&c->ch[ci], t, dst);
+            changed = 1;
+        }
+        if (changed) akgd_compose(&trs);
+        const int32_t p = c->parent[j];
+        if (p >= 0)
+            akgd_mat_mul(c->world[p], trs.m, c->world[j]);
+        else
+            memcpy(c->world[j], trs.m, sizeof(double[16]));
+        if (!rigid_of(c->world[j], &out[j])) {
+            /* A joint scaled to nothing (props hidden by a zero scale): it keeps its
+             * position and its parent's orientation. */
+            static const double id[4] = {0, 0, 0, 1};
+            memcpy(out[j].q, p >= 0 ? out[p].q : id, sizeof(double[4]));
+        }
+    }
+}
+
+ak_xform ga_local(const ga_rigid *parent, const ga_rigid *child)
+{
+    /* local = parent^-1 * child: q = conj(qp) * qc, t = conj(qp) (tc - tp) conj(qp)^-1 */
+    const double *a = parent->q, *b = child->q;
+    const double ax = -a[0], ay = -a[1], az = -a[2], aw = a[3];
+    double q[4] = {aw * b[0] + ax * b[3] + ay * b[2] - az * b[1],
+                   aw * b[1] - ax * b[2] + ay * b[3] + az * b[0],
+                   aw * b[2] + ax * b[1] - ay * b[0] + az * b[3],
+                   aw * b[3] - ax * b[0] - ay * b[1] - az * b[2]};
+    const double v[3] = {child->t[0] - parent->t[0], child->t[1] - parent->t[1],
+                         child->t[2] - parent->t[2]};
+    /* rotate v by (ax, ay, az, aw): v + 2w (u x v) + 2 u x (u x v) */
+    const double cx = ay * v[2] - az * v[1], cy = az * v[0] - ax * v[2], cz = ax * v[1] - ay * v[0];
+    const double r[3] = {v[0] + 2 * (aw * cx + ay * cz - az * cy),
+                         v[1] + 2 * (aw * cy + az * cx - ax * cz),
+                         v[2] + 2 * (aw * cz + ax * cy - ay * cx)};
+    ak_xform x;
+    x.rotation.x = (float)q[0];
+    x.rotation.y = (float)q[1];
+    x.rotation.z = (float)q[2];
+    x.rotation.w = (float)q[3];
+    x.translation.x = (float)r[0];
+    x.translation.y = (float)r[1];
+    x.translation.z = (float)r[2];
+    return x;
+}

@@ -1,0 +1,57 @@
+/* Internal: the glTF clip reader's parts and what they share.
+ *
+ *   gltf_anim.c       params, choosing the animation and the skeleton's nodes, the frame rate,
+ *                     building the skeleton and clip, the public calls
+ *   gltf_anim_eval.c  channels (samplers read through gltf_doc.c) and their evaluation at a
+ *                     time (STEP, LINEAR with slerp, CUBICSPLINE Hermite), node matrices to
+ *                     rigid joint transforms (scale baked into child translations)
+ */
+#ifndef AK_IO_GLTF_ANIM_INTERNAL_H
+#define AK_IO_GLTF_ANIM_INTERNAL_H
+
+#include "animkit/gltf.h"
+#include "io/gltf_doc.h"
+
+enum { GA_T = 0, GA_R = 1, GA_S = 2 };
+enum { GA_STEP = 0, GA_LINEAR = 1, GA_CUBIC = 2 };
+
+typedef struct ga_channel {
+    int32_t node, path, interp, keys, comps;
+    float *times;  /* keys, non-decreasing seconds */
+    float *values; /* keys * comps, or keys * 3 * comps (in-tangent, value, out-tangent) */
+} ga_channel;
+
+/* A rigid transform in double: quaternion x,y,z,w and translation. */
+typedef struct ga_rigid {
+    double q[4], t[3];
+} ga_rigid;
+
+typedef struct ga_ctx {
+    akgd_doc d;
+    const ak_gltf_clip_params *p;
+    ak_gltf_clip_info *info;
+    int32_t anim; /* animation read, -1 none */
+    ga_channel *ch;
+    int32_t ch_count;
+    int32_t joints;
+    int32_t *joint_node; /* joint -> node, parents first */
+    int32_t *node_joint; /* node -> joint or -1 */
+    int32_t *parent;     /* joint -> parent joint or -1 */
+    akgd_trs *base;      /* per joint: the node's own transform */
+    int32_t *chan_of;    /* joints * 3: channel per joint and path, or -1 */
+    double (*world)[16]; /* per joint, scratch of one evaluation */
+    float fps;
+    int32_t frames;
+} ga_ctx;
+
+/* Reads animation c->anim's channels into c->ch (weights channels and channels without a
+ * node are skipped and counted in info). */
+int32_t ga_read_channels(ga_ctx *c);
+void ga_free_channels(ga_ctx *c);
+/* Model-space rigid transforms of every joint at time t (use_anim 0: the nodes' own pose),
+ * written to out[joints]. */
+void ga_evaluate(ga_ctx *c, double t, int use_anim, ga_rigid *out);
+/* local = inverse(parent) * child, in float. */
+ak_xform ga_local(const ga_rigid *parent, const ga_rigid *child);
+
+#endif

@@ -1,0 +1,67 @@
+/* Clip files for the tools: the library's formats plus FBX (fbx_assimp.c). */
+#include "clip_any.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The first bytes of a file (0 when it cannot be opened). */
+static size_t read_head(const char *path, uint8_t *head, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    const size_t n = fread(head, 1, cap, f);
+    fclose(f);
+    return n;
+}
+
+static ak_gltf_clip_params params_for(const char *animation)
+{
+    ak_gltf_clip_params p = ak_gltf_clip_defaults();
+    if (!animation || !*animation) return p;
+    char *end = NULL;
+    const long idx = strtol(animation, &end, 10);
+    if (end && *end == '\0' && animation[0] >= '0' && animation[0] <= '9' && idx <= 1000000)
+        p.animation = (int32_t)idx;
+    else
+        p.animation_name = animation;
+    return p;
+}
+
+static int32_t read_fbx(const char *file, const char *animation, ak_skeleton **sk, ak_clip **clip,
+                        ak_error *err)
+{
+    uint8_t *glb = NULL;
+    size_t size = 0;
+    int32_t st = ak_tools_fbx_to_glb(file, &glb, &size, err);
+    if (st != AK_OK) return st;
+    const ak_gltf_clip_params p = params_for(animation);
+    st = ak_gltf_read_clip_memory(glb, size, NULL, &p, sk, clip, NULL, err);
+    free(glb);
+    return st;
+}
+
+int32_t ak_tools_read_clip(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                           ak_error *err)
+{
+    if (!path || !out_skeleton || !out_clip)
+        return ak_clip_read_file(path, out_skeleton, out_clip, err);
+    uint8_t head[64];
+    size_t n = read_head(path, head, sizeof head);
+    const char *hash = strrchr(path, '#');
+    if (ak_clip_format_detect(path, head, n) == AK_FORMAT_FBX)
+        return read_fbx(path, NULL, out_skeleton, out_clip, err);
+    if (n == 0 && hash) {
+        char *file = (char *)malloc((size_t)(hash - path) + 1);
+        if (!file) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+        memcpy(file, path, (size_t)(hash - path));
+        file[hash - path] = '\0';
+        n = read_head(file, head, sizeof head);
+        int32_t st = 0;
+        const int fbx = ak_clip_format_detect(file, head, n) == AK_FORMAT_FBX;
+        if (fbx) st = read_fbx(file, hash + 1, out_skeleton, out_clip, err);
+        free(file);
+        if (fbx) return st;
+    }
+    return ak_clip_read_file(path, out_skeleton, out_clip, err);
+}

@@ -1,0 +1,36 @@
+/* Clip files for the tools (CLI, viewer, Python's FBX helper): everything the library reads
+ * (BVH, glTF, GLB through ak_clip_read_file) plus FBX through assimp where the build found
+ * it (pkg-config assimp; Debian libassimp-dev). Where it did not, an FBX file gets a clear
+ * error saying what to install. */
+#ifndef AK_TOOLS_CLIP_ANY_H
+#define AK_TOOLS_CLIP_ANY_H
+
+#include "animkit/clipfile.h"
+#include "animkit/gltf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An ak_clip_loader: FBX by its first bytes or extension, the rest by ak_clip_read_file.
+ * "file.fbx#Name" or "file.fbx#1" picks an animation stack (the first by default). */
+int32_t ak_tools_read_clip(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                           ak_error *err);
+
+/* 1 when this build reads FBX. */
+int ak_tools_have_fbx(void);
+
+/* FBX through assimp: the scene's nodes, the meshes' bones as a skin and every animation
+ * stack, written as a GLB document in memory (malloc'ed; the caller frees) that
+ * ak_gltf_read_clip_memory reads like any glTF file (one evaluation of channels for both
+ * formats). assimp's import with FBX pivots collapsed (AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS
+ * 0). Key times are ticks / mTicksPerSecond (25 when the file gives none), shifted so
+ * the first key of a stack is not before 0. AK_ERR_PARSE with assimp's reason when the
+ * file cannot be imported; AK_ERR_INVALID_ARG in a build without assimp. */
+int32_t ak_tools_fbx_to_glb(const char *path, uint8_t **out_glb, size_t *out_size, ak_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
