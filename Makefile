@@ -17,6 +17,8 @@ DEB_PACKAGES = build-essential cmake pkg-config libcglm-dev libcmocka-dev \
   liborocos-kdl-dev nodejs npm wine wine64 nunit-console libnunit-cil-dev locales
 # A peer project's BVH corpus (tests/io/test_bvh_assimp.c).
 DEB_PACKAGES += assimp-testmodels
+# FBX in the CLI and viewer (tools/common/fbx_assimp.c; built only where pkg-config finds assimp).
+DEB_PACKAGES += libassimp-dev
 # The static checks make test runs (lint_clang_format, lint_clang_tidy, lint_cppcheck_library):
 # without these packages the tests skip themselves, so a fresh machine installs them.
 DEB_PACKAGES += clang-format clang-tidy cppcheck

@@ -18,6 +18,9 @@ typedef struct ak_foot_ik_leg {
     ak_vec3 toe_local;          /* the toe contact (floor point under the ball), ankle frame */
     int32_t has_toe;            /* 1: the foot rolls over toe_local when only the toe is down;
                                    0 (default): one contact point */
+    float landing_slack;        /* m: how far the hips may stay above the ground a swinging foot
+                                   lands on (relative to the animation's floor) with the leg
+                                   still reaching at landing; planned hips only; default 0 */
 } ak_foot_ik_leg;
 
 /* Settings and rig of one character's foot IK. The skeleton and the joints that belong to it
@@ -39,6 +42,15 @@ typedef struct ak_foot_ik_params {
     float hip_drop_stiffness; /* 1/s: the hip drop follows its goal as a critically damped spring
                                  of this angular frequency; default 15 */
     float max_hip_drop;       /* metres; default 0.45 */
+    float hip_accel_down;     /* m/s^2: planned hips (both bounds > 0): the most the grounding's
+                                 own vertical move of the hips (ground following + hip drop, on
+                                 top of the animation's) accelerates downward; the hips are
+                                 planned over the footholds (landing hints) and move as a
+                                 critically damped spring within the bounds. 0 (default): the
+                                 hip drop follows the legs' needs at once. The walker sets
+                                 0.25 g plus the room between the source's lowest and -1 g */
+    float hip_accel_up;       /* m/s^2: the same upward; the walker: 0.5 g plus the room between
+                                 the source's highest and +1 g; 0 with hip_accel_down */
     float max_hip_rise;       /* metres the hips may rise above the animation in single support
                                  (over a stance foot above the animation's floor, so the stance
                                  knee keeps the animated bend); default 0 (the walker: 0.3) */
@@ -74,6 +86,12 @@ typedef struct ak_foot_ik_state {
                                 animation so a stretched leg reaches (0 unless needed) */
     float stance_goal;       /* m: the animation's floor last frame in single support */
     int32_t stance_goal_leg; /* which leg that was (-1: none) */
+    int32_t reach_roll[2];   /* a planted leg that could not reach its heel rolls over its toe
+                                until it lifts off (the heel rises, as in push-off) */
+    float pelvis;            /* m: the hips' height correction (floor_height - applied drop)
+                                as it moves, acceleration-limited */
+    float pelvis_velocity;   /* m/s */
+    float pelvis_goal;       /* m: its goal last frame (floor_height - hip_drop) */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */

@@ -255,6 +255,33 @@ def read_bvh(path):
     return _read(lambda sk, cl, err: lib.ak_bvh_read_file(p, ffi.NULL, sk, cl, err), os.fspath(path))
 
 
+def read_gltf(path, animation=None, skin=-1, fps=0.0):
+    """Reads one animation of a glTF 2.0 (.gltf) or GLB file -> (Skeleton, Clip): the skeleton
+    of a skin (skin=-1: the one the animation moves, -2: the node tree, or an index), the
+    animation by index or name (None: the first), resampled at `fps` (0: chosen from the key
+    times). Raises animkit.Error with the path, JSON line and reason for bad input."""
+    p = _fspath(path)
+    params = ffi.new("ak_gltf_clip_params *", lib.ak_gltf_clip_defaults())
+    keep = None
+    if isinstance(animation, str):
+        keep = ffi.new("char[]", animation.encode("utf-8"))
+        params.animation_name = keep
+    elif animation is not None:
+        params.animation = int(animation)
+    params.skin = int(skin)
+    params.fps = float(fps)
+    return _read(lambda sk, cl, err: lib.ak_gltf_read_clip_file(p, params, sk, cl, ffi.NULL, err),
+                 os.fspath(path))
+
+
+def read(path):
+    """Reads any clip file the library reads -> (Skeleton, Clip): BVH, glTF or GLB by their
+    first bytes ("walk.glb#Run" picks an animation by name or index). FBX needs the animkit
+    tools built with assimp (animkit convert walk.fbx walk.glb), and says so."""
+    p = _fspath(path)
+    return _read(lambda sk, cl, err: lib.ak_clip_read_file(p, sk, cl, err), os.fspath(path))
+
+
 def read_bvh_string(text, name="<string>"):
     """Reads BVH text (str or bytes) -> (Skeleton, Clip)."""
     data = text.encode() if isinstance(text, str) else bytes(text)

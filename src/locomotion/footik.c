@@ -2,6 +2,7 @@
  * weights that fade at per-second rates. And reach: a hand on a fixed point. */
 #include "animkit/ik.h"
 #include "animkit/grounding.h"
+#include "core/spring.h"
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
 
@@ -27,6 +28,8 @@ ak_foot_ik_params ak_foot_ik_defaults(void)
     p.max_hip_drop = 0.45f;
     p.max_hip_rise = 0.0f;
     p.hip_drop_stiffness = 20.0f;
+    p.hip_accel_down = 0.0f;
+    p.hip_accel_up = 0.0f;
     p.pole_distance = 0.5f;
     p.lock_feet = 1;
     return p;
@@ -64,6 +67,14 @@ int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, ak_error *err)
         !(p->stance_fade_rate > 0.0f) || !(p->swing_height_rate > 0.0f) ||
         !(p->hip_drop_rate > 0.0f) || !(p->hip_drop_stiffness > 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rates must be positive");
+    if (!(p->hip_accel_down >= 0.0f) || !(p->hip_accel_up >= 0.0f) ||
+        !isfinite(p->hip_accel_down) || !isfinite(p->hip_accel_up) ||
+        (p->hip_accel_down > 0.0f) != (p->hip_accel_up > 0.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "hip acceleration bounds must be both 0 (off) or both positive");
+    for (int s = 0; s < 2; ++s)
+        if (!(p->legs[s].landing_slack >= 0.0f) || !isfinite(p->legs[s].landing_slack))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "landing slack must be >= 0");
     if (!(p->max_hip_drop >= 0.0f) || !isfinite(p->max_hip_drop) || !isfinite(p->pole_distance))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max hip drop must be >= 0");
     if (!(p->max_hip_rise >= 0.0f) || !isfinite(p->max_hip_rise))
@@ -235,6 +246,8 @@ typedef struct foot_frame {
     ak_vec3 heel_a[2], toe_a[2];     /* the animated heel and toe, shifted (anim_points) */
     ak_vec3 heel_n[2];               /* the heel ground's clamped normal (or up), where set */
     int heel_n_set[2];
+    float foothold[2]; /* the ground this leg stands on, or a swinging leg will land on */
+    int has_foothold[2];
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -264,7 +277,10 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
     /* The foot rolls (keeps its animated pitch) while only the toe is down; the lock stays on
      * the toe as long as the toe is down, so a heel coming down (a forefoot landing, a
      * settle) pivots about the toe instead of jumping to where the heel is. */
-    const int roll = fr->stance[s] && toe_only(p, s, fr->contact[s]);
+    /* A planted leg the hips left out of reach rolls over its toe for the rest of its stance
+     * (roll_when_out_of_reach). */
+    if (!fr->stance[s]) st->reach_roll[s] = 0;
+    const int roll = fr->stance[s] && (toe_only(p, s, fr->contact[s]) || st->reach_roll[s]);
     const int pivot =
         roll || (fr->stance[s] && st->was_stance[s] && st->lock_toe[s] && p->legs[s].has_toe &&
                  (fr->contact[s] & AK_CONTACT_TOE) && st->pivot_weight[s] > 0.0f);
@@ -518,11 +534,23 @@ static float single_support_weight(float u)
     return a < b ? a : b;
 }
 
+/* The ground leg s stands on (its heel's, or its toe's while it pivots), or for a swinging
+ * leg the ground it will land on (the landing hint, else the ground under its heel now). */
+static void leg_foothold(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr, int32_t s,
+                         foot_frame *ff)
+{
+    const ak_ground_hit *g = &fr->ground[s];
+    if (fr->stance[s] && ff->pivot[s] && fr->ground_toe[s].hit) g = &fr->ground_toe[s];
+    if (!fr->stance[s]) g = &fr->ground_land[s];
+    ff->has_foothold[s] = g->hit && st->ground_weight[s] > 0.0f;
+    ff->foothold[s] = g->height;
+}
+
 /* How far this leg would like the hips lowered (its ankle target below the animated ankle,
  * or the ground a swinging foot will land on below the clip floor, over the swing), and how
  * far it needs them lowered to reach its target at all. */
-static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak_foot_ik_frame *fr,
-                     const ak_xform *world, int32_t s, foot_frame *ff)
+static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak_foot_ik_state *st,
+                     const ak_foot_ik_frame *fr, const ak_xform *world, int32_t s, foot_frame *ff)
 {
     const ak_foot_ik_leg *leg = &p->legs[s];
     ff->shortfall[s] = world[leg->foot].translation.y - ff->ankle_target[s].y;
@@ -546,6 +574,7 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
                          akq_rotate(akq_axis_angle(k, t), akv_sub(target, ff->toe_target[s])));
     }
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
+    leg_foothold(st, fr, s, ff);
 }
 
 /* In single support the planted leg's shortfall is the goal (weight w); the part of its rate
@@ -575,7 +604,7 @@ static float stance_goal_rate(ak_foot_ik_state *st, const foot_frame *ff, float 
  * (roll_about_toe), so the floor only rises when even that is not enough. When the floor
  * pushes the drop up, the spring continues from there (its velocity taken over), so the hips
  * come back up at the capped rate, not at whatever speed the need falls away. */
-static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
+static void follow_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
 {
     float sf[2] = {ff->shortfall[0], ff->shortfall[1]};
     float rise = 0.0f, ws = 0.0f;
@@ -642,6 +671,52 @@ static void update_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
     }
     st->hip_drop_velocity = v;
     st->hip_drop = next;
+}
+
+/* The hips' drop this frame, planned (hip_accel_down > 0): low enough that each planted foot
+ * reaches its ground (its shortfall and what its leg needs), and, known from lift-off, that a
+ * swinging foot will reach the ground it lands on -- that ground below the animation's floor,
+ * less the room its leg has at landing (landing_slack) -- so the hips start down a slope or a
+ * stair as the foot leaves the ground instead of when the leg runs out; no higher than a
+ * planted leg reaches with its knee still bent (AK_RISE_REACH). pelvis_drop moves the hips
+ * there within physics. */
+static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
+{
+    float want = 0.0f, rise = -p->max_hip_rise;
+    for (int s = 0; s < 2; ++s) {
+        if (!ff->stance[s]) {
+            if (ff->has_foothold[s])
+                want = akf_max(want, ff->floor - ff->foothold[s] - p->legs[s].landing_slack);
+            continue;
+        }
+        want = akf_max(want, akf_max(ff->reach_drop[s], ff->shortfall[s]));
+        rise = akf_max(rise, -ff->rise_room[s]);
+    }
+    want = akf_max(want, rise);
+    st->hip_drop = akf_min(want, p->max_hip_drop);
+}
+
+/* The drop the hips get this frame. Their height correction c = floor - drop (what the
+ * grounding adds to the animation's own hip height) follows its goal, floor - hip_drop, as the
+ * critically damped spring of hip_drop_stiffness (the goal is a foothold height, constant
+ * between lift-offs and landings, so nothing is fed forward), its
+ * acceleration held within [-hip_accel_down, hip_accel_up]: nothing pulls a body down faster
+ * than gravity, and legs push it up at about a g at most. */
+static float pelvis_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
+{
+    const float goal = ff->floor - st->hip_drop, dt = ff->dt;
+    if (!st->initialized || !(dt > 0.0f)) {
+        st->pelvis = st->pelvis_goal = goal;
+        st->pelvis_velocity = 0.0f;
+        return st->hip_drop;
+    }
+    ak_spring1 c = {st->pelvis, st->pelvis_velocity};
+    aks_spring_step_limited(&c, goal, 0.0f, p->hip_drop_stiffness, dt, p->hip_accel_down,
+                            p->hip_accel_up);
+    st->pelvis = c.x;
+    st->pelvis_velocity = c.v;
+    st->pelvis_goal = goal;
+    return ff->floor - c.x;
 }
 
 /* Lowers the hips joint by the drop: a pure world translation of its subtree. */
@@ -716,6 +791,73 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     return ak_foot_ik_solve(p, st, fr, local, world, err);
 }
 
+/* A landing heel out of the leg's reach from where the hips are lands short: its lock moves
+ * toward the hips along the ground until the ankle is L from the hip (a shorter step, as a
+ * person takes down a slope or a stair), d0 - sqrt(L^2 - dv^2) for the hip-to-ankle horizontal
+ * distance d0 and height dv. */
+static void shorten_landing(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                            const ak_foot_ik_frame *fr, const ak_xform *world, foot_frame *ff,
+                            int32_t s, ak_vec3 hip, float L)
+{
+    const ak_vec3 a = ff->ankle_target[s];
+    const float dx = hip.x - a.x, dz = hip.z - a.z, dv = hip.y - a.y;
+    const float d0 = sqrtf(dx * dx + dz * dz);
+    if (!(d0 > 1e-4f) || !(L > dv)) return;
+    const float back = akf_min(d0 - sqrtf(L * L - dv * dv), d0);
+    if (!(back > 0.0f)) return;
+    const ak_vec3 lock = st->lock_weight[s] > 0.0f ? st->lock_point[s] : ff->heel_a[s];
+    st->lock_point[s] = akv_make(lock.x + dx / d0 * back, lock.y, lock.z + dz / d0 * back);
+    st->lock_weight[s] = 1.0f;
+    leg_target(p, st, fr, world, s, ff);
+}
+
+/* A planted leg whose heel the hips (which move within physics) leave out of reach this frame
+ * lifts the heel and rolls over its toe, held where the toe stands, for the rest of its stance
+ * (reach_roll), as a trailing foot does in push-off: no frame with the heel off the ground it
+ * is meant to be on. */
+static void roll_when_out_of_reach(const ak_foot_ik_params *p, const ak_skeleton *sk,
+                                   ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                                   const ak_xform *world, foot_frame *ff, int32_t s, int planted)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    if (!fr->stance[s] || ff->pivot[s] || !p->lock_feet) return;
+    if (planted && (!leg->has_toe || !(fr->contact[s] & AK_CONTACT_TOE))) return;
+    const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
+    const ak_vec3 hip = world[leg->upper].translation;
+    if (!(drop_to_reach(hip, ff->ankle_target[s], L) > 0.0f)) return;
+    if (!planted) {
+        if (st->initialized) shorten_landing(p, st, fr, world, ff, s, hip, L * 0.999f);
+        return;
+    }
+    st->reach_roll[s] = 1;
+    st->lock_toe[s] = 1;
+    st->lock_point[s] = planted ? st->toe[s] : ff->toe_a[s];
+    leg_target(p, st, fr, world, s, ff);
+}
+
+/* What neither the planned hips, nor a heel rolling over its toe, nor a shorter landing gives
+ * a planted leg: the hips drop at once by what it still lacks to reach (up to max_hip_drop),
+ * the one place the hips may move faster than physics (a foot planted out of any reach, as a
+ * matching transition can leave it); their spring goes on from there. */
+static void last_resort_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
+                             ak_foot_ik_state *st, const ak_foot_ik_frame *fr, const foot_frame *ff,
+                             ak_xform *local, ak_xform *world)
+{
+    float extra = 0.0f;
+    for (int s = 0; s < 2; ++s) {
+        const ak_foot_ik_leg *leg = &p->legs[s];
+        if (!fr->stance[s]) continue;
+        const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
+        extra =
+            akf_max(extra, drop_to_reach(world[leg->upper].translation, ff->ankle_target[s], L));
+    }
+    extra = akf_min(extra, p->max_hip_drop - st->applied_hip_drop);
+    if (!(extra > 0.0f)) return;
+    apply_hip_drop(p, sk, extra, local, world);
+    st->applied_hip_drop += extra;
+    st->pelvis -= extra;
+}
+
 int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                          const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
                          ak_error *err)
@@ -737,20 +879,30 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     for (int s = 0; s < 2; ++s)
         anim_points(p, st, world, s, &ff.heel_a[s], &ff.toe_a[s]);
     query_points_from(st, ff.heel_a, ff.toe_a, ff.ray_heel, ff.ray_toe);
+    int planted[2];
     for (int s = 0; s < 2; ++s) {
+        planted[s] = st->initialized && st->was_stance[s] && st->lock_weight[s] >= 1.0f;
         leg_weights_and_lock(p, st, fr, &ff, s);
         leg_target(p, st, fr, world, s, &ff);
-        leg_drop(p, sk, fr, world, s, &ff);
+        leg_drop(p, sk, st, fr, world, s, &ff);
     }
-    update_hip_drop(p, st, &ff);
-    st->applied_hip_drop = st->hip_drop;
+    const int plan = p->hip_accel_down > 0.0f;
+    if (plan) {
+        plan_hip_drop(p, st, &ff);
+        st->applied_hip_drop = pelvis_drop(p, st, &ff);
+    } else {
+        follow_hip_drop(p, st, &ff);
+        st->applied_hip_drop = st->hip_drop;
+    }
     apply_hip_drop(p, sk, st->applied_hip_drop, local, world);
     for (int s = 0; s < 2; ++s) {
         const ak_vec3 hip = world[p->legs[s].upper].translation;
+        if (plan) roll_when_out_of_reach(p, sk, st, fr, world, &ff, s, planted[s]);
         roll_about_toe(p, sk, st, fr, &ff, s, hip);
         swing_within_reach(p, sk, &ff, s, hip);
         st->ankle_target[s] = ff.ankle_target[s];
     }
+    if (plan) last_resort_drop(p, sk, st, fr, &ff, local, world);
     solve_legs(p, sk, st, fr, &ff, local, world);
     st->initialized = 1;
     return AK_OK;

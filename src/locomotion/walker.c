@@ -6,6 +6,7 @@
  * target, at most max_turn_rate, so the path stays smooth. Per frame:
  * sample -> root motion (guide, controller) -> foot IK -> FK. */
 #include "animkit/walker.h"
+#include "animkit/walkmetrics.h"
 #include "core/xform_inline.h"
 #include "anim/rootmotion_internal.h"
 #include "locomotion/internal.h"
@@ -219,6 +220,50 @@ static int32_t load_idle(ak_walker *w, const ak_walk_motion *m, const ak_walker_
     return ak_root_motion_create(m->skeleton, w->idle, &rp, &w->idle_root, err);
 }
 
+/* How far the hips may stay above the ground leg s lands on with the leg still reaching, in
+ * the cycle's own landings: at each frame where the foot comes down, the vertical room of a
+ * leg of length L (0.999 of its bones) over the animated ankle, sqrt(L^2 - dh^2) - dv for the
+ * hip-to-ankle horizontal distance dh and height dv, less the heel's height above the floor
+ * (the foot IK puts the heel on the ground); the least of them, at least 0. Uses the walker's
+ * pose buffers (create time). */
+static float landing_slack(ak_walker *w, const ak_foot_ik_params *fik, int32_t s)
+{
+    const ak_walk_motion *m = w->m;
+    const ak_skeleton *sk = m->skeleton;
+    const ak_foot_ik_leg *leg = &fik->legs[s];
+    const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
+    const int32_t n = m->clip->frame_count;
+    float slack = INFINITY;
+    for (int32_t f = 0; f < n; ++f) {
+        if (!m->contacts[s][f] || m->contacts[s][(f + n - 1) % n]) continue;
+        ak_clip_frame(m->clip, sk, f, w->local);
+        ak_fk(sk, w->local, w->world);
+        const ak_vec3 hip = w->world[leg->upper].translation;
+        const ak_vec3 ankle = w->world[leg->foot].translation;
+        const float dx = hip.x - ankle.x, dz = hip.z - ankle.z, dv = hip.y - ankle.y;
+        const float dh2 = dx * dx + dz * dz;
+        const float room = dh2 < L * L ? sqrtf(L * L - dh2) - dv : 0.0f;
+        const float heel = ak_foot_ik_sole(fik, w->world, s).y - m->floor_y;
+        slack = fminf(slack, room - fmaxf(heel, 0.0f));
+    }
+    return slack < INFINITY && slack > 0.0f ? slack : 0.0f;
+}
+
+/* Planned hips for the walker: the acceleration bounds of the grounding at 0.25 g down and
+ * 0.5 g up beyond the animation's own, widened by the source's own room (where the captured
+ * hips accelerate less than 1 g either way, the difference), so the walk stays within
+ * [min(source, -1 g) - 0.25 g, max(source, +1 g) + 0.5 g]; and each leg's landing slack. */
+static void plan_hips(ak_walker *w, ak_foot_ik_params *fik)
+{
+    ak_walk_metrics src;
+    for (int s = 0; s < 2; ++s)
+        fik->legs[s].landing_slack = landing_slack(w, fik, s);
+    if (fik->hip_accel_down > 0.0f || ak_walk_metrics_source(w->m, &src, NULL) != AK_OK) return;
+    /* 0.9: the animation's own extreme and the grounding's may meet in one frame */
+    fik->hip_accel_down = 0.9f * AK_GRAVITY * (0.25f + fmaxf(0.0f, 1.0f + src.hip_accel_min_g));
+    fik->hip_accel_up = 0.9f * AK_GRAVITY * (0.5f + fmaxf(0.0f, 1.0f - src.hip_accel_max_g));
+}
+
 int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
                          const ak_ground *ground, ak_walker **out, ak_error *err)
 {
@@ -258,6 +303,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
         }
         w->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     }
+    if (p->plan_hips) plan_hips(w, &w->fik);
     if (p->foot_ik) {
         st = ak_foot_ik_validate(&w->fik, err);
         if (st != AK_OK) {
@@ -1098,7 +1144,8 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
         s->sole_ground[k] = w->sole_ground[k];
         s->contact[k] = w->contact[k];
         /* A heel coming down about a locked toe is not down until the foot is flat. */
-        if (w->p.foot_ik && w->fst.lock_toe[k] && w->fst.pivot_weight[k] > 0.0f)
+        if (w->p.foot_ik && w->fst.lock_toe[k] &&
+            (w->fst.pivot_weight[k] > 0.0f || w->fst.reach_roll[k]))
             s->contact[k] &= ~AK_CONTACT_HEEL;
         s->toe[k] =
             w->p.foot_ik && w->initialized ? w->fst.toe[k] : ak_foot_ik_toe(&w->fik, w->world, k);

@@ -12,7 +12,7 @@ if(NOT TARGET animkit_tools_common)
   # FBX file gets an error saying what to install.
   find_package(PkgConfig QUIET)
   if(PKG_CONFIG_FOUND AND NOT AK_NO_ASSIMP)
-    pkg_check_modules(AK_ASSIMP QUIET IMPORTED_TARGET assimp)
+    pkg_check_modules(AK_ASSIMP QUIET IMPORTED_TARGET GLOBAL assimp)
   endif()
   if(AK_ASSIMP_FOUND)
     target_link_libraries(animkit_tools_common PUBLIC PkgConfig::AK_ASSIMP)
