@@ -60,6 +60,12 @@ typedef struct ak_retarget_params {
     ak_contact_params contact;    /* detector thresholds (ak_contact_defaults) */
     const uint8_t *stance_left;   /* optional source stance flags per frame, instead of */
     const uint8_t *stance_right;  /* detection (both or neither) */
+    /* The source's reference pose, where its bones are matched to the target's rest pose
+     * (ak_retarget_run). -1 (default): by measure, the zero pose when it stands (hips to head
+     * and hips to each foot within 37 degrees of vertical: T-, A- and CMU's zero poses), else
+     * the clip's most upright frame (head over hips, both legs under them), so a rig whose zero
+     * pose lies along X retargets like one that stands; >= 0: that frame of source_clip. */
+    int32_t reference_frame;
 } ak_retarget_params;
 
 /* What a retarget did. */

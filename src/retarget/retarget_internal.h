@@ -36,4 +36,16 @@ struct ak_retargeter {
  * records both floors in info. */
 int32_t akr_set_floor(ak_retargeter *rt, float source_floor, float target_floor);
 
+/* A copy of the source re-rested on its reference frame (retarget_ref.c): frame -1 (and no
+ * copy) when the zero pose stands. */
+typedef struct akr_rested {
+    int32_t frame;
+    ak_skeleton *skeleton;
+    ak_clip *clip;
+} akr_rested;
+
+int32_t akr_reference_source(const ak_retarget_params *p, const ak_humanoid *m, akr_rested *out,
+                             ak_error *err);
+void akr_rested_free(akr_rested *r);
+
 #endif

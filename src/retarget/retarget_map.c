@@ -18,6 +18,7 @@ ak_retarget_params ak_retarget_defaults(void)
     p.contacts = 1;
     p.fade_time = 0.1f;
     p.contact = ak_contact_defaults();
+    p.reference_frame = -1;
     return p;
 }
 
@@ -80,6 +81,12 @@ int32_t ak_retarget_validate(const ak_retarget_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "floor_height must be finite or NaN");
     if (!isfinite(p->source_metres_per_unit) || p->source_metres_per_unit < 0.0f)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "source_metres_per_unit must be >= 0");
+    if (p->reference_frame < -1 ||
+        (p->reference_frame >= 0 &&
+         (!p->source_clip || p->reference_frame >= p->source_clip->frame_count)))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "reference_frame %d is not a frame of the source clip",
+                            (int)p->reference_frame);
     if ((p->stance_left == NULL) != (p->stance_right == NULL))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "give stance flags for both feet or neither");

@@ -500,15 +500,29 @@ int32_t ak_retarget_run(const ak_retarget_params *p, ak_clip **out, ak_retarget_
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "retarget needs a source clip");
     int32_t st = ak_retarget_validate(p, err);
     if (st < 0) return st;
+    /* The source re-rested on a standing frame when its zero pose does not stand. */
+    ak_humanoid m;
+    if (p->source_map)
+        m = *p->source_map;
+    else
+        ak_humanoid_find(p->source, p->source_overrides, &m, NULL);
+    akr_rested ref;
+    if ((st = akr_reference_source(p, &m, &ref, err)) < 0) return st;
+    ak_retarget_params q = *p;
+    if (ref.skeleton) {
+        q.source = ref.skeleton;
+        q.source_clip = ref.clip;
+    }
     akr_job job;
     memset(&job, 0, sizeof job);
-    job.p = p;
+    job.p = &q;
     ak_retarget_info local_info;
     if (!info) info = &local_info;
     memset(info, 0, sizeof *info);
-    st = job_start(&job, p, info, err);
+    st = job_start(&job, &q, info, err);
     if (st >= 0) st = job_frames(&job, out, info, err);
     job_free(&job);
+    akr_rested_free(&ref);
     if (st < 0) return st;
     ak_error_clear(err);
     return AK_OK;

@@ -164,8 +164,9 @@ static inline void akv_six_channels(const ak_skeleton *s, ak_clip **pc)
     *pc = nc;
 }
 
-/* Reads `name` from the mocap folder and makes the variant `kinds` (AKV_* bits). */
-static inline void akv_make(const char *name, unsigned kinds, ak_skeleton **out_s, ak_clip **out_c)
+/* The BVH text of the variant `kinds` (AKV_* bits) of `name` from the mocap folder;
+ * malloc'ed, NUL-terminated, *size bytes. */
+static inline char *akv_text(const char *name, unsigned kinds, size_t *out_size)
 {
     char path[1024];
     ak_error err;
@@ -213,6 +214,16 @@ static inline void akv_make(const char *name, unsigned kinds, ak_skeleton **out_
         ak_free(text);
         text = copy;
     }
+    *out_size = size;
+    return text;
+}
+
+/* The variant read back as skeleton + clip (the extra line's warning checked). */
+static inline void akv_make(const char *name, unsigned kinds, ak_skeleton **out_s, ak_clip **out_c)
+{
+    size_t size = 0;
+    ak_error err;
+    char *text = akv_text(name, kinds, &size);
     if (ak_bvh_read_memory(text, size, NULL, out_s, out_c, &err) != AK_OK)
         fail_msg("%s variant %#x: line %d: %s", name, kinds, (int)err.line, err.message);
     if (!(kinds & AKV_EXTRA_LINE))

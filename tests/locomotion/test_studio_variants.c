@@ -2,7 +2,8 @@
  * studios give it (studio_variants.h) walks like its original. Per variant: the joint that
  * carries the travel is found (the hips under a still top joint), the cycle is found with the
  * same length, stride and speed (1 %), the same stance fractions (contacts), and a walk on
- * flat ground arrives in the same time (1 %) with the same foot-ground figures. */
+ * flat ground arrives in the same time (1 %) with the same foot-ground figures; and motion
+ * matching over the variant with everything at once stops at the same time and place. */
 #include "walk_util.h"
 
 #include "studio_variants.h"
@@ -145,11 +146,66 @@ static void studio_variants_of_a_run_walk_like_the_original(void **state)
     check_clip("cmu_09_01_run.bvh");
 }
 
+/* Motion matching over the variant (written as a file in the build folder) walks like it does
+ * over the original: the walk scene's database and matcher, flat ground, every frame. */
+static ak_walker_state match_walk(const char *name, unsigned kinds)
+{
+    char path[1200];
+    const char *build = getenv("AK_BUILD_DIR");
+    if (!build) fail_msg("AK_BUILD_DIR is not set (run through ctest)");
+    snprintf(path, sizeof path, "%s/tests/studio_variant_%x.bvh", build, kinds);
+    size_t size = 0;
+    char *text = akv_text(name, kinds, &size);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, size, f), size);
+    fclose(f);
+    free(text);
+    ak_walk_scenario sc = ak_walk_scenario_defaults();
+    snprintf(sc.clip, sizeof sc.clip, "%s", path);
+    sc.steer = AK_WALK_STEER_MATCH;
+    sc.terrain = AK_WALK_TERRAIN_FLAT;
+    sc.max_time = 20.0f;
+    ak_walk_scene *w = NULL;
+    ak_error err;
+    if (ak_walk_scene_create(&sc, NULL, &w, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(w, &info);
+    ak_walker_state st;
+    ak_walk_scene_get_state(w, &st);
+    for (int32_t i = 1; i < info.max_frames && !st.stopped; ++i) {
+        assert_int_equal(ak_walk_scene_step(w, &err), AK_OK);
+        ak_walk_scene_get_state(w, &st);
+    }
+    ak_walk_scene_destroy(w);
+    remove(path);
+    printf("match %-28s variant %#04x: stopped %d at %.3f s, %.4f m from the target\n", name, kinds,
+           (int)st.stopped, (double)st.time, (double)st.distance);
+    return st;
+}
+
+static void studio_variants_match_like_the_original(void **state)
+{
+    (void)state;
+    const unsigned all = AKV_STILL_TOP | AKV_ZERO_ALONG_X | AKV_SIX_CHANNELS | AKV_ORDER_ZXY |
+                         AKV_CENTIMETRES | AKV_EXTRA_LINE;
+    const ak_walker_state o = match_walk("cmu_02_01_walk.bvh", 0);
+    const ak_walker_state v = match_walk("cmu_02_01_walk.bvh", all);
+    assert_true(o.stopped && v.stopped);
+    assert_within(v.time, o.time, 0.01, 0.0, "matching: arrival time", "all of them");
+    /* Where it stops is a position: within 0.5 % of the character's height (1.7 m), the bound
+     * the issue sets for joint positions (the text's rounding in another unit and order moves
+     * the search's choices by a few millimetres). */
+    assert_within(v.distance, o.distance, 0.0, 0.005 * 1.7, "matching: distance to target",
+                  "all of them");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(studio_variants_of_a_walk_walk_like_the_original),
         cmocka_unit_test(studio_variants_of_a_run_walk_like_the_original),
+        cmocka_unit_test(studio_variants_match_like_the_original),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
