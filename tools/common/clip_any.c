@@ -15,19 +15,6 @@ static size_t read_head(const char *path, uint8_t *head, size_t cap)
     return n;
 }
 
-static ak_gltf_clip_params params_for(const char *animation)
-{
-    ak_gltf_clip_params p = ak_gltf_clip_defaults();
-    if (!animation || !*animation) return p;
-    char *end = NULL;
-    const long idx = strtol(animation, &end, 10);
-    if (end && *end == '\0' && animation[0] >= '0' && animation[0] <= '9' && idx <= 1000000)
-        p.animation = (int32_t)idx;
-    else
-        p.animation_name = animation;
-    return p;
-}
-
 static int32_t read_fbx(const char *file, const char *animation, ak_skeleton **sk, ak_clip **clip,
                         ak_error *err)
 {
@@ -35,8 +22,7 @@ static int32_t read_fbx(const char *file, const char *animation, ak_skeleton **s
     size_t size = 0;
     int32_t st = ak_tools_fbx_to_glb(file, &glb, &size, err);
     if (st != AK_OK) return st;
-    const ak_gltf_clip_params p = params_for(animation);
-    st = ak_gltf_read_clip_memory(glb, size, NULL, &p, sk, clip, NULL, err);
+    st = ak_clip_read_memory(glb, size, animation, sk, clip, err); /* the GLB assimp made */
     free(glb);
     return st;
 }
