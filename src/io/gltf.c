@@ -14,6 +14,7 @@
 #include "core/xform_inline.h"
 #include "io/file.h"
 #include "io/gltf_internal.h"
+#include "io/json.h"
 
 ak_gltf_options ak_gltf_defaults(void)
 {
@@ -41,6 +42,20 @@ int32_t ak_gltf_validate(const ak_gltf_options *o, ak_error *err)
 
 /* ---- input checks ---- */
 
+/* Bytes a name takes once written (gltf_json.c's json_string: a byte that is not UTF-8 is
+ * written as the Latin-1 character's two bytes). The readers refuse names of AK_NAME_MAX bytes
+ * or more, so the writer refuses them too rather than write a file it cannot read back. */
+static size_t written_name_length(const char *name)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p;) {
+        const int k = *p >= 0x80 ? akj_utf8_length(p, 4) : 1;
+        n += k > 0 ? (size_t)k : 2;
+        p += k > 0 ? k : 1;
+    }
+    return n;
+}
+
 static int32_t check_input(const ak_skeleton *s, const ak_clip *c, ak_error *err)
 {
     if (!s || s->joint_count < 1)
@@ -48,6 +63,11 @@ static int32_t check_input(const ak_skeleton *s, const ak_clip *c, ak_error *err
     for (int32_t j = 0; j < s->joint_count; ++j) {
         if (!akv_finite(s->rest_local[j].translation) || !akq_finite(s->rest_local[j].rotation))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint %d has a non-finite rest pose",
+                                (int)j);
+        if (written_name_length(s->names[j]) >= AK_NAME_MAX)
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "joint %d's name is 63 bytes or more once written as UTF-8 "
+                                "(a byte that is not UTF-8 is written as two)",
                                 (int)j);
     }
     if (!c) return AK_OK;

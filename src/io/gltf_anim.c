@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anim/reach.h"
+
 #define GA_MAX_JOINTS 1024
 
 ak_gltf_clip_params ak_gltf_clip_defaults(void)
@@ -356,6 +358,15 @@ static int32_t build_skeleton(ga_ctx *c, const ga_rigid *rest, ak_skeleton **out
     return st;
 }
 
+/* A key the library can use: finite, translations within a BVH's bounds (anim/reach.h), so
+ * sums and differences of positions stay finite too. */
+static int xform_finite(ak_xform x)
+{
+    return fabs(x.translation.x) <= AK_MAX_REACH && fabs(x.translation.y) <= AK_MAX_REACH &&
+           fabs(x.translation.z) <= AK_MAX_REACH && isfinite(x.rotation.x) &&
+           isfinite(x.rotation.y) && isfinite(x.rotation.z) && isfinite(x.rotation.w);
+}
+
 /* Every frame's local pose; a joint gets a translation track when it is a root or its
  * translation moves by more than 1e-7 of the model's size in some frame. */
 static int32_t build_clip(ga_ctx *c, const ga_rigid *rest, ga_rigid *w, ak_clip **out)
@@ -374,6 +385,14 @@ static int32_t build_clip(ga_ctx *c, const ga_rigid *rest, ga_rigid *w, ak_clip 
         for (int32_t k = 0; k < c->joints; ++k) {
             ak_xform x = local_of(c, w, k);
             const ak_xform r = local_of(c, rest, k);
+            if (!xform_finite(x)) { /* finite keys can still compose past float's range */
+                free(keys);
+                free(moves);
+                return akgd_fail(
+                    &c->d, AK_ERR_INVALID_ARG, 0,
+                    "joint %d at %.4f s: its keys give a non-finite or out-of-range transform",
+                    (int)k, (double)f / (double)c->fps);
+            }
             keys[(size_t)f * j + (size_t)k] = x;
             if (c->parent[k] < 0 || fabs(x.translation.x - r.translation.x) > tol ||
                 fabs(x.translation.y - r.translation.y) > tol ||
