@@ -1,6 +1,8 @@
 /* Clip files for the tools: the library's formats plus FBX (fbx_assimp.c). */
 #include "clip_any.h"
 
+#include "io/file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +10,7 @@
 /* The first bytes of a file (0 when it cannot be opened). */
 static size_t read_head(const char *path, uint8_t *head, size_t cap)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = akio_fopen(path, "rb"); /* UTF-8 paths on Windows too */
     if (!f) return 0;
     const size_t n = fread(head, 1, cap, f);
     fclose(f);
