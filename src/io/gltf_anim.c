@@ -89,6 +89,7 @@ static int32_t busiest_skin(ga_ctx *c, uint8_t *want)
 {
     int32_t best = -1, best_count = 0;
     for (int32_t s = 0; s < c->d.skins.count; ++s) {
+        if (!want) return akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
         memset(want, 0, (size_t)c->d.nodes.count);
         const int32_t joints = akj_get(&c->d.json, c->d.skins.v[s], "joints");
         for (int32_t e = joints >= 0 ? c->d.json.v[joints].first : -1; e >= 0;
@@ -114,6 +115,7 @@ static int32_t choose_nodes(ga_ctx *c, uint8_t *want)
     if (skin >= c->d.skins.count)
         return akgd_fail(&c->d, AK_ERR_NOT_FOUND, 0, "no skin %d (the file has %d)", (int)skin,
                          (int)c->d.skins.count);
+    if (!want) return akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
     memset(want, 0, (size_t)c->d.nodes.count);
     if (c->info) c->info->skin = skin >= 0 ? skin : -1;
     if (skin >= 0) {
@@ -173,7 +175,7 @@ static int32_t joint_tables(ga_ctx *c)
 {
     const size_t j = (size_t)c->joints;
     c->parent = (int32_t *)malloc(sizeof(int32_t) * j);
-    c->base = (akgd_trs *)malloc(sizeof(akgd_trs) * j);
+    c->base = (akgd_trs *)calloc(j ? j : 1, sizeof(akgd_trs));
     c->chan_of = (int32_t *)malloc(sizeof(int32_t) * j * 3);
     c->world = (double(*)[16])malloc(sizeof(double[16]) * j);
     if (!c->parent || !c->base || !c->chan_of || !c->world)
@@ -186,8 +188,9 @@ static int32_t joint_tables(ga_ctx *c)
         if (st < 0) return st;
     }
     for (int32_t i = 0; i < c->ch_count; ++i) {
-        const int32_t jt = c->node_joint[c->ch[i].node];
-        if (jt < 0) {
+        const int32_t nd = c->ch[i].node;
+        const int32_t jt = nd >= 0 && nd < c->d.nodes.count ? c->node_joint[nd] : -1;
+        if (jt < 0 || jt >= c->joints) {
             if (c->info) c->info->ignored_channels++;
             continue;
         }
@@ -335,13 +338,12 @@ static int32_t build_skeleton(ga_ctx *c, const ga_rigid *rest, ak_skeleton **out
     const char **name_ptr = (const char **)malloc(sizeof(char *) * n);
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * n);
     ak_channel_layout *ch = (ak_channel_layout *)calloc(n, sizeof(ak_channel_layout));
-    int32_t st = (!names || !name_ptr || !local || !ch)
-                     ? akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory")
-                     : AK_OK;
+    const int have = names && name_ptr && local && ch;
+    int32_t st = have ? AK_OK : akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
     static const ak_channel_layout root6 = {
         6, {AK_CH_XPOS, AK_CH_YPOS, AK_CH_ZPOS, AK_CH_ZROT, AK_CH_YROT, AK_CH_XROT}};
     static const ak_channel_layout rot3 = {3, {AK_CH_ZROT, AK_CH_YROT, AK_CH_XROT}};
-    for (int32_t j = 0; st >= 0 && j < c->joints; ++j) {
+    for (int32_t j = 0; have && st >= 0 && j < c->joints; ++j) {
         joint_name(c, c->joint_node[j], names[j]);
         name_ptr[j] = names[j];
         local[j] = local_of(c, rest, j);
@@ -436,7 +438,7 @@ static int32_t read_all(ga_ctx *c, ak_skeleton **sk, ak_clip **clip)
     c->node_joint = (int32_t *)malloc(sizeof(int32_t) * nodes);
     if (st >= 0 && (!want || !stack || !c->joint_node || !c->node_joint))
         st = akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
-    for (size_t i = 0; st >= 0 && i < nodes; ++i)
+    for (size_t i = 0; c->node_joint && i < nodes; ++i)
         c->node_joint[i] = -1;
     if (st >= 0) st = choose_nodes(c, want);
     if (st >= 0) st = order_joints(c, want, stack);

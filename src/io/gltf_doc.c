@@ -167,9 +167,9 @@ static int32_t read_hierarchy(akgd_doc *d)
     d->next_sibling = (int32_t *)malloc(sizeof(int32_t) * n);
     int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * n);
     int32_t st = AK_OK;
-    if (!d->parent || !d->first_child || !d->next_sibling || !scratch)
-        st = akgd_fail(d, AK_ERR_NOMEM, 0, "out of memory");
-    for (int32_t i = 0; st >= 0 && i < d->nodes.count; ++i)
+    const int have = d->parent && d->first_child && d->next_sibling && scratch;
+    if (!have) st = akgd_fail(d, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t i = 0; have && st >= 0 && i < d->nodes.count; ++i)
         d->parent[i] = d->first_child[i] = d->next_sibling[i] = scratch[i] = -1;
     if (st >= 0) st = link_children(d, scratch);
     if (st >= 0) st = check_cycles(d, scratch);
@@ -439,9 +439,9 @@ static int32_t buffer_bytes(akgd_doc *d, int32_t b, const uint8_t **bytes, size_
         }
         if (!d->buffer_data[b])
             return akgd_fail(d, AK_ERR_IO, bv, "buffers[%d] %s%s%.200s%s", (int)b, why,
-                             uri && strncmp(uri, "data:", 5) ? " (\"" : "",
-                             uri && strncmp(uri, "data:", 5) ? uri : "",
-                             uri && strncmp(uri, "data:", 5) ? "\")" : "");
+                             uri && strncmp(uri, "data:", 5) != 0 ? " (\"" : "",
+                             uri && strncmp(uri, "data:", 5) != 0 ? uri : "",
+                             uri && strncmp(uri, "data:", 5) != 0 ? "\")" : "");
     }
     if (!d->buffer_data[b]) return akgd_fail(d, AK_ERR_IO, bv, "buffers[%d] is missing", (int)b);
     if (declared < 0 || (size_t)declared > d->buffer_size[b])
@@ -471,8 +471,8 @@ static int32_t view_bytes(akgd_doc *d, int32_t view, const char *what, const uin
                          "%s: bufferViews[%d] has a bad buffer, byteOffset, byteLength or "
                          "byteStride",
                          what, (int)view);
-    const uint8_t *data;
-    size_t size;
+    const uint8_t *data = NULL;
+    size_t size = 0;
     const int32_t st = buffer_bytes(d, b, &data, &size);
     if (st < 0) return st;
     if ((size_t)off + (size_t)n > size)
@@ -669,11 +669,12 @@ int32_t akgd_read_floats(akgd_doc *d, int32_t index, int32_t components, const c
     if ((double)n * components > 16.0 * 1024 * 1024) /* 64 MB of floats */
         return akgd_fail(d, AK_ERR_LIMIT, av, "%s: accessors[%d] is too large", what, (int)index);
     gd_layout l;
+    memset(&l, 0, sizeof l);
     int32_t st = layout_of(d, av, akgd_index(d, av, "bufferView", -1),
                            akgd_index(d, av, "byteOffset", 0), n, comp, comps, what, &l);
     if (st < 0) return st;
     l.normalized = akj_type(&d->json, akj_get(&d->json, av, "normalized")) == AKJ_TRUE;
-    float *v = (float *)malloc(sizeof(float) * (size_t)n * (size_t)comps);
+    float *v = (float *)malloc(sizeof(float) * ((size_t)n * (size_t)comps + 1)); /* never 0 B */
     if (!v) return akgd_fail(d, AK_ERR_NOMEM, av, "out of memory");
     read_elements(&l, comps, v);
     st = apply_sparse(d, av, n, comps, &l, what, v);

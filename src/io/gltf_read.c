@@ -244,7 +244,7 @@ static const char *read_side_file(const char *dir, const char *uri, uint8_t **da
     else if (!(*data = (uint8_t *)malloc((size_t)len + 1)))
         why = "out of memory";
     else if (fread(*data, 1, (size_t)len, f) != (size_t)len)
-        why = "cannot read a buffer file";
+        why = "a buffer file ended before its size (read error)";
     fclose(f);
     if (why) {
         free(*data);
@@ -712,11 +712,14 @@ static char *folder_of(const char *path)
     if (back && (!slash || back > slash)) slash = back;
 #endif
     const size_t n = slash ? (size_t)(slash - path) : 1;
-    char *dir = (char *)malloc(n + 1);
+    char *dir = (char *)malloc(n + 2); /* + 2: the root folder "/" when n is 0 */
     if (!dir) return NULL;
     memcpy(dir, slash ? path : ".", n);
     dir[n] = '\0';
-    if (slash && n == 0) strcpy(dir, "/"); /* "/x.gltf": the root folder */
+    if (slash && n == 0) { /* "/x.gltf": the root folder */
+        dir[0] = '/';
+        dir[1] = '\0';
+    }
     return dir;
 }
 

@@ -10,12 +10,14 @@
     {                                                                                              \
 #f, (uint32_t)offsetof(type, f), lo, hi, nan_ok                                            \
     }
+/* NOLINTBEGIN(bugprone-macro-parentheses): a type and a field path are offsetof's operands */
 #define COORD(type, v)                                                                             \
     RANGE(type, v.x, -1e6f, 1e6f, 0), RANGE(type, v.y, -1e6f, 1e6f, 0),                            \
         RANGE(type, v.z, -1e6f, 1e6f, 0)
+/* NOLINTEND(bugprone-macro-parentheses) */
 #define TABLE(name, list)                                                                          \
     {                                                                                              \
-#name, list, (int32_t)(sizeof list / sizeof list[0])                                       \
+#name, list, (int32_t)(sizeof(list) / sizeof((list)[0]))                                   \
     }
 
 #define F(f, lo, hi) RANGE(ak_foot_ik_params, f, lo, hi, 0)
