@@ -32,6 +32,7 @@ HELPERS_SOURCE = r"""
 #include <stdlib.h>
 #include <string.h>
 #include "animkit/animkit.h"
+#include "animkit/scenario.h"
 
 static int ak_py_positions(const ak_skeleton *s, const ak_clip *c, const int32_t *frames,
                            const float *times, int32_t count, int32_t interp, float *out)
@@ -70,14 +71,19 @@ int ak_py_sample_positions(const ak_skeleton *s, const ak_clip *c, const float *
 
 
 def public_declarations():
-    """animkit.h run through the preprocessor: stdint/stddef stubbed (cffi knows the
+    """animkit.h and scenario.h run through the preprocessor: stdint/stddef stubbed (cffi knows the
     fixed-width types) and GCC attributes erased, which cffi's parser does not read."""
     with tempfile.TemporaryDirectory() as stub:
         for name in ("stdint.h", "stddef.h"):
             open(os.path.join(stub, name), "w").close()
+        # libanimkit (animkit.h) and libanimkit_scenario (scenario.h: the walk scenario and
+        # its flag table, which the Python walker uses); both are compiled into the module.
+        both = os.path.join(stub, "both.h")
+        with open(both, "w") as f:
+            f.write('#include "animkit/animkit.h"\n#include "animkit/scenario.h"\n')
         return subprocess.check_output(
             [CC, "-E", "-P", "-nostdinc", "-I", stub, "-I", INCLUDE, "-D__attribute__(x)=",
-             os.path.join(INCLUDE, "animkit", "animkit.h")], text=True)
+             both], text=True)
 
 
 def library_sources():

@@ -11,7 +11,7 @@ rank() { i=0; for m in $order; do [ "$m" = "$1" ] && { echo $i; return; }; i=$((
 # Public headers -> the module that implements them.
 header_module() {
   case "$1" in
-    ak_config|animkit|status|math|skeleton) echo core ;;
+    ak_config|animkit|status|ak_math|skeleton) echo core ;;
     ik) echo ik ;;
     clip|compress|rootmotion|edit|skin) echo anim ;;
     retarget) echo retarget ;;

@@ -3,6 +3,7 @@
 #define AK_TOOLS_CLI_H
 
 #include "animkit/animkit.h"
+#include "animkit/scenario.h" /* libanimkit_scenario: flag tables */
 
 #include <stdio.h>
 

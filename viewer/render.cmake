@@ -12,7 +12,7 @@ if(NOT TARGET animkit_render)
                 ${AKV_DIR}/walk_view.c ${AKV_DIR}/match_overlay.c)
     target_include_directories(animkit_render PUBLIC ${AKV_DIR} PRIVATE ${AKV_STB_INCLUDE_DIR} ${CGLM_INCLUDE_DIR})
     include(${PROJECT_SOURCE_DIR}/tools/common/common.cmake)
-    target_link_libraries(animkit_render PUBLIC animkit_static animkit_tools_common PkgConfig::AKV_GL m
+    target_link_libraries(animkit_render PUBLIC animkit_scenario animkit_static animkit_tools_common PkgConfig::AKV_GL m
                           PRIVATE animkit_internal)
     if(AKV_STB_LIBRARY)
       target_link_libraries(animkit_render PUBLIC ${AKV_STB_LIBRARY})

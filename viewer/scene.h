@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "animkit/animkit.h"
+#include "animkit/scenario.h"
 #include "render.h"
 
 #define AKV_MAX_FILES 16

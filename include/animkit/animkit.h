@@ -1,10 +1,12 @@
-/* animkit — umbrella header. Each module header is also usable alone. */
+/* animkit — umbrella header of libanimkit. Each module header is also usable alone. The flag
+ * tables and the walk scenario are a library of their own: animkit/scenario.h,
+ * libanimkit_scenario. */
 #ifndef ANIMKIT_ANIMKIT_H
 #define ANIMKIT_ANIMKIT_H
 
 #include "ak_config.h"
 #include "status.h"
-#include "math.h"
+#include "ak_math.h"
 #include "skeleton.h"
 #include "clip.h"
 #include "compress.h"
@@ -21,6 +23,5 @@
 #include "matching.h"
 #include "edit.h"
 #include "skin.h"
-#include "scenario.h"
 
 #endif

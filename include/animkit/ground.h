@@ -14,7 +14,7 @@
 #ifndef ANIMKIT_GROUND_H
 #define ANIMKIT_GROUND_H
 
-#include "math.h"
+#include "ak_math.h"
 #include "status.h"
 
 AK_EXTERN_C_BEGIN

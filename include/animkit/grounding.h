@@ -110,7 +110,7 @@ typedef struct ak_foot_ik_frame {
                                 flat alignment fades in before touchdown (else = stance) */
     ak_ground_hit ground[2]; /* ground under each heel query point (ak_foot_ik_query_points) */
     ak_ground_hit ground_toe[2];  /* ground under each toe query point
-                                     (ak_foot_ik_toe_query_points); hit 0: the heel's plane */
+                                     (ak_foot_ik_query_points); hit 0: the heel's plane */
     ak_ground_hit ground_land[2]; /* ground where each swinging foot will land (hit 0: unknown) */
     float swing_phase[2];         /* 0 at lift-off .. 1 at landing (unused in stance) */
     int32_t contact[2];           /* AK_CONTACT_* of each stance foot; AK_CONTACT_TOE alone
@@ -124,19 +124,14 @@ AK_API int32_t ak_foot_ik_validate(const ak_foot_ik_params *params, ak_error *er
 /* The ranges of its float fields (status.h), checked by ak_foot_ik_validate. */
 AK_API const ak_param_table *ak_foot_ik_param_ranges(void);
 AK_API void ak_foot_ik_state_reset(ak_foot_ik_state *state);
-/* Where to ask for ground (x,z; y = the animated height) under each foot's heel (sole point)
- * given the animated world pose: pulled onto the stance lock while the heel holds the foot,
- * the animated sole point otherwise. The contact arguments are unused (kept for the ABI). */
+/* Where to ask for ground (x,z; y = the animated height) under each foot, given the animated
+ * world pose. Heel (sole point), out_heel[left, right]: pulled onto the stance lock while the
+ * heel holds the foot, the animated sole point otherwise. Toe, out_toe (NULL: not wanted):
+ * the toe lock while the foot rolls over its toe, where the last solve left it on a planted
+ * foot, else where the toe goes with the heel's query point (the animated heel-to-toe
+ * offset). */
 AK_API void ak_foot_ik_query_points(const ak_foot_ik_params *params, const ak_foot_ik_state *state,
-                                    const ak_xform *world, int32_t contact_left,
-                                    int32_t contact_right, ak_vec3 out_points[2]);
-/* The same for each toe: the toe lock while the foot rolls over its toe, where the last solve
- * left it on a planted foot, else where the toe goes with the heel's query point (the animated
- * heel-to-toe offset). */
-AK_API void ak_foot_ik_toe_query_points(const ak_foot_ik_params *params,
-                                        const ak_foot_ik_state *state, const ak_xform *world,
-                                        int32_t contact_left, int32_t contact_right,
-                                        ak_vec3 out_points[2]);
+                                    const ak_xform *world, ak_vec3 out_heel[2], ak_vec3 out_toe[2]);
 /* The sole contact point of leg `side` in a world pose: ankle - sole_height * foot up. */
 AK_API ak_vec3 ak_foot_ik_sole(const ak_foot_ik_params *params, const ak_xform *world,
                                int32_t side);

@@ -332,18 +332,18 @@ typedef struct ak_ik_any_params {
 
 AK_API ak_ik_any_params ak_ik_any_defaults(void);
 /* "limb", "ccd", "fabrik", "jacobian", "dls"; "?" for anything else. */
-AK_API const char *ak_ik_kind_name(int32_t kind);
+AK_API const char *ak_ik_kind_name(ak_ik_kind kind);
 /* The kind called `name`, or -1. */
 AK_API int32_t ak_ik_kind_from_name(const char *name);
 /* Workspace bytes `kind` needs for a chain of chain_length joints (0: none needed). */
-AK_API size_t ak_ik_any_workspace_size(int32_t kind, int32_t chain_length);
+AK_API size_t ak_ik_any_workspace_size(ak_ik_kind kind, int32_t chain_length);
 /* What ak_ik_solve_any(kind, params, ...) would refuse, without solving: the chosen solver's
  * own validate on the params it would get (plus: limb needs 3+ joints, jacobian/dls a
  * workspace). AK_ERR_INVALID_ARG with the reason. */
-AK_API int32_t ak_ik_any_validate(int32_t kind, const ak_ik_any_params *params, ak_error *err);
+AK_API int32_t ak_ik_any_validate(ak_ik_kind kind, const ak_ik_any_params *params, ak_error *err);
 /* Runs solver `kind` with the solver's own defaults for everything the common params do not
  * set; validates like that solver (plus: limb needs 3+ joints, jacobian/dls a workspace). */
-AK_API int32_t ak_ik_solve_any(int32_t kind, const ak_ik_any_params *params, ak_xform *local,
+AK_API int32_t ak_ik_solve_any(ak_ik_kind kind, const ak_ik_any_params *params, ak_xform *local,
                                ak_xform *world, ak_ik_result *result, ak_error *err);
 
 AK_EXTERN_C_END

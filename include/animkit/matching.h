@@ -132,15 +132,16 @@ typedef struct ak_match_result {
 /* Finds the candidate with the lowest squared distance to `query` (normalised features),
  * considering only costs below `best_cost` (INFINITY: any). Ties go to the lowest frame, so
  * both modes return the same frame. No allocation. */
-AK_API void ak_motion_db_search(const ak_motion_db *db, const float *query, int32_t mode,
-                                float best_cost, ak_match_result *out);
+AK_API void ak_motion_db_search(const ak_motion_db *db, const float *query,
+                                ak_match_search_mode mode, float best_cost, ak_match_result *out);
 /* The same, skipping the database frames of `exclude_count` ranges [exclude[2i],
  * exclude[2i+1]) (the playing frame's neighbourhood and what was just played: Holden's demo
  * and Unreal's pose search keep a jump from landing a few frames from where playback already
  * is, or from going back to a pose it just left). Both modes still return the same frame. */
-AK_API void ak_motion_db_search_excluding(const ak_motion_db *db, const float *query, int32_t mode,
-                                          float best_cost, const int32_t *exclude,
-                                          int32_t exclude_count, ak_match_result *out);
+AK_API void ak_motion_db_search_excluding(const ak_motion_db *db, const float *query,
+                                          ak_match_search_mode mode, float best_cost,
+                                          const int32_t *exclude, int32_t exclude_count,
+                                          ak_match_result *out);
 
 /* ---- Save / load: one binary blob -------------------------------------------------------- */
 

@@ -29,7 +29,7 @@
 #ifndef ANIMKIT_PLUGIN_H
 #define ANIMKIT_PLUGIN_H
 
-#include "math.h"
+#include "ak_math.h"
 #include "status.h"
 
 AK_EXTERN_C_BEGIN

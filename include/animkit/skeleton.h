@@ -10,7 +10,7 @@
 #ifndef ANIMKIT_SKELETON_H
 #define ANIMKIT_SKELETON_H
 
-#include "math.h"
+#include "ak_math.h"
 #include "status.h"
 
 AK_EXTERN_C_BEGIN

@@ -12,7 +12,7 @@
 #include <emmintrin.h>
 #include <string.h>
 
-#include "animkit/math.h"
+#include "animkit/ak_math.h"
 
 #define AK_SHUF(v, x, y, z, w) _mm_shuffle_ps((v), (v), _MM_SHUFFLE((w), (z), (y), (x)))
 

@@ -6,7 +6,7 @@
 
 #include <math.h>
 #include <cglm/cglm.h>
-#include "animkit/math.h"
+#include "animkit/ak_math.h"
 
 #ifndef AK_PI
 #define AK_PI 3.14159265358979323846f

@@ -17,9 +17,9 @@ ak_ik_any_params ak_ik_any_defaults(void)
     return p;
 }
 
-const char *ak_ik_kind_name(int32_t kind)
+const char *ak_ik_kind_name(ak_ik_kind kind)
 {
-    return kind >= 0 && kind < AK_IK_KIND_COUNT ? k_kind_names[kind] : "?";
+    return (int32_t)kind >= 0 && kind < AK_IK_KIND_COUNT ? k_kind_names[kind] : "?";
 }
 
 int32_t ak_ik_kind_from_name(const char *name)
@@ -29,7 +29,7 @@ int32_t ak_ik_kind_from_name(const char *name)
     return -1;
 }
 
-size_t ak_ik_any_workspace_size(int32_t kind, int32_t chain_length)
+size_t ak_ik_any_workspace_size(ak_ik_kind kind, int32_t chain_length)
 {
     if (kind != AK_IK_JACOBIAN && kind != AK_IK_DLS) return 0;
     return ak_jacobian_ik_workspace_size(chain_length - 1, 1);
@@ -83,7 +83,7 @@ static ak_jacobian_ik_params jacobian_params(int32_t kind, const ak_ik_any_param
     return p;
 }
 
-int32_t ak_ik_any_validate(int32_t kind, const ak_ik_any_params *params, ak_error *err)
+int32_t ak_ik_any_validate(ak_ik_kind kind, const ak_ik_any_params *params, ak_error *err)
 {
     if (!params) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
     switch (kind) {
@@ -107,7 +107,7 @@ int32_t ak_ik_any_validate(int32_t kind, const ak_ik_any_params *params, ak_erro
     }
 }
 
-int32_t ak_ik_solve_any(int32_t kind, const ak_ik_any_params *params, ak_xform *local,
+int32_t ak_ik_solve_any(ak_ik_kind kind, const ak_ik_any_params *params, ak_xform *local,
                         ak_xform *world, ak_ik_result *result, ak_error *err)
 {
     if (result) memset(result, 0, sizeof *result);

@@ -4,15 +4,10 @@
 
 #include "animkit/bvh.h"
 
-/* Reads a whole file into a malloc'ed buffer (not NUL-terminated). Fails with AK_ERR_IO when
- * it cannot be opened or read, AK_ERR_LIMIT when it is larger than max_bytes. */
-int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_data,
-                              size_t *out_size, ak_error *err);
-
 /* BVH is text: a NUL or a control byte other than tab, CR, LF, FF, VT within the first
  * AKBVH_TEXT_PROBE bytes means binary input (UTF-16, /dev/zero, an image), refused with
  * AK_ERR_PARSE, line and column before any parsing or further reading. */
-#define AKBVH_TEXT_PROBE 1024
+#define AKBVH_TEXT_PROBE 1024 /* = AKIO_SNIFF_BYTES: the file reader passes this much */
 int32_t akbvh_check_text(const char *data, size_t size, ak_error *err);
 
 /* Streaming BVH output for motions of unknown length (the walk CLI): memory independent of

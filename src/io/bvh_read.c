@@ -1097,86 +1097,6 @@ int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *l
     return st;
 }
 
-int32_t akbvh_read_whole_file(const char *path, int64_t max_bytes, char **out_data,
-                              size_t *out_size, ak_error *err)
-{
-    *out_data = NULL;
-    *out_size = 0;
-    FILE *f = akio_fopen(path, "rb");
-    if (!f) return ak_error_set(err, AK_ERR_IO, 0, "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, size = 0;
-    /* Size the buffer from the file length when the stream can tell it. */
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long len = ftell(f);
-        rewind(f);
-        if (len > (long)max_bytes) {
-            /* Too large, or not a regular file at all (a directory reports a huge length):
-             * one byte tells which. */
-            char probe;
-            if (fread(&probe, 1, 1, f) == 1) {
-                fclose(f);
-                return ak_error_set(err, AK_ERR_LIMIT, 0,
-                                    "file of %ld bytes is larger than the limit of %lld bytes", len,
-                                    (long long)max_bytes);
-            }
-            const int e = errno;
-            fclose(f);
-            return ak_error_set(err, AK_ERR_IO, 0, "cannot read: %s", strerror(e));
-        }
-        if (len >= 0) cap = (size_t)len + 1;
-    }
-    char *data = (char *)malloc(cap);
-    if (!data) {
-        fclose(f);
-        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    }
-    int text_checked = 0;
-    for (;;) {
-        size_t got = fread(data + size, 1, cap - size, f);
-        size += got;
-        /* Binary input (/dev/zero, an image, UTF-16) fails on its first kilobyte, not after
-         * max_bytes of reading. */
-        if (!text_checked && (size >= AKBVH_TEXT_PROBE || got == 0)) {
-            text_checked = 1;
-            int32_t st = akbvh_check_text(data, size, err);
-            if (st) {
-                free(data);
-                fclose(f);
-                return st;
-            }
-        }
-        if ((int64_t)size > max_bytes) {
-            free(data);
-            fclose(f);
-            return ak_error_set(err, AK_ERR_LIMIT, 0, "file is larger than the limit of %lld bytes",
-                                (long long)max_bytes);
-        }
-        if (got == 0 || size < cap) {
-            if (ferror(f)) {
-                const int e = errno;
-                free(data);
-                fclose(f);
-                return ak_error_set(err, AK_ERR_IO, 0, "cannot read: %s", strerror(e));
-            }
-            if (feof(f)) break;
-            continue;
-        }
-        size_t ncap = cap * 2;
-        char *nd = (char *)realloc(data, ncap);
-        if (!nd) {
-            free(data);
-            fclose(f);
-            return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-        }
-        data = nd;
-        cap = ncap;
-    }
-    fclose(f);
-    *out_data = data;
-    *out_size = size;
-    return AK_OK;
-}
-
 int32_t ak_bvh_read_file(const char *path, const ak_bvh_limits *limits, ak_skeleton **out_skeleton,
                          ak_clip **out_clip, ak_error *err)
 {
@@ -1189,7 +1109,10 @@ int32_t ak_bvh_read_file(const char *path, const ak_bvh_limits *limits, ak_skele
     if (st) return st;
     char *data = NULL;
     size_t size = 0;
-    if ((st = akbvh_read_whole_file(path, l.max_bytes, &data, &size, err))) return st;
+    akio_read_params rp = akio_read_defaults();
+    rp.max_bytes = l.max_bytes;
+    rp.sniff = akbvh_check_text; /* binary input fails on its first kilobyte */
+    if ((st = akio_read_file(path, &rp, &data, &size, err))) return st;
     st = ak_bvh_read_memory(data, size, &l, out_skeleton, out_clip, err);
     free(data);
     return st;

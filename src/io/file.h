@@ -1,5 +1,7 @@
 /* Internal: every file animkit opens or writes goes through here (library and tools).
  *
+ * - akio_read_file: the one whole-file reader (size limit, a sniff of the head, regular
+ *   files only); every reader of the library loads its file through it.
  * - akio_fopen: a UTF-8 path on every platform (Windows: converted to UTF-16, _wfopen), so
  *   "Hüfte/walk.bvh" works from Unity and the CLI alike.
  * - akio_atomic: a checked, atomic replacement of one file. Bytes go to a new temporary file
@@ -28,6 +30,32 @@ FILE *akio_fopen(const char *path_utf8, const char *mode);
 /* Opens a regular file for binary reading (UTF-8 path). A FIFO, device or folder is refused
  * without blocking: NULL with *not_regular set to 1. Other failures: NULL, errno set. */
 FILE *akio_fopen_regular(const char *path_utf8, int *not_regular);
+
+/* ---- Reading a whole file: the one reader every file format uses ---- */
+
+/* Looks at the first bytes of a file before the rest is read (at most AKIO_SNIFF_BYTES, all
+ * of a smaller file): a text format refuses binary input (UTF-16, an image, /dev/zero) on its
+ * first kilobyte, not after max_bytes of reading. Returns AK_OK or an error it has set. */
+#define AKIO_SNIFF_BYTES 1024
+typedef int32_t (*akio_sniff_fn)(const char *head, size_t size, ak_error *err);
+
+#define AKIO_DEFAULT_MAX_BYTES ((int64_t)512 * 1024 * 1024)
+typedef struct akio_read_params {
+    int64_t max_bytes;   /* larger files are refused (AK_ERR_LIMIT); default 512 MiB, >= 0 */
+    akio_sniff_fn sniff; /* optional check of the head; NULL: any bytes */
+} akio_read_params;
+
+akio_read_params akio_read_defaults(void);
+
+/* Reads the regular file at path (UTF-8, as akio_fopen) into a malloc'ed buffer with a NUL
+ * byte after its *out_size bytes (text parsers may stop there; the caller frees). A folder,
+ * FIFO or device is refused without blocking. An empty file gives size 0 and "". Errors,
+ * with nothing allocated (the caller names the file in its own message):
+ *   AK_ERR_IO "cannot open: reason" | "not a regular file (...)" | "cannot read: reason";
+ *   AK_ERR_LIMIT "file of N bytes is larger than the limit of M bytes";
+ *   AK_ERR_NOMEM; or the sniff's own error. */
+int32_t akio_read_file(const char *path, const akio_read_params *params, char **out_data,
+                       size_t *out_size, ak_error *err);
 
 typedef struct akio_atomic {
     FILE *f;               /* the open temporary (or the target itself in direct mode) */

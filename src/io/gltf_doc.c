@@ -1,8 +1,5 @@
 /* glTF 2.0 documents for the readers: GLB framing, JSON tables, node hierarchy, buffers and
  * typed accessors. See gltf_doc.h. */
-#if !defined(_WIN32)
-#define _XOPEN_SOURCE 700 /* stat under -std=c11 */
-#endif
 #include "io/gltf_doc.h"
 
 #include "io/file.h"
@@ -12,9 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if !defined(_WIN32)
-#include <sys/stat.h>
-#endif
 
 int32_t akgd_fail(akgd_doc *d, int32_t status, int32_t v, const char *fmt, ...)
 {
@@ -380,34 +374,19 @@ static int uri_to_path(const char *dir, const char *uri, char *path, size_t cap)
 
 uint8_t *akgd_read_file(const char *path, size_t *size, const char **why)
 {
-#if !defined(_WIN32)
-    struct stat sb;
-    if (stat(path, &sb) != 0) {
-        *why = "cannot be opened";
-        return NULL;
+    akio_read_params rp = akio_read_defaults();
+    rp.max_bytes = AKGD_MAX_BYTES;
+    ak_error e;
+    char *data = NULL;
+    switch (akio_read_file(path, &rp, &data, size, &e)) {
+    case AK_OK: return (uint8_t *)data;
+    case AK_ERR_LIMIT: *why = "is larger than 512 MiB"; break;
+    case AK_ERR_NOMEM: *why = "cannot be read (out of memory)"; break;
+    default:
+        *why =
+            strstr(e.message, "not a regular file") ? "is not a regular file" : "cannot be opened";
     }
-    if (!S_ISREG(sb.st_mode)) {
-        *why = "is not a regular file";
-        return NULL;
-    }
-#endif
-    FILE *f = akio_fopen(path, "rb");
-    *why = "cannot be opened";
-    if (!f) return NULL;
-    uint8_t *data = NULL;
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
-    *why = "is larger than 512 MiB or cannot be read";
-    if (len >= 0 && (unsigned long)len <= AKGD_MAX_BYTES && fseek(f, 0, SEEK_SET) == 0) {
-        data = (uint8_t *)malloc((size_t)len + 1);
-        if (data && fread(data, 1, (size_t)len, f) != (size_t)len) {
-            free(data);
-            data = NULL;
-        }
-    }
-    fclose(f);
-    *size = (size_t)(len < 0 ? 0 : len);
-    return data;
+    return NULL;
 }
 
 /* Bytes of buffer b (loaded once), checked against its byteLength. */

@@ -229,30 +229,21 @@ static const char *read_side_file(const char *dir, const char *uri, uint8_t **da
     char *path = (char *)malloc(len_path);
     if (!path) return "out of memory";
     snprintf(path, len_path, "%s/%s", dir, rel);
-    int not_regular = 0;
-    FILE *f = akio_fopen_regular(path, &not_regular);
+    akio_read_params rp = akio_read_defaults();
+    rp.max_bytes = GR_MAX_BYTES;
+    ak_error e;
+    char *bytes = NULL;
+    const int32_t st = akio_read_file(path, &rp, &bytes, size, &e);
     free(path);
-    if (!f)
-        return not_regular ? "a buffer file is not a regular file" : "cannot open a buffer file";
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
-    const char *why = NULL;
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0)
-        why = "cannot read a buffer file";
-    else if ((unsigned long)len > GR_MAX_BYTES)
-        why = "a buffer file is larger than 512 MiB";
-    else if (!(*data = (uint8_t *)malloc((size_t)len + 1)))
-        why = "out of memory";
-    else if (fread(*data, 1, (size_t)len, f) != (size_t)len)
-        why = "a buffer file ended before its size (read error)";
-    fclose(f);
-    if (why) {
-        free(*data);
-        *data = NULL;
-        return why;
+    *data = (uint8_t *)bytes;
+    switch (st) {
+    case AK_OK: return NULL;
+    case AK_ERR_LIMIT: return "a buffer file is larger than 512 MiB";
+    case AK_ERR_NOMEM: return "out of memory";
+    default:
+        return strstr(e.message, "not a regular file") ? "a buffer file is not a regular file"
+                                                       : "cannot open a buffer file";
     }
-    *size = (size_t)len;
-    return NULL;
 }
 
 /* Bytes of buffer b: the GLB chunk, a data: URI or a file. *owned is set when the caller
@@ -728,28 +719,20 @@ int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     *out = NULL;
     if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null path");
-    int not_regular = 0;
-    FILE *f = akio_fopen_regular(path, &not_regular);
-    if (!f)
-        return not_regular ? ak_error_set(err, AK_ERR_IO, 0, "not a regular file: %s", path)
-                           : ak_error_set(err, AK_ERR_IO, 0, "cannot open %s", path);
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
-    if (len < 0 || (unsigned long)len > GR_MAX_BYTES || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return ak_error_set(err, len < 0 ? AK_ERR_IO : AK_ERR_LIMIT, 0,
-                            "cannot read %s (or larger than 512 MiB)", path);
-    }
-    uint8_t *data = (uint8_t *)malloc((size_t)len + 1);
-    size_t got = data ? fread(data, 1, (size_t)len, f) : 0;
-    fclose(f);
-    char *dir = data ? folder_of(path) : NULL;
-    if (!data || !dir || got != (size_t)len) {
+    akio_read_params rp = akio_read_defaults();
+    rp.max_bytes = GR_MAX_BYTES;
+    char *text = NULL;
+    size_t len = 0;
+    ak_error e;
+    int32_t st = akio_read_file(path, &rp, &text, &len, &e);
+    if (st) return ak_error_set(err, st, 0, "%s: %s", e.message, path);
+    uint8_t *data = (uint8_t *)text;
+    char *dir = folder_of(path);
+    if (!dir) {
         free(data);
-        free(dir);
-        return ak_error_set(err, data && dir ? AK_ERR_IO : AK_ERR_NOMEM, 0, "cannot read %s", path);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
-    int32_t st = ak_gltf_read_skin_memory(data, (size_t)len, dir, skin, out, err);
+    st = ak_gltf_read_skin_memory(data, len, dir, skin, out, err);
     free(data);
     free(dir);
     return st;

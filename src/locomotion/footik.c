@@ -163,32 +163,13 @@ static void query_points_from(const ak_foot_ik_state *st, const ak_vec3 heel_a[2
     }
 }
 
-void ak_foot_ik_foot_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
-                            const ak_xform *world, ak_vec3 heel_q[2], ak_vec3 toe_q[2])
+void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                             const ak_xform *world, ak_vec3 heel_q[2], ak_vec3 toe_q[2])
 {
     ak_vec3 heel_a[2], toe_a[2];
     for (int s = 0; s < 2; ++s)
         anim_points(p, st, world, s, &heel_a[s], &toe_a[s]);
     query_points_from(st, heel_a, toe_a, heel_q, toe_q);
-}
-
-void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
-                             const ak_xform *world, int32_t contact_left, int32_t contact_right,
-                             ak_vec3 out[2])
-{
-    (void)contact_left;
-    (void)contact_right;
-    ak_foot_ik_foot_points(p, st, world, out, NULL);
-}
-
-void ak_foot_ik_toe_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
-                                 const ak_xform *world, int32_t contact_left, int32_t contact_right,
-                                 ak_vec3 out[2])
-{
-    (void)contact_left;
-    (void)contact_right;
-    ak_vec3 heel[2];
-    ak_foot_ik_foot_points(p, st, world, heel, out);
 }
 
 static float approach(float v, float goal, float step)

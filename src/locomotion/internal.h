@@ -93,10 +93,6 @@ void ak_walk_segment_free(ak_walk_segment *seg);
 /* Allocates per-frame landing arrays of n frames for both feet (kept when already there). */
 int32_t ak_walk_landing_alloc(ak_vec3 **land, ak_vec3 **land_toe, float **phase, int32_t n,
                               ak_error *err);
-/* Heel and toe ground query points of both legs at once (ak_foot_ik_query_points and
- * ak_foot_ik_toe_query_points with the animated points computed once); toe_q may be NULL. */
-void ak_foot_ik_foot_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
-                            const ak_xform *world, ak_vec3 heel_q[2], ak_vec3 toe_q[2]);
 
 /* The frame of per-frame flags nearest time t (ak_contact_at's rule: wraps when looping,
  * clamps otherwise); -1 for an empty table, a non-positive frame time or a non-finite t. */

@@ -346,30 +346,13 @@ int32_t ak_terrain_load_pgm(const char *path, float size, float height, ak_terra
 {
     if (out) *out = NULL;
     if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null path");
-    FILE *f = akio_fopen(path, "rb");
-    if (!f) return ak_error_set(err, AK_ERR_IO, 0, "cannot open: %s", strerror(errno));
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fclose(f);
-        return ak_error_set(err, AK_ERR_IO, 0, "cannot seek");
-    }
-    long len = ftell(f);
-    if (len < 0 || len > (long)1 << 30) {
-        fclose(f);
-        return ak_error_set(err, AK_ERR_LIMIT, 0, "file too large or unreadable");
-    }
-    rewind(f);
-    char *buf = (char *)malloc((size_t)len + 1);
-    if (!buf) {
-        fclose(f);
-        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    }
-    size_t got = fread(buf, 1, (size_t)len, f);
-    fclose(f);
-    if (got != (size_t)len) {
-        free(buf);
-        return ak_error_set(err, AK_ERR_IO, 0, "short read");
-    }
-    int32_t st = ak_terrain_read_pgm_memory(buf, got, size, height, out, err);
+    akio_read_params rp = akio_read_defaults();
+    rp.max_bytes = (int64_t)1 << 30;
+    char *buf = NULL;
+    size_t got = 0;
+    int32_t st = akio_read_file(path, &rp, &buf, &got, err);
+    if (st) return st;
+    st = ak_terrain_read_pgm_memory(buf, got, size, height, out, err);
     free(buf);
     return st;
 }

@@ -902,7 +902,7 @@ static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
     }
 }
 
-/* Without foot IK the feet stay as posed: ak_foot_ik_foot_points' points for a state that
+/* Without foot IK the feet stay as posed: ak_foot_ik_query_points' points for a state that
  * never ran (heel and toe shifted by the placement), except that a planted toe's ray goes
  * exactly under the toe instead of under the heel plus the heel-to-toe offset (the same point
  * up to rounding), so the toe's ground is that hit, not one more query. The posed heel and toe
@@ -936,7 +936,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     w->frame_index = cycle_frame(w);
     placement_shift(w);
     if (w->p.foot_ik)
-        ak_foot_ik_foot_points(&w->fik, &w->fst, w->world, w->query, w->toe_query);
+        ak_foot_ik_query_points(&w->fik, &w->fst, w->world, w->query, w->toe_query);
     else
         anim_foot_points(w);
     rays[AK_WALKER_RAY_CENTRE] = akg_ray_down(w->pos, 2.0f, 6.0f);

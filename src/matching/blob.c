@@ -528,42 +528,18 @@ int32_t ak_motion_db_load_memory(const void *data, size_t bytes, ak_motion_db **
     return AK_OK;
 }
 
-size_t ak_motion_db_grow_capacity(size_t cap)
-{
-    /* compared as 64-bit numbers: (size_t)1 << 34 is undefined where size_t has 32 bits */
-    if (cap == 0 || cap > SIZE_MAX / 2 || (uint64_t)cap * 2u > AK_MATCH_MAX_BLOB_BYTES) return 0;
-    return cap * 2;
-}
-
 int32_t ak_motion_db_load_file(const char *path, ak_motion_db **out, ak_error *err)
 {
     if (out) *out = NULL;
     if (!path || !out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
-    FILE *f = akio_fopen(path, "rb");
-    if (!f) return ak_error_set(err, AK_ERR_IO, 0, "cannot open %s", path);
-    size_t cap = 1u << 20, n = 0;
-    unsigned char *buf = (unsigned char *)malloc(cap);
-    int32_t st = buf ? AK_OK : ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    while (st == AK_OK) {
-        if (n == cap) {
-            const size_t grown = ak_motion_db_grow_capacity(cap);
-            unsigned char *nb = grown ? (unsigned char *)realloc(buf, grown) : NULL;
-            if (!nb) {
-                st = ak_error_set(err, AK_ERR_LIMIT, 0, "%s is too large", path);
-                break;
-            }
-            buf = nb;
-            cap = grown;
-        }
-        const size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) st = ak_error_set(err, AK_ERR_IO, 0, "cannot read %s", path);
-            break;
-        }
-    }
-    fclose(f);
-    if (st == AK_OK) st = ak_motion_db_load_memory(buf, n, out, err);
+    akio_read_params rp = akio_read_defaults();
+    rp.max_bytes = (int64_t)AK_MATCH_MAX_BLOB_BYTES;
+    char *buf = NULL;
+    size_t n = 0;
+    ak_error e;
+    int32_t st = akio_read_file(path, &rp, &buf, &n, &e);
+    if (st) return ak_error_set(err, st, 0, "%s: %s", path, e.message);
+    st = ak_motion_db_load_memory((const unsigned char *)buf, n, out, err);
     free(buf);
     return st;
 }

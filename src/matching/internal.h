@@ -56,9 +56,6 @@ int32_t ak_motion_db_alloc(ak_motion_db *db, ak_error *err);
 /* Normalises raw -> feat with the current weights and rebuilds candidates and boxes (the
  * offsets/scales are recomputed from the candidates when `restat` is 1). */
 int32_t ak_motion_db_prepare_search(ak_motion_db *db, int32_t restat, ak_error *err);
-/* The read buffer's next capacity: twice `cap`, or 0 when that passes
- * AK_MATCH_MAX_BLOB_BYTES or does not fit a size_t (32-bit machines stop at 2 GiB). */
-size_t ak_motion_db_grow_capacity(size_t cap);
 /* Stand frame, speed range and calibration from the stored frames. */
 void ak_motion_db_summarize(ak_motion_db *db);
 

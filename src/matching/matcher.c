@@ -678,8 +678,7 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
 {
     ak_vec3 q[2], qt[2];
     place_pose(m);
-    ak_foot_ik_query_points(&m->fik, &m->fst, m->world, m->stance[0], m->stance[1], q);
-    ak_foot_ik_toe_query_points(&m->fik, &m->fst, m->world, m->stance[0], m->stance[1], qt);
+    ak_foot_ik_query_points(&m->fik, &m->fst, m->world, q, qt);
     rays[0] = ak_ground_ray_down(m->pos, 2.0f, 6.0f);
     for (int s = 0; s < 2; ++s) {
         rays[1 + s] = ak_ground_ray_down(q[s], 1.0f, 3.0f);

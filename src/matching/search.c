@@ -246,16 +246,17 @@ static void search_range(const ak_motion_db *db, const float *q, int32_t a, int3
     }
 }
 
-void ak_motion_db_search(const ak_motion_db *db, const float *query, int32_t mode, float best_cost,
-                         ak_match_result *out)
+void ak_motion_db_search(const ak_motion_db *db, const float *query, ak_match_search_mode mode,
+                         float best_cost, ak_match_result *out)
 {
     ak_motion_db_search_excluding(db, query, mode, best_cost, NULL, 0, out);
 }
 
 /* Skipping excluded frames only raises the best cost a block can reach, so a box that cannot
  * beat the best cost with every member cannot beat it with some members either. */
-void ak_motion_db_search_excluding(const ak_motion_db *db, const float *query, int32_t mode,
-                                   float best_cost, const int32_t *exclude, int32_t exclude_count,
+void ak_motion_db_search_excluding(const ak_motion_db *db, const float *query,
+                                   ak_match_search_mode mode, float best_cost,
+                                   const int32_t *exclude, int32_t exclude_count,
                                    ak_match_result *out)
 {
     if (!out) return;

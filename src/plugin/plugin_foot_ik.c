@@ -284,8 +284,7 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_rays(ak_handle h, float time,
         }
         model_to_world(f, model, f->world);
         ak_vec3 points[2];
-        ak_foot_ik_query_points(&f->params, &f->state, f->world, f->stance[0], f->stance[1],
-                                points);
+        ak_foot_ik_query_points(&f->params, &f->state, f->world, points, NULL);
         for (int s = 0; s < 2; ++s) {
             const ak_ground_ray r = ak_ground_ray_down(points[s], f->ray_up, f->ray_down);
             out_rays[s].origin = akp_mirror_point(r.origin);

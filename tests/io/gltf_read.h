@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "animkit/math.h"
+#include "animkit/ak_math.h"
 
 typedef struct gltf_doc {
     cJSON *root;

@@ -262,15 +262,30 @@ static void binary_input_fails_on_its_first_kilobyte(void **state)
     assert_int_equal(ak_bvh_read_memory(zero_first, sizeof zero_first - 1, NULL, &s0, &c0, &e0),
                      AK_ERR_PARSE);
     assert_null(strstr(e0.message, "UTF-16"));
-    /* /dev/zero is endless: the old reader read 512 MiB before failing on the size limit. */
+    /* /dev/zero is endless: the old reader read 512 MiB before failing on the size limit. The
+     * file reader (akio_read_file) opens regular files only: refused before any read. */
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
     ak_error err;
     if (access("/dev/zero", R_OK) == 0) {
-        assert_int_equal(ak_bvh_read_file("/dev/zero", NULL, &s, &c, &err), AK_ERR_PARSE);
-        assert_int_equal(err.line, 1);
-        assert_non_null(strstr(err.message, "binary data"));
+        assert_int_equal(ak_bvh_read_file("/dev/zero", NULL, &s, &c, &err), AK_ERR_IO);
+        assert_non_null(strstr(err.message, "not a regular file"));
     }
+    /* A regular file of 1 MiB of zeros fails on its first kilobyte (the sniff), line 1. */
+    char path[512];
+    snprintf(path, sizeof path, "%s/ak_zeros_%ld.bvh", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+             (long)getpid());
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    static char zeros[1 << 20];
+    assert_int_equal(fwrite(zeros, 1, sizeof zeros, f), sizeof zeros);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(ak_bvh_read_file(path, NULL, &s, &c, &err), AK_ERR_PARSE);
+    remove(path);
+    assert_int_equal(err.line, 1);
+    assert_non_null(strstr(err.message, "binary data"));
+    assert_null(s);
+    assert_null(c);
 }
 
 static void derived_values_that_overflow_are_refused(void **state)

@@ -123,8 +123,7 @@ static void run(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const plane g
         memcpy(R.local, R.local0, (size_t)R.J * sizeof(ak_xform));
         memcpy(R.world, R.world0, (size_t)R.J * sizeof(ak_xform));
         ak_vec3 hq[2], tq[2];
-        ak_foot_ik_query_points(fp, st, R.world, 0, 0, hq);
-        ak_foot_ik_toe_query_points(fp, st, R.world, 0, 0, tq);
+        ak_foot_ik_query_points(fp, st, R.world, hq, tq);
         ak_foot_ik_frame fr;
         memset(&fr, 0, sizeof fr);
         fr.dt = 1.0f / FPS;

@@ -8,6 +8,8 @@
 
 #include "studio_variants.h"
 
+#include "animkit/scenario.h"
+
 static ak_terrain *g_flat;
 
 static int setup(void **state)

@@ -175,26 +175,20 @@ static void damaged_blobs_are_refused_with_a_reason(void **state)
     free(b);
 }
 
-/* The file reader's buffer doubles up to 16 GiB and never past what a size_t holds: the bound
- * is computed in 64 bits, so a 32-bit size_t stops at 2 GiB instead of overflowing. */
-static void blob_reader_growth_stops_at_its_bound(void **state)
+/* The file goes through the io layer's one reader (akio_read_file, whose size limit and
+ * 32-bit bound tests/io/test_file_read.c covers): a folder or a missing file is refused with
+ * the path and the reason, and nothing is returned. */
+static void blob_file_errors_name_the_path_and_reason(void **state)
 {
     (void)state;
-    assert_int_equal(ak_motion_db_grow_capacity((size_t)1 << 20), (size_t)1 << 21);
-    assert_int_equal(ak_motion_db_grow_capacity(0), 0);
-    /* the largest power of two a size_t holds cannot double, whatever its width */
-    const size_t top = SIZE_MAX / 2 + 1;
-    assert_int_equal(ak_motion_db_grow_capacity(top), 0);
-    assert_int_equal(ak_motion_db_grow_capacity(SIZE_MAX), 0);
-    if ((uint64_t)SIZE_MAX >= AK_MATCH_MAX_BLOB_BYTES) {
-        const size_t half = (size_t)(AK_MATCH_MAX_BLOB_BYTES / 2);
-        assert_true((uint64_t)ak_motion_db_grow_capacity(half) == AK_MATCH_MAX_BLOB_BYTES);
-        assert_int_equal(ak_motion_db_grow_capacity(half + 1), 0);
-        assert_int_equal(ak_motion_db_grow_capacity((size_t)AK_MATCH_MAX_BLOB_BYTES), 0);
-    } else {
-        /* 32-bit: 1 GiB doubles to 2 GiB, 2 GiB stops */
-        assert_int_equal(ak_motion_db_grow_capacity(top / 2), top);
-    }
+    ak_error err;
+    ak_motion_db *db = (ak_motion_db *)&err; /* must be reset to NULL */
+    assert_int_equal(ak_motion_db_load_file(".", &db, &err), AK_ERR_IO);
+    assert_null(db);
+    assert_non_null(strstr(err.message, ".: not a regular file"));
+    assert_int_equal(ak_motion_db_load_file("no-such.akdb", &db, &err), AK_ERR_IO);
+    assert_null(db);
+    assert_non_null(strstr(err.message, "no-such.akdb: cannot open: "));
 }
 
 static void fix_crc(unsigned char *b)
@@ -335,7 +329,7 @@ int main(void)
         cmocka_unit_test(blob_round_trips_in_memory_and_through_a_file),
         cmocka_unit_test(blob_numbers_are_little_endian),
         cmocka_unit_test(damaged_blobs_are_refused_with_a_reason),
-        cmocka_unit_test(blob_reader_growth_stops_at_its_bound),
+        cmocka_unit_test(blob_file_errors_name_the_path_and_reason),
         cmocka_unit_test(blob_values_are_range_checked_like_parameters),
         cmocka_unit_test(matcher_phases_out_of_order_are_refused),
         cmocka_unit_test(blob_with_absurd_values_never_gives_a_non_finite_pose),

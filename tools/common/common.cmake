@@ -7,7 +7,7 @@ if(NOT TARGET animkit_tools_common)
     ${PROJECT_SOURCE_DIR}/tools/common/fbx_assimp.c)
   target_include_directories(animkit_tools_common PUBLIC ${PROJECT_SOURCE_DIR}/tools/common)
   target_include_directories(animkit_tools_common PRIVATE ${PROJECT_SOURCE_DIR}/src)
-  target_link_libraries(animkit_tools_common PUBLIC animkit_static m)
+  target_link_libraries(animkit_tools_common PUBLIC animkit_scenario animkit_static m)
   target_compile_options(animkit_tools_common PRIVATE -Wall -Wextra)
   # FBX through assimp (Debian libassimp-dev), only where pkg-config finds it; elsewhere an
   # FBX file gets an error saying what to install.
