@@ -249,5 +249,16 @@ int main(void)
                lma_us / dls7.median_us, 100.0 * dls7.success, 100.0 * lma_success,
                lma_us / pinv7.median_us, 100.0 * pinv7.success);
     }
+    akb_result("limb (two-bone) IK, local corrections (ak_limb_ik_solve)", limb_solve, 1, "ns",
+               "<=", 60.0, "ozz-animation IKTwoBoneJob: 140 ns");
+    akb_result("aim IK, local correction (ak_aim_ik_solve)", aim_solve, 1, "ns", "<=", 35.0,
+               "ozz-animation IKAimJob: 70 ns");
+    if (have_kdl && lma_us > 0.0) {
+        char scale[96];
+        snprintf(scale, sizeof scale, "success: DLS %.1f %%, KDL %.1f %%", 100.0 * dls7.success,
+                 100.0 * lma_success);
+        akb_result("Jacobian DLS, 7-joint chain: Orocos KDL LMA's time ÷ DLS's",
+                   lma_us / dls7.median_us, 1, "×", ">=", 10.0, scale);
+    }
     return 0;
 }
