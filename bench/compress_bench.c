@@ -125,8 +125,9 @@ static void size_row(cb_ctx *c, float mpu, float tolerance, int keep)
                  (double)tolerance * 100.0, (double)info.worst_error * 100.0);
         akb_result(what, (double)info.bytes / OZZ_BYTES, 2, "× ozz's size", "<=", 1.0,
                    "ozz-animation optimized: 82,642 B");
-        snprintf(what, sizeof what, "the same against raw (10 floats per joint-sample): %llu B",
-                 (unsigned long long)info.bytes);
+        char num[32];
+        snprintf(what, sizeof what, "the same against raw (10 floats per joint-sample): %s B",
+                 akb_thousands(num, sizeof num, (long long)info.bytes));
         akb_result(what, (double)info.raw_bytes / (double)info.bytes, 1, ":1", NULL, 0.0,
                    "ACL, whole CMU database: 21.8:1 at 0.0495 cm");
     }

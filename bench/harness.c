@@ -80,3 +80,17 @@ void akb_result(const char *what, double value, int decimals, const char *unit, 
     printf("|%s\n", scale ? scale : "");
     fflush(stdout);
 }
+
+const char *akb_thousands(char *buf, size_t size, long long n)
+{
+    char digits[32];
+    const int len = snprintf(digits, sizeof digits, "%lld", n < 0 ? -n : n);
+    size_t k = 0;
+    if (n < 0 && k + 1 < size) buf[k++] = '-';
+    for (int i = 0; i < len && k + 1 < size; ++i) {
+        if (i > 0 && (len - i) % 3 == 0 && k + 2 < size) buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = 0;
+    return buf;
+}

@@ -18,6 +18,8 @@ double akb_median_seconds(void (*fn)(void *), void *arg, int repeats);
  * it compares with (scale, or NULL). Prints "@result|what|value|goal|met|scale". */
 void akb_result(const char *what, double value, int decimals, const char *unit, const char *goal_op,
                 double goal_value, const char *scale);
+/* n with thousands separators ("50,765") in buf; returns buf. */
+const char *akb_thousands(char *buf, size_t size, long long n);
 /* Stops the compiler from optimising away a computed value. */
 void akb_sink(const void *p, size_t bytes);
 

@@ -127,9 +127,10 @@ int main(int argc, char **argv)
            s1 / p.n * 1e6);
     printf("  2 threads %8.3f ms per frame  %6.3f us per character-frame  %.2fx\n", s2 * 1e3,
            s2 / p.n * 1e6, s1 / s2);
-    char what[128];
+    char what[128], num[32];
     snprintf(what, sizeof what,
-             "%d walkers, whole frame, 2 threads ÷ 1 (ak_walker_step_range, time)", p.n);
+             "%s walkers, whole frame, 2 threads ÷ 1 (ak_walker_step_range, time)",
+             akb_thousands(num, sizeof num, p.n));
     akb_result(what, s1 / s2, 2, "×", ">=", 1.9, "needs two idle cores: see the load average");
     for (int i = 0; i < p.n; ++i)
         ak_walker_destroy(p.w[i]);
