@@ -40,7 +40,7 @@ MODEL_SPACE_FILES = (
 # Surfaces where a person types degrees: the plugin's inspector-facing structs, C#, tests of
 # both; and the walk scenario (CLI flags, URL parameters, Python walker keywords).
 PLUGIN_FILES = ("include/animkit/plugin.h", "src/plugin/*", "tests/plugin/*", "unity/*")
-SCENARIO_FILES = ("include/animkit/scenario.h", "src/scenario/*")
+SCENARIO_FILES = ("include/animkit/scenario.h", "src/scenario/*", "tests/scenario/*")
 
 # C# sources whose `World` is a model-space pose array (IRigPose.World and its implementers);
 # the test stub's UnityEngine.Space.World is Unity's own enum and stays.

@@ -343,7 +343,7 @@ static int32_t parse_offset(bvh_parser *ps, bvh_joint *j, token kw)
 {
     if (j->has_offset)
         return fail_at(ps, AK_ERR_PARSE, kw.line, kw.s, "second OFFSET in joint '%s'", j->name);
-    double v[3];
+    double v[3] = {0.0, 0.0, 0.0};
     for (int i = 0; i < 3; ++i) {
         int32_t st = tok_number(ps, next_token(ps), "an OFFSET value", &v[i]);
         if (st) return st;
