@@ -5,7 +5,9 @@
  * mutation reaches the index and range checks behind the checksum instead of stopping at it.
  * Any input must give a database or a status with a message, never a crash, a leak or
  * undefined behaviour; a database it gives must drive a matcher to finite poses (a blob with
- * a correct checksum and a rotation key of -1.7e38 once walked to -inf within 48 frames). */
+ * a correct checksum and a rotation key of -1.7e38 once walked to -inf within 48 frames).
+ * Seed: the built-in walk clip's database at 10 fps, two cycles (ak_walk_clip_create, then
+ * ak_motion_db_create with frame_rate 10 and loops 2: 23 frames, 26 joints, 16,189 bytes). */
 #include "animkit/matching.h"
 
 #include <math.h>
@@ -13,15 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* CRC-32 (IEEE, reflected 0xEDB88320), bit by bit: independent of the reader's table. */
+/* CRC-32 (IEEE, reflected 0xEDB88320) with a byte table built once, independent of the
+ * reader's nibble table (a bit-by-bit loop under coverage instrumentation cost most of each
+ * run). */
 static uint32_t crc32_ref(const uint8_t *p, size_t n)
 {
+    static uint32_t table[256];
+    if (table[1] == 0)
+        for (uint32_t i = 0; i < 256; ++i) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; ++k)
+                c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+            table[i] = c;
+        }
     uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; ++i) {
-        c ^= p[i];
-        for (int k = 0; k < 8; ++k)
-            c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
-    }
+    for (size_t i = 0; i < n; ++i)
+        c = (c >> 8) ^ table[(c ^ p[i]) & 0xffu];
     return ~c;
 }
 
