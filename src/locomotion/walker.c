@@ -177,11 +177,18 @@ static void select_play(ak_walker *w, int32_t seg)
     w->seg = seg;
     w->seg_time = 0.0f;
     for (int s = 0; s < 2; ++s) {
-        const ak_walk_segment *g = seg >= 0 ? &m->segment[seg] : NULL;
-        w->play_contacts[s] = g ? g->contacts[s] : m->contacts[s];
-        w->play_phase[s] = g ? g->swing_phase[s] : m->swing_phase[s];
-        w->play_land[s] = g ? g->land_rel[s] : m->land_rel[s];
-        w->play_land_toe[s] = g ? g->land_toe_rel[s] : m->land_toe_rel[s];
+        if (seg >= 0) {
+            const ak_walk_segment *g = &m->segment[seg];
+            w->play_contacts[s] = g->contacts[s];
+            w->play_phase[s] = g->swing_phase[s];
+            w->play_land[s] = g->land_rel[s];
+            w->play_land_toe[s] = g->land_toe_rel[s];
+        } else {
+            w->play_contacts[s] = m->contacts[s];
+            w->play_phase[s] = m->swing_phase[s];
+            w->play_land[s] = m->land_rel[s];
+            w->play_land_toe[s] = m->land_toe_rel[s];
+        }
     }
 }
 
