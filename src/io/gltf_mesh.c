@@ -85,7 +85,8 @@ static int32_t grow(gm_ctx *c, int32_t vertices, int32_t indices)
         return akgd_fail(&c->d, AK_ERR_LIMIT, 0,
                          "the skinned mesh has over %d vertices or %d indices", GM_MAX_VERTICES,
                          GM_MAX_INDICES);
-    const size_t nv = (size_t)(m->vertex_count + vertices), ni = (size_t)(m->index_count + indices);
+    const size_t nv = (size_t)m->vertex_count + (size_t)vertices,
+                 ni = (size_t)m->index_count + (size_t)indices;
     float *pos = (float *)realloc(m->positions, sizeof(float) * 3 * nv);
     if (pos) m->positions = pos;
     float *nrm = (float *)realloc(m->normals, sizeof(float) * 3 * nv);
@@ -168,6 +169,8 @@ static int32_t append(gm_ctx *c, int32_t pv, const gm_arrays *a)
     ak_body_mesh *m = c->m;
     const int32_t base = m->vertex_count, first = m->index_count;
     const int32_t ni = a->idx ? a->n_idx - a->n_idx % 3 : a->n_pos - a->n_pos % 3;
+    if (!a->pos || !a->jnt || !a->wgt)
+        return akgd_fail(&c->d, AK_ERR_INVALID_ARG, pv, "no vertices");
     int32_t st = grow(c, a->n_pos, ni);
     if (st < 0) return st;
     for (int32_t v = 0; v < a->n_pos; ++v)
