@@ -79,7 +79,7 @@ if command -v valgrind >/dev/null 2>&1 && compile_plain hotpath && compile_plain
 fi
 
 commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -n "$(git -C "$here" status --porcelain --untracked-files=no -- src include bench 2>/dev/null)" ] &&
+[ -n "$(git -C "$here" status --porcelain --untracked-files=no -- src include bench ':!bench/results.md' 2>/dev/null)" ] &&
   commit="$commit + uncommitted changes"
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo "?")
