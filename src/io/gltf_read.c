@@ -4,6 +4,7 @@
 #include "animkit/bvh.h"
 #include "animkit/gltf.h"
 #include "io/file.h"
+#include "io/gltf_doc.h"
 #include "io/json.h"
 
 #include <math.h>
@@ -703,26 +704,6 @@ int32_t ak_gltf_read_skin_memory(const uint8_t *data, size_t size, const char *b
     return AK_OK;
 }
 
-/* The folder part of path ("." when it has none), malloc'ed; any length. */
-static char *folder_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-#if defined(_WIN32)
-    const char *back = strrchr(path, '\\');
-    if (back && (!slash || back > slash)) slash = back;
-#endif
-    const size_t n = slash ? (size_t)(slash - path) : 1;
-    char *dir = (char *)malloc(n + 2); /* + 2: the root folder "/" when n is 0 */
-    if (!dir) return NULL;
-    memcpy(dir, slash ? path : ".", n);
-    dir[n] = '\0';
-    if (slash && n == 0) { /* "/x.gltf": the root folder */
-        dir[0] = '/';
-        dir[1] = '\0';
-    }
-    return dir;
-}
-
 int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out, ak_error *err)
 {
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
@@ -743,7 +724,7 @@ int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out
     uint8_t *data = (uint8_t *)malloc((size_t)len + 1);
     size_t got = data ? fread(data, 1, (size_t)len, f) : 0;
     fclose(f);
-    char *dir = data ? folder_of(path) : NULL;
+    char *dir = data ? akgd_folder_of(path) : NULL;
     if (!data || !dir || got != (size_t)len) {
         free(data);
         free(dir);
