@@ -15,6 +15,9 @@ degree value at a surface a person types into and a radian value in the library
 (`turn_rate`). What a word-level table cannot say (a unit conversion, a line that mixes a
 scoped and a global name) is fixed by hand after the run; CHANGELOG.md lists those too.
 
+Run it once, on a tree that has the old names: the scenario rows (`turn_rate` ->
+`turn_rate_deg`) would rename the library's radian `turn_rate` again on a second run.
+
 --dry-run prints what would change (file, row, count) and writes nothing. --check prints
 every place an old name of the table is still found (the scoped ones in their scope) and
 exits 1 when there is one: the "Done when" grep of issue 28.
