@@ -54,7 +54,7 @@ ratio() {
   b=$(per_op "$2" "$4" "$5")
   [ -n "$a" ] && [ -n "$b" ] || { echo "(callgrind: $2 --row $3/$4 failed)" >&2; return 0; }
   awk -v w="$1" -v a="$a" -v b="$b" -v sa="$6" -v sb="$7" -v g="$8" -v s="$9" -v src="$2" '
-    BEGIN { r = (a / sa) / (b / sb); v = sprintf("%.2f", r)
+    BEGIN { r = (a / sa) / (b / sb); v = sprintf("%.3f", r)
       goal = ""; met = ""
       if (g != "-") { split(g, p, " "); goal = "at most " p[2] "×"; met = (v + 0 <= p[2] + 0) ? "met" : "not met" }
       printf "%s|%s×|%s|%s|%s%.0f vs %.0f instructions|callgrind: %s\n", w, v, goal, met, s, a, b, src }'
@@ -79,7 +79,7 @@ if command -v valgrind >/dev/null 2>&1 && compile_plain hotpath && compile_plain
 fi
 
 commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -n "$(git -C "$here" status --porcelain --untracked-files=no -- src include bench 2>/dev/null)" ] &&
+[ -n "$(git -C "$here" status --porcelain --untracked-files=no -- src include bench ':!bench/results.md' 2>/dev/null)" ] &&
   commit="$commit + uncommitted changes"
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo "?")
@@ -88,7 +88,7 @@ cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo "?")
   echo
   echo "Written by \`make bench\` (tools/bench.sh): the figures README.md and docs/ quote, each with"
   echo "its goal. Times are medians of repeated runs (rows comparing two paths: runs interleaved),"
-  echo "ratios marked \"instructions\" are callgrind counts (N operations minus 0), which a loaded"
+  echo "ratios marked \"instructions\" are callgrind counts (N operations minus 0, three decimals), which a loaded"
   echo "machine does not change. The doc test checks that every quoted row is in this file"
   echo "(\`python3 tools/doc_test.py --bench-figures\`); \`--bench-figures --update\` copies this"
   echo "file's rows into the docs."

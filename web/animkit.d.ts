@@ -183,6 +183,8 @@ export interface WalkerState {
   contact: [number, number]; toe: [number[], number[]]; toeGround: [number, number];
   /** The walk clip's playback rate, 0 (standing) .. 1. */
   rate: number;
+  /** Seconds simulated, in double precision (`time` is the same as a float32). */
+  elapsed: number;
 }
 
 export interface Walker {

@@ -31,7 +31,7 @@ const HUMANOID_SLOTS = [
   'right_shoulder', 'right_upper_arm', 'right_lower_arm', 'right_hand',
 ];
 // Sizes this file assumes, checked against the .wasm at init (akw_abi).
-const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 148]];
+const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 160]];
 
 // A string (UTF-8 text), Uint8Array or ArrayBuffer as bytes; anything else is refused.
 function inputBytes(input, what) {
@@ -702,6 +702,7 @@ class Walker {
         sole: [v(15), v(18)], soleGround: [f[k + 21], f[k + 22]], tiltDeg: [f[k + 23], f[k + 24]],
         hipDrop: f[k + 25], contact: [i[k + 26], i[k + 27]], toe: [v(28), v(31)],
         toeGround: [f[k + 34], f[k + 35]], rate: f[k + 36],
+        elapsed: new Float64Array(f.buffer, p + 152, 1)[0],
       };
     });
   }
