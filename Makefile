@@ -32,7 +32,7 @@ DEB_PACKAGES += python3-dev python3-venv python3-setuptools python3-cffi python3
 .PHONY: fuzz
 .PHONY: dist
 .PHONY: python test-python test-docs
-.PHONY: all deps build test test-fast test-san test-fuzz demo bench soak pictures install clean format format-check valgrind lint \
+.PHONY: all deps build test test-fast test-san test-fuzz demo bench bench-gltf soak pictures install clean format format-check valgrind lint \
   unity-plugins web
 
 all: build
@@ -118,6 +118,12 @@ BENCH_BEFORE ?= 8496397
 bench: build
 	@sh tools/bench.sh $(BUILD)
 	@if [ -n "$(BENCH_BEFORE)" ]; then sh tools/bench_compare.sh $(BENCH_BEFORE) $(BUILD); fi
+
+# glTF read time: the library's reader (WebAssembly, the JS module's loadClip) against three.js's
+# GLTFLoader on the same GLBs in one node process (bench/gltf_read.mjs; docs/web.md).
+bench-gltf: build web
+	@sh tests/io/npm_install.sh tests/io/package.json $(BUILD)/gltf-validator three
+	@node bench/gltf_read.mjs $(BUILD)
 
 soak: build
 	@sh tools/soak.sh $(BUILD)

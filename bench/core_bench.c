@@ -84,6 +84,19 @@ static void bench_playback(int joints)
     printf("| %d joints | %.2f | %.2f | %.2f | %.2f |\n", joints, sec1s / (20000.0 * joints) * 1e9,
            sec1 / (20000.0 * joints) * 1e9, secn / (20.0 * big * joints) * 1e9,
            secn_cubic / (20.0 * big * joints) * 1e9);
+    if (joints == 31) { /* the rows of bench/results.md: CMU 02_01's joint count */
+        akb_result("clip sample + FK fused, one 31-joint character",
+                   sec1 / (20000.0 * joints) * 1e9, 1, "ns per joint", NULL, 0.0,
+                   "ozz-animation 0.16: 18 ns");
+        akb_result("1,000 characters sharing a clip, 31 joints, linear",
+                   secn / (20.0 * big * joints) * 1e9, 2, "ns per joint per character", NULL, 0.0,
+                   "ozz-animation 0.16: 20.5 ns");
+        akb_result("the same, cubic (SQUAD, control points prepared)",
+                   secn_cubic / (20.0 * big * joints) * 1e9, 2, "ns per joint per character", NULL,
+                   0.0, NULL);
+        akb_result("cubic ÷ linear, 1,000 characters (time)", secn_cubic / secn, 2, "×", "<=", 1.5,
+                   "issue 25 goal");
+    }
     free(p.times);
     free(p.world);
     free(sj.local);
@@ -130,9 +143,12 @@ static void bench_parse(const char *dir)
     double sec = akb_median_seconds(run_parse, &p, 15);
     if (!p.ok)
         printf("parse: the reader failed on the file\n");
-    else
+    else {
         printf("BVH parse (arena_louise, %.2f MB, in memory): median %.2f ms, %.0f MB/s\n",
                (double)size / 1e6, sec * 1e3, (double)size / 1e6 / sec);
+        akb_result("BVH parse, 2.26 MB Arena file, in memory", (double)size / 1e6 / sec, 0, "MB/s",
+                   ">=", 150.0, NULL);
+    }
     free(p.text);
 }
 

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 199309L
 #include "harness.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -59,4 +60,37 @@ void akb_sink(const void *p, size_t bytes)
     const unsigned char *c = (const unsigned char *)p;
     for (size_t i = 0; i < bytes; i += 64)
         g_sink ^= c[i];
+}
+
+void akb_result(const char *what, double value, int decimals, const char *unit, const char *goal_op,
+                double goal_value, const char *scale)
+{
+    /* no space before a ratio's unit ("1.42×", "12.0:1") */
+    const char *sep =
+        unit[0] == 0 || unit[0] == ':' || strncmp(unit, "×", strlen("×")) == 0 ? "" : " ";
+    printf("@result|%s|%.*f%s%s|", what, decimals, value, sep, unit);
+    if (goal_op) {
+        const int le = strcmp(goal_op, "<=") == 0;
+        const int met = le ? value <= goal_value : value >= goal_value;
+        printf("%s %g%s%s|%s", le ? "at most" : "at least", goal_value, sep, unit,
+               met ? "met" : "not met");
+    } else {
+        printf("|");
+    }
+    printf("|%s\n", scale ? scale : "");
+    fflush(stdout);
+}
+
+const char *akb_thousands(char *buf, size_t size, long long n)
+{
+    char digits[32];
+    const int len = snprintf(digits, sizeof digits, "%lld", n < 0 ? -n : n);
+    size_t k = 0;
+    if (n < 0 && k + 1 < size) buf[k++] = '-';
+    for (int i = 0; i < len && k + 1 < size; ++i) {
+        if (i > 0 && (len - i) % 3 == 0 && k + 2 < size) buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = 0;
+    return buf;
 }

@@ -162,7 +162,7 @@ static void report_progress(ak_walk_scene *scene, const ak_walker_state *s)
                  ak_motion_db_clip_name(ak_walk_scene_motion_db(scene), mi.clip),
                  (double)mi.source_time, (int)mi.frame);
     }
-    fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s%s\n", (double)s->time,
+    fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s%s\n", s->elapsed,
             (double)s->position.x, (double)s->position.z, (double)s->distance, playing,
             s->arrived ? "  arrived" : "");
 }
@@ -215,7 +215,7 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     ak_walker_state s;
     ak_error err;
     char summary[1024];
-    float next_report = 0.0f;
+    double next_report = 0.0;
     int32_t frames = 0;
     const double start_s = akt_wall_seconds();
     memset(&output, 0, sizeof output);
@@ -234,9 +234,9 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
             AK_OK)
             goto failed;
         ++frames;
-        if (!cli->quiet && s.time >= next_report) {
+        if (!cli->quiet && s.elapsed >= next_report) {
             report_progress(scene, &s);
-            next_report += 1.0f;
+            next_report += 1.0;
         }
         if (s.stopped || frames >= info.max_frames) break;
         if (ak_walk_scene_step(scene, &err) != AK_OK) goto failed;

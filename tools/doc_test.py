@@ -2,6 +2,7 @@
 """The documentation's commands, run as a reader would run them (make test-docs).
 
 Usage: tools/doc_test.py BUILD_DIR [--list] [--make-pictures] [--only FILE.md]
+       tools/doc_test.py --bench-figures [--update]
        tools/doc_test.py --self-test
 
 Every shell command in README.md and docs/*.md -- fenced blocks (sh, bash, console or no
@@ -28,6 +29,11 @@ what the earlier command starting with PREFIX printed) and <!-- doctest: picture
 (this block makes docs/img/N.png: `make pictures` runs it with --out docs/img/N.png; the test
 runs it as printed). Every docs/img picture must be made by one such block, or by
 web/screenshots.mjs (the page's pictures).
+
+Benchmark figures have one source, bench/results.md (written by `make bench`): the non-blank
+lines right after a <!-- bench-results --> marker are quoted from it and must be lines of it
+(--bench-figures checks only that, without a build; --update copies the file's row about the
+same figure -- a table row's first cell, a "- label:" line -- into the docs).
 
 AK_DOC_TEST_LONG=1 also runs the commands marked long (and those that need them).
 The last line reads `doc-test: N passed, N failed, N skipped`.
@@ -401,6 +407,83 @@ tests/io/data/bad_too_few_values.bvh:20: frame 1 has 8 values, expected 9      (
 """
 
 
+BENCH_RESULTS = "bench/results.md"
+BENCH_MARKER = re.compile(r"<!--\s*bench-results\b.*?-->")
+
+
+def bench_quotes(source):
+    """(line number, text) of every line a document quotes from bench/results.md: the
+    non-blank lines right after a <!-- bench-results --> marker (table rows, the header, the
+    "- measured:"/"- load average:" lines)."""
+    out, lines = [], source.split("\n")
+    for i, line in enumerate(lines):
+        if BENCH_MARKER.search(line):
+            j = i + 1
+            while j < len(lines) and lines[j].strip():
+                out.append((j + 1, lines[j].strip()))
+                j += 1
+    return out
+
+
+def bench_key(line):
+    """What a results line is about: a table row's first cell, a list line's label."""
+    if line.startswith("|"):
+        cells = line.split("|")
+        return "|" + cells[1].strip() if len(cells) > 2 else None
+    m = re.match(r"^- ([^:]+):", line)
+    return "-" + m.group(1) if m else None
+
+
+def check_bench_figures(results_text, docs):
+    """Problems: quoted lines of docs ({name: text}) that bench/results.md does not hold."""
+    have = {line.strip() for line in results_text.split("\n") if line.strip()}
+    problems = []
+    for rel, text in docs.items():
+        for n, line in bench_quotes(text):
+            if line not in have:
+                problems.append(f"{rel}:{n}: not in {BENCH_RESULTS} (make bench writes it; "
+                                f"doc_test.py --bench-figures --update copies it): {line[:90]}")
+    return problems
+
+
+def update_bench_figures(results_text, text):
+    """text with every quoted line replaced by the results line about the same figure."""
+    by_key = {}
+    for line in results_text.split("\n"):
+        key = bench_key(line.strip())
+        if key:
+            by_key.setdefault(key, line.strip())
+    lines = text.split("\n")
+    for n, line in bench_quotes(text):
+        key = bench_key(line)
+        if key in by_key:
+            lines[n - 1] = by_key[key]
+    return "\n".join(lines)
+
+
+def bench_figures(update):
+    """--bench-figures: every quoted results line is in bench/results.md (--update: copied)."""
+    with open(os.path.join(ROOT, BENCH_RESULTS), encoding="utf-8") as f:
+        results = f.read()
+    docs = {}
+    for rel in markdown_files():
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            docs[rel] = f.read()
+        if update:
+            new = update_bench_figures(results, docs[rel])
+            if new != docs[rel]:
+                with open(os.path.join(ROOT, rel), "w", encoding="utf-8") as f:
+                    f.write(new)
+                docs[rel] = new
+                print(f"bench figures: {rel} updated")
+    problems = check_bench_figures(results, docs)
+    quoted = sum(len(bench_quotes(t)) for t in docs.values())
+    for p in problems:
+        print(f"FAIL {p}")
+    print(f"bench figures: {quoted} quoted lines, {len(problems)} not in {BENCH_RESULTS}")
+    return problems
+
+
 def self_test():
     """The checker's own rules on known cases (ctest doc_test_self_test)."""
     problems = []
@@ -435,6 +518,15 @@ def self_test():
         console = block_commands(blocks[1])
         expect(len(console) == 1 and console[0].expected_rc == 1 and len(console[0].expected) == 1,
                "a $ line, its output and its (exit 1)")
+    results = "- load average: 1.0\n| figure | value |\n|---|---|\n| parse | 500 MB/s |\n"
+    doc = "<!-- bench-results -->\n| figure | value |\n|---|---|\n| parse | 453 MB/s |\n\nx\n"
+    expect(len(bench_quotes(doc)) == 3, "the lines after a bench-results marker, to a blank")
+    got = check_bench_figures(results, {"d.md": doc})
+    expect(len(got) == 1 and got[0].startswith("d.md:4:"), f"a stale figure is caught: {got}")
+    expect(check_bench_figures(results, {"d.md": update_bench_figures(results, doc)}) == [],
+           "--update copies the row about the same figure")
+    expect(check_bench_figures(results, {"d.md": "| parse | 453 MB/s |\n"}) == [],
+           "only marked lines are checked")
     for p in problems:
         print(f"doc_test self-test: FAIL {p}")
     print(f"doc_test self-test: {len(problems)} problem(s)")
@@ -444,6 +536,8 @@ def self_test():
 def main(argv):
     if "--self-test" in argv:
         return self_test()
+    if "--bench-figures" in argv:
+        return 1 if bench_figures("--update" in argv) else 0
     if len(argv) < 2:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
@@ -465,6 +559,8 @@ def main(argv):
     passed, failed, skipped = 0, [], []
     problems = check_pictures([plan(d) for d in markdown_files()]) if only is None else []
     failed += problems
+    if only is None:
+        failed += bench_figures(False)
     t_all = time.monotonic()
     run_long = os.environ.get("AK_DOC_TEST_LONG") == "1"
     try:

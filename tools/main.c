@@ -1,5 +1,6 @@
 /* animkit — command-line tool. One subcommand per file (cmd_*.c). */
 #include "cli.h"
+#include "progress.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,25 @@ static const struct {
     {"retarget", ak_cmd_retarget, "play a humanoid capture on another rig (BVH, glTF skin, biped)"},
     {"render", ak_cmd_render, "render frames of a clip or the walker to PNG/GIF/MP4"},
 };
+
+/* A command's progress: render counts frames and walk reports its own place once a second;
+ * every other job is watched (progress.h: a terminal sees it working after 2 s, a log gets
+ * a timing line for a job over 2 s). --help and --version print at once, unwatched. */
+static int run_command(size_t i, int argc, char **argv)
+{
+    const int counts_itself =
+        strcmp(k_commands[i].name, "render") == 0 || strcmp(k_commands[i].name, "walk") == 0;
+    int quick = 0;
+    for (int a = 2; a < argc; ++a)
+        quick |= strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0 ||
+                 strcmp(argv[a], "--version") == 0;
+    char prog[64];
+    snprintf(prog, sizeof prog, "animkit %s", k_commands[i].name);
+    if (!counts_itself && !quick) akt_progress_watch_begin(prog);
+    const int rc = k_commands[i].fn(argc - 1, argv + 1);
+    if (!counts_itself && !quick) akt_progress_watch_end();
+    return rc;
+}
 
 static void usage(FILE *out)
 {
@@ -47,7 +67,7 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof k_commands / sizeof k_commands[0]; ++i)
-        if (strcmp(argv[1], k_commands[i].name) == 0) return k_commands[i].fn(argc - 1, argv + 1);
+        if (strcmp(argv[1], k_commands[i].name) == 0) return run_command(i, argc, argv);
     fprintf(stderr, "animkit: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 2;

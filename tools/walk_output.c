@@ -123,8 +123,9 @@ static int32_t csv_row(akcli_walk_output *o, const ak_walker_state *s, const ak_
     static const char *const side[2][4] = {{"left_x", "left_y", "left_z", "left_ground"},
                                            {"right_x", "right_y", "right_z", "right_ground"}};
     const ak_vec3 r = world[0].translation;
-    if (!isfinite(s->time)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "time is not finite");
-    int32_t st = akio_atomic_printf(&o->csv, err, "%.5f", (double)s->time);
+    if (!isfinite(s->elapsed))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "time is not finite");
+    int32_t st = akio_atomic_printf(&o->csv, err, "%.5f", s->elapsed);
     if (!st) st = csv_number(o, "root_x", r.x, 5, err);
     if (!st) st = csv_number(o, "root_y", r.y, 5, err);
     if (!st) st = csv_number(o, "root_z", r.z, 5, err);
@@ -181,7 +182,7 @@ int32_t akcli_walk_summary_json(char *buf, size_t cap, const ak_walker_state *s,
                                          "source_hip_accel_min_g",
                                          "source_hip_accel_max_g",
                                          "source_knee_peak_deg"};
-    const double v[N] = {s->time,
+    const double v[N] = {s->elapsed,
                          s->distance,
                          s->path_length,
                          m->max_penetration,

@@ -386,7 +386,7 @@ static const char *key_hints(akv_mode mode)
         return "mouse: left orbit, shift pan, wheel zoom, RIGHT CLICK the terrain: new target\n"
                "space pause  up/down speed  T mirror the target  B restart the walk  F follow "
                "on/off\n"
-               "drop a BVH walk: the walker walks it  R reset view  G grid  S shadows  H hide "
+               "drop a walk clip: the walker walks it  R reset view  G grid  S shadows  H hide "
                "help\n"
                "M body/bones  K LBS/DQS skinning  J bones over the body\n"
                "1 playback  2 IK  3 walker" AKV_QUIT;
@@ -434,10 +434,11 @@ static void draw_hud(app *a)
     } else {
         if (a->scene.count == 0) {
 #if defined(__EMSCRIPTEN__)
-            akr_draw_text(r, 10.0f, y, 2.0f, "drop BVH files here, or pick a test clip above", ink);
+            akr_draw_text(r, 10.0f, y, 2.0f,
+                          "drop BVH or GLB files here, or pick a test clip above", ink);
 #else
-            akr_draw_text(r, 10.0f, y, 2.0f, "drop BVH files here (or: animkit-view FILE.bvh ...)",
-                          ink);
+            akr_draw_text(r, 10.0f, y, 2.0f,
+                          "drop BVH/glTF files here (or: animkit-view FILE.bvh ...)", ink);
 #endif
             y += 22.0f;
         }
@@ -602,13 +603,15 @@ EMSCRIPTEN_KEEPALIVE const char *akv_web_probe(void)
     if (!a) return "{}";
     float vp[16];
     akr_camera_view_proj(&a->cam, a->fb_w, a->fb_h, vp);
-    size_t n = (size_t)snprintf(json, sizeof json,
-                                "{\"mode\":%d,\"characters\":%d,\"width\":%d,\"height\":%d,"
-                                "\"time\":%.9g,\"paused\":%d,\"hud_right\":%.1f,"
-                                "\"walk_clip\":\"%s\",\"hints\":\"%s\",\"view_proj\":[",
-                                (int)a->s.mode, a->scene.count, a->fb_w, a->fb_h,
-                                (double)a->scene.time, a->s.paused, (double)akr_text_right(a->r),
-                                akv_mode_walk_label(a->mode), web_hints_oneline(a->s.mode));
+    size_t n = (size_t)snprintf(
+        json, sizeof json,
+        "{\"mode\":%d,\"characters\":%d,\"width\":%d,\"height\":%d,"
+        "\"time\":%.9g,\"paused\":%d,\"hud_right\":%.1f,"
+        "\"walk_clip\":\"%s\",\"hints\":\"%s\",\"mesh_vertices\":%d,"
+        "\"view_proj\":[",
+        (int)a->s.mode, a->scene.count, a->fb_w, a->fb_h, (double)a->scene.time, a->s.paused,
+        (double)akr_text_right(a->r), akv_mode_walk_label(a->mode), web_hints_oneline(a->s.mode),
+        a->scene.count && a->scene.chars[0].mesh ? (int)a->scene.chars[0].mesh->vertex_count : 0);
     for (int i = 0; i < 16 && n < sizeof json; ++i)
         n += (size_t)snprintf(json + n, sizeof json - n, "%s%.9g", i ? "," : "", (double)vp[i]);
     ak_vec3 p;
@@ -661,7 +664,7 @@ static void usage(FILE *out)
         "usage: animkit-view [FILE.bvh ...] [options]\n"
         "       animkit-view --headless FILE.bvh [--frame N | --frames A:B[:STEP]] --out OUT "
         "[options]\n\n"
-        "Plays BVH files (several at once, each in its own colour; drop more onto the window),\n"
+        "Plays BVH, glTF/GLB and FBX clips (several at once, each in its own colour; drop more),\n"
         "with IK (--ik) and walker (--walk) modes. Every setting is also a key (press H).\n"
         "--version prints the version.\n\n");
     akv_print_flags(out);

@@ -72,6 +72,12 @@ akr_look akr_look_defaults(void);
  * body (one joint) is drawn as bones of `radius`. */
 void akr_draw_character(akr_renderer *r, const ak_skeleton *skeleton, const ak_xform *world_m,
                         float radius, const float rgb[3], const akr_look *look);
+/* Same with the character's own skinned mesh (a glTF file's, bound to `skeleton`, in its
+ * units; kept on the GPU while the pointer lives) instead of the generated body; NULL: the
+ * generated body. */
+void akr_draw_character_mesh(akr_renderer *r, const ak_skeleton *skeleton, const ak_xform *world_m,
+                             const ak_body_mesh *mesh, float radius, const float rgb[3],
+                             const akr_look *look);
 /* Unlit lines: `count` vertices of x,y,z,r,g,b,a (pairs form segments), world space. */
 void akr_draw_lines(akr_renderer *r, const float *xyzrgba, int count, int depth_test);
 /* HUD text at pixel (x, y) (top-left of the first line), `scale` x the 8-px stb_easy_font. */

@@ -1,8 +1,9 @@
-/* animkit viewer — skinned bodies on the GPU: the library's generated body (ak_body_mesh_create)
- * uploaded once per skeleton, skinned in the vertex shader from a palette texture that holds
- * the library's own per-joint skinning transforms (ak_skin_palette: three matrix rows for LBS,
- * the real and dual quaternion for DQS, one RGBA32F texel each), with the same maths as
- * src/anim/skin.c (antipodality fix included). Works on OpenGL 3.3 and WebGL 2. */
+/* animkit viewer — skinned bodies on the GPU: a glTF file's own mesh or the library's generated
+ * body (ak_body_mesh_create), uploaded once per skeleton, skinned in the vertex shader from a
+ * palette texture that holds the library's own per-joint skinning transforms (ak_skin_palette:
+ * three matrix rows for LBS, the real and dual quaternion for DQS, one RGBA32F texel each), with
+ * the same maths as src/anim/skin.c (antipodality fix included). Works on OpenGL 3.3 and WebGL 2.
+ */
 #include "render_internal.h"
 
 #if defined(__EMSCRIPTEN__)
@@ -47,6 +48,7 @@ static const char *k_skin_vs =
 
 typedef struct skin_entry {
     const ak_skeleton *key;
+    const ak_body_mesh *mesh; /* the file's own mesh, or NULL: the generated body */
     int32_t joint_count;
     float rest_sum; /* a fingerprint of the rest pose, so a new skeleton at a freed address
                        is not mistaken for the old one */
@@ -140,21 +142,28 @@ static void upload_attrib(GLuint vbo, GLuint index, GLint size, GLenum type, con
     glVertexAttribPointer(index, size, type, GL_FALSE, 0, (void *)0);
 }
 
-/* Builds the body of `s` and uploads it; e->failed when the rig gets none. */
-static void build_entry(skin_entry *e, const ak_skeleton *s)
+/* Uploads `own` (the file's mesh) or the generated body of `s`; e->failed when the rig gets
+ * none. */
+static void build_entry(skin_entry *e, const ak_skeleton *s, const ak_body_mesh *own)
 {
     e->key = s;
+    e->mesh = own;
     e->joint_count = s->joint_count;
     e->rest_sum = rest_fingerprint(s);
-    ak_body_mesh *m = NULL;
-    if (ak_body_mesh_create(s, NULL, &m, NULL) != AK_OK) {
+    ak_body_mesh *made = NULL;
+    if (!own && ak_body_mesh_create(s, NULL, &made, NULL) != AK_OK) {
+        e->failed = 1;
+        return;
+    }
+    const ak_body_mesh *m = own ? own : made;
+    if (m->joint_count != s->joint_count) {
         e->failed = 1;
         return;
     }
     e->inverse_bind = malloc(sizeof(float) * 16 * (size_t)s->joint_count);
     if (!e->inverse_bind) {
         e->failed = 1;
-        ak_body_mesh_destroy(m);
+        ak_body_mesh_destroy(made);
         return;
     }
     memcpy(e->inverse_bind, m->inverse_bind, sizeof(float) * 16 * (size_t)s->joint_count);
@@ -178,20 +187,21 @@ static void build_entry(skin_entry *e, const ak_skeleton *s)
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, PALETTE_TEXELS, s->joint_count, 0, GL_RGBA, GL_FLOAT,
                  NULL);
-    ak_body_mesh_destroy(m);
+    ak_body_mesh_destroy(made);
 }
 
-static skin_entry *find_entry(skin_state *st, const ak_skeleton *s)
+static skin_entry *find_entry(skin_state *st, const ak_skeleton *s, const ak_body_mesh *own)
 {
     const float fp = rest_fingerprint(s);
     for (int i = 0; i < SKIN_CACHE; ++i) {
         skin_entry *e = &st->entries[i];
-        if (e->key == s && e->joint_count == s->joint_count && e->rest_sum == fp) return e;
+        if (e->key == s && e->mesh == own && e->joint_count == s->joint_count && e->rest_sum == fp)
+            return e;
     }
     skin_entry *e = &st->entries[st->next];
     st->next = (st->next + 1) % SKIN_CACHE;
     free_entry(e);
-    build_entry(e, s);
+    build_entry(e, s, own);
     return e;
 }
 
@@ -283,12 +293,12 @@ static void draw_bone_lines(akr_renderer *r, const ak_skeleton *s, const ak_xfor
 }
 
 /* Draws the skinned body; 0 when this rig or this GL has none (the caller draws bones). */
-static int draw_body(akr_renderer *r, const ak_skeleton *s, const ak_xform *w, const float rgb[3],
-                     int method)
+static int draw_body(akr_renderer *r, const ak_skeleton *s, const ak_xform *w,
+                     const ak_body_mesh *own, const float rgb[3], int method)
 {
     skin_state *st = get_state(r);
     if (!st || !reserve(st, (size_t)s->joint_count)) return 0;
-    skin_entry *e = find_entry(st, s);
+    skin_entry *e = find_entry(st, s, own);
     if (e->failed) return 0;
     const float unit = pose_scale(s, w);
     upload_palette(st, e, w, unit);
@@ -318,9 +328,16 @@ static int draw_body(akr_renderer *r, const ak_skeleton *s, const ak_xform *w, c
 void akr_draw_character(akr_renderer *r, const ak_skeleton *s, const ak_xform *world_m,
                         float radius, const float rgb[3], const akr_look *look)
 {
+    akr_draw_character_mesh(r, s, world_m, NULL, radius, rgb, look);
+}
+
+void akr_draw_character_mesh(akr_renderer *r, const ak_skeleton *s, const ak_xform *world_m,
+                             const ak_body_mesh *mesh, float radius, const float rgb[3],
+                             const akr_look *look)
+{
     const akr_look defaults = akr_look_defaults();
     if (!look) look = &defaults;
-    if (look->body && draw_body(r, s, world_m, rgb, look->skinning)) {
+    if (look->body && draw_body(r, s, world_m, mesh, rgb, look->skinning)) {
         if (look->bones) draw_bone_lines(r, s, world_m, rgb);
         return;
     }

@@ -468,8 +468,9 @@ int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path
 {
     ak_skeleton *sk;
     ak_clip *clip;
+    ak_body_mesh *mesh = NULL;
     ak_error e;
-    if (ak_tools_read_clip(path, &sk, &clip, &e) != AK_OK) {
+    if (ak_tools_read_clip_mesh(path, &sk, &clip, &mesh, &e) != AK_OK) {
         if (e.line > 0)
             snprintf(err, err_size, "%s:%d: %s", path, (int)e.line, e.message);
         else
@@ -480,7 +481,12 @@ int akv_scene_add_file(akv_scene *scene, const akv_settings *s, const char *path
     /* The viewer switches interpolation modes live: have cubic's control points ready. */
     ak_clip_prepare_cubic(clip);
     const char *base = strrchr(path, '/');
-    return akv_scene_add(scene, s, base ? base + 1 : path, sk, clip, err, err_size);
+    if (akv_scene_add(scene, s, base ? base + 1 : path, sk, clip, err, err_size) < 0) {
+        ak_body_mesh_destroy(mesh);
+        return -1;
+    }
+    scene->chars[scene->count - 1].mesh = mesh; /* a glTF character draws as it is */
+    return 0;
 }
 
 void akv_scene_free(akv_scene *scene)
@@ -489,6 +495,7 @@ void akv_scene_free(akv_scene *scene)
         akv_character *c = &scene->chars[i];
         ak_skeleton_destroy(c->skeleton);
         ak_clip_destroy(c->clip);
+        ak_body_mesh_destroy(c->mesh);
         free(c->local);
         free(c->world_m);
     }
@@ -576,9 +583,9 @@ void akv_scene_bounds(akv_scene *scene, const akv_settings *s, int a, int b, int
 }
 
 void akv_draw_character(akr_renderer *r, const akv_settings *s, const ak_skeleton *skeleton,
-                        const ak_xform *world_m, const float rgb[3])
+                        const ak_xform *world_m, const ak_body_mesh *mesh, const float rgb[3])
 {
-    akr_draw_character(r, skeleton, world_m, s->radius, rgb, &s->look);
+    akr_draw_character_mesh(r, skeleton, world_m, mesh, s->radius, rgb, &s->look);
 }
 
 void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings *s)
@@ -587,7 +594,7 @@ void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings 
     akr_set_shadow_plane(r, s->shadows, 0.0f);
     for (int i = 0; i < scene->count; ++i) {
         const akv_character *c = &scene->chars[i];
-        akv_draw_character(r, s, c->skeleton, c->world_m, c->colour);
+        akv_draw_character(r, s, c->skeleton, c->world_m, c->mesh, c->colour);
     }
     akr_set_shadow_plane(r, 0, 0.0f);
 }

@@ -87,6 +87,7 @@ typedef struct akv_character {
     ak_vec3 root_start_m; /* root position at frame 0, metres */
     ak_vec3 offset_m;     /* where it is drawn relative to its file: side by side with others */
     float height_m;       /* standing height, metres */
+    ak_body_mesh *mesh;   /* the file's own skinned mesh (glTF/GLB), or NULL: generated body */
 } akv_character;
 
 typedef struct akv_scene {
@@ -114,9 +115,10 @@ void akv_scene_pose(akv_scene *scene, const akv_settings *s, float time);
 /* Bounding box of every joint over the frames [a, b] (step), metres. */
 void akv_scene_bounds(akv_scene *scene, const akv_settings *s, int a, int b, int step, ak_vec3 *lo,
                       ak_vec3 *hi);
-/* A character drawn as the settings' look says (the body, or bones of the settings' radius). */
+/* A character drawn as the settings' look says (its own mesh when `mesh` is not NULL, else the
+ * generated body, or bones of the settings' radius). */
 void akv_draw_character(akr_renderer *r, const akv_settings *s, const ak_skeleton *skeleton,
-                        const ak_xform *world_m, const float rgb[3]);
+                        const ak_xform *world_m, const ak_body_mesh *mesh, const float rgb[3]);
 /* Ground, shadows and every character at the current pose. */
 void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings *s);
 /* Position in metres of `joint` of character 0 (NULL or unknown: the root). */

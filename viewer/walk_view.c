@@ -283,7 +283,7 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
     /* Shadows on the plane through the ground under the character. */
     akr_set_shadow_plane(r, s->shadows, st.position.y);
     static const float body[3] = {0.90f, 0.42f, 0.32f};
-    akv_draw_character(r, s, sk, world, body);
+    akv_draw_character(r, s, sk, world, NULL, body);
     akr_set_shadow_plane(r, 0, 0.0f);
 
     /* Target: a post with a ball on the ground point. */

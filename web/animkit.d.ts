@@ -34,6 +34,13 @@ export interface IKResult {
 export interface Animkit {
   /** Reads BVH text; throws AnimkitError (with .line) on malformed input. */
   loadBVH(input: string | Uint8Array | ArrayBuffer): { skeleton: Skeleton; clip: Clip };
+  /** Reads BVH text, glTF JSON (buffers as data: URIs) or GLB, told apart by the first bytes;
+   * `animation` picks a glTF animation by name or index (default: the first). */
+  loadClip(input: string | Uint8Array | ArrayBuffer, animation?: string | number | null): { skeleton: Skeleton; clip: Clip };
+  /** loadClip for glTF/GLB only: other formats throw AnimkitError 'AK_ERR_INVALID_ARG'. */
+  loadGLTF(input: string | Uint8Array | ArrayBuffer, animation?: string | number | null): { skeleton: Skeleton; clip: Clip };
+  /** The format the first bytes say. */
+  clipFormat(input: string | Uint8Array | ArrayBuffer): 'BVH' | 'glTF' | 'GLB' | 'FBX' | 'unknown';
   /** BVH text with every joint's rotation channels in `order` (default 'ZYX'). */
   writeBVH(skeleton: Skeleton, clip: Clip, order?: 'XYZ' | 'XZY' | 'YXZ' | 'YZX' | 'ZXY' | 'ZYX'): string;
   /** Units from a standing height in file units. */
@@ -103,7 +110,7 @@ export interface ChainIK {
 }
 
 export interface WalkerFlags {
-  /** A walk clip (BVH bytes or text); default: the built-in procedural walk. */
+  /** A walk clip (BVH, glTF or GLB bytes, or BVH text); default: the built-in procedural walk. */
   clip?: Uint8Array | ArrayBuffer | string;
   terrain?: 'flat' | 'hills' | 'stairs';
   seed?: number;
@@ -176,6 +183,8 @@ export interface WalkerState {
   contact: [number, number]; toe: [number[], number[]]; toeGround: [number, number];
   /** The walk clip's playback rate, 0 (standing) .. 1. */
   rate: number;
+  /** Seconds simulated, in double precision (`time` is the same as a float32). */
+  elapsed: number;
 }
 
 export interface Walker {

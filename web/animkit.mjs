@@ -3,7 +3,7 @@
 //
 //   import { init } from 'animkit';
 //   const ak = await init();
-//   const { skeleton, clip } = ak.loadBVH(bytes);          // throws AnimkitError on bad input
+//   const { skeleton, clip } = ak.loadClip(bytes);         // BVH, glTF or GLB; throws AnimkitError on bad input
 //   const pose = skeleton.createPose();
 //   clip.sample(1.25, pose);  pose.fk();                   // pose.world: 7 floats per joint
 //   ak.limbIK(pose, { upper: 'RightArm', middle: 'RightForeArm', end: 'RightHand', target: [x, y, z] });
@@ -31,7 +31,15 @@ const HUMANOID_SLOTS = [
   'right_shoulder', 'right_upper_arm', 'right_lower_arm', 'right_hand',
 ];
 // Sizes this file assumes, checked against the .wasm at init (akw_abi).
-const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 148]];
+const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 160]];
+
+// A string (UTF-8 text), Uint8Array or ArrayBuffer as bytes; anything else is refused.
+function inputBytes(input, what) {
+  const bytes = typeof input === 'string' ? new TextEncoder().encode(input)
+    : input instanceof ArrayBuffer ? new Uint8Array(input) : input;
+  if (!(bytes instanceof Uint8Array)) throw argError(`${what} wants a string, Uint8Array or ArrayBuffer`);
+  return bytes;
+}
 
 /** An animkit call failed: `message` is the library's, `line`/`column` point into the input. */
 export class AnimkitError extends Error {
@@ -150,20 +158,59 @@ class Animkit {
     };
   }
 
-  // ---- BVH ----
+  // ---- clip files: BVH, glTF 2.0, GLB ----
   /** Reads BVH text (string, Uint8Array or ArrayBuffer): { skeleton, clip }. */
   loadBVH(input) {
-    const bytes = typeof input === 'string' ? new TextEncoder().encode(input)
-      : input instanceof ArrayBuffer ? new Uint8Array(input) : input;
-    if (!(bytes instanceof Uint8Array)) throw argError('loadBVH wants a string, Uint8Array or ArrayBuffer');
+    const bytes = inputBytes(input, 'loadBVH');
+    return this.readClip(bytes, null, (text, out) => this.m._ak_bvh_read_memory(text, bytes.length, 0, out, out + 4, this.err));
+  }
+
+  /** Reads any clip file the library reads, told apart by its first bytes: BVH text, glTF
+   * JSON (buffers as data: URIs) or GLB. `animation` picks a glTF animation by name or index
+   * (the first by default). { skeleton, clip }, as loadBVH. */
+  loadClip(input, animation = null) {
+    const bytes = inputBytes(input, 'loadClip');
+    if (animation != null && typeof animation !== 'string' && !Number.isInteger(animation)) {
+      throw argError('animation must be a name or an index');
+    }
+    return this.readClip(bytes, animation, (text, out, name) => this.m._ak_clip_read_memory(text, bytes.length, name, out, out + 4, this.err));
+  }
+
+  /** Reads a glTF 2.0 (.gltf JSON) or GLB file's animation (see loadClip); other formats are
+   * refused with AK_ERR_INVALID_ARG. */
+  loadGLTF(input, animation = null) {
+    const bytes = inputBytes(input, 'loadGLTF');
+    const format = this.clipFormat(bytes);
+    if (format !== 'glTF' && format !== 'GLB') throw argError(`loadGLTF: the data is ${format}, not glTF or GLB`);
+    return this.loadClip(bytes, animation);
+  }
+
+  /** 'BVH', 'glTF', 'GLB', 'FBX' or 'unknown', from the first bytes (string, Uint8Array or ArrayBuffer). */
+  clipFormat(input) {
+    const bytes = inputBytes(input, 'clipFormat').subarray(0, 64);
+    return this.call(() => {
+      const p = this.alloc(Math.max(1, bytes.length));
+      this.u8.set(bytes, p);
+      return this.m.UTF8ToString(this.m._ak_clip_format_name(this.m._ak_clip_format_detect(0, p, bytes.length)));
+    });
+  }
+
+  readClip(bytes, animation, read) {
     const m = this.m;
     const text = m._malloc(Math.max(1, bytes.length));
     const out = m._malloc(8);
+    let name = 0;
     try {
       this.u8.set(bytes, text);
-      this.check(m._ak_bvh_read_memory(text, bytes.length, 0, out, out + 4, this.err));
+      if (animation != null) {
+        const s = String(animation), n = m.lengthBytesUTF8(s) + 1;
+        name = m._malloc(n);
+        m.stringToUTF8(s, name, n);
+      }
+      this.check(read(text, out, name));
       return { skeleton: new Skeleton(this, this.i32[out >> 2], true), clip: new Clip(this, this.i32[(out >> 2) + 1]) };
     } finally {
+      if (name) m._free(name);
       m._free(out);
       m._free(text);
     }
@@ -327,7 +374,7 @@ class Animkit {
   // ---- the walker ----
   /** The guide-joint walker on terrain, set up from `animkit walk` flags: an array
    * (['--terrain', 'stairs']) or an object ({ terrain: 'stairs', seed: 3, start: [-6, -4],
-   * target: [6, 4], noFootIk: true }). A walk clip comes as { clip: BVH bytes or text }. */
+   * target: [6, 4], noFootIk: true }). A walk clip comes as { clip: BVH, glTF or GLB bytes, or BVH text }. */
   createWalker(flags = {}) {
     let clipPath = null;
     try {
@@ -343,7 +390,7 @@ class Animkit {
           const name = key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
           let text = Array.isArray(value) ? value.join(',') : String(value);
           if (key === 'clip' && typeof value !== 'string' || value instanceof Uint8Array || value instanceof ArrayBuffer) {
-            clipPath = `/walker-clip-${Date.now()}-${Math.random().toString(36).slice(2)}.bvh`;
+            clipPath = `/walker-clip-${Date.now()}-${Math.random().toString(36).slice(2)}`;
             this.m.FS.writeFile(clipPath, value instanceof ArrayBuffer ? new Uint8Array(value) : value);
             text = clipPath;
           }
@@ -655,6 +702,7 @@ class Walker {
         sole: [v(15), v(18)], soleGround: [f[k + 21], f[k + 22]], tiltDeg: [f[k + 23], f[k + 24]],
         hipDrop: f[k + 25], contact: [i[k + 26], i[k + 27]], toe: [v(28), v(31)],
         toeGround: [f[k + 34], f[k + 35]], rate: f[k + 36],
+        elapsed: new Float64Array(f.buffer, p + 152, 1)[0],
       };
     });
   }

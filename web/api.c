@@ -66,11 +66,23 @@ static ak_vec3 v3(const float *p)
     return ak_vec3_make(p[0], p[1], p[2]);
 }
 
+/* A target the JS side did not give is refused here too (issue 26: limbIK with a missing
+ * target, jacobianIK with fewer targets than effectors read whatever lay at address 0 and
+ * reported `reached`). The values' ranges are the solver's _validate's (ik.h tables). */
+static int32_t need_target(const float *target, const char *call, ak_ik_result *res, ak_error *err)
+{
+    if (target) return AK_OK;
+    if (res) memset(res, 0, sizeof *res);
+    return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s: target needs 3 finite numbers", call);
+}
+
 AKW int32_t akw_limb_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world, int32_t upper,
                         int32_t middle, int32_t end, const float *target, const float *pole,
                         float soft_limit, float tolerance, float weight, ak_ik_result *res,
                         ak_error *err)
 {
+    const int32_t given = need_target(target, "limbIK", res, err);
+    if (given != AK_OK) return given;
     ak_limb_ik_params p = ak_limb_ik_defaults();
     p.skeleton = sk;
     p.upper = upper;
@@ -91,6 +103,8 @@ AKW int32_t akw_chain_ik(int32_t kind, const ak_skeleton *sk, ak_xform *local, a
                          const float *joint_weights, int32_t max_iterations, float tolerance,
                          float weight, ak_ik_result *res, ak_error *err)
 {
+    const int32_t given = need_target(target, kind == 1 ? "fabrikIK" : "ccdIK", res, err);
+    if (given != AK_OK) return given;
     ak_chain_ik_params p = ak_chain_ik_defaults();
     p.skeleton = sk;
     p.chain = chain;
@@ -115,6 +129,10 @@ AKW int32_t akw_jacobian_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *wo
                             float tolerance, float weight, void *workspace, int32_t workspace_bytes,
                             ak_ik_result *res, ak_error *err)
 {
+    const int32_t given = need_target(
+        effector_count > 0 ? (effectors ? targets : NULL) : target,
+        effector_count > 0 ? "jacobianIK (one target per effector)" : "jacobianIK", res, err);
+    if (given != AK_OK) return given;
     ak_jacobian_ik_params p = ak_jacobian_ik_defaults();
     p.skeleton = sk;
     p.method = method;

@@ -11,6 +11,7 @@
 #define ANIMKIT_CLIPFILE_H
 
 #include "clip.h"
+#include "skin.h"
 
 AK_EXTERN_C_BEGIN
 
@@ -39,6 +40,13 @@ AK_API int32_t ak_clip_read_file(const char *path, ak_skeleton **out_skeleton, a
  * animation's name or index as text. */
 AK_API int32_t ak_clip_read_memory(const uint8_t *data, size_t size, const char *animation,
                                    ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err);
+
+/* ak_clip_read_file, plus for a glTF/GLB file the triangle mesh its skin draws, bound to the
+ * skeleton read (ak_gltf_read_mesh_file): *out_mesh is a new mesh (ak_body_mesh_destroy) or
+ * NULL for BVH, a file with no skinned mesh, or a mesh that cannot be read (the clip is still
+ * read; `err` then keeps status AK_OK and says why in its message). */
+AK_API int32_t ak_clip_read_file_mesh(const char *path, ak_skeleton **out_skeleton,
+                                      ak_clip **out_clip, ak_body_mesh **out_mesh, ak_error *err);
 
 /* A reader with ak_clip_read_file's contract, for files the library does not read itself
  * (the tools pass one that adds FBX through assimp). */

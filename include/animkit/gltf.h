@@ -21,6 +21,7 @@
 #define ANIMKIT_GLTF_H
 
 #include "clip.h"
+#include "skin.h"
 
 AK_EXTERN_C_BEGIN
 
@@ -147,6 +148,39 @@ AK_API int32_t ak_gltf_read_clip_memory(const uint8_t *data, size_t size, const 
                                         const ak_gltf_clip_params *params,
                                         ak_skeleton **out_skeleton, ak_clip **out_clip,
                                         ak_gltf_clip_info *info, ak_error *err);
+
+/* ---- Reading a skinned mesh from glTF 2.0 / GLB ---- */
+
+/* Which skin's mesh, bound to which skeleton: the one ak_gltf_read_clip_* built from the same
+ * file (its info's `skin` and `joint_node`). */
+typedef struct ak_gltf_mesh_params {
+    int32_t skin;              /* the skin (ak_gltf_clip_info.skin); default 0; >= 0 */
+    const int32_t *joint_node; /* joint_count entries: the glTF node of each skeleton joint
+                                  (ak_gltf_clip_info.joint_node); required */
+    int32_t joint_count;       /* the skeleton's joints; 1..1024 */
+} ak_gltf_mesh_params;
+
+AK_API ak_gltf_mesh_params ak_gltf_mesh_defaults(void);
+/* AK_ERR_INVALID_ARG with the reason when a field is out of its range. */
+AK_API int32_t ak_gltf_mesh_validate(const ak_gltf_mesh_params *params, ak_error *err);
+/* Reads every triangle primitive of every node that draws a mesh with the skin, as one mesh
+ * bound to the skeleton: positions (bind space, file units, as the file stores them),
+ * normals (computed, area-weighted, when the file has none), JOINTS_0 renumbered from skin
+ * joints to skeleton joints, WEIGHTS_0 scaled to sum to 1, indices (0..n-1 when the file has
+ * none), and per skeleton joint the skin's inverse bind matrix (identity for joints outside
+ * the skin, or every joint when the skin has none). The skinning transform of joint j is then
+ * model_pose[j] * inverse_bind[j] (skin.h) with model_pose the clip's FK. Accessors of any
+ * component type, normalized or quantized (KHR_mesh_quantization), sparse. On success *out is
+ * new (ak_body_mesh_destroy). Errors: AK_ERR_NOT_FOUND (no such skin, no triangle mesh uses
+ * it), AK_ERR_INVALID_ARG (a skin joint outside the skeleton, joints or indices out of range,
+ * attribute counts that differ; the message names the JSON path, the line is set),
+ * AK_ERR_PARSE, AK_ERR_IO, AK_ERR_LIMIT (over 4 Mi vertices or 16 Mi indices). */
+AK_API int32_t ak_gltf_read_mesh_memory(const uint8_t *data, size_t size, const char *base_dir,
+                                        const ak_gltf_mesh_params *params, ak_body_mesh **out,
+                                        ak_error *err);
+/* Same from a file (buffers inside its own folder). */
+AK_API int32_t ak_gltf_read_mesh_file(const char *path, const ak_gltf_mesh_params *params,
+                                      ak_body_mesh **out, ak_error *err);
 
 AK_EXTERN_C_END
 

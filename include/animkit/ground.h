@@ -87,6 +87,8 @@ typedef struct ak_terrain ak_terrain; /* opaque */
 AK_API ak_terrain_params ak_terrain_defaults(void);
 /* AK_OK, or AK_ERR_INVALID_ARG with the reason in err. */
 AK_API int32_t ak_terrain_validate(const ak_terrain_params *params, ak_error *err);
+/* The ranges of its float fields (status.h), checked by ak_terrain_validate. */
+AK_API const ak_param_table *ak_terrain_param_ranges(void);
 /* Builds a terrain (validates first). The caller destroys it. */
 AK_API int32_t ak_terrain_create(const ak_terrain_params *params, ak_terrain **out, ak_error *err);
 /* A heightmap terrain from `width` x `depth` heights in metres, row-major, row r at

@@ -109,6 +109,8 @@ AK_API ak_limb_ik_params ak_limb_ik_defaults(void);
  * outside [0,1), zero mid_axis, negative tolerance). Geometry (zero-length bones) is checked
  * by the solve since it depends on the pose. */
 AK_API int32_t ak_limb_ik_validate(const ak_limb_ik_params *params, ak_error *err);
+/* The ranges of its float fields (status.h, src/ik/param_ranges.c), checked by the above. */
+AK_API const ak_param_table *ak_limb_ik_param_ranges(void);
 /* The ozz-style form. Reads world[] of the three joints only and writes local-space
  * correction rotations: the caller applies them as
  *     local[upper].rotation  = local[upper].rotation  * upper_correction
@@ -180,6 +182,8 @@ AK_API ak_chain_ik_params ak_chain_ik_defaults(void);
 /* AK_OK or AK_ERR_INVALID_ARG (bad indices, chain not parent-to-descendant ordered, too long,
  * non-finite target, weights/limits out of range, max_iterations < 1...). */
 AK_API int32_t ak_chain_ik_validate(const ak_chain_ik_params *params, ak_error *err);
+/* The ranges of its float fields (status.h, src/ik/param_ranges.c), checked by the above. */
+AK_API const ak_param_table *ak_chain_ik_param_ranges(void);
 /* Cyclic coordinate descent: passes from the joint nearest the tip back to the root, each
  * joint turned about normalize(r_jn x r_jd) by w_j * acos(r^_jn . r^_jd) (r_jn: joint -> end
  * effector, r_jd: joint -> target), then limited. Stops when within tolerance, when a pass no
@@ -246,6 +250,8 @@ AK_API ak_jacobian_ik_params ak_jacobian_ik_defaults(void);
  * `effector_count` effectors (1 for a chain). 0 for counts below 1 or absurd sizes. */
 AK_API size_t ak_jacobian_ik_workspace_size(int32_t joint_count, int32_t effector_count);
 AK_API int32_t ak_jacobian_ik_validate(const ak_jacobian_ik_params *params, ak_error *err);
+/* The ranges of its float fields (status.h, src/ik/param_ranges.c), checked by the above. */
+AK_API const ak_param_table *ak_jacobian_ik_param_ranges(void);
 /* Iterates to tolerance (every effector within tolerance * the longest effector chain) or
  * max_iterations; writes the local rotations of the rotating joints and refreshes world below
  * them. result->error is the largest effector error. */
@@ -272,6 +278,8 @@ typedef struct ak_aim_ik_params {
 
 AK_API ak_aim_ik_params ak_aim_ik_defaults(void);
 AK_API int32_t ak_aim_ik_validate(const ak_aim_ik_params *params, ak_error *err);
+/* The ranges of its float fields (status.h, src/ik/param_ranges.c), checked by the above. */
+AK_API const ak_param_table *ak_aim_ik_param_ranges(void);
 /* ozz-style: reads world[joint] only; writes the local correction to apply as
  * local[joint].rotation = local[joint].rotation * correction (weight applied).
  * result->error is the remaining angle (radians) between forward and the target direction. */
@@ -301,6 +309,8 @@ typedef struct ak_look_at_params {
 
 AK_API ak_look_at_params ak_look_at_defaults(void);
 AK_API int32_t ak_look_at_validate(const ak_look_at_params *params, ak_error *err);
+/* The ranges of its float fields (status.h, src/ik/param_ranges.c), checked by the above. */
+AK_API const ak_param_table *ak_look_at_param_ranges(void);
 AK_API int32_t ak_look_at_run(const ak_look_at_params *params, ak_xform *local, ak_xform *world,
                               ak_ik_result *result, ak_error *err);
 
@@ -341,6 +351,8 @@ AK_API size_t ak_ik_any_workspace_size(int32_t kind, int32_t chain_length);
  * own validate on the params it would get (plus: limb needs 3+ joints, jacobian/dls a
  * workspace). AK_ERR_INVALID_ARG with the reason. */
 AK_API int32_t ak_ik_any_validate(int32_t kind, const ak_ik_any_params *params, ak_error *err);
+/* The ranges of its float fields (status.h, src/ik/param_ranges.c), checked by the above. */
+AK_API const ak_param_table *ak_ik_any_param_ranges(void);
 /* Runs solver `kind` with the solver's own defaults for everything the common params do not
  * set; validates like that solver (plus: limb needs 3+ joints, jacobian/dls a workspace). */
 AK_API int32_t ak_ik_solve_any(int32_t kind, const ak_ik_any_params *params, ak_xform *local,

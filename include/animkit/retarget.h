@@ -111,9 +111,11 @@ AK_API void ak_retargeter_destroy(ak_retargeter *retargeter);
 AK_API void ak_retargeter_get_info(const ak_retargeter *retargeter, ak_retarget_info *info);
 /* One frame: reads the source local pose (source joint_count), writes the target local pose
  * (target joint_count). No allocation; uses scratch inside the retargeter, so one retargeter
- * serves one thread at a time. */
-AK_API void ak_retargeter_pose(ak_retargeter *retargeter, const ak_xform *source_local,
-                               ak_xform *target_local);
+ * serves one thread at a time: a call made while another thread's call is in flight returns
+ * AK_ERR_STATE and leaves target_local untouched (AK_OK otherwise; AK_ERR_INVALID_ARG for a
+ * null argument). */
+AK_API int32_t ak_retargeter_pose(ak_retargeter *retargeter, const ak_xform *source_local,
+                                  ak_xform *target_local);
 /* M(p): where a source model-space point lands in the target's (see the header comment). */
 AK_API ak_vec3 ak_retargeter_map_point(const ak_retargeter *retargeter, ak_vec3 source_point);
 /* The source joint that drives target joint `target_joint`, or -1 (chain and rest joints). */

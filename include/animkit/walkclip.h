@@ -27,6 +27,8 @@ typedef struct ak_walk_clip_params {
 
 AK_API ak_walk_clip_params ak_walk_clip_defaults(void);
 AK_API int32_t ak_walk_clip_validate(const ak_walk_clip_params *params, ak_error *err);
+/* The ranges of its float fields (status.h), checked by ak_walk_clip_validate. */
+AK_API const ak_param_table *ak_walk_clip_param_ranges(void);
 /* Builds the biped and its looping walk clip (the root travels +Z by stride_length per
  * cycle). Both outputs are new objects the caller destroys. */
 AK_API int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleton **out_skeleton,

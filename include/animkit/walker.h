@@ -77,6 +77,9 @@ typedef struct ak_walker_state {
     ak_vec3 toe[2];      /* world toe contact points (= sole for a foot without a toe) */
     float toe_ground[2]; /* ground height under each toe point (NaN where none or unknown) */
     float rate;          /* the walk clip's playback rate, 0 (standing) .. 1 */
+    double elapsed;      /* seconds simulated, kept in double (`time` is this as a float, its
+                            step 7.8 ms beyond 65,536 s): a day of 1/120 s frames reads to the
+                            microsecond */
 } ak_walker_state;
 
 typedef struct ak_walker ak_walker;
@@ -138,6 +141,16 @@ AK_API int32_t ak_walker_finish(ak_walker *walker, const ak_ground_hit *hits, in
                                 ak_error *err);
 
 AK_API void ak_walker_get_state(const ak_walker *walker, ak_walker_state *state);
+
+/* Moves the world origin by `shift` (x, z metres; y must be 0): every world position the
+ * walker holds becomes position - shift, as when an engine re-centres its world on the
+ * player (a floating origin). Floats carry 24 bits: at 1.7e5 m from the origin a position
+ * steps by 1.6 cm, and a planted foot skated 0.143 m/s after a long walk; a caller that
+ * shifts the origin whenever the character is farther than a few hundred metres keeps every
+ * coordinate small (the walk scene does it: scenario.h). The ground and the obstacle boxes
+ * are the caller's: from now on they must answer in the shifted frame. Between frames only
+ * (not between ak_walker_begin and ak_walker_finish). */
+AK_API int32_t ak_walker_shift_origin(ak_walker *walker, ak_vec3 shift, ak_error *err);
 
 /* What the walker shows this frame: the looping cycle, or the clip's captured start or stop
  * (ak_walk_motion_info start_frames / stop_frames). */

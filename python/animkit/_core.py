@@ -274,12 +274,56 @@ def read_gltf(path, animation=None, skin=-1, fps=0.0):
                  os.fspath(path))
 
 
+def _animkit_cli():
+    """The animkit command for FBX: $ANIMKIT_CLI, else `animkit` on PATH; None when neither."""
+    import shutil
+    cli = os.environ.get("ANIMKIT_CLI")
+    if cli and os.path.isfile(cli) and os.access(cli, os.X_OK):
+        return cli
+    return shutil.which("animkit")
+
+
+def read_fbx(path, animation=None):
+    """Reads an FBX file (binary or ASCII) -> (Skeleton, Clip), as the animkit tools read it:
+    through assimp (libassimp-dev), by running `animkit convert FILE.fbx OUT.glb` and reading
+    the GLB (the core library stays libc + libm). `animation` picks an animation stack by name
+    or index (None: the first). The command is $ANIMKIT_CLI or `animkit` on PATH; without one,
+    or with tools built without assimp, raises animkit.Error saying so."""
+    import subprocess
+    import tempfile
+    src = os.fspath(path)
+    cli = _animkit_cli()
+    if not cli:
+        raise Error("AK_ERR_INVALID_ARG", "FBX is read by the animkit command-line tool built "
+                    "with assimp; set ANIMKIT_CLI to it or put `animkit` on PATH", src)
+    if not os.path.isfile(src):
+        raise Error("AK_ERR_IO", "no such file", src)
+    arg = src if animation is None else "%s#%s" % (src, animation)
+    with tempfile.TemporaryDirectory() as tmp:
+        glb = os.path.join(tmp, "clip.glb")
+        run = subprocess.run([cli, "convert", arg, glb, "--scale", "1"], capture_output=True,
+                             text=True)
+        if run.returncode != 0:
+            why = (run.stderr or run.stdout).strip().splitlines()
+            raise Error("AK_ERR_PARSE", why[-1] if why else "animkit convert failed", src)
+        return read_gltf(glb)
+
+
 def read(path):
-    """Reads any clip file the library reads -> (Skeleton, Clip): BVH, glTF or GLB by their
-    first bytes ("walk.glb#Run" picks an animation by name or index). FBX needs the animkit
-    tools built with assimp (animkit convert walk.fbx walk.glb), and says so."""
+    """Reads any clip file -> (Skeleton, Clip): BVH, glTF or GLB by their first bytes
+    ("walk.glb#Run" picks an animation by name or index), and FBX through the animkit tools
+    (read_fbx)."""
     p = _fspath(path)
-    return _read(lambda sk, cl, err: lib.ak_clip_read_file(p, sk, cl, err), os.fspath(path))
+    text = os.fspath(path)
+    head = b""
+    try:
+        with open(text, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        pass
+    if head and lib.ak_clip_format_detect(p, head, len(head)) == lib.AK_FORMAT_FBX:
+        return read_fbx(text)
+    return _read(lambda sk, cl, err: lib.ak_clip_read_file(p, sk, cl, err), text)
 
 
 def read_bvh_string(text, name="<string>"):

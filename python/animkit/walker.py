@@ -120,7 +120,7 @@ class Walker:
     def state(self):
         s = ffi.new("ak_walker_state *")
         lib.ak_walk_scene_get_state(self._scene, s)
-        return {"time": s.time, "position": (s.position.x, s.position.y, s.position.z),
+        return {"time": s.elapsed, "position": (s.position.x, s.position.y, s.position.z),
                 "heading": s.heading, "distance": s.distance, "path_length": s.path_length,
                 "arrived": bool(s.arrived), "stopped": bool(s.stopped),
                 "stance": (bool(s.stance[0]), bool(s.stance[1])),

@@ -353,17 +353,14 @@ typedef struct soa8_quat {
     __m256 x, y, z, w;
 } soa8_quat;
 
-/* The corrected nlerp (aks_slerp_params' fast_slerp) per lane, of keys a and b with the lane
- * parameters T (t), H ((t - 1/2)^2) and G (t (t - 1/2)(t - 1)): the shorter arc, the
- * polynomial correction of t, the lerp, then one Newton step on rsqrt to normalise. */
-AK_AVX2 static inline soa8_quat soa8_slerp(const soa8_quat a, const soa8_quat b, const __m256 T,
-                                           const __m256 H, const __m256 G)
+/* The corrected nlerp (aks_slerp_params' fast_slerp) per lane of keys a and b on the same
+ * hemisphere, d = a.b >= 0, with the lane parameters T (t), H ((t - 1/2)^2) and G
+ * (t (t - 1/2)(t - 1)): the polynomial correction of t, the lerp, then one Newton step on
+ * rsqrt to normalise. */
+AK_AVX2 static inline soa8_quat soa8_nlerp_fixed(const soa8_quat a, const soa8_quat b,
+                                                 const __m256 d, const __m256 T, const __m256 H,
+                                                 const __m256 G)
 {
-    const __m256 neg0 = _mm256_set1_ps(-0.0f);
-    __m256 ca = _mm256_fmadd_ps(
-        a.x, b.x, _mm256_fmadd_ps(a.y, b.y, _mm256_fmadd_ps(a.z, b.z, _mm256_mul_ps(a.w, b.w))));
-    __m256 sign = _mm256_and_ps(ca, neg0);
-    __m256 d = _mm256_xor_ps(ca, sign);
     __m256 A = _mm256_fmadd_ps(
         d,
         _mm256_fmadd_ps(d, _mm256_fnmadd_ps(d, _mm256_set1_ps(1.43519f), _mm256_set1_ps(3.55645f)),
@@ -373,10 +370,10 @@ AK_AVX2 static inline soa8_quat soa8_slerp(const soa8_quat a, const soa8_quat b,
         _mm256_fmadd_ps(d, _mm256_fmadd_ps(d, _mm256_set1_ps(0.215638f), _mm256_set1_ps(-1.06021f)),
                         _mm256_set1_ps(0.848013f));
     __m256 ot = _mm256_fmadd_ps(G, _mm256_fmadd_ps(A, H, B), T);
-    __m256 qx = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(b.x, sign), a.x), ot, a.x);
-    __m256 qy = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(b.y, sign), a.y), ot, a.y);
-    __m256 qz = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(b.z, sign), a.z), ot, a.z);
-    __m256 qw = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(b.w, sign), a.w), ot, a.w);
+    __m256 qx = _mm256_fmadd_ps(_mm256_sub_ps(b.x, a.x), ot, a.x);
+    __m256 qy = _mm256_fmadd_ps(_mm256_sub_ps(b.y, a.y), ot, a.y);
+    __m256 qz = _mm256_fmadd_ps(_mm256_sub_ps(b.z, a.z), ot, a.z);
+    __m256 qw = _mm256_fmadd_ps(_mm256_sub_ps(b.w, a.w), ot, a.w);
     __m256 n2 = _mm256_fmadd_ps(
         qx, qx, _mm256_fmadd_ps(qy, qy, _mm256_fmadd_ps(qz, qz, _mm256_mul_ps(qw, qw))));
     __m256 y = _mm256_rsqrt_ps(n2);
@@ -385,6 +382,25 @@ AK_AVX2 static inline soa8_quat soa8_slerp(const soa8_quat a, const soa8_quat b,
     const soa8_quat q = {_mm256_mul_ps(qx, inv), _mm256_mul_ps(qy, inv), _mm256_mul_ps(qz, inv),
                          _mm256_mul_ps(qw, inv)};
     return q;
+}
+
+/* Four-component dot product per lane. */
+AK_AVX2 static inline __m256 soa8_dot(const soa8_quat a, const soa8_quat b)
+{
+    return _mm256_fmadd_ps(
+        a.x, b.x, _mm256_fmadd_ps(a.y, b.y, _mm256_fmadd_ps(a.z, b.z, _mm256_mul_ps(a.w, b.w))));
+}
+
+/* The corrected nlerp per lane along the shorter arc: b's sign flipped where a.b < 0 (its
+ * sign bit set), then soa8_nlerp_fixed. */
+AK_AVX2 static inline soa8_quat soa8_slerp(const soa8_quat a, const soa8_quat b, const __m256 T,
+                                           const __m256 H, const __m256 G)
+{
+    const __m256 ca = soa8_dot(a, b);
+    const __m256 sign = _mm256_and_ps(ca, _mm256_set1_ps(-0.0f));
+    const soa8_quat bs = {_mm256_xor_ps(b.x, sign), _mm256_xor_ps(b.y, sign),
+                          _mm256_xor_ps(b.z, sign), _mm256_xor_ps(b.w, sign)};
+    return soa8_nlerp_fixed(a, bs, _mm256_xor_ps(ca, sign), T, H, G);
 }
 
 /* The world transforms of joint p of the eight characters, read back from their poses. */
@@ -531,13 +547,11 @@ AK_AVX2 static inline soa8_quat soa8_squad(const ak_clip *c, const key_span *s, 
         soa8_slerp(soa8_keys(k->r0, j), soa8_keys(k->r1, j), tp[0], tp[1], tp[2]);
     const soa8_quat inner =
         soa8_slerp(soa8_keys(k->s0, j), soa8_keys(k->s1, j), tp[0], tp[1], tp[2]);
-    const __m256 d = _mm256_fmadd_ps(
-        outer.x, inner.x,
-        _mm256_fmadd_ps(outer.y, inner.y,
-                        _mm256_fmadd_ps(outer.z, inner.z, _mm256_mul_ps(outer.w, inner.w))));
-    soa8_quat q = soa8_slerp(outer, inner, tp[3], tp[4], tp[5]);
-    const int redo =
-        k->scalar_lanes | _mm256_movemask_ps(_mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_LT_OQ));
+    /* the blend needs no shortest-arc flip: lanes with the sign bit of d set (d < 0, and -0)
+     * are redone by the scalar SQUAD */
+    const __m256 d = soa8_dot(outer, inner);
+    soa8_quat q = soa8_nlerp_fixed(outer, inner, d, tp[3], tp[4], tp[5]);
+    const int redo = k->scalar_lanes | _mm256_movemask_ps(d);
     if (redo) {
         __m128 lanes[8];
         soa8_store(q.x, q.y, q.z, q.w, lanes);

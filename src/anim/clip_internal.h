@@ -239,11 +239,11 @@ AK_INLINE int squad4_at(const ak_clip *c, const key_span *s, int32_t j, const ak
     const aks_quat4 inner =
         aks_slerp_soa(aks_load_quat4(s0, s0 + 1, s0 + 2, s0 + 3),
                       aks_load_quat4(s1, s1 + 1, s1 + 2, s1 + 3), pt.t, pt.h, pt.g);
-    const __m128 d =
-        _mm_add_ps(_mm_add_ps(_mm_mul_ps(outer.x, inner.x), _mm_mul_ps(outer.y, inner.y)),
-                   _mm_add_ps(_mm_mul_ps(outer.z, inner.z), _mm_mul_ps(outer.w, inner.w)));
-    if (_mm_movemask_ps(_mm_cmplt_ps(d, _mm_setzero_ps())) != 0) return 0;
-    aks_quat4 r = aks_slerp_soa(outer, inner, ph.t, ph.h, ph.g);
+    /* the blend takes no shortest-arc flip: any lane with the sign bit of d set (d < 0, or
+     * -0) goes to the scalar SQUAD */
+    const __m128 d = aks_dot_soa(outer, inner);
+    if (_mm_movemask_ps(d) != 0) return 0;
+    aks_quat4 r = aks_nlerp_fixed_soa(outer, inner, d, ph.t, ph.h, ph.g);
     _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
     out[0] = r.x;
     out[1] = r.y;

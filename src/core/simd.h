@@ -143,20 +143,18 @@ typedef struct aks_quat4 {
     __m128 x, y, z, w;
 } aks_quat4;
 
-/* The corrected nlerp (clip.c fast_slerp) for four quaternion pairs at once, per lane:
- * T = t, H = (t - 1/2)^2, G = t (t - 1/2) (t - 1) (broadcast or per lane). */
-AK_INLINE aks_quat4 aks_slerp_soa(aks_quat4 a, aks_quat4 b, __m128 T, __m128 H, __m128 G)
+/* The corrected nlerp (clip.c fast_slerp) for four quaternion pairs at once, per lane, on
+ * the same hemisphere (d = a.b >= 0): T = t, H = (t - 1/2)^2, G = t (t - 1/2) (t - 1)
+ * (broadcast or per lane). */
+AK_INLINE aks_quat4 aks_nlerp_fixed_soa(aks_quat4 a, aks_quat4 b, __m128 d, __m128 T, __m128 H,
+                                        __m128 G)
 {
-    __m128 ca = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.x, b.x), _mm_mul_ps(a.y, b.y)),
-                           _mm_add_ps(_mm_mul_ps(a.z, b.z), _mm_mul_ps(a.w, b.w)));
-    __m128 sign = _mm_and_ps(ca, _mm_set1_ps(-0.0f));
-    __m128 d = _mm_xor_ps(ca, sign);
     __m128 ot = _mm_add_ps(T, _mm_mul_ps(G, aks_slerp_k(d, H)));
     aks_quat4 r;
-    r.x = _mm_add_ps(a.x, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.x, sign), a.x), ot));
-    r.y = _mm_add_ps(a.y, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.y, sign), a.y), ot));
-    r.z = _mm_add_ps(a.z, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.z, sign), a.z), ot));
-    r.w = _mm_add_ps(a.w, _mm_mul_ps(_mm_sub_ps(_mm_xor_ps(b.w, sign), a.w), ot));
+    r.x = _mm_add_ps(a.x, _mm_mul_ps(_mm_sub_ps(b.x, a.x), ot));
+    r.y = _mm_add_ps(a.y, _mm_mul_ps(_mm_sub_ps(b.y, a.y), ot));
+    r.z = _mm_add_ps(a.z, _mm_mul_ps(_mm_sub_ps(b.z, a.z), ot));
+    r.w = _mm_add_ps(a.w, _mm_mul_ps(_mm_sub_ps(b.w, a.w), ot));
     __m128 inv = aks_rsqrt(_mm_add_ps(_mm_add_ps(_mm_mul_ps(r.x, r.x), _mm_mul_ps(r.y, r.y)),
                                       _mm_add_ps(_mm_mul_ps(r.z, r.z), _mm_mul_ps(r.w, r.w))));
     r.x = _mm_mul_ps(r.x, inv);
@@ -164,6 +162,23 @@ AK_INLINE aks_quat4 aks_slerp_soa(aks_quat4 a, aks_quat4 b, __m128 T, __m128 H, 
     r.z = _mm_mul_ps(r.z, inv);
     r.w = _mm_mul_ps(r.w, inv);
     return r;
+}
+
+/* Four-component dot product per lane. */
+AK_INLINE __m128 aks_dot_soa(aks_quat4 a, aks_quat4 b)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.x, b.x), _mm_mul_ps(a.y, b.y)),
+                      _mm_add_ps(_mm_mul_ps(a.z, b.z), _mm_mul_ps(a.w, b.w)));
+}
+
+/* aks_nlerp_fixed_soa along the shorter arc: b's sign flipped where a.b has its sign bit set. */
+AK_INLINE aks_quat4 aks_slerp_soa(aks_quat4 a, aks_quat4 b, __m128 T, __m128 H, __m128 G)
+{
+    __m128 ca = aks_dot_soa(a, b);
+    __m128 sign = _mm_and_ps(ca, _mm_set1_ps(-0.0f));
+    const aks_quat4 bs = {_mm_xor_ps(b.x, sign), _mm_xor_ps(b.y, sign), _mm_xor_ps(b.z, sign),
+                          _mm_xor_ps(b.w, sign)};
+    return aks_nlerp_fixed_soa(a, bs, _mm_xor_ps(ca, sign), T, H, G);
 }
 
 /* Loads q[0..3] (one quaternion each) transposed into SoA form. */

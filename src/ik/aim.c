@@ -90,7 +90,8 @@ static int32_t aim_validate(const ak_aim_ik_params *p, ak_error *err)
     int32_t st = check_aim_common(p->skeleton, p->target, p->forward, p->up, p->world_up,
                                   p->clamp_weight, p->tolerance, p->weight, err);
     if (st < 0) return st;
-    return ik_check_joint(p->skeleton, p->joint, "aim", err);
+    st = ik_check_joint(p->skeleton, p->joint, "aim", err);
+    return st < 0 ? st : ak_params_check(ak_aim_ik_param_ranges(), p, err);
 }
 
 int32_t ak_aim_ik_validate(const ak_aim_ik_params *p, ak_error *err)
@@ -237,7 +238,7 @@ ak_look_at_params ak_look_at_defaults(void)
     return p;
 }
 
-int32_t ak_look_at_validate(const ak_look_at_params *p, ak_error *err)
+static int32_t look_at_validate_shape(const ak_look_at_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
     int32_t st = check_aim_common(p->skeleton, p->target, p->forward, p->up, p->world_up,
@@ -250,6 +251,12 @@ int32_t ak_look_at_validate(const ak_look_at_params *p, ak_error *err)
                 return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint_weights[%d] outside [0, 1]",
                                     (int)i);
     return AK_OK;
+}
+
+int32_t ak_look_at_validate(const ak_look_at_params *p, ak_error *err)
+{
+    const int32_t st = look_at_validate_shape(p, err);
+    return st < 0 ? st : ak_params_check(ak_look_at_param_ranges(), p, err);
 }
 
 int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *world,

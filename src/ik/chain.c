@@ -196,7 +196,7 @@ ak_chain_ik_params ak_chain_ik_defaults(void)
     return p;
 }
 
-int32_t ak_chain_ik_validate(const ak_chain_ik_params *p, ak_error *err)
+static int32_t chain_ik_validate_shape(const ak_chain_ik_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
     if (!p->skeleton) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL");
@@ -214,6 +214,12 @@ int32_t ak_chain_ik_validate(const ak_chain_ik_params *p, ak_error *err)
     if (!(p->tolerance >= 0.0f) || !isfinite(p->tolerance))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "tolerance must be finite and >= 0");
     return ik_check_weight(p->weight, err);
+}
+
+int32_t ak_chain_ik_validate(const ak_chain_ik_params *p, ak_error *err)
+{
+    const int32_t st = chain_ik_validate_shape(p, err);
+    return st < 0 ? st : ak_params_check(ak_chain_ik_param_ranges(), p, err);
 }
 
 int32_t ik_chain_begin(ik_chain *c, const ak_chain_ik_params *p, const ak_xform *local,

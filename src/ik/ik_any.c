@@ -86,6 +86,8 @@ static ak_jacobian_ik_params jacobian_params(int32_t kind, const ak_ik_any_param
 int32_t ak_ik_any_validate(int32_t kind, const ak_ik_any_params *params, ak_error *err)
 {
     if (!params) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
+    const int32_t ranges = ak_params_check(ak_ik_any_param_ranges(), params, err);
+    if (ranges < 0) return ranges;
     switch (kind) {
     case AK_IK_LIMB: {
         ak_limb_ik_params p;

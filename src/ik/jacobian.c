@@ -80,7 +80,7 @@ static void problem_of(const ak_jacobian_ik_params *p, jac_problem *q)
     }
 }
 
-int32_t ak_jacobian_ik_validate(const ak_jacobian_ik_params *p, ak_error *err)
+static int32_t jacobian_ik_validate_shape(const ak_jacobian_ik_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
     const ak_skeleton *s = p->skeleton;
@@ -132,6 +132,12 @@ int32_t ak_jacobian_ik_validate(const ak_jacobian_ik_params *p, ak_error *err)
                                 (unsigned long)need);
     }
     return AK_OK;
+}
+
+int32_t ak_jacobian_ik_validate(const ak_jacobian_ik_params *p, ak_error *err)
+{
+    const int32_t st = jacobian_ik_validate_shape(p, err);
+    return st < 0 ? st : ak_params_check(ak_jacobian_ik_param_ranges(), p, err);
 }
 
 /* Solves (A) y = b in place for the symmetric positive semi-definite n x n matrix A

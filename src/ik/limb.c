@@ -64,7 +64,8 @@ static int32_t limb_validate(const ak_limb_ik_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "end_rotation is not a unit quaternion");
     if (!(p->tolerance >= 0.0f) || !isfinite(p->tolerance))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "tolerance must be finite and >= 0");
-    return ik_check_weight(p->weight, err);
+    if ((st = ik_check_weight(p->weight, err)) < 0) return st;
+    return ak_params_check(ak_limb_ik_param_ranges(), p, err);
 }
 
 int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)

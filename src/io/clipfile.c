@@ -94,9 +94,36 @@ static size_t read_head(const char *path, uint8_t *head, size_t cap)
     return n;
 }
 
-int32_t ak_clip_read_file(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
-                          ak_error *err)
+/* A glTF/GLB clip and, when out_mesh is given, the mesh its skin draws (NULL when there is
+ * none or it cannot be read: the clip still opens). */
+static int32_t read_gltf(const char *path, const char *animation, ak_skeleton **out_skeleton,
+                         ak_clip **out_clip, ak_body_mesh **out_mesh, ak_error *err)
 {
+    const ak_gltf_clip_params p = params_for(animation);
+    ak_gltf_clip_info info;
+    int32_t joint_node[1024];
+    memset(&info, 0, sizeof info);
+    info.joint_node = joint_node;
+    info.joint_node_capacity = 1024;
+    int32_t st = ak_gltf_read_clip_file(path, &p, out_skeleton, out_clip, &info, err);
+    if (st < 0 || !out_mesh || info.skin < 0) return st;
+    ak_gltf_mesh_params mp = ak_gltf_mesh_defaults();
+    mp.skin = info.skin;
+    mp.joint_node = joint_node;
+    mp.joint_count = (*out_skeleton)->joint_count;
+    ak_error mesh_err;
+    if (ak_gltf_read_mesh_file(path, &mp, out_mesh, &mesh_err) < 0 &&
+        mesh_err.status != AK_ERR_NOT_FOUND && err && !err->message[0])
+        ak_error_set(err, AK_OK, mesh_err.line, "the skinned mesh is not drawn: %s",
+                     mesh_err.message);
+    return st;
+}
+
+/* ak_clip_read_file and ak_clip_read_file_mesh. */
+static int32_t read_any(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                        ak_body_mesh **out_mesh, ak_error *err)
+{
+    if (out_mesh) *out_mesh = NULL;
     if (!out_skeleton || !out_clip) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     *out_skeleton = NULL;
     *out_clip = NULL;
@@ -118,11 +145,23 @@ int32_t ak_clip_read_file(const char *path, ak_skeleton **out_skeleton, ak_clip 
     int32_t st;
     if (f == AK_FORMAT_FBX)
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s", fbx_message);
-    else if (f == AK_FORMAT_GLB || f == AK_FORMAT_GLTF) {
-        const ak_gltf_clip_params p = params_for(animation);
-        st = ak_gltf_read_clip_file(real, &p, out_skeleton, out_clip, NULL, err);
-    } else
+    else if (f == AK_FORMAT_GLB || f == AK_FORMAT_GLTF)
+        st = read_gltf(real, animation, out_skeleton, out_clip, out_mesh, err);
+    else
         st = ak_bvh_read_file(real, NULL, out_skeleton, out_clip, err);
     free(file);
     return st;
+}
+
+int32_t ak_clip_read_file(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                          ak_error *err)
+{
+    return read_any(path, out_skeleton, out_clip, NULL, err);
+}
+
+int32_t ak_clip_read_file_mesh(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                               ak_body_mesh **out_mesh, ak_error *err)
+{
+    if (!out_mesh) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null mesh output");
+    return read_any(path, out_skeleton, out_clip, out_mesh, err);
 }

@@ -522,23 +522,10 @@ int32_t ak_gltf_read_clip_file(const char *path, const ak_gltf_clip_params *para
     const char *why = "";
     uint8_t *data = akgd_read_file(path, &size, &why);
     if (!data) return ak_error_set(err, AK_ERR_IO, 0, "file %s", why);
-    /* Buffers resolve in the file's own folder. */
-    const char *slash = strrchr(path, '/');
-#if defined(_WIN32)
-    const char *back = strrchr(path, '\\');
-    if (back && (!slash || back > slash)) slash = back;
-#endif
-    const size_t dir_len = slash ? (size_t)(slash - path) : 1;
-    char *dir = (char *)malloc(dir_len + 2);
+    char *dir = akgd_folder_of(path); /* buffers resolve in the file's own folder */
     if (!dir) {
         free(data);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    }
-    memcpy(dir, slash ? path : ".", dir_len);
-    dir[dir_len] = '\0';
-    if (slash && dir_len == 0) {
-        dir[0] = '/';
-        dir[1] = '\0';
     }
     const int32_t st =
         ak_gltf_read_clip_memory(data, size, dir, params, out_skeleton, out_clip, info, err);

@@ -735,3 +735,22 @@ int akgd_mat_inverse(const double m[16], double out[16])
         out[i] = inv[i] / det;
     return 1;
 }
+
+char *akgd_folder_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+#if defined(_WIN32)
+    const char *back = strrchr(path, '\\');
+    if (back && (!slash || back > slash)) slash = back;
+#endif
+    const size_t len = slash ? (size_t)(slash - path) : 1;
+    char *dir = (char *)malloc(len + 2);
+    if (!dir) return NULL;
+    memcpy(dir, slash ? path : ".", len);
+    dir[len] = '\0';
+    if (slash && len == 0) { /* "/x.gltf": the root folder */
+        dir[0] = '/';
+        dir[1] = '\0';
+    }
+    return dir;
+}

@@ -81,6 +81,10 @@ int32_t akgd_read_floats(akgd_doc *d, int32_t index, int32_t components, const c
  * AKGD_MAX_BYTES, malloc'ed (one spare byte); NULL with *why set ("cannot be opened"...). */
 uint8_t *akgd_read_file(const char *path, size_t *size, const char **why);
 
+/* The folder of `path` relative URIs resolve in ("." for a bare name, "/" for "/x.gltf"),
+ * malloc'ed; NULL when out of memory. */
+char *akgd_folder_of(const char *path);
+
 /* Column-major 4x4 helpers (double). */
 void akgd_mat_mul(const double a[16], const double b[16], double out[16]);
 int akgd_mat_inverse(const double m[16], double out[16]);

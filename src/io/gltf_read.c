@@ -4,6 +4,7 @@
 #include "animkit/bvh.h"
 #include "animkit/gltf.h"
 #include "io/file.h"
+#include "io/gltf_doc.h"
 #include "io/json.h"
 
 #include <math.h>
@@ -39,62 +40,6 @@ static void mat_identity(double m[16])
 {
     memset(m, 0, 16 * sizeof(double));
     m[0] = m[5] = m[10] = m[15] = 1.0;
-}
-
-static void mat_mul(const double a[16], const double b[16], double out[16])
-{
-    double r[16];
-    for (int col = 0; col < 4; ++col)
-        for (int row = 0; row < 4; ++row) {
-            double s = 0.0;
-            for (int k = 0; k < 4; ++k)
-                s += a[k * 4 + row] * b[col * 4 + k];
-            r[col * 4 + row] = s;
-        }
-    memcpy(out, r, sizeof r);
-}
-
-/* General 4x4 inverse by cofactors (affine matrices in practice); 0 when singular. */
-static int mat_inverse(const double m[16], double out[16])
-{
-    double inv[16], det;
-    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] +
-             m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
-    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] -
-             m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
-    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] +
-             m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
-    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] -
-              m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
-    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] -
-             m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
-    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] +
-             m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
-    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] -
-             m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
-    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] +
-              m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
-    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] +
-             m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
-    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] -
-             m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
-    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] +
-              m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
-    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] -
-              m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
-    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] -
-             m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
-    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] +
-             m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
-    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] -
-              m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
-    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] +
-              m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
-    det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
-    if (!(fabs(det) > 1e-300) || !isfinite(det)) return 0;
-    for (int i = 0; i < 16; ++i)
-        out[i] = inv[i] / det;
-    return 1;
 }
 
 /* Reads `count` numbers of array member `key` of object v into out; 1 when present. */
@@ -418,7 +363,7 @@ static int world_of(gr_ctx *c, int32_t i, uint8_t *done)
         if (p < 0)
             memcpy(c->world[n], c->local[n], sizeof(double[16]));
         else
-            mat_mul(c->world[p], c->local[n], c->world[n]);
+            akgd_mat_mul(c->world[p], c->local[n], c->world[n]);
         done[n] = 1;
     }
     return 1;
@@ -557,10 +502,10 @@ static int32_t skin_worlds(gr_ctx *c, int32_t skin)
         double mesh[16], bind[16];
         skinned_mesh_world(c, skin, done, mesh);
         for (k = 0; k < count && st >= 0; ++k) {
-            if (!mat_inverse(ibm[k], bind))
+            if (!akgd_mat_inverse(ibm[k], bind))
                 st = gr_fail(c, AK_ERR_INVALID_ARG, skin_v, "singular inverse bind matrix");
             else
-                mat_mul(mesh, bind, c->world[idx[k]]);
+                akgd_mat_mul(mesh, bind, c->world[idx[k]]);
         }
     }
     free(done);
@@ -703,26 +648,6 @@ int32_t ak_gltf_read_skin_memory(const uint8_t *data, size_t size, const char *b
     return AK_OK;
 }
 
-/* The folder part of path ("." when it has none), malloc'ed; any length. */
-static char *folder_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-#if defined(_WIN32)
-    const char *back = strrchr(path, '\\');
-    if (back && (!slash || back > slash)) slash = back;
-#endif
-    const size_t n = slash ? (size_t)(slash - path) : 1;
-    char *dir = (char *)malloc(n + 2); /* + 2: the root folder "/" when n is 0 */
-    if (!dir) return NULL;
-    memcpy(dir, slash ? path : ".", n);
-    dir[n] = '\0';
-    if (slash && n == 0) { /* "/x.gltf": the root folder */
-        dir[0] = '/';
-        dir[1] = '\0';
-    }
-    return dir;
-}
-
 int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out, ak_error *err)
 {
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
@@ -743,7 +668,7 @@ int32_t ak_gltf_read_skin_file(const char *path, int32_t skin, ak_skeleton **out
     uint8_t *data = (uint8_t *)malloc((size_t)len + 1);
     size_t got = data ? fread(data, 1, (size_t)len, f) : 0;
     fclose(f);
-    char *dir = data ? folder_of(path) : NULL;
+    char *dir = data ? akgd_folder_of(path) : NULL;
     if (!data || !dir || got != (size_t)len) {
         free(data);
         free(dir);

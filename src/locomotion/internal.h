@@ -120,4 +120,8 @@ AK_INLINE ak_ground_ray akg_ray_down(ak_vec3 p, float up, float down)
     return r;
 }
 
+/* Sets the walker's clock (seconds simulated, and the idle's), for tests of long sessions
+ * that start late instead of stepping a day of frames. */
+void ak_walker_set_clock(ak_walker *w, double time);
+
 #endif

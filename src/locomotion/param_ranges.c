@@ -82,6 +82,38 @@ static const ak_param_range k_reach[] = {
 };
 static const ak_param_table k_reach_table = TABLE(ak_reach_params, k_reach);
 
+/* The built-in terrain: every field whatever the kind (the defaults fill them all). */
+#define T(f, lo, hi) RANGE(ak_terrain_params, f, lo, hi, 0)
+static const ak_param_range k_terrain[] = {
+    T(size, 1e-3f, 1e5f),           T(base_height, -1e6f, 1e6f),    T(cell, 0.01f, 1e5f),
+    T(max_slope_deg, 1e-3f, 60.0f), T(wavelength, 0.04f, 1e6f),     T(step_height, 1e-3f, 0.5f),
+    T(step_depth, 0.05f, 1e3f),     T(stairs_start_x, -1e6f, 1e6f), T(landing, 0.0f, 1e5f),
+};
+#undef T
+static const ak_param_table k_terrain_table = TABLE(ak_terrain_params, k_terrain);
+
+/* The built-in walk clip; the leg-length and reach conditions between fields stay in
+ * ak_walk_clip_validate. */
+#define B(f, lo, hi) RANGE(ak_walk_clip_params, f, lo, hi, 0)
+static const ak_param_range k_walk_clip[] = {
+    B(stride_length, 0.1f, 2.0f),     B(cycle_time, 0.4f, 4.0f),
+    B(frame_rate, 10.0f, 480.0f),     B(duty_factor, 0.5f, 0.8f),
+    B(hip_height, 0.4f, 0.91f),       B(hip_bob, 0.0f, 0.51f),
+    B(hip_sway, 0.0f, 0.2f),          B(step_width, 0.0f, 0.6f),
+    B(foot_clearance, 0.0f, 0.5f),    B(arm_swing_deg, -80.0f, 80.0f),
+    B(pelvis_yaw_deg, -30.0f, 30.0f),
+};
+#undef B
+static const ak_param_table k_walk_clip_table = TABLE(ak_walk_clip_params, k_walk_clip);
+
+const ak_param_table *ak_terrain_param_ranges(void)
+{
+    return &k_terrain_table;
+}
+const ak_param_table *ak_walk_clip_param_ranges(void)
+{
+    return &k_walk_clip_table;
+}
 const ak_param_table *ak_foot_ik_param_ranges(void)
 {
     return &k_foot_ik_table;

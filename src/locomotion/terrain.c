@@ -70,7 +70,7 @@ int32_t ak_terrain_validate(const ak_terrain_params *p, ak_error *err)
         if (!(p->landing >= 0.0f) || !isfinite(p->landing) || !isfinite(p->stairs_start_x))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "landing must be >= 0 and finite");
     }
-    return AK_OK;
+    return ak_params_check(ak_terrain_param_ranges(), p, err);
 }
 
 /* A small deterministic generator (PCG-style LCG + xorshift output) for the seeded hills. */

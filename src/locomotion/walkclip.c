@@ -151,7 +151,7 @@ int32_t ak_walk_clip_validate(const ak_walk_clip_params *p, ak_error *err)
         !(fabsf(p->arm_swing_deg) <= 80.0f) || !(fabsf(p->pelvis_yaw_deg) <= 30.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "sway, width, clearance, arm swing or pelvis yaw out of range");
-    return AK_OK;
+    return ak_params_check(ak_walk_clip_param_ranges(), p, err);
 }
 
 static ak_quat quat_from_basis(ak_vec3 x, ak_vec3 y, ak_vec3 z)

@@ -5,6 +5,7 @@
  * it loops; before each cycle (or every frame in continuous mode) the guide turns toward the
  * target, at most max_turn_rate, so the path stays smooth. Per frame:
  * sample -> root motion (guide, controller) -> foot IK -> FK. */
+#include "core/busy.h"
 #include "animkit/walker.h"
 #include "animkit/walkmetrics.h"
 #include "core/xform_inline.h"
@@ -15,6 +16,7 @@
 #include <string.h>
 
 struct ak_walker {
+    ak_busy_flag busy; /* a call is in flight (core/busy.h) */
     const ak_walk_motion *m;
     ak_walker_params p;
     int32_t J;
@@ -41,7 +43,10 @@ struct ak_walker {
     float floor_v;      /* its rate of change, m/s */
     float foothold[2];  /* ground each foot last stood on */
     int32_t has_foothold[2];
-    float clip_time, time, idle_time;
+    float clip_time;
+    /* Seconds simulated and of the idle, in double: a float sum of 1/120 s steps reads
+     * 96,544.8 s after 100,000 s (its rounding of dt is one-sided within each binade). */
+    double time, idle_time;
     float dt;            /* of the frame in progress */
     float clip_heading0; /* the clip's root heading at cycle time 0 (the motion's, constant) */
     float loop_heading;  /* the clip's net turn per loop (ak_root_motion_loop) */
@@ -87,6 +92,8 @@ struct ak_walker {
     ak_vec3 anim_sole[2], anim_toe[2]; /* without foot IK: the posed heel and toe (no shift) */
     ak_root_motion_memo stop_memo;     /* the stop planner's candidates of the last frame */
 };
+
+static int32_t walker_busy(ak_error *err, const char *call);
 
 /* Ray slots of one foot. */
 #define FOOT_RAY(s)    (AK_WALKER_RAY_LEFT_FOOT + (s))
@@ -170,11 +177,18 @@ static void select_play(ak_walker *w, int32_t seg)
     w->seg = seg;
     w->seg_time = 0.0f;
     for (int s = 0; s < 2; ++s) {
-        const ak_walk_segment *g = seg >= 0 ? &m->segment[seg] : NULL;
-        w->play_contacts[s] = g ? g->contacts[s] : m->contacts[s];
-        w->play_phase[s] = g ? g->swing_phase[s] : m->swing_phase[s];
-        w->play_land[s] = g ? g->land_rel[s] : m->land_rel[s];
-        w->play_land_toe[s] = g ? g->land_toe_rel[s] : m->land_toe_rel[s];
+        if (seg >= 0) {
+            const ak_walk_segment *g = &m->segment[seg];
+            w->play_contacts[s] = g->contacts[s];
+            w->play_phase[s] = g->swing_phase[s];
+            w->play_land[s] = g->land_rel[s];
+            w->play_land_toe[s] = g->land_toe_rel[s];
+        } else {
+            w->play_contacts[s] = m->contacts[s];
+            w->play_phase[s] = m->swing_phase[s];
+            w->play_land[s] = m->land_rel[s];
+            w->play_land_toe[s] = m->land_toe_rel[s];
+        }
     }
 }
 
@@ -378,7 +392,8 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->floor_y = w->pos.y;
     w->floor_v = 0.0f;
     w->has_foothold[0] = w->has_foothold[1] = 0;
-    w->clip_time = w->time = w->idle_time = 0.0f;
+    w->clip_time = 0.0f;
+    w->time = w->idle_time = 0.0;
     w->cycle = 0;
     w->arrived = 0;
     w->idle_w = 0.0f;
@@ -647,8 +662,9 @@ static void animated_pose(ak_walker *w)
     if (w->holding) {
         memcpy(w->idle_local, w->hold, sizeof(ak_xform) * (size_t)w->J);
     } else if (w->idle) {
-        ak_clip_sample(w->idle, m->skeleton, w->idle_time, (ak_interp)w->p.interp, w->idle_local);
-        ak_root_motion_make_in_place(w->idle_root, w->idle_time, w->idle_local);
+        const float it = (float)w->idle_time;
+        ak_clip_sample(w->idle, m->skeleton, it, (ak_interp)w->p.interp, w->idle_local);
+        ak_root_motion_make_in_place(w->idle_root, it, w->idle_local);
         /* The idle stands on its own floor: put that floor where the walk's is. */
         w->idle_local[0].translation.y += m->floor_y - w->idle_floor;
     } else {
@@ -767,7 +783,7 @@ static float steer_turn(ak_walker *w, float dt, int new_cycle)
     return turn;
 }
 
-int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
+static int32_t walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
 {
     if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walker");
     if (!(dt >= 0.0f) || !(dt < 10.0f))
@@ -803,8 +819,11 @@ int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error 
     w->yaw = ak_quat_yaw(w->heading);
     if (!w->arrived && w->clip_time > 1000.0f * dur)
         w->clip_time -= floorf(w->clip_time / dur) * dur;
-    w->time += dt;
-    w->idle_time += dt;
+    w->time += (double)dt;
+    w->idle_time += (double)dt;
+    /* A looping idle is periodic: keep its time small (float sampling) as the cycle's is. */
+    if (w->idle && w->idle->loop && w->idle_time > 1000.0 * (double)ak_clip_duration(w->idle))
+        w->idle_time = fmod(w->idle_time, (double)ak_clip_duration(w->idle));
     w->dt = dt;
     w->desired = move;
     w->position_set = 0;
@@ -1001,7 +1020,7 @@ static void update_floor(ak_walker *w, const ak_ground_hit *hits, float ground_y
     w->floor_y += w->floor_v * w->dt;
 }
 
-int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
+static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
 {
     if (!w || !hits || count < AK_WALKER_RAY_COUNT)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits", AK_WALKER_RAY_COUNT);
@@ -1085,10 +1104,10 @@ static float ground_under(const ak_ground *ground, const ak_ground_ray *ray,
     return ak_ground_query(ground, p.x, p.z, &h) ? h.height : NAN;
 }
 
-int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error *err)
+static int32_t walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error *err)
 {
     ak_vec3 move;
-    int32_t st = ak_walker_begin(w, dt, &move, err);
+    int32_t st = walker_begin(w, dt, &move, err);
     if (st != AK_OK) return st;
     if (w->p.use_controller) {
         w->ctrl.position = ak_vec3_make(w->pos.x, w->ctrl.position.y, w->pos.z);
@@ -1105,7 +1124,7 @@ int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error
         }
         ak_ground_cast(ground, &rays[i], &hits[i]);
     }
-    st = ak_walker_finish(w, hits, AK_WALKER_RAY_COUNT, err);
+    st = walker_finish(w, hits, AK_WALKER_RAY_COUNT, err);
     if (st != AK_OK) return st;
     /* Ground exactly under the final heel and toe points, for the state and the measures. */
     for (int s = 0; s < 2; ++s) {
@@ -1124,7 +1143,8 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
 {
     if (!w || !s) return;
     memset(s, 0, sizeof *s);
-    s->time = w->time;
+    s->time = (float)w->time;
+    s->elapsed = w->time;
     const float dur = ak_clip_duration(w->m->clip);
     s->clip_time = w->clip_time - floorf(w->clip_time / dur) * dur;
     s->cycle = w->cycle;
@@ -1166,6 +1186,58 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     s->hip_drop = w->p.foot_ik ? w->fst.applied_hip_drop : 0.0f;
 }
 
+static void shift_xz(ak_vec3 *v, int32_t n, float dx, float dz)
+{
+    for (int32_t i = 0; i < n; ++i) {
+        v[i].x -= dx;
+        v[i].z -= dz;
+    }
+}
+
+/* Every world x,z the walker holds moves by -shift (heights and everything relative to the
+ * character stay): the guide, start and target, the controller's capsule, the foot locks and
+ * contact points, this frame's rays and queries, the world pose and the root of the local
+ * pose. In float, a shift by a whole number of metres below 2^24 m is exact at both ends, so
+ * the walk goes on as if nothing moved. */
+int32_t ak_walker_shift_origin(ak_walker *w, ak_vec3 shift, ak_error *err)
+{
+    const float bound = 1e6f; /* the coordinate bound of start and target (param_ranges.c) */
+    if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walker");
+    if (!(fabsf(shift.x) <= 2.0f * bound) || !(fabsf(shift.z) <= 2.0f * bound) || shift.y != 0.0f)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "origin shift (%g, %g, %g): x and z within %g m, y 0", (double)shift.x,
+                            (double)shift.y, (double)shift.z, 2.0 * (double)bound);
+    if (!akb_enter(&w->busy)) return walker_busy(err, "ak_walker_shift_origin");
+    const float dx = shift.x, dz = shift.z;
+    shift_xz(&w->pos, 1, dx, dz);
+    shift_xz(&w->p.start, 1, dx, dz);
+    shift_xz(&w->p.target, 1, dx, dz);
+    shift_xz(&w->ctrl.position, 1, dx, dz);
+    shift_xz(w->query, 2, dx, dz);
+    shift_xz(w->toe_query, 2, dx, dz);
+    shift_xz(w->land, 2, dx, dz);
+    shift_xz(w->land_toe, 2, dx, dz);
+    shift_xz(w->land_ray, 2, dx, dz);
+    shift_xz(w->land_toe_ray, 2, dx, dz);
+    shift_xz(w->anim_sole, 2, dx, dz);
+    shift_xz(w->anim_toe, 2, dx, dz);
+    shift_xz(w->fst.lock_point, 2, dx, dz);
+    shift_xz(w->fst.sole, 2, dx, dz);
+    shift_xz(w->fst.toe, 2, dx, dz);
+    shift_xz(w->fst.ankle_target, 2, dx, dz);
+    for (int32_t j = 0; j < w->J; ++j) {
+        shift_xz(&w->world[j].translation, 1, dx, dz);
+        if (w->m->skeleton->parents[j] < 0) shift_xz(&w->local[j].translation, 1, dx, dz);
+    }
+    akb_leave(&w->busy);
+    return AK_OK;
+}
+
+void ak_walker_set_clock(ak_walker *w, double time)
+{
+    if (w && isfinite(time) && time >= 0.0) w->time = w->idle_time = time;
+}
+
 int32_t ak_walker_playing(const ak_walker *w, int32_t *source_frame)
 {
     if (!w) return AK_WALKER_PLAY_LOOP;
@@ -1185,4 +1257,38 @@ const ak_xform *ak_walker_world_pose(const ak_walker *w)
 const ak_xform *ak_walker_local_pose(const ak_walker *w)
 {
     return w ? w->local : NULL;
+}
+
+/* ---- One thread at a time: the frame calls take the busy flag ---- */
+
+static int32_t walker_busy(ak_error *err, const char *call)
+{
+    return ak_error_set(err, AK_ERR_STATE, 0,
+                        "%s: the walker is in use by another thread's call (a walker serves one "
+                        "thread at a time)",
+                        call);
+}
+
+int32_t ak_walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
+{
+    if (w && !akb_enter(&w->busy)) return walker_busy(err, "ak_walker_begin");
+    const int32_t st = walker_begin(w, dt, desired_move, err);
+    if (w) akb_leave(&w->busy);
+    return st;
+}
+
+int32_t ak_walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
+{
+    if (w && !akb_enter(&w->busy)) return walker_busy(err, "ak_walker_finish");
+    const int32_t st = walker_finish(w, hits, count, err);
+    if (w) akb_leave(&w->busy);
+    return st;
+}
+
+int32_t ak_walker_step(ak_walker *w, float dt, const ak_ground *ground, ak_error *err)
+{
+    if (w && !akb_enter(&w->busy)) return walker_busy(err, "ak_walker_step");
+    const int32_t st = walker_step(w, dt, ground, err);
+    if (w) akb_leave(&w->busy);
+    return st;
 }

@@ -13,6 +13,7 @@
  *  4. stance feet are locked and put on the ground by the walker's foot IK.
  * Arrival: the character stops on the stand frame of the database (both feet down, the
  * stillest), the root coasting to rest so the stop lands on the target. */
+#include "core/busy.h"
 #include "animkit/matching.h"
 #include "core/xform_inline.h"
 #include "matching/internal.h"
@@ -23,6 +24,7 @@
 #define AK_MATCHER_HISTORY 4
 
 struct ak_matcher {
+    ak_busy_flag busy; /* a call is in flight (core/busy.h) */
     const ak_motion_db *db;
     ak_matcher_params p;
     int32_t J;
@@ -39,14 +41,15 @@ struct ak_matcher {
     float heading;
     ak_vec3 sim_vel, sim_acc, want_vel, searched_want;
     float sim_heading, sim_angvel, want_heading;
-    float search_timer, cost, time, path_length;
+    float search_timer, cost, path_length;
+    double time; /* s simulated; double so a long session reads true (walker.h: elapsed) */
     /* what the database holds (from its candidates): the largest facing change and direction
      * of travel at each trajectory point, radians, and whether it turns on the spot */
     float max_turn[AK_MATCH_TRAJ_POINTS], max_dir[AK_MATCH_TRAJ_POINTS];
     int32_t turns_in_place;
     /* the stretches played before the current one (ring), for reselect_time */
     int32_t seg_first[AK_MATCHER_HISTORY], seg_last[AK_MATCHER_HISTORY];
-    float seg_left[AK_MATCHER_HISTORY];
+    double seg_left[AK_MATCHER_HISTORY];
     int32_t seg_next, seg_start;
     int32_t transitions, searches, force_search, initialized;
     int32_t phase; /* 0: between frames, 1: after begin, 2: after the ground rays */
@@ -315,7 +318,8 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->arrived = target_distance(m) <= m->p.arrival_radius;
     m->search_timer = 0.0f;
     m->cost = 0.0f;
-    m->time = m->path_length = 0.0f;
+    m->time = 0.0;
+    m->path_length = 0.0f;
     m->transitions = m->searches = m->unlocks = 0;
     m->stance[0] = m->stance[1] = m->released[0] = m->released[1] = 0;
     m->force_search = 1;
@@ -817,12 +821,12 @@ static void update_stance(ak_matcher *m)
     }
 }
 
-int32_t ak_matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_error *err)
+static int32_t matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_error *err)
 {
     if (!m) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null matcher");
     if (!(dt >= 0.0f) || !(dt < 10.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be in [0, 10) s");
-    m->time += dt;
+    m->time += (double)dt;
     m->dt = dt;
     update_desire(m, dt);
     check_arrival(m);
@@ -862,7 +866,8 @@ int32_t ak_matcher_ground_rays(ak_matcher *m, ak_ground_ray *rays, int32_t capac
     return AK_MATCHER_RAY_COUNT;
 }
 
-int32_t ak_matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t count, ak_error *err)
+static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t count,
+                              ak_error *err)
 {
     if (!m || !hits || count < AK_MATCHER_RAY_COUNT)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits",
@@ -886,9 +891,9 @@ int32_t ak_matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t coun
     return AK_OK;
 }
 
-int32_t ak_matcher_step(ak_matcher *m, float dt, const ak_ground *ground, ak_error *err)
+static int32_t matcher_step(ak_matcher *m, float dt, const ak_ground *ground, ak_error *err)
 {
-    int32_t st = ak_matcher_begin(m, dt, NULL, err);
+    int32_t st = matcher_begin(m, dt, NULL, err);
     if (st != AK_OK) return st;
     if (m->p.use_controller) {
         m->ctrl.position = ak_vec3_make(m->pos.x, m->ctrl.position.y, m->pos.z);
@@ -900,7 +905,7 @@ int32_t ak_matcher_step(ak_matcher *m, float dt, const ak_ground *ground, ak_err
     ak_matcher_ground_rays(m, rays, AK_MATCHER_RAY_COUNT);
     for (int i = 0; i < AK_MATCHER_RAY_COUNT; ++i)
         ak_ground_cast(ground, &rays[i], &hits[i]);
-    st = ak_matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, err);
+    st = matcher_finish(m, hits, AK_MATCHER_RAY_COUNT, err);
     if (st != AK_OK) return st;
     /* Ground exactly under the final soles, for the state and the measures. */
     for (int s = 0; s < 2; ++s) {
@@ -917,7 +922,8 @@ void ak_matcher_get_state(const ak_matcher *m, ak_walker_state *s)
 {
     if (!m || !s) return;
     memset(s, 0, sizeof *s);
-    s->time = m->time;
+    s->time = (float)m->time;
+    s->elapsed = m->time;
     s->clip_time = (float)m->frame * m->db->frame_time;
     s->cycle = m->transitions;
     s->position = m->pos;
@@ -984,4 +990,38 @@ const ak_xform *ak_matcher_local_pose(const ak_matcher *m)
 const ak_xform *ak_matcher_anim_pose(const ak_matcher *m)
 {
     return m ? m->anim : NULL;
+}
+
+/* ---- One thread at a time: the frame calls take the busy flag ---- */
+
+static int32_t matcher_busy(ak_error *err, const char *call)
+{
+    return ak_error_set(err, AK_ERR_STATE, 0,
+                        "%s: the matcher is in use by another thread's call (a matcher serves one "
+                        "thread at a time)",
+                        call);
+}
+
+int32_t ak_matcher_begin(ak_matcher *w, float dt, ak_vec3 *desired_move, ak_error *err)
+{
+    if (w && !akb_enter(&w->busy)) return matcher_busy(err, "ak_matcher_begin");
+    const int32_t st = matcher_begin(w, dt, desired_move, err);
+    if (w) akb_leave(&w->busy);
+    return st;
+}
+
+int32_t ak_matcher_finish(ak_matcher *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
+{
+    if (w && !akb_enter(&w->busy)) return matcher_busy(err, "ak_matcher_finish");
+    const int32_t st = matcher_finish(w, hits, count, err);
+    if (w) akb_leave(&w->busy);
+    return st;
+}
+
+int32_t ak_matcher_step(ak_matcher *w, float dt, const ak_ground *ground, ak_error *err)
+{
+    if (w && !akb_enter(&w->busy)) return matcher_busy(err, "ak_matcher_step");
+    const int32_t st = matcher_step(w, dt, ground, err);
+    if (w) akb_leave(&w->busy);
+    return st;
 }

@@ -68,7 +68,7 @@ static void target_world_rotations(ak_retargeter *rt)
     }
 }
 
-void ak_retargeter_pose(ak_retargeter *rt, const ak_xform *source_local, ak_xform *target_local)
+static void retarget_pose(ak_retargeter *rt, const ak_xform *source_local, ak_xform *target_local)
 {
     const ak_skeleton *d = rt->dst;
     const ak_humanoid *sm = &rt->src_map, *dm = &rt->dst_map;
@@ -91,4 +91,13 @@ void ak_retargeter_pose(ak_retargeter *rt, const ak_xform *source_local, ak_xfor
                             0.5f);
     ak_vec3 hips_world = akv_sub(ak_retargeter_map_point(rt, src_mid), rel);
     target_local[h].translation = ak_xform_point(rt->hips_parent_inv, hips_world);
+}
+
+int32_t ak_retargeter_pose(ak_retargeter *rt, const ak_xform *source_local, ak_xform *target_local)
+{
+    if (!rt || !source_local || !target_local) return AK_ERR_INVALID_ARG;
+    if (!akb_enter(&rt->busy)) return AK_ERR_STATE; /* another thread's call is in flight */
+    retarget_pose(rt, source_local, target_local);
+    akb_leave(&rt->busy);
+    return AK_OK;
 }

@@ -2,6 +2,7 @@
 #ifndef AK_RETARGET_INTERNAL_H
 #define AK_RETARGET_INTERNAL_H
 
+#include "core/busy.h"
 #include "animkit/retarget.h"
 
 enum { AKR_REST = 0, AKR_MAPPED = 1, AKR_CHAIN = 2 };
@@ -12,6 +13,7 @@ typedef struct akr_segment {
 } akr_segment;
 
 struct ak_retargeter {
+    ak_busy_flag busy; /* a ak_retargeter_pose call is in flight (core/busy.h) */
     const ak_skeleton *src, *dst;
     ak_humanoid src_map, dst_map;
     int32_t *src_of;            /* target joint -> source joint, -1 when not mapped */

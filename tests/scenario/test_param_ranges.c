@@ -41,6 +41,39 @@ static void matcher_defaults(void *out)
     *(ak_matcher_params *)out = ak_matcher_defaults();
 }
 
+static void limb_ik_defaults(void *out)
+{
+    *(ak_limb_ik_params *)out = ak_limb_ik_defaults();
+}
+static void chain_ik_defaults(void *out)
+{
+    *(ak_chain_ik_params *)out = ak_chain_ik_defaults();
+}
+static void jacobian_ik_defaults(void *out)
+{
+    *(ak_jacobian_ik_params *)out = ak_jacobian_ik_defaults();
+}
+static void aim_ik_defaults(void *out)
+{
+    *(ak_aim_ik_params *)out = ak_aim_ik_defaults();
+}
+static void look_at_defaults(void *out)
+{
+    *(ak_look_at_params *)out = ak_look_at_defaults();
+}
+static void ik_any_defaults(void *out)
+{
+    *(ak_ik_any_params *)out = ak_ik_any_defaults();
+}
+static void terrain_defaults(void *out)
+{
+    *(ak_terrain_params *)out = ak_terrain_defaults();
+}
+static void walk_clip_defaults(void *out)
+{
+    *(ak_walk_clip_params *)out = ak_walk_clip_defaults();
+}
+
 static const table_case k_cases[] = {
     {ak_retarget_param_ranges, sizeof(ak_retarget_params), retarget_defaults},
     {ak_foot_ik_param_ranges, sizeof(ak_foot_ik_params), foot_ik_defaults},
@@ -49,6 +82,14 @@ static const table_case k_cases[] = {
     {ak_contact_param_ranges, sizeof(ak_contact_params), contact_defaults},
     {ak_reach_param_ranges, sizeof(ak_reach_params), reach_defaults},
     {ak_matcher_param_ranges, sizeof(ak_matcher_params), matcher_defaults},
+    {ak_limb_ik_param_ranges, sizeof(ak_limb_ik_params), limb_ik_defaults},
+    {ak_chain_ik_param_ranges, sizeof(ak_chain_ik_params), chain_ik_defaults},
+    {ak_jacobian_ik_param_ranges, sizeof(ak_jacobian_ik_params), jacobian_ik_defaults},
+    {ak_aim_ik_param_ranges, sizeof(ak_aim_ik_params), aim_ik_defaults},
+    {ak_look_at_param_ranges, sizeof(ak_look_at_params), look_at_defaults},
+    {ak_ik_any_param_ranges, sizeof(ak_ik_any_params), ik_any_defaults},
+    {ak_terrain_param_ranges, sizeof(ak_terrain_params), terrain_defaults},
+    {ak_walk_clip_param_ranges, sizeof(ak_walk_clip_params), walk_clip_defaults},
 };
 
 static void every_float_field_is_refused_outside_its_range(void **state)

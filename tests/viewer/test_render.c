@@ -248,6 +248,86 @@ static void render_body_is_drawn_where_the_library_skins_it(void **state)
     akv_scene_free(&scene);
 }
 
+/* A glTF character draws its own skinned mesh, not the generated body: the glTF tutorial's
+ * simple skin is a 1 m wide ribbon facing +Z around a 2 m bone chain. Points inside the
+ * ribbon near its edges (a tenth of its width in), skinned by the library on the CPU, land on
+ * character pixels with the file's mesh; with the generated body (tubes around the bones) in
+ * its place they are background. */
+static void render_gltf_character_draws_its_own_mesh(void **state)
+{
+    (void)state;
+    akv_scene scene;
+    akv_settings s;
+    akv_settings_defaults(&s, 1);
+    memset(&scene, 0, sizeof scene);
+    char err[256], path[1024];
+    const char *src = getenv("AK_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tests/data/gltf/simple_skin.gltf", src ? src : ".");
+    if (akv_scene_add_file(&scene, &s, path, err, sizeof err) != 0) fail_msg("%s", err);
+    akv_character *c = &scene.chars[0];
+    assert_non_null(c->mesh);
+    assert_int_equal(c->mesh->vertex_count, 10);
+    const int frame = c->clip->frame_count / 3;
+    akv_scene_pose(&scene, &s, (float)frame * akv_scene_frame_time(&scene));
+    ak_body_mesh *m = c->mesh;
+    /* The library's LBS of the file's mesh at the drawn pose (metres, as the viewer scales). */
+    float ibm[3 * 16], pos[30], out[30];
+    ak_skin_joint pal[3];
+    memcpy(ibm, m->inverse_bind, sizeof ibm);
+    for (int j = 0; j < 3; ++j)
+        ibm[16 * j + 12] *= c->mpu, ibm[16 * j + 13] *= c->mpu, ibm[16 * j + 14] *= c->mpu;
+    for (int i = 0; i < 30; ++i)
+        pos[i] = m->positions[i] * c->mpu;
+    ak_skin_params p = ak_skin_defaults();
+    p.joint_count = 3, p.model_pose = c->world_m, p.inverse_bind = ibm, p.palette = pal;
+    p.vertex_count = 10, p.joints = m->joints, p.weights = m->weights, p.positions = pos;
+    p.out_positions = out;
+    ak_error e;
+    assert_int_equal(ak_skin_run(&p, &e), AK_OK);
+    /* Looking from +Z (where the ribbon faces) at the skinned ribbon, 3 of its sizes away. */
+    ak_vec3 lo = ak_vec3_make(1e9f, 1e9f, 1e9f), hi = ak_vec3_scale(lo, -1.0f);
+    for (int v = 0; v < 10; ++v) {
+        const ak_vec3 q = ak_vec3_make(out[3 * v], out[3 * v + 1], out[3 * v + 2]);
+        lo = ak_vec3_make(fminf(lo.x, q.x), fminf(lo.y, q.y), fminf(lo.z, q.z));
+        hi = ak_vec3_make(fmaxf(hi.x, q.x), fmaxf(hi.y, q.y), fmaxf(hi.z, q.z));
+    }
+    akr_camera cam = akr_camera_defaults();
+    cam.target = ak_vec3_scale(ak_vec3_add(lo, hi), 0.5f);
+    cam.yaw = 0.0f, cam.pitch = 0.1f, cam.distance = 3.0f * ak_vec3_length(ak_vec3_sub(hi, lo));
+    uint8_t *bg = malloc(W * H * 3), *own = malloc(W * H * 3), *made = malloc(W * H * 3);
+    render(&scene, &s, frame, &cam, 1, bg);
+    render(&scene, &s, frame, &cam, 0, own);
+    c->mesh = NULL; /* the generated body instead */
+    render(&scene, &s, frame, &cam, 0, made);
+    c->mesh = m;
+    int checked = 0, on_own = 0, on_made = 0;
+    for (int row = 0; row < 4; ++row)
+        for (int side = 0; side < 2; ++side) {
+            const float u = side ? 0.9f : 0.1f; /* across the ribbon */
+            ak_vec3 q = ak_vec3_make(0, 0, 0);
+            for (int k = 0; k < 2; ++k) { /* the middle of rows `row` and `row + 1` */
+                const float *a = out + 3 * (2 * (row + k)), *b = out + 3 * (2 * (row + k) + 1);
+                q = ak_vec3_add(q, ak_vec3_make(0.5f * (a[0] + u * (b[0] - a[0])),
+                                                0.5f * (a[1] + u * (b[1] - a[1])),
+                                                0.5f * (a[2] + u * (b[2] - a[2]))));
+            }
+            float px, py;
+            if (!akr_project(&cam, W, H, q, &px, &py) || px < 0 || py < 0 || px >= W || py >= H)
+                continue;
+            checked++;
+            on_own += is_character(own, bg, (int)px, (int)py);
+            on_made += is_character(made, bg, (int)px, (int)py);
+        }
+    print_message("simple_skin.gltf: %d of %d ribbon points on its own mesh, %d on the generated "
+                  "body\n",
+                  on_own, checked, on_made);
+    assert_int_equal(checked, 8);
+    assert_int_equal(on_own, 8);
+    assert_true(on_made <= 1);
+    free(bg), free(own), free(made);
+    akv_scene_free(&scene);
+}
+
 static int png_size(const char *path, int *w, int *h)
 {
     int comp;
@@ -607,6 +687,7 @@ int main(void)
         cmocka_unit_test(render_joints_land_where_projected_fk_says),
         cmocka_unit_test(render_different_frames_differ_and_same_frame_repeats),
         cmocka_unit_test(render_body_is_drawn_where_the_library_skins_it),
+        cmocka_unit_test(render_gltf_character_draws_its_own_mesh),
         cmocka_unit_test(render_cli_writes_png_sheet_and_gif),
         cmocka_unit_test(render_ik_mode_reaches_and_draws_the_target),
         cmocka_unit_test(render_walker_mode_draws_the_character_on_the_terrain),

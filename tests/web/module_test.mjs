@@ -187,6 +187,81 @@ for (const flags of [[], ['--clip', walkClip, '--terrain', 'stairs', '--start', 
   for (const o of [sp, tp, ref, pose, live, plain.clip, clip, rig.clip, rig.skeleton, source.clip, source.skeleton]) o.dispose();
 }
 
+// ---- glTF and GLB clips (loadClip / loadGLTF) ----
+// The repository's glTF test files read by the module equal `animkit positions` on the same
+// file (native glTF reader); a BVH written as GLB by `animkit convert --scale S` and read back
+// by the module equals S times the BVH's own FK at every frame (keys written on frames).
+{
+  const gltfDir = join(root, 'tests/data/gltf');
+  for (const name of ['simple_skin.gltf', 'steps_cubic_sparse.gltf', 'quantized.gltf']) {
+    const file = join(gltfDir, name);
+    const bytes = readFileSync(file);
+    check(ak.clipFormat(bytes) === 'glTF', `${name}: format ${ak.clipFormat(bytes)}`);
+    const { skeleton, clip } = ak.loadGLTF(bytes);
+    const native = parsePositions(run(['positions', file]));
+    const pose = skeleton.createPose();
+    const n = skeleton.jointCount;
+    check(native.length === clip.frameCount * n * 3, `${name}: ${clip.frameCount} frames x ${n} joints vs ${native.length / 3} CLI rows`);
+    let worst = 0, size = 0;
+    for (let f = 0; f < clip.frameCount; ++f) {
+      const p = clip.frame(f, pose).fk().positions();
+      for (let k = 0; k < n * 3; ++k) {
+        worst = Math.max(worst, Math.abs(p[k] - native[f * n * 3 + k]));
+        size = Math.max(size, Math.abs(native[f * n * 3 + k]));
+      }
+    }
+    check(worst <= 1e-5 * Math.max(size, 1e-3), `${name}: positions differ from the CLI's by ${worst} (model size ${size})`);
+    console.log(`glTF ${name}: ${clip.frameCount} frames x ${n} joints, worst ${worst.toExponential(2)} vs the CLI (size ${size.toFixed(3)})`);
+    pose.dispose(); clip.dispose(); skeleton.dispose();
+  }
+  // Two animations in one file, picked by name and by index; external buffers are not
+  // available from memory: a clear error.
+  try {
+    ak.loadClip(readFileSync(join(gltfDir, 'two_anims_skin.gltf')));
+    check(false, 'two_anims_skin.gltf (external buffer) read from memory');
+  } catch (e) {
+    check(e instanceof AnimkitError && /buffer/i.test(e.message), `external buffer from memory: ${e && e.message}`);
+    console.log(`error: ${e.message}`);
+  }
+  const file = files.find((f) => /02_01_walk/.test(f)) || files[0];
+  const dir = mkdtempSync(join(tmpdir(), 'animkit-glb-'));
+  const glb = join(dir, 'walk.glb');
+  const scale = 0.05;
+  run(['convert', file, glb, '--scale', String(scale)]);
+  const glbBytes = readFileSync(glb);
+  rmSync(dir, { recursive: true, force: true });
+  check(ak.clipFormat(glbBytes) === 'GLB', `convert output: format ${ak.clipFormat(glbBytes)}`);
+  const a = ak.loadBVH(readFileSync(file));
+  const b = ak.loadClip(glbBytes.buffer.slice(glbBytes.byteOffset, glbBytes.byteOffset + glbBytes.length));
+  const n = a.skeleton.jointCount;
+  check(b.skeleton.jointCount === n && b.clip.frameCount === a.clip.frameCount,
+    `GLB round trip: ${b.skeleton.jointCount} joints x ${b.clip.frameCount} frames, BVH ${n} x ${a.clip.frameCount}`);
+  check(b.skeleton.names.join() === a.skeleton.names.join(), 'GLB round trip: joint names');
+  const pa = a.skeleton.createPose(), pb = b.skeleton.createPose();
+  const height = scale * Math.max(a.skeleton.restHeight(), a.clip.standingHeight(a.skeleton));
+  let worst = 0;
+  for (let f = 0; f < a.clip.frameCount && b.skeleton.jointCount === n; ++f) {
+    const x = a.clip.frame(f, pa).fk().positions(), y = b.clip.frame(f, pb).fk().positions();
+    for (let k = 0; k < n * 3; ++k) worst = Math.max(worst, Math.abs(scale * x[k] - y[k]));
+  }
+  check(worst <= 1e-5 * height, `GLB round trip: positions differ by ${worst} m (height ${height} m)`);
+  console.log(`GLB ${file.split('/').pop()} -> convert -> loadClip: ${b.clip.frameCount} frames x ${n} joints, worst ${(worst / height).toExponential(2)} of height`);
+  try {
+    ak.loadGLTF(readFileSync(file));
+    check(false, 'loadGLTF accepted a BVH');
+  } catch (e) {
+    check(e instanceof AnimkitError && /BVH/.test(e.message), `loadGLTF of a BVH: ${e && e.message}`);
+  }
+  try {
+    ak.loadClip(glbBytes.subarray(0, glbBytes.length >> 1));
+    check(false, 'a truncated GLB was accepted');
+  } catch (e) {
+    check(e instanceof AnimkitError && e.statusName === 'AK_ERR_PARSE', `truncated GLB: ${e && e.message} [${e && e.statusName}]`);
+    console.log(`error: ${e.message} [${e.statusName}]`);
+  }
+  for (const o of [pa, pb, a.clip, a.skeleton, b.clip, b.skeleton]) o.dispose();
+}
+
 // ---- errors are exceptions with the C message and line ----
 try {
   ak.loadBVH('HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrotation Zrotation\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n1 2 nan\n');

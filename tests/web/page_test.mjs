@@ -5,15 +5,18 @@
 // keys) and finds the IK target and the walker where they project, with no console errors.
 // First, the page a newcomer opens (no parameters, 1024 px): the walker walking, browser
 // hints, a HUD and status line that fit, IK -> walker not left paused, a dropped clip walked.
-// Usage: node page_test.mjs DIST_DIR MOCAP_DIR NODE_MODULES_PARENT
+// A GLB (`animkit convert` of the walk) dropped on the page plays with the module's glTF FK.
+// Usage: node page_test.mjs DIST_DIR MOCAP_DIR NODE_MODULES_PARENT ANIMKIT_CLI
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { launch } from './browser.mjs';
 
-const [dist, mocap, deps] = process.argv.slice(2).map((p) => resolve(p));
+const [dist, mocap, deps, cli] = process.argv.slice(2).map((p) => resolve(p));
 const puppeteer = createRequire(join(deps, 'package.json'))('puppeteer-core');
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { init } = await import(join(root, 'web/animkit.mjs'));
@@ -199,6 +202,53 @@ try {
   });
   check(!inside(probe, beside) || !isCharacter(rgb[names.length]), `1 m beside the head at ${beside}: rgb ${rgb[names.length]}`);
   console.log(`playback: ${probe.width}x${probe.height}, ${probe.colours} colours, ${names.length} joints on the character, FK match ${worst.toExponential(2)} m`);
+
+  // A GLB dropped on a fresh page plays: the walk written by `animkit convert` (metres), its
+  // joints at t = 1 s equal the module's loadClip FK of the same bytes, drawn as a character.
+  {
+    const dir = mkdtempSync(join(tmpdir(), 'animkit-page-glb-'));
+    execFileSync(cli, ['convert', clipPath, join(dir, 'walk.glb')], { stdio: 'ignore' });
+    const glb = readFileSync(join(dir, 'walk.glb'));
+    rmSync(dir, { recursive: true, force: true });
+    const gp = await browser.newPage();
+    await gp.setViewport({ width: 800, height: 600 });
+    gp.on('pageerror', (e) => errors.push(`GLB page error: ${e.message}`));
+    await gp.goto(`${server.url}web/dist/index.html?paused&time=1&no-hud`, { waitUntil: 'load' });
+    await gp.waitForFunction(() => window.animkit && window.animkit._akv_web_probe, { timeout: 30000 });
+    await gp.evaluate((b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'walk.glb'));
+      document.getElementById('canvas').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, glb.toString('base64'));
+    await gp.waitForFunction(() => JSON.parse(window.animkit.UTF8ToString(window.animkit._akv_web_probe())).characters === 1, { timeout: 20000 }).catch(() => {});
+    const gprobe = await capture(gp);
+    check(gprobe.characters === 1, `dropped walk.glb: ${gprobe.characters} characters`);
+    check(gprobe.colours > 40 && gprobe.coral > 200, `dropped walk.glb: picture looks blank (${gprobe.colours} colours, ${gprobe.coral} character pixels)`);
+    // The GLB's own skinned mesh is what the page draws (not a body generated for the rig):
+    // as many vertices as the file's POSITION accessor holds.
+    const jsonLength = glb.readUInt32LE(12);
+    const gltf = JSON.parse(glb.subarray(20, 20 + jsonLength).toString('utf8'));
+    const fileVertices = gltf.accessors[gltf.meshes[0].primitives[0].attributes.POSITION].count;
+    check(gprobe.mesh_vertices === fileVertices, `dropped walk.glb draws ${gprobe.mesh_vertices} vertices of its own mesh, the file has ${fileVertices}`);
+    const gak = await init();
+    const g = gak.loadClip(glb);
+    const gpose = g.skeleton.createPose();
+    g.clip.sample(1.0, gpose).fk();
+    const gfk = gpose.positions();
+    const ghead = g.skeleton.find('Head');
+    const gscale = gprobe.joints.length ? (gprobe.joints[0][2] - gprobe.joints[ghead][2]) / (gfk[1] - gfk[3 * ghead + 1]) : 0;
+    let gworst = 0;
+    (gprobe.joints || []).forEach(([name, x, y, z], j) => {
+      check(name === g.skeleton.names[j], `GLB joint ${j}: ${name} vs ${g.skeleton.names[j]}`);
+      gworst = Math.max(gworst, Math.abs(x - gscale * gfk[3 * j]), Math.abs(y - gscale * gfk[3 * j + 1]), Math.abs(z - gscale * gfk[3 * j + 2]));
+    });
+    check(Math.abs(gscale - 1) < 1e-4, `GLB in metres: the page's scale is ${gscale} m per unit`);
+    check(gworst < 1e-5 * 1.8, `GLB page joints vs module glTF FK: ${gworst} m`);
+    console.log(`dropped walk.glb (${glb.length} B): ${gprobe.joints.length} joints, its own mesh of ${gprobe.mesh_vertices} vertices, ${gprobe.coral} character pixels, FK match ${gworst.toExponential(2)} m`);
+    gpose.dispose(); g.clip.dispose(); g.skeleton.dispose();
+    await gp.close();
+  }
 
   // The file picker adds a second character.
   const input = await page.$('#file');

@@ -37,7 +37,7 @@ page)
     (cd "$deps" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error) || {
       echo "npm could not install puppeteer-core: skipping"; exit 77; }
   fi
-  exec node "$here/page_test.mjs" "$dist" "$4" "$deps" ;;
+  exec node "$here/page_test.mjs" "$dist" "$4" "$deps" "$3" ;;
 *)
   echo "usage: run.sh build|module|page BUILD_DIR [CLI MOCAP]"; exit 2 ;;
 esac

@@ -29,9 +29,11 @@ static int32_t read_fbx(const char *file, const char *animation, ak_skeleton **s
     return st;
 }
 
-int32_t ak_tools_read_clip(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
-                           ak_error *err)
+/* FBX through assimp; the rest through the library, with the glTF skin's mesh when `mesh`. */
+static int32_t read_any(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                        ak_body_mesh **mesh, ak_error *err)
 {
+    if (mesh) *mesh = NULL;
     if (!path || !out_skeleton || !out_clip)
         return ak_clip_read_file(path, out_skeleton, out_clip, err);
     uint8_t head[64];
@@ -51,5 +53,19 @@ int32_t ak_tools_read_clip(const char *path, ak_skeleton **out_skeleton, ak_clip
         free(file);
         if (fbx) return st;
     }
-    return ak_clip_read_file(path, out_skeleton, out_clip, err);
+    return mesh ? ak_clip_read_file_mesh(path, out_skeleton, out_clip, mesh, err)
+                : ak_clip_read_file(path, out_skeleton, out_clip, err);
+}
+
+int32_t ak_tools_read_clip(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                           ak_error *err)
+{
+    return read_any(path, out_skeleton, out_clip, NULL, err);
+}
+
+int32_t ak_tools_read_clip_mesh(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                                ak_body_mesh **out_mesh, ak_error *err)
+{
+    if (!out_mesh) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null mesh output");
+    return read_any(path, out_skeleton, out_clip, out_mesh, err);
 }

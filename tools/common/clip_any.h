@@ -17,6 +17,11 @@ extern "C" {
 int32_t ak_tools_read_clip(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
                            ak_error *err);
 
+/* ak_tools_read_clip plus, for a glTF/GLB file, the mesh its skin draws bound to the
+ * skeleton (ak_clip_read_file_mesh; *out_mesh NULL for BVH, FBX and files without one). */
+int32_t ak_tools_read_clip_mesh(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                                ak_body_mesh **out_mesh, ak_error *err);
+
 /* 1 when this build reads FBX. */
 int ak_tools_have_fbx(void);
 

@@ -1,12 +1,19 @@
 /* Progress and timing lines (progress.h). */
+#if !defined(_WIN32) && !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700 /* sigaction, setitimer, clock_gettime */
+#endif
 #include "progress.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #ifdef _WIN32
 #include <io.h>
 #define akt_isatty(fd) _isatty(fd)
 #else
+#include <signal.h>
+#include <sys/time.h>
 #include <unistd.h>
 #define akt_isatty(fd) isatty(fd)
 #endif
@@ -54,4 +61,95 @@ double akt_progress_end(akt_progress *p, int done, const char *unit)
         fprintf(stderr, "%s: %d %s%s in %.1f s\n", p->prog, done, unit, done == 1 ? "" : "s",
                 elapsed);
     return elapsed;
+}
+
+/* ---- The watch: a timer, for jobs that cannot count ---- */
+
+static struct {
+    char prefix[128]; /* "\ranimkit retarget: working, " */
+    size_t prefix_len;
+    const char *prog;
+    double start_s, after_s;
+    volatile int shown;
+    int tty;
+} g_watch;
+
+/* Appends tenths of a second as "12.3 s" (async-signal-safe: no stdio). */
+static size_t put_tenths(char *out, long tenths)
+{
+    char digits[24];
+    size_t n = 0, len = 0;
+    if (tenths < 0) tenths = 0;
+    do {
+        digits[n++] = (char)('0' + tenths % 10);
+        tenths /= 10;
+        if (n == 1) digits[n++] = '.';
+    } while (tenths > 0 || n < 3);
+    while (n > 0)
+        out[len++] = digits[--n];
+    memcpy(out + len, " s", 2);
+    return len + 2;
+}
+
+#ifndef _WIN32
+static void watch_tick(int sig)
+{
+    (void)sig;
+    const double elapsed = akt_wall_seconds() - g_watch.start_s;
+    if (elapsed < g_watch.after_s) return;
+    char line[192];
+    memcpy(line, g_watch.prefix, g_watch.prefix_len);
+    size_t n = g_watch.prefix_len + put_tenths(line + g_watch.prefix_len, (long)(elapsed * 10.0));
+    line[n++] = '\r'; /* the cursor back at the start: the job's own output writes over it */
+    if (write(2, line, n) > 0) g_watch.shown = 1;
+}
+
+static void watch_timer(double interval_s)
+{
+    struct itimerval t;
+    memset(&t, 0, sizeof t);
+    t.it_interval.tv_sec = (time_t)interval_s;
+    t.it_interval.tv_usec = (suseconds_t)((interval_s - (double)(time_t)interval_s) * 1e6);
+    t.it_value = t.it_interval;
+    setitimer(ITIMER_REAL, &t, NULL);
+}
+#endif
+
+void akt_progress_watch_begin(const char *prog)
+{
+    memset(&g_watch, 0, sizeof g_watch);
+    g_watch.prog = prog;
+    g_watch.start_s = akt_wall_seconds();
+    g_watch.tty = akt_isatty(2);
+    const char *after = getenv("AK_TEST_PROGRESS_AFTER_S");
+    g_watch.after_s = after ? atof(after) : AKT_PROGRESS_AFTER_S;
+    g_watch.prefix_len =
+        (size_t)snprintf(g_watch.prefix, sizeof g_watch.prefix, "\r%.100s: working, ", prog);
+    if (g_watch.prefix_len >= sizeof g_watch.prefix) g_watch.prefix_len = sizeof g_watch.prefix - 1;
+#ifndef _WIN32
+    if (!g_watch.tty) return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = watch_tick;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGALRM, &sa, NULL) == 0) watch_timer(0.25);
+#endif
+}
+
+void akt_progress_watch_end(void)
+{
+    if (!g_watch.prog) return;
+#ifndef _WIN32
+    if (g_watch.tty) {
+        watch_timer(0.0);
+        signal(SIGALRM, SIG_DFL);
+    }
+#endif
+    const double elapsed = akt_wall_seconds() - g_watch.start_s;
+    if (g_watch.tty && g_watch.shown)
+        fprintf(stderr, "\r%s: done in %.1f s        \n", g_watch.prog, elapsed);
+    else if (!g_watch.tty && elapsed >= g_watch.after_s)
+        fprintf(stderr, "%s: %.1f s\n", g_watch.prog, elapsed);
+    g_watch.prog = NULL;
 }

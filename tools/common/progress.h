@@ -27,4 +27,14 @@ void akt_progress_update(akt_progress *p, int done, int total, const char *unit)
  * line when stderr is not one. Returns the elapsed seconds. */
 double akt_progress_end(akt_progress *p, int done, const char *unit);
 
+/* Progress for a job that cannot count its units (one library call: a retarget, a database
+ * build, a conversion): from akt_progress_watch_begin to _end, a terminal shows
+ * "animkit retarget: working, 3.2 s" rewritten in place every 0.25 s once the job has run
+ * 2 s, and "animkit retarget: done in 4.1 s" at the end; when stderr is not a terminal a job
+ * that took over 2 s ends with one timing line ("animkit retarget: 4.1 s") and a shorter one
+ * prints nothing. POSIX (an interval timer and SIGALRM with SA_RESTART); elsewhere only the
+ * timing line. AK_TEST_PROGRESS_AFTER_S (seconds) replaces the 2 s, for tests. */
+void akt_progress_watch_begin(const char *prog);
+void akt_progress_watch_end(void);
+
 #endif
