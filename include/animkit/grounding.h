@@ -80,18 +80,21 @@ typedef struct ak_foot_ik_state {
                                 off a stair edge lands there and is locked there) */
     float liftoff_ground[2]; /* ground height the foot last stood on */
     int32_t has_liftoff[2];
-    float swing_need[2];     /* m: the drop a swinging leg needed last frame to reach (-1 in
-                                stance) */
-    float toe_roll[2];       /* radians the foot was turned heel-up about its toe beyond the
-                                animation so a stretched leg reaches (0 unless needed) */
-    float stance_goal;       /* m: the animation's floor last frame in single support */
-    int32_t stance_goal_leg; /* which leg that was (-1: none) */
-    int32_t reach_roll[2];   /* a planted leg that could not reach its heel rolls over its toe
-                                until it lifts off (the heel rises, as in push-off) */
-    float pelvis;            /* m: the hips' height correction (floor_height - applied drop)
-                                as it moves, acceleration-limited */
-    float pelvis_velocity;   /* m/s */
-    float pelvis_goal;       /* m: its goal last frame (floor_height - hip_drop) */
+    float swing_need[2];       /* m: the drop a swinging leg needed last frame to reach (-1 in
+                                  stance) */
+    float toe_roll[2];         /* radians the foot was turned heel-up about its toe beyond the
+                                  animation so a stretched leg reaches (0 unless needed) */
+    float stance_goal;         /* m: the animation's floor last frame in single support */
+    int32_t stance_goal_leg;   /* which leg that was (-1: none) */
+    int32_t reach_roll[2];     /* a planted leg that could not reach its heel rolls over its toe
+                                  until it lifts off (the heel rises, as in push-off) */
+    float pelvis;              /* m: the hips' height correction (floor_height - applied drop)
+                                  as it moves, acceleration-limited */
+    float pelvis_velocity;     /* m/s */
+    float pelvis_goal;         /* m: its goal last frame (floor_height - hip_drop) */
+    float swing_phase_last[2]; /* each leg's swing phase last frame (0 in stance): how soon a
+                                  swinging foot lands */
+    float floor_last;          /* m: floor_height last frame (its rate is fed to the hips) */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */

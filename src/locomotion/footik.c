@@ -696,23 +696,55 @@ static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, cons
     st->hip_drop = akf_min(want, p->max_hip_drop);
 }
 
+/* The downward acceleration the hips may take this frame: hip_accel_down, or, when a swinging
+ * foot lands before the hips could reach their goal at that rate, the constant acceleration
+ * that brings them there by its landing, 2 (gap - v T) / T^2 for the gap to the goal, their
+ * velocity v and the time T to landing (the swing phase's rate), up to one g: a body falls no
+ * faster than gravity, so what is left at the landing is the last resort's. */
+static float landing_accel(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                           const ak_foot_ik_frame *fr, const foot_frame *ff, float goal)
+{
+    float down = p->hip_accel_down;
+    const float gap = goal - st->pelvis, v = st->pelvis_velocity;
+    for (int s = 0; s < 2; ++s) {
+        const float u = fr->stance[s] ? 0.0f : fr->swing_phase[s];
+        const float du = u - st->swing_phase_last[s];
+        st->swing_phase_last[s] = u;
+        if (fr->stance[s] || !ff->has_foothold[s] || !(du > 0.0f) || !(u < 1.0f)) continue;
+        const float T = akf_max((1.0f - u) / du * ff->dt, ff->dt);
+        const float a = -2.0f * (gap - v * T) / (T * T);
+        if (a > down) down = akf_min(a, AK_GRAVITY);
+    }
+    return down;
+}
+
 /* The drop the hips get this frame. Their height correction c = floor - drop (what the
  * grounding adds to the animation's own hip height) follows its goal, floor - hip_drop, as the
  * critically damped spring of hip_drop_stiffness (the goal is a foothold height, constant
  * between lift-offs and landings, so nothing is fed forward), its
  * acceleration held within [-hip_accel_down, hip_accel_up]: nothing pulls a body down faster
  * than gravity, and legs push it up at about a g at most. */
-static float pelvis_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
+static float pelvis_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                         const ak_foot_ik_frame *fr, const foot_frame *ff)
 {
     const float goal = ff->floor - st->hip_drop, dt = ff->dt;
+    const float floor_rate =
+        st->initialized && dt > 0.0f ? (ff->floor - st->floor_last) / dt : 0.0f;
+    st->floor_last = ff->floor;
     if (!st->initialized || !(dt > 0.0f)) {
         st->pelvis = st->pelvis_goal = goal;
         st->pelvis_velocity = 0.0f;
+        for (int s = 0; s < 2; ++s)
+            st->swing_phase_last[s] = fr->stance[s] ? 0.0f : fr->swing_phase[s];
         return st->hip_drop;
     }
     ak_spring1 c = {st->pelvis, st->pelvis_velocity};
-    aks_spring_step_limited(&c, goal, 0.0f, p->hip_drop_stiffness, dt, p->hip_accel_down,
-                            p->hip_accel_up);
+    const float down = landing_accel(p, st, fr, ff, goal);
+    /* A rising floor's rate is fed forward: the hips follow the character's smoothed ground up
+     * stairs and slopes without lagging behind it (and bending the stance knee for it). Going
+     * down, the plan already has them low by each landing. */
+    aks_spring_step_limited(&c, goal, akf_clamp(floor_rate, 0.0f, AK_NEED_RATE_MAX),
+                            p->hip_drop_stiffness, dt, down, p->hip_accel_up);
     st->pelvis = c.x;
     st->pelvis_velocity = c.v;
     st->pelvis_goal = goal;
@@ -889,7 +921,7 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     const int plan = p->hip_accel_down > 0.0f;
     if (plan) {
         plan_hip_drop(p, st, &ff);
-        st->applied_hip_drop = pelvis_drop(p, st, &ff);
+        st->applied_hip_drop = pelvis_drop(p, st, fr, &ff);
     } else {
         follow_hip_drop(p, st, &ff);
         st->applied_hip_drop = st->hip_drop;

@@ -1163,9 +1163,10 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
             w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
         s->sole_ground[k] = w->sole_ground[k];
         s->contact[k] = w->contact[k];
-        /* A heel coming down about a locked toe is not down until the foot is flat. */
+        /* A heel coming down about a locked toe is not down until the foot is flat, nor while
+         * the grounding lifts it about the toe for the leg to reach (toe_roll). */
         if (w->p.foot_ik && w->fst.lock_toe[k] &&
-            (w->fst.pivot_weight[k] > 0.0f || w->fst.reach_roll[k]))
+            (w->fst.pivot_weight[k] > 0.0f || w->fst.reach_roll[k] || w->fst.toe_roll[k] > 0.0f))
             s->contact[k] &= ~AK_CONTACT_HEEL;
         s->toe[k] =
             w->p.foot_ik && w->initialized ? w->fst.toe[k] : ak_foot_ik_toe(&w->fik, w->world, k);
