@@ -26,7 +26,9 @@ enum { AK_CONTACT_HEEL = 1, AK_CONTACT_TOE = 2 };
  * floor of a point at frame f is the lowest it comes within floor_window seconds either side,
  * so floors that are uneven or drift, forefoot running (toe down, heel up) and flight phases
  * (neither foot down) are all found. Blips shorter than min_stance / min_swing are removed.
- * Thresholds in metres and metres per second, after metres_per_unit. */
+ * Thresholds in metres and metres per second, after metres_per_unit. In a faster gait
+ * (body_speed_fraction) the speed thresholds grow and the floor window shrinks with the
+ * body's speed: a running foot rolls over its pad faster, and takes its steps in less time. */
 typedef struct ak_contact_params {
     const ak_skeleton *skeleton; /* required */
     const ak_clip *clip;         /* required; as many joints as the skeleton */
@@ -44,6 +46,11 @@ typedef struct ak_contact_params {
                               the clip is no floor (a foot on a pedal); default 0.3 */
     float min_stance;      /* s: shorter stance runs are dropped; default 0.05 */
     float min_swing;       /* s: shorter gaps between two stances are filled; default 0.06 */
+    float body_speed_fraction; /* speed_on grows to at least this fraction of the body's
+                                  horizontal speed (the travelling joint, ak_root_joint_find;
+                                  mean over +-floor_window/2); speed_off and rise_off grow in
+                                  proportion and floor_window shrinks by it. 0 disables;
+                                  default 0.12 (walks up to 2.08 m/s: the fixed thresholds) */
 } ak_contact_params;
 
 AK_API ak_contact_params ak_contact_defaults(void);

@@ -474,19 +474,23 @@ class Clip:
         return units_detect(self.standing_height())
 
     def contacts(self, left_foot=None, right_foot=None, metres_per_unit=None):
-        """Foot stance flags (F,) bool for the left and right foot (humanoid map by default)."""
-        hum, _ = self.skeleton.humanoid()
-        lf = self.skeleton.index(left_foot if left_foot is not None else hum["left_foot"])
-        rf = self.skeleton.index(right_foot if right_foot is not None else hum["right_foot"])
-        mpu = metres_per_unit if metres_per_unit is not None else self.units()[1]
+        """Foot stance flags (F,) bool for the left and right foot: the heel (the foot joint) or
+        the toe (the humanoid map's toe, else the foot's End Site) down, by the library's
+        contact rule (ak_contact_run), so forefoot stances of a run count. Feet: the humanoid
+        map's by default."""
         left = np.zeros(self.frame_count, np.uint8)
         right = np.zeros(self.frame_count, np.uint8)
         params = ffi.new("ak_contact_params *", lib.ak_contact_defaults())
+        params.skeleton, params.clip = self.skeleton._ptr, self._ptr
+        for s, foot in enumerate((left_foot, right_foot)):
+            if foot is not None:
+                params.heel[s] = self.skeleton.index(foot)
+        if metres_per_unit is not None:
+            params.metres_per_unit = float(metres_per_unit)
         err = ffi.new("ak_error *")
-        _check(lib.ak_foot_contacts_detect(self.skeleton._ptr, self._ptr, lf, rf, float(mpu), params,
-                                           ffi.from_buffer("uint8_t[]", left),
-                                           ffi.from_buffer("uint8_t[]", right), err), err)
-        return left.astype(bool), right.astype(bool)
+        _check(lib.ak_contact_run(params, ffi.from_buffer("uint8_t[]", left),
+                                  ffi.from_buffer("uint8_t[]", right), err), err)
+        return left != 0, right != 0
 
     def copy(self):
         p = lib.ak_clip_clone(self._ptr)

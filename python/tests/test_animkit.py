@@ -128,6 +128,32 @@ def test_units_and_humanoid_map(mocap):
     assert e.value.status == "AK_ERR_NOT_FOUND"
 
 
+
+@pytest.mark.parametrize("name", ["cmu_09_01_run.bvh", "locomotion/cmu_02_03_run.bvh",
+                                  "locomotion/cmu_09_02_run.bvh"])
+def test_contacts_find_the_stances_of_a_run(mocap, name):
+    # Before: the heel bit only, 0 stance frames on the runs (their stances are on the forefoot).
+    # Each complete stance (not cut by the clip's ends) lasts at least 0.15 s: a runner's foot
+    # is on the ground about 0.17-0.25 s at 2.5-4 m/s (before: 0.10-0.13 s with both bits).
+    # Every stance frame has the foot near its floor: the ankle or the ball within the
+    # detector's off height (0.045 m) of the lowest that joint comes in the clip plus the
+    # floor's own drift in these captures (0.04 m, measured on their landings).
+    skeleton, clip = animkit.read_bvh(mocap(name))
+    left, right = clip.contacts()
+    found, _ = skeleton.humanoid()
+    mpu = clip.units()[1]
+    pos = clip.positions() * mpu
+    for side, flags in (("left", left), ("right", right)):
+        frames = flags[1:]
+        edges = np.flatnonzero(np.diff(frames.astype(np.int8)))
+        starts, ends = edges[::2] if frames[0] == 0 else edges[1::2], edges[1::2] if frames[0] == 0 else edges[2::2]
+        complete = [(e - b) * clip.frame_time for b, e in zip(starts, ends)]
+        assert complete and min(complete) >= 0.15, (side, complete)
+        y = np.minimum(pos[:, found[side + "_foot"], 1], pos[:, found[side + "_toe"], 1])
+        low = y[1:].min()
+        assert (y[1:][frames] - low).max() < 0.045 + 0.04
+
+
 # ---- motion editing -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", FILES)

@@ -1,6 +1,7 @@
 /* Reading locomotion out of a capture: the clip's units, heel and toe contacts, and the walk
  * cycle finder. Everything here runs once at load time and may allocate. */
 #include "animkit/contacts.h"
+#include "animkit/rootmotion.h"
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
 
@@ -35,6 +36,7 @@ ak_contact_params ak_contact_defaults(void)
     p.max_floor_rise = 0.3f;
     p.min_stance = 0.05f;
     p.min_swing = 0.06f;
+    p.body_speed_fraction = 0.12f;
     return p;
 }
 
@@ -68,10 +70,12 @@ int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err
         !isfinite(p->min_stance) || !(p->min_swing >= 0.0f) || !isfinite(p->min_swing))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "floor window must be > 0, min stance and swing >= 0 seconds");
+    if (!(p->body_speed_fraction >= 0.0f) || !isfinite(p->body_speed_fraction))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "body speed fraction must be >= 0");
     return ak_params_check(ak_contact_param_ranges(), p, err);
 }
 
-/* World positions (times scale) of up to four joints over every frame: out[k*n + f]. */
+/* World positions (times scale) of joints over every frame: out[k*n + f]. */
 static int32_t joint_tracks(const ak_skeleton *sk, const ak_clip *c, const int32_t *joints,
                             int32_t count, float scale, ak_vec3 *out)
 {
@@ -99,10 +103,11 @@ static int32_t frame_at(int32_t f, int32_t d, int32_t n, int32_t loop)
 }
 
 /* One point's down flag: height above its local floor (the lowest it comes within +-w
- * frames) and horizontal speed (central difference over +-k frames), with hysteresis.
- * ORs `bit` into flags[f]. */
-static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, int32_t n, int32_t loop,
-                           float ft, int32_t first, uint8_t bit, uint8_t *flags)
+ * frames) and horizontal speed (central difference over +-k frames), with hysteresis; the
+ * speed and rise thresholds times gain[f] (>= 1). ORs `bit` into flags[f]. */
+static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const float *gain,
+                           int32_t n, int32_t loop, float ft, int32_t first, uint8_t bit,
+                           uint8_t *flags)
 {
     int32_t w = (int32_t)lroundf(p->floor_window / ft);
     if (w < 1) w = 1;
@@ -120,7 +125,9 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, int32
         for (int32_t f = 0; f < n; ++f) {
             if (f < first) continue;
             float floor_y = pos[f].y;
-            for (int32_t d = -w; d <= w; ++d) {
+            /* A faster gait takes its steps in less time: the floor window shrinks with it. */
+            const int32_t wf = gain[f] > 1.0f ? (int32_t)lroundf((float)w / gain[f]) : w;
+            for (int32_t d = -wf; d <= wf; ++d) {
                 const int32_t g = frame_at(f, d, n, loop);
                 if (g >= first && pos[g].y < floor_y) floor_y = pos[g].y;
             }
@@ -136,10 +143,12 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, int32
             const float speed = span > 0.0f ? sqrtf(d.x * d.x + d.z * d.z) / span : 0.0f;
             const float h = pos[f].y - floor_y;
             const float rise = span > 0.0f ? d.y / span : 0.0f;
-            const int rising = bit == AK_CONTACT_HEEL && p->rise_off > 0.0f && rise > p->rise_off;
-            const int on = h < p->height_on && speed < p->speed_on && !rising &&
+            const float g = gain[f];
+            const int rising =
+                bit == AK_CONTACT_HEEL && p->rise_off > 0.0f && rise > p->rise_off * g;
+            const int on = h < p->height_on && speed < p->speed_on * g && !rising &&
                            floor_y - lowest <= p->max_floor_rise;
-            const int off = h > p->height_off || speed > p->speed_off || rising;
+            const int off = h > p->height_off || speed > p->speed_off * g || rising;
             if (state < 0)
                 state = on;
             else if (state == 0 && on)
@@ -148,6 +157,26 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, int32
                 state = 0;
             if (pass == (loop ? 1 : 0) && state) flags[f] |= bit;
         }
+}
+
+/* Per frame: how much the speed thresholds grow with the body's horizontal speed (the
+ * travelling joint's track `body`, mean over +-floor_window/2 of in-range frames): at least
+ * 1, else body_speed_fraction * speed / speed_on. */
+static void speed_gain(const ak_contact_params *p, const ak_vec3 *body, int32_t n, float ft,
+                       int32_t first, float *gain)
+{
+    int32_t w = (int32_t)lroundf(0.5f * p->floor_window / ft);
+    if (w < 1) w = 1;
+    for (int32_t f = 0; f < n; ++f) {
+        gain[f] = 1.0f;
+        if (!(p->body_speed_fraction > 0.0f) || f < first) continue;
+        const int32_t a = f - w < first ? first : f - w, b = f + w > n - 1 ? n - 1 : f + w;
+        if (b <= a) continue;
+        const float dx = body[b].x - body[a].x, dz = body[b].z - body[a].z;
+        const float speed = sqrtf(dx * dx + dz * dz) / ((float)(b - a) * ft);
+        const float g = p->body_speed_fraction * speed / p->speed_on;
+        if (g > 1.0f) gain[f] = g;
+    }
 }
 
 /* 1 when frame 0 of a capture is a reference pose rather than motion (CMU files start with
@@ -250,6 +279,31 @@ static int32_t contact_joints(const ak_contact_params *p, int32_t joints[4], ak_
     return AK_OK;
 }
 
+/* The heel, toe and travelling joints' tracks (metres) and the speed gain per frame:
+ * pos[k*n + f] for k = heel L, heel R, toe L, toe R, body; gain after them. */
+static int32_t contact_tracks(const ak_contact_params *p, const int32_t joints[4], ak_vec3 **pos,
+                              float **gain, int32_t *first, ak_error *err)
+{
+    const ak_clip *c = p->clip;
+    const int32_t n = c->frame_count;
+    float mpu = p->metres_per_unit;
+    if (!(mpu > 0.0f)) ak_units_detect_clip(p->skeleton, c, &mpu);
+    ak_root_joint_report rj;
+    ak_error e;
+    int32_t tracked[5] = {joints[0], joints[1], joints[2], joints[3], 0};
+    if (ak_root_joint_find(p->skeleton, c, NULL, &rj, &e) == AK_OK) tracked[4] = rj.joint;
+    *pos = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n * 5);
+    *gain = (float *)malloc(sizeof(float) * (size_t)n);
+    if (!*pos || !*gain || joint_tracks(p->skeleton, c, tracked, 5, mpu, *pos) != AK_OK) {
+        free(*pos);
+        free(*gain);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    *first = reference_frames(*pos, 4, n, c->loop, c->frame_time);
+    speed_gain(p, *pos + (size_t)4 * n, n, c->frame_time, *first, *gain);
+    return AK_OK;
+}
+
 int32_t ak_contact_run(const ak_contact_params *p, uint8_t *left, uint8_t *right, ak_error *err)
 {
     int32_t st = ak_contact_validate(p, err);
@@ -260,32 +314,30 @@ int32_t ak_contact_run(const ak_contact_params *p, uint8_t *left, uint8_t *right
     if (st != AK_OK) return st;
     const ak_clip *c = p->clip;
     const int32_t n = c->frame_count;
-    float mpu = p->metres_per_unit;
-    if (!(mpu > 0.0f)) ak_units_detect_clip(p->skeleton, c, &mpu);
-    ak_vec3 *pos = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n * 4);
-    if (!pos) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    if (joint_tracks(p->skeleton, c, joints, 4, mpu, pos) != AK_OK) {
-        free(pos);
-        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    }
+    ak_vec3 *pos = NULL;
+    float *gain = NULL;
+    int32_t first = 0;
+    st = contact_tracks(p, joints, &pos, &gain, &first, err);
+    if (st != AK_OK) return st;
     uint8_t *out[2] = {left, right};
     uint8_t *scratch = (uint8_t *)malloc((size_t)n);
     if (!scratch) {
         free(pos);
+        free(gain);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
-    const int32_t first = reference_frames(pos, 4, n, c->loop, c->frame_time);
     for (int s = 0; s < 2; ++s) {
         memset(out[s], 0, (size_t)n);
-        point_contacts(p, pos + (size_t)s * n, n, c->loop, c->frame_time, first, AK_CONTACT_HEEL,
-                       out[s]);
+        point_contacts(p, pos + (size_t)s * n, gain, n, c->loop, c->frame_time, first,
+                       AK_CONTACT_HEEL, out[s]);
         if (joints[2 + s] >= 0)
-            point_contacts(p, pos + (size_t)(2 + s) * n, n, c->loop, c->frame_time, first,
+            point_contacts(p, pos + (size_t)(2 + s) * n, gain, n, c->loop, c->frame_time, first,
                            AK_CONTACT_TOE, out[s]);
         clean_contacts(out[s], n, (int32_t)ceilf(p->min_stance / c->frame_time),
                        (int32_t)ceilf(p->min_swing / c->frame_time), c->loop, scratch);
     }
     free(scratch);
+    free(gain);
     free(pos);
     return AK_OK;
 }

@@ -63,10 +63,12 @@ static const ak_param_table k_controller_table = TABLE(ak_controller_params, k_c
 
 #define K(f, lo, hi) RANGE(ak_contact_params, f, lo, hi, 0)
 static const ak_param_range k_contact[] = {
-    K(metres_per_unit, 0.0f, 1e6f), K(height_on, 1e-6f, 10.0f),     K(height_off, 1e-6f, 10.0f),
-    K(speed_on, 1e-6f, 100.0f),     K(speed_off, 1e-6f, 100.0f),    K(rise_off, 0.0f, 100.0f),
-    K(floor_window, 1e-3f, 100.0f), K(max_floor_rise, 0.0f, 10.0f), K(min_stance, 0.0f, 100.0f),
-    K(min_swing, 0.0f, 100.0f),
+    K(metres_per_unit, 0.0f, 1e6f),      K(height_on, 1e-6f, 10.0f),
+    K(height_off, 1e-6f, 10.0f),         K(speed_on, 1e-6f, 100.0f),
+    K(speed_off, 1e-6f, 100.0f),         K(rise_off, 0.0f, 100.0f),
+    K(floor_window, 1e-3f, 100.0f),      K(max_floor_rise, 0.0f, 10.0f),
+    K(min_stance, 0.0f, 100.0f),         K(min_swing, 0.0f, 100.0f),
+    K(body_speed_fraction, 0.0f, 10.0f),
 };
 #undef K
 static const ak_param_table k_contact_table = TABLE(ak_contact_params, k_contact);
