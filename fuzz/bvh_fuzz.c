@@ -42,7 +42,7 @@ static void gltf_round_trip(const ak_skeleton *s, const ak_clip *c, int binary)
     uint8_t *doc = NULL;
     size_t doc_size = 0;
     ak_error err;
-    ak_gltf_options o = ak_gltf_defaults();
+    ak_gltf_params o = ak_gltf_defaults();
     o.with_mesh = binary; /* the mesh on half the inputs: both paths stay fast */
     int32_t st = ak_gltf_write_memory(s, c, &o, binary, &doc, &doc_size, &err);
     if (st != AK_OK) {
@@ -68,7 +68,7 @@ static void gltf_round_trip(const ak_skeleton *s, const ak_clip *c, int binary)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ak_bvh_limits lim = ak_bvh_limits_defaults();
+    ak_bvh_read_params lim = ak_bvh_read_defaults();
     lim.max_joints = 256;
     lim.max_frames = 4096;
     lim.max_bytes = 1 << 20;

@@ -268,7 +268,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.target = target;
         p.forward = next_vec(&r, 1.0f);
         p.up = next_vec(&r, 1.0f);
-        p.world_up = next_vec(&r, 1.0f);
+        p.up_model = next_vec(&r, 1.0f);
         p.clamp_weight = next_unit_interval(&r);
         p.weight = weight;
         st = ak_aim_ik_run(&p, local, world, &res, NULL);
@@ -285,7 +285,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         q.target = target;
         q.forward = p.forward;
         q.up = p.up;
-        q.world_up = p.world_up;
+        q.up_model = p.up_model;
         q.clamp_weight = p.clamp_weight;
         q.weight = weight;
         st = ak_look_at_run(&q, local, world, &res, NULL);

@@ -123,7 +123,7 @@ int ak_cmd_convert(int argc, char **argv)
             fprintf(stderr, "wrote %s: %d joints, %d frames, rotation order %s\n", out,
                     (int)s->joint_count, (int)c->frame_count, ak_rot_order_name(order));
     } else {
-        ak_gltf_options opt = ak_gltf_defaults();
+        ak_gltf_params opt = ak_gltf_defaults();
         opt.cubic = cubic;
         opt.with_mesh = !no_mesh;
         if (scale > 0.0f) {

@@ -240,7 +240,7 @@ static int write_output(const char *path, const ak_skeleton *s, const ak_clip *c
     ak_error err;
     int32_t st;
     if (ak_cli_ends_with(path, ".gltf") || ak_cli_ends_with(path, ".glb")) {
-        ak_gltf_options g = ak_gltf_defaults();
+        ak_gltf_params g = ak_gltf_defaults();
         ak_units_detect(ak_clip_standing_height(c, s), &g.metres_per_unit);
         st = ak_gltf_write_file(path, s, c, &g, &err);
     } else {

@@ -155,7 +155,7 @@ static int write_output(const rt_args *a, const ak_skeleton *rig, const ak_clip 
             return ak_cli_file_error(a->out, &err);
         return 0;
     }
-    ak_gltf_options opt = ak_gltf_defaults();
+    ak_gltf_params opt = ak_gltf_defaults();
     akcli_heights h = akcli_measure_heights(rig, clip);
     ak_units_detect(h.standing, &opt.metres_per_unit);
     if (ak_gltf_write_file(a->out, rig, clip, &opt, &err) < 0)

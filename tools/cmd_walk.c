@@ -69,7 +69,7 @@ static void usage(FILE *out)
 }
 
 /* Flags -> scenario + CLI options. Returns 0, or the exit code of a usage error (2). */
-static int parse_walk_flags(int argc, char **argv, ak_walk_scenario *scenario,
+static int parse_walk_flags(int argc, char **argv, ak_walk_scenario_params *scenario,
                             walk_cli_options *cli, int *wants_help)
 {
     const ak_flag_table *tables[2] = {ak_walk_scenario_flags(), &k_cli_table};
@@ -262,7 +262,7 @@ failed:
 
 int ak_cmd_walk(int argc, char **argv)
 {
-    ak_walk_scenario scenario;
+    ak_walk_scenario_params scenario;
     walk_cli_options cli;
     int wants_help = 0;
     const int usage_rc = parse_walk_flags(argc, argv, &scenario, &cli, &wants_help);

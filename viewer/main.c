@@ -89,7 +89,7 @@ static void walk_loaded_clip(app *a)
 {
     if (!a->walk_next[0] || a->s.mode != AKV_MODE_WALK || a->s.walk.steer == AK_WALK_STEER_MATCH)
         return;
-    ak_walk_scenario *saved = malloc(sizeof *saved);
+    ak_walk_scenario_params *saved = malloc(sizeof *saved);
     if (!saved) return;
     *saved = a->s.walk;
     snprintf(a->s.walk.clip, sizeof a->s.walk.clip, "%s", a->walk_next);

@@ -58,7 +58,7 @@ typedef struct akv_settings {
     int have_ik_pole;
     ak_vec3 ik_pole; /* --pole x,y,z metres: the middle joint bends toward it (limb) */
     /* walker mode: the walk scenario's own flags (the same table as `animkit walk`) */
-    ak_walk_scenario walk;
+    ak_walk_scenario_params walk;
     /* The parsed text and degree values the pointers and radians above come from (the flag
      * table writes here; akv_parse_args then points out/follow/... into it). */
     struct {

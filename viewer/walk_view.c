@@ -21,7 +21,7 @@
 
 struct akv_walk_view {
     ak_walk_scene *scene; /* clips, motion, terrain and walker: the library's walk scenario */
-    ak_walk_scenario scenario;
+    ak_walk_scenario_params scenario;
     ak_vec3 start, target; /* world x,z (y 0) */
     float dt;
     int frame_count; /* frames until the walker stops (or max time) */

@@ -57,10 +57,10 @@ export interface Animkit {
   jacobianIK(pose: Pose, o: (ChainIK | { joints: Joint[]; effectors: Joint[]; targets: Vec3[];
     effectorWeights?: number[] }) & { method?: 'dls' | 'pseudo-inverse'; damping?: number;
     maxIterations?: number; tolerance?: number; weight?: number }): IKResult;
-  aimIK(pose: Pose, o: { joint: Joint; target: Vec3; forward?: Vec3; up?: Vec3; worldUp?: Vec3;
+  aimIK(pose: Pose, o: { joint: Joint; target: Vec3; forward?: Vec3; up?: Vec3; upModel?: Vec3;
     clampWeight?: number; weight?: number }): IKResult;
   lookAt(pose: Pose, o: { chain: ArrayLike<Joint>; target: Vec3; jointWeights?: number[];
-    forward?: Vec3; up?: Vec3; worldUp?: Vec3; clampWeight?: number; weight?: number }): IKResult;
+    forward?: Vec3; up?: Vec3; upModel?: Vec3; clampWeight?: number; weight?: number }): IKResult;
 
   /** Plays a humanoid capture on another humanoid rig: a new clip on `target`. */
   retarget(source: { skeleton: Skeleton; clip: Clip }, target: Skeleton, options?: RetargetOptions):
@@ -166,10 +166,10 @@ export interface Pose {
   /** Parent-space transforms, 7 floats per joint. */
   readonly local: Float32Array;
   /** Model-space transforms after fk(), 7 floats per joint. */
-  readonly world: Float32Array;
+  readonly model: Float32Array;
   fk(): Pose;
   rest(): Pose;
-  /** World positions, 3 floats per joint (a copy). */
+  /** Model-space positions, 3 floats per joint (a copy). */
   positions(out?: Float32Array): Float32Array;
   dispose(): void;
 }

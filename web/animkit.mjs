@@ -5,14 +5,14 @@
 //   const ak = await init();
 //   const { skeleton, clip } = ak.loadClip(bytes);         // BVH, glTF or GLB; throws AnimkitError on bad input
 //   const pose = skeleton.createPose();
-//   clip.sample(1.25, pose);  pose.fk();                   // pose.world: 7 floats per joint
+//   clip.sample(1.25, pose);  pose.fk();                   // pose.model: 7 floats per joint
 //   ak.limbIK(pose, { upper: 'RightArm', middle: 'RightForeArm', end: 'RightHand', target: [x, y, z] });
 //   pose.dispose(); clip.dispose(); skeleton.dispose();
 //
 // Objects own WebAssembly memory and must be freed with dispose(). After dispose() every
 // property and method of the object (and of objects that depend on it: a pose of a disposed
 // skeleton, a walker's skeleton) throws AnimkitError 'AK_ERR_INVALID_ARG' ('... was
-// disposed'). Typed arrays you may write (clip.rotations/translations, pose.local/world) are
+// disposed'). Typed arrays you may write (clip.rotations/translations, pose.local/model) are
 // views into that memory: read them again after any call that may allocate (memory growth
 // replaces the buffer) and never keep one past dispose(). What you only read (skeleton.parents,
 // restLocal, boneLengths, isEndSite, clip.trackJoints, walker.world) comes as a copy.
@@ -245,7 +245,7 @@ class Animkit {
   }
 
   // ---- IK: every solver of ik.h. Joints are indices or names; vectors are [x, y, z] in the
-  // pose's model space (the space of pose.world). pose.local and pose.world are updated. ----
+  // pose's model space (the space of pose.model). pose.local and pose.model are updated. ----
 
   /** Joints from `root` down to `tip` (root first); zero-length links left out by default. */
   chain(skeleton, root, tip, { skipZeroBones = true } = {}) {
@@ -261,7 +261,7 @@ class Animkit {
     const sk = livePose(pose).skeleton;
     o = options(o);
     const target = finiteList(o.target, 3, 'target'), pole = o.pole == null ? null : finiteList(o.pole, 3, 'pole');
-    return this.solve(() => this.m._akw_limb_ik(sk.live(), pose.localPtr, pose.worldPtr, sk.index(o.upper), sk.index(o.middle),
+    return this.solve(() => this.m._akw_limb_ik(sk.live(), pose.localPtr, pose.modelPtr, sk.index(o.upper), sk.index(o.middle),
       sk.index(o.end), this.floats(target), this.floats(pole), finiteOr(o.softLimit, 0, 'softLimit'),
       finiteOr(o.tolerance, -1, 'tolerance'), finiteOr(o.weight, 1, 'weight'), this.result, this.err));
   }
@@ -273,7 +273,7 @@ class Animkit {
     const chain = sk.indices(listOf(o.chain, 'chain'));
     const target = finiteList(o.target, 3, 'target');
     const weights = o.jointWeights == null ? null : finiteList(o.jointWeights, chain.length, 'jointWeights');
-    return this.solve(() => this.m._akw_chain_ik(kind, sk.live(), pose.localPtr, pose.worldPtr, this.ints(chain), chain.length,
+    return this.solve(() => this.m._akw_chain_ik(kind, sk.live(), pose.localPtr, pose.modelPtr, this.ints(chain), chain.length,
       this.floats(target), this.floats(weights), count(o.maxIterations, 'maxIterations'),
       finiteOr(o.tolerance, -1, 'tolerance'), finiteOr(o.weight, 1, 'weight'), this.result, this.err));
   }
@@ -304,7 +304,7 @@ class Animkit {
       this.workspace = this.m._malloc(need);
       this.workspaceSize = need;
     }
-    return this.solve(() => this.m._akw_jacobian_ik(sk.live(), pose.localPtr, pose.worldPtr, method === 'dls' ? 1 : 0,
+    return this.solve(() => this.m._akw_jacobian_ik(sk.live(), pose.localPtr, pose.modelPtr, method === 'dls' ? 1 : 0,
       multi ? 0 : this.ints(chain), chain.length, multi ? 0 : this.floats(o.target),
       multi ? this.ints(joints) : 0, joints.length, multi ? this.ints(effectors) : 0,
       multi ? this.floats(o.targets.flat()) : 0, this.floats(o.effectorWeights), effectors.length,
@@ -316,9 +316,9 @@ class Animkit {
     const sk = livePose(pose).skeleton;
     o = options(o);
     const v = (name, need) => (o[name] == null && !need ? null : finiteList(o[name], 3, name));
-    const [target, forward, up, worldUp] = [v('target', true), v('forward'), v('up'), v('worldUp')];
-    return this.solve(() => this.m._akw_aim_ik(sk.live(), pose.localPtr, pose.worldPtr, sk.index(o.joint),
-      this.floats(target), this.floats(forward), this.floats(up), this.floats(worldUp),
+    const [target, forward, up, upModel] = [v('target', true), v('forward'), v('up'), v('upModel')];
+    return this.solve(() => this.m._akw_aim_ik(sk.live(), pose.localPtr, pose.modelPtr, sk.index(o.joint),
+      this.floats(target), this.floats(forward), this.floats(up), this.floats(upModel),
       finiteOr(o.clampWeight, 0, 'clampWeight'), finiteOr(o.weight, 1, 'weight'), this.result, this.err));
   }
   lookAt(pose, o) {
@@ -326,11 +326,11 @@ class Animkit {
     o = options(o);
     const chain = sk.indices(listOf(o.chain, 'chain'));
     const v = (name, need) => (o[name] == null && !need ? null : finiteList(o[name], 3, name));
-    const [target, forward, up, worldUp] = [v('target', true), v('forward'), v('up'), v('worldUp')];
+    const [target, forward, up, upModel] = [v('target', true), v('forward'), v('up'), v('upModel')];
     const weights = o.jointWeights == null ? null : finiteList(o.jointWeights, chain.length, 'jointWeights');
-    return this.solve(() => this.m._akw_look_at(sk.live(), pose.localPtr, pose.worldPtr, this.ints(chain), chain.length,
+    return this.solve(() => this.m._akw_look_at(sk.live(), pose.localPtr, pose.modelPtr, this.ints(chain), chain.length,
       this.floats(weights), this.floats(target), this.floats(forward), this.floats(up),
-      this.floats(worldUp), finiteOr(o.clampWeight, 0, 'clampWeight'), finiteOr(o.weight, 1, 'weight'),
+      this.floats(upModel), finiteOr(o.clampWeight, 0, 'clampWeight'), finiteOr(o.weight, 1, 'weight'),
       this.result, this.err));
   }
   solve(fn) {
@@ -443,7 +443,7 @@ class Retargeter {
   constructor(ak, ptr, source, target, info) {
     Object.assign(this, { ak, ptr, source, target, info });
   }
-  /** Writes targetPose.local from sourcePose.local (run targetPose.fk() for world). */
+  /** Writes targetPose.local from sourcePose.local (run targetPose.fk() for model). */
   live() {
     if (!this.ptr) throw disposedError('retargeter');
     return this.ptr;
@@ -604,13 +604,13 @@ class Clip {
   }
 }
 
-/** Local (parent-space) and world (model-space) transforms of one skeleton's joints. */
+/** Local (parent-space) and model-space transforms of one skeleton's joints. */
 class Pose {
   constructor(ak, skeleton) {
     this.ak = ak;
     this.skeleton = skeleton;
     this.localPtr = ak.m._malloc(skeleton.jointCount * XF * 4 * 2);
-    this.worldPtr = this.localPtr + skeleton.jointCount * XF * 4;
+    this.modelPtr = this.localPtr + skeleton.jointCount * XF * 4;
     ak.m._ak_pose_rest(skeleton.ptr, this.localPtr);
     this.fk();
   }
@@ -621,13 +621,13 @@ class Pose {
     return this.localPtr;
   }
   get local() { this.live(); return new Float32Array(this.ak.f32.buffer, this.localPtr, this.skeleton.jointCount * XF); }
-  get world() { this.live(); return new Float32Array(this.ak.f32.buffer, this.worldPtr, this.skeleton.jointCount * XF); }
-  /** world[j] = world[parent[j]] * local[j]. */
-  fk() { this.ak.m._ak_fk(this.skeleton.live(), this.live(), this.worldPtr); return this; }
+  get model() { this.live(); return new Float32Array(this.ak.f32.buffer, this.modelPtr, this.skeleton.jointCount * XF); }
+  /** model[j] = model[parent[j]] * local[j]. */
+  fk() { this.ak.m._ak_fk(this.skeleton.live(), this.live(), this.modelPtr); return this; }
   rest() { this.ak.m._ak_pose_rest(this.skeleton.live(), this.live()); return this; }
-  /** World positions, a new Float32Array of 3 floats per joint. */
+  /** Model-space positions, a new Float32Array of 3 floats per joint. */
   positions(out = new Float32Array(this.skeleton.jointCount * 3)) {
-    const w = this.world;
+    const w = this.model;
     if (!(out instanceof Float32Array) || out.length < this.skeleton.jointCount * 3) {
       throw argError(`out must be a Float32Array of at least ${this.skeleton.jointCount * 3} floats`);
     }
@@ -638,7 +638,7 @@ class Pose {
   }
   dispose() {
     if (this.localPtr) this.ak.m._free(this.localPtr);
-    this.localPtr = this.worldPtr = 0;
+    this.localPtr = this.modelPtr = 0;
   }
 }
 

@@ -155,25 +155,25 @@ AKW int32_t akw_jacobian_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *wo
 }
 
 /* The aim axes of aim and look-at: each pointer may be NULL (keep the default). */
-static void aim_axes(const float *forward, const float *up, const float *world_up,
+static void aim_axes(const float *forward, const float *up, const float *up_model,
                      ak_vec3 *forward_out, ak_vec3 *up_out, ak_vec3 *world_up_out)
 {
     if (forward) *forward_out = v3(forward);
     if (up) *up_out = v3(up);
-    if (world_up) *world_up_out = v3(world_up);
+    if (up_model) *world_up_out = v3(up_model);
 }
 
-/* forward, up, world_up: NULL for the defaults. */
+/* forward, up, up_model: NULL for the defaults. */
 AKW int32_t akw_aim_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world, int32_t joint,
                        const float *target, const float *forward, const float *up,
-                       const float *world_up, float clamp_weight, float weight, ak_ik_result *res,
+                       const float *up_model, float clamp_weight, float weight, ak_ik_result *res,
                        ak_error *err)
 {
     ak_aim_ik_params p = ak_aim_ik_defaults();
     p.skeleton = sk;
     p.joint = joint;
     p.target = v3(target);
-    aim_axes(forward, up, world_up, &p.forward, &p.up, &p.world_up);
+    aim_axes(forward, up, up_model, &p.forward, &p.up, &p.up_model);
     p.clamp_weight = clamp_weight;
     p.weight = weight;
     return ak_aim_ik_run(&p, local, world, res, err);
@@ -182,7 +182,7 @@ AKW int32_t akw_aim_ik(const ak_skeleton *sk, ak_xform *local, ak_xform *world, 
 AKW int32_t akw_look_at(const ak_skeleton *sk, ak_xform *local, ak_xform *world,
                         const int32_t *chain, int32_t chain_length, const float *joint_weights,
                         const float *target, const float *forward, const float *up,
-                        const float *world_up, float clamp_weight, float weight, ak_ik_result *res,
+                        const float *up_model, float clamp_weight, float weight, ak_ik_result *res,
                         ak_error *err)
 {
     ak_look_at_params p = ak_look_at_defaults();
@@ -191,7 +191,7 @@ AKW int32_t akw_look_at(const ak_skeleton *sk, ak_xform *local, ak_xform *world,
     p.chain_length = chain_length;
     p.joint_weights = joint_weights;
     p.target = v3(target);
-    aim_axes(forward, up, world_up, &p.forward, &p.up, &p.world_up);
+    aim_axes(forward, up, up_model, &p.forward, &p.up, &p.up_model);
     p.clamp_weight = clamp_weight;
     p.weight = weight;
     return ak_look_at_run(&p, local, world, res, err);
@@ -201,7 +201,7 @@ AKW int32_t akw_look_at(const ak_skeleton *sk, ak_xform *local, ak_xform *world,
  * flags as `animkit walk` ---- */
 
 /* The scene from parsed walk-scenario params. */
-static ak_walk_scene *walk_scene(const ak_walk_scenario *scenario, ak_error *err)
+static ak_walk_scene *walk_scene(const ak_walk_scenario_params *scenario, ak_error *err)
 {
     ak_walk_scene *scene = NULL;
     if (ak_walk_scene_create(scenario, ak_tools_png_heightmap_loader, &scene, err) != AK_OK)
@@ -221,7 +221,7 @@ AKW ak_walk_scene *akw_walker_create(int32_t argc, const char **argv, ak_error *
     args[0] = "walk";
     for (int32_t i = 0; i < argc; ++i)
         args[i + 1] = argv[i];
-    ak_walk_scenario scenario = ak_walk_scenario_defaults();
+    ak_walk_scenario_params scenario = ak_walk_scenario_defaults();
     const ak_flag_table *tables[1] = {ak_walk_scenario_flags()};
     void *params[1] = {&scenario};
     ak_flags_result parsed;
@@ -234,7 +234,7 @@ AKW ak_walk_scene *akw_walker_create(int32_t argc, const char **argv, ak_error *
  * URL syntax (switches take no value or 1/true/on, 0/false/off). */
 AKW ak_walk_scene *akw_walker_create_query(const char *query, ak_error *err)
 {
-    ak_walk_scenario scenario = ak_walk_scenario_defaults();
+    ak_walk_scenario_params scenario = ak_walk_scenario_defaults();
     ak_flags_result parsed;
     if (ak_flags_parse_query(ak_walk_scenario_flags(), &scenario, query, &parsed, err) != AK_OK)
         return NULL;

@@ -13,15 +13,15 @@
 AK_EXTERN_C_BEGIN
 
 /* Limits applied while reading; input beyond them fails with AK_ERR_LIMIT. */
-typedef struct ak_bvh_limits {
+typedef struct ak_bvh_read_params {
     int32_t max_joints; /* default 1024 (End Sites included) */
     int32_t max_frames; /* default 1,000,000 */
     int64_t max_bytes;  /* default 512 MiB */
-} ak_bvh_limits;
+} ak_bvh_read_params;
 
-AK_API ak_bvh_limits ak_bvh_limits_defaults(void);
+AK_API ak_bvh_read_params ak_bvh_read_defaults(void);
 /* AK_OK, or AK_ERR_INVALID_ARG when a limit is not positive. The readers validate first. */
-AK_API int32_t ak_bvh_limits_validate(const ak_bvh_limits *limits, ak_error *err);
+AK_API int32_t ak_bvh_read_validate(const ak_bvh_read_params *limits, ak_error *err);
 
 /* Reads a BVH file. `limits` may be NULL for the defaults. On success *out_skeleton and
  * *out_clip are new objects the caller destroys; on failure both are set to NULL and `err`
@@ -31,10 +31,10 @@ AK_API int32_t ak_bvh_limits_validate(const ak_bvh_limits *limits, ak_error *err
  * frame lines than Frames: says (all are read, as Blender does; assimp's Boxing_Toes.bvh),
  * and fewer (the complete lines are read; a last line without a line break in such a file is
  * dropped, as it may be cut mid-number). No frame line at all is still an error. */
-AK_API int32_t ak_bvh_read_file(const char *path, const ak_bvh_limits *limits,
+AK_API int32_t ak_bvh_read_file(const char *path, const ak_bvh_read_params *limits,
                                 ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err);
 /* Same, from `size` bytes of text in memory (need not be NUL-terminated). */
-AK_API int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *limits,
+AK_API int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_read_params *limits,
                                   ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err);
 
 /* Writes skeleton + clip as BVH text with every joint's rotation channels in `order`.

@@ -64,7 +64,7 @@ AK_API void ak_clip_frame(const ak_clip *clip, const ak_skeleton *skeleton, int3
                           ak_xform *local);
 
 /* Many characters sharing one clip: for each i in [0,count), samples at times[i] and runs
- * FK, writing the model pose world[i*joint_count + j]. Characters run eight at a time in
+ * FK, writing the model pose model[i*joint_count + j]. Characters run eight at a time in
  * lockstep (AVX2 + FMA where the CPU has it, chosen at run time), then four, two and one, for
  * any joint count; linear and cubic both sample inside the FK pass. No allocation.
  * Returns AK_OK; AK_ERR_INVALID_ARG (nothing written) for a null pointer, a negative count or
@@ -74,7 +74,7 @@ AK_API void ak_clip_frame(const ak_clip *clip, const ak_skeleton *skeleton, int3
  * Splitting [0,count) at multiples of eight (ak_batch_range) gives the same bits as one call. */
 AK_API int32_t ak_clip_sample_fk_batch(const ak_clip *clip, const ak_skeleton *skeleton,
                                        const float *times, int32_t count, ak_interp interp,
-                                       ak_xform *world);
+                                       ak_xform *model);
 
 /* Crowds on several threads. The library starts no thread: it splits characters into
  * ranges that any thread pool (a C# job, a Python executor, a task system) runs, each range
@@ -90,13 +90,13 @@ AK_API int32_t ak_clip_sample_fk_batch(const ak_clip *clip, const ak_skeleton *s
 AK_API int32_t ak_batch_range(int32_t count, int32_t parts, int32_t part, int32_t *begin,
                               int32_t *end);
 /* The part [begin, end) of ak_clip_sample_fk_batch(clip, skeleton, times, count, ...): reads
- * times[begin..end), writes the poses world[begin*joint_count ..end*joint_count). Ranges
+ * times[begin..end), writes the poses model[begin*joint_count ..end*joint_count). Ranges
  * from ak_batch_range may run at the same time on different threads (the clip and skeleton
  * are only read; prepare cubic clips first) and give the bits of one call. Same status codes
  * as ak_clip_sample_fk_batch; AK_ERR_INVALID_ARG for a range outside [0, count]. */
 AK_API int32_t ak_clip_sample_fk_range(const ak_clip *clip, const ak_skeleton *skeleton,
                                        const float *times, int32_t count, ak_interp interp,
-                                       ak_xform *world, int32_t begin, int32_t end);
+                                       ak_xform *model, int32_t begin, int32_t end);
 
 /* Scales every translation key by `factor` in place (see ak_skeleton_scale). */
 AK_API void ak_clip_scale(ak_clip *clip, float factor);

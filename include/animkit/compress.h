@@ -78,17 +78,17 @@ AK_API int32_t ak_compressed_clip_load(const void *data, size_t size, ak_compres
 AK_API void ak_compressed_clip_sample(const ak_compressed_clip *clip, const ak_skeleton *skeleton,
                                       float t, ak_interp interp, ak_xform *local);
 /* As ak_clip_sample_fk_batch: for character i, samples at times[i] and runs FK in the same
- * pass, writing world[i*joint_count + j]. No allocation. AK_OK, or AK_ERR_INVALID_ARG
+ * pass, writing model[i*joint_count + j]. No allocation. AK_OK, or AK_ERR_INVALID_ARG
  * (nothing written) for a null pointer, a negative count or another joint count. */
 AK_API int32_t ak_compressed_clip_sample_fk_batch(const ak_compressed_clip *clip,
                                                   const ak_skeleton *skeleton, const float *times,
-                                                  int32_t count, ak_interp interp, ak_xform *world);
+                                                  int32_t count, ak_interp interp, ak_xform *model);
 /* The part [begin, end) of ak_compressed_clip_sample_fk_batch, for a thread pool (see
  * ak_batch_range); the same bits as one call. AK_ERR_INVALID_ARG for a range outside
  * [0, count]. */
 AK_API int32_t ak_compressed_clip_sample_fk_range(const ak_compressed_clip *clip,
                                                   const ak_skeleton *skeleton, const float *times,
-                                                  int32_t count, ak_interp interp, ak_xform *world,
+                                                  int32_t count, ak_interp interp, ak_xform *model,
                                                   int32_t begin, int32_t end);
 /* A plain clip of the decoded keys (for the paths that take an ak_clip: the crowd path,
  * matching databases, editing). A joint gets a translation track unless its translation is

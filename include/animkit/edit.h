@@ -90,10 +90,10 @@ AK_API int32_t ak_edit_mirror_run(const ak_edit_mirror_params *params, const ak_
 
 /* ---- Facing: the heading of a pose, from the rig -------------------------------------- */
 /* The heading (radians about +Y) a posed character faces: the horizontal direction
- * (left_upper_leg - right_upper_leg) x up of the model pose `world`, i.e. facing +Z with its left
+ * (left_upper_leg - right_upper_leg) x up of the model pose `model`, i.e. facing +Z with its left
  * at +X gives 0. `humanoid` from ak_humanoid_find; when its upper legs are missing the upper arms
  * are used, and without those the heading of joint 0's local +Z axis. */
-AK_API float ak_edit_pose_heading(const ak_humanoid *humanoid, const ak_xform *world);
+AK_API float ak_edit_pose_heading(const ak_humanoid *humanoid, const ak_xform *model);
 
 /* ---- Root reset: start at the origin, facing +Z --------------------------------------- */
 typedef struct ak_edit_root_reset_params {

@@ -25,18 +25,18 @@
 
 AK_EXTERN_C_BEGIN
 
-typedef struct ak_gltf_options {
+typedef struct ak_gltf_params {
     float metres_per_unit; /* scale applied to translations (1 = keep file units); default 1;
                               must be finite and > 0 */
     int32_t cubic;         /* 1: CUBICSPLINE samplers, 0: LINEAR; default 0 (clips of one
                               frame always use LINEAR: a spline needs two keys) */
     int32_t with_mesh;     /* 0: no mesh; 1: the generated skinned body (default); 2: a capsule per
                               bone */
-} ak_gltf_options;
+} ak_gltf_params;
 
-AK_API ak_gltf_options ak_gltf_defaults(void);
+AK_API ak_gltf_params ak_gltf_defaults(void);
 /* Checks the options: AK_ERR_INVALID_ARG with the reason in `err` when a field is out of range. */
-AK_API int32_t ak_gltf_validate(const ak_gltf_options *options, ak_error *err);
+AK_API int32_t ak_gltf_validate(const ak_gltf_params *options, ak_error *err);
 /* Writes OUT.gltf (JSON with embedded base64 buffer) or OUT.glb (binary), chosen by the
  * path's extension (case-insensitive; anything other than .glb writes JSON). `clip` may be
  * NULL for a skeleton without animation; otherwise its joint_count must match. `options`
@@ -46,12 +46,12 @@ AK_API int32_t ak_gltf_validate(const ak_gltf_options *options, ak_error *err);
  * names are written as UTF-8. The file (UTF-8 path) is replaced atomically: on failure the
  * old one is left whole. */
 AK_API int32_t ak_gltf_write_file(const char *path, const ak_skeleton *skeleton,
-                                  const ak_clip *clip, const ak_gltf_options *options,
+                                  const ak_clip *clip, const ak_gltf_params *options,
                                   ak_error *err);
 /* Same, into a malloc'ed buffer the caller frees with ak_free (bvh.h). `binary` 1 writes GLB
  * bytes, 0 writes .gltf JSON text (NUL-terminated; *out_size excludes the NUL). */
 AK_API int32_t ak_gltf_write_memory(const ak_skeleton *skeleton, const ak_clip *clip,
-                                    const ak_gltf_options *options, int32_t binary,
+                                    const ak_gltf_params *options, int32_t binary,
                                     uint8_t **out_data, size_t *out_size, ak_error *err);
 
 /* ---- Reading a rig (skin) from glTF 2.0 ---- */

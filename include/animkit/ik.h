@@ -6,20 +6,20 @@
  *     ak_limb_ik_params p = ak_limb_ik_defaults();
  *     p.skeleton = skel; p.upper = hip; p.middle = knee; p.end = ankle; p.target = ...;
  *     ak_ik_result r;
- *     if (ak_limb_ik_run(&p, local, world, &r, &err) < 0) ...;
+ *     if (ak_limb_ik_run(&p, local, model, &r, &err) < 0) ...;
  *
  * Inputs
  *   - `local`: the pose, one parent-space transform per skeleton joint.
- *   - `world`: the model-space transforms of that same pose (ak_fk(skeleton, local, world)).
+ *   - `model`: the model-space transforms of that same pose (ak_fk(skeleton, local, model)).
  *     The solvers read positions and rotations from it and never run a full FK themselves.
- *   - Targets, poles and up vectors are model-space (the space of `world`).
+ *   - Targets, poles and up vectors are model-space (the space of `model`).
  *
  * Outputs
  *   - Only the local rotations of the solved joints are written; translations never change,
- *     so bone lengths stay what the skeleton says. `world` is brought up to date for the chain
+ *     so bone lengths stay what the skeleton says. `model` is brought up to date for the chain
  *     root and everything below it (ak_fk_subtree); joints below the tip move rigidly with it
  *     and joints that are neither in the chain nor below it are not touched.
- *   - weight 0 leaves `local` and `world` bit-for-bit as they were; weight 1 is the full solve;
+ *   - weight 0 leaves `local` and `model` bit-for-bit as they were; weight 1 is the full solve;
  *     in between each solved joint's local rotation is slerp(input, solved, weight).
  *   - ak_ik_result says whether the target was reached, how many iterations ran and the final
  *     distance between end effector and target.
@@ -111,7 +111,7 @@ AK_API ak_limb_ik_params ak_limb_ik_defaults(void);
 AK_API int32_t ak_limb_ik_validate(const ak_limb_ik_params *params, ak_error *err);
 /* The ranges of its float fields (status.h, src/ik/param_ranges.c), checked by the above. */
 AK_API const ak_param_table *ak_limb_ik_param_ranges(void);
-/* The ozz-style form. Reads world[] of the three joints only and writes local-space
+/* The ozz-style form. Reads model[] of the three joints only and writes local-space
  * correction rotations: the caller applies them as
  *     local[upper].rotation  = local[upper].rotation  * upper_correction
  *     local[middle].rotation = local[middle].rotation * middle_correction
@@ -120,12 +120,12 @@ AK_API const ak_param_table *ak_limb_ik_param_ranges(void);
  * The weight is applied to the corrections (slerp from identity). AK_ERR_DEGENERATE for a
  * zero-length bone. */
 AK_API int32_t ak_limb_ik_solve(const ak_limb_ik_params *params, const ak_xform *local,
-                                const ak_xform *world, ak_quat *upper_correction,
+                                const ak_xform *model, ak_quat *upper_correction,
                                 ak_quat *middle_correction, ak_quat *end_rotation_out,
                                 ak_ik_result *result, ak_error *err);
 /* Solves and writes local rotations of upper, middle (and end if match_end_rotation), then
- * refreshes world from `upper` down. `result` and `err` may be NULL. */
-AK_API int32_t ak_limb_ik_run(const ak_limb_ik_params *params, ak_xform *local, ak_xform *world,
+ * refreshes model from `upper` down. `result` and `err` may be NULL. */
+AK_API int32_t ak_limb_ik_run(const ak_limb_ik_params *params, ak_xform *local, ak_xform *model,
                               ak_ik_result *result, ak_error *err);
 
 /* ---- Joint limits (CCD, FABRIK) ----
@@ -190,7 +190,7 @@ AK_API const ak_param_table *ak_chain_ik_param_ranges(void);
  * longer improves the error, or at max_iterations. An unreachable target straightens the
  * chain toward it in one pass (CCD alone has fixed points with the chain folded along the
  * line to the target). AK_ERR_DEGENERATE for zero-length bones. */
-AK_API int32_t ak_ccd_ik_run(const ak_chain_ik_params *params, ak_xform *local, ak_xform *world,
+AK_API int32_t ak_ccd_ik_run(const ak_chain_ik_params *params, ak_xform *local, ak_xform *model,
                              ak_ik_result *result, ak_error *err);
 /* FABRIK (Aristidou & Lasenby 2011): backward (tip -> root) and forward (root -> tip) passes
  * over joint positions keeping every bone length exact; an unreachable target gives the chain
@@ -198,7 +198,7 @@ AK_API int32_t ak_ccd_ik_run(const ak_chain_ik_params *params, ak_xform *local, 
  * minimal rotation from its bone's old direction to the new one (twist kept), then limited.
  * With limits, once the constrained passes stop improving, the remaining iterations are CCD
  * passes (position passes know nothing of hinges; CCD respects them joint by joint). */
-AK_API int32_t ak_fabrik_ik_run(const ak_chain_ik_params *params, ak_xform *local, ak_xform *world,
+AK_API int32_t ak_fabrik_ik_run(const ak_chain_ik_params *params, ak_xform *local, ak_xform *model,
                                 ak_ik_result *result, ak_error *err);
 
 /* ---- Jacobian solvers: pseudo-inverse and damped least squares ----
@@ -253,10 +253,10 @@ AK_API int32_t ak_jacobian_ik_validate(const ak_jacobian_ik_params *params, ak_e
 /* The ranges of its float fields (status.h, src/ik/param_ranges.c), checked by the above. */
 AK_API const ak_param_table *ak_jacobian_ik_param_ranges(void);
 /* Iterates to tolerance (every effector within tolerance * the longest effector chain) or
- * max_iterations; writes the local rotations of the rotating joints and refreshes world below
+ * max_iterations; writes the local rotations of the rotating joints and refreshes model below
  * them. result->error is the largest effector error. */
 AK_API int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *params, ak_xform *local,
-                                  ak_xform *world, ak_ik_result *result, ak_error *err);
+                                  ak_xform *model, ak_ik_result *result, ak_error *err);
 
 /* ---- Aim and look-at ---- */
 
@@ -266,9 +266,9 @@ typedef struct ak_aim_ik_params {
     ak_vec3 target;              /* model-space point to aim at */
     ak_vec3 forward;             /* joint-local axis that should point at the target;
                                   * default (0,0,1) */
-    ak_vec3 up;                  /* joint-local axis kept as close to world_up as the aim
+    ak_vec3 up;                  /* joint-local axis kept as close to up_model as the aim
                                   * allows; default (0,1,0); may be zero to skip */
-    ak_vec3 world_up;            /* model-space up; default (0,1,0) */
+    ak_vec3 up_model;            /* model-space up; default (0,1,0) */
     /* Like Unity's clampWeight: 0 = unrestricted, 1 = no motion, in between the forward axis
      * turns at most (1 - clamp_weight) * pi radians toward the target. Default 0. */
     float clamp_weight;
@@ -280,12 +280,12 @@ AK_API ak_aim_ik_params ak_aim_ik_defaults(void);
 AK_API int32_t ak_aim_ik_validate(const ak_aim_ik_params *params, ak_error *err);
 /* The ranges of its float fields (status.h, src/ik/param_ranges.c), checked by the above. */
 AK_API const ak_param_table *ak_aim_ik_param_ranges(void);
-/* ozz-style: reads world[joint] only; writes the local correction to apply as
+/* ozz-style: reads model[joint] only; writes the local correction to apply as
  * local[joint].rotation = local[joint].rotation * correction (weight applied).
  * result->error is the remaining angle (radians) between forward and the target direction. */
-AK_API int32_t ak_aim_ik_solve(const ak_aim_ik_params *params, const ak_xform *world,
+AK_API int32_t ak_aim_ik_solve(const ak_aim_ik_params *params, const ak_xform *model,
                                ak_quat *correction, ak_ik_result *result, ak_error *err);
-AK_API int32_t ak_aim_ik_run(const ak_aim_ik_params *params, ak_xform *local, ak_xform *world,
+AK_API int32_t ak_aim_ik_run(const ak_aim_ik_params *params, ak_xform *local, ak_xform *model,
                              ak_ik_result *result, ak_error *err);
 
 /* Look-at spread over a chain (spine -> neck -> head). From the first joint to the last, each
@@ -301,7 +301,7 @@ typedef struct ak_look_at_params {
     ak_vec3 target;             /* model space */
     ak_vec3 forward;            /* last joint's local forward axis; default (0,0,1) */
     ak_vec3 up;                 /* last joint's local up axis; default (0,1,0) */
-    ak_vec3 world_up;           /* model-space up (as for aim); default (0,1,0) */
+    ak_vec3 up_model;           /* model-space up (as for aim); default (0,1,0) */
     float clamp_weight;         /* as for aim; default 0 */
     float tolerance;            /* radians; default 1e-3 */
     float weight;               /* 0..1; default 1 */
@@ -311,7 +311,7 @@ AK_API ak_look_at_params ak_look_at_defaults(void);
 AK_API int32_t ak_look_at_validate(const ak_look_at_params *params, ak_error *err);
 /* The ranges of its float fields (status.h, src/ik/param_ranges.c), checked by the above. */
 AK_API const ak_param_table *ak_look_at_param_ranges(void);
-AK_API int32_t ak_look_at_run(const ak_look_at_params *params, ak_xform *local, ak_xform *world,
+AK_API int32_t ak_look_at_run(const ak_look_at_params *params, ak_xform *local, ak_xform *model,
                               ak_ik_result *result, ak_error *err);
 
 /* ---- One call for every chain solver ----
@@ -356,7 +356,7 @@ AK_API const ak_param_table *ak_ik_any_param_ranges(void);
 /* Runs solver `kind` with the solver's own defaults for everything the common params do not
  * set; validates like that solver (plus: limb needs 3+ joints, jacobian/dls a workspace). */
 AK_API int32_t ak_ik_solve_any(ak_ik_kind kind, const ak_ik_any_params *params, ak_xform *local,
-                               ak_xform *world, ak_ik_result *result, ak_error *err);
+                               ak_xform *model, ak_ik_result *result, ak_error *err);
 
 AK_EXTERN_C_END
 

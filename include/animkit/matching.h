@@ -185,9 +185,9 @@ typedef struct ak_matcher_params {
     float reselect_time;     /* s: the frames of a stretch left less than this ago (and
                                 exclude_time around them) are not jumped back to (Unreal's pose
                                 reselect history: no ping-pong between two takes); default 0.5 */
-    float warp_rate_deg;     /* orientation warping: the facing turns toward the wanted one by at
-                                most this many deg/s beyond the clip's own turning; default 150
-                                (0: off) */
+    float turn_rate;         /* orientation warping: the facing turns toward the wanted one by at
+                                most this many rad/s beyond the clip's own turning; default
+                                100 deg/s (1.745 rad/s); 0: off */
     float stop_time;         /* s the root takes to come to rest when stopping; default 0.35 */
     float rate_warp;         /* playback-rate warping: the clip plays up to this fraction faster
                                 or slower (root travel with it, so planted feet stay planted)

@@ -48,7 +48,7 @@ AK_EXTERN_C_BEGIN
 #endif
 
 /* Bumped whenever a signature or struct layout below changes. The C# side checks it. */
-#define AK_PLUGIN_ABI_VERSION 1
+#define AK_PLUGIN_ABI_VERSION 2
 
 /* A handle is slot index (low 20 bits, plus one) and generation (the bits above). 0 is never
  * a valid handle. Pointer-sized so C# can hold it in an IntPtr / SafeHandle. */
@@ -149,13 +149,13 @@ AK_PLUGIN_API int32_t ak_plugin_clip_set_loop(ak_handle clip, int32_t loop);
 AK_PLUGIN_API int32_t ak_plugin_clip_sample(ak_handle clip, ak_handle skeleton, float time,
                                             int32_t interp, ak_plugin_xform *out_local,
                                             int32_t count);
-/* FK: model-space transforms from local ones (both Unity frame). `local` and `out_world`
+/* FK: model-space transforms from local ones (both Unity frame). `local` and `out_model`
  * hold `count` >= joint_count entries and must not overlap. */
 AK_PLUGIN_API int32_t ak_plugin_fk(ak_handle skeleton, const ak_plugin_xform *local,
-                                   ak_plugin_xform *out_world, int32_t count);
+                                   ak_plugin_xform *out_model, int32_t count);
 /* Sample + FK in one call: model-space transforms at `time`, Unity frame. */
-AK_PLUGIN_API int32_t ak_plugin_clip_sample_world(ak_handle clip, ak_handle skeleton, float time,
-                                                  int32_t interp, ak_plugin_xform *out_world,
+AK_PLUGIN_API int32_t ak_plugin_clip_sample_model(ak_handle clip, ak_handle skeleton, float time,
+                                                  int32_t interp, ak_plugin_xform *out_model,
                                                   int32_t count);
 /* Transforms -> Unity Matrix4x4s (TRS with unit scale). Pure; no handle. */
 AK_PLUGIN_API int32_t ak_plugin_xforms_to_matrices(const ak_plugin_xform *xforms,
@@ -166,10 +166,10 @@ AK_PLUGIN_API int32_t ak_plugin_xforms_to_matrices(const ak_plugin_xform *xforms
 AK_PLUGIN_API int32_t ak_plugin_mirror_z(ak_plugin_xform *xforms, int32_t count);
 
 /* ---- Inverse kinematics (see ik.h for the solvers' contracts) ----
- * Poses are passed as both `local` (parent space) and `world` (model space, ak_plugin_fk of
+ * Poses are passed as both `local` (parent space) and `model` (model space, ak_plugin_fk of
  * local), Unity frame, `count` >= joint_count entries each. The solvers rewrite the local
- * rotations of the solved joints and bring `world` up to date below the chain root.
- * Targets and poles are model-space positions (the space of `world`). */
+ * rotations of the solved joints and bring `model` up to date below the chain root.
+ * Targets and poles are model-space positions (the space of `model`). */
 
 typedef struct ak_plugin_ik_result {
     int32_t reached;     /* 1 when within tolerance */
@@ -196,7 +196,7 @@ typedef struct ak_plugin_limb_ik_params {
 /* The C defaults (ak_limb_ik_defaults) in Unity's frame; joints set to -1. */
 AK_PLUGIN_API int32_t ak_plugin_limb_ik_defaults(ak_plugin_limb_ik_params *out);
 AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle skeleton, const ak_plugin_limb_ik_params *params,
-                                        ak_plugin_xform *local, ak_plugin_xform *world,
+                                        ak_plugin_xform *local, ak_plugin_xform *model,
                                         int32_t count, ak_plugin_ik_result *out_result);
 
 /* Look-at spread over a chain (ak_look_at_params in Unity's frame). */
@@ -205,7 +205,7 @@ typedef struct ak_plugin_look_at_params {
     ak_vec3 forward;    /* last joint's local axis that should point at the target;
                          * default (0,0,-1) (the C (0,0,1), mirrored) */
     ak_vec3 up;         /* last joint's local up axis; default (0,1,0) */
-    ak_vec3 world_up;   /* model-space up; default (0,1,0) */
+    ak_vec3 up_model;   /* model-space up; default (0,1,0) */
     float clamp_weight; /* 0 unrestricted (default) .. 1 no motion */
     float tolerance;    /* radians; default 1e-3 */
     float weight;       /* 0..1; default 1 */
@@ -217,7 +217,7 @@ AK_PLUGIN_API int32_t ak_plugin_look_at_defaults(ak_plugin_look_at_params *out);
 AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle skeleton, const int32_t *chain,
                                         const float *joint_weights, int32_t chain_length,
                                         const ak_plugin_look_at_params *params,
-                                        ak_plugin_xform *local, ak_plugin_xform *world,
+                                        ak_plugin_xform *local, ak_plugin_xform *model,
                                         int32_t count, ak_plugin_ik_result *out_result);
 
 /* ---- Characters: a skeleton + walk clip (+ idle clip) driven by the guide-joint walker,
@@ -243,28 +243,28 @@ AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle skeleton, const int32_t *chain
 #define AK_PLUGIN_CHARACTER_MAX_RAYS 8
 
 typedef struct ak_plugin_character_params {
-    ak_vec3 start;          /* world; default (0,0,0) */
-    ak_vec3 target;         /* world; default (0,0,-5) (the C default (0,0,5), mirrored) */
-    int32_t face_target;    /* 1 (default): start facing the target; 0: use start_yaw_deg */
-    float start_yaw_deg;    /* Unity yaw of the start rotation (Quaternion.Euler(0,yaw,0)) */
-    float arrival_radius;   /* metres; default 0.3 */
-    int32_t steer;          /* 0: re-aim before each cycle (default); 1: every frame */
-    float max_turn_rate;    /* degrees per second; default 90 */
-    int32_t interp;         /* ak_interp; default 1 (linear) */
-    float ground_smoothing; /* seconds, ground height filter; default 0.12 */
-    float idle_fade;        /* seconds, walk -> idle crossfade on arrival; default 0.3 */
-    int32_t use_controller; /* 1 (default): without set_position, the library's capsule
-                             * controller moves the character (engines move it themselves) */
-    int32_t foot_ik;        /* 1 (default) */
-    float foot_weight;      /* 0..1; default 1 */
-    float max_tilt_deg;     /* feet follow the surface normal up to this; default 45 */
-    float max_hip_drop;     /* metres; default 0.45 */
-    float hip_drop_rate;    /* m/s the hip drop may change; default 0.8 */
-    float pole_distance;    /* knee pole in front of the knee, metres; default 0.5 */
-    int32_t lock_feet;      /* 1 (default): stance feet stay where they landed */
-    int32_t cycle_start;    /* walk cycle frames [start, end); -1,-1 (default): found */
-    int32_t cycle_end;      /*   automatically; 0,0: the clip already loops */
-    float seam_blend;       /* seconds of crossfade over the loop seam; default 0.1 */
+    ak_vec3 start;           /* world; default (0,0,0) */
+    ak_vec3 target;          /* world; default (0,0,-5) (the C default (0,0,5), mirrored) */
+    int32_t face_target;     /* 1 (default): start facing the target; 0: use start_heading_deg */
+    float start_heading_deg; /* Unity yaw of the start rotation (Quaternion.Euler(0,yaw,0)) */
+    float arrival_radius;    /* metres; default 0.3 */
+    int32_t steer;           /* 0: re-aim before each cycle (default); 1: every frame */
+    float turn_rate_deg;     /* degrees per second; default 90 */
+    int32_t interp;          /* ak_interp; default 1 (linear) */
+    float ground_smoothing;  /* seconds, ground height filter; default 0.12 */
+    float idle_fade;         /* seconds, walk -> idle crossfade on arrival; default 0.3 */
+    int32_t use_controller;  /* 1 (default): without set_position, the library's capsule
+                              * controller moves the character (engines move it themselves) */
+    int32_t foot_ik;         /* 1 (default) */
+    float foot_weight;       /* 0..1; default 1 */
+    float max_tilt_deg;      /* feet follow the surface normal up to this; default 45 */
+    float max_hip_drop;      /* metres; default 0.45 */
+    float hip_drop_rate;     /* m/s the hip drop may change; default 0.8 */
+    float pole_distance;     /* knee pole in front of the knee, metres; default 0.5 */
+    int32_t lock_feet;       /* 1 (default): stance feet stay where they landed */
+    int32_t cycle_start;     /* walk cycle frames [start, end); -1,-1 (default): found */
+    int32_t cycle_end;       /*   automatically; 0,0: the clip already loops */
+    float seam_blend;        /* seconds of crossfade over the loop seam; default 0.1 */
 } ak_plugin_character_params;
 
 typedef struct ak_plugin_character_info {
@@ -489,15 +489,15 @@ typedef struct ak_plugin_motion_db_info {
 } ak_plugin_motion_db_info;
 
 typedef struct ak_plugin_matcher_params {
-    ak_vec3 start, target;  /* world; defaults (0,0,0), (0,0,-5) */
-    int32_t face_target;    /* 1 (default): start facing the target; 0: start_yaw_deg */
-    float start_yaw_deg;    /* Unity yaw of the start rotation */
-    float arrival_radius;   /* metres; default 0.3 */
-    float walk_speed;       /* m/s wanted far from the target; default 1.4 */
-    float warp_rate_deg;    /* orientation warping, deg/s; default 100 */
-    float inertia_halflife; /* seconds; default 0.12 */
-    int32_t use_controller; /* 1 (default): without set_position the library's capsule moves */
-    int32_t foot_ik;        /* 1 (default) */
+    ak_vec3 start, target;   /* world; defaults (0,0,0), (0,0,-5) */
+    int32_t face_target;     /* 1 (default): start facing the target; 0: start_heading_deg */
+    float start_heading_deg; /* Unity yaw of the start rotation */
+    float arrival_radius;    /* metres; default 0.3 */
+    float walk_speed;        /* m/s wanted far from the target; default 1.4 */
+    float turn_rate_deg;     /* orientation warping, deg/s; default 100 */
+    float inertia_halflife;  /* seconds; default 0.12 */
+    int32_t use_controller;  /* 1 (default): without set_position the library's capsule moves */
+    int32_t foot_ik;         /* 1 (default) */
 } ak_plugin_matcher_params;
 
 typedef struct ak_plugin_matcher_state {

@@ -10,8 +10,8 @@
  * so the CLI, the viewer, the web page and the Python binding cannot drift apart. BVHView's
  * `Arg*` helpers are the model.
  *
- * The walk scenario (ak_walk_scenario) is the main demo: a character walks from a start point
- * to a target across terrain with foot IK. ak_walk_scene_create turns its params into the
+ * The walk scenario (ak_walk_scenario_params) is the main demo: a character walks from a start
+ * point to a target across terrain with foot IK. ak_walk_scene_create turns its params into the
  * skeleton, clip, walk motion, terrain and walker (or, with steer match, the motion database
  * and the matcher), once, for every surface.
  *
@@ -142,7 +142,7 @@ typedef enum ak_walk_terrain {
 
 /* Every setting of the walk demo. Fill with ak_walk_scenario_defaults, then parse flags or a
  * URL query into it, or set fields directly. World space: metres, y up, the terrain's x,z. */
-typedef struct ak_walk_scenario {
+typedef struct ak_walk_scenario_params {
     char clip[AK_WALK_CLIPS_MAX];     /* walk BVH; "" (default): the built-in procedural walk.
                                          Repeatable with steer match: the clips of the motion
                                          database, '\n'-separated (ak_flags_list_item) */
@@ -161,31 +161,31 @@ typedef struct ak_walk_scenario {
     float target[2];                  /* target x,z; 6,4 */
     float max_time;                   /* give up after this many simulated seconds; 60 */
     int32_t steer;                    /* ak_walk_steer; cycle */
-    float turn_rate;                  /* heading turn-rate limit, degrees/s; 90 */
+    float turn_rate_deg;              /* heading turn-rate limit, degrees/s; 90 */
     float arrival;                    /* arrival radius, m; 0.3 */
     int32_t foot_ik;                  /* 1: foot IK on (default); --no-foot-ik */
     int32_t captured_transitions;     /* 1 (default): a start or stop held by `clip` is played
                                          (ak_walk_motion_params.use_captured_transitions);
                                          --no-captured-transitions */
-    float start_heading;              /* facing at the start, degrees (0: +Z, 90: +X, the CSV's
-                                         heading); AK_WALK_FACE_TARGET (default, 1000): facing
-                                         the target */
+    float start_heading_deg;          /* facing at the start, degrees (0: +Z, 90: +X, the CSV's
+                                     heading); AK_WALK_FACE_TARGET (default, 1000): facing
+                                     the target */
     /* The joint that carries the travel; "" (default): measured (ak_root_joint_find). */
     char root_joint[AK_FLAG_TEXT_MAX];
-} ak_walk_scenario;
+} ak_walk_scenario_params;
 
-/* ak_walk_scenario.start_heading's default: start facing the target. */
+/* ak_walk_scenario_params.start_heading_deg's default: start facing the target. */
 #define AK_WALK_FACE_TARGET 1000.0f
 
 /* The walk scenario's flag table (the CLI's `animkit walk`, the viewer's --walk mode, the web
  * page's URL parameters). */
 AK_API const ak_flag_table *ak_walk_scenario_flags(void);
-AK_API ak_walk_scenario ak_walk_scenario_defaults(void);
+AK_API ak_walk_scenario_params ak_walk_scenario_defaults(void);
 /* Ranges and choices (ak_flags_check) plus the rules between flags: --cycle needs --clip,
  * a non-default --size or --height needs --heightmap, several --clip or --library need steer
  * match, which needs a --clip or --library and takes no --cycle or --idle.
  * AK_ERR_INVALID_ARG with the reason. */
-AK_API int32_t ak_walk_scenario_validate(const ak_walk_scenario *scenario, ak_error *err);
+AK_API int32_t ak_walk_scenario_validate(const ak_walk_scenario_params *scenario, ak_error *err);
 
 /* Loads a heightmap image other than PGM (e.g. PNG): value / max * height, side `size` metres. */
 typedef int32_t (*ak_heightmap_loader)(const char *path, float size, float height, ak_terrain **out,
@@ -203,12 +203,12 @@ typedef struct ak_walk_scene ak_walk_scene;
  *    `scale`, 0 detects) and the matcher (start, target, arrival radius, foot IK);
  * and places the character (the first step, dt 0). Validates first. Errors name the file they
  * come from ("walk.bvh:12: ..."). */
-AK_API int32_t ak_walk_scene_create(const ak_walk_scenario *scenario,
+AK_API int32_t ak_walk_scene_create(const ak_walk_scenario_params *scenario,
                                     ak_heightmap_loader image_loader, ak_walk_scene **out,
                                     ak_error *err);
 /* Same, reading every clip file (--clip, --idle, --library) through `clip_loader` (NULL:
  * ak_clip_read_file, so BVH, glTF and GLB; the tools pass one that also reads FBX). */
-AK_API int32_t ak_walk_scene_create_with(const ak_walk_scenario *scenario,
+AK_API int32_t ak_walk_scene_create_with(const ak_walk_scenario_params *scenario,
                                          ak_heightmap_loader image_loader,
                                          ak_clip_loader clip_loader, ak_walk_scene **out,
                                          ak_error *err);

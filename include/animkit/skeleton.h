@@ -3,9 +3,9 @@
  * A skeleton is a joint hierarchy stored as flat arrays with every parent before its
  * children (parents[j] < j, the root has parent -1), so FK is one forward loop.
  * A pose is an array of joint_count local transforms (parent space). FK gives the model
- * pose, the array of model-space transforms world[j] = world[parents[j]] * local[j] (the
- * parameter keeps the name `world`). Model space is the skeleton's own; it is the scene's
- * world space only when local[root] carries the character's placement (locomotion does).
+ * pose, the array of model-space transforms model[j] = model[parents[j]] * local[j] (the
+ * parameter keeps the name `model`). Model space is the skeleton's own; it is the scene's
+ * model space only when local[root] carries the character's placement (locomotion does).
  * Bone lengths come from the rest pose and never from a bent pose. */
 #ifndef ANIMKIT_SKELETON_H
 #define ANIMKIT_SKELETON_H
@@ -74,11 +74,11 @@ AK_API int32_t ak_skeleton_find(const ak_skeleton *skeleton, const char *name);
 AK_API int32_t ak_skeleton_same_rig(const ak_skeleton *a, const ak_skeleton *b, ak_error *err);
 
 /* FK: model-space transforms of every joint from local transforms.
- * Reads local[0..n), writes world[0..n). No allocation. `local` and `world` must not alias. */
-AK_API void ak_fk(const ak_skeleton *skeleton, const ak_xform *local, ak_xform *world);
-/* Partial FK after an edit of local[joint]: recomputes world for `joint` and all its
- * descendants only, assuming world[] is current for every other joint. */
-AK_API void ak_fk_subtree(const ak_skeleton *skeleton, const ak_xform *local, ak_xform *world,
+ * Reads local[0..n), writes model[0..n). No allocation. `local` and `model` must not alias. */
+AK_API void ak_fk(const ak_skeleton *skeleton, const ak_xform *local, ak_xform *model);
+/* Partial FK after an edit of local[joint]: recomputes model for `joint` and all its
+ * descendants only, assuming model[] is current for every other joint. */
+AK_API void ak_fk_subtree(const ak_skeleton *skeleton, const ak_xform *local, ak_xform *model,
                           int32_t joint);
 /* Copies the rest pose into local[0..n). */
 AK_API void ak_pose_rest(const ak_skeleton *skeleton, ak_xform *local);
@@ -88,7 +88,7 @@ AK_API void ak_skeleton_scale(ak_skeleton *skeleton, float factor);
 /* Height of the rest pose along Y: max y - min y of the model-space rest positions. */
 AK_API float ak_skeleton_rest_height(const ak_skeleton *skeleton);
 /* Height along Y of a model pose (max y - min y over every joint). */
-AK_API float ak_pose_height(const ak_xform *world, int32_t joint_count);
+AK_API float ak_pose_height(const ak_xform *model, int32_t joint_count);
 
 /* ---- Humanoid map: the named joints the higher layers need, found by name. ---- */
 

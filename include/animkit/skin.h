@@ -98,21 +98,21 @@ typedef struct ak_body_mesh {
     float *inverse_bind; /* joint_count * 16, column-major */
 } ak_body_mesh;
 
-typedef struct ak_body_options {
+typedef struct ak_body_params {
     float thickness; /* scales every limb radius; default 1; must be in (0, 4] */
     int32_t feet;  /* 1: a foot box from heel to toe under each ankle (humanoid rigs); default 1 */
     int32_t sides; /* vertices around each limb; default 12; 4..64 */
     int32_t rings; /* rings along each bone; default 6; 2..64 */
-} ak_body_options;
+} ak_body_params;
 
-AK_API ak_body_options ak_body_defaults(void);
+AK_API ak_body_params ak_body_defaults(void);
 /* Builds a body for `skeleton`'s rest pose: a tube with rounded ends along every bone whose
  * child is not an End Site tip (tips end the limb they sit on), thick where a person is thick
  * when the humanoid map finds the rig (torso, thighs, arms, head), else in proportion to the
  * bone; a box from heel to toe under each ankle. Weights blend smoothly across each joint
  * (half and half at the joint, fading out over a quarter of each bone). `options` may be
  * NULL. AK_ERR_INVALID_ARG for bad options or a skeleton with no bone, AK_ERR_NOMEM. */
-AK_API int32_t ak_body_mesh_create(const ak_skeleton *skeleton, const ak_body_options *options,
+AK_API int32_t ak_body_mesh_create(const ak_skeleton *skeleton, const ak_body_params *options,
                                    ak_body_mesh **out, ak_error *err);
 AK_API void ak_body_mesh_destroy(ak_body_mesh *mesh);
 

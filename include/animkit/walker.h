@@ -18,13 +18,13 @@ typedef enum ak_steer_mode {
 } ak_steer_mode;
 
 typedef struct ak_walker_params {
-    ak_vec3 start;          /* world x,z where the character starts (y from the ground) */
-    ak_vec3 target;         /* world x,z to walk to */
-    float start_heading;    /* radians; NaN (default) = facing the target */
-    float arrival_radius;   /* stop inside this distance, m; default 0.3 */
-    int32_t steer;          /* ak_steer_mode; default AK_STEER_CYCLE */
-    float max_turn_rate;    /* deg/s the heading may turn toward the guide; default 90 */
-    int32_t foot_ik;        /* 1 (default): foot IK on */
+    ak_vec3 start;        /* world x,z where the character starts (y from the ground) */
+    ak_vec3 target;       /* world x,z to walk to */
+    float start_heading;  /* radians; NaN (default) = facing the target */
+    float arrival_radius; /* stop inside this distance, m; default 0.3 */
+    int32_t steer;        /* ak_steer_mode; default AK_STEER_CYCLE */
+    float turn_rate;      /* rad/s the heading may turn toward the guide; default pi/2 (90 deg/s) */
+    int32_t foot_ik;      /* 1 (default): foot IK on */
     int32_t use_controller; /* 1 (default): root motion goes through a capsule controller */
     ak_controller_params controller;
     const ak_box

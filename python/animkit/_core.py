@@ -628,7 +628,7 @@ class Clip:
     def write_gltf(self, path, metres_per_unit=None, cubic=False, mesh=True):
         """Writes glTF 2.0 (.gltf JSON or .glb by extension); lengths to metres by the detected
         units unless metres_per_unit is given."""
-        opt = ffi.new("ak_gltf_options *", lib.ak_gltf_defaults())
+        opt = ffi.new("ak_gltf_params *", lib.ak_gltf_defaults())
         opt.metres_per_unit = float(metres_per_unit) if metres_per_unit else self.units()[1]
         opt.cubic, opt.with_mesh = int(bool(cubic)), int(bool(mesh))
         err = ffi.new("ak_error *")

@@ -69,7 +69,7 @@ class Walker:
 
     def __init__(self, **settings):
         table = lib.ak_walk_scenario_flags()
-        scenario = ffi.new("ak_walk_scenario *", lib.ak_walk_scenario_defaults())
+        scenario = ffi.new("ak_walk_scenario_params *", lib.ak_walk_scenario_defaults())
         words = _argv(table, settings)
         keep = [ffi.new("char[]", w) for w in words]  # alive as long as argv is used
         argv = ffi.new("char *[]", keep)

@@ -17,9 +17,9 @@
 #include "animkit/skin.h"
 #include "core/xform_inline.h"
 
-ak_body_options ak_body_defaults(void)
+ak_body_params ak_body_defaults(void)
 {
-    ak_body_options o;
+    ak_body_params o;
     o.thickness = 1.0f;
     o.feet = 1;
     o.sides = 12;
@@ -48,7 +48,7 @@ typedef struct sweep {
 
 typedef struct body_build {
     const ak_skeleton *sk;
-    const ak_body_options *opt;
+    const ak_body_params *opt;
     ak_xform *model;   /* rest pose, model space */
     int32_t *region;   /* humanoid slot of the joint or its nearest mapped ancestor, or -1 */
     int32_t *slot;     /* humanoid slot of the joint itself, or -1 */
@@ -351,7 +351,7 @@ void ak_body_mesh_destroy(ak_body_mesh *m)
     free(m);
 }
 
-static int32_t check_body_args(const ak_skeleton *sk, const ak_body_options *o, ak_error *err)
+static int32_t check_body_args(const ak_skeleton *sk, const ak_body_params *o, ak_error *err)
 {
     if (!sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL");
     if (sk->joint_count < 2 || sk->joint_count > 65535)
@@ -401,7 +401,7 @@ static int32_t analyse(body_build *b, ak_error *err)
 
 static int32_t allocate(body_build *b, ak_error *err)
 {
-    const ak_body_options *o = b->opt;
+    const ak_body_params *o = b->opt;
     const int32_t parts = b->sk->joint_count + 2; /* at most one bone per joint, two feet */
     const size_t ring_count = (size_t)o->rings + 2 * CAP_RINGS;
     const size_t verts = (size_t)parts * ring_count * (size_t)o->sides;
@@ -431,12 +431,12 @@ static void emit_all(body_build *b)
     emit_foot(b, b->map.joint[AK_HUM_RIGHT_FOOT], b->map.joint[AK_HUM_RIGHT_TOE]);
 }
 
-int32_t ak_body_mesh_create(const ak_skeleton *sk, const ak_body_options *options,
+int32_t ak_body_mesh_create(const ak_skeleton *sk, const ak_body_params *options,
                             ak_body_mesh **out, ak_error *err)
 {
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "out is NULL");
     *out = NULL;
-    const ak_body_options defaults = ak_body_defaults();
+    const ak_body_params defaults = ak_body_defaults();
     body_build b;
     memset(&b, 0, sizeof b);
     b.sk = sk;

@@ -83,7 +83,7 @@ AK_INLINE void rotations4_sse(const ak_clip *c, const sse_lane *l, int32_t j, ak
  * the CPU two independent parent chains to overlap, FK being bound by the latency of one
  * quaternion product per level); linear or cubic. Rotations come four joints at a time (they
  * don't depend on each other), one block ahead of the FK walk so their latency overlaps the
- * previous block's FK. The parent is usually the previous joint, whose world transform is
+ * previous block's FK. The parent is usually the previous joint, whose model transform is
  * still in registers; other parents are loaded back. */
 AK_INLINE void sample_fk_sse(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
                              ak_xform *const *w, const int K, const ak_interp interp)
@@ -141,8 +141,8 @@ AK_INLINE void sample_fk_sse(const ak_clip *c, const ak_skeleton *sk, const key_
 #ifdef AK_HAVE_SSE
 /* Four characters in lockstep, structure-of-arrays: each register holds one component for
  * the four characters, so every arithmetic instruction does four characters' work and FK
- * needs no shuffles. Keys are gathered and transposed in, world transforms transposed out.
- * `scratch` holds the four characters' world transforms in SoA form, 7 registers a joint. */
+ * needs no shuffles. Keys are gathered and transposed in, model transforms transposed out.
+ * `scratch` holds the four characters' model transforms in SoA form, 7 registers a joint. */
 /* Per-character inputs of the lockstep paths: the two key rows each character blends and
  * the corrected-nlerp parameters of its t (see aks_slerp_params), for `lanes` characters. */
 typedef struct lane_keys {
@@ -169,9 +169,9 @@ static void lane_keys_load(const ak_clip *c, const key_span *s, int lanes, lane_
 typedef struct soa_xform {
     __m128 qx, qy, qz, qw, tx, ty, tz;
 } soa_xform;
-/* The lockstep paths keep the last AK_SOA_TILE joints' world transforms in SoA form (a ring
+/* The lockstep paths keep the last AK_SOA_TILE joints' model transforms in SoA form (a ring
  * indexed by joint & (tile - 1)); a parent further back than that is read back from the
- * world poses already written and transposed in, which gives the same bits. So any joint
+ * model poses already written and transposed in, which gives the same bits. So any joint
  * count runs on the wide paths, with scratch of a fixed size on the stack. */
 #define AK_SOA_TILE 128
 
@@ -202,7 +202,7 @@ static inline void soa4_parent_times(const soa_xform *P, soa_xform *l)
                        _mm_sub_ps(_mm_mul_ps(P->qz, qw), _mm_mul_ps(P->qy, qx)));
 }
 
-/* The world transforms of joint p of the four characters, read back from their poses. */
+/* The model transforms of joint p of the four characters, read back from their poses. */
 static inline void soa4_gather(ak_xform *const *w, int32_t p, soa_xform *P)
 {
     __m128 q0 = _mm_loadu_ps(&w[0][p].rotation.x), q1 = _mm_loadu_ps(&w[1][p].rotation.x);
@@ -254,7 +254,7 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
             ty = _mm_set1_ps(rest[j].translation.y);
             tz = _mm_set1_ps(rest[j].translation.z);
         }
-        /* FK: world = parent * local */
+        /* FK: model = parent * local */
         const int32_t p = parents[j];
         soa_xform o = {q.x, q.y, q.z, q.w, tx, ty, tz};
         if (p >= 0) {
@@ -403,7 +403,7 @@ AK_AVX2 static inline soa8_quat soa8_slerp(const soa8_quat a, const soa8_quat b,
     return soa8_nlerp_fixed(a, bs, _mm256_xor_ps(ca, sign), T, H, G);
 }
 
-/* The world transforms of joint p of the eight characters, read back from their poses. */
+/* The model transforms of joint p of the eight characters, read back from their poses. */
 AK_AVX2 __attribute__((noinline)) static void soa8_gather(ak_xform *const *w, int32_t p,
                                                           soa8_xform *P)
 {
@@ -438,8 +438,8 @@ AK_AVX2 static inline void soa8_vec3_keys(const ak_vec3 *const *rows, int32_t tk
     soa8_load(lanes, &xyz[0], &xyz[1], &xyz[2], &unused);
 }
 
-/* FK of joint j for the eight characters (world = parent * local, the parent from the SoA
- * window or read back), then the world transforms transposed out into the eight poses. */
+/* FK of joint j for the eight characters (model = parent * local, the parent from the SoA
+ * window or read back), then the model transforms transposed out into the eight poses. */
 AK_AVX2 static inline void soa8_fk_store(soa8_xform *AK_RESTRICT ws, ak_xform *const *w, int32_t j,
                                          int32_t p, soa8_xform o)
 {
@@ -621,7 +621,7 @@ static int cpu_has_avx2_fma(void)
 /* The eight-character paths over [i, count) in steps of eight; returns where they stopped. */
 #ifdef AK_HAVE_AVX2_DISPATCH
 static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t i,
-                          int32_t count, ak_interp interp, ak_xform *world)
+                          int32_t count, ak_interp interp, ak_xform *model)
 {
     const size_t n = (size_t)c->joint_count;
     if (count - i < 8 || !cpu_has_avx2_fma()) return i;
@@ -632,7 +632,7 @@ static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *
         ak_xform *w[8];
         for (int k = 0; k < 8; ++k) {
             s[k] = locate(c, times[i + k]);
-            w[k] = world + (size_t)(i + k) * n;
+            w[k] = model + (size_t)(i + k) * n;
         }
         if (interp == AK_INTERP_CUBIC)
             sample_fk_cubic_soa8(c, sk, s, w, scratch);
@@ -646,7 +646,7 @@ static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *
 #ifdef AK_HAVE_SSE
 /* [i, count) by the four-character SoA path (linear), then two and one at a time (SSE). */
 static void batch_sse(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t i,
-                      int32_t count, ak_interp interp, ak_xform *world)
+                      int32_t count, ak_interp interp, ak_xform *model)
 {
     const size_t n = (size_t)c->joint_count;
     if (interp == AK_INTERP_LINEAR && count - i >= 4) {
@@ -654,14 +654,14 @@ static void batch_sse(const ak_clip *c, const ak_skeleton *sk, const float *time
         for (; i + 4 <= count; i += 4) {
             const key_span s[4] = {locate(c, times[i]), locate(c, times[i + 1]),
                                    locate(c, times[i + 2]), locate(c, times[i + 3])};
-            ak_xform *w[4] = {world + (size_t)i * n, world + (size_t)(i + 1) * n,
-                              world + (size_t)(i + 2) * n, world + (size_t)(i + 3) * n};
+            ak_xform *w[4] = {model + (size_t)i * n, model + (size_t)(i + 1) * n,
+                              model + (size_t)(i + 2) * n, model + (size_t)(i + 3) * n};
             sample_fk_linear_soa4(c, sk, s, w, scratch);
         }
     }
     for (; i + 2 <= count; i += 2) {
         const key_span s[2] = {locate(c, times[i]), locate(c, times[i + 1])};
-        ak_xform *w[2] = {world + (size_t)i * n, world + (size_t)(i + 1) * n};
+        ak_xform *w[2] = {model + (size_t)i * n, model + (size_t)(i + 1) * n};
         if (interp == AK_INTERP_CUBIC)
             sample_fk_sse(c, sk, s, w, 2, AK_INTERP_CUBIC);
         else
@@ -669,7 +669,7 @@ static void batch_sse(const ak_clip *c, const ak_skeleton *sk, const float *time
     }
     if (i < count) {
         const key_span s = locate(c, times[i]);
-        ak_xform *w = world + (size_t)i * n;
+        ak_xform *w = model + (size_t)i * n;
         if (interp == AK_INTERP_CUBIC)
             sample_fk_sse(c, sk, &s, &w, 1, AK_INTERP_CUBIC);
         else
@@ -680,12 +680,12 @@ static void batch_sse(const ak_clip *c, const ak_skeleton *sk, const float *time
 
 /* Sample and FK fused joint by joint, the scalar forms (step; every mode without SSE). */
 static void batch_scalar(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t i,
-                         int32_t count, ak_interp interp, ak_xform *world)
+                         int32_t count, ak_interp interp, ak_xform *model)
 {
     const int32_t n = c->joint_count;
     for (; i < count; ++i) {
         const key_span s = locate(c, times[i]);
-        ak_xform *w = world + (size_t)i * (size_t)n;
+        ak_xform *w = model + (size_t)i * (size_t)n;
         for (int32_t j = 0; j < n; ++j) {
             ak_xform l;
             l.rotation = sample_rotation(c, &s, j, interp);
@@ -697,21 +697,21 @@ static void batch_scalar(const ak_clip *c, const ak_skeleton *sk, const float *t
 }
 
 int32_t ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const float *times,
-                                int32_t count, ak_interp interp, ak_xform *world)
+                                int32_t count, ak_interp interp, ak_xform *model)
 {
-    if (!c || !sk || !times || !world || c->joint_count != sk->joint_count || count < 0)
+    if (!c || !sk || !times || !model || c->joint_count != sk->joint_count || count < 0)
         return AK_ERR_INVALID_ARG;
     int32_t i = 0;
 #ifdef AK_HAVE_SSE
     if (interp == AK_INTERP_LINEAR || interp == AK_INTERP_CUBIC) {
 #ifdef AK_HAVE_AVX2_DISPATCH
-        i = batch_soa8(c, sk, times, i, count, interp, world);
+        i = batch_soa8(c, sk, times, i, count, interp, model);
 #endif
-        batch_sse(c, sk, times, i, count, interp, world);
+        batch_sse(c, sk, times, i, count, interp, model);
         i = count;
     }
 #endif
-    batch_scalar(c, sk, times, i, count, interp, world);
+    batch_scalar(c, sk, times, i, count, interp, model);
     /* Done either way; cubic without control points computes them per sample (slow). */
     return interp == AK_INTERP_CUBIC && !c->squad_points ? AK_ERR_STATE : AK_OK;
 }
@@ -733,11 +733,11 @@ int32_t ak_batch_range(int32_t count, int32_t parts, int32_t part, int32_t *begi
 }
 
 int32_t ak_clip_sample_fk_range(const ak_clip *c, const ak_skeleton *sk, const float *times,
-                                int32_t count, ak_interp interp, ak_xform *world, int32_t begin,
+                                int32_t count, ak_interp interp, ak_xform *model, int32_t begin,
                                 int32_t end)
 {
-    if (!c || !sk || !times || !world || begin < 0 || end < begin || end > count)
+    if (!c || !sk || !times || !model || begin < 0 || end < begin || end > count)
         return AK_ERR_INVALID_ARG;
     return ak_clip_sample_fk_batch(c, sk, times + begin, end - begin, interp,
-                                   world + (size_t)begin * (size_t)c->joint_count);
+                                   model + (size_t)begin * (size_t)c->joint_count);
 }

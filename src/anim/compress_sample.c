@@ -251,8 +251,8 @@ AK_INLINE void emit(const int32_t *parents, int32_t j, __m128 q, __m128 t, __m12
 }
 #endif
 
-/* Linear or step sample of every joint; with `parents`, FK in the same pass (world[j] =
- * world[parent] * local[j]). Rotations four joints at a time where they interpolate. */
+/* Linear or step sample of every joint; with `parents`, FK in the same pass (model[j] =
+ * model[parent] * local[j]). Rotations four joints at a time where they interpolate. */
 static void sample_linear(const ak_compressed_clip *c, const key_span *s, ak_interp interp,
                           const int32_t *parents, ak_xform *out)
 {
@@ -327,37 +327,37 @@ void ak_compressed_clip_sample(const ak_compressed_clip *c, const ak_skeleton *s
 
 /* One character: sample and FK in one pass over the joints (parents come first). */
 static void sample_fk_one(const ak_compressed_clip *c, const int32_t *parents, float t,
-                          ak_interp interp, ak_xform *world)
+                          ak_interp interp, ak_xform *model)
 {
     const key_span s = locate_c(c, t);
     if (interp != AK_INTERP_CUBIC) {
-        sample_linear(c, &s, interp, parents, world);
+        sample_linear(c, &s, interp, parents, model);
         return;
     }
     for (int32_t j = 0; j < c->header->joint_count; ++j) {
         const ak_xform local = sample_joint_cubic(c, &s, j);
-        world[j] = parents[j] < 0 ? local : akx_mul(world[parents[j]], local);
+        model[j] = parents[j] < 0 ? local : akx_mul(model[parents[j]], local);
     }
 }
 
 int32_t ak_compressed_clip_sample_fk_range(const ak_compressed_clip *c, const ak_skeleton *sk,
                                            const float *times, int32_t count, ak_interp interp,
-                                           ak_xform *world, int32_t begin, int32_t end)
+                                           ak_xform *model, int32_t begin, int32_t end)
 {
-    if (!c || !sk || !times || !world || count < 0 || c->header->joint_count != sk->joint_count)
+    if (!c || !sk || !times || !model || count < 0 || c->header->joint_count != sk->joint_count)
         return AK_ERR_INVALID_ARG;
     if (begin < 0 || end < begin || end > count) return AK_ERR_INVALID_ARG;
     const size_t n = (size_t)sk->joint_count;
     for (int32_t i = begin; i < end; ++i)
-        sample_fk_one(c, sk->parents, times[i], interp, world + (size_t)i * n);
+        sample_fk_one(c, sk->parents, times[i], interp, model + (size_t)i * n);
     return AK_OK;
 }
 
 int32_t ak_compressed_clip_sample_fk_batch(const ak_compressed_clip *c, const ak_skeleton *sk,
                                            const float *times, int32_t count, ak_interp interp,
-                                           ak_xform *world)
+                                           ak_xform *model)
 {
-    return ak_compressed_clip_sample_fk_range(c, sk, times, count, interp, world, 0, count);
+    return ak_compressed_clip_sample_fk_range(c, sk, times, count, interp, model, 0, count);
 }
 
 int32_t ak_compressed_clip_decompress(const ak_compressed_clip *c, const ak_skeleton *sk,

@@ -104,14 +104,14 @@ static int32_t axis_from_rig(const ak_skeleton *s, const ak_humanoid *h)
     if (!rest) return -1;
     ak_pose_rest(s, rest);
     ak_fk(s, rest, rest + s->joint_count);
-    const ak_xform *world = rest + s->joint_count;
+    const ak_xform *model = rest + s->joint_count;
     static const int pairs[2][2] = {{AK_HUM_LEFT_UPPER_LEG, AK_HUM_RIGHT_UPPER_LEG},
                                     {AK_HUM_LEFT_UPPER_ARM, AK_HUM_RIGHT_UPPER_ARM}};
     int32_t axis = -1;
     for (int i = 0; i < 2 && axis < 0; ++i) {
         const int32_t l = h->joint[pairs[i][0]], r = h->joint[pairs[i][1]];
         if (l < 0 || r < 0) continue;
-        const ak_vec3 d = akv_sub(world[l].translation, world[r].translation);
+        const ak_vec3 d = akv_sub(model[l].translation, model[r].translation);
         const float c[3] = {fabsf(d.x), fabsf(d.y), fabsf(d.z)};
         const int32_t best = c[0] >= c[1] && c[0] >= c[2] ? 0 : (c[1] >= c[2] ? 1 : 2);
         if (c[best] > 0.0f) axis = best;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-float ak_edit_pose_heading(const ak_humanoid *h, const ak_xform *world)
+float ak_edit_pose_heading(const ak_humanoid *h, const ak_xform *model)
 {
     static const int pairs[2][2] = {{AK_HUM_LEFT_UPPER_LEG, AK_HUM_RIGHT_UPPER_LEG},
                                     {AK_HUM_LEFT_UPPER_ARM, AK_HUM_RIGHT_UPPER_ARM}};
@@ -15,11 +15,11 @@ float ak_edit_pose_heading(const ak_humanoid *h, const ak_xform *world)
         const int32_t l = h->joint[pairs[i][0]], r = h->joint[pairs[i][1]];
         if (l < 0 || r < 0) continue;
         /* forward = (left - right) x up, up = +Y: (lx, ly, lz) x (0, 1, 0) = (-lz, 0, lx). */
-        const ak_vec3 lateral = akv_sub(world[l].translation, world[r].translation);
+        const ak_vec3 lateral = akv_sub(model[l].translation, model[r].translation);
         const float fx = -lateral.z, fz = lateral.x;
         if (fx * fx + fz * fz > 1e-12f) return atan2f(fx, fz);
     }
-    return ak_heading_of(world[0].rotation, ak_vec3_make(0.0f, 0.0f, 1.0f));
+    return ak_heading_of(model[0].rotation, ak_vec3_make(0.0f, 0.0f, 1.0f));
 }
 
 int32_t ak_edit_frame_heading(const ak_skeleton *s, const ak_clip *c, int32_t frame,

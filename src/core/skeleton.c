@@ -141,10 +141,10 @@ int32_t ak_skeleton_same_rig(const ak_skeleton *a, const ak_skeleton *b, ak_erro
     return AK_OK;
 }
 
-/* world[j] = world[parent] * local[j] for j in [begin, end). The parent is usually the
+/* model[j] = model[parent] * local[j] for j in [begin, end). The parent is usually the
  * previous joint, whose transform is kept in registers by the SSE path. */
 static void fk_range(const ak_skeleton *s, const ak_xform *AK_RESTRICT local,
-                     ak_xform *AK_RESTRICT world, int32_t begin, int32_t end)
+                     ak_xform *AK_RESTRICT model, int32_t begin, int32_t end)
 {
     const int32_t *parents = s->parents;
 #ifdef AK_HAVE_SSE
@@ -157,13 +157,13 @@ static void fk_range(const ak_skeleton *s, const ak_xform *AK_RESTRICT local,
         if (p >= 0) {
             __m128 pq = prev_q, pt = prev_t;
             if (p != j - 1 || j == begin) {
-                pq = _mm_loadu_ps(&world[p].rotation.x);
-                pt = aks_load_translation(&world[p]);
+                pq = _mm_loadu_ps(&model[p].rotation.x);
+                pt = aks_load_translation(&model[p]);
             }
             lt = _mm_add_ps(pt, aks_rotate(pq, lt));
             lq = aks_qmul(pq, lq);
         }
-        aks_store_xform(&world[j], lq, lt);
+        aks_store_xform(&model[j], lq, lt);
         prev_q = lq;
         prev_t = lt;
     }
@@ -171,20 +171,20 @@ static void fk_range(const ak_skeleton *s, const ak_xform *AK_RESTRICT local,
     for (int32_t j = begin; j < end; ++j) {
         const int32_t p = parents[j];
         assert(p < j);
-        world[j] = p < 0 ? local[j] : akx_mul(world[p], local[j]);
+        model[j] = p < 0 ? local[j] : akx_mul(model[p], local[j]);
     }
 #endif
 }
 
-void ak_fk(const ak_skeleton *s, const ak_xform *AK_RESTRICT local, ak_xform *AK_RESTRICT world)
+void ak_fk(const ak_skeleton *s, const ak_xform *AK_RESTRICT local, ak_xform *AK_RESTRICT model)
 {
-    fk_range(s, local, world, 0, s->joint_count);
+    fk_range(s, local, model, 0, s->joint_count);
 }
 
-void ak_fk_subtree(const ak_skeleton *s, const ak_xform *local, ak_xform *world, int32_t joint)
+void ak_fk_subtree(const ak_skeleton *s, const ak_xform *local, ak_xform *model, int32_t joint)
 {
     if (!s || joint < 0 || joint >= s->joint_count) return;
-    fk_range(s, local, world, joint, s->subtree_end[joint]);
+    fk_range(s, local, model, joint, s->subtree_end[joint]);
 }
 
 void ak_skeleton_scale(ak_skeleton *s, float factor)
@@ -201,12 +201,12 @@ void ak_pose_rest(const ak_skeleton *s, ak_xform *local)
     memcpy(local, s->rest_local, sizeof(ak_xform) * (size_t)s->joint_count);
 }
 
-float ak_pose_height(const ak_xform *world, int32_t n)
+float ak_pose_height(const ak_xform *model, int32_t n)
 {
     if (n <= 0) return 0.0f;
-    float lo = world[0].translation.y, hi = lo;
+    float lo = model[0].translation.y, hi = lo;
     for (int32_t j = 1; j < n; ++j) {
-        float y = world[j].translation.y;
+        float y = model[j].translation.y;
         if (y < lo) lo = y;
         if (y > hi) hi = y;
     }
@@ -217,10 +217,10 @@ float ak_skeleton_rest_height(const ak_skeleton *s)
 {
     if (!s) return 0.0f;
     /* Rest FK without allocating per joint: positions only. */
-    ak_xform *world = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
-    if (!world) return 0.0f;
-    ak_fk(s, s->rest_local, world);
-    float h = ak_pose_height(world, s->joint_count);
-    free(world);
+    ak_xform *model = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
+    if (!model) return 0.0f;
+    ak_fk(s, s->rest_local, model);
+    float h = ak_pose_height(model, s->joint_count);
+    free(model);
     return h;
 }

@@ -1,13 +1,13 @@
 /* Aim and look-at.
  *
  * Aim (as ozz-animation's IKAimJob, without its offset): with the joint's model rotation W and
- * position p, forward_ms = W forward and to_target = target - p,
- *   R1 = shortest rotation forward_ms -> to_target, limited to (1 - clamp_weight) * pi;
+ * position p, forward_model = W forward and to_target = target - p,
+ *   R1 = shortest rotation forward_model -> to_target, limited to (1 - clamp_weight) * pi;
  *   R2 = twist about the new forward taking the projection of R1 W up onto the plane
- *        perpendicular to it to the projection of world_up (the "keep upright" part);
+ *        perpendicular to it to the projection of up_model (the "keep upright" part);
  *   correction (joint-local) = conj(W) (R2 R1) W.
  * Without a clamp this rotation is computed directly as a change of frame (aim_by_frames:
- * the local frame (forward, up) onto the model frame (aim direction, world_up made
+ * the local frame (forward, up) onto the model frame (aim direction, up_model made
  * perpendicular)), the same rotation with half the dependency chain; with a clamp, or when a
  * frame is degenerate, R1 and R2 are built from their half-angle forms (no trig).
  *
@@ -30,17 +30,17 @@ static float angle_between(ak_vec3 a, ak_vec3 b)
     return atan2f(akv_len(akv_cross(a, b)), akv_dot(a, b));
 }
 
-/* The twist about unit `axis` that brings `up_ms` as close as possible to `world_up`. */
-static ak_quat upright_twist(ak_vec3 axis, ak_vec3 up_ms, ak_vec3 world_up)
+/* The twist about unit `axis` that brings `joint_up_model` as close as possible to `up_model`. */
+static ak_quat upright_twist(ak_vec3 axis, ak_vec3 joint_up_model, ak_vec3 up_model)
 {
-    const ak_vec3 u = akv_sub(up_ms, akv_scale(axis, akv_dot(up_ms, axis)));
-    const ak_vec3 w = akv_sub(world_up, akv_scale(axis, akv_dot(world_up, axis)));
+    const ak_vec3 u = akv_sub(joint_up_model, akv_scale(axis, akv_dot(joint_up_model, axis)));
+    const ak_vec3 w = akv_sub(up_model, akv_scale(axis, akv_dot(up_model, axis)));
     if (!(akv_dot(u, u) > 1e-10f) || !(akv_dot(w, w) > 1e-10f)) return akq_identity();
     return akq_twist_between(u, w, axis);
 }
 
 static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 forward, ak_vec3 up,
-                                ak_vec3 world_up, float clamp_weight, float tolerance, float weight,
+                                ak_vec3 up_model, float clamp_weight, float tolerance, float weight,
                                 ak_error *err)
 {
     int32_t st;
@@ -48,13 +48,13 @@ static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 fo
     if ((st = ik_check_vec(target, "target", err)) < 0) return st;
     if ((st = ik_check_vec(forward, "forward", err)) < 0) return st;
     if ((st = ik_check_vec(up, "up", err)) < 0) return st;
-    if ((st = ik_check_vec(world_up, "world_up", err)) < 0) return st;
+    if ((st = ik_check_vec(up_model, "up_model", err)) < 0) return st;
     const float f2 = akv_dot(forward, forward), u2 = akv_dot(up, up),
-                w2 = akv_dot(world_up, world_up);
+                w2 = akv_dot(up_model, up_model);
     if (!(f2 > 1e-12f) || !isfinite(f2))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "forward axis is zero or too long");
     if (!isfinite(u2) || !isfinite(w2))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "up or world_up is too long");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "up or up_model is too long");
     if (!(clamp_weight >= 0.0f && clamp_weight <= 1.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clamp_weight must be in [0, 1]");
     if (!(tolerance >= 0.0f) || !isfinite(tolerance))
@@ -69,7 +69,7 @@ static int32_t check_aim_common(const ak_skeleton *s, ak_vec3 target, ak_vec3 fo
         (p).target = ak_vec3_make(0.0f, 0.0f, 0.0f);                                               \
         (p).forward = ak_vec3_make(0.0f, 0.0f, 1.0f);                                              \
         (p).up = ak_vec3_make(0.0f, 1.0f, 0.0f);                                                   \
-        (p).world_up = ak_vec3_make(0.0f, 1.0f, 0.0f);                                             \
+        (p).up_model = ak_vec3_make(0.0f, 1.0f, 0.0f);                                             \
         (p).clamp_weight = 0.0f;                                                                   \
         (p).tolerance = 1e-3f;                                                                     \
         (p).weight = 1.0f;                                                                         \
@@ -87,7 +87,7 @@ ak_aim_ik_params ak_aim_ik_defaults(void)
 static int32_t aim_validate(const ak_aim_ik_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
-    int32_t st = check_aim_common(p->skeleton, p->target, p->forward, p->up, p->world_up,
+    int32_t st = check_aim_common(p->skeleton, p->target, p->forward, p->up, p->up_model,
                                   p->clamp_weight, p->tolerance, p->weight, err);
     if (st < 0) return st;
     st = ik_check_joint(p->skeleton, p->joint, "aim", err);
@@ -102,14 +102,14 @@ int32_t ak_aim_ik_validate(const ak_aim_ik_params *p, ak_error *err)
 /* The model-space rotation of the aim, before weighting. The aim direction after R1 is the
  * target direction itself, and the up axis after R1 is R1 (W up), so nothing waits on a
  * second rotation of the forward axis. */
-static ak_quat aim_rotation_ms(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 up, ak_vec3 target,
-                               ak_vec3 world_up, float clamp_weight)
+static ak_quat aim_rotation_model(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 up,
+                                  ak_vec3 target, ak_vec3 up_model, float clamp_weight)
 {
-    const ak_vec3 fwd_ms = akq_rotate(w, forward);
+    const ak_vec3 forward_model = akq_rotate(w, forward);
     const ak_vec3 to_target = akv_sub(target, pos);
     const float to_len2 = akv_dot(to_target, to_target);
     if (!(to_len2 > 1e-20f)) return akq_identity();
-    ak_quat r1 = akq_from_to(fwd_ms, to_target);
+    ak_quat r1 = akq_from_to(forward_model, to_target);
     ak_vec3 aim = akv_scale(to_target, 1.0f / akf_sqrt(to_len2));
     if (clamp_weight > 0.0f) {
         const float max_angle = (1.0f - clamp_weight) * AK_PI;
@@ -117,11 +117,11 @@ static ak_quat aim_rotation_ms(ak_quat w, ak_vec3 pos, ak_vec3 forward, ak_vec3 
         if (angle > max_angle) {
             r1 = max_angle > 0.0f ? akq_normalize(akq_slerp(akq_identity(), r1, max_angle / angle))
                                   : akq_identity();
-            aim = unit_or_zero(akq_rotate(r1, fwd_ms));
+            aim = unit_or_zero(akq_rotate(r1, forward_model));
         }
     }
     if (!(akv_dot(up, up) > 0.0f)) return r1;
-    const ak_quat r2 = upright_twist(aim, akq_rotate(r1, akq_rotate(w, up)), world_up);
+    const ak_quat r2 = upright_twist(aim, akq_rotate(r1, akq_rotate(w, up)), up_model);
     return akq_mul(r2, r1);
 }
 
@@ -136,17 +136,17 @@ static float small_angle_between(ak_vec3 a, ak_vec3 b)
 }
 
 /* The aim as a change of frame: the joint-local frame (f, u, f x u) (forward, up made
- * perpendicular to it) must land on the model-space frame (aim, t, aim x t) with t world_up
+ * perpendicular to it) must land on the model-space frame (aim, t, aim x t) with t up_model
  * made perpendicular to the aim. That is the same rotation as the shortest turn of the
  * forward axis followed by the upright twist, but it needs one matrix and one quaternion
  * extraction instead of two chained half-angle constructions, so it is about half the latency.
- * Returns 0 when a frame is degenerate (up along forward, world_up along the aim). */
-static int aim_by_frames(ak_vec3 forward, ak_vec3 up, ak_vec3 aim, ak_vec3 world_up, ak_quat *out)
+ * Returns 0 when a frame is degenerate (up along forward, up_model along the aim). */
+static int aim_by_frames(ak_vec3 forward, ak_vec3 up, ak_vec3 aim, ak_vec3 up_model, ak_quat *out)
 {
     const ak_vec3 u0 = akv_sub(up, akv_scale(forward, akv_dot(forward, up)));
-    const ak_vec3 t0 = akv_sub(world_up, akv_scale(aim, akv_dot(aim, world_up)));
+    const ak_vec3 t0 = akv_sub(up_model, akv_scale(aim, akv_dot(aim, up_model)));
     const float lu2 = akv_dot(u0, u0), lt2 = akv_dot(t0, t0);
-    if (!(lu2 > 1e-10f * akv_dot(up, up)) || !(lt2 > 1e-10f * akv_dot(world_up, world_up)))
+    if (!(lu2 > 1e-10f * akv_dot(up, up)) || !(lt2 > 1e-10f * akv_dot(up_model, up_model)))
         return 0;
     const ak_vec3 u = akv_scale(u0, 1.0f / akf_sqrt(lu2)), t = akv_scale(t0, 1.0f / akf_sqrt(lt2));
     const ak_vec3 sl = akv_cross(forward, u), st = akv_cross(aim, t);
@@ -161,24 +161,24 @@ static int aim_by_frames(ak_vec3 forward, ak_vec3 up, ak_vec3 aim, ak_vec3 world
     return 1;
 }
 
-IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *world,
+IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *model,
                                    ak_quat *correction, ak_ik_result *result, ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
     if (correction) *correction = akq_identity();
     int32_t st = aim_validate(p, err);
-    if (st == AK_OK && (!world || !correction))
-        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL world or correction");
+    if (st == AK_OK && (!model || !correction))
+        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL model or correction");
     if (st == AK_OK &&
-        (!akq_finite(world[p->joint].rotation) || !akv_finite(world[p->joint].translation)))
-        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
-    if (st == AK_OK) st = ik_check_range(world[p->joint].translation, p->target, 0.0f, err);
+        (!akq_finite(model[p->joint].rotation) || !akv_finite(model[p->joint].translation)))
+        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "model pose is not finite");
+    if (st == AK_OK) st = ik_check_range(model[p->joint].translation, p->target, 0.0f, err);
     if (st < 0) {
         if (result) *result = res;
         return st;
     }
-    const ak_quat w = world[p->joint].rotation;
-    const ak_vec3 pos = world[p->joint].translation;
+    const ak_quat w = model[p->joint].rotation;
+    const ak_vec3 pos = model[p->joint].translation;
     const ak_vec3 forward = unit_or_zero(p->forward);
     const ak_vec3 to_target = akv_sub(p->target, pos);
     const float to_len2 = akv_dot(to_target, to_target);
@@ -193,13 +193,13 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
     int exact = 0; /* the full aim lands exactly: remaining angle 0 by construction */
     ak_quat w_new;
     if (p->clamp_weight <= 0.0f && akv_dot(p->up, p->up) > 0.0f &&
-        aim_by_frames(forward, p->up, aim, p->world_up, &w_new)) {
+        aim_by_frames(forward, p->up, aim, p->up_model, &w_new)) {
         /* correction = conj(W) W_new */
         c = akq_mul(akq_conj(w), w_new);
         exact = 1;
     } else {
         c = akq_in_frame(
-            w, aim_rotation_ms(w, pos, forward, p->up, p->target, p->world_up, p->clamp_weight));
+            w, aim_rotation_model(w, pos, forward, p->up, p->target, p->up_model, p->clamp_weight));
     }
     if (p->weight < 1.0f) {
         c = akq_normalize(akq_slerp(akq_identity(), akq_positive_w(c), p->weight));
@@ -212,16 +212,16 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *wo
     return AK_OK;
 }
 
-IK_FLATTEN int32_t ak_aim_ik_run(const ak_aim_ik_params *p, ak_xform *local, ak_xform *world,
+IK_FLATTEN int32_t ak_aim_ik_run(const ak_aim_ik_params *p, ak_xform *local, ak_xform *model,
                                  ak_ik_result *result, ak_error *err)
 {
     ak_quat c;
     ak_ik_result res;
-    int32_t st = ak_aim_ik_solve(p, world, &c, &res, err);
+    int32_t st = ak_aim_ik_solve(p, model, &c, &res, err);
     if (st == AK_OK && !local) st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL local");
     if (st == AK_OK && p->weight > 0.0f) {
         local[p->joint].rotation = akq_normalize(akq_mul(local[p->joint].rotation, c));
-        ak_fk_subtree(p->skeleton, local, world, p->joint);
+        ak_fk_subtree(p->skeleton, local, model, p->joint);
     }
     if (result) *result = res;
     return st;
@@ -241,7 +241,7 @@ ak_look_at_params ak_look_at_defaults(void)
 static int32_t look_at_validate_shape(const ak_look_at_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
-    int32_t st = check_aim_common(p->skeleton, p->target, p->forward, p->up, p->world_up,
+    int32_t st = check_aim_common(p->skeleton, p->target, p->forward, p->up, p->up_model,
                                   p->clamp_weight, p->tolerance, p->weight, err);
     if (st < 0) return st;
     if ((st = ik_check_chain(p->skeleton, p->chain, p->chain_length, err)) < 0) return st;
@@ -259,16 +259,16 @@ int32_t ak_look_at_validate(const ak_look_at_params *p, ak_error *err)
     return st < 0 ? st : ak_params_check(ak_look_at_param_ranges(), p, err);
 }
 
-int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *world,
+int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *model,
                        ak_ik_result *result, ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
     int32_t st = ak_look_at_validate(p, err);
-    if (st == AK_OK && (!local || !world))
+    if (st == AK_OK && (!local || !model))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
     ik_chain c;
     if (st == AK_OK)
-        st = ik_chain_load(&c, p->skeleton, p->chain, p->chain_length, local, world, 1, err);
+        st = ik_chain_load(&c, p->skeleton, p->chain, p->chain_length, local, model, 1, err);
     if (st == AK_OK) st = ik_check_range(c.pos[0], p->target, c.total, err);
     if (st < 0) {
         if (result) *result = res;
@@ -309,14 +309,14 @@ int32_t ak_look_at_run(const ak_look_at_params *p, ak_xform *local, ak_xform *wo
     }
     if (akv_dot(p->up, p->up) > 0.0f) {
         const ak_vec3 aim = unit_or_zero(akq_rotate(c.rot[h], forward));
-        const ak_quat r2 = upright_twist(aim, akq_rotate(c.rot[h], p->up), p->world_up);
+        const ak_quat r2 = upright_twist(aim, akq_rotate(c.rot[h], p->up), p->up_model);
         ik_chain_set_rot(&c, h, akq_mul(r2, c.rot[h]), NULL);
     }
-    ik_chain_store(&c, p->skeleton, n, p->weight, local, world);
+    ik_chain_store(&c, p->skeleton, n, p->weight, local, model);
     const int32_t head = p->chain[h];
     res.iterations = 1;
-    res.error = angle_between(akq_rotate(world[head].rotation, forward),
-                              akv_sub(p->target, world[head].translation));
+    res.error = angle_between(akq_rotate(model[head].rotation, forward),
+                              akv_sub(p->target, model[head].translation));
     res.reached = res.error <= p->tolerance;
     if (result) *result = res;
     return AK_OK;

@@ -30,12 +30,12 @@ float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights,
     return akv_len(akv_sub(c->pos[n - 1], target));
 }
 
-int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *world,
+int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *model,
                       ak_ik_result *result, ak_error *err)
 {
     ik_chain c;
     ik_chain_solve s;
-    const int32_t st = ik_chain_solve_begin(&c, &s, p, local, world, result, err);
+    const int32_t st = ik_chain_solve_begin(&c, &s, p, local, model, result, err);
     if (st <= 0) return st;
     const int32_t n = c.n;
     const ak_vec3 target = p->target;
@@ -64,5 +64,5 @@ int32_t ak_ccd_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *wo
         s.error = new_error;
         if (stalled) break;
     }
-    return ik_chain_solve_end(&c, &s, p, it, local, world, result);
+    return ik_chain_solve_end(&c, &s, p, it, local, model, result);
 }

@@ -109,30 +109,30 @@ ak_quat ak_ik_limit_apply(const ak_ik_limit *l, ak_quat q, ak_vec3 bone_axis)
 }
 
 int32_t ik_chain_load(ik_chain *c, const ak_skeleton *s, const int32_t *chain, int32_t n,
-                      const ak_xform *local, const ak_xform *world, int allow_zero, ak_error *err)
+                      const ak_xform *local, const ak_xform *model, int allow_zero, ak_error *err)
 {
     c->n = n;
     c->joints = chain;
     c->total = 0.0f;
     for (int32_t i = 0; i < n; ++i) {
         const int32_t j = chain[i];
-        if (!akv_finite(world[j].translation) || !akq_finite(world[j].rotation) ||
+        if (!akv_finite(model[j].translation) || !akq_finite(model[j].rotation) ||
             !akq_finite(local[j].rotation))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite at joint %d",
                                 (int)j);
-        c->pos[i] = world[j].translation;
-        c->rot[i] = world[j].rotation;
+        c->pos[i] = model[j].translation;
+        c->rot[i] = model[j].rotation;
         c->local[i] = local[j].rotation;
         c->input[i] = local[j].rotation;
         c->rest[i] = s->rest_local[j].rotation;
         const int32_t parent = s->parents[j];
-        const ak_quat parent_rot = parent < 0 ? akq_identity() : world[parent].rotation;
+        const ak_quat parent_rot = parent < 0 ? akq_identity() : model[parent].rotation;
         c->link[i] =
             i == 0 ? parent_rot
-                   : akq_normalize(akq_mul(akq_conj(world[chain[i - 1]].rotation), parent_rot));
+                   : akq_normalize(akq_mul(akq_conj(model[chain[i - 1]].rotation), parent_rot));
         if (i > 0) {
-            ak_vec3 bone = akv_sub(world[j].translation, world[chain[i - 1]].translation);
-            c->offset[i - 1] = akq_rotate(akq_conj(world[chain[i - 1]].rotation), bone);
+            ak_vec3 bone = akv_sub(model[j].translation, model[chain[i - 1]].translation);
+            c->offset[i - 1] = akq_rotate(akq_conj(model[chain[i - 1]].rotation), bone);
             c->length[i - 1] = akv_len(bone);
             c->total += c->length[i - 1];
         }
@@ -156,10 +156,10 @@ void ik_chain_fk_from(ik_chain *c, int32_t k)
     }
 }
 
-void ik_chain_set_rot(ik_chain *c, int32_t i, ak_quat rot_ms, const ak_ik_limit *limit)
+void ik_chain_set_rot(ik_chain *c, int32_t i, ak_quat rot_model, const ak_ik_limit *limit)
 {
     const ak_quat parent = ik_chain_parent_rot(c, i);
-    ak_quat q = akq_normalize(akq_mul(akq_conj(parent), rot_ms));
+    ak_quat q = akq_normalize(akq_mul(akq_conj(parent), rot_model));
     if (limit && limit->type != AK_IK_LIMIT_NONE) {
         const ak_quat rel = akq_mul(akq_conj(c->rest[i]), q);
         q = akq_normalize(akq_mul(c->rest[i], ak_ik_limit_apply(limit, rel, c->offset[i])));
@@ -169,14 +169,14 @@ void ik_chain_set_rot(ik_chain *c, int32_t i, ak_quat rot_ms, const ak_ik_limit 
 }
 
 void ik_chain_store(const ik_chain *c, const ak_skeleton *s, int32_t count, float weight,
-                    ak_xform *local, ak_xform *world)
+                    ak_xform *local, ak_xform *model)
 {
     for (int32_t i = 0; i < count; ++i) {
         ak_quat q = c->local[i];
         if (weight < 1.0f) q = akq_normalize(akq_slerp(c->input[i], q, weight));
         local[c->joints[i]].rotation = q;
     }
-    ak_fk_subtree(s, local, world, c->joints[0]);
+    ak_fk_subtree(s, local, model, c->joints[0]);
 }
 
 /* ---- The chain solvers' shared params (CCD and FABRIK) and their common start ---- */
@@ -223,24 +223,24 @@ int32_t ak_chain_ik_validate(const ak_chain_ik_params *p, ak_error *err)
 }
 
 int32_t ik_chain_begin(ik_chain *c, const ak_chain_ik_params *p, const ak_xform *local,
-                       const ak_xform *world, ak_error *err)
+                       const ak_xform *model, ak_error *err)
 {
     int32_t st = ak_chain_ik_validate(p, err);
-    if (st == AK_OK && (!local || !world))
+    if (st == AK_OK && (!local || !model))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
     if (st == AK_OK)
-        st = ik_chain_load(c, p->skeleton, p->chain, p->chain_length, local, world, 0, err);
+        st = ik_chain_load(c, p->skeleton, p->chain, p->chain_length, local, model, 0, err);
     if (st == AK_OK) st = ik_check_range(c->pos[0], p->target, c->total, err);
     return st;
 }
 
 int32_t ik_chain_solve_begin(ik_chain *c, ik_chain_solve *s, const ak_chain_ik_params *p,
-                             const ak_xform *local, const ak_xform *world, ak_ik_result *result,
+                             const ak_xform *local, const ak_xform *model, ak_ik_result *result,
                              ak_error *err)
 {
     const ak_ik_result zero = {0, 0, 0, 0.0f};
     s->res = zero;
-    const int32_t st = ik_chain_begin(c, p, local, world, err);
+    const int32_t st = ik_chain_begin(c, p, local, model, err);
     if (st < 0) {
         if (result) *result = zero;
         return st;
@@ -259,13 +259,13 @@ int32_t ik_chain_solve_begin(ik_chain *c, ik_chain_solve *s, const ak_chain_ik_p
 }
 
 int32_t ik_chain_solve_end(const ik_chain *c, ik_chain_solve *s, const ak_chain_ik_params *p,
-                           int32_t iterations, ak_xform *local, ak_xform *world,
+                           int32_t iterations, ak_xform *local, ak_xform *model,
                            ak_ik_result *result)
 {
     const int32_t n = c->n;
-    ik_chain_store(c, p->skeleton, n - 1, p->weight, local, world);
+    ik_chain_store(c, p->skeleton, n - 1, p->weight, local, model);
     s->res.iterations = iterations;
-    s->res.error = akv_len(akv_sub(world[p->chain[n - 1]].translation, p->target));
+    s->res.error = akv_len(akv_sub(model[p->chain[n - 1]].translation, p->target));
     s->res.reached = s->res.error <= s->tol;
     if (result) *result = s->res;
     return AK_OK;

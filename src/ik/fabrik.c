@@ -20,12 +20,12 @@ static ak_vec3 scaled_dir(ak_vec3 v, float len, ak_vec3 fallback)
     return akv_scale(v, len / l);
 }
 
-int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *world,
+int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform *model,
                          ak_ik_result *result, ak_error *err)
 {
     ik_chain c;
     ik_chain_solve s;
-    const int32_t st = ik_chain_solve_begin(&c, &s, p, local, world, result, err);
+    const int32_t st = ik_chain_solve_begin(&c, &s, p, local, model, result, err);
     if (st <= 0) return st;
     const int32_t n = c.n;
     const ak_vec3 target = p->target;
@@ -80,5 +80,5 @@ int32_t ak_fabrik_ik_run(const ak_chain_ik_params *p, ak_xform *local, ak_xform 
             if (stalled) break;
         }
     }
-    return ik_chain_solve_end(&c, &s, p, it, local, world, result);
+    return ik_chain_solve_end(&c, &s, p, it, local, model, result);
 }

@@ -110,7 +110,7 @@ int32_t ak_ik_any_validate(ak_ik_kind kind, const ak_ik_any_params *params, ak_e
 }
 
 int32_t ak_ik_solve_any(ak_ik_kind kind, const ak_ik_any_params *params, ak_xform *local,
-                        ak_xform *world, ak_ik_result *result, ak_error *err)
+                        ak_xform *model, ak_ik_result *result, ak_error *err)
 {
     if (result) memset(result, 0, sizeof *result);
     if (!params) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
@@ -118,18 +118,18 @@ int32_t ak_ik_solve_any(ak_ik_kind kind, const ak_ik_any_params *params, ak_xfor
     case AK_IK_LIMB: {
         ak_limb_ik_params p;
         const int32_t st = limb_params(params, &p, err);
-        return st != AK_OK ? st : ak_limb_ik_run(&p, local, world, result, err);
+        return st != AK_OK ? st : ak_limb_ik_run(&p, local, model, result, err);
     }
     case AK_IK_CCD:
     case AK_IK_FABRIK: {
         const ak_chain_ik_params p = chain_params(params);
-        return kind == AK_IK_CCD ? ak_ccd_ik_run(&p, local, world, result, err)
-                                 : ak_fabrik_ik_run(&p, local, world, result, err);
+        return kind == AK_IK_CCD ? ak_ccd_ik_run(&p, local, model, result, err)
+                                 : ak_fabrik_ik_run(&p, local, model, result, err);
     }
     case AK_IK_JACOBIAN:
     case AK_IK_DLS: {
         const ak_jacobian_ik_params p = jacobian_params(kind, params);
-        return ak_jacobian_ik_run(&p, local, world, result, err);
+        return ak_jacobian_ik_run(&p, local, model, result, err);
     }
     default:
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown IK solver kind %d", (int)kind);

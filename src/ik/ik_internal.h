@@ -77,11 +77,11 @@ int32_t ik_check_chain(const ak_skeleton *s, const int32_t *chain, int32_t n, ak
 /* Loads the chain from a pose; AK_ERR_DEGENERATE for a zero-length bone (unless allow_zero)
  * and AK_ERR_INVALID_ARG for a non-finite pose. */
 int32_t ik_chain_load(ik_chain *c, const ak_skeleton *s, const int32_t *chain, int32_t n,
-                      const ak_xform *local, const ak_xform *world, int allow_zero, ak_error *err);
+                      const ak_xform *local, const ak_xform *model, int allow_zero, ak_error *err);
 /* The common start of CCD and FABRIK: validates the params and the pose pointers, loads the
  * chain and checks the target's range. */
 int32_t ik_chain_begin(ik_chain *c, const ak_chain_ik_params *p, const ak_xform *local,
-                       const ak_xform *world, ak_error *err);
+                       const ak_xform *model, ak_error *err);
 /* What CCD and FABRIK share around their iterations. */
 typedef struct ik_chain_solve {
     ak_ik_result res;
@@ -92,11 +92,11 @@ typedef struct ik_chain_solve {
  * res.unreachable. Returns < 0 on an error (*result zeroed), AK_OK when there is nothing to
  * solve (weight 0 or a one-joint chain; *result written), 1 to iterate. */
 int32_t ik_chain_solve_begin(ik_chain *c, ik_chain_solve *s, const ak_chain_ik_params *p,
-                             const ak_xform *local, const ak_xform *world, ak_ik_result *result,
+                             const ak_xform *local, const ak_xform *model, ak_ik_result *result,
                              ak_error *err);
 /* Ends it: stores the chain (weighted) and writes *result measured on the stored pose. */
 int32_t ik_chain_solve_end(const ik_chain *c, ik_chain_solve *s, const ak_chain_ik_params *p,
-                           int32_t iterations, ak_xform *local, ak_xform *world,
+                           int32_t iterations, ak_xform *local, ak_xform *model,
                            ak_ik_result *result);
 /* 1 when a pass from `error` to `new_error` no longer improves (limits, or a straight chain
  * pointing at an unreachable target): the solve ends. */
@@ -111,13 +111,13 @@ AK_INLINE ak_quat ik_chain_parent_rot(const ik_chain *c, int32_t i)
 }
 /* Recomputes rot[k..n) and pos[k+1..n) from local[]. */
 void ik_chain_fk_from(ik_chain *c, int32_t k);
-/* Sets local[i] so chain[i]'s model rotation becomes `rot_ms`, applies `limit` (may be NULL),
+/* Sets local[i] so chain[i]'s model rotation becomes `rot_model`, applies `limit` (may be NULL),
  * and updates rot[i] (not the joints below). */
-void ik_chain_set_rot(ik_chain *c, int32_t i, ak_quat rot_ms, const ak_ik_limit *limit);
-/* Writes local rotations of chain[0..count) (slerp by weight) and refreshes world from
+void ik_chain_set_rot(ik_chain *c, int32_t i, ak_quat rot_model, const ak_ik_limit *limit);
+/* Writes local rotations of chain[0..count) (slerp by weight) and refreshes model from
  * chain[0] down. */
 void ik_chain_store(const ik_chain *c, const ak_skeleton *s, int32_t count, float weight,
-                    ak_xform *local, ak_xform *world);
+                    ak_xform *local, ak_xform *model);
 int32_t ik_check_limits(const ak_ik_limit *limits, int32_t n, ak_error *err);
 /* One CCD pass (tip to root) over the chain state; returns the new end-effector error. */
 float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights,

@@ -214,11 +214,11 @@ AK_INLINE float effector_weight(const jac_solve *js, int32_t e)
 }
 
 /* The largest effector-to-target distance. */
-static float largest_error(const jac_solve *js, const ak_xform *world)
+static float largest_error(const jac_solve *js, const ak_xform *model)
 {
     float error = 0.0f;
     for (int32_t e = 0; e < js->m; ++e) {
-        const float d = akv_len(akv_sub(js->q.targets[e], world[js->q.effectors[e]].translation));
+        const float d = akv_len(akv_sub(js->q.targets[e], model[js->q.effectors[e]].translation));
         if (d > error || d != d) error = d;
     }
     return error;
@@ -226,7 +226,7 @@ static float largest_error(const jac_solve *js, const ak_xform *world)
 
 /* Per-effector scale: the length of the path from the effector up to the topmost rotating
  * joint above it (its chain length); the longest one. NaN when the pose is not finite. */
-static float longest_effector_chain(const jac_solve *js, const ak_xform *world)
+static float longest_effector_chain(const jac_solve *js, const ak_xform *model)
 {
     const ak_skeleton *s = js->s;
     float scale_max = 0.0f;
@@ -238,7 +238,7 @@ static float longest_effector_chain(const jac_solve *js, const ak_xform *world)
             for (int32_t i = 0; i < js->k && parent >= 0 && !inside; ++i)
                 inside = ik_is_in_subtree(s, js->q.joints[i], parent);
             if (!inside) break;
-            length += akv_len(akv_sub(world[j].translation, world[parent].translation));
+            length += akv_len(akv_sub(model[j].translation, model[parent].translation));
         }
         if (!isfinite(length)) return NAN;
         if (length > scale_max) scale_max = length;
@@ -248,7 +248,7 @@ static float longest_effector_chain(const jac_solve *js, const ak_xform *world)
 
 /* A rotating joint or an effector sitting on its nearest rotating ancestor is a zero-length
  * bone of the chain: rejected like the other solvers do. */
-static int32_t check_bone_lengths(const jac_solve *js, const ak_xform *world, ak_error *err)
+static int32_t check_bone_lengths(const jac_solve *js, const ak_xform *model, ak_error *err)
 {
     const int32_t k = js->k;
     for (int32_t x = 1; x < k + js->m; ++x) {
@@ -257,7 +257,7 @@ static int32_t check_bone_lengths(const jac_solve *js, const ak_xform *world, ak
         for (int32_t o = 0; o < k && o < (x < k ? x : k); ++o)
             if (js->q.joints[o] != j && ik_is_in_subtree(js->s, js->q.joints[o], j))
                 anc = js->q.joints[o];
-        if (anc >= 0 && !(akv_len(akv_sub(world[j].translation, world[anc].translation)) >
+        if (anc >= 0 && !(akv_len(akv_sub(model[j].translation, model[anc].translation)) >
                           1e-6f * js->scale_max))
             return ak_error_set(err, AK_ERR_DEGENERATE, 0,
                                 "zero-length bone between joints %d and %d", (int)anc, (int)j);
@@ -266,7 +266,7 @@ static int32_t check_bone_lengths(const jac_solve *js, const ak_xform *world, ak
 }
 
 /* Validation, scales, reach and bone checks; res gets the starting error and `unreachable`. */
-static int32_t prepare(jac_solve *js, const ak_jacobian_ik_params *p, const ak_xform *world,
+static int32_t prepare(jac_solve *js, const ak_jacobian_ik_params *p, const ak_xform *model,
                        ak_ik_result *res, ak_error *err)
 {
     js->p = p;
@@ -275,23 +275,23 @@ static int32_t prepare(jac_solve *js, const ak_jacobian_ik_params *p, const ak_x
     js->k = js->q.k;
     js->m = js->q.m;
     js->rows = 3 * js->m;
-    js->scale_max = longest_effector_chain(js, world);
+    js->scale_max = longest_effector_chain(js, model);
     if (!isfinite(js->scale_max))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
     for (int32_t e = 0; e < js->m; ++e) {
-        const int32_t st = ik_check_range(world[js->q.effectors[e]].translation, js->q.targets[e],
+        const int32_t st = ik_check_range(model[js->q.effectors[e]].translation, js->q.targets[e],
                                           2.0f * js->scale_max, err);
         if (st < 0) return st;
     }
     js->tol_abs = p->tolerance * js->scale_max;
     for (int32_t e = 0; e < js->m && js->k >= 1; ++e)
-        if (akv_len(akv_sub(js->q.targets[e], world[js->q.joints[0]].translation)) - js->scale_max >
+        if (akv_len(akv_sub(js->q.targets[e], model[js->q.joints[0]].translation)) - js->scale_max >
             js->tol_abs)
             res->unreachable = 1;
-    res->error = largest_error(js, world);
+    res->error = largest_error(js, model);
     if (!isfinite(res->error))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "pose is not finite");
-    return check_bone_lengths(js, world, err);
+    return check_bone_lengths(js, model, err);
 }
 
 /* Carves the caller's workspace (layout: see workspace_words) and records the input pose. */
@@ -318,19 +318,19 @@ static void carve_workspace(jac_solve *js, const ak_xform *local)
     }
 }
 
-static void refresh_world(const jac_solve *js, const ak_xform *local, ak_xform *world)
+static void refresh_world(const jac_solve *js, const ak_xform *local, ak_xform *model)
 {
     for (int32_t i = 0; i < js->k; ++i)
-        if (js->top[i]) ak_fk_subtree(js->s, local, world, js->q.joints[i]);
+        if (js->top[i]) ak_fk_subtree(js->s, local, model, js->q.joints[i]);
 }
 
 /* The weighted squared error (the objective the trust region watches). */
-static float objective_of(const jac_solve *js, const ak_xform *world)
+static float objective_of(const jac_solve *js, const ak_xform *model)
 {
     float objective = 0.0f;
     for (int32_t e = 0; e < js->m; ++e) {
         const float w = effector_weight(js, e);
-        const ak_vec3 d = akv_sub(js->q.targets[e], world[js->q.effectors[e]].translation);
+        const ak_vec3 d = akv_sub(js->q.targets[e], model[js->q.effectors[e]].translation);
         objective += w * w * akv_dot(d, d);
     }
     return objective;
@@ -339,13 +339,13 @@ static float objective_of(const jac_solve *js, const ak_xform *world)
 /* The stacked error vector with Buss's clamp: each step aims at most err_clamp toward the
  * target, so far or unreachable targets do not make the linearisation overshoot. Returns the
  * largest effector error. */
-static float error_vector(const jac_solve *js, const ak_xform *world)
+static float error_vector(const jac_solve *js, const ak_xform *model)
 {
     const float err_clamp = 0.5f * js->scale_max;
     float error = 0.0f;
     for (int32_t e = 0; e < js->m; ++e) {
         const float w = effector_weight(js, e);
-        const ak_vec3 d = akv_sub(js->q.targets[e], world[js->q.effectors[e]].translation);
+        const ak_vec3 d = akv_sub(js->q.targets[e], model[js->q.effectors[e]].translation);
         const float len = akv_len(d);
         if (len > error) error = len;
         const float c = len > err_clamp ? w * err_clamp / len : w;
@@ -358,17 +358,17 @@ static float error_vector(const jac_solve *js, const ak_xform *world)
 
 /* A = J J^T + lambda^2 I, block by block from the lever arms r_ei (see the top of the file).
  * Returns the largest diagonal entry (the pivot floor is relative to it). */
-static float normal_matrix(const jac_solve *js, const ak_xform *world, float lambda2)
+static float normal_matrix(const jac_solve *js, const ak_xform *model, float lambda2)
 {
     const int32_t m = js->m, rows = js->rows;
     float *a = js->a;
     memset(a, 0, sizeof(float) * (size_t)rows * (size_t)rows);
     for (int32_t i = 0; i < js->k; ++i) {
-        const ak_vec3 pi = world[js->q.joints[i]].translation;
+        const ak_vec3 pi = model[js->q.joints[i]].translation;
         const int32_t *bi = js->below + i * m;
         for (int32_t e = 0; e < m; ++e)
             if (bi[e])
-                js->r_vec[e] = akv_scale(akv_sub(world[js->q.effectors[e]].translation, pi),
+                js->r_vec[e] = akv_scale(akv_sub(model[js->q.effectors[e]].translation, pi),
                                          effector_weight(js, e));
         for (int32_t e = 0; e < m; ++e) {
             if (!bi[e]) continue;
@@ -395,15 +395,15 @@ static float normal_matrix(const jac_solve *js, const ak_xform *world, float lam
 }
 
 /* dtheta_i = sum_e r_ei x y_e. Returns the largest component (NaN propagates). */
-static float joint_rates(const jac_solve *js, const ak_xform *world)
+static float joint_rates(const jac_solve *js, const ak_xform *model)
 {
     float biggest = 0.0f;
     for (int32_t i = 0; i < js->k; ++i) {
-        const ak_vec3 pi = world[js->q.joints[i]].translation;
+        const ak_vec3 pi = model[js->q.joints[i]].translation;
         ak_vec3 sum = {0.0f, 0.0f, 0.0f};
         for (int32_t e = 0; e < js->m; ++e) {
             if (!js->below[i * js->m + e]) continue;
-            const ak_vec3 r = akv_scale(akv_sub(world[js->q.effectors[e]].translation, pi),
+            const ak_vec3 r = akv_scale(akv_sub(model[js->q.effectors[e]].translation, pi),
                                         effector_weight(js, e));
             const ak_vec3 ye = {js->y[3 * e], js->y[3 * e + 1], js->y[3 * e + 2]};
             sum = akv_add(sum, akv_cross(r, ye));
@@ -419,7 +419,7 @@ static float joint_rates(const jac_solve *js, const ak_xform *world)
 
 /* Turns every joint by its scaled rotation vector, from the current (old) model rotations:
  * local_i <- conj(P_i) R_i W_i, then FK below the chain. */
-static void apply_step(const jac_solve *js, float step_scale, ak_xform *local, ak_xform *world)
+static void apply_step(const jac_solve *js, float step_scale, ak_xform *local, ak_xform *model)
 {
     for (int32_t i = 0; i < js->k; ++i) {
         const ak_vec3 v = {js->dtheta[3 * i] * step_scale, js->dtheta[3 * i + 1] * step_scale,
@@ -428,11 +428,11 @@ static void apply_step(const jac_solve *js, float step_scale, ak_xform *local, a
         if (!(angle > 1e-12f)) continue;
         const ak_quat r = rotation_vector_quat(v, angle);
         const int32_t j = js->q.joints[i], parent = js->s->parents[j];
-        const ak_quat parent_rot = parent < 0 ? akq_identity() : world[parent].rotation;
+        const ak_quat parent_rot = parent < 0 ? akq_identity() : model[parent].rotation;
         local[j].rotation =
-            akq_normalize(akq_mul(akq_conj(parent_rot), akq_mul(r, world[j].rotation)));
+            akq_normalize(akq_mul(akq_conj(parent_rot), akq_mul(r, model[j].rotation)));
     }
-    refresh_world(js, local, world);
+    refresh_world(js, local, model);
 }
 
 /* The trust region: a step that made the weighted squared error worse is undone and the step
@@ -443,13 +443,13 @@ typedef struct jac_trust {
     float max_step, step_limit, accepted;
 } jac_trust;
 
-static int trust_update(const jac_solve *js, jac_trust *t, ak_xform *local, ak_xform *world)
+static int trust_update(const jac_solve *js, jac_trust *t, ak_xform *local, ak_xform *model)
 {
-    const float objective = objective_of(js, world);
+    const float objective = objective_of(js, model);
     if (objective > t->accepted) {
         for (int32_t i = 0; i < js->k; ++i)
             local[js->q.joints[i]].rotation = js->saved[i];
-        refresh_world(js, local, world);
+        refresh_world(js, local, model);
         t->step_limit *= 0.5f;
         return t->step_limit >= 1e-4f * t->max_step;
     }
@@ -484,7 +484,7 @@ static int stalled(jac_stall *w, float error, const jac_solve *js)
 }
 
 /* Iterates from the current pose (its error start_error); returns the iterations used. */
-static int32_t iterate(const jac_solve *js, float start_error, ak_xform *local, ak_xform *world)
+static int32_t iterate(const jac_solve *js, float start_error, ak_xform *local, ak_xform *model)
 {
     const ak_jacobian_ik_params *p = js->p;
     const float lambda = p->method == AK_JACOBIAN_DLS ? p->damping * js->scale_max : 0.0f;
@@ -494,30 +494,30 @@ static int32_t iterate(const jac_solve *js, float start_error, ak_xform *local, 
     jac_stall stall = {start_error, start_error, 0};
     int32_t it = 0;
     while (it < p->max_iterations) {
-        if (!trust_update(js, &trust, local, world)) break;
-        const float error = error_vector(js, world);
+        if (!trust_update(js, &trust, local, model)) break;
+        const float error = error_vector(js, model);
         if (error <= js->tol_abs || stalled(&stall, error, js)) break;
         ++it;
-        const float diag_max = normal_matrix(js, world, lambda * lambda);
+        const float diag_max = normal_matrix(js, model, lambda * lambda);
         ldlt_solve(js->a, js->rows, 1e-6f * diag_max + FLT_MIN, js->e_vec, js->y);
-        const float biggest = joint_rates(js, world);
+        const float biggest = joint_rates(js, model);
         if (!(biggest > 0.0f) || !isfinite(biggest)) break;
         apply_step(js, biggest > trust.step_limit ? trust.step_limit / biggest : 1.0f, local,
-                   world);
+                   model);
     }
     return it;
 }
 
 IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *local,
-                                      ak_xform *world, ak_ik_result *result, ak_error *err)
+                                      ak_xform *model, ak_ik_result *result, ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
     jac_solve js;
     memset(&js, 0, sizeof js);
     int32_t st = ak_jacobian_ik_validate(p, err);
-    if (st == AK_OK && (!local || !world))
+    if (st == AK_OK && (!local || !model))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose");
-    if (st == AK_OK) st = prepare(&js, p, world, &res, err);
+    if (st == AK_OK) st = prepare(&js, p, model, &res, err);
     if (st < 0) {
         res.unreachable = 0;
         res.error = 0.0f;
@@ -526,16 +526,16 @@ IK_FLATTEN int32_t ak_jacobian_ik_run(const ak_jacobian_ik_params *p, ak_xform *
     }
     if (p->weight > 0.0f && js.k >= 1) {
         carve_workspace(&js, local);
-        res.iterations = iterate(&js, res.error, local, world);
+        res.iterations = iterate(&js, res.error, local, model);
         if (p->weight < 1.0f) {
             for (int32_t i = 0; i < js.k; ++i) {
                 const int32_t j = js.q.joints[i];
                 local[j].rotation =
                     akq_normalize(akq_slerp(js.input[i], local[j].rotation, p->weight));
             }
-            refresh_world(&js, local, world);
+            refresh_world(&js, local, model);
         }
-        res.error = largest_error(&js, world);
+        res.error = largest_error(&js, model);
     }
     res.reached = res.error <= js.tol_abs;
     if (result) *result = res;

@@ -77,45 +77,45 @@ int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)
  * about a) and r_middle (A, applied to the lower bone about b), and where the end joint lands.
  * Trig-free on the common path: A from its half-angle form, B and C from a frame change. */
 typedef struct limb_solution {
-    ak_quat r_upper_ms;  /* C*B */
-    ak_quat r_middle_ms; /* A */
-    ak_vec3 end_ms;      /* where the end joint lands at full weight */
-    float reach;         /* l1 + l2 */
+    ak_quat r_upper_model;  /* C*B */
+    ak_quat r_middle_model; /* A */
+    ak_vec3 end_model;      /* where the end joint lands at full weight */
+    float reach;            /* l1 + l2 */
     int unreachable;
 } limb_solution;
 
 /* What the phases of the solve share: the limb as it is (model space) and the solve so far. */
 typedef struct limb_geom {
-    ak_vec3 a_ms, ab, bc; /* upper joint; upper->middle and middle->end bones */
-    float l1, l2, reach;  /* bone lengths and l1 + l2 */
-    float dist;           /* |target - a| */
-    ak_vec3 dir;          /* unit aim, upper joint -> target */
-    float d;              /* effective target distance after soft limit and clamp */
-    float cos_t, sin_t;   /* target interior angle at the middle joint */
-    ak_vec3 n;            /* bend axis (unnormalised when bent: length sin_n) */
-    float n_scale;        /* 1 / |n| */
-    float sin_s, cos_n;   /* signed sine and cosine of the current interior angle about n */
-    int bent;             /* the current limb defines a bend plane */
-    ak_vec3 ref;          /* the side of the a->target line the middle joint ends on */
+    ak_vec3 a_model, ab, bc; /* upper joint; upper->middle and middle->end bones */
+    float l1, l2, reach;     /* bone lengths and l1 + l2 */
+    float dist;              /* |target - a| */
+    ak_vec3 dir;             /* unit aim, upper joint -> target */
+    float d;                 /* effective target distance after soft limit and clamp */
+    float cos_t, sin_t;      /* target interior angle at the middle joint */
+    ak_vec3 n;               /* bend axis (unnormalised when bent: length sin_n) */
+    float n_scale;           /* 1 / |n| */
+    float sin_s, cos_n;      /* signed sine and cosine of the current interior angle about n */
+    int bent;                /* the current limb defines a bend plane */
+    ak_vec3 ref;             /* the side of the a->target line the middle joint ends on */
     int have_ref;
 } limb_geom;
 
 /* Reads the three joints, checks they are finite and the bones not zero-length, and picks the
  * aim direction. A target on the upper joint keeps the current upper->end (or upper->middle)
  * direction. */
-static inline int32_t limb_measure(const ak_limb_ik_params *p, const ak_xform *world, limb_geom *g,
+static inline int32_t limb_measure(const ak_limb_ik_params *p, const ak_xform *model, limb_geom *g,
                                    ak_error *err)
 {
-    const ak_vec3 a_ms = world[p->upper].translation;
-    const ak_vec3 b_ms = world[p->middle].translation;
-    const ak_vec3 c_ms = world[p->end].translation;
-    if (!akv_finite(a_ms) || !akv_finite(b_ms) || !akv_finite(c_ms) ||
-        !akq_finite(world[p->middle].rotation))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "world pose is not finite");
-    g->a_ms = a_ms;
-    g->ab = akv_sub(b_ms, a_ms);
-    g->bc = akv_sub(c_ms, b_ms);
-    const ak_vec3 at = akv_sub(p->target, a_ms);
+    const ak_vec3 a_model = model[p->upper].translation;
+    const ak_vec3 b_model = model[p->middle].translation;
+    const ak_vec3 c_model = model[p->end].translation;
+    if (!akv_finite(a_model) || !akv_finite(b_model) || !akv_finite(c_model) ||
+        !akq_finite(model[p->middle].rotation))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "model pose is not finite");
+    g->a_model = a_model;
+    g->ab = akv_sub(b_model, a_model);
+    g->bc = akv_sub(c_model, b_model);
+    const ak_vec3 at = akv_sub(p->target, a_model);
     const float l1 = akf_sqrt(akv_dot(g->ab, g->ab)), l2 = akf_sqrt(akv_dot(g->bc, g->bc));
     const float dist = akf_sqrt(akv_dot(at, at));
     const float reach = l1 + l2;
@@ -127,7 +127,7 @@ static inline int32_t limb_measure(const ak_limb_ik_params *p, const ak_xform *w
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "coordinates too large: distances overflow single precision");
     if (p->use_pole) {
-        const int32_t st = ik_check_range(a_ms, p->pole, reach, err);
+        const int32_t st = ik_check_range(a_model, p->pole, reach, err);
         if (st < 0) return st;
     }
     if (!(l1 > 1e-6f * reach) || !(l2 > 1e-6f * reach) || !(reach > FLT_MIN))
@@ -137,7 +137,7 @@ static inline int32_t limb_measure(const ak_limb_ik_params *p, const ak_xform *w
     ak_vec3 aim = at;
     float aim_len = dist;
     if (!(dist > 1e-6f * reach) || !isfinite(dist)) {
-        aim = akv_sub(c_ms, a_ms);
+        aim = akv_sub(c_model, a_model);
         aim_len = akv_len(aim);
         if (!(aim_len > 1e-6f * reach)) {
             aim = g->ab;
@@ -177,7 +177,7 @@ static inline int limb_target_interior(const ak_limb_ik_params *p, limb_geom *g)
 /* The current bend axis n = (c-b) x (a-b) (unit bone directions first, so no product of four
  * lengths can overflow); a straight (or folded) limb bends about the hinge axis instead, made
  * perpendicular to c-b. */
-static inline void limb_bend_axis(const ak_limb_ik_params *p, const ak_xform *world, limb_geom *g)
+static inline void limb_bend_axis(const ak_limb_ik_params *p, const ak_xform *model, limb_geom *g)
 {
     const ak_vec3 u_ba = akv_scale(g->ab, -1.0f / g->l1), u_bc = akv_scale(g->bc, 1.0f / g->l2);
     ak_vec3 n = akv_cross(u_bc, u_ba);
@@ -195,7 +195,7 @@ static inline void limb_bend_axis(const ak_limb_ik_params *p, const ak_xform *wo
     } else if (g->bent) {
         g->n_scale = 1.0f / sin_n;
     } else {
-        ak_vec3 h = akq_rotate(world[p->middle].rotation, p->mid_axis);
+        ak_vec3 h = akq_rotate(model[p->middle].rotation, p->mid_axis);
         h = akv_sub(h, akv_scale(u_bc, akv_dot(h, u_bc)));
         const float h_len = akv_len(h);
         n = h_len > 1e-6f ? akv_scale(h, 1.0f / h_len) : akv_any_perpendicular(u_bc);
@@ -219,7 +219,7 @@ static inline void limb_bend_reference(const ak_limb_ik_params *p, limb_geom *g)
     g->have_ref = 0;
     g->ref = zero;
     if (p->use_pole) {
-        const ak_vec3 ap = akv_sub(p->pole, g->a_ms);
+        const ak_vec3 ap = akv_sub(p->pole, g->a_model);
         g->ref = akv_sub(ap, akv_scale(dir, akv_dot(ap, dir)));
         const float rr = akv_dot(g->ref, g->ref);
         g->have_ref = rr > 1e-8f * akv_dot(ap, ap) && rr > 1e-12f * g->reach * g->reach;
@@ -303,33 +303,33 @@ static inline ak_quat limb_upper_rotation_turn(const limb_geom *g, ak_quat r_a)
     return r_b;
 }
 
-IK_FLATTEN static int32_t limb_solve_ms(const ak_limb_ik_params *p, const ak_xform *world,
-                                        limb_solution *out, ak_error *err)
+IK_FLATTEN static int32_t limb_solve_model(const ak_limb_ik_params *p, const ak_xform *model,
+                                           limb_solution *out, ak_error *err)
 {
     limb_geom g = {.l1 =
                        0.0f}; /* every field is set before use; this quiets -Wmaybe-uninitialized */
-    const int32_t st = limb_measure(p, world, &g, err);
+    const int32_t st = limb_measure(p, model, &g, err);
     if (st < 0) return st;
     out->unreachable = limb_target_interior(p, &g);
-    limb_bend_axis(p, world, &g);
+    limb_bend_axis(p, model, &g);
     limb_bend_reference(p, &g);
     const ak_quat r_a = limb_middle_rotation(&g);
-    out->r_upper_ms =
+    out->r_upper_model =
         g.bent && g.have_ref ? limb_upper_rotation_frame(&g) : limb_upper_rotation_turn(&g, r_a);
     if (g.bent && g.have_ref && fabsf(g.sin_s) < 1e-2f) {
         /* A nearly straight limb's bend axis n is known only to float precision over |n|
          * (sin_s is signed: a limb bent the other way than its reference has it negative):
          * the frame's end misses its aim by up to ~1e-3 rad (0.1-0.3 mm on a leg, a planted
          * foot creeping 1-2 cm/s). The residual turn onto the aim, about the upper joint. */
-        const ak_vec3 c1a = akq_rotate(out->r_upper_ms, akv_add(g.ab, akq_rotate(r_a, g.bc)));
-        out->r_upper_ms = akq_normalize(akq_mul(akq_from_to(c1a, g.dir), out->r_upper_ms));
+        const ak_vec3 c1a = akq_rotate(out->r_upper_model, akv_add(g.ab, akq_rotate(r_a, g.bc)));
+        out->r_upper_model = akq_normalize(akq_mul(akq_from_to(c1a, g.dir), out->r_upper_model));
     }
     /* Unit to float precision on every path, which a fuzzed limb once was not (|q|^2 = 0.958
      * for the upper joint's correction): callers are promised unit rotations. */
-    if (fabsf(akq_dot(out->r_upper_ms, out->r_upper_ms) - 1.0f) > 1e-5f)
-        out->r_upper_ms = akq_normalize(out->r_upper_ms);
-    out->r_middle_ms = r_a;
-    out->end_ms = akv_add(g.a_ms, akv_scale(g.dir, g.d));
+    if (fabsf(akq_dot(out->r_upper_model, out->r_upper_model) - 1.0f) > 1e-5f)
+        out->r_upper_model = akq_normalize(out->r_upper_model);
+    out->r_middle_model = r_a;
+    out->end_model = akv_add(g.a_model, akv_scale(g.dir, g.d));
     out->reach = g.reach;
     return AK_OK;
 }
@@ -342,7 +342,7 @@ static ak_quat weigh(ak_quat q, float w)
 }
 
 /* The correction form; static so ak_limb_ik_run inlines it. `reach_out` gets l1 + l2. */
-static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, const ak_xform *world,
+static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, const ak_xform *model,
                           ak_quat *upper_correction, ak_quat *middle_correction,
                           ak_quat *end_rotation_out, ak_ik_result *result, float *reach_out,
                           ak_error *err)
@@ -352,7 +352,7 @@ static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, con
     if (middle_correction) *middle_correction = akq_identity();
     int32_t st = limb_validate(p, err);
     if (st < 0) goto done;
-    if (!local || !world || !upper_correction || !middle_correction) {
+    if (!local || !model || !upper_correction || !middle_correction) {
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL pose or output");
         goto done;
     }
@@ -360,33 +360,33 @@ static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, con
 
     limb_solution sol = {
         {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}, 0.0f, 0};
-    st = limb_solve_ms(p, world, &sol, err);
+    st = limb_solve_model(p, model, &sol, err);
     if (st < 0) goto done;
 
-    const ak_quat w_upper = world[p->upper].rotation, w_middle = world[p->middle].rotation;
+    const ak_quat w_upper = model[p->upper].rotation, w_middle = model[p->middle].rotation;
     /* Products of unit quaternions: unit to float precision, no renormalisation needed. */
-    ak_quat cu = weigh(akq_in_frame(w_upper, sol.r_upper_ms), p->weight);
+    ak_quat cu = weigh(akq_in_frame(w_upper, sol.r_upper_model), p->weight);
     /* A is a rotation about an axis: in the middle joint's frame it is the same angle about
      * the axis expressed there, conj(W) (k s, c) W = (conj(W) k s, c): one vector rotation
      * instead of two quaternion products. */
-    const ak_vec3 ra_axis = {sol.r_middle_ms.x, sol.r_middle_ms.y, sol.r_middle_ms.z};
+    const ak_vec3 ra_axis = {sol.r_middle_model.x, sol.r_middle_model.y, sol.r_middle_model.z};
     const ak_vec3 ra_local = akq_rotate(akq_conj(w_middle), ra_axis);
-    const ak_quat cm_full = {ra_local.x, ra_local.y, ra_local.z, sol.r_middle_ms.w};
+    const ak_quat cm_full = {ra_local.x, ra_local.y, ra_local.z, sol.r_middle_model.w};
     ak_quat cm = weigh(cm_full, p->weight);
     *upper_correction = cu;
     *middle_correction = cm;
 
     /* Where the end joint lands: analytic at full weight, else with the weighted corrections. */
-    ak_quat ru = sol.r_upper_ms, rm = sol.r_middle_ms;
-    ak_vec3 c_ms = sol.end_ms;
+    ak_quat ru = sol.r_upper_model, rm = sol.r_middle_model;
+    ak_vec3 c_model = sol.end_model;
     if (p->weight < 1.0f) {
         ru = akq_mul(w_upper, akq_mul(cu, akq_conj(w_upper)));
         rm = akq_mul(w_middle, akq_mul(cm, akq_conj(w_middle)));
-        const ak_vec3 a_ms = world[p->upper].translation, b_ms = world[p->middle].translation;
-        const ak_vec3 bc1 = akq_rotate(rm, akv_sub(world[p->end].translation, b_ms));
-        c_ms = akv_add(a_ms, akq_rotate(ru, akv_add(akv_sub(b_ms, a_ms), bc1)));
+        const ak_vec3 a_model = model[p->upper].translation, b_model = model[p->middle].translation;
+        const ak_vec3 bc1 = akq_rotate(rm, akv_sub(model[p->end].translation, b_model));
+        c_model = akv_add(a_model, akq_rotate(ru, akv_add(akv_sub(b_model, a_model), bc1)));
     }
-    res.error = akv_len(akv_sub(c_ms, p->target));
+    res.error = akv_len(akv_sub(c_model, p->target));
     res.iterations = 1;
     res.unreachable = sol.unreachable;
     res.reached = res.error <= p->tolerance * sol.reach;
@@ -394,7 +394,7 @@ static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, con
 
     if (p->match_end_rotation && end_rotation_out) {
         /* New model rotation of the end joint's parent: (ru rm) applied to its old one. */
-        const ak_quat parent_old = world[p->skeleton->parents[p->end]].rotation;
+        const ak_quat parent_old = model[p->skeleton->parents[p->end]].rotation;
         const ak_quat parent_new = akq_mul(ru, akq_mul(rm, parent_old));
         ak_quat solved = akq_normalize(akq_mul(akq_conj(parent_new), p->end_rotation));
         const ak_quat old = local[p->end].rotation;
@@ -408,22 +408,22 @@ done:
 }
 
 IK_FLATTEN int32_t ak_limb_ik_solve(const ak_limb_ik_params *p, const ak_xform *local,
-                                    const ak_xform *world, ak_quat *upper_correction,
+                                    const ak_xform *model, ak_quat *upper_correction,
                                     ak_quat *middle_correction, ak_quat *end_rotation_out,
                                     ak_ik_result *result, ak_error *err)
 {
     float reach = 0.0f;
-    return limb_solve(p, local, world, upper_correction, middle_correction, end_rotation_out,
+    return limb_solve(p, local, model, upper_correction, middle_correction, end_rotation_out,
                       result, &reach, err);
 }
 
-IK_FLATTEN int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, ak_xform *world,
+IK_FLATTEN int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, ak_xform *model,
                                   ak_ik_result *result, ak_error *err)
 {
     ak_quat cu, cm, end_rot;
     ak_ik_result res;
     float reach = 0.0f;
-    int32_t st = limb_solve(p, local, world, &cu, &cm, &end_rot, &res, &reach, err);
+    int32_t st = limb_solve(p, local, model, &cu, &cm, &end_rot, &res, &reach, err);
     if (st < 0 || p->weight <= 0.0f) {
         if (result) *result = res;
         return st;
@@ -431,8 +431,8 @@ IK_FLATTEN int32_t ak_limb_ik_run(const ak_limb_ik_params *p, ak_xform *local, a
     local[p->upper].rotation = akq_normalize(akq_mul(local[p->upper].rotation, cu));
     local[p->middle].rotation = akq_normalize(akq_mul(local[p->middle].rotation, cm));
     if (p->match_end_rotation) local[p->end].rotation = end_rot;
-    ak_fk_subtree(p->skeleton, local, world, p->upper);
-    res.error = akv_len(akv_sub(world[p->end].translation, p->target));
+    ak_fk_subtree(p->skeleton, local, model, p->upper);
+    res.error = akv_len(akv_sub(model[p->end].translation, p->target));
     res.reached = res.error <= p->tolerance * reach;
     if (result) *result = res;
     return AK_OK;

@@ -4,16 +4,16 @@
 
 #include <stdlib.h>
 
-ak_bvh_limits ak_bvh_limits_defaults(void)
+ak_bvh_read_params ak_bvh_read_defaults(void)
 {
-    ak_bvh_limits l;
+    ak_bvh_read_params l;
     l.max_joints = 1024;
     l.max_frames = 1000000;
     l.max_bytes = (int64_t)512 << 20;
     return l;
 }
 
-int32_t ak_bvh_limits_validate(const ak_bvh_limits *l, ak_error *err)
+int32_t ak_bvh_read_validate(const ak_bvh_read_params *l, ak_error *err)
 {
     if (!l) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null BVH limits");
     if (l->max_joints < 1 || l->max_frames < 1 || l->max_bytes < 1)

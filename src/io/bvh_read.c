@@ -46,7 +46,7 @@ typedef struct bvh_parser {
     const char *line_start;
     int32_t line;
     ak_error *err;
-    ak_bvh_limits limits;
+    ak_bvh_read_params limits;
     bvh_joint *joints;
     int32_t joint_count, joint_cap;
     int32_t values_per_frame;
@@ -1062,7 +1062,7 @@ int32_t akbvh_check_text(const char *data, size_t size, ak_error *err)
     return AK_OK;
 }
 
-int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *limits,
+int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_read_params *limits,
                            ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err)
 {
     if (out_skeleton) *out_skeleton = NULL;
@@ -1071,8 +1071,8 @@ int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *l
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument to ak_bvh_read_memory");
     bvh_parser ps;
     memset(&ps, 0, sizeof ps);
-    ps.limits = limits ? *limits : ak_bvh_limits_defaults();
-    int32_t st = ak_bvh_limits_validate(&ps.limits, err);
+    ps.limits = limits ? *limits : ak_bvh_read_defaults();
+    int32_t st = ak_bvh_read_validate(&ps.limits, err);
     if (st) return st;
     if ((uint64_t)size > (uint64_t)ps.limits.max_bytes)
         return ak_error_set(err, AK_ERR_LIMIT, 0,
@@ -1097,15 +1097,15 @@ int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_limits *l
     return st;
 }
 
-int32_t ak_bvh_read_file(const char *path, const ak_bvh_limits *limits, ak_skeleton **out_skeleton,
-                         ak_clip **out_clip, ak_error *err)
+int32_t ak_bvh_read_file(const char *path, const ak_bvh_read_params *limits,
+                         ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err)
 {
     if (out_skeleton) *out_skeleton = NULL;
     if (out_clip) *out_clip = NULL;
     if (!path || !out_skeleton || !out_clip)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument to ak_bvh_read_file");
-    ak_bvh_limits l = limits ? *limits : ak_bvh_limits_defaults();
-    int32_t st = ak_bvh_limits_validate(&l, err);
+    ak_bvh_read_params l = limits ? *limits : ak_bvh_read_defaults();
+    int32_t st = ak_bvh_read_validate(&l, err);
     if (st) return st;
     char *data = NULL;
     size_t size = 0;

@@ -16,16 +16,16 @@
 #include "io/gltf_internal.h"
 #include "io/json.h"
 
-ak_gltf_options ak_gltf_defaults(void)
+ak_gltf_params ak_gltf_defaults(void)
 {
-    ak_gltf_options o;
+    ak_gltf_params o;
     o.metres_per_unit = 1.0f;
     o.cubic = 0;
     o.with_mesh = 1;
     return o;
 }
 
-int32_t ak_gltf_validate(const ak_gltf_options *o, ak_error *err)
+int32_t ak_gltf_validate(const ak_gltf_params *o, ak_error *err)
 {
     if (!o) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "options is NULL");
     if (!(o->metres_per_unit > 0.0f) || !isfinite(o->metres_per_unit))
@@ -160,7 +160,7 @@ static int32_t finish_doc(akio_gbuf *js, const akio_gbuf *bin, const ak_clip *c,
     return AK_OK;
 }
 
-static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_options *o,
+static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_params *o,
                          int binary, uint8_t **out_data, size_t *out_size, ak_error *err)
 {
     const int32_t n = s->joint_count;
@@ -192,14 +192,14 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_o
 }
 
 int32_t ak_gltf_write_memory(const ak_skeleton *skeleton, const ak_clip *clip,
-                             const ak_gltf_options *options, int32_t binary, uint8_t **out_data,
+                             const ak_gltf_params *options, int32_t binary, uint8_t **out_data,
                              size_t *out_size, ak_error *err)
 {
     if (!out_data || !out_size)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "output pointers are NULL");
     *out_data = NULL;
     *out_size = 0;
-    ak_gltf_options o = options ? *options : ak_gltf_defaults();
+    ak_gltf_params o = options ? *options : ak_gltf_defaults();
     int32_t st = ak_gltf_validate(&o, err);
     if (st != AK_OK) return st;
     st = check_input(skeleton, clip, err);
@@ -219,7 +219,7 @@ static int ends_with_glb(const char *path)
 }
 
 int32_t ak_gltf_write_file(const char *path, const ak_skeleton *skeleton, const ak_clip *clip,
-                           const ak_gltf_options *options, ak_error *err)
+                           const ak_gltf_params *options, ak_error *err)
 {
     if (!path) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "path is NULL");
     uint8_t *data = NULL;

@@ -412,7 +412,7 @@ static void write_mesh_views(akio_gltf_doc *d, const mesh_data *mesh)
 /* The body (with_mesh 1; rigs without one fall back to capsules) or the capsule mesh
  * (with_mesh 2, each capsule skinned rigidly to the parent joint of its bone). */
 static int32_t write_mesh(akio_gltf_doc *d, const ak_skeleton *s, const ak_xform *world_m,
-                          const ak_gltf_options *o, ak_error *err)
+                          const ak_gltf_params *o, ak_error *err)
 {
     mesh_data mesh;
     int failed = 0;
@@ -431,7 +431,7 @@ static int32_t write_mesh(akio_gltf_doc *d, const ak_skeleton *s, const ak_xform
 }
 
 int32_t akio_gltf_write_buffers(akio_gltf_doc *d, const ak_skeleton *s, const ak_clip *c,
-                                const ak_gltf_options *o, const ak_xform *world_m, ak_error *err)
+                                const ak_gltf_params *o, const ak_xform *world_m, ak_error *err)
 {
     int32_t st;
     d->animate = c != NULL;

@@ -23,7 +23,7 @@ static int32_t fail(akj_parser *p, const char *why)
     return ak_error_set(p->err, AK_ERR_PARSE, p->line, "JSON: %s", why);
 }
 
-static void skip_ws(akj_parser *p)
+static void skip_space(akj_parser *p)
 {
     while (p->i < p->n) {
         char c = p->s[p->i];
@@ -196,18 +196,18 @@ static int32_t parse_container(akj_parser *p, int depth, int32_t self, int is_ob
 {
     const char close = is_object ? '}' : ']';
     int32_t last = -1;
-    skip_ws(p);
+    skip_space(p);
     if (p->i < p->n && p->s[p->i] == close) {
         ++p->i;
         return AK_OK;
     }
     for (;;) {
         int32_t key = -1, child, st;
-        skip_ws(p);
+        skip_space(p);
         if (is_object) {
             if (p->i >= p->n || p->s[p->i] != '"') return fail(p, "expected a member name");
             if ((st = read_string(p, &key)) < 0) return st;
-            skip_ws(p);
+            skip_space(p);
             if (p->i >= p->n || p->s[p->i] != ':') return fail(p, "expected ':'");
             ++p->i;
         }
@@ -219,7 +219,7 @@ static int32_t parse_container(akj_parser *p, int depth, int32_t self, int is_ob
             p->doc->v[last].next = child;
         last = child;
         p->doc->v[self].count++;
-        skip_ws(p);
+        skip_space(p);
         if (p->i >= p->n) return fail(p, is_object ? "unterminated object" : "unterminated array");
         char c = p->s[p->i++];
         if (c == close) return AK_OK;
@@ -251,7 +251,7 @@ static int32_t parse_value(akj_parser *p, int depth, int32_t *out)
 {
     if (depth > AKJ_MAX_DEPTH)
         return ak_error_set(p->err, AK_ERR_LIMIT, p->line, "JSON: nested too deeply");
-    skip_ws(p);
+    skip_space(p);
     if (p->i >= p->n) return fail(p, "unexpected end of input");
     char c = p->s[p->i];
     static const struct {
@@ -294,7 +294,7 @@ int32_t akj_parse(const char *text, size_t len, akj_doc *doc, ak_error *err)
         p.i = 3;
     int32_t root, st = parse_value(&p, 0, &root);
     if (st >= 0) {
-        skip_ws(&p);
+        skip_space(&p);
         if (p.i != p.n) st = fail(&p, "unexpected text after the document");
     }
     if (st < 0) akj_free(doc);

@@ -43,7 +43,7 @@ static const ak_param_range k_walker[] = {
     COORD(ak_walker_params, target),
     RANGE(ak_walker_params, start_heading, -1e6f, 1e6f, 1),
     W(arrival_radius, 1e-3f, 1e3f),
-    W(max_turn_rate, 1e-3f, 1e5f),
+    W(turn_rate, 1.745e-5f, 1745.33f), /* rad/s: 1e-3 .. 1e5 deg/s */
     W(ground_smoothing, 0.0f, 60.0f),
     W(idle_fade, 1e-3f, 60.0f),
     W(start_time, 0.0f, 59.0f),

@@ -3,7 +3,7 @@
  * The guide is the character's place on the ground and its base heading. The clip's root
  * motion inside a cycle is applied relative to the guide, so the clip never snaps back when
  * it loops; before each cycle (or every frame in continuous mode) the guide turns toward the
- * target, at most max_turn_rate, so the path stays smooth. Per frame:
+ * target, at most turn_rate, so the path stays smooth. Per frame:
  * sample -> root motion (guide, controller) -> foot IK -> FK. */
 #include "core/busy.h"
 #include "animkit/walker.h"
@@ -109,7 +109,7 @@ ak_walker_params ak_walker_defaults(void)
     p.start_heading = NAN;
     p.arrival_radius = 0.3f;
     p.steer = AK_STEER_CYCLE;
-    p.max_turn_rate = 90.0f;
+    p.turn_rate = 0.5f * AK_PI; /* 90 deg/s */
     p.foot_ik = 1;
     p.use_controller = 1;
     p.controller = ak_controller_defaults();
@@ -132,7 +132,7 @@ int32_t ak_walker_validate(const ak_walker_params *p, const ak_walk_motion *m, a
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "arrival radius must be positive");
     if (p->steer != AK_STEER_CYCLE && p->steer != AK_STEER_CONTINUOUS)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "steer must be cycle or continuous");
-    if (!(p->max_turn_rate > 0.0f) || !isfinite(p->max_turn_rate))
+    if (!(p->turn_rate > 0.0f) || !isfinite(p->turn_rate))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max turn rate must be positive");
     if (!(p->ground_smoothing >= 0.0f) || !(p->idle_fade > 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -775,7 +775,7 @@ static float steer_turn(ak_walker *w, float dt, int new_cycle)
     float sharpen = dist > 1e-3f ? 1.5f / dist : 4.0f;
     sharpen = sharpen < 1.0f ? 1.0f : (sharpen > 4.0f ? 4.0f : sharpen);
     if (!w->arrived && dist < 1.5f) w->guide_target = heading_to_target(w);
-    const float max_turn = w->p.max_turn_rate * sharpen * AK_PI / 180.0f * dt;
+    const float max_turn = w->p.turn_rate * sharpen * dt;
     const int steering = !w->arrived || (w->stop_captured && w->seg < 0);
     float turn = steering ? wrap_pi(w->guide_target - w->base_heading) : 0.0f;
     if (turn > max_turn) turn = max_turn;

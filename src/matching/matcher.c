@@ -133,7 +133,7 @@ ak_matcher_params ak_matcher_defaults(void)
     p.transition_cost = 0.5f;
     p.exclude_time = 0.33f;
     p.reselect_time = 0.5f;
-    p.warp_rate_deg = 100.0f;
+    p.turn_rate = 100.0f * AK_PI / 180.0f; /* 100 deg/s */
     p.stop_time = 0.35f;
     p.rate_warp = 0.0f;
     p.stance_gate = 0.006f;
@@ -171,7 +171,7 @@ int32_t ak_matcher_validate(const ak_matcher_params *p, const ak_motion_db *db, 
                             "rate warp in [0, 0.5]");
     if (!(p->turn_on_spot_deg >= 0.0f && p->turn_on_spot_deg <= 180.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "turn on spot angle must be in [0, 180]");
-    if (!(p->warp_rate_deg >= 0.0f) || !isfinite(p->warp_rate_deg))
+    if (!(p->turn_rate >= 0.0f) || !isfinite(p->turn_rate))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "warp rate must be >= 0");
     if (p->search_mode != AK_MATCH_BRUTE && p->search_mode != AK_MATCH_BOXES)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown search mode");
@@ -620,7 +620,7 @@ static ak_vec3 advance(ak_matcher *m, float dt)
     float warp = 0.0f;
     if (!m->standing) {
         const float e = wrap_pi(m->sim_heading - m->heading);
-        const float cap = m->p.warp_rate_deg * AK_PI / 180.0f * dt;
+        const float cap = m->p.turn_rate * dt;
         warp = e * (dt / 0.15f > 1.0f ? 1.0f : dt / 0.15f);
         warp = warp > cap ? cap : (warp < -cap ? -cap : warp);
     }

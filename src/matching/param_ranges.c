@@ -29,7 +29,7 @@ static const ak_param_range k_matcher[] = {
     M(transition_cost, 0.0f, 1e6f),
     M(exclude_time, 0.0f, 100.0f),
     M(reselect_time, 0.0f, 100.0f),
-    M(warp_rate_deg, 0.0f, 1e5f),
+    M(turn_rate, 0.0f, 1745.33f), /* rad/s: 1e5 deg/s */
     M(stop_time, 1e-3f, 60.0f),
     M(rate_warp, 0.0f, 0.5f),
     M(stance_gate, 0.0f, 1.0f),

@@ -427,7 +427,7 @@ AK_PLUGIN_API int32_t ak_plugin_clip_sample(ak_handle hc, ak_handle hs, float ti
     return AK_OK;
 }
 
-AK_PLUGIN_API int32_t ak_plugin_clip_sample_world(ak_handle hc, ak_handle hs, float time,
+AK_PLUGIN_API int32_t ak_plugin_clip_sample_model(ak_handle hc, ak_handle hs, float time,
                                                   int32_t interp, ak_plugin_xform *out,
                                                   int32_t count)
 {
@@ -450,10 +450,10 @@ AK_PLUGIN_API int32_t ak_plugin_fk(ak_handle h, const ak_plugin_xform *local, ak
     if (status != AK_OK) return status;
     const int32_t n = s->skeleton->joint_count;
     status = akp_check_pose(&s->hdr, local, count, n, "local");
-    if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, out, count, n, "out_world");
+    if (status == AK_OK) status = akp_check_joint_buffer(&s->hdr, out, count, n, "out_model");
     if (status == AK_OK && (const void *)local < (const void *)(out + n) &&
         (const void *)out < (const void *)(local + n))
-        status = akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "local and out_world overlap");
+        status = akp_fail(&s->hdr, AK_ERR_INVALID_ARG, "local and out_model overlap");
     if (status == AK_OK) {
         /* FK commutes with the mirror: M(a*b) = M(a)*M(b) because M conjugates by the
          * reflection S (S R S, S t), so Unity-frame locals give Unity-frame world

@@ -55,10 +55,10 @@ AK_PLUGIN_API int32_t ak_plugin_character_defaults(ak_plugin_character_params *o
     out->start = akp_mirror_point(w.start);
     out->target = akp_mirror_point(w.target);
     out->face_target = isnan(w.start_heading) ? 1 : 0;
-    out->start_yaw_deg = isnan(w.start_heading) ? 0.0f : -w.start_heading * 57.29577951f;
+    out->start_heading_deg = isnan(w.start_heading) ? 0.0f : -w.start_heading * 57.29577951f;
     out->arrival_radius = w.arrival_radius;
     out->steer = w.steer;
-    out->max_turn_rate = w.max_turn_rate;
+    out->turn_rate_deg = w.turn_rate * 57.29577951f;
     out->interp = w.interp;
     out->ground_smoothing = w.ground_smoothing;
     out->idle_fade = w.idle_fade;
@@ -91,9 +91,9 @@ static const akp_range k_character_ranges[] = {
     CHAR_RANGE(target.x, -AKP_MAX_COORD, AKP_MAX_COORD),
     CHAR_RANGE(target.y, -AKP_MAX_COORD, AKP_MAX_COORD),
     CHAR_RANGE(target.z, -AKP_MAX_COORD, AKP_MAX_COORD),
-    CHAR_RANGE(start_yaw_deg, -1e6f, 1e6f),
+    CHAR_RANGE(start_heading_deg, -1e6f, 1e6f),
     CHAR_LIB(arrival_radius, ak_walker_param_ranges, arrival_radius),
-    CHAR_LIB(max_turn_rate, ak_walker_param_ranges, max_turn_rate),
+    CHAR_RANGE(turn_rate_deg, 1e-3f, 1e5f),
     CHAR_LIB(ground_smoothing, ak_walker_param_ranges, ground_smoothing),
     CHAR_LIB(idle_fade, ak_walker_param_ranges, idle_fade),
     CHAR_LIB(foot_weight, ak_foot_ik_param_ranges, weight),
@@ -118,10 +118,10 @@ static ak_walker_params character_walker_params(const ak_plugin_character_params
     ak_walker_params wp = ak_walker_defaults();
     wp.start = akp_mirror_point(pp->start);
     wp.target = akp_mirror_point(pp->target);
-    wp.start_heading = pp->face_target ? NAN : -pp->start_yaw_deg * 0.01745329252f;
+    wp.start_heading = pp->face_target ? NAN : -pp->start_heading_deg * 0.01745329252f;
     wp.arrival_radius = pp->arrival_radius;
     wp.steer = pp->steer;
-    wp.max_turn_rate = pp->max_turn_rate;
+    wp.turn_rate = pp->turn_rate_deg * 0.01745329252f;
     wp.interp = pp->interp;
     wp.ground_smoothing = pp->ground_smoothing;
     wp.idle_fade = pp->idle_fade;

@@ -1,6 +1,6 @@
 /* IK entry points of the plugin: the library solvers (ik.h) on caller pose buffers.
  *
- * The caller's local/world arrays are in Unity's frame. They are mirrored into animkit's
+ * The caller's local/model arrays are in Unity's frame. They are mirrored into animkit's
  * right-handed frame in place, solved, and mirrored back (also on failure), so nothing is
  * allocated and the caller sees only Unity-frame data. Parameters convert the same way:
  * points (x,y,-z), rotations (-x,-y,z,w), rotation axes like a quaternion's vector part
@@ -47,7 +47,7 @@ AK_PLUGIN_API int32_t ak_plugin_limb_ik_defaults(ak_plugin_limb_ik_params *out)
 }
 
 AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle h, const ak_plugin_limb_ik_params *pp,
-                                        ak_plugin_xform *local, ak_plugin_xform *world,
+                                        ak_plugin_xform *local, ak_plugin_xform *model,
                                         int32_t count, ak_plugin_ik_result *out_result)
 {
     akp_skeleton *s;
@@ -60,7 +60,7 @@ AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle h, const ak_plugin_limb_ik_par
         status = AK_ERR_INVALID_ARG;
     }
     if (status == AK_OK) status = akp_check_pose(&s->hdr, local, count, n, "local");
-    if (status == AK_OK) status = akp_check_pose(&s->hdr, world, count, n, "world");
+    if (status == AK_OK) status = akp_check_pose(&s->hdr, model, count, n, "model");
     if (status == AK_OK) {
         ak_limb_ik_params p = ak_limb_ik_defaults();
         ak_ik_result r;
@@ -81,10 +81,10 @@ AK_PLUGIN_API int32_t ak_plugin_limb_ik(ak_handle h, const ak_plugin_limb_ik_par
         p.tolerance = pp->tolerance;
         p.weight = pp->weight;
         akp_mirror_xforms((ak_xform *)local, n);
-        akp_mirror_xforms((ak_xform *)world, n);
-        status = ak_limb_ik_run(&p, (ak_xform *)local, (ak_xform *)world, &r, &err);
+        akp_mirror_xforms((ak_xform *)model, n);
+        status = ak_limb_ik_run(&p, (ak_xform *)local, (ak_xform *)model, &r, &err);
         akp_mirror_xforms((ak_xform *)local, n);
-        akp_mirror_xforms((ak_xform *)world, n);
+        akp_mirror_xforms((ak_xform *)model, n);
         if (status != AK_OK)
             akp_fail(&s->hdr, status, "limb IK: %s", err.message);
         else
@@ -100,10 +100,10 @@ AK_PLUGIN_API int32_t ak_plugin_look_at_defaults(ak_plugin_look_at_params *out)
     const ak_look_at_params d = ak_look_at_defaults();
     memset(out, 0, sizeof *out);
     out->target = akp_mirror_point(d.target);
-    /* forward/up/world_up are directions: they mirror like points. */
+    /* forward/up/up_model are directions: they mirror like points. */
     out->forward = akp_mirror_point(d.forward);
     out->up = akp_mirror_point(d.up);
-    out->world_up = akp_mirror_point(d.world_up);
+    out->up_model = akp_mirror_point(d.up_model);
     out->clamp_weight = d.clamp_weight;
     out->tolerance = d.tolerance;
     out->weight = d.weight;
@@ -113,7 +113,7 @@ AK_PLUGIN_API int32_t ak_plugin_look_at_defaults(ak_plugin_look_at_params *out)
 AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle h, const int32_t *chain,
                                         const float *joint_weights, int32_t chain_length,
                                         const ak_plugin_look_at_params *pp, ak_plugin_xform *local,
-                                        ak_plugin_xform *world, int32_t count,
+                                        ak_plugin_xform *model, int32_t count,
                                         ak_plugin_ik_result *out_result)
 {
     akp_skeleton *s;
@@ -126,7 +126,7 @@ AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle h, const int32_t *chain,
         status = AK_ERR_INVALID_ARG;
     }
     if (status == AK_OK) status = akp_check_pose(&s->hdr, local, count, n, "local");
-    if (status == AK_OK) status = akp_check_pose(&s->hdr, world, count, n, "world");
+    if (status == AK_OK) status = akp_check_pose(&s->hdr, model, count, n, "model");
     if (status == AK_OK) {
         ak_look_at_params p = ak_look_at_defaults();
         ak_ik_result r;
@@ -140,15 +140,15 @@ AK_PLUGIN_API int32_t ak_plugin_look_at(ak_handle h, const int32_t *chain,
         p.target = akp_mirror_point(pp->target);
         p.forward = akp_mirror_point(pp->forward);
         p.up = akp_mirror_point(pp->up);
-        p.world_up = akp_mirror_point(pp->world_up);
+        p.up_model = akp_mirror_point(pp->up_model);
         p.clamp_weight = pp->clamp_weight;
         p.tolerance = pp->tolerance;
         p.weight = pp->weight;
         akp_mirror_xforms((ak_xform *)local, n);
-        akp_mirror_xforms((ak_xform *)world, n);
-        status = ak_look_at_run(&p, (ak_xform *)local, (ak_xform *)world, &r, &err);
+        akp_mirror_xforms((ak_xform *)model, n);
+        status = ak_look_at_run(&p, (ak_xform *)local, (ak_xform *)model, &r, &err);
         akp_mirror_xforms((ak_xform *)local, n);
-        akp_mirror_xforms((ak_xform *)world, n);
+        akp_mirror_xforms((ak_xform *)model, n);
         if (status != AK_OK)
             akp_fail(&s->hdr, status, "look-at: %s", err.message);
         else

@@ -222,7 +222,7 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_defaults(ak_plugin_matcher_params *out)
     out->face_target = 1;
     out->arrival_radius = m.arrival_radius;
     out->walk_speed = m.walk_speed;
-    out->warp_rate_deg = m.warp_rate_deg;
+    out->turn_rate_deg = m.turn_rate * 57.29577951f;
     out->inertia_halflife = m.inertia_halflife;
     out->use_controller = m.use_controller;
     out->foot_ik = m.foot_ik;
@@ -245,10 +245,10 @@ static const akp_range k_matcher_ranges[] = {
     MATCHER_RANGE(target.x, -AKP_MAX_COORD, AKP_MAX_COORD),
     MATCHER_RANGE(target.y, -AKP_MAX_COORD, AKP_MAX_COORD),
     MATCHER_RANGE(target.z, -AKP_MAX_COORD, AKP_MAX_COORD),
-    MATCHER_RANGE(start_yaw_deg, -1e6f, 1e6f),
+    MATCHER_RANGE(start_heading_deg, -1e6f, 1e6f),
     MATCHER_LIB(arrival_radius),
     MATCHER_LIB(walk_speed),
-    MATCHER_LIB(warp_rate_deg),
+    MATCHER_RANGE(turn_rate_deg, 0.0f, 1e5f),
     MATCHER_LIB(inertia_halflife),
 };
 
@@ -257,10 +257,10 @@ static ak_matcher_params matcher_params(const ak_plugin_matcher_params *pp)
     ak_matcher_params p = ak_matcher_defaults();
     p.start = akp_mirror_point(pp->start);
     p.target = akp_mirror_point(pp->target);
-    p.start_heading = pp->face_target ? NAN : -pp->start_yaw_deg * 0.01745329252f;
+    p.start_heading = pp->face_target ? NAN : -pp->start_heading_deg * 0.01745329252f;
     p.arrival_radius = pp->arrival_radius;
     p.walk_speed = pp->walk_speed;
-    p.warp_rate_deg = pp->warp_rate_deg;
+    p.turn_rate = pp->turn_rate_deg * 0.01745329252f;
     p.inertia_halflife = pp->inertia_halflife;
     p.use_controller = pp->use_controller;
     p.foot_ik = pp->foot_ik;

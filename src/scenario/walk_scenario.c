@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WALK_FIELD(f) offsetof(ak_walk_scenario, f)
-#define WALK_TEXT(f)  WALK_FIELD(f), sizeof(((ak_walk_scenario *)0)->f)
+#define WALK_FIELD(f) offsetof(ak_walk_scenario_params, f)
+#define WALK_TEXT(f)  WALK_FIELD(f), sizeof(((ak_walk_scenario_params *)0)->f)
 
 static const ak_flag k_walk_flags[] = {
     {.name = "clip",
@@ -113,7 +113,7 @@ static const ak_flag k_walk_flags[] = {
      .help = "the guide re-aims before each cycle, or every frame; or motion matching"},
     {.name = "turn-rate",
      .type = AK_FLAG_FLOAT,
-     .offset = WALK_FIELD(turn_rate),
+     .offset = WALK_FIELD(turn_rate_deg),
      .metavar = "DEG",
      .def = "90",
      .range = "(0,100000]",
@@ -133,7 +133,7 @@ static const ak_flag k_walk_flags[] = {
      .help = "play the animation on the terrain without foot IK"},
     {.name = "start-heading",
      .type = AK_FLAG_FLOAT,
-     .offset = WALK_FIELD(start_heading),
+     .offset = WALK_FIELD(start_heading_deg),
      .metavar = "DEG",
      .def = "1000",
      .range = "[-360,360]",
@@ -155,20 +155,20 @@ const ak_flag_table *ak_walk_scenario_flags(void)
     return &k_walk_table;
 }
 
-ak_walk_scenario ak_walk_scenario_defaults(void)
+ak_walk_scenario_params ak_walk_scenario_defaults(void)
 {
-    ak_walk_scenario s;
+    ak_walk_scenario_params s;
     memset(&s, 0, sizeof s);
     ak_flags_defaults(&k_walk_table, &s, NULL);
     return s;
 }
 
-int32_t ak_walk_scenario_validate(const ak_walk_scenario *s, ak_error *err)
+int32_t ak_walk_scenario_validate(const ak_walk_scenario_params *s, ak_error *err)
 {
     if (!s) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null scenario");
     const int32_t st = ak_flags_check(&k_walk_table, s, err);
     if (st != AK_OK) return st;
-    const ak_walk_scenario d = ak_walk_scenario_defaults();
+    const ak_walk_scenario_params d = ak_walk_scenario_defaults();
     const int auto_cycle = s->cycle[0] == -1 && s->cycle[1] == -1;
     if (!auto_cycle && !(s->cycle[0] >= 0 && s->cycle[1] > s->cycle[0]))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,

@@ -1,4 +1,4 @@
-/* The walk scene: what ak_walk_scenario describes, built once — the walk clip (a file or the
+/* The walk scene: what ak_walk_scenario_params describes, built once — the walk clip (a file or the
  * built-in procedural walk), the idle clip, the walk motion, the terrain and the walker; or,
  * with steer match, the motion database and the matcher (walk_scene_match.c). Stepping and
  * the character's accessors serve both. */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int32_t load_file_clip(ak_walk_scene *w, const ak_walk_scenario *s,
+static int32_t load_file_clip(ak_walk_scene *w, const ak_walk_scenario_params *s,
                               ak_walk_motion_params *mp, ak_error *err)
 {
     const char *path = w->clip_path;
@@ -31,7 +31,7 @@ static int32_t load_file_clip(ak_walk_scene *w, const ak_walk_scenario *s,
 }
 
 /* The built-in procedural walk (metres, a ready loop with known contacts) and its idle. */
-static int32_t make_builtin_clip(ak_walk_scene *w, const ak_walk_scenario *s,
+static int32_t make_builtin_clip(ak_walk_scene *w, const ak_walk_scenario_params *s,
                                  ak_walk_motion_params *mp, ak_error *err)
 {
     const ak_walk_clip_params cp = ak_walk_clip_defaults();
@@ -89,7 +89,7 @@ static int ends_with_pgm(const char *path)
     return e[0] == '.' && (e[1] | 32) == 'p' && (e[2] | 32) == 'g' && (e[3] | 32) == 'm';
 }
 
-static int32_t make_terrain(ak_walk_scene *w, const ak_walk_scenario *s,
+static int32_t make_terrain(ak_walk_scene *w, const ak_walk_scenario_params *s,
                             ak_heightmap_loader image_loader, ak_error *err)
 {
     int32_t st;
@@ -113,7 +113,8 @@ static int32_t make_terrain(ak_walk_scene *w, const ak_walk_scenario *s,
 }
 
 /* A start or target off the ground would walk on NaN: say which, and where the ground is. */
-static int32_t check_on_ground(const ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err)
+static int32_t check_on_ground(const ak_walk_scene *w, const ak_walk_scenario_params *s,
+                               ak_error *err)
 {
     ak_ground_hit hit;
     const char *off = !ak_ground_query(&w->ground, s->start[0], s->start[1], &hit)     ? "start"
@@ -128,14 +129,14 @@ static int32_t check_on_ground(const ak_walk_scene *w, const ak_walk_scenario *s
                         (double)p[0], (double)p[1], -0.5 * (double)extent, 0.5 * (double)extent);
 }
 
-static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err)
+static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario_params *s, ak_error *err)
 {
     ak_walker_params wp = ak_walker_defaults();
     wp.start = ak_vec3_make(s->start[0], 0.0f, s->start[1]);
     wp.target = ak_vec3_make(s->target[0], 0.0f, s->target[1]);
     wp.start_heading = ak_walk_scene_start_heading(s);
     wp.steer = s->steer == AK_WALK_STEER_CONTINUOUS ? AK_STEER_CONTINUOUS : AK_STEER_CYCLE;
-    wp.max_turn_rate = s->turn_rate;
+    wp.turn_rate = s->turn_rate_deg * 0.01745329252f; /* deg/s -> rad/s */
     wp.arrival_radius = s->arrival;
     wp.foot_ik = s->foot_ik;
     wp.idle_clip = w->idle_clip;
@@ -147,7 +148,7 @@ static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario *s, ak_error
     return AK_OK;
 }
 
-static int32_t build(ak_walk_scene *w, const ak_walk_scenario *s, ak_heightmap_loader loader,
+static int32_t build(ak_walk_scene *w, const ak_walk_scenario_params *s, ak_heightmap_loader loader,
                      ak_error *err)
 {
     int32_t st = make_terrain(w, s, loader, err);
@@ -173,13 +174,13 @@ static int32_t build(ak_walk_scene *w, const ak_walk_scenario *s, ak_heightmap_l
     return st;
 }
 
-int32_t ak_walk_scene_create(const ak_walk_scenario *scenario, ak_heightmap_loader image_loader,
-                             ak_walk_scene **out, ak_error *err)
+int32_t ak_walk_scene_create(const ak_walk_scenario_params *scenario,
+                             ak_heightmap_loader image_loader, ak_walk_scene **out, ak_error *err)
 {
     return ak_walk_scene_create_with(scenario, image_loader, NULL, out, err);
 }
 
-int32_t ak_walk_scene_create_with(const ak_walk_scenario *scenario,
+int32_t ak_walk_scene_create_with(const ak_walk_scenario_params *scenario,
                                   ak_heightmap_loader image_loader, ak_clip_loader clip_loader,
                                   ak_walk_scene **out, ak_error *err)
 {

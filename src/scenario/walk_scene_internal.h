@@ -60,7 +60,7 @@ AK_INLINE int32_t ak_walk_scene_file_error(const char *path, int32_t st, ak_erro
 }
 
 /* frame_time, max_frames from the scenario's max_time. */
-AK_INLINE void ak_walk_scene_set_timing(ak_walk_scene *w, const ak_walk_scenario *s,
+AK_INLINE void ak_walk_scene_set_timing(ak_walk_scene *w, const ak_walk_scenario_params *s,
                                         float frame_time)
 {
     w->frame_time = frame_time;
@@ -69,13 +69,16 @@ AK_INLINE void ak_walk_scene_set_timing(ak_walk_scene *w, const ak_walk_scenario
     w->max_frames = frames < 2147483647.0 ? (int32_t)frames : 2147483647;
 }
 
-/* The walkers' start_heading (radians; NaN: facing the target) from the scenario's degrees. */
-AK_INLINE float ak_walk_scene_start_heading(const ak_walk_scenario *s)
+/* The walkers' start_heading_deg (radians; NaN: facing the target) from the scenario's degrees. */
+AK_INLINE float ak_walk_scene_start_heading(const ak_walk_scenario_params *s)
 {
-    return s->start_heading == AK_WALK_FACE_TARGET ? NAN : s->start_heading * 0.017453292519943295f;
+    return s->start_heading_deg == AK_WALK_FACE_TARGET
+               ? NAN
+               : s->start_heading_deg * 0.017453292519943295f;
 }
 
 /* Steer match: the database from the scenario's clips and library, and the matcher. */
-int32_t ak_walk_scene_build_matcher(ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err);
+int32_t ak_walk_scene_build_matcher(ak_walk_scene *w, const ak_walk_scenario_params *s,
+                                    ak_error *err);
 
 #endif

@@ -30,7 +30,7 @@ static void free_sources(match_sources *m)
 }
 
 /* The paths: --clip values, then the library's .bvh files (akio_list_folder's order). */
-static int32_t collect_paths(const ak_walk_scenario *s, akio_list *out, ak_error *err)
+static int32_t collect_paths(const ak_walk_scenario_params *s, akio_list *out, ak_error *err)
 {
     memset(out, 0, sizeof *out);
     if (s->library[0]) {
@@ -111,7 +111,7 @@ static void set_label(ak_walk_scene *w, int clips)
              clips == 1 ? "" : "s", left);
 }
 
-static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err)
+static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario_params *s, ak_error *err)
 {
     match_sources m;
     memset(&m, 0, sizeof m);
@@ -130,7 +130,8 @@ static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario *s, ak_err
     return st;
 }
 
-int32_t ak_walk_scene_build_matcher(ak_walk_scene *w, const ak_walk_scenario *s, ak_error *err)
+int32_t ak_walk_scene_build_matcher(ak_walk_scene *w, const ak_walk_scenario_params *s,
+                                    ak_error *err)
 {
     int32_t st = make_database(w, s, err);
     if (st != AK_OK) return st;

@@ -413,7 +413,7 @@ static void body_for_a_bvh_rig(void **state)
     check_body(sk, m, &vol);
     check_feet(sk, m);
     ak_body_mesh_destroy(m);
-    ak_body_options o = ak_body_defaults();
+    ak_body_params o = ak_body_defaults();
     o.sides = 3;
     ak_error err;
     assert_int_equal(ak_body_mesh_create(sk, &o, &m, &err), AK_ERR_INVALID_ARG);

@@ -16,7 +16,7 @@ static int export_pair(const char *out_dir, const char *stem, const ak_skeleton 
     ak_units_detect(ak_skeleton_rest_height(s), &mpu);
     char path[2048];
     ak_error err;
-    ak_gltf_options o = ak_gltf_defaults();
+    ak_gltf_params o = ak_gltf_defaults();
     o.metres_per_unit = mpu;
     snprintf(path, sizeof path, "%s/%s.gltf", out_dir, stem);
     if (ak_gltf_write_file(path, s, c, &o, &err) != AK_OK) {

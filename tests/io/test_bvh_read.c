@@ -331,7 +331,7 @@ static void bvh_honours_limits(void **state)
     ak_clip *c = NULL;
     ak_error err;
     const char *path = data_path("ok_minimal.bvh");
-    ak_bvh_limits lim = ak_bvh_limits_defaults();
+    ak_bvh_read_params lim = ak_bvh_read_defaults();
     assert_int_equal(lim.max_joints, 1024);
     assert_int_equal(lim.max_frames, 1000000);
 
@@ -344,7 +344,7 @@ static void bvh_honours_limits(void **state)
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
 
-    lim = ak_bvh_limits_defaults();
+    lim = ak_bvh_read_defaults();
     lim.max_frames = 1;
     assert_int_equal(ak_bvh_read_file(path, &lim, &s, &c, &err), AK_ERR_LIMIT);
     assert_int_equal(err.line, 17);
@@ -353,7 +353,7 @@ static void bvh_honours_limits(void **state)
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
 
-    lim = ak_bvh_limits_defaults();
+    lim = ak_bvh_read_defaults();
     lim.max_bytes = 100;
     assert_int_equal(ak_bvh_read_file(path, &lim, &s, &c, &err), AK_ERR_LIMIT);
     size_t size = 0;
@@ -365,13 +365,13 @@ static void bvh_honours_limits(void **state)
     ak_clip_destroy(c);
     free(text);
 
-    lim = ak_bvh_limits_defaults();
-    assert_int_equal(ak_bvh_limits_validate(&lim, &err), AK_OK);
+    lim = ak_bvh_read_defaults();
+    assert_int_equal(ak_bvh_read_validate(&lim, &err), AK_OK);
     lim.max_joints = 0;
-    assert_int_equal(ak_bvh_limits_validate(&lim, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_bvh_read_validate(&lim, &err), AK_ERR_INVALID_ARG);
     assert_non_null(strstr(err.message, "positive"));
     assert_int_equal(ak_bvh_read_file(path, &lim, &s, &c, &err), AK_ERR_INVALID_ARG);
-    assert_int_equal(ak_bvh_limits_validate(NULL, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_bvh_read_validate(NULL, &err), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_bvh_read_file("no-such-file.bvh", NULL, &s, &c, &err), AK_ERR_IO);
     assert_int_equal(err.line, 0);
     assert_non_null(strstr(err.message, "cannot open"));

@@ -77,7 +77,7 @@ static float max_error_vs_fk(const gltf_doc *doc, const ak_skeleton *s, const ak
     return worst;
 }
 
-static void export_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_options *o, int binary,
+static void export_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_params *o, int binary,
                        gltf_doc *doc)
 {
     uint8_t *data = NULL;
@@ -98,7 +98,7 @@ static void gltf_nodes_reproduce_fk_at_every_key(void **state)
     make_fixture(&s, &c);
     for (int binary = 0; binary < 2; ++binary)
         for (int cubic = 0; cubic < 2; ++cubic) {
-            ak_gltf_options o = ak_gltf_defaults();
+            ak_gltf_params o = ak_gltf_defaults();
             o.metres_per_unit = 0.01f;
             o.cubic = cubic;
             gltf_doc doc;
@@ -123,7 +123,7 @@ static void gltf_cubic_tangents_follow_constant_velocity(void **state)
     ak_skeleton *s;
     ak_clip *c;
     make_fixture(&s, &c);
-    ak_gltf_options o = ak_gltf_defaults();
+    ak_gltf_params o = ak_gltf_defaults();
     o.metres_per_unit = 0.01f;
     o.cubic = 1;
     gltf_doc doc;
@@ -160,7 +160,7 @@ static void gltf_skin_inverse_bind_matches_rest_pose(void **state)
     ak_skeleton *s;
     ak_clip *c;
     make_fixture(&s, &c);
-    ak_gltf_options o = ak_gltf_defaults();
+    ak_gltf_params o = ak_gltf_defaults();
     o.metres_per_unit = 0.01f;
     o.with_mesh = 2; /* the capsules */
     gltf_doc doc;
@@ -207,7 +207,7 @@ static void gltf_writes_the_skinned_body(void **state)
     ak_skeleton *s;
     ak_clip *c;
     make_fixture(&s, &c);
-    ak_gltf_options o = ak_gltf_defaults();
+    ak_gltf_params o = ak_gltf_defaults();
     o.metres_per_unit = 0.01f;
     gltf_doc doc;
     export_doc(s, c, &o, 1, &doc);
@@ -265,7 +265,7 @@ static void gltf_rejects_bad_options_and_mismatched_clip(void **state)
     ak_skeleton *s;
     ak_clip *c;
     make_fixture(&s, &c);
-    ak_gltf_options o = ak_gltf_defaults();
+    ak_gltf_params o = ak_gltf_defaults();
     ak_error err;
     uint8_t *data;
     size_t size;
@@ -311,7 +311,7 @@ static void gltf_mocap_exports_reproduce_bvh_world_positions(void **state)
         if (st != AK_OK) fail_msg("%s: %s", path, err.message);
         float mpu;
         ak_units_detect(ak_skeleton_rest_height(s), &mpu);
-        ak_gltf_options o = ak_gltf_defaults();
+        ak_gltf_params o = ak_gltf_defaults();
         o.metres_per_unit = mpu;
         o.cubic = files % 2;
         gltf_doc doc;

@@ -37,7 +37,7 @@ static void roundtrip(int cubic, int binary)
     ak_clip *c, *c2;
     ak_error err;
     assert_int_equal(ak_bvh_read_file(mocap_path("cmu_02_01_walk.bvh"), NULL, &s, &c, &err), AK_OK);
-    ak_gltf_options o = ak_gltf_defaults();
+    ak_gltf_params o = ak_gltf_defaults();
     o.cubic = cubic;
     uint8_t *data;
     size_t size;

@@ -77,7 +77,7 @@ static void gltf_written_under_a_comma_locale_is_json(void **state)
     uint8_t *data = NULL;
     size_t size = 0;
     ak_error err;
-    ak_gltf_options o = ak_gltf_defaults();
+    ak_gltf_params o = ak_gltf_defaults();
     o.metres_per_unit = 0.056444f;
     assert_int_equal(ak_gltf_write_memory(g_s, g_c, &o, 0, &data, &size, &err), AK_OK);
     setlocale(LC_ALL, "C");
@@ -154,7 +154,7 @@ static void gltf_refuses_values_that_overflow(void **state)
     uint8_t *data = (uint8_t *)1;
     size_t size = 1;
     ak_error err;
-    ak_gltf_options o = ak_gltf_defaults();
+    ak_gltf_params o = ak_gltf_defaults();
     o.metres_per_unit = 1e38f; /* 10 units -> 1e39 m: not a float */
     assert_int_equal(ak_gltf_write_memory(s, c, &o, 0, &data, &size, &err), AK_ERR_INVALID_ARG);
     assert_null(data);

@@ -196,7 +196,7 @@ static ak_walker_state match_walk(const char *name, unsigned kinds)
     assert_int_equal(fwrite(text, 1, size, f), size);
     fclose(f);
     free(text);
-    ak_walk_scenario sc = ak_walk_scenario_defaults();
+    ak_walk_scenario_params sc = ak_walk_scenario_defaults();
     snprintf(sc.clip, sizeof sc.clip, "%s", path);
     sc.steer = AK_WALK_STEER_MATCH;
     sc.terrain = AK_WALK_TERRAIN_FLAT;

@@ -123,7 +123,7 @@ static void steering_respects_the_turn_rate_limit(void **state)
         ak_walker_params wp = params(0, 0, 0, -5);
         wp.start_heading = 0.0f; /* facing +Z, target straight behind */
         wp.steer = mode == 0 ? AK_STEER_CYCLE : AK_STEER_CONTINUOUS;
-        wp.max_turn_rate = 60.0f;
+        wp.turn_rate = 1.04719755f; /* 60 deg/s in rad/s */
         ak_walker *w = NULL;
         assert_int_equal(ak_walker_create(g_src.motion, &wp, &g, &w, NULL), AK_OK);
         const float dt = ak_walk_motion_clip(g_src.motion)->frame_time;

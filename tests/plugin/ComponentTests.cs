@@ -280,13 +280,13 @@ static partial class ComponentTests
         Check(Same(la.forwardAxis.x, look.forward.x) && Same(la.forwardAxis.y, look.forward.y) && Same(la.forwardAxis.z, look.forward.z),
               "LookAtIK.forwardAxis = C default (mirrored) (" + look.forward.x + "," + look.forward.y + "," + look.forward.z + ")");
         Check(Same(la.upAxis.y, look.up.y) && Same(la.upAxis.z, look.up.z), "LookAtIK.upAxis = C default");
-        Check(Same(la.worldUp.y, look.worldUp.y), "LookAtIK.worldUp = C default");
+        Check(Same(la.upModel.y, look.upModel.y), "LookAtIK.upModel = C default");
 
         AkCharacterParams ch = Character.Defaults();
         GuideWalker gw = new GuideWalker();
         Check(Same(gw.arrivalRadius, ch.arrivalRadius), "GuideWalker.arrivalRadius = C default " + ch.arrivalRadius);
         Check(gw.continuousSteering == (ch.steer != 0), "GuideWalker.continuousSteering = C default");
-        Check(Same(gw.maxTurnRate, ch.maxTurnRate), "GuideWalker.maxTurnRate = C default " + ch.maxTurnRate);
+        Check(Same(gw.turnRateDeg, ch.turnRateDeg), "GuideWalker.turnRateDeg = C default " + ch.turnRateDeg);
         Check(Same(gw.groundSmoothing, ch.groundSmoothing), "GuideWalker.groundSmoothing = C default " + ch.groundSmoothing);
         Check(Same(gw.idleFade, ch.idleFade), "GuideWalker.idleFade = C default " + ch.idleFade);
         Check((int)gw.interpolation == ch.interp, "GuideWalker.interpolation = C default");

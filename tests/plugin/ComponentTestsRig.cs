@@ -137,7 +137,7 @@ static partial class ComponentTests
         AkXform character;
         character.rotation = space.rotation.ToAk();
         character.position = space.position.ToAk();
-        solver.ContactPoints(character, reader.World, heel, toe);
+        solver.ContactPoints(character, reader.Model, heel, toe);
     }
 
     static void RigScene(FakeRig r, bool animateAll)
@@ -215,10 +215,10 @@ static partial class ComponentTests
                 character.rotation = space.rotation.ToAk();
                 character.position = space.position.ToAk();
                 int count;
-                AkRay[] rays = reference.Rays(0f, character, animatedPose.World, out count);
+                AkRay[] rays = reference.Rays(0f, character, animatedPose.Model, out count);
                 FootIK.Cast(rays, hits, count, Physics.DefaultRaycastLayers, false);
-                reference.Apply(frame == 0 ? 0f : Time.deltaTime, hits, count, animatedPose.Local, animatedPose.World);
-                reference.ContactPoints(character, animatedPose.World, cHeel, cToe);
+                reference.Apply(frame == 0 ? 0f : Time.deltaTime, hits, count, animatedPose.Local, animatedPose.Model);
+                reference.ContactPoints(character, animatedPose.Model, cHeel, cToe);
 
                 foreach (PoseModifier m in new PoseModifier[] { foot, look, arm, aim }) Call(m, "LateUpdate");
                 standing += foot.State.stanceLeft + foot.State.stanceRight;

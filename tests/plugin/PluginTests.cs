@@ -79,7 +79,7 @@ static partial class PluginTests
                     {
                         // Linear at the key time: exact at the key, and immune to t = f * frame_time
                         // rounding to just below frame f (where Step would pick frame f - 1).
-                        bvh.Clip.SampleWorld(s, frame * bvh.Clip.FrameTime, Interpolation.Linear, world);
+                        bvh.Clip.SampleModel(s, frame * bvh.Clip.FrameTime, Interpolation.Linear, world);
                         lastFrame = frame;
                     }
                     int joint;
@@ -116,7 +116,7 @@ static partial class PluginTests
             {
                 float t = i * 0.37f;
                 bvh.Clip.Sample(s, t, Interpolation.Cubic, local);
-                bvh.Clip.SampleWorld(s, t, Interpolation.Cubic, world);
+                bvh.Clip.SampleModel(s, t, Interpolation.Cubic, world);
                 for (int j = 1; j < s.JointCount; ++j)
                 {
                     int p = s.Parents[j];
@@ -191,9 +191,9 @@ static partial class PluginTests
         BvhFile bvh = BvhFile.Load(Mocap("cmu_09_01_run.bvh"));
         Skeleton s = bvh.Skeleton;
         AkXform[] world = new AkXform[s.JointCount];
-        bvh.Clip.SampleWorld(s, 0.5f, Interpolation.Linear, world);
+        bvh.Clip.SampleModel(s, 0.5f, Interpolation.Linear, world);
         s.Dispose();
-        AnimKitException e = Throws<AnimKitException>(() => bvh.Clip.SampleWorld(s, 0.5f, Interpolation.Linear, world),
+        AnimKitException e = Throws<AnimKitException>(() => bvh.Clip.SampleModel(s, 0.5f, Interpolation.Linear, world),
             "sampling with a disposed skeleton");
         True(e.Status == AkStatus.Handle, "status Handle");
         True(e.Message.Contains("destroyed"), "says destroyed: " + e.Message);
@@ -507,7 +507,7 @@ static partial class PluginTests
             for (int pass = 0; pass < 2; ++pass)
             {
                 var sw = System.Diagnostics.Stopwatch.StartNew();
-                for (int i = 0; i < N; ++i) bvh.Clip.SampleWorld(s, i * 0.001f, Interpolation.Linear, world);
+                for (int i = 0; i < N; ++i) bvh.Clip.SampleModel(s, i * 0.001f, Interpolation.Linear, world);
                 double sample = sw.Elapsed.TotalMilliseconds * 1000.0 / N;
                 sw.Restart();
                 for (int i = 0; i < N; ++i) bvh.Clip.Sample(s, i * 0.001f, Interpolation.Cubic, local);
@@ -548,7 +548,7 @@ static partial class PluginTests
                 if (pass == 1)
                     Console.WriteLine("character frame (begin, move, 7 rays cast in C#, finish, pose): {0:F2} us", step);
                 if (pass == 1)
-                    Console.WriteLine("{0} joints: SampleWorld linear {1:F2} us, Sample cubic {2:F2} us, LimbIk {3:F2} us, " +
+                    Console.WriteLine("{0} joints: SampleModel linear {1:F2} us, Sample cubic {2:F2} us, LimbIk {3:F2} us, " +
                         "empty P/Invoke {4:F3} us (per call, mono, median-free mean of {5})",
                         s.JointCount, sample, cubic, ik, call, N);
             }

@@ -12,8 +12,8 @@ static partial class PluginTests
         double worst = 0;
         for (int f = 0; f < a.FrameCount; ++f)
         {
-            a.SampleWorld(s, f * a.FrameTime, Interpolation.Step, wa);
-            b.SampleWorld(s, f * b.FrameTime, Interpolation.Step, wb);
+            a.SampleModel(s, f * a.FrameTime, Interpolation.Step, wa);
+            b.SampleModel(s, f * b.FrameTime, Interpolation.Step, wb);
             for (int j = 0; j < s.JointCount; ++j)
             {
                 double dx = wa[j].position.x - wb[j].position.x, dy = wa[j].position.y - wb[j].position.y,
@@ -77,7 +77,7 @@ static partial class PluginTests
                     cmu.Clip.Sample(cmu.Skeleton, f * cmu.Clip.FrameTime, Interpolation.Step, src);
                     live.Pose(src, dst);
                     louise.Skeleton.Fk(dst, w1);
-                    clip.SampleWorld(louise.Skeleton, f * clip.FrameTime, Interpolation.Step, w2);
+                    clip.SampleModel(louise.Skeleton, f * clip.FrameTime, Interpolation.Step, w2);
                     for (int j = 0; j < nt; ++j)
                         worst = Math.Max(worst, Math.Abs(w1[j].position.x - w2[j].position.x) +
                             Math.Abs(w1[j].position.y - w2[j].position.y) + Math.Abs(w1[j].position.z - w2[j].position.z));

@@ -64,7 +64,7 @@ static void null_handle_is_an_error_on_every_call(void **state)
     assert_int_equal(ak_plugin_clip_info_get(NULL, &ci), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_clip_set_loop(NULL, 1), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_clip_sample(NULL, NULL, 0.0f, 1, x, 4), AK_PLUGIN_ERR_HANDLE);
-    assert_int_equal(ak_plugin_clip_sample_world(NULL, NULL, 0.0f, 1, x, 4), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_clip_sample_model(NULL, NULL, 0.0f, 1, x, 4), AK_PLUGIN_ERR_HANDLE);
     assert_int_equal(ak_plugin_fk(NULL, x, x + 2, 2), AK_PLUGIN_ERR_HANDLE);
     ak_plugin_limb_ik_params lp;
     ak_plugin_look_at_params la;
@@ -201,7 +201,7 @@ static void small_bvh_samples_in_unity_frame(void **state)
     /* Frame 1: root at (1,2,3) right-handed -> (1,2,-3) in Unity. Arm at root + R(+90 Y)(1,0,0)
      * = (1,2,3) + (0,0,-1) = (1,2,2) -> Unity (1,2,-2). Arm_end one unit above: (1,3,-2). */
     ak_plugin_xform w[3];
-    assert_int_equal(ak_plugin_clip_sample_world(c, s, 0.5f, AK_INTERP_LINEAR, w, 3), AK_OK);
+    assert_int_equal(ak_plugin_clip_sample_model(c, s, 0.5f, AK_INTERP_LINEAR, w, 3), AK_OK);
     AKT_NEAR(w[0].position.x, 1, 1e-6);
     AKT_NEAR(w[0].position.y, 2, 1e-6);
     AKT_NEAR(w[0].position.z, -3, 1e-6);
@@ -212,7 +212,7 @@ static void small_bvh_samples_in_unity_frame(void **state)
     AKT_NEAR(w[2].position.y, 3, 1e-6);
     AKT_NEAR(w[2].position.z, -2, 1e-6);
     /* Halfway (t = 0.25): root at (0.5,1,1.5) -> (0.5,1,-1.5), turned 45 degrees. */
-    assert_int_equal(ak_plugin_clip_sample_world(c, s, 0.25f, AK_INTERP_LINEAR, w, 3), AK_OK);
+    assert_int_equal(ak_plugin_clip_sample_model(c, s, 0.25f, AK_INTERP_LINEAR, w, 3), AK_OK);
     AKT_NEAR(w[0].position.z, -1.5f, 1e-6);
     AKT_NEAR(w[1].position.x, 0.5f + 0.70710678f, 1e-5);
     AKT_NEAR(w[1].position.z, -1.5f + 0.70710678f, 1e-5);
@@ -263,7 +263,7 @@ static void use_after_destroy_is_reported(void **state)
     assert_non_null(strstr(buf, "destroyed"));
     /* The clip survives and reports the dead skeleton on itself. */
     ak_plugin_xform w[3];
-    assert_int_equal(ak_plugin_clip_sample_world(c, s, 0.0f, 1, w, 3), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_clip_sample_model(c, s, 0.0f, 1, w, 3), AK_PLUGIN_ERR_HANDLE);
     ak_plugin_last_error(c, buf, sizeof buf);
     assert_non_null(strstr(buf, "skeleton handle was destroyed"));
     assert_int_equal(ak_plugin_destroy(s), AK_PLUGIN_ERR_HANDLE); /* twice */
@@ -334,7 +334,7 @@ static void cmu_units_detected_and_world_matches_library(void **state)
     const float times[3] = {0.0f, 1.2345f, 2.5f};
     for (int i = 0; i < 3; ++i) {
         ak_clip_sample_fk_batch(clip, sk, &times[i], 1, AK_INTERP_CUBIC, ref);
-        assert_int_equal(ak_plugin_clip_sample_world(c, s, times[i], AK_INTERP_CUBIC, w, n), AK_OK);
+        assert_int_equal(ak_plugin_clip_sample_model(c, s, times[i], AK_INTERP_CUBIC, w, n), AK_OK);
         for (int32_t k = 0; k < n; ++k) {
             const float m = 0.056444f;
             AKT_NEAR(w[k].position.x, ref[k].translation.x * m, 1e-4);
@@ -686,7 +686,7 @@ static void *churn(void *arg)
             continue;
         }
         ak_plugin_xform w[3];
-        if (ak_plugin_clip_sample_world(c, s, 0.1f * (float)i, 2, w, 3) != AK_OK) ++*failures;
+        if (ak_plugin_clip_sample_model(c, s, 0.1f * (float)i, 2, w, 3) != AK_OK) ++*failures;
         if (ak_plugin_destroy(s) != AK_OK || ak_plugin_destroy(c) != AK_OK) ++*failures;
         if (ak_plugin_clip_info_get(c, NULL) != AK_PLUGIN_ERR_HANDLE) ++*failures;
     }

@@ -79,7 +79,7 @@ static void load_scales_beyond_float_range_are_refused(void **state)
         int ok = 1;
         if (st == AK_OK) {
             ak_plugin_xform pose[64];
-            ok = ak_plugin_clip_sample_world(c, s, 0.5f, 1, pose, 64) == AK_OK &&
+            ok = ak_plugin_clip_sample_model(c, s, 0.5f, 1, pose, 64) == AK_OK &&
                  finite_pose(pose, g_n);
         } else if (!err[0]) {
             ok = 0;
@@ -95,7 +95,7 @@ static void sample_times(void **state)
     (void)state;
     ak_plugin_xform pose[64];
     for (int i = 0; i < BAD_COUNT; ++i) {
-        int32_t st = ak_plugin_clip_sample_world(g_c, g_s, k_bad[i], 2, pose, 64);
+        int32_t st = ak_plugin_clip_sample_model(g_c, g_s, k_bad[i], 2, pose, 64);
         judge("sample time", k_bad[i], st, g_c, finite_pose(pose, g_n));
     }
 }
@@ -146,7 +146,7 @@ static void limb_ik_params(void **state)
 #f, offsetof(ak_plugin_look_at_params, f)                                                  \
     }
 static const field k_look_fields[] = {
-    LOOK_FIELD(target.x),     LOOK_FIELD(forward.x), LOOK_FIELD(up.y),  LOOK_FIELD(world_up.y),
+    LOOK_FIELD(target.x),     LOOK_FIELD(forward.x), LOOK_FIELD(up.y),  LOOK_FIELD(up_model.y),
     LOOK_FIELD(clamp_weight), LOOK_FIELD(tolerance), LOOK_FIELD(weight)};
 
 static void look_at_params(void **state)
@@ -224,11 +224,11 @@ static int run_character(ak_handle ch, float dt, const ak_vec3 *position, float 
 #f, offsetof(ak_plugin_character_params, f)                                                \
     }
 static const field k_char_fields[] = {
-    CHAR_FIELD(start.x),          CHAR_FIELD(start.y),        CHAR_FIELD(target.x),
-    CHAR_FIELD(start_yaw_deg),    CHAR_FIELD(arrival_radius), CHAR_FIELD(max_turn_rate),
-    CHAR_FIELD(ground_smoothing), CHAR_FIELD(idle_fade),      CHAR_FIELD(foot_weight),
-    CHAR_FIELD(max_tilt_deg),     CHAR_FIELD(max_hip_drop),   CHAR_FIELD(hip_drop_rate),
-    CHAR_FIELD(pole_distance),    CHAR_FIELD(seam_blend)};
+    CHAR_FIELD(start.x),           CHAR_FIELD(start.y),        CHAR_FIELD(target.x),
+    CHAR_FIELD(start_heading_deg), CHAR_FIELD(arrival_radius), CHAR_FIELD(turn_rate_deg),
+    CHAR_FIELD(ground_smoothing),  CHAR_FIELD(idle_fade),      CHAR_FIELD(foot_weight),
+    CHAR_FIELD(max_tilt_deg),      CHAR_FIELD(max_hip_drop),   CHAR_FIELD(hip_drop_rate),
+    CHAR_FIELD(pole_distance),     CHAR_FIELD(seam_blend)};
 
 static void character_params_and_calls(void **state)
 {

@@ -512,7 +512,7 @@ static void retarget_gltf_skin_reads_back_rig(void **state)
     uint8_t *data = NULL;
     size_t size = 0;
     ak_error err;
-    ak_gltf_options opt = ak_gltf_defaults();
+    ak_gltf_params opt = ak_gltf_defaults();
     assert_int_equal(ak_gltf_write_memory(a->s, NULL, &opt, 1, &data, &size, &err), AK_OK);
     ak_skeleton *back = NULL;
     if (ak_gltf_read_skin_memory(data, size, NULL, 0, &back, &err) != AK_OK)

@@ -220,7 +220,7 @@ static void a_shared_flag_goes_to_the_table_that_accepts_it(void **state)
 {
     (void)state;
     demo_params p = demo_defaults();
-    ak_walk_scenario w = ak_walk_scenario_defaults();
+    ak_walk_scenario_params w = ak_walk_scenario_defaults();
     const ak_flag_table *tables[2] = {ak_walk_scenario_flags(), &k_demo_table};
     void *params[2] = {&w, &p};
     const char *argv[] = {"x", "--size", "800x600", "--size", "25", "--speed", "1"};
@@ -241,7 +241,7 @@ static void a_shared_flag_goes_to_the_table_that_accepts_it(void **state)
 static void a_list_flag_collects_every_value(void **state)
 {
     (void)state;
-    ak_walk_scenario w = ak_walk_scenario_defaults();
+    ak_walk_scenario_params w = ak_walk_scenario_defaults();
     const ak_flag_table *tables[1] = {ak_walk_scenario_flags()};
     void *params[1] = {&w};
     const char *argv[] = {"walk", "--clip", "a.bvh", "--clip", "dir/b c.bvh", "--steer", "match"};
@@ -254,7 +254,7 @@ static void a_list_flag_collects_every_value(void **state)
     assert_string_equal(item, "dir/b c.bvh");
     assert_int_equal(ak_flags_list_item(w.clip, 2, item, sizeof item), 2);
     assert_string_equal(item, "");
-    ak_walk_scenario q = ak_walk_scenario_defaults();
+    ak_walk_scenario_params q = ak_walk_scenario_defaults();
     assert_int_equal(ak_flags_parse_query(ak_walk_scenario_flags(), &q,
                                           "clip=a.bvh&clip=dir%2Fb+c.bvh&steer=match", &r, &e),
                      AK_OK);

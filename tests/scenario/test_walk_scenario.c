@@ -8,7 +8,7 @@
 static void defaults_are_the_documented_ones(void **state)
 {
     (void)state;
-    const ak_walk_scenario s = ak_walk_scenario_defaults();
+    const ak_walk_scenario_params s = ak_walk_scenario_defaults();
     assert_string_equal(s.clip, "");
     assert_string_equal(s.idle, "");
     assert_string_equal(s.heightmap, "");
@@ -22,7 +22,7 @@ static void defaults_are_the_documented_ones(void **state)
     assert_true(s.target[0] == 6.0f && s.target[1] == 4.0f);
     assert_true(s.max_time == 60.0f);
     assert_int_equal(s.steer, AK_STEER_CYCLE);
-    assert_true(s.turn_rate == 90.0f && s.arrival == 0.3f);
+    assert_true(s.turn_rate_deg == 90.0f && s.arrival == 0.3f);
     assert_int_equal(s.foot_ik, 1);
     assert_int_equal(ak_walk_scenario_validate(&s, NULL), AK_OK);
 }
@@ -31,7 +31,7 @@ static void rules_between_flags(void **state)
 {
     (void)state;
     ak_error e;
-    ak_walk_scenario s = ak_walk_scenario_defaults();
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
     s.cycle[0] = 3;
     s.cycle[1] = 9;
     assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
@@ -76,7 +76,7 @@ static void rules_between_flags(void **state)
 static void url_and_flags_give_the_same_scenario(void **state)
 {
     (void)state;
-    ak_walk_scenario a = ak_walk_scenario_defaults(), b = ak_walk_scenario_defaults();
+    ak_walk_scenario_params a = ak_walk_scenario_defaults(), b = ak_walk_scenario_defaults();
     const char *argv[] = {"walk",
                           "--terrain",
                           "stairs",
@@ -111,7 +111,7 @@ static void url_and_flags_give_the_same_scenario(void **state)
 static void builtin_scene_is_placed_and_steps(void **state)
 {
     (void)state;
-    ak_walk_scenario s = ak_walk_scenario_defaults();
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
     s.terrain = AK_WALK_TERRAIN_FLAT;
     s.max_time = 2.0f;
     ak_walk_scene *scene = NULL;
@@ -154,7 +154,7 @@ static void builtin_scene_is_placed_and_steps(void **state)
 static void match_scene_builds_the_database_and_steps_the_matcher(void **state)
 {
     (void)state;
-    ak_walk_scenario s = ak_walk_scenario_defaults();
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
     s.steer = AK_WALK_STEER_MATCH;
     s.terrain = AK_WALK_TERRAIN_STAIRS;
     s.max_time = 3.0f;
@@ -218,7 +218,7 @@ static void match_scene_builds_the_database_and_steps_the_matcher(void **state)
     assert_string_equal(e.message, "--target 25,4 is outside the ground (x and z span -20..20 m)");
 }
 
-/* --start-heading (the table's start_heading, degrees): both walkers start facing it, 180
+/* --start-heading (the table's start_heading_deg, degrees): both walkers start facing it, 180
  * here with the target straight ahead along +Z, i.e. behind the character; by default they
  * face the target. --no-captured-transitions with --steer match is refused (the matcher has no
  * procedural start or stop to choose). */
@@ -228,8 +228,8 @@ static void start_heading_faces_both_walkers_and_captured_transitions_need_the_g
     char path[1024];
     for (int match = 0; match < 2; ++match)
         for (int given = 0; given < 2; ++given) {
-            ak_walk_scenario s = ak_walk_scenario_defaults();
-            AKT_NEAR(s.start_heading, AK_WALK_FACE_TARGET, 0.0);
+            ak_walk_scenario_params s = ak_walk_scenario_defaults();
+            AKT_NEAR(s.start_heading_deg, AK_WALK_FACE_TARGET, 0.0);
             ak_error e;
             ak_flags_result fr;
             assert_int_equal(
@@ -255,14 +255,14 @@ static void start_heading_faces_both_walkers_and_captured_transitions_need_the_g
             assert_true(off < (match ? 1e-3 : 0.17));
             ak_walk_scene_destroy(scene);
         }
-    ak_walk_scenario s = ak_walk_scenario_defaults();
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
     s.steer = AK_WALK_STEER_MATCH;
     snprintf(s.clip, sizeof s.clip, "a.bvh");
     s.captured_transitions = 0;
     ak_error e;
     assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
     assert_non_null(strstr(e.message, "--no-captured-transitions is for the guide walker"));
-    s.start_heading = 400.0f;
+    s.start_heading_deg = 400.0f;
     s.captured_transitions = 1;
     assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
 }
@@ -271,7 +271,7 @@ static void start_heading_faces_both_walkers_and_captured_transitions_need_the_g
 static void match_scene_errors_name_the_file(void **state)
 {
     (void)state;
-    ak_walk_scenario s = ak_walk_scenario_defaults();
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
     s.steer = AK_WALK_STEER_MATCH;
     char a[1024], b[1024];
     akt_mocap_path("cmu_02_01_walk.bvh", a, sizeof a);
@@ -300,7 +300,7 @@ static void match_scene_errors_name_the_file(void **state)
 static void match_scene_label_counts_the_clips_left_out(void **state)
 {
     (void)state;
-    ak_walk_scenario s = ak_walk_scenario_defaults();
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
     s.steer = AK_WALK_STEER_MATCH;
     s.terrain = AK_WALK_TERRAIN_FLAT;
     char a[1024], b[1200];
@@ -341,7 +341,7 @@ static void errors_name_the_file(void **state)
     (void)state;
     ak_walk_scene *scene = (ak_walk_scene *)&scene;
     ak_error e;
-    ak_walk_scenario s = ak_walk_scenario_defaults();
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
     snprintf(s.clip, sizeof s.clip, "no/such/walk.bvh");
     assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_IO);
     assert_null(scene);
@@ -351,7 +351,7 @@ static void errors_name_the_file(void **state)
     assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_IO);
     assert_true(strncmp(e.message, "no/such/hills.pgm: ", 19) == 0);
     s = ak_walk_scenario_defaults();
-    s.turn_rate = 0.0f;
+    s.turn_rate_deg = 0.0f;
     assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_walk_scene_create(NULL, NULL, &scene, &e), AK_ERR_INVALID_ARG);
 }

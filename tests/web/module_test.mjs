@@ -73,7 +73,7 @@ for (const file of files) {
   const [rootJ, midJ, tipJ] = [h.right_upper_arm, h.right_lower_arm, h.right_hand];
   const frame = 60;
   clip.frame(frame, pose).fk();
-  const w = pose.world, at = (j) => [w[7 * j + 4], w[7 * j + 5], w[7 * j + 6]];
+  const w = pose.model, at = (j) => [w[7 * j + 4], w[7 * j + 5], w[7 * j + 6]];
   // A reachable target: two thirds of the way from the shoulder to the hand, lifted by a
   // quarter of the arm (the elbow must bend), in the file's units.
   const s = at(rootJ), e = at(tipJ);

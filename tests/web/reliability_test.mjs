@@ -42,7 +42,7 @@ const bvh = readFileSync(join(mocap, 'cmu_02_01_walk.bvh'));
   clip.sample(0.5, pose).fk();
   pose.dispose();
   for (const [name, fn] of Object.entries({
-    'pose.local': () => pose.local, 'pose.world': () => pose.world, 'pose.fk': () => pose.fk(),
+    'pose.local': () => pose.local, 'pose.model': () => pose.model, 'pose.fk': () => pose.fk(),
     'pose.rest': () => pose.rest(), 'pose.positions': () => pose.positions(),
     'clip.sample(disposed pose)': () => clip.sample(0.1, pose), 'limbIK(disposed pose)': () => ak.limbIK(pose,
       { upper: 'LeftUpLeg', middle: 'LeftLeg', end: 'LeftFoot', target: [0, 0, 0] }),
@@ -92,7 +92,7 @@ const bvh = readFileSync(join(mocap, 'cmu_02_01_walk.bvh'));
   check(skeleton.parents[3] < 3, 'skeleton.parents is a copy: writing it changed the skeleton');
   const pose = skeleton.createPose();
   clip.sample(0.3, pose).fk();
-  check(pose.world.every(Number.isFinite), 'pose after writing a parents copy is finite');
+  check(pose.model.every(Number.isFinite), 'pose after writing a parents copy is finite');
   const walker = ak.createWalker({ terrain: 'flat', maxTime: 2 });
   const t0 = Date.now();
   throwsAnimkit(() => walker.stepTo(1e9), /outside 0\.\./, 'walker.stepTo(1e9)');
@@ -127,7 +127,7 @@ const bvh = readFileSync(join(mocap, 'cmu_02_01_walk.bvh'));
   const canary = ak.loadBVH(bvh);
   const canaryPose = canary.skeleton.createPose();
   canary.clip.sample(0.7, canaryPose).fk();
-  const expected = canaryPose.world.slice();
+  const expected = canaryPose.model.slice();
   const pose = skeleton.createPose();
   const walker = ak.createWalker({ terrain: 'hills', maxTime: 3 });
   let seed = 2626;
@@ -143,7 +143,7 @@ const bvh = readFileSync(join(mocap, 'cmu_02_01_walk.bvh'));
   const opts = () => pick([undefined, null, 3, 'o', {
     upper: joint(), middle: joint(), end: joint(), joint: joint(), chain: joints(), joints: joints(),
     effectors: joints(), target: vec(), targets: pick([[vec()], [vec(), vec()], [], null, vec()]), pole: vec(), forward: vec(),
-    up: vec(), worldUp: vec(), weight: scalars(), tolerance: scalars(), maxIterations: scalars(),
+    up: vec(), upModel: vec(), weight: scalars(), tolerance: scalars(), maxIterations: scalars(),
     softLimit: scalars(), damping: scalars(), clampWeight: scalars(), jointWeights: pick([[1, 1, 1], [NaN], null, 'w']),
     method: pick(['dls', 'pseudo-inverse', 'x', 3, undefined]), effectorWeights: pick([[1], null, [NaN, 1]]),
     scale: scalars(), floor: scalars(), fadeTime: scalars(), contacts: scalars(), sourceOverrides: pick([null, 'hips=Nope', 'x', 3]),
@@ -197,7 +197,7 @@ const bvh = readFileSync(join(mocap, 'cmu_02_01_walk.bvh'));
     // Whatever happened, the canary samples exactly as before and the walker stays finite.
     if (i % 25 === 0 || i === probes - 1) {
       canary.clip.sample(0.7, canaryPose).fk();
-      const w = canaryPose.world;
+      const w = canaryPose.model;
       if (!w.every((v, k) => v === expected[k])) { ++serious; console.log(`FAIL probe ${i} ${name}: the canary pose changed`); }
       if (!walker.world.every(Number.isFinite)) { ++serious; console.log(`FAIL probe ${i} ${name}: walker pose non-finite`); }
       pose.rest();

@@ -79,7 +79,7 @@ static int resolve(void *lib, plugin *p)
     /* Object-to-function pointer casts through memcpy (ISO C has no direct conversion). */
     void *s[SYMBOLS];
     const char *names[SYMBOLS] = {"ak_plugin_abi_version",       "ak_plugin_bvh_load",
-                                  "ak_plugin_clip_info_get",     "ak_plugin_clip_sample_world",
+                                  "ak_plugin_clip_info_get",     "ak_plugin_clip_sample_model",
                                   "ak_plugin_destroy",           "ak_plugin_gltf_skin_load",
                                   "ak_plugin_skeleton_info_get", "ak_plugin_skeleton_rest_pose"};
     for (int i = 0; i < SYMBOLS; ++i) {

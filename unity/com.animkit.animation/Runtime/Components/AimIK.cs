@@ -29,7 +29,7 @@ namespace AnimKit.Unity
         [Tooltip("The bone's local axis kept as upright as the aim allows.")]
         public Vector3 upAxis = new Vector3(0f, 1f, 0f);
         [Tooltip("Up in the character's model space.")]
-        public Vector3 worldUp = new Vector3(0f, 1f, 0f);
+        public Vector3 upModel = new Vector3(0f, 1f, 0f);
 
         [Header("Solver (defaults are the C library's)")]
         [Range(0f, 1f)] public float weight = 1f;
@@ -77,13 +77,13 @@ namespace AnimKit.Unity
             int end = m_chain[m_chain.Length - 1];
             p.forward = (rig != null ? rig.FromBoneAxis(end, aimAxis) : aimAxis).ToAk();
             p.up = (rig != null ? rig.FromBoneAxis(end, upAxis) : upAxis).ToAk();
-            p.worldUp = worldUp.ToAk();
+            p.upModel = upModel.ToAk();
             p.weight = weight;
             p.clampWeight = clampWeight;
             p.tolerance = tolerance;
             try
             {
-                LastResult = pose.Skeleton.LookAt(m_chain, m_weights, ref p, pose.Local, pose.World);
+                LastResult = pose.Skeleton.LookAt(m_chain, m_weights, ref p, pose.Local, pose.Model);
             }
             catch (AnimKitException e)
             {

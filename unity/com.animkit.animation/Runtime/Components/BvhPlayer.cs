@@ -65,7 +65,7 @@ namespace AnimKit.Unity
         /// <summary>The pose being built this frame: parent-space transforms, Unity frame.</summary>
         public AkXform[] Local { get; private set; }
         /// <summary>Model-space transforms (this Transform's space) of Local.</summary>
-        public AkXform[] World { get; private set; }
+        public AkXform[] Model { get; private set; }
         /// <summary>Joint index per HumanoidSlot (-1 where missing).</summary>
         public int[] Humanoid { get; private set; }
         public bool IsPlaying { get; set; }
@@ -123,7 +123,7 @@ namespace AnimKit.Unity
             Clip = m_file.Clip;
             int n = Skeleton.JointCount;
             Local = new AkXform[n];
-            World = new AkXform[n];
+            Model = new AkXform[n];
             string missing;
             Humanoid = Skeleton.Humanoid(null, out missing);
             if (missing != null) Debug.LogWarning("BvhPlayer: " + missing, this);
@@ -179,7 +179,7 @@ namespace AnimKit.Unity
                     Local[0].position.x = m_rootStart.x;
                     Local[0].position.z = m_rootStart.z;
                 }
-                Skeleton.Fk(Local, World);
+                Skeleton.Fk(Local, Model);
             }
             GetComponents(m_modifiers);
             m_modifiers.Sort(s_byOrder);
@@ -202,13 +202,13 @@ namespace AnimKit.Unity
 
         void OnDrawGizmos()
         {
-            if (!drawSkeleton || Skeleton == null || World == null) return;
+            if (!drawSkeleton || Skeleton == null || Model == null) return;
             Gizmos.color = Color.cyan;
-            for (int j = 1; j < World.Length; ++j)
+            for (int j = 1; j < Model.Length; ++j)
             {
                 int p = Skeleton.Parents[j];
-                Gizmos.DrawLine(transform.TransformPoint(World[p].position.ToUnity()),
-                                transform.TransformPoint(World[j].position.ToUnity()));
+                Gizmos.DrawLine(transform.TransformPoint(Model[p].position.ToUnity()),
+                                transform.TransformPoint(Model[j].position.ToUnity()));
             }
         }
     }

@@ -159,9 +159,9 @@ namespace AnimKit.Unity
             character.position = player.Space.position.ToAk();
             if (m_fromPose) StanceFromPose(player, m_first ? 0f : Time.deltaTime);
             int count;
-            AkRay[] rays = m_rig.Rays(player.ClipTime, character, player.World, out count);
+            AkRay[] rays = m_rig.Rays(player.ClipTime, character, player.Model, out count);
             Cast(rays, m_hits, count, groundLayers, drawRays);
-            m_rig.Apply(m_first ? 0f : Time.deltaTime, m_hits, count, player.Local, player.World);
+            m_rig.Apply(m_first ? 0f : Time.deltaTime, m_hits, count, player.Local, player.Model);
             m_first = false;
             State = m_rig.State;
         }
@@ -178,7 +178,7 @@ namespace AnimKit.Unity
             if (mode == FootStance.Always) m_rig.SetStance(3, 3);
             if (!m_fromPose) return;
             TransformRig rig = player as TransformRig;
-            m_rig.ContactPoints(AkXform.Identity, rig != null ? rig.RestWorld : player.World, m_heel, m_toe);
+            m_rig.ContactPoints(AkXform.Identity, rig != null ? rig.RestModel : player.Model, m_heel, m_toe);
             // One floor for both feet: the lowest heel or toe (a foot lifted in that pose does
             // not raise its own floor).
             float floor = Mathf.Min(Mathf.Min(m_heel[0].y, m_toe[0].y), Mathf.Min(m_heel[1].y, m_toe[1].y));
@@ -192,7 +192,7 @@ namespace AnimKit.Unity
         // alone rolls it over its toe (heel-off).
         void StanceFromPose(IRigPose player, float dt)
         {
-            m_rig.ContactPoints(AkXform.Identity, player.World, m_heel, m_toe);
+            m_rig.ContactPoints(AkXform.Identity, player.Model, m_heel, m_toe);
             int[] contact = { 0, 0 };
             for (int s = 0; s < 2; ++s)
                 for (int k = 0; k < 2; ++k) // k 0 heel, 1 toe

@@ -44,7 +44,7 @@ namespace AnimKit.Unity
                  "On: it re-aims every frame, for smoother curves.")]
         public bool continuousSteering = false;
         [Tooltip("Degrees per second the heading may turn toward the guide.")]
-        [Min(1f)] public float maxTurnRate = 90f;
+        [Min(1f)] public float turnRateDeg = 90f;
         [Tooltip("Seconds: time constant of the filter on the character's ground height.")]
         [Min(0f)] public float groundSmoothing = 0.12f;
         [Tooltip("Seconds of crossfade from walking to the idle on arrival.")]
@@ -105,7 +105,7 @@ namespace AnimKit.Unity
                 p.faceTarget = 1;
                 p.arrivalRadius = arrivalRadius;
                 p.steer = continuousSteering ? 1 : 0;
-                p.maxTurnRate = maxTurnRate;
+                p.turnRateDeg = turnRateDeg;
                 p.groundSmoothing = groundSmoothing;
                 p.idleFade = idleFade;
                 p.interp = (int)interpolation;
@@ -145,7 +145,7 @@ namespace AnimKit.Unity
         {
             if (m_own == null || m_character == null) return;
             TransformRig rig = m_own.Rig;
-            m_character.Pose(rig.Local, rig.World);
+            m_character.Pose(rig.Local, rig.Model);
             m_own.FromLibrary();
             PoseModifier.RunAll(this, rig);
             rig.Write();
@@ -175,7 +175,7 @@ namespace AnimKit.Unity
         /// <summary>BvhPlayer asks for the pose: the walker's, in this Transform's space.</summary>
         public void WritePose(BvhPlayer player, float deltaTime)
         {
-            m_character.Pose(player.Local, player.World);
+            m_character.Pose(player.Local, player.Model);
         }
 
         void OnDestroy()

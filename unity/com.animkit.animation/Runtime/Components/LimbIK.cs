@@ -91,7 +91,7 @@ namespace AnimKit.Unity
             p.tolerance = tolerance;
             try
             {
-                LastResult = player.Skeleton.LimbIk(ref p, player.Local, player.World);
+                LastResult = player.Skeleton.LimbIk(ref p, player.Local, player.Model);
             }
             catch (AnimKitException e)
             {

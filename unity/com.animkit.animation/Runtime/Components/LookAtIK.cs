@@ -29,7 +29,7 @@ namespace AnimKit.Unity
         [Tooltip("The axis kept as upright as the look allows.")]
         public Vector3 upAxis = new Vector3(0f, 1f, 0f);
         [Tooltip("Up in the character's model space.")]
-        public Vector3 worldUp = new Vector3(0f, 1f, 0f);
+        public Vector3 upModel = new Vector3(0f, 1f, 0f);
 
         [Header("Solver (defaults are the C library's)")]
         [Range(0f, 1f)] public float weight = 1f;
@@ -93,13 +93,13 @@ namespace AnimKit.Unity
                 p.forward = rig.FromBoneAxis(last, forwardAxis).ToAk();
                 p.up = rig.FromBoneAxis(last, upAxis).ToAk();
             }
-            p.worldUp = worldUp.ToAk();
+            p.upModel = upModel.ToAk();
             p.weight = weight;
             p.clampWeight = clampWeight;
             p.tolerance = tolerance;
             try
             {
-                LastResult = player.Skeleton.LookAt(m_chain, m_weights, ref p, player.Local, player.World);
+                LastResult = player.Skeleton.LookAt(m_chain, m_weights, ref p, player.Local, player.Model);
             }
             catch (AnimKitException e)
             {

@@ -40,7 +40,7 @@ namespace AnimKit.Unity
         [Tooltip("m/s wanted far from the target.")]
         [Min(0.1f)] public float walkSpeed = 1.4f;
         [Tooltip("Degrees per second the facing may turn beyond the capture's own turning.")]
-        [Min(0f)] public float warpRateDeg = 100f;
+        [Min(0f)] public float turnRateDeg = 100f;
         [Tooltip("Seconds: half-life of the transition offsets (inertialization).")]
         [Min(0.01f)] public float inertiaHalflife = 0.12f;
 
@@ -115,7 +115,7 @@ namespace AnimKit.Unity
                 p.faceTarget = 1;
                 p.arrivalRadius = arrivalRadius;
                 p.walkSpeed = walkSpeed;
-                p.warpRateDeg = warpRateDeg;
+                p.turnRateDeg = turnRateDeg;
                 p.inertiaHalflife = inertiaHalflife;
                 p.useController = 0; // Unity's CharacterController moves the character
                 p.footIk = m_foot != null && m_foot.enabled ? 1 : 0;
@@ -136,7 +136,7 @@ namespace AnimKit.Unity
         {
             if (m_own == null || m_matcher == null) return;
             TransformRig rig = m_own.Rig;
-            m_matcher.Pose(rig.Local, rig.World);
+            m_matcher.Pose(rig.Local, rig.Model);
             m_own.FromLibrary();
             PoseModifier.RunAll(this, rig);
             rig.Write();
@@ -169,7 +169,7 @@ namespace AnimKit.Unity
         /// <summary>BvhPlayer asks for the pose: the matcher's, in this Transform's space.</summary>
         public void WritePose(BvhPlayer player, float deltaTime)
         {
-            m_matcher.Pose(player.Local, player.World);
+            m_matcher.Pose(player.Local, player.Model);
         }
 
         void OnDestroy()

@@ -79,7 +79,7 @@ namespace AnimKit.Unity
         public static Quaternion GameObjectRotation(Quaternion library) { return library * k_halfTurn; }
 
         /// <summary>The walker's pose (Rig.Local in the library's character frame) into the
-        /// GameObject's frame (see GameObjectRotation), World updated.</summary>
+        /// GameObject's frame (see GameObjectRotation), Model updated.</summary>
         public void FromLibrary()
         {
             Quaternion back = Quaternion.Inverse(k_halfTurn);
@@ -90,7 +90,7 @@ namespace AnimKit.Unity
                 Rig.Local[j].rotation = (back * Rig.Local[j].rotation.ToUnity()).ToAk();
                 Rig.Local[j].position = (back * Rig.Local[j].position.ToUnity()).ToAk();
             }
-            Rig.Skeleton.Fk(Rig.Local, Rig.World);
+            Rig.Skeleton.Fk(Rig.Local, Rig.Model);
         }
 
         /// <summary>True when a walker on `go` will walk a Humanoid Retargeter's capture: no

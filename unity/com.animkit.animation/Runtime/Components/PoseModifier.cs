@@ -25,7 +25,7 @@ namespace AnimKit.Unity
                  "frame, so bones nothing animates do not keep last frame's IK (the IK would build on itself).")]
         public bool fixTransforms = true;
 
-        /// <summary>Edit pose.Local and keep pose.World = FK(pose.Local) (the plugin's
+        /// <summary>Edit pose.Local and keep pose.Model = FK(pose.Local) (the plugin's
         /// solvers do both).</summary>
         public abstract void ModifyPose(IRigPose pose);
 

@@ -21,7 +21,7 @@ using UnityEngine;
 namespace AnimKit.Unity
 {
     /// <summary>What a PoseModifier edits: a skeleton, its pose (parent-space Local and
-    /// model-space World, Unity frame), the clip the pose came from (for foot contacts) and
+    /// model-space Model, Unity frame), the clip the pose came from (for foot contacts) and
     /// the Transform whose space is model space.</summary>
     public interface IRigPose
     {
@@ -29,7 +29,7 @@ namespace AnimKit.Unity
         Clip Clip { get; }
         float ClipTime { get; }
         AkXform[] Local { get; }
-        AkXform[] World { get; }
+        AkXform[] Model { get; }
         int[] Humanoid { get; }
         Transform Space { get; }
     }
@@ -43,13 +43,13 @@ namespace AnimKit.Unity
         /// <summary>The pose in the rig's frames (see the file comment), parent space.</summary>
         public AkXform[] Local { get; private set; }
         /// <summary>The same, model space (Space's).</summary>
-        public AkXform[] World { get; private set; }
+        public AkXform[] Model { get; private set; }
         public int[] Humanoid { get; private set; }
         public Transform Space { get; private set; }
         /// <summary>The Transform of each joint, in skeleton order.</summary>
         public Transform[] Bones { get; private set; }
         /// <summary>The model-space pose at mapping, in the rig's frames (every rotation A).</summary>
-        public AkXform[] RestWorld { get; private set; }
+        public AkXform[] RestModel { get; private set; }
         /// <summary>Where the character faced at mapping, in model space (unit, horizontal):
         /// (left hip -> right hip) x up, so a rig built facing -Z (as BVH rigs land in Unity)
         /// or +Z (Unity's convention) both know their front. +Z without legs or arms.</summary>
@@ -103,11 +103,11 @@ namespace AnimKit.Unity
                 named.Dispose();
             }
             Local = new AkXform[bones.Length];
-            World = new AkXform[bones.Length];
+            Model = new AkXform[bones.Length];
             m_animatedPosition = new Vector3[bones.Length];
             m_animatedRotation = new Quaternion[bones.Length];
             Read();
-            RestWorld = (AkXform[])World.Clone();
+            RestModel = (AkXform[])Model.Clone();
             Clip = Clip.FromPoses(Skeleton, Local, 1, 1f / 30f, false);
         }
 
@@ -146,7 +146,7 @@ namespace AnimKit.Unity
         /// in the rest pose, rig frame: e.g. the character's forward seen from the head.</summary>
         public Vector3 RestAxis(int j, Vector3 modelDirection)
         {
-            return Quaternion.Inverse(RestWorld[j].rotation.ToUnity()) * modelDirection;
+            return Quaternion.Inverse(RestModel[j].rotation.ToUnity()) * modelDirection;
         }
 
         /// <summary>An axis in bone `j`'s own local space (its Transform's) in the rig's frame.</summary>
@@ -182,7 +182,7 @@ namespace AnimKit.Unity
             return x;
         }
 
-        /// <summary>The bones' current pose into Local and World (rig frames; the first joint
+        /// <summary>The bones' current pose into Local and Model (rig frames; the first joint
         /// relative to Space).</summary>
         public void Read()
         {
@@ -192,37 +192,37 @@ namespace AnimKit.Unity
                 Transform t = Bones[j];
                 m_animatedRotation[j] = t.localRotation;
                 m_animatedPosition[j] = t.localPosition;
-                World[j].rotation = Unit(inv * t.rotation * m_fix[j]).ToAk();
-                World[j].position = Space.InverseTransformPoint(t.position).ToAk();
+                Model[j].rotation = Unit(inv * t.rotation * m_fix[j]).ToAk();
+                Model[j].position = Space.InverseTransformPoint(t.position).ToAk();
             }
             for (int j = 0; j < Bones.Length; ++j)
             {
                 int p = m_parent[j];
-                if (p < 0) { Local[j] = World[j]; continue; }
-                Quaternion pinv = Quaternion.Inverse(World[p].rotation.ToUnity());
-                Local[j].rotation = Unit(pinv * World[j].rotation.ToUnity()).ToAk();
-                Local[j].position = (pinv * (World[j].position.ToUnity() - World[p].position.ToUnity())).ToAk();
+                if (p < 0) { Local[j] = Model[j]; continue; }
+                Quaternion pinv = Quaternion.Inverse(Model[p].rotation.ToUnity());
+                Local[j].rotation = Unit(pinv * Model[j].rotation.ToUnity()).ToAk();
+                Local[j].position = (pinv * (Model[j].position.ToUnity() - Model[p].position.ToUnity())).ToAk();
             }
             m_haveAnimated = true;
-            Skeleton.Fk(Local, World);
+            Skeleton.Fk(Local, Model);
         }
 
-        /// <summary>Local (as a walker or retargeter wrote it) to World, then onto the bones.</summary>
+        /// <summary>Local (as a walker or retargeter wrote it) to Model, then onto the bones.</summary>
         public void WriteLocal()
         {
-            Skeleton.Fk(Local, World);
+            Skeleton.Fk(Local, Model);
             Write();
         }
 
-        /// <summary>World back onto the bones, parents first (so Transforms between mapped
+        /// <summary>Model back onto the bones, parents first (so Transforms between mapped
         /// bones keep their own local pose).</summary>
         public void Write()
         {
             for (int j = 0; j < Bones.Length; ++j)
             {
                 if (Bones[j] == Space) continue;
-                Bones[j].rotation = Unit(Space.rotation * World[j].rotation.ToUnity() * Quaternion.Inverse(m_fix[j]));
-                Bones[j].position = Space.TransformPoint(World[j].position.ToUnity());
+                Bones[j].rotation = Unit(Space.rotation * Model[j].rotation.ToUnity() * Quaternion.Inverse(m_fix[j]));
+                Bones[j].position = Space.TransformPoint(Model[j].position.ToUnity());
             }
         }
 

@@ -123,33 +123,33 @@ namespace AnimKit
         }
 
         /// <summary>FK: model-space transforms from local ones (arrays of >= JointCount).</summary>
-        public void Fk(AkXform[] local, AkXform[] world)
+        public void Fk(AkXform[] local, AkXform[] model)
         {
-            int n = Math.Min(local.Length, world.Length);
+            int n = Math.Min(local.Length, model.Length);
             AnimKitNative.Check(AnimKitNative.ak_plugin_fk(Raw, ref AnimKitNative.First(local),
-                ref AnimKitNative.First(world), n), Raw);
+                ref AnimKitNative.First(model), n), Raw);
         }
 
-        /// <summary>Two-bone IK on a pose: `local` and `world` (FK of local) are updated in
+        /// <summary>Two-bone IK on a pose: `local` and `model` (FK of local) are updated in
         /// place. Set joints and target in `p` (start from IK.LimbDefaults()).</summary>
-        public AkIkResult LimbIk(ref AkLimbIkParams p, AkXform[] local, AkXform[] world)
+        public AkIkResult LimbIk(ref AkLimbIkParams p, AkXform[] local, AkXform[] model)
         {
             AkIkResult r;
-            int n = Math.Min(local.Length, world.Length);
+            int n = Math.Min(local.Length, model.Length);
             AnimKitNative.Check(AnimKitNative.ak_plugin_limb_ik(Raw, ref p, ref AnimKitNative.First(local),
-                ref AnimKitNative.First(world), n, out r), Raw);
+                ref AnimKitNative.First(model), n, out r), Raw);
             return r;
         }
 
         /// <summary>Look-at over `chain` (root first); `weights` null = even spread.
-        /// `local` and `world` are updated in place.</summary>
-        public AkIkResult LookAt(int[] chain, float[] weights, ref AkLookAtParams p, AkXform[] local, AkXform[] world)
+        /// `local` and `model` are updated in place.</summary>
+        public AkIkResult LookAt(int[] chain, float[] weights, ref AkLookAtParams p, AkXform[] local, AkXform[] model)
         {
             if (weights != null && weights.Length != chain.Length)
                 throw new ArgumentException("weights must have one entry per chain joint");
             AkIkResult r;
-            int n = Math.Min(local.Length, world.Length);
-            ref AkXform l = ref AnimKitNative.First(local), w = ref AnimKitNative.First(world);
+            int n = Math.Min(local.Length, model.Length);
+            ref AkXform l = ref AnimKitNative.First(local), w = ref AnimKitNative.First(model);
             ref int c = ref AnimKitNative.First(chain);
             int st = weights == null
                 ? AnimKitNative.ak_plugin_look_at(Raw, ref c, IntPtr.Zero, chain.Length, ref p, ref l, ref w, n, out r)
@@ -237,11 +237,11 @@ namespace AnimKit
                 ref AnimKitNative.First(local), local.Length), Raw);
         }
 
-        /// <summary>Model-space pose at `time` seconds into `world`.</summary>
-        public void SampleWorld(Skeleton skeleton, float time, Interpolation interp, AkXform[] world)
+        /// <summary>Model-space pose at `time` seconds into `model`.</summary>
+        public void SampleModel(Skeleton skeleton, float time, Interpolation interp, AkXform[] model)
         {
-            AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample_world(Raw, skeleton.Handle.Raw, time, (int)interp,
-                ref AnimKitNative.First(world), world.Length), Raw);
+            AnimKitNative.Check(AnimKitNative.ak_plugin_clip_sample_model(Raw, skeleton.Handle.Raw, time, (int)interp,
+                ref AnimKitNative.First(model), model.Length), Raw);
         }
 
         public void Dispose() { Handle.Dispose(); }

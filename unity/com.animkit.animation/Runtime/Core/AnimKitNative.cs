@@ -72,7 +72,7 @@ namespace AnimKit
         public float error;
     }
 
-    /// <summary>ak_plugin_limb_ik_params: Unity frame, model space (the space of `world`).</summary>
+    /// <summary>ak_plugin_limb_ik_params: Unity frame, model space (the space of `model`).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct AkLimbIkParams
     {
@@ -106,7 +106,7 @@ namespace AnimKit
         public AkVec3 target;
         public AkVec3 forward;
         public AkVec3 up;
-        public AkVec3 worldUp;
+        public AkVec3 upModel;
         public float clampWeight;
         public float tolerance;
         public float weight;
@@ -118,10 +118,10 @@ namespace AnimKit
         public AkVec3 start;
         public AkVec3 target;
         public int faceTarget;
-        public float startYawDeg;
+        public float startHeadingDeg;
         public float arrivalRadius;
         public int steer;
-        public float maxTurnRate;
+        public float turnRateDeg;
         public int interp;
         public float groundSmoothing;
         public float idleFade;
@@ -255,7 +255,7 @@ namespace AnimKit
         // Resolves to libanimkit_unity.so (Linux) and animkit_unity.dll (Windows).
         public const string Lib = "animkit_unity";
         /// <summary>The ABI this binding was written for (AK_PLUGIN_ABI_VERSION).</summary>
-        public const int ExpectedAbiVersion = 1;
+        public const int ExpectedAbiVersion = 2;
         public const int HumanoidSlotCount = 21;
         const CallingConvention CC = CallingConvention.Cdecl;
 
@@ -286,9 +286,9 @@ namespace AnimKit
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_clip_sample(IntPtr clip, IntPtr skeleton, float time, int interp, ref AkXform local, int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_clip_sample_world(IntPtr clip, IntPtr skeleton, float time, int interp, ref AkXform world, int count);
+        public static extern int ak_plugin_clip_sample_model(IntPtr clip, IntPtr skeleton, float time, int interp, ref AkXform model, int count);
         [DllImport(Lib, CallingConvention = CC)]
-        public static extern int ak_plugin_fk(IntPtr skeleton, ref AkXform local, ref AkXform world, int count);
+        public static extern int ak_plugin_fk(IntPtr skeleton, ref AkXform local, ref AkXform model, int count);
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_xforms_to_matrices(ref AkXform xforms, ref AkMat4 matrices, int count);
         [DllImport(Lib, CallingConvention = CC)]
@@ -297,16 +297,16 @@ namespace AnimKit
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_limb_ik_defaults(out AkLimbIkParams p);
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_limb_ik(IntPtr skeleton, ref AkLimbIkParams p, ref AkXform local,
-            ref AkXform world, int count, out AkIkResult result);
+            ref AkXform model, int count, out AkIkResult result);
 
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_look_at_defaults(out AkLookAtParams p);
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_look_at(IntPtr skeleton, ref int chain, ref float jointWeights, int chainLength,
-            ref AkLookAtParams p, ref AkXform local, ref AkXform world, int count, out AkIkResult result);
+            ref AkLookAtParams p, ref AkXform local, ref AkXform model, int count, out AkIkResult result);
         /// <summary>Look-at with even weights (jointWeights = NULL).</summary>
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_look_at(IntPtr skeleton, ref int chain, IntPtr noJointWeights, int chainLength,
-            ref AkLookAtParams p, ref AkXform local, ref AkXform world, int count, out AkIkResult result);
+            ref AkLookAtParams p, ref AkXform local, ref AkXform model, int count, out AkIkResult result);
 
         /// <summary>Room for the character's ground rays/hits (AK_PLUGIN_CHARACTER_MAX_RAYS);
         /// the number used is returned by ak_plugin_character_ground_rays.</summary>

@@ -24,10 +24,10 @@ namespace AnimKit
     {
         public AkVec3 start, target;
         public int faceTarget;
-        public float startYawDeg;
+        public float startHeadingDeg;
         public float arrivalRadius;
         public float walkSpeed;
-        public float warpRateDeg;
+        public float turnRateDeg;
         public float inertiaHalflife;
         public int useController;
         public int footIk;

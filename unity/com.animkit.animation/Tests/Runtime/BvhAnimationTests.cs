@@ -24,7 +24,7 @@ namespace AnimKit.Tests
         public static float WorstJointError(BvhFile bvh, Transform[] joints, float time)
         {
             AkXform[] world = new AkXform[bvh.Skeleton.JointCount];
-            bvh.Clip.SampleWorld(bvh.Skeleton, time, Interpolation.Linear, world);
+            bvh.Clip.SampleModel(bvh.Skeleton, time, Interpolation.Linear, world);
             float worst = 0f;
             for (int j = 0; j < joints.Length; ++j)
                 worst = Mathf.Max(worst, Vector3.Distance(joints[j].position, world[j].position.ToUnity()));

@@ -16,7 +16,7 @@ namespace AnimKit.Tests
         static AkXform[] WorldAt(BvhFile bvh, int frame)
         {
             AkXform[] world = new AkXform[bvh.Skeleton.JointCount];
-            bvh.Clip.SampleWorld(bvh.Skeleton, (frame + 0.5f) * bvh.Clip.FrameTime, Interpolation.Step, world);
+            bvh.Clip.SampleModel(bvh.Skeleton, (frame + 0.5f) * bvh.Clip.FrameTime, Interpolation.Step, world);
             return world;
         }
 
