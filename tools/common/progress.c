@@ -104,13 +104,22 @@ static void watch_tick(int sig)
     if (write(2, line, n) > 0) g_watch.shown = 1;
 }
 
-static void watch_timer(double interval_s)
+static struct timeval seconds_to_timeval(double s)
+{
+    struct timeval v;
+    v.tv_sec = (time_t)s;
+    v.tv_usec = (suseconds_t)((s - (double)(time_t)s) * 1e6);
+    return v;
+}
+
+/* The first tick at first_s (the threshold: a job just past it shows a line even when it ends
+ * before a 0.25 s cadence would have ticked), then every interval_s; 0, 0 stops the timer. */
+static void watch_timer(double first_s, double interval_s)
 {
     struct itimerval t;
     memset(&t, 0, sizeof t);
-    t.it_interval.tv_sec = (time_t)interval_s;
-    t.it_interval.tv_usec = (suseconds_t)((interval_s - (double)(time_t)interval_s) * 1e6);
-    t.it_value = t.it_interval;
+    t.it_interval = seconds_to_timeval(interval_s);
+    t.it_value = seconds_to_timeval(first_s);
     setitimer(ITIMER_REAL, &t, NULL);
 }
 #endif
@@ -133,7 +142,8 @@ void akt_progress_watch_begin(const char *prog)
     sa.sa_handler = watch_tick;
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGALRM, &sa, NULL) == 0) watch_timer(0.25);
+    if (sigaction(SIGALRM, &sa, NULL) == 0)
+        watch_timer(g_watch.after_s > 0.001 ? g_watch.after_s : 0.001, 0.25);
 #endif
 }
 
@@ -142,7 +152,7 @@ void akt_progress_watch_end(void)
     if (!g_watch.prog) return;
 #ifndef _WIN32
     if (g_watch.tty) {
-        watch_timer(0.0);
+        watch_timer(0.0, 0.0);
         signal(SIGALRM, SIG_DFL);
     }
 #endif
