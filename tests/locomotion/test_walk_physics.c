@@ -14,27 +14,17 @@ static ak_terrain *g_terrain[4];
 static ak_terrain_params g_params[4];
 static ak_terrain *g_ridges;
 
-/* A 129 x 129 16-bit binary PGM: ridges and a bowl (not walk_make_pgm's sine products). */
+/* Ridges and a bowl (not walk_make_pgm's sine products). */
+static double ridges_height(double x, double z)
+{
+    return 0.5 + 0.3 * sin(0.55 * x + 0.8) * sin(0.47 * z + 0.1) + 0.12 * cos(1.1 * x - 0.6 * z) +
+           0.05 * sin(2.3 * z + 0.4 * x);
+}
+
+/* A 129 x 129 16-bit binary PGM of ridges_height, 32 m wide. */
 static char *ridges_pgm(size_t *bytes)
 {
-    const int w = 129;
-    char header[32];
-    const int hl = snprintf(header, sizeof header, "P5\n%d %d\n65535\n", w, w);
-    *bytes = (size_t)hl + (size_t)w * (size_t)w * 2;
-    char *data = malloc(*bytes);
-    memcpy(data, header, (size_t)hl);
-    unsigned char *px = (unsigned char *)data + hl;
-    for (int r = 0; r < w; ++r)
-        for (int c = 0; c < w; ++c) {
-            const double x = -16.0 + 32.0 * c / (w - 1), z = -16.0 + 32.0 * r / (w - 1);
-            double h = 0.5 + 0.3 * sin(0.55 * x + 0.8) * sin(0.47 * z + 0.1) +
-                       0.12 * cos(1.1 * x - 0.6 * z) + 0.05 * sin(2.3 * z + 0.4 * x);
-            h = h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);
-            const unsigned v = (unsigned)lround(h * 65535.0);
-            px[2 * (r * w + c)] = (unsigned char)(v >> 8);
-            px[2 * (r * w + c) + 1] = (unsigned char)(v & 255u);
-        }
-    return data;
+    return walk_pgm_of(129, 16.0, ridges_height, bytes);
 }
 
 static int setup(void **state)

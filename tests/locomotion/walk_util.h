@@ -201,27 +201,40 @@ static inline int walk_terrains_destroy(ak_terrain *terrain[4])
     return 0;
 }
 
-/* A 161 x 161 16-bit binary PGM of smooth hills (two sine products), 40 m wide, 2 m high. */
-static inline char *walk_make_pgm(size_t *bytes)
+/* A w x w 16-bit binary PGM of height(x, z) in 0..1 (clamped), sampled over [-half, half]^2:
+ * the one writer of the tests' generated heightmaps. */
+static inline char *walk_pgm_of(int w, double half, double (*height)(double x, double z),
+                                size_t *bytes)
 {
-    const int w = 161;
     char header[32];
     const int hl = snprintf(header, sizeof header, "P5\n%d %d\n65535\n", w, w);
     *bytes = (size_t)hl + (size_t)w * (size_t)w * 2;
     char *data = malloc(*bytes);
+    if (!data) return NULL;
     memcpy(data, header, (size_t)hl);
     unsigned char *px = (unsigned char *)data + hl;
     for (int r = 0; r < w; ++r)
         for (int c = 0; c < w; ++c) {
-            const double x = -20.0 + 40.0 * c / (w - 1), z = -20.0 + 40.0 * r / (w - 1);
-            double h = 0.5 + 0.25 * sin(0.45 * x + 0.3) * cos(0.38 * z - 0.2) +
-                       0.15 * sin(0.9 * x + 0.34 * z);
+            const double x = -half + 2.0 * half * c / (w - 1), z = -half + 2.0 * half * r / (w - 1);
+            double h = height(x, z);
             h = h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);
             const unsigned v = (unsigned)lround(h * 65535.0);
             px[2 * (r * w + c)] = (unsigned char)(v >> 8);
             px[2 * (r * w + c) + 1] = (unsigned char)(v & 255u);
         }
     return data;
+}
+
+/* Smooth hills: two sine products. */
+static inline double walk_hills_height(double x, double z)
+{
+    return 0.5 + 0.25 * sin(0.45 * x + 0.3) * cos(0.38 * z - 0.2) + 0.15 * sin(0.9 * x + 0.34 * z);
+}
+
+/* A 161 x 161 16-bit binary PGM of smooth hills, 40 m wide, 2 m high. */
+static inline char *walk_make_pgm(size_t *bytes)
+{
+    return walk_pgm_of(161, 20.0, walk_hills_height, bytes);
 }
 
 /* The four grounds of the walk tables: flat, seeded hills (seed 5), stairs and the PGM
