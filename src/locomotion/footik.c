@@ -459,6 +459,36 @@ static float toe_roll_angle(ak_vec3 hip, ak_vec3 toe, ak_vec3 ankle, float L, ak
     return akf_clamp(t, 0.0f, AK_TOE_ROLL_MAX);
 }
 
+/* The least heel-up turn (radians, 0..AK_TOE_ROLL_MAX) about the toe, axis k, that keeps a
+ * planted foot's heel on or above the ground under it: a foot rolling over its toe whose
+ * animated pitch has the heel below the toe (just after a heel strike, or a stance the hips
+ * left out of reach) would otherwise put the heel into the ground. The heel's height is
+ * A cos t + B sin t over the toe (k horizontal); bisection, 12 steps (0.01 degrees). */
+static float heel_clear_angle(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr,
+                              const foot_frame *ff, int32_t s, ak_vec3 k)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    if (!fr->ground[s].hit) return 0.0f;
+    const ak_vec3 toe = ff->toe_target[s];
+    const ak_vec3 heel =
+        akv_sub(ff->ankle_target[s],
+                akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), leg->sole_height));
+    const float c = ground_at(&fr->ground[s], ff->ray_heel[s], heel).height - toe.y;
+    const ak_vec3 v = akv_sub(heel, toe);
+    const float A = v.y, B = akv_cross(k, v).y;
+    if (A >= c) return 0.0f;
+    float lo = 0.0f, hi = AK_TOE_ROLL_MAX;
+    if (A * cosf(hi) + B * sinf(hi) < c) return hi;
+    for (int i = 0; i < 12; ++i) {
+        const float m = 0.5f * (lo + hi);
+        if (A * cosf(m) + B * sinf(m) >= c)
+            hi = m;
+        else
+            lo = m;
+    }
+    return hi;
+}
+
 /* The ankle target of a pivoting leg turned heel-up about its toe: in stance by the roll
  * toe_roll_angle finds for a hip at `hip`; once the foot leaves the ground the last roll
  * fades out (by the time the toe lock has faded), so the foot never turns in one frame. */
@@ -475,6 +505,8 @@ static void roll_about_toe(const ak_foot_ik_params *p, const ak_skeleton *sk, ak
     float t = toe_roll_angle(hip, ff->toe_target[s], ff->ankle_target[s], L, &k);
     if (!fr->stance[s])
         t = approach(st->toe_roll[s], 0.0f, AK_TOE_ROLL_MAX * p->lock_release_rate * ff->dt);
+    else
+        t = akf_max(t, heel_clear_angle(p, fr, ff, s, k));
     st->toe_roll[s] = t;
     if (!(t > 0.0f)) return;
     const ak_quat r = akq_axis_angle(k, t);

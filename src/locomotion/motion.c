@@ -680,13 +680,24 @@ static int legs_mirror_across_x(const ak_skeleton *sk, int32_t l, int32_t r, int
     return 1;
 }
 
+/* The turn about unit `axis` (zero: any turn) taking `from` onto `to` as seen across the axis. */
+static ak_quat twist_onto(ak_vec3 axis, ak_vec3 from, ak_vec3 to)
+{
+    const ak_vec3 a = akv_sub(from, akv_scale(axis, akv_dot(axis, from)));
+    const ak_vec3 b = akv_sub(to, akv_scale(axis, akv_dot(axis, to)));
+    if (akv_dot(a, a) < 1e-12f || akv_dot(b, b) < 1e-12f) return ak_quat_identity();
+    return akq_from_to(a, b);
+}
+
 /* The right leg posed as the mirror of the left in model space, for rigs whose leg frames are
  * not mirror images (a zero pose with bones along X): the plane is the hips' mid-plane (normal
  * from the right to the left upper leg), and each right joint's rotation is followed by the
  * constant S_k taking its child's offset onto the mirror of the left child's. */
-static void mirror_leg_in_model_space(const ak_skeleton *sk, int32_t l, int32_t r, int32_t n,
+static void mirror_leg_in_model_space(const ak_walk_motion *m, int32_t l, int32_t r, int32_t n,
                                       ak_xform *pose)
 {
+    const ak_skeleton *sk = m->skeleton;
+    const int32_t foot_l = m->humanoid.joint[AK_HUM_LEFT_FOOT];
     const int32_t J = sk->joint_count;
     ak_xform *model = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
     if (!model) return;
@@ -699,6 +710,19 @@ static void mirror_leg_in_model_space(const ak_skeleton *sk, int32_t l, int32_t 
             const ak_vec3 ol = sk->rest_local[l + k + 1].translation;
             const ak_vec3 mirrored = akv_sub(ol, akv_scale(normal, 2.0f * akv_dot(normal, ol)));
             s = akq_from_to(sk->rest_local[r + k + 1].translation, mirrored);
+        }
+        if (l + k == foot_l) {
+            /* The foot's turn about its own bone matters (its sole and toe points): its up
+             * axis, measured from the motion (foot calibration), goes onto the mirror of the
+             * left foot's. */
+            const ak_vec3 ul = m->foot_up_local[0];
+            const ak_vec3 mirrored = akv_sub(ul, akv_scale(normal, 2.0f * akv_dot(normal, ul)));
+            const ak_vec3 axis =
+                k + 1 < n ? akv_normalize_or(akq_rotate(s, sk->rest_local[r + k + 1].translation),
+                                             akv_make(0, 0, 0))
+                          : akv_make(0, 0, 0);
+            s = akq_normalize(
+                akq_mul(twist_onto(axis, akq_rotate(s, m->foot_up_local[1]), mirrored), s));
         }
         model[r + k].rotation =
             akq_normalize(akq_mul(mirror_rotation(model[l + k].rotation, normal), s));
@@ -725,7 +749,7 @@ static int32_t make_stand_pose(ak_walk_motion *m, float t_left, ak_error *err)
     const int32_t nl = sk->subtree_end[l] - l, nr = sk->subtree_end[r] - r;
     if (nl != nr) return AK_OK; /* legs not alike: the frame as it is */
     if (!legs_mirror_across_x(sk, l, r, nl)) {
-        mirror_leg_in_model_space(sk, l, r, nl, m->stand_pose);
+        mirror_leg_in_model_space(m, l, r, nl, m->stand_pose);
         return AK_OK;
     }
     for (int32_t k = 0; k < nl; ++k) {

@@ -120,6 +120,7 @@ ak_walker_params ak_walker_defaults(void)
     p.interp = AK_INTERP_LINEAR;
     p.foot = ak_foot_ik_defaults();
     p.foot.max_hip_rise = 0.3f;
+    p.plan_hips = 1;
     return p;
 }
 

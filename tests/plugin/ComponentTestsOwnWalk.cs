@@ -209,7 +209,11 @@ static partial class ComponentTests
             float y = GroundY(o.x, o.z);
             if (d.y > -0.99f || o.y < y || o.y - y > max) return false;
             hit.point = new Vector3(o.x, y, o.z);
-            hit.normal = Vector3.up; // (the walker's own figures do not depend on the normal here)
+            // The terrain's own normal: the grounding carries a hit's plane to where a foot
+            // ends up (a heel rolled about its toe or a landing shortened moves off the ray).
+            float gx = 0.125f * (float)Math.Cos(0.5 * o.x), gz = -0.08f * (float)Math.Sin(0.4 * o.z);
+            float gn = (float)Math.Sqrt(gx * gx + 1f + gz * gz);
+            hit.normal = new Vector3(-gx / gn, 1f / gn, -gz / gn);
             hit.distance = o.y - y;
             return true;
         };
