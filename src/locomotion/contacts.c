@@ -63,9 +63,11 @@ int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err
     if (!(p->metres_per_unit >= 0.0f) || !isfinite(p->metres_per_unit))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres_per_unit must be >= 0");
     if (!(p->height_on > 0.0f) || !(p->height_off >= p->height_on) || !isfinite(p->height_off))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need height_off >= height_on > 0");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "height_on must be > 0 and height_off >= height_on (off >= on)");
     if (!(p->speed_on > 0.0f) || !(p->speed_off >= p->speed_on) || !isfinite(p->speed_off))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need speed_off >= speed_on > 0");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "speed_on must be > 0 and speed_off >= speed_on (off >= on)");
     if (!(p->rise_off >= 0.0f) || !isfinite(p->rise_off))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "rise_off must be >= 0");
     if (!(p->max_floor_rise >= 0.0f) || !isfinite(p->max_floor_rise))
