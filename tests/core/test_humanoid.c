@@ -39,8 +39,8 @@ static void check_slot(const ak_skeleton *s, const ak_humanoid *h, int slot, con
 static void humanoid_arguments_validity(void **state)
 {
     (void)state;
-    const named_joint legs[] = {{"Hips", -1},     {"LeftUpLeg", 0},  {"LeftLeg", 1},
-                                {"LeftFoot", 2},  {"RightUpLeg", 0}, {"RightLeg", 4},
+    const named_joint legs[] = {{"Hips", -1},    {"LeftUpLeg", 0},  {"LeftLeg", 1},
+                                {"LeftFoot", 2}, {"RightUpLeg", 0}, {"RightLeg", 4},
                                 {"RightFoot", 5}};
     ak_skeleton *s = named_skeleton(legs, 7);
     ak_humanoid h;
