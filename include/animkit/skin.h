@@ -106,6 +106,8 @@ typedef struct ak_body_params {
 } ak_body_params;
 
 AK_API ak_body_params ak_body_defaults(void);
+/* The documented range of every float field (status.h), checked by ak_body_mesh_create. */
+AK_API const ak_param_table *ak_body_param_ranges(void);
 /* Builds a body for `skeleton`'s rest pose: a tube with rounded ends along every bone whose
  * child is not an End Site tip (tips end the limb they sit on), thick where a person is thick
  * when the humanoid map finds the rig (torso, thighs, arms, head), else in proportion to the

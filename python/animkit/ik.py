@@ -8,7 +8,7 @@ from collections import namedtuple
 import numpy as np
 
 from ._animkit import ffi, lib
-from ._core import _check
+from ._core import Skeleton, _check, _need
 
 __all__ = ["IKResult", "limb", "ccd", "fabrik", "jacobian", "aim", "look_at", "chain"]
 
@@ -16,6 +16,7 @@ IKResult = namedtuple("IKResult", "reached unreachable iterations error")
 
 
 def _pose(skeleton, local):
+    _need(skeleton, Skeleton, "skeleton")
     if not (isinstance(local, np.ndarray) and local.dtype == np.float32 and local.flags.c_contiguous
             and local.shape == (skeleton.joint_count, 7)):
         raise ValueError("local must be a C-contiguous float32 array of shape (%d, 7) "
@@ -37,6 +38,7 @@ def _run(fn, params, local_c, world_c):
 
 def chain(skeleton, root, tip):
     """Joint indices from `root` down to `tip` (names or indices), root first."""
+    _need(skeleton, Skeleton, "skeleton")
     r, t = skeleton.index(root), skeleton.index(tip)
     out = ffi.new("int32_t[]", lib.AK_IK_MAX_CHAIN)
     n = lib.ak_ik_chain_from_joints(skeleton._ptr, r, t, out, lib.AK_IK_MAX_CHAIN)

@@ -358,6 +358,8 @@ static int32_t check_body_args(const ak_skeleton *sk, const ak_body_params *o, a
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "a body needs 2..65535 joints (the skeleton has %d)",
                             (int)sk->joint_count);
+    const int32_t range_status = ak_params_check(ak_body_param_ranges(), o, err);
+    if (range_status != AK_OK) return range_status;
     if (!(o->thickness > 0.0f && o->thickness <= 4.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "thickness must be in (0, 4]");
     if (o->sides < 4 || o->sides > 64 || o->rings < 2 || o->rings > 64)

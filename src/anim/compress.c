@@ -38,6 +38,8 @@ ak_compress_params ak_compress_defaults(void)
 int32_t ak_compress_validate(const ak_compress_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params");
+    const int32_t range_status = ak_params_check(ak_compress_param_ranges(), p, err);
+    if (range_status != AK_OK) return range_status;
     if (!(p->tolerance > 0.0f) || !isfinite(p->tolerance))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "tolerance must be positive and finite");
     if (!(p->shell_distance >= 0.0f) || !isfinite(p->shell_distance))

@@ -51,6 +51,8 @@ int32_t ak_root_motion_validate(const ak_root_motion_params *p, const ak_skeleto
                                 const ak_clip *c, ak_error *err)
 {
     if (!p || !sk || !c) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    const int32_t range_status = ak_params_check(ak_root_motion_param_ranges(), p, err);
+    if (range_status != AK_OK) return range_status;
     if (c->joint_count != sk->joint_count)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip has %d joints, skeleton %d",
                             (int)c->joint_count, (int)sk->joint_count);

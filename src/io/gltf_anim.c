@@ -29,6 +29,8 @@ ak_gltf_clip_params ak_gltf_clip_defaults(void)
 int32_t ak_gltf_clip_validate(const ak_gltf_clip_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null glTF clip params");
+    const int32_t range_status = ak_params_check(ak_gltf_clip_param_ranges(), p, err);
+    if (range_status != AK_OK) return range_status;
     if (p->animation < 0)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "animation index %d is negative",
                             (int)p->animation);

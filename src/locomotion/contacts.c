@@ -409,6 +409,8 @@ int32_t ak_cycle_validate(const ak_cycle_params *p, ak_error *err)
     if (!p || !p->skeleton || !p->clip || !p->left || !p->right)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "the cycle finder needs a skeleton, a clip and contact flags");
+    const int32_t range_status = ak_params_check(ak_cycle_param_ranges(), p, err);
+    if (range_status != AK_OK) return range_status;
     if (p->clip->joint_count != p->skeleton->joint_count)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip/skeleton mismatch");
     if (!(p->min_time > 0.0f) || !(p->max_time >= p->min_time) || !isfinite(p->max_time))

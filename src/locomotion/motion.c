@@ -29,6 +29,8 @@ ak_walk_motion_params ak_walk_motion_defaults(void)
 int32_t ak_walk_motion_validate(const ak_walk_motion_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walk motion params");
+    const int32_t range_status = ak_params_check(ak_walk_motion_param_ranges(), p, err);
+    if (range_status != AK_OK) return range_status;
     if (!(p->metres_per_unit >= 0.0f) || !isfinite(p->metres_per_unit))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres per unit must be >= 0");
     const int automatic = p->cycle_start == -1 && p->cycle_end == -1;

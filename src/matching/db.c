@@ -52,6 +52,8 @@ static int32_t check_weights(const float *w, ak_error *err)
 int32_t ak_motion_db_validate(const ak_motion_db_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params");
+    const int32_t range_status = ak_params_check(ak_motion_db_param_ranges(), p, err);
+    if (range_status != AK_OK) return range_status;
     if (!(p->metres_per_unit >= 0.0f) || !isfinite(p->metres_per_unit))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres per unit must be >= 0");
     if (!(p->frame_rate >= 10.0f && p->frame_rate <= 1000.0f))
