@@ -15,9 +15,16 @@ ak_bvh_read_params ak_bvh_read_defaults(void)
 
 int32_t ak_bvh_read_validate(const ak_bvh_read_params *l, ak_error *err)
 {
-    if (!l) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null BVH limits");
-    if (l->max_joints < 1 || l->max_frames < 1 || l->max_bytes < 1)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "BVH limits must be positive");
+    if (!l) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null ak_bvh_read_params");
+    if (l->max_joints < 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_joints = %d: must be >= 1",
+                            (int)l->max_joints);
+    if (l->max_frames < 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_frames = %d: must be >= 1",
+                            (int)l->max_frames);
+    if (l->max_bytes < 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_bytes = %lld: must be >= 1",
+                            (long long)l->max_bytes);
     return AK_OK;
 }
 

@@ -55,31 +55,40 @@ int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, ak_error *err)
         if (!(l->sole_height >= 0.0f) || !isfinite(l->sole_height) || !akv_finite(l->up_local) ||
             akv_len(l->up_local) < 0.5f || !akv_finite(l->toe_local))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                                "sole height must be >= 0 and up_local a unit vector");
+                                "legs[%d]: sole_height must be >= 0, up_local a unit vector and "
+                                "toe_local finite",
+                                s);
     }
     if (!valid_joint(sk, p->hips))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "hips joint out of range");
+    /* the range table first: its messages name the field and its bounds */
+    const int32_t st = ak_params_check(ak_foot_ik_param_ranges(), p, err);
+    if (st != AK_OK) return st;
     if (!(p->weight >= 0.0f && p->weight <= 1.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight must be in [0,1]");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight must be in [0, 1]");
     if (!(p->max_tilt_deg >= 0.0f && p->max_tilt_deg <= 89.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max tilt must be in [0, 89] degrees");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_tilt_deg must be in [0, 89]");
     if (!(p->lock_release_rate > 0.0f) || !(p->ground_fade_rate > 0.0f) ||
         !(p->stance_fade_rate > 0.0f) || !(p->swing_height_rate > 0.0f) ||
         !(p->hip_drop_rate > 0.0f) || !(p->hip_drop_stiffness > 0.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rates must be positive");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "lock_release_rate, ground_fade_rate, stance_fade_rate, "
+                            "swing_height_rate, hip_drop_rate and hip_drop_stiffness must be > 0");
     if (!(p->hip_accel_down >= 0.0f) || !(p->hip_accel_up >= 0.0f) ||
         !isfinite(p->hip_accel_down) || !isfinite(p->hip_accel_up) ||
         (p->hip_accel_down > 0.0f) != (p->hip_accel_up > 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "hip acceleration bounds must be both 0 (off) or both positive");
+                            "hip_accel_down and hip_accel_up must be both 0 (off) or both > 0");
     for (int s = 0; s < 2; ++s)
         if (!(p->legs[s].landing_slack >= 0.0f) || !isfinite(p->legs[s].landing_slack))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "landing slack must be >= 0");
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "legs[%d].landing_slack must be >= 0",
+                                s);
     if (!(p->max_hip_drop >= 0.0f) || !isfinite(p->max_hip_drop) || !isfinite(p->pole_distance))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max hip drop must be >= 0");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "max_hip_drop must be >= 0 and pole_distance finite");
     if (!(p->max_hip_rise >= 0.0f) || !isfinite(p->max_hip_rise))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max hip rise must be >= 0");
-    return ak_params_check(ak_foot_ik_param_ranges(), p, err);
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_hip_rise must be >= 0");
+    return AK_OK;
 }
 
 void ak_foot_ik_state_reset(ak_foot_ik_state *st)
@@ -944,12 +953,15 @@ int32_t ak_reach_validate(const ak_reach_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "arm joints missing or not upper < lower < hand");
     if (!akv_finite(p->target) || !akv_finite(p->pole))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "target/pole not finite");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "target or pole is not finite");
+    /* the range table first: its messages name the field and its bounds */
+    const int32_t st = ak_params_check(ak_reach_param_ranges(), p, err);
+    if (st != AK_OK) return st;
     if (!(p->start_distance > p->full_distance) || !(p->full_distance >= 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need start_distance > full_distance >= 0");
     if (!(p->fade_rate > 0.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade rate must be positive");
-    return ak_params_check(ak_reach_param_ranges(), p, err);
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "fade_rate must be > 0");
+    return AK_OK;
 }
 
 int32_t ak_reach_run(const ak_reach_params *p, ak_reach_state *st, float dt, ak_xform *local,

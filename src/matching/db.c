@@ -41,29 +41,52 @@ static int32_t check_weights(const float *w, ak_error *err)
     float sum = 0.0f;
     for (int g = 0; g < AK_MATCH_GROUPS; ++g) {
         if (!(w[g] >= 0.0f) || !isfinite(w[g]))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight of %s must be finite and >= 0",
-                                group_names[g]);
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "weights[%d] (%s) = %g: must be finite and >= 0", g, group_names[g],
+                                (double)w[g]);
         sum += w[g];
     }
-    if (!(sum > 0.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "all weights are 0");
+    if (!(sum > 0.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weights are all 0");
     return AK_OK;
+}
+
+/* The nested contact detector's ranges (its skeleton, clip and cross-field rules are checked
+ * when the database runs it on each clip), refused with "contacts." before the field. */
+static int32_t check_contacts(const ak_contact_params *c, ak_error *err)
+{
+    ak_error inner;
+    const int32_t st = ak_params_check(ak_contact_param_ranges(), c, &inner);
+    if (st == AK_OK) return AK_OK;
+    return ak_error_set(err, st, 0, "contacts.%s", inner.message);
 }
 
 int32_t ak_motion_db_validate(const ak_motion_db_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params");
-    const int32_t range_status = ak_params_check(ak_motion_db_param_ranges(), p, err);
-    if (range_status != AK_OK) return range_status;
     if (!(p->metres_per_unit >= 0.0f) || !isfinite(p->metres_per_unit))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres per unit must be >= 0");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "metres_per_unit = %g: must be finite and >= 0 (0: detected)",
+                            (double)p->metres_per_unit);
     if (!(p->frame_rate >= 10.0f && p->frame_rate <= 1000.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "frame rate must be in [10, 1000]");
-    if (!(p->max_joint_speed > 0.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max joint speed must be positive");
-    if (!(p->position_smoothing >= 0.0f && p->position_smoothing <= 2.0f) ||
-        !(p->heading_smoothing >= 0.0f && p->heading_smoothing <= 2.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "smoothing must be in [0, 2] s");
-    return check_weights(p->weights, err);
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "frame_rate = %g: must be in [10, 1000]",
+                            (double)p->frame_rate);
+    if (!(p->max_joint_speed > 0.0f) || !isfinite(p->max_joint_speed))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "max_joint_speed = %g: must be finite and > 0 (rad/s)",
+                            (double)p->max_joint_speed);
+    if (!(p->position_smoothing >= 0.0f && p->position_smoothing <= 2.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "position_smoothing = %g: must be in [0, 2] s",
+                            (double)p->position_smoothing);
+    if (!(p->heading_smoothing >= 0.0f && p->heading_smoothing <= 2.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "heading_smoothing = %g: must be in [0, 2] s",
+                            (double)p->heading_smoothing);
+    int32_t st = check_weights(p->weights, err);
+    /* The table (one range per float, as the plugin, Python and JS read it) after the checks
+     * that say more, so their messages stand. */
+    if (st == AK_OK) st = ak_params_check(ak_motion_db_param_ranges(), p, err);
+    return st != AK_OK ? st : check_contacts(&p->contacts, err);
 }
 
 void ak_motion_db_destroy(ak_motion_db *db)

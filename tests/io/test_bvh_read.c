@@ -365,13 +365,7 @@ static void bvh_honours_limits(void **state)
     ak_clip_destroy(c);
     free(text);
 
-    lim = ak_bvh_read_defaults();
-    assert_int_equal(ak_bvh_read_validate(&lim, &err), AK_OK);
-    lim.max_joints = 0;
-    assert_int_equal(ak_bvh_read_validate(&lim, &err), AK_ERR_INVALID_ARG);
-    assert_non_null(strstr(err.message, "positive"));
-    assert_int_equal(ak_bvh_read_file(path, &lim, &s, &c, &err), AK_ERR_INVALID_ARG);
-    assert_int_equal(ak_bvh_read_validate(NULL, &err), AK_ERR_INVALID_ARG);
+    /* the limits' validity cases: tests/io/test_bvh.c */
     assert_int_equal(ak_bvh_read_file("no-such-file.bvh", NULL, &s, &c, &err), AK_ERR_IO);
     assert_int_equal(err.line, 0);
     assert_non_null(strstr(err.message, "cannot open"));

@@ -2,8 +2,9 @@
  * raised and lowered, a step, a slope, ground out of reach, and a weight of 0. The ground hits
  * are made here from known planes, asked where ak_foot_ik_query_points says; every bound
  * comes from that geometry (a plane's height and normal, the bones' lengths), not from what
- * the code produced. */
-#include "test_util.h"
+ * the code produced. The file's params (ak_foot_ik_params, ak_reach_params) are checked field by
+ * field first. */
+#include "test_params.h"
 
 #define FPS    60.0f
 #define FRAMES 120 /* 2 s: the hip drop spring (omega 20/s) settles in ~0.3 s */
@@ -194,6 +195,66 @@ static void assert_sole_on(int s, const plane *g, const char *what)
            1e3 * (double)above(g, heel), 1e3 * (double)above(g, toe));
     AKT_NEAR(above(g, heel), 0.0, MM);
     AKT_NEAR(above(g, toe), 0.0, MM);
+}
+
+static int32_t foot_ik_validate(const void *params, ak_error *err)
+{
+    return ak_foot_ik_validate((const ak_foot_ik_params *)params, err);
+}
+
+static int32_t reach_validate(const void *params, ak_error *err)
+{
+    return ak_reach_validate((const ak_reach_params *)params, err);
+}
+
+/* The rig's params validate; every float field out of its range, NULL and a missing skeleton
+ * are refused by name; leg joints out of range or out of order are refused. */
+static void foot_ik_params_validity(void **state)
+{
+    (void)state;
+    assert_true(
+        akt_check_param_table(ak_foot_ik_param_ranges(), &R.fp, sizeof R.fp, foot_ik_validate) > 0);
+    ak_foot_ik_params p = R.fp;
+    p.skeleton = NULL;
+    akt_expect_refused(foot_ik_validate, &p, AK_ERR_INVALID_ARG, "skeleton", "skeleton NULL");
+    p = R.fp;
+    p.hips = R.J;
+    akt_expect_refused(foot_ik_validate, &p, AK_ERR_INVALID_ARG, "hips", "hips out of range");
+    p = R.fp;
+    p.legs[1].foot = -1;
+    akt_expect_refused(foot_ik_validate, &p, AK_ERR_INVALID_ARG, NULL, "foot -1");
+    p = R.fp;
+    p.legs[0].lower = R.fp.legs[0].foot;
+    p.legs[0].foot = R.fp.legs[0].lower; /* foot above its knee */
+    akt_expect_refused(foot_ik_validate, &p, AK_ERR_INVALID_ARG, NULL, "leg out of order");
+}
+
+static void reach_params_validity(void **state)
+{
+    (void)state;
+    ak_reach_params ok = ak_reach_defaults();
+    ok.skeleton = R.sk;
+    ok.upper = R.hum.joint[AK_HUM_LEFT_UPPER_ARM];
+    ok.lower = R.hum.joint[AK_HUM_LEFT_LOWER_ARM];
+    ok.hand = R.hum.joint[AK_HUM_LEFT_HAND];
+    ok.target = ak_vec3_make(0.3f, 1.2f, 0.4f);
+    ok.pole = ak_vec3_make(0.3f, 0.8f, -0.5f);
+    assert_true(akt_check_param_table(ak_reach_param_ranges(), &ok, sizeof ok, reach_validate) > 0);
+    ak_reach_params p = ok;
+    p.skeleton = NULL;
+    akt_expect_refused(reach_validate, &p, AK_ERR_INVALID_ARG, "skeleton", "skeleton NULL");
+    p = ok;
+    p.hand = R.J;
+    akt_expect_refused(reach_validate, &p, AK_ERR_INVALID_ARG, NULL, "hand out of range");
+    p = ok;
+    p.target.y = NAN;
+    akt_expect_refused(reach_validate, &p, AK_ERR_INVALID_ARG, "target", "target NaN");
+    p = ok;
+    p.pole.x = INFINITY;
+    akt_expect_refused(reach_validate, &p, AK_ERR_INVALID_ARG, "pole", "pole inf");
+    p = ok;
+    p.full_distance = p.start_distance; /* the fade needs start > full */
+    akt_expect_refused(reach_validate, &p, AK_ERR_INVALID_ARG, "start_distance", "start = full");
 }
 
 /* The standing pose the tests start from: both feet flat on the clip floor, legs reachable. */
@@ -395,6 +456,8 @@ static void zero_weight_and_no_stance_leave_the_leg(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(foot_ik_params_validity),
+        cmocka_unit_test(reach_params_validity),
         cmocka_unit_test(standing_pose_is_planted),
         cmocka_unit_test(flat_ground_raised_and_lowered),
         cmocka_unit_test(one_foot_on_a_step),

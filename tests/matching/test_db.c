@@ -1,7 +1,76 @@
 /* The motion database: cuts, candidates, features in the character's ground frame,
  * normalisation, contacts from the walker's heel and toe detector, and the accelerated search
- * returning the brute-force frame. */
+ * returning the brute-force frame. First: ak_motion_db_params refused field by field. */
 #include "match_util.h"
+#include "test_params.h"
+
+static int32_t db_validate(const void *params, ak_error *err)
+{
+    return ak_motion_db_validate((const ak_motion_db_params *)params, err);
+}
+
+/* One float field set to each bad value is refused by name. */
+static void expect_float_refused(size_t offset, const char *field, const float *bad, size_t n)
+{
+    const ak_motion_db_params d = ak_motion_db_defaults();
+    for (size_t i = 0; i < n; ++i) {
+        ak_motion_db_params p = d;
+        memcpy((char *)&p + offset, &bad[i], sizeof(float));
+        char what[96];
+        snprintf(what, sizeof what, "%s = %g", field, (double)bad[i]);
+        akt_expect_refused(db_validate, &p, AK_ERR_INVALID_ARG, field, what);
+    }
+}
+
+static void motion_db_params_validity(void **state)
+{
+    (void)state;
+    const ak_motion_db_params d = ak_motion_db_defaults();
+    AKT_NEAR(d.frame_rate, 60.0f, 0.0);
+    AKT_NEAR(d.metres_per_unit, 0.0f, 0.0);
+    akt_expect_refused(db_validate, &d, AK_OK, NULL, "defaults");
+    akt_expect_refused(db_validate, NULL, AK_ERR_INVALID_ARG, NULL, "NULL");
+    const float neg[] = {NAN, INFINITY, -INFINITY, -1e20f, -0.001f};
+    const float rate[] = {NAN, INFINITY, 9.99f, 1000.5f, 1e20f, -60.0f, 0.0f};
+    const float smooth[] = {NAN, INFINITY, -0.01f, 2.01f, 1e20f};
+    const float speed[] = {NAN, INFINITY, 0.0f, -25.0f, -1e20f};
+    expect_float_refused(offsetof(ak_motion_db_params, metres_per_unit), "metres_per_unit", neg,
+                         sizeof neg / sizeof neg[0]);
+    expect_float_refused(offsetof(ak_motion_db_params, frame_rate), "frame_rate", rate,
+                         sizeof rate / sizeof rate[0]);
+    expect_float_refused(offsetof(ak_motion_db_params, max_joint_speed), "max_joint_speed", speed,
+                         sizeof speed / sizeof speed[0]);
+    expect_float_refused(offsetof(ak_motion_db_params, position_smoothing), "position_smoothing",
+                         smooth, sizeof smooth / sizeof smooth[0]);
+    expect_float_refused(offsetof(ak_motion_db_params, heading_smoothing), "heading_smoothing",
+                         smooth, sizeof smooth / sizeof smooth[0]);
+    for (int g = 0; g < AK_MATCH_GROUPS; ++g) {
+        char field[16];
+        snprintf(field, sizeof field, "weights[%d]", g);
+        expect_float_refused(offsetof(ak_motion_db_params, weights) + sizeof(float) * (size_t)g,
+                             field, neg, sizeof neg / sizeof neg[0]);
+    }
+    ak_motion_db_params p = d;
+    for (int g = 0; g < AK_MATCH_GROUPS; ++g)
+        p.weights[g] = 0.0f;
+    akt_expect_refused(db_validate, &p, AK_ERR_INVALID_ARG, "weights", "all weights 0");
+    /* the nested contact detector: each of its fields refused as contacts.<field> */
+    const ak_param_table *ct = ak_contact_param_ranges();
+    for (int32_t i = 0; i < ct->count; ++i) {
+        p = d;
+        const float v = ct->ranges[i].hi * 2.0f + 1.0f;
+        memcpy((char *)&p.contacts + ct->ranges[i].offset, &v, sizeof v);
+        char field[80];
+        snprintf(field, sizeof field, "contacts.%s", ct->ranges[i].field);
+        akt_expect_refused(db_validate, &p, AK_ERR_INVALID_ARG, field, field);
+    }
+    /* the bounds themselves are accepted */
+    p = d;
+    p.frame_rate = 10.0f;
+    p.position_smoothing = 2.0f;
+    p.heading_smoothing = 0.0f;
+    akt_expect_refused(db_validate, &p, AK_OK, NULL, "bounds");
+}
 
 /* The built-in walk at a few gaits, each unrolled from its loop: straight, steady speed. */
 static ak_motion_db *builtin_db(int gaits, ak_skeleton **sk_out, float *speed_out)
@@ -437,6 +506,7 @@ static void bad_input_is_refused_with_a_reason(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(motion_db_params_validity),
         cmocka_unit_test(features_of_a_straight_walk_are_its_speed_and_heading),
         cmocka_unit_test(contacts_match_the_built_in_walks_stance),
         cmocka_unit_test(the_run_has_stance_and_flight_the_walks_double_support),
