@@ -31,7 +31,8 @@ static const ak_param_range k_compress[] = {
 static const ak_param_table k_compress_table = TABLE(ak_compress_params, k_compress);
 
 static const ak_param_range k_resample[] = {
-    RANGE(ak_edit_resample_params, frame_time, 1e-6f, 1e3f),
+    RANGE(ak_edit_resample_params, frame_time, 1e-30f,
+          1e3f), /* > 0; too many frames: AK_ERR_LIMIT */
 };
 static const ak_param_table k_resample_table = TABLE(ak_edit_resample_params, k_resample);
 
