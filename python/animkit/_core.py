@@ -243,6 +243,8 @@ class Skeleton:
         J = self.joint_count
         if a.shape[-2:] != (J, 7):
             raise ValueError("pose must have shape (..., %d, 7), not %s" % (J, a.shape))
+        if not np.isfinite(a).all():
+            raise ValueError("pose holds NaN or infinity")
         out = np.empty_like(a)
         flat_in, flat_out = a.reshape(-1, J, 7), out.reshape(-1, J, 7)
         for i in range(flat_in.shape[0]):
