@@ -91,6 +91,39 @@ static inline int akt_check_param_table(const ak_param_table *t, const void *def
     return probes;
 }
 
+/* A range table's shape: named `name`; every entry a distinct field at a distinct, 4-aligned
+ * offset inside the struct's `size` bytes; finite ordered bounds; ak_param_find finds each. */
+static inline void akt_check_table_shape(const ak_param_table *t, const char *name, size_t size)
+{
+    assert_non_null(t);
+    assert_string_equal(t->params, name);
+    assert_true(t->count > 0);
+    for (int32_t i = 0; i < t->count; ++i) {
+        const ak_param_range *r = &t->ranges[i];
+        if (!(r->offset % 4 == 0 && r->offset + sizeof(float) <= size))
+            fail_msg("%s.%s: offset %u outside the struct", name, r->field, (unsigned)r->offset);
+        if (!(isfinite(r->lo) && isfinite(r->hi) && r->lo <= r->hi))
+            fail_msg("%s.%s: bounds [%g, %g]", name, r->field, (double)r->lo, (double)r->hi);
+        assert_ptr_equal(ak_param_find(t, r->field), r);
+        for (int32_t k = 0; k < i; ++k) {
+            if (strcmp(t->ranges[k].field, r->field) == 0) fail_msg("%s.%s twice", name, r->field);
+            if (t->ranges[k].offset == r->offset)
+                fail_msg("%s: %s and %s at one offset", name, t->ranges[k].field, r->field);
+        }
+    }
+}
+
+/* Fails unless `t` has `field` with bounds [lo, hi] and nan_ok as given. */
+static inline void akt_expect_range(const ak_param_table *t, const char *field, float lo, float hi,
+                                    int32_t nan_ok)
+{
+    const ak_param_range *r = ak_param_find(t, field);
+    if (!r) fail_msg("%s has no %s", t->params, field);
+    if (!(r->lo == lo && r->hi == hi && r->nan_ok == nan_ok))
+        fail_msg("%s.%s: [%g, %g] nan_ok %d, documented [%g, %g] nan_ok %d", t->params, field,
+                 (double)r->lo, (double)r->hi, (int)r->nan_ok, (double)lo, (double)hi, (int)nan_ok);
+}
+
 /* A chain of `n` joints along +Y from the origin, each bone `bone` long, rest rotations
  * identity (joint j at (0, j * bone, 0) in model space); names "j0".."j15". */
 static inline ak_skeleton *akt_line_skeleton(int32_t n, float bone)

@@ -50,12 +50,11 @@ static void pair_by_name(const ak_skeleton *s, int32_t *partner)
 
 /* The humanoid map's left/right slots (with overrides) win over the names. */
 static int32_t pair_by_humanoid(const ak_skeleton *s, const char *overrides, ak_humanoid *h,
-                                int32_t *partner, ak_error *err)
+                                int32_t *partner, ak_error *herr, ak_error *err)
 {
-    ak_error herr;
-    const int32_t st = ak_humanoid_find(s, overrides, h, &herr);
+    const int32_t st = ak_humanoid_find(s, overrides, h, herr);
     if (st != AK_OK && st != AK_ERR_NOT_FOUND) {
-        if (err) *err = herr;
+        if (err) *err = *herr;
         return st;
     }
     static const int pairs[][2] = {{AK_HUM_LEFT_UPPER_LEG, AK_HUM_RIGHT_UPPER_LEG},
@@ -148,17 +147,20 @@ int32_t ak_edit_mirror_map(const ak_edit_mirror_params *p, const ak_skeleton *s,
     if (c && c->joint_count != s->joint_count)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip and skeleton differ in joints");
     ak_humanoid h;
+    ak_error herr; /* why the humanoid map is incomplete, for the axis's message */
+    ak_error_clear(&herr);
     pair_by_name(s, partner);
-    st = pair_by_humanoid(s, p->humanoid_overrides, &h, partner, err);
+    st = pair_by_humanoid(s, p->humanoid_overrides, &h, partner, &herr, err);
     if (st != AK_OK) return st;
     pair_end_sites(s, partner);
     st = check_symmetry(s, c, partner, err);
     if (st != AK_OK) return st;
     *axis = p->axis >= 0 ? p->axis : axis_from_rig(s, &h);
     if (*axis < 0)
-        return ak_error_set(
-            err, AK_ERR_NOT_FOUND, 0,
-            "no left/right legs or arms to choose the mirror plane from: set the axis");
+        return ak_error_set(err, AK_ERR_NOT_FOUND, 0,
+                            "no left/right legs or arms to choose the mirror plane from: set the "
+                            "axis (humanoid map: %s)",
+                            herr.status != AK_OK ? herr.message : "complete");
     return AK_OK;
 }
 

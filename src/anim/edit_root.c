@@ -181,8 +181,6 @@ int32_t ak_edit_concat_validate(const ak_edit_concat_params *p, const ak_clip *a
                                 ak_error *err)
 {
     if (!p || !a || !b) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null params or clip");
-    const int32_t range_status = ak_params_check(ak_edit_concat_param_ranges(), p, err);
-    if (range_status != AK_OK) return range_status;
     if (!isfinite(p->blend_time) || p->blend_time < 0.0f || p->blend_time > 1000.0f)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "blend_time must be in [0, 1000] s");
     if (!p->skeleton_b)
@@ -202,7 +200,8 @@ int32_t ak_edit_concat_validate(const ak_edit_concat_params *p, const ak_clip *a
                             (double)a->frame_time, (double)b->frame_time);
     if ((int64_t)a->frame_count + b->frame_count > 10000000)
         return ak_error_set(err, AK_ERR_LIMIT, 0, "the joined clip would be too long");
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_edit_concat_param_ranges(), p, err);
 }
 
 /* Crossfades frames [start, start + n) of `o` (copies of a) toward b's frames 0..n-1 with

@@ -29,8 +29,6 @@ ak_gltf_clip_params ak_gltf_clip_defaults(void)
 int32_t ak_gltf_clip_validate(const ak_gltf_clip_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null glTF clip params");
-    const int32_t range_status = ak_params_check(ak_gltf_clip_param_ranges(), p, err);
-    if (range_status != AK_OK) return range_status;
     if (p->animation < 0)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "animation index %d is negative",
                             (int)p->animation);
@@ -47,7 +45,8 @@ int32_t ak_gltf_clip_validate(const ak_gltf_clip_params *p, ak_error *err)
     if (p->max_frames < 1)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_frames %d must be >= 1",
                             (int)p->max_frames);
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_gltf_clip_param_ranges(), p, err);
 }
 
 /* The animation by name, else by index; none in the file: -1 (a one-frame rest clip). */
@@ -250,21 +249,47 @@ static double rate_from_times(const float *t, int32_t n, double max_fps, int *ex
     return max_fps;
 }
 
+static int same_times(const ga_channel *a, const ga_channel *b)
+{
+    return a->keys == b->keys && (a->times == b->times ||
+                                  memcmp(a->times, b->times, sizeof(float) * (size_t)a->keys) == 0);
+}
+
+/* Joint channel i's key times when they are a list not yet taken: not those of the first
+ * joint channel or of the joint channel before (exporters write one input for every channel,
+ * or one per joint); other repeats are taken twice, which changes no rate (ties add no gap).
+ * *first and *prev track those channels over calls with i = 0, 1, ... */
+static const ga_channel *new_times(const ga_ctx *c, int32_t i, int32_t *first, int32_t *prev)
+{
+    const ga_channel *a = &c->ch[i];
+    if (c->node_joint[a->node] < 0) return NULL;
+    const int repeat = (*first >= 0 && same_times(&c->ch[*first], a)) ||
+                       (*prev >= 0 && same_times(&c->ch[*prev], a));
+    if (*first < 0) *first = i;
+    *prev = i;
+    return repeat ? NULL : a;
+}
+
 /* Frame rate and frame count from the key times of the channels that move joints. */
 static int32_t choose_rate(ga_ctx *c)
 {
+    /* Channels mostly share their key times (one input accessor for every joint): each
+     * distinct list once; a single list is already in order. */
     size_t total = 0;
-    for (int32_t i = 0; i < c->ch_count; ++i)
-        if (c->node_joint[c->ch[i].node] >= 0) total += (size_t)c->ch[i].keys;
+    int32_t lists = 0, first = -1, prev = -1;
+    for (int32_t i = 0; i < c->ch_count; ++i) {
+        const ga_channel *ch = new_times(c, i, &first, &prev);
+        if (ch) total += (size_t)ch->keys, ++lists;
+    }
     float *t = (float *)malloc(sizeof(float) * (total > 0 ? total : 1));
     if (!t) return akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
     size_t n = 0;
-    for (int32_t i = 0; i < c->ch_count; ++i)
-        if (c->node_joint[c->ch[i].node] >= 0) {
-            memcpy(t + n, c->ch[i].times, sizeof(float) * (size_t)c->ch[i].keys);
-            n += (size_t)c->ch[i].keys;
-        }
-    qsort(t, n, sizeof(float), cmp_float);
+    first = prev = -1;
+    for (int32_t i = 0; i < c->ch_count; ++i) {
+        const ga_channel *ch = new_times(c, i, &first, &prev);
+        if (ch) memcpy(t + n, ch->times, sizeof(float) * (size_t)ch->keys), n += (size_t)ch->keys;
+    }
+    if (lists > 1) qsort(t, n, sizeof(float), cmp_float);
     int exact = 1;
     const double end = n > 0 ? (double)t[n - 1] : 0.0;
     double fps = c->p->fps > 0.0f ? (double)c->p->fps
@@ -376,19 +401,27 @@ static int xform_finite(ak_xform x)
 static int32_t build_clip(ga_ctx *c, const ga_rigid *rest, ga_rigid *w, ak_clip **out)
 {
     const size_t j = (size_t)c->joints;
-    ak_xform *keys = (ak_xform *)malloc(sizeof(ak_xform) * j * (size_t)c->frames);
+    /* every frame's keys, then the rest pose's locals */
+    ak_xform *keys = (ak_xform *)malloc(sizeof(ak_xform) * j * ((size_t)c->frames + 1));
     uint8_t *moves = (uint8_t *)calloc(j, 1);
     if (!keys || !moves) {
         free(keys);
         free(moves);
         return akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
     }
+    ak_xform *rest_local = keys + j * (size_t)c->frames;
+    for (int32_t k = 0; k < c->joints; ++k)
+        rest_local[k] = local_of(c, rest, k);
+    /* Without scale in the tree a joint's local transform is its channels' values: no tree
+     * to evaluate per frame (the same numbers to float rounding; io_gltf_three checks both). */
+    const int rigid = ga_rigid_joints(c);
     const double tol = 1e-7 * model_size(rest, c->joints);
     for (int32_t f = 0; f < c->frames; ++f) {
-        ga_evaluate(c, (double)f / (double)c->fps, 1, w);
+        const double t = (double)f / (double)c->fps;
+        if (!rigid) ga_evaluate(c, t, 1, w);
         for (int32_t k = 0; k < c->joints; ++k) {
-            ak_xform x = local_of(c, w, k);
-            const ak_xform r = local_of(c, rest, k);
+            ak_xform x = rigid ? ga_rigid_local(c, k, t, rest_local) : local_of(c, w, k);
+            const ak_xform r = rest_local[k];
             if (!xform_finite(x)) { /* finite keys can still compose past float's range */
                 free(keys);
                 free(moves);

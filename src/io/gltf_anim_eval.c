@@ -125,9 +125,12 @@ void ga_free_channels(ga_ctx *c)
     c->ch_count = 0;
 }
 
-/* Key k with times[k] <= t < times[k+1] (binary search), for t inside the keys. */
-static int32_t find_key(const ga_channel *ch, double t)
+/* Key k with times[k] <= t < times[k+1], for t inside the keys: the last key found or the
+ * next one when t lies there (frames run forward), else a binary search. */
+static int32_t find_key(ga_channel *ch, double t)
 {
+    for (int32_t k = ch->cursor; k < ch->cursor + 2 && k + 1 < ch->keys; ++k)
+        if ((double)ch->times[k] <= t && t < (double)ch->times[k + 1]) return ch->cursor = k;
     int32_t lo = 0, hi = ch->keys - 1;
     while (hi - lo > 1) {
         const int32_t mid = lo + (hi - lo) / 2;
@@ -136,7 +139,7 @@ static int32_t find_key(const ga_channel *ch, double t)
         else
             hi = mid;
     }
-    return lo;
+    return ch->cursor = lo;
 }
 
 /* Spherical interpolation the short way (three.js Quaternion.slerpFlat). */
@@ -160,7 +163,7 @@ static void slerp(const double *a, const double *b_in, double u, double *out)
 }
 
 /* The value of a channel at time t (glTF 2.0 appendix C); rotations normalised. */
-static void channel_value(const ga_channel *ch, double t, double *out)
+static void channel_value(ga_channel *ch, double t, double *out)
 {
     const int n = ch->comps, stride = ch->interp == GA_CUBIC ? 3 * n : n;
     const int mid = ch->interp == GA_CUBIC ? n : 0; /* the value inside a cubic key */
@@ -169,14 +172,16 @@ static void channel_value(const ga_channel *ch, double t, double *out)
     double u = 0.0;
     /* Key times are float32: a frame time within a few float ulps of a key counts as on it
      * (frame 49 at 0.4 s is the key written as 0.4f = 0.4000000059604645), so a STEP key is
-     * not missed by rounding. */
-    const double on = t + 5e-7 * fmax(1.0, fabs(t));
+     * not missed by rounding, from either side: a frame just past a key takes the key's value
+     * (no interpolation by the rounding's few ulps; keys on frames are then copied). */
+    const double ulps = 5e-7 * fmax(1.0, fabs(t)), on = t + ulps;
     if (on >= (double)ch->times[ch->keys - 1])
         k = ch->keys - 1;
     else if (on > (double)ch->times[0]) {
         k = find_key(ch, on);
         const double dt = (double)ch->times[k + 1] - (double)ch->times[k];
-        u = dt > 0.0 ? fmax(0.0, t - (double)ch->times[k]) / dt : 0.0;
+        const double past = t - (double)ch->times[k];
+        u = dt > 0.0 && past > ulps ? past / dt : 0.0;
     }
     const float *a = v + (size_t)k * (size_t)stride + mid;
     double va[4], vb[4];
@@ -280,6 +285,64 @@ void ga_evaluate(ga_ctx *c, double t, int use_anim, ga_rigid *out)
             memcpy(out[j].q, p >= 0 ? out[p].q : id, sizeof(double[4]));
         }
     }
+}
+
+/* 1 when a 3x3 block (columns m[0..2], m[4..6], m[8..10]) is a rotation within 1e-6. */
+static int rotation_matrix(const double m[16])
+{
+    for (int a = 0; a < 3; ++a)
+        for (int b = a; b < 3; ++b) {
+            const double d =
+                m[4 * a] * m[4 * b] + m[4 * a + 1] * m[4 * b + 1] + m[4 * a + 2] * m[4 * b + 2];
+            if (fabs(d - (a == b)) > 1e-6) return 0;
+        }
+    const double det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
+                       m[8] * (m[1] * m[6] - m[2] * m[5]);
+    return det > 0.0;
+}
+
+/* 1 when a scale channel holds (1, 1, 1) in every key (a cubic one: its values, tangents 0). */
+static int unit_scale_channel(const ga_channel *ch)
+{
+    const int32_t n = ch->keys * 3 * (ch->interp == GA_CUBIC ? 3 : 1);
+    for (int32_t i = 0; i < n; ++i) {
+        const int tangent = ch->interp == GA_CUBIC && (i / 3) % 3 != 1;
+        if (fabs((double)ch->values[i] - (tangent ? 0.0 : 1.0)) > 1e-7) return 0;
+    }
+    return 1;
+}
+
+int ga_rigid_joints(const ga_ctx *c)
+{
+    for (int32_t j = 0; j < c->joints; ++j) {
+        const akgd_trs *b = &c->base[j];
+        if (b->has_matrix ? !rotation_matrix(b->m)
+                          : fabs(b->s[0] - 1.0) > 1e-7 || fabs(b->s[1] - 1.0) > 1e-7 ||
+                                fabs(b->s[2] - 1.0) > 1e-7)
+            return 0;
+        const int32_t cs = c->chan_of[j * 3 + GA_S];
+        if (cs >= 0 && !unit_scale_channel(&c->ch[cs])) return 0;
+    }
+    return 1;
+}
+
+ak_xform ga_rigid_local(const ga_ctx *c, int32_t j, double t, const ak_xform *rest_local)
+{
+    const int32_t ct = c->chan_of[j * 3 + GA_T], cr = c->chan_of[j * 3 + GA_R];
+    if (ct < 0 && cr < 0) return rest_local[j];
+    const akgd_trs *b = &c->base[j]; /* animated nodes never give a matrix (joint_tables) */
+    double tr[3] = {b->t[0], b->t[1], b->t[2]}, q[4] = {b->r[0], b->r[1], b->r[2], b->r[3]};
+    if (ct >= 0) channel_value(&c->ch[ct], t, tr);
+    if (cr >= 0) channel_value(&c->ch[cr], t, q); /* normalised there; b->r by akgd_node_trs */
+    ak_xform x;
+    x.rotation.x = (float)q[0];
+    x.rotation.y = (float)q[1];
+    x.rotation.z = (float)q[2];
+    x.rotation.w = (float)q[3];
+    x.translation.x = (float)tr[0];
+    x.translation.y = (float)tr[1];
+    x.translation.z = (float)tr[2];
+    return x;
 }
 
 ak_xform ga_local(const ga_rigid *parent, const ga_rigid *child)

@@ -17,8 +17,9 @@ enum { GA_STEP = 0, GA_LINEAR = 1, GA_CUBIC = 2 };
 
 typedef struct ga_channel {
     int32_t node, path, interp, keys, comps;
-    float *times;  /* keys, non-decreasing seconds */
-    float *values; /* keys * comps, or keys * 3 * comps (in-tangent, value, out-tangent) */
+    float *times;   /* keys, non-decreasing seconds */
+    float *values;  /* keys * comps, or keys * 3 * comps (in-tangent, value, out-tangent) */
+    int32_t cursor; /* the key found last (evaluation runs forward in time: a hint) */
 } ga_channel;
 
 /* A rigid transform in double: quaternion x,y,z,w and translation. */
@@ -51,6 +52,13 @@ void ga_free_channels(ga_ctx *c);
 /* Model-space rigid transforms of every joint at time t (use_anim 0: the nodes' own pose),
  * written to out[joints]. */
 void ga_evaluate(ga_ctx *c, double t, int use_anim, ga_rigid *out);
+/* 1 when no joint scales or shears anything (no scale but 1 in the nodes and the scale
+ * channels, matrices only rotations): then a joint's local transform is its node's own
+ * translation and rotation, and ga_rigid_local gives it without evaluating the tree. */
+int ga_rigid_joints(const ga_ctx *c);
+/* Joint j's local transform at time t when ga_rigid_joints holds (rest_local[j] when j has no
+ * translation or rotation channel). */
+ak_xform ga_rigid_local(const ga_ctx *c, int32_t j, double t, const ak_xform *rest_local);
 /* local = inverse(parent) * child, in float. */
 ak_xform ga_local(const ga_rigid *parent, const ga_rigid *child);
 

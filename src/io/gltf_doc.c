@@ -565,6 +565,15 @@ static int32_t layout_of(akgd_doc *d, int32_t av, int32_t view, int32_t offset, 
 static void read_elements(const gd_layout *l, int32_t comps, float *out)
 {
     const int csize = component_size(l->component);
+    if (l->bytes && l->component == 5126) { /* float: the bytes as they are (no conversion) */
+        const size_t row = sizeof(float) * (size_t)comps;
+        if (l->stride == row)
+            memcpy(out, l->bytes, row * (size_t)l->count);
+        else
+            for (int32_t e = 0; e < l->count; ++e)
+                memcpy(out + (size_t)e * (size_t)comps, l->bytes + l->stride * (size_t)e, row);
+        return;
+    }
     for (int32_t e = 0; e < l->count; ++e)
         for (int32_t k = 0; k < comps; ++k)
             out[(size_t)e * (size_t)comps + (size_t)k] =

@@ -57,22 +57,29 @@ int32_t ak_contact_validate(const ak_contact_params *p, ak_error *err)
 
 int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err)
 {
+    /* the range table first: its messages name the field and its bounds */
+    const int32_t st = ak_params_check(ak_contact_param_ranges(), p, err);
+    if (st != AK_OK) return st;
     if (!(p->metres_per_unit >= 0.0f) || !isfinite(p->metres_per_unit))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres per unit must be >= 0");
-    if (!(p->height_on > 0.0f) || !(p->height_off >= p->height_on) || !(p->speed_on > 0.0f) ||
-        !(p->speed_off >= p->speed_on) || !isfinite(p->height_off) || !isfinite(p->speed_off) ||
-        !(p->rise_off >= 0.0f) || !isfinite(p->rise_off))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres_per_unit must be >= 0");
+    if (!(p->height_on > 0.0f) || !(p->height_off >= p->height_on) || !isfinite(p->height_off))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "contact thresholds must be positive with off >= on");
+                            "height_on must be > 0 and height_off >= height_on (off >= on)");
+    if (!(p->speed_on > 0.0f) || !(p->speed_off >= p->speed_on) || !isfinite(p->speed_off))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "speed_on must be > 0 and speed_off >= speed_on (off >= on)");
+    if (!(p->rise_off >= 0.0f) || !isfinite(p->rise_off))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "rise_off must be >= 0");
     if (!(p->max_floor_rise >= 0.0f) || !isfinite(p->max_floor_rise))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max floor rise must be >= 0 m");
-    if (!(p->floor_window > 0.0f) || !isfinite(p->floor_window) || !(p->min_stance >= 0.0f) ||
-        !isfinite(p->min_stance) || !(p->min_swing >= 0.0f) || !isfinite(p->min_swing))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "floor window must be > 0, min stance and swing >= 0 seconds");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_floor_rise must be >= 0 m");
+    if (!(p->floor_window > 0.0f) || !isfinite(p->floor_window))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "floor_window must be > 0 s");
+    if (!(p->min_stance >= 0.0f) || !isfinite(p->min_stance) || !(p->min_swing >= 0.0f) ||
+        !isfinite(p->min_swing))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "min_stance and min_swing must be >= 0 s");
     if (!(p->body_speed_fraction >= 0.0f) || !isfinite(p->body_speed_fraction))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "body speed fraction must be >= 0");
-    return ak_params_check(ak_contact_param_ranges(), p, err);
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "body_speed_fraction must be >= 0");
+    return AK_OK;
 }
 
 /* World positions (times scale) of joints over every frame: out[k*n + f]. */
@@ -409,18 +416,25 @@ int32_t ak_cycle_validate(const ak_cycle_params *p, ak_error *err)
     if (!p || !p->skeleton || !p->clip || !p->left || !p->right)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "the cycle finder needs a skeleton, a clip and contact flags");
-    const int32_t range_status = ak_params_check(ak_cycle_param_ranges(), p, err);
-    if (range_status != AK_OK) return range_status;
     if (p->clip->joint_count != p->skeleton->joint_count)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "clip/skeleton mismatch");
-    if (!(p->min_time > 0.0f) || !(p->max_time >= p->min_time) || !isfinite(p->max_time))
+    if (!(p->min_time > 0.0f) || !isfinite(p->min_time))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "min_time = %g: must be finite and > 0 s",
+                            (double)p->min_time);
+    if (!(p->max_time >= p->min_time) || !isfinite(p->max_time))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "cycle time range must be positive and ordered");
-    if (!(p->leg_length >= 0.0f) || !isfinite(p->leg_length) || !(p->min_step_fraction >= 0.0f) ||
-        !isfinite(p->min_step_fraction))
+                            "max_time = %g: must be finite and >= min_time (%g s)",
+                            (double)p->max_time, (double)p->min_time);
+    if (!(p->leg_length >= 0.0f) || !isfinite(p->leg_length))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "leg length and step fraction must be >= 0");
-    return AK_OK;
+                            "leg_length = %g: must be finite and >= 0 m (0: measured)",
+                            (double)p->leg_length);
+    if (!(p->min_step_fraction >= 0.0f) || !isfinite(p->min_step_fraction))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "min_step_fraction = %g: must be finite and >= 0",
+                            (double)p->min_step_fraction);
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_cycle_param_ranges(), p, err);
 }
 
 /* Root rotation with its heading removed, so straight and veering walks compare alike. */

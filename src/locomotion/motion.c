@@ -29,10 +29,10 @@ ak_walk_motion_params ak_walk_motion_defaults(void)
 int32_t ak_walk_motion_validate(const ak_walk_motion_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walk motion params");
-    const int32_t range_status = ak_params_check(ak_walk_motion_param_ranges(), p, err);
-    if (range_status != AK_OK) return range_status;
     if (!(p->metres_per_unit >= 0.0f) || !isfinite(p->metres_per_unit))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres per unit must be >= 0");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "metres_per_unit = %g: must be finite and >= 0 (0: detected)",
+                            (double)p->metres_per_unit);
     const int automatic = p->cycle_start == -1 && p->cycle_end == -1;
     const int ready_loop = p->cycle_start == 0 && p->cycle_end == 0;
     if (!automatic && !ready_loop && !(p->cycle_start >= 0 && p->cycle_end > p->cycle_start + 2))
@@ -41,17 +41,25 @@ int32_t ak_walk_motion_validate(const ak_walk_motion_params *p, ak_error *err)
                             "0 <= start < end - 2",
                             (int)p->cycle_start, (int)p->cycle_end);
     if (!(p->seam_blend >= 0.0f) || !isfinite(p->seam_blend))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "seam blend must be >= 0 seconds");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "seam_blend = %g: must be finite and >= 0 s", (double)p->seam_blend);
     if (!(p->min_cycle_time > 0.0f) || !(p->max_cycle_time >= p->min_cycle_time) ||
         !isfinite(p->max_cycle_time))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "cycle time range must be positive and ordered");
+                            "min_cycle_time (%g s) must be > 0 and max_cycle_time (%g s) finite "
+                            "and >= it",
+                            (double)p->min_cycle_time, (double)p->max_cycle_time);
     if ((p->stance_left != NULL) != (p->stance_right != NULL) || (p->stance_left && !ready_loop))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "stance flags need both feet and a clip that already loops (0:0)");
+                            "stance_left and stance_right need each other and a clip that already "
+                            "loops (cycle 0:0)");
     if (p->use_captured_transitions != 0 && p->use_captured_transitions != 1)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "use_captured_transitions must be 0 or 1");
-    return ak_contact_thresholds_validate(&p->contacts, err);
+    ak_error inner;
+    const int32_t st = ak_contact_thresholds_validate(&p->contacts, &inner);
+    if (st != AK_OK) return ak_error_set(err, st, 0, "contacts.%s", inner.message);
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_walk_motion_param_ranges(), p, err);
 }
 
 void ak_walk_motion_destroy(ak_walk_motion *m)

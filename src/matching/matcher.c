@@ -147,43 +147,55 @@ ak_matcher_params ak_matcher_defaults(void)
     return p;
 }
 
-int32_t ak_matcher_validate(const ak_matcher_params *p, const ak_motion_db *db, ak_error *err)
+/* The positive fields, by name (what the range table does not already bound below by > 0). */
+static int32_t check_positive(const ak_matcher_params *p, ak_error *err)
 {
-    if (!p || !db) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
-    if (!akv_finite(p->start) || !akv_finite(p->target))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "start and target must be finite");
-    if (!(p->stance_gate >= 0.0f) || !isfinite(p->stance_gate))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "stance gate must be >= 0");
     const float pos[] = {p->unlock_distance, p->arrival_radius,    p->walk_speed,
                          p->slow_radius,     p->velocity_halflife, p->heading_halflife,
                          p->search_interval, p->sharp_change,      p->inertia_halflife,
                          p->stop_time};
+    static const char *const names[] = {"unlock_distance", "arrival_radius",    "walk_speed",
+                                        "slow_radius",     "velocity_halflife", "heading_halflife",
+                                        "search_interval", "sharp_change",      "inertia_halflife",
+                                        "stop_time"};
     for (size_t i = 0; i < sizeof pos / sizeof pos[0]; ++i)
         if (!(pos[i] > 0.0f) || !isfinite(pos[i]))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                                "arrival radius, speeds, radii, half-lives, intervals and stop "
-                                "time must be positive and finite");
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s = %g: must be finite and > 0",
+                                names[i], (double)pos[i]);
+    return AK_OK;
+}
+
+int32_t ak_matcher_validate(const ak_matcher_params *p, const ak_motion_db *db, ak_error *err)
+{
+    if (!p || !db) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null argument");
+    /* the range table first: its messages name the field and its bounds */
+    int32_t st = ak_params_check(ak_matcher_param_ranges(), p, err);
+    if (st != AK_OK) return st;
+    if (!akv_finite(p->start) || !akv_finite(p->target))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "start and target must be finite");
+    if (!(p->stance_gate >= 0.0f) || !isfinite(p->stance_gate))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "stance_gate must be finite and >= 0");
+    if ((st = check_positive(p, err)) != AK_OK) return st;
     if (!(p->transition_cost >= 0.0f) || !isfinite(p->transition_cost) ||
         !(p->exclude_time >= 0.0f) || !isfinite(p->exclude_time) || !(p->reselect_time >= 0.0f) ||
         !isfinite(p->reselect_time))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "transition cost, exclude and reselect times must be finite and >= 0, "
-                            "rate warp in [0, 0.5]");
+                            "transition_cost, exclude_time and reselect_time must be finite and "
+                            ">= 0");
     if (!(p->turn_on_spot_deg >= 0.0f && p->turn_on_spot_deg <= 180.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "turn on spot angle must be in [0, 180]");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "turn_on_spot_deg must be in [0, 180]");
     if (!(p->turn_rate >= 0.0f) || !isfinite(p->turn_rate))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "warp rate must be >= 0");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "turn_rate must be finite and >= 0");
     if (p->search_mode != AK_MATCH_BRUTE && p->search_mode != AK_MATCH_BOXES)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "unknown search mode");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "search_mode %d is unknown",
+                            (int)p->search_mode);
     if (!(p->ground_smoothing >= 0.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "ground smoothing must be >= 0");
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "ground_smoothing must be >= 0");
     if (p->box_count < 0 || (p->box_count > 0 && !p->boxes))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "boxes missing");
-    if (p->use_controller) {
-        const int32_t st = ak_controller_validate(&p->controller, err);
-        if (st != AK_OK) return st;
-    }
-    return ak_params_check(ak_matcher_param_ranges(), p, err);
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "box_count %d without boxes",
+                            (int)p->box_count);
+    if (p->use_controller) return ak_controller_validate(&p->controller, err);
+    return AK_OK;
 }
 
 void ak_matcher_destroy(ak_matcher *m)

@@ -4,11 +4,45 @@
  * frames: what is compared is the reader (channels, interpolation, node transforms), not
  * sampling between frames (tested in tests/anim).
  *   gltf_joint_dump MODEL  ->  "size S" then "anim,sample,time,node,px,py,pz,xx,xy,xz,yx,yy,yz"
- * (x and y: the joint's rotated X and Y axes). Exit 1 on a read error. */
+ * (x and y: the joint's rotated X and Y axes). Exit 1 on a read error.
+ * When the file has a skinned triangle mesh (ak_gltf_read_mesh_file: nodes in file order,
+ * their triangle primitives in order), a line "skin K" follows the joints of sample 0 and
+ * every 7th sample and the last also print every vertex of that mesh skinned by LBS
+ * (ak_skin_run from the joints above): "v,anim,sample,index,x,y,z". */
 #include "animkit/animkit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+/* LBS of the file's skinned mesh (skin `skin`) at the model pose `world`. */
+static void dump_vertices(const char *path, int32_t skin, const int32_t *nodes, int32_t n,
+                          const ak_xform *world, int32_t anim, int sample)
+{
+    ak_gltf_mesh_params mp = ak_gltf_mesh_defaults();
+    mp.skin = skin;
+    mp.joint_node = nodes;
+    mp.joint_count = n;
+    ak_body_mesh *m = NULL;
+    ak_error err;
+    if (skin < 0 || ak_gltf_read_mesh_file(path, &mp, &m, &err) != AK_OK) return;
+    float *out = (float *)malloc(sizeof(float) * 3 * (size_t)m->vertex_count);
+    ak_skin_joint *pal = (ak_skin_joint *)malloc(sizeof(ak_skin_joint) * (size_t)n);
+    ak_skin_params p = ak_skin_defaults();
+    p.joint_count = n, p.model_pose = world, p.inverse_bind = m->inverse_bind, p.palette = pal;
+    p.vertex_count = m->vertex_count, p.joints = m->joints, p.weights = m->weights;
+    p.positions = m->positions, p.out_positions = out;
+    if (!out || !pal || ak_skin_run(&p, &err) != AK_OK) {
+        fprintf(stderr, "%s: skinning failed: %s\n", path, out && pal ? err.message : "memory");
+        exit(1);
+    }
+    if (sample == 0) printf("skin %d\n", (int)skin);
+    for (int32_t v = 0; v < m->vertex_count; ++v)
+        printf("v,%d,%d,%d,%.9g,%.9g,%.9g\n", (int)anim, sample, (int)v, out[3 * v], out[3 * v + 1],
+               out[3 * v + 2]);
+    free(out);
+    free(pal);
+    ak_body_mesh_destroy(m);
+}
 
 static int dump(const char *path, int32_t anim, int32_t *count)
 {
@@ -58,6 +92,8 @@ static int dump(const char *path, int32_t anim, int32_t *count)
                    (double)duration * s / 49.0, (int)nodes[j], world[j].translation.x,
                    world[j].translation.y, world[j].translation.z, x.x, x.y, x.z, y.x, y.y, y.z);
         }
+        if (s % 7 == 0 || s == samples - 1)
+            dump_vertices(path, info.skin, nodes, n, world, anim, s);
     }
     free(local);
     free(world);

@@ -2,6 +2,10 @@
 // AnimationMixer at the same times, each node's matrixWorld after scene.updateMatrixWorld.
 // Positions must agree within 1e-5 of the model's size, the joints' X and Y axes (the
 // rotation part, orthonormalised by Gram-Schmidt as animkit does) within 1e-5.
+// Skinned vertices (the dump's "v," lines, when the file has a skinned mesh): animkit's LBS
+// against SkinnedMesh.applyBoneTransform of three.js's meshes for the same skin (nodes in
+// file order, their primitives in order, as animkit's mesh reader concatenates them), within
+// 1e-5 of the model's size.
 // Usage: gltf_joint_dump MODEL | node three_joints.mjs MODEL
 import fs from 'node:fs';
 import path from 'node:path';
@@ -57,9 +61,40 @@ function axes(m) {
   y.addScaledVector(x, -x.dot(y)).normalize();
   return [x, y];
 }
+// three.js's skinned meshes of skin k in animkit's vertex order: [mesh, vertex] per vertex.
+function skinVertices(k) {
+  const json = gltf.parser.json, list = [];
+  (json.nodes || []).forEach((def, i) => {
+    if (def.mesh === undefined || def.skin !== k) return;
+    const o = byNode.get(i);
+    const prims = o.isSkinnedMesh ? [o] : o.children.filter(
+      (c) => c.isSkinnedMesh && gltf.parser.associations.get(c)?.primitives !== undefined);
+    prims.sort((a, b) => gltf.parser.associations.get(a).primitives - gltf.parser.associations.get(b).primitives);
+    for (const m of prims) {
+      // the spec asks weights to sum to 1; animkit scales them so, three uses them as stored
+      m.normalizeSkinWeights();
+      for (let v = 0; v < m.geometry.attributes.position.count; ++v) list.push([m, v]);
+    }
+  });
+  return list;
+}
+let skinned = null, worstVertex = 0, vertexRows = 0, vertexWhere = '';
+const sv = new THREE.Vector3();
+function checkVertex(f) {
+  const [, anim, sample, index] = f;
+  const hit = skinned[index];
+  if (!hit) { console.error(`vertex ${index}: three.js has only ${skinned.length}`); process.exit(1); }
+  sv.fromBufferAttribute(hit[0].geometry.attributes.position, hit[1]);
+  hit[0].applyBoneTransform(hit[1], sv);
+  const d = Math.hypot(sv.x - f[4], sv.y - f[5], sv.z - f[6]) / size;
+  if (d > worstVertex) { worstVertex = d; vertexWhere = `anim ${anim} sample ${sample} vertex ${index}`; }
+  vertexRows++;
+}
 let worstPos = 0, worstAxis = 0, rows = 0, where = '';
 let current = -1, action = null, posed = '';
 for (const line of ours) {
+  if (line.startsWith('skin ')) { skinned = skinVertices(Number(line.slice(5))); continue; }
+  if (line.startsWith('v,')) { checkVertex(line.split(',').map(Number)); continue; }
   const f = line.split(',').map(Number);
   const [anim, sample, time, node] = f;
   if (anim !== current) {
@@ -92,8 +127,9 @@ for (const line of ours) {
   worstAxis = Math.max(worstAxis, da);
   rows++;
 }
-const ok = worstPos <= 1e-5 && worstAxis <= 1e-5 && rows > 0;
+const ok = worstPos <= 1e-5 && worstAxis <= 1e-5 && rows > 0 && worstVertex <= 1e-5;
+const skin = vertexRows ? `; ${vertexRows} skinned vertices (LBS), worst ${worstVertex.toExponential(2)} of size (${vertexWhere})` : '';
 console.log(`${path.basename(model)}: ${gltf.animations.length} animation(s), ${rows} joint samples; ` +
             `worst position ${worstPos.toExponential(2)} of size ${size.toPrecision(4)} (${where}), ` +
-            `worst axis ${worstAxis.toExponential(2)} -> ${ok ? 'ok' : 'FAIL'}`);
+            `worst axis ${worstAxis.toExponential(2)}${skin} -> ${ok ? 'ok' : 'FAIL'}`);
 process.exit(ok ? 0 : 1);
