@@ -29,8 +29,8 @@ MIRRORS = {
     "ak_plugin_look_at_params": "ak_look_at_params",
     "ak_plugin_retarget_params": "ak_retarget_params",
 }
-# Structs without a _validate of their own: the function that checks them.
-VALIDATORS = {"body": "check_body_args"}  # body.c, called by ak_body_mesh_create
+# Structs without a _validate of their own: the function that checks them (none now).
+VALIDATORS = {}
 
 # Fields read only under a flag, checked by the solver or _validate when the flag is set (a
 # pole without use_pole is not read, and may hold anything).

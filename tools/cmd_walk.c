@@ -290,7 +290,7 @@ int ak_cmd_walk(int argc, char **argv)
     }
     ak_walk_scene *scene = NULL;
     ak_error err;
-    if (ak_walk_scene_create_with(&scenario, ak_tools_png_heightmap_loader, ak_tools_read_clip,
+    if (ak_walk_scene_create_with(&scenario, ak_tools_png_heightmap_loader, ak_tools_read_clip_warn,
                                   &scene, &err) != AK_OK) {
         fprintf(stderr, "animkit walk: %s\n", err.message);
         return 1;

@@ -575,23 +575,69 @@ class Clip:
         p.humanoid_overrides = keep
         return self._edit(lambda out, err: lib.ak_edit_root_reset_run(p, self.skeleton._ptr, self._ptr, out, err))
 
-    def in_place(self, heading=True, root_joint=0, forward_axis=(0.0, 0.0, 1.0)):
-        """Root motion removed: no horizontal travel (and, with heading, no turning)."""
-        p = ffi.new("ak_root_motion_params *", lib.ak_root_motion_defaults())
-        p.extract_heading = int(bool(heading))
-        p.root_joint = int(root_joint)
-        p.forward_axis = tuple(float(v) for v in forward_axis)
-        return self._edit(lambda out, err: lib.ak_edit_in_place_run(p, self.skeleton._ptr, self._ptr, out, err))
+    def root_joint(self, name=None):
+        """The joint that carries the character's horizontal travel (ak_root_joint_find):
+        -> dict(joint=index, name, top=index of the top joint above it, reason='top travels',
+        'under a still top joint' or 'named', travel=its reach on XZ in file units, text=the
+        line `animkit info` prints). `name` names it instead of measuring."""
+        r = ffi.new("ak_root_joint_report *")
+        err = ffi.new("ak_error *")
+        keep = ffi.new("char[]", name.encode()) if name else ffi.NULL
+        _check(lib.ak_root_joint_find(self.skeleton._ptr, self._ptr, keep, r, err), err)
+        text = ffi.new("char[512]")
+        lib.ak_root_joint_describe(self.skeleton._ptr, r, text, 512)
+        reasons = {lib.AK_ROOT_JOINT_TOP_TRAVELS: "top travels",
+                   lib.AK_ROOT_JOINT_UNDER_STILL: "under a still top joint",
+                   lib.AK_ROOT_JOINT_NAMED: "named"}
+        return {"joint": r.joint, "name": self.skeleton.names[r.joint], "top": r.top,
+                "reason": reasons.get(r.reason, str(r.reason)), "travel": r.travel,
+                "text": ffi.string(text).decode()}
 
-    def root_motion(self, heading=True, root_joint=0, forward_axis=(0.0, 0.0, 1.0)):
-        """Character transforms (F, 7) that in_place() takes out of the root, frame by frame."""
+    def travel_on_top(self, root_joint=None):
+        """A copy whose top joint carries the travel of `root_joint` (a name; None: the joint
+        root_joint() measures), every joint's model-space position unchanged: what the
+        root-motion users (in_place, root_motion, the walker) read."""
+        keep = ffi.new("char[]", root_joint.encode()) if root_joint else ffi.NULL
+        raw = lib.ak_clip_clone(self._ptr)
+        if raw == ffi.NULL:
+            raise MemoryError("animkit: out of memory")
+        # prepare replaces (and destroys) the clone when the travel moves to the top
+        box = ffi.new("ak_clip **", raw)
+        err = ffi.new("ak_error *")
+        st = lib.ak_clip_root_motion_prepare(self.skeleton._ptr, box, keep, ffi.NULL, err)
+        if st < 0:
+            lib.ak_clip_destroy(box[0])
+            _check(st, err)
+        return Clip(box[0], self.skeleton)
+
+    def _root_motion_params(self, heading, root_joint, forward_axis):
+        """(params, clip): a root-joint name or None moves the measured travelling joint's
+        travel onto the top joint first (travel_on_top); an int is a top joint's index."""
         p = ffi.new("ak_root_motion_params *", lib.ak_root_motion_defaults())
         p.extract_heading = int(bool(heading))
-        p.root_joint = int(root_joint)
         p.forward_axis = tuple(float(v) for v in forward_axis)
+        if root_joint is None or isinstance(root_joint, str):
+            p.root_joint = self.root_joint(root_joint)["top"]
+            clip = self.travel_on_top(root_joint)
+        else:
+            clip = self
+            p.root_joint = int(root_joint)
+        return p, clip
+
+    def in_place(self, heading=True, root_joint=None, forward_axis=(0.0, 0.0, 1.0)):
+        """Root motion removed: no horizontal travel (and, with heading, no turning).
+        `root_joint`: the joint whose travel is removed (a name; None: measured, see
+        root_joint()); an int is a top joint's index, used as it is."""
+        p, clip = self._root_motion_params(heading, root_joint, forward_axis)
+        return clip._edit(lambda out, err: lib.ak_edit_in_place_run(p, clip.skeleton._ptr, clip._ptr, out, err))
+
+    def root_motion(self, heading=True, root_joint=None, forward_axis=(0.0, 0.0, 1.0)):
+        """Character transforms (F, 7) that in_place() takes out of the root, frame by frame
+        (`root_joint` as for in_place)."""
+        p, clip = self._root_motion_params(heading, root_joint, forward_axis)
         rm = ffi.new("ak_root_motion **")
         err = ffi.new("ak_error *")
-        _check(lib.ak_root_motion_create(self.skeleton._ptr, self._ptr, p, rm, err), err)
+        _check(lib.ak_root_motion_create(clip.skeleton._ptr, clip._ptr, p, rm, err), err)
         rm = ffi.gc(rm[0], lib.ak_root_motion_destroy)
         out = np.empty((self.frame_count, 7), np.float32)
         for f in range(self.frame_count):
@@ -690,11 +736,17 @@ def _order(order):
 
 
 def retarget(source, clip, target, scale=1.0, contacts=True, pin_hands=False, floor_height=None,
-             source_overrides=None, target_overrides=None):
+             source_overrides=None, target_overrides=None, reference_frame=None):
     """Plays `clip` (of Skeleton `source`) on Skeleton `target` through both humanoid maps
-    (retarget.h): -> (Clip on target, info dict). Contacts pin stance feet with limb IK."""
+    (retarget.h): -> (Clip on target, info dict). Contacts pin stance feet with limb IK.
+    `reference_frame`: the source frame matched to the target's rest pose (None: the zero pose
+    when it stands, else the clip's most upright frame). The info's `stance_foot_height` and
+    `source_stance_foot_height` (left, right) give the highest ankle above planted over the
+    source's stance frames, target units."""
     p = ffi.new("ak_retarget_params *", lib.ak_retarget_defaults())
     _need(source, Skeleton, "source"), _need(clip, Clip, "clip"), _need(target, Skeleton, "target")
+    if reference_frame is not None:
+        p.reference_frame = int(reference_frame)
     p.source, p.source_clip, p.target = source._ptr, clip._ptr, target._ptr
     keep = [ffi.new("char[]", _text(s, n)) if s else ffi.NULL
             for s, n in ((source_overrides, "source_overrides"), (target_overrides, "target_overrides"))]
@@ -711,4 +763,7 @@ def retarget(source, clip, target, scale=1.0, contacts=True, pin_hands=False, fl
              "max_pin_error")
     result = {n: getattr(info, n) for n in names}
     result["stance_frames"] = tuple(info.stance_frames)
+    result["stance_foot_height"] = tuple(info.stance_foot_height)
+    result["source_stance_foot_height"] = tuple(info.source_stance_foot_height)
+    result["reference_frame"] = info.reference_frame
     return Clip(out[0], target), result

@@ -255,6 +255,44 @@ static void walk_usage_errors_exit_2(void **state)
     assert_int_equal(run(cmd, last, sizeof last), 0);
 }
 
+/* A capture other readers accept (one more frame line than Frames: says) walks, and the walk
+ * prints the reader's warning with file and line (the walk scene kept no message before). */
+static void walk_prints_the_reader_s_warning_with_file_and_line(void **state)
+{
+    (void)state;
+    char src[1200], clip[1200], cmd[4096], line[4096];
+    akt_mocap_path("cmu_02_01_walk.bvh", src, sizeof src);
+    snprintf(clip, sizeof clip, "%s/extra_line.bvh", g_out);
+    FILE *in = fopen(src, "rb"), *out = fopen(clip, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    int lines = 0, frames = 0;
+    while (fgets(line, sizeof line, in)) {
+        fputs(line, out);
+        ++lines;
+        if (strncmp(line, "Frames:", 7) == 0) frames = atoi(line + 7);
+    }
+    fputs(line, out); /* the last frame line once more */
+    ++lines;
+    fclose(in);
+    fclose(out);
+    snprintf(cmd, sizeof cmd,
+             "'%s' walk --clip '%s' --start 0,0 --target 0,1.5 --max-time 8 --out '%s/warn' "
+             "2>&1 >/dev/null",
+             g_bin, clip, g_out);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char want[1400];
+    snprintf(want, sizeof want, "%s:%d: warning: %d frame lines where Frames: says %d", clip, lines,
+             frames + 1, frames);
+    int found = 0;
+    while (fgets(line, sizeof line, p))
+        if (strncmp(line, want, strlen(want)) == 0) found = 1;
+    const int st = pclose(p);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    if (!found) fail_msg("no line starting '%s'", want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +300,7 @@ int main(void)
         cmocka_unit_test(walk_on_a_pgm_heightmap_uses_the_documented_mapping),
         cmocka_unit_test(walk_on_a_png_heightmap_uses_the_same_mapping),
         cmocka_unit_test(walk_usage_errors_exit_2),
+        cmocka_unit_test(walk_prints_the_reader_s_warning_with_file_and_line),
         cmocka_unit_test(a_far_walk_keeps_still_feet_and_a_log_gets_one_timing_line),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
