@@ -582,7 +582,7 @@ class Clip:
         line `animkit info` prints). `name` names it instead of measuring."""
         r = ffi.new("ak_root_joint_report *")
         err = ffi.new("ak_error *")
-        keep = ffi.new("char[]", name.encode()) if name else ffi.NULL
+        keep = ffi.new("char[]", _text(name, "name")) if name else ffi.NULL
         _check(lib.ak_root_joint_find(self.skeleton._ptr, self._ptr, keep, r, err), err)
         text = ffi.new("char[512]")
         lib.ak_root_joint_describe(self.skeleton._ptr, r, text, 512)
@@ -597,7 +597,7 @@ class Clip:
         """A copy whose top joint carries the travel of `root_joint` (a name; None: the joint
         root_joint() measures), every joint's model-space position unchanged: what the
         root-motion users (in_place, root_motion, the walker) read."""
-        keep = ffi.new("char[]", root_joint.encode()) if root_joint else ffi.NULL
+        keep = ffi.new("char[]", _text(root_joint, "root_joint")) if root_joint else ffi.NULL
         raw = lib.ak_clip_clone(self._ptr)
         if raw == ffi.NULL:
             raise MemoryError("animkit: out of memory")
