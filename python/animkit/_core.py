@@ -3,6 +3,7 @@
 Arrays: a transform is 7 float32 values (quaternion x, y, z, w, then translation x, y, z),
 the memory layout of ak_xform, so a (J, 7) float32 array IS a C pose and crosses without a
 copy. Key arrays of a clip (rotations, translations) are NumPy views of the C memory."""
+import math
 import os
 import warnings
 from collections import namedtuple
@@ -742,7 +743,7 @@ def retarget(source, clip, target, scale=1.0, contacts=True, pin_hands=False, fl
     `reference_frame`: the source frame matched to the target's rest pose (None: the zero pose
     when it stands, else the clip's most upright frame). The info's `stance_foot_height` and
     `source_stance_foot_height` (left, right) give the highest ankle above planted over the
-    source's stance frames, target units."""
+    source's stance frames, target units (None for a foot with no stance frame)."""
     p = ffi.new("ak_retarget_params *", lib.ak_retarget_defaults())
     _need(source, Skeleton, "source"), _need(clip, Clip, "clip"), _need(target, Skeleton, "target")
     if reference_frame is not None:
@@ -763,7 +764,9 @@ def retarget(source, clip, target, scale=1.0, contacts=True, pin_hands=False, fl
              "max_pin_error")
     result = {n: getattr(info, n) for n in names}
     result["stance_frames"] = tuple(info.stance_frames)
-    result["stance_foot_height"] = tuple(info.stance_foot_height)
-    result["source_stance_foot_height"] = tuple(info.source_stance_foot_height)
+    # None for a foot without a stance frame (the library's -inf: no infinity leaves here)
+    result["stance_foot_height"] = tuple(v if math.isfinite(v) else None for v in info.stance_foot_height)
+    result["source_stance_foot_height"] = tuple(v if math.isfinite(v) else None
+                                                for v in info.source_stance_foot_height)
     result["reference_frame"] = info.reference_frame
     return Clip(out[0], target), result

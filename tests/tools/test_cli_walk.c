@@ -198,7 +198,7 @@ static void walk_on_a_png_heightmap_uses_the_same_mapping(void **state)
 static void a_far_walk_keeps_still_feet_and_a_log_gets_one_timing_line(void **state)
 {
     (void)state;
-    char path[1200], cmd[4096], last[4096];
+    char path[1200], cmd[8192], last[4096];
     snprintf(path, sizeof path, "%s/flat2x2.pgm", g_out);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
