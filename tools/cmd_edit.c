@@ -151,7 +151,7 @@ static int32_t append_clip(const edit_step *v, const edit_options *o, const ak_s
 {
     ak_skeleton *bs = NULL;
     ak_clip *bc = NULL;
-    int32_t st = ak_tools_read_clip(v->append, &bs, &bc, err);
+    int32_t st = ak_tools_read_clip_warn(v->append, &bs, &bc, err);
     if (st != AK_OK) {
         char reason[sizeof err->message];
         snprintf(reason, sizeof reason, "%s", err->message);

@@ -1,5 +1,6 @@
 /* animkit retarget SRC.bvh --to RIG.bvh|RIG.glb|RIG.gltf|biped --out OUT.bvh|OUT.glb|OUT.gltf
- *   [--map overrides.json] [--no-contacts] [--pin-hands] [--scale S] [--floor Y] [--fade S] */
+ *   [--map overrides.json] [--no-contacts] [--pin-hands] [--scale S] [--floor Y] [--fade S]
+ *   [--reference-frame N] */
 #include "cli_bvh.h"
 #include "animkit/gltf.h"
 #include "animkit/retarget.h"
@@ -16,7 +17,7 @@
 /* Every flag of `animkit retarget` (the shared flag table: parsing, errors and --help). */
 typedef struct rt_args {
     char to[AK_FLAG_TEXT_MAX], out[AK_FLAG_TEXT_MAX], map[AK_FLAG_TEXT_MAX];
-    int32_t no_contacts, pin_hands;
+    int32_t no_contacts, pin_hands, reference_frame;
     float scale, floor, fade;
     const char *src;
 } rt_args;
@@ -70,6 +71,14 @@ static const ak_flag k_flags[] = {
      .def = "0.1",
      .range = "[0,10]",
      .help = "seconds a pin fades in/out around a stance"},
+    {.name = "reference-frame",
+     .type = AK_FLAG_INT,
+     .offset = offsetof(rt_args, reference_frame),
+     .metavar = "N",
+     .def = "-1",
+     .range = "[-1,2147483647]",
+     .help = "source frame whose pose is matched to the rig's rest pose (-1: the zero pose if "
+             "it stands, else the most upright frame)"},
 };
 static const ak_flag_table k_table = {"retarget", k_flags,
                                       (int32_t)(sizeof k_flags / sizeof k_flags[0])};
@@ -177,6 +186,18 @@ static void report(const rt_args *a, const ak_clip *clip, const ak_retarget_info
                 "%.3g\n",
                 (int)in->pinned_runs, (int)in->stance_frames[0], (int)in->stance_frames[1],
                 a->pin_hands ? ", hands too" : "", (double)in->max_pin_error);
+    if (in->reference_frame >= 0)
+        fprintf(stderr, "  reference pose: source frame %d (its zero pose does not stand%s)\n",
+                (int)in->reference_frame, a->reference_frame >= 0 ? ", or as given" : "");
+    if (a->no_contacts) return;
+    for (int s = 0; s < 2; ++s) {
+        if (!isfinite(in->stance_foot_height[s])) continue;
+        fprintf(stderr,
+                "  %s foot over the source's stance: ankle up to %.3g above the floor (the "
+                "source's, mapped: %.3g), target units\n",
+                s ? "right" : "left", (double)in->stance_foot_height[s],
+                (double)in->source_stance_foot_height[s]);
+    }
 }
 
 /* One side of the --map file ("source" or "target": {"slot": "Joint", ...}) as the
@@ -268,6 +289,7 @@ int ak_cmd_retarget(int argc, char **argv)
     p.scale = a.scale;
     p.floor_height = a.floor;
     p.fade_time = a.fade;
+    p.reference_frame = a.reference_frame;
     ak_retarget_info info;
     ak_error err;
     if (ak_retarget_run(&p, &out, &info, &err) < 0) {

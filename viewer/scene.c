@@ -164,6 +164,12 @@ static const ak_flag k_viewer_flags[] = {
      .metavar = "JOINT",
      .help = "keep the camera on this joint of the first file (several pictures follow the "
              "root by default; off: a still camera over the whole motion)"},
+    {.name = "root-joint",
+     .type = AK_FLAG_TEXT,
+     .offset = AKV_TEXT(root_joint),
+     .metavar = "NAME",
+     .help = "the joint that carries the travel (default: measured: the top joint, or the hips "
+             "under a still one); side by side, --in-place and the camera use it"},
     {.name = "no-grid",
      .type = AK_FLAG_SWITCH,
      .offset = AKV_FIELD(grid),
@@ -307,6 +313,7 @@ static void apply_values(akv_settings *s, const ak_flags_result *r, int vt)
     const akv_settings *v = s;
     s->out = v->flag_values.out[0] ? v->flag_values.out : NULL;
     s->follow = v->flag_values.follow[0] ? v->flag_values.follow : NULL;
+    s->root_joint = v->flag_values.root_joint[0] ? v->flag_values.root_joint : NULL;
     s->screenshot = v->flag_values.screenshot[0] ? v->flag_values.screenshot : NULL;
     s->ik_chain = v->flag_values.ik_chain[0] ? v->flag_values.ik_chain : NULL;
     s->units = k_units[v->flag_values.units];
@@ -409,6 +416,28 @@ static void place_side_by_side(const akv_scene *scene, const akv_settings *s, ak
     }
 }
 
+/* The joint that carries the character's travel (measured, or --root-joint) and, when the
+ * joints above it stay still, a drawing copy of the skeleton with that joint detached. */
+static int travel_joint(akv_character *c, const akv_settings *s, char *err, size_t err_size)
+{
+    c->travel_joint = 0;
+    c->draw_skeleton = NULL;
+    if (!c->clip) return 0;
+    ak_root_joint_report r;
+    ak_error e;
+    if (ak_root_joint_find(c->skeleton, c->clip, s->root_joint, &r, &e) != AK_OK) {
+        if (!s->root_joint) return 0; /* nothing measured: joint 0 as before */
+        snprintf(err, err_size, "%s: %s", c->label, e.message);
+        return -1;
+    }
+    c->travel_joint = r.joint;
+    if (r.joint == r.top || r.reason != AK_ROOT_JOINT_UNDER_STILL) return 0;
+    if (ak_skeleton_clone(c->skeleton, &c->draw_skeleton, NULL) != AK_OK) return 0;
+    c->draw_skeleton->parents[r.joint] = -1;
+    c->draw_skeleton->bone_lengths[r.joint] = 0.0f;
+    return 0;
+}
+
 int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak_skeleton *skeleton,
                   ak_clip *clip, char *err, size_t err_size)
 {
@@ -456,7 +485,14 @@ int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak
         ak_pose_rest(skeleton, c->local);
     }
     ak_fk(skeleton, c->local, c->world_m);
-    c->root_start_m = ak_vec3_scale(c->world_m[0].translation, c->mpu);
+    if (travel_joint(c, s, err, err_size) < 0) {
+        free(c->local);
+        free(c->world_m);
+        ak_skeleton_destroy(skeleton);
+        ak_clip_destroy(clip);
+        return -1;
+    }
+    c->root_start_m = ak_vec3_scale(c->world_m[c->travel_joint].translation, c->mpu);
     c->height_m = height * c->mpu;
     place_side_by_side(scene, s, c);
     scene->count++;
@@ -494,6 +530,7 @@ void akv_scene_free(akv_scene *scene)
     for (int i = 0; i < scene->count; ++i) {
         akv_character *c = &scene->chars[i];
         ak_skeleton_destroy(c->skeleton);
+        ak_skeleton_destroy(c->draw_skeleton);
         ak_clip_destroy(c->clip);
         ak_body_mesh_destroy(c->mesh);
         free(c->local);
@@ -542,7 +579,7 @@ void akv_scene_pose(akv_scene *scene, const akv_settings *s, float time)
         int32_t n = c->skeleton->joint_count;
         ak_vec3 shift = ak_vec3_make(0, 0, 0);
         if (s->in_place) {
-            ak_vec3 root = ak_vec3_scale(c->world_m[0].translation, c->mpu);
+            ak_vec3 root = ak_vec3_scale(c->world_m[c->travel_joint].translation, c->mpu);
             shift = ak_vec3_make(c->root_start_m.x - root.x, 0.0f, c->root_start_m.z - root.z);
         }
         shift = ak_vec3_add(shift, c->offset_m);
@@ -594,7 +631,8 @@ void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings 
     akr_set_shadow_plane(r, s->shadows, 0.0f);
     for (int i = 0; i < scene->count; ++i) {
         const akv_character *c = &scene->chars[i];
-        akv_draw_character(r, s, c->skeleton, c->world_m, c->mesh, c->colour);
+        akv_draw_character(r, s, c->draw_skeleton ? c->draw_skeleton : c->skeleton, c->world_m,
+                           c->mesh, c->colour);
     }
     akr_set_shadow_plane(r, 0, 0.0f);
 }
@@ -603,7 +641,7 @@ ak_vec3 akv_scene_joint_m(const akv_scene *scene, const char *joint)
 {
     if (scene->count == 0) return ak_vec3_make(0, 0.9f, 0);
     const akv_character *c = &scene->chars[0];
-    int32_t j = joint ? ak_skeleton_find(c->skeleton, joint) : 0;
-    if (j < 0) j = 0;
+    int32_t j = joint ? ak_skeleton_find(c->skeleton, joint) : c->travel_joint;
+    if (j < 0) j = c->travel_joint;
     return c->world_m[j].translation;
 }

@@ -44,6 +44,7 @@ typedef struct akv_settings {
     int pitch_set;          /* --pitch was given */
     float distance;         /* --distance M (0: fit the motion) */
     const char *follow;     /* --follow JOINT: keep the camera on this joint of the first file */
+    const char *root_joint; /* --root-joint NAME: the joint that travels (default: measured) */
     int grid, shadows, hud; /* --no-grid, --no-shadows, --hud / --no-hud */
     float radius;           /* --radius M: bone radius */
     akr_look look;          /* --look body|bones, --skinning lbs|dqs, --bones (keys B, K, O) */
@@ -63,6 +64,7 @@ typedef struct akv_settings {
      * table writes here; akv_parse_args then points out/follow/... into it). */
     struct {
         char out[AK_FLAG_TEXT_MAX], follow[128], screenshot[AK_FLAG_TEXT_MAX], ik_chain[256];
+        char root_joint[128];
         int32_t units, solver, size[2], frames[3], look, skinning;
         float yaw_deg, pitch_deg, target[3], pole[3];
     } flag_values;
@@ -85,10 +87,15 @@ typedef struct akv_character {
     float colour[3];
     ak_xform *local;      /* sampled pose, file units */
     ak_xform *world_m;    /* world transforms, metres (after in-place) */
-    ak_vec3 root_start_m; /* root position at frame 0, metres */
-    ak_vec3 offset_m;     /* where it is drawn relative to its file: side by side with others */
-    float height_m;       /* standing height, metres */
-    ak_body_mesh *mesh;   /* the file's own skinned mesh (glTF/GLB), or NULL: generated body */
+    ak_vec3 root_start_m; /* position of the joint that travels at frame 0, metres */
+    int32_t travel_joint; /* the joint that carries the travel (ak_root_joint_find) */
+    /* The skeleton drawn: the file's, or a copy in which the travelling joint hangs from no
+     * parent when the joints above it stay still (joint_Root over the hips): those are drawn
+     * as points, not as a bone of several metres to the hips. */
+    ak_skeleton *draw_skeleton;
+    ak_vec3 offset_m;   /* where it is drawn relative to its file: side by side with others */
+    float height_m;     /* standing height, metres */
+    ak_body_mesh *mesh; /* the file's own skinned mesh (glTF/GLB), or NULL: generated body */
 } akv_character;
 
 typedef struct akv_scene {

@@ -183,8 +183,8 @@ akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err
         akv_walk_view_destroy(w);
         return NULL;
     }
-    if (ak_walk_scene_create_with(&w->scenario, ak_tools_png_heightmap_loader, ak_tools_read_clip,
-                                  &w->scene, &e) != AK_OK) {
+    if (ak_walk_scene_create_with(&w->scenario, ak_tools_png_heightmap_loader,
+                                  ak_tools_read_clip_warn, &w->scene, &e) != AK_OK) {
         snprintf(err, err_size, "%s", e.message);
         akv_walk_view_destroy(w);
         return NULL;

@@ -84,10 +84,10 @@ AK_API int32_t ak_foot_calibrate(const ak_skeleton *skeleton, const ak_clip *cli
                                  const int32_t foot[2], const int32_t toe[2], const uint8_t *left,
                                  const uint8_t *right, ak_foot_calibration *out, ak_error *err);
 
-/* Plain planted flags (1/0) of two given end joints (ankles, or wrists): the joint's own
- * contact (the heel bit) by ak_contact_run's rule. `params` gives the thresholds (its
- * skeleton, clip and joints are replaced by the arguments; the joint's first child, if any,
- * is its toe point). For heel and toe bits use ak_contact_run. */
+/* Contact flag bytes (AK_CONTACT_HEEL | AK_CONTACT_TOE) of two given end joints (ankles, or
+ * wrists) by ak_contact_run's rule: the heel bit is the joint's own contact, the toe bit its
+ * first child's (a joint without a child is its own toe point). `params` gives the thresholds
+ * (its skeleton, clip and joints are replaced by the arguments). */
 AK_API int32_t ak_foot_contacts_detect(const ak_skeleton *skeleton, const ak_clip *clip,
                                        int32_t left_foot, int32_t right_foot, float metres_per_unit,
                                        const ak_contact_params *params, uint8_t *left,

@@ -160,6 +160,27 @@ typedef enum ak_walker_play {
     AK_WALKER_PLAY_START = 1,
     AK_WALKER_PLAY_STOP = 2
 } ak_walker_play;
+/* What the walker is doing. A walk runs START (when the clip holds a captured start that fits)
+ * or WALK from standing, then STOP, or STOP_APPROACH and STOP_CAPTURED, then SETTLE and
+ * STOPPED; a new target outside the arrival radius walks on (from a captured stop through
+ * RESUME when a foot is in the air). */
+typedef enum ak_walker_phase {
+    AK_WALKER_PHASE_START = 0,         /* the clip's captured start plays, from standing */
+    AK_WALKER_PHASE_WALK = 1,          /* the loop plays; from standing its rate ramps up to 1 */
+    AK_WALKER_PHASE_STOP = 2,          /* stopping on a stop frame of the loop: the playback
+                                          slows at a constant rate to rest on it */
+    AK_WALKER_PHASE_STOP_APPROACH = 3, /* the captured stop is planned: the loop plays on to its
+                                          entry, its travel aimed to end on the target */
+    AK_WALKER_PHASE_STOP_CAPTURED = 4, /* the captured stop plays */
+    AK_WALKER_PHASE_RESUME = 5, /* a new target came while the captured stop had a foot in the
+                                   air: the stop plays on to its next frame with both feet
+                                   down, then walks */
+    AK_WALKER_PHASE_SETTLE = 6, /* at rest on the stop frame, easing into the idle or stand pose */
+    AK_WALKER_PHASE_STOPPED = 7 /* at rest at the target (ak_walker_state.stopped) */
+} ak_walker_phase;
+/* The phase after the last frame (or ak_walker_reset / ak_walker_set_target). */
+AK_API ak_walker_phase ak_walker_get_phase(const ak_walker *walker);
+
 /* Returns the ak_walker_play of the last frame; *source_frame (may be NULL) gets the frame of
  * the source clip nearest to the pose shown (for the loop: cycle_start + the cycle frame). */
 AK_API int32_t ak_walker_playing(const ak_walker *walker, int32_t *source_frame);

@@ -3,6 +3,7 @@
 Arrays: a transform is 7 float32 values (quaternion x, y, z, w, then translation x, y, z),
 the memory layout of ak_xform, so a (J, 7) float32 array IS a C pose and crosses without a
 copy. Key arrays of a clip (rotations, translations) are NumPy views of the C memory."""
+import math
 import os
 import warnings
 from collections import namedtuple
@@ -51,6 +52,30 @@ def _check(status, err, path=None):
 
 def _fspath(path):
     return os.fsencode(os.fspath(path))
+
+
+def _text(value, name):
+    """A str argument as bytes for C (None stays None); TypeError for anything else."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError("%s must be a str, not %s" % (name, type(value).__name__))
+    return value.encode()
+
+
+def _need(value, cls, name):
+    """`value` itself when it is a `cls` (Skeleton, Clip); TypeError naming the argument."""
+    if not isinstance(value, cls):
+        raise TypeError("%s must be an animkit.%s, not %s" % (name, cls.__name__, type(value).__name__))
+    return value
+
+
+def _finite(values, name):
+    """float64 array of `values`; ValueError when one is NaN or infinite."""
+    a = np.asarray(values, dtype=np.float64)
+    if not np.isfinite(a).all():
+        raise ValueError("%s must be finite, not %r" % (name, values))
+    return a
 
 
 def _as_xforms(array, count, name):
@@ -168,6 +193,8 @@ class Skeleton:
 
     def find(self, name):
         """Index of the joint called `name`, or -1."""
+        if not isinstance(name, str):
+            raise TypeError("name must be a str, not %s" % type(name).__name__)
         return lib.ak_skeleton_find(self._ptr, name.encode())
 
     def index(self, joint):
@@ -217,6 +244,8 @@ class Skeleton:
         J = self.joint_count
         if a.shape[-2:] != (J, 7):
             raise ValueError("pose must have shape (..., %d, 7), not %s" % (J, a.shape))
+        if not np.isfinite(a).all():
+            raise ValueError("pose holds NaN or infinity")
         out = np.empty_like(a)
         flat_in, flat_out = a.reshape(-1, J, 7), out.reshape(-1, J, 7)
         for i in range(flat_in.shape[0]):
@@ -327,7 +356,8 @@ def read(path):
 
 
 def read_bvh_string(text, name="<string>"):
-    """Reads BVH text (str or bytes) -> (Skeleton, Clip)."""
+    """Reads BVH text (str or bytes) -> (Skeleton, Clip); `name` is what errors call it."""
+    _text(name, "name")
     data = text.encode() if isinstance(text, str) else bytes(text)
     return _read(lambda sk, cl, err: lib.ak_bvh_read_memory(data, len(data), ffi.NULL, sk, cl, err), name)
 
@@ -440,7 +470,7 @@ class Clip:
 
     def sample_positions(self, times, interp="linear"):
         """World positions (N, J, 3) at clip times `times` (seconds)."""
-        t = np.ascontiguousarray(np.atleast_1d(times), dtype=np.float32)
+        t = np.ascontiguousarray(np.atleast_1d(_finite(times, "times")), dtype=np.float32)
         out = np.empty((len(t), self._ptr.joint_count, 3), np.float32)
         st = lib.ak_py_sample_positions(self.skeleton._ptr, self._ptr, ffi.from_buffer("float[]", t),
                                         len(t), INTERP[interp], ffi.from_buffer("float[]", out))
@@ -451,7 +481,8 @@ class Clip:
     def sample(self, t, interp="linear"):
         """The local pose (J, 7) at time t seconds ("step", "linear" or "cubic")."""
         out = np.empty((self._ptr.joint_count, 7), np.float32)
-        lib.ak_clip_sample(self._ptr, self.skeleton._ptr, float(t), INTERP[interp],
+        t = float(_finite(float(t), "t"))
+        lib.ak_clip_sample(self._ptr, self.skeleton._ptr, t, INTERP[interp],
                            ffi.from_buffer("ak_xform[]", out))
         return out
 
@@ -541,27 +572,73 @@ class Clip:
         """Moved rigidly so `frame` stands at x = z = 0 facing +Z."""
         p = ffi.new("ak_edit_root_reset_params *", lib.ak_edit_root_reset_defaults())
         p.frame, p.reset_heading, p.reset_height = int(frame), int(bool(heading)), int(bool(height))
-        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+        keep = ffi.new("char[]", _text(humanoid, "humanoid")) if humanoid else ffi.NULL
         p.humanoid_overrides = keep
         return self._edit(lambda out, err: lib.ak_edit_root_reset_run(p, self.skeleton._ptr, self._ptr, out, err))
 
-    def in_place(self, heading=True, root_joint=0, forward_axis=(0.0, 0.0, 1.0)):
-        """Root motion removed: no horizontal travel (and, with heading, no turning)."""
-        p = ffi.new("ak_root_motion_params *", lib.ak_root_motion_defaults())
-        p.extract_heading = int(bool(heading))
-        p.root_joint = int(root_joint)
-        p.forward_axis = tuple(float(v) for v in forward_axis)
-        return self._edit(lambda out, err: lib.ak_edit_in_place_run(p, self.skeleton._ptr, self._ptr, out, err))
+    def root_joint(self, name=None):
+        """The joint that carries the character's horizontal travel (ak_root_joint_find):
+        -> dict(joint=index, name, top=index of the top joint above it, reason='top travels',
+        'under a still top joint' or 'named', travel=its reach on XZ in file units, text=the
+        line `animkit info` prints). `name` names it instead of measuring."""
+        r = ffi.new("ak_root_joint_report *")
+        err = ffi.new("ak_error *")
+        keep = ffi.new("char[]", _text(name, "name")) if name else ffi.NULL
+        _check(lib.ak_root_joint_find(self.skeleton._ptr, self._ptr, keep, r, err), err)
+        text = ffi.new("char[512]")
+        lib.ak_root_joint_describe(self.skeleton._ptr, r, text, 512)
+        reasons = {lib.AK_ROOT_JOINT_TOP_TRAVELS: "top travels",
+                   lib.AK_ROOT_JOINT_UNDER_STILL: "under a still top joint",
+                   lib.AK_ROOT_JOINT_NAMED: "named"}
+        return {"joint": r.joint, "name": self.skeleton.names[r.joint], "top": r.top,
+                "reason": reasons.get(r.reason, str(r.reason)), "travel": r.travel,
+                "text": ffi.string(text).decode()}
 
-    def root_motion(self, heading=True, root_joint=0, forward_axis=(0.0, 0.0, 1.0)):
-        """Character transforms (F, 7) that in_place() takes out of the root, frame by frame."""
+    def travel_on_top(self, root_joint=None):
+        """A copy whose top joint carries the travel of `root_joint` (a name; None: the joint
+        root_joint() measures), every joint's model-space position unchanged: what the
+        root-motion users (in_place, root_motion, the walker) read."""
+        keep = ffi.new("char[]", _text(root_joint, "root_joint")) if root_joint else ffi.NULL
+        raw = lib.ak_clip_clone(self._ptr)
+        if raw == ffi.NULL:
+            raise MemoryError("animkit: out of memory")
+        # prepare replaces (and destroys) the clone when the travel moves to the top
+        box = ffi.new("ak_clip **", raw)
+        err = ffi.new("ak_error *")
+        st = lib.ak_clip_root_motion_prepare(self.skeleton._ptr, box, keep, ffi.NULL, err)
+        if st < 0:
+            lib.ak_clip_destroy(box[0])
+            _check(st, err)
+        return Clip(box[0], self.skeleton)
+
+    def _root_motion_params(self, heading, root_joint, forward_axis):
+        """(params, clip): a root-joint name or None moves the measured travelling joint's
+        travel onto the top joint first (travel_on_top); an int is a top joint's index."""
         p = ffi.new("ak_root_motion_params *", lib.ak_root_motion_defaults())
         p.extract_heading = int(bool(heading))
-        p.root_joint = int(root_joint)
         p.forward_axis = tuple(float(v) for v in forward_axis)
+        if root_joint is None or isinstance(root_joint, str):
+            p.root_joint = self.root_joint(root_joint)["top"]
+            clip = self.travel_on_top(root_joint)
+        else:
+            clip = self
+            p.root_joint = int(root_joint)
+        return p, clip
+
+    def in_place(self, heading=True, root_joint=None, forward_axis=(0.0, 0.0, 1.0)):
+        """Root motion removed: no horizontal travel (and, with heading, no turning).
+        `root_joint`: the joint whose travel is removed (a name; None: measured, see
+        root_joint()); an int is a top joint's index, used as it is."""
+        p, clip = self._root_motion_params(heading, root_joint, forward_axis)
+        return clip._edit(lambda out, err: lib.ak_edit_in_place_run(p, clip.skeleton._ptr, clip._ptr, out, err))
+
+    def root_motion(self, heading=True, root_joint=None, forward_axis=(0.0, 0.0, 1.0)):
+        """Character transforms (F, 7) that in_place() takes out of the root, frame by frame
+        (`root_joint` as for in_place)."""
+        p, clip = self._root_motion_params(heading, root_joint, forward_axis)
         rm = ffi.new("ak_root_motion **")
         err = ffi.new("ak_error *")
-        _check(lib.ak_root_motion_create(self.skeleton._ptr, self._ptr, p, rm, err), err)
+        _check(lib.ak_root_motion_create(clip.skeleton._ptr, clip._ptr, p, rm, err), err)
         rm = ffi.gc(rm[0], lib.ak_root_motion_destroy)
         out = np.empty((self.frame_count, 7), np.float32)
         for f in range(self.frame_count):
@@ -598,7 +675,7 @@ class Clip:
         a clip of the same rig (joint names and parents), else AnimkitError."""
         p = ffi.new("ak_edit_concat_params *", lib.ak_edit_concat_defaults())
         p.blend_time, p.align_root = float(blend), int(bool(align_root))
-        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+        keep = ffi.new("char[]", _text(humanoid, "humanoid")) if humanoid else ffi.NULL
         p.humanoid_overrides = keep
         if not isinstance(other, Clip):
             raise TypeError("concat wants a Clip")
@@ -645,7 +722,7 @@ def _mirror_params(axis, humanoid):
     p = ffi.new("ak_edit_mirror_params *", lib.ak_edit_mirror_defaults())
     if axis is not None:
         p.axis = "xyz".index(axis.lower()) if isinstance(axis, str) else int(axis)
-    keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+    keep = ffi.new("char[]", _text(humanoid, "humanoid")) if humanoid else ffi.NULL
     p.humanoid_overrides = keep
     return p, keep
 
@@ -654,18 +731,26 @@ def _order(order):
     if order is None:
         return lib.AK_ORDER_ZYX
     out = ffi.new("ak_rot_order *")
-    if lib.ak_rot_order_parse(order.encode(), out) != 0:
+    if lib.ak_rot_order_parse(_text(order, "order"), out) != 0:
         raise ValueError("unknown rotation order %r" % order)
     return out[0]
 
 
 def retarget(source, clip, target, scale=1.0, contacts=True, pin_hands=False, floor_height=None,
-             source_overrides=None, target_overrides=None):
+             source_overrides=None, target_overrides=None, reference_frame=None):
     """Plays `clip` (of Skeleton `source`) on Skeleton `target` through both humanoid maps
-    (retarget.h): -> (Clip on target, info dict). Contacts pin stance feet with limb IK."""
+    (retarget.h): -> (Clip on target, info dict). Contacts pin stance feet with limb IK.
+    `reference_frame`: the source frame matched to the target's rest pose (None: the zero pose
+    when it stands, else the clip's most upright frame). The info's `stance_foot_height` and
+    `source_stance_foot_height` (left, right) give the highest ankle above planted over the
+    source's stance frames, target units (None for a foot with no stance frame)."""
     p = ffi.new("ak_retarget_params *", lib.ak_retarget_defaults())
+    _need(source, Skeleton, "source"), _need(clip, Clip, "clip"), _need(target, Skeleton, "target")
+    if reference_frame is not None:
+        p.reference_frame = int(reference_frame)
     p.source, p.source_clip, p.target = source._ptr, clip._ptr, target._ptr
-    keep = [ffi.new("char[]", s.encode()) if s else ffi.NULL for s in (source_overrides, target_overrides)]
+    keep = [ffi.new("char[]", _text(s, n)) if s else ffi.NULL
+            for s, n in ((source_overrides, "source_overrides"), (target_overrides, "target_overrides"))]
     p.source_overrides, p.target_overrides = keep
     p.scale, p.contacts, p.pin_hands = float(scale), int(bool(contacts)), int(bool(pin_hands))
     if floor_height is not None:
@@ -679,4 +764,9 @@ def retarget(source, clip, target, scale=1.0, contacts=True, pin_hands=False, fl
              "max_pin_error")
     result = {n: getattr(info, n) for n in names}
     result["stance_frames"] = tuple(info.stance_frames)
+    # None for a foot without a stance frame (the library's -inf: no infinity leaves here)
+    result["stance_foot_height"] = tuple(v if math.isfinite(v) else None for v in info.stance_foot_height)
+    result["source_stance_foot_height"] = tuple(v if math.isfinite(v) else None
+                                                for v in info.source_stance_foot_height)
+    result["reference_frame"] = info.reference_frame
     return Clip(out[0], target), result

@@ -39,7 +39,8 @@ def clip_features(path, fps=None, mirror=False, edited_dir=None, first_frame=0, 
         xyz = clip.positions() * mpu  # metres
         if not np.isfinite(xyz).all():
             raise ValueError("non-finite positions")
-        root = xyz[:, 0]
+        travelling = clip.root_joint()  # the top joint, or the hips under a still top joint
+        root = xyz[:, travelling["joint"]]
         step = np.linalg.norm(np.diff(root[:, [0, 2]], axis=0), axis=1)
         speed = step / clip.frame_time
         heading = clip.root_motion()[:, :4]  # yaw quaternions (0, sin h/2, 0, cos h/2)
@@ -52,6 +53,7 @@ def clip_features(path, fps=None, mirror=False, edited_dir=None, first_frame=0, 
         row.update({
             "joints": skeleton.joint_count, "frames": clip.frame_count, "fps": round(clip.fps, 4),
             "duration_s": clip.duration, "units": units, "metres_per_unit": mpu,
+            "root_joint": travelling["name"],
             "height_m": clip.standing_height() * mpu,
             "travel_m": float(step.sum()),
             "net_displacement_m": float(np.linalg.norm(root[-1, [0, 2]] - root[0, [0, 2]])),

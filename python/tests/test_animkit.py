@@ -397,3 +397,46 @@ def test_frame_lines_other_readers_accept_read_with_a_warning():
     assert clip.positions()[1, 0].tolist() == [3.0, 4.0, 5.0]
     with pytest.raises(animkit.Error, match="after the last frame"):
         animkit.read_bvh_string(text + "end\n", "garbage.bvh")
+
+
+def _still_top_variant(text):
+    """The capture with a joint_Root that never moves above its Hips (another studio's shape):
+    the hierarchy wrapped in one more ROOT, six zeros in front of every frame line."""
+    head, motion = text.split("MOTION", 1)
+    body = head.split("ROOT Hips", 1)[1]
+    head = ("HIERARCHY\nROOT joint_Root\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition "
+            "Zposition Zrotation Yrotation Xrotation\nJOINT Hips" + body + "}\n")
+    lines = motion.strip("\n").split("\n")
+    frames = [line for line in lines[2:] if line.strip()]
+    return head + "MOTION\n" + "\n".join(lines[:2] + ["0 0 0 0 0 0 " + f for f in frames]) + "\n"
+
+
+def test_root_joint_is_the_joint_that_travels(mocap):
+    """Root motion from the joint that travels (issue 22): under a still joint_Root the hips
+    carry the walk; root_joint() says so, and in_place()/root_motion() measure it there, giving
+    the original's figures (before: joint 0's track, 0 m of travel)."""
+    path = mocap("cmu_02_01_walk.bvh")
+    with open(path) as f:
+        text = f.read()
+    sk, clip = animkit.read_bvh(path)
+    vsk, vclip = animkit.read_bvh_string(_still_top_variant(text), "still_top.bvh")
+    r = clip.root_joint()
+    assert (r["name"], r["reason"], r["joint"], r["top"]) == ("Hips", "top travels", 0, 0)
+    v = vclip.root_joint()
+    assert (v["name"], v["reason"], v["top"]) == ("Hips", "under a still top joint", 0)
+    assert v["joint"] == 1 and "Hips" in v["text"]
+    assert abs(v["travel"] - r["travel"]) <= 1e-4 * r["travel"]
+    assert vclip.root_joint("joint_Root")["reason"] == "named"
+    with pytest.raises(animkit.Error, match="no joint named 'Nope'"):
+        vclip.root_joint("Nope")
+    # The character transforms: the same travel and heading, frame by frame.
+    height = clip.standing_height()
+    rm, vrm = clip.root_motion(), vclip.root_motion()
+    assert np.abs(rm[:, 4:] - vrm[:, 4:]).max() <= 1e-5 * height
+    assert np.abs(np.abs((rm[:, :4] * vrm[:, :4]).sum(axis=1)) - 1.0).max() <= 1e-5
+    travel = np.linalg.norm(vrm[-1, [4, 6]] - vrm[0, [4, 6]])
+    assert travel > 0.25 * height  # joint 0's track alone: 0
+    # In place: the hips stay over the origin as the original's do.
+    a = clip.in_place().positions()
+    b = vclip.in_place().positions()[:, 1:]
+    assert np.abs(a - b).max() <= 1e-4 * height

@@ -351,6 +351,24 @@ void ak_body_mesh_destroy(ak_body_mesh *m)
     free(m);
 }
 
+int32_t ak_body_validate(const ak_body_params *o, ak_error *err)
+{
+    if (!o) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null ak_body_params");
+    if (!(o->thickness > 0.0f && o->thickness <= 4.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "thickness = %g: must be in (0, 4]",
+                            (double)o->thickness);
+    if (o->feet != 0 && o->feet != 1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "feet = %d: must be 0 or 1", (int)o->feet);
+    if (o->sides < 4 || o->sides > 64)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "sides = %d: must be in 4..64",
+                            (int)o->sides);
+    if (o->rings < 2 || o->rings > 64)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "rings = %d: must be in 2..64",
+                            (int)o->rings);
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_body_param_ranges(), o, err);
+}
+
 static int32_t check_body_args(const ak_skeleton *sk, const ak_body_params *o, ak_error *err)
 {
     if (!sk) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL");
@@ -358,11 +376,7 @@ static int32_t check_body_args(const ak_skeleton *sk, const ak_body_params *o, a
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "a body needs 2..65535 joints (the skeleton has %d)",
                             (int)sk->joint_count);
-    if (!(o->thickness > 0.0f && o->thickness <= 4.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "thickness must be in (0, 4]");
-    if (o->sides < 4 || o->sides > 64 || o->rings < 2 || o->rings > 64)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "sides must be 4..64 and rings 2..64");
-    return AK_OK;
+    return ak_body_validate(o, err);
 }
 
 /* Rest pose, humanoid map, regions, child counts, height and facing. */
@@ -431,8 +445,8 @@ static void emit_all(body_build *b)
     emit_foot(b, b->map.joint[AK_HUM_RIGHT_FOOT], b->map.joint[AK_HUM_RIGHT_TOE]);
 }
 
-int32_t ak_body_mesh_create(const ak_skeleton *sk, const ak_body_params *options,
-                            ak_body_mesh **out, ak_error *err)
+int32_t ak_body_mesh_create(const ak_skeleton *sk, const ak_body_params *params, ak_body_mesh **out,
+                            ak_error *err)
 {
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "out is NULL");
     *out = NULL;
@@ -440,7 +454,7 @@ int32_t ak_body_mesh_create(const ak_skeleton *sk, const ak_body_params *options
     body_build b;
     memset(&b, 0, sizeof b);
     b.sk = sk;
-    b.opt = options ? options : &defaults;
+    b.opt = params ? params : &defaults;
     int32_t st = check_body_args(sk, b.opt, err);
     if (st < 0) return st;
     b.m = (ak_body_mesh *)calloc(1, sizeof(ak_body_mesh));

@@ -1,6 +1,6 @@
 /* Limb IK: the analytic two-bone solver (law of cosines + pole vector).
  *
- * Positions (model space, suffix _ms): a = upper joint, b = middle joint, c = end joint,
+ * Positions (model space, suffix _model): a = upper joint, b = middle joint, c = end joint,
  * t = target. Bone lengths l1 = |b - a|, l2 = |c - b| (rotations of the limb never change
  * them; for direct children they are the skeleton's bone lengths). d = |t - a|.
  *

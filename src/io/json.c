@@ -227,6 +227,32 @@ static int32_t parse_container(akj_parser *p, int depth, int32_t self, int is_ob
     }
 }
 
+/* The index after the digits at s[k..n). */
+static size_t skip_digits(const char *s, size_t k, size_t n)
+{
+    while (k < n && s[k] >= '0' && s[k] <= '9')
+        ++k;
+    return k;
+}
+
+/* 1 when s[0..n) is RFC 8259's number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+ * (strtod alone would also take "01", "1." and "1e"). */
+static int number_grammar(const char *s, size_t n)
+{
+    size_t k = (n > 0 && s[0] == '-') ? 1 : 0, d = k;
+    k = (k < n && s[k] == '0') ? k + 1 : skip_digits(s, k, n);
+    if (k == d) return 0;
+    if (k < n && s[k] == '.') {
+        d = k + 1;
+        if ((k = skip_digits(s, d, n)) == d) return 0;
+    }
+    if (k < n && (s[k] == 'e' || s[k] == 'E')) {
+        d = (k + 1 < n && (s[k + 1] == '+' || s[k + 1] == '-')) ? k + 2 : k + 1;
+        if ((k = skip_digits(s, d, n)) == d) return 0;
+    }
+    return k == n;
+}
+
 static int32_t parse_number(akj_parser *p, int32_t self)
 {
     size_t start = p->i, k = p->i;
@@ -235,7 +261,8 @@ static int32_t parse_number(akj_parser *p, int32_t self)
     while (k < p->n && ((p->s[k] >= '0' && p->s[k] <= '9') || p->s[k] == '.' || p->s[k] == 'e' ||
                         p->s[k] == 'E' || p->s[k] == '+' || p->s[k] == '-'))
         ++k;
-    if (k == digits || k - start > 63) return fail(p, "bad number");
+    if (k == digits || k - start > 63 || !number_grammar(p->s + start, k - start))
+        return fail(p, "bad number");
     char buf[64];
     memcpy(buf, p->s + start, k - start);
     buf[k - start] = '\0';

@@ -367,14 +367,9 @@ int32_t ak_foot_contacts_detect(const ak_skeleton *sk, const ak_clip *c, int32_t
         const int32_t child = end[s] + 1;
         cp.toe[s] = child < sk->joint_count && sk->parents[child] == end[s] ? child : end[s];
     }
-    const int32_t st = ak_contact_run(&cp, left, right, err);
-    if (st != AK_OK) return st;
-    /* The end joint's own planted phase (the heel bit; a joint without a child has no other). */
-    for (int32_t f = 0; f < c->frame_count; ++f) {
-        left[f] = (left[f] & AK_CONTACT_HEEL) != 0;
-        right[f] = (right[f] & AK_CONTACT_HEEL) != 0;
-    }
-    return AK_OK;
+    /* Heel and toe bits as ak_contact_run gives them (a joint without a child is its own toe
+     * point, so its two bits agree). */
+    return ak_contact_run(&cp, left, right, err);
 }
 
 int32_t ak_contact_frame(int32_t frame_count, float frame_time, int32_t loop, float t)
@@ -433,7 +428,8 @@ int32_t ak_cycle_validate(const ak_cycle_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "min_step_fraction = %g: must be finite and >= 0",
                             (double)p->min_step_fraction);
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_cycle_param_ranges(), p, err);
 }
 
 /* Root rotation with its heading removed, so straight and veering walks compare alike. */

@@ -24,11 +24,14 @@ struct ak_walker {
     ak_xform *idle_local; /* scratch for the idle pose */
     ak_xform *local;      /* output local pose, character baked into the root */
     ak_xform *world;
-    ak_xform *hold;  /* the in-place pose shown when walking resumed out of a captured stop */
-    int32_t holding; /* 1: the idle weight fades out of `hold` (not the idle or stand pose) */
-    int32_t resume_pending; /* a new target came while the captured stop had a foot in the air:
-                               the stop plays on to its next frame with both feet down */
-    ak_clip *idle;          /* scaled copy of the idle clip, or NULL */
+    ak_xform *hold; /* the in-place pose shown when walking resumed out of a captured stop */
+    /* What the walker is doing (ak_walker_phase) and what plays (ak_walker_play: the loop or a
+     * captured segment). The phase changes only in the steps of walker_begin and
+     * walker_finish and in ak_walker_set_target; see the diagram before walker_begin. */
+    int32_t phase;
+    int32_t play;
+    int32_t rest;  /* the pose the idle weight blends the walk with (walker_rest) */
+    ak_clip *idle; /* scaled copy of the idle clip, or NULL */
     ak_root_motion *idle_root;
     float idle_floor; /* lowest foot point of the idle clip, metres */
     ak_foot_ik_params fik;
@@ -51,23 +54,19 @@ struct ak_walker {
     float clip_heading0; /* the clip's root heading at cycle time 0 (the motion's, constant) */
     float loop_heading;  /* the clip's net turn per loop (ak_root_motion_loop) */
     int32_t cycle;
-    int32_t arrived;
     float idle_w;
     float rate;       /* playback rate of the walk clip, 0..1 */
-    float stop_left;  /* arrived: clip seconds until the stop frame */
-    float stop_scale; /* arrived: the travel to the stop is scaled to end at the target */
+    float stop_left;  /* stopping: clip seconds until the stop frame */
+    float stop_scale; /* stopping: the travel to the stop is scaled to end at the target */
     int32_t stance_next[2];
     float path_length;
     ak_vec3 desired;
     int32_t position_set;
     int32_t frame_index; /* frame of what plays (the cycle or a segment) nearest its time */
-    /* Captured transitions: -1 the loop plays, else the segment (AK_SEGMENT_*) at seg_time.
-     * During a segment base_heading is the heading its first frame had; the character turns
-     * with the segment's own root from there. */
-    int32_t seg;
+    /* A captured segment plays at seg_time. During a segment base_heading is the heading its
+     * first frame had; the character turns with the segment's own root from there. */
     float seg_time;
-    int32_t stop_captured; /* arrived: the stop plays the captured stop segment */
-    float stop_entry;      /* its entry: the unwrapped cycle time of the loop's wrap */
+    float stop_entry; /* the captured stop's entry: the unwrapped cycle time of the loop's wrap */
     /* Per-frame data of what plays (the loop's or the segment's arrays). */
     const uint8_t *play_contacts[2];
     const float *play_phase[2];
@@ -94,6 +93,37 @@ struct ak_walker {
 };
 
 static int32_t walker_busy(ak_error *err, const char *call);
+
+/* The pose the idle weight blends the walk with: the idle clip (or, without one, the stand
+ * pose), or the pose held where walking resumed out of a captured stop. */
+enum walker_rest { REST_IDLE = 0, REST_HELD = 1 };
+
+/* The captured segment (AK_SEGMENT_*) of a play that is one (AK_WALKER_PLAY_START/STOP). */
+#define PLAY_SEGMENT(play) ((play)-AK_WALKER_PLAY_START)
+
+/* Stopping at the target: a stop is planned or playing, or the walker settles or stands. */
+static int stopping(const ak_walker *w)
+{
+    return w->phase >= AK_WALKER_PHASE_STOP;
+}
+
+/* Stopping with the captured stop: planned (the loop plays to its entry) or playing, or
+ * settling or standing after it. */
+static int stop_is_captured(const ak_walker *w)
+{
+    return w->phase == AK_WALKER_PHASE_STOP_APPROACH || w->play == AK_WALKER_PLAY_STOP;
+}
+
+/* A stop at rest (stop_left 0) settles, then stands, once its idle weight reaches 1. A
+ * pending resume keeps its phase until both feet are down. */
+static void rest_phase(ak_walker *w)
+{
+    const int32_t ph = w->phase;
+    if ((ph == AK_WALKER_PHASE_STOP || ph == AK_WALKER_PHASE_STOP_CAPTURED ||
+         ph == AK_WALKER_PHASE_SETTLE || ph == AK_WALKER_PHASE_STOPPED) &&
+        w->stop_left <= 0.0f)
+        w->phase = w->idle_w >= 1.0f ? AK_WALKER_PHASE_STOPPED : AK_WALKER_PHASE_SETTLE;
+}
 
 /* Ray slots of one foot. */
 #define FOOT_RAY(s)    (AK_WALKER_RAY_LEFT_FOOT + (s))
@@ -171,15 +201,16 @@ static float wrap_pi(float a)
     return akf_wrap_pi(a);
 }
 
-/* What plays from now: the loop (seg -1) or a captured segment, from its first frame. */
-static void select_play(ak_walker *w, int32_t seg)
+/* What plays from now (ak_walker_play): the loop or a captured segment, from its first
+ * frame. */
+static void select_play(ak_walker *w, int32_t play)
 {
     const ak_walk_motion *m = w->m;
-    w->seg = seg;
+    w->play = play;
     w->seg_time = 0.0f;
     for (int s = 0; s < 2; ++s) {
-        if (seg >= 0) {
-            const ak_walk_segment *g = &m->segment[seg];
+        if (play != AK_WALKER_PLAY_LOOP) {
+            const ak_walk_segment *g = &m->segment[PLAY_SEGMENT(play)];
             w->play_contacts[s] = g->contacts[s];
             w->play_phase[s] = g->swing_phase[s];
             w->play_land[s] = g->land_rel[s];
@@ -360,9 +391,11 @@ static int captured_start_fits(const ak_walker *w)
  * idle or settle pose where there is one). */
 static void standing_start(ak_walker *w)
 {
-    select_play(w, -1);
+    select_play(w, AK_WALKER_PLAY_LOOP);
+    w->phase = AK_WALKER_PHASE_WALK;
     if (w->p.start_time > 0.0f && captured_start_fits(w)) {
-        select_play(w, AK_SEGMENT_START);
+        select_play(w, AK_WALKER_PLAY_START);
+        w->phase = AK_WALKER_PHASE_START;
         w->clip_time = 0.0f;
         w->rate = 1.0f;
         w->idle_w = w->idle ? 1.0f : 0.0f;
@@ -396,15 +429,12 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->clip_time = 0.0f;
     w->time = w->idle_time = 0.0;
     w->cycle = 0;
-    w->arrived = 0;
     w->idle_w = 0.0f;
     w->rate = 1.0f;
     w->stop_left = 0.0f;
     w->stop_scale = 1.0f;
-    w->stop_captured = 0;
     w->stop_entry = 0.0f;
-    w->holding = 0;
-    w->resume_pending = 0;
+    w->rest = REST_IDLE;
     standing_start(w);
     w->path_length = 0.0f;
     w->desired = ak_vec3_make(0, 0, 0);
@@ -432,24 +462,24 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
  * walk on; in the stop, start again from the pose shown (held, the idle weight fading out of
  * it), with the captured start when it fits, else the procedural ramp. The start stands on
  * both feet, so a stop shown with a foot in the air finishes that step first: the restart
- * waits for the stop's next frame with both feet down (resume_pending; at most a step). */
+ * waits for the stop's next frame with both feet down (AK_WALKER_PHASE_RESUME; at most a
+ * step). */
 static void resume_walking(ak_walker *w)
 {
-    if (w->seg == AK_SEGMENT_STOP && !(w->stance[0] && w->stance[1])) {
-        w->resume_pending = 1;
+    if (w->play == AK_WALKER_PLAY_STOP && !(w->stance[0] && w->stance[1])) {
+        w->phase = AK_WALKER_PHASE_RESUME;
         return;
     }
-    w->resume_pending = 0;
-    w->arrived = 0;
-    w->stop_captured = 0;
+    w->phase = AK_WALKER_PHASE_WALK;
     w->stop_scale = 1.0f;
     w->stop_left = 0.0f;
-    if (w->seg < 0) return;
+    if (w->play == AK_WALKER_PLAY_LOOP) return;
     memcpy(w->hold, w->anim, sizeof(ak_xform) * (size_t)w->J);
-    w->base_heading = wrap_pi(w->base_heading + segment_turn(w->m, w->seg, w->seg_time));
+    w->base_heading =
+        wrap_pi(w->base_heading + segment_turn(w->m, PLAY_SEGMENT(w->play), w->seg_time));
     w->rate = 1.0f;
     standing_start(w);
-    w->holding = 1;
+    w->rest = REST_HELD;
     w->idle_w = 1.0f;
 }
 
@@ -459,14 +489,17 @@ void ak_walker_set_target(ak_walker *w, ak_vec3 target)
     w->p.target = target;
     /* Walk again only for a target outside the arrival radius: an engine may set the target
      * every frame, and a character standing at it must stay stopped. */
-    if (w->arrived && distance_to_target(w) <= w->p.arrival_radius) {
-        w->resume_pending = 0;
+    if (stopping(w) && distance_to_target(w) <= w->p.arrival_radius) {
+        if (w->phase == AK_WALKER_PHASE_RESUME) { /* the restart is called off */
+            w->phase = AK_WALKER_PHASE_STOP_CAPTURED;
+            rest_phase(w);
+        }
         return;
     }
-    if (w->arrived && w->stop_captured)
+    if (stopping(w) && stop_is_captured(w))
         resume_walking(w);
-    else
-        w->arrived = 0;
+    else if (stopping(w)) /* a planned stop is called off: what plays walks on */
+        w->phase = w->play == AK_WALKER_PLAY_START ? AK_WALKER_PHASE_START : AK_WALKER_PHASE_WALK;
     w->guide_target = heading_to_target(w);
 }
 
@@ -543,7 +576,7 @@ static int faces_target(const ak_walker *w, float d)
 static int plan_captured_stop(ak_walker *w, float dur, float d)
 {
     const ak_walk_segment *g = &w->m->segment[AK_SEGMENT_STOP];
-    if (!g->clip || !g->root || w->seg >= 0) return 0;
+    if (!g->clip || !g->root || w->play != AK_WALKER_PLAY_LOOP) return 0;
     ak_vec3 ds;
     ak_root_motion_delta(g->root, 0.0f, ak_clip_duration(g->clip), &ds, NULL);
     if (d > 3.0f * w->m->stride_length + akv_len(ds) + w->p.arrival_radius) return 0;
@@ -561,8 +594,7 @@ static int plan_captured_stop(ak_walker *w, float dur, float d)
     if (best_w - w->clip_time > 2.0f * dur || !(best_len > 1e-3f)) return 0;
     const float k = d / best_len;
     if (k < 0.7f || k > 1.3f || !faces_target(w, d)) return 0;
-    w->arrived = 1;
-    w->stop_captured = 1;
+    w->phase = AK_WALKER_PHASE_STOP_APPROACH;
     w->stop_entry = best_w;
     w->stop_left = best_w - w->clip_time + ak_clip_duration(g->clip);
     aim_captured_stop(w);
@@ -576,8 +608,8 @@ static int plan_captured_stop(ak_walker *w, float dur, float d)
 static void plan_stop(ak_walker *w, float dur)
 {
     const ak_walk_motion *m = w->m;
-    if (w->arrived && w->stop_captured && w->seg < 0) aim_captured_stop(w);
-    if (w->arrived || m->stop_count == 0 || w->seg >= 0) return;
+    if (w->phase == AK_WALKER_PHASE_STOP_APPROACH) aim_captured_stop(w);
+    if (stopping(w) || m->stop_count == 0 || w->play != AK_WALKER_PLAY_LOOP) return;
     const float d = distance_to_target(w);
     if (plan_captured_stop(w, dur, d)) return;
     if (d > 2.5f * m->stride_length + w->p.arrival_radius) return;
@@ -603,7 +635,7 @@ static void plan_stop(ak_walker *w, float dur)
     if (!(best_e < INFINITY)) return;
     if (best_t - w->clip_time > dur && d > w->p.arrival_radius) return;
     if (!faces_target(w, d)) return;
-    w->arrived = 1;
+    w->phase = AK_WALKER_PHASE_STOP;
     w->stop_left = best_t - w->clip_time;
     float k = best_travel > 1e-3f ? d / best_travel : 1.0f;
     w->stop_scale = k < 0.7f ? 0.7f : (k > 1.3f ? 1.3f : k);
@@ -616,7 +648,7 @@ static void plan_stop(ak_walker *w, float dur)
 static float advance_clip(ak_walker *w, float dt)
 {
     float adv;
-    if (w->arrived) {
+    if (stopping(w)) {
         /* A stop committed before the walk is up to speed (a new target within the stop
          * planner's reach of a standing character) still ramps up and fades the idle out: at
          * rate 0 the deceleration below would hold it short of the target for ever. Below
@@ -650,17 +682,19 @@ static float advance_clip(ak_walker *w, float dt)
 static void animated_pose(ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
-    const int in_segment = w->seg >= 0;
-    const ak_walk_segment *g = &m->segment[in_segment ? w->seg : 0];
+    const int in_segment = w->play != AK_WALKER_PLAY_LOOP;
+    const ak_walk_segment *g = &m->segment[in_segment ? PLAY_SEGMENT(w->play) : 0];
     const float t = in_segment ? w->seg_time : w->clip_time;
     ak_clip_sample(in_segment ? g->clip : m->clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim);
     ak_root_motion_make_in_place(in_segment ? g->root : m->root, t, w->anim);
     /* A captured start or stop stands as the capture stood: only an idle clip blends in (or,
      * walking again out of a captured stop, the pose it was left in). */
-    const int stand = m->stand_pose && !w->stop_captured && w->seg < 0;
-    if (!(w->idle_w > 0.0f) || w->arrived) w->holding = 0;
-    if (!(w->idle_w > 0.0f) || (!w->idle && !stand && !w->holding)) return;
-    if (w->holding) {
+    const int stand = m->stand_pose && w->play == AK_WALKER_PLAY_LOOP &&
+                      w->phase != AK_WALKER_PHASE_STOP_APPROACH;
+    if (!(w->idle_w > 0.0f) || stopping(w)) w->rest = REST_IDLE;
+    const int held = w->rest == REST_HELD;
+    if (!(w->idle_w > 0.0f) || (!w->idle && !stand && !held)) return;
+    if (held) {
         memcpy(w->idle_local, w->hold, sizeof(ak_xform) * (size_t)w->J);
     } else if (w->idle) {
         const float it = (float)w->idle_time;
@@ -680,10 +714,10 @@ static void animated_pose(ak_walker *w)
 static void foot_contacts(ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
-    const int settling = w->arrived && w->stop_left <= 0.0f;
+    const int settling = stopping(w) && w->stop_left <= 0.0f;
     const float ahead = w->rate / w->fik.stance_fade_rate;
-    const ak_clip *clip = w->seg >= 0 ? m->segment[w->seg].clip : m->clip;
-    const int32_t loop = w->seg < 0;
+    const int32_t loop = w->play == AK_WALKER_PLAY_LOOP;
+    const ak_clip *clip = loop ? m->clip : m->segment[PLAY_SEGMENT(w->play)].clip;
     const float t = loop ? w->clip_time : w->seg_time;
     /* The one stance-at-time rule (ak_contact_at), the frame looked up once for both feet. */
     const int32_t f_now = ak_contact_frame(clip->frame_count, clip->frame_time, loop, t);
@@ -707,13 +741,14 @@ static void foot_contacts(ak_walker *w)
  * stop comes to rest on its last frame). */
 static float advance_segment(ak_walker *w, float dt, ak_vec3 *d, float *dh)
 {
-    const ak_walk_segment *g = &w->m->segment[w->seg];
+    const int32_t seg = PLAY_SEGMENT(w->play);
+    const ak_walk_segment *g = &w->m->segment[seg];
     const float dur = ak_clip_duration(g->clip), t0 = w->seg_time;
     const float t1 = t0 + dt < dur ? t0 + dt : dur;
     ak_root_motion_delta(g->root, t0, t1, d, dh);
     w->seg_time = t1;
     w->rate = 1.0f;
-    if (w->seg == AK_SEGMENT_STOP) {
+    if (w->play == AK_WALKER_PLAY_STOP) {
         w->stop_left = dur - t1;
         if (t0 + dt >= dur) {
             w->rate = 0.0f;
@@ -723,8 +758,9 @@ static float advance_segment(ak_walker *w, float dt, ak_vec3 *d, float *dh)
     }
     w->idle_w = fmaxf(0.0f, w->idle_w - dt / w->p.idle_fade);
     if (t0 + dt < dur) return 0.0f;
-    w->base_heading = wrap_pi(w->base_heading + segment_turn(w->m, w->seg, dur));
-    select_play(w, -1);
+    w->base_heading = wrap_pi(w->base_heading + segment_turn(w->m, seg, dur));
+    select_play(w, AK_WALKER_PLAY_LOOP);
+    if (w->phase == AK_WALKER_PHASE_START) w->phase = AK_WALKER_PHASE_WALK;
     w->clip_time = 0.0f;
     return t0 + dt - dur;
 }
@@ -737,12 +773,12 @@ static ak_vec3 advance_play(ak_walker *w, float dt)
     const ak_walk_motion *m = w->m;
     ak_vec3 d = ak_vec3_make(0, 0, 0), d2;
     float dh = 0.0f, dh2;
-    if (w->seg >= 0) {
+    if (w->play != AK_WALKER_PLAY_LOOP) {
         dt = advance_segment(w, dt, &d, &dh);
-        if (w->seg >= 0 || !(dt > 0.0f)) return d;
+        if (w->play != AK_WALKER_PLAY_LOOP || !(dt > 0.0f)) return d;
     }
     const float t0 = w->clip_time;
-    if (w->stop_captured && w->seg < 0) {
+    if (w->phase == AK_WALKER_PHASE_STOP_APPROACH) {
         w->stop_left -= dt;
         if (t0 + dt < w->stop_entry) {
             w->clip_time = t0 + dt;
@@ -754,7 +790,8 @@ static ak_vec3 advance_play(ak_walker *w, float dt)
         dh += dh2;
         w->clip_time = w->stop_entry;
         const float rest = t0 + dt - w->stop_entry;
-        select_play(w, AK_SEGMENT_STOP);
+        select_play(w, AK_WALKER_PLAY_STOP);
+        w->phase = AK_WALKER_PHASE_STOP_CAPTURED;
         advance_segment(w, rest, &d2, &dh2);
         return akv_add(d, akq_rotate(ak_quat_yaw(dh), d2));
     }
@@ -770,36 +807,27 @@ static ak_vec3 advance_play(ak_walker *w, float dt)
  * stopping it turns only toward a captured stop's aim, and not during a captured stop. */
 static float steer_turn(ak_walker *w, float dt, int new_cycle)
 {
-    if (!w->arrived && (w->p.steer == AK_STEER_CONTINUOUS || new_cycle))
+    if (!stopping(w) && (w->p.steer == AK_STEER_CONTINUOUS || new_cycle))
         w->guide_target = heading_to_target(w);
     const float dist = distance_to_target(w);
     float sharpen = dist > 1e-3f ? 1.5f / dist : 4.0f;
     sharpen = sharpen < 1.0f ? 1.0f : (sharpen > 4.0f ? 4.0f : sharpen);
-    if (!w->arrived && dist < 1.5f) w->guide_target = heading_to_target(w);
+    if (!stopping(w) && dist < 1.5f) w->guide_target = heading_to_target(w);
     const float max_turn = w->p.turn_rate * sharpen * dt;
-    const int steering = !w->arrived || (w->stop_captured && w->seg < 0);
+    const int steering = !stopping(w) || w->phase == AK_WALKER_PHASE_STOP_APPROACH;
     float turn = steering ? wrap_pi(w->guide_target - w->base_heading) : 0.0f;
     if (turn > max_turn) turn = max_turn;
     if (turn < -max_turn) turn = -max_turn;
     return turn;
 }
 
-static int32_t walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
+/* The guide after what plays advanced from cycle time t0 (play0 playing then) by the root's
+ * travel d_local: a new cycle is counted, the guide steers and the character's heading follows.
+ * Returns the world displacement the character wants this frame. */
+static ak_vec3 steer_guide(ak_walker *w, float dt, float t0, int32_t play0, ak_vec3 d_local)
 {
-    if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walker");
-    if (!(dt >= 0.0f) || !(dt < 10.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be in [0, 10) s");
     const ak_walk_motion *m = w->m;
     const float dur = ak_clip_duration(m->clip);
-    const float t0 = w->clip_time;
-    /* A restart waiting for both feet down in the captured stop: the last frame shown. */
-    if (w->resume_pending && w->stance[0] && w->stance[1]) {
-        resume_walking(w);
-        w->guide_target = heading_to_target(w);
-    }
-    const int32_t seg0 = w->seg;
-    plan_stop(w, dur);
-    const ak_vec3 d_local = advance_play(w, dt);
     const float t1 = w->clip_time;
     /* Cycle boundary: the guide takes the character's place (it always has it) and turns to
      * the target. Continuous steering re-aims every frame. */
@@ -807,29 +835,82 @@ static int32_t walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_er
     if (c1 != c0) ++w->cycle;
     const float turn = steer_turn(w, dt, c1 != c0);
     ak_vec3 move = akq_rotate(ak_quat_yaw(w->heading + 0.5f * turn), d_local);
-    if (w->arrived) move = akv_scale(move, w->stop_scale);
+    if (stopping(w)) move = akv_scale(move, w->stop_scale);
     /* The guide turns by the steering and by the clip's net turning per loop (zero for the
      * heading-neutral cycles walk motions make); the character's heading is the guide's plus
      * the clip's own periodic wiggle at this point of the cycle (or a segment's own turning
      * since its first frame), computed, not integrated, so no rounding or stop/start can make
      * the two drift apart. */
-    const float loop_turn = seg0 < 0 && w->seg < 0 ? w->loop_heading * (t1 - t0) / dur : 0.0f;
+    const int looped = play0 == AK_WALKER_PLAY_LOOP && w->play == AK_WALKER_PLAY_LOOP;
+    const float loop_turn = looped ? w->loop_heading * (t1 - t0) / dur : 0.0f;
     w->base_heading = wrap_pi(w->base_heading + turn + loop_turn);
-    w->heading = w->seg >= 0 ? w->base_heading + segment_turn(m, w->seg, w->seg_time)
-                             : w->base_heading + clip_wiggle(w, t1, dur);
+    w->heading = w->play != AK_WALKER_PLAY_LOOP
+                     ? w->base_heading + segment_turn(m, PLAY_SEGMENT(w->play), w->seg_time)
+                     : w->base_heading + clip_wiggle(w, t1, dur);
     w->yaw = ak_quat_yaw(w->heading);
-    if (!w->arrived && w->clip_time > 1000.0f * dur)
+    return move;
+}
+
+/* The frame's clocks move on by dt; the loop's and a looping idle's times are kept small
+ * (float sampling of a periodic clip). */
+static void advance_clocks(ak_walker *w, float dt)
+{
+    const float dur = ak_clip_duration(w->m->clip);
+    if (!stopping(w) && w->clip_time > 1000.0f * dur)
         w->clip_time -= floorf(w->clip_time / dur) * dur;
     w->time += (double)dt;
     w->idle_time += (double)dt;
-    /* A looping idle is periodic: keep its time small (float sampling) as the cycle's is. */
     if (w->idle && w->idle->loop && w->idle_time > 1000.0 * (double)ak_clip_duration(w->idle))
         w->idle_time = fmod(w->idle_time, (double)ak_clip_duration(w->idle));
     w->dt = dt;
+}
+
+/* One frame of the walker, as a list of steps (docs/architecture.md shows the same list).
+ * walker_begin (ak_walker_begin):
+ *  1. resume    a restart waiting in RESUME walks once both feet are down (resume_walking);
+ *  2. plan      walking near the target, commit to a stop: STOP (a stop frame of the loop) or
+ *               STOP_APPROACH (the captured stop) (plan_stop);
+ *  3. advance   what plays moves on by dt (advance_play): START joins WALK at its end,
+ *               STOP_APPROACH enters STOP_CAPTURED at the loop's wrap, the playback rate
+ *               ramps up from standing or slows onto the stop frame; a stop at rest SETTLEs,
+ *               then is STOPPED (rest_phase);
+ *  4. steer     the guide turns toward the target and the character's heading follows; the
+ *               desired move is the root's travel (steer_guide);
+ *  5. clocks    (advance_clocks);
+ *  6. pose      the in-place pose of what plays, the idle or stand pose blended
+ *               (animated_pose);
+ *  7. contacts  each foot's contact this frame and just ahead (foot_contacts).
+ *  8. move      the engine's controller places the character (ak_walker_set_position), or
+ *               the plain move does (ak_walker_ground_rays);
+ * ak_walker_ground_rays:
+ *  9. place     the pose on the character and the floor, FK (place_pose);
+ * 10. rays      under each planted heel and toe, where each swinging foot will land
+ *               (placement_shift, the foot IK's query points).
+ * walker_finish (ak_walker_finish), with the hits:
+ * 11. placement a swinging foot's landing moved off a stair edge (decide_placement);
+ * 12. floor     the floor height follows the footholds through a spring (update_floor);
+ * 13. ground    foot IK grounds both feet and the hips (ak_foot_ik_solve);
+ * 14. arrive    inside the arrival radius without a planned stop: STOP, at rest at once. */
+static int32_t walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
+{
+    if (!w) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null walker");
+    if (!(dt >= 0.0f) || !(dt < 10.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be in [0, 10) s");
+    const float t0 = w->clip_time;
+    if (w->phase == AK_WALKER_PHASE_RESUME && w->stance[0] && w->stance[1]) { /* 1 */
+        resume_walking(w);
+        w->guide_target = heading_to_target(w);
+    }
+    const int32_t play0 = w->play;
+    plan_stop(w, ak_clip_duration(w->m->clip));  /* 2 */
+    const ak_vec3 d_local = advance_play(w, dt); /* 3 */
+    rest_phase(w);
+    const ak_vec3 move = steer_guide(w, dt, t0, play0, d_local); /* 4 */
+    advance_clocks(w, dt);                                       /* 5 */
     w->desired = move;
     w->position_set = 0;
-    animated_pose(w);
-    foot_contacts(w);
+    animated_pose(w); /* 6 */
+    foot_contacts(w); /* 7 */
     if (desired_move) *desired_move = move;
     return AK_OK;
 }
@@ -859,8 +940,8 @@ static void place_pose(ak_walker *w)
 static int32_t cycle_frame(const ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
-    if (w->seg >= 0) {
-        const ak_clip *c = m->segment[w->seg].clip;
+    if (w->play != AK_WALKER_PLAY_LOOP) {
+        const ak_clip *c = m->segment[PLAY_SEGMENT(w->play)].clip;
         const int32_t f = (int32_t)floorf(w->seg_time / c->frame_time + 0.5f);
         return f < 0 ? 0 : (f >= c->frame_count ? c->frame_count - 1 : f);
     }
@@ -945,14 +1026,14 @@ static void anim_foot_points(ak_walker *w)
 int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacity)
 {
     if (!w || !rays || capacity < AK_WALKER_RAY_COUNT) return AK_WALKER_RAY_COUNT;
-    if (!w->position_set) {
+    if (!w->position_set) { /* 8, without the engine's controller */
         const float dx = w->desired.x, dz = w->desired.z;
         w->path_length += sqrtf(dx * dx + dz * dz);
         w->pos.x += dx;
         w->pos.z += dz;
         w->position_set = 1;
     }
-    place_pose(w);
+    place_pose(w); /* 9 */
     w->frame_index = cycle_frame(w);
     placement_shift(w);
     if (w->p.foot_ik)
@@ -1027,13 +1108,13 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "need %d ground hits", AK_WALKER_RAY_COUNT);
     for (int s = 0; s < 2; ++s)
         w->foot_hit[s] = hits[FOOT_RAY(s)];
-    decide_placement(w, hits);
+    decide_placement(w, hits); /* 11 */
     /* Character height: the controller's (when it placed us) or the centre ray's. */
     float ground_y = w->pos.y;
     if (!w->p.use_controller && hits[AK_WALKER_RAY_CENTRE].hit)
         ground_y = hits[AK_WALKER_RAY_CENTRE].height;
     w->pos.y = ground_y;
-    update_floor(w, hits, ground_y);
+    update_floor(w, hits, ground_y); /* 12 */
     const float step_dt = w->dt;
     /* The pose placed for the rays moves only vertically with the new floor: shift it. */
     {
@@ -1043,7 +1124,7 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
             w->world[j].translation.y += dy;
     }
 
-    if (w->p.foot_ik) {
+    if (w->p.foot_ik) { /* 13 */
         ak_foot_ik_frame fr;
         fr.dt = w->initialized ? step_dt : 0.0f;
         fr.character.rotation = w->yaw;
@@ -1072,7 +1153,12 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
         w->sole_ground[s] = hits[FOOT_RAY(s)].hit ? hits[FOOT_RAY(s)].height : NAN;
         w->toe_ground[s] = NAN;
     }
-    if (!w->arrived && distance_to_target(w) <= w->p.arrival_radius) w->arrived = 1;
+    /* 14. Arrived without a planned stop: it stops where it is (settles at once unless a stop
+     * that was called off still has clip time to go). */
+    if (!stopping(w) && distance_to_target(w) <= w->p.arrival_radius) {
+        w->phase = AK_WALKER_PHASE_STOP;
+        rest_phase(w);
+    }
     w->initialized = 1;
     return AK_OK;
 }
@@ -1154,8 +1240,8 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     s->guide_heading = w->base_heading;
     s->distance = distance_to_target(w);
     s->path_length = w->path_length;
-    s->arrived = w->arrived;
-    s->stopped = w->arrived && w->stop_left <= 0.0f && w->idle_w >= 1.0f;
+    s->arrived = stopping(w);
+    s->stopped = stopping(w) && w->stop_left <= 0.0f && w->idle_w >= 1.0f;
     s->idle_weight = w->idle_w;
     s->rate = w->rate;
     for (int k = 0; k < 2; ++k) {
@@ -1245,11 +1331,15 @@ int32_t ak_walker_playing(const ak_walker *w, int32_t *source_frame)
     if (!w) return AK_WALKER_PLAY_LOOP;
     const int32_t f = cycle_frame(w);
     if (source_frame)
-        *source_frame =
-            w->seg >= 0 ? w->m->segment[w->seg].source_first + f : w->m->cycle_start + f;
-    return w->seg == AK_SEGMENT_START  ? AK_WALKER_PLAY_START
-           : w->seg == AK_SEGMENT_STOP ? AK_WALKER_PLAY_STOP
-                                       : AK_WALKER_PLAY_LOOP;
+        *source_frame = w->play != AK_WALKER_PLAY_LOOP
+                            ? w->m->segment[PLAY_SEGMENT(w->play)].source_first + f
+                            : w->m->cycle_start + f;
+    return w->play;
+}
+
+ak_walker_phase ak_walker_get_phase(const ak_walker *w)
+{
+    return w ? (ak_walker_phase)w->phase : AK_WALKER_PHASE_WALK;
 }
 
 const ak_xform *ak_walker_world_pose(const ak_walker *w)

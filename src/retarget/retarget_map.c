@@ -485,6 +485,9 @@ static int32_t fill_retargeter(ak_retargeter *rt, const ak_retarget_params *p, a
     }
     rt->info.source_floor = NAN;
     rt->info.target_floor = NAN;
+    for (int i = 0; i < 2; ++i) /* measured by ak_retarget_run only */
+        rt->info.stance_foot_height[i] = rt->info.source_stance_foot_height[i] = -INFINITY;
+    rt->info.reference_frame = -1;
     free(rs);
     free(rd);
     free(a_off);

@@ -211,6 +211,12 @@ static int32_t detect_stance(akr_job *job, ak_error *err)
         }
         st = ak_foot_contacts_detect(p->source, clip, l->src_end, r->src_end, mpu, &p->contact,
                                      l->stance, r->stance, err);
+        /* The end joint is pinned while it is down itself: the heel bit (a heel rolling over
+         * its toe moves the ankle). */
+        for (int32_t f = 0; f < job->frames; ++f) {
+            l->stance[f] &= AK_CONTACT_HEEL;
+            r->stance[f] &= AK_CONTACT_HEEL;
+        }
         if (skip) l->stance[0] = r->stance[0] = 0;
     }
     ak_clip_destroy(copy);
@@ -459,6 +465,25 @@ static int32_t job_start(akr_job *job, const ak_retarget_params *p, ak_retarget_
     return AK_OK;
 }
 
+/* The stance feet's heights (issue 22): over the source's heel-down frames of each foot, the
+ * highest target ankle above the target floor, and the same of the mapped source ankle, so a
+ * foot that floats shows even when every pin holds. */
+static void measure_stance_feet(akr_job *job, int32_t f, ak_retarget_info *info)
+{
+    const float planted = job->target_floor;
+    int measured = 0;
+    for (int i = 0; i < 2 && i < job->limb_count; ++i) {
+        const akr_limb *l = &job->limb[i];
+        if (l->src_end < 0 || !l->stance[f]) continue;
+        if (!measured) ak_fk(job->p->target, job->dst_local, job->dst_world);
+        measured = 1;
+        const float h = job->dst_world[l->end].translation.y - planted;
+        const float hs = l->goal[f].y - planted;
+        if (!(h <= info->stance_foot_height[i])) info->stance_foot_height[i] = h;
+        if (!(hs <= info->source_stance_foot_height[i])) info->source_stance_foot_height[i] = hs;
+    }
+}
+
 /* The transfer of every frame into a new clip on the target. */
 static int32_t job_frames(akr_job *job, ak_clip **out, ak_retarget_info *info, ak_error *err)
 {
@@ -479,6 +504,7 @@ static int32_t job_frames(akr_job *job, ak_clip **out, ak_retarget_info *info, a
         if (p->contacts && job->limb_count > 0) {
             pin_frame(job, f, info);
             floor_feet(job, job->limb);
+            measure_stance_feet(job, f, info);
         }
         for (int32_t j = 0; j < n; ++j)
             c->rotations[(size_t)f * (size_t)n + (size_t)j] = job->dst_local[j].rotation;
@@ -519,7 +545,8 @@ int32_t ak_retarget_run(const ak_retarget_params *p, ak_clip **out, ak_retarget_
     ak_retarget_info local_info;
     if (!info) info = &local_info;
     memset(info, 0, sizeof *info);
-    st = job_start(&job, &q, info, err);
+    st = job_start(&job, &q, info, err); /* fills info from the retargeter's */
+    info->reference_frame = ref.frame;
     if (st >= 0) st = job_frames(&job, out, info, err);
     job_free(&job);
     akr_rested_free(&ref);

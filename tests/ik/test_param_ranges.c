@@ -50,7 +50,6 @@ static void documented_bounds(void **state)
     akt_expect_range(aim, "up_model.y", -1e6f, 1e6f, 0);
     akt_expect_range(aim, "tolerance", 0.0f, PI_F, 0);
     akt_expect_range(aim, "clamp_weight", 0.0f, 1.0f, 0);
-    assert_null(ak_param_find(aim, "up_ms")); /* issue 28's old name is gone */
     assert_null(ak_param_find(limb, "no_such_field"));
 }
 

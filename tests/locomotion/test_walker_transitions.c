@@ -52,7 +52,30 @@ typedef struct played {
     int first_play, first_frame, last_play, last_frame;
     int restart_frame; /* frames walked when the second target was set */
     int again_start;   /* start frames played after it */
+    char phases[64];   /* the phases the walk went through, in order, one letter each */
 } played;
+
+/* One letter per ak_walker_phase, in its order. */
+static const char k_phase_letter[] = "AWSPCRTZ";
+
+/* The phase agrees with what plays and with the state (arrived, stopped), and each new
+ * phase is appended to pl->phases. */
+static void check_phase(played *pl, const ak_walker *w, const ak_walker_state *s, int32_t play)
+{
+    const ak_walker_phase ph = ak_walker_get_phase(w);
+    assert_in_range(ph, AK_WALKER_PHASE_START, AK_WALKER_PHASE_STOPPED);
+    assert_int_equal(s->arrived, ph >= AK_WALKER_PHASE_STOP);
+    assert_int_equal(s->stopped, ph == AK_WALKER_PHASE_STOPPED);
+    if (ph == AK_WALKER_PHASE_START) assert_int_equal(play, AK_WALKER_PLAY_START);
+    if (ph == AK_WALKER_PHASE_WALK || ph == AK_WALKER_PHASE_STOP ||
+        ph == AK_WALKER_PHASE_STOP_APPROACH)
+        assert_int_equal(play, AK_WALKER_PLAY_LOOP);
+    if (ph == AK_WALKER_PHASE_STOP_CAPTURED || ph == AK_WALKER_PHASE_RESUME)
+        assert_int_equal(play, AK_WALKER_PLAY_STOP);
+    const size_t n = strlen(pl->phases);
+    if ((n == 0 || pl->phases[n - 1] != k_phase_letter[ph]) && n + 1 < sizeof pl->phases)
+        pl->phases[n] = k_phase_letter[ph];
+}
 
 /* The hips' second difference / dt^2 (as ak_walk_metrics), kept apart for the loop's frames
  * and the transitions'. */
@@ -108,6 +131,7 @@ static walk_result walk_checked_then(const walk_source *src, const ak_ground *g,
         const int32_t play = ak_walker_playing(w, &frame);
         if (r.last.hip_drop > r.max_hip_drop) r.max_hip_drop = r.last.hip_drop;
         hip_accel_by_play(pl, ak_walker_world_pose(w)[hips].translation, play, f, dt);
+        check_phase(pl, w, &r.last, play);
         if (play == AK_WALKER_PLAY_START) {
             assert_in_range(frame, info->start_frames[0], info->start_frames[1]);
             ++pl->start_frames;
@@ -200,6 +224,9 @@ static void captured_transitions_walk(const walk_source *orig, const char *label
                r.m.max_hip_accel <= limit ? "" : "  OVER");
         assert_walk_goals(&r, wp.arrival_radius);
         /* It starts on the start's first frame and ends on the stop's last, both feet down. */
+        /* The phases in order: start, walk, the captured stop planned and played, settle,
+         * stopped (letters: k_phase_letter). */
+        assert_string_equal(pl.phases, "AWPCTZ");
         assert_int_equal(pl.first_play, AK_WALKER_PLAY_START);
         assert_int_equal(pl.first_frame, info.start_frames[0]);
         assert_int_equal(pl.last_play, AK_WALKER_PLAY_STOP);
@@ -257,7 +284,14 @@ static void retarget_checked(const walk_source *src, const ak_walk_motion_info *
                "acceleration %.0f m/s^2 (plain walk %.4f, %.0f)\n",
                pl.restart_frame, pl.again_start, (double)r.m.max_foot_step,
                (double)r.m.max_hip_accel, (double)ref.m.max_foot_step, (double)ref.m.max_hip_accel);
+        printf("  phases %s\n", pl.phases);
         assert_true(pl.restart_frame > 0);
+        /* Stopping, then walking again (start or loop), then stopping again. */
+        const char *stop1 = strpbrk(pl.phases, "SPCRTZ");
+        assert_non_null(stop1);
+        const char *again = strpbrk(stop1, "AW");
+        assert_non_null(again);
+        assert_non_null(strpbrk(again, "SPCRTZ"));
         assert_walk_goals(&r, wp.arrival_radius);
         AKT_NEAR(r.last.position.x, 0.0f, wp.arrival_radius);
         AKT_NEAR(r.last.position.z, 6.0f, wp.arrival_radius);
@@ -343,6 +377,8 @@ static void captures_without_transitions_keep_the_procedural_path(void **state)
     print_result("built-in recorded, procedural", &r);
     assert_walk_goals(&r, wp.arrival_radius);
     assert_int_equal(pl.start_frames + pl.stop_frames, 0);
+    /* Walk (its rate ramping up from standing), stop on a stop frame, settle, stopped. */
+    assert_string_equal(pl.phases, "WSTZ");
     source_close(&src);
     source_close(&orig);
 }

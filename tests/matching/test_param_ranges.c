@@ -24,7 +24,6 @@ static void documented_bounds(void **state)
     akt_expect_range(t, "turn_rate", 0.0f, 1745.33f, 0);
     AKT_NEAR(ak_param_find(t, "turn_rate")->hi, 1e5 * 3.14159265358979 / 180.0, 0.01);
     akt_expect_range(t, "transition_cost", 0.0f, 1e6f, 0);
-    assert_null(ak_param_find(t, "max_turn_rate")); /* issue 28's old name is gone */
 }
 
 int main(void)

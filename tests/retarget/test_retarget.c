@@ -43,6 +43,10 @@ static void detect(rig *r, int reference_frame0)
                                 r->map.joint[AK_HUM_RIGHT_FOOT], r->mpu, &cp, r->stance[0],
                                 r->stance[1], &err) != AK_OK)
         fail_msg("%s: contacts: %s", r->name, err.message);
+    for (int32_t f = 0; f < n; ++f) { /* the ankle's own stance: the heel bit */
+        r->stance[0][f] &= AK_CONTACT_HEEL;
+        r->stance[1][f] &= AK_CONTACT_HEEL;
+    }
     if (reference_frame0) r->stance[0][0] = r->stance[1][0] = 0;
     ak_clip_destroy(c);
 }
@@ -722,7 +726,7 @@ static void retarget_pins_hands_that_hold_still(void **state)
                 b.sw[src->map.joint[side ? AK_HUM_RIGHT_HAND : AK_HUM_LEFT_HAND]].translation;
             ak_vec3 pd =
                 b.dw[dst->map.joint[side ? AK_HUM_RIGHT_HAND : AK_HUM_LEFT_HAND]].translation;
-            if (f > 0 && hand[side][f] && hand[side][f - 1]) {
+            if (f > 0 && (hand[side][f] & hand[side][f - 1] & AK_CONTACT_HEEL)) {
                 sum_s += ak_vec3_length(ak_vec3_sub(ps, prev_s[side])) / src->c->frame_time *
                          info.scale * dst->mpu;
                 sum_d +=
@@ -791,9 +795,51 @@ static void retarget_cmu_walk_drives_walker_on_biped(void **state)
     ak_clip_destroy(out);
 }
 
+/* ak_foot_contacts_detect gives the heel and toe bits of ak_contact_run on the ankle and its
+ * first child (the ball): on the CMU walk each foot has heel-and-toe frames, toe-only frames
+ * (the push-off, heel up: about a tenth of a walk cycle) and every frame equals
+ * ak_contact_run's byte; before, the toe bit was dropped. */
+static void foot_contacts_detect_gives_heel_and_toe(void **state)
+{
+    (void)state;
+    const rig *r = &g_rig[0];
+    const int32_t n = r->c->frame_count;
+    uint8_t *d = (uint8_t *)calloc((size_t)n * 4, 1);
+    ak_contact_params cp = ak_contact_defaults();
+    ak_error err;
+    const int32_t lf = r->map.joint[AK_HUM_LEFT_FOOT], rf = r->map.joint[AK_HUM_RIGHT_FOOT];
+    assert_int_equal(ak_foot_contacts_detect(r->s, r->c, lf, rf, r->mpu, &cp, d, d + n, &err),
+                     AK_OK);
+    cp.skeleton = r->s;
+    cp.clip = r->c;
+    cp.metres_per_unit = r->mpu;
+    cp.heel[0] = lf;
+    cp.heel[1] = rf;
+    cp.toe[0] = lf + 1; /* CMU: LeftToeBase follows LeftFoot */
+    cp.toe[1] = rf + 1;
+    assert_int_equal(r->s->parents[lf + 1], lf);
+    assert_int_equal(r->s->parents[rf + 1], rf);
+    assert_int_equal(ak_contact_run(&cp, d + 2 * n, d + 3 * n, &err), AK_OK);
+    assert_memory_equal(d, d + 2 * n, (size_t)n * 2);
+    for (int side = 0; side < 2; ++side) {
+        int both = 0, toe_only = 0;
+        for (int32_t f = 0; f < n; ++f) {
+            const uint8_t b = d[(size_t)side * n + f];
+            both += b == (AK_CONTACT_HEEL | AK_CONTACT_TOE);
+            toe_only += b == AK_CONTACT_TOE;
+        }
+        printf("side %d: heel and toe %d, toe only %d of %d frames\n", side, both, toe_only,
+               (int)n);
+        assert_true(both > 0);
+        assert_true(toe_only > 0);
+    }
+    free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(foot_contacts_detect_gives_heel_and_toe),
         cmocka_unit_test(retarget_refuses_zero_length_rigs),
         cmocka_unit_test(retarget_gltf_reader_rejects_bad_files),
         cmocka_unit_test(retarget_gltf_skin_reads_back_rig),

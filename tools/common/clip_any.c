@@ -69,3 +69,16 @@ int32_t ak_tools_read_clip_mesh(const char *path, ak_skeleton **out_skeleton, ak
     if (!out_mesh) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null mesh output");
     return read_any(path, out_skeleton, out_clip, out_mesh, err);
 }
+
+int32_t ak_tools_read_clip_warn(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                                ak_error *err)
+{
+    const int32_t st = read_any(path, out_skeleton, out_clip, NULL, err);
+    if (st == AK_OK && err && err->message[0]) {
+        if (err->line > 0)
+            fprintf(stderr, "%s:%d: warning: %s\n", path, (int)err->line, err->message);
+        else
+            fprintf(stderr, "%s: warning: %s\n", path, err->message);
+    }
+    return st;
+}

@@ -19,6 +19,10 @@ int32_t ak_tools_read_clip(const char *path, ak_skeleton **out_skeleton, ak_clip
 
 /* ak_tools_read_clip plus, for a glTF/GLB file, the mesh its skin draws bound to the
  * skeleton (ak_clip_read_file_mesh; *out_mesh NULL for BVH, FBX and files without one). */
+/* ak_tools_read_clip that prints the warning a reader returns with AK_OK ("path:line: warning:
+ * ...") on stderr: the loader the walk scene gets, which keeps no message of its own. */
+int32_t ak_tools_read_clip_warn(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                                ak_error *err);
 int32_t ak_tools_read_clip_mesh(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
                                 ak_body_mesh **out_mesh, ak_error *err);
 

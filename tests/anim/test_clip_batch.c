@@ -1,0 +1,164 @@
+/* Many characters on one clip (src/anim/clip_batch.c): bad arguments refused with nothing
+ * written; ak_batch_range's parts are contiguous, cover [0, count), cut at multiples of 8 and
+ * differ by at most 8; a batch of 13 characters (8 + 4 + 1 lanes) gives each character the
+ * pose of ak_clip_sample + ak_fk (worked: the root slides 1 m per frame, so character i at
+ * t = 0.1 i stands at x = 0.2 i); ranges give the bits of one call; cubic on an unprepared
+ * clip says AK_ERR_STATE but writes the poses. */
+#include "test_params.h"
+
+enum { J = 5, FRAMES = 4, COUNT = 13 };
+#define FT 0.5f
+
+static ak_skeleton *g_s;
+static ak_clip *g_c;
+static float g_times[COUNT];
+
+static int setup(void **state)
+{
+    (void)state;
+    g_s = akt_line_skeleton(J, 0.5f);
+    ak_error err;
+    assert_int_equal(ak_clip_create(J, FRAMES, FT, NULL, &g_c, &err), AK_OK);
+    akt_rng rng = {11};
+    for (int32_t f = 0; f < FRAMES; ++f) {
+        for (int32_t j = 0; j < J; ++j)
+            g_c->rotations[f * J + j] = j == 0 ? ak_quat_identity() : akt_random_quat(&rng);
+        g_c->translations[f] = ak_vec3_make((float)f, 0.9f, 0.0f);
+    }
+    ak_clip_finalize(g_c);
+    for (int i = 0; i < COUNT; ++i)
+        g_times[i] = 0.1f * (float)i;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ak_clip_destroy(g_c);
+    ak_skeleton_destroy(g_s);
+    return 0;
+}
+
+static void batch_arguments_validity(void **state)
+{
+    (void)state;
+    ak_xform out[COUNT * J], before[COUNT * J];
+    memset(out, 0x5a, sizeof out);
+    memcpy(before, out, sizeof out);
+    assert_int_equal(ak_clip_sample_fk_batch(NULL, g_s, g_times, COUNT, AK_INTERP_LINEAR, out),
+                     AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_clip_sample_fk_batch(g_c, NULL, g_times, COUNT, AK_INTERP_LINEAR, out),
+                     AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_clip_sample_fk_batch(g_c, g_s, NULL, COUNT, AK_INTERP_LINEAR, out),
+                     AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_clip_sample_fk_batch(g_c, g_s, g_times, -1, AK_INTERP_LINEAR, out),
+                     AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_clip_sample_fk_batch(g_c, g_s, g_times, COUNT, AK_INTERP_LINEAR, NULL),
+                     AK_ERR_INVALID_ARG);
+    ak_skeleton *other = akt_line_skeleton(J + 1, 0.5f);
+    assert_int_equal(ak_clip_sample_fk_batch(g_c, other, g_times, COUNT, AK_INTERP_LINEAR, out),
+                     AK_ERR_INVALID_ARG);
+    ak_skeleton_destroy(other);
+    assert_int_equal(
+        ak_clip_sample_fk_range(g_c, g_s, g_times, COUNT, AK_INTERP_LINEAR, out, 5, COUNT + 1),
+        AK_ERR_INVALID_ARG);
+    assert_int_equal(
+        ak_clip_sample_fk_range(g_c, g_s, g_times, COUNT, AK_INTERP_LINEAR, out, -1, 3),
+        AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_clip_sample_fk_range(g_c, g_s, g_times, COUNT, AK_INTERP_LINEAR, out, 6, 5),
+                     AK_ERR_INVALID_ARG);
+    assert_memory_equal(out, before, sizeof out);
+    int32_t b = 7, e = 9;
+    assert_int_equal(ak_batch_range(-1, 2, 0, &b, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(b, e);
+    assert_int_equal(ak_batch_range(10, 0, 0, &b, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_batch_range(10, 2, 2, &b, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_batch_range(10, 2, -1, &b, &e), AK_ERR_INVALID_ARG);
+    /* zero characters: nothing to do */
+    assert_int_equal(ak_clip_sample_fk_batch(g_c, g_s, g_times, 0, AK_INTERP_LINEAR, out), AK_OK);
+}
+
+static void ranges_cover_in_lanes_of_eight(void **state)
+{
+    (void)state;
+    const int32_t counts[] = {0, 1, 7, 8, 9, 100, 1001};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c)
+        for (int32_t parts = 1; parts <= 6; ++parts) {
+            int32_t next = 0, smallest = INT32_MAX, largest = 0;
+            for (int32_t part = 0; part < parts; ++part) {
+                int32_t b, e;
+                assert_int_equal(ak_batch_range(counts[c], parts, part, &b, &e), AK_OK);
+                assert_int_equal(b, next); /* contiguous, in order */
+                assert_true(e >= b);
+                if (e != counts[c]) assert_int_equal(e % AK_BATCH_LANES, 0);
+                smallest = e - b < smallest ? e - b : smallest;
+                largest = e - b > largest ? e - b : largest;
+                next = e;
+            }
+            assert_int_equal(next, counts[c]);
+            assert_true(largest - smallest <= AK_BATCH_LANES);
+        }
+    /* worked: 16 in 2 parts can only be [0, 8) and [8, 16) (cuts at multiples of 8, sizes
+     * within 8 of each other) */
+    int32_t b, e;
+    assert_int_equal(ak_batch_range(16, 2, 0, &b, &e), AK_OK);
+    assert_int_equal(b, 0);
+    assert_int_equal(e, 8);
+    assert_int_equal(ak_batch_range(16, 2, 1, &b, &e), AK_OK);
+    assert_int_equal(b, 8);
+    assert_int_equal(e, 16);
+}
+
+static void batch_equals_sample_then_fk_and_ranges_give_its_bits(void **state)
+{
+    (void)state;
+    static ak_xform batch[COUNT * J], ranged[COUNT * J];
+    assert_int_equal(ak_clip_sample_fk_batch(g_c, g_s, g_times, COUNT, AK_INTERP_LINEAR, batch),
+                     AK_OK);
+    for (int i = 0; i < COUNT; ++i) {
+        ak_xform local[J], model[J];
+        ak_clip_sample(g_c, g_s, g_times[i], AK_INTERP_LINEAR, local);
+        ak_fk(g_s, local, model);
+        AKT_NEAR(batch[i * J].translation.x, 0.2f * (float)i, 1e-5);
+        for (int32_t j = 0; j < J; ++j) {
+            const ak_vec3 d = ak_vec3_sub(batch[i * J + j].translation, model[j].translation);
+            assert_true(ak_vec3_length(d) <= 1e-5f);
+            AKT_NEAR(fabsf(ak_quat_dot(batch[i * J + j].rotation, model[j].rotation)), 1.0f, 1e-5);
+        }
+    }
+    for (int32_t parts = 1; parts <= 3; ++parts) {
+        memset(ranged, 0, sizeof ranged);
+        for (int32_t part = 0; part < parts; ++part) {
+            int32_t b, e;
+            assert_int_equal(ak_batch_range(COUNT, parts, part, &b, &e), AK_OK);
+            assert_int_equal(
+                ak_clip_sample_fk_range(g_c, g_s, g_times, COUNT, AK_INTERP_LINEAR, ranged, b, e),
+                AK_OK);
+        }
+        assert_memory_equal(ranged, batch, sizeof batch);
+    }
+    /* cubic without prepared control points: AK_ERR_STATE, the poses still written and equal
+     * to the prepared clip's within float rounding */
+    memset(ranged, 0, sizeof ranged);
+    assert_int_equal(ak_clip_sample_fk_batch(g_c, g_s, g_times, COUNT, AK_INTERP_CUBIC, ranged),
+                     AK_ERR_STATE);
+    ak_clip *prepared = ak_clip_clone(g_c);
+    assert_non_null(prepared);
+    assert_int_equal(ak_clip_prepare_cubic(prepared), AK_OK);
+    assert_int_equal(ak_clip_sample_fk_batch(prepared, g_s, g_times, COUNT, AK_INTERP_CUBIC, batch),
+                     AK_OK);
+    for (int k = 0; k < COUNT * J; ++k)
+        assert_true(ak_vec3_length(ak_vec3_sub(batch[k].translation, ranged[k].translation)) <=
+                    1e-5f);
+    ak_clip_destroy(prepared);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(batch_arguments_validity),
+        cmocka_unit_test(ranges_cover_in_lanes_of_eight),
+        cmocka_unit_test(batch_equals_sample_then_fk_and_ranges_give_its_bits),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
