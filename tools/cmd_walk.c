@@ -150,8 +150,20 @@ static void report_clip(ak_walk_scene *scene)
     fprintf(stderr, "walk: start %s; stop %s\n", start, stop);
 }
 
+/* The scene moved its origin since the last frame: the measures' remembered points move too
+ * (by whole metres, exactly), and `origin` becomes the new one. */
+static void shift_measures(const ak_walk_scene *scene, double origin[2], ak_walk_metrics *m)
+{
+    double now[2];
+    ak_walk_scene_origin(scene, now);
+    if (now[0] == origin[0] && now[1] == origin[1]) return;
+    ak_walk_metrics_shift_origin(m, (float)(now[0] - origin[0]), (float)(now[1] - origin[1]));
+    origin[0] = now[0];
+    origin[1] = now[1];
+}
+
 /* Once a second: time, place, distance (matching: the clip and frame playing). */
-static void report_progress(ak_walk_scene *scene, const ak_walker_state *s)
+static void report_progress(ak_walk_scene *scene, const double origin[2], const ak_walker_state *s)
 {
     char playing[160] = "";
     ak_matcher *m = ak_walk_scene_matcher(scene);
@@ -163,8 +175,8 @@ static void report_progress(ak_walk_scene *scene, const ak_walker_state *s)
                  (double)mi.source_time, (int)mi.frame);
     }
     fprintf(stderr, "walk: t=%5.1f s  at (%6.2f, %6.2f)  distance %6.2f m%s%s\n", s->elapsed,
-            (double)s->position.x, (double)s->position.z, (double)s->distance, playing,
-            s->arrived ? "  arrived" : "");
+            origin[0] + (double)s->position.x, origin[1] + (double)s->position.z,
+            (double)s->distance, playing, s->arrived ? "  arrived" : "");
 }
 
 /* The summary line; matching adds its own counts before the closing brace. */
@@ -215,8 +227,9 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     ak_walker_state s;
     ak_error err;
     char summary[1024];
-    double next_report = 0.0;
+    double next_report = 0.0, origin[2] = {0.0, 0.0};
     int32_t frames = 0;
+    const int tty = akt_stderr_is_terminal();
     const double start_s = akt_wall_seconds();
     memset(&output, 0, sizeof output);
     ak_walk_metrics_reset(&metrics);
@@ -226,16 +239,20 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
                                &err) != AK_OK)
         goto failed;
     for (;;) {
-        ak_walk_scene_get_state(scene, &s);
-        const ak_xform *world = ak_walk_scene_world_pose(scene);
+        /* The stepper's own frame (its origin moves on long walks, scenario.h): the measures
+         * and the CSV never see the float steps of far world coordinates. */
+        shift_measures(scene, origin, &metrics);
+        ak_walk_scene_get_origin_state(scene, &s);
+        const ak_xform *near = ak_walk_scene_origin_pose(scene);
         /* Every frame counts in the measures: the start, the walk, turns and the stop. */
-        ak_walk_metrics_add(&metrics, &s, world, info.hips, frames == 0 ? 0.0f : info.frame_time);
-        if (akcli_walk_output_frame(&output, &s, world, ak_walk_scene_local_pose(scene), &err) !=
-            AK_OK)
+        ak_walk_metrics_add(&metrics, &s, near, info.hips, frames == 0 ? 0.0f : info.frame_time);
+        if (akcli_walk_output_frame(&output, &s, origin, near, ak_walk_scene_local_pose(scene),
+                                    &err) != AK_OK)
             goto failed;
         ++frames;
-        if (!cli->quiet && s.elapsed >= next_report) {
-            report_progress(scene, &s);
+        /* The trace once a simulated second on a terminal; a log gets the timing line only. */
+        if (!cli->quiet && tty && s.elapsed >= next_report) {
+            report_progress(scene, origin, &s);
             next_report += 1.0;
         }
         if (s.stopped || frames >= info.max_frames) break;

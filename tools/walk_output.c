@@ -95,8 +95,8 @@ static int32_t csv_number(akcli_walk_output *o, const char *name, double v, int 
 
 /* One foot's heel (sole) and toe points: x, y, z, the ground under each (empty where none)
  * and whether that point is down this frame (1/0). */
-static int32_t csv_contact_points(akcli_walk_output *o, const ak_walker_state *s, int k,
-                                  ak_error *err)
+static int32_t csv_contact_points(akcli_walk_output *o, const ak_walker_state *s,
+                                  const double origin[2], int k, ak_error *err)
 {
     const int32_t c = s->stance[k] ? (s->contact[k] ? s->contact[k] : AK_CONTACT_HEEL) : 0;
     const ak_vec3 p[2] = {s->sole[k], s->toe[k]};
@@ -105,9 +105,9 @@ static int32_t csv_contact_points(akcli_walk_output *o, const ak_walker_state *s
     int32_t st = AK_OK;
     for (int i = 0; i < 2 && !st; ++i) {
         const char *name = i == 0 ? "heel" : "toe";
-        st = csv_number(o, name, p[i].x, 5, err);
+        st = csv_number(o, name, origin[0] + p[i].x, 5, err);
         if (!st) st = csv_number(o, name, p[i].y, 5, err);
-        if (!st) st = csv_number(o, name, p[i].z, 5, err);
+        if (!st) st = csv_number(o, name, origin[1] + p[i].z, 5, err);
         if (!st && isfinite(g[i]))
             st = csv_number(o, name, g[i], 5, err);
         else if (!st)
@@ -117,23 +117,23 @@ static int32_t csv_contact_points(akcli_walk_output *o, const ak_walker_state *s
     return st;
 }
 
-static int32_t csv_row(akcli_walk_output *o, const ak_walker_state *s, const ak_xform *world,
-                       ak_error *err)
+static int32_t csv_row(akcli_walk_output *o, const ak_walker_state *s, const double origin[2],
+                       const ak_xform *near, ak_error *err)
 {
     static const char *const side[2][4] = {{"left_x", "left_y", "left_z", "left_ground"},
                                            {"right_x", "right_y", "right_z", "right_ground"}};
-    const ak_vec3 r = world[0].translation;
+    const ak_vec3 r = near[0].translation;
     if (!isfinite(s->elapsed))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "time is not finite");
     int32_t st = akio_atomic_printf(&o->csv, err, "%.5f", s->elapsed);
-    if (!st) st = csv_number(o, "root_x", r.x, 5, err);
+    if (!st) st = csv_number(o, "root_x", origin[0] + r.x, 5, err);
     if (!st) st = csv_number(o, "root_y", r.y, 5, err);
-    if (!st) st = csv_number(o, "root_z", r.z, 5, err);
+    if (!st) st = csv_number(o, "root_z", origin[1] + r.z, 5, err);
     if (!st) st = csv_number(o, "heading", s->heading * 180.0f / 3.14159265f, 4, err);
     for (int k = 0; k < 2 && !st; ++k) {
-        st = csv_number(o, side[k][0], s->sole[k].x, 5, err);
+        st = csv_number(o, side[k][0], origin[0] + s->sole[k].x, 5, err);
         if (!st) st = csv_number(o, side[k][1], s->sole[k].y, 5, err);
-        if (!st) st = csv_number(o, side[k][2], s->sole[k].z, 5, err);
+        if (!st) st = csv_number(o, side[k][2], origin[1] + s->sole[k].z, 5, err);
         /* No ground under the foot: an empty field, never "nan". */
         if (!st && isfinite(s->sole_ground[k]))
             st = csv_number(o, side[k][3], s->sole_ground[k], 5, err);
@@ -143,15 +143,16 @@ static int32_t csv_row(akcli_walk_output *o, const ak_walker_state *s, const ak_
     }
     if (!st) st = csv_number(o, "hip_drop", s->hip_drop, 5, err);
     for (int k = 0; k < 2 && !st; ++k)
-        st = csv_contact_points(o, s, k, err);
+        st = csv_contact_points(o, s, origin, k, err);
     if (!st) st = akio_atomic_printf(&o->csv, err, "\n");
     return st;
 }
 
 int32_t akcli_walk_output_frame(akcli_walk_output *o, const ak_walker_state *s,
-                                const ak_xform *world, const ak_xform *local, ak_error *err)
+                                const double origin[2], const ak_xform *near, const ak_xform *local,
+                                ak_error *err)
 {
-    int32_t st = name_file(csv_row(o, s, world, err), o->csv_path, err);
+    int32_t st = name_file(csv_row(o, s, origin, near, err), o->csv_path, err);
     if (!st) st = name_file(akbvh_stream_frame(o->motion, local, err), o->bvh_path, err);
     if (!st) ++o->frames;
     return st;

@@ -24,9 +24,12 @@ typedef struct akcli_walk_output {
  * nothing is left behind and err says which file and why. */
 int32_t akcli_walk_output_open(akcli_walk_output *o, const char *dir, const ak_skeleton *skeleton,
                                float dt, ak_error *err);
-/* One frame: a CSV row from the walker's state and world pose, a BVH line from its local pose. */
+/* One frame: a CSV row from the walker's state and pose in its own frame, written at world
+ * x,z = `origin` + frame x,z (in double: far walks keep their digits), and a BVH line from its
+ * local pose (world root). */
 int32_t akcli_walk_output_frame(akcli_walk_output *o, const ak_walker_state *s,
-                                const ak_xform *world, const ak_xform *local, ak_error *err);
+                                const double origin[2], const ak_xform *near, const ak_xform *local,
+                                ak_error *err);
 /* The summary JSON line (no newline) into buf; AK_ERR_INVALID_ARG when a value is not finite.
  * `source` (may be NULL: left out) holds the source clip's own body figures
  * (ak_walk_metrics_source). */

@@ -75,7 +75,8 @@ function finiteList(value, n, what) {
 // A finite number or undefined (then `fallback`).
 function finiteOr(value, fallback, what) {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value)) throw argError(`${what} must be a number`);
+  // Infinity too: -Infinity as a tolerance or fade time silently meant "the default".
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw argError(`${what} must be a finite number`);
   return value;
 }
 
@@ -350,7 +351,7 @@ class Animkit {
       const out = this.alloc(4), info = this.alloc(64);
       this.check(m._akw_retarget_run(source.skeleton.live(), source.clip.live(), target.live(),
         o.sourceOverrides ? this.cstring(o.sourceOverrides) : 0, o.targetOverrides ? this.cstring(o.targetOverrides) : 0,
-        finiteOr(o.scale, 1, 'scale'), o.floor ?? NaN, o.contacts === false ? 0 : 1, o.pinHands ? 1 : 0,
+        finiteOr(o.scale, 1, 'scale'), finiteOr(o.floor, NaN, 'floor'), o.contacts === false ? 0 : 1, o.pinHands ? 1 : 0,
         finiteOr(o.fadeTime, -1, 'fadeTime'),
         out, info, this.err));
       return { clip: new Clip(this, this.i32[out >> 2]), info: retargetInfo(this.f32, info >> 2) };
@@ -361,9 +362,10 @@ class Animkit {
     let info;
     const ptr = this.call(() => {
       const p = this.alloc(64);
+      finiteOr(o.fadeTime, -1, 'fadeTime'); // retarget() only, but never a NaN taken in silence
       const r = this.m._akw_retargeter_create(sourceSkeleton.live(), targetSkeleton.live(),
         o.sourceOverrides ? this.cstring(o.sourceOverrides) : 0, o.targetOverrides ? this.cstring(o.targetOverrides) : 0,
-        finiteOr(o.scale, 1, 'scale'), o.floor ?? NaN, p, this.err);
+        finiteOr(o.scale, 1, 'scale'), finiteOr(o.floor, NaN, 'floor'), p, this.err);
       info = retargetInfo(this.f32, p >> 2);
       return r;
     });
@@ -389,6 +391,9 @@ class Animkit {
           if (value == null) continue;
           const name = key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
           let text = Array.isArray(value) ? value.join(',') : String(value);
+          if (key === 'clip' && !(typeof value === 'string' || value instanceof Uint8Array || value instanceof ArrayBuffer)) {
+            throw argError('clip must be BVH text, or BVH, glTF or GLB bytes (Uint8Array or ArrayBuffer)');
+          }
           if (key === 'clip' && typeof value !== 'string' || value instanceof Uint8Array || value instanceof ArrayBuffer) {
             clipPath = `/walker-clip-${Date.now()}-${Math.random().toString(36).slice(2)}`;
             this.m.FS.writeFile(clipPath, value instanceof ArrayBuffer ? new Uint8Array(value) : value);

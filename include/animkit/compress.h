@@ -37,6 +37,8 @@ typedef struct ak_compress_params {
 AK_API ak_compress_params ak_compress_defaults(void);
 /* AK_OK, or AK_ERR_INVALID_ARG with the field that is wrong (non-finite or out of range). */
 AK_API int32_t ak_compress_validate(const ak_compress_params *params, ak_error *err);
+/* The documented range of every float field (status.h), checked by the _validate above. */
+AK_API const ak_param_table *ak_compress_param_ranges(void);
 
 typedef struct ak_compressed_clip ak_compressed_clip;
 

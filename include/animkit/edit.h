@@ -48,6 +48,8 @@ AK_API ak_edit_resample_params ak_edit_resample_defaults(void);
  * have more than 10,000,000 frames. */
 AK_API int32_t ak_edit_resample_validate(const ak_edit_resample_params *params, const ak_clip *clip,
                                          ak_error *err);
+/* The documented range of every float field (status.h), checked by the _validate above. */
+AK_API const ak_param_table *ak_edit_resample_param_ranges(void);
 /* Output frame f is the input sampled at t = f * frame_time, for every t within the input
  * duration (floor(duration / frame_time + 1e-3) + 1 frames of a clamped clip; a looping
  * clip keeps looping and covers its loop duration). Resampling to the same frame time gives
@@ -155,6 +157,8 @@ typedef struct ak_edit_units_params {
 
 AK_API ak_edit_units_params ak_edit_units_defaults(void);
 AK_API int32_t ak_edit_units_validate(const ak_edit_units_params *params, ak_error *err);
+/* The documented range of every float field (status.h), checked by the _validate above. */
+AK_API const ak_param_table *ak_edit_units_param_ranges(void);
 /* Scales the skeleton's rest translations and the clip's translation keys by
  * from / to: new skeleton and clip. *applied_factor (may be NULL) gets the factor. */
 AK_API int32_t ak_edit_units_run(const ak_edit_units_params *params, const ak_skeleton *skeleton,
@@ -186,6 +190,8 @@ AK_API ak_edit_concat_params ak_edit_concat_defaults(void);
  * the same rig as `skeleton`. */
 AK_API int32_t ak_edit_concat_validate(const ak_edit_concat_params *params, const ak_clip *a,
                                        const ak_clip *b, ak_error *err);
+/* The documented range of every float field (status.h), checked by the _validate above. */
+AK_API const ak_param_table *ak_edit_concat_param_ranges(void);
 AK_API int32_t ak_edit_concat_run(const ak_edit_concat_params *params, const ak_skeleton *skeleton,
                                   const ak_clip *a, const ak_clip *b, ak_clip **out, ak_error *err);
 

@@ -37,6 +37,8 @@ typedef struct ak_gltf_params {
 AK_API ak_gltf_params ak_gltf_defaults(void);
 /* Checks the options: AK_ERR_INVALID_ARG with the reason in `err` when a field is out of range. */
 AK_API int32_t ak_gltf_validate(const ak_gltf_params *options, ak_error *err);
+/* The documented range of every float field (status.h), checked by the _validate above. */
+AK_API const ak_param_table *ak_gltf_param_ranges(void);
 /* Writes OUT.gltf (JSON with embedded base64 buffer) or OUT.glb (binary), chosen by the
  * path's extension (case-insensitive; anything other than .glb writes JSON). `clip` may be
  * NULL for a skeleton without animation; otherwise its joint_count must match. `options`
@@ -112,6 +114,8 @@ typedef struct ak_gltf_clip_info {
 AK_API ak_gltf_clip_params ak_gltf_clip_defaults(void);
 /* AK_ERR_INVALID_ARG with the reason when a field is out of its range. */
 AK_API int32_t ak_gltf_clip_validate(const ak_gltf_clip_params *params, ak_error *err);
+/* The documented range of every float field (status.h), checked by the _validate above. */
+AK_API const ak_param_table *ak_gltf_clip_param_ranges(void);
 
 /* Reads one animation of a .gltf (JSON; buffers as data: URIs or files inside the file's own
  * folder, %XX decoded, never outside it) or .glb (chosen by the magic bytes) as a skeleton

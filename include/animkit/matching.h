@@ -67,6 +67,8 @@ typedef struct ak_motion_db_params {
 
 AK_API ak_motion_db_params ak_motion_db_defaults(void);
 AK_API int32_t ak_motion_db_validate(const ak_motion_db_params *params, ak_error *err);
+/* The documented range of every float field (status.h), checked by the _validate above. */
+AK_API const ak_param_table *ak_motion_db_param_ranges(void);
 /* Builds the database (offline: allocates, resamples, runs FK per frame). Every clip must
  * have the skeleton's joint count. Parts of a clip shorter than 1.0 s + 2 frames after the
  * cuts are dropped; fails with AK_ERR_DEGENERATE when no candidate frame is left. */

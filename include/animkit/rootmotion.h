@@ -34,6 +34,8 @@ AK_API ak_root_motion_params ak_root_motion_defaults(void);
 AK_API int32_t ak_root_motion_validate(const ak_root_motion_params *params,
                                        const ak_skeleton *skeleton, const ak_clip *clip,
                                        ak_error *err);
+/* The documented range of every float field (status.h), checked by the _validate above. */
+AK_API const ak_param_table *ak_root_motion_param_ranges(void);
 /* Reads the clip's root track (keys of every frame) into a root-motion track. The clip is
  * not referenced afterwards. */
 AK_API int32_t ak_root_motion_create(const ak_skeleton *skeleton, const ak_clip *clip,

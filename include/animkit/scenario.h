@@ -241,6 +241,16 @@ AK_API const ak_xform *ak_walk_scene_world_pose(const ak_walk_scene *scene);
 AK_API const ak_xform *ak_walk_scene_local_pose(const ak_walk_scene *scene);
 AK_API void ak_walk_scene_set_target(ak_walk_scene *scene, ak_vec3 target);
 
+/* Long walks keep their precision (floats step by 1.6 cm at 1.7e5 m): the guide walker walks
+ * in a frame whose origin moves, in whole metres, whenever the character is more than 256 m
+ * from it (ak_walker_shift_origin); within 256 m of the world origin it never moves. The
+ * accessors above add the origin back (world x,z, as floats); these give the stepper's own
+ * frame, world x,z = frame x,z + origin (in double), for measures that must not see the
+ * float steps of far coordinates (the CLI's skate and CSV). The matcher keeps origin 0,0. */
+AK_API void ak_walk_scene_origin(const ak_walk_scene *scene, double origin[2]);
+AK_API void ak_walk_scene_get_origin_state(const ak_walk_scene *scene, ak_walker_state *state);
+AK_API const ak_xform *ak_walk_scene_origin_pose(const ak_walk_scene *scene);
+
 /* The guide walker and its walk motion (NULL with steer match). */
 AK_API ak_walker *ak_walk_scene_walker(ak_walk_scene *scene);
 AK_API const ak_walk_motion *ak_walk_scene_motion(const ak_walk_scene *scene);

@@ -109,6 +109,8 @@ AK_API ak_body_params ak_body_defaults(void);
 /* AK_OK, or AK_ERR_INVALID_ARG naming the field out of its range (thickness, feet, sides,
  * rings). ak_body_mesh_create validates first. */
 AK_API int32_t ak_body_validate(const ak_body_params *params, ak_error *err);
+/* The documented range of every float field (status.h), checked by ak_body_validate. */
+AK_API const ak_param_table *ak_body_param_ranges(void);
 /* Builds a body for `skeleton`'s rest pose: a tube with rounded ends along every bone whose
  * child is not an End Site tip (tips end the limb they sit on), thick where a person is thick
  * when the humanoid map finds the rig (torso, thighs, arms, head), else in proportion to the

@@ -65,6 +65,9 @@ AK_API int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metr
  * the hips joint, dt the frame time. Stance frames whose sole has no ground are skipped; the
  * depth of any phase compares each point with the ground the walker found under it (heel and
  * ankle: the heel ray, toe: the toe ray). */
+/* The walker's origin moved by (dx, dz) (ak_walker_shift_origin): the remembered positions
+ * move with it, so the next frame's speeds do not see the jump. */
+AK_API void ak_walk_metrics_shift_origin(ak_walk_metrics *m, float dx, float dz);
 AK_API void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *state,
                                 const ak_xform *world, int32_t hips, float dt);
 

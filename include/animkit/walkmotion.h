@@ -34,6 +34,8 @@ typedef struct ak_cycle_params {
 
 AK_API ak_cycle_params ak_cycle_defaults(void);
 AK_API int32_t ak_cycle_validate(const ak_cycle_params *params, ak_error *err);
+/* The documented range of every float field (status.h), checked by the _validate above. */
+AK_API const ak_param_table *ak_cycle_param_ranges(void);
 /* AK_ERR_NOT_FOUND with the measured reason when the clip holds no locomotion. */
 AK_API int32_t ak_cycle_find(const ak_cycle_params *params, ak_cycle *out, ak_error *err);
 
@@ -94,6 +96,8 @@ AK_API ak_walk_motion_params ak_walk_motion_defaults(void);
  * ak_walk_motion_create validates first; what needs the clip (end < frame_count) it checks
  * there. */
 AK_API int32_t ak_walk_motion_validate(const ak_walk_motion_params *params, ak_error *err);
+/* The documented range of every float field (status.h), checked by the _validate above. */
+AK_API const ak_param_table *ak_walk_motion_param_ranges(void);
 AK_API int32_t ak_walk_motion_create(const ak_skeleton *skeleton, const ak_clip *clip,
                                      const ak_walk_motion_params *params, ak_walk_motion **out,
                                      ak_error *err);

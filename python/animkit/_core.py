@@ -3,6 +3,7 @@
 Arrays: a transform is 7 float32 values (quaternion x, y, z, w, then translation x, y, z),
 the memory layout of ak_xform, so a (J, 7) float32 array IS a C pose and crosses without a
 copy. Key arrays of a clip (rotations, translations) are NumPy views of the C memory."""
+import math
 import os
 import warnings
 from collections import namedtuple
@@ -51,6 +52,30 @@ def _check(status, err, path=None):
 
 def _fspath(path):
     return os.fsencode(os.fspath(path))
+
+
+def _text(value, name):
+    """A str argument as bytes for C (None stays None); TypeError for anything else."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError("%s must be a str, not %s" % (name, type(value).__name__))
+    return value.encode()
+
+
+def _need(value, cls, name):
+    """`value` itself when it is a `cls` (Skeleton, Clip); TypeError naming the argument."""
+    if not isinstance(value, cls):
+        raise TypeError("%s must be an animkit.%s, not %s" % (name, cls.__name__, type(value).__name__))
+    return value
+
+
+def _finite(values, name):
+    """float64 array of `values`; ValueError when one is NaN or infinite."""
+    a = np.asarray(values, dtype=np.float64)
+    if not np.isfinite(a).all():
+        raise ValueError("%s must be finite, not %r" % (name, values))
+    return a
 
 
 def _as_xforms(array, count, name):
@@ -168,6 +193,8 @@ class Skeleton:
 
     def find(self, name):
         """Index of the joint called `name`, or -1."""
+        if not isinstance(name, str):
+            raise TypeError("name must be a str, not %s" % type(name).__name__)
         return lib.ak_skeleton_find(self._ptr, name.encode())
 
     def index(self, joint):
@@ -217,6 +244,8 @@ class Skeleton:
         J = self.joint_count
         if a.shape[-2:] != (J, 7):
             raise ValueError("pose must have shape (..., %d, 7), not %s" % (J, a.shape))
+        if not np.isfinite(a).all():
+            raise ValueError("pose holds NaN or infinity")
         out = np.empty_like(a)
         flat_in, flat_out = a.reshape(-1, J, 7), out.reshape(-1, J, 7)
         for i in range(flat_in.shape[0]):
@@ -327,7 +356,8 @@ def read(path):
 
 
 def read_bvh_string(text, name="<string>"):
-    """Reads BVH text (str or bytes) -> (Skeleton, Clip)."""
+    """Reads BVH text (str or bytes) -> (Skeleton, Clip); `name` is what errors call it."""
+    _text(name, "name")
     data = text.encode() if isinstance(text, str) else bytes(text)
     return _read(lambda sk, cl, err: lib.ak_bvh_read_memory(data, len(data), ffi.NULL, sk, cl, err), name)
 
@@ -440,7 +470,7 @@ class Clip:
 
     def sample_positions(self, times, interp="linear"):
         """World positions (N, J, 3) at clip times `times` (seconds)."""
-        t = np.ascontiguousarray(np.atleast_1d(times), dtype=np.float32)
+        t = np.ascontiguousarray(np.atleast_1d(_finite(times, "times")), dtype=np.float32)
         out = np.empty((len(t), self._ptr.joint_count, 3), np.float32)
         st = lib.ak_py_sample_positions(self.skeleton._ptr, self._ptr, ffi.from_buffer("float[]", t),
                                         len(t), INTERP[interp], ffi.from_buffer("float[]", out))
@@ -451,7 +481,8 @@ class Clip:
     def sample(self, t, interp="linear"):
         """The local pose (J, 7) at time t seconds ("step", "linear" or "cubic")."""
         out = np.empty((self._ptr.joint_count, 7), np.float32)
-        lib.ak_clip_sample(self._ptr, self.skeleton._ptr, float(t), INTERP[interp],
+        t = float(_finite(float(t), "t"))
+        lib.ak_clip_sample(self._ptr, self.skeleton._ptr, t, INTERP[interp],
                            ffi.from_buffer("ak_xform[]", out))
         return out
 
@@ -541,7 +572,7 @@ class Clip:
         """Moved rigidly so `frame` stands at x = z = 0 facing +Z."""
         p = ffi.new("ak_edit_root_reset_params *", lib.ak_edit_root_reset_defaults())
         p.frame, p.reset_heading, p.reset_height = int(frame), int(bool(heading)), int(bool(height))
-        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+        keep = ffi.new("char[]", _text(humanoid, "humanoid")) if humanoid else ffi.NULL
         p.humanoid_overrides = keep
         return self._edit(lambda out, err: lib.ak_edit_root_reset_run(p, self.skeleton._ptr, self._ptr, out, err))
 
@@ -552,7 +583,7 @@ class Clip:
         line `animkit info` prints). `name` names it instead of measuring."""
         r = ffi.new("ak_root_joint_report *")
         err = ffi.new("ak_error *")
-        keep = ffi.new("char[]", name.encode()) if name else ffi.NULL
+        keep = ffi.new("char[]", _text(name, "name")) if name else ffi.NULL
         _check(lib.ak_root_joint_find(self.skeleton._ptr, self._ptr, keep, r, err), err)
         text = ffi.new("char[512]")
         lib.ak_root_joint_describe(self.skeleton._ptr, r, text, 512)
@@ -567,7 +598,7 @@ class Clip:
         """A copy whose top joint carries the travel of `root_joint` (a name; None: the joint
         root_joint() measures), every joint's model-space position unchanged: what the
         root-motion users (in_place, root_motion, the walker) read."""
-        keep = ffi.new("char[]", root_joint.encode()) if root_joint else ffi.NULL
+        keep = ffi.new("char[]", _text(root_joint, "root_joint")) if root_joint else ffi.NULL
         raw = lib.ak_clip_clone(self._ptr)
         if raw == ffi.NULL:
             raise MemoryError("animkit: out of memory")
@@ -644,7 +675,7 @@ class Clip:
         a clip of the same rig (joint names and parents), else AnimkitError."""
         p = ffi.new("ak_edit_concat_params *", lib.ak_edit_concat_defaults())
         p.blend_time, p.align_root = float(blend), int(bool(align_root))
-        keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+        keep = ffi.new("char[]", _text(humanoid, "humanoid")) if humanoid else ffi.NULL
         p.humanoid_overrides = keep
         if not isinstance(other, Clip):
             raise TypeError("concat wants a Clip")
@@ -691,7 +722,7 @@ def _mirror_params(axis, humanoid):
     p = ffi.new("ak_edit_mirror_params *", lib.ak_edit_mirror_defaults())
     if axis is not None:
         p.axis = "xyz".index(axis.lower()) if isinstance(axis, str) else int(axis)
-    keep = ffi.new("char[]", humanoid.encode()) if humanoid else ffi.NULL
+    keep = ffi.new("char[]", _text(humanoid, "humanoid")) if humanoid else ffi.NULL
     p.humanoid_overrides = keep
     return p, keep
 
@@ -700,7 +731,7 @@ def _order(order):
     if order is None:
         return lib.AK_ORDER_ZYX
     out = ffi.new("ak_rot_order *")
-    if lib.ak_rot_order_parse(order.encode(), out) != 0:
+    if lib.ak_rot_order_parse(_text(order, "order"), out) != 0:
         raise ValueError("unknown rotation order %r" % order)
     return out[0]
 
@@ -712,12 +743,14 @@ def retarget(source, clip, target, scale=1.0, contacts=True, pin_hands=False, fl
     `reference_frame`: the source frame matched to the target's rest pose (None: the zero pose
     when it stands, else the clip's most upright frame). The info's `stance_foot_height` and
     `source_stance_foot_height` (left, right) give the highest ankle above planted over the
-    source's stance frames, target units."""
+    source's stance frames, target units (None for a foot with no stance frame)."""
     p = ffi.new("ak_retarget_params *", lib.ak_retarget_defaults())
+    _need(source, Skeleton, "source"), _need(clip, Clip, "clip"), _need(target, Skeleton, "target")
     if reference_frame is not None:
         p.reference_frame = int(reference_frame)
     p.source, p.source_clip, p.target = source._ptr, clip._ptr, target._ptr
-    keep = [ffi.new("char[]", s.encode()) if s else ffi.NULL for s in (source_overrides, target_overrides)]
+    keep = [ffi.new("char[]", _text(s, n)) if s else ffi.NULL
+            for s, n in ((source_overrides, "source_overrides"), (target_overrides, "target_overrides"))]
     p.source_overrides, p.target_overrides = keep
     p.scale, p.contacts, p.pin_hands = float(scale), int(bool(contacts)), int(bool(pin_hands))
     if floor_height is not None:
@@ -731,7 +764,9 @@ def retarget(source, clip, target, scale=1.0, contacts=True, pin_hands=False, fl
              "max_pin_error")
     result = {n: getattr(info, n) for n in names}
     result["stance_frames"] = tuple(info.stance_frames)
-    result["stance_foot_height"] = tuple(info.stance_foot_height)
-    result["source_stance_foot_height"] = tuple(info.source_stance_foot_height)
+    # None for a foot without a stance frame (the library's -inf: no infinity leaves here)
+    result["stance_foot_height"] = tuple(v if math.isfinite(v) else None for v in info.stance_foot_height)
+    result["source_stance_foot_height"] = tuple(v if math.isfinite(v) else None
+                                                for v in info.source_stance_foot_height)
     result["reference_frame"] = info.reference_frame
     return Clip(out[0], target), result

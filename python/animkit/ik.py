@@ -8,7 +8,7 @@ from collections import namedtuple
 import numpy as np
 
 from ._animkit import ffi, lib
-from ._core import _check
+from ._core import Skeleton, _check, _need
 
 __all__ = ["IKResult", "limb", "ccd", "fabrik", "jacobian", "aim", "look_at", "chain"]
 
@@ -16,6 +16,7 @@ IKResult = namedtuple("IKResult", "reached unreachable iterations error")
 
 
 def _pose(skeleton, local):
+    _need(skeleton, Skeleton, "skeleton")
     if not (isinstance(local, np.ndarray) and local.dtype == np.float32 and local.flags.c_contiguous
             and local.shape == (skeleton.joint_count, 7)):
         raise ValueError("local must be a C-contiguous float32 array of shape (%d, 7) "
@@ -37,6 +38,7 @@ def _run(fn, params, local_c, world_c):
 
 def chain(skeleton, root, tip):
     """Joint indices from `root` down to `tip` (names or indices), root first."""
+    _need(skeleton, Skeleton, "skeleton")
     r, t = skeleton.index(root), skeleton.index(tip)
     out = ffi.new("int32_t[]", lib.AK_IK_MAX_CHAIN)
     n = lib.ak_ik_chain_from_joints(skeleton._ptr, r, t, out, lib.AK_IK_MAX_CHAIN)
@@ -48,7 +50,7 @@ def chain(skeleton, root, tip):
 def limb(skeleton, local, upper, middle, end, target, pole=None, weight=1.0, soft_limit=0.0):
     """Analytic two-bone IK (hip-knee-ankle, shoulder-elbow-wrist)."""
     p = ffi.new("ak_limb_ik_params *", lib.ak_limb_ik_defaults())
-    p.skeleton = skeleton._ptr
+    p.skeleton = _need(skeleton, Skeleton, "skeleton")._ptr
     p.upper, p.middle, p.end = (skeleton.index(j) for j in (upper, middle, end))
     p.target = tuple(map(float, target))
     if pole is not None:
@@ -59,6 +61,7 @@ def limb(skeleton, local, upper, middle, end, target, pole=None, weight=1.0, sof
 
 
 def _chain_params(skeleton, joints, target, weight, max_iterations, tolerance):
+    _need(skeleton, Skeleton, "skeleton")
     idx = ffi.new("int32_t[]", [skeleton.index(j) for j in joints])
     p = ffi.new("ak_chain_ik_params *", lib.ak_chain_ik_defaults())
     p.skeleton, p.chain, p.chain_length = skeleton._ptr, idx, len(joints)
@@ -84,6 +87,7 @@ def fabrik(skeleton, local, joints, target, weight=1.0, max_iterations=100, tole
 def jacobian(skeleton, local, joints, target, method="dls", weight=1.0, max_iterations=100,
              tolerance=1e-4, damping=0.05):
     """Jacobian IK over a chain: method "dls" (damped least squares) or "pinv"."""
+    _need(skeleton, Skeleton, "skeleton")
     idx = ffi.new("int32_t[]", [skeleton.index(j) for j in joints])
     p = ffi.new("ak_jacobian_ik_params *", lib.ak_jacobian_ik_defaults())
     p.skeleton, p.chain, p.chain_length = skeleton._ptr, idx, len(joints)
@@ -101,7 +105,7 @@ def jacobian(skeleton, local, joints, target, method="dls", weight=1.0, max_iter
 def aim(skeleton, local, joint, target, forward=(0, 0, 1), up=(0, 1, 0), weight=1.0):
     """Turns `joint` so its local `forward` axis points at `target`."""
     p = ffi.new("ak_aim_ik_params *", lib.ak_aim_ik_defaults())
-    p.skeleton, p.joint = skeleton._ptr, skeleton.index(joint)
+    p.skeleton, p.joint = _need(skeleton, Skeleton, "skeleton")._ptr, skeleton.index(joint)
     p.target, p.forward, p.up = (tuple(map(float, v)) for v in (target, forward, up))
     p.weight = float(weight)
     lc, wc = _pose(skeleton, local)
@@ -111,6 +115,7 @@ def aim(skeleton, local, joint, target, forward=(0, 0, 1), up=(0, 1, 0), weight=
 def look_at(skeleton, local, joints, target, forward=(0, 0, 1), up=(0, 1, 0), weight=1.0,
             clamp_weight=0.0):
     """Look-at spread over a chain (spine -> neck -> head), the last joint aims exactly."""
+    _need(skeleton, Skeleton, "skeleton")
     idx = ffi.new("int32_t[]", [skeleton.index(j) for j in joints])
     p = ffi.new("ak_look_at_params *", lib.ak_look_at_defaults())
     p.skeleton, p.chain, p.chain_length = skeleton._ptr, idx, len(joints)

@@ -7,7 +7,7 @@ so names, defaults, ranges and error messages are the CLI's."""
 import numpy as np
 
 from ._animkit import ffi, lib
-from ._core import Clip, Skeleton, _check
+from ._core import Clip, Skeleton, _check, _finite
 
 __all__ = ["Walker", "builtin_walk", "walk_flags_help"]
 
@@ -94,7 +94,11 @@ class Walker:
         return self.walk_skeleton.joint_count
 
     def set_target(self, target):
-        lib.ak_walk_scene_set_target(self._scene, (float(target[0]), 0.0, float(target[1])))
+        """A new target (x, z) in metres, finite and within 1e6 m of the origin."""
+        x, z = (float(v) for v in _finite(target, "target")[:2])
+        if len(target) != 2 or not (abs(x) <= 1e6 and abs(z) <= 1e6):
+            raise ValueError("target must be (x, z) within 1e6 m of the origin, not %r" % (target,))
+        lib.ak_walk_scene_set_target(self._scene, (x, 0.0, z))
 
     def step(self):
         """Advances one frame (the walk clip's frame time)."""
@@ -113,9 +117,12 @@ class Walker:
         return self.world_pose()[:, 4:7]
 
     def ground_height(self, x, z):
+        """The terrain's height at world (x, z) (finite), or NaN where there is no ground
+        (outside the terrain)."""
+        x, z = (float(v) for v in _finite((x, z), "x, z"))
         hit = ffi.new("ak_ground_hit *")
         ground = lib.ak_walk_scene_ground(self._scene)
-        return hit.height if lib.ak_ground_query(ground, float(x), float(z), hit) else float("nan")
+        return hit.height if lib.ak_ground_query(ground, x, z, hit) else float("nan")
 
     def state(self):
         s = ffi.new("ak_walker_state *")

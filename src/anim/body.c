@@ -365,7 +365,8 @@ int32_t ak_body_validate(const ak_body_params *o, ak_error *err)
     if (o->rings < 2 || o->rings > 64)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "rings = %d: must be in 2..64",
                             (int)o->rings);
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_body_param_ranges(), o, err);
 }
 
 static int32_t check_body_args(const ak_skeleton *sk, const ak_body_params *o, ak_error *err)

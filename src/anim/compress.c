@@ -46,7 +46,8 @@ int32_t ak_compress_validate(const ak_compress_params *p, ak_error *err)
     if (!(p->metres_per_unit > 0.0f) || !isfinite(p->metres_per_unit))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "metres_per_unit must be positive and finite");
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_compress_param_ranges(), p, err);
 }
 
 static ak_quat raw_rotation(const work *w, int32_t f, int32_t j)

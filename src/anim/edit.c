@@ -103,7 +103,8 @@ int32_t ak_edit_resample_validate(const ak_edit_resample_params *p, const ak_cli
     if (!(n <= AK_EDIT_MAX_FRAMES))
         return ak_error_set(err, AK_ERR_LIMIT, 0, "resampling gives %.0f frames (limit %d)", n,
                             AK_EDIT_MAX_FRAMES);
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_edit_resample_param_ranges(), p, err);
 }
 
 int32_t ak_edit_resample_run(const ak_edit_resample_params *p, const ak_skeleton *s,
@@ -212,7 +213,8 @@ int32_t ak_edit_units_validate(const ak_edit_units_params *p, ak_error *err)
     if (!isfinite(p->to_metres_per_unit) || !(p->to_metres_per_unit > 0.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "to_metres_per_unit must be finite and > 0");
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_edit_units_param_ranges(), p, err);
 }
 
 int32_t ak_edit_units_run(const ak_edit_units_params *p, const ak_skeleton *s, const ak_clip *c,

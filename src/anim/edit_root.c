@@ -200,7 +200,8 @@ int32_t ak_edit_concat_validate(const ak_edit_concat_params *p, const ak_clip *a
                             (double)a->frame_time, (double)b->frame_time);
     if ((int64_t)a->frame_count + b->frame_count > 10000000)
         return ak_error_set(err, AK_ERR_LIMIT, 0, "the joined clip would be too long");
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_edit_concat_param_ranges(), p, err);
 }
 
 /* Crossfades frames [start, start + n) of `o` (copies of a) toward b's frames 0..n-1 with

@@ -63,7 +63,8 @@ int32_t ak_root_motion_validate(const ak_root_motion_params *p, const ak_skeleto
                             "forward_axis must be finite and not vertical");
     if (p->has_loop_end && (!akv_finite(p->loop_end_position) || !isfinite(p->loop_end_heading)))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "loop end not finite");
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_root_motion_param_ranges(), p, err);
 }
 
 static ak_vec3 key_root_translation(const ak_clip *c, const ak_skeleton *sk, int32_t j, int32_t f)

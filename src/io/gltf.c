@@ -37,7 +37,8 @@ int32_t ak_gltf_validate(const ak_gltf_params *o, ak_error *err)
     if (o->with_mesh < 0 || o->with_mesh > 2)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "with_mesh must be 0 (none), 1 (body) or 2 (capsules)");
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_gltf_param_ranges(), o, err);
 }
 
 /* ---- input checks ---- */

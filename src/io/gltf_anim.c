@@ -45,7 +45,8 @@ int32_t ak_gltf_clip_validate(const ak_gltf_clip_params *p, ak_error *err)
     if (p->max_frames < 1)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_frames %d must be >= 1",
                             (int)p->max_frames);
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_gltf_clip_param_ranges(), p, err);
 }
 
 /* The animation by name, else by index; none in the file: -1 (a one-frame rest clip). */

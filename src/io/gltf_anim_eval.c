@@ -326,6 +326,20 @@ int ga_rigid_joints(const ga_ctx *c)
     return 1;
 }
 
+/* A rotation (x, y, z, w) and translation in double as an ak_xform. */
+static ak_xform xform_of(const double q[4], const double t[3])
+{
+    ak_xform x;
+    x.rotation.x = (float)q[0];
+    x.rotation.y = (float)q[1];
+    x.rotation.z = (float)q[2];
+    x.rotation.w = (float)q[3];
+    x.translation.x = (float)t[0];
+    x.translation.y = (float)t[1];
+    x.translation.z = (float)t[2];
+    return x;
+}
+
 ak_xform ga_rigid_local(const ga_ctx *c, int32_t j, double t, const ak_xform *rest_local)
 {
     const int32_t ct = c->chan_of[j * 3 + GA_T], cr = c->chan_of[j * 3 + GA_R];
@@ -334,15 +348,7 @@ ak_xform ga_rigid_local(const ga_ctx *c, int32_t j, double t, const ak_xform *re
     double tr[3] = {b->t[0], b->t[1], b->t[2]}, q[4] = {b->r[0], b->r[1], b->r[2], b->r[3]};
     if (ct >= 0) channel_value(&c->ch[ct], t, tr);
     if (cr >= 0) channel_value(&c->ch[cr], t, q); /* normalised there; b->r by akgd_node_trs */
-    ak_xform x;
-    x.rotation.x = (float)q[0];
-    x.rotation.y = (float)q[1];
-    x.rotation.z = (float)q[2];
-    x.rotation.w = (float)q[3];
-    x.translation.x = (float)tr[0];
-    x.translation.y = (float)tr[1];
-    x.translation.z = (float)tr[2];
-    return x;
+    return xform_of(q, tr);
 }
 
 ak_xform ga_local(const ga_rigid *parent, const ga_rigid *child)
@@ -361,13 +367,5 @@ ak_xform ga_local(const ga_rigid *parent, const ga_rigid *child)
     const double r[3] = {v[0] + 2 * (aw * cx + ay * cz - az * cy),
                          v[1] + 2 * (aw * cy + az * cx - ax * cz),
                          v[2] + 2 * (aw * cz + ax * cy - ay * cx)};
-    ak_xform x;
-    x.rotation.x = (float)q[0];
-    x.rotation.y = (float)q[1];
-    x.rotation.z = (float)q[2];
-    x.rotation.w = (float)q[3];
-    x.translation.x = (float)r[0];
-    x.translation.y = (float)r[1];
-    x.translation.z = (float)r[2];
-    return x;
+    return xform_of(q, r);
 }

@@ -94,32 +94,49 @@ static int32_t make_table(akgd_doc *d, const char *key, akgd_table *t)
 }
 
 /* Children lists -> parent, first_child, next_sibling (file order); one parent per node. */
+int32_t akgd_link_children(const akj_doc *json, int32_t node_v, int32_t i, akgd_tree *t,
+                           int32_t *where, char *why, size_t why_size)
+{
+    const int32_t kids = akj_get(json, node_v, "children");
+    *where = kids;
+    if (kids < 0) return AK_OK;
+    if (akj_type(json, kids) != AKJ_ARRAY) {
+        snprintf(why, why_size, "nodes[%d].children must be an array of node indices", (int)i);
+        return AK_ERR_INVALID_ARG;
+    }
+    for (int32_t k = json->v[kids].first; k >= 0; k = json->v[k].next) {
+        const double x = akj_number(json, k, -1.0);
+        *where = k;
+        if (!(x >= 0.0 && x < t->count && x == floor(x))) {
+            snprintf(why, why_size, "nodes[%d].children names node %g, outside 0..%d", (int)i, x,
+                     (int)t->count - 1);
+            return AK_ERR_INVALID_ARG;
+        }
+        const int32_t c = (int32_t)x;
+        if (c == i || t->parent[c] >= 0) {
+            snprintf(why, why_size, "node %d has two parents (%d and %d) or is its own child",
+                     (int)c, (int)(t->parent[c] >= 0 ? t->parent[c] : c), (int)i);
+            return AK_ERR_INVALID_ARG;
+        }
+        t->parent[c] = i;
+        if (t->last_child[i] < 0)
+            t->first_child[i] = c;
+        else
+            t->next_sibling[t->last_child[i]] = c;
+        t->last_child[i] = c;
+    }
+    return AK_OK;
+}
+
 static int32_t link_children(akgd_doc *d, int32_t *last)
 {
+    akgd_tree t = {d->nodes.count, d->parent, d->first_child, d->next_sibling, last};
     for (int32_t i = 0; i < d->nodes.count; ++i) {
-        const int32_t kids = akj_get(&d->json, d->nodes.v[i], "children");
-        if (kids < 0) continue;
-        if (akj_type(&d->json, kids) != AKJ_ARRAY)
-            return akgd_fail(d, AK_ERR_INVALID_ARG, kids, "nodes[%d].children is not an array",
-                             (int)i);
-        for (int32_t k = d->json.v[kids].first; k >= 0; k = d->json.v[k].next) {
-            const double x = akj_number(&d->json, k, -1.0);
-            if (!(x >= 0.0 && x < d->nodes.count && x == floor(x)))
-                return akgd_fail(d, AK_ERR_INVALID_ARG, k,
-                                 "nodes[%d].children names node %g, outside 0..%d", (int)i, x,
-                                 (int)d->nodes.count - 1);
-            const int32_t c = (int32_t)x;
-            if (c == i || d->parent[c] >= 0)
-                return akgd_fail(d, AK_ERR_INVALID_ARG, k,
-                                 "node %d has two parents (%d and %d) or is its own child", (int)c,
-                                 (int)(d->parent[c] >= 0 ? d->parent[c] : c), (int)i);
-            d->parent[c] = i;
-            if (last[i] < 0)
-                d->first_child[i] = c;
-            else
-                d->next_sibling[last[i]] = c;
-            last[i] = c;
-        }
+        char why[128];
+        int32_t where = -1;
+        const int32_t st =
+            akgd_link_children(&d->json, d->nodes.v[i], i, &t, &where, why, sizeof why);
+        if (st < 0) return akgd_fail(d, st, where, "%s", why);
     }
     return AK_OK;
 }

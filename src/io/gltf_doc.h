@@ -53,6 +53,20 @@ int32_t akgd_fail(akgd_doc *d, int32_t status, int32_t v, const char *fmt, ...)
 #endif
     ;
 
+/* The node tree as linked lists, shared by the clip reader (akgd_doc) and the skin reader
+ * (gltf_read.c); every entry -1 before the first node is linked. */
+typedef struct akgd_tree {
+    int32_t count; /* nodes */
+    int32_t *parent, *first_child, *next_sibling;
+    int32_t *last_child; /* scratch: each node's child linked last */
+} akgd_tree;
+
+/* Links node i's "children" (JSON object node_v of json) into t: children in file order.
+ * AK_OK, or AK_ERR_INVALID_ARG with the reason in why[why_size] and the offending JSON value
+ * in *where (not an array, an index out of range, a second parent, a node its own child). */
+int32_t akgd_link_children(const akj_doc *json, int32_t node_v, int32_t i, akgd_tree *t,
+                           int32_t *where, char *why, size_t why_size);
+
 /* A non-negative whole number member (an index or a count), or `fallback` when absent;
  * -2 when present but not a whole number in [0, 2^30]. */
 int32_t akgd_index(const akgd_doc *d, int32_t obj, const char *key, int32_t fallback);

@@ -280,25 +280,11 @@ static int32_t read_ibm(gr_ctx *c, int32_t skin_v, int32_t count, double (*out)[
  * first_child/next_sibling in file order (linear in the number of children). */
 static int32_t read_children(gr_ctx *c, int32_t n, int32_t i, int32_t *last_child)
 {
-    int32_t kids = akj_get(&c->doc, n, "children");
-    if (kids < 0) return AK_OK;
-    if (akj_type(&c->doc, kids) != AKJ_ARRAY)
-        return gr_fail(c, AK_ERR_INVALID_ARG, kids, "node children must be an array of indices");
-    for (int32_t k = c->doc.v[kids].first; k >= 0; k = c->doc.v[k].next) {
-        double ci = akj_number(&c->doc, k, -1);
-        if (ci < 0 || ci >= c->nodes || ci != floor(ci) || c->parent[(int32_t)ci] >= 0 ||
-            (int32_t)ci == i)
-            return gr_fail(c, AK_ERR_INVALID_ARG, k,
-                           "bad child index (out of range or a second parent)");
-        const int32_t child = (int32_t)ci;
-        c->parent[child] = i;
-        if (last_child[i] < 0)
-            c->first_child[i] = child;
-        else
-            c->next_sibling[last_child[i]] = child;
-        last_child[i] = child;
-    }
-    return AK_OK;
+    akgd_tree t = {c->nodes, c->parent, c->first_child, c->next_sibling, last_child};
+    char why[128];
+    int32_t where = -1;
+    const int32_t st = akgd_link_children(&c->doc, n, i, &t, &where, why, sizeof why);
+    return st < 0 ? gr_fail(c, st, where, why) : AK_OK;
 }
 
 /* Parents from the nodes' children lists (one parent each, no cycles) and local matrices. */

@@ -428,7 +428,8 @@ int32_t ak_cycle_validate(const ak_cycle_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "min_step_fraction = %g: must be finite and >= 0",
                             (double)p->min_step_fraction);
-    return AK_OK;
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_cycle_param_ranges(), p, err);
 }
 
 /* Root rotation with its heading removed, so straight and veering walks compare alike. */

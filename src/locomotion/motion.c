@@ -57,7 +57,9 @@ int32_t ak_walk_motion_validate(const ak_walk_motion_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "use_captured_transitions must be 0 or 1");
     ak_error inner;
     const int32_t st = ak_contact_thresholds_validate(&p->contacts, &inner);
-    return st == AK_OK ? AK_OK : ak_error_set(err, st, 0, "contacts.%s", inner.message);
+    if (st != AK_OK) return ak_error_set(err, st, 0, "contacts.%s", inner.message);
+    /* The range table last, after the checks that say more (and their status). */
+    return ak_params_check(ak_walk_motion_param_ranges(), p, err);
 }
 
 void ak_walk_motion_destroy(ak_walk_motion *m)

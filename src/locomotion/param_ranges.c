@@ -31,6 +31,8 @@ static const ak_param_range k_foot_ik[] = {
     F(hip_drop_rate, 1e-3f, 1e3f),
     F(hip_drop_stiffness, 1e-3f, 1e4f),
     F(max_hip_drop, 0.0f, 10.0f),
+    F(hip_accel_down, 0.0f, 1e3f),
+    F(hip_accel_up, 0.0f, 1e3f),
     F(max_hip_rise, 0.0f, 10.0f),
     F(pole_distance, -100.0f, 100.0f),
 };
@@ -109,6 +111,34 @@ static const ak_param_table k_walk_clip_table = TABLE(ak_walk_clip_params, k_wal
 const ak_param_table *ak_terrain_param_ranges(void)
 {
     return &k_terrain_table;
+}
+#define Y(f, lo, hi) RANGE(ak_cycle_params, f, lo, hi, 0)
+static const ak_param_range k_cycle[] = {
+    Y(leg_length, 0.0f, 100.0f), /* 0: from the humanoid map */
+    Y(min_time, 1e-3f, 60.0f),
+    Y(max_time, 1e-3f, 60.0f),
+    Y(min_step_fraction, 0.0f, 10.0f),
+};
+#undef Y
+static const ak_param_table k_cycle_table = TABLE(ak_cycle_params, k_cycle);
+
+#define V(f, lo, hi) RANGE(ak_walk_motion_params, f, lo, hi, 0)
+static const ak_param_range k_walk_motion[] = {
+    V(metres_per_unit, 0.0f, 1e6f), /* 0: detected */
+    V(seam_blend, 0.0f, 10.0f),
+    V(min_cycle_time, 1e-3f, 60.0f),
+    V(max_cycle_time, 1e-3f, 60.0f),
+};
+#undef V
+static const ak_param_table k_walk_motion_table = TABLE(ak_walk_motion_params, k_walk_motion);
+
+const ak_param_table *ak_cycle_param_ranges(void)
+{
+    return &k_cycle_table;
+}
+const ak_param_table *ak_walk_motion_param_ranges(void)
+{
+    return &k_walk_motion_table;
 }
 const ak_param_table *ak_walk_clip_param_ranges(void)
 {

@@ -198,3 +198,14 @@ void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_
     m->has_prev = m->has_prev >= 2 ? 2 : m->has_prev + 1;
     m->skate = m->skate_n ? (float)(m->skate_sum / m->skate_n) : 0.0f;
 }
+
+void ak_walk_metrics_shift_origin(ak_walk_metrics *m, float dx, float dz)
+{
+    if (!m) return;
+    ak_vec3 *const p[] = {&m->prev_sole[0], &m->prev_sole[1], &m->prev_hold[0],
+                          &m->prev_hold[1], &m->prev_hips,    &m->prev_hips2};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; ++i) {
+        p[i]->x -= dx;
+        p[i]->z -= dz;
+    }
+}

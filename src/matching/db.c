@@ -82,7 +82,10 @@ int32_t ak_motion_db_validate(const ak_motion_db_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "heading_smoothing = %g: must be in [0, 2] s",
                             (double)p->heading_smoothing);
-    const int32_t st = check_weights(p->weights, err);
+    int32_t st = check_weights(p->weights, err);
+    /* The table (one range per float, as the plugin, Python and JS read it) after the checks
+     * that say more, so their messages stand. */
+    if (st == AK_OK) st = ak_params_check(ak_motion_db_param_ranges(), p, err);
     return st != AK_OK ? st : check_contacts(&p->contacts, err);
 }
 

@@ -17,6 +17,7 @@
 #include "animkit/matching.h"
 #include "core/xform_inline.h"
 #include "matching/internal.h"
+#include "locomotion/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -757,7 +758,9 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
             fr.ground_toe[s].hit = 0;
         fr.contact[s] = m->contact[s];
     }
-    return ak_foot_ik_run(&m->fik, &m->fst, &fr, m->local, m->world, err);
+    /* The walker's grounding call: m->fik was validated in ak_matcher_create and does not
+     * change, so no per-frame validation (ak_foot_ik_run's). */
+    return ak_foot_ik_solve(&m->fik, &m->fst, &fr, m->local, m->world, err);
 }
 
 /* How far the shown foot (m->world, in place) is from where the playing frame itself has it

@@ -44,3 +44,24 @@ const ak_param_table *ak_matcher_param_ranges(void)
 {
     return &k_matcher_table;
 }
+
+#define D(f, lo, hi)                                                                               \
+    {                                                                                              \
+#f, (uint32_t)offsetof(ak_motion_db_params, f), lo, hi, 0                                  \
+    }
+/* The database's: file units per metre (0: detected), frames per second, the cost weights of
+ * the five feature groups, the glitch speed (rad/s) and the smoothing sigmas (s). */
+static const ak_param_range k_motion_db[] = {
+    D(metres_per_unit, 0.0f, 1e6f),    D(frame_rate, 10.0f, 1000.0f),
+    D(weights[0], 0.0f, 1e3f),         D(weights[1], 0.0f, 1e3f),
+    D(weights[2], 0.0f, 1e3f),         D(weights[3], 0.0f, 1e3f),
+    D(weights[4], 0.0f, 1e3f),         D(max_joint_speed, 1e-3f, 1e6f),
+    D(position_smoothing, 0.0f, 2.0f), D(heading_smoothing, 0.0f, 2.0f),
+};
+#undef D
+static const ak_param_table k_motion_db_table = {
+    "ak_motion_db_params", k_motion_db, (int32_t)(sizeof k_motion_db / sizeof k_motion_db[0])};
+const ak_param_table *ak_motion_db_param_ranges(void)
+{
+    return &k_motion_db_table;
+}

@@ -131,9 +131,14 @@ static int32_t find_live(ak_handle h)
     return slot;
 }
 
+static void record_error(ak_handle handle, int32_t status, const char *text);
+
+/* A live handle of another kind is refused, and the reason kept on it: the caller's
+ * ak_plugin_last_error(handle) says "handle is a retargeter, not a character" (it said
+ * nothing: the object itself had no error). */
 int32_t akp_acquire(ak_handle h, int32_t kind, akp_object **out)
 {
-    int32_t status = AK_PLUGIN_ERR_HANDLE;
+    int32_t status = AK_PLUGIN_ERR_HANDLE, wrong_kind = 0;
     *out = NULL;
     table_lock();
     int32_t slot = find_live(h);
@@ -141,8 +146,16 @@ int32_t akp_acquire(ak_handle h, int32_t kind, akp_object **out)
         *out = g_slots[slot].obj;
         ++(*out)->refs;
         status = AK_OK;
+    } else if (slot >= 0) {
+        wrong_kind = g_slots[slot].obj->kind;
     }
     table_unlock();
+    if (wrong_kind) {
+        char text[160];
+        snprintf(text, sizeof text, "handle is a %s, not a %s", akp_kind_name(wrong_kind),
+                 akp_kind_name(kind));
+        record_error(h, status, text);
+    }
     return status;
 }
 
@@ -252,15 +265,28 @@ static akp_thread_error *thread_error(ak_handle handle)
     return NULL;
 }
 
-int32_t akp_fail(akp_object *obj, int32_t status, const char *fmt, ...)
+static akp_thread_error *error_slot(ak_handle handle)
 {
-    if (!obj) return status;
-    akp_thread_error *e = thread_error(obj->handle);
+    akp_thread_error *e = thread_error(handle);
     if (!e) {
         e = &t_errors[t_next];
         t_next = (t_next + 1) % AKP_THREAD_ERRORS;
     }
-    e->handle = obj->handle;
+    e->handle = handle;
+    return e;
+}
+
+static void record_error(ak_handle handle, int32_t status, const char *text)
+{
+    akp_thread_error *e = error_slot(handle);
+    e->status = status;
+    snprintf(e->message, sizeof e->message, "%s", text);
+}
+
+int32_t akp_fail(akp_object *obj, int32_t status, const char *fmt, ...)
+{
+    if (!obj) return status;
+    akp_thread_error *e = error_slot(obj->handle);
     e->status = status;
     va_list ap;
     va_start(ap, fmt);

@@ -108,7 +108,7 @@ static int32_t make_terrain(ak_walk_scene *w, const ak_walk_scenario_params *s,
         st = ak_terrain_create(&tp, &w->terrain, err);
         if (st != AK_OK) return ak_walk_scene_file_error("terrain", st, err);
     }
-    w->ground = ak_terrain_ground(w->terrain);
+    ak_walk_scene_origin_init(w, ak_terrain_ground(w->terrain));
     return AK_OK;
 }
 
@@ -140,8 +140,12 @@ static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario_params *s, a
     wp.arrival_radius = s->arrival;
     wp.foot_ik = s->foot_ik;
     wp.idle_clip = w->idle_clip;
-    const int32_t st = ak_walker_create(w->motion, &wp, &w->ground, &w->walker, err);
+    int32_t st = ak_walker_create(w->motion, &wp, &w->ground, &w->walker, err);
     if (st != AK_OK) return ak_walk_scene_file_error("walker", st, err);
+    if (ak_walk_scene_origin_alloc(w, ak_walk_motion_skeleton(w->motion), err) != AK_OK)
+        return AK_ERR_NOMEM;
+    /* A start far out moves the origin before the first step places the character there. */
+    if ((st = ak_walk_scene_follow(w, err)) != AK_OK) return st;
     ak_walk_scene_set_timing(w, s, ak_walk_motion_clip(w->motion)->frame_time);
     const ak_humanoid *h = ak_walk_motion_humanoid(w->motion);
     w->hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
@@ -213,6 +217,7 @@ void ak_walk_scene_destroy(ak_walk_scene *w)
     ak_clip_destroy(w->source_clip);
     ak_skeleton_destroy(w->source_skeleton);
     free(w->builtin_stance);
+    ak_walk_scene_origin_free(w);
     free(w);
 }
 
@@ -234,7 +239,7 @@ int32_t ak_walk_scene_step(ak_walk_scene *w, ak_error *err)
                                   : ak_walker_step(w->walker, dt, &w->ground, err);
     if (st != AK_OK) return st;
     ++w->frame;
-    return AK_OK;
+    return ak_walk_scene_follow(w, err);
 }
 
 void ak_walk_scene_reset(ak_walk_scene *w)
@@ -248,30 +253,11 @@ void ak_walk_scene_reset(ak_walk_scene *w)
     ak_walk_scene_step(w, NULL);
 }
 
-void ak_walk_scene_get_state(const ak_walk_scene *w, ak_walker_state *state)
-{
-    if (!w || !state) return;
-    if (w->matcher)
-        ak_matcher_get_state(w->matcher, state);
-    else
-        ak_walker_get_state(w->walker, state);
-}
-
-const ak_xform *ak_walk_scene_world_pose(const ak_walk_scene *w)
-{
-    if (!w) return NULL;
-    return w->matcher ? ak_matcher_world_pose(w->matcher) : ak_walker_world_pose(w->walker);
-}
-
-const ak_xform *ak_walk_scene_local_pose(const ak_walk_scene *w)
-{
-    if (!w) return NULL;
-    return w->matcher ? ak_matcher_local_pose(w->matcher) : ak_walker_local_pose(w->walker);
-}
-
 void ak_walk_scene_set_target(ak_walk_scene *w, ak_vec3 target)
 {
     if (!w) return;
+    target.x = (float)((double)target.x - w->origin[0]);
+    target.z = (float)((double)target.z - w->origin[1]);
     if (w->matcher)
         ak_matcher_set_target(w->matcher, target);
     else
@@ -300,7 +286,7 @@ const ak_terrain *ak_walk_scene_terrain(const ak_walk_scene *w)
 }
 const ak_ground *ak_walk_scene_ground(const ak_walk_scene *w)
 {
-    return w ? &w->ground : NULL;
+    return w ? &w->terrain_ground : NULL;
 }
 const ak_skeleton *ak_walk_scene_skeleton(const ak_walk_scene *w)
 {

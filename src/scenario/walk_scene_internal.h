@@ -19,10 +19,15 @@ struct ak_walk_scene {
     uint8_t *builtin_stance; /* the built-in walk's contacts: left frames, then right */
     ak_walk_motion *motion;
     ak_terrain *terrain;
-    ak_ground ground;
-    ak_walker *walker;   /* guide walker (steer cycle/continuous), or NULL */
-    ak_motion_db *db;    /* steer match, else NULL */
-    ak_matcher *matcher; /* steer match, else NULL */
+    ak_ground terrain_ground; /* the terrain, world x,z */
+    ak_ground ground;         /* what the stepper sees: the terrain in its frame (world - origin) */
+    double origin[2];         /* world x,z of the guide walker's origin (moves on long walks) */
+    ak_xform *world_pose;     /* the poses moved back to the world when origin is not 0,0 */
+    ak_xform *local_pose;
+    const ak_skeleton *pose_skeleton; /* the skeleton of those poses */
+    ak_walker *walker;                /* guide walker (steer cycle/continuous), or NULL */
+    ak_motion_db *db;                 /* steer match, else NULL */
+    ak_matcher *matcher;              /* steer match, else NULL */
     float frame_time;
     int32_t max_frames, frame, hips;
     char clip_path[AK_FLAG_TEXT_MAX]; /* the first --clip, "" for the built-in walk */
@@ -76,6 +81,14 @@ AK_INLINE float ak_walk_scene_start_heading(const ak_walk_scenario_params *s)
                ? NAN
                : s->start_heading_deg * 0.017453292519943295f;
 }
+
+/* The moving origin (walk_scene_origin.c): `ground` set to look up `terrain_ground` from the
+ * stepper's frame; the pose buffers of the world accessors; after each step, the origin moved
+ * when the guide walker is far from it. */
+void ak_walk_scene_origin_init(ak_walk_scene *w, ak_ground terrain_ground);
+int32_t ak_walk_scene_origin_alloc(ak_walk_scene *w, const ak_skeleton *skeleton, ak_error *err);
+void ak_walk_scene_origin_free(ak_walk_scene *w);
+int32_t ak_walk_scene_follow(ak_walk_scene *w, ak_error *err);
 
 /* Steer match: the database from the scenario's clips and library, and the matcher. */
 int32_t ak_walk_scene_build_matcher(ak_walk_scene *w, const ak_walk_scenario_params *s,

@@ -74,7 +74,63 @@ static void walk_clip_defaults(void *out)
     *(ak_walk_clip_params *)out = ak_walk_clip_defaults();
 }
 
+static void body_defaults(void *out)
+{
+    *(ak_body_params *)out = ak_body_defaults();
+}
+static void compress_defaults(void *out)
+{
+    *(ak_compress_params *)out = ak_compress_defaults();
+}
+static void resample_defaults(void *out)
+{
+    *(ak_edit_resample_params *)out = ak_edit_resample_defaults();
+}
+static void units_defaults(void *out)
+{
+    *(ak_edit_units_params *)out = ak_edit_units_defaults();
+}
+static void concat_defaults(void *out)
+{
+    *(ak_edit_concat_params *)out = ak_edit_concat_defaults();
+}
+static void root_motion_defaults(void *out)
+{
+    *(ak_root_motion_params *)out = ak_root_motion_defaults();
+}
+static void gltf_defaults(void *out)
+{
+    *(ak_gltf_params *)out = ak_gltf_defaults();
+}
+static void gltf_clip_defaults(void *out)
+{
+    *(ak_gltf_clip_params *)out = ak_gltf_clip_defaults();
+}
+static void cycle_defaults(void *out)
+{
+    *(ak_cycle_params *)out = ak_cycle_defaults();
+}
+static void walk_motion_defaults(void *out)
+{
+    *(ak_walk_motion_params *)out = ak_walk_motion_defaults();
+}
+static void motion_db_defaults(void *out)
+{
+    *(ak_motion_db_params *)out = ak_motion_db_defaults();
+}
+
 static const table_case k_cases[] = {
+    {ak_body_param_ranges, sizeof(ak_body_params), body_defaults},
+    {ak_compress_param_ranges, sizeof(ak_compress_params), compress_defaults},
+    {ak_edit_resample_param_ranges, sizeof(ak_edit_resample_params), resample_defaults},
+    {ak_edit_units_param_ranges, sizeof(ak_edit_units_params), units_defaults},
+    {ak_edit_concat_param_ranges, sizeof(ak_edit_concat_params), concat_defaults},
+    {ak_root_motion_param_ranges, sizeof(ak_root_motion_params), root_motion_defaults},
+    {ak_gltf_param_ranges, sizeof(ak_gltf_params), gltf_defaults},
+    {ak_gltf_clip_param_ranges, sizeof(ak_gltf_clip_params), gltf_clip_defaults},
+    {ak_cycle_param_ranges, sizeof(ak_cycle_params), cycle_defaults},
+    {ak_walk_motion_param_ranges, sizeof(ak_walk_motion_params), walk_motion_defaults},
+    {ak_motion_db_param_ranges, sizeof(ak_motion_db_params), motion_db_defaults},
     {ak_retarget_param_ranges, sizeof(ak_retarget_params), retarget_defaults},
     {ak_foot_ik_param_ranges, sizeof(ak_foot_ik_params), foot_ik_defaults},
     {ak_walker_param_ranges, sizeof(ak_walker_params), walker_defaults},

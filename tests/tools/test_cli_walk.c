@@ -192,6 +192,52 @@ static void walk_on_a_png_heightmap_uses_the_same_mapping(void **state)
     walk_the_ramp(path, "png", 7.0f / 16.0f * 30.0f / 255.0f * 2.0f);
 }
 
+/* Issue 26 and 27: a walk 170 km out (a flat 1,000 km map) keeps still feet and its CSV keeps
+ * the centimetres (the walk scene moves its origin; the CSV adds it back in double); and a log
+ * gets no once-a-second trace, only the closing timing line (stderr here is a pipe). */
+static void a_far_walk_keeps_still_feet_and_a_log_gets_one_timing_line(void **state)
+{
+    (void)state;
+    char path[1200], cmd[8192], last[4096];
+    snprintf(path, sizeof path, "%s/flat2x2.pgm", g_out);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("P5\n2 2\n255\n", f);
+    for (int i = 0; i < 4; ++i)
+        fputc(0, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "'%s' walk --heightmap '%s' --size 1000000 --start 170000,0 --target 170000,20 "
+             "--out '%s/far' 2>'%s/far.log'",
+             g_bin, path, g_out, g_out);
+    assert_int_equal(run(cmd, last, sizeof last), 0);
+    assert_non_null(strstr(last, "\"arrived\":true"));
+    /* Planted feet under 1 mm/s (at 170 km in float they skated 143 mm/s). */
+    assert_true(json_number(last, "skate") < 1e-3);
+    assert_true(json_number(last, "max_skate") < 1e-2);
+    snprintf(path, sizeof path, "%s/far/walk.csv", g_out);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    char line[2048];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(fgets(line, sizeof line, f));
+    double t, x, y, z;
+    assert_int_equal(sscanf(line, "%lf,%lf,%lf,%lf", &t, &x, &y, &z), 4);
+    AKT_NEAR(x, 170000.0, 1e-3); /* the start, to the millimetre (float steps 1.6 cm there) */
+    fclose(f);
+    snprintf(path, sizeof path, "%s/far.log", g_out);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    int traces = 0, timing = 0;
+    while (fgets(line, sizeof line, f)) {
+        traces += strncmp(line, "walk: t=", 8) == 0;
+        timing += strncmp(line, "walk: wrote ", 12) == 0 && strstr(line, " frames in ") != NULL;
+    }
+    fclose(f);
+    assert_int_equal(traces, 0);
+    assert_int_equal(timing, 1);
+}
+
 static void walk_usage_errors_exit_2(void **state)
 {
     (void)state;
@@ -255,6 +301,7 @@ int main(void)
         cmocka_unit_test(walk_on_a_png_heightmap_uses_the_same_mapping),
         cmocka_unit_test(walk_usage_errors_exit_2),
         cmocka_unit_test(walk_prints_the_reader_s_warning_with_file_and_line),
+        cmocka_unit_test(a_far_walk_keeps_still_feet_and_a_log_gets_one_timing_line),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -25,6 +25,9 @@ module)
 reliability)
   [ -f "$dist/animkit.wasm" ] || { echo "web/dist/animkit.wasm missing: the web_build test failed"; exit 1; }
   exec node "$here/reliability_test.mjs" "$4" ;;
+generated)
+  [ -f "$dist/animkit.wasm" ] || { echo "web/dist/animkit.wasm missing: the web_build test failed"; exit 1; }
+  exec node "$here/generated_probes.mjs" "$4" ;;
 page)
   [ -f "$dist/animkit.wasm" ] || { echo "web/dist/animkit.wasm missing: the web_build test failed"; exit 1; }
   chromium=${AK_CHROMIUM:-/usr/bin/chromium}

@@ -32,6 +32,11 @@ double akt_wall_seconds(void)
     return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 }
 
+int akt_stderr_is_terminal(void)
+{
+    return akt_isatty(2) ? 1 : 0;
+}
+
 void akt_progress_begin(akt_progress *p, const char *prog)
 {
     p->prog = prog;

@@ -17,6 +17,9 @@ typedef struct akt_progress {
 /* Seconds of wall clock from an arbitrary start (monotonic where the platform has it). */
 double akt_wall_seconds(void);
 
+/* 1 when stderr is a terminal (progress lines and traces go there only then). */
+int akt_stderr_is_terminal(void);
+
 void akt_progress_begin(akt_progress *p, const char *prog);
 
 /* `done` of `total` units (`unit`, e.g. "frame") finished: on a terminal, after the first 2 s,
