@@ -131,8 +131,7 @@ int32_t ak_motion_db_set_weights(ak_motion_db *db, const float *w, ak_error *err
     for (int32_t g = 0; g < AK_MATCH_GROUPS; ++g) {
         if (!(w[g] >= 0.0f) || !isfinite(w[g]))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                                "weights[%d] (%s) = %g: must be finite and >= 0", (int)g,
-                                ak_match_group_name(g), (double)w[g]);
+                                "weights[%d] = %g: must be finite and >= 0", (int)g, (double)w[g]);
         sum += w[g];
     }
     if (!(sum > 0.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weights are all 0");
