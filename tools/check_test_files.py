@@ -37,7 +37,6 @@ PENDING = {
     "src/io/gltf_json.c": "not written yet",
     "src/io/gltf_read.c": "not written yet",
     "src/locomotion/transitions.c": "not written yet",
-    "src/matching/search.c": "not written yet",
     "src/plugin/handles.c": "not written yet",
     "src/plugin/plugin.c": "not written yet",
     "src/plugin/plugin_character.c": "not written yet",

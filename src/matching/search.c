@@ -130,11 +130,11 @@ int32_t ak_motion_db_set_weights(ak_motion_db *db, const float *w, ak_error *err
     float sum = 0.0f;
     for (int32_t g = 0; g < AK_MATCH_GROUPS; ++g) {
         if (!(w[g] >= 0.0f) || !isfinite(w[g]))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight %d must be finite and >= 0",
-                                (int)g);
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "weights[%d] = %g: must be finite and >= 0", (int)g, (double)w[g]);
         sum += w[g];
     }
-    if (!(sum > 0.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "all weights are 0");
+    if (!(sum > 0.0f)) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weights are all 0");
     memcpy(db->weights, w, sizeof db->weights);
     return ak_motion_db_prepare_search(db, 0, err);
 }

@@ -150,12 +150,12 @@ static void gltf_refuses_values_that_overflow(void **state)
     const char *names[3] = {"a", "b", "c"};
     ak_skeleton *s;
     ak_clip *c;
-    make_chain(names, 10.0f, 3e38f, &s, &c); /* frame 1 is at 3e38 s: fine; see below */
+    make_chain(names, 1e34f, 3e38f, &s, &c); /* frame 1 is at 3e38 s: fine; see below */
     uint8_t *data = (uint8_t *)1;
     size_t size = 1;
     ak_error err;
     ak_gltf_params o = ak_gltf_defaults();
-    o.metres_per_unit = 1e38f; /* 10 units -> 1e39 m: not a float */
+    o.metres_per_unit = 1e6f; /* within its range, yet 1e34 units -> 1e40 m: not a float */
     assert_int_equal(ak_gltf_write_memory(s, c, &o, 0, &data, &size, &err), AK_ERR_INVALID_ARG);
     assert_null(data);
     assert_non_null(strstr(err.message, "overflow"));
