@@ -1,13 +1,15 @@
-/* Planned hips (ak_walker_params.plan_hips, issue 21): the hips' vertical acceleration over
- * every frame (33 ms average) within the source's own envelope widened by physics, no lower
- * than min(source, -1 g) - 0.25 g and no higher than max(source, +1 g) + 0.5 g (nothing pulls a
- * walker down faster than gravity; legs push it up at about a g), and the peak knee flexion over
- * the whole walk at most max(source peak, 75 deg) + 25 deg; arrival within the radius, stopped.
- * Asserted for the built-in clip on the seeded hills (the demo's ground) and for CMU 02_01 on a
- * heightmap generated here that no other test walks (ridges and a bowl, 32 m, 1.5 m high).
- * Printed, OUT where a bound is not met, for every test capture and the built-in clip on flat,
- * hills, stairs, the tests' heightmap and the ridges: issue 21 is not done (stairs, the runs on
- * the steeper heightmap, the built-in start on flat ground at +1.74 g). */
+/* The walker's motion held to physics (issue 21), every frame of a walk of 12 m from standing
+ * to standing: no foot point (heel, toe, ankle of either foot) more than 5 mm below the ground
+ * in any phase; the holding point of a planted foot sliding under 1 cm/s on average; the hips'
+ * vertical acceleration (33 ms average) within [min(source, -1 g) - 0.25 g, max(source, +1 g)
+ * + 0.5 g] (nothing pulls a walker down faster than gravity; legs push it up at about a g);
+ * the peak knee flexion at most max(source peak, 75 deg) + 25 deg; arrival within 0.3 m, both
+ * feet down once stopped. Bounds from physics and the source clip. Every test capture and the
+ * built-in clip on flat, hills, stairs, the tests' heightmap and a heightmap generated here
+ * that no other test walks (ridges and a bowl, 32 m, 1.5 m high) is measured and printed;
+ * every row is asserted except the ones in k_known_out (each with the reason it is still out;
+ * issue 21 is not done for them). A row out prints the bound, the figure, and the frame,
+ * point and phase where it is worst. */
 #include "walk_util.h"
 
 static ak_terrain *g_terrain[4];
@@ -45,12 +47,34 @@ static int teardown(void **state)
     return walk_terrains_destroy(g_terrain);
 }
 
+/* Frames measured at most (30 s at 120 fps). */
+#define PHYS_MAX_FRAMES 3601
+
 typedef struct physics_walk {
     ak_walk_metrics m, src;
     ak_walker_state last;
+    char phase[PHYS_MAX_FRAMES]; /* per frame: s start, w walk, p stop, i standing */
+    int frames;
+    int hip_min_frame, hip_max_frame, knee_frame; /* where each extreme was reached */
 } physics_walk;
 
-/* Walks 12 m (-6,0 -> 6,0) with planned hips, every frame measured with the legs set. */
+/* What the walker does at this frame. */
+static char walk_phase(const ak_walker *w, const ak_walker_state *st)
+{
+    if (st->stopped) return 'i';
+    if (st->arrived || ak_walker_playing(w, NULL) == AK_WALKER_PLAY_STOP) return 'p';
+    if (st->rate < 1.0f || st->idle_weight > 0.0f ||
+        ak_walker_playing(w, NULL) == AK_WALKER_PLAY_START)
+        return 's';
+    return 'w';
+}
+
+static const char *phase_name(char c)
+{
+    return c == 's' ? "start" : c == 'w' ? "walk" : c == 'p' ? "stop" : "standing";
+}
+
+/* Walks 12 m (-6,0 -> 6,0) with the default walker, every frame measured with the legs set. */
 static physics_walk physics_run(const walk_source *s, const ak_ground *ground)
 {
     physics_walk r;
@@ -60,7 +84,6 @@ static physics_walk physics_run(const walk_source *s, const ak_ground *ground)
     ak_walker_params wp = ak_walker_defaults();
     wp.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
     wp.target = ak_vec3_make(6.0f, 0.0f, 0.0f);
-    wp.plan_hips = 1;
     ak_walker *w = NULL;
     if (ak_walker_create(s->motion, &wp, ground, &w, &err) != AK_OK)
         fail_msg("walker: %s", err.message);
@@ -72,36 +95,69 @@ static physics_walk physics_run(const walk_source *s, const ak_ground *ground)
     ak_walk_metrics_set_legs(&r.m, upper, lower, foot);
     const float dt = ak_walk_motion_clip(s->motion)->frame_time;
     const int32_t hips = h->joint[AK_HUM_HIPS];
-    for (int f = 0; f * dt < 30.0f; ++f) {
+    for (int f = 0; f * dt < 30.0f && f < PHYS_MAX_FRAMES; ++f) {
         assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, ground, &err), AK_OK);
         ak_walker_get_state(w, &r.last);
+        const float lo = r.m.hip_accel_min_g, hi = r.m.hip_accel_max_g, knee = r.m.knee_peak_deg;
         ak_walk_metrics_add(&r.m, &r.last, ak_walker_world_pose(w), hips, f == 0 ? 0.0f : dt);
+        if (r.m.hip_accel_min_g < lo) r.hip_min_frame = f;
+        if (r.m.hip_accel_max_g > hi) r.hip_max_frame = f;
+        if (r.m.knee_peak_deg > knee) r.knee_frame = f;
+        r.phase[f] = walk_phase(w, &r.last);
+        r.frames = f + 1;
         if (r.last.stopped) break;
     }
     ak_walker_destroy(w);
     return r;
 }
 
-/* The bounds from physics and the source (see the file comment). Returns whether all hold. */
+static char phase_at(const physics_walk *r, int f)
+{
+    return f >= 0 && f < r->frames ? r->phase[f] : '?';
+}
+
+/* The bounds from physics and the source (see the file comment). Prints the row, and for each
+ * bound not met the figure with its frame, point and phase. Returns whether all hold. */
 static int within_bounds(const char *label, const physics_walk *r, float radius)
 {
+    const ak_walk_metrics *m = &r->m;
     const float lo = fminf(r->src.hip_accel_min_g, -1.0f) - 0.25f;
     const float hi = fmaxf(r->src.hip_accel_max_g, 1.0f) + 0.5f;
     const float knee = fmaxf(r->src.knee_peak_deg, 75.0f) + 25.0f;
-    const int ok = r->m.hip_accel_min_g >= lo && r->m.hip_accel_max_g <= hi &&
-                   r->m.knee_peak_deg <= knee && r->last.stopped && r->last.distance <= radius;
-    printf(
-        "%-28s hips %.2f..%.2f g (bounds %.2f..%.2f, source %.2f..%.2f), knee peak %.1f "
-        "(bound %.1f), deepest any phase %.1f mm (frame %d, %s %s, %s), stopped %d at %.3f m%s\n",
-        label, (double)r->m.hip_accel_min_g, (double)r->m.hip_accel_max_g, (double)lo, (double)hi,
-        (double)r->src.hip_accel_min_g, (double)r->src.hip_accel_max_g, (double)r->m.knee_peak_deg,
-        (double)knee, 1e3 * (double)r->m.deepest, r->m.deepest_frame,
-        r->m.deepest_side ? "right" : "left",
-        r->m.deepest_point == 0   ? "heel"
-        : r->m.deepest_point == 1 ? "toe"
-                                  : "ankle",
-        r->m.deepest_stance ? "planted" : "swing", (int)r->last.stopped, (double)r->last.distance,
-        ok ? "" : "  OUT");
+    const int deep_ok = m->deepest <= 0.005f, skate_ok = m->skate < 0.01f;
+    const int hip_lo_ok = m->hip_accel_min_g >= lo, hip_hi_ok = m->hip_accel_max_g <= hi;
+    const int knee_ok = m->knee_peak_deg <= knee;
+    const int stop_ok =
+        r->last.stopped && r->last.distance <= radius && r->last.stance[0] && r->last.stance[1];
+    const int ok = deep_ok && skate_ok && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok;
+    printf("%-36s deepest %.1f mm, skate %.2f (worst %.2f) mm/s, hips %.2f..%.2f g (bounds "
+           "%.2f..%.2f), knee %.1f (bound %.1f), stopped %d at %.3f m, feet %d%d%s\n",
+           label, 1e3 * (double)m->deepest, 1e3 * (double)m->skate, 1e3 * (double)m->max_skate,
+           (double)m->hip_accel_min_g, (double)m->hip_accel_max_g, (double)lo, (double)hi,
+           (double)m->knee_peak_deg, (double)knee, (int)r->last.stopped, (double)r->last.distance,
+           (int)r->last.stance[0], (int)r->last.stance[1], ok ? "" : "  OUT");
+    if (!deep_ok)
+        printf("    %.1f mm below the ground (bound 5): frame %d, %s %s, %s, %s\n",
+               1e3 * (double)m->deepest, m->deepest_frame, m->deepest_side ? "right" : "left",
+               m->deepest_point == 0   ? "heel"
+               : m->deepest_point == 1 ? "toe"
+                                       : "ankle",
+               m->deepest_stance ? "planted" : "swinging",
+               phase_name(phase_at(r, m->deepest_frame)));
+    if (!skate_ok) printf("    planted skate %.2f mm/s mean (bound 10)\n", 1e3 * (double)m->skate);
+    if (!hip_lo_ok)
+        printf("    hips %.2f g (bound %.2f): frame %d, hips, %s\n", (double)m->hip_accel_min_g,
+               (double)lo, r->hip_min_frame, phase_name(phase_at(r, r->hip_min_frame)));
+    if (!hip_hi_ok)
+        printf("    hips %.2f g (bound %.2f): frame %d, hips, %s\n", (double)m->hip_accel_max_g,
+               (double)hi, r->hip_max_frame, phase_name(phase_at(r, r->hip_max_frame)));
+    if (!knee_ok)
+        printf("    knee %.1f deg (bound %.1f): frame %d, knee, %s\n", (double)m->knee_peak_deg,
+               (double)knee, r->knee_frame, phase_name(phase_at(r, r->knee_frame)));
+    if (!stop_ok)
+        printf("    stop: stopped %d, %.3f m from the target (bound %.2f), feet down %d/%d\n",
+               (int)r->last.stopped, (double)r->last.distance, (double)radius,
+               (int)r->last.stance[0], (int)r->last.stance[1]);
     return ok;
 }
 
@@ -127,10 +183,91 @@ static void cmu_walk_hips_within_physics_on_a_new_heightmap(void **state)
     source_close(&src);
 }
 
-/* Every other capture and ground: printed (what is not yet within the bounds, OUT). */
-static void every_capture_and_ground_is_measured(void **state)
+/* Rows still out of the bounds (issue 21 not done for them), by clip (NULL: built-in) and
+ * ground, with why. Every other row is asserted. A listed row that comes within the bounds is
+ * reported so the entry can go. */
+typedef struct known_out {
+    const char *clip;
+    const char *ground;
+    const char *why;
+} known_out;
+
+static const known_out k_known_out[] = {
+    {"cmu_02_01_walk.bvh", "flat", "5.7 mm below the ground (bound 5)"},
+    {"cmu_02_01_walk.bvh", "hills", "6.2 mm below the ground (bound 5)"},
+    {"cmu_02_01_walk.bvh", "stairs",
+     "105.7 mm below the ground (bound 5); hips -2.96 g (bound -1.27); hips 2.84 g (bound 1.52); "
+     "knee 114.3 deg (bound 100.0)"},
+    {"cmu_02_01_walk.bvh", "heightmap",
+     "8.7 mm below the ground (bound 5); hips -1.41 g (bound -1.27); knee 101.3 deg (bound 100.0)"},
+    {"cmu_07_01_walk.bvh", "stairs",
+     "105.6 mm below the ground (bound 5); hips -3.56 g (bound -1.57); hips 4.73 g (bound 1.50); "
+     "knee 127.0 deg (bound 100.0)"},
+    {"cmu_07_01_walk.bvh", "heightmap",
+     "hips -1.90 g (bound -1.57); hips 2.99 g (bound 1.50); knee 114.2 deg (bound 100.0)"},
+    {"cmu_07_01_walk.bvh", "ridges", "hips 2.24 g (bound 1.50)"},
+    {"cmu_16_11_walk_veer_left.bvh", "flat", "6.8 mm below the ground (bound 5)"},
+    {"cmu_16_11_walk_veer_left.bvh", "hills", "7.4 mm below the ground (bound 5)"},
+    {"cmu_16_11_walk_veer_left.bvh", "stairs",
+     "150.0 mm below the ground (bound 5); hips -4.28 g (bound -2.76); hips 4.71 g (bound 3.61); "
+     "knee 110.4 deg (bound 100.0)"},
+    {"cmu_16_11_walk_veer_left.bvh", "heightmap", "10.7 mm below the ground (bound 5)"},
+    {"cmu_09_01_run.bvh", "stairs",
+     "20.3 mm below the ground (bound 5); hips -2.48 g (bound -2.30); knee 149.7 deg (bound "
+     "141.3)"},
+    {"cmu_09_01_run.bvh", "heightmap", "hips -2.48 g (bound -2.30); knee 163.4 deg (bound 141.3)"},
+    {"cmu_09_01_run.bvh", "ridges", "hips -2.37 g (bound -2.30)"},
+    {"locomotion/cmu_02_02_walk.bvh", "flat", "5.3 mm below the ground (bound 5)"},
+    {"locomotion/cmu_02_02_walk.bvh", "hills", "5.5 mm below the ground (bound 5)"},
+    {"locomotion/cmu_02_02_walk.bvh", "stairs",
+     "118.1 mm below the ground (bound 5); hips -4.63 g (bound -1.25); hips 4.42 g (bound 1.61); "
+     "knee 115.4 deg (bound 100.6)"},
+    {"locomotion/cmu_02_02_walk.bvh", "heightmap",
+     "5.9 mm below the ground (bound 5); knee 115.7 deg (bound 100.6)"},
+    {"locomotion/cmu_02_02_walk.bvh", "ridges", "5.1 mm below the ground (bound 5)"},
+    {"locomotion/cmu_02_03_run.bvh", "flat", "7.0 mm below the ground (bound 5)"},
+    {"locomotion/cmu_02_03_run.bvh", "hills", "6.9 mm below the ground (bound 5)"},
+    {"locomotion/cmu_02_03_run.bvh", "stairs",
+     "7.0 mm below the ground (bound 5); hips -3.98 g (bound -2.51); hips 4.42 g (bound 2.88); "
+     "knee 149.0 deg (bound 134.9)"},
+    {"locomotion/cmu_02_03_run.bvh", "heightmap",
+     "7.1 mm below the ground (bound 5); hips -2.97 g (bound -2.51); knee 152.5 deg (bound 134.9)"},
+    {"locomotion/cmu_02_03_run.bvh", "ridges",
+     "7.3 mm below the ground (bound 5); hips -2.54 g (bound -2.51); knee 135.8 deg (bound 134.9)"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "stairs",
+     "123.0 mm below the ground (bound 5); hips -2.01 g (bound -1.25); hips 2.30 g (bound 1.83); "
+     "knee 110.7 deg (bound 100.0)"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "heightmap",
+     "6.6 mm below the ground (bound 5); hips -1.36 g (bound -1.25); knee 106.1 deg (bound 100.0)"},
+    {"locomotion/cmu_09_02_run.bvh", "stairs",
+     "12.9 mm below the ground (bound 5); hips -2.06 g (bound -1.60); knee 148.1 deg (bound "
+     "138.8)"},
+    {"locomotion/cmu_09_02_run.bvh", "heightmap",
+     "hips -2.35 g (bound -1.60); knee 159.0 deg (bound 138.8)"},
+    {"locomotion/cmu_09_02_run.bvh", "ridges", "hips -1.88 g (bound -1.60)"},
+    {NULL, "flat", "hips 1.74 g (bound 1.50)"},
+    {NULL, "stairs",
+     "11.1 mm below the ground (bound 5); hips -2.31 g (bound -1.25); hips 4.95 g (bound 1.50); "
+     "knee 109.8 deg (bound 100.0)"},
+    {NULL, "heightmap", "7.3 mm below the ground (bound 5); knee 103.9 deg (bound 100.0)"},
+    {NULL, "ridges", "hips -3.11 g (bound -1.25); hips 3.49 g (bound 1.50)"},
+};
+
+static const char *known_reason(const char *clip, const char *ground)
+{
+    for (size_t k = 0; k < sizeof k_known_out / sizeof k_known_out[0]; ++k) {
+        const known_out *e = &k_known_out[k];
+        if (strcmp(e->ground, ground) == 0 &&
+            ((e->clip == NULL && clip == NULL) || (e->clip && clip && strcmp(e->clip, clip) == 0)))
+            return e->why;
+    }
+    return NULL;
+}
+
+static void every_capture_and_ground_within_physics(void **state)
 {
     (void)state;
+    int out = 0, known = 0, rows = 0;
     for (size_t i = 0; i <= AKT_LOCOMOTION_CLIPS; ++i) {
         walk_source src;
         const char *name = i < AKT_LOCOMOTION_CLIPS ? akt_locomotion_clips[i] : NULL;
@@ -138,14 +275,27 @@ static void every_capture_and_ground_is_measured(void **state)
         for (int t = 0; t < 5; ++t) {
             const ak_ground g = ak_terrain_ground(t < 4 ? g_terrain[t] : g_ridges);
             const physics_walk r = physics_run(&src, &g);
+            const char *ground = t < 4 ? walk_terrain_name(t) : "ridges";
             char label[96];
-            snprintf(label, sizeof label, "%s %s", name ? name : "built-in",
-                     t < 4 ? walk_terrain_name(t) : "ridges");
-            (void)within_bounds(label, &r, 0.3f);
+            snprintf(label, sizeof label, "%s %s", name ? name : "built-in", ground);
+            const int ok = within_bounds(label, &r, 0.3f);
+            const char *why = known_reason(name, ground);
             assert_true(r.m.frames > 0);
+            ++rows;
+            if (!ok && why) {
+                ++known;
+                printf("    known (issue 21): %s\n", why);
+            } else if (!ok) {
+                ++out;
+            } else if (why) {
+                printf("    now within the bounds: take it out of k_known_out\n");
+            }
         }
         source_close(&src);
     }
+    printf("%d rows: %d within the bounds, %d known out, %d newly out\n", rows, rows - known - out,
+           known, out);
+    assert_int_equal(out, 0);
 }
 
 int main(void)
@@ -153,7 +303,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(builtin_hips_within_physics_on_hills),
         cmocka_unit_test(cmu_walk_hips_within_physics_on_a_new_heightmap),
-        cmocka_unit_test(every_capture_and_ground_is_measured),
+        cmocka_unit_test(every_capture_and_ground_within_physics),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
