@@ -232,10 +232,11 @@ static double rate_from_times(const float *t, int32_t n, double max_fps, int *ex
 {
     static const double rates[] = {24, 25, 30, 48, 50, 60, 72, 90, 100, 120, 144, 240, 480, 1000};
     double gap = 0.0;
+    *exact = 1;
+    if (n <= 0) return max_fps < 30.0 ? max_fps : 30.0;
     for (int32_t i = 1; i < n; ++i)
         if (t[i] > t[i - 1] && (gap == 0.0 || (double)(t[i] - t[i - 1]) < gap))
             gap = (double)(t[i] - t[i - 1]);
-    *exact = 1;
     if (gap <= 0.0) return max_fps < 30.0 ? max_fps : 30.0;
     const double steps = floor((double)t[n - 1] / gap + 0.5);
     const double fps = steps / (double)t[n - 1];
@@ -281,7 +282,7 @@ static int32_t choose_rate(ga_ctx *c)
         const ga_channel *ch = new_times(c, i, &first, &prev);
         if (ch) total += (size_t)ch->keys, ++lists;
     }
-    float *t = (float *)malloc(sizeof(float) * (total > 0 ? total : 1));
+    float *t = (float *)calloc(total + 1, sizeof(float)); /* + 1: never a 0-byte block */
     if (!t) return akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
     size_t n = 0;
     first = prev = -1;
