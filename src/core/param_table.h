@@ -1,0 +1,21 @@
+/* Rows and tables of the documented float ranges of params structs (status.h's
+ * ak_param_range / ak_param_table), written the same way by every module's param_ranges.c. */
+#ifndef AK_CORE_PARAM_TABLE_H
+#define AK_CORE_PARAM_TABLE_H
+
+#include "animkit/status.h"
+
+#include <stddef.h>
+
+/* Field f of struct type in [lo, hi]; nan_ok 1: NaN means "not set" and is accepted. */
+#define AKP_RANGE(type, f, lo, hi, nan_ok)                                                         \
+    {                                                                                              \
+#f, (uint32_t)offsetof(type, f), lo, hi, nan_ok                                            \
+    }
+/* A table named after its struct over a static array of rows. */
+#define AKP_TABLE(name, list)                                                                      \
+    {                                                                                              \
+#name, list, (int32_t)(sizeof(list) / sizeof((list)[0]))                                   \
+    }
+
+#endif
