@@ -7,16 +7,10 @@
 #include "animkit/rootmotion.h"
 #include "animkit/skin.h"
 
-#include <stddef.h>
+#include "core/param_table.h"
 
-#define RANGE(type, f, lo, hi)                                                                     \
-    {                                                                                              \
-#f, (uint32_t)offsetof(type, f), lo, hi, 0                                                 \
-    }
-#define TABLE(name, list)                                                                          \
-    {                                                                                              \
-#name, list, (int32_t)(sizeof(list) / sizeof((list)[0]))                                   \
-    }
+#define RANGE(type, f, lo, hi) AKP_RANGE(type, f, lo, hi, 0)
+#define TABLE                  AKP_TABLE
 
 static const ak_param_range k_body[] = {
     RANGE(ak_body_params, thickness, 1e-3f, 4.0f),

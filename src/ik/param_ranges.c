@@ -7,21 +7,15 @@
  * the solver when the flag is set, not here. */
 #include "animkit/ik.h"
 
-#include <stddef.h>
+#include "core/param_table.h"
 
-#define RANGE(type, f, lo, hi)                                                                     \
-    {                                                                                              \
-#f, (uint32_t)offsetof(type, f), lo, hi, 0                                                 \
-    }
+#define RANGE(type, f, lo, hi) AKP_RANGE(type, f, lo, hi, 0)
 /* NOLINTBEGIN(bugprone-macro-parentheses): a type and a field path are offsetof's operands */
 #define COORD(type, v)                                                                             \
     RANGE(type, v.x, -1e6f, 1e6f), RANGE(type, v.y, -1e6f, 1e6f), RANGE(type, v.z, -1e6f, 1e6f)
 /* NOLINTEND(bugprone-macro-parentheses) */
-#define TABLE(name, list)                                                                          \
-    {                                                                                              \
-#name, list, (int32_t)(sizeof(list) / sizeof((list)[0]))                                   \
-    }
-#define PI_F 3.14159265f
+#define TABLE AKP_TABLE
+#define PI_F  3.14159265f
 
 static const ak_param_range k_limb[] = {
     COORD(ak_limb_ik_params, target),

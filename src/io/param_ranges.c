@@ -2,16 +2,10 @@
  * by their _validate and read by the plugin, Python and JS. */
 #include "animkit/gltf.h"
 
-#include <stddef.h>
+#include "core/param_table.h"
 
-#define RANGE(type, f, lo, hi)                                                                     \
-    {                                                                                              \
-#f, (uint32_t)offsetof(type, f), lo, hi, 0                                                 \
-    }
-#define TABLE(name, list)                                                                          \
-    {                                                                                              \
-#name, list, (int32_t)(sizeof(list) / sizeof((list)[0]))                                   \
-    }
+#define RANGE(type, f, lo, hi) AKP_RANGE(type, f, lo, hi, 0)
+#define TABLE                  AKP_TABLE
 
 static const ak_param_range k_gltf[] = {
     RANGE(ak_gltf_params, metres_per_unit, 1e-9f, 1e6f),

@@ -4,21 +4,15 @@
  * coordinates stay within 1e6 m of the origin (the plugin's and the CLI's bound). */
 #include "animkit/locomotion.h"
 
-#include <stddef.h>
+#include "core/param_table.h"
 
-#define RANGE(type, f, lo, hi, nan_ok)                                                             \
-    {                                                                                              \
-#f, (uint32_t)offsetof(type, f), lo, hi, nan_ok                                            \
-    }
+#define RANGE AKP_RANGE
 /* NOLINTBEGIN(bugprone-macro-parentheses): a type and a field path are offsetof's operands */
 #define COORD(type, v)                                                                             \
     RANGE(type, v.x, -1e6f, 1e6f, 0), RANGE(type, v.y, -1e6f, 1e6f, 0),                            \
         RANGE(type, v.z, -1e6f, 1e6f, 0)
 /* NOLINTEND(bugprone-macro-parentheses) */
-#define TABLE(name, list)                                                                          \
-    {                                                                                              \
-#name, list, (int32_t)(sizeof(list) / sizeof((list)[0]))                                   \
-    }
+#define TABLE AKP_TABLE
 
 #define F(f, lo, hi) RANGE(ak_foot_ik_params, f, lo, hi, 0)
 static const ak_param_range k_foot_ik[] = {

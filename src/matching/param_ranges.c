@@ -3,12 +3,9 @@
  * coordinates within 1e6 m of the origin. */
 #include "animkit/matching.h"
 
-#include <stddef.h>
+#include "core/param_table.h"
 
-#define M(f, lo, hi)                                                                               \
-    {                                                                                              \
-#f, (uint32_t)offsetof(ak_matcher_params, f), lo, hi, 0                                    \
-    }
+#define M(f, lo, hi) AKP_RANGE(ak_matcher_params, f, lo, hi, 0)
 static const ak_param_range k_matcher[] = {
     M(start.x, -1e6f, 1e6f),
     M(start.y, -1e6f, 1e6f),
@@ -37,18 +34,14 @@ static const ak_param_range k_matcher[] = {
     M(ground_smoothing, 0.0f, 60.0f),
 };
 #undef M
-static const ak_param_table k_matcher_table = {"ak_matcher_params", k_matcher,
-                                               (int32_t)(sizeof k_matcher / sizeof k_matcher[0])};
+static const ak_param_table k_matcher_table = AKP_TABLE(ak_matcher_params, k_matcher);
 
 const ak_param_table *ak_matcher_param_ranges(void)
 {
     return &k_matcher_table;
 }
 
-#define D(f, lo, hi)                                                                               \
-    {                                                                                              \
-#f, (uint32_t)offsetof(ak_motion_db_params, f), lo, hi, 0                                  \
-    }
+#define D(f, lo, hi) AKP_RANGE(ak_motion_db_params, f, lo, hi, 0)
 /* The database's: file units per metre (0: detected), frames per second, the cost weights of
  * the five feature groups, the glitch speed (rad/s) and the smoothing sigmas (s). */
 static const ak_param_range k_motion_db[] = {
@@ -59,8 +52,7 @@ static const ak_param_range k_motion_db[] = {
     D(position_smoothing, 0.0f, 2.0f), D(heading_smoothing, 0.0f, 2.0f),
 };
 #undef D
-static const ak_param_table k_motion_db_table = {
-    "ak_motion_db_params", k_motion_db, (int32_t)(sizeof k_motion_db / sizeof k_motion_db[0])};
+static const ak_param_table k_motion_db_table = AKP_TABLE(ak_motion_db_params, k_motion_db);
 const ak_param_table *ak_motion_db_param_ranges(void)
 {
     return &k_motion_db_table;
