@@ -119,9 +119,16 @@ def probe_function(fn, params, structs):
         return lines
 
     def call(override_index=None, value=None):
+        over = {override_index: value}
+        # A string followed by its byte count (`text, size`): the count is the probe's own
+        # length, so the call is told the truth about the caller's memory.
+        if override_index is not None and params[override_index][0] == "const char *" and \
+                override_index + 1 < len(params) and params[override_index + 1][0] == "int32_t" and \
+                LENGTHS.search(params[override_index + 1][1]) and value != "NULL":
+            over[override_index + 1] = "(int32_t)strlen(%s)" % value
         args = []
         for i, (ctype, name) in enumerate(params):
-            args.append(value if i == override_index else baseline(ctype, name, structs)[0])
+            args.append(over[i] if i in over else baseline(ctype, name, structs)[0])
         return "%s(%s)" % (fn, ", ".join(args))
 
     def reset():
@@ -139,7 +146,7 @@ def probe_function(fn, params, structs):
         elif kind in ("pointer", "params"):
             values = ["NULL"]
         elif kind == "string":
-            values = ["NULL", "\"\"", "\"no/such/file.bvh\"", "g.long_text"]
+            values = ["NULL", "\"\"", "\"no/such/file.bvh\"", "g.long_text"]  # see call()
         elif kind == "int":
             values = ["-1", "INT32_MIN", "0"] + ([] if LENGTHS.search(name) else ["INT32_MAX"])
         elif kind == "float":

@@ -122,17 +122,18 @@ static void probe_ak_plugin_bvh_load_memory(void)
           NULL);
     reset_scratch();
     judge("ak_plugin_bvh_load_memory(text = '')",
-          ak_plugin_bvh_load_memory("", 64, 0.1f, 1, &g.out_handle, &g.out_handle, g.text, 256),
-          NULL);
-    reset_scratch();
-    judge("ak_plugin_bvh_load_memory(text = 'no/such/file.bvh')",
-          ak_plugin_bvh_load_memory("no/such/file.bvh", 64, 0.1f, 1, &g.out_handle, &g.out_handle,
+          ak_plugin_bvh_load_memory("", (int32_t)strlen(""), 0.1f, 1, &g.out_handle, &g.out_handle,
                                     g.text, 256),
           NULL);
     reset_scratch();
+    judge("ak_plugin_bvh_load_memory(text = 'no/such/file.bvh')",
+          ak_plugin_bvh_load_memory("no/such/file.bvh", (int32_t)strlen("no/such/file.bvh"), 0.1f,
+                                    1, &g.out_handle, &g.out_handle, g.text, 256),
+          NULL);
+    reset_scratch();
     judge("ak_plugin_bvh_load_memory(text = g.long_text)",
-          ak_plugin_bvh_load_memory(g.long_text, 64, 0.1f, 1, &g.out_handle, &g.out_handle, g.text,
-                                    256),
+          ak_plugin_bvh_load_memory(g.long_text, (int32_t)strlen(g.long_text), 0.1f, 1,
+                                    &g.out_handle, &g.out_handle, g.text, 256),
           NULL);
     reset_scratch();
     judge("ak_plugin_bvh_load_memory(size = -1)",
@@ -3772,18 +3773,19 @@ static void probe_ak_plugin_skeleton_create(void)
           NULL);
     reset_scratch();
     judge("ak_plugin_skeleton_create(names = '')",
-          ak_plugin_skeleton_create(64, "", 64, g.ints, (const ak_plugin_xform *)g.scratch,
-                                    &g.out_handle, g.text, 256),
-          NULL);
-    reset_scratch();
-    judge("ak_plugin_skeleton_create(names = 'no/such/file.bvh')",
-          ak_plugin_skeleton_create(64, "no/such/file.bvh", 64, g.ints,
+          ak_plugin_skeleton_create(64, "", (int32_t)strlen(""), g.ints,
                                     (const ak_plugin_xform *)g.scratch, &g.out_handle, g.text, 256),
           NULL);
     reset_scratch();
+    judge("ak_plugin_skeleton_create(names = 'no/such/file.bvh')",
+          ak_plugin_skeleton_create(64, "no/such/file.bvh", (int32_t)strlen("no/such/file.bvh"),
+                                    g.ints, (const ak_plugin_xform *)g.scratch, &g.out_handle,
+                                    g.text, 256),
+          NULL);
+    reset_scratch();
     judge("ak_plugin_skeleton_create(names = g.long_text)",
-          ak_plugin_skeleton_create(64, g.long_text, 64, g.ints, (const ak_plugin_xform *)g.scratch,
-                                    &g.out_handle, g.text, 256),
+          ak_plugin_skeleton_create(64, g.long_text, (int32_t)strlen(g.long_text), g.ints,
+                                    (const ak_plugin_xform *)g.scratch, &g.out_handle, g.text, 256),
           NULL);
     reset_scratch();
     judge("ak_plugin_skeleton_create(names_size = -1)",
