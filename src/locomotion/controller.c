@@ -136,9 +136,9 @@ int32_t ak_controller_move(ak_controller *c, const ak_ground *ground, const ak_b
     const ak_vec3 start = c->position;
     ak_vec3 pos = c->position;
     const float len = sqrtf(desired.x * desired.x + desired.z * desired.z);
-    int32_t steps = (int32_t)ceilf(len / (0.5f * p->radius));
-    if (steps < 1) steps = 1;
-    if (steps > 1000) steps = 1000;
+    /* clamped as a float: a huge finite move gives an infinite step count, not an int */
+    const float need = ceilf(len / (0.5f * p->radius));
+    const int32_t steps = need >= 1.0f ? (need < 1000.0f ? (int32_t)need : 1000) : 1;
     const float sx = desired.x / (float)steps, sz = desired.z / (float)steps;
     for (int32_t s = 0; s < steps; ++s) {
         float gy;

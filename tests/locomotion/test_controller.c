@@ -50,6 +50,26 @@ static void walking_at_a_wall_never_enters_it(void **state)
     ak_terrain_destroy(t);
 }
 
+/* A huge finite move (1e30 m in x and z: its squared length is infinite) is split into the
+ * most steps (1,000) instead of converting an infinite step count to int (undefined; the
+ * motion-database fuzz target found it); the capsule stays finite. */
+static void a_huge_move_keeps_the_capsule_finite(void **state)
+{
+    (void)state;
+    ak_terrain *t = flat_terrain(40.0f);
+    ak_ground g = ak_terrain_ground(t);
+    ak_controller c;
+    ak_controller_params p = ak_controller_defaults();
+    assert_int_equal(ak_controller_init(&c, &p, ak_vec3_make(0, 0, 0), NULL), AK_OK);
+    c.grounded = 1;
+    ak_controller_result r;
+    const int32_t st =
+        ak_controller_move(&c, &g, NULL, 0, ak_vec3_make(1e30f, 0.0f, 1e30f), 1.0f / 60, &r);
+    assert_true(st == AK_OK || st < 0);
+    assert_true(isfinite(c.position.x) && isfinite(c.position.y) && isfinite(c.position.z));
+    ak_terrain_destroy(t);
+}
+
 /* Steps: a rise at or below step_height is climbed, a higher one blocks. */
 static void a_step_above_the_step_height_blocks(void **state)
 {
@@ -190,6 +210,7 @@ int main(void)
         cmocka_unit_test(a_slope_above_the_limit_blocks),
         cmocka_unit_test(gravity_drops_the_capsule_onto_the_ground),
         cmocka_unit_test(low_boxes_are_ground_and_params_are_validated),
+        cmocka_unit_test(a_huge_move_keeps_the_capsule_finite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
