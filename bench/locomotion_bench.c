@@ -335,7 +335,8 @@ static int soak(double seconds, unsigned seed)
            worst_bone, worst_quat);
     printf("soak: stance penetration %.4f m, float %.4f m (goal < 0.01), skate %.4f m/s (goal < "
            "0.03), tilt %.2f deg (goal < 5)\n",
-           (double)m.max_penetration, (double)m.max_float, (double)m.skate, (double)m.max_tilt_deg);
+           (double)m.max_penetration, (double)m.max_float, (double)m.skate,
+           (double)m.max_tilt * 57.29578); /* radians, shown in degrees */
     printf("soak: resident anonymous memory %ld KiB after 10%%, %ld KiB at the end\n", rss0, rss1);
     /* Targets lie in a 32 m square: at most its 45.3 m diagonal away. At the built-in walk's
      * 1.2 m/s along a path twice that long, plus the start and the stop: under 90 s. */
@@ -345,7 +346,7 @@ static int soak(double seconds, unsigned seed)
            longest_s, outside, (double)worst_outside);
     const int ok = longest_s < 90.0 && worst_bone < 1e-5 && worst_quat < 1e-6 &&
                    m.max_penetration < 0.01f && m.max_float < 0.01f && m.skate < 0.03f &&
-                   m.max_tilt_deg < 5.0f && (rss0 < 0 || rss1 <= rss0 + 16);
+                   m.max_tilt < 5.0f * 3.14159265f / 180.0f && (rss0 < 0 || rss1 <= rss0 + 16);
     printf("soak: %s\n", ok ? "PASS" : "FAIL");
     ak_walker_destroy(w);
     ak_terrain_destroy(t);

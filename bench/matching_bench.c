@@ -51,7 +51,7 @@ static ak_motion_db *gait_db(int frames)
         wp.cycle_time = 0.95f + 0.35f * w;
         wp.hip_height -= 0.02f * u; /* the default (0.795) at most: hip + bob stay below the leg */
         wp.step_width = 0.14f + 0.08f * w;
-        wp.arm_swing_deg = 10.0f + 15.0f * u * w;
+        wp.arm_swing = (10.0f + 15.0f * u * w) * 3.14159265f / 180.0f; /* 10..25 degrees */
         ak_skeleton *s = NULL;
         if (ak_walk_clip_create(&wp, &s, &clips[i], NULL) != AK_OK) return NULL;
         if (i == 0)

@@ -14,6 +14,12 @@
 
 #include "animkit/animkit.h"
 
+/* d degrees in radians, rounded as the library rounds its own `d * AK_PI / 180.0f` (the
+ * library's angles are radians; tests write their bounds in the degrees a reader knows). */
+#define AKT_RAD(d) ((d)*3.14159265358979323846f / 180.0f)
+/* Radians in degrees, for messages. */
+#define AKT_DEG(r) ((double)(r)*57.295779513082321)
+
 /* Fails the test with a message when |a - b| > tol. */
 #define AKT_NEAR(a, b, tol)                                                                        \
     do {                                                                                           \

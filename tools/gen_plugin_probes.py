@@ -39,7 +39,8 @@ INTS = {"count": "64", "capacity": "64", "size": "64", "error_size": "256", "nam
 LENGTHS = re.compile(r"(count|capacity|size|length)$")
 # Strings, by name.
 STRINGS = {"path": "g.bvh_path", "name": "\"Hips\"", "overrides": "NULL", "source_overrides": "NULL",
-           "target_overrides": "NULL", "text": "g.bvh_text", "names": "g.names"}
+           "target_overrides": "NULL", "text": "g.bvh_text", "names": "g.names",
+           "root_joint": "NULL"}
 SKIP = {"ak_plugin_destroy"}  # the baseline would destroy the shared handle (probed as handle)
 
 

@@ -44,6 +44,9 @@ MODEL_SPACE_FILES = (
 # both; and the walk scenario (CLI flags, URL parameters, Python walker keywords).
 PLUGIN_FILES = ("include/animkit/plugin.h", "src/plugin/*", "tests/plugin/*", "unity/*")
 SCENARIO_FILES = ("include/animkit/scenario.h", "src/scenario/*", "tests/scenario/*")
+# Every file but the plugin's ("!" excludes): the library's angle fields were renamed to
+# radians there; the plugin forwards its degree fields into them, converting once.
+NOT_PLUGIN_FILES = ("*",) + tuple("!" + g for g in PLUGIN_FILES)
 
 # C# sources whose `World` is a model-space pose array (IRigPose.World and its implementers);
 # the test stub's UnityEngine.Space.World is Unity's own enum and stays.
@@ -60,6 +63,11 @@ SCOPED = [
     ("warp_rate_deg", "turn_rate_deg", PLUGIN_FILES),
     ("turn_rate", "turn_rate_deg", SCENARIO_FILES),
     ("start_heading", "start_heading_deg", SCENARIO_FILES),
+    # angles in radians in the library (foot IK, walker state, walk metrics); the plugin's
+    # inspector-facing structs and their C# mirrors keep their degree fields
+    ("max_tilt_deg", "max_tilt", NOT_PLUGIN_FILES),
+    ("tilt_deg", "tilt", NOT_PLUGIN_FILES),
+    ("knee_peak_deg", "knee_peak", NOT_PLUGIN_FILES),
 ]
 
 GLOBAL = [
@@ -96,7 +104,19 @@ GLOBAL = [
     ("startYawDeg", "startHeadingDeg"),
     ("maxTurnRate", "turnRateDeg"),
     ("warpRateDeg", "turnRateDeg"),
+    # angles in radians in the library (issue 28, second pass): the remaining degree fields
+    ("max_slope_deg", "max_slope"),
+    ("ak_terrain_max_slope_deg", "ak_terrain_max_slope"),
+    ("turn_on_spot_deg", "turn_on_spot"),
+    ("arm_swing_deg", "arm_swing"),
+    ("pelvis_yaw_deg", "pelvis_yaw"),
+    ("tiltDeg", "tilt"),
 ]
+
+# Old names that are also a key a person reads in printed output (the walk summary's
+# "knee_peak_deg", in degrees, converted at the output): a match with a double quote on both
+# sides is such a key and stays.
+PRINTED_KEYS = {"knee_peak_deg", "max_tilt_deg", "tilt_deg"}
 
 TEXT_SUFFIXES = (".c", ".h", ".cs", ".py", ".mjs", ".js", ".ts", ".cmake", ".sh", ".html",
                  ".md", ".txt", ".map", ".in", ".json")
@@ -119,9 +139,20 @@ def word(name):
     return re.compile(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(name))
 
 
+def in_scope(path, scope):
+    """path matches one glob of scope and none of its "!" globs."""
+    if any(g.startswith("!") and fnmatch.fnmatch(path, g[1:]) for g in scope):
+        return False
+    return any(not g.startswith("!") and fnmatch.fnmatch(path, g) for g in scope)
+
+
+def printed_key(text, m):
+    return text[m.start() - 1:m.start()] == '"' and text[m.end():m.end() + 1] == '"'
+
+
 def rows_for(path):
     """The rows that apply to path, scoped first."""
-    rows = [(o, n) for o, n, scope in SCOPED if any(fnmatch.fnmatch(path, g) for g in scope)]
+    rows = [(o, n) for o, n, scope in SCOPED if in_scope(path, scope)]
     return rows + GLOBAL
 
 
@@ -160,11 +191,17 @@ def main(argv):
                 continue
             if check:
                 for m in pat.finditer(new):
+                    if old in PRINTED_KEYS and printed_key(new, m):
+                        continue
                     line = new.count("\n", 0, m.start()) + 1
                     print("%s:%d: %s (-> %s)" % (path, line, old, repl))
                     found += 1
                 continue
-            new, n = pat.subn(repl, new)
+            if old in PRINTED_KEYS:
+                new, n = pat.subn(lambda m, r=repl, t=new: m.group(0) if printed_key(t, m)
+                                  else r, new)
+            else:
+                new, n = pat.subn(repl, new)
             if n and dry:
                 print("%s: %s -> %s (%d)" % (path, old, repl, n))
         if not check and new != text:

@@ -7,6 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The summary shows the library's radians in degrees (its keys say _deg). */
+#define DEG_PER_RAD 57.295779513082321
+
 #if defined(_WIN32)
 #include <direct.h>
 #define ak_mkdir(p) _mkdir(p)
@@ -194,15 +197,15 @@ int32_t akcli_walk_summary_json(char *buf, size_t cap, const ak_walker_state *s,
                          m->max_toe_float,
                          m->skate,
                          m->max_skate,
-                         m->max_tilt_deg,
+                         m->max_tilt * DEG_PER_RAD,
                          m->max_hip_accel,
                          m->deepest,
                          m->hip_accel_min_g,
                          m->hip_accel_max_g,
-                         m->knee_peak_deg,
+                         m->knee_peak * DEG_PER_RAD,
                          source ? source->hip_accel_min_g : 0.0,
                          source ? source->hip_accel_max_g : 0.0,
-                         source ? source->knee_peak_deg : 0.0};
+                         source ? source->knee_peak * DEG_PER_RAD : 0.0};
     static const int decimals[N] = {3, 4, 3, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 5, 2, 2, 1, 2, 2, 1};
     const int shown = source ? N : N - 3; /* the source's figures only where there is one */
     for (int i = 0; i < N; ++i)

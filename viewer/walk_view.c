@@ -349,10 +349,10 @@ static void hud_line(akr_renderer *r, float y, const char *text, int width, cons
 
 /* A sole's tilt against the ground normal means something only while that foot is planted:
  * a swinging foot's angle is the animation's, not an error. */
-static void sole_tilt(char *out, size_t size, int planted, float tilt_deg)
+static void sole_tilt(char *out, size_t size, int planted, float tilt)
 {
     if (planted)
-        snprintf(out, size, "%.1f deg", (double)tilt_deg);
+        snprintf(out, size, "%.1f deg", (double)tilt * 57.29577951308232); /* radians in */
     else
         snprintf(out, size, "-- (swing)");
 }
@@ -373,8 +373,8 @@ void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r, int width)
                  w->clip_label, (double)st.time, (double)st.distance, (double)st.path_length,
                  state);
     hud_line(r, 10.0f, line, width, ink);
-    sole_tilt(tilt_l, sizeof tilt_l, st.stance[0], st.tilt_deg[0]);
-    sole_tilt(tilt_r, sizeof tilt_r, st.stance[1], st.tilt_deg[1]);
+    sole_tilt(tilt_l, sizeof tilt_l, st.stance[0], st.tilt[0]);
+    sole_tilt(tilt_r, sizeof tilt_r, st.stance[1], st.tilt[1]);
     snprintf(line, sizeof line, "feet: L %s, R %s   sole tilt from the ground: L %s, R %s",
              st.stance[0] ? "planted" : "swinging", st.stance[1] ? "planted" : "swinging", tilt_l,
              tilt_r);

@@ -178,7 +178,7 @@ export interface WalkerState {
   time: number; clipTime: number; cycle: number; position: number[]; heading: number;
   guideHeading: number; distance: number; pathLength: number; arrived: boolean; stopped: boolean;
   idleWeight: number; stance: [boolean, boolean]; sole: [number[], number[]];
-  soleGround: [number, number]; tiltDeg: [number, number]; hipDrop: number;
+  soleGround: [number, number]; tilt: [number, number]; hipDrop: number;
   /** AK_CONTACT_* of each foot (0 in swing); toe contact points and the ground under them. */
   contact: [number, number]; toe: [number[], number[]]; toeGround: [number, number];
   /** The walk clip's playback rate, 0 (standing) .. 1. */

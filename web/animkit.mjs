@@ -704,7 +704,7 @@ class Walker {
         time: f[k], clipTime: f[k + 1], cycle: i[k + 2], position: v(3), heading: f[k + 6],
         guideHeading: f[k + 7], distance: f[k + 8], pathLength: f[k + 9], arrived: i[k + 10] !== 0,
         stopped: i[k + 11] !== 0, idleWeight: f[k + 12], stance: [i[k + 13] !== 0, i[k + 14] !== 0],
-        sole: [v(15), v(18)], soleGround: [f[k + 21], f[k + 22]], tiltDeg: [f[k + 23], f[k + 24]],
+        sole: [v(15), v(18)], soleGround: [f[k + 21], f[k + 22]], tilt: [f[k + 23], f[k + 24]],
         hipDrop: f[k + 25], contact: [i[k + 26], i[k + 27]], toe: [v(28), v(31)],
         toeGround: [f[k + 34], f[k + 35]], rate: f[k + 36],
         elapsed: new Float64Array(f.buffer, p + 152, 1)[0],

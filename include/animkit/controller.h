@@ -19,12 +19,12 @@ typedef struct ak_box {
 } ak_box;
 
 typedef struct ak_controller_params {
-    float radius;        /* capsule radius, m; default 0.25 */
-    float height;        /* capsule height, m (feet to top); default 1.7 */
-    float step_height;   /* highest rise climbed without jumping, m; default 0.3 */
-    float max_slope_deg; /* steepest walkable slope, degrees; default 45 */
-    float gravity;       /* m/s^2, downward; default 9.81 */
-    float skin;          /* clearance kept from walls, m; default 0.005 */
+    float radius;      /* capsule radius, m; default 0.25 */
+    float height;      /* capsule height, m (feet to top); default 1.7 */
+    float step_height; /* highest rise climbed without jumping, m; default 0.3 */
+    float max_slope;   /* steepest walkable slope, radians, (0, pi/2); default pi/4 (45 deg) */
+    float gravity;     /* m/s^2, downward; default 9.81 */
+    float skin;        /* clearance kept from walls, m; default 0.005 */
 } ak_controller_params;
 
 typedef struct ak_controller {
@@ -39,7 +39,7 @@ typedef struct ak_controller_result {
     ak_vec3 moved;     /* actual displacement this call */
     int32_t hit_wall;  /* a box wall or the edge of the ground stopped part of the move */
     int32_t hit_step;  /* a rise above step_height stopped part of the move */
-    int32_t hit_slope; /* a slope above max_slope_deg stopped part of the move */
+    int32_t hit_slope; /* a slope above max_slope stopped part of the move */
     int32_t grounded;
     ak_vec3 ground_normal;
 } ak_controller_result;

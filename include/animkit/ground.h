@@ -59,10 +59,9 @@ AK_API ak_ground_ray ak_ground_ray_down(ak_vec3 p, float up, float down);
 /* ---- The built-in heightfield terrain ---- */
 
 typedef enum ak_terrain_kind {
-    AK_TERRAIN_FLAT = 0, /* y = base_height everywhere inside the extent */
-    AK_TERRAIN_HILLS =
-        1, /* seeded sum of sines on a grid, scaled so no slope exceeds max_slope_deg */
-    AK_TERRAIN_STAIRS = 2,   /* exact steps along +x: up step_count steps, a landing, down again */
+    AK_TERRAIN_FLAT = 0,   /* y = base_height everywhere inside the extent */
+    AK_TERRAIN_HILLS = 1,  /* seeded sum of sines on a grid, scaled so no slope exceeds max_slope */
+    AK_TERRAIN_STAIRS = 2, /* exact steps along +x: up step_count steps, a landing, down again */
     AK_TERRAIN_HEIGHTMAP = 3 /* a grid of given heights (ak_terrain_create_grid / PGM) */
 } ak_terrain_kind;
 
@@ -73,7 +72,8 @@ typedef struct ak_terrain_params {
                              Outside [-size/2, size/2] in x or z there is no ground. */
     float base_height;    /* metres; default 0 */
     float cell;           /* hills: grid spacing, metres; default 0.25 */
-    float max_slope_deg;  /* hills: steepest slope of the grid, degrees, (0, 60]; default 18 */
+    float max_slope;      /* hills: steepest slope of the grid, radians, (0, pi/3]; default
+                             0.1 pi (18 deg) */
     float wavelength;     /* hills: typical hill wavelength, metres; default 12 */
     float step_height;    /* stairs: riser height, metres, (0, 0.5]; default 0.15 */
     float step_depth;     /* stairs: tread depth, metres; default 0.5 */
@@ -114,10 +114,10 @@ AK_API ak_ground ak_terrain_ground(const ak_terrain *terrain);
 /* Kind, extent (side length) and height range; any pointer may be NULL. */
 AK_API void ak_terrain_info(const ak_terrain *terrain, int32_t *kind, float *size,
                             float *min_height, float *max_height);
-/* Steepest slope in degrees of a grid terrain (hills, heightmaps): an upper bound over every
+/* Steepest slope in radians of a grid terrain (hills, heightmaps): an upper bound over every
  * bilinear cell. Flat and stairs report 0 (their treads are level; risers are steps, whose
  * height is in the params). */
-AK_API float ak_terrain_max_slope_deg(const ak_terrain *terrain);
+AK_API float ak_terrain_max_slope(const ak_terrain *terrain);
 
 AK_EXTERN_C_END
 

@@ -31,7 +31,8 @@ typedef struct ak_foot_ik_params {
     ak_foot_ik_leg legs[2];      /* [0] left, [1] right */
     int32_t hips;                /* the joint lowered by the hip drop (usually the root) */
     float weight;                /* overall 0..1; default 1 */
-    float max_tilt_deg;          /* feet follow the surface normal up to this angle; default 45 */
+    float max_tilt;              /* feet follow the surface normal up to this angle, radians,
+                                    [0, 89 deg]; default pi/4 (45 deg) */
     float lock_release_rate;     /* per second: how fast a released stance lock fades; default 8 */
     float ground_fade_rate; /* per second: fade in/out where ground appears/disappears; default 4 */
     float stance_fade_rate; /* per second: how fast flat alignment and planting follow stance;
@@ -99,7 +100,7 @@ typedef struct ak_foot_ik_state {
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */
     ak_vec3 ankle_target[2];
-    float tilt_deg[2]; /* angle between foot up and surface normal after IK */
+    float tilt[2]; /* radians between foot up and surface normal after IK */
     int32_t reached[2];
 } ak_foot_ik_state;
 

@@ -170,8 +170,9 @@ typedef struct ak_matcher_params {
     float arrival_radius;    /* m; default 0.3 */
     float walk_speed;        /* m/s wanted far from the target; default 1.4 */
     float slow_radius;       /* m: the wanted speed falls linearly inside it; default 1.5 */
-    float turn_on_spot_deg;  /* wanted speed is 0 while the target is further off the facing
-                                than this (turning on the spot); default 110 */
+    float turn_on_spot;      /* radians: wanted speed is 0 while the target is further off the
+                                facing than this (turning on the spot), [0, pi]; default
+                                110 deg (1.9199) */
     float velocity_halflife; /* s: critically damped spring of the wanted velocity; 0.3 */
     float heading_halflife;  /* s: the same for the wanted facing; default 0.25 */
     float search_interval;   /* s between searches; default 0.1 */

@@ -48,7 +48,7 @@ AK_EXTERN_C_BEGIN
 #endif
 
 /* Bumped whenever a signature or struct layout below changes. The C# side checks it. */
-#define AK_PLUGIN_ABI_VERSION 2
+#define AK_PLUGIN_ABI_VERSION 3
 
 /* A handle is slot index (low 20 bits, plus one) and generation (the bits above). 0 is never
  * a valid handle. Pointer-sized so C# can hold it in an IntPtr / SafeHandle. */
@@ -265,6 +265,10 @@ typedef struct ak_plugin_character_params {
     int32_t cycle_start;     /* walk cycle frames [start, end); -1,-1 (default): found */
     int32_t cycle_end;       /*   automatically; 0,0: the clip already loops */
     float seam_blend;        /* seconds of crossfade over the loop seam; default 0.1 */
+    /* The joint whose horizontal travel is the root motion (UTF-8 name, read during create
+     * only); NULL or "" (default): measured (ak_root_joint_find: the top joint, or the hips
+     * under a still top joint). A name no joint has is refused. */
+    const char *root_joint;
 } ak_plugin_character_params;
 
 typedef struct ak_plugin_character_info {
@@ -447,11 +451,14 @@ AK_PLUGIN_API int32_t ak_plugin_gltf_skin_load(const char *path, int32_t skin,
                                                int32_t error_size);
 
 typedef struct ak_plugin_retarget_params {
-    float scale;        /* on top of the leg-length ratio; default 1 */
-    float floor_height; /* NaN (default): the source's floor carried over; else Unity Y, m */
-    int32_t contacts;   /* 1 (default): stance feet pinned (clip retargeting only) */
-    int32_t pin_hands;  /* 0 (default) */
-    float fade_time;    /* seconds; default 0.1 */
+    float scale;             /* on top of the leg-length ratio; default 1 */
+    float floor_height;      /* NaN (default): the source's floor carried over; else Unity Y, m */
+    int32_t contacts;        /* 1 (default): stance feet pinned (clip retargeting only) */
+    int32_t pin_hands;       /* 0 (default) */
+    float fade_time;         /* seconds; default 0.1 */
+    int32_t reference_frame; /* source frame used as the reference pose (clip retargeting);
+                                -1 (default): picked by measure (the zero pose when it stands,
+                                else the most upright frame); ak_retarget_params */
 } ak_plugin_retarget_params;
 
 AK_PLUGIN_API int32_t ak_plugin_retarget_defaults(ak_plugin_retarget_params *out);
@@ -516,10 +523,13 @@ typedef struct ak_plugin_matcher_state {
 } ak_plugin_matcher_state;
 
 /* A database from clips of one skeleton (handles from one or several BVH loads of the same
- * rig, in metres). Offline cost: resampling, FK and features of every frame. */
+ * rig, in metres). Offline cost: resampling, FK and features of every frame. `root_joint`
+ * names the joint whose horizontal travel is the root motion; NULL or "": measured over the
+ * clips (ak_motion_db_params.root_joint). */
 AK_PLUGIN_API int32_t ak_plugin_motion_db_create(ak_handle skeleton, const ak_handle *clips,
-                                                 int32_t clip_count, ak_handle *out_db,
-                                                 char *error_buffer, int32_t error_size);
+                                                 int32_t clip_count, const char *root_joint,
+                                                 ak_handle *out_db, char *error_buffer,
+                                                 int32_t error_size);
 /* The built database as one binary blob (matching.h), to a file and back. */
 AK_PLUGIN_API int32_t ak_plugin_motion_db_save(ak_handle db, const char *path);
 AK_PLUGIN_API int32_t ak_plugin_motion_db_load(const char *path, ak_handle *out_db,

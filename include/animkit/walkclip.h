@@ -21,8 +21,8 @@ typedef struct ak_walk_clip_params {
     float hip_sway;      /* lateral pelvis amplitude, m; default 0.025 */
     float step_width;    /* lateral distance between the feet, m; default 0.18 */
     float foot_clearance; /* peak ankle lift in swing, m; default 0.10 */
-    float arm_swing_deg;  /* shoulder swing amplitude; default 16 */
-    float pelvis_yaw_deg; /* pelvis rotation amplitude; default 4 */
+    float arm_swing;      /* shoulder swing amplitude, radians, [-80, 80] deg; default 16 deg */
+    float pelvis_yaw;     /* pelvis rotation amplitude, radians, [-30, 30] deg; default 4 deg */
 } ak_walk_clip_params;
 
 AK_API ak_walk_clip_params ak_walk_clip_defaults(void);

@@ -71,16 +71,16 @@ typedef struct ak_walker_state {
     int32_t stance[2];
     ak_vec3 sole[2];      /* world sole contact points */
     float sole_ground[2]; /* ground height under each sole (NaN where none) */
-    float tilt_deg[2];
-    float hip_drop;      /* metres the hips were lowered (negative: raised over a stance foot
-                            above the animation's floor, ak_foot_ik_params.max_hip_rise) */
-    int32_t contact[2];  /* AK_CONTACT_* of each foot this frame (0 in swing) */
-    ak_vec3 toe[2];      /* world toe contact points (= sole for a foot without a toe) */
-    float toe_ground[2]; /* ground height under each toe point (NaN where none or unknown) */
-    float rate;          /* the walk clip's playback rate, 0 (standing) .. 1 */
-    double elapsed;      /* seconds simulated, kept in double (`time` is this as a float, its
-                            step 7.8 ms beyond 65,536 s): a day of 1/120 s frames reads to the
-                            microsecond */
+    float tilt[2];        /* radians: foot up vs ground normal */
+    float hip_drop;       /* metres the hips were lowered (negative: raised over a stance foot
+                             above the animation's floor, ak_foot_ik_params.max_hip_rise) */
+    int32_t contact[2];   /* AK_CONTACT_* of each foot this frame (0 in swing) */
+    ak_vec3 toe[2];       /* world toe contact points (= sole for a foot without a toe) */
+    float toe_ground[2];  /* ground height under each toe point (NaN where none or unknown) */
+    float rate;           /* the walk clip's playback rate, 0 (standing) .. 1 */
+    double elapsed;       /* seconds simulated, kept in double (`time` is this as a float, its
+                             step 7.8 ms beyond 65,536 s): a day of 1/120 s frames reads to the
+                             microsecond */
 } ak_walker_state;
 
 typedef struct ak_walker ak_walker;

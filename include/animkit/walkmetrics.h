@@ -19,7 +19,7 @@ typedef struct ak_walk_metrics {
     float max_toe_penetration, max_toe_float;   /* m: the toe's alone */
     float skate;         /* m/s: mean horizontal speed of the holding point over stance */
     float max_skate;     /* m/s: its worst frame */
-    float max_tilt_deg;  /* worst foot-to-normal angle with the heel down */
+    float max_tilt;      /* radians: worst foot-to-normal angle with the heel down */
     float max_foot_step; /* m: largest per-frame move of a sole point */
     float max_hip_step;  /* m: largest per-frame move of the hips joint */
     float max_hip_accel; /* m/s^2: largest second difference of the hips' position / dt^2 */
@@ -31,8 +31,8 @@ typedef struct ak_walk_metrics {
     int32_t deepest_stance; /* 1 when that foot was in stance, 0 in swing */
     float hip_accel_min_g;  /* the hips' vertical acceleration, positions averaged over 33 ms, */
     float hip_accel_max_g;  /* in g (9.81 m/s^2): lowest and highest over the walk */
-    float knee_peak_deg;    /* peak knee flexion (180 - the hip-knee-ankle angle), either leg;
-                               needs ak_walk_metrics_set_legs */
+    float knee_peak;        /* radians: peak knee flexion (pi - the hip-knee-ankle angle),
+                               either leg; needs ak_walk_metrics_set_legs */
     /* running sums */
     double skate_sum;
     int32_t skate_n;
@@ -52,11 +52,11 @@ typedef struct ak_walk_metrics {
 
 AK_API void ak_walk_metrics_reset(ak_walk_metrics *m);
 /* The legs (hip/thigh, knee/shin and ankle joints [left, right]) whose knee flexion and ankle
- * depth count; call after ak_walk_metrics_reset. Without it knee_peak_deg stays 0 and only the
+ * depth count; call after ak_walk_metrics_reset. Without it knee_peak stays 0 and only the
  * heel and toe count for `deepest`. */
 AK_API void ak_walk_metrics_set_legs(ak_walk_metrics *m, const int32_t upper[2],
                                      const int32_t lower[2], const int32_t foot[2]);
-/* The source's own figures: hip_accel_min_g / hip_accel_max_g and knee_peak_deg over two
+/* The source's own figures: hip_accel_min_g / hip_accel_max_g and knee_peak over two
  * loops of the walk motion's cycle clip (so the seam counts), the same 33 ms average. The
  * other fields stay 0. Allocates a pose buffer (load-time use); AK_ERR_INVALID_ARG on NULL. */
 AK_API int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *out,

@@ -12,6 +12,9 @@
     {                                                                                              \
 #f, (uint32_t)offsetof(type, f), lo, hi, nan_ok                                            \
     }
+/* d degrees in radians, rounded as the library's own `d * AK_PI / 180.0f` (the bounds of
+ * angle fields, which are radians, written in the degrees a reader knows). */
+#define AKP_DEG(d) ((d)*3.14159265358979323846f / 180.0f)
 /* A table named after its struct over a static array of rows. */
 #define AKP_TABLE(name, list)                                                                      \
     {                                                                                              \

@@ -11,7 +11,7 @@ ak_controller_params ak_controller_defaults(void)
     p.radius = 0.25f;
     p.height = 1.7f;
     p.step_height = 0.3f;
-    p.max_slope_deg = 45.0f;
+    p.max_slope = 45.0f * AK_PI / 180.0f;
     p.gravity = 9.81f;
     p.skin = 0.005f;
     return p;
@@ -26,8 +26,9 @@ int32_t ak_controller_validate(const ak_controller_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "height must be at least 2*radius");
     if (!(p->step_height >= 0.0f) || !(p->step_height < p->height))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "step height must be in [0, height)");
-    if (!(p->max_slope_deg > 0.0f) || !(p->max_slope_deg < 90.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max slope must be in (0, 90) degrees");
+    if (!(p->max_slope > 0.0f) || !(p->max_slope < 0.5f * AK_PI))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "max slope must be in (0, 1.5708) radians (90 degrees)");
     if (!(p->gravity >= 0.0f) || !isfinite(p->gravity))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "gravity must be >= 0");
     if (!(p->skin >= 0.0f) || !(p->skin < p->radius))
@@ -101,7 +102,7 @@ static int can_stand(const ak_controller *c, const ak_ground *ground, const ak_b
         return 0;
     }
     /* A slope steeper than the limit blocks when the move climbs it. */
-    if (c->grounded && rise > 1e-4f && h.normal.y < cosf(p->max_slope_deg * AK_PI / 180.0f)) {
+    if (c->grounded && rise > 1e-4f && h.normal.y < cosf(p->max_slope)) {
         const float dx = x - from.x, dz = z - from.z;
         const float uphill = -(h.normal.x * dx + h.normal.z * dz);
         if (uphill > 0.0f) {

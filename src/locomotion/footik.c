@@ -19,7 +19,7 @@ ak_foot_ik_params ak_foot_ik_defaults(void)
     }
     p.hips = 0;
     p.weight = 1.0f;
-    p.max_tilt_deg = 45.0f;
+    p.max_tilt = 45.0f * AK_PI / 180.0f;
     p.lock_release_rate = 8.0f;
     p.ground_fade_rate = 4.0f;
     p.stance_fade_rate = 20.0f;
@@ -66,8 +66,9 @@ int32_t ak_foot_ik_validate(const ak_foot_ik_params *p, ak_error *err)
     if (st != AK_OK) return st;
     if (!(p->weight >= 0.0f && p->weight <= 1.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "weight must be in [0, 1]");
-    if (!(p->max_tilt_deg >= 0.0f && p->max_tilt_deg <= 89.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max_tilt_deg must be in [0, 89]");
+    if (!(p->max_tilt >= 0.0f && p->max_tilt <= 89.0f * AK_PI / 180.0f))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "max_tilt must be in [0, 1.5533] radians (89 degrees)");
     if (!(p->lock_release_rate > 0.0f) || !(p->ground_fade_rate > 0.0f) ||
         !(p->stance_fade_rate > 0.0f) || !(p->swing_height_rate > 0.0f) ||
         !(p->hip_drop_rate > 0.0f) || !(p->hip_drop_stiffness > 0.0f))
@@ -208,11 +209,12 @@ static ak_quat blend_rot(ak_quat a, ak_quat b, float w)
     return akq_nlerp(a, b, w);
 }
 
-static float angle_deg(ak_vec3 a, ak_vec3 b)
+/* Radians between a and b. */
+static float angle_between(ak_vec3 a, ak_vec3 b)
 {
     float d = akv_dot(akv_normalize_or(a, a), akv_normalize_or(b, b));
     d = d > 1.0f ? 1.0f : (d < -1.0f ? -1.0f : d);
-    return acosf(d) * 180.0f / AK_PI;
+    return acosf(d);
 }
 
 /* What one frame needs per leg and shares between the phases. */
@@ -831,7 +833,7 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
                               ? clamp_normal(fr->ground[s].normal, ff->cos_tilt, ff->sin_tilt)
                               : akv_make(0, 1, 0);
         /* Tilt is the flat foot's: while it rolls over its toe the pitch is the animation's. */
-        st->tilt_deg[s] = angle_deg(akq_rotate(world[leg->foot].rotation, leg->up_local), n);
+        st->tilt[s] = angle_between(akq_rotate(world[leg->foot].rotation, leg->up_local), n);
     }
 }
 
@@ -924,9 +926,8 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     ff.single_support = 0.0f;
     ff.floor = fr->floor_height;
     ff.forward = akq_rotate(fr->character.rotation, akv_make(0, 0, 1));
-    const float max_tilt = p->max_tilt_deg * AK_PI / 180.0f;
-    ff.cos_tilt = cosf(max_tilt);
-    ff.sin_tilt = sinf(max_tilt);
+    ff.cos_tilt = cosf(p->max_tilt);
+    ff.sin_tilt = sinf(p->max_tilt);
     if (!st->initialized) reset_weights(st, fr);
     /* The pose and the placement shift stay as they are until the hip drop: one set of
      * animated points serves the query points, the locks and the targets. */

@@ -1,6 +1,6 @@
 /* The documented ranges of the locomotion params structs' float fields: one table per struct,
  * checked by its _validate and read by the plugin, Python and JS (status.h). Lengths in
- * metres, times in seconds, angles in degrees unless the field says radians. World
+ * metres, times in seconds, angles in radians (bounds written AKP_DEG(degrees)). World
  * coordinates stay within 1e6 m of the origin (the plugin's and the CLI's bound). */
 #include "animkit/locomotion.h"
 
@@ -17,7 +17,7 @@
 #define F(f, lo, hi) RANGE(ak_foot_ik_params, f, lo, hi, 0)
 static const ak_param_range k_foot_ik[] = {
     F(weight, 0.0f, 1.0f),
-    F(max_tilt_deg, 0.0f, 89.0f),
+    F(max_tilt, 0.0f, AKP_DEG(89.0f)), /* radians */
     F(lock_release_rate, 1e-3f, 1e4f),
     F(ground_fade_rate, 1e-3f, 1e4f),
     F(stance_fade_rate, 1e-3f, 1e4f),
@@ -51,8 +51,9 @@ static const ak_param_table k_walker_table = TABLE(ak_walker_params, k_walker);
 
 #define C(f, lo, hi) RANGE(ak_controller_params, f, lo, hi, 0)
 static const ak_param_range k_controller[] = {
-    C(radius, 1e-3f, 10.0f),        C(height, 2e-3f, 100.0f), C(step_height, 0.0f, 100.0f),
-    C(max_slope_deg, 1e-3f, 89.9f), C(gravity, 0.0f, 1e3f),   C(skin, 0.0f, 10.0f),
+    C(radius, 1e-3f, 10.0f),      C(height, 2e-3f, 100.0f),
+    C(step_height, 0.0f, 100.0f), C(max_slope, AKP_DEG(1e-3f), AKP_DEG(89.9f)), /* radians */
+    C(gravity, 0.0f, 1e3f),       C(skin, 0.0f, 10.0f),
 };
 #undef C
 static const ak_param_table k_controller_table = TABLE(ak_controller_params, k_controller);
@@ -81,9 +82,11 @@ static const ak_param_table k_reach_table = TABLE(ak_reach_params, k_reach);
 /* The built-in terrain: every field whatever the kind (the defaults fill them all). */
 #define T(f, lo, hi) RANGE(ak_terrain_params, f, lo, hi, 0)
 static const ak_param_range k_terrain[] = {
-    T(size, 1e-3f, 1e5f),           T(base_height, -1e6f, 1e6f),    T(cell, 0.01f, 1e5f),
-    T(max_slope_deg, 1e-3f, 60.0f), T(wavelength, 0.04f, 1e6f),     T(step_height, 1e-3f, 0.5f),
-    T(step_depth, 0.05f, 1e3f),     T(stairs_start_x, -1e6f, 1e6f), T(landing, 0.0f, 1e5f),
+    T(size, 1e-3f, 1e5f),       T(base_height, -1e6f, 1e6f),
+    T(cell, 0.01f, 1e5f),       T(max_slope, AKP_DEG(1e-3f), AKP_DEG(60.0f)), /* radians */
+    T(wavelength, 0.04f, 1e6f), T(step_height, 1e-3f, 0.5f),
+    T(step_depth, 0.05f, 1e3f), T(stairs_start_x, -1e6f, 1e6f),
+    T(landing, 0.0f, 1e5f),
 };
 #undef T
 static const ak_param_table k_terrain_table = TABLE(ak_terrain_params, k_terrain);
@@ -92,12 +95,17 @@ static const ak_param_table k_terrain_table = TABLE(ak_terrain_params, k_terrain
  * ak_walk_clip_validate. */
 #define B(f, lo, hi) RANGE(ak_walk_clip_params, f, lo, hi, 0)
 static const ak_param_range k_walk_clip[] = {
-    B(stride_length, 0.1f, 2.0f),     B(cycle_time, 0.4f, 4.0f),
-    B(frame_rate, 10.0f, 480.0f),     B(duty_factor, 0.5f, 0.8f),
-    B(hip_height, 0.4f, 0.91f),       B(hip_bob, 0.0f, 0.51f),
-    B(hip_sway, 0.0f, 0.2f),          B(step_width, 0.0f, 0.6f),
-    B(foot_clearance, 0.0f, 0.5f),    B(arm_swing_deg, -80.0f, 80.0f),
-    B(pelvis_yaw_deg, -30.0f, 30.0f),
+    B(stride_length, 0.1f, 2.0f),
+    B(cycle_time, 0.4f, 4.0f),
+    B(frame_rate, 10.0f, 480.0f),
+    B(duty_factor, 0.5f, 0.8f),
+    B(hip_height, 0.4f, 0.91f),
+    B(hip_bob, 0.0f, 0.51f),
+    B(hip_sway, 0.0f, 0.2f),
+    B(step_width, 0.0f, 0.6f),
+    B(foot_clearance, 0.0f, 0.5f),
+    B(arm_swing, AKP_DEG(-80.0f), AKP_DEG(80.0f)), /* radians */
+    B(pelvis_yaw, AKP_DEG(-30.0f), AKP_DEG(30.0f)),
 };
 #undef B
 static const ak_param_table k_walk_clip_table = TABLE(ak_walk_clip_params, k_walk_clip);

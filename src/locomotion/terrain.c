@@ -30,7 +30,7 @@ ak_terrain_params ak_terrain_defaults(void)
     p.size = 40.0f;
     p.base_height = 0.0f;
     p.cell = 0.25f;
-    p.max_slope_deg = 18.0f;
+    p.max_slope = 18.0f * AK_PI / 180.0f;
     p.wavelength = 12.0f;
     p.step_height = 0.15f;
     p.step_depth = 0.5f;
@@ -55,8 +55,9 @@ int32_t ak_terrain_validate(const ak_terrain_params *p, ak_error *err)
         if (!(p->cell >= 0.01f) || p->size / p->cell > 8192.0f)
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                                 "hills cell must be >= 0.01 m and size/cell <= 8192");
-        if (!(p->max_slope_deg > 0.0f) || !(p->max_slope_deg <= 60.0f))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "max slope must be in (0, 60] degrees");
+        if (!(p->max_slope > 0.0f) || !(p->max_slope <= 60.0f * AK_PI / 180.0f))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                                "max slope must be in (0, 1.0472] radians (60 degrees)");
         if (!(p->wavelength >= 4.0f * p->cell) || !isfinite(p->wavelength))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "wavelength must be at least 4 cells");
     }
@@ -141,10 +142,10 @@ static int32_t make_hills(ak_terrain *t, ak_error *err)
             t->heights[(size_t)r * n + c] = h;
         }
     }
-    /* Scale so the steepest bilinear slope is exactly max_slope_deg, then put the centre at
+    /* Scale so the steepest bilinear slope is exactly max_slope, then put the centre at
      * base_height. */
     const float g = grid_max_cell_gradient(t);
-    const float want = tanf(p->max_slope_deg * AK_PI / 180.0f);
+    const float want = tanf(p->max_slope);
     const float k = g > 0.0f ? want / g : 0.0f;
     const float centre = t->heights[(size_t)(n / 2) * n + n / 2] * k;
     for (size_t i = 0; i < (size_t)n * (size_t)n; ++i)
@@ -466,10 +467,10 @@ void ak_terrain_info(const ak_terrain *t, int32_t *kind, float *size, float *min
     if (max_h) *max_h = t->max_h;
 }
 
-float ak_terrain_max_slope_deg(const ak_terrain *t)
+float ak_terrain_max_slope(const ak_terrain *t)
 {
     if (!t || !t->heights) return 0.0f;
-    return atanf(grid_max_cell_gradient(t)) * 180.0f / AK_PI;
+    return atanf(grid_max_cell_gradient(t));
 }
 
 /* ---- The abstract ground ---- */

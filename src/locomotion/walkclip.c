@@ -118,8 +118,8 @@ ak_walk_clip_params ak_walk_clip_defaults(void)
     p.hip_sway = 0.025f;
     p.step_width = 0.18f;
     p.foot_clearance = 0.12f;
-    p.arm_swing_deg = 16.0f;
-    p.pelvis_yaw_deg = 4.0f;
+    p.arm_swing = 16.0f * (AK_PI / 180.0f);
+    p.pelvis_yaw = 4.0f * (AK_PI / 180.0f);
     return p;
 }
 
@@ -148,7 +148,8 @@ int32_t ak_walk_clip_validate(const ak_walk_clip_params *p, ak_error *err)
     if (!(p->hip_sway >= 0.0f && p->hip_sway < 0.2f) ||
         !(p->step_width >= 0.0f && p->step_width < 0.6f) ||
         !(p->foot_clearance >= 0.0f && p->foot_clearance < 0.5f) ||
-        !(fabsf(p->arm_swing_deg) <= 80.0f) || !(fabsf(p->pelvis_yaw_deg) <= 30.0f))
+        !(fabsf(p->arm_swing) <= 80.0f * AK_PI / 180.0f) ||
+        !(fabsf(p->pelvis_yaw) <= 30.0f * AK_PI / 180.0f))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "sway, width, clearance, arm swing or pelvis yaw out of range");
     return ak_params_check(ak_walk_clip_param_ranges(), p, err);
@@ -328,7 +329,7 @@ int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleton **out
         const float ds = 0.5f * (p->duty_factor - 0.5f);
         const float bob = p->hip_bob * 0.5f * (1.0f - cosf(4.0f * AK_PI * (phi - ds)));
         const float sway = p->hip_sway * sinf(2.0f * AK_PI * (phi - ds));
-        const float yaw = -p->pelvis_yaw_deg * deg * cosf(2.0f * AK_PI * phi);
+        const float yaw = -p->pelvis_yaw * cosf(2.0f * AK_PI * phi);
         ak_xform hips;
         hips.translation = ak_vec3_make(sway, p->hip_height + bob + HIP_DROP_OFS, S * phi);
         hips.rotation = rot_y(yaw);
@@ -349,7 +350,7 @@ int32_t ak_walk_clip_create(const ak_walk_clip_params *params, ak_skeleton **out
         /* Upper body: spine undoes the pelvis yaw and leans 3 degrees forward; arms hang
          * 8 degrees out and swing against the legs; elbows bend more on the back swing. */
         rot[J_SPINE] = akq_mul(rot_x(3.0f * deg), rot_y(-yaw));
-        const float swing = p->arm_swing_deg * deg * cosf(2.0f * AK_PI * phi);
+        const float swing = p->arm_swing * cosf(2.0f * AK_PI * phi);
         rot[J_LARM] = akq_mul(rot_z(8.0f * deg), rot_x(swing));
         rot[J_RARM] = akq_mul(rot_z(-8.0f * deg), rot_x(-swing));
         rot[J_LFOREARM] = rot_x(-(15.0f + 10.0f * (0.5f - 0.5f * cosf(2.0f * AK_PI * phi))) * deg);

@@ -1259,7 +1259,7 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
             w->p.foot_ik && w->initialized ? w->fst.toe[k] : ak_foot_ik_toe(&w->fik, w->world, k);
         s->toe_ground[k] = w->toe_ground[k];
         if (w->p.foot_ik && w->initialized) {
-            s->tilt_deg[k] = w->fst.tilt_deg[k];
+            s->tilt[k] = w->fst.tilt[k];
         } else {
             /* Without foot IK: the animated foot against the ground normal under it. */
             const ak_ground_hit *h = &w->foot_hit[k];
@@ -1268,7 +1268,7 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
             const ak_vec3 n = h->hit ? h->normal : ak_vec3_make(0, 1, 0);
             float d = akv_dot(up, n) / (akv_len(up) * akv_len(n) + 1e-20f);
             d = d > 1.0f ? 1.0f : (d < -1.0f ? -1.0f : d);
-            s->tilt_deg[k] = acosf(d) * 180.0f / AK_PI;
+            s->tilt[k] = acosf(d);
         }
     }
     s->hip_drop = w->p.foot_ik ? w->fst.applied_hip_drop : 0.0f;

@@ -68,8 +68,8 @@ static void metrics_legs(ak_walk_metrics *m, const ak_xform *world)
         if (!(lt > 1e-6f && ls > 1e-6f)) continue;
         float c = akv_dot(thigh, shank) / (lt * ls);
         c = c > 1.0f ? 1.0f : c < -1.0f ? -1.0f : c;
-        const float deg = acosf(c) * (180.0f / 3.14159265f);
-        if (deg > m->knee_peak_deg) m->knee_peak_deg = deg;
+        const float flexion = acosf(c);
+        if (flexion > m->knee_peak) m->knee_peak = flexion;
     }
 }
 
@@ -142,8 +142,7 @@ static void metrics_foot(ak_walk_metrics *m, const ak_walker_state *s, int k, fl
     const int toe = (c & AK_CONTACT_TOE) != 0;
     if (heel) {
         point_error(s->sole[k].y, s->sole_ground[k], &m->max_heel_penetration, &m->max_heel_float);
-        if (isfinite(s->sole_ground[k]) && s->tilt_deg[k] > m->max_tilt_deg)
-            m->max_tilt_deg = s->tilt_deg[k];
+        if (isfinite(s->sole_ground[k]) && s->tilt[k] > m->max_tilt) m->max_tilt = s->tilt[k];
     }
     if (toe) point_error(s->toe[k].y, s->toe_ground[k], &m->max_toe_penetration, &m->max_toe_float);
     ++m->stance_samples;

@@ -125,7 +125,7 @@ ak_matcher_params ak_matcher_defaults(void)
     p.arrival_radius = 0.3f;
     p.walk_speed = 1.4f;
     p.slow_radius = 1.5f;
-    p.turn_on_spot_deg = 110.0f;
+    p.turn_on_spot = 110.0f * AK_PI / 180.0f;
     p.velocity_halflife = 0.3f;
     p.heading_halflife = 0.25f;
     p.search_interval = 0.1f;
@@ -183,8 +183,9 @@ int32_t ak_matcher_validate(const ak_matcher_params *p, const ak_motion_db *db, 
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "transition_cost, exclude_time and reselect_time must be finite and "
                             ">= 0");
-    if (!(p->turn_on_spot_deg >= 0.0f && p->turn_on_spot_deg <= 180.0f))
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "turn_on_spot_deg must be in [0, 180]");
+    if (!(p->turn_on_spot >= 0.0f && p->turn_on_spot <= AK_PI))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "turn_on_spot must be in [0, 3.1416] radians (180 degrees)");
     if (!(p->turn_rate >= 0.0f) || !isfinite(p->turn_rate))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "turn_rate must be finite and >= 0");
     if (p->search_mode != AK_MATCH_BRUTE && p->search_mode != AK_MATCH_BOXES)
@@ -504,11 +505,11 @@ static void update_desire(ak_matcher *m, float dt)
     float speed = 0.0f;
     if (!m->arrived && dist > 1e-5f) {
         m->want_heading = m->sim_heading + wrap_pi(atan2f(dx, dz) - m->sim_heading);
-        const float off = fabsf(wrap_pi(atan2f(dx, dz) - m->heading)) * 180.0f / AK_PI;
+        const float off = fabsf(wrap_pi(atan2f(dx, dz) - m->heading)); /* radians */
         speed = m->p.walk_speed * (dist < m->p.slow_radius ? dist / m->p.slow_radius : 1.0f);
         /* Far off the facing: turn on the spot when the database can, else keep walking at
          * its slowest and turn along a tight arc (orientation warping). */
-        if (off > m->p.turn_on_spot_deg)
+        if (off > m->p.turn_on_spot)
             speed =
                 m->turns_in_place ? 0.0f : (speed < m->db->min_speed ? speed : m->db->min_speed);
     }
@@ -959,7 +960,7 @@ void ak_matcher_get_state(const ak_matcher *m, ak_walker_state *s)
         s->toe[k] =
             m->p.foot_ik && m->initialized ? m->fst.toe[k] : ak_foot_ik_toe(&m->fik, m->world, k);
         s->toe_ground[k] = m->toe_ground[k];
-        s->tilt_deg[k] = m->p.foot_ik ? m->fst.tilt_deg[k] : 0.0f;
+        s->tilt[k] = m->p.foot_ik ? m->fst.tilt[k] : 0.0f;
     }
     s->hip_drop = m->p.foot_ik ? m->fst.applied_hip_drop : 0.0f;
 }

@@ -1,5 +1,5 @@
 /* The documented ranges of ak_matcher_params' float fields (status.h), checked by
- * ak_matcher_validate and read by the plugin, Python and JS. Metres, seconds, degrees; world
+ * ak_matcher_validate and read by the plugin, Python and JS. Metres, seconds, radians; world
  * coordinates within 1e6 m of the origin. */
 #include "animkit/matching.h"
 
@@ -17,7 +17,7 @@ static const ak_param_range k_matcher[] = {
     M(arrival_radius, 1e-3f, 1e3f),
     M(walk_speed, 1e-2f, 20.0f),
     M(slow_radius, 1e-3f, 1e3f),
-    M(turn_on_spot_deg, 0.0f, 180.0f),
+    M(turn_on_spot, 0.0f, AKP_DEG(180.0f)), /* radians */
     M(velocity_halflife, 1e-3f, 10.0f),
     M(heading_halflife, 1e-3f, 10.0f),
     M(search_interval, 1e-3f, 10.0f),

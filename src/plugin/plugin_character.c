@@ -65,7 +65,7 @@ AK_PLUGIN_API int32_t ak_plugin_character_defaults(ak_plugin_character_params *o
     out->use_controller = w.use_controller;
     out->foot_ik = w.foot_ik;
     out->foot_weight = w.foot.weight;
-    out->max_tilt_deg = w.foot.max_tilt_deg;
+    out->max_tilt_deg = w.foot.max_tilt * 180.0f / AK_PI; /* radians -> degrees */
     out->max_hip_drop = w.foot.max_hip_drop;
     out->hip_drop_rate = w.foot.hip_drop_rate;
     out->pole_distance = w.foot.pole_distance;
@@ -97,7 +97,7 @@ static const akp_range k_character_ranges[] = {
     CHAR_LIB(ground_smoothing, ak_walker_param_ranges, ground_smoothing),
     CHAR_LIB(idle_fade, ak_walker_param_ranges, idle_fade),
     CHAR_LIB(foot_weight, ak_foot_ik_param_ranges, weight),
-    CHAR_LIB(max_tilt_deg, ak_foot_ik_param_ranges, max_tilt_deg),
+    CHAR_RANGE(max_tilt_deg, 0.0f, 89.0f), /* degrees: ak_foot_ik_params.max_tilt in radians */
     CHAR_LIB(max_hip_drop, ak_foot_ik_param_ranges, max_hip_drop),
     CHAR_LIB(hip_drop_rate, ak_foot_ik_param_ranges, hip_drop_rate),
     CHAR_LIB(pole_distance, ak_foot_ik_param_ranges, pole_distance),
@@ -128,7 +128,7 @@ static ak_walker_params character_walker_params(const ak_plugin_character_params
     wp.use_controller = pp->use_controller;
     wp.foot_ik = pp->foot_ik;
     wp.foot.weight = pp->foot_weight;
-    wp.foot.max_tilt_deg = pp->max_tilt_deg;
+    wp.foot.max_tilt = pp->max_tilt_deg * AK_PI / 180.0f;
     wp.foot.max_hip_drop = pp->max_hip_drop;
     wp.foot.hip_drop_rate = pp->hip_drop_rate;
     wp.foot.pole_distance = pp->pole_distance;
@@ -166,6 +166,7 @@ static int32_t character_build(akp_character *c, const ak_plugin_character_param
     mp.cycle_start = pp->cycle_start;
     mp.cycle_end = pp->cycle_end;
     mp.seam_blend = pp->seam_blend;
+    mp.root_joint = pp->root_joint && pp->root_joint[0] ? pp->root_joint : NULL;
     int32_t status =
         ak_walk_motion_create(c->skeleton->skeleton, c->walk->clip, &mp, &c->motion, &err);
     if (status != AK_OK) {
@@ -372,7 +373,7 @@ AK_PLUGIN_API int32_t ak_plugin_character_state_get(ak_handle h, ak_plugin_chara
             /* Planted on the sole point: not while the heel is up (rolling on the toe). */
             out->stance[k] = s.stance[k] && (s.contact[k] & AK_CONTACT_HEEL) != 0;
             out->sole[k] = akp_mirror_point(s.sole[k]);
-            out->tilt_deg[k] = s.tilt_deg[k];
+            out->tilt_deg[k] = s.tilt[k] * 180.0f / AK_PI;
         }
         out->hip_drop = s.hip_drop;
     }

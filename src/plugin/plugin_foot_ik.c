@@ -55,7 +55,7 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_defaults(ak_plugin_foot_ik_params *out)
     const ak_foot_ik_params d = ak_foot_ik_defaults();
     memset(out, 0, sizeof *out);
     out->weight = d.weight;
-    out->max_tilt_deg = d.max_tilt_deg;
+    out->max_tilt_deg = d.max_tilt * 180.0f / AK_PI; /* radians -> degrees */
     out->max_hip_drop = d.max_hip_drop;
     out->hip_drop_rate = d.hip_drop_rate;
     out->pole_distance = d.pole_distance;
@@ -99,7 +99,7 @@ static int32_t calibrate(akp_foot_ik *f, const ak_skeleton *sk, const ak_clip *c
     }
 static const akp_range k_foot_ik_ranges[] = {
     FOOT_LIB(weight),
-    FOOT_LIB(max_tilt_deg),
+    FOOT_RANGE(max_tilt_deg, 0.0f, 89.0f), /* degrees: ak_foot_ik_params.max_tilt in radians */
     FOOT_LIB(max_hip_drop),
     FOOT_LIB(hip_drop_rate),
     FOOT_LIB(pole_distance),
@@ -122,7 +122,7 @@ static void foot_ik_params(akp_foot_ik *f, const ak_humanoid *hum,
     }
     f->params.hips = hum->joint[AK_HUM_HIPS];
     f->params.weight = pp->weight;
-    f->params.max_tilt_deg = pp->max_tilt_deg;
+    f->params.max_tilt = pp->max_tilt_deg * AK_PI / 180.0f;
     f->params.max_hip_drop = pp->max_hip_drop;
     f->params.hip_drop_rate = pp->hip_drop_rate;
     f->params.pole_distance = pp->pole_distance;
@@ -383,7 +383,7 @@ AK_PLUGIN_API int32_t ak_plugin_foot_ik_state_get(ak_handle h, ak_plugin_foot_ik
         for (int s = 0; s < 2; ++s) {
             out->stance[s] = f->stance[s];
             out->sole[s] = akp_mirror_point(f->state.sole[s]);
-            out->tilt_deg[s] = f->state.tilt_deg[s];
+            out->tilt_deg[s] = f->state.tilt[s] * 180.0f / AK_PI;
             out->reached[s] = f->state.reached[s];
         }
         out->hip_drop = f->state.applied_hip_drop;

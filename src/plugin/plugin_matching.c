@@ -93,8 +93,9 @@ static int32_t acquire_clips(const ak_handle *clips, int32_t n, akp_clip **held,
 }
 
 AK_PLUGIN_API int32_t ak_plugin_motion_db_create(ak_handle hs, const ak_handle *clips,
-                                                 int32_t clip_count, ak_handle *out,
-                                                 char *error_buffer, int32_t error_size)
+                                                 int32_t clip_count, const char *root_joint,
+                                                 ak_handle *out, char *error_buffer,
+                                                 int32_t error_size)
 {
     akp_copy_text(error_buffer, error_size, "");
     if (out) *out = NULL;
@@ -119,6 +120,7 @@ AK_PLUGIN_API int32_t ak_plugin_motion_db_create(ak_handle hs, const ak_handle *
     } else {
         ak_motion_db_params p = ak_motion_db_defaults();
         p.metres_per_unit = 1.0f; /* the plugin's skeletons and clips are in metres */
+        p.root_joint = root_joint && root_joint[0] ? root_joint : NULL;
         ak_motion_db *db = NULL;
         ak_error err;
         ak_error_clear(&err);

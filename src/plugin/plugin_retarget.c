@@ -144,6 +144,7 @@ AK_PLUGIN_API int32_t ak_plugin_retarget_defaults(ak_plugin_retarget_params *out
     out->contacts = p.contacts;
     out->pin_hands = p.pin_hands;
     out->fade_time = p.fade_time;
+    out->reference_frame = p.reference_frame;
     return AK_OK;
 }
 
@@ -164,6 +165,7 @@ static ak_retarget_params library_params(const ak_plugin_retarget_params *pp,
         p.contacts = pp->contacts;
         p.pin_hands = pp->pin_hands;
         p.fade_time = pp->fade_time;
+        p.reference_frame = pp->reference_frame;
     }
     return p;
 }

@@ -64,9 +64,9 @@ static void per_frame_deltas_sum_to_the_loop_displacement(void **state)
     float loop_h;
     ak_root_motion_loop(rm, &loop, &loop_h);
     /* The built-in walk: one stride per cycle, seen from the pelvis at frame 0, which is
-     * yawed pelvis_yaw_deg (4 degrees) off the line of travel. */
+     * yawed pelvis_yaw (4 degrees) off the line of travel. */
     AKT_NEAR(ak_vec3_length(loop), wp.stride_length, 1e-3);
-    AKT_NEAR(atan2f(loop.x, loop.z), wp.pelvis_yaw_deg * 3.14159265f / 180.0f, 2e-3);
+    AKT_NEAR(atan2f(loop.x, loop.z), wp.pelvis_yaw, 2e-3);
     AKT_NEAR(loop_h, 0.0f, 1e-5);
     const float T = ak_clip_duration(c);
     for (int start = 0; start < 3; ++start) {
@@ -138,7 +138,7 @@ static void in_place_pose_recombines_to_the_clip(void **state)
     ak_skeleton *sk;
     ak_clip *c;
     ak_walk_clip_params wp = ak_walk_clip_defaults();
-    wp.pelvis_yaw_deg = 12.0f; /* make the heading wiggle visible */
+    wp.pelvis_yaw = AKT_RAD(12.0f); /* make the heading wiggle visible */
     assert_int_equal(ak_walk_clip_create(&wp, &sk, &c, NULL), AK_OK);
     ak_root_motion *rm = NULL;
     ak_root_motion_params p = ak_root_motion_defaults();

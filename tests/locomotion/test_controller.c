@@ -197,7 +197,7 @@ static void low_boxes_are_ground_and_params_are_validated(void **state)
     cp.radius = -1.0f;
     assert_int_equal(ak_controller_validate(&cp, &err), AK_ERR_INVALID_ARG);
     cp = ak_controller_defaults();
-    cp.max_slope_deg = 95.0f;
+    cp.max_slope = AKT_RAD(95.0f);
     assert_int_equal(ak_controller_init(&c, &cp, ak_vec3_make(0, 0, 0), &err), AK_ERR_INVALID_ARG);
     ak_terrain_destroy(t);
 }

@@ -84,7 +84,7 @@ static void walker_rejects_bad_params_and_null_handles(void **state)
     wp.steer = 7;
     assert_int_equal(ak_walker_create(src.motion, &wp, NULL, &w, &err), AK_ERR_INVALID_ARG);
     wp = ak_walker_defaults();
-    wp.foot.max_tilt_deg = 120.0f;
+    wp.foot.max_tilt = AKT_RAD(120.0f);
     assert_int_equal(ak_walker_create(src.motion, &wp, NULL, &w, &err), AK_ERR_INVALID_ARG);
     /* NULL handles and bad dt. */
     assert_int_equal(ak_walker_step(NULL, 0.01f, NULL, &err), AK_ERR_INVALID_ARG);

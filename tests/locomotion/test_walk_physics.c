@@ -98,11 +98,11 @@ static physics_walk physics_run(const walk_source *s, const ak_ground *ground)
     for (int f = 0; f * dt < 30.0f && f < PHYS_MAX_FRAMES; ++f) {
         assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, ground, &err), AK_OK);
         ak_walker_get_state(w, &r.last);
-        const float lo = r.m.hip_accel_min_g, hi = r.m.hip_accel_max_g, knee = r.m.knee_peak_deg;
+        const float lo = r.m.hip_accel_min_g, hi = r.m.hip_accel_max_g, knee = r.m.knee_peak;
         ak_walk_metrics_add(&r.m, &r.last, ak_walker_world_pose(w), hips, f == 0 ? 0.0f : dt);
         if (r.m.hip_accel_min_g < lo) r.hip_min_frame = f;
         if (r.m.hip_accel_max_g > hi) r.hip_max_frame = f;
-        if (r.m.knee_peak_deg > knee) r.knee_frame = f;
+        if (r.m.knee_peak > knee) r.knee_frame = f;
         r.phase[f] = walk_phase(w, &r.last);
         r.frames = f + 1;
         if (r.last.stopped) break;
@@ -123,10 +123,10 @@ static int within_bounds(const char *label, const physics_walk *r, float radius)
     const ak_walk_metrics *m = &r->m;
     const float lo = fminf(r->src.hip_accel_min_g, -1.0f) - 0.25f;
     const float hi = fmaxf(r->src.hip_accel_max_g, 1.0f) + 0.5f;
-    const float knee = fmaxf(r->src.knee_peak_deg, 75.0f) + 25.0f;
+    const float knee = fmaxf(r->src.knee_peak, AKT_RAD(75.0f)) + AKT_RAD(25.0f);
     const int deep_ok = m->deepest <= 0.005f, skate_ok = m->skate < 0.01f;
     const int hip_lo_ok = m->hip_accel_min_g >= lo, hip_hi_ok = m->hip_accel_max_g <= hi;
-    const int knee_ok = m->knee_peak_deg <= knee;
+    const int knee_ok = m->knee_peak <= knee;
     const int stop_ok =
         r->last.stopped && r->last.distance <= radius && r->last.stance[0] && r->last.stance[1];
     const int ok = deep_ok && skate_ok && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok;
@@ -134,7 +134,7 @@ static int within_bounds(const char *label, const physics_walk *r, float radius)
            "%.2f..%.2f), knee %.1f (bound %.1f), stopped %d at %.3f m, feet %d%d%s\n",
            label, 1e3 * (double)m->deepest, 1e3 * (double)m->skate, 1e3 * (double)m->max_skate,
            (double)m->hip_accel_min_g, (double)m->hip_accel_max_g, (double)lo, (double)hi,
-           (double)m->knee_peak_deg, (double)knee, (int)r->last.stopped, (double)r->last.distance,
+           AKT_DEG(m->knee_peak), AKT_DEG(knee), (int)r->last.stopped, (double)r->last.distance,
            (int)r->last.stance[0], (int)r->last.stance[1], ok ? "" : "  OUT");
     if (!deep_ok)
         printf("    %.1f mm below the ground (bound 5): frame %d, %s %s, %s, %s\n",
@@ -152,8 +152,8 @@ static int within_bounds(const char *label, const physics_walk *r, float radius)
         printf("    hips %.2f g (bound %.2f): frame %d, hips, %s\n", (double)m->hip_accel_max_g,
                (double)hi, r->hip_max_frame, phase_name(phase_at(r, r->hip_max_frame)));
     if (!knee_ok)
-        printf("    knee %.1f deg (bound %.1f): frame %d, knee, %s\n", (double)m->knee_peak_deg,
-               (double)knee, r->knee_frame, phase_name(phase_at(r, r->knee_frame)));
+        printf("    knee %.1f deg (bound %.1f): frame %d, knee, %s\n", AKT_DEG(m->knee_peak),
+               AKT_DEG(knee), r->knee_frame, phase_name(phase_at(r, r->knee_frame)));
     if (!stop_ok)
         printf("    stop: stopped %d, %.3f m from the target (bound %.2f), feet down %d/%d\n",
                (int)r->last.stopped, (double)r->last.distance, (double)radius,

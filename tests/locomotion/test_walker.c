@@ -53,7 +53,7 @@ static void assert_goals(const walk_result *r, const walk_result *ref, const ak_
 {
     const float dt = ak_walk_motion_clip(g_src.motion)->frame_time;
     assert_walk_goals(r, wp->arrival_radius);
-    assert_true(r->m.max_tilt_deg < 5.0f);
+    assert_true(r->m.max_tilt < AKT_RAD(5.0f));
     printf("  hip step %.4f <= %.4f, foot step %.4f <= %.4f\n", (double)r->m.max_hip_step,
            (double)(ref->m.max_hip_step + terrain_step(wp, h, dt, 0)), (double)r->m.max_foot_step,
            (double)(ref->m.max_foot_step + terrain_step(wp, h, dt, 1)));
@@ -118,8 +118,9 @@ static void without_foot_ik_the_feet_miss_the_ground(void **state)
         assert_true(err_without > 0.05f);
         assert_true(err_without > 10.0f * err_with);
         if (i == 0)
-            assert_true(without.m.max_tilt_deg > 5.0f &&
-                        with.m.max_tilt_deg < 1.0f); /* slopes tilt the ground under flat feet */
+            assert_true(without.m.max_tilt > AKT_RAD(5.0f) &&
+                        with.m.max_tilt <
+                            AKT_RAD(1.0f)); /* slopes tilt the ground under flat feet */
     }
 }
 

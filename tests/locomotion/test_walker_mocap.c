@@ -59,7 +59,7 @@ static void check_clip(const char *name, int a, int b)
         snprintf(label, sizeof label, "%s %s no IK", name, i == 0 ? "hills" : "stairs");
         print_result(label, &raw);
         assert_walk_goals(&r, wp.arrival_radius);
-        assert_true(r.m.max_tilt_deg < 5.0f);
+        assert_true(r.m.max_tilt < AKT_RAD(5.0f));
         ak_terrain_params tp = ak_terrain_defaults();
         tp.kind = i == 0 ? AK_TERRAIN_HILLS : AK_TERRAIN_STAIRS;
         const float h = step_rise(i == 0 ? g_hills : g_stairs, &tp, 0.5f * info.stride_length);

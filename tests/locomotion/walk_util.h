@@ -124,7 +124,7 @@ static inline void print_result(const char *label, const walk_result *r)
            label, (int)r->last.stopped, (double)r->last.time, (double)r->last.distance,
            1e3 * (double)r->m.max_heel_penetration, 1e3 * (double)r->m.max_heel_float,
            1e3 * (double)r->m.max_toe_penetration, 1e3 * (double)r->m.max_toe_float,
-           1e3 * (double)r->m.skate, 1e3 * (double)r->m.max_skate, (double)r->m.max_tilt_deg,
+           1e3 * (double)r->m.skate, 1e3 * (double)r->m.max_skate, AKT_DEG(r->m.max_tilt),
            (double)r->m.max_foot_step, (double)r->m.max_hip_step, (double)r->m.max_hip_accel,
            (double)r->max_hip_drop);
 }
@@ -184,7 +184,7 @@ static inline float terrain_step(const ak_walker_params *wp, float h, float dt, 
 static inline float step_rise(const ak_terrain *t, const ak_terrain_params *p, float step)
 {
     if (p->kind == AK_TERRAIN_STAIRS) return p->step_height * ceilf(step / p->step_depth);
-    return tanf(ak_terrain_max_slope_deg(t) * 3.14159265f / 180.0f) * step;
+    return tanf(ak_terrain_max_slope(t)) * step;
 }
 
 /* The four grounds of the walk tables, in the order walk_terrains_create makes them. */

@@ -70,8 +70,8 @@ static void matcher_params_validity(void **state)
     p.stance_gate = -0.1f;
     akt_expect_refused(validate, &p, AK_ERR_INVALID_ARG, "stance_gate", "stance_gate < 0");
     p = d;
-    p.turn_on_spot_deg = 200.0f;
-    akt_expect_refused(validate, &p, AK_ERR_INVALID_ARG, "turn_on_spot_deg", "200 degrees");
+    p.turn_on_spot = 200.0f * 3.14159265f / 180.0f; /* radians, over pi */
+    akt_expect_refused(validate, &p, AK_ERR_INVALID_ARG, "turn_on_spot", "200 degrees");
     p = d;
     p.search_mode = 7;
     akt_expect_refused(validate, &p, AK_ERR_INVALID_ARG, "search_mode", "search_mode 7");

@@ -292,6 +292,10 @@ static partial class ComponentTests
         Check((int)gw.interpolation == ch.interp, "GuideWalker.interpolation = C default");
         Check(gw.cycleStart == ch.cycleStart && gw.cycleEnd == ch.cycleEnd, "GuideWalker.cycleStart/End = C default");
         Check(Same(gw.seamBlend, ch.seamBlend), "GuideWalker.seamBlend = C default " + ch.seamBlend);
+        Check(gw.rootJoint == "" && ch.rootJoint == IntPtr.Zero, "GuideWalker.rootJoint = C default (measured)");
+        Check(new MotionMatchingWalker().rootJoint == "", "MotionMatchingWalker.rootJoint = measured");
+        Check(new HumanoidRetargeter().referenceFrame == Retarget.Defaults().referenceFrame,
+              "HumanoidRetargeter.referenceFrame = C default " + Retarget.Defaults().referenceFrame);
 
         AkFootIkParams fp = FootIkRig.Defaults();
         FootIK fs = new FootIK();

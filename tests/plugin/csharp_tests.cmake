@@ -4,3 +4,7 @@ list(APPEND AK_CS_TESTS
   live_retargeter_matches_clip_retarget_without_contacts
   motion_database_builds_saves_and_loads
   matcher_walks_to_a_target_over_two_phase_ground)
+# Issue 22's plugin part: the root joint (measured or named) and the retarget reference frame.
+list(APPEND AK_CS_TESTS
+  still_top_joint_walks_with_root_joint_measured_or_named
+  retarget_reference_frame_is_forwarded)

@@ -86,7 +86,7 @@ static void probe_setup(void)
     assert_int_equal(ak_plugin_retargeter_create(g.skeleton, g.skeleton, NULL, NULL, &rp,
                                                  &g.retargeter, err, sizeof err),
                      AK_OK);
-    if (ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, &g.db, err, sizeof err) == AK_OK) {
+    if (ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, NULL, &g.db, err, sizeof err) == AK_OK) {
         ak_plugin_matcher_params mp;
         ak_plugin_matcher_defaults(&mp);
         ak_plugin_matcher_create(g.db, &mp, &g.matcher, err, sizeof err);

@@ -4590,49 +4590,74 @@ static void probe_ak_plugin_motion_db_create(void)
 {
     reset_scratch();
     judge("ak_plugin_motion_db_create(skeleton = NULL)",
-          ak_plugin_motion_db_create(NULL, &g.clip, 1, &g.out_handle, g.text, 256), NULL);
+          ak_plugin_motion_db_create(NULL, &g.clip, 1, NULL, &g.out_handle, g.text, 256), NULL);
     reset_scratch();
     judge("ak_plugin_motion_db_create(skeleton = g.forged)",
-          ak_plugin_motion_db_create(g.forged, &g.clip, 1, &g.out_handle, g.text, 256), g.forged);
+          ak_plugin_motion_db_create(g.forged, &g.clip, 1, NULL, &g.out_handle, g.text, 256),
+          g.forged);
     reset_scratch();
     judge("ak_plugin_motion_db_create(skeleton = g.stale)",
-          ak_plugin_motion_db_create(g.stale, &g.clip, 1, &g.out_handle, g.text, 256), g.stale);
+          ak_plugin_motion_db_create(g.stale, &g.clip, 1, NULL, &g.out_handle, g.text, 256),
+          g.stale);
     reset_scratch();
     judge("ak_plugin_motion_db_create(skeleton = g.other_kind)",
-          ak_plugin_motion_db_create(g.other_kind, &g.clip, 1, &g.out_handle, g.text, 256),
+          ak_plugin_motion_db_create(g.other_kind, &g.clip, 1, NULL, &g.out_handle, g.text, 256),
           g.other_kind);
     reset_scratch();
     judge("ak_plugin_motion_db_create(clips = NULL)",
-          ak_plugin_motion_db_create(g.skeleton, NULL, 1, &g.out_handle, g.text, 256), g.skeleton);
+          ak_plugin_motion_db_create(g.skeleton, NULL, 1, NULL, &g.out_handle, g.text, 256),
+          g.skeleton);
     reset_scratch();
     judge("ak_plugin_motion_db_create(clip_count = -1)",
-          ak_plugin_motion_db_create(g.skeleton, &g.clip, -1, &g.out_handle, g.text, 256),
+          ak_plugin_motion_db_create(g.skeleton, &g.clip, -1, NULL, &g.out_handle, g.text, 256),
           g.skeleton);
     reset_scratch();
     judge("ak_plugin_motion_db_create(clip_count = INT32_MIN)",
-          ak_plugin_motion_db_create(g.skeleton, &g.clip, INT32_MIN, &g.out_handle, g.text, 256),
+          ak_plugin_motion_db_create(g.skeleton, &g.clip, INT32_MIN, NULL, &g.out_handle, g.text,
+                                     256),
           g.skeleton);
     reset_scratch();
     judge("ak_plugin_motion_db_create(clip_count = 0)",
-          ak_plugin_motion_db_create(g.skeleton, &g.clip, 0, &g.out_handle, g.text, 256),
+          ak_plugin_motion_db_create(g.skeleton, &g.clip, 0, NULL, &g.out_handle, g.text, 256),
           g.skeleton);
+    reset_scratch();
+    judge("ak_plugin_motion_db_create(root_joint = NULL)",
+          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, NULL, &g.out_handle, g.text, 256),
+          g.skeleton);
+    reset_scratch();
+    judge("ak_plugin_motion_db_create(root_joint = '')",
+          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, "", &g.out_handle, g.text, 256),
+          g.skeleton);
+    reset_scratch();
+    judge("ak_plugin_motion_db_create(root_joint = 'no/such/file.bvh')",
+          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, "no/such/file.bvh", &g.out_handle,
+                                     g.text, 256),
+          g.skeleton);
+    reset_scratch();
+    judge(
+        "ak_plugin_motion_db_create(root_joint = g.long_text)",
+        ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, g.long_text, &g.out_handle, g.text, 256),
+        g.skeleton);
     reset_scratch();
     judge("ak_plugin_motion_db_create(out_db = NULL)",
-          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, NULL, g.text, 256), g.skeleton);
+          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, NULL, NULL, g.text, 256), g.skeleton);
     reset_scratch();
     judge("ak_plugin_motion_db_create(error_buffer = NULL)",
-          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, &g.out_handle, NULL, 256), g.skeleton);
+          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, NULL, &g.out_handle, NULL, 256),
+          g.skeleton);
     reset_scratch();
     judge("ak_plugin_motion_db_create(error_size = -1)",
-          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, &g.out_handle, g.text, -1),
+          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, NULL, &g.out_handle, g.text, -1),
           g.skeleton);
     reset_scratch();
-    judge("ak_plugin_motion_db_create(error_size = INT32_MIN)",
-          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, &g.out_handle, g.text, INT32_MIN),
-          g.skeleton);
+    judge(
+        "ak_plugin_motion_db_create(error_size = INT32_MIN)",
+        ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, NULL, &g.out_handle, g.text, INT32_MIN),
+        g.skeleton);
     reset_scratch();
     judge("ak_plugin_motion_db_create(error_size = 0)",
-          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, &g.out_handle, g.text, 0), g.skeleton);
+          ak_plugin_motion_db_create(g.skeleton, &g.clip, 1, NULL, &g.out_handle, g.text, 0),
+          g.skeleton);
 }
 
 static void probe_ak_plugin_motion_db_save(void)

@@ -41,7 +41,8 @@ static void plugin_matcher_walks_to_a_target_in_unitys_frame(void **state)
     load("locomotion/cmu_02_03_run.bvh", &sk[2], &clips[2]);
     char err[256];
     ak_handle db = NULL, back = NULL;
-    assert_int_equal(ak_plugin_motion_db_create(sk[0], clips, 3, &db, err, sizeof err), AK_OK);
+    assert_int_equal(ak_plugin_motion_db_create(sk[0], clips, 3, NULL, &db, err, sizeof err),
+                     AK_OK);
     ak_plugin_motion_db_info info;
     assert_int_equal(ak_plugin_motion_db_info_get(db, &info), AK_OK);
     assert_int_equal(info.joint_count, 38);
@@ -98,7 +99,7 @@ static void plugin_matching_refuses_bad_handles_and_blobs(void **state)
     char err[256];
     ak_handle db = NULL, m = NULL;
     const ak_handle none[1] = {NULL};
-    assert_int_equal(ak_plugin_motion_db_create(NULL, none, 1, &db, err, sizeof err),
+    assert_int_equal(ak_plugin_motion_db_create(NULL, none, 1, NULL, &db, err, sizeof err),
                      AK_PLUGIN_ERR_HANDLE);
     assert_null(db);
     assert_true(strlen(err) > 0);
@@ -120,7 +121,7 @@ static void plugin_matching_refuses_bad_handles_and_blobs(void **state)
         assert_int_equal(ak_plugin_bvh_load(path, 0.056444f, 0, &sk, &clip, err, sizeof err),
                          AK_OK);
     }
-    assert_int_equal(ak_plugin_motion_db_create(sk, &clip, 1, &db, err, sizeof err), AK_OK);
+    assert_int_equal(ak_plugin_motion_db_create(sk, &clip, 1, NULL, &db, err, sizeof err), AK_OK);
     const float bad[4] = {NAN, INFINITY, 1e30f, -1.0f};
     for (int i = 0; i < 4; ++i) {
         ak_plugin_matcher_defaults(&p);

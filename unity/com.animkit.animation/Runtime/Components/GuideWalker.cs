@@ -59,6 +59,9 @@ namespace AnimKit.Unity
         public int cycleEnd = -1;
         [Tooltip("Seconds of crossfade hiding the loop seam.")]
         [Min(0f)] public float seamBlend = 0.1f;
+        [Tooltip("The joint whose horizontal travel is the root motion (e.g. Hips under a still top joint); " +
+                 "empty: measured automatically.")]
+        public string rootJoint = "";
 
         [Header("Controller")]
         [Tooltip("m/s^2 pulling the CharacterController down when it is not grounded.")]
@@ -118,7 +121,7 @@ namespace AnimKit.Unity
                 if (m_player == null)
                 {
                     m_own = new OwnRig(transform, ownRig);
-                    m_character = new Character(m_own.Rig.Skeleton, m_own.Walk, m_own.Idle, p);
+                    m_character = new Character(m_own.Rig.Skeleton, m_own.Walk, m_own.Idle, p, rootJoint);
                     return;
                 }
                 Clip idle = null;
@@ -127,7 +130,7 @@ namespace AnimKit.Unity
                     m_idle = BvhFile.LoadText(idleBvh.bytes, m_player.Skeleton.MetresPerUnit, true);
                     idle = m_idle.Clip;
                 }
-                m_character = new Character(m_player.Skeleton, m_player.Clip, idle, p);
+                m_character = new Character(m_player.Skeleton, m_player.Clip, idle, p, rootJoint);
             }
             catch (AnimKitException e)
             {

@@ -31,6 +31,9 @@ namespace AnimKit.Unity
         public bool pinHands = false;
         [Tooltip("Extra scale on top of the leg-length ratio.")]
         public float scale = 1f;
+        [Tooltip("Capture frame used as the reference pose; -1: picked by measure (the zero pose when it " +
+                 "stands, else the most upright frame).")]
+        [Min(-1)] public int referenceFrame = -1;
         public bool loop = true;
         public float speed = 1f;
 
@@ -155,6 +158,7 @@ namespace AnimKit.Unity
                 p.contacts = keepFeetPlanted ? 1 : 0;
                 p.pinHands = pinHands ? 1 : 0;
                 p.scale = scale;
+                p.referenceFrame = referenceFrame;
                 m_clip = Retarget.RetargetClip(m_capture.Skeleton, m_capture.Clip, m_rig, p,
                     sourceOverrides.Length > 0 ? sourceOverrides : null, targetOverrides.Length > 0 ? targetOverrides : null);
                 m_clip.Loop = loop;

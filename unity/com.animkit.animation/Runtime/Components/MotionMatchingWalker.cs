@@ -43,6 +43,9 @@ namespace AnimKit.Unity
         [Min(0f)] public float turnRateDeg = 100f;
         [Tooltip("Seconds: half-life of the transition offsets (inertialization).")]
         [Min(0.01f)] public float inertiaHalflife = 0.12f;
+        [Tooltip("The joint whose horizontal travel is the root motion (e.g. Hips under a still top joint); " +
+                 "empty: measured over the clips.")]
+        public string rootJoint = "";
 
         [Header("Controller")]
         public float gravity = 9.81f;
@@ -81,7 +84,7 @@ namespace AnimKit.Unity
                     if (c != null) own.Add(m_own.ClipOf(c, null, false));
                 foreach (TextAsset t in extraClips)
                     if (t != null) own.Add(m_own.ClipOf(null, t, false));
-                return MotionDatabase.Build(m_own.Rig.Skeleton, own.ToArray());
+                return MotionDatabase.Build(m_own.Rig.Skeleton, own.ToArray(), rootJoint);
             }
             m_extra = new BvhFile[extraClips.Length];
             var clips = new Clip[extraClips.Length + 1];
@@ -91,7 +94,7 @@ namespace AnimKit.Unity
                 m_extra[i] = BvhFile.LoadText(extraClips[i].bytes, m_player.Skeleton.MetresPerUnit, false);
                 clips[i + 1] = m_extra[i].Clip;
             }
-            return MotionDatabase.Build(m_player.Skeleton, clips);
+            return MotionDatabase.Build(m_player.Skeleton, clips, rootJoint);
         }
 
         void Start()

@@ -124,6 +124,7 @@ namespace AnimKit.Unity
                     p.contacts = m_retarget.keepFeetPlanted ? 1 : 0;
                     p.pinHands = m_retarget.pinHands ? 1 : 0;
                     p.scale = m_retarget.scale;
+                    p.referenceFrame = m_retarget.referenceFrame;
                     if (m_retarget.sourceOverrides.Length > 0) sourceMap = m_retarget.sourceOverrides;
                     if (m_retarget.targetOverrides.Length > 0) targetMap = m_retarget.targetOverrides;
                 }

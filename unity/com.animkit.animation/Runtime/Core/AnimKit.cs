@@ -5,6 +5,7 @@
 // Arrays cross as a reference to their first element (AnimKitNative.First), pinned for the
 // call without a copy; no unsafe code.
 using System;
+using System.Runtime.InteropServices;
 
 namespace AnimKit
 {
@@ -264,13 +265,30 @@ namespace AnimKit
             return p;
         }
 
-        /// <summary>`idle` may be null (the walker then holds a double-support frame).</summary>
-        public Character(Skeleton skeleton, Clip walk, Clip idle, AkCharacterParams p)
+        /// <summary>`idle` may be null (the walker then holds a double-support frame).
+        /// `rootJoint` names the joint whose horizontal travel is the root motion (a capture
+        /// whose top joint stands still while the hips travel); null or "": measured. A name
+        /// the skeleton does not have throws.</summary>
+        public Character(Skeleton skeleton, Clip walk, Clip idle, AkCharacterParams p, string rootJoint = null)
         {
             IntPtr raw;
             byte[] err = new byte[512];
-            int st = AnimKitNative.ak_plugin_character_create(skeleton.Handle.Raw, walk.Handle.Raw,
-                idle != null ? idle.Handle.Raw : IntPtr.Zero, ref p, out raw, err, err.Length);
+            int st;
+            GCHandle name = default(GCHandle);
+            try
+            {
+                if (!string.IsNullOrEmpty(rootJoint))
+                {
+                    name = GCHandle.Alloc(AnimKitNative.Utf8(rootJoint), GCHandleType.Pinned);
+                    p.rootJoint = name.AddrOfPinnedObject();
+                }
+                st = AnimKitNative.ak_plugin_character_create(skeleton.Handle.Raw, walk.Handle.Raw,
+                    idle != null ? idle.Handle.Raw : IntPtr.Zero, ref p, out raw, err, err.Length);
+            }
+            finally
+            {
+                if (name.IsAllocated) name.Free();
+            }
             if (st < 0) throw new AnimKitException((AkStatus)st, AnimKitNative.FromUtf8(err));
             Handle = new CharacterHandle(raw);
             JointCount = Info.jointCount;

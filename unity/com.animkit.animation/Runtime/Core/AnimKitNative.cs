@@ -136,6 +136,10 @@ namespace AnimKit
         public int cycleStart;
         public int cycleEnd;
         public float seamBlend;
+        /// <summary>const char *root_joint: UTF-8 name of the joint whose horizontal travel is
+        /// the root motion, or IntPtr.Zero (default): measured. Character's constructor fills it
+        /// from its rootJoint argument (pinned for the call).</summary>
+        public IntPtr rootJoint;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -255,7 +259,7 @@ namespace AnimKit
         // Resolves to libanimkit_unity.so (Linux) and animkit_unity.dll (Windows).
         public const string Lib = "animkit_unity";
         /// <summary>The ABI this binding was written for (AK_PLUGIN_ABI_VERSION).</summary>
-        public const int ExpectedAbiVersion = 2;
+        public const int ExpectedAbiVersion = 3;
         public const int HumanoidSlotCount = 21;
         const CallingConvention CC = CallingConvention.Cdecl;
 

@@ -61,7 +61,7 @@ namespace AnimKit
 
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_motion_db_create(IntPtr skeleton, IntPtr[] clips, int clipCount,
-            out IntPtr db, byte[] errorBuffer, int errorSize);
+            byte[] rootJointUtf8, out IntPtr db, byte[] errorBuffer, int errorSize);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_motion_db_save(IntPtr db, byte[] pathUtf8);
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_motion_db_load(byte[] pathUtf8, out IntPtr db, byte[] errorBuffer, int errorSize);
@@ -101,15 +101,17 @@ namespace AnimKit
 
         MotionDatabase(IntPtr raw) { Handle = new MotionDatabaseHandle(raw); }
 
-        /// <summary>From clips of one skeleton (loaded in metres). Offline cost.</summary>
-        public static MotionDatabase Build(Skeleton skeleton, Clip[] clips)
+        /// <summary>From clips of one skeleton (loaded in metres). Offline cost. `rootJoint`
+        /// names the joint whose horizontal travel is the root motion; null or "": measured
+        /// over the clips. A name the skeleton does not have throws.</summary>
+        public static MotionDatabase Build(Skeleton skeleton, Clip[] clips, string rootJoint = null)
         {
             var raws = new IntPtr[clips.Length];
             for (int i = 0; i < clips.Length; ++i) raws[i] = clips[i].Handle.Raw;
             IntPtr raw;
             byte[] err = new byte[512];
             MatchingNative.ThrowIf(MatchingNative.ak_plugin_motion_db_create(skeleton.Handle.Raw, raws, raws.Length,
-                out raw, err, err.Length), err);
+                string.IsNullOrEmpty(rootJoint) ? null : MatchingNative.Utf8(rootJoint), out raw, err, err.Length), err);
             return new MotionDatabase(raw);
         }
 

@@ -22,6 +22,10 @@ namespace AnimKit
         public int pinHands;
         /// <summary>Seconds a pin fades in before / out after its stance (0.1).</summary>
         public float fadeTime;
+        /// <summary>Source frame used as the reference pose for whole-clip retargeting; -1
+        /// (default): picked by measure (the zero pose when it stands, else the most upright
+        /// frame).</summary>
+        public int referenceFrame;
     }
 
     public sealed class RetargeterHandle : AnimKitHandle { public RetargeterHandle(IntPtr h) : base(h) { } }
