@@ -36,8 +36,6 @@ PENDING = {
     "src/io/gltf_doc.c": "not written yet",
     "src/io/gltf_json.c": "not written yet",
     "src/io/gltf_read.c": "not written yet",
-    "src/scenario/walk_scene.c": "not written yet",
-    "src/scenario/walk_scene_match.c": "not written yet",
 }
 
 
