@@ -70,6 +70,20 @@ static void segments_free(ak_walk_motion *m)
     ak_walk_segment_free(&m->segment[AK_SEGMENT_STOP]);
 }
 
+/* Fails unless the capture c (with `full` as its clip: c's own when NULL) and the loop
+ * [a, b) give AK_OK and no segment. */
+static void expect_none(const capture *c, const ak_clip *full, int32_t a, int32_t b,
+                        const char *what)
+{
+    ak_walk_motion m;
+    ak_error e;
+    motion_on(&m, c, a, b);
+    if (ak_walk_motion_find_transitions(&m, full ? full : c->clip, c->flags, &e) != AK_OK)
+        fail_msg("%s: %s", what, e.message);
+    if (m.segment[AK_SEGMENT_START].clip || m.segment[AK_SEGMENT_STOP].clip)
+        fail_msg("%s: a segment was made", what);
+}
+
 /* The file takes no params struct: its validity case is the inputs that hold no transition
  * (no root track, an empty cycle, a loop slower than 0.2 m/s, a capture that walks from its
  * first frame to its last): AK_OK, and no segment made. */
@@ -77,39 +91,22 @@ static void transitions_validity_inputs_without_a_start_or_stop(void **state)
 {
     (void)state;
     capture c;
-    ak_walk_motion m;
-    ak_error e;
-    /* an empty cycle */
     capture_make(&c, 1.0f, 0);
-    motion_on(&m, &c, CYCLE_A, CYCLE_A);
-    assert_int_equal(ak_walk_motion_find_transitions(&m, c.clip, c.flags, &e), AK_OK);
-    assert_null(m.segment[AK_SEGMENT_START].clip);
-    assert_null(m.segment[AK_SEGMENT_STOP].clip);
+    expect_none(&c, NULL, CYCLE_A, CYCLE_A, "an empty cycle");
+    ak_clip *no_track = NULL;
+    const uint8_t has[3] = {0, 0, 0};
+    ak_error e;
+    assert_int_equal(ak_clip_create(3, N, k_dt, has, &no_track, &e), AK_OK);
+    assert_int_equal(no_track->joint_track[0], -1);
+    expect_none(&c, no_track, CYCLE_A, CYCLE_B, "no root track");
+    ak_clip_destroy(no_track);
     capture_free(&c);
     /* 0.15 m/s: under twice the still speed (0.1 m/s), no walk to start or stop */
     capture_make(&c, 0.15f, 0);
-    motion_on(&m, &c, CYCLE_A, CYCLE_B);
-    assert_int_equal(ak_walk_motion_find_transitions(&m, c.clip, c.flags, &e), AK_OK);
-    assert_null(m.segment[AK_SEGMENT_START].clip);
-    assert_null(m.segment[AK_SEGMENT_STOP].clip);
+    expect_none(&c, NULL, CYCLE_A, CYCLE_B, "0.15 m/s");
     capture_free(&c);
-    /* walking from the first frame to the last: nothing still on either side */
     capture_make(&c, 1.0f, 1);
-    motion_on(&m, &c, CYCLE_A, CYCLE_B);
-    assert_int_equal(ak_walk_motion_find_transitions(&m, c.clip, c.flags, &e), AK_OK);
-    assert_null(m.segment[AK_SEGMENT_START].clip);
-    assert_null(m.segment[AK_SEGMENT_STOP].clip);
-    capture_free(&c);
-    /* no root translation track */
-    capture_make(&c, 1.0f, 0);
-    ak_clip *no_track = NULL;
-    const uint8_t has[3] = {0, 0, 0};
-    assert_int_equal(ak_clip_create(3, N, k_dt, has, &no_track, &e), AK_OK);
-    assert_int_equal(no_track->joint_track[0], -1);
-    motion_on(&m, &c, CYCLE_A, CYCLE_B);
-    assert_int_equal(ak_walk_motion_find_transitions(&m, no_track, c.flags, &e), AK_OK);
-    assert_null(m.segment[AK_SEGMENT_START].clip);
-    ak_clip_destroy(no_track);
+    expect_none(&c, NULL, CYCLE_A, CYCLE_B, "walking from the first frame to the last");
     capture_free(&c);
 }
 
