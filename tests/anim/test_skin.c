@@ -97,36 +97,43 @@ static void skin_dqs_equals_lbs_for_one_bone(void **state)
     print_message("one bone: max |LBS - DQS| = %.3g\n", worst);
 }
 
-/* The SSE kernels and the scalar twin agree for every influence count, and the last vertex's
- * store stays inside the buffer. */
+/* The SIMD kernels (the widest the CPU has: AVX2 + FMA where it can, use_simd 1; SSE, use_simd
+ * 2) and the scalar twin agree for every influence count and every count of vertices left
+ * over after the steps of four and eight, and the last vertex's store stays inside the buffer. */
 static void skin_simd_matches_scalar(void **state)
 {
     (void)state;
     akt_rng r = {0xabcdef01u};
     static rig g;
     static verts v;
+    static const int32_t counts[] = {1, 3, 4, 5, 7, 8, 9, 13, 16, 17, 0};
     for (int32_t k = 1; k <= AK_SKIN_MAX_INFLUENCES; ++k)
-        for (int method = 0; method < 2; ++method) {
-            const int32_t count = 1 + (int32_t)(akt_next(&r) % 200);
-            random_rig(&r, &g, MAXJ);
-            random_verts(&r, &v, count, k, MAXJ);
-            out_a[3 * count] = nrm_a[3 * count] = 12345.0f; /* guards past the end */
-            ak_skin_params a = params_for(&g, &v, method, out_a, nrm_a);
-            ak_skin_params b = params_for(&g, &v, method, out_b, nrm_b);
-            b.use_simd = 0;
-            assert_int_equal(ak_skin_run(&a, NULL), AK_OK);
-            assert_int_equal(ak_skin_run(&b, NULL), AK_OK);
-            for (int32_t i = 0; i < count * 3; ++i) {
-                AKT_NEAR(out_a[i], out_b[i], 2e-6);
-                AKT_NEAR(nrm_a[i], nrm_b[i], 2e-6);
+        for (int c = 0; c < (int)(sizeof counts / sizeof counts[0]); ++c)
+            for (int method = 0; method < 2; ++method) {
+                const int32_t count = counts[c] ? counts[c] : 1 + (int32_t)(akt_next(&r) % 200);
+                random_rig(&r, &g, MAXJ);
+                random_verts(&r, &v, count, k, MAXJ);
+                v.joints[(count - 1) * k] = 60000; /* clamped to the last joint by every path */
+                out_a[3 * count] = nrm_a[3 * count] = 12345.0f; /* guards past the end */
+                ak_skin_params b = params_for(&g, &v, method, out_b, nrm_b);
+                b.use_simd = 0, b.check_influences = 0;
+                assert_int_equal(ak_skin_run(&b, NULL), AK_OK);
+                for (int simd = 1; simd <= 2; ++simd) { /* widest the CPU has; SSE only */
+                    ak_skin_params a = params_for(&g, &v, method, out_a, nrm_a);
+                    a.use_simd = simd, a.check_influences = 0;
+                    assert_int_equal(ak_skin_run(&a, NULL), AK_OK);
+                    for (int32_t i = 0; i < count * 3; ++i) {
+                        AKT_NEAR(out_a[i], out_b[i], 2e-6);
+                        AKT_NEAR(nrm_a[i], nrm_b[i], 2e-6);
+                    }
+                    assert_true(out_a[3 * count] == 12345.0f && nrm_a[3 * count] == 12345.0f);
+                }
             }
-            assert_true(out_a[3 * count] == 12345.0f && nrm_a[3 * count] == 12345.0f);
-        }
 }
 
-/* A mesh whose outputs exceed 8 MiB takes the streaming stores (non-temporal, four vertices a
- * step): same numbers as the scalar twin, both methods; an odd count ends in the one-vertex
- * path. */
+/* A mesh whose outputs exceed 8 MiB takes the streaming stores (non-temporal, four or eight
+ * vertices a step): same numbers as the scalar twin, both methods, both SIMD widths; an odd
+ * count ends in the one-vertex path. */
 static void skin_streamed_outputs_match_scalar(void **state)
 {
     (void)state;
@@ -148,13 +155,16 @@ static void skin_streamed_outputs_match_scalar(void **state)
         ak_skin_params p = ak_skin_defaults();
         p.method = method, p.joint_count = g.joints, p.model_pose = g.model, p.inverse_bind = g.ibm;
         p.palette = g.palette, p.vertex_count = N, p.influences = K, p.joints = jt, p.weights = w;
-        p.positions = pos, p.normals = nrm, p.out_positions = oa, p.out_normals = na;
+        p.positions = pos, p.normals = nrm, p.out_positions = ob, p.out_normals = nb;
+        p.use_simd = 0;
         assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
-        p.use_simd = 0, p.out_positions = ob, p.out_normals = nb;
-        assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
-        for (int32_t i = 0; i < 3 * N; ++i) {
-            AKT_NEAR(oa[i], ob[i], 2e-6);
-            AKT_NEAR(na[i], nb[i], 2e-6);
+        for (int simd = 1; simd <= 2; ++simd) {
+            p.use_simd = simd, p.out_positions = oa, p.out_normals = na;
+            assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+            for (int32_t i = 0; i < 3 * N; ++i) {
+                AKT_NEAR(oa[i], ob[i], 2e-6);
+                AKT_NEAR(na[i], nb[i], 2e-6);
+            }
         }
     }
     free(pos), free(nrm), free(w), free(jt), free(oa), free(ob), free(na), free(nb);
@@ -170,7 +180,7 @@ static void skin_normals_are_unit(void **state)
     random_rig(&r, &g, MAXJ);
     random_verts(&r, &v, MAXV, AK_SKIN_MAX_INFLUENCES, MAXJ);
     for (int method = 0; method < 2; ++method)
-        for (int simd = 0; simd < 2; ++simd) {
+        for (int simd = 0; simd <= 2; ++simd) {
             ak_skin_params p = params_for(&g, &v, method, out_a, nrm_a);
             p.use_simd = simd;
             assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
@@ -271,6 +281,11 @@ static void skin_validate_refuses_bad_input(void **state)
     p.method = 2;
     assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
     p.method = AK_SKIN_DUAL_QUAT;
+    p.use_simd = 3;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "use_simd 3"));
+    p.use_simd = 2;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_OK);
     p.out_positions = v.pos;
     assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
     p.out_positions = out_a;
