@@ -468,33 +468,33 @@ typedef struct soa8q {
     __m256 x, y, z, w;
 } soa8q;
 
-/* Influence i of the eight vertices whose palette offsets are off[l * k + i]: each joint's
- * real and dual parts (32 contiguous bytes) transposed into one register per component. */
-AK_AVX2 static inline void gather8_influence(const char *pal, const uint32_t *off, int32_t k,
-                                             soa8q *r, soa8q *d)
+/* Four floats at each of eight addresses as four registers, one per float, lane l from f[l]:
+ * f[l] and f[l + 4] share a register (one load and one insert), then an in-lane 4x4
+ * transpose. */
+AK_AVX2 static inline void load8x4(const float *const f[8], __m256 *a, __m256 *b, __m256 *c,
+                                   __m256 *d)
 {
-    __m256 row[8], t[8], u[8];
+    __m256 row[4];
+    for (int l = 0; l < 4; ++l)
+        row[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f[l])),
+                                      _mm_loadu_ps(f[l + 4]), 1);
+    const __m256 t0 = _mm256_unpacklo_ps(row[0], row[1]), t1 = _mm256_unpackhi_ps(row[0], row[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(row[2], row[3]), t3 = _mm256_unpackhi_ps(row[2], row[3]);
+    *a = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    *b = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    *c = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    *d = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+/* The real (or dual) parts of influence i of eight vertices, one register per component;
+ * `part` is the byte offset of the part in ak_skin_joint. */
+AK_AVX2 static inline void gather8_part(const char *pal, const uint32_t *off, int32_t k,
+                                        size_t part, soa8q *q)
+{
+    const float *f[8];
     for (int l = 0; l < 8; ++l)
-        row[l] = _mm256_loadu_ps(
-            (const float *)(const void *)(pal + off[l * k] + offsetof(ak_skin_joint, real)));
-    for (int l = 0; l < 8; l += 2) {
-        t[l] = _mm256_unpacklo_ps(row[l], row[l + 1]);
-        t[l + 1] = _mm256_unpackhi_ps(row[l], row[l + 1]);
-    }
-    for (int h = 0; h < 8; h += 4) {
-        u[h] = _mm256_shuffle_ps(t[h], t[h + 2], _MM_SHUFFLE(1, 0, 1, 0));
-        u[h + 1] = _mm256_shuffle_ps(t[h], t[h + 2], _MM_SHUFFLE(3, 2, 3, 2));
-        u[h + 2] = _mm256_shuffle_ps(t[h + 1], t[h + 3], _MM_SHUFFLE(1, 0, 1, 0));
-        u[h + 3] = _mm256_shuffle_ps(t[h + 1], t[h + 3], _MM_SHUFFLE(3, 2, 3, 2));
-    }
-    r->x = _mm256_permute2f128_ps(u[0], u[4], 0x20),
-    d->x = _mm256_permute2f128_ps(u[0], u[4], 0x31);
-    r->y = _mm256_permute2f128_ps(u[1], u[5], 0x20),
-    d->y = _mm256_permute2f128_ps(u[1], u[5], 0x31);
-    r->z = _mm256_permute2f128_ps(u[2], u[6], 0x20),
-    d->z = _mm256_permute2f128_ps(u[2], u[6], 0x31);
-    r->w = _mm256_permute2f128_ps(u[3], u[7], 0x20),
-    d->w = _mm256_permute2f128_ps(u[3], u[7], 0x31);
+        f[l] = (const float *)(const void *)(pal + off[l * k] + part);
+    load8x4(f, &q->x, &q->y, &q->z, &q->w);
 }
 
 AK_AVX2 static inline void soa8q_madd(soa8q *acc, __m256 w, const soa8q *q)
@@ -533,6 +533,24 @@ AK_AVX2 static inline void soa8q_unit_or(soa8q *r, soa8q *d, const soa8q *r0, co
     d->w = _mm256_fmadd_ps(keep, d0->w, _mm256_mul_ps(d->w, inv));
 }
 
+/* The weights of influence i of the eight vertices from wv (k per vertex): four influences
+ * are four loads and a transpose (w[0..3]), other counts gather. */
+AK_AVX2 static inline void weights8(const float *wv, const int32_t k,
+                                    __m256 w[AK_SKIN_MAX_INFLUENCES])
+{
+    if (k == 4) {
+        const float *f[8];
+        for (int l = 0; l < 8; ++l)
+            f[l] = wv + 4 * l;
+        load8x4(f, &w[0], &w[1], &w[2], &w[3]);
+        return;
+    }
+    const __m256i idx =
+        _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(k));
+    for (int32_t i = 0; i < k; ++i)
+        w[i] = _mm256_i32gather_ps(wv + i, idx, 4);
+}
+
 /* The blended, antipodality-fixed, normalised dual quaternions of vertices v..v+7. */
 AK_AVX2 static inline void dqs_blend8(const ak_skin_params *p, int32_t v, const int32_t k, soa8q *r,
                                       soa8q *d)
@@ -540,22 +558,23 @@ AK_AVX2 static inline void dqs_blend8(const ak_skin_params *p, int32_t v, const 
     uint32_t off[8 * AK_SKIN_MAX_INFLUENCES];
     palette_offsets(p->joints + (size_t)v * (size_t)k, 8 * k, p->joint_count, off);
     const char *pal = (const char *)(const void *)p->palette;
-    const float *wv = p->weights + (size_t)v * (size_t)k;
-    const __m256i widx =
-        _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(k));
-    soa8q r0, d0, ri, di;
-    gather8_influence(pal, off, k, &r0, &d0);
-    __m256 w = _mm256_i32gather_ps(wv, widx, 4);
-    r->x = _mm256_mul_ps(w, r0.x), r->y = _mm256_mul_ps(w, r0.y);
-    r->z = _mm256_mul_ps(w, r0.z), r->w = _mm256_mul_ps(w, r0.w);
-    d->x = _mm256_mul_ps(w, d0.x), d->y = _mm256_mul_ps(w, d0.y);
-    d->z = _mm256_mul_ps(w, d0.z), d->w = _mm256_mul_ps(w, d0.w);
+    const size_t real = offsetof(ak_skin_joint, real), dual = offsetof(ak_skin_joint, dual);
+    __m256 w[AK_SKIN_MAX_INFLUENCES];
+    weights8(p->weights + (size_t)v * (size_t)k, k, w);
+    soa8q r0, d0, q;
+    gather8_part(pal, off, k, real, &r0);
+    gather8_part(pal, off, k, dual, &d0);
+    r->x = _mm256_mul_ps(w[0], r0.x), r->y = _mm256_mul_ps(w[0], r0.y);
+    r->z = _mm256_mul_ps(w[0], r0.z), r->w = _mm256_mul_ps(w[0], r0.w);
+    d->x = _mm256_mul_ps(w[0], d0.x), d->y = _mm256_mul_ps(w[0], d0.y);
+    d->z = _mm256_mul_ps(w[0], d0.z), d->w = _mm256_mul_ps(w[0], d0.w);
     for (int32_t i = 1; i < k; ++i) {
-        gather8_influence(pal, off + i, k, &ri, &di);
-        w = _mm256_i32gather_ps(wv + i, widx, 4);
-        w = _mm256_xor_ps(w, _mm256_and_ps(soa8q_dot(&r0, &ri), _mm256_set1_ps(-0.0f)));
-        soa8q_madd(r, w, &ri);
-        soa8q_madd(d, w, &di);
+        gather8_part(pal, off + i, k, real, &q);
+        const __m256 wi =
+            _mm256_xor_ps(w[i], _mm256_and_ps(soa8q_dot(&r0, &q), _mm256_set1_ps(-0.0f)));
+        soa8q_madd(r, wi, &q);
+        gather8_part(pal, off + i, k, dual, &q);
+        soa8q_madd(d, wi, &q);
     }
     soa8q_unit_or(r, d, &r0, &d0);
 }
@@ -564,25 +583,48 @@ typedef struct soa8v {
     __m256 x, y, z;
 } soa8v;
 
-/* Eight packed x,y,z vertices (96 bytes) into x, y, z registers: two SoA4 halves. */
+/* Eight packed x,y,z vertices (96 bytes) into x, y, z registers: the SoA4 shuffles of
+ * load_soa3 on both halves at once (vertices 0..3 in the low half, 4..7 in the high). */
 AK_AVX2 static inline soa8v load_soa8v(const float *f)
 {
-    const soa3 lo = load_soa3(f), hi = load_soa3(f + 12);
-    soa8v r;
-    r.x = _mm256_insertf128_ps(_mm256_castps128_ps256(lo.x), hi.x, 1);
-    r.y = _mm256_insertf128_ps(_mm256_castps128_ps256(lo.y), hi.y, 1);
-    r.z = _mm256_insertf128_ps(_mm256_castps128_ps256(lo.z), hi.z, 1);
+    const __m256 a =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f)), _mm_loadu_ps(f + 12), 1);
+    const __m256 b =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f + 4)), _mm_loadu_ps(f + 16), 1);
+    const __m256 c =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f + 8)), _mm_loadu_ps(f + 20), 1);
+    soa8v r; /* a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3 (per half) */
+    r.x = _mm256_shuffle_ps(a, _mm256_shuffle_ps(b, c, AK_LANES(2, 2, 1, 1)), AK_LANES(0, 3, 0, 2));
+    r.y = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, AK_LANES(1, 1, 0, 0)),
+                            _mm256_shuffle_ps(b, c, AK_LANES(3, 3, 2, 2)), AK_LANES(0, 2, 0, 2));
+    r.z = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, AK_LANES(2, 2, 1, 1)),
+                            _mm256_shuffle_ps(c, c, AK_LANES(0, 0, 3, 3)), AK_LANES(0, 2, 0, 2));
     return r;
 }
 
+/* The inverse of load_soa8v: 96 bytes, six 16-byte stores (streamed when `stream`). */
 AK_AVX2 static inline void store_soa8v(float *f, soa8v v, int stream)
 {
-    const soa3 lo = {_mm256_castps256_ps128(v.x), _mm256_castps256_ps128(v.y),
-                     _mm256_castps256_ps128(v.z)};
-    const soa3 hi = {_mm256_extractf128_ps(v.x, 1), _mm256_extractf128_ps(v.y, 1),
-                     _mm256_extractf128_ps(v.z, 1)};
-    store_soa3(f, lo, stream);
-    store_soa3(f + 12, hi, stream);
+    const __m256 a =
+        _mm256_shuffle_ps(_mm256_shuffle_ps(v.x, v.y, AK_LANES(0, 0, 0, 0)),
+                          _mm256_shuffle_ps(v.z, v.x, AK_LANES(0, 0, 1, 1)), AK_LANES(0, 2, 0, 2));
+    const __m256 b =
+        _mm256_shuffle_ps(_mm256_shuffle_ps(v.y, v.z, AK_LANES(1, 1, 1, 1)),
+                          _mm256_shuffle_ps(v.x, v.y, AK_LANES(2, 2, 2, 2)), AK_LANES(0, 2, 0, 2));
+    const __m256 c =
+        _mm256_shuffle_ps(_mm256_shuffle_ps(v.z, v.x, AK_LANES(2, 2, 3, 3)),
+                          _mm256_shuffle_ps(v.y, v.z, AK_LANES(3, 3, 3, 3)), AK_LANES(0, 2, 0, 2));
+    const __m128 lo[3] = {_mm256_castps256_ps128(a), _mm256_castps256_ps128(b),
+                          _mm256_castps256_ps128(c)};
+    const __m128 hi[3] = {_mm256_extractf128_ps(a, 1), _mm256_extractf128_ps(b, 1),
+                          _mm256_extractf128_ps(c, 1)};
+    if (stream) {
+        for (int i = 0; i < 3; ++i)
+            _mm_stream_ps(f + 4 * i, lo[i]), _mm_stream_ps(f + 12 + 4 * i, hi[i]);
+    } else {
+        for (int i = 0; i < 3; ++i)
+            _mm_storeu_ps(f + 4 * i, lo[i]), _mm_storeu_ps(f + 12 + 4 * i, hi[i]);
+    }
 }
 
 /* u x v per lane. */
