@@ -389,10 +389,14 @@ AK_AVX2 static inline void lbs_vertex_avx2(const char *pal, const uint32_t *off,
                                            const int32_t k, const float *x, const float *n,
                                            __m128 *pos, __m128 *nrm)
 {
+    /* off[0..k) were written by palette_offsets' vector stores, which the analyser does not
+     * follow; so are off[l * k + i] in gather8_part. */
+    // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
     const float *m = (const float *)(const void *)(pal + off[0]);
     __m256 w = _mm256_broadcast_ss(wv);
     __m256 a = _mm256_mul_ps(w, _mm256_loadu_ps(m)), b = _mm256_mul_ps(w, _mm256_loadu_ps(m + 8));
     for (int32_t i = 1; i < k; ++i) {
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
         m = (const float *)(const void *)(pal + off[i]);
         w = _mm256_broadcast_ss(wv + i);
         a = _mm256_fmadd_ps(w, _mm256_loadu_ps(m), a);
@@ -493,6 +497,7 @@ AK_AVX2 static inline void gather8_part(const char *pal, const uint32_t *off, in
 {
     const float *f[8];
     for (int l = 0; l < 8; ++l)
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
         f[l] = (const float *)(const void *)(pal + off[l * k] + part);
     load8x4(f, &q->x, &q->y, &q->z, &q->w);
 }
