@@ -6,6 +6,13 @@
 
 #define AK_WALK_MAX_STOPS 16
 
+/* Cache line the walker's allocation is laid out on (walker.c). */
+#define AK_WALKER_LINE 64
+
+/* Prefetches the part of a walker its next step touches (the struct's hot fields and the
+ * anim, local and world poses): ak_walker_step_range asks for walker i + 1 while stepping i. */
+void akw_prefetch(const ak_walker *w);
+
 /* Standard gravity, m/s^2: the unit of the hips' acceleration bounds and measures. */
 #define AK_GRAVITY 9.81f
 
