@@ -70,6 +70,30 @@ static void segments_free(ak_walk_motion *m)
     ak_walk_segment_free(&m->segment[AK_SEGMENT_STOP]);
 }
 
+/* Fails unless the capture c (with `full` as its clip: c's own when NULL) and the loop
+ * [a, b) give AK_OK and no segment. */
+static void expect_none(const capture *c, const ak_clip *full, int32_t a, int32_t b,
+                        const char *what)
+{
+    ak_walk_motion m;
+    ak_error e;
+    motion_on(&m, c, a, b);
+    if (ak_walk_motion_find_transitions(&m, full ? full : c->clip, c->flags, &e) != AK_OK)
+        fail_msg("%s: %s", what, e.message);
+    if (m.segment[AK_SEGMENT_START].clip || m.segment[AK_SEGMENT_STOP].clip)
+        fail_msg("%s: a segment was made", what);
+}
+
+/* The worked capture (1 m/s) and its transitions for the loop [a, b). */
+static void find_on_walk(capture *c, ak_walk_motion *m, int32_t a, int32_t b)
+{
+    capture_make(c, 1.0f, 0);
+    motion_on(m, c, a, b);
+    ak_error e;
+    if (ak_walk_motion_find_transitions(m, c->clip, c->flags, &e) != AK_OK)
+        fail_msg("loop [%d, %d): %s", (int)a, (int)b, e.message);
+}
+
 /* The file takes no params struct: its validity case is the inputs that hold no transition
  * (no root track, an empty cycle, a loop slower than 0.2 m/s, a capture that walks from its
  * first frame to its last): AK_OK, and no segment made. */
@@ -77,39 +101,22 @@ static void transitions_validity_inputs_without_a_start_or_stop(void **state)
 {
     (void)state;
     capture c;
-    ak_walk_motion m;
-    ak_error e;
-    /* an empty cycle */
     capture_make(&c, 1.0f, 0);
-    motion_on(&m, &c, CYCLE_A, CYCLE_A);
-    assert_int_equal(ak_walk_motion_find_transitions(&m, c.clip, c.flags, &e), AK_OK);
-    assert_null(m.segment[AK_SEGMENT_START].clip);
-    assert_null(m.segment[AK_SEGMENT_STOP].clip);
+    expect_none(&c, NULL, CYCLE_A, CYCLE_A, "an empty cycle");
+    ak_clip *no_track = NULL;
+    const uint8_t has[3] = {0, 0, 0};
+    ak_error e;
+    assert_int_equal(ak_clip_create(3, N, k_dt, has, &no_track, &e), AK_OK);
+    assert_int_equal(no_track->joint_track[0], -1);
+    expect_none(&c, no_track, CYCLE_A, CYCLE_B, "no root track");
+    ak_clip_destroy(no_track);
     capture_free(&c);
     /* 0.15 m/s: under twice the still speed (0.1 m/s), no walk to start or stop */
     capture_make(&c, 0.15f, 0);
-    motion_on(&m, &c, CYCLE_A, CYCLE_B);
-    assert_int_equal(ak_walk_motion_find_transitions(&m, c.clip, c.flags, &e), AK_OK);
-    assert_null(m.segment[AK_SEGMENT_START].clip);
-    assert_null(m.segment[AK_SEGMENT_STOP].clip);
+    expect_none(&c, NULL, CYCLE_A, CYCLE_B, "0.15 m/s");
     capture_free(&c);
-    /* walking from the first frame to the last: nothing still on either side */
     capture_make(&c, 1.0f, 1);
-    motion_on(&m, &c, CYCLE_A, CYCLE_B);
-    assert_int_equal(ak_walk_motion_find_transitions(&m, c.clip, c.flags, &e), AK_OK);
-    assert_null(m.segment[AK_SEGMENT_START].clip);
-    assert_null(m.segment[AK_SEGMENT_STOP].clip);
-    capture_free(&c);
-    /* no root translation track */
-    capture_make(&c, 1.0f, 0);
-    ak_clip *no_track = NULL;
-    const uint8_t has[3] = {0, 0, 0};
-    assert_int_equal(ak_clip_create(3, N, k_dt, has, &no_track, &e), AK_OK);
-    assert_int_equal(no_track->joint_track[0], -1);
-    motion_on(&m, &c, CYCLE_A, CYCLE_B);
-    assert_int_equal(ak_walk_motion_find_transitions(&m, no_track, c.flags, &e), AK_OK);
-    assert_null(m.segment[AK_SEGMENT_START].clip);
-    ak_clip_destroy(no_track);
+    expect_none(&c, NULL, CYCLE_A, CYCLE_B, "walking from the first frame to the last");
     capture_free(&c);
 }
 
@@ -119,11 +126,8 @@ static void start_and_stop_frames_are_the_worked_ones(void **state)
 {
     (void)state;
     capture c;
-    capture_make(&c, 1.0f, 0);
     ak_walk_motion m;
-    motion_on(&m, &c, CYCLE_A, CYCLE_B);
-    ak_error e;
-    assert_int_equal(ak_walk_motion_find_transitions(&m, c.clip, c.flags, &e), AK_OK);
+    find_on_walk(&c, &m, CYCLE_A, CYCLE_B);
     const ak_walk_segment *s = &m.segment[AK_SEGMENT_START], *p = &m.segment[AK_SEGMENT_STOP];
     assert_non_null(s->clip);
     assert_non_null(p->clip);
@@ -158,16 +162,15 @@ static void start_and_stop_frames_are_the_worked_ones(void **state)
     capture_free(&c);
 }
 
-/* A loop that ends where the capture ends has no stop; one that starts at frame 0 no start. */
+/* A loop [45, 75) ends more than a cycle before the walk's fall (frame 128): the stop no longer
+ * leaves from the loop's end but from the frame within a cycle before the fall whose feet
+ * are the loop's first frame's; the start still joins the loop's first frame exactly. */
 static void a_loop_at_the_capture_edge_has_no_transition_there(void **state)
 {
     (void)state;
     capture c;
-    capture_make(&c, 1.0f, 0);
     ak_walk_motion m;
-    ak_error e;
-    motion_on(&m, &c, 45, 75); /* the ramp (frames 39-42) is before it: start [38, 45] */
-    assert_int_equal(ak_walk_motion_find_transitions(&m, c.clip, c.flags, &e), AK_OK);
+    find_on_walk(&c, &m, 45, 75); /* the ramp (frames 39-42) is before it: start [38, 45] */
     assert_int_equal(m.segment[AK_SEGMENT_START].source_first, 38);
     assert_int_equal(m.segment[AK_SEGMENT_START].source_last, 45);
     /* the fall ends 55 frames after the loop: more than a cycle (30), so the stop leaves from
@@ -189,11 +192,9 @@ static void segments_get_root_motion_and_free_clean(void **state)
 {
     (void)state;
     capture c;
-    capture_make(&c, 1.0f, 0);
     ak_walk_motion m;
-    motion_on(&m, &c, CYCLE_A, CYCLE_B);
+    find_on_walk(&c, &m, CYCLE_A, CYCLE_B);
     ak_error e;
-    assert_int_equal(ak_walk_motion_find_transitions(&m, c.clip, c.flags, &e), AK_OK);
     assert_int_equal(ak_walk_motion_segments_finish(&m, &e), AK_OK);
     const ak_walk_segment *s = &m.segment[AK_SEGMENT_START], *p = &m.segment[AK_SEGMENT_STOP];
     assert_non_null(s->root);

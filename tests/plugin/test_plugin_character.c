@@ -46,7 +46,7 @@ static void character_params_validity(void **state)
     AKT_NEAR(p.ground_smoothing, w.ground_smoothing, 0);
     AKT_NEAR(p.idle_fade, w.idle_fade, 0);
     AKT_NEAR(p.foot_weight, w.foot.weight, 0);
-    AKT_NEAR(p.max_tilt_deg, w.foot.max_tilt_deg, 0);
+    AKT_NEAR(p.max_tilt_deg, 45.0f, 1e-4); /* plugin.h's documented default, degrees */
     AKT_NEAR(p.max_hip_drop, w.foot.max_hip_drop, 0);
     AKT_NEAR(p.hip_drop_rate, w.foot.hip_drop_rate, 0);
     AKT_NEAR(p.pole_distance, w.foot.pole_distance, 0);

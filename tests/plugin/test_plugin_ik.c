@@ -4,7 +4,7 @@
  * result on the same rig (loaded by both from one BVH text) mirrored: S R S for rotations,
  * z negated for points (S = diag(1,1,-1)). Worked numbers in Unity's frame stay in
  * test_plugin_abi.c. */
-#include "test_util.h"
+#include "test_params.h"
 
 #include "animkit/plugin.h"
 
@@ -82,9 +82,106 @@ static void assert_same_pose(const ak_plugin_xform *plugin, const ak_xform *lib,
     }
 }
 
+/* A float field of a plugin params struct, by the library's name for it. */
+typedef struct pfield {
+    const char *name;
+    size_t offset;
+} pfield;
+
+/* One plugin IK call on a copy of `params` with fresh poses: its status and message. */
+typedef int32_t (*ik_call)(const rig *r, const void *params, char *err, int32_t size);
+
+/* Every row of the library's range table `t`: the plugin struct has the field (`fields`), and
+ * the call refuses it just past each bound, infinite, and NaN (unless the row takes NaN), with
+ * AK_ERR_INVALID_ARG and a message naming the field, `prefix` first. */
+static void probe_library_rows(const rig *r, const ak_param_table *t, const pfield *fields,
+                               size_t n, const void *params, size_t size, ik_call call,
+                               const char *prefix)
+{
+    unsigned char q[256];
+    assert_true(size <= sizeof q);
+    for (int32_t i = 0; i < t->count; ++i) {
+        const ak_param_range *row = &t->ranges[i];
+        const pfield *f = NULL;
+        for (size_t k = 0; k < n; ++k)
+            if (strcmp(fields[k].name, row->field) == 0) f = &fields[k];
+        if (!f) fail_msg("%s: the plugin struct has no %s", t->params, row->field);
+        const float bad[] = {nextafterf(row->hi, INFINITY) + fabsf(row->hi) * 1e-3f,
+                             nextafterf(row->lo, -INFINITY) - fabsf(row->lo) * 1e-3f, INFINITY,
+                             NAN};
+        for (size_t b = 0; b < sizeof bad / sizeof bad[0]; ++b) {
+            if (isnan(bad[b]) && row->nan_ok) continue;
+            memcpy(q, params, size);
+            memcpy(q + f->offset, &bad[b], sizeof(float));
+            char err[256] = "";
+            const int32_t st = call(r, q, err, (int32_t)sizeof err);
+            if (st != AK_ERR_INVALID_ARG || !strstr(err, prefix) ||
+                !akt_names_field(err, row->field))
+                fail_msg("%s = %g: status %d, '%s'", row->field, (double)bad[b], (int)st, err);
+        }
+    }
+}
+
+static int32_t limb_call(const rig *r, const void *params, char *err, int32_t size)
+{
+    ak_plugin_xform local[J], model[J], before[J];
+    ak_xform lib_local[J], lib_model[J];
+    rig_pose(r, local, model, lib_local, lib_model);
+    memcpy(before, local, sizeof before);
+    ak_plugin_ik_result res;
+    const int32_t st =
+        ak_plugin_limb_ik(r->s, (const ak_plugin_limb_ik_params *)params, local, model, J, &res);
+    ak_plugin_last_error(r->s, err, size);
+    if (st != AK_OK) assert_memory_equal(local, before, sizeof before);
+    return st;
+}
+
+static int32_t look_at_call(const rig *r, const void *params, char *err, int32_t size)
+{
+    static const int32_t chain[3] = {1, 2, 3};
+    ak_plugin_xform local[J], model[J];
+    ak_xform lib_local[J], lib_model[J];
+    rig_pose(r, local, model, lib_local, lib_model);
+    ak_plugin_ik_result res;
+    const int32_t st = ak_plugin_look_at(
+        r->s, chain, NULL, 3, (const ak_plugin_look_at_params *)params, local, model, J, &res);
+    ak_plugin_last_error(r->s, err, size);
+    return st;
+}
+
+#define LIMB_V(f)                                                                                  \
+    {#f ".x", offsetof(ak_plugin_limb_ik_params, f.x)},                                            \
+        {#f ".y", offsetof(ak_plugin_limb_ik_params, f.y)},                                        \
+    {                                                                                              \
+#f ".z", offsetof(ak_plugin_limb_ik_params, f.z)                                           \
+    }
+static const pfield k_limb_fields[] = {
+    LIMB_V(target),
+    LIMB_V(pole),
+    LIMB_V(mid_axis),
+    {"soft_limit", offsetof(ak_plugin_limb_ik_params, soft_limit)},
+    {"tolerance", offsetof(ak_plugin_limb_ik_params, tolerance)},
+    {"weight", offsetof(ak_plugin_limb_ik_params, weight)},
+};
+#define LOOK_V(f)                                                                                  \
+    {#f ".x", offsetof(ak_plugin_look_at_params, f.x)},                                            \
+        {#f ".y", offsetof(ak_plugin_look_at_params, f.y)},                                        \
+    {                                                                                              \
+#f ".z", offsetof(ak_plugin_look_at_params, f.z)                                           \
+    }
+static const pfield k_look_fields[] = {
+    LOOK_V(target),
+    LOOK_V(forward),
+    LOOK_V(up),
+    LOOK_V(up_model),
+    {"clamp_weight", offsetof(ak_plugin_look_at_params, clamp_weight)},
+    {"tolerance", offsetof(ak_plugin_look_at_params, tolerance)},
+    {"weight", offsetof(ak_plugin_look_at_params, weight)},
+};
+
 /* Validity: the defaults are the library's mirrored; with joints set they run; NULL params and
- * each float field out of range (tolerance, soft_limit, weight) are refused, the message
- * naming the field, the pose untouched. */
+ * every float field of the library's range table just past a bound, infinite or NaN are
+ * refused, the message naming the field, the pose untouched. */
 static void limb_params_validity(void **state)
 {
     (void)state;
@@ -123,25 +220,9 @@ static void limb_params_validity(void **state)
     assert_int_equal(ak_plugin_limb_ik(r.s, NULL, local, model, J, &res), AK_ERR_INVALID_ARG);
     ak_plugin_last_error(r.s, err, sizeof err);
     assert_string_equal(err, "params is null");
-    const struct {
-        size_t offset;
-        const char *name;
-        float bad;
-    } fields[] = {{offsetof(ak_plugin_limb_ik_params, tolerance), "tolerance", -1.0f},
-                  {offsetof(ak_plugin_limb_ik_params, soft_limit), "soft_limit", 1.5f},
-                  {offsetof(ak_plugin_limb_ik_params, weight), "weight", 1.5f},
-                  {offsetof(ak_plugin_limb_ik_params, weight), "weight", NAN}};
-    ak_plugin_xform before[J];
-    memcpy(before, local, sizeof before);
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
-        ak_plugin_limb_ik_params q = p;
-        memcpy((char *)&q + fields[i].offset, &fields[i].bad, sizeof(float));
-        assert_int_equal(ak_plugin_limb_ik(r.s, &q, local, model, J, &res), AK_ERR_INVALID_ARG);
-        ak_plugin_last_error(r.s, err, sizeof err);
-        if (!strstr(err, fields[i].name) || !strstr(err, "limb IK"))
-            fail_msg("%s = %g: message '%s'", fields[i].name, (double)fields[i].bad, err);
-        assert_memory_equal(local, before, sizeof before);
-    }
+    probe_library_rows(&r, ak_limb_ik_param_ranges(), k_limb_fields,
+                       sizeof k_limb_fields / sizeof k_limb_fields[0], &p, sizeof p, limb_call,
+                       "limb IK: ");
     rig_free(&r);
 }
 
@@ -174,23 +255,9 @@ static void look_at_params_validity(void **state)
                      AK_ERR_INVALID_ARG);
     ak_plugin_last_error(r.s, err, sizeof err);
     assert_string_equal(err, "params and chain are required");
-    const struct {
-        size_t offset;
-        const char *name;
-        float bad;
-    } fields[] = {{offsetof(ak_plugin_look_at_params, clamp_weight), "clamp_weight", 2.0f},
-                  {offsetof(ak_plugin_look_at_params, tolerance), "tolerance", -1.0f},
-                  {offsetof(ak_plugin_look_at_params, weight), "weight", -0.5f},
-                  {offsetof(ak_plugin_look_at_params, target) + 4, "target", INFINITY}};
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
-        ak_plugin_look_at_params q = p;
-        memcpy((char *)&q + fields[i].offset, &fields[i].bad, sizeof(float));
-        assert_int_equal(ak_plugin_look_at(r.s, chain, NULL, 3, &q, local, model, J, &res),
-                         AK_ERR_INVALID_ARG);
-        ak_plugin_last_error(r.s, err, sizeof err);
-        if (!strstr(err, fields[i].name) || !strstr(err, "look-at"))
-            fail_msg("%s = %g: message '%s'", fields[i].name, (double)fields[i].bad, err);
-    }
+    probe_library_rows(&r, ak_look_at_param_ranges(), k_look_fields,
+                       sizeof k_look_fields / sizeof k_look_fields[0], &p, sizeof p, look_at_call,
+                       "look-at: ");
     rig_free(&r);
 }
 
