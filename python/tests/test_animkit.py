@@ -5,6 +5,9 @@ import gc
 import json
 import math
 import os
+import sys
+import threading
+import time
 import weakref
 
 import numpy as np
@@ -298,6 +301,89 @@ def test_walker_arrives_on_hills():
             assert abs(st["sole"][side][1] - st["sole_ground"][side]) < 0.05
 
 
+def test_walker_summary_has_every_measure():
+    # the demo's walk (hills, built-in clip): the figures `animkit walk` prints, from the same
+    # C function; the bounds are issue 21's (physics and the source clip)
+    w = animkit.Walker(target=(2.0, 5.0), start=(0.0, 0.0), terrain="hills")
+    xyz = w.run()
+    s = w.summary()
+    for key in ("arrived", "time_s", "skate", "max_skate", "deepest_any_phase", "deepest_planted",
+                "hip_accel_min_g", "hip_accel_max_g", "knee_peak_deg", "source_hip_accel_min_g",
+                "source_hip_accel_max_g", "source_knee_peak_deg", "frames"):
+        assert key in s, key
+    assert s["arrived"] and s["frames"] == len(xyz)
+    assert s["deepest_planted"] <= s["deepest_any_phase"] <= 0.005
+    assert s["skate"] < 0.01
+    assert min(s["source_hip_accel_min_g"], -1.0) - 0.25 <= s["hip_accel_min_g"]
+    assert s["hip_accel_max_g"] <= max(s["source_hip_accel_max_g"], 1.0) + 0.5
+    assert s["knee_peak_deg"] <= max(s["source_knee_peak_deg"], 75.0) + 25.0
+    w.reset()
+    assert w.summary()["frames"] == 1
+
+
+def _crowd_walkers(n):
+    """n walkers on the same hills with different targets, so no two walk alike."""
+    return [animkit.Walker(terrain="hills", start=(0.0, 0.0),
+                           target=(2.0 * math.cos(k), 2.0 + 2.0 * math.sin(k)))
+            for k in range(n)]
+
+
+def test_crowd_steps_like_each_walker_in_turn():
+    # Issue 25: ranges on a thread pool give the bits of stepping each walker in turn.
+    alone, pooled = _crowd_walkers(5), _crowd_walkers(5)
+    with animkit.Crowd(pooled, threads=2) as crowd:
+        assert crowd.threads == 2
+        for _ in range(90):
+            for w in alone:
+                w.step()
+            crowd.step()
+    for a, b in zip(alone, pooled):
+        assert np.array_equal(a.world_pose(), b.world_pose())
+        assert a.state()["position"] == b.state()["position"]
+        assert a.summary() == b.summary() and b.summary()["frames"] == 91
+    moved = [np.hypot(*np.subtract(a.state()["position"], (0, 0, 0))[[0, 2]]) for a in alone]
+    assert min(moved) > 0.5  # they walked (1.5 s toward targets 2-4 m away)
+
+
+def test_crowd_runs_ranges_without_the_gil():
+    # With the switch interval at 100 s no thread is made to give up the GIL: the worker holds
+    # it from its first time stamp to its last except inside calls that release it, and the main
+    # thread hands it over in sleep(0). So main-thread ticks between the worker's two stamps
+    # happen only if the crowd's C calls ran without the GIL (none if they held it).
+    walkers = _crowd_walkers(24)
+    crowd = animkit.Crowd(walkers, threads=1)  # steps on the calling (worker) thread
+    span = {}
+
+    def work():
+        span["start"] = time.perf_counter()
+        for _ in range(60):
+            crowd.step()
+        span["end"] = time.perf_counter()
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)
+    try:
+        worker = threading.Thread(target=work)
+        ticks = []
+        worker.start()
+        while worker.is_alive():
+            ticks.append(time.perf_counter())
+            time.sleep(0)
+        worker.join()
+    finally:
+        sys.setswitchinterval(old)
+    inside = [t for t in ticks if span["start"] < t < span["end"]]
+    assert len(inside) >= 10, "the main thread ran %d times while the crowd stepped" % len(inside)
+
+
+def test_crowd_refuses_what_is_not_a_walker():
+    with pytest.raises(TypeError, match=r"walkers\[1\] is int, not an animkit.Walker"):
+        animkit.Crowd([animkit.Walker(terrain="flat"), 3])
+    with pytest.raises(ValueError, match="threads must be an int >= 1"):
+        animkit.Crowd([], threads=0)
+    animkit.Crowd([]).step()  # an empty crowd steps nothing
+
+
 def test_walker_takes_the_cli_settings(mocap):
     w = animkit.Walker(clip=mocap("cmu_02_01_walk.bvh"), cycle=(104, 236), terrain="flat",
                        start=(0, 0), target=(0, 4), no_foot_ik=True)
@@ -320,6 +406,9 @@ def test_walker_matches_over_a_database(mocap):
     st = w.state()
     assert st["arrived"] and st["distance"] <= 0.3  # the scenario's arrival radius
     assert np.isfinite(xyz).all() and len(xyz) < w.max_frames
+    s = w.summary()  # matching: no source cycle, the matcher's counts instead
+    assert "source_knee_peak_deg" not in s and s["transitions"] >= 0 and s["frames"] == len(xyz)
+    assert s["deepest_planted"] <= s["deepest_any_phase"]
 
 
 def test_walker_start_heading_faces_away_from_the_target(mocap):
