@@ -130,6 +130,17 @@ static void rest_phase(ak_walker *w)
 #define LANDING_RAY(s) (AK_WALKER_RAY_LEFT_LANDING + (s))
 #define TOE_RAY(s)     (AK_WALKER_RAY_LEFT_TOE + (s))
 
+/* A swinging foot's placement is decided half to three quarters through its swing, not while
+ * the walker settles at a stop (the foot comes down with the settle pose, not at the clip's
+ * landing). Meanwhile its toe ray looks at its landing (beyond the landing toe); otherwise
+ * under the toe, so the grounding keeps a swinging toe above the ground it passes over. */
+static int toe_ray_at_landing(const ak_walker *w, int32_t s)
+{
+    const float u = w->play_phase[s][w->frame_index];
+    return !(w->stance[s] || w->stance_next[s]) && u >= 0.5f && u <= 0.75f &&
+           !(stopping(w) && w->stop_left <= 0.0f);
+}
+
 ak_walker_params ak_walker_defaults(void)
 {
     ak_walker_params p;
@@ -977,8 +988,7 @@ static void placement_shift(ak_walker *w)
 static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
 {
     for (int s = 0; s < 2; ++s) {
-        const float u = w->play_phase[s][w->frame_index];
-        if (w->stance[s] || !w->fik.legs[s].has_toe || u < 0.5f || u > 0.75f) continue;
+        if (!w->fik.legs[s].has_toe || !toe_ray_at_landing(w, s)) continue;
         const ak_ground_hit *h = &hits[LANDING_RAY(s)], *t = &hits[TOE_RAY(s)];
         /* An edge: the toe's ground off the plane of the heel's by more than 2 cm (a slope
          * carries the heel's plane to the toe; a riser does not). */
@@ -1063,7 +1073,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         w->land_ray[s] = akv_add(w->land[s], shift);
         w->land_toe_ray[s] = akv_add(akv_add(w->land_toe[s], shift), beyond);
         rays[TOE_RAY(s)] = akg_ray_down(
-            (w->stance[s] || w->stance_next[s]) ? w->toe_query[s] : w->land_toe_ray[s], 1.0f, 3.0f);
+            toe_ray_at_landing(w, s) ? w->land_toe_ray[s] : w->toe_query[s], 1.0f, 3.0f);
     }
     return AK_WALKER_RAY_COUNT;
 }
@@ -1136,10 +1146,9 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
             fr.stance_next[s] = w->stance_next[s];
         for (int s = 0; s < 2; ++s) {
             fr.ground[s] = hits[FOOT_RAY(s)];
-            /* A swinging foot's toe ray looked at its landing: not under the toe now. */
+            /* A swinging foot's toe ray that looked at its landing: not under the toe now. */
             fr.ground_toe[s] = hits[TOE_RAY(s)];
-            if (!w->fik.legs[s].has_toe || !(w->stance[s] || w->stance_next[s]))
-                fr.ground_toe[s].hit = 0;
+            if (!w->fik.legs[s].has_toe || toe_ray_at_landing(w, s)) fr.ground_toe[s].hit = 0;
             fr.contact[s] = w->contact[s];
             fr.ground_land[s] = hits[LANDING_RAY(s)];
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
@@ -1165,19 +1174,14 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
 
 /* Whether this frame reads the answer of ray slot i; ak_walker_step casts only those. The
  * centre ray gives the height only without the controller (which has placed the character);
- * a planted foot's landing ray is not read, nor the toe ray of a foot without a toe; a
- * swinging foot's toe ray (at its landing) only while its placement is decided (half to
- * three quarters through the swing) and once it is about to land. */
+ * a planted foot's landing ray is not read, nor the toe ray of a foot without a toe (a
+ * swinging foot's toe ray is read in the whole swing: under the toe, or at its landing while
+ * its placement is decided). */
 static int ray_read(const ak_walker *w, int i)
 {
     if (i == AK_WALKER_RAY_CENTRE) return !w->p.use_controller;
     if (i == LANDING_RAY(0) || i == LANDING_RAY(1)) return !w->stance[i - LANDING_RAY(0)];
-    if (i == TOE_RAY(0) || i == TOE_RAY(1)) {
-        const int s = i - TOE_RAY(0);
-        const float u = w->play_phase[s][w->frame_index];
-        return w->fik.legs[s].has_toe &&
-               (w->stance[s] || w->stance_next[s] || (u >= 0.5f && u <= 0.75f));
-    }
+    if (i == TOE_RAY(0) || i == TOE_RAY(1)) return w->fik.legs[i - TOE_RAY(0)].has_toe;
     return 1;
 }
 
