@@ -953,7 +953,8 @@ static void roll_when_out_of_reach(const ak_foot_ik_params *p, const ak_skeleton
 }
 
 /* What neither the planned hips, nor a heel rolling over its toe, nor a shorter landing gives
- * a planted leg: the hips drop at once by what it still lacks to reach (up to max_hip_drop),
+ * a planted leg (other than one about to push off, which lifts a frame early): the hips drop at
+ * once by what it still lacks to reach (up to max_hip_drop),
  * the one place the hips may move faster than physics (a foot planted out of any reach, as a
  * matching transition can leave it); their spring goes on from there. */
 static void last_resort_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
@@ -963,10 +964,17 @@ static void last_resort_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
     float extra = 0.0f;
     for (int s = 0; s < 2; ++s) {
         const ak_foot_ik_leg *leg = &p->legs[s];
+        st->released[s] = 0;
         if (!fr->stance[s]) continue;
         const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
-        extra =
-            akf_max(extra, drop_to_reach(world[leg->upper].translation, ff->ankle_target[s], L));
+        const float drop = drop_to_reach(world[leg->upper].translation, ff->ankle_target[s], L);
+        /* A foot pushing off its toe that leaves the ground within the stance fade lifts now
+         * (released) instead of pulling the hips down: the leg swings on from full reach. */
+        if (drop > 0.0f && !fr->stance_next[s] && ff->pivot[s]) {
+            st->released[s] = 1;
+            continue;
+        }
+        extra = akf_max(extra, drop);
     }
     extra = akf_min(extra, p->max_hip_drop - st->applied_hip_drop);
     if (!(extra > 0.0f)) return;

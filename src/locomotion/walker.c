@@ -1249,11 +1249,13 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     s->idle_weight = w->idle_w;
     s->rate = w->rate;
     for (int k = 0; k < 2; ++k) {
-        s->stance[k] = w->stance[k];
+        /* A foot the grounding let go a frame before its stance ends is in the air. */
+        const int released = w->p.foot_ik && w->initialized && w->fst.released[k];
+        s->stance[k] = w->stance[k] && !released;
         s->sole[k] =
             w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
         s->sole_ground[k] = w->sole_ground[k];
-        s->contact[k] = w->contact[k];
+        s->contact[k] = released ? 0 : w->contact[k];
         /* A heel coming down about a locked toe is not down until the foot is flat, nor while
          * the grounding lifts it about the toe for the leg to reach (toe_roll). */
         if (w->p.foot_ik && w->fst.lock_toe[k] &&
