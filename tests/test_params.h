@@ -145,4 +145,42 @@ static inline ak_skeleton *akt_line_skeleton(int32_t n, float bone)
     return s;
 }
 
+/* The 7-joint biped of the edit and retarget tests (Hips, LeftUpLeg, LeftLeg, LeftFoot,
+ * RightUpLeg, RightLeg, RightFoot; the first `joints` of them): Hips `hip_height` up, the upper
+ * legs 0.1 m to either side of it, every lower bone `bone` straight down; rest rotations
+ * identity. */
+static inline ak_skeleton *akt_biped7(float hip_height, float bone, int32_t joints)
+{
+    static const char *const names[7] = {"Hips",       "LeftUpLeg", "LeftLeg",  "LeftFoot",
+                                         "RightUpLeg", "RightLeg",  "RightFoot"};
+    const int32_t parents[7] = {-1, 0, 1, 2, 0, 4, 5};
+    ak_xform rest[7];
+    assert_true(joints >= 1 && joints <= 7);
+    for (int j = 0; j < 7; ++j) {
+        rest[j] = ak_xform_identity();
+        rest[j].translation = ak_vec3_make(0.0f, -bone, 0.0f);
+    }
+    rest[0].translation = ak_vec3_make(0.0f, hip_height, 0.0f);
+    rest[1].translation = ak_vec3_make(0.1f, 0.0f, 0.0f);
+    rest[4].translation = ak_vec3_make(-0.1f, 0.0f, 0.0f);
+    ak_skeleton_desc d = {joints, names, parents, rest, NULL, NULL};
+    ak_skeleton *s = NULL;
+    ak_error err;
+    if (ak_skeleton_create(&d, &s, &err) != AK_OK) fail_msg("biped: %s", err.message);
+    return s;
+}
+
+/* The group fixture of a test on one skeleton and clip: g_s and g_c, made by the file's own
+ * setup, freed by this teardown. */
+#define AKT_CLIP_FIXTURE                                                                           \
+    static ak_skeleton *g_s;                                                                       \
+    static ak_clip *g_c;                                                                           \
+    static int teardown(void **state)                                                              \
+    {                                                                                              \
+        (void)state;                                                                               \
+        ak_clip_destroy(g_c);                                                                      \
+        ak_skeleton_destroy(g_s);                                                                  \
+        return 0;                                                                                  \
+    }
+
 #endif

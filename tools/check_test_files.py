@@ -27,27 +27,6 @@ EXEMPT = {
 
 PENDING = {
     # file: what its test must cover (issue 28's open item)
-    "src/anim/compress_sample.c": "not written yet",
-    "src/anim/rootjoint.c": "not written yet",
-    "src/anim/skin_simd.c": "not written yet",
-    "src/io/bvh_write.c": "not written yet",
-    "src/io/gltf_anim_eval.c": "not written yet",
-    "src/io/gltf_buffers.c": "not written yet",
-    "src/io/gltf_doc.c": "not written yet",
-    "src/io/gltf_json.c": "not written yet",
-    "src/io/gltf_read.c": "not written yet",
-    "src/locomotion/transitions.c": "not written yet",
-    "src/plugin/handles.c": "not written yet",
-    "src/plugin/plugin.c": "not written yet",
-    "src/plugin/plugin_character.c": "not written yet",
-    "src/plugin/plugin_foot_ik.c": "not written yet",
-    "src/plugin/plugin_ik.c": "not written yet",
-    "src/plugin/plugin_ranges.c": "not written yet",
-    "src/plugin/plugin_retarget.c": "not written yet",
-    "src/retarget/retarget_ref.c": "not written yet",
-    "src/retarget/retarget_run.c": "not written yet",
-    "src/scenario/walk_scene.c": "not written yet",
-    "src/scenario/walk_scene_match.c": "not written yet",
 }
 
 

@@ -13,10 +13,12 @@ caller, test_probe_generator.py, runs this in a child process and names the case
 
 A new public function or parameter without a baseline here is itself a finding, so the pass
 grows with the API. Prints one JSON line: {"cases": N, "findings": [...]}."""
+import atexit
 import inspect
 import json
 import math
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -98,6 +100,7 @@ def identity(frames):
 
 
 TMP = tempfile.mkdtemp(prefix="ak_probe_")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)  # each run left its folder behind
 
 # Working arguments for each callable's required parameters (callables' own defaults for the
 # rest). A lambda so each case gets fresh objects.
@@ -152,7 +155,11 @@ def walker():
     return animkit.Walker(terrain="flat", start=(0, 0), target=(0, 2), max_time=1)
 
 
-OWNERS = {"Skeleton": sk, "Clip": clip, "Walker": walker}
+def crowd():
+    return animkit.Crowd([walker(), walker()], threads=2)
+
+
+OWNERS = {"Skeleton": sk, "Clip": clip, "Walker": walker, "Crowd": crowd}
 
 
 def nonfinite(value, depth=0):

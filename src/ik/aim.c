@@ -84,6 +84,21 @@ ak_aim_ik_params ak_aim_ik_defaults(void)
     return p;
 }
 
+/* The range table's bounds (param_ranges.c) as straight-line compares (the table walk is 178
+ * instructions, a fifth of the solve): the table runs only when one fails, for its message.
+ * They must lie inside the table's bounds: tests/ik/test_param_ranges.c probes every row
+ * through _validate. */
+static inline int aim_in_ranges(const ak_aim_ik_params *p)
+{
+    const float c = 1e6f;
+    const ak_vec3 v[4] = {p->target, p->forward, p->up, p->up_model};
+    int ok = 1;
+    for (int i = 0; i < 4; ++i)
+        ok &= (fabsf(v[i].x) <= c) & (fabsf(v[i].y) <= c) & (fabsf(v[i].z) <= c);
+    return ok & (p->clamp_weight >= 0.0f) & (p->clamp_weight <= 1.0f) & (p->tolerance >= 0.0f) &
+           (p->tolerance <= 3.14159265f) & (p->weight >= 0.0f) & (p->weight <= 1.0f);
+}
+
 static int32_t aim_validate(const ak_aim_ik_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
@@ -91,7 +106,8 @@ static int32_t aim_validate(const ak_aim_ik_params *p, ak_error *err)
                                   p->clamp_weight, p->tolerance, p->weight, err);
     if (st < 0) return st;
     st = ik_check_joint(p->skeleton, p->joint, "aim", err);
-    return st < 0 ? st : ak_params_check(ak_aim_ik_param_ranges(), p, err);
+    if (st < 0 || aim_in_ranges(p)) return st;
+    return ak_params_check(ak_aim_ik_param_ranges(), p, err);
 }
 
 int32_t ak_aim_ik_validate(const ak_aim_ik_params *p, ak_error *err)

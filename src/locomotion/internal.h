@@ -6,6 +6,13 @@
 
 #define AK_WALK_MAX_STOPS 16
 
+/* Cache line the walker's allocation is laid out on (walker.c). */
+#define AK_WALKER_LINE 64
+
+/* Prefetches the part of a walker its next step touches (the struct's hot fields and the
+ * anim, local and world poses): ak_walker_step_range asks for walker i + 1 while stepping i. */
+void akw_prefetch(const ak_walker *w);
+
 /* Standard gravity, m/s^2: the unit of the hips' acceleration bounds and measures. */
 #define AK_GRAVITY 9.81f
 
@@ -34,7 +41,9 @@ struct ak_walk_motion {
     uint8_t *contacts[2]; /* per cycle frame */
     float metres_per_unit;
     int32_t units;
-    int32_t cycle_start, cycle_end;
+    int32_t cycle_start, cycle_end; /* frames of the working grid (see grid) */
+    int32_t grid; /* working frames per source frame: 1, or k for a capture under 50 fps
+                     resampled k times finer (ak_walk_motion_create) */
     float pose_error, velocity_error;
     float floor_y; /* lowest foot point of the cycle, clip space (metres) */
     float sole_height[2];

@@ -12,11 +12,14 @@
 #include "anim/rootmotion_internal.h"
 #include "locomotion/internal.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct ak_walker {
     ak_busy_flag busy; /* a call is in flight (core/busy.h) */
+    void *block;       /* the one allocation holding this struct and its poses (walker_alloc) */
     const ak_walk_motion *m;
     ak_walker_params p;
     int32_t J;
@@ -201,10 +204,58 @@ int32_t ak_walker_validate(const ak_walker_params *p, const ak_walk_motion *m, a
 void ak_walker_destroy(ak_walker *w)
 {
     if (!w) return;
-    free(w->anim);
     ak_clip_destroy(w->idle);
     ak_root_motion_destroy(w->idle_root);
-    free(w);
+    free(w->block);
+}
+
+/* Bytes of one pose of J joints, rounded up to whole cache lines. */
+static size_t pose_stride(int32_t J)
+{
+    return (sizeof(ak_xform) * (size_t)J + AK_WALKER_LINE - 1) & ~(size_t)(AK_WALKER_LINE - 1);
+}
+
+/* One allocation per walker, its struct and its five poses on cache lines of their own: a
+ * frame touches the struct and three poses (anim, local, world: the first three), about 60
+ * lines; 10,000 walkers (~40 MB) stream from memory every frame, so each walker is one
+ * contiguous run the prefetcher (and akw_prefetch) can fetch ahead, and no line is written by
+ * two walkers (two threads at a range border). The idle scratch and the held pose, rarely
+ * touched, come last. Zeroed like calloc. */
+static ak_walker *walker_alloc(int32_t J)
+{
+    const size_t head = (sizeof(ak_walker) + AK_WALKER_LINE - 1) & ~(size_t)(AK_WALKER_LINE - 1);
+    const size_t stride = pose_stride(J);
+    unsigned char *block = (unsigned char *)malloc(AK_WALKER_LINE + head + 5 * stride);
+    if (!block) return NULL;
+    const uintptr_t at = ((uintptr_t)block + AK_WALKER_LINE - 1) & ~(uintptr_t)(AK_WALKER_LINE - 1);
+    ak_walker *w = (ak_walker *)(void *)(block + (at - (uintptr_t)block));
+    memset(w, 0, sizeof *w);
+    w->block = block;
+    w->J = J;
+    unsigned char *poses = (unsigned char *)w + head;
+    w->anim = (ak_xform *)(void *)poses;
+    w->local = (ak_xform *)(void *)(poses + stride);
+    w->world = (ak_xform *)(void *)(poses + 2 * stride);
+    w->idle_local = (ak_xform *)(void *)(poses + 3 * stride);
+    w->hold = (ak_xform *)(void *)(poses + 4 * stride);
+    return w;
+}
+
+void akw_prefetch(const ak_walker *w)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    /* The struct up to the stop planner's memo (touched only near the target), then anim,
+     * local and world (contiguous after the struct). */
+    const char *p = (const char *)w;
+    for (size_t i = 0; i < offsetof(ak_walker, stop_memo); i += AK_WALKER_LINE)
+        __builtin_prefetch(p + i, 1, 3);
+    const char *q = (const char *)w->anim;
+    const size_t hot = 3 * pose_stride(w->J);
+    for (size_t i = 0; i < hot; i += AK_WALKER_LINE)
+        __builtin_prefetch(q + i, 1, 3);
+#else
+    (void)w;
+#endif
 }
 
 static float wrap_pi(float a)
@@ -328,20 +379,10 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     int32_t st = ak_walker_validate(p, m, err);
     if (st != AK_OK) return st;
-    ak_walker *w = (ak_walker *)calloc(1, sizeof *w);
+    ak_walker *w = walker_alloc(m->skeleton->joint_count);
     if (!w) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     w->m = m;
     w->p = *p;
-    w->J = m->skeleton->joint_count;
-    w->anim = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)w->J * 5);
-    if (!w->anim) {
-        ak_walker_destroy(w);
-        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    }
-    w->idle_local = w->anim + w->J;
-    w->local = w->anim + 2 * w->J;
-    w->world = w->anim + 3 * w->J;
-    w->hold = w->anim + 4 * w->J;
     /* Foot IK rig from the humanoid map and the motion's calibration, unless given. */
     w->fik = p->foot;
     w->fik.skeleton = m->skeleton; /* the walker poses the walk motion's skeleton */

@@ -9,8 +9,7 @@
 enum { J = 5, FRAMES = 4, COUNT = 13 };
 #define FT 0.5f
 
-static ak_skeleton *g_s;
-static ak_clip *g_c;
+AKT_CLIP_FIXTURE
 static float g_times[COUNT];
 
 static int setup(void **state)
@@ -28,14 +27,6 @@ static int setup(void **state)
     ak_clip_finalize(g_c);
     for (int i = 0; i < COUNT; ++i)
         g_times[i] = 0.1f * (float)i;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    ak_clip_destroy(g_c);
-    ak_skeleton_destroy(g_s);
     return 0;
 }
 

@@ -10,8 +10,7 @@
 enum { J = 6, FRAMES = 3 };
 #define FT 0.5f
 
-static ak_skeleton *g_s;
-static ak_clip *g_c;
+AKT_CLIP_FIXTURE
 
 static float angle_of(int32_t j, float frame)
 {
@@ -31,14 +30,6 @@ static int setup(void **state)
         g_c->translations[f] = ak_vec3_make((float)f, 0.0f, 0.0f);
     }
     ak_clip_finalize(g_c);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    ak_clip_destroy(g_c);
-    ak_skeleton_destroy(g_s);
     return 0;
 }
 

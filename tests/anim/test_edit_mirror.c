@@ -5,26 +5,13 @@
 #include "test_params.h"
 
 enum { J = 7, FRAMES = 3 };
-static ak_skeleton *g_s;
-static ak_clip *g_c;
+AKT_CLIP_FIXTURE
 
 static int setup(void **state)
 {
     (void)state;
-    static const char *const names[J] = {"Hips",       "LeftUpLeg", "LeftLeg",  "LeftFoot",
-                                         "RightUpLeg", "RightLeg",  "RightFoot"};
-    const int32_t parents[J] = {-1, 0, 1, 2, 0, 4, 5};
-    ak_xform rest[J];
-    for (int j = 0; j < J; ++j) {
-        rest[j] = ak_xform_identity();
-        rest[j].translation = ak_vec3_make(0.0f, -0.45f, 0.0f);
-    }
-    rest[0].translation = ak_vec3_make(0.0f, 1.0f, 0.0f);
-    rest[1].translation = ak_vec3_make(0.1f, 0.0f, 0.0f);
-    rest[4].translation = ak_vec3_make(-0.1f, 0.0f, 0.0f);
-    ak_skeleton_desc d = {J, names, parents, rest, NULL, NULL};
+    g_s = akt_biped7(1.0f, 0.45f, J);
     ak_error err;
-    assert_int_equal(ak_skeleton_create(&d, &g_s, &err), AK_OK);
     assert_int_equal(ak_clip_create(J, FRAMES, 0.1f, NULL, &g_c, &err), AK_OK);
     akt_rng rng = {5};
     for (int f = 0; f < FRAMES; ++f) {
@@ -37,14 +24,6 @@ static int setup(void **state)
         g_c->rotations[j] = ak_quat_identity();
     g_c->rotations[1] = ak_quat_from_axis_angle(ak_vec3_make(0, 0, 1), 0.3f);
     ak_clip_finalize(g_c);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    ak_clip_destroy(g_c);
-    ak_skeleton_destroy(g_s);
     return 0;
 }
 

@@ -7,8 +7,7 @@
 enum { FRAMES = 60 };
 #define FT (1.0f / 60.0f)
 
-static ak_skeleton *g_s;
-static ak_clip *g_c;
+AKT_CLIP_FIXTURE
 
 /* root; lankle and rankle children of it, each with a translation track (metres). */
 static int setup(void **state)
@@ -36,14 +35,6 @@ static int setup(void **state)
         }
     }
     ak_clip_finalize(g_c);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    ak_clip_destroy(g_c);
-    ak_skeleton_destroy(g_s);
     return 0;
 }
 

@@ -6,23 +6,7 @@
 #include "match_util.h"
 #include "test_params.h"
 
-static akt_sources g_src;
-static ak_motion_db *g_db;
-
-static int setup(void **state)
-{
-    (void)state;
-    g_db = akt_db_of(&g_src, akt_subject2, AKT_SUBJECT2_COUNT);
-    return g_db ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    ak_motion_db_destroy(g_db);
-    akt_sources_free(&g_src);
-    return 0;
-}
+AKT_DB_FIXTURE(akt_subject2, AKT_SUBJECT2_COUNT)
 
 static void range_arguments_validity(void **state)
 {

@@ -14,23 +14,7 @@ static const char *const k_library[] = {
     "locomotion/cmu_07_04_slow_walk.bvh", "locomotion/cmu_09_02_run.bvh"};
 #define K_COUNT 4
 
-static akt_sources g_src;
-static ak_motion_db *g_db;
-
-static int setup(void **state)
-{
-    (void)state;
-    g_db = akt_db_of(&g_src, k_library, K_COUNT);
-    return g_db ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    ak_motion_db_destroy(g_db);
-    akt_sources_free(&g_src);
-    return 0;
-}
+AKT_DB_FIXTURE(k_library, K_COUNT)
 
 /* One walk from start to target; every stance frame: skate < 1 cm/s, heel and toe within
  * 5 mm of the ground while down; arrives within 0.3 m, stopped on both feet. */

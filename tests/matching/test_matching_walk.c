@@ -4,24 +4,8 @@
  * transitions are no harsher than the captures themselves. */
 #include "match_util.h"
 
-static akt_sources g_src;
-static ak_motion_db *g_db;
+AKT_DB_FIXTURE(akt_subject2, AKT_SUBJECT2_COUNT)
 static float g_rate_warp; /* matcher rate_warp for the walks (0: the default, off) */
-
-static int setup(void **state)
-{
-    (void)state;
-    g_db = akt_db_of(&g_src, akt_subject2, AKT_SUBJECT2_COUNT);
-    return g_db ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    ak_motion_db_destroy(g_db);
-    akt_sources_free(&g_src);
-    return 0;
-}
 
 /* The largest angular acceleration in the source captures themselves, sampled at the
  * database's rate (every other 120 Hz key, from frame 1: frame 0 is CMU's T-pose). */

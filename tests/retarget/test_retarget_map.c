@@ -10,26 +10,10 @@ enum { J = 7, FRAMES = 3 };
 static ak_skeleton *g_src, *g_dst, *g_other;
 static ak_clip *g_c, *g_other_clip;
 
+/* The 7-joint biped with legs of two `leg` bones, hips 0.1 m above their length. */
 static ak_skeleton *biped(float leg, int32_t joints)
 {
-    static const char *const names[J] = {"Hips",       "LeftUpLeg", "LeftLeg",  "LeftFoot",
-                                         "RightUpLeg", "RightLeg",  "RightFoot"};
-    const int32_t parents[J] = {-1, 0, 1, 2, 0, 4, 5};
-    ak_xform rest[J];
-    for (int j = 0; j < J; ++j) {
-        rest[j] = ak_xform_identity();
-        rest[j].translation = ak_vec3_make(0.0f, -leg, 0.0f);
-    }
-    rest[0].translation = ak_vec3_make(0.0f, 2.0f * leg + 0.1f, 0.0f);
-    rest[1].translation = ak_vec3_make(0.1f, 0.0f, 0.0f);
-    rest[4].translation = ak_vec3_make(-0.1f, 0.0f, 0.0f);
-    rest[3].translation = ak_vec3_make(0.0f, -leg, 0.0f);
-    rest[6].translation = rest[3].translation;
-    ak_skeleton_desc d = {joints, names, parents, rest, NULL, NULL};
-    ak_skeleton *s = NULL;
-    ak_error err;
-    if (ak_skeleton_create(&d, &s, &err) != AK_OK) fail_msg("%s", err.message);
-    return s;
+    return akt_biped7(2.0f * leg + 0.1f, leg, joints);
 }
 
 static int setup(void **state)

@@ -3,7 +3,7 @@
  * source re-rested on it with every joint's model position unchanged in every frame (float
  * rounding: 1e-5 of the height), and that zero pose stands (hips to head and to both feet
  * within 37 degrees of vertical). */
-#include "test_util.h"
+#include "test_params.h"
 
 #include "../locomotion/studio_variants.h"
 #include "retarget/retarget_internal.h"
@@ -13,14 +13,18 @@ static float height_of(const ak_skeleton *s, const ak_clip *c)
     return ak_clip_standing_height(c, s);
 }
 
+/* The worst distance between a joint of (sa, ca) and the same joint of (sb, cb), over every
+ * frame of cb; cb's frame f is at ca's time f * cb's frame time (same rate: frame f; 30 fps
+ * against 120 fps: every 4th frame of ca). */
 static double max_distance(const ak_skeleton *sa, const ak_clip *ca, const ak_skeleton *sb,
                            const ak_clip *cb)
 {
     const int32_t J = sa->joint_count;
     ak_xform *buf = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 4);
     double worst = 0.0;
-    for (int32_t f = 0; f < ca->frame_count; ++f) {
-        ak_clip_frame(ca, sa, f, buf);
+    const int32_t step = (int32_t)lroundf(cb->frame_time / ca->frame_time);
+    for (int32_t f = 0; f * step < ca->frame_count && f < cb->frame_count; ++f) {
+        ak_clip_frame(ca, sa, f * step, buf);
         ak_fk(sa, buf, buf + J);
         ak_clip_frame(cb, sb, f, buf + 2 * J);
         ak_fk(sb, buf + 2 * J, buf + 3 * J);
@@ -32,6 +36,69 @@ static double max_distance(const ak_skeleton *sa, const ak_clip *ca, const ak_sk
     }
     free(buf);
     return worst;
+}
+
+static int32_t validate(const void *params, ak_error *err)
+{
+    return ak_retarget_validate((const ak_retarget_params *)params, err);
+}
+
+/* Validity of the field this file reads (ak_retarget_params.reference_frame): -1 and every
+ * frame of the clip pass, -2, the frame count and a frame without a clip are refused naming
+ * it; a named frame is taken as it is (no measure) and re-rests the source on it, a zero pose
+ * without a clip stays (frame -1, nothing made). */
+static void reference_frame_validity(void **state)
+{
+    (void)state;
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    akv_make("cmu_02_01_walk.bvh", 0u, &s, &c);
+    ak_skeleton *t = NULL;
+    ak_clip *tc = NULL;
+    akv_make("cmu_02_01_walk.bvh", 0u, &t, &tc);
+    ak_retarget_params p = ak_retarget_defaults();
+    assert_int_equal(p.reference_frame, -1);
+    p.source = s;
+    p.source_clip = c;
+    p.target = t;
+    akt_expect_refused(validate, &p, AK_OK, NULL, "defaults");
+    p.reference_frame = c->frame_count - 1;
+    akt_expect_refused(validate, &p, AK_OK, NULL, "the last frame");
+    p.reference_frame = -2;
+    akt_expect_refused(validate, &p, AK_ERR_INVALID_ARG, "reference_frame", "-2");
+    p.reference_frame = c->frame_count;
+    akt_expect_refused(validate, &p, AK_ERR_INVALID_ARG, "reference_frame", "frame_count");
+    p.reference_frame = 0;
+    p.source_clip = NULL;
+    akt_expect_refused(validate, &p, AK_ERR_INVALID_ARG, "reference_frame", "no clip");
+
+    ak_humanoid m;
+    ak_error err;
+    assert_int_equal(ak_humanoid_find(s, NULL, &m, &err), AK_OK);
+    akr_rested r;
+    p.reference_frame = -1;
+    assert_int_equal(akr_reference_source(&p, &m, &r, &err), AK_OK);
+    assert_int_equal(r.frame, -1);
+    assert_null(r.skeleton);
+    assert_null(r.clip);
+    /* frame 40 named: taken although the zero pose stands; positions kept in every frame */
+    p.source_clip = c;
+    p.reference_frame = 40;
+    assert_int_equal(akr_reference_source(&p, &m, &r, &err), AK_OK);
+    assert_int_equal(r.frame, 40);
+    assert_non_null(r.skeleton);
+    assert_int_equal(r.clip->frame_count, c->frame_count);
+    assert_true(max_distance(s, c, r.skeleton, r.clip) <= 1e-5 * height_of(s, c));
+    /* the re-rested zero pose is frame 40 turned to face +Z: its rest rotations are identity */
+    for (int32_t j = 0; j < r.skeleton->joint_count; ++j)
+        AKT_NEAR(fabsf(r.skeleton->rest_local[j].rotation.w), 1.0f, 0);
+    akr_rested_free(&r);
+    assert_null(r.skeleton);
+    akr_rested_free(&r); /* twice is harmless */
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(t);
+    ak_clip_destroy(tc);
 }
 
 static void retarget_reference_keeps_a_standing_zero_pose_and_rerests_one_along_x(void **state)
@@ -80,28 +147,6 @@ static void retarget_reference_keeps_a_standing_zero_pose_and_rerests_one_along_
  * pose lies along X is the same motion in another shape and must retarget within the bound;
  * the X-along zero pose is printed with its figure (re-rested on a standing frame, it
  * carries that frame's pose as its reference, not the CMU zero pose). */
-static double retarget_distance(const ak_skeleton *bs, const ak_clip *a, const ak_clip *b)
-{
-    const int32_t J = bs->joint_count;
-    ak_xform *buf = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 4);
-    double worst = 0.0;
-    /* b's frame f is at a's time f * b's frame time (30 fps: every 4th frame of 120 fps) */
-    const int32_t step = (int32_t)lroundf(b->frame_time / a->frame_time);
-    for (int32_t f = 0; f * step < a->frame_count && f < b->frame_count; ++f) {
-        ak_clip_frame(a, bs, f * step, buf);
-        ak_fk(bs, buf, buf + J);
-        ak_clip_frame(b, bs, f, buf + 2 * J);
-        ak_fk(bs, buf + 2 * J, buf + 3 * J);
-        for (int32_t j = 0; j < J; ++j) {
-            const double d =
-                ak_vec3_length(ak_vec3_sub(buf[J + j].translation, buf[3 * J + j].translation));
-            if (!(d <= worst)) worst = d;
-        }
-    }
-    free(buf);
-    return worst;
-}
-
 static ak_clip *retarget_variant(unsigned kinds, const ak_skeleton *biped, ak_retarget_info *info)
 {
     ak_skeleton *s = NULL;
@@ -148,7 +193,7 @@ static void studio_variants_retarget_like_the_original(void **state)
            (double)h);
     for (size_t i = 0; i < sizeof k_variants / sizeof k_variants[0]; ++i) {
         ak_clip *v = retarget_variant(k_variants[i].kinds, biped, &vi);
-        const double d = retarget_distance(biped, o, v);
+        const double d = max_distance(biped, o, biped, v);
         printf("%-20s worst joint %.4f m (%.2f %% of height), stance ankle L %.4f R %.4f "
                "(source %.4f/%.4f), reference frame %d\n",
                k_variants[i].name, d, 100.0 * d / (double)h, (double)vi.stance_foot_height[0],
@@ -170,6 +215,7 @@ static void studio_variants_retarget_like_the_original(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reference_frame_validity),
         cmocka_unit_test(retarget_reference_keeps_a_standing_zero_pose_and_rerests_one_along_x),
         cmocka_unit_test(studio_variants_retarget_like_the_original),
     };

@@ -1,0 +1,292 @@
+/* The plugin's character (src/plugin/plugin_character.c) on the built-in biped's walk handed
+ * over as a Unity script would: its params' defaults are the walker's, foot IK's and walk
+ * motion's (mirrored, degrees for a person), every float field out of range is refused naming
+ * it, and two seconds of the two-phase frame (begin, rays, hits, finish) give what the
+ * library's walk motion + walker give on the same clip and ground, mirrored into Unity's
+ * frame. The engine-ground scenario stays in test_plugin_abi.c. */
+#include "plugin_rig.h"
+
+#include <stddef.h>
+
+enum { MAXJ = 64 };
+
+/* The built-in walk on both sides and the plugin's defaults for it (the walk is one cycle
+ * already: cycle 0, 0). */
+static void walk_and_defaults(akpt_rig *r, ak_plugin_character_params *p)
+{
+    akpt_rig_walk(r);
+    assert_int_equal(ak_plugin_character_defaults(p), AK_OK);
+    p->cycle_start = p->cycle_end = 0;
+}
+
+static int32_t create(const akpt_rig *r, const ak_plugin_character_params *p, ak_handle *ch,
+                      char *err, int32_t size)
+{
+    return ak_plugin_character_create(r->s, r->c, NULL, p, ch, err, size);
+}
+
+/* Validity: the defaults are the library's and create; NULL params, each float field out of
+ * its range and swapped handles are refused with the reason, no handle made. */
+static void character_params_validity(void **state)
+{
+    (void)state;
+    akpt_rig r;
+    akpt_rig_walk(&r);
+    const int32_t live0 = ak_plugin_live_handles();
+    ak_plugin_character_params p;
+    assert_int_equal(ak_plugin_character_defaults(NULL), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_character_defaults(&p), AK_OK);
+    const ak_walker_params w = ak_walker_defaults();
+    const ak_walk_motion_params m = ak_walk_motion_defaults();
+    AKT_NEAR(p.target.z, -w.target.z, 0);
+    AKT_NEAR(p.start.x, w.start.x, 0);
+    assert_int_equal(p.face_target, isnan(w.start_heading) ? 1 : 0);
+    AKT_NEAR(p.arrival_radius, w.arrival_radius, 0);
+    AKT_NEAR(p.turn_rate_deg * 0.01745329252f, w.turn_rate, 1e-6);
+    AKT_NEAR(p.ground_smoothing, w.ground_smoothing, 0);
+    AKT_NEAR(p.idle_fade, w.idle_fade, 0);
+    AKT_NEAR(p.foot_weight, w.foot.weight, 0);
+    AKT_NEAR(p.max_tilt_deg, 45.0f, 1e-4); /* plugin.h's documented default, degrees */
+    AKT_NEAR(p.max_hip_drop, w.foot.max_hip_drop, 0);
+    AKT_NEAR(p.hip_drop_rate, w.foot.hip_drop_rate, 0);
+    AKT_NEAR(p.pole_distance, w.foot.pole_distance, 0);
+    assert_int_equal(p.cycle_start, m.cycle_start);
+    assert_int_equal(p.cycle_end, m.cycle_end);
+    AKT_NEAR(p.seam_blend, m.seam_blend, 0);
+    assert_int_equal(p.use_controller, w.use_controller);
+    assert_int_equal(p.foot_ik, w.foot_ik);
+    char err[256];
+    ak_handle ch = NULL;
+    p.cycle_start = p.cycle_end = 0; /* the built-in walk is one cycle already */
+    if (create(&r, &p, &ch, err, sizeof err) != AK_OK) fail_msg("defaults: %s", err);
+    assert_int_equal(ak_plugin_destroy(ch), AK_OK);
+    assert_int_equal(create(&r, NULL, &ch, err, sizeof err), AK_ERR_INVALID_ARG);
+    assert_string_equal(err, "params and out_character are required");
+    const struct {
+        size_t offset;
+        const char *name;
+        float bad;
+    } fields[] = {
+        {offsetof(ak_plugin_character_params, start) + 0, "start.x", 2e6f},
+        {offsetof(ak_plugin_character_params, target) + 8, "target.z", NAN},
+        {offsetof(ak_plugin_character_params, start_heading_deg), "start_heading_deg", INFINITY},
+        {offsetof(ak_plugin_character_params, arrival_radius), "arrival_radius", -1.0f},
+        {offsetof(ak_plugin_character_params, turn_rate_deg), "turn_rate_deg", 0.0f},
+        {offsetof(ak_plugin_character_params, ground_smoothing), "ground_smoothing", -1.0f},
+        {offsetof(ak_plugin_character_params, idle_fade), "idle_fade", NAN},
+        {offsetof(ak_plugin_character_params, foot_weight), "foot_weight", 1.5f},
+        {offsetof(ak_plugin_character_params, max_tilt_deg), "max_tilt_deg", 1e9f},
+        {offsetof(ak_plugin_character_params, max_hip_drop), "max_hip_drop", -0.1f},
+        {offsetof(ak_plugin_character_params, hip_drop_rate), "hip_drop_rate", -INFINITY},
+        {offsetof(ak_plugin_character_params, pole_distance), "pole_distance", 200.0f},
+        {offsetof(ak_plugin_character_params, seam_blend), "seam_blend", 11.0f},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
+        ak_plugin_character_params q = p;
+        memcpy((char *)&q + fields[i].offset, &fields[i].bad, sizeof(float));
+        ch = (ak_handle)(uintptr_t)1;
+        const int32_t st = create(&r, &q, &ch, err, sizeof err);
+        if (st != AK_ERR_INVALID_ARG || ch)
+            fail_msg("%s = %g: status %d, '%s'", fields[i].name, (double)fields[i].bad, (int)st,
+                     err);
+        char expect[64];
+        snprintf(expect, sizeof expect, "character: %s = ", fields[i].name);
+        if (strncmp(err, expect, strlen(expect)) != 0 || !strstr(err, "must be in ["))
+            fail_msg("%s = %g: '%s'", fields[i].name, (double)fields[i].bad, err);
+    }
+    assert_int_equal(ak_plugin_character_create(r.c, r.c, NULL, &p, &ch, err, sizeof err),
+                     AK_PLUGIN_ERR_HANDLE);
+    assert_string_equal(err, "character: handle is a clip, not a skeleton");
+    assert_int_equal(ak_plugin_character_create(r.s, r.s, NULL, &p, &ch, err, sizeof err),
+                     AK_PLUGIN_ERR_HANDLE);
+    assert_string_equal(err, "character: handle is a skeleton, not a clip");
+    /* a walk motion the library refuses: its message comes through */
+    ak_plugin_character_params q = p;
+    q.cycle_start = 5;
+    q.cycle_end = 3;
+    assert_true(create(&r, &q, &ch, err, sizeof err) != AK_OK);
+    assert_non_null(strstr(err, "walk motion: "));
+    assert_int_equal(ak_plugin_live_handles(), live0);
+    akpt_rig_free(&r);
+}
+
+/* Flat ground at y = 0 for each ray. */
+static void flat_hits(const ak_ground_ray *rays, ak_ground_hit *hits, int32_t n)
+{
+    for (int32_t i = 0; i < n; ++i) {
+        hits[i].hit = rays[i].origin.y >= 0.0f && rays[i].origin.y <= rays[i].max_distance;
+        hits[i].height = 0.0f;
+        hits[i].normal = ak_vec3_make(0.0f, 1.0f, 0.0f);
+    }
+}
+
+/* 120 frames at 60 Hz toward a target 4 m ahead and to the side, started turned 20 degrees:
+ * the plugin's state and world pose are the library walker's mirrored at every frame. */
+static void two_seconds_walk_as_the_library_walker(void **state)
+{
+    (void)state;
+    akpt_rig r;
+    ak_plugin_character_params p;
+    walk_and_defaults(&r, &p);
+    p.target = ak_vec3_make(1.5f, 0.0f, -4.0f);
+    p.face_target = 0;
+    p.start_heading_deg = 20.0f;
+    char err[256];
+    ak_handle ch;
+    assert_int_equal(create(&r, &p, &ch, err, sizeof err), AK_OK);
+    /* the library side, as plugin_character.c builds it */
+    ak_walk_motion_params mp = ak_walk_motion_defaults();
+    mp.metres_per_unit = 1.0f;
+    mp.cycle_start = p.cycle_start;
+    mp.cycle_end = p.cycle_end;
+    mp.seam_blend = p.seam_blend;
+    ak_walk_motion *motion = NULL;
+    ak_walker *w = NULL;
+    ak_error e;
+    assert_int_equal(ak_walk_motion_create(r.skeleton, r.clip, &mp, &motion, &e), AK_OK);
+    /* the walker's defaults (the validity case shows the plugin's are the same) with what
+     * this test changed, in the library's frame: Unity yaw +20 degrees is heading -20 */
+    ak_walker_params wp = ak_walker_defaults();
+    wp.target = akpt_mirror_point(p.target);
+    wp.start_heading = -p.start_heading_deg * 0.01745329252f;
+    wp.turn_rate = p.turn_rate_deg * 0.01745329252f;
+    assert_int_equal(ak_walker_create(motion, &wp, NULL, &w, &e), AK_OK);
+    ak_walker_set_position(w, wp.start);
+    ak_plugin_character_info info;
+    assert_int_equal(ak_plugin_character_info_get(ch, &info), AK_OK);
+    ak_walk_motion_info mi;
+    ak_walk_motion_get_info(motion, &mi);
+    assert_int_equal(info.joint_count, r.joints);
+    assert_int_equal(info.cycle_start, mi.cycle_start);
+    assert_int_equal(info.cycle_end, mi.cycle_end);
+    AKT_NEAR(info.speed, mi.speed, 0);
+    AKT_NEAR(info.stride_length, mi.stride_length, 0);
+    const int32_t J = r.joints;
+    ak_plugin_xform world[MAXJ];
+    for (int frame = 0; frame < 120; ++frame) {
+        const float dt = 1.0f / 60.0f;
+        ak_vec3 umove, move;
+        assert_int_equal(ak_plugin_character_begin(ch, dt, &umove), AK_OK);
+        assert_int_equal(ak_walker_begin(w, dt, &move, &e), AK_OK);
+        AKT_NEAR(umove.x, move.x, 1e-6);
+        AKT_NEAR(umove.z, -move.z, 1e-6);
+        ak_plugin_ray urays[AK_PLUGIN_CHARACTER_MAX_RAYS];
+        ak_ground_ray rays[AK_WALKER_RAY_COUNT];
+        int32_t nr = 0;
+        assert_int_equal(
+            ak_plugin_character_ground_rays(ch, urays, AK_PLUGIN_CHARACTER_MAX_RAYS, &nr), AK_OK);
+        assert_int_equal(nr, AK_WALKER_RAY_COUNT);
+        ak_walker_ground_rays(w, rays, AK_WALKER_RAY_COUNT);
+        ak_ground_hit hits[AK_WALKER_RAY_COUNT];
+        ak_plugin_ground_hit uhits[AK_PLUGIN_CHARACTER_MAX_RAYS];
+        flat_hits(rays, hits, nr);
+        for (int32_t i = 0; i < nr; ++i) {
+            AKT_NEAR(urays[i].origin.z, -rays[i].origin.z, 1e-5);
+            uhits[i].hit = hits[i].hit;
+            uhits[i].height = hits[i].height;
+            uhits[i].normal = hits[i].normal; /* (0,1,0) mirrors to itself */
+        }
+        assert_int_equal(ak_plugin_character_finish(ch, uhits, nr), AK_OK);
+        assert_int_equal(ak_walker_finish(w, hits, nr, &e), AK_OK);
+        ak_plugin_character_state us;
+        ak_walker_state s;
+        assert_int_equal(ak_plugin_character_state_get(ch, &us), AK_OK);
+        ak_walker_get_state(w, &s);
+        AKT_NEAR(us.position.x, s.position.x, 1e-5);
+        AKT_NEAR(us.position.y, s.position.y, 1e-5);
+        AKT_NEAR(us.position.z, -s.position.z, 1e-5);
+        AKT_NEAR(us.path_length, s.path_length, 1e-5);
+        AKT_NEAR(us.hip_drop, s.hip_drop, 1e-5);
+        /* facing = the walker's heading, seen in Unity's frame: (sin h, 0, -cos h) */
+        AKT_NEAR(us.facing.x, sinf(s.heading), 1e-5);
+        AKT_NEAR(us.facing.z, -cosf(s.heading), 1e-5);
+        assert_int_equal(ak_plugin_character_world_pose(ch, world, J), AK_OK);
+        akpt_assert_mirrored(world, ak_walker_world_pose(w), J, 1e-5f, "world pose");
+    }
+    ak_plugin_character_state us;
+    ak_plugin_character_state_get(ch, &us);
+    /* it walked: at least half the walk clip's speed over the last 1.5 s of the 2 s */
+    assert_true(us.path_length > 0.5f * info.speed * 1.5f);
+    ak_walker_destroy(w);
+    ak_walk_motion_destroy(motion);
+    ak_plugin_destroy(ch);
+    akpt_rig_free(&r);
+}
+
+/* The model pose is the world pose with the character transform taken out: the feet's model
+ * positions are the world ones rotated back by the facing and moved back by the position. */
+static void model_pose_is_world_pose_in_the_characters_frame(void **state)
+{
+    (void)state;
+    akpt_rig r;
+    ak_plugin_character_params p;
+    walk_and_defaults(&r, &p);
+    p.target = ak_vec3_make(3.0f, 0.0f, 2.0f);
+    char err[256];
+    ak_handle ch;
+    assert_int_equal(create(&r, &p, &ch, err, sizeof err), AK_OK);
+    const int32_t J = r.joints;
+    ak_plugin_ray rays[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_plugin_ground_hit hits[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    for (int frame = 0; frame < 30; ++frame) {
+        ak_vec3 move;
+        int32_t nr;
+        assert_int_equal(ak_plugin_character_begin(ch, 1.0f / 30.0f, &move), AK_OK);
+        assert_int_equal(
+            ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &nr), AK_OK);
+        for (int32_t i = 0; i < nr; ++i)
+            hits[i] = (ak_plugin_ground_hit){1, 0.0f, {0.0f, 1.0f, 0.0f}};
+        assert_int_equal(ak_plugin_character_finish(ch, hits, nr), AK_OK);
+    }
+    ak_plugin_xform local[MAXJ], model[MAXJ], world[MAXJ], check[MAXJ];
+    ak_plugin_character_state s;
+    assert_int_equal(ak_plugin_character_pose(ch, local, model, J), AK_OK);
+    assert_int_equal(ak_plugin_character_world_pose(ch, world, J), AK_OK);
+    assert_int_equal(ak_plugin_character_state_get(ch, &s), AK_OK);
+    AKT_NEAR(s.rotation.x * s.rotation.x + s.rotation.y * s.rotation.y +
+                 s.rotation.z * s.rotation.z + s.rotation.w * s.rotation.w,
+             1.0f, 2e-5); /* a unit quaternion */
+    for (int32_t j = 0; j < J; ++j) {
+        const ak_vec3 back = ak_quat_rotate(ak_quat_conjugate(s.rotation),
+                                            ak_vec3_sub(world[j].position, s.position));
+        AKT_NEAR(model[j].position.x, back.x, 1e-4);
+        AKT_NEAR(model[j].position.y, back.y, 1e-4);
+        AKT_NEAR(model[j].position.z, back.z, 1e-4);
+    }
+    /* model is FK of local */
+    assert_int_equal(ak_plugin_fk(r.s, local, check, J), AK_OK);
+    for (int32_t j = 0; j < J; ++j)
+        AKT_NEAR(ak_vec3_length(ak_vec3_sub(check[j].position, model[j].position)), 0.0f, 1e-4);
+    /* bad frames and buffers */
+    ak_vec3 move;
+    assert_int_equal(ak_plugin_character_begin(ch, 0.0f, &move), AK_ERR_INVALID_ARG);
+    ak_plugin_last_error(ch, err, sizeof err);
+    assert_string_equal(err, "dt = 0: must be in (0, 10] seconds");
+    assert_int_equal(ak_plugin_character_pose(ch, local, NULL, J - 1), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_character_pose(ch, NULL, NULL, J), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_character_finish(ch, hits, 2), AK_ERR_INVALID_ARG);
+    ak_plugin_last_error(ch, err, sizeof err);
+    assert_non_null(strstr(err, "one per ray), got 2"));
+    const ak_vec3 far = {0.0f, 0.0f, -3e6f};
+    assert_int_equal(ak_plugin_character_set_target(ch, &far), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_character_set_position(ch, NULL), AK_ERR_INVALID_ARG);
+    /* lifetime: the character holds its skeleton and clip; a destroyed one is refused */
+    assert_int_equal(ak_plugin_destroy(r.s), AK_OK);
+    assert_int_equal(ak_plugin_destroy(r.c), AK_OK);
+    assert_int_equal(ak_plugin_character_state_get(ch, &s), AK_OK);
+    assert_int_equal(ak_plugin_destroy(ch), AK_OK);
+    assert_int_equal(ak_plugin_character_state_get(ch, &s), AK_PLUGIN_ERR_HANDLE);
+    assert_int_equal(ak_plugin_destroy(ch), AK_PLUGIN_ERR_HANDLE);
+    ak_skeleton_destroy(r.skeleton);
+    ak_clip_destroy(r.clip);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(character_params_validity),
+        cmocka_unit_test(two_seconds_walk_as_the_library_walker),
+        cmocka_unit_test(model_pose_is_world_pose_in_the_characters_frame),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

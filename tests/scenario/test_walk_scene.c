@@ -1,0 +1,219 @@
+/* The walk scene (src/scenario/walk_scene.c): what ak_walk_scenario_params describes, built
+ * once — terrain, the built-in or a file's walk, the walk motion and the guide walker — placed
+ * at the start and stepped; its refusals name the flag or file. Steer match (the database and
+ * the matcher): test_walk_scene_match.c. */
+#include "test_util.h"
+
+#include "animkit/scenario.h"
+
+/* What ak_walk_scene_create gives for `s`: the status, the scene NULL on a refusal, and the
+ * message in e. */
+static int32_t create(const ak_walk_scenario_params *s, ak_error *e)
+{
+    ak_walk_scene *scene = (ak_walk_scene *)(uintptr_t)1;
+    const int32_t st = ak_walk_scene_create(s, NULL, &scene, e);
+    if (st != AK_OK && scene) fail_msg("a refused scene is not NULL");
+    ak_walk_scene_destroy(scene);
+    return st;
+}
+
+/* Validity: every scenario ak_walk_scenario_validate refuses, create refuses with the same
+ * status and message before building anything (a flag out of its range, a rule between
+ * flags); a valid one whose start or target lies off the terrain is refused naming the flag
+ * and the terrain's span; no output and no scenario are refused. */
+static void walk_scene_validity(void **state)
+{
+    (void)state;
+    ak_walk_scenario_params bad[5];
+    for (int i = 0; i < 5; ++i)
+        bad[i] = ak_walk_scenario_defaults();
+    bad[0].turn_rate_deg = 0.0f;
+    bad[1].arrival = -1.0f;
+    bad[2].cycle[0] = 3; /* --cycle needs --clip */
+    bad[2].cycle[1] = 9;
+    bad[3].size = 10.0f;                                       /* --size needs --heightmap */
+    snprintf(bad[4].clip, sizeof bad[4].clip, "a.bvh\nb.bvh"); /* several clips: match only */
+    for (int i = 0; i < 5; ++i) {
+        ak_error v, e;
+        const int32_t want = ak_walk_scenario_validate(&bad[i], &v);
+        assert_int_equal(want, AK_ERR_INVALID_ARG);
+        assert_int_equal(create(&bad[i], &e), want);
+        assert_string_equal(e.message, v.message);
+    }
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    s.terrain = AK_WALK_TERRAIN_FLAT;
+    s.start[0] = -30.0f;
+    ak_error e;
+    assert_int_equal(create(&s, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "--start -30,-4 is outside the ground (x and z span -20..20 m)");
+    assert_int_equal(ak_walk_scene_create(&s, NULL, NULL, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "null output");
+    /* the accessors take a NULL scene */
+    assert_null(ak_walk_scene_walker(NULL));
+    assert_null(ak_walk_scene_motion(NULL));
+    assert_null(ak_walk_scene_skeleton(NULL));
+    assert_int_equal(ak_walk_scene_step(NULL, &e), AK_ERR_INVALID_ARG);
+    ak_walk_scene_destroy(NULL);
+}
+
+static void builtin_scene_is_placed_and_steps(void **state)
+{
+    (void)state;
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    s.terrain = AK_WALK_TERRAIN_FLAT;
+    s.max_time = 2.0f;
+    ak_walk_scene *scene = NULL;
+    ak_error e;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(scene, &info);
+    assert_string_equal(info.clip_label, "built-in walk");
+    assert_int_equal(info.frame, 1); /* placed: the first step, dt 0 */
+    /* The built-in walk runs at its default 60 frames per second. */
+    AKT_NEAR(info.frame_time, 1.0 / 60.0, 1e-7);
+    assert_int_equal(info.max_frames, (int32_t)ceilf(2.0f / info.frame_time) + 1);
+    const ak_skeleton *sk = ak_walk_scene_skeleton(scene);
+    assert_non_null(sk);
+    assert_true(info.hips >= 0 && info.hips < sk->joint_count);
+    ak_walker_state st;
+    ak_walker_get_state(ak_walk_scene_walker(scene), &st);
+    /* Placed at the start on flat ground (y 0), facing the target. */
+    AKT_NEAR(st.position.x, -6.0, 1e-4);
+    AKT_NEAR(st.position.z, -4.0, 1e-4);
+    AKT_NEAR(st.position.y, 0.0, 1e-4);
+    AKT_NEAR(st.distance, sqrt(12.0 * 12.0 + 8.0 * 8.0), 1e-3);
+    for (int i = 0; i < 30; ++i)
+        assert_int_equal(ak_walk_scene_step(scene, &e), AK_OK);
+    ak_walk_scene_get_info(scene, &info);
+    assert_int_equal(info.frame, 31);
+    ak_walker_get_state(ak_walk_scene_walker(scene), &st);
+    AKT_NEAR(st.time, 30.0 * info.frame_time, 1e-4);
+    assert_true(st.distance < sqrt(12.0 * 12.0 + 8.0 * 8.0)); /* it walked toward the target */
+    ak_walk_scene_reset(scene);
+    ak_walk_scene_get_info(scene, &info);
+    assert_int_equal(info.frame, 1);
+    ak_walker_get_state(ak_walk_scene_walker(scene), &st);
+    AKT_NEAR(st.position.x, -6.0, 1e-4);
+    ak_walk_scene_destroy(scene);
+}
+
+/* --start-heading (the table's start_heading_deg, degrees): both walkers start facing it, 180
+ * here with the target straight ahead along +Z, i.e. behind the character; by default they
+ * face the target. --no-captured-transitions with --steer match is refused (the matcher has no
+ * procedural start or stop to choose). */
+static void start_heading_faces_both_walkers_and_captured_transitions_need_the_guide(void **state)
+{
+    (void)state;
+    char path[1024];
+    for (int match = 0; match < 2; ++match)
+        for (int given = 0; given < 2; ++given) {
+            ak_walk_scenario_params s = ak_walk_scenario_defaults();
+            AKT_NEAR(s.start_heading_deg, AK_WALK_FACE_TARGET, 0.0);
+            ak_error e;
+            ak_flags_result fr;
+            assert_int_equal(
+                ak_flags_parse_query(ak_walk_scenario_flags(), &s,
+                                     given ? "terrain=flat&start=0,0&target=0,4&start-heading=180"
+                                           : "terrain=flat&start=0,0&target=0,4",
+                                     &fr, &e),
+                AK_OK);
+            if (match) {
+                s.steer = AK_WALK_STEER_MATCH;
+                snprintf(s.clip, sizeof s.clip, "%s",
+                         akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path));
+            }
+            ak_walk_scene *scene = NULL;
+            assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
+            ak_walker_state st;
+            ak_walk_scene_get_state(scene, &st);
+            /* the guide walker adds its cycle's own small yaw (under 10 degrees) */
+            const double want = given ? 3.14159265 : 0.0;
+            const double off = fabs(remainder(st.heading - want, 2.0 * 3.14159265));
+            printf("%s, %s: heading %.1f deg\n", match ? "match" : "guide",
+                   given ? "--start-heading 180" : "default", st.heading * 57.29578);
+            assert_true(off < (match ? 1e-3 : 0.17));
+            ak_walk_scene_destroy(scene);
+        }
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    snprintf(s.clip, sizeof s.clip, "a.bvh");
+    s.captured_transitions = 0;
+    ak_error e;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "--no-captured-transitions is for the guide walker"));
+    s.start_heading_deg = 400.0f;
+    s.captured_transitions = 1;
+    assert_int_equal(ak_walk_scenario_validate(&s, &e), AK_ERR_INVALID_ARG);
+}
+
+static void errors_name_the_file(void **state)
+{
+    (void)state;
+    ak_walk_scene *scene = (ak_walk_scene *)&scene;
+    ak_error e;
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    snprintf(s.clip, sizeof s.clip, "no/such/walk.bvh");
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_IO);
+    assert_null(scene);
+    assert_true(strncmp(e.message, "no/such/walk.bvh: ", 18) == 0);
+    s = ak_walk_scenario_defaults();
+    snprintf(s.heightmap, sizeof s.heightmap, "no/such/hills.pgm");
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_IO);
+    assert_true(strncmp(e.message, "no/such/hills.pgm: ", 19) == 0);
+    s = ak_walk_scenario_defaults();
+    s.turn_rate_deg = 0.0f;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_walk_scene_create(NULL, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+}
+
+/* A crowd range steps scenes [begin, end) like stepping each in turn, and refuses a bad
+ * range or a null scene by index. */
+static void scene_range_steps_like_each_scene_in_turn(void **state)
+{
+    (void)state;
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    s.terrain = AK_WALK_TERRAIN_FLAT;
+    s.max_time = 2.0f;
+    ak_walk_scene *a[3], *b[3];
+    ak_error e;
+    for (int k = 0; k < 3; ++k) {
+        assert_int_equal(ak_walk_scene_create(&s, NULL, &a[k], &e), AK_OK);
+        assert_int_equal(ak_walk_scene_create(&s, NULL, &b[k], &e), AK_OK);
+        const ak_vec3 target = {(float)k - 1.0f, 0.0f, 3.0f};
+        ak_walk_scene_set_target(a[k], target);
+        ak_walk_scene_set_target(b[k], target);
+    }
+    for (int f = 0; f < 20; ++f) {
+        for (int k = 0; k < 3; ++k)
+            assert_int_equal(ak_walk_scene_step(a[k], &e), AK_OK);
+        assert_int_equal(ak_walk_scene_step_range(b, 0, 1, &e), AK_OK);
+        assert_int_equal(ak_walk_scene_step_range(b, 1, 3, &e), AK_OK);
+    }
+    const int32_t joints = ak_walk_scene_skeleton(a[0])->joint_count;
+    for (int k = 0; k < 3; ++k)
+        assert_memory_equal(ak_walk_scene_world_pose(a[k]), ak_walk_scene_world_pose(b[k]),
+                            sizeof(ak_xform) * (size_t)joints);
+    assert_int_equal(ak_walk_scene_step_range(b, 2, 1, &e), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "0 <= begin <= end (got 2, 1)"));
+    assert_int_equal(ak_walk_scene_step_range(NULL, 0, 1, &e), AK_ERR_INVALID_ARG);
+    ak_walk_scene *holes[2] = {b[0], NULL};
+    assert_int_equal(ak_walk_scene_step_range(holes, 0, 2, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "scene 1: null scene");
+    assert_int_equal(ak_walk_scene_step_range(b, 1, 1, &e), AK_OK); /* empty: nothing to do */
+    for (int k = 0; k < 3; ++k) {
+        ak_walk_scene_destroy(a[k]);
+        ak_walk_scene_destroy(b[k]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(walk_scene_validity),
+        cmocka_unit_test(builtin_scene_is_placed_and_steps),
+        cmocka_unit_test(start_heading_faces_both_walkers_and_captured_transitions_need_the_guide),
+        cmocka_unit_test(errors_name_the_file),
+        cmocka_unit_test(scene_range_steps_like_each_scene_in_turn),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

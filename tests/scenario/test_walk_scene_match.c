@@ -1,0 +1,193 @@
+/* The walk scene's steer match (src/scenario/walk_scene_match.c): every --clip and every .bvh
+ * of --library read (one skeleton), the motion database and the matcher built, the label that
+ * says how many clips were left out; refusals name the file. */
+#include "test_util.h"
+
+#include "animkit/edit.h"
+#include "animkit/scenario.h"
+
+/* Validity: steer match needs clips (a --clip or a --library), takes no --cycle or --idle and
+ * no --no-captured-transitions, each refused by the scene before any file is read with the
+ * rule in the message; the same scenario with a clip passes. */
+static void match_scene_validity(void **state)
+{
+    (void)state;
+    char path[1024];
+    akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path);
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    ak_walk_scene *scene = NULL;
+    ak_error e;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message,
+                        "--steer match needs --clip FILE.bvh (repeatable) or --library DIR");
+    assert_null(scene);
+    const struct {
+        const char *what, *message;
+    } rules[] = {{"cycle", "--cycle"}, {"idle", "--idle"}, {"transitions", "--no-captured"}};
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; ++i) {
+        s = ak_walk_scenario_defaults();
+        s.steer = AK_WALK_STEER_MATCH;
+        snprintf(s.clip, sizeof s.clip, "%s", path);
+        if (i == 0) {
+            s.cycle[0] = 0;
+            s.cycle[1] = 100;
+        } else if (i == 1) {
+            snprintf(s.idle, sizeof s.idle, "%.500s", path);
+        } else {
+            s.captured_transitions = 0;
+        }
+        assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+        if (!strstr(e.message, rules[i].message)) fail_msg("%s: '%s'", rules[i].what, e.message);
+        assert_null(scene);
+    }
+}
+
+/* Steer match: the scene reads the clips, builds the database and the matcher, and its
+ * character accessors are the matcher's. */
+static void match_scene_builds_the_database_and_steps_the_matcher(void **state)
+{
+    (void)state;
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    s.terrain = AK_WALK_TERRAIN_STAIRS;
+    s.max_time = 3.0f;
+    char path[1024];
+    snprintf(s.clip, sizeof s.clip, "%s\n",
+             akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path));
+    akt_mocap_path("locomotion/cmu_02_02_walk.bvh", path, sizeof path);
+    strncat(s.clip, path, sizeof s.clip - strlen(s.clip) - 1);
+    ak_walk_scene *scene = NULL;
+    ak_error e;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
+    assert_null(ak_walk_scene_walker(scene));
+    assert_null(ak_walk_scene_motion(scene));
+    ak_matcher *m = ak_walk_scene_matcher(scene);
+    assert_non_null(m);
+    const ak_motion_db *db = ak_walk_scene_motion_db(scene);
+    ak_motion_db_info dbi;
+    ak_motion_db_get_info(db, &dbi);
+    assert_int_equal(dbi.clip_count, 2);
+    assert_string_equal(ak_motion_db_clip_name(db, 1), "cmu_02_02_walk.bvh");
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(scene, &info);
+    assert_string_equal(info.clip_label, "motion database of 2 clips");
+    assert_int_equal(info.frame, 1);
+    AKT_NEAR(info.frame_time, dbi.frame_time, 0.0);
+    assert_int_equal(info.max_frames, (int32_t)ceilf(3.0f / info.frame_time) + 1);
+    /* The database's skeleton (CMU, 38 joints, metres) and its hips. */
+    assert_ptr_equal(ak_walk_scene_skeleton(scene), ak_motion_db_skeleton(db));
+    assert_int_equal(ak_walk_scene_skeleton(scene)->joint_count, 38);
+    assert_int_equal(info.hips, ak_motion_db_humanoid(db)->joint[AK_HUM_HIPS]);
+    ak_walker_state st;
+    ak_walk_scene_get_state(scene, &st);
+    AKT_NEAR(st.position.x, -6.0, 1e-4);
+    AKT_NEAR(st.position.z, -4.0, 1e-4);
+    assert_ptr_equal(ak_walk_scene_world_pose(scene), ak_matcher_world_pose(m));
+    assert_ptr_equal(ak_walk_scene_local_pose(scene), ak_matcher_local_pose(m));
+    for (int i = 0; i < 60; ++i)
+        assert_int_equal(ak_walk_scene_step(scene, &e), AK_OK);
+    ak_walk_scene_get_state(scene, &st);
+    AKT_NEAR(st.time, 60.0 * info.frame_time, 1e-4);
+    /* One second toward a target 14.4 m away at walking speeds (0.7-2.4 m/s in the data). */
+    const double start_distance = sqrt(12.0 * 12.0 + 8.0 * 8.0);
+    assert_true(st.distance < start_distance - 0.3 && st.distance > start_distance - 2.5);
+    ak_matcher_info mi;
+    ak_matcher_get_info(m, &mi);
+    assert_true(mi.searches >= 1);
+    /* A new target goes to the matcher; reset places it at the start again. */
+    ak_walk_scene_set_target(scene, ak_vec3_make(-6.0f, 0.0f, 4.0f));
+    ak_walk_scene_step(scene, &e);
+    ak_walk_scene_get_state(scene, &st);
+    AKT_NEAR(st.distance, hypot(st.position.x + 6.0, st.position.z - 4.0), 1e-4);
+    ak_walk_scene_reset(scene);
+    ak_walk_scene_get_info(scene, &info);
+    assert_int_equal(info.frame, 1);
+    ak_walk_scene_get_state(scene, &st);
+    AKT_NEAR(st.position.x, -6.0, 1e-4);
+    AKT_NEAR(st.position.z, -4.0, 1e-4);
+    ak_walk_scene_destroy(scene);
+    s.target[0] = 25.0f; /* the 40 m terrain spans -20..20 */
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "--target 25,4 is outside the ground (x and z span -20..20 m)");
+}
+
+/* Steer match errors: a clip of another skeleton, a folder with no .bvh, a missing folder. */
+static void match_scene_errors_name_the_file(void **state)
+{
+    (void)state;
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    char a[1024], b[1024];
+    akt_mocap_path("cmu_02_01_walk.bvh", a, sizeof a);
+    akt_mocap_path("reactidle_003_genuine_idle.bvh", b, sizeof b);
+    snprintf(s.clip, sizeof s.clip, "%s\n%s", a, b);
+    ak_walk_scene *scene = NULL;
+    ak_error e;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+    assert_null(scene);
+    assert_non_null(strstr(e.message, "reactidle_003_genuine_idle.bvh has 26 joints but"));
+    s.clip[0] = '\0';
+    /* tests/data holds folders only: no .bvh of its own. */
+    *strrchr(a, '/') = '\0';
+    *strrchr(a, '/') = '\0';
+    snprintf(s.library, sizeof s.library, "%.500s", a);
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "no .bvh file in the --library folder"));
+    strncat(s.library, "/no-such-folder", sizeof s.library - strlen(s.library) - 1);
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_ERR_IO);
+    assert_non_null(strstr(e.message, "no-such-folder: cannot read folder: "));
+}
+
+/* A clip with no 1 s between cuts (here 0.66 s of 02_01, written to the build folder) has no
+ * candidate: the label every surface shows counts it as left out, and every frame comes from
+ * the other clip. (CMU 07_01 was such a clip until isolated glitch keys were repaired.) */
+static void match_scene_label_counts_the_clips_left_out(void **state)
+{
+    (void)state;
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    s.terrain = AK_WALK_TERRAIN_FLAT;
+    char a[1024], b[1200];
+    akt_mocap_path("cmu_02_01_walk.bvh", a, sizeof a);
+    const char *bd = getenv("AK_BUILD_DIR");
+    snprintf(b, sizeof b, "%.1000s/short_02_01.bvh", bd ? bd : ".");
+    ak_skeleton *sk = NULL;
+    ak_clip *full = NULL, *cut = NULL;
+    ak_error e;
+    assert_int_equal(ak_bvh_read_file(a, NULL, &sk, &full, &e), AK_OK);
+    ak_edit_trim_params tp = ak_edit_trim_defaults();
+    tp.first = 1;
+    tp.last = 80;
+    assert_int_equal(ak_edit_trim_run(&tp, full, &cut, &e), AK_OK);
+    assert_int_equal(ak_bvh_write_file(b, sk, cut, AK_ORDER_ZXY, &e), AK_OK);
+    ak_clip_destroy(cut);
+    ak_clip_destroy(full);
+    ak_skeleton_destroy(sk);
+    snprintf(s.clip, sizeof s.clip, "%s\n%s", a, b);
+    ak_walk_scene *scene = NULL;
+    assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(scene, &info);
+    assert_string_equal(info.clip_label,
+                        "motion database of 2 clips (1 left out: no 1 s between capture glitches)");
+    const ak_motion_db *db = ak_walk_scene_motion_db(scene);
+    ak_motion_db_info dbi;
+    ak_motion_db_get_info(db, &dbi);
+    int32_t clip = -1;
+    float t;
+    ak_motion_db_frame_source(db, dbi.frame_count - 1, &clip, &t);
+    assert_int_equal(clip, 0);
+    ak_walk_scene_destroy(scene);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(match_scene_validity),
+        cmocka_unit_test(match_scene_builds_the_database_and_steps_the_matcher),
+        cmocka_unit_test(match_scene_errors_name_the_file),
+        cmocka_unit_test(match_scene_label_counts_the_clips_left_out),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
