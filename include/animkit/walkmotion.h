@@ -63,6 +63,12 @@ typedef struct ak_walk_motion_params {
                                          then the ramp into the cycle) or stop found in the clip
                                          around the cycle is kept and the walker plays it;
                                          0: procedural starts and stops only */
+    float cycle_start_time; /* the cycle between two times of the clip, seconds: -1, -1 (default)
+                               use cycle_start/cycle_end; else 0 <= start < end < duration. A
+                               capture under 50 fps is then resampled k times finer (120 fps
+                               or more: slerp/lerp between its frames) and the seam may fall
+                               between the file's frames (30 fps: frame 43.75 = 1.4583 s) */
+    float cycle_end_time;
     const char *root_joint; /* the joint that carries the travel: NULL (default) measures it
                                (ak_root_joint_find: the top joint, or the hips under a still
                                top joint); a name overrides. The clip is read through
@@ -73,13 +79,15 @@ typedef struct ak_walk_motion_info {
     float metres_per_unit;
     int32_t units; /* ak_units */
     int32_t cycle_start,
-        cycle_end; /* in the source clip's frames (0, frame_count for a ready loop) */
-    float pose_error, velocity_error; /* seam quality (ak_cycle) */
-    float cycle_time;                 /* seconds */
-    float stride_length;              /* metres per cycle */
-    float speed;                      /* metres per second */
-    float travel_heading;             /* direction of travel relative to the facing, radians */
-    float sole_height[2];             /* ankle above sole, m: [0] left, [1] right */
+        cycle_end; /* in the source clip's frames (0, frame_count for a ready loop), rounded
+                      to the nearest when the cycle was cut between frames */
+    float cycle_start_time, cycle_end_time; /* the same in seconds, as cut */
+    float pose_error, velocity_error;       /* seam quality (ak_cycle) */
+    float cycle_time;                       /* seconds */
+    float stride_length;                    /* metres per cycle */
+    float speed;                            /* metres per second */
+    float travel_heading; /* direction of travel relative to the facing, radians */
+    float sole_height[2]; /* ankle above sole, m: [0] left, [1] right */
     float stance_fraction[2];
     float leg_length[2];
     int32_t start_frames[2]; /* source frames [first, last] of the captured start; -1,-1: none */

@@ -41,7 +41,9 @@ struct ak_walk_motion {
     uint8_t *contacts[2]; /* per cycle frame */
     float metres_per_unit;
     int32_t units;
-    int32_t cycle_start, cycle_end;
+    int32_t cycle_start, cycle_end; /* frames of the working grid (see grid) */
+    int32_t grid; /* working frames per source frame: 1, or k for a capture under 50 fps
+                     resampled k times finer (ak_walk_motion_create) */
     float pose_error, velocity_error;
     float floor_y; /* lowest foot point of the cycle, clip space (metres) */
     float sole_height[2];

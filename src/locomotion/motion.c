@@ -1,6 +1,7 @@
 /* Walk motion: a clip made ready for walking — metres, one seamless heading-neutral cycle,
  * root motion, foot contacts and foot calibration. Also contact detection and the cycle
  * finder it uses. Everything here runs once at load time and may allocate. */
+#include "animkit/edit.h"
 #include "animkit/walkmotion.h"
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
@@ -21,6 +22,8 @@ ak_walk_motion_params ak_walk_motion_defaults(void)
     p.humanoid_overrides = NULL;
     p.contacts = ak_contact_defaults();
     p.use_captured_transitions = 1;
+    p.cycle_start_time = -1.0f;
+    p.cycle_end_time = -1.0f;
     return p;
 }
 
@@ -40,6 +43,13 @@ int32_t ak_walk_motion_validate(const ak_walk_motion_params *p, ak_error *err)
                             "cycle %d:%d must be -1:-1 (find), 0:0 (the clip loops) or "
                             "0 <= start < end - 2",
                             (int)p->cycle_start, (int)p->cycle_end);
+    const int by_time = !(p->cycle_start_time == -1.0f && p->cycle_end_time == -1.0f);
+    if (by_time && !(p->cycle_start_time >= 0.0f && p->cycle_end_time > p->cycle_start_time &&
+                     isfinite(p->cycle_end_time) && automatic))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "cycle times %g:%g s must be -1:-1 (frames or found) or "
+                            "0 <= start < end with the cycle frames left at -1:-1",
+                            (double)p->cycle_start_time, (double)p->cycle_end_time);
     if (!(p->seam_blend >= 0.0f) || !isfinite(p->seam_blend))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "seam_blend = %g: must be finite and >= 0 s", (double)p->seam_blend);
@@ -269,9 +279,12 @@ static int32_t detect_contacts(const ak_walk_motion *m, const ak_clip *full,
 static int32_t choose_cycle(ak_walk_motion *m, const ak_clip *full, const uint8_t *flags,
                             const ak_walk_motion_params *p, int32_t *a, int32_t *b, ak_error *err)
 {
-    *a = p->cycle_start;
-    *b = p->cycle_end;
-    if (*a < 0 && *b < 0) {
+    *a = p->cycle_start < 0 ? p->cycle_start : p->cycle_start * m->grid;
+    *b = p->cycle_end < 0 ? p->cycle_end : p->cycle_end * m->grid;
+    if (p->cycle_start_time >= 0.0f) { /* validated: end > start, frames -1:-1 */
+        *a = (int32_t)lroundf(p->cycle_start_time / full->frame_time);
+        *b = (int32_t)lroundf(p->cycle_end_time / full->frame_time);
+    } else if (*a < 0 && *b < 0) {
         ak_cycle_params cp = ak_cycle_defaults();
         cp.skeleton = m->skeleton;
         cp.clip = full;
@@ -290,7 +303,56 @@ static int32_t choose_cycle(ak_walk_motion *m, const ak_clip *full, const uint8_
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "cycle %d:%d must satisfy 0 <= start < end - 2 and end < %d "
                             "(the clip's frame count)",
-                            (int)*a, (int)*b, (int)full->frame_count);
+                            (int)(*a / m->grid), (int)(*b / m->grid),
+                            (int)((full->frame_count - 1) / m->grid + 1));
+    return AK_OK;
+}
+
+/* A cycle cut at given times (cycle_start_time) of a capture under 50 frames per second is cut
+ * on a finer grid: a 30 fps frame is 4.4 % of a 0.75 s run cycle, so a seam on the file's
+ * frames moves the cycle time, the stride and the arrival by several percent. (The finder
+ * still searches the file's own frames: on the resampled clip it picked other strides and
+ * lost a 30 fps run's contacts, issue 22.) The clip is resampled k
+ * times finer (the smallest k giving 120 fps or more: 30 fps -> 4, 24 -> 5) with the poses a
+ * player shows between the file's frames (slerp, lerp; cubic overshoots a runner's landing
+ * and moved a 30 fps run's stance from 0.231 to 0.080 of the cycle); source frame i is
+ * working frame i * k, so a given cycle A:B is kept and cycle times cut between frames. */
+#define AK_WALK_GRID_BELOW_RATE 50.0f
+#define AK_WALK_GRID_RATE       120.0f
+static int32_t work_grid(ak_walk_motion *m, ak_clip **full, uint8_t **flags,
+                         const ak_walk_motion_params *p, ak_error *err)
+{
+    m->grid = 1;
+    const float ft = (*full)->frame_time;
+    if (!(p->cycle_start_time >= 0.0f) || !(ft * AK_WALK_GRID_BELOW_RATE > 1.0f) ||
+        (*full)->frame_count < 2)
+        return AK_OK;
+    const int32_t k = (int32_t)ceilf(ft * AK_WALK_GRID_RATE - 1e-3f);
+    ak_edit_resample_params rp = ak_edit_resample_defaults();
+    rp.frame_time = ft / (float)k;
+    rp.interp = AK_INTERP_LINEAR;
+    ak_clip *fine = NULL;
+    const int32_t st = ak_edit_resample_run(&rp, m->skeleton, *full, &fine, err);
+    if (st != AK_OK) return st;
+    /* The contacts stay the ones read on the file's frames (on the resampled clip a run's
+     * landings between frames were missed: stance 0.021 of the cycle against 0.234): each
+     * working frame takes its nearest file frame's flags. */
+    const int32_t n = (*full)->frame_count, nf = fine->frame_count;
+    uint8_t *fl = (uint8_t *)malloc((size_t)nf * 2);
+    if (!fl) {
+        ak_clip_destroy(fine);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    for (int s = 0; s < 2; ++s)
+        for (int32_t w = 0; w < nf; ++w) {
+            int32_t f = (w + k / 2) / k;
+            fl[(size_t)s * nf + w] = (*flags)[(size_t)s * n + (f < n ? f : n - 1)];
+        }
+    free(*flags);
+    *flags = fl;
+    ak_clip_destroy(*full);
+    *full = fine;
+    m->grid = k;
     return AK_OK;
 }
 
@@ -302,6 +364,7 @@ static int32_t motion_cycle(ak_walk_motion *m, ak_clip *full, const ak_walk_moti
     int32_t a = 0, b = 0;
     full->loop = 0;
     int32_t st = detect_contacts(m, full, p, &flags, err);
+    if (st == AK_OK) st = work_grid(m, &full, &flags, p, err);
     if (st == AK_OK) st = choose_cycle(m, full, flags, p, &a, &b, err);
     if (st == AK_OK) {
         m->cycle_start = a;
@@ -426,8 +489,12 @@ void ak_walk_motion_get_info(const ak_walk_motion *m, ak_walk_motion_info *info)
     memset(info, 0, sizeof *info);
     info->metres_per_unit = m->metres_per_unit;
     info->units = m->units;
-    info->cycle_start = m->cycle_start;
-    info->cycle_end = m->cycle_end;
+    const int32_t grid = m->grid > 1 ? m->grid : 1; /* working frames back to source frames */
+    info->cycle_start = (m->cycle_start + grid / 2) / grid;
+    info->cycle_end = (m->cycle_end + grid / 2) / grid;
+    const float work_ft = m->clip ? m->clip->frame_time : 0.0f;
+    info->cycle_start_time = (float)m->cycle_start * work_ft;
+    info->cycle_end_time = (float)m->cycle_end * work_ft;
     info->pose_error = m->pose_error;
     info->velocity_error = m->velocity_error;
     info->cycle_time = ak_clip_duration(m->clip);
@@ -443,8 +510,8 @@ void ak_walk_motion_get_info(const ak_walk_motion *m, ak_walk_motion_info *info)
     for (int k = 0; k < 2; ++k) {
         const ak_walk_segment *g = &m->segment[k];
         int32_t *r = k == AK_SEGMENT_START ? info->start_frames : info->stop_frames;
-        r[0] = g->clip ? g->source_first : -1;
-        r[1] = g->clip ? g->source_last : -1;
+        r[0] = g->clip ? (g->source_first + grid / 2) / grid : -1;
+        r[1] = g->clip ? (g->source_last + grid / 2) / grid : -1;
         *(k == AK_SEGMENT_START ? &info->start_join_error : &info->stop_join_error) =
             g->clip ? g->join_error : 0.0f;
     }

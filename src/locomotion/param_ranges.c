@@ -122,6 +122,8 @@ static const ak_param_range k_walk_motion[] = {
     V(seam_blend, 0.0f, 10.0f),
     V(min_cycle_time, 1e-3f, 60.0f),
     V(max_cycle_time, 1e-3f, 60.0f),
+    V(cycle_start_time, -1.0f, 1e6f), /* -1: cycle_start/cycle_end */
+    V(cycle_end_time, -1.0f, 1e6f),
 };
 #undef V
 static const ak_param_table k_walk_motion_table = TABLE(ak_walk_motion_params, k_walk_motion);

@@ -1,70 +1,8 @@
-/* Skinning job (LBS, DQS; SSE path and scalar twin). The generated body: test_body.c. */
-#include "test_util.h"
+/* Skinning job (LBS, DQS) through ak_skin_run. The SSE kernels against their scalar twins:
+ * test_skin_simd.c; the generated body: test_body.c. */
+#include "skin_rig.h"
 
-#include "animkit/skin.h"
 #include "animkit/walkclip.h"
-
-enum { MAXJ = 8, MAXV = 257 };
-
-typedef struct rig {
-    int32_t joints;
-    ak_xform model[MAXJ];
-    float ibm[MAXJ * 16];
-    ak_skin_joint palette[MAXJ];
-} rig;
-
-static void random_rig(akt_rng *r, rig *g, int32_t joints)
-{
-    g->joints = joints;
-    for (int32_t j = 0; j < joints; ++j) {
-        g->model[j].rotation = akt_random_quat(r);
-        g->model[j].translation =
-            ak_vec3_make(akt_uniform(r, -1, 1), akt_uniform(r, -1, 1), akt_uniform(r, -1, 1));
-        ak_xform bind = {akt_random_quat(r),
-                         {akt_uniform(r, -1, 1), akt_uniform(r, -1, 1), akt_uniform(r, -1, 1)}};
-        ak_xform_to_mat4(ak_xform_inverse(bind), g->ibm + 16 * j);
-    }
-}
-
-typedef struct verts {
-    int32_t count, k;
-    float pos[MAXV * 3], nrm[MAXV * 3];
-    uint16_t joints[MAXV * AK_SKIN_MAX_INFLUENCES];
-    float weights[MAXV * AK_SKIN_MAX_INFLUENCES];
-} verts;
-
-static void random_verts(akt_rng *r, verts *v, int32_t count, int32_t k, int32_t joints)
-{
-    v->count = count, v->k = k;
-    for (int32_t i = 0; i < count * 3; ++i) {
-        v->pos[i] = akt_uniform(r, -1, 1);
-        v->nrm[i] = akt_uniform(r, -1, 1);
-    }
-    for (int32_t i = 0; i < count * k; ++i) {
-        v->joints[i] = (uint16_t)(akt_next(r) % (uint64_t)joints);
-        v->weights[i] = akt_uniform(r, 0.0f, 1.0f);
-    }
-    ak_skin_normalize_weights(v->weights, count, k);
-}
-
-static ak_skin_params params_for(rig *g, verts *v, int32_t method, float *out_p, float *out_n)
-{
-    ak_skin_params p = ak_skin_defaults();
-    p.method = method;
-    p.joint_count = g->joints;
-    p.model_pose = g->model;
-    p.inverse_bind = g->ibm;
-    p.palette = g->palette;
-    p.vertex_count = v->count;
-    p.influences = v->k;
-    p.joints = v->joints;
-    p.weights = v->weights;
-    p.positions = v->pos;
-    p.normals = v->nrm;
-    p.out_positions = out_p;
-    p.out_normals = out_n;
-    return p;
-}
 
 static float out_a[MAXV * 3 + 4], out_b[MAXV * 3 + 4], nrm_a[MAXV * 3 + 4], nrm_b[MAXV * 3 + 4];
 
@@ -95,69 +33,6 @@ static void skin_dqs_equals_lbs_for_one_bone(void **state)
         }
     }
     print_message("one bone: max |LBS - DQS| = %.3g\n", worst);
-}
-
-/* The SSE kernels and the scalar twin agree for every influence count, and the last vertex's
- * store stays inside the buffer. */
-static void skin_simd_matches_scalar(void **state)
-{
-    (void)state;
-    akt_rng r = {0xabcdef01u};
-    static rig g;
-    static verts v;
-    for (int32_t k = 1; k <= AK_SKIN_MAX_INFLUENCES; ++k)
-        for (int method = 0; method < 2; ++method) {
-            const int32_t count = 1 + (int32_t)(akt_next(&r) % 200);
-            random_rig(&r, &g, MAXJ);
-            random_verts(&r, &v, count, k, MAXJ);
-            out_a[3 * count] = nrm_a[3 * count] = 12345.0f; /* guards past the end */
-            ak_skin_params a = params_for(&g, &v, method, out_a, nrm_a);
-            ak_skin_params b = params_for(&g, &v, method, out_b, nrm_b);
-            b.use_simd = 0;
-            assert_int_equal(ak_skin_run(&a, NULL), AK_OK);
-            assert_int_equal(ak_skin_run(&b, NULL), AK_OK);
-            for (int32_t i = 0; i < count * 3; ++i) {
-                AKT_NEAR(out_a[i], out_b[i], 2e-6);
-                AKT_NEAR(nrm_a[i], nrm_b[i], 2e-6);
-            }
-            assert_true(out_a[3 * count] == 12345.0f && nrm_a[3 * count] == 12345.0f);
-        }
-}
-
-/* A mesh whose outputs exceed 8 MiB takes the streaming stores (non-temporal, four vertices a
- * step): same numbers as the scalar twin, both methods; an odd count ends in the one-vertex
- * path. */
-static void skin_streamed_outputs_match_scalar(void **state)
-{
-    (void)state;
-    enum { N = 400003, K = 4 };
-    akt_rng r = {4242};
-    static rig g;
-    random_rig(&r, &g, MAXJ);
-    float *pos = malloc(sizeof(float) * 3 * N), *nrm = malloc(sizeof(float) * 3 * N);
-    float *w = malloc(sizeof(float) * K * N);
-    uint16_t *jt = malloc(sizeof(uint16_t) * K * N);
-    float *oa = malloc(sizeof(float) * 3 * N), *ob = malloc(sizeof(float) * 3 * N);
-    float *na = malloc(sizeof(float) * 3 * N), *nb = malloc(sizeof(float) * 3 * N);
-    for (int32_t i = 0; i < 3 * N; ++i)
-        pos[i] = akt_uniform(&r, -1, 1), nrm[i] = akt_uniform(&r, -1, 1);
-    for (int32_t i = 0; i < K * N; ++i)
-        jt[i] = (uint16_t)(akt_next(&r) % MAXJ), w[i] = akt_uniform(&r, 0, 1);
-    ak_skin_normalize_weights(w, N, K);
-    for (int method = 0; method < 2; ++method) {
-        ak_skin_params p = ak_skin_defaults();
-        p.method = method, p.joint_count = g.joints, p.model_pose = g.model, p.inverse_bind = g.ibm;
-        p.palette = g.palette, p.vertex_count = N, p.influences = K, p.joints = jt, p.weights = w;
-        p.positions = pos, p.normals = nrm, p.out_positions = oa, p.out_normals = na;
-        assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
-        p.use_simd = 0, p.out_positions = ob, p.out_normals = nb;
-        assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
-        for (int32_t i = 0; i < 3 * N; ++i) {
-            AKT_NEAR(oa[i], ob[i], 2e-6);
-            AKT_NEAR(na[i], nb[i], 2e-6);
-        }
-    }
-    free(pos), free(nrm), free(w), free(jt), free(oa), free(ob), free(na), free(nb);
 }
 
 /* Output normals are unit for any weights, both methods, both paths. */
@@ -297,8 +172,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(skin_dqs_equals_lbs_for_one_bone),
-        cmocka_unit_test(skin_simd_matches_scalar),
-        cmocka_unit_test(skin_streamed_outputs_match_scalar),
         cmocka_unit_test(skin_normals_are_unit),
         cmocka_unit_test(skin_twisted_limb_keeps_its_section_with_dqs),
         cmocka_unit_test(skin_validate_refuses_bad_input),

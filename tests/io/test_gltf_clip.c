@@ -1,8 +1,8 @@
 /* glTF / GLB clips read by the library (src/io/gltf_anim*.c, gltf_doc.c, clipfile.c):
  * round trips through animkit's own writer, the hand-made files of tests/data/gltf against
- * values worked out from their numbers, the choice of animation, skin and rate, and
- * malformed files (a clear error naming where, never a crash). three.js agreement is
- * io_gltf_three. */
+ * values worked out from their numbers, the choice of animation, skin and rate, and GLB
+ * framing. Malformed documents: test_gltf_doc.c (JSON, nodes, buffers, accessors) and
+ * test_gltf_anim_eval.c (samplers, channels). three.js agreement is io_gltf_three. */
 #include "test_util.h"
 
 static char path_buf[1024];
@@ -250,71 +250,6 @@ static void gltf_clip_reads_quantized_and_strided(void **state)
     ak_clip_destroy(c);
 }
 
-/* Reads `text` as a .gltf and expects `status` and `needle` in the message. */
-static void expect_error(const char *text, int32_t status, const char *needle)
-{
-    ak_skeleton *s = (ak_skeleton *)1;
-    ak_clip *c = (ak_clip *)1;
-    ak_error err;
-    const int32_t st = ak_gltf_read_clip_memory((const uint8_t *)text, strlen(text), NULL, NULL, &s,
-                                                &c, NULL, &err);
-    if (st != status || !strstr(err.message, needle))
-        fail_msg("got %s \"%s\" (line %d), want %s with \"%s\"", ak_status_name(st), err.message,
-                 (int)err.line, ak_status_name(status), needle);
-    assert_null(s);
-    assert_null(c);
-}
-
-#define BUF  "\"buffers\":[{\"byteLength\":8,\"uri\":\"data:;base64,AAAAAAAAgD8=\"}]"
-#define VIEW "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}]"
-
-static void gltf_clip_refuses_malformed_documents(void **state)
-{
-    (void)state;
-    expect_error("{\"nodes\":[{\"children\":[1]},{\"children\":[0]}]}", AK_ERR_INVALID_ARG,
-                 "cycle through nodes[0]");
-    expect_error("{\"nodes\":[{\"children\":[1]},{\"children\":[2]},{\"children\":[1]}]}",
-                 AK_ERR_INVALID_ARG, "node 1 has two parents");
-    expect_error("{\"nodes\":[{\"children\":[7]}]}", AK_ERR_INVALID_ARG, "outside 0..0");
-    expect_error(
-        "{\"nodes\":[{}], \"animations\":[{\"channels\":[{\"sampler\":0,\"target\":"
-        "{\"node\":0,\"path\":\"rotation\"}}],\"samplers\":[{\"input\":5,\"output\":1}]}]}",
-        AK_ERR_INVALID_ARG, "accessor 5 does not exist");
-    expect_error("{\"nodes\":[{}], " BUF "," VIEW ",\"accessors\":[{\"bufferView\":0,"
-                 "\"componentType\":5126,\"count\":9,\"type\":\"SCALAR\"}],\"animations\":[{"
-                 "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}}],"
-                 "\"samplers\":[{\"input\":0,\"output\":0}]}]}",
-                 AK_ERR_INVALID_ARG, "need 36 bytes but the bufferView has 8");
-    expect_error(
-        "{\"nodes\":[{}], \"buffers\":[{\"byteLength\":99,\"uri\":\"data:;base64,AAAA\"}]," VIEW
-        ",\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,"
-        "\"type\":\"SCALAR\"}],\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":"
-        "{\"node\":0,\"path\":\"scale\"}}],\"samplers\":[{\"input\":0,\"output\":0}]}]}",
-        AK_ERR_INVALID_ARG, "byteLength 99");
-    expect_error("{\"nodes\":[{}], \"buffers\":[{\"byteLength\":8,\"uri\":\"../secret.bin\"}]," VIEW
-                 ",\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,"
-                 "\"type\":\"SCALAR\"}],\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":"
-                 "{\"node\":0,\"path\":\"scale\"}}],\"samplers\":[{\"input\":0,\"output\":0}]}]}",
-                 AK_ERR_IO, "outside the glTF file's folder");
-    /* times going back, outputs miscounted, unknown interpolation */
-    expect_error("{\"nodes\":[{}], " BUF "," VIEW ",\"accessors\":[{\"bufferView\":0,"
-                 "\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},{\"bufferView\":0,"
-                 "\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}],\"animations\":[{"
-                 "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}}],"
-                 "\"samplers\":[{\"input\":0,\"output\":1}]}]}",
-                 AK_ERR_INVALID_ARG, "must have 3 components");
-    expect_error("{\"nodes\":[{}], \"animations\":[{\"channels\":[{\"sampler\":0,\"target\":"
-                 "{\"node\":0,\"path\":\"scale\"}}],\"samplers\":[{\"input\":0,"
-                 "\"output\":0,\"interpolation\":\"BEZIER\"}]}]}",
-                 AK_ERR_INVALID_ARG, "interpolation must be LINEAR, STEP or CUBICSPLINE");
-    expect_error("{\"nodes\":[{\"matrix\":[1,0,0]}]}", AK_ERR_INVALID_ARG, "must be 16 numbers");
-    expect_error("{\"nodes\":[{\"rotation\":[0,0,0,0]}]}", AK_ERR_INVALID_ARG, "zero quaternion");
-    expect_error("{\"nodes\":[{}],\"animations\":[{}]}", AK_ERR_INVALID_ARG,
-                 "needs channels and samplers");
-    expect_error("{\"nodes\":[{}", AK_ERR_PARSE, "JSON");
-    expect_error("[1]", AK_ERR_PARSE, "not a JSON object");
-}
-
 static void gltf_clip_refuses_bad_glb_framing(void **state)
 {
     (void)state;
@@ -382,7 +317,6 @@ int main(void)
         cmocka_unit_test(gltf_clip_picks_animation_and_skin),
         cmocka_unit_test(clip_file_dispatches_and_selects),
         cmocka_unit_test(gltf_clip_reads_quantized_and_strided),
-        cmocka_unit_test(gltf_clip_refuses_malformed_documents),
         cmocka_unit_test(gltf_clip_refuses_bad_glb_framing),
         cmocka_unit_test(gltf_clip_reads_assimp_samples),
     };

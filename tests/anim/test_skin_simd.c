@@ -1,0 +1,246 @@
+/* src/anim/skin_simd.c: the SSE skinning kernels (LBS, DQS; one vertex at a time, four at a
+ * time, streamed stores for large meshes) against their scalar twins in skin.c. The kernels
+ * take ak_skin_params: the first case is that struct's validity for the fields the kernels
+ * read (the defaults name what is missing; a filled struct validates; use_simd 0 and 1 give
+ * the same numbers; with check_influences 0 a joint index past the palette is clamped to the
+ * last joint by both paths, never read outside it). Then a pose worked by hand, runs of every
+ * length and start written exactly in place (nothing before or after touched), blends without
+ * length (zero weights) falling back as the scalar twin does, every influence count, and the
+ * streaming path of a mesh whose outputs exceed 8 MiB. */
+#include "skin_rig.h"
+#include "anim/skin_internal.h"
+
+static float out_a[MAXV * 3 + 4], out_b[MAXV * 3 + 4], nrm_a[MAXV * 3 + 4], nrm_b[MAXV * 3 + 4];
+
+/* Skins p with the SSE path and with the scalar twin; fails unless they agree within tol. */
+static void expect_paths_agree(ak_skin_params p, double tol)
+{
+    const int32_t n = 3 * p.vertex_count;
+    p.out_positions = out_a, p.out_normals = p.normals ? nrm_a : NULL, p.use_simd = 1;
+    assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+    p.out_positions = out_b, p.out_normals = p.normals ? nrm_b : NULL, p.use_simd = 0;
+    assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+    for (int32_t i = 0; i < n; ++i) {
+        AKT_NEAR(out_a[i], out_b[i], tol);
+        if (p.normals) AKT_NEAR(nrm_a[i], nrm_b[i], tol);
+    }
+}
+
+static void skin_simd_params_validity(void **state)
+{
+    (void)state;
+    assert_int_equal(akskin_have_simd(), 1); /* x86-64 builds have SSE2 */
+    const ak_skin_params def = ak_skin_defaults();
+    assert_int_equal(def.method, AK_SKIN_LINEAR);
+    assert_int_equal(def.influences, 4);
+    assert_int_equal(def.use_simd, 1);
+    assert_int_equal(def.check_influences, 1);
+    ak_error err;
+    assert_int_equal(ak_skin_validate(&def, &err), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "joint_count 0 is not in 1..65536"));
+    akt_rng r = {0x51d};
+    static rig g;
+    static verts v;
+    random_rig(&r, &g, 4);
+    random_verts(&r, &v, 37, 4, 4);
+    for (int method = 0; method < 2; ++method) {
+        ak_skin_params p = params_for(&g, &v, method, out_a, nrm_a);
+        assert_int_equal(ak_skin_validate(&p, &err), AK_OK);
+        expect_paths_agree(p, 2e-6);
+        /* an index past the palette: refused when checked; clamped (joint 3) when not */
+        v.joints[4 * 5 + 1] = 9;
+        assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
+        assert_non_null(strstr(err.message, "vertex 5 influence 1: joint 9 out of range"));
+        p.check_influences = 0;
+        assert_int_equal(ak_skin_validate(&p, &err), AK_OK);
+        expect_paths_agree(p, 2e-6);
+        float clamped[3];
+        memcpy(clamped, out_a + 15, sizeof clamped);
+        v.joints[4 * 5 + 1] = 3;
+        expect_paths_agree(p, 2e-6);
+        for (int k = 0; k < 3; ++k)
+            AKT_NEAR(out_a[15 + k], clamped[k], 0.0);
+    }
+}
+
+/* One joint turned 90 degrees about +Z and moved by (1, 2, 3), identity inverse bind: the
+ * point (1, 0, 0) goes to (1, 3, 3) and its normal (1, 0, 0) to (0, 1, 0), by either method
+ * and path, for a run of 5 vertices (four at a time, then one). */
+static void skin_simd_pose_worked_by_hand(void **state)
+{
+    (void)state;
+    ak_xform pose = {ak_quat_from_axis_angle(ak_vec3_make(0, 0, 1), 1.5707963f), {1, 2, 3}};
+    ak_skin_joint pal[1];
+    float pos[15], nrm[15], w[5];
+    uint16_t jt[5] = {0, 0, 0, 0, 0};
+    for (int v = 0; v < 5; ++v) {
+        pos[3 * v] = 1, pos[3 * v + 1] = 0, pos[3 * v + 2] = 0;
+        nrm[3 * v] = 1, nrm[3 * v + 1] = 0, nrm[3 * v + 2] = 0;
+        w[v] = 1;
+    }
+    for (int method = 0; method < 2; ++method)
+        for (int simd = 0; simd < 2; ++simd) {
+            ak_skin_params p = ak_skin_defaults();
+            p.method = method, p.joint_count = 1, p.model_pose = &pose, p.palette = pal;
+            p.vertex_count = 5, p.influences = 1, p.joints = jt, p.weights = w;
+            p.positions = pos, p.normals = nrm, p.out_positions = out_a, p.out_normals = nrm_a;
+            p.use_simd = simd;
+            assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+            for (int v = 0; v < 5; ++v) {
+                AKT_NEAR(out_a[3 * v], 1.0, 1e-6);
+                AKT_NEAR(out_a[3 * v + 1], 3.0, 1e-6);
+                AKT_NEAR(out_a[3 * v + 2], 3.0, 1e-6);
+                AKT_NEAR(nrm_a[3 * v], 0.0, 1e-6);
+                AKT_NEAR(nrm_a[3 * v + 1], 1.0, 1e-6);
+                AKT_NEAR(nrm_a[3 * v + 2], 0.0, 1e-6);
+            }
+        }
+}
+
+/* The kernels called directly on [first, first + count) for every start 0..4 and length 0..9:
+ * exactly those vertices are written (guards before and after keep their value), with the
+ * scalar kernel's numbers. */
+static void skin_simd_runs_write_exactly_their_vertices(void **state)
+{
+    (void)state;
+    akt_rng r = {0xfeed};
+    static rig g;
+    static verts v;
+    random_rig(&r, &g, MAXJ);
+    random_verts(&r, &v, 16, 3, MAXJ);
+    const float guard = -777.0f;
+    for (int method = 0; method < 2; ++method)
+        for (int32_t first = 0; first < 5; ++first)
+            for (int32_t count = 0; count < 10; ++count) {
+                ak_skin_params p = params_for(&g, &v, method, out_a, nrm_a);
+                ak_skin_palette(p.model_pose, p.inverse_bind, p.joint_count, p.palette);
+                for (int i = 0; i < 3 * 16 + 4; ++i)
+                    out_a[i] = nrm_a[i] = out_b[i] = nrm_b[i] = guard;
+                (method ? akskin_dqs_simd : akskin_lbs_simd)(&p, first, count);
+                p.out_positions = out_b, p.out_normals = nrm_b;
+                (method ? akskin_dqs_scalar : akskin_lbs_scalar)(&p, first, count);
+                for (int32_t i = 0; i < 3 * 16 + 4; ++i) {
+                    const int inside = i >= 3 * first && i < 3 * (first + count);
+                    if (!inside) {
+                        AKT_NEAR(out_a[i], guard, 0.0);
+                        AKT_NEAR(nrm_a[i], guard, 0.0);
+                        continue;
+                    }
+                    AKT_NEAR(out_a[i], out_b[i], 2e-6);
+                    AKT_NEAR(nrm_a[i], nrm_b[i], 2e-6);
+                }
+            }
+}
+
+/* Zero weights (allowed with check_influences 0): LBS maps every point to the origin and its
+ * normal, of no length, to (0, 1, 0); DQS keeps the first influence's transform. The SSE
+ * kernels do what the scalar twins do, one and four vertices at a time. */
+static void skin_simd_blends_without_length_fall_back_as_the_twin(void **state)
+{
+    (void)state;
+    akt_rng r = {99};
+    static rig g;
+    static verts v;
+    random_rig(&r, &g, MAXJ);
+    random_verts(&r, &v, 9, 2, MAXJ);
+    for (int32_t i = 0; i < 9 * 2; ++i)
+        v.weights[i] = 0.0f;
+    for (int method = 0; method < 2; ++method) {
+        ak_skin_params p = params_for(&g, &v, method, out_a, nrm_a);
+        p.check_influences = 0;
+        expect_paths_agree(p, 2e-6);
+        for (int32_t k = 0; k < 9; ++k) {
+            if (method == AK_SKIN_LINEAR) {
+                for (int c = 0; c < 3; ++c)
+                    AKT_NEAR(out_a[3 * k + c], 0.0, 0.0);
+                AKT_NEAR(nrm_a[3 * k + 1], 1.0, 0.0);
+                continue;
+            }
+            /* the first influence's skinning transform S = model * inverse_bind */
+            const int32_t j = v.joints[2 * k];
+            const ak_skin_joint *s = &g.palette[j];
+            const float *x = v.pos + 3 * k;
+            for (int c = 0; c < 3; ++c)
+                AKT_NEAR(out_a[3 * k + c],
+                         s->columns[0][c] * x[0] + s->columns[1][c] * x[1] +
+                             s->columns[2][c] * x[2] + s->columns[3][c],
+                         2e-6);
+        }
+    }
+}
+
+/* The SSE kernels and the scalar twin agree for every influence count, and the last vertex's
+ * store stays inside the buffer. */
+static void skin_simd_matches_scalar(void **state)
+{
+    (void)state;
+    akt_rng r = {0xabcdef01u};
+    static rig g;
+    static verts v;
+    for (int32_t k = 1; k <= AK_SKIN_MAX_INFLUENCES; ++k)
+        for (int method = 0; method < 2; ++method) {
+            const int32_t count = 1 + (int32_t)(akt_next(&r) % 200);
+            random_rig(&r, &g, MAXJ);
+            random_verts(&r, &v, count, k, MAXJ);
+            out_a[3 * count] = nrm_a[3 * count] = 12345.0f; /* guards past the end */
+            ak_skin_params a = params_for(&g, &v, method, out_a, nrm_a);
+            ak_skin_params b = params_for(&g, &v, method, out_b, nrm_b);
+            b.use_simd = 0;
+            assert_int_equal(ak_skin_run(&a, NULL), AK_OK);
+            assert_int_equal(ak_skin_run(&b, NULL), AK_OK);
+            for (int32_t i = 0; i < count * 3; ++i) {
+                AKT_NEAR(out_a[i], out_b[i], 2e-6);
+                AKT_NEAR(nrm_a[i], nrm_b[i], 2e-6);
+            }
+            assert_true(out_a[3 * count] == 12345.0f && nrm_a[3 * count] == 12345.0f);
+        }
+}
+
+/* A mesh whose outputs exceed 8 MiB takes the streaming stores (non-temporal, four vertices a
+ * step): same numbers as the scalar twin, both methods; an odd count ends in the one-vertex
+ * path. */
+static void skin_streamed_outputs_match_scalar(void **state)
+{
+    (void)state;
+    enum { N = 400003, K = 4 };
+    akt_rng r = {4242};
+    static rig g;
+    random_rig(&r, &g, MAXJ);
+    float *pos = malloc(sizeof(float) * 3 * N), *nrm = malloc(sizeof(float) * 3 * N);
+    float *w = malloc(sizeof(float) * K * N);
+    uint16_t *jt = malloc(sizeof(uint16_t) * K * N);
+    float *oa = malloc(sizeof(float) * 3 * N), *ob = malloc(sizeof(float) * 3 * N);
+    float *na = malloc(sizeof(float) * 3 * N), *nb = malloc(sizeof(float) * 3 * N);
+    for (int32_t i = 0; i < 3 * N; ++i)
+        pos[i] = akt_uniform(&r, -1, 1), nrm[i] = akt_uniform(&r, -1, 1);
+    for (int32_t i = 0; i < K * N; ++i)
+        jt[i] = (uint16_t)(akt_next(&r) % MAXJ), w[i] = akt_uniform(&r, 0, 1);
+    ak_skin_normalize_weights(w, N, K);
+    for (int method = 0; method < 2; ++method) {
+        ak_skin_params p = ak_skin_defaults();
+        p.method = method, p.joint_count = g.joints, p.model_pose = g.model, p.inverse_bind = g.ibm;
+        p.palette = g.palette, p.vertex_count = N, p.influences = K, p.joints = jt, p.weights = w;
+        p.positions = pos, p.normals = nrm, p.out_positions = oa, p.out_normals = na;
+        assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+        p.use_simd = 0, p.out_positions = ob, p.out_normals = nb;
+        assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+        for (int32_t i = 0; i < 3 * N; ++i) {
+            AKT_NEAR(oa[i], ob[i], 2e-6);
+            AKT_NEAR(na[i], nb[i], 2e-6);
+        }
+    }
+    free(pos), free(nrm), free(w), free(jt), free(oa), free(ob), free(na), free(nb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(skin_simd_params_validity),
+        cmocka_unit_test(skin_simd_pose_worked_by_hand),
+        cmocka_unit_test(skin_simd_runs_write_exactly_their_vertices),
+        cmocka_unit_test(skin_simd_blends_without_length_fall_back_as_the_twin),
+        cmocka_unit_test(skin_simd_matches_scalar),
+        cmocka_unit_test(skin_streamed_outputs_match_scalar),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
