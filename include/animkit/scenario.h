@@ -229,6 +229,13 @@ typedef struct ak_walk_scene_info {
 AK_API void ak_walk_scene_get_info(const ak_walk_scene *scene, ak_walk_scene_info *info);
 /* Advances one frame (frame_time); no allocation. */
 AK_API int32_t ak_walk_scene_step(ak_walk_scene *scene, ak_error *err);
+/* Steps scenes[begin, end) one frame each, in order: a range of a crowd (split [0, count) with
+ * ak_batch_range). Scenes share nothing, so ranges may run on different threads at the same
+ * time (no threads here); the same bits as stepping each scene in turn. Stops at the first
+ * failing scene; its index starts err's message. AK_ERR_INVALID_ARG for a null array or scene,
+ * begin < 0 or end < begin. */
+AK_API int32_t ak_walk_scene_step_range(ak_walk_scene *const *scenes, int32_t begin, int32_t end,
+                                        ak_error *err);
 /* Back to the start: the walker reset and placed again (frame 1). */
 AK_API void ak_walk_scene_reset(ak_walk_scene *scene);
 

@@ -10,11 +10,11 @@ from ._animkit import ffi, lib
 from ._core import (HUMANOID_SLOTS, INTERP, BvhWarning, Clip, Error, Humanoid, Skeleton, Units, read, read_bvh, read_fbx, read_gltf,
                     read_bvh_string, retarget, units_detect)
 from . import ik
-from .walker import Walker, builtin_walk, walk_flags_help
+from .walker import Crowd, Walker, builtin_walk, walk_flags_help
 
 __version__ = ffi.string(lib.ak_version()).decode()
 
-__all__ = ["BvhWarning", "Clip", "Error", "Skeleton", "Walker", "builtin_walk", "walk_flags_help", "ik", "read", "read_bvh", "read_fbx", "read_gltf",
+__all__ = ["BvhWarning", "Clip", "Crowd", "Error", "Skeleton", "Walker", "builtin_walk", "walk_flags_help", "ik", "read", "read_bvh", "read_fbx", "read_gltf",
            "retarget",
            "read_bvh_string", "units_detect", "Units", "Humanoid", "HUMANOID_SLOTS", "INTERP", "ffi", "lib",
            "__version__"]

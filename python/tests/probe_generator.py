@@ -155,7 +155,11 @@ def walker():
     return animkit.Walker(terrain="flat", start=(0, 0), target=(0, 2), max_time=1)
 
 
-OWNERS = {"Skeleton": sk, "Clip": clip, "Walker": walker}
+def crowd():
+    return animkit.Crowd([walker(), walker()], threads=2)
+
+
+OWNERS = {"Skeleton": sk, "Clip": clip, "Walker": walker, "Crowd": crowd}
 
 
 def nonfinite(value, depth=0):

@@ -5,6 +5,9 @@ import gc
 import json
 import math
 import os
+import sys
+import threading
+import time
 import weakref
 
 import numpy as np
@@ -296,6 +299,68 @@ def test_walker_arrives_on_hills():
     for side in (0, 1):  # a stance sole stands on the ground: within 5 cm
         if st["stance"][side]:
             assert abs(st["sole"][side][1] - st["sole_ground"][side]) < 0.05
+
+
+def _crowd_walkers(n):
+    """n walkers on the same hills with different targets, so no two walk alike."""
+    return [animkit.Walker(terrain="hills", start=(0.0, 0.0),
+                           target=(2.0 * math.cos(k), 2.0 + 2.0 * math.sin(k)))
+            for k in range(n)]
+
+
+def test_crowd_steps_like_each_walker_in_turn():
+    # Issue 25: ranges on a thread pool give the bits of stepping each walker in turn.
+    alone, pooled = _crowd_walkers(5), _crowd_walkers(5)
+    with animkit.Crowd(pooled, threads=2) as crowd:
+        assert crowd.threads == 2
+        for _ in range(90):
+            for w in alone:
+                w.step()
+            crowd.step()
+    for a, b in zip(alone, pooled):
+        assert np.array_equal(a.world_pose(), b.world_pose())
+        assert a.state()["position"] == b.state()["position"]
+    moved = [np.hypot(*np.subtract(a.state()["position"], (0, 0, 0))[[0, 2]]) for a in alone]
+    assert min(moved) > 0.5  # they walked (1.5 s toward targets 2-4 m away)
+
+
+def test_crowd_runs_ranges_without_the_gil():
+    # With the switch interval at 100 s no thread is made to give up the GIL: the worker holds
+    # it from its first time stamp to its last except inside calls that release it, and the main
+    # thread hands it over in sleep(0). So main-thread ticks between the worker's two stamps
+    # happen only if the crowd's C calls ran without the GIL (none if they held it).
+    walkers = _crowd_walkers(24)
+    crowd = animkit.Crowd(walkers, threads=1)  # steps on the calling (worker) thread
+    span = {}
+
+    def work():
+        span["start"] = time.perf_counter()
+        for _ in range(60):
+            crowd.step()
+        span["end"] = time.perf_counter()
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)
+    try:
+        worker = threading.Thread(target=work)
+        ticks = []
+        worker.start()
+        while worker.is_alive():
+            ticks.append(time.perf_counter())
+            time.sleep(0)
+        worker.join()
+    finally:
+        sys.setswitchinterval(old)
+    inside = [t for t in ticks if span["start"] < t < span["end"]]
+    assert len(inside) >= 10, "the main thread ran %d times while the crowd stepped" % len(inside)
+
+
+def test_crowd_refuses_what_is_not_a_walker():
+    with pytest.raises(TypeError, match=r"walkers\[1\] is int, not an animkit.Walker"):
+        animkit.Crowd([animkit.Walker(terrain="flat"), 3])
+    with pytest.raises(ValueError, match="threads must be an int >= 1"):
+        animkit.Crowd([], threads=0)
+    animkit.Crowd([]).step()  # an empty crowd steps nothing
 
 
 def test_walker_takes_the_cli_settings(mocap):

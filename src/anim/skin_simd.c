@@ -145,17 +145,6 @@ static inline void lbs_run(const ak_skin_params *p, int32_t first, int32_t count
     if (count > 4 * quads) lbs_vertices(p, first + 4 * quads, count - 4 * quads, k);
 }
 
-void akskin_lbs_simd(const ak_skin_params *p, int32_t first, int32_t count)
-{
-    switch (p->influences) {
-    case 1: lbs_run(p, first, count, 1); break;
-    case 2: lbs_run(p, first, count, 2); break;
-    case 4: lbs_run(p, first, count, 4); break;
-    case 8: lbs_run(p, first, count, 8); break;
-    default: lbs_run(p, first, count, p->influences); break;
-    }
-}
-
 /* Blended, antipodality-fixed, normalised dual quaternion of one vertex (skin.c dqs_blend). */
 static inline void dqs_blend(const ak_skin_joint *pal, int32_t n, const uint16_t *jv,
                              const float *wv, const int32_t k, __m128 *r_out, __m128 *d_out)
@@ -364,8 +353,393 @@ static inline void dqs_run(const ak_skin_params *p, int32_t first, int32_t count
     if (count > 4 * quads) dqs_vertices(p, first + 4 * quads, count - 4 * quads, k);
 }
 
+/* ---- AVX2 + FMA (chosen at run time, as clip_batch.c's eight-character path is) ---- */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define AKSKIN_HAVE_AVX2 1
+#include <immintrin.h>
+#define AK_AVX2 __attribute__((target("avx2,fma")))
+
+static int cpu_has_avx2_fma(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+/* Byte offsets into the palette of the n joint indices at j (clamped to the palette, as
+ * akskin_joint does), eight at a time; n is a multiple of 4 (four vertices' influences). */
+AK_AVX2 static inline void palette_offsets(const uint16_t *j, int32_t n, int32_t joint_count,
+                                           uint32_t *off)
+{
+    const __m128i last = _mm_set1_epi16((short)(uint16_t)(joint_count - 1));
+    int32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i jj =
+            _mm_min_epu16(_mm_loadu_si128((const __m128i *)(const void *)(j + i)), last);
+        const __m256i x = _mm256_cvtepu16_epi32(jj); /* * sizeof(ak_skin_joint) = 96 */
+        const __m256i o = _mm256_add_epi32(_mm256_slli_epi32(x, 6), _mm256_slli_epi32(x, 5));
+        _mm256_storeu_si256((__m256i *)(void *)(off + i), o);
+    }
+    for (; i < n; ++i)
+        off[i] = (uint32_t)akskin_joint(j[i], joint_count) * (uint32_t)sizeof(ak_skin_joint);
+}
+
+/* One vertex by LBS with the blended columns in two registers, (c0 | c1) and (c2 | c3): an
+ * influence is one broadcast and two fused multiply-adds; each coordinate is a broadcast load
+ * (nothing past the vertex is read). `off`: its influences' palette offsets. */
+AK_AVX2 static inline void lbs_vertex_avx2(const char *pal, const uint32_t *off, const float *wv,
+                                           const int32_t k, const float *x, const float *n,
+                                           __m128 *pos, __m128 *nrm)
+{
+    /* off[0..k) were written by palette_offsets' vector stores, which the analyser does not
+     * follow; so are off[l * k + i] in gather8_part. */
+    // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
+    const float *m = (const float *)(const void *)(pal + off[0]);
+    __m256 w = _mm256_broadcast_ss(wv);
+    __m256 a = _mm256_mul_ps(w, _mm256_loadu_ps(m)), b = _mm256_mul_ps(w, _mm256_loadu_ps(m + 8));
+    for (int32_t i = 1; i < k; ++i) {
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
+        m = (const float *)(const void *)(pal + off[i]);
+        w = _mm256_broadcast_ss(wv + i);
+        a = _mm256_fmadd_ps(w, _mm256_loadu_ps(m), a);
+        b = _mm256_fmadd_ps(w, _mm256_loadu_ps(m + 8), b);
+    }
+    const __m128 c0 = _mm256_castps256_ps128(a), c1 = _mm256_extractf128_ps(a, 1);
+    const __m128 c2 = _mm256_castps256_ps128(b), c3 = _mm256_extractf128_ps(b, 1);
+    *pos = _mm_fmadd_ps(
+        c0, _mm_broadcast_ss(x),
+        _mm_fmadd_ps(c1, _mm_broadcast_ss(x + 1), _mm_fmadd_ps(c2, _mm_broadcast_ss(x + 2), c3)));
+    *nrm = _mm_setzero_ps();
+    if (!n) return;
+    *nrm = _mm_fmadd_ps(
+        c0, _mm_broadcast_ss(n),
+        _mm_fmadd_ps(c1, _mm_broadcast_ss(n + 1), _mm_mul_ps(c2, _mm_broadcast_ss(n + 2))));
+}
+
+/* Four x,y,z vectors (lane 3 is 0) made unit together: one reciprocal square root for the
+ * four lengths (a vector of length 0 becomes (0, 1, 0), as normalize3 does). */
+AK_AVX2 static inline void normalize3x4(__m128 v[4])
+{
+    const __m128 s01 = _mm_hadd_ps(_mm_mul_ps(v[0], v[0]), _mm_mul_ps(v[1], v[1]));
+    const __m128 s23 = _mm_hadd_ps(_mm_mul_ps(v[2], v[2]), _mm_mul_ps(v[3], v[3]));
+    const __m128 n2 = _mm_hadd_ps(s01, s23); /* |v0|^2 .. |v3|^2 */
+    const __m128 ok = _mm_cmpgt_ps(n2, _mm_set1_ps(1e-30f));
+    const __m128 inv = _mm_and_ps(ok, aks_rsqrt(_mm_max_ps(n2, _mm_set1_ps(1e-30f))));
+    const __m128 up = _mm_andnot_ps(ok, _mm_set1_ps(1.0f)); /* 1 where the length was 0 */
+    const __m128 y = _mm_setr_ps(0, 1, 0, 0);
+    v[0] = _mm_fmadd_ps(AK_SHUF(up, 0, 0, 0, 0), y, _mm_mul_ps(v[0], AK_SHUF(inv, 0, 0, 0, 0)));
+    v[1] = _mm_fmadd_ps(AK_SHUF(up, 1, 1, 1, 1), y, _mm_mul_ps(v[1], AK_SHUF(inv, 1, 1, 1, 1)));
+    v[2] = _mm_fmadd_ps(AK_SHUF(up, 2, 2, 2, 2), y, _mm_mul_ps(v[2], AK_SHUF(inv, 2, 2, 2, 2)));
+    v[3] = _mm_fmadd_ps(AK_SHUF(up, 3, 3, 3, 3), y, _mm_mul_ps(v[3], AK_SHUF(inv, 3, 3, 3, 3)));
+}
+
+/* Four vertices from v: blended, transformed, normals made unit, stored packed. */
+AK_AVX2 static inline void lbs_quad_avx2(const ak_skin_params *p, int32_t v, const int32_t k,
+                                         int stream)
+{
+    uint32_t off[4 * AK_SKIN_MAX_INFLUENCES];
+    palette_offsets(p->joints + (size_t)v * (size_t)k, 4 * k, p->joint_count, off);
+    const char *pal = (const char *)(const void *)p->palette;
+    const float *wv = p->weights + (size_t)v * (size_t)k, *x = p->positions + 3 * (size_t)v;
+    const float *n = p->out_normals ? p->normals + 3 * (size_t)v : NULL;
+    __m128 pos[4], nrm[4];
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
+    for (int l = 0; l < 4; ++l)
+        lbs_vertex_avx2(pal, off + l * k, wv + l * k, k, x + 3 * l, n ? n + 3 * l : NULL, &pos[l],
+                        &nrm[l]);
+    store_packed4(p->out_positions + 3 * (size_t)v, pos, stream);
+    if (!n) return;
+    normalize3x4(nrm);
+    store_packed4(p->out_normals + 3 * (size_t)v, nrm, stream);
+}
+
+AK_AVX2 static void lbs_run_avx2(const ak_skin_params *p, int32_t first, int32_t count,
+                                 const int32_t k)
+{
+    const int32_t quads = count / 4;
+    const int stream = stream_outputs(p, first, count);
+    for (int32_t q = 0; q < quads; ++q) {
+        if (stream) prefetch_inputs(p, first + 4 * q, first + count, k);
+        lbs_quad_avx2(p, first + 4 * q, k, stream);
+    }
+    if (stream) _mm_sfence();
+    if (count > 4 * quads) lbs_vertices(p, first + 4 * quads, count - 4 * quads, k);
+}
+
+/* ---- DQS over eight vertices at once (one per lane), the SoA4 path at twice the width ---- */
+
+typedef struct soa8q {
+    __m256 x, y, z, w;
+} soa8q;
+
+/* Four floats at each of eight addresses as four registers, one per float, lane l from f[l]:
+ * f[l] and f[l + 4] share a register (one load and one insert), then an in-lane 4x4
+ * transpose. */
+AK_AVX2 static inline void load8x4(const float *const f[8], __m256 *a, __m256 *b, __m256 *c,
+                                   __m256 *d)
+{
+    __m256 row[4];
+    for (int l = 0; l < 4; ++l)
+        row[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f[l])),
+                                      _mm_loadu_ps(f[l + 4]), 1);
+    const __m256 t0 = _mm256_unpacklo_ps(row[0], row[1]), t1 = _mm256_unpackhi_ps(row[0], row[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(row[2], row[3]), t3 = _mm256_unpackhi_ps(row[2], row[3]);
+    *a = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    *b = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    *c = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    *d = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+/* The real (or dual) parts of influence i of eight vertices, one register per component;
+ * `part` is the byte offset of the part in ak_skin_joint. */
+AK_AVX2 static inline void gather8_part(const char *pal, const uint32_t *off, int32_t k,
+                                        size_t part, soa8q *q)
+{
+    const float *f[8];
+    for (int l = 0; l < 8; ++l)
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
+        f[l] = (const float *)(const void *)(pal + off[l * k] + part);
+    load8x4(f, &q->x, &q->y, &q->z, &q->w);
+}
+
+AK_AVX2 static inline void soa8q_madd(soa8q *acc, __m256 w, const soa8q *q)
+{
+    acc->x = _mm256_fmadd_ps(w, q->x, acc->x);
+    acc->y = _mm256_fmadd_ps(w, q->y, acc->y);
+    acc->z = _mm256_fmadd_ps(w, q->z, acc->z);
+    acc->w = _mm256_fmadd_ps(w, q->w, acc->w);
+}
+
+AK_AVX2 static inline __m256 soa8q_dot(const soa8q *a, const soa8q *b)
+{
+    return _mm256_fmadd_ps(
+        a->x, b->x,
+        _mm256_fmadd_ps(a->y, b->y, _mm256_fmadd_ps(a->z, b->z, _mm256_mul_ps(a->w, b->w))));
+}
+
+/* r, d scaled by inv where ok, else the first influence's (r0, d0); as dqs_blend4. */
+AK_AVX2 static inline void soa8q_unit_or(soa8q *r, soa8q *d, const soa8q *r0, const soa8q *d0)
+{
+    const __m256 n2 = soa8q_dot(r, r), tiny = _mm256_set1_ps(1e-20f);
+    const __m256 ok = _mm256_cmp_ps(n2, tiny, _CMP_GT_OQ);
+    const __m256 y = _mm256_rsqrt_ps(_mm256_max_ps(n2, tiny));
+    const __m256 inv = _mm256_and_ps(
+        ok, _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
+                          _mm256_fnmadd_ps(_mm256_mul_ps(y, y), _mm256_max_ps(n2, tiny),
+                                           _mm256_set1_ps(3.0f))));
+    const __m256 keep = _mm256_andnot_ps(ok, _mm256_set1_ps(1.0f));
+    r->x = _mm256_fmadd_ps(keep, r0->x, _mm256_mul_ps(r->x, inv));
+    r->y = _mm256_fmadd_ps(keep, r0->y, _mm256_mul_ps(r->y, inv));
+    r->z = _mm256_fmadd_ps(keep, r0->z, _mm256_mul_ps(r->z, inv));
+    r->w = _mm256_fmadd_ps(keep, r0->w, _mm256_mul_ps(r->w, inv));
+    d->x = _mm256_fmadd_ps(keep, d0->x, _mm256_mul_ps(d->x, inv));
+    d->y = _mm256_fmadd_ps(keep, d0->y, _mm256_mul_ps(d->y, inv));
+    d->z = _mm256_fmadd_ps(keep, d0->z, _mm256_mul_ps(d->z, inv));
+    d->w = _mm256_fmadd_ps(keep, d0->w, _mm256_mul_ps(d->w, inv));
+}
+
+/* The weights of influence i of the eight vertices from wv (k per vertex): four influences
+ * are four loads and a transpose (w[0..3]), other counts gather. */
+AK_AVX2 static inline void weights8(const float *wv, const int32_t k,
+                                    __m256 w[AK_SKIN_MAX_INFLUENCES])
+{
+    if (k == 4) {
+        const float *f[8];
+        for (int l = 0; l < 8; ++l)
+            f[l] = wv + 4 * l;
+        load8x4(f, &w[0], &w[1], &w[2], &w[3]);
+        return;
+    }
+    const __m256i idx =
+        _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(k));
+    for (int32_t i = 0; i < k; ++i)
+        w[i] = _mm256_i32gather_ps(wv + i, idx, 4);
+}
+
+/* The blended, antipodality-fixed, normalised dual quaternions of vertices v..v+7. */
+AK_AVX2 static inline void dqs_blend8(const ak_skin_params *p, int32_t v, const int32_t k, soa8q *r,
+                                      soa8q *d)
+{
+    uint32_t off[8 * AK_SKIN_MAX_INFLUENCES];
+    palette_offsets(p->joints + (size_t)v * (size_t)k, 8 * k, p->joint_count, off);
+    const char *pal = (const char *)(const void *)p->palette;
+    const size_t real = offsetof(ak_skin_joint, real), dual = offsetof(ak_skin_joint, dual);
+    __m256 w[AK_SKIN_MAX_INFLUENCES];
+    weights8(p->weights + (size_t)v * (size_t)k, k, w);
+    soa8q r0, d0, q;
+    gather8_part(pal, off, k, real, &r0);
+    gather8_part(pal, off, k, dual, &d0);
+    r->x = _mm256_mul_ps(w[0], r0.x), r->y = _mm256_mul_ps(w[0], r0.y);
+    r->z = _mm256_mul_ps(w[0], r0.z), r->w = _mm256_mul_ps(w[0], r0.w);
+    d->x = _mm256_mul_ps(w[0], d0.x), d->y = _mm256_mul_ps(w[0], d0.y);
+    d->z = _mm256_mul_ps(w[0], d0.z), d->w = _mm256_mul_ps(w[0], d0.w);
+    for (int32_t i = 1; i < k; ++i) {
+        gather8_part(pal, off + i, k, real, &q);
+        const __m256 wi =
+            _mm256_xor_ps(w[i], _mm256_and_ps(soa8q_dot(&r0, &q), _mm256_set1_ps(-0.0f)));
+        soa8q_madd(r, wi, &q);
+        gather8_part(pal, off + i, k, dual, &q);
+        soa8q_madd(d, wi, &q);
+    }
+    soa8q_unit_or(r, d, &r0, &d0);
+}
+
+typedef struct soa8v {
+    __m256 x, y, z;
+} soa8v;
+
+/* Eight packed x,y,z vertices (96 bytes) into x, y, z registers: the SoA4 shuffles of
+ * load_soa3 on both halves at once (vertices 0..3 in the low half, 4..7 in the high). */
+AK_AVX2 static inline soa8v load_soa8v(const float *f)
+{
+    const __m256 a =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f)), _mm_loadu_ps(f + 12), 1);
+    const __m256 b =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f + 4)), _mm_loadu_ps(f + 16), 1);
+    const __m256 c =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f + 8)), _mm_loadu_ps(f + 20), 1);
+    soa8v r; /* a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3 (per half) */
+    r.x = _mm256_shuffle_ps(a, _mm256_shuffle_ps(b, c, AK_LANES(2, 2, 1, 1)), AK_LANES(0, 3, 0, 2));
+    r.y = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, AK_LANES(1, 1, 0, 0)),
+                            _mm256_shuffle_ps(b, c, AK_LANES(3, 3, 2, 2)), AK_LANES(0, 2, 0, 2));
+    r.z = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, AK_LANES(2, 2, 1, 1)),
+                            _mm256_shuffle_ps(c, c, AK_LANES(0, 0, 3, 3)), AK_LANES(0, 2, 0, 2));
+    return r;
+}
+
+/* The inverse of load_soa8v: 96 bytes, six 16-byte stores (streamed when `stream`). */
+AK_AVX2 static inline void store_soa8v(float *f, soa8v v, int stream)
+{
+    const __m256 a =
+        _mm256_shuffle_ps(_mm256_shuffle_ps(v.x, v.y, AK_LANES(0, 0, 0, 0)),
+                          _mm256_shuffle_ps(v.z, v.x, AK_LANES(0, 0, 1, 1)), AK_LANES(0, 2, 0, 2));
+    const __m256 b =
+        _mm256_shuffle_ps(_mm256_shuffle_ps(v.y, v.z, AK_LANES(1, 1, 1, 1)),
+                          _mm256_shuffle_ps(v.x, v.y, AK_LANES(2, 2, 2, 2)), AK_LANES(0, 2, 0, 2));
+    const __m256 c =
+        _mm256_shuffle_ps(_mm256_shuffle_ps(v.z, v.x, AK_LANES(2, 2, 3, 3)),
+                          _mm256_shuffle_ps(v.y, v.z, AK_LANES(3, 3, 3, 3)), AK_LANES(0, 2, 0, 2));
+    const __m128 lo[3] = {_mm256_castps256_ps128(a), _mm256_castps256_ps128(b),
+                          _mm256_castps256_ps128(c)};
+    const __m128 hi[3] = {_mm256_extractf128_ps(a, 1), _mm256_extractf128_ps(b, 1),
+                          _mm256_extractf128_ps(c, 1)};
+    if (stream) {
+        for (int i = 0; i < 3; ++i)
+            _mm_stream_ps(f + 4 * i, lo[i]), _mm_stream_ps(f + 12 + 4 * i, hi[i]);
+    } else {
+        for (int i = 0; i < 3; ++i)
+            _mm_storeu_ps(f + 4 * i, lo[i]), _mm_storeu_ps(f + 12 + 4 * i, hi[i]);
+    }
+}
+
+/* u x v per lane. */
+AK_AVX2 static inline soa8v cross8(soa8v a, soa8v b)
+{
+    soa8v r;
+    r.x = _mm256_fmsub_ps(a.y, b.z, _mm256_mul_ps(a.z, b.y));
+    r.y = _mm256_fmsub_ps(a.z, b.x, _mm256_mul_ps(a.x, b.z));
+    r.z = _mm256_fmsub_ps(a.x, b.y, _mm256_mul_ps(a.y, b.x));
+    return r;
+}
+
+/* r v r* for unit r = (u, w), per lane: v + w t + u x t with t = 2 u x v; plus `add`. */
+AK_AVX2 static inline soa8v rotate8(soa8v u, __m256 w, soa8v v, soa8v add)
+{
+    soa8v t = cross8(u, v);
+    t.x = _mm256_add_ps(t.x, t.x), t.y = _mm256_add_ps(t.y, t.y), t.z = _mm256_add_ps(t.z, t.z);
+    const soa8v c = cross8(u, t);
+    soa8v r;
+    r.x = _mm256_add_ps(_mm256_fmadd_ps(w, t.x, v.x), _mm256_add_ps(c.x, add.x));
+    r.y = _mm256_add_ps(_mm256_fmadd_ps(w, t.y, v.y), _mm256_add_ps(c.y, add.y));
+    r.z = _mm256_add_ps(_mm256_fmadd_ps(w, t.z, v.z), _mm256_add_ps(c.z, add.z));
+    return r;
+}
+
+AK_AVX2 static inline soa8v normalize8(soa8v v)
+{
+    const __m256 tiny = _mm256_set1_ps(1e-30f);
+    const __m256 n2 = _mm256_fmadd_ps(v.x, v.x, _mm256_fmadd_ps(v.y, v.y, _mm256_mul_ps(v.z, v.z)));
+    const __m256 ok = _mm256_cmp_ps(n2, tiny, _CMP_GT_OQ), m = _mm256_max_ps(n2, tiny);
+    const __m256 y = _mm256_rsqrt_ps(m);
+    const __m256 inv = _mm256_and_ps(
+        ok, _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
+                          _mm256_fnmadd_ps(_mm256_mul_ps(y, y), m, _mm256_set1_ps(3.0f))));
+    v.x = _mm256_mul_ps(v.x, inv);
+    v.y = _mm256_fmadd_ps(v.y, inv, _mm256_andnot_ps(ok, _mm256_set1_ps(1.0f)));
+    v.z = _mm256_mul_ps(v.z, inv);
+    return v;
+}
+
+AK_AVX2 static inline void dqs_vertices8(const ak_skin_params *p, int32_t v, const int32_t k,
+                                         int stream)
+{
+    soa8q r, d;
+    dqs_blend8(p, v, k, &r, &d);
+    const soa8v u = {r.x, r.y, r.z}, dv = {d.x, d.y, d.z};
+    /* t = 2 (r.w d.v - d.w r.v + r.v x d.v) */
+    soa8v t = cross8(u, dv);
+    t.x = _mm256_add_ps(t.x, _mm256_fmsub_ps(r.w, d.x, _mm256_mul_ps(d.w, r.x)));
+    t.y = _mm256_add_ps(t.y, _mm256_fmsub_ps(r.w, d.y, _mm256_mul_ps(d.w, r.y)));
+    t.z = _mm256_add_ps(t.z, _mm256_fmsub_ps(r.w, d.z, _mm256_mul_ps(d.w, r.z)));
+    t.x = _mm256_add_ps(t.x, t.x), t.y = _mm256_add_ps(t.y, t.y), t.z = _mm256_add_ps(t.z, t.z);
+    const soa8v x = rotate8(u, r.w, load_soa8v(p->positions + 3 * (size_t)v), t);
+    store_soa8v(p->out_positions + 3 * (size_t)v, x, stream);
+    if (!p->out_normals) return;
+    const soa8v zero = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    const soa8v n = rotate8(u, r.w, load_soa8v(p->normals + 3 * (size_t)v), zero);
+    store_soa8v(p->out_normals + 3 * (size_t)v, normalize8(n), stream);
+}
+
+AK_AVX2 static void dqs_run_avx2(const ak_skin_params *p, int32_t first, int32_t count,
+                                 const int32_t k)
+{
+    const int32_t octs = count / 8;
+    const int stream = stream_outputs(p, first, count);
+    for (int32_t q = 0; q < octs; ++q) {
+        if (stream) {
+            prefetch_inputs(p, first + 8 * q, first + count, k);
+            prefetch_inputs(p, first + 8 * q + 4, first + count, k);
+        }
+        dqs_vertices8(p, first + 8 * q, k, stream);
+    }
+    if (stream) _mm_sfence();
+    if (count > 8 * octs) dqs_run(p, first + 8 * octs, count - 8 * octs, k);
+}
+#endif
+
+void akskin_lbs_simd(const ak_skin_params *p, int32_t first, int32_t count)
+{
+#ifdef AKSKIN_HAVE_AVX2
+    if (p->use_simd != 2 && cpu_has_avx2_fma()) {
+        switch (p->influences) {
+        case 4: lbs_run_avx2(p, first, count, 4); break;
+        case 8: lbs_run_avx2(p, first, count, 8); break;
+        default: lbs_run_avx2(p, first, count, p->influences); break;
+        }
+        return;
+    }
+#endif
+    switch (p->influences) {
+    case 1: lbs_run(p, first, count, 1); break;
+    case 2: lbs_run(p, first, count, 2); break;
+    case 4: lbs_run(p, first, count, 4); break;
+    case 8: lbs_run(p, first, count, 8); break;
+    default: lbs_run(p, first, count, p->influences); break;
+    }
+}
+
 void akskin_dqs_simd(const ak_skin_params *p, int32_t first, int32_t count)
 {
+#ifdef AKSKIN_HAVE_AVX2
+    if (p->use_simd != 2 && cpu_has_avx2_fma()) {
+        switch (p->influences) {
+        case 4: dqs_run_avx2(p, first, count, 4); break;
+        case 8: dqs_run_avx2(p, first, count, 8); break;
+        default: dqs_run_avx2(p, first, count, p->influences); break;
+        }
+        return;
+    }
+#endif
     switch (p->influences) {
     case 1: dqs_run(p, first, count, 1); break;
     case 2: dqs_run(p, first, count, 2); break;

@@ -242,6 +242,22 @@ int32_t ak_walk_scene_step(ak_walk_scene *w, ak_error *err)
     return ak_walk_scene_follow(w, err);
 }
 
+int32_t ak_walk_scene_step_range(ak_walk_scene *const *scenes, int32_t begin, int32_t end,
+                                 ak_error *err)
+{
+    if (!scenes || begin < 0 || end < begin)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "scene range: need a scene array and 0 <= begin <= end (got %d, %d)",
+                            (int)begin, (int)end);
+    for (int32_t i = begin; i < end; ++i) {
+        ak_error one = {0};
+        const int32_t st = ak_walk_scene_step(scenes[i], &one);
+        if (st != AK_OK)
+            return ak_error_set(err, st, one.line, "scene %d: %s", (int)i, one.message);
+    }
+    return AK_OK;
+}
+
 void ak_walk_scene_reset(ak_walk_scene *w)
 {
     if (!w) return;

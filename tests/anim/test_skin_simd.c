@@ -1,8 +1,10 @@
-/* src/anim/skin_simd.c: the SSE skinning kernels (LBS, DQS; one vertex at a time, four at a
- * time, streamed stores for large meshes) against their scalar twins in skin.c. The kernels
+/* src/anim/skin_simd.c: the SIMD skinning kernels (LBS, DQS; SSE one vertex at a time and four
+ * at a time; AVX2 + FMA four (LBS) or eight (DQS) at a time where the CPU has it, use_simd 1;
+ * the SSE kernels alone, use_simd 2; streamed stores for large meshes) against their scalar
+ * twins in skin.c. The kernels
  * take ak_skin_params: the first case is that struct's validity for the fields the kernels
- * read (the defaults name what is missing; a filled struct validates; use_simd 0 and 1 give
- * the same numbers; with check_influences 0 a joint index past the palette is clamped to the
+ * read (the defaults name what is missing; a filled struct validates; use_simd 0, 1 and 2
+ * give the same numbers; with check_influences 0 a joint index past the palette is clamped to the
  * last joint by both paths, never read outside it). Then a pose worked by hand, runs of every
  * length and start written exactly in place (nothing before or after touched), blends without
  * length (zero weights) falling back as the scalar twin does, every influence count, and the
@@ -12,17 +14,20 @@
 
 static float out_a[MAXV * 3 + 4], out_b[MAXV * 3 + 4], nrm_a[MAXV * 3 + 4], nrm_b[MAXV * 3 + 4];
 
-/* Skins p with the SSE path and with the scalar twin; fails unless they agree within tol. */
+/* Skins p with the SSE path (use_simd 2), the widest (1: AVX2 + FMA where the CPU has it) and
+ * the scalar twin; fails unless they agree within tol. out_a holds the widest path's result. */
 static void expect_paths_agree(ak_skin_params p, double tol)
 {
     const int32_t n = 3 * p.vertex_count;
-    p.out_positions = out_a, p.out_normals = p.normals ? nrm_a : NULL, p.use_simd = 1;
-    assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
     p.out_positions = out_b, p.out_normals = p.normals ? nrm_b : NULL, p.use_simd = 0;
     assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
-    for (int32_t i = 0; i < n; ++i) {
-        AKT_NEAR(out_a[i], out_b[i], tol);
-        if (p.normals) AKT_NEAR(nrm_a[i], nrm_b[i], tol);
+    for (int simd = 2; simd >= 1; --simd) {
+        p.out_positions = out_a, p.out_normals = p.normals ? nrm_a : NULL, p.use_simd = simd;
+        assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+        for (int32_t i = 0; i < n; ++i) {
+            AKT_NEAR(out_a[i], out_b[i], tol);
+            if (p.normals) AKT_NEAR(nrm_a[i], nrm_b[i], tol);
+        }
     }
 }
 
@@ -79,7 +84,7 @@ static void skin_simd_pose_worked_by_hand(void **state)
         w[v] = 1;
     }
     for (int method = 0; method < 2; ++method)
-        for (int simd = 0; simd < 2; ++simd) {
+        for (int simd = 0; simd <= 2; ++simd) {
             ak_skin_params p = ak_skin_defaults();
             p.method = method, p.joint_count = 1, p.model_pose = &pose, p.palette = pal;
             p.vertex_count = 5, p.influences = 1, p.joints = jt, p.weights = w;
@@ -97,7 +102,8 @@ static void skin_simd_pose_worked_by_hand(void **state)
         }
 }
 
-/* The kernels called directly on [first, first + count) for every start 0..4 and length 0..9:
+/* The kernels called directly on [first, first + count) for every start 0..4 and length 0..17
+ * (the steps of four and eight and what is left over), AVX2 and SSE:
  * exactly those vertices are written (guards before and after keep their value), with the
  * scalar kernel's numbers. */
 static void skin_simd_runs_write_exactly_their_vertices(void **state)
@@ -107,19 +113,20 @@ static void skin_simd_runs_write_exactly_their_vertices(void **state)
     static rig g;
     static verts v;
     random_rig(&r, &g, MAXJ);
-    random_verts(&r, &v, 16, 3, MAXJ);
+    random_verts(&r, &v, 24, 3, MAXJ);
     const float guard = -777.0f;
-    for (int method = 0; method < 2; ++method)
+    for (int method = 0; method < 4; ++method) /* LBS, DQS; AVX2 where there, then SSE */
         for (int32_t first = 0; first < 5; ++first)
-            for (int32_t count = 0; count < 10; ++count) {
-                ak_skin_params p = params_for(&g, &v, method, out_a, nrm_a);
+            for (int32_t count = 0; count < 18; ++count) {
+                ak_skin_params p = params_for(&g, &v, method & 1, out_a, nrm_a);
+                p.use_simd = method < 2 ? 1 : 2;
                 ak_skin_palette(p.model_pose, p.inverse_bind, p.joint_count, p.palette);
-                for (int i = 0; i < 3 * 16 + 4; ++i)
+                for (int i = 0; i < 3 * 24 + 4; ++i)
                     out_a[i] = nrm_a[i] = out_b[i] = nrm_b[i] = guard;
-                (method ? akskin_dqs_simd : akskin_lbs_simd)(&p, first, count);
+                ((method & 1) ? akskin_dqs_simd : akskin_lbs_simd)(&p, first, count);
                 p.out_positions = out_b, p.out_normals = nrm_b;
-                (method ? akskin_dqs_scalar : akskin_lbs_scalar)(&p, first, count);
-                for (int32_t i = 0; i < 3 * 16 + 4; ++i) {
+                ((method & 1) ? akskin_dqs_scalar : akskin_lbs_scalar)(&p, first, count);
+                for (int32_t i = 0; i < 3 * 24 + 4; ++i) {
                     const int inside = i >= 3 * first && i < 3 * (first + count);
                     if (!inside) {
                         AKT_NEAR(out_a[i], guard, 0.0);
@@ -169,36 +176,43 @@ static void skin_simd_blends_without_length_fall_back_as_the_twin(void **state)
     }
 }
 
-/* The SSE kernels and the scalar twin agree for every influence count, and the last vertex's
- * store stays inside the buffer. */
+/* The SIMD kernels (the widest the CPU has: AVX2 + FMA where it can, use_simd 1; SSE, use_simd
+ * 2) and the scalar twin agree for every influence count and every count of vertices left
+ * over after the steps of four and eight, and the last vertex's store stays inside the buffer. */
 static void skin_simd_matches_scalar(void **state)
 {
     (void)state;
     akt_rng r = {0xabcdef01u};
     static rig g;
     static verts v;
+    static const int32_t counts[] = {1, 3, 4, 5, 7, 8, 9, 13, 16, 17, 0};
     for (int32_t k = 1; k <= AK_SKIN_MAX_INFLUENCES; ++k)
-        for (int method = 0; method < 2; ++method) {
-            const int32_t count = 1 + (int32_t)(akt_next(&r) % 200);
-            random_rig(&r, &g, MAXJ);
-            random_verts(&r, &v, count, k, MAXJ);
-            out_a[3 * count] = nrm_a[3 * count] = 12345.0f; /* guards past the end */
-            ak_skin_params a = params_for(&g, &v, method, out_a, nrm_a);
-            ak_skin_params b = params_for(&g, &v, method, out_b, nrm_b);
-            b.use_simd = 0;
-            assert_int_equal(ak_skin_run(&a, NULL), AK_OK);
-            assert_int_equal(ak_skin_run(&b, NULL), AK_OK);
-            for (int32_t i = 0; i < count * 3; ++i) {
-                AKT_NEAR(out_a[i], out_b[i], 2e-6);
-                AKT_NEAR(nrm_a[i], nrm_b[i], 2e-6);
+        for (int c = 0; c < (int)(sizeof counts / sizeof counts[0]); ++c)
+            for (int method = 0; method < 2; ++method) {
+                const int32_t count = counts[c] ? counts[c] : 1 + (int32_t)(akt_next(&r) % 200);
+                random_rig(&r, &g, MAXJ);
+                random_verts(&r, &v, count, k, MAXJ);
+                v.joints[(count - 1) * k] = 60000; /* clamped to the last joint by every path */
+                out_a[3 * count] = nrm_a[3 * count] = 12345.0f; /* guards past the end */
+                ak_skin_params b = params_for(&g, &v, method, out_b, nrm_b);
+                b.use_simd = 0, b.check_influences = 0;
+                assert_int_equal(ak_skin_run(&b, NULL), AK_OK);
+                for (int simd = 1; simd <= 2; ++simd) { /* widest the CPU has; SSE only */
+                    ak_skin_params a = params_for(&g, &v, method, out_a, nrm_a);
+                    a.use_simd = simd, a.check_influences = 0;
+                    assert_int_equal(ak_skin_run(&a, NULL), AK_OK);
+                    for (int32_t i = 0; i < count * 3; ++i) {
+                        AKT_NEAR(out_a[i], out_b[i], 2e-6);
+                        AKT_NEAR(nrm_a[i], nrm_b[i], 2e-6);
+                    }
+                    assert_true(out_a[3 * count] == 12345.0f && nrm_a[3 * count] == 12345.0f);
+                }
             }
-            assert_true(out_a[3 * count] == 12345.0f && nrm_a[3 * count] == 12345.0f);
-        }
 }
 
-/* A mesh whose outputs exceed 8 MiB takes the streaming stores (non-temporal, four vertices a
- * step): same numbers as the scalar twin, both methods; an odd count ends in the one-vertex
- * path. */
+/* A mesh whose outputs exceed 8 MiB takes the streaming stores (non-temporal, four or eight
+ * vertices a step): same numbers as the scalar twin, both methods, both SIMD widths; an odd
+ * count ends in the one-vertex path. */
 static void skin_streamed_outputs_match_scalar(void **state)
 {
     (void)state;
@@ -220,13 +234,16 @@ static void skin_streamed_outputs_match_scalar(void **state)
         ak_skin_params p = ak_skin_defaults();
         p.method = method, p.joint_count = g.joints, p.model_pose = g.model, p.inverse_bind = g.ibm;
         p.palette = g.palette, p.vertex_count = N, p.influences = K, p.joints = jt, p.weights = w;
-        p.positions = pos, p.normals = nrm, p.out_positions = oa, p.out_normals = na;
+        p.positions = pos, p.normals = nrm, p.out_positions = ob, p.out_normals = nb;
+        p.use_simd = 0;
         assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
-        p.use_simd = 0, p.out_positions = ob, p.out_normals = nb;
-        assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
-        for (int32_t i = 0; i < 3 * N; ++i) {
-            AKT_NEAR(oa[i], ob[i], 2e-6);
-            AKT_NEAR(na[i], nb[i], 2e-6);
+        for (int simd = 1; simd <= 2; ++simd) {
+            p.use_simd = simd, p.out_positions = oa, p.out_normals = na;
+            assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
+            for (int32_t i = 0; i < 3 * N; ++i) {
+                AKT_NEAR(oa[i], ob[i], 2e-6);
+                AKT_NEAR(na[i], nb[i], 2e-6);
+            }
         }
     }
     free(pos), free(nrm), free(w), free(jt), free(oa), free(ob), free(na), free(nb);

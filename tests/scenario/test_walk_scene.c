@@ -166,6 +166,46 @@ static void errors_name_the_file(void **state)
     assert_int_equal(ak_walk_scene_create(NULL, NULL, &scene, &e), AK_ERR_INVALID_ARG);
 }
 
+/* A crowd range steps scenes [begin, end) like stepping each in turn, and refuses a bad
+ * range or a null scene by index. */
+static void scene_range_steps_like_each_scene_in_turn(void **state)
+{
+    (void)state;
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    s.terrain = AK_WALK_TERRAIN_FLAT;
+    s.max_time = 2.0f;
+    ak_walk_scene *a[3], *b[3];
+    ak_error e;
+    for (int k = 0; k < 3; ++k) {
+        assert_int_equal(ak_walk_scene_create(&s, NULL, &a[k], &e), AK_OK);
+        assert_int_equal(ak_walk_scene_create(&s, NULL, &b[k], &e), AK_OK);
+        const ak_vec3 target = {(float)k - 1.0f, 0.0f, 3.0f};
+        ak_walk_scene_set_target(a[k], target);
+        ak_walk_scene_set_target(b[k], target);
+    }
+    for (int f = 0; f < 20; ++f) {
+        for (int k = 0; k < 3; ++k)
+            assert_int_equal(ak_walk_scene_step(a[k], &e), AK_OK);
+        assert_int_equal(ak_walk_scene_step_range(b, 0, 1, &e), AK_OK);
+        assert_int_equal(ak_walk_scene_step_range(b, 1, 3, &e), AK_OK);
+    }
+    const int32_t joints = ak_walk_scene_skeleton(a[0])->joint_count;
+    for (int k = 0; k < 3; ++k)
+        assert_memory_equal(ak_walk_scene_world_pose(a[k]), ak_walk_scene_world_pose(b[k]),
+                            sizeof(ak_xform) * (size_t)joints);
+    assert_int_equal(ak_walk_scene_step_range(b, 2, 1, &e), AK_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "0 <= begin <= end (got 2, 1)"));
+    assert_int_equal(ak_walk_scene_step_range(NULL, 0, 1, &e), AK_ERR_INVALID_ARG);
+    ak_walk_scene *holes[2] = {b[0], NULL};
+    assert_int_equal(ak_walk_scene_step_range(holes, 0, 2, &e), AK_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "scene 1: null scene");
+    assert_int_equal(ak_walk_scene_step_range(b, 1, 1, &e), AK_OK); /* empty: nothing to do */
+    for (int k = 0; k < 3; ++k) {
+        ak_walk_scene_destroy(a[k]);
+        ak_walk_scene_destroy(b[k]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +213,7 @@ int main(void)
         cmocka_unit_test(builtin_scene_is_placed_and_steps),
         cmocka_unit_test(start_heading_faces_both_walkers_and_captured_transitions_need_the_guide),
         cmocka_unit_test(errors_name_the_file),
+        cmocka_unit_test(scene_range_steps_like_each_scene_in_turn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
