@@ -150,18 +150,6 @@ static void report_clip(ak_walk_scene *scene)
     fprintf(stderr, "walk: start %s; stop %s\n", start, stop);
 }
 
-/* The scene moved its origin since the last frame: the measures' remembered points move too
- * (by whole metres, exactly), and `origin` becomes the new one. */
-static void shift_measures(const ak_walk_scene *scene, double origin[2], ak_walk_metrics *m)
-{
-    double now[2];
-    ak_walk_scene_origin(scene, now);
-    if (now[0] == origin[0] && now[1] == origin[1]) return;
-    ak_walk_metrics_shift_origin(m, (float)(now[0] - origin[0]), (float)(now[1] - origin[1]));
-    origin[0] = now[0];
-    origin[1] = now[1];
-}
-
 /* Once a second: time, place, distance (matching: the clip and frame playing). */
 static void report_progress(ak_walk_scene *scene, const double origin[2], const ak_walker_state *s)
 {
@@ -179,50 +167,12 @@ static void report_progress(ak_walk_scene *scene, const double origin[2], const 
             (double)s->distance, playing, s->arrived ? "  arrived" : "");
 }
 
-/* The summary line; matching adds its own counts before the closing brace. */
-static int32_t summary_json(ak_walk_scene *scene, const ak_walker_state *s,
-                            const ak_walk_metrics *metrics, char *buf, size_t cap, ak_error *err)
-{
-    const ak_matcher *m = ak_walk_scene_matcher(scene);
-    const ak_walk_motion *motion = ak_walk_scene_motion(scene);
-    ak_walk_metrics source;
-    const int32_t sst = motion ? ak_walk_metrics_source(motion, &source, err) : AK_OK;
-    if (sst != AK_OK) return sst;
-    const int32_t st =
-        akcli_walk_summary_json(buf, m ? cap - 160 : cap, s, metrics, motion ? &source : NULL, err);
-    if (st != AK_OK || !m) return st;
-    ak_matcher_info mi;
-    ak_motion_db_info d;
-    ak_matcher_get_info(m, &mi);
-    ak_motion_db_get_info(ak_walk_scene_motion_db(scene), &d);
-    const size_t len = strlen(buf);
-    snprintf(buf + len - 1, cap - len + 1,
-             ",\"transitions\":%d,\"searches\":%d,\"unlocks\":%d,\"db_frames\":%d}",
-             (int)mi.transitions, (int)mi.searches, (int)mi.unlocks, (int)d.frame_count);
-    return AK_OK;
-}
-
-/* The legs whose knees and ankles the measures see: the humanoid map of the posed skeleton. */
-static void set_metric_legs(ak_walk_metrics *metrics, const ak_walk_scene *scene)
-{
-    ak_humanoid h;
-    const ak_walk_motion *motion = ak_walk_scene_motion(scene);
-    if (motion)
-        h = *ak_walk_motion_humanoid(motion);
-    else if (ak_humanoid_find(ak_walk_scene_skeleton(scene), NULL, &h, NULL) != AK_OK)
-        return;
-    const int32_t upper[2] = {h.joint[AK_HUM_LEFT_UPPER_LEG], h.joint[AK_HUM_RIGHT_UPPER_LEG]};
-    const int32_t lower[2] = {h.joint[AK_HUM_LEFT_LOWER_LEG], h.joint[AK_HUM_RIGHT_LOWER_LEG]};
-    const int32_t foot[2] = {h.joint[AK_HUM_LEFT_FOOT], h.joint[AK_HUM_RIGHT_FOOT]};
-    ak_walk_metrics_set_legs(metrics, upper, lower, foot);
-}
-
 /* Streams every frame until the character stops or --max-time runs out, then commits the
  * files as one set. Returns the exit code. */
 static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
 {
     akcli_walk_output output;
-    ak_walk_metrics metrics;
+    ak_walk_summary measures;
     ak_walk_scene_info info;
     ak_walker_state s;
     ak_error err;
@@ -232,20 +182,19 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     const int tty = akt_stderr_is_terminal();
     const double start_s = akt_wall_seconds();
     memset(&output, 0, sizeof output);
-    ak_walk_metrics_reset(&metrics);
     ak_walk_scene_get_info(scene, &info);
-    set_metric_legs(&metrics, scene);
+    if (ak_walk_summary_begin(&measures, scene, &err) != AK_OK) goto failed;
     if (akcli_walk_output_open(&output, cli->out, ak_walk_scene_skeleton(scene), info.frame_time,
                                &err) != AK_OK)
         goto failed;
     for (;;) {
         /* The stepper's own frame (its origin moves on long walks, scenario.h): the measures
          * and the CSV never see the float steps of far world coordinates. */
-        shift_measures(scene, origin, &metrics);
+        ak_walk_scene_origin(scene, origin);
         ak_walk_scene_get_origin_state(scene, &s);
         const ak_xform *near = ak_walk_scene_origin_pose(scene);
         /* Every frame counts in the measures: the start, the walk, turns and the stop. */
-        ak_walk_metrics_add(&metrics, &s, near, info.hips, frames == 0 ? 0.0f : info.frame_time);
+        ak_walk_summary_add(&measures, scene, frames == 0);
         if (akcli_walk_output_frame(&output, &s, origin, near, ak_walk_scene_local_pose(scene),
                                     &err) != AK_OK)
             goto failed;
@@ -258,7 +207,7 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
         if (s.stopped || frames >= info.max_frames) break;
         if (ak_walk_scene_step(scene, &err) != AK_OK) goto failed;
     }
-    if (summary_json(scene, &s, &metrics, summary, sizeof summary, &err) != AK_OK ||
+    if (ak_walk_summary_json(&measures, scene, summary, sizeof summary, &err) != AK_OK ||
         akcli_walk_output_commit(&output, summary, &err) != AK_OK) {
         fprintf(stderr, "animkit walk: %s (the files in %s are unchanged)\n", err.message,
                 cli->out);

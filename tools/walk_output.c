@@ -158,65 +158,6 @@ int32_t akcli_walk_output_frame(akcli_walk_output *o, const ak_walker_state *s,
     return st;
 }
 
-int32_t akcli_walk_summary_json(char *buf, size_t cap, const ak_walker_state *s,
-                                const ak_walk_metrics *m, const ak_walk_metrics *source,
-                                ak_error *err)
-{
-    enum { N = 20 };
-    static const char *const names[N] = {"time_s",
-                                         "final_distance",
-                                         "path_length",
-                                         "max_penetration",
-                                         "max_float",
-                                         "max_heel_penetration",
-                                         "max_heel_float",
-                                         "max_toe_penetration",
-                                         "max_toe_float",
-                                         "skate",
-                                         "max_skate",
-                                         "max_foot_tilt_deg",
-                                         "max_hip_accel",
-                                         "deepest_any_phase",
-                                         "hip_accel_min_g",
-                                         "hip_accel_max_g",
-                                         "knee_peak_deg",
-                                         "source_hip_accel_min_g",
-                                         "source_hip_accel_max_g",
-                                         "source_knee_peak_deg"};
-    const double v[N] = {s->elapsed,
-                         s->distance,
-                         s->path_length,
-                         m->max_penetration,
-                         m->max_float,
-                         m->max_heel_penetration,
-                         m->max_heel_float,
-                         m->max_toe_penetration,
-                         m->max_toe_float,
-                         m->skate,
-                         m->max_skate,
-                         m->max_tilt_deg,
-                         m->max_hip_accel,
-                         m->deepest,
-                         m->hip_accel_min_g,
-                         m->hip_accel_max_g,
-                         m->knee_peak_deg,
-                         source ? source->hip_accel_min_g : 0.0,
-                         source ? source->hip_accel_max_g : 0.0,
-                         source ? source->knee_peak_deg : 0.0};
-    static const int decimals[N] = {3, 4, 3, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 5, 2, 2, 1, 2, 2, 1};
-    const int shown = source ? N : N - 3; /* the source's figures only where there is one */
-    for (int i = 0; i < N; ++i)
-        if (!isfinite(v[i]))
-            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "summary: %s is not finite (%g)",
-                                names[i], v[i]);
-    size_t len = (size_t)snprintf(buf, cap, "{\"arrived\":%s", s->arrived ? "true" : "false");
-    for (int i = 0; i < shown && len < cap; ++i)
-        len += (size_t)snprintf(buf + len, cap - len, ",\"%s\":%.*f", names[i], decimals[i], v[i]);
-    if (len < cap) len += (size_t)snprintf(buf + len, cap - len, ",\"frames\":%d}", (int)m->frames);
-    if (len >= cap) return ak_error_set(err, AK_ERR_LIMIT, 0, "summary: buffer too small");
-    return AK_OK;
-}
-
 int32_t akcli_walk_output_commit(akcli_walk_output *o, const char *summary_json, ak_error *err)
 {
     akbvh_stream *motion = o->motion;

@@ -30,12 +30,6 @@ int32_t akcli_walk_output_open(akcli_walk_output *o, const char *dir, const ak_s
 int32_t akcli_walk_output_frame(akcli_walk_output *o, const ak_walker_state *s,
                                 const double origin[2], const ak_xform *near, const ak_xform *local,
                                 ak_error *err);
-/* The summary JSON line (no newline) into buf; AK_ERR_INVALID_ARG when a value is not finite.
- * `source` (may be NULL: left out) holds the source clip's own body figures
- * (ak_walk_metrics_source). */
-int32_t akcli_walk_summary_json(char *buf, size_t cap, const ak_walker_state *s,
-                                const ak_walk_metrics *m, const ak_walk_metrics *source,
-                                ak_error *err);
 /* Writes summary_json to summary.json and commits the three files as a set. The output is
  * released either way. */
 int32_t akcli_walk_output_commit(akcli_walk_output *o, const char *summary_json, ak_error *err);

@@ -270,6 +270,38 @@ AK_API const ak_ground *ak_walk_scene_ground(const ak_walk_scene *scene);
 /* The skeleton the character is posed on (the walk motion's or the database's, in metres). */
 AK_API const ak_skeleton *ak_walk_scene_skeleton(const ak_walk_scene *scene);
 
+/* ---------------------------------------------------------------------------------------
+ * The walk's measures and its summary line: one implementation for every surface (the CLI's
+ * last line and summary.json, Python's Walker.summary(), the web module's walkerSummary()). */
+
+typedef struct ak_walk_summary {
+    ak_walk_metrics metrics; /* this walk, every frame added since ak_walk_summary_begin */
+    ak_walk_metrics source;  /* the source cycle's hips and knee figures (guide walker) */
+    int32_t has_source;      /* 0 with steer match: no source figures in the line */
+    double origin[2];        /* the scene's origin when the last frame was added */
+} ak_walk_summary;
+
+/* Starts the measures of the scene's walk: the legs of its humanoid map (knee flexion, ankle
+ * depth) and, for the guide walker, the source cycle's own figures (allocates a pose buffer
+ * for that, once). AK_ERR_INVALID_ARG on NULL. */
+AK_API int32_t ak_walk_summary_begin(ak_walk_summary *summary, const ak_walk_scene *scene,
+                                     ak_error *err);
+/* Adds the scene's current frame (`first`: the placing frame, no time step), in the stepper's
+ * own frame (the origin's moves are taken out of the remembered points). */
+AK_API void ak_walk_summary_add(ak_walk_summary *summary, const ak_walk_scene *scene,
+                                int32_t first);
+/* The summary line, one JSON object: {"arrived":..,"time_s":..,"final_distance":..,
+ * "path_length":..,"max_penetration":..,"max_float":..,"max_heel_penetration":..,
+ * "max_heel_float":..,"max_toe_penetration":..,"max_toe_float":..,"skate":..,"max_skate":..,
+ * "max_foot_tilt_deg":..,"max_hip_accel":..,"deepest_any_phase":..,"deepest_planted":..,
+ * "hip_accel_min_g":..,"hip_accel_max_g":..,"knee_peak_deg":..,"source_hip_accel_min_g":..,
+ * "source_hip_accel_max_g":..,"source_knee_peak_deg":..,"frames":..} (the source's three
+ * only with a source; matching adds "transitions", "searches", "unlocks", "db_frames" after
+ * "frames"). AK_ERR_LIMIT when cap is too small, AK_ERR_INVALID_ARG
+ * naming a figure that is not finite. */
+AK_API int32_t ak_walk_summary_json(const ak_walk_summary *summary, ak_walk_scene *scene, char *buf,
+                                    size_t cap, ak_error *err);
+
 AK_EXTERN_C_END
 
 #endif

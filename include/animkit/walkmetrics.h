@@ -29,10 +29,16 @@ typedef struct ak_walk_metrics {
     int32_t deepest_side;   /* 0 left, 1 right */
     int32_t deepest_point;  /* 0 heel (sole point), 1 toe, 2 ankle */
     int32_t deepest_stance; /* 1 when that foot was in stance, 0 in swing */
-    float hip_accel_min_g;  /* the hips' vertical acceleration, positions averaged over 33 ms, */
-    float hip_accel_max_g;  /* in g (9.81 m/s^2): lowest and highest over the walk */
-    float knee_peak_deg;    /* peak knee flexion (180 - the hip-knee-ankle angle), either leg;
-                               needs ak_walk_metrics_set_legs */
+    float deepest_planted;  /* m: the same over the frames its foot is planted (in stance),
+                               whichever point holds it: a heel sinking while the toe holds
+                               counts here, not in max_penetration (0: none below) */
+    int32_t deepest_planted_frame; /* frame of it (-1: none below) */
+    int32_t deepest_planted_side;  /* 0 left, 1 right */
+    int32_t deepest_planted_point; /* 0 heel (sole point), 1 toe, 2 ankle */
+    float hip_accel_min_g; /* the hips' vertical acceleration, positions averaged over 33 ms, */
+    float hip_accel_max_g; /* in g (9.81 m/s^2): lowest and highest over the walk */
+    float knee_peak_deg;   /* peak knee flexion (180 - the hip-knee-ankle angle), either leg;
+                              needs ak_walk_metrics_set_legs */
     /* running sums */
     double skate_sum;
     int32_t skate_n;

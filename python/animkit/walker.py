@@ -4,6 +4,7 @@ Settings are the walk scenario's flag table, the one `animkit walk`, the viewer 
 page use: Walker(target=(2, 5), terrain="flat", clip="walk.bvh", no_foot_ik=True) passes
 `--target 2,5 --terrain flat --clip walk.bvh --no-foot-ik` through the library's own parser,
 so names, defaults, ranges and error messages are the CLI's."""
+import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -91,6 +92,13 @@ class Walker:
         lib.ak_walk_scene_get_info(self._scene, info)
         self.dt, self.max_frames, self.hips = info.frame_time, info.max_frames, info.hips
         self.clip_label = ffi.string(info.clip_label).decode()
+        self._summary = ffi.new("ak_walk_summary *")
+        self._begin_summary()
+
+    def _begin_summary(self):
+        err = ffi.new("ak_error *")
+        _check(lib.ak_walk_summary_begin(self._summary, self._scene, err), err)
+        lib.ak_walk_summary_add(self._summary, self._scene, 1)
 
     @property
     def joint_count(self):
@@ -107,9 +115,21 @@ class Walker:
         """Advances one frame (the walk clip's frame time)."""
         err = ffi.new("ak_error *")
         _check(lib.ak_walk_scene_step(self._scene, err), err)
+        lib.ak_walk_summary_add(self._summary, self._scene, 0)
 
     def reset(self):
         lib.ak_walk_scene_reset(self._scene)
+        self._begin_summary()
+
+    def summary(self):
+        """The walk's measures over every frame since the start (or reset), as `animkit walk`
+        prints them (one C function, ak_walk_summary_json): arrival, time, the foot-contact
+        measures, deepest_any_phase and deepest_planted (m), hip_accel_min_g/max_g, knee_peak_deg
+        and the source cycle's own hip and knee figures (guide walker), frames."""
+        err = ffi.new("ak_error *")
+        buf = ffi.new("char[]", 1024)
+        _check(lib.ak_walk_summary_json(self._summary, self._scene, buf, 1024, err), err)
+        return json.loads(ffi.string(buf).decode())
 
     def world_pose(self):
         """World transforms (J, 7) after the last step (a copy)."""
@@ -189,6 +209,8 @@ class Crowd:
             results = list(self._pool.map(self._step_range, self._ranges))
         for status, err in results:
             _check(status, err)
+        for w in self.walkers:  # each walker's summary() sees the frame, as after w.step()
+            lib.ak_walk_summary_add(w._summary, w._scene, 0)
 
     def close(self):
         """Stops the thread pool (the walkers stay usable)."""

@@ -301,6 +301,26 @@ def test_walker_arrives_on_hills():
             assert abs(st["sole"][side][1] - st["sole_ground"][side]) < 0.05
 
 
+def test_walker_summary_has_every_measure():
+    # the demo's walk (hills, built-in clip): the figures `animkit walk` prints, from the same
+    # C function; the bounds are issue 21's (physics and the source clip)
+    w = animkit.Walker(target=(2.0, 5.0), start=(0.0, 0.0), terrain="hills")
+    xyz = w.run()
+    s = w.summary()
+    for key in ("arrived", "time_s", "skate", "max_skate", "deepest_any_phase", "deepest_planted",
+                "hip_accel_min_g", "hip_accel_max_g", "knee_peak_deg", "source_hip_accel_min_g",
+                "source_hip_accel_max_g", "source_knee_peak_deg", "frames"):
+        assert key in s, key
+    assert s["arrived"] and s["frames"] == len(xyz)
+    assert s["deepest_planted"] <= s["deepest_any_phase"] <= 0.005
+    assert s["skate"] < 0.01
+    assert min(s["source_hip_accel_min_g"], -1.0) - 0.25 <= s["hip_accel_min_g"]
+    assert s["hip_accel_max_g"] <= max(s["source_hip_accel_max_g"], 1.0) + 0.5
+    assert s["knee_peak_deg"] <= max(s["source_knee_peak_deg"], 75.0) + 25.0
+    w.reset()
+    assert w.summary()["frames"] == 1
+
+
 def _crowd_walkers(n):
     """n walkers on the same hills with different targets, so no two walk alike."""
     return [animkit.Walker(terrain="hills", start=(0.0, 0.0),
@@ -320,6 +340,7 @@ def test_crowd_steps_like_each_walker_in_turn():
     for a, b in zip(alone, pooled):
         assert np.array_equal(a.world_pose(), b.world_pose())
         assert a.state()["position"] == b.state()["position"]
+        assert a.summary() == b.summary() and b.summary()["frames"] == 91
     moved = [np.hypot(*np.subtract(a.state()["position"], (0, 0, 0))[[0, 2]]) for a in alone]
     assert min(moved) > 0.5  # they walked (1.5 s toward targets 2-4 m away)
 
@@ -385,6 +406,9 @@ def test_walker_matches_over_a_database(mocap):
     st = w.state()
     assert st["arrived"] and st["distance"] <= 0.3  # the scenario's arrival radius
     assert np.isfinite(xyz).all() and len(xyz) < w.max_frames
+    s = w.summary()  # matching: no source cycle, the matcher's counts instead
+    assert "source_knee_peak_deg" not in s and s["transitions"] >= 0 and s["frames"] == len(xyz)
+    assert s["deepest_planted"] <= s["deepest_any_phase"]
 
 
 def test_walker_start_heading_faces_away_from_the_target(mocap):

@@ -912,6 +912,35 @@ static void last_resort_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
     st->pelvis -= extra;
 }
 
+float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
+                       const ak_ground_hit *foot, const ak_ground_hit *land, float swing_phase,
+                       float fallback)
+{
+    if (stance && foot->hit) {
+        *foothold = foot->height;
+        *has_foothold = 1;
+        return foot->height;
+    }
+    if (!*has_foothold) return fallback;
+    if (stance || !land || !land->hit) return *foothold;
+    const float u = akf_clamp(swing_phase, 0.0f, 1.0f), s = u * u * (3.0f - 2.0f * u);
+    return *foothold + (land->height - *foothold) * s;
+}
+
+void ak_floor_follow(float *y, float *v, float support, float smoothing, float dt,
+                     int32_t initialized)
+{
+    if (!initialized || !(smoothing > 0.0f)) {
+        *y = support;
+        *v = 0.0f;
+        return;
+    }
+    ak_spring1 s = {*y, *v};
+    aks_spring_step(&s, support, 0.0f, 1.0f / smoothing, dt);
+    *y = s.x;
+    *v = s.v;
+}
+
 int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                          const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
                          ak_error *err)

@@ -76,6 +76,19 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                          const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
                          ak_error *err);
 
+/* The floor a walking character's animation stands on (the walker's and the matcher's, one
+ * rule). One foot's support height: a planted foot with ground under its heel stands there
+ * (its foothold, remembered); a swinging foot glides from its foothold to the ground where it
+ * will land (`land`, hit 0: unknown) with smoothstep(swing_phase); else its foothold, else
+ * `fallback` (the character's own ground height). */
+float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
+                       const ak_ground_hit *foot, const ak_ground_hit *land, float swing_phase,
+                       float fallback);
+/* The floor height y (rate v) follows `support` through core's exact critically damped spring
+ * (omega = 1 / smoothing s); at once on the first frame or without smoothing. */
+void ak_floor_follow(float *y, float *v, float support, float smoothing, float dt,
+                     int32_t initialized);
+
 /* Seam quality of the cycle [a, b) of clip c: mean per-joint angle between the poses of a and
  * b (root heading removed) and between their frame-to-frame rotations, per second. */
 void ak_cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error,

@@ -1118,30 +1118,12 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
 static void update_floor(ak_walker *w, const ak_ground_hit *hits, float ground_y)
 {
     float support = 0.0f;
-    for (int s = 0; s < 2; ++s) {
-        float ref = ground_y;
-        if (w->stance[s] && hits[FOOT_RAY(s)].hit) {
-            ref = hits[FOOT_RAY(s)].height;
-            w->foothold[s] = ref;
-            w->has_foothold[s] = 1;
-        } else if (!w->stance[s] && hits[LANDING_RAY(s)].hit && w->has_foothold[s]) {
-            float u = w->play_phase[s][w->frame_index];
-            u = u * u * (3.0f - 2.0f * u);
-            ref = w->foothold[s] + (hits[LANDING_RAY(s)].height - w->foothold[s]) * u;
-        } else if (w->has_foothold[s]) {
-            ref = w->foothold[s];
-        }
-        support += 0.5f * ref;
-    }
-    if (!w->initialized || w->p.ground_smoothing <= 0.0f) {
-        w->floor_y = support;
-        w->floor_v = 0.0f;
-        return;
-    }
-    const float omega = 1.0f / w->p.ground_smoothing;
-    const float acc = omega * omega * (support - w->floor_y) - 2.0f * omega * w->floor_v;
-    w->floor_v += acc * w->dt;
-    w->floor_y += w->floor_v * w->dt;
+    for (int s = 0; s < 2; ++s)
+        support += 0.5f * ak_floor_support(&w->foothold[s], &w->has_foothold[s], w->stance[s],
+                                           &hits[FOOT_RAY(s)], &hits[LANDING_RAY(s)],
+                                           w->play_phase[s][w->frame_index], ground_y);
+    ak_floor_follow(&w->floor_y, &w->floor_v, support, w->p.ground_smoothing, w->dt,
+                    w->initialized);
 }
 
 static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)

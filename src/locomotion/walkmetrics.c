@@ -76,7 +76,14 @@ static void metrics_legs(ak_walk_metrics *m, const ak_xform *world)
 /* One point's depth below the ground it was measured against, any phase. */
 static void depth_point(ak_walk_metrics *m, float y, float ground, int side, int point, int stance)
 {
-    if (!isfinite(ground) || !(ground - y > m->deepest)) return;
+    if (!isfinite(ground)) return;
+    if (stance && ground - y > m->deepest_planted) {
+        m->deepest_planted = ground - y;
+        m->deepest_planted_frame = m->frames - 1;
+        m->deepest_planted_side = side;
+        m->deepest_planted_point = point;
+    }
+    if (!(ground - y > m->deepest)) return;
     m->deepest = ground - y;
     m->deepest_frame = m->frames - 1;
     m->deepest_side = side;
@@ -165,7 +172,7 @@ void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_
 {
     if (!m || !s || !world) return;
     ++m->frames;
-    if (m->frames == 1) m->deepest_frame = -1;
+    if (m->frames == 1) m->deepest_frame = m->deepest_planted_frame = -1;
     for (int k = 0; k < 2; ++k) {
         if (s->stance[k])
             metrics_foot(m, s, k, dt);

@@ -15,6 +15,7 @@
  * stillest), the root coasting to rest so the stop lands on the target. */
 #include "core/busy.h"
 #include "animkit/matching.h"
+#include "core/spring.h"
 #include "core/xform_inline.h"
 #include "matching/internal.h"
 #include "locomotion/internal.h"
@@ -74,28 +75,6 @@ static float wrap_pi(float a)
     while (a < -AK_PI)
         a += 2.0f * AK_PI;
     return a;
-}
-
-/* Damping y of a critically damped spring with the given half-life: y = 2 ln 2 / halflife. */
-static float halflife_to_y(float halflife)
-{
-    return 1.3862944f / (halflife > 1e-4f ? halflife : 1e-4f);
-}
-
-/* Critically damped decay toward zero, exact over dt: x(t) = (x0 + (v0 + y x0) t) e^{-yt};
- * e = e^{-y dt} is computed once per frame by the caller. */
-static void decay3(ak_vec3 *x, ak_vec3 *v, float y, float dt, float e)
-{
-    const ak_vec3 j1 = akv_add(*v, akv_scale(*x, y));
-    *x = akv_scale(akv_add(*x, akv_scale(j1, dt)), e);
-    *v = akv_scale(akv_sub(*v, akv_scale(j1, y * dt)), e);
-}
-
-static void decay1(float *x, float *v, float y, float dt)
-{
-    const float j1 = *v + *x * y, e = expf(-y * dt);
-    *x = (*x + j1 * dt) * e;
-    *v = (*v - j1 * y * dt) * e;
 }
 
 /* Rotation vector (axis * angle) of a unit quaternion, shortest way, and back. */
@@ -461,12 +440,12 @@ static void transition(ak_matcher *m, int32_t to, int32_t standing)
  * closed-form integral of the critically damped velocity spring, and the heading spring. */
 static void predict(const ak_matcher *m, float t, ak_vec3 *pos, float *heading)
 {
-    const float y = halflife_to_y(m->p.velocity_halflife), e = expf(-y * t);
+    const float y = aks_spring_omega(m->p.velocity_halflife), e = expf(-y * t);
     const ak_vec3 j0 = akv_sub(m->sim_vel, m->want_vel);
     const ak_vec3 j1 = akv_add(m->sim_acc, akv_scale(j0, y));
     *pos = akv_add(akv_add(akv_scale(m->want_vel, t), akv_scale(j0, (1.0f - e) / y)),
                    akv_scale(j1, 1.0f / (y * y) - (t / y + 1.0f / (y * y)) * e));
-    const float yh = halflife_to_y(m->p.heading_halflife), eh = expf(-yh * t);
+    const float yh = aks_spring_omega(m->p.heading_halflife), eh = expf(-yh * t);
     const float h0 = m->sim_heading - m->want_heading;
     *heading = m->want_heading + eh * (h0 + (m->sim_angvel + h0 * yh) * t);
 }
@@ -514,14 +493,11 @@ static void update_desire(ak_matcher *m, float dt)
     }
     m->want_vel = ak_vec3_make(speed * sinf(m->want_heading), 0.0f, speed * cosf(m->want_heading));
     /* velocity spring */
-    const float y = halflife_to_y(m->p.velocity_halflife), e = expf(-y * dt);
-    const ak_vec3 j0 = akv_sub(m->sim_vel, m->want_vel);
-    const ak_vec3 j1 = akv_add(m->sim_acc, akv_scale(j0, y));
-    m->sim_vel = akv_add(m->want_vel, akv_scale(akv_add(j0, akv_scale(j1, dt)), e));
-    m->sim_acc = akv_scale(akv_sub(m->sim_acc, akv_scale(j1, y * dt)), e);
+    const float y = aks_spring_omega(m->p.velocity_halflife), e = expf(-y * dt);
+    aks_spring3_step_k(&m->sim_vel, &m->sim_acc, m->want_vel, y, dt, e);
     /* heading spring */
     float hx = m->sim_heading - m->want_heading;
-    decay1(&hx, &m->sim_angvel, halflife_to_y(m->p.heading_halflife), dt);
+    aks_spring_decay(&hx, &m->sim_angvel, aks_spring_omega(m->p.heading_halflife), dt);
     m->sim_heading = m->want_heading + hx;
     const ak_vec3 change = akv_sub(m->want_vel, m->searched_want);
     if (akv_len(change) > m->p.sharp_change) m->force_search = 1;
@@ -597,7 +573,7 @@ static void check_arrival(ak_matcher *m)
 {
     if (m->arrived) return;
     const ak_vec3 v = akv_add(anim_velocity(m, NULL), m->vel_x);
-    const float coast = 2.0f / halflife_to_y(0.5f * m->p.stop_time); /* integral of the decay */
+    const float coast = 2.0f / aks_spring_omega(0.5f * m->p.stop_time); /* integral of the decay */
     const float sx = m->pos.x + v.x * coast - m->p.target.x;
     const float sz = m->pos.z + v.z * coast - m->p.target.z;
     if (target_distance(m) <= m->p.arrival_radius ||
@@ -638,9 +614,9 @@ static ak_vec3 advance(ak_matcher *m, float dt)
         warp = warp > cap ? cap : (warp < -cap ? -cap : warp);
     }
     m->heading = wrap_pi(m->heading + (turn + m->turn_x) * dt + warp);
-    const float yv = halflife_to_y(0.5f * m->p.stop_time);
-    decay3(&m->vel_x, &m->vel_v, yv, dt, expf(-yv * dt));
-    decay1(&m->turn_x, &m->turn_v, yv, dt);
+    const float yv = aks_spring_omega(0.5f * m->p.stop_time);
+    aks_spring3_step_k(&m->vel_x, &m->vel_v, akv_make(0, 0, 0), yv, dt, expf(-yv * dt));
+    aks_spring_decay(&m->turn_x, &m->turn_v, yv, dt);
     if (!m->standing) {
         const int32_t last = range_last(db, m->frame);
         m->frac += m->rate * dt / db->frame_time;
@@ -665,7 +641,7 @@ static void animate(ak_matcher *m, float dt)
         m->anim[0].translation =
             akv_lerp(m->anim[0].translation, db->trans[(size_t)(m->frame + 1) * db->T], m->frac);
     }
-    const float y = halflife_to_y(m->p.inertia_halflife), e = expf(-y * dt);
+    const float y = aks_spring_omega(m->p.inertia_halflife), e = expf(-y * dt);
     for (int32_t j = 0; j < m->J; ++j) {
         /* offsets below a microradian are gone: skip their exp (most joints, most frames) */
         if (akv_dot(m->off_x[j], m->off_x[j]) + akv_dot(m->off_v[j], m->off_v[j]) * dt * dt <
@@ -673,10 +649,10 @@ static void animate(ak_matcher *m, float dt)
             m->off_x[j] = m->off_v[j] = ak_vec3_make(0, 0, 0);
             continue;
         }
-        decay3(&m->off_x[j], &m->off_v[j], y, dt, e);
+        aks_spring3_step_k(&m->off_x[j], &m->off_v[j], akv_make(0, 0, 0), y, dt, e);
         m->anim[j].rotation = akq_normalize(akq_mul(quat_exp(m->off_x[j]), m->anim[j].rotation));
     }
-    decay3(&m->root_x, &m->root_v, y, dt, e);
+    aks_spring3_step_k(&m->root_x, &m->root_v, akv_make(0, 0, 0), y, dt, e);
     m->anim[0].translation = akv_add(m->anim[0].translation, m->root_x);
 }
 
@@ -710,21 +686,10 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
 {
     const float dt = m->dt, floor0 = m->floor_y;
     float support = 0.0f;
-    for (int s = 0; s < 2; ++s) {
-        if (m->stance[s] && hit[s].hit) {
-            m->foothold[s] = hit[s].height;
-            m->has_foothold[s] = 1;
-        }
-        support += 0.5f * (m->has_foothold[s] ? m->foothold[s] : m->pos.y);
-    }
-    if (!m->initialized || m->p.ground_smoothing <= 0.0f) {
-        m->floor_y = support;
-        m->floor_v = 0.0f;
-    } else {
-        const float w = 1.0f / m->p.ground_smoothing;
-        m->floor_v += (w * w * (support - m->floor_y) - 2.0f * w * m->floor_v) * dt;
-        m->floor_y += m->floor_v * dt;
-    }
+    for (int s = 0; s < 2; ++s)
+        support += 0.5f * ak_floor_support(&m->foothold[s], &m->has_foothold[s], m->stance[s],
+                                           &hit[s], NULL, 0.0f, m->pos.y);
+    ak_floor_follow(&m->floor_y, &m->floor_v, support, m->p.ground_smoothing, dt, m->initialized);
     /* The placed pose moves only vertically with the new floor. */
     const float dy = m->initialized ? m->floor_y - floor0 : 0.0f;
     if (!m->initialized) place_pose(m);

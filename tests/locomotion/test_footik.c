@@ -6,6 +6,8 @@
  * field first. */
 #include "test_params.h"
 
+#include "locomotion/internal.h" /* ak_floor_support, ak_floor_follow */
+
 #define FPS    60.0f
 #define FRAMES 120 /* 2 s: the hip drop spring (omega 20/s) settles in ~0.3 s */
 #define MM     0.001f
@@ -453,6 +455,49 @@ static void zero_weight_and_no_stance_leave_the_leg(void **state)
     assert_sole_on(0, &g2[0], "left only");
 }
 
+/* The floor both walkers stand their animation on (ak_floor_support, ak_floor_follow): a
+ * planted foot's ground, a swinging foot's smoothstep glide from its foothold to its landing,
+ * the fallback without a foothold; the follow is core's exact spring, so a 0.15 m stair step
+ * reaches the same height at the same time at 30, 60 and 120 Hz, without overshoot. */
+static void floor_follows_the_footholds_at_any_frame_rate(void **state)
+{
+    (void)state;
+    float hold = 0.0f;
+    int32_t has = 0;
+    const ak_ground_hit down = {1, 0.15f, {0.0f, 1.0f, 0.0f}};
+    const ak_ground_hit land = {1, 0.45f, {0.0f, 1.0f, 0.0f}};
+    const ak_ground_hit none = {0, 0.0f, {0.0f, 1.0f, 0.0f}};
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &land, 0.5f, -1.0f), -1.0f, 0.0f);
+    assert_float_equal(ak_floor_support(&hold, &has, 1, &down, NULL, 0.0f, -1.0f), 0.15f, 0.0f);
+    assert_int_equal(has, 1);
+    /* swinging: smoothstep(0.5) = 0.5 of the way, smoothstep(0.25) = 0.15625 */
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &land, 0.5f, -1.0f), 0.30f, 1e-6f);
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &land, 0.25f, -1.0f),
+                       0.15f + 0.3f * 0.15625f, 1e-6f);
+    /* no landing known, or planted without a hit: the foothold */
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &none, 0.5f, -1.0f), 0.15f, 0.0f);
+    assert_float_equal(ak_floor_support(&hold, &has, 1, &none, &land, 0.5f, -1.0f), 0.15f, 0.0f);
+    /* the follow: omega = 1/0.12 s; after 0.3 s from rest the closed form 1 - (1 + 2.5) e^-2.5 */
+    const int hz[3] = {30, 60, 120};
+    const double want = 0.15 * (1.0 - 3.5 * exp(-2.5));
+    for (int k = 0; k < 3; ++k) {
+        float y = 0.0f, v = 0.0f, last = 0.0f;
+        ak_floor_follow(&y, &v, 0.0f, 0.12f, 1.0f / (float)hz[k], 0);
+        for (int i = 0; i < (3 * hz[k]) / 10; ++i) {
+            ak_floor_follow(&y, &v, 0.15f, 0.12f, 1.0f / (float)hz[k], 1);
+            assert_true(y >= last && y <= 0.15f);
+            last = y;
+        }
+        printf("  floor at %d Hz after 0.3 s: %.6f m (closed form %.6f)\n", hz[k], (double)y, want);
+        assert_float_equal(y, want, 1e-6f);
+    }
+    /* the first frame, or no smoothing: at once */
+    float y = 0.0f, v = 3.0f;
+    ak_floor_follow(&y, &v, 0.4f, 0.0f, 1.0f / 60.0f, 1);
+    assert_float_equal(y, 0.4f, 0.0f);
+    assert_float_equal(v, 0.0f, 0.0f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +509,7 @@ int main(void)
         cmocka_unit_test(foot_on_a_slope),
         cmocka_unit_test(ground_out_of_reach),
         cmocka_unit_test(zero_weight_and_no_stance_leave_the_leg),
+        cmocka_unit_test(floor_follows_the_footholds_at_any_frame_rate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

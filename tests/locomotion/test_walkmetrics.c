@@ -91,6 +91,40 @@ static void bent_knee_and_buried_swing_toe(void **unused)
     assert_int_equal(m.deepest_point, 1);
     assert_int_equal(m.deepest_stance, 0);
     assert_float_equal(m.max_penetration, 0.0f, 1e-9f); /* planted points only */
+    assert_float_equal(m.deepest_planted, 0.0f, 1e-9f); /* the swinging toe is not planted */
+    assert_int_equal(m.deepest_planted_frame, -1);
+}
+
+/* A run's push-off: the right foot planted on its toe (toe bit only), the heel 13 mm into the
+ * ground on frame 1. max_penetration counts the toe alone (the point that is down); the
+ * deepest point while planted sees the heel; any phase sees it too. */
+static void heel_sinking_while_the_toe_holds(void **unused)
+{
+    (void)unused;
+    ak_walk_metrics m;
+    ak_walk_metrics_reset(&m);
+    set_legs(&m);
+    ak_walker_state s;
+    memset(&s, 0, sizeof s);
+    ak_xform w[J];
+    leg_pose(w, 0.9f, 1);
+    for (int k = 0; k < 2; ++k) {
+        s.sole[k] = s.toe[k] = (ak_vec3){0.0f, 0.05f, 0.0f};
+        s.sole_ground[k] = s.toe_ground[k] = 0.0f;
+    }
+    s.stance[1] = 1;
+    s.contact[1] = AK_CONTACT_TOE;
+    s.toe[1].y = 0.0f;
+    ak_walk_metrics_add(&m, &s, w, 0, 0.0f);
+    s.sole[1].y = -0.013f;
+    ak_walk_metrics_add(&m, &s, w, 0, 1.0f / 60.0f);
+    assert_float_equal(m.max_penetration, 0.0f, 1e-9f);
+    assert_float_equal(m.deepest_planted, 0.013f, 1e-6f);
+    assert_int_equal(m.deepest_planted_frame, 1);
+    assert_int_equal(m.deepest_planted_side, 1);
+    assert_int_equal(m.deepest_planted_point, 0);
+    assert_float_equal(m.deepest, 0.013f, 1e-6f);
+    assert_int_equal(m.deepest_stance, 1);
 }
 
 int main(void)
@@ -98,6 +132,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(free_fall_hips_read_minus_one_g),
         cmocka_unit_test(bent_knee_and_buried_swing_toe),
+        cmocka_unit_test(heel_sinking_while_the_toe_holds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,6 +42,7 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
                           "max_foot_tilt_deg",
                           "max_hip_accel",
                           "deepest_any_phase",
+                          "deepest_planted",
                           "hip_accel_min_g",
                           "hip_accel_max_g",
                           "knee_peak_deg",
@@ -65,6 +66,9 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
     assert_true(json_number(last, "max_toe_float") <= 0.005);
     assert_true(json_number(last, "max_skate") < 0.01);
     assert_true(json_number(last, "max_foot_tilt_deg") < 5.0);
+    /* no point of a planted foot deeper than any point in any phase, both within 5 mm */
+    assert_true(json_number(last, "deepest_planted") <= json_number(last, "deepest_any_phase"));
+    assert_true(json_number(last, "deepest_any_phase") <= 0.005);
     const double path_len = json_number(last, "path_length");
     assert_true(path_len > 4.5 && path_len < 6.0); /* straight line is 5 m */
     /* CSV: the exact header, one row per frame. */

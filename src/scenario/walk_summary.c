@@ -1,0 +1,142 @@
+/* The walk's measures over every frame and its summary line, for every surface: the CLI's
+ * last line and summary.json, Python's Walker.summary() and the web module's
+ * walkerSummary() all come from here, so they name and round the same figures. */
+#include "animkit/scenario.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The legs whose knees and ankles the measures see: the humanoid map of the posed skeleton. */
+static void summary_legs(ak_walk_metrics *m, const ak_walk_scene *scene)
+{
+    ak_humanoid h;
+    const ak_walk_motion *motion = ak_walk_scene_motion(scene);
+    if (motion)
+        h = *ak_walk_motion_humanoid(motion);
+    else if (ak_humanoid_find(ak_walk_scene_skeleton(scene), NULL, &h, NULL) != AK_OK)
+        return;
+    const int32_t upper[2] = {h.joint[AK_HUM_LEFT_UPPER_LEG], h.joint[AK_HUM_RIGHT_UPPER_LEG]};
+    const int32_t lower[2] = {h.joint[AK_HUM_LEFT_LOWER_LEG], h.joint[AK_HUM_RIGHT_LOWER_LEG]};
+    const int32_t foot[2] = {h.joint[AK_HUM_LEFT_FOOT], h.joint[AK_HUM_RIGHT_FOOT]};
+    ak_walk_metrics_set_legs(m, upper, lower, foot);
+}
+
+int32_t ak_walk_summary_begin(ak_walk_summary *summary, const ak_walk_scene *scene, ak_error *err)
+{
+    if (!summary || !scene)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "walk summary: NULL argument");
+    memset(summary, 0, sizeof *summary);
+    ak_walk_metrics_reset(&summary->metrics);
+    summary_legs(&summary->metrics, scene);
+    ak_walk_scene_origin(scene, summary->origin);
+    const ak_walk_motion *motion = ak_walk_scene_motion(scene);
+    if (!motion) return AK_OK;
+    const int32_t st = ak_walk_metrics_source(motion, &summary->source, err);
+    summary->has_source = st == AK_OK;
+    return st;
+}
+
+void ak_walk_summary_add(ak_walk_summary *summary, const ak_walk_scene *scene, int32_t first)
+{
+    if (!summary || !scene) return;
+    double now[2];
+    ak_walk_scene_origin(scene, now);
+    if (now[0] != summary->origin[0] || now[1] != summary->origin[1]) {
+        ak_walk_metrics_shift_origin(&summary->metrics, (float)(now[0] - summary->origin[0]),
+                                     (float)(now[1] - summary->origin[1]));
+        summary->origin[0] = now[0];
+        summary->origin[1] = now[1];
+    }
+    ak_walk_scene_info info;
+    ak_walker_state s;
+    ak_walk_scene_get_info(scene, &info);
+    ak_walk_scene_get_origin_state(scene, &s);
+    ak_walk_metrics_add(&summary->metrics, &s, ak_walk_scene_origin_pose(scene), info.hips,
+                        first ? 0.0f : info.frame_time);
+}
+
+enum { AKWS_FIGURES = 21 };
+
+static const char *const k_names[AKWS_FIGURES] = {"time_s",
+                                                  "final_distance",
+                                                  "path_length",
+                                                  "max_penetration",
+                                                  "max_float",
+                                                  "max_heel_penetration",
+                                                  "max_heel_float",
+                                                  "max_toe_penetration",
+                                                  "max_toe_float",
+                                                  "skate",
+                                                  "max_skate",
+                                                  "max_foot_tilt_deg",
+                                                  "max_hip_accel",
+                                                  "deepest_any_phase",
+                                                  "deepest_planted",
+                                                  "hip_accel_min_g",
+                                                  "hip_accel_max_g",
+                                                  "knee_peak_deg",
+                                                  "source_hip_accel_min_g",
+                                                  "source_hip_accel_max_g",
+                                                  "source_knee_peak_deg"};
+static const int k_decimals[AKWS_FIGURES] = {3, 4, 3, 5, 5, 5, 5, 5, 5, 5, 5,
+                                             3, 3, 5, 5, 2, 2, 1, 2, 2, 1};
+
+/* The figures in k_names' order. */
+static void summary_figures(const ak_walk_summary *sum, const ak_walker_state *s, double *v)
+{
+    const ak_walk_metrics *m = &sum->metrics, *src = &sum->source;
+    const double f[AKWS_FIGURES] = {s->elapsed,           s->distance,
+                                    s->path_length,       m->max_penetration,
+                                    m->max_float,         m->max_heel_penetration,
+                                    m->max_heel_float,    m->max_toe_penetration,
+                                    m->max_toe_float,     m->skate,
+                                    m->max_skate,         m->max_tilt_deg,
+                                    m->max_hip_accel,     m->deepest,
+                                    m->deepest_planted,   m->hip_accel_min_g,
+                                    m->hip_accel_max_g,   m->knee_peak_deg,
+                                    src->hip_accel_min_g, src->hip_accel_max_g,
+                                    src->knee_peak_deg};
+    memcpy(v, f, sizeof f);
+}
+
+/* The matcher's own counts, before the closing brace. */
+static size_t matcher_counts(ak_walk_scene *scene, char *buf, size_t cap)
+{
+    const ak_matcher *mt = ak_walk_scene_matcher(scene);
+    if (!mt) return 0;
+    ak_matcher_info mi;
+    ak_motion_db_info d;
+    ak_matcher_get_info(mt, &mi);
+    ak_motion_db_get_info(ak_walk_scene_motion_db(scene), &d);
+    return (size_t)snprintf(
+        buf, cap, ",\"transitions\":%d,\"searches\":%d,\"unlocks\":%d,\"db_frames\":%d",
+        (int)mi.transitions, (int)mi.searches, (int)mi.unlocks, (int)d.frame_count);
+}
+
+int32_t ak_walk_summary_json(const ak_walk_summary *summary, ak_walk_scene *scene, char *buf,
+                             size_t cap, ak_error *err)
+{
+    if (!summary || !scene || !buf || cap == 0)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "walk summary: NULL argument");
+    ak_walker_state s;
+    double v[AKWS_FIGURES];
+    ak_walk_scene_get_origin_state(scene, &s);
+    summary_figures(summary, &s, v);
+    const int shown = summary->has_source ? AKWS_FIGURES : AKWS_FIGURES - 3;
+    for (int i = 0; i < shown; ++i)
+        if (!isfinite(v[i]))
+            return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "summary: %s is not finite (%g)",
+                                k_names[i], v[i]);
+    size_t len = (size_t)snprintf(buf, cap, "{\"arrived\":%s", s.arrived ? "true" : "false");
+    for (int i = 0; i < shown && len < cap; ++i)
+        len +=
+            (size_t)snprintf(buf + len, cap - len, ",\"%s\":%.*f", k_names[i], k_decimals[i], v[i]);
+    if (len < cap)
+        len +=
+            (size_t)snprintf(buf + len, cap - len, ",\"frames\":%d", (int)summary->metrics.frames);
+    if (len < cap) len += matcher_counts(scene, buf + len, cap - len);
+    if (len < cap) len += (size_t)snprintf(buf + len, cap - len, "}");
+    if (len >= cap) return ak_error_set(err, AK_ERR_LIMIT, 0, "summary: buffer too small");
+    return AK_OK;
+}
