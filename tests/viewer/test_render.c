@@ -423,6 +423,53 @@ static void render_cli_writes_png_sheet_and_gif(void **state)
     assert_int_equal(w, 64);
 }
 
+/* Issue 21: `make demo`'s GIF (tools/demo.sh: render --walk --terrain hills --size 640x400)
+ * follows the character closely enough to judge the feet: in frames from the start to the
+ * stop, the character (its red-dominant pixels, the test above's colour rule) spans at least a
+ * third of the frame's height. GIF frames decoded with stb_image; skipped without ffmpeg. */
+static void render_demo_gif_shows_the_character_a_third_of_the_frame(void **state)
+{
+    (void)state;
+    const char *build = getenv("AK_BUILD_DIR");
+    assert_non_null(build);
+    if (system("command -v ffmpeg >/dev/null 2>&1") != 0) return;
+    char cmd[8192], dir[1024], path[1200];
+    snprintf(dir, sizeof dir, "%s/render-test-demo", build);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s' && rm -f '%s'/* && '%s/bin/animkit' render --walk --terrain hills "
+             "--size 640x400 --frames 60:720:110 --out '%s/demo.gif' >/dev/null 2>&1 && "
+             "ffmpeg -loglevel error -i '%s/demo.gif' -vsync 0 '%s/f_%%02d.png'",
+             dir, dir, build, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    int frames = 0;
+    for (int k = 1;; ++k) {
+        snprintf(path, sizeof path, "%s/f_%02d.png", dir, k);
+        int w = 0, h = 0, comp = 0;
+        unsigned char *img = stbi_load(path, &w, &h, &comp, 3);
+        if (!img) break;
+        ++frames;
+        assert_int_equal(w, 640);
+        assert_int_equal(h, 400);
+        int top = h, bottom = -1;
+        for (int y = 0; y < h; ++y) {
+            int red = 0; /* a row counts with 3 or more character pixels (not a stray one) */
+            for (int x = 0; x < w; ++x) {
+                const unsigned char *c = img + ((size_t)y * (size_t)w + (size_t)x) * 3;
+                red += c[0] > c[2] + 30 && c[0] > c[1] + 30;
+            }
+            if (red >= 3) {
+                top = y < top ? y : top;
+                bottom = y > bottom ? y : bottom;
+            }
+        }
+        stbi_image_free(img);
+        printf("  frame %d: the character spans rows %d..%d, %d of %d px\n", k, top, bottom,
+               bottom - top + 1, h);
+        assert_true(3 * (bottom - top + 1) >= h);
+    }
+    assert_true(frames >= 6);
+}
+
 /* IK mode, headless: the built-in arm reaches a target inside its reach (limb solver), the
  * tip ends on the target, and the target ball is drawn where the target projects. */
 static void render_ik_mode_reaches_and_draws_the_target(void **state)
@@ -737,6 +784,7 @@ int main(void)
         cmocka_unit_test(render_cli_writes_png_sheet_and_gif),
         cmocka_unit_test(render_ik_mode_reaches_and_draws_the_target),
         cmocka_unit_test(render_walker_mode_draws_the_character_on_the_terrain),
+        cmocka_unit_test(render_demo_gif_shows_the_character_a_third_of_the_frame),
         cmocka_unit_test(render_stairs_draw_treads_and_risers_apart),
         cmocka_unit_test(render_walker_mode_draws_the_matching_trajectories),
         cmocka_unit_test(viewer_window_draws_the_clip_under_xvfb),
