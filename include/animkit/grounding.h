@@ -96,6 +96,10 @@ typedef struct ak_foot_ik_state {
     float swing_phase_last[2]; /* each leg's swing phase last frame (0 in stance): how soon a
                                   swinging foot lands */
     float floor_last;          /* m: floor_height last frame (its rate is fed to the hips) */
+    float clear_lift[2];       /* m: how far each foot not planted was lifted last frame to keep
+                                  its heel, toe and ankle above the ground (0 in stance) */
+    int32_t released[2];       /* a foot in stance that lifted this frame: pushing off its toe
+                                  out of the leg's reach just before its stance ends */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */

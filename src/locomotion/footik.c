@@ -302,6 +302,30 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
     st->was_stance[s] = fr->stance[s];
 }
 
+/* The part of a swing (its phase) by which a foot stepping up has risen to the ground it
+ * lands on: the toe leads the heel by a foot length, so it meets a riser well before the
+ * landing. */
+#define AK_STEP_OVER 0.4f
+/* Ground this close to level (cos 2 degrees) is a tread, not a slope. */
+#define AK_LEVEL_COS 0.99939f
+
+/* A swinging foot's glide (leg s, not in stance, its landing known): the height it passes at
+ * its swing phase, from the ground it left to the ground it will land on. Up a step (level
+ * ground, g, where it is and where it lands, higher: a riser between) it reaches the landing
+ * height early in the swing (by AK_STEP_OVER of it) and carries it forward, as a person steps
+ * over a riser (*step_up set); on a slope, or down, it glides over the whole swing (the ground
+ * under the heel holds it up going down). */
+static float swing_glide(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                         const ak_ground_hit *g, int32_t s, int *step_up)
+{
+    const float rise = fr->ground_land[s].height - st->liftoff_ground[s];
+    *step_up =
+        rise > 0.0f && fr->ground_land[s].normal.y >= AK_LEVEL_COS && g->normal.y >= AK_LEVEL_COS;
+    float u = *step_up ? fr->swing_phase[s] / AK_STEP_OVER : fr->swing_phase[s];
+    u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+    return st->liftoff_ground[s] + rise * (u * u * (3.0f - 2.0f * u));
+}
+
 /* The height the locked point is held at: the ground, plus the animated lift above the clip
  * floor while planting fades in; a swinging foot glides from the ground it left to the
  * ground it will land on (never below the ground it passes over), its offset rate-limited. */
@@ -320,12 +344,8 @@ static float leg_offset(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         st->liftoff_ground[s] = g->height;
         st->has_liftoff[s] = 1;
     } else if (fr->ground_land[s].hit && st->has_liftoff[s]) {
-        float u = fr->swing_phase[s];
-        u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
-        u = u * u * (3.0f - 2.0f * u);
-        const float glide =
-            st->liftoff_ground[s] + (fr->ground_land[s].height - st->liftoff_ground[s]) * u;
-        ground_y = glide > g->height ? glide : g->height;
+        int step_up;
+        ground_y = akf_max(swing_glide(st, fr, g, s, &step_up), g->height);
     }
     const float want = ground_y + lift * (1.0f - st->plant_weight[s]) - point.y;
     float offset = want;
@@ -802,6 +822,49 @@ static void swing_within_reach(const ak_foot_ik_params *p, const ak_skeleton *sk
     if (len > L) ff->ankle_target[s] = akv_add(hip, akv_scale(d, L / len));
 }
 
+/* A foot not planted this frame (swinging, landing, settling) keeps its heel, toe and ankle at
+ * or above the ground under them: the ankle target rises by the deepest of the three below
+ * it. The heel's ground is its ray's hit carried along the tangent plane; the toe's is the
+ * toe ray's where the caller asked one, else the heel's plane; stepping up, the glide too.
+ * The leg reaches the raised target by limb IK from the hips, so the whole foot lifts, turned
+ * as it was: an animated toe pitched down in a swing or a settle does not pass through the
+ * floor. */
+static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                         const ak_foot_ik_frame *fr, foot_frame *ff, int32_t s)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    if (fr->stance[s] || !fr->ground[s].hit || !(p->weight > 0.0f)) {
+        st->clear_lift[s] = 0.0f;
+        return;
+    }
+    /* Stepping up, no point of the foot passes below its glide: the riser lies somewhere
+     * between, and the toe must be over it before it gets there. */
+    float floor = -INFINITY;
+    int step_up = 0;
+    if (fr->ground_land[s].hit && st->has_liftoff[s]) {
+        const float glide = swing_glide(st, fr, &fr->ground[s], s, &step_up);
+        if (step_up) floor = glide;
+    }
+    const ak_vec3 a = ff->ankle_target[s];
+    const ak_vec3 heel =
+        akv_sub(a, akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), leg->sole_height));
+    float lift = akf_max(ground_at(&fr->ground[s], ff->ray_heel[s], heel).height, floor) - heel.y;
+    lift = akf_max(lift, ground_at(&fr->ground[s], ff->ray_heel[s], a).height - a.y);
+    if (leg->has_toe) {
+        const ak_vec3 toe = akv_add(a, akq_rotate(ff->foot_rot[s], leg->toe_local));
+        const ak_ground_hit *g = fr->ground_toe[s].hit ? &fr->ground_toe[s] : &fr->ground[s];
+        const ak_vec3 q = fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s];
+        lift = akf_max(lift, akf_max(ground_at(g, q, toe).height, floor) - toe.y);
+    }
+    /* The lift moves at most swing_height_rate (either way): ground that rises under the
+     * foot faster than that (a riser met without warning) is climbed, not jumped. */
+    lift = akf_max(lift, 0.0f);
+    if (st->initialized && ff->dt > 0.0f)
+        lift = approach(st->clear_lift[s], lift, p->swing_height_rate * ff->dt);
+    st->clear_lift[s] = lift;
+    ff->ankle_target[s].y += lift * p->weight;
+}
+
 /* Limb IK per leg toward its ankle target and foot rotation, knee pole in front; then the
  * outputs (sole and toe points, tilt against the ground normal). */
 static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
@@ -892,7 +955,8 @@ static void roll_when_out_of_reach(const ak_foot_ik_params *p, const ak_skeleton
 }
 
 /* What neither the planned hips, nor a heel rolling over its toe, nor a shorter landing gives
- * a planted leg: the hips drop at once by what it still lacks to reach (up to max_hip_drop),
+ * a planted leg (other than one about to push off, which lifts a frame early): the hips drop at
+ * once by what it still lacks to reach (up to max_hip_drop),
  * the one place the hips may move faster than physics (a foot planted out of any reach, as a
  * matching transition can leave it); their spring goes on from there. */
 static void last_resort_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
@@ -902,10 +966,17 @@ static void last_resort_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
     float extra = 0.0f;
     for (int s = 0; s < 2; ++s) {
         const ak_foot_ik_leg *leg = &p->legs[s];
+        st->released[s] = 0;
         if (!fr->stance[s]) continue;
         const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
-        extra =
-            akf_max(extra, drop_to_reach(world[leg->upper].translation, ff->ankle_target[s], L));
+        const float drop = drop_to_reach(world[leg->upper].translation, ff->ankle_target[s], L);
+        /* A foot pushing off its toe that leaves the ground within the stance fade lifts now
+         * (released) instead of pulling the hips down: the leg swings on from full reach. */
+        if (drop > 0.0f && !fr->stance_next[s] && ff->pivot[s]) {
+            st->released[s] = 1;
+            continue;
+        }
+        extra = akf_max(extra, drop);
     }
     extra = akf_min(extra, p->max_hip_drop - st->applied_hip_drop);
     if (!(extra > 0.0f)) return;
@@ -983,6 +1054,7 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         const ak_vec3 hip = world[p->legs[s].upper].translation;
         if (plan) roll_when_out_of_reach(p, sk, st, fr, world, &ff, s, planted[s]);
         roll_about_toe(p, sk, st, fr, &ff, s, hip);
+        clear_ground(p, st, fr, &ff, s);
         swing_within_reach(p, sk, &ff, s, hip);
         st->ankle_target[s] = ff.ankle_target[s];
     }

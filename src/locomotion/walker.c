@@ -133,6 +133,17 @@ static void rest_phase(ak_walker *w)
 #define LANDING_RAY(s) (AK_WALKER_RAY_LEFT_LANDING + (s))
 #define TOE_RAY(s)     (AK_WALKER_RAY_LEFT_TOE + (s))
 
+/* A swinging foot's placement is decided half to three quarters through its swing, not while
+ * the walker settles at a stop (the foot comes down with the settle pose, not at the clip's
+ * landing). Meanwhile its toe ray looks at its landing (beyond the landing toe); otherwise
+ * under the toe, so the grounding keeps a swinging toe above the ground it passes over. */
+static int toe_ray_at_landing(const ak_walker *w, int32_t s)
+{
+    const float u = w->play_phase[s][w->frame_index];
+    return !(w->stance[s] || w->stance_next[s]) && u >= 0.5f && u <= 0.75f &&
+           !(stopping(w) && w->stop_left <= 0.0f);
+}
+
 ak_walker_params ak_walker_defaults(void)
 {
     ak_walker_params p;
@@ -198,14 +209,15 @@ void ak_walker_destroy(ak_walker *w)
     free(w->block);
 }
 
-/* Bytes of one pose of J joints, rounded up to whole cache lines. */
+/* Bytes of one pose of J joints. The poses are packed, not padded to cache lines: padding
+ * added 5 lines (8 %) to what a frame reads from memory (callgrind's cache model). */
 static size_t pose_stride(int32_t J)
 {
-    return (sizeof(ak_xform) * (size_t)J + AK_WALKER_LINE - 1) & ~(size_t)(AK_WALKER_LINE - 1);
+    return sizeof(ak_xform) * (size_t)J;
 }
 
-/* One allocation per walker, its struct and its five poses on cache lines of their own: a
- * frame touches the struct and three poses (anim, local, world: the first three), about 60
+/* One allocation per walker, starting on a cache line: the struct, then its five poses. A
+ * frame touches the struct and three poses (anim, local, world: the first three), about 57
  * lines; 10,000 walkers (~40 MB) stream from memory every frame, so each walker is one
  * contiguous run the prefetcher (and akw_prefetch) can fetch ahead, and no line is written by
  * two walkers (two threads at a range border). The idle scratch and the held pose, rarely
@@ -1018,8 +1030,7 @@ static void placement_shift(ak_walker *w)
 static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
 {
     for (int s = 0; s < 2; ++s) {
-        const float u = w->play_phase[s][w->frame_index];
-        if (w->stance[s] || !w->fik.legs[s].has_toe || u < 0.5f || u > 0.75f) continue;
+        if (!w->fik.legs[s].has_toe || !toe_ray_at_landing(w, s)) continue;
         const ak_ground_hit *h = &hits[LANDING_RAY(s)], *t = &hits[TOE_RAY(s)];
         /* An edge: the toe's ground off the plane of the heel's by more than 2 cm (a slope
          * carries the heel's plane to the toe; a riser does not). */
@@ -1104,7 +1115,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         w->land_ray[s] = akv_add(w->land[s], shift);
         w->land_toe_ray[s] = akv_add(akv_add(w->land_toe[s], shift), beyond);
         rays[TOE_RAY(s)] = akg_ray_down(
-            (w->stance[s] || w->stance_next[s]) ? w->toe_query[s] : w->land_toe_ray[s], 1.0f, 3.0f);
+            toe_ray_at_landing(w, s) ? w->land_toe_ray[s] : w->toe_query[s], 1.0f, 3.0f);
     }
     return AK_WALKER_RAY_COUNT;
 }
@@ -1159,10 +1170,9 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
             fr.stance_next[s] = w->stance_next[s];
         for (int s = 0; s < 2; ++s) {
             fr.ground[s] = hits[FOOT_RAY(s)];
-            /* A swinging foot's toe ray looked at its landing: not under the toe now. */
+            /* A swinging foot's toe ray that looked at its landing: not under the toe now. */
             fr.ground_toe[s] = hits[TOE_RAY(s)];
-            if (!w->fik.legs[s].has_toe || !(w->stance[s] || w->stance_next[s]))
-                fr.ground_toe[s].hit = 0;
+            if (!w->fik.legs[s].has_toe || toe_ray_at_landing(w, s)) fr.ground_toe[s].hit = 0;
             fr.contact[s] = w->contact[s];
             fr.ground_land[s] = hits[LANDING_RAY(s)];
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
@@ -1188,19 +1198,14 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
 
 /* Whether this frame reads the answer of ray slot i; ak_walker_step casts only those. The
  * centre ray gives the height only without the controller (which has placed the character);
- * a planted foot's landing ray is not read, nor the toe ray of a foot without a toe; a
- * swinging foot's toe ray (at its landing) only while its placement is decided (half to
- * three quarters through the swing) and once it is about to land. */
+ * a planted foot's landing ray is not read, nor the toe ray of a foot without a toe (a
+ * swinging foot's toe ray is read in the whole swing: under the toe, or at its landing while
+ * its placement is decided). */
 static int ray_read(const ak_walker *w, int i)
 {
     if (i == AK_WALKER_RAY_CENTRE) return !w->p.use_controller;
     if (i == LANDING_RAY(0) || i == LANDING_RAY(1)) return !w->stance[i - LANDING_RAY(0)];
-    if (i == TOE_RAY(0) || i == TOE_RAY(1)) {
-        const int s = i - TOE_RAY(0);
-        const float u = w->play_phase[s][w->frame_index];
-        return w->fik.legs[s].has_toe &&
-               (w->stance[s] || w->stance_next[s] || (u >= 0.5f && u <= 0.75f));
-    }
+    if (i == TOE_RAY(0) || i == TOE_RAY(1)) return w->fik.legs[i - TOE_RAY(0)].has_toe;
     return 1;
 }
 
@@ -1268,11 +1273,13 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     s->idle_weight = w->idle_w;
     s->rate = w->rate;
     for (int k = 0; k < 2; ++k) {
-        s->stance[k] = w->stance[k];
+        /* A foot the grounding let go a frame before its stance ends is in the air. */
+        const int released = w->p.foot_ik && w->initialized && w->fst.released[k];
+        s->stance[k] = w->stance[k] && !released;
         s->sole[k] =
             w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
         s->sole_ground[k] = w->sole_ground[k];
-        s->contact[k] = w->contact[k];
+        s->contact[k] = released ? 0 : w->contact[k];
         /* A heel coming down about a locked toe is not down until the foot is flat, nor while
          * the grounding lifts it about the toe for the leg to reach (toe_roll). */
         if (w->p.foot_ik && w->fst.lock_toe[k] &&
