@@ -214,7 +214,8 @@ static void bench_source(source *s, const ak_ground *g)
     free(j.local);
 }
 
-/* Resident set size in KiB (Linux /proc), or -1. */
+#ifndef AKB_COMPARE /* tools/bench_compare.sh builds this file against an older library too,       \
+                     * whose walk metrics had other field names; the soak does not run there */
 /* Resident memory not backed by a file (heap, stack: what a leak grows), KiB. The program's
  * own code pages count in the whole resident set when first run, so a branch first taken late
  * in the soak looked like growth (64 KiB, one read-ahead). */
@@ -353,6 +354,7 @@ static int soak(double seconds, unsigned seed)
     close_source(&s);
     return ok ? 0 : 1;
 }
+#endif
 
 /* --frames N [--characters C] [--no-foot-ik] [--stops] [FILE.bvh]: the benchmark's work for N
  * frames (after the warm-up) without timing (the built-in clip unless a file is given), then a
@@ -397,11 +399,13 @@ static int fixed_work(int argc, char **argv, const ak_ground *g)
 
 int main(int argc, char **argv)
 {
+#ifndef AKB_COMPARE
     if (argc >= 3 && strcmp(argv[1], "--soak") == 0) {
         const double secs = atof(argv[2]);
         const unsigned seed = argc >= 4 ? (unsigned)atoi(argv[3]) : 1u;
         return soak(secs > 0 ? secs : 3600.0, seed);
     }
+#endif
     ak_terrain_params tp = ak_terrain_defaults();
     tp.size = 200.0f;
     tp.cell = 0.5f;

@@ -47,7 +47,7 @@ compile() {
   for side in before after; do
     if [ $side = before ]; then inc=$dir/src/include lib=$dir/build/lib/libanimkit.a
     else inc=$here/include lib=$build/lib/libanimkit.a; fi
-    ${CC:-cc} -O3 -std=c11 -I"$here/bench" -I"$inc" "$here/bench/$1" \
+    ${CC:-cc} -O3 -std=c11 -DAKB_COMPARE -I"$here/bench" -I"$inc" "$here/bench/$1" \
       "$here/bench/harness.c" "$lib" -lm -o "$dir/$2_$side"
   done
 }

@@ -130,16 +130,16 @@ static int32_t frame_glb(akio_gbuf *js, const akio_gbuf *bin, uint8_t **out_data
     return AK_OK;
 }
 
-/* Rest pose in metres (rest_m, unit rotations) and its model-space transforms (world_m):
+/* Rest pose in metres (rest_m, unit rotations) and its model-space transforms (model_rest):
  * the bind pose. */
-static void rest_pose_m(const ak_skeleton *s, float mpu, ak_xform *rest_m, ak_xform *world_m)
+static void rest_pose_m(const ak_skeleton *s, float mpu, ak_xform *rest_m, ak_xform *model_rest)
 {
     for (int32_t j = 0; j < s->joint_count; ++j) {
         rest_m[j] = s->rest_local[j];
         rest_m[j].rotation = akq_normalize(rest_m[j].rotation);
         rest_m[j].translation = akv_scale(rest_m[j].translation, mpu);
     }
-    ak_fk(s, rest_m, world_m);
+    ak_fk(s, rest_m, model_rest);
 }
 
 /* The finished JSON (js) and buffer as a .gltf or .glb in *out_data: refused when memory ran
@@ -169,15 +169,15 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_p
         return ak_error_set(err, AK_ERR_LIMIT, 0, "glTF export supports at most %d joints (got %d)",
                             AKIO_GLTF_MAX_JOINTS, (int)n);
     akio_gltf_doc *d = (akio_gltf_doc *)calloc(1, sizeof *d);
-    ak_xform *world_m = (ak_xform *)malloc((size_t)n * sizeof *world_m);
+    ak_xform *model_rest = (ak_xform *)malloc((size_t)n * sizeof *model_rest);
     ak_xform *rest_m = (ak_xform *)malloc((size_t)n * sizeof *rest_m);
     akio_gbuf js = {0};
     int32_t status;
-    if (!d || !world_m || !rest_m) {
+    if (!d || !model_rest || !rest_m) {
         status = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     } else {
-        rest_pose_m(s, o->metres_per_unit, rest_m, world_m);
-        status = akio_gltf_write_buffers(d, s, c, o, world_m, err);
+        rest_pose_m(s, o->metres_per_unit, rest_m, model_rest);
+        status = akio_gltf_write_buffers(d, s, c, o, model_rest, err);
         if (status == AK_OK) {
             akio_gltf_write_json(&js, d, s, c, rest_m, binary);
             status =
@@ -187,7 +187,7 @@ static int32_t write_doc(const ak_skeleton *s, const ak_clip *c, const ak_gltf_p
     free(js.data);
     if (d) free(d->bin.data);
     free(d);
-    free(world_m);
+    free(model_rest);
     free(rest_m);
     return status;
 }

@@ -220,13 +220,13 @@ static int32_t write_animation(akio_gltf_doc *d, const ak_clip *c, float mpu, ak
 }
 
 /* Inverse bind matrices: inverse of the rest world transform of each joint. */
-static int32_t write_inverse_binds(akio_gltf_doc *d, const ak_xform *world_m, int32_t n,
+static int32_t write_inverse_binds(akio_gltf_doc *d, const ak_xform *model_rest, int32_t n,
                                    ak_error *err)
 {
     float *m = (float *)calloc((size_t)n * 16, sizeof(float)); /* zeroed; the loop fills it */
     if (!m) return out_of_memory(err);
     for (int32_t j = 0; j < n; ++j)
-        ak_xform_to_mat4(akx_inverse(world_m[j]), m + (size_t)j * 16);
+        ak_xform_to_mat4(akx_inverse(model_rest[j]), m + (size_t)j * 16);
     akio_block b = bin_floats(&d->bin, m, (size_t)n * 16);
     free(m);
     d->ibm_acc = add_acc(d, add_view(d, b, 0), 0, (size_t)n, GLTF_FLOAT, "MAT4");
@@ -263,12 +263,12 @@ static void put3(float *dst, ak_vec3 v)
 }
 
 /* Bones parent->joint longer than 1e-5 m: the ones that get a capsule. */
-static int32_t count_bones(const ak_skeleton *s, const ak_xform *world_m)
+static int32_t count_bones(const ak_skeleton *s, const ak_xform *model_rest)
 {
     int32_t bones = 0;
     for (int32_t j = 0; j < s->joint_count; ++j) {
         int32_t p = s->parents[j];
-        if (p >= 0 && akv_len(akv_sub(world_m[j].translation, world_m[p].translation)) > 1e-5f)
+        if (p >= 0 && akv_len(akv_sub(model_rest[j].translation, model_rest[p].translation)) > 1e-5f)
             ++bones;
     }
     return bones;
@@ -332,12 +332,12 @@ static void mesh_bounds(mesh_data *m)
         }
 }
 
-/* The capsules of every bone longer than 1e-5 m (world_m: rest pose, metres) and the
+/* The capsules of every bone longer than 1e-5 m (model_rest: rest pose, metres) and the
  * positions' bounds. -1 when out of memory; bone_count 0 when there is no bone. */
-static int build_capsules(const ak_skeleton *s, const ak_xform *world_m, mesh_data *m)
+static int build_capsules(const ak_skeleton *s, const ak_xform *model_rest, mesh_data *m)
 {
     memset(m, 0, sizeof *m);
-    m->bone_count = count_bones(s, world_m);
+    m->bone_count = count_bones(s, model_rest);
     if (m->bone_count == 0) return 0;
     size_t nv = (size_t)m->bone_count * AKIO_CAPSULE_VERTS;
     size_t nt = (size_t)m->bone_count * AKIO_CAPSULE_TRIS;
@@ -352,7 +352,7 @@ static int build_capsules(const ak_skeleton *s, const ak_xform *world_m, mesh_da
     for (int32_t j = 0; j < s->joint_count; ++j) {
         int32_t p = s->parents[j];
         if (p < 0) continue;
-        ak_vec3 a = world_m[p].translation, b = world_m[j].translation;
+        ak_vec3 a = model_rest[p].translation, b = model_rest[j].translation;
         ak_vec3 ab = akv_sub(b, a);
         float len = akv_len(ab);
         if (!(len > 1e-5f)) continue;
@@ -364,7 +364,7 @@ static int build_capsules(const ak_skeleton *s, const ak_xform *world_m, mesh_da
 }
 
 /* The generated body (ak_body_mesh_create: tubes, feet, smooth weights) in metres: its rest
- * pose is the skeleton's, so the skin's inverse binds (from world_m) fit it. -1 when out of
+ * pose is the skeleton's, so the skin's inverse binds (from model_rest) fit it. -1 when out of
  * memory; vertex_count 0 when the rig gets no body (then the capsules are used). */
 static int build_body(const ak_skeleton *s, float metres_per_unit, mesh_data *m)
 {
@@ -411,7 +411,7 @@ static void write_mesh_views(akio_gltf_doc *d, const mesh_data *mesh)
 
 /* The body (with_mesh 1; rigs without one fall back to capsules) or the capsule mesh
  * (with_mesh 2, each capsule skinned rigidly to the parent joint of its bone). */
-static int32_t write_mesh(akio_gltf_doc *d, const ak_skeleton *s, const ak_xform *world_m,
+static int32_t write_mesh(akio_gltf_doc *d, const ak_skeleton *s, const ak_xform *model_rest,
                           const ak_gltf_params *o, ak_error *err)
 {
     mesh_data mesh;
@@ -419,7 +419,7 @@ static int32_t write_mesh(akio_gltf_doc *d, const ak_skeleton *s, const ak_xform
     memset(&mesh, 0, sizeof mesh);
     if (o->with_mesh == 1) failed = build_body(s, o->metres_per_unit, &mesh) != 0;
     d->body = mesh.vertex_count > 0;
-    if (!failed && !d->body) failed = build_capsules(s, world_m, &mesh) != 0;
+    if (!failed && !d->body) failed = build_capsules(s, model_rest, &mesh) != 0;
     if (failed) {
         mesh_free(&mesh);
         return out_of_memory(err);
@@ -431,14 +431,14 @@ static int32_t write_mesh(akio_gltf_doc *d, const ak_skeleton *s, const ak_xform
 }
 
 int32_t akio_gltf_write_buffers(akio_gltf_doc *d, const ak_skeleton *s, const ak_clip *c,
-                                const ak_gltf_params *o, const ak_xform *world_m, ak_error *err)
+                                const ak_gltf_params *o, const ak_xform *model_rest, ak_error *err)
 {
     int32_t st;
     d->animate = c != NULL;
     d->cubic = d->animate && o->cubic && c->frame_count >= 2;
     if (d->animate && (st = write_animation(d, c, o->metres_per_unit, err))) return st;
-    if ((st = write_inverse_binds(d, world_m, s->joint_count, err))) return st;
-    if (o->with_mesh && (st = write_mesh(d, s, world_m, o, err))) return st;
+    if ((st = write_inverse_binds(d, model_rest, s->joint_count, err))) return st;
+    if (o->with_mesh && (st = write_mesh(d, s, model_rest, o, err))) return st;
     akio_gbuf_align4(&d->bin, 0);
     if (d->bin.failed) return out_of_memory(err);
     return AK_OK;

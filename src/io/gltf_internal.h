@@ -72,10 +72,10 @@ typedef struct akio_gltf_doc {
 } akio_gltf_doc;
 
 /* Fills d's binary buffer, views and accessors: the clip's keys (c may be NULL: no
- * animation), the inverse bind matrices of world_m (rest pose, model space, metres) and,
+ * animation), the inverse bind matrices of model_rest (rest pose, model space, metres) and,
  * with o->with_mesh, the body (1) or capsule (2) mesh. Status and err on failure. */
 int32_t akio_gltf_write_buffers(akio_gltf_doc *d, const ak_skeleton *s, const ak_clip *c,
-                                const ak_gltf_params *o, const ak_xform *world_m, ak_error *err);
+                                const ak_gltf_params *o, const ak_xform *model_rest, ak_error *err);
 
 /* Writes the JSON document for d into js: nodes with rest_m's TRS (metres), the skin, the
  * mesh and animation d holds, and the buffer (embedded as base64 unless binary). Failures

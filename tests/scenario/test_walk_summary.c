@@ -3,6 +3,7 @@
  * walkmetrics.h documents them), the deepest point while planted never deeper than the
  * deepest in any phase, the source's figures only for the guide walker, and bad arguments. */
 #include "test_util.h"
+#include "walk_summary_keys.h"
 
 #include "animkit/scenario.h"
 #include "animkit/walkmetrics.h"
@@ -16,30 +17,6 @@ static double json_value(const char *line, const char *key)
     if (!k) fail_msg("%s missing in %s", key, line);
     return strtod(k + strlen(pat), NULL);
 }
-
-static const char *const k_keys[] = {"arrived",
-                                     "time_s",
-                                     "final_distance",
-                                     "path_length",
-                                     "max_penetration",
-                                     "max_float",
-                                     "max_heel_penetration",
-                                     "max_heel_float",
-                                     "max_toe_penetration",
-                                     "max_toe_float",
-                                     "skate",
-                                     "max_skate",
-                                     "max_foot_tilt_deg",
-                                     "max_hip_accel",
-                                     "deepest_any_phase",
-                                     "deepest_planted",
-                                     "hip_accel_min_g",
-                                     "hip_accel_max_g",
-                                     "knee_peak_deg",
-                                     "source_hip_accel_min_g",
-                                     "source_hip_accel_max_g",
-                                     "source_knee_peak_deg",
-                                     "frames"};
 
 /* The built-in walk over the hills, 4 m, every frame in both the summary and a hand-fed
  * ak_walk_metrics; the line names every figure in order and equals the hand-fed ones. */
@@ -80,11 +57,11 @@ static void summary_line_is_the_measures_of_every_frame(void **state)
     assert_int_equal(ak_walk_summary_json(&sum, scene, line, sizeof line, &e), AK_OK);
     printf("%s\n", line);
     const char *at = line;
-    for (size_t i = 0; i < sizeof k_keys / sizeof k_keys[0]; ++i) {
+    for (size_t i = 0; i < AKT_WALK_SUMMARY_KEY_COUNT; ++i) {
         char pat[64];
-        snprintf(pat, sizeof pat, "\"%s\":", k_keys[i]);
+        snprintf(pat, sizeof pat, "\"%s\":", akt_walk_summary_keys[i]);
         const char *k = strstr(at, pat);
-        if (!k) fail_msg("%s missing or out of order in %s", k_keys[i], line);
+        if (!k) fail_msg("%s missing or out of order in %s", akt_walk_summary_keys[i], line);
         at = k;
     }
     assert_non_null(strstr(line, "\"arrived\":true"));

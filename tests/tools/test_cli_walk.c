@@ -2,6 +2,7 @@
  * usage errors. Runs the real binary from $AK_BUILD_DIR. */
 #define _POSIX_C_SOURCE 200809L /* popen */
 #include "cli_run.h"
+#include "walk_summary_keys.h"
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -27,35 +28,12 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
              g_bin, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 0);
     /* The exact keys, in order, on the last line. */
-    const char *keys[] = {"arrived",
-                          "time_s",
-                          "final_distance",
-                          "path_length",
-                          "max_penetration",
-                          "max_float",
-                          "max_heel_penetration",
-                          "max_heel_float",
-                          "max_toe_penetration",
-                          "max_toe_float",
-                          "skate",
-                          "max_skate",
-                          "max_foot_tilt_deg",
-                          "max_hip_accel",
-                          "deepest_any_phase",
-                          "deepest_planted",
-                          "hip_accel_min_g",
-                          "hip_accel_max_g",
-                          "knee_peak_deg",
-                          "source_hip_accel_min_g",
-                          "source_hip_accel_max_g",
-                          "source_knee_peak_deg",
-                          "frames"};
     const char *at = last;
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
+    for (size_t i = 0; i < AKT_WALK_SUMMARY_KEY_COUNT; ++i) {
         char pat[64];
-        snprintf(pat, sizeof pat, "\"%s\":", keys[i]);
+        snprintf(pat, sizeof pat, "\"%s\":", akt_walk_summary_keys[i]);
         const char *k = strstr(at, pat);
-        if (!k) fail_msg("key %s missing or out of order in %s", keys[i], last);
+        if (!k) fail_msg("key %s missing or out of order in %s", akt_walk_summary_keys[i], last);
         at = k;
     }
     assert_non_null(strstr(last, "\"arrived\":true"));

@@ -1,0 +1,35 @@
+/* The walk summary's keys in the order the line prints them (issue 21 item 5): the output's
+ * contract, stated once for the tests that read the line (scenario/test_walk_summary.c,
+ * tools/test_cli_walk.c) and kept apart from src/scenario/walk_summary.c on purpose, so a key
+ * renamed or moved there fails here. */
+#ifndef AKT_WALK_SUMMARY_KEYS_H
+#define AKT_WALK_SUMMARY_KEYS_H
+
+static const char *const akt_walk_summary_keys[] = {"arrived",
+                                                    "time_s",
+                                                    "final_distance",
+                                                    "path_length",
+                                                    "max_penetration",
+                                                    "max_float",
+                                                    "max_heel_penetration",
+                                                    "max_heel_float",
+                                                    "max_toe_penetration",
+                                                    "max_toe_float",
+                                                    "skate",
+                                                    "max_skate",
+                                                    "max_foot_tilt_deg",
+                                                    "max_hip_accel",
+                                                    "deepest_any_phase",
+                                                    "deepest_planted",
+                                                    "hip_accel_min_g",
+                                                    "hip_accel_max_g",
+                                                    "knee_peak_deg",
+                                                    "source_hip_accel_min_g",
+                                                    "source_hip_accel_max_g",
+                                                    "source_knee_peak_deg",
+                                                    "frames"};
+enum {
+    AKT_WALK_SUMMARY_KEY_COUNT = sizeof akt_walk_summary_keys / sizeof akt_walk_summary_keys[0]
+};
+
+#endif
