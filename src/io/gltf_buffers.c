@@ -268,7 +268,8 @@ static int32_t count_bones(const ak_skeleton *s, const ak_xform *model_rest)
     int32_t bones = 0;
     for (int32_t j = 0; j < s->joint_count; ++j) {
         int32_t p = s->parents[j];
-        if (p >= 0 && akv_len(akv_sub(model_rest[j].translation, model_rest[p].translation)) > 1e-5f)
+        if (p >= 0 &&
+            akv_len(akv_sub(model_rest[j].translation, model_rest[p].translation)) > 1e-5f)
             ++bones;
     }
     return bones;

@@ -333,8 +333,7 @@ static int b64_value(char ch)
     return -1;
 }
 
-/* Decodes base64 text into a new buffer; NULL on bad input or no memory. */
-static uint8_t *b64_decode(const char *s, size_t *out_size)
+uint8_t *akgd_b64_decode(const char *s, size_t *out_size)
 {
     const size_t n = strlen(s);
     size_t k = 0;
@@ -367,25 +366,32 @@ static int hex_value(char c)
     return -1;
 }
 
-/* A relative URI as a path inside `dir`: %XX decoded; absolute paths, schemes, "..",
- * backslashes and NULs refused (a buffer never reaches outside the file's folder). */
-static int uri_to_path(const char *dir, const char *uri, char *path, size_t cap)
+int akgd_uri_decode(const char *uri, char *out, size_t cap)
 {
-    char rel[1024];
     size_t k = 0;
     for (size_t i = 0; uri[i]; ++i) {
         char c = uri[i];
         if (c == '%') {
             const int hi = hex_value(uri[i + 1]), lo = hi < 0 ? -1 : hex_value(uri[i + 2]);
-            if (lo < 0) return 0;
+            if (lo < 0 || (hi == 0 && lo == 0)) return 0;
             c = (char)(hi * 16 + lo);
             i += 2;
         }
-        if (c == '\0' || c == '\\' || c == ':' || k + 1 >= sizeof rel) return 0;
-        rel[k++] = c;
+        if (k + 1 >= cap) return 0;
+        out[k++] = c;
     }
-    rel[k] = '\0';
-    if (k == 0 || rel[0] == '/' || strstr(rel, "..")) return 0;
+    out[k] = '\0';
+    return 1;
+}
+
+/* A relative URI as a path inside `dir`: %XX decoded; absolute paths, schemes, "..",
+ * backslashes and NULs refused (a buffer never reaches outside the file's folder). */
+static int uri_to_path(const char *dir, const char *uri, char *path, size_t cap)
+{
+    char rel[1024];
+    if (!akgd_uri_decode(uri, rel, sizeof rel)) return 0;
+    if (!rel[0] || rel[0] == '/' || strchr(rel, '\\') || strchr(rel, ':') || strstr(rel, ".."))
+        return 0;
     return snprintf(path, cap, "%s/%s", dir, rel) < (int)cap;
 }
 
@@ -424,7 +430,7 @@ static int32_t buffer_bytes(akgd_doc *d, int32_t b, const uint8_t **bytes, size_
             why = "has no uri and the file has no GLB BIN chunk";
         } else if (strncmp(uri, "data:", 5) == 0) {
             const char *comma = strstr(uri, ";base64,");
-            d->buffer_data[b] = comma ? b64_decode(comma + 8, &d->buffer_size[b]) : NULL;
+            d->buffer_data[b] = comma ? akgd_b64_decode(comma + 8, &d->buffer_size[b]) : NULL;
             why = "has a data: URI that is not valid base64";
         } else {
             char path[2048];

@@ -94,6 +94,12 @@ int32_t akgd_read_floats(akgd_doc *d, int32_t index, int32_t components, const c
 /* A whole regular file (not a FIFO or device, which could block or never end), at most
  * AKGD_MAX_BYTES, malloc'ed (one spare byte); NULL with *why set ("cannot be opened"...). */
 uint8_t *akgd_read_file(const char *path, size_t *size, const char **why);
+/* Decodes base64 text (standard or URL alphabet, '=' ends it) into a new buffer (free it);
+ * NULL on a character outside the alphabet or no memory. */
+uint8_t *akgd_b64_decode(const char *s, size_t *out_size);
+/* A URI reference with its %XX escapes decoded (RFC 3986) into out (size cap): 0 on a
+ * malformed escape, an encoded NUL or a result that does not fit. */
+int akgd_uri_decode(const char *uri, char *out, size_t cap);
 
 /* The folder of `path` relative URIs resolve in ("." for a bare name, "/" for "/x.gltf"),
  * malloc'ed; NULL when out of memory. */

@@ -97,69 +97,6 @@ static int32_t json_index(const akj_doc *d, int32_t v)
     return (x >= 0.0 && x <= 1073741824.0 && x == floor(x)) ? (int32_t)x : -1;
 }
 
-static int b64_value(char ch)
-{
-    if (ch >= 'A' && ch <= 'Z') return ch - 'A';
-    if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
-    if (ch >= '0' && ch <= '9') return ch - '0' + 52;
-    if (ch == '+' || ch == '-') return 62;
-    if (ch == '/' || ch == '_') return 63;
-    return -1;
-}
-
-static int b64_hex(char ch)
-{
-    if (ch >= '0' && ch <= '9') return ch - '0';
-    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-    return -1;
-}
-
-/* Decodes base64 text into a new buffer; NULL on bad input or no memory. */
-static uint8_t *b64_decode(const char *s, size_t *out_size)
-{
-    size_t n = strlen(s), k = 0;
-    uint8_t *out = (uint8_t *)malloc(n / 4 * 3 + 3);
-    if (!out) return NULL;
-    unsigned acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < n && s[i] != '='; ++i) {
-        int v = b64_value(s[i]);
-        if (v < 0) {
-            free(out);
-            return NULL;
-        }
-        acc = (acc << 6) | (unsigned)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[k++] = (uint8_t)(acc >> bits);
-        }
-    }
-    *out_size = k;
-    return out;
-}
-
-/* A relative URI reference with its %XX escapes decoded (RFC 3986), into out (size cap).
- * 0 on a malformed escape, an encoded NUL or an overlong result. */
-static int uri_decode(const char *uri, char *out, size_t cap)
-{
-    size_t k = 0;
-    for (const char *p = uri; *p; ++p) {
-        char ch = *p;
-        if (ch == '%') {
-            int hi = b64_hex(p[1]), lo = hi < 0 ? -1 : b64_hex(p[2]);
-            if (lo < 0 || (hi == 0 && lo == 0)) return 0;
-            ch = (char)(hi * 16 + lo);
-            p += 2;
-        }
-        if (k + 1 >= cap) return 0;
-        out[k++] = ch;
-    }
-    out[k] = '\0';
-    return 1;
-}
-
 /* Reads a whole regular file beside the .gltf (relative URI only) into *data; the reason
  * for a failure goes into err through the caller's gr_fail. */
 static const char *read_side_file(const char *dir, const char *uri, uint8_t **data, size_t *size)
@@ -167,7 +104,8 @@ static const char *read_side_file(const char *dir, const char *uri, uint8_t **da
     char rel[1024];
     *data = NULL;
     if (!dir) return "a buffer names a file, but the glTF came from memory";
-    if (!uri_decode(uri, rel, sizeof rel)) return "a buffer URI has a bad %-escape or is too long";
+    if (!akgd_uri_decode(uri, rel, sizeof rel))
+        return "a buffer URI has a bad %-escape or is too long";
     if (strstr(rel, "..") || rel[0] == '/' || rel[0] == '\\' || strchr(rel, ':'))
         return "a buffer URI leaves the glTF's folder (absolute, '..' or a scheme)";
     const size_t len_path = strlen(dir) + 1 + strlen(rel) + 1;
@@ -213,7 +151,8 @@ static const uint8_t *buffer_bytes(gr_ctx *c, int32_t b, size_t *size, uint8_t *
     if (strncmp(uri, "data:", 5) == 0) {
         const char *comma = strstr(uri, ";base64,");
         if (!comma) *why = "a data: URI that is not base64";
-        if (comma && !(*owned = b64_decode(comma + 8, size))) *why = "a data: URI with bad base64";
+        if (comma && !(*owned = akgd_b64_decode(comma + 8, size)))
+            *why = "a data: URI with bad base64";
         return *owned;
     }
     *why = read_side_file(c->base_dir, uri, owned, size);
