@@ -430,7 +430,12 @@ class Clip:
             return np.arange(F, dtype=np.int32)
         if isinstance(frames, slice):
             return np.ascontiguousarray(np.arange(F, dtype=np.int32)[frames])
-        f = np.atleast_1d(np.asarray(frames)).astype(np.int64)
+        a = np.atleast_1d(np.asarray(frames))
+        if a.dtype.kind not in "iu":  # whole numbers only: 2.0 is frame 2, 2.5 or NaN is refused
+            whole = a.dtype.kind == "f" and bool(np.all(np.isfinite(a) & (a == np.floor(a))))
+            if not whole or (a.size and np.abs(a).max() > 2**31):
+                raise TypeError("frames must be whole frame indices, not %r" % (frames,))
+        f = a.astype(np.int64)
         f = np.where(f < 0, f + F, f)
         if f.size and (f.min() < 0 or f.max() >= F):
             raise IndexError("frames must lie in 0..%d" % (F - 1))

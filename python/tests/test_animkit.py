@@ -69,6 +69,12 @@ def test_positions_frame_selection_and_sampling(mocap):
                                atol=1e-5 * clip.standing_height())
     with pytest.raises(IndexError):
         clip.positions([clip.frame_count])
+    # Frames are whole numbers: 7.0 is frame 7; 7.5, NaN and infinity are refused, not cast
+    # (NaN once became a huge negative index after a numpy "invalid value" warning).
+    np.testing.assert_array_equal(clip.positions(np.array([3.0, 7.0])), everything[[3, 7]])
+    for bad in (7.5, float("nan"), [3, float("inf")], True):
+        with pytest.raises(TypeError, match="frames must be whole frame indices"):
+            clip.positions(bad)
 
 
 def test_key_arrays_are_views_of_the_c_memory(mocap):
