@@ -663,6 +663,10 @@ class Walker {
     this.frameTime = frameTime;
     this.skeleton = new Skeleton(ak, skeletonPtr, false); // the walk motion's, in metres
     this.frame = frame - 1;
+    // The walk summary (summary()), fed every frame stepTo steps; freed by dispose.
+    this.summaryPtr = ak.m._malloc(ak.m._akw_summary_size());
+    if (!this.summaryPtr) throw new AnimkitError('out of memory for the walk summary', -5, 'AK_ERR_NOMEM', 0, 0);
+    ak.check(ak.m._akw_summary_begin(this.summaryPtr, ptr, ak.err));
   }
   live() {
     if (!this.ptr) throw disposedError('walker');
@@ -675,7 +679,7 @@ class Walker {
     if (!Number.isInteger(f) || f < 0 || f >= this.maxFrames) {
       throw argError(`frame ${f} is outside 0..${this.maxFrames - 1} (the walk's max-time in frames)`);
     }
-    this.ak.check(this.ak.m._akw_walker_step_to(ptr, f, this.ak.err));
+    this.ak.check(this.ak.m._akw_walker_step_to(ptr, f, this.summaryPtr, this.ak.err));
     this.frame = f;
     return this;
   }
@@ -711,9 +715,22 @@ class Walker {
       };
     });
   }
+  /** The walk's measures over every frame stepped since frame 0, as `animkit walk` prints them
+   * (one C function): arrival, foot-ground figures in every phase (deepest_any_phase) and while
+   * planted (deepest_planted), skate, the hips' acceleration in g and the peak knee beside the
+   * source clip's. Going back (stepTo a smaller frame) starts it again. */
+  summary() {
+    const ak = this.ak, ptr = this.live();
+    return ak.call(() => {
+      const cap = 2048, buf = ak.alloc(cap);
+      ak.check(ak.m._akw_summary_json(this.summaryPtr, ptr, buf, cap, ak.err));
+      return JSON.parse(ak.m.UTF8ToString(buf));
+    });
+  }
   dispose() {
     if (this.ptr) this.ak.m._akw_walker_destroy(this.ptr);
-    this.ptr = 0;
+    if (this.summaryPtr) this.ak.m._free(this.summaryPtr);
+    this.ptr = this.summaryPtr = 0;
     this.skeleton.ptr = 0; // the walker owned it
   }
 }

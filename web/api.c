@@ -246,9 +246,31 @@ AKW void akw_walker_destroy(ak_walk_scene *scene)
     ak_walk_scene_destroy(scene);
 }
 
+/* The walk summary the JS Walker keeps beside its scene (walker.summary()): the CLI's and
+ * Python's line, every frame since the placing step. */
+AKW int32_t akw_summary_size(void)
+{
+    return (int32_t)sizeof(ak_walk_summary);
+}
+
+AKW int32_t akw_summary_begin(ak_walk_summary *summary, ak_walk_scene *scene, ak_error *err)
+{
+    if (ak_walk_summary_begin(summary, scene, err) != AK_OK) return err->status;
+    ak_walk_summary_add(summary, scene, 1);
+    return AK_OK;
+}
+
+AKW int32_t akw_summary_json(const ak_walk_summary *summary, ak_walk_scene *scene, char *buf,
+                             int32_t cap, ak_error *err)
+{
+    if (cap <= 0) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "summary buffer size %d", cap);
+    return ak_walk_summary_json(summary, scene, buf, (size_t)cap, err);
+}
+
 /* Steps until frame `frame` is the last one stepped (0 = the placing step); going back
- * restarts. */
-AKW int32_t akw_walker_step_to(ak_walk_scene *scene, int32_t frame, ak_error *err)
+ * restarts. Every frame stepped is added to `summary` (begun again on a restart). */
+AKW int32_t akw_walker_step_to(ak_walk_scene *scene, int32_t frame, ak_walk_summary *summary,
+                               ak_error *err)
 {
     ak_walk_scene_info info;
     ak_walk_scene_get_info(scene, &info);
@@ -261,9 +283,12 @@ AKW int32_t akw_walker_step_to(ak_walk_scene *scene, int32_t frame, ak_error *er
     if (frame + 1 < info.frame) {
         ak_walk_scene_reset(scene);
         ak_walk_scene_get_info(scene, &info);
+        if (summary && akw_summary_begin(summary, scene, err) != AK_OK) return err->status;
     }
-    for (int32_t f = info.frame; f < frame + 1; ++f)
+    for (int32_t f = info.frame; f < frame + 1; ++f) {
         if (ak_walk_scene_step(scene, err) != AK_OK) return err->status;
+        if (summary) ak_walk_summary_add(summary, scene, 0);
+    }
     return AK_OK;
 }
 

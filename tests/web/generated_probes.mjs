@@ -135,6 +135,7 @@ const baseline = {
   'Walker.setTarget': () => [1, 1],
   'Walker.positions': () => [],
   'Walker.state': () => [],
+  'Walker.summary': () => [],
   'Walker.dispose': () => [],
   'Retargeter.pose': () => { const p = pose(); return [p, keep(other.skeleton.createPose())]; },
   'Retargeter.mapPoint': () => [[0, 1, 0]],

@@ -126,6 +126,7 @@ for (const flags of [[], ['--clip', walkClip, '--terrain', 'stairs', '--start', 
   const dir = mkdtempSync(join(tmpdir(), 'animkit-walk-'));
   run(['walk', ...flags, '--out', dir, '--quiet']);
   const rows = readFileSync(join(dir, 'walk.csv'), 'utf8').trim().split('\n').slice(1).map((r) => r.split(',').map(Number));
+  const cliSummary = readFileSync(join(dir, 'summary.json'), 'utf8');
   rmSync(dir, { recursive: true, force: true });
   const options = {};
   for (let k = 0; k < flags.length; k += 2) options[flags[k].slice(2)] = flags[k + 1];
@@ -146,6 +147,25 @@ for (const flags of [[], ['--clip', walkClip, '--terrain', 'stairs', '--start', 
   // walk leaves room for libm's last bit (musl in WebAssembly, glibc natively).
   check(worst <= 1e-4, `${what}: positions differ by ${worst} m`);
   check(worstHeading <= 1e-3, `${what}: heading differs by ${worstHeading} deg`);
+  // The walk summary (issue 21's measures, one C function): the CLI's summary.json, key for
+  // key in order; each figure within one unit of the last decimal the line prints (libm's
+  // last bit may round a printed figure the other way), lengths also within the 1e-4 m the
+  // poses agree to. Rates (skate, hip acceleration) are compared on the built-in walk only:
+  // over the stairs the poses' 1e-4 m differ by up to 1e-4 m / dt in a speed and / dt² in an
+  // acceleration, so no bound there says more than the poses' own.
+  const mineSummary = walker.summary(), cliKeys = [...cliSummary.matchAll(/"(\w+)":([^,}]+)/g)];
+  check(JSON.stringify(Object.keys(mineSummary)) === JSON.stringify(cliKeys.map((m) => m[1])),
+    `${what}: summary keys ${Object.keys(mineSummary)} vs the CLI's ${cliKeys.map((m) => m[1])}`);
+  for (const [, key, text] of cliKeys) {
+    if (flags.length && /skate|accel/.test(key) && !key.startsWith('source_')) continue;
+    const decimals = (text.split('.')[1] || '').length, theirs = JSON.parse(text), mine = mineSummary[key];
+    const tolerance = Math.max(1.01 * 10 ** -decimals, /deg|_g$|frames|time/.test(key) ? 0 : 1e-4);
+    const ok = typeof theirs === 'boolean' ? mine === theirs : Math.abs(mine - theirs) <= tolerance;
+    check(ok, `${what}: summary ${key} ${mine} vs the CLI's ${text}`);
+  }
+  check(mineSummary.frames === rows.length, `${what}: summary counts ${mineSummary.frames} frames of ${rows.length}`);
+  walker.stepTo(0); // back to the start: the summary starts again
+  check(walker.summary().frames === 1, `${what}: summary after stepTo(0) counts ${walker.summary().frames} frames`);
   console.log(`${what}: ${rows.length} frames, worst ${worst.toExponential(2)} m, heading ${worstHeading.toExponential(2)} deg`);
   walker.dispose();
 }
