@@ -28,8 +28,18 @@ static const char *const akt_walk_summary_keys[] = {"arrived",
                                                     "source_hip_accel_max_g",
                                                     "source_knee_peak_deg",
                                                     "frames"};
-enum {
-    AKT_WALK_SUMMARY_KEY_COUNT = sizeof akt_walk_summary_keys / sizeof akt_walk_summary_keys[0]
-};
+
+/* Fails the test unless every key stands in `line` in this order (include after cmocka). */
+static inline void akt_check_walk_summary_keys(const char *line)
+{
+    const char *at = line;
+    for (size_t i = 0; i < sizeof akt_walk_summary_keys / sizeof akt_walk_summary_keys[0]; ++i) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "\"%s\":", akt_walk_summary_keys[i]);
+        const char *k = strstr(at, pat);
+        if (!k) fail_msg("key %s missing or out of order in %s", akt_walk_summary_keys[i], line);
+        at = k;
+    }
+}
 
 #endif

@@ -64,20 +64,26 @@ static void free_fall_hips_read_minus_one_g(void **unused)
     assert_float_equal(m.knee_peak, 0.0f, 0.2f * 3.14159265f / 180.0f);
 }
 
+/* Metrics with the legs set, a leg bent at the knee (0.9), both feet 5 cm above flat ground. */
+static void arrange_bent_leg_feet_up(ak_walk_metrics *m, ak_walker_state *s, ak_xform *w)
+{
+    ak_walk_metrics_reset(m);
+    set_legs(m);
+    memset(s, 0, sizeof *s);
+    leg_pose(w, 0.9f, 1);
+    for (int k = 0; k < 2; ++k) {
+        s->sole[k] = s->toe[k] = (ak_vec3){0.0f, 0.05f, 0.0f};
+        s->sole_ground[k] = s->toe_ground[k] = 0.0f;
+    }
+}
+
 static void bent_knee_and_buried_swing_toe(void **unused)
 {
     (void)unused;
     ak_walk_metrics m;
-    ak_walk_metrics_reset(&m);
-    set_legs(&m);
     ak_walker_state s;
-    memset(&s, 0, sizeof s);
     ak_xform w[J];
-    leg_pose(w, 0.9f, 1);
-    for (int k = 0; k < 2; ++k) {
-        s.sole[k] = s.toe[k] = (ak_vec3){0.0f, 0.05f, 0.0f};
-        s.sole_ground[k] = s.toe_ground[k] = 0.0f;
-    }
+    arrange_bent_leg_feet_up(&m, &s, w);
     s.stance[1] = 1; /* the right foot planted on the ground, the left swinging */
     s.contact[1] = AK_CONTACT_HEEL | AK_CONTACT_TOE;
     s.sole[1].y = s.toe[1].y = 0.0f;
@@ -102,16 +108,9 @@ static void heel_sinking_while_the_toe_holds(void **unused)
 {
     (void)unused;
     ak_walk_metrics m;
-    ak_walk_metrics_reset(&m);
-    set_legs(&m);
     ak_walker_state s;
-    memset(&s, 0, sizeof s);
     ak_xform w[J];
-    leg_pose(w, 0.9f, 1);
-    for (int k = 0; k < 2; ++k) {
-        s.sole[k] = s.toe[k] = (ak_vec3){0.0f, 0.05f, 0.0f};
-        s.sole_ground[k] = s.toe_ground[k] = 0.0f;
-    }
+    arrange_bent_leg_feet_up(&m, &s, w);
     s.stance[1] = 1;
     s.contact[1] = AK_CONTACT_TOE;
     s.toe[1].y = 0.0f;

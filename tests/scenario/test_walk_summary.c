@@ -56,14 +56,7 @@ static void summary_line_is_the_measures_of_every_frame(void **state)
     char line[1024];
     assert_int_equal(ak_walk_summary_json(&sum, scene, line, sizeof line, &e), AK_OK);
     printf("%s\n", line);
-    const char *at = line;
-    for (size_t i = 0; i < AKT_WALK_SUMMARY_KEY_COUNT; ++i) {
-        char pat[64];
-        snprintf(pat, sizeof pat, "\"%s\":", akt_walk_summary_keys[i]);
-        const char *k = strstr(at, pat);
-        if (!k) fail_msg("%s missing or out of order in %s", akt_walk_summary_keys[i], line);
-        at = k;
-    }
+    akt_check_walk_summary_keys(line);
     assert_non_null(strstr(line, "\"arrived\":true"));
     assert_true(json_value(line, "frames") == (double)hand.frames);
     AKT_NEAR(json_value(line, "deepest_any_phase"), hand.deepest, 1e-5);

@@ -28,14 +28,7 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
              g_bin, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 0);
     /* The exact keys, in order, on the last line. */
-    const char *at = last;
-    for (size_t i = 0; i < AKT_WALK_SUMMARY_KEY_COUNT; ++i) {
-        char pat[64];
-        snprintf(pat, sizeof pat, "\"%s\":", akt_walk_summary_keys[i]);
-        const char *k = strstr(at, pat);
-        if (!k) fail_msg("key %s missing or out of order in %s", akt_walk_summary_keys[i], last);
-        at = k;
-    }
+    akt_check_walk_summary_keys(last);
     assert_non_null(strstr(last, "\"arrived\":true"));
     assert_true(json_number(last, "final_distance") < 0.5);
     assert_true(json_number(last, "max_heel_penetration") <= 0.005);
