@@ -2,6 +2,7 @@
  * or two characters) and AVX2 + FMA over eight (chosen at run time), linear also SoA over
  * four; step, and everything without SSE, through the per-joint scalar forms. */
 #include "anim/clip_internal.h"
+#include "core/simd8.h"
 
 #ifdef AK_HAVE_SSE
 /* Catmull-Rom weights of pm, p0, p1, p2 at t (catmull_rom in clip_internal.h), broadcast. */
@@ -169,11 +170,6 @@ static void lane_keys_load(const ak_clip *c, const key_span *s, int lanes, lane_
 typedef struct soa_xform {
     __m128 qx, qy, qz, qw, tx, ty, tz;
 } soa_xform;
-/* The lockstep paths keep the last AK_SOA_TILE joints' model transforms in SoA form (a ring
- * indexed by joint & (tile - 1)); a parent further back than that is read back from the
- * model poses already written and transposed in, which gives the same bits. So any joint
- * count runs on the wide paths, with scratch of a fixed size on the stack. */
-#define AK_SOA_TILE 128
 
 /* l <- P * l for four transforms in SoA form: t = P.t + rotate(P.q, l.t) with the rotation
  * written out per lane (v + 2w(u x v) + 2u x (u x v)), q = P.q l.q (Hamilton product). */
@@ -279,186 +275,8 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
 }
 #endif
 
-#if defined(AK_HAVE_SSE) && (defined(__GNUC__) || defined(__clang__)) &&                           \
-    (defined(__x86_64__) || defined(__i386__))
-#define AK_HAVE_AVX2_DISPATCH 1
-#include <immintrin.h>
-/* Eight characters in lockstep with AVX2 + FMA: the four-character SoA path at twice the
- * width. Compiled for AVX2 with a function attribute and chosen at run time
- * (ak_clip_sample_fk_batch checks the CPU), so the library still runs on any x86-64. */
-typedef struct soa8_xform {
-    __m256 qx, qy, qz, qw, tx, ty, tz;
-} soa8_xform;
-#define AK_AVX2 __attribute__((target("avx2,fma")))
-
-/* a[k] (x,y,z,w each) for k = 0..7 -> one register per component. */
-AK_AVX2 static inline void soa8_load(const __m128 a[8], __m256 *x, __m256 *y, __m256 *z, __m256 *w)
-{
-    __m256 t0 = _mm256_insertf128_ps(_mm256_castps128_ps256(a[0]), a[4], 1);
-    __m256 t1 = _mm256_insertf128_ps(_mm256_castps128_ps256(a[1]), a[5], 1);
-    __m256 t2 = _mm256_insertf128_ps(_mm256_castps128_ps256(a[2]), a[6], 1);
-    __m256 t3 = _mm256_insertf128_ps(_mm256_castps128_ps256(a[3]), a[7], 1);
-    __m256 u0 = _mm256_unpacklo_ps(t0, t1), u1 = _mm256_unpackhi_ps(t0, t1);
-    __m256 u2 = _mm256_unpacklo_ps(t2, t3), u3 = _mm256_unpackhi_ps(t2, t3);
-    *x = _mm256_shuffle_ps(u0, u2, 0x44);
-    *y = _mm256_shuffle_ps(u0, u2, 0xEE);
-    *z = _mm256_shuffle_ps(u1, u3, 0x44);
-    *w = _mm256_shuffle_ps(u1, u3, 0xEE);
-}
-
-/* The inverse of soa8_load. */
-AK_AVX2 static inline void soa8_store(__m256 x, __m256 y, __m256 z, __m256 w, __m128 a[8])
-{
-    __m256 u0 = _mm256_unpacklo_ps(x, y), u1 = _mm256_unpackhi_ps(x, y);
-    __m256 u2 = _mm256_unpacklo_ps(z, w), u3 = _mm256_unpackhi_ps(z, w);
-    __m256 q04 = _mm256_shuffle_ps(u0, u2, 0x44), q15 = _mm256_shuffle_ps(u0, u2, 0xEE);
-    __m256 q26 = _mm256_shuffle_ps(u1, u3, 0x44), q37 = _mm256_shuffle_ps(u1, u3, 0xEE);
-    a[0] = _mm256_castps256_ps128(q04);
-    a[4] = _mm256_extractf128_ps(q04, 1);
-    a[1] = _mm256_castps256_ps128(q15);
-    a[5] = _mm256_extractf128_ps(q15, 1);
-    a[2] = _mm256_castps256_ps128(q26);
-    a[6] = _mm256_extractf128_ps(q26, 1);
-    a[3] = _mm256_castps256_ps128(q37);
-    a[7] = _mm256_extractf128_ps(q37, 1);
-}
-
-/* l <- P * l for eight transforms in SoA form: t = P.t + rotate(P.q, l.t), q = P.q l.q. */
-AK_AVX2 static inline void soa8_parent_times(const soa8_xform *P, soa8_xform *l)
-{
-    const __m256 tx = l->tx, ty = l->ty, tz = l->tz, qx = l->qx, qy = l->qy, qz = l->qz, qw = l->qw;
-    __m256 cx = _mm256_fmsub_ps(P->qy, tz, _mm256_mul_ps(P->qz, ty));
-    __m256 cy = _mm256_fmsub_ps(P->qz, tx, _mm256_mul_ps(P->qx, tz));
-    __m256 cz = _mm256_fmsub_ps(P->qx, ty, _mm256_mul_ps(P->qy, tx));
-    cx = _mm256_add_ps(cx, cx);
-    cy = _mm256_add_ps(cy, cy);
-    cz = _mm256_add_ps(cz, cz);
-    const __m256 ux = _mm256_fmsub_ps(P->qy, cz, _mm256_mul_ps(P->qz, cy));
-    const __m256 uy = _mm256_fmsub_ps(P->qz, cx, _mm256_mul_ps(P->qx, cz));
-    const __m256 uz = _mm256_fmsub_ps(P->qx, cy, _mm256_mul_ps(P->qy, cx));
-    l->tx = _mm256_add_ps(_mm256_add_ps(P->tx, tx), _mm256_fmadd_ps(P->qw, cx, ux));
-    l->ty = _mm256_add_ps(_mm256_add_ps(P->ty, ty), _mm256_fmadd_ps(P->qw, cy, uy));
-    l->tz = _mm256_add_ps(_mm256_add_ps(P->tz, tz), _mm256_fmadd_ps(P->qw, cz, uz));
-    l->qw = _mm256_sub_ps(_mm256_fmsub_ps(P->qw, qw, _mm256_mul_ps(P->qx, qx)),
-                          _mm256_fmadd_ps(P->qy, qy, _mm256_mul_ps(P->qz, qz)));
-    l->qx = _mm256_add_ps(_mm256_fmadd_ps(P->qw, qx, _mm256_mul_ps(P->qx, qw)),
-                          _mm256_fmsub_ps(P->qy, qz, _mm256_mul_ps(P->qz, qy)));
-    l->qy = _mm256_add_ps(_mm256_fmsub_ps(P->qw, qy, _mm256_mul_ps(P->qx, qz)),
-                          _mm256_fmadd_ps(P->qy, qw, _mm256_mul_ps(P->qz, qx)));
-    l->qz = _mm256_add_ps(_mm256_fmadd_ps(P->qw, qz, _mm256_mul_ps(P->qx, qy)),
-                          _mm256_fmsub_ps(P->qz, qw, _mm256_mul_ps(P->qy, qx)));
-}
-
-typedef struct soa8_quat {
-    __m256 x, y, z, w;
-} soa8_quat;
-
-/* The corrected nlerp (aks_slerp_params' fast_slerp) per lane of keys a and b on the same
- * hemisphere, d = a.b >= 0, with the lane parameters T (t), H ((t - 1/2)^2) and G
- * (t (t - 1/2)(t - 1)): the polynomial correction of t, the lerp, then one Newton step on
- * rsqrt to normalise. */
-AK_AVX2 static inline soa8_quat soa8_nlerp_fixed(const soa8_quat a, const soa8_quat b,
-                                                 const __m256 d, const __m256 T, const __m256 H,
-                                                 const __m256 G)
-{
-    __m256 A = _mm256_fmadd_ps(
-        d,
-        _mm256_fmadd_ps(d, _mm256_fnmadd_ps(d, _mm256_set1_ps(1.43519f), _mm256_set1_ps(3.55645f)),
-                        _mm256_set1_ps(-3.2452f)),
-        _mm256_set1_ps(1.0904f));
-    __m256 B =
-        _mm256_fmadd_ps(d, _mm256_fmadd_ps(d, _mm256_set1_ps(0.215638f), _mm256_set1_ps(-1.06021f)),
-                        _mm256_set1_ps(0.848013f));
-    __m256 ot = _mm256_fmadd_ps(G, _mm256_fmadd_ps(A, H, B), T);
-    __m256 qx = _mm256_fmadd_ps(_mm256_sub_ps(b.x, a.x), ot, a.x);
-    __m256 qy = _mm256_fmadd_ps(_mm256_sub_ps(b.y, a.y), ot, a.y);
-    __m256 qz = _mm256_fmadd_ps(_mm256_sub_ps(b.z, a.z), ot, a.z);
-    __m256 qw = _mm256_fmadd_ps(_mm256_sub_ps(b.w, a.w), ot, a.w);
-    __m256 n2 = _mm256_fmadd_ps(
-        qx, qx, _mm256_fmadd_ps(qy, qy, _mm256_fmadd_ps(qz, qz, _mm256_mul_ps(qw, qw))));
-    __m256 y = _mm256_rsqrt_ps(n2);
-    __m256 inv = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
-                               _mm256_fnmadd_ps(_mm256_mul_ps(y, y), n2, _mm256_set1_ps(3.0f)));
-    const soa8_quat q = {_mm256_mul_ps(qx, inv), _mm256_mul_ps(qy, inv), _mm256_mul_ps(qz, inv),
-                         _mm256_mul_ps(qw, inv)};
-    return q;
-}
-
-/* Four-component dot product per lane. */
-AK_AVX2 static inline __m256 soa8_dot(const soa8_quat a, const soa8_quat b)
-{
-    return _mm256_fmadd_ps(
-        a.x, b.x, _mm256_fmadd_ps(a.y, b.y, _mm256_fmadd_ps(a.z, b.z, _mm256_mul_ps(a.w, b.w))));
-}
-
-/* The corrected nlerp per lane along the shorter arc: b's sign flipped where a.b < 0 (its
- * sign bit set), then soa8_nlerp_fixed. */
-AK_AVX2 static inline soa8_quat soa8_slerp(const soa8_quat a, const soa8_quat b, const __m256 T,
-                                           const __m256 H, const __m256 G)
-{
-    const __m256 ca = soa8_dot(a, b);
-    const __m256 sign = _mm256_and_ps(ca, _mm256_set1_ps(-0.0f));
-    const soa8_quat bs = {_mm256_xor_ps(b.x, sign), _mm256_xor_ps(b.y, sign),
-                          _mm256_xor_ps(b.z, sign), _mm256_xor_ps(b.w, sign)};
-    return soa8_nlerp_fixed(a, bs, _mm256_xor_ps(ca, sign), T, H, G);
-}
-
-/* The model transforms of joint p of the eight characters, read back from their poses. */
-AK_AVX2 __attribute__((noinline)) static void soa8_gather(ak_xform *const *w, int32_t p,
-                                                          soa8_xform *P)
-{
-    __m128 q[8], t[8];
-    for (int k = 0; k < 8; ++k) {
-        q[k] = _mm_loadu_ps(&w[k][p].rotation.x);
-        t[k] = aks_load_translation(&w[k][p]);
-    }
-    __m256 unused;
-    soa8_load(q, &P->qx, &P->qy, &P->qz, &P->qw);
-    soa8_load(t, &P->tx, &P->ty, &P->tz, &unused);
-}
-
-/* Quaternion j of eight key rows, one register per component. */
-AK_AVX2 static inline soa8_quat soa8_keys(const ak_quat *const *rows, int32_t j)
-{
-    __m128 lanes[8];
-    for (int k = 0; k < 8; ++k)
-        lanes[k] = _mm_loadu_ps(&rows[k][j].x);
-    soa8_quat q;
-    soa8_load(lanes, &q.x, &q.y, &q.z, &q.w);
-    return q;
-}
-
-/* Translation key tk of eight key rows, x, y and z registers. */
-AK_AVX2 static inline void soa8_vec3_keys(const ak_vec3 *const *rows, int32_t tk, __m256 xyz[3])
-{
-    __m128 lanes[8];
-    for (int k = 0; k < 8; ++k)
-        lanes[k] = aks_load3(&rows[k][tk]);
-    __m256 unused;
-    soa8_load(lanes, &xyz[0], &xyz[1], &xyz[2], &unused);
-}
-
-/* FK of joint j for the eight characters (model = parent * local, the parent from the SoA
- * window or read back), then the model transforms transposed out into the eight poses. */
-AK_AVX2 static inline void soa8_fk_store(soa8_xform *AK_RESTRICT ws, ak_xform *const *w, int32_t j,
-                                         int32_t p, soa8_xform o)
-{
-    if (p >= 0) {
-        int32_t slot = p & (AK_SOA_TILE - 1);
-        if (j - p >= AK_SOA_TILE) { /* outside the window: read back, into the spare slot */
-            slot = AK_SOA_TILE;
-            soa8_gather(w, p, &ws[slot]);
-        }
-        soa8_parent_times(&ws[slot], &o);
-    }
-    ws[j & (AK_SOA_TILE - 1)] = o;
-    __m128 qo[8], to[8];
-    soa8_store(o.qx, o.qy, o.qz, o.qw, qo);
-    soa8_store(o.tx, o.ty, o.tz, _mm256_setzero_ps(), to);
-    for (int k = 0; k < 8; ++k)
-        aks_store_xform(&w[k][j], qo[k], to[k]);
-}
-
+#ifdef AK_HAVE_AVX2_DISPATCH
+/* Eight characters in lockstep (core/simd8.h): linear, and cubic on prepared control points. */
 AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
                                           const key_span *s, ak_xform *const *w,
                                           soa8_xform *AK_RESTRICT ws)
@@ -612,10 +430,6 @@ AK_AVX2 static void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk
     }
 }
 
-static int cpu_has_avx2_fma(void)
-{
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
 #endif
 
 /* The eight-character paths over [i, count) in steps of eight; returns where they stopped. */
@@ -624,7 +438,7 @@ static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *
                           int32_t count, ak_interp interp, ak_xform *model)
 {
     const size_t n = (size_t)c->joint_count;
-    if (count - i < 8 || !cpu_has_avx2_fma()) return i;
+    if (count - i < 8 || !aks8_cpu_ok()) return i;
     if (interp == AK_INTERP_CUBIC && !c->squad_points) return i;
     soa8_xform scratch[AK_SOA_TILE + 1];
     for (; i + 8 <= count; i += 8) {

@@ -2,6 +2,7 @@
  * the same pass), the block as bytes (data, load with every field checked), info, and the
  * way back to a plain clip. No allocation in the sampling calls. */
 #include "anim/compress_internal.h"
+#include "core/simd8.h"
 
 #include <stdlib.h>
 
@@ -340,6 +341,167 @@ static void sample_fk_one(const ak_compressed_clip *c, const int32_t *parents, f
     }
 }
 
+#ifdef AK_HAVE_AVX2_DISPATCH
+/* Eight characters in lockstep (core/simd8.h), linear: each key component of the eight
+ * characters is one gather from their records (the same bit offset in each; the indices are
+ * the records' byte offsets), dequantized eight lanes at a time, then one slerp and FK for
+ * the eight. The same decoder as one character's (akc_dequant, akc_with_w) up to rounding. */
+typedef struct cc8_lanes {
+    const ak_compressed_clip *c;
+    const key_span *s;
+    __m256i i0, i1; /* byte offsets of each lane's records f0 and f1 from the first record */
+    __m256 T, H, G; /* the corrected nlerp's parameters of each lane's t */
+} cc8_lanes;
+
+AK_AVX2 static void cc8_load(const ak_compressed_clip *c, const key_span *s, cc8_lanes *k)
+{
+    int32_t i0[8], i1[8];
+    float t[8], h[8], g[8];
+    const int32_t bytes = (int32_t)c->header->frame_bytes; /* frames x bytes < 2^29 (load) */
+    for (int i = 0; i < 8; ++i) {
+        i0[i] = s[i].f0 * bytes;
+        i1[i] = s[i].f1 * bytes;
+        const float a = s[i].alpha;
+        t[i] = a;
+        h[i] = (a - 0.5f) * (a - 0.5f);
+        g[i] = a * (a - 0.5f) * (a - 1.0f);
+    }
+    k->c = c;
+    k->s = s;
+    k->i0 = _mm256_loadu_si256((const __m256i *)(const void *)i0);
+    k->i1 = _mm256_loadu_si256((const __m256i *)(const void *)i1);
+    k->T = _mm256_loadu_ps(t);
+    k->H = _mm256_loadu_ps(h);
+    k->G = _mm256_loadu_ps(g);
+}
+
+/* Components 0..count-1 of track t in the records idx: quantized (base + q step; one gather
+ * of 32 bits serves every component inside it), or raw floats. */
+AK_AVX2 static inline void cc8_key(const cc8_lanes *k, const akc_track *t, __m256i idx, int count,
+                                   __m256 *out)
+{
+    if (t->mode == AKC_RAW) {
+        const float *at = (const float *)(const void *)(k->c->records + (t->offset >> 3));
+        for (int i = 0; i < count; ++i)
+            out[i] = _mm256_i32gather_ps(at + i, idx, 1);
+        return;
+    }
+    const __m256i mask = _mm256_set1_epi32((int)(((uint32_t)1 << t->bits) - 1u));
+    uint32_t first = 0; /* bit where the 32 bits gathered last start */
+    __m256i v = _mm256_setzero_si256();
+    for (int i = 0; i < 3; ++i) {
+        const uint32_t bit = t->offset + (uint32_t)i * t->bits;
+        if (i == 0 || bit + t->bits > first + 32u) { /* not inside the last gather */
+            first = bit & ~7u;
+            v = _mm256_i32gather_epi32((const int *)(const void *)(k->c->records + (first >> 3)),
+                                       idx, 1);
+        }
+        const __m256i q =
+            _mm256_and_si256(_mm256_srl_epi32(v, _mm_cvtsi32_si128((int)(bit - first))), mask);
+        out[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(q), _mm256_set1_ps(t->step[i]),
+                                 _mm256_set1_ps(t->base[i]));
+    }
+}
+
+/* x^2 + y^2 + z^2 per lane. */
+AK_AVX2 static inline __m256 cc8_norm3(const soa8_quat *q)
+{
+    return _mm256_fmadd_ps(q->z, q->z, _mm256_fmadd_ps(q->y, q->y, _mm256_mul_ps(q->x, q->x)));
+}
+
+/* The rotations of track t for the eight lanes; 0 where a quantized key rounded outside the
+ * unit ball in some lane (akc_with_w renormalises it: the caller takes the one-lane path). */
+AK_AVX2 static int cc8_rotation(const cc8_lanes *k, const akc_track *t, soa8_quat *q)
+{
+    if (t->mode == AKC_CONSTANT) {
+        const soa8_quat b = {_mm256_set1_ps(t->base[0]), _mm256_set1_ps(t->base[1]),
+                             _mm256_set1_ps(t->base[2]), _mm256_set1_ps(t->base[3])};
+        *q = b;
+        return 1;
+    }
+    __m256 ka[4], kb[4];
+    ka[3] = kb[3] = _mm256_setzero_ps(); /* quantized: w is rebuilt below */
+    cc8_key(k, t, k->i0, 4, ka);
+    cc8_key(k, t, k->i1, 4, kb);
+    soa8_quat a = {ka[0], ka[1], ka[2], ka[3]}, b = {kb[0], kb[1], kb[2], kb[3]};
+    if (t->mode == AKC_QUANTIZED) {
+        const __m256 one = _mm256_set1_ps(1.0f);
+        const __m256 sa = cc8_norm3(&a), sb = cc8_norm3(&b);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_max_ps(sa, sb), one, _CMP_GT_OQ))) return 0;
+        a.w = _mm256_sqrt_ps(_mm256_sub_ps(one, sa));
+        b.w = _mm256_sqrt_ps(_mm256_sub_ps(one, sb));
+    }
+    *q = soa8_slerp(a, b, k->T, k->H, k->G);
+    return 1;
+}
+
+/* cc8_rotation lane by lane through the one-character decoder (the rare renormalised key). */
+AK_AVX2 static soa8_quat cc8_rotation_lanes(const cc8_lanes *k, const akc_track *t)
+{
+    __m128 lanes[8];
+    for (int i = 0; i < 8; ++i) {
+        const aks_slerp_t sp = aks_slerp_params(k->s[i].alpha);
+        lanes[i] =
+            sample_rotation4(t, akc_record(k->c, k->s[i].f0), akc_record(k->c, k->s[i].f1), &sp);
+    }
+    soa8_quat q;
+    soa8_load(lanes, &q.x, &q.y, &q.z, &q.w);
+    return q;
+}
+
+/* The translations of track t for the eight lanes, x, y, z. */
+AK_AVX2 static inline void cc8_translation(const cc8_lanes *k, const akc_track *t, __m256 xyz[3])
+{
+    if (t->mode == AKC_CONSTANT) {
+        for (int i = 0; i < 3; ++i)
+            xyz[i] = _mm256_set1_ps(t->base[i]);
+        return;
+    }
+    __m256 a[3], b[3];
+    cc8_key(k, t, k->i0, 3, a);
+    cc8_key(k, t, k->i1, 3, b);
+    for (int i = 0; i < 3; ++i)
+        xyz[i] = _mm256_fmadd_ps(_mm256_sub_ps(b[i], a[i]), k->T, a[i]);
+}
+
+/* Linear sample + FK of eight characters (spans s, model poses w) in one pass. */
+AK_AVX2 static void sample_fk_cc8(const ak_compressed_clip *c, const int32_t *parents,
+                                  const key_span *s, ak_xform *const *w, soa8_xform *AK_RESTRICT ws)
+{
+    cc8_lanes k;
+    cc8_load(c, s, &k);
+    for (int32_t j = 0; j < c->header->joint_count; ++j) {
+        const akc_track *tr = &c->tracks[2 * j];
+        soa8_quat q;
+        if (!cc8_rotation(&k, tr, &q)) q = cc8_rotation_lanes(&k, tr);
+        __m256 t[3];
+        cc8_translation(&k, &tr[1], t);
+        const soa8_xform o = {q.x, q.y, q.z, q.w, t[0], t[1], t[2]};
+        soa8_fk_store(ws, w, j, parents[j], o);
+    }
+}
+
+/* The eight-character pass over [i, end) in steps of eight (linear, on a CPU with AVX2 and
+ * FMA); returns where it stopped. */
+static int32_t batch_cc8(const ak_compressed_clip *c, const int32_t *parents, const float *times,
+                         int32_t i, int32_t end, ak_interp interp, ak_xform *model)
+{
+    if (interp != AK_INTERP_LINEAR || end - i < 8 || !aks8_cpu_ok()) return i;
+    const size_t n = (size_t)c->header->joint_count;
+    soa8_xform scratch[AK_SOA_TILE + 1];
+    for (; i + 8 <= end; i += 8) {
+        key_span s[8];
+        ak_xform *w[8];
+        for (int k = 0; k < 8; ++k) {
+            s[k] = locate_c(c, times[i + k]);
+            w[k] = model + (size_t)(i + k) * n;
+        }
+        sample_fk_cc8(c, parents, s, w, scratch);
+    }
+    return i;
+}
+#endif
+
 int32_t ak_compressed_clip_sample_fk_range(const ak_compressed_clip *c, const ak_skeleton *sk,
                                            const float *times, int32_t count, ak_interp interp,
                                            ak_xform *model, int32_t begin, int32_t end)
@@ -348,7 +510,11 @@ int32_t ak_compressed_clip_sample_fk_range(const ak_compressed_clip *c, const ak
         return AK_ERR_INVALID_ARG;
     if (begin < 0 || end < begin || end > count) return AK_ERR_INVALID_ARG;
     const size_t n = (size_t)sk->joint_count;
-    for (int32_t i = begin; i < end; ++i)
+    int32_t i = begin;
+#ifdef AK_HAVE_AVX2_DISPATCH
+    i = batch_cc8(c, sk->parents, times, i, end, interp, model);
+#endif
+    for (; i < end; ++i)
         sample_fk_one(c, sk->parents, times[i], interp, model + (size_t)i * n);
     return AK_OK;
 }

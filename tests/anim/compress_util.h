@@ -19,7 +19,7 @@ static inline void akt_load_bvh(const char *name, ak_skeleton **s, ak_clip **c, 
 }
 
 /* ACL's measure: distance between the two transforms' images of the joint and of the points
- * `shell` along its x, y and z axes. */
+ * `shell` along its x, y and z axes (NaN where either transform has one). */
 static inline double akt_point_error(ak_xform a, ak_xform b, float shell)
 {
     double worst = 0.0;
@@ -29,7 +29,7 @@ static inline double akt_point_error(ak_xform a, ak_xform b, float shell)
         const ak_vec3 pa = ak_xform_point(a, p), pb = ak_xform_point(b, p);
         const double dx = (double)pa.x - pb.x, dy = (double)pa.y - pb.y, dz = (double)pa.z - pb.z;
         const double d = sqrt(dx * dx + dy * dy + dz * dz);
-        worst = d > worst ? d : worst;
+        worst = d > worst || d != d ? d : worst; /* NaN stays NaN: no bound passes it */
     }
     return worst;
 }

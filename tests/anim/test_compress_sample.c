@@ -5,7 +5,8 @@
  * nothing written). Then a two-joint clip worked by hand (linear, step and cubic between keys
  * within the compressor's tolerance; clamped outside a plain clip, wrapped in a looping one;
  * constant tracks bit for bit), the batch against sample-then-FK and its ranges against one
- * call, the bytes' round trip and decompression, and blocks that lie refused on load. */
+ * call (quantized, raw and constant tracks, keys rounded outside the unit ball), the bytes'
+ * round trip and decompression, and blocks that lie refused on load. */
 #include "compress_util.h"
 
 /* A root (translation track) and a child 1 m above it; 3 frames 0.5 s apart: the root at
@@ -167,18 +168,16 @@ static void compress_sample_two_joints_worked_by_hand(void **state)
     ak_skeleton_destroy(s);
 }
 
-static void batch_matches_sample_then_fk_and_ranges_match_one_call(void **state)
+/* Every pose of a batch of K characters (times before the start, inside, past the end) against
+ * ak_compressed_clip_sample then ak_fk: joints and the points 3 cm out within 1e-5 m (the
+ * batch's eight-lane pass rounds differently); ranges of the batch give one call's bits. */
+static void check_batch(const ak_compressed_clip *cc, const ak_skeleton *s, float mpu)
 {
-    (void)state;
-    ak_skeleton *s;
-    ak_clip *c;
-    float mpu;
-    ak_compressed_clip *cc = akt_compress_capture("cmu_02_01_walk.bvh", &s, &c, &mpu);
-    enum { K = 21 };
+    enum { K = 21 }; /* two blocks of eight lanes and five characters one at a time */
     const size_t n = (size_t)s->joint_count;
     float times[K];
     for (int i = 0; i < K; ++i)
-        times[i] = 0.37f * (float)i - 0.5f; /* before the start, inside, past the end */
+        times[i] = 0.37f * (float)i - 0.5f;
     ak_xform *one = malloc(sizeof(ak_xform) * n * K), *split = malloc(sizeof(ak_xform) * n * K);
     ak_xform *local = malloc(sizeof(ak_xform) * n), *w = malloc(sizeof(ak_xform) * n);
     const ak_interp modes[] = {AK_INTERP_STEP, AK_INTERP_LINEAR, AK_INTERP_CUBIC};
@@ -195,7 +194,8 @@ static void batch_matches_sample_then_fk_and_ranges_match_one_call(void **state)
             ak_compressed_clip_sample(cc, s, times[i], modes[m], local);
             ak_fk(s, local, w);
             for (size_t j = 0; j < n; ++j)
-                assert_true(akt_point_error(w[j], one[(size_t)i * n + j], 0.0f) * mpu < 1e-5);
+                assert_true(akt_point_error(w[j], one[(size_t)i * n + j], 0.03f / mpu) * mpu <
+                            1e-5);
         }
     }
     assert_int_equal(
@@ -204,6 +204,69 @@ static void batch_matches_sample_then_fk_and_ranges_match_one_call(void **state)
     assert_int_equal(ak_compressed_clip_sample_fk_batch(cc, s, NULL, K, AK_INTERP_LINEAR, one),
                      AK_ERR_INVALID_ARG);
     free(one), free(split), free(local), free(w);
+}
+
+/* The walk at the default tolerance (constant and quantized tracks, one raw) and at 1e-6 m
+ * (twelve raw tracks, rotations among them). */
+static void batch_matches_sample_then_fk_and_ranges_match_one_call(void **state)
+{
+    (void)state;
+    ak_skeleton *s;
+    ak_clip *c;
+    float mpu;
+    ak_compressed_clip *cc = akt_compress_capture("cmu_02_01_walk.bvh", &s, &c, &mpu);
+    check_batch(cc, s, mpu);
+    ak_compressed_clip_destroy(cc);
+    ak_compress_params p = ak_compress_defaults();
+    p.tolerance = 1e-6f;
+    p.metres_per_unit = mpu;
+    assert_int_equal(ak_compress_run(c, s, &p, &cc, NULL), AK_OK);
+    ak_compressed_info info;
+    ak_compressed_clip_get_info(cc, &info);
+    assert_true(info.raw_tracks >= 2);
+    check_batch(cc, s, mpu);
+    ak_compressed_clip_destroy(cc);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+/* A block whose quantized rotation keys decode outside the unit ball (x from 0.999 up: the
+ * decoder renormalises them, w = 0) is sampled the same by the batch as one at a time. */
+static void batch_renormalises_keys_outside_the_unit_ball_as_one_character_does(void **state)
+{
+    (void)state;
+    ak_skeleton *s;
+    ak_clip *c;
+    float mpu;
+    ak_compressed_clip *cc = akt_compress_capture("cmu_02_01_walk.bvh", &s, &c, &mpu);
+    size_t size;
+    const uint8_t *bytes = ak_compressed_clip_data(cc, &size);
+    uint8_t *copy = malloc(size);
+    memcpy(copy, bytes, size);
+    int32_t q = -1; /* the first quantized rotation track */
+    for (int32_t j = 0; j < s->joint_count && q < 0; ++j)
+        if (cc->tracks[2 * j].mode == AKC_QUANTIZED) q = 2 * j;
+    assert_true(q >= 0);
+    akc_track t = cc->tracks[q];
+    t.base[0] = 0.999f;
+    memcpy(copy + akc_tracks_offset() + sizeof t * (size_t)q, &t, sizeof t);
+    ak_compressed_clip *odd = NULL;
+    assert_int_equal(ak_compressed_clip_load(copy, size, &odd, NULL), AK_OK);
+    int outside = 0; /* frames whose key of that track is outside the ball */
+    const uint64_t mask = ((uint64_t)1 << t.bits) - 1u;
+    for (int32_t f = 0; f < c->frame_count; ++f) {
+        const uint64_t v = akc_read_bits(akc_record(odd, f), t.offset);
+        double n2 = 0.0;
+        for (uint32_t k = 0; k < 3; ++k) {
+            const double x = t.base[k] + (double)((v >> (k * t.bits)) & mask) * t.step[k];
+            n2 += x * x;
+        }
+        outside += n2 > 1.0;
+    }
+    assert_true(outside > c->frame_count / 4);
+    check_batch(odd, s, mpu);
+    free(copy);
+    ak_compressed_clip_destroy(odd);
     ak_compressed_clip_destroy(cc);
     ak_clip_destroy(c);
     ak_skeleton_destroy(s);
@@ -316,6 +379,7 @@ int main(void)
         cmocka_unit_test(compress_sample_arguments_validity),
         cmocka_unit_test(compress_sample_two_joints_worked_by_hand),
         cmocka_unit_test(batch_matches_sample_then_fk_and_ranges_match_one_call),
+        cmocka_unit_test(batch_renormalises_keys_outside_the_unit_ball_as_one_character_does),
         cmocka_unit_test(bytes_round_trip_and_decompress_give_the_same_keys),
         cmocka_unit_test(loading_refuses_blocks_that_lie),
     };
