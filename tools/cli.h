@@ -48,6 +48,10 @@ int ak_cli_parse_vec2(const char *s, float *a, float *b);
  * finite as a float (|v| <= FLT_MAX). */
 int ak_cli_parse_float(const char *s, float *out);
 int ak_cli_parse_int(const char *s, int *out);
+/* " (--root-joint)" when `err` is the library's refusal of the root-joint name the user gave
+ * (`given` not empty, AK_ERR_NOT_FOUND, the message names it: ak_root_joint_find), else "":
+ * the library's message says what is missing, the CLI says which flag gave it. */
+const char *ak_cli_root_joint_hint(const ak_error *err, const char *given);
 /* True when `s` ends with the lower-case `suffix`, ignoring the case of s (".BVH" ends ".bvh"). */
 int ak_cli_ends_with(const char *s, const char *suffix);
 

@@ -107,6 +107,14 @@ int ak_cli_parse_vec2(const char *s, float *a, float *b)
     return 0;
 }
 
+const char *ak_cli_root_joint_hint(const ak_error *err, const char *given)
+{
+    if (!err || !given || !given[0] || err->status != AK_ERR_NOT_FOUND) return "";
+    char named[AK_FLAG_TEXT_MAX + 48];
+    snprintf(named, sizeof named, "no joint named '%s' to carry the root motion", given);
+    return strstr(err->message, named) ? " (--root-joint)" : "";
+}
+
 int ak_cli_ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);

@@ -220,7 +220,8 @@ static int run_op(edit_op op, const edit_step *v, const edit_options *o, ak_skel
         st = append_clip(v, o, *s, *c, &out, &err);
     }
     if (st != AK_OK) {
-        fprintf(stderr, "animkit edit: --%s: %s\n", k_step_flags[op].name, err.message);
+        fprintf(stderr, "animkit edit: --%s: %s%s\n", k_step_flags[op].name, err.message,
+                ak_cli_root_joint_hint(&err, o->root_joint));
         return 1;
     }
     if (out_s) {

@@ -241,7 +241,8 @@ int ak_cmd_walk(int argc, char **argv)
     ak_error err;
     if (ak_walk_scene_create_with(&scenario, ak_tools_png_heightmap_loader, ak_tools_read_clip_warn,
                                   &scene, &err) != AK_OK) {
-        fprintf(stderr, "animkit walk: %s\n", err.message);
+        fprintf(stderr, "animkit walk: %s%s\n", err.message,
+                ak_cli_root_joint_hint(&err, scenario.root_joint));
         return 1;
     }
     if (!cli.quiet) report_clip(scene);

@@ -427,7 +427,9 @@ static int travel_joint(akv_character *c, const akv_settings *s, char *err, size
     ak_error e;
     if (ak_root_joint_find(c->skeleton, c->clip, s->root_joint, &r, &e) != AK_OK) {
         if (!s->root_joint) return 0; /* nothing measured: joint 0 as before */
-        snprintf(err, err_size, "%s: %s", c->label, e.message);
+        /* the library names what is missing; the flag is the viewer's */
+        snprintf(err, err_size, "%s: %s%s", c->label, e.message,
+                 e.status == AK_ERR_NOT_FOUND ? " (--root-joint)" : "");
         return -1;
     }
     c->travel_joint = r.joint;

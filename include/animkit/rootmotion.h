@@ -75,7 +75,7 @@ AK_API float ak_root_motion_duration(const ak_root_motion *rm);
 typedef enum ak_root_joint_reason {
     AK_ROOT_JOINT_TOP_TRAVELS = 0, /* the top joint travels (or nothing travels: the top) */
     AK_ROOT_JOINT_UNDER_STILL = 1, /* the top joint is still; this joint below it travels */
-    AK_ROOT_JOINT_NAMED = 2        /* the caller named it (--root-joint) */
+    AK_ROOT_JOINT_NAMED = 2        /* the caller named it */
 } ak_root_joint_reason;
 
 typedef struct ak_root_joint_report {
@@ -93,7 +93,9 @@ typedef struct ak_root_joint_report {
  * of its frame-0 position on XZ (still), the child below it that reaches furthest on XZ
  * becomes the candidate, if it reaches 0.25 of the standing height (a stride; the sway of an
  * idle capture is less) and has a translation track. Model space, every frame. `name`
- * (NULL or "": measure) names the joint instead; AK_ERR_NOT_FOUND when no joint has it.
+ * (NULL or "": measure) names the joint instead; AK_ERR_NOT_FOUND when no joint has it, with
+ * the message "no joint named 'NAME' to carry the root motion" (callers add where the name
+ * came from: the CLI its --root-joint flag).
  * Allocates scratch (offline). */
 AK_API int32_t ak_root_joint_find(const ak_skeleton *skeleton, const ak_clip *clip,
                                   const char *name, ak_root_joint_report *out, ak_error *err);

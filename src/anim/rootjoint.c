@@ -83,8 +83,8 @@ int32_t ak_root_joint_find(const ak_skeleton *s, const ak_clip *c, const char *n
     if (name && *name) {
         named = ak_skeleton_find(s, name);
         if (named < 0)
-            return ak_error_set(err, AK_ERR_NOT_FOUND, 0, "no joint named '%s' (--root-joint)",
-                                name);
+            return ak_error_set(err, AK_ERR_NOT_FOUND, 0,
+                                "no joint named '%s' to carry the root motion", name);
     }
     float *reach = (float *)calloc((size_t)s->joint_count, sizeof(float));
     if (!reach || measure_reach(s, c, reach) != AK_OK) {

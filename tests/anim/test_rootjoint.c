@@ -59,7 +59,7 @@ static void rootjoint_arguments_validity(void **state)
     expect_status(ak_root_joint_find(s, sc, NULL, &r, &err), AK_ERR_INVALID_ARG, &err,
                   "clip has 2 joints, skeleton 38");
     expect_status(ak_root_joint_find(s, c, "Nope", &r, &err), AK_ERR_NOT_FOUND, &err,
-                  "no joint named 'Nope' (--root-joint)");
+                  "no joint named 'Nope' to carry the root motion");
     assert_int_equal(ak_root_joint_find(s, c, "", &r, &err), AK_OK); /* "": measure */
     assert_int_equal(r.reason, AK_ROOT_JOINT_TOP_TRAVELS);
     ak_clip *out = (ak_clip *)1;

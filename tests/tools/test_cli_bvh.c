@@ -340,6 +340,13 @@ static void cli_reports_errors_with_file_line_and_exit_codes(void **state)
     r = run(args);
     assert_int_equal(r.code, 2);
     run_free(&r);
+    /* A root joint the skeleton does not have: the library's message, the flag from the CLI. */
+    snprintf(args, sizeof args, "info '%s' --root-joint Nope", mocap_path("cmu_09_01_run.bvh"));
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(
+        r.err, "animkit info: --root-joint: no joint named 'Nope' to carry the root motion\n");
+    run_free(&r);
 }
 
 /* A file other readers accept (one more frame line than Frames: says): read, the warning on

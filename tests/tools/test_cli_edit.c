@@ -101,6 +101,13 @@ static void edit_reports_errors_and_writes_nothing(void **state)
     assert_int_equal(run_edit(args, msg, sizeof msg), 1);
     assert_non_null(strstr(msg, ".missing: cannot open"));
     assert_true(access(out, F_OK) != 0);
+    /* A root joint the skeleton does not have: the library says what is missing, the CLI
+     * which flag named it. */
+    snprintf(args, sizeof args, "'%s' '%s' --in-place --root-joint Nope", in, out);
+    assert_int_equal(run_edit(args, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "\nanimkit edit: --in-place: no joint named 'Nope' to carry the "
+                                "root motion (--root-joint)\n"));
+    assert_true(access(out, F_OK) != 0);
 }
 
 /* Issue 26: 65 step flags are refused before the 65th is stored (the plan holds 64; the

@@ -226,6 +226,17 @@ static void walk_usage_errors_exit_2(void **state)
     snprintf(cmd, sizeof cmd, "'%s' walk --clip no/such.bvh --out '%s/none' 2>/dev/null", g_bin,
              g_out);
     assert_int_equal(run(cmd, last, sizeof last), 1);
+    /* A root joint the capture does not have: exit 1, the library's message and the flag
+     * that named it (the guide walker's scene and the matcher's database). */
+    char clip[1200];
+    akt_mocap_path("cmu_02_01_walk.bvh", clip, sizeof clip);
+    for (int match = 0; match < 2; ++match) {
+        snprintf(cmd, sizeof cmd, "'%s' walk --clip '%s' --root-joint Nope%s --out '%s/none' 2>&1",
+                 g_bin, clip, match ? " --steer match" : "", g_out);
+        assert_int_equal(run(cmd, last, sizeof last), 1);
+        if (!strstr(last, ": no joint named 'Nope' to carry the root motion (--root-joint)\n"))
+            fail_msg("got '%s'", last);
+    }
     snprintf(cmd, sizeof cmd, "'%s' walk --help", g_bin);
     assert_int_equal(run(cmd, last, sizeof last), 0);
 }
