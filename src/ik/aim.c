@@ -18,6 +18,9 @@
  * turn is at most (1 - clamp_weight) * pi. */
 #include "ik/ik_internal.h"
 
+#include <stddef.h>
+#include <string.h>
+
 static ak_vec3 unit_or_zero(ak_vec3 v)
 {
     float l = akv_len(v);
@@ -84,29 +87,37 @@ ak_aim_ik_params ak_aim_ik_defaults(void)
     return p;
 }
 
-/* The range table's bounds (param_ranges.c) as straight-line compares (the table walk is 178
- * instructions, a fifth of the solve): the table runs only when one fails, for its message.
- * They must lie inside the table's bounds: tests/ik/test_param_ranges.c probes every row
- * through _validate. */
-static inline int aim_in_ranges(const ak_aim_ik_params *p)
+/* The range table's bounds (param_ranges.c) over the 15 consecutive floats target..weight in
+ * one pass: inside them every field is finite, so with a non-null skeleton, a joint in range
+ * and a non-zero forward axis the params are valid, and the field-by-field checks (70 % of a
+ * solve's validation) run only when this fails, for their messages. The bounds must equal the
+ * table's: tests/ik/test_param_ranges.c probes every row through _validate. */
+enum { AIM_FLOATS = 15 };
+_Static_assert(offsetof(ak_aim_ik_params, weight) - offsetof(ak_aim_ik_params, target) ==
+                   (AIM_FLOATS - 1) * sizeof(float),
+               "ak_aim_ik_params: target..weight are consecutive floats");
+static inline int aim_valid_fast(const ak_aim_ik_params *p)
 {
-    const float c = 1e6f;
-    const ak_vec3 v[4] = {p->target, p->forward, p->up, p->up_model};
-    int ok = 1;
-    for (int i = 0; i < 4; ++i)
-        ok &= (fabsf(v[i].x) <= c) & (fabsf(v[i].y) <= c) & (fabsf(v[i].z) <= c);
-    return ok & (p->clamp_weight >= 0.0f) & (p->clamp_weight <= 1.0f) & (p->tolerance >= 0.0f) &
-           (p->tolerance <= 3.14159265f) & (p->weight >= 0.0f) & (p->weight <= 1.0f);
+    /* Padded to 16 (the last lane 0 in [0, 0]) for ik_floats_within's four-lane form. */
+    static const float lo[16] = {-1e6f, -1e6f, -1e6f, -1e6f, -1e6f, -1e6f, -1e6f, -1e6f,
+                                 -1e6f, -1e6f, -1e6f, -1e6f, 0.0f,  0.0f,  0.0f,  0.0f};
+    static const float hi[16] = {1e6f, 1e6f, 1e6f, 1e6f, 1e6f, 1e6f,        1e6f, 1e6f,
+                                 1e6f, 1e6f, 1e6f, 1e6f, 1.0f, 3.14159265f, 1.0f, 0.0f};
+    float v[16] = {0.0f};
+    memcpy(v, (const char *)p + offsetof(ak_aim_ik_params, target), AIM_FLOATS * sizeof(float));
+    return p->skeleton && p->joint >= 0 && p->joint < p->skeleton->joint_count &&
+           ik_floats_within(v, lo, hi, 16) & (akv_dot(p->forward, p->forward) > 1e-12f);
 }
 
 static int32_t aim_validate(const ak_aim_ik_params *p, ak_error *err)
 {
+    if (p && aim_valid_fast(p)) return AK_OK;
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
     int32_t st = check_aim_common(p->skeleton, p->target, p->forward, p->up, p->up_model,
                                   p->clamp_weight, p->tolerance, p->weight, err);
     if (st < 0) return st;
     st = ik_check_joint(p->skeleton, p->joint, "aim", err);
-    if (st < 0 || aim_in_ranges(p)) return st;
+    if (st < 0) return st;
     return ak_params_check(ak_aim_ik_param_ranges(), p, err);
 }
 
@@ -181,25 +192,30 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *mo
                                    ak_quat *correction, ak_ik_result *result, ak_error *err)
 {
     ak_ik_result res = {0, 0, 0, 0.0f};
-    if (correction) *correction = akq_identity();
     int32_t st = aim_validate(p, err);
     if (st == AK_OK && (!model || !correction))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL model or correction");
-    if (st == AK_OK &&
-        (!akq_finite(model[p->joint].rotation) || !akv_finite(model[p->joint].translation)))
-        st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "model pose is not finite");
-    if (st == AK_OK) st = ik_check_range(model[p->joint].translation, p->target, 0.0f, err);
+    /* A non-finite position makes to_len2 non-finite: one test for both checks below. */
+    const ak_vec3 to_target =
+        st == AK_OK ? akv_sub(p->target, model[p->joint].translation) : akv_make(0.0f, 0.0f, 0.0f);
+    const float to_len2 = akv_dot(to_target, to_target);
+    if (st == AK_OK && !(akq_finite(model[p->joint].rotation) & isfinite(8.0f * to_len2))) {
+        if (!akq_finite(model[p->joint].rotation) || !akv_finite(model[p->joint].translation))
+            st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "model pose is not finite");
+        else
+            st = ik_check_range(model[p->joint].translation, p->target, 0.0f, err);
+    }
     if (st < 0) {
+        if (correction) *correction = akq_identity();
         if (result) *result = res;
         return st;
     }
     const ak_quat w = model[p->joint].rotation;
     const ak_vec3 pos = model[p->joint].translation;
     const ak_vec3 forward = unit_or_zero(p->forward);
-    const ak_vec3 to_target = akv_sub(p->target, pos);
-    const float to_len2 = akv_dot(to_target, to_target);
     res.iterations = 1;
     if (!(to_len2 > 1e-20f)) { /* target on the joint: nothing to aim at */
+        *correction = akq_identity();
         res.reached = 1;
         if (result) *result = res;
         return AK_OK;

@@ -4,6 +4,7 @@
 #define AK_IK_INTERNAL_H
 
 #include "animkit/ik.h"
+#include "core/simd.h"
 #include "core/xform_inline.h"
 
 #include <float.h>
@@ -47,6 +48,28 @@ AK_INLINE int32_t ik_check_range(ak_vec3 origin, ak_vec3 target, float span, ak_
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "coordinates too large: distances overflow single precision");
     return AK_OK;
+}
+/* 1 when every v[i] lies in [lo[i], hi[i]] (NaN and infinities fail): a params struct's
+ * range-table bounds (param_ranges.c) checked in one pass over its consecutive float fields,
+ * which the compiler turns into a few packed compares. The solvers accept on it and run the
+ * field-by-field checks only when it fails, for their messages. */
+AK_INLINE int ik_floats_within(const float *v, const float *lo, const float *hi, int n)
+{
+#ifdef AK_HAVE_SSE
+    if ((n & 3) == 0) { /* four lanes at a time: callers pad their arrays to a multiple of 4 */
+        __m128 in = _mm_castsi128_ps(_mm_set1_epi32(-1));
+        for (int i = 0; i < n; i += 4) {
+            const __m128 x = _mm_loadu_ps(v + i);
+            in = _mm_and_ps(in, _mm_and_ps(_mm_cmpge_ps(x, _mm_loadu_ps(lo + i)),
+                                           _mm_cmple_ps(x, _mm_loadu_ps(hi + i))));
+        }
+        return _mm_movemask_ps(in) == 0xF;
+    }
+#endif
+    int ok = 1;
+    for (int i = 0; i < n; ++i)
+        ok &= (v[i] >= lo[i]) & (v[i] <= hi[i]);
+    return ok;
 }
 /* 1 when `d` is `a` itself or lies in a's subtree. */
 AK_INLINE int ik_is_in_subtree(const ak_skeleton *s, int32_t a, int32_t d)

@@ -37,22 +37,33 @@ ak_limb_ik_params ak_limb_ik_defaults(void)
     return p;
 }
 
-/* The range table's bounds (param_ranges.c) as straight-line compares, so a solve does not
- * walk the table (112 instructions a call, a tenth of the solve): the table runs only when one
- * of these fails, for its message. They must lie inside the table's bounds (a value the table
- * refuses fails here too): tests/ik/test_param_ranges.c probes every row through _validate. */
-static inline int limb_in_ranges(const ak_limb_ik_params *p)
+/* The range table's bounds (param_ranges.c) in one pass: inside them every float field the
+ * table covers is finite, so with the joints in order, a non-zero mid_axis and the flagged
+ * fields sound the params are valid, and the field-by-field checks run only when this fails,
+ * for their messages. The bounds must equal the table's: tests/ik/test_param_ranges.c probes
+ * every row through _validate. */
+static inline int limb_valid_fast(const ak_limb_ik_params *p)
 {
-    const float c = 1e6f;
-    return (fabsf(p->target.x) <= c) & (fabsf(p->target.y) <= c) & (fabsf(p->target.z) <= c) &
-           (fabsf(p->mid_axis.x) <= c) & (fabsf(p->mid_axis.y) <= c) & (fabsf(p->mid_axis.z) <= c) &
-           (p->soft_limit >= 0.0f) & (p->soft_limit <= 0.999f) & (p->tolerance >= 0.0f) &
-           (p->tolerance <= 1.0f) & (p->weight >= 0.0f) & (p->weight <= 1.0f);
+    static const float lo[12] = {-1e6f, -1e6f, -1e6f, -1e6f, -1e6f, -1e6f,
+                                 0.0f,  0.0f,  0.0f,  0.0f,  0.0f,  0.0f};
+    static const float hi[12] = {1e6f,   1e6f, 1e6f, 1e6f, 1e6f, 1e6f,
+                                 0.999f, 1.0f, 1.0f, 0.0f, 0.0f, 0.0f};
+    const float v[12] = {p->target.x,   p->target.y,   p->target.z,   p->mid_axis.x,
+                         p->mid_axis.y, p->mid_axis.z, p->soft_limit, p->tolerance,
+                         p->weight,     0.0f,          0.0f,          0.0f};
+    const ak_skeleton *s = p->skeleton;
+    return s && p->upper >= 0 && p->middle > p->upper && p->end > p->middle &&
+           p->end < s->joint_count && p->middle < s->subtree_end[p->upper] &&
+           p->end < s->subtree_end[p->middle] &&
+           (ik_floats_within(v, lo, hi, 12) & (akv_dot(p->mid_axis, p->mid_axis) > 1e-12f)) &&
+           (!p->use_pole || akv_finite(p->pole)) &&
+           (!p->match_end_rotation || akq_is_unit(p->end_rotation));
 }
 
 /* Static so the solve inlines it (an exported function may be interposed under -fPIC). */
 static int32_t limb_validate(const ak_limb_ik_params *p, ak_error *err)
 {
+    if (p && limb_valid_fast(p)) return AK_OK;
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "params is NULL");
     const ak_skeleton *s = p->skeleton;
     if (!s) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "skeleton is NULL");
@@ -78,7 +89,7 @@ static int32_t limb_validate(const ak_limb_ik_params *p, ak_error *err)
     if (!(p->tolerance >= 0.0f) || !isfinite(p->tolerance))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "tolerance must be finite and >= 0");
     if ((st = ik_check_weight(p->weight, err)) < 0) return st;
-    return limb_in_ranges(p) ? AK_OK : ak_params_check(ak_limb_ik_param_ranges(), p, err);
+    return ak_params_check(ak_limb_ik_param_ranges(), p, err);
 }
 
 int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)
