@@ -141,6 +141,14 @@ void ik_chain_set_rot(ik_chain *c, int32_t i, ak_quat rot_model, const ak_ik_lim
  * chain[0] down. */
 void ik_chain_store(const ik_chain *c, const ak_skeleton *s, int32_t count, float weight,
                     ak_xform *local, ak_xform *model);
+/* Aim's frame solve (aim.c): the local correction conj(W) W_new of the joint whose model
+ * transform is *x (W its rotation) turning p->forward onto p->target (at least 1e-10 away) with
+ * p->up kept toward p->up_model; 0 when a frame is degenerate. The scalar form, and the packed
+ * one the solve uses where there is SSE (tests/ik/test_aim.c holds them equal). */
+int ik_aim_frames_scalar(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *correction);
+#ifdef AK_HAVE_SSE
+int ik_aim_frames_sse(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *correction);
+#endif
 int32_t ik_check_limits(const ak_ik_limit *limits, int32_t n, ak_error *err);
 /* One CCD pass (tip to root) over the chain state; returns the new end-effector error. */
 float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights,
