@@ -358,6 +358,8 @@ static inline void dqs_run(const ak_skin_params *p, int32_t first, int32_t count
 #define AKSKIN_HAVE_AVX2 1
 #include <immintrin.h>
 #define AK_AVX2 __attribute__((target("avx2,fma")))
+/* Inlined into each influence count's copy of the run (k a constant, its loops unrolled) */
+#define AK_AVX2_INLINE __attribute__((target("avx2,fma"), always_inline))
 
 static int cpu_has_avx2_fma(void)
 {
@@ -382,12 +384,10 @@ AK_AVX2 static inline void palette_offsets(const uint16_t *j, int32_t n, int32_t
         off[i] = (uint32_t)akskin_joint(j[i], joint_count) * (uint32_t)sizeof(ak_skin_joint);
 }
 
-/* One vertex by LBS with the blended columns in two registers, (c0 | c1) and (c2 | c3): an
- * influence is one broadcast and two fused multiply-adds; each coordinate is a broadcast load
- * (nothing past the vertex is read). `off`: its influences' palette offsets. */
-AK_AVX2 static inline void lbs_vertex_avx2(const char *pal, const uint32_t *off, const float *wv,
-                                           const int32_t k, const float *x, const float *n,
-                                           __m128 *pos, __m128 *nrm)
+/* One vertex's blended columns in two registers, a = (c0 | c1) and b = (c2 | c3): an influence
+ * is one broadcast and two fused multiply-adds. `off`: its influences' palette offsets. */
+AK_AVX2 static inline void lbs_blend_avx2(const char *pal, const uint32_t *off, const float *wv,
+                                          const int32_t k, __m256 *a_out, __m256 *b_out)
 {
     /* off[0..k) were written by palette_offsets' vector stores, which the analyser does not
      * follow; so are off[l * k + i] in gather8_part. */
@@ -402,55 +402,102 @@ AK_AVX2 static inline void lbs_vertex_avx2(const char *pal, const uint32_t *off,
         a = _mm256_fmadd_ps(w, _mm256_loadu_ps(m), a);
         b = _mm256_fmadd_ps(w, _mm256_loadu_ps(m + 8), b);
     }
-    const __m128 c0 = _mm256_castps256_ps128(a), c1 = _mm256_extractf128_ps(a, 1);
-    const __m128 c2 = _mm256_castps256_ps128(b), c3 = _mm256_extractf128_ps(b, 1);
-    *pos = _mm_fmadd_ps(
-        c0, _mm_broadcast_ss(x),
-        _mm_fmadd_ps(c1, _mm_broadcast_ss(x + 1), _mm_fmadd_ps(c2, _mm_broadcast_ss(x + 2), c3)));
-    *nrm = _mm_setzero_ps();
-    if (!n) return;
-    *nrm = _mm_fmadd_ps(
-        c0, _mm_broadcast_ss(n),
-        _mm_fmadd_ps(c1, _mm_broadcast_ss(n + 1), _mm_mul_ps(c2, _mm_broadcast_ss(n + 2))));
+    *a_out = a, *b_out = b;
 }
 
-/* Four x,y,z vectors (lane 3 is 0) made unit together: one reciprocal square root for the
- * four lengths (a vector of length 0 becomes (0, 1, 0), as normalize3 does). */
-AK_AVX2 static inline void normalize3x4(__m128 v[4])
+/* The x,y,z of two packed vertices (f[0..6)) spread one per register, vertex A (f[0..3)) in the
+ * low half and B in the high half: (xA x4 | xB x4), (yA.. | yB..), (zA.. | zB..). Two 16-byte
+ * loads, f[0..4) and f[2..6), so nothing past B is read; then in-lane permutes. */
+AK_AVX2 static inline void spread_pair(const float *f, __m256 *x, __m256 *y, __m256 *z)
 {
-    const __m128 s01 = _mm_hadd_ps(_mm_mul_ps(v[0], v[0]), _mm_mul_ps(v[1], v[1]));
-    const __m128 s23 = _mm_hadd_ps(_mm_mul_ps(v[2], v[2]), _mm_mul_ps(v[3], v[3]));
-    const __m128 n2 = _mm_hadd_ps(s01, s23); /* |v0|^2 .. |v3|^2 */
-    const __m128 ok = _mm_cmpgt_ps(n2, _mm_set1_ps(1e-30f));
-    const __m128 inv = _mm_and_ps(ok, aks_rsqrt(_mm_max_ps(n2, _mm_set1_ps(1e-30f))));
-    const __m128 up = _mm_andnot_ps(ok, _mm_set1_ps(1.0f)); /* 1 where the length was 0 */
-    const __m128 y = _mm_setr_ps(0, 1, 0, 0);
-    v[0] = _mm_fmadd_ps(AK_SHUF(up, 0, 0, 0, 0), y, _mm_mul_ps(v[0], AK_SHUF(inv, 0, 0, 0, 0)));
-    v[1] = _mm_fmadd_ps(AK_SHUF(up, 1, 1, 1, 1), y, _mm_mul_ps(v[1], AK_SHUF(inv, 1, 1, 1, 1)));
-    v[2] = _mm_fmadd_ps(AK_SHUF(up, 2, 2, 2, 2), y, _mm_mul_ps(v[2], AK_SHUF(inv, 2, 2, 2, 2)));
-    v[3] = _mm_fmadd_ps(AK_SHUF(up, 3, 3, 3, 3), y, _mm_mul_ps(v[3], AK_SHUF(inv, 3, 3, 3, 3)));
+    const __m256 v =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f)), _mm_loadu_ps(f + 2), 1);
+    /* v = (xA yA zA xB | zA xB yB zB) */
+    *x = _mm256_permutevar_ps(v, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
+    *y = _mm256_permutevar_ps(v, _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2));
+    *z = _mm256_permutevar_ps(v, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3));
 }
 
-/* Four vertices from v: blended, transformed, normals made unit, stored packed. */
-AK_AVX2 static inline void lbs_quad_avx2(const ak_skin_params *p, int32_t v, const int32_t k,
-                                         int stream)
+/* Two vertices by LBS, A in the low half of each register and B in the high half: the blended
+ * columns regrouped as (c_A | c_B), then p' = c0 x + c1 y + c2 z + c3 and n' = c0 nx + c1 ny +
+ * c2 nz for both at once (lane 3 of each half is 0). ab: A's (a, b) from lbs_blend_avx2,
+ * then B's. */
+AK_AVX2 static inline void lbs_pair_avx2(const __m256 ab[4], const float *x, const float *n,
+                                         __m256 *pos, __m256 *nrm)
+{
+    const __m256 c0 = _mm256_permute2f128_ps(ab[0], ab[2], 0x20);
+    const __m256 c1 = _mm256_permute2f128_ps(ab[0], ab[2], 0x31);
+    const __m256 c2 = _mm256_permute2f128_ps(ab[1], ab[3], 0x20);
+    const __m256 c3 = _mm256_permute2f128_ps(ab[1], ab[3], 0x31);
+    __m256 sx, sy, sz;
+    spread_pair(x, &sx, &sy, &sz);
+    *pos = _mm256_fmadd_ps(c0, sx, _mm256_fmadd_ps(c1, sy, _mm256_fmadd_ps(c2, sz, c3)));
+    *nrm = _mm256_setzero_ps();
+    if (!n) return;
+    spread_pair(n, &sx, &sy, &sz);
+    *nrm = _mm256_fmadd_ps(c0, sx, _mm256_fmadd_ps(c1, sy, _mm256_mul_ps(c2, sz)));
+}
+
+/* Two vertex pairs (lane 3 of each half 0) made unit together: one reciprocal square root for
+ * the four lengths (a vector of length 0 becomes (0, 1, 0), as normalize3 does). */
+AK_AVX2 static inline void normalize_pairs(__m256 *v01, __m256 *v23)
+{
+    const __m256 h = _mm256_hadd_ps(_mm256_mul_ps(*v01, *v01), _mm256_mul_ps(*v23, *v23));
+    /* per half: low (|v0|^2, |v2|^2, ..), high (|v1|^2, |v3|^2, ..) */
+    const __m256 n2 = _mm256_hadd_ps(h, h), tiny = _mm256_set1_ps(1e-30f);
+    const __m256 ok = _mm256_cmp_ps(n2, tiny, _CMP_GT_OQ), m = _mm256_max_ps(n2, tiny);
+    const __m256 y = _mm256_rsqrt_ps(m);
+    const __m256 inv = _mm256_and_ps(
+        ok, _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
+                          _mm256_fnmadd_ps(_mm256_mul_ps(y, y), m, _mm256_set1_ps(3.0f))));
+    /* (0, 1, 0) where the length was 0 (inv is 0 there); each vertex's lanes take its own */
+    const __m256 unit_y = _mm256_setr_ps(0, 1, 0, 0, 0, 1, 0, 0);
+    *v01 = _mm256_fmadd_ps(*v01, _mm256_permute_ps(inv, 0x00),
+                           _mm256_andnot_ps(_mm256_permute_ps(ok, 0x00), unit_y));
+    *v23 = _mm256_fmadd_ps(*v23, _mm256_permute_ps(inv, 0x55),
+                           _mm256_andnot_ps(_mm256_permute_ps(ok, 0x55), unit_y));
+}
+
+/* Four x,y,z vectors as two pairs, (v0 | v1) and (v2 | v3) (lane 3 of each half ignored),
+ * packed into 48 bytes: two cross-lane permutes and a blend; streamed past the caches as three
+ * 16-byte non-temporal stores when `stream` (then f is 16-byte aligned). */
+AK_AVX2 static inline void store_pairs(float *f, __m256 v01, __m256 v23, int stream)
+{
+    const __m256 a = _mm256_permutevar8x32_ps(v01, _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 6, 6));
+    const __m256 b = _mm256_permutevar8x32_ps(v23, _mm256_setr_epi32(2, 4, 5, 6, 2, 2, 0, 1));
+    const __m256 head = _mm256_blend_ps(a, b, 0xC0); /* x0 y0 z0 x1 y1 z1 x2 y2 */
+    const __m128 tail = _mm256_castps256_ps128(b);   /* z2 x3 y3 z3 */
+    if (stream) {
+        _mm_stream_ps(f, _mm256_castps256_ps128(head));
+        _mm_stream_ps(f + 4, _mm256_extractf128_ps(head, 1));
+        _mm_stream_ps(f + 8, tail);
+    } else {
+        _mm256_storeu_ps(f, head);
+        _mm_storeu_ps(f + 8, tail);
+    }
+}
+
+/* Four vertices from v: blended, transformed as two pairs, normals made unit, stored packed. */
+AK_AVX2_INLINE static inline void lbs_quad_avx2(const ak_skin_params *p, int32_t v, const int32_t k,
+                                                int stream)
 {
     uint32_t off[4 * AK_SKIN_MAX_INFLUENCES];
     palette_offsets(p->joints + (size_t)v * (size_t)k, 4 * k, p->joint_count, off);
     const char *pal = (const char *)(const void *)p->palette;
     const float *wv = p->weights + (size_t)v * (size_t)k, *x = p->positions + 3 * (size_t)v;
     const float *n = p->out_normals ? p->normals + 3 * (size_t)v : NULL;
-    __m128 pos[4], nrm[4];
+    __m256 ab[8], pos[2], nrm[2];
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 4
 #endif
     for (int l = 0; l < 4; ++l)
-        lbs_vertex_avx2(pal, off + l * k, wv + l * k, k, x + 3 * l, n ? n + 3 * l : NULL, &pos[l],
-                        &nrm[l]);
-    store_packed4(p->out_positions + 3 * (size_t)v, pos, stream);
+        lbs_blend_avx2(pal, off + l * k, wv + l * k, k, &ab[2 * l], &ab[2 * l + 1]);
+    lbs_pair_avx2(ab, x, n, &pos[0], &nrm[0]);
+    lbs_pair_avx2(ab + 4, x + 6, n ? n + 6 : NULL, &pos[1], &nrm[1]);
+    store_pairs(p->out_positions + 3 * (size_t)v, pos[0], pos[1], stream);
     if (!n) return;
-    normalize3x4(nrm);
-    store_packed4(p->out_normals + 3 * (size_t)v, nrm, stream);
+    normalize_pairs(&nrm[0], &nrm[1]);
+    store_pairs(p->out_normals + 3 * (size_t)v, nrm[0], nrm[1], stream);
 }
 
 AK_AVX2 static void lbs_run_avx2(const ak_skin_params *p, int32_t first, int32_t count,
