@@ -384,20 +384,28 @@ AK_AVX2 static inline void palette_offsets(const uint16_t *j, int32_t n, int32_t
         off[i] = (uint32_t)akskin_joint(j[i], joint_count) * (uint32_t)sizeof(ak_skin_joint);
 }
 
+/* The palette entry at offset off[i], the offset read as one scalar load folded into the
+ * address: through a volatile pointer, as otherwise the compiler takes each offset out of the
+ * vector register palette_offsets stored (a lane extract and an add per offset, 4 of the ~50
+ * instructions of an LBS vertex). */
+AK_AVX2 static inline const char *palette_at(const char *pal, const uint32_t *off, int32_t i)
+{
+    const volatile uint32_t *o = off;
+    /* o[i] was written by palette_offsets' vector stores, which the analyser does not follow */
+    // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
+    return pal + o[i];
+}
+
 /* One vertex's blended columns in two registers, a = (c0 | c1) and b = (c2 | c3): an influence
  * is one broadcast and two fused multiply-adds. `off`: its influences' palette offsets. */
 AK_AVX2 static inline void lbs_blend_avx2(const char *pal, const uint32_t *off, const float *wv,
                                           const int32_t k, __m256 *a_out, __m256 *b_out)
 {
-    /* off[0..k) were written by palette_offsets' vector stores, which the analyser does not
-     * follow; so are off[l * k + i] in gather8_part. */
-    // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
-    const float *m = (const float *)(const void *)(pal + off[0]);
+    const float *m = (const float *)(const void *)palette_at(pal, off, 0);
     __m256 w = _mm256_broadcast_ss(wv);
     __m256 a = _mm256_mul_ps(w, _mm256_loadu_ps(m)), b = _mm256_mul_ps(w, _mm256_loadu_ps(m + 8));
     for (int32_t i = 1; i < k; ++i) {
-        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
-        m = (const float *)(const void *)(pal + off[i]);
+        m = (const float *)(const void *)palette_at(pal, off, i);
         w = _mm256_broadcast_ss(wv + i);
         a = _mm256_fmadd_ps(w, _mm256_loadu_ps(m), a);
         b = _mm256_fmadd_ps(w, _mm256_loadu_ps(m + 8), b);
@@ -519,34 +527,47 @@ typedef struct soa8q {
     __m256 x, y, z, w;
 } soa8q;
 
-/* Four floats at each of eight addresses as four registers, one per float, lane l from f[l]:
- * f[l] and f[l + 4] share a register (one load and one insert), then an in-lane 4x4
- * transpose. */
-AK_AVX2 static inline void load8x4(const float *const f[8], __m256 *a, __m256 *b, __m256 *c,
-                                   __m256 *d)
+/* Four rows into one register per float: row l holds four floats of vertex l in its low half
+ * and of vertex l + 4 in its high half; an in-lane 4x4 transpose puts vertex l in lane l. */
+AK_AVX2 static inline void transpose8x4(const __m256 row[4], soa8q *q)
+{
+    const __m256 t0 = _mm256_unpacklo_ps(row[0], row[1]), t1 = _mm256_unpackhi_ps(row[0], row[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(row[2], row[3]), t3 = _mm256_unpackhi_ps(row[2], row[3]);
+    q->x = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    q->y = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    q->z = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    q->w = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+/* Four floats at each of eight addresses, lane l from f[l]: f[l] and f[l + 4] share a row (one
+ * load and one insert), then transpose8x4. */
+AK_AVX2 static inline void load8x4(const float *const f[8], soa8q *q)
 {
     __m256 row[4];
     for (int l = 0; l < 4; ++l)
         row[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f[l])),
                                       _mm_loadu_ps(f[l + 4]), 1);
-    const __m256 t0 = _mm256_unpacklo_ps(row[0], row[1]), t1 = _mm256_unpackhi_ps(row[0], row[1]);
-    const __m256 t2 = _mm256_unpacklo_ps(row[2], row[3]), t3 = _mm256_unpackhi_ps(row[2], row[3]);
-    *a = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
-    *b = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
-    *c = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
-    *d = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    transpose8x4(row, q);
 }
 
-/* The real (or dual) parts of influence i of eight vertices, one register per component;
- * `part` is the byte offset of the part in ak_skin_joint. */
-AK_AVX2 static inline void gather8_part(const char *pal, const uint32_t *off, int32_t k,
-                                        size_t part, soa8q *q)
+/* The real and dual parts of influence i of eight vertices, one register per component: both
+ * parts read from the same eight palette addresses (`off`: offsets of influence i, k apart). */
+AK_AVX2 static inline void gather8_joint(const char *pal, const uint32_t *off, int32_t k, soa8q *r,
+                                         soa8q *d)
 {
-    const float *f[8];
-    for (int l = 0; l < 8; ++l)
-        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
-        f[l] = (const float *)(const void *)(pal + off[l * k] + part);
-    load8x4(f, &q->x, &q->y, &q->z, &q->w);
+    const size_t real = offsetof(ak_skin_joint, real), dual = offsetof(ak_skin_joint, dual);
+    __m256 rr[4], dd[4];
+    for (int l = 0; l < 4; ++l) {
+        const char *lo = palette_at(pal, off, l * k), *hi = palette_at(pal, off, (l + 4) * k);
+        rr[l] = _mm256_insertf128_ps(
+            _mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(lo + real))),
+            _mm_loadu_ps((const float *)(const void *)(hi + real)), 1);
+        dd[l] = _mm256_insertf128_ps(
+            _mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(lo + dual))),
+            _mm_loadu_ps((const float *)(const void *)(hi + dual)), 1);
+    }
+    transpose8x4(rr, r);
+    transpose8x4(dd, d);
 }
 
 AK_AVX2 static inline void soa8q_madd(soa8q *acc, __m256 w, const soa8q *q)
@@ -594,12 +615,15 @@ AK_AVX2 static inline void weights8(const float *wv, const int32_t k,
         const float *f[8];
         for (int l = 0; l < 8; ++l)
             f[l] = wv + 4 * l;
-        load8x4(f, &w[0], &w[1], &w[2], &w[3]);
+        soa8q q;
+        load8x4(f, &q);
+        w[0] = q.x, w[1] = q.y, w[2] = q.z, w[3] = q.w;
         return;
     }
     const __m256i idx =
         _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(k));
-    for (int32_t i = 0; i < k; ++i)
+    w[0] = _mm256_i32gather_ps(wv, idx, 4); /* k >= 1 */
+    for (int32_t i = 1; i < k; ++i)
         w[i] = _mm256_i32gather_ps(wv + i, idx, 4);
 }
 
@@ -610,23 +634,20 @@ AK_AVX2 static inline void dqs_blend8(const ak_skin_params *p, int32_t v, const 
     uint32_t off[8 * AK_SKIN_MAX_INFLUENCES];
     palette_offsets(p->joints + (size_t)v * (size_t)k, 8 * k, p->joint_count, off);
     const char *pal = (const char *)(const void *)p->palette;
-    const size_t real = offsetof(ak_skin_joint, real), dual = offsetof(ak_skin_joint, dual);
     __m256 w[AK_SKIN_MAX_INFLUENCES];
     weights8(p->weights + (size_t)v * (size_t)k, k, w);
-    soa8q r0, d0, q;
-    gather8_part(pal, off, k, real, &r0);
-    gather8_part(pal, off, k, dual, &d0);
+    soa8q r0, d0, q, qd;
+    gather8_joint(pal, off, k, &r0, &d0);
     r->x = _mm256_mul_ps(w[0], r0.x), r->y = _mm256_mul_ps(w[0], r0.y);
     r->z = _mm256_mul_ps(w[0], r0.z), r->w = _mm256_mul_ps(w[0], r0.w);
     d->x = _mm256_mul_ps(w[0], d0.x), d->y = _mm256_mul_ps(w[0], d0.y);
     d->z = _mm256_mul_ps(w[0], d0.z), d->w = _mm256_mul_ps(w[0], d0.w);
     for (int32_t i = 1; i < k; ++i) {
-        gather8_part(pal, off + i, k, real, &q);
+        gather8_joint(pal, off + i, k, &q, &qd);
         const __m256 wi =
             _mm256_xor_ps(w[i], _mm256_and_ps(soa8q_dot(&r0, &q), _mm256_set1_ps(-0.0f)));
         soa8q_madd(r, wi, &q);
-        gather8_part(pal, off + i, k, dual, &q);
-        soa8q_madd(d, wi, &q);
+        soa8q_madd(d, wi, &qd);
     }
     soa8q_unit_or(r, d, &r0, &d0);
 }
@@ -717,8 +738,8 @@ AK_AVX2 static inline soa8v normalize8(soa8v v)
     return v;
 }
 
-AK_AVX2 static inline void dqs_vertices8(const ak_skin_params *p, int32_t v, const int32_t k,
-                                         int stream)
+AK_AVX2_INLINE static inline void dqs_vertices8(const ak_skin_params *p, int32_t v, const int32_t k,
+                                                int stream)
 {
     soa8q r, d;
     dqs_blend8(p, v, k, &r, &d);
