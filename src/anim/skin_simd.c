@@ -384,10 +384,9 @@ AK_AVX2 static inline void palette_offsets(const uint16_t *j, int32_t n, int32_t
         off[i] = (uint32_t)akskin_joint(j[i], joint_count) * (uint32_t)sizeof(ak_skin_joint);
 }
 
-/* The palette entry at offset off[i], the offset read as one scalar load folded into the
- * address: through a volatile pointer, as otherwise the compiler takes each offset out of the
- * vector register palette_offsets stored (a lane extract and an add per offset, 4 of the ~50
- * instructions of an LBS vertex). */
+/* The palette entry at offset off[i], the offset read as one scalar load: through a volatile
+ * pointer, as otherwise the compiler builds DQS's eight addresses of an influence in 64-bit
+ * vector lanes and extracts each (about 4 instructions per DQS vertex more, and slower). */
 AK_AVX2 static inline const char *palette_at(const char *pal, const uint32_t *off, int32_t i)
 {
     const volatile uint32_t *o = off;
@@ -401,11 +400,15 @@ AK_AVX2 static inline const char *palette_at(const char *pal, const uint32_t *of
 AK_AVX2 static inline void lbs_blend_avx2(const char *pal, const uint32_t *off, const float *wv,
                                           const int32_t k, __m256 *a_out, __m256 *b_out)
 {
-    const float *m = (const float *)(const void *)palette_at(pal, off, 0);
+    /* off[0..k) were written by palette_offsets' vector stores, which the analyser does not
+     * follow; the compiler takes them out of the register (faster here than palette_at) */
+    // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
+    const float *m = (const float *)(const void *)(pal + off[0]);
     __m256 w = _mm256_broadcast_ss(wv);
     __m256 a = _mm256_mul_ps(w, _mm256_loadu_ps(m)), b = _mm256_mul_ps(w, _mm256_loadu_ps(m + 8));
     for (int32_t i = 1; i < k; ++i) {
-        m = (const float *)(const void *)palette_at(pal, off, i);
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
+        m = (const float *)(const void *)(pal + off[i]);
         w = _mm256_broadcast_ss(wv + i);
         a = _mm256_fmadd_ps(w, _mm256_loadu_ps(m), a);
         b = _mm256_fmadd_ps(w, _mm256_loadu_ps(m + 8), b);
@@ -508,9 +511,12 @@ AK_AVX2_INLINE static inline void lbs_quad_avx2(const ak_skin_params *p, int32_t
     store_pairs(p->out_normals + 3 * (size_t)v, nrm[0], nrm[1], stream);
 }
 
-AK_AVX2 static void lbs_run_avx2(const ak_skin_params *p, int32_t first, int32_t count,
+AK_AVX2 static void lbs_run_avx2(const ak_skin_params *params, int32_t first, int32_t count,
                                  const int32_t k)
 {
+    /* A local copy: the output stores cannot alias it, so its pointers stay in registers
+     * instead of being read again from *params after every store. */
+    const ak_skin_params local = *params, *p = &local;
     const int32_t quads = count / 4;
     const int stream = stream_outputs(p, first, count);
     for (int32_t q = 0; q < quads; ++q) {
@@ -585,25 +591,29 @@ AK_AVX2 static inline __m256 soa8q_dot(const soa8q *a, const soa8q *b)
         _mm256_fmadd_ps(a->y, b->y, _mm256_fmadd_ps(a->z, b->z, _mm256_mul_ps(a->w, b->w))));
 }
 
-/* r, d scaled by inv where ok, else the first influence's (r0, d0); as dqs_blend4. */
-AK_AVX2 static inline void soa8q_unit_or(soa8q *r, soa8q *d, const soa8q *r0, const soa8q *d0)
+/* r, d scaled by 1/|r|; lanes whose blend has no length (|r|^2 <= 1e-20, as skin.c's
+ * dqs_blend) take their first influence's (r0, d0) instead, read again from the palette: that
+ * case is rare, so (r0, d0) are not kept in registers through the blend. */
+AK_AVX2 static inline void soa8q_unit_or(soa8q *r, soa8q *d, const char *pal, const uint32_t *off,
+                                         int32_t k)
 {
     const __m256 n2 = soa8q_dot(r, r), tiny = _mm256_set1_ps(1e-20f);
-    const __m256 ok = _mm256_cmp_ps(n2, tiny, _CMP_GT_OQ);
-    const __m256 y = _mm256_rsqrt_ps(_mm256_max_ps(n2, tiny));
-    const __m256 inv = _mm256_and_ps(
-        ok, _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
-                          _mm256_fnmadd_ps(_mm256_mul_ps(y, y), _mm256_max_ps(n2, tiny),
-                                           _mm256_set1_ps(3.0f))));
-    const __m256 keep = _mm256_andnot_ps(ok, _mm256_set1_ps(1.0f));
-    r->x = _mm256_fmadd_ps(keep, r0->x, _mm256_mul_ps(r->x, inv));
-    r->y = _mm256_fmadd_ps(keep, r0->y, _mm256_mul_ps(r->y, inv));
-    r->z = _mm256_fmadd_ps(keep, r0->z, _mm256_mul_ps(r->z, inv));
-    r->w = _mm256_fmadd_ps(keep, r0->w, _mm256_mul_ps(r->w, inv));
-    d->x = _mm256_fmadd_ps(keep, d0->x, _mm256_mul_ps(d->x, inv));
-    d->y = _mm256_fmadd_ps(keep, d0->y, _mm256_mul_ps(d->y, inv));
-    d->z = _mm256_fmadd_ps(keep, d0->z, _mm256_mul_ps(d->z, inv));
-    d->w = _mm256_fmadd_ps(keep, d0->w, _mm256_mul_ps(d->w, inv));
+    const __m256 ok = _mm256_cmp_ps(n2, tiny, _CMP_GT_OQ), m = _mm256_max_ps(n2, tiny);
+    const __m256 y = _mm256_rsqrt_ps(m);
+    const __m256 inv =
+        _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
+                      _mm256_fnmadd_ps(_mm256_mul_ps(y, y), m, _mm256_set1_ps(3.0f)));
+    r->x = _mm256_mul_ps(r->x, inv), r->y = _mm256_mul_ps(r->y, inv);
+    r->z = _mm256_mul_ps(r->z, inv), r->w = _mm256_mul_ps(r->w, inv);
+    d->x = _mm256_mul_ps(d->x, inv), d->y = _mm256_mul_ps(d->y, inv);
+    d->z = _mm256_mul_ps(d->z, inv), d->w = _mm256_mul_ps(d->w, inv);
+    if (_mm256_movemask_ps(ok) == 0xFF) return;
+    soa8q r0, d0;
+    gather8_joint(pal, off, k, &r0, &d0);
+    r->x = _mm256_blendv_ps(r0.x, r->x, ok), r->y = _mm256_blendv_ps(r0.y, r->y, ok);
+    r->z = _mm256_blendv_ps(r0.z, r->z, ok), r->w = _mm256_blendv_ps(r0.w, r->w, ok);
+    d->x = _mm256_blendv_ps(d0.x, d->x, ok), d->y = _mm256_blendv_ps(d0.y, d->y, ok);
+    d->z = _mm256_blendv_ps(d0.z, d->z, ok), d->w = _mm256_blendv_ps(d0.w, d->w, ok);
 }
 
 /* The weights of influence i of the eight vertices from wv (k per vertex): four influences
@@ -649,7 +659,7 @@ AK_AVX2 static inline void dqs_blend8(const ak_skin_params *p, int32_t v, const 
         soa8q_madd(r, wi, &q);
         soa8q_madd(d, wi, &qd);
     }
-    soa8q_unit_or(r, d, &r0, &d0);
+    soa8q_unit_or(r, d, pal, off, k);
 }
 
 typedef struct soa8v {
@@ -758,9 +768,10 @@ AK_AVX2_INLINE static inline void dqs_vertices8(const ak_skin_params *p, int32_t
     store_soa8v(p->out_normals + 3 * (size_t)v, normalize8(n), stream);
 }
 
-AK_AVX2 static void dqs_run_avx2(const ak_skin_params *p, int32_t first, int32_t count,
+AK_AVX2 static void dqs_run_avx2(const ak_skin_params *params, int32_t first, int32_t count,
                                  const int32_t k)
 {
+    const ak_skin_params local = *params, *p = &local; /* as in lbs_run_avx2 */
     const int32_t octs = count / 8;
     const int stream = stream_outputs(p, first, count);
     for (int32_t q = 0; q < octs; ++q) {
