@@ -720,7 +720,8 @@ AK_AVX2 static inline soa8v cross8(soa8v a, soa8v b)
     return r;
 }
 
-/* r v r* for unit r = (u, w), per lane: v + w t + u x t with t = 2 u x v; plus `add`. */
+/* r v r* for unit r = (u, w), per lane: v + w t + u x t with t = 2 u x v (akq_rotate's order,
+ * which the positions keep: their sums are held to the scalar twin's); plus `add`. */
 AK_AVX2 static inline soa8v rotate8(soa8v u, __m256 w, soa8v v, soa8v add)
 {
     soa8v t = cross8(u, v);
@@ -731,6 +732,22 @@ AK_AVX2 static inline soa8v rotate8(soa8v u, __m256 w, soa8v v, soa8v add)
     r.y = _mm256_add_ps(_mm256_fmadd_ps(w, t.y, v.y), _mm256_add_ps(c.y, add.y));
     r.z = _mm256_add_ps(_mm256_fmadd_ps(w, t.z, v.z), _mm256_add_ps(c.z, add.z));
     return r;
+}
+
+/* r n r* for unit r = (u, w) when only the direction matters (normals, made unit after): with
+ * s = u x n, n + 2w s + 2 u x s, the doublings folded into the multiply-adds. */
+AK_AVX2 static inline soa8v rotate8_direction(soa8v u, __m256 w2, soa8v n)
+{
+    const __m256 two = _mm256_set1_ps(2.0f);
+    const soa8v s = cross8(u, n);
+    soa8v o;
+    o.x = _mm256_fmadd_ps(two, _mm256_fmsub_ps(u.y, s.z, _mm256_mul_ps(u.z, s.y)),
+                          _mm256_fmadd_ps(w2, s.x, n.x));
+    o.y = _mm256_fmadd_ps(two, _mm256_fmsub_ps(u.z, s.x, _mm256_mul_ps(u.x, s.z)),
+                          _mm256_fmadd_ps(w2, s.y, n.y));
+    o.z = _mm256_fmadd_ps(two, _mm256_fmsub_ps(u.x, s.y, _mm256_mul_ps(u.y, s.x)),
+                          _mm256_fmadd_ps(w2, s.z, n.z));
+    return o;
 }
 
 AK_AVX2 static inline soa8v normalize8(soa8v v)
@@ -763,8 +780,8 @@ AK_AVX2_INLINE static inline void dqs_vertices8(const ak_skin_params *p, int32_t
     const soa8v x = rotate8(u, r.w, load_soa8v(p->positions + 3 * (size_t)v), t);
     store_soa8v(p->out_positions + 3 * (size_t)v, x, stream);
     if (!p->out_normals) return;
-    const soa8v zero = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-    const soa8v n = rotate8(u, r.w, load_soa8v(p->normals + 3 * (size_t)v), zero);
+    const soa8v n =
+        rotate8_direction(u, _mm256_add_ps(r.w, r.w), load_soa8v(p->normals + 3 * (size_t)v));
     store_soa8v(p->out_normals + 3 * (size_t)v, normalize8(n), stream);
 }
 
