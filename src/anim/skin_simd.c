@@ -556,24 +556,19 @@ AK_AVX2 static inline void load8x4(const float *const f[8], soa8q *q)
     transpose8x4(row, q);
 }
 
-/* The real and dual parts of influence i of eight vertices, one register per component: both
- * parts read from the same eight palette addresses (`off`: offsets of influence i, k apart). */
-AK_AVX2 static inline void gather8_joint(const char *pal, const uint32_t *off, int32_t k, soa8q *r,
-                                         soa8q *d)
+/* One part (real or dual, `part` its byte offset in ak_skin_joint) of influence i of eight
+ * vertices, one register per component (`off`: offsets of influence i, k apart). */
+AK_AVX2 static inline void gather8_part(const char *pal, const uint32_t *off, int32_t k,
+                                        size_t part, soa8q *q)
 {
-    const size_t real = offsetof(ak_skin_joint, real), dual = offsetof(ak_skin_joint, dual);
-    __m256 rr[4], dd[4];
+    __m256 row[4];
     for (int l = 0; l < 4; ++l) {
         const char *lo = palette_at(pal, off, l * k), *hi = palette_at(pal, off, (l + 4) * k);
-        rr[l] = _mm256_insertf128_ps(
-            _mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(lo + real))),
-            _mm_loadu_ps((const float *)(const void *)(hi + real)), 1);
-        dd[l] = _mm256_insertf128_ps(
-            _mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(lo + dual))),
-            _mm_loadu_ps((const float *)(const void *)(hi + dual)), 1);
+        row[l] = _mm256_insertf128_ps(
+            _mm256_castps128_ps256(_mm_loadu_ps((const float *)(const void *)(lo + part))),
+            _mm_loadu_ps((const float *)(const void *)(hi + part)), 1);
     }
-    transpose8x4(rr, r);
-    transpose8x4(dd, d);
+    transpose8x4(row, q);
 }
 
 AK_AVX2 static inline void soa8q_madd(soa8q *acc, __m256 w, const soa8q *q)
@@ -609,7 +604,8 @@ AK_AVX2 static inline void soa8q_unit_or(soa8q *r, soa8q *d, const char *pal, co
     d->z = _mm256_mul_ps(d->z, inv), d->w = _mm256_mul_ps(d->w, inv);
     if (_mm256_movemask_ps(ok) == 0xFF) return;
     soa8q r0, d0;
-    gather8_joint(pal, off, k, &r0, &d0);
+    gather8_part(pal, off, k, offsetof(ak_skin_joint, real), &r0);
+    gather8_part(pal, off, k, offsetof(ak_skin_joint, dual), &d0);
     r->x = _mm256_blendv_ps(r0.x, r->x, ok), r->y = _mm256_blendv_ps(r0.y, r->y, ok);
     r->z = _mm256_blendv_ps(r0.z, r->z, ok), r->w = _mm256_blendv_ps(r0.w, r->w, ok);
     d->x = _mm256_blendv_ps(d0.x, d->x, ok), d->y = _mm256_blendv_ps(d0.y, d->y, ok);
@@ -646,18 +642,24 @@ AK_AVX2 static inline void dqs_blend8(const ak_skin_params *p, int32_t v, const 
     const char *pal = (const char *)(const void *)p->palette;
     __m256 w[AK_SKIN_MAX_INFLUENCES];
     weights8(p->weights + (size_t)v * (size_t)k, k, w);
-    soa8q r0, d0, q, qd;
-    gather8_joint(pal, off, k, &r0, &d0);
+    const size_t real = offsetof(ak_skin_joint, real), dual = offsetof(ak_skin_joint, dual);
+    soa8q r0, q;
+    /* the real parts first, then the dual parts with the signed weights: fewer registers live
+     * at once than blending both together (AVX2 has 16) */
+    gather8_part(pal, off, k, real, &r0);
     r->x = _mm256_mul_ps(w[0], r0.x), r->y = _mm256_mul_ps(w[0], r0.y);
     r->z = _mm256_mul_ps(w[0], r0.z), r->w = _mm256_mul_ps(w[0], r0.w);
-    d->x = _mm256_mul_ps(w[0], d0.x), d->y = _mm256_mul_ps(w[0], d0.y);
-    d->z = _mm256_mul_ps(w[0], d0.z), d->w = _mm256_mul_ps(w[0], d0.w);
     for (int32_t i = 1; i < k; ++i) {
-        gather8_joint(pal, off + i, k, &q, &qd);
-        const __m256 wi =
-            _mm256_xor_ps(w[i], _mm256_and_ps(soa8q_dot(&r0, &q), _mm256_set1_ps(-0.0f)));
-        soa8q_madd(r, wi, &q);
-        soa8q_madd(d, wi, &qd);
+        gather8_part(pal, off + i, k, real, &q);
+        w[i] = _mm256_xor_ps(w[i], _mm256_and_ps(soa8q_dot(&r0, &q), _mm256_set1_ps(-0.0f)));
+        soa8q_madd(r, w[i], &q);
+    }
+    gather8_part(pal, off, k, dual, &q);
+    d->x = _mm256_mul_ps(w[0], q.x), d->y = _mm256_mul_ps(w[0], q.y);
+    d->z = _mm256_mul_ps(w[0], q.z), d->w = _mm256_mul_ps(w[0], q.w);
+    for (int32_t i = 1; i < k; ++i) {
+        gather8_part(pal, off + i, k, dual, &q);
+        soa8q_madd(d, w[i], &q);
     }
     soa8q_unit_or(r, d, pal, off, k);
 }
