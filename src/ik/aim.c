@@ -241,10 +241,11 @@ int ik_aim_frames_sse(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *cor
 {
     const __m128 pf = aks_load3(&p->forward), up4 = aks_load3(&p->up);
     const __m128 um = aks_load3(&p->up_model);
-    const __m128 f = _mm_div_ps(pf, _mm_sqrt_ps(aks_dot4(pf, pf)));
+    /* forward's unit vector beside, not before, up's part across it (the longer chain). */
+    const __m128 pf2 = aks_dot4(pf, pf), f = _mm_div_ps(pf, _mm_sqrt_ps(pf2));
     const __m128 tt = _mm_sub_ps(aks_load3(&p->target), aks_load3(&x->translation));
     const __m128 len2 = aks_dot4(tt, tt);
-    const __m128 u0 = _mm_sub_ps(up4, _mm_mul_ps(f, aks_dot4(f, up4)));
+    const __m128 u0 = _mm_sub_ps(up4, _mm_mul_ps(pf, _mm_div_ps(aks_dot4(pf, up4), pf2)));
     const __m128 t0 = _mm_sub_ps(um, _mm_mul_ps(tt, _mm_div_ps(aks_dot4(tt, um), len2)));
     const __m128 lu2 = aks_dot4(u0, u0), lt2 = aks_dot4(t0, t0);
     if (!(_mm_cvtss_f32(lu2) > 1e-10f * akv_dot(p->up, p->up)) ||
