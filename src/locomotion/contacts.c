@@ -82,16 +82,34 @@ int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err
     return AK_OK;
 }
 
-/* World positions (times scale) of joints over every frame: out[k*n + f]. */
-static int32_t joint_tracks(const ak_skeleton *sk, const ak_clip *c, const int32_t *joints,
-                            int32_t count, float scale, ak_vec3 *out)
+int32_t ak_contact_grid(float frame_time)
+{
+    if (!(frame_time * AK_CONTACT_GRID_BELOW_RATE > 1.0f)) return 1;
+    const int32_t k = (int32_t)ceilf(frame_time * AK_CONTACT_GRID_RATE - 1e-3f);
+    return k > 1 ? k : 1;
+}
+
+int32_t ak_contact_grid_count(const ak_clip *c, int32_t k)
+{
+    if (c->frame_count < 2) return c->frame_count;
+    return c->loop ? c->frame_count * k : (c->frame_count - 1) * k + 1;
+}
+
+/* World positions (times scale) of joints at every grid time (k per frame, linear between
+ * frames: slerp and lerp, as a player shows them): out[j*ng + i], ng = ak_contact_grid_count. */
+static int32_t joint_tracks(const ak_skeleton *sk, const ak_clip *c, int32_t k,
+                            const int32_t *joints, int32_t count, float scale, ak_vec3 *out)
 {
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)sk->joint_count * 2);
     if (!local) return AK_ERR_NOMEM;
     ak_xform *world = local + sk->joint_count;
-    const int32_t n = c->frame_count;
+    const int32_t n = ak_contact_grid_count(c, k);
     for (int32_t f = 0; f < n; ++f) {
-        ak_clip_frame(c, sk, f, local);
+        if (f % k == 0)
+            ak_clip_frame(c, sk, f / k, local);
+        else
+            ak_clip_sample(c, sk, (float)((double)f * (double)c->frame_time / (double)k),
+                           AK_INTERP_LINEAR, local);
         ak_fk(sk, local, world);
         for (int32_t k = 0; k < count; ++k)
             out[(size_t)k * n + f] = joints[k] >= 0 ? akv_scale(world[joints[k]].translation, scale)
@@ -187,15 +205,16 @@ static void speed_gain(const ak_contact_params *p, const ak_vec3 *body, int32_t 
 }
 
 /* 1 when frame 0 of a capture is a reference pose rather than motion (CMU files start with
- * a T-pose): some tracked point jumps from it to frame 1 faster than 10 m/s and by 5 cm. */
+ * a T-pose): some tracked point jumps from it to frame 1 faster than 10 m/s and by 5 cm (the
+ * file's frames: `grid` samples per frame, ft the file's frame time). */
 static int32_t reference_frames(const ak_vec3 *pos, int32_t tracks, int32_t n, int32_t loop,
-                                float ft)
+                                float ft, int32_t grid)
 {
-    if (loop || n < 3) return 0;
+    if (loop || n < 3 * grid) return 0;
     float limit = 10.0f * ft;
     if (limit < 0.05f) limit = 0.05f;
     for (int32_t k = 0; k < tracks; ++k)
-        if (akv_len(akv_sub(pos[(size_t)k * n + 1], pos[(size_t)k * n])) > limit) return 1;
+        if (akv_len(akv_sub(pos[(size_t)k * n + grid], pos[(size_t)k * n])) > limit) return 1;
     return 0;
 }
 
@@ -288,11 +307,11 @@ static int32_t contact_joints(const ak_contact_params *p, int32_t joints[4], ak_
 
 /* The heel, toe and travelling joints' tracks (metres) and the speed gain per frame:
  * pos[k*n + f] for k = heel L, heel R, toe L, toe R, body; gain after them. */
-static int32_t contact_tracks(const ak_contact_params *p, const int32_t joints[4], ak_vec3 **pos,
-                              float **gain, int32_t *first, ak_error *err)
+static int32_t contact_tracks(const ak_contact_params *p, const int32_t joints[4], int32_t grid,
+                              ak_vec3 **pos, float **gain, int32_t *first, ak_error *err)
 {
     const ak_clip *c = p->clip;
-    const int32_t n = c->frame_count;
+    const int32_t n = ak_contact_grid_count(c, grid);
     float mpu = p->metres_per_unit;
     if (!(mpu > 0.0f)) ak_units_detect_clip(p->skeleton, c, &mpu);
     ak_root_joint_report rj;
@@ -301,30 +320,34 @@ static int32_t contact_tracks(const ak_contact_params *p, const int32_t joints[4
     if (ak_root_joint_find(p->skeleton, c, NULL, &rj, &e) == AK_OK) tracked[4] = rj.joint;
     *pos = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n * 5);
     *gain = (float *)malloc(sizeof(float) * (size_t)n);
-    if (!*pos || !*gain || joint_tracks(p->skeleton, c, tracked, 5, mpu, *pos) != AK_OK) {
+    if (!*pos || !*gain || joint_tracks(p->skeleton, c, grid, tracked, 5, mpu, *pos) != AK_OK) {
         free(*pos);
         free(*gain);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
-    *first = reference_frames(*pos, 4, n, c->loop, c->frame_time);
-    speed_gain(p, *pos + (size_t)4 * n, n, c->frame_time, *first, *gain);
+    /* a reference frame 0 takes the grid samples up to frame 1 (they blend from it) */
+    *first = grid * reference_frames(*pos, 4, n, c->loop, c->frame_time, grid);
+    speed_gain(p, *pos + (size_t)4 * n, n, c->frame_time / (float)grid, *first, *gain);
     return AK_OK;
 }
 
-int32_t ak_contact_run(const ak_contact_params *p, uint8_t *left, uint8_t *right, ak_error *err)
+int32_t ak_contact_run_grid(const ak_contact_params *p, int32_t grid, uint8_t *left, uint8_t *right,
+                            ak_error *err)
 {
     int32_t st = ak_contact_validate(p, err);
     if (st != AK_OK) return st;
-    if (!left || !right) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
+    if (!left || !right || !(grid >= 1))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output or grid < 1");
     int32_t joints[4];
     st = contact_joints(p, joints, err);
     if (st != AK_OK) return st;
     const ak_clip *c = p->clip;
-    const int32_t n = c->frame_count;
+    const int32_t n = ak_contact_grid_count(c, grid);
+    const float ft = c->frame_time / (float)grid;
     ak_vec3 *pos = NULL;
     float *gain = NULL;
     int32_t first = 0;
-    st = contact_tracks(p, joints, &pos, &gain, &first, err);
+    st = contact_tracks(p, joints, grid, &pos, &gain, &first, err);
     if (st != AK_OK) return st;
     uint8_t *out[2] = {left, right};
     uint8_t *scratch = (uint8_t *)malloc((size_t)n);
@@ -335,18 +358,23 @@ int32_t ak_contact_run(const ak_contact_params *p, uint8_t *left, uint8_t *right
     }
     for (int s = 0; s < 2; ++s) {
         memset(out[s], 0, (size_t)n);
-        point_contacts(p, pos + (size_t)s * n, gain, n, c->loop, c->frame_time, first,
-                       AK_CONTACT_HEEL, out[s]);
+        point_contacts(p, pos + (size_t)s * n, gain, n, c->loop, ft, first, AK_CONTACT_HEEL,
+                       out[s]);
         if (joints[2 + s] >= 0)
-            point_contacts(p, pos + (size_t)(2 + s) * n, gain, n, c->loop, c->frame_time, first,
+            point_contacts(p, pos + (size_t)(2 + s) * n, gain, n, c->loop, ft, first,
                            AK_CONTACT_TOE, out[s]);
-        clean_contacts(out[s], n, (int32_t)ceilf(p->min_stance / c->frame_time),
-                       (int32_t)ceilf(p->min_swing / c->frame_time), c->loop, scratch);
+        clean_contacts(out[s], n, (int32_t)ceilf(p->min_stance / ft),
+                       (int32_t)ceilf(p->min_swing / ft), c->loop, scratch);
     }
     free(scratch);
     free(gain);
     free(pos);
     return AK_OK;
+}
+
+int32_t ak_contact_run(const ak_contact_params *p, uint8_t *left, uint8_t *right, ak_error *err)
+{
+    return ak_contact_run_grid(p, 1, left, right, err);
 }
 
 int32_t ak_foot_contacts_detect(const ak_skeleton *sk, const ak_clip *c, int32_t lf, int32_t rf,
@@ -676,16 +704,27 @@ static int frame_used(uint8_t flags, uint8_t mask)
     return (flags & mask) == mask;
 }
 
-/* Which frames calibrate a foot: flat (heel and toe down) if any, else heel down, else
- * stance, else every frame. Returns the flag bits a frame needs (0xff: any stance; 0: every
- * frame). */
-static uint8_t calibration_mask(const uint8_t *flags, int32_t n)
+/* A foot stands flat (or on its heel) for at least this long in a cycle before those frames
+ * calibrate it: a walk's flat foot lasts 0.3 s and more; a runner rolls from heel to ball in
+ * a few hundredths of a second, and which of those frames a capture holds depends on its
+ * rate (a 30 fps run had 0.067 s of flat foot where its 120 fps original had none, and its
+ * sole came out 24 mm lower). */
+#define AK_CALIBRATION_MIN_TIME 0.1f
+
+/* Which frames calibrate a foot: flat (heel and toe down) for AK_CALIBRATION_MIN_TIME or
+ * more, else heel down that long, else stance, else every frame. Returns the flag bits a
+ * frame needs (0xff: any stance; 0: every frame). */
+static uint8_t calibration_mask(const uint8_t *flags, int32_t n, float frame_time)
 {
     static const uint8_t wants[3] = {AK_CONTACT_HEEL | AK_CONTACT_TOE, AK_CONTACT_HEEL, 0xff};
     if (!flags) return 0;
-    for (int k = 0; k < 3; ++k)
+    const int32_t min_frames = (int32_t)ceilf(AK_CALIBRATION_MIN_TIME / frame_time - 1e-3f);
+    for (int k = 0; k < 3; ++k) {
+        int32_t count = 0;
         for (int32_t f = 0; f < n; ++f)
-            if (frame_used(flags[f], wants[k])) return wants[k];
+            count += frame_used(flags[f], wants[k]);
+        if (count > 0 && (count >= min_frames || k == 2)) return wants[k];
+    }
     return 0;
 }
 
@@ -696,7 +735,7 @@ static void calibrate_foot(const ak_skeleton *sk, const ak_clip *c, int32_t foot
                            ak_foot_calibration *out, int s)
 {
     const int32_t n = c->frame_count;
-    const uint8_t mask = calibration_mask(flags, n);
+    const uint8_t mask = calibration_mask(flags, n, c->frame_time);
     double ankle_sum = 0.0, ball_sum = 0.0;
     ak_vec3 up_sum = {0, 0, 0}, ball_local = {0, 0, 0};
     int32_t used = 0, stance_n = 0, toe_n = 0;

@@ -97,6 +97,19 @@ void ak_cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error,
 /* The settings part of ak_contact_validate (units and thresholds; not skeleton, clip or
  * joints), which ak_walk_motion_validate also applies to its `contacts`. */
 int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err);
+/* The walk motion's working grid (a cycle cut between frames): a clip under 50 frames per
+ * second is resampled k times finer (the smallest k giving 120 or more: 30 fps -> 4, 24 -> 5)
+ * and its contacts read on that grid; else 1. */
+#define AK_CONTACT_GRID_BELOW_RATE 50.0f
+#define AK_CONTACT_GRID_RATE       120.0f
+int32_t ak_contact_grid(float frame_time);
+/* Samples on a grid of k per frame: (frames - 1) * k + 1, a loop frames * k. */
+int32_t ak_contact_grid_count(const ak_clip *clip, int32_t k);
+/* ak_contact_run on the grid: sample i at time i * frame_time / grid (linear between frames,
+ * as ak_edit_resample_run makes them; a reference frame 0 takes the samples up to frame 1);
+ * left and right hold ak_contact_grid_count(clip, grid) bytes each. Grid 1: ak_contact_run. */
+int32_t ak_contact_run_grid(const ak_contact_params *p, int32_t grid, uint8_t *left, uint8_t *right,
+                            ak_error *err);
 
 /* Fills stop_times / stop_double / stand_pose from the contacts. */
 int32_t ak_walk_motion_stops(ak_walk_motion *m, ak_error *err);

@@ -258,11 +258,14 @@ static void motion_units(ak_walk_motion *m, const ak_skeleton *sk, const ak_clip
     if (!(given > 0.0f)) m->units = (int32_t)ak_units_detect_clip(sk, clip, &m->metres_per_unit);
 }
 
-/* Contact flags of every frame of `full` (metres) into *out (2 * frame_count bytes). */
+/* Contact flags of `full` (metres) into *out: every frame (grid 1), or every sample of the
+ * grid of `grid` per frame (ak_contact_run_grid), ng samples (2 * ng bytes). */
 static int32_t detect_contacts(const ak_walk_motion *m, const ak_clip *full,
-                               const ak_walk_motion_params *p, uint8_t **out, ak_error *err)
+                               const ak_walk_motion_params *p, int32_t grid, uint8_t **out,
+                               ak_error *err)
 {
-    *out = (uint8_t *)malloc((size_t)full->frame_count * 2);
+    const int32_t ng = grid > 1 ? ak_contact_grid_count(full, grid) : full->frame_count;
+    *out = (uint8_t *)malloc((size_t)ng * 2);
     if (!*out) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     ak_contact_params cp = p->contacts;
     cp.skeleton = m->skeleton;
@@ -272,7 +275,8 @@ static int32_t detect_contacts(const ak_walk_motion *m, const ak_clip *full,
     cp.heel[1] = m->humanoid.joint[AK_HUM_RIGHT_FOOT];
     cp.toe[0] = m->humanoid.joint[AK_HUM_LEFT_TOE];
     cp.toe[1] = m->humanoid.joint[AK_HUM_RIGHT_TOE];
-    return ak_contact_run(&cp, *out, *out + full->frame_count, err);
+    if (grid > 1) return ak_contact_run_grid(&cp, grid, *out, *out + ng, err);
+    return ak_contact_run(&cp, *out, *out + ng, err);
 }
 
 /* The cycle [*a, *b) of `full`: given, or found among its locomotion. */
@@ -308,48 +312,37 @@ static int32_t choose_cycle(ak_walk_motion *m, const ak_clip *full, const uint8_
     return AK_OK;
 }
 
-/* A cycle cut at given times (cycle_start_time) of a capture under 50 frames per second is cut
- * on a finer grid: a 30 fps frame is 4.4 % of a 0.75 s run cycle, so a seam on the file's
- * frames moves the cycle time, the stride and the arrival by several percent. (The finder
- * still searches the file's own frames: on the resampled clip it picked other strides and
- * lost a 30 fps run's contacts, issue 22.) The clip is resampled k
- * times finer (the smallest k giving 120 fps or more: 30 fps -> 4, 24 -> 5) with the poses a
- * player shows between the file's frames (slerp, lerp; cubic overshoots a runner's landing
- * and moved a 30 fps run's stance from 0.231 to 0.080 of the cycle); source frame i is
- * working frame i * k, so a given cycle A:B is kept and cycle times cut between frames. */
-#define AK_WALK_GRID_BELOW_RATE 50.0f
-#define AK_WALK_GRID_RATE       120.0f
+/* The contacts of `full` (*flags), and for a cycle cut at given times (cycle_start_time) of a
+ * capture under 50 frames per second the clip on a finer grid: a 30 fps frame is 4.4 % of a 0.75 s
+ * run cycle, so a seam on the file's frames moves the cycle time, the stride and the arrival by
+ * several percent. (The finder still searches the file's own frames: on the resampled clip it
+ * picked other strides and lost a 30 fps run's contacts, issue 22.) The clip is resampled k times
+ * finer (ak_contact_grid: 30 fps -> 4, 24 -> 5) with the poses a player shows between the file's
+ * frames (slerp, lerp; cubic overshoots a runner's landing and moved a 30 fps run's stance from
+ * 0.231 to 0.080 of the cycle); source frame i is working frame i * k, so a given cycle A:B is kept
+ * and cycle times cut between frames. */
 static int32_t work_grid(ak_walk_motion *m, ak_clip **full, uint8_t **flags,
                          const ak_walk_motion_params *p, ak_error *err)
 {
     m->grid = 1;
-    const float ft = (*full)->frame_time;
-    if (!(p->cycle_start_time >= 0.0f) || !(ft * AK_WALK_GRID_BELOW_RATE > 1.0f) ||
-        (*full)->frame_count < 2)
-        return AK_OK;
-    const int32_t k = (int32_t)ceilf(ft * AK_WALK_GRID_RATE - 1e-3f);
+    const int32_t k = ak_contact_grid((*full)->frame_time);
+    if (!(p->cycle_start_time >= 0.0f) || k == 1 || (*full)->frame_count < 2)
+        return detect_contacts(m, *full, p, 1, flags, err);
+    /* The contacts are the ones read on the same grid (ak_contact_run_grid: a reference
+     * frame 0 is left out there, where the resampled clip blends from it). */
+    int32_t st = detect_contacts(m, *full, p, k, flags, err);
     ak_edit_resample_params rp = ak_edit_resample_defaults();
-    rp.frame_time = ft / (float)k;
+    rp.frame_time = (*full)->frame_time / (float)k;
     rp.interp = AK_INTERP_LINEAR;
     ak_clip *fine = NULL;
-    const int32_t st = ak_edit_resample_run(&rp, m->skeleton, *full, &fine, err);
-    if (st != AK_OK) return st;
-    /* The contacts stay the ones read on the file's frames (on the resampled clip a run's
-     * landings between frames were missed: stance 0.021 of the cycle against 0.234): each
-     * working frame takes its nearest file frame's flags. */
-    const int32_t n = (*full)->frame_count, nf = fine->frame_count;
-    uint8_t *fl = (uint8_t *)malloc((size_t)nf * 2);
-    if (!fl) {
+    if (st == AK_OK) st = ak_edit_resample_run(&rp, m->skeleton, *full, &fine, err);
+    if (st == AK_OK && fine->frame_count != ak_contact_grid_count(*full, k))
+        st = ak_error_set(err, AK_ERR_STATE, 0, "the working grid has %d frames, its contacts %d",
+                          (int)fine->frame_count, (int)ak_contact_grid_count(*full, k));
+    if (st != AK_OK) {
         ak_clip_destroy(fine);
-        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+        return st;
     }
-    for (int s = 0; s < 2; ++s)
-        for (int32_t w = 0; w < nf; ++w) {
-            int32_t f = (w + k / 2) / k;
-            fl[(size_t)s * nf + w] = (*flags)[(size_t)s * n + (f < n ? f : n - 1)];
-        }
-    free(*flags);
-    *flags = fl;
     ak_clip_destroy(*full);
     *full = fine;
     m->grid = k;
@@ -363,8 +356,7 @@ static int32_t motion_cycle(ak_walk_motion *m, ak_clip *full, const ak_walk_moti
     uint8_t *flags = NULL;
     int32_t a = 0, b = 0;
     full->loop = 0;
-    int32_t st = detect_contacts(m, full, p, &flags, err);
-    if (st == AK_OK) st = work_grid(m, &full, &flags, p, err);
+    int32_t st = work_grid(m, &full, &flags, p, err);
     if (st == AK_OK) st = choose_cycle(m, full, flags, p, &a, &b, err);
     if (st == AK_OK) {
         m->cycle_start = a;
@@ -416,7 +408,7 @@ static int32_t motion_loop(ak_walk_motion *m, ak_clip *full, const ak_walk_motio
         return AK_OK;
     }
     uint8_t *flags = NULL;
-    int32_t st = detect_contacts(m, full, p, &flags, err);
+    int32_t st = detect_contacts(m, full, p, 1, &flags, err);
     if (st != AK_OK) {
         free(flags);
         return st;
