@@ -389,11 +389,7 @@ static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, con
 
     const ak_quat w_upper = model[p->upper].rotation, w_middle = model[p->middle].rotation;
     /* Products of unit quaternions: unit to float precision, no renormalisation needed. */
-    /* conj(W) (v, s) W = (conj(W) v, s): one vector rotation instead of two products. */
-    const ak_vec3 ru_axis = {sol.r_upper_model.x, sol.r_upper_model.y, sol.r_upper_model.z};
-    const ak_vec3 ru_local = akq_rotate(akq_conj(w_upper), ru_axis);
-    const ak_quat cu_full = {ru_local.x, ru_local.y, ru_local.z, sol.r_upper_model.w};
-    ak_quat cu = weigh(cu_full, p->weight);
+    ak_quat cu = weigh(akq_in_frame(w_upper, sol.r_upper_model), p->weight);
     /* A is a rotation about an axis: in the middle joint's frame it is the same angle about
      * the axis expressed there, conj(W) (k s, c) W = (conj(W) k s, c): one vector rotation
      * instead of two quaternion products. */
