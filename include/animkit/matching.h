@@ -112,6 +112,13 @@ AK_API void ak_motion_db_features(const ak_motion_db *db, int32_t frame, float *
 AK_API void ak_motion_db_root_delta(const ak_motion_db *db, int32_t frame, ak_vec3 *delta,
                                     float *delta_heading);
 
+/* The source's own body figures, as ak_walk_metrics_source gives a walk motion's: the hips'
+ * vertical acceleration min and max in g (33 ms average) and the peak knee flexion, over every
+ * frame of every range of the database (each range a sequence of its own). The other fields
+ * stay 0. Allocates a pose buffer (load-time use); AK_ERR_INVALID_ARG on NULL. */
+AK_API int32_t ak_motion_db_source_metrics(const ak_motion_db *db, ak_walk_metrics *out,
+                                           ak_error *err);
+
 /* Group weights (AK_MATCH_GROUPS values, >= 0, not all 0): renormalises the features and
  * rebuilds the search boxes (offline cost, allocates nothing). */
 AK_API int32_t ak_motion_db_set_weights(ak_motion_db *db, const float *weights, ak_error *err);

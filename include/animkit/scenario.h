@@ -276,14 +276,16 @@ AK_API const ak_skeleton *ak_walk_scene_skeleton(const ak_walk_scene *scene);
 
 typedef struct ak_walk_summary {
     ak_walk_metrics metrics; /* this walk, every frame added since ak_walk_summary_begin */
-    ak_walk_metrics source;  /* the source cycle's hips and knee figures (guide walker) */
-    int32_t has_source;      /* 0 with steer match: no source figures in the line */
+    ak_walk_metrics source;  /* the source's hips and knee figures: the guide walker's cycle
+                                (ak_walk_metrics_source), the matcher's database
+                                (ak_motion_db_source_metrics) */
+    int32_t has_source;      /* 0: no source figures in the line */
     double origin[2];        /* the scene's origin when the last frame was added */
 } ak_walk_summary;
 
 /* Starts the measures of the scene's walk: the legs of its humanoid map (knee flexion, ankle
- * depth) and, for the guide walker, the source cycle's own figures (allocates a pose buffer
- * for that, once). AK_ERR_INVALID_ARG on NULL. */
+ * depth) and the source's own figures (the guide walker's cycle, the matcher's database;
+ * allocates a pose buffer for that, once). AK_ERR_INVALID_ARG on NULL. */
 AK_API int32_t ak_walk_summary_begin(ak_walk_summary *summary, const ak_walk_scene *scene,
                                      ak_error *err);
 /* Adds the scene's current frame (`first`: the placing frame, no time step), in the stepper's

@@ -86,7 +86,10 @@ typedef struct ak_walker_state {
 typedef struct ak_walker ak_walker;
 
 /* The rays of one frame, in this order: under the character's centre, under each heel (sole
- * point), where each swinging foot will land, under each toe. */
+ * point), where each swinging foot will land, under each toe. A swinging foot's toe ray looks
+ * under its toe for the whole swing (the grounding keeps the toe above that ground), except
+ * from half to three quarters through the swing, while the foot's placement is decided, when
+ * it looks 4 cm beyond where the toe will land. */
 typedef enum ak_walker_ray_slot {
     AK_WALKER_RAY_CENTRE = 0,
     AK_WALKER_RAY_LEFT_FOOT = 1,

@@ -412,8 +412,9 @@ def test_walker_matches_over_a_database(mocap):
     st = w.state()
     assert st["arrived"] and st["distance"] <= 0.3  # the scenario's arrival radius
     assert np.isfinite(xyz).all() and len(xyz) < w.max_frames
-    s = w.summary()  # matching: no source cycle, the matcher's counts instead
-    assert "source_knee_peak_deg" not in s and s["transitions"] >= 0 and s["frames"] == len(xyz)
+    s = w.summary()  # matching: the database's source figures and the matcher's counts
+    assert s["source_knee_peak_deg"] > 0.0 and s["transitions"] >= 0 and s["frames"] == len(xyz)
+    assert s["source_hip_accel_min_g"] < 0.0 < s["source_hip_accel_max_g"]
     assert s["deepest_planted"] <= s["deepest_any_phase"]
 
 

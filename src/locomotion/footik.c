@@ -1000,6 +1000,13 @@ float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
     return *foothold + (land->height - *foothold) * s;
 }
 
+void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_max_g)
+{
+    if (fik->hip_accel_down > 0.0f) return;
+    fik->hip_accel_down = 0.9f * AK_GRAVITY * (0.25f + fmaxf(0.0f, 1.0f + src_min_g));
+    fik->hip_accel_up = 0.9f * AK_GRAVITY * (0.5f + fmaxf(0.0f, 1.0f - src_max_g));
+}
+
 void ak_floor_follow(float *y, float *v, float support, float smoothing, float dt,
                      int32_t initialized)
 {

@@ -76,6 +76,14 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                          const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
                          ak_error *err);
 
+/* Planned hips (the walker's and the matcher's, one rule): the grounding's own vertical move of
+ * the hips may accelerate 0.25 g down and 0.5 g up beyond the animation's, widened by the
+ * source's own room (where the source's hips, 33 ms average, accelerate less than 1 g either
+ * way: the difference), so the walk stays within [min(source, -1 g) - 0.25 g, max(source,
+ * +1 g) + 0.5 g]; 0.9 of that, as the animation's own extreme and the grounding's may meet in
+ * one frame. Bounds already set (hip_accel_down > 0) are kept. */
+void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_max_g);
+
 /* The floor a walking character's animation stands on (the walker's and the matcher's, one
  * rule). One foot's support height: a planted foot with ground under its heel stands there
  * (its foothold, remembered); a swinging foot glides from its foothold to the ground where it
@@ -88,6 +96,11 @@ float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
  * (omega = 1 / smoothing s); at once on the first frame or without smoothing. */
 void ak_floor_follow(float *y, float *v, float support, float smoothing, float dt,
                      int32_t initialized);
+
+/* The body figures of one pose of a source (ak_walk_metrics_source, the motion database's
+ * ak_motion_db_source_metrics): the hips' height into the 33 ms average and its acceleration
+ * (dt 0: a new sequence starts here), the knee flexion of the legs set. */
+void ak_walk_metrics_add_body(ak_walk_metrics *m, const ak_xform *world, int32_t hips, float dt);
 
 /* Seam quality of the cycle [a, b) of clip c: mean per-joint angle between the poses of a and
  * b (root heading removed) and between their frame-to-frame rotations, per second. */

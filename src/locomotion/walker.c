@@ -358,19 +358,15 @@ static float landing_slack(ak_walker *w, const ak_foot_ik_params *fik, int32_t s
     return slack < INFINITY && slack > 0.0f ? slack : 0.0f;
 }
 
-/* Planned hips for the walker: the acceleration bounds of the grounding at 0.25 g down and
- * 0.5 g up beyond the animation's own, widened by the source's own room (where the captured
- * hips accelerate less than 1 g either way, the difference), so the walk stays within
- * [min(source, -1 g) - 0.25 g, max(source, +1 g) + 0.5 g]; and each leg's landing slack. */
+/* Planned hips for the walker: the grounding's acceleration bounds from the source cycle's
+ * own (ak_foot_ik_plan_accel, the matcher's rule too); and each leg's landing slack. */
 static void plan_hips(ak_walker *w, ak_foot_ik_params *fik)
 {
     ak_walk_metrics src;
     for (int s = 0; s < 2; ++s)
         fik->legs[s].landing_slack = landing_slack(w, fik, s);
     if (fik->hip_accel_down > 0.0f || ak_walk_metrics_source(w->m, &src, NULL) != AK_OK) return;
-    /* 0.9: the animation's own extreme and the grounding's may meet in one frame */
-    fik->hip_accel_down = 0.9f * AK_GRAVITY * (0.25f + fmaxf(0.0f, 1.0f + src.hip_accel_min_g));
-    fik->hip_accel_up = 0.9f * AK_GRAVITY * (0.5f + fmaxf(0.0f, 1.0f - src.hip_accel_max_g));
+    ak_foot_ik_plan_accel(fik, src.hip_accel_min_g, src.hip_accel_max_g);
 }
 
 int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,

@@ -101,6 +101,12 @@ static void metrics_depth(ak_walk_metrics *m, const ak_walker_state *s, const ak
     }
 }
 
+void ak_walk_metrics_add_body(ak_walk_metrics *m, const ak_xform *world, int32_t hips, float dt)
+{
+    metrics_hips(m, world[hips].translation.y, dt);
+    metrics_legs(m, world);
+}
+
 int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *out, ak_error *err)
 {
     if (!motion || !out)
@@ -119,8 +125,7 @@ int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *ou
     for (int32_t i = 0; i < 2 * clip->frame_count; ++i) {
         ak_clip_frame(clip, sk, i % clip->frame_count, pose);
         ak_fk(sk, pose, pose + sk->joint_count);
-        metrics_hips(out, pose[sk->joint_count + hips].translation.y, i ? clip->frame_time : 0.0f);
-        metrics_legs(out, pose + sk->joint_count);
+        ak_walk_metrics_add_body(out, pose + sk->joint_count, hips, i ? clip->frame_time : 0.0f);
     }
     free(pose);
     out->frames = 0;

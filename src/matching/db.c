@@ -5,6 +5,7 @@
 #include "animkit/matching.h"
 #include "core/xform_inline.h"
 #include "matching/internal.h"
+#include "locomotion/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -897,4 +898,28 @@ void ak_motion_db_root_delta(const ak_motion_db *db, int32_t frame, ak_vec3 *del
     const int ok = db && frame >= 0 && frame < db->F;
     if (delta) *delta = ok ? db->delta[frame] : ak_vec3_make(0, 0, 0);
     if (dh) *dh = ok ? db->dturn[frame] : 0.0f;
+}
+
+int32_t ak_motion_db_source_metrics(const ak_motion_db *db, ak_walk_metrics *out, ak_error *err)
+{
+    if (!db || !out)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "motion db source metrics: NULL argument");
+    ak_xform *pose = (ak_xform *)malloc(2 * (size_t)db->J * sizeof *pose);
+    if (!pose) return ak_error_set(err, AK_ERR_NOMEM, 0, "motion db source metrics: out of memory");
+    const ak_humanoid *h = &db->humanoid;
+    ak_walk_metrics_reset(out);
+    const int32_t upper[2] = {h->joint[AK_HUM_LEFT_UPPER_LEG], h->joint[AK_HUM_RIGHT_UPPER_LEG]};
+    const int32_t lower[2] = {h->joint[AK_HUM_LEFT_LOWER_LEG], h->joint[AK_HUM_RIGHT_LOWER_LEG]};
+    const int32_t foot[2] = {h->joint[AK_HUM_LEFT_FOOT], h->joint[AK_HUM_RIGHT_FOOT]};
+    ak_walk_metrics_set_legs(out, upper, lower, foot);
+    const int32_t hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
+    for (int32_t r = 0; r < db->range_count; ++r)
+        for (int32_t f = db->range_start[r]; f < db->range_start[r + 1]; ++f) {
+            ak_motion_db_pose(db, f, pose);
+            ak_fk(db->skeleton, pose, pose + db->J);
+            ak_walk_metrics_add_body(out, pose + db->J, hips,
+                                     f == db->range_start[r] ? 0.0f : db->frame_time);
+        }
+    free(pose);
+    return AK_OK;
 }

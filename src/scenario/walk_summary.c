@@ -30,9 +30,16 @@ int32_t ak_walk_summary_begin(ak_walk_summary *summary, const ak_walk_scene *sce
     ak_walk_metrics_reset(&summary->metrics);
     summary_legs(&summary->metrics, scene);
     ak_walk_scene_origin(scene, summary->origin);
+    /* The source: the guide walker's cycle, or every range of the matcher's database. */
     const ak_walk_motion *motion = ak_walk_scene_motion(scene);
-    if (!motion) return AK_OK;
-    const int32_t st = ak_walk_metrics_source(motion, &summary->source, err);
+    const ak_motion_db *db = ak_walk_scene_motion_db(scene);
+    int32_t st = AK_OK;
+    if (motion)
+        st = ak_walk_metrics_source(motion, &summary->source, err);
+    else if (db)
+        st = ak_motion_db_source_metrics(db, &summary->source, err);
+    else
+        return AK_OK;
     summary->has_source = st == AK_OK;
     return st;
 }

@@ -10,34 +10,18 @@
  * every row is asserted except the ones in k_known_out (each with the reason it is still out;
  * issue 21 is not done for them). A row out prints the bound, the figure, and the frame,
  * point and phase where it is worst. */
-#include "walk_util.h"
+#include "walk_physics.h"
 
 static ak_terrain *g_terrain[4];
 static ak_terrain_params g_params[4];
 static ak_terrain *g_ridges;
 
-/* Ridges and a bowl (not walk_make_pgm's sine products). */
-static double ridges_height(double x, double z)
-{
-    return 0.5 + 0.3 * sin(0.55 * x + 0.8) * sin(0.47 * z + 0.1) + 0.12 * cos(1.1 * x - 0.6 * z) +
-           0.05 * sin(2.3 * z + 0.4 * x);
-}
-
-/* A 129 x 129 16-bit binary PGM of ridges_height, 32 m wide. */
-static char *ridges_pgm(size_t *bytes)
-{
-    return walk_pgm_of(129, 16.0, ridges_height, bytes);
-}
-
 static int setup(void **state)
 {
     (void)state;
     if (walk_terrains_create(g_terrain, g_params) != 0) return -1;
-    size_t bytes;
-    char *pgm = ridges_pgm(&bytes);
-    const int32_t st = ak_terrain_read_pgm_memory(pgm, bytes, 32.0f, 1.5f, &g_ridges, NULL);
-    free(pgm);
-    return st == AK_OK ? 0 : -1;
+    g_ridges = walk_ridges_terrain();
+    return g_ridges ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -46,17 +30,6 @@ static int teardown(void **state)
     ak_terrain_destroy(g_ridges);
     return walk_terrains_destroy(g_terrain);
 }
-
-/* Frames measured at most (30 s at 120 fps). */
-#define PHYS_MAX_FRAMES 3601
-
-typedef struct physics_walk {
-    ak_walk_metrics m, src;
-    ak_walker_state last;
-    char phase[PHYS_MAX_FRAMES]; /* per frame: s start, w walk, p stop, i standing */
-    int frames;
-    int hip_min_frame, hip_max_frame, knee_frame; /* where each extreme was reached */
-} physics_walk;
 
 /* What the walker does at this frame. */
 static char walk_phase(const ak_walker *w, const ak_walker_state *st)
@@ -67,11 +40,6 @@ static char walk_phase(const ak_walker *w, const ak_walker_state *st)
         ak_walker_playing(w, NULL) == AK_WALKER_PLAY_START)
         return 's';
     return 'w';
-}
-
-static const char *phase_name(char c)
-{
-    return c == 's' ? "start" : c == 'w' ? "walk" : c == 'p' ? "stop" : "standing";
 }
 
 /* Walks 12 m (-6,0 -> 6,0) with the default walker, every frame measured with the legs set. */
@@ -98,67 +66,11 @@ static physics_walk physics_run(const walk_source *s, const ak_ground *ground)
     for (int f = 0; f * dt < 30.0f && f < PHYS_MAX_FRAMES; ++f) {
         assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, ground, &err), AK_OK);
         ak_walker_get_state(w, &r.last);
-        const float lo = r.m.hip_accel_min_g, hi = r.m.hip_accel_max_g, knee = r.m.knee_peak;
-        ak_walk_metrics_add(&r.m, &r.last, ak_walker_world_pose(w), hips, f == 0 ? 0.0f : dt);
-        if (r.m.hip_accel_min_g < lo) r.hip_min_frame = f;
-        if (r.m.hip_accel_max_g > hi) r.hip_max_frame = f;
-        if (r.m.knee_peak > knee) r.knee_frame = f;
-        r.phase[f] = walk_phase(w, &r.last);
-        r.frames = f + 1;
+        physics_add(&r, ak_walker_world_pose(w), hips, f == 0 ? 0.0f : dt, walk_phase(w, &r.last));
         if (r.last.stopped) break;
     }
     ak_walker_destroy(w);
     return r;
-}
-
-static char phase_at(const physics_walk *r, int f)
-{
-    return f >= 0 && f < r->frames ? r->phase[f] : '?';
-}
-
-/* The bounds from physics and the source (see the file comment). Prints the row, and for each
- * bound not met the figure with its frame, point and phase. Returns whether all hold. */
-static int within_bounds(const char *label, const physics_walk *r, float radius)
-{
-    const ak_walk_metrics *m = &r->m;
-    const float lo = fminf(r->src.hip_accel_min_g, -1.0f) - 0.25f;
-    const float hi = fmaxf(r->src.hip_accel_max_g, 1.0f) + 0.5f;
-    const float knee = fmaxf(r->src.knee_peak, AKT_RAD(75.0f)) + AKT_RAD(25.0f);
-    const int deep_ok = m->deepest <= 0.005f, skate_ok = m->skate < 0.01f;
-    const int hip_lo_ok = m->hip_accel_min_g >= lo, hip_hi_ok = m->hip_accel_max_g <= hi;
-    const int knee_ok = m->knee_peak <= knee;
-    const int stop_ok =
-        r->last.stopped && r->last.distance <= radius && r->last.stance[0] && r->last.stance[1];
-    const int ok = deep_ok && skate_ok && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok;
-    printf("%-36s deepest %.1f mm, skate %.2f (worst %.2f) mm/s, hips %.2f..%.2f g (bounds "
-           "%.2f..%.2f), knee %.1f (bound %.1f), stopped %d at %.3f m, feet %d%d%s\n",
-           label, 1e3 * (double)m->deepest, 1e3 * (double)m->skate, 1e3 * (double)m->max_skate,
-           (double)m->hip_accel_min_g, (double)m->hip_accel_max_g, (double)lo, (double)hi,
-           AKT_DEG(m->knee_peak), AKT_DEG(knee), (int)r->last.stopped, (double)r->last.distance,
-           (int)r->last.stance[0], (int)r->last.stance[1], ok ? "" : "  OUT");
-    if (!deep_ok)
-        printf("    %.1f mm below the ground (bound 5): frame %d, %s %s, %s, %s\n",
-               1e3 * (double)m->deepest, m->deepest_frame, m->deepest_side ? "right" : "left",
-               m->deepest_point == 0   ? "heel"
-               : m->deepest_point == 1 ? "toe"
-                                       : "ankle",
-               m->deepest_stance ? "planted" : "swinging",
-               phase_name(phase_at(r, m->deepest_frame)));
-    if (!skate_ok) printf("    planted skate %.2f mm/s mean (bound 10)\n", 1e3 * (double)m->skate);
-    if (!hip_lo_ok)
-        printf("    hips %.2f g (bound %.2f): frame %d, hips, %s\n", (double)m->hip_accel_min_g,
-               (double)lo, r->hip_min_frame, phase_name(phase_at(r, r->hip_min_frame)));
-    if (!hip_hi_ok)
-        printf("    hips %.2f g (bound %.2f): frame %d, hips, %s\n", (double)m->hip_accel_max_g,
-               (double)hi, r->hip_max_frame, phase_name(phase_at(r, r->hip_max_frame)));
-    if (!knee_ok)
-        printf("    knee %.1f deg (bound %.1f): frame %d, knee, %s\n", AKT_DEG(m->knee_peak),
-               AKT_DEG(knee), r->knee_frame, phase_name(phase_at(r, r->knee_frame)));
-    if (!stop_ok)
-        printf("    stop: stopped %d, %.3f m from the target (bound %.2f), feet down %d/%d\n",
-               (int)r->last.stopped, (double)r->last.distance, (double)radius,
-               (int)r->last.stance[0], (int)r->last.stance[1]);
-    return ok;
 }
 
 static void builtin_hips_within_physics_on_hills(void **state)
@@ -186,12 +98,6 @@ static void cmu_walk_hips_within_physics_on_a_new_heightmap(void **state)
 /* Rows still out of the bounds (issue 21 not done for them), by clip (NULL: built-in) and
  * ground, with why. Every other row is asserted. A listed row that comes within the bounds
  * fails the test too, so the table can only shrink. */
-typedef struct known_out {
-    const char *clip;
-    const char *ground;
-    const char *why;
-} known_out;
-
 static const known_out k_known_out[] = {
     {"cmu_02_01_walk.bvh", "stairs",
      "hips -2.96 g (bound -1.27); hips 3.60 g (bound 1.52); knee 133.5 deg (bound 100.0)"},
@@ -224,21 +130,10 @@ static const known_out k_known_out[] = {
     {NULL, "heightmap", "knee 103.9 deg (bound 100.0)"},
 };
 
-static const char *known_reason(const char *clip, const char *ground)
-{
-    for (size_t k = 0; k < sizeof k_known_out / sizeof k_known_out[0]; ++k) {
-        const known_out *e = &k_known_out[k];
-        if (strcmp(e->ground, ground) == 0 &&
-            ((e->clip == NULL && clip == NULL) || (e->clip && clip && strcmp(e->clip, clip) == 0)))
-            return e->why;
-    }
-    return NULL;
-}
-
 static void every_capture_and_ground_within_physics(void **state)
 {
     (void)state;
-    int out = 0, known = 0, rows = 0, stale = 0;
+    physics_tally tally = {0, 0, 0, 0};
     for (size_t i = 0; i <= AKT_LOCOMOTION_CLIPS; ++i) {
         walk_source src;
         const char *name = i < AKT_LOCOMOTION_CLIPS ? akt_locomotion_clips[i] : NULL;
@@ -250,26 +145,14 @@ static void every_capture_and_ground_within_physics(void **state)
             char label[96];
             snprintf(label, sizeof label, "%s %s", name ? name : "built-in", ground);
             const int ok = within_bounds(label, &r, 0.3f);
-            const char *why = known_reason(name, ground);
             assert_true(r.m.frames > 0);
-            ++rows;
-            if (!ok && why) {
-                ++known;
-                printf("    known (issue 21): %s\n", why);
-            } else if (!ok) {
-                ++out;
-            } else if (why) {
-                ++stale;
-                printf("    now within the bounds: take it out of k_known_out\n");
-            }
+            physics_tally_row(&tally, ok,
+                              known_reason(k_known_out, sizeof k_known_out / sizeof k_known_out[0],
+                                           name, ground));
         }
         source_close(&src);
     }
-    printf("%d rows: %d within the bounds, %d known out, %d newly out, %d listed but within\n",
-           rows, rows - known - out, known, out, stale);
-    assert_int_equal(out, 0);
-    /* The table only shrinks: a listed row that now holds must leave it. */
-    assert_int_equal(stale, 0);
+    physics_tally_check(&tally);
 }
 
 int main(void)

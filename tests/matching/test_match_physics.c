@@ -1,0 +1,214 @@
+/* The motion-matching walker held to issue 21's physics, as the guide walker is in
+ * tests/locomotion/test_walk_physics.c: every frame of a walk of 12 m from standing to
+ * standing, no foot point (heel, toe, ankle of either foot) more than 5 mm below the ground
+ * in any phase; the holding point of a planted foot sliding under 1 cm/s on average; the hips'
+ * vertical acceleration (33 ms average) within [min(source, -1 g) - 0.25 g, max(source, +1 g)
+ * + 0.5 g]; the peak knee flexion at most max(source peak, 75 deg) + 25 deg; arrival within
+ * 0.3 m, both feet down once stopped. The source is the database: every frame of every range
+ * (ak_motion_db_source_metrics). Databases of the test captures by subject (2: two walks and
+ * a run; 7: two walks; 9: two runs) and the CLI's locomotion library (four captures of three
+ * subjects on the first one's skeleton), each on flat, hills, stairs, the tests' heightmap and
+ * the ridges no other walk table uses; every row is asserted except the ones in k_known_out
+ * (each with the reason it is still out; issue 21 is not done for them). */
+#include "match_util.h"
+#include "locomotion/walk_physics.h"
+
+static const char *const k_subject2[] = {"cmu_02_01_walk.bvh", "locomotion/cmu_02_02_walk.bvh",
+                                         "locomotion/cmu_02_03_run.bvh"};
+static const char *const k_subject7[] = {"cmu_07_01_walk.bvh",
+                                         "locomotion/cmu_07_04_slow_walk.bvh"};
+static const char *const k_subject9[] = {"cmu_09_01_run.bvh", "locomotion/cmu_09_02_run.bvh"};
+static const char *const k_library[] = {
+    "locomotion/cmu_02_02_walk.bvh", "locomotion/cmu_02_03_run.bvh",
+    "locomotion/cmu_07_04_slow_walk.bvh", "locomotion/cmu_09_02_run.bvh"};
+
+typedef struct db_set {
+    const char *name;
+    const char *const *clips;
+    int count;
+} db_set;
+
+static const db_set k_sets[] = {{"subject 2", k_subject2, 3},
+                                {"subject 7", k_subject7, 2},
+                                {"subject 9", k_subject9, 2},
+                                {"library", k_library, 4}};
+#define K_SETS (sizeof k_sets / sizeof k_sets[0])
+
+static ak_terrain *g_terrain[5]; /* flat, hills, stairs, heightmap, ridges */
+static ak_terrain_params g_params[4];
+
+static int setup(void **state)
+{
+    (void)state;
+    if (walk_terrains_create(g_terrain, g_params) != 0) return -1;
+    g_terrain[4] = walk_ridges_terrain();
+    return g_terrain[4] ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ak_terrain_destroy(g_terrain[4]);
+    return walk_terrains_destroy(g_terrain);
+}
+
+static const char *ground_name(int t)
+{
+    return t < 4 ? walk_terrain_name(t) : "ridges";
+}
+
+/* What the matcher does at this frame: standing once stopped, stopping once arrived, the
+ * start over its first second, else walking. */
+static char match_phase(const ak_walker_state *s)
+{
+    if (s->stopped) return 'i';
+    if (s->arrived) return 'p';
+    return s->time < 1.0f ? 's' : 'w';
+}
+
+/* Walks 12 m (-6,0 -> 6,0) with the default matcher on `db`, every frame measured. */
+static physics_walk match_run(const ak_motion_db *db, const ak_ground *ground)
+{
+    physics_walk r;
+    memset(&r, 0, sizeof r);
+    ak_error err;
+    assert_int_equal(ak_motion_db_source_metrics(db, &r.src, &err), AK_OK);
+    ak_matcher_params p = ak_matcher_defaults();
+    p.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
+    p.target = ak_vec3_make(6.0f, 0.0f, 0.0f);
+    ak_matcher *m = NULL;
+    if (ak_matcher_create(db, &p, ground, &m, &err) != AK_OK) fail_msg("matcher: %s", err.message);
+    const ak_humanoid *h = ak_motion_db_humanoid(db);
+    const int32_t upper[2] = {h->joint[AK_HUM_LEFT_UPPER_LEG], h->joint[AK_HUM_RIGHT_UPPER_LEG]};
+    const int32_t lower[2] = {h->joint[AK_HUM_LEFT_LOWER_LEG], h->joint[AK_HUM_RIGHT_LOWER_LEG]};
+    const int32_t foot[2] = {h->joint[AK_HUM_LEFT_FOOT], h->joint[AK_HUM_RIGHT_FOOT]};
+    ak_walk_metrics_reset(&r.m);
+    ak_walk_metrics_set_legs(&r.m, upper, lower, foot);
+    ak_motion_db_info info;
+    ak_motion_db_get_info(db, &info);
+    const float dt = info.frame_time;
+    const int32_t hips = h->joint[AK_HUM_HIPS];
+    for (int f = 0; f * dt < 30.0f && f < PHYS_MAX_FRAMES; ++f) {
+        assert_int_equal(ak_matcher_step(m, f == 0 ? 0.0f : dt, ground, &err), AK_OK);
+        ak_matcher_get_state(m, &r.last);
+        physics_add(&r, ak_matcher_world_pose(m), hips, f == 0 ? 0.0f : dt, match_phase(&r.last));
+        if (r.last.stopped) break;
+    }
+    ak_matcher_destroy(m);
+    return r;
+}
+
+/* The database's own figures are its frames': the knee peak is the largest knee flexion of
+ * any stored frame (measured here with the test's own angle), the hips accelerate both ways
+ * and, for walks and runs, within 3 g (a run's landing is the hardest: about 2.5 g in these
+ * captures, issue 21's table). */
+static void database_source_figures_are_its_frames(void **state)
+{
+    (void)state;
+    akt_sources src;
+    ak_motion_db *db = akt_db_of(&src, k_subject2, 3);
+    assert_non_null(db);
+    ak_walk_metrics m;
+    ak_error err;
+    assert_int_equal(ak_motion_db_source_metrics(db, &m, &err), AK_OK);
+    ak_motion_db_info info;
+    ak_motion_db_get_info(db, &info);
+    const ak_humanoid *h = ak_motion_db_humanoid(db);
+    ak_xform *pose = malloc(2 * sizeof *pose * (size_t)info.joint_count);
+    assert_non_null(pose);
+    float peak = 0.0f;
+    for (int32_t f = 0; f < info.frame_count; ++f) {
+        ak_motion_db_pose(db, f, pose);
+        ak_fk(ak_motion_db_skeleton(db), pose, pose + info.joint_count);
+        for (int k = 0; k < 2; ++k) {
+            const float knee =
+                knee_flexion_deg(pose + info.joint_count,
+                                 h->joint[k ? AK_HUM_RIGHT_UPPER_LEG : AK_HUM_LEFT_UPPER_LEG],
+                                 h->joint[k ? AK_HUM_RIGHT_LOWER_LEG : AK_HUM_LEFT_LOWER_LEG],
+                                 h->joint[k ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT]);
+            peak = fmaxf(peak, knee);
+        }
+    }
+    free(pose);
+    printf("subject 2 database: hips %.2f..%.2f g, knee peak %.1f deg (frames' own %.1f)\n",
+           (double)m.hip_accel_min_g, (double)m.hip_accel_max_g, AKT_DEG(m.knee_peak),
+           (double)peak);
+    AKT_NEAR(AKT_DEG(m.knee_peak), peak, 0.01);
+    assert_true(m.hip_accel_min_g < 0.0f && m.hip_accel_min_g > -3.0f);
+    assert_true(m.hip_accel_max_g > 0.0f && m.hip_accel_max_g < 3.0f);
+    assert_int_equal(ak_motion_db_source_metrics(NULL, &m, &err), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_motion_db_source_metrics(db, NULL, &err), AK_ERR_INVALID_ARG);
+    ak_motion_db_destroy(db);
+    akt_sources_free(&src);
+}
+
+/* Rows still out of the bounds (issue 21 not done for them), by database and ground, with
+ * why. Every other row is asserted; a listed row that comes within the bounds fails the test
+ * too, so the table can only shrink. */
+static const known_out k_known_out[] = {
+    {"subject 2", "flat",
+     "9.4 mm below the ground (bound 5); hips -2.23 g (bound -2.00); hips 2.95 g (bound 2.33)"},
+    {"subject 2", "hills", "10.4 mm below the ground (bound 5); hips 2.53 g (bound 2.33)"},
+    {"subject 2", "stairs",
+     "150.0 mm below the ground (bound 5); hips -2.20 g (bound -2.00); hips 2.94 g (bound 2.33)"},
+    {"subject 2", "heightmap", "9.6 mm below the ground (bound 5)"},
+    {"subject 2", "ridges", "21.8 mm below the ground (bound 5); hips 2.47 g (bound 2.33)"},
+    {"subject 7", "flat", "hips -6.40 g (bound -1.25); hips 7.52 g (bound 1.50)"},
+    {"subject 7", "hills", "hips -6.55 g (bound -1.25); hips 8.04 g (bound 1.50)"},
+    {"subject 7", "stairs",
+     "122.6 mm below the ground (bound 5); hips -6.40 g (bound -1.25); hips 7.52 g (bound 1.50); "
+     "knee 117.9 deg (bound 100.0)"},
+    {"subject 7", "heightmap",
+     "hips -6.83 g (bound -1.25); hips 7.51 g (bound 1.50); knee 139.0 deg (bound 100.0)"},
+    {"subject 7", "ridges",
+     "hips -8.63 g (bound -1.25); hips 7.24 g (bound 1.50); knee 101.0 deg (bound 100.0)"},
+    {"subject 9", "flat", "stopped 0.718 m from the target (bound 0.30)"},
+    {"subject 9", "hills",
+     "knee 143.5 deg (bound 141.6); stopped 0.718 m from the target (bound 0.30)"},
+    {"subject 9", "stairs",
+     "122.3 mm below the ground (bound 5); hips -14.69 g (bound -1.73); hips 14.29 g (bound 2.89); "
+     "knee 157.2 deg (bound 141.6); stopped 0.718 m from the target (bound 0.30)"},
+    {"subject 9", "heightmap",
+     "687.5 mm below the ground (bound 5); hips -7.58 g (bound -1.73); hips 5.59 g (bound 2.89); "
+     "knee 167.9 deg (bound 141.6); stopped 0.718 m from the target (bound 0.30)"},
+    {"subject 9", "ridges",
+     "hips -2.30 g (bound -1.73); knee 150.3 deg (bound 141.6); stopped 0.718 m from the target "
+     "(bound 0.30)"},
+    {"library", "stairs", "150.1 mm below the ground (bound 5); hips -2.04 g (bound -2.00)"},
+    {"library", "heightmap", "5.5 mm below the ground (bound 5); knee 163.2 deg (bound 138.6)"},
+    {"library", "ridges", "hips -2.49 g (bound -2.00)"},
+};
+
+static void every_database_and_ground_within_physics(void **state)
+{
+    (void)state;
+    physics_tally tally = {0, 0, 0, 0};
+    for (size_t i = 0; i < K_SETS; ++i) {
+        akt_sources src;
+        ak_motion_db *db = akt_db_of(&src, k_sets[i].clips, k_sets[i].count);
+        assert_non_null(db);
+        for (int t = 0; t < 5; ++t) {
+            const ak_ground g = ak_terrain_ground(g_terrain[t]);
+            const physics_walk r = match_run(db, &g);
+            char label[96];
+            snprintf(label, sizeof label, "match %s %s", k_sets[i].name, ground_name(t));
+            const int ok = within_bounds(label, &r, 0.3f);
+            assert_true(r.m.frames > 0);
+            physics_tally_row(&tally, ok,
+                              known_reason(k_known_out, sizeof k_known_out / sizeof k_known_out[0],
+                                           k_sets[i].name, ground_name(t)));
+        }
+        ak_motion_db_destroy(db);
+        akt_sources_free(&src);
+    }
+    physics_tally_check(&tally);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(database_source_figures_are_its_frames),
+        cmocka_unit_test(every_database_and_ground_within_physics),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
