@@ -719,9 +719,9 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
         fr.stance_next[s] =
             m->standing ? 1 : settled && !m->released[s] && m->db->contact[2 * fa + s] != 0;
         fr.ground[s] = hit[s];
+        /* the toe ray is under the toe in every phase: a swinging toe is kept above it */
         fr.ground_toe[s] = hit[2 + s];
-        if (!m->fik.legs[s].has_toe || !(fr.stance[s] || fr.stance_next[s]))
-            fr.ground_toe[s].hit = 0;
+        if (!m->fik.legs[s].has_toe) fr.ground_toe[s].hit = 0;
         fr.contact[s] = m->contact[s];
     }
     /* The walker's grounding call: m->fik was validated in ak_matcher_create and does not
