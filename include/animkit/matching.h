@@ -215,6 +215,14 @@ typedef struct ak_matcher_params {
     int32_t box_count;
     float ground_smoothing; /* s: floor-height spring, as the walker; default 0.12 */
     ak_foot_ik_params foot; /* legs/hips filled from the database when legs[0].upper < 0 */
+    int32_t plan_hips;      /* 1: planned hips, as the walker's (walker.h): the hips move within
+                               physics over the footholds (the landing rays), foot.hip_accel_down
+                               /up (when 0) from the database's own envelope
+                               (ak_motion_db_source_metrics) by the walker's rule, each leg's
+                               landing slack from the database's landings. 0 (default, for now:
+                               a transition that ends a toe stance bends the knee 1.52x faster
+                               than the captures do, tests/matching/test_matching_walk.c): the
+                               hip drop follows the legs' needs at once */
 } ak_matcher_params;
 
 /* What matching is doing now (beyond ak_walker_state, which ak_matcher_get_state fills). */
@@ -259,8 +267,10 @@ AK_API int32_t ak_matcher_step(ak_matcher *matcher, float dt, const ak_ground *g
 AK_API int32_t ak_matcher_step_range(ak_matcher *const *matchers, int32_t begin, int32_t end,
                                      float dt, const ak_ground *ground, int32_t *statuses);
 
-/* Rays per frame: character centre, left sole, right sole, left toe, right toe. */
-#define AK_MATCHER_RAY_COUNT 5
+/* Rays per frame: character centre, left sole, right sole, left toe, right toe, then where
+ * the left and the right swinging foot will land (the playing frame's own landing in the
+ * database; under the sole while the foot is planted or no landing is known). */
+#define AK_MATCHER_RAY_COUNT 7
 
 /* The same frame in phases, for engines (as the walker's ak_walker_begin ... _finish):
  *  1. ak_matcher_begin: springs, search, transitions, pose; writes the wanted world

@@ -48,7 +48,7 @@ AK_EXTERN_C_BEGIN
 #endif
 
 /* Bumped whenever a signature or struct layout below changes. The C# side checks it. */
-#define AK_PLUGIN_ABI_VERSION 3
+#define AK_PLUGIN_ABI_VERSION 4
 
 /* A handle is slot index (low 20 bits, plus one) and generation (the bits above). 0 is never
  * a valid handle. Pointer-sized so C# can hold it in an IntPtr / SafeHandle. */
@@ -314,6 +314,24 @@ typedef struct ak_plugin_ground_hit {
     ak_vec3 normal; /* unit surface normal, pointing up */
 } ak_plugin_ground_hit;
 
+/* The walk's measures over every frame finished since create (issue 21): the figures of the
+ * CLI's walk summary (src/scenario/walk_summary.c; ak_walk_metrics, walkmetrics.h), each beside
+ * the source's own (the walk cycle of a character, every frame of a matcher's database).
+ * Lengths in metres, speeds in m/s, accelerations in g (9.81 m/s^2), angles in degrees. */
+typedef struct ak_plugin_walk_summary {
+    int32_t frames;               /* frames measured */
+    float deepest_any_phase;      /* deepest heel, toe or ankle below the ground, any phase */
+    float deepest_planted;        /* the same over the frames its foot is planted */
+    float skate;                  /* mean horizontal speed of the point holding a planted foot */
+    float max_skate;              /* its worst frame */
+    float hip_accel_min_g;        /* the hips' vertical acceleration (33 ms average), lowest */
+    float hip_accel_max_g;        /*   and highest */
+    float knee_peak_deg;          /* peak knee flexion (0: straight), either leg */
+    float source_hip_accel_min_g; /* the source's own, the same measures */
+    float source_hip_accel_max_g;
+    float source_knee_peak_deg;
+} ak_plugin_walk_summary;
+
 /* The C defaults (ak_walker_defaults, ak_foot_ik_defaults, ak_walk_motion_defaults) in
  * Unity's frame. */
 AK_PLUGIN_API int32_t ak_plugin_character_defaults(ak_plugin_character_params *out);
@@ -353,6 +371,9 @@ AK_PLUGIN_API int32_t ak_plugin_character_pose(ak_handle character, ak_plugin_xf
 /* The last frame's pose in world space. */
 AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle character,
                                                      ak_plugin_xform *out_world, int32_t count);
+/* The walk's measures so far (every finished frame since create; ak_plugin_walk_summary). */
+AK_PLUGIN_API int32_t ak_plugin_character_summary_get(ak_handle character,
+                                                      ak_plugin_walk_summary *out);
 
 /* ---- Standalone foot IK: feet on the engine's ground for a clip played without the walker
  * (an idle, a dance, any clip played in place or with its own root motion). Two-phase like the
@@ -554,6 +575,9 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_state_get(ak_handle matcher, ak_plugin_m
 /* The pose in the character's own space, as ak_plugin_character_pose. */
 AK_PLUGIN_API int32_t ak_plugin_matcher_pose(ak_handle matcher, ak_plugin_xform *out_local,
                                              ak_plugin_xform *out_model, int32_t count);
+/* The walk's measures so far, as ak_plugin_character_summary_get (the source: every frame of
+ * the database). */
+AK_PLUGIN_API int32_t ak_plugin_matcher_summary_get(ak_handle matcher, ak_plugin_walk_summary *out);
 
 AK_EXTERN_C_END
 

@@ -1007,6 +1007,33 @@ void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_ma
     fik->hip_accel_up = 0.9f * AK_GRAVITY * (0.5f + fmaxf(0.0f, 1.0f - src_max_g));
 }
 
+float ak_foot_ik_landing_room(const ak_foot_ik_params *fik, const ak_xform *world, int32_t s,
+                              float floor_y)
+{
+    const ak_foot_ik_leg *leg = &fik->legs[s];
+    const ak_skeleton *sk = fik->skeleton;
+    const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
+    const ak_vec3 hip = world[leg->upper].translation;
+    const ak_vec3 ankle = world[leg->foot].translation;
+    const float dx = hip.x - ankle.x, dz = hip.z - ankle.z, dv = hip.y - ankle.y;
+    const float dh2 = dx * dx + dz * dz;
+    const float room = dh2 < L * L ? sqrtf(L * L - dh2) - dv : 0.0f;
+    const float heel = ak_foot_ik_sole(fik, world, s).y - floor_y;
+    return room - fmaxf(heel, 0.0f);
+}
+
+int32_t ak_foot_ik_shown_contact(const ak_foot_ik_state *st, int32_t k, int32_t stance,
+                                 int32_t contact, int32_t *shown_stance)
+{
+    const int released = st->initialized && st->released[k];
+    *shown_stance = stance && !released;
+    if (released) return 0;
+    if (st->lock_toe[k] &&
+        (st->pivot_weight[k] > 0.0f || st->reach_roll[k] || st->toe_roll[k] > 0.0f))
+        contact &= ~AK_CONTACT_HEEL;
+    return contact;
+}
+
 void ak_floor_follow(float *y, float *v, float support, float smoothing, float dt,
                      int32_t initialized)
 {

@@ -84,6 +84,23 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
  * one frame. Bounds already set (hip_accel_down > 0) are kept. */
 void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_max_g);
 
+/* How far the hips may stay above the ground leg s lands on with the leg still reaching, at
+ * one landing pose (world: FK of the pose the foot comes down in, floor_y its floor): the
+ * vertical room of a leg of length L (0.999 of its bones) over the ankle, sqrt(L^2 - dh^2) - dv
+ * for the hip-to-ankle horizontal distance dh and height dv, less the heel's height above the
+ * floor (the grounding puts the heel on the ground). The walker's and the matcher's landing
+ * slack is the least of it over their sources' landings. */
+float ak_foot_ik_landing_room(const ak_foot_ik_params *fik, const ak_xform *world, int32_t s,
+                              float floor_y);
+
+/* What a walker reports of foot k after the grounding (the walker's and the matcher's state,
+ * one rule): a foot the grounding let go a frame before its stance ends (released) is in the
+ * air; a heel coming down about a locked toe is not down until the foot is flat, nor while the
+ * grounding lifts it about the toe for the leg to reach (toe_roll, reach_roll). `stance` and
+ * `contact` are the animation's; writes the stance shown, returns the contact shown. */
+int32_t ak_foot_ik_shown_contact(const ak_foot_ik_state *st, int32_t k, int32_t stance,
+                                 int32_t contact, int32_t *shown_stance);
+
 /* The floor a walking character's animation stands on (the walker's and the matcher's, one
  * rule). One foot's support height: a planted foot with ground under its heel stands there
  * (its foothold, remembered); a swinging foot glides from its foothold to the ground where it

@@ -329,31 +329,19 @@ static int32_t load_idle(ak_walker *w, const ak_walk_motion *m, const ak_walker_
     return ak_root_motion_create(m->skeleton, w->idle, &rp, &w->idle_root, err);
 }
 
-/* How far the hips may stay above the ground leg s lands on with the leg still reaching, in
- * the cycle's own landings: at each frame where the foot comes down, the vertical room of a
- * leg of length L (0.999 of its bones) over the animated ankle, sqrt(L^2 - dh^2) - dv for the
- * hip-to-ankle horizontal distance dh and height dv, less the heel's height above the floor
- * (the foot IK puts the heel on the ground); the least of them, at least 0. Uses the walker's
- * pose buffers (create time). */
+/* Leg s's landing slack (ak_foot_ik_landing_room) over the cycle's own landings, at least 0.
+ * Uses the walker's pose buffers (create time). */
 static float landing_slack(ak_walker *w, const ak_foot_ik_params *fik, int32_t s)
 {
     const ak_walk_motion *m = w->m;
     const ak_skeleton *sk = m->skeleton;
-    const ak_foot_ik_leg *leg = &fik->legs[s];
-    const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
     const int32_t n = m->clip->frame_count;
     float slack = INFINITY;
     for (int32_t f = 0; f < n; ++f) {
         if (!m->contacts[s][f] || m->contacts[s][(f + n - 1) % n]) continue;
         ak_clip_frame(m->clip, sk, f, w->local);
         ak_fk(sk, w->local, w->world);
-        const ak_vec3 hip = w->world[leg->upper].translation;
-        const ak_vec3 ankle = w->world[leg->foot].translation;
-        const float dx = hip.x - ankle.x, dz = hip.z - ankle.z, dv = hip.y - ankle.y;
-        const float dh2 = dx * dx + dz * dz;
-        const float room = dh2 < L * L ? sqrtf(L * L - dh2) - dv : 0.0f;
-        const float heel = ak_foot_ik_sole(fik, w->world, s).y - m->floor_y;
-        slack = fminf(slack, room - fmaxf(heel, 0.0f));
+        slack = fminf(slack, ak_foot_ik_landing_room(fik, w->world, s, m->floor_y));
     }
     return slack < INFINITY && slack > 0.0f ? slack : 0.0f;
 }
@@ -1269,18 +1257,15 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     s->idle_weight = w->idle_w;
     s->rate = w->rate;
     for (int k = 0; k < 2; ++k) {
-        /* A foot the grounding let go a frame before its stance ends is in the air. */
-        const int released = w->p.foot_ik && w->initialized && w->fst.released[k];
-        s->stance[k] = w->stance[k] && !released;
+        /* released feet in the air, heels rolled about the toe not down (the grounding's) */
+        s->stance[k] = w->stance[k];
+        s->contact[k] = w->contact[k];
+        if (w->p.foot_ik)
+            s->contact[k] =
+                ak_foot_ik_shown_contact(&w->fst, k, w->stance[k], w->contact[k], &s->stance[k]);
         s->sole[k] =
             w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
         s->sole_ground[k] = w->sole_ground[k];
-        s->contact[k] = released ? 0 : w->contact[k];
-        /* A heel coming down about a locked toe is not down until the foot is flat, nor while
-         * the grounding lifts it about the toe for the leg to reach (toe_roll). */
-        if (w->p.foot_ik && w->fst.lock_toe[k] &&
-            (w->fst.pivot_weight[k] > 0.0f || w->fst.reach_roll[k] || w->fst.toe_roll[k] > 0.0f))
-            s->contact[k] &= ~AK_CONTACT_HEEL;
         s->toe[k] =
             w->p.foot_ik && w->initialized ? w->fst.toe[k] : ak_foot_ik_toe(&w->fik, w->world, k);
         s->toe_ground[k] = w->toe_ground[k];

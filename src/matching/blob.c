@@ -519,6 +519,7 @@ int32_t ak_motion_db_load_memory(const void *data, size_t bytes, ak_motion_db **
     }
     if (st == AK_OK) st = check_indices(db, err);
     if (st == AK_OK) st = check_ranges(db, err);
+    if (st == AK_OK) st = ak_motion_db_landings(db, err); /* derived, not stored */
     if (st == AK_OK) st = ak_motion_db_prepare_search(db, 0, err);
     if (st != AK_OK) {
         ak_motion_db_destroy(db);

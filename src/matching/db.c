@@ -111,6 +111,8 @@ void ak_motion_db_destroy(ak_motion_db *db)
     free(db->cand_feat);
     free(db->small_box);
     free(db->large_box);
+    free(db->land_rel);
+    free(db->swing_phase);
     free(db);
 }
 
@@ -135,10 +137,12 @@ int32_t ak_motion_db_alloc(ak_motion_db *db, ak_error *err)
     const size_t nsmall = F / AK_MATCH_SMALL_BLOCK + 1, nlarge = F / AK_MATCH_LARGE_BLOCK + 1;
     db->small_box = (float *)calloc(nsmall * 2 * DP, sizeof(float));
     db->large_box = (float *)calloc(nlarge * 2 * DP, sizeof(float));
+    db->land_rel = (ak_vec3 *)calloc(F * 2, sizeof(ak_vec3));
+    db->swing_phase = (float *)calloc(F * 2, sizeof(float));
     if (!db->track_joint || !db->rot || !db->trans || !db->delta || !db->dturn || !db->contact ||
         !db->cand || !db->frame_clip || !db->frame_time_src || !db->clip_names ||
         !db->range_start || !db->raw || !db->feat || !db->cand_frame || !db->cand_feat ||
-        !db->small_box || !db->large_box)
+        !db->small_box || !db->large_box || !db->land_rel || !db->swing_phase)
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k)
         db->traj_frames[k] = (int32_t)lroundf(traj_seconds[k] / db->frame_time);
@@ -781,7 +785,8 @@ int32_t ak_motion_db_create(const ak_skeleton *sk, const ak_motion_db_clip *clip
     if (st == AK_OK) st = db_fill(db, clips, &src, pcs, npc, p, err);
     if (st == AK_OK) {
         ak_motion_db_summarize(db);
-        st = ak_motion_db_prepare_search(db, 1, err);
+        st = ak_motion_db_landings(db, err);
+        if (st == AK_OK) st = ak_motion_db_prepare_search(db, 1, err);
     }
     free(pcs);
     sources_free(&src);
@@ -920,6 +925,60 @@ int32_t ak_motion_db_source_metrics(const ak_motion_db *db, ak_walk_metrics *out
             ak_walk_metrics_add_body(out, pose + db->J, hips,
                                      f == db->range_start[r] ? 0.0f : db->frame_time);
         }
+    free(pose);
+    return AK_OK;
+}
+
+ak_vec3 ak_motion_db_sole(const ak_motion_db *db, const ak_xform *world, int32_t s)
+{
+    const ak_xform a = world[db->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT]];
+    return akv_sub(a.translation,
+                   akv_scale(akq_rotate(a.rotation, db->foot_up_local[s]), db->sole_height[s]));
+}
+
+/* Foot s's landings in frames [first, end) of one range: each swinging frame's landing sole
+ * in its own character frame (the root deltas from it to the landing, then the landing frame's
+ * sole) and its swing phase. `pose` holds 2 J transforms. */
+static void range_landings(ak_motion_db *db, int32_t first, int32_t end, int32_t s, ak_xform *pose)
+{
+    int32_t lift = first - 1; /* the last frame down before the swing */
+    for (int32_t f = first; f < end; ++f) {
+        db->swing_phase[2 * f + s] = -1.0f;
+        db->land_rel[2 * f + s] = ak_vec3_make(0, 0, 0);
+        if (db->contact[2 * f + s]) {
+            lift = f;
+            continue;
+        }
+        int32_t land = f + 1;
+        while (land < end && !db->contact[2 * land + s])
+            ++land;
+        if (land >= end) continue;
+        ak_motion_db_pose(db, land, pose);
+        ak_fk(db->skeleton, pose, pose + db->J);
+        const ak_vec3 sole = ak_motion_db_sole(db, pose + db->J, s);
+        ak_vec3 at = ak_vec3_make(0, 0, 0);
+        float heading = 0.0f;
+        for (int32_t k = f; k < land; ++k) {
+            at = akv_add(at, akq_rotate(ak_quat_yaw(heading), db->delta[k]));
+            heading += db->dturn[k];
+        }
+        db->land_rel[2 * f + s] = akv_add(at, akq_rotate(ak_quat_yaw(heading), sole));
+        db->swing_phase[2 * f + s] = (float)(f - lift) / (float)(land - lift);
+    }
+}
+
+int32_t ak_motion_db_landings(ak_motion_db *db, ak_error *err)
+{
+    const int feet =
+        db->humanoid.joint[AK_HUM_LEFT_FOOT] >= 0 && db->humanoid.joint[AK_HUM_RIGHT_FOOT] >= 0;
+    for (int32_t f = 0; f < 2 * db->F; ++f)
+        db->swing_phase[f] = -1.0f; /* no landing known (no feet: none ever) */
+    if (!feet) return AK_OK;
+    ak_xform *pose = (ak_xform *)malloc(2 * (size_t)db->J * sizeof *pose);
+    if (!pose) return ak_error_set(err, AK_ERR_NOMEM, 0, "motion database: out of memory");
+    for (int32_t r = 0; r < db->range_count; ++r)
+        for (int32_t s = 0; s < 2; ++s)
+            range_landings(db, db->range_start[r], db->range_start[r + 1], s, pose);
     free(pose);
     return AK_OK;
 }

@@ -48,7 +48,21 @@ struct ak_motion_db {
     int32_t stand_frame;
     float min_speed, max_speed;
     int32_t traj_frames[AK_MATCH_TRAJ_POINTS]; /* frames ahead of each trajectory point */
+    /* F*2 (frame, foot), derived from the stored frames at create and load
+     * (ak_motion_db_landings): where a swinging foot's sole lands next in its range, in the
+     * frame's character frame (y: height above the floor), and how far through that swing the
+     * foot is (0 at lift-off .. 1 at landing); swing_phase < 0 in stance or with no landing
+     * left in the range. The matcher's landing rays and planned hips read them. */
+    ak_vec3 *land_rel;
+    float *swing_phase;
 };
+
+/* Fills land_rel and swing_phase from the contacts, root deltas and poses (allocated by
+ * ak_motion_db_alloc); FK of every landing frame (allocates a pose buffer: AK_ERR_NOMEM). */
+int32_t ak_motion_db_landings(ak_motion_db *db, ak_error *err);
+/* The sole point of leg s in a model pose of the database's skeleton: the ankle less
+ * sole_height along the foot's up axis (ak_foot_ik_sole's rule). */
+ak_vec3 ak_motion_db_sole(const ak_motion_db *db, const ak_xform *world, int32_t s);
 
 /* Allocates every per-frame array of a database of F frames (J joints, T tracks, clip_count
  * names, range_count ranges); fields set beforehand. */

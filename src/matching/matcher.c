@@ -232,6 +232,28 @@ static void database_reach(ak_matcher *m)
     }
 }
 
+/* Planned hips, the walker's rule: the grounding's acceleration bounds from the database's own
+ * envelope (ak_foot_ik_plan_accel) and each leg's landing slack over the database's landings
+ * (ak_foot_ik_landing_room, at least 0). Uses the scratch poses (create time). */
+static void plan_hips(ak_matcher *m)
+{
+    const ak_motion_db *db = m->db;
+    ak_walk_metrics src;
+    if (ak_motion_db_source_metrics(db, &src, NULL) == AK_OK)
+        ak_foot_ik_plan_accel(&m->fik, src.hip_accel_min_g, src.hip_accel_max_g);
+    for (int s = 0; s < 2; ++s) {
+        float slack = INFINITY;
+        for (int32_t r = 0; r < db->range_count; ++r)
+            for (int32_t f = db->range_start[r] + 1; f < db->range_start[r + 1]; ++f) {
+                if (!db->contact[2 * f + s] || db->contact[2 * (f - 1) + s]) continue;
+                ak_motion_db_pose(db, f, m->own_local);
+                ak_fk(db->skeleton, m->own_local, m->own_world);
+                slack = fminf(slack, ak_foot_ik_landing_room(&m->fik, m->own_world, s, 0.0f));
+            }
+        m->fik.legs[s].landing_slack = slack < INFINITY && slack > 0.0f ? slack : 0.0f;
+    }
+}
+
 static float clampf_abs(float v, float limit)
 {
     return v > limit ? limit : (v < -limit ? -limit : v);
@@ -263,6 +285,7 @@ int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *p,
     m->fik = p->foot;
     m->fik.skeleton = db->skeleton; /* the matcher poses the database's skeleton */
     if (m->fik.legs[0].upper < 0) rig_from_db(m);
+    if (p->plan_hips) plan_hips(m);
     database_reach(m);
     if (p->foot_ik) {
         st = ak_foot_ik_validate(&m->fik, err);
@@ -666,6 +689,31 @@ static void place_pose(ak_matcher *m)
     ak_fk(m->db->skeleton, m->local, m->world);
 }
 
+/* Whether foot s swings toward a landing the database knows (the playing frame's own). */
+static int landing_known(const ak_matcher *m, int s)
+{
+    return !m->standing && !m->stance[s] && m->db->swing_phase[2 * m->frame + s] >= 0.0f;
+}
+
+/* The ground foot s will land on and how far through its swing it is: the landing ray's hit
+ * while it swings toward a known landing; where the playing frame has the foot down but its
+ * stance has not begun yet (a transition's or the stop's foot coming down, the planting fading
+ * in: update_stance) the ground under its heel, at the end of its swing; NULL for a planted
+ * foot or none known. `hit`: the sole, toe and landing hits (floor_and_ik's). */
+static const ak_ground_hit *landing_hit(const ak_matcher *m, int s, const ak_ground_hit *hit,
+                                        float *phase)
+{
+    *phase = 0.0f;
+    if (m->stance[s]) return NULL;
+    if (m->standing || m->db->contact[2 * m->frame + s]) {
+        *phase = 1.0f;
+        return &hit[s];
+    }
+    if (!landing_known(m, s)) return NULL;
+    *phase = m->db->swing_phase[2 * m->frame + s];
+    return &hit[4 + s];
+}
+
 /* The rays of this frame: the centre, each heel's query point (the locked point in stance,
  * the animated sole otherwise) and each toe's, after placing the pose on the current floor. */
 static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
@@ -674,22 +722,30 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
     place_pose(m);
     ak_foot_ik_query_points(&m->fik, &m->fst, m->world, q, qt);
     rays[0] = ak_ground_ray_down(m->pos, 2.0f, 6.0f);
+    const ak_quat yaw = ak_quat_yaw(m->heading);
     for (int s = 0; s < 2; ++s) {
         rays[1 + s] = ak_ground_ray_down(q[s], 1.0f, 3.0f);
         rays[3 + s] = ak_ground_ray_down(qt[s], 1.0f, 3.0f);
+        /* where a swinging foot lands: the playing frame's landing, seen from the character */
+        const ak_vec3 rel = akq_rotate(yaw, m->db->land_rel[2 * m->frame + s]);
+        const ak_vec3 land = ak_vec3_make(m->pos.x + rel.x, m->floor_y + rel.y, m->pos.z + rel.z);
+        rays[5 + s] = ak_ground_ray_down(landing_known(m, s) ? land : q[s], 1.5f, 3.5f);
     }
 }
 
 /* The floor the pose stands on follows the ground under the feet (a critically damped
  * spring, as the walker's), then the feet go on the ground with foot IK. `hit` holds the
- * hits of the two sole rays, then the two toe rays. */
+ * hits of the two sole rays, the two toe rays, then the two landing rays. */
 static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *err)
 {
     const float dt = m->dt, floor0 = m->floor_y;
     float support = 0.0f;
-    for (int s = 0; s < 2; ++s)
+    for (int s = 0; s < 2; ++s) {
+        float phase;
+        const ak_ground_hit *land = landing_hit(m, s, hit, &phase);
         support += 0.5f * ak_floor_support(&m->foothold[s], &m->has_foothold[s], m->stance[s],
-                                           &hit[s], NULL, 0.0f, m->pos.y);
+                                           &hit[s], land, phase, m->pos.y);
+    }
     ak_floor_follow(&m->floor_y, &m->floor_v, support, m->p.ground_smoothing, dt, m->initialized);
     /* The placed pose moves only vertically with the new floor. */
     const float dy = m->initialized ? m->floor_y - floor0 : 0.0f;
@@ -723,6 +779,9 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
         fr.ground_toe[s] = hit[2 + s];
         if (!m->fik.legs[s].has_toe) fr.ground_toe[s].hit = 0;
         fr.contact[s] = m->contact[s];
+        /* the planned hips see the ground it lands on */
+        const ak_ground_hit *land = landing_hit(m, s, hit, &fr.swing_phase[s]);
+        if (land) fr.ground_land[s] = *land;
     }
     /* The walker's grounding call: m->fik was validated in ak_matcher_create and does not
      * change, so no per-frame validation (ak_foot_ik_run's). */
@@ -774,8 +833,11 @@ static void update_stance(ak_matcher *m)
         /* and a foot lands only once foot IK has faded its planting in (stance_next leads
          * stance by 1/stance_fade_rate; a transition's offset can cut that lead short) --
          * the stop too: a swinging foot the stand frame brings down kept a third of its lift
-         * at its first stance frame (a heel 12 mm up while down) */
-        if (c && !kept && (!m->standing || m->p.foot_ik) && m->fst.stance_weight[s] < 1.0f) c = 0;
+         * at its first stance frame (a heel 12 mm up while down); not on the first frame,
+         * which places the character with the frame's feet down (nothing fades in) */
+        if (c && !kept && m->initialized && (!m->standing || m->p.foot_ik) &&
+            m->fst.stance_weight[s] < 1.0f)
+            c = 0;
         const float *own = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES;
         m->offset_lift[s] = fabsf(m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s]);
         /* Unlock: a planted foot the new frame's pose (a transition, the stop) has left far
@@ -917,11 +979,15 @@ void ak_matcher_get_state(const ak_matcher *m, ak_walker_state *s)
                  akv_len(m->root_x) < 1e-3f;
     s->idle_weight = m->standing ? 1.0f : 0.0f;
     for (int k = 0; k < 2; ++k) {
+        /* released feet in the air, heels rolled about the toe not down (the grounding's) */
         s->stance[k] = m->stance[k];
+        s->contact[k] = m->contact[k];
+        if (m->p.foot_ik)
+            s->contact[k] =
+                ak_foot_ik_shown_contact(&m->fst, k, m->stance[k], m->contact[k], &s->stance[k]);
         s->sole[k] =
             m->p.foot_ik && m->initialized ? m->fst.sole[k] : ak_foot_ik_sole(&m->fik, m->world, k);
         s->sole_ground[k] = m->sole_ground[k];
-        s->contact[k] = m->contact[k];
         s->toe[k] =
             m->p.foot_ik && m->initialized ? m->fst.toe[k] : ak_foot_ik_toe(&m->fik, m->world, k);
         s->toe_ground[k] = m->toe_ground[k];

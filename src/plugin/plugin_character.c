@@ -27,8 +27,44 @@ typedef struct akp_character {
     ak_walk_motion *motion;
     ak_walker *walker;
     int32_t joint_count;
-    ak_vec3 target; /* right-handed, the last target given */
+    ak_vec3 target;      /* right-handed, the last target given */
+    akp_summary summary; /* the walk's measures (ak_plugin_character_summary_get) */
 } akp_character;
+
+void akp_summary_init(akp_summary *s, const ak_humanoid *h, const ak_walk_metrics *source)
+{
+    memset(s, 0, sizeof *s);
+    ak_walk_metrics_reset(&s->walk);
+    const int32_t upper[2] = {h->joint[AK_HUM_LEFT_UPPER_LEG], h->joint[AK_HUM_RIGHT_UPPER_LEG]};
+    const int32_t lower[2] = {h->joint[AK_HUM_LEFT_LOWER_LEG], h->joint[AK_HUM_RIGHT_LOWER_LEG]};
+    const int32_t foot[2] = {h->joint[AK_HUM_LEFT_FOOT], h->joint[AK_HUM_RIGHT_FOOT]};
+    ak_walk_metrics_set_legs(&s->walk, upper, lower, foot);
+    s->hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
+    if (source) s->source = *source;
+}
+
+void akp_summary_add(akp_summary *s, const ak_walker_state *state, const ak_xform *world)
+{
+    ak_walk_metrics_add(&s->walk, state, world, s->hips, s->added ? s->dt : 0.0f);
+    ++s->added;
+}
+
+void akp_summary_get(const akp_summary *s, ak_plugin_walk_summary *out)
+{
+    const float deg = 180.0f / AK_PI;
+    memset(out, 0, sizeof *out);
+    out->frames = s->walk.frames;
+    out->deepest_any_phase = s->walk.deepest;
+    out->deepest_planted = s->walk.deepest_planted;
+    out->skate = s->walk.skate;
+    out->max_skate = s->walk.max_skate;
+    out->hip_accel_min_g = s->walk.hip_accel_min_g;
+    out->hip_accel_max_g = s->walk.hip_accel_max_g;
+    out->knee_peak_deg = s->walk.knee_peak * deg;
+    out->source_hip_accel_min_g = s->source.hip_accel_min_g;
+    out->source_hip_accel_max_g = s->source.hip_accel_max_g;
+    out->source_knee_peak_deg = s->source.knee_peak * deg;
+}
 
 static void character_free(akp_object *obj)
 {
@@ -180,6 +216,13 @@ static int32_t character_build(akp_character *c, const ak_plugin_character_param
         return status;
     }
     c->target = wp.target;
+    ak_walk_metrics source;
+    status = ak_walk_metrics_source(c->motion, &source, &err);
+    if (status != AK_OK) {
+        format_error(error_buffer, error_size, "walk summary", &err);
+        return status;
+    }
+    akp_summary_init(&c->summary, ak_walk_motion_humanoid(c->motion), &source);
     /* Start on the given point (create placed it at y = 0 without a ground). */
     ak_walker_set_position(c->walker, wp.start);
     return AK_OK;
@@ -275,6 +318,7 @@ AK_PLUGIN_API int32_t ak_plugin_character_begin(ak_handle h, float dt, ak_vec3 *
             akp_fail(&c->hdr, status, "walker: %s", err.message);
         else
             *out_move = akp_mirror_point(move);
+        c->summary.dt = dt;
     }
     akp_release(&c->hdr);
     return status;
@@ -331,7 +375,13 @@ AK_PLUGIN_API int32_t ak_plugin_character_finish(ak_handle h, const ak_plugin_gr
         ak_error err;
         ak_error_clear(&err);
         status = ak_walker_finish(c->walker, g, AK_WALKER_RAY_COUNT, &err);
-        if (status != AK_OK) akp_fail(&c->hdr, status, "walker: %s", err.message);
+        if (status != AK_OK) {
+            akp_fail(&c->hdr, status, "walker: %s", err.message);
+        } else {
+            ak_walker_state s;
+            ak_walker_get_state(c->walker, &s);
+            akp_summary_add(&c->summary, &s, ak_walker_world_pose(c->walker));
+        }
     }
     akp_release(&c->hdr);
     return status;
@@ -431,6 +481,19 @@ AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle h, ak_plugin_xfor
         memcpy(out, ak_walker_world_pose(c->walker), sizeof(ak_xform) * (size_t)n);
         akp_mirror_xforms((ak_xform *)out, n);
     }
+    akp_release(&c->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_character_summary_get(ak_handle h, ak_plugin_walk_summary *out)
+{
+    akp_character *c;
+    int32_t status = acquire_character(h, &c);
+    if (status != AK_OK) return status;
+    if (!out)
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "out is null");
+    else
+        akp_summary_get(&c->summary, out);
     akp_release(&c->hdr);
     return status;
 }

@@ -7,6 +7,7 @@
 #include "animkit/clip.h"
 #include "animkit/ground.h"
 #include "animkit/skeleton.h"
+#include "animkit/walkmetrics.h"
 
 typedef struct akp_skeleton {
     akp_object hdr;
@@ -89,6 +90,21 @@ int32_t akp_create_register(akp_object *obj, ak_handle *out, char *error_buffer,
 /* Engine ray hits (Unity space) into the library's ground hits (right-handed); a hit whose
  * height or normal is unusable counts as no ground. */
 void akp_hits_in(const ak_plugin_ground_hit *hits, ak_ground_hit *g, int32_t count);
+/* A character's or a matcher's walk measures (ak_plugin_walk_summary): this walk's and the
+ * source's own (ak_walk_metrics, as the CLI's walk summary). */
+typedef struct akp_summary {
+    ak_walk_metrics walk, source;
+    int32_t hips;  /* the hips joint */
+    float dt;      /* of the frame in progress (begin's) */
+    int32_t added; /* frames added */
+} akp_summary;
+/* Starts the measures: the legs and hips of the humanoid map `h`, the source's figures. */
+void akp_summary_init(akp_summary *s, const ak_humanoid *h, const ak_walk_metrics *source);
+/* Adds a finished frame: the state and the world pose of the walker or matcher. */
+void akp_summary_add(akp_summary *s, const ak_walker_state *state, const ak_xform *world);
+/* The figures, converted for the ABI (degrees). */
+void akp_summary_get(const akp_summary *s, ak_plugin_walk_summary *out);
+
 /* Every component finite and within +-AKP_MAX_COORD. */
 int akp_coord_ok(ak_vec3 v);
 /* akp_check_joint_buffer for an input pose, plus every position a usable coordinate and

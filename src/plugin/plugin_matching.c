@@ -25,7 +25,8 @@ typedef struct akp_matcher {
     akp_motion_db *db; /* retained */
     ak_matcher *matcher;
     int32_t joint_count;
-    ak_vec3 target; /* right-handed, the last target given */
+    ak_vec3 target;      /* right-handed, the last target given */
+    akp_summary summary; /* the walk's measures (ak_plugin_matcher_summary_get) */
 } akp_matcher;
 
 static void motion_db_free(akp_object *obj)
@@ -299,6 +300,14 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_create(ak_handle hdb, const ak_plugin_ma
         matcher_free(&m->hdr);
         return status;
     }
+    ak_walk_metrics source;
+    status = ak_motion_db_source_metrics(m->db->db, &source, &err);
+    if (status != AK_OK) {
+        error_text(error_buffer, error_size, "walk summary", &err);
+        matcher_free(&m->hdr);
+        return status;
+    }
+    akp_summary_init(&m->summary, ak_motion_db_humanoid(m->db->db), &source);
     m->joint_count = ak_motion_db_skeleton(m->db->db)->joint_count;
     m->target = p.target;
     ak_matcher_set_position(m->matcher, p.start); /* created at y = 0 without a ground */
@@ -346,6 +355,7 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_begin(ak_handle h, float dt, ak_vec3 *ou
             akp_fail(&m->hdr, status, "matcher: %s", err.message);
         else
             *out_move = akp_mirror_point(move);
+        m->summary.dt = dt;
     }
     akp_release(&m->hdr);
     return status;
@@ -400,7 +410,13 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_finish(ak_handle h, const ak_plugin_grou
         ak_error err;
         ak_error_clear(&err);
         status = ak_matcher_finish(m->matcher, g, AK_MATCHER_RAY_COUNT, &err);
-        if (status != AK_OK) akp_fail(&m->hdr, status, "matcher: %s", err.message);
+        if (status != AK_OK) {
+            akp_fail(&m->hdr, status, "matcher: %s", err.message);
+        } else {
+            ak_walker_state s;
+            ak_matcher_get_state(m->matcher, &s);
+            akp_summary_add(&m->summary, &s, ak_matcher_world_pose(m->matcher));
+        }
     }
     akp_release(&m->hdr);
     return status;
@@ -486,6 +502,19 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_pose(ak_handle h, ak_plugin_xform *out_l
             akp_mirror_xforms(o, n);
         }
     }
+    akp_release(&m->hdr);
+    return status;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_matcher_summary_get(ak_handle h, ak_plugin_walk_summary *out)
+{
+    akp_matcher *m;
+    if (acquire_matcher(h, &m) != AK_OK) return AK_PLUGIN_ERR_HANDLE;
+    int32_t status = AK_OK;
+    if (!out)
+        status = akp_fail(&m->hdr, AK_ERR_INVALID_ARG, "out is null");
+    else
+        akp_summary_get(&m->summary, out);
     akp_release(&m->hdr);
     return status;
 }

@@ -8,8 +8,10 @@
  * (ak_motion_db_source_metrics). Databases of the test captures by subject (2: two walks and
  * a run; 7: two walks; 9: two runs) and the CLI's locomotion library (four captures of three
  * subjects on the first one's skeleton), each on flat, hills, stairs, the tests' heightmap and
- * the ridges no other walk table uses; every row is asserted except the ones in k_known_out
- * (each with the reason it is still out; issue 21 is not done for them). */
+ * the ridges no other walk table uses, with the default matcher and with planned hips
+ * (plan_hips 1, the guide walker's grounding: hips within physics over the landing rays);
+ * every row is asserted except the ones in k_known_out (each with the reason it is still out;
+ * issue 21 is not done for them). */
 #include "match_util.h"
 #include "locomotion/walk_physics.h"
 
@@ -66,8 +68,9 @@ static char match_phase(const ak_walker_state *s)
     return s->time < 1.0f ? 's' : 'w';
 }
 
-/* Walks 12 m (-6,0 -> 6,0) with the default matcher on `db`, every frame measured. */
-static physics_walk match_run(const ak_motion_db *db, const ak_ground *ground)
+/* Walks 12 m (-6,0 -> 6,0) with the default matcher on `db` (planned hips or not), every
+ * frame measured. */
+static physics_walk match_run(const ak_motion_db *db, const ak_ground *ground, int plan_hips)
 {
     physics_walk r;
     memset(&r, 0, sizeof r);
@@ -76,6 +79,7 @@ static physics_walk match_run(const ak_motion_db *db, const ak_ground *ground)
     ak_matcher_params p = ak_matcher_defaults();
     p.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
     p.target = ak_vec3_make(6.0f, 0.0f, 0.0f);
+    p.plan_hips = plan_hips;
     ak_matcher *m = NULL;
     if (ak_matcher_create(db, &p, ground, &m, &err) != AK_OK) fail_msg("matcher: %s", err.message);
     const ak_humanoid *h = ak_motion_db_humanoid(db);
@@ -148,37 +152,59 @@ static void database_source_figures_are_its_frames(void **state)
 static const known_out k_known_out[] = {
     {"subject 2", "flat",
      "9.4 mm below the ground (bound 5); hips -2.23 g (bound -2.00); hips 2.95 g (bound 2.33)"},
-    {"subject 2", "hills", "10.4 mm below the ground (bound 5); hips 2.53 g (bound 2.33)"},
+    {"subject 2", "hills", "hips -2.17 g (bound -2.00); hips 2.91 g (bound 2.33)"},
     {"subject 2", "stairs",
-     "150.0 mm below the ground (bound 5); hips -2.20 g (bound -2.00); hips 2.94 g (bound 2.33)"},
+     "150.0 mm below the ground (bound 5); hips -2.50 g (bound -2.00); hips 3.27 g (bound 2.33)"},
     {"subject 2", "heightmap", "9.6 mm below the ground (bound 5)"},
-    {"subject 2", "ridges", "21.8 mm below the ground (bound 5); hips 2.47 g (bound 2.33)"},
+    {"subject 2", "ridges", "21.8 mm below the ground (bound 5)"},
+    {"subject 2, planned hips", "flat", "9.4 mm below the ground (bound 5)"},
+    {"subject 2, planned hips", "stairs", "150.0 mm below the ground (bound 5)"},
+    {"subject 2, planned hips", "heightmap",
+     "9.6 mm below the ground (bound 5); hips -2.60 g (bound -2.00)"},
+    {"subject 2, planned hips", "ridges",
+     "21.8 mm below the ground (bound 5); hips -4.18 g (bound -2.00); hips 3.77 g (bound 2.33)"},
     {"subject 7", "flat", "hips -6.40 g (bound -1.25); hips 7.52 g (bound 1.50)"},
-    {"subject 7", "hills", "hips -6.55 g (bound -1.25); hips 8.04 g (bound 1.50)"},
+    {"subject 7", "hills", "hips -7.05 g (bound -1.25); hips 7.98 g (bound 1.50)"},
     {"subject 7", "stairs",
-     "89.3 mm below the ground (bound 5); hips -6.40 g (bound -1.25); hips 7.52 g (bound 1.50); "
-     "knee 117.9 deg (bound 100.0)"},
+     "88.9 mm below the ground (bound 5); hips -6.40 g (bound -1.25); hips 7.52 g (bound 1.50); "
+     "knee 133.5 deg (bound 100.0)"},
     {"subject 7", "heightmap",
-     "hips -6.83 g (bound -1.25); hips 7.51 g (bound 1.50); knee 139.0 deg (bound 100.0)"},
-    {"subject 7", "ridges",
-     "hips -8.63 g (bound -1.25); hips 7.24 g (bound 1.50); knee 101.0 deg (bound 100.0)"},
+     "hips -6.83 g (bound -1.25); hips 7.58 g (bound 1.50); knee 111.3 deg (bound 100.0)"},
+    {"subject 7", "ridges", "hips -6.20 g (bound -1.25); hips 7.33 g (bound 1.50)"},
+    {"subject 7, planned hips", "flat", "hips -2.40 g (bound -1.25); hips 2.80 g (bound 1.50)"},
+    {"subject 7, planned hips", "hills", "hips -2.16 g (bound -1.25); hips 2.52 g (bound 1.50)"},
+    {"subject 7, planned hips", "stairs",
+     "88.9 mm below the ground (bound 5); hips -2.40 g (bound -1.25); hips 2.80 g (bound 1.50); "
+     "knee 132.9 deg (bound 100.0)"},
+    {"subject 7, planned hips", "heightmap", "knee 109.2 deg (bound 100.0)"},
+    {"subject 7, planned hips", "ridges", "hips -3.04 g (bound -1.25); hips 3.34 g (bound 1.50)"},
     {"subject 9", "flat", "stopped 0.718 m from the target (bound 0.30)"},
     {"subject 9", "hills",
-     "knee 143.5 deg (bound 141.6); stopped 0.718 m from the target (bound 0.30)"},
+     "hips -1.76 g (bound -1.73); stopped 0.718 m from the target (bound 0.30)"},
     {"subject 9", "stairs",
-     "88.9 mm below the ground (bound 5); hips -14.69 g (bound -1.73); hips 14.29 g (bound 2.89); "
-     "knee 157.2 deg (bound 141.6); stopped 0.718 m from the target (bound 0.30)"},
+     "hips -2.52 g (bound -1.73); hips 4.20 g (bound 2.89); knee 159.2 deg (bound 141.6); stopped "
+     "0.718 m from the target (bound 0.30)"},
     {"subject 9", "heightmap",
-     "687.5 mm below the ground (bound 5); hips -7.58 g (bound -1.73); hips 5.59 g (bound 2.89); "
-     "knee 167.9 deg (bound 141.6); stopped 0.718 m from the target (bound 0.30)"},
+     "hips -2.91 g (bound -1.73); hips 3.53 g (bound 2.89); knee 169.3 deg (bound 141.6); stopped "
+     "0.718 m from the target (bound 0.30)"},
     {"subject 9", "ridges",
-     "hips -2.03 g (bound -1.73); knee 150.3 deg (bound 141.6); stopped 0.718 m from the target "
+     "hips -2.43 g (bound -1.73); hips 3.19 g (bound 2.89); knee 146.0 deg (bound 141.6); stopped "
+     "0.718 m from the target (bound 0.30)"},
+    {"subject 9, planned hips", "flat", "stopped 0.718 m from the target (bound 0.30)"},
+    {"subject 9, planned hips", "hills", "stopped 0.718 m from the target (bound 0.30)"},
+    {"subject 9, planned hips", "stairs",
+     "hips -2.06 g (bound -1.73); knee 158.8 deg (bound 141.6); stopped 0.718 m from the target "
      "(bound 0.30)"},
-    {"library", "stairs",
-     "150.1 mm below the ground (bound 5); hips -2.04 g (bound -2.00); knee 140.8 deg (bound "
-     "138.6)"},
-    {"library", "heightmap", "knee 163.2 deg (bound 138.6)"},
-    {"library", "ridges", "hips -2.49 g (bound -2.00)"},
+    {"subject 9, planned hips", "heightmap",
+     "hips -56.30 g (bound -1.73); hips 57.81 g (bound 2.89); knee 173.5 deg (bound 141.6); "
+     "stopped 0.718 m from the target (bound 0.30)"},
+    {"subject 9, planned hips", "ridges",
+     "hips -1.84 g (bound -1.73); knee 143.8 deg (bound 141.6); stopped 0.718 m from the target "
+     "(bound 0.30)"},
+    {"library", "stairs", "150.1 mm below the ground (bound 5); knee 139.1 deg (bound 138.6)"},
+    {"library", "ridges", "hips -2.39 g (bound -2.00)"},
+    {"library, planned hips", "stairs",
+     "150.1 mm below the ground (bound 5); knee 138.7 deg (bound 138.6)"},
 };
 
 static void every_database_and_ground_within_physics(void **state)
@@ -189,16 +215,18 @@ static void every_database_and_ground_within_physics(void **state)
         akt_sources src;
         ak_motion_db *db = akt_db_of(&src, k_sets[i].clips, k_sets[i].count);
         assert_non_null(db);
-        for (int t = 0; t < 5; ++t) {
-            const ak_ground g = ak_terrain_ground(g_terrain[t]);
-            const physics_walk r = match_run(db, &g);
-            char label[96];
-            snprintf(label, sizeof label, "match %s %s", k_sets[i].name, ground_name(t));
+        for (int t = 0; t < 10; ++t) {
+            const ak_ground g = ak_terrain_ground(g_terrain[t % 5]);
+            const int plan = t >= 5;
+            const physics_walk r = match_run(db, &g, plan);
+            char source[64], label[96];
+            snprintf(source, sizeof source, "%s%s", k_sets[i].name, plan ? ", planned hips" : "");
+            snprintf(label, sizeof label, "match %s %s", source, ground_name(t % 5));
             const int ok = within_bounds(label, &r, 0.3f);
             assert_true(r.m.frames > 0);
             physics_tally_row(&tally, ok,
                               known_reason(k_known_out, sizeof k_known_out / sizeof k_known_out[0],
-                                           k_sets[i].name, ground_name(t)));
+                                           source, ground_name(t % 5)));
         }
         ak_motion_db_destroy(db);
         akt_sources_free(&src);

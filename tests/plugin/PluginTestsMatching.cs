@@ -66,6 +66,10 @@ static partial class PluginTests
                 var model = new AkXform[m.JointCount];
                 m.Pose(local, model);
                 True(Math.Abs(s.soleLeft.y) < 0.005 && Math.Abs(s.soleRight.y) < 0.005, "both soles on the floor");
+                AkWalkSummary sum = m.Summary;
+                True(sum.frames > 0 && sum.deepestAnyPhase <= 0.005f, "no foot point 5 mm below the floor: " + sum.deepestAnyPhase);
+                True(sum.skate < 0.01f, "planted feet still: " + sum.skate);
+                True(sum.sourceKneePeakDeg > 0 && sum.sourceHipAccelMinG < 0, "the database's own figures");
             }
         }
         foreach (BvhFile b in f) b.Dispose();

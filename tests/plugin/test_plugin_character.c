@@ -163,6 +163,17 @@ static void two_seconds_walk_as_the_library_walker(void **state)
     AKT_NEAR(info.stride_length, mi.stride_length, 0);
     const int32_t J = r.joints;
     ak_plugin_xform world[MAXJ];
+    /* the walk's measures on the library side, as the walk summary takes them */
+    ak_walk_metrics wm, src;
+    const ak_humanoid *hum = ak_walk_motion_humanoid(motion);
+    const int32_t upper[2] = {hum->joint[AK_HUM_LEFT_UPPER_LEG],
+                              hum->joint[AK_HUM_RIGHT_UPPER_LEG]};
+    const int32_t lower[2] = {hum->joint[AK_HUM_LEFT_LOWER_LEG],
+                              hum->joint[AK_HUM_RIGHT_LOWER_LEG]};
+    const int32_t foot[2] = {hum->joint[AK_HUM_LEFT_FOOT], hum->joint[AK_HUM_RIGHT_FOOT]};
+    ak_walk_metrics_reset(&wm);
+    ak_walk_metrics_set_legs(&wm, upper, lower, foot);
+    assert_int_equal(ak_walk_metrics_source(motion, &src, &e), AK_OK);
     for (int frame = 0; frame < 120; ++frame) {
         const float dt = 1.0f / 60.0f;
         ak_vec3 umove, move;
@@ -202,7 +213,37 @@ static void two_seconds_walk_as_the_library_walker(void **state)
         AKT_NEAR(us.facing.z, -cosf(s.heading), 1e-5);
         assert_int_equal(ak_plugin_character_world_pose(ch, world, J), AK_OK);
         akpt_assert_mirrored(world, ak_walker_world_pose(w), J, 1e-5f, "world pose");
+        ak_walk_metrics_add(&wm, &s, ak_walker_world_pose(w), hum->joint[AK_HUM_HIPS],
+                            frame == 0 ? 0.0f : dt);
     }
+    /* The summary is the walk's measures over the 120 frames beside the cycle's own, in the
+     * ABI's units (g, degrees). */
+    ak_plugin_walk_summary sum;
+    assert_int_equal(ak_plugin_character_summary_get(ch, &sum), AK_OK);
+    assert_int_equal(ak_plugin_character_summary_get(ch, NULL), AK_ERR_INVALID_ARG);
+    assert_int_equal(ak_plugin_character_summary_get(NULL, &sum), AK_PLUGIN_ERR_HANDLE);
+    printf("plugin walk summary: %d frames, deepest %.5f m (planted %.5f), skate %.5f (worst "
+           "%.5f) m/s, hips %.2f..%.2f g (source %.2f..%.2f), knee %.1f deg (source %.1f)\n",
+           (int)sum.frames, (double)sum.deepest_any_phase, (double)sum.deepest_planted,
+           (double)sum.skate, (double)sum.max_skate, (double)sum.hip_accel_min_g,
+           (double)sum.hip_accel_max_g, (double)sum.source_hip_accel_min_g,
+           (double)sum.source_hip_accel_max_g, (double)sum.knee_peak_deg,
+           (double)sum.source_knee_peak_deg);
+    /* The two walkers agree to 1e-5 m a frame (above): a speed to twice that over a frame, an
+     * acceleration to four times that over a frame squared, an angle to it over a 0.3 m bone. */
+    const double pos = 1e-5, dt = 1.0 / 60.0;
+    assert_int_equal(sum.frames, 120);
+    AKT_NEAR(sum.deepest_any_phase, wm.deepest, pos);
+    AKT_NEAR(sum.deepest_planted, wm.deepest_planted, pos);
+    AKT_NEAR(sum.skate, wm.skate, 2.0 * pos / dt);
+    AKT_NEAR(sum.max_skate, wm.max_skate, 2.0 * pos / dt);
+    AKT_NEAR(sum.hip_accel_min_g, wm.hip_accel_min_g, 4.0 * pos / (dt * dt) / 9.81);
+    AKT_NEAR(sum.hip_accel_max_g, wm.hip_accel_max_g, 4.0 * pos / (dt * dt) / 9.81);
+    AKT_NEAR(sum.knee_peak_deg, AKT_DEG(wm.knee_peak), 2.0 * AKT_DEG(pos / 0.3));
+    AKT_NEAR(sum.source_hip_accel_min_g, src.hip_accel_min_g, 1e-6);
+    AKT_NEAR(sum.source_hip_accel_max_g, src.hip_accel_max_g, 1e-6);
+    AKT_NEAR(sum.source_knee_peak_deg, AKT_DEG(src.knee_peak), 1e-3);
+    assert_true(sum.knee_peak_deg > 0.0f && sum.source_knee_peak_deg > 0.0f);
     ak_plugin_character_state us;
     ak_plugin_character_state_get(ch, &us);
     /* it walked: at least half the walk clip's speed over the last 1.5 s of the 2 s */

@@ -3071,6 +3071,26 @@ static void probe_ak_plugin_character_world_pose(void)
           g.character);
 }
 
+static void probe_ak_plugin_character_summary_get(void)
+{
+    reset_scratch();
+    judge("ak_plugin_character_summary_get(character = NULL)",
+          ak_plugin_character_summary_get(NULL, (ak_plugin_walk_summary *)g.scratch), NULL);
+    reset_scratch();
+    judge("ak_plugin_character_summary_get(character = g.forged)",
+          ak_plugin_character_summary_get(g.forged, (ak_plugin_walk_summary *)g.scratch), g.forged);
+    reset_scratch();
+    judge("ak_plugin_character_summary_get(character = g.stale)",
+          ak_plugin_character_summary_get(g.stale, (ak_plugin_walk_summary *)g.scratch), g.stale);
+    reset_scratch();
+    judge("ak_plugin_character_summary_get(character = g.other_kind)",
+          ak_plugin_character_summary_get(g.other_kind, (ak_plugin_walk_summary *)g.scratch),
+          g.other_kind);
+    reset_scratch();
+    judge("ak_plugin_character_summary_get(out = NULL)",
+          ak_plugin_character_summary_get(g.character, NULL), g.character);
+}
+
 static void probe_ak_plugin_foot_ik_defaults(void)
 {
     reset_scratch();
@@ -5196,6 +5216,26 @@ static void probe_ak_plugin_matcher_pose(void)
           g.matcher);
 }
 
+static void probe_ak_plugin_matcher_summary_get(void)
+{
+    reset_scratch();
+    judge("ak_plugin_matcher_summary_get(matcher = NULL)",
+          ak_plugin_matcher_summary_get(NULL, (ak_plugin_walk_summary *)g.scratch), NULL);
+    reset_scratch();
+    judge("ak_plugin_matcher_summary_get(matcher = g.forged)",
+          ak_plugin_matcher_summary_get(g.forged, (ak_plugin_walk_summary *)g.scratch), g.forged);
+    reset_scratch();
+    judge("ak_plugin_matcher_summary_get(matcher = g.stale)",
+          ak_plugin_matcher_summary_get(g.stale, (ak_plugin_walk_summary *)g.scratch), g.stale);
+    reset_scratch();
+    judge("ak_plugin_matcher_summary_get(matcher = g.other_kind)",
+          ak_plugin_matcher_summary_get(g.other_kind, (ak_plugin_walk_summary *)g.scratch),
+          g.other_kind);
+    reset_scratch();
+    judge("ak_plugin_matcher_summary_get(out = NULL)",
+          ak_plugin_matcher_summary_get(g.matcher, NULL), g.matcher);
+}
+
 static void every_export_every_parameter(void **state)
 {
     (void)state;
@@ -5233,6 +5273,7 @@ static void every_export_every_parameter(void **state)
     probe_ak_plugin_character_state_get();
     probe_ak_plugin_character_pose();
     probe_ak_plugin_character_world_pose();
+    probe_ak_plugin_character_summary_get();
     probe_ak_plugin_foot_ik_defaults();
     probe_ak_plugin_foot_ik_create();
     probe_ak_plugin_foot_ik_rays();
@@ -5261,7 +5302,8 @@ static void every_export_every_parameter(void **state)
     probe_ak_plugin_matcher_finish();
     probe_ak_plugin_matcher_state_get();
     probe_ak_plugin_matcher_pose();
-    probe_report(61);
+    probe_ak_plugin_matcher_summary_get();
+    probe_report(63);
 }
 
 int main(void)

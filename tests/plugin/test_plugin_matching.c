@@ -23,7 +23,7 @@ static void engine_frame(ak_handle m, float dt)
     assert_int_equal(ak_plugin_matcher_begin(m, dt, &move), AK_OK);
     assert_int_equal(ak_plugin_matcher_ground_rays(m, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &n),
                      AK_OK);
-    assert_int_equal(n, AK_MATCHER_RAY_COUNT); /* centre, soles, toes */
+    assert_int_equal(n, AK_MATCHER_RAY_COUNT); /* centre, soles, toes, landings */
     for (int i = 0; i < n; ++i) {
         hits[i].hit = 1;
         hits[i].height = 0.0f;
@@ -80,6 +80,24 @@ static void plugin_matcher_walks_to_a_target_in_unitys_frame(void **state)
     assert_true(s.transitions > 0);
     for (int k = 0; k < 2; ++k)
         assert_true(fabsf(s.sole[k].y) < 0.005f); /* both soles on the floor */
+    /* The walk's measures over every frame stepped, beside the database's own: on the flat
+     * floor no point below it, planted feet still (issue 21's bounds, 5 mm and 1 cm/s), the
+     * knee within max(source, 75) + 25 degrees; the source's hips accelerate both ways. */
+    ak_plugin_walk_summary sum;
+    assert_int_equal(ak_plugin_matcher_summary_get(m, &sum), AK_OK);
+    assert_int_equal(ak_plugin_matcher_summary_get(m, NULL), AK_ERR_INVALID_ARG);
+    printf("matcher summary: %d frames, deepest %.5f m, skate %.5f m/s, hips %.2f..%.2f g "
+           "(source %.2f..%.2f), knee %.1f deg (source %.1f)\n",
+           (int)sum.frames, (double)sum.deepest_any_phase, (double)sum.skate,
+           (double)sum.hip_accel_min_g, (double)sum.hip_accel_max_g,
+           (double)sum.source_hip_accel_min_g, (double)sum.source_hip_accel_max_g,
+           (double)sum.knee_peak_deg, (double)sum.source_knee_peak_deg);
+    assert_int_equal(sum.frames, f + 1);
+    assert_true(sum.deepest_planted <= sum.deepest_any_phase && sum.deepest_any_phase <= 0.005f);
+    assert_true(sum.skate < 0.01f && sum.max_skate >= sum.skate);
+    assert_true(sum.source_hip_accel_min_g < 0.0f && sum.source_hip_accel_max_g > 0.0f);
+    assert_true(sum.knee_peak_deg > 0.0f &&
+                sum.knee_peak_deg <= fmaxf(sum.source_knee_peak_deg, 75.0f) + 25.0f);
     ak_plugin_xform local[64], model[64];
     assert_int_equal(ak_plugin_matcher_pose(m, local, model, 64), AK_OK);
     assert_int_equal(ak_plugin_matcher_pose(m, local, model, 10), AK_ERR_INVALID_ARG);

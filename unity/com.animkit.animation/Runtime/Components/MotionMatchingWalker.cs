@@ -8,7 +8,7 @@
 //   1. matcher.Begin(dt)          -> the displacement the animation wants
 //   2. CharacterController.Move   -> where Unity's physics lets the character go
 //   3. matcher.SetPosition        -> tell the matcher
-//   4. matcher.GroundRays         -> downward rays (centre, each sole, each toe)
+//   4. matcher.GroundRays         -> downward rays (centre, each sole, each toe, each landing)
 //   5. Physics.Raycast each (FootIK.Cast) and matcher.Finish(hits) -> foot IK + pose
 // then BvhPlayer takes the pose from here (IPoseSource); without a BvhPlayer the walker drives
 // the character's own rig (ownRig, as GuideWalker does: baked AnimKitClips or BVH captures

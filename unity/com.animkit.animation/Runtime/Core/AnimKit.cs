@@ -314,6 +314,17 @@ namespace AnimKit
             }
         }
 
+        /// <summary>The walk's measures so far (every finished frame since create).</summary>
+        public AkWalkSummary Summary
+        {
+            get
+            {
+                AkWalkSummary s;
+                AnimKitNative.Check(AnimKitNative.ak_plugin_character_summary_get(Raw, out s), Raw);
+                return s;
+            }
+        }
+
         public void SetTarget(AkVec3 target)
         {
             AnimKitNative.Check(AnimKitNative.ak_plugin_character_set_target(Raw, ref target), Raw);

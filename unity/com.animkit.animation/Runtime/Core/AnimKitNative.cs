@@ -175,6 +175,26 @@ namespace AnimKit
         public float hipDrop;
     }
 
+    /// <summary>The walk's measures over every frame since create (ak_plugin_walk_summary):
+    /// the CLI's walk summary figures, each beside the source's own. Metres, m/s, g, degrees.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkWalkSummary
+    {
+        public int frames;
+        /// <summary>Deepest heel, toe or ankle below the ground in any phase, metres.</summary>
+        public float deepestAnyPhase;
+        /// <summary>The same over the frames its foot is planted, metres.</summary>
+        public float deepestPlanted;
+        /// <summary>Mean and worst horizontal speed of the point holding a planted foot, m/s.</summary>
+        public float skate, maxSkate;
+        /// <summary>The hips' vertical acceleration (33 ms average), lowest and highest, g.</summary>
+        public float hipAccelMinG, hipAccelMaxG;
+        /// <summary>Peak knee flexion (0: straight), degrees.</summary>
+        public float kneePeakDeg;
+        /// <summary>The source's own (the walk cycle; a matcher's database).</summary>
+        public float sourceHipAccelMinG, sourceHipAccelMaxG, sourceKneePeakDeg;
+    }
+
     /// <summary>A downward ray the plugin wants cast (world, Unity frame).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct AkRay
@@ -259,7 +279,7 @@ namespace AnimKit
         // Resolves to libanimkit_unity.so (Linux) and animkit_unity.dll (Windows).
         public const string Lib = "animkit_unity";
         /// <summary>The ABI this binding was written for (AK_PLUGIN_ABI_VERSION).</summary>
-        public const int ExpectedAbiVersion = 3;
+        public const int ExpectedAbiVersion = 4;
         public const int HumanoidSlotCount = 21;
         const CallingConvention CC = CallingConvention.Cdecl;
 
@@ -328,6 +348,7 @@ namespace AnimKit
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_character_finish(IntPtr character, ref AkGroundHit hits, int count);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_state_get(IntPtr character, out AkCharacterState state);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_character_summary_get(IntPtr character, out AkWalkSummary summary);
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_character_pose(IntPtr character, ref AkXform local, ref AkXform model, int count);
         /// <summary>Only the model pose (local = NULL).</summary>

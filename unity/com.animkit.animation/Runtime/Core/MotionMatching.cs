@@ -81,6 +81,7 @@ namespace AnimKit
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_matcher_finish(IntPtr matcher, ref AkGroundHit hits, int count);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_matcher_state_get(IntPtr matcher, out AkMatcherState state);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_matcher_summary_get(IntPtr matcher, out AkWalkSummary summary);
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_matcher_pose(IntPtr matcher, ref AkXform local, ref AkXform model, int count);
         [DllImport(Lib, CallingConvention = CC)]
@@ -188,6 +189,18 @@ namespace AnimKit
             {
                 AkMatcherState s;
                 AnimKitNative.Check(MatchingNative.ak_plugin_matcher_state_get(Raw, out s), Raw);
+                return s;
+            }
+        }
+
+        /// <summary>The walk's measures so far (every finished frame since create; the source
+        /// is every frame of the database).</summary>
+        public AkWalkSummary Summary
+        {
+            get
+            {
+                AkWalkSummary s;
+                AnimKitNative.Check(MatchingNative.ak_plugin_matcher_summary_get(Raw, out s), Raw);
                 return s;
             }
         }
