@@ -64,7 +64,11 @@ typedef struct ak_retarget_params {
      * (ak_retarget_run). -1 (default): by measure, the zero pose when it stands (hips to head
      * and hips to each foot within 37 degrees of vertical: T-, A- and CMU's zero poses), else
      * the clip's most upright frame (head over hips, both legs under them), so a rig whose zero
-     * pose lies along X retargets like one that stands; >= 0: that frame of source_clip. */
+     * pose lies along X retargets like one that stands; >= 0: that frame of source_clip.
+     * With contacts on, the reference's feet are first set flat as the capture has them in
+     * flat stance (ankle: heel and toe down; ball: toe down, by the contact detector) and
+     * pointing along the reference's facing, so the target's rest feet match the source's
+     * flat stance whichever pose the reference is (zero pose or frame). */
     int32_t reference_frame;
 } ak_retarget_params;
 

@@ -46,6 +46,12 @@ typedef struct akr_rested {
     ak_clip *clip;
 } akr_rested;
 
+/* A copy of `c` whose frame 0 repeats frame 1 when frame 0 is a reference pose rather than
+ * motion (CMU's T-pose frame: some joint turns > 20 degrees into frame 1); NULL when it is
+ * not (or out of memory). The contact detector runs on it so that frame's feet set no floor. */
+ak_clip *akr_clip_without_reference_frame(const ak_clip *c);
+int akr_first_frame_is_reference(const ak_clip *c);
+
 int32_t akr_reference_source(const ak_retarget_params *p, const ak_humanoid *m, akr_rested *out,
                              ak_error *err);
 void akr_rested_free(akr_rested *r);

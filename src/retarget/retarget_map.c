@@ -186,6 +186,15 @@ static ak_vec3 rest_left(const ak_humanoid *m, const ak_xform *rest_w)
     return ak_vec3_make(1.0f, 0.0f, 0.0f);
 }
 
+/* The pelvis's left axis (right hip -> left hip, not flattened: a pelvis tilted in the
+ * reference pose keeps its tilt), else rest_left's. */
+static ak_vec3 pelvis_left(const ak_humanoid *m, const ak_xform *w)
+{
+    ak_vec3 d = akv_sub(w[m->joint[AK_HUM_LEFT_UPPER_LEG]].translation,
+                        w[m->joint[AK_HUM_RIGHT_UPPER_LEG]].translation);
+    return akv_len(d) > 1e-6f ? d : rest_left(m, w);
+}
+
 /* Heading of a rig facing left x up: forward = left x Y = (-left.z, 0, left.x). */
 static float rest_heading(ak_vec3 left)
 {
@@ -209,19 +218,38 @@ static ak_vec3 hip_mid(const ak_humanoid *m, const ak_xform *w)
                      0.5f);
 }
 
+/* Hip midpoint -> the joint toward slot `up` that hangs on the hips itself (rigid with the
+ * pelvis, so a back bent in the reference pose does not tilt it), or -> the slot's joint
+ * when that one sits on the hip line. */
+static ak_vec3 pelvis_up(const ak_skeleton *s, const ak_humanoid *m, int up, const ak_xform *w)
+{
+    const int32_t hips = m->joint[AK_HUM_HIPS];
+    const ak_vec3 mid = hip_mid(m, w);
+    int32_t j = m->joint[up];
+    while (j >= 0 && s->parents[j] != hips)
+        j = s->parents[j];
+    if (j >= 0) {
+        ak_vec3 v = akv_sub(w[j].translation, mid);
+        ak_vec3 l = akv_sub(w[m->joint[AK_HUM_LEFT_UPPER_LEG]].translation,
+                            w[m->joint[AK_HUM_RIGHT_UPPER_LEG]].translation);
+        ak_vec3 n = akv_cross(v, l);
+        if (akv_dot(n, n) > 1e-6f * akv_dot(v, v) * akv_dot(l, l)) return v;
+    }
+    return akv_sub(w[m->joint[up]].translation, mid);
+}
+
 /* Rest offset of the hips: the rotation taking the target's rest pelvis frame (left axis,
  * up toward the spine) onto the source's, after R_align. Two swings: the left axes, then
  * about the left axis the up directions. */
 static ak_quat hips_offset(const ak_retargeter *rt, const ak_xform *rs, const ak_xform *rd)
 {
-    ak_vec3 ls = akq_rotate(rt->yaw, rest_left(&rt->src_map, rs)), ld = rest_left(&rt->dst_map, rd);
+    ak_vec3 ls = akq_rotate(rt->yaw, pelvis_left(&rt->src_map, rs)),
+            ld = pelvis_left(&rt->dst_map, rd);
     ak_quat a1 = ak_quat_from_to(ld, ls);
     int up = up_slot(rt);
     if (up < 0) return a1;
-    ak_vec3 us = akq_rotate(
-        rt->yaw, akv_sub(rs[rt->src_map.joint[up]].translation, hip_mid(&rt->src_map, rs)));
-    ak_vec3 ud =
-        akq_rotate(a1, akv_sub(rd[rt->dst_map.joint[up]].translation, hip_mid(&rt->dst_map, rd)));
+    ak_vec3 us = akq_rotate(rt->yaw, pelvis_up(rt->src, &rt->src_map, up, rs));
+    ak_vec3 ud = akq_rotate(a1, pelvis_up(rt->dst, &rt->dst_map, up, rd));
     ak_vec3 axis = ak_vec3_normalize_or(ls, ak_vec3_make(1, 0, 0));
     us = akv_sub(us, akv_scale(axis, akv_dot(us, axis)));
     ud = akv_sub(ud, akv_scale(axis, akv_dot(ud, axis)));

@@ -1,9 +1,13 @@
 /* The source's reference pose for retargeting (ak_retarget_params.reference_frame): the zero
  * pose when it stands, else a standing frame of the clip, made the zero pose of a copy of the
- * source ("re-rested") so every joint's model position is unchanged in every frame. */
+ * source ("re-rested") so every joint's model position is unchanged in every frame. With
+ * contacts on, the reference's feet are set flat as the capture's flat stance has them (a
+ * standing zero pose is re-rested for that too), so neither the zero pose's nor a walking
+ * frame's foot pitch and turn-out end up in the target's stance. */
 #include "retarget/retarget_internal.h"
 #include "core/xform_inline.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,15 +69,126 @@ static ak_quat facing_yaw(const ak_humanoid *m, const ak_xform *model)
     return ak_quat_yaw(atan2f(-left.z, left.x));
 }
 
+/* True when frame 0 is a reference pose rather than motion (CMU's T-pose frame): some joint
+ * turns more than 20 degrees between frames 0 and 1, which no captured motion does in one
+ * frame. Its feet would otherwise set the detector's floor. */
+int akr_first_frame_is_reference(const ak_clip *c)
+{
+    if (c->frame_count < 3) return 0;
+    for (int32_t j = 0; j < c->joint_count; ++j) {
+        float d = fabsf(akq_dot(c->rotations[j], c->rotations[c->joint_count + j]));
+        if (d < cosf(0.5f * 0.349f)) return 1;
+    }
+    return 0;
+}
+
+ak_clip *akr_clip_without_reference_frame(const ak_clip *c)
+{
+    if (!akr_first_frame_is_reference(c)) return NULL;
+    ak_clip *copy = ak_clip_clone(c);
+    if (!copy) return NULL;
+    memcpy(copy->rotations, copy->rotations + copy->joint_count,
+           sizeof(ak_quat) * (size_t)copy->joint_count);
+    memcpy(copy->translations, copy->translations + copy->track_count,
+           sizeof(ak_vec3) * (size_t)copy->track_count);
+    return copy;
+}
+
+/* The ankle [0, 1] and ball [2, 3] joints of the left and right foot (-1: none). */
+static void foot_joints(const ak_humanoid *m, int32_t j[4])
+{
+    j[0] = m->joint[AK_HUM_LEFT_FOOT];
+    j[1] = m->joint[AK_HUM_RIGHT_FOOT];
+    j[2] = m->joint[AK_HUM_LEFT_TOE];
+    j[3] = m->joint[AK_HUM_RIGHT_TOE];
+}
+
+/* Where the flat foot's up is, per joint of foot_joints: model +Y seen from the joint's own
+ * frame, averaged over the frames the contact detector has that part flat on the floor (an
+ * ankle: heel and toe down; a ball: toe down); (0,0,0) when never. Measured on the motion, so
+ * it does not depend on the zero pose. No stance found (or the detector refuses the clip): all
+ * zero, the feet are taken as they are. */
+static void flat_up_axes(const ak_retarget_params *p, const ak_humanoid *m, ak_xform *local,
+                         ak_xform *model, ak_vec3 up[4])
+{
+    const ak_skeleton *s = p->source;
+    const ak_clip *c = p->source_clip;
+    const int32_t F = c->frame_count;
+    int32_t j[4];
+    foot_joints(m, j);
+    for (int i = 0; i < 4; ++i)
+        up[i] = akv_make(0.0f, 0.0f, 0.0f);
+    uint8_t *flags = (uint8_t *)malloc((size_t)F * 2u);
+    float mpu = p->source_metres_per_unit;
+    if (!(mpu > 0.0f)) ak_units_detect(ak_clip_standing_height(c, s), &mpu);
+    ak_clip *copy = akr_clip_without_reference_frame(c);
+    const int ok = flags && j[0] >= 0 && j[1] >= 0 &&
+                   ak_foot_contacts_detect(s, copy ? copy : c, j[0], j[1], mpu, &p->contact, flags,
+                                           flags + F, NULL) >= 0;
+    ak_clip_destroy(copy);
+    if (!ok) {
+        free(flags);
+        return;
+    }
+    if (copy) flags[0] = flags[F] = 0; /* the reference T-pose frame is no stance */
+    for (int32_t f = 0; f < F; ++f) {
+        ak_clip_frame(c, s, f, local);
+        ak_fk(s, local, model);
+        for (int i = 0; i < 4; ++i) {
+            const uint8_t need = i < 2 ? (AK_CONTACT_HEEL | AK_CONTACT_TOE) : AK_CONTACT_TOE;
+            if (j[i] < 0 || (flags[(size_t)(i & 1) * F + f] & need) != need) continue;
+            up[i] = akv_add(up[i], akq_rotate(akq_conj(model[j[i]].rotation), akv_make(0, 1, 0)));
+        }
+    }
+    for (int i = 0; i < 4; ++i)
+        up[i] = akv_normalize_or(up[i], akv_make(0.0f, 0.0f, 0.0f));
+    free(flags);
+}
+
+/* The reference frame's feet made to stand as a rest pose's do (model rotations `rot` of the
+ * frame, changed in place): each ankle and ball tilted so its flat-stance up axis is vertical,
+ * then both turned about the vertical so the foot (ankle to ball, or to its first child)
+ * points along the frame's facing (yaw * +Z). A standing zero pose has flat feet pointing
+ * forward; a walking frame has one heel or toe up and the feet turned out, which the target's
+ * rest feet would otherwise copy. */
+static void flatten_feet(const ak_skeleton *s, const ak_humanoid *m, const ak_vec3 up[4],
+                         ak_quat yaw, const ak_xform *model, ak_quat *rot)
+{
+    int32_t j[4];
+    foot_joints(m, j);
+    const ak_vec3 y = akv_make(0.0f, 1.0f, 0.0f), fwd = akq_rotate(yaw, akv_make(0, 0, 1));
+    for (int side = 0; side < 2; ++side) {
+        const int32_t foot = j[side], toe = j[2 + side];
+        if (foot < 0 || akv_dot(up[side], up[side]) < 0.5f) continue;
+        const ak_quat tilt = akq_from_to(akq_rotate(rot[foot], up[side]), y);
+        const int32_t tip = toe >= 0 ? toe : (foot + 1 < s->subtree_end[foot] ? foot + 1 : -1);
+        ak_quat turn = akq_identity();
+        if (tip >= 0) {
+            ak_vec3 v = akq_rotate(tilt, akv_sub(model[tip].translation, model[foot].translation));
+            v.y = 0.0f;
+            if (akv_len(v) > 1e-9f) turn = akq_from_to(v, akv_make(fwd.x, 0.0f, fwd.z));
+        }
+        rot[foot] = akq_normalize(akq_mul(turn, akq_mul(tilt, rot[foot])));
+        if (toe >= 0 && akv_dot(up[2 + side], up[2 + side]) > 0.5f) {
+            const ak_quat t = akq_mul(turn, rot[toe]);
+            rot[toe] = akq_normalize(akq_mul(akq_from_to(akq_rotate(t, up[2 + side]), y), t));
+        }
+    }
+}
+
 /* The copy: offsets o''_k = Y^-1 R_p(ref) o_k (the reference frame's model-space bone vectors,
  * turned to face +Z), identity rest rotations, and rotations R''_j(f) = R_j(f) R_j(ref)^-1 Y
  * in model space, so R''_p(f) o''_k = R_p(f) o_k: positions unchanged, the zero pose is the
  * reference frame. */
 static int32_t rerest(const ak_skeleton *s, const ak_clip *c, int32_t ref, const ak_humanoid *m,
-                      ak_xform *local, ak_xform *model, akr_rested *out, ak_error *err)
+                      const ak_vec3 up[4], ak_xform *local, ak_xform *model, akr_rested *out,
+                      ak_error *err)
 {
     const int32_t J = s->joint_count;
-    ak_clip_frame(c, s, ref, local);
+    if (ref >= 0)
+        ak_clip_frame(c, s, ref, local);
+    else
+        memcpy(local, s->rest_local, sizeof(ak_xform) * (size_t)J);
     ak_fk(s, local, model);
     const ak_quat yaw_inv = akq_conj(facing_yaw(m, model));
     ak_quat *ref_rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)J);
@@ -81,9 +196,12 @@ static int32_t rerest(const ak_skeleton *s, const ak_clip *c, int32_t ref, const
     const char **names = (const char **)malloc(sizeof(char *) * (size_t)J);
     int32_t st =
         ref_rot && rest && names ? AK_OK : ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t j = 0; st == AK_OK && j < J; ++j)
+        ref_rot[j] = model[j].rotation;
+    if (st == AK_OK) flatten_feet(s, m, up, akq_conj(yaw_inv), model, ref_rot);
     for (int32_t j = 0; st == AK_OK && j < J; ++j) {
         const int32_t p = s->parents[j];
-        ref_rot[j] = akq_normalize(akq_mul(yaw_inv, model[j].rotation)); /* Y^-1 R_j(ref) */
+        ref_rot[j] = akq_normalize(akq_mul(yaw_inv, ref_rot[j])); /* Y^-1 R_j(ref) */
         names[j] = s->names[j];
         rest[j].rotation = ak_quat_identity();
         rest[j].translation = p < 0 ? s->rest_local[j].translation
@@ -126,8 +244,11 @@ int32_t akr_reference_source(const ak_retarget_params *p, const ak_humanoid *m, 
     if (!local) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     int32_t st = AK_OK;
     out->frame = pick_reference(p, m, local, local + J);
-    if (out->frame >= 0 && p->source_clip)
-        st = rerest(p->source, p->source_clip, out->frame, m, local, local + J, out, err);
+    if (p->source_clip && (out->frame >= 0 || p->contacts)) {
+        ak_vec3 up[4];
+        flat_up_axes(p, m, local, local + J, up);
+        st = rerest(p->source, p->source_clip, out->frame, m, up, local, local + J, out, err);
+    }
     free(local);
     if (st != AK_OK) akr_rested_free(out);
     return st;

@@ -169,19 +169,6 @@ static float metres_per_unit(const ak_retarget_params *p)
     return mpu;
 }
 
-/* True when frame 0 is a reference pose rather than motion (CMU's T-pose frame): some joint
- * turns more than 20 degrees between frames 0 and 1, which no captured motion does in one
- * frame. Its feet would otherwise set the detector's floor. */
-static int first_frame_is_reference(const ak_clip *c)
-{
-    if (c->frame_count < 3) return 0;
-    for (int32_t j = 0; j < c->joint_count; ++j) {
-        float d = fabsf(akq_dot(c->rotations[j], c->rotations[c->joint_count + j]));
-        if (d < cosf(0.5f * 0.349f)) return 1;
-    }
-    return 0;
-}
-
 /* Source stance flags per limb: given, or the contact detector (feet; wrists for hands),
  * run on a copy whose reference frame 0 (if any) repeats frame 1 and reports no stance. */
 static int32_t detect_stance(akr_job *job, ak_error *err)
@@ -190,14 +177,10 @@ static int32_t detect_stance(akr_job *job, ak_error *err)
     const float mpu = metres_per_unit(p);
     const ak_clip *clip = p->source_clip;
     ak_clip *copy = NULL;
-    const int skip = first_frame_is_reference(clip);
+    const int skip = akr_first_frame_is_reference(clip);
     if (skip && !(p->stance_left && !p->pin_hands)) {
-        if (!(copy = ak_clip_clone(clip)))
+        if (!(copy = akr_clip_without_reference_frame(clip)))
             return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-        memcpy(copy->rotations, copy->rotations + copy->joint_count,
-               sizeof(ak_quat) * (size_t)copy->joint_count);
-        memcpy(copy->translations, copy->translations + copy->track_count,
-               sizeof(ak_vec3) * (size_t)copy->track_count);
         clip = copy;
     }
     int32_t st = AK_OK;

@@ -2,7 +2,9 @@
  * (CMU's); a zero pose with every bone along X is replaced by a standing frame of the clip, the
  * source re-rested on it with every joint's model position unchanged in every frame (float
  * rounding: 1e-5 of the height), and that zero pose stands (hips to head and to both feet
- * within 37 degrees of vertical). */
+ * within 37 degrees of vertical). With contacts on, the reference's feet are set flat as the
+ * capture's flat stance has them, so a standing zero pose is re-rested too: every joint outside
+ * the feet keeps its zero-pose position. */
 #include "test_params.h"
 
 #include "../locomotion/studio_variants.h"
@@ -101,6 +103,38 @@ static void reference_frame_validity(void **state)
     ak_clip_destroy(tc);
 }
 
+/* The copy of a standing zero pose (contacts on): positions unchanged in every frame, and in
+ * its rest pose every joint outside the two foot subtrees where the zero pose has it (CMU's
+ * faces +Z: no turn), to 1e-5 of the height; a foot joint moves (set flat). */
+static void keeps_the_zero_pose_but_the_feet(const ak_skeleton *s, const ak_clip *c,
+                                             const ak_humanoid *m, const akr_rested *r)
+{
+    assert_non_null(r->skeleton);
+    const float h = height_of(s, c);
+    assert_true(max_distance(s, c, r->skeleton, r->clip) <= 1e-5 * h);
+    const int32_t J = s->joint_count;
+    ak_xform *a = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 2);
+    ak_fk(s, s->rest_local, a);
+    ak_fk(r->skeleton, r->skeleton->rest_local, a + J);
+    const int32_t lf = m->joint[AK_HUM_LEFT_FOOT], rf = m->joint[AK_HUM_RIGHT_FOOT];
+    double outside = 0.0, feet = 0.0;
+    for (int32_t j = 0; j < J; ++j) {
+        const double d = ak_vec3_length(ak_vec3_sub(a[j].translation, a[J + j].translation));
+        const int in_foot =
+            (j > lf && j < s->subtree_end[lf]) || (j > rf && j < s->subtree_end[rf]);
+        if (in_foot)
+            feet = fmax(feet, d);
+        else
+            outside = fmax(outside, d);
+    }
+    printf("standing zero pose, feet set flat: joints outside the feet move %.3g, foot joints "
+           "up to %.3g (height %.3g)\n",
+           outside, feet, (double)h);
+    assert_true(outside <= 1e-5 * h);
+    assert_true(feet > 1e-3 * h);
+    free(a);
+}
+
 static void retarget_reference_keeps_a_standing_zero_pose_and_rerests_one_along_x(void **state)
 {
     (void)state;
@@ -118,7 +152,13 @@ static void retarget_reference_keeps_a_standing_zero_pose_and_rerests_one_along_
         assert_int_equal(akr_reference_source(&p, &m, &r, &err), AK_OK);
         if (!variant) {
             assert_int_equal(r.frame, -1); /* CMU's zero pose stands */
-            assert_null(r.skeleton);
+            keeps_the_zero_pose_but_the_feet(s, c, &m, &r);
+            ak_retarget_params off = p; /* contacts off: the zero pose as it is */
+            off.contacts = 0;
+            akr_rested same;
+            assert_int_equal(akr_reference_source(&off, &m, &same, &err), AK_OK);
+            assert_int_equal(same.frame, -1);
+            assert_null(same.skeleton);
         } else {
             assert_true(r.frame >= 0 && r.frame < c->frame_count);
             const float h = height_of(s, c);
@@ -143,10 +183,12 @@ static void retarget_reference_keeps_a_standing_zero_pose_and_rerests_one_along_
 /* Every studio variant of the CMU walk retargeted onto the built-in biped: the worst joint
  * distance from the original's retarget in any frame, as a fraction of the biped's height
  * (the issue's bound: 0.5 %), and each foot's highest ankle over the source's stance against
- * the original's (ak_retarget_info.stance_foot_height). Every variant but the one whose zero
- * pose lies along X is the same motion in another shape and must retarget within the bound;
- * the X-along zero pose is printed with its figure (re-rested on a standing frame, it
- * carries that frame's pose as its reference, not the CMU zero pose). */
+ * the original's (ak_retarget_info.stance_foot_height). Each variant is the same motion in
+ * another shape and must retarget within the bound; the X-along zero pose too: its reference
+ * is a standing frame of the clip, not CMU's zero pose, and the transfer takes from a
+ * reference only what does not depend on which standing pose it is (feet set flat from the
+ * capture's stance, the pelvis frame rigid with the hips). 30 fps is printed, not asserted:
+ * it samples the motion at other instants (its own issue-22 item). */
 static ak_clip *retarget_variant(unsigned kinds, const ak_skeleton *biped, ak_retarget_info *info)
 {
     ak_skeleton *s = NULL;
@@ -185,7 +227,7 @@ static void studio_variants_retarget_like_the_original(void **state)
         {AKV_CENTIMETRES, "centimetres", 1},
         {AKV_EXTRA_LINE, "extra frame line", 1},
         {AKV_30_FPS, "30 fps", 0},
-        {AKV_ZERO_ALONG_X, "zero pose along X", 0},
+        {AKV_ZERO_ALONG_X, "zero pose along X", 1},
     };
     printf("original: stance ankle L %.4f R %.4f (source %.4f/%.4f), biped height %.3f\n",
            (double)oi.stance_foot_height[0], (double)oi.stance_foot_height[1],
