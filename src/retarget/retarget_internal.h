@@ -38,8 +38,9 @@ struct ak_retargeter {
  * records both floors in info. */
 int32_t akr_set_floor(ak_retargeter *rt, float source_floor, float target_floor);
 
-/* A copy of the source re-rested on its reference frame (retarget_ref.c): frame -1 (and no
- * copy) when the zero pose stands. */
+/* A copy of the source re-rested on its reference pose (retarget_ref.c): frame -1 when the
+ * zero pose stands (then a copy only with contacts on, its feet set flat as in the capture's
+ * flat stance; none without a clip or with contacts off), else the frame used. */
 typedef struct akr_rested {
     int32_t frame;
     ak_skeleton *skeleton;

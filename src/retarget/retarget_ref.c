@@ -169,10 +169,11 @@ static void flatten_feet(const ak_skeleton *s, const ak_humanoid *m, const ak_ve
             if (akv_len(v) > 1e-9f) turn = akq_from_to(v, akv_make(fwd.x, 0.0f, fwd.z));
         }
         rot[foot] = akq_normalize(akq_mul(turn, akq_mul(tilt, rot[foot])));
-        if (toe >= 0 && akv_dot(up[2 + side], up[2 + side]) > 0.5f) {
-            const ak_quat t = akq_mul(turn, rot[toe]);
-            rot[toe] = akq_normalize(akq_mul(akq_from_to(akq_rotate(t, up[2 + side]), y), t));
-        }
+        if (toe < 0) continue;
+        rot[toe] = akq_mul(turn, rot[toe]); /* the ball turns with its foot, then lies flat */
+        if (akv_dot(up[2 + side], up[2 + side]) > 0.5f)
+            rot[toe] = akq_mul(akq_from_to(akq_rotate(rot[toe], up[2 + side]), y), rot[toe]);
+        rot[toe] = akq_normalize(rot[toe]);
     }
 }
 
