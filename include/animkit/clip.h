@@ -30,8 +30,11 @@ typedef struct ak_clip {
     int32_t *track_joint;  /* track_count: joint index of each track */
     int32_t *joint_track;  /* joint_count: track index of a joint, or -1 */
     ak_vec3 *translations; /* frame_count * track_count, frame-major */
-    ak_quat *squad_points; /* cubic-mode inner control points per key, made by
-                              ak_clip_prepare_cubic; NULL until then */
+    ak_quat *squad_points; /* cubic-mode inner control points per key (frame_count rows
+                              of joint_count, neighbours clamped at the ends), then two
+                              rows for a looping clip: the first and the last key's with
+                              wrapped neighbours; made by ak_clip_prepare_cubic, NULL
+                              until then */
 } ak_clip;
 
 /* Allocates a clip with `frame_count` frames for `joint_count` joints and translation

@@ -87,19 +87,22 @@ void ak_clip_finalize(ak_clip *c)
 int32_t ak_clip_prepare_cubic(ak_clip *c)
 {
     if (!c) return AK_ERR_INVALID_ARG;
-    const int32_t n = c->joint_count;
-    /* SQUAD inner points with clamped ends (a looping clip recomputes its first and last
-     * frame's points with wrapped neighbours when sampled). */
+    const int32_t n = c->joint_count, last = c->frame_count - 1;
+    /* SQUAD inner points with clamped ends, then two rows for a looping clip: the first and
+     * the last key's points with wrapped neighbours (squad_row picks them). */
     if (!c->squad_points)
-        c->squad_points = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)n * (size_t)c->frame_count);
+        c->squad_points =
+            (ak_quat *)malloc(sizeof(ak_quat) * (size_t)n * ((size_t)c->frame_count + 2u));
     if (!c->squad_points) return AK_ERR_NOMEM;
-    const int32_t last = c->frame_count - 1;
-    for (int32_t f = 0; f <= last; ++f) {
-        const ak_quat *row = c->rotations + (size_t)f * (size_t)n;
-        const ak_quat *before = f > 0 ? row - n : row, *after = f < last ? row + n : row;
+    for (int32_t f = 0; f <= last + 2; ++f) {
+        const int32_t k = f <= last ? f : (f == last + 1 ? 0 : last); /* the key */
+        const int32_t before = f <= last ? (k > 0 ? k - 1 : 0) : (k > 0 ? k - 1 : last);
+        const int32_t after = f <= last ? (k < last ? k + 1 : last) : (k < last ? k + 1 : 0);
+        const ak_quat *r = c->rotations;
         for (int32_t j = 0; j < n; ++j)
-            c->squad_points[(size_t)f * (size_t)n + (size_t)j] =
-                squad_point(before[j], row[j], after[j]);
+            c->squad_points[(size_t)f * (size_t)n + (size_t)j] = squad_point(
+                r[(size_t)before * (size_t)n + (size_t)j], r[(size_t)k * (size_t)n + (size_t)j],
+                r[(size_t)after * (size_t)n + (size_t)j]);
     }
     return AK_OK;
 }

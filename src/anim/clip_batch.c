@@ -29,6 +29,7 @@ typedef struct sse_lane {
     aks_slerp_t sp, sph;
     cr_weights cw;
     __m128 alpha;
+    const ak_quat *s0, *s1; /* control-point rows of f0 and f1 (cubic, prepared clip) */
     int squad_fast;
 } sse_lane;
 
@@ -48,6 +49,9 @@ AK_INLINE void sse_lane_load(const ak_clip *c, const key_span *s, ak_interp inte
     l->sph = aks_slerp_params(2.0f * s->alpha * (1.0f - s->alpha));
     l->cw = cr_weights_at(s->alpha);
     l->squad_fast = squad4_applies(c, s);
+    if (!l->squad_fast) return;
+    l->s0 = squad_row(c, s->f0);
+    l->s1 = squad_row(c, s->f1);
 }
 
 /* Local translation of joint j (track tk, or the rest offset) in lanes 0..2; the cubic form
@@ -73,7 +77,7 @@ AK_INLINE void rotations4_sse(const ak_clip *c, const sse_lane *l, int32_t j, ak
         aks_slerp4(l->r0 + j, l->r1 + j, &l->sp, out);
         return;
     }
-    if (l->squad_fast && squad4_at(c, l->s, j, &l->sp, &l->sph, out)) return;
+    if (l->squad_fast && squad4_at(l->r0, l->r1, l->s0, l->s1, j, &l->sp, &l->sph, out)) return;
     for (int k = 0; k < 4; ++k) {
         const ak_quat q = sample_squad(c, l->s, j + k);
         out[k] = _mm_loadu_ps(&q.x);
@@ -312,28 +316,24 @@ AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *s
 }
 
 /* Per-character inputs of the cubic lockstep pass: the four key rows (frames fm, f0, f1, f2),
- * the two control-point rows (f0, f1), the slerp parameters of t and of the SQUAD blend
- * 2t(1 - t), the Catmull-Rom weights, and the lanes whose rotations take the scalar SQUAD
- * (a looping clip's wrapped first or last frame, whose control points are not the
- * prepared ones). */
+ * the two control-point rows (f0, f1; squad_row: a looping clip's first and last key have
+ * rows of their own), the slerp parameters of t and of the SQUAD blend 2t(1 - t), and the
+ * Catmull-Rom weights. */
 typedef struct lane_cubic {
     const ak_quat *r0[8], *r1[8], *s0[8], *s1[8];
     const ak_vec3 *vm[8], *v0[8], *v1[8], *v2[8];
     float t[8], h[8], g[8], bt[8], bh[8], bg[8], wa[8], wb[8], wc[8], wd[8];
-    int scalar_lanes;
 } lane_cubic;
 
 static void lane_cubic_load(const ak_clip *c, const key_span *s, lane_cubic *k)
 {
     const size_t n = (size_t)c->joint_count, m = (size_t)c->track_count;
-    const int32_t last = c->frame_count - 1;
-    k->scalar_lanes = 0;
     for (int i = 0; i < 8; ++i) {
         const key_span *e = &s[i];
         k->r0[i] = c->rotations + (size_t)e->f0 * n;
         k->r1[i] = c->rotations + (size_t)e->f1 * n;
-        k->s0[i] = c->squad_points + (size_t)e->f0 * n;
-        k->s1[i] = c->squad_points + (size_t)e->f1 * n;
+        k->s0[i] = squad_row(c, e->f0);
+        k->s1[i] = squad_row(c, e->f1);
         k->vm[i] = c->translations + (size_t)e->fm * m;
         k->v0[i] = c->translations + (size_t)e->f0 * m;
         k->v1[i] = c->translations + (size_t)e->f1 * m;
@@ -349,15 +349,13 @@ static void lane_cubic_load(const ak_clip *c, const key_span *s, lane_cubic *k)
         k->wb[i] = 1.5f * t3 - 2.5f * t2 + 1.0f;
         k->wc[i] = -1.5f * t3 + 2.0f * t2 + 0.5f * t;
         k->wd[i] = 0.5f * t3 - 0.5f * t2;
-        if (c->loop && (e->f0 == 0 || e->f0 == last || e->f1 == 0 || e->f1 == last))
-            k->scalar_lanes |= 1 << i;
     }
 }
 
 /* SQUAD of joint j for the eight characters: slerp(slerp(q0,q1,t), slerp(s0,s1,t), 2t(1-t))
- * as squad() does it, on the prepared control points. Lanes in `scalar` and lanes whose outer
- * and inner slerps land on opposite hemispheres (squad() then blends without the shortest-arc
- * flip) are redone by the scalar SQUAD. */
+ * as squad() does it, on the prepared control points. Lanes whose outer and inner slerps land
+ * on opposite hemispheres (squad() then blends without the shortest-arc flip) are redone by
+ * the scalar SQUAD. */
 AK_AVX2 static inline soa8_quat soa8_squad(const ak_clip *c, const key_span *s, const lane_cubic *k,
                                            int32_t j, const __m256 tp[6])
 {
@@ -369,7 +367,7 @@ AK_AVX2 static inline soa8_quat soa8_squad(const ak_clip *c, const key_span *s, 
      * are redone by the scalar SQUAD */
     const __m256 d = soa8_dot(outer, inner);
     soa8_quat q = soa8_nlerp_fixed(outer, inner, d, tp[3], tp[4], tp[5]);
-    const int redo = k->scalar_lanes | _mm256_movemask_ps(d);
+    const int redo = _mm256_movemask_ps(d);
     if (redo) {
         __m128 lanes[8];
         soa8_store(q.x, q.y, q.z, q.w, lanes);

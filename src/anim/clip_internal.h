@@ -138,26 +138,31 @@ AK_INLINE ak_quat squad(ak_quat q0, ak_quat q1, ak_quat s0, ak_quat s1, float t)
     return akq_normalize(r);
 }
 
-/* Cubic rotation of joint j: the precomputed inner points, except where a looping clip
- * wraps (first/last frame) or the clip was never finalised. */
+/* The prepared control points of key f (c->squad_points set): its row, or for a looping
+ * clip's first and last key the rows made with wrapped neighbours (ak_clip_prepare_cubic). */
+AK_INLINE const ak_quat *squad_row(const ak_clip *c, int32_t f)
+{
+    const int32_t last = c->frame_count - 1;
+    if (c->loop && (f == 0 || f == last)) f = f == 0 ? c->frame_count : c->frame_count + 1;
+    return c->squad_points + (size_t)f * (size_t)c->joint_count;
+}
+
+/* Cubic rotation of joint j: the precomputed inner points, else (a clip never prepared)
+ * made here. */
 AK_INLINE ak_quat sample_squad(const ak_clip *c, const key_span *s, int32_t j)
 {
     const size_t n = (size_t)c->joint_count;
     const ak_quat *r = c->rotations;
-    const int32_t last = c->frame_count - 1;
     ak_quat q0 = r[(size_t)s->f0 * n + (size_t)j];
     ak_quat q1 = same_hemisphere(q0, r[(size_t)s->f1 * n + (size_t)j]);
     ak_quat s0, s1;
-    const int wrap0 = c->loop && (s->f0 == 0 || s->f0 == last);
-    const int wrap1 = c->loop && (s->f1 == 0 || s->f1 == last);
-    if (c->squad_points && !wrap0)
-        s0 = c->squad_points[(size_t)s->f0 * n + (size_t)j];
-    else
+    if (c->squad_points) {
+        s0 = squad_row(c, s->f0)[j];
+        s1 = same_hemisphere(q1, squad_row(c, s->f1)[j]);
+    } else {
         s0 = squad_point(r[(size_t)s->fm * n + (size_t)j], q0, q1);
-    if (c->squad_points && !wrap1)
-        s1 = same_hemisphere(q1, c->squad_points[(size_t)s->f1 * n + (size_t)j]);
-    else
         s1 = squad_point(q0, q1, same_hemisphere(q1, r[(size_t)s->f2 * n + (size_t)j]));
+    }
     return squad(q0, q1, s0, s1, s->alpha);
 }
 
@@ -211,28 +216,28 @@ AK_INLINE ak_vec3 sample_translation(const ak_clip *c, const ak_skeleton *sk, co
 #ifdef AK_HAVE_SSE
 /* Cubic (SQUAD) rotations of joints j..j+3 at once: the three slerps of squad() in SoA form
  * on the prepared control points. Returns 0, writing nothing, where the scalar path must run
- * instead: unprepared clip, a looping clip's wrapped first/last frame, or an outer/inner pair
- * on opposite hemispheres (squad() then blends without the shortest-arc flip). */
-/* Whether squad4 applies to the keys of span s: prepared points, and not a looping clip's
- * wrapped first/last frame. Depends on the span only, not on the joint. */
+ * instead: unprepared clip, or an outer/inner pair on opposite hemispheres (squad() then
+ * blends without the shortest-arc flip). */
+/* Whether squad4 applies to the keys of span s: prepared points. */
 AK_INLINE int squad4_applies(const ak_clip *c, const key_span *s)
 {
-    const int32_t last = c->frame_count - 1;
-    return c->squad_points &&
-           !(c->loop && (s->f0 == 0 || s->f0 == last || s->f1 == 0 || s->f1 == last));
+    (void)s;
+    return c->squad_points != NULL;
 }
 
-/* squad4 on a span where squad4_applies, with the slerp parameters of t (pt) and of the
- * SQUAD blend 2t(1 - t) (ph) made once per sample. Returns 0 where the outer and inner
- * slerps land on opposite hemispheres. */
-AK_INLINE int squad4_at(const ak_clip *c, const key_span *s, int32_t j, const aks_slerp_t *pt_,
-                        const aks_slerp_t *ph_, __m128 out[4])
+/* squad4 of joints j..j+3 between the key rows q0 and q1 (frames f0, f1) with the control
+ * point rows s0 and s1 (squad_row of f0, f1), the slerp parameters of t (pt) and of the SQUAD
+ * blend 2t(1 - t) (ph) made once per sample. Returns 0 where the outer and inner slerps land
+ * on opposite hemispheres. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+AK_INLINE int
+squad4_at(const ak_quat *q0, const ak_quat *q1, const ak_quat *s0, const ak_quat *s1, int32_t j,
+          const aks_slerp_t *pt_, const aks_slerp_t *ph_, __m128 out[4])
 {
     const aks_slerp_t pt = *pt_, ph = *ph_;
-    const size_t n = (size_t)c->joint_count;
-    const size_t o0 = (size_t)s->f0 * n + (size_t)j, o1 = (size_t)s->f1 * n + (size_t)j;
-    const ak_quat *q0 = c->rotations + o0, *q1 = c->rotations + o1;
-    const ak_quat *s0 = c->squad_points + o0, *s1 = c->squad_points + o1;
+    q0 += j, q1 += j, s0 += j, s1 += j;
     const aks_quat4 outer =
         aks_slerp_soa(aks_load_quat4(q0, q0 + 1, q0 + 2, q0 + 3),
                       aks_load_quat4(q1, q1 + 1, q1 + 2, q1 + 3), pt.t, pt.h, pt.g);
@@ -257,7 +262,9 @@ AK_INLINE int squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[
     if (!squad4_applies(c, s)) return 0;
     const aks_slerp_t pt = aks_slerp_params(s->alpha);
     const aks_slerp_t ph = aks_slerp_params(2.0f * s->alpha * (1.0f - s->alpha));
-    return squad4_at(c, s, j, &pt, &ph, out);
+    const size_t n = (size_t)c->joint_count;
+    return squad4_at(c->rotations + (size_t)s->f0 * n, c->rotations + (size_t)s->f1 * n,
+                     squad_row(c, s->f0), squad_row(c, s->f1), j, &pt, &ph, out);
 }
 #endif
 

@@ -141,6 +141,19 @@ static void batch_equals_sample_then_fk_and_ranges_give_its_bits(void **state)
     for (int k = 0; k < COUNT * J; ++k)
         assert_true(ak_vec3_length(ak_vec3_sub(batch[k].translation, ranged[k].translation)) <=
                     1e-5f);
+    /* looping: the first and last key's control points take wrapped neighbours (the prepared
+     * clip's rows of their own; the times reach both ends' spans), the same within rounding */
+    g_c->loop = prepared->loop = 1;
+    assert_int_equal(ak_clip_sample_fk_batch(g_c, g_s, g_times, COUNT, AK_INTERP_CUBIC, ranged),
+                     AK_ERR_STATE);
+    assert_int_equal(ak_clip_sample_fk_batch(prepared, g_s, g_times, COUNT, AK_INTERP_CUBIC, batch),
+                     AK_OK);
+    g_c->loop = 0;
+    for (int k = 0; k < COUNT * J; ++k) {
+        assert_true(ak_vec3_length(ak_vec3_sub(batch[k].translation, ranged[k].translation)) <=
+                    1e-5f);
+        AKT_NEAR(fabsf(ak_quat_dot(batch[k].rotation, ranged[k].rotation)), 1.0f, 1e-5);
+    }
     ak_clip_destroy(prepared);
 }
 
