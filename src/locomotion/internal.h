@@ -121,6 +121,10 @@ void ak_floor_follow(float *y, float *v, float support, float smoothing, float d
  * (dt 0: a new sequence starts here), the knee flexion of the legs set. */
 void ak_walk_metrics_add_body(ak_walk_metrics *m, const ak_xform *world, int32_t hips, float dt);
 
+/* Resets m for a source's body figures: the legs from the humanoid map; returns the hips joint
+ * (joint 0 where the map has none). */
+int32_t ak_walk_metrics_source_begin(ak_walk_metrics *m, const ak_humanoid *h);
+
 /* Seam quality of the cycle [a, b) of clip c: mean per-joint angle between the poses of a and
  * b (root heading removed) and between their frame-to-frame rotations, per second. */
 void ak_cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error,

@@ -101,6 +101,16 @@ static void metrics_depth(ak_walk_metrics *m, const ak_walker_state *s, const ak
     }
 }
 
+int32_t ak_walk_metrics_source_begin(ak_walk_metrics *m, const ak_humanoid *h)
+{
+    ak_walk_metrics_reset(m);
+    const int32_t upper[2] = {h->joint[AK_HUM_LEFT_UPPER_LEG], h->joint[AK_HUM_RIGHT_UPPER_LEG]};
+    const int32_t lower[2] = {h->joint[AK_HUM_LEFT_LOWER_LEG], h->joint[AK_HUM_RIGHT_LOWER_LEG]};
+    const int32_t foot[2] = {h->joint[AK_HUM_LEFT_FOOT], h->joint[AK_HUM_RIGHT_FOOT]};
+    ak_walk_metrics_set_legs(m, upper, lower, foot);
+    return h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
+}
+
 void ak_walk_metrics_add_body(ak_walk_metrics *m, const ak_xform *world, int32_t hips, float dt)
 {
     metrics_hips(m, world[hips].translation.y, dt);
@@ -116,12 +126,7 @@ int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *ou
     const ak_humanoid *h = ak_walk_motion_humanoid(motion);
     ak_xform *pose = malloc(2 * (size_t)sk->joint_count * sizeof *pose);
     if (!pose) return ak_error_set(err, AK_ERR_NOMEM, 0, "walk metrics source: out of memory");
-    ak_walk_metrics_reset(out);
-    const int32_t upper[2] = {h->joint[AK_HUM_LEFT_UPPER_LEG], h->joint[AK_HUM_RIGHT_UPPER_LEG]};
-    const int32_t lower[2] = {h->joint[AK_HUM_LEFT_LOWER_LEG], h->joint[AK_HUM_RIGHT_LOWER_LEG]};
-    const int32_t foot[2] = {h->joint[AK_HUM_LEFT_FOOT], h->joint[AK_HUM_RIGHT_FOOT]};
-    ak_walk_metrics_set_legs(out, upper, lower, foot);
-    const int32_t hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
+    const int32_t hips = ak_walk_metrics_source_begin(out, h);
     for (int32_t i = 0; i < 2 * clip->frame_count; ++i) {
         ak_clip_frame(clip, sk, i % clip->frame_count, pose);
         ak_fk(sk, pose, pose + sk->joint_count);

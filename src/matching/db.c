@@ -912,12 +912,7 @@ int32_t ak_motion_db_source_metrics(const ak_motion_db *db, ak_walk_metrics *out
     ak_xform *pose = (ak_xform *)malloc(2 * (size_t)db->J * sizeof *pose);
     if (!pose) return ak_error_set(err, AK_ERR_NOMEM, 0, "motion db source metrics: out of memory");
     const ak_humanoid *h = &db->humanoid;
-    ak_walk_metrics_reset(out);
-    const int32_t upper[2] = {h->joint[AK_HUM_LEFT_UPPER_LEG], h->joint[AK_HUM_RIGHT_UPPER_LEG]};
-    const int32_t lower[2] = {h->joint[AK_HUM_LEFT_LOWER_LEG], h->joint[AK_HUM_RIGHT_LOWER_LEG]};
-    const int32_t foot[2] = {h->joint[AK_HUM_LEFT_FOOT], h->joint[AK_HUM_RIGHT_FOOT]};
-    ak_walk_metrics_set_legs(out, upper, lower, foot);
-    const int32_t hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
+    const int32_t hips = ak_walk_metrics_source_begin(out, h);
     for (int32_t r = 0; r < db->range_count; ++r)
         for (int32_t f = db->range_start[r]; f < db->range_start[r + 1]; ++f) {
             ak_motion_db_pose(db, f, pose);
