@@ -173,6 +173,7 @@ static void retarget_reference_keeps_a_standing_zero_pose_and_rerests_one_along_
             akr_rested again;
             assert_int_equal(akr_reference_source(&q, &m, &again, &err), AK_OK);
             assert_int_equal(again.frame, -1);
+            akr_rested_free(&again);
         }
         akr_rested_free(&r);
         ak_skeleton_destroy(s);
