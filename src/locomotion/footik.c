@@ -740,35 +740,6 @@ static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, cons
     st->hip_drop = akf_min(want, p->max_hip_drop);
 }
 
-/* Heights of the animation's own hips kept (ak_foot_ik_state.anim_hip). */
-#define AK_ANIM_HIPS ((int)(sizeof(((ak_foot_ik_state *)0)->anim_hip) / sizeof(float)))
-
-/* The animation's own hips at this frame (height over the animation's floor) join the last
- * AK_ANIM_HIPS; returns their vertical acceleration over the last 33 ms (n = round(0.033 / dt)
- * frames, the walk metrics' window): the mean of the n latest second differences, which
- * telescopes to (y0 - y1 - y_n + y_n+1) / (n dt^2); 0 until n + 2 frames are known. */
-static float anim_hip_accel(ak_foot_ik_state *st, float y, float dt)
-{
-    memmove(st->anim_hip + 1, st->anim_hip, (AK_ANIM_HIPS - 1) * sizeof st->anim_hip[0]);
-    st->anim_hip[0] = y;
-    if (st->anim_hip_count < AK_ANIM_HIPS) ++st->anim_hip_count;
-    if (!(dt > 0.0f)) return 0.0f;
-    const int n = (int)akf_clamp(floorf(0.033f / dt + 0.5f), 1.0f, (float)(AK_ANIM_HIPS - 2));
-    if (st->anim_hip_count < n + 2) return 0.0f;
-    const float *h = st->anim_hip;
-    return (h[0] - h[1] - h[n] + h[n + 1]) / ((float)n * dt * dt);
-}
-
-/* The most a swinging foot's landing may accelerate the grounding's move of the hips downward
- * (landing_accel): with hip_accel_total_down, the room the animation's own hips leave under that
- * bound now (total + their acceleration, which is negative while they fall), at least
- * hip_accel_down; else (and never beyond) one g: a body falls no faster than gravity. */
-static float landing_cap(const ak_foot_ik_params *p, const ak_foot_ik_state *st)
-{
-    if (!(p->hip_accel_total_down > 0.0f)) return AK_GRAVITY;
-    return akf_clamp(p->hip_accel_total_down + st->anim_hip_accel, p->hip_accel_down, AK_GRAVITY);
-}
-
 /* The downward acceleration the hips may take this frame: hip_accel_down, or, when a swinging
  * foot lands before the hips could reach their goal at that rate, the constant acceleration
  * that brings them there by its landing, 2 (gap - v T) / T^2 for the gap to the goal, their
@@ -778,7 +749,6 @@ static float landing_accel(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                            const ak_foot_ik_frame *fr, const foot_frame *ff, float goal)
 {
     float down = p->hip_accel_down;
-    const float cap = landing_cap(p, st);
     const float gap = goal - st->pelvis, v = st->pelvis_velocity;
     for (int s = 0; s < 2; ++s) {
         const float u = fr->stance[s] ? 0.0f : fr->swing_phase[s];
@@ -787,7 +757,7 @@ static float landing_accel(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         if (fr->stance[s] || !ff->has_foothold[s] || !(du > 0.0f) || !(u < 1.0f)) continue;
         const float T = akf_max((1.0f - u) / du * ff->dt, ff->dt);
         const float a = -2.0f * (gap - v * T) / (T * T);
-        if (a > down) down = akf_min(a, cap);
+        if (a > down) down = akf_min(a, AK_GRAVITY);
     }
     return down;
 }
@@ -1035,7 +1005,6 @@ void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_ma
     if (fik->hip_accel_down > 0.0f) return;
     fik->hip_accel_down = 0.9f * AK_GRAVITY * (0.25f + fmaxf(0.0f, 1.0f + src_min_g));
     fik->hip_accel_up = 0.9f * AK_GRAVITY * (0.5f + fmaxf(0.0f, 1.0f - src_max_g));
-    fik->hip_accel_total_down = 0.9f * AK_GRAVITY * (0.25f + fmaxf(1.0f, -src_min_g));
 }
 
 float ak_foot_ik_landing_room(const ak_foot_ik_params *fik, const ak_xform *world, int32_t s,
@@ -1108,10 +1077,6 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     }
     const int plan = p->hip_accel_down > 0.0f;
     if (plan) {
-        if (!st->initialized) st->anim_hip_count = 0;
-        if (!st->initialized || ff.dt > 0.0f)
-            st->anim_hip_accel = anim_hip_accel(st, world[p->hips].translation.y - fr->floor_height,
-                                                st->initialized ? ff.dt : 0.0f);
         plan_hip_drop(p, st, &ff);
         st->applied_hip_drop = pelvis_drop(p, st, fr, &ff);
     } else {

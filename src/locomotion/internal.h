@@ -81,9 +81,7 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
  * source's own room (where the source's hips, 33 ms average, accelerate less than 1 g either
  * way: the difference), so the walk stays within [min(source, -1 g) - 0.25 g, max(source,
  * +1 g) + 0.5 g]; 0.9 of that, as the animation's own extreme and the grounding's may meet in
- * one frame. A landing may add to the animation's own fall at most what the lower bound leaves
- * (hip_accel_total_down, 0.9 x (0.25 g below min(source, -1 g))). Bounds already set
- * (hip_accel_down > 0) are kept. */
+ * one frame. Bounds already set (hip_accel_down > 0) are kept. */
 void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_max_g);
 
 /* How far the hips may stay above the ground leg s lands on with the leg still reaching, at
