@@ -810,6 +810,22 @@ static float stance_lift(ak_matcher *m, int s, int32_t contact)
     return lift;
 }
 
+/* Where the coasting root comes to rest from here: the integral of the decaying velocity
+ * offset (the critically damped spring of advance), 2 x0 / w + v0 / w^2. */
+static ak_vec3 coast_rest(const ak_matcher *m)
+{
+    const float y = aks_spring_omega(0.5f * m->p.stop_time);
+    return akv_add(m->pos,
+                   akv_add(akv_scale(m->vel_x, 2.0f / y), akv_scale(m->vel_v, 1.0f / (y * y))));
+}
+
+/* How far the coasting root still travels (horizontally). */
+static float coast_left(const ak_matcher *m)
+{
+    const ak_vec3 d = akv_sub(coast_rest(m), m->pos);
+    return sqrtf(d.x * d.x + d.z * d.z);
+}
+
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
  * stance taken over from a new frame (a transition, the stop) begins only once the shown
  * foot, still carrying the transition's offset, has come down to the frame's own height (the
@@ -845,7 +861,9 @@ static void update_stance(ak_matcher *m)
          * animation), else the leg would stretch for it and the hips drop. */
         if (!own_c) m->released[s] = 0; /* the frame lifts it: the release is over */
         /* Standing, a released foot plants anew once foot IK has faded its old lock out. */
-        if (m->standing && m->released[s] && m->fst.lock_weight[s] <= 0.0f) m->released[s] = 0;
+        if (m->standing && m->released[s] && m->fst.lock_weight[s] <= 0.0f &&
+            coast_left(m) < m->p.unlock_distance)
+            m->released[s] = 0;
         if (c && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
             /* the point the lock holds: the toe while the foot rolls over it, else the heel */
             const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->world, s)
@@ -863,6 +881,30 @@ static void update_stance(ak_matcher *m)
     }
 }
 
+/* The stop: a planted foot the coasting root will leave farther than unlock_distance from
+ * where the stand frame has that foot at rest is released now and steps there (it lands
+ * when the stand frame's foot comes down and the coast is nearly over, update_stance),
+ * instead of being held until the leg runs out of reach and the hips drop to let it (a body
+ * coasting over a locked foot: -2.40 g at CMU subject 7's stop with planned hips). */
+static void stop_release(ak_matcher *m)
+{
+    const ak_vec3 rest = coast_rest(m);
+    const ak_quat yaw = ak_quat_yaw(m->heading);
+    ak_motion_db_pose(m->db, m->frame, m->own_local);
+    ak_fk(m->db->skeleton, m->own_local, m->own_world);
+    for (int s = 0; s < 2; ++s) {
+        if (!m->stance[s] || m->fst.lock_weight[s] <= 0.0f) continue;
+        const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->own_world, s)
+                                                : ak_foot_ik_sole(&m->fik, m->own_world, s);
+        const ak_vec3 at = akv_add(rest, akq_rotate(yaw, held));
+        const float dx = at.x - m->fst.lock_point[s].x, dz = at.z - m->fst.lock_point[s].z;
+        if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
+            m->released[s] = 1;
+            ++m->unlocks;
+        }
+    }
+}
+
 static int32_t matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_error *err)
 {
     if (!m) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null matcher");
@@ -872,7 +914,12 @@ static int32_t matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_
     m->dt = dt;
     update_desire(m, dt);
     check_arrival(m);
-    if (m->arrived && !m->standing) transition(m, m->db->stand_frame, 1);
+    if (m->arrived && !m->standing) {
+        transition(m, m->db->stand_frame, 1);
+        /* planned hips only: there a released leg falls short in the air (swing_within_reach);
+         * the default grounding lowers the hips for it (10 g at CMU subject 7's stop) */
+        if (m->p.foot_ik && m->fik.hip_accel_down > 0.0f) stop_release(m);
+    }
     if (!m->arrived && m->standing) m->force_search = 1;
     maybe_search(m, dt);
     m->move = advance(m, dt);
