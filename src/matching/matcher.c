@@ -12,7 +12,7 @@
  *     facing also turns toward the wanted one at a capped rate (orientation warping);
  *  4. stance feet are locked and put on the ground by the walker's foot IK.
  * Arrival: the character stops on the stand frame of the database (both feet down, the
- * stillest), the root coasting to rest so the stop lands on the target. */
+ * stillest), the root coasting to rest so the stop lands on the target (stop_steer). */
 #include "core/busy.h"
 #include "animkit/matching.h"
 #include "core/spring.h"
@@ -905,6 +905,20 @@ static void stop_release(ak_matcher *m)
     }
 }
 
+/* The stop's coast ends on the target: when the root would come to rest more than half the
+ * arrival radius from it (a run reaches the radius with 0.9 m of coast left at 3.5 m/s, and
+ * its path can pass the target off to the side), the rate of the velocity offset takes the
+ * difference, w^2 d (the coast's integral is 2 x0 / w + v0 / w^2): the character brakes
+ * harder (or veers) over the same 0.25 s. */
+static void stop_steer(ak_matcher *m)
+{
+    const ak_vec3 rest = coast_rest(m);
+    const float dx = m->p.target.x - rest.x, dz = m->p.target.z - rest.z;
+    if (dx * dx + dz * dz <= 0.25f * m->p.arrival_radius * m->p.arrival_radius) return;
+    const float y = aks_spring_omega(0.5f * m->p.stop_time);
+    m->vel_v = akv_add(m->vel_v, akv_scale(ak_vec3_make(dx, 0.0f, dz), y * y));
+}
+
 static int32_t matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_error *err)
 {
     if (!m) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null matcher");
@@ -916,6 +930,7 @@ static int32_t matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_
     check_arrival(m);
     if (m->arrived && !m->standing) {
         transition(m, m->db->stand_frame, 1);
+        stop_steer(m);
         /* planned hips only: there a released leg falls short in the air (swing_within_reach);
          * the default grounding lowers the hips for it (10 g at CMU subject 7's stop) */
         if (m->p.foot_ik && m->fik.hip_accel_down > 0.0f) stop_release(m);

@@ -174,29 +174,21 @@ static const known_out k_known_out[] = {
     {"subject 7, planned hips", "stairs",
      "88.9 mm below the ground (bound 5); knee 132.9 deg (bound 100.0)"},
     {"subject 7, planned hips", "heightmap", "knee 109.2 deg (bound 100.0)"},
-    {"subject 9", "flat", "stopped 0.718 m from the target (bound 0.30)"},
-    {"subject 9", "hills",
-     "hips -1.76 g (bound -1.73); stopped 0.718 m from the target (bound 0.30)"},
+    {"subject 9", "hills", "hips -1.75 g (bound -1.73)"},
     {"subject 9", "stairs",
-     "hips -2.52 g (bound -1.73); hips 4.20 g (bound 2.89); knee 159.2 deg (bound 141.6); stopped "
-     "0.718 m from the target (bound 0.30)"},
+     "hips -2.70 g (bound -1.73); hips 4.80 g (bound 2.89); knee 159.2 deg (bound 141.6)"},
     {"subject 9", "heightmap",
-     "hips -2.91 g (bound -1.73); hips 3.53 g (bound 2.89); knee 169.3 deg (bound 141.6); stopped "
-     "0.718 m from the target (bound 0.30)"},
-    {"subject 9", "ridges",
-     "hips -2.43 g (bound -1.73); hips 3.19 g (bound 2.89); knee 146.0 deg (bound 141.6); stopped "
-     "0.718 m from the target (bound 0.30)"},
-    {"subject 9, planned hips", "flat", "stopped 0.718 m from the target (bound 0.30)"},
-    {"subject 9, planned hips", "hills", "stopped 0.718 m from the target (bound 0.30)"},
+     "14.3 mm below the ground (bound 5: a planted toe at the stop); hips -7.75 g (bound -1.73); "
+     "hips 5.91 g (bound 2.89); knee 168.3 deg (bound 141.6)"},
+    {"subject 9", "ridges", "hips -2.43 g (bound -1.73); knee 145.7 deg (bound 141.6)"},
     {"subject 9, planned hips", "stairs",
-     "hips -2.06 g (bound -1.73); knee 158.8 deg (bound 141.6); stopped 0.718 m from the target "
-     "(bound 0.30)"},
+     "hips -2.06 g (bound -1.73); knee 158.8 deg (bound 141.6)"},
     {"subject 9, planned hips", "heightmap",
-     "hips -56.30 g (bound -1.73); hips 57.81 g (bound 2.89); knee 173.5 deg (bound 141.6); "
-     "stopped 0.718 m from the target (bound 0.30)"},
+     "14.3 mm below the ground (bound 5: a planted toe at the stop); hips -55.93 g (bound -1.73: "
+     "a landing out of reach over a crest, last-resort drop); hips 57.44 g (bound 2.89); knee "
+     "173.0 deg (bound 141.6)"},
     {"subject 9, planned hips", "ridges",
-     "hips -1.84 g (bound -1.73); knee 143.8 deg (bound 141.6); stopped 0.718 m from the target "
-     "(bound 0.30)"},
+     "hips -1.84 g (bound -1.73); knee 143.6 deg (bound 141.6)"},
     {"library", "stairs", "150.1 mm below the ground (bound 5); knee 139.1 deg (bound 138.6)"},
     {"library", "ridges", "hips -2.39 g (bound -2.00)"},
     {"library, planned hips", "stairs",
