@@ -1000,6 +1000,47 @@ float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
     return *foothold + (land->height - *foothold) * s;
 }
 
+ak_vec3 ak_foot_place_toe_ray(ak_vec3 land, ak_vec3 land_toe, ak_vec3 shift)
+{
+    const ak_vec3 d = akv_sub(land_toe, land);
+    const float len = sqrtf(d.x * d.x + d.z * d.z);
+    const ak_vec3 beyond = len > 1e-3f ? akv_make(d.x / len * 0.04f, 0.0f, d.z / len * 0.04f) : d;
+    return akv_add(akv_add(land_toe, shift), beyond);
+}
+
+void ak_foot_place_decide(const ak_ground_hit *h, const ak_ground_hit *t, ak_vec3 heel_ray,
+                          ak_vec3 toe_ray, ak_vec3 land, ak_vec3 land_toe, ak_vec3 *target,
+                          int32_t *decided)
+{
+    /* An edge: the toe's ground off the plane of the heel's by more than 2 cm (a slope
+     * carries the heel's plane to the toe; a riser does not). */
+    int edge = 0;
+    if (h->hit && t->hit && h->normal.y > 1e-3f) {
+        const float dx = toe_ray.x - heel_ray.x, dz = toe_ray.z - heel_ray.z;
+        const float plane = h->height - (h->normal.x * dx + h->normal.z * dz) / h->normal.y;
+        edge = fabsf(t->height - plane) > 0.02f;
+    }
+    if (*decided && !edge) return;
+    const ak_vec3 d = akv_sub(land_toe, land);
+    const float len = sqrtf(d.x * d.x + d.z * d.z);
+    const ak_vec3 back =
+        len > 1e-3f ? ak_vec3_make(-d.x / len * (len + 0.05f), 0.0f, -d.z / len * (len + 0.05f))
+                    : ak_vec3_make(0, 0, 0);
+    if (!*decided)
+        *target = edge ? back : ak_vec3_make(0, 0, 0);
+    else if (target->x * back.x + target->z * back.z > 0.0f)
+        *target = akv_scale(back, -1.0f); /* back was an edge too: forward */
+    *decided = 1;
+}
+
+ak_vec3 ak_foot_place_glide(ak_vec3 from, ak_vec3 to, float swing_phase)
+{
+    float u = (swing_phase - 0.5f) / 0.4f;
+    u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+    u = u * u * (3.0f - 2.0f * u);
+    return akv_lerp(from, to, u);
+}
+
 void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_max_g)
 {
     if (fik->hip_accel_down > 0.0f) return;

@@ -109,6 +109,22 @@ int32_t ak_foot_ik_shown_contact(const ak_foot_ik_state *st, int32_t k, int32_t 
 float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
                        const ak_ground_hit *foot, const ak_ground_hit *land, float swing_phase,
                        float fallback);
+/* Foot placement off stair edges (the walker's and the matcher's, one rule). While a swinging
+ * foot's placement is decided (halfway to three quarters through its swing) its toe ray looks
+ * 4 cm beyond where its toe will land (`land_toe` + `shift`, the direction from the landing
+ * heel `land` to it), so a prediction a little short still sees an edge under it. */
+ak_vec3 ak_foot_place_toe_ray(ak_vec3 land, ak_vec3 land_toe, ak_vec3 shift);
+/* A swinging foot whose landing heel ray (hit h, asked at heel_ray) and toe ray (t, asked at
+ * toe_ray) find ground a step apart (the toe's off the heel's plane by more than 2 cm) would
+ * land across an edge: it lands a foot length (plus 5 cm) further back instead (*target, an
+ * x,z shift), wholly on the heel's tread; if the rays at that place still find an edge, a foot
+ * length further forward. Decided once (*decided), checked again while the rays follow it. */
+void ak_foot_place_decide(const ak_ground_hit *h, const ak_ground_hit *t, ak_vec3 heel_ray,
+                          ak_vec3 toe_ray, ak_vec3 land, ak_vec3 land_toe, ak_vec3 *target,
+                          int32_t *decided);
+/* A swinging foot's placement shift at its swing phase: a smoothstep glide over the second
+ * half of the swing (phase 0.5 .. 0.9) from where its last stance left it to the target. */
+ak_vec3 ak_foot_place_glide(ak_vec3 from, ak_vec3 to, float swing_phase);
 /* The floor height y (rate v) follows `support` through core's exact critically damped spring
  * (omega = 1 / smoothing s); at once on the first frame or without smoothing. */
 void ak_floor_follow(float *y, float *v, float support, float smoothing, float dt,

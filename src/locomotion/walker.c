@@ -998,11 +998,9 @@ static void placement_shift(ak_walker *w)
             w->place_decided[s] = 0;
             continue;
         }
-        float u = (w->play_phase[s][w->frame_index] - 0.5f) / 0.4f;
-        u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
-        u = u * u * (3.0f - 2.0f * u);
         const ak_vec3 to = w->place_decided[s] ? w->place_target[s] : w->place_from[s];
-        w->fst.shift[s] = akv_lerp(w->place_from[s], to, u);
+        w->fst.shift[s] =
+            ak_foot_place_glide(w->place_from[s], to, w->play_phase[s][w->frame_index]);
     }
 }
 
@@ -1013,30 +1011,11 @@ static void placement_shift(ak_walker *w)
  * rays follow the decision) until three quarters. */
 static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
 {
-    for (int s = 0; s < 2; ++s) {
-        if (!w->fik.legs[s].has_toe || !toe_ray_at_landing(w, s)) continue;
-        const ak_ground_hit *h = &hits[LANDING_RAY(s)], *t = &hits[TOE_RAY(s)];
-        /* An edge: the toe's ground off the plane of the heel's by more than 2 cm (a slope
-         * carries the heel's plane to the toe; a riser does not). */
-        int edge = 0;
-        if (h->hit && t->hit && h->normal.y > 1e-3f) {
-            const float dx = w->land_toe_ray[s].x - w->land_ray[s].x,
-                        dz = w->land_toe_ray[s].z - w->land_ray[s].z;
-            const float plane = h->height - (h->normal.x * dx + h->normal.z * dz) / h->normal.y;
-            edge = fabsf(t->height - plane) > 0.02f;
-        }
-        if (w->place_decided[s] && !edge) continue;
-        const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
-        const float len = sqrtf(d.x * d.x + d.z * d.z);
-        const ak_vec3 back =
-            len > 1e-3f ? ak_vec3_make(-d.x / len * (len + 0.05f), 0.0f, -d.z / len * (len + 0.05f))
-                        : ak_vec3_make(0, 0, 0);
-        if (!w->place_decided[s])
-            w->place_target[s] = edge ? back : ak_vec3_make(0, 0, 0);
-        else if (w->place_target[s].x * back.x + w->place_target[s].z * back.z > 0.0f)
-            w->place_target[s] = akv_scale(back, -1.0f); /* back was an edge too: forward */
-        w->place_decided[s] = 1;
-    }
+    for (int s = 0; s < 2; ++s)
+        if (w->fik.legs[s].has_toe && toe_ray_at_landing(w, s))
+            ak_foot_place_decide(&hits[LANDING_RAY(s)], &hits[TOE_RAY(s)], w->land_ray[s],
+                                 w->land_toe_ray[s], w->land[s], w->land_toe[s],
+                                 &w->place_target[s], &w->place_decided[s]);
 }
 
 /* Without foot IK the feet stay as posed: ak_foot_ik_query_points' points for a state that
@@ -1090,14 +1069,9 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
             akv_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
         rays[FOOT_RAY(s)] = akg_ray_down(w->query[s], 1.0f, 3.0f);
         rays[LANDING_RAY(s)] = akg_ray_down(akv_add(w->land[s], shift), 1.5f, 3.5f);
-        /* The landing toe ray looks 4 cm beyond the toe, so a prediction a little short of
-         * where the foot really lands still sees an edge under it. */
-        const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
-        const float len = sqrtf(d.x * d.x + d.z * d.z);
-        const ak_vec3 beyond =
-            len > 1e-3f ? akv_make(d.x / len * 0.04f, 0.0f, d.z / len * 0.04f) : d;
+        /* The landing toe ray looks 4 cm beyond the toe (ak_foot_place_toe_ray). */
         w->land_ray[s] = akv_add(w->land[s], shift);
-        w->land_toe_ray[s] = akv_add(akv_add(w->land_toe[s], shift), beyond);
+        w->land_toe_ray[s] = ak_foot_place_toe_ray(w->land[s], w->land_toe[s], shift);
         rays[TOE_RAY(s)] = akg_ray_down(
             toe_ray_at_landing(w, s) ? w->land_toe_ray[s] : w->toe_query[s], 1.0f, 3.0f);
     }

@@ -112,6 +112,7 @@ void ak_motion_db_destroy(ak_motion_db *db)
     free(db->small_box);
     free(db->large_box);
     free(db->land_rel);
+    free(db->land_toe_rel);
     free(db->swing_phase);
     free(db);
 }
@@ -138,11 +139,12 @@ int32_t ak_motion_db_alloc(ak_motion_db *db, ak_error *err)
     db->small_box = (float *)calloc(nsmall * 2 * DP, sizeof(float));
     db->large_box = (float *)calloc(nlarge * 2 * DP, sizeof(float));
     db->land_rel = (ak_vec3 *)calloc(F * 2, sizeof(ak_vec3));
+    db->land_toe_rel = (ak_vec3 *)calloc(F * 2, sizeof(ak_vec3));
     db->swing_phase = (float *)calloc(F * 2, sizeof(float));
     if (!db->track_joint || !db->rot || !db->trans || !db->delta || !db->dturn || !db->contact ||
         !db->cand || !db->frame_clip || !db->frame_time_src || !db->clip_names ||
         !db->range_start || !db->raw || !db->feat || !db->cand_frame || !db->cand_feat ||
-        !db->small_box || !db->large_box || !db->land_rel || !db->swing_phase)
+        !db->small_box || !db->large_box || !db->land_rel || !db->land_toe_rel || !db->swing_phase)
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k)
         db->traj_frames[k] = (int32_t)lroundf(traj_seconds[k] / db->frame_time);
@@ -931,15 +933,24 @@ ak_vec3 ak_motion_db_sole(const ak_motion_db *db, const ak_xform *world, int32_t
                    akv_scale(akq_rotate(a.rotation, db->foot_up_local[s]), db->sole_height[s]));
 }
 
+/* The toe contact point of leg s in a model pose of the database's skeleton (ak_foot_ik_toe's
+ * rule); the sole where the calibration found no toe. */
+static ak_vec3 db_toe(const ak_motion_db *db, const ak_xform *world, int32_t s)
+{
+    if (!db->has_toe[s]) return ak_motion_db_sole(db, world, s);
+    const ak_xform a = world[db->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT]];
+    return akv_add(a.translation, akq_rotate(a.rotation, db->toe_local[s]));
+}
+
 /* Foot s's landings in frames [first, end) of one range: each swinging frame's landing sole
- * in its own character frame (the root deltas from it to the landing, then the landing frame's
- * sole) and its swing phase. `pose` holds 2 J transforms. */
+ * and toe in its own character frame (the root deltas from it to the landing, then the landing
+ * frame's points) and its swing phase. `pose` holds 2 J transforms. */
 static void range_landings(ak_motion_db *db, int32_t first, int32_t end, int32_t s, ak_xform *pose)
 {
     int32_t lift = first - 1; /* the last frame down before the swing */
     for (int32_t f = first; f < end; ++f) {
         db->swing_phase[2 * f + s] = -1.0f;
-        db->land_rel[2 * f + s] = ak_vec3_make(0, 0, 0);
+        db->land_rel[2 * f + s] = db->land_toe_rel[2 * f + s] = ak_vec3_make(0, 0, 0);
         if (db->contact[2 * f + s]) {
             lift = f;
             continue;
@@ -951,6 +962,7 @@ static void range_landings(ak_motion_db *db, int32_t first, int32_t end, int32_t
         ak_motion_db_pose(db, land, pose);
         ak_fk(db->skeleton, pose, pose + db->J);
         const ak_vec3 sole = ak_motion_db_sole(db, pose + db->J, s);
+        const ak_vec3 toe = db_toe(db, pose + db->J, s);
         ak_vec3 at = ak_vec3_make(0, 0, 0);
         float heading = 0.0f;
         for (int32_t k = f; k < land; ++k) {
@@ -958,6 +970,7 @@ static void range_landings(ak_motion_db *db, int32_t first, int32_t end, int32_t
             heading += db->dturn[k];
         }
         db->land_rel[2 * f + s] = akv_add(at, akq_rotate(ak_quat_yaw(heading), sole));
+        db->land_toe_rel[2 * f + s] = akv_add(at, akq_rotate(ak_quat_yaw(heading), toe));
         db->swing_phase[2 * f + s] = (float)(f - lift) / (float)(land - lift);
     }
 }

@@ -52,8 +52,9 @@ struct ak_motion_db {
      * (ak_motion_db_landings): where a swinging foot's sole lands next in its range, in the
      * frame's character frame (y: height above the floor), and how far through that swing the
      * foot is (0 at lift-off .. 1 at landing); swing_phase < 0 in stance or with no landing
-     * left in the range. The matcher's landing rays and planned hips read them. */
-    ak_vec3 *land_rel;
+     * left in the range; land_toe_rel the same for the toe contact point (the sole's without
+     * a toe). The matcher's landing rays, foot placement and planned hips read them. */
+    ak_vec3 *land_rel, *land_toe_rel;
     float *swing_phase;
 };
 

@@ -66,6 +66,13 @@ struct ak_matcher {
     ak_vec3 move;         /* its wanted displacement */
     int32_t position_set, height_from_ray;
     float sole_ground[2], toe_ground[2];
+    /* Foot placement (stairs, the walker's rule: ak_foot_place_decide): each swing decides once
+     * where the foot lands relative to the playing frame's landing; the shift glides there
+     * from where the last stance left it. toe_at_land: this frame's toe ray looks at the
+     * landing (the decision's), not under the toe. */
+    ak_vec3 place_from[2], place_target[2];
+    int32_t place_decided[2], toe_at_land[2];
+    ak_vec3 land[2], land_toe[2], land_ray[2], land_toe_ray[2];
 };
 
 static float wrap_pi(float a)
@@ -347,6 +354,9 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->sole_ground[0] = m->sole_ground[1] = m->toe_ground[0] = m->toe_ground[1] = NAN;
     m->contact[0] = m->contact[1] = 0;
     m->offset_lift[0] = m->offset_lift[1] = 0.0f;
+    memset(m->place_from, 0, sizeof m->place_from);
+    memset(m->place_target, 0, sizeof m->place_target);
+    m->place_decided[0] = m->place_decided[1] = m->toe_at_land[0] = m->toe_at_land[1] = 0;
     ak_foot_ik_state_reset(&m->fst);
     if (m->p.use_controller) ak_controller_init(&m->ctrl, &m->p.controller, m->pos, NULL);
     m->ctrl.grounded = 1;
@@ -714,22 +724,68 @@ static const ak_ground_hit *landing_hit(const ak_matcher *m, int s, const ak_gro
     return &hit[4 + s];
 }
 
+/* Whether foot s is down in the playing frame 1/stance_fade_rate ahead (in its range): foot
+ * IK fades its planting in over that lead. */
+static int contact_ahead(const ak_matcher *m, int s)
+{
+    const int32_t ahead = (int32_t)lroundf(1.0f / (m->fik.stance_fade_rate * m->db->frame_time));
+    const int32_t last = range_last(m->db, m->frame);
+    const int32_t fa = m->frame + ahead < last ? m->frame + ahead : last;
+    return m->db->contact[2 * fa + s] != 0;
+}
+
+/* This frame's placement shift of each foot (the walker's rule): held in stance, in a swing
+ * toward a known landing a glide (ak_foot_place_glide) from where the stance left it to the
+ * decided target; whether its toe ray looks at the landing (halfway to three quarters through
+ * that swing, not yet landing). */
+static void placement_shift(ak_matcher *m)
+{
+    for (int s = 0; s < 2; ++s) {
+        m->toe_at_land[s] = 0;
+        if (m->stance[s]) {
+            m->place_from[s] = m->fst.shift[s];
+            m->place_decided[s] = 0;
+            continue;
+        }
+        if (!landing_known(m, s)) continue;
+        const float u = m->db->swing_phase[2 * m->frame + s];
+        const ak_vec3 to = m->place_decided[s] ? m->place_target[s] : m->place_from[s];
+        m->fst.shift[s] = ak_foot_place_glide(m->place_from[s], to, u);
+        /* A decision without an edge stands (the walker's rule): the toe ray goes back under
+         * the toe at once, where the grounding keeps a swinging toe above the ground. */
+        const int open =
+            !m->place_decided[s] || m->place_target[s].x != 0.0f || m->place_target[s].z != 0.0f;
+        m->toe_at_land[s] =
+            m->fik.legs[s].has_toe && open && u >= 0.5f && u <= 0.75f && !contact_ahead(m, s);
+    }
+}
+
 /* The rays of this frame: the centre, each heel's query point (the locked point in stance,
- * the animated sole otherwise) and each toe's, after placing the pose on the current floor. */
+ * the animated sole otherwise) and each toe's (or, while its placement is decided, its
+ * landing toe's), after placing the pose on the current floor; each swinging foot's landing. */
 static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
 {
     ak_vec3 q[2], qt[2];
     place_pose(m);
+    placement_shift(m);
     ak_foot_ik_query_points(&m->fik, &m->fst, m->world, q, qt);
     rays[0] = ak_ground_ray_down(m->pos, 2.0f, 6.0f);
     const ak_quat yaw = ak_quat_yaw(m->heading);
     for (int s = 0; s < 2; ++s) {
-        rays[1 + s] = ak_ground_ray_down(q[s], 1.0f, 3.0f);
-        rays[3 + s] = ak_ground_ray_down(qt[s], 1.0f, 3.0f);
-        /* where a swinging foot lands: the playing frame's landing, seen from the character */
+        /* where a swinging foot lands: the playing frame's landing, seen from the character,
+         * moved by the placement */
+        const ak_vec3 shift = m->place_decided[s] ? m->place_target[s] : ak_vec3_make(0, 0, 0);
         const ak_vec3 rel = akq_rotate(yaw, m->db->land_rel[2 * m->frame + s]);
-        const ak_vec3 land = ak_vec3_make(m->pos.x + rel.x, m->floor_y + rel.y, m->pos.z + rel.z);
-        rays[5 + s] = ak_ground_ray_down(landing_known(m, s) ? land : q[s], 1.5f, 3.5f);
+        const ak_vec3 rel_toe = akq_rotate(yaw, m->db->land_toe_rel[2 * m->frame + s]);
+        m->land[s] = ak_vec3_make(m->pos.x + rel.x, m->floor_y + rel.y, m->pos.z + rel.z);
+        m->land_toe[s] =
+            ak_vec3_make(m->pos.x + rel_toe.x, m->floor_y + rel_toe.y, m->pos.z + rel_toe.z);
+        m->land_ray[s] = akv_add(m->land[s], shift);
+        m->land_toe_ray[s] = ak_foot_place_toe_ray(m->land[s], m->land_toe[s], shift);
+        rays[1 + s] = ak_ground_ray_down(q[s], 1.0f, 3.0f);
+        rays[3 + s] =
+            ak_ground_ray_down(m->toe_at_land[s] ? m->land_toe_ray[s] : qt[s], 1.0f, 3.0f);
+        rays[5 + s] = ak_ground_ray_down(landing_known(m, s) ? m->land_ray[s] : q[s], 1.5f, 3.5f);
     }
 }
 
@@ -759,11 +815,13 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
     fr.dt = m->initialized ? dt : 0.0f;
     fr.character = (ak_xform){ak_quat_yaw(m->heading), m->pos};
     fr.floor_height = m->floor_y;
-    const int32_t ahead = (int32_t)lroundf(1.0f / (m->fik.stance_fade_rate * m->db->frame_time));
-    const int32_t last = range_last(m->db, m->frame);
     for (int s = 0; s < 2; ++s) {
         fr.stance[s] = m->stance[s];
-        const int32_t fa = m->frame + ahead < last ? m->frame + ahead : last;
+        /* a swinging foot lands off a stair edge (the walker's rule) */
+        if (m->toe_at_land[s])
+            ak_foot_place_decide(&hit[4 + s], &hit[2 + s], m->land_ray[s], m->land_toe_ray[s],
+                                 m->land[s], m->land_toe[s], &m->place_target[s],
+                                 &m->place_decided[s]);
         /* A swinging foot still carrying a transition's offset (off its frame's own height by
          * more than it can come down in the 1/stance_fade_rate lookahead at 0.5 m/s) is not
          * about to land: planting it ahead of time would pin it to the ground under a lifted
@@ -772,12 +830,12 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
         const float reach_down = 0.5f / m->fik.stance_fade_rate;
         const int settled = m->stance[s] || m->offset_lift[s] <= m->p.stance_gate + reach_down;
         /* a released foot follows the animation until the frame lifts it */
-        fr.stance_next[s] =
-            m->standing ? 1 : settled && !m->released[s] && m->db->contact[2 * fa + s] != 0;
+        fr.stance_next[s] = m->standing ? 1 : settled && !m->released[s] && contact_ahead(m, s);
         fr.ground[s] = hit[s];
-        /* the toe ray is under the toe in every phase: a swinging toe is kept above it */
+        /* the toe ray is under the toe (a swinging toe is kept above it) except while it looks
+         * at the landing */
         fr.ground_toe[s] = hit[2 + s];
-        if (!m->fik.legs[s].has_toe) fr.ground_toe[s].hit = 0;
+        if (!m->fik.legs[s].has_toe || m->toe_at_land[s]) fr.ground_toe[s].hit = 0;
         fr.contact[s] = m->contact[s];
         /* the planned hips see the ground it lands on */
         const ak_ground_hit *land = landing_hit(m, s, hit, &fr.swing_phase[s]);
@@ -868,7 +926,8 @@ static void update_stance(ak_matcher *m)
             /* the point the lock holds: the toe while the foot rolls over it, else the heel */
             const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->world, s)
                                                     : ak_foot_ik_sole(&m->fik, m->world, s);
-            const ak_vec3 sole = akv_add(m->pos, akq_rotate(yaw, held));
+            /* moved by the placement, as the lock was */
+            const ak_vec3 sole = akv_add(akv_add(m->pos, akq_rotate(yaw, held)), m->fst.shift[s]);
             const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
             if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
                 if (!m->released[s]) ++m->unlocks;
