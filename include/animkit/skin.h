@@ -58,9 +58,11 @@ typedef struct ak_skin_params {
     float *out_positions;       /* vertex_count * 3 floats, model space; must not alias inputs */
     float *out_normals;         /* vertex_count * 3 floats (unit), or NULL; needs normals */
     int32_t use_simd;           /* 1 (default): the widest SIMD path the build and CPU have
-                                   (AVX2 + FMA, chosen at run time, else SSE); 2: the SSE path
-                                   even where AVX2 is there; 0: the scalar twin. All give the
-                                   same numbers within float rounding (2e-6 in the tests) */
+                                   (AVX-512, else AVX2 + FMA, chosen at run time, else SSE);
+                                   2: the SSE path even where wider ones are there; 3: AVX2 +
+                                   FMA at most (the path before AVX-512); 0: the scalar twin.
+                                   All give the same numbers within float rounding (2e-6 in
+                                   the tests) */
     int32_t check_influences;   /* 1 (default): validate reads every vertex's joints and weights
                                    (a pass over them); 0: a mesh already validated once skips
                                    that pass per frame. The kernels clamp joint indices to the

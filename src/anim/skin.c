@@ -82,9 +82,10 @@ int32_t ak_skin_validate(const ak_skin_params *p, ak_error *err)
                             (int)p->joint_count);
     if (!p->model_pose || !p->palette)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "model_pose or palette is NULL");
-    if (p->use_simd < 0 || p->use_simd > 2)
+    if (p->use_simd < 0 || p->use_simd > 3)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
-                            "use_simd %d is not 0 (scalar), 1 (widest) or 2 (SSE only)",
+                            "use_simd %d is not 0 (scalar), 1 (widest), 2 (SSE only) or 3 "
+                            "(AVX2 at most)",
                             (int)p->use_simd);
     if (p->vertex_count < 0)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "vertex_count %d is negative",

@@ -116,9 +116,19 @@ static inline int stream_outputs(const ak_skin_params *p, int32_t first, int32_t
     return bytes > AK_SKIN_STREAM_BYTES && ((uintptr_t)po & 15) == 0 && ((uintptr_t)no & 15) == 0;
 }
 
+/* GCC's pure-const analysis takes a function whose only effect is __builtin_prefetch for
+ * pure and drops the calls to it before they are inlined (none of the prefetches below was in
+ * the binary): prefetch_inputs is inlined always. */
+#if defined(__GNUC__) || defined(__clang__)
+#define AKSKIN_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define AKSKIN_ALWAYS_INLINE
+#endif
+
 /* Asks for the input lines `ahead` vertices on (each stream advances at most 64 bytes per four
  * vertices, so one prefetch per stream per step covers every line). Prefetches never fault. */
-static inline void prefetch_inputs(const ak_skin_params *p, int32_t v, int32_t end, const int32_t k)
+AKSKIN_ALWAYS_INLINE static inline void prefetch_inputs(const ak_skin_params *p, int32_t v,
+                                                        int32_t end, const int32_t k)
 {
     enum { AHEAD = 64 };
     const size_t a = (size_t)(v + AHEAD < end ? v + AHEAD : end - 1); /* stay inside the arrays */
@@ -805,8 +815,501 @@ AK_AVX2 static void dqs_run_avx2(const ak_skin_params *params, int32_t first, in
 }
 #endif
 
+/* ---- AVX-512 (F) + FMA: one blended 3x4 matrix per register (chosen at run time) ----
+ * The palette's four padded columns are 64 bytes, one register: an influence is one
+ * broadcast and one fused multiply-add (AVX2 needs two). Four vertices' matrices are then
+ * regrouped by column, (c_v0 | c_v1 | c_v2 | c_v3), so three multiply-adds transform four
+ * positions and three four normals; AVX2 works in pairs of vertices. */
+#if defined(AKSKIN_HAVE_AVX2) && !defined(_WIN32)
+/* Not in Windows builds: mingw-w64's GCC does not realign the stack for the 64-byte spills of
+ * AVX-512 registers (GCC bug 54412); the Unity DLL keeps the AVX2 path. */
+#define AKSKIN_HAVE_AVX512 1
+#define AK_AVX512          __attribute__((target("avx512f,avx2,fma")))
+#define AK_AVX512_INLINE   __attribute__((target("avx512f,avx2,fma"), always_inline))
+
+static int cpu_has_avx512(void)
+{
+    return __builtin_cpu_supports("avx512f") && cpu_has_avx2_fma();
+}
+
+/* palette_offsets for n = 4 k indices: sixteen at a time (one load, clamp, widen, scale). */
+AK_AVX512 static inline void palette_offsets16(const uint16_t *j, int32_t n, int32_t joint_count,
+                                               uint32_t *off)
+{
+    if (n % 16) {
+        palette_offsets(j, n, joint_count, off);
+        return;
+    }
+    const __m256i last = _mm256_set1_epi16((short)(uint16_t)(joint_count - 1));
+    const __m512i size = _mm512_set1_epi32((int)sizeof(ak_skin_joint));
+    for (int32_t i = 0; i < n; i += 16) {
+        const __m256i jj =
+            _mm256_min_epu16(_mm256_loadu_si256((const __m256i *)(const void *)(j + i)), last);
+        _mm512_storeu_si512(off + i, _mm512_mullo_epi32(_mm512_cvtepu16_epi32(jj), size));
+    }
+}
+
+/* One vertex's blended columns (c0 | c1 | c2 | c3) in one register. */
+AK_AVX512 static inline __m512 lbs_blend_avx512(const char *pal, const uint32_t *off,
+                                                const float *wv, const int32_t k)
+{
+    /* off[0..k) were written by palette_offsets16's vector stores (see lbs_blend_avx2) */
+    // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
+    __m512 m = _mm512_mul_ps(_mm512_set1_ps(wv[0]), _mm512_loadu_ps(pal + off[0]));
+    for (int32_t i = 1; i < k; ++i)
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
+        m = _mm512_fmadd_ps(_mm512_set1_ps(wv[i]), _mm512_loadu_ps(pal + off[i]), m);
+    return m;
+}
+
+/* The x, y, z of four packed vertices (f[0..12), a masked load: nothing past them is read),
+ * each spread over its vertex's quarter: (x0 x4 | x1 x4 | x2 x4 | x3 x4), and y, z alike. */
+AK_AVX512 static inline void spread_quad(const float *f, __m512 *x, __m512 *y, __m512 *z)
+{
+    const __m512 v = _mm512_maskz_loadu_ps(0x0FFF, f);
+    const __m512i ix = _mm512_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3, 6, 6, 6, 6, 9, 9, 9, 9);
+    *x = _mm512_permutexvar_ps(ix, v);
+    *y = _mm512_permutexvar_ps(_mm512_add_epi32(ix, _mm512_set1_epi32(1)), v);
+    *z = _mm512_permutexvar_ps(_mm512_add_epi32(ix, _mm512_set1_epi32(2)), v);
+}
+
+/* Four vertices' p' = c0 x + c1 y + c2 z + c3 and n' = c0 nx + c1 ny + c2 nz, vertex l in
+ * quarter l (lane 3 of each quarter 0): m[l] = (c0 | c1 | c2 | c3) of vertex l, regrouped by a
+ * 4x4 transpose of quarters into (c_v0 | c_v1 | c_v2 | c_v3) per column. */
+AK_AVX512 static inline void lbs_quad_transform(const __m512 m[4], const float *x, const float *n,
+                                                __m512 *pos, __m512 *nrm)
+{
+    const __m512 t0 = _mm512_shuffle_f32x4(m[0], m[1], 0x44); /* c0 c1 of v0, of v1 */
+    const __m512 t1 = _mm512_shuffle_f32x4(m[0], m[1], 0xEE); /* c2 c3 of v0, of v1 */
+    const __m512 t2 = _mm512_shuffle_f32x4(m[2], m[3], 0x44);
+    const __m512 t3 = _mm512_shuffle_f32x4(m[2], m[3], 0xEE);
+    const __m512 c0 = _mm512_shuffle_f32x4(t0, t2, 0x88), c1 = _mm512_shuffle_f32x4(t0, t2, 0xDD);
+    const __m512 c2 = _mm512_shuffle_f32x4(t1, t3, 0x88), c3 = _mm512_shuffle_f32x4(t1, t3, 0xDD);
+    __m512 sx, sy, sz;
+    spread_quad(x, &sx, &sy, &sz);
+    *pos = _mm512_fmadd_ps(c0, sx, _mm512_fmadd_ps(c1, sy, _mm512_fmadd_ps(c2, sz, c3)));
+    *nrm = _mm512_setzero_ps();
+    if (!n) return;
+    spread_quad(n, &sx, &sy, &sz);
+    *nrm = _mm512_fmadd_ps(c0, sx, _mm512_fmadd_ps(c1, sy, _mm512_mul_ps(c2, sz)));
+}
+
+/* Four vectors (one per quarter, lane 3 0) made unit: each quarter's |v|^2 summed in place by
+ * two in-quarter swaps, one reciprocal square root (14 bits) and a Newton step; a vector of
+ * length 0 becomes (0, 1, 0), as normalize3 does. */
+AK_AVX512 static inline __m512 normalize_quad(__m512 v)
+{
+    const __m512 sq = _mm512_mul_ps(v, v);
+    const __m512 s1 = _mm512_add_ps(sq, _mm512_permute_ps(sq, 0xB1)); /* lanes 1 0 3 2 */
+    const __m512 n2 = _mm512_add_ps(s1, _mm512_permute_ps(s1, 0x4E)); /* lanes 2 3 0 1 */
+    const __m512 tiny = _mm512_set1_ps(1e-30f), m = _mm512_max_ps(n2, tiny);
+    const __mmask16 ok = _mm512_cmp_ps_mask(n2, tiny, _CMP_GT_OQ);
+    const __m512 y = _mm512_rsqrt14_ps(m);
+    const __m512 inv =
+        _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), y),
+                      _mm512_fnmadd_ps(_mm512_mul_ps(y, y), m, _mm512_set1_ps(3.0f)));
+    const __m512 unit_y = _mm512_setr_ps(0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0);
+    return _mm512_mask_mul_ps(unit_y, ok, v, inv);
+}
+
+/* Four x,y,z vectors (one per quarter) packed into 48 bytes: one permute, then a masked store,
+ * or three 16-byte non-temporal stores when `stream` (then f is 16-byte aligned). */
+AK_AVX512 static inline void store_quad(float *f, __m512 v, int stream)
+{
+    const __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
+    const __m512 packed = _mm512_permutexvar_ps(pack, v);
+    if (!stream) {
+        _mm512_mask_storeu_ps(f, 0x0FFF, packed);
+        return;
+    }
+    _mm_stream_ps(f, _mm512_castps512_ps128(packed));
+    _mm_stream_ps(f + 4, _mm512_extractf32x4_ps(packed, 1));
+    _mm_stream_ps(f + 8, _mm512_extractf32x4_ps(packed, 2));
+}
+
+/* Four vertices from v: four blends, transformed together, normals made unit, stored packed. */
+AK_AVX512_INLINE static inline void lbs_quad_avx512(const ak_skin_params *p, int32_t v,
+                                                    const int32_t k, int stream)
+{
+    uint32_t off[4 * AK_SKIN_MAX_INFLUENCES];
+    palette_offsets16(p->joints + (size_t)v * (size_t)k, 4 * k, p->joint_count, off);
+    const char *pal = (const char *)(const void *)p->palette;
+    const float *wv = p->weights + (size_t)v * (size_t)k, *x = p->positions + 3 * (size_t)v;
+    const float *n = p->out_normals ? p->normals + 3 * (size_t)v : NULL;
+    __m512 m[4], pos, nrm;
+    for (int l = 0; l < 4; ++l)
+        m[l] = lbs_blend_avx512(pal, off + l * k, wv + l * k, k);
+    lbs_quad_transform(m, x, n, &pos, &nrm);
+    store_quad(p->out_positions + 3 * (size_t)v, pos, stream);
+    if (!n) return;
+    store_quad(p->out_normals + 3 * (size_t)v, normalize_quad(nrm), stream);
+}
+
+AK_AVX512_INLINE static inline void lbs_run_avx512(const ak_skin_params *params, int32_t first,
+                                                   int32_t count, const int32_t k)
+{
+    const ak_skin_params local = *params, *p = &local; /* as in lbs_run_avx2 */
+    const int32_t quads = count / 4;
+    const int stream = stream_outputs(p, first, count);
+    for (int32_t q = 0; q < quads; ++q) {
+        if (stream) prefetch_inputs(p, first + 4 * q, first + count, k);
+        lbs_quad_avx512(p, first + 4 * q, k, stream);
+    }
+    if (stream) _mm_sfence();
+    if (count > 4 * quads) lbs_vertices(p, first + 4 * quads, count - 4 * quads, k);
+}
+
+/* lbs_run_avx512 compiled for 4 and 8 influences (its loops unrolled) and for any count. */
+AK_AVX512 static void lbs_run_avx512_4(const ak_skin_params *p, int32_t first, int32_t count)
+{
+    lbs_run_avx512(p, first, count, 4);
+}
+
+AK_AVX512 static void lbs_run_avx512_8(const ak_skin_params *p, int32_t first, int32_t count)
+{
+    lbs_run_avx512(p, first, count, 8);
+}
+
+AK_AVX512 static void lbs_run_avx512_k(const ak_skin_params *p, int32_t first, int32_t count)
+{
+    lbs_run_avx512(p, first, count, p->influences);
+}
+
+/* ---- DQS over sixteen vertices at once (one per lane): the SoA8 path at twice the width;
+ * an influence's real and dual parts (32 contiguous bytes) are one load per vertex. ---- */
+
+typedef struct soa16q {
+    __m512 x, y, z, w;
+} soa16q;
+
+typedef struct soa16v {
+    __m512 x, y, z;
+} soa16v;
+
+/* In-quarter 4x4 transpose: quarter q of row[l] holds four floats; out x takes float 0 of
+ * each row into lanes 0..3 of every quarter, y float 1, z float 2, w float 3. */
+AK_AVX512 static inline void transpose16x4(const __m512 row[4], soa16q *q)
+{
+    const __m512 t0 = _mm512_unpacklo_ps(row[0], row[1]), t1 = _mm512_unpackhi_ps(row[0], row[1]);
+    const __m512 t2 = _mm512_unpacklo_ps(row[2], row[3]), t3 = _mm512_unpackhi_ps(row[2], row[3]);
+    q->x = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    q->y = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    q->z = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    q->w = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+/* The real and dual parts of influence i of sixteen vertices (`off`: that influence's palette
+ * offsets, k apart), one register per component. Row l of a group of four holds vertex l's
+ * (real | dual) and vertex l + 4's; groups are vertices 0..7 and 8..15. The in-quarter
+ * transpose leaves (r_0..3 | d_0..3 | r_4..7 | d_4..7) per component; one quarter shuffle
+ * per component joins the groups. */
+AK_AVX512 static inline void gather16_joint(const char *pal, const uint32_t *off, int32_t k,
+                                            soa16q *r, soa16q *d)
+{
+    const size_t part = offsetof(ak_skin_joint, real); /* dual follows real */
+    soa16q g[2];
+    for (int h = 0; h < 2; ++h) {
+        __m512 row[4];
+        for (int l = 0; l < 4; ++l) {
+            const char *lo = palette_at(pal, off, (8 * h + l) * k);
+            const char *hi = palette_at(pal, off, (8 * h + l + 4) * k);
+            row[l] = _mm512_castpd_ps(_mm512_insertf64x4(
+                _mm512_castpd256_pd512(_mm256_loadu_pd((const double *)(const void *)(lo + part))),
+                _mm256_loadu_pd((const double *)(const void *)(hi + part)), 1));
+        }
+        transpose16x4(row, &g[h]);
+    }
+    r->x = _mm512_shuffle_f32x4(g[0].x, g[1].x, 0x88),
+    d->x = _mm512_shuffle_f32x4(g[0].x, g[1].x, 0xDD);
+    r->y = _mm512_shuffle_f32x4(g[0].y, g[1].y, 0x88),
+    d->y = _mm512_shuffle_f32x4(g[0].y, g[1].y, 0xDD);
+    r->z = _mm512_shuffle_f32x4(g[0].z, g[1].z, 0x88),
+    d->z = _mm512_shuffle_f32x4(g[0].z, g[1].z, 0xDD);
+    r->w = _mm512_shuffle_f32x4(g[0].w, g[1].w, 0x88),
+    d->w = _mm512_shuffle_f32x4(g[0].w, g[1].w, 0xDD);
+}
+
+AK_AVX512 static inline void soa16q_madd(soa16q *acc, __m512 w, const soa16q *q)
+{
+    acc->x = _mm512_fmadd_ps(w, q->x, acc->x);
+    acc->y = _mm512_fmadd_ps(w, q->y, acc->y);
+    acc->z = _mm512_fmadd_ps(w, q->z, acc->z);
+    acc->w = _mm512_fmadd_ps(w, q->w, acc->w);
+}
+
+AK_AVX512 static inline __m512 soa16q_dot(const soa16q *a, const soa16q *b)
+{
+    return _mm512_fmadd_ps(
+        a->x, b->x,
+        _mm512_fmadd_ps(a->y, b->y, _mm512_fmadd_ps(a->z, b->z, _mm512_mul_ps(a->w, b->w))));
+}
+
+/* 1 / sqrt(m) to float precision: 14-bit estimate and one Newton step. */
+AK_AVX512 static inline __m512 rsqrt16(__m512 m)
+{
+    const __m512 y = _mm512_rsqrt14_ps(m);
+    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), y),
+                         _mm512_fnmadd_ps(_mm512_mul_ps(y, y), m, _mm512_set1_ps(3.0f)));
+}
+
+/* rsqrt16 from the 12-bit estimate the scalar twin's akf_rsqrt refines (its step leaves about
+ * 2e-7 relative, which a blend's translation carries into the positions: from the 14-bit
+ * estimate DQS positions differ from the twin's by up to 2.2e-6, from this one 1.9e-6). */
+AK_AVX512 static inline __m512 rsqrt16_as_scalar(__m512 m)
+{
+    const __m512d md = _mm512_castps_pd(m);
+    const __m256 lo = _mm256_rsqrt_ps(_mm512_castps512_ps256(m));
+    const __m256 hi = _mm256_rsqrt_ps(_mm256_castpd_ps(_mm512_extractf64x4_pd(md, 1)));
+    const __m512 y = _mm512_castpd_ps(
+        _mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(lo)), _mm256_castps_pd(hi), 1));
+    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), y),
+                         _mm512_fnmadd_ps(_mm512_mul_ps(y, y), m, _mm512_set1_ps(3.0f)));
+}
+
+/* r, d scaled by 1/|r|; lanes whose blend has no length take their first influence's (r0, d0),
+ * gathered again (rare), as soa8q_unit_or does. */
+AK_AVX512 static inline void soa16q_unit_or(soa16q *r, soa16q *d, const char *pal,
+                                            const uint32_t *off, int32_t k)
+{
+    const __m512 n2 = soa16q_dot(r, r), tiny = _mm512_set1_ps(1e-20f);
+    const __mmask16 ok = _mm512_cmp_ps_mask(n2, tiny, _CMP_GT_OQ);
+    const __m512 inv = rsqrt16_as_scalar(_mm512_max_ps(n2, tiny));
+    r->x = _mm512_mul_ps(r->x, inv), r->y = _mm512_mul_ps(r->y, inv);
+    r->z = _mm512_mul_ps(r->z, inv), r->w = _mm512_mul_ps(r->w, inv);
+    d->x = _mm512_mul_ps(d->x, inv), d->y = _mm512_mul_ps(d->y, inv);
+    d->z = _mm512_mul_ps(d->z, inv), d->w = _mm512_mul_ps(d->w, inv);
+    if (ok == 0xFFFF) return;
+    soa16q r0, d0;
+    gather16_joint(pal, off, k, &r0, &d0);
+    r->x = _mm512_mask_blend_ps(ok, r0.x, r->x), r->y = _mm512_mask_blend_ps(ok, r0.y, r->y);
+    r->z = _mm512_mask_blend_ps(ok, r0.z, r->z), r->w = _mm512_mask_blend_ps(ok, r0.w, r->w);
+    d->x = _mm512_mask_blend_ps(ok, d0.x, d->x), d->y = _mm512_mask_blend_ps(ok, d0.y, d->y);
+    d->z = _mm512_mask_blend_ps(ok, d0.z, d->z), d->w = _mm512_mask_blend_ps(ok, d0.w, d->w);
+}
+
+/* The weights of each influence of sixteen vertices from wv (k per vertex), lane v vertex v:
+ * four influences are four loads and eight permutes, other counts gather. */
+AK_AVX512 static inline void weights16(const float *wv, const int32_t k,
+                                       __m512 w[AK_SKIN_MAX_INFLUENCES])
+{
+    if (k == 4) {
+        /* lo: influence 0 of vertices 0..7 then influence 1; hi: influences 2 and 3 */
+        const __m512i lo =
+            _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29);
+        const __m512i hi = _mm512_add_epi32(lo, _mm512_set1_epi32(2));
+        const __m512 a = _mm512_loadu_ps(wv), b = _mm512_loadu_ps(wv + 16);
+        const __m512 c = _mm512_loadu_ps(wv + 32), e = _mm512_loadu_ps(wv + 48);
+        const __m512 a01 = _mm512_permutex2var_ps(a, lo, b), a23 = _mm512_permutex2var_ps(a, hi, b);
+        const __m512 c01 = _mm512_permutex2var_ps(c, lo, e), c23 = _mm512_permutex2var_ps(c, hi, e);
+        w[0] = _mm512_shuffle_f32x4(a01, c01, 0x44), w[1] = _mm512_shuffle_f32x4(a01, c01, 0xEE);
+        w[2] = _mm512_shuffle_f32x4(a23, c23, 0x44), w[3] = _mm512_shuffle_f32x4(a23, c23, 0xEE);
+        return;
+    }
+    const __m512i idx =
+        _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                           _mm512_set1_epi32(k));
+    w[0] = _mm512_i32gather_ps(idx, wv, 4); /* k >= 1 */
+    for (int32_t i = 1; i < k; ++i)
+        w[i] = _mm512_i32gather_ps(idx, wv + i, 4);
+}
+
+/* The blended, antipodality-fixed, normalised dual quaternions of vertices v..v+15. */
+AK_AVX512 static inline void dqs_blend16(const ak_skin_params *p, int32_t v, const int32_t k,
+                                         soa16q *r, soa16q *d)
+{
+    uint32_t off[16 * AK_SKIN_MAX_INFLUENCES];
+    palette_offsets16(p->joints + (size_t)v * (size_t)k, 16 * k, p->joint_count, off);
+    const char *pal = (const char *)(const void *)p->palette;
+    __m512 w[AK_SKIN_MAX_INFLUENCES];
+    weights16(p->weights + (size_t)v * (size_t)k, k, w);
+    soa16q r0, d0, ri, di;
+    gather16_joint(pal, off, k, &r0, &d0);
+    r->x = _mm512_mul_ps(w[0], r0.x), r->y = _mm512_mul_ps(w[0], r0.y);
+    r->z = _mm512_mul_ps(w[0], r0.z), r->w = _mm512_mul_ps(w[0], r0.w);
+    d->x = _mm512_mul_ps(w[0], d0.x), d->y = _mm512_mul_ps(w[0], d0.y);
+    d->z = _mm512_mul_ps(w[0], d0.z), d->w = _mm512_mul_ps(w[0], d0.w);
+    for (int32_t i = 1; i < k; ++i) {
+        gather16_joint(pal, off + i, k, &ri, &di);
+        /* the weight negated where r0 . ri < 0 (the sign bit of the dot product) */
+        const __m512i sign = _mm512_and_si512(_mm512_castps_si512(soa16q_dot(&r0, &ri)),
+                                              _mm512_set1_epi32((int)0x80000000u));
+        const __m512 wi = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(w[i]), sign));
+        soa16q_madd(r, wi, &ri);
+        soa16q_madd(d, wi, &di);
+    }
+    soa16q_unit_or(r, d, pal, off, k);
+}
+
+/* Component c of sixteen packed x,y,z vertices (48 floats in a, b, c): lane v from float
+ * 3 v + c, two permutes across three registers. */
+AK_AVX512 static inline __m512 soa16_component(__m512 a, __m512 b, __m512 e, int c)
+{
+    int32_t first[16], second[16];
+    for (int v = 0; v < 16; ++v) {
+        const int f = 3 * v + c;
+        first[v] = f < 32 ? f : 0;
+        second[v] = f < 32 ? v : 16 + f - 32;
+    }
+    const __m512 ab = _mm512_permutex2var_ps(a, _mm512_loadu_si512(first), b);
+    return _mm512_permutex2var_ps(ab, _mm512_loadu_si512(second), e);
+}
+
+AK_AVX512 static inline soa16v load_soa16v(const float *f)
+{
+    const __m512 a = _mm512_loadu_ps(f), b = _mm512_loadu_ps(f + 16), e = _mm512_loadu_ps(f + 32);
+    soa16v r;
+    r.x = soa16_component(a, b, e, 0);
+    r.y = soa16_component(a, b, e, 1);
+    r.z = soa16_component(a, b, e, 2);
+    return r;
+}
+
+/* Floats 16 o .. 16 o + 15 of the packed x,y,z stream of sixteen vertices (the inverse of
+ * load_soa16v): float f is component f % 3 of vertex f / 3; x and y first, then z. */
+AK_AVX512 static inline __m512 packed16_chunk(soa16v v, int o)
+{
+    int32_t first[16], second[16];
+    for (int l = 0; l < 16; ++l) {
+        const int f = 16 * o + l, vert = f / 3, c = f % 3;
+        first[l] = c == 0 ? vert : c == 1 ? 16 + vert : 0;
+        second[l] = c == 2 ? 16 + vert : l;
+    }
+    const __m512 xy = _mm512_permutex2var_ps(v.x, _mm512_loadu_si512(first), v.y);
+    return _mm512_permutex2var_ps(xy, _mm512_loadu_si512(second), v.z);
+}
+
+/* Sixteen vertices' x,y,z packed into 192 bytes: three 64-byte stores, or twelve 16-byte
+ * non-temporal ones when `stream` (then f is 16-byte aligned). */
+AK_AVX512 static inline void store_soa16v(float *f, soa16v v, int stream)
+{
+    for (int o = 0; o < 3; ++o) {
+        const __m512 chunk = packed16_chunk(v, o);
+        if (!stream) {
+            _mm512_storeu_ps(f + 16 * o, chunk);
+            continue;
+        }
+        _mm_stream_ps(f + 16 * o, _mm512_castps512_ps128(chunk));
+        _mm_stream_ps(f + 16 * o + 4, _mm512_extractf32x4_ps(chunk, 1));
+        _mm_stream_ps(f + 16 * o + 8, _mm512_extractf32x4_ps(chunk, 2));
+        _mm_stream_ps(f + 16 * o + 12, _mm512_extractf32x4_ps(chunk, 3));
+    }
+}
+
+AK_AVX512 static inline soa16v cross16(soa16v a, soa16v b)
+{
+    soa16v r;
+    r.x = _mm512_fmsub_ps(a.y, b.z, _mm512_mul_ps(a.z, b.y));
+    r.y = _mm512_fmsub_ps(a.z, b.x, _mm512_mul_ps(a.x, b.z));
+    r.z = _mm512_fmsub_ps(a.x, b.y, _mm512_mul_ps(a.y, b.x));
+    return r;
+}
+
+/* rotate8 at sixteen lanes: v + w t + u x t with t = 2 u x v, plus `add`. */
+AK_AVX512 static inline soa16v rotate16(soa16v u, __m512 w, soa16v v, soa16v add)
+{
+    soa16v t = cross16(u, v);
+    t.x = _mm512_add_ps(t.x, t.x), t.y = _mm512_add_ps(t.y, t.y), t.z = _mm512_add_ps(t.z, t.z);
+    const soa16v c = cross16(u, t);
+    soa16v r;
+    r.x = _mm512_add_ps(_mm512_fmadd_ps(w, t.x, v.x), _mm512_add_ps(c.x, add.x));
+    r.y = _mm512_add_ps(_mm512_fmadd_ps(w, t.y, v.y), _mm512_add_ps(c.y, add.y));
+    r.z = _mm512_add_ps(_mm512_fmadd_ps(w, t.z, v.z), _mm512_add_ps(c.z, add.z));
+    return r;
+}
+
+/* rotate8_direction at sixteen lanes (normals: made unit after). */
+AK_AVX512 static inline soa16v rotate16_direction(soa16v u, __m512 w2, soa16v n)
+{
+    const __m512 two = _mm512_set1_ps(2.0f);
+    const soa16v s = cross16(u, n);
+    soa16v o;
+    o.x = _mm512_fmadd_ps(two, _mm512_fmsub_ps(u.y, s.z, _mm512_mul_ps(u.z, s.y)),
+                          _mm512_fmadd_ps(w2, s.x, n.x));
+    o.y = _mm512_fmadd_ps(two, _mm512_fmsub_ps(u.z, s.x, _mm512_mul_ps(u.x, s.z)),
+                          _mm512_fmadd_ps(w2, s.y, n.y));
+    o.z = _mm512_fmadd_ps(two, _mm512_fmsub_ps(u.x, s.y, _mm512_mul_ps(u.y, s.x)),
+                          _mm512_fmadd_ps(w2, s.z, n.z));
+    return o;
+}
+
+/* v / |v| per lane; (0, 1, 0) where |v| is 0 (normalize3's rule). */
+AK_AVX512 static inline soa16v normalize16(soa16v v)
+{
+    const __m512 tiny = _mm512_set1_ps(1e-30f);
+    const __m512 n2 = _mm512_fmadd_ps(v.x, v.x, _mm512_fmadd_ps(v.y, v.y, _mm512_mul_ps(v.z, v.z)));
+    const __mmask16 ok = _mm512_cmp_ps_mask(n2, tiny, _CMP_GT_OQ);
+    const __m512 inv = rsqrt16(_mm512_max_ps(n2, tiny));
+    v.x = _mm512_maskz_mul_ps(ok, v.x, inv);
+    v.y = _mm512_mask_mul_ps(_mm512_set1_ps(1.0f), ok, v.y, inv);
+    v.z = _mm512_maskz_mul_ps(ok, v.z, inv);
+    return v;
+}
+
+AK_AVX512_INLINE static inline void dqs_vertices16(const ak_skin_params *p, int32_t v,
+                                                   const int32_t k, int stream)
+{
+    soa16q r, d;
+    dqs_blend16(p, v, k, &r, &d);
+    const soa16v u = {r.x, r.y, r.z}, dv = {d.x, d.y, d.z};
+    /* t = 2 (r.w d.v - d.w r.v + r.v x d.v) */
+    soa16v t = cross16(u, dv);
+    t.x = _mm512_add_ps(t.x, _mm512_fmsub_ps(r.w, d.x, _mm512_mul_ps(d.w, r.x)));
+    t.y = _mm512_add_ps(t.y, _mm512_fmsub_ps(r.w, d.y, _mm512_mul_ps(d.w, r.y)));
+    t.z = _mm512_add_ps(t.z, _mm512_fmsub_ps(r.w, d.z, _mm512_mul_ps(d.w, r.z)));
+    t.x = _mm512_add_ps(t.x, t.x), t.y = _mm512_add_ps(t.y, t.y), t.z = _mm512_add_ps(t.z, t.z);
+    const soa16v x = rotate16(u, r.w, load_soa16v(p->positions + 3 * (size_t)v), t);
+    store_soa16v(p->out_positions + 3 * (size_t)v, x, stream);
+    if (!p->out_normals) return;
+    const soa16v n =
+        rotate16_direction(u, _mm512_add_ps(r.w, r.w), load_soa16v(p->normals + 3 * (size_t)v));
+    store_soa16v(p->out_normals + 3 * (size_t)v, normalize16(n), stream);
+}
+
+AK_AVX512_INLINE static inline void dqs_run_avx512(const ak_skin_params *params, int32_t first,
+                                                   int32_t count, const int32_t k)
+{
+    const ak_skin_params local = *params, *p = &local; /* as in lbs_run_avx2 */
+    const int32_t steps = count / 16;
+    const int stream = stream_outputs(p, first, count);
+    for (int32_t q = 0; q < steps; ++q) {
+        if (stream)
+            for (int a = 0; a < 16; a += 4)
+                prefetch_inputs(p, first + 16 * q + a, first + count, k);
+        dqs_vertices16(p, first + 16 * q, k, stream);
+    }
+    if (stream) _mm_sfence();
+    if (count > 16 * steps) dqs_run(p, first + 16 * steps, count - 16 * steps, k);
+}
+
+/* dqs_run_avx512 compiled for 4 and 8 influences and for any count. */
+AK_AVX512 static void dqs_run_avx512_4(const ak_skin_params *p, int32_t first, int32_t count)
+{
+    dqs_run_avx512(p, first, count, 4);
+}
+
+AK_AVX512 static void dqs_run_avx512_8(const ak_skin_params *p, int32_t first, int32_t count)
+{
+    dqs_run_avx512(p, first, count, 8);
+}
+
+AK_AVX512 static void dqs_run_avx512_k(const ak_skin_params *p, int32_t first, int32_t count)
+{
+    dqs_run_avx512(p, first, count, p->influences);
+}
+#endif
+
 void akskin_lbs_simd(const ak_skin_params *p, int32_t first, int32_t count)
 {
+#ifdef AKSKIN_HAVE_AVX512
+    if (p->use_simd == 1 && cpu_has_avx512()) {
+        switch (p->influences) {
+        case 4: lbs_run_avx512_4(p, first, count); break;
+        case 8: lbs_run_avx512_8(p, first, count); break;
+        default: lbs_run_avx512_k(p, first, count); break;
+        }
+        return;
+    }
+#endif
 #ifdef AKSKIN_HAVE_AVX2
     if (p->use_simd != 2 && cpu_has_avx2_fma()) {
         switch (p->influences) {
@@ -828,6 +1331,16 @@ void akskin_lbs_simd(const ak_skin_params *p, int32_t first, int32_t count)
 
 void akskin_dqs_simd(const ak_skin_params *p, int32_t first, int32_t count)
 {
+#ifdef AKSKIN_HAVE_AVX512
+    if (p->use_simd == 1 && cpu_has_avx512()) {
+        switch (p->influences) {
+        case 4: dqs_run_avx512_4(p, first, count); break;
+        case 8: dqs_run_avx512_8(p, first, count); break;
+        default: dqs_run_avx512_k(p, first, count); break;
+        }
+        return;
+    }
+#endif
 #ifdef AKSKIN_HAVE_AVX2
     if (p->use_simd != 2 && cpu_has_avx2_fma()) {
         switch (p->influences) {

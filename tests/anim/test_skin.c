@@ -45,7 +45,7 @@ static void skin_normals_are_unit(void **state)
     random_rig(&r, &g, MAXJ);
     random_verts(&r, &v, MAXV, AK_SKIN_MAX_INFLUENCES, MAXJ);
     for (int method = 0; method < 2; ++method)
-        for (int simd = 0; simd <= 2; ++simd) {
+        for (int simd = 0; simd <= 3; ++simd) {
             ak_skin_params p = params_for(&g, &v, method, out_a, nrm_a);
             p.use_simd = simd;
             assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
@@ -146,9 +146,11 @@ static void skin_validate_refuses_bad_input(void **state)
     p.method = 2;
     assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
     p.method = AK_SKIN_DUAL_QUAT;
-    p.use_simd = 3;
+    p.use_simd = 4;
     assert_int_equal(ak_skin_validate(&p, &err), AK_ERR_INVALID_ARG);
-    assert_non_null(strstr(err.message, "use_simd 3"));
+    assert_non_null(strstr(err.message, "use_simd 4"));
+    p.use_simd = 3;
+    assert_int_equal(ak_skin_validate(&p, &err), AK_OK);
     p.use_simd = 2;
     assert_int_equal(ak_skin_validate(&p, &err), AK_OK);
     p.out_positions = v.pos;

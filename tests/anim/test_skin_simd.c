@@ -1,9 +1,10 @@
 /* src/anim/skin_simd.c: the SIMD skinning kernels (LBS, DQS; SSE one vertex at a time and four
- * at a time; AVX2 + FMA four (LBS) or eight (DQS) at a time where the CPU has it, use_simd 1;
- * the SSE kernels alone, use_simd 2; streamed stores for large meshes) against their scalar
+ * at a time; AVX-512 four (LBS) or sixteen (DQS) at a time where the CPU has it, use_simd 1;
+ * AVX2 + FMA four or eight at a time, use_simd 3 (and 1 on a CPU without AVX-512); the SSE
+ * kernels alone, use_simd 2; streamed stores for large meshes) against their scalar
  * twins in skin.c. The kernels
  * take ak_skin_params: the first case is that struct's validity for the fields the kernels
- * read (the defaults name what is missing; a filled struct validates; use_simd 0, 1 and 2
+ * read (the defaults name what is missing; a filled struct validates; use_simd 0 to 3
  * give the same numbers; with check_influences 0 a joint index past the palette is clamped to the
  * last joint by both paths, never read outside it). Then a pose worked by hand, runs of every
  * length and start written exactly in place (nothing before or after touched), blends without
@@ -15,14 +16,15 @@
 
 static float out_a[MAXV * 3 + 4], out_b[MAXV * 3 + 4], nrm_a[MAXV * 3 + 4], nrm_b[MAXV * 3 + 4];
 
-/* Skins p with the SSE path (use_simd 2), the widest (1: AVX2 + FMA where the CPU has it) and
- * the scalar twin; fails unless they agree within tol. out_a holds the widest path's result. */
+/* Skins p with AVX2 at most (use_simd 3), the SSE path (2), the widest (1: AVX-512 where the
+ * CPU has it) and the scalar twin; fails unless they agree within tol. out_a holds the widest
+ * path's result. */
 static void expect_paths_agree(ak_skin_params p, double tol)
 {
     const int32_t n = 3 * p.vertex_count;
     p.out_positions = out_b, p.out_normals = p.normals ? nrm_b : NULL, p.use_simd = 0;
     assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
-    for (int simd = 2; simd >= 1; --simd) {
+    for (int simd = 3; simd >= 1; --simd) { /* AVX2 at most, SSE, the widest */
         p.out_positions = out_a, p.out_normals = p.normals ? nrm_a : NULL, p.use_simd = simd;
         assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
         for (int32_t i = 0; i < n; ++i) {
@@ -89,7 +91,7 @@ static void skin_simd_pose_worked_by_hand(void **state)
         w[v] = 1;
     }
     for (int method = 0; method < 2; ++method)
-        for (int simd = 0; simd <= 2; ++simd) {
+        for (int simd = 0; simd <= 3; ++simd) {
             ak_skin_params p = ak_skin_defaults();
             p.method = method, p.joint_count = 1, p.model_pose = &pose, p.palette = pal;
             p.vertex_count = 5, p.influences = 1, p.joints = jt, p.weights = w;
@@ -108,7 +110,7 @@ static void skin_simd_pose_worked_by_hand(void **state)
 }
 
 /* The kernels called directly on [first, first + count) for every start 0..4 and length 0..17
- * (the steps of four and eight and what is left over), AVX2 and SSE:
+ * (the steps of four, eight and sixteen and what is left over), every SIMD width:
  * exactly those vertices are written (guards before and after keep their value), with the
  * scalar kernel's numbers. */
 static void skin_simd_runs_write_exactly_their_vertices(void **state)
@@ -121,11 +123,11 @@ static void skin_simd_runs_write_exactly_their_vertices(void **state)
     random_rig(&r, &g, MAXJ);
     random_verts(&r, &v, 24, 3, MAXJ);
     const float guard = -777.0f;
-    for (int method = 0; method < 4; ++method) /* LBS, DQS; AVX2 where there, then SSE */
+    for (int method = 0; method < 6; ++method) /* LBS, DQS; widest, SSE, AVX2 at most */
         for (int32_t first = 0; first < 5; ++first)
             for (int32_t count = 0; count < 18; ++count) {
                 ak_skin_params p = params_for(&g, &v, method & 1, out_a, nrm_a);
-                p.use_simd = method < 2 ? 1 : 2;
+                p.use_simd = 1 + method / 2;
                 ak_skin_palette(p.model_pose, p.inverse_bind, p.joint_count, p.palette);
                 for (int i = 0; i < 3 * 24 + 4; ++i)
                     out_a[i] = nrm_a[i] = out_b[i] = nrm_b[i] = guard;
@@ -146,23 +148,25 @@ static void skin_simd_runs_write_exactly_their_vertices(void **state)
 }
 
 /* Zero weights (allowed with check_influences 0): LBS maps every point to the origin and its
- * normal, of no length, to (0, 1, 0); DQS keeps the first influence's transform. The SSE
- * kernels do what the scalar twins do, one and four vertices at a time. */
+ * normal, of no length, to (0, 1, 0); DQS keeps the first influence's transform. The SIMD
+ * kernels do what the scalar twins do, one, four and sixteen vertices at a time: every other
+ * vertex of 37 has no weight, so a step's lanes mix blends with and without length. */
 static void skin_simd_blends_without_length_fall_back_as_the_twin(void **state)
 {
     (void)state;
+    enum { N = 37 };
     akt_rng r = {99};
     static rig g;
     static verts v;
     random_rig(&r, &g, MAXJ);
-    random_verts(&r, &v, 9, 2, MAXJ);
-    for (int32_t i = 0; i < 9 * 2; ++i)
-        v.weights[i] = 0.0f;
+    random_verts(&r, &v, N, 2, MAXJ);
+    for (int32_t k = 0; k < N; k += 2)
+        v.weights[2 * k] = v.weights[2 * k + 1] = 0.0f;
     for (int method = 0; method < 2; ++method) {
         ak_skin_params p = params_for(&g, &v, method, out_a, nrm_a);
         p.check_influences = 0;
         expect_paths_agree(p, 2e-6);
-        for (int32_t k = 0; k < 9; ++k) {
+        for (int32_t k = 0; k < N; k += 2) {
             if (method == AK_SKIN_LINEAR) {
                 for (int c = 0; c < 3; ++c)
                     AKT_NEAR(out_a[3 * k + c], 0.0, 0.0);
@@ -182,16 +186,17 @@ static void skin_simd_blends_without_length_fall_back_as_the_twin(void **state)
     }
 }
 
-/* The SIMD kernels (the widest the CPU has: AVX2 + FMA where it can, use_simd 1; SSE, use_simd
- * 2) and the scalar twin agree for every influence count and every count of vertices left
- * over after the steps of four and eight, and the last vertex's store stays inside the buffer. */
+/* The SIMD kernels (the widest the CPU has: AVX-512 where it can, use_simd 1; SSE, use_simd 2;
+ * AVX2 + FMA at most, use_simd 3) and the scalar twin agree for every influence count and every
+ * count of vertices left over after the steps of four, eight and sixteen, and the last vertex's
+ * store stays inside the buffer. */
 static void skin_simd_matches_scalar(void **state)
 {
     (void)state;
     akt_rng r = {0xabcdef01u};
     static rig g;
     static verts v;
-    static const int32_t counts[] = {1, 3, 4, 5, 7, 8, 9, 13, 16, 17, 0};
+    static const int32_t counts[] = {1, 3, 4, 5, 7, 8, 9, 13, 16, 17, 31, 33, 0};
     for (int32_t k = 1; k <= AK_SKIN_MAX_INFLUENCES; ++k)
         for (int c = 0; c < (int)(sizeof counts / sizeof counts[0]); ++c)
             for (int method = 0; method < 2; ++method) {
@@ -203,7 +208,7 @@ static void skin_simd_matches_scalar(void **state)
                 ak_skin_params b = params_for(&g, &v, method, out_b, nrm_b);
                 b.use_simd = 0, b.check_influences = 0;
                 assert_int_equal(ak_skin_run(&b, NULL), AK_OK);
-                for (int simd = 1; simd <= 2; ++simd) { /* widest the CPU has; SSE only */
+                for (int simd = 1; simd <= 3; ++simd) { /* widest; SSE only; AVX2 at most */
                     ak_skin_params a = params_for(&g, &v, method, out_a, nrm_a);
                     a.use_simd = simd, a.check_influences = 0;
                     assert_int_equal(ak_skin_run(&a, NULL), AK_OK);
@@ -217,7 +222,7 @@ static void skin_simd_matches_scalar(void **state)
 }
 
 /* A mesh whose outputs exceed 8 MiB takes the streaming stores (non-temporal, four or eight
- * vertices a step): same numbers as the scalar twin, both methods, both SIMD widths; an odd
+ * vertices a step): same numbers as the scalar twin, both methods, every SIMD width; an odd
  * count ends in the one-vertex path. */
 static void skin_streamed_outputs_match_scalar(void **state)
 {
@@ -243,7 +248,7 @@ static void skin_streamed_outputs_match_scalar(void **state)
         p.positions = pos, p.normals = nrm, p.out_positions = ob, p.out_normals = nb;
         p.use_simd = 0;
         assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
-        for (int simd = 1; simd <= 2; ++simd) {
+        for (int simd = 1; simd <= 3; ++simd) {
             p.use_simd = simd, p.out_positions = oa, p.out_normals = na;
             assert_int_equal(ak_skin_run(&p, NULL), AK_OK);
             for (int32_t i = 0; i < 3 * N; ++i) {
