@@ -1,6 +1,7 @@
 /* The BVH commands of the CLI, run as a user would: `animkit positions` reproduces the
  * reference CSVs, `info --json` is valid JSON with every joint, `convert` round-trips,
- * errors go to stderr as FILE:LINE: reason with the documented exit codes. */
+ * info/positions/walk/retarget/render take glTF, GLB and FBX clips, errors go to stderr as
+ * FILE:LINE: reason with the documented exit codes. */
 #define _POSIX_C_SOURCE 200809L
 #include "../io/bvh_test_util.h"
 
@@ -294,6 +295,97 @@ static void cli_convert_writes_a_bvh_that_reads_back_the_same(void **state)
     ak_clip_destroy(c2);
 }
 
+/* Runs `animkit ARGS` and fails with its stderr unless it exits with `code`. */
+static run_result run_expect(const char *args, int code)
+{
+    run_result r = run(args);
+    if (r.code != code) fail_msg("animkit %s: exit %d (want %d): %s", args, r.code, code, r.err);
+    return r;
+}
+
+/* info, positions, walk, retarget and render on one clip file whose rig is a humanoid: each
+ * exits 0; positions writes `joints` rows a frame, returned (the caller frees). */
+static char *clip_commands_run(const char *clip, int joints)
+{
+    char args[4096], out[1100];
+    const char *b = getenv("AK_BUILD_DIR");
+    snprintf(args, sizeof args, "info '%s'", clip);
+    run_result r = run_expect(args, 0);
+    char want[64];
+    snprintf(want, sizeof want, "joints      %d + 0 End Sites", joints);
+    if (!strstr(r.out, want)) fail_msg("info %s: no '%s' in %s", clip, want, r.out);
+    run_free(&r);
+    snprintf(args, sizeof args,
+             "walk --clip '%s' --terrain flat --start -1,0 --target 1,0 "
+             "--max-time 10",
+             clip);
+    r = run_expect(args, 0);
+    if (!strstr(r.out, "\"arrived\":true")) fail_msg("walk --clip %s: %s", clip, r.out);
+    run_free(&r);
+    snprintf(out, sizeof out, "%s/tests/cli_clip_%d.bvh", b, (int)getpid());
+    snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s'", clip, out);
+    r = run_expect(args, 0);
+    run_free(&r);
+    assert_int_equal(remove(out), 0);
+    snprintf(out, sizeof out, "%s/tests/cli_clip_%d.png", b, (int)getpid());
+    snprintf(args, sizeof args, "render '%s' --frame 10 --out '%s'", clip, out);
+    r = run_expect(args, 0);
+    run_free(&r);
+    size_t png_size = 0;
+    char *png = slurp(out, &png_size);
+    assert_true(png_size > 8 && memcmp(png, "\x89PNG", 4) == 0);
+    free(png);
+    remove(out);
+    snprintf(args, sizeof args, "positions '%s' --frames 10", clip);
+    r = run_expect(args, 0);
+    size_t rows = 0;
+    free(parse_csv(r.out, &rows));
+    assert_int_equal((int)rows, joints);
+    free(r.err);
+    return r.out;
+}
+
+/* The commands take glTF and GLB clips as they take BVH ones (a CMU walk converted both
+ * ways gives the same positions), and FBX where the CLI has assimp: its non-humanoid test
+ * skeleton is read by info, positions and render, and walk names the joints it lacks. */
+static void cli_commands_take_gltf_glb_and_fbx_clips(void **state)
+{
+    (void)state;
+    char glb[1100], gltf[1100], args[4096];
+    const char *b = getenv("AK_BUILD_DIR");
+    snprintf(glb, sizeof glb, "%s/tests/cli_clip_%d.glb", b, (int)getpid());
+    snprintf(gltf, sizeof gltf, "%s/tests/cli_clip_%d.gltf", b, (int)getpid());
+    const char *src = mocap_path("cmu_02_01_walk.bvh");
+    snprintf(args, sizeof args, "convert '%s' '%s'", src, glb);
+    run_result r = run_expect(args, 0);
+    run_free(&r);
+    snprintf(args, sizeof args, "convert '%s' '%s'", src, gltf);
+    r = run_expect(args, 0);
+    run_free(&r);
+    char *from_glb = clip_commands_run(glb, 38), *from_gltf = clip_commands_run(gltf, 38);
+    assert_string_equal(from_glb, from_gltf);
+    free(from_glb), free(from_gltf);
+    remove(glb), remove(gltf);
+    const char *fbx = "/usr/share/assimp/models/FBX/animation_with_skeleton.fbx";
+    FILE *f = fopen(fbx, "rb");
+    if (!f) skip(); /* Debian's assimp-testmodels not installed */
+    fclose(f);
+    snprintf(args, sizeof args, "info '%s'", fbx);
+    r = run(args);
+    if (r.code != 0 && strstr(r.err, "assimp")) skip(); /* a CLI built without assimp */
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "joints      16 + 0 End Sites"));
+    run_free(&r);
+    snprintf(args, sizeof args, "positions '%s' --frames 0", fbx);
+    r = run_expect(args, 0);
+    run_free(&r);
+    snprintf(args, sizeof args, "walk --clip '%s' --max-time 1", fbx);
+    r = run(args);
+    assert_true(r.code != 0);
+    assert_non_null(strstr(r.err, "humanoid joints not found"));
+    run_free(&r);
+}
+
 static void cli_reports_errors_with_file_line_and_exit_codes(void **state)
 {
     (void)state;
@@ -373,6 +465,7 @@ int main(void)
         cmocka_unit_test(cli_positions_frame_lists_and_times),
         cmocka_unit_test(cli_info_json_lists_every_joint_units_and_humanoid),
         cmocka_unit_test(cli_convert_writes_a_bvh_that_reads_back_the_same),
+        cmocka_unit_test(cli_commands_take_gltf_glb_and_fbx_clips),
         cmocka_unit_test(cli_reports_errors_with_file_line_and_exit_codes),
         cmocka_unit_test(cli_warns_with_file_and_line_for_frame_counts_other_readers_accept),
     };

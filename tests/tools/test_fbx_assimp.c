@@ -108,6 +108,7 @@ static void check_file(const char *path, double *worst)
         const double tps = anim && anim->mTicksPerSecond > 0 ? anim->mTicksPerSecond : 25.0;
         const double origin = anim ? origin_of(anim) : 0.0;
         ak_xform local[256], world[256];
+        double stack_worst = 0.0; /* this stack's; *worst is every file's so far */
         struct aiMatrix4x4 id;
         aiIdentityMatrix4(&id);
         for (int32_t f = 0; f < c->frame_count; ++f) {
@@ -125,14 +126,15 @@ static void check_file(const char *path, double *worst)
                                       pow(p.y - world[j].translation.y, 2) +
                                       pow(p.z - world[j].translation.z, 2)) /
                                  size;
-                if (d > *worst) *worst = d;
+                if (d > stack_worst) stack_worst = d;
                 if (d > 1e-4)
                     fail_msg("%s frame %d joint %s: %g of the size %g apart", sel, (int)f,
                              s->names[j], d, (double)size);
             }
         }
         printf("%s: %d joints, %d frames, worst %.2e of size %.4g\n", sel, (int)s->joint_count,
-               (int)c->frame_count, *worst, (double)size);
+               (int)c->frame_count, stack_worst, (double)size);
+        if (stack_worst > *worst) *worst = stack_worst;
         ak_skeleton_destroy(s);
         ak_clip_destroy(c);
     }
@@ -152,6 +154,7 @@ static void fbx_joints_match_assimp_nodes(void **state)
         fclose(f);
         check_file(path, &worst);
     }
+    printf("every stack: worst %.2e of the skeleton's size (bound 1e-4)\n", worst);
 }
 
 /* A truncated FBX gets assimp's reason, with the file's format named. */
