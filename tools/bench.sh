@@ -44,7 +44,7 @@ per_op() {
   awk -v a="$a" -v z="$z" -v n="$3" 'BEGIN { printf "%.1f", (a - z) / n }'
 }
 compile_plain() {
-  ${CC:-cc} -O3 -std=c11 -I"$here/bench" -I"$here/include" "$here/bench/$1_bench.c" \
+  ${CC:-cc} -O3 -std=c11 -I"$here/bench" -I"$here/include" -I"$here/src" "$here/bench/$1_bench.c" \
     "$here/bench/harness.c" "$build/lib/libanimkit.a" -lm -o "$tmp/bench_$1"
 }
 # ratio WHAT BENCH ROW_A ROW_B N SCALE_A SCALE_B GOAL SCALE: (A / SCALE_A) / (B / SCALE_B)
@@ -59,7 +59,8 @@ ratio() {
       if (g != "-") { split(g, p, " "); goal = "at most " p[2] "×"; met = (v + 0 <= p[2] + 0) ? "met" : "not met" }
       printf "%s|%s×|%s|%s|%s%.0f vs %.0f instructions|callgrind: %s\n", w, v, goal, met, s, a, b, src }'
 }
-if command -v valgrind >/dev/null 2>&1 && compile_plain hotpath && compile_plain compress; then
+if command -v valgrind >/dev/null 2>&1 && compile_plain hotpath && compile_plain compress &&
+  compile_plain core; then
   echo "== instruction ratios (callgrind)"
   {
     ratio "cubic ÷ linear, sample + FK fused, one 60-joint character (instructions)" \
@@ -70,6 +71,12 @@ if command -v valgrind >/dev/null 2>&1 && compile_plain hotpath && compile_plain
       bench_hotpath crowd_129 crowd_128 4 129 128 - "was 1.79× by time before the tiled path; "
     ratio "16 characters, 1,023 joints ÷ 128 joints, per joint (instructions)" \
       bench_hotpath crowd_1023 crowd_128 2 1023 128 - ""
+    ratio "crowd ÷ floor, 1,000 characters, linear, poses (instructions)" \
+      bench_core crowd_aos crowd_floor 1 1 1 "<= 1.6" ""
+    ratio "crowd ÷ floor, 1,000 characters, linear, SoA output (instructions)" \
+      bench_core crowd_soa crowd_floor 1 1 1 "<= 1.6" ""
+    ratio "cubic ÷ linear, 1,000 characters, 31 joints (instructions)" \
+      bench_core crowd_cubic crowd_aos 1 1 1 "<= 1.5" ""
     ratio "decompression + FK ÷ plain sampling + FK, one character, CMU 02_01 (instructions)" \
       bench_compress cc_fused plain_fused 200 1 1 "<= 1.3" ""
     ratio "decompression + FK ÷ plain sampling + FK, 16 characters, CMU 02_01 (instructions)" \

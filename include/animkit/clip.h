@@ -101,6 +101,23 @@ AK_API int32_t ak_clip_sample_fk_range(const ak_clip *clip, const ak_skeleton *s
                                        const float *times, int32_t count, ak_interp interp,
                                        ak_xform *model, int32_t begin, int32_t end);
 
+/* The same poses in structure-of-arrays form, for engines that take them so (no transposes
+ * out: the eight-lane pass stores its registers as they are). Characters go in blocks of
+ * AK_BATCH_LANES; block b (characters 8b..8b+7) holds, joint after joint, the seven
+ * components qx, qy, qz, qw, tx, ty, tz of the model transform, eight lanes each:
+ *     model_soa[(b * joint_count + j) * AK_BATCH_SOA_JOINT_FLOATS + component * 8 + lane]
+ * is component `component` of character 8b + lane's joint j. model_soa holds
+ * ceil(count / 8) * joint_count * AK_BATCH_SOA_JOINT_FLOATS floats; lanes past count in the
+ * last block get character count - 1's pose again. Same status codes as
+ * ak_clip_sample_fk_batch; the eight-lane pass (AVX2 + FMA) gives the bits of
+ * ak_clip_sample_fk_batch for full blocks, other CPUs and builds run the scalar forms
+ * (within float rounding of it). Blocks are independent: threads may each run a range
+ * starting at a multiple of 8 (times + begin, model_soa + begin / 8 blocks). No allocation. */
+#define AK_BATCH_SOA_JOINT_FLOATS (7 * AK_BATCH_LANES)
+AK_API int32_t ak_clip_sample_fk_batch_soa(const ak_clip *clip, const ak_skeleton *skeleton,
+                                           const float *times, int32_t count, ak_interp interp,
+                                           float *model_soa);
+
 /* Scales every translation key by `factor` in place (see ak_skeleton_scale). */
 AK_API void ak_clip_scale(ak_clip *clip, float factor);
 

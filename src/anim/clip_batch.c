@@ -280,10 +280,25 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
 #endif
 
 #ifdef AK_HAVE_AVX2_DISPATCH
-/* Eight characters in lockstep (core/simd8.h): linear, and cubic on prepared control points. */
-AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
-                                          const key_span *s, ak_xform *const *w,
-                                          soa8_xform *AK_RESTRICT ws)
+/* Eight characters in lockstep (core/simd8.h): linear, and cubic on prepared control points.
+ * Each pass writes either the eight AoS poses w (through the SoA window ws) or, with `soa`
+ * set, the eight characters' SoA block (ak_clip_sample_fk_batch_soa); the two forms are
+ * compiled apart (always inline on a constant), so neither pays for the other. */
+#define AK_SOA8_PASS AK_AVX2 __attribute__((always_inline)) static inline
+
+/* Joint j's model transforms out: into the SoA block, or transposed into the eight poses. */
+AK_SOA8_PASS void soa8_put(ak_xform *const *w, soa8_xform *AK_RESTRICT ws, float *soa,
+                           const int to_soa, int32_t j, int32_t p, soa8_xform o)
+{
+    if (to_soa)
+        soa8_fk_soa(soa, j, p, o);
+    else
+        soa8_fk_store(ws, w, j, p, o);
+}
+
+AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                                        ak_xform *const *w, soa8_xform *AK_RESTRICT ws, float *soa,
+                                        const int to_soa)
 {
     const int32_t n = c->joint_count;
     const int32_t *parents = sk->parents, *track = c->joint_track;
@@ -311,7 +326,7 @@ AK_AVX2 static void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *s
             o.ty = _mm256_fmadd_ps(_mm256_sub_ps(b[1], a[1]), T, a[1]);
             o.tz = _mm256_fmadd_ps(_mm256_sub_ps(b[2], a[2]), T, a[2]);
         }
-        soa8_fk_store(ws, w, j, parents[j], o);
+        soa8_put(w, ws, soa, to_soa, j, parents[j], o);
     }
 }
 
@@ -392,8 +407,9 @@ AK_AVX2 static inline __m256 soa8_catmull_rom(const __m256 cw[4], __m256 pm, __m
 
 /* Cubic sample + FK for eight characters in lockstep: the SQUAD rotations (three slerps per
  * lane) and Catmull-Rom translations in the same pass as FK. Needs prepared control points. */
-AK_AVX2 static void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                                         ak_xform *const *w, soa8_xform *AK_RESTRICT ws)
+AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                                       ak_xform *const *w, soa8_xform *AK_RESTRICT ws, float *soa,
+                                       const int to_soa)
 {
     const int32_t n = c->joint_count;
     const int32_t *parents = sk->parents, *track = c->joint_track;
@@ -424,10 +440,99 @@ AK_AVX2 static void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk
             o.ty = soa8_catmull_rom(cw, pm[1], p0[1], p1[1], p2[1]);
             o.tz = soa8_catmull_rom(cw, pm[2], p0[2], p1[2], p2[2]);
         }
-        soa8_fk_store(ws, w, j, parents[j], o);
+        soa8_put(w, ws, soa, to_soa, j, parents[j], o);
     }
 }
 
+/* The two outputs of each pass, compiled apart. */
+AK_AVX2 static void pass_soa8_aos(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                                  ak_interp interp, ak_xform *const *w, soa8_xform *AK_RESTRICT ws)
+{
+    if (interp == AK_INTERP_CUBIC)
+        sample_fk_cubic_soa8(c, sk, s, w, ws, NULL, 0);
+    else
+        sample_fk_linear_soa8(c, sk, s, w, ws, NULL, 0);
+}
+
+AK_AVX2 static void pass_soa8_soa(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                                  ak_interp interp, float *soa)
+{
+    if (interp == AK_INTERP_CUBIC)
+        sample_fk_cubic_soa8(c, sk, s, NULL, NULL, soa, 1);
+    else
+        sample_fk_linear_soa8(c, sk, s, NULL, NULL, soa, 1);
+}
+
+#endif
+
+#ifdef AK_HAVE_AVX2_DISPATCH
+/* locate() of eight times at once: the same operations in the same order (IEEE division,
+ * truncation, compares), so the same spans bit for bit. Returns 0, writing nothing, when a
+ * time needs what only the scalar form does (not finite; outside [-duration, 2 duration) of
+ * a looping clip, which fmodf wraps). */
+AK_AVX2 static int locate8(const ak_clip *c, const float *times, key_span s[8])
+{
+    const int32_t n = c->frame_count;
+    const __m256 t = _mm256_loadu_ps(times), zero = _mm256_setzero_ps();
+    const __m256 nf = _mm256_set1_ps((float)n), last = _mm256_set1_ps((float)(n - 1));
+    __m256 u;
+    if (c->loop) {
+        /* in [-duration, 2 duration): fmodf's remainder is t, or t - duration (exact: within
+         * a factor 2), and a negative one gets duration added, as locate does */
+        const __m256 d = _mm256_set1_ps((float)n * c->frame_time);
+        const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(t, _mm256_sub_ps(zero, d), _CMP_GE_OQ),
+                                        _mm256_cmp_ps(t, _mm256_add_ps(d, d), _CMP_LT_OQ));
+        if (_mm256_movemask_ps(ok) != 0xFF) return 0;
+        __m256 w = _mm256_blendv_ps(t, _mm256_sub_ps(t, d), _mm256_cmp_ps(t, d, _CMP_GE_OQ));
+        w = _mm256_blendv_ps(w, _mm256_add_ps(t, d), _mm256_cmp_ps(t, zero, _CMP_LT_OQ));
+        u = _mm256_div_ps(w, _mm256_set1_ps(c->frame_time));
+    } else {
+        const __m256 finite = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), t),
+                                            _mm256_set1_ps(INFINITY), _CMP_LT_OQ);
+        if (_mm256_movemask_ps(finite) != 0xFF) return 0;
+        u = _mm256_div_ps(t, _mm256_set1_ps(c->frame_time));
+        u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, zero, _CMP_LT_OQ));
+        u = _mm256_blendv_ps(u, last, _mm256_cmp_ps(u, last, _CMP_GT_OQ));
+    }
+    const __m256 nearest =
+        _mm256_cvtepi32_ps(_mm256_cvttps_epi32(_mm256_add_ps(u, _mm256_set1_ps(0.5f))));
+    const __m256 off = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_sub_ps(u, nearest));
+    u = _mm256_blendv_ps(u, nearest, _mm256_cmp_ps(off, _mm256_set1_ps(1e-4f), _CMP_LT_OQ));
+    if (c->loop) u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, nf, _CMP_GE_OQ));
+    __m256i f0 = _mm256_cvttps_epi32(u);
+    f0 = _mm256_max_epi32(_mm256_min_epi32(f0, _mm256_set1_epi32(n - 1)), _mm256_setzero_si256());
+    __m256 a = _mm256_sub_ps(u, _mm256_cvtepi32_ps(f0));
+    a = _mm256_blendv_ps(a, zero, _mm256_cmp_ps(a, zero, _CMP_LT_OQ));
+    a = _mm256_blendv_ps(a, _mm256_set1_ps(0.99999994f),
+                         _mm256_cmp_ps(a, _mm256_set1_ps(1.0f), _CMP_GE_OQ));
+    int32_t f[8];
+    float al[8];
+    _mm256_storeu_si256((__m256i *)f, f0);
+    _mm256_storeu_ps(al, a);
+    for (int k = 0; k < 8; ++k) {
+        const int32_t g = f[k];
+        key_span *e = &s[k];
+        e->f0 = g, e->alpha = al[k];
+        if (c->loop) {
+            e->f1 = g + 1 == n ? 0 : g + 1;
+            e->fm = g == 0 ? n - 1 : g - 1;
+            e->f2 = e->f1 + 1 == n ? 0 : e->f1 + 1;
+        } else {
+            e->f1 = g + 1 < n ? g + 1 : n - 1;
+            e->fm = g > 0 ? g - 1 : 0;
+            e->f2 = g + 2 < n ? g + 2 : n - 1;
+        }
+    }
+    return 1;
+}
+
+/* The spans of eight characters: locate8, else locate lane by lane. */
+AK_AVX2 static void locate_lanes(const ak_clip *c, const float *times, key_span s[8])
+{
+    if (locate8(c, times, s)) return;
+    for (int k = 0; k < 8; ++k)
+        s[k] = locate(c, times[k]);
+}
 #endif
 
 /* The eight-character paths over [i, count) in steps of eight; returns where they stopped. */
@@ -442,14 +547,10 @@ static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *
     for (; i + 8 <= count; i += 8) {
         key_span s[8];
         ak_xform *w[8];
-        for (int k = 0; k < 8; ++k) {
-            s[k] = locate(c, times[i + k]);
+        locate_lanes(c, times + i, s);
+        for (int k = 0; k < 8; ++k)
             w[k] = model + (size_t)(i + k) * n;
-        }
-        if (interp == AK_INTERP_CUBIC)
-            sample_fk_cubic_soa8(c, sk, s, w, scratch);
-        else
-            sample_fk_linear_soa8(c, sk, s, w, scratch);
+        pass_soa8_aos(c, sk, s, interp, w, scratch);
     }
     return i;
 }
@@ -525,6 +626,79 @@ int32_t ak_clip_sample_fk_batch(const ak_clip *c, const ak_skeleton *sk, const f
 #endif
     batch_scalar(c, sk, times, i, count, interp, model);
     /* Done either way; cubic without control points computes them per sample (slow). */
+    return interp == AK_INTERP_CUBIC && !c->squad_points ? AK_ERR_STATE : AK_OK;
+}
+
+/* Character `lane` of an SoA block's joint (seven components, eight lanes each). */
+static ak_xform soa_get(const float *joint, int lane)
+{
+    ak_xform x;
+    x.rotation = (ak_quat){joint[lane], joint[8 + lane], joint[16 + lane], joint[24 + lane]};
+    x.translation = ak_vec3_make(joint[32 + lane], joint[40 + lane], joint[48 + lane]);
+    return x;
+}
+
+static void soa_set(float *joint, int lane, ak_xform x)
+{
+    joint[lane] = x.rotation.x, joint[8 + lane] = x.rotation.y;
+    joint[16 + lane] = x.rotation.z, joint[24 + lane] = x.rotation.w;
+    joint[32 + lane] = x.translation.x, joint[40 + lane] = x.translation.y;
+    joint[48 + lane] = x.translation.z;
+}
+
+/* The block of characters first..first + 7 (past count: the last character again) by the
+ * scalar forms, joint by joint, parents read back from the block. */
+static void block_scalar_soa(const ak_clip *c, const ak_skeleton *sk, const float *times,
+                             int32_t count, int32_t first, ak_interp interp, float *block)
+{
+    const int32_t n = c->joint_count;
+    for (int k = 0; k < AK_BATCH_LANES; ++k) {
+        const key_span s = locate(c, times[first + k < count ? first + k : count - 1]);
+        for (int32_t j = 0; j < n; ++j) {
+            ak_xform l;
+            l.rotation = sample_rotation(c, &s, j, interp);
+            l.translation = sample_translation(c, sk, &s, j, interp);
+            const int32_t p = sk->parents[j];
+            if (p >= 0) l = akx_mul(soa_get(block + (size_t)p * AK_BATCH_SOA_JOINT_FLOATS, k), l);
+            soa_set(block + (size_t)j * AK_BATCH_SOA_JOINT_FLOATS, k, l);
+        }
+    }
+}
+
+/* The block by the eight-lane pass where it applies (AVX2 + FMA, linear or prepared cubic);
+ * returns 0 where it does not. */
+static int block_soa8(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t count,
+                      int32_t first, ak_interp interp, float *block)
+{
+#ifdef AK_HAVE_AVX2_DISPATCH
+    _Static_assert(AK_SOA8_JOINT_FLOATS == AK_BATCH_SOA_JOINT_FLOATS, "SoA block layout");
+    if (!aks8_cpu_ok() || (interp != AK_INTERP_LINEAR && interp != AK_INTERP_CUBIC) ||
+        (interp == AK_INTERP_CUBIC && !c->squad_points))
+        return 0;
+    key_span s[8];
+    float t[8];
+    for (int k = 0; k < 8; ++k)
+        t[k] = times[first + k < count ? first + k : count - 1];
+    locate_lanes(c, t, s);
+    pass_soa8_soa(c, sk, s, interp, block);
+    return 1;
+#else
+    (void)c, (void)sk, (void)times, (void)count, (void)first, (void)interp, (void)block;
+    return 0;
+#endif
+}
+
+int32_t ak_clip_sample_fk_batch_soa(const ak_clip *c, const ak_skeleton *sk, const float *times,
+                                    int32_t count, ak_interp interp, float *model_soa)
+{
+    if (!c || !sk || !times || !model_soa || c->joint_count != sk->joint_count || count < 0)
+        return AK_ERR_INVALID_ARG;
+    const size_t block_floats = (size_t)c->joint_count * AK_BATCH_SOA_JOINT_FLOATS;
+    for (int32_t i = 0; i < count; i += AK_BATCH_LANES) {
+        float *block = model_soa + (size_t)(i / AK_BATCH_LANES) * block_floats;
+        if (!block_soa8(c, sk, times, count, i, interp, block))
+            block_scalar_soa(c, sk, times, count, i, interp, block);
+    }
     return interp == AK_INTERP_CUBIC && !c->squad_points ? AK_ERR_STATE : AK_OK;
 }
 

@@ -22,7 +22,8 @@ AK_INLINE key_span locate_frames(int32_t n, float frame_time, int32_t loop, floa
     float u;
     if (loop) {
         const float duration = (float)n * frame_time;
-        float w = fmodf(t, duration);
+        /* fmodf gives t itself there (exactly), at a tenth of the cost */
+        float w = t >= 0.0f && t < duration ? t : fmodf(t, duration);
         if (w < 0.0f) w += duration;
         u = w / frame_time;
     } else {
@@ -32,7 +33,8 @@ AK_INLINE key_span locate_frames(int32_t n, float frame_time, int32_t loop, floa
     }
     /* Times computed as f * frame_time land a rounding error either side of key f: snap
      * within 1e-4 of a frame so key times give their key exactly (step mode included). */
-    const float nearest = floorf(u + 0.5f);
+    /* u is in [0, n] here, so the integer conversion is floorf's (without its call) */
+    const float nearest = (float)(int32_t)(u + 0.5f);
     if (fabsf(u - nearest) < 1e-4f) u = nearest;
     if (loop && u >= (float)n) u = 0.0f;
     int32_t f0 = (int32_t)u;
@@ -42,10 +44,10 @@ AK_INLINE key_span locate_frames(int32_t n, float frame_time, int32_t loop, floa
     if (s.alpha < 0.0f) s.alpha = 0.0f;
     if (s.alpha >= 1.0f) s.alpha = 0.99999994f;
     s.f0 = f0;
-    if (loop) {
-        s.f1 = (f0 + 1) % n;
-        s.fm = (f0 - 1 + n) % n;
-        s.f2 = (f0 + 2) % n;
+    if (loop) { /* the neighbours modulo n, without three integer divisions */
+        s.f1 = f0 + 1 == n ? 0 : f0 + 1;
+        s.fm = f0 == 0 ? n - 1 : f0 - 1;
+        s.f2 = s.f1 + 1 == n ? 0 : s.f1 + 1;
     } else {
         s.f1 = f0 + 1 < n ? f0 + 1 : n - 1;
         s.fm = f0 > 0 ? f0 - 1 : 0;

@@ -187,11 +187,41 @@ AK_AVX2 static inline void soa8_fk_store(soa8_xform *AK_RESTRICT ws, ak_xform *c
         soa8_parent_times(&ws[slot], &o);
     }
     ws[j & (AK_SOA_TILE - 1)] = o;
+    /* transposed out as (qx, qy, qz, qw) and (qw, tx, ty, tz): an ak_xform is two overlapping
+     * 16-byte stores, at offset 12 and 0, with no per-character shuffles */
     __m128 qo[8], to[8];
     soa8_store(o.qx, o.qy, o.qz, o.qw, qo);
-    soa8_store(o.tx, o.ty, o.tz, _mm256_setzero_ps(), to);
-    for (int k = 0; k < 8; ++k)
-        aks_store_xform(&w[k][j], qo[k], to[k]);
+    soa8_store(o.qw, o.tx, o.ty, o.tz, to);
+    for (int k = 0; k < 8; ++k) {
+        _mm_storeu_ps(&w[k][j].rotation.w, to[k]);
+        _mm_storeu_ps(&w[k][j].rotation.x, qo[k]);
+    }
+}
+
+/* Floats of one joint of an eight-character block in the SoA output
+ * (ak_clip_sample_fk_batch_soa): qx, qy, qz, qw, tx, ty, tz, eight lanes each. */
+#define AK_SOA8_JOINT_FLOATS 56
+
+/* FK of joint j for the eight characters straight into their SoA block `out` (joint p's
+ * model transforms are read back from it: no window and no transposes), then stored. */
+AK_AVX2 static inline void soa8_fk_soa(float *AK_RESTRICT out, int32_t j, int32_t p, soa8_xform o)
+{
+    if (p >= 0) {
+        const float *b = out + (size_t)p * AK_SOA8_JOINT_FLOATS;
+        const soa8_xform P = {_mm256_loadu_ps(b),      _mm256_loadu_ps(b + 8),
+                              _mm256_loadu_ps(b + 16), _mm256_loadu_ps(b + 24),
+                              _mm256_loadu_ps(b + 32), _mm256_loadu_ps(b + 40),
+                              _mm256_loadu_ps(b + 48)};
+        soa8_parent_times(&P, &o);
+    }
+    float *d = out + (size_t)j * AK_SOA8_JOINT_FLOATS;
+    _mm256_storeu_ps(d, o.qx);
+    _mm256_storeu_ps(d + 8, o.qy);
+    _mm256_storeu_ps(d + 16, o.qz);
+    _mm256_storeu_ps(d + 24, o.qw);
+    _mm256_storeu_ps(d + 32, o.tx);
+    _mm256_storeu_ps(d + 40, o.ty);
+    _mm256_storeu_ps(d + 48, o.tz);
 }
 
 /* Whether this CPU runs the eight-lane paths (AVX2 and FMA). */

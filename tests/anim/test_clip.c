@@ -333,6 +333,58 @@ static void batch_matches_scalar_on_big_rigs(void **state)
     }
 }
 
+/* The SoA output on the same rigs (parents far back read from the block itself): every
+ * character's every joint against ak_clip_sample + ak_fk, the same bound as above; lanes past
+ * the count hold the last character's pose. */
+static float soa_error(const float *block, int32_t j, int lane, const ak_xform *ref)
+{
+    const float *x = block + (size_t)j * AK_BATCH_SOA_JOINT_FLOATS + lane;
+    const ak_quat q = {x[0], x[8], x[16], x[24]};
+    AKT_NEAR(fabsf(ak_quat_dot(q, ref->rotation)), 1.0f, 1e-5);
+    return ak_vec3_length(ak_vec3_sub(ak_vec3_make(x[32], x[40], x[48]), ref->translation));
+}
+
+static void batch_soa_matches_scalar_on_big_rigs(void **state)
+{
+    (void)state;
+    const int sizes[2] = {250, 1023};
+    enum { COUNT = 11, BLOCKS = 2 };
+    for (int r = 0; r < 2; ++r) {
+        const int n = sizes[r];
+        int32_t *depth = malloc(sizeof *depth * (size_t)n);
+        ak_skeleton *s;
+        ak_clip *c;
+        make_big_rig(n, &s, &c, depth);
+        const size_t block = (size_t)n * AK_BATCH_SOA_JOINT_FLOATS;
+        float *soa = malloc(sizeof(float) * block * BLOCKS);
+        ak_xform *local = malloc(sizeof(ak_xform) * (size_t)n);
+        ak_xform *ref = malloc(sizeof(ak_xform) * (size_t)n);
+        float times[COUNT];
+        for (int i = 0; i < COUNT; ++i)
+            times[i] = 0.0173f * (float)(i * i) - 0.1f;
+        for (int interp = AK_INTERP_LINEAR; interp <= AK_INTERP_CUBIC; ++interp) {
+            if (interp == AK_INTERP_CUBIC) assert_int_equal(ak_clip_prepare_cubic(c), AK_OK);
+            assert_int_equal(
+                ak_clip_sample_fk_batch_soa(c, s, times, COUNT, (ak_interp)interp, soa), AK_OK);
+            for (int i = 0; i < 8 * BLOCKS; ++i) {
+                ak_clip_sample(c, s, times[i < COUNT ? i : COUNT - 1], (ak_interp)interp, local);
+                ak_fk(s, local, ref);
+                for (int j = 0; j < n; ++j) {
+                    const float bound = 8.0f * 3.0f * 1.1920929e-7f * (float)(depth[j] + 1);
+                    assert_true(soa_error(soa + (size_t)(i / 8) * block, j, i % 8, &ref[j]) <=
+                                bound);
+                }
+            }
+        }
+        free(soa);
+        free(local);
+        free(ref);
+        free(depth);
+        ak_clip_destroy(c);
+        ak_skeleton_destroy(s);
+    }
+}
+
 /* ak_batch_range covers [0, count) in order, cuts only at multiples of AK_BATCH_LANES, shares
  * the blocks out evenly; running the batch in those ranges gives the bits of one call. */
 static void batch_ranges_cover_and_match_one_call(void **state)
@@ -542,6 +594,7 @@ int main(void)
         cmocka_unit_test(looping_wraps_and_clamped_clamps),
         cmocka_unit_test(batch_matches_sample_then_fk),
         cmocka_unit_test(batch_matches_scalar_on_big_rigs),
+        cmocka_unit_test(batch_soa_matches_scalar_on_big_rigs),
         cmocka_unit_test(batch_ranges_cover_and_match_one_call),
         cmocka_unit_test(blend_weights_reproduce_inputs),
         cmocka_unit_test(prepared_cubic_matches_unprepared),
