@@ -48,7 +48,7 @@ AK_EXTERN_C_BEGIN
 #endif
 
 /* Bumped whenever a signature or struct layout below changes. The C# side checks it. */
-#define AK_PLUGIN_ABI_VERSION 4
+#define AK_PLUGIN_ABI_VERSION 5
 
 /* A handle is slot index (low 20 bits, plus one) and generation (the bits above). 0 is never
  * a valid handle. Pointer-sized so C# can hold it in an IntPtr / SafeHandle. */
@@ -157,6 +157,28 @@ AK_PLUGIN_API int32_t ak_plugin_fk(ak_handle skeleton, const ak_plugin_xform *lo
 AK_PLUGIN_API int32_t ak_plugin_clip_sample_model(ak_handle clip, ak_handle skeleton, float time,
                                                   int32_t interp, ak_plugin_xform *out_model,
                                                   int32_t count);
+/* Which joint carries the clip's horizontal travel (ak_root_joint_find, rootmotion.h): the top
+ * joint (CMU, most BVH), or the hips or a root bone under a top joint that never moves
+ * (joint_Root -> Hips). Root-motion users take that joint's travel, not joint 0's. */
+typedef struct ak_plugin_root_joint_info {
+    int32_t joint;    /* the joint whose horizontal travel is the root motion */
+    int32_t top;      /* the top joint above it (parent -1) */
+    int32_t reason;   /* ak_root_joint_reason: 0 the top joint travels (or nothing does),
+                         1 the top joint is still and this joint below it travels, 2 named */
+    float travel;     /* metres: the joint's largest XZ distance from its frame-0 place */
+    float top_travel; /* metres: the same for the top joint */
+    float height;     /* metres: the clip's standing height (the scale of "still") */
+} ak_plugin_root_joint_info;
+
+/* Measures (name NULL or "") or takes by name (UTF-8, exact) the joint that carries the
+ * clip's travel; `buffer` (may be NULL) gets one line saying which and why
+ * (ak_root_joint_describe, e.g. "Hips (the top joint joint_Root is still: ...)"). A name no
+ * joint has: AK_ERR_NOT_FOUND, "no joint named 'X' to carry the root motion". Offline: FK of
+ * every frame, allocates scratch. */
+AK_PLUGIN_API int32_t ak_plugin_clip_root_joint(ak_handle clip, ak_handle skeleton,
+                                                const char *name,
+                                                ak_plugin_root_joint_info *out_info, char *buffer,
+                                                int32_t size);
 /* Transforms -> Unity Matrix4x4s (TRS with unit scale). Pure; no handle. */
 AK_PLUGIN_API int32_t ak_plugin_xforms_to_matrices(const ak_plugin_xform *xforms,
                                                    ak_plugin_mat4 *out, int32_t count);

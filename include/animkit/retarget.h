@@ -70,6 +70,13 @@ typedef struct ak_retarget_params {
      * pointing along the reference's facing, so the target's rest feet match the source's
      * flat stance whichever pose the reference is (zero pose or frame). */
     int32_t reference_frame;
+    /* Or a source local pose (source joint_count transforms, the source's units) named as the
+     * reference, for a live retargeter without a clip (either form takes it): NULL (default)
+     * picks by measure as above; not with reference_frame >= 0. ak_retargeter_create makes the
+     * same choice as ak_retarget_run: the zero pose when it stands, else the named frame or
+     * pose, else the clip's most upright frame (with source_clip given); without a clip or a
+     * pose the zero pose is kept as it is. Read during create only. */
+    const ak_xform *reference_pose;
 } ak_retarget_params;
 
 /* What a retarget did. */
@@ -94,7 +101,8 @@ typedef struct ak_retarget_info {
      * (or contacts are off). */
     float stance_foot_height[2];
     float source_stance_foot_height[2];
-    int32_t reference_frame; /* the source frame used as reference pose; -1: its zero pose */
+    int32_t reference_frame; /* the source frame used as reference pose; -1: its zero pose,
+                                -2: params.reference_pose */
 } ak_retarget_info;
 
 AK_API ak_retarget_params ak_retarget_defaults(void);
@@ -116,7 +124,10 @@ AK_API int32_t ak_retarget_run(const ak_retarget_params *params, ak_clip **out_c
 
 typedef struct ak_retargeter ak_retargeter; /* opaque; references both skeletons */
 
-/* Prepares the mapping (allocates). The skeletons must outlive the retargeter. */
+/* Prepares the mapping (allocates) on the source's reference pose, chosen as ak_retarget_run
+ * chooses it (params.reference_frame / reference_pose; with source_clip and contacts on, the
+ * reference's feet set flat as the capture's flat stance has them); poses still come in on
+ * the source skeleton. The skeletons must outlive the retargeter. */
 AK_API int32_t ak_retargeter_create(const ak_retarget_params *params, ak_retargeter **out,
                                     ak_error *err);
 AK_API void ak_retargeter_destroy(ak_retargeter *retargeter);

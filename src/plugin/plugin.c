@@ -11,6 +11,7 @@
 #include "animkit/bvh.h"
 #include "animkit/clipfile.h"
 #include "animkit/clip.h"
+#include "animkit/rootmotion.h"
 #include "animkit/skeleton.h"
 
 #include <math.h>
@@ -440,6 +441,54 @@ AK_PLUGIN_API int32_t ak_plugin_clip_sample_model(ak_handle hc, ak_handle hs, fl
     akp_release(&s->hdr);
     akp_release(&c->hdr);
     return AK_OK;
+}
+
+/* The measure itself (ak_root_joint_find) on a clip and skeleton already acquired. */
+static int32_t root_joint_of(akp_clip *c, const akp_skeleton *s, const char *name,
+                             ak_plugin_root_joint_info *out, char *buffer, int32_t size)
+{
+    ak_root_joint_report r;
+    ak_error err;
+    ak_error_clear(&err);
+    const int32_t status = ak_root_joint_find(s->skeleton, c->clip, name, &r, &err);
+    if (status != AK_OK) return akp_fail(&c->hdr, status, "%s", err.message);
+    out->joint = r.joint;
+    out->top = r.top;
+    out->reason = r.reason;
+    out->travel = r.travel;
+    out->top_travel = r.top_travel;
+    out->height = r.height;
+    if (buffer && size > 0) ak_root_joint_describe(s->skeleton, &r, buffer, (size_t)size);
+    return AK_OK;
+}
+
+AK_PLUGIN_API int32_t ak_plugin_clip_root_joint(ak_handle hc, ak_handle hs, const char *name,
+                                                ak_plugin_root_joint_info *out, char *buffer,
+                                                int32_t size)
+{
+    akp_clip *c;
+    akp_skeleton *s = NULL;
+    if (buffer && size > 0) buffer[0] = '\0';
+    int32_t status = akp_acquire_clip(hc, &c);
+    if (status != AK_OK) return status;
+    status = akp_acquire_skeleton(hs, &s);
+    if (status != AK_OK) {
+        s = NULL;
+        status = akp_fail_other_handle(&c->hdr, hs, AKP_KIND_SKELETON);
+    } else if (s->skeleton->joint_count != c->clip->joint_count) {
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG,
+                          "clip has %d joints, skeleton has %d: not loaded together",
+                          (int)c->clip->joint_count, (int)s->skeleton->joint_count);
+    } else if (!out) {
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "out_info is null");
+    } else if (buffer && size < 0) {
+        status = akp_fail(&c->hdr, AK_ERR_INVALID_ARG, "size %d is negative", (int)size);
+    } else {
+        status = root_joint_of(c, s, name, out, buffer, size);
+    }
+    if (s) akp_release(&s->hdr);
+    akp_release(&c->hdr);
+    return status;
 }
 
 AK_PLUGIN_API int32_t ak_plugin_fk(ak_handle h, const ak_plugin_xform *local, ak_plugin_xform *out,

@@ -73,6 +73,10 @@ static void retarget_pose(ak_retargeter *rt, const ak_xform *source_local, ak_xf
     const ak_skeleton *d = rt->dst;
     const ak_humanoid *sm = &rt->src_map, *dm = &rt->dst_map;
     ak_fk(rt->src, source_local, rt->src_world);
+    if (rt->rested.ref_rot) /* the re-rested copy's rotations: W_j ref_rot[j]^-1 */
+        for (int32_t j = 0; j < rt->src->joint_count; ++j)
+            rt->src_world[j].rotation =
+                akq_mul(rt->src_world[j].rotation, akq_conj(rt->rested.ref_rot[j]));
     target_world_rotations(rt);
     for (int32_t j = 0; j < d->joint_count; ++j) {
         int32_t p = d->parents[j];

@@ -7,6 +7,22 @@
 
 enum { AKR_REST = 0, AKR_MAPPED = 1, AKR_CHAIN = 2 };
 
+/* akr_rested.frame when the reference is ak_retarget_params.reference_pose. */
+#define AKR_REFERENCE_POSE (-2)
+
+/* A copy of the source re-rested on its reference pose (retarget_ref.c): frame -1 when the
+ * zero pose stands (then a copy only with a clip and contacts on, its feet set flat as in the
+ * capture's flat stance; none otherwise), else the frame used (AKR_REFERENCE_POSE: the given
+ * pose). `clip` is the source clip re-rested (NULL without one); ref_rot[j] the reference's
+ * model rotations (turned to face +Z, feet flat), so a source model rotation W_j becomes the
+ * copy's W_j ref_rot[j]^-1 at the same positions. */
+typedef struct akr_rested {
+    int32_t frame;
+    ak_skeleton *skeleton;
+    ak_clip *clip;
+    ak_quat *ref_rot;
+} akr_rested;
+
 /* A mapped segment: target joints a -> b (b below a) follow source joints sa -> sb. */
 typedef struct akr_segment {
     int32_t a, b, sa, sb;
@@ -15,6 +31,10 @@ typedef struct akr_segment {
 struct ak_retargeter {
     ak_busy_flag busy; /* a ak_retargeter_pose call is in flight (core/busy.h) */
     const ak_skeleton *src, *dst;
+    /* The source re-rested on its reference pose (ak_retargeter_create, retarget_ref.c): the
+     * mapping is built on rested.skeleton; poses come in on `src` and their FK rotations are
+     * taken to the copy's by ref_rot (NULL skeleton: the zero pose as it is). */
+    akr_rested rested;
     ak_humanoid src_map, dst_map;
     int32_t *src_of;            /* target joint -> source joint, -1 when not mapped */
     uint8_t *kind;              /* AKR_* per target joint */
@@ -38,20 +58,16 @@ struct ak_retargeter {
  * records both floors in info. */
 int32_t akr_set_floor(ak_retargeter *rt, float source_floor, float target_floor);
 
-/* A copy of the source re-rested on its reference pose (retarget_ref.c): frame -1 when the
- * zero pose stands (then a copy only with contacts on, its feet set flat as in the capture's
- * flat stance; none without a clip or with contacts off), else the frame used. */
-typedef struct akr_rested {
-    int32_t frame;
-    ak_skeleton *skeleton;
-    ak_clip *clip;
-} akr_rested;
-
 /* A copy of `c` whose frame 0 repeats frame 1 when frame 0 is a reference pose rather than
  * motion (CMU's T-pose frame: some joint turns > 20 degrees into frame 1); NULL when it is
  * not (or out of memory). The contact detector runs on it so that frame's feet set no floor. */
 ak_clip *akr_clip_without_reference_frame(const ak_clip *c);
 int akr_first_frame_is_reference(const ak_clip *c);
+
+/* ak_retargeter_create; pick_reference 0 builds on params->source as it is (ak_retarget_run
+ * hands it the source already re-rested). */
+int32_t akr_retargeter_create(const ak_retarget_params *p, int pick_reference, ak_retargeter **out,
+                              ak_error *err);
 
 int32_t akr_reference_source(const ak_retarget_params *p, const ak_humanoid *m, akr_rested *out,
                              ak_error *err);

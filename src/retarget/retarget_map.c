@@ -63,6 +63,14 @@ const ak_param_table *ak_retarget_param_ranges(void)
     return &k_retarget_table;
 }
 
+/* Every transform finite with a unit rotation. */
+static int pose_ok(const ak_xform *pose, int32_t n)
+{
+    for (int32_t j = 0; j < n; ++j)
+        if (!akv_finite(pose[j].translation) || !akq_is_unit(pose[j].rotation)) return 0;
+    return 1;
+}
+
 int32_t ak_retarget_validate(const ak_retarget_params *p, ak_error *err)
 {
     if (!p) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null retarget params");
@@ -87,6 +95,12 @@ int32_t ak_retarget_validate(const ak_retarget_params *p, ak_error *err)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "reference_frame %d is not a frame of the source clip",
                             (int)p->reference_frame);
+    if (p->reference_pose && p->reference_frame >= 0)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "give reference_frame or reference_pose, not both");
+    if (p->reference_pose && !pose_ok(p->reference_pose, p->source->joint_count))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "reference_pose holds a non-finite or non-unit transform");
     if ((p->stance_left == NULL) != (p->stance_right == NULL))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "give stance flags for both feet or neither");
@@ -524,6 +538,26 @@ static int32_t fill_retargeter(ak_retargeter *rt, const ak_retarget_params *p, a
 
 int32_t ak_retargeter_create(const ak_retarget_params *p, ak_retargeter **out, ak_error *err)
 {
+    return akr_retargeter_create(p, 1, out, err);
+}
+
+/* The source re-rested on its reference pose (akr_reference_source; its clip copy is not kept:
+ * poses come in on the source) and the params the mapping is built from. */
+static int32_t choose_reference(ak_retargeter *rt, const ak_retarget_params *p,
+                                ak_retarget_params *q, ak_error *err)
+{
+    *q = *p;
+    const int32_t st = akr_reference_source(p, &rt->src_map, &rt->rested, err);
+    if (st < 0) return st;
+    ak_clip_destroy(rt->rested.clip);
+    rt->rested.clip = NULL;
+    if (rt->rested.skeleton) q->source = rt->rested.skeleton;
+    return AK_OK;
+}
+
+int32_t akr_retargeter_create(const ak_retarget_params *p, int pick_reference, ak_retargeter **out,
+                              ak_error *err)
+{
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     *out = NULL;
     int32_t st = ak_retarget_validate(p, err);
@@ -543,10 +577,20 @@ int32_t ak_retargeter_create(const ak_retarget_params *p, ak_retargeter **out, a
         rt->dst_map = *p->target_map;
     else
         ak_humanoid_find(p->target, p->target_overrides, &rt->dst_map, NULL);
-    if ((st = fill_retargeter(rt, p, err)) < 0) {
+    ak_retarget_params q = *p;
+    rt->rested.frame = -1;
+    if (pick_reference && (st = choose_reference(rt, p, &q, err)) < 0) {
         ak_retargeter_destroy(rt);
         return st;
     }
+    rt->src = q.source; /* the mapping is built on the reference */
+    st = fill_retargeter(rt, &q, err);
+    rt->src = p->source; /* poses come in on the source */
+    if (st < 0) {
+        ak_retargeter_destroy(rt);
+        return st;
+    }
+    rt->info.reference_frame = rt->rested.frame;
     *out = rt;
     ak_error_clear(err);
     return AK_OK;
@@ -564,6 +608,7 @@ void ak_retargeter_destroy(ak_retargeter *rt)
     free(rt->rest_world);
     free(rt->w);
     free(rt->src_world);
+    akr_rested_free(&rt->rested);
     free(rt);
 }
 

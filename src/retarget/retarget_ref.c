@@ -35,12 +35,14 @@ static float uprightness(const ak_humanoid *m, const ak_xform *model)
     return worst;
 }
 
-/* The frame to re-rest on: -1 when the zero pose stands (keep it), else the named frame or
- * the clip's most upright one. */
+/* The frame to re-rest on: -1 when the zero pose stands (keep it), else the named frame (or
+ * AKR_REFERENCE_POSE for the named pose) or the clip's most upright one; -1 too without a
+ * clip to pick from. */
 static int32_t pick_reference(const ak_retarget_params *p, const ak_humanoid *m, ak_xform *local,
                               ak_xform *model)
 {
     if (p->reference_frame >= 0) return p->reference_frame;
+    if (p->reference_pose) return AKR_REFERENCE_POSE;
     const ak_skeleton *s = p->source;
     ak_fk(s, s->rest_local, model);
     if (uprightness(m, model) >= STANDS_COS || !p->source_clip) return -1;
@@ -113,11 +115,12 @@ static void flat_up_axes(const ak_retarget_params *p, const ak_humanoid *m, ak_x
 {
     const ak_skeleton *s = p->source;
     const ak_clip *c = p->source_clip;
-    const int32_t F = c->frame_count;
     int32_t j[4];
     foot_joints(m, j);
     for (int i = 0; i < 4; ++i)
         up[i] = akv_make(0.0f, 0.0f, 0.0f);
+    if (!c) return; /* no capture to measure the flat stance on */
+    const int32_t F = c->frame_count;
     uint8_t *flags = (uint8_t *)malloc((size_t)F * 2u);
     float mpu = p->source_metres_per_unit;
     if (!(mpu > 0.0f)) ak_units_detect(ak_clip_standing_height(c, s), &mpu);
@@ -177,22 +180,18 @@ static void flatten_feet(const ak_skeleton *s, const ak_humanoid *m, const ak_ve
     }
 }
 
-/* The copy: offsets o''_k = Y^-1 R_p(ref) o_k (the reference frame's model-space bone vectors,
- * turned to face +Z), identity rest rotations, and rotations R''_j(f) = R_j(f) R_j(ref)^-1 Y
- * in model space, so R''_p(f) o''_k = R_p(f) o_k: positions unchanged, the zero pose is the
- * reference frame. */
-static int32_t rerest(const ak_skeleton *s, const ak_clip *c, int32_t ref, const ak_humanoid *m,
-                      const ak_vec3 up[4], ak_xform *local, ak_xform *model, akr_rested *out,
-                      ak_error *err)
+/* The copy's skeleton: offsets o''_k = Y^-1 R_p(ref) o_k (the reference pose's model-space bone
+ * vectors, turned to face +Z) and identity rest rotations; out->ref_rot[j] = Y^-1 R_j(ref) (feet
+ * set flat), so rotations R''_j = R_j R_j(ref)^-1 Y in model space give R''_p o''_k = R_p o_k:
+ * positions unchanged, the zero pose is the reference. `ref_local` is the reference pose. */
+static int32_t rerest_skeleton(const ak_skeleton *s, const ak_xform *ref_local,
+                               const ak_humanoid *m, const ak_vec3 up[4], ak_xform *model,
+                               akr_rested *out, ak_error *err)
 {
     const int32_t J = s->joint_count;
-    if (ref >= 0)
-        ak_clip_frame(c, s, ref, local);
-    else
-        memcpy(local, s->rest_local, sizeof(ak_xform) * (size_t)J);
-    ak_fk(s, local, model);
+    ak_fk(s, ref_local, model);
     const ak_quat yaw_inv = akq_conj(facing_yaw(m, model));
-    ak_quat *ref_rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)J);
+    ak_quat *ref_rot = out->ref_rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)J);
     ak_xform *rest = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
     const char **names = (const char **)malloc(sizeof(char *) * (size_t)J);
     int32_t st =
@@ -210,9 +209,21 @@ static int32_t rerest(const ak_skeleton *s, const ak_clip *c, int32_t ref, const
     }
     ak_skeleton_desc d = {J, names, s->parents, rest, s->channels, s->is_end_site};
     if (st == AK_OK) st = ak_skeleton_create(&d, &out->skeleton, err);
-    if (st == AK_OK) out->clip = ak_clip_clone(c);
-    if (st == AK_OK && !out->clip) st = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    for (int32_t f = 0; st == AK_OK && f < c->frame_count; ++f) {
+    free(rest);
+    free(names);
+    return st;
+}
+
+/* The copy's clip: every frame's local rotations R''_p^-1 R''_j (model rotations from
+ * out->ref_rot) and translation tracks below the top turned by R''_p(ref). */
+static int32_t rerest_clip(const ak_skeleton *s, const ak_clip *c, ak_xform *local, ak_xform *model,
+                           akr_rested *out, ak_error *err)
+{
+    const int32_t J = s->joint_count;
+    const ak_quat *ref_rot = out->ref_rot;
+    out->clip = ak_clip_clone(c);
+    if (!out->clip) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t f = 0; f < c->frame_count; ++f) {
         ak_clip_frame(c, s, f, local);
         ak_fk(s, local, model);
         for (int32_t j = 0; j < J; ++j) {
@@ -228,11 +239,21 @@ static int32_t rerest(const ak_skeleton *s, const ak_clip *c, int32_t ref, const
             }
         }
     }
-    if (st == AK_OK) ak_clip_finalize(out->clip);
-    free(ref_rot);
-    free(rest);
-    free(names);
-    return st;
+    ak_clip_finalize(out->clip);
+    return AK_OK;
+}
+
+/* The reference pose's local transforms into `local`: the frame, the given pose or the zero
+ * pose. */
+static void reference_local(const ak_retarget_params *p, int32_t frame, ak_xform *local)
+{
+    const ak_skeleton *s = p->source;
+    if (frame >= 0)
+        ak_clip_frame(p->source_clip, s, frame, local);
+    else if (frame == AKR_REFERENCE_POSE)
+        memcpy(local, p->reference_pose, sizeof(ak_xform) * (size_t)s->joint_count);
+    else
+        memcpy(local, s->rest_local, sizeof(ak_xform) * (size_t)s->joint_count);
 }
 
 int32_t akr_reference_source(const ak_retarget_params *p, const ak_humanoid *m, akr_rested *out,
@@ -245,10 +266,13 @@ int32_t akr_reference_source(const ak_retarget_params *p, const ak_humanoid *m, 
     if (!local) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     int32_t st = AK_OK;
     out->frame = pick_reference(p, m, local, local + J);
-    if (p->source_clip && (out->frame >= 0 || p->contacts)) {
+    if (out->frame != -1 || (p->source_clip && p->contacts)) {
         ak_vec3 up[4];
         flat_up_axes(p, m, local, local + J, up);
-        st = rerest(p->source, p->source_clip, out->frame, m, up, local, local + J, out, err);
+        reference_local(p, out->frame, local);
+        st = rerest_skeleton(p->source, local, m, up, local + J, out, err);
+        if (st == AK_OK && p->source_clip)
+            st = rerest_clip(p->source, p->source_clip, local, local + J, out, err);
     }
     free(local);
     if (st != AK_OK) akr_rested_free(out);
@@ -259,6 +283,8 @@ void akr_rested_free(akr_rested *r)
 {
     ak_skeleton_destroy(r->skeleton);
     ak_clip_destroy(r->clip);
+    free(r->ref_rot);
     r->skeleton = NULL;
     r->clip = NULL;
+    r->ref_rot = NULL;
 }

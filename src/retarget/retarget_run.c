@@ -422,7 +422,7 @@ static void floor_feet(akr_job *job, akr_limb *legs)
 static int32_t job_start(akr_job *job, const ak_retarget_params *p, ak_retarget_info *info,
                          ak_error *err)
 {
-    int32_t st = ak_retargeter_create(p, &job->rt, err);
+    int32_t st = akr_retargeter_create(p, 0, &job->rt, err); /* p: re-rested already */
     if (st < 0) return st;
     job->frames = p->source_clip->frame_count;
     job->src_local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)p->source->joint_count);

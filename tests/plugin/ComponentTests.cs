@@ -193,6 +193,53 @@ static partial class ComponentTests
         Call(player, "OnDestroy");
     }
 
+    // BvhPlayer with Apply Root Motion off (issue 22): the joint that carries the travel stays
+    // at its first frame's place on the ground plane. CMU 02_01 with a still joint_Root above
+    // Hips (six zero channels per frame line): the measured root joint is Hips, and Hips stays
+    // put (within float rounding) while the original's Hips travels 3 m over the clip; before,
+    // joint 0 (joint_Root, already still) was pinned and the hips walked away.
+    static void InPlaceStillTopScene()
+    {
+        string dir = Environment.GetEnvironmentVariable("AK_MOCAP_DIR");
+        string path = Path.Combine(string.IsNullOrEmpty(dir) ? Path.Combine("..", "shared", "mocap") : dir, "cmu_02_01_walk.bvh");
+        string text = File.ReadAllText(path).Replace("\r\n", "\n");
+        int motion = text.IndexOf("\nMOTION\n", StringComparison.Ordinal);
+        string[] lines = text.Substring(motion + 1).Split('\n');
+        var sb = new System.Text.StringBuilder();
+        sb.Append(text.Substring(0, motion).Replace("ROOT Hips\n", "ROOT joint_Root\n{\n\tOFFSET 0 0 0\n" +
+            "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\nJOINT Hips\n")).Append("\n}\n");
+        for (int i = 0; i < lines.Length; ++i)
+            sb.Append(i >= 3 && lines[i].Trim().Length > 0 ? "0 0 0 0 0 0 " : "").Append(lines[i]).Append(i + 1 < lines.Length ? "\n" : "");
+        GameObject go = new GameObject("InPlace");
+        BvhPlayer player = go.AddComponent<BvhPlayer>();
+        player.bvhAsset = new TextAsset(sb.ToString());
+        player.applyRootMotion = false;
+        Call(player, "Awake");
+        int hips = player.Skeleton.Find("Hips");
+        Check(hips == 1 && player.RootJoint == hips, "BvhPlayer measures Hips under the still joint_Root, got " + player.RootJoint);
+        float worst = 0f, travelled = 0f;
+        AkVec3 start = new AkVec3(0, 0, 0);
+        for (int f = 0; f < player.Clip.FrameCount; f += 8)
+        {
+            player.time = f * player.Clip.FrameTime;
+            player.Evaluate(0f);
+            AkVec3 p = player.Model[hips].position;
+            if (f == 0) start = p;
+            worst = Math.Max(worst, (float)Math.Sqrt((p.x - start.x) * (p.x - start.x) + (p.z - start.z) * (p.z - start.z)));
+        }
+        using (BvhFile original = BvhFile.Load(path))
+        {
+            AkXform[] a = new AkXform[original.Skeleton.JointCount], b = new AkXform[a.Length];
+            original.Clip.SampleModel(original.Skeleton, 0f, Interpolation.Step, a);
+            original.Clip.SampleModel(original.Skeleton, (original.Clip.FrameCount - 1) * original.Clip.FrameTime, Interpolation.Step, b);
+            travelled = (float)Math.Sqrt((a[0].position.x - b[0].position.x) * (a[0].position.x - b[0].position.x) +
+                                         (a[0].position.z - b[0].position.z) * (a[0].position.z - b[0].position.z));
+        }
+        Console.WriteLine("  in place, still top: Hips moves {0:E2} m on the ground plane (the original's travels {1:F2} m)", worst, travelled);
+        Check(travelled > 1f && worst <= 1e-5f * travelled, "Apply Root Motion off pins the travelling joint");
+        Call(player, "OnDestroy");
+    }
+
     static bool Same(float a, float b) { return Math.Abs(a - b) <= 1e-7f * Math.Max(1f, Math.Abs(b)); }
 
     // HumanoidRetargeter: the CMU walk on louise's rig, the rig read once from its Transforms
@@ -314,6 +361,7 @@ static partial class ComponentTests
         WalkScene();
         StandOnSlopeScene();
         MappedRigScene();
+        InPlaceStillTopScene();
         RetargetScene();
         MatchingScene();
         AnyRigScene();

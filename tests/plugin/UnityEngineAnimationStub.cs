@@ -128,12 +128,20 @@ namespace UnityEngine
     public class Avatar : Object
     {
         internal HumanDescription description;
+        internal string rootMotionTransformName; // generic avatars: the root motion node
         public bool isValid { get; internal set; }
         public bool isHuman { get; internal set; }
     }
     // Unity's builds the avatar from the description; the stub keeps it, valid when every bone is found.
     public static class AvatarBuilder
     {
+        /// <summary>A generic avatar over every Transform under `go`; root motion comes from the
+        /// Transform named `rootMotionTransformName` ("": none). Valid when that name is found.</summary>
+        public static Avatar BuildGenericAvatar(GameObject go, string rootMotionTransformName)
+        {
+            bool ok = string.IsNullOrEmpty(rootMotionTransformName) || FindDeep(go.transform, rootMotionTransformName) != null;
+            return new Avatar { rootMotionTransformName = rootMotionTransformName, isValid = ok, isHuman = false };
+        }
         public static Avatar BuildHumanAvatar(GameObject go, HumanDescription d)
         {
             bool ok = d.human != null && d.human.Length > 0;

@@ -6,6 +6,8 @@
  * on a two-joint BVH stay in test_plugin_abi.c. */
 #include "plugin_rig.h"
 
+#include "../locomotion/studio_variants.h"
+
 enum { MAXJ = 64 };
 
 static const char k_two_joints[] = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n"
@@ -253,6 +255,68 @@ static void destroy_and_last_error(void **state)
     assert_int_equal(ak_plugin_abi_version(), AK_PLUGIN_ABI_VERSION);
 }
 
+/* The joint that carries the travel (issue 22): CMU 02_01's top joint Hips travels; its
+ * still-top variant (joint_Root that never moves above Hips, the tests' generator) has Hips
+ * (joint 1) under a still top, with the same reach in metres as the library measures on the
+ * variant; a name is taken as it is; an unknown name is refused with it in the message, and a
+ * skeleton of another joint count too. */
+static void root_joint_is_the_librarys(void **state)
+{
+    (void)state;
+    size_t size = 0;
+    char *text = akv_text("cmu_02_01_walk.bvh", AKV_STILL_TOP, &size);
+    ak_handle s = NULL, c = NULL, s0 = NULL, c0 = NULL;
+    char err[256], why[256];
+    assert_int_equal(ak_plugin_bvh_load_memory(text, (int32_t)size, 0.0f, 0, &s, &c, err, 256),
+                     AK_OK);
+    ak_plugin_root_joint_info info;
+    assert_int_equal(ak_plugin_clip_root_joint(c, s, NULL, &info, why, sizeof why), AK_OK);
+    printf("still-top variant: %s\n", why);
+    assert_int_equal(info.joint, 1);
+    assert_int_equal(info.top, 0);
+    assert_int_equal(info.reason, AK_ROOT_JOINT_UNDER_STILL);
+    assert_non_null(strstr(why, "Hips (the top joint joint_Root is still"));
+    /* the library on the same text, scaled as the plugin loaded it */
+    ak_skeleton *ls = NULL;
+    ak_clip *lc = NULL;
+    ak_error e;
+    assert_int_equal(ak_bvh_read_memory(text, size, NULL, &ls, &lc, &e), AK_OK);
+    ak_plugin_skeleton_info si;
+    assert_int_equal(ak_plugin_skeleton_info_get(s, &si), AK_OK);
+    ak_skeleton_scale(ls, si.metres_per_unit);
+    ak_clip_scale(lc, si.metres_per_unit);
+    ak_root_joint_report r;
+    assert_int_equal(ak_root_joint_find(ls, lc, NULL, &r, &e), AK_OK);
+    AKT_NEAR(info.travel, r.travel, 0);
+    AKT_NEAR(info.top_travel, r.top_travel, 0);
+    AKT_NEAR(info.height, r.height, 0);
+    assert_true(info.travel > 0.25f * info.height && info.top_travel < 1e-3f * info.height);
+    assert_int_equal(ak_plugin_clip_root_joint(c, s, "Hips", &info, NULL, 0), AK_OK);
+    assert_int_equal(info.joint, 1);
+    assert_int_equal(info.reason, AK_ROOT_JOINT_NAMED);
+    assert_int_equal(ak_plugin_clip_root_joint(c, s, "NoSuchJoint", &info, why, sizeof why),
+                     AK_ERR_NOT_FOUND);
+    ak_plugin_last_error(c, err, sizeof err);
+    assert_non_null(strstr(err, "no joint named 'NoSuchJoint' to carry the root motion"));
+    /* the original: its top joint travels */
+    char path[1024];
+    akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path);
+    assert_int_equal(ak_plugin_bvh_load(path, 0.0f, 0, &s0, &c0, err, sizeof err), AK_OK);
+    assert_int_equal(ak_plugin_clip_root_joint(c0, s0, "", &info, why, sizeof why), AK_OK);
+    assert_int_equal(info.joint, 0);
+    assert_int_equal(info.reason, AK_ROOT_JOINT_TOP_TRAVELS);
+    assert_int_equal(ak_plugin_clip_root_joint(c, s0, NULL, &info, NULL, 0), AK_ERR_INVALID_ARG);
+    ak_plugin_last_error(c, err, sizeof err);
+    assert_non_null(strstr(err, "not loaded together"));
+    ak_plugin_destroy(s);
+    ak_plugin_destroy(c);
+    ak_plugin_destroy(s0);
+    ak_plugin_destroy(c0);
+    ak_skeleton_destroy(ls);
+    ak_clip_destroy(lc);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -261,6 +325,7 @@ int main(void)
         cmocka_unit_test(sampling_and_fk_are_the_librarys),
         cmocka_unit_test(matrices_and_the_mirror_worked_numbers),
         cmocka_unit_test(destroy_and_last_error),
+        cmocka_unit_test(root_joint_is_the_librarys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

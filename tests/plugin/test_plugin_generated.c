@@ -690,6 +690,93 @@ static void probe_ak_plugin_clip_sample_model(void)
           g.clip);
 }
 
+static void probe_ak_plugin_clip_root_joint(void)
+{
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(clip = NULL)",
+          ak_plugin_clip_root_joint(NULL, g.skeleton, "Hips",
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, 64),
+          NULL);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(clip = g.forged)",
+          ak_plugin_clip_root_joint(g.forged, g.skeleton, "Hips",
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, 64),
+          g.forged);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(clip = g.stale)",
+          ak_plugin_clip_root_joint(g.stale, g.skeleton, "Hips",
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, 64),
+          g.stale);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(clip = g.other_kind)",
+          ak_plugin_clip_root_joint(g.other_kind, g.skeleton, "Hips",
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, 64),
+          g.other_kind);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(skeleton = NULL)",
+          ak_plugin_clip_root_joint(g.clip, NULL, "Hips", (ak_plugin_root_joint_info *)g.scratch,
+                                    g.text, 64),
+          NULL);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(skeleton = g.forged)",
+          ak_plugin_clip_root_joint(g.clip, g.forged, "Hips",
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, 64),
+          g.forged);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(skeleton = g.stale)",
+          ak_plugin_clip_root_joint(g.clip, g.stale, "Hips", (ak_plugin_root_joint_info *)g.scratch,
+                                    g.text, 64),
+          g.stale);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(skeleton = g.other_kind)",
+          ak_plugin_clip_root_joint(g.clip, g.other_kind, "Hips",
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, 64),
+          g.other_kind);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(name = NULL)",
+          ak_plugin_clip_root_joint(g.clip, g.skeleton, NULL,
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, 64),
+          g.clip);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(name = '')",
+          ak_plugin_clip_root_joint(g.clip, g.skeleton, "", (ak_plugin_root_joint_info *)g.scratch,
+                                    g.text, 64),
+          g.clip);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(name = 'no/such/file.bvh')",
+          ak_plugin_clip_root_joint(g.clip, g.skeleton, "no/such/file.bvh",
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, 64),
+          g.clip);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(name = g.long_text)",
+          ak_plugin_clip_root_joint(g.clip, g.skeleton, g.long_text,
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, 64),
+          g.clip);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(out_info = NULL)",
+          ak_plugin_clip_root_joint(g.clip, g.skeleton, "Hips", NULL, g.text, 64), g.clip);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(buffer = NULL)",
+          ak_plugin_clip_root_joint(g.clip, g.skeleton, "Hips",
+                                    (ak_plugin_root_joint_info *)g.scratch, NULL, 64),
+          g.clip);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(size = -1)",
+          ak_plugin_clip_root_joint(g.clip, g.skeleton, "Hips",
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, -1),
+          g.clip);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(size = INT32_MIN)",
+          ak_plugin_clip_root_joint(g.clip, g.skeleton, "Hips",
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, INT32_MIN),
+          g.clip);
+    reset_scratch();
+    judge("ak_plugin_clip_root_joint(size = 0)",
+          ak_plugin_clip_root_joint(g.clip, g.skeleton, "Hips",
+                                    (ak_plugin_root_joint_info *)g.scratch, g.text, 0),
+          g.clip);
+}
+
 static void probe_ak_plugin_xforms_to_matrices(void)
 {
     reset_scratch();
@@ -5256,6 +5343,7 @@ static void every_export_every_parameter(void **state)
     probe_ak_plugin_clip_sample();
     probe_ak_plugin_fk();
     probe_ak_plugin_clip_sample_model();
+    probe_ak_plugin_clip_root_joint();
     probe_ak_plugin_xforms_to_matrices();
     probe_ak_plugin_mirror_z();
     probe_ak_plugin_limb_ik_defaults();
@@ -5303,7 +5391,7 @@ static void every_export_every_parameter(void **state)
     probe_ak_plugin_matcher_state_get();
     probe_ak_plugin_matcher_pose();
     probe_ak_plugin_matcher_summary_get();
-    probe_report(63);
+    probe_report(64);
 }
 
 int main(void)

@@ -164,6 +164,7 @@ static void live_retargeter_is_the_librarys(void **state)
         ak_plugin_retargeter_create(src.s, dst.s, NULL, NULL, &p, &rt, err, sizeof err), AK_OK);
     ak_retarget_params lp = library_params(&src, &dst);
     lp.scale = 1.2f;
+    lp.source_clip = NULL; /* the plugin's live retargeter has no clip to pick a reference from */
     ak_retargeter *lrt = NULL;
     ak_error e;
     assert_int_equal(ak_retargeter_create(&lp, &lrt, &e), AK_OK);

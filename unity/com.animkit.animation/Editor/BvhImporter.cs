@@ -5,6 +5,10 @@
 //    with "Draw Skeleton" for gizmos);
 //  - the AnimationClip (generic, one key per BVH frame, looping if "Loop" is ticked), usable
 //    in any Animator Controller on a hierarchy with the same joint names;
+//  - a generic Avatar on the prefab's Animator whose root motion node is the joint that
+//    carries the travel (measured by the plugin: the top joint, or the hips under a top joint
+//    that never moves; "Root Joint" names it instead), so Apply Root Motion moves the
+//    GameObject by that joint's travel, not by a still top joint's;
 //  - the file's text as a TextAsset, for a BvhPlayer (the walker, foot IK and IK components
 //    read the BVH through the plugin, not through the clip).
 // The native plugin reads the file, so units are detected exactly as at run time.
@@ -26,6 +30,9 @@ namespace AnimKit.Editor
         [Min(0f)] public float metresPerUnit = 0f;
         [Tooltip("The clip loops (Loop Time).")]
         public bool loop = true;
+        [Tooltip("The joint whose travel is the root motion (the generic avatar's root motion node). " +
+                 "Empty: measured (the top joint, or the hips under a top joint that never moves).")]
+        public string rootJoint = "";
 
         /// <summary>What one import produced (also what the tests inspect).</summary>
         public sealed class Result
@@ -35,6 +42,12 @@ namespace AnimKit.Editor
             public TextAsset Text;
             public float MetresPerUnit;
             public int JointCount, FrameCount;
+            /// <summary>The generic avatar (the prefab Animator's) rooted at RootJointName.</summary>
+            public Avatar Avatar;
+            /// <summary>The joint whose travel is the root motion, its name, and why (the
+            /// plugin's one line, e.g. "Hips (the top joint joint_Root is still: ...)").</summary>
+            public int RootJoint;
+            public string RootJointName, RootJointReason;
         }
 
         public override void OnImportAsset(AssetImportContext ctx)
@@ -43,7 +56,7 @@ namespace AnimKit.Editor
             Result r;
             try
             {
-                r = Import(File.ReadAllBytes(ctx.assetPath), name, metresPerUnit, loop);
+                r = Import(File.ReadAllBytes(ctx.assetPath), name, metresPerUnit, loop, rootJoint);
             }
             catch (AnimKitException e)
             {
@@ -58,16 +71,27 @@ namespace AnimKit.Editor
             }
             ctx.AddObjectToAsset("skeleton", r.Root);
             ctx.AddObjectToAsset("clip", r.Clip);
+            ctx.AddObjectToAsset("avatar", r.Avatar);
             ctx.AddObjectToAsset("bvh text", r.Text);
             ctx.SetMainObject(r.Root);
         }
 
-        /// <summary>The import without an AssetImportContext: BVH bytes -> hierarchy, clip and
-        /// text. Throws AnimKitException ("line N: reason") for a bad file.</summary>
+        /// <summary>Import with the root joint measured.</summary>
         public static Result Import(byte[] bvhBytes, string name, float metresPerUnit, bool loop)
+        {
+            return Import(bvhBytes, name, metresPerUnit, loop, "");
+        }
+
+        /// <summary>The import without an AssetImportContext: BVH bytes -> hierarchy, clip,
+        /// avatar and text. `rootJoint` null or "" measures the joint that travels, a name takes
+        /// that joint. Throws AnimKitException ("line N: reason") for a bad file, NotFound for
+        /// a root joint name the file does not have.</summary>
+        public static Result Import(byte[] bvhBytes, string name, float metresPerUnit, bool loop, string rootJoint)
         {
             using (BvhFile bvh = BvhFile.LoadText(bvhBytes, metresPerUnit, loop))
             {
+                string why;
+                AkRootJointInfo root = bvh.Clip.RootJoint(bvh.Skeleton, rootJoint, out why);
                 Result r = new Result();
                 r.MetresPerUnit = bvh.Skeleton.MetresPerUnit;
                 r.JointCount = bvh.Skeleton.JointCount;
@@ -79,7 +103,15 @@ namespace AnimKit.Editor
                 AnimationClipSettings settings = AnimationUtility.GetAnimationClipSettings(r.Clip);
                 settings.loopTime = loop;
                 AnimationUtility.SetAnimationClipSettings(r.Clip, settings);
-                r.Root.AddComponent<Animator>(); // ClipPlayer requires it; added first, explicitly
+                r.RootJoint = root.joint;
+                r.RootJointName = bvh.Skeleton.JointNames[root.joint];
+                r.RootJointReason = why;
+                // ClipPlayer requires the Animator; added first, explicitly. Its generic avatar's
+                // root motion node is the travelling joint (Unity finds it by name).
+                Animator animator = r.Root.AddComponent<Animator>();
+                r.Avatar = AvatarBuilder.BuildGenericAvatar(r.Root, r.RootJointName);
+                r.Avatar.name = name + " (avatar)";
+                animator.avatar = r.Avatar;
                 ClipPlayer player = r.Root.AddComponent<ClipPlayer>();
                 player.clip = r.Clip;
                 r.Text = new TextAsset(Encoding.UTF8.GetString(bvhBytes));

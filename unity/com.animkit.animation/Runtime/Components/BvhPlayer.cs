@@ -52,9 +52,12 @@ namespace AnimKit.Unity
                  "with identity local rotations, as BVH defines it). Empty: empty GameObjects are built " +
                  "under this object, one per joint.")]
         public Transform rigRoot;
-        [Tooltip("Keep the root joint's horizontal travel in the pose. Turn off to play in place " +
+        [Tooltip("Keep the travelling joint's horizontal travel in the pose. Turn off to play in place " +
                  "(the GuideWalker turns it off and moves the character instead).")]
         public bool applyRootMotion = true;
+        [Tooltip("The joint that carries the travel (what Apply Root Motion off pins). Empty: measured " +
+                 "(the top joint, or the hips under a top joint that never moves).")]
+        public string rootJoint = "";
         [Tooltip("Draw the bones as gizmos.")]
         public bool drawSkeleton = true;
 
@@ -75,6 +78,8 @@ namespace AnimKit.Unity
         public Transform Space { get { return transform; } }
         /// <summary>Set by a GuideWalker; null means plain clip playback.</summary>
         public IPoseSource PoseSource { get; set; }
+        /// <summary>The joint that carries the travel (measured at Load, or `rootJoint`).</summary>
+        public int RootJoint { get; private set; }
 
         readonly List<PoseModifier> m_modifiers = new List<PoseModifier>();
         static readonly Comparison<PoseModifier> s_byOrder = (a, b) => a.order.CompareTo(b.order);
@@ -127,8 +132,19 @@ namespace AnimKit.Unity
             string missing;
             Humanoid = Skeleton.Humanoid(null, out missing);
             if (missing != null) Debug.LogWarning("BvhPlayer: " + missing, this);
+            try
+            {
+                string why;
+                RootJoint = Clip.RootJoint(Skeleton, rootJoint, out why).joint;
+            }
+            catch (AnimKitException e)
+            {
+                Debug.LogError("BvhPlayer: " + e.Message + " (rootJoint)", this);
+                Unload();
+                return false;
+            }
             Clip.Sample(Skeleton, 0f, Interpolation.Step, Local);
-            m_rootStart = Local[0].position;
+            m_rootStart = Local[RootJoint].position;
             BuildOrMapRig();
             return true;
         }
@@ -175,9 +191,10 @@ namespace AnimKit.Unity
                 Clip.Sample(Skeleton, time, interpolation, Local);
                 if (!applyRootMotion)
                 {
-                    // In place: keep the vertical bob, drop horizontal travel.
-                    Local[0].position.x = m_rootStart.x;
-                    Local[0].position.z = m_rootStart.z;
+                    // In place: keep the vertical bob, drop the travelling joint's horizontal
+                    // travel (the joints above it are still).
+                    Local[RootJoint].position.x = m_rootStart.x;
+                    Local[RootJoint].position.z = m_rootStart.z;
                 }
                 Skeleton.Fk(Local, Model);
             }

@@ -231,6 +231,21 @@ namespace AnimKit
             set { AnimKitNative.Check(AnimKitNative.ak_plugin_clip_set_loop(Raw, value ? 1 : 0), Raw); }
         }
 
+        /// <summary>The joint that carries this clip's horizontal travel: `name` null or ""
+        /// measures it (the top joint, or the hips / a root bone under a top joint that never
+        /// moves), a name takes that joint (throws AnimKitException NotFound, "no joint named
+        /// 'X' to carry the root motion", when the skeleton has none). `reason` gets one line
+        /// saying which joint and why. Walks every frame: call it once, at load.</summary>
+        public AkRootJointInfo RootJoint(Skeleton skeleton, string name, out string reason)
+        {
+            AkRootJointInfo info;
+            byte[] buf = new byte[512];
+            AnimKitNative.Check(AnimKitNative.ak_plugin_clip_root_joint(Raw, skeleton.Handle.Raw,
+                AnimKitNative.Utf8(name), out info, buf, buf.Length), Raw);
+            reason = AnimKitNative.FromUtf8(buf);
+            return info;
+        }
+
         /// <summary>Local pose at `time` seconds into `local` (length >= joint count).</summary>
         public void Sample(Skeleton skeleton, float time, Interpolation interp, AkXform[] local)
         {

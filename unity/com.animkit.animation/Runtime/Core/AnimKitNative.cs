@@ -88,6 +88,21 @@ namespace AnimKit
         public float weight;
     }
 
+    /// <summary>Why a joint carries the clip's travel (ak_plugin_root_joint_info.reason).</summary>
+    public enum RootJointReason { TopTravels = 0, UnderStillTop = 1, Named = 2 }
+
+    /// <summary>Which joint carries a clip's horizontal travel (ak_plugin_root_joint_info).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkRootJointInfo
+    {
+        public int joint;       // the joint whose horizontal travel is the root motion
+        public int top;         // the top joint above it
+        public int reason;      // RootJointReason
+        public float travel;    // metres: its largest XZ distance from its frame-0 place
+        public float topTravel; // metres: the top joint's
+        public float height;    // metres: the clip's standing height
+    }
+
     [StructLayout(LayoutKind.Sequential)]
     public struct AkClipInfo
     {
@@ -279,7 +294,7 @@ namespace AnimKit
         // Resolves to libanimkit_unity.so (Linux) and animkit_unity.dll (Windows).
         public const string Lib = "animkit_unity";
         /// <summary>The ABI this binding was written for (AK_PLUGIN_ABI_VERSION).</summary>
-        public const int ExpectedAbiVersion = 4;
+        public const int ExpectedAbiVersion = 5;
         public const int HumanoidSlotCount = 21;
         const CallingConvention CC = CallingConvention.Cdecl;
 
@@ -304,6 +319,9 @@ namespace AnimKit
 
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_clip_info_get(IntPtr clip, out AkClipInfo info);
         [DllImport(Lib, CallingConvention = CC)] public static extern int ak_plugin_clip_set_loop(IntPtr clip, int loop);
+        [DllImport(Lib, CallingConvention = CC)]
+        public static extern int ak_plugin_clip_root_joint(IntPtr clip, IntPtr skeleton, byte[] nameUtf8,
+            out AkRootJointInfo info, byte[] buffer, int size);
         [DllImport(Lib, CallingConvention = CC)]
         public static extern int ak_plugin_clip_create(IntPtr skeleton, int frameCount, float frameTime, int loop,
             ref AkXform localFrames, int count, out IntPtr clip, byte[] errorBuffer, int errorSize);

@@ -4,6 +4,7 @@
 // With AK_MOCAP_DIR set (the project's test run), a real CMU walk is imported too.
 using System;
 using System.IO;
+using System.Text;
 using AnimKit.Editor;
 using AnimKit.Unity;
 using NUnit.Framework;
@@ -94,6 +95,95 @@ namespace AnimKit.Tests
                 () => BvhImporter.Import(System.Text.Encoding.UTF8.GetBytes(bad), "bad", 0f, true));
             StringAssert.Contains("line", e.Message);
             Assert.AreEqual(AkStatus.Parse, e.Status, e.Message + " (file has " + lines + " lines)");
+        }
+
+        // Another studio's shape of the same capture (issue 22's variants, as the C tests'
+        // generator makes it): a joint_Root that never moves above the file's top joint, six
+        // zero channels prepended to every frame line. Every joint keeps its model position.
+        static byte[] StillTopVariant(byte[] bvh)
+        {
+            string text = Encoding.UTF8.GetString(bvh).Replace("\r\n", "\n");
+            int motion = text.IndexOf("\nMOTION\n", StringComparison.Ordinal);
+            string hierarchy = text.Substring(0, motion), rest = text.Substring(motion + 1);
+            int root = hierarchy.IndexOf("ROOT ", StringComparison.Ordinal);
+            hierarchy = hierarchy.Substring(0, root) +
+                "ROOT joint_Root\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n" +
+                "JOINT " + hierarchy.Substring(root + 5) + "\n}";
+            var sb = new StringBuilder(hierarchy.Length + rest.Length * 2);
+            sb.Append(hierarchy).Append('\n');
+            string[] lines = rest.Split('\n');
+            for (int i = 0; i < lines.Length; ++i)
+            {
+                // MOTION, Frames:, Frame Time: as they are; every frame line gets six zeros.
+                if (i >= 3 && lines[i].Trim().Length > 0) sb.Append("0 0 0 0 0 0 ");
+                sb.Append(lines[i]);
+                if (i + 1 < lines.Length) sb.Append('\n');
+            }
+            return Encoding.UTF8.GetBytes(sb.ToString());
+        }
+
+        // The root motion an Animator takes from the avatar's root motion node: where that
+        // joint is on the ground plane (x, z of its position under the prefab root) at each
+        // frame of the clip, relative to frame 0.
+        static Vector3[] RootMotion(BvhImporter.Result r, Skeleton skeleton)
+        {
+            Transform node = r.Root.transform.Find(BvhAnimation.JointPaths(skeleton)[r.RootJoint]);
+            Assert.IsNotNull(node, "root motion node " + r.RootJointName);
+            Vector3[] track = new Vector3[r.FrameCount];
+            float dt = 1f / r.Clip.frameRate;
+            for (int i = 0; i < r.FrameCount; ++i)
+            {
+                r.Clip.SampleAnimation(r.Root, i * dt);
+                Vector3 p = r.Root.transform.InverseTransformPoint(node.position);
+                track[i] = new Vector3(p.x, 0f, p.z);
+            }
+            for (int i = r.FrameCount - 1; i >= 0; --i) track[i] -= track[0];
+            return track;
+        }
+
+        [Test]
+        public void A_still_top_joint_variant_has_the_original_s_root_motion()
+        {
+            string dir = Environment.GetEnvironmentVariable("AK_MOCAP_DIR");
+            string path = string.IsNullOrEmpty(dir) ? null : Path.Combine(dir, "cmu_02_01_walk.bvh");
+            if (path == null || !File.Exists(path)) Assert.Ignore("AK_MOCAP_DIR/cmu_02_01_walk.bvh not found");
+            byte[] bytes = File.ReadAllBytes(path), still = StillTopVariant(bytes);
+            BvhImporter.Result original = BvhImporter.Import(bytes, "walk", 0f, true);
+            m_result = BvhImporter.Import(still, "walk_still_top", 0f, true, "");
+            try
+            {
+                Assert.AreEqual("Hips", original.RootJointName, original.RootJointReason);
+                Assert.AreEqual(0, original.RootJoint);
+                // The variant's travel is on Hips (joint 1) under a joint_Root that never moves.
+                Assert.AreEqual("Hips", m_result.RootJointName, m_result.RootJointReason);
+                Assert.AreEqual(1, m_result.RootJoint);
+                StringAssert.Contains("joint_Root is still", m_result.RootJointReason);
+                Assert.IsFalse(m_result.Avatar.isHuman, "generic avatar");
+                Assert.IsTrue(m_result.Avatar.isValid, "its root motion node is in the prefab");
+                Assert.AreSame(m_result.Avatar, m_result.Root.GetComponent<Animator>().avatar);
+                Vector3[] want, got;
+                using (BvhFile a = BvhFile.LoadText(bytes)) want = RootMotion(original, a.Skeleton);
+                using (BvhFile b = BvhFile.LoadText(still)) got = RootMotion(m_result, b.Skeleton);
+                // Issue 22's bound for a variant: the original's root motion within 1 % (of
+                // its travel over the clip), in every frame.
+                float travel = want[want.Length - 1].magnitude, worst = 0f;
+                Assert.Greater(travel, 1f, "the walk travels (metres)");
+                for (int i = 0; i < want.Length; ++i) worst = Mathf.Max(worst, (got[i] - want[i]).magnitude);
+                Console.WriteLine("still-top variant root motion: travel " + travel + " m, worst frame " +
+                                  worst + " m from the original's (" + (100f * worst / travel) + " %)");
+                Assert.LessOrEqual(worst, 0.01f * travel);
+                // Named: the same joint; a name the file lacks is refused, the name in the message.
+                BvhImporter.Result named = BvhImporter.Import(still, "named", 0f, true, "Hips");
+                Assert.AreEqual(1, named.RootJoint);
+                UnityEngine.Object.DestroyImmediate(named.Root);
+                AnimKitException e = Assert.Throws<AnimKitException>(
+                    () => BvhImporter.Import(still, "bad", 0f, true, "NoSuchJoint"));
+                StringAssert.Contains("no joint named 'NoSuchJoint'", e.Message);
+            }
+            finally
+            {
+                UnityEngine.Object.DestroyImmediate(original.Root);
+            }
         }
 
         [Test]
