@@ -371,8 +371,23 @@ static void lane_cubic_load(const ak_clip *c, const key_span *s, lane_cubic *k)
  * as squad() does it, on the prepared control points. Lanes whose outer and inner slerps land
  * on opposite hemispheres (squad() then blends without the shortest-arc flip) are redone by
  * the scalar SQUAD. */
-AK_AVX2 static inline soa8_quat soa8_squad(const ak_clip *c, const key_span *s, const lane_cubic *k,
-                                           int32_t j, const __m256 tp[6])
+AK_AVX2 __attribute__((noinline, cold)) static void
+soa8_squad_redo(const ak_clip *c, const key_span *s, int32_t j, int redo, soa8_quat *q)
+{
+    __m128 lanes[8];
+    soa8_store(q->x, q->y, q->z, q->w, lanes);
+    for (int i = 0; i < 8; ++i) {
+        if (!(redo & (1 << i))) continue;
+        const ak_quat r = sample_squad(c, &s[i], j);
+        lanes[i] = _mm_loadu_ps(&r.x);
+    }
+    soa8_load(lanes, &q->x, &q->y, &q->z, &q->w);
+}
+
+/* Inlined into the pass (a call would spill its registers every joint); the rare redo is out
+ * of line. */
+AK_AVX2 __attribute__((always_inline)) static inline soa8_quat
+soa8_squad(const ak_clip *c, const key_span *s, const lane_cubic *k, int32_t j, const __m256 tp[6])
 {
     const soa8_quat outer =
         soa8_slerp(soa8_keys(k->r0, j), soa8_keys(k->r1, j), tp[0], tp[1], tp[2]);
@@ -383,16 +398,7 @@ AK_AVX2 static inline soa8_quat soa8_squad(const ak_clip *c, const key_span *s, 
     const __m256 d = soa8_dot(outer, inner);
     soa8_quat q = soa8_nlerp_fixed(outer, inner, d, tp[3], tp[4], tp[5]);
     const int redo = _mm256_movemask_ps(d);
-    if (redo) {
-        __m128 lanes[8];
-        soa8_store(q.x, q.y, q.z, q.w, lanes);
-        for (int i = 0; i < 8; ++i) {
-            if (!(redo & (1 << i))) continue;
-            const ak_quat r = sample_squad(c, &s[i], j);
-            lanes[i] = _mm_loadu_ps(&r.x);
-        }
-        soa8_load(lanes, &q.x, &q.y, &q.z, &q.w);
-    }
+    if (redo) soa8_squad_redo(c, s, j, redo, &q);
     return q;
 }
 
