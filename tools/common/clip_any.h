@@ -29,7 +29,9 @@ int32_t ak_tools_read_clip_mesh(const char *path, ak_skeleton **out_skeleton, ak
 /* 1 when this build reads FBX. */
 int ak_tools_have_fbx(void);
 
-/* FBX through assimp: the scene's nodes, the meshes' bones as a skin and every animation
+/* FBX through assimp: the scene's nodes (without assimp's scene root "RootNode" when that
+ * holds a single tree and is identity, not animated, without mesh), the meshes' bones as a
+ * skin and every animation
  * stack, written as a GLB document in memory (malloc'ed; the caller frees) that
  * ak_gltf_read_clip_memory reads like any glTF file (one evaluation of channels for both
  * formats). assimp's import with FBX pivots collapsed (AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS

@@ -145,6 +145,20 @@ static void write_node(fb_ctx *c, int i)
     fb_printf(&c->json, "}");
 }
 
+/* The node the skeleton starts at: assimp's own scene root ("RootNode", standing for FBX's
+ * implicit scene object 0: identity, no mesh, never animated) when it holds a single tree is
+ * left out and that tree's top node is taken, so the joints are the file's models; an extra
+ * still joint at the origin would count in the pose height (ak_clip_standing_height) and the
+ * units detected from it. Otherwise (several trees, a transform) the scene root itself. */
+static const struct aiNode *top_node(const fb_ctx *c)
+{
+    const struct aiNode *r = c->scene->mRootNode;
+    if (r->mNumChildren != 1 || r->mNumMeshes != 0 || is_animated(c, r) ||
+        !aiMatrix4IsIdentity(&r->mTransformation))
+        return r;
+    return r->mChildren[0];
+}
+
 /* Appends floats to the binary buffer as one view + accessor; returns the accessor index. */
 static int add_accessor(fb_ctx *c, fb_buf *views, fb_buf *accs, const float *v, size_t count,
                         const char *type, int comps)
@@ -300,7 +314,7 @@ static uint8_t *frame_glb(const fb_buf *json, const fb_buf *bin, size_t *out_siz
 static int write_doc(fb_ctx *c, uint8_t **out, size_t *size)
 {
     fb_buf anims = {0}, views = {0}, accs = {0}, skin = {0};
-    int st = collect(c, c->scene->mRootNode, 0);
+    int st = collect(c, top_node(c), 0);
     if (st == 0) st = write_animations(c, &anims, &views, &accs) < 0 ? -1 : 0;
     write_skin(c, &skin);
     fb_printf(&c->json, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"animkit FBX via "
