@@ -238,7 +238,8 @@ typedef struct foot_frame {
     ak_vec3 heel_a[2], toe_a[2];     /* the animated heel and toe, shifted (anim_points) */
     ak_vec3 heel_n[2];               /* the heel ground's clamped normal (or up), where set */
     int heel_n_set[2];
-    float foothold[2]; /* the ground this leg stands on, or a swinging leg will land on */
+    float prev_ankle_y[2]; /* each ankle target's height last frame (clear_ground) */
+    float foothold[2];     /* the ground this leg stands on, or a swinging leg will land on */
     int has_foothold[2];
 } foot_frame;
 
@@ -857,10 +858,16 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         lift = akf_max(lift, akf_max(ground_at(g, q, toe).height, floor) - toe.y);
     }
     /* The lift moves at most swing_height_rate (either way): ground that rises under the
-     * foot faster than that (a riser met without warning) is climbed, not jumped. */
+     * foot faster than that (a riser met without warning) is climbed, not jumped. A lift that
+     * only holds the ankle up to where it was last frame (plus that rate) is not limited: the
+     * animation's own point diving faster (a matching transition's offset decaying) does not
+     * take the foot below the ground. */
     lift = akf_max(lift, 0.0f);
-    if (st->initialized && ff->dt > 0.0f)
-        lift = approach(st->clear_lift[s], lift, p->swing_height_rate * ff->dt);
+    if (st->initialized && ff->dt > 0.0f) {
+        const float step = p->swing_height_rate * ff->dt;
+        const float hold = akf_min(lift, ff->prev_ankle_y[s] + step - a.y);
+        lift = akf_max(approach(st->clear_lift[s], lift, step), hold);
+    }
     st->clear_lift[s] = lift;
     ff->ankle_target[s].y += lift * p->weight;
 }
@@ -1106,8 +1113,10 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     if (!st->initialized) reset_weights(st, fr);
     /* The pose and the placement shift stay as they are until the hip drop: one set of
      * animated points serves the query points, the locks and the targets. */
-    for (int s = 0; s < 2; ++s)
+    for (int s = 0; s < 2; ++s) {
         anim_points(p, st, world, s, &ff.heel_a[s], &ff.toe_a[s]);
+        ff.prev_ankle_y[s] = st->ankle_target[s].y;
+    }
     query_points_from(st, ff.heel_a, ff.toe_a, ff.ray_heel, ff.ray_toe);
     int planted[2];
     for (int s = 0; s < 2; ++s) {
