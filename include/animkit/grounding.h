@@ -40,23 +40,31 @@ typedef struct ak_foot_ik_params {
     float swing_height_rate; /* m/s: the swing foot's ground offset changes at most this fast;
                                 default 2 */
     float hip_drop_rate;     /* m/s: the smoothed hip drop changes at most this fast; default 0.8 */
-    float hip_drop_stiffness; /* 1/s: the hip drop follows its goal as a critically damped spring
-                                 of this angular frequency; default 15 */
-    float max_hip_drop;       /* metres; default 0.45 */
-    float hip_accel_down;     /* m/s^2: planned hips (both bounds > 0): the most the grounding's
-                                 own vertical move of the hips (ground following + hip drop, on
-                                 top of the animation's) accelerates downward; the hips are
-                                 planned over the footholds (landing hints) and move as a
-                                 critically damped spring within the bounds. 0 (default): the
-                                 hip drop follows the legs' needs at once. The walker sets
-                                 0.25 g plus the room between the source's lowest and -1 g */
-    float hip_accel_up;       /* m/s^2: the same upward; the walker: 0.5 g plus the room between
-                                 the source's highest and +1 g; 0 with hip_accel_down */
-    float max_hip_rise;       /* metres the hips may rise above the animation in single support
-                                 (over a stance foot above the animation's floor, so the stance
-                                 knee keeps the animated bend); default 0 (the walker: 0.3) */
-    float pole_distance;      /* knee pole this far in front of the knee, m; default 0.5 */
-    int32_t lock_feet;        /* 1 (default): stance feet stay where they landed */
+    float hip_drop_stiffness;   /* 1/s: the hip drop follows its goal as a critically damped spring
+                                   of this angular frequency; default 15 */
+    float max_hip_drop;         /* metres; default 0.45 */
+    float hip_accel_down;       /* m/s^2: planned hips (both bounds > 0): the most the grounding's
+                                   own vertical move of the hips (ground following + hip drop, on
+                                   top of the animation's) accelerates downward; the hips are
+                                   planned over the footholds (landing hints) and move as a
+                                   critically damped spring within the bounds. 0 (default): the
+                                   hip drop follows the legs' needs at once. The walker sets
+                                   0.25 g plus the room between the source's lowest and -1 g */
+    float hip_accel_up;         /* m/s^2: the same upward; the walker: 0.5 g plus the room between
+                                   the source's highest and +1 g; 0 with hip_accel_down */
+    float hip_accel_total_down; /* m/s^2: planned hips: the most the hips as a whole (the
+                                   animation's own move plus the grounding's, over 33 ms) may
+                                   accelerate downward. A swinging foot that lands before the
+                                   hips reach their plan speeds them up by at most what the
+                                   animation leaves of it at that moment (the frame's
+                                   anim_hip_accel; never beyond 1 g of the grounding's own). 0
+                                   (default): up to 1 g. The walker: 0.25 g below the lower of the
+                                   source's lowest and -1 g */
+    float max_hip_rise;         /* metres the hips may rise above the animation in single support
+                                   (over a stance foot above the animation's floor, so the stance
+                                   knee keeps the animated bend); default 0 (the walker: 0.3) */
+    float pole_distance;        /* knee pole this far in front of the knee, m; default 0.5 */
+    int32_t lock_feet;          /* 1 (default): stance feet stay where they landed */
 } ak_foot_ik_params;
 
 /* Per-character state, caller-owned; ak_foot_ik_state_reset before the first frame. */
@@ -123,6 +131,11 @@ typedef struct ak_foot_ik_frame {
     float swing_phase[2];         /* 0 at lift-off .. 1 at landing (unused in stance) */
     int32_t contact[2];           /* AK_CONTACT_* of each stance foot; AK_CONTACT_TOE alone
                                      rolls the foot over its toe; 0 = a plain stance */
+    float anim_hip_accel;         /* m/s^2, up positive: the pose source's own vertical
+                                     acceleration of the hips this frame (33 ms average), read
+                                     with hip_accel_total_down; 0: none known. The walker
+                                     looks it up in its source clip's table (built once per
+                                     clip on its key grid), never from the posed frames */
 } ak_foot_ik_frame;
 
 AK_API ak_foot_ik_params ak_foot_ik_defaults(void);

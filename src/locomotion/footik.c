@@ -741,6 +741,17 @@ static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, cons
     st->hip_drop = akf_min(want, p->max_hip_drop);
 }
 
+/* The most a swinging foot's landing may accelerate the grounding's move of the hips downward
+ * (landing_accel): with hip_accel_total_down, the room the animation's own hips leave under that
+ * bound now (total + the pose source's own hips acceleration, ak_foot_ik_frame.anim_hip_accel,
+ * negative while they fall), at least hip_accel_down; else (and never beyond) one g: a body
+ * falls no faster than gravity. */
+static float landing_cap(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr)
+{
+    if (!(p->hip_accel_total_down > 0.0f) || !isfinite(fr->anim_hip_accel)) return AK_GRAVITY;
+    return akf_clamp(p->hip_accel_total_down + fr->anim_hip_accel, p->hip_accel_down, AK_GRAVITY);
+}
+
 /* The downward acceleration the hips may take this frame: hip_accel_down, or, when a swinging
  * foot lands before the hips could reach their goal at that rate, the constant acceleration
  * that brings them there by its landing, 2 (gap - v T) / T^2 for the gap to the goal, their
@@ -750,6 +761,7 @@ static float landing_accel(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                            const ak_foot_ik_frame *fr, const foot_frame *ff, float goal)
 {
     float down = p->hip_accel_down;
+    const float cap = landing_cap(p, fr);
     const float gap = goal - st->pelvis, v = st->pelvis_velocity;
     for (int s = 0; s < 2; ++s) {
         const float u = fr->stance[s] ? 0.0f : fr->swing_phase[s];
@@ -758,7 +770,7 @@ static float landing_accel(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         if (fr->stance[s] || !ff->has_foothold[s] || !(du > 0.0f) || !(u < 1.0f)) continue;
         const float T = akf_max((1.0f - u) / du * ff->dt, ff->dt);
         const float a = -2.0f * (gap - v * T) / (T * T);
-        if (a > down) down = akf_min(a, AK_GRAVITY);
+        if (a > down) down = akf_min(a, cap);
     }
     return down;
 }
@@ -1053,6 +1065,7 @@ void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_ma
     if (fik->hip_accel_down > 0.0f) return;
     fik->hip_accel_down = 0.9f * AK_GRAVITY * (0.25f + fmaxf(0.0f, 1.0f + src_min_g));
     fik->hip_accel_up = 0.9f * AK_GRAVITY * (0.5f + fmaxf(0.0f, 1.0f - src_max_g));
+    fik->hip_accel_total_down = 0.9f * AK_GRAVITY * (0.25f + fmaxf(1.0f, -src_min_g));
 }
 
 float ak_foot_ik_landing_room(const ak_foot_ik_params *fik, const ak_xform *world, int32_t s,

@@ -26,6 +26,7 @@ typedef struct ak_walk_segment {
     ak_vec3 *land_rel[2], *land_toe_rel[2]; /* as the loop's (see below), clamped at the end;
                                                the start's last swing lands in the loop */
     float *swing_phase[2];
+    float *hip_accel;                  /* as the loop's (see below), the ends held */
     int32_t source_first, source_last; /* source frames [first, last] */
     float join_error;                  /* rad: pose difference to the loop frame it meets */
 } ak_walk_segment;
@@ -60,6 +61,12 @@ struct ak_walk_motion {
     ak_vec3 *land_rel[2];
     ak_vec3 *land_toe_rel[2]; /* the same for the toe contact point */
     float *swing_phase[2];
+    /* Per cycle frame: the in-place hips' vertical acceleration, m/s^2 (33 ms average, the
+     * walk metrics' measure, over the key grid; the loop wraps), then (at [frame_count + f])
+     * their vertical velocity over the same frames, m/s. Computed once with the landings, so
+     * the grounding's landing limit reads the same figure on every build
+     * (ak_foot_ik_frame.anim_hip_accel) instead of differentiating the posed frames. */
+    float *hip_accel;
     /* Where a stop comes to rest, cycle times (s, ascending): the middle of each stance, the
      * body over the planted foot and the other foot passing under it. stand_pose is the
      * in-place pose the settle ends in without an idle clip: a mid-stance frame with both
@@ -81,7 +88,9 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
  * source's own room (where the source's hips, 33 ms average, accelerate less than 1 g either
  * way: the difference), so the walk stays within [min(source, -1 g) - 0.25 g, max(source,
  * +1 g) + 0.5 g]; 0.9 of that, as the animation's own extreme and the grounding's may meet in
- * one frame. Bounds already set (hip_accel_down > 0) are kept. */
+ * one frame. A landing may add to the animation's own fall at most what the lower bound leaves
+ * (hip_accel_total_down, 0.9 x (0.25 g below min(source, -1 g))). Bounds already set
+ * (hip_accel_down > 0) are kept. */
 void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_max_g);
 
 /* How far the hips may stay above the ground leg s lands on with the leg still reaching, at
@@ -164,7 +173,7 @@ int32_t ak_contact_run_grid(const ak_contact_params *p, int32_t grid, uint8_t *l
 /* Fills stop_times / stop_double / stand_pose from the contacts. */
 int32_t ak_walk_motion_stops(ak_walk_motion *m, ak_error *err);
 
-/* Fills land_rel / swing_phase from the contacts and the calibration. */
+/* Fills land_rel / swing_phase from the contacts and the calibration, and hip_accel. */
 int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err);
 
 /* Finds a captured start (standing on both feet, root still, before the cycle) and stop
@@ -175,9 +184,10 @@ int32_t ak_walk_motion_find_transitions(ak_walk_motion *m, const ak_clip *full,
 /* Root motion and landings of the segments (after calibration and the loop's landings). */
 int32_t ak_walk_motion_segments_finish(ak_walk_motion *m, ak_error *err);
 void ak_walk_segment_free(ak_walk_segment *seg);
-/* Allocates per-frame landing arrays of n frames for both feet (kept when already there). */
-int32_t ak_walk_landing_alloc(ak_vec3 **land, ak_vec3 **land_toe, float **phase, int32_t n,
-                              ak_error *err);
+/* Allocates per-frame landing arrays of n frames for both feet and the hips' acceleration
+ * (kept when already there). */
+int32_t ak_walk_landing_alloc(ak_vec3 **land, ak_vec3 **land_toe, float **phase, float **hip_accel,
+                              int32_t n, ak_error *err);
 
 /* The frame of per-frame flags nearest time t (ak_contact_at's rule: wraps when looping,
  * clamps otherwise); -1 for an empty table, a non-positive frame time or a non-finite t. */

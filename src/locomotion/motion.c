@@ -84,6 +84,7 @@ void ak_walk_motion_destroy(ak_walk_motion *m)
         free(m->land_toe_rel[s]);
         free(m->swing_phase[s]);
     }
+    free(m->hip_accel);
     ak_walk_segment_free(&m->segment[AK_SEGMENT_START]);
     ak_walk_segment_free(&m->segment[AK_SEGMENT_STOP]);
     free(m->stand_pose);
@@ -585,6 +586,7 @@ typedef struct landing_seq {
     uint8_t *const *contacts;
     ak_vec3 *const *land, *const *land_toe;
     float *const *phase;
+    float *hip_accel;
     int32_t kind; /* -1 the loop, else AK_SEGMENT_START / AK_SEGMENT_STOP */
 } landing_seq;
 
@@ -643,22 +645,57 @@ static void landing_of(const ak_walk_motion *m, const landing_seq *q, int s, int
     q->land_toe[s][f] = akv_add(dp, akq_rotate(ak_quat_yaw(dh), toe));
 }
 
+/* The hips' vertical acceleration and velocity of every frame of q (ak_walk_motion.hip_accel):
+ * from the in-place hips heights y (scratch, a frame each), at frame f the mean of the n =
+ * round(0.033 / frame time) second differences ending there, (y[f] - y[f-1] - y[f-n] +
+ * y[f-n-1]) / (n ft^2), the walk metrics' 33 ms measure, and the velocity over the same frames,
+ * (y[f] - y[f-n-1]) / ((n+1) ft); the loop wraps, a segment holds its ends. */
+static void hip_accels(const ak_walk_motion *m, const landing_seq *q, ak_xform *local, float *y)
+{
+    const int32_t n = q->clip->frame_count, J = m->skeleton->joint_count;
+    const int32_t hips = m->humanoid.joint[AK_HUM_HIPS] >= 0 ? m->humanoid.joint[AK_HUM_HIPS] : 0;
+    const float ft = q->clip->frame_time;
+    for (int32_t f = 0; f < n; ++f) {
+        ak_clip_frame(q->clip, m->skeleton, f, local);
+        ak_root_motion_make_in_place(q->root, (float)f * ft, local);
+        ak_fk(m->skeleton, local, local + J);
+        y[f] = local[J + hips].translation.y;
+    }
+    const int32_t w = (int32_t)fmaxf(1.0f, floorf(0.033f / ft + 0.5f));
+    for (int32_t f = 0; f < n; ++f) {
+        int32_t k[4] = {f, f - 1, f - w, f - w - 1};
+        for (int i = 0; i < 4; ++i)
+            k[i] = q->kind < 0 ? ((k[i] % n) + n) % n : (k[i] < 0 ? 0 : k[i]);
+        q->hip_accel[f] = (y[k[0]] - y[k[1]] - y[k[2]] + y[k[3]]) / ((float)w * ft * ft);
+        q->hip_accel[n + f] = (y[k[0]] - y[k[3]]) / ((float)(w + 1) * ft);
+    }
+}
+
 static int32_t landings_run(const ak_walk_motion *m, const landing_seq *q, ak_error *err)
 {
     const int32_t J = m->skeleton->joint_count;
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 2);
-    if (!local) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    float *y = (float *)malloc(sizeof(float) * (size_t)q->clip->frame_count);
+    if (!local || !y) {
+        free(local);
+        free(y);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
     for (int s = 0; s < 2; ++s)
         for (int32_t f = 0; f < q->clip->frame_count; ++f)
             landing_of(m, q, s, f, local);
+    hip_accels(m, q, local, y);
+    free(y);
     free(local);
     return AK_OK;
 }
 
 /* Allocates the landing arrays of n frames (kept when already there). */
-int32_t ak_walk_landing_alloc(ak_vec3 **land, ak_vec3 **land_toe, float **phase, int32_t n,
-                              ak_error *err)
+int32_t ak_walk_landing_alloc(ak_vec3 **land, ak_vec3 **land_toe, float **phase, float **hip_accel,
+                              int32_t n, ak_error *err)
 {
+    if (!*hip_accel) *hip_accel = (float *)malloc(sizeof(float) * 2 * (size_t)n);
+    if (!*hip_accel) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     for (int s = 0; s < 2; ++s) {
         if (!land[s]) land[s] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
         if (!land_toe[s]) land_toe[s] = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
@@ -671,19 +708,19 @@ int32_t ak_walk_landing_alloc(ak_vec3 **land, ak_vec3 **land_toe, float **phase,
 
 int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err)
 {
-    int32_t st = ak_walk_landing_alloc(m->land_rel, m->land_toe_rel, m->swing_phase,
+    int32_t st = ak_walk_landing_alloc(m->land_rel, m->land_toe_rel, m->swing_phase, &m->hip_accel,
                                        m->clip->frame_count, err);
     if (st != AK_OK) return st;
-    const landing_seq q = {m->clip,         m->root,        m->contacts, m->land_rel,
-                           m->land_toe_rel, m->swing_phase, -1};
+    const landing_seq q = {m->clip,         m->root,        m->contacts,  m->land_rel,
+                           m->land_toe_rel, m->swing_phase, m->hip_accel, -1};
     st = landings_run(m, &q, err);
     for (int k = 0; k < 2 && st == AK_OK; ++k) {
         ak_walk_segment *g = &m->segment[k];
         if (!g->clip || !g->root) continue;
-        st = ak_walk_landing_alloc(g->land_rel, g->land_toe_rel, g->swing_phase,
+        st = ak_walk_landing_alloc(g->land_rel, g->land_toe_rel, g->swing_phase, &g->hip_accel,
                                    g->clip->frame_count, err);
-        const landing_seq qs = {g->clip,        g->root, g->contacts, g->land_rel, g->land_toe_rel,
-                                g->swing_phase, k};
+        const landing_seq qs = {g->clip,         g->root,        g->contacts,  g->land_rel,
+                                g->land_toe_rel, g->swing_phase, g->hip_accel, k};
         if (st == AK_OK) st = landings_run(m, &qs, err);
     }
     return st;

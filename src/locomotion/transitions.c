@@ -27,6 +27,7 @@ void ak_walk_segment_free(ak_walk_segment *g)
         free(g->land_toe_rel[s]);
         free(g->swing_phase[s]);
     }
+    free(g->hip_accel);
     memset(g, 0, sizeof *g);
 }
 

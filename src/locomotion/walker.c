@@ -59,6 +59,7 @@ struct ak_walker {
     int32_t cycle;
     float idle_w;
     float rate;       /* playback rate of the walk clip, 0..1 */
+    float rate_last;  /* the rate last frame (the source hips' acceleration as played) */
     float stop_left;  /* stopping: clip seconds until the stop frame */
     float stop_scale; /* stopping: the travel to the stop is scaled to end at the target */
     int32_t stance_next[2];
@@ -939,6 +940,7 @@ static int32_t walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_er
         w->guide_target = heading_to_target(w);
     }
     const int32_t play0 = w->play;
+    w->rate_last = w->rate;
     plan_stop(w, ak_clip_duration(w->m->clip));  /* 2 */
     const ak_vec3 d_local = advance_play(w, dt); /* 3 */
     rest_phase(w);
@@ -959,6 +961,37 @@ void ak_walker_set_position(ak_walker *w, ak_vec3 position)
     w->path_length += sqrtf(dx * dx + dz * dz);
     w->pos = position;
     w->position_set = 1;
+}
+
+/* The source's own hips acceleration at the time of what plays (ak_walk_motion.hip_accel,
+ * built once per clip on its key grid, linear between keys), scaled by the playback rate
+ * squared and faded with the walk's weight against the idle: the same figure on every build
+ * (it never differentiates the posed frames, where libm's last bits would show). */
+static float source_hip_accel(const ak_walker *w)
+{
+    const ak_walk_motion *m = w->m;
+    const int loop = w->play == AK_WALKER_PLAY_LOOP;
+    const ak_clip *c = loop ? m->clip : m->segment[PLAY_SEGMENT(w->play)].clip;
+    const float *a = loop ? m->hip_accel : m->segment[PLAY_SEGMENT(w->play)].hip_accel;
+    if (!a) return 0.0f;
+    const int32_t n = c->frame_count;
+    float u = (loop ? w->clip_time : w->seg_time) / c->frame_time;
+    if (loop) u -= floorf(u / (float)n) * (float)n;
+    u = akf_clamp(u, 0.0f, (float)(n - 1));
+    const int32_t i = (int32_t)u < n - 1 ? (int32_t)u : n - 1;
+    const int32_t j = i + 1 < n ? i + 1 : (loop ? 0 : i);
+    /* The loop plays at the rate (a captured segment and the approach to it at 1): played,
+     * the source's acceleration scales by rate^2 and its velocity adds rate' times itself. */
+    const int rated = loop && w->phase != AK_WALKER_PHASE_STOP_APPROACH;
+    const float r = rated ? w->rate : 1.0f;
+    /* rate' at most twice the ramps' (1 / start_time, 1 / stop_time): a restart's jump of the
+     * rate is no acceleration of the hips. */
+    const float dr_max = 2.0f / fmaxf(fminf(w->p.start_time, w->p.stop_time), 1e-3f);
+    const float dr =
+        rated && w->dt > 0.0f ? akf_clamp((w->rate - w->rate_last) / w->dt, -dr_max, dr_max) : 0.0f;
+    const float f = u - (float)i, *v = a + n;
+    const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w);
+    return ((a[i] + (a[j] - a[i]) * f) * r * r + (v[i] + (v[j] - v[i]) * f) * dr) * (1.0f - s);
 }
 
 /* Places the in-place pose on the character transform and runs FK. */
@@ -1136,6 +1169,7 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->play_phase[s][w->frame_index];
         }
+        fr.anim_hip_accel = source_hip_accel(w);
         /* w->fik was validated in ak_walker_create and does not change. */
         int32_t st = ak_foot_ik_solve(&w->fik, &w->fst, &fr, w->local, w->world, err);
         if (st != AK_OK) return st;
