@@ -294,7 +294,13 @@ static inline ak_quat limb_upper_rotation_frame(const limb_geom *g)
      * vectors when the pole or target is far away. */
     const ak_vec3 ref2 = akv_sub(g->ref, akv_scale(g->dir, akv_dot(g->ref, g->dir)));
     const ak_vec3 perp = akv_scale(ref2, 1.0f / akf_sqrt(akv_dot(ref2, ref2)));
-    const float cos_a = akf_clamp((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
+    /* Straight (an unreachable target, cos_t -1): alpha is 0 exactly. The law of cosines at
+     * d = l1 + l2 rounds to 1 - 6e-8 at best, a sin of 3.5e-4 that tilted the limb off its
+     * target by 0.3 mm toward perp, which a nearly straight limb takes from a difference of
+     * nearly parallel vectors (two builds apart by libm's last bit differed by 0.2 mm). */
+    const float cos_a = g->cos_t <= -1.0f
+                            ? 1.0f
+                            : akf_clamp((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
     const float sin_a = akf_sqrt(akf_max(0.0f, 1.0f - cos_a * cos_a));
     const ak_vec3 f1 = akv_add(akv_scale(g->dir, cos_a), akv_scale(perp, sin_a));
     const ak_vec3 f2 = akv_cross(perp, g->dir);
