@@ -1027,28 +1027,49 @@ ak_vec3 ak_foot_place_toe_ray(ak_vec3 land, ak_vec3 land_toe, ak_vec3 shift)
     return akv_add(akv_add(land_toe, shift), beyond);
 }
 
-void ak_foot_place_decide(const ak_ground_hit *h, const ak_ground_hit *t, ak_vec3 heel_ray,
-                          ak_vec3 toe_ray, ak_vec3 land, ak_vec3 land_toe, ak_vec3 *target,
-                          int32_t *decided)
+/* Whether the landing rays find ground a step apart: the toe's ground off the plane of the
+ * heel's by more than 2 cm (a slope carries the heel's plane to the toe; a riser does not).
+ * *up: the toe's ground is the higher. */
+static int place_edge(const ak_ground_hit *h, const ak_ground_hit *t, ak_vec3 heel_ray,
+                      ak_vec3 toe_ray, int *up)
 {
-    /* An edge: the toe's ground off the plane of the heel's by more than 2 cm (a slope
-     * carries the heel's plane to the toe; a riser does not). */
-    int edge = 0;
-    if (h->hit && t->hit && h->normal.y > 1e-3f) {
-        const float dx = toe_ray.x - heel_ray.x, dz = toe_ray.z - heel_ray.z;
-        const float plane = h->height - (h->normal.x * dx + h->normal.z * dz) / h->normal.y;
-        edge = fabsf(t->height - plane) > 0.02f;
-    }
-    if (*decided && !edge) return;
+    *up = 0;
+    if (!h->hit || !t->hit || !(h->normal.y > 1e-3f)) return 0;
+    const float dx = toe_ray.x - heel_ray.x, dz = toe_ray.z - heel_ray.z;
+    const float plane = h->height - (h->normal.x * dx + h->normal.z * dz) / h->normal.y;
+    *up = t->height > plane;
+    return fabsf(t->height - plane) > 0.02f;
+}
+
+void ak_foot_place_decide(const ak_ground_hit *h, const ak_ground_hit *t, ak_vec3 heel_ray,
+                          ak_vec3 toe_ray, ak_vec3 land, ak_vec3 land_toe, float heel_margin,
+                          ak_vec3 *target, int32_t *decided, int32_t *probe)
+{
+    int up;
+    const int edge = place_edge(h, t, heel_ray, toe_ray, &up);
+    const int probed = probe && *probe == 1;
+    if (*decided && !edge && !probed) return;
     const ak_vec3 d = akv_sub(land_toe, land);
     const float len = sqrtf(d.x * d.x + d.z * d.z);
-    const ak_vec3 back =
-        len > 1e-3f ? ak_vec3_make(-d.x / len * (len + 0.05f), 0.0f, -d.z / len * (len + 0.05f))
-                    : ak_vec3_make(0, 0, 0);
-    if (!*decided)
+    /* back: a foot length, the toe ray's 4 cm and 1 cm (0.05), going down the heel margin too */
+    const int first_up = probe && !*decided && edge && up;
+    const float span = len + 0.05f + (probed || first_up ? 0.0f : heel_margin);
+    const float fwd = heel_margin + 0.01f;
+    const ak_vec3 back = len > 1e-3f ? ak_vec3_make(-d.x / len * span, 0.0f, -d.z / len * span)
+                                     : ak_vec3_make(0, 0, 0);
+    const ak_vec3 ahead =
+        len > 1e-3f ? ak_vec3_make(d.x / len * fwd, 0.0f, d.z / len * fwd) : ak_vec3_make(0, 0, 0);
+    const ak_vec3 tg = *target;
+    if (probed || first_up) {
+        /* going up: back (a straddle's place) while the probe looks under the heel; the probe
+         * finds the edge there too: it stays there; none: ahead */
+        *probe = probed ? (edge ? 0 : 2) : 1;
+        *target = !probed ? back : edge ? tg : ahead;
+    } else if (!*decided || (probe && tg.x == 0.0f && tg.z == 0.0f)) {
         *target = edge ? back : ak_vec3_make(0, 0, 0);
-    else if (target->x * back.x + target->z * back.z > 0.0f)
+    } else if (tg.x * back.x + tg.z * back.z > 0.0f) {
         *target = akv_scale(back, -1.0f); /* back was an edge too: forward */
+    }
     *decided = 1;
 }
 

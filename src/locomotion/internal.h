@@ -127,10 +127,18 @@ ak_vec3 ak_foot_place_toe_ray(ak_vec3 land, ak_vec3 land_toe, ak_vec3 shift);
  * toe_ray) find ground a step apart (the toe's off the heel's plane by more than 2 cm) would
  * land across an edge: it lands a foot length (plus 5 cm) further back instead (*target, an
  * x,z shift), wholly on the heel's tread; if the rays at that place still find an edge, a foot
- * length further forward. Decided once (*decided), checked again while the rays follow it. */
+ * length further forward. Decided once (*decided), checked again while the rays follow it.
+ * With `probe` (the guide walker; NULL and heel_margin 0: the rule above alone) the heel ray
+ * looks heel_margin behind the heel, so a heel landing just past an edge (which pushing off
+ * carries back into the riser behind it) sees it too: going down the foot lands back by that
+ * margin more; going up it takes the place back while *probe (1) asks the caller for one
+ * frame of rays where the clip lands it with the heel ray under the heel itself: an edge there
+ * too, it stays back; none (*probe 2: the heel ray stays under the heel), heel_margin + 1 cm
+ * ahead of the clip's landing. A foot decided to land as the clip does that finds an edge
+ * later goes back. */
 void ak_foot_place_decide(const ak_ground_hit *h, const ak_ground_hit *t, ak_vec3 heel_ray,
-                          ak_vec3 toe_ray, ak_vec3 land, ak_vec3 land_toe, ak_vec3 *target,
-                          int32_t *decided);
+                          ak_vec3 toe_ray, ak_vec3 land, ak_vec3 land_toe, float heel_margin,
+                          ak_vec3 *target, int32_t *decided, int32_t *probe);
 /* A swinging foot's placement shift at its swing phase: a smoothstep glide over the second
  * half of the swing (phase 0.5 .. 0.9) from where its last stance left it to the target. */
 ak_vec3 ak_foot_place_glide(ak_vec3 from, ak_vec3 to, float swing_phase);

@@ -86,9 +86,13 @@ struct ak_walker {
      * clip's landing point; the shift glides there from where the last stance left it. */
     ak_vec3 place_from[2], place_target[2];
     int32_t place_decided[2];
+    /* The landing heel ray looks under the heel itself (not LAND_HEEL_MARGIN behind it): this
+     * frame to probe (1), or for the rest of the swing (2; ak_foot_place_decide). */
+    int32_t place_probe[2];
     ak_vec3 land[2];
     ak_vec3 land_toe[2];
     ak_vec3 land_ray[2], land_toe_ray[2]; /* where this frame's landing heel and toe rays look */
+    ak_vec3 land_behind[2];    /* from the landing heel ray to the heel, along the foot */
     ak_ground_hit foot_hit[2]; /* this frame's hit under each heel (for the tilt without IK) */
     float sole_ground[2];
     float toe_ground[2];
@@ -133,6 +137,9 @@ static void rest_phase(ak_walker *w)
 #define FOOT_RAY(s)    (AK_WALKER_RAY_LEFT_FOOT + (s))
 #define LANDING_RAY(s) (AK_WALKER_RAY_LEFT_LANDING + (s))
 #define TOE_RAY(s)     (AK_WALKER_RAY_LEFT_TOE + (s))
+
+/* How far behind a landing foot's heel its landing ray looks, metres (ak_foot_place_decide). */
+#define LAND_HEEL_MARGIN 0.02f
 
 /* A swinging foot's placement is decided half to three quarters through its swing, not while
  * the walker settles at a stop (the foot comes down with the settle pose, not at the clip's
@@ -485,7 +492,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
         w->sole_ground[s] = w->toe_ground[s] = NAN;
         w->stance[s] = w->contact[s] = w->stance_next[s] = 0;
         w->place_from[s] = w->place_target[s] = ak_vec3_make(0, 0, 0);
-        w->place_decided[s] = 0;
+        w->place_decided[s] = w->place_probe[s] = 0;
     }
     /* A first pose so world/local are valid before the first step. */
     animated_pose(w);
@@ -1028,7 +1035,7 @@ static void placement_shift(ak_walker *w)
     for (int s = 0; s < 2; ++s) {
         if (w->stance[s]) {
             w->place_from[s] = w->fst.shift[s];
-            w->place_decided[s] = 0;
+            w->place_decided[s] = w->place_probe[s] = 0;
             continue;
         }
         const ak_vec3 to = w->place_decided[s] ? w->place_target[s] : w->place_from[s];
@@ -1038,17 +1045,22 @@ static void placement_shift(ak_walker *w)
 }
 
 /* A swinging foot whose landing heel and toe rays find ground a step apart would land across
- * an edge: it lands a foot length (plus 5 cm) further back instead, wholly on the heel's tread
- * (the shorter step, which the legs reach); if the rays at that place still find an edge, a
- * foot length further forward. Decided from halfway through the swing, checked again (the
- * rays follow the decision) until three quarters. */
+ * an edge, or so near one that pushing off carries the heel back over it into the riser behind
+ * (the heel ray looks LAND_HEEL_MARGIN behind the heel): ak_foot_place_decide moves the landing
+ * back (the shorter step, which the legs reach) or, going up with the edge just behind the
+ * heel, a little forward. Decided from halfway through the swing, checked again (the rays
+ * follow the decision) until three quarters. */
 static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
 {
-    for (int s = 0; s < 2; ++s)
-        if (w->fik.legs[s].has_toe && toe_ray_at_landing(w, s))
-            ak_foot_place_decide(&hits[LANDING_RAY(s)], &hits[TOE_RAY(s)], w->land_ray[s],
-                                 w->land_toe_ray[s], w->land[s], w->land_toe[s],
-                                 &w->place_target[s], &w->place_decided[s]);
+    for (int s = 0; s < 2; ++s) {
+        if (!w->fik.legs[s].has_toe || !toe_ray_at_landing(w, s)) {
+            if (w->place_probe[s] == 1) w->place_probe[s] = 0; /* a probe the swing outran */
+            continue;
+        }
+        ak_foot_place_decide(&hits[LANDING_RAY(s)], &hits[TOE_RAY(s)], w->land_ray[s],
+                             w->land_toe_ray[s], w->land[s], w->land_toe[s], LAND_HEEL_MARGIN,
+                             &w->place_target[s], &w->place_decided[s], &w->place_probe[s]);
+    }
 }
 
 /* Without foot IK the feet stay as posed: ak_foot_ik_query_points' points for a state that
@@ -1094,17 +1106,25 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     const ak_quat yaw = w->yaw;
     const int32_t f = w->frame_index;
     for (int s = 0; s < 2; ++s) {
-        const ak_vec3 shift = w->place_decided[s] ? w->place_target[s] : akv_make(0, 0, 0);
+        /* (a probe looks where the clip lands the foot) */
+        const ak_vec3 shift =
+            w->place_decided[s] && w->place_probe[s] != 1 ? w->place_target[s] : akv_make(0, 0, 0);
         const ak_vec3 rel = akq_rotate(yaw, w->play_land[s][f]);
         const ak_vec3 rel_toe = akq_rotate(yaw, w->play_land_toe[s][f]);
         w->land[s] = akv_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
         w->land_toe[s] =
             akv_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
         rays[FOOT_RAY(s)] = akg_ray_down(w->query[s], 1.0f, 3.0f);
-        rays[LANDING_RAY(s)] = akg_ray_down(akv_add(w->land[s], shift), 1.5f, 3.5f);
-        /* The landing toe ray looks 4 cm beyond the toe (ak_foot_place_toe_ray). */
-        w->land_ray[s] = akv_add(w->land[s], shift);
+        /* The landing toe ray looks 4 cm beyond the toe (ak_foot_place_toe_ray), the heel ray
+         * LAND_HEEL_MARGIN behind the heel unless probing (ak_foot_place_decide). */
+        const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
+        const float len = sqrtf(d.x * d.x + d.z * d.z),
+                    m = w->place_probe[s] ? 0.0f : LAND_HEEL_MARGIN;
+        w->land_behind[s] =
+            len > 1e-3f ? akv_make(d.x / len * m, 0.0f, d.z / len * m) : akv_make(0, 0, 0);
+        w->land_ray[s] = akv_sub(akv_add(w->land[s], shift), w->land_behind[s]);
         w->land_toe_ray[s] = ak_foot_place_toe_ray(w->land[s], w->land_toe[s], shift);
+        rays[LANDING_RAY(s)] = akg_ray_down(w->land_ray[s], 1.5f, 3.5f);
         rays[TOE_RAY(s)] = akg_ray_down(
             toe_ray_at_landing(w, s) ? w->land_toe_ray[s] : w->toe_query[s], 1.0f, 3.0f);
     }
@@ -1116,15 +1136,28 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
  * the ground it left to the ground it will land on. It follows that support through a
  * critically damped spring (omega = 1/ground_smoothing), so it changes smoothly, step by step
  * with a continuous velocity, never when the centre crosses a stair edge. */
-static void update_floor(ak_walker *w, const ak_ground_hit *hits, float ground_y)
+static void update_floor(ak_walker *w, const ak_ground_hit *hits, const ak_ground_hit *land,
+                         float ground_y)
 {
     float support = 0.0f;
     for (int s = 0; s < 2; ++s)
         support += 0.5f * ak_floor_support(&w->foothold[s], &w->has_foothold[s], w->stance[s],
-                                           &hits[FOOT_RAY(s)], &hits[LANDING_RAY(s)],
+                                           &hits[FOOT_RAY(s)], &land[s],
                                            w->play_phase[s][w->frame_index], ground_y);
     ak_floor_follow(&w->floor_y, &w->floor_v, support, w->p.ground_smoothing, w->dt,
                     w->initialized);
+}
+
+/* The ground where each swinging heel lands: the landing ray's plane (it may look
+ * LAND_HEEL_MARGIN behind the heel) carried to the heel. */
+static void landing_ground(const ak_walker *w, const ak_ground_hit *hits, ak_ground_hit land[2])
+{
+    for (int s = 0; s < 2; ++s) {
+        land[s] = hits[LANDING_RAY(s)];
+        const ak_vec3 b = w->land_behind[s];
+        if (land[s].hit && land[s].normal.y > 1e-3f)
+            land[s].height -= (land[s].normal.x * b.x + land[s].normal.z * b.z) / land[s].normal.y;
+    }
 }
 
 static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
@@ -1134,12 +1167,14 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
     for (int s = 0; s < 2; ++s)
         w->foot_hit[s] = hits[FOOT_RAY(s)];
     decide_placement(w, hits); /* 11 */
+    ak_ground_hit land[2];
+    landing_ground(w, hits, land);
     /* Character height: the controller's (when it placed us) or the centre ray's. */
     float ground_y = w->pos.y;
     if (!w->p.use_controller && hits[AK_WALKER_RAY_CENTRE].hit)
         ground_y = hits[AK_WALKER_RAY_CENTRE].height;
     w->pos.y = ground_y;
-    update_floor(w, hits, ground_y); /* 12 */
+    update_floor(w, hits, land, ground_y); /* 12 */
     const float step_dt = w->dt;
     /* The pose placed for the rays moves only vertically with the new floor: shift it. */
     {
@@ -1165,7 +1200,7 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
             fr.ground_toe[s] = hits[TOE_RAY(s)];
             if (!w->fik.legs[s].has_toe || toe_ray_at_landing(w, s)) fr.ground_toe[s].hit = 0;
             fr.contact[s] = w->contact[s];
-            fr.ground_land[s] = hits[LANDING_RAY(s)];
+            fr.ground_land[s] = land[s];
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->play_phase[s][w->frame_index];
         }

@@ -820,8 +820,8 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
         /* a swinging foot lands off a stair edge (the walker's rule) */
         if (m->toe_at_land[s])
             ak_foot_place_decide(&hit[4 + s], &hit[2 + s], m->land_ray[s], m->land_toe_ray[s],
-                                 m->land[s], m->land_toe[s], &m->place_target[s],
-                                 &m->place_decided[s]);
+                                 m->land[s], m->land_toe[s], 0.0f, &m->place_target[s],
+                                 &m->place_decided[s], NULL);
         /* A swinging foot still carrying a transition's offset (off its frame's own height by
          * more than it can come down in the 1/stance_fade_rate lookahead at 0.5 m/s) is not
          * about to land: planting it ahead of time would pin it to the ground under a lifted
