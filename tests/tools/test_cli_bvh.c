@@ -6,6 +6,7 @@
 #include "../io/bvh_test_util.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -303,6 +304,18 @@ static run_result run_expect(const char *args, int code)
     return r;
 }
 
+/* Removes what `walk --out DIR` writes (its three files and the folder lock), then DIR. */
+static void walk_out_remove(const char *dir)
+{
+    static const char *const files[] = {"walk.bvh", "walk.csv", "summary.json", ".animkit.lock"};
+    char path[1200];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        assert_int_equal(remove(path), 0);
+    }
+    if (remove(dir) != 0) fail_msg("remove %s: %s", dir, strerror(errno));
+}
+
 /* info, positions, walk, retarget and render on one clip file whose rig is a humanoid: each
  * exits 0; positions writes `joints` rows a frame, returned (the caller frees). */
 static char *clip_commands_run(const char *clip, int joints)
@@ -315,13 +328,15 @@ static char *clip_commands_run(const char *clip, int joints)
     snprintf(want, sizeof want, "joints      %d + 0 End Sites", joints);
     if (!strstr(r.out, want)) fail_msg("info %s: no '%s' in %s", clip, want, r.out);
     run_free(&r);
+    snprintf(out, sizeof out, "%s/tests/cli_clip_walk_%d", b, (int)getpid());
     snprintf(args, sizeof args,
              "walk --clip '%s' --terrain flat --start -1,0 --target 1,0 "
-             "--max-time 10",
-             clip);
+             "--max-time 10 --out '%s'",
+             clip, out);
     r = run_expect(args, 0);
     if (!strstr(r.out, "\"arrived\":true")) fail_msg("walk --clip %s: %s", clip, r.out);
     run_free(&r);
+    walk_out_remove(out);
     snprintf(out, sizeof out, "%s/tests/cli_clip_%d.bvh", b, (int)getpid());
     snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s'", clip, out);
     r = run_expect(args, 0);
