@@ -70,7 +70,12 @@ struct ak_matcher {
      * where the foot lands relative to the playing frame's landing; the shift glides there
      * from where the last stance left it. toe_at_land: this frame's toe ray looks at the
      * landing (the decision's), not under the toe. */
-    ak_vec3 place_from[2], place_target[2];
+    ak_vec3 place_from[2], place_target[2], place_shift[2];
+    /* the shift's part that takes a transition's offset out of the foot by its landing
+     * (cancel_offset): the part, the foot's offset last frame, the glide done last frame */
+    ak_vec3 cancel[2], foot_off[2];
+    float cancel_g[2];
+    int32_t cancel_rebase; /* a transition: the offsets jumped (cancel_offset keeps the foot) */
     int32_t place_decided[2], toe_at_land[2];
     ak_vec3 land[2], land_toe[2], land_ray[2], land_toe_ray[2];
 };
@@ -355,6 +360,11 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->contact[0] = m->contact[1] = 0;
     m->offset_lift[0] = m->offset_lift[1] = 0.0f;
     memset(m->place_from, 0, sizeof m->place_from);
+    memset(m->place_shift, 0, sizeof m->place_shift);
+    memset(m->cancel, 0, sizeof m->cancel);
+    memset(m->foot_off, 0, sizeof m->foot_off);
+    m->cancel_g[0] = m->cancel_g[1] = 0.0f;
+    m->cancel_rebase = 0;
     memset(m->place_target, 0, sizeof m->place_target);
     m->place_decided[0] = m->place_decided[1] = m->toe_at_land[0] = m->toe_at_land[1] = 0;
     ak_foot_ik_state_reset(&m->fst);
@@ -460,6 +470,7 @@ static void transition(ak_matcher *m, int32_t to, int32_t standing)
         m->seg_next = (m->seg_next + 1) % AK_MATCHER_HISTORY;
     }
     m->seg_start = to;
+    m->cancel_rebase = m->standing || standing ? 1 : 2; /* 2: walking on (cancel_offset) */
     m->frame = to;
     m->frac = 0.0f;
     m->standing = standing;
@@ -734,30 +745,130 @@ static int contact_ahead(const ak_matcher *m, int s)
     return m->db->contact[2 * fa + s] != 0;
 }
 
-/* This frame's placement shift of each foot (the walker's rule): held in stance, in a swing
- * toward a known landing a glide (ak_foot_place_glide) from where the stance left it to the
- * decided target; whether its toe ray looks at the landing (halfway to three quarters through
- * that swing, not yet landing). */
+/* Leg s's sole in the in-place model pose `pose` (local, parent space): FK down the chain
+ * from the root to the foot only, into the scratch world pose. */
+static ak_vec3 chain_sole(ak_matcher *m, int s, const ak_xform *pose)
+{
+    const ak_skeleton *sk = m->db->skeleton;
+    int32_t chain[64], n = 0;
+    for (int32_t j = m->fik.legs[s].foot; j >= 0 && n < 64; j = sk->parents[j])
+        chain[n++] = j;
+    for (int32_t i = n - 1; i >= 0; --i) {
+        const int32_t j = chain[i], parent = sk->parents[j];
+        m->own_world[j] = parent >= 0 ? akx_mul(m->own_world[parent], pose[j]) : pose[j];
+    }
+    return ak_foot_ik_sole(&m->fik, m->own_world, s);
+}
+
+/* How far the shown foot s is from the playing frame's own (the transition offsets it
+ * carries), world, horizontal: the sole of the shown in-place pose minus the sole of the
+ * frame's own pose at the same time (animate's interpolation without the offsets). */
+static ak_vec3 foot_offset(ak_matcher *m, int s)
+{
+    const ak_skeleton *sk = m->db->skeleton;
+    int moved = akv_dot(m->root_x, m->root_x) > 0.0f;
+    for (int32_t j = m->fik.legs[s].foot; j >= 0 && !moved; j = sk->parents[j])
+        moved = akv_dot(m->off_x[j], m->off_x[j]) > 0.0f;
+    if (!moved) return ak_vec3_make(0, 0, 0);
+    const ak_motion_db *db = m->db;
+    ak_motion_db_pose(db, m->frame, m->own_local);
+    if (m->frac > 0.0f && m->frame < range_last(db, m->frame)) {
+        const ak_quat *next = db->rot + (size_t)(m->frame + 1) * m->J;
+        for (int32_t j = m->fik.legs[s].foot; j >= 0; j = sk->parents[j])
+            m->own_local[j].rotation = akq_nlerp(m->own_local[j].rotation, next[j], m->frac);
+        m->own_local[0].translation = akv_lerp(m->own_local[0].translation,
+                                               db->trans[(size_t)(m->frame + 1) * db->T], m->frac);
+    }
+    const ak_vec3 own = chain_sole(m, s, m->own_local), shown = chain_sole(m, s, m->anim);
+    ak_vec3 d = akq_rotate(ak_quat_yaw(m->heading), akv_sub(shown, own));
+    d.y = 0.0f;
+    return d;
+}
+
+/* Whether the transition offsets are taken out of the feet (cancel_offset): with planned
+ * hips (the default grounding lowers the hips for a foot the frame's pose leaves behind). */
+static int cancels(const ak_matcher *m)
+{
+    return m->fik.hip_accel_down > 0.0f;
+}
+
+/* The part of foot s's placement glide done at swing phase u (ak_foot_place_glide's). */
+static float glide_part(float u)
+{
+    float g = (u - 0.5f) / 0.4f;
+    g = g < 0.0f ? 0.0f : (g > 1.0f ? 1.0f : g);
+    return g * g * (3.0f - 2.0f * g);
+}
+
+/* With planned hips the transition offsets a foot carries are taken out of it by its landing.
+ * The shift's cancel part (cancel[s]) keeps the shown foot where it is when the offset jumps
+ * (it is continuous); the foot's distance from the frame's own foot, e = cancel + offset, is
+ * held while the frame has the foot down (planted, or not yet planted: the decaying offset
+ * does not sweep it along the ground) and glides to 0 with the placement over the second half
+ * of a swing toward a known landing, so the foot lands where the frame (and its landing rays)
+ * put it. A jump while the foot is planted sets e to 0: the lock holds the foot, and the
+ * unlock compares it with where the new frame has it. At the stop the part dies away at the
+ * transition's rate; a swing with no landing known keeps it. Without planned hips it stays 0
+ * (the default grounding lowers the hips for a released foot). */
+static void cancel_offset(ak_matcher *m, int s, int known, float u)
+{
+    if (!cancels(m)) return; /* the part stays 0 */
+    const ak_vec3 o = foot_offset(m, s);
+    if (m->cancel_rebase) m->foot_off[s] = o; /* a jump moves the frame, not the shown foot */
+    ak_vec3 e = akv_add(m->cancel[s], o);     /* the shown foot off the frame's own, kept */
+    const int down = !m->standing && m->db->contact[2 * m->frame + s];
+    if (m->standing) {
+        /* the stop's feet: the part dies away (the stand frame puts them) */
+        const float k = expf(-aks_spring_omega(m->p.inertia_halflife) * m->dt);
+        e = akv_add(akv_scale(m->cancel[s], k), o);
+        m->cancel_g[s] = 0.0f;
+    } else if (m->stance[s] && m->cancel_rebase == 2) {
+        /* the lock holds the foot: the unlock sees where the new frame has it */
+        e = ak_vec3_make(0, 0, 0);
+        m->cancel_g[s] = 0.0f;
+    } else if (m->stance[s] || (down && !m->released[s])) {
+        e = akv_add(m->cancel[s], m->foot_off[s]); /* as it was: held */
+        m->cancel_g[s] = 0.0f;
+    } else if (known) {
+        const float g = glide_part(u), g0 = m->cancel_g[s] < g ? m->cancel_g[s] : g;
+        e = akv_scale(e, g0 < 1.0f ? (1.0f - g) / (1.0f - g0) : 0.0f);
+        m->cancel_g[s] = g;
+    } else {
+        m->cancel_g[s] = 0.0f;
+    }
+    m->foot_off[s] = o;
+    m->cancel[s] = akv_sub(e, o);
+}
+
+/* This frame's placement shift of each foot (the walker's rule, plus the cancel part of
+ * cancel_offset): held in stance, in a swing toward a known landing a glide
+ * (ak_foot_place_glide) from where the stance left it to the decided target; whether its toe
+ * ray looks at the landing (halfway to three quarters through that swing, not yet landing). */
 static void placement_shift(ak_matcher *m)
 {
     for (int s = 0; s < 2; ++s) {
         m->toe_at_land[s] = 0;
+        const int known = landing_known(m, s);
+        const float u = known ? m->db->swing_phase[2 * m->frame + s] : 0.0f;
+        cancel_offset(m, s, known, u);
         if (m->stance[s]) {
-            m->place_from[s] = m->fst.shift[s];
+            m->place_from[s] = m->place_shift[s];
             m->place_decided[s] = 0;
-            continue;
         }
-        if (!landing_known(m, s)) continue;
-        const float u = m->db->swing_phase[2 * m->frame + s];
-        const ak_vec3 to = m->place_decided[s] ? m->place_target[s] : m->place_from[s];
-        m->fst.shift[s] = ak_foot_place_glide(m->place_from[s], to, u);
-        /* A decision without an edge stands (the walker's rule): the toe ray goes back under
-         * the toe at once, where the grounding keeps a swinging toe above the ground. */
-        const int open =
-            !m->place_decided[s] || m->place_target[s].x != 0.0f || m->place_target[s].z != 0.0f;
-        m->toe_at_land[s] =
-            m->fik.legs[s].has_toe && open && u >= 0.5f && u <= 0.75f && !contact_ahead(m, s);
+        if (known) {
+            const ak_vec3 to = m->place_decided[s] ? m->place_target[s] : m->place_from[s];
+            m->place_shift[s] = ak_foot_place_glide(m->place_from[s], to, u);
+            /* A decision without an edge stands (the walker's rule): the toe ray goes back
+             * under the toe at once, where the grounding keeps a swinging toe above the
+             * ground. */
+            const int open = !m->place_decided[s] || m->place_target[s].x != 0.0f ||
+                             m->place_target[s].z != 0.0f;
+            m->toe_at_land[s] =
+                m->fik.legs[s].has_toe && open && u >= 0.5f && u <= 0.75f && !contact_ahead(m, s);
+        }
+        m->fst.shift[s] = akv_add(m->place_shift[s], m->cancel[s]);
     }
+    m->cancel_rebase = 0;
 }
 
 /* The rays of this frame: the centre, each heel's query point (the locked point in stance,
