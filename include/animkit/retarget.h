@@ -28,7 +28,10 @@
  *     bends the leg bones as little as it can), its height follows M(source ankle) so the
  *     sole meets the floor, and the limb solver
  *     (knee keeps its bend plane, foot keeps its model rotation) puts it there; the pin fades
- *     in and out over fade_time outside the run (smoothstep), so nothing pops.
+ *     in and out over fade_time outside the run (smoothstep, seconds from the run's edge),
+ *     so nothing pops. Under 50 fps the detector reads the clip on a finer grid, so the runs'
+ *     edges fall between the file's frames where the capture has them; a reference T-pose
+ *     frame 0 is never pinned.
  *     pin_hands does the same for hands with the detector run on the wrists.
  * Units: each rig in its own units (k carries the conversion); Y up; right-handed. */
 #ifndef ANIMKIT_RETARGET_H

@@ -64,6 +64,22 @@ int32_t akr_set_floor(ak_retargeter *rt, float source_floor, float target_floor)
 ak_clip *akr_clip_without_reference_frame(const ak_clip *c);
 int akr_first_frame_is_reference(const ak_clip *c);
 
+/* A source's contact flags (AK_CONTACT_* per foot) read on the contact detector's grid
+ * (ak_contact_grid: `grid` samples per frame, linear between frames, under 50 frames per
+ * second; else every frame), so a 30 fps file's stances start and end where the same capture's
+ * at 120 fps do, not at the next of its own frames. flags[side * count + f * grid] is frame
+ * f's; a reference frame 0 (`reference`: a T-pose, akr_first_frame_is_reference) is no
+ * stance and sets no floor. */
+typedef struct akr_stance {
+    uint8_t *flags;
+    int32_t grid, count, reference;
+} akr_stance;
+
+/* The grid contacts of ends lf, rf (ak_foot_contacts_detect's joints and rules) of (s, c). */
+int32_t akr_stance_detect(const ak_skeleton *s, const ak_clip *c, int32_t lf, int32_t rf, float mpu,
+                          const ak_contact_params *params, akr_stance *out, ak_error *err);
+void akr_stance_free(akr_stance *st);
+
 /* ak_retargeter_create; pick_reference 0 builds on params->source as it is (ak_retarget_run
  * hands it the source already re-rested). */
 int32_t akr_retargeter_create(const ak_retarget_params *p, int pick_reference, ak_retargeter **out,

@@ -6,6 +6,7 @@
  * frame's foot pitch and turn-out end up in the target's stance. */
 #include "retarget/retarget_internal.h"
 #include "core/xform_inline.h"
+#include "locomotion/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -96,6 +97,47 @@ ak_clip *akr_clip_without_reference_frame(const ak_clip *c)
     return copy;
 }
 
+int32_t akr_stance_detect(const ak_skeleton *s, const ak_clip *c, int32_t lf, int32_t rf, float mpu,
+                          const ak_contact_params *params, akr_stance *out, ak_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->grid = ak_contact_grid(c->frame_time);
+    out->count = ak_contact_grid_count(c, out->grid);
+    out->reference = akr_first_frame_is_reference(c);
+    ak_clip *copy = out->grid == 1 ? akr_clip_without_reference_frame(c) : NULL;
+    out->flags = (uint8_t *)malloc((size_t)out->count * 2u);
+    if (!out->flags || (out->reference && out->grid == 1 && !copy)) {
+        ak_clip_destroy(copy);
+        akr_stance_free(out);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    ak_contact_params cp = *params; /* the joints as ak_foot_contacts_detect takes them */
+    cp.skeleton = s;
+    cp.clip = copy ? copy : c;
+    cp.metres_per_unit = mpu;
+    const int32_t end[2] = {lf, rf};
+    for (int side = 0; side < 2; ++side) {
+        cp.heel[side] = end[side];
+        const int32_t child = end[side] + 1;
+        cp.toe[side] = child < s->joint_count && s->parents[child] == end[side] ? child : end[side];
+    }
+    const int32_t st =
+        ak_contact_run_grid(&cp, out->grid, out->flags, out->flags + out->count, err);
+    ak_clip_destroy(copy);
+    if (st < 0) {
+        akr_stance_free(out);
+        return st;
+    }
+    if (out->reference) out->flags[0] = out->flags[out->count] = 0; /* no stance: a T-pose */
+    return st;
+}
+
+void akr_stance_free(akr_stance *st)
+{
+    free(st->flags);
+    st->flags = NULL;
+}
+
 /* The ankle [0, 1] and ball [2, 3] joints of the left and right foot (-1: none). */
 static void foot_joints(const ak_humanoid *m, int32_t j[4])
 {
@@ -121,31 +163,25 @@ static void flat_up_axes(const ak_retarget_params *p, const ak_humanoid *m, ak_x
         up[i] = akv_make(0.0f, 0.0f, 0.0f);
     if (!c) return; /* no capture to measure the flat stance on */
     const int32_t F = c->frame_count;
-    uint8_t *flags = (uint8_t *)malloc((size_t)F * 2u);
     float mpu = p->source_metres_per_unit;
     if (!(mpu > 0.0f)) ak_units_detect(ak_clip_standing_height(c, s), &mpu);
-    ak_clip *copy = akr_clip_without_reference_frame(c);
-    const int ok = flags && j[0] >= 0 && j[1] >= 0 &&
-                   ak_foot_contacts_detect(s, copy ? copy : c, j[0], j[1], mpu, &p->contact, flags,
-                                           flags + F, NULL) >= 0;
-    ak_clip_destroy(copy);
-    if (!ok) {
-        free(flags);
+    akr_stance st;
+    if (j[0] < 0 || j[1] < 0 ||
+        akr_stance_detect(s, c, j[0], j[1], mpu, &p->contact, &st, NULL) < 0)
         return;
-    }
-    if (copy) flags[0] = flags[F] = 0; /* the reference T-pose frame is no stance */
     for (int32_t f = 0; f < F; ++f) {
         ak_clip_frame(c, s, f, local);
         ak_fk(s, local, model);
         for (int i = 0; i < 4; ++i) {
             const uint8_t need = i < 2 ? (AK_CONTACT_HEEL | AK_CONTACT_TOE) : AK_CONTACT_TOE;
-            if (j[i] < 0 || (flags[(size_t)(i & 1) * F + f] & need) != need) continue;
+            const uint8_t got = st.flags[(size_t)(i & 1) * st.count + (size_t)f * st.grid];
+            if (j[i] < 0 || (got & need) != need) continue;
             up[i] = akv_add(up[i], akq_rotate(akq_conj(model[j[i]].rotation), akv_make(0, 1, 0)));
         }
     }
     for (int i = 0; i < 4; ++i)
         up[i] = akv_normalize_or(up[i], akv_make(0.0f, 0.0f, 0.0f));
-    free(flags);
+    akr_stance_free(&st);
 }
 
 /* The reference frame's feet made to stand as a rest pose's do (model rotations `rot` of the

@@ -10,9 +10,12 @@
 #include <string.h>
 
 /* One pinned limb: source end joint, target upper/middle/end, and per frame the stance flag,
- * pin weight, the mapped source end position (goal) and the run's pinned point. */
+ * pin weight, the mapped source end position (goal) and the run's pinned point; the stance
+ * read on the contact grid (fine: `grid` samples per frame, fine_count in all). */
 typedef struct akr_limb {
     int32_t src_end, up, mid, end;
+    int32_t grid, fine_count;
+    uint8_t *fine;
     uint8_t *stance;
     float *weight;
     ak_vec3 *goal;
@@ -27,6 +30,7 @@ typedef struct akr_job {
     akr_limb limb[4];
     int32_t limb_count;
     int32_t frames;
+    int reference; /* frame 0 is a reference pose (a T-pose), not motion: never pinned */
     ak_xform *src_local, *dst_local, *dst_world;
     float source_floor;
     float target_floor; /* where the target's soles stand (target units) */
@@ -44,6 +48,7 @@ static void job_free(akr_job *job)
 {
     for (int i = 0; i < 4; ++i) {
         free(job->limb[i].stance);
+        free(job->limb[i].fine);
         free(job->limb[i].weight);
         free(job->limb[i].goal);
         free(job->limb[i].pin);
@@ -169,40 +174,54 @@ static float metres_per_unit(const ak_retarget_params *p)
     return mpu;
 }
 
-/* Source stance flags per limb: given, or the contact detector (feet; wrists for hands),
- * run on a copy whose reference frame 0 (if any) repeats frame 1 and reports no stance. */
+/* One limb's stance on its grid: `flags` (heel bits of the end joint) of `count` samples,
+ * `grid` per frame; its frames' flags are the samples on them. */
+static int32_t limb_stance(akr_limb *l, const uint8_t *flags, int32_t grid, int32_t count,
+                           int32_t frames)
+{
+    l->grid = grid;
+    l->fine_count = count;
+    if (!(l->fine = (uint8_t *)calloc((size_t)count, 1))) return AK_ERR_NOMEM;
+    for (int32_t i = 0; i < count; ++i)
+        l->fine[i] = flags[i] & AK_CONTACT_HEEL;
+    for (int32_t f = 0; f < frames; ++f)
+        l->stance[f] =
+            (size_t)f * (size_t)grid < (size_t)count ? l->fine[(size_t)f * (size_t)grid] : 0;
+    return AK_OK;
+}
+
+/* Source stance per limb: given (per frame), or the contact detector's on its grid (feet;
+ * wrists for hands: akr_stance_detect). The end joint is pinned while it is down itself: the
+ * heel bit (a heel rolling over its toe moves the ankle). A reference frame 0 is no stance. */
 static int32_t detect_stance(akr_job *job, ak_error *err)
 {
     const ak_retarget_params *p = job->p;
     const float mpu = metres_per_unit(p);
-    const ak_clip *clip = p->source_clip;
-    ak_clip *copy = NULL;
-    const int skip = akr_first_frame_is_reference(clip);
-    if (skip && !(p->stance_left && !p->pin_hands)) {
-        if (!(copy = akr_clip_without_reference_frame(clip)))
-            return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-        clip = copy;
-    }
     int32_t st = AK_OK;
     for (int pair = 0; pair < 2 && st >= 0; ++pair) {
         akr_limb *l = &job->limb[2 * pair], *r = &job->limb[2 * pair + 1];
         if (l->src_end < 0 || r->src_end < 0) continue;
         if (pair == 0 && p->stance_left) {
-            memcpy(l->stance, p->stance_left, (size_t)job->frames);
-            memcpy(r->stance, p->stance_right, (size_t)job->frames);
-            continue;
+            const uint8_t given = AK_CONTACT_HEEL;
+            if (limb_stance(l, p->stance_left, 1, job->frames, job->frames) < 0 ||
+                limb_stance(r, p->stance_right, 1, job->frames, job->frames) < 0)
+                return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+            for (int32_t f = 0; f < job->frames; ++f) { /* any nonzero flag is stance */
+                l->fine[f] = l->stance[f] = p->stance_left[f] ? given : 0;
+                r->fine[f] = r->stance[f] = p->stance_right[f] ? given : 0;
+            }
+        } else {
+            akr_stance ss;
+            st = akr_stance_detect(p->source, p->source_clip, l->src_end, r->src_end, mpu,
+                                   &p->contact, &ss, err);
+            if (st < 0) break;
+            if (limb_stance(l, ss.flags, ss.grid, ss.count, job->frames) < 0 ||
+                limb_stance(r, ss.flags + ss.count, ss.grid, ss.count, job->frames) < 0)
+                st = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+            akr_stance_free(&ss);
         }
-        st = ak_foot_contacts_detect(p->source, clip, l->src_end, r->src_end, mpu, &p->contact,
-                                     l->stance, r->stance, err);
-        /* The end joint is pinned while it is down itself: the heel bit (a heel rolling over
-         * its toe moves the ankle). */
-        for (int32_t f = 0; f < job->frames; ++f) {
-            l->stance[f] &= AK_CONTACT_HEEL;
-            r->stance[f] &= AK_CONTACT_HEEL;
-        }
-        if (skip) l->stance[0] = r->stance[0] = 0;
+        if (job->reference) l->fine[0] = r->fine[0] = l->stance[0] = r->stance[0] = 0;
     }
-    ak_clip_destroy(copy);
     return st;
 }
 
@@ -212,43 +231,60 @@ static float smoothstep01(float x)
     return x * x * (3.0f - 2.0f * x);
 }
 
+/* The end joint's free path at grid sample i (linear between frames). */
+static ak_vec3 free_at(const akr_limb *l, int32_t frames, int32_t i)
+{
+    const int32_t f = i / l->grid, r = i % l->grid;
+    if (r == 0 || f + 1 >= frames) return l->free_end[f < frames ? f : frames - 1];
+    return akv_lerp(l->free_end[f], l->free_end[f + 1], (float)r / (float)l->grid);
+}
+
+/* The pins of one stance run, grid samples [s, e]: frames inside hold the end joint at the
+ * run's mean free position (over the run's samples); frames within fade_time (seconds from
+ * the run's edge sample, which on a 30 fps file lies between its frames) follow their free
+ * path shifted by the run's offset at that edge, with a smoothstep weight. */
+static void pin_run(const akr_job *job, akr_limb *l, int32_t s, int32_t e, int32_t *inside)
+{
+    const int32_t n = job->frames, k = l->grid;
+    const float dt = job->p->source_clip->frame_time / (float)k, fade = job->p->fade_time;
+    ak_vec3 mean = {0.0f, 0.0f, 0.0f};
+    for (int32_t i = s; i <= e; ++i)
+        mean = akv_add(mean, free_at(l, n, i));
+    mean = akv_scale(mean, 1.0f / (float)(e - s + 1));
+    const int32_t reach = fade > 0.0f ? (int32_t)ceilf(fade / dt) : 0;
+    const int32_t g0 = (s - reach + k - 1) / k > 0 ? (s - reach + k - 1) / k : 0;
+    for (int32_t g = g0; g < n && g * k <= e + reach; ++g) {
+        const int32_t i = g * k, d = i < s ? s - i : (i > e ? i - e : 0);
+        const float w =
+            d == 0 ? 1.0f : (fade > 0.0f ? smoothstep01(1.0f - (float)d * dt / fade) : 0.0f);
+        *inside += d == 0;
+        if (w <= l->weight[g]) continue;
+        /* Fades carry the run's end offset along the free path instead of pulling the
+         * moving end back to the pin. */
+        const ak_vec3 off = akv_sub(mean, d == 0 ? l->free_end[g] : free_at(l, n, i < s ? s : e));
+        l->weight[g] = w;
+        l->pin[g] = ak_vec3_make(l->free_end[g].x + off.x, l->goal[g].y, l->free_end[g].z + off.z);
+    }
+}
+
 /* Pins of one limb: each stance run holds its end joint at the mean horizontal position the
  * rotation transfer gives it over the run (so the IK only removes the skate and bends the
- * bones little) and at the height of the mapped source (so the sole meets the floor); frames
- * within fade_time of a run follow their free path shifted by the run's offset at its edge,
- * with a smoothstep weight. */
+ * bones little) and at the height of the mapped source (so the sole meets the floor), faded
+ * in time (pin_run). A reference frame 0 is left as the transfer gives it. */
 static int32_t plan_pins(akr_job *job, akr_limb *l, ak_retarget_info *info, int limb_index)
 {
-    const int32_t n = job->frames;
-    const float dt = job->p->source_clip->frame_time, fade = job->p->fade_time;
     int32_t start = -1;
-    for (int32_t f = 0; f <= n; ++f) {
-        int on = f < n && l->stance[f];
-        if (on && start < 0) start = f;
+    for (int32_t i = 0; i <= l->fine_count; ++i) {
+        const int on = i < l->fine_count && l->fine[i];
+        if (on && start < 0) start = i;
         if (on || start < 0) continue;
-        ak_vec3 mean = {0.0f, 0.0f, 0.0f};
-        for (int32_t g = start; g < f; ++g)
-            mean = akv_add(mean, l->free_end[g]);
-        mean = akv_scale(mean, 1.0f / (float)(f - start));
-        int32_t reach = fade > 0.0f ? (int32_t)ceilf(fade / dt) : 0;
-        for (int32_t g = start - reach; g < f + reach; ++g) {
-            if (g < 0 || g >= n) continue;
-            int32_t d = g < start ? start - g : (g >= f ? g - f + 1 : 0);
-            float w =
-                d == 0 ? 1.0f : (fade > 0.0f ? smoothstep01(1.0f - (float)d * dt / fade) : 0.0f);
-            if (w <= l->weight[g]) continue;
-            /* Fades carry the run's end offset along the free path instead of pulling the
-             * moving end back to the pin. */
-            int32_t edge = g < start ? start : (g >= f ? f - 1 : g);
-            ak_vec3 off = akv_sub(mean, l->free_end[edge]);
-            l->weight[g] = w;
-            l->pin[g] =
-                ak_vec3_make(l->free_end[g].x + off.x, l->goal[g].y, l->free_end[g].z + off.z);
-        }
-        info->stance_frames[limb_index] += f - start;
+        int32_t inside = 0;
+        pin_run(job, l, start, i - 1, &inside);
+        info->stance_frames[limb_index] += inside;
         info->pinned_runs += 1;
         start = -1;
     }
+    if (job->reference) l->weight[0] = 0.0f;
     return AK_OK;
 }
 
@@ -425,6 +461,7 @@ static int32_t job_start(akr_job *job, const ak_retarget_params *p, ak_retarget_
     int32_t st = akr_retargeter_create(p, 0, &job->rt, err); /* p: re-rested already */
     if (st < 0) return st;
     job->frames = p->source_clip->frame_count;
+    job->reference = akr_first_frame_is_reference(p->source_clip);
     job->src_local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)p->source->joint_count);
     job->dst_local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)p->target->joint_count);
     job->dst_world = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)p->target->joint_count);
