@@ -4,6 +4,8 @@
 
 #include "animkit/locomotion.h"
 
+#include <math.h>
+
 #define AK_WALK_MAX_STOPS 16
 
 /* Cache line the walker's allocation is laid out on (walker.c). */
@@ -15,6 +17,18 @@ void akw_prefetch(const ak_walker *w);
 
 /* Standard gravity, m/s^2: the unit of the hips' acceleration bounds and measures. */
 #define AK_GRAVITY 9.81f
+
+/* The hips' acceleration is measured on their height averaged over 33 ms (capture noise of a
+ * frame or two does not count, a drop over a step does): the window in frames of dt, at least
+ * 1 and at most AK_HIP_WINDOW_MAX. One rule for the walk metrics (walkmetrics.c) and the
+ * source clip's own table (motion.c), so the two measure the same thing. */
+#define AK_HIP_WINDOW_S   0.033f
+#define AK_HIP_WINDOW_MAX 8
+static inline int32_t akw_hip_window(float dt)
+{
+    const long n = dt > 0.0f ? lroundf(AK_HIP_WINDOW_S / dt) : 1;
+    return n < 1 ? 1 : n > AK_HIP_WINDOW_MAX ? AK_HIP_WINDOW_MAX : (int32_t)n;
+}
 
 /* A captured transition: source frames played once, not looped. The start runs from a frame
  * standing on both feet into the loop's frame 0 (its last frame is the loop's first); the stop

@@ -647,7 +647,7 @@ static void landing_of(const ak_walk_motion *m, const landing_seq *q, int s, int
 
 /* The hips' vertical acceleration and velocity of every frame of q (ak_walk_motion.hip_accel):
  * from the in-place hips heights y (scratch, a frame each), at frame f the mean of the n =
- * round(0.033 / frame time) second differences ending there, (y[f] - y[f-1] - y[f-n] +
+ * akw_hip_window(frame time) second differences ending there, (y[f] - y[f-1] - y[f-n] +
  * y[f-n-1]) / (n ft^2), the walk metrics' 33 ms measure, and the velocity over the same frames,
  * (y[f] - y[f-n-1]) / ((n+1) ft); the loop wraps, a segment holds its ends. */
 static void hip_accels(const ak_walk_motion *m, const landing_seq *q, ak_xform *local, float *y)
@@ -661,7 +661,7 @@ static void hip_accels(const ak_walk_motion *m, const landing_seq *q, ak_xform *
         ak_fk(m->skeleton, local, local + J);
         y[f] = local[J + hips].translation.y;
     }
-    const int32_t w = (int32_t)fmaxf(1.0f, floorf(0.033f / ft + 0.5f));
+    const int32_t w = akw_hip_window(ft);
     for (int32_t f = 0; f < n; ++f) {
         int32_t k[4] = {f, f - 1, f - w, f - w - 1};
         for (int i = 0; i < 4; ++i)

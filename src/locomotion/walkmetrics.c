@@ -23,12 +23,12 @@ void ak_walk_metrics_set_legs(ak_walk_metrics *m, const int32_t upper[2], const 
     }
 }
 
-/* The hips' height averaged over the last 33 ms (n = round(0.033 / dt) samples, at least 1,
- * at most 8), then the second difference of that average / dt^2, in g: capture noise of a
- * frame or two does not count, a drop over a step does. */
+/* The hips' height averaged over the last 33 ms (n = akw_hip_window(dt) samples), then the
+ * second difference of that average / dt^2, in g. */
 static void metrics_hips(ak_walk_metrics *m, float y, float dt)
 {
     const int cap = (int)(sizeof m->hip_y / sizeof m->hip_y[0]);
+    _Static_assert(sizeof m->hip_y / sizeof m->hip_y[0] >= AK_HIP_WINDOW_MAX, "hips window");
     if (!(dt > 0.0f)) { /* a new walk: the height is the first sample, nothing averaged yet */
         m->hip_y_count = 0;
         m->smooth_count = 0;
@@ -37,8 +37,7 @@ static void metrics_hips(ak_walk_metrics *m, float y, float dt)
     m->hip_y[0] = y;
     if (m->hip_y_count < cap) ++m->hip_y_count;
     if (!(dt > 0.0f)) return;
-    int n = (int)lroundf(0.033f / dt);
-    n = n < 1 ? 1 : n > cap ? cap : n;
+    const int n = akw_hip_window(dt);
     if (m->hip_y_count < n) return;
     float sum = 0.0f;
     for (int i = 0; i < n; ++i)
