@@ -327,6 +327,35 @@ static float swing_glide(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
     return st->liftoff_ground[s] + rise * (u * u * (3.0f - 2.0f * u));
 }
 
+/* Swing phases over which a swinging foot's height goes from moving with the hips back onto
+ * its glide (swing_with_hips): done by half the swing, where the walker's toe ray turns to the
+ * landing and the toe's ground is only the heel's plane carried forward (on a curved heightmap a
+ * foot lowered beyond that passed up to 30 mm under it). The offset moves at most
+ * swing_height_rate, so the foot is back a little later. */
+#define AK_HIPS_SWING_FROM 0.45f
+#define AK_HIPS_SWING_TO   0.5f
+
+/* A swinging foot under planned hips (leg_offset): early in its swing it keeps its animated
+ * height relative to the hips (the animated point lowered by the hips' drop of last frame)
+ * where the glide toward its landing, plus its animated lift over that glide, would carry it
+ * higher: so its knee bends as the source's does instead of folding while the foot rises with
+ * the ground it will land on (uphill: the glide rises ahead of the hips, which follow the
+ * floor, the mean of both footholds) or the hips drop for a landing below. Never below the
+ * ground under its heel (clear_ground keeps the toe and ankle up); back on the glide between
+ * AK_HIPS_SWING_FROM and AK_HIPS_SWING_TO (smoothstep). `offset` is the glide's offset from the
+ * animated point `point`; returns the one to use. */
+static float swing_with_hips(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                             const ak_ground_hit *g, int32_t s, ak_vec3 point, float offset)
+{
+    float u = akf_clamp((fr->swing_phase[s] - AK_HIPS_SWING_FROM) /
+                            (AK_HIPS_SWING_TO - AK_HIPS_SWING_FROM),
+                        0.0f, 1.0f);
+    u = u * u * (3.0f - 2.0f * u);
+    const float excess = offset + st->applied_hip_drop; /* above the point moved with the hips */
+    if (!(excess > 0.0f)) return offset;
+    return akf_max(offset - excess * (1.0f - u), g->height - point.y);
+}
+
 /* The height the locked point is held at: the ground, plus the animated lift above the clip
  * floor while planting fades in; a swinging foot glides from the ground it left to the
  * ground it will land on (never below the ground it passes over), its offset rate-limited. */
@@ -341,14 +370,17 @@ static float leg_offset(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     float lift = point.y - fr->floor_height;
     if (lift < 0.0f) lift = 0.0f;
     float ground_y = g->height;
+    int step_up = 0;
     if (fr->stance[s]) {
         st->liftoff_ground[s] = g->height;
         st->has_liftoff[s] = 1;
     } else if (fr->ground_land[s].hit && st->has_liftoff[s]) {
-        int step_up;
         ground_y = akf_max(swing_glide(st, fr, g, s, &step_up), g->height);
     }
-    const float want = ground_y + lift * (1.0f - st->plant_weight[s]) - point.y;
+    float want = ground_y + lift * (1.0f - st->plant_weight[s]) - point.y;
+    /* (not stepping up a riser: there the glide lifts the toe over it) */
+    if (!fr->stance[s] && p->hip_accel_down > 0.0f && st->initialized && !step_up)
+        want = swing_with_hips(st, fr, g, s, point, want);
     float offset = want;
     if (!fr->stance[s] && st->initialized)
         offset = approach(st->swing_offset[s], want, p->swing_height_rate * dt);
