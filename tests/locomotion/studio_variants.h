@@ -1,7 +1,8 @@
 /* The shapes other studios give the same capture, made from a shipped one in memory (issue
  * 22): a still top joint with the travel in the hips, the zero pose rotated so bones lie along
  * X (the motion unchanged), six channels on every joint, another rotation order, 30 fps,
- * centimetres, one frame line more than Frames: says. Each variant is written as BVH text and
+ * centimetres, one frame line more than Frames: says (and the 30 fps file played back at
+ * 120 fps, to tell its content from its rate). Each variant is written as BVH text and
  * read back, so the reader sees what a studio's file would give it. */
 #ifndef AK_TEST_STUDIO_VARIANTS_H
 #define AK_TEST_STUDIO_VARIANTS_H
@@ -15,7 +16,9 @@ enum {
     AKV_ORDER_ZXY = 1 << 3,    /* rotation channels Z X Y (the files: Z Y X) */
     AKV_30_FPS = 1 << 4,       /* resampled to 30 frames per second */
     AKV_CENTIMETRES = 1 << 5,  /* lengths in centimetres */
-    AKV_EXTRA_LINE = 1 << 6    /* the last frame line twice, Frames: unchanged */
+    AKV_EXTRA_LINE = 1 << 6,   /* the last frame line twice, Frames: unchanged */
+    AKV_BACK_TO_120 = 1 << 7   /* with AKV_30_FPS: then back to 120 fps, linear between the
+                                  30 fps frames (what a player shows of the 30 fps file) */
 };
 
 /* Skeleton from parallel arrays (names copied). */
@@ -164,6 +167,29 @@ static inline void akv_six_channels(const ak_skeleton *s, ak_clip **pc)
     *pc = nc;
 }
 
+/* A reference T-pose frame 0 (some joint turns over 20 degrees into frame k) has frames
+ * 1..k-1 blending from it when a 30 fps file is played at 120 fps: they are made frame k's
+ * pose, so the file's first motion frame follows its reference frame as in a capture. */
+static inline void akv_hold_after_reference(ak_clip *c, int32_t k)
+{
+    const int32_t J = c->joint_count;
+    if (c->frame_count <= k) return;
+    int reference = 0;
+    for (int32_t j = 0; j < J; ++j)
+        if (fabsf(ak_quat_dot(c->rotations[j], c->rotations[(size_t)k * J + j])) <
+            cosf(0.5f * 0.349f))
+            reference = 1;
+    if (!reference) return;
+    for (int32_t f = 1; f < k; ++f) {
+        memcpy(c->rotations + (size_t)f * J, c->rotations + (size_t)k * J,
+               sizeof(ak_quat) * (size_t)J);
+        memcpy(c->translations + (size_t)f * c->track_count,
+               c->translations + (size_t)k * c->track_count,
+               sizeof(ak_vec3) * (size_t)c->track_count);
+    }
+    ak_clip_finalize(c);
+}
+
 /* The BVH text of the variant `kinds` (AKV_* bits) of `name` from the mocap folder;
  * malloc'ed, NUL-terminated, *size bytes. */
 static inline char *akv_text(const char *name, unsigned kinds, size_t *out_size)
@@ -181,6 +207,14 @@ static inline char *akv_text(const char *name, unsigned kinds, size_t *out_size)
         assert_int_equal(ak_edit_resample_run(&rp, s, c, &r, &err), AK_OK);
         ak_clip_destroy(c);
         c = r;
+        if (kinds & AKV_BACK_TO_120) {
+            rp.frame_time = 1.0f / 120.0f;
+            rp.interp = AK_INTERP_LINEAR;
+            assert_int_equal(ak_edit_resample_run(&rp, s, c, &r, &err), AK_OK);
+            ak_clip_destroy(c);
+            c = r;
+            akv_hold_after_reference(c, 4);
+        }
     }
     if (kinds & AKV_CENTIMETRES) {
         float mpu = 1.0f;
