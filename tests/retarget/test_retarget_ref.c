@@ -8,6 +8,7 @@
 #include "test_params.h"
 
 #include "../locomotion/studio_variants.h"
+#include "../locomotion/walk_util.h"
 #include "retarget/retarget_internal.h"
 
 static float height_of(const ak_skeleton *s, const ak_clip *c)
@@ -181,47 +182,80 @@ static void retarget_reference_keeps_a_standing_zero_pose_and_rerests_one_along_
     }
 }
 
-/* Every studio variant of the CMU walk retargeted onto the built-in biped: the worst joint
- * distance from the original's retarget in any frame, as a fraction of the biped's height
- * (the issue's bound: 0.5 %), and each foot's highest ankle over the source's stance against
- * the original's (ak_retarget_info.stance_foot_height). Each variant is the same motion in
- * another shape and must retarget within the bound; the X-along zero pose too: its reference
- * is a standing frame of the clip, not CMU's zero pose, and the transfer takes from a
- * reference only what does not depend on which standing pose it is (feet set flat from the
- * capture's stance, the pelvis frame rigid with the hips). 30 fps too, every one of its
- * frames against the original's at the same time: its stances are read on the contact grid
- * (four samples a frame), so they start and end where the 120 fps capture's do, and its pins
- * fade in seconds from those edges; the T-pose frame 0 is never pinned. Before: 2.49 % (its
- * stances began and ended on its own frames, the first one 0.075 s early, and frame 0 was
- * pinned with weight 0.74 against the original's 0). */
-static ak_clip *retarget_variant(unsigned kinds, const ak_skeleton *biped, ak_retarget_info *info)
+/* One variant `kinds` of capture `name` retargeted onto `biped` (defaults, contacts on). */
+static ak_clip *retarget_variant(const char *name, unsigned kinds, const ak_skeleton *biped,
+                                 ak_retarget_info *info)
 {
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
-    akv_make("cmu_02_01_walk.bvh", kinds, &s, &c);
+    akv_make(name, kinds, &s, &c);
     ak_retarget_params p = ak_retarget_defaults();
     p.source = s;
     p.source_clip = c;
     p.target = biped;
     ak_clip *out = NULL;
     ak_error err;
-    if (ak_retarget_run(&p, &out, info, &err) != AK_OK) fail_msg("%#x: %s", kinds, err.message);
+    if (ak_retarget_run(&p, &out, info, &err) != AK_OK)
+        fail_msg("%s %#x: %s", name, kinds, err.message);
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
     return out;
 }
 
-static void studio_variants_retarget_like_the_original(void **state)
+/* Rows still out of the bound (issue 22 not done for them): capture, variant, figures. The
+ * table only shrinks: a listed row that holds fails the test until it is taken out. */
+static const struct {
+    const char *clip, *variant, *why;
+} k_retarget_out[] = {
+    {"cmu_07_01_walk.bvh", "30 fps", "1.05 %, right stance ankle 0.2289 against 0.2213 m"},
+    {"cmu_07_01_walk.bvh", "zero pose along X", "6.00 %"},
+    {"cmu_07_01_walk.bvh", "all of them", "6.00 %"},
+    {"cmu_16_11_walk_veer_left.bvh", "30 fps", "2.50 %"},
+    {"cmu_16_11_walk_veer_left.bvh", "zero pose along X", "3.66 %"},
+    {"cmu_16_11_walk_veer_left.bvh", "all of them", "3.66 %"},
+    {"cmu_09_01_run.bvh", "30 fps",
+     "3.20 %; a right stance (ankle 0.1394 m) where the 120 fps run has none"},
+    {"cmu_09_01_run.bvh", "zero pose along X", "4.02 %, reference frame 0 (the T-pose)"},
+    {"cmu_09_01_run.bvh", "all of them", "4.02 %, reference frame 0 (the T-pose)"},
+    {"locomotion/cmu_02_02_walk.bvh", "zero pose along X", "1.94 %"},
+    {"locomotion/cmu_02_02_walk.bvh", "all of them", "1.94 %"},
+    {"locomotion/cmu_02_03_run.bvh", "zero pose along X", "4.00 %"},
+    {"locomotion/cmu_02_03_run.bvh", "all of them", "4.00 %"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps", "0.66 %"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "zero pose along X", "3.97 %"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "all of them", "3.97 %"},
+    {"locomotion/cmu_09_02_run.bvh", "30 fps",
+     "2.78 %; a left stance where the 120 fps run has none, none on the right where it has"},
+    {"locomotion/cmu_09_02_run.bvh", "zero pose along X", "4.02 %, reference frame 0 (the T-pose)"},
+    {"locomotion/cmu_09_02_run.bvh", "all of them", "4.02 %, reference frame 0 (the T-pose)"},
+};
+
+static const char *retarget_known_out(const char *clip, const char *variant)
 {
-    (void)state;
-    ak_walk_clip_params wp = ak_walk_clip_defaults();
-    ak_skeleton *biped = NULL;
-    ak_clip *bclip = NULL;
-    ak_error err;
-    assert_int_equal(ak_walk_clip_create(&wp, &biped, &bclip, &err), AK_OK);
-    const float h = ak_clip_standing_height(bclip, biped);
-    ak_retarget_info oi, vi;
-    ak_clip *o = retarget_variant(0, biped, &oi);
+    for (size_t k = 0; k < sizeof k_retarget_out / sizeof k_retarget_out[0]; ++k)
+        if (!strcmp(k_retarget_out[k].clip, clip) && !strcmp(k_retarget_out[k].variant, variant))
+            return k_retarget_out[k].why;
+    return NULL;
+}
+
+/* Each foot's highest stance ankle as the original's within `bound` (no stance in either:
+ * equal). */
+static int same_stance_ankles(const ak_retarget_info *v, const ak_retarget_info *o, double bound)
+{
+    for (int side = 0; side < 2; ++side) {
+        const float a = v->stance_foot_height[side], b = o->stance_foot_height[side];
+        if (isinf(a) || isinf(b)) {
+            if (a != b) return 0;
+        } else if (!(fabs(a - b) <= bound)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Every variant of one capture: the rows in the bound, the rows out; returns newly out + stale. */
+static int retarget_rows(const char *name, const ak_skeleton *biped, float h)
+{
     static const struct {
         unsigned kinds;
         const char *name;
@@ -232,26 +266,59 @@ static void studio_variants_retarget_like_the_original(void **state)
         {AKV_EXTRA_LINE, "extra frame line"},
         {AKV_30_FPS, "30 fps"},
         {AKV_ZERO_ALONG_X, "zero pose along X"},
+        {AKV_STILL_TOP | AKV_ZERO_ALONG_X | AKV_SIX_CHANNELS | AKV_ORDER_ZXY | AKV_CENTIMETRES |
+             AKV_EXTRA_LINE,
+         "all of them"},
     };
-    printf("original: stance ankle L %.4f R %.4f (source %.4f/%.4f), biped height %.3f\n",
+    ak_retarget_info oi, vi;
+    ak_clip *o = retarget_variant(name, 0, biped, &oi);
+    printf("%s: stance ankle L %.4f R %.4f (source %.4f/%.4f), biped height %.3f\n", name,
            (double)oi.stance_foot_height[0], (double)oi.stance_foot_height[1],
            (double)oi.source_stance_foot_height[0], (double)oi.source_stance_foot_height[1],
            (double)h);
+    int bad = 0;
     for (size_t i = 0; i < sizeof k_variants / sizeof k_variants[0]; ++i) {
-        ak_clip *v = retarget_variant(k_variants[i].kinds, biped, &vi);
+        ak_clip *v = retarget_variant(name, k_variants[i].kinds, biped, &vi);
         const double d = max_distance(biped, o, biped, v);
-        printf("%-20s worst joint %.4f m (%.2f %% of height), stance ankle L %.4f R %.4f "
+        printf("  %-20s worst joint %.4f m (%.2f %% of height), stance ankle L %.4f R %.4f "
                "(source %.4f/%.4f), reference frame %d\n",
                k_variants[i].name, d, 100.0 * d / (double)h, (double)vi.stance_foot_height[0],
                (double)vi.stance_foot_height[1], (double)vi.source_stance_foot_height[0],
                (double)vi.source_stance_foot_height[1], (int)vi.reference_frame);
-        assert_true(d <= 0.005 * h);
-        for (int side = 0; side < 2; ++side)
-            assert_true(fabs(vi.stance_foot_height[side] - oi.stance_foot_height[side]) <=
-                        0.005 * h);
+        const int ok = d <= 0.005 * h && same_stance_ankles(&vi, &oi, 0.005 * h);
+        const char *why = retarget_known_out(name, k_variants[i].name);
+        if (!ok && why) printf("    known out (issue 22): %s\n", why);
+        if (!ok && !why) printf("    OUT of the bound (0.5 %% of height)\n");
+        if (ok && why) printf("    now within the bound: take it out of k_retarget_out\n");
+        bad += ok == (why != NULL); /* newly out, or listed but within */
         ak_clip_destroy(v);
     }
     ak_clip_destroy(o);
+    return bad;
+}
+
+/* Every studio variant of every shipped locomotion capture retargeted onto the built-in biped
+ * against the capture's own retarget: the worst joint distance in any frame (the issue's
+ * bound: 0.5 % of the biped's height) and each foot's highest stance ankle
+ * (ak_retarget_info.stance_foot_height) within the same. 30 fps compares every one of its
+ * frames with the original's at the same time: its stances are read on the contact grid (four
+ * samples a frame), so they start and end where the 120 fps capture's do, and its pins fade in
+ * seconds from those edges; the T-pose frame 0 is never pinned (CMU 02_01: 2.49 % -> 0.39 %).
+ * The X-along zero pose is matched through a standing frame of the clip (02_01: 0.43 %).
+ * Rows out: k_retarget_out. */
+static void studio_variants_retarget_like_the_original(void **state)
+{
+    (void)state;
+    ak_walk_clip_params wp = ak_walk_clip_defaults();
+    ak_skeleton *biped = NULL;
+    ak_clip *bclip = NULL;
+    ak_error err;
+    assert_int_equal(ak_walk_clip_create(&wp, &biped, &bclip, &err), AK_OK);
+    const float h = ak_clip_standing_height(bclip, biped);
+    int bad = 0;
+    for (size_t c = 0; c < AKT_LOCOMOTION_CLIPS; ++c)
+        bad += retarget_rows(akt_locomotion_clips[c], biped, h);
+    assert_int_equal(bad, 0);
     ak_clip_destroy(bclip);
     ak_skeleton_destroy(biped);
 }
