@@ -45,8 +45,9 @@ int32_t ak_clip_create(int32_t joint_count, int32_t frame_count, float frame_tim
         ak_clip_destroy(c);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
+    const ak_quat identity = {0.0f, 0.0f, 0.0f, 1.0f};
     for (uint64_t k = 0; k < keys; ++k)
-        c->rotations[k] = ak_quat_identity();
+        c->rotations[k] = identity;
     *out = c;
     return AK_OK;
 }

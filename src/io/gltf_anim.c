@@ -390,18 +390,82 @@ static int32_t build_skeleton(ga_ctx *c, const ga_rigid *rest, ak_skeleton **out
 
 /* A key the library can use: finite, translations within a BVH's bounds (anim/reach.h), so
  * sums and differences of positions stay finite too. */
-static int xform_finite(ak_xform x)
+static int xform_finite(const ak_xform *x)
 {
-    return fabs(x.translation.x) <= AK_MAX_REACH && fabs(x.translation.y) <= AK_MAX_REACH &&
-           fabs(x.translation.z) <= AK_MAX_REACH && isfinite(x.rotation.x) &&
-           isfinite(x.rotation.y) && isfinite(x.rotation.z) && isfinite(x.rotation.w);
+    return fabs(x->translation.x) <= AK_MAX_REACH && fabs(x->translation.y) <= AK_MAX_REACH &&
+           fabs(x->translation.z) <= AK_MAX_REACH && isfinite(x->rotation.x) &&
+           isfinite(x->rotation.y) && isfinite(x->rotation.z) && isfinite(x->rotation.w);
+}
+
+/* Frames evaluated together: every joint's channels sweep a block, whose keys (frames x joints)
+ * stay in cache for the checks that follow. */
+enum { GA_BLOCK = 64 };
+
+/* Frames f0 .. f0 + n - 1's local poses to keys (frame-major, n x joints, joints = c->joints
+ * read once by the caller). Rigid joints: each joint's channels swept over the block;
+ * otherwise the node tree evaluated per frame. */
+static void evaluate_block(ga_ctx *c, int rigid, int32_t f0, int32_t n, int32_t joints,
+                           const ak_xform *rest_local, ga_rigid *w, ak_xform *keys)
+{
+    const size_t j = (size_t)joints;
+    double t[GA_BLOCK], ulps[GA_BLOCK];
+    for (int32_t i = 0; i < n; ++i) {
+        t[i] = (double)(f0 + i) / (double)c->fps;
+        ulps[i] = ga_key_ulps(t[i]);
+    }
+    const ga_frames fr = {t, ulps, n};
+    for (int32_t k = 0; rigid && k < joints; ++k)
+        ga_rigid_sweep(c, k, &fr, rest_local, keys + k, j);
+    for (int32_t i = 0; !rigid && i < n; ++i) {
+        ga_evaluate(c, t[i], 1, w);
+        for (int32_t k = 0; k < joints; ++k)
+            keys[(size_t)i * j + (size_t)k] = local_of(c, w, k);
+    }
+}
+
+/* Checks frames f0 .. f0 + n - 1 (keys: n x joints) in frame order and marks in `moves` the
+ * joints whose translation leaves the rest pose's by more than tol (roots: marked before). */
+static int32_t check_block(ga_ctx *c, int32_t f0, int32_t n, int32_t joints, const ak_xform *keys,
+                           const ak_xform *rest_local, double tol, uint8_t *moves)
+{
+    for (int32_t i = 0; i < n; ++i)
+        for (int32_t k = 0; k < joints; ++k) {
+            const ak_xform *x = &keys[(size_t)i * (size_t)joints + (size_t)k];
+            const ak_vec3 r = rest_local[k].translation;
+            if (!xform_finite(x)) /* finite keys can still compose past float's range */
+                return akgd_fail(
+                    &c->d, AK_ERR_INVALID_ARG, 0,
+                    "joint %d at %.4f s: its keys give a non-finite or out-of-range transform",
+                    (int)k, (double)(f0 + i) / (double)c->fps);
+            if (!moves[k] &&
+                (fabs(x->translation.x - r.x) > tol || fabs(x->translation.y - r.y) > tol ||
+                 fabs(x->translation.z - r.z) > tol))
+                moves[k] = 1;
+        }
+    return AK_OK;
+}
+
+/* The keys (frames x joints) into the clip: every rotation, the translations of its tracks;
+ * then ak_clip_finalize (unit rotations, each on its predecessor's side). */
+static void fill_clip(const ak_xform *keys, ak_clip *clip)
+{
+    const size_t j = (size_t)clip->joint_count, tracks = (size_t)clip->track_count;
+    for (size_t f = 0; f < (size_t)clip->frame_count; ++f) {
+        const ak_xform *row = keys + f * j;
+        for (size_t k = 0; k < j; ++k)
+            clip->rotations[f * j + k] = row[k].rotation;
+        for (size_t tr = 0; tr < tracks; ++tr)
+            clip->translations[f * tracks + tr] = row[clip->track_joint[tr]].translation;
+    }
+    ak_clip_finalize(clip);
 }
 
 /* Every frame's local pose; a joint gets a translation track when it is a root or its
  * translation moves by more than 1e-7 of the model's size in some frame. */
 static int32_t build_clip(ga_ctx *c, const ga_rigid *rest, ga_rigid *w, ak_clip **out)
 {
-    const size_t j = (size_t)c->joints;
+    const int32_t joints = c->joints;
+    const size_t j = (size_t)joints;
     /* every frame's keys, then the rest pose's locals */
     ak_xform *keys = (ak_xform *)malloc(sizeof(ak_xform) * j * ((size_t)c->frames + 1));
     uint8_t *moves = (uint8_t *)calloc(j, 1);
@@ -411,44 +475,24 @@ static int32_t build_clip(ga_ctx *c, const ga_rigid *rest, ga_rigid *w, ak_clip 
         return akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
     }
     ak_xform *rest_local = keys + j * (size_t)c->frames;
-    for (int32_t k = 0; k < c->joints; ++k)
+    for (int32_t k = 0; k < joints; ++k) {
         rest_local[k] = local_of(c, rest, k);
+        moves[k] = c->parent[k] < 0; /* roots always get a translation track */
+    }
     /* Without scale in the tree a joint's local transform is its channels' values: no tree
      * to evaluate per frame (the same numbers to float rounding; io_gltf_three checks both). */
     const int rigid = ga_rigid_joints(c);
     const double tol = 1e-7 * model_size(rest, c->joints);
-    for (int32_t f = 0; f < c->frames; ++f) {
-        const double t = (double)f / (double)c->fps;
-        if (!rigid) ga_evaluate(c, t, 1, w);
-        for (int32_t k = 0; k < c->joints; ++k) {
-            ak_xform x = rigid ? ga_rigid_local(c, k, t, rest_local) : local_of(c, w, k);
-            const ak_xform r = rest_local[k];
-            if (!xform_finite(x)) { /* finite keys can still compose past float's range */
-                free(keys);
-                free(moves);
-                return akgd_fail(
-                    &c->d, AK_ERR_INVALID_ARG, 0,
-                    "joint %d at %.4f s: its keys give a non-finite or out-of-range transform",
-                    (int)k, (double)f / (double)c->fps);
-            }
-            keys[(size_t)f * j + (size_t)k] = x;
-            if (c->parent[k] < 0 || fabs(x.translation.x - r.translation.x) > tol ||
-                fabs(x.translation.y - r.translation.y) > tol ||
-                fabs(x.translation.z - r.translation.z) > tol)
-                moves[k] = 1;
-        }
+    for (int32_t i = 0; i < c->ch_count; ++i)
+        c->ch[i].cursor = 0;
+    int32_t st = AK_OK;
+    for (int32_t f0 = 0; st >= 0 && f0 < c->frames; f0 += GA_BLOCK) {
+        const int32_t n = c->frames - f0 < GA_BLOCK ? c->frames - f0 : GA_BLOCK;
+        evaluate_block(c, rigid, f0, n, joints, rest_local, w, keys + (size_t)f0 * j);
+        st = check_block(c, f0, n, joints, keys + (size_t)f0 * j, rest_local, tol, moves);
     }
-    int32_t st = ak_clip_create(c->joints, c->frames, 1.0f / c->fps, moves, out, c->d.err);
-    for (int32_t f = 0; st >= 0 && f < c->frames; ++f)
-        for (int32_t k = 0; k < c->joints; ++k) {
-            const ak_xform x = keys[(size_t)f * j + (size_t)k];
-            (*out)->rotations[(size_t)f * j + (size_t)k] = x.rotation;
-            const int32_t tr = (*out)->joint_track[k];
-            if (tr >= 0)
-                (*out)->translations[(size_t)f * (size_t)(*out)->track_count + (size_t)tr] =
-                    x.translation;
-        }
-    if (st >= 0) ak_clip_finalize(*out);
+    if (st >= 0) st = ak_clip_create(c->joints, c->frames, 1.0f / c->fps, moves, out, c->d.err);
+    if (st >= 0) fill_clip(keys, *out);
     free(keys);
     free(moves);
     return st;

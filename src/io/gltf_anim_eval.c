@@ -51,6 +51,31 @@ static void normalise_keys(ga_channel *ch)
     }
 }
 
+/* An earlier channel (the first or the one before ch: exporters write one input for every
+ * channel, or one per joint) with ch's input accessor: its key times, read and checked. */
+static const ga_channel *same_input(const ga_ctx *c, const ga_channel *ch)
+{
+    const ga_channel *first = &c->ch[0], *prev = ch - 1;
+    if (ch == first || ch->input < 0) return NULL;
+    if (first->input == ch->input && first->times) return first;
+    if (prev->input == ch->input && prev->times) return prev;
+    return NULL;
+}
+
+/* Key times of ch's sampler sv (ch->input): an earlier channel's when it read the same. */
+static int32_t read_times(ga_ctx *c, int32_t sv, const char *what, ga_channel *ch)
+{
+    const ga_channel *twin = same_input(c, ch);
+    if (twin) {
+        ch->times = twin->times;
+        ch->keys = twin->keys;
+        ch->shares_times = 1;
+        return AK_OK;
+    }
+    const int32_t st = akgd_read_floats(&c->d, ch->input, 1, what, &ch->keys, &ch->times);
+    return st < 0 ? st : check_times(c, ch, sv, what);
+}
+
 static int32_t read_sampler(ga_ctx *c, int32_t samplers, int32_t s, ga_channel *ch)
 {
     char what[96];
@@ -64,9 +89,8 @@ static int32_t read_sampler(ga_ctx *c, int32_t samplers, int32_t s, ga_channel *
                          "%s.interpolation must be LINEAR, STEP or CUBICSPLINE", what);
     int32_t n_out = 0;
     float *out = NULL;
-    int32_t st =
-        akgd_read_floats(&c->d, akgd_index(&c->d, sv, "input", -1), 1, what, &ch->keys, &ch->times);
-    if (st >= 0) st = check_times(c, ch, sv, what);
+    ch->input = akgd_index(&c->d, sv, "input", -1);
+    int32_t st = read_times(c, sv, what, ch);
     if (st >= 0)
         st = akgd_read_floats(&c->d, akgd_index(&c->d, sv, "output", -1), ch->comps, what, &n_out,
                               &out);
@@ -117,7 +141,7 @@ int32_t ga_read_channels(ga_ctx *c)
 void ga_free_channels(ga_ctx *c)
 {
     for (int32_t i = 0; c->ch && i < c->ch_count; ++i) {
-        free(c->ch[i].times);
+        if (!c->ch[i].shares_times) free(c->ch[i].times);
         free(c->ch[i].values);
     }
     free(c->ch);
@@ -162,55 +186,151 @@ static void slerp(const double *a, const double *b_in, double u, double *out)
         out[k] = wa * a[k] + wb * b[k];
 }
 
-/* The value of a channel at time t (glTF 2.0 appendix C); rotations normalised. */
-static void channel_value(ga_channel *ch, double t, double *out)
+/* Key times are float32: a frame time within a few float ulps of a key counts as on it (frame
+ * 49 at 0.4 s is the key written as 0.4f = 0.4000000059604645), so a STEP key is not missed by
+ * rounding, from either side: a frame just past a key takes the key's value (no interpolation
+ * by the rounding's few ulps; keys on frames are then copied). */
+double ga_key_ulps(double t)
+{
+    return 5e-7 * fmax(1.0, fabs(t));
+}
+
+/* How far time t lies from key k towards key k + 1, for t inside the keys; 0 within `ulps` of
+ * key k (a frame just past a key takes the key's value: no interpolation by the rounding). */
+static double key_fraction(const ga_channel *ch, int32_t k, double t, double ulps)
+{
+    const double dt = (double)ch->times[k + 1] - (double)ch->times[k];
+    const double past = t - (double)ch->times[k];
+    return dt > 0.0 && past > ulps ? past / dt : 0.0;
+}
+
+/* The value between key k and key k + 1 at fraction u > 0 (glTF 2.0 appendix C), written
+ * over out, which holds key k's value: LINEAR (slerp for rotations) and CUBICSPLINE (Hermite
+ * with the tangents scaled by the key interval); STEP keeps key k. */
+static void interpolate(const ga_channel *ch, int32_t k, double u, double *out)
 {
     const int n = ch->comps, stride = ch->interp == GA_CUBIC ? 3 * n : n;
     const int mid = ch->interp == GA_CUBIC ? n : 0; /* the value inside a cubic key */
-    const float *v = ch->values;
-    int32_t k = 0;
-    double u = 0.0;
-    /* Key times are float32: a frame time within a few float ulps of a key counts as on it
-     * (frame 49 at 0.4 s is the key written as 0.4f = 0.4000000059604645), so a STEP key is
-     * not missed by rounding, from either side: a frame just past a key takes the key's value
-     * (no interpolation by the rounding's few ulps; keys on frames are then copied). */
-    const double ulps = 5e-7 * fmax(1.0, fabs(t)), on = t + ulps;
-    if (on >= (double)ch->times[ch->keys - 1])
-        k = ch->keys - 1;
-    else if (on > (double)ch->times[0]) {
-        k = find_key(ch, on);
-        const double dt = (double)ch->times[k + 1] - (double)ch->times[k];
-        const double past = t - (double)ch->times[k];
-        u = dt > 0.0 && past > ulps ? past / dt : 0.0;
-    }
-    const float *a = v + (size_t)k * (size_t)stride + mid;
-    double va[4], vb[4];
-    for (int i = 0; i < n; ++i)
-        out[i] = va[i] = a[i];
-    if (u > 0.0 && ch->interp == GA_LINEAR) {
-        const float *b = a + stride;
-        for (int i = 0; i < n; ++i)
+    const float *a = ch->values + (size_t)k * (size_t)stride + mid, *b = a + stride;
+    if (ch->interp == GA_LINEAR) {
+        double va[4], vb[4];
+        for (int i = 0; i < n; ++i) {
+            va[i] = a[i];
             vb[i] = b[i];
+        }
         if (n == 4)
             slerp(va, vb, u, out);
         else
             for (int i = 0; i < n; ++i)
                 out[i] = va[i] + (vb[i] - va[i]) * u;
-    } else if (u > 0.0 && ch->interp == GA_CUBIC) {
+    } else if (ch->interp == GA_CUBIC) {
         const double dt = (double)ch->times[k + 1] - (double)ch->times[k];
-        const float *b = a + stride, *out_tan = a + n, *in_tan = b - n;
+        const float *out_tan = a + n, *in_tan = b - n;
         const double u2 = u * u, u3 = u2 * u;
         const double h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2,
                      h11 = u3 - u2;
         for (int i = 0; i < n; ++i)
             out[i] = h00 * a[i] + h10 * dt * out_tan[i] + h01 * b[i] + h11 * dt * in_tan[i];
     }
-    if (n == 4) {
-        const double len =
-            sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
-        for (int i = 0; i < 4; ++i)
-            out[i] = len > 1e-12 ? out[i] / len : (i == 3);
+}
+
+/* A rotation made unit length in double (under 1e-12: the identity). */
+static inline void unit_quat(double *q)
+{
+    const double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; ++i)
+        q[i] = len > 1e-12 ? q[i] / len : (i == 3);
+}
+
+/* The value between key k and key k + 1 at fraction u (u = 0: key k's value); rotations
+ * normalised. */
+static void channel_mix(const ga_channel *ch, int32_t k, double u, double *out)
+{
+    const int n = ch->comps, stride = ch->interp == GA_CUBIC ? 3 * n : n;
+    const float *a = ch->values + (size_t)k * (size_t)stride + (ch->interp == GA_CUBIC ? n : 0);
+    for (int i = 0; i < n; ++i)
+        out[i] = a[i];
+    if (u > 0.0) interpolate(ch, k, u, out);
+    if (n == 4) unit_quat(out);
+}
+
+/* The value of a channel at time t (glTF 2.0 appendix C); rotations normalised. The key: the
+ * last one at or before t + ga_key_ulps(t) (the first before the keys, the last past them). */
+static void channel_value(ga_channel *ch, double t, double *out)
+{
+    const double ulps = ga_key_ulps(t), on = t + ulps;
+    int32_t k = 0;
+    double u = 0.0;
+    if (on >= (double)ch->times[ch->keys - 1])
+        k = ch->keys - 1;
+    else if (on > (double)ch->times[0]) {
+        k = find_key(ch, on);
+        u = key_fraction(ch, k, t, ulps);
     }
+    channel_mix(ch, k, u, out);
+}
+
+/* A translation (path GA_T, 3 values) or rotation (GA_R, x y z w) in double into x, as float. */
+static void store_path(ak_xform *x, int32_t path, const double *v)
+{
+    if (path == GA_R) {
+        x->rotation.x = (float)v[0];
+        x->rotation.y = (float)v[1];
+        x->rotation.z = (float)v[2];
+        x->rotation.w = (float)v[3];
+    } else {
+        x->translation.x = (float)v[0];
+        x->translation.y = (float)v[1];
+        x->translation.z = (float)v[2];
+    }
+}
+
+/* Channel ch (n = ch->comps values) at every time of fr in one forward pass: channel_value's
+ * key rule and channel_mix's arithmetic (the same floats), the key found by stepping on from the
+ * one before instead of searching; values to out[i * stride]. A time before the one swept last
+ * restarts from the first key. Inlined with n constant, a frame on a key (most of them) costs
+ * a copy and, for a rotation, its normalisation. */
+static inline void sweep_n(ga_channel *ch, const int n, const ga_frames *fr, ak_xform *out,
+                           size_t stride)
+{
+    const float *times = ch->times;
+    const int32_t last = ch->keys - 1, per = ch->interp == GA_CUBIC ? 3 * n : n;
+    const float *values = ch->values + (ch->interp == GA_CUBIC ? n : 0);
+    int32_t k = ch->cursor >= 0 && ch->cursor <= last ? ch->cursor : 0;
+    for (int32_t i = 0; i < fr->count; ++i) {
+        const double t = fr->t[i], ulps = fr->ulps[i], on = t + ulps;
+        int32_t key = 0;
+        double u = 0.0, v[4];
+        if (on >= (double)times[last])
+            key = last;
+        else if (on > (double)times[0]) {
+            if ((double)times[k] > on) k = 0;
+            while ((double)times[k + 1] <= on) /* stops before the last key: it lies past on */
+                ++k;
+            key = k;
+            u = key_fraction(ch, k, t, ulps);
+        }
+        const float *a = values + (size_t)key * (size_t)per;
+        for (int c = 0; c < n; ++c)
+            v[c] = a[c];
+        if (u > 0.0) { /* between keys: through a copy, so v stays in registers otherwise */
+            double w[4] = {v[0], v[1], v[2], n == 4 ? v[3] : 0.0};
+            interpolate(ch, key, u, w);
+            for (int c = 0; c < n; ++c)
+                v[c] = w[c];
+        }
+        if (n == 4) unit_quat(v);
+        store_path(&out[(size_t)i * stride], n == 4 ? GA_R : GA_T, v);
+    }
+    ch->cursor = k;
+}
+
+static void channel_sweep(ga_channel *ch, const ga_frames *fr, ak_xform *out, size_t stride)
+{
+    if (ch->comps == 4)
+        sweep_n(ch, 4, fr, out, stride);
+    else
+        sweep_n(ch, 3, fr, out, stride);
 }
 
 /* Rigid part of a column-major matrix: translation and the rotation of its orthonormalised
@@ -349,6 +469,26 @@ ak_xform ga_rigid_local(const ga_ctx *c, int32_t j, double t, const ak_xform *re
     if (ct >= 0) channel_value(&c->ch[ct], t, tr);
     if (cr >= 0) channel_value(&c->ch[cr], t, q); /* normalised there; b->r by akgd_node_trs */
     return xform_of(q, tr);
+}
+
+void ga_rigid_sweep(ga_ctx *c, int32_t j, const ga_frames *fr, const ak_xform *rest_local,
+                    ak_xform *out, size_t stride)
+{
+    const int32_t ct = c->chan_of[j * 3 + GA_T], cr = c->chan_of[j * 3 + GA_R];
+    const akgd_trs *b = &c->base[j];
+    for (int32_t i = 0; ct < 0 && cr < 0 && i < fr->count; ++i)
+        out[(size_t)i * stride] = rest_local[j];
+    if (ct < 0 && cr < 0) return;
+    if (ct >= 0)
+        channel_sweep(&c->ch[ct], fr, out, stride);
+    else
+        for (int32_t i = 0; i < fr->count; ++i)
+            store_path(&out[(size_t)i * stride], GA_T, b->t);
+    if (cr >= 0)
+        channel_sweep(&c->ch[cr], fr, out, stride);
+    else
+        for (int32_t i = 0; i < fr->count; ++i)
+            store_path(&out[(size_t)i * stride], GA_R, b->r);
 }
 
 ak_xform ga_local(const ga_rigid *parent, const ga_rigid *child)

@@ -17,10 +17,19 @@ enum { GA_STEP = 0, GA_LINEAR = 1, GA_CUBIC = 2 };
 
 typedef struct ga_channel {
     int32_t node, path, interp, keys, comps;
-    float *times;   /* keys, non-decreasing seconds */
-    float *values;  /* keys * comps, or keys * 3 * comps (in-tangent, value, out-tangent) */
-    int32_t cursor; /* the key found last (evaluation runs forward in time: a hint) */
+    int32_t input;    /* the sampler's input accessor */
+    float *times;     /* keys, non-decreasing seconds */
+    int shares_times; /* 1: times belong to an earlier channel with the same input */
+    float *values;    /* keys * comps, or keys * 3 * comps (in-tangent, value, out-tangent) */
+    int32_t cursor;   /* the key found last (evaluation runs forward in time: a hint; the sweep
+                       * steps on from it) */
 } ga_channel;
+
+/* Times to evaluate channels at, ascending (seconds): t[i] and ga_key_ulps(t[i]). */
+typedef struct ga_frames {
+    const double *t, *ulps;
+    int32_t count;
+} ga_frames;
 
 /* A rigid transform in double: quaternion x,y,z,w and translation. */
 typedef struct ga_rigid {
@@ -59,6 +68,14 @@ int ga_rigid_joints(const ga_ctx *c);
 /* Joint j's local transform at time t when ga_rigid_joints holds (rest_local[j] when j has no
  * translation or rotation channel). */
 ak_xform ga_rigid_local(const ga_ctx *c, int32_t j, double t, const ak_xform *rest_local);
+/* ga_rigid_local at every time of fr in one forward sweep per channel (the same floats): joint
+ * j's local transforms to out[i * stride]. Consecutive calls with later times step on from
+ * where the last ended; reset the channels' cursors to 0 before a first sweep. */
+void ga_rigid_sweep(ga_ctx *c, int32_t j, const ga_frames *fr, const ak_xform *rest_local,
+                    ak_xform *out, size_t stride);
+/* The float rounding of key times around time t: a time within it of a key counts as on it
+ * (frame 49 at 0.4 s is the key written as 0.4f = 0.4000000059604645). */
+double ga_key_ulps(double t);
 /* local = inverse(parent) * child, in float. */
 ak_xform ga_local(const ga_rigid *parent, const ga_rigid *child);
 

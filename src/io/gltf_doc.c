@@ -211,7 +211,7 @@ int32_t akgd_open(akgd_doc *d, const uint8_t *data, size_t size, const char *bas
     if (st >= 0) st = make_table(d, "animations", &d->animations);
     if (st >= 0) {
         const size_t b = (size_t)(d->buffers.count > 0 ? d->buffers.count : 1);
-        d->buffer_data = (uint8_t **)calloc(b, sizeof(uint8_t *));
+        d->buffer_data = (const uint8_t **)calloc(b, sizeof(uint8_t *));
         d->buffer_size = (size_t *)calloc(b, sizeof(size_t));
         d->buffer_tried = (uint8_t *)calloc(b, 1);
         if (!d->buffer_data || !d->buffer_size || !d->buffer_tried)
@@ -224,8 +224,8 @@ int32_t akgd_open(akgd_doc *d, const uint8_t *data, size_t size, const char *bas
 void akgd_close(akgd_doc *d)
 {
     for (int32_t b = 0; d->buffer_data && b < d->buffers.count; ++b)
-        free(d->buffer_data[b]);
-    free(d->buffer_data);
+        if (d->buffer_data[b] != d->bin) free((void *)d->buffer_data[b]); /* not the caller's */
+    free((void *)d->buffer_data);
     free(d->buffer_size);
     free(d->buffer_tried);
     free(d->nodes.v);
@@ -422,9 +422,8 @@ static int32_t buffer_bytes(akgd_doc *d, int32_t b, const uint8_t **bytes, size_
         d->buffer_tried[b] = 1;
         const char *why = "is missing";
         if (!uri) {
-            if (b == 0 && d->bin) {
-                d->buffer_data[b] = (uint8_t *)malloc(d->bin_size + 1);
-                if (d->buffer_data[b]) memcpy(d->buffer_data[b], d->bin, d->bin_size);
+            if (b == 0 && d->bin) { /* read in place: the caller's bytes outlive the doc */
+                d->buffer_data[b] = d->bin;
                 d->buffer_size[b] = d->bin_size;
             }
             why = "has no uri and the file has no GLB BIN chunk";
@@ -658,6 +657,21 @@ static int32_t apply_sparse(akgd_doc *d, int32_t av, int32_t count, int32_t comp
     return AK_OK;
 }
 
+/* The index of v's first non-finite value, n when all are finite: blocks tested without a
+ * branch per value (a loop the compiler vectorises), the culprit sought only in a bad block. */
+static size_t first_non_finite(const float *v, size_t n)
+{
+    for (size_t at = 0; at < n; at += 256) {
+        const size_t end = n - at < 256 ? n : at + 256;
+        int bad = 0;
+        for (size_t i = at; i < end; ++i)
+            bad |= !isfinite(v[i]);
+        for (size_t i = at; bad && i < end; ++i)
+            if (!isfinite(v[i])) return i;
+    }
+    return n;
+}
+
 int32_t akgd_read_floats(akgd_doc *d, int32_t index, int32_t components, const char *what,
                          int32_t *count, float **out)
 {
@@ -689,12 +703,10 @@ int32_t akgd_read_floats(akgd_doc *d, int32_t index, int32_t components, const c
     if (!v) return akgd_fail(d, AK_ERR_NOMEM, av, "out of memory");
     read_elements(&l, comps, v);
     st = apply_sparse(d, av, n, comps, &l, what, v);
-    for (size_t i = 0; st >= 0 && i < (size_t)n * (size_t)comps; ++i)
-        if (!isfinite(v[i]))
-            st = akgd_fail(d, AK_ERR_INVALID_ARG, av,
-                           "%s: accessors[%d] element %d is not "
-                           "finite",
-                           what, (int)index, (int)(i / (size_t)comps));
+    const size_t bad = st >= 0 ? first_non_finite(v, (size_t)n * (size_t)comps) : 0;
+    if (st >= 0 && bad < (size_t)n * (size_t)comps)
+        st = akgd_fail(d, AK_ERR_INVALID_ARG, av, "%s: accessors[%d] element %d is not finite",
+                       what, (int)index, (int)(bad / (size_t)comps));
     if (st < 0) {
         free(v);
         return st;

@@ -31,7 +31,7 @@ typedef struct akgd_doc {
     size_t bin_size;
     const char *base_dir; /* folder relative URIs resolve in, or NULL */
     akgd_table nodes, accessors, views, buffers, skins, animations;
-    uint8_t **buffer_data; /* per buffer, loaded on first use */
+    const uint8_t **buffer_data; /* per buffer, loaded on first use (a GLB's BIN chunk: bin) */
     size_t *buffer_size;
     uint8_t *buffer_tried;
     int32_t *parent;       /* per node, -1 for a root */

@@ -7,8 +7,11 @@
  * hand at 10 fps: LINEAR translation and slerp the short way, STEP on its keys, CUBICSPLINE
  * Hermite with tangents per second, first and last values held outside the keys, an animated
  * parent scale baked into the child's translation, and the rigid shortcut (ga_rigid_local)
- * giving the same locals as the full evaluation (ga_evaluate, ga_local). */
+ * giving the same locals as the full evaluation (ga_evaluate, ga_local). Last, the reader's
+ * sweep over a run of frames (ga_rigid_sweep) against the evaluation at each time
+ * (ga_rigid_local): the same floats, bit for bit, on awkward keys. */
 #include "gltf_text.h"
+#include "io/gltf_anim_internal.h"
 
 /* A document under construction: float data, one bufferView and accessor per block. */
 typedef struct anim_doc {
@@ -319,12 +322,169 @@ static void gltf_anim_eval_bakes_scale_and_the_rigid_path_agrees(void **state)
         }
 }
 
+/* Channels with awkward keys: a cut (two keys at 0.1 s, the later wins), keys exactly on
+ * frames (0.25 s, 0.5 s are exact in binary) and 0.1f just off its frame, a single key, a
+ * channel starting late, CUBICSPLINE translations and rotations, slerp across a negative dot.
+ * Joint 3 has no channel (its rest local), joint 5 only a rotation, joint 6 only a
+ * translation (the node's own value for the other). */
+static const float sw_t_cut[5] = {0.0f, 0.1f, 0.1f, 0.25f, 0.4f};
+static const float sw_t_step[4] = {0.05f, 0.2f, 0.2f, 0.3f};
+static const float sw_t_cub[3] = {0.0f, 0.15f, 0.5f};
+static const float sw_t_one[1] = {0.12f};
+static const float sw_t_rot[4] = {0.0f, 0.1f, 0.25f, 0.35f};
+static float sw_v_cut[5][3] = {{0, 0, 0}, {1, 2, 3}, {-1, 0.5f, 2}, {4, 4, 4}, {0, -2, 1}};
+static float sw_q_step[4][4] = {
+    {0, 0, 0, 1}, {0.6f, 0, 0, 0.8f}, {0, 0.6f, 0, 0.8f}, {0, 0, 0.6f, 0.8f}};
+/* per key: in-tangent, value, out-tangent */
+static float sw_v_cub[3][3][3] = {{{0, 0, 0}, {1, 0, 0}, {2, -1, 0}},
+                                  {{1, 1, 1}, {2, 2, 0}, {-3, 0, 1}},
+                                  {{0, 0, 5}, {-1, 4, 0}, {0, 0, 0}}};
+static float sw_v_one[1][3] = {{7, 8, 9}};
+static float sw_q_rot[4][4] = {{0, 0, 0, 1},
+                               {0, 0.7071068f, 0, 0.7071068f},
+                               {0, 0, -0.7071068f, -0.7071068f},
+                               {0.5f, 0.5f, 0.5f, 0.5f}};
+static float sw_q_one[1][3][4] = {{{0.1f, 0, 0, 0}, {0, 0.6f, 0, 0.8f}, {0, 0, 0.2f, 0}}};
+static float sw_q_cub[3][3][4] = {{{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 0, 0, 0}},
+                                  {{0, 1, 0, 0}, {0.6f, 0, 0, 0.8f}, {0, 0, 2, 0}},
+                                  {{-1, 0, 0, 0}, {0.5f, -0.5f, 0.5f, 0.5f}, {0, 0, 0, 0}}};
+
+enum { SW_JOINTS = 7, SW_CHANNELS = 10 };
+
+typedef struct sweep_rig {
+    ga_channel ch[SW_CHANNELS];
+    int32_t chan_of[SW_JOINTS * 3];
+    akgd_trs base[SW_JOINTS];
+    ak_xform rest_local[SW_JOINTS];
+    ga_ctx c;
+} sweep_rig;
+
+static ga_channel sw_channel(int32_t path, int32_t interp, const float *times, int32_t keys,
+                             float *values)
+{
+    ga_channel ch;
+    memset(&ch, 0, sizeof ch);
+    ch.path = path;
+    ch.interp = interp;
+    ch.keys = keys;
+    ch.comps = path == GA_R ? 4 : 3;
+    ch.times = (float *)times;
+    ch.values = values;
+    return ch;
+}
+
+static void sweep_rig_init(sweep_rig *r)
+{
+    memset(r, 0, sizeof *r);
+    r->ch[0] = sw_channel(GA_T, GA_LINEAR, sw_t_cut, 5, &sw_v_cut[0][0]);
+    r->ch[1] = sw_channel(GA_R, GA_STEP, sw_t_step, 4, &sw_q_step[0][0]);
+    r->ch[2] = sw_channel(GA_T, GA_CUBIC, sw_t_cub, 3, &sw_v_cub[0][0][0]);
+    r->ch[3] = sw_channel(GA_R, GA_LINEAR, sw_t_rot, 4, &sw_q_rot[0][0]);
+    r->ch[4] = sw_channel(GA_T, GA_STEP, sw_t_one, 1, &sw_v_one[0][0]);
+    r->ch[5] = sw_channel(GA_R, GA_CUBIC, sw_t_one, 1, &sw_q_one[0][0][0]);
+    r->ch[6] = sw_channel(GA_R, GA_CUBIC, sw_t_cub, 3, &sw_q_cub[0][0][0]);
+    r->ch[7] = sw_channel(GA_T, GA_LINEAR, sw_t_step, 4, &sw_v_cut[0][0]); /* from 0.05 s */
+    r->ch[8] = sw_channel(GA_R, GA_STEP, sw_t_rot, 4, &sw_q_rot[0][0]);
+    r->ch[9] = sw_channel(GA_T, GA_LINEAR, sw_t_rot, 4, &sw_v_cut[0][0]);
+    /* per joint: the translation, rotation and scale channel */
+    static const int32_t chan_of[SW_JOINTS * 3] = {0,  1, -1, 2,  3,  -1, 4,  5, -1, -1, -1,
+                                                   -1, 7, 6,  -1, -1, 8,  -1, 9, -1, -1};
+    memcpy(r->chan_of, chan_of, sizeof chan_of);
+    for (int32_t j = 0; j < SW_JOINTS; ++j) {
+        const double t[3] = {0.25 * j, 1.0, -0.5}, q[4] = {0.0, 0.0, 0.6, 0.8};
+        memcpy(r->base[j].t, t, sizeof t);
+        memcpy(r->base[j].r, q, sizeof q);
+        r->rest_local[j] = ak_xform_identity();
+        r->rest_local[j].translation = ak_vec3_make(3.0f, (float)j, 1.0f);
+    }
+    r->c.ch = r->ch;
+    r->c.ch_count = SW_CHANNELS;
+    r->c.joints = SW_JOINTS;
+    r->c.chan_of = r->chan_of;
+    r->c.base = r->base;
+}
+
+/* Sweeps frames 0 .. n - 1 at fps in runs of 1, 2, 3 ... frames and compares every joint with
+ * ga_rigid_local at the same time, bit for bit; out[n] keeps the sweep. */
+static void sweep_matches(sweep_rig *r, double fps, int32_t n, ak_xform (*out)[SW_JOINTS])
+{
+    double t[64], ulps[64];
+    assert_true(n <= 64);
+    for (int32_t i = 0; i < n; ++i) {
+        t[i] = (double)i / fps;
+        ulps[i] = ga_key_ulps(t[i]);
+    }
+    for (int32_t f0 = 0, run = 1; f0 < n; f0 += run, ++run) {
+        const ga_frames fr = {t + f0, ulps + f0, f0 + run <= n ? run : n - f0};
+        for (int32_t j = 0; j < SW_JOINTS; ++j)
+            ga_rigid_sweep(&r->c, j, &fr, r->rest_local, &out[f0][j], SW_JOINTS);
+    }
+    for (int32_t i = 0; i < n; ++i)
+        for (int32_t j = 0; j < SW_JOINTS; ++j) {
+            const ak_xform want = ga_rigid_local(&r->c, j, t[i], r->rest_local);
+            if (memcmp(&want, &out[i][j], sizeof want) != 0)
+                fail_msg("%g fps, frame %d (%.17g s), joint %d: sweep (%.9g %.9g %.9g %.9g | %.9g "
+                         "%.9g %.9g) vs per time (%.9g %.9g %.9g %.9g | %.9g %.9g %.9g)",
+                         fps, (int)i, t[i], (int)j, (double)out[i][j].rotation.x,
+                         (double)out[i][j].rotation.y, (double)out[i][j].rotation.z,
+                         (double)out[i][j].rotation.w, (double)out[i][j].translation.x,
+                         (double)out[i][j].translation.y, (double)out[i][j].translation.z,
+                         (double)want.rotation.x, (double)want.rotation.y, (double)want.rotation.z,
+                         (double)want.rotation.w, (double)want.translation.x,
+                         (double)want.translation.y, (double)want.translation.z);
+        }
+}
+
+static void gltf_anim_eval_sweep_equals_per_time_evaluation(void **state)
+{
+    (void)state;
+    static sweep_rig r;
+    static ak_xform out[64][SW_JOINTS];
+    sweep_rig_init(&r);
+    /* 20 and 40 fps put frames on 0.25 and 0.5 s exactly and next to 0.1f; 30 and 7.5 fps
+     * between keys; every rate runs past the last keys (0.5 s) */
+    const double rates[4] = {20.0, 40.0, 30.0, 7.5};
+    for (int i = 0; i < 4; ++i) {
+        for (int32_t k = 0; k < SW_CHANNELS; ++k)
+            r.ch[k].cursor = 0;
+        const int32_t n = (int32_t)(0.7 * rates[i]) + 1;
+        sweep_matches(&r, rates[i], n, out);
+        if (i != 0) continue;
+        /* worked values at 20 fps: frame 2 (0.1 s) on the cut takes its later key, and so
+         * does STEP at frame 4 (0.2 s); frame 5 (0.25 s) lies on a key exactly; frame 13
+         * (0.65 s) past every key holds the last; joint 2's single keys hold everywhere;
+         * joint 3 stays at rest; joint 4's late channel holds its first key before it and
+         * interpolates 2/3 of the way at 0.15 s, where its cubic rotation is on key 1;
+         * joints 5 and 6 take their node's value for the path without a channel */
+        expect_vec(out[2][0].translation, -1.0, 0.5, 2.0, 0.0);
+        AKT_NEAR(out[4][0].rotation.y, 0.6, 1e-7);
+        expect_vec(out[5][0].translation, 4.0, 4.0, 4.0, 0.0);
+        expect_vec(out[13][0].translation, 0.0, -2.0, 1.0, 0.0);
+        expect_vec(out[13][1].translation, -1.0, 4.0, 0.0, 0.0);
+        expect_vec(out[0][2].translation, 7.0, 8.0, 9.0, 0.0);
+        expect_vec(out[13][2].translation, 7.0, 8.0, 9.0, 0.0);
+        AKT_NEAR(out[7][2].rotation.w, 0.8, 1e-7);
+        expect_vec(out[9][3].translation, 3.0, 3.0, 1.0, 0.0);
+        expect_vec(out[0][4].translation, 0.0, 0.0, 0.0, 0.0);
+        expect_vec(out[3][4].translation, 2.0 / 3.0, 4.0 / 3.0, 2.0, 1e-6);
+        AKT_NEAR(out[3][4].rotation.x, 0.6, 1e-7);
+        expect_vec(out[4][5].translation, 1.25, 1.0, -0.5, 0.0); /* its node's */
+        AKT_NEAR(out[4][5].rotation.y, 0.7071068, 1e-7);         /* STEP: key 1 from 0.1 s */
+        AKT_NEAR(out[4][6].rotation.z, 0.6, 1e-7);               /* its node's */
+        /* 2/3 of the way from key 1 (1, 2, 3) to key 2 (-1, 0.5, 2) */
+        expect_vec(out[4][6].translation, -1.0 / 3.0, 1.0, 7.0 / 3.0, 1e-6);
+    }
+    /* Sweeping again from 0 s with the cursors left at the end restarts from the first key. */
+    sweep_matches(&r, 20.0, 14, out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gltf_anim_eval_channels_validity),
         cmocka_unit_test(gltf_anim_eval_values_worked_by_hand),
         cmocka_unit_test(gltf_anim_eval_bakes_scale_and_the_rigid_path_agrees),
+        cmocka_unit_test(gltf_anim_eval_sweep_equals_per_time_evaluation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
