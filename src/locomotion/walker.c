@@ -970,10 +970,29 @@ void ak_walker_set_position(ak_walker *w, ak_vec3 position)
     w->position_set = 1;
 }
 
-/* The source's own hips acceleration at the time of what plays (ak_walk_motion.hip_accel,
- * built once per clip on its key grid, linear between keys), scaled by the playback rate
- * squared and faded with the walk's weight against the idle: the same figure on every build
- * (it never differentiates the posed frames, where libm's last bits would show). */
+/* A hips table (ak_walk_motion.hip_accel: n accelerations, then n velocities) at position u
+ * (frames; a loop wraps, a segment clamps), linear between keys, played at rate r changing
+ * at dr per second: a r^2 + v dr. */
+static float table_accel_at(const float *a, int32_t n, int loop, float u, float r, float dr)
+{
+    if (loop) u -= floorf(u / (float)n) * (float)n;
+    u = akf_clamp(u, 0.0f, (float)(n - 1));
+    const int32_t i = (int32_t)u < n - 1 ? (int32_t)u : n - 1;
+    const int32_t j = i + 1 < n ? i + 1 : (loop ? 0 : i);
+    const float f = u - (float)i, *v = a + n;
+    return (a[i] + (a[j] - a[i]) * f) * r * r + (v[i] + (v[j] - v[i]) * f) * dr;
+}
+
+/* The source's own hips acceleration as played (ak_walk_motion.hip_accel, built once per clip
+ * on its key grid, each entry the walk metrics' 33 ms measure ending at that key), scaled by
+ * the playback rate squared and faded with the walk's weight against the idle: the same figure
+ * on every build (it never differentiates the posed frames, where libm's last bits would
+ * show). The least of it over this frame and the next akw_hip_window(dt) - 1: the grounding
+ * bounds each frame's own correction by it (landing_cap), and every 33 ms measure that frame
+ * falls in must hold, so the bound takes the lowest source figure of them (taking only this
+ * frame's, a correction falling at 0.5 g beside the source's +0.9 g let the 33 ms measure
+ * reach -1.34 g against a bound of -1.27 g one frame later, when the source's own went to
+ * -0.87 g). */
 static float source_hip_accel(const ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
@@ -982,11 +1001,7 @@ static float source_hip_accel(const ak_walker *w)
     const float *a = loop ? m->hip_accel : m->segment[PLAY_SEGMENT(w->play)].hip_accel;
     if (!a) return 0.0f;
     const int32_t n = c->frame_count;
-    float u = (loop ? w->clip_time : w->seg_time) / c->frame_time;
-    if (loop) u -= floorf(u / (float)n) * (float)n;
-    u = akf_clamp(u, 0.0f, (float)(n - 1));
-    const int32_t i = (int32_t)u < n - 1 ? (int32_t)u : n - 1;
-    const int32_t j = i + 1 < n ? i + 1 : (loop ? 0 : i);
+    const float u = (loop ? w->clip_time : w->seg_time) / c->frame_time;
     /* The loop plays at the rate (a captured segment and the approach to it at 1): played,
      * the source's acceleration scales by rate^2 and its velocity adds rate' times itself. */
     const int rated = loop && w->phase != AK_WALKER_PHASE_STOP_APPROACH;
@@ -996,9 +1011,13 @@ static float source_hip_accel(const ak_walker *w)
     const float dr_max = 2.0f / fmaxf(fminf(w->p.start_time, w->p.stop_time), 1e-3f);
     const float dr =
         rated && w->dt > 0.0f ? akf_clamp((w->rate - w->rate_last) / w->dt, -dr_max, dr_max) : 0.0f;
-    const float f = u - (float)i, *v = a + n;
+    const float step = w->dt * r / c->frame_time; /* table frames per walker frame */
+    const int32_t win = akw_hip_window(w->dt);
+    float least = table_accel_at(a, n, loop, u, r, dr);
+    for (int32_t k = 1; k < win; ++k)
+        least = fminf(least, table_accel_at(a, n, loop, u + (float)k * step, r, dr));
     const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w);
-    return ((a[i] + (a[j] - a[i]) * f) * r * r + (v[i] + (v[j] - v[i]) * f) * dr) * (1.0f - s);
+    return least * (1.0f - s);
 }
 
 /* Places the in-place pose on the character transform and runs FK. */
