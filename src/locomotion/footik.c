@@ -388,6 +388,22 @@ static float leg_offset(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     return offset;
 }
 
+/* Where a flat foot's toe lies for the line of its ground (two_point_normal): the heel plus
+ * the animated heel-to-toe offset, or the toe ray's point when that offset is less than half
+ * as long (an animated foot pitched toe-down, a run's crouched stand frame: its toe over the
+ * heel made a 3 mm line that tipped the planted foot 10 degrees and its toe 14 mm into a
+ * curved ground; a planted foot's toe ray asks where the last solve put the toe). */
+static ak_vec3 flat_toe_point(const ak_foot_ik_frame *fr, const foot_frame *ff, int32_t s,
+                              ak_vec3 heel_q, ak_vec3 toe_q)
+{
+    if (!fr->ground_toe[s].hit) return toe_q;
+    const ak_vec3 r = ff->ray_toe[s];
+    const float da =
+        (toe_q.x - heel_q.x) * (toe_q.x - heel_q.x) + (toe_q.z - heel_q.z) * (toe_q.z - heel_q.z);
+    const float dr = (r.x - heel_q.x) * (r.x - heel_q.x) + (r.z - heel_q.z) * (r.z - heel_q.z);
+    return 4.0f * da < dr ? akv_make(r.x, toe_q.y, r.z) : toe_q;
+}
+
 /* Leg s's ankle target and foot rotation. The foot turns so its up axis meets the (clamped)
  * ground normal: flat in stance, with its animated pitch kept relative to the slope in swing
  * and while it rolls over its toe. The ankle goes where the locked point (heel, or toe when
@@ -452,10 +468,15 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
         if (!(flat_w >= 1.0f)) to_slope = akq_from_to(up, n);
         if (flat_w > 0.0f) {
             ak_vec3 n_flat = n;
-            if (leg->has_toe && hg.hit && tg.hit)
-                n_flat =
-                    clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_q, tg.height),
-                                 ff->cos_tilt, ff->sin_tilt);
+            if (leg->has_toe && hg.hit && tg.hit) {
+                const ak_vec3 toe_l = flat_toe_point(fr, ff, s, heel_q, toe_q);
+                const float toe_y =
+                    ground_at(fr->ground_toe[s].hit ? &fr->ground_toe[s] : &fr->ground[s],
+                              fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s], toe_l)
+                        .height;
+                n_flat = clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_l, toe_y),
+                                      ff->cos_tilt, ff->sin_tilt);
+            }
             to_flat = akq_from_to(akq_rotate(foot.rotation, leg->up_local), n_flat);
         }
         applied = blend_rot(akq_identity(), blend_rot(to_slope, to_flat, flat_w), gw);

@@ -175,13 +175,15 @@ static const known_out k_known_out[] = {
     {"subject 9", "stairs",
      "hips -4.21 g (bound -1.73); hips 3.40 g (bound 2.89); knee 156.0 deg (bound 141.6)"},
     {"subject 9", "heightmap",
-     "14.3 mm below the ground (bound 5: a planted toe at the stop); hips -7.75 g (bound -1.73); "
+     "10.1 mm below the ground (bound 5: a swinging heel); hips -7.75 g (bound -1.73); "
      "hips 5.91 g (bound 2.89); knee 168.3 deg (bound 141.6)"},
     {"subject 9", "ridges", "hips -2.43 g (bound -1.73); knee 145.7 deg (bound 141.6)"},
     {"subject 9, planned hips", "stairs",
-     "hips -2.06 g (bound -1.73); knee 149.2 deg (bound 141.6)"},
+     "89.8 mm below the ground (bound 5: a swinging toe, since the swing follows the hips); hips "
+     "-2.06 g (bound -1.73); knee 149.2 deg (bound 141.6)"},
     {"subject 9, planned hips", "heightmap",
-     "14.3 mm below the ground (bound 5: a planted toe at the stop); hips -60.07 g (bound -1.73: "
+     "55.2 mm below the ground (bound 5: a swinging heel, since the swing follows the hips); "
+     "hips -60.07 g (bound -1.73: "
      "a landing out of reach over a crest, last-resort drop); hips 61.58 g (bound 2.89); knee "
      "170.3 deg (bound 141.6)"},
     {"subject 9, planned hips", "ridges", "hips -1.84 g (bound -1.73)"},
