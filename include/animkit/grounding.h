@@ -108,6 +108,11 @@ typedef struct ak_foot_ik_state {
                                   its heel, toe and ankle above the ground (0 in stance) */
     int32_t released[2];       /* a foot in stance that lifted this frame: pushing off its toe
                                   out of the leg's reach just before its stance ends */
+    float due_drop[2];         /* m: a foot not planted: how far the hips, where this frame
+                                  leaves them, are above where its leg (0.999 of its bones)
+                                  reaches the ground under its heel with the foot as animated;
+                                  0 when it reaches (and in stance). A pose source may hold a
+                                  landing back while it is above a tolerance (the matcher's) */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */

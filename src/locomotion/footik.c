@@ -226,6 +226,9 @@ typedef struct foot_frame {
     ak_quat foot_rot[2];
     float shortfall[2];              /* the hips' drop this leg would like (smoothed) */
     float reach_drop[2];             /* the drop this leg needs to reach its target */
+    float due_drop[2];               /* a foot not planted: the drop its leg needs to reach the
+                                        ground under its heel, the foot as animated */
+    int32_t due[2];                  /* and its landing is due (swing phase 1) */
     float rise_room[2];              /* a planted leg: how far the hips may rise above the
                                         animation with its knee still bent AK_RISE_REACH */
     float single_support;            /* 0..1: one foot planted, the other in mid-swing */
@@ -672,6 +675,15 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
                          akq_rotate(akq_axis_angle(k, t), akv_sub(target, ff->toe_target[s])));
     }
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
+    ff->due_drop[s] = 0.0f;
+    ff->due[s] = !fr->stance[s] && fr->swing_phase[s] >= 1.0f;
+    if (!fr->stance[s] && fr->ground[s].hit) {
+        /* the ankle with the heel on its ground, the foot as animated */
+        const ak_vec3 ankle = world[leg->foot].translation;
+        const ak_vec3 down =
+            akv_make(ankle.x, fr->ground[s].height + ankle.y - ff->heel_a[s].y, ankle.z);
+        ff->due_drop[s] = drop_to_reach(hip, down, L);
+    }
     leg_foothold(st, fr, s, ff);
 }
 
@@ -775,7 +787,8 @@ static void follow_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
  * reaches its ground (its shortfall and what its leg needs), and, known from lift-off, that a
  * swinging foot will reach the ground it lands on -- that ground below the animation's floor,
  * less the room its leg has at landing (landing_slack) -- so the hips start down a slope or a
- * stair as the foot leaves the ground instead of when the leg runs out; no higher than a
+ * stair as the foot leaves the ground instead of when the leg runs out; a landing that is due
+ * on a foot held in the air, what its leg needs to reach the ground (due_drop); no higher than a
  * planted leg reaches with its knee still bent (AK_RISE_REACH). pelvis_drop moves the hips
  * there within physics. */
 static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
@@ -785,6 +798,7 @@ static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, cons
         if (!ff->stance[s]) {
             if (ff->has_foothold[s])
                 want = akf_max(want, ff->floor - ff->foothold[s] - p->legs[s].landing_slack);
+            if (ff->due[s]) want = akf_max(want, ff->due_drop[s]);
             continue;
         }
         want = akf_max(want, akf_max(ff->reach_drop[s], ff->shortfall[s]));
@@ -808,8 +822,11 @@ static float landing_cap(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr)
 /* The downward acceleration the hips may take this frame: hip_accel_down, or, when a swinging
  * foot lands before the hips could reach their goal at that rate, the constant acceleration
  * that brings them there by its landing, 2 (gap - v T) / T^2 for the gap to the goal, their
- * velocity v and the time T to landing (the swing phase's rate), up to one g: a body falls no
- * faster than gravity, so what is left at the landing is the last resort's. */
+ * velocity v and the time T to landing (the swing phase's rate), up to the landing cap: a
+ * body falls no faster than gravity, so what is left at the landing is the last resort's. A
+ * landing that is due (swing phase 1) on a foot its pose source holds in the air until it can
+ * reach (the matcher's, out_of_reach) takes the cap while the hips are above where its leg
+ * reaches the ground (due_drop). */
 static float landing_accel(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                            const ak_foot_ik_frame *fr, const foot_frame *ff, float goal)
 {
@@ -820,7 +837,9 @@ static float landing_accel(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         const float u = fr->stance[s] ? 0.0f : fr->swing_phase[s];
         const float du = u - st->swing_phase_last[s];
         st->swing_phase_last[s] = u;
-        if (fr->stance[s] || !ff->has_foothold[s] || !(du > 0.0f) || !(u < 1.0f)) continue;
+        if (fr->stance[s] || !ff->has_foothold[s]) continue;
+        if (ff->due[s] && ff->floor - st->pelvis < ff->due_drop[s]) down = akf_max(down, cap);
+        if (!(du > 0.0f) || !(u < 1.0f)) continue;
         const float T = akf_max((1.0f - u) / du * ff->dt, ff->dt);
         const float a = -2.0f * (gap - v * T) / (T * T);
         if (a > down) down = akf_min(a, cap);
@@ -1230,6 +1249,8 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         st->ankle_target[s] = ff.ankle_target[s];
     }
     if (plan) last_resort_drop(p, sk, st, fr, &ff, local, world);
+    for (int s = 0; s < 2; ++s) /* the hips came down by the applied drop: a pure translation */
+        st->due_drop[s] = akf_max(ff.due_drop[s] - st->applied_hip_drop, 0.0f);
     solve_legs(p, sk, st, fr, &ff, local, world);
     st->initialized = 1;
     return AK_OK;

@@ -114,6 +114,7 @@ void ak_motion_db_destroy(ak_motion_db *db)
     free(db->land_rel);
     free(db->land_toe_rel);
     free(db->swing_phase);
+    free(db->hip_accel);
     free(db);
 }
 
@@ -141,10 +142,12 @@ int32_t ak_motion_db_alloc(ak_motion_db *db, ak_error *err)
     db->land_rel = (ak_vec3 *)calloc(F * 2, sizeof(ak_vec3));
     db->land_toe_rel = (ak_vec3 *)calloc(F * 2, sizeof(ak_vec3));
     db->swing_phase = (float *)calloc(F * 2, sizeof(float));
+    db->hip_accel = (float *)calloc(F, sizeof(float));
     if (!db->track_joint || !db->rot || !db->trans || !db->delta || !db->dturn || !db->contact ||
         !db->cand || !db->frame_clip || !db->frame_time_src || !db->clip_names ||
         !db->range_start || !db->raw || !db->feat || !db->cand_frame || !db->cand_feat ||
-        !db->small_box || !db->large_box || !db->land_rel || !db->land_toe_rel || !db->swing_phase)
+        !db->small_box || !db->large_box || !db->land_rel || !db->land_toe_rel ||
+        !db->swing_phase || !db->hip_accel)
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k)
         db->traj_frames[k] = (int32_t)lroundf(traj_seconds[k] / db->frame_time);
@@ -975,6 +978,29 @@ static void range_landings(ak_motion_db *db, int32_t first, int32_t end, int32_t
     }
 }
 
+/* The in-place hips' vertical acceleration of every frame of range [first, end) (hip_accel):
+ * from the hips heights y (FK of each stored frame; `pose` holds 2 J transforms), at frame f
+ * the mean of the n = round(0.033 / frame time) second differences ending there,
+ * (y[f] - y[f-1] - y[f-n] + y[f-n-1]) / (n ft^2), the walk metrics' 33 ms measure (the walk
+ * motion's table, motion.c: hip_accels); the range holds its first frame before it. */
+static void range_hip_accels(ak_motion_db *db, int32_t first, int32_t end, ak_xform *pose, float *y)
+{
+    const int32_t hips = db->humanoid.joint[AK_HUM_HIPS] >= 0 ? db->humanoid.joint[AK_HUM_HIPS] : 0;
+    for (int32_t f = first; f < end; ++f) {
+        ak_motion_db_pose(db, f, pose);
+        ak_fk(db->skeleton, pose, pose + db->J);
+        y[f - first] = pose[db->J + hips].translation.y;
+    }
+    const float ft = db->frame_time;
+    const int32_t w = (int32_t)fmaxf(1.0f, floorf(0.033f / ft + 0.5f));
+    for (int32_t f = 0; f < end - first; ++f) {
+        int32_t k[4] = {f, f - 1, f - w, f - w - 1};
+        for (int i = 0; i < 4; ++i)
+            k[i] = k[i] < 0 ? 0 : k[i];
+        db->hip_accel[first + f] = (y[k[0]] - y[k[1]] - y[k[2]] + y[k[3]]) / ((float)w * ft * ft);
+    }
+}
+
 int32_t ak_motion_db_landings(ak_motion_db *db, ak_error *err)
 {
     const int feet =
@@ -983,10 +1009,18 @@ int32_t ak_motion_db_landings(ak_motion_db *db, ak_error *err)
         db->swing_phase[f] = -1.0f; /* no landing known (no feet: none ever) */
     if (!feet) return AK_OK;
     ak_xform *pose = (ak_xform *)malloc(2 * (size_t)db->J * sizeof *pose);
-    if (!pose) return ak_error_set(err, AK_ERR_NOMEM, 0, "motion database: out of memory");
-    for (int32_t r = 0; r < db->range_count; ++r)
+    float *y = (float *)malloc((size_t)db->F * sizeof *y);
+    if (!pose || !y) {
+        free(pose);
+        free(y);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "motion database: out of memory");
+    }
+    for (int32_t r = 0; r < db->range_count; ++r) {
+        range_hip_accels(db, db->range_start[r], db->range_start[r + 1], pose, y);
         for (int32_t s = 0; s < 2; ++s)
             range_landings(db, db->range_start[r], db->range_start[r + 1], s, pose);
+    }
+    free(y);
     free(pose);
     return AK_OK;
 }

@@ -56,10 +56,16 @@ struct ak_motion_db {
      * a toe). The matcher's landing rays, foot placement and planned hips read them. */
     ak_vec3 *land_rel, *land_toe_rel;
     float *swing_phase;
+    /* F, derived with the landings: the in-place hips' vertical acceleration at each frame,
+     * m/s^2 (33 ms average over the frames of its range, the walk metrics' measure). The
+     * matcher hands it to the grounding's landing limit (ak_foot_ik_frame.anim_hip_accel):
+     * the same figure on every build, never a difference of the posed frames. */
+    float *hip_accel;
 };
 
-/* Fills land_rel and swing_phase from the contacts, root deltas and poses (allocated by
- * ak_motion_db_alloc); FK of every landing frame (allocates a pose buffer: AK_ERR_NOMEM). */
+/* Fills land_rel, swing_phase and hip_accel from the contacts, root deltas and poses
+ * (allocated by ak_motion_db_alloc); FK of every frame (allocates a pose buffer:
+ * AK_ERR_NOMEM). */
 int32_t ak_motion_db_landings(ak_motion_db *db, ak_error *err);
 /* The sole point of leg s in a model pose of the database's skeleton: the ankle less
  * sole_height along the foot's up axis (ak_foot_ik_sole's rule). */

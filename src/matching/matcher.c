@@ -900,6 +900,23 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
     }
 }
 
+/* The pose source's own vertical acceleration of the hips now, m/s^2 (the grounding's landing
+ * limit reads it: ak_foot_ik_frame.anim_hip_accel): the playing frame's from the database's
+ * table (linear to the next frame; x rate^2 as it plays at the rate; none while standing on
+ * the held stand frame) plus the root offset's that a transition left decaying, the critically
+ * damped spring's x'' = -w^2 x - 2 w x' (Holden's form, core/spring.h). Read from the table and
+ * the spring's state, never differenced from the posed frames: the same on every build. */
+static float source_hip_accel(const ak_matcher *m)
+{
+    const ak_motion_db *db = m->db;
+    const float w = aks_spring_omega(m->p.inertia_halflife);
+    const float offset = -w * w * m->root_x.y - 2.0f * w * m->root_v.y;
+    if (m->standing) return offset;
+    const float a = db->hip_accel[m->frame];
+    const float b = m->frame < range_last(db, m->frame) ? db->hip_accel[m->frame + 1] : a;
+    return (a + (b - a) * m->frac) * m->rate * m->rate + offset;
+}
+
 /* The floor the pose stands on follows the ground under the feet (a critically damped
  * spring, as the walker's), then the feet go on the ground with foot IK. `hit` holds the
  * hits of the two sole rays, the two toe rays, then the two landing rays. */
@@ -926,6 +943,7 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
     fr.dt = m->initialized ? dt : 0.0f;
     fr.character = (ak_xform){ak_quat_yaw(m->heading), m->pos};
     fr.floor_height = m->floor_y;
+    fr.anim_hip_accel = source_hip_accel(m);
     for (int s = 0; s < 2; ++s) {
         fr.stance[s] = m->stance[s];
         /* a swinging foot lands off a stair edge (the walker's rule) */
@@ -995,6 +1013,20 @@ static float coast_left(const ak_matcher *m)
     return sqrtf(d.x * d.x + d.z * d.z);
 }
 
+/* With planned hips, whether foot s, not planted, cannot land yet: where the last frame left
+ * the hips, its leg does not reach the ground under it (the grounding's
+ * ak_foot_ik_state.due_drop) by more than the stance gate plus what a foot comes down over the
+ * planting's fade-in (1/stance_fade_rate at 0.5 m/s, floor_and_ik's lead). The hips, which move
+ * within physics, are coming down for it (a landing due while its foot is held in the air is in
+ * their plan): the foot lands once it reaches, instead of being planted out of reach and the hips
+ * dropped to it at once (the grounding's last resort: -56 g on CMU subject 9's heightmap run, a run
+ * over a crest and a transition that lengthened its flight). */
+static int out_of_reach(const ak_matcher *m, int s)
+{
+    return m->p.foot_ik && m->fik.hip_accel_down > 0.0f && m->initialized &&
+           m->fst.due_drop[s] > m->p.stance_gate + 0.5f / m->fik.stance_fade_rate;
+}
+
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
  * stance taken over from a new frame (a transition, the stop) begins only once the shown
  * foot, still carrying the transition's offset, has come down to the frame's own height (the
@@ -1023,6 +1055,7 @@ static void update_stance(ak_matcher *m)
         if (c && !kept && m->initialized && (!m->standing || m->p.foot_ik) &&
             m->fst.stance_weight[s] < 1.0f)
             c = 0;
+        if (c && !kept && out_of_reach(m, s)) c = 0;
         const float *own = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES;
         m->offset_lift[s] = fabsf(m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s]);
         /* Unlock: a planted foot the new frame's pose (a transition, the stop) has left far
