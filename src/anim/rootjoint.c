@@ -158,12 +158,16 @@ static int32_t create_like(const ak_skeleton *s, const ak_clip *c, const uint8_t
     return st;
 }
 
-/* T(f): the yaw of `joint` since frame 0 about +Y and its XZ place, as a model-space rigid
- * motion taking the top joint's place c0 (XZ) to the joint's place. */
+/* T(f): the turn of `joint`'s heading since frame 0 about +Y and its XZ place, as a model-space
+ * rigid motion taking the top joint's place c0 (XZ) to the joint's place. */
 static ak_xform travel_of(const ak_xform *model, int32_t joint, int32_t top, ak_quat joint0)
 {
-    const ak_quat rel = akq_mul(model[joint].rotation, akq_conj(joint0));
-    const ak_quat yaw = ak_quat_yaw(ak_heading_of(rel, ak_vec3_make(0.0f, 0.0f, 1.0f)));
+    /* The change of the joint's heading (the rule root_no_heading removes), not the heading
+     * of its rotation since frame 0: with pitch and roll the two differ, and the joint below
+     * would keep a heading that moves with them. */
+    const ak_vec3 z = ak_vec3_make(0.0f, 0.0f, 1.0f);
+    const ak_quat yaw =
+        ak_quat_yaw(ak_heading_of(model[joint].rotation, z) - ak_heading_of(joint0, z));
     const ak_vec3 c0 = ak_vec3_make(model[top].translation.x, 0.0f, model[top].translation.z);
     const ak_vec3 to = ak_vec3_make(model[joint].translation.x, 0.0f, model[joint].translation.z);
     ak_xform t;
