@@ -33,8 +33,10 @@ typedef struct ak_clip {
     ak_quat *squad_points; /* cubic-mode inner control points per key (frame_count rows
                               of joint_count, neighbours clamped at the ends), then two
                               rows for a looping clip: the first and the last key's with
-                              wrapped neighbours; made by ak_clip_prepare_cubic, NULL
-                              until then */
+                              wrapped neighbours; on a CPU with AVX2 + FMA followed, in the
+                              same allocation, by the eight-character batch pass's span
+                              table (internal); made by ak_clip_prepare_cubic, NULL until
+                              then */
 } ak_clip;
 
 /* Allocates a clip with `frame_count` frames for `joint_count` joints and translation
@@ -48,7 +50,10 @@ AK_API void ak_clip_destroy(ak_clip *clip);
 AK_API void ak_clip_finalize(ak_clip *clip);
 /* Precomputes the cubic (SQUAD) control points of every key so AK_INTERP_CUBIC sampling is
  * about 3x faster; without it cubic sampling computes them per sample. Call once after the
- * keys are final and before sampling from several threads (it writes the clip). Allocates;
+ * keys are final and before sampling from several threads (it writes the clip). Allocates
+ * (frame_count + 2) * joint_count * 16 bytes, and on a CPU with AVX2 + FMA another
+ * (frame_count + 3) * joint_count * 80 for the batch calls' eight-character pass (each
+ * character's key, control point and slerp constants of a joint in one place);
  * AK_ERR_NOMEM on failure (sampling then stays on the slow path). */
 AK_API int32_t ak_clip_prepare_cubic(ak_clip *clip);
 /* Duration in seconds: (frame_count - 1) * frame_time for a clamped clip, and

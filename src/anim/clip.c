@@ -92,8 +92,8 @@ int32_t ak_clip_prepare_cubic(ak_clip *c)
     /* SQUAD inner points with clamped ends, then two rows for a looping clip: the first and
      * the last key's points with wrapped neighbours (squad_row picks them). */
     if (!c->squad_points)
-        c->squad_points =
-            (ak_quat *)malloc(sizeof(ak_quat) * (size_t)n * ((size_t)c->frame_count + 2u));
+        c->squad_points = (ak_quat *)malloc(
+            sizeof(ak_quat) * (size_t)n * ((size_t)c->frame_count + 2u) + ak_clip_spans_size(c));
     if (!c->squad_points) return AK_ERR_NOMEM;
     for (int32_t f = 0; f <= last + 2; ++f) {
         const int32_t k = f <= last ? f : (f == last + 1 ? 0 : last); /* the key */
@@ -105,6 +105,7 @@ int32_t ak_clip_prepare_cubic(ak_clip *c)
                 r[(size_t)before * (size_t)n + (size_t)j], r[(size_t)k * (size_t)n + (size_t)j],
                 r[(size_t)after * (size_t)n + (size_t)j]);
     }
+    ak_clip_spans_build(c);
     return AK_OK;
 }
 

@@ -330,25 +330,34 @@ AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
     }
 }
 
-/* Per-character inputs of the cubic lockstep pass: the four key rows (frames fm, f0, f1, f2),
- * the two control-point rows (f0, f1; squad_row: a looping clip's first and last key have
- * rows of their own), the slerp parameters of t and of the SQUAD blend 2t(1 - t), and the
+/* Per-character inputs of the cubic lockstep pass: its row of the span table (ak_clip_spans:
+ * keys, control points and slerp constants of its span), its translation key rows (frames
+ * fm, f0, f1, f2), the slerp parameters of t and of the SQUAD blend 2t(1 - t), and the
  * Catmull-Rom weights. */
 typedef struct lane_cubic {
-    const ak_quat *r0[8], *r1[8], *s0[8], *s1[8];
+    const float *span[8];
     const ak_vec3 *vm[8], *v0[8], *v1[8], *v2[8];
     float t[8], h[8], g[8], bt[8], bh[8], bg[8], wa[8], wb[8], wc[8], wd[8];
 } lane_cubic;
 
+/* The span-table row of a span starting at key f0: the clamped clip's row f0, or for a
+ * looping clip's spans that differ (f0 = 0, last - 1, last) rows frame_count..+2. */
+static int32_t span_row(const ak_clip *c, int32_t f0)
+{
+    const int32_t n = c->frame_count, last = n - 1;
+    if (!c->loop) return f0;
+    if (f0 == 0) return n;
+    if (f0 == last) return n + 2;
+    return f0 == last - 1 ? n + 1 : f0;
+}
+
 static void lane_cubic_load(const ak_clip *c, const key_span *s, lane_cubic *k)
 {
     const size_t n = (size_t)c->joint_count, m = (size_t)c->track_count;
+    const float *spans = ak_clip_spans(c);
     for (int i = 0; i < 8; ++i) {
         const key_span *e = &s[i];
-        k->r0[i] = c->rotations + (size_t)e->f0 * n;
-        k->r1[i] = c->rotations + (size_t)e->f1 * n;
-        k->s0[i] = squad_row(c, e->f0);
-        k->s1[i] = squad_row(c, e->f1);
+        k->span[i] = spans + (size_t)span_row(c, e->f0) * n * AK_CUBIC_SPAN_FLOATS;
         k->vm[i] = c->translations + (size_t)e->fm * m;
         k->v0[i] = c->translations + (size_t)e->f0 * m;
         k->v1[i] = c->translations + (size_t)e->f1 * m;
@@ -384,15 +393,31 @@ soa8_squad_redo(const ak_clip *c, const key_span *s, int32_t j, int redo, soa8_q
     soa8_load(lanes, &q->x, &q->y, &q->z, &q->w);
 }
 
+/* Four floats at `at` of the eight lanes' span rows, one register per float. */
+AK_AVX2 static inline soa8_quat span8_load(const lane_cubic *k, size_t at)
+{
+    __m128 lanes[8];
+    for (int i = 0; i < 8; ++i)
+        lanes[i] = _mm_loadu_ps(k->span[i] + at);
+    soa8_quat q;
+    soa8_load(lanes, &q.x, &q.y, &q.z, &q.w);
+    return q;
+}
+
 /* Inlined into the pass (a call would spill its registers every joint); the rare redo is out
- * of line. */
+ * of line. The outer and inner slerps start from the table (the sign flip, the difference
+ * and the coefficients A, B of soa8_slerp made once per key: the same bits). */
 AK_AVX2 __attribute__((always_inline)) static inline soa8_quat
 soa8_squad(const ak_clip *c, const key_span *s, const lane_cubic *k, int32_t j, const __m256 tp[6])
 {
-    const soa8_quat outer =
-        soa8_slerp(soa8_keys(k->r0, j), soa8_keys(k->r1, j), tp[0], tp[1], tp[2]);
-    const soa8_quat inner =
-        soa8_slerp(soa8_keys(k->s0, j), soa8_keys(k->s1, j), tp[0], tp[1], tp[2]);
+    const size_t at = (size_t)j * AK_CUBIC_SPAN_FLOATS;
+    const soa8_quat q0 = span8_load(k, at), dq = span8_load(k, at + 4);
+    const soa8_quat s0 = span8_load(k, at + 8), ds = span8_load(k, at + 12);
+    const soa8_quat ab = span8_load(k, at + 16); /* A, B outer; A, B inner */
+    const __m256 ot_outer = _mm256_fmadd_ps(tp[2], _mm256_fmadd_ps(ab.x, tp[1], ab.y), tp[0]);
+    const __m256 ot_inner = _mm256_fmadd_ps(tp[2], _mm256_fmadd_ps(ab.z, tp[1], ab.w), tp[0]);
+    const soa8_quat outer = soa8_lerp_normalize(q0, dq, ot_outer);
+    const soa8_quat inner = soa8_lerp_normalize(s0, ds, ot_inner);
     /* the blend needs no shortest-arc flip: lanes with the sign bit of d set (d < 0, and -0)
      * are redone by the scalar SQUAD */
     const __m256 d = soa8_dot(outer, inner);
@@ -469,6 +494,96 @@ AK_AVX2 static void pass_soa8_soa(const ak_clip *c, const ak_skeleton *sk, const
         sample_fk_linear_soa8(c, sk, s, NULL, NULL, soa, 1);
 }
 
+#endif
+
+/* The span table (clip_internal.h). Rows: the span from every key f0 of a clamped clip, then
+ * a looping clip's spans that differ (f0 = 0, last - 1, last); per joint, 20 floats: the key
+ * q0, q1 - q0 (q1 on q0's side), the control point s0, s1 - s0 (likewise), then A, B of the
+ * outer and of the inner slerp. */
+#ifdef AK_HAVE_AVX2_DISPATCH
+size_t ak_clip_spans_size(const ak_clip *c)
+{
+    if (!aks8_cpu_ok()) return 0;
+    return 32u + sizeof(float) * AK_CUBIC_SPAN_FLOATS * (size_t)c->joint_count *
+                     ((size_t)c->frame_count + 3u);
+}
+
+/* After the control-point rows, 32-byte aligned. */
+static float *spans_at(const ak_clip *c)
+{
+    if (!c->squad_points || !aks8_cpu_ok()) return NULL;
+    const uintptr_t end =
+        (uintptr_t)(c->squad_points + (size_t)c->joint_count * ((size_t)c->frame_count + 2u));
+    return (float *)((end + 31u) & ~(uintptr_t)31u);
+}
+
+const float *ak_clip_spans(const ak_clip *c)
+{
+    return spans_at(c);
+}
+
+/* a, b - a with b on a's side, and soa8_nlerp_fixed's A and B at d = |a.b|: what soa8_slerp
+ * does per sample, with soa8_dot's and soa8_nlerp_fixed's fmas in their order (the same
+ * bits). */
+AK_AVX2 static void span_pair(ak_quat a, ak_quat b, float *key, float *ab)
+{
+    const float ca = fmaf(a.x, b.x, fmaf(a.y, b.y, fmaf(a.z, b.z, a.w * b.w)));
+    const float sign = signbit(ca) ? -1.0f : 1.0f, d = fabsf(ca);
+    key[0] = a.x, key[1] = a.y, key[2] = a.z, key[3] = a.w;
+    key[4] = sign * b.x - a.x, key[5] = sign * b.y - a.y;
+    key[6] = sign * b.z - a.z, key[7] = sign * b.w - a.w;
+    ab[0] = fmaf(d, fmaf(d, fmaf(-d, 1.43519f, 3.55645f), -3.2452f), 1.0904f);
+    ab[1] = fmaf(d, fmaf(d, 0.215638f, -1.06021f), 0.848013f);
+}
+
+/* The row of the span from key f0, looping or not: locate's next key, squad_row's rows. */
+AK_AVX2 static void span_row_build(const ak_clip *c, float *row, int32_t f0, int loop)
+{
+    const int32_t n = c->frame_count, last = n - 1;
+    const int32_t f1 = loop ? (f0 + 1 == n ? 0 : f0 + 1) : (f0 + 1 < n ? f0 + 1 : last);
+    const int32_t p0 = loop && (f0 == 0 || f0 == last) ? (f0 == 0 ? n : n + 1) : f0;
+    const int32_t p1 = loop && (f1 == 0 || f1 == last) ? (f1 == 0 ? n : n + 1) : f1;
+    const size_t joints = (size_t)c->joint_count;
+    const ak_quat *r0 = c->rotations + (size_t)f0 * joints,
+                  *r1 = c->rotations + (size_t)f1 * joints;
+    const ak_quat *s0 = c->squad_points + (size_t)p0 * joints;
+    const ak_quat *s1 = c->squad_points + (size_t)p1 * joints;
+    for (size_t j = 0; j < joints; ++j) {
+        float *e = row + j * AK_CUBIC_SPAN_FLOATS;
+        span_pair(r0[j], r1[j], e, e + 16);
+        span_pair(s0[j], s1[j], e + 8, e + 18);
+    }
+}
+
+void ak_clip_spans_build(ak_clip *c)
+{
+    float *t = spans_at(c);
+    if (!t) return;
+    const size_t row = (size_t)c->joint_count * AK_CUBIC_SPAN_FLOATS;
+    const int32_t n = c->frame_count, last = n - 1;
+    for (int32_t f = 0; f < n; ++f)
+        span_row_build(c, t + (size_t)f * row, f, 0);
+    span_row_build(c, t + (size_t)n * row, 0, 1);
+    span_row_build(c, t + (size_t)(n + 1) * row, last > 0 ? last - 1 : 0, 1);
+    span_row_build(c, t + (size_t)(n + 2) * row, last, 1);
+}
+#else
+size_t ak_clip_spans_size(const ak_clip *c)
+{
+    (void)c;
+    return 0;
+}
+
+const float *ak_clip_spans(const ak_clip *c)
+{
+    (void)c;
+    return NULL;
+}
+
+void ak_clip_spans_build(ak_clip *c)
+{
+    (void)c;
+}
 #endif
 
 #ifdef AK_HAVE_AVX2_DISPATCH
@@ -548,7 +663,7 @@ static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *
 {
     const size_t n = (size_t)c->joint_count;
     if (count - i < 8 || !aks8_cpu_ok()) return i;
-    if (interp == AK_INTERP_CUBIC && !c->squad_points) return i;
+    if (interp == AK_INTERP_CUBIC && !ak_clip_spans(c)) return i;
     soa8_xform scratch[AK_SOA_TILE + 1];
     for (; i + 8 <= count; i += 8) {
         key_span s[8];
@@ -679,7 +794,7 @@ static int block_soa8(const ak_clip *c, const ak_skeleton *sk, const float *time
 #ifdef AK_HAVE_AVX2_DISPATCH
     _Static_assert(AK_SOA8_JOINT_FLOATS == AK_BATCH_SOA_JOINT_FLOATS, "SoA block layout");
     if (!aks8_cpu_ok() || (interp != AK_INTERP_LINEAR && interp != AK_INTERP_CUBIC) ||
-        (interp == AK_INTERP_CUBIC && !c->squad_points))
+        (interp == AK_INTERP_CUBIC && !ak_clip_spans(c)))
         return 0;
     key_span s[8];
     float t[8];

@@ -149,6 +149,18 @@ AK_INLINE const ak_quat *squad_row(const ak_clip *c, int32_t f)
     return c->squad_points + (size_t)f * (size_t)c->joint_count;
 }
 
+/* The eight-lane cubic pass's span table (clip_batch.c), made by ak_clip_prepare_cubic in
+ * the control points' allocation, after their rows: per key span and joint, the key, the
+ * control point and their slerps' constants, so each character's joint is one read. */
+#define AK_CUBIC_SPAN_FLOATS 20
+/* Bytes the table needs beyond the control-point rows (0 where the eight-lane pass does not
+ * run: no AVX2 + FMA, or a build without it). */
+size_t ak_clip_spans_size(const ak_clip *c);
+/* The table, or NULL (clip not prepared, or no table on this CPU). */
+const float *ak_clip_spans(const ak_clip *c);
+/* Fills the table from the keys and control points (c->squad_points made). */
+void ak_clip_spans_build(ak_clip *c);
+
 /* Cubic rotation of joint j: the precomputed inner points, else (a clip never prepared)
  * made here. */
 AK_INLINE ak_quat sample_squad(const ak_clip *c, const key_span *s, int32_t j)

@@ -88,6 +88,24 @@ typedef struct soa8_quat {
     __m256 x, y, z, w;
 } soa8_quat;
 
+/* a + diff ot per lane, normalised by one Newton step on rsqrt: the end of the corrected
+ * nlerp (soa8_nlerp_fixed), for callers that have diff = b - a and ot already. */
+AK_AVX2 static inline soa8_quat soa8_lerp_normalize(const soa8_quat a, const soa8_quat diff,
+                                                    const __m256 ot)
+{
+    const __m256 qx = _mm256_fmadd_ps(diff.x, ot, a.x), qy = _mm256_fmadd_ps(diff.y, ot, a.y);
+    const __m256 qz = _mm256_fmadd_ps(diff.z, ot, a.z), qw = _mm256_fmadd_ps(diff.w, ot, a.w);
+    const __m256 n2 = _mm256_fmadd_ps(
+        qx, qx, _mm256_fmadd_ps(qy, qy, _mm256_fmadd_ps(qz, qz, _mm256_mul_ps(qw, qw))));
+    const __m256 y = _mm256_rsqrt_ps(n2);
+    const __m256 inv =
+        _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
+                      _mm256_fnmadd_ps(_mm256_mul_ps(y, y), n2, _mm256_set1_ps(3.0f)));
+    const soa8_quat q = {_mm256_mul_ps(qx, inv), _mm256_mul_ps(qy, inv), _mm256_mul_ps(qz, inv),
+                         _mm256_mul_ps(qw, inv)};
+    return q;
+}
+
 /* The corrected nlerp (aks_slerp_params' fast_slerp) per lane of keys a and b on the same
  * hemisphere, d = a.b >= 0, with the lane parameters T (t), H ((t - 1/2)^2) and G
  * (t (t - 1/2)(t - 1)): the polynomial correction of t, the lerp, then one Newton step on
@@ -104,19 +122,10 @@ AK_AVX2 static inline soa8_quat soa8_nlerp_fixed(const soa8_quat a, const soa8_q
     __m256 B =
         _mm256_fmadd_ps(d, _mm256_fmadd_ps(d, _mm256_set1_ps(0.215638f), _mm256_set1_ps(-1.06021f)),
                         _mm256_set1_ps(0.848013f));
-    __m256 ot = _mm256_fmadd_ps(G, _mm256_fmadd_ps(A, H, B), T);
-    __m256 qx = _mm256_fmadd_ps(_mm256_sub_ps(b.x, a.x), ot, a.x);
-    __m256 qy = _mm256_fmadd_ps(_mm256_sub_ps(b.y, a.y), ot, a.y);
-    __m256 qz = _mm256_fmadd_ps(_mm256_sub_ps(b.z, a.z), ot, a.z);
-    __m256 qw = _mm256_fmadd_ps(_mm256_sub_ps(b.w, a.w), ot, a.w);
-    __m256 n2 = _mm256_fmadd_ps(
-        qx, qx, _mm256_fmadd_ps(qy, qy, _mm256_fmadd_ps(qz, qz, _mm256_mul_ps(qw, qw))));
-    __m256 y = _mm256_rsqrt_ps(n2);
-    __m256 inv = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
-                               _mm256_fnmadd_ps(_mm256_mul_ps(y, y), n2, _mm256_set1_ps(3.0f)));
-    const soa8_quat q = {_mm256_mul_ps(qx, inv), _mm256_mul_ps(qy, inv), _mm256_mul_ps(qz, inv),
-                         _mm256_mul_ps(qw, inv)};
-    return q;
+    const __m256 ot = _mm256_fmadd_ps(G, _mm256_fmadd_ps(A, H, B), T);
+    const soa8_quat diff = {_mm256_sub_ps(b.x, a.x), _mm256_sub_ps(b.y, a.y),
+                            _mm256_sub_ps(b.z, a.z), _mm256_sub_ps(b.w, a.w)};
+    return soa8_lerp_normalize(a, diff, ot);
 }
 
 /* Four-component dot product per lane. */

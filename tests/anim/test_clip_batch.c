@@ -160,8 +160,9 @@ static void batch_equals_sample_then_fk_and_ranges_give_its_bits(void **state)
 
 /* The eight-lane pass finds keys for eight times at once (locate8): times on keys, within
  * the 1e-4-frame snap of a key, at and around the loop's end, negative, beyond one and two
- * durations, -0, NaN and infinity (these take the scalar lookup), looping and clamped: every
- * pose equals ak_clip_sample + ak_fk's at the same time. */
+ * durations, -0, NaN and infinity (these take the scalar lookup), looping and clamped,
+ * linear and cubic (its span table's looping rows too): every pose equals ak_clip_sample +
+ * ak_fk's at the same time. */
 static void batch_finds_keys_as_sample_does(void **state)
 {
     (void)state;
@@ -170,23 +171,32 @@ static void batch_finds_keys_as_sample_does(void **state)
                             -1e-6f, -1.3f,        4.5f,         -2.5f, NAN,   INFINITY,
                             1e30f,  0.25f,        0.75f,        1.25f};
     static ak_xform batch[N * J];
+    ak_clip *prepared = ak_clip_clone(g_c);
+    assert_non_null(prepared);
+    assert_int_equal(ak_clip_prepare_cubic(prepared), AK_OK);
     for (int loop = 0; loop <= 1; ++loop) {
-        g_c->loop = loop;
-        assert_int_equal(ak_clip_sample_fk_batch(g_c, g_s, times, N, AK_INTERP_LINEAR, batch),
-                         AK_OK);
-        for (int i = 0; i < N; ++i) {
-            ak_xform local[J], model[J];
-            ak_clip_sample(g_c, g_s, times[i], AK_INTERP_LINEAR, local);
-            ak_fk(g_s, local, model);
-            for (int32_t j = 0; j < J; ++j) {
-                const ak_xform *b = &batch[i * J + j];
-                assert_true(ak_vec3_length(ak_vec3_sub(b->translation, model[j].translation)) <=
-                            1e-5f);
-                AKT_NEAR(fabsf(ak_quat_dot(b->rotation, model[j].rotation)), 1.0f, 1e-5);
+        for (int interp = AK_INTERP_LINEAR; interp <= AK_INTERP_CUBIC; ++interp) {
+            /* cubic: prepared clamped, then made looping (every span of both, the loop's
+             * first, second-last and last spans included: times 0.25, 1.25, 1.5, 1.99) */
+            ak_clip *c = interp == AK_INTERP_CUBIC ? prepared : g_c;
+            c->loop = loop;
+            assert_int_equal(ak_clip_sample_fk_batch(c, g_s, times, N, (ak_interp)interp, batch),
+                             AK_OK);
+            for (int i = 0; i < N; ++i) {
+                ak_xform local[J], model[J];
+                ak_clip_sample(c, g_s, times[i], (ak_interp)interp, local);
+                ak_fk(g_s, local, model);
+                for (int32_t j = 0; j < J; ++j) {
+                    const ak_xform *b = &batch[i * J + j];
+                    assert_true(ak_vec3_length(ak_vec3_sub(b->translation, model[j].translation)) <=
+                                1e-5f);
+                    AKT_NEAR(fabsf(ak_quat_dot(b->rotation, model[j].rotation)), 1.0f, 1e-5);
+                }
             }
         }
     }
     g_c->loop = 0;
+    ak_clip_destroy(prepared);
 }
 
 /* Component `comp` of character i's joint j in an SoA output of J joints. */
