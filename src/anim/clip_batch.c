@@ -5,6 +5,19 @@
 #include "core/simd8.h"
 
 #ifdef AK_HAVE_SSE
+/* The span-table row of a span starting at key f0: the clamped clip's row f0, or for a
+ * looping clip's spans that differ (f0 = 0, last - 1, last) rows frame_count..+2. */
+static int32_t span_row(const ak_clip *c, int32_t f0)
+{
+    const int32_t n = c->frame_count, last = n - 1;
+    if (!c->loop) return f0;
+    if (f0 == 0) return n;
+    if (f0 == last) return n + 2;
+    return f0 == last - 1 ? n + 1 : f0;
+}
+#endif
+
+#ifdef AK_HAVE_SSE
 /* Catmull-Rom weights of pm, p0, p1, p2 at t (catmull_rom in clip_internal.h), broadcast. */
 typedef struct cr_weights {
     __m128 a, b, c, d;
@@ -30,6 +43,7 @@ typedef struct sse_lane {
     cr_weights cw;
     __m128 alpha;
     const ak_quat *s0, *s1; /* control-point rows of f0 and f1 (cubic, prepared clip) */
+    const float *span;      /* its span-table row (cubic, where the clip has the table) */
     int squad_fast;
 } sse_lane;
 
@@ -48,10 +62,55 @@ AK_INLINE void sse_lane_load(const ak_clip *c, const key_span *s, ak_interp inte
     if (interp != AK_INTERP_CUBIC) return;
     l->sph = aks_slerp_params(2.0f * s->alpha * (1.0f - s->alpha));
     l->cw = cr_weights_at(s->alpha);
+    l->span = NULL;
     l->squad_fast = squad4_applies(c, s);
     if (!l->squad_fast) return;
     l->s0 = squad_row(c, s->f0);
     l->s1 = squad_row(c, s->f1);
+    const float *spans = ak_clip_spans(c);
+    l->span = spans ? spans + (size_t)span_row(c, s->f0) * n * AK_CUBIC_SPAN_FLOATS : NULL;
+}
+
+/* Four floats at `at` of joints j..j+3's entries of a span-table row, one register per
+ * float. */
+AK_INLINE aks_quat4 span4_load(const float *row, int32_t j, size_t at)
+{
+    const float *e = row + (size_t)j * AK_CUBIC_SPAN_FLOATS + at;
+    aks_quat4 r = {_mm_loadu_ps(e), _mm_loadu_ps(e + AK_CUBIC_SPAN_FLOATS),
+                   _mm_loadu_ps(e + 2 * AK_CUBIC_SPAN_FLOATS),
+                   _mm_loadu_ps(e + 3 * AK_CUBIC_SPAN_FLOATS)};
+    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+    return r;
+}
+
+/* squad4_at from the span table (keys, differences and slerp coefficients made once per
+ * key): the outer and inner slerps without their dot products, sign flips and polynomials.
+ * Returns 0 where the outer and inner slerps land on opposite hemispheres. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+AK_INLINE int
+squad4_span(const float *row, int32_t j, const aks_slerp_t *pt, const aks_slerp_t *ph,
+            __m128 out[4])
+{
+    const aks_quat4 ab = span4_load(row, j, 16); /* A, B outer; A, B inner */
+    const __m128 ot_outer =
+        _mm_add_ps(pt->t, _mm_mul_ps(pt->g, _mm_add_ps(_mm_mul_ps(ab.x, pt->h), ab.y)));
+    const __m128 ot_inner =
+        _mm_add_ps(pt->t, _mm_mul_ps(pt->g, _mm_add_ps(_mm_mul_ps(ab.z, pt->h), ab.w)));
+    const aks_quat4 outer =
+        aks_lerp_normalize_soa(span4_load(row, j, 0), span4_load(row, j, 4), ot_outer);
+    const aks_quat4 inner =
+        aks_lerp_normalize_soa(span4_load(row, j, 8), span4_load(row, j, 12), ot_inner);
+    const __m128 d = aks_dot_soa(outer, inner);
+    if (_mm_movemask_ps(d) != 0) return 0;
+    aks_quat4 r = aks_nlerp_fixed_soa(outer, inner, d, ph->t, ph->h, ph->g);
+    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+    out[0] = r.x;
+    out[1] = r.y;
+    out[2] = r.z;
+    out[3] = r.w;
+    return 1;
 }
 
 /* Local translation of joint j (track tk, or the rest offset) in lanes 0..2; the cubic form
@@ -77,7 +136,9 @@ AK_INLINE void rotations4_sse(const ak_clip *c, const sse_lane *l, int32_t j, ak
         aks_slerp4(l->r0 + j, l->r1 + j, &l->sp, out);
         return;
     }
-    if (l->squad_fast && squad4_at(l->r0, l->r1, l->s0, l->s1, j, &l->sp, &l->sph, out)) return;
+    if (l->span && squad4_span(l->span, j, &l->sp, &l->sph, out)) return;
+    if (l->squad_fast && !l->span && squad4_at(l->r0, l->r1, l->s0, l->s1, j, &l->sp, &l->sph, out))
+        return;
     for (int k = 0; k < 4; ++k) {
         const ak_quat q = sample_squad(c, l->s, j + k);
         out[k] = _mm_loadu_ps(&q.x);
@@ -339,17 +400,6 @@ typedef struct lane_cubic {
     const ak_vec3 *vm[8], *v0[8], *v1[8], *v2[8];
     float t[8], h[8], g[8], bt[8], bh[8], bg[8], wa[8], wb[8], wc[8], wd[8];
 } lane_cubic;
-
-/* The span-table row of a span starting at key f0: the clamped clip's row f0, or for a
- * looping clip's spans that differ (f0 = 0, last - 1, last) rows frame_count..+2. */
-static int32_t span_row(const ak_clip *c, int32_t f0)
-{
-    const int32_t n = c->frame_count, last = n - 1;
-    if (!c->loop) return f0;
-    if (f0 == 0) return n;
-    if (f0 == last) return n + 2;
-    return f0 == last - 1 ? n + 1 : f0;
-}
 
 static void lane_cubic_load(const ak_clip *c, const key_span *s, lane_cubic *k)
 {

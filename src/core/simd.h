@@ -143,18 +143,15 @@ typedef struct aks_quat4 {
     __m128 x, y, z, w;
 } aks_quat4;
 
-/* The corrected nlerp (clip.c fast_slerp) for four quaternion pairs at once, per lane, on
- * the same hemisphere (d = a.b >= 0): T = t, H = (t - 1/2)^2, G = t (t - 1/2) (t - 1)
- * (broadcast or per lane). */
-AK_INLINE aks_quat4 aks_nlerp_fixed_soa(aks_quat4 a, aks_quat4 b, __m128 d, __m128 T, __m128 H,
-                                        __m128 G)
+/* a + diff ot per lane, normalised: the end of aks_nlerp_fixed_soa, for callers that have
+ * diff = b - a and ot already. */
+AK_INLINE aks_quat4 aks_lerp_normalize_soa(aks_quat4 a, aks_quat4 diff, __m128 ot)
 {
-    __m128 ot = _mm_add_ps(T, _mm_mul_ps(G, aks_slerp_k(d, H)));
     aks_quat4 r;
-    r.x = _mm_add_ps(a.x, _mm_mul_ps(_mm_sub_ps(b.x, a.x), ot));
-    r.y = _mm_add_ps(a.y, _mm_mul_ps(_mm_sub_ps(b.y, a.y), ot));
-    r.z = _mm_add_ps(a.z, _mm_mul_ps(_mm_sub_ps(b.z, a.z), ot));
-    r.w = _mm_add_ps(a.w, _mm_mul_ps(_mm_sub_ps(b.w, a.w), ot));
+    r.x = _mm_add_ps(a.x, _mm_mul_ps(diff.x, ot));
+    r.y = _mm_add_ps(a.y, _mm_mul_ps(diff.y, ot));
+    r.z = _mm_add_ps(a.z, _mm_mul_ps(diff.z, ot));
+    r.w = _mm_add_ps(a.w, _mm_mul_ps(diff.w, ot));
     __m128 inv = aks_rsqrt(_mm_add_ps(_mm_add_ps(_mm_mul_ps(r.x, r.x), _mm_mul_ps(r.y, r.y)),
                                       _mm_add_ps(_mm_mul_ps(r.z, r.z), _mm_mul_ps(r.w, r.w))));
     r.x = _mm_mul_ps(r.x, inv);
@@ -162,6 +159,18 @@ AK_INLINE aks_quat4 aks_nlerp_fixed_soa(aks_quat4 a, aks_quat4 b, __m128 d, __m1
     r.z = _mm_mul_ps(r.z, inv);
     r.w = _mm_mul_ps(r.w, inv);
     return r;
+}
+
+/* The corrected nlerp (clip.c fast_slerp) for four quaternion pairs at once, per lane, on
+ * the same hemisphere (d = a.b >= 0): T = t, H = (t - 1/2)^2, G = t (t - 1/2) (t - 1)
+ * (broadcast or per lane). */
+AK_INLINE aks_quat4 aks_nlerp_fixed_soa(aks_quat4 a, aks_quat4 b, __m128 d, __m128 T, __m128 H,
+                                        __m128 G)
+{
+    const __m128 ot = _mm_add_ps(T, _mm_mul_ps(G, aks_slerp_k(d, H)));
+    const aks_quat4 diff = {_mm_sub_ps(b.x, a.x), _mm_sub_ps(b.y, a.y), _mm_sub_ps(b.z, a.z),
+                            _mm_sub_ps(b.w, a.w)};
+    return aks_lerp_normalize_soa(a, diff, ot);
 }
 
 /* Four-component dot product per lane. */
