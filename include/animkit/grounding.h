@@ -63,6 +63,10 @@ typedef struct ak_foot_ik_params {
     float max_hip_rise;         /* metres the hips may rise above the animation in single support
                                    (over a stance foot above the animation's floor, so the stance
                                    knee keeps the animated bend); default 0 (the walker: 0.3) */
+    float max_knee_flex;        /* radians: a swinging leg's knee bends at most this far where
+                                   its foot has room to come down (above its ground and, stepping
+                                   up, the glide over the riser); 0 (default): off. The walker:
+                                   the source's peak knee flexion (at least 75 deg) + 20 deg */
     float pole_distance;        /* knee pole this far in front of the knee, m; default 0.5 */
     int32_t lock_feet;          /* 1 (default): stance feet stay where they landed */
 } ak_foot_ik_params;

@@ -243,6 +243,8 @@ typedef struct foot_frame {
     int heel_n_set[2];
     float prev_ankle_y[2]; /* each ankle target's height last frame (clear_ground) */
     float foothold[2];     /* the ground this leg stands on, or a swinging leg will land on */
+    float swing_room[2];   /* a swinging foot: how far its ankle target may come down with no
+                              point below its floor (clear_ground) */
     int has_foothold[2];
 } foot_frame;
 
@@ -918,6 +920,7 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                          const ak_foot_ik_frame *fr, foot_frame *ff, int32_t s)
 {
     const ak_foot_ik_leg *leg = &p->legs[s];
+    ff->swing_room[s] = 0.0f;
     if (fr->stance[s] || !fr->ground[s].hit || !(p->weight > 0.0f)) {
         st->clear_lift[s] = 0.0f;
         return;
@@ -946,6 +949,7 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
      * only holds the ankle up to where it was last frame (plus that rate) is not limited: the
      * animation's own point diving faster (a matching transition's offset decaying) does not
      * take the foot below the ground. */
+    const float need = lift;
     lift = akf_max(lift, 0.0f);
     if (st->initialized && ff->dt > 0.0f) {
         const float step = p->swing_height_rate * ff->dt;
@@ -954,6 +958,28 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     }
     st->clear_lift[s] = lift;
     ff->ankle_target[s].y += lift * p->weight;
+    ff->swing_room[s] = akf_max((lift - need) * p->weight, 0.0f);
+}
+
+/* A swinging leg's knee kept within max_knee_flex (when set): the hip-to-ankle distance of a
+ * knee bent by theta is d(theta) = sqrt(a^2 + b^2 + 2 a b cos theta) (law of cosines, thigh a,
+ * shank b), so an ankle target nearer the hip than d(max_knee_flex) comes down (vertically,
+ * to y = hip.y - sqrt(d^2 - h^2) for the horizontal distance h) by as much as its room
+ * allows: a foot stepping up lifts as high as its clearance needs, not the animation's whole
+ * swing height on top of the rise, which folds the knee (every stairs row's peak was there). */
+static void swing_knee_within(const ak_foot_ik_params *p, const ak_skeleton *sk, foot_frame *ff,
+                              int32_t s, ak_vec3 hip)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    if (ff->stance[s] || !(p->max_knee_flex > 0.0f) || !(ff->swing_room[s] > 0.0f)) return;
+    const float a = sk->bone_lengths[leg->lower], b = sk->bone_lengths[leg->foot];
+    const float d2 = a * a + b * b + 2.0f * a * b * cosf(p->max_knee_flex);
+    const ak_vec3 t = ff->ankle_target[s];
+    const float dx = t.x - hip.x, dz = t.z - hip.z, h2 = dx * dx + dz * dz;
+    if (!(h2 < d2)) return;
+    const float y_max = hip.y - sqrtf(d2 - h2);
+    if (!(t.y > y_max)) return;
+    ff->ankle_target[s].y -= akf_min(t.y - y_max, ff->swing_room[s]);
 }
 
 /* Limb IK per leg toward its ankle target and foot rotation, knee pole in front; then the
@@ -1245,6 +1271,7 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         if (plan) roll_when_out_of_reach(p, sk, st, fr, world, &ff, s, planted[s]);
         roll_about_toe(p, sk, st, fr, &ff, s, hip);
         clear_ground(p, st, fr, &ff, s);
+        swing_knee_within(p, sk, &ff, s, hip);
         swing_within_reach(p, sk, &ff, s, hip);
         st->ankle_target[s] = ff.ankle_target[s];
     }

@@ -29,6 +29,7 @@ static const ak_param_range k_foot_ik[] = {
     F(hip_accel_up, 0.0f, 1e3f),
     F(hip_accel_total_down, 0.0f, 1e3f),
     F(max_hip_rise, 0.0f, 10.0f),
+    F(max_knee_flex, 0.0f, AKP_DEG(180.0f)), /* radians */
     F(pole_distance, -100.0f, 100.0f),
 };
 #undef F
