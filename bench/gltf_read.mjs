@@ -1,9 +1,11 @@
 // glTF read time: animkit (the library's glTF clip reader compiled to WebAssembly, the JS
 // module's loadClip: parse, evaluate every channel, resample into frames) against three.js's
 // GLTFLoader.parse (parse, build the scene graph and AnimationClips) on the same GLB bytes, in
-// the same node process, alternating, median of ROUNDS runs each after 3 warm-up runs.
+// the same node process, alternating, median of ROUNDS runs each after WARM warm-up runs (both
+// readers' JIT-compiled code settles: three.js's GLTFLoader speeds up about 2x between its
+// 15th and 100th parse, so a short warm-up flattered animkit).
 // The GLBs are `animkit convert` of the test mocap clips (skeleton, animation, skinned body).
-// Usage: node bench/gltf_read.mjs BUILD_DIR [ROUNDS]
+// Usage: node bench/gltf_read.mjs BUILD_DIR [ROUNDS [WARM]]   (defaults 101 and 50)
 //   needs web/dist (make web), BUILD_DIR/bin/animkit and npm `three` in
 //   BUILD_DIR/gltf-validator (ctest io_gltf_three installs it from tests/io/package.json).
 import { execFileSync } from 'node:child_process';
@@ -15,7 +17,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const build = resolve(process.argv[2] || join(root, 'build'));
-const rounds = Number(process.argv[3] || 15);
+const rounds = Number(process.argv[3] || 101);
+const warm = Number(process.argv[4] || 50);
 const req = createRequire(join(build, 'gltf-validator', 'package.json'));
 const THREE = await import(pathToFileURL(req.resolve('three')).href);
 const { GLTFLoader } = await import(pathToFileURL(join(build, 'gltf-validator/node_modules/three/examples/jsm/loaders/GLTFLoader.js')).href);
@@ -41,7 +44,7 @@ for (const name of readdirSync(mocap).filter((f) => f.endsWith('.bvh')).sort()) 
   const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
   const ours = [], theirs = [];
   let shape = '';
-  for (let r = -3; r < rounds; ++r) {
+  for (let r = -warm; r < rounds; ++r) {
     let t = performance.now();
     const { skeleton, clip } = ak.loadClip(bytes);
     const a = performance.now() - t;
@@ -58,4 +61,4 @@ for (const name of readdirSync(mocap).filter((f) => f.endsWith('.bvh')).sort()) 
   console.log(`| ${name.replace(/\.bvh$/, '.glb')} | ${(bytes.length / 1024).toFixed(0)} KB | ${shape} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(2)} |`);
 }
 rmSync(dir, { recursive: true, force: true });
-console.log(`\nmedian ratio three.js / animkit: ${median(ratios).toFixed(2)} (above 1: animkit faster), ${rounds} rounds, three ${THREE.REVISION}`);
+console.log(`\nmedian ratio three.js / animkit: ${median(ratios).toFixed(2)} (above 1: animkit faster), ${rounds} rounds after ${warm} warm-up, three ${THREE.REVISION}`);
