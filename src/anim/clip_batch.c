@@ -102,15 +102,7 @@ squad4_span(const float *row, int32_t j, const aks_slerp_t *pt, const aks_slerp_
         aks_lerp_normalize_soa(span4_load(row, j, 0), span4_load(row, j, 4), ot_outer);
     const aks_quat4 inner =
         aks_lerp_normalize_soa(span4_load(row, j, 8), span4_load(row, j, 12), ot_inner);
-    const __m128 d = aks_dot_soa(outer, inner);
-    if (_mm_movemask_ps(d) != 0) return 0;
-    aks_quat4 r = aks_nlerp_fixed_soa(outer, inner, d, ph->t, ph->h, ph->g);
-    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
-    out[0] = r.x;
-    out[1] = r.y;
-    out[2] = r.z;
-    out[3] = r.w;
-    return 1;
+    return squad4_blend(outer, inner, ph, out);
 }
 
 /* Local translation of joint j (track tk, or the rest offset) in lanes 0..2; the cubic form

@@ -239,6 +239,27 @@ AK_INLINE int squad4_applies(const ak_clip *c, const key_span *s)
     return c->squad_points != NULL;
 }
 
+/* The SQUAD blend of the outer and inner slerps of four joints by the parameters of
+ * 2t(1 - t) (ph), transposed to one quaternion a lane in out. The blend takes no shortest-arc
+ * flip: returns 0 when any lane's dot has its sign bit set (d < 0, or -0); that sample goes
+ * to the scalar SQUAD. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+AK_INLINE int
+squad4_blend(aks_quat4 outer, aks_quat4 inner, const aks_slerp_t *ph, __m128 out[4])
+{
+    const __m128 d = aks_dot_soa(outer, inner);
+    if (_mm_movemask_ps(d) != 0) return 0;
+    aks_quat4 r = aks_nlerp_fixed_soa(outer, inner, d, ph->t, ph->h, ph->g);
+    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+    out[0] = r.x;
+    out[1] = r.y;
+    out[2] = r.z;
+    out[3] = r.w;
+    return 1;
+}
+
 /* squad4 of joints j..j+3 between the key rows q0 and q1 (frames f0, f1) with the control
  * point rows s0 and s1 (squad_row of f0, f1), the slerp parameters of t (pt) and of the SQUAD
  * blend 2t(1 - t) (ph) made once per sample. Returns 0 where the outer and inner slerps land
@@ -258,17 +279,7 @@ squad4_at(const ak_quat *q0, const ak_quat *q1, const ak_quat *s0, const ak_quat
     const aks_quat4 inner =
         aks_slerp_soa(aks_load_quat4(s0, s0 + 1, s0 + 2, s0 + 3),
                       aks_load_quat4(s1, s1 + 1, s1 + 2, s1 + 3), pt.t, pt.h, pt.g);
-    /* the blend takes no shortest-arc flip: any lane with the sign bit of d set (d < 0, or
-     * -0) goes to the scalar SQUAD */
-    const __m128 d = aks_dot_soa(outer, inner);
-    if (_mm_movemask_ps(d) != 0) return 0;
-    aks_quat4 r = aks_nlerp_fixed_soa(outer, inner, d, ph.t, ph.h, ph.g);
-    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
-    out[0] = r.x;
-    out[1] = r.y;
-    out[2] = r.z;
-    out[3] = r.w;
-    return 1;
+    return squad4_blend(outer, inner, &ph, out);
 }
 
 AK_INLINE int squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[4])
