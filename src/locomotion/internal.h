@@ -30,6 +30,22 @@ static inline int32_t akw_hip_window(float dt)
     return n < 1 ? 1 : n > AK_HIP_WINDOW_MAX ? AK_HIP_WINDOW_MAX : (int32_t)n;
 }
 
+/* The four frames of the 33 ms second difference ending at frame f of n (window w): f, f - 1,
+ * f - w, f - w - 1, wrapped on a loop, else held at frame 0. */
+static inline void akw_hip_frames(int32_t f, int32_t n, int wrap, int32_t w, int32_t k[4])
+{
+    k[0] = f, k[1] = f - 1, k[2] = f - w, k[3] = f - w - 1;
+    for (int i = 0; i < 4; ++i)
+        k[i] = wrap ? ((k[i] % n) + n) % n : (k[i] < 0 ? 0 : k[i]);
+}
+
+/* The hips' vertical acceleration from heights y at frames k (akw_hip_frames): the mean of the
+ * w second differences, (y[f] - y[f-1] - y[f-w] + y[f-w-1]) / (w ft^2). */
+static inline float akw_hip_accel(const float *y, const int32_t k[4], int32_t w, float ft)
+{
+    return (y[k[0]] - y[k[1]] - y[k[2]] + y[k[3]]) / ((float)w * ft * ft);
+}
+
 /* A captured transition: source frames played once, not looped. The start runs from a frame
  * standing on both feet into the loop's frame 0 (its last frame is the loop's first); the stop
  * runs from a frame that follows the loop's last frame to a frame standing on both feet. */

@@ -663,10 +663,9 @@ static void hip_accels(const ak_walk_motion *m, const landing_seq *q, ak_xform *
     }
     const int32_t w = akw_hip_window(ft);
     for (int32_t f = 0; f < n; ++f) {
-        int32_t k[4] = {f, f - 1, f - w, f - w - 1};
-        for (int i = 0; i < 4; ++i)
-            k[i] = q->kind < 0 ? ((k[i] % n) + n) % n : (k[i] < 0 ? 0 : k[i]);
-        q->hip_accel[f] = (y[k[0]] - y[k[1]] - y[k[2]] + y[k[3]]) / ((float)w * ft * ft);
+        int32_t k[4];
+        akw_hip_frames(f, n, q->kind < 0, w, k);
+        q->hip_accel[f] = akw_hip_accel(y, k, w, ft);
         q->hip_accel[n + f] = (y[k[0]] - y[k[3]]) / ((float)(w + 1) * ft);
     }
 }

@@ -980,7 +980,7 @@ static void range_landings(ak_motion_db *db, int32_t first, int32_t end, int32_t
 
 /* The in-place hips' vertical acceleration of every frame of range [first, end) (hip_accel):
  * from the hips heights y (FK of each stored frame; `pose` holds 2 J transforms), at frame f
- * the mean of the n = round(0.033 / frame time) second differences ending there,
+ * the mean of the n = akw_hip_window(frame time) second differences ending there,
  * (y[f] - y[f-1] - y[f-n] + y[f-n-1]) / (n ft^2), the walk metrics' 33 ms measure (the walk
  * motion's table, motion.c: hip_accels); the range holds its first frame before it. */
 static void range_hip_accels(ak_motion_db *db, int32_t first, int32_t end, ak_xform *pose, float *y)
@@ -992,12 +992,11 @@ static void range_hip_accels(ak_motion_db *db, int32_t first, int32_t end, ak_xf
         y[f - first] = pose[db->J + hips].translation.y;
     }
     const float ft = db->frame_time;
-    const int32_t w = (int32_t)fmaxf(1.0f, floorf(0.033f / ft + 0.5f));
+    const int32_t w = akw_hip_window(ft);
     for (int32_t f = 0; f < end - first; ++f) {
-        int32_t k[4] = {f, f - 1, f - w, f - w - 1};
-        for (int i = 0; i < 4; ++i)
-            k[i] = k[i] < 0 ? 0 : k[i];
-        db->hip_accel[first + f] = (y[k[0]] - y[k[1]] - y[k[2]] + y[k[3]]) / ((float)w * ft * ft);
+        int32_t k[4];
+        akw_hip_frames(f, end - first, 0, w, k);
+        db->hip_accel[first + f] = akw_hip_accel(y, k, w, ft);
     }
 }
 
