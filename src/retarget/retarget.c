@@ -27,19 +27,29 @@ static ak_vec3 path_vector(const ak_retargeter *rt, int32_t a, int32_t b)
     return v;
 }
 
-/* Swings the joints from a down to b's parent so the segment a->b points where the
- * source's does: C = from_to(current, source direction), pre-multiplied on each. */
+/* Swings the joints from sg->turn down to b's parent so the segment a->b points where the
+ * source's does: C = from_to(current, source direction), pre-multiplied on each. When turn
+ * is below a (a sits on its parent, an earlier segment set a->turn), b swings about turn
+ * onto the line from a along the source direction (the far point at b's distance from
+ * turn; the nearest point of the line when it passes farther away). */
 static void correct_segment(ak_retargeter *rt, const akr_segment *sg)
 {
     const ak_skeleton *d = rt->dst;
-    ak_vec3 have = path_vector(rt, sg->a, sg->b);
+    ak_vec3 have = path_vector(rt, sg->turn, sg->b);
     ak_vec3 want = akq_rotate(
         rt->yaw, akv_sub(rt->src_world[sg->sb].translation, rt->src_world[sg->sa].translation));
     if (akv_dot(have, have) < 1e-20f || akv_dot(want, want) < 1e-20f) return;
+    if (sg->turn != sg->a) {
+        const ak_vec3 u = akv_normalize_or(want, want), off = path_vector(rt, sg->a, sg->turn);
+        const float ud = akv_dot(u, off), disc = ud * ud - akv_dot(off, off) + akv_dot(have, have);
+        const float t = ud + (disc > 0.0f ? sqrtf(disc) : 0.0f);
+        want = akv_sub(akv_scale(u, t), off); /* turn -> the point on the line */
+        if (akv_dot(want, want) < 1e-20f) return;
+    }
     ak_quat c = ak_quat_from_to(have, want);
     for (int32_t x = d->parents[sg->b]; x >= 0; x = d->parents[x]) {
         rt->w[x] = akq_normalize(akq_mul(c, rt->w[x]));
-        if (x == sg->a) break;
+        if (x == sg->turn) break;
     }
 }
 

@@ -23,9 +23,12 @@ typedef struct akr_rested {
     ak_quat *ref_rot;
 } akr_rested;
 
-/* A mapped segment: target joints a -> b (b below a) follow source joints sa -> sb. */
+/* A mapped segment: target joints a -> b (b below a) follow source joints sa -> sb; the
+ * joints from b's parent up to `turn` swing (turn = a, or the joint below a an earlier
+ * segment ended on when a sits on its parent: then b swings about turn onto the line from
+ * a, and the earlier segment's direction stays). */
 typedef struct akr_segment {
-    int32_t a, b, sa, sb;
+    int32_t a, b, sa, sb, turn;
 } akr_segment;
 
 struct ak_retargeter {

@@ -349,6 +349,18 @@ static int32_t first_child(const ak_skeleton *s, int32_t j)
     return j + 1 < s->subtree_end[j] ? j + 1 : -1;
 }
 
+/* offset[a] = the rotation taking the target's rest direction dir_d onto the source's dir_s
+ * (source rest, before R_align); `heading` aligns the directions' headings only (pitch kept). */
+static void align_offset(ak_retargeter *rt, int32_t a, ak_vec3 dir_s, ak_vec3 dir_d, int heading,
+                         ak_quat *offset, uint8_t *has)
+{
+    dir_s = akq_rotate(rt->yaw, dir_s);
+    if (heading) dir_s.y = dir_d.y = 0.0f;
+    if (akv_len(dir_s) < 1e-9f || akv_len(dir_d) < 1e-9f) return;
+    offset[a] = ak_quat_from_to(dir_d, dir_s);
+    if (has) has[a] = 1;
+}
+
 /* Rest offset of a foot: the heading of its rest foot bone (to the toe, or to its first
  * child on rigs without toes) turned onto the source's, pitch kept (see build_segments). */
 static void foot_offset(ak_retargeter *rt, int slot, const ak_xform *rs, const ak_xform *rd,
@@ -359,18 +371,98 @@ static void foot_offset(ak_retargeter *rt, int slot, const ak_xform *rs, const a
     int32_t b = both(rt, toe) ? rt->dst_map.joint[toe] : first_child(rt->dst, a);
     int32_t sb = both(rt, toe) ? rt->src_map.joint[toe] : first_child(rt->src, sa);
     if (b < 0 || sb < 0) return;
-    ak_vec3 dir_s = akq_rotate(rt->yaw, akv_sub(rs[sb].translation, rs[sa].translation));
-    ak_vec3 dir_d = akv_sub(rd[b].translation, rd[a].translation);
-    dir_s.y = 0.0f;
-    dir_d.y = 0.0f;
-    if (akv_len(dir_s) < 1e-9f || akv_len(dir_d) < 1e-9f) return;
-    offset[a] = ak_quat_from_to(dir_d, dir_s);
-    if (has) has[a] = 1;
+    align_offset(rt, a, akv_sub(rs[sb].translation, rs[sa].translation),
+                 akv_sub(rd[b].translation, rd[a].translation), 1, offset, has);
+}
+
+/* Joint j to the mean of its children in a rest pose (zero: none, or they sit on j). */
+static ak_vec3 children_direction(const ak_skeleton *s, int32_t j, const ak_xform *w)
+{
+    ak_vec3 sum = {0.0f, 0.0f, 0.0f};
+    for (int32_t k = j + 1; k < s->subtree_end[j]; ++k)
+        if (s->parents[k] == j) sum = akv_add(sum, akv_sub(w[k].translation, w[j].translation));
+    return sum;
+}
+
+/* Rest offset of the head or a toe, slots that end the map: the rotation taking the target's
+ * joint-to-children direction onto the source's (a toe: its heading, pitch kept as a foot's),
+ * so the tip points where the source's does whatever pose the reference holds the joint in.
+ * Inheriting the parent segment's offset copied the reference's head pitch into every
+ * frame: 6 % of the height between two standing references of one capture. Hands keep their
+ * forearm's: a hand's end site is a marker that points anywhere (Arena's hangs down, 90
+ * degrees off the forearm, and a CMU hand followed it through a right angle). */
+static void tip_offset(ak_retargeter *rt, int slot, const ak_xform *rs, const ak_xform *rd,
+                       ak_quat *offset, uint8_t *has)
+{
+    int32_t a = rt->dst_map.joint[slot], sa = rt->src_map.joint[slot];
+    const int toe = slot == AK_HUM_LEFT_TOE || slot == AK_HUM_RIGHT_TOE;
+    align_offset(rt, a, children_direction(rt->src, sa, rs), children_direction(rt->dst, a, rd),
+                 toe, offset, has);
+}
+
+/* The joint a segment sa -> sb of rig s points at: sb, or where sb sits on sa (CMU's Neck
+ * on its Spine1: a zero offset), the first joint below sb on the way to `toward` (a later
+ * slot's joint) that does not. Without it the target's chest took its parent segment's
+ * offset and leaned as the reference pose's chest did, 1.3 % of the height at the neck. */
+static int32_t segment_end(const ak_skeleton *s, const ak_xform *rs, int32_t sa, int32_t sb,
+                           int32_t toward)
+{
+    while (akv_len(akv_sub(rs[sb].translation, rs[sa].translation)) < 1e-6f && toward > sb &&
+           toward < s->subtree_end[sb]) {
+        int32_t c = toward;
+        while (s->parents[c] != sb)
+            c = s->parents[c];
+        sb = c;
+    }
+    return sb;
+}
+
+/* In map m, the joint of the first slot after successor i of `slot` both rigs have, or -1. */
+static int32_t later_joint(const ak_retargeter *rt, const ak_humanoid *m, int slot, int i)
+{
+    for (int k = i + 1; k_successors[slot][k] >= 0; ++k)
+        if (both(rt, k_successors[slot][k])) return m->joint[k_successors[slot][k]];
+    return -1;
+}
+
+/* The segment from `slot` to its nearest successor both rigs have. A segment that ends on a
+ * joint sitting on its parent (CMU's Neck on its Spine1) is carried on to the next joint
+ * that does not (segment_end: the chest follows Spine1 -> Neck1, a direction of the capture,
+ * not the reference pose's chest twist); on the target that joint starts the next segment's
+ * swing (turn[next]), so the two segments never swing one joint. */
+static void add_segment(ak_retargeter *rt, int slot, const ak_xform *rs, const ak_xform *rd,
+                        ak_quat *offset, uint8_t *has, int32_t *turn)
+{
+    const int32_t a = rt->dst_map.joint[slot], sa = rt->src_map.joint[slot];
+    for (int i = 0; k_successors[slot][i] >= 0; ++i) {
+        int next = k_successors[slot][i];
+        if (!both(rt, next)) continue;
+        int32_t b = rt->dst_map.joint[next], sb = rt->src_map.joint[next];
+        if (!descends(rt->dst, b, a) || !descends(rt->src, sb, sa)) break;
+        sb = segment_end(rt->src, rs, sa, sb, later_joint(rt, &rt->src_map, slot, i));
+        b = segment_end(rt->dst, rd, a, b, later_joint(rt, &rt->dst_map, slot, i));
+        ak_vec3 dir_s = akq_rotate(rt->yaw, akv_sub(rs[sb].translation, rs[sa].translation));
+        ak_vec3 dir_d = akv_sub(rd[b].translation, rd[a].translation);
+        if (akv_len(dir_s) < 1e-9f || akv_len(dir_d) < 1e-9f) break;
+        if (b != rt->dst_map.joint[next]) turn[next] = b;
+        if (has) has[a] = 1;
+        offset[a] = ak_quat_from_to(dir_d, dir_s);
+        akr_segment *sg = &rt->segments[rt->segment_count++];
+        sg->a = a;
+        sg->b = b;
+        sg->sa = sa;
+        sg->sb = sb;
+        sg->turn = turn[slot] >= 0 && descends(rt->dst, b, turn[slot]) ? turn[slot] : a;
+        break;
+    }
 }
 
 static void build_segments(ak_retargeter *rt, const ak_xform *rs, const ak_xform *rd,
                            ak_quat *offset, uint8_t *has)
 {
+    int32_t turn[AK_HUM_SLOT_COUNT];
+    for (int slot = 0; slot < AK_HUM_SLOT_COUNT; ++slot)
+        turn[slot] = -1;
     rt->segment_count = 0;
     for (int slot = 1; slot < AK_HUM_SLOT_COUNT; ++slot) {
         if (!both(rt, slot)) continue;
@@ -380,25 +472,10 @@ static void build_segments(ak_retargeter *rt, const ak_xform *rs, const ak_xform
              * push one foot through the floor. Rest feet stand flat: align their headings
              * only; the foot then turns from its rest as the source's foot turns from its own. */
             foot_offset(rt, slot, rs, rd, offset, has);
-            continue;
-        }
-        for (int i = 0; k_successors[slot][i] >= 0; ++i) {
-            int next = k_successors[slot][i];
-            if (!both(rt, next)) continue;
-            int32_t a = rt->dst_map.joint[slot], b = rt->dst_map.joint[next];
-            int32_t sa = rt->src_map.joint[slot], sb = rt->src_map.joint[next];
-            if (!descends(rt->dst, b, a) || !descends(rt->src, sb, sa)) break;
-            ak_vec3 dir_s = akq_rotate(rt->yaw, akv_sub(rs[sb].translation, rs[sa].translation));
-            ak_vec3 dir_d = akv_sub(rd[b].translation, rd[a].translation);
-            if (akv_len(dir_s) < 1e-9f || akv_len(dir_d) < 1e-9f) break;
-            if (has) has[a] = 1;
-            offset[a] = ak_quat_from_to(dir_d, dir_s);
-            akr_segment *sg = &rt->segments[rt->segment_count++];
-            sg->a = a;
-            sg->b = b;
-            sg->sa = sa;
-            sg->sb = sb;
-            break;
+        } else if (slot == AK_HUM_HEAD || slot == AK_HUM_LEFT_TOE || slot == AK_HUM_RIGHT_TOE) {
+            tip_offset(rt, slot, rs, rd, offset, has);
+        } else {
+            add_segment(rt, slot, rs, rd, offset, has, turn);
         }
     }
 }

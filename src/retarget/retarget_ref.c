@@ -14,6 +14,8 @@
 
 /* cos 37 degrees: how vertical hips-to-head and hips-to-foot must be for a pose to stand. */
 #define STANDS_COS 0.8f
+/* A foot the detector never has flat is taken flat within 2 cm of its lowest (metres). */
+#define LOWEST_TOL_M 0.02f
 
 /* The least upright of hips-to-head (up) and hips-to-each-foot (down), as the cosine with the
  * vertical; 1 for a pose standing straight. */
@@ -37,8 +39,10 @@ static float uprightness(const ak_humanoid *m, const ak_xform *model)
 }
 
 /* The frame to re-rest on: -1 when the zero pose stands (keep it), else the named frame (or
- * AKR_REFERENCE_POSE for the named pose) or the clip's most upright one; -1 too without a
- * clip to pick from. */
+ * AKR_REFERENCE_POSE for the named pose) or the clip's most upright one, never a T-pose frame
+ * 0 (akr_first_frame_is_reference: a reference pose, not motion; its arms out stand as
+ * upright as any frame, and CMU 09_01, 09_02 and 07_04 picked it); -1 too without a clip to
+ * pick from. */
 static int32_t pick_reference(const ak_retarget_params *p, const ak_humanoid *m, ak_xform *local,
                               ak_xform *model)
 {
@@ -49,7 +53,8 @@ static int32_t pick_reference(const ak_retarget_params *p, const ak_humanoid *m,
     if (uprightness(m, model) >= STANDS_COS || !p->source_clip) return -1;
     int32_t best = 0;
     float best_score = -2.0f;
-    for (int32_t f = 0; f < p->source_clip->frame_count; ++f) {
+    for (int32_t f = akr_first_frame_is_reference(p->source_clip); f < p->source_clip->frame_count;
+         ++f) {
         ak_clip_frame(p->source_clip, s, f, local);
         ak_fk(s, local, model);
         const float score = uprightness(m, model);
@@ -147,11 +152,44 @@ static void foot_joints(const ak_humanoid *m, int32_t j[4])
     j[3] = m->joint[AK_HUM_RIGHT_TOE];
 }
 
+/* Model +Y seen from joint j's own frame. */
+static ak_vec3 up_in(const ak_xform *model, int32_t j)
+{
+    return akq_rotate(akq_conj(model[j].rotation), akv_make(0, 1, 0));
+}
+
+/* For each joint of j[4] whose up[i] is still zero (the detector found it never flat: a
+ * run's short stances), its up averaged over the frames it (an ankle: and its ball) is
+ * within `tol` of its lowest height, where a foot in any gait lies flattest; measured on the
+ * motion too. */
+static void lowest_up_axes(const ak_skeleton *s, const ak_clip *c, const int32_t j[4], float tol,
+                           ak_xform *local, ak_xform *model, ak_vec3 up[4])
+{
+    float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    int want[4], need = 0;
+    for (int i = 0; i < 4; ++i)
+        need |= want[i] = j[i] >= 0 && akv_dot(up[i], up[i]) == 0.0f;
+    for (int pass = 0; need && pass < 2; ++pass)
+        for (int32_t f = 0; f < c->frame_count; ++f) {
+            ak_clip_frame(c, s, f, local);
+            ak_fk(s, local, model);
+            for (int i = 0; i < 4; ++i) {
+                if (j[i] < 0) continue;
+                const float y = model[j[i]].translation.y;
+                const int ball = i < 2 && j[i + 2] >= 0 ? i + 2 : i;
+                if (pass == 0 && y < lo[i]) lo[i] = y;
+                if (pass == 1 && want[i] && y <= lo[i] + tol &&
+                    model[j[ball]].translation.y <= lo[ball] + tol)
+                    up[i] = akv_add(up[i], up_in(model, j[i]));
+            }
+        }
+}
+
 /* Where the flat foot's up is, per joint of foot_joints: model +Y seen from the joint's own
  * frame, averaged over the frames the contact detector has that part flat on the floor (an
- * ankle: heel and toe down; a ball: toe down); (0,0,0) when never. Measured on the motion, so
- * it does not depend on the zero pose. No stance found (or the detector refuses the clip): all
- * zero, the feet are taken as they are. */
+ * ankle: heel and toe down; a ball: toe down), else over its lowest frames (lowest_up_axes).
+ * Measured on the motion, so it does not depend on the zero pose. The detector refuses the
+ * clip: all zero, the feet are taken as they are. */
 static void flat_up_axes(const ak_retarget_params *p, const ak_humanoid *m, ak_xform *local,
                          ak_xform *model, ak_vec3 up[4])
 {
@@ -176,12 +214,13 @@ static void flat_up_axes(const ak_retarget_params *p, const ak_humanoid *m, ak_x
             const uint8_t need = i < 2 ? (AK_CONTACT_HEEL | AK_CONTACT_TOE) : AK_CONTACT_TOE;
             const uint8_t got = st.flags[(size_t)(i & 1) * st.count + (size_t)f * st.grid];
             if (j[i] < 0 || (got & need) != need) continue;
-            up[i] = akv_add(up[i], akq_rotate(akq_conj(model[j[i]].rotation), akv_make(0, 1, 0)));
+            up[i] = akv_add(up[i], up_in(model, j[i]));
         }
     }
+    akr_stance_free(&st);
+    lowest_up_axes(s, c, j, LOWEST_TOL_M / mpu, local, model, up);
     for (int i = 0; i < 4; ++i)
         up[i] = akv_normalize_or(up[i], akv_make(0.0f, 0.0f, 0.0f));
-    akr_stance_free(&st);
 }
 
 /* The reference frame's feet made to stand as a rest pose's do (model rotations `rot` of the
