@@ -3,7 +3,8 @@
  * carries the travel is found (the hips under a still top joint), the cycle is found with the
  * same length, stride and speed (1 %), the same stance fractions (contacts), and a walk on
  * flat ground arrives in the same time (1 %) with the same foot-ground figures; and motion
- * matching over the variant with everything at once stops at the same time and place. */
+ * matching over each variant of each capture stops at the same time and place (rows still out:
+ * k_match_out). */
 #include "walk_util.h"
 
 #include "studio_variants.h"
@@ -314,20 +315,74 @@ static ak_walker_state match_walk(const char *name, unsigned kinds)
     return st;
 }
 
+/* Matching rows still out (issue 22): capture, variant, figures. Only shrinks: a listed row
+ * that holds fails the test until it is taken out. */
+static const struct {
+    const char *clip, *variant, *why;
+} k_match_out[] = {
+    {"cmu_07_01_walk.bvh", "30 fps", "arrival 11.700 s against 11.467 (2.0 %)"},
+    {"cmu_16_11_walk_veer_left.bvh", "still top joint", "arrival 15.517 s against 15.267 (1.6 %)"},
+    {"cmu_16_11_walk_veer_left.bvh", "30 fps", "stops 0.1273 m from the target against 0.1409"},
+    {"cmu_16_11_walk_veer_left.bvh", "all of them", "arrival 15.517 s against 15.267 (1.6 %)"},
+    {"locomotion/cmu_02_02_walk.bvh", "30 fps", "arrival 9.783 s against 10.033 (2.5 %)"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps",
+     "stops 0.1340 m from the target against 0.1251 (8.9 mm, bound 8.5)"},
+};
+
+static const char *match_known_out(const char *clip, const char *variant)
+{
+    for (size_t k = 0; k < sizeof k_match_out / sizeof k_match_out[0]; ++k)
+        if (!strcmp(k_match_out[k].clip, clip) && !strcmp(k_match_out[k].variant, variant))
+            return k_match_out[k].why;
+    return NULL;
+}
+
+/* One capture: the matcher over each variant alone against the matcher over the original
+ * alone; returns rows newly out plus listed rows now within. */
+static int match_rows(const char *name)
+{
+    static const variant_kind k_match_kinds[] = {
+        {AKV_STILL_TOP, "still top joint"},
+        {AKV_ZERO_ALONG_X, "zero pose along X"},
+        {AKV_SIX_CHANNELS | AKV_ORDER_ZXY, "six channels, ZXY"},
+        {AKV_CENTIMETRES, "centimetres"},
+        {AKV_EXTRA_LINE, "extra frame line"},
+        {AKV_30_FPS, "30 fps"},
+        {AKV_STILL_TOP | AKV_ZERO_ALONG_X | AKV_SIX_CHANNELS | AKV_ORDER_ZXY | AKV_CENTIMETRES |
+             AKV_EXTRA_LINE,
+         "all of them"},
+    };
+    const ak_walker_state o = match_walk(name, 0);
+    assert_true(o.stopped);
+    int bad = 0;
+    for (size_t k = 0; k < sizeof k_match_kinds / sizeof k_match_kinds[0]; ++k) {
+        const ak_walker_state v = match_walk(name, k_match_kinds[k].bits);
+        /* Where it stops is a position: within 0.5 % of the character's height (1.7 m), the
+         * bound the issue sets for joint positions (the text's rounding in another unit and
+         * order moves the search's choices by a few millimetres); when, within 1 %. */
+        const int ok = v.stopped && fabs(v.time - o.time) <= 0.01 * o.time &&
+                       fabs(v.distance - o.distance) <= 0.005 * 1.7;
+        const char *why = match_known_out(name, k_match_kinds[k].name);
+        printf("  %-20s arrival %.3f/%.3f s, %.4f/%.4f m from the target%s%s\n",
+               k_match_kinds[k].name, (double)v.time, (double)o.time, (double)v.distance,
+               (double)o.distance, ok ? "" : (why ? ", known out: " : ", OUT of the bound"),
+               ok ? "" : (why ? why : ""));
+        if (ok && why) printf("    now within the bound: take it out of k_match_out\n");
+        bad += ok == (why != NULL);
+    }
+    return bad;
+}
+
+/* Motion matching over every variant of every shipped locomotion capture (a database of that
+ * one file) stops where and when matching over the original does: arrival within 1 %, the
+ * distance to the target within 0.5 % of the height. Rows out: k_match_out. */
 static void studio_variants_match_like_the_original(void **state)
 {
     (void)state;
-    const unsigned all = AKV_STILL_TOP | AKV_ZERO_ALONG_X | AKV_SIX_CHANNELS | AKV_ORDER_ZXY |
-                         AKV_CENTIMETRES | AKV_EXTRA_LINE;
-    const ak_walker_state o = match_walk("cmu_02_01_walk.bvh", 0);
-    const ak_walker_state v = match_walk("cmu_02_01_walk.bvh", all);
-    assert_true(o.stopped && v.stopped);
-    assert_within(v.time, o.time, 0.01, 0.0, "matching: arrival time", "all of them");
-    /* Where it stops is a position: within 0.5 % of the character's height (1.7 m), the bound
-     * the issue sets for joint positions (the text's rounding in another unit and order moves
-     * the search's choices by a few millimetres). */
-    assert_within(v.distance, o.distance, 0.0, 0.005 * 1.7, "matching: distance to target",
-                  "all of them");
+    int bad = 0;
+    for (size_t c = 0; c < AKT_LOCOMOTION_CLIPS; ++c)
+        bad += match_rows(akt_locomotion_clips[c]);
+    assert_int_equal(bad, 0);
 }
 
 int main(void)
