@@ -105,7 +105,8 @@ AK_API void ak_root_joint_describe(const ak_skeleton *skeleton, const ak_root_jo
 /* A new clip in which the top joint carries the horizontal travel (and the turn about +Y) of
  * report->joint, every joint's model-space transform unchanged in every frame (float
  * rounding): the top joint's local transform is premultiplied by T(f) = the joint's XZ
- * position and yaw relative to frame 0, and each child hanging off the chain between them is
+ * position and heading about +Y (as a travelling top joint of the same capture would have
+ * them), and each child hanging off the chain between them is
  * given T(f)^-1 in its parent's frame (translation tracks are added where needed). When the
  * top joint already travels, a plain copy. The clip is what every joint-0 root-motion user
  * reads; the caller destroys it. */
