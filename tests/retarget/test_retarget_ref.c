@@ -269,14 +269,25 @@ static int retarget_rows(const char *name, const ak_skeleton *biped, float h)
          "all of them"},
     };
     ak_retarget_info oi, vi;
+    ak_skeleton *src = NULL;
+    ak_clip *src_clip = NULL;
+    akv_make(name, 0u, &src, &src_clip);
+    const int tpose = akr_first_frame_is_reference(src_clip);
+    ak_skeleton_destroy(src);
+    ak_clip_destroy(src_clip);
     ak_clip *o = retarget_variant(name, 0, biped, &oi);
-    printf("%s: stance ankle L %.4f R %.4f (source %.4f/%.4f), biped height %.3f\n", name,
+    printf("%s: stance ankle L %.4f R %.4f (source %.4f/%.4f), biped height %.3f%s\n", name,
            (double)oi.stance_foot_height[0], (double)oi.stance_foot_height[1],
            (double)oi.source_stance_foot_height[0], (double)oi.source_stance_foot_height[1],
-           (double)h);
+           (double)h, tpose ? ", frame 0 a T-pose" : "");
     int bad = 0;
     for (size_t i = 0; i < sizeof k_variants / sizeof k_variants[0]; ++i) {
         ak_clip *v = retarget_variant(name, k_variants[i].kinds, biped, &vi);
+        /* A zero pose that does not stand is replaced by a frame of the motion, never the
+         * capture's T-pose frame 0 (09_01, 09_02 and 07_04 picked it: arms out, it stands as
+         * upright as any frame). */
+        if (k_variants[i].kinds & AKV_ZERO_ALONG_X)
+            assert_true(vi.reference_frame >= (tpose ? 1 : 0));
         const double d = max_distance(biped, o, biped, v);
         printf("  %-20s worst joint %.4f m (%.2f %% of height; %s, frame %d), stance ankle L "
                "%.4f R %.4f (source %.4f/%.4f), reference frame %d\n",
