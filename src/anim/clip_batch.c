@@ -339,30 +339,36 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
  * compiled apart (always inline on a constant), so neither pays for the other. */
 #define AK_SOA8_PASS AK_AVX2 __attribute__((always_inline)) static inline
 
-/* Joint j's model transforms out: into the SoA block, or transposed into the eight poses. */
-AK_SOA8_PASS void soa8_put(ak_xform *const *w, soa8_xform *AK_RESTRICT ws, float *soa,
-                           const int to_soa, int32_t j, int32_t p, soa8_xform o)
+/* Joint j's model transforms out: into the SoA block, or transposed into the eight poses (w:
+ * the first character's, the others following, n joints apart). */
+AK_SOA8_PASS void soa8_put(ak_xform *w, int32_t n, soa8_xform *AK_RESTRICT ws, float *soa,
+                           const int to_soa, int32_t j, int32_t p, soa8_xform o, const int tiled)
 {
     if (to_soa)
         soa8_fk_soa(soa, j, p, o);
     else
-        soa8_fk_store(ws, w, j, p, o);
+        soa8_fk_store_tiled(ws, w, (size_t)n, j, p, o, tiled);
 }
 
-AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                                        ak_xform *const *w, soa8_xform *AK_RESTRICT ws, float *soa,
-                                        const int to_soa)
+/* Linear sample + FK of eight characters. `adjacent`: every lane's second key row is the row
+ * after its first (f1 = f0 + 1: all spans but those that wrap or clamp at the end), so one
+ * row pointer per lane reaches both keys (joints j and j + joint_count): eight pointers to
+ * hold in registers instead of sixteen. */
+AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
+                                        const lane_keys *keys, ak_xform *w,
+                                        soa8_xform *AK_RESTRICT ws, float *soa, const int to_soa,
+                                        const int adjacent, const int tiled)
 {
-    const int32_t n = c->joint_count;
+    const int32_t n = c->joint_count, m = c->track_count;
     const int32_t *parents = sk->parents, *track = c->joint_track;
     const ak_xform *rest = sk->rest_local;
-    lane_keys keys;
-    lane_keys_load(c, s, 8, &keys);
-    const __m256 T = _mm256_loadu_ps(keys.t), H = _mm256_loadu_ps(keys.h),
-                 G = _mm256_loadu_ps(keys.g);
+    const __m256 T = _mm256_loadu_ps(keys->t), H = _mm256_loadu_ps(keys->h),
+                 G = _mm256_loadu_ps(keys->g);
     for (int32_t j = 0; j < n; ++j) {
         /* gather + transpose the two keys of each character, slerp per lane */
-        const soa8_quat q = soa8_slerp(soa8_keys(keys.r0, j), soa8_keys(keys.r1, j), T, H, G);
+        const soa8_quat a = soa8_keys(keys->r0, j);
+        const soa8_quat b = adjacent ? soa8_keys(keys->r0, j + n) : soa8_keys(keys->r1, j);
+        const soa8_quat q = soa8_slerp(a, b, T, H, G);
         soa8_xform o = {q.x,
                         q.y,
                         q.z,
@@ -372,15 +378,39 @@ AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
                         _mm256_set1_ps(rest[j].translation.z)};
         const int32_t tk = track[j];
         if (tk >= 0) {
-            __m256 a[3], b[3];
-            soa8_vec3_keys(keys.v0, tk, a);
-            soa8_vec3_keys(keys.v1, tk, b);
-            o.tx = _mm256_fmadd_ps(_mm256_sub_ps(b[0], a[0]), T, a[0]);
-            o.ty = _mm256_fmadd_ps(_mm256_sub_ps(b[1], a[1]), T, a[1]);
-            o.tz = _mm256_fmadd_ps(_mm256_sub_ps(b[2], a[2]), T, a[2]);
+            __m256 v0[3], v1[3];
+            soa8_vec3_keys(keys->v0, tk, v0);
+            if (adjacent)
+                soa8_vec3_keys(keys->v0, tk + m, v1);
+            else
+                soa8_vec3_keys(keys->v1, tk, v1);
+            o.tx = _mm256_fmadd_ps(_mm256_sub_ps(v1[0], v0[0]), T, v0[0]);
+            o.ty = _mm256_fmadd_ps(_mm256_sub_ps(v1[1], v0[1]), T, v0[1]);
+            o.tz = _mm256_fmadd_ps(_mm256_sub_ps(v1[2], v0[2]), T, v0[2]);
         }
-        soa8_put(w, ws, soa, to_soa, j, parents[j], o);
+        soa8_put(w, n, ws, soa, to_soa, j, parents[j], o, tiled);
     }
+}
+
+/* The linear pass of eight characters, its two forms (adjacent key rows or not). */
+AK_SOA8_PASS void linear_soa8(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                              ak_xform *w, soa8_xform *AK_RESTRICT ws, float *soa, const int to_soa)
+{
+    lane_keys keys;
+    lane_keys_load(c, s, 8, &keys);
+    int adjacent = 1;
+    for (int i = 0; i < 8; ++i)
+        adjacent &= s[i].f1 == s[i].f0 + 1;
+    /* the AoS window holds every joint of a rig of up to AK_SOA_TILE: no wrap to test */
+    const int tiled = !to_soa && c->joint_count > AK_SOA_TILE;
+    if (adjacent && !tiled)
+        sample_fk_linear_soa8(c, sk, &keys, w, ws, soa, to_soa, 1, 0);
+    else if (adjacent)
+        sample_fk_linear_soa8(c, sk, &keys, w, ws, soa, to_soa, 1, 1);
+    else if (!tiled)
+        sample_fk_linear_soa8(c, sk, &keys, w, ws, soa, to_soa, 0, 0);
+    else
+        sample_fk_linear_soa8(c, sk, &keys, w, ws, soa, to_soa, 0, 1);
 }
 
 /* Per-character inputs of the cubic lockstep pass: its row of the span table (ak_clip_spans:
@@ -393,6 +423,38 @@ typedef struct lane_cubic {
     float t[8], h[8], g[8], bt[8], bh[8], bg[8], wa[8], wb[8], wc[8], wd[8];
 } lane_cubic;
 
+/* The slerp parameters and Catmull-Rom weights of the eight lanes at once: lane_cubic's
+ * expressions with the same operations in the same order (the same bits as one lane at a
+ * time; no contraction into fmas: each product is its own instruction). */
+AK_AVX2 static void lane_cubic_weights(const key_span *s, lane_cubic *k)
+{
+    float alpha[8];
+    for (int i = 0; i < 8; ++i)
+        alpha[i] = s[i].alpha;
+    const __m256 t = _mm256_loadu_ps(alpha), one = _mm256_set1_ps(1.0f);
+    const __m256 half = _mm256_set1_ps(0.5f);
+    const __m256 b = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.0f), t), _mm256_sub_ps(one, t));
+    const __m256 t2 = _mm256_mul_ps(t, t), t3 = _mm256_mul_ps(t2, t);
+    const __m256 tm = _mm256_sub_ps(t, half), bm = _mm256_sub_ps(b, half);
+    _mm256_storeu_ps(k->t, t);
+    _mm256_storeu_ps(k->h, _mm256_mul_ps(tm, tm));
+    _mm256_storeu_ps(k->g, _mm256_mul_ps(_mm256_mul_ps(t, tm), _mm256_sub_ps(t, one)));
+    _mm256_storeu_ps(k->bt, b);
+    _mm256_storeu_ps(k->bh, _mm256_mul_ps(bm, bm));
+    _mm256_storeu_ps(k->bg, _mm256_mul_ps(_mm256_mul_ps(b, bm), _mm256_sub_ps(b, one)));
+    /* -0.5 t3 + t2 - 0.5 t;  1.5 t3 - 2.5 t2 + 1;  -1.5 t3 + 2 t2 + 0.5 t;  0.5 t3 - 0.5 t2 */
+    _mm256_storeu_ps(k->wa,
+                     _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(-0.5f), t3), t2),
+                                   _mm256_mul_ps(half, t)));
+    _mm256_storeu_ps(k->wb, _mm256_add_ps(_mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(1.5f), t3),
+                                                        _mm256_mul_ps(_mm256_set1_ps(2.5f), t2)),
+                                          one));
+    _mm256_storeu_ps(k->wc, _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(-1.5f), t3),
+                                                        _mm256_mul_ps(_mm256_set1_ps(2.0f), t2)),
+                                          _mm256_mul_ps(half, t)));
+    _mm256_storeu_ps(k->wd, _mm256_sub_ps(_mm256_mul_ps(half, t3), _mm256_mul_ps(half, t2)));
+}
+
 static void lane_cubic_load(const ak_clip *c, const key_span *s, lane_cubic *k)
 {
     const size_t n = (size_t)c->joint_count, m = (size_t)c->track_count;
@@ -404,35 +466,26 @@ static void lane_cubic_load(const ak_clip *c, const key_span *s, lane_cubic *k)
         k->v0[i] = c->translations + (size_t)e->f0 * m;
         k->v1[i] = c->translations + (size_t)e->f1 * m;
         k->v2[i] = c->translations + (size_t)e->f2 * m;
-        const float t = e->alpha, b = 2.0f * t * (1.0f - t), t2 = t * t, t3 = t2 * t;
-        k->t[i] = t;
-        k->h[i] = (t - 0.5f) * (t - 0.5f);
-        k->g[i] = t * (t - 0.5f) * (t - 1.0f);
-        k->bt[i] = b;
-        k->bh[i] = (b - 0.5f) * (b - 0.5f);
-        k->bg[i] = b * (b - 0.5f) * (b - 1.0f);
-        k->wa[i] = -0.5f * t3 + t2 - 0.5f * t;
-        k->wb[i] = 1.5f * t3 - 2.5f * t2 + 1.0f;
-        k->wc[i] = -1.5f * t3 + 2.0f * t2 + 0.5f * t;
-        k->wd[i] = 0.5f * t3 - 0.5f * t2;
     }
+    lane_cubic_weights(s, k);
 }
 
 /* SQUAD of joint j for the eight characters: slerp(slerp(q0,q1,t), slerp(s0,s1,t), 2t(1-t))
  * as squad() does it, on the prepared control points. Lanes whose outer and inner slerps land
  * on opposite hemispheres (squad() then blends without the shortest-arc flip) are redone by
  * the scalar SQUAD. */
-AK_AVX2 __attribute__((noinline, cold)) static void
-soa8_squad_redo(const ak_clip *c, const key_span *s, int32_t j, int redo, soa8_quat *q)
+AK_AVX2 __attribute__((noinline, cold)) static soa8_quat
+soa8_squad_redo(const ak_clip *c, const key_span *s, int32_t j, int redo, soa8_quat q)
 {
     __m128 lanes[8];
-    soa8_store(q->x, q->y, q->z, q->w, lanes);
+    soa8_store(q.x, q.y, q.z, q.w, lanes);
     for (int i = 0; i < 8; ++i) {
         if (!(redo & (1 << i))) continue;
         const ak_quat r = sample_squad(c, &s[i], j);
         lanes[i] = _mm_loadu_ps(&r.x);
     }
-    soa8_load(lanes, &q->x, &q->y, &q->z, &q->w);
+    soa8_load(lanes, &q.x, &q.y, &q.z, &q.w);
+    return q;
 }
 
 /* Four floats at `at` of the eight lanes' span rows, one register per float. */
@@ -465,8 +518,8 @@ soa8_squad(const ak_clip *c, const key_span *s, const lane_cubic *k, int32_t j, 
     const __m256 d = soa8_dot(outer, inner);
     soa8_quat q = soa8_nlerp_fixed(outer, inner, d, tp[3], tp[4], tp[5]);
     const int redo = _mm256_movemask_ps(d);
-    if (redo) soa8_squad_redo(c, s, j, redo, &q);
-    return q;
+    /* by value: q stays in registers on the path that needs no redo */
+    return redo ? soa8_squad_redo(c, s, j, redo, q) : q;
 }
 
 /* One coordinate of Catmull-Rom (catmull_rom in clip_internal.h) per lane, weights cw. */
@@ -481,8 +534,8 @@ AK_AVX2 static inline __m256 soa8_catmull_rom(const __m256 cw[4], __m256 pm, __m
 /* Cubic sample + FK for eight characters in lockstep: the SQUAD rotations (three slerps per
  * lane) and Catmull-Rom translations in the same pass as FK. Needs prepared control points. */
 AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                                       ak_xform *const *w, soa8_xform *AK_RESTRICT ws, float *soa,
-                                       const int to_soa)
+                                       ak_xform *w, soa8_xform *AK_RESTRICT ws, float *soa,
+                                       const int to_soa, const int tiled)
 {
     const int32_t n = c->joint_count;
     const int32_t *parents = sk->parents, *track = c->joint_track;
@@ -513,27 +566,56 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
             o.ty = soa8_catmull_rom(cw, pm[1], p0[1], p1[1], p2[1]);
             o.tz = soa8_catmull_rom(cw, pm[2], p0[2], p1[2], p2[2]);
         }
-        soa8_put(w, ws, soa, to_soa, j, parents[j], o);
+        soa8_put(w, n, ws, soa, to_soa, j, parents[j], o, tiled);
     }
 }
 
-/* The two outputs of each pass, compiled apart. */
-AK_AVX2 static void pass_soa8_aos(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                                  ak_interp interp, ak_xform *const *w, soa8_xform *AK_RESTRICT ws)
+/* The two outputs of each pass, compiled apart; linear and cubic in functions of their own
+ * (one function's register allocation serves its own loop only). */
+#define AK_SOA8_FORM AK_AVX2 __attribute__((noinline)) static void
+
+AK_SOA8_FORM linear_aos(const ak_clip *c, const ak_skeleton *sk, const key_span *s, ak_xform *w,
+                        soa8_xform *AK_RESTRICT ws)
 {
-    if (interp == AK_INTERP_CUBIC)
-        sample_fk_cubic_soa8(c, sk, s, w, ws, NULL, 0);
-    else
-        sample_fk_linear_soa8(c, sk, s, w, ws, NULL, 0);
+    linear_soa8(c, sk, s, w, ws, NULL, 0);
 }
 
-AK_AVX2 static void pass_soa8_soa(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                                  ak_interp interp, float *soa)
+AK_SOA8_FORM cubic_aos(const ak_clip *c, const ak_skeleton *sk, const key_span *s, ak_xform *w,
+                       soa8_xform *AK_RESTRICT ws)
+{
+    /* the window holds every joint of a rig of up to AK_SOA_TILE: no wrap to test */
+    if (c->joint_count > AK_SOA_TILE)
+        sample_fk_cubic_soa8(c, sk, s, w, ws, NULL, 0, 1);
+    else
+        sample_fk_cubic_soa8(c, sk, s, w, ws, NULL, 0, 0);
+}
+
+AK_SOA8_FORM linear_soa(const ak_clip *c, const ak_skeleton *sk, const key_span *s, float *soa)
+{
+    linear_soa8(c, sk, s, NULL, NULL, soa, 1);
+}
+
+AK_SOA8_FORM cubic_soa(const ak_clip *c, const ak_skeleton *sk, const key_span *s, float *soa)
+{
+    sample_fk_cubic_soa8(c, sk, s, NULL, NULL, soa, 1, 0);
+}
+
+static void pass_soa8_aos(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                          ak_interp interp, ak_xform *w, soa8_xform *AK_RESTRICT ws)
 {
     if (interp == AK_INTERP_CUBIC)
-        sample_fk_cubic_soa8(c, sk, s, NULL, NULL, soa, 1);
+        cubic_aos(c, sk, s, w, ws);
     else
-        sample_fk_linear_soa8(c, sk, s, NULL, NULL, soa, 1);
+        linear_aos(c, sk, s, w, ws);
+}
+
+static void pass_soa8_soa(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
+                          ak_interp interp, float *soa)
+{
+    if (interp == AK_INTERP_CUBIC)
+        cubic_soa(c, sk, s, soa);
+    else
+        linear_soa(c, sk, s, soa);
 }
 
 #endif
@@ -709,11 +791,8 @@ static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *
     soa8_xform scratch[AK_SOA_TILE + 1];
     for (; i + 8 <= count; i += 8) {
         key_span s[8];
-        ak_xform *w[8];
         locate_lanes(c, times + i, s);
-        for (int k = 0; k < 8; ++k)
-            w[k] = model + (size_t)(i + k) * n;
-        pass_soa8_aos(c, sk, s, interp, w, scratch);
+        pass_soa8_aos(c, sk, s, interp, model + (size_t)i * n, scratch);
     }
     return i;
 }

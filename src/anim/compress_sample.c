@@ -466,7 +466,7 @@ AK_AVX2 static inline void cc8_translation(const cc8_lanes *k, const akc_track *
 
 /* Linear sample + FK of eight characters (spans s, model poses w) in one pass. */
 AK_AVX2 static void sample_fk_cc8(const ak_compressed_clip *c, const int32_t *parents,
-                                  const key_span *s, ak_xform *const *w, soa8_xform *AK_RESTRICT ws)
+                                  const key_span *s, ak_xform *w, soa8_xform *AK_RESTRICT ws)
 {
     cc8_lanes k;
     cc8_load(c, s, &k);
@@ -477,7 +477,7 @@ AK_AVX2 static void sample_fk_cc8(const ak_compressed_clip *c, const int32_t *pa
         __m256 t[3];
         cc8_translation(&k, &tr[1], t);
         const soa8_xform o = {q.x, q.y, q.z, q.w, t[0], t[1], t[2]};
-        soa8_fk_store(ws, w, j, parents[j], o);
+        soa8_fk_store(ws, w, (size_t)c->header->joint_count, j, parents[j], o);
     }
 }
 
@@ -491,12 +491,9 @@ static int32_t batch_cc8(const ak_compressed_clip *c, const int32_t *parents, co
     soa8_xform scratch[AK_SOA_TILE + 1];
     for (; i + 8 <= end; i += 8) {
         key_span s[8];
-        ak_xform *w[8];
-        for (int k = 0; k < 8; ++k) {
+        for (int k = 0; k < 8; ++k)
             s[k] = locate_c(c, times[i + k]);
-            w[k] = model + (size_t)(i + k) * n;
-        }
-        sample_fk_cc8(c, parents, s, w, scratch);
+        sample_fk_cc8(c, parents, s, model + (size_t)i * n, scratch);
     }
     return i;
 }

@@ -147,14 +147,15 @@ AK_AVX2 static inline soa8_quat soa8_slerp(const soa8_quat a, const soa8_quat b,
     return soa8_nlerp_fixed(a, bs, _mm256_xor_ps(ca, sign), T, H, G);
 }
 
-/* The model transforms of joint p of the eight characters, read back from their poses. */
-AK_AVX2 __attribute__((noinline)) static void soa8_gather(ak_xform *const *w, int32_t p,
-                                                          soa8_xform *P)
+/* The model transforms of joint p of the eight characters, read back from their poses (eight
+ * characters' poses in a row, `stride` transforms apart, the first at `first`). */
+AK_AVX2 __attribute__((noinline)) static void soa8_gather(const ak_xform *first, size_t stride,
+                                                          int32_t p, soa8_xform *P)
 {
     __m128 q[8], t[8];
     for (int k = 0; k < 8; ++k) {
-        q[k] = _mm_loadu_ps(&w[k][p].rotation.x);
-        t[k] = aks_load_translation(&w[k][p]);
+        q[k] = _mm_loadu_ps(&first[(size_t)k * stride + (size_t)p].rotation.x);
+        t[k] = aks_load_translation(&first[(size_t)k * stride + (size_t)p]);
     }
     __m256 unused;
     soa8_load(q, &P->qx, &P->qy, &P->qz, &P->qw);
@@ -183,28 +184,42 @@ AK_AVX2 static inline void soa8_vec3_keys(const ak_vec3 *const *rows, int32_t tk
 }
 
 /* FK of joint j for the eight characters (model = parent * local, the parent from the SoA
- * window or read back), then the model transforms transposed out into the eight poses. */
-AK_AVX2 static inline void soa8_fk_store(soa8_xform *AK_RESTRICT ws, ak_xform *const *w, int32_t j,
-                                         int32_t p, soa8_xform o)
+ * window or read back), then the model transforms transposed out into the eight poses: eight
+ * characters' poses in a row, `stride` transforms apart, the first at `first` (one pointer
+ * stepped from lane to lane, rather than eight the stores could alias and so reload).
+ * `tiled` 0 where the joint count is at most AK_SOA_TILE: the window then holds every joint
+ * (no wrap, no read-back); a constant, so each form is compiled apart. */
+AK_AVX2 __attribute__((always_inline)) static inline void
+soa8_fk_store_tiled(soa8_xform *AK_RESTRICT ws, ak_xform *first, size_t stride, int32_t j,
+                    int32_t p, soa8_xform o, const int tiled)
 {
     if (p >= 0) {
-        int32_t slot = p & (AK_SOA_TILE - 1);
-        if (j - p >= AK_SOA_TILE) { /* outside the window: read back, into the spare slot */
+        int32_t slot = tiled ? p & (AK_SOA_TILE - 1) : p;
+        if (tiled && j - p >= AK_SOA_TILE) { /* outside the window: read back, spare slot */
             slot = AK_SOA_TILE;
-            soa8_gather(w, p, &ws[slot]);
+            soa8_gather(first, stride, p, &ws[slot]);
         }
         soa8_parent_times(&ws[slot], &o);
     }
-    ws[j & (AK_SOA_TILE - 1)] = o;
+    ws[tiled ? j & (AK_SOA_TILE - 1) : j] = o;
     /* transposed out as (qx, qy, qz, qw) and (qw, tx, ty, tz): an ak_xform is two overlapping
      * 16-byte stores, at offset 12 and 0, with no per-character shuffles */
     __m128 qo[8], to[8];
     soa8_store(o.qx, o.qy, o.qz, o.qw, qo);
     soa8_store(o.qw, o.tx, o.ty, o.tz, to);
-    for (int k = 0; k < 8; ++k) {
-        _mm_storeu_ps(&w[k][j].rotation.w, to[k]);
-        _mm_storeu_ps(&w[k][j].rotation.x, qo[k]);
+    float *d = &first[j].rotation.x;
+    const size_t step = stride * (sizeof(ak_xform) / sizeof(float));
+    for (int k = 0; k < 8; ++k, d += step) {
+        _mm_storeu_ps(d + 3, to[k]);
+        _mm_storeu_ps(d, qo[k]);
     }
+}
+
+/* soa8_fk_store_tiled for any joint count. */
+AK_AVX2 static inline void soa8_fk_store(soa8_xform *AK_RESTRICT ws, ak_xform *first, size_t stride,
+                                         int32_t j, int32_t p, soa8_xform o)
+{
+    soa8_fk_store_tiled(ws, first, stride, j, p, o, 1);
 }
 
 /* Floats of one joint of an eight-character block in the SoA output
