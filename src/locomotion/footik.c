@@ -241,7 +241,7 @@ typedef struct foot_frame {
     ak_vec3 heel_a[2], toe_a[2];     /* the animated heel and toe, shifted (anim_points) */
     ak_vec3 heel_n[2];               /* the heel ground's clamped normal (or up), where set */
     int heel_n_set[2];
-    float prev_ankle_y[2]; /* each ankle target's height last frame (clear_ground) */
+    ak_vec3 prev_ankle[2]; /* each ankle target last frame (clear_ground) */
     float foothold[2];     /* the ground this leg stands on, or a swinging leg will land on */
     float swing_room[2];   /* a swinging foot: how far its ankle target may come down with no
                               point below its floor (clear_ground) */
@@ -340,15 +340,19 @@ static float swing_glide(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
 #define AK_HIPS_SWING_FROM 0.45f
 #define AK_HIPS_SWING_TO   0.5f
 
-/* A swinging foot under planned hips (leg_offset): early in its swing it keeps its animated
- * height relative to the hips (the animated point lowered by the hips' drop of last frame)
- * where the glide toward its landing, plus its animated lift over that glide, would carry it
- * higher: so its knee bends as the source's does instead of folding while the foot rises with
- * the ground it will land on (uphill: the glide rises ahead of the hips, which follow the
- * floor, the mean of both footholds) or the hips drop for a landing below. Never below the
- * ground under its heel (clear_ground keeps the toe and ankle up); back on the glide between
- * AK_HIPS_SWING_FROM and AK_HIPS_SWING_TO (smoothstep). `offset` is the glide's offset from the
- * animated point `point`; returns the one to use. */
+/* A swinging foot under planned hips gliding toward a known landing (leg_offset): early in
+ * its swing it keeps its animated height relative to the hips (the animated point lowered by
+ * the hips' drop of last frame) where the glide toward its landing, plus its animated lift over
+ * that glide, would carry it higher: so its knee bends as the source's does instead of folding
+ * while the foot rises with the ground it will land on (uphill: the glide rises ahead of the
+ * hips, which follow the floor, the mean of both footholds) or the hips drop for a landing
+ * below. Never below the ground under its heel (clear_ground keeps the toe and ankle up); back
+ * on the glide between AK_HIPS_SWING_FROM and AK_HIPS_SWING_TO (smoothstep). A swing with no
+ * landing known (no glide: a matcher's database frame can have none) keeps its animated lift
+ * over the ground under it: lowered onto that ground with nothing ahead known, its
+ * rate-limited offset lagged ground rising under a run's foot (55 mm under) and left a toe in
+ * a riser (90 mm). `offset` is the glide's offset from the animated point `point`; returns the
+ * one to use. */
 static float swing_with_hips(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                              const ak_ground_hit *g, int32_t s, ak_vec3 point, float offset)
 {
@@ -375,16 +379,17 @@ static float leg_offset(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     float lift = point.y - fr->floor_height;
     if (lift < 0.0f) lift = 0.0f;
     float ground_y = g->height;
-    int step_up = 0;
+    int step_up = 0, glide = 0;
     if (fr->stance[s]) {
         st->liftoff_ground[s] = g->height;
         st->has_liftoff[s] = 1;
     } else if (fr->ground_land[s].hit && st->has_liftoff[s]) {
         ground_y = akf_max(swing_glide(st, fr, g, s, &step_up), g->height);
+        glide = 1;
     }
     float want = ground_y + lift * (1.0f - st->plant_weight[s]) - point.y;
     /* (not stepping up a riser: there the glide lifts the toe over it) */
-    if (!fr->stance[s] && p->hip_accel_down > 0.0f && st->initialized && !step_up)
+    if (glide && p->hip_accel_down > 0.0f && st->initialized && !step_up)
         want = swing_with_hips(st, fr, g, s, point, want);
     float offset = want;
     if (!fr->stance[s] && st->initialized)
@@ -953,7 +958,7 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     lift = akf_max(lift, 0.0f);
     if (st->initialized && ff->dt > 0.0f) {
         const float step = p->swing_height_rate * ff->dt;
-        const float hold = akf_min(lift, ff->prev_ankle_y[s] + step - a.y);
+        const float hold = akf_min(lift, ff->prev_ankle[s].y + step - a.y);
         lift = akf_max(approach(st->clear_lift[s], lift, step), hold);
     }
     st->clear_lift[s] = lift;
@@ -1247,7 +1252,7 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
      * animated points serves the query points, the locks and the targets. */
     for (int s = 0; s < 2; ++s) {
         anim_points(p, st, world, s, &ff.heel_a[s], &ff.toe_a[s]);
-        ff.prev_ankle_y[s] = st->ankle_target[s].y;
+        ff.prev_ankle[s] = st->ankle_target[s];
     }
     query_points_from(st, ff.heel_a, ff.toe_a, ff.ray_heel, ff.ray_toe);
     int planted[2];
