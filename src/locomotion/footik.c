@@ -914,6 +914,16 @@ static void swing_within_reach(const ak_foot_ik_params *p, const ak_skeleton *sk
     if (len > L) ff->ankle_target[s] = akv_add(hip, akv_scale(d, L / len));
 }
 
+/* How far ground g rises from `from` to `to` (x, z) on its tangent plane, 0 going down or
+ * level: a tread's plane is level, so a riser between is not in it. */
+static float sweep_rise(const ak_ground_hit *g, ak_vec3 from, ak_vec3 to)
+{
+    if (!g->hit || !(g->normal.y > 1e-3f)) return 0.0f;
+    const float rise =
+        -(g->normal.x * (to.x - from.x) + g->normal.z * (to.z - from.z)) / g->normal.y;
+    return rise > 0.0f ? rise : 0.0f;
+}
+
 /* A foot not planted this frame (swinging, landing, settling) keeps its heel, toe and ankle at
  * or above the ground under them: the ankle target rises by the deepest of the three below
  * it. The heel's ground is its ray's hit carried along the tangent plane; the toe's is the
@@ -949,17 +959,21 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         const ak_vec3 q = fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s];
         lift = akf_max(lift, akf_max(ground_at(g, q, toe).height, floor) - toe.y);
     }
-    /* The lift moves at most swing_height_rate (either way): ground that rises under the
-     * foot faster than that (a riser met without warning) is climbed, not jumped. A lift that
-     * only holds the ankle up to where it was last frame (plus that rate) is not limited: the
-     * animation's own point diving faster (a matching transition's offset decaying) does not
-     * take the foot below the ground. */
+    /* The lift moves at most swing_height_rate (either way), rising faster by as much as the
+     * ground under the heel rises along the ankle's path since last frame (sweep_rise: a
+     * slope the foot swings over is followed, a run's foot meets 3 m/s of it): ground that
+     * rises under the foot faster than that (a riser met without warning) is climbed, not
+     * jumped. A lift that only holds the ankle up to where it was last frame (plus that) is
+     * not limited: the animation's own point diving faster (a matching transition's offset
+     * decaying) does not take the foot below the ground. */
     const float need = lift;
     lift = akf_max(lift, 0.0f);
     if (st->initialized && ff->dt > 0.0f) {
         const float step = p->swing_height_rate * ff->dt;
-        const float hold = akf_min(lift, ff->prev_ankle[s].y + step - a.y);
-        lift = akf_max(approach(st->clear_lift[s], lift, step), hold);
+        const float up = step + sweep_rise(&fr->ground[s], ff->prev_ankle[s], a);
+        const float hold = akf_min(lift, ff->prev_ankle[s].y + up - a.y);
+        lift =
+            akf_max(approach(st->clear_lift[s], lift, lift > st->clear_lift[s] ? up : step), hold);
     }
     st->clear_lift[s] = lift;
     ff->ankle_target[s].y += lift * p->weight;
