@@ -315,21 +315,28 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
 /* Ground this close to level (cos 2 degrees) is a tread, not a slope. */
 #define AK_LEVEL_COS 0.99939f
 
-/* A swinging foot's glide (leg s, not in stance, its landing known): the height it passes at
- * its swing phase, from the ground it left to the ground it will land on. Up a step (level
- * ground, g, where it is and where it lands, higher: a riser between) it reaches the landing
- * height early in the swing (by AK_STEP_OVER of it) and carries it forward, as a person steps
- * over a riser (*step_up set); on a slope, or down, it glides over the whole swing (the ground
- * under the heel holds it up going down). */
+/* The height a swinging foot passes at its swing phase, from the ground it left (`from`) to
+ * the ground it will land on (`land`), `g` the ground under it now. Up a step (level ground
+ * where it is and where it lands, higher: a riser between) it reaches the landing height early
+ * in the swing (by AK_STEP_OVER of it) and carries it forward, as a person steps over a riser
+ * (*step_up set); on a slope, or down, it glides over the whole swing (the ground under the
+ * heel holds it up going down). The foot's glide (swing_glide) and, for the guide walker, its
+ * foothold under the floor (ak_floor_support): one rule, so the hips rise with the foot. */
+static float step_glide(float from, const ak_ground_hit *land, const ak_ground_hit *g,
+                        float swing_phase, int *step_up)
+{
+    const float rise = land->height - from;
+    *step_up = rise > 0.0f && land->normal.y >= AK_LEVEL_COS && g->normal.y >= AK_LEVEL_COS;
+    float u = *step_up ? swing_phase / AK_STEP_OVER : swing_phase;
+    u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
+    return from + rise * (u * u * (3.0f - 2.0f * u));
+}
+
+/* Leg s's glide (not in stance, its landing known): step_glide from its lift-off ground. */
 static float swing_glide(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                          const ak_ground_hit *g, int32_t s, int *step_up)
 {
-    const float rise = fr->ground_land[s].height - st->liftoff_ground[s];
-    *step_up =
-        rise > 0.0f && fr->ground_land[s].normal.y >= AK_LEVEL_COS && g->normal.y >= AK_LEVEL_COS;
-    float u = *step_up ? fr->swing_phase[s] / AK_STEP_OVER : fr->swing_phase[s];
-    u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
-    return st->liftoff_ground[s] + rise * (u * u * (3.0f - 2.0f * u));
+    return step_glide(st->liftoff_ground[s], &fr->ground_land[s], g, fr->swing_phase[s], step_up);
 }
 
 /* Swing phases over which a swinging foot's height goes from moving with the hips back onto
@@ -1123,7 +1130,7 @@ static void last_resort_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
 
 float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
                        const ak_ground_hit *foot, const ak_ground_hit *land, float swing_phase,
-                       float fallback)
+                       float fallback, int32_t step_early)
 {
     if (stance && foot->hit) {
         *foothold = foot->height;
@@ -1132,8 +1139,11 @@ float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
     }
     if (!*has_foothold) return fallback;
     if (stance || !land || !land->hit) return *foothold;
-    const float u = akf_clamp(swing_phase, 0.0f, 1.0f), s = u * u * (3.0f - 2.0f * u);
-    return *foothold + (land->height - *foothold) * s;
+    /* (stepping up needs the ground under the foot now: without it, the whole swing) */
+    const ak_ground_hit sloped = {1, 0.0f, {0.0f, 0.0f, 0.0f}};
+    int step_up;
+    return step_glide(*foothold, land, step_early && foot->hit ? foot : &sloped, swing_phase,
+                      &step_up);
 }
 
 ak_vec3 ak_foot_place_toe_ray(ak_vec3 land, ak_vec3 land_toe, ak_vec3 shift)

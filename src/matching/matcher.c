@@ -928,7 +928,7 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
         float phase;
         const ak_ground_hit *land = landing_hit(m, s, hit, &phase);
         support += 0.5f * ak_floor_support(&m->foothold[s], &m->has_foothold[s], m->stance[s],
-                                           &hit[s], land, phase, m->pos.y);
+                                           &hit[s], land, phase, m->pos.y, 0);
     }
     ak_floor_follow(&m->floor_y, &m->floor_v, support, m->p.ground_smoothing, dt, m->initialized);
     /* The placed pose moves only vertically with the new floor. */

@@ -456,9 +456,10 @@ static void zero_weight_and_no_stance_leave_the_leg(void **state)
 }
 
 /* The floor both walkers stand their animation on (ak_floor_support, ak_floor_follow): a
- * planted foot's ground, a swinging foot's smoothstep glide from its foothold to its landing,
- * the fallback without a foothold; the follow is core's exact spring, so a 0.15 m stair step
- * reaches the same height at the same time at 30, 60 and 120 Hz, without overshoot. */
+ * planted foot's ground, a swinging foot's smoothstep glide from its foothold to its landing
+ * (the guide walker's up a step by 40 % of the swing), the fallback without a foothold; the follow
+ * is core's exact spring, so a 0.15 m stair step reaches the same height at the same time at 30, 60
+ * and 120 Hz, without overshoot. */
 static void floor_follows_the_footholds_at_any_frame_rate(void **state)
 {
     (void)state;
@@ -467,16 +468,30 @@ static void floor_follows_the_footholds_at_any_frame_rate(void **state)
     const ak_ground_hit down = {1, 0.15f, {0.0f, 1.0f, 0.0f}};
     const ak_ground_hit land = {1, 0.45f, {0.0f, 1.0f, 0.0f}};
     const ak_ground_hit none = {0, 0.0f, {0.0f, 1.0f, 0.0f}};
-    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &land, 0.5f, -1.0f), -1.0f, 0.0f);
-    assert_float_equal(ak_floor_support(&hold, &has, 1, &down, NULL, 0.0f, -1.0f), 0.15f, 0.0f);
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &land, 0.5f, -1.0f, 0), -1.0f, 0.0f);
+    assert_float_equal(ak_floor_support(&hold, &has, 1, &down, NULL, 0.0f, -1.0f, 0), 0.15f, 0.0f);
     assert_int_equal(has, 1);
     /* swinging: smoothstep(0.5) = 0.5 of the way, smoothstep(0.25) = 0.15625 */
-    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &land, 0.5f, -1.0f), 0.30f, 1e-6f);
-    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &land, 0.25f, -1.0f),
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &land, 0.5f, -1.0f, 0), 0.30f,
+                       1e-6f);
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &land, 0.25f, -1.0f, 0),
                        0.15f + 0.3f * 0.15625f, 1e-6f);
     /* no landing known, or planted without a hit: the foothold */
-    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &none, 0.5f, -1.0f), 0.15f, 0.0f);
-    assert_float_equal(ak_floor_support(&hold, &has, 1, &none, &land, 0.5f, -1.0f), 0.15f, 0.0f);
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &none, 0.5f, -1.0f, 0), 0.15f, 0.0f);
+    assert_float_equal(ak_floor_support(&hold, &has, 1, &none, &land, 0.5f, -1.0f, 0), 0.15f, 0.0f);
+    /* step_early (the guide walker): up a step between level grounds the foothold reaches the
+     * landing by 40 % of the swing, as the foot's own glide does (smoothstep(0.2 / 0.4) = 0.5);
+     * on a slope under the foot, or down, the whole swing */
+    const ak_ground_hit tilted = {1, 0.15f, {0.0f, 0.99f, 0.141f}};
+    const ak_ground_hit below = {1, 0.0f, {0.0f, 1.0f, 0.0f}};
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &down, &land, 0.2f, -1.0f, 1), 0.30f,
+                       1e-6f);
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &down, &land, 0.4f, -1.0f, 1), 0.45f,
+                       1e-6f);
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &tilted, &land, 0.5f, -1.0f, 1), 0.30f,
+                       1e-6f);
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &down, &below, 0.5f, -1.0f, 1), 0.075f,
+                       1e-6f);
     /* the follow: omega = 1/0.12 s; after 0.3 s from rest the closed form 1 - (1 + 2.5) e^-2.5 */
     const int hz[3] = {30, 60, 120};
     const double want = 0.15 * (1.0 - 3.5 * exp(-2.5));
