@@ -8,6 +8,7 @@
 #include "core/busy.h"
 #include "animkit/walker.h"
 #include "animkit/walkmetrics.h"
+#include "core/spring.h"
 #include "core/xform_inline.h"
 #include "anim/rootmotion_internal.h"
 #include "locomotion/internal.h"
@@ -62,6 +63,10 @@ struct ak_walker {
     float rate_last;  /* the rate last frame (the source hips' acceleration as played) */
     float stop_left;  /* stopping: clip seconds until the stop frame */
     float stop_scale; /* stopping: the travel to the stop is scaled to end at the target */
+    /* Walking: the root's travel is scaled by step_scale (1 on gentle ground), which follows
+     * step_goal (step_goal_of) through a critically damped spring (step_scale_v its rate):
+     * shorter steps where the ground between the footholds is steep (shorter_steps). */
+    float step_scale, step_scale_v, step_goal;
     int32_t stance_next[2];
     float path_length;
     ak_vec3 desired;
@@ -84,7 +89,7 @@ struct ak_walker {
     ak_vec3 toe_query[2];
     /* Foot placement (stairs): each swing decides once where the foot lands relative to the
      * clip's landing point; the shift glides there from where the last stance left it. */
-    ak_vec3 place_from[2], place_target[2];
+    ak_vec3 place_from[2], place_target[2], place_now[2];
     int32_t place_decided[2];
     /* The landing heel ray looks under the heel itself (not LAND_HEEL_MARGIN behind it): this
      * frame to probe (1), or for the rest of the swing (2; ak_foot_place_decide). */
@@ -487,6 +492,8 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->rate = 1.0f;
     w->stop_left = 0.0f;
     w->stop_scale = 1.0f;
+    w->step_scale = w->step_goal = 1.0f;
+    w->step_scale_v = 0.0f;
     w->stop_entry = 0.0f;
     w->rest = REST_IDLE;
     standing_start(w);
@@ -500,7 +507,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     for (int s = 0; s < 2; ++s) {
         w->sole_ground[s] = w->toe_ground[s] = NAN;
         w->stance[s] = w->contact[s] = w->stance_next[s] = 0;
-        w->place_from[s] = w->place_target[s] = ak_vec3_make(0, 0, 0);
+        w->place_from[s] = w->place_target[s] = w->place_now[s] = ak_vec3_make(0, 0, 0);
         w->place_decided[s] = w->place_probe[s] = 0;
     }
     /* A first pose so world/local are valid before the first step. */
@@ -604,7 +611,7 @@ static ak_vec3 captured_stop_travel(const ak_walker *w, float entry)
 static void aim_captured_stop(ak_walker *w)
 {
     const ak_vec3 P = captured_stop_travel(w, w->stop_entry);
-    const float len = sqrtf(P.x * P.x + P.z * P.z), d = distance_to_target(w);
+    const float len = sqrtf(P.x * P.x + P.z * P.z), d = distance_to_target(w) / w->step_scale;
     const float k = len > 1e-3f ? d / len : 1.0f;
     w->stop_scale = k < 0.7f ? 0.7f : (k > 1.3f ? 1.3f : k);
     if (len > 1e-3f && d > 1e-3f) {
@@ -664,7 +671,9 @@ static void plan_stop(ak_walker *w, float dur)
     const ak_walk_motion *m = w->m;
     if (w->phase == AK_WALKER_PHASE_STOP_APPROACH) aim_captured_stop(w);
     if (stopping(w) || m->stop_count == 0 || w->play != AK_WALKER_PLAY_LOOP) return;
-    const float d = distance_to_target(w);
+    /* (in the clip's travel: with shorter steps the walker covers step_scale of it, held
+     * through the stop) */
+    const float d = distance_to_target(w) / w->step_scale;
     if (plan_captured_stop(w, dur, d)) return;
     if (d > 2.5f * m->stride_length + w->p.arrival_radius) return;
     float t = w->clip_time + 0.5f * w->rate * w->p.stop_time;
@@ -889,7 +898,7 @@ static ak_vec3 steer_guide(ak_walker *w, float dt, float t0, int32_t play0, ak_v
     if (c1 != c0) ++w->cycle;
     const float turn = steer_turn(w, dt, c1 != c0);
     ak_vec3 move = akq_rotate(ak_quat_yaw(w->heading + 0.5f * turn), d_local);
-    if (stopping(w)) move = akv_scale(move, w->stop_scale);
+    move = akv_scale(move, (stopping(w) ? w->stop_scale : 1.0f) * w->step_scale);
     /* The guide turns by the steering and by the clip's net turning per loop (zero for the
      * heading-neutral cycles walk motions make); the character's heading is the guide's plus
      * the clip's own periodic wiggle at this point of the cycle (or a segment's own turning
@@ -929,7 +938,7 @@ static void advance_clocks(ak_walker *w, float dt)
  *               ramps up from standing or slows onto the stop frame; a stop at rest SETTLEs,
  *               then is STOPPED (rest_phase);
  *  4. steer     the guide turns toward the target and the character's heading follows; the
- *               desired move is the root's travel (steer_guide);
+ *               desired move is the root's travel, shortened on a steep slope (steer_guide);
  *  5. clocks    (advance_clocks);
  *  6. pose      the in-place pose of what plays, the idle or stand pose blended
  *               (animated_pose);
@@ -943,6 +952,7 @@ static void advance_clocks(ak_walker *w, float dt)
  * walker_finish (ak_walker_finish), with the hits:
  * 11. placement a swinging foot's landing moved off a stair edge (decide_placement);
  * 12. floor     the floor height follows the footholds through a spring (update_floor);
+ *               on a steep slope the steps shorten from the next frame (shorter_steps);
  * 13. ground    foot IK grounds both feet and the hips (ak_foot_ik_solve);
  * 14. arrive    inside the arrival radius without a planned stop: STOP, at rest at once. */
 static int32_t walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_error *err)
@@ -1029,6 +1039,34 @@ static float source_hip_accel(const ak_walker *w)
     return least * (1.0f - s);
 }
 
+/* The direction of travel, world (the heading plus the clip's travel heading). */
+static ak_vec3 travel_dir(const ak_walker *w)
+{
+    const float a = w->heading + w->m->travel_heading;
+    return akv_make(sinf(a), 0.0f, cosf(a));
+}
+
+/* An offset from the character's place (world) in the shorter stride: its part along the
+ * travel scaled by step_scale, the part across kept (the feet stay as wide apart). */
+static ak_vec3 gait_scaled(const ak_walker *w, ak_vec3 v)
+{
+    if (w->step_scale == 1.0f) return v;
+    const ak_vec3 f = travel_dir(w);
+    return akv_sub(v, akv_scale(f, (1.0f - w->step_scale) * akv_dot(v, f)));
+}
+
+/* Foot s moved to its place in the shorter stride: its heel's offset from the character's
+ * place, along the travel, scaled by step_scale. With the root's travel scaled the same way,
+ * the whole gait shortens along the travel: a planted foot stays still under the slower hips
+ * (its place relative to them shrinks as they pass it), a swinging foot moves forward along
+ * its captured path shortened, landing that much nearer. */
+static ak_vec3 gait_shift(const ak_walker *w, int32_t s)
+{
+    const ak_vec3 heel = ak_foot_ik_sole(&w->fik, w->world, s);
+    const ak_vec3 rel = akv_make(heel.x - w->pos.x, 0.0f, heel.z - w->pos.z);
+    return akv_sub(gait_scaled(w, rel), rel);
+}
+
 /* Places the in-place pose on the character transform and runs FK. */
 static void place_pose(ak_walker *w)
 {
@@ -1057,18 +1095,21 @@ static int32_t cycle_frame(const ak_walker *w)
 }
 
 /* This frame's placement shift of each foot: held in stance, in swing a glide (over the
- * second half of the swing) from where the stance left it to the decided target. */
+ * second half of the swing) from where the stance left it to the decided target; plus, with
+ * shorter steps, the foot's shift to its place in the shorter stride (gait_shift). */
 static void placement_shift(ak_walker *w)
 {
     for (int s = 0; s < 2; ++s) {
         if (w->stance[s]) {
-            w->place_from[s] = w->fst.shift[s];
+            w->place_from[s] = w->place_now[s];
             w->place_decided[s] = w->place_probe[s] = 0;
-            continue;
+        } else {
+            const ak_vec3 to = w->place_decided[s] ? w->place_target[s] : w->place_from[s];
+            w->place_now[s] =
+                ak_foot_place_glide(w->place_from[s], to, w->play_phase[s][w->frame_index]);
         }
-        const ak_vec3 to = w->place_decided[s] ? w->place_target[s] : w->place_from[s];
-        w->fst.shift[s] =
-            ak_foot_place_glide(w->place_from[s], to, w->play_phase[s][w->frame_index]);
+        w->fst.shift[s] = w->place_now[s];
+        if (w->step_scale != 1.0f) w->fst.shift[s] = akv_add(w->fst.shift[s], gait_shift(w, s));
     }
 }
 
@@ -1137,8 +1178,9 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         /* (a probe looks where the clip lands the foot) */
         const ak_vec3 shift =
             w->place_decided[s] && w->place_probe[s] != 1 ? w->place_target[s] : akv_make(0, 0, 0);
-        const ak_vec3 rel = akq_rotate(yaw, w->play_land[s][f]);
-        const ak_vec3 rel_toe = akq_rotate(yaw, w->play_land_toe[s][f]);
+        /* (with shorter steps the whole stride is shorter: the landing too, along the travel) */
+        const ak_vec3 rel = gait_scaled(w, akq_rotate(yaw, w->play_land[s][f]));
+        const ak_vec3 rel_toe = gait_scaled(w, akq_rotate(yaw, w->play_land_toe[s][f]));
         w->land[s] = akv_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
         w->land_toe[s] =
             akv_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
@@ -1188,6 +1230,65 @@ static void landing_ground(const ak_walker *w, const ak_ground_hit *hits, ak_gro
     }
 }
 
+/* The most a step rises or falls, as a fraction of the leg's length: a steep stair's riser is
+ * about a fifth of a leg. Where the ground between the footholds is steeper, a person takes
+ * shorter steps at the same cadence rather than folding the knee of the leg in front. */
+#define STEP_RISE_MAX 0.25f
+/* Seconds: the step scale follows its goal as a critically damped spring of omega 1/this, so
+ * the walking speed changes over about a step (a body speeds up and slows down with its legs'
+ * push, never in a frame). */
+#define STEP_SCALE_SMOOTHING 0.1f
+/* The least step scale (the steepest ground walks at half the stride). */
+#define STEP_SCALE_MIN 0.5f
+
+/* The slope of ground hit h along the travel direction f (rise over run; 0 without a hit). */
+static float slope_along(const ak_ground_hit *h, ak_vec3 f)
+{
+    return h->hit && h->normal.y > 1e-3f ? -(h->normal.x * f.x + h->normal.z * f.z) / h->normal.y
+                                         : 0.0f;
+}
+
+/* The step scale for the slope a step is taken on: the mean of the ground's slope along the
+ * travel under the planted heel and where the swinging heel will land (the surface normals: a
+ * stair's treads are level, its steps are the stairs' own business). A step of the clip's
+ * length (half its stride) rising or falling more than STEP_RISE_MAX of the leg on that slope
+ * is shortened to that rise; 1 otherwise. Continuous in the hits (no threshold a last bit
+ * could flip). Kept while no foot swings over a planted one, and once stopping. */
+static float step_goal_of(const ak_walker *w, const ak_ground_hit *hits, const ak_ground_hit *land)
+{
+    if (stopping(w)) return w->step_goal;
+    float goal = w->step_goal;
+    for (int s = 0; s < 2; ++s) {
+        const int o = 1 - s;
+        if (w->stance[s] || !w->stance[o] || !land[s].hit || !hits[FOOT_RAY(o)].hit) continue;
+        const ak_vec3 f = travel_dir(w);
+        const float grade =
+            fabsf(0.5f * (slope_along(&land[s], f) + slope_along(&hits[FOOT_RAY(o)], f)));
+        const float leg = 0.5f * (w->m->leg_length[0] + w->m->leg_length[1]);
+        const float rise = grade * 0.5f * w->m->stride_length, most = STEP_RISE_MAX * leg;
+        goal = rise > most ? akf_max(most / rise, STEP_SCALE_MIN) : 1.0f;
+    }
+    return goal;
+}
+
+/* Shorter steps on steep ground (issue 21: shorten the step rather than drop the hips): the
+ * root's travel while walking is scaled by step_scale, the clip plays on at its rate (the
+ * cadence is kept), the planted feet stay locked, so each step covers less ground and both
+ * legs keep within reach of the hips. */
+static void shorter_steps(ak_walker *w, const ak_ground_hit *hits, const ak_ground_hit *land)
+{
+    w->step_goal = step_goal_of(w, hits, land);
+    if (w->step_scale == w->step_goal && w->step_scale_v == 0.0f) return;
+    if (stopping(w)) { /* held: the stop was planned with it (plan_stop) */
+        w->step_scale_v = 0.0f;
+        return;
+    }
+    ak_spring1 k = {w->step_scale, w->step_scale_v};
+    aks_spring_step(&k, w->step_goal, 0.0f, 1.0f / STEP_SCALE_SMOOTHING, w->dt);
+    w->step_scale = k.x;
+    w->step_scale_v = k.v;
+}
+
 static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
 {
     if (!w || !hits || count < AK_WALKER_RAY_COUNT)
@@ -1203,6 +1304,7 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
         ground_y = hits[AK_WALKER_RAY_CENTRE].height;
     w->pos.y = ground_y;
     update_floor(w, hits, land, ground_y); /* 12 */
+    shorter_steps(w, hits, land);
     const float step_dt = w->dt;
     /* The pose placed for the rays moves only vertically with the new floor: shift it. */
     {
