@@ -350,6 +350,27 @@ AK_SOA8_PASS void soa8_put(ak_xform *w, int32_t n, soa8_xform *AK_RESTRICT ws, f
         soa8_fk_store_tiled(ws, w, (size_t)n, j, p, o, tiled);
 }
 
+/* lane_keys_load of eight lanes, the slerp parameters eight at a time (the same operations in
+ * the same order: the same bits). Returns whether every lane's f1 is f0 + 1. */
+AK_AVX2 static int lane_keys_load8(const ak_clip *c, const key_span *s, lane_keys *k)
+{
+    const size_t n = (size_t)c->joint_count, m = (size_t)c->track_count;
+    int adjacent = 1;
+    for (int i = 0; i < 8; ++i) {
+        k->r0[i] = c->rotations + (size_t)s[i].f0 * n;
+        k->r1[i] = c->rotations + (size_t)s[i].f1 * n;
+        k->v0[i] = c->translations + (size_t)s[i].f0 * m;
+        k->v1[i] = c->translations + (size_t)s[i].f1 * m;
+        k->t[i] = s[i].alpha;
+        adjacent &= s[i].f1 == s[i].f0 + 1;
+    }
+    const __m256 t = _mm256_loadu_ps(k->t), tm = _mm256_sub_ps(t, _mm256_set1_ps(0.5f));
+    _mm256_storeu_ps(k->h, _mm256_mul_ps(tm, tm));
+    _mm256_storeu_ps(k->g,
+                     _mm256_mul_ps(_mm256_mul_ps(t, tm), _mm256_sub_ps(t, _mm256_set1_ps(1.0f))));
+    return adjacent;
+}
+
 /* Linear sample + FK of eight characters. `adjacent`: every lane's second key row is the row
  * after its first (f1 = f0 + 1: all spans but those that wrap or clamp at the end), so one
  * row pointer per lane reaches both keys (joints j and j + joint_count): eight pointers to
@@ -397,10 +418,7 @@ AK_SOA8_PASS void linear_soa8(const ak_clip *c, const ak_skeleton *sk, const key
                               ak_xform *w, soa8_xform *AK_RESTRICT ws, float *soa, const int to_soa)
 {
     lane_keys keys;
-    lane_keys_load(c, s, 8, &keys);
-    int adjacent = 1;
-    for (int i = 0; i < 8; ++i)
-        adjacent &= s[i].f1 == s[i].f0 + 1;
+    const int adjacent = lane_keys_load8(c, s, &keys);
     /* the AoS window holds every joint of a rig of up to AK_SOA_TILE: no wrap to test */
     const int tiled = !to_soa && c->joint_count > AK_SOA_TILE;
     if (adjacent && !tiled)
@@ -711,6 +729,35 @@ void ak_clip_spans_build(ak_clip *c)
 #endif
 
 #ifdef AK_HAVE_AVX2_DISPATCH
+/* The eight key_spans from the lanes' first keys f0 and fractions a: the next key f1, the
+ * keys around them fm and f2 (wrapped on a looping clip, clamped on the other), as locate
+ * makes them, eight lanes at a time, then transposed out (fm, f0, f1, f2 in one store). */
+AK_AVX2 static void locate8_spans(int32_t loop, int32_t n, __m256i f0, __m256 a, key_span s[8])
+{
+    const __m256i one = _mm256_set1_epi32(1), nv = _mm256_set1_epi32(n);
+    const __m256i last = _mm256_set1_epi32(n - 1), zero = _mm256_setzero_si256();
+    __m256i f1 = _mm256_add_epi32(f0, one), fm = _mm256_sub_epi32(f0, one), f2;
+    if (loop) {
+        f1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(f1, nv), f1);
+        fm = _mm256_blendv_epi8(fm, last, _mm256_cmpeq_epi32(f0, zero));
+        f2 = _mm256_add_epi32(f1, one);
+        f2 = _mm256_andnot_si256(_mm256_cmpeq_epi32(f2, nv), f2);
+    } else {
+        f1 = _mm256_min_epi32(f1, last);
+        fm = _mm256_max_epi32(fm, zero);
+        f2 = _mm256_min_epi32(_mm256_add_epi32(f0, _mm256_set1_epi32(2)), last);
+    }
+    __m128 rows[8];
+    soa8_store(_mm256_castsi256_ps(fm), _mm256_castsi256_ps(f0), _mm256_castsi256_ps(f1),
+               _mm256_castsi256_ps(f2), rows);
+    float al[8];
+    _mm256_storeu_ps(al, a);
+    for (int k = 0; k < 8; ++k) {
+        _mm_storeu_ps((float *)(void *)&s[k].fm, rows[k]);
+        s[k].alpha = al[k];
+    }
+}
+
 /* locate() of eight times at once: the same operations in the same order (IEEE division,
  * truncation, compares), so the same spans bit for bit. Returns 0, writing nothing, when a
  * time needs what only the scalar form does (not finite; outside [-duration, 2 duration) of
@@ -750,24 +797,7 @@ AK_AVX2 static int locate8(const ak_clip *c, const float *times, key_span s[8])
     a = _mm256_blendv_ps(a, zero, _mm256_cmp_ps(a, zero, _CMP_LT_OQ));
     a = _mm256_blendv_ps(a, _mm256_set1_ps(0.99999994f),
                          _mm256_cmp_ps(a, _mm256_set1_ps(1.0f), _CMP_GE_OQ));
-    int32_t f[8];
-    float al[8];
-    _mm256_storeu_si256((__m256i *)f, f0);
-    _mm256_storeu_ps(al, a);
-    for (int k = 0; k < 8; ++k) {
-        const int32_t g = f[k];
-        key_span *e = &s[k];
-        e->f0 = g, e->alpha = al[k];
-        if (c->loop) {
-            e->f1 = g + 1 == n ? 0 : g + 1;
-            e->fm = g == 0 ? n - 1 : g - 1;
-            e->f2 = e->f1 + 1 == n ? 0 : e->f1 + 1;
-        } else {
-            e->f1 = g + 1 < n ? g + 1 : n - 1;
-            e->fm = g > 0 ? g - 1 : 0;
-            e->f2 = g + 2 < n ? g + 2 : n - 1;
-        }
-    }
+    locate8_spans(c->loop, n, f0, a, s);
     return 1;
 }
 
