@@ -25,7 +25,11 @@ enum { AK_CONTACT_HEEL = 1, AK_CONTACT_TOE = 2 };
  * hysteresis (on below the "on" thresholds, off above any "off" threshold). The local
  * floor of a point at frame f is the lowest it comes within floor_window seconds either side,
  * so floors that are uneven or drift, forefoot running (toe down, heel up) and flight phases
- * (neither foot down) are all found. Blips shorter than min_stance / min_swing are removed.
+ * (neither foot down) are all found. Blips shorter than min_stance / min_swing are removed,
+ * except a stance of 1/60 s or more that a non-looping clip's first or last frames cut (a
+ * landing just before the clip ends is a stance, not a blip). Frames repeated exactly at a
+ * non-looping clip's end (a frame line written twice) are no motion: they take the last
+ * moving frame's flags.
  * Thresholds in metres and metres per second, after metres_per_unit. In a faster gait
  * (body_speed_fraction) the speed thresholds grow and the floor window shrinks with the
  * body's speed: a running foot rolls over its pad faster, and takes its steps in less time. */
@@ -44,7 +48,7 @@ typedef struct ak_contact_params {
     float floor_window;    /* s either side of a frame for its local floor; default 0.8 */
     float max_floor_rise;  /* m: a local floor higher than this above the point's lowest in
                               the clip is no floor (a foot on a pedal); default 0.3 */
-    float min_stance;      /* s: shorter stance runs are dropped; default 0.05 */
+    float min_stance;      /* s: shorter stance runs inside the clip are dropped; default 0.05 */
     float min_swing;       /* s: shorter gaps between two stances are filled; default 0.06 */
     float body_speed_fraction; /* speed_on grows to at least this fraction of the body's
                                   horizontal speed (the travelling joint, ak_root_joint_find;

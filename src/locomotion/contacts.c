@@ -96,14 +96,13 @@ int32_t ak_contact_grid_count(const ak_clip *c, int32_t k)
 }
 
 /* World positions (times scale) of joints at every grid time (k per frame, linear between
- * frames: slerp and lerp, as a player shows them): out[j*ng + i], ng = ak_contact_grid_count. */
-static int32_t joint_tracks(const ak_skeleton *sk, const ak_clip *c, int32_t k,
+ * frames: slerp and lerp, as a player shows them): out[j*n + i], n = ak_contact_grid_count. */
+static int32_t joint_tracks(const ak_skeleton *sk, const ak_clip *c, int32_t k, int32_t n,
                             const int32_t *joints, int32_t count, float scale, ak_vec3 *out)
 {
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)sk->joint_count * 2);
     if (!local) return AK_ERR_NOMEM;
     ak_xform *world = local + sk->joint_count;
-    const int32_t n = ak_contact_grid_count(c, k);
     for (int32_t f = 0; f < n; ++f) {
         if (f % k == 0)
             ak_clip_frame(c, sk, f / k, local);
@@ -127,6 +126,13 @@ static int32_t frame_at(int32_t f, int32_t d, int32_t n, int32_t loop)
     return g < 0 ? 0 : (g > n - 1 ? n - 1 : g);
 }
 
+/* Frames either side of a frame for its speed (a central difference over 1/30 s). */
+static int32_t speed_half_window(float ft)
+{
+    const int32_t k = (int32_t)lroundf((1.0f / 60.0f) / ft);
+    return k < 1 ? 1 : k;
+}
+
 /* One point's down flag: height above its local floor (the lowest it comes within +-w
  * frames) and horizontal speed (central difference over +-k frames), with hysteresis; the
  * speed and rise thresholds times gain[f] (>= 1). ORs `bit` into flags[f]. */
@@ -137,8 +143,7 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const
     int32_t w = (int32_t)lroundf(p->floor_window / ft);
     if (w < 1) w = 1;
     if (loop && 2 * w + 1 > n) w = n / 2;
-    int32_t k = (int32_t)lroundf((1.0f / 60.0f) / ft);
-    if (k < 1) k = 1;
+    const int32_t k = speed_half_window(ft);
     /* The lowest the point comes in the whole clip: a local floor more than max_floor_rise
      * above it is not a floor (a foot on a pedal, a step onto a chair). */
     float lowest = INFINITY;
@@ -218,10 +223,20 @@ static int32_t reference_frames(const ak_vec3 *pos, int32_t tracks, int32_t n, i
     return 0;
 }
 
+/* The frames a clip's ends cut: [0, first) is a reference pose (never stance), and the
+ * `edge` frames after it and before the end have a one-sided speed difference. */
+typedef struct clip_ends {
+    int32_t first, edge;
+} clip_ends;
+
 /* Runs of stance (`stance` 1) or of swing (0) shorter than min_frames take the other state:
  * a stance blip is dropped, a swing blip between two stances is filled with the contacts
- * around it. Circular for loops; a non-loop's swing at either end is kept. */
-static void drop_short_runs(uint8_t *flag, int32_t n, int32_t min_frames, int32_t loop, int stance)
+ * around it. Circular for loops. A non-loop's swing at either end is kept, and so is a stance
+ * that reaches into either end's edge frames and lasts as many: the clip cut it short, not
+ * the foot (CMU 09_02's right foot lands 2 frames before the file ends; 07_01 starts on a
+ * toe push-off). */
+static void drop_short_runs(uint8_t *flag, int32_t n, clip_ends ends, int32_t min_frames,
+                            int32_t loop, int stance)
 {
     int32_t start = 0;
     if (loop) {
@@ -242,8 +257,13 @@ static void drop_short_runs(uint8_t *flag, int32_t n, int32_t min_frames, int32_
         int32_t len = 0;
         while (i + len < n && (flag[(start + i + len) % n] != 0) == stance)
             ++len;
-        const int at_end = !loop && (i == 0 || i + len == n);
-        if (len < min_frames && !(stance == 0 && at_end)) {
+        const int32_t margin = stance ? ends.edge : 0;
+        const int at_end =
+            !loop && (i <= (stance ? ends.first + margin : 0) || i + len >= n - margin);
+        /* a cut stance still lasts its speed's half window (1/60 s): one frame where a foot
+         * meets the thresholds as the clip ends is as likely a swing passing low */
+        const int32_t need = at_end ? margin : min_frames;
+        if (len < need) {
             const uint8_t fill =
                 stance ? 0 : (uint8_t)(flag[(start + i + n - 1) % n] | flag[(start + i + len) % n]);
             for (int32_t q = 0; q < len; ++q)
@@ -255,20 +275,20 @@ static void drop_short_runs(uint8_t *flag, int32_t n, int32_t min_frames, int32_
 
 /* Blips removed from each point's flag (a heel up for a few frames mid-stance, a toe that
  * touches for one), then from the foot's stance as a whole. `scratch` holds n bytes. */
-static void clean_contacts(uint8_t *flags, int32_t n, int32_t min_stance, int32_t min_swing,
-                           int32_t loop, uint8_t *bit)
+static void clean_contacts(uint8_t *flags, int32_t n, clip_ends ends, int32_t min_stance,
+                           int32_t min_swing, int32_t loop, uint8_t *bit)
 {
     static const uint8_t bits[2] = {AK_CONTACT_HEEL, AK_CONTACT_TOE};
     for (int k = 0; k < 2; ++k) {
         for (int32_t f = 0; f < n; ++f)
             bit[f] = (flags[f] & bits[k]) ? 1 : 0;
-        drop_short_runs(bit, n, min_swing, loop, 0);
-        drop_short_runs(bit, n, min_stance, loop, 1);
+        drop_short_runs(bit, n, ends, min_swing, loop, 0);
+        drop_short_runs(bit, n, ends, min_stance, loop, 1);
         for (int32_t f = 0; f < n; ++f)
             flags[f] = (uint8_t)((flags[f] & ~bits[k]) | (bit[f] ? bits[k] : 0));
     }
-    drop_short_runs(flags, n, min_swing, loop, 0);
-    drop_short_runs(flags, n, min_stance, loop, 1);
+    drop_short_runs(flags, n, ends, min_swing, loop, 0);
+    drop_short_runs(flags, n, ends, min_stance, loop, 1);
 }
 
 /* The heel and toe joints: given, or from the humanoid map (toes optional). */
@@ -305,30 +325,74 @@ static int32_t contact_joints(const ak_contact_params *p, int32_t joints[4], ak_
     return AK_OK;
 }
 
-/* The heel, toe and travelling joints' tracks (metres) and the speed gain per frame:
- * pos[k*n + f] for k = heel L, heel R, toe L, toe R, body; gain after them. */
+/* Trailing frames of a non-looping clip that repeat the frame before them exactly (every
+ * rotation and translation key: a frame line written twice). A repeated pose is no motion:
+ * its speed differences would read a foot that stops dead (CMU 02_01 with its last line
+ * twice had a 2-frame right stance at its end where the file has a 1-frame one). At least
+ * two frames are left. */
+static int32_t repeated_end_frames(const ak_clip *c)
+{
+    if (c->loop) return 0;
+    const size_t J = (size_t)c->joint_count, T = (size_t)c->track_count;
+    int32_t f = c->frame_count - 1;
+    while (f >= 2 &&
+           !memcmp(c->rotations + (size_t)f * J, c->rotations + (size_t)(f - 1) * J,
+                   sizeof(ak_quat) * J) &&
+           (T == 0 || !memcmp(c->translations + (size_t)f * T,
+                              c->translations + (size_t)(f - 1) * T, sizeof(ak_vec3) * T)))
+        --f;
+    return c->frame_count - 1 - f;
+}
+
+/* Grid samples [0, moving) of the n on a clip's contact grid reach its last moving frame. */
+static int32_t moving_samples(const ak_clip *c, int32_t grid, int32_t n)
+{
+    const int32_t moving = n - repeated_end_frames(c) * grid;
+    return moving >= 1 && moving <= n ? moving : n;
+}
+
+/* The heel, toe and travelling joints' tracks (metres) on the n grid samples and the speed
+ * gain on the first `moving`: pos[k*n + f] for k = heel L, heel R, toe L, toe R, body. */
 static int32_t contact_tracks(const ak_contact_params *p, const int32_t joints[4], int32_t grid,
-                              ak_vec3 **pos, float **gain, int32_t *first, ak_error *err)
+                              int32_t n, int32_t moving, ak_vec3 **pos, float **gain,
+                              int32_t *first, ak_error *err)
 {
     const ak_clip *c = p->clip;
-    const int32_t n = ak_contact_grid_count(c, grid);
     float mpu = p->metres_per_unit;
     if (!(mpu > 0.0f)) ak_units_detect_clip(p->skeleton, c, &mpu);
     ak_root_joint_report rj;
     ak_error e;
     int32_t tracked[5] = {joints[0], joints[1], joints[2], joints[3], 0};
     if (ak_root_joint_find(p->skeleton, c, NULL, &rj, &e) == AK_OK) tracked[4] = rj.joint;
-    *pos = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n * 5);
+    /* calloc: joint_tracks writes every sample; zeroed, no path reads an unset one */
+    *pos = (ak_vec3 *)calloc((size_t)n * 5, sizeof(ak_vec3));
     *gain = (float *)malloc(sizeof(float) * (size_t)n);
-    if (!*pos || !*gain || joint_tracks(p->skeleton, c, grid, tracked, 5, mpu, *pos) != AK_OK) {
+    if (!*pos || !*gain || joint_tracks(p->skeleton, c, grid, n, tracked, 5, mpu, *pos) != AK_OK) {
         free(*pos);
         free(*gain);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
     /* a reference frame 0 takes the grid samples up to frame 1 (they blend from it) */
     *first = grid * reference_frames(*pos, 4, n, c->loop, c->frame_time, grid);
-    speed_gain(p, *pos + (size_t)4 * n, n, c->frame_time / (float)grid, *first, *gain);
+    speed_gain(p, *pos + (size_t)4 * n, moving, c->frame_time / (float)grid, *first, *gain);
     return AK_OK;
+}
+
+/* One foot's flags on grid samples [0, n): heel and toe points, then the blips removed. The
+ * samples from `moving` on repeat the clip's last pose: they take sample moving - 1's flags. */
+static void foot_contacts(const ak_contact_params *p, const ak_vec3 *heel, const ak_vec3 *toe,
+                          const float *gain, int32_t n, int32_t moving, float ft, int32_t first,
+                          uint8_t *flags, uint8_t *scratch)
+{
+    const int32_t loop = p->clip->loop;
+    memset(flags, 0, (size_t)n);
+    point_contacts(p, heel, gain, moving, loop, ft, first, AK_CONTACT_HEEL, flags);
+    if (toe) point_contacts(p, toe, gain, moving, loop, ft, first, AK_CONTACT_TOE, flags);
+    const clip_ends ends = {first, speed_half_window(ft)};
+    clean_contacts(flags, moving, ends, (int32_t)ceilf(p->min_stance / ft),
+                   (int32_t)ceilf(p->min_swing / ft), loop, scratch);
+    for (int32_t f = moving; f < n; ++f)
+        flags[f] = flags[moving - 1];
 }
 
 int32_t ak_contact_run_grid(const ak_contact_params *p, int32_t grid, uint8_t *left, uint8_t *right,
@@ -347,7 +411,9 @@ int32_t ak_contact_run_grid(const ak_contact_params *p, int32_t grid, uint8_t *l
     ak_vec3 *pos = NULL;
     float *gain = NULL;
     int32_t first = 0;
-    st = contact_tracks(p, joints, grid, &pos, &gain, &first, err);
+    /* grid samples up to the last frame that moves */
+    const int32_t moving = moving_samples(c, grid, n);
+    st = contact_tracks(p, joints, grid, n, moving, &pos, &gain, &first, err);
     if (st != AK_OK) return st;
     uint8_t *out[2] = {left, right};
     uint8_t *scratch = (uint8_t *)malloc((size_t)n);
@@ -356,16 +422,9 @@ int32_t ak_contact_run_grid(const ak_contact_params *p, int32_t grid, uint8_t *l
         free(gain);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
-    for (int s = 0; s < 2; ++s) {
-        memset(out[s], 0, (size_t)n);
-        point_contacts(p, pos + (size_t)s * n, gain, n, c->loop, ft, first, AK_CONTACT_HEEL,
-                       out[s]);
-        if (joints[2 + s] >= 0)
-            point_contacts(p, pos + (size_t)(2 + s) * n, gain, n, c->loop, ft, first,
-                           AK_CONTACT_TOE, out[s]);
-        clean_contacts(out[s], n, (int32_t)ceilf(p->min_stance / ft),
-                       (int32_t)ceilf(p->min_swing / ft), c->loop, scratch);
-    }
+    for (int s = 0; s < 2; ++s)
+        foot_contacts(p, pos + (size_t)s * n, joints[2 + s] >= 0 ? pos + (size_t)(2 + s) * n : NULL,
+                      gain, n, moving, ft, first, out[s], scratch);
     free(scratch);
     free(gain);
     free(pos);

@@ -158,6 +158,90 @@ static void a_foot_that_lifts_away_is_down_then_up(void **state)
     }
 }
 
+/* A clip of the fixture's skeleton where each ankle stays at its floor (0.08 m) and moves
+ * along +Z at 1.2 m/s (speed_off 0.45 m/s) from each frame to the next, except into the
+ * frames f where still[side][f] is set (there it stays where it was at f - 1). */
+static ak_clip *ankles_still_on(const uint8_t still[2][FRAMES])
+{
+    const uint8_t tracks[3] = {1, 1, 1};
+    ak_clip *c = NULL;
+    ak_error err;
+    assert_int_equal(ak_clip_create(3, FRAMES, FT, tracks, &c, &err), AK_OK);
+    float z[2] = {0.0f, 0.0f};
+    for (int32_t f = 0; f < FRAMES; ++f) {
+        ak_vec3 *t = &c->translations[(size_t)f * 3];
+        t[0] = ak_vec3_make(0.0f, 0.9f, 0.0f);
+        for (int s = 0; s < 2; ++s) {
+            if (f > 0 && !still[s][f]) z[s] += 0.02f;
+            t[1 + s] = ak_vec3_make(s ? -0.1f : 0.1f, -0.82f, z[s]);
+        }
+    }
+    ak_clip_finalize(c);
+    return c;
+}
+
+/* min_stance is 0.05 s (3 frames at 60 fps). Left: in one place on frames 20..23 (the speed
+ * over +-1 frame is 0 on 21 and 22: a 2-frame blip inside the clip, dropped) and on the last
+ * three frames 57..59 (0 on 58 and 59: a landing the clip's end cuts, kept). Right: in one
+ * place on frames 0..2, then moving (0 on frames 0 and 1: a push-off the clip's start cuts,
+ * kept). Before, both cut stances were dropped as short. */
+static void a_stance_cut_by_the_clip_is_kept_a_blip_inside_is_not(void **state)
+{
+    (void)state;
+    uint8_t still[2][FRAMES];
+    memset(still, 0, sizeof still);
+    for (int32_t f = 21; f <= 23; ++f)
+        still[0][f] = 1;
+    still[0][58] = still[0][59] = 1;
+    still[1][1] = still[1][2] = 1;
+    ak_clip *c = ankles_still_on(still);
+    ak_contact_params p = valid_contacts();
+    p.clip = c;
+    uint8_t l[FRAMES], r[FRAMES];
+    ak_error err;
+    assert_int_equal(ak_contact_run(&p, l, r, &err), AK_OK);
+    for (int32_t f = 0; f < FRAMES; ++f) {
+        const int left_down = f >= 58, right_down = f <= 1;
+        if ((l[f] != 0) != left_down)
+            fail_msg("left foot %s at frame %d", l[f] ? "down" : "up", (int)f);
+        if ((r[f] != 0) != right_down)
+            fail_msg("right foot %s at frame %d", r[f] ? "down" : "up", (int)f);
+    }
+    ak_clip_destroy(c);
+}
+
+/* A frame line written twice at the end is no motion: frame 59 repeats frame 58 exactly
+ * (both ankles still into it, the root still throughout). Before, the speed difference over
+ * [58, 59] was 0 and frame 59 alone was a stance the clip's end cuts (kept: it lasts the
+ * speed's half window at 60 fps); now it takes frame 58's contacts, swing, as the same clip
+ * without its repeated line gives. */
+static void a_repeated_last_frame_is_no_motion(void **state)
+{
+    (void)state;
+    uint8_t still[2][FRAMES];
+    memset(still, 0, sizeof still);
+    still[0][FRAMES - 1] = still[1][FRAMES - 1] = 1;
+    ak_clip *c = ankles_still_on(still);
+    ak_contact_params p = valid_contacts();
+    p.clip = c;
+    uint8_t l[FRAMES], r[FRAMES];
+    ak_error err;
+    assert_int_equal(ak_contact_run(&p, l, r, &err), AK_OK);
+    for (int32_t f = 0; f < FRAMES; ++f)
+        if (l[f] != 0 || r[f] != 0)
+            fail_msg("a foot down at frame %d (L %d R %d)", (int)f, (int)l[f], (int)r[f]);
+    /* a pose held for the whole clip is one stance still */
+    memset(still, 1, sizeof still);
+    ak_clip *held = ankles_still_on(still);
+    p.clip = held;
+    assert_int_equal(ak_contact_run(&p, l, r, &err), AK_OK);
+    for (int32_t f = 0; f < FRAMES; ++f)
+        if (!(l[f] & AK_CONTACT_HEEL) || !(r[f] & AK_CONTACT_HEEL))
+            fail_msg("a foot up at frame %d of a held pose", (int)f);
+    ak_clip_destroy(held);
+    ak_clip_destroy(c);
+}
+
 /* Nearest frame at 1/60 s: t = 0.1 s is frame 6; 0.108 s rounds to 6, 0.109 to 7; a looping
  * clip wraps (t = 1.0 + 0.05 s is frame 3), a clamped one clamps (t = 5 s: frame 59). */
 static void stance_at_time_is_the_nearest_frame(void **state)
@@ -181,6 +265,8 @@ int main(void)
         cmocka_unit_test(contact_params_validity),
         cmocka_unit_test(cycle_params_validity),
         cmocka_unit_test(a_foot_that_lifts_away_is_down_then_up),
+        cmocka_unit_test(a_stance_cut_by_the_clip_is_kept_a_blip_inside_is_not),
+        cmocka_unit_test(a_repeated_last_frame_is_no_motion),
         cmocka_unit_test(stance_at_time_is_the_nearest_frame),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
