@@ -1216,6 +1216,15 @@ void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_ma
     fik->hip_accel_total_down = 0.9f * AK_GRAVITY * (0.25f + fmaxf(1.0f, -src_min_g));
 }
 
+#define AK_KNEE_FLEX_FLOOR (75.0f * AK_PI / 180.0f)
+#define AK_KNEE_FLEX_ROOM  (20.0f * AK_PI / 180.0f)
+
+void ak_foot_ik_plan_knee(ak_foot_ik_params *fik, float src_knee_peak)
+{
+    if (fik->max_knee_flex > 0.0f || !isfinite(src_knee_peak)) return;
+    fik->max_knee_flex = fmaxf(src_knee_peak, AK_KNEE_FLEX_FLOOR) + AK_KNEE_FLEX_ROOM;
+}
+
 float ak_foot_ik_landing_room(const ak_foot_ik_params *fik, const ak_xform *world, int32_t s,
                               float floor_y)
 {

@@ -123,6 +123,11 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
  * (hip_accel_down > 0) are kept. */
 void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_max_g);
 
+/* The swinging knee's limit (the walker's and the matcher's, one rule): max_knee_flex = the
+ * source's peak knee flexion (radians; at least 75 degrees, a walk's) + 20 degrees, the room
+ * stairs need (issue 21's bound allows 25). A limit already set (> 0) is kept. */
+void ak_foot_ik_plan_knee(ak_foot_ik_params *fik, float src_knee_peak);
+
 /* How far the hips may stay above the ground leg s lands on with the leg still reaching, at
  * one landing pose (world: FK of the pose the foot comes down in, floor_y its floor): the
  * vertical room of a leg of length L (0.999 of its bones) over the ankle, sqrt(L^2 - dh^2) - dv

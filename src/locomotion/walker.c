@@ -359,22 +359,16 @@ static float landing_slack(ak_walker *w, const ak_foot_ik_params *fik, int32_t s
     return slack < INFINITY && slack > 0.0f ? slack : 0.0f;
 }
 
-/* The swinging knee's limit: the source's peak flexion (at least 75 degrees, a walk's) plus 20
- * degrees, the room stairs need (issue 21's bound allows 25). */
-#define KNEE_FLEX_FLOOR (75.0f * AK_PI / 180.0f)
-#define KNEE_FLEX_ROOM  (20.0f * AK_PI / 180.0f)
-
 /* Planned hips for the walker: the grounding's acceleration bounds from the source cycle's
  * own (ak_foot_ik_plan_accel, the matcher's rule too); each leg's landing slack; the swinging
- * knee's limit from the source's. */
+ * knee's limit from the source's (ak_foot_ik_plan_knee). */
 static void plan_hips(ak_walker *w, ak_foot_ik_params *fik)
 {
     ak_walk_metrics src;
     for (int s = 0; s < 2; ++s)
         fik->legs[s].landing_slack = landing_slack(w, fik, s);
     if (ak_walk_metrics_source(w->m, &src, NULL) != AK_OK) return;
-    if (!(fik->max_knee_flex > 0.0f))
-        fik->max_knee_flex = fmaxf(src.knee_peak, KNEE_FLEX_FLOOR) + KNEE_FLEX_ROOM;
+    ak_foot_ik_plan_knee(fik, src.knee_peak);
     if (fik->hip_accel_down > 0.0f) return;
     ak_foot_ik_plan_accel(fik, src.hip_accel_min_g, src.hip_accel_max_g);
 }

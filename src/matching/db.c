@@ -982,14 +982,17 @@ static void range_landings(ak_motion_db *db, int32_t first, int32_t end, int32_t
  * from the hips heights y (FK of each stored frame; `pose` holds 2 J transforms), at frame f
  * the mean of the n = akw_hip_window(frame time) second differences ending there,
  * (y[f] - y[f-1] - y[f-n] + y[f-n-1]) / (n ft^2), the walk metrics' 33 ms measure (the walk
- * motion's table, motion.c: hip_accels); the range holds its first frame before it. */
-static void range_hip_accels(ak_motion_db *db, int32_t first, int32_t end, ak_xform *pose, float *y)
+ * motion's table, motion.c: hip_accels); the range holds its first frame before it. Each
+ * frame's knees go into `knees` (ak_motion_db_source_metrics' measure). */
+static void range_hip_accels(ak_motion_db *db, int32_t first, int32_t end, ak_xform *pose, float *y,
+                             ak_walk_metrics *knees)
 {
     const int32_t hips = db->humanoid.joint[AK_HUM_HIPS] >= 0 ? db->humanoid.joint[AK_HUM_HIPS] : 0;
     for (int32_t f = first; f < end; ++f) {
         ak_motion_db_pose(db, f, pose);
         ak_fk(db->skeleton, pose, pose + db->J);
         y[f - first] = pose[db->J + hips].translation.y;
+        ak_walk_metrics_add_body(knees, pose + db->J, hips, f == first ? 0.0f : db->frame_time);
     }
     const float ft = db->frame_time;
     const int32_t w = akw_hip_window(ft);
@@ -1014,11 +1017,14 @@ int32_t ak_motion_db_landings(ak_motion_db *db, ak_error *err)
         free(y);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "motion database: out of memory");
     }
+    ak_walk_metrics knees;
+    ak_walk_metrics_source_begin(&knees, &db->humanoid);
     for (int32_t r = 0; r < db->range_count; ++r) {
-        range_hip_accels(db, db->range_start[r], db->range_start[r + 1], pose, y);
+        range_hip_accels(db, db->range_start[r], db->range_start[r + 1], pose, y, &knees);
         for (int32_t s = 0; s < 2; ++s)
             range_landings(db, db->range_start[r], db->range_start[r + 1], s, pose);
     }
+    db->knee_peak = knees.knee_peak;
     free(y);
     free(pose);
     return AK_OK;

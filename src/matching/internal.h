@@ -61,9 +61,12 @@ struct ak_motion_db {
      * matcher hands it to the grounding's landing limit (ak_foot_ik_frame.anim_hip_accel):
      * the same figure on every build, never a difference of the posed frames. */
     float *hip_accel;
+    /* The peak knee flexion of any stored frame, radians (ak_motion_db_source_metrics'
+     * knee_peak, made with the hips table): the matcher's swinging knee limit. */
+    float knee_peak;
 };
 
-/* Fills land_rel, swing_phase and hip_accel from the contacts, root deltas and poses
+/* Fills land_rel, swing_phase, hip_accel and knee_peak from the contacts, root deltas and poses
  * (allocated by ak_motion_db_alloc); FK of every frame (allocates a pose buffer:
  * AK_ERR_NOMEM). */
 int32_t ak_motion_db_landings(ak_motion_db *db, ak_error *err);

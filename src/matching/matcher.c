@@ -297,6 +297,8 @@ int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *p,
     m->fik = p->foot;
     m->fik.skeleton = db->skeleton; /* the matcher poses the database's skeleton */
     if (m->fik.legs[0].upper < 0) rig_from_db(m);
+    /* a swinging knee bends at most the database's peak + 20 degrees (the walker's rule) */
+    ak_foot_ik_plan_knee(&m->fik, db->knee_peak);
     if (p->plan_hips) plan_hips(m);
     database_reach(m);
     if (p->foot_ik) {
