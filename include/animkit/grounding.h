@@ -65,8 +65,9 @@ typedef struct ak_foot_ik_params {
                                    knee keeps the animated bend); default 0 (the walker: 0.3) */
     float max_knee_flex;        /* radians: a swinging leg's knee bends at most this far where
                                    its foot has room to come down (above its ground and, stepping
-                                   up, the glide over the riser); 0 (default): off. The walker:
-                                   the source's peak knee flexion (at least 75 deg) + 20 deg */
+                                   up, the glide over the riser); 0 (default): off. The walker
+                                   and the matcher: the source's (the database's) peak knee
+                                   flexion (at least 75 deg) + 20 deg */
     float pole_distance;        /* knee pole this far in front of the knee, m; default 0.5 */
     int32_t lock_feet;          /* 1 (default): stance feet stay where they landed */
 } ak_foot_ik_params;

@@ -214,7 +214,9 @@ typedef struct ak_matcher_params {
     const ak_box *boxes;
     int32_t box_count;
     float ground_smoothing; /* s: floor-height spring, as the walker; default 0.12 */
-    ak_foot_ik_params foot; /* legs/hips filled from the database when legs[0].upper < 0 */
+    ak_foot_ik_params foot; /* legs/hips filled from the database when legs[0].upper < 0;
+                               max_knee_flex (when 0) from the database's peak knee flexion,
+                               the walker's rule */
     int32_t plan_hips;      /* 1: planned hips, as the walker's (walker.h): the hips move within
                                physics over the footholds (the landing rays), foot.hip_accel_down
                                /up (when 0) from the database's own envelope
