@@ -136,8 +136,9 @@ AK_API const ak_param_table *ak_gltf_clip_param_ranges(void);
  *   lowest of 24, 25, 30, 48, 50, 60, 72, 90, 100, 120, 144, 240... (up to max_fps) on which
  *   every key lies, else the lowest with a frame in every key interval; a rate under 30 is
  *   raised to its lowest multiple of at least 30 (keys stay on frames, curves between
- *   sparse keys keep their shape). Frame f is at f/fps from time 0 to the last key; keys on
- *   frames are reproduced exactly.
+ *   sparse keys keep their shape) unless it is a capture's: 23.976 fps (NTSC film) or more
+ *   with a key on every frame (a 24 or 25 fps clip stays at its rate). Frame f is at f/fps
+ *   from time 0 to the last key; keys on frames are reproduced exactly.
  * The clip is not looping; a joint has a translation track when it is a root or its
  * translation moves. `params` and `info` may be NULL. Errors: AK_ERR_IO (file or buffer),
  * AK_ERR_PARSE (JSON or GLB framing, with a line), AK_ERR_NOT_FOUND (no such animation or

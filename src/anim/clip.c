@@ -71,14 +71,8 @@ void ak_clip_finalize(ak_clip *c)
         ak_quat *row = c->rotations + (size_t)f * (size_t)n;
         const ak_quat *prev = f > 0 ? row - n : NULL;
         for (int32_t j = 0; j < n; ++j) {
-            ak_quat q = akq_normalize(row[j]);
-            if (prev && akq_dot(q, prev[j]) < 0.0f) {
-                q.x = -q.x;
-                q.y = -q.y;
-                q.z = -q.z;
-                q.w = -q.w;
-            }
-            row[j] = q;
+            const ak_quat q = akq_normalize(row[j]);
+            row[j] = prev ? akq_same_side(q, prev[j]) : q;
         }
     }
     /* Keys changed: cubic control points made from the old keys are stale. */

@@ -105,6 +105,19 @@ AK_INLINE ak_vec3 akq_rotate(ak_quat q, ak_vec3 v)
     return akv_add(akv_add(v, akv_scale(t, q.w)), akv_cross(u, t));
 }
 
+/* q or -q (the same rotation), whichever lies on ref's side (dot >= 0): consecutive keys made
+ * hemisphere-continuous, so interpolation between them takes the short way. */
+AK_INLINE ak_quat akq_same_side(ak_quat q, ak_quat ref)
+{
+    if (akq_dot(q, ref) < 0.0f) {
+        q.x = -q.x;
+        q.y = -q.y;
+        q.z = -q.z;
+        q.w = -q.w;
+    }
+    return q;
+}
+
 AK_INLINE ak_quat akq_normalize(ak_quat q)
 {
     float n2 = akq_dot(q, q);

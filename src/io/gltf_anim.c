@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "anim/reach.h"
+#include "core/xform_inline.h"
 
 #define GA_MAX_JOINTS 1024
 
@@ -227,7 +228,7 @@ static int on_grid(const float *t, int32_t n, double fps)
 /* The frame rate from the key times: their own even spacing when they have one, else the
  * lowest common rate that holds every key, else the lowest common rate with a frame in every
  * key interval (capped at max_fps; keys then fall between frames). Rates under 30 fps are
- * raised to a multiple by choose_rate. */
+ * raised to a multiple by choose_rate unless the keys fill a capture's grid (capture_grid). */
 static double rate_from_times(const float *t, int32_t n, double max_fps, int *exact)
 {
     static const double rates[] = {24, 25, 30, 48, 50, 60, 72, 90, 100, 120, 144, 240, 480, 1000};
@@ -248,6 +249,19 @@ static double rate_from_times(const float *t, int32_t n, double max_fps, int *ex
     for (size_t r = 0; r < sizeof rates / sizeof rates[0] && rates[r] <= max_fps; ++r)
         if (rates[r] * gap >= 1.0) return rates[r];
     return max_fps;
+}
+
+/* 1 when sorted key times t (all on the grid of fps: `exact`) are a capture's: fps is a
+ * capture rate, at least 23.976 (NTSC film; 24 written as a BVH's 0.041667 s is 23.9998), and
+ * every frame from 0 to the last key has a key. Such a clip keeps its rate: with a key on every
+ * frame there is no curve between keys to sample. */
+static int capture_grid(const float *t, int32_t n, double fps, int exact)
+{
+    if (!exact || fps < 23.97 || n <= 0) return 0;
+    int32_t distinct = 1;
+    for (int32_t i = 1; i < n; ++i)
+        distinct += t[i] > t[i - 1];
+    return (double)distinct == floor((double)t[n - 1] * fps + 2e-4) + 1.0;
 }
 
 static int same_times(const ga_channel *a, const ga_channel *b)
@@ -297,10 +311,12 @@ static int32_t choose_rate(ga_ctx *c)
                                   : rate_from_times(t, (int32_t)n, (double)c->p->max_fps, &exact);
     if (c->p->fps > 0.0f) exact = on_grid(t, (int32_t)n, fps);
     /* Sparse keys (2 per second...) get a multiple of their rate of at least 30 fps, so
-     * curves between them (CUBICSPLINE, rotations) keep their shape; keys stay on frames. */
+     * curves between them (CUBICSPLINE, rotations) keep their shape; keys stay on frames. A 24
+     * or 25 fps capture (a key on every frame) keeps its rate: doubling it only interpolated. */
     if (c->p->fps <= 0.0f && fabs(fps - floor(fps + 0.5)) < 1e-6 * fps)
         fps = floor(fps + 0.5); /* 9.99999985 from float key times is 10 */
-    if (c->p->fps <= 0.0f && fps < 30.0 && ceil(30.0 / fps - 1e-6) * fps <= (double)c->p->max_fps)
+    if (c->p->fps <= 0.0f && fps < 30.0 && !capture_grid(t, (int32_t)n, fps, exact) &&
+        ceil(30.0 / fps - 1e-6) * fps <= (double)c->p->max_fps)
         fps *= ceil(30.0 / fps - 1e-6);
     free(t);
     double frames = floor(end * fps + 2e-4) + 1.0;
@@ -389,13 +405,7 @@ static int32_t build_skeleton(ga_ctx *c, const ga_rigid *rest, ak_skeleton **out
 }
 
 /* A key the library can use: finite, translations within a BVH's bounds (anim/reach.h), so
- * sums and differences of positions stay finite too. */
-static int xform_finite(const ak_xform *x)
-{
-    return fabs(x->translation.x) <= AK_MAX_REACH && fabs(x->translation.y) <= AK_MAX_REACH &&
-           fabs(x->translation.z) <= AK_MAX_REACH && isfinite(x->rotation.x) &&
-           isfinite(x->rotation.y) && isfinite(x->rotation.z) && isfinite(x->rotation.w);
-}
+ * sums and differences of positions stay finite too (check_key). */
 
 /* Frames evaluated together: every joint's channels sweep a block, whose keys (frames x joints)
  * stay in cache for the checks that follow. */
@@ -413,7 +423,7 @@ static void evaluate_block(ga_ctx *c, int rigid, int32_t f0, int32_t n, int32_t 
         t[i] = (double)(f0 + i) / (double)c->fps;
         ulps[i] = ga_key_ulps(t[i]);
     }
-    const ga_frames fr = {t, ulps, n};
+    const ga_frames fr = {t, ulps, n, f0};
     for (int32_t k = 0; rigid && k < joints; ++k)
         ga_rigid_sweep(c, k, &fr, rest_local, keys + k, j);
     for (int32_t i = 0; !rigid && i < n; ++i) {
@@ -423,41 +433,88 @@ static void evaluate_block(ga_ctx *c, int rigid, int32_t f0, int32_t n, int32_t 
     }
 }
 
-/* Checks frames f0 .. f0 + n - 1 (keys: n x joints) in frame order and marks in `moves` the
- * joints whose translation leaves the rest pose's by more than tol (roots: marked before). */
-static int32_t check_block(ga_ctx *c, int32_t f0, int32_t n, int32_t joints, const ak_xform *keys,
-                           const ak_xform *rest_local, double tol, uint8_t *moves)
+/* Which joints' keys check_block looks at in frames after the first: every joint's, or (rigid
+ * joints) the translations of the joints with a translation channel. A rigid joint's rotation
+ * is a unit quaternion made of finite keys (normalised, interpolated, or its node's), and
+ * without a translation channel its translation is its node's in every frame: frame 0 shows
+ * all there is to check. */
+typedef struct ga_watch {
+    const int32_t *joint; /* joints to check in every frame */
+    int32_t count;
+    int translations_only; /* 1: rigid joints, only the watched translations after frame 0 */
+} ga_watch;
+
+/* 0 when key x is unusable; else marks moves[k] when its translation leaves rest's by more
+ * than tol. `rotation`: check the rotation too. */
+static int check_key(const ak_xform *x, int rotation, const ak_vec3 *rest, double tol,
+                     uint8_t *moves)
 {
-    for (int32_t i = 0; i < n; ++i)
-        for (int32_t k = 0; k < joints; ++k) {
-            const ak_xform *x = &keys[(size_t)i * (size_t)joints + (size_t)k];
-            const ak_vec3 r = rest_local[k].translation;
-            if (!xform_finite(x)) /* finite keys can still compose past float's range */
+    if (!(fabs(x->translation.x) <= AK_MAX_REACH && fabs(x->translation.y) <= AK_MAX_REACH &&
+          fabs(x->translation.z) <= AK_MAX_REACH))
+        return 0;
+    if (rotation && !(isfinite(x->rotation.x) && isfinite(x->rotation.y) &&
+                      isfinite(x->rotation.z) && isfinite(x->rotation.w)))
+        return 0;
+    if (!*moves &&
+        (fabs(x->translation.x - rest->x) > tol || fabs(x->translation.y - rest->y) > tol ||
+         fabs(x->translation.z - rest->z) > tol))
+        *moves = 1;
+    return 1;
+}
+
+/* Checks frames f0 .. f0 + n - 1 (keys: n x joints) in frame order (every joint in frame 0,
+ * then those `watch` names) and marks in `moves` the joints whose translation leaves the rest
+ * pose's by more than tol (roots: marked before). */
+static int32_t check_block(ga_ctx *c, int32_t f0, int32_t n, int32_t joints, const ak_xform *keys,
+                           const ak_xform *rest_local, double tol, const ga_watch *watch,
+                           uint8_t *moves)
+{
+    for (int32_t i = 0; i < n; ++i) {
+        const ak_xform *row = &keys[(size_t)i * (size_t)joints];
+        const int all = f0 + i == 0;
+        const int32_t count = all ? joints : watch->count;
+        for (int32_t w = 0; w < count; ++w) {
+            const int32_t k = all ? w : watch->joint[w];
+            if (!check_key(&row[k], all || !watch->translations_only, &rest_local[k].translation,
+                           tol, &moves[k]))
+                /* finite keys can still compose past float's range */
                 return akgd_fail(
                     &c->d, AK_ERR_INVALID_ARG, 0,
                     "joint %d at %.4f s: its keys give a non-finite or out-of-range transform",
                     (int)k, (double)(f0 + i) / (double)c->fps);
-            if (!moves[k] &&
-                (fabs(x->translation.x - r.x) > tol || fabs(x->translation.y - r.y) > tol ||
-                 fabs(x->translation.z - r.z) > tol))
-                moves[k] = 1;
         }
+    }
     return AK_OK;
 }
 
-/* The keys (frames x joints) into the clip: every rotation, the translations of its tracks;
- * then ak_clip_finalize (unit rotations, each on its predecessor's side). */
+/* The joints check_block watches after frame 0 into list[joints] (see ga_watch). */
+static ga_watch watch_joints(const ga_ctx *c, int rigid, int32_t *list)
+{
+    ga_watch w = {list, 0, rigid};
+    for (int32_t k = 0; k < c->joints; ++k)
+        if (!rigid || c->chan_of[k * 3 + GA_T] >= 0) list[w.count++] = k;
+    return w;
+}
+
+/* The keys (frames x joints) into the clip: every rotation, each on its predecessor's side
+ * (akq_same_side), and the translations of its tracks. What ak_clip_finalize does but for
+ * normalising: the rotations are unit already (keys normalised once as read, interpolated
+ * values after interpolating, node matrices' rotations in ga_evaluate). */
 static void fill_clip(const ak_xform *keys, ak_clip *clip)
 {
     const size_t j = (size_t)clip->joint_count, tracks = (size_t)clip->track_count;
-    for (size_t f = 0; f < (size_t)clip->frame_count; ++f) {
+    for (size_t k = 0; k < j; ++k)
+        clip->rotations[k] = keys[k].rotation;
+    for (size_t f = 1; f < (size_t)clip->frame_count; ++f) {
         const ak_xform *row = keys + f * j;
+        ak_quat *q = clip->rotations + f * j;
+        const ak_quat *prev = q - j;
         for (size_t k = 0; k < j; ++k)
-            clip->rotations[f * j + k] = row[k].rotation;
-        for (size_t tr = 0; tr < tracks; ++tr)
-            clip->translations[f * tracks + tr] = row[clip->track_joint[tr]].translation;
+            q[k] = akq_same_side(row[k].rotation, prev[k]);
     }
-    ak_clip_finalize(clip);
+    for (size_t f = 0; f < (size_t)clip->frame_count; ++f)
+        for (size_t tr = 0; tr < tracks; ++tr)
+            clip->translations[f * tracks + tr] = keys[f * j + clip->track_joint[tr]].translation;
 }
 
 /* Every frame's local pose; a joint gets a translation track when it is a root or its
@@ -469,9 +526,11 @@ static int32_t build_clip(ga_ctx *c, const ga_rigid *rest, ga_rigid *w, ak_clip 
     /* every frame's keys, then the rest pose's locals */
     ak_xform *keys = (ak_xform *)malloc(sizeof(ak_xform) * j * ((size_t)c->frames + 1));
     uint8_t *moves = (uint8_t *)calloc(j, 1);
-    if (!keys || !moves) {
+    int32_t *watched = (int32_t *)malloc(sizeof(int32_t) * j);
+    if (!keys || !moves || !watched) {
         free(keys);
         free(moves);
+        free(watched);
         return akgd_fail(&c->d, AK_ERR_NOMEM, 0, "out of memory");
     }
     ak_xform *rest_local = keys + j * (size_t)c->frames;
@@ -485,16 +544,19 @@ static int32_t build_clip(ga_ctx *c, const ga_rigid *rest, ga_rigid *w, ak_clip 
     const double tol = 1e-7 * model_size(rest, c->joints);
     for (int32_t i = 0; i < c->ch_count; ++i)
         c->ch[i].cursor = 0;
+    ga_mark_frame_keys(c);
+    const ga_watch watch = watch_joints(c, rigid, watched);
     int32_t st = AK_OK;
     for (int32_t f0 = 0; st >= 0 && f0 < c->frames; f0 += GA_BLOCK) {
         const int32_t n = c->frames - f0 < GA_BLOCK ? c->frames - f0 : GA_BLOCK;
         evaluate_block(c, rigid, f0, n, joints, rest_local, w, keys + (size_t)f0 * j);
-        st = check_block(c, f0, n, joints, keys + (size_t)f0 * j, rest_local, tol, moves);
+        st = check_block(c, f0, n, joints, keys + (size_t)f0 * j, rest_local, tol, &watch, moves);
     }
     if (st >= 0) st = ak_clip_create(c->joints, c->frames, 1.0f / c->fps, moves, out, c->d.err);
     if (st >= 0) fill_clip(keys, *out);
     free(keys);
     free(moves);
+    free(watched);
     return st;
 }
 

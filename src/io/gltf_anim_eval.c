@@ -38,7 +38,9 @@ static int32_t check_times(ga_ctx *c, const ga_channel *ch, int32_t sv, const ch
 }
 
 /* Rotation keys as unit quaternions (the spec asks for them; files round them, quantized
- * ones hold them to 1/127 or 1/32767): each key's value, never a cubic key's tangents. */
+ * ones hold them to 1/127 or 1/32767): each key's value, never a cubic key's tangents; a key
+ * under 1e-12 long is the identity. The only normalisation of a key: a frame on a key copies
+ * it, one between keys normalises the interpolated value (unit_quat). */
 static void normalise_keys(ga_channel *ch)
 {
     const int per = ch->interp == GA_CUBIC ? 12 : 4, at = ch->interp == GA_CUBIC ? 4 : 0;
@@ -46,8 +48,9 @@ static void normalise_keys(ga_channel *ch)
         float *q = ch->values + (size_t)k * (size_t)per + (size_t)at;
         const double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
                               (double)q[3] * q[3]);
-        for (int i = 0; i < 4 && n > 1e-12; ++i)
-            q[i] = (float)(q[i] / n);
+        const double inv = n > 1e-12 ? 1.0 / n : 0.0;
+        for (int i = 0; i < 4; ++i)
+            q[i] = n > 1e-12 ? (float)(q[i] * inv) : (float)(i == 3);
     }
 }
 
@@ -186,6 +189,30 @@ static void slerp(const double *a, const double *b_in, double u, double *out)
         out[k] = wa * a[k] + wb * b[k];
 }
 
+/* 1 when key k of times[keys] lies on frame k at fps (channel_value's rule picks it there with
+ * nothing to interpolate) for every k. */
+static int keys_on_every_frame(const float *times, int32_t keys, float fps)
+{
+    for (int32_t k = 0; k < keys; ++k) {
+        const double t = (double)k / (double)fps, ulps = ga_key_ulps(t);
+        if (fabs((double)times[k] - t) > ulps || (k + 1 < keys && (double)times[k + 1] <= t + ulps))
+            return 0;
+    }
+    return 1;
+}
+
+void ga_mark_frame_keys(ga_ctx *c)
+{
+    const float *seen = NULL; /* channels mostly share their key times: checked once */
+    int on = 0;
+    for (int32_t i = 0; i < c->ch_count; ++i) {
+        ga_channel *ch = &c->ch[i];
+        if (ch->times != seen) on = keys_on_every_frame(ch->times, ch->keys, c->fps);
+        seen = ch->times;
+        ch->frame_keys = on;
+    }
+}
+
 /* Key times are float32: a frame time within a few float ulps of a key counts as on it (frame
  * 49 at 0.4 s is the key written as 0.4f = 0.4000000059604645), so a STEP key is not missed by
  * rounding, from either side: a frame just past a key takes the key's value (no interpolation
@@ -242,8 +269,8 @@ static inline void unit_quat(double *q)
         q[i] = len > 1e-12 ? q[i] / len : (i == 3);
 }
 
-/* The value between key k and key k + 1 at fraction u (u = 0: key k's value); rotations
- * normalised. */
+/* The value between key k and key k + 1 at fraction u (u = 0: key k's value, unit already
+ * for a rotation); interpolated rotations normalised. */
 static void channel_mix(const ga_channel *ch, int32_t k, double u, double *out)
 {
     const int n = ch->comps, stride = ch->interp == GA_CUBIC ? 3 * n : n;
@@ -251,7 +278,7 @@ static void channel_mix(const ga_channel *ch, int32_t k, double u, double *out)
     for (int i = 0; i < n; ++i)
         out[i] = a[i];
     if (u > 0.0) interpolate(ch, k, u, out);
-    if (n == 4) unit_quat(out);
+    if (u > 0.0 && n == 4) unit_quat(out);
 }
 
 /* The value of a channel at time t (glTF 2.0 appendix C); rotations normalised. The key: the
@@ -285,22 +312,43 @@ static void store_path(ak_xform *x, int32_t path, const double *v)
     }
 }
 
+/* Key `key` of a channel with n values per key (values: the first key's value) into x. */
+static inline void copy_key(ak_xform *x, const int n, const float *values, int32_t per, int32_t key)
+{
+    const float *a = values + (size_t)key * (size_t)per;
+    if (n == 4) {
+        x->rotation.x = a[0];
+        x->rotation.y = a[1];
+        x->rotation.z = a[2];
+        x->rotation.w = a[3];
+    } else {
+        x->translation.x = a[0];
+        x->translation.y = a[1];
+        x->translation.z = a[2];
+    }
+}
+
 /* Channel ch (n = ch->comps values) at every time of fr in one forward pass: channel_value's
  * key rule and channel_mix's arithmetic (the same floats), the key found by stepping on from the
  * one before instead of searching; values to out[i * stride]. A time before the one swept last
  * restarts from the first key. Inlined with n constant, a frame on a key (most of them) costs
- * a copy and, for a rotation, its normalisation. */
+ * a copy; a channel with a key on every frame (frame_keys) is copied without looking at times. */
 static inline void sweep_n(ga_channel *ch, const int n, const ga_frames *fr, ak_xform *out,
                            size_t stride)
 {
     const float *times = ch->times;
     const int32_t last = ch->keys - 1, per = ch->interp == GA_CUBIC ? 3 * n : n;
     const float *values = ch->values + (ch->interp == GA_CUBIC ? n : 0);
+    if (ch->frame_keys && fr->frame0 >= 0) {
+        for (int32_t i = 0, f = fr->frame0; i < fr->count; ++i, ++f)
+            copy_key(&out[(size_t)i * stride], n, values, per, f < last ? f : last);
+        return;
+    }
     int32_t k = ch->cursor >= 0 && ch->cursor <= last ? ch->cursor : 0;
     for (int32_t i = 0; i < fr->count; ++i) {
         const double t = fr->t[i], ulps = fr->ulps[i], on = t + ulps;
         int32_t key = 0;
-        double u = 0.0, v[4];
+        double u = 0.0;
         if (on >= (double)times[last])
             key = last;
         else if (on > (double)times[0]) {
@@ -310,15 +358,13 @@ static inline void sweep_n(ga_channel *ch, const int n, const ga_frames *fr, ak_
             key = k;
             u = key_fraction(ch, k, t, ulps);
         }
-        const float *a = values + (size_t)key * (size_t)per;
-        for (int c = 0; c < n; ++c)
-            v[c] = a[c];
-        if (u > 0.0) { /* between keys: through a copy, so v stays in registers otherwise */
-            double w[4] = {v[0], v[1], v[2], n == 4 ? v[3] : 0.0};
-            interpolate(ch, key, u, w);
-            for (int c = 0; c < n; ++c)
-                v[c] = w[c];
+        if (!(u > 0.0)) {
+            copy_key(&out[(size_t)i * stride], n, values, per, key);
+            continue;
         }
+        const float *a = values + (size_t)key * (size_t)per;
+        double v[4] = {a[0], a[1], a[2], n == 4 ? a[3] : 0.0};
+        interpolate(ch, key, u, v);
         if (n == 4) unit_quat(v);
         store_path(&out[(size_t)i * stride], n == 4 ? GA_R : GA_T, v);
     }

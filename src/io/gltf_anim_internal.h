@@ -23,12 +23,16 @@ typedef struct ga_channel {
     float *values;    /* keys * comps, or keys * 3 * comps (in-tangent, value, out-tangent) */
     int32_t cursor;   /* the key found last (evaluation runs forward in time: a hint; the sweep
                        * steps on from it) */
+    int frame_keys;   /* 1: key k lies on frame k of the clip's rate for every k (set by
+                       * ga_mark_frame_keys), so frame f holds key min(f, keys - 1) as it is */
 } ga_channel;
 
-/* Times to evaluate channels at, ascending (seconds): t[i] and ga_key_ulps(t[i]). */
+/* Times to evaluate channels at, ascending (seconds): t[i] and ga_key_ulps(t[i]); frame0 >= 0
+ * when t[i] is frame frame0 + i of the clip's rate ((double)(frame0 + i) / (double)fps), else
+ * -1. */
 typedef struct ga_frames {
     const double *t, *ulps;
-    int32_t count;
+    int32_t count, frame0;
 } ga_frames;
 
 /* A rigid transform in double: quaternion x,y,z,w and translation. */
@@ -73,6 +77,10 @@ ak_xform ga_rigid_local(const ga_ctx *c, int32_t j, double t, const ak_xform *re
  * where the last ended; reset the channels' cursors to 0 before a first sweep. */
 void ga_rigid_sweep(ga_ctx *c, int32_t j, const ga_frames *fr, const ak_xform *rest_local,
                     ak_xform *out, size_t stride);
+/* Sets every channel's frame_keys for the clip's rate c->fps: 1 when each key k lies within
+ * ga_key_ulps of frame k's time (a capture's keys, one a frame from time 0), where the sweep's
+ * key rule picks key k at frame k with nothing to interpolate. */
+void ga_mark_frame_keys(ga_ctx *c);
 /* The float rounding of key times around time t: a time within it of a key counts as on it
  * (frame 49 at 0.4 s is the key written as 0.4f = 0.4000000059604645). */
 double ga_key_ulps(double t);

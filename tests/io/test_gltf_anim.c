@@ -2,7 +2,10 @@
  * through ak_gltf_clip_validate and the reader; then a two-node file written here (a root
  * sliding 1 m along +X and a child turning 90 degrees about +Y over 1 s, LINEAR) read at
  * 10 fps: 11 frames, frame 5 half way (x = 0.5, a 45 degree turn), the info's counts; an
- * animation asked by a name the file lacks is refused by name. */
+ * animation asked by a name the file lacks is refused by name. Last, the automatic rate: a
+ * 24 or 25 fps capture (a key on every frame) keeps its rate, sparse keys on the same grid and
+ * a 12 fps capture are raised to a multiple of at least 30 fps. */
+#include "gltf_text.h"
 #include "test_params.h"
 
 static const char k_gltf[] =
@@ -146,11 +149,86 @@ static void a_linear_slide_and_turn_read_at_10_fps(void **state)
     ak_skeleton_destroy(s);
 }
 
+/* A one-node file turning about +Y by 0.1 rad per key, keys at frames[k] / fps (k < keys), read
+ * with the automatic rate: the clip's rate and frame count out, every key checked on its frame. */
+static void read_keys_at(const int32_t *frames, int32_t keys, double fps, float *out_fps,
+                         int32_t *out_frames)
+{
+    float data[5 * 32];
+    assert_true(keys <= 32);
+    for (int32_t k = 0; k < keys; ++k) {
+        data[k] = (float)(frames[k] / fps);
+        const ak_quat q = ak_quat_from_axis_angle(ak_vec3_make(0, 1, 0), 0.1f * (float)k);
+        memcpy(&data[keys + 4 * k], &q, sizeof q);
+    }
+    akt_text t = {0};
+    akt_put(&t,
+            "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"a\"}],\n"
+            "\"bufferViews\": [{\"buffer\": 0, \"byteLength\": %d}, {\"buffer\": 0, "
+            "\"byteOffset\": %d, \"byteLength\": %d}],\n\"accessors\": [{\"bufferView\": 0, "
+            "\"componentType\": 5126, \"count\": %d, \"type\": \"SCALAR\"}, {\"bufferView\": 1, "
+            "\"componentType\": 5126, \"count\": %d, \"type\": \"VEC4\"}],\n\"animations\": "
+            "[{\"samplers\": [{\"input\": 0, \"output\": 1}], \"channels\": [{\"sampler\": 0, "
+            "\"target\": {\"node\": 0, \"path\": \"rotation\"}}]}],\n",
+            (int)(4 * keys), (int)(4 * keys), (int)(16 * keys), (int)keys, (int)keys);
+    akt_put_buffer(&t, data, sizeof(float) * 5 * (size_t)keys, (long)(20 * keys));
+    akt_put(&t, "}");
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    ak_gltf_clip_info info;
+    memset(&info, 0, sizeof info);
+    ak_error err;
+    if (ak_gltf_read_clip_memory((const uint8_t *)t.s, t.n, NULL, NULL, &s, &c, &info, &err) !=
+        AK_OK)
+        fail_msg("%s", err.message);
+    assert_int_equal(info.keys_on_frames, 1);
+    /* every key on its frame: frame frames[k] * clip rate / fps holds key k */
+    const double scale = (double)info.fps / fps;
+    for (int32_t k = 0; k < keys; ++k) {
+        ak_xform local;
+        ak_clip_frame(c, s, (int32_t)lround(frames[k] * scale), &local);
+        const ak_quat q = ak_quat_from_axis_angle(ak_vec3_make(0, 1, 0), 0.1f * (float)k);
+        AKT_NEAR(fabsf(ak_quat_dot(local.rotation, q)), 1.0, 1e-6);
+    }
+    *out_fps = info.fps;
+    *out_frames = c->frame_count;
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+    free(t.s);
+}
+
+static void automatic_rate_keeps_captures_and_raises_sparse_keys(void **state)
+{
+    (void)state;
+    int32_t every[26], sparse[4] = {0, 5, 12, 24};
+    for (int32_t f = 0; f < 26; ++f)
+        every[f] = f;
+    float fps = 0.0f;
+    int32_t frames = 0;
+    read_keys_at(every, 25, 24.0, &fps, &frames); /* a 24 fps capture: 1 s, a key a frame */
+    AKT_NEAR(fps, 24.0f, 1e-4);
+    assert_int_equal(frames, 25);
+    /* 24 fps as a BVH writes it (0.041667 s: 23.9998 fps, ReActIdle's) */
+    read_keys_at(every, 25, 1.0 / 0.041667, &fps, &frames);
+    AKT_NEAR(fps, 1.0 / 0.041667, 1e-3);
+    assert_int_equal(frames, 25);
+    read_keys_at(every, 26, 25.0, &fps, &frames); /* PAL: 1 s, 26 keys */
+    AKT_NEAR(fps, 25.0f, 1e-4);
+    assert_int_equal(frames, 26);
+    read_keys_at(sparse, 4, 24.0, &fps, &frames); /* 4 keys on the 24 fps grid: raised */
+    AKT_NEAR(fps, 48.0f, 1e-4);
+    assert_int_equal(frames, 49);
+    read_keys_at(every, 13, 12.0, &fps, &frames); /* a key every 1/12 s: under 24, raised */
+    AKT_NEAR(fps, 36.0f, 1e-4);
+    assert_int_equal(frames, 37);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gltf_clip_params_validity),
         cmocka_unit_test(a_linear_slide_and_turn_read_at_10_fps),
+        cmocka_unit_test(automatic_rate_keeps_captures_and_raises_sparse_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

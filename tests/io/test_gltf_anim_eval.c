@@ -332,6 +332,7 @@ static const float sw_t_step[4] = {0.05f, 0.2f, 0.2f, 0.3f};
 static const float sw_t_cub[3] = {0.0f, 0.15f, 0.5f};
 static const float sw_t_one[1] = {0.12f};
 static const float sw_t_rot[4] = {0.0f, 0.1f, 0.25f, 0.35f};
+static const float sw_t_grid[4] = {0.0f, 0.05f, 0.1f, 0.15f}; /* frames 0..3 at 20 fps */
 static float sw_v_cut[5][3] = {{0, 0, 0}, {1, 2, 3}, {-1, 0.5f, 2}, {4, 4, 4}, {0, -2, 1}};
 static float sw_q_step[4][4] = {
     {0, 0, 0, 1}, {0.6f, 0, 0, 0.8f}, {0, 0.6f, 0, 0.8f}, {0, 0, 0.6f, 0.8f}};
@@ -349,7 +350,7 @@ static float sw_q_cub[3][3][4] = {{{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 0, 0, 0}},
                                   {{0, 1, 0, 0}, {0.6f, 0, 0, 0.8f}, {0, 0, 2, 0}},
                                   {{-1, 0, 0, 0}, {0.5f, -0.5f, 0.5f, 0.5f}, {0, 0, 0, 0}}};
 
-enum { SW_JOINTS = 7, SW_CHANNELS = 10 };
+enum { SW_JOINTS = 8, SW_CHANNELS = 12 };
 
 typedef struct sweep_rig {
     ga_channel ch[SW_CHANNELS];
@@ -386,9 +387,11 @@ static void sweep_rig_init(sweep_rig *r)
     r->ch[7] = sw_channel(GA_T, GA_LINEAR, sw_t_step, 4, &sw_v_cut[0][0]); /* from 0.05 s */
     r->ch[8] = sw_channel(GA_R, GA_STEP, sw_t_rot, 4, &sw_q_rot[0][0]);
     r->ch[9] = sw_channel(GA_T, GA_LINEAR, sw_t_rot, 4, &sw_v_cut[0][0]);
+    r->ch[10] = sw_channel(GA_T, GA_LINEAR, sw_t_grid, 4, &sw_v_cut[0][0]);
+    r->ch[11] = sw_channel(GA_R, GA_LINEAR, sw_t_grid, 4, &sw_q_rot[0][0]);
     /* per joint: the translation, rotation and scale channel */
-    static const int32_t chan_of[SW_JOINTS * 3] = {0,  1, -1, 2,  3,  -1, 4,  5, -1, -1, -1,
-                                                   -1, 7, 6,  -1, -1, 8,  -1, 9, -1, -1};
+    static const int32_t chan_of[SW_JOINTS * 3] = {0, 1, -1, 2,  3, -1, 4, 5,  -1, -1, -1, -1,
+                                                   7, 6, -1, -1, 8, -1, 9, -1, -1, 10, 11, -1};
     memcpy(r->chan_of, chan_of, sizeof chan_of);
     for (int32_t j = 0; j < SW_JOINTS; ++j) {
         const double t[3] = {0.25 * j, 1.0, -0.5}, q[4] = {0.0, 0.0, 0.6, 0.8};
@@ -404,18 +407,21 @@ static void sweep_rig_init(sweep_rig *r)
     r->c.base = r->base;
 }
 
-/* Sweeps frames 0 .. n - 1 at fps in runs of 1, 2, 3 ... frames and compares every joint with
- * ga_rigid_local at the same time, bit for bit; out[n] keeps the sweep. */
+/* Sweeps frames 0 .. n - 1 at fps (the clip's rate, channels with a key on every frame of it
+ * marked) in runs of 1, 2, 3 ... frames and compares every joint with ga_rigid_local at the
+ * same time, bit for bit; out[n] keeps the sweep. */
 static void sweep_matches(sweep_rig *r, double fps, int32_t n, ak_xform (*out)[SW_JOINTS])
 {
     double t[64], ulps[64];
     assert_true(n <= 64);
+    r->c.fps = (float)fps;
+    ga_mark_frame_keys(&r->c);
     for (int32_t i = 0; i < n; ++i) {
         t[i] = (double)i / fps;
         ulps[i] = ga_key_ulps(t[i]);
     }
     for (int32_t f0 = 0, run = 1; f0 < n; f0 += run, ++run) {
-        const ga_frames fr = {t + f0, ulps + f0, f0 + run <= n ? run : n - f0};
+        const ga_frames fr = {t + f0, ulps + f0, f0 + run <= n ? run : n - f0, f0};
         for (int32_t j = 0; j < SW_JOINTS; ++j)
             ga_rigid_sweep(&r->c, j, &fr, r->rest_local, &out[f0][j], SW_JOINTS);
     }
@@ -449,6 +455,9 @@ static void gltf_anim_eval_sweep_equals_per_time_evaluation(void **state)
             r.ch[k].cursor = 0;
         const int32_t n = (int32_t)(0.7 * rates[i]) + 1;
         sweep_matches(&r, rates[i], n, out);
+        /* joint 7's keys lie on the frames of 20 fps only: copied there without a search */
+        for (int32_t k = 0; k < SW_CHANNELS; ++k)
+            assert_int_equal(r.ch[k].frame_keys, i == 0 && k >= 10);
         if (i != 0) continue;
         /* worked values at 20 fps: frame 2 (0.1 s) on the cut takes its later key, and so
          * does STEP at frame 4 (0.2 s); frame 5 (0.25 s) lies on a key exactly; frame 13
@@ -473,6 +482,11 @@ static void gltf_anim_eval_sweep_equals_per_time_evaluation(void **state)
         AKT_NEAR(out[4][6].rotation.z, 0.6, 1e-7);               /* its node's */
         /* 2/3 of the way from key 1 (1, 2, 3) to key 2 (-1, 0.5, 2) */
         expect_vec(out[4][6].translation, -1.0 / 3.0, 1.0, 7.0 / 3.0, 1e-6);
+        /* joint 7: key k on frame k, the last key held past them */
+        expect_vec(out[2][7].translation, -1.0, 0.5, 2.0, 0.0);
+        expect_vec(out[13][7].translation, 4.0, 4.0, 4.0, 0.0);
+        AKT_NEAR(out[1][7].rotation.y, 0.7071068, 1e-7);
+        AKT_NEAR(out[9][7].rotation.w, 0.5, 0.0);
     }
     /* Sweeping again from 0 s with the cursors left at the end restarts from the first key. */
     sweep_matches(&r, 20.0, 14, out);
