@@ -39,16 +39,19 @@ static int32_t check_times(ga_ctx *c, const ga_channel *ch, int32_t sv, const ch
 
 /* Rotation keys as unit quaternions (the spec asks for them; files round them, quantized
  * ones hold them to 1/127 or 1/32767): each key's value, never a cubic key's tangents; a key
- * under 1e-12 long is the identity. The only normalisation of a key: a frame on a key copies
- * it, one between keys normalises the interpolated value (unit_quat). */
+ * under 1e-12 long is the identity. A key whose squared length is within 1e-6 of 1 (unit to
+ * float rounding, as exporters write them: length within 5e-7 of 1) stays as it is. The only
+ * normalisation of a key: a frame on a key copies it, one between keys normalises the
+ * interpolated value (unit_quat). */
 static void normalise_keys(ga_channel *ch)
 {
     const int per = ch->interp == GA_CUBIC ? 12 : 4, at = ch->interp == GA_CUBIC ? 4 : 0;
     for (int32_t k = 0; k < ch->keys; ++k) {
         float *q = ch->values + (size_t)k * (size_t)per + (size_t)at;
-        const double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                              (double)q[3] * q[3]);
-        const double inv = n > 1e-12 ? 1.0 / n : 0.0;
+        const double n2 =
+            (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+        if (fabs(n2 - 1.0) <= 1e-6) continue;
+        const double n = sqrt(n2), inv = n > 1e-12 ? 1.0 / n : 0.0;
         for (int i = 0; i < 4; ++i)
             q[i] = n > 1e-12 ? (float)(q[i] * inv) : (float)(i == 3);
     }
@@ -525,16 +528,19 @@ void ga_rigid_sweep(ga_ctx *c, int32_t j, const ga_frames *fr, const ak_xform *r
     for (int32_t i = 0; ct < 0 && cr < 0 && i < fr->count; ++i)
         out[(size_t)i * stride] = rest_local[j];
     if (ct < 0 && cr < 0) return;
+    ak_xform node; /* the node's own translation and rotation, as float once */
+    store_path(&node, GA_T, b->t);
+    store_path(&node, GA_R, b->r);
     if (ct >= 0)
         channel_sweep(&c->ch[ct], fr, out, stride);
     else
         for (int32_t i = 0; i < fr->count; ++i)
-            store_path(&out[(size_t)i * stride], GA_T, b->t);
+            out[(size_t)i * stride].translation = node.translation;
     if (cr >= 0)
         channel_sweep(&c->ch[cr], fr, out, stride);
     else
         for (int32_t i = 0; i < fr->count; ++i)
-            store_path(&out[(size_t)i * stride], GA_R, b->r);
+            out[(size_t)i * stride].rotation = node.rotation;
 }
 
 ak_xform ga_local(const ga_rigid *parent, const ga_rigid *child)
