@@ -228,6 +228,7 @@ typedef struct foot_frame {
     float reach_drop[2];             /* the drop this leg needs to reach its target */
     float due_drop[2];               /* a foot not planted: the drop its leg needs to reach the
                                         ground under its heel, the foot as animated */
+    float due_hold[2];               /* the same with the foot moved by the placement shift */
     int32_t due[2];                  /* and its landing is due (swing phase 1) */
     float rise_room[2];              /* a planted leg: how far the hips may rise above the
                                         animation with its knee still bent AK_RISE_REACH */
@@ -689,14 +690,18 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
                          akq_rotate(akq_axis_angle(k, t), akv_sub(target, ff->toe_target[s])));
     }
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
-    ff->due_drop[s] = 0.0f;
+    ff->due_drop[s] = ff->due_hold[s] = 0.0f;
     ff->due[s] = !fr->stance[s] && fr->swing_phase[s] >= 1.0f;
     if (!fr->stance[s] && fr->ground[s].hit) {
-        /* the ankle with the heel on its ground, the foot as animated */
+        /* the ankle with the heel on its ground, the foot as animated; for the pose source's
+         * landing hold (ak_foot_ik_state.due_drop) moved by its placement shift as heel_a is (a
+         * matching transition's offset held in the foot lands with it) */
         const ak_vec3 ankle = world[leg->foot].translation;
         const ak_vec3 down =
             akv_make(ankle.x, fr->ground[s].height + ankle.y - ff->heel_a[s].y, ankle.z);
         ff->due_drop[s] = drop_to_reach(hip, down, L);
+        const ak_vec3 shifted = akv_make(down.x + st->shift[s].x, down.y, down.z + st->shift[s].z);
+        ff->due_hold[s] = drop_to_reach(hip, shifted, L);
     }
     leg_foothold(st, fr, s, ff);
 }
@@ -908,8 +913,18 @@ static void apply_hip_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, fl
         world[j].translation.y -= drop;
 }
 
+/* With planned hips, the part of the leg's reach (AK_SWING_REACH) over which a swinging ankle
+ * target is drawn in softly (swing_within_reach). */
+#define AK_SWING_SOFT 0.04f
+
 /* A swinging leg's ankle target pulled toward the hip to at most AK_SWING_REACH of the leg:
- * the foot falls short along the leg instead of the knee locking straight. */
+ * the foot falls short along the leg instead of the knee locking straight. With planned hips
+ * (which do not come down for a swinging leg's reach) a target beyond L - k (k = AK_SWING_SOFT
+ * of L) is drawn in to L - k exp(-(d - (L - k)) / k): continuous with its slope, and never quite
+ * L. A straight knee turns fastest for a given move of its target (the flexion goes as the
+ * square root of L - d), so a hard clamp at L snapped the knee from straight to 20-35 deg and
+ * back in one frame when a target held past reach swept under the hip (2627 rad/s^2, 2.0x the
+ * captures, tests/matching/test_matching_walk.c, heightmap 180 deg). */
 static void swing_within_reach(const ak_foot_ik_params *p, const ak_skeleton *sk, foot_frame *ff,
                                int32_t s, ak_vec3 hip)
 {
@@ -918,7 +933,13 @@ static void swing_within_reach(const ak_foot_ik_params *p, const ak_skeleton *sk
     const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * AK_SWING_REACH;
     const ak_vec3 d = akv_sub(ff->ankle_target[s], hip);
     const float len = akv_len(d);
-    if (len > L) ff->ankle_target[s] = akv_add(hip, akv_scale(d, L / len));
+    const float k = p->hip_accel_down > 0.0f ? AK_SWING_SOFT * L : 0.0f;
+    float reach = len;
+    if (k > 0.0f && len > L - k)
+        reach = L - k * expf(-(len - (L - k)) / k);
+    else if (len > L)
+        reach = L;
+    if (reach < len) ff->ankle_target[s] = akv_add(hip, akv_scale(d, reach / len));
 }
 
 /* How far ground g rises from `from` to `to` (x, z) on its tangent plane, 0 going down or
@@ -1246,9 +1267,11 @@ int32_t ak_foot_ik_shown_contact(const ak_foot_ik_state *st, int32_t k, int32_t 
     const int released = st->initialized && st->released[k];
     *shown_stance = stance && !released;
     if (released) return 0;
-    if (st->lock_toe[k] &&
+    /* the foot stands on its locked toe (a heel-only contact from a matching transition onto
+     * a foot still rolled showed no point down, and the measures took the raised heel) */
+    if (contact && st->lock_toe[k] &&
         (st->pivot_weight[k] > 0.0f || st->reach_roll[k] || st->toe_roll[k] > 0.0f))
-        contact &= ~AK_CONTACT_HEEL;
+        contact = AK_CONTACT_TOE;
     return contact;
 }
 
@@ -1315,7 +1338,7 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     }
     if (plan) last_resort_drop(p, sk, st, fr, &ff, local, world);
     for (int s = 0; s < 2; ++s) /* the hips came down by the applied drop: a pure translation */
-        st->due_drop[s] = akf_max(ff.due_drop[s] - st->applied_hip_drop, 0.0f);
+        st->due_drop[s] = akf_max(ff.due_hold[s] - st->applied_hip_drop, 0.0f);
     solve_legs(p, sk, st, fr, &ff, local, world);
     st->initialized = 1;
     return AK_OK;

@@ -140,8 +140,9 @@ float ak_foot_ik_landing_room(const ak_foot_ik_params *fik, const ak_xform *worl
 /* What a walker reports of foot k after the grounding (the walker's and the matcher's state,
  * one rule): a foot the grounding let go a frame before its stance ends (released) is in the
  * air; a heel coming down about a locked toe is not down until the foot is flat, nor while the
- * grounding lifts it about the toe for the leg to reach (toe_roll, reach_roll). `stance` and
- * `contact` are the animation's; writes the stance shown, returns the contact shown. */
+ * grounding lifts it about the toe for the leg to reach (toe_roll, reach_roll): the toe is.
+ * `stance` and `contact` are the animation's; writes the stance shown, returns the contact
+ * shown. */
 int32_t ak_foot_ik_shown_contact(const ak_foot_ik_state *st, int32_t k, int32_t stance,
                                  int32_t contact, int32_t *shown_stance);
 

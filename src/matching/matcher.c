@@ -794,6 +794,10 @@ static int cancels(const ak_matcher *m)
     return m->fik.hip_accel_down > 0.0f;
 }
 
+/* m/s: the fastest the cancel part of a foot's shift glides (cancel_offset), beyond the
+ * foot's own swing. */
+#define AK_CANCEL_SPEED 2.0f
+
 /* The part of foot s's placement glide done at swing phase u (ak_foot_place_glide's). */
 static float glide_part(float u)
 {
@@ -833,7 +837,13 @@ static void cancel_offset(ak_matcher *m, int s, int known, float u)
         m->cancel_g[s] = 0.0f;
     } else if (known) {
         const float g = glide_part(u), g0 = m->cancel_g[s] < g ? m->cancel_g[s] : g;
+        const ak_vec3 held = e;
         e = akv_scale(e, g0 < 1.0f ? (1.0f - g) / (1.0f - g0) : 0.0f);
+        /* at most AK_CANCEL_SPEED: a jump late in a swing (its glide nearly done) moved the
+         * foot 0.2-0.55 m in one frame; what is left lands with the foot and is held */
+        const ak_vec3 d = akv_sub(e, held);
+        const float len = akv_len(d), most = AK_CANCEL_SPEED * m->dt;
+        if (len > most) e = akv_add(held, akv_scale(d, most / len));
         m->cancel_g[s] = g;
     } else {
         m->cancel_g[s] = 0.0f;
