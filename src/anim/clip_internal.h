@@ -102,15 +102,10 @@ AK_INLINE ak_quat quat_exp(ak_vec3 v)
     ak_quat r = {v.x * s, v.y * s, v.z * s, cosf(th)};
     return r;
 }
+/* q on ref's side (akq_same_side with the reference first, as SQUAD's formulas read). */
 AK_INLINE ak_quat same_hemisphere(ak_quat ref, ak_quat q)
 {
-    if (akq_dot(ref, q) < 0.0f) {
-        q.x = -q.x;
-        q.y = -q.y;
-        q.z = -q.z;
-        q.w = -q.w;
-    }
-    return q;
+    return akq_same_side(q, ref);
 }
 /* SQUAD inner control point at key q with neighbours qm, qp (Shoemake):
  * s = q exp(-(log(q^-1 qp) + log(q^-1 qm)) / 4). With these points SQUAD is C1. */

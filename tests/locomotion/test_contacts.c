@@ -180,6 +180,17 @@ static ak_clip *ankles_still_on(const uint8_t still[2][FRAMES])
     return c;
 }
 
+/* Contacts of ankles_still_on(still) with the fixture's parameters, into l and r. */
+static void contacts_of_still(const uint8_t still[2][FRAMES], uint8_t l[FRAMES], uint8_t r[FRAMES])
+{
+    ak_clip *c = ankles_still_on(still);
+    ak_contact_params p = valid_contacts();
+    p.clip = c;
+    ak_error err;
+    assert_int_equal(ak_contact_run(&p, l, r, &err), AK_OK);
+    ak_clip_destroy(c);
+}
+
 /* min_stance is 0.05 s (3 frames at 60 fps). Left: in one place on frames 20..23 (the speed
  * over +-1 frame is 0 on 21 and 22: a 2-frame blip inside the clip, dropped) and on the last
  * three frames 57..59 (0 on 58 and 59: a landing the clip's end cuts, kept). Right: in one
@@ -194,12 +205,8 @@ static void a_stance_cut_by_the_clip_is_kept_a_blip_inside_is_not(void **state)
         still[0][f] = 1;
     still[0][58] = still[0][59] = 1;
     still[1][1] = still[1][2] = 1;
-    ak_clip *c = ankles_still_on(still);
-    ak_contact_params p = valid_contacts();
-    p.clip = c;
     uint8_t l[FRAMES], r[FRAMES];
-    ak_error err;
-    assert_int_equal(ak_contact_run(&p, l, r, &err), AK_OK);
+    contacts_of_still(still, l, r);
     for (int32_t f = 0; f < FRAMES; ++f) {
         const int left_down = f >= 58, right_down = f <= 1;
         if ((l[f] != 0) != left_down)
@@ -207,7 +214,6 @@ static void a_stance_cut_by_the_clip_is_kept_a_blip_inside_is_not(void **state)
         if ((r[f] != 0) != right_down)
             fail_msg("right foot %s at frame %d", r[f] ? "down" : "up", (int)f);
     }
-    ak_clip_destroy(c);
 }
 
 /* A frame line written twice at the end is no motion: frame 59 repeats frame 58 exactly
@@ -221,25 +227,17 @@ static void a_repeated_last_frame_is_no_motion(void **state)
     uint8_t still[2][FRAMES];
     memset(still, 0, sizeof still);
     still[0][FRAMES - 1] = still[1][FRAMES - 1] = 1;
-    ak_clip *c = ankles_still_on(still);
-    ak_contact_params p = valid_contacts();
-    p.clip = c;
     uint8_t l[FRAMES], r[FRAMES];
-    ak_error err;
-    assert_int_equal(ak_contact_run(&p, l, r, &err), AK_OK);
+    contacts_of_still(still, l, r);
     for (int32_t f = 0; f < FRAMES; ++f)
         if (l[f] != 0 || r[f] != 0)
             fail_msg("a foot down at frame %d (L %d R %d)", (int)f, (int)l[f], (int)r[f]);
     /* a pose held for the whole clip is one stance still */
     memset(still, 1, sizeof still);
-    ak_clip *held = ankles_still_on(still);
-    p.clip = held;
-    assert_int_equal(ak_contact_run(&p, l, r, &err), AK_OK);
+    contacts_of_still(still, l, r);
     for (int32_t f = 0; f < FRAMES; ++f)
         if (!(l[f] & AK_CONTACT_HEEL) || !(r[f] & AK_CONTACT_HEEL))
             fail_msg("a foot up at frame %d of a held pose", (int)f);
-    ak_clip_destroy(held);
-    ak_clip_destroy(c);
 }
 
 /* Nearest frame at 1/60 s: t = 0.1 s is frame 6; 0.108 s rounds to 6, 0.109 to 7; a looping
