@@ -407,8 +407,8 @@ static void tip_offset(ak_retargeter *rt, int slot, const ak_xform *rs, const ak
 static int32_t segment_end(const ak_skeleton *s, const ak_xform *rs, int32_t sa, int32_t sb,
                            int32_t toward)
 {
-    while (akv_len(akv_sub(rs[sb].translation, rs[sa].translation)) < 1e-6f && toward > sb &&
-           toward < s->subtree_end[sb]) {
+    while (toward > sb && toward < s->subtree_end[sb] &&
+           akv_len(akv_sub(rs[sb].translation, rs[sa].translation)) < 1e-6f) {
         int32_t c = toward;
         while (s->parents[c] != sb)
             c = s->parents[c];
