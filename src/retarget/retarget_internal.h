@@ -38,6 +38,14 @@ struct ak_retargeter {
      * mapping is built on rested.skeleton; poses come in on `src` and their FK rotations are
      * taken to the copy's by ref_rot (NULL skeleton: the zero pose as it is). */
     akr_rested rested;
+    /* The source joints' own frames in the reference (the re-rested copy's rest world
+     * rotations are identity; akr_rested.ref_rot), NULL: the rest pose's; set while the
+     * mapping is built (tip_direction). */
+    const ak_quat *src_ref_rot;
+    /* The source pelvis's left axis in its hips joint's frame over the clip (measure_pelvis;
+     * has_src_pelvis 0: no clip, the reference pose's). */
+    ak_vec3 src_pelvis_left;
+    int has_src_pelvis;
     ak_humanoid src_map, dst_map;
     int32_t *src_of;            /* target joint -> source joint, -1 when not mapped */
     uint8_t *kind;              /* AKR_* per target joint */
@@ -84,9 +92,9 @@ int32_t akr_stance_detect(const ak_skeleton *s, const ak_clip *c, int32_t lf, in
 void akr_stance_free(akr_stance *st);
 
 /* ak_retargeter_create; pick_reference 0 builds on params->source as it is (ak_retarget_run
- * hands it the source already re-rested). */
-int32_t akr_retargeter_create(const ak_retarget_params *p, int pick_reference, ak_retargeter **out,
-                              ak_error *err);
+ * hands it the source already re-rested, and `ref_rot`, its akr_rested.ref_rot). */
+int32_t akr_retargeter_create(const ak_retarget_params *p, int pick_reference,
+                              const ak_quat *ref_rot, ak_retargeter **out, ak_error *err);
 
 int32_t akr_reference_source(const ak_retarget_params *p, const ak_humanoid *m, akr_rested *out,
                              ak_error *err);

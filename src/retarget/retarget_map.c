@@ -252,12 +252,46 @@ static ak_vec3 pelvis_up(const ak_skeleton *s, const ak_humanoid *m, int up, con
     return akv_sub(w[m->joint[up]].translation, mid);
 }
 
+/* The source's pelvis left axis (pelvis_left) in its hips joint's own frame, summed over the
+ * frames of clip c (a reference frame 0 left out) into rt->src_pelvis_left: the joints
+ * between the hips and the thighs (CMU's LHipJoint) turn a degree or three with every frame,
+ * so the axis measured on the one reference pose tilted the whole body by that pose's turn
+ * (1.2 cm at the hands between 16_11's zero pose and its X-along variant's reference frame);
+ * held in the hips' frame over the motion it is the same whichever frame is the reference.
+ * (The up axis is already rigid with the hips: pelvis_up.) No clip, or thighs hanging on the
+ * hips themselves: the reference pose's. */
+static void measure_pelvis(ak_retargeter *rt, const ak_clip *c)
+{
+    const ak_skeleton *s = rt->src;
+    const int32_t hips = rt->src_map.joint[AK_HUM_HIPS];
+    const int32_t thigh[2] = {rt->src_map.joint[AK_HUM_LEFT_UPPER_LEG],
+                              rt->src_map.joint[AK_HUM_RIGHT_UPPER_LEG]};
+    rt->has_src_pelvis = 0;
+    if (!c || c->frame_count < 1 || (s->parents[thigh[0]] == hips && s->parents[thigh[1]] == hips))
+        return; /* thighs on the hips: the axis is rigid with them in every pose */
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count * 2);
+    if (!local) return; /* the reference pose's axis */
+    ak_xform *w = local + s->joint_count;
+    ak_vec3 sum = {0.0f, 0.0f, 0.0f};
+    for (int32_t f = akr_first_frame_is_reference(c); f < c->frame_count; ++f) {
+        ak_clip_frame(c, s, f, local);
+        ak_fk(s, local, w);
+        sum = akv_add(sum, akq_rotate(akq_conj(w[hips].rotation), pelvis_left(&rt->src_map, w)));
+    }
+    free(local);
+    rt->src_pelvis_left = sum;
+    rt->has_src_pelvis = akv_len(sum) > 1e-9f;
+}
+
 /* Rest offset of the hips: the rotation taking the target's rest pelvis frame (left axis,
- * up toward the spine) onto the source's, after R_align. Two swings: the left axes, then
- * about the left axis the up directions. */
+ * up toward the spine) onto the source's (its left axis measure_pelvis's, in the reference's
+ * hips frame), after R_align. Two swings: the left axes, then about the left axis the up
+ * directions. */
 static ak_quat hips_offset(const ak_retargeter *rt, const ak_xform *rs, const ak_xform *rd)
 {
-    ak_vec3 ls = akq_rotate(rt->yaw, pelvis_left(&rt->src_map, rs)),
+    const ak_quat hips = rs[rt->src_map.joint[AK_HUM_HIPS]].rotation;
+    ak_vec3 ls = akq_rotate(rt->yaw, rt->has_src_pelvis ? akq_rotate(hips, rt->src_pelvis_left)
+                                                        : pelvis_left(&rt->src_map, rs)),
             ld = pelvis_left(&rt->dst_map, rd);
     ak_quat a1 = ak_quat_from_to(ld, ls);
     int up = up_slot(rt);
@@ -384,20 +418,54 @@ static ak_vec3 children_direction(const ak_skeleton *s, int32_t j, const ak_xfor
     return sum;
 }
 
+/* The direction a tip joint's bone points in a rest pose: to the mean of its children, or,
+ * where they sit on it (CMU 16_11's head End Site: a zero offset), along the axis of the
+ * joint's own frame (`frame`: its rotation, the reference's when the source was re-rested)
+ * nearest its parent's bone (the head continues the neck). A rig puts each bone along an axis
+ * of its frame; that axis turns with the joint, so the tip points the same way whichever
+ * standing pose is the reference. Taking the parent segment's offset instead copied the
+ * reference's head bend into every frame: 3.9 % of the height between 16_11's zero pose and
+ * its X-along variant's reference frame. Zero: no parent bone either. */
+static ak_vec3 tip_direction(const ak_skeleton *s, int32_t j, const ak_xform *w, ak_quat frame)
+{
+    const ak_vec3 own = children_direction(s, j, w);
+    if (akv_len(own) > 1e-6f) return own;
+    int32_t p = s->parents[j];
+    while (p >= 0 && akv_len(akv_sub(w[j].translation, w[p].translation)) < 1e-6f)
+        p = s->parents[p];
+    if (p < 0) return own;
+    const ak_vec3 bone = akv_sub(w[j].translation, w[p].translation);
+    ak_vec3 best = own;
+    float best_dot = 0.0f;
+    for (int k = 0; k < 6; ++k) {
+        const float sign = k < 3 ? 1.0f : -1.0f;
+        const ak_vec3 e =
+            akv_make(k % 3 == 0 ? sign : 0.0f, k % 3 == 1 ? sign : 0.0f, k % 3 == 2 ? sign : 0.0f);
+        const ak_vec3 axis = akq_rotate(frame, e);
+        if (akv_dot(axis, bone) > best_dot) {
+            best_dot = akv_dot(axis, bone);
+            best = axis;
+        }
+    }
+    return best;
+}
+
 /* Rest offset of the head or a toe, slots that end the map: the rotation taking the target's
- * joint-to-children direction onto the source's (a toe: its heading, pitch kept as a foot's),
- * so the tip points where the source's does whatever pose the reference holds the joint in.
- * Inheriting the parent segment's offset copied the reference's head pitch into every
- * frame: 6 % of the height between two standing references of one capture. Hands keep their
- * forearm's: a hand's end site is a marker that points anywhere (Arena's hangs down, 90
+ * tip direction onto the source's (tip_direction; a toe: its heading, pitch kept as a
+ * foot's), so the tip points where the source's does whatever pose the reference holds the
+ * joint in. Inheriting the parent segment's offset copied the reference's head pitch into
+ * every frame: 6 % of the height between two standing references of one capture. Hands keep
+ * their forearm's: a hand's end site is a marker that points anywhere (Arena's hangs down, 90
  * degrees off the forearm, and a CMU hand followed it through a right angle). */
 static void tip_offset(ak_retargeter *rt, int slot, const ak_xform *rs, const ak_xform *rd,
                        ak_quat *offset, uint8_t *has)
 {
     int32_t a = rt->dst_map.joint[slot], sa = rt->src_map.joint[slot];
     const int toe = slot == AK_HUM_LEFT_TOE || slot == AK_HUM_RIGHT_TOE;
-    align_offset(rt, a, children_direction(rt->src, sa, rs), children_direction(rt->dst, a, rd),
-                 toe, offset, has);
+    const ak_quat src_frame =
+        rt->src_ref_rot ? akq_mul(rt->src_ref_rot[sa], rs[sa].rotation) : rs[sa].rotation;
+    align_offset(rt, a, tip_direction(rt->src, sa, rs, src_frame),
+                 tip_direction(rt->dst, a, rd, rd[a].rotation), toe, offset, has);
 }
 
 /* The joint a segment sa -> sb of rig s points at: sb, or where sb sits on sa (CMU's Neck
@@ -593,6 +661,7 @@ static int32_t fill_retargeter(ak_retargeter *rt, const ak_retarget_params *p, a
                             !(ls > 1e-9f) ? "source" : "target");
     }
     build_placement(rt, p, rs, rd);
+    measure_pelvis(rt, p->source_clip);
     assign_sources(rt);
     assign_kinds(rt);
     build_offsets(rt, rs, rd, a_off);
@@ -615,25 +684,27 @@ static int32_t fill_retargeter(ak_retargeter *rt, const ak_retarget_params *p, a
 
 int32_t ak_retargeter_create(const ak_retarget_params *p, ak_retargeter **out, ak_error *err)
 {
-    return akr_retargeter_create(p, 1, out, err);
+    return akr_retargeter_create(p, 1, NULL, out, err);
 }
 
-/* The source re-rested on its reference pose (akr_reference_source; its clip copy is not kept:
- * poses come in on the source) and the params the mapping is built from. */
+/* The source re-rested on its reference pose (akr_reference_source; its clip copy is kept
+ * while the mapping is built, then freed: poses come in on the source) and the params the
+ * mapping is built from. */
 static int32_t choose_reference(ak_retargeter *rt, const ak_retarget_params *p,
                                 ak_retarget_params *q, ak_error *err)
 {
     *q = *p;
     const int32_t st = akr_reference_source(p, &rt->src_map, &rt->rested, err);
     if (st < 0) return st;
-    ak_clip_destroy(rt->rested.clip);
-    rt->rested.clip = NULL;
-    if (rt->rested.skeleton) q->source = rt->rested.skeleton;
+    if (rt->rested.skeleton) {
+        q->source = rt->rested.skeleton;
+        q->source_clip = rt->rested.clip;
+    }
     return AK_OK;
 }
 
-int32_t akr_retargeter_create(const ak_retarget_params *p, int pick_reference, ak_retargeter **out,
-                              ak_error *err)
+int32_t akr_retargeter_create(const ak_retarget_params *p, int pick_reference,
+                              const ak_quat *ref_rot, ak_retargeter **out, ak_error *err)
 {
     if (!out) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     *out = NULL;
@@ -660,8 +731,12 @@ int32_t akr_retargeter_create(const ak_retarget_params *p, int pick_reference, a
         ak_retargeter_destroy(rt);
         return st;
     }
+    rt->src_ref_rot = pick_reference ? rt->rested.ref_rot : ref_rot;
     rt->src = q.source; /* the mapping is built on the reference */
     st = fill_retargeter(rt, &q, err);
+    rt->src_ref_rot = NULL; /* read while building only */
+    ak_clip_destroy(rt->rested.clip);
+    rt->rested.clip = NULL;
     rt->src = p->source; /* poses come in on the source */
     if (st < 0) {
         ak_retargeter_destroy(rt);

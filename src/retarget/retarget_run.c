@@ -455,10 +455,10 @@ static void floor_feet(akr_job *job, akr_limb *legs)
     }
 }
 
-static int32_t job_start(akr_job *job, const ak_retarget_params *p, ak_retarget_info *info,
-                         ak_error *err)
+static int32_t job_start(akr_job *job, const ak_retarget_params *p, const ak_quat *ref_rot,
+                         ak_retarget_info *info, ak_error *err)
 {
-    int32_t st = akr_retargeter_create(p, 0, &job->rt, err); /* p: re-rested already */
+    int32_t st = akr_retargeter_create(p, 0, ref_rot, &job->rt, err); /* p: re-rested already */
     if (st < 0) return st;
     job->frames = p->source_clip->frame_count;
     job->reference = akr_first_frame_is_reference(p->source_clip);
@@ -565,7 +565,7 @@ int32_t ak_retarget_run(const ak_retarget_params *p, ak_clip **out, ak_retarget_
     ak_retarget_info local_info;
     if (!info) info = &local_info;
     memset(info, 0, sizeof *info);
-    st = job_start(&job, &q, info, err); /* fills info from the retargeter's */
+    st = job_start(&job, &q, ref.ref_rot, info, err); /* fills info from the retargeter's */
     info->reference_frame = ref.frame;
     if (st >= 0) st = job_frames(&job, out, info, err);
     job_free(&job);
