@@ -315,6 +315,9 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
 #define AK_STEP_OVER 0.4f
 /* Ground this close to level (cos 2 degrees) is a tread, not a slope. */
 #define AK_LEVEL_COS 0.99939f
+/* Metres: the least rise between level grounds the floor's foothold steps up early over
+ * (ak_floor_support): a third of a low riser. */
+#define AK_FLOOR_STEP_MIN 0.05f
 
 /* The height a swinging foot passes at its swing phase, from the ground it left (`from`) to
  * the ground it will land on (`land`), `g` the ground under it now. Up a step (level ground
@@ -1160,11 +1163,13 @@ float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
     }
     if (!*has_foothold) return fallback;
     if (stance || !land || !land->hit) return *foothold;
-    /* (stepping up needs the ground under the foot now: without it, the whole swing) */
+    /* (stepping up needs the ground under the foot now: without it, the whole swing; and a
+     * rise of AK_FLOOR_STEP_MIN at least, a riser, far from the rises between near-level
+     * points of smooth ground, so no last bit of a height or normal decides it) */
     const ak_ground_hit sloped = {1, 0.0f, {0.0f, 0.0f, 0.0f}};
+    const int early = step_early && foot->hit && land->height - *foothold >= AK_FLOOR_STEP_MIN;
     int step_up;
-    return step_glide(*foothold, land, step_early && foot->hit ? foot : &sloped, swing_phase,
-                      &step_up);
+    return step_glide(*foothold, land, early ? foot : &sloped, swing_phase, &step_up);
 }
 
 ak_vec3 ak_foot_place_toe_ray(ak_vec3 land, ak_vec3 land_toe, ak_vec3 shift)

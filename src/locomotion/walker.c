@@ -1207,7 +1207,7 @@ static void update_floor(ak_walker *w, const ak_ground_hit *hits, const ak_groun
     for (int s = 0; s < 2; ++s)
         support += 0.5f * ak_floor_support(&w->foothold[s], &w->has_foothold[s], w->stance[s],
                                            &hits[FOOT_RAY(s)], &land[s],
-                                           w->play_phase[s][w->frame_index], ground_y, 0);
+                                           w->play_phase[s][w->frame_index], ground_y, 1);
     ak_floor_follow(&w->floor_y, &w->floor_v, support, w->p.ground_smoothing, w->dt,
                     w->initialized);
 }
