@@ -16,8 +16,10 @@
  *     runner's push-off, moves at 0.45 m/s).
  * Per clip the stance fraction of each foot is printed beside those fractions, the low and
  * slow one (1.2 %, 0.5 m/s, the local floor) and the flight frames (neither foot down).
- * Then the 30 fps and centimetre copies of the runs (studio_variants.h) give the original's
- * contacts to within one frame of the original at its own rate. */
+ * Then the 30 fps and centimetre copies of the CMU runs and walks (studio_variants.h) give
+ * the original's contacts to within one frame of the original at its own rate (the 30 fps
+ * copies of three walks not yet: k_contacts_out), and each foot's stance fraction in both is
+ * printed. */
 #include "test_util.h"
 
 #include "studio_variants.h"
@@ -42,8 +44,15 @@ static const struct {
     {"locomotion/cmu_09_02_run.bvh", 1},
 };
 
-static const char *const k_runs[] = {"cmu_09_01_run.bvh", "locomotion/cmu_02_03_run.bvh",
-                                     "locomotion/cmu_09_02_run.bvh"};
+/* The CMU locomotion captures (120 fps) whose 30 fps and centimetre copies are compared. */
+static const char *const k_variant_clips[] = {"cmu_02_01_walk.bvh",
+                                              "cmu_07_01_walk.bvh",
+                                              "cmu_09_01_run.bvh",
+                                              "cmu_16_11_walk_veer_left.bvh",
+                                              "locomotion/cmu_02_02_walk.bvh",
+                                              "locomotion/cmu_02_03_run.bvh",
+                                              "locomotion/cmu_07_04_slow_walk.bvh",
+                                              "locomotion/cmu_09_02_run.bvh"};
 
 #define LOW_FRACTION  0.012f /* of the standing height */
 #define STILL_SPEED   0.2f   /* m/s */
@@ -244,71 +253,120 @@ static uint8_t *grid_contacts(const ak_skeleton *s, const ak_clip *c, int32_t gr
 
 /* Each stance or swing frame of the variant (on its grid at the original's rate) is the
  * original's state at that frame or at a neighbouring one: stance edges move by at most one
- * frame of the original. Frames from `from` on (after a reference frame 0 and its samples). */
-static void assert_same_contacts(const uint8_t *o, int32_t on, const uint8_t *v, int32_t vn,
-                                 int32_t from, const char *label)
+ * frame of the original. Frames from `from` on (after a reference frame 0 and its samples).
+ * Returns the frames where they do not (the first printed); prints each foot's stance
+ * fraction in both over the same frames. */
+static int32_t same_contacts(const uint8_t *o, int32_t on, const uint8_t *v, int32_t vn,
+                             int32_t from, const char *label)
 {
     const int32_t n = on < vn ? on : vn;
     assert_true(n > on - 8); /* the variant covers the original but for its last few frames */
-    int32_t moved = 0;
+    int32_t moved = 0, far = 0, down_o[2] = {0, 0}, down_v[2] = {0, 0};
     for (int side = 0; side < 2; ++side)
         for (int32_t f = from; f < n; ++f) {
             const int down = v[(size_t)side * vn + f] != 0;
+            down_o[side] += o[(size_t)side * on + f] != 0;
+            down_v[side] += down;
             if (down == (o[(size_t)side * on + f] != 0)) continue;
             ++moved;
             const int before = f > from && (o[(size_t)side * on + f - 1] != 0) == down;
             const int after = f + 1 < on && (o[(size_t)side * on + f + 1] != 0) == down;
-            if (!before && !after)
-                fail_msg("%s: %s foot %s at frame %d, the original not within a frame", label,
-                         side ? "right" : "left", down ? "down" : "up", (int)f);
+            if (!before && !after && far++ == 0)
+                printf("  %s: %s foot %s at frame %d, the original not within a frame\n", label,
+                       side ? "right" : "left", down ? "down" : "up", (int)f);
         }
-    printf("%-52s %d edge frames moved by one\n", label, (int)moved);
+    const double frames = (double)(n - from);
+    printf("%-52s stance L %.3f R %.3f (original %.3f/%.3f), %d edge frames moved, %d of them "
+           "beyond a frame\n",
+           label, down_v[0] / frames, down_v[1] / frames, down_o[0] / frames, down_o[1] / frames,
+           (int)moved, (int)far);
+    return far;
 }
 
-/* The runs at 30 fps (contacts read on the 120-a-second grid the walk motion uses), in
- * centimetres, and both at once, against the 120 fps originals. */
-static void run_variants_find_the_same_contacts(void **state)
+/* Rows still out (issue 22): capture, variant, why. Only shrinks: a listed row that holds
+ * fails the test until it is taken out. A landing heel's ankle rolls forward over the heel
+ * pad at 0.22-0.5 m/s for several frames: at 120 fps its speed dips under speed_on (0.25 m/s)
+ * for a frame or two, the 30 fps file's chords between its frames do not (or the other way),
+ * so the heel comes down 2-9 frames apart. */
+static const struct {
+    const char *clip, *variant, *why;
+} k_contacts_out[] = {
+    {"cmu_07_01_walk.bvh", "30 fps",
+     "left 4-5 up, right 4 down: the first frames after the T-pose"},
+    {"cmu_07_01_walk.bvh", "30 fps, centimetres", "as 30 fps"},
+    {"cmu_16_11_walk_veer_left.bvh", "30 fps", "right 49-55 and left 401-404 up: heel rolls"},
+    {"cmu_16_11_walk_veer_left.bvh", "30 fps, centimetres", "as 30 fps"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps", "left 65-66, 240-242 up, 412 down"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps, centimetres", "as 30 fps"},
+};
+
+static const char *contacts_known_out(const char *clip, const char *variant)
 {
-    (void)state;
+    for (size_t k = 0; k < sizeof k_contacts_out / sizeof k_contacts_out[0]; ++k)
+        if (!strcmp(k_contacts_out[k].clip, clip) && !strcmp(k_contacts_out[k].variant, variant))
+            return k_contacts_out[k].why;
+    return NULL;
+}
+
+/* One capture's 30 fps (contacts read on the 120-a-second grid the walk motion uses),
+ * centimetre and 30 fps centimetre copies against the 120 fps original; returns the rows
+ * newly out plus the listed rows now within. */
+static int variant_rows(const char *name)
+{
     static const unsigned kinds[3] = {AKV_30_FPS, AKV_CENTIMETRES, AKV_30_FPS | AKV_CENTIMETRES};
     static const char *const kind_names[3] = {"30 fps", "centimetres", "30 fps, centimetres"};
-    for (size_t r = 0; r < sizeof k_runs / sizeof k_runs[0]; ++r) {
-        char path[1024];
-        ak_skeleton *s = NULL;
-        ak_clip *c = NULL;
-        ak_error err;
-        akt_mocap_path(k_runs[r], path, sizeof path);
-        assert_int_equal(ak_bvh_read_file(path, NULL, &s, &c, &err), AK_OK);
-        int32_t on = 0;
-        uint8_t *o = grid_contacts(s, c, 1, &on);
-        for (int k = 0; k < 3; ++k) {
-            ak_skeleton *vs = NULL;
-            ak_clip *vc = NULL;
-            akv_make(k_runs[r], kinds[k], &vs, &vc);
-            const int32_t grid = ak_contact_grid(vc->frame_time);
-            /* the grid's samples are the original's frames */
-            assert_true(fabsf((float)grid * c->frame_time - vc->frame_time) < 1e-6f);
-            int32_t vn = 0;
-            uint8_t *v = grid_contacts(vs, vc, grid, &vn);
-            char label[160];
-            snprintf(label, sizeof label, "%s, %s", k_runs[r], kind_names[k]);
-            /* CMU's frame 0 is a T-pose: on the grid it holds the samples up to frame 1 */
-            assert_same_contacts(o, on, v, vn, grid, label);
-            free(v);
-            ak_skeleton_destroy(vs);
-            ak_clip_destroy(vc);
-        }
-        free(o);
-        ak_skeleton_destroy(s);
-        ak_clip_destroy(c);
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    akv_make(name, 0u, &s, &c);
+    int32_t on = 0;
+    uint8_t *o = grid_contacts(s, c, 1, &on);
+    int bad = 0;
+    for (int k = 0; k < 3; ++k) {
+        ak_skeleton *vs = NULL;
+        ak_clip *vc = NULL;
+        akv_make(name, kinds[k], &vs, &vc);
+        const int32_t grid = ak_contact_grid(vc->frame_time);
+        /* sample i of the grid stays nearest the original's frame i over the whole clip (16_11
+         * says 0.008333 s a frame: 4 x 0.008333 differs from 1/30 s by 1.3e-6 s, 0.2 ms after
+         * its 133 frames) */
+        assert_true(fabsf((float)grid * c->frame_time - vc->frame_time) * (float)vc->frame_count <
+                    0.5f * c->frame_time);
+        int32_t vn = 0;
+        uint8_t *v = grid_contacts(vs, vc, grid, &vn);
+        char label[160];
+        snprintf(label, sizeof label, "%s, %s", name, kind_names[k]);
+        /* CMU's frame 0 is a T-pose: on the grid it holds the samples up to frame 1 */
+        const int ok = same_contacts(o, on, v, vn, grid, label) == 0;
+        const char *why = contacts_known_out(name, kind_names[k]);
+        if (!ok) printf("    %s%s\n", why ? "known out (issue 22): " : "OUT", why ? why : "");
+        if (ok && why) printf("    now within a frame: take it out of k_contacts_out\n");
+        bad += ok == (why != NULL);
+        free(v);
+        ak_skeleton_destroy(vs);
+        ak_clip_destroy(vc);
     }
+    free(o);
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+    return bad;
+}
+
+/* The runs and the CMU walks at 30 fps, in centimetres, and both at once, against their 120
+ * fps originals (rows out: k_contacts_out). */
+static void variants_find_the_same_contacts(void **state)
+{
+    (void)state;
+    int bad = 0;
+    for (size_t r = 0; r < sizeof k_variant_clips / sizeof k_variant_clips[0]; ++r)
+        bad += variant_rows(k_variant_clips[r]);
+    assert_int_equal(bad, 0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(low_still_feet_are_stance_on_every_capture),
-        cmocka_unit_test(run_variants_find_the_same_contacts),
+        cmocka_unit_test(variants_find_the_same_contacts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
