@@ -136,13 +136,25 @@ static ak_vec3 pull_to_lock(ak_vec3 a, ak_vec3 lock, float w)
     return akv_make(a.x + (lock.x - a.x) * w, a.y, a.z + (lock.z - a.z) * w);
 }
 
-/* The animated heel (sole) and toe points of leg s, moved by the caller's placement shift. */
+/* The animated heel (sole) and toe points of leg s, moved by the caller's placement shift;
+ * *up (where asked) gets the foot's up axis, world, which the heel point is found along. */
+static void anim_points_up(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                           const ak_xform *world, int32_t s, ak_vec3 *heel, ak_vec3 *toe,
+                           ak_vec3 *up)
+{
+    const ak_foot_ik_leg *l = &p->legs[s];
+    const ak_xform f = world[l->foot];
+    const ak_vec3 d = st ? akv_make(st->shift[s].x, 0.0f, st->shift[s].z) : akv_make(0, 0, 0);
+    const ak_vec3 u = akq_rotate(f.rotation, l->up_local); /* sole_point's */
+    *heel = akv_add(akv_sub(f.translation, akv_scale(u, l->sole_height)), d);
+    *toe = l->has_toe ? akv_add(toe_point(p, world, s), d) : *heel;
+    if (up) *up = u;
+}
+
 static void anim_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                         const ak_xform *world, int32_t s, ak_vec3 *heel, ak_vec3 *toe)
 {
-    const ak_vec3 d = st ? akv_make(st->shift[s].x, 0.0f, st->shift[s].z) : akv_make(0, 0, 0);
-    *heel = akv_add(sole_point(p, world, s), d);
-    *toe = p->legs[s].has_toe ? akv_add(toe_point(p, world, s), d) : *heel;
+    anim_points_up(p, st, world, s, heel, toe, NULL);
 }
 
 /* Heel and toe query points of both legs from their animated points (heel_a, toe_a). */
@@ -240,6 +252,8 @@ typedef struct foot_frame {
     ak_vec3 ray_heel[2], ray_toe[2]; /* where this frame's ground hits were asked (the query
                                         points, from the state before this frame) */
     ak_vec3 heel_a[2], toe_a[2];     /* the animated heel and toe, shifted (anim_points) */
+    ak_vec3 up_a[2];                 /* each foot's up axis as animated, world (the feet turn
+                                        only when the legs are solved, solve_legs) */
     ak_vec3 heel_n[2];               /* the heel ground's clamped normal (or up), where set */
     int heel_n_set[2];
     ak_vec3 prev_ankle[2]; /* each ankle target last frame (clear_ground) */
@@ -498,7 +512,7 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
                 n_flat = clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_l, toe_y),
                                       ff->cos_tilt, ff->sin_tilt);
             }
-            to_flat = akq_from_to(akq_rotate(foot.rotation, leg->up_local), n_flat);
+            to_flat = akq_from_to(ff->up_a[s], n_flat);
         }
         applied = blend_rot(akq_identity(), blend_rot(to_slope, to_flat, flat_w), gw);
     }
@@ -1056,14 +1070,17 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         memset(&r, 0, sizeof r);
         if (ak_limb_ik_run(&lp, local, world, &r, NULL) < 0) r.reached = 0;
         st->reached[s] = r.reached;
-        st->sole[s] = sole_point(p, world, s);
+        /* (sole_point, its up axis kept for the tilt) */
+        const ak_xform f = world[leg->foot];
+        const ak_vec3 up = akq_rotate(f.rotation, leg->up_local);
+        st->sole[s] = akv_sub(f.translation, akv_scale(up, leg->sole_height));
         st->toe[s] = leg->has_toe ? toe_point(p, world, s) : st->sole[s];
         const ak_vec3 n = ff->heel_n_set[s] ? ff->heel_n[s]
                           : fr->ground[s].hit
                               ? clamp_normal(fr->ground[s].normal, ff->cos_tilt, ff->sin_tilt)
                               : akv_make(0, 1, 0);
         /* Tilt is the flat foot's: while it rolls over its toe the pitch is the animation's. */
-        st->tilt[s] = angle_between(akq_rotate(world[leg->foot].rotation, leg->up_local), n);
+        st->tilt[s] = angle_between(up, n);
     }
 }
 
@@ -1312,7 +1329,7 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     /* The pose and the placement shift stay as they are until the hip drop: one set of
      * animated points serves the query points, the locks and the targets. */
     for (int s = 0; s < 2; ++s) {
-        anim_points(p, st, world, s, &ff.heel_a[s], &ff.toe_a[s]);
+        anim_points_up(p, st, world, s, &ff.heel_a[s], &ff.toe_a[s], &ff.up_a[s]);
         ff.prev_ankle[s] = st->ankle_target[s];
     }
     query_points_from(st, ff.heel_a, ff.toe_a, ff.ray_heel, ff.ray_toe);

@@ -822,6 +822,14 @@ static float advance_segment(ak_walker *w, float dt, ak_vec3 *d, float *dh)
     return t0 + dt - dur;
 }
 
+/* d + v turned by dh (the travel before it, v after a turn of dh). No turn (the loop alone,
+ * every walking frame) adds v as it is: the same sum, yaw(0) being the identity (rotating by it
+ * changes at most the sign of a zero, which d's + 0 adds away), without its sine and cosine. */
+static ak_vec3 add_turned(ak_vec3 d, float dh, ak_vec3 v)
+{
+    return akv_add(d, dh == 0.0f ? v : akq_rotate(ak_quat_yaw(dh), v));
+}
+
 /* Advances what plays by dt: a captured segment, the loop (into a committed captured stop at
  * its entry wrap), with the playback rate and idle weight. Returns the root's travel in the
  * character frame at the start of the frame. */
@@ -840,21 +848,21 @@ static ak_vec3 advance_play(ak_walker *w, float dt)
         if (t0 + dt < w->stop_entry) {
             w->clip_time = t0 + dt;
             ak_root_motion_delta(m->root, t0, w->clip_time, &d2, NULL);
-            return akv_add(d, akq_rotate(ak_quat_yaw(dh), d2));
+            return add_turned(d, dh, d2);
         }
         ak_root_motion_delta(m->root, t0, w->stop_entry, &d2, &dh2);
-        d = akv_add(d, akq_rotate(ak_quat_yaw(dh), d2));
+        d = add_turned(d, dh, d2);
         dh += dh2;
         w->clip_time = w->stop_entry;
         const float rest = t0 + dt - w->stop_entry;
         select_play(w, AK_WALKER_PLAY_STOP);
         w->phase = AK_WALKER_PHASE_STOP_CAPTURED;
         advance_segment(w, rest, &d2, &dh2);
-        return akv_add(d, akq_rotate(ak_quat_yaw(dh), d2));
+        return add_turned(d, dh, d2);
     }
     w->clip_time = t0 + advance_clip(w, dt);
     ak_root_motion_delta(m->root, t0, w->clip_time, &d2, NULL);
-    return akv_add(d, akq_rotate(ak_quat_yaw(dh), d2));
+    return add_turned(d, dh, d2);
 }
 
 /* This frame's steering turn of the guide (radians, rate-limited). At a cycle boundary (or
