@@ -208,11 +208,9 @@ static ak_clip *retarget_variant(const char *name, unsigned kinds, const ak_skel
     return out;
 }
 
-/* Rows still out of the bound (issue 22 not done for them): capture, variant, figures. The
- * table only shrinks: a listed row that holds fails the test until it is taken out. */
-static const struct {
-    const char *clip, *variant, *why;
-} k_retarget_out[] = {
+/* Rows still out of the bound (issue 22 not done for them): capture, variant, figures
+ * (akv_out_row). */
+static const akv_out_row k_retarget_out[] = {
     {"cmu_07_01_walk.bvh", "30 fps", "1.05 %, right stance ankle 0.2289 against 0.2213 m"},
     {"cmu_16_11_walk_veer_left.bvh", "30 fps", "2.58 %"},
     {"cmu_09_01_run.bvh", "30 fps",
@@ -222,14 +220,6 @@ static const struct {
      "1.96 % (was 2.78); a left stance where the 120 fps run has none, none on the right where "
      "it has"},
 };
-
-static const char *retarget_known_out(const char *clip, const char *variant)
-{
-    for (size_t k = 0; k < sizeof k_retarget_out / sizeof k_retarget_out[0]; ++k)
-        if (!strcmp(k_retarget_out[k].clip, clip) && !strcmp(k_retarget_out[k].variant, variant))
-            return k_retarget_out[k].why;
-    return NULL;
-}
 
 /* Each foot's highest stance ankle as the original's within `bound` (no stance in either:
  * equal). */
@@ -249,20 +239,6 @@ static int same_stance_ankles(const ak_retarget_info *v, const ak_retarget_info 
 /* Every variant of one capture: the rows in the bound, the rows out; returns newly out + stale. */
 static int retarget_rows(const char *name, const ak_skeleton *biped, float h)
 {
-    static const struct {
-        unsigned kinds;
-        const char *name;
-    } k_variants[] = {
-        {AKV_STILL_TOP, "still top joint"},
-        {AKV_SIX_CHANNELS | AKV_ORDER_ZXY, "six channels, ZXY"},
-        {AKV_CENTIMETRES, "centimetres"},
-        {AKV_EXTRA_LINE, "extra frame line"},
-        {AKV_30_FPS, "30 fps"},
-        {AKV_ZERO_ALONG_X, "zero pose along X"},
-        {AKV_STILL_TOP | AKV_ZERO_ALONG_X | AKV_SIX_CHANNELS | AKV_ORDER_ZXY | AKV_CENTIMETRES |
-             AKV_EXTRA_LINE,
-         "all of them"},
-    };
     ak_retarget_info oi, vi;
     ak_skeleton *src = NULL;
     ak_clip *src_clip = NULL;
@@ -276,22 +252,24 @@ static int retarget_rows(const char *name, const ak_skeleton *biped, float h)
            (double)oi.source_stance_foot_height[0], (double)oi.source_stance_foot_height[1],
            (double)h, tpose ? ", frame 0 a T-pose" : "");
     int bad = 0;
-    for (size_t i = 0; i < sizeof k_variants / sizeof k_variants[0]; ++i) {
-        ak_clip *v = retarget_variant(name, k_variants[i].kinds, biped, &vi);
+    size_t nk = 0;
+    const akv_kind *kinds = akv_kinds(&nk);
+    for (size_t i = 0; i < nk; ++i) {
+        ak_clip *v = retarget_variant(name, kinds[i].bits, biped, &vi);
         /* A zero pose that does not stand is replaced by a frame of the motion, never the
          * capture's T-pose frame 0 (09_01, 09_02 and 07_04 picked it: arms out, it stands as
          * upright as any frame). */
-        if (k_variants[i].kinds & AKV_ZERO_ALONG_X)
-            assert_true(vi.reference_frame >= (tpose ? 1 : 0));
+        if (kinds[i].bits & AKV_ZERO_ALONG_X) assert_true(vi.reference_frame >= (tpose ? 1 : 0));
         const double d = max_distance(biped, o, biped, v);
         printf("  %-20s worst joint %.4f m (%.2f %% of height; %s, frame %d), stance ankle L "
                "%.4f R %.4f (source %.4f/%.4f), reference frame %d\n",
-               k_variants[i].name, d, 100.0 * d / (double)h, biped->names[g_worst_joint],
+               kinds[i].name, d, 100.0 * d / (double)h, biped->names[g_worst_joint],
                (int)g_worst_frame, (double)vi.stance_foot_height[0],
                (double)vi.stance_foot_height[1], (double)vi.source_stance_foot_height[0],
                (double)vi.source_stance_foot_height[1], (int)vi.reference_frame);
         const int ok = d <= 0.005 * h && same_stance_ankles(&vi, &oi, 0.005 * h);
-        const char *why = retarget_known_out(name, k_variants[i].name);
+        const char *why = akv_known_out(
+            k_retarget_out, sizeof k_retarget_out / sizeof k_retarget_out[0], name, kinds[i].name);
         if (!ok && why) printf("    known out (issue 22): %s\n", why);
         if (!ok && !why) printf("    OUT of the bound (0.5 %% of height)\n");
         if (ok && why) printf("    now within the bound: take it out of k_retarget_out\n");
