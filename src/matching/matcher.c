@@ -60,6 +60,7 @@ struct ak_matcher {
     ak_controller ctrl;
     float floor_y, floor_v, foothold[2];
     int32_t has_foothold[2], stance[2], released[2], unlocks;
+    int32_t held_back[2]; /* a landing held back out of reach (out_of_reach) until it lands */
     int32_t contact[2];   /* AK_CONTACT_* of the shown stance (0 in swing) */
     float offset_lift[2]; /* |shown ankle height - the playing frame's own|, m */
     float dt;             /* of the frame in progress */
@@ -352,6 +353,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->path_length = 0.0f;
     m->transitions = m->searches = m->unlocks = 0;
     m->stance[0] = m->stance[1] = m->released[0] = m->released[1] = 0;
+    m->held_back[0] = m->held_back[1] = 0;
     m->force_search = 1;
     m->initialized = 0;
     m->phase = 0;
@@ -806,11 +808,26 @@ static float glide_part(float u)
     return g * g * (3.0f - 2.0f * g);
 }
 
+/* With planned hips, whether foot s, not planted, cannot land yet: where the last frame left
+ * the hips, its leg does not reach the ground under it (the grounding's
+ * ak_foot_ik_state.due_drop) by more than the stance gate plus what a foot comes down over the
+ * planting's fade-in (1/stance_fade_rate at 0.5 m/s, floor_and_ik's lead). The hips, which move
+ * within physics, are coming down for it (a landing due while its foot is held in the air is in
+ * their plan): the foot lands once it reaches, instead of being planted out of reach and the hips
+ * dropped to it at once (the grounding's last resort: -56 g on CMU subject 9's heightmap run, a run
+ * over a crest and a transition that lengthened its flight). */
+static int out_of_reach(const ak_matcher *m, int s)
+{
+    return m->p.foot_ik && m->fik.hip_accel_down > 0.0f && m->initialized &&
+           m->fst.due_drop[s] > m->p.stance_gate + 0.5f / m->fik.stance_fade_rate;
+}
+
 /* With planned hips the transition offsets a foot carries are taken out of it by its landing.
  * The shift's cancel part (cancel[s]) keeps the shown foot where it is when the offset jumps
  * (it is continuous); the foot's distance from the frame's own foot, e = cancel + offset, is
  * held while the frame has the foot down (planted, or not yet planted: the decaying offset
- * does not sweep it along the ground) and glides to 0 with the placement over the second half
+ * does not sweep it along the ground; a landing held back out of reach is not held, it dies
+ * away as at the stop) and glides to 0 with the placement over the second half
  * of a swing toward a known landing, so the foot lands where the frame (and its landing rays)
  * put it. A jump while the foot is planted sets e to 0: the lock holds the foot, and the
  * unlock compares it with where the new frame has it. At the stop the part dies away at the
@@ -823,8 +840,11 @@ static void cancel_offset(ak_matcher *m, int s, int known, float u)
     if (m->cancel_rebase) m->foot_off[s] = o; /* a jump moves the frame, not the shown foot */
     ak_vec3 e = akv_add(m->cancel[s], o);     /* the shown foot off the frame's own, kept */
     const int down = !m->standing && m->db->contact[2 * m->frame + s];
-    if (m->standing) {
-        /* the stop's feet: the part dies away (the stand frame puts them) */
+    if (m->standing || (down && m->held_back[s])) {
+        /* the stop's feet, and a landing held back out of the leg's reach (update_stance): the
+         * part dies away, the frame puts the foot. Held where it was, a held-back foot hung in
+         * the air while the body walked on, its leg ever farther short: a slow walk's left
+         * foot 0.28 m up for 0.8 s on hills, then planted there (skate 1.33 cm/s). */
         const float k = expf(-aks_spring_omega(m->p.inertia_halflife) * m->dt);
         e = akv_add(akv_scale(m->cancel[s], k), o);
         m->cancel_g[s] = 0.0f;
@@ -1035,20 +1055,6 @@ static float coast_left(const ak_matcher *m)
     return sqrtf(d.x * d.x + d.z * d.z);
 }
 
-/* With planned hips, whether foot s, not planted, cannot land yet: where the last frame left
- * the hips, its leg does not reach the ground under it (the grounding's
- * ak_foot_ik_state.due_drop) by more than the stance gate plus what a foot comes down over the
- * planting's fade-in (1/stance_fade_rate at 0.5 m/s, floor_and_ik's lead). The hips, which move
- * within physics, are coming down for it (a landing due while its foot is held in the air is in
- * their plan): the foot lands once it reaches, instead of being planted out of reach and the hips
- * dropped to it at once (the grounding's last resort: -56 g on CMU subject 9's heightmap run, a run
- * over a crest and a transition that lengthened its flight). */
-static int out_of_reach(const ak_matcher *m, int s)
-{
-    return m->p.foot_ik && m->fik.hip_accel_down > 0.0f && m->initialized &&
-           m->fst.due_drop[s] > m->p.stance_gate + 0.5f / m->fik.stance_fade_rate;
-}
-
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
  * stance taken over from a new frame (a transition, the stop) begins only once the shown
  * foot, still carrying the transition's offset, has come down to the frame's own height (the
@@ -1077,7 +1083,12 @@ static void update_stance(ak_matcher *m)
         if (c && !kept && m->initialized && (!m->standing || m->p.foot_ik) &&
             m->fst.stance_weight[s] < 1.0f)
             c = 0;
-        if (c && !kept && out_of_reach(m, s)) c = 0;
+        /* a landing held back stays held back (its foot goes where the frame has it,
+         * cancel_offset) until it lands or the frame lifts it */
+        if (own_c && !kept && out_of_reach(m, s)) {
+            c = 0;
+            m->held_back[s] = 1;
+        }
         const float *own = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES;
         m->offset_lift[s] = fabsf(m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s]);
         /* Unlock: a planted foot the new frame's pose (a transition, the stop) has left far
@@ -1101,6 +1112,7 @@ static void update_stance(ak_matcher *m)
             }
         }
         if (m->released[s]) c = 0;
+        if (c || !own_c || m->standing) m->held_back[s] = 0;
         m->stance[s] = c != 0;
         m->contact[s] = c;
     }
