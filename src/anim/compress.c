@@ -421,12 +421,7 @@ static int32_t encode(work *w, const ak_compress_params *p, float worst, ak_comp
     const size_t records = akc_records_offset(w->n);
     const size_t total = records + (size_t)frame_bytes * (size_t)w->frames + AKC_PAD;
     uint8_t *block = (uint8_t *)calloc(1, total);
-    ak_compressed_clip *c = (ak_compressed_clip *)calloc(1, sizeof *c);
-    if (!block || !c) {
-        free(block);
-        free(c);
-        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    }
+    if (!block) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     akc_header h;
     memset(&h, 0, sizeof h);
     h.magic = AKC_MAGIC;
@@ -446,9 +441,11 @@ static int32_t encode(work *w, const ak_compress_params *p, float worst, ak_comp
     memcpy(block, &h, sizeof h);
     memcpy(block + akc_tracks_offset(), w->tracks, sizeof(akc_track) * 2u * (size_t)w->n);
     write_records(w, block + records, frame_bytes);
-    c->header = (akc_header *)(void *)block;
-    c->tracks = (const akc_track *)(const void *)(block + akc_tracks_offset());
-    c->records = block + records;
+    ak_compressed_clip *c = akc_clip_wrap(block);
+    if (!c) {
+        free(block);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
     *out = c;
     return AK_OK;
 }

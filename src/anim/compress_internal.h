@@ -40,11 +40,31 @@ typedef struct akc_header {
     int32_t worst_joint, worst_frame;
 } akc_header;
 
+/* The rotation tracks of joints 4g..4g+3 laid out for decoding the four keys of a record at
+ * once (AVX2: one gather, per-lane shifts): each quantized lane's byte and bit shifts in a
+ * record, its mask, base and step; a constant lane reads byte 0 under a zero mask with step
+ * -0 (base + 0 * -0 is base, bit for bit) and keeps its w. Made when the clip is made or
+ * loaded, beside the block (not part of its bytes). */
+typedef struct akc_rot4 {
+    int32_t byte[4];      /* byte of the lane's key in a record (0: constant lane) */
+    int32_t quantized[4]; /* -1: quantized lane (w rebuilt), 0: constant lane */
+    int64_t shift[3][4];  /* bit shift of component c in the 64 bits read at byte */
+    int64_t mask[4];      /* 2^bits - 1, or 0 */
+    float base[3][4], step[3][4], w[4];
+    int32_t usable; /* 1: no raw track among the four (the others take the per-joint path) */
+    int32_t unused;
+} akc_rot4;
+
 struct ak_compressed_clip {
     akc_header *header; /* the start of the block */
     const akc_track *tracks;
     const uint8_t *records;
+    const akc_rot4 *rot4; /* joint_count / 4 groups after this struct, or NULL */
 };
+
+/* A clip around `block` (header, tracks and records checked or just written; the clip owns it
+ * from here), with its decode layout; NULL when out of memory (the block is not freed). */
+ak_compressed_clip *akc_clip_wrap(uint8_t *block);
 
 AK_INLINE size_t akc_tracks_offset(void)
 {

@@ -117,18 +117,60 @@ int32_t ak_compressed_clip_load(const void *data, size_t size, ak_compressed_cli
     const int32_t st = check_block((const uint8_t *)data, size, err);
     if (st != AK_OK) return st;
     uint8_t *block = (uint8_t *)malloc(size);
-    ak_compressed_clip *c = (ak_compressed_clip *)calloc(1, sizeof *c);
-    if (!block || !c) {
+    ak_compressed_clip *c = NULL;
+    if (block) {
+        memcpy(block, data, size);
+        c = akc_clip_wrap(block);
+    }
+    if (!c) {
         free(block);
-        free(c);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
-    memcpy(block, data, size);
-    c->header = (akc_header *)(void *)block;
-    c->tracks = (const akc_track *)(const void *)(block + akc_tracks_offset());
-    c->records = block + akc_records_offset(c->header->joint_count);
     *out = c;
     return AK_OK;
+}
+
+/* Group g's decode layout from its four rotation tracks tr[0], tr[2], tr[4], tr[6]. */
+static void rot4_build(const akc_track *tr, akc_rot4 *g)
+{
+    memset(g, 0, sizeof *g);
+    g->usable = 1;
+    for (int k = 0; k < 4; ++k) {
+        const akc_track *t = &tr[2 * k];
+        const int q = t->mode == AKC_QUANTIZED;
+        if (t->mode == AKC_RAW) g->usable = 0;
+        g->byte[k] = q ? (int32_t)(t->offset >> 3) : 0;
+        g->quantized[k] = q ? -1 : 0;
+        g->mask[k] = q ? (int64_t)(((uint64_t)1 << t->bits) - 1u) : 0;
+        for (int c = 0; c < 3; ++c) {
+            g->shift[c][k] = q ? (int64_t)((t->offset & 7u) + (uint32_t)c * t->bits) : 0;
+            g->base[c][k] = t->base[c];
+            g->step[c][k] = q ? t->step[c] : -0.0f;
+        }
+        g->w[k] = t->base[3];
+    }
+}
+
+ak_compressed_clip *akc_clip_wrap(uint8_t *block)
+{
+    akc_header h;
+    memcpy(&h, block, sizeof h);
+    size_t groups = 0;
+#ifdef AK_HAVE_AVX2_DISPATCH
+    groups = (size_t)(h.joint_count / 4);
+#endif
+    ak_compressed_clip *c = (ak_compressed_clip *)calloc(1, sizeof *c + groups * sizeof(akc_rot4));
+    if (!c) return NULL;
+    c->header = (akc_header *)(void *)block;
+    c->tracks = (const akc_track *)(const void *)(block + akc_tracks_offset());
+    c->records = block + akc_records_offset(h.joint_count);
+    if (groups) {
+        akc_rot4 *g = (akc_rot4 *)(void *)(c + 1);
+        for (size_t i = 0; i < groups; ++i)
+            rot4_build(&c->tracks[8 * i], &g[i]);
+        c->rot4 = g;
+    }
+    return c;
 }
 
 static key_span locate_c(const ak_compressed_clip *c, float t)
@@ -180,9 +222,28 @@ AK_INLINE ak_xform sample_joint(const akc_track *tr, const uint8_t *r0, const ui
 #endif
 
 #ifdef AK_HAVE_SSE
-/* Linear rotations of joints j..j+3 in SoA form: the quantized keys' w rebuilt four lanes at
- * a time (the same operations as akc_with_w), then one slerp for the four. Returns 0, writing
- * nothing, where a key fell outside the unit ball (akc_with_w renormalises it). */
+/* The end of a four-joint rotation decode: keys a and b of joints j..j+3 in SoA form, their
+ * quantized lanes' w rebuilt four at a time (is_q; the same operations as akc_with_w; the
+ * others keep the w they have), then one slerp for the four. Returns 0, writing nothing,
+ * where a quantized key fell outside the unit ball (akc_with_w renormalises it). */
+AK_INLINE int rotations4_end(aks_quat4 qa, aks_quat4 qb, __m128 is_q, const aks_slerp_t *sp,
+                             __m128 q[4])
+{
+    const __m128 one = _mm_set1_ps(1.0f);
+    const __m128 sa = _mm_add_ps(_mm_add_ps(_mm_mul_ps(qa.x, qa.x), _mm_mul_ps(qa.y, qa.y)),
+                                 _mm_mul_ps(qa.z, qa.z));
+    const __m128 sb = _mm_add_ps(_mm_add_ps(_mm_mul_ps(qb.x, qb.x), _mm_mul_ps(qb.y, qb.y)),
+                                 _mm_mul_ps(qb.z, qb.z));
+    if (_mm_movemask_ps(_mm_and_ps(is_q, _mm_or_ps(_mm_cmpgt_ps(sa, one), _mm_cmpgt_ps(sb, one)))))
+        return 0; /* rare: a key rounded outside the unit ball (akc_with_w renormalises) */
+    qa.w = _mm_or_ps(_mm_and_ps(is_q, _mm_sqrt_ps(_mm_sub_ps(one, sa))), _mm_andnot_ps(is_q, qa.w));
+    qb.w = _mm_or_ps(_mm_and_ps(is_q, _mm_sqrt_ps(_mm_sub_ps(one, sb))), _mm_andnot_ps(is_q, qb.w));
+    aks_store_transposed(aks_slerp_soa(qa, qb, sp->t, sp->h, sp->g), q);
+    return 1;
+}
+
+/* Linear rotations of joints j..j+3 (tracks tr), each key decoded on its own, then
+ * rotations4_end. */
 static int rotations4(const akc_track *tr, const uint8_t *r0, const uint8_t *r1,
                       const aks_slerp_t *sp, __m128 q[4])
 {
@@ -202,25 +263,48 @@ static int rotations4(const akc_track *tr, const uint8_t *r0, const uint8_t *r1,
     aks_quat4 qa = {a[0], a[1], a[2], a[3]}, qb = {b[0], b[1], b[2], b[3]};
     _MM_TRANSPOSE4_PS(qa.x, qa.y, qa.z, qa.w);
     _MM_TRANSPOSE4_PS(qb.x, qb.y, qb.z, qb.w);
-    const __m128 one = _mm_set1_ps(1.0f);
-    const __m128 sa = _mm_add_ps(_mm_add_ps(_mm_mul_ps(qa.x, qa.x), _mm_mul_ps(qa.y, qa.y)),
-                                 _mm_mul_ps(qa.z, qa.z));
-    const __m128 sb = _mm_add_ps(_mm_add_ps(_mm_mul_ps(qb.x, qb.x), _mm_mul_ps(qb.y, qb.y)),
-                                 _mm_mul_ps(qb.z, qb.z));
     const __m128i bits = _mm_set_epi32(quantized & 8, quantized & 4, quantized & 2, quantized & 1);
     const __m128 is_q = _mm_castsi128_ps(_mm_cmpgt_epi32(bits, _mm_setzero_si128()));
-    if (_mm_movemask_ps(_mm_and_ps(is_q, _mm_or_ps(_mm_cmpgt_ps(sa, one), _mm_cmpgt_ps(sb, one)))))
-        return 0; /* rare: a key rounded outside the unit ball (akc_with_w renormalises) */
-    qa.w = _mm_or_ps(_mm_and_ps(is_q, _mm_sqrt_ps(_mm_sub_ps(one, sa))), _mm_andnot_ps(is_q, qa.w));
-    qb.w = _mm_or_ps(_mm_and_ps(is_q, _mm_sqrt_ps(_mm_sub_ps(one, sb))), _mm_andnot_ps(is_q, qb.w));
-    aks_quat4 r = aks_slerp_soa(qa, qb, sp->t, sp->h, sp->g);
-    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
-    q[0] = r.x;
-    q[1] = r.y;
-    q[2] = r.z;
-    q[3] = r.w;
-    return 1;
+    return rotations4_end(qa, qb, is_q, sp, q);
 }
+
+#ifdef AK_HAVE_AVX2_DISPATCH
+/* Components 0..2 of group g's four keys in record rec, one register per component: one
+ * 64-bit read per lane (a gather; akc_read_bits reads the same bytes), per-lane shifts and
+ * masks, then base + q * step as akc_dequant does it (the same integers and float
+ * operations: the same bits). */
+AK_AVX2 static inline void rot4_keys(const akc_rot4 *g, const uint8_t *rec, aks_quat4 *k)
+{
+    const __m256i v =
+        _mm256_i32gather_epi64((const long long *)(const void *)rec,
+                               _mm_loadu_si128((const __m128i *)(const void *)g->byte), 1);
+    const __m256i mask = _mm256_loadu_si256((const __m256i *)(const void *)g->mask);
+    const __m256i low = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6); /* each lane's low half */
+    __m128 out[3];
+    for (int c = 0; c < 3; ++c) {
+        const __m256i sh = _mm256_loadu_si256((const __m256i *)(const void *)g->shift[c]);
+        const __m256i q = _mm256_and_si256(_mm256_srlv_epi64(v, sh), mask);
+        const __m128i q32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(q, low));
+        out[c] = _mm_add_ps(_mm_loadu_ps(g->base[c]),
+                            _mm_mul_ps(_mm_cvtepi32_ps(q32), _mm_loadu_ps(g->step[c])));
+    }
+    k->x = out[0];
+    k->y = out[1];
+    k->z = out[2];
+    k->w = _mm_loadu_ps(g->w);
+}
+
+/* rotations4 of a group without raw tracks, its four keys of a record decoded at once. */
+AK_AVX2 static inline int rotations4_avx2(const akc_rot4 *g, const uint8_t *r0, const uint8_t *r1,
+                                          const aks_slerp_t *sp, __m128 q[4])
+{
+    aks_quat4 qa, qb;
+    rot4_keys(g, r0, &qa);
+    rot4_keys(g, r1, &qb);
+    const __m128 is_q = _mm_loadu_ps((const float *)(const void *)g->quantized);
+    return rotations4_end(qa, qb, is_q, sp, q);
+}
+#endif
 
 /* The translation of joint j's track tr, linear between r0 and r1 (r1 == r0: step). */
 AK_INLINE __m128 translation_linear(const akc_track *tr, const uint8_t *r0, const uint8_t *r1,
@@ -252,8 +336,61 @@ AK_INLINE void emit(const int32_t *parents, int32_t j, __m128 q, __m128 t, __m12
 }
 #endif
 
+#ifdef AK_HAVE_SSE
+/* Linear sample of every joint between records r0 and r1 (r1 != r0), with FK where parents
+ * is set; rotations four joints at a time (with avx2, four keys decoded at once where the
+ * group has no raw track). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+AK_INLINE void
+linear_pass(const ak_compressed_clip *c, const uint8_t *r0, const uint8_t *r1,
+            const aks_slerp_t *sp, const int32_t *parents, ak_xform *out, const int avx2)
+{
+    const int32_t n = c->header->joint_count;
+    __m128 prev[2] = {_mm_setzero_ps(), _mm_setzero_ps()};
+    __m128 q[4];
+    int32_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const akc_track *tr = &c->tracks[2 * j];
+        int done = 0;
+#ifdef AK_HAVE_AVX2_DISPATCH
+        const akc_rot4 *g = avx2 ? &c->rot4[j >> 2] : NULL;
+        if (avx2 && g->usable) done = rotations4_avx2(g, r0, r1, sp, q);
+#endif
+        if (!done && !rotations4(tr, r0, r1, sp, q))
+            for (int k = 0; k < 4; ++k)
+                q[k] = sample_rotation4(&tr[2 * k], r0, r1, sp);
+        for (int k = 0; k < 4; ++k)
+            emit(parents, j + k, q[k], translation_linear(&tr[2 * k + 1], r0, r1, sp->t), prev,
+                 out);
+    }
+    for (; j < n; ++j) {
+        __m128 lq, lt;
+        sample_joint4(&c->tracks[2 * j], r0, r1, sp, &lq, &lt);
+        emit(parents, j, lq, lt, prev, out);
+    }
+    (void)avx2;
+}
+
+static void linear_pass_sse(const ak_compressed_clip *c, const uint8_t *r0, const uint8_t *r1,
+                            const aks_slerp_t *sp, const int32_t *parents, ak_xform *out)
+{
+    linear_pass(c, r0, r1, sp, parents, out, 0);
+}
+
+#ifdef AK_HAVE_AVX2_DISPATCH
+AK_AVX2 static void linear_pass_avx2(const ak_compressed_clip *c, const uint8_t *r0,
+                                     const uint8_t *r1, const aks_slerp_t *sp,
+                                     const int32_t *parents, ak_xform *out)
+{
+    linear_pass(c, r0, r1, sp, parents, out, 1);
+}
+#endif
+#endif
+
 /* Linear or step sample of every joint; with `parents`, FK in the same pass (model[j] =
- * model[parent] * local[j]). Rotations four joints at a time where they interpolate. */
+ * model[parent] * local[j]). */
 static void sample_linear(const ak_compressed_clip *c, const key_span *s, ak_interp interp,
                           const int32_t *parents, ak_xform *out)
 {
@@ -262,20 +399,18 @@ static void sample_linear(const ak_compressed_clip *c, const key_span *s, ak_int
     const uint8_t *r1 = interp == AK_INTERP_STEP ? r0 : akc_record(c, s->f1);
 #ifdef AK_HAVE_SSE
     const aks_slerp_t sp = aks_slerp_params(s->alpha);
-    __m128 prev[2] = {_mm_setzero_ps(), _mm_setzero_ps()};
-    int32_t j = 0;
     if (r1 != r0) {
-        __m128 q[4];
-        for (; j + 4 <= n; j += 4) {
-            if (!rotations4(&c->tracks[2 * j], r0, r1, &sp, q))
-                for (int k = 0; k < 4; ++k)
-                    q[k] = sample_rotation4(&c->tracks[2 * (j + k)], r0, r1, &sp);
-            for (int k = 0; k < 4; ++k)
-                emit(parents, j + k, q[k],
-                     translation_linear(&c->tracks[2 * (j + k) + 1], r0, r1, sp.t), prev, out);
+#ifdef AK_HAVE_AVX2_DISPATCH
+        if (c->rot4 && aks8_cpu_ok()) {
+            linear_pass_avx2(c, r0, r1, &sp, parents, out);
+            return;
         }
+#endif
+        linear_pass_sse(c, r0, r1, &sp, parents, out);
+        return;
     }
-    for (; j < n; ++j) {
+    __m128 prev[2] = {_mm_setzero_ps(), _mm_setzero_ps()};
+    for (int32_t j = 0; j < n; ++j) {
         __m128 q, t;
         sample_joint4(&c->tracks[2 * j], r0, r1, &sp, &q, &t);
         emit(parents, j, q, t, prev, out);

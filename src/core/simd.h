@@ -200,16 +200,22 @@ AK_INLINE aks_quat4 aks_load_quat4(const ak_quat *q0, const ak_quat *q1, const a
     return r;
 }
 
-/* Four consecutive quaternion pairs a[i], b[i] slerped with one t; out[i] in AoS form. */
-AK_INLINE void aks_slerp4(const ak_quat *a, const ak_quat *b, const aks_slerp_t *p, __m128 out[4])
+/* Four quaternions in SoA form out as one register each (AoS): out[i] = quaternion i. */
+AK_INLINE void aks_store_transposed(aks_quat4 r, __m128 out[4])
 {
-    aks_quat4 r = aks_slerp_soa(aks_load_quat4(a, a + 1, a + 2, a + 3),
-                                aks_load_quat4(b, b + 1, b + 2, b + 3), p->t, p->h, p->g);
     _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
     out[0] = r.x;
     out[1] = r.y;
     out[2] = r.z;
     out[3] = r.w;
+}
+
+/* Four consecutive quaternion pairs a[i], b[i] slerped with one t; out[i] in AoS form. */
+AK_INLINE void aks_slerp4(const ak_quat *a, const ak_quat *b, const aks_slerp_t *p, __m128 out[4])
+{
+    aks_store_transposed(aks_slerp_soa(aks_load_quat4(a, a + 1, a + 2, a + 3),
+                                       aks_load_quat4(b, b + 1, b + 2, b + 3), p->t, p->h, p->g),
+                         out);
 }
 
 #endif
