@@ -758,31 +758,31 @@ AK_AVX2 static void locate8_spans(int32_t loop, int32_t n, __m256i f0, __m256 a,
     }
 }
 
-/* locate() of eight times at once: the same operations in the same order (IEEE division,
- * truncation, compares), so the same spans bit for bit. Returns 0, writing nothing, when a
- * time needs what only the scalar form does (not finite; outside [-duration, 2 duration) of
- * a looping clip, which fmodf wraps). */
-AK_AVX2 static int locate8(const ak_clip *c, const float *times, key_span s[8])
+/* locate_frames() of eight times at once (a clip of n frames): the same operations in the
+ * same order (IEEE division, truncation, compares), so the same spans bit for bit. Returns 0,
+ * writing nothing, when a time needs what only the scalar form does (not finite; outside
+ * [-duration, 2 duration) of a looping clip, which fmodf wraps). */
+AK_AVX2 int ak_locate8_frames(int32_t n, float frame_time, int32_t loop, const float *times,
+                              key_span s[8])
 {
-    const int32_t n = c->frame_count;
     const __m256 t = _mm256_loadu_ps(times), zero = _mm256_setzero_ps();
     const __m256 nf = _mm256_set1_ps((float)n), last = _mm256_set1_ps((float)(n - 1));
     __m256 u;
-    if (c->loop) {
+    if (loop) {
         /* in [-duration, 2 duration): fmodf's remainder is t, or t - duration (exact: within
          * a factor 2), and a negative one gets duration added, as locate does */
-        const __m256 d = _mm256_set1_ps((float)n * c->frame_time);
+        const __m256 d = _mm256_set1_ps((float)n * frame_time);
         const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(t, _mm256_sub_ps(zero, d), _CMP_GE_OQ),
                                         _mm256_cmp_ps(t, _mm256_add_ps(d, d), _CMP_LT_OQ));
         if (_mm256_movemask_ps(ok) != 0xFF) return 0;
         __m256 w = _mm256_blendv_ps(t, _mm256_sub_ps(t, d), _mm256_cmp_ps(t, d, _CMP_GE_OQ));
         w = _mm256_blendv_ps(w, _mm256_add_ps(t, d), _mm256_cmp_ps(t, zero, _CMP_LT_OQ));
-        u = _mm256_div_ps(w, _mm256_set1_ps(c->frame_time));
+        u = _mm256_div_ps(w, _mm256_set1_ps(frame_time));
     } else {
         const __m256 finite = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), t),
                                             _mm256_set1_ps(INFINITY), _CMP_LT_OQ);
         if (_mm256_movemask_ps(finite) != 0xFF) return 0;
-        u = _mm256_div_ps(t, _mm256_set1_ps(c->frame_time));
+        u = _mm256_div_ps(t, _mm256_set1_ps(frame_time));
         u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, zero, _CMP_LT_OQ));
         u = _mm256_blendv_ps(u, last, _mm256_cmp_ps(u, last, _CMP_GT_OQ));
     }
@@ -790,21 +790,21 @@ AK_AVX2 static int locate8(const ak_clip *c, const float *times, key_span s[8])
         _mm256_cvtepi32_ps(_mm256_cvttps_epi32(_mm256_add_ps(u, _mm256_set1_ps(0.5f))));
     const __m256 off = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_sub_ps(u, nearest));
     u = _mm256_blendv_ps(u, nearest, _mm256_cmp_ps(off, _mm256_set1_ps(1e-4f), _CMP_LT_OQ));
-    if (c->loop) u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, nf, _CMP_GE_OQ));
+    if (loop) u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, nf, _CMP_GE_OQ));
     __m256i f0 = _mm256_cvttps_epi32(u);
     f0 = _mm256_max_epi32(_mm256_min_epi32(f0, _mm256_set1_epi32(n - 1)), _mm256_setzero_si256());
     __m256 a = _mm256_sub_ps(u, _mm256_cvtepi32_ps(f0));
     a = _mm256_blendv_ps(a, zero, _mm256_cmp_ps(a, zero, _CMP_LT_OQ));
     a = _mm256_blendv_ps(a, _mm256_set1_ps(0.99999994f),
                          _mm256_cmp_ps(a, _mm256_set1_ps(1.0f), _CMP_GE_OQ));
-    locate8_spans(c->loop, n, f0, a, s);
+    locate8_spans(loop, n, f0, a, s);
     return 1;
 }
 
 /* The spans of eight characters: locate8, else locate lane by lane. */
 AK_AVX2 static void locate_lanes(const ak_clip *c, const float *times, key_span s[8])
 {
-    if (locate8(c, times, s)) return;
+    if (ak_locate8_frames(c->frame_count, c->frame_time, c->loop, times, s)) return;
     for (int k = 0; k < 8; ++k)
         s[k] = locate(c, times[k]);
 }

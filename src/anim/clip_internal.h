@@ -56,6 +56,12 @@ AK_INLINE key_span locate_frames(int32_t n, float frame_time, int32_t loop, floa
     return s;
 }
 
+/* locate_frames of eight times at once with AVX2 (clip_batch.c; builds with
+ * AK_HAVE_AVX2_DISPATCH, callers check aks8_cpu_ok): the same spans bit for bit. Returns 0,
+ * writing nothing, when a time needs what only the scalar form does (not finite; outside
+ * [-duration, 2 duration) of a looping clip). */
+int ak_locate8_frames(int32_t n, float frame_time, int32_t loop, const float *times, key_span s[8]);
+
 AK_INLINE key_span locate(const ak_clip *c, float t)
 {
     return locate_frames(c->frame_count, c->frame_time, c->loop, t);

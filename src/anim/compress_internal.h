@@ -55,11 +55,21 @@ typedef struct akc_rot4 {
     int32_t unused;
 } akc_rot4;
 
+/* A quantized track's components for the eight-character pass: the byte in a record where
+ * the 32-bit gather serving component c starts (-1: the one before serves it too), and the
+ * component's shift in those 32 bits. Made with akc_rot4. */
+typedef struct akc_gather8 {
+    int32_t byte[3];
+    int32_t shift[3];
+    int32_t mask; /* 2^bits - 1 */
+} akc_gather8;
+
 struct ak_compressed_clip {
     akc_header *header; /* the start of the block */
     const akc_track *tracks;
     const uint8_t *records;
-    const akc_rot4 *rot4; /* joint_count / 4 groups after this struct, or NULL */
+    const akc_rot4 *rot4;       /* joint_count / 4 groups after this struct, or NULL */
+    const akc_gather8 *gather8; /* one per track (2 joint_count) after them, or NULL */
 };
 
 /* A clip around `block` (header, tracks and records checked or just written; the clip owns it

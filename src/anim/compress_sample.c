@@ -151,24 +151,50 @@ static void rot4_build(const akc_track *tr, akc_rot4 *g)
     }
 }
 
+/* Track t's gathers for the eight-character pass (a quantized track; the others unused): a
+ * new gather where a component does not fit the 32 bits of the one before (the reads and
+ * shifts cc8_key made per sample before). */
+static void gather8_build(const akc_track *t, akc_gather8 *g)
+{
+    memset(g, 0, sizeof *g);
+    if (t->mode != AKC_QUANTIZED) return;
+    g->mask = (int32_t)(((uint32_t)1 << t->bits) - 1u);
+    uint32_t first = 0; /* bit where the gather before starts */
+    for (int i = 0; i < 3; ++i) {
+        const uint32_t bit = t->offset + (uint32_t)i * t->bits;
+        g->byte[i] = -1;
+        if (i == 0 || bit + t->bits > first + 32u) {
+            first = bit & ~7u;
+            g->byte[i] = (int32_t)(first >> 3);
+        }
+        g->shift[i] = (int32_t)(bit - first);
+    }
+}
+
 ak_compressed_clip *akc_clip_wrap(uint8_t *block)
 {
     akc_header h;
     memcpy(&h, block, sizeof h);
-    size_t groups = 0;
+    size_t groups = 0, tracks = 0;
 #ifdef AK_HAVE_AVX2_DISPATCH
     groups = (size_t)(h.joint_count / 4);
+    tracks = 2u * (size_t)h.joint_count;
 #endif
-    ak_compressed_clip *c = (ak_compressed_clip *)calloc(1, sizeof *c + groups * sizeof(akc_rot4));
+    ak_compressed_clip *c = (ak_compressed_clip *)calloc(1, sizeof *c + groups * sizeof(akc_rot4) +
+                                                                tracks * sizeof(akc_gather8));
     if (!c) return NULL;
     c->header = (akc_header *)(void *)block;
     c->tracks = (const akc_track *)(const void *)(block + akc_tracks_offset());
     c->records = block + akc_records_offset(h.joint_count);
-    if (groups) {
+    if (tracks) {
         akc_rot4 *g = (akc_rot4 *)(void *)(c + 1);
         for (size_t i = 0; i < groups; ++i)
             rot4_build(&c->tracks[8 * i], &g[i]);
-        c->rot4 = g;
+        akc_gather8 *g8 = (akc_gather8 *)(void *)(g + groups);
+        for (size_t i = 0; i < tracks; ++i)
+            gather8_build(&c->tracks[i], &g8[i]);
+        c->rot4 = groups ? g : NULL;
+        c->gather8 = g8;
     }
     return c;
 }
@@ -510,10 +536,10 @@ AK_AVX2 static void cc8_load(const ak_compressed_clip *c, const key_span *s, cc8
     k->G = _mm256_loadu_ps(g);
 }
 
-/* Components 0..count-1 of track t in the records idx: quantized (base + q step; one gather
- * of 32 bits serves every component inside it), or raw floats. */
-AK_AVX2 static inline void cc8_key(const cc8_lanes *k, const akc_track *t, __m256i idx, int count,
-                                   __m256 *out)
+/* Components 0..count-1 of track t (gathers g) in the records idx: quantized (base + q step;
+ * one gather of 32 bits serves every component inside it), or raw floats. */
+AK_AVX2 static inline void cc8_key(const cc8_lanes *k, const akc_track *t, const akc_gather8 *g,
+                                   __m256i idx, int count, __m256 *out)
 {
     if (t->mode == AKC_RAW) {
         const float *at = (const float *)(const void *)(k->c->records + (t->offset >> 3));
@@ -521,18 +547,14 @@ AK_AVX2 static inline void cc8_key(const cc8_lanes *k, const akc_track *t, __m25
             out[i] = _mm256_i32gather_ps(at + i, idx, 1);
         return;
     }
-    const __m256i mask = _mm256_set1_epi32((int)(((uint32_t)1 << t->bits) - 1u));
-    uint32_t first = 0; /* bit where the 32 bits gathered last start */
+    const __m256i mask = _mm256_set1_epi32(g->mask);
     __m256i v = _mm256_setzero_si256();
     for (int i = 0; i < 3; ++i) {
-        const uint32_t bit = t->offset + (uint32_t)i * t->bits;
-        if (i == 0 || bit + t->bits > first + 32u) { /* not inside the last gather */
-            first = bit & ~7u;
-            v = _mm256_i32gather_epi32((const int *)(const void *)(k->c->records + (first >> 3)),
-                                       idx, 1);
-        }
-        const __m256i q =
-            _mm256_and_si256(_mm256_srl_epi32(v, _mm_cvtsi32_si128((int)(bit - first))), mask);
+        if (g->byte[i] >= 0)
+            v = _mm256_i32gather_epi32((const int *)(const void *)(k->c->records + g->byte[i]), idx,
+                                       1);
+        const __m256i sh = _mm256_set1_epi32(g->shift[i]);
+        const __m256i q = _mm256_and_si256(_mm256_srlv_epi32(v, sh), mask);
         out[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(q), _mm256_set1_ps(t->step[i]),
                                  _mm256_set1_ps(t->base[i]));
     }
@@ -546,7 +568,8 @@ AK_AVX2 static inline __m256 cc8_norm3(const soa8_quat *q)
 
 /* The rotations of track t for the eight lanes; 0 where a quantized key rounded outside the
  * unit ball in some lane (akc_with_w renormalises it: the caller takes the one-lane path). */
-AK_AVX2 static int cc8_rotation(const cc8_lanes *k, const akc_track *t, soa8_quat *q)
+AK_AVX2 static int cc8_rotation(const cc8_lanes *k, const akc_track *t, const akc_gather8 *g,
+                                soa8_quat *q)
 {
     if (t->mode == AKC_CONSTANT) {
         const soa8_quat b = {_mm256_set1_ps(t->base[0]), _mm256_set1_ps(t->base[1]),
@@ -556,8 +579,8 @@ AK_AVX2 static int cc8_rotation(const cc8_lanes *k, const akc_track *t, soa8_qua
     }
     __m256 ka[4], kb[4];
     ka[3] = kb[3] = _mm256_setzero_ps(); /* quantized: w is rebuilt below */
-    cc8_key(k, t, k->i0, 4, ka);
-    cc8_key(k, t, k->i1, 4, kb);
+    cc8_key(k, t, g, k->i0, 4, ka);
+    cc8_key(k, t, g, k->i1, 4, kb);
     soa8_quat a = {ka[0], ka[1], ka[2], ka[3]}, b = {kb[0], kb[1], kb[2], kb[3]};
     if (t->mode == AKC_QUANTIZED) {
         const __m256 one = _mm256_set1_ps(1.0f);
@@ -585,7 +608,8 @@ AK_AVX2 static soa8_quat cc8_rotation_lanes(const cc8_lanes *k, const akc_track 
 }
 
 /* The translations of track t for the eight lanes, x, y, z. */
-AK_AVX2 static inline void cc8_translation(const cc8_lanes *k, const akc_track *t, __m256 xyz[3])
+AK_AVX2 static inline void cc8_translation(const cc8_lanes *k, const akc_track *t,
+                                           const akc_gather8 *g, __m256 xyz[3])
 {
     if (t->mode == AKC_CONSTANT) {
         for (int i = 0; i < 3; ++i)
@@ -593,8 +617,8 @@ AK_AVX2 static inline void cc8_translation(const cc8_lanes *k, const akc_track *
         return;
     }
     __m256 a[3], b[3];
-    cc8_key(k, t, k->i0, 3, a);
-    cc8_key(k, t, k->i1, 3, b);
+    cc8_key(k, t, g, k->i0, 3, a);
+    cc8_key(k, t, g, k->i1, 3, b);
     for (int i = 0; i < 3; ++i)
         xyz[i] = _mm256_fmadd_ps(_mm256_sub_ps(b[i], a[i]), k->T, a[i]);
 }
@@ -607,10 +631,11 @@ AK_AVX2 static void sample_fk_cc8(const ak_compressed_clip *c, const int32_t *pa
     cc8_load(c, s, &k);
     for (int32_t j = 0; j < c->header->joint_count; ++j) {
         const akc_track *tr = &c->tracks[2 * j];
+        const akc_gather8 *g = &c->gather8[2 * j];
         soa8_quat q;
-        if (!cc8_rotation(&k, tr, &q)) q = cc8_rotation_lanes(&k, tr);
+        if (!cc8_rotation(&k, tr, g, &q)) q = cc8_rotation_lanes(&k, tr);
         __m256 t[3];
-        cc8_translation(&k, &tr[1], t);
+        cc8_translation(&k, &tr[1], &g[1], t);
         const soa8_xform o = {q.x, q.y, q.z, q.w, t[0], t[1], t[2]};
         soa8_fk_store(ws, w, (size_t)c->header->joint_count, j, parents[j], o);
     }
@@ -621,13 +646,15 @@ AK_AVX2 static void sample_fk_cc8(const ak_compressed_clip *c, const int32_t *pa
 static int32_t batch_cc8(const ak_compressed_clip *c, const int32_t *parents, const float *times,
                          int32_t i, int32_t end, ak_interp interp, ak_xform *model)
 {
-    if (interp != AK_INTERP_LINEAR || end - i < 8 || !aks8_cpu_ok()) return i;
+    if (interp != AK_INTERP_LINEAR || end - i < 8 || !c->gather8 || !aks8_cpu_ok()) return i;
     const size_t n = (size_t)c->header->joint_count;
     soa8_xform scratch[AK_SOA_TILE + 1];
     for (; i + 8 <= end; i += 8) {
         key_span s[8];
-        for (int k = 0; k < 8; ++k)
-            s[k] = locate_c(c, times[i + k]);
+        const akc_header *h = c->header;
+        if (!ak_locate8_frames(h->frame_count, h->frame_time, h->loop, times + i, s))
+            for (int k = 0; k < 8; ++k)
+                s[k] = locate_c(c, times[i + k]);
         sample_fk_cc8(c, parents, s, model + (size_t)i * n, scratch);
     }
     return i;
