@@ -252,12 +252,7 @@ squad4_blend(aks_quat4 outer, aks_quat4 inner, const aks_slerp_t *ph, __m128 out
 {
     const __m128 d = aks_dot_soa(outer, inner);
     if (_mm_movemask_ps(d) != 0) return 0;
-    aks_quat4 r = aks_nlerp_fixed_soa(outer, inner, d, ph->t, ph->h, ph->g);
-    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
-    out[0] = r.x;
-    out[1] = r.y;
-    out[2] = r.z;
-    out[3] = r.w;
+    aks_store_transposed(aks_nlerp_fixed_soa(outer, inner, d, ph->t, ph->h, ph->g), out);
     return 1;
 }
 
