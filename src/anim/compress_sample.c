@@ -510,8 +510,9 @@ static void sample_fk_one(const ak_compressed_clip *c, const int32_t *parents, f
 typedef struct cc8_lanes {
     const ak_compressed_clip *c;
     const key_span *s;
-    __m256i i0, i1; /* byte offsets of each lane's records f0 and f1 from the first record */
-    __m256 T, H, G; /* the corrected nlerp's parameters of each lane's t */
+    __m256i i[2];             /* byte offsets of each lane's records f0, f1 from the first one */
+    const uint8_t *rec[2][8]; /* each lane's records f0, f1 */
+    __m256 T, H, G;           /* the corrected nlerp's parameters of each lane's t */
 } cc8_lanes;
 
 AK_AVX2 static void cc8_load(const ak_compressed_clip *c, const key_span *s, cc8_lanes *k)
@@ -522,6 +523,8 @@ AK_AVX2 static void cc8_load(const ak_compressed_clip *c, const key_span *s, cc8
     for (int i = 0; i < 8; ++i) {
         i0[i] = s[i].f0 * bytes;
         i1[i] = s[i].f1 * bytes;
+        k->rec[0][i] = akc_record(c, s[i].f0);
+        k->rec[1][i] = akc_record(c, s[i].f1);
         const float a = s[i].alpha;
         t[i] = a;
         h[i] = (a - 0.5f) * (a - 0.5f);
@@ -529,30 +532,42 @@ AK_AVX2 static void cc8_load(const ak_compressed_clip *c, const key_span *s, cc8
     }
     k->c = c;
     k->s = s;
-    k->i0 = _mm256_loadu_si256((const __m256i *)(const void *)i0);
-    k->i1 = _mm256_loadu_si256((const __m256i *)(const void *)i1);
+    k->i[0] = _mm256_loadu_si256((const __m256i *)(const void *)i0);
+    k->i[1] = _mm256_loadu_si256((const __m256i *)(const void *)i1);
     k->T = _mm256_loadu_ps(t);
     k->H = _mm256_loadu_ps(h);
     k->G = _mm256_loadu_ps(g);
 }
 
-/* Components 0..count-1 of track t (gathers g) in the records idx: quantized (base + q step;
- * one gather of 32 bits serves every component inside it), or raw floats. */
+/* The 32 bits at byte b of the eight lanes' records rec, one lane each: scalar loads put
+ * together (on the CPUs measured a hardware gather of eight costs more time than these). */
+AK_AVX2 static inline __m256i cc8_bits(const uint8_t *const rec[8], int32_t b)
+{
+    int32_t x[8];
+    for (int l = 0; l < 8; ++l)
+        memcpy(&x[l], rec[l] + b, sizeof x[l]);
+    __m128i lo = _mm_cvtsi32_si128(x[0]), hi = _mm_cvtsi32_si128(x[4]);
+    lo = _mm_insert_epi32(_mm_insert_epi32(_mm_insert_epi32(lo, x[1], 1), x[2], 2), x[3], 3);
+    hi = _mm_insert_epi32(_mm_insert_epi32(_mm_insert_epi32(hi, x[5], 1), x[6], 2), x[7], 3);
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+}
+
+/* Components 0..count-1 of track t (gathers g) in the lanes' records f0 (key 0) or f1 (key
+ * 1): quantized (base + q step; one read of 32 bits serves every component inside it), or
+ * raw floats. */
 AK_AVX2 static inline void cc8_key(const cc8_lanes *k, const akc_track *t, const akc_gather8 *g,
-                                   __m256i idx, int count, __m256 *out)
+                                   int key, int count, __m256 *out)
 {
     if (t->mode == AKC_RAW) {
         const float *at = (const float *)(const void *)(k->c->records + (t->offset >> 3));
         for (int i = 0; i < count; ++i)
-            out[i] = _mm256_i32gather_ps(at + i, idx, 1);
+            out[i] = _mm256_i32gather_ps(at + i, k->i[key], 1);
         return;
     }
     const __m256i mask = _mm256_set1_epi32(g->mask);
     __m256i v = _mm256_setzero_si256();
     for (int i = 0; i < 3; ++i) {
-        if (g->byte[i] >= 0)
-            v = _mm256_i32gather_epi32((const int *)(const void *)(k->c->records + g->byte[i]), idx,
-                                       1);
+        if (g->byte[i] >= 0) v = cc8_bits(k->rec[key], g->byte[i]);
         const __m256i sh = _mm256_set1_epi32(g->shift[i]);
         const __m256i q = _mm256_and_si256(_mm256_srlv_epi32(v, sh), mask);
         out[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(q), _mm256_set1_ps(t->step[i]),
@@ -579,8 +594,8 @@ AK_AVX2 static int cc8_rotation(const cc8_lanes *k, const akc_track *t, const ak
     }
     __m256 ka[4], kb[4];
     ka[3] = kb[3] = _mm256_setzero_ps(); /* quantized: w is rebuilt below */
-    cc8_key(k, t, g, k->i0, 4, ka);
-    cc8_key(k, t, g, k->i1, 4, kb);
+    cc8_key(k, t, g, 0, 4, ka);
+    cc8_key(k, t, g, 1, 4, kb);
     soa8_quat a = {ka[0], ka[1], ka[2], ka[3]}, b = {kb[0], kb[1], kb[2], kb[3]};
     if (t->mode == AKC_QUANTIZED) {
         const __m256 one = _mm256_set1_ps(1.0f);
@@ -617,8 +632,8 @@ AK_AVX2 static inline void cc8_translation(const cc8_lanes *k, const akc_track *
         return;
     }
     __m256 a[3], b[3];
-    cc8_key(k, t, g, k->i0, 3, a);
-    cc8_key(k, t, g, k->i1, 3, b);
+    cc8_key(k, t, g, 0, 3, a);
+    cc8_key(k, t, g, 1, 3, b);
     for (int i = 0; i < 3; ++i)
         xyz[i] = _mm256_fmadd_ps(_mm256_sub_ps(b[i], a[i]), k->T, a[i]);
 }
