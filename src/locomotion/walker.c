@@ -1368,12 +1368,22 @@ static int ray_read(const ak_walker *w, int i)
     return 1;
 }
 
+/* Metres: a point this near (x, z) to where its ray was cast is that point up to the rounding
+ * of world coordinates (a float's step is 7.6e-6 m from 64 m out): the solved foot ends there
+ * (a planted or swinging heel, a planted toe: two of every three points, of which the exact
+ * equality below caught a third). */
+#define SAME_POINT 1e-5f
+
 /* Ground height under point p: the ray's answer when p is where the ray was cast (a planted
- * point), else a query. NaN where there is none. */
+ * point; within SAME_POINT, carried along the hit's tangent plane), else a query. NaN where
+ * there is none. */
 static float ground_under(const ak_ground *ground, const ak_ground_ray *ray,
                           const ak_ground_hit *hit, ak_vec3 p)
 {
     if (hit->hit && p.x == ray->origin.x && p.z == ray->origin.z) return hit->height;
+    const float dx = p.x - ray->origin.x, dz = p.z - ray->origin.z;
+    if (hit->hit && dx * dx + dz * dz <= SAME_POINT * SAME_POINT && hit->normal.y > 1e-3f)
+        return hit->height - (hit->normal.x * dx + hit->normal.z * dz) / hit->normal.y;
     ak_ground_hit h;
     return ak_ground_query(ground, p.x, p.z, &h) ? h.height : NAN;
 }
