@@ -149,6 +149,25 @@ int ik_aim_frames_scalar(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *
 #ifdef AK_HAVE_SSE
 int ik_aim_frames_sse(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *correction);
 #endif
+/* Limb IK's solve in model space (limb.c): the rotations r_upper_model (applied to the whole
+ * limb about the upper joint) and r_middle_model (to the lower bone about the middle joint),
+ * where the end joint lands at full weight, l1 + l2 and whether the target is out of reach. */
+typedef struct ik_limb_solution {
+    ak_quat r_upper_model;
+    ak_quat r_middle_model;
+    ak_vec3 end_model;
+    float reach;
+    int unreachable;
+} ik_limb_solution;
+/* The scalar solve (every case; the reference) and, where there is SSE, the packed one the
+ * solve tries first: it covers a bent limb (bend sine >= 1e-2) with a usable reference side and
+ * returns 0 for everything else (the scalar solve then decides, with its error messages).
+ * tests/ik/test_limb.c holds them equal over a sweep. Params must have passed validation. */
+int32_t ik_limb_model_scalar(const ak_limb_ik_params *p, const ak_xform *model,
+                             ik_limb_solution *out, ak_error *err);
+#ifdef AK_HAVE_SSE
+int ik_limb_model_sse(const ak_limb_ik_params *p, const ak_xform *model, ik_limb_solution *out);
+#endif
 int32_t ik_check_limits(const ak_ik_limit *limits, int32_t n, ak_error *err);
 /* One CCD pass (tip to root) over the chain state; returns the new end-effector error. */
 float ik_ccd_pass(ik_chain *c, ak_vec3 target, const float *joint_weights,

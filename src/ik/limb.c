@@ -97,16 +97,11 @@ int32_t ak_limb_ik_validate(const ak_limb_ik_params *p, ak_error *err)
     return limb_validate(p, err);
 }
 
-/* The solve proper: the model-space rotations r_upper (B then C, applied to the whole limb
- * about a) and r_middle (A, applied to the lower bone about b), and where the end joint lands.
- * Trig-free on the common path: A from its half-angle form, B and C from a frame change. */
-typedef struct limb_solution {
-    ak_quat r_upper_model;  /* C*B */
-    ak_quat r_middle_model; /* A */
-    ak_vec3 end_model;      /* where the end joint lands at full weight */
-    float reach;            /* l1 + l2 */
-    int unreachable;
-} limb_solution;
+/* The solve proper (ik_limb_solution, ik_internal.h): the model-space rotations r_upper (B then
+ * C, applied to the whole limb about a) and r_middle (A, applied to the lower bone about b), and
+ * where the end joint lands. Trig-free on the common path: A from its half-angle form, B and C
+ * from a frame change. */
+typedef ik_limb_solution limb_solution;
 
 /* What the phases of the solve share: the limb as it is (model space) and the solve so far. */
 typedef struct limb_geom {
@@ -333,8 +328,8 @@ static inline ak_quat limb_upper_rotation_turn(const limb_geom *g, ak_quat r_a)
     return r_b;
 }
 
-IK_FLATTEN static int32_t limb_solve_model(const ak_limb_ik_params *p, const ak_xform *model,
-                                           limb_solution *out, ak_error *err)
+IK_FLATTEN static int32_t limb_model_scalar(const ak_limb_ik_params *p, const ak_xform *model,
+                                            limb_solution *out, ak_error *err)
 {
     limb_geom g = {.l1 =
                        0.0f}; /* every field is set before use; this quiets -Wmaybe-uninitialized */
@@ -364,11 +359,241 @@ IK_FLATTEN static int32_t limb_solve_model(const ak_limb_ik_params *p, const ak_
     return AK_OK;
 }
 
+int32_t ik_limb_model_scalar(const ak_limb_ik_params *p, const ak_xform *model,
+                             ik_limb_solution *out, ak_error *err)
+{
+    return limb_model_scalar(p, model, out, err);
+}
+
+#ifdef AK_HAVE_SSE
+/* ---- The packed solve: limb_model_scalar's formulas for a bent limb (bend sine >= 1e-2) with
+ * a usable reference side, each vector in one register (lane 3 zero). The dot products add in
+ * the scalar order, so lengths, cosines and the clamp come out the same; the upper joint's
+ * quaternion is taken from the frame change without the matrix. Anything else (a non-finite or
+ * too large pose, a zero-length bone, a target on the upper joint, a nearly straight limb, an
+ * unusable pole) returns 0 and the scalar solve decides. ---- */
+typedef struct limb_packed {
+    __m128 a, ab, dir; /* upper joint, upper->middle bone, unit aim */
+    __m128 e1, u_bc;   /* unit bones: upper->middle, middle->end */
+    __m128 n;          /* bend axis e1 x u_bc (length sin_n), oriented toward the reference */
+    __m128 perp;       /* unit reference side, perpendicular to dir */
+} limb_packed;
+
+static inline __m128 lp_xyz(__m128 v)
+{
+    return _mm_and_ps(v, _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)));
+}
+
+static inline float lp_lane(__m128 v, int i)
+{
+    float f[4];
+    _mm_storeu_ps(f, v);
+    return f[i];
+}
+
+/* (a0.b0, a1.b1, a2.b2, a3.b3) by one transpose; each sums as (x + y) + z, as akv_dot does. */
+static inline __m128 lp_dots4(__m128 a0, __m128 b0, __m128 a1, __m128 b1, __m128 a2, __m128 b2,
+                              __m128 a3, __m128 b3)
+{
+    __m128 m0 = _mm_mul_ps(a0, b0), m1 = _mm_mul_ps(a1, b1), m2 = _mm_mul_ps(a2, b2),
+           m3 = _mm_mul_ps(a3, b3);
+    _MM_TRANSPOSE4_PS(m0, m1, m2, m3);
+    return _mm_add_ps(_mm_add_ps(m0, m1), _mm_add_ps(m2, m3));
+}
+
+static inline __m128 lp_scale(__m128 v, float s)
+{
+    return _mm_mul_ps(v, _mm_set1_ps(s));
+}
+
+/* limb_measure's checks and lengths, and limb_target_interior. */
+static inline int limb_packed_measure(const ak_limb_ik_params *p, const ak_xform *model,
+                                      limb_packed *v, limb_geom *g)
+{
+    const __m128 a = aks_load_translation(&model[p->upper]);
+    const __m128 b = aks_load_translation(&model[p->middle]);
+    const __m128 ab = lp_xyz(_mm_sub_ps(b, a));
+    const __m128 bc = lp_xyz(_mm_sub_ps(aks_load_translation(&model[p->end]), b));
+    const __m128 at = lp_xyz(_mm_sub_ps(aks_load3(&p->target), a));
+    /* l1, l2, dist; lane 3 becomes 1 for the reciprocals. */
+    const __m128 len = _mm_or_ps(lp_xyz(_mm_sqrt_ps(lp_dots4(ab, ab, bc, bc, at, at, ab, ab))),
+                                 _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f));
+    const float l1 = _mm_cvtss_f32(len), l2 = lp_lane(len, 1), dist = lp_lane(len, 2);
+    const float reach = l1 + l2;
+    /* A non-finite position makes a length non-finite (the target is finite: validated). */
+    if (!isfinite(4.0f * (dist + reach) * (dist + reach)) ||
+        !akq_finite(model[p->middle].rotation) || !(l1 > 1e-6f * reach) || !(l2 > 1e-6f * reach) ||
+        !(reach > FLT_MIN) || !(dist > 1e-6f * reach))
+        return 0;
+    if (p->use_pole) {
+        const __m128 ap = lp_xyz(_mm_sub_ps(aks_load3(&p->pole), a));
+        if (!isfinite(8.0f * (_mm_cvtss_f32(aks_dot4(ap, ap)) + reach * reach))) return 0;
+    }
+    const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), len); /* 1/l1, 1/l2, 1/dist */
+    v->a = a;
+    v->ab = ab;
+    v->dir = _mm_mul_ps(at, AK_SHUF(inv, 2, 2, 2, 2));
+    v->e1 = _mm_mul_ps(ab, AK_SHUF(inv, 0, 0, 0, 0));
+    v->u_bc = _mm_mul_ps(bc, AK_SHUF(inv, 1, 1, 1, 1));
+    g->l1 = l1;
+    g->l2 = l2;
+    g->reach = reach;
+    g->dist = dist;
+    return 1;
+}
+
+/* limb_bend_axis (bent case) and limb_bend_reference with a usable reference; then the unit
+ * reference side. */
+static inline int limb_packed_bend(const ak_limb_ik_params *p, limb_packed *v, limb_geom *g)
+{
+    /* n = u_bc x u_ba with u_ba = -e1, i.e. e1 x u_bc. */
+    __m128 n = aks_cross(v->e1, v->u_bc);
+    const __m128 dir = v->dir;
+    const __m128 src = p->use_pole ? lp_xyz(_mm_sub_ps(aks_load3(&p->pole), v->a)) : v->ab;
+    const __m128 d1 = lp_dots4(n, n, v->u_bc, v->e1, src, dir, src, src);
+    const float sin_n = akf_min(1.0f, akf_sqrt(_mm_cvtss_f32(d1)));
+    if (sin_n < 1e-2f) return 0; /* nearly straight or straight: the scalar solve's care */
+    g->cos_n = akf_clamp(-lp_lane(d1, 1), -1.0f, 1.0f);
+    g->n_scale = 1.0f / sin_n;
+    const __m128 ref = _mm_sub_ps(src, lp_scale(dir, lp_lane(d1, 2)));
+    const __m128 d2 = lp_dots4(ref, ref, ref, dir, ref, ref, ref, ref);
+    const float rr = _mm_cvtss_f32(d2);
+    const int have_ref = p->use_pole
+                             ? rr > 1e-8f * lp_lane(d1, 3) && rr > 1e-12f * g->reach * g->reach
+                             : rr > 1e-8f * g->l1 * g->l1;
+    if (!have_ref) return 0;
+    const __m128 side = _mm_sub_ps(ref, lp_scale(dir, lp_lane(d2, 1)));
+    const __m128 d3 = lp_dots4(aks_cross(side, dir), n, side, side, side, side, side, side);
+    g->sin_s = sin_n;
+    if (_mm_cvtss_f32(d3) < 0.0f) {
+        n = _mm_xor_ps(n, _mm_set1_ps(-0.0f));
+        g->sin_s = -sin_n;
+    }
+    v->n = n;
+    v->perp = lp_scale(side, 1.0f / akf_sqrt(lp_lane(d3, 1)));
+    return 1;
+}
+
+/* The rows of m = f1 e1^T + f2 e2^T + f3 e3^T (limb_upper_rotation_frame's matrix, the same
+ * sums in the same order) and its quaternion by Shepperd's branches. */
+static ak_quat limb_packed_matrix(__m128 f1, __m128 f2, __m128 f3, __m128 e1, __m128 e2, __m128 e3)
+{
+    float rows[3][4], m[3][3];
+    _mm_storeu_ps(rows[0], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(f1, 0, 0, 0, 0), e1),
+                                                 _mm_mul_ps(AK_SHUF(f2, 0, 0, 0, 0), e2)),
+                                      _mm_mul_ps(AK_SHUF(f3, 0, 0, 0, 0), e3)));
+    _mm_storeu_ps(rows[1], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(f1, 1, 1, 1, 1), e1),
+                                                 _mm_mul_ps(AK_SHUF(f2, 1, 1, 1, 1), e2)),
+                                      _mm_mul_ps(AK_SHUF(f3, 1, 1, 1, 1), e3)));
+    _mm_storeu_ps(rows[2], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(f1, 2, 2, 2, 2), e1),
+                                                 _mm_mul_ps(AK_SHUF(f2, 2, 2, 2, 2), e2)),
+                                      _mm_mul_ps(AK_SHUF(f3, 2, 2, 2, 2), e3)));
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            m[i][j] = rows[i][j];
+    return akq_from_matrix(m);
+}
+
+/* limb_upper_rotation_frame's change of frame (e1, e2, e3) -> (f1, f2, f3). For a turn under
+ * 90 degrees (trace tr > 0) as a quaternion without the matrix: for R = sum f_k e_k^T,
+ * (sum e_k x f_k, 1 + tr) is 4 w q (the antisymmetric part and the trace), normalised by its
+ * own length; its error is that of the frames over 4 w < 1/2.8. Shepperd's trace branch is the
+ * same direction. At 90 degrees or more, the matrix and Shepperd's branches, as the scalar solve
+ * (there the trace form would lose digits to 1 + tr). */
+static inline __m128 limb_packed_upper(const limb_packed *v, const limb_geom *g)
+{
+    const float l1 = g->l1, l2 = g->l2, d = g->d;
+    const float cos_a = g->cos_t <= -1.0f
+                            ? 1.0f
+                            : akf_clamp((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
+    const float sin_a = akf_sqrt(akf_max(0.0f, 1.0f - cos_a * cos_a));
+    const __m128 f1 = _mm_add_ps(lp_scale(v->dir, cos_a), lp_scale(v->perp, sin_a));
+    const __m128 f2 = aks_cross(v->perp, v->dir), f3 = aks_cross(f1, f2);
+    const __m128 e1 = v->e1, e2 = lp_scale(v->n, g->n_scale), e3 = aks_cross(e1, e2);
+    const __m128 diag =
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(f1, e1), _mm_mul_ps(f2, e2)), _mm_mul_ps(f3, e3));
+    const float tr = _mm_cvtss_f32(aks_dot4(diag, _mm_set1_ps(1.0f)));
+    if (!(tr > 0.0f)) {
+        ak_quat q = limb_packed_matrix(f1, f2, f3, e1, e2, e3);
+        if (fabsf(akq_dot(q, q) - 1.0f) > 1e-5f) q = akq_normalize(q); /* as limb_model_scalar */
+        return _mm_loadu_ps(&q.x);
+    }
+    /* e x f = (e f.yzx - e.yzx f).yzx, summed before the last shuffle. */
+    const __m128 sum = _mm_add_ps(_mm_add_ps(_mm_sub_ps(_mm_mul_ps(e1, AK_SHUF(f1, 1, 2, 0, 3)),
+                                                        _mm_mul_ps(AK_SHUF(e1, 1, 2, 0, 3), f1)),
+                                             _mm_sub_ps(_mm_mul_ps(e2, AK_SHUF(f2, 1, 2, 0, 3)),
+                                                        _mm_mul_ps(AK_SHUF(e2, 1, 2, 0, 3), f2))),
+                                  _mm_sub_ps(_mm_mul_ps(e3, AK_SHUF(f3, 1, 2, 0, 3)),
+                                             _mm_mul_ps(AK_SHUF(e3, 1, 2, 0, 3), f3)));
+    const __m128 q =
+        _mm_add_ps(lp_xyz(AK_SHUF(sum, 1, 2, 0, 3)), _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f + tr));
+    return _mm_div_ps(q, _mm_sqrt_ps(aks_dot4(q, q)));
+}
+
+int ik_limb_model_sse(const ak_limb_ik_params *p, const ak_xform *model, ik_limb_solution *out)
+{
+    limb_packed v;
+    limb_geom g = {.l1 = 0.0f};
+    if (!limb_packed_measure(p, model, &v, &g)) return 0;
+    const int unreachable = limb_target_interior(p, &g);
+    if (!limb_packed_bend(p, &v, &g)) return 0;
+    /* A: limb_middle_rotation's half-angle form. */
+    const float cos_d = g.cos_n * g.cos_t + g.sin_s * g.sin_t;
+    const float sin_d = g.sin_s * g.cos_t - g.cos_n * g.sin_t;
+    const float h2 = 2.0f * (1.0f + cos_d);
+    if (!(h2 > 1e-2f)) return 0;
+    const float h = akf_sqrt(h2);
+    const __m128 q_upper = limb_packed_upper(&v, &g);
+    const __m128 r_a =
+        _mm_add_ps(lp_scale(v.n, sin_d * g.n_scale / h), _mm_setr_ps(0.0f, 0.0f, 0.0f, 0.5f * h));
+    _mm_storeu_ps(&out->r_upper_model.x, q_upper);
+    _mm_storeu_ps(&out->r_middle_model.x, r_a);
+    const __m128 end = _mm_add_ps(v.a, lp_scale(v.dir, g.d));
+    out->end_model = ak_vec3_make(_mm_cvtss_f32(end), lp_lane(end, 1), lp_lane(end, 2));
+    out->reach = g.reach;
+    out->unreachable = unreachable;
+    return 1;
+}
+#endif
+
+/* The packed solve where there is SSE and it applies, else the scalar one. */
+static inline int32_t limb_solve_model(const ak_limb_ik_params *p, const ak_xform *model,
+                                       limb_solution *out, ak_error *err)
+{
+#ifdef AK_HAVE_SSE
+    if (ik_limb_model_sse(p, model, out)) return AK_OK;
+#endif
+    return limb_model_scalar(p, model, out, err);
+}
+
 /* slerp(identity, q, w) with w in [0,1]; exact at w = 1. */
 static ak_quat weigh(ak_quat q, float w)
 {
     if (w >= 1.0f) return q;
     return akq_normalize(akq_slerp(akq_identity(), akq_positive_w(q), w));
+}
+
+/* The local corrections conj(W) R W of the model-space rotations (products of unit quaternions:
+ * unit to float precision). For R = (v, s) that is (conj(W) v, s): the same angle about the
+ * axis expressed in the joint's frame, one vector rotation instead of two quaternion
+ * products; the scalar form keeps the products for the upper joint. */
+static inline void limb_corrections(ak_quat w_upper, ak_quat w_middle, const limb_solution *sol,
+                                    ak_quat *cu, ak_quat *cm)
+{
+#ifdef AK_HAVE_SSE
+    /* aks_rotate leaves lane 3 (s) as it is: its cross products are 0 there. */
+    const __m128 conj = _mm_setr_ps(-0.0f, -0.0f, -0.0f, 0.0f);
+    _mm_storeu_ps(&cu->x, aks_rotate(_mm_xor_ps(_mm_loadu_ps(&w_upper.x), conj),
+                                     _mm_loadu_ps(&sol->r_upper_model.x)));
+    _mm_storeu_ps(&cm->x, aks_rotate(_mm_xor_ps(_mm_loadu_ps(&w_middle.x), conj),
+                                     _mm_loadu_ps(&sol->r_middle_model.x)));
+#else
+    *cu = akq_in_frame(w_upper, sol->r_upper_model);
+    const ak_vec3 ra_axis = {sol->r_middle_model.x, sol->r_middle_model.y, sol->r_middle_model.z};
+    const ak_vec3 ra_local = akq_rotate(akq_conj(w_middle), ra_axis);
+    const ak_quat q = {ra_local.x, ra_local.y, ra_local.z, sol->r_middle_model.w};
+    *cm = q;
+#endif
 }
 
 /* The correction form; static so ak_limb_ik_run inlines it. `reach_out` gets l1 + l2. */
@@ -394,15 +619,9 @@ static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, con
     if (st < 0) goto done;
 
     const ak_quat w_upper = model[p->upper].rotation, w_middle = model[p->middle].rotation;
-    /* Products of unit quaternions: unit to float precision, no renormalisation needed. */
-    ak_quat cu = weigh(akq_in_frame(w_upper, sol.r_upper_model), p->weight);
-    /* A is a rotation about an axis: in the middle joint's frame it is the same angle about
-     * the axis expressed there, conj(W) (k s, c) W = (conj(W) k s, c): one vector rotation
-     * instead of two quaternion products. */
-    const ak_vec3 ra_axis = {sol.r_middle_model.x, sol.r_middle_model.y, sol.r_middle_model.z};
-    const ak_vec3 ra_local = akq_rotate(akq_conj(w_middle), ra_axis);
-    const ak_quat cm_full = {ra_local.x, ra_local.y, ra_local.z, sol.r_middle_model.w};
-    ak_quat cm = weigh(cm_full, p->weight);
+    ak_quat cu_full, cm_full;
+    limb_corrections(w_upper, w_middle, &sol, &cu_full, &cm_full);
+    ak_quat cu = weigh(cu_full, p->weight), cm = weigh(cm_full, p->weight);
     *upper_correction = cu;
     *middle_correction = cm;
 

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "ik_test_util.h"
+#include "ik/ik_internal.h"
 
 /* pelvis(0) -> upper(1) -> middle(2) -> end(3) -> toe(4); other(5) child of pelvis.
  * The limb hangs down -Y with the middle joint bent `bend` radians about +Z. */
@@ -479,6 +480,78 @@ static void limb_property_random_limbs_reach_reachable_targets(void **state)
     assert_int_equal(cases, 10000);
 }
 
+/* The packed solve (SSE) against the scalar one, the reference formulas, on random limbs (bone
+ * lengths 0.05-2, any bend down to straight, any middle-joint rotation), targets from the upper
+ * joint to 1.6x the reach (unreachable ones straighten), on the upper joint (degenerate), half
+ * with a pole, some with a soft limit. Where the packed solve declines (a nearly straight limb,
+ * an unusable pole, a target on the joint, the middle joint near a half turn) the scalar one
+ * decides.
+ * Both evaluate the same formulas on the same unit vectors, in orders that round differently:
+ * the bend axis e1 x u_bc has length sin_n and its rounding is amplified by 1/sin_n when it is
+ * normalised, and the upper rotation's quaternion from the trace form (1 + tr = 4 w^2, tr > 0)
+ * by 1/(4 w) < 0.36; so the bound is a few dozen roundings (FLT_EPSILON each) times 1/sin_n. */
+static void limb_packed_solve_matches_scalar(void **state)
+{
+    (void)state;
+#ifdef AK_HAVE_SSE
+    limb_rig rig;
+    rig_make(&rig, 0.5f, 0.5f, 0.3f);
+    test_rng rng = {0x5DEECE66DULL};
+    int packed = 0, declined_straight = 0;
+    double worst_q = 0.0, worst_end = 0.0;
+    for (int k = 0; k < 40000; ++k) {
+        ak_xform model[6];
+        memcpy(model, rig.world, sizeof model);
+        const float l1 = rng_range(&rng, 0.05f, 2.0f), l2 = rng_range(&rng, 0.05f, 2.0f);
+        const ak_vec3 a = ak_vec3_scale(rng_dir(&rng), rng_range(&rng, 0.0f, 3.0f));
+        const ak_vec3 u1 = rng_dir(&rng);
+        /* Every third limb nearly straight (bent by up to 0.03 rad about a random axis). */
+        const ak_vec3 u2 = k % 3 ? rng_dir(&rng) : ak_quat_rotate(rng_quat(&rng, 0.03f), u1);
+        const ak_vec3 b = ak_vec3_add(a, ak_vec3_scale(u1, l1));
+        model[1].translation = a;
+        model[2].translation = b;
+        model[3].translation = ak_vec3_add(b, ak_vec3_scale(u2, l2));
+        model[1].rotation = rng_quat(&rng, 3.1f);
+        model[2].rotation = rng_quat(&rng, 3.1f);
+        const float reach = l1 + l2;
+        const float dist = k % 13 == 0 ? 0.0f : reach * rng_range(&rng, 0.0f, 1.6f);
+        ak_limb_ik_params p = rig_params(&rig, ak_vec3_add(a, ak_vec3_scale(rng_dir(&rng), dist)));
+        p.use_pole = k & 1;
+        p.pole = ak_vec3_add(b, ak_vec3_scale(rng_dir(&rng), rng_range(&rng, 0.01f, 3.0f)));
+        p.soft_limit = k % 5 == 0 ? rng_range(&rng, 0.0f, 0.99f) : 0.0f;
+        assert_int_equal(ak_limb_ik_validate(&p, NULL), AK_OK);
+        ik_limb_solution s, v;
+        assert_int_equal(ik_limb_model_scalar(&p, model, &s, NULL), AK_OK);
+        const float sin_n = ak_vec3_length(ak_vec3_cross(u1, u2));
+        if (!ik_limb_model_sse(&p, model, &v)) {
+            declined_straight += sin_n < 1e-2f;
+            continue;
+        }
+        assert_true(sin_n > 0.99e-2f); /* nearly straight limbs are the scalar solve's */
+        ++packed;
+        assert_int_equal(s.unreachable, v.unreachable);
+        assert_true(s.reach == v.reach);
+        const double cond = 1.0 / sin_n;
+        const float *qs = &s.r_upper_model.x, *qv = &v.r_upper_model.x;
+        const float *ms = &s.r_middle_model.x, *mv = &v.r_middle_model.x;
+        for (int i = 0; i < 4; ++i) {
+            const double d = fmax(fabs((double)qs[i] - qv[i]), fabs((double)ms[i] - mv[i]));
+            worst_q = fmax(worst_q, d / (FLT_EPSILON * cond));
+        }
+        worst_end = fmax(worst_end, vdist(s.end_model, v.end_model) / (FLT_EPSILON * reach));
+    }
+    printf("limb packed vs scalar over %d solves: worst rotation component difference %.2f "
+           "roundings x condition, end joint %.2f roundings of the reach; %d nearly straight "
+           "limbs left to the scalar solve\n",
+           packed, worst_q, worst_end, declined_straight);
+    assert_true(packed > 20000);
+    assert_true(declined_straight > 5000);
+    assert_true(worst_q < 32.0);
+    assert_true(worst_end < 8.0);
+    ak_skeleton_destroy(rig.skel);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -498,6 +571,7 @@ int main(void)
         cmocka_unit_test(limb_matches_end_rotation),
         cmocka_unit_test(limb_soft_limit_eases_into_full_reach),
         cmocka_unit_test(limb_property_random_limbs_reach_reachable_targets),
+        cmocka_unit_test(limb_packed_solve_matches_scalar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -363,10 +363,13 @@ static const char k_leg_bvh[] =
     "   End Site\n   {\n    OFFSET 0 0 0.1\n   }\n  }\n }\n}\n"
     "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0 0 0 0 0 0 0\n";
 
-static float angle_at(ak_vec3 a, ak_vec3 b, ak_vec3 c) /* angle abc, degrees */
+/* Angle abc in degrees. The cosine is clamped to [-1, 1]: for a straight limb it rounds to
+ * -1 - 1e-7 as often as to -1 + 1e-7, and acosf of the former is NaN. */
+static float angle_at(ak_vec3 a, ak_vec3 b, ak_vec3 c)
 {
     ak_vec3 u = ak_vec3_sub(a, b), v = ak_vec3_sub(c, b);
-    return acosf(ak_vec3_dot(u, v) / (ak_vec3_length(u) * ak_vec3_length(v))) * 57.2957795f;
+    const float cosine = ak_vec3_dot(u, v) / (ak_vec3_length(u) * ak_vec3_length(v));
+    return acosf(fmaxf(-1.0f, fminf(1.0f, cosine))) * 57.2957795f;
 }
 
 static void limb_ik_worked_numbers_in_unity_frame(void **state)
