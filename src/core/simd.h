@@ -60,6 +60,17 @@ AK_INLINE __m128 aks_dot4(__m128 a, __m128 b)
     return _mm_add_ps(s, AK_SHUF(s, 2, 3, 0, 1));
 }
 
+/* (a0.b0, a1.b1, a2.b2, a3.b3) by one transpose: four dot products for the price of about
+ * three. Each sums as (x + y) + (z + w), as aks_dot4 does (and akv_dot, for lane 3 zero). */
+AK_INLINE __m128 aks_dots4(__m128 a0, __m128 b0, __m128 a1, __m128 b1, __m128 a2, __m128 b2,
+                           __m128 a3, __m128 b3)
+{
+    __m128 m0 = _mm_mul_ps(a0, b0), m1 = _mm_mul_ps(a1, b1), m2 = _mm_mul_ps(a2, b2),
+           m3 = _mm_mul_ps(a3, b3);
+    _MM_TRANSPOSE4_PS(m0, m1, m2, m3);
+    return _mm_add_ps(_mm_add_ps(m0, m1), _mm_add_ps(m2, m3));
+}
+
 /* 1/sqrt(x) per lane, the estimate refined by one Newton step (about 2e-7 relative). */
 AK_INLINE __m128 aks_rsqrt(__m128 x)
 {

@@ -98,15 +98,33 @@ _Static_assert(offsetof(ak_aim_ik_params, weight) - offsetof(ak_aim_ik_params, t
                "ak_aim_ik_params: target..weight are consecutive floats");
 static inline int aim_valid_fast(const ak_aim_ik_params *p)
 {
-    /* Padded to 16 (the last lane 0 in [0, 0]) for ik_floats_within's four-lane form. */
+    const float *f = (const float *)((const char *)p + offsetof(ak_aim_ik_params, target));
+#ifdef AK_HAVE_SSE
+    /* Four loads straight from the params: floats 0-3, 4-7, 8-11 and 11-14 (the last overlaps
+     * by one, so nothing past weight is read). */
+    static const float lo[16] = {-1e6f, -1e6f, -1e6f, -1e6f, -1e6f, -1e6f, -1e6f, -1e6f,
+                                 -1e6f, -1e6f, -1e6f, -1e6f, -1e6f, 0.0f,  0.0f,  0.0f};
+    static const float hi[16] = {1e6f, 1e6f, 1e6f, 1e6f, 1e6f, 1e6f, 1e6f,        1e6f,
+                                 1e6f, 1e6f, 1e6f, 1e6f, 1e6f, 1.0f, 3.14159265f, 1.0f};
+    __m128 in = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    for (int i = 0; i < 4; ++i) {
+        const __m128 x = _mm_loadu_ps(f + (i < 3 ? 4 * i : 11));
+        in = _mm_and_ps(in, _mm_and_ps(_mm_cmpge_ps(x, _mm_loadu_ps(lo + 4 * i)),
+                                       _mm_cmple_ps(x, _mm_loadu_ps(hi + 4 * i))));
+    }
+    const int within = _mm_movemask_ps(in) == 0xF;
+#else
+    /* Padded to 16 (the last lane 0 in [0, 0]) for ik_floats_within. */
     static const float lo[16] = {-1e6f, -1e6f, -1e6f, -1e6f, -1e6f, -1e6f, -1e6f, -1e6f,
                                  -1e6f, -1e6f, -1e6f, -1e6f, 0.0f,  0.0f,  0.0f,  0.0f};
     static const float hi[16] = {1e6f, 1e6f, 1e6f, 1e6f, 1e6f, 1e6f,        1e6f, 1e6f,
                                  1e6f, 1e6f, 1e6f, 1e6f, 1.0f, 3.14159265f, 1.0f, 0.0f};
     float v[16] = {0.0f};
-    memcpy(v, (const char *)p + offsetof(ak_aim_ik_params, target), AIM_FLOATS * sizeof(float));
+    memcpy(v, f, AIM_FLOATS * sizeof(float));
+    const int within = ik_floats_within(v, lo, hi, 16);
+#endif
     return p->skeleton && p->joint >= 0 && p->joint < p->skeleton->joint_count &&
-           ik_floats_within(v, lo, hi, 16) & (akv_dot(p->forward, p->forward) > 1e-12f);
+           within & (akv_dot(p->forward, p->forward) > 1e-12f);
 }
 
 static int32_t aim_validate(const ak_aim_ik_params *p, ak_error *err)
@@ -237,34 +255,43 @@ static ak_quat aim_frames_matrix(__m128 a, __m128 t, __m128 s, __m128 f, __m128 
     return akq_from_matrix(m);
 }
 
-int ik_aim_frames_sse(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *correction)
+/* The packed frame solve from to_target = target - position (lane 3 zero) and the rotation W
+ * (x, y, z, w): the solve computes to_target once for its checks and this. The dot products
+ * four at a time and the three reciprocal square roots in one (the same values lane by lane). */
+static inline int aim_frames_packed(const ak_aim_ik_params *p, __m128 tt, __m128 w4,
+                                    ak_quat *correction)
 {
     const __m128 pf = aks_load3(&p->forward), up4 = aks_load3(&p->up);
     const __m128 um = aks_load3(&p->up_model);
-    /* forward's unit vector beside, not before, up's part across it (the longer chain). */
-    const __m128 pf2 = aks_dot4(pf, pf), f = _mm_div_ps(pf, _mm_sqrt_ps(pf2));
-    const __m128 tt = _mm_sub_ps(aks_load3(&p->target), aks_load3(&x->translation));
-    const __m128 len2 = aks_dot4(tt, tt);
-    const __m128 u0 = _mm_sub_ps(up4, _mm_mul_ps(pf, _mm_div_ps(aks_dot4(pf, up4), pf2)));
-    const __m128 t0 = _mm_sub_ps(um, _mm_mul_ps(tt, _mm_div_ps(aks_dot4(tt, um), len2)));
-    const __m128 lu2 = aks_dot4(u0, u0), lt2 = aks_dot4(t0, t0);
-    if (!(_mm_cvtss_f32(lu2) > 1e-10f * akv_dot(p->up, p->up)) ||
-        !(_mm_cvtss_f32(lt2) > 1e-10f * akv_dot(p->up_model, p->up_model)))
-        return 0;
-    const __m128 a = _mm_mul_ps(tt, aks_rsqrt(len2));
-    const __m128 u = _mm_mul_ps(u0, aks_rsqrt(lu2)), t = _mm_mul_ps(t0, aks_rsqrt(lt2));
+    /* (|p|^2, p.up, |tt|^2, tt.up_model); then up's part across forward and up_model's across
+     * the aim, (p.up)/|p|^2 and (tt.up_model)/|tt|^2 in one division. */
+    const __m128 d1 = aks_dots4(pf, pf, pf, up4, tt, tt, tt, um);
+    const __m128 pf2 = AK_SHUF(d1, 0, 0, 0, 0), f = _mm_div_ps(pf, _mm_sqrt_ps(pf2));
+    const __m128 along = _mm_div_ps(AK_SHUF(d1, 1, 3, 1, 3), AK_SHUF(d1, 0, 2, 0, 2));
+    const __m128 u0 = _mm_sub_ps(up4, _mm_mul_ps(pf, AK_SHUF(along, 0, 0, 0, 0)));
+    const __m128 t0 = _mm_sub_ps(um, _mm_mul_ps(tt, AK_SHUF(along, 1, 1, 1, 1)));
+    /* (|u0|^2, |t0|^2, |up|^2, |up_model|^2): the degenerate frames, in one compare. */
+    const __m128 d2 = aks_dots4(u0, u0, t0, t0, up4, up4, um, um);
+    const __m128 floor2 = _mm_mul_ps(_mm_set1_ps(1e-10f), AK_SHUF(d2, 2, 3, 2, 3));
+    if ((_mm_movemask_ps(_mm_cmpgt_ps(d2, floor2)) & 3) != 3) return 0;
+    /* 1/|u0|, 1/|t0|, 1/|tt| */
+    const __m128 r = aks_rsqrt(_mm_shuffle_ps(d2, d1, _MM_SHUFFLE(2, 2, 1, 0)));
+    const __m128 a = _mm_mul_ps(tt, AK_SHUF(r, 2, 2, 2, 2));
+    const __m128 u = _mm_mul_ps(u0, AK_SHUF(r, 0, 0, 0, 0)),
+                 t = _mm_mul_ps(t0, AK_SHUF(r, 1, 1, 1, 1));
     const __m128 l = aks_cross(f, u), s = aks_cross(a, t);
     const __m128 tr1 = _mm_add_ps(
         _mm_set1_ps(1.0f),
         aim_hsum(_mm_add_ps(_mm_add_ps(_mm_mul_ps(a, f), _mm_mul_ps(t, u)), _mm_mul_ps(s, l))));
-    const __m128 w4 = _mm_loadu_ps(&x->rotation.x);
     const __m128 conj_w = _mm_xor_ps(w4, _mm_setr_ps(-0.0f, -0.0f, -0.0f, 0.0f));
     /* (v, 1 + tr) is 4 w q for the matrix's quaternion q: normalised by its own length its
      * error is that of m's entries over 4 w, at most 5x for 1 + tr > 1e-2 (a turn under 174
      * degrees, all but a few percent of random aims; the branch predicts well, a sign test of
      * the trace would not). Nearer a half turn, Shepperd's branches. */
     if (!(_mm_cvtss_f32(tr1) > 1e-2f)) {
-        *correction = akq_mul(akq_conj(x->rotation), aim_frames_matrix(a, t, s, f, u, l));
+        ak_quat w;
+        _mm_storeu_ps(&w.x, w4);
+        *correction = akq_mul(akq_conj(w), aim_frames_matrix(a, t, s, f, u, l));
         return 1;
     }
     /* v = f x a + u x t + l x s, each x cross y = (x y.yzx - x.yzx y).yzx */
@@ -280,14 +307,45 @@ int ik_aim_frames_sse(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *cor
     _mm_storeu_ps(&correction->x, c);
     return 1;
 }
+
+int ik_aim_frames_sse(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *correction)
+{
+    const __m128 tt = _mm_sub_ps(aks_load3(&p->target), aks_load3(&x->translation));
+    return aim_frames_packed(p, tt, _mm_loadu_ps(&x->rotation.x), correction);
+}
+#endif
+
+/* target - position: packed (lane 3 zero) where there is SSE, for the frame solve. */
+#ifdef AK_HAVE_SSE
+typedef __m128 aim_offset;
+static inline aim_offset aim_offset_of(const ak_aim_ik_params *p, const ak_xform *x)
+{
+    return _mm_sub_ps(aks_load3(&p->target), aks_load3(&x->translation));
+}
+static inline float aim_offset_len2(aim_offset tt)
+{
+    return _mm_cvtss_f32(aks_dot4(tt, tt)); /* (x^2 + y^2) + z^2, as akv_dot */
+}
+#else
+typedef ak_vec3 aim_offset;
+static inline aim_offset aim_offset_of(const ak_aim_ik_params *p, const ak_xform *x)
+{
+    return akv_sub(p->target, x->translation);
+}
+static inline float aim_offset_len2(aim_offset tt)
+{
+    return akv_dot(tt, tt);
+}
 #endif
 
 /* The frame solve: the packed form where there is SSE. */
-static inline int aim_by_frames(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *correction)
+static inline int aim_by_frames(const ak_aim_ik_params *p, const ak_xform *x, aim_offset tt,
+                                ak_quat *correction)
 {
 #ifdef AK_HAVE_SSE
-    return ik_aim_frames_sse(p, x, correction);
+    return aim_frames_packed(p, tt, _mm_loadu_ps(&x->rotation.x), correction);
 #else
+    (void)tt;
     return ik_aim_frames_scalar(p, x, correction);
 #endif
 }
@@ -300,9 +358,10 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *mo
     if (st == AK_OK && (!model || !correction))
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "NULL model or correction");
     /* A non-finite position makes to_len2 non-finite: one test for both checks below. */
-    const ak_vec3 to_target =
-        st == AK_OK ? akv_sub(p->target, model[p->joint].translation) : akv_make(0.0f, 0.0f, 0.0f);
-    const float to_len2 = akv_dot(to_target, to_target);
+    aim_offset tt;
+    memset(&tt, 0, sizeof tt);
+    if (st == AK_OK) tt = aim_offset_of(p, &model[p->joint]);
+    const float to_len2 = aim_offset_len2(tt);
     if (st == AK_OK && !(akq_finite(model[p->joint].rotation) & isfinite(8.0f * to_len2))) {
         if (!akq_finite(model[p->joint].rotation) || !akv_finite(model[p->joint].translation))
             st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "model pose is not finite");
@@ -325,8 +384,8 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *mo
     }
     ak_quat c;
     int exact = 0; /* the full aim lands exactly: remaining angle 0 by construction */
-    if (p->clamp_weight <= 0.0f && akv_dot(p->up, p->up) > 0.0f &&
-        aim_by_frames(p, &model[p->joint], &c)) {
+    /* (A zero up axis makes the frame degenerate: the frame solve returns 0.) */
+    if (p->clamp_weight <= 0.0f && aim_by_frames(p, &model[p->joint], tt, &c)) {
         exact = 1;
     } else {
         c = akq_in_frame(w, aim_rotation_model(w, pos, unit_or_zero(p->forward), p->up, p->target,
@@ -339,7 +398,7 @@ IK_FLATTEN int32_t ak_aim_ik_solve(const ak_aim_ik_params *p, const ak_xform *mo
     *correction = c;
     if (!exact) {
         const ak_vec3 forward_model = akq_rotate(akq_mul(w, c), unit_or_zero(p->forward));
-        res.error = small_angle_between(forward_model, to_target);
+        res.error = small_angle_between(forward_model, akv_sub(p->target, pos));
     }
     res.reached = res.error <= p->tolerance;
     if (result) *result = res;

@@ -391,16 +391,6 @@ static inline float lp_lane(__m128 v, int i)
     return f[i];
 }
 
-/* (a0.b0, a1.b1, a2.b2, a3.b3) by one transpose; each sums as (x + y) + z, as akv_dot does. */
-static inline __m128 lp_dots4(__m128 a0, __m128 b0, __m128 a1, __m128 b1, __m128 a2, __m128 b2,
-                              __m128 a3, __m128 b3)
-{
-    __m128 m0 = _mm_mul_ps(a0, b0), m1 = _mm_mul_ps(a1, b1), m2 = _mm_mul_ps(a2, b2),
-           m3 = _mm_mul_ps(a3, b3);
-    _MM_TRANSPOSE4_PS(m0, m1, m2, m3);
-    return _mm_add_ps(_mm_add_ps(m0, m1), _mm_add_ps(m2, m3));
-}
-
 static inline __m128 lp_scale(__m128 v, float s)
 {
     return _mm_mul_ps(v, _mm_set1_ps(s));
@@ -416,7 +406,7 @@ static inline int limb_packed_measure(const ak_limb_ik_params *p, const ak_xform
     const __m128 bc = lp_xyz(_mm_sub_ps(aks_load_translation(&model[p->end]), b));
     const __m128 at = lp_xyz(_mm_sub_ps(aks_load3(&p->target), a));
     /* l1, l2, dist; lane 3 becomes 1 for the reciprocals. */
-    const __m128 len = _mm_or_ps(lp_xyz(_mm_sqrt_ps(lp_dots4(ab, ab, bc, bc, at, at, ab, ab))),
+    const __m128 len = _mm_or_ps(lp_xyz(_mm_sqrt_ps(aks_dots4(ab, ab, bc, bc, at, at, ab, ab))),
                                  _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f));
     const float l1 = _mm_cvtss_f32(len), l2 = lp_lane(len, 1), dist = lp_lane(len, 2);
     const float reach = l1 + l2;
@@ -450,20 +440,20 @@ static inline int limb_packed_bend(const ak_limb_ik_params *p, limb_packed *v, l
     __m128 n = aks_cross(v->e1, v->u_bc);
     const __m128 dir = v->dir;
     const __m128 src = p->use_pole ? lp_xyz(_mm_sub_ps(aks_load3(&p->pole), v->a)) : v->ab;
-    const __m128 d1 = lp_dots4(n, n, v->u_bc, v->e1, src, dir, src, src);
+    const __m128 d1 = aks_dots4(n, n, v->u_bc, v->e1, src, dir, src, src);
     const float sin_n = akf_min(1.0f, akf_sqrt(_mm_cvtss_f32(d1)));
     if (sin_n < 1e-2f) return 0; /* nearly straight or straight: the scalar solve's care */
     g->cos_n = akf_clamp(-lp_lane(d1, 1), -1.0f, 1.0f);
     g->n_scale = 1.0f / sin_n;
     const __m128 ref = _mm_sub_ps(src, lp_scale(dir, lp_lane(d1, 2)));
-    const __m128 d2 = lp_dots4(ref, ref, ref, dir, ref, ref, ref, ref);
+    const __m128 d2 = aks_dots4(ref, ref, ref, dir, ref, ref, ref, ref);
     const float rr = _mm_cvtss_f32(d2);
     const int have_ref = p->use_pole
                              ? rr > 1e-8f * lp_lane(d1, 3) && rr > 1e-12f * g->reach * g->reach
                              : rr > 1e-8f * g->l1 * g->l1;
     if (!have_ref) return 0;
     const __m128 side = _mm_sub_ps(ref, lp_scale(dir, lp_lane(d2, 1)));
-    const __m128 d3 = lp_dots4(aks_cross(side, dir), n, side, side, side, side, side, side);
+    const __m128 d3 = aks_dots4(aks_cross(side, dir), n, side, side, side, side, side, side);
     g->sin_s = sin_n;
     if (_mm_cvtss_f32(d3) < 0.0f) {
         n = _mm_xor_ps(n, _mm_set1_ps(-0.0f));
