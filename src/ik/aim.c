@@ -98,7 +98,7 @@ _Static_assert(offsetof(ak_aim_ik_params, weight) - offsetof(ak_aim_ik_params, t
                "ak_aim_ik_params: target..weight are consecutive floats");
 static inline int aim_valid_fast(const ak_aim_ik_params *p)
 {
-    const float *f = (const float *)((const char *)p + offsetof(ak_aim_ik_params, target));
+    const char *f = (const char *)p + offsetof(ak_aim_ik_params, target);
 #ifdef AK_HAVE_SSE
     /* Four loads straight from the params: floats 0-3, 4-7, 8-11 and 11-14 (the last overlaps
      * by one, so nothing past weight is read). */
@@ -108,7 +108,8 @@ static inline int aim_valid_fast(const ak_aim_ik_params *p)
                                  1e6f, 1e6f, 1e6f, 1e6f, 1e6f, 1.0f, 3.14159265f, 1.0f};
     __m128 in = _mm_castsi128_ps(_mm_set1_epi32(-1));
     for (int i = 0; i < 4; ++i) {
-        const __m128 x = _mm_loadu_ps(f + (i < 3 ? 4 * i : 11));
+        const __m128 x =
+            _mm_loadu_ps((const float *)(const void *)(f + sizeof(float) * (i < 3 ? 4 * i : 11)));
         in = _mm_and_ps(in, _mm_and_ps(_mm_cmpge_ps(x, _mm_loadu_ps(lo + 4 * i)),
                                        _mm_cmple_ps(x, _mm_loadu_ps(hi + 4 * i))));
     }
@@ -258,7 +259,7 @@ static ak_quat aim_frames_matrix(__m128 a, __m128 t, __m128 s, __m128 f, __m128 
 /* The packed frame solve from to_target = target - position (lane 3 zero) and the rotation W
  * (x, y, z, w): the solve computes to_target once for its checks and this. The dot products
  * four at a time and the three reciprocal square roots in one (the same values lane by lane). */
-static inline int aim_frames_packed(const ak_aim_ik_params *p, __m128 tt, __m128 w4,
+static inline int aim_frames_packed(const ak_aim_ik_params *p, __m128 tt, const ak_quat *w,
                                     ak_quat *correction)
 {
     const __m128 pf = aks_load3(&p->forward), up4 = aks_load3(&p->up);
@@ -283,15 +284,13 @@ static inline int aim_frames_packed(const ak_aim_ik_params *p, __m128 tt, __m128
     const __m128 tr1 = _mm_add_ps(
         _mm_set1_ps(1.0f),
         aim_hsum(_mm_add_ps(_mm_add_ps(_mm_mul_ps(a, f), _mm_mul_ps(t, u)), _mm_mul_ps(s, l))));
-    const __m128 conj_w = _mm_xor_ps(w4, _mm_setr_ps(-0.0f, -0.0f, -0.0f, 0.0f));
+    const __m128 conj_w = _mm_xor_ps(_mm_loadu_ps(&w->x), _mm_setr_ps(-0.0f, -0.0f, -0.0f, 0.0f));
     /* (v, 1 + tr) is 4 w q for the matrix's quaternion q: normalised by its own length its
      * error is that of m's entries over 4 w, at most 5x for 1 + tr > 1e-2 (a turn under 174
      * degrees, all but a few percent of random aims; the branch predicts well, a sign test of
      * the trace would not). Nearer a half turn, Shepperd's branches. */
     if (!(_mm_cvtss_f32(tr1) > 1e-2f)) {
-        ak_quat w;
-        _mm_storeu_ps(&w.x, w4);
-        *correction = akq_mul(akq_conj(w), aim_frames_matrix(a, t, s, f, u, l));
+        *correction = akq_mul(akq_conj(*w), aim_frames_matrix(a, t, s, f, u, l));
         return 1;
     }
     /* v = f x a + u x t + l x s, each x cross y = (x y.yzx - x.yzx y).yzx */
@@ -311,7 +310,7 @@ static inline int aim_frames_packed(const ak_aim_ik_params *p, __m128 tt, __m128
 int ik_aim_frames_sse(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *correction)
 {
     const __m128 tt = _mm_sub_ps(aks_load3(&p->target), aks_load3(&x->translation));
-    return aim_frames_packed(p, tt, _mm_loadu_ps(&x->rotation.x), correction);
+    return aim_frames_packed(p, tt, &x->rotation, correction);
 }
 #endif
 
@@ -343,7 +342,7 @@ static inline int aim_by_frames(const ak_aim_ik_params *p, const ak_xform *x, ai
                                 ak_quat *correction)
 {
 #ifdef AK_HAVE_SSE
-    return aim_frames_packed(p, tt, _mm_loadu_ps(&x->rotation.x), correction);
+    return aim_frames_packed(p, tt, &x->rotation, correction);
 #else
     (void)tt;
     return ik_aim_frames_scalar(p, x, correction);
