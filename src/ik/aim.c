@@ -236,26 +236,6 @@ static inline __m128 aim_hsum(__m128 d)
     return _mm_add_ps(s, AK_SHUF(s, 2, 3, 0, 1));
 }
 
-/* m = a f^T + t u^T + s l^T as a quaternion when its trace is not positive (a turn of 90
- * degrees or more): the rows of m, then Shepperd's branches. */
-static ak_quat aim_frames_matrix(__m128 a, __m128 t, __m128 s, __m128 f, __m128 u, __m128 l)
-{
-    float rows[3][4], m[3][3];
-    _mm_storeu_ps(rows[0], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(a, 0, 0, 0, 0), f),
-                                                 _mm_mul_ps(AK_SHUF(t, 0, 0, 0, 0), u)),
-                                      _mm_mul_ps(AK_SHUF(s, 0, 0, 0, 0), l)));
-    _mm_storeu_ps(rows[1], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(a, 1, 1, 1, 1), f),
-                                                 _mm_mul_ps(AK_SHUF(t, 1, 1, 1, 1), u)),
-                                      _mm_mul_ps(AK_SHUF(s, 1, 1, 1, 1), l)));
-    _mm_storeu_ps(rows[2], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(a, 2, 2, 2, 2), f),
-                                                 _mm_mul_ps(AK_SHUF(t, 2, 2, 2, 2), u)),
-                                      _mm_mul_ps(AK_SHUF(s, 2, 2, 2, 2), l)));
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            m[i][j] = rows[i][j];
-    return akq_from_matrix(m);
-}
-
 /* The packed frame solve from to_target = target - position (lane 3 zero) and the rotation W
  * (x, y, z, w): the solve computes to_target once for its checks and this. The dot products
  * four at a time and the three reciprocal square roots in one (the same values lane by lane). */
@@ -290,7 +270,7 @@ static inline int aim_frames_packed(const ak_aim_ik_params *p, __m128 tt, const 
      * degrees, all but a few percent of random aims; the branch predicts well, a sign test of
      * the trace would not). Nearer a half turn, Shepperd's branches. */
     if (!(_mm_cvtss_f32(tr1) > 1e-2f)) {
-        *correction = akq_mul(akq_conj(*w), aim_frames_matrix(a, t, s, f, u, l));
+        *correction = akq_mul(akq_conj(*w), ik_frames_quat(a, t, s, f, u, l));
         return 1;
     }
     /* v = f x a + u x t + l x s, each x cross y = (x y.yzx - x.yzx y).yzx */

@@ -18,6 +18,29 @@
 #define IK_FLATTEN
 #endif
 
+#ifdef AK_HAVE_SSE
+/* The quaternion of m = f1 e1^T + f2 e2^T + f3 e3^T (a change of frame (e1, e2, e3) ->
+ * (f1, f2, f3), lane 3 ignored): its rows summed in that order, then Shepperd's branches.
+ * The limb's and the aim's packed solves take it for turns of 90 degrees or more. */
+AK_INLINE ak_quat ik_frames_quat(__m128 f1, __m128 f2, __m128 f3, __m128 e1, __m128 e2, __m128 e3)
+{
+    float rows[3][4], m[3][3];
+    _mm_storeu_ps(rows[0], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(f1, 0, 0, 0, 0), e1),
+                                                 _mm_mul_ps(AK_SHUF(f2, 0, 0, 0, 0), e2)),
+                                      _mm_mul_ps(AK_SHUF(f3, 0, 0, 0, 0), e3)));
+    _mm_storeu_ps(rows[1], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(f1, 1, 1, 1, 1), e1),
+                                                 _mm_mul_ps(AK_SHUF(f2, 1, 1, 1, 1), e2)),
+                                      _mm_mul_ps(AK_SHUF(f3, 1, 1, 1, 1), e3)));
+    _mm_storeu_ps(rows[2], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(f1, 2, 2, 2, 2), e1),
+                                                 _mm_mul_ps(AK_SHUF(f2, 2, 2, 2, 2), e2)),
+                                      _mm_mul_ps(AK_SHUF(f3, 2, 2, 2, 2), e3)));
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            m[i][j] = rows[i][j];
+    return akq_from_matrix(m);
+}
+#endif
+
 /* Validation helpers (inline: validation runs on every solve): each returns AK_OK or sets
  * err and returns AK_ERR_INVALID_ARG. */
 AK_INLINE int32_t ik_check_joint(const ak_skeleton *s, int32_t j, const char *what, ak_error *err)

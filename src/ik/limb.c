@@ -464,26 +464,6 @@ static inline int limb_packed_bend(const ak_limb_ik_params *p, limb_packed *v, l
     return 1;
 }
 
-/* The rows of m = f1 e1^T + f2 e2^T + f3 e3^T (limb_upper_rotation_frame's matrix, the same
- * sums in the same order) and its quaternion by Shepperd's branches. */
-static ak_quat limb_packed_matrix(__m128 f1, __m128 f2, __m128 f3, __m128 e1, __m128 e2, __m128 e3)
-{
-    float rows[3][4], m[3][3];
-    _mm_storeu_ps(rows[0], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(f1, 0, 0, 0, 0), e1),
-                                                 _mm_mul_ps(AK_SHUF(f2, 0, 0, 0, 0), e2)),
-                                      _mm_mul_ps(AK_SHUF(f3, 0, 0, 0, 0), e3)));
-    _mm_storeu_ps(rows[1], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(f1, 1, 1, 1, 1), e1),
-                                                 _mm_mul_ps(AK_SHUF(f2, 1, 1, 1, 1), e2)),
-                                      _mm_mul_ps(AK_SHUF(f3, 1, 1, 1, 1), e3)));
-    _mm_storeu_ps(rows[2], _mm_add_ps(_mm_add_ps(_mm_mul_ps(AK_SHUF(f1, 2, 2, 2, 2), e1),
-                                                 _mm_mul_ps(AK_SHUF(f2, 2, 2, 2, 2), e2)),
-                                      _mm_mul_ps(AK_SHUF(f3, 2, 2, 2, 2), e3)));
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            m[i][j] = rows[i][j];
-    return akq_from_matrix(m);
-}
-
 /* limb_upper_rotation_frame's change of frame (e1, e2, e3) -> (f1, f2, f3). For a turn under
  * 90 degrees (trace tr > 0) as a quaternion without the matrix: for R = sum f_k e_k^T,
  * (sum e_k x f_k, 1 + tr) is 4 w q (the antisymmetric part and the trace), normalised by its
@@ -504,7 +484,7 @@ static inline __m128 limb_packed_upper(const limb_packed *v, const limb_geom *g)
         _mm_add_ps(_mm_add_ps(_mm_mul_ps(f1, e1), _mm_mul_ps(f2, e2)), _mm_mul_ps(f3, e3));
     const float tr = _mm_cvtss_f32(aks_dot4(diag, _mm_set1_ps(1.0f)));
     if (!(tr > 0.0f)) {
-        ak_quat q = limb_packed_matrix(f1, f2, f3, e1, e2, e3);
+        ak_quat q = ik_frames_quat(f1, f2, f3, e1, e2, e3);
         if (fabsf(akq_dot(q, q) - 1.0f) > 1e-5f) q = akq_normalize(q); /* as limb_model_scalar */
         return _mm_loadu_ps(&q.x);
     }
