@@ -99,11 +99,17 @@ void ak_foot_ik_state_reset(ak_foot_ik_state *st)
 
 /* The sole (heel) and toe contact points of leg `side` in a world pose; inlined here, where
  * every frame asks for them several times, and behind the public forms below. */
+/* The sole point below an ankle at `ankle` whose foot's up axis (world) is `up`. */
+static inline ak_vec3 sole_below(const ak_foot_ik_leg *l, ak_vec3 ankle, ak_vec3 up)
+{
+    return akv_sub(ankle, akv_scale(up, l->sole_height));
+}
+
 static ak_vec3 sole_point(const ak_foot_ik_params *p, const ak_xform *world, int32_t side)
 {
     const ak_foot_ik_leg *l = &p->legs[side & 1];
     const ak_xform f = world[l->foot];
-    return akv_sub(f.translation, akv_scale(akq_rotate(f.rotation, l->up_local), l->sole_height));
+    return sole_below(l, f.translation, akq_rotate(f.rotation, l->up_local));
 }
 
 static ak_vec3 toe_point(const ak_foot_ik_params *p, const ak_xform *world, int32_t side)
@@ -146,7 +152,7 @@ static void anim_points_up(const ak_foot_ik_params *p, const ak_foot_ik_state *s
     const ak_xform f = world[l->foot];
     const ak_vec3 d = st ? akv_make(st->shift[s].x, 0.0f, st->shift[s].z) : akv_make(0, 0, 0);
     const ak_vec3 u = akq_rotate(f.rotation, l->up_local); /* sole_point's */
-    *heel = akv_add(akv_sub(f.translation, akv_scale(u, l->sole_height)), d);
+    *heel = akv_add(sole_below(l, f.translation, u), d);
     *toe = l->has_toe ? akv_add(toe_point(p, world, s), d) : *heel;
     if (up) *up = u;
 }
@@ -1073,7 +1079,7 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         /* (sole_point, its up axis kept for the tilt) */
         const ak_xform f = world[leg->foot];
         const ak_vec3 up = akq_rotate(f.rotation, leg->up_local);
-        st->sole[s] = akv_sub(f.translation, akv_scale(up, leg->sole_height));
+        st->sole[s] = sole_below(leg, f.translation, up);
         st->toe[s] = leg->has_toe ? toe_point(p, world, s) : st->sole[s];
         const ak_vec3 n = ff->heel_n_set[s] ? ff->heel_n[s]
                           : fr->ground[s].hit
