@@ -333,6 +333,129 @@ static void sample_fk_linear_soa4(const ak_clip *c, const ak_skeleton *sk, const
 #endif
 
 #ifdef AK_HAVE_AVX2_DISPATCH
+/* Eight lanes' key spans in registers: the keys fm, f0, f1, f2 and the fraction alpha, as
+ * locate makes them. */
+typedef struct span8 {
+    __m256i fm, f0, f1, f2;
+    __m256 alpha;
+} span8;
+
+/* The keys around f0 (s->f0 set): the next key f1 and the keys fm and f2 around f0 and f1,
+ * wrapped on a looping clip of n keys and clamped on the other, as locate makes them. */
+AK_AVX2 static inline void span8_neighbours(int32_t loop, int32_t n, span8 *s)
+{
+    const __m256i one = _mm256_set1_epi32(1), nv = _mm256_set1_epi32(n);
+    const __m256i last = _mm256_set1_epi32(n - 1), zero = _mm256_setzero_si256();
+    const __m256i f0 = s->f0;
+    __m256i f1 = _mm256_add_epi32(f0, one), fm = _mm256_sub_epi32(f0, one), f2;
+    if (loop) {
+        f1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(f1, nv), f1);
+        fm = _mm256_blendv_epi8(fm, last, _mm256_cmpeq_epi32(f0, zero));
+        f2 = _mm256_add_epi32(f1, one);
+        f2 = _mm256_andnot_si256(_mm256_cmpeq_epi32(f2, nv), f2);
+    } else {
+        f1 = _mm256_min_epi32(f1, last);
+        fm = _mm256_max_epi32(fm, zero);
+        f2 = _mm256_min_epi32(_mm256_add_epi32(f0, _mm256_set1_epi32(2)), last);
+    }
+    s->f1 = f1, s->fm = fm, s->f2 = f2;
+}
+
+/* locate_frames() of eight times at once (a clip of n frames): the same operations in the
+ * same order (IEEE division, truncation, compares), so the same spans bit for bit. Returns 0,
+ * writing nothing, when a time needs what only the scalar form does (not finite; outside
+ * [-duration, 2 duration) of a looping clip, which fmodf wraps). */
+AK_AVX2 static inline int locate8(int32_t n, float frame_time, int32_t loop, const float *times,
+                                  span8 *s)
+{
+    const __m256 t = _mm256_loadu_ps(times), zero = _mm256_setzero_ps();
+    const __m256 nf = _mm256_set1_ps((float)n), last = _mm256_set1_ps((float)(n - 1));
+    __m256 u;
+    if (loop) {
+        /* in [-duration, 2 duration): fmodf's remainder is t, or t - duration (exact: within
+         * a factor 2), and a negative one gets duration added, as locate does */
+        const __m256 d = _mm256_set1_ps((float)n * frame_time);
+        const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(t, _mm256_sub_ps(zero, d), _CMP_GE_OQ),
+                                        _mm256_cmp_ps(t, _mm256_add_ps(d, d), _CMP_LT_OQ));
+        if (_mm256_movemask_ps(ok) != 0xFF) return 0;
+        __m256 w = _mm256_blendv_ps(t, _mm256_sub_ps(t, d), _mm256_cmp_ps(t, d, _CMP_GE_OQ));
+        w = _mm256_blendv_ps(w, _mm256_add_ps(t, d), _mm256_cmp_ps(t, zero, _CMP_LT_OQ));
+        u = _mm256_div_ps(w, _mm256_set1_ps(frame_time));
+    } else {
+        const __m256 finite = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), t),
+                                            _mm256_set1_ps(INFINITY), _CMP_LT_OQ);
+        if (_mm256_movemask_ps(finite) != 0xFF) return 0;
+        u = _mm256_div_ps(t, _mm256_set1_ps(frame_time));
+        u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, zero, _CMP_LT_OQ));
+        u = _mm256_blendv_ps(u, last, _mm256_cmp_ps(u, last, _CMP_GT_OQ));
+    }
+    const __m256 nearest =
+        _mm256_cvtepi32_ps(_mm256_cvttps_epi32(_mm256_add_ps(u, _mm256_set1_ps(0.5f))));
+    const __m256 off = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_sub_ps(u, nearest));
+    u = _mm256_blendv_ps(u, nearest, _mm256_cmp_ps(off, _mm256_set1_ps(1e-4f), _CMP_LT_OQ));
+    if (loop) u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, nf, _CMP_GE_OQ));
+    __m256i f0 = _mm256_cvttps_epi32(u);
+    f0 = _mm256_max_epi32(_mm256_min_epi32(f0, _mm256_set1_epi32(n - 1)), _mm256_setzero_si256());
+    __m256 a = _mm256_sub_ps(u, _mm256_cvtepi32_ps(f0));
+    a = _mm256_blendv_ps(a, zero, _mm256_cmp_ps(a, zero, _CMP_LT_OQ));
+    a = _mm256_blendv_ps(a, _mm256_set1_ps(0.99999994f),
+                         _mm256_cmp_ps(a, _mm256_set1_ps(1.0f), _CMP_GE_OQ));
+    s->f0 = f0;
+    s->alpha = a;
+    span8_neighbours(loop, n, s);
+    return 1;
+}
+
+AK_AVX2 int ak_locate8_frames(int32_t n, float frame_time, int32_t loop, const float *times,
+                              key_span s[8])
+{
+    span8 v;
+    if (!locate8(n, frame_time, loop, times, &v)) return 0;
+    /* transposed out: fm, f0, f1, f2 of a lane in one store */
+    __m128 rows[8];
+    soa8_store(_mm256_castsi256_ps(v.fm), _mm256_castsi256_ps(v.f0), _mm256_castsi256_ps(v.f1),
+               _mm256_castsi256_ps(v.f2), rows);
+    float al[8];
+    _mm256_storeu_ps(al, v.alpha);
+    for (int k = 0; k < 8; ++k) {
+        _mm_storeu_ps((float *)(void *)&s[k].fm, rows[k]);
+        s[k].alpha = al[k];
+    }
+    return 1;
+}
+
+/* The spans of eight characters at `times` in registers: locate8, else locate lane by lane
+ * (the same spans either way). */
+AK_AVX2 static span8 locate_lanes8(const ak_clip *c, const float *times)
+{
+    span8 v;
+    if (locate8(c->frame_count, c->frame_time, c->loop, times, &v)) return v;
+    int32_t fm[8], f0[8], f1[8], f2[8];
+    float a[8];
+    for (int k = 0; k < 8; ++k) {
+        const key_span e = locate(c, times[k]);
+        fm[k] = e.fm, f0[k] = e.f0, f1[k] = e.f1, f2[k] = e.f2, a[k] = e.alpha;
+    }
+    v.fm = _mm256_loadu_si256((const __m256i *)(const void *)fm);
+    v.f0 = _mm256_loadu_si256((const __m256i *)(const void *)f0);
+    v.f1 = _mm256_loadu_si256((const __m256i *)(const void *)f1);
+    v.f2 = _mm256_loadu_si256((const __m256i *)(const void *)f2);
+    v.alpha = _mm256_loadu_ps(a);
+    return v;
+}
+
+/* The eight lanes' rows base + row * stride bytes, into `out` (eight pointers): stride below
+ * 2^32 (batch_soa8 checks), so the 32 x 32-bit products are exact. */
+AK_AVX2 static inline void lane_rows8(const void *base, __m256i row, uint32_t stride, void *out)
+{
+    const __m256i b = _mm256_set1_epi64x((long long)(uintptr_t)base);
+    const __m256i st = _mm256_set1_epi64x((long long)stride);
+    const __m256i lo = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(row));
+    const __m256i hi = _mm256_cvtepu32_epi64(_mm256_extracti128_si256(row, 1));
+    _mm256_storeu_si256((__m256i *)out, _mm256_add_epi64(b, _mm256_mul_epu32(lo, st)));
+    _mm256_storeu_si256((__m256i *)out + 1, _mm256_add_epi64(b, _mm256_mul_epu32(hi, st)));
+}
+
 /* Eight characters in lockstep (core/simd8.h): linear, and cubic on prepared control points.
  * Each pass writes either the eight AoS poses w (through the SoA window ws) or, with `soa`
  * set, the eight characters' SoA block (ak_clip_sample_fk_batch_soa); the two forms are
@@ -350,21 +473,24 @@ AK_SOA8_PASS void soa8_put(ak_xform *w, int32_t n, soa8_xform *AK_RESTRICT ws, f
         soa8_fk_store_tiled(ws, w, (size_t)n, j, p, o, tiled);
 }
 
-/* lane_keys_load of eight lanes, the slerp parameters eight at a time (the same operations in
- * the same order: the same bits). Returns whether every lane's f1 is f0 + 1. */
-AK_AVX2 static int lane_keys_load8(const ak_clip *c, const key_span *s, lane_keys *k)
+/* lane_keys_load of eight lanes from their spans in registers, the slerp parameters eight at
+ * a time (the same operations in the same order: the same bits). Returns whether every lane's
+ * f1 is f0 + 1 (the second rows are then not made: the pass reads them after the first). */
+AK_AVX2 static int lane_keys8(const ak_clip *c, const span8 *s, lane_keys *k)
 {
-    const size_t n = (size_t)c->joint_count, m = (size_t)c->track_count;
-    int adjacent = 1;
-    for (int i = 0; i < 8; ++i) {
-        k->r0[i] = c->rotations + (size_t)s[i].f0 * n;
-        k->r1[i] = c->rotations + (size_t)s[i].f1 * n;
-        k->v0[i] = c->translations + (size_t)s[i].f0 * m;
-        k->v1[i] = c->translations + (size_t)s[i].f1 * m;
-        k->t[i] = s[i].alpha;
-        adjacent &= s[i].f1 == s[i].f0 + 1;
+    const uint32_t rs = (uint32_t)c->joint_count * (uint32_t)sizeof(ak_quat);
+    const uint32_t ts = (uint32_t)c->track_count * (uint32_t)sizeof(ak_vec3);
+    lane_rows8(c->rotations, s->f0, rs, k->r0);
+    lane_rows8(c->translations, s->f0, ts, k->v0);
+    const __m256i next = _mm256_add_epi32(s->f0, _mm256_set1_epi32(1));
+    const int adjacent =
+        _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(s->f1, next))) == 0xFF;
+    if (!adjacent) {
+        lane_rows8(c->rotations, s->f1, rs, k->r1);
+        lane_rows8(c->translations, s->f1, ts, k->v1);
     }
-    const __m256 t = _mm256_loadu_ps(k->t), tm = _mm256_sub_ps(t, _mm256_set1_ps(0.5f));
+    const __m256 t = s->alpha, tm = _mm256_sub_ps(t, _mm256_set1_ps(0.5f));
+    _mm256_storeu_ps(k->t, t);
     _mm256_storeu_ps(k->h, _mm256_mul_ps(tm, tm));
     _mm256_storeu_ps(k->g,
                      _mm256_mul_ps(_mm256_mul_ps(t, tm), _mm256_sub_ps(t, _mm256_set1_ps(1.0f))));
@@ -414,11 +540,11 @@ AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
 }
 
 /* The linear pass of eight characters, its two forms (adjacent key rows or not). */
-AK_SOA8_PASS void linear_soa8(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                              ak_xform *w, soa8_xform *AK_RESTRICT ws, float *soa, const int to_soa)
+AK_SOA8_PASS void linear_soa8(const ak_clip *c, const ak_skeleton *sk, const span8 *s, ak_xform *w,
+                              soa8_xform *AK_RESTRICT ws, float *soa, const int to_soa)
 {
     lane_keys keys;
-    const int adjacent = lane_keys_load8(c, s, &keys);
+    const int adjacent = lane_keys8(c, s, &keys);
     /* the AoS window holds every joint of a rig of up to AK_SOA_TILE: no wrap to test */
     const int tiled = !to_soa && c->joint_count > AK_SOA_TILE;
     if (adjacent && !tiled)
@@ -436,6 +562,7 @@ AK_SOA8_PASS void linear_soa8(const ak_clip *c, const ak_skeleton *sk, const key
  * fm, f0, f1, f2), the slerp parameters of t and of the SQUAD blend 2t(1 - t), and the
  * Catmull-Rom weights. */
 typedef struct lane_cubic {
+    const float *times; /* the lanes' times, for the rare lane the scalar SQUAD redoes */
     const float *span[8];
     const ak_vec3 *vm[8], *v0[8], *v1[8], *v2[8];
     float t[8], h[8], g[8], bt[8], bh[8], bg[8], wa[8], wb[8], wc[8], wd[8];
@@ -444,12 +571,9 @@ typedef struct lane_cubic {
 /* The slerp parameters and Catmull-Rom weights of the eight lanes at once: lane_cubic's
  * expressions with the same operations in the same order (the same bits as one lane at a
  * time; no contraction into fmas: each product is its own instruction). */
-AK_AVX2 static void lane_cubic_weights(const key_span *s, lane_cubic *k)
+AK_AVX2 static void lane_cubic_weights(const __m256 t, lane_cubic *k)
 {
-    float alpha[8];
-    for (int i = 0; i < 8; ++i)
-        alpha[i] = s[i].alpha;
-    const __m256 t = _mm256_loadu_ps(alpha), one = _mm256_set1_ps(1.0f);
+    const __m256 one = _mm256_set1_ps(1.0f);
     const __m256 half = _mm256_set1_ps(0.5f);
     const __m256 b = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.0f), t), _mm256_sub_ps(one, t));
     const __m256 t2 = _mm256_mul_ps(t, t), t3 = _mm256_mul_ps(t2, t);
@@ -473,19 +597,33 @@ AK_AVX2 static void lane_cubic_weights(const key_span *s, lane_cubic *k)
     _mm256_storeu_ps(k->wd, _mm256_sub_ps(_mm256_mul_ps(half, t3), _mm256_mul_ps(half, t2)));
 }
 
-static void lane_cubic_load(const ak_clip *c, const key_span *s, lane_cubic *k)
+/* lane_cubic of the eight lanes at `times` from their spans in registers: span_row's rows
+ * (a looping clip's spans from keys 0, last - 1 and last have rows of their own), the
+ * translation rows, then the weights. */
+AK_AVX2 static void lane_cubic_load(const ak_clip *c, const span8 *s, const float *times,
+                                    lane_cubic *k)
 {
-    const size_t n = (size_t)c->joint_count, m = (size_t)c->track_count;
-    const float *spans = ak_clip_spans(c);
-    for (int i = 0; i < 8; ++i) {
-        const key_span *e = &s[i];
-        k->span[i] = spans + (size_t)span_row(c, e->f0) * n * AK_CUBIC_SPAN_FLOATS;
-        k->vm[i] = c->translations + (size_t)e->fm * m;
-        k->v0[i] = c->translations + (size_t)e->f0 * m;
-        k->v1[i] = c->translations + (size_t)e->f1 * m;
-        k->v2[i] = c->translations + (size_t)e->f2 * m;
+    const int32_t n = c->frame_count, last = n - 1;
+    __m256i row = s->f0;
+    if (c->loop) { /* in span_row's order of precedence: key 0's row set last */
+        const __m256i f0 = s->f0;
+        row = _mm256_blendv_epi8(row, _mm256_set1_epi32(n + 1),
+                                 _mm256_cmpeq_epi32(f0, _mm256_set1_epi32(last - 1)));
+        row = _mm256_blendv_epi8(row, _mm256_set1_epi32(n + 2),
+                                 _mm256_cmpeq_epi32(f0, _mm256_set1_epi32(last)));
+        row = _mm256_blendv_epi8(row, _mm256_set1_epi32(n),
+                                 _mm256_cmpeq_epi32(f0, _mm256_setzero_si256()));
     }
-    lane_cubic_weights(s, k);
+    const uint32_t ts = (uint32_t)c->track_count * (uint32_t)sizeof(ak_vec3);
+    k->times = times;
+    lane_rows8(ak_clip_spans(c), row,
+               (uint32_t)c->joint_count * (uint32_t)(AK_CUBIC_SPAN_FLOATS * sizeof(float)),
+               k->span);
+    lane_rows8(c->translations, s->fm, ts, k->vm);
+    lane_rows8(c->translations, s->f0, ts, k->v0);
+    lane_rows8(c->translations, s->f1, ts, k->v1);
+    lane_rows8(c->translations, s->f2, ts, k->v2);
+    lane_cubic_weights(s->alpha, k);
 }
 
 /* SQUAD of joint j for the eight characters: slerp(slerp(q0,q1,t), slerp(s0,s1,t), 2t(1-t))
@@ -493,13 +631,14 @@ static void lane_cubic_load(const ak_clip *c, const key_span *s, lane_cubic *k)
  * on opposite hemispheres (squad() then blends without the shortest-arc flip) are redone by
  * the scalar SQUAD. */
 AK_AVX2 __attribute__((noinline, cold)) static soa8_quat
-soa8_squad_redo(const ak_clip *c, const key_span *s, int32_t j, int redo, soa8_quat q)
+soa8_squad_redo(const ak_clip *c, const float *times, int32_t j, int redo, soa8_quat q)
 {
     __m128 lanes[8];
     soa8_store(q.x, q.y, q.z, q.w, lanes);
     for (int i = 0; i < 8; ++i) {
         if (!(redo & (1 << i))) continue;
-        const ak_quat r = sample_squad(c, &s[i], j);
+        const key_span s = locate(c, times[i]); /* locate8's span, bit for bit */
+        const ak_quat r = sample_squad(c, &s, j);
         lanes[i] = _mm_loadu_ps(&r.x);
     }
     soa8_load(lanes, &q.x, &q.y, &q.z, &q.w);
@@ -521,23 +660,24 @@ AK_AVX2 static inline soa8_quat span8_load(const lane_cubic *k, size_t at)
  * of line. The outer and inner slerps start from the table (the sign flip, the difference
  * and the coefficients A, B of soa8_slerp made once per key: the same bits). */
 AK_AVX2 __attribute__((always_inline)) static inline soa8_quat
-soa8_squad(const ak_clip *c, const key_span *s, const lane_cubic *k, int32_t j, const __m256 tp[6])
+soa8_squad(const ak_clip *c, const lane_cubic *k, int32_t j, const __m256 tp[6])
 {
     const size_t at = (size_t)j * AK_CUBIC_SPAN_FLOATS;
-    const soa8_quat q0 = span8_load(k, at), dq = span8_load(k, at + 4);
-    const soa8_quat s0 = span8_load(k, at + 8), ds = span8_load(k, at + 12);
+    /* in the order of use, each slerp's keys loaded after the last one's are consumed: fewer
+     * registers live at once (the gathers' transposes need most of them) */
     const soa8_quat ab = span8_load(k, at + 16); /* A, B outer; A, B inner */
     const __m256 ot_outer = _mm256_fmadd_ps(tp[2], _mm256_fmadd_ps(ab.x, tp[1], ab.y), tp[0]);
     const __m256 ot_inner = _mm256_fmadd_ps(tp[2], _mm256_fmadd_ps(ab.z, tp[1], ab.w), tp[0]);
-    const soa8_quat outer = soa8_lerp_normalize(q0, dq, ot_outer);
-    const soa8_quat inner = soa8_lerp_normalize(s0, ds, ot_inner);
+    const soa8_quat outer = soa8_lerp_normalize(span8_load(k, at), span8_load(k, at + 4), ot_outer);
+    const soa8_quat inner =
+        soa8_lerp_normalize(span8_load(k, at + 8), span8_load(k, at + 12), ot_inner);
     /* the blend needs no shortest-arc flip: lanes with the sign bit of d set (d < 0, and -0)
      * are redone by the scalar SQUAD */
     const __m256 d = soa8_dot(outer, inner);
     soa8_quat q = soa8_nlerp_fixed(outer, inner, d, tp[3], tp[4], tp[5]);
     const int redo = _mm256_movemask_ps(d);
     /* by value: q stays in registers on the path that needs no redo */
-    return redo ? soa8_squad_redo(c, s, j, redo, q) : q;
+    return redo ? soa8_squad_redo(c, k->times, j, redo, q) : q;
 }
 
 /* One coordinate of Catmull-Rom (catmull_rom in clip_internal.h) per lane, weights cw. */
@@ -551,21 +691,21 @@ AK_AVX2 static inline __m256 soa8_catmull_rom(const __m256 cw[4], __m256 pm, __m
 
 /* Cubic sample + FK for eight characters in lockstep: the SQUAD rotations (three slerps per
  * lane) and Catmull-Rom translations in the same pass as FK. Needs prepared control points. */
-AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                                       ak_xform *w, soa8_xform *AK_RESTRICT ws, float *soa,
-                                       const int to_soa, const int tiled)
+AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, const span8 *s,
+                                       const float *times, ak_xform *w, soa8_xform *AK_RESTRICT ws,
+                                       float *soa, const int to_soa, const int tiled)
 {
     const int32_t n = c->joint_count;
     const int32_t *parents = sk->parents, *track = c->joint_track;
     const ak_xform *rest = sk->rest_local;
     lane_cubic k;
-    lane_cubic_load(c, s, &k);
+    lane_cubic_load(c, s, times, &k);
     const __m256 tp[6] = {_mm256_loadu_ps(k.t),  _mm256_loadu_ps(k.h),  _mm256_loadu_ps(k.g),
                           _mm256_loadu_ps(k.bt), _mm256_loadu_ps(k.bh), _mm256_loadu_ps(k.bg)};
     const __m256 cw[4] = {_mm256_loadu_ps(k.wa), _mm256_loadu_ps(k.wb), _mm256_loadu_ps(k.wc),
                           _mm256_loadu_ps(k.wd)};
     for (int32_t j = 0; j < n; ++j) {
-        const soa8_quat q = soa8_squad(c, s, &k, j, tp);
+        const soa8_quat q = soa8_squad(c, &k, j, tp);
         soa8_xform o = {q.x,
                         q.y,
                         q.z,
@@ -592,48 +732,47 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
  * (one function's register allocation serves its own loop only). */
 #define AK_SOA8_FORM AK_AVX2 __attribute__((noinline)) static void
 
-AK_SOA8_FORM linear_aos(const ak_clip *c, const ak_skeleton *sk, const key_span *s, ak_xform *w,
+AK_SOA8_FORM linear_aos(const ak_clip *c, const ak_skeleton *sk, const span8 *s, ak_xform *w,
                         soa8_xform *AK_RESTRICT ws)
 {
     linear_soa8(c, sk, s, w, ws, NULL, 0);
 }
 
-AK_SOA8_FORM cubic_aos(const ak_clip *c, const ak_skeleton *sk, const key_span *s, ak_xform *w,
-                       soa8_xform *AK_RESTRICT ws)
+AK_SOA8_FORM cubic_aos(const ak_clip *c, const ak_skeleton *sk, const span8 *s, const float *times,
+                       ak_xform *w, soa8_xform *AK_RESTRICT ws)
 {
     /* the window holds every joint of a rig of up to AK_SOA_TILE: no wrap to test */
     if (c->joint_count > AK_SOA_TILE)
-        sample_fk_cubic_soa8(c, sk, s, w, ws, NULL, 0, 1);
+        sample_fk_cubic_soa8(c, sk, s, times, w, ws, NULL, 0, 1);
     else
-        sample_fk_cubic_soa8(c, sk, s, w, ws, NULL, 0, 0);
+        sample_fk_cubic_soa8(c, sk, s, times, w, ws, NULL, 0, 0);
 }
 
-AK_SOA8_FORM linear_soa(const ak_clip *c, const ak_skeleton *sk, const key_span *s, float *soa)
+AK_SOA8_FORM linear_soa(const ak_clip *c, const ak_skeleton *sk, const span8 *s, float *soa)
 {
     linear_soa8(c, sk, s, NULL, NULL, soa, 1);
 }
 
-AK_SOA8_FORM cubic_soa(const ak_clip *c, const ak_skeleton *sk, const key_span *s, float *soa)
+AK_SOA8_FORM cubic_soa(const ak_clip *c, const ak_skeleton *sk, const span8 *s, const float *times,
+                       float *soa)
 {
-    sample_fk_cubic_soa8(c, sk, s, NULL, NULL, soa, 1, 0);
+    sample_fk_cubic_soa8(c, sk, s, times, NULL, NULL, soa, 1, 0);
 }
 
-static void pass_soa8_aos(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                          ak_interp interp, ak_xform *w, soa8_xform *AK_RESTRICT ws)
+/* The eight characters at `times`: their spans, then the pass into their poses w (through
+ * the window ws) or into their SoA block (w NULL). */
+AK_AVX2 static void pass_soa8(const ak_clip *c, const ak_skeleton *sk, const float *times,
+                              ak_interp interp, ak_xform *w, soa8_xform *AK_RESTRICT ws, float *soa)
 {
-    if (interp == AK_INTERP_CUBIC)
-        cubic_aos(c, sk, s, w, ws);
+    const span8 s = locate_lanes8(c, times);
+    if (w && interp == AK_INTERP_CUBIC)
+        cubic_aos(c, sk, &s, times, w, ws);
+    else if (w)
+        linear_aos(c, sk, &s, w, ws);
+    else if (interp == AK_INTERP_CUBIC)
+        cubic_soa(c, sk, &s, times, soa);
     else
-        linear_aos(c, sk, s, w, ws);
-}
-
-static void pass_soa8_soa(const ak_clip *c, const ak_skeleton *sk, const key_span *s,
-                          ak_interp interp, float *soa)
-{
-    if (interp == AK_INTERP_CUBIC)
-        cubic_soa(c, sk, s, soa);
-    else
-        linear_soa(c, sk, s, soa);
+        linear_soa(c, sk, &s, soa);
 }
 
 #endif
@@ -728,88 +867,6 @@ void ak_clip_spans_build(ak_clip *c)
 }
 #endif
 
-#ifdef AK_HAVE_AVX2_DISPATCH
-/* The eight key_spans from the lanes' first keys f0 and fractions a: the next key f1, the
- * keys around them fm and f2 (wrapped on a looping clip, clamped on the other), as locate
- * makes them, eight lanes at a time, then transposed out (fm, f0, f1, f2 in one store). */
-AK_AVX2 static void locate8_spans(int32_t loop, int32_t n, __m256i f0, __m256 a, key_span s[8])
-{
-    const __m256i one = _mm256_set1_epi32(1), nv = _mm256_set1_epi32(n);
-    const __m256i last = _mm256_set1_epi32(n - 1), zero = _mm256_setzero_si256();
-    __m256i f1 = _mm256_add_epi32(f0, one), fm = _mm256_sub_epi32(f0, one), f2;
-    if (loop) {
-        f1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(f1, nv), f1);
-        fm = _mm256_blendv_epi8(fm, last, _mm256_cmpeq_epi32(f0, zero));
-        f2 = _mm256_add_epi32(f1, one);
-        f2 = _mm256_andnot_si256(_mm256_cmpeq_epi32(f2, nv), f2);
-    } else {
-        f1 = _mm256_min_epi32(f1, last);
-        fm = _mm256_max_epi32(fm, zero);
-        f2 = _mm256_min_epi32(_mm256_add_epi32(f0, _mm256_set1_epi32(2)), last);
-    }
-    __m128 rows[8];
-    soa8_store(_mm256_castsi256_ps(fm), _mm256_castsi256_ps(f0), _mm256_castsi256_ps(f1),
-               _mm256_castsi256_ps(f2), rows);
-    float al[8];
-    _mm256_storeu_ps(al, a);
-    for (int k = 0; k < 8; ++k) {
-        _mm_storeu_ps((float *)(void *)&s[k].fm, rows[k]);
-        s[k].alpha = al[k];
-    }
-}
-
-/* locate_frames() of eight times at once (a clip of n frames): the same operations in the
- * same order (IEEE division, truncation, compares), so the same spans bit for bit. Returns 0,
- * writing nothing, when a time needs what only the scalar form does (not finite; outside
- * [-duration, 2 duration) of a looping clip, which fmodf wraps). */
-AK_AVX2 int ak_locate8_frames(int32_t n, float frame_time, int32_t loop, const float *times,
-                              key_span s[8])
-{
-    const __m256 t = _mm256_loadu_ps(times), zero = _mm256_setzero_ps();
-    const __m256 nf = _mm256_set1_ps((float)n), last = _mm256_set1_ps((float)(n - 1));
-    __m256 u;
-    if (loop) {
-        /* in [-duration, 2 duration): fmodf's remainder is t, or t - duration (exact: within
-         * a factor 2), and a negative one gets duration added, as locate does */
-        const __m256 d = _mm256_set1_ps((float)n * frame_time);
-        const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(t, _mm256_sub_ps(zero, d), _CMP_GE_OQ),
-                                        _mm256_cmp_ps(t, _mm256_add_ps(d, d), _CMP_LT_OQ));
-        if (_mm256_movemask_ps(ok) != 0xFF) return 0;
-        __m256 w = _mm256_blendv_ps(t, _mm256_sub_ps(t, d), _mm256_cmp_ps(t, d, _CMP_GE_OQ));
-        w = _mm256_blendv_ps(w, _mm256_add_ps(t, d), _mm256_cmp_ps(t, zero, _CMP_LT_OQ));
-        u = _mm256_div_ps(w, _mm256_set1_ps(frame_time));
-    } else {
-        const __m256 finite = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), t),
-                                            _mm256_set1_ps(INFINITY), _CMP_LT_OQ);
-        if (_mm256_movemask_ps(finite) != 0xFF) return 0;
-        u = _mm256_div_ps(t, _mm256_set1_ps(frame_time));
-        u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, zero, _CMP_LT_OQ));
-        u = _mm256_blendv_ps(u, last, _mm256_cmp_ps(u, last, _CMP_GT_OQ));
-    }
-    const __m256 nearest =
-        _mm256_cvtepi32_ps(_mm256_cvttps_epi32(_mm256_add_ps(u, _mm256_set1_ps(0.5f))));
-    const __m256 off = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_sub_ps(u, nearest));
-    u = _mm256_blendv_ps(u, nearest, _mm256_cmp_ps(off, _mm256_set1_ps(1e-4f), _CMP_LT_OQ));
-    if (loop) u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, nf, _CMP_GE_OQ));
-    __m256i f0 = _mm256_cvttps_epi32(u);
-    f0 = _mm256_max_epi32(_mm256_min_epi32(f0, _mm256_set1_epi32(n - 1)), _mm256_setzero_si256());
-    __m256 a = _mm256_sub_ps(u, _mm256_cvtepi32_ps(f0));
-    a = _mm256_blendv_ps(a, zero, _mm256_cmp_ps(a, zero, _CMP_LT_OQ));
-    a = _mm256_blendv_ps(a, _mm256_set1_ps(0.99999994f),
-                         _mm256_cmp_ps(a, _mm256_set1_ps(1.0f), _CMP_GE_OQ));
-    locate8_spans(loop, n, f0, a, s);
-    return 1;
-}
-
-/* The spans of eight characters: locate8, else locate lane by lane. */
-AK_AVX2 static void locate_lanes(const ak_clip *c, const float *times, key_span s[8])
-{
-    if (ak_locate8_frames(c->frame_count, c->frame_time, c->loop, times, s)) return;
-    for (int k = 0; k < 8; ++k)
-        s[k] = locate(c, times[k]);
-}
-#endif
-
 /* The eight-character paths over [i, count) in steps of eight; returns where they stopped. */
 #ifdef AK_HAVE_AVX2_DISPATCH
 static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t i,
@@ -818,12 +875,11 @@ static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *
     const size_t n = (size_t)c->joint_count;
     if (count - i < 8 || !aks8_cpu_ok()) return i;
     if (interp == AK_INTERP_CUBIC && !ak_clip_spans(c)) return i;
+    /* the lanes' row offsets are 32 x 32-bit products (lane_rows8) */
+    if (n * AK_CUBIC_SPAN_FLOATS * sizeof(float) > UINT32_MAX) return i;
     soa8_xform scratch[AK_SOA_TILE + 1];
-    for (; i + 8 <= count; i += 8) {
-        key_span s[8];
-        locate_lanes(c, times + i, s);
-        pass_soa8_aos(c, sk, s, interp, model + (size_t)i * n, scratch);
-    }
+    for (; i + 8 <= count; i += 8)
+        pass_soa8(c, sk, times + i, interp, model + (size_t)i * n, scratch, NULL);
     return i;
 }
 #endif
@@ -947,12 +1003,11 @@ static int block_soa8(const ak_clip *c, const ak_skeleton *sk, const float *time
     if (!aks8_cpu_ok() || (interp != AK_INTERP_LINEAR && interp != AK_INTERP_CUBIC) ||
         (interp == AK_INTERP_CUBIC && !ak_clip_spans(c)))
         return 0;
-    key_span s[8];
+    if ((size_t)c->joint_count * AK_CUBIC_SPAN_FLOATS * sizeof(float) > UINT32_MAX) return 0;
     float t[8];
     for (int k = 0; k < 8; ++k)
         t[k] = times[first + k < count ? first + k : count - 1];
-    locate_lanes(c, t, s);
-    pass_soa8_soa(c, sk, s, interp, block);
+    pass_soa8(c, sk, t, interp, NULL, NULL, block);
     return 1;
 #else
     (void)c, (void)sk, (void)times, (void)count, (void)first, (void)interp, (void)block;
