@@ -462,6 +462,15 @@ AK_AVX2 static inline void lane_rows8(const void *base, __m256i row, uint32_t st
  * compiled apart (always inline on a constant), so neither pays for the other. */
 #define AK_SOA8_PASS AK_AVX2 __attribute__((always_inline)) static inline
 
+/* Joint j's rest offset in every lane (a joint without a translation track): broadcast
+ * straight from memory. */
+AK_AVX2 static inline void soa8_rest_translation(const ak_xform *rest, int32_t j, soa8_xform *o)
+{
+    o->tx = _mm256_broadcast_ss(&rest[j].translation.x);
+    o->ty = _mm256_broadcast_ss(&rest[j].translation.y);
+    o->tz = _mm256_broadcast_ss(&rest[j].translation.z);
+}
+
 /* Joint j's model transforms out: into the SoA block, or transposed into the eight poses (w:
  * the first character's, the others following, n joints apart). */
 AK_SOA8_PASS void soa8_put(ak_xform *w, int32_t n, soa8_xform *AK_RESTRICT ws, float *soa,
@@ -516,15 +525,12 @@ AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
         const soa8_quat a = soa8_keys(keys->r0, j);
         const soa8_quat b = adjacent ? soa8_keys(keys->r0, j + n) : soa8_keys(keys->r1, j);
         const soa8_quat q = soa8_slerp(a, b, T, H, G);
-        soa8_xform o = {q.x,
-                        q.y,
-                        q.z,
-                        q.w,
-                        _mm256_set1_ps(rest[j].translation.x),
-                        _mm256_set1_ps(rest[j].translation.y),
-                        _mm256_set1_ps(rest[j].translation.z)};
+        soa8_xform o;
+        o.qx = q.x, o.qy = q.y, o.qz = q.z, o.qw = q.w;
         const int32_t tk = track[j];
-        if (tk >= 0) {
+        if (tk < 0) {
+            soa8_rest_translation(rest, j, &o);
+        } else {
             __m256 v0[3], v1[3];
             soa8_vec3_keys(keys->v0, tk, v0);
             if (adjacent)
@@ -706,15 +712,12 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
                           _mm256_loadu_ps(k.wd)};
     for (int32_t j = 0; j < n; ++j) {
         const soa8_quat q = soa8_squad(c, &k, j, tp);
-        soa8_xform o = {q.x,
-                        q.y,
-                        q.z,
-                        q.w,
-                        _mm256_set1_ps(rest[j].translation.x),
-                        _mm256_set1_ps(rest[j].translation.y),
-                        _mm256_set1_ps(rest[j].translation.z)};
+        soa8_xform o;
+        o.qx = q.x, o.qy = q.y, o.qz = q.z, o.qw = q.w;
         const int32_t tk = track[j];
-        if (tk >= 0) {
+        if (tk < 0) {
+            soa8_rest_translation(rest, j, &o);
+        } else {
             __m256 pm[3], p0[3], p1[3], p2[3];
             soa8_vec3_keys(k.vm, tk, pm);
             soa8_vec3_keys(k.v0, tk, p0);
