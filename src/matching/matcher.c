@@ -79,6 +79,13 @@ struct ak_matcher {
     int32_t cancel_rebase; /* a transition: the offsets jumped (cancel_offset keeps the foot) */
     int32_t place_decided[2], toe_at_land[2];
     ak_vec3 land[2], land_toe[2], land_ray[2], land_toe_ray[2];
+    /* Shorter steps on steep ground (the guide walker's rule, walker.c: shorter_steps): the
+     * root's travel and each foot's place along the facing are scaled by step_scale, which
+     * follows step_goal (step_goal_of) as a critically damped spring (step_scale_v its rate);
+     * anim_sole: each foot's sole in the playing frame's in-place pose (update_stance), for the
+     * step's length. */
+    float step_scale, step_scale_v, step_goal;
+    ak_vec3 anim_sole[2];
 };
 
 static float wrap_pi(float a)
@@ -371,6 +378,8 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->cancel_rebase = 0;
     memset(m->place_target, 0, sizeof m->place_target);
     m->place_decided[0] = m->place_decided[1] = m->toe_at_land[0] = m->toe_at_land[1] = 0;
+    m->step_scale = m->step_goal = 1.0f;
+    m->step_scale_v = 0.0f;
     ak_foot_ik_state_reset(&m->fst);
     if (m->p.use_controller) ak_controller_init(&m->ctrl, &m->p.controller, m->pos, NULL);
     m->ctrl.grounded = 1;
@@ -433,7 +442,16 @@ static ak_vec3 root_rate(const ak_motion_db *db, int32_t f)
                      1.0f / db->frame_time);
 }
 
-/* World velocity and heading rate the playing frame gives the character. */
+/* An offset in the character's frame (+Z its facing) in the shorter stride: its part along
+ * the facing scaled by step_scale, the part across kept (the feet stay as wide apart). */
+static ak_vec3 gait_scaled(const ak_matcher *m, ak_vec3 v)
+{
+    v.z *= m->step_scale;
+    return v;
+}
+
+/* World velocity and heading rate the playing frame gives the character (its travel in the
+ * shorter stride). */
 static ak_vec3 anim_velocity(const ak_matcher *m, float *turn_rate)
 {
     if (m->standing) {
@@ -441,7 +459,7 @@ static ak_vec3 anim_velocity(const ak_matcher *m, float *turn_rate)
         return ak_vec3_make(0, 0, 0);
     }
     if (turn_rate) *turn_rate = m->rate * m->db->dturn[m->frame] / m->db->frame_time;
-    return akv_scale(akq_rotate(ak_quat_yaw(m->heading), m->db->delta[m->frame]),
+    return akv_scale(akq_rotate(ak_quat_yaw(m->heading), gait_scaled(m, m->db->delta[m->frame])),
                      m->rate / m->db->frame_time);
 }
 
@@ -872,6 +890,18 @@ static void cancel_offset(ak_matcher *m, int s, int known, float u)
     m->cancel[s] = akv_sub(e, o);
 }
 
+/* Foot s moved to its place in the shorter stride (the walker's gait_shift): its sole's offset
+ * from the character's place along the facing, in the placed pose, scaled by step_scale. With
+ * the root's travel scaled the same way (anim_velocity) the gait shortens along the facing: a
+ * planted foot stays still under the slower hips, a swinging one lands that much nearer. */
+static ak_vec3 gait_shift(const ak_matcher *m, int s)
+{
+    const ak_vec3 sole = ak_foot_ik_sole(&m->fik, m->world, s);
+    const ak_vec3 f = ak_vec3_make(sinf(m->heading), 0.0f, cosf(m->heading));
+    const float along = (sole.x - m->pos.x) * f.x + (sole.z - m->pos.z) * f.z;
+    return akv_scale(f, (m->step_scale - 1.0f) * along);
+}
+
 /* This frame's placement shift of each foot (the walker's rule, plus the cancel part of
  * cancel_offset): held in stance, in a swing toward a known landing a glide
  * (ak_foot_place_glide) from where the stance left it to the decided target; whether its toe
@@ -899,6 +929,7 @@ static void placement_shift(ak_matcher *m)
                 m->fik.legs[s].has_toe && open && u >= 0.5f && u <= 0.75f && !contact_ahead(m, s);
         }
         m->fst.shift[s] = akv_add(m->place_shift[s], m->cancel[s]);
+        if (m->step_scale != 1.0f) m->fst.shift[s] = akv_add(m->fst.shift[s], gait_shift(m, s));
     }
     m->cancel_rebase = 0;
 }
@@ -918,8 +949,9 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
         /* where a swinging foot lands: the playing frame's landing, seen from the character,
          * moved by the placement */
         const ak_vec3 shift = m->place_decided[s] ? m->place_target[s] : ak_vec3_make(0, 0, 0);
-        const ak_vec3 rel = akq_rotate(yaw, m->db->land_rel[2 * m->frame + s]);
-        const ak_vec3 rel_toe = akq_rotate(yaw, m->db->land_toe_rel[2 * m->frame + s]);
+        const ak_vec3 rel = akq_rotate(yaw, gait_scaled(m, m->db->land_rel[2 * m->frame + s]));
+        const ak_vec3 rel_toe =
+            akq_rotate(yaw, gait_scaled(m, m->db->land_toe_rel[2 * m->frame + s]));
         m->land[s] = ak_vec3_make(m->pos.x + rel.x, m->floor_y + rel.y, m->pos.z + rel.z);
         m->land_toe[s] =
             ak_vec3_make(m->pos.x + rel_toe.x, m->floor_y + rel_toe.y, m->pos.z + rel_toe.z);
@@ -959,6 +991,63 @@ static float source_hip_accel(const ak_matcher *m)
     return lowest * m->rate * m->rate + offset;
 }
 
+/* The most a step rises or falls, as a fraction of the leg's length (the walker's
+ * STEP_RISE_MAX); the step scale's smoothing, seconds, and its least value (walker.c's). */
+#define AK_STEP_RISE_MAX        0.25f
+#define AK_STEP_SCALE_SMOOTHING 0.1f
+#define AK_STEP_SCALE_MIN       0.5f
+
+/* The slope of ground hit h along direction f (rise over run; 0 without a hit). */
+static float slope_along(const ak_ground_hit *h, ak_vec3 f)
+{
+    return h->hit && h->normal.y > 1e-3f ? -(h->normal.x * f.x + h->normal.z * f.z) / h->normal.y
+                                         : 0.0f;
+}
+
+/* The step scale for the step being taken (the walker's step_goal_of): a foot swinging toward
+ * a known landing over a planted one, the mean of the ground's slope along the facing under
+ * the planted heel and where the swinging one lands (the normals: a stair's treads are level);
+ * a step of the playing frame's own length (its landing from the planted foot, both in its
+ * in-place pose) rising more than AK_STEP_RISE_MAX of the leg on that slope is shortened to
+ * that rise; 1 otherwise. Kept while no foot swings over a planted one and once arrived; 1
+ * standing. `hit`: floor_and_ik's. */
+static float step_goal_of(const ak_matcher *m, const ak_ground_hit *hit)
+{
+    if (m->standing) return 1.0f;
+    if (m->arrived) return m->step_goal;
+    const ak_skeleton *sk = m->db->skeleton;
+    float goal = m->step_goal;
+    const ak_vec3 f = ak_vec3_make(sinf(m->heading), 0.0f, cosf(m->heading));
+    for (int s = 0; s < 2; ++s) {
+        const int o = 1 - s;
+        if (!landing_known(m, s) || !m->stance[o] || !hit[4 + s].hit || !hit[o].hit) continue;
+        const float grade = fabsf(0.5f * (slope_along(&hit[4 + s], f) + slope_along(&hit[o], f)));
+        const ak_vec3 d = akv_sub(m->db->land_rel[2 * m->frame + s], m->anim_sole[o]);
+        const float step = sqrtf(d.x * d.x + d.z * d.z);
+        float leg = 0.0f;
+        for (int k = 0; k < 2; ++k)
+            leg += 0.5f *
+                   (sk->bone_lengths[m->fik.legs[k].lower] + sk->bone_lengths[m->fik.legs[k].foot]);
+        const float rise = grade * step, most = AK_STEP_RISE_MAX * leg;
+        goal = rise > most ? akf_max(most / rise, AK_STEP_SCALE_MIN) : 1.0f;
+    }
+    return goal;
+}
+
+/* Shorter steps on steep ground (issue 21: shorten the step rather than fold a knee or drop
+ * the hips; the guide walker's shorter_steps): the root's travel and the feet's places along
+ * the facing are scaled by step_scale from the next frame, the frames play on at their rate
+ * (the cadence is kept), the planted feet stay locked. */
+static void shorter_steps(ak_matcher *m, const ak_ground_hit *hit)
+{
+    m->step_goal = step_goal_of(m, hit);
+    if (m->step_scale == m->step_goal && m->step_scale_v == 0.0f) return;
+    ak_spring1 k = {m->step_scale, m->step_scale_v};
+    aks_spring_step(&k, m->step_goal, 0.0f, 1.0f / AK_STEP_SCALE_SMOOTHING, m->dt);
+    m->step_scale = k.x;
+    m->step_scale_v = k.v;
+}
+
 /* The floor the pose stands on follows the ground under the feet (a critically damped
  * spring, as the walker's), then the feet go on the ground with foot IK. `hit` holds the
  * hits of the two sole rays, the two toe rays, then the two landing rays. */
@@ -973,6 +1062,7 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
                                            &hit[s], land, phase, m->pos.y, 0);
     }
     ak_floor_follow(&m->floor_y, &m->floor_v, support, m->p.ground_smoothing, dt, m->initialized);
+    shorter_steps(m, hit);
     /* The placed pose moves only vertically with the new floor. */
     const float dy = m->initialized ? m->floor_y - floor0 : 0.0f;
     if (!m->initialized) place_pose(m);
@@ -1065,6 +1155,7 @@ static void update_stance(ak_matcher *m)
     ak_fk(m->db->skeleton, m->anim, m->world); /* in place: the floor is y = 0 */
     const ak_quat yaw = ak_quat_yaw(m->heading);
     for (int s = 0; s < 2; ++s) {
+        m->anim_sole[s] = ak_foot_ik_sole(&m->fik, m->world, s);
         const int32_t own_c =
             m->standing ? AK_CONTACT_HEEL | AK_CONTACT_TOE : m->db->contact[2 * m->frame + s];
         int32_t c = own_c;
@@ -1103,8 +1194,9 @@ static void update_stance(ak_matcher *m)
             /* the point the lock holds: the toe while the foot rolls over it, else the heel */
             const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->world, s)
                                                     : ak_foot_ik_sole(&m->fik, m->world, s);
-            /* moved by the placement, as the lock was */
-            const ak_vec3 sole = akv_add(akv_add(m->pos, akq_rotate(yaw, held)), m->fst.shift[s]);
+            /* moved by the placement, as the lock was, in the shorter stride */
+            const ak_vec3 sole = akv_add(akv_add(m->pos, akq_rotate(yaw, gait_scaled(m, held))),
+                                         akv_add(m->place_shift[s], m->cancel[s]));
             const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
             if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
                 if (!m->released[s]) ++m->unlocks;
@@ -1133,7 +1225,7 @@ static void stop_release(ak_matcher *m)
         if (!m->stance[s] || m->fst.lock_weight[s] <= 0.0f) continue;
         const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->own_world, s)
                                                 : ak_foot_ik_sole(&m->fik, m->own_world, s);
-        const ak_vec3 at = akv_add(rest, akq_rotate(yaw, held));
+        const ak_vec3 at = akv_add(rest, akq_rotate(yaw, gait_scaled(m, held)));
         const float dx = at.x - m->fst.lock_point[s].x, dz = at.z - m->fst.lock_point[s].z;
         if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
             m->released[s] = 1;
