@@ -237,30 +237,36 @@ static inline __m128 aim_hsum(__m128 d)
 }
 
 /* The packed frame solve from to_target = target - position (lane 3 zero) and the rotation W
- * (x, y, z, w): the solve computes to_target once for its checks and this. The dot products
- * four at a time and the three reciprocal square roots in one (the same values lane by lane). */
+ * (x, y, z, w): the solve computes to_target once for its checks and this. Each frame's third
+ * and second axes come from cross products of the inputs (l ~ forward x up, u ~ l x forward;
+ * s ~ to_target x up_model, t ~ s x to_target: Gram-Schmidt without its divisions, each
+ * perpendicular to what it came from to a rounding), so nothing waits on a first
+ * normalisation: the four lengths they need are one square root and one division after one
+ * set of dot products. A frame is degenerate where the scalar form's is: |forward x up|^2 below
+ * 1e-10 |up|^2 |forward|^2 is its |u0|^2 below 1e-10 |up|^2, and likewise for the model frame. */
 static inline int aim_frames_packed(const ak_aim_ik_params *p, __m128 tt, const ak_quat *w,
                                     ak_quat *correction)
 {
     const __m128 pf = aks_load3(&p->forward), up4 = aks_load3(&p->up);
     const __m128 um = aks_load3(&p->up_model);
-    /* (|p|^2, p.up, |tt|^2, tt.up_model); then up's part across forward and up_model's across
-     * the aim, (p.up)/|p|^2 and (tt.up_model)/|tt|^2 in one division. */
-    const __m128 d1 = aks_dots4(pf, pf, pf, up4, tt, tt, tt, um);
-    const __m128 pf2 = AK_SHUF(d1, 0, 0, 0, 0), f = _mm_div_ps(pf, _mm_sqrt_ps(pf2));
-    const __m128 along = _mm_div_ps(AK_SHUF(d1, 1, 3, 1, 3), AK_SHUF(d1, 0, 2, 0, 2));
-    const __m128 u0 = _mm_sub_ps(up4, _mm_mul_ps(pf, AK_SHUF(along, 0, 0, 0, 0)));
-    const __m128 t0 = _mm_sub_ps(um, _mm_mul_ps(tt, AK_SHUF(along, 1, 1, 1, 1)));
-    /* (|u0|^2, |t0|^2, |up|^2, |up_model|^2): the degenerate frames, in one compare. */
-    const __m128 d2 = aks_dots4(u0, u0, t0, t0, up4, up4, um, um);
-    const __m128 floor2 = _mm_mul_ps(_mm_set1_ps(1e-10f), AK_SHUF(d2, 2, 3, 2, 3));
-    if ((_mm_movemask_ps(_mm_cmpgt_ps(d2, floor2)) & 3) != 3) return 0;
-    /* 1/|u0|, 1/|t0|, 1/|tt| */
-    const __m128 r = aks_rsqrt(_mm_shuffle_ps(d2, d1, _MM_SHUFFLE(2, 2, 1, 0)));
-    const __m128 a = _mm_mul_ps(tt, AK_SHUF(r, 2, 2, 2, 2));
-    const __m128 u = _mm_mul_ps(u0, AK_SHUF(r, 0, 0, 0, 0)),
-                 t = _mm_mul_ps(t0, AK_SHUF(r, 1, 1, 1, 1));
-    const __m128 l = aks_cross(f, u), s = aks_cross(a, t);
+    const __m128 lv = aks_cross(pf, up4), sv = aks_cross(tt, um);
+    const __m128 uv = aks_cross(lv, pf), tv = aks_cross(sv, tt);
+    /* (|p|^2, |lv|^2, |tt|^2, |sv|^2), and |up|^2, |up_model|^2 for the degenerate test. */
+    const __m128 d1 = aks_dots4(pf, pf, lv, lv, tt, tt, sv, sv);
+    const __m128 d2 = aks_dots4(up4, up4, up4, up4, um, um, um, um);
+    const __m128 floor2 = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(1e-10f), d2), AK_SHUF(d1, 0, 0, 2, 2));
+    if ((_mm_movemask_ps(_mm_cmpgt_ps(d1, floor2)) & 0xA) != 0xA) return 0;
+    /* 1/|p|, 1/|lv|, 1/|tt|, 1/|sv| (correctly rounded: the trace form below amplifies the
+     * frames' errors up to 5x, and reciprocal-root estimates cost the test's margin); then
+     * 1/(|p| |lv|) and 1/(|tt| |sv|) for uv and tv. */
+    const __m128 r = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(d1));
+    const __m128 r2 = _mm_mul_ps(r, AK_SHUF(r, 1, 0, 3, 2));
+    const __m128 f = _mm_mul_ps(pf, AK_SHUF(r, 0, 0, 0, 0)),
+                 l = _mm_mul_ps(lv, AK_SHUF(r, 1, 1, 1, 1));
+    const __m128 u = _mm_mul_ps(uv, AK_SHUF(r2, 0, 0, 0, 0));
+    const __m128 a = _mm_mul_ps(tt, AK_SHUF(r, 2, 2, 2, 2)),
+                 s = _mm_mul_ps(sv, AK_SHUF(r, 3, 3, 3, 3));
+    const __m128 t = _mm_mul_ps(tv, AK_SHUF(r2, 2, 2, 2, 2));
     const __m128 tr1 = _mm_add_ps(
         _mm_set1_ps(1.0f),
         aim_hsum(_mm_add_ps(_mm_add_ps(_mm_mul_ps(a, f), _mm_mul_ps(t, u)), _mm_mul_ps(s, l))));
