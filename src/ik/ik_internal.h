@@ -174,17 +174,22 @@ int ik_aim_frames_sse(const ak_aim_ik_params *p, const ak_xform *x, ak_quat *cor
 #endif
 /* Limb IK's solve in model space (limb.c): the rotations r_upper_model (applied to the whole
  * limb about the upper joint) and r_middle_model (to the lower bone about the middle joint),
- * where the end joint lands at full weight, l1 + l2 and whether the target is out of reach. */
+ * where the end joint lands at full weight, l1 + l2 and whether the target is out of reach.
+ * The packed solve also writes the local corrections conj(W) R W of both joints (has_local 1),
+ * which it computes first; the scalar one leaves them to the caller (has_local 0). */
 typedef struct ik_limb_solution {
     ak_quat r_upper_model;
     ak_quat r_middle_model;
     ak_vec3 end_model;
     float reach;
     int unreachable;
+    int has_local;
+    ak_quat upper_local, middle_local;
 } ik_limb_solution;
 /* The scalar solve (every case; the reference) and, where there is SSE, the packed one the
  * solve tries first: it covers a bent limb (bend sine >= 1e-2) with a usable reference side and
- * returns 0 for everything else (the scalar solve then decides, with its error messages).
+ * returns 0 for everything else (the scalar solve then decides, with its error messages); this
+ * entry point also fills the model-space rotations from its local corrections.
  * tests/ik/test_limb.c holds them equal over a sweep. Params must have passed validation. */
 int32_t ik_limb_model_scalar(const ak_limb_ik_params *p, const ak_xform *model,
                              ik_limb_solution *out, ak_error *err);

@@ -17,7 +17,12 @@
  * For a bent limb, B and C are computed together as one change of frame (the solved limb is
  * known in closed form), which shortens the chain of dependent square roots; a straight
  * limb (no bend plane yet) goes through A, B, C one by one.
- * The corrections in local space are conj(W) R W for each joint's model-space rotation W. */
+ * The sines of beta and alpha come from Heron's factors (limb_area4), not sqrt(1 - cos^2),
+ * which loses half its digits near a straight or folded target; A's quaternion is the product
+ * of the two interior angles' half-angle forms.
+ * The corrections in local space are conj(W) R W for each joint's model-space rotation W.
+ * Where there is SSE a packed solve (below) covers the common case, a bent limb with a usable
+ * reference side, with a shorter chain of dependent square roots. */
 #include "ik/ik_internal.h"
 
 ak_limb_ik_params ak_limb_ik_defaults(void)
@@ -170,8 +175,8 @@ static inline int32_t limb_measure(const ak_limb_ik_params *p, const ak_xform *m
 /* Effective distance: soft limit, then the clamp into the solvable range (epsilon keeps the
  * cosines inside [-1, 1] and the limb from locking straight on reachable targets, so its bend
  * plane survives to the next frame). An unreachable target straightens the limb exactly.
- * Law of cosines: cos(interior) = (l1^2 + l2^2 - d^2) / (2 l1 l2). Returns "unreachable". */
-static inline int limb_target_interior(const ak_limb_ik_params *p, limb_geom *g)
+ * Sets g->d (g->d == g->reach: straight); returns "unreachable". */
+static inline int limb_target_distance(const ak_limb_ik_params *p, limb_geom *g)
 {
     const float reach = g->reach, l1 = g->l1, l2 = g->l2;
     float d = isfinite(g->dist) ? g->dist : 2.0f * reach;
@@ -181,15 +186,32 @@ static inline int limb_target_interior(const ak_limb_ik_params *p, limb_geom *g)
         if (d > ds) d = ds + (reach - ds) * (1.0f - expf(-(d - ds) / (reach - ds)));
     }
     const float eps = 1e-5f * reach;
-    if (d >= reach) {
-        d = reach;
-        g->cos_t = -1.0f;
-    } else {
-        d = akf_clamp(d, fabsf(l1 - l2) + eps, reach - eps);
-        g->cos_t = akf_clamp((l1 * l1 + l2 * l2 - d * d) * 0.5f / (l1 * l2), -1.0f, 1.0f);
-    }
-    g->d = d;
-    g->sin_t = akf_sqrt(akf_max(0.0f, 1.0f - g->cos_t * g->cos_t));
+    g->d = d >= reach ? reach : akf_clamp(d, fabsf(l1 - l2) + eps, reach - eps);
+    return unreachable;
+}
+
+/* Four times the area of the triangle (l1, l2, d): Heron's formula in factors that do not
+ * cancel, sqrt((reach - d)(reach + d)) sqrt((d - dl)(d + dl)) with dl = l1 - l2 (0 exactly at
+ * d = reach). The sines of the solved limb's angles are this over products of its sides:
+ * sqrt(1 - cos^2) from the law of cosines loses half its digits near a straight or folded
+ * target (the end joint missed by up to 1.4e-4 of the reach with d near |l1 - l2|). */
+static inline float limb_area4(const limb_geom *g)
+{
+    const float d = g->d, reach = g->reach, dl = g->l1 - g->l2;
+    return akf_sqrt(akf_max(0.0f, (reach - d) * (reach + d))) *
+           akf_sqrt(akf_max(0.0f, (d - dl) * (d + dl)));
+}
+
+/* limb_target_distance, then the interior angle at the middle joint: by the law of cosines
+ * cos(interior) = (l1^2 + l2^2 - d^2) / (2 l1 l2), sin(interior) = area4 / (2 l1 l2). */
+static inline int limb_target_interior(const ak_limb_ik_params *p, limb_geom *g)
+{
+    const int unreachable = limb_target_distance(p, g);
+    const float l1 = g->l1, l2 = g->l2, d = g->d;
+    g->cos_t = d >= g->reach
+                   ? -1.0f
+                   : akf_clamp((l1 * l1 + l2 * l2 - d * d) * 0.5f / (l1 * l2), -1.0f, 1.0f);
+    g->sin_t = akf_min(1.0f, limb_area4(g) * 0.5f / (l1 * l2));
     return unreachable;
 }
 
@@ -256,25 +278,31 @@ static inline void limb_bend_reference(const ak_limb_ik_params *p, limb_geom *g)
     }
 }
 
+/* (cos(theta/2), sin(theta/2)) of the angle with cosine c and sine s (theta in (-pi, pi]),
+ * by the half-angle formula that does not cancel: the half angle farther from zero's cosine
+ * or sine is sqrt((1 + |c|) / 2), the other one s / (2 of it). */
+static inline void limb_half_angle(float c, float s, float *cos_half, float *sin_half)
+{
+    const float far = akf_sqrt(0.5f * (1.0f + fabsf(c))), near = 0.5f * s / far;
+    *cos_half = c >= 0.0f ? far : fabsf(near);
+    *sin_half = c >= 0.0f ? near : copysignf(far, s);
+}
+
 /* A: bend about n; rotating c-b about n by a positive angle moves it toward a-b, i.e. closes
- * the interior angle. The turn is delta = interior_now - interior_target: cos/sin of delta
- * from the angle-difference identities, then the half-angle quaternion
- * (n sin(delta) / h, h / 2) with h = sqrt(2 (1 + cos delta)). */
+ * the interior angle. The turn is delta = interior_now - interior_target, and its quaternion
+ * (n sin(delta/2), cos(delta/2)) the product of the two angles' half-angle forms (the angle
+ * difference of the halves): accurate at every angle, where 1 + cos(delta) in
+ * h = sqrt(2 (1 + cos(delta))) lost its digits near a half turn (unfolding a folded limb).
+ * w >= 0. */
 static inline ak_quat limb_middle_rotation(const limb_geom *g)
 {
-    const float cos_d = g->cos_n * g->cos_t + g->sin_s * g->sin_t;
-    const float sin_d = g->sin_s * g->cos_t - g->cos_n * g->sin_t;
-    const float h2 = 2.0f * (1.0f + cos_d);
-    if (h2 > 1e-2f) {
-        const float h = akf_sqrt(h2);
-        const float k = sin_d * g->n_scale / h;
-        ak_quat r_a = {g->n.x * k, g->n.y * k, g->n.z * k, 0.5f * h};
-        return r_a;
-    }
-    /* Within ~6 degrees of a half turn 1 + cos(delta) loses its digits to cancellation: take
-     * the angles themselves (rare: unfolding a folded limb). */
-    const float delta = atan2f(g->sin_s, g->cos_n) - atan2f(g->sin_t, g->cos_t);
-    return akq_axis_angle(akv_scale(g->n, g->n_scale), delta);
+    float cn, sn, ct, st;
+    limb_half_angle(g->cos_n, g->sin_s, &cn, &sn);
+    limb_half_angle(g->cos_t, g->sin_t, &ct, &st);
+    const float cos_h = cn * ct + sn * st, sin_h = sn * ct - cn * st;
+    const float k = copysignf(g->n_scale, cos_h) * sin_h;
+    ak_quat r_a = {g->n.x * k, g->n.y * k, g->n.z * k, fabsf(cos_h)};
+    return r_a;
 }
 
 /* B and C at once, as a change of frame. The solved limb is known in closed form: upper bone
@@ -296,7 +324,7 @@ static inline ak_quat limb_upper_rotation_frame(const limb_geom *g)
     const float cos_a = g->cos_t <= -1.0f
                             ? 1.0f
                             : akf_clamp((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
-    const float sin_a = akf_sqrt(akf_max(0.0f, 1.0f - cos_a * cos_a));
+    const float sin_a = akf_min(1.0f, limb_area4(g) * 0.5f / (l1 * d));
     const ak_vec3 f1 = akv_add(akv_scale(g->dir, cos_a), akv_scale(perp, sin_a));
     const ak_vec3 f2 = akv_cross(perp, g->dir);
     const ak_vec3 f3 = akv_cross(f1, f2);
@@ -356,6 +384,7 @@ IK_FLATTEN static int32_t limb_model_scalar(const ak_limb_ik_params *p, const ak
     out->r_middle_model = r_a;
     out->end_model = akv_add(g.a_model, akv_scale(g.dir, g.d));
     out->reach = g.reach;
+    out->has_local = 0;
     return AK_OK;
 }
 
@@ -366,17 +395,34 @@ int32_t ik_limb_model_scalar(const ak_limb_ik_params *p, const ak_xform *model,
 }
 
 #ifdef AK_HAVE_SSE
-/* ---- The packed solve: limb_model_scalar's formulas for a bent limb (bend sine >= 1e-2) with
- * a usable reference side, each vector in one register (lane 3 zero). The dot products add in
- * the scalar order, so lengths, cosines and the clamp come out the same; the upper joint's
- * quaternion is taken from the frame change without the matrix. Anything else (a non-finite or
- * too large pose, a zero-length bone, a target on the upper joint, a nearly straight limb, an
- * unusable pole) returns 0 and the scalar solve decides. ---- */
+/* ---- The packed solve: limb_model_scalar's rotations for a bent limb (bend sine >= 1e-2) with
+ * a usable reference side, written for a short chain of dependent square roots. Only the four
+ * half angles below wait on the effective distance d; everything else depends on the pose
+ * alone, is computed beside them, and in the joints' own frames (the corrections conj(W) R W),
+ * so the solve ends in two multiply-adds per joint:
+ *   A (middle joint) turns by delta = theta_n - theta_t about the bend axis: its quaternion is
+ *     z_n conj(z_t) with z = (n sin(theta/2), cos(theta/2)) of the current interior angle (from
+ *     its cosine and sine by the half-angle formula that does not cancel) and of the target one,
+ *     cos^2(theta_t/2) = (reach - d)(reach + d) / (4 l1 l2),
+ *     sin^2(theta_t/2) = (d - dl)(d + dl) / (4 l1 l2), dl = l1 - l2 (Heron's factors: exact at
+ *     the straight limb, where 1 - cos^2 cancels);
+ *   B and C (upper joint) are the frame change R0 of the limb's frame (e1 upper bone, e2 bend
+ *     axis, e3 = e1 x e2) onto (dir, f2, perp) (aim, solved bend normal, reference side), then
+ *     the turn by alpha about -f2 that lifts the upper bone off the aim:
+ *     q = cos(alpha/2) q0 + sin(alpha/2) (-f2, 0) q0, with
+ *     cos^2(alpha/2) = (d + dl)(reach + d) / (4 l1 d),
+ *     sin^2(alpha/2) = (d - dl)(reach - d) / (4 l1 d).
+ * f2 ~ src x at and perp ~ at x f2 (src the pole or the upper bone) are the scalar solve's two
+ * Gram-Schmidt passes without their divisions. The lengths l1, l2, dist (and so d, reach, the
+ * clamp) are the scalar solve's to the bit. Anything else (a non-finite or too large pose, a
+ * zero-length bone, a target on the upper joint, a nearly straight limb, an unusable pole, a
+ * middle joint near a half turn) returns 0 and the scalar solve decides. ---- */
 typedef struct limb_packed {
-    __m128 a, ab, dir; /* upper joint, upper->middle bone, unit aim */
-    __m128 e1, u_bc;   /* unit bones: upper->middle, middle->end */
-    __m128 n;          /* bend axis e1 x u_bc (length sin_n), oriented toward the reference */
-    __m128 perp;       /* unit reference side, perpendicular to dir */
+    __m128 a, ab, bc, at; /* upper joint; bones; upper joint -> target */
+    __m128 cn, w;         /* ab x bc (the bend axis), src x at (the solved bend normal) */
+    __m128 sq2;           /* (ab.bc, w.cn, |cn|^2, |w|^2) */
+    __m128 inv;           /* (1/l1, 1/dist, 1/|cn|, 1/|w|) */
+    __m128 flip;          /* -0.0 in every lane where the bend axis turns toward the reference */
 } limb_packed;
 
 static inline __m128 lp_xyz(__m128 v)
@@ -396,35 +442,48 @@ static inline __m128 lp_scale(__m128 v, float s)
     return _mm_mul_ps(v, _mm_set1_ps(s));
 }
 
-/* limb_measure's checks and lengths, and limb_target_interior. */
+/* limb_measure's checks and lengths, the bend axis, the reference side and the reciprocals. */
 static inline int limb_packed_measure(const ak_limb_ik_params *p, const ak_xform *model,
                                       limb_packed *v, limb_geom *g)
 {
     const __m128 a = aks_load_translation(&model[p->upper]);
     const __m128 b = aks_load_translation(&model[p->middle]);
-    const __m128 ab = lp_xyz(_mm_sub_ps(b, a));
-    const __m128 bc = lp_xyz(_mm_sub_ps(aks_load_translation(&model[p->end]), b));
-    const __m128 at = lp_xyz(_mm_sub_ps(aks_load3(&p->target), a));
-    /* l1, l2, dist; lane 3 becomes 1 for the reciprocals. */
-    const __m128 len = _mm_or_ps(lp_xyz(_mm_sqrt_ps(aks_dots4(ab, ab, bc, bc, at, at, ab, ab))),
-                                 _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f));
-    const float l1 = _mm_cvtss_f32(len), l2 = lp_lane(len, 1), dist = lp_lane(len, 2);
+    v->a = a;
+    v->ab = lp_xyz(_mm_sub_ps(b, a));
+    v->bc = lp_xyz(_mm_sub_ps(aks_load_translation(&model[p->end]), b));
+    v->at = lp_xyz(_mm_sub_ps(aks_load3(&p->target), a));
+    const __m128 src = p->use_pole ? lp_xyz(_mm_sub_ps(aks_load3(&p->pole), a)) : v->ab;
+    v->cn = aks_cross(v->ab, v->bc);
+    v->w = aks_cross(src, v->at);
+    /* (l1^2, dist^2, l2^2, |src|^2), summed as akv_dot: the roots are the scalar solve's. */
+    const __m128 sq = aks_dots4(v->ab, v->ab, v->at, v->at, v->bc, v->bc, src, src);
+    v->sq2 = aks_dots4(v->ab, v->bc, v->w, v->cn, v->cn, v->cn, v->w, v->w);
+    const __m128 len = _mm_sqrt_ps(sq);
+    v->inv = aks_rsqrt(_mm_shuffle_ps(sq, v->sq2, _MM_SHUFFLE(3, 2, 1, 0)));
+    const float l1 = _mm_cvtss_f32(len), dist = lp_lane(len, 1), l2 = lp_lane(len, 2);
     const float reach = l1 + l2;
     /* A non-finite position makes a length non-finite (the target is finite: validated). */
     if (!isfinite(4.0f * (dist + reach) * (dist + reach)) ||
         !akq_finite(model[p->middle].rotation) || !(l1 > 1e-6f * reach) || !(l2 > 1e-6f * reach) ||
         !(reach > FLT_MIN) || !(dist > 1e-6f * reach))
         return 0;
-    if (p->use_pole) {
-        const __m128 ap = lp_xyz(_mm_sub_ps(aks_load3(&p->pole), a));
-        if (!isfinite(8.0f * (_mm_cvtss_f32(aks_dot4(ap, ap)) + reach * reach))) return 0;
-    }
-    const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), len); /* 1/l1, 1/l2, 1/dist */
-    v->a = a;
-    v->ab = ab;
-    v->dir = _mm_mul_ps(at, AK_SHUF(inv, 2, 2, 2, 2));
-    v->e1 = _mm_mul_ps(ab, AK_SHUF(inv, 0, 0, 0, 0));
-    v->u_bc = _mm_mul_ps(bc, AK_SHUF(inv, 1, 1, 1, 1));
+    const float src2 = lp_lane(sq, 3), dist2 = lp_lane(sq, 1);
+    const float cn2 = lp_lane(v->sq2, 2), w2 = lp_lane(v->sq2, 3);
+    if (p->use_pole && !isfinite(8.0f * (src2 + reach * reach))) return 0;
+    /* Bend sine |cn| / (l1 l2) under 1e-2: nearly straight, the scalar solve's care (and
+     * |cn|^2 beyond float range: the scalar solve works on unit bones). */
+    if (!(cn2 >= 1e-4f * (l1 * l1) * (l2 * l2)) || !(cn2 <= FLT_MAX)) return 0;
+    /* The scalar solve's reference tests on |ref|^2 = |w|^2 / dist^2, with a factor 2 of margin
+     * (its rounding is below 1e-2 of these bounds) so that a limb this solve takes has a
+     * reference side there too. */
+    const int have_ref = p->use_pole
+                             ? w2 > 2e-8f * src2 * dist2 && w2 > 2e-12f * reach * reach * dist2
+                             : w2 > 2e-8f * (l1 * l1) * dist2;
+    if (!have_ref) return 0;
+    /* limb_bend_reference: the bend axis turns toward the reference, (side x dir).n >= 0, and
+     * side x dir is a positive multiple of w. */
+    v->flip =
+        _mm_and_ps(_mm_cmplt_ps(AK_SHUF(v->sq2, 1, 1, 1, 1), _mm_setzero_ps()), _mm_set1_ps(-0.0f));
     g->l1 = l1;
     g->l2 = l2;
     g->reach = reach;
@@ -432,96 +491,168 @@ static inline int limb_packed_measure(const ak_limb_ik_params *p, const ak_xform
     return 1;
 }
 
-/* limb_bend_axis (bent case) and limb_bend_reference with a usable reference; then the unit
- * reference side. */
-static inline int limb_packed_bend(const ak_limb_ik_params *p, limb_packed *v, limb_geom *g)
+/* What the solve's end combines: the upper joint's q0 (unnormalised, the trace form) and
+ * (-f2, 0) q0, with 1/|q0|; the middle joint's z_n and its quarter-turn partner. Local frames. */
+typedef struct limb_terms {
+    __m128 q0, g0, k0; /* k0: 1/|q0| broadcast */
+    __m128 zn, zn2;    /* (n sin(theta_n/2), cos(theta_n/2)) and (-n cos(theta_n/2), sin(..)) */
+} limb_terms;
+
+/* The limb's frame (e1, e2, e3) and the solved one at alpha = 0 (dir, f2, perp) from the raw
+ * vectors ab, at, cn, w (model space, or rotated into a joint's frame) and v's reciprocals. */
+typedef struct limb_frames {
+    __m128 e1, e2, e3, dir, f2, perp;
+} limb_frames;
+
+static inline limb_frames limb_packed_frames(const limb_packed *v, __m128 ab, __m128 at, __m128 cn,
+                                             __m128 w)
 {
-    /* n = u_bc x u_ba with u_ba = -e1, i.e. e1 x u_bc. */
-    __m128 n = aks_cross(v->e1, v->u_bc);
-    const __m128 dir = v->dir;
-    const __m128 src = p->use_pole ? lp_xyz(_mm_sub_ps(aks_load3(&p->pole), v->a)) : v->ab;
-    const __m128 d1 = aks_dots4(n, n, v->u_bc, v->e1, src, dir, src, src);
-    const float sin_n = akf_min(1.0f, akf_sqrt(_mm_cvtss_f32(d1)));
-    if (sin_n < 1e-2f) return 0; /* nearly straight or straight: the scalar solve's care */
-    g->cos_n = akf_clamp(-lp_lane(d1, 1), -1.0f, 1.0f);
-    g->n_scale = 1.0f / sin_n;
-    const __m128 ref = _mm_sub_ps(src, lp_scale(dir, lp_lane(d1, 2)));
-    const __m128 d2 = aks_dots4(ref, ref, ref, dir, ref, ref, ref, ref);
-    const float rr = _mm_cvtss_f32(d2);
-    const int have_ref = p->use_pole
-                             ? rr > 1e-8f * lp_lane(d1, 3) && rr > 1e-12f * g->reach * g->reach
-                             : rr > 1e-8f * g->l1 * g->l1;
-    if (!have_ref) return 0;
-    const __m128 side = _mm_sub_ps(ref, lp_scale(dir, lp_lane(d2, 1)));
-    const __m128 d3 = aks_dots4(aks_cross(side, dir), n, side, side, side, side, side, side);
-    g->sin_s = sin_n;
-    if (_mm_cvtss_f32(d3) < 0.0f) {
-        n = _mm_xor_ps(n, _mm_set1_ps(-0.0f));
-        g->sin_s = -sin_n;
-    }
-    v->n = n;
-    v->perp = lp_scale(side, 1.0f / akf_sqrt(lp_lane(d3, 1)));
-    return 1;
+    const __m128 inv = v->inv, inv2 = _mm_mul_ps(inv, AK_SHUF(inv, 2, 3, 0, 1));
+    limb_frames f;
+    f.e1 = _mm_mul_ps(ab, AK_SHUF(inv, 0, 0, 0, 0));
+    f.e2 = _mm_xor_ps(_mm_mul_ps(cn, AK_SHUF(inv, 2, 2, 2, 2)), v->flip);
+    f.e3 = _mm_xor_ps(_mm_mul_ps(aks_cross(ab, cn), AK_SHUF(inv2, 0, 0, 0, 0)), v->flip);
+    f.dir = _mm_mul_ps(at, AK_SHUF(inv, 1, 1, 1, 1));
+    f.f2 = _mm_mul_ps(w, AK_SHUF(inv, 3, 3, 3, 3));
+    f.perp = _mm_mul_ps(aks_cross(at, w), AK_SHUF(inv2, 1, 1, 1, 1));
+    return f;
 }
 
-/* limb_upper_rotation_frame's change of frame (e1, e2, e3) -> (f1, f2, f3). For a turn under
- * 90 degrees (trace tr > 0) as a quaternion without the matrix: for R = sum f_k e_k^T,
- * (sum e_k x f_k, 1 + tr) is 4 w q (the antisymmetric part and the trace), normalised by its
- * own length; its error is that of the frames over 4 w < 1/2.8. Shepperd's trace branch is the
- * same direction. At 90 degrees or more, the matrix and Shepperd's branches, as the scalar solve
- * (there the trace form would lose digits to 1 + tr). */
-static inline __m128 limb_packed_upper(const limb_packed *v, const limb_geom *g)
+/* The upper joint's frames in its own frame (the raw vectors rotated by conj(W) first, so the
+ * rotation runs beside the dot products), and q0 from them: for R0 = sum f_k e_k^T,
+ * (sum e_k x f_k, 1 + tr) is 4 w q0, normalised by its own length; its error is that of the
+ * frames over 4 w, at most 1x for 1 + tr > 0.25 (a turn under 151 degrees). Nearer a half turn,
+ * Shepperd's branches. */
+static inline void limb_packed_upper(const limb_packed *v, __m128 conj_w, limb_terms *t)
 {
-    const float l1 = g->l1, l2 = g->l2, d = g->d;
-    const float cos_a = g->cos_t <= -1.0f
-                            ? 1.0f
-                            : akf_clamp((l1 * l1 + d * d - l2 * l2) / (2.0f * l1 * d), -1.0f, 1.0f);
-    const float sin_a = akf_sqrt(akf_max(0.0f, 1.0f - cos_a * cos_a));
-    const __m128 f1 = _mm_add_ps(lp_scale(v->dir, cos_a), lp_scale(v->perp, sin_a));
-    const __m128 f2 = aks_cross(v->perp, v->dir), f3 = aks_cross(f1, f2);
-    const __m128 e1 = v->e1, e2 = lp_scale(v->n, g->n_scale), e3 = aks_cross(e1, e2);
-    const __m128 diag =
-        _mm_add_ps(_mm_add_ps(_mm_mul_ps(f1, e1), _mm_mul_ps(f2, e2)), _mm_mul_ps(f3, e3));
+    const limb_frames f =
+        limb_packed_frames(v, aks_rotate(conj_w, v->ab), aks_rotate(conj_w, v->at),
+                           aks_rotate(conj_w, v->cn), aks_rotate(conj_w, v->w));
+    const __m128 diag = _mm_add_ps(_mm_add_ps(_mm_mul_ps(f.e1, f.dir), _mm_mul_ps(f.e2, f.f2)),
+                                   _mm_mul_ps(f.e3, f.perp));
     const float tr = _mm_cvtss_f32(aks_dot4(diag, _mm_set1_ps(1.0f)));
-    if (!(tr > 0.0f)) {
-        ak_quat q = ik_frames_quat(f1, f2, f3, e1, e2, e3);
-        if (fabsf(akq_dot(q, q) - 1.0f) > 1e-5f) q = akq_normalize(q); /* as limb_model_scalar */
-        return _mm_loadu_ps(&q.x);
+    __m128 q0;
+    if (1.0f + tr > 0.25f) {
+        /* e x f = (e f.yzx - e.yzx f).yzx, summed before the last shuffle. */
+        const __m128 sum =
+            _mm_add_ps(_mm_add_ps(_mm_sub_ps(_mm_mul_ps(f.e1, AK_SHUF(f.dir, 1, 2, 0, 3)),
+                                             _mm_mul_ps(AK_SHUF(f.e1, 1, 2, 0, 3), f.dir)),
+                                  _mm_sub_ps(_mm_mul_ps(f.e2, AK_SHUF(f.f2, 1, 2, 0, 3)),
+                                             _mm_mul_ps(AK_SHUF(f.e2, 1, 2, 0, 3), f.f2))),
+                       _mm_sub_ps(_mm_mul_ps(f.e3, AK_SHUF(f.perp, 1, 2, 0, 3)),
+                                  _mm_mul_ps(AK_SHUF(f.e3, 1, 2, 0, 3), f.perp)));
+        q0 = _mm_add_ps(lp_xyz(AK_SHUF(sum, 1, 2, 0, 3)), _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f + tr));
+    } else {
+        const ak_quat q = ik_frames_quat(f.dir, f.f2, f.perp, f.e1, f.e2, f.e3);
+        q0 = _mm_loadu_ps(&q.x);
     }
-    /* e x f = (e f.yzx - e.yzx f).yzx, summed before the last shuffle. */
-    const __m128 sum = _mm_add_ps(_mm_add_ps(_mm_sub_ps(_mm_mul_ps(e1, AK_SHUF(f1, 1, 2, 0, 3)),
-                                                        _mm_mul_ps(AK_SHUF(e1, 1, 2, 0, 3), f1)),
-                                             _mm_sub_ps(_mm_mul_ps(e2, AK_SHUF(f2, 1, 2, 0, 3)),
-                                                        _mm_mul_ps(AK_SHUF(e2, 1, 2, 0, 3), f2))),
-                                  _mm_sub_ps(_mm_mul_ps(e3, AK_SHUF(f3, 1, 2, 0, 3)),
-                                             _mm_mul_ps(AK_SHUF(e3, 1, 2, 0, 3), f3)));
-    const __m128 q =
-        _mm_add_ps(lp_xyz(AK_SHUF(sum, 1, 2, 0, 3)), _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f + tr));
-    return _mm_div_ps(q, _mm_sqrt_ps(aks_dot4(q, q)));
+    t->q0 = q0;
+    t->g0 = aks_qmul(_mm_sub_ps(_mm_setzero_ps(), f.f2), q0);
+    t->k0 = aks_rsqrt(aks_dot4(q0, q0));
 }
 
-int ik_limb_model_sse(const ak_limb_ik_params *p, const ak_xform *model, ik_limb_solution *out)
+/* The middle joint's current half angles, in its own frame: cos theta_n = -ab.bc / P and
+ * sin theta_n = |cn| / P (P = l1 l2); with u = P + |ab.bc| the half angle away from zero is
+ * sqrt(u / (2P)) and the other sin theta_n / (2 of it) = |cn| / sqrt(2 P u): one reciprocal root.
+ */
+static inline void limb_packed_middle(const limb_packed *v, const limb_geom *g, __m128 conj_w,
+                                      limb_terms *t)
+{
+    const float pp = g->l1 * g->l2, ab_bc = _mm_cvtss_f32(v->sq2);
+    const float cn_len = lp_lane(v->sq2, 2) * lp_lane(v->inv, 2), u = pp + fabsf(ab_bc);
+    const float r = _mm_cvtss_f32(aks_rsqrt(_mm_set1_ps(2.0f * pp * u)));
+    const float far = u * r, near = cn_len * r;
+    /* Obtuse (ab.bc >= 0: theta_n >= 90 degrees): the half angle's sine is the far one. */
+    const float s_half = ab_bc >= 0.0f ? far : near, c_half = ab_bc >= 0.0f ? near : far;
+    const __m128 n = _mm_mul_ps(aks_rotate(conj_w, v->cn), AK_SHUF(v->inv, 2, 2, 2, 2));
+    const __m128 lane_w = _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f);
+    t->zn = _mm_add_ps(lp_scale(n, s_half), lp_scale(lane_w, c_half));
+    t->zn2 = _mm_xor_ps(_mm_sub_ps(lp_scale(lane_w, s_half), lp_scale(n, c_half)), v->flip);
+}
+
+/* (cos(theta_t/2), sin(theta_t/2), cos(alpha/2), sin(alpha/2)) from d: the half angles of the
+ * target interior angle and of the upper joint's lift (see above). At d = reach the first and
+ * last are 0 exactly: the straight limb. */
+static inline __m128 limb_packed_half_angles(const limb_geom *g)
+{
+    const float l1 = g->l1, reach = g->reach, d = g->d, dl = l1 - g->l2;
+    const __m128 x = _mm_setr_ps(reach - d, d - dl, d + dl, d - dl);
+    const __m128 y = _mm_setr_ps(reach + d, d + dl, reach + d, reach - d);
+    const float pp4 = 4.0f * l1 * g->l2, ld4 = 4.0f * l1 * d;
+    return _mm_mul_ps(_mm_sqrt_ps(_mm_mul_ps(x, y)), aks_rsqrt(_mm_setr_ps(pp4, pp4, ld4, ld4)));
+}
+
+/* The turn of 120 degrees or more: the full frame change's matrix in model space and
+ * Shepperd's branches, as the scalar solve (whose sign the fast path's w > 0 matches below 120
+ * degrees, the trace branch). Returns the model-space rotation. */
+static inline __m128 limb_packed_upper_wide(const limb_packed *v, __m128 half)
+{
+    const limb_frames f = limb_packed_frames(v, v->ab, v->at, v->cn, v->w);
+    const float ca = lp_lane(half, 2), sa = lp_lane(half, 3);
+    const float cos_a = ca * ca - sa * sa, sin_a = 2.0f * sa * ca;
+    const __m128 f1 = _mm_add_ps(lp_scale(f.dir, cos_a), lp_scale(f.perp, sin_a));
+    const __m128 f3 = _mm_sub_ps(lp_scale(f.perp, cos_a), lp_scale(f.dir, sin_a));
+    ak_quat q = ik_frames_quat(f1, f.f2, f3, f.e1, f.e2, f.e3);
+    if (fabsf(akq_dot(q, q) - 1.0f) > 1e-5f) q = akq_normalize(q); /* as limb_model_scalar */
+    return _mm_loadu_ps(&q.x);
+}
+
+/* The packed solve proper: the local corrections, where the end lands, reach and
+ * unreachable; the model-space rotations are left to limb_model_from_local (has_local 1). */
+static inline int limb_packed_solve(const ak_limb_ik_params *p, const ak_xform *model,
+                                    ik_limb_solution *out)
 {
     limb_packed v;
     limb_geom g = {.l1 = 0.0f};
     if (!limb_packed_measure(p, model, &v, &g)) return 0;
-    const int unreachable = limb_target_interior(p, &g);
-    if (!limb_packed_bend(p, &v, &g)) return 0;
-    /* A: limb_middle_rotation's half-angle form. */
-    const float cos_d = g.cos_n * g.cos_t + g.sin_s * g.sin_t;
-    const float sin_d = g.sin_s * g.cos_t - g.cos_n * g.sin_t;
-    const float h2 = 2.0f * (1.0f + cos_d);
-    if (!(h2 > 1e-2f)) return 0;
-    const float h = akf_sqrt(h2);
-    const __m128 q_upper = limb_packed_upper(&v, &g);
-    const __m128 r_a =
-        _mm_add_ps(lp_scale(v.n, sin_d * g.n_scale / h), _mm_setr_ps(0.0f, 0.0f, 0.0f, 0.5f * h));
-    _mm_storeu_ps(&out->r_upper_model.x, q_upper);
-    _mm_storeu_ps(&out->r_middle_model.x, r_a);
-    const __m128 end = _mm_add_ps(v.a, lp_scale(v.dir, g.d));
+    const int unreachable = limb_target_distance(p, &g);
+    const __m128 conj = _mm_setr_ps(-0.0f, -0.0f, -0.0f, 0.0f);
+    const __m128 conj_wu = _mm_xor_ps(_mm_loadu_ps(&model[p->upper].rotation.x), conj);
+    limb_terms t;
+    limb_packed_upper(&v, conj_wu, &t);
+    limb_packed_middle(&v, &g, _mm_xor_ps(_mm_loadu_ps(&model[p->middle].rotation.x), conj), &t);
+    const __m128 half = limb_packed_half_angles(&g);
+    /* A: z_n conj(z_t), w > 0; within ~6 degrees of a half turn (|w| <= 0.05) the scalar
+     * solve decides, where the sign of w is a rounding's. */
+    __m128 cm = _mm_add_ps(_mm_mul_ps(AK_SHUF(half, 0, 0, 0, 0), t.zn),
+                           _mm_mul_ps(AK_SHUF(half, 1, 1, 1, 1), t.zn2));
+    if (!(fabsf(lp_lane(cm, 3)) > 0.05f)) return 0;
+    cm = _mm_xor_ps(cm, _mm_and_ps(AK_SHUF(cm, 3, 3, 3, 3), _mm_set1_ps(-0.0f)));
+    /* B and C: cos(alpha/2) q0 + sin(alpha/2) (-f2, 0) q0, normalised by 1/|q0|; w > 0 (the
+     * scalar solve's Shepperd trace branch) below 120 degrees. */
+    const __m128 hk = _mm_mul_ps(half, t.k0);
+    __m128 cu = _mm_add_ps(_mm_mul_ps(AK_SHUF(hk, 2, 2, 2, 2), t.q0),
+                           _mm_mul_ps(AK_SHUF(hk, 3, 3, 3, 3), t.g0));
+    if (fabsf(lp_lane(cu, 3)) > 0.5f)
+        cu = _mm_xor_ps(cu, _mm_and_ps(AK_SHUF(cu, 3, 3, 3, 3), _mm_set1_ps(-0.0f)));
+    else
+        cu = aks_rotate(conj_wu, limb_packed_upper_wide(&v, half));
+    _mm_storeu_ps(&out->upper_local.x, cu);
+    _mm_storeu_ps(&out->middle_local.x, cm);
+    const __m128 end = _mm_add_ps(v.a, lp_scale(v.at, g.d / g.dist));
     out->end_model = ak_vec3_make(_mm_cvtss_f32(end), lp_lane(end, 1), lp_lane(end, 2));
     out->reach = g.reach;
     out->unreachable = unreachable;
+    out->has_local = 1;
+    return 1;
+}
+#endif
+
+/* The model-space rotations W c conj(W) of a solution that has the local corrections c. */
+static inline void limb_model_from_local(ak_quat w_upper, ak_quat w_middle, limb_solution *sol)
+{
+    const ak_vec3 u = {sol->upper_local.x, sol->upper_local.y, sol->upper_local.z};
+    const ak_vec3 m = {sol->middle_local.x, sol->middle_local.y, sol->middle_local.z};
+    const ak_vec3 ru = akq_rotate(w_upper, u), rm = akq_rotate(w_middle, m);
+    sol->r_upper_model = (ak_quat){ru.x, ru.y, ru.z, sol->upper_local.w};
+    sol->r_middle_model = (ak_quat){rm.x, rm.y, rm.z, sol->middle_local.w};
+}
+
+#ifdef AK_HAVE_SSE
+int ik_limb_model_sse(const ak_limb_ik_params *p, const ak_xform *model, ik_limb_solution *out)
+{
+    if (!limb_packed_solve(p, model, out)) return 0;
+    limb_model_from_local(model[p->upper].rotation, model[p->middle].rotation, out);
     return 1;
 }
 #endif
@@ -531,7 +662,7 @@ static inline int32_t limb_solve_model(const ak_limb_ik_params *p, const ak_xfor
                                        limb_solution *out, ak_error *err)
 {
 #ifdef AK_HAVE_SSE
-    if (ik_limb_model_sse(p, model, out)) return AK_OK;
+    if (limb_packed_solve(p, model, out)) return AK_OK;
 #endif
     return limb_model_scalar(p, model, out, err);
 }
@@ -583,27 +714,38 @@ static int32_t limb_solve(const ak_limb_ik_params *p, const ak_xform *local, con
     }
     if (end_rotation_out) *end_rotation_out = local[p->end].rotation;
 
-    limb_solution sol = {
-        {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}, 0.0f, 0};
+    limb_solution sol; /* every field the paths below read is written by the solve */
+    sol.has_local = 0;
     st = limb_solve_model(p, model, &sol, err);
     if (st < 0) goto done;
 
-    const ak_quat w_upper = model[p->upper].rotation, w_middle = model[p->middle].rotation;
     ak_quat cu_full, cm_full;
-    limb_corrections(w_upper, w_middle, &sol, &cu_full, &cm_full);
+    if (sol.has_local) {
+        cu_full = sol.upper_local;
+        cm_full = sol.middle_local;
+    } else {
+        limb_corrections(model[p->upper].rotation, model[p->middle].rotation, &sol, &cu_full,
+                         &cm_full);
+    }
     ak_quat cu = weigh(cu_full, p->weight), cm = weigh(cm_full, p->weight);
     *upper_correction = cu;
     *middle_correction = cm;
 
     /* Where the end joint lands: analytic at full weight, else with the weighted corrections. */
-    ak_quat ru = sol.r_upper_model, rm = sol.r_middle_model;
+    ak_quat ru = akq_identity(), rm = akq_identity(); /* read only to match the end rotation */
     ak_vec3 c_model = sol.end_model;
     if (p->weight < 1.0f) {
+        const ak_quat w_upper = model[p->upper].rotation, w_middle = model[p->middle].rotation;
         ru = akq_mul(w_upper, akq_mul(cu, akq_conj(w_upper)));
         rm = akq_mul(w_middle, akq_mul(cm, akq_conj(w_middle)));
         const ak_vec3 a_model = model[p->upper].translation, b_model = model[p->middle].translation;
         const ak_vec3 bc1 = akq_rotate(rm, akv_sub(model[p->end].translation, b_model));
         c_model = akv_add(a_model, akq_rotate(ru, akv_add(akv_sub(b_model, a_model), bc1)));
+    } else if (p->match_end_rotation) {
+        if (sol.has_local)
+            limb_model_from_local(model[p->upper].rotation, model[p->middle].rotation, &sol);
+        ru = sol.r_upper_model;
+        rm = sol.r_middle_model;
     }
     res.error = akv_len(akv_sub(c_model, p->target));
     res.iterations = 1;
