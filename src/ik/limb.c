@@ -462,17 +462,17 @@ static inline int limb_packed_measure(const ak_limb_ik_params *p, const ak_xform
     v->inv = aks_rsqrt(_mm_shuffle_ps(sq, v->sq2, _MM_SHUFFLE(3, 2, 1, 0)));
     const float l1 = _mm_cvtss_f32(len), dist = lp_lane(len, 1), l2 = lp_lane(len, 2);
     const float reach = l1 + l2;
-    /* A non-finite position makes a length non-finite (the target is finite: validated). */
-    if (!isfinite(4.0f * (dist + reach) * (dist + reach)) ||
-        !akq_finite(model[p->middle].rotation) || !(l1 > 1e-6f * reach) || !(l2 > 1e-6f * reach) ||
-        !(reach > FLT_MIN) || !(dist > 1e-6f * reach))
+    /* A non-finite position makes a length non-finite (the target is finite: validated);
+     * below 1e9 every square of a length and |cn|^2 <= (l1 l2)^2 is far inside float range
+     * (larger limbs, whose squares may overflow, are the scalar solve's). */
+    if (!(dist + reach < 1e9f) || !akq_finite(model[p->middle].rotation) || !(l1 > 1e-6f * reach) ||
+        !(l2 > 1e-6f * reach) || !(reach > FLT_MIN) || !(dist > 1e-6f * reach))
         return 0;
     const float src2 = lp_lane(sq, 3), dist2 = lp_lane(sq, 1);
     const float cn2 = lp_lane(v->sq2, 2), w2 = lp_lane(v->sq2, 3);
     if (p->use_pole && !isfinite(8.0f * (src2 + reach * reach))) return 0;
-    /* Bend sine |cn| / (l1 l2) under 1e-2: nearly straight, the scalar solve's care (and
-     * |cn|^2 beyond float range: the scalar solve works on unit bones). */
-    if (!(cn2 >= 1e-4f * (l1 * l1) * (l2 * l2)) || !(cn2 <= FLT_MAX)) return 0;
+    /* Bend sine |cn| / (l1 l2) under 1e-2: nearly straight, the scalar solve's care. */
+    if (!(cn2 >= 1e-4f * (l1 * l1) * (l2 * l2))) return 0;
     /* The scalar solve's reference tests on |ref|^2 = |w|^2 / dist^2, with a factor 2 of margin
      * (its rounding is below 1e-2 of these bounds) so that a limb this solve takes has a
      * reference side there too. */
