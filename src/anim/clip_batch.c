@@ -735,47 +735,76 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
  * (one function's register allocation serves its own loop only). */
 #define AK_SOA8_FORM AK_AVX2 __attribute__((noinline)) static void
 
-AK_SOA8_FORM linear_aos(const ak_clip *c, const ak_skeleton *sk, const span8 *s, ak_xform *w,
-                        soa8_xform *AK_RESTRICT ws)
+AK_SOA8_FORM linear_aos(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t blocks,
+                        ak_xform *w, soa8_xform *AK_RESTRICT ws)
 {
-    linear_soa8(c, sk, s, w, ws, NULL, 0);
+    const size_t poses = (size_t)8 * (size_t)c->joint_count;
+    for (int32_t b = 0; b < blocks; ++b) {
+        const span8 s = locate_lanes8(c, times + 8 * b);
+        linear_soa8(c, sk, &s, w + poses * (size_t)b, ws, NULL, 0);
+    }
 }
 
-AK_SOA8_FORM cubic_aos(const ak_clip *c, const ak_skeleton *sk, const span8 *s, const float *times,
+AK_SOA8_FORM cubic_aos(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t blocks,
                        ak_xform *w, soa8_xform *AK_RESTRICT ws)
 {
+    const size_t poses = (size_t)8 * (size_t)c->joint_count;
     /* the window holds every joint of a rig of up to AK_SOA_TILE: no wrap to test */
-    if (c->joint_count > AK_SOA_TILE)
-        sample_fk_cubic_soa8(c, sk, s, times, w, ws, NULL, 0, 1);
-    else
-        sample_fk_cubic_soa8(c, sk, s, times, w, ws, NULL, 0, 0);
+    const int tiled = c->joint_count > AK_SOA_TILE;
+    for (int32_t b = 0; b < blocks; ++b) {
+        const float *t = times + 8 * b;
+        const span8 s = locate_lanes8(c, t);
+        if (tiled)
+            sample_fk_cubic_soa8(c, sk, &s, t, w + poses * (size_t)b, ws, NULL, 0, 1);
+        else
+            sample_fk_cubic_soa8(c, sk, &s, t, w + poses * (size_t)b, ws, NULL, 0, 0);
+    }
 }
 
-AK_SOA8_FORM linear_soa(const ak_clip *c, const ak_skeleton *sk, const span8 *s, float *soa)
+AK_SOA8_FORM linear_soa(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t blocks,
+                        float *soa)
 {
-    linear_soa8(c, sk, s, NULL, NULL, soa, 1);
+    const size_t block = (size_t)c->joint_count * AK_SOA8_JOINT_FLOATS;
+    for (int32_t b = 0; b < blocks; ++b) {
+        const span8 s = locate_lanes8(c, times + 8 * b);
+        linear_soa8(c, sk, &s, NULL, NULL, soa + block * (size_t)b, 1);
+    }
 }
 
-AK_SOA8_FORM cubic_soa(const ak_clip *c, const ak_skeleton *sk, const span8 *s, const float *times,
+AK_SOA8_FORM cubic_soa(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t blocks,
                        float *soa)
 {
-    sample_fk_cubic_soa8(c, sk, s, times, NULL, NULL, soa, 1, 0);
+    const size_t block = (size_t)c->joint_count * AK_SOA8_JOINT_FLOATS;
+    for (int32_t b = 0; b < blocks; ++b) {
+        const float *t = times + 8 * b;
+        const span8 s = locate_lanes8(c, t);
+        sample_fk_cubic_soa8(c, sk, &s, t, NULL, NULL, soa + block * (size_t)b, 1, 0);
+    }
 }
 
-/* The eight characters at `times`: their spans, then the pass into their poses w (through
- * the window ws) or into their SoA block (w NULL). */
-AK_AVX2 static void pass_soa8(const ak_clip *c, const ak_skeleton *sk, const float *times,
-                              ak_interp interp, ak_xform *w, soa8_xform *AK_RESTRICT ws, float *soa)
+/* Whether the eight-lane passes run this clip in this mode: AVX2 + FMA, linear or prepared
+ * cubic, and the lanes' row offsets 32 x 32-bit products (lane_rows8). */
+static int soa8_applies(const ak_clip *c, ak_interp interp)
 {
-    const span8 s = locate_lanes8(c, times);
+    if (!aks8_cpu_ok() || (interp != AK_INTERP_LINEAR && interp != AK_INTERP_CUBIC)) return 0;
+    if (interp == AK_INTERP_CUBIC && !ak_clip_spans(c)) return 0;
+    return (size_t)c->joint_count * AK_CUBIC_SPAN_FLOATS * sizeof(float) <= UINT32_MAX;
+}
+
+/* `blocks` blocks of eight characters, block b's times at times + 8 b: into their poses w
+ * (eight characters' poses a block, through the window ws) or, w NULL, into their SoA blocks
+ * at soa. One call for every block, so the pass's constants and set-up are made once. */
+static void pass_soa8(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t blocks,
+                      ak_interp interp, ak_xform *w, soa8_xform *AK_RESTRICT ws, float *soa)
+{
     if (w && interp == AK_INTERP_CUBIC)
-        cubic_aos(c, sk, &s, times, w, ws);
+        cubic_aos(c, sk, times, blocks, w, ws);
     else if (w)
-        linear_aos(c, sk, &s, w, ws);
+        linear_aos(c, sk, times, blocks, w, ws);
     else if (interp == AK_INTERP_CUBIC)
-        cubic_soa(c, sk, &s, times, soa);
+        cubic_soa(c, sk, times, blocks, soa);
     else
-        linear_soa(c, sk, &s, soa);
+        linear_soa(c, sk, times, blocks, soa);
 }
 
 #endif
@@ -875,15 +904,12 @@ void ak_clip_spans_build(ak_clip *c)
 static int32_t batch_soa8(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t i,
                           int32_t count, ak_interp interp, ak_xform *model)
 {
-    const size_t n = (size_t)c->joint_count;
-    if (count - i < 8 || !aks8_cpu_ok()) return i;
-    if (interp == AK_INTERP_CUBIC && !ak_clip_spans(c)) return i;
-    /* the lanes' row offsets are 32 x 32-bit products (lane_rows8) */
-    if (n * AK_CUBIC_SPAN_FLOATS * sizeof(float) > UINT32_MAX) return i;
+    const int32_t blocks = (count - i) / 8;
+    if (blocks < 1 || !soa8_applies(c, interp)) return i;
     soa8_xform scratch[AK_SOA_TILE + 1];
-    for (; i + 8 <= count; i += 8)
-        pass_soa8(c, sk, times + i, interp, model + (size_t)i * n, scratch, NULL);
-    return i;
+    pass_soa8(c, sk, times + i, blocks, interp, model + (size_t)i * (size_t)c->joint_count, scratch,
+              NULL);
+    return i + 8 * blocks;
 }
 #endif
 
@@ -996,24 +1022,26 @@ static void block_scalar_soa(const ak_clip *c, const ak_skeleton *sk, const floa
     }
 }
 
-/* The block by the eight-lane pass where it applies (AVX2 + FMA, linear or prepared cubic);
- * returns 0 where it does not. */
-static int block_soa8(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t count,
-                      int32_t first, ak_interp interp, float *block)
+/* Every block of characters by the eight-lane pass where it applies (AVX2 + FMA, linear or
+ * prepared cubic): the whole blocks in one pass, then the last, partial one (its missing
+ * lanes the last character again). Returns 0 where the pass does not apply. */
+static int blocks_soa8(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t count,
+                       ak_interp interp, float *model_soa)
 {
 #ifdef AK_HAVE_AVX2_DISPATCH
     _Static_assert(AK_SOA8_JOINT_FLOATS == AK_BATCH_SOA_JOINT_FLOATS, "SoA block layout");
-    if (!aks8_cpu_ok() || (interp != AK_INTERP_LINEAR && interp != AK_INTERP_CUBIC) ||
-        (interp == AK_INTERP_CUBIC && !ak_clip_spans(c)))
-        return 0;
-    if ((size_t)c->joint_count * AK_CUBIC_SPAN_FLOATS * sizeof(float) > UINT32_MAX) return 0;
+    if (!soa8_applies(c, interp)) return 0;
+    const size_t block_floats = (size_t)c->joint_count * AK_BATCH_SOA_JOINT_FLOATS;
+    const int32_t whole = count / 8, first = 8 * whole;
+    if (whole > 0) pass_soa8(c, sk, times, whole, interp, NULL, NULL, model_soa);
+    if (first == count) return 1;
     float t[8];
     for (int k = 0; k < 8; ++k)
         t[k] = times[first + k < count ? first + k : count - 1];
-    pass_soa8(c, sk, t, interp, NULL, NULL, block);
+    pass_soa8(c, sk, t, 1, interp, NULL, NULL, model_soa + (size_t)whole * block_floats);
     return 1;
 #else
-    (void)c, (void)sk, (void)times, (void)count, (void)first, (void)interp, (void)block;
+    (void)c, (void)sk, (void)times, (void)count, (void)interp, (void)model_soa;
     return 0;
 #endif
 }
@@ -1024,11 +1052,10 @@ int32_t ak_clip_sample_fk_batch_soa(const ak_clip *c, const ak_skeleton *sk, con
     if (!c || !sk || !times || !model_soa || c->joint_count != sk->joint_count || count < 0)
         return AK_ERR_INVALID_ARG;
     const size_t block_floats = (size_t)c->joint_count * AK_BATCH_SOA_JOINT_FLOATS;
-    for (int32_t i = 0; i < count; i += AK_BATCH_LANES) {
-        float *block = model_soa + (size_t)(i / AK_BATCH_LANES) * block_floats;
-        if (!block_soa8(c, sk, times, count, i, interp, block))
-            block_scalar_soa(c, sk, times, count, i, interp, block);
-    }
+    if (count > 0 && blocks_soa8(c, sk, times, count, interp, model_soa)) count = 0;
+    for (int32_t i = 0; i < count; i += AK_BATCH_LANES) /* the scalar forms where it does not */
+        block_scalar_soa(c, sk, times, count, i, interp,
+                         model_soa + (size_t)(i / AK_BATCH_LANES) * block_floats);
     return interp == AK_INTERP_CUBIC && !c->squad_points ? AK_ERR_STATE : AK_OK;
 }
 
