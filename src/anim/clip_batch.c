@@ -425,8 +425,9 @@ AK_AVX2 int ak_locate8_frames(int32_t n, float frame_time, int32_t loop, const f
 }
 
 /* The spans of eight characters at `times` in registers: locate8, else locate lane by lane
- * (the same spans either way). */
-AK_AVX2 static span8 locate_lanes8(const ak_clip *c, const float *times)
+ * (the same spans either way). Inlined into each pass: a call hands them over in memory. */
+AK_AVX2 __attribute__((always_inline)) static inline span8 locate_lanes8(const ak_clip *c,
+                                                                         const float *times)
 {
     span8 v;
     if (locate8(c->frame_count, c->frame_time, c->loop, times, &v)) return v;
@@ -506,6 +507,18 @@ AK_AVX2 static int lane_keys8(const ak_clip *c, const span8 *s, lane_keys *k)
     return adjacent;
 }
 
+/* soa8_vec3_keys from rows that are not the clip's last, so a fourth float follows every key
+ * (the next key's x): one 16-byte load a lane instead of a 12-byte one in two parts. */
+AK_AVX2 static inline void soa8_vec3_keys_padded(const ak_vec3 *const *rows, int32_t tk,
+                                                 __m256 xyz[3])
+{
+    __m128 lanes[8];
+    for (int k = 0; k < 8; ++k)
+        lanes[k] = _mm_loadu_ps(&rows[k][tk].x);
+    __m256 unused;
+    soa8_load(lanes, &xyz[0], &xyz[1], &xyz[2], &unused);
+}
+
 /* Linear sample + FK of eight characters. `adjacent`: every lane's second key row is the row
  * after its first (f1 = f0 + 1: all spans but those that wrap or clamp at the end), so one
  * row pointer per lane reaches both keys (joints j and j + joint_count): eight pointers to
@@ -532,11 +545,13 @@ AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
             soa8_rest_translation(rest, j, &o);
         } else {
             __m256 v0[3], v1[3];
-            soa8_vec3_keys(keys->v0, tk, v0);
-            if (adjacent)
+            if (adjacent) { /* row f0 is not the clip's last: four floats follow each key */
+                soa8_vec3_keys_padded(keys->v0, tk, v0);
                 soa8_vec3_keys(keys->v0, tk + m, v1);
-            else
+            } else {
+                soa8_vec3_keys(keys->v0, tk, v0);
                 soa8_vec3_keys(keys->v1, tk, v1);
+            }
             o.tx = _mm256_fmadd_ps(_mm256_sub_ps(v1[0], v0[0]), T, v0[0]);
             o.ty = _mm256_fmadd_ps(_mm256_sub_ps(v1[1], v0[1]), T, v0[1]);
             o.tz = _mm256_fmadd_ps(_mm256_sub_ps(v1[2], v0[2]), T, v0[2]);
