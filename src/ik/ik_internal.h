@@ -9,6 +9,25 @@
 
 #include <float.h>
 
+/* ak_limb_ik_defaults, inline for a caller that fills a limb's params every frame (the foot
+ * IK: the call and its copy were 60 instructions of a walker's frame). */
+AK_INLINE ak_limb_ik_params ik_limb_defaults(void)
+{
+    ak_limb_ik_params p;
+    p.skeleton = NULL;
+    p.upper = p.middle = p.end = -1;
+    p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    p.use_pole = 0;
+    p.pole = ak_vec3_make(0.0f, 0.0f, 0.0f);
+    p.mid_axis = ak_vec3_make(0.0f, 0.0f, 1.0f);
+    p.soft_limit = 0.0f;
+    p.match_end_rotation = 0;
+    p.end_rotation = ak_quat_identity();
+    p.tolerance = 1e-4f;
+    p.weight = 1.0f;
+    return p;
+}
+
 /* Hot solver entry points inline every helper they call (the quaternion/vector helpers are
  * small structs; left as calls, passing them costs more than the math). GCC and Clang only;
  * elsewhere the compiler decides. */

@@ -27,19 +27,7 @@
 
 ak_limb_ik_params ak_limb_ik_defaults(void)
 {
-    ak_limb_ik_params p;
-    p.skeleton = NULL;
-    p.upper = p.middle = p.end = -1;
-    p.target = ak_vec3_make(0.0f, 0.0f, 0.0f);
-    p.use_pole = 0;
-    p.pole = ak_vec3_make(0.0f, 0.0f, 0.0f);
-    p.mid_axis = ak_vec3_make(0.0f, 0.0f, 1.0f);
-    p.soft_limit = 0.0f;
-    p.match_end_rotation = 0;
-    p.end_rotation = ak_quat_identity();
-    p.tolerance = 1e-4f;
-    p.weight = 1.0f;
-    return p;
+    return ik_limb_defaults();
 }
 
 /* The range table's bounds (param_ranges.c) in one pass: inside them every float field the

@@ -85,10 +85,10 @@ static int box_blocks(const ak_box *b, ak_vec3 p, float r, float hgt, float step
 }
 
 /* Can the capsule stand with its feet at (x, z) coming from height y? Sets the flags of
- * what blocked it. */
+ * what blocked it; where it can, *ground gets the ground there (ak_controller_ground's). */
 static int can_stand(const ak_controller *c, const ak_ground *ground, const ak_box *boxes,
                      int32_t n, ak_vec3 from, float x, float z, ak_controller_result *res,
-                     float *ground_y)
+                     ak_ground_hit *ground_hit)
 {
     const ak_controller_params *p = &c->params;
     ak_ground_hit h;
@@ -118,7 +118,7 @@ static int can_stand(const ak_controller *c, const ak_ground *ground, const ak_b
             res->hit_wall = 1;
             return 0;
         }
-    *ground_y = h.height;
+    *ground_hit = h;
     return 1;
 }
 
@@ -141,28 +141,35 @@ int32_t ak_controller_move(ak_controller *c, const ak_ground *ground, const ak_b
     const float need = ceilf(len / (0.5f * p->radius));
     const int32_t steps = need >= 1.0f ? (need < 1000.0f ? (int32_t)need : 1000) : 1;
     const float sx = desired.x / (float)steps, sz = desired.z / (float)steps;
+    ak_ground_hit h; /* the ground where the last step went */
+    int stepped = 0; /* a step was taken (h is the ground at pos.x, pos.z) */
     for (int32_t s = 0; s < steps; ++s) {
-        float gy;
-        if (can_stand(c, ground, boxes, box_count, pos, pos.x + sx, pos.z + sz, &res, &gy)) {
+        if (can_stand(c, ground, boxes, box_count, pos, pos.x + sx, pos.z + sz, &res, &h)) {
             pos.x += sx;
             pos.z += sz;
         } else if (sx != 0.0f &&
-                   can_stand(c, ground, boxes, box_count, pos, pos.x + sx, pos.z, &res, &gy)) {
+                   can_stand(c, ground, boxes, box_count, pos, pos.x + sx, pos.z, &res, &h)) {
             pos.x += sx; /* slide along x */
         } else if (sz != 0.0f &&
-                   can_stand(c, ground, boxes, box_count, pos, pos.x, pos.z + sz, &res, &gy)) {
+                   can_stand(c, ground, boxes, box_count, pos, pos.x, pos.z + sz, &res, &h)) {
             pos.z += sz; /* slide along z */
         } else {
             continue;
         }
+        stepped = 1;
         /* Follow the ground while walking: up any step, down within step_height. */
+        const float gy = h.height;
         if (c->grounded && gy <= pos.y + p->step_height + 1e-4f && gy >= pos.y - p->step_height)
             pos.y = gy;
     }
     /* Vertical: snap to the ground (on it, or within a step while grounded), else fall, and
-     * land where the fall reaches the ground. */
-    ak_ground_hit h;
-    const int over = ak_controller_ground(c, ground, boxes, box_count, pos.x, pos.z, pos.y, &h);
+     * land where the fall reaches the ground. Without boxes the ground where the last step
+     * went is the ground here (the same x, z; boxes depend on the feet's height, which the step
+     * may have changed): not asked again. */
+    const int over =
+        stepped && (!boxes || box_count == 0)
+            ? h.hit
+            : ak_controller_ground(c, ground, boxes, box_count, pos.x, pos.z, pos.y, &h);
     if (over) res.ground_normal = h.normal;
     const int snap =
         over && (pos.y <= h.height + 1e-4f || (c->grounded && pos.y - h.height <= p->step_height));

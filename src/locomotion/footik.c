@@ -4,6 +4,7 @@
 #include "animkit/grounding.h"
 #include "core/spring.h"
 #include "core/xform_inline.h"
+#include "ik/ik_internal.h"
 #include "locomotion/internal.h"
 
 #include <string.h>
@@ -142,18 +143,37 @@ static ak_vec3 pull_to_lock(ak_vec3 a, ak_vec3 lock, float w)
     return akv_make(a.x + (lock.x - a.x) * w, a.y, a.z + (lock.z - a.z) * w);
 }
 
+/* The animated heel (sole) and toe points of leg s with its ankle at `ankle`, its foot's up
+ * axis `up` and ankle-to-toe offset `toe_off` (world), moved by the caller's placement shift:
+ * sole_point's and toe_point's sums. */
+static void anim_points_at(const ak_foot_ik_params *p, const ak_foot_ik_state *st, int32_t s,
+                           ak_vec3 ankle, ak_vec3 up, ak_vec3 toe_off, ak_vec3 *heel, ak_vec3 *toe)
+{
+    const ak_foot_ik_leg *l = &p->legs[s];
+    const ak_vec3 d = st ? akv_make(st->shift[s].x, 0.0f, st->shift[s].z) : akv_make(0, 0, 0);
+    *heel = akv_add(sole_below(l, ankle, up), d);
+    *toe = l->has_toe ? akv_add(akv_add(ankle, toe_off), d) : *heel;
+}
+
+/* Leg s's foot up axis and ankle-to-toe offset in a world pose (zero without a toe). */
+static void foot_axes(const ak_foot_ik_params *p, const ak_xform *world, int32_t s, ak_vec3 *up,
+                      ak_vec3 *toe_off)
+{
+    const ak_foot_ik_leg *l = &p->legs[s];
+    const ak_quat r = world[l->foot].rotation;
+    *up = akq_rotate(r, l->up_local); /* sole_point's */
+    *toe_off = l->has_toe ? akq_rotate(r, l->toe_local) : akv_make(0, 0, 0);
+}
+
 /* The animated heel (sole) and toe points of leg s, moved by the caller's placement shift;
  * *up (where asked) gets the foot's up axis, world, which the heel point is found along. */
 static void anim_points_up(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                            const ak_xform *world, int32_t s, ak_vec3 *heel, ak_vec3 *toe,
                            ak_vec3 *up)
 {
-    const ak_foot_ik_leg *l = &p->legs[s];
-    const ak_xform f = world[l->foot];
-    const ak_vec3 d = st ? akv_make(st->shift[s].x, 0.0f, st->shift[s].z) : akv_make(0, 0, 0);
-    const ak_vec3 u = akq_rotate(f.rotation, l->up_local); /* sole_point's */
-    *heel = akv_add(sole_below(l, f.translation, u), d);
-    *toe = l->has_toe ? akv_add(toe_point(p, world, s), d) : *heel;
+    ak_vec3 u, toe_off;
+    foot_axes(p, world, s, &u, &toe_off);
+    anim_points_at(p, st, s, world[p->legs[s].foot].translation, u, toe_off, heel, toe);
     if (up) *up = u;
 }
 
@@ -200,6 +220,18 @@ void ak_foot_ik_query_points(const ak_foot_ik_params *p, const ak_foot_ik_state 
     query_points_from(st, heel_a, toe_a, heel_q, toe_q);
 }
 
+void akf_foot_ik_query(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                       const ak_xform *world, akf_foot_points *out)
+{
+    ak_vec3 heel_a[2], toe_a[2];
+    for (int s = 0; s < 2; ++s) {
+        foot_axes(p, world, s, &out->up[s], &out->toe_off[s]);
+        anim_points_at(p, st, s, world[p->legs[s].foot].translation, out->up[s], out->toe_off[s],
+                       &heel_a[s], &toe_a[s]);
+    }
+    query_points_from(st, heel_a, toe_a, out->heel_q, out->toe_q);
+}
+
 static float approach(float v, float goal, float step)
 {
     if (v < goal) return v + step < goal ? v + step : goal;
@@ -238,8 +270,8 @@ static float angle_between(ak_vec3 a, ak_vec3 b)
 /* What one frame needs per leg and shares between the phases. */
 typedef struct foot_frame {
     float dt;
-    ak_vec3 forward; /* the character's facing, world */
-    float cos_tilt, sin_tilt;
+    ak_vec3 forward;                    /* the character's facing, world */
+    float cos_tilt, sin_tilt, cos_knee; /* of max_tilt, max_knee_flex (akf_foot_fixed) */
     ak_vec3 ankle_target[2];
     ak_quat foot_rot[2];
     float shortfall[2];              /* the hips' drop this leg would like (smoothed) */
@@ -1043,7 +1075,7 @@ static void swing_knee_within(const ak_foot_ik_params *p, const ak_skeleton *sk,
     const ak_foot_ik_leg *leg = &p->legs[s];
     if (ff->stance[s] || !(p->max_knee_flex > 0.0f) || !(ff->swing_room[s] > 0.0f)) return;
     const float a = sk->bone_lengths[leg->lower], b = sk->bone_lengths[leg->foot];
-    const float d2 = a * a + b * b + 2.0f * a * b * cosf(p->max_knee_flex);
+    const float d2 = a * a + b * b + 2.0f * a * b * ff->cos_knee;
     const ak_vec3 t = ff->ankle_target[s];
     const float dx = t.x - hip.x, dz = t.z - hip.z, h2 = dx * dx + dz * dz;
     if (!(h2 < d2)) return;
@@ -1058,10 +1090,9 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
                        const ak_foot_ik_frame *fr, const foot_frame *ff, ak_xform *local,
                        ak_xform *world)
 {
-    const ak_limb_ik_params limb_defaults = ak_limb_ik_defaults();
     for (int s = 0; s < 2; ++s) {
         const ak_foot_ik_leg *leg = &p->legs[s];
-        ak_limb_ik_params lp = limb_defaults;
+        ak_limb_ik_params lp = ik_limb_defaults();
         lp.skeleton = sk;
         lp.upper = leg->upper;
         lp.middle = leg->lower;
@@ -1317,9 +1348,47 @@ void ak_floor_follow(float *y, float *v, float support, float smoothing, float d
     *v = s.v;
 }
 
+void akf_foot_fixed_of(const ak_foot_ik_params *p, akf_foot_fixed *out)
+{
+    out->cos_tilt = cosf(p->max_tilt);
+    out->sin_tilt = sinf(p->max_tilt);
+    out->cos_knee = cosf(p->max_knee_flex);
+}
+
 int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                          const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
                          ak_error *err)
+{
+    akf_foot_fixed fixed;
+    akf_foot_fixed_of(p, &fixed);
+    return akf_foot_ik_solve(p, &fixed, st, fr, NULL, local, world, err);
+}
+
+/* The animated points of both feet (the pose and the placement shift stay as they are until
+ * the hip drop: one set serves the locks and the targets) and the query points, from the
+ * caller's akf_foot_ik_query where given. */
+static void frame_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                         const ak_xform *world, const akf_foot_points *pts, foot_frame *ff)
+{
+    for (int s = 0; s < 2; ++s) {
+        if (pts) {
+            ff->up_a[s] = pts->up[s];
+            anim_points_at(p, st, s, world[p->legs[s].foot].translation, pts->up[s],
+                           pts->toe_off[s], &ff->heel_a[s], &ff->toe_a[s]);
+            ff->ray_heel[s] = pts->heel_q[s];
+            ff->ray_toe[s] = pts->toe_q[s];
+        } else {
+            anim_points_up(p, st, world, s, &ff->heel_a[s], &ff->toe_a[s], &ff->up_a[s]);
+        }
+        ff->prev_ankle[s] = st->ankle_target[s];
+    }
+    if (!pts) query_points_from(st, ff->heel_a, ff->toe_a, ff->ray_heel, ff->ray_toe);
+}
+
+int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
+                          ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                          const akf_foot_points *pts, ak_xform *local, ak_xform *world,
+                          ak_error *err)
 {
     const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt))
@@ -1329,16 +1398,11 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     ff.single_support = 0.0f;
     ff.floor = fr->floor_height;
     ff.forward = akq_rotate(fr->character.rotation, akv_make(0, 0, 1));
-    ff.cos_tilt = cosf(p->max_tilt);
-    ff.sin_tilt = sinf(p->max_tilt);
+    ff.cos_tilt = fixed->cos_tilt;
+    ff.sin_tilt = fixed->sin_tilt;
+    ff.cos_knee = fixed->cos_knee;
     if (!st->initialized) reset_weights(st, fr);
-    /* The pose and the placement shift stay as they are until the hip drop: one set of
-     * animated points serves the query points, the locks and the targets. */
-    for (int s = 0; s < 2; ++s) {
-        anim_points_up(p, st, world, s, &ff.heel_a[s], &ff.toe_a[s], &ff.up_a[s]);
-        ff.prev_ankle[s] = st->ankle_target[s];
-    }
-    query_points_from(st, ff.heel_a, ff.toe_a, ff.ray_heel, ff.ray_toe);
+    frame_points(p, st, world, pts, &ff);
     int planted[2];
     for (int s = 0; s < 2; ++s) {
         planted[s] = st->initialized && st->was_stance[s] && st->lock_weight[s] >= 1.0f;

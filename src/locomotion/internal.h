@@ -113,6 +113,33 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                          const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
                          ak_error *err);
 
+/* What a solve derives from its params alone: cos and sin of max_tilt, cos of max_knee_flex.
+ * ak_foot_ik_solve makes it every call; a caller whose params do not change (the walker)
+ * keeps one (akf_foot_fixed_of). */
+typedef struct akf_foot_fixed {
+    float cos_tilt, sin_tilt, cos_knee;
+} akf_foot_fixed;
+void akf_foot_fixed_of(const ak_foot_ik_params *p, akf_foot_fixed *out);
+
+/* The animated feet of a pose as ak_foot_ik_query_points finds them: each foot's up axis and
+ * its ankle-to-toe offset (world: they depend on the foot's rotation only) and the heel and
+ * toe query points. A solve of the same pose moved only vertically since (the walker's floor)
+ * finds the same up axes and offsets and the same query points' x and z, the only parts of
+ * them it reads: it takes them from here (akf_foot_ik_solve). */
+typedef struct akf_foot_points {
+    ak_vec3 up[2], toe_off[2];
+    ak_vec3 heel_q[2], toe_q[2];
+} akf_foot_points;
+void akf_foot_ik_query(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                       const ak_xform *world, akf_foot_points *out);
+
+/* ak_foot_ik_solve with the params' fixed part given, and the feet of akf_foot_ik_query on
+ * this pose (moved only vertically since, the state unchanged) or NULL: the same results. */
+int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
+                          ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                          const akf_foot_points *pts, ak_xform *local, ak_xform *world,
+                          ak_error *err);
+
 /* Planned hips (the walker's and the matcher's, one rule): the grounding's own vertical move of
  * the hips may accelerate 0.25 g down and 0.5 g up beyond the animation's, widened by the
  * source's own room (where the source's hips, 33 ms average, accelerate less than 1 g either

@@ -39,7 +39,13 @@ struct ak_walker {
     ak_root_motion *idle_root;
     float idle_floor; /* lowest foot point of the idle clip, metres */
     ak_foot_ik_params fik;
+    akf_foot_fixed fik_fixed; /* what the solve derives from fik, which does not change */
     ak_foot_ik_state fst;
+    /* The feet the rays were cast from (ak_walker_ground_rays: the heel and toe query points;
+     * with foot IK also the feet's axes, which the solve in walker_finish reads again:
+     * feet_set while the pose has moved only vertically since). */
+    akf_foot_points feet;
+    int32_t feet_set;
     ak_controller ctrl;
     /* guide */
     ak_vec3 pos;        /* ground point, world */
@@ -85,8 +91,6 @@ struct ak_walker {
     int32_t initialized;
     int32_t stance[2];
     int32_t contact[2]; /* AK_CONTACT_* this frame (0 in swing) */
-    ak_vec3 query[2];
-    ak_vec3 toe_query[2];
     /* Foot placement (stairs): each swing decides once where the foot lands relative to the
      * clip's landing point; the shift glides there from where the last stance left it. */
     ak_vec3 place_from[2], place_target[2], place_now[2];
@@ -410,6 +414,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
             return st;
         }
     }
+    akf_foot_fixed_of(&w->fik, &w->fik_fixed);
     if (p->idle_clip && (st = load_idle(w, m, p, err)) != AK_OK) {
         ak_walker_destroy(w);
         return st;
@@ -496,6 +501,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->position_set = 0;
     w->initialized = 0;
     ak_foot_ik_state_reset(&w->fst);
+    w->feet_set = 0;
     if (w->p.use_controller) ak_controller_init(&w->ctrl, &w->p.controller, w->pos, NULL);
     w->ctrl.grounded = 1;
     for (int s = 0; s < 2; ++s) {
@@ -1147,10 +1153,10 @@ static void anim_foot_points(ak_walker *w)
         w->anim_toe[s] =
             w->fik.legs[s].has_toe ? ak_foot_ik_toe(&w->fik, w->world, s) : w->anim_sole[s];
         const ak_vec3 a = akv_add(w->anim_sole[s], d), t = akv_add(w->anim_toe[s], d);
-        w->query[s] = a;
-        w->toe_query[s] = w->stance[s] && w->fik.legs[s].has_toe
-                              ? t
-                              : akv_make(a.x + t.x - a.x, t.y, a.z + t.z - a.z);
+        w->feet.heel_q[s] = a;
+        w->feet.toe_q[s] = w->stance[s] && w->fik.legs[s].has_toe
+                               ? t
+                               : akv_make(a.x + t.x - a.x, t.y, a.z + t.z - a.z);
     }
 }
 
@@ -1167,10 +1173,12 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     place_pose(w); /* 9 */
     w->frame_index = cycle_frame(w);
     placement_shift(w);
-    if (w->p.foot_ik)
-        ak_foot_ik_query_points(&w->fik, &w->fst, w->world, w->query, w->toe_query);
-    else
+    if (w->p.foot_ik) {
+        akf_foot_ik_query(&w->fik, &w->fst, w->world, &w->feet);
+        w->feet_set = 1;
+    } else {
         anim_foot_points(w);
+    }
     rays[AK_WALKER_RAY_CENTRE] = akg_ray_down(w->pos, 2.0f, 6.0f);
     /* A planted foot's rays go under its heel and toe; a swinging foot's under where its heel
      * and toe will land (the clip's landing points seen from now, moved by the placement). */
@@ -1186,7 +1194,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         w->land[s] = akv_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
         w->land_toe[s] =
             akv_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
-        rays[FOOT_RAY(s)] = akg_ray_down(w->query[s], 1.0f, 3.0f);
+        rays[FOOT_RAY(s)] = akg_ray_down(w->feet.heel_q[s], 1.0f, 3.0f);
         /* The landing toe ray looks 4 cm beyond the toe (ak_foot_place_toe_ray), the heel ray
          * LAND_HEEL_MARGIN behind the heel unless probing (ak_foot_place_decide). */
         const ak_vec3 d = akv_sub(w->land_toe[s], w->land[s]);
@@ -1198,7 +1206,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         w->land_toe_ray[s] = ak_foot_place_toe_ray(w->land[s], w->land_toe[s], shift);
         rays[LANDING_RAY(s)] = akg_ray_down(w->land_ray[s], 1.5f, 3.5f);
         rays[TOE_RAY(s)] = akg_ray_down(
-            toe_ray_at_landing(w, s) ? w->land_toe_ray[s] : w->toe_query[s], 1.0f, 3.0f);
+            toe_ray_at_landing(w, s) ? w->land_toe_ray[s] : w->feet.toe_q[s], 1.0f, 3.0f);
     }
     return AK_WALKER_RAY_COUNT;
 }
@@ -1338,7 +1346,9 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
         }
         fr.anim_hip_accel = source_hip_accel(w);
         /* w->fik was validated in ak_walker_create and does not change. */
-        int32_t st = ak_foot_ik_solve(&w->fik, &w->fst, &fr, w->local, w->world, err);
+        int32_t st = akf_foot_ik_solve(&w->fik, &w->fik_fixed, &w->fst, &fr,
+                                       w->feet_set ? &w->feet : NULL, w->local, w->world, err);
+        w->feet_set = 0;
         if (st != AK_OK) return st;
     }
     for (int s = 0; s < 2; ++s) {
@@ -1497,8 +1507,8 @@ int32_t ak_walker_shift_origin(ak_walker *w, ak_vec3 shift, ak_error *err)
     shift_xz(&w->p.start, 1, dx, dz);
     shift_xz(&w->p.target, 1, dx, dz);
     shift_xz(&w->ctrl.position, 1, dx, dz);
-    shift_xz(w->query, 2, dx, dz);
-    shift_xz(w->toe_query, 2, dx, dz);
+    shift_xz(w->feet.heel_q, 2, dx, dz);
+    shift_xz(w->feet.toe_q, 2, dx, dz);
     shift_xz(w->land, 2, dx, dz);
     shift_xz(w->land_toe, 2, dx, dz);
     shift_xz(w->land_ray, 2, dx, dz);
@@ -1509,6 +1519,7 @@ int32_t ak_walker_shift_origin(ak_walker *w, ak_vec3 shift, ak_error *err)
     shift_xz(w->fst.sole, 2, dx, dz);
     shift_xz(w->fst.toe, 2, dx, dz);
     shift_xz(w->fst.ankle_target, 2, dx, dz);
+    w->feet_set = 0; /* (the solve finds the feet in the moved pose) */
     for (int32_t j = 0; j < w->J; ++j) {
         shift_xz(&w->world[j].translation, 1, dx, dz);
         if (w->m->skeleton->parents[j] < 0) shift_xz(&w->local[j].translation, 1, dx, dz);
