@@ -162,10 +162,43 @@ static void at_in_period(const ak_root_motion *rm, float t, ak_vec3 *pos, float 
     *head = rm->heading[f] + (rm->heading[g] - rm->heading[f]) * u;
 }
 
+/* at_in_period, from the memo (may be NULL) when it holds time t of rm: the same bits, t being
+ * the whole input (-0 and +0 give the same answer: both read frame 0). */
+static void period_at(const ak_root_motion *rm, ak_root_period_memo *memo, float t, ak_vec3 *pos,
+                      float *head)
+{
+    if (!memo) {
+        at_in_period(rm, t, pos, head);
+        return;
+    }
+    if (memo->rm != rm) {
+        memo->rm = rm;
+        memo->n = 0;
+    }
+    for (int32_t i = 0; i < memo->n; ++i)
+        if (memo->t[i] == t) {
+            *pos = memo->p[i];
+            *head = memo->h[i];
+            return;
+        }
+    at_in_period(rm, t, pos, head);
+    const int32_t i = memo->n < 2 ? memo->n++ : (memo->last ^ 1);
+    memo->t[i] = t;
+    memo->p[i] = *pos;
+    memo->h[i] = *head;
+    memo->last = i;
+}
+
 /* A whole loop maps the start frame (position[0], heading[0]) to the end frame (entry n):
  * in the character frame it moves by L = yaw(-h0) (p_n - p_0) and turns by dh = h_n - h_0.
  * After k loops: heading h0 + k dh, position p0 + sum_i yaw(h0 + i dh) L. */
 void ak_root_motion_at(const ak_root_motion *rm, float t, ak_vec3 *position, float *heading)
+{
+    ak_root_motion_at_memo(rm, NULL, t, position, heading);
+}
+
+void ak_root_motion_at_memo(const ak_root_motion *rm, ak_root_period_memo *memo, float t,
+                            ak_vec3 *position, float *heading)
 {
     ak_vec3 pos = {0.0f, 0.0f, 0.0f};
     float head = 0.0f;
@@ -175,7 +208,7 @@ void ak_root_motion_at(const ak_root_motion *rm, float t, ak_vec3 *position, flo
         return;
     }
     if (!rm->loop || !(t > rm->duration) || !(rm->duration > 0.0f)) {
-        at_in_period(rm, t < 0.0f ? 0.0f : t, &pos, &head);
+        period_at(rm, memo, t < 0.0f ? 0.0f : t, &pos, &head);
     } else {
         const int32_t n = rm->frame_count;
         const float loops_f = floorf(t / rm->duration);
@@ -195,7 +228,7 @@ void ak_root_motion_at(const ak_root_motion *rm, float t, ak_vec3 *position, flo
         const float start_head = h0 + (float)k * dh;
         ak_vec3 p_in;
         float h_in;
-        at_in_period(rm, rem, &p_in, &h_in);
+        period_at(rm, memo, rem, &p_in, &h_in);
         /* Map the in-period motion relative to frame 0 into the current loop's frame. */
         const ak_quat turn = ak_quat_yaw(start_head - h0);
         pos = akv_add(start, akq_rotate(turn, akv_sub(p_in, rm->position[0])));
@@ -206,6 +239,12 @@ void ak_root_motion_at(const ak_root_motion *rm, float t, ak_vec3 *position, flo
 }
 
 void ak_root_motion_delta(const ak_root_motion *rm, float t0, float t1, ak_vec3 *dt, float *dh)
+{
+    ak_root_motion_delta_memo(rm, NULL, t0, t1, dt, dh);
+}
+
+void ak_root_motion_delta_memo(const ak_root_motion *rm, ak_root_period_memo *memo, float t0,
+                               float t1, ak_vec3 *dt, float *dh)
 {
     ak_vec3 p0, p1;
     float h0, h1;
@@ -220,8 +259,8 @@ void ak_root_motion_delta(const ak_root_motion *rm, float t0, float t1, ak_vec3 
         t0 -= k;
         t1 -= k;
     }
-    ak_root_motion_at(rm, t0, &p0, &h0);
-    ak_root_motion_at(rm, t1, &p1, &h1);
+    ak_root_motion_at_memo(rm, memo, t0, &p0, &h0);
+    ak_root_motion_at_memo(rm, memo, t1, &p1, &h1);
     ak_vec3 d = akq_rotate(ak_quat_yaw(-h0), akv_sub(p1, p0));
     d.y = 0.0f;
     if (dt) *dt = d;
@@ -293,7 +332,7 @@ void ak_root_motion_loop(const ak_root_motion *rm, ak_vec3 *dt, float *dh)
     if (dh) *dh = rm->heading[e] - rm->heading[0];
 }
 
-ak_xform ak_root_motion_character(const ak_root_motion *rm, float t)
+static ak_xform character_memo(const ak_root_motion *rm, ak_root_period_memo *memo, float t)
 {
     ak_xform x = ak_xform_identity();
     if (!rm) return x;
@@ -304,16 +343,27 @@ ak_xform ak_root_motion_character(const ak_root_motion *rm, float t)
     float tt = t;
     if (rm->loop && rm->duration > 0.0f && isfinite(t))
         tt = t - floorf(t / rm->duration) * rm->duration;
-    at_in_period(rm, tt < 0.0f ? 0.0f : tt, &p, &h);
+    period_at(rm, memo, tt < 0.0f ? 0.0f : tt, &p, &h);
     x.rotation = rm->extract_heading ? ak_quat_yaw(h) : ak_quat_identity();
     x.translation = ak_vec3_make(p.x, 0.0f, p.z);
     return x;
 }
 
+ak_xform ak_root_motion_character(const ak_root_motion *rm, float t)
+{
+    return character_memo(rm, NULL, t);
+}
+
 void ak_root_motion_make_in_place(const ak_root_motion *rm, float t, ak_xform *local)
 {
+    ak_root_motion_make_in_place_memo(rm, NULL, t, local);
+}
+
+void ak_root_motion_make_in_place_memo(const ak_root_motion *rm, ak_root_period_memo *memo, float t,
+                                       ak_xform *local)
+{
     if (!rm || !local) return;
-    const ak_xform ch = ak_root_motion_character(rm, t);
+    const ak_xform ch = character_memo(rm, memo, t);
     ak_xform *r = &local[rm->root_joint];
     /* in_place = character^-1 * root, then horizontal travel removed exactly. */
     const ak_quat inv = akq_conj(ch.rotation);

@@ -22,4 +22,25 @@ typedef struct ak_root_motion_memo {
 void ak_root_motion_travels(const ak_root_motion *rm, float t0, const float *t1, int32_t n,
                             float *travel, ak_root_motion_memo *memo);
 
+/* The root motion's place and heading within its period at the last two times asked (a
+ * caller's own: the root motion is shared). A walker's frame asks the same times several times
+ * (its travel's two ends, last frame's far end being this frame's near one, its heading's
+ * wiggle, its in-place pose); each is found once. Zeroed is empty. */
+typedef struct ak_root_period_memo {
+    const ak_root_motion *rm;
+    int32_t n, last;
+    float t[2];
+    ak_vec3 p[2];
+    float h[2];
+} ak_root_period_memo;
+
+/* ak_root_motion_at, _delta and _make_in_place with a memo (may be NULL): bit for bit the
+ * same answers. */
+void ak_root_motion_at_memo(const ak_root_motion *rm, ak_root_period_memo *memo, float t,
+                            ak_vec3 *position, float *heading);
+void ak_root_motion_delta_memo(const ak_root_motion *rm, ak_root_period_memo *memo, float t0,
+                               float t1, ak_vec3 *dt, float *dh);
+void ak_root_motion_make_in_place_memo(const ak_root_motion *rm, ak_root_period_memo *memo, float t,
+                                       ak_xform *local);
+
 #endif

@@ -86,8 +86,9 @@ struct ak_walker {
     const uint8_t *play_contacts[2];
     const float *play_phase[2];
     const ak_vec3 *play_land[2], *play_land_toe[2];
-    float anim_root_y; /* root height of the placed pose above the character origin */
-    ak_quat yaw;       /* yaw(heading), computed once per frame */
+    float anim_root_y;             /* root height of the placed pose above the character origin */
+    ak_root_period_memo root_memo; /* the loop's root motion at this frame's times */
+    ak_quat yaw;                   /* yaw(heading), computed once per frame */
     int32_t initialized;
     int32_t stance[2];
     int32_t contact[2]; /* AK_CONTACT_* this frame (0 in swing) */
@@ -566,11 +567,11 @@ void ak_walker_set_target(ak_walker *w, ak_vec3 target)
 
 /* The clip's heading at cycle time t relative to the cycle start, minus the steady part of
  * its loop turn. */
-static float clip_wiggle(const ak_walker *w, float t, float dur)
+static float clip_wiggle(ak_walker *w, float t, float dur)
 {
     const float tm = t - floorf(t / dur) * dur;
     float h;
-    ak_root_motion_at(w->m->root, tm, NULL, &h);
+    ak_root_motion_at_memo(w->m->root, &w->root_memo, tm, NULL, &h);
     return (h - w->clip_heading0) - w->loop_heading * tm / dur;
 }
 
@@ -749,7 +750,10 @@ static void animated_pose(ak_walker *w)
     const ak_walk_segment *g = &m->segment[in_segment ? PLAY_SEGMENT(w->play) : 0];
     const float t = in_segment ? w->seg_time : w->clip_time;
     ak_clip_sample(in_segment ? g->clip : m->clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim);
-    ak_root_motion_make_in_place(in_segment ? g->root : m->root, t, w->anim);
+    if (in_segment)
+        ak_root_motion_make_in_place(g->root, t, w->anim);
+    else
+        ak_root_motion_make_in_place_memo(m->root, &w->root_memo, t, w->anim);
     /* A captured start or stop stands as the capture stood: only an idle clip blends in (or,
      * walking again out of a captured stop, the pose it was left in). */
     const int stand = m->stand_pose && w->play == AK_WALKER_PLAY_LOOP &&
@@ -853,10 +857,10 @@ static ak_vec3 advance_play(ak_walker *w, float dt)
         w->stop_left -= dt;
         if (t0 + dt < w->stop_entry) {
             w->clip_time = t0 + dt;
-            ak_root_motion_delta(m->root, t0, w->clip_time, &d2, NULL);
+            ak_root_motion_delta_memo(m->root, &w->root_memo, t0, w->clip_time, &d2, NULL);
             return add_turned(d, dh, d2);
         }
-        ak_root_motion_delta(m->root, t0, w->stop_entry, &d2, &dh2);
+        ak_root_motion_delta_memo(m->root, &w->root_memo, t0, w->stop_entry, &d2, &dh2);
         d = add_turned(d, dh, d2);
         dh += dh2;
         w->clip_time = w->stop_entry;
@@ -867,7 +871,7 @@ static ak_vec3 advance_play(ak_walker *w, float dt)
         return add_turned(d, dh, d2);
     }
     w->clip_time = t0 + advance_clip(w, dt);
-    ak_root_motion_delta(m->root, t0, w->clip_time, &d2, NULL);
+    ak_root_motion_delta_memo(m->root, &w->root_memo, t0, w->clip_time, &d2, NULL);
     return add_turned(d, dh, d2);
 }
 
