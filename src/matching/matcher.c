@@ -1234,16 +1234,18 @@ static void stop_release(ak_matcher *m)
     }
 }
 
-/* The stop's coast ends on the target: when the root would come to rest more than half the
- * arrival radius from it (a run reaches the radius with 0.9 m of coast left at 3.5 m/s, and
- * its path can pass the target off to the side), the rate of the velocity offset takes the
- * difference, w^2 d (the coast's integral is 2 x0 / w + v0 / w^2): the character brakes
- * harder (or veers) over the same 0.25 s. */
+/* The stop's coast ends on the target: the rate of the velocity offset takes the difference
+ * between where the root would come to rest and the target, w^2 d (the coast's integral is
+ * 2 x0 / w + v0 / w^2): the character brakes harder or less hard (or veers) over the same
+ * 0.25 s. A run reaches the radius with 0.9 m of coast left at 3.5 m/s, and its path can pass
+ * the target off to the side. A rest point within half the arrival radius was once left
+ * alone: the stop then fell anywhere 0.12-0.15 m short, by where the arrival check's frame fell
+ * in a walk's 2 cm of travel a frame, so a capture and its 30 fps copy (a few millimetres of
+ * path apart) stopped 9-14 mm apart. */
 static void stop_steer(ak_matcher *m)
 {
     const ak_vec3 rest = coast_rest(m);
     const float dx = m->p.target.x - rest.x, dz = m->p.target.z - rest.z;
-    if (dx * dx + dz * dz <= 0.25f * m->p.arrival_radius * m->p.arrival_radius) return;
     const float y = aks_spring_omega(0.5f * m->p.stop_time);
     m->vel_v = akv_add(m->vel_v, akv_scale(ak_vec3_make(dx, 0.0f, dz), y * y));
 }

@@ -255,7 +255,16 @@ static uint8_t *grid_contacts(const ak_skeleton *s, const ak_clip *c, int32_t gr
  * original's state at that frame or at a neighbouring one: stance edges move by at most one
  * frame of the original. Frames from `from` on (after a reference frame 0 and its samples).
  * Returns the frames where they do not (the first printed); prints each foot's stance
- * fraction in both over the same frames. */
+ * fraction in both over the same frames.
+ * The clip's end is compared like any frame, up to the variant's last sample (a 30 fps copy
+ * ends up to 3 frames before its original: those are not compared, there is nothing to compare
+ * them with). Its last sample has only a backward speed, the chord over its last frame: CMU
+ * 09_02's 30 fps copy ends at frame 128, a frame after the original's left landing at 127,
+ * its left foot's only speed there 0.85 m/s, so a detector that reads it may call the foot up
+ * where the original has it down (the one here agrees within a frame). Nothing in the copy
+ * says the foot stopped, but nothing excuses the frame either: a detector that misses it is
+ * out on that row (listed with its reason in k_contacts_out), never compared over fewer
+ * frames. */
 static int32_t same_contacts(const uint8_t *o, int32_t on, const uint8_t *v, int32_t vn,
                              int32_t from, const char *label)
 {
