@@ -217,14 +217,14 @@ typedef struct ak_matcher_params {
     ak_foot_ik_params foot; /* legs/hips filled from the database when legs[0].upper < 0;
                                max_knee_flex (when 0) from the database's peak knee flexion,
                                the walker's rule */
-    int32_t plan_hips;      /* 1: planned hips, as the walker's (walker.h): the hips move within
-                               physics over the footholds (the landing rays), foot.hip_accel_down
-                               /up (when 0) from the database's own envelope
+    int32_t plan_hips;      /* 1 (default): planned hips, as the walker's (walker.h): the hips
+                               move within physics over the footholds (the landing rays),
+                               foot.hip_accel_down/up (when 0) from the database's own envelope
                                (ak_motion_db_source_metrics) by the walker's rule, each leg's
-                               landing slack from the database's landings. 0 (default, for now:
-                               a transition that ends a toe stance bends the knee 1.52x faster
-                               than the captures do, tests/matching/test_matching_walk.c): the
-                               hip drop follows the legs' needs at once */
+                               landing slack from the database's landings. 0: the hip drop
+                               follows the legs' needs at once (CMU subject 7: hips -6.40..+7.52 g
+                               where planned hips keep -0.98..+0.92 g on flat ground,
+                               tests/matching/test_match_physics.c) */
 } ak_matcher_params;
 
 /* What matching is doing now (beyond ak_walker_state, which ak_matcher_get_state fills). */
