@@ -269,9 +269,11 @@ AK_API int32_t ak_matcher_step(ak_matcher *matcher, float dt, const ak_ground *g
 AK_API int32_t ak_matcher_step_range(ak_matcher *const *matchers, int32_t begin, int32_t end,
                                      float dt, const ak_ground *ground, int32_t *statuses);
 
-/* Rays per frame: character centre, left sole, right sole, left toe, right toe, then where
- * the left and the right swinging foot will land (the playing frame's own landing in the
- * database; under the sole while the foot is planted or no landing is known). */
+/* Rays per frame: character centre, left sole, right sole, left toe, right toe (where this
+ * frame's foot IK puts them), then where the left and the right swinging foot will land (the
+ * playing frame's own landing in the database). A landing ray no landing needs looks under
+ * where the frame has a planted heel a release may move the foot to, or ahead of a swinging toe
+ * for a riser; else under the sole. */
 #define AK_MATCHER_RAY_COUNT 7
 
 /* The same frame in phases, for engines (as the walker's ak_walker_begin ... _finish):

@@ -365,11 +365,6 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
  * lands on: the toe leads the heel by a foot length, so it meets a riser well before the
  * landing. */
 #define AK_STEP_OVER 0.4f
-/* Ground this close to level (cos 2 degrees) is a tread, not a slope. */
-#define AK_LEVEL_COS 0.99939f
-/* Metres: the least rise between level grounds the floor's foothold steps up early over
- * (ak_floor_support): a third of a low riser. */
-#define AK_FLOOR_STEP_MIN 0.05f
 
 /* The height a swinging foot passes at its swing phase, from the ground it left (`from`) to
  * the ground it will land on (`land`), `g` the ground under it now. Up a step (level ground

@@ -18,6 +18,13 @@ void akw_prefetch(const ak_walker *w);
 /* Standard gravity, m/s^2: the unit of the hips' acceleration bounds and measures. */
 #define AK_GRAVITY 9.81f
 
+/* Ground this close to level (cos 2 degrees) is a tread, not a slope. */
+#define AK_LEVEL_COS 0.99939f
+/* Metres: the least rise between level grounds that is a riser (the floor's foothold steps up
+ * early over it, ak_floor_support; the matcher looks for one, matcher.c): a third of a low
+ * riser. */
+#define AK_FLOOR_STEP_MIN 0.05f
+
 /* The hips' acceleration is measured on their height averaged over 33 ms (capture noise of a
  * frame or two does not count, a drop over a step does): the window in frames of dt, at least
  * 1 and at most AK_HIP_WINDOW_MAX. One rule for the walk metrics (walkmetrics.c) and the

@@ -86,7 +86,24 @@ struct ak_matcher {
      * step's length. */
     float step_scale, step_scale_v, step_goal;
     ak_vec3 anim_sole[2];
+    /* The landing ray no landing needs (a planted foot's; a swinging foot's with none known)
+     * looks elsewhere (spare_rays): spare[k] says where ray 5 + k looks (AK_SPARE_*), for foot
+     * spare_foot[k]; spare_at[k] is the point. */
+    int32_t spare[2], spare_foot[2];
+    ak_vec3 spare_at[2];
+    /* Under where the frame has a planted heel the unlock is about to release (release_climbs):
+     * the ground found there (NAN: none asked last frame) and whether it and the ground under
+     * the heel are treads. */
+    float dest_ground[2];
+    int32_t dest_level[2];
+    /* The heel and toe rays of a foot whose lock fades look where this frame's solve puts them
+     * (fade_query); the grounding carries each hit along its tangent plane from its own query
+     * point (ak_foot_ik_query_points'): query[k] is that point, cast[k] the ray's (heels 0, 1;
+     * toes 2, 3). */
+    ak_vec3 query[4], cast[4];
 };
+
+enum { AK_SPARE_NONE, AK_SPARE_DEST, AK_SPARE_AHEAD };
 
 static float wrap_pi(float a)
 {
@@ -369,6 +386,8 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->floor_v = 0.0f;
     m->has_foothold[0] = m->has_foothold[1] = 0;
     m->sole_ground[0] = m->sole_ground[1] = m->toe_ground[0] = m->toe_ground[1] = NAN;
+    m->dest_ground[0] = m->dest_ground[1] = NAN;
+    m->spare[0] = m->spare[1] = AK_SPARE_NONE;
     m->contact[0] = m->contact[1] = 0;
     m->offset_lift[0] = m->offset_lift[1] = 0.0f;
     memset(m->place_from, 0, sizeof m->place_from);
@@ -935,6 +954,92 @@ static void placement_shift(ak_matcher *m)
     m->cancel_rebase = 0;
 }
 
+/* Where this frame's solve puts the heel and toe of a foot not planted whose stance lock still
+ * holds it partly (the lock fades at lock_release_rate once its stance, or a release, ends):
+ * the query points of the state with this frame's fade done (ak_foot_ik_query_points reads last
+ * frame's weight: a released foot fading 0.22 m onto a jump's frame passed its rays by 2-3 cm a
+ * frame, over a tread's edge). */
+static void fade_query(ak_matcher *m, ak_vec3 q[2], ak_vec3 qt[2])
+{
+    const float fade = m->initialized ? m->fik.lock_release_rate * m->dt : 0.0f;
+    int any = 0;
+    for (int s = 0; s < 2; ++s)
+        any |= !m->stance[s] && m->fst.lock_weight[s] > 0.0f && fade > 0.0f;
+    if (!any) return;
+    ak_foot_ik_state st = m->fst;
+    for (int s = 0; s < 2; ++s) {
+        st.lock_weight[s] =
+            m->stance[s] ? st.lock_weight[s] : akf_max(st.lock_weight[s] - fade, 0.0f);
+        st.was_stance[s] = m->stance[s] ? st.was_stance[s] : 0;
+    }
+    ak_vec3 fq[2], fqt[2];
+    ak_foot_ik_query_points(&m->fik, &st, m->world, fq, fqt);
+    for (int s = 0; s < 2; ++s)
+        if (!m->stance[s]) {
+            q[s] = fq[s];
+            qt[s] = fqt[s];
+        }
+}
+
+/* Whether planted foot s's held point (the toe while it rolls, else the heel), where the
+ * frame has it now (moved by the placement), is more than half the unlock distance from its
+ * lock: a release may come (update_stance), so its spare ray looks under where the frame has
+ * the heel (release_climbs). */
+static int release_near(const ak_matcher *m, int s)
+{
+    if (!m->stance[s] || m->fst.lock_weight[s] < 1.0f) return 0;
+    const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->world, s)
+                                            : ak_foot_ik_sole(&m->fik, m->world, s);
+    const float dx = held.x + m->fst.shift[s].x - m->fst.lock_point[s].x;
+    const float dz = held.z + m->fst.shift[s].z - m->fst.lock_point[s].z;
+    return dx * dx + dz * dz > 0.25f * m->p.unlock_distance * m->p.unlock_distance;
+}
+
+/* Frames of a swinging toe's pace its spare ray looks ahead, and the most one frame's pace
+ * counts (m): a toe meeting a riser (ground rising AK_FLOOR_STEP_MIN or more between treads)
+ * climbs at swing_height_rate (the grounding's clear_ground), 3.3 cm a frame at 60 fps, so a
+ * riser seen two frames early is cleared by 6.6 cm more. */
+#define AK_AHEAD_FRAMES 2.0f
+#define AK_AHEAD_MOST   0.15f
+
+/* Where swinging foot s's toe (this frame's query point qt) will be AK_AHEAD_FRAMES frames on
+ * at its pace since last frame; 0 when it needs no look ahead (planted, looking at its landing,
+ * no toe, the first frame). */
+static int toe_ahead(const ak_matcher *m, int s, ak_vec3 qt, ak_vec3 *at)
+{
+    if (!m->initialized || m->stance[s] || m->toe_at_land[s] || !m->fik.legs[s].has_toe) return 0;
+    ak_vec3 d = akv_sub(qt, m->fst.toe[s]);
+    d.y = 0.0f;
+    const float len = akv_len(d);
+    if (len > AK_AHEAD_MOST) d = akv_scale(d, AK_AHEAD_MOST / len);
+    *at = akv_add(qt, akv_scale(d, AK_AHEAD_FRAMES));
+    return 1;
+}
+
+/* Where the landing rays no landing needs look: a planted foot's, under where the frame has
+ * its heel while a release may come (release_near); the rest ahead of a swinging toe (toe_ahead):
+ * its own when it knows no landing, else the planted foot's. */
+static void spare_rays(ak_matcher *m, const ak_vec3 qt[2])
+{
+    for (int s = 0; s < 2; ++s) {
+        m->spare[s] = AK_SPARE_NONE;
+        if (!release_near(m, s)) continue;
+        const ak_vec3 heel = ak_foot_ik_sole(&m->fik, m->world, s);
+        m->spare[s] = AK_SPARE_DEST;
+        m->spare_foot[s] = s;
+        m->spare_at[s] = akv_make(heel.x + m->fst.shift[s].x, heel.y, heel.z + m->fst.shift[s].z);
+    }
+    for (int s = 0; s < 2; ++s) {
+        ak_vec3 at;
+        if (!toe_ahead(m, s, qt[s], &at)) continue;
+        const int k = !landing_known(m, s) ? s : (m->stance[1 - s] ? 1 - s : -1);
+        if (k < 0 || m->spare[k] != AK_SPARE_NONE) continue;
+        m->spare[k] = AK_SPARE_AHEAD;
+        m->spare_foot[k] = s;
+        m->spare_at[k] = at;
+    }
+}
+
 /* The rays of this frame: the centre, each heel's query point (the locked point in stance,
  * the animated sole otherwise) and each toe's (or, while its placement is decided, its
  * landing toe's), after placing the pose on the current floor; each swinging foot's landing. */
@@ -944,6 +1049,16 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
     place_pose(m);
     placement_shift(m);
     ak_foot_ik_query_points(&m->fik, &m->fst, m->world, q, qt);
+    for (int s = 0; s < 2; ++s) {
+        m->query[s] = q[s];
+        m->query[2 + s] = qt[s];
+    }
+    fade_query(m, q, qt);
+    for (int s = 0; s < 2; ++s) {
+        m->cast[s] = q[s];
+        m->cast[2 + s] = qt[s];
+    }
+    spare_rays(m, qt);
     rays[0] = ak_ground_ray_down(m->pos, 2.0f, 6.0f);
     const ak_quat yaw = ak_quat_yaw(m->heading);
     for (int s = 0; s < 2; ++s) {
@@ -961,7 +1076,10 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
         rays[1 + s] = ak_ground_ray_down(q[s], 1.0f, 3.0f);
         rays[3 + s] =
             ak_ground_ray_down(m->toe_at_land[s] ? m->land_toe_ray[s] : qt[s], 1.0f, 3.0f);
-        rays[5 + s] = ak_ground_ray_down(landing_known(m, s) ? m->land_ray[s] : q[s], 1.5f, 3.5f);
+        const ak_vec3 land_at = landing_known(m, s)            ? m->land_ray[s]
+                                : m->spare[s] != AK_SPARE_NONE ? m->spare_at[s]
+                                                               : q[s];
+        rays[5 + s] = ak_ground_ray_down(land_at, 1.5f, 3.5f);
     }
 }
 
@@ -1146,6 +1264,28 @@ static float coast_left(const ak_matcher *m)
     return sqrtf(d.x * d.x + d.z * d.z);
 }
 
+/* Metres: how far from where the frame has the heel now the last frame's look there
+ * (AK_SPARE_DEST) may be for its ground to count (a planted foot's frame barely moves it). */
+#define AK_DEST_NEAR 0.03f
+
+/* Whether releasing planted foot s would slide it up a riser: the ground where the playing
+ * frame has its heel (looked at last frame, within AK_DEST_NEAR of where it is now) a riser
+ * above the tread it stands on (both level, AK_FLOOR_STEP_MIN or more higher). A released foot
+ * fades onto the frame's foot along the ground it stood on, into the riser between (a slow walk
+ * down stairs, a jump to a frame with that foot on the tread behind: a heel 146 mm into it); such
+ * a foot stays planted until the frame lifts it. */
+static int release_climbs(ak_matcher *m, int s)
+{
+    if (!isfinite(m->dest_ground[s]) || !m->dest_level[s] || !isfinite(m->sole_ground[s])) return 0;
+    const ak_vec3 heel = ak_foot_ik_sole(&m->fik, m->world, s); /* in place */
+    const ak_vec3 at =
+        akv_add(akv_add(m->pos, akq_rotate(ak_quat_yaw(m->heading), heel)), m->fst.shift[s]);
+    const ak_vec3 was = m->spare_at[s];
+    const float dx = at.x - was.x, dz = at.z - was.z;
+    return dx * dx + dz * dz <= AK_DEST_NEAR * AK_DEST_NEAR &&
+           m->dest_ground[s] - m->sole_ground[s] >= AK_FLOOR_STEP_MIN;
+}
+
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
  * stance taken over from a new frame (a transition, the stop) begins only once the shown
  * foot, still carrying the transition's offset, has come down to the frame's own height (the
@@ -1162,6 +1302,8 @@ static void update_stance(ak_matcher *m)
         int32_t c = own_c;
         /* a point that comes down now (heel or toe) must be at the frame's own height */
         const int32_t kept = m->stance[s] ? m->contact[s] : 0, starts = c & ~kept;
+        /* a planted foot the frame still has down whose release would slide it up a riser */
+        const int climbs = kept && own_c && release_climbs(m, s);
         if (starts && fabsf(stance_lift(m, s, starts)) > m->p.stance_gate) c &= kept;
         /* a heel coming down on a foot rolling over its toe: where foot IK left that heel */
         if ((c & starts & AK_CONTACT_HEEL) && kept && isfinite(m->sole_ground[s]) &&
@@ -1199,7 +1341,7 @@ static void update_stance(ak_matcher *m)
             const ak_vec3 sole = akv_add(akv_add(m->pos, akq_rotate(yaw, gait_scaled(m, held))),
                                          akv_add(m->place_shift[s], m->cancel[s]));
             const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
-            if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
+            if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance && !climbs) {
                 if (!m->released[s]) ++m->unlocks;
                 m->released[s] = 1;
             }
@@ -1213,6 +1355,9 @@ static void update_stance(ak_matcher *m)
             ++m->unlocks;
         }
         if (m->released[s]) c = 0;
+        /* nor does its stance end while the frame has it down (a heel-to-toe change the stance
+         * gate refuses, a landing held back) */
+        if (climbs && !c && !m->released[s]) c = kept;
         if (c || !own_c || m->standing) m->held_back[s] = 0;
         m->stance[s] = c != 0;
         m->contact[s] = c;
@@ -1310,6 +1455,37 @@ int32_t ak_matcher_ground_rays(ak_matcher *m, ak_ground_ray *rays, int32_t capac
     return AK_MATCHER_RAY_COUNT;
 }
 
+/* Whether hit g is a tread (level ground). */
+static int tread(const ak_ground_hit *g)
+{
+    return g->hit && g->normal.y >= AK_LEVEL_COS;
+}
+
+/* The hits as the grounding reads them (h: the sole, toe and landing hits, floor_and_ik's):
+ * a heel or toe hit of a fading foot moved along its tangent plane to the grounding's query
+ * point (fade_query); a swinging toe's, the tread ahead where a riser rises between
+ * (toe_ahead: its clearance lifts the toe before it gets there); and what the planted feet's
+ * spare rays found (release_climbs). */
+static void spare_hits(ak_matcher *m, const ak_ground_hit *hits, ak_ground_hit *h)
+{
+    memcpy(h, hits + 1, sizeof(ak_ground_hit) * (AK_MATCHER_RAY_COUNT - 1));
+    for (int k = 0; k < 4; ++k) {
+        ak_ground_hit *g = &h[k];
+        const ak_vec3 a = m->cast[k], b = m->query[k];
+        if (g->hit && g->normal.y > 1e-3f && (a.x != b.x || a.z != b.z))
+            g->height += (g->normal.x * (a.x - b.x) + g->normal.z * (a.z - b.z)) / g->normal.y;
+    }
+    for (int k = 0; k < 2; ++k) {
+        const ak_ground_hit *g = &hits[5 + k];
+        const int dest = m->spare[k] == AK_SPARE_DEST;
+        m->dest_ground[k] = dest && g->hit ? g->height : NAN;
+        m->dest_level[k] = dest && tread(g) && tread(&hits[1 + k]);
+        if (m->spare[k] != AK_SPARE_AHEAD) continue;
+        ak_ground_hit *toe = &h[2 + m->spare_foot[k]];
+        if (tread(g) && tread(toe) && g->height - toe->height >= AK_FLOOR_STEP_MIN) *toe = *g;
+    }
+}
+
 static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t count,
                               ak_error *err)
 {
@@ -1325,7 +1501,9 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
     m->phase = 0;
     if (m->height_from_ray && hits[0].hit) m->pos.y = hits[0].height;
     m->height_from_ray = 0;
-    const int32_t st = floor_and_ik(m, hits + 1, err);
+    ak_ground_hit h[AK_MATCHER_RAY_COUNT - 1];
+    spare_hits(m, hits, h);
+    const int32_t st = floor_and_ik(m, h, err);
     if (st != AK_OK) return st;
     for (int s = 0; s < 2; ++s) {
         m->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
