@@ -222,8 +222,8 @@ typedef struct ak_matcher_params {
                                foot.hip_accel_down/up (when 0) from the database's own envelope
                                (ak_motion_db_source_metrics) by the walker's rule, each leg's
                                landing slack from the database's landings. 0: the hip drop
-                               follows the legs' needs at once (CMU subject 7: hips -6.40..+7.52 g
-                               where planned hips keep -0.98..+0.92 g on flat ground,
+                               follows the legs' needs at once (CMU subject 2 on flat ground:
+                               hips -2.22..+2.92 g where planned hips keep -0.72..+1.06 g,
                                tests/matching/test_match_physics.c) */
 } ak_matcher_params;
 
