@@ -17,8 +17,13 @@ AK_API ak_units ak_units_detect_clip(const ak_skeleton *skeleton, const ak_clip 
 /* ---- Foot contacts: heel and toe ------------------------------------------------------- */
 
 /* Contact flags, one byte per frame and foot: AK_CONTACT_HEEL while the heel (ankle) point is
- * down, AK_CONTACT_TOE while the toe (ball) point is. The foot is in stance when either is. */
-enum { AK_CONTACT_HEEL = 1, AK_CONTACT_TOE = 2 };
+ * down, AK_CONTACT_TOE while the toe (ball) point is. AK_CONTACT_ROLL while the heel is on the
+ * floor but the foot still rolls over it (a landing heel before the foot settles, a runner's
+ * brief heel touch): the ankle is within roll_height of its floor and slower than the off
+ * speed, but not yet still enough for the heel bit; the ankle moves (0.2-0.5 m/s) as the foot
+ * turns about the heel pad under it, so a pin holds that pad, never the ankle. The foot is in
+ * stance when any bit is. The heel and toe bits are the same with or without roll_height. */
+enum { AK_CONTACT_HEEL = 1, AK_CONTACT_TOE = 2, AK_CONTACT_ROLL = 4 };
 
 /* Contact detection on a clip. Each point (heel = the ankle joint, toe = the ball joint) is
  * down while its height above its local floor and its horizontal speed are both small, with
@@ -55,6 +60,10 @@ typedef struct ak_contact_params {
                                   mean over +-floor_window/2); speed_off and rise_off grow in
                                   proportion and floor_window shrinks by it. 0 disables;
                                   default 0.12 (walks up to 2.08 m/s: the fixed thresholds) */
+    float roll_height;         /* m above the local floor: a heel this low and under speed_off is
+                                  on the floor, rolling (AK_CONTACT_ROLL) where the heel bit is not
+                                  set; 0 disables; default 0.0125 (the heel pad's millimetres of
+                                  marker noise and skin, well under a swing's clearance) */
 } ak_contact_params;
 
 AK_API ak_contact_params ak_contact_defaults(void);

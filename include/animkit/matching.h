@@ -58,7 +58,8 @@ typedef struct ak_motion_db_params {
     float position_smoothing; /* s: Gaussian sigma of the character frame's position; 0.1 */
     float heading_smoothing;  /* s: Gaussian sigma of its heading; default 0.2 */
     const char *humanoid_overrides; /* see ak_humanoid_find; NULL */
-    ak_contact_params contacts;     /* the walker's contact detector, same defaults */
+    ak_contact_params contacts;     /* the walker's contact detector, same defaults (no roll
+                                       bit: roll_height is taken as 0) */
     /* The joint that carries the travel; NULL (default): measured (ak_root_joint_find) over
      * the clips, and the first found below a still top joint is named for all, so every clip
      * has one shape (ak_clip_root_motion_prepare). */

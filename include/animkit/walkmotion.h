@@ -56,7 +56,8 @@ typedef struct ak_walk_motion_params {
     float min_cycle_time;           /* automatic search range, seconds; default 0.45 */
     float max_cycle_time;           /* default 1.8 */
     const char *humanoid_overrides; /* "slot=Joint,..." or NULL (see ak_humanoid_find) */
-    ak_contact_params contacts;     /* thresholds (skeleton, clip and joints are filled in) */
+    ak_contact_params contacts;     /* thresholds (skeleton, clip, joints and roll_height 0 are
+                                       filled in: the foot IK pins ankles, no rolling heel) */
     const uint8_t *stance_left;     /* optional, with a clip that already loops: stance flags per */
     const uint8_t *stance_right;    /* frame instead of detection (e.g. ak_walk_clip_contacts) */
     int32_t use_captured_transitions; /* 1 (default): a start (standing on both feet, root still,

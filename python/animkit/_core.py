@@ -511,9 +511,10 @@ class Clip:
 
     def contacts(self, left_foot=None, right_foot=None, metres_per_unit=None):
         """Foot stance flags (F,) bool for the left and right foot: the heel (the foot joint) or
-        the toe (the humanoid map's toe, else the foot's End Site) down, by the library's
-        contact rule (ak_contact_run), so forefoot stances of a run count. Feet: the humanoid
-        map's by default."""
+        the toe (the humanoid map's toe, else the foot's End Site) down, or the heel on the
+        floor still rolling over its pad (AK_CONTACT_ROLL), by the library's contact rule
+        (ak_contact_run), so forefoot stances and a landing heel's roll count. Feet: the
+        humanoid map's by default."""
         left = np.zeros(self.frame_count, np.uint8)
         right = np.zeros(self.frame_count, np.uint8)
         params = ffi.new("ak_contact_params *", lib.ak_contact_defaults())

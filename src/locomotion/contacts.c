@@ -37,6 +37,7 @@ ak_contact_params ak_contact_defaults(void)
     p.min_stance = 0.05f;
     p.min_swing = 0.06f;
     p.body_speed_fraction = 0.12f;
+    p.roll_height = 0.0125f;
     return p;
 }
 
@@ -79,6 +80,8 @@ int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "min_stance and min_swing must be >= 0 s");
     if (!(p->body_speed_fraction >= 0.0f) || !isfinite(p->body_speed_fraction))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "body_speed_fraction must be >= 0");
+    if (!(p->roll_height >= 0.0f) || !isfinite(p->roll_height))
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "roll_height must be >= 0 m");
     return AK_OK;
 }
 
@@ -135,10 +138,12 @@ static int32_t speed_half_window(float ft)
 
 /* One point's down flag: height above its local floor (the lowest it comes within +-w
  * frames) and horizontal speed (central difference over +-k frames), with hysteresis; the
- * speed and rise thresholds times gain[f] (>= 1). ORs `bit` into flags[f]. */
+ * speed and rise thresholds times gain[f] (>= 1). With roll > 0 the point also comes down
+ * under `roll` m above its floor while slower than the off speed (a heel rolling over its
+ * pad). ORs `bit` into flags[f]. */
 static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const float *gain,
                            int32_t n, int32_t loop, float ft, int32_t first, uint8_t bit,
-                           uint8_t *flags)
+                           float roll, uint8_t *flags)
 {
     int32_t w = (int32_t)lroundf(p->floor_window / ft);
     if (w < 1) w = 1;
@@ -176,12 +181,13 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const
             const float g = gain[f];
             const int rising =
                 bit == AK_CONTACT_HEEL && p->rise_off > 0.0f && rise > p->rise_off * g;
-            const int on = h < p->height_on && speed < p->speed_on * g && !rising &&
-                           floor_y - lowest <= p->max_floor_rise;
+            const int on = (h < p->height_on && speed < p->speed_on * g) ||
+                           (h < roll && speed < p->speed_off * g);
+            const int down = on && !rising && floor_y - lowest <= p->max_floor_rise;
             const int off = h > p->height_off || speed > p->speed_off * g || rising;
             if (state < 0)
-                state = on;
-            else if (state == 0 && on)
+                state = down;
+            else if (state == 0 && down)
                 state = 1;
             else if (state == 1 && off)
                 state = 0;
@@ -378,19 +384,37 @@ static int32_t contact_tracks(const ak_contact_params *p, const int32_t joints[4
     return AK_OK;
 }
 
-/* One foot's flags on grid samples [0, n): heel and toe points, then the blips removed. The
- * samples from `moving` on repeat the clip's last pose: they take sample moving - 1's flags. */
+/* Heel and toe flags of one foot on grid samples [0, moving), the heel coming down under
+ * `roll` m while slower than the off speed too (0: not), blips removed. */
+static void point_pair(const ak_contact_params *p, const ak_vec3 *heel, const ak_vec3 *toe,
+                       const float *gain, int32_t moving, float ft, int32_t first, float roll,
+                       uint8_t *flags, uint8_t *scratch)
+{
+    const int32_t loop = p->clip->loop;
+    memset(flags, 0, (size_t)moving);
+    point_contacts(p, heel, gain, moving, loop, ft, first, AK_CONTACT_HEEL, roll, flags);
+    if (toe) point_contacts(p, toe, gain, moving, loop, ft, first, AK_CONTACT_TOE, 0.0f, flags);
+    const clip_ends ends = {first, speed_half_window(ft)};
+    clean_contacts(flags, moving, ends, (int32_t)ceilf(p->min_stance / ft),
+                   (int32_t)ceilf(p->min_swing / ft), loop, scratch);
+}
+
+/* One foot's flags on grid samples [0, n): the heel and toe bits, then the roll bit where the
+ * heel with roll_height (cleaned the same way) is down and the heel bit is not. The samples
+ * from `moving` on repeat the clip's last pose: they take sample moving - 1's flags. `scratch`
+ * holds 2n bytes. */
 static void foot_contacts(const ak_contact_params *p, const ak_vec3 *heel, const ak_vec3 *toe,
                           const float *gain, int32_t n, int32_t moving, float ft, int32_t first,
                           uint8_t *flags, uint8_t *scratch)
 {
-    const int32_t loop = p->clip->loop;
-    memset(flags, 0, (size_t)n);
-    point_contacts(p, heel, gain, moving, loop, ft, first, AK_CONTACT_HEEL, flags);
-    if (toe) point_contacts(p, toe, gain, moving, loop, ft, first, AK_CONTACT_TOE, flags);
-    const clip_ends ends = {first, speed_half_window(ft)};
-    clean_contacts(flags, moving, ends, (int32_t)ceilf(p->min_stance / ft),
-                   (int32_t)ceilf(p->min_swing / ft), loop, scratch);
+    point_pair(p, heel, toe, gain, moving, ft, first, 0.0f, flags, scratch);
+    if (p->roll_height > 0.0f) {
+        uint8_t *rolled = scratch + n;
+        point_pair(p, heel, toe, gain, moving, ft, first, p->roll_height, rolled, scratch);
+        for (int32_t f = 0; f < moving; ++f)
+            if ((rolled[f] & AK_CONTACT_HEEL) && !(flags[f] & AK_CONTACT_HEEL))
+                flags[f] |= AK_CONTACT_ROLL;
+    }
     for (int32_t f = moving; f < n; ++f)
         flags[f] = flags[moving - 1];
 }
@@ -416,7 +440,7 @@ int32_t ak_contact_run_grid(const ak_contact_params *p, int32_t grid, uint8_t *l
     st = contact_tracks(p, joints, grid, n, moving, &pos, &gain, &first, err);
     if (st != AK_OK) return st;
     uint8_t *out[2] = {left, right};
-    uint8_t *scratch = (uint8_t *)malloc((size_t)n);
+    uint8_t *scratch = (uint8_t *)malloc((size_t)n * 2u);
     if (!scratch) {
         free(pos);
         free(gain);

@@ -276,6 +276,9 @@ static int32_t detect_contacts(const ak_walk_motion *m, const ak_clip *full,
     cp.heel[1] = m->humanoid.joint[AK_HUM_RIGHT_FOOT];
     cp.toe[0] = m->humanoid.joint[AK_HUM_LEFT_TOE];
     cp.toe[1] = m->humanoid.joint[AK_HUM_RIGHT_TOE];
+    /* No roll bit: the walker's foot IK pins a stance heel's ankle, and a heel still rolling
+     * over its pad moves its ankle (AK_CONTACT_ROLL); those frames stay swing here. */
+    cp.roll_height = 0.0f;
     if (grid > 1) return ak_contact_run_grid(&cp, grid, *out, *out + ng, err);
     return ak_contact_run(&cp, *out, *out + ng, err);
 }

@@ -67,7 +67,7 @@ static const ak_param_range k_contact[] = {
     K(speed_off, 1e-6f, 100.0f),         K(rise_off, 0.0f, 100.0f),
     K(floor_window, 1e-3f, 100.0f),      K(max_floor_rise, 0.0f, 10.0f),
     K(min_stance, 0.0f, 100.0f),         K(min_swing, 0.0f, 100.0f),
-    K(body_speed_fraction, 0.0f, 10.0f),
+    K(body_speed_fraction, 0.0f, 10.0f), K(roll_height, 0.0f, 10.0f),
 };
 #undef K
 static const ak_param_table k_contact_table = TABLE(ak_contact_params, k_contact);

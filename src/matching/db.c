@@ -458,6 +458,7 @@ static int32_t detect_contacts(const ak_motion_db *db, const ak_clip *c,
         cp.heel[s] = db->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT];
         cp.toe[s] = db->humanoid.joint[s == 0 ? AK_HUM_LEFT_TOE : AK_HUM_RIGHT_TOE];
     }
+    cp.roll_height = 0.0f; /* the walker's rule: no roll bit (its foot IK pins ankles) */
     return ak_contact_run(&cp, flags, flags + c->frame_count, err);
 }
 

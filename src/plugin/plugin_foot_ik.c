@@ -141,6 +141,7 @@ static int32_t foot_ik_contacts(akp_foot_ik *f, const ak_skeleton *sk, const ak_
     cp.metres_per_unit = 1.0f;
     for (int s = 0; s < 2; ++s)
         cp.heel[s] = f->params.legs[s].foot;
+    cp.roll_height = 0.0f; /* the walker's rule: no roll bit (its foot IK pins ankles) */
     int32_t status = ak_contact_run(&cp, f->contacts[0], f->contacts[1], &err);
     if (status != AK_OK) {
         snprintf(text, size, "foot IK: contacts: %s", err.message);

@@ -1,7 +1,8 @@
 /* Foot contacts and the cycle finder's params (src/locomotion/contacts.c): ak_contact_params
  * and ak_cycle_params refused field by field; then worked numbers: a made-up clip whose left
  * ankle stands still for 0.5 s and then rises and moves away at known speeds, the right one
- * still throughout; the stance-at-time rule's nearest frame, wrap and clamp. */
+ * still throughout; a landing heel rolling before it settles (the roll bit); the
+ * stance-at-time rule's nearest frame, wrap and clamp. */
 #include "test_params.h"
 
 enum { FRAMES = 60 };
@@ -240,6 +241,45 @@ static void a_repeated_last_frame_is_no_motion(void **state)
             fail_msg("a foot up at frame %d of a held pose", (int)f);
 }
 
+/* A landing heel that rolls: the left ankle swings at 1.2 m/s 6 cm above its floor (frames
+ * 0..19), comes down to 5 mm above it and moves on at 0.35 m/s (between speed_on 0.25 and
+ * speed_off 0.45 m/s: the foot turning about its heel pad) into frames 20..34, then stands
+ * still on the floor. The heel bit comes down as the ankle stops (frame 34: its speed over +-1
+ * frame 0.175 m/s); the roll bit is set on 20..33 (under roll_height 1.25 cm and the off
+ * speed; frame 19 is 6 cm up); with roll_height 0 those frames are swing and the heel bit is
+ * the same. */
+static void a_landing_heel_rolls_before_it_settles(void **state)
+{
+    (void)state;
+    const uint8_t tracks[3] = {1, 1, 1};
+    ak_clip *c = NULL;
+    ak_error err;
+    assert_int_equal(ak_clip_create(3, FRAMES, FT, tracks, &c, &err), AK_OK);
+    float z = 0.0f;
+    for (int32_t f = 0; f < FRAMES; ++f) {
+        ak_vec3 *t = &c->translations[(size_t)f * 3];
+        t[0] = ak_vec3_make(0.0f, 0.9f, 0.0f);
+        if (f > 0) z += f < 20 ? 1.2f * FT : (f < 35 ? 0.35f * FT : 0.0f);
+        const float above = f < 20 ? 0.06f : (f < 35 ? 0.005f : 0.0f);
+        t[1] = ak_vec3_make(0.1f, -0.82f + above, z);
+        t[2] = ak_vec3_make(-0.1f, -0.82f, 0.0f);
+    }
+    ak_clip_finalize(c);
+    ak_contact_params p = valid_contacts();
+    p.clip = c;
+    uint8_t l[FRAMES], r[FRAMES], hard[FRAMES];
+    assert_int_equal(ak_contact_run(&p, l, r, &err), AK_OK);
+    p.roll_height = 0.0f;
+    assert_int_equal(ak_contact_run(&p, hard, r, &err), AK_OK);
+    for (int32_t f = 0; f < FRAMES; ++f) {
+        const uint8_t want = f < 20 ? 0 : (f < 34 ? AK_CONTACT_ROLL : AK_CONTACT_HEEL);
+        if (l[f] != want) fail_msg("frame %d: flags %d, want %d", (int)f, (int)l[f], (int)want);
+        assert_int_equal(hard[f], l[f] & ~AK_CONTACT_ROLL);
+        assert_int_equal(r[f], AK_CONTACT_HEEL);
+    }
+    ak_clip_destroy(c);
+}
+
 /* Nearest frame at 1/60 s: t = 0.1 s is frame 6; 0.108 s rounds to 6, 0.109 to 7; a looping
  * clip wraps (t = 1.0 + 0.05 s is frame 3), a clamped one clamps (t = 5 s: frame 59). */
 static void stance_at_time_is_the_nearest_frame(void **state)
@@ -265,6 +305,7 @@ int main(void)
         cmocka_unit_test(a_foot_that_lifts_away_is_down_then_up),
         cmocka_unit_test(a_stance_cut_by_the_clip_is_kept_a_blip_inside_is_not),
         cmocka_unit_test(a_repeated_last_frame_is_no_motion),
+        cmocka_unit_test(a_landing_heel_rolls_before_it_settles),
         cmocka_unit_test(stance_at_time_is_the_nearest_frame),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -14,12 +14,14 @@
  *     drift by centimetres along the path), and
  *   - slow: under 1 m/s (a joint centre 3 cm above the pad it rolls over at 15 rad/s, a
  *     runner's push-off, moves at 0.45 m/s).
- * Per clip the stance fraction of each foot is printed beside those fractions, the low and
+ * Stance counts the roll bit (a heel on the floor still rolling over its pad); the heel and
+ * toe bits must not depend on it (the same with roll_height 0). Per clip the stance fraction
+ * of each foot is printed beside those fractions, the share that is rolling only, the low and
  * slow one (1.2 %, 0.5 m/s, the local floor) and the flight frames (neither foot down).
  * Then the 30 fps and centimetre copies of the CMU runs and walks (studio_variants.h) give
- * the original's contacts to within one frame of the original at its own rate (the 30 fps
- * copies of three walks not yet: k_contacts_out), and each foot's stance fraction in both is
- * printed. */
+ * the original's contacts to within one frame of the original at its own rate, the heel and
+ * toe bits and the stance with the roll bit (rows not yet: k_contacts_out, k_rolling_out),
+ * and each foot's stance fraction in both is printed. */
 #include "test_util.h"
 
 #include "studio_variants.h"
@@ -189,6 +191,9 @@ static void check_capture(const char *name, int gait)
     p.skeleton = s;
     p.clip = c;
     assert_int_equal(ak_contact_run(&p, flags, flags + n, &err), AK_OK);
+    uint8_t *hard = (uint8_t *)malloc((size_t)n * 2);
+    p.roll_height = 0.0f;
+    assert_int_equal(ak_contact_run(&p, hard, hard + n, &err), AK_OK);
     int32_t flight = 0;
     for (int32_t f = t.first; f < n; ++f)
         flight += flags[f] == 0 && flags[n + f] == 0;
@@ -200,24 +205,29 @@ static void check_capture(const char *name, int gait)
             feet_frames(&t, side, NEAR_FRACTION, SLOW_SPEED, NEAR_WINDOW, near_slow);
         const int32_t low_slow =
             feet_frames(&t, side, LOW_FRACTION, ROLL_SPEED, NEAR_WINDOW, scratch);
-        int32_t stance = 0, far = 0;
+        int32_t stance = 0, far = 0, rolling = 0;
         for (int32_t f = t.first; f < n; ++f) {
             stance += fl[f] != 0;
+            rolling += fl[f] == AK_CONTACT_ROLL;
+            /* the heel and toe bits do not depend on roll_height */
+            assert_int_equal(fl[f] & ~AK_CONTACT_ROLL, hard[(size_t)side * n + f]);
             far += fl[f] != 0 && !near_slow[f];
             if (low_still[f] && fl[f] == 0)
                 fail_msg("%s: the %s foot is low and still at frame %d but not in stance", name,
                          side ? "right" : "left", (int)f);
         }
-        printf(" %s stance %.3f (low and still %.3f, low and slow %.3f, near and slow %.3f, "
-               "stance not near %d)",
-               side ? "R" : "L", (double)stance / (double)frames, (double)own / (double)frames,
-               (double)low_slow / (double)frames, (double)near / (double)frames, (int)far);
+        printf(" %s stance %.3f (%.3f rolling only; low and still %.3f, low and slow %.3f, near "
+               "and slow %.3f, stance not near %d)",
+               side ? "R" : "L", (double)stance / (double)frames, (double)rolling / (double)frames,
+               (double)own / (double)frames, (double)low_slow / (double)frames,
+               (double)near / (double)frames, (int)far);
         if (gait && stance > near)
             fail_msg("%s: the %s foot's stance %.3f is longer than its near-and-slow %.3f", name,
                      side ? "right" : "left", (double)stance / (double)frames,
                      (double)near / (double)frames);
     }
     printf("\n");
+    free(hard);
     free(flags);
     free(t.pos);
     ak_skeleton_destroy(s);
@@ -253,37 +263,40 @@ static uint8_t *grid_contacts(const ak_skeleton *s, const ak_clip *c, int32_t gr
 
 /* Each stance or swing frame of the variant (on its grid at the original's rate) is the
  * original's state at that frame or at a neighbouring one: stance edges move by at most one
- * frame of the original. Frames from `from` on (after a reference frame 0 and its samples).
- * Returns the frames where they do not (the first printed); prints each foot's stance
- * fraction in both over the same frames.
+ * frame of the original. Stance: some bit of `bits` set. Frames from `from` on (after a
+ * reference frame 0 and its samples). Returns the frames where they do not (the first
+ * printed); prints each foot's stance fraction in both over the same frames.
  * The clip's end is compared like any frame, up to the variant's last sample (a 30 fps copy
  * ends up to 3 frames before its original: those are not compared, there is nothing to compare
  * them with). Its last sample has only a backward speed, the chord over its last frame: CMU
- * 09_02's 30 fps copy ends at frame 128, a frame after the original's left landing at 127,
- * its left foot's only speed there 0.85 m/s, so a detector that reads it may call the foot up
- * where the original has it down (the one here agrees within a frame). Nothing in the copy
+ * 09_02's 30 fps copy ends at frame 128, a frame after the original's right landing at 127,
+ * its right foot's only speed there 0.85 m/s, so a detector that reads it may call the foot up
+ * where the original has it down (the heel and toe bits here agree within a frame; with the
+ * roll bit the original's heel is down from 127 and the copy's is not). Nothing in the copy
  * says the foot stopped, but nothing excuses the frame either: a detector that misses it is
- * out on that row (listed with its reason in k_contacts_out), never compared over fewer
- * frames. */
+ * out on that row (listed with its reason in k_contacts_out or k_rolling_out), never compared
+ * over fewer frames. */
 static int32_t same_contacts(const uint8_t *o, int32_t on, const uint8_t *v, int32_t vn,
-                             int32_t from, const char *label)
+                             int32_t from, uint8_t bits, const char *label)
 {
     const int32_t n = on < vn ? on : vn;
     assert_true(n > on - 8); /* the variant covers the original but for its last few frames */
     int32_t moved = 0, far = 0, down_o[2] = {0, 0}, down_v[2] = {0, 0};
+#define DOWN(x, count, f) (((x)[(size_t)side * (count) + (f)] & bits) != 0)
     for (int side = 0; side < 2; ++side)
         for (int32_t f = from; f < n; ++f) {
-            const int down = v[(size_t)side * vn + f] != 0;
-            down_o[side] += o[(size_t)side * on + f] != 0;
+            const int down = DOWN(v, vn, f);
+            down_o[side] += DOWN(o, on, f);
             down_v[side] += down;
-            if (down == (o[(size_t)side * on + f] != 0)) continue;
+            if (down == DOWN(o, on, f)) continue;
             ++moved;
-            const int before = f > from && (o[(size_t)side * on + f - 1] != 0) == down;
-            const int after = f + 1 < on && (o[(size_t)side * on + f + 1] != 0) == down;
+            const int before = f > from && DOWN(o, on, f - 1) == down;
+            const int after = f + 1 < on && DOWN(o, on, f + 1) == down;
             if (!before && !after && far++ == 0)
                 printf("  %s: %s foot %s at frame %d, the original not within a frame\n", label,
                        side ? "right" : "left", down ? "down" : "up", (int)f);
         }
+#undef DOWN
     const double frames = (double)(n - from);
     printf("%-52s stance L %.3f R %.3f (original %.3f/%.3f), %d edge frames moved, %d of them "
            "beyond a frame\n",
@@ -292,29 +305,54 @@ static int32_t same_contacts(const uint8_t *o, int32_t on, const uint8_t *v, int
     return far;
 }
 
-/* Rows still out (issue 22): capture, variant, why. Only shrinks: a listed row that holds
+/* Rows still out (issue 22): capture, variant, why; the heel and toe bits (k_contacts_out),
+ * and the stance with the roll bit (k_rolling_out). Only shrink: a listed row that holds
  * fails the test until it is taken out. A landing heel's ankle rolls forward over the heel
  * pad at 0.22-0.5 m/s for several frames: at 120 fps its speed dips under speed_on (0.25 m/s)
  * for a frame or two, the 30 fps file's chords between its frames do not (or the other way),
- * so the heel comes down 2-9 frames apart. */
-static const struct {
-    const char *clip, *variant, *why;
-} k_contacts_out[] = {
+ * so the heel bit comes down 2-9 frames apart. The roll bit (the heel within roll_height of
+ * its floor under speed_off) takes most of those frames into stance, but its own start is the
+ * speed crossing 0.45 m/s, 2 frames apart at 30 fps on 02_02. */
+static const akv_out_row k_contacts_out[] = {
     {"cmu_07_01_walk.bvh", "30 fps",
      "left 4-5 up, right 4 down: the first frames after the T-pose"},
     {"cmu_07_01_walk.bvh", "30 fps, centimetres", "as 30 fps"},
-    {"cmu_16_11_walk_veer_left.bvh", "30 fps", "right 49-55 and left 401-404 up: heel rolls"},
+    {"cmu_16_11_walk_veer_left.bvh", "30 fps",
+     "right 49-55 and left 401-404 up: heel rolls (with the roll bit: 1 frame, k_rolling_out)"},
     {"cmu_16_11_walk_veer_left.bvh", "30 fps, centimetres", "as 30 fps"},
     {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps", "left 65-66, 240-242 up, 412 down"},
     {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps, centimetres", "as 30 fps"},
 };
+static const akv_out_row k_rolling_out[] = {
+    {"cmu_07_01_walk.bvh", "30 fps",
+     "left 4-5 up: the toe push-off of the first frames after the T-pose (120 fps 2-6)"},
+    {"cmu_07_01_walk.bvh", "30 fps, centimetres", "as 30 fps"},
+    {"cmu_16_11_walk_veer_left.bvh", "30 fps",
+     "left 393 down (the roll starts at 395 at 120 fps: ankle 0.40 m/s)"},
+    {"cmu_16_11_walk_veer_left.bvh", "30 fps, centimetres", "as 30 fps"},
+    {"locomotion/cmu_02_02_walk.bvh", "30 fps",
+     "left 12-13 up (the ankle 0.41 and 0.28 m/s at 120 fps, over 0.45 m/s at 30 fps)"},
+    {"locomotion/cmu_02_02_walk.bvh", "30 fps, centimetres", "as 30 fps"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps",
+     "left 236-237 down (the roll starts at 238 at 120 fps: ankle 0.78 m/s)"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps, centimetres", "as 30 fps"},
+    {"locomotion/cmu_09_02_run.bvh", "30 fps",
+     "right 128 up: the 120 fps right heel rolls from 127, the file's last frames; the 30 fps "
+     "file ends at 128 with the ankle's one-sided speed 0.85 m/s"},
+    {"locomotion/cmu_09_02_run.bvh", "30 fps, centimetres", "as 30 fps"},
+};
 
-static const char *contacts_known_out(const char *clip, const char *variant)
+/* One comparison of a variant row (`bits`: which flags are stance); returns 1 when it is
+ * newly out or listed in `table` but within. */
+static int compare_row(const uint8_t *o, int32_t on, const uint8_t *v, int32_t vn, int32_t from,
+                       uint8_t bits, const akv_out_row *table, size_t rows, const char *name,
+                       const char *kind, const char *label)
 {
-    for (size_t k = 0; k < sizeof k_contacts_out / sizeof k_contacts_out[0]; ++k)
-        if (!strcmp(k_contacts_out[k].clip, clip) && !strcmp(k_contacts_out[k].variant, variant))
-            return k_contacts_out[k].why;
-    return NULL;
+    const int ok = same_contacts(o, on, v, vn, from, bits, label) == 0;
+    const char *why = akv_known_out(table, rows, name, kind);
+    if (!ok) printf("    %s%s\n", why ? "known out (issue 22): " : "OUT", why ? why : "");
+    if (ok && why) printf("    now within a frame: take it out of its table\n");
+    return ok == (why != NULL);
 }
 
 /* One capture's 30 fps (contacts read on the 120-a-second grid the walk motion uses),
@@ -345,11 +383,13 @@ static int variant_rows(const char *name)
         char label[160];
         snprintf(label, sizeof label, "%s, %s", name, kind_names[k]);
         /* CMU's frame 0 is a T-pose: on the grid it holds the samples up to frame 1 */
-        const int ok = same_contacts(o, on, v, vn, grid, label) == 0;
-        const char *why = contacts_known_out(name, kind_names[k]);
-        if (!ok) printf("    %s%s\n", why ? "known out (issue 22): " : "OUT", why ? why : "");
-        if (ok && why) printf("    now within a frame: take it out of k_contacts_out\n");
-        bad += ok == (why != NULL);
+        bad += compare_row(o, on, v, vn, grid, AK_CONTACT_HEEL | AK_CONTACT_TOE, k_contacts_out,
+                           sizeof k_contacts_out / sizeof k_contacts_out[0], name, kind_names[k],
+                           label);
+        snprintf(label, sizeof label, "%s, %s, rolling", name, kind_names[k]);
+        bad +=
+            compare_row(o, on, v, vn, grid, 0xff, k_rolling_out,
+                        sizeof k_rolling_out / sizeof k_rolling_out[0], name, kind_names[k], label);
         free(v);
         ak_skeleton_destroy(vs);
         ak_clip_destroy(vc);
