@@ -97,7 +97,8 @@ typedef struct ak_retarget_info {
     int32_t pinned_runs;      /* stance runs pinned */
     float max_pin_error;      /* largest distance IK left between an end joint and its pin,
                                  target units (0 without contacts) */
-    /* Per foot [left, right], over the source's heel-down frames: the highest target ankle
+    /* Per foot [left, right], over the source's heel-down frames (the contact detector's heel
+     * or roll bit): the highest target ankle
      * above target_floor, target units, and the same of the source's ankle mapped onto the
      * target (what the capture itself does). A pin residual near 0 with a height well above
      * the source's is a foot held in the air. -INFINITY when the foot has no stance frame

@@ -212,7 +212,8 @@ static void flat_up_axes(const ak_retarget_params *p, const ak_humanoid *m, ak_x
         ak_fk(s, local, model);
         for (int i = 0; i < 4; ++i) {
             const uint8_t need = i < 2 ? (AK_CONTACT_HEEL | AK_CONTACT_TOE) : AK_CONTACT_TOE;
-            const uint8_t got = st.flags[(size_t)(i & 1) * st.count + (size_t)f * st.grid];
+            uint8_t got = st.flags[(size_t)(i & 1) * st.count + (size_t)f * st.grid];
+            if (got & AK_CONTACT_ROLL) got |= AK_CONTACT_HEEL; /* the heel is on the floor */
             if (j[i] < 0 || (got & need) != need) continue;
             up[i] = akv_add(up[i], up_in(model, j[i]));
         }

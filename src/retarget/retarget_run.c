@@ -21,6 +21,8 @@ typedef struct akr_limb {
     ak_vec3 *goal;
     ak_vec3 *pin;
     ak_vec3 *free_end; /* the target end joint after the rotation transfer, before IK */
+    ak_vec3 *free_pad; /* the point a stance holds there: a foot's heel pad (the sole point
+                          under the ankle, turned with it), a hand's wrist */
     float reach;       /* target upper->middle + middle->end rest lengths */
 } akr_limb;
 
@@ -53,6 +55,7 @@ static void job_free(akr_job *job)
         free(job->limb[i].goal);
         free(job->limb[i].pin);
         free(job->limb[i].free_end);
+        free(job->limb[i].free_pad);
     }
     free(job->src_local);
     free(job->dst_local);
@@ -98,7 +101,9 @@ static int32_t plan_limbs(akr_job *job)
         l->goal = (ak_vec3 *)calloc(n, sizeof(ak_vec3));
         l->pin = (ak_vec3 *)calloc(n, sizeof(ak_vec3));
         l->free_end = (ak_vec3 *)calloc(n, sizeof(ak_vec3));
-        if (!l->stance || !l->weight || !l->goal || !l->pin || !l->free_end) return AK_ERR_NOMEM;
+        l->free_pad = (ak_vec3 *)calloc(n, sizeof(ak_vec3));
+        if (!l->stance || !l->weight || !l->goal || !l->pin || !l->free_end || !l->free_pad)
+            return AK_ERR_NOMEM;
         job->limb_count = i + 1;
     }
     for (int i = limbs; i < 4; ++i)
@@ -174,8 +179,8 @@ static float metres_per_unit(const ak_retarget_params *p)
     return mpu;
 }
 
-/* One limb's stance on its grid: `flags` (heel bits of the end joint) of `count` samples,
- * `grid` per frame; its frames' flags are the samples on them. */
+/* One limb's stance on its grid: `flags` (the heel and roll bits of the end joint) of `count`
+ * samples, `grid` per frame; its frames' flags are the samples on them. */
 static int32_t limb_stance(akr_limb *l, const uint8_t *flags, int32_t grid, int32_t count,
                            int32_t frames)
 {
@@ -183,7 +188,7 @@ static int32_t limb_stance(akr_limb *l, const uint8_t *flags, int32_t grid, int3
     l->fine_count = count;
     if (!(l->fine = (uint8_t *)calloc((size_t)count, 1))) return AK_ERR_NOMEM;
     for (int32_t i = 0; i < count; ++i)
-        l->fine[i] = flags[i] & AK_CONTACT_HEEL;
+        l->fine[i] = flags[i] & (AK_CONTACT_HEEL | AK_CONTACT_ROLL);
     for (int32_t f = 0; f < frames; ++f)
         l->stance[f] =
             (size_t)f * (size_t)grid < (size_t)count ? l->fine[(size_t)f * (size_t)grid] : 0;
@@ -192,7 +197,8 @@ static int32_t limb_stance(akr_limb *l, const uint8_t *flags, int32_t grid, int3
 
 /* Source stance per limb: given (per frame), or the contact detector's on its grid (feet;
  * wrists for hands: akr_stance_detect). The end joint is pinned while it is down itself: the
- * heel bit (a heel rolling over its toe moves the ankle). A reference frame 0 is no stance. */
+ * heel or roll bit (a heel rolling over its toe moves the ankle; a heel rolling over its pad
+ * keeps the pad, which pin_run holds). A reference frame 0 is no stance. */
 static int32_t detect_stance(akr_job *job, ak_error *err)
 {
     const ak_retarget_params *p = job->p;
@@ -231,25 +237,29 @@ static float smoothstep01(float x)
     return x * x * (3.0f - 2.0f * x);
 }
 
-/* The end joint's free path at grid sample i (linear between frames). */
-static ak_vec3 free_at(const akr_limb *l, int32_t frames, int32_t i)
+/* A per-frame track of a limb (free_end, free_pad) at grid sample i (linear between frames). */
+static ak_vec3 track_at(const akr_limb *l, const ak_vec3 *x, int32_t frames, int32_t i)
 {
     const int32_t f = i / l->grid, r = i % l->grid;
-    if (r == 0 || f + 1 >= frames) return l->free_end[f < frames ? f : frames - 1];
-    return akv_lerp(l->free_end[f], l->free_end[f + 1], (float)r / (float)l->grid);
+    if (r == 0 || f + 1 >= frames) return x[f < frames ? f : frames - 1];
+    return akv_lerp(x[f], x[f + 1], (float)r / (float)l->grid);
 }
 
-/* The pins of one stance run, grid samples [s, e]: frames inside hold the end joint at the
- * run's mean free position (over the run's samples); frames within fade_time (seconds from
- * the run's edge sample, which on a 30 fps file lies between its frames) follow their free
- * path shifted by the run's offset at that edge, with a smoothstep weight. */
+/* The pins of one stance run, grid samples [s, e]: frames inside hold the stance point (a
+ * foot's heel pad, free_pad) at the run's mean free position (over the run's samples), the end
+ * joint where the frame's own rotation about that point puts it (a landing heel rolls over its
+ * pad: the ankle moves 0.2-0.5 m/s, the pad does not; a flat foot's pad and ankle move
+ * together); frames within fade_time (seconds from the run's edge sample, which on a 30 fps
+ * file lies between its frames) follow their free path shifted by the run's offset at that
+ * edge, with a smoothstep weight. */
 static void pin_run(const akr_job *job, akr_limb *l, int32_t s, int32_t e, int32_t *inside)
 {
     const int32_t n = job->frames, k = l->grid;
     const float dt = job->p->source_clip->frame_time / (float)k, fade = job->p->fade_time;
+    const ak_vec3 *held = l->free_pad;
     ak_vec3 mean = {0.0f, 0.0f, 0.0f};
     for (int32_t i = s; i <= e; ++i)
-        mean = akv_add(mean, free_at(l, n, i));
+        mean = akv_add(mean, track_at(l, held, n, i));
     mean = akv_scale(mean, 1.0f / (float)(e - s + 1));
     const int32_t reach = fade > 0.0f ? (int32_t)ceilf(fade / dt) : 0;
     const int32_t g0 = (s - reach + k - 1) / k > 0 ? (s - reach + k - 1) / k : 0;
@@ -261,7 +271,7 @@ static void pin_run(const akr_job *job, akr_limb *l, int32_t s, int32_t e, int32
         if (w <= l->weight[g]) continue;
         /* Fades carry the run's end offset along the free path instead of pulling the
          * moving end back to the pin. */
-        const ak_vec3 off = akv_sub(mean, d == 0 ? l->free_end[g] : free_at(l, n, i < s ? s : e));
+        const ak_vec3 off = akv_sub(mean, d == 0 ? held[g] : track_at(l, held, n, i < s ? s : e));
         l->weight[g] = w;
         l->pin[g] = ak_vec3_make(l->free_end[g].x + off.x, l->goal[g].y, l->free_end[g].z + off.z);
     }
@@ -302,9 +312,15 @@ static void map_goals(akr_job *job)
         ak_clip_frame(job->p->source_clip, job->p->source, f, job->src_local);
         ak_retargeter_pose(job->rt, job->src_local, job->dst_local);
         ak_fk(job->p->target, job->dst_local, job->dst_world);
-        for (int i = 0; i < job->limb_count; ++i)
-            if (job->limb[i].src_end >= 0)
-                job->limb[i].free_end[f] = job->dst_world[job->limb[i].end].translation;
+        for (int i = 0; i < job->limb_count; ++i) {
+            akr_limb *l = &job->limb[i];
+            if (l->src_end < 0) continue;
+            l->free_end[f] = job->dst_world[l->end].translation;
+            l->free_pad[f] =
+                i < 2 && job->dst_clear[l->end] >= 0.0f
+                    ? sole_point(job->dst_world, job->dst_clear, job->dst_rest_rot, l->end)
+                    : l->free_end[f];
+        }
     }
 }
 

@@ -141,8 +141,10 @@ static const int k_bones[][2] = {{AK_HUM_SPINE, AK_HUM_CHEST},
 typedef struct pair_result {
     double dir_deg; /* worst mapped bone direction error, degrees */
     int dir_bone, dir_frame;
-    double skate_src, skate_dst; /* m/s: mean stance ankle speed, source scaled onto the target
-                                    and the target's own (worse foot) */
+    double skate_src, skate_dst; /* m/s: mean stance heel pad speed (the sole point under the
+                                    ankle, which a stance heel keeps while the foot turns over
+                                    it), source scaled onto the target and the target's own
+                                    (worse foot) */
     double below_src, below_dst; /* m: deepest foot point below its floor (source, target) */
     int below_joint, below_frame;
     int flips; /* target joint jumps > 30 deg in a frame where no source joint jumps */
@@ -183,6 +185,14 @@ static void foot_clearance(const ak_skeleton *s, const ak_humanoid *m, float *cl
             clear[j] = w[j].translation.y - lo;
     }
     free(w);
+}
+
+/* The sole point under joint j of a world pose: its rest clearance straight down in the rest
+ * pose, turned with the joint (under the ankle: the heel pad). */
+static ak_vec3 sole_under(const float *clear, const ak_quat *rest_rot, const ak_xform *w, int32_t j)
+{
+    ak_quat turn = ak_quat_mul(w[j].rotation, ak_quat_conjugate(rest_rot[j]));
+    return ak_vec3_add(w[j].translation, ak_quat_rotate(turn, ak_vec3_make(0, -clear[j], 0)));
 }
 
 /* Deepest sole point of either foot below `floor`, in units: under each foot joint, its rest
@@ -305,10 +315,11 @@ static pair_result measure_pair(const rig *src, const rig *dst, const ak_clip *o
         ak_fk(dst->s, b.dl, b.dw);
         frame_directions(src, dst, &b, yaw, f, &r);
         for (int side = 0; side < 2; ++side) {
-            ak_vec3 ps =
-                b.sw[src->map.joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT]].translation;
-            ak_vec3 pd =
-                b.dw[dst->map.joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT]].translation;
+            /* the heel pad: what a stance heel keeps on the floor while the foot turns */
+            ak_vec3 ps = sole_under(b.clear_s, b.rest_s, b.sw,
+                                    src->map.joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT]);
+            ak_vec3 pd = sole_under(b.clear_d, b.rest_d, b.dw,
+                                    dst->map.joint[side ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT]);
             if (f > 0 && src->stance[side][f] && src->stance[side][f - 1]) {
                 sum_s[side] += hypot(ps.x - prev_s[side].x, ps.z - prev_s[side].z) / dt;
                 sum_d[side] += hypot(pd.x - prev_d[side].x, pd.z - prev_d[side].z) / dt;

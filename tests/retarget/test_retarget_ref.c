@@ -214,19 +214,12 @@ static ak_clip *retarget_variant(const char *name, unsigned kinds, const ak_skel
 /* Rows still out of the bound (issue 22 not done for them): capture, variant, figures
  * (akv_out_row). */
 static const akv_out_row k_retarget_out[] = {
-    {"cmu_07_01_walk.bvh", "30 fps",
-     "1.05 %, right stance ankle 0.2289 against 0.2213 m: right heel down 264-310 (120 fps "
-     "frames) against 263-300"},
     {"cmu_16_11_walk_veer_left.bvh", "30 fps",
-     "2.58 % at the right foot, frame 11: right heel down from 57 (120 fps frames) against 48"},
-    {"cmu_09_01_run.bvh", "30 fps",
-     "1.87 % (was 3.20); a right stance (ankle 0.1394 m; heel down 46-51 in 120 fps frames) "
-     "where the 120 fps run has none"},
-    {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps",
-     "0.67 % at the left toe, frame 58: left heel down 243-308 (120 fps frames) against 239-307"},
+     "0.66 % at the left toe, frame 97 (was 2.58 %): the left heel's roll starts at 120 fps "
+     "frame 395, at 30 fps 393 (test_contacts_mocap's k_rolling_out)"},
     {"locomotion/cmu_09_02_run.bvh", "30 fps",
-     "1.96 % (was 2.78); a left stance (heel down 84-90 in 120 fps frames) where the 120 fps run "
-     "has none, none on the right where it has (39-45)"},
+     "0.51 % at the left toe, frame 31 (was 1.96 %); the right heel rolls from 120 fps frame "
+     "127, the file's last frames, where the 30 fps file (it ends at 128) has no stance"},
 };
 
 /* The 30 fps copy of capture `name` without contacts (the per-frame transfer, the proportions
@@ -236,7 +229,9 @@ static const akv_out_row k_retarget_out[] = {
  * contact detector's heel-down runs differ between the two samplings (07_01's right foot
  * 264-310 at 30 fps against 263-300, in 120 fps frames; 16_11's right 57-110 against 48-110;
  * 07_04's left 243-308 against 239-307; 09_01 and 09_02 have stances one sampling lacks), and
- * the pins and the flat-foot reference (retarget_ref.c) follow them. */
+ * the pins and the flat-foot reference (retarget_ref.c) follow them. Since the pins hold the
+ * heel pad (the ankle turns about it) and take the roll bit's frames (a landing heel before
+ * its heel bit) 07_01 1.05 -> 0.26 %, 07_04 0.67 -> 0.30 %, 09_01 1.87 -> 0.29 % are within. */
 static void the_30_fps_transfer_is_the_original_s(const char *name, const ak_skeleton *biped,
                                                   float h)
 {
