@@ -73,6 +73,11 @@ struct ak_walker {
      * step_goal (step_goal_of) through a critically damped spring (step_scale_v its rate):
      * shorter steps where the ground between the footholds is steep (shorter_steps). */
     float step_scale, step_scale_v, step_goal;
+    /* The step scale the feet were last placed with (placement_shift), and each foot's x,z
+     * offset (world) that keeps the scale's changes off a planted foot and off a decided
+     * landing (held_offset); held_lift: the offset its last stance left. */
+    float placed_scale;
+    ak_vec3 held[2], held_lift[2];
     int32_t stance_next[2];
     float path_length;
     ak_vec3 desired;
@@ -492,7 +497,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->rate = 1.0f;
     w->stop_left = 0.0f;
     w->stop_scale = 1.0f;
-    w->step_scale = w->step_goal = 1.0f;
+    w->step_scale = w->step_goal = w->placed_scale = 1.0f;
     w->step_scale_v = 0.0f;
     w->stop_entry = 0.0f;
     w->rest = REST_IDLE;
@@ -509,6 +514,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
         w->sole_ground[s] = w->toe_ground[s] = NAN;
         w->stance[s] = w->contact[s] = w->stance_next[s] = 0;
         w->place_from[s] = w->place_target[s] = w->place_now[s] = ak_vec3_make(0, 0, 0);
+        w->held[s] = w->held_lift[s] = ak_vec3_make(0, 0, 0);
         w->place_decided[s] = w->place_probe[s] = 0;
     }
     /* A first pose so world/local are valid before the first step. */
@@ -1106,11 +1112,41 @@ static int32_t cycle_frame(const ak_walker *w)
     return ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
 }
 
+/* Where a change of the step scale leaves foot s: with gait_shift alone a change dS of
+ * step_scale moves every foot by dS times its offset from the character along the travel,
+ * a planted foot (its heel's offset) and a swinging foot's landing already decided (the
+ * landing heel's offset, from halfway through the swing: ak_foot_place_decide). The held
+ * offset takes that back, so a planted foot stays where it stands and a decided landing where
+ * it was decided; the scale's changes move the hips and a foot still to decide. A foot lifts
+ * off with the offset its stance left and sheds it over the first half of its swing
+ * (smoothstep), before its landing is decided. */
+static void held_offset(ak_walker *w, int32_t s, float dS)
+{
+    const float u = w->play_phase[s][w->frame_index];
+    if (w->stance[s] || u >= 0.5f) {
+        if (w->stance[s]) w->held_lift[s] = w->held[s];
+        if (dS == 0.0f) return;
+        const ak_vec3 f = travel_dir(w);
+        const ak_vec3 heel =
+            w->stance[s] ? ak_foot_ik_sole(&w->fik, w->world, s)
+                         : akv_add(w->pos, akq_rotate(w->yaw, w->play_land[s][w->frame_index]));
+        const float along = (heel.x - w->pos.x) * f.x + (heel.z - w->pos.z) * f.z;
+        w->held[s] = akv_sub(w->held[s], akv_scale(f, dS * along));
+        if (w->stance[s]) w->held_lift[s] = w->held[s];
+        return;
+    }
+    const float k = 1.0f - 2.0f * u;
+    w->held[s] = akv_scale(w->held_lift[s], k * k * (3.0f - 2.0f * k));
+}
+
 /* This frame's placement shift of each foot: held in stance, in swing a glide (over the
  * second half of the swing) from where the stance left it to the decided target; plus, with
- * shorter steps, the foot's shift to its place in the shorter stride (gait_shift). */
+ * shorter steps, the foot's shift to its place in the shorter stride (gait_shift) and the
+ * offset that keeps the scale's changes off planted feet and decided landings (held_offset). */
 static void placement_shift(ak_walker *w)
 {
+    const float dS = w->step_scale - w->placed_scale;
+    w->placed_scale = w->step_scale;
     for (int s = 0; s < 2; ++s) {
         if (w->stance[s]) {
             w->place_from[s] = w->place_now[s];
@@ -1120,7 +1156,8 @@ static void placement_shift(ak_walker *w)
             w->place_now[s] =
                 ak_foot_place_glide(w->place_from[s], to, w->play_phase[s][w->frame_index]);
         }
-        w->fst.shift[s] = w->place_now[s];
+        held_offset(w, s, dS);
+        w->fst.shift[s] = akv_add(w->place_now[s], w->held[s]);
         if (w->step_scale != 1.0f) w->fst.shift[s] = akv_add(w->fst.shift[s], gait_shift(w, s));
     }
 }
@@ -1195,9 +1232,11 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         /* (with shorter steps the whole stride is shorter: the landing too, along the travel) */
         const ak_vec3 rel = gait_scaled(w, akq_rotate(yaw, w->play_land[s][f]));
         const ak_vec3 rel_toe = gait_scaled(w, akq_rotate(yaw, w->play_land_toe[s][f]));
-        w->land[s] = akv_make(w->pos.x + rel.x, w->floor_y + rel.y, w->pos.z + rel.z);
-        w->land_toe[s] =
-            akv_make(w->pos.x + rel_toe.x, w->floor_y + rel_toe.y, w->pos.z + rel_toe.z);
+        /* (and moved by the held offset: a decided landing stays where it was decided) */
+        const ak_vec3 h = w->held[s];
+        w->land[s] = akv_make(w->pos.x + rel.x + h.x, w->floor_y + rel.y, w->pos.z + rel.z + h.z);
+        w->land_toe[s] = akv_make(w->pos.x + rel_toe.x + h.x, w->floor_y + rel_toe.y,
+                                  w->pos.z + rel_toe.z + h.z);
         rays[FOOT_RAY(s)] = akg_ray_down(w->feet.heel_q[s], 1.0f, 3.0f);
         /* The landing toe ray looks 4 cm beyond the toe (ak_foot_place_toe_ray), the heel ray
          * LAND_HEEL_MARGIN behind the heel unless probing (ak_foot_place_decide). */
