@@ -144,7 +144,9 @@ def is_command(text):
     w = first_word(text)
     if w in COMMAND_WORDS or w.startswith(("build/", ".venv/")):
         return True
-    return "/" in w and os.path.isfile(os.path.join(ROOT, w))
+    path = os.path.join(ROOT, w)
+    # a program in the tree, not a file a command wrote (make demo's out/demo/walk.csv)
+    return "/" in w and os.path.isfile(path) and os.access(path, os.X_OK)
 
 
 def placeholders(text):
