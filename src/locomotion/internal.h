@@ -25,6 +25,27 @@ void akw_prefetch(const ak_walker *w);
  * riser. */
 #define AK_FLOOR_STEP_MIN 0.05f
 
+/* Shorter steps on steep ground (issue 21: shorten the step rather than fold a knee or drop the
+ * hips), the guide walker's and the matcher's one rule. The most a step rises or falls, as a
+ * fraction of the leg's length (a steep stair's riser is about a fifth of a leg); seconds: the
+ * step scale follows its goal as a critically damped spring of omega 1/this, so the speed
+ * changes over about a step; the least step scale (the steepest ground walks at half the
+ * stride). */
+#define AK_STEP_RISE_MAX        0.25f
+#define AK_STEP_SCALE_SMOOTHING 0.1f
+#define AK_STEP_SCALE_MIN       0.5f
+
+/* The step scale for a step of horizontal length `step` along f, from the ground under the
+ * planted foot to the ground where the swinging one lands, for a leg of length `leg`: on the
+ * mean of the two grounds' slopes along f (their normals: a stair's treads are level), a step
+ * rising or falling more than AK_STEP_RISE_MAX of the leg is shortened to that rise; 1
+ * otherwise. Continuous in the hits (no threshold a last bit could flip). walker.c. */
+float akw_step_scale_goal(const ak_ground_hit *land, const ak_ground_hit *planted, ak_vec3 f,
+                          float step, float leg);
+
+/* The step scale (*scale, its rate *rate) one step of dt toward goal. walker.c. */
+void akw_step_scale_follow(float *scale, float *rate, float goal, float dt);
+
 /* The hips' acceleration is measured on their height averaged over 33 ms (capture noise of a
  * frame or two does not count, a drop over a step does): the window in frames of dt, at least
  * 1 and at most AK_HIP_WINDOW_MAX. One rule for the walk metrics (walkmetrics.c) and the

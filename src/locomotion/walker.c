@@ -1283,28 +1283,33 @@ static void landing_ground(const ak_walker *w, const ak_ground_hit *hits, ak_gro
     }
 }
 
-/* The most a step rises or falls, as a fraction of the leg's length: a steep stair's riser is
- * about a fifth of a leg. Where the ground between the footholds is steeper, a person takes
- * shorter steps at the same cadence rather than folding the knee of the leg in front. */
-#define STEP_RISE_MAX 0.25f
-/* Seconds: the step scale follows its goal as a critically damped spring of omega 1/this, so
- * the walking speed changes over about a step (a body speeds up and slows down with its legs'
- * push, never in a frame). */
-#define STEP_SCALE_SMOOTHING 0.1f
-/* The least step scale (the steepest ground walks at half the stride). */
-#define STEP_SCALE_MIN 0.5f
-
-/* The slope of ground hit h along the travel direction f (rise over run; 0 without a hit). */
+/* The slope of ground hit h along the direction f (rise over run; 0 without a hit). */
 static float slope_along(const ak_ground_hit *h, ak_vec3 f)
 {
     return h->hit && h->normal.y > 1e-3f ? -(h->normal.x * f.x + h->normal.z * f.z) / h->normal.y
                                          : 0.0f;
 }
 
+float akw_step_scale_goal(const ak_ground_hit *land, const ak_ground_hit *planted, ak_vec3 f,
+                          float step, float leg)
+{
+    const float grade = fabsf(0.5f * (slope_along(land, f) + slope_along(planted, f)));
+    const float rise = grade * step, most = AK_STEP_RISE_MAX * leg;
+    return rise > most ? akf_max(most / rise, AK_STEP_SCALE_MIN) : 1.0f;
+}
+
+void akw_step_scale_follow(float *scale, float *rate, float goal, float dt)
+{
+    ak_spring1 k = {*scale, *rate};
+    aks_spring_step(&k, goal, 0.0f, 1.0f / AK_STEP_SCALE_SMOOTHING, dt);
+    *scale = k.x;
+    *rate = k.v;
+}
+
 /* The step scale for the slope a step is taken on: the mean of the ground's slope along the
  * travel under the planted heel and where the swinging heel will land (the surface normals: a
  * stair's treads are level, its steps are the stairs' own business). A step of the clip's
- * length (half its stride) rising or falling more than STEP_RISE_MAX of the leg on that slope
+ * length (half its stride) rising or falling more than AK_STEP_RISE_MAX of the leg on that slope
  * is shortened to that rise; 1 otherwise. Continuous in the hits (no threshold a last bit
  * could flip). Kept while no foot swings over a planted one, and once stopping. */
 static float step_goal_of(const ak_walker *w, const ak_ground_hit *hits, const ak_ground_hit *land)
@@ -1314,12 +1319,9 @@ static float step_goal_of(const ak_walker *w, const ak_ground_hit *hits, const a
     for (int s = 0; s < 2; ++s) {
         const int o = 1 - s;
         if (w->stance[s] || !w->stance[o] || !land[s].hit || !hits[FOOT_RAY(o)].hit) continue;
-        const ak_vec3 f = travel_dir(w);
-        const float grade =
-            fabsf(0.5f * (slope_along(&land[s], f) + slope_along(&hits[FOOT_RAY(o)], f)));
         const float leg = 0.5f * (w->m->leg_length[0] + w->m->leg_length[1]);
-        const float rise = grade * 0.5f * w->m->stride_length, most = STEP_RISE_MAX * leg;
-        goal = rise > most ? akf_max(most / rise, STEP_SCALE_MIN) : 1.0f;
+        goal = akw_step_scale_goal(&land[s], &hits[FOOT_RAY(o)], travel_dir(w),
+                                   0.5f * w->m->stride_length, leg);
     }
     return goal;
 }
@@ -1336,10 +1338,7 @@ static void shorter_steps(ak_walker *w, const ak_ground_hit *hits, const ak_grou
         w->step_scale_v = 0.0f;
         return;
     }
-    ak_spring1 k = {w->step_scale, w->step_scale_v};
-    aks_spring_step(&k, w->step_goal, 0.0f, 1.0f / STEP_SCALE_SMOOTHING, w->dt);
-    w->step_scale = k.x;
-    w->step_scale_v = k.v;
+    akw_step_scale_follow(&w->step_scale, &w->step_scale_v, w->step_goal, w->dt);
 }
 
 static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)

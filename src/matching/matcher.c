@@ -1110,19 +1110,6 @@ static float source_hip_accel(const ak_matcher *m)
     return lowest * m->rate * m->rate + offset;
 }
 
-/* The most a step rises or falls, as a fraction of the leg's length (the walker's
- * STEP_RISE_MAX); the step scale's smoothing, seconds, and its least value (walker.c's). */
-#define AK_STEP_RISE_MAX        0.25f
-#define AK_STEP_SCALE_SMOOTHING 0.1f
-#define AK_STEP_SCALE_MIN       0.5f
-
-/* The slope of ground hit h along direction f (rise over run; 0 without a hit). */
-static float slope_along(const ak_ground_hit *h, ak_vec3 f)
-{
-    return h->hit && h->normal.y > 1e-3f ? -(h->normal.x * f.x + h->normal.z * f.z) / h->normal.y
-                                         : 0.0f;
-}
-
 /* The step scale for the step being taken (the walker's step_goal_of): a foot swinging toward
  * a known landing over a planted one, the mean of the ground's slope along the facing under
  * the planted heel and where the swinging one lands (the normals: a stair's treads are level);
@@ -1140,15 +1127,13 @@ static float step_goal_of(const ak_matcher *m, const ak_ground_hit *hit)
     for (int s = 0; s < 2; ++s) {
         const int o = 1 - s;
         if (!landing_known(m, s) || !m->stance[o] || !hit[4 + s].hit || !hit[o].hit) continue;
-        const float grade = fabsf(0.5f * (slope_along(&hit[4 + s], f) + slope_along(&hit[o], f)));
         const ak_vec3 d = akv_sub(m->db->land_rel[2 * m->frame + s], m->anim_sole[o]);
         const float step = sqrtf(d.x * d.x + d.z * d.z);
         float leg = 0.0f;
         for (int k = 0; k < 2; ++k)
             leg += 0.5f *
                    (sk->bone_lengths[m->fik.legs[k].lower] + sk->bone_lengths[m->fik.legs[k].foot]);
-        const float rise = grade * step, most = AK_STEP_RISE_MAX * leg;
-        goal = rise > most ? akf_max(most / rise, AK_STEP_SCALE_MIN) : 1.0f;
+        goal = akw_step_scale_goal(&hit[4 + s], &hit[o], f, step, leg);
     }
     return goal;
 }
@@ -1161,10 +1146,7 @@ static void shorter_steps(ak_matcher *m, const ak_ground_hit *hit)
 {
     m->step_goal = step_goal_of(m, hit);
     if (m->step_scale == m->step_goal && m->step_scale_v == 0.0f) return;
-    ak_spring1 k = {m->step_scale, m->step_scale_v};
-    aks_spring_step(&k, m->step_goal, 0.0f, 1.0f / AK_STEP_SCALE_SMOOTHING, m->dt);
-    m->step_scale = k.x;
-    m->step_scale_v = k.v;
+    akw_step_scale_follow(&m->step_scale, &m->step_scale_v, m->step_goal, m->dt);
 }
 
 /* The floor the pose stands on follows the ground under the feet (a critically damped
