@@ -369,7 +369,8 @@ IK_FLATTEN static int32_t limb_model_scalar(const ak_limb_ik_params *p, const ak
      * for the upper joint's correction): callers are promised unit rotations. */
     if (fabsf(akq_dot(out->r_upper_model, out->r_upper_model) - 1.0f) > 1e-5f)
         out->r_upper_model = akq_normalize(out->r_upper_model);
-    out->r_middle_model = r_a;
+    /* And the middle joint's (the fuzzer: |q|^2 = 0.9986 on a degenerate limb). */
+    out->r_middle_model = fabsf(akq_dot(r_a, r_a) - 1.0f) > 1e-5f ? akq_normalize(r_a) : r_a;
     out->end_model = akv_add(g.a_model, akv_scale(g.dir, g.d));
     out->reach = g.reach;
     out->has_local = 0;
@@ -423,6 +424,14 @@ static inline float lp_lane(__m128 v, int i)
     float f[4];
     _mm_storeu_ps(f, v);
     return f[i];
+}
+
+/* |q|^2 within 1e-5 of 1 (the scalar solve's test before it normalises). */
+static inline int lp_unit(__m128 q)
+{
+    const __m128 s = _mm_mul_ps(q, q);
+    const __m128 t = _mm_add_ps(s, AK_SHUF(s, 2, 3, 0, 1));
+    return fabsf(_mm_cvtss_f32(_mm_add_ss(t, AK_SHUF(t, 1, 1, 1, 1))) - 1.0f) <= 1e-5f;
 }
 
 static inline __m128 lp_scale(__m128 v, float s)
@@ -615,6 +624,10 @@ static inline int limb_packed_solve(const ak_limb_ik_params *p, const ak_xform *
         cu = _mm_xor_ps(cu, _mm_and_ps(AK_SHUF(cu, 3, 3, 3, 3), _mm_set1_ps(-0.0f)));
     else
         cu = aks_rotate(conj_wu, limb_packed_upper_wide(&v, half));
+    /* Unit to float precision where the geometry is well posed; a degenerate limb (bones or
+     * distances near float's limits) can leave them off (the IK fuzzer: |cm|^2 = 0.99886):
+     * the scalar solve decides there, as near a half turn above. */
+    if (!(lp_unit(cu) && lp_unit(cm))) return 0;
     _mm_storeu_ps(&out->upper_local.x, cu);
     _mm_storeu_ps(&out->middle_local.x, cm);
     const __m128 end = _mm_add_ps(v.a, lp_scale(v.at, g.d / g.dist));
