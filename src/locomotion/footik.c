@@ -137,6 +137,13 @@ static int toe_only(const ak_foot_ik_params *p, int32_t side, int32_t contact)
     return p->legs[side].has_toe && contact == AK_CONTACT_TOE;
 }
 
+/* Point v raised by lift (the world pose's pending lift, foot_frame.lift). */
+static inline ak_vec3 lifted(ak_vec3 v, float lift)
+{
+    v.y += lift;
+    return v;
+}
+
 /* Where the lock (weight w) pulls point a: its x,z blended onto the lock point. */
 static ak_vec3 pull_to_lock(ak_vec3 a, ak_vec3 lock, float w)
 {
@@ -284,6 +291,7 @@ typedef struct foot_frame {
                                         animation with its knee still bent AK_RISE_REACH */
     float single_support;            /* 0..1: one foot planted, the other in mid-swing */
     float floor;                     /* the animation's floor height this frame */
+    float lift;                      /* the world heights' pending lift (akf_foot_ik_solve) */
     int pivot[2];                    /* the foot turns about its toe (lock on the toe) */
     int stance[2];                   /* the foot is planted this frame */
     ak_vec3 toe_target[2];           /* where the toe goes while pivoting, world */
@@ -719,7 +727,7 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
                      const ak_foot_ik_frame *fr, const ak_xform *world, int32_t s, foot_frame *ff)
 {
     const ak_foot_ik_leg *leg = &p->legs[s];
-    ff->shortfall[s] = world[leg->foot].translation.y - ff->ankle_target[s].y;
+    ff->shortfall[s] = (world[leg->foot].translation.y + ff->lift) - ff->ankle_target[s].y;
     if (!fr->stance[s] && fr->ground_land[s].hit) {
         float u = fr->swing_phase[s];
         u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
@@ -728,7 +736,7 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
         if (land_short > ff->shortfall[s]) ff->shortfall[s] = land_short;
         if (fr->stance[1 - s]) ff->single_support = single_support_weight(u);
     }
-    const ak_vec3 hip = world[leg->upper].translation;
+    const ak_vec3 hip = lifted(world[leg->upper].translation, ff->lift);
     const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
     ak_vec3 target = ff->ankle_target[s];
     ff->rise_room[s] = fr->stance[s] ? rise_room(hip, target, L * AK_RISE_REACH / 0.999f) : 0.0f;
@@ -746,7 +754,7 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
         /* the ankle with the heel on its ground, the foot as animated; for the pose source's
          * landing hold (ak_foot_ik_state.due_drop) moved by its placement shift as heel_a is (a
          * matching transition's offset held in the foot lands with it) */
-        const ak_vec3 ankle = world[leg->foot].translation;
+        const ak_vec3 ankle = lifted(world[leg->foot].translation, ff->lift);
         const ak_vec3 down =
             akv_make(ankle.x, fr->ground[s].height + ankle.y - ff->heel_a[s].y, ankle.z);
         ff->due_drop[s] = drop_to_reach(hip, down, L);
@@ -949,18 +957,25 @@ static float pelvis_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     return ff->floor - c.x;
 }
 
-/* Lowers the hips joint by the drop: a pure world translation of its subtree. */
+/* Lowers the hips joint by the drop: a pure world translation of its subtree. Its world
+ * heights first get the caller's pending lift (akf_foot_ik_solve's), in the same pass: each
+ * height is (y + lift) - drop, the two moves' sums in their order. */
 static void apply_hip_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, float drop,
-                           ak_xform *local, ak_xform *world)
+                           float lift, ak_xform *local, ak_xform *world)
 {
-    if (drop == 0.0f || !isfinite(drop)) return;
+    const int32_t end = sk->subtree_end[p->hips];
+    if (drop == 0.0f || !isfinite(drop)) {
+        if (lift != 0.0f)
+            for (int32_t j = p->hips; j < end; ++j)
+                world[j].translation.y += lift;
+        return;
+    }
     const int32_t parent = sk->parents[p->hips];
     ak_vec3 d = {0, -drop, 0};
     if (parent >= 0) d = akq_rotate(akq_conj(world[parent].rotation), d);
     local[p->hips].translation = akv_add(local[p->hips].translation, d);
-    const int32_t end = sk->subtree_end[p->hips];
     for (int32_t j = p->hips; j < end; ++j)
-        world[j].translation.y -= drop;
+        world[j].translation.y = world[j].translation.y + lift - drop;
 }
 
 /* With planned hips, the part of the leg's reach (AK_SWING_REACH) over which a swinging ankle
@@ -1196,7 +1211,7 @@ static void last_resort_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
     }
     extra = akf_min(extra, p->max_hip_drop - st->applied_hip_drop);
     if (!(extra > 0.0f)) return;
-    apply_hip_drop(p, sk, extra, local, world);
+    apply_hip_drop(p, sk, extra, 0.0f, local, world);
     st->applied_hip_drop += extra;
     st->pelvis -= extra;
 }
@@ -1356,7 +1371,7 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
 {
     akf_foot_fixed fixed;
     akf_foot_fixed_of(p, &fixed);
-    return akf_foot_ik_solve(p, &fixed, st, fr, NULL, local, world, err);
+    return akf_foot_ik_solve(p, &fixed, st, fr, NULL, 0.0f, local, world, err);
 }
 
 /* The animated points of both feet (the pose and the placement shift stay as they are until
@@ -1366,15 +1381,17 @@ static void frame_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                          const ak_xform *world, const akf_foot_points *pts, foot_frame *ff)
 {
     for (int s = 0; s < 2; ++s) {
+        const ak_vec3 ankle = lifted(world[p->legs[s].foot].translation, ff->lift);
+        ak_vec3 toe_off;
         if (pts) {
             ff->up_a[s] = pts->up[s];
-            anim_points_at(p, st, s, world[p->legs[s].foot].translation, pts->up[s],
-                           pts->toe_off[s], &ff->heel_a[s], &ff->toe_a[s]);
+            toe_off = pts->toe_off[s];
             ff->ray_heel[s] = pts->heel_q[s];
             ff->ray_toe[s] = pts->toe_q[s];
         } else {
-            anim_points_up(p, st, world, s, &ff->heel_a[s], &ff->toe_a[s], &ff->up_a[s]);
+            foot_axes(p, world, s, &ff->up_a[s], &toe_off);
         }
+        anim_points_at(p, st, s, ankle, ff->up_a[s], toe_off, &ff->heel_a[s], &ff->toe_a[s]);
         ff->prev_ankle[s] = st->ankle_target[s];
     }
     if (!pts) query_points_from(st, ff->heel_a, ff->toe_a, ff->ray_heel, ff->ray_toe);
@@ -1382,13 +1399,16 @@ static void frame_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
 
 int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
                           ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
-                          const akf_foot_points *pts, ak_xform *local, ak_xform *world,
+                          const akf_foot_points *pts, float lift, ak_xform *local, ak_xform *world,
                           ak_error *err)
 {
     const ak_skeleton *sk = p->skeleton;
-    if (!(fr->dt >= 0.0f) || !isfinite(fr->dt))
+    if (!(fr->dt >= 0.0f) || !isfinite(fr->dt)) {
+        apply_hip_drop(p, sk, 0.0f, lift, local, world);
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "dt must be >= 0");
+    }
     foot_frame ff;
+    ff.lift = lift;
     ff.dt = fr->dt;
     ff.single_support = 0.0f;
     ff.floor = fr->floor_height;
@@ -1413,7 +1433,7 @@ int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixe
         follow_hip_drop(p, st, &ff);
         st->applied_hip_drop = st->hip_drop;
     }
-    apply_hip_drop(p, sk, st->applied_hip_drop, local, world);
+    apply_hip_drop(p, sk, st->applied_hip_drop, ff.lift, local, world);
     for (int s = 0; s < 2; ++s) {
         const ak_vec3 hip = world[p->legs[s].upper].translation;
         if (plan) roll_when_out_of_reach(p, sk, st, fr, world, &ff, s, planted[s]);

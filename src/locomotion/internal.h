@@ -162,10 +162,13 @@ void akf_foot_ik_query(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                        const ak_xform *world, akf_foot_points *out);
 
 /* ak_foot_ik_solve with the params' fixed part given, and the feet of akf_foot_ik_query on
- * this pose (moved only vertically since, the state unchanged) or NULL: the same results. */
+ * this pose (moved only vertically since, the state unchanged) or NULL: the same results.
+ * `lift`: metres the world heights of the hips' subtree still lack (the walker's floor
+ * shift, 0 for none): added to them in the hip drop's pass over the joints, y + lift - drop,
+ * and to what is read of them before it, so the results are those of a pose lifted first. */
 int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
                           ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
-                          const akf_foot_points *pts, ak_xform *local, ak_xform *world,
+                          const akf_foot_points *pts, float lift, ak_xform *local, ak_xform *world,
                           ak_error *err);
 
 /* Planned hips (the walker's and the matcher's, one rule): the grounding's own vertical move of

@@ -1341,6 +1341,16 @@ static void shorter_steps(ak_walker *w, const ak_ground_hit *hits, const ak_grou
     akw_step_scale_follow(&w->step_scale, &w->step_scale_v, w->step_goal, w->dt);
 }
 
+/* Whether both legs' upper joints lie in the hips' subtree (so do their feet): then the foot IK
+ * may take the floor's shift of that subtree into its hip drop (akf_foot_ik_solve's lift). */
+static int legs_under_hips(const ak_walker *w)
+{
+    const int32_t h = w->fik.hips, end = w->m->skeleton->subtree_end[h];
+    for (int s = 0; s < 2; ++s)
+        if (w->fik.legs[s].upper < h || w->fik.legs[s].upper >= end) return 0;
+    return 1;
+}
+
 static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
 {
     if (!w || !hits || count < AK_WALKER_RAY_COUNT)
@@ -1358,11 +1368,17 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
     update_floor(w, hits, land, ground_y); /* 12 */
     shorter_steps(w, hits, land);
     const float step_dt = w->dt;
-    /* The pose placed for the rays moves only vertically with the new floor: shift it. */
+    /* The pose placed for the rays moves only vertically with the new floor: shift it (with
+     * foot IK the hips' subtree gets it in the hip drop's pass: akf_foot_ik_solve's lift). */
+    const float dy = (w->floor_y - w->m->floor_y) - w->local[0].translation.y + w->anim_root_y;
+    w->local[0].translation.y += dy;
+    const int lift_in_ik = w->p.foot_ik && legs_under_hips(w);
     {
-        const float dy = (w->floor_y - w->m->floor_y) - w->local[0].translation.y + w->anim_root_y;
-        w->local[0].translation.y += dy;
-        for (int32_t j = 0; j < w->J; ++j)
+        const int32_t hips = lift_in_ik ? w->fik.hips : w->J;
+        const int32_t end = lift_in_ik ? w->m->skeleton->subtree_end[hips] : w->J;
+        for (int32_t j = 0; j < hips; ++j)
+            w->world[j].translation.y += dy;
+        for (int32_t j = end; j < w->J; ++j)
             w->world[j].translation.y += dy;
     }
 
@@ -1388,8 +1404,9 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
         }
         fr.anim_hip_accel = source_hip_accel(w);
         /* w->fik was validated in ak_walker_create and does not change. */
-        int32_t st = akf_foot_ik_solve(&w->fik, &w->fik_fixed, &w->fst, &fr,
-                                       w->feet_set ? &w->feet : NULL, w->local, w->world, err);
+        int32_t st =
+            akf_foot_ik_solve(&w->fik, &w->fik_fixed, &w->fst, &fr, w->feet_set ? &w->feet : NULL,
+                              lift_in_ik ? dy : 0.0f, w->local, w->world, err);
         w->feet_set = 0;
         if (st != AK_OK) return st;
     }
