@@ -17,6 +17,10 @@ struct ak_terrain {
     /* grid kinds: width x depth heights, row-major (row = z index) */
     int32_t width, depth;
     float dx, dz;
+    /* 1/dx and 1/dz where both are exact (dx and dz powers of two, as every built-in grid's
+     * cell is): then x * inv_dx is x / dx to the bit, without a division's latency (grid
+     * queries were a third of the walker's divisions); 0 otherwise (a heightmap's step). */
+    float inv_dx, inv_dz;
     float *heights;
     float min_h, max_h;
 };
@@ -84,8 +88,19 @@ static float rng_next(uint64_t *state)
     return (float)(x >> 8) * (1.0f / 16777216.0f);
 }
 
+/* Whether 1/v is exact: v a power of two (a normal float whose reciprocal is normal too). */
+static int exact_inverse(float v)
+{
+    int e;
+    return v > 0.0f && frexpf(v, &e) == 0.5f && isnormal(1.0f / v);
+}
+
+/* The grid's extremes, and its steps' reciprocals where exact (ak_terrain.inv_dx). */
 static void grid_range(ak_terrain *t)
 {
+    const int exact = exact_inverse(t->dx) && exact_inverse(t->dz);
+    t->inv_dx = exact ? 1.0f / t->dx : 0.0f;
+    t->inv_dz = exact ? 1.0f / t->dz : 0.0f;
     const int64_t n = (int64_t)t->width * t->depth;
     t->min_h = t->max_h = t->heights[0];
     for (int64_t i = 1; i < n; ++i) {
@@ -372,22 +387,21 @@ static int32_t no_hit(ak_ground_hit *out)
  * h = (1-u)(1-v)h00 + u(1-v)h10 + (1-u)v h01 + uv h11,
  * dh/dx = ((1-v)(h10-h00) + v(h11-h01))/dx, dh/dz = ((1-u)(h01-h00) + u(h11-h10))/dz,
  * normal = normalize(-dh/dx, 1, -dh/dz). */
-/* floorf(f) as the cell index, inline: f is finite and within a cell of the grid (|x|, |z| <=
- * half), far inside int32_t, where truncation toward zero, one lower for a negative f with a
- * fraction, is floorf exactly. libm's floorf, called twice per query, was a fifth of every
- * ground query (the walker asks about ten a frame). */
+/* floorf(f) as the cell index, inline: f is finite, >= 0 (x >= -half) and within a cell of
+ * the grid (|x|, |z| <= half), far inside int32_t, where truncation toward zero is floorf
+ * exactly. libm's floorf, called twice per query, was a fifth of every ground query (the
+ * walker asks about ten a frame). */
 static inline int32_t cell_floor(float f)
 {
-    const int32_t i = (int32_t)f;
-    return (float)i > f ? i - 1 : i;
+    return (int32_t)f;
 }
 
 static void grid_sample(const ak_terrain *t, float x, float z, ak_ground_hit *out)
 {
-    float fx = (x + t->half) / t->dx, fz = (z + t->half) / t->dz;
+    const int by_inverse = t->inv_dx > 0.0f; /* the divisions' bits (ak_terrain.inv_dx) */
+    const float fx = by_inverse ? (x + t->half) * t->inv_dx : (x + t->half) / t->dx;
+    const float fz = by_inverse ? (z + t->half) * t->inv_dz : (z + t->half) / t->dz;
     int32_t c = cell_floor(fx), r = cell_floor(fz);
-    if (c < 0) c = 0;
-    if (r < 0) r = 0;
     if (c > t->width - 2) c = t->width - 2;
     if (r > t->depth - 2) r = t->depth - 2;
     float u = fx - (float)c, v = fz - (float)r;
@@ -398,8 +412,10 @@ static void grid_sample(const ak_terrain *t, float x, float z, ak_ground_hit *ou
     const float h00 = row0[0], h10 = row0[1], h01 = row1[0], h11 = row1[1];
     out->hit = 1;
     out->height = (1 - u) * (1 - v) * h00 + u * (1 - v) * h10 + (1 - u) * v * h01 + u * v * h11;
-    const float gx = ((1 - v) * (h10 - h00) + v * (h11 - h01)) / t->dx;
-    const float gz = ((1 - u) * (h01 - h00) + u * (h11 - h10)) / t->dz;
+    const float ex = (1 - v) * (h10 - h00) + v * (h11 - h01);
+    const float ez = (1 - u) * (h01 - h00) + u * (h11 - h10);
+    const float gx = by_inverse ? ex * t->inv_dx : ex / t->dx;
+    const float gz = by_inverse ? ez * t->inv_dz : ez / t->dz;
     const float inv = 1.0f / sqrtf(gx * gx + 1.0f + gz * gz);
     out->normal = akv_make(-gx * inv, inv, -gz * inv);
 }
