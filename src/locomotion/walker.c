@@ -18,6 +18,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The most risers a tread scan keeps. */
+#define SCAN_EDGES 4
+enum { SCAN_IDLE = 0, SCAN_ON = 1, SCAN_DONE = 2 };
+enum { PLAN_NONE = 0, PLAN_SET = 1, PLAN_OFF = 2 };
+
+/* A planted foot's scan of the ground ahead along a line (origin, dir: its heel and the travel
+ * where its stance began), one ray a frame: coarse samples SCAN_STEP apart from `d` to `end`;
+ * between two that differ by a riser (more than the slopes carry), bisection down to SCAN_FINE
+ * finds the edge (at `edge[]`, distances along the line). */
+typedef struct tread_scan {
+    int32_t state; /* SCAN_IDLE (starts with the next stance), SCAN_ON, SCAN_DONE */
+    ak_vec3 origin, dir;
+    float d, end, probe; /* the next coarse distance, where the scan ends, this frame's probe */
+    float covered;       /* the farthest coarse sample taken */
+    int32_t has_prev, bisect;
+    float prev_d, prev_h, prev_slope;                 /* the last coarse sample */
+    float lo_d, lo_h, lo_slope, hi_d, hi_h, hi_slope; /* bisecting: the interval's ends */
+    float edge[SCAN_EDGES];
+    int32_t edge_up[SCAN_EDGES]; /* the ground beyond the edge is the higher */
+    int32_t edges;
+} tread_scan;
+
 struct ak_walker {
     ak_busy_flag busy; /* a call is in flight (core/busy.h) */
     void *block;       /* the one allocation holding this struct and its poses (walker_alloc) */
@@ -113,6 +135,13 @@ struct ak_walker {
     float toe_ground[2];
     ak_vec3 anim_sole[2], anim_toe[2]; /* without foot IK: the posed heel and toe (no shift) */
     ak_root_motion_memo stop_memo;     /* the stop planner's candidates of the last frame */
+    /* Footholds on stairs: each planted foot's landing ray (unused while it stands) scans the
+     * ground ahead for risers (tread_scan); at lift-off the swing picks a tread for its landing
+     * (plan_foothold) and the step scale that lands it there (foothold_goal). */
+    tread_scan scan[2];
+    int32_t plan[2];        /* this swing's plan: PLAN_NONE (to make), PLAN_SET, PLAN_OFF */
+    ak_vec3 plan_target[2]; /* the planned landing heel, world (x, z) */
+    float plan_goal[2];     /* the step scale last asked for it */
 };
 
 static int32_t walker_busy(ak_error *err, const char *call);
@@ -516,6 +545,8 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
         w->place_from[s] = w->place_target[s] = w->place_now[s] = ak_vec3_make(0, 0, 0);
         w->held[s] = w->held_lift[s] = ak_vec3_make(0, 0, 0);
         w->place_decided[s] = w->place_probe[s] = 0;
+        w->scan[s].state = SCAN_IDLE;
+        w->plan[s] = PLAN_NONE;
     }
     /* A first pose so world/local are valid before the first step. */
     animated_pose(w);
@@ -1181,6 +1212,199 @@ static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
     }
 }
 
+/* The slope of ground hit h along the direction f (rise over run; 0 without a hit). */
+static float slope_along(const ak_ground_hit *h, ak_vec3 f)
+{
+    return h->hit && h->normal.y > 1e-3f ? -(h->normal.x * f.x + h->normal.z * f.z) / h->normal.y
+                                         : 0.0f;
+}
+
+/* Footholds on stairs (issue 21: a step of the clip's length, 0.65 m, on 0.5 m treads lands
+ * anywhere, now and then two risers up or down at once, which folds a knee past 120 degrees).
+ * Metres: the scan's coarse spacing and the edge's precision; the least rise or fall between
+ * two coarse samples, beyond what their slopes carry, that is a riser (AK_FLOOR_STEP_MIN); the
+ * scan's reach as fractions of the stride (the next landing of the foot that scans is a
+ * stride ahead of it) plus a foot. */
+#define SCAN_STEP 0.1f
+#define SCAN_FINE 0.0125f
+#define SCAN_FROM 0.25f
+#define SCAN_TO   1.15f
+#define SCAN_FOOT 0.3f
+
+/* Where foot s's scan looks this frame (a planted foot's landing ray; SCAN_ON only). */
+static ak_vec3 scan_point(const tread_scan *c)
+{
+    return akv_add(c->origin, akv_scale(c->dir, c->probe));
+}
+
+/* Starts foot s's scan at the first frame of its stance and picks this frame's probe. */
+static void scan_next(ak_walker *w, int32_t s)
+{
+    tread_scan *c = &w->scan[s];
+    if (!w->stance[s] || c->state == SCAN_DONE || stopping(w)) return;
+    if (c->state == SCAN_IDLE) {
+        c->origin = w->feet.heel_q[s];
+        c->dir = travel_dir(w);
+        c->d = SCAN_FROM * w->m->stride_length;
+        c->end = SCAN_TO * w->m->stride_length + SCAN_FOOT;
+        c->covered = 0.0f;
+        c->has_prev = c->bisect = c->edges = 0;
+        c->state = SCAN_ON;
+    }
+    c->probe = c->bisect ? 0.5f * (c->lo_d + c->hi_d) : c->d;
+}
+
+/* Takes this frame's probe hit h into the scan. */
+static void scan_take(tread_scan *c, const ak_ground_hit *h)
+{
+    if (!h->hit) {
+        c->state = SCAN_DONE;
+        return;
+    }
+    const float d = c->probe, y = h->height, slope = slope_along(h, c->dir);
+    if (c->bisect) {
+        const float lo = y - c->lo_h - c->lo_slope * (d - c->lo_d);
+        const float hi = y - c->hi_h - c->hi_slope * (d - c->hi_d);
+        if (fabsf(lo) <= fabsf(hi)) {
+            c->lo_d = d, c->lo_h = y, c->lo_slope = slope;
+        } else {
+            c->hi_d = d, c->hi_h = y, c->hi_slope = slope;
+        }
+        if (c->hi_d - c->lo_d > SCAN_FINE) return;
+        if (c->edges < SCAN_EDGES) {
+            c->edge_up[c->edges] = c->hi_h > c->lo_h;
+            c->edge[c->edges++] = 0.5f * (c->lo_d + c->hi_d);
+        }
+        c->bisect = 0;
+        c->d = c->prev_d + SCAN_STEP;
+        if (c->d > c->end) c->state = SCAN_DONE;
+        return;
+    }
+    const int edge =
+        c->has_prev &&
+        fabsf(y - c->prev_h - 0.5f * (slope + c->prev_slope) * (d - c->prev_d)) > AK_FLOOR_STEP_MIN;
+    if (edge) {
+        c->lo_d = c->prev_d, c->lo_h = c->prev_h, c->lo_slope = c->prev_slope;
+        c->hi_d = d, c->hi_h = y, c->hi_slope = slope;
+        c->bisect = 1;
+    }
+    c->prev_d = d, c->prev_h = y, c->prev_slope = slope;
+    c->has_prev = 1;
+    c->covered = d;
+    if (edge) return;
+    c->d = d + SCAN_STEP;
+    if (c->d > c->end) c->state = SCAN_DONE;
+}
+
+/* Margins of a planned landing, metres: its heel ray's (LAND_HEEL_MARGIN) and 2 cm behind the
+ * heel, the toe ray's 4 cm and 2 cm beyond the toe; and the room kept inside the window so a
+ * landing a little off still clears both risers. */
+#define PLAN_HEEL 0.04f
+#define PLAN_TOE  0.06f
+/* Metres: the toe's margin to a riser that rises ahead (the toe lifts off in front of it, and
+ * a toe 5 cm short of a riser has gone into its corner lifting 15 cm over 4 cm of travel). */
+#define PLAN_TOE_UP 0.15f
+#define PLAN_TOL    0.03f
+
+/* The along-travel offset of swinging foot s's landing from the character in the clip's
+ * stride (scale 1): the predicted landing less the held offset it sheds by mid-swing, divided
+ * by the scale it was predicted with. */
+static float landing_reach(const ak_walker *w, int32_t s, ak_vec3 f)
+{
+    const ak_vec3 l = akv_sub(w->land[s], w->held[s]);
+    return ((l.x - w->pos.x) * f.x + (l.z - w->pos.z) * f.z) / w->step_scale;
+}
+
+/* The heel's place in tread window [a, b] (relative to the planted heel, along the travel)
+ * nearest `natural`, PLAN_TOL inside; NAN if the window is shorter than the foot needs. */
+static float window_place(float a, float b, float natural)
+{
+    if (b < a) return NAN;
+    if (b - a <= 2.0f * PLAN_TOL) return 0.5f * (a + b);
+    return akf_clamp(natural, a + PLAN_TOL, b - PLAN_TOL);
+}
+
+/* At lift-off of foot s (the other planted): the tread it lands on, from its scan. Every tread
+ * between the risers found whose window (PLAN_HEEL behind the heel, the foot and PLAN_TOE
+ * ahead) a step of scale AK_STEP_SCALE_MIN..1 reaches is a candidate; the one a single riser
+ * or none away is preferred, then the longest step. No riser in reach, a scan short of the
+ * natural landing, or no candidate: no plan (the slope's goal holds). */
+static void plan_foothold(ak_walker *w, int32_t s)
+{
+    const tread_scan *c = &w->scan[s];
+    const int o = 1 - s;
+    w->plan[s] = PLAN_OFF;
+    if (c->state == SCAN_IDLE || c->edges == 0 || stopping(w)) return;
+    /* (the other foot's heel, or where it lands: the risers between count) */
+    const ak_vec3 f = travel_dir(w);
+    const ak_vec3 p = w->stance[o] ? w->feet.heel_q[o]
+                                   : (w->plan[o] == PLAN_SET ? w->plan_target[o] : w->land[o]);
+    const float reach = landing_reach(w, s, f);
+    const ak_vec3 dt = akv_sub(w->land_toe[s], w->land[s]);
+    const float len = dt.x * f.x + dt.z * f.z;
+    if (!(reach > 0.05f)) return;
+    const float at = (w->pos.x - p.x) * f.x + (w->pos.z - p.z) * f.z;
+    const float natural = at + reach, least = at + AK_STEP_SCALE_MIN * reach;
+    float e[SCAN_EDGES + 1];
+    for (int32_t k = 0; k < c->edges; ++k) {
+        const ak_vec3 q = akv_sub(akv_add(c->origin, akv_scale(c->dir, c->edge[k])), p);
+        e[k] = q.x * f.x + q.z * f.z;
+    }
+    {
+        const ak_vec3 q = akv_sub(akv_add(c->origin, akv_scale(c->dir, c->covered)), p);
+        e[c->edges] = q.x * f.x + q.z * f.z;
+    }
+    if (e[c->edges] < natural + len + PLAN_TOE) return;
+    float best = NAN;
+    int best_risers = 0;
+    for (int32_t k = 0; k <= c->edges; ++k) {
+        const float a = (k == 0 ? -1e3f : e[k - 1]) + PLAN_HEEL;
+        const float b =
+            (k == c->edges ? 1e3f : e[k] - (c->edge_up[k] ? PLAN_TOE_UP : PLAN_TOE)) - len;
+        const float x = window_place(a, b, natural);
+        if (!(x >= least && x <= natural + 1e-4f)) continue;
+        int risers = 0;
+        for (int32_t i = 0; i < c->edges; ++i)
+            risers += e[i] > 0.0f && e[i] < x;
+        const int better = isnan(best) || (risers <= 1) > (best_risers <= 1) ||
+                           ((risers <= 1) == (best_risers <= 1) && x > best);
+        if (better) best = x, best_risers = risers;
+    }
+    if (isnan(best)) return;
+    w->plan_target[s] = akv_add(p, akv_scale(f, best));
+    w->plan_goal[s] = w->step_scale;
+    w->plan[s] = PLAN_SET;
+}
+
+/* The scans and plans of this frame's hits: a planted foot's scan takes its probe; a foot
+ * that has just lifted plans its landing, and its scan starts anew with its next stance. */
+static void footholds(ak_walker *w, const ak_ground_hit *hits)
+{
+    for (int s = 0; s < 2; ++s) {
+        if (w->stance[s]) {
+            if (w->scan[s].state == SCAN_ON) scan_take(&w->scan[s], &hits[LANDING_RAY(s)]);
+            w->plan[s] = PLAN_NONE;
+            continue;
+        }
+        if (w->plan[s] == PLAN_NONE) plan_foothold(w, s);
+        w->scan[s].state = SCAN_IDLE;
+    }
+}
+
+/* The step scale that lands swinging foot s on its planned tread: while its landing is still
+ * to decide (the first half of the swing, held_offset), the scale that carries the predicted
+ * landing there; then the last one asked, held. */
+static float foothold_goal(ak_walker *w, int32_t s)
+{
+    if (w->play_phase[s][w->frame_index] >= 0.5f) return w->plan_goal[s];
+    const ak_vec3 f = travel_dir(w);
+    const float reach = landing_reach(w, s, f);
+    const ak_vec3 t = w->plan_target[s];
+    const float want = (t.x - w->pos.x) * f.x + (t.z - w->pos.z) * f.z;
+    if (reach > 0.05f) w->plan_goal[s] = akf_clamp(want / reach, AK_STEP_SCALE_MIN, 1.0f);
+    return w->plan_goal[s];
+}
+
 /* Without foot IK the feet stay as posed: ak_foot_ik_query_points' points for a state that
  * never ran (heel and toe shifted by the placement), except that a planted toe's ray goes
  * exactly under the toe instead of under the heel plus the heel-to-toe offset (the same point
@@ -1247,7 +1471,10 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
             len > 1e-3f ? akv_make(d.x / len * m, 0.0f, d.z / len * m) : akv_make(0, 0, 0);
         w->land_ray[s] = akv_sub(akv_add(w->land[s], shift), w->land_behind[s]);
         w->land_toe_ray[s] = ak_foot_place_toe_ray(w->land[s], w->land_toe[s], shift);
-        rays[LANDING_RAY(s)] = akg_ray_down(w->land_ray[s], 1.5f, 3.5f);
+        scan_next(w, s);
+        const int scanning = w->stance[s] && w->scan[s].state == SCAN_ON;
+        rays[LANDING_RAY(s)] =
+            akg_ray_down(scanning ? scan_point(&w->scan[s]) : w->land_ray[s], 1.5f, 3.5f);
         rays[TOE_RAY(s)] = akg_ray_down(
             toe_ray_at_landing(w, s) ? w->land_toe_ray[s] : w->feet.toe_q[s], 1.0f, 3.0f);
     }
@@ -1283,13 +1510,6 @@ static void landing_ground(const ak_walker *w, const ak_ground_hit *hits, ak_gro
     }
 }
 
-/* The slope of ground hit h along the direction f (rise over run; 0 without a hit). */
-static float slope_along(const ak_ground_hit *h, ak_vec3 f)
-{
-    return h->hit && h->normal.y > 1e-3f ? -(h->normal.x * f.x + h->normal.z * f.z) / h->normal.y
-                                         : 0.0f;
-}
-
 float akw_step_scale_goal(const ak_ground_hit *land, const ak_ground_hit *planted, ak_vec3 f,
                           float step, float leg)
 {
@@ -1312,12 +1532,16 @@ void akw_step_scale_follow(float *scale, float *rate, float goal, float dt)
  * length (half its stride) rising or falling more than AK_STEP_RISE_MAX of the leg on that slope
  * is shortened to that rise; 1 otherwise. Continuous in the hits (no threshold a last bit
  * could flip). Kept while no foot swings over a planted one, and once stopping. */
-static float step_goal_of(const ak_walker *w, const ak_ground_hit *hits, const ak_ground_hit *land)
+static float step_goal_of(ak_walker *w, const ak_ground_hit *hits, const ak_ground_hit *land)
 {
     if (stopping(w)) return w->step_goal;
     float goal = w->step_goal;
     for (int s = 0; s < 2; ++s) {
         const int o = 1 - s;
+        if (!w->stance[s] && w->plan[s] == PLAN_SET) {
+            goal = foothold_goal(w, s);
+            continue;
+        }
         if (w->stance[s] || !w->stance[o] || !land[s].hit || !hits[FOOT_RAY(o)].hit) continue;
         const float leg = 0.5f * (w->m->leg_length[0] + w->m->leg_length[1]);
         goal = akw_step_scale_goal(&land[s], &hits[FOOT_RAY(o)], travel_dir(w),
@@ -1366,6 +1590,7 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
         ground_y = hits[AK_WALKER_RAY_CENTRE].height;
     w->pos.y = ground_y;
     update_floor(w, hits, land, ground_y); /* 12 */
+    footholds(w, hits);
     shorter_steps(w, hits, land);
     const float step_dt = w->dt;
     /* The pose placed for the rays moves only vertically with the new floor: shift it (with
@@ -1432,7 +1657,8 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
 static int ray_read(const ak_walker *w, int i)
 {
     if (i == AK_WALKER_RAY_CENTRE) return !w->p.use_controller;
-    if (i == LANDING_RAY(0) || i == LANDING_RAY(1)) return !w->stance[i - LANDING_RAY(0)];
+    if (i == LANDING_RAY(0) || i == LANDING_RAY(1))
+        return !w->stance[i - LANDING_RAY(0)] || w->scan[i - LANDING_RAY(0)].state == SCAN_ON;
     if (i == TOE_RAY(0) || i == TOE_RAY(1)) return w->fik.legs[i - TOE_RAY(0)].has_toe;
     return 1;
 }
