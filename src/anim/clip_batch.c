@@ -340,15 +340,40 @@ typedef struct span8 {
     __m256 alpha;
 } span8;
 
+/* What locate8 needs of a clip of n frames, made once per call (in registers or one load
+ * each, where a clip field would be read again after every block's stores). */
+typedef struct locate8_clip {
+    __m256 nf, last, d, d_neg, d2, frame_time;
+    __m256i last_i, n_i;
+    int32_t n, loop;
+} locate8_clip;
+
+AK_AVX2 static inline locate8_clip locate8_prepare(int32_t n, float frame_time, int32_t loop)
+{
+    locate8_clip k;
+    const __m256 d = _mm256_set1_ps((float)n * frame_time);
+    k.nf = _mm256_set1_ps((float)n);
+    k.last = _mm256_set1_ps((float)(n - 1));
+    k.d = d;
+    k.d_neg = _mm256_sub_ps(_mm256_setzero_ps(), d);
+    k.d2 = _mm256_add_ps(d, d);
+    k.frame_time = _mm256_set1_ps(frame_time);
+    k.last_i = _mm256_set1_epi32(n - 1);
+    k.n_i = _mm256_set1_epi32(n);
+    k.n = n;
+    k.loop = loop;
+    return k;
+}
+
 /* The keys around f0 (s->f0 set): the next key f1 and the keys fm and f2 around f0 and f1,
  * wrapped on a looping clip of n keys and clamped on the other, as locate makes them. */
-AK_AVX2 static inline void span8_neighbours(int32_t loop, int32_t n, span8 *s)
+AK_AVX2 static inline void span8_neighbours(const locate8_clip *k, span8 *s)
 {
-    const __m256i one = _mm256_set1_epi32(1), nv = _mm256_set1_epi32(n);
-    const __m256i last = _mm256_set1_epi32(n - 1), zero = _mm256_setzero_si256();
+    const __m256i one = _mm256_set1_epi32(1), nv = k->n_i;
+    const __m256i last = k->last_i, zero = _mm256_setzero_si256();
     const __m256i f0 = s->f0;
     __m256i f1 = _mm256_add_epi32(f0, one), fm = _mm256_sub_epi32(f0, one), f2;
-    if (loop) {
+    if (k->loop) {
         f1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(f1, nv), f1);
         fm = _mm256_blendv_epi8(fm, last, _mm256_cmpeq_epi32(f0, zero));
         f2 = _mm256_add_epi32(f1, one);
@@ -361,48 +386,46 @@ AK_AVX2 static inline void span8_neighbours(int32_t loop, int32_t n, span8 *s)
     s->f1 = f1, s->fm = fm, s->f2 = f2;
 }
 
-/* locate_frames() of eight times at once (a clip of n frames): the same operations in the
- * same order (IEEE division, truncation, compares), so the same spans bit for bit. Returns 0,
- * writing nothing, when a time needs what only the scalar form does (not finite; outside
- * [-duration, 2 duration) of a looping clip, which fmodf wraps). */
-AK_AVX2 static inline int locate8(int32_t n, float frame_time, int32_t loop, const float *times,
-                                  span8 *s)
+/* locate_frames() of eight times at once (a clip k, locate8_prepare): the same operations in
+ * the same order (IEEE division, truncation, compares), so the same spans bit for bit.
+ * Returns 0, writing nothing, when a time needs what only the scalar form does (not finite;
+ * outside [-duration, 2 duration) of a looping clip, which fmodf wraps). */
+AK_AVX2 static inline int locate8(const locate8_clip *k, const float *times, span8 *s)
 {
     const __m256 t = _mm256_loadu_ps(times), zero = _mm256_setzero_ps();
-    const __m256 nf = _mm256_set1_ps((float)n), last = _mm256_set1_ps((float)(n - 1));
     __m256 u;
-    if (loop) {
+    if (k->loop) {
         /* in [-duration, 2 duration): fmodf's remainder is t, or t - duration (exact: within
          * a factor 2), and a negative one gets duration added, as locate does */
-        const __m256 d = _mm256_set1_ps((float)n * frame_time);
-        const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(t, _mm256_sub_ps(zero, d), _CMP_GE_OQ),
-                                        _mm256_cmp_ps(t, _mm256_add_ps(d, d), _CMP_LT_OQ));
+        const __m256 d = k->d;
+        const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(t, k->d_neg, _CMP_GE_OQ),
+                                        _mm256_cmp_ps(t, k->d2, _CMP_LT_OQ));
         if (_mm256_movemask_ps(ok) != 0xFF) return 0;
         __m256 w = _mm256_blendv_ps(t, _mm256_sub_ps(t, d), _mm256_cmp_ps(t, d, _CMP_GE_OQ));
         w = _mm256_blendv_ps(w, _mm256_add_ps(t, d), _mm256_cmp_ps(t, zero, _CMP_LT_OQ));
-        u = _mm256_div_ps(w, _mm256_set1_ps(frame_time));
+        u = _mm256_div_ps(w, k->frame_time);
     } else {
         const __m256 finite = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), t),
                                             _mm256_set1_ps(INFINITY), _CMP_LT_OQ);
         if (_mm256_movemask_ps(finite) != 0xFF) return 0;
-        u = _mm256_div_ps(t, _mm256_set1_ps(frame_time));
+        u = _mm256_div_ps(t, k->frame_time);
         u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, zero, _CMP_LT_OQ));
-        u = _mm256_blendv_ps(u, last, _mm256_cmp_ps(u, last, _CMP_GT_OQ));
+        u = _mm256_blendv_ps(u, k->last, _mm256_cmp_ps(u, k->last, _CMP_GT_OQ));
     }
     const __m256 nearest =
         _mm256_cvtepi32_ps(_mm256_cvttps_epi32(_mm256_add_ps(u, _mm256_set1_ps(0.5f))));
     const __m256 off = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_sub_ps(u, nearest));
     u = _mm256_blendv_ps(u, nearest, _mm256_cmp_ps(off, _mm256_set1_ps(1e-4f), _CMP_LT_OQ));
-    if (loop) u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, nf, _CMP_GE_OQ));
+    if (k->loop) u = _mm256_blendv_ps(u, zero, _mm256_cmp_ps(u, k->nf, _CMP_GE_OQ));
     __m256i f0 = _mm256_cvttps_epi32(u);
-    f0 = _mm256_max_epi32(_mm256_min_epi32(f0, _mm256_set1_epi32(n - 1)), _mm256_setzero_si256());
+    f0 = _mm256_max_epi32(_mm256_min_epi32(f0, k->last_i), _mm256_setzero_si256());
     __m256 a = _mm256_sub_ps(u, _mm256_cvtepi32_ps(f0));
     a = _mm256_blendv_ps(a, zero, _mm256_cmp_ps(a, zero, _CMP_LT_OQ));
     a = _mm256_blendv_ps(a, _mm256_set1_ps(0.99999994f),
                          _mm256_cmp_ps(a, _mm256_set1_ps(1.0f), _CMP_GE_OQ));
     s->f0 = f0;
     s->alpha = a;
-    span8_neighbours(loop, n, s);
+    span8_neighbours(k, s);
     return 1;
 }
 
@@ -410,7 +433,8 @@ AK_AVX2 int ak_locate8_frames(int32_t n, float frame_time, int32_t loop, const f
                               key_span s[8])
 {
     span8 v;
-    if (!locate8(n, frame_time, loop, times, &v)) return 0;
+    const locate8_clip k = locate8_prepare(n, frame_time, loop);
+    if (!locate8(&k, times, &v)) return 0;
     /* transposed out: fm, f0, f1, f2 of a lane in one store */
     __m128 rows[8];
     soa8_store(_mm256_castsi256_ps(v.fm), _mm256_castsi256_ps(v.f0), _mm256_castsi256_ps(v.f1),
@@ -424,13 +448,14 @@ AK_AVX2 int ak_locate8_frames(int32_t n, float frame_time, int32_t loop, const f
     return 1;
 }
 
-/* The spans of eight characters at `times` in registers: locate8, else locate lane by lane
- * (the same spans either way). Inlined into each pass: a call hands them over in memory. */
-AK_AVX2 __attribute__((always_inline)) static inline span8 locate_lanes8(const ak_clip *c,
-                                                                         const float *times)
+/* The spans of eight characters at `times` in registers: locate8 (clip k), else locate lane
+ * by lane (the same spans either way). Inlined into each pass: a call hands them over in
+ * memory. */
+AK_AVX2 __attribute__((always_inline)) static inline span8
+locate_lanes8(const ak_clip *c, const locate8_clip *k, const float *times)
 {
     span8 v;
-    if (locate8(c->frame_count, c->frame_time, c->loop, times, &v)) return v;
+    if (locate8(k, times, &v)) return v;
     int32_t fm[8], f0[8], f1[8], f2[8];
     float a[8];
     for (int k = 0; k < 8; ++k) {
@@ -483,28 +508,34 @@ AK_SOA8_PASS void soa8_put(ak_xform *w, int32_t n, soa8_xform *AK_RESTRICT ws, f
         soa8_fk_store_tiled(ws, w, (size_t)n, j, p, o, tiled);
 }
 
-/* lane_keys_load of eight lanes from their spans in registers, the slerp parameters eight at
- * a time (the same operations in the same order: the same bits). Returns whether every lane's
- * f1 is f0 + 1 (the second rows are then not made: the pass reads them after the first). */
-AK_AVX2 static int lane_keys8(const ak_clip *c, const span8 *s, lane_keys *k)
+/* lane_keys_load's rows of eight lanes from their keys f0, f1 in registers (by value: the
+ * spans stay in registers, and the keys fm and f2 the linear pass does not use are not made;
+ * the slerp parameters are made in the pass: lane_params8). Returns whether every lane's f1 is f0 +
+ * 1 (the second rows are then not made: the pass reads them after the first). */
+AK_AVX2 static int lane_keys8(const ak_clip *c, __m256i f0, __m256i f1, lane_keys *k)
 {
     const uint32_t rs = (uint32_t)c->joint_count * (uint32_t)sizeof(ak_quat);
     const uint32_t ts = (uint32_t)c->track_count * (uint32_t)sizeof(ak_vec3);
-    lane_rows8(c->rotations, s->f0, rs, k->r0);
-    lane_rows8(c->translations, s->f0, ts, k->v0);
-    const __m256i next = _mm256_add_epi32(s->f0, _mm256_set1_epi32(1));
+    lane_rows8(c->rotations, f0, rs, k->r0);
+    lane_rows8(c->translations, f0, ts, k->v0);
+    const __m256i next = _mm256_add_epi32(f0, _mm256_set1_epi32(1));
     const int adjacent =
-        _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(s->f1, next))) == 0xFF;
+        _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(f1, next))) == 0xFF;
     if (!adjacent) {
-        lane_rows8(c->rotations, s->f1, rs, k->r1);
-        lane_rows8(c->translations, s->f1, ts, k->v1);
+        lane_rows8(c->rotations, f1, rs, k->r1);
+        lane_rows8(c->translations, f1, ts, k->v1);
     }
-    const __m256 t = s->alpha, tm = _mm256_sub_ps(t, _mm256_set1_ps(0.5f));
-    _mm256_storeu_ps(k->t, t);
-    _mm256_storeu_ps(k->h, _mm256_mul_ps(tm, tm));
-    _mm256_storeu_ps(k->g,
-                     _mm256_mul_ps(_mm256_mul_ps(t, tm), _mm256_sub_ps(t, _mm256_set1_ps(1.0f))));
     return adjacent;
+}
+
+/* lane_keys_load's slerp parameters t, h, g of eight lanes at t, in registers (the same
+ * operations in the same order: the same bits). */
+AK_AVX2 static inline void lane_params8(__m256 t, __m256 *T, __m256 *H, __m256 *G)
+{
+    const __m256 tm = _mm256_sub_ps(t, _mm256_set1_ps(0.5f));
+    *T = t;
+    *H = _mm256_mul_ps(tm, tm);
+    *G = _mm256_mul_ps(_mm256_mul_ps(t, tm), _mm256_sub_ps(t, _mm256_set1_ps(1.0f)));
 }
 
 /* soa8_vec3_keys from rows that are not the clip's last, so a fourth float follows every key
@@ -524,15 +555,15 @@ AK_AVX2 static inline void soa8_vec3_keys_padded(const ak_vec3 *const *rows, int
  * row pointer per lane reaches both keys (joints j and j + joint_count): eight pointers to
  * hold in registers instead of sixteen. */
 AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
-                                        const lane_keys *keys, ak_xform *w,
+                                        const lane_keys *keys, __m256 alpha, ak_xform *w,
                                         soa8_xform *AK_RESTRICT ws, float *soa, const int to_soa,
                                         const int adjacent, const int tiled)
 {
     const int32_t n = c->joint_count, m = c->track_count;
     const int32_t *parents = sk->parents, *track = c->joint_track;
     const ak_xform *rest = sk->rest_local;
-    const __m256 T = _mm256_loadu_ps(keys->t), H = _mm256_loadu_ps(keys->h),
-                 G = _mm256_loadu_ps(keys->g);
+    __m256 T, H, G;
+    lane_params8(alpha, &T, &H, &G);
     for (int32_t j = 0; j < n; ++j) {
         /* gather + transpose the two keys of each character, slerp per lane */
         const soa8_quat a = soa8_keys(keys->r0, j);
@@ -565,17 +596,17 @@ AK_SOA8_PASS void linear_soa8(const ak_clip *c, const ak_skeleton *sk, const spa
                               soa8_xform *AK_RESTRICT ws, float *soa, const int to_soa)
 {
     lane_keys keys;
-    const int adjacent = lane_keys8(c, s, &keys);
+    const int adjacent = lane_keys8(c, s->f0, s->f1, &keys);
     /* the AoS window holds every joint of a rig of up to AK_SOA_TILE: no wrap to test */
     const int tiled = !to_soa && c->joint_count > AK_SOA_TILE;
     if (adjacent && !tiled)
-        sample_fk_linear_soa8(c, sk, &keys, w, ws, soa, to_soa, 1, 0);
+        sample_fk_linear_soa8(c, sk, &keys, s->alpha, w, ws, soa, to_soa, 1, 0);
     else if (adjacent)
-        sample_fk_linear_soa8(c, sk, &keys, w, ws, soa, to_soa, 1, 1);
+        sample_fk_linear_soa8(c, sk, &keys, s->alpha, w, ws, soa, to_soa, 1, 1);
     else if (!tiled)
-        sample_fk_linear_soa8(c, sk, &keys, w, ws, soa, to_soa, 0, 0);
+        sample_fk_linear_soa8(c, sk, &keys, s->alpha, w, ws, soa, to_soa, 0, 0);
     else
-        sample_fk_linear_soa8(c, sk, &keys, w, ws, soa, to_soa, 0, 1);
+        sample_fk_linear_soa8(c, sk, &keys, s->alpha, w, ws, soa, to_soa, 0, 1);
 }
 
 /* Per-character inputs of the cubic lockstep pass: its row of the span table (ak_clip_spans:
@@ -753,9 +784,10 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
 AK_SOA8_FORM linear_aos(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t blocks,
                         ak_xform *w, soa8_xform *AK_RESTRICT ws)
 {
+    const locate8_clip k = locate8_prepare(c->frame_count, c->frame_time, c->loop);
     const size_t poses = (size_t)8 * (size_t)c->joint_count;
     for (int32_t b = 0; b < blocks; ++b) {
-        const span8 s = locate_lanes8(c, times + 8 * b);
+        const span8 s = locate_lanes8(c, &k, times + 8 * b);
         linear_soa8(c, sk, &s, w + poses * (size_t)b, ws, NULL, 0);
     }
 }
@@ -763,12 +795,13 @@ AK_SOA8_FORM linear_aos(const ak_clip *c, const ak_skeleton *sk, const float *ti
 AK_SOA8_FORM cubic_aos(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t blocks,
                        ak_xform *w, soa8_xform *AK_RESTRICT ws)
 {
+    const locate8_clip k = locate8_prepare(c->frame_count, c->frame_time, c->loop);
     const size_t poses = (size_t)8 * (size_t)c->joint_count;
     /* the window holds every joint of a rig of up to AK_SOA_TILE: no wrap to test */
     const int tiled = c->joint_count > AK_SOA_TILE;
     for (int32_t b = 0; b < blocks; ++b) {
         const float *t = times + 8 * b;
-        const span8 s = locate_lanes8(c, t);
+        const span8 s = locate_lanes8(c, &k, t);
         if (tiled)
             sample_fk_cubic_soa8(c, sk, &s, t, w + poses * (size_t)b, ws, NULL, 0, 1);
         else
@@ -779,9 +812,10 @@ AK_SOA8_FORM cubic_aos(const ak_clip *c, const ak_skeleton *sk, const float *tim
 AK_SOA8_FORM linear_soa(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t blocks,
                         float *soa)
 {
+    const locate8_clip k = locate8_prepare(c->frame_count, c->frame_time, c->loop);
     const size_t block = (size_t)c->joint_count * AK_SOA8_JOINT_FLOATS;
     for (int32_t b = 0; b < blocks; ++b) {
-        const span8 s = locate_lanes8(c, times + 8 * b);
+        const span8 s = locate_lanes8(c, &k, times + 8 * b);
         linear_soa8(c, sk, &s, NULL, NULL, soa + block * (size_t)b, 1);
     }
 }
@@ -789,10 +823,11 @@ AK_SOA8_FORM linear_soa(const ak_clip *c, const ak_skeleton *sk, const float *ti
 AK_SOA8_FORM cubic_soa(const ak_clip *c, const ak_skeleton *sk, const float *times, int32_t blocks,
                        float *soa)
 {
+    const locate8_clip k = locate8_prepare(c->frame_count, c->frame_time, c->loop);
     const size_t block = (size_t)c->joint_count * AK_SOA8_JOINT_FLOATS;
     for (int32_t b = 0; b < blocks; ++b) {
         const float *t = times + 8 * b;
-        const span8 s = locate_lanes8(c, t);
+        const span8 s = locate_lanes8(c, &k, t);
         sample_fk_cubic_soa8(c, sk, &s, t, NULL, NULL, soa + block * (size_t)b, 1, 0);
     }
 }
