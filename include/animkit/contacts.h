@@ -19,8 +19,9 @@ AK_API ak_units ak_units_detect_clip(const ak_skeleton *skeleton, const ak_clip 
 /* Contact flags, one byte per frame and foot: AK_CONTACT_HEEL while the heel (ankle) point is
  * down, AK_CONTACT_TOE while the toe (ball) point is. AK_CONTACT_ROLL while the heel is on the
  * floor but the foot still rolls over it (a landing heel before the foot settles, a runner's
- * brief heel touch): the ankle is within roll_height of its floor and slower than the off
- * speed, but not yet still enough for the heel bit; the ankle moves (0.2-0.5 m/s) as the foot
+ * brief heel touch): the ankle is within roll_height of its floor (its height averaged over
+ * +-1/60 s, the same time at every sampling rate) and slower than the off speed, but not yet
+ * still enough for the heel bit; the ankle moves (0.2-0.5 m/s) as the foot
  * turns about the heel pad under it, so a pin holds that pad, never the ankle. The foot is in
  * stance when any bit is. The heel and toe bits are the same with or without roll_height. */
 enum { AK_CONTACT_HEEL = 1, AK_CONTACT_TOE = 2, AK_CONTACT_ROLL = 4 };

@@ -136,14 +136,14 @@ static int32_t speed_half_window(float ft)
     return k < 1 ? 1 : k;
 }
 
-/* One point's down flag: height above its local floor (the lowest it comes within +-w
- * frames) and horizontal speed (central difference over +-k frames), with hysteresis; the
- * speed and rise thresholds times gain[f] (>= 1). With roll > 0 the point also comes down
- * under `roll` m above its floor while slower than the off speed (a heel rolling over its
- * pad). ORs `bit` into flags[f]. */
-static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const float *gain,
-                           int32_t n, int32_t loop, float ft, int32_t first, uint8_t bit,
-                           float roll, uint8_t *flags)
+/* One point's down flag: height above its local floor (the lowest `level` comes within +-w
+ * frames: the point's own track, or its mean over a time window) and horizontal speed
+ * (central difference over +-k frames), with hysteresis; the speed and rise thresholds times
+ * gain[f] (>= 1). With roll > 0 the point also comes down under `roll` m above its floor
+ * while slower than the off speed (a heel rolling over its pad). ORs `bit` into flags[f]. */
+static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const ak_vec3 *level,
+                           const float *gain, int32_t n, int32_t loop, float ft, int32_t first,
+                           uint8_t bit, float roll, uint8_t *flags)
 {
     int32_t w = (int32_t)lroundf(p->floor_window / ft);
     if (w < 1) w = 1;
@@ -153,18 +153,18 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const
      * above it is not a floor (a foot on a pedal, a step onto a chair). */
     float lowest = INFINITY;
     for (int32_t f = first; f < n; ++f)
-        if (pos[f].y < lowest) lowest = pos[f].y;
+        if (level[f].y < lowest) lowest = level[f].y;
     int state = -1;
     /* Loops: a second pass so the hysteresis state at frame 0 is the one the loop ends in. */
     for (int32_t pass = 0; pass < (loop ? 2 : 1); ++pass)
         for (int32_t f = 0; f < n; ++f) {
             if (f < first) continue;
-            float floor_y = pos[f].y;
+            float floor_y = level[f].y;
             /* A faster gait takes its steps in less time: the floor window shrinks with it. */
             const int32_t wf = gain[f] > 1.0f ? (int32_t)lroundf((float)w / gain[f]) : w;
             for (int32_t d = -wf; d <= wf; ++d) {
                 const int32_t g = frame_at(f, d, n, loop);
-                if (g >= first && pos[g].y < floor_y) floor_y = pos[g].y;
+                if (g >= first && level[g].y < floor_y) floor_y = level[g].y;
             }
             /* The root may have travelled a whole loop across a looping clip's wrap: the
              * difference uses in-range frames only. */
@@ -384,33 +384,61 @@ static int32_t contact_tracks(const ak_contact_params *p, const int32_t joints[4
     return AK_OK;
 }
 
-/* Heel and toe flags of one foot on grid samples [0, moving), the heel coming down under
- * `roll` m while slower than the off speed too (0: not), blips removed. */
-static void point_pair(const ak_contact_params *p, const ak_vec3 *heel, const ak_vec3 *toe,
-                       const float *gain, int32_t moving, float ft, int32_t first, float roll,
-                       uint8_t *flags, uint8_t *scratch)
+/* Heel and toe flags of one foot on grid samples [0, moving), the heel's floor read on
+ * `heel_level` and the heel coming down under `roll` m while slower than the off speed too
+ * (0: not), blips removed. */
+static void point_pair(const ak_contact_params *p, const ak_vec3 *heel, const ak_vec3 *heel_level,
+                       const ak_vec3 *toe, const float *gain, int32_t moving, float ft,
+                       int32_t first, float roll, uint8_t *flags, uint8_t *scratch)
 {
     const int32_t loop = p->clip->loop;
     memset(flags, 0, (size_t)moving);
-    point_contacts(p, heel, gain, moving, loop, ft, first, AK_CONTACT_HEEL, roll, flags);
-    if (toe) point_contacts(p, toe, gain, moving, loop, ft, first, AK_CONTACT_TOE, 0.0f, flags);
+    point_contacts(p, heel, heel_level, gain, moving, loop, ft, first, AK_CONTACT_HEEL, roll,
+                   flags);
+    if (toe)
+        point_contacts(p, toe, toe, gain, moving, loop, ft, first, AK_CONTACT_TOE, 0.0f, flags);
     const clip_ends ends = {first, speed_half_window(ft)};
     clean_contacts(flags, moving, ends, (int32_t)ceilf(p->min_stance / ft),
                    (int32_t)ceilf(p->min_swing / ft), loop, scratch);
 }
 
+/* A track's mean over +-k samples (the trapezoid rule: on a grid linear between a file's
+ * frames, the mean of what a player shows over those 2k sample steps), samples [first, n);
+ * circular for loops, in-range samples only otherwise. */
+static void track_mean(const ak_vec3 *x, int32_t n, int32_t first, int32_t k, int32_t loop,
+                       ak_vec3 *out)
+{
+    for (int32_t f = 0; f < n; ++f) {
+        ak_vec3 sum = {0.0f, 0.0f, 0.0f};
+        float weight = 0.0f;
+        for (int32_t d = -k; d <= k; ++d) {
+            const int32_t g = loop ? frame_at(f, d, n, 1) : f + d;
+            if (g < first || g >= n) continue;
+            const float w = (d == -k || d == k) ? 0.5f : 1.0f;
+            sum = akv_add(sum, akv_scale(x[g], w));
+            weight += w;
+        }
+        out[f] = weight > 0.0f ? akv_scale(sum, 1.0f / weight) : x[f];
+    }
+}
+
 /* One foot's flags on grid samples [0, n): the heel and toe bits, then the roll bit where the
- * heel with roll_height (cleaned the same way) is down and the heel bit is not. The samples
- * from `moving` on repeat the clip's last pose: they take sample moving - 1's flags. `scratch`
- * holds 2n bytes. */
+ * heel with roll_height (cleaned the same way) is down and the heel bit is not. The roll's
+ * floor is the lowest of the heel's height averaged over +-1/60 s (the speed's window, the
+ * same time at every rate): a heel rolling over its pad sits within millimetres of its floor,
+ * and a marker glitch of one 120 fps frame (16_11's left ankle 1.3 cm low at frame 398) set
+ * the floor there, a floor a 30 fps copy never sees. The
+ * samples from `moving` on repeat the clip's last pose: they take sample moving - 1's flags.
+ * `scratch` holds 2n bytes, `level` n points. */
 static void foot_contacts(const ak_contact_params *p, const ak_vec3 *heel, const ak_vec3 *toe,
                           const float *gain, int32_t n, int32_t moving, float ft, int32_t first,
-                          uint8_t *flags, uint8_t *scratch)
+                          uint8_t *flags, uint8_t *scratch, ak_vec3 *level)
 {
-    point_pair(p, heel, toe, gain, moving, ft, first, 0.0f, flags, scratch);
+    point_pair(p, heel, heel, toe, gain, moving, ft, first, 0.0f, flags, scratch);
     if (p->roll_height > 0.0f) {
         uint8_t *rolled = scratch + n;
-        point_pair(p, heel, toe, gain, moving, ft, first, p->roll_height, rolled, scratch);
+        track_mean(heel, moving, first, speed_half_window(ft), p->clip->loop, level);
+        point_pair(p, heel, level, toe, gain, moving, ft, first, p->roll_height, rolled, scratch);
         for (int32_t f = 0; f < moving; ++f)
             if ((rolled[f] & AK_CONTACT_HEEL) && !(flags[f] & AK_CONTACT_HEEL))
                 flags[f] |= AK_CONTACT_ROLL;
@@ -441,14 +469,18 @@ int32_t ak_contact_run_grid(const ak_contact_params *p, int32_t grid, uint8_t *l
     if (st != AK_OK) return st;
     uint8_t *out[2] = {left, right};
     uint8_t *scratch = (uint8_t *)malloc((size_t)n * 2u);
-    if (!scratch) {
+    ak_vec3 *level = (ak_vec3 *)malloc(sizeof(ak_vec3) * (size_t)n);
+    if (!scratch || !level) {
+        free(scratch);
+        free(level);
         free(pos);
         free(gain);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
     for (int s = 0; s < 2; ++s)
         foot_contacts(p, pos + (size_t)s * n, joints[2 + s] >= 0 ? pos + (size_t)(2 + s) * n : NULL,
-                      gain, n, moving, ft, first, out[s], scratch);
+                      gain, n, moving, ft, first, out[s], scratch, level);
+    free(level);
     free(scratch);
     free(gain);
     free(pos);
