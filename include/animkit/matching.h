@@ -217,14 +217,12 @@ typedef struct ak_matcher_params {
     float ground_smoothing; /* s: floor-height spring, as the walker; default 0.12 */
     ak_foot_ik_params foot; /* legs/hips filled from the database when legs[0].upper < 0;
                                max_knee_flex (when 0) from the database's peak knee flexion,
-                               the walker's rule */
-    int32_t plan_hips;      /* 1 (default): planned hips, as the walker's (walker.h): the hips
-                               move within physics over the footholds (the landing rays),
-                               foot.hip_accel_down/up (when 0) from the database's own envelope
-                               (ak_motion_db_source_metrics) by the walker's rule, each leg's
-                               landing slack from the database's landings. 0: the hip drop
-                               follows the legs' needs at once (CMU subject 2 on flat ground:
-                               hips -2.22..+2.92 g where planned hips keep -0.72..+1.06 g,
+                               the walker's rule. The hips are planned, as the walker's
+                               (walker.h): they move within physics over the footholds (the
+                               landing rays), foot.hip_accel_down/up (when 0) from the
+                               database's own envelope (ak_motion_db_source_metrics) by the
+                               walker's rule, each leg's landing slack from the database's
+                               landings (CMU subject 2 on flat ground: hips -0.72..+1.06 g,
                                tests/matching/test_match_physics.c) */
 } ak_matcher_params;
 

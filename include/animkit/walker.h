@@ -43,16 +43,15 @@ typedef struct ak_walker_params {
     const ak_clip *idle_clip;   /* optional idle for the same skeleton, in the source units */
     float idle_metres_per_unit; /* 0: the walk motion's scale */
     int32_t interp;             /* ak_interp; default AK_INTERP_LINEAR */
-    ak_foot_ik_params foot;     /* legs/hips filled from the walk motion when legs[0].upper < 0 */
-    int32_t plan_hips;          /* 1 (default): the hips are planned over the footholds (the landing
-                                   rays) and move within physics: foot.hip_accel_down/up (when 0) become
-                                   0.25 g / 0.5 g beyond the source's own envelope widened to +-1 g (the
-                                   walk's hips then stay within [min(source, -1 g) - 0.25 g, max(source,
-                                   +1 g) + 0.5 g]), each leg's landing slack comes from the cycle's
-                                   landings, a planted heel the hips leave out of reach rolls over its
-                                   toe (never below its ground) and a landing heel out of reach lands
-                                   short. 0: the hip drop follows the legs' needs at once (the hips may
-                                   fall faster than gravity; issue 21) */
+    ak_foot_ik_params foot;     /* legs/hips filled from the walk motion when legs[0].upper < 0.
+                                   The hips are planned over the footholds (the landing rays)
+                                   and move within physics: foot.hip_accel_down/up (when 0)
+                                   become 0.25 g / 0.5 g beyond the source's own envelope widened
+                                   to +-1 g (the walk's hips then stay within [min(source, -1 g) -
+                                   0.25 g, max(source, +1 g) + 0.5 g]), each leg's landing slack
+                                   comes from the cycle's landings, a planted heel the hips leave
+                                   out of reach rolls over its toe (never below its ground) and a
+                                   landing heel out of reach lands short (issue 21) */
 } ak_walker_params;
 
 /* What the walker is doing now. */

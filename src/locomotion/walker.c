@@ -216,7 +216,6 @@ ak_walker_params ak_walker_defaults(void)
     p.interp = AK_INTERP_LINEAR;
     p.foot = ak_foot_ik_defaults();
     p.foot.max_hip_rise = 0.3f;
-    p.plan_hips = 1;
     return p;
 }
 
@@ -398,18 +397,19 @@ static float landing_slack(ak_walker *w, const ak_foot_ik_params *fik, int32_t s
     return slack < INFINITY && slack > 0.0f ? slack : 0.0f;
 }
 
-/* Planned hips for the walker: the grounding's acceleration bounds from the source cycle's
- * own (ak_foot_ik_plan_accel, the matcher's rule too); each leg's landing slack; the swinging
- * knee's limit from the source's (ak_foot_ik_plan_knee). */
-static void plan_hips(ak_walker *w, ak_foot_ik_params *fik)
+/* Planned hips, the walker's one grounding (issue 21): the grounding's acceleration bounds from
+ * the source cycle's own (ak_foot_ik_plan_accel, the matcher's rule too); each leg's landing
+ * slack; the swinging knee's limit from the source's (ak_foot_ik_plan_knee). */
+static int32_t plan_hips(ak_walker *w, ak_foot_ik_params *fik, ak_error *err)
 {
     ak_walk_metrics src;
     for (int s = 0; s < 2; ++s)
         fik->legs[s].landing_slack = landing_slack(w, fik, s);
-    if (ak_walk_metrics_source(w->m, &src, NULL) != AK_OK) return;
+    const int32_t st = ak_walk_metrics_source(w->m, &src, err);
+    if (st != AK_OK) return st;
     ak_foot_ik_plan_knee(fik, src.knee_peak);
-    if (fik->hip_accel_down > 0.0f) return;
     ak_foot_ik_plan_accel(fik, src.hip_accel_min_g, src.hip_accel_max_g);
+    return AK_OK;
 }
 
 int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
@@ -441,13 +441,11 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
         }
         w->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     }
-    if (p->plan_hips) plan_hips(w, &w->fik);
-    if (p->foot_ik) {
-        st = ak_foot_ik_validate(&w->fik, err);
-        if (st != AK_OK) {
-            ak_walker_destroy(w);
-            return st;
-        }
+    st = plan_hips(w, &w->fik, err);
+    if (st == AK_OK && p->foot_ik) st = ak_foot_ik_validate(&w->fik, err);
+    if (st != AK_OK) {
+        ak_walker_destroy(w);
+        return st;
     }
     akf_foot_fixed_of(&w->fik, &w->fik_fixed);
     if (p->idle_clip && (st = load_idle(w, m, p, err)) != AK_OK) {

@@ -161,7 +161,6 @@ ak_matcher_params ak_matcher_defaults(void)
     p.controller = ak_controller_defaults();
     p.ground_smoothing = 0.12f;
     p.foot = ak_foot_ik_defaults();
-    p.plan_hips = 1;
     return p;
 }
 
@@ -270,15 +269,17 @@ static void database_reach(ak_matcher *m)
     }
 }
 
-/* Planned hips, the walker's rule: the grounding's acceleration bounds from the database's own
- * envelope (ak_foot_ik_plan_accel) and each leg's landing slack over the database's landings
- * (ak_foot_ik_landing_room, at least 0). Uses the scratch poses (create time). */
-static void plan_hips(ak_matcher *m)
+/* Planned hips, the walker's rule and the matcher's one grounding (issue 21): the grounding's
+ * acceleration bounds from the database's own envelope (ak_foot_ik_plan_accel) and each leg's
+ * landing slack over the database's landings (ak_foot_ik_landing_room, at least 0). Uses the
+ * scratch poses (create time). */
+static int32_t plan_hips(ak_matcher *m, ak_error *err)
 {
     const ak_motion_db *db = m->db;
     ak_walk_metrics src;
-    if (ak_motion_db_source_metrics(db, &src, NULL) == AK_OK)
-        ak_foot_ik_plan_accel(&m->fik, src.hip_accel_min_g, src.hip_accel_max_g);
+    const int32_t st = ak_motion_db_source_metrics(db, &src, err);
+    if (st != AK_OK) return st;
+    ak_foot_ik_plan_accel(&m->fik, src.hip_accel_min_g, src.hip_accel_max_g);
     for (int s = 0; s < 2; ++s) {
         float slack = INFINITY;
         for (int32_t r = 0; r < db->range_count; ++r)
@@ -290,6 +291,7 @@ static void plan_hips(ak_matcher *m)
             }
         m->fik.legs[s].landing_slack = slack < INFINITY && slack > 0.0f ? slack : 0.0f;
     }
+    return AK_OK;
 }
 
 static float clampf_abs(float v, float limit)
@@ -325,14 +327,12 @@ int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *p,
     if (m->fik.legs[0].upper < 0) rig_from_db(m);
     /* a swinging knee bends at most the database's peak + 20 degrees (the walker's rule) */
     ak_foot_ik_plan_knee(&m->fik, db->knee_peak);
-    if (p->plan_hips) plan_hips(m);
+    st = plan_hips(m, err);
     database_reach(m);
-    if (p->foot_ik) {
-        st = ak_foot_ik_validate(&m->fik, err);
-        if (st != AK_OK) {
-            ak_matcher_destroy(m);
-            return st;
-        }
+    if (st == AK_OK && p->foot_ik) st = ak_foot_ik_validate(&m->fik, err);
+    if (st != AK_OK) {
+        ak_matcher_destroy(m);
+        return st;
     }
     ak_matcher_reset(m, ground);
     *out = m;
@@ -827,13 +827,6 @@ static ak_vec3 foot_offset(ak_matcher *m, int s)
     return d;
 }
 
-/* Whether the transition offsets are taken out of the feet (cancel_offset): with planned
- * hips (the default grounding lowers the hips for a foot the frame's pose leaves behind). */
-static int cancels(const ak_matcher *m)
-{
-    return m->fik.hip_accel_down > 0.0f;
-}
-
 /* m/s: the fastest the cancel part of a foot's shift glides (cancel_offset), beyond the
  * foot's own swing. */
 #define AK_CANCEL_SPEED 2.0f
@@ -846,7 +839,7 @@ static float glide_part(float u)
     return g * g * (3.0f - 2.0f * g);
 }
 
-/* With planned hips, whether foot s, not planted, cannot land yet: where the last frame left
+/* Whether foot s, not planted, cannot land yet: where the last frame left
  * the hips, its leg does not reach the ground under it (the grounding's
  * ak_foot_ik_state.due_drop) by more than the stance gate plus what a foot comes down over the
  * planting's fade-in (1/stance_fade_rate at 0.5 m/s, floor_and_ik's lead). The hips, which move
@@ -856,11 +849,12 @@ static float glide_part(float u)
  * over a crest and a transition that lengthened its flight). */
 static int out_of_reach(const ak_matcher *m, int s)
 {
-    return m->p.foot_ik && m->fik.hip_accel_down > 0.0f && m->initialized &&
+    return m->p.foot_ik && m->initialized &&
            m->fst.due_drop[s] > m->p.stance_gate + 0.5f / m->fik.stance_fade_rate;
 }
 
-/* With planned hips the transition offsets a foot carries are taken out of it by its landing.
+/* The transition offsets a foot carries are taken out of it by its landing (the planned hips do
+ * not come down for a foot the frame's pose leaves behind).
  * The shift's cancel part (cancel[s]) keeps the shown foot where it is when the offset jumps
  * (it is continuous); the foot's distance from the frame's own foot, e = cancel + offset, is
  * held while the frame has the foot down (planted, or not yet planted: the decaying offset
@@ -869,11 +863,9 @@ static int out_of_reach(const ak_matcher *m, int s)
  * of a swing toward a known landing, so the foot lands where the frame (and its landing rays)
  * put it. A jump while the foot is planted sets e to 0: the lock holds the foot, and the
  * unlock compares it with where the new frame has it. At the stop the part dies away at the
- * transition's rate; a swing with no landing known keeps it. Without planned hips it stays 0
- * (the default grounding lowers the hips for a released foot). */
+ * transition's rate; a swing with no landing known keeps it. */
 static void cancel_offset(ak_matcher *m, int s, int known, float u)
 {
-    if (!cancels(m)) return; /* the part stays 0 */
     const ak_vec3 o = foot_offset(m, s);
     if (m->cancel_rebase) m->foot_off[s] = o; /* a jump moves the frame, not the shown foot */
     ak_vec3 e = akv_add(m->cancel[s], o);     /* the shown foot off the frame's own, kept */
@@ -1332,7 +1324,7 @@ static void update_stance(ak_matcher *m)
          * the rest of the stance, which standing never ends) steps anew: released, it lands
          * where its leg reaches (the grounding's shorter landing) with the heel down (a left
          * heel held 29 mm up at CMU subject 2's stop, tests/plugin/test_plugin_matching.c). */
-        if (m->standing && m->stance[s] && !m->released[s] && m->fst.reach_roll[s] && cancels(m)) {
+        if (m->standing && m->stance[s] && !m->released[s] && m->fst.reach_roll[s]) {
             m->released[s] = 1;
             ++m->unlocks;
         }
@@ -1398,9 +1390,9 @@ static int32_t matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_
     if (m->arrived && !m->standing) {
         transition(m, m->db->stand_frame, 1);
         stop_steer(m);
-        /* planned hips only: there a released leg falls short in the air (swing_within_reach);
-         * the default grounding lowers the hips for it (10 g at CMU subject 7's stop) */
-        if (m->p.foot_ik && m->fik.hip_accel_down > 0.0f) stop_release(m);
+        /* the planned hips do not come down for a leg the coast leaves behind: released, it
+         * steps (swing_within_reach keeps it in reach) */
+        if (m->p.foot_ik) stop_release(m);
     }
     if (!m->arrived && m->standing) m->force_search = 1;
     maybe_search(m, dt);

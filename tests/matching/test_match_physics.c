@@ -9,9 +9,9 @@
  * a run; 7: two walks; 9: two runs) and the CLI's locomotion library (four captures of three
  * subjects on the first one's skeleton), each on flat, hills, stairs, the tests' heightmap and
  * the ridges no other walk table uses, with the default matcher (planned hips, the guide
- * walker's grounding: hips within physics over the landing rays) and with plan_hips 0 (the hip
- * drop follows the legs' needs at once); every row is asserted except the ones in k_known_out
- * (each with the reason it is still out; issue 21 is not done for them). */
+ * walker's grounding and the matcher's only one: hips within physics over the landing rays);
+ * every row is asserted except the ones in k_known_out (each with the reason it is still out;
+ * issue 21 is not done for them). */
 #include "match_util.h"
 #include "locomotion/walk_physics.h"
 
@@ -68,9 +68,8 @@ static char match_phase(const ak_walker_state *s)
     return s->time < 1.0f ? 's' : 'w';
 }
 
-/* Walks 12 m (-6,0 -> 6,0) with the default matcher on `db` (planned hips, or not), every
- * frame measured. */
-static physics_walk match_run(const ak_motion_db *db, const ak_ground *ground, int plan_hips)
+/* Walks 12 m (-6,0 -> 6,0) with the default matcher on `db`, every frame measured. */
+static physics_walk match_run(const ak_motion_db *db, const ak_ground *ground)
 {
     physics_walk r;
     memset(&r, 0, sizeof r);
@@ -79,7 +78,6 @@ static physics_walk match_run(const ak_motion_db *db, const ak_ground *ground, i
     ak_matcher_params p = ak_matcher_defaults();
     p.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
     p.target = ak_vec3_make(6.0f, 0.0f, 0.0f);
-    p.plan_hips = plan_hips;
     ak_matcher *m = NULL;
     if (ak_matcher_create(db, &p, ground, &m, &err) != AK_OK) fail_msg("matcher: %s", err.message);
     const ak_humanoid *h = ak_motion_db_humanoid(db);
@@ -164,26 +162,6 @@ static const known_out k_known_out[] = {
      "knee 169.2 deg (bound 141.6: at the stop, frame 269 (283 before held-back landings stopped "
      "being held), the hips, 1 m above their goal after a crest, fall at 3.4 m/s and brake at "
      "hip_accel_up 0.45 g; up to the crest, frames 138-145, the knees reach 155-162 deg)"},
-    {"subject 2, hips not planned", "flat", "hips -2.22 g (bound -2.00); hips 2.92 g (bound 2.33)"},
-    {"subject 2, hips not planned", "hills",
-     "hips -2.14 g (bound -2.00); hips 2.88 g (bound 2.33)"},
-    {"subject 2, hips not planned", "stairs",
-     "91.4 mm below the ground (bound 5: frame 411, a swinging left heel, not traced; 116.7 mm "
-     "before the rays of a foot whose lock fades looked where the grounding puts it); hips "
-     "-4.37 g (bound -2.00); hips 4.77 g (bound 2.33)"},
-    {"subject 7, hips not planned", "stairs",
-     "hips -3.97 g (bound -1.25); hips 3.53 g (bound 1.50); knee 124.6 deg (bound 100.0)"},
-    {"subject 7, hips not planned", "heightmap",
-     "hips 1.88 g (bound 1.50); 4.9 mm below the ground (bound 5)"},
-    {"subject 7, hips not planned", "ridges", "hips 1.60 g (bound 1.50)"},
-    {"subject 9, hips not planned", "hills", "hips -1.75 g (bound -1.73)"},
-    {"subject 9, hips not planned", "stairs",
-     "hips -4.21 g (bound -1.73); hips 3.40 g (bound 2.89)"},
-    {"subject 9, hips not planned", "heightmap",
-     "hips -7.75 g (bound -1.73); hips 5.91 g (bound 2.89); knee 160.2 deg (bound 141.6)"},
-    {"subject 9, hips not planned", "ridges", "hips -2.18 g (bound -1.73)"},
-    {"library, hips not planned", "stairs", "hips -3.60 g (bound -2.00); hips 3.39 g (bound 2.89)"},
-    {"library, hips not planned", "ridges", "hips -2.05 g (bound -2.00)"},
 };
 
 static void every_database_and_ground_within_physics(void **state)
@@ -194,19 +172,16 @@ static void every_database_and_ground_within_physics(void **state)
         akt_sources src;
         ak_motion_db *db = akt_db_of(&src, k_sets[i].clips, k_sets[i].count);
         assert_non_null(db);
-        for (int t = 0; t < 10; ++t) {
-            const ak_ground g = ak_terrain_ground(g_terrain[t % 5]);
-            const int plan = t < 5;
-            const physics_walk r = match_run(db, &g, plan);
-            char source[64], label[96];
-            snprintf(source, sizeof source, "%s%s", k_sets[i].name,
-                     plan ? "" : ", hips not planned");
-            snprintf(label, sizeof label, "match %s %s", source, ground_name(t % 5));
+        for (int t = 0; t < 5; ++t) {
+            const ak_ground g = ak_terrain_ground(g_terrain[t]);
+            const physics_walk r = match_run(db, &g);
+            char label[96];
+            snprintf(label, sizeof label, "match %s %s", k_sets[i].name, ground_name(t));
             const int ok = within_bounds(label, &r, 0.3f);
             assert_true(r.m.frames > 0);
             physics_tally_row(&tally, ok,
                               known_reason(k_known_out, sizeof k_known_out / sizeof k_known_out[0],
-                                           source, ground_name(t % 5)));
+                                           k_sets[i].name, ground_name(t)));
         }
         ak_motion_db_destroy(db);
         akt_sources_free(&src);
