@@ -756,24 +756,36 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
                           _mm256_loadu_ps(k.bt), _mm256_loadu_ps(k.bh), _mm256_loadu_ps(k.bg)};
     const __m256 cw[4] = {_mm256_loadu_ps(k.wa), _mm256_loadu_ps(k.wb), _mm256_loadu_ps(k.wc),
                           _mm256_loadu_ps(k.wd)};
-    for (int32_t j = 0; j < n; ++j) {
-        const soa8_quat q = soa8_squad(c, &k, j, tp);
-        soa8_xform o;
-        o.qx = q.x, o.qy = q.y, o.qz = q.z, o.qw = q.w;
-        const int32_t tk = track[j];
-        if (tk < 0) {
-            soa8_rest_translation(rest, j, &o);
-        } else {
-            __m256 pm[3], p0[3], p1[3], p2[3];
-            soa8_vec3_keys(k.vm, tk, pm);
-            soa8_vec3_keys(k.v0, tk, p0);
-            soa8_vec3_keys(k.v1, tk, p1);
-            soa8_vec3_keys(k.v2, tk, p2);
-            o.tx = soa8_catmull_rom(cw, pm[0], p0[0], p1[0], p2[0]);
-            o.ty = soa8_catmull_rom(cw, pm[1], p0[1], p1[1], p2[1]);
-            o.tz = soa8_catmull_rom(cw, pm[2], p0[2], p1[2], p2[2]);
+    /* The rotations of a run of joints first, then their FK. The SQUADs of a run do not
+     * depend on each other, so the CPU overlaps their long chains (three slerps, two
+     * normalisations) with one another; in one loop with FK, each joint's SQUAD waited on or
+     * held up the FK chain. 1,000 characters, 31 joints: cubic / linear time 1.75 -> 1.25,
+     * instructions 1.49 -> 1.50 (runs of 8 joints: 1.53, of 16: 1.51). */
+    enum { RUN = 32 };
+    soa8_quat local[RUN];
+    for (int32_t j0 = 0; j0 < n; j0 += RUN) {
+        const int32_t run = n - j0 < RUN ? n - j0 : RUN;
+        for (int32_t r = 0; r < run; ++r)
+            local[r] = soa8_squad(c, &k, j0 + r, tp);
+        for (int32_t r = 0; r < run; ++r) {
+            const int32_t j = j0 + r;
+            soa8_xform o;
+            o.qx = local[r].x, o.qy = local[r].y, o.qz = local[r].z, o.qw = local[r].w;
+            const int32_t tk = track[j];
+            if (tk < 0) {
+                soa8_rest_translation(rest, j, &o);
+            } else {
+                __m256 pm[3], p0[3], p1[3], p2[3];
+                soa8_vec3_keys(k.vm, tk, pm);
+                soa8_vec3_keys(k.v0, tk, p0);
+                soa8_vec3_keys(k.v1, tk, p1);
+                soa8_vec3_keys(k.v2, tk, p2);
+                o.tx = soa8_catmull_rom(cw, pm[0], p0[0], p1[0], p2[0]);
+                o.ty = soa8_catmull_rom(cw, pm[1], p0[1], p1[1], p2[1]);
+                o.tz = soa8_catmull_rom(cw, pm[2], p0[2], p1[2], p2[2]);
+            }
+            soa8_put(w, n, ws, soa, to_soa, j, parents[j], o, tiled);
         }
-        soa8_put(w, n, ws, soa, to_soa, j, parents[j], o, tiled);
     }
 }
 
