@@ -1041,7 +1041,10 @@ void ak_walker_set_position(ak_walker *w, ak_vec3 position)
  * at dr per second: a r^2 + v dr. */
 static float table_accel_at(const float *a, int32_t n, int loop, float u, float r, float dr)
 {
-    if (loop) u -= floorf(u / (float)n) * (float)n;
+    if (loop) { /* (the truncation of a quotient in [0, 2^23) is its floorf) */
+        const float q = u / (float)n;
+        u -= (q >= 0.0f && q < 8388608.0f ? (float)(int32_t)q : floorf(q)) * (float)n;
+    }
     u = akf_clamp(u, 0.0f, (float)(n - 1));
     const int32_t i = (int32_t)u < n - 1 ? (int32_t)u : n - 1;
     const int32_t j = i + 1 < n ? i + 1 : (loop ? 0 : i);
@@ -1080,8 +1083,11 @@ static float source_hip_accel(const ak_walker *w)
     const float step = w->dt * r / c->frame_time; /* table frames per walker frame */
     const int32_t win = akw_hip_window(w->dt);
     float least = table_accel_at(a, n, loop, u, r, dr);
-    for (int32_t k = 1; k < win; ++k)
-        least = fminf(least, table_accel_at(a, n, loop, u + (float)k * step, r, dr));
+    for (int32_t k = 1; k < win;
+         ++k) { /* fminf(least, v) inline: least < v ? least : v, NaN aside */
+        const float v = table_accel_at(a, n, loop, u + (float)k * step, r, dr);
+        least = least < v || v != v ? least : v;
+    }
     const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w);
     return least * (1.0f - s);
 }

@@ -4,7 +4,9 @@
  * per frame along +X, so linear at a quarter of the way is a quarter turn of the key step and
  * x = 0.5 at t = 0.25 s; step holds the earlier key; every mode gives the keys at key times
  * and cubic stays a turn about +Y between them;
- * a clamped clip clamps, a looping one wraps; joints without a track keep their rest offset. */
+ * a clamped clip clamps, a looping one wraps; joints without a track keep their rest offset;
+ * a looping clip sampled periods later (up to 2^20 of them, and a float step either side of
+ * each whole period) gives the bits of the same time wrapped by fmodf, in every mode. */
 #include "test_params.h"
 
 enum { J = 6, FRAMES = 3 };
@@ -125,12 +127,41 @@ static void clamped_clamps_and_looping_wraps(void **state)
     g_c->loop = 0;
 }
 
+/* Periods later, the same bits as the time fmodf wraps into the first period (the sampler wraps
+ * a late time without fmodf's loop: clip_internal.h wrap_period). */
+static void looping_late_times_sample_as_fmodf_wraps_them(void **state)
+{
+    (void)state;
+    const float period = (float)FRAMES * FT;
+    const ak_interp modes[] = {AK_INTERP_STEP, AK_INTERP_LINEAR, AK_INTERP_CUBIC};
+    const float offsets[] = {0.0f, 0.1f, 0.25f, 0.75f, 1.1f, 1.4999f};
+    g_c->loop = 1;
+    for (int32_t e = 0; e <= 20; ++e) {
+        const float whole = period * (float)(1 << e);
+        for (int i = 0; i < 8; ++i) {
+            const float t =
+                i < 6 ? whole + offsets[i] : nextafterf(whole, i == 6 ? 0.0f : INFINITY);
+            const float wrapped = fmodf(t, period);
+            for (int m = 0; m < 3; ++m) {
+                ak_xform a[J], b[J];
+                ak_clip_sample(g_c, g_s, t, modes[m], a);
+                ak_clip_sample(g_c, g_s, wrapped, modes[m], b);
+                if (memcmp(a, b, sizeof a) != 0)
+                    fail_msg("mode %d, t = %a (wrapped %a): not the same bits", m, (double)t,
+                             (double)wrapped);
+            }
+        }
+    }
+    g_c->loop = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sample_arguments_validity),
         cmocka_unit_test(linear_step_and_cubic_worked_numbers),
         cmocka_unit_test(clamped_clamps_and_looping_wraps),
+        cmocka_unit_test(looping_late_times_sample_as_fmodf_wraps_them),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
