@@ -373,6 +373,11 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
  * lands on: the toe leads the heel by a foot length, so it meets a riser well before the
  * landing. */
 #define AK_STEP_OVER 0.4f
+/* A rise of more than AK_STEP_RISER (metres: a steep stair's riser) is more than one riser: the
+ * swing meets the last of them later, by AK_STEP_OVER_LAST of it (the foot's toe over the
+ * first riser early, the knee not folded under a foot raised two risers at once). */
+#define AK_STEP_RISER     0.18f
+#define AK_STEP_OVER_LAST 0.55f
 
 /* The height a swinging foot passes at its swing phase, from the ground it left (`from`) to
  * the ground it will land on (`land`), `g` the ground under it now. Up a step (level ground
@@ -388,7 +393,11 @@ static float step_glide(float from, const ak_ground_hit *land, const ak_ground_h
     *step_up = rise > 0.0f && land->normal.y >= AK_LEVEL_COS && g->normal.y >= AK_LEVEL_COS;
     float u = *step_up ? swing_phase / AK_STEP_OVER : swing_phase;
     u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
-    return from + rise * (u * u * (3.0f - 2.0f * u));
+    if (!*step_up || rise <= AK_STEP_RISER) return from + rise * (u * u * (3.0f - 2.0f * u));
+    /* (a rise of more than one riser: the first by AK_STEP_OVER, the rest by AK_STEP_OVER_LAST) */
+    float v = akf_clamp(swing_phase / AK_STEP_OVER_LAST, 0.0f, 1.0f);
+    return from + AK_STEP_RISER * (u * u * (3.0f - 2.0f * u)) +
+           (rise - AK_STEP_RISER) * (v * v * (3.0f - 2.0f * v));
 }
 
 /* Leg s's glide (not in stance, its landing known): step_glide from its lift-off ground. */

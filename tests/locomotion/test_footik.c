@@ -479,14 +479,20 @@ static void floor_follows_the_footholds_at_any_frame_rate(void **state)
     /* no landing known, or planted without a hit: the foothold */
     assert_float_equal(ak_floor_support(&hold, &has, 0, &none, &none, 0.5f, -1.0f, 0), 0.15f, 0.0f);
     assert_float_equal(ak_floor_support(&hold, &has, 1, &none, &land, 0.5f, -1.0f, 0), 0.15f, 0.0f);
-    /* step_early (the guide walker): up a step between level grounds the foothold reaches the
-     * landing by 40 % of the swing, as the foot's own glide does (smoothstep(0.2 / 0.4) = 0.5);
-     * on a slope under the foot, or down, the whole swing */
+    /* step_early (the guide walker): up one riser between level grounds the foothold reaches
+     * the landing by 40 % of the swing, as the foot's own glide does (smoothstep(0.2 / 0.4) =
+     * 0.5); up more than a riser (0.18 m) the first 0.18 m by 40 %, the rest by 55 %
+     * (smoothstep(0.4 / 0.55) = 1088/1331); on a slope under the foot, or down, the whole swing */
     const ak_ground_hit tilted = {1, 0.15f, {0.0f, 0.99f, 0.141f}};
     const ak_ground_hit below = {1, 0.0f, {0.0f, 1.0f, 0.0f}};
-    assert_float_equal(ak_floor_support(&hold, &has, 0, &down, &land, 0.2f, -1.0f, 1), 0.30f,
+    const ak_ground_hit riser = {1, 0.30f, {0.0f, 1.0f, 0.0f}};
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &down, &riser, 0.2f, -1.0f, 1), 0.225f,
                        1e-6f);
-    assert_float_equal(ak_floor_support(&hold, &has, 0, &down, &land, 0.4f, -1.0f, 1), 0.45f,
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &down, &riser, 0.4f, -1.0f, 1), 0.30f,
+                       1e-6f);
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &down, &land, 0.4f, -1.0f, 1),
+                       0.15f + 0.18f + 0.12f * 1088.0f / 1331.0f, 1e-6f);
+    assert_float_equal(ak_floor_support(&hold, &has, 0, &down, &land, 0.6f, -1.0f, 1), 0.45f,
                        1e-6f);
     assert_float_equal(ak_floor_support(&hold, &has, 0, &tilted, &land, 0.5f, -1.0f, 1), 0.30f,
                        1e-6f);
