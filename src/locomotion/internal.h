@@ -46,6 +46,17 @@ float akw_step_scale_goal(const ak_ground_hit *land, const ak_ground_hit *plante
 /* The step scale (*scale, its rate *rate) one step of dt toward goal. walker.c. */
 void akw_step_scale_follow(float *scale, float *rate, float goal, float dt);
 
+/* Where a change dS of the step scale leaves a foot (the guide walker's and the matcher's one
+ * rule): the scale moves every foot by dS times its offset from the character along the travel
+ * f, a planted foot (its heel's offset, rel) and a swinging foot's landing already decided (the
+ * landing heel's offset at scale 1, from halfway through the swing, swing phase u >= 0.5:
+ * ak_foot_place_decide). The held offset (*held) takes that back, so a planted foot stays where
+ * it stands and a decided landing where it was decided; the scale's changes move the hips and a
+ * foot still to decide. A foot lifts off with the offset its stance left (*held_lift) and sheds
+ * it over the first half of its swing (smoothstep), before its landing is decided. walker.c. */
+void akw_held_offset(ak_vec3 *held, ak_vec3 *held_lift, int32_t stance, float u, float dS,
+                     ak_vec3 f, ak_vec3 rel);
+
 /* The hips' acceleration is measured on their height averaged over 33 ms (capture noise of a
  * frame or two does not count, a drop over a step does): the window in frames of dt, at least
  * 1 and at most AK_HIP_WINDOW_MAX. One rule for the walk metrics (walkmetrics.c) and the

@@ -1147,31 +1147,36 @@ static int32_t cycle_frame(const ak_walker *w)
     return ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
 }
 
-/* Where a change of the step scale leaves foot s: with gait_shift alone a change dS of
- * step_scale moves every foot by dS times its offset from the character along the travel,
- * a planted foot (its heel's offset) and a swinging foot's landing already decided (the
- * landing heel's offset, from halfway through the swing: ak_foot_place_decide). The held
- * offset takes that back, so a planted foot stays where it stands and a decided landing where
- * it was decided; the scale's changes move the hips and a foot still to decide. A foot lifts
- * off with the offset its stance left and sheds it over the first half of its swing
- * (smoothstep), before its landing is decided. */
-static void held_offset(ak_walker *w, int32_t s, float dS)
+void akw_held_offset(ak_vec3 *held, ak_vec3 *held_lift, int32_t stance, float u, float dS,
+                     ak_vec3 f, ak_vec3 rel)
 {
-    const float u = w->play_phase[s][w->frame_index];
-    if (w->stance[s] || u >= 0.5f) {
-        if (w->stance[s]) w->held_lift[s] = w->held[s];
+    if (stance || u >= 0.5f) {
+        if (stance) *held_lift = *held;
         if (dS == 0.0f) return;
-        const ak_vec3 f = travel_dir(w);
-        const ak_vec3 heel =
-            w->stance[s] ? ak_foot_ik_sole(&w->fik, w->world, s)
-                         : akv_add(w->pos, akq_rotate(w->yaw, w->play_land[s][w->frame_index]));
-        const float along = (heel.x - w->pos.x) * f.x + (heel.z - w->pos.z) * f.z;
-        w->held[s] = akv_sub(w->held[s], akv_scale(f, dS * along));
-        if (w->stance[s]) w->held_lift[s] = w->held[s];
+        const float along = rel.x * f.x + rel.z * f.z;
+        *held = akv_sub(*held, akv_scale(f, dS * along));
+        if (stance) *held_lift = *held;
         return;
     }
     const float k = 1.0f - 2.0f * u;
-    w->held[s] = akv_scale(w->held_lift[s], k * k * (3.0f - 2.0f * k));
+    *held = akv_scale(*held_lift, k * k * (3.0f - 2.0f * k));
+}
+
+/* Foot s's held offset (akw_held_offset) after a change dS of the step scale: a planted foot's
+ * heel, or a swinging foot's landing heel (the clip's, from halfway through the swing), seen
+ * from the character along the travel. */
+static void held_offset(ak_walker *w, int32_t s, float dS)
+{
+    const float u = w->play_phase[s][w->frame_index];
+    ak_vec3 f = akv_make(0, 0, 0), rel = akv_make(0, 0, 0);
+    if ((w->stance[s] || u >= 0.5f) && dS != 0.0f) {
+        f = travel_dir(w);
+        const ak_vec3 heel =
+            w->stance[s] ? ak_foot_ik_sole(&w->fik, w->world, s)
+                         : akv_add(w->pos, akq_rotate(w->yaw, w->play_land[s][w->frame_index]));
+        rel = akv_make(heel.x - w->pos.x, 0.0f, heel.z - w->pos.z);
+    }
+    akw_held_offset(&w->held[s], &w->held_lift[s], w->stance[s], u, dS, f, rel);
 }
 
 /* This frame's placement shift of each foot: held in stance, in swing a glide (over the

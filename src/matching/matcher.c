@@ -86,14 +86,24 @@ struct ak_matcher {
      * step's length. */
     float step_scale, step_scale_v, step_goal;
     ak_vec3 anim_sole[2];
+    /* Footholds on stairs (tread_goal_of): the step scale each swing asks for, decided at its
+     * lift-off (tread_fresh: foot s has been down since its last swing; tread_walk: this swing
+     * saw its landing over a planted foot from its lift-off) and only lowered while it swings. */
+    float tread_goal[2];
+    int32_t tread_fresh[2], tread_walk[2];
+    /* The held offset (the walker's rule, akw_held_offset): a change of the step scale moves
+     * neither a foot the frame has down nor a decided landing; placed_scale: the scale the
+     * feet were last placed with. */
+    ak_vec3 held[2], held_lift[2];
+    float placed_scale;
     /* The landing ray no landing needs (a planted foot's; a swinging foot's with none known)
      * looks elsewhere (spare_rays): spare[k] says where ray 5 + k looks (AK_SPARE_*), for foot
      * spare_foot[k]; spare_at[k] is the point. */
     int32_t spare[2], spare_foot[2];
     ak_vec3 spare_at[2];
-    /* Under where the frame has a planted heel the unlock is about to release (release_climbs):
-     * the ground found there (NAN: none asked last frame) and whether it and the ground under
-     * the heel are treads. */
+    /* Under where the frame has a planted heel the unlock is about to release
+     * (release_crosses_riser): the ground found there (NAN: none asked last frame) and whether it
+     * and the ground under the heel are treads. */
     float dest_ground[2];
     int32_t dest_level[2];
     /* The heel and toe rays of a foot whose lock fades look where this frame's solve puts them
@@ -400,6 +410,11 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->place_decided[0] = m->place_decided[1] = m->toe_at_land[0] = m->toe_at_land[1] = 0;
     m->step_scale = m->step_goal = 1.0f;
     m->step_scale_v = 0.0f;
+    m->tread_goal[0] = m->tread_goal[1] = m->placed_scale = 1.0f;
+    m->tread_fresh[0] = m->tread_fresh[1] = 1;
+    m->tread_walk[0] = m->tread_walk[1] = 0;
+    memset(m->held, 0, sizeof m->held);
+    memset(m->held_lift, 0, sizeof m->held_lift);
     ak_foot_ik_state_reset(&m->fst);
     if (m->p.use_controller) ak_controller_init(&m->ctrl, &m->p.controller, m->pos, NULL);
     m->ctrl.grounded = 1;
@@ -918,8 +933,33 @@ static ak_vec3 gait_shift(const ak_matcher *m, int s)
  * cancel_offset): held in stance, in a swing toward a known landing a glide
  * (ak_foot_place_glide) from where the stance left it to the decided target; whether its toe
  * ray looks at the landing (halfway to three quarters through that swing, not yet landing). */
+/* Foot s's held offset after a change dS of the step scale (the walker's rule,
+ * akw_held_offset): a foot the frame has down (planted, released, a landing held back: the
+ * frame's foot, which a release fades onto, must not move with the scale either: a released
+ * heel slid 0.1 m more, back over a riser, as the scale went from 0.66 to 1) holds its heel's
+ * place; a swing toward a known landing holds it from halfway (the frame's landing, in the
+ * shorter stride's scale 1). */
+static void held_offset(ak_matcher *m, int s, int known, float u, float dS)
+{
+    ak_vec3 f = ak_vec3_make(0, 0, 0), rel = ak_vec3_make(0, 0, 0);
+    const float phase = known ? u : 0.0f;
+    const int down = m->stance[s] || (!m->standing && m->db->contact[2 * m->frame + s]);
+    if ((down || phase >= 0.5f) && dS != 0.0f) {
+        f = ak_vec3_make(sinf(m->heading), 0.0f, cosf(m->heading));
+        if (down) {
+            const ak_vec3 heel = ak_foot_ik_sole(&m->fik, m->world, s);
+            rel = ak_vec3_make(heel.x - m->pos.x, 0.0f, heel.z - m->pos.z);
+        } else {
+            rel = akq_rotate(ak_quat_yaw(m->heading), m->db->land_rel[2 * m->frame + s]);
+        }
+    }
+    akw_held_offset(&m->held[s], &m->held_lift[s], down, phase, dS, f, rel);
+}
+
 static void placement_shift(ak_matcher *m)
 {
+    const float dS = m->step_scale - m->placed_scale;
+    m->placed_scale = m->step_scale;
     for (int s = 0; s < 2; ++s) {
         m->toe_at_land[s] = 0;
         const int known = landing_known(m, s);
@@ -940,7 +980,8 @@ static void placement_shift(ak_matcher *m)
             m->toe_at_land[s] =
                 m->fik.legs[s].has_toe && open && u >= 0.5f && u <= 0.75f && !contact_ahead(m, s);
         }
-        m->fst.shift[s] = akv_add(m->place_shift[s], m->cancel[s]);
+        held_offset(m, s, known, u, dS);
+        m->fst.shift[s] = akv_add(akv_add(m->place_shift[s], m->cancel[s]), m->held[s]);
         if (m->step_scale != 1.0f) m->fst.shift[s] = akv_add(m->fst.shift[s], gait_shift(m, s));
     }
     m->cancel_rebase = 0;
@@ -976,7 +1017,7 @@ static void fade_query(ak_matcher *m, ak_vec3 q[2], ak_vec3 qt[2])
 /* Whether planted foot s's held point (the toe while it rolls, else the heel), where the
  * frame has it now (moved by the placement), is more than half the unlock distance from its
  * lock: a release may come (update_stance), so its spare ray looks under where the frame has
- * the heel (release_climbs). */
+ * the heel (release_crosses_riser). */
 static int release_near(const ak_matcher *m, int s)
 {
     if (!m->stance[s] || m->fst.lock_weight[s] < 1.0f) return 0;
@@ -1060,9 +1101,11 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
         const ak_vec3 rel = akq_rotate(yaw, gait_scaled(m, m->db->land_rel[2 * m->frame + s]));
         const ak_vec3 rel_toe =
             akq_rotate(yaw, gait_scaled(m, m->db->land_toe_rel[2 * m->frame + s]));
-        m->land[s] = ak_vec3_make(m->pos.x + rel.x, m->floor_y + rel.y, m->pos.z + rel.z);
-        m->land_toe[s] =
-            ak_vec3_make(m->pos.x + rel_toe.x, m->floor_y + rel_toe.y, m->pos.z + rel_toe.z);
+        const ak_vec3 h = m->held[s];
+        m->land[s] =
+            ak_vec3_make(m->pos.x + rel.x + h.x, m->floor_y + rel.y, m->pos.z + rel.z + h.z);
+        m->land_toe[s] = ak_vec3_make(m->pos.x + rel_toe.x + h.x, m->floor_y + rel_toe.y,
+                                      m->pos.z + rel_toe.z + h.z);
         m->land_ray[s] = akv_add(m->land[s], shift);
         m->land_toe_ray[s] = ak_foot_place_toe_ray(m->land[s], m->land_toe[s], shift);
         rays[1 + s] = ak_ground_ray_down(q[s], 1.0f, 3.0f);
@@ -1102,6 +1145,39 @@ static float source_hip_accel(const ak_matcher *m)
     return lowest * m->rate * m->rate + offset;
 }
 
+/* Footholds on stairs (issue 21: a step that rises or falls two risers at once folds the
+ * leading knee past 120 degrees and drops the hips for the trailing leg; people shorten the
+ * step to one riser instead). The slope rule sees no stairs (their treads are level): where the
+ * swinging foot s lands and the planted heel stand on treads (level) a rise apart, a step
+ * rising or falling more than AK_STEP_RISE_MAX of the leg at the current step scale asks for
+ * the scale that brings it to that rise (the same proportion; at least AK_STEP_SCALE_MIN), one
+ * within it for 1. Decided at lift-off, then only lowered through the swing (the landing ray
+ * follows the shorter step: once it finds the next tread the scale holds), so a landing does
+ * not go back and forth over a riser. A swing that first sees its landing over a planted foot
+ * after AK_TREAD_LIFT_OFF of it (a run: the other foot lands during this one's flight) asks
+ * for nothing: its landing is decided by then (a run shortened in mid-flight landed its heel
+ * 0.3 mm short of a tread's edge, 150 mm into the riser as the foot rolled). `land`,
+ * `planted`: the landing and planted heels' hits. */
+#define AK_TREAD_LIFT_OFF 0.25f
+static float tread_goal_of(ak_matcher *m, int s, const ak_ground_hit *land,
+                           const ak_ground_hit *planted, float leg)
+{
+    float goal = 1.0f;
+    if (land->normal.y >= AK_LEVEL_COS && planted->normal.y >= AK_LEVEL_COS) {
+        const float rise = fabsf(land->height - planted->height);
+        const float most = m->step_scale * AK_STEP_RISE_MAX * leg;
+        if (rise > most) goal = akf_max(most / rise, AK_STEP_SCALE_MIN);
+    }
+    if (m->tread_fresh[s]) {
+        m->tread_walk[s] = m->db->swing_phase[2 * m->frame + s] < AK_TREAD_LIFT_OFF;
+        m->tread_goal[s] = m->tread_walk[s] ? goal : 1.0f;
+    } else if (m->tread_walk[s]) {
+        m->tread_goal[s] = akf_min(m->tread_goal[s], goal);
+    }
+    m->tread_fresh[s] = 0;
+    return m->tread_goal[s];
+}
+
 /* The step scale for the step being taken (the walker's step_goal_of): a foot swinging toward
  * a known landing over a planted one, the mean of the ground's slope along the facing under
  * the planted heel and where the swinging one lands (the normals: a stair's treads are level);
@@ -1109,7 +1185,7 @@ static float source_hip_accel(const ak_matcher *m)
  * in-place pose) rising more than AK_STEP_RISE_MAX of the leg on that slope is shortened to
  * that rise; 1 otherwise. Kept while no foot swings over a planted one and once arrived; 1
  * standing. `hit`: floor_and_ik's. */
-static float step_goal_of(const ak_matcher *m, const ak_ground_hit *hit)
+static float step_goal_of(ak_matcher *m, const ak_ground_hit *hit)
 {
     if (m->standing) return 1.0f;
     if (m->arrived) return m->step_goal;
@@ -1126,7 +1202,10 @@ static float step_goal_of(const ak_matcher *m, const ak_ground_hit *hit)
             leg += 0.5f *
                    (sk->bone_lengths[m->fik.legs[k].lower] + sk->bone_lengths[m->fik.legs[k].foot]);
         goal = akw_step_scale_goal(&hit[4 + s], &hit[o], f, step, leg);
+        goal = akf_min(goal, tread_goal_of(m, s, &hit[4 + s], &hit[o], leg));
     }
+    for (int s = 0; s < 2; ++s)
+        if (m->stance[s]) m->tread_fresh[s] = 1;
     return goal;
 }
 
@@ -1242,13 +1321,15 @@ static float coast_left(const ak_matcher *m)
  * (AK_SPARE_DEST) may be for its ground to count (a planted foot's frame barely moves it). */
 #define AK_DEST_NEAR 0.03f
 
-/* Whether releasing planted foot s would slide it up a riser: the ground where the playing
+/* Whether releasing planted foot s would slide it over a riser: the ground where the playing
  * frame has its heel (looked at last frame, within AK_DEST_NEAR of where it is now) a riser
- * above the tread it stands on (both level, AK_FLOOR_STEP_MIN or more higher). A released foot
- * fades onto the frame's foot along the ground it stood on, into the riser between (a slow walk
- * down stairs, a jump to a frame with that foot on the tread behind: a heel 146 mm into it); such
- * a foot stays planted until the frame lifts it. */
-static int release_climbs(ak_matcher *m, int s)
+ * above or below the tread it stands on (both level, AK_FLOOR_STEP_MIN or more apart). A
+ * released foot fades onto the frame's foot along the ground it stood on: up, into the riser
+ * between (a slow walk down stairs, a jump to a frame with that foot on the tread behind: a
+ * heel 146 mm into it); down, off the tread's edge to stand against the riser, which its next
+ * lift-off's toe met (CMU subject 2 going up: 72 mm into it). Such a foot stays planted until
+ * the frame lifts it. */
+static int release_crosses_riser(ak_matcher *m, int s)
 {
     if (!isfinite(m->dest_ground[s]) || !m->dest_level[s] || !isfinite(m->sole_ground[s])) return 0;
     const ak_vec3 heel = ak_foot_ik_sole(&m->fik, m->world, s); /* in place */
@@ -1257,7 +1338,7 @@ static int release_climbs(ak_matcher *m, int s)
     const ak_vec3 was = m->spare_at[s];
     const float dx = at.x - was.x, dz = at.z - was.z;
     return dx * dx + dz * dz <= AK_DEST_NEAR * AK_DEST_NEAR &&
-           m->dest_ground[s] - m->sole_ground[s] >= AK_FLOOR_STEP_MIN;
+           fabsf(m->dest_ground[s] - m->sole_ground[s]) >= AK_FLOOR_STEP_MIN;
 }
 
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
@@ -1276,8 +1357,8 @@ static void update_stance(ak_matcher *m)
         int32_t c = own_c;
         /* a point that comes down now (heel or toe) must be at the frame's own height */
         const int32_t kept = m->stance[s] ? m->contact[s] : 0, starts = c & ~kept;
-        /* a planted foot the frame still has down whose release would slide it up a riser */
-        const int climbs = kept && own_c && release_climbs(m, s);
+        /* a planted foot the frame still has down whose release would slide it over a riser */
+        const int crosses = kept && own_c && release_crosses_riser(m, s);
         if (starts && fabsf(stance_lift(m, s, starts)) > m->p.stance_gate) c &= kept;
         /* a heel coming down on a foot rolling over its toe: where foot IK left that heel */
         if ((c & starts & AK_CONTACT_HEEL) && kept && isfinite(m->sole_ground[s]) &&
@@ -1312,10 +1393,11 @@ static void update_stance(ak_matcher *m)
             const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->world, s)
                                                     : ak_foot_ik_sole(&m->fik, m->world, s);
             /* moved by the placement, as the lock was, in the shorter stride */
-            const ak_vec3 sole = akv_add(akv_add(m->pos, akq_rotate(yaw, gait_scaled(m, held))),
-                                         akv_add(m->place_shift[s], m->cancel[s]));
+            const ak_vec3 sole =
+                akv_add(akv_add(m->pos, akq_rotate(yaw, gait_scaled(m, held))),
+                        akv_add(akv_add(m->place_shift[s], m->cancel[s]), m->held[s]));
             const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
-            if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance && !climbs) {
+            if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance && !crosses) {
                 if (!m->released[s]) ++m->unlocks;
                 m->released[s] = 1;
             }
@@ -1331,7 +1413,7 @@ static void update_stance(ak_matcher *m)
         if (m->released[s]) c = 0;
         /* nor does its stance end while the frame has it down (a heel-to-toe change the stance
          * gate refuses, a landing held back) */
-        if (climbs && !c && !m->released[s]) c = kept;
+        if (crosses && !c && !m->released[s]) c = kept;
         if (c || !own_c || m->standing) m->held_back[s] = 0;
         m->stance[s] = c != 0;
         m->contact[s] = c;
@@ -1439,7 +1521,7 @@ static int tread(const ak_ground_hit *g)
  * a heel or toe hit of a fading foot moved along its tangent plane to the grounding's query
  * point (fade_query); a swinging toe's, the tread ahead where a riser rises between
  * (toe_ahead: its clearance lifts the toe before it gets there); and what the planted feet's
- * spare rays found (release_climbs). */
+ * spare rays found (release_crosses_riser). */
 static void spare_hits(ak_matcher *m, const ak_ground_hit *hits, ak_ground_hit *h)
 {
     memcpy(h, hits + 1, sizeof(ak_ground_hit) * (AK_MATCHER_RAY_COUNT - 1));
