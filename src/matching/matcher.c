@@ -1360,9 +1360,15 @@ static void update_stance(ak_matcher *m)
         /* a planted foot the frame still has down whose release would slide it over a riser */
         const int crosses = kept && own_c && release_crosses_riser(m, s);
         if (starts && fabsf(stance_lift(m, s, starts)) > m->p.stance_gate) c &= kept;
-        /* a heel coming down on a foot rolling over its toe: where foot IK left that heel */
-        if ((c & starts & AK_CONTACT_HEEL) && kept && isfinite(m->sole_ground[s]) &&
-            m->fst.sole[s].y - m->sole_ground[s] > m->p.stance_gate)
+        /* a heel coming down on a foot rolling over its toe: where foot IK left that heel;
+         * and while the lock still holds the toe (the heel fading down, pivot_weight), a heel
+         * the last frame left that far above its ground: the foot stands on its toe on a tread
+         * with the heel over the lower one behind its edge (its heel lock would start there and
+         * be put on that lower ground, the toe 72 mm into the tread: CMU subject 9's run up
+         * stairs) */
+        const int pivoting = (kept & AK_CONTACT_HEEL) && (c & AK_CONTACT_TOE) && m->fst.lock_toe[s];
+        if ((c & AK_CONTACT_HEEL) && ((starts & AK_CONTACT_HEEL) || pivoting) && kept &&
+            isfinite(m->sole_ground[s]) && m->fst.sole[s].y - m->sole_ground[s] > m->p.stance_gate)
             c &= ~AK_CONTACT_HEEL;
         /* and a foot lands only once foot IK has faded its planting in (stance_next leads
          * stance by 1/stance_fade_rate; a transition's offset can cut that lead short) --
