@@ -55,13 +55,18 @@ typedef struct akc_rot4 {
     int32_t unused;
 } akc_rot4;
 
-/* A quantized track's components for the eight-character pass: the byte in a record where
- * the 32-bit gather serving component c starts (-1: the one before serves it too), and the
- * component's shift in those 32 bits. Made with akc_rot4. */
+/* A quantized track's components for the eight-character pass, which reads the lanes'
+ * records as 32-bit words, transposed eight words at a time (one register per word, one lane
+ * per element) into a ring of two such groups: component c starts at bit shift[c] of the ring
+ * word at byte at[c]; where it runs on into the next word (at byte next[c]), up[c] = 32 -
+ * shift[c] shifts that word's bits up to meet it (else 0). `first` and `last`: the first group the
+ * track reads and the last one it needs transposed (its words and the one after). Made with
+ * akc_rot4. */
 typedef struct akc_gather8 {
-    int32_t byte[3];
-    int32_t shift[3];
+    uint32_t at[3], next[3];
+    int32_t shift[3], up[3];
     int32_t mask; /* 2^bits - 1 */
+    int32_t first, last;
 } akc_gather8;
 
 struct ak_compressed_clip {
@@ -69,7 +74,8 @@ struct ak_compressed_clip {
     const akc_track *tracks;
     const uint8_t *records;
     const akc_rot4 *rot4;       /* joint_count / 4 groups after this struct, or NULL */
-    const akc_gather8 *gather8; /* one per track (2 joint_count) after them, or NULL */
+    const akc_gather8 *gather8; /* one per track (2 joint_count) after them, or NULL (also
+                                   where a track reads words before the ring's two groups) */
 };
 
 /* A clip around `block` (header, tracks and records checked or just written; the clip owns it

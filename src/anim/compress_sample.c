@@ -151,24 +151,34 @@ static void rot4_build(const akc_track *tr, akc_rot4 *g)
     }
 }
 
-/* Track t's gathers for the eight-character pass (a quantized track; the others unused): a
- * new gather where a component does not fit the 32 bits of the one before (the reads and
- * shifts cc8_key made per sample before). */
+/* Track t's words for the eight-character pass (a quantized track; the others unused). */
 static void gather8_build(const akc_track *t, akc_gather8 *g)
 {
     memset(g, 0, sizeof *g);
     if (t->mode != AKC_QUANTIZED) return;
     g->mask = (int32_t)(((uint32_t)1 << t->bits) - 1u);
-    uint32_t first = 0; /* bit where the gather before starts */
     for (int i = 0; i < 3; ++i) {
         const uint32_t bit = t->offset + (uint32_t)i * t->bits;
-        g->byte[i] = -1;
-        if (i == 0 || bit + t->bits > first + 32u) {
-            first = bit & ~7u;
-            g->byte[i] = (int32_t)(first >> 3);
-        }
-        g->shift[i] = (int32_t)(bit - first);
+        g->at[i] = ((bit >> 5) & 15u) * 32u; /* 32 bytes a ring word (eight lanes) */
+        g->next[i] = (((bit >> 5) + 1u) & 15u) * 32u;
+        g->shift[i] = (int32_t)(bit & 31u);
+        g->up[i] = (bit & 31u) + t->bits > 32u ? 32 - g->shift[i] : 0;
     }
+    g->first = (int32_t)(t->offset >> 8);
+    g->last = (int32_t)((((t->offset + 3u * t->bits - 1u) >> 5) + 1u) >> 3);
+}
+
+/* Whether the ring of two groups serves every track in turn: tracks read in index order (as
+ * the compressor lays them out), none reading a group before the last two transposed. */
+static int gather8_ring_ok(const akc_track *tracks, const akc_gather8 *g, size_t count)
+{
+    int32_t reach = 0;
+    for (size_t i = 0; i < count; ++i) {
+        if (tracks[i].mode != AKC_QUANTIZED) continue;
+        if (g[i].last > reach) reach = g[i].last;
+        if (g[i].first < reach - 1) return 0;
+    }
+    return 1;
 }
 
 ak_compressed_clip *akc_clip_wrap(uint8_t *block)
@@ -194,7 +204,7 @@ ak_compressed_clip *akc_clip_wrap(uint8_t *block)
         for (size_t i = 0; i < tracks; ++i)
             gather8_build(&c->tracks[i], &g8[i]);
         c->rot4 = groups ? g : NULL;
-        c->gather8 = g8;
+        c->gather8 = gather8_ring_ok(c->tracks, g8, tracks) ? g8 : NULL;
     }
     return c;
 }
@@ -513,6 +523,9 @@ typedef struct cc8_lanes {
     __m256i i[2];             /* byte offsets of each lane's records f0, f1 from the first one */
     const uint8_t *rec[2][8]; /* each lane's records f0, f1 */
     __m256 T, H, G;           /* the corrected nlerp's parameters of each lane's t */
+    __m256i ring[2][16];      /* records f0, f1: two groups of eight words (akc_gather8) */
+    int32_t next_group;       /* the next group of words to transpose */
+    int32_t readable;         /* words readable from a record's start (it, then AKC_PAD) */
 } cc8_lanes;
 
 AK_AVX2 static void cc8_load(const ak_compressed_clip *c, const key_span *s, cc8_lanes *k)
@@ -537,41 +550,76 @@ AK_AVX2 static void cc8_load(const ak_compressed_clip *c, const key_span *s, cc8
     k->T = _mm256_loadu_ps(t);
     k->H = _mm256_loadu_ps(h);
     k->G = _mm256_loadu_ps(g);
+    k->next_group = 0;
+    k->readable = (bytes + AKC_PAD) / 4;
 }
 
-/* The 32 bits at byte b of the eight lanes' records rec, one lane each: scalar loads put
- * together (on the CPUs measured a hardware gather of eight costs more time than these). */
-AK_AVX2 static inline __m256i cc8_bits(const uint8_t *const rec[8], int32_t b)
+/* Words 8 group .. 8 group + 7 of the eight lanes' records f0 and f1, one register per word
+ * (an 8 x 8 transpose), into the ring; words past the readable ones (the last group) load as
+ * 0. Inlined: a call would spill the pass's registers. */
+AK_AVX2 __attribute__((always_inline)) static inline void cc8_group(cc8_lanes *k, int32_t group)
 {
-    int32_t x[8];
-    for (int l = 0; l < 8; ++l)
-        memcpy(&x[l], rec[l] + b, sizeof x[l]);
-    __m128i lo = _mm_cvtsi32_si128(x[0]), hi = _mm_cvtsi32_si128(x[4]);
-    lo = _mm_insert_epi32(_mm_insert_epi32(_mm_insert_epi32(lo, x[1], 1), x[2], 2), x[3], 3);
-    hi = _mm_insert_epi32(_mm_insert_epi32(_mm_insert_epi32(hi, x[5], 1), x[6], 2), x[7], 3);
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+    const size_t at = (size_t)group * 32u;
+    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(k->readable - 8 * group),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    for (int key = 0; key < 2; ++key) {
+        __m256 r[8], t[8], u[8];
+        for (int l = 0; l < 8; ++l)
+            r[l] = _mm256_maskload_ps((const float *)(const void *)(k->rec[key][l] + at), m);
+        for (int l = 0; l < 8; l += 2) {
+            t[l] = _mm256_unpacklo_ps(r[l], r[l + 1]);
+            t[l + 1] = _mm256_unpackhi_ps(r[l], r[l + 1]);
+        }
+        for (int h = 0; h < 8; h += 4)
+            for (int e = 0; e < 2; ++e) {
+                u[h + 2 * e] = _mm256_shuffle_ps(t[h + e], t[h + e + 2], 0x44);
+                u[h + 2 * e + 1] = _mm256_shuffle_ps(t[h + e], t[h + e + 2], 0xEE);
+            }
+        __m256i *out = &k->ring[key][(group & 1) * 8];
+        for (int w = 0; w < 4; ++w) {
+            out[w] = _mm256_castps_si256(_mm256_permute2f128_ps(u[w], u[w + 4], 0x20));
+            out[w + 4] = _mm256_castps_si256(_mm256_permute2f128_ps(u[w], u[w + 4], 0x31));
+        }
+    }
 }
 
-/* Components 0..count-1 of track t (gathers g) in the lanes' records f0 (key 0) or f1 (key
- * 1): quantized (base + q step; one read of 32 bits serves every component inside it), or
- * raw floats. */
-AK_AVX2 static inline void cc8_key(const cc8_lanes *k, const akc_track *t, const akc_gather8 *g,
-                                   int key, int count, __m256 *out)
+/* The ring holding the groups up to `last`, the tracks coming in order. */
+AK_AVX2 static inline void cc8_words(cc8_lanes *k, int32_t last)
+{
+    for (; k->next_group <= last; ++k->next_group)
+        cc8_group(k, k->next_group);
+}
+
+/* Components 0..count-1 of track t (words g) in the lanes' records f0 (a) and f1 (b):
+ * quantized (base + q step, q cut from the ring's words: cc8_words first), or raw floats. */
+AK_AVX2 static inline void cc8_keys(const cc8_lanes *k, const akc_track *t, const akc_gather8 *g,
+                                    int count, __m256 *a, __m256 *b)
 {
     if (t->mode == AKC_RAW) {
         const float *at = (const float *)(const void *)(k->c->records + (t->offset >> 3));
-        for (int i = 0; i < count; ++i)
-            out[i] = _mm256_i32gather_ps(at + i, k->i[key], 1);
+        for (int i = 0; i < count; ++i) {
+            a[i] = _mm256_i32gather_ps(at + i, k->i[0], 1);
+            b[i] = _mm256_i32gather_ps(at + i, k->i[1], 1);
+        }
         return;
     }
     const __m256i mask = _mm256_set1_epi32(g->mask);
-    __m256i v = _mm256_setzero_si256();
+    const char *ra = (const char *)(const void *)k->ring[0];
+    const char *rb = (const char *)(const void *)k->ring[1];
     for (int i = 0; i < 3; ++i) {
-        if (g->byte[i] >= 0) v = cc8_bits(k->rec[key], g->byte[i]);
         const __m256i sh = _mm256_set1_epi32(g->shift[i]);
-        const __m256i q = _mm256_and_si256(_mm256_srlv_epi32(v, sh), mask);
-        out[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(q), _mm256_set1_ps(t->step[i]),
-                                 _mm256_set1_ps(t->base[i]));
+        __m256i qa = _mm256_srlv_epi32(*(const __m256i *)(const void *)(ra + g->at[i]), sh);
+        __m256i qb = _mm256_srlv_epi32(*(const __m256i *)(const void *)(rb + g->at[i]), sh);
+        if (g->up[i]) { /* the component runs on into the next word */
+            const __m256i up = _mm256_set1_epi32(g->up[i]);
+            qa = _mm256_or_si256(
+                qa, _mm256_sllv_epi32(*(const __m256i *)(const void *)(ra + g->next[i]), up));
+            qb = _mm256_or_si256(
+                qb, _mm256_sllv_epi32(*(const __m256i *)(const void *)(rb + g->next[i]), up));
+        }
+        const __m256 step = _mm256_set1_ps(t->step[i]), base = _mm256_set1_ps(t->base[i]);
+        a[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_and_si256(qa, mask)), step, base);
+        b[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_and_si256(qb, mask)), step, base);
     }
 }
 
@@ -583,7 +631,7 @@ AK_AVX2 static inline __m256 cc8_norm3(const soa8_quat *q)
 
 /* The rotations of track t for the eight lanes; 0 where a quantized key rounded outside the
  * unit ball in some lane (akc_with_w renormalises it: the caller takes the one-lane path). */
-AK_AVX2 static int cc8_rotation(const cc8_lanes *k, const akc_track *t, const akc_gather8 *g,
+AK_AVX2 static int cc8_rotation(cc8_lanes *k, const akc_track *t, const akc_gather8 *g,
                                 soa8_quat *q)
 {
     if (t->mode == AKC_CONSTANT) {
@@ -594,8 +642,8 @@ AK_AVX2 static int cc8_rotation(const cc8_lanes *k, const akc_track *t, const ak
     }
     __m256 ka[4], kb[4];
     ka[3] = kb[3] = _mm256_setzero_ps(); /* quantized: w is rebuilt below */
-    cc8_key(k, t, g, 0, 4, ka);
-    cc8_key(k, t, g, 1, 4, kb);
+    if (t->mode == AKC_QUANTIZED) cc8_words(k, g->last);
+    cc8_keys(k, t, g, 4, ka, kb);
     soa8_quat a = {ka[0], ka[1], ka[2], ka[3]}, b = {kb[0], kb[1], kb[2], kb[3]};
     if (t->mode == AKC_QUANTIZED) {
         const __m256 one = _mm256_set1_ps(1.0f);
@@ -623,8 +671,8 @@ AK_AVX2 static soa8_quat cc8_rotation_lanes(const cc8_lanes *k, const akc_track 
 }
 
 /* The translations of track t for the eight lanes, x, y, z. */
-AK_AVX2 static inline void cc8_translation(const cc8_lanes *k, const akc_track *t,
-                                           const akc_gather8 *g, __m256 xyz[3])
+AK_AVX2 static inline void cc8_translation(cc8_lanes *k, const akc_track *t, const akc_gather8 *g,
+                                           __m256 xyz[3])
 {
     if (t->mode == AKC_CONSTANT) {
         for (int i = 0; i < 3; ++i)
@@ -632,8 +680,8 @@ AK_AVX2 static inline void cc8_translation(const cc8_lanes *k, const akc_track *
         return;
     }
     __m256 a[3], b[3];
-    cc8_key(k, t, g, 0, 3, a);
-    cc8_key(k, t, g, 1, 3, b);
+    if (t->mode == AKC_QUANTIZED) cc8_words(k, g->last);
+    cc8_keys(k, t, g, 3, a, b);
     for (int i = 0; i < 3; ++i)
         xyz[i] = _mm256_fmadd_ps(_mm256_sub_ps(b[i], a[i]), k->T, a[i]);
 }

@@ -5,9 +5,11 @@
  * nothing written). Then a two-joint clip worked by hand (linear, step and cubic between keys
  * within the compressor's tolerance; clamped outside a plain clip, wrapped in a looping one;
  * constant tracks bit for bit), the batch against sample-then-FK and its ranges against one
- * call (quantized, raw and constant tracks, keys rounded outside the unit ball), the bytes'
- * round trip and decompression, and blocks that lie refused on load. */
+ * call (quantized, raw and constant tracks, keys rounded outside the unit ball, tracks laid
+ * out out of order), the bytes' round trip and decompression, and blocks that lie refused on
+ * load. */
 #include "compress_util.h"
+#include "core/simd8.h" /* AK_HAVE_AVX2_DISPATCH */
 
 /* A root (translation track) and a child 1 m above it; 3 frames 0.5 s apart: the root at
  * x = 0, 1, 3 and turning 0, 0.4, 0.8 rad about +Y; the child never moves. */
@@ -272,6 +274,49 @@ static void batch_renormalises_keys_outside_the_unit_ball_as_one_character_does(
     ak_skeleton_destroy(s);
 }
 
+/* A block whose quantized tracks are not laid out in track order (two tracks of the same bit
+ * count, far apart, with their offsets swapped: the eight-lane pass reads the records' words
+ * in order through a ring of two groups of eight) is sampled by the batch as one at a time. */
+static void batch_samples_tracks_laid_out_out_of_order_as_one_character_does(void **state)
+{
+    (void)state;
+    ak_skeleton *s;
+    ak_clip *c;
+    float mpu;
+    ak_compressed_clip *cc = akt_compress_capture("cmu_02_01_walk.bvh", &s, &c, &mpu);
+    size_t size;
+    const uint8_t *bytes = ak_compressed_clip_data(cc, &size);
+    uint8_t *copy = malloc(size);
+    memcpy(copy, bytes, size);
+    int32_t a = -1, b = -1; /* the first quantized track, the last one with its bit count */
+    for (int32_t i = 0; i < 2 * s->joint_count; ++i) {
+        if (cc->tracks[i].mode != AKC_QUANTIZED) continue;
+        if (a < 0)
+            a = i;
+        else if (cc->tracks[i].bits == cc->tracks[a].bits)
+            b = i;
+    }
+    assert_true(a >= 0 && b > a);
+    assert_true(cc->tracks[b].offset - cc->tracks[a].offset >= 512u); /* two groups apart */
+    akc_track ta = cc->tracks[a], tb = cc->tracks[b];
+    const uint32_t swap = ta.offset;
+    ta.offset = tb.offset, tb.offset = swap;
+    memcpy(copy + akc_tracks_offset() + sizeof ta * (size_t)a, &ta, sizeof ta);
+    memcpy(copy + akc_tracks_offset() + sizeof tb * (size_t)b, &tb, sizeof tb);
+    ak_compressed_clip *odd = NULL;
+    assert_int_equal(ak_compressed_clip_load(copy, size, &odd, NULL), AK_OK);
+#ifdef AK_HAVE_AVX2_DISPATCH
+    assert_non_null(cc->gather8); /* the walk as compressed: in order */
+#endif
+    assert_null(odd->gather8);
+    check_batch(odd, s, mpu);
+    free(copy);
+    ak_compressed_clip_destroy(odd);
+    ak_compressed_clip_destroy(cc);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
 static void bytes_round_trip_and_decompress_give_the_same_keys(void **state)
 {
     (void)state;
@@ -380,6 +425,7 @@ int main(void)
         cmocka_unit_test(compress_sample_two_joints_worked_by_hand),
         cmocka_unit_test(batch_matches_sample_then_fk_and_ranges_match_one_call),
         cmocka_unit_test(batch_renormalises_keys_outside_the_unit_ball_as_one_character_does),
+        cmocka_unit_test(batch_samples_tracks_laid_out_out_of_order_as_one_character_does),
         cmocka_unit_test(bytes_round_trip_and_decompress_give_the_same_keys),
         cmocka_unit_test(loading_refuses_blocks_that_lie),
     };
