@@ -232,31 +232,68 @@ static void batch_matches_sample_then_fk_and_ranges_match_one_call(void **state)
     ak_skeleton_destroy(s);
 }
 
+/* The compressed CMU 02_01 walk and a writable copy of its bytes, for tests that patch a
+ * track's record and load the copy. */
+typedef struct patched_walk {
+    ak_skeleton *s;
+    ak_clip *c;
+    float mpu;
+    ak_compressed_clip *cc;
+    uint8_t *copy;
+    size_t size;
+} patched_walk;
+
+static patched_walk patched_walk_make(void)
+{
+    patched_walk w;
+    w.cc = akt_compress_capture("cmu_02_01_walk.bvh", &w.s, &w.c, &w.mpu);
+    const uint8_t *bytes = ak_compressed_clip_data(w.cc, &w.size);
+    w.copy = malloc(w.size);
+    assert_non_null(w.copy);
+    memcpy(w.copy, bytes, w.size);
+    return w;
+}
+
+/* Writes track record `t` as track `i` of the copy. */
+static void patched_walk_set(patched_walk *w, int32_t i, const akc_track *t)
+{
+    memcpy(w->copy + akc_tracks_offset() + sizeof *t * (size_t)i, t, sizeof *t);
+}
+
+static ak_compressed_clip *patched_walk_load(const patched_walk *w)
+{
+    ak_compressed_clip *odd = NULL;
+    assert_int_equal(ak_compressed_clip_load(w->copy, w->size, &odd, NULL), AK_OK);
+    return odd;
+}
+
+static void patched_walk_free(patched_walk *w, ak_compressed_clip *odd)
+{
+    free(w->copy);
+    ak_compressed_clip_destroy(odd);
+    ak_compressed_clip_destroy(w->cc);
+    ak_clip_destroy(w->c);
+    ak_skeleton_destroy(w->s);
+}
+
 /* A block whose quantized rotation keys decode outside the unit ball (x from 0.999 up: the
  * decoder renormalises them, w = 0) is sampled the same by the batch as one at a time. */
 static void batch_renormalises_keys_outside_the_unit_ball_as_one_character_does(void **state)
 {
     (void)state;
-    ak_skeleton *s;
-    ak_clip *c;
-    float mpu;
-    ak_compressed_clip *cc = akt_compress_capture("cmu_02_01_walk.bvh", &s, &c, &mpu);
-    size_t size;
-    const uint8_t *bytes = ak_compressed_clip_data(cc, &size);
-    uint8_t *copy = malloc(size);
-    memcpy(copy, bytes, size);
+    patched_walk w = patched_walk_make();
+    const ak_compressed_clip *cc = w.cc;
     int32_t q = -1; /* the first quantized rotation track */
-    for (int32_t j = 0; j < s->joint_count && q < 0; ++j)
+    for (int32_t j = 0; j < w.s->joint_count && q < 0; ++j)
         if (cc->tracks[2 * j].mode == AKC_QUANTIZED) q = 2 * j;
     assert_true(q >= 0);
     akc_track t = cc->tracks[q];
     t.base[0] = 0.999f;
-    memcpy(copy + akc_tracks_offset() + sizeof t * (size_t)q, &t, sizeof t);
-    ak_compressed_clip *odd = NULL;
-    assert_int_equal(ak_compressed_clip_load(copy, size, &odd, NULL), AK_OK);
+    patched_walk_set(&w, q, &t);
+    ak_compressed_clip *odd = patched_walk_load(&w);
     int outside = 0; /* frames whose key of that track is outside the ball */
     const uint64_t mask = ((uint64_t)1 << t.bits) - 1u;
-    for (int32_t f = 0; f < c->frame_count; ++f) {
+    for (int32_t f = 0; f < w.c->frame_count; ++f) {
         const uint64_t v = akc_read_bits(akc_record(odd, f), t.offset);
         double n2 = 0.0;
         for (uint32_t k = 0; k < 3; ++k) {
@@ -265,13 +302,9 @@ static void batch_renormalises_keys_outside_the_unit_ball_as_one_character_does(
         }
         outside += n2 > 1.0;
     }
-    assert_true(outside > c->frame_count / 4);
-    check_batch(odd, s, mpu);
-    free(copy);
-    ak_compressed_clip_destroy(odd);
-    ak_compressed_clip_destroy(cc);
-    ak_clip_destroy(c);
-    ak_skeleton_destroy(s);
+    assert_true(outside > w.c->frame_count / 4);
+    check_batch(odd, w.s, w.mpu);
+    patched_walk_free(&w, odd);
 }
 
 /* A block whose quantized tracks are not laid out in track order (two tracks of the same bit
@@ -280,16 +313,10 @@ static void batch_renormalises_keys_outside_the_unit_ball_as_one_character_does(
 static void batch_samples_tracks_laid_out_out_of_order_as_one_character_does(void **state)
 {
     (void)state;
-    ak_skeleton *s;
-    ak_clip *c;
-    float mpu;
-    ak_compressed_clip *cc = akt_compress_capture("cmu_02_01_walk.bvh", &s, &c, &mpu);
-    size_t size;
-    const uint8_t *bytes = ak_compressed_clip_data(cc, &size);
-    uint8_t *copy = malloc(size);
-    memcpy(copy, bytes, size);
+    patched_walk w = patched_walk_make();
+    const ak_compressed_clip *cc = w.cc;
     int32_t a = -1, b = -1; /* the first quantized track, the last one with its bit count */
-    for (int32_t i = 0; i < 2 * s->joint_count; ++i) {
+    for (int32_t i = 0; i < 2 * w.s->joint_count; ++i) {
         if (cc->tracks[i].mode != AKC_QUANTIZED) continue;
         if (a < 0)
             a = i;
@@ -301,20 +328,15 @@ static void batch_samples_tracks_laid_out_out_of_order_as_one_character_does(voi
     akc_track ta = cc->tracks[a], tb = cc->tracks[b];
     const uint32_t swap = ta.offset;
     ta.offset = tb.offset, tb.offset = swap;
-    memcpy(copy + akc_tracks_offset() + sizeof ta * (size_t)a, &ta, sizeof ta);
-    memcpy(copy + akc_tracks_offset() + sizeof tb * (size_t)b, &tb, sizeof tb);
-    ak_compressed_clip *odd = NULL;
-    assert_int_equal(ak_compressed_clip_load(copy, size, &odd, NULL), AK_OK);
+    patched_walk_set(&w, a, &ta);
+    patched_walk_set(&w, b, &tb);
+    ak_compressed_clip *odd = patched_walk_load(&w);
 #ifdef AK_HAVE_AVX2_DISPATCH
     assert_non_null(cc->gather8); /* the walk as compressed: in order */
 #endif
     assert_null(odd->gather8);
-    check_batch(odd, s, mpu);
-    free(copy);
-    ak_compressed_clip_destroy(odd);
-    ak_compressed_clip_destroy(cc);
-    ak_clip_destroy(c);
-    ak_skeleton_destroy(s);
+    check_batch(odd, w.s, w.mpu);
+    patched_walk_free(&w, odd);
 }
 
 static void bytes_round_trip_and_decompress_give_the_same_keys(void **state)
