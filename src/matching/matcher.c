@@ -1145,6 +1145,23 @@ static float source_hip_accel(const ak_matcher *m)
     return lowest * m->rate * m->rate + offset;
 }
 
+/* Whether hit g is a tread (level ground). */
+static int tread(const ak_ground_hit *g)
+{
+    return g->hit && g->normal.y >= AK_LEVEL_COS;
+}
+
+/* The legs' mean length, thigh plus shank (the step rules' measure). */
+static float leg_length(const ak_matcher *m)
+{
+    const ak_skeleton *sk = m->db->skeleton;
+    float leg = 0.0f;
+    for (int k = 0; k < 2; ++k)
+        leg +=
+            0.5f * (sk->bone_lengths[m->fik.legs[k].lower] + sk->bone_lengths[m->fik.legs[k].foot]);
+    return leg;
+}
+
 /* Footholds on stairs (issue 21: a step that rises or falls two risers at once folds the
  * leading knee past 120 degrees and drops the hips for the trailing leg; people shorten the
  * step to one riser instead). The slope rule sees no stairs (their treads are level): where the
@@ -1189,7 +1206,6 @@ static float step_goal_of(ak_matcher *m, const ak_ground_hit *hit)
 {
     if (m->standing) return 1.0f;
     if (m->arrived) return m->step_goal;
-    const ak_skeleton *sk = m->db->skeleton;
     float goal = m->step_goal;
     const ak_vec3 f = ak_vec3_make(sinf(m->heading), 0.0f, cosf(m->heading));
     for (int s = 0; s < 2; ++s) {
@@ -1197,10 +1213,7 @@ static float step_goal_of(ak_matcher *m, const ak_ground_hit *hit)
         if (!landing_known(m, s) || !m->stance[o] || !hit[4 + s].hit || !hit[o].hit) continue;
         const ak_vec3 d = akv_sub(m->db->land_rel[2 * m->frame + s], m->anim_sole[o]);
         const float step = sqrtf(d.x * d.x + d.z * d.z);
-        float leg = 0.0f;
-        for (int k = 0; k < 2; ++k)
-            leg += 0.5f *
-                   (sk->bone_lengths[m->fik.legs[k].lower] + sk->bone_lengths[m->fik.legs[k].foot]);
+        const float leg = leg_length(m);
         goal = akw_step_scale_goal(&hit[4 + s], &hit[o], f, step, leg);
         goal = akf_min(goal, tread_goal_of(m, s, &hit[4 + s], &hit[o], leg));
     }
@@ -1218,6 +1231,28 @@ static void shorter_steps(ak_matcher *m, const ak_ground_hit *hit)
     m->step_goal = step_goal_of(m, hit);
     if (m->step_scale == m->step_goal && m->step_scale_v == 0.0f) return;
     akw_step_scale_follow(&m->step_scale, &m->step_scale_v, m->step_goal, m->dt);
+}
+
+/* The landing a swing on stairs glides toward (the grounding's step_glide) and the planned
+ * hips see, while the shorter step asked at its lift-off (tread_goal_of) brings it in: the
+ * landing ray looks where the step scale of now puts the landing, and the scale follows the
+ * shorter step's (a spring over about a step), so the ray sees the tread the unshortened
+ * step reaches until the scale has come down. Lifted for that tread, a foot the shorter step
+ * brings a riser lower rose too high under hips that had not (CMU subject 7's first step up:
+ * the landing two risers, 0.30 m, up at lift-off, one riser up from a third of the swing on;
+ * the swinging knee folded to 100.4 degrees, bound 100). Until its landing holds (halfway
+ * through the swing, held_offset) the foot aims no farther above or below the planted heel's
+ * tread than the rule lets a step rise, AK_STEP_RISE_MAX of the leg; a landing the ray still
+ * finds beyond it then is where it lands. `planted`: the planted heel's hit; `land`: the
+ * landing hit, changed in place. */
+static void tread_landing(const ak_matcher *m, int s, const ak_ground_hit *planted,
+                          ak_ground_hit *land)
+{
+    if (m->arrived || !m->tread_walk[s] || !(m->tread_goal[s] < 1.0f) || !m->stance[1 - s] ||
+        !(m->db->swing_phase[2 * m->frame + s] < 0.5f) || !tread(land) || !tread(planted))
+        return;
+    const float most = AK_STEP_RISE_MAX * leg_length(m);
+    land->height = akf_clamp(land->height, planted->height - most, planted->height + most);
 }
 
 /* The floor the pose stands on follows the ground under the feet (a critically damped
@@ -1273,6 +1308,7 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
         /* the planned hips see the ground it lands on */
         const ak_ground_hit *land = landing_hit(m, s, hit, &fr.swing_phase[s]);
         if (land) fr.ground_land[s] = *land;
+        if (land == &hit[4 + s]) tread_landing(m, s, &hit[1 - s], &fr.ground_land[s]);
     }
     /* The walker's grounding call: m->fik was validated in ak_matcher_create and does not
      * change, so no per-frame validation (ak_foot_ik_run's). */
@@ -1515,12 +1551,6 @@ int32_t ak_matcher_ground_rays(ak_matcher *m, ak_ground_ray *rays, int32_t capac
     frame_rays(m, rays);
     if (m->phase == 1) m->phase = 2;
     return AK_MATCHER_RAY_COUNT;
-}
-
-/* Whether hit g is a tread (level ground). */
-static int tread(const ak_ground_hit *g)
-{
-    return g->hit && g->normal.y >= AK_LEVEL_COS;
 }
 
 /* The hits as the grounding reads them (h: the sole, toe and landing hits, floor_and_ik's):

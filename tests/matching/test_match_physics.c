@@ -151,10 +151,6 @@ static const known_out k_known_out[] = {
     {"subject 2", "stairs",
      "hips -3.02 g (bound -2.00: frame 178, a foot placed back off a tread edge leaves the "
      "trailing leg out of reach; not traced again); hips 2.87 g (bound 2.33)"},
-    {"subject 7", "stairs",
-     "knee 106.0 deg (bound 100.0: frame 147, the first step up, the swinging right foot lifted "
-     "for the landing two risers up that its lift-off saw, before the shorter step brought it "
-     "one riser up)"},
     {"subject 9", "heightmap",
      "knee 169.2 deg (bound 141.6: at the stop, frame 269 (283 before held-back landings stopped "
      "being held), the hips, 1 m above their goal after a crest, fall at 3.4 m/s and brake at "
