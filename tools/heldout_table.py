@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""The held-out trial's two small jobs (tools/heldout_trial.sh; issue 21, "tried on captures
+you did not tune on"). Python 3 standard library only.
+
+  heldout_table.py heightmap OUT.pgm
+      Writes the trial's own ground: a 121 x 121 16-bit binary PGM (P5) of trial_height below,
+      read with `animkit walk --heightmap OUT.pgm --size 30 --height 1.2` (30 m square, 1.2 m
+      from the lowest to the highest pixel value). Its shape (a wave bent along z, a mound and
+      a hollow) is none of the tests' generated heightmaps (tests/locomotion/walk_util.h's sine
+      products, walk_physics.h's ridges and bowl).
+
+  heldout_table.py table WALKS_DIR
+      Reads WALKS_DIR/<clip>__<ground>__<walker>/summary.json (the last line `animkit walk`
+      prints) and walk.csv, and prints one Markdown row per walk with issue 21's bounds:
+        deepest point any phase  <= 5 mm            (summary deepest_any_phase)
+        planted skate mean       <  1 cm/s          (summary skate)
+        hips (33 ms average)     min(source, -1 g) - 0.25 .. max(source, +1 g) + 0.5
+        knee peak                <= max(source peak, 75 deg) + 25 deg
+        arrival                  arrived and final distance <= 0.3 m
+      and "within", or the names of the bounds that are out. For an out depth or hips figure it
+      adds the frame (walk.csv's row, 0 at t = 0) where the CSV shows it: the deepest heel or
+      toe below its ground (the summary also counts the ankle, which the CSV does not hold) and
+      the lowest/highest hips acceleration recomputed from root_y (the root joint; for CMU clips
+      the hips) with the summary's 33 ms window. The figures themselves are the summary's.
+"""
+import json
+import math
+import os
+import struct
+import sys
+
+SIZE_M, HEIGHT_M, PIXELS = 30.0, 1.2, 121
+DEEPEST_M, SKATE_M_S, ARRIVAL_M = 0.005, 0.01, 0.3
+HIP_WINDOW_S, G = 0.033, 9.80665
+CLIPS = ("slow30", "run30", "veer_mirror", "walk24")
+GROUNDS = ("heightmap", "stairs", "hills")
+WALKERS = ("guide", "match")
+
+
+def trial_height(x, z):
+    """Height in 0..1 of the trial's ground at x, z (metres, -15..15)."""
+    wave = 0.26 * math.sin(0.33 * x + 0.8 * math.sin(0.21 * z) + 0.5)
+    cross = 0.09 * math.cos(0.62 * z - 0.27 * x + 1.3)
+    mound = 0.14 * math.exp(-((x - 1.5) ** 2 + (z - 1.0) ** 2) / 7.0)
+    hollow = 0.10 * math.exp(-((x + 2.5) ** 2 + (z + 2.0) ** 2) / 5.0)
+    return 0.5 + wave + cross + mound - hollow
+
+
+def write_heightmap(path):
+    """Writes the trial's PGM to path (through a temporary beside it)."""
+    half = SIZE_M / 2.0
+    data = bytearray(b"P5\n%d %d\n65535\n" % (PIXELS, PIXELS))
+    for r in range(PIXELS):
+        for c in range(PIXELS):
+            x = -half + SIZE_M * c / (PIXELS - 1)
+            z = -half + SIZE_M * r / (PIXELS - 1)
+            h = min(1.0, max(0.0, trial_height(x, z)))
+            data += struct.pack(">H", int(round(h * 65535.0)))
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def read_csv(path):
+    """walk.csv as (column names, rows of floats); ([], []) when missing."""
+    if not os.path.exists(path):
+        return [], []
+    with open(path) as f:
+        names = f.readline().strip().split(",")
+        rows = [[float(v) for v in line.split(",")] for line in f if line.strip()]
+    return names, rows
+
+
+def deepest_point(names, rows):
+    """(depth m, frame, point) of the heel or toe deepest below its ground, or None."""
+    col = {n: i for i, n in enumerate(names)}
+    best = None
+    for f, row in enumerate(rows):
+        for side in ("left", "right"):
+            for point in ("heel", "toe"):
+                key = f"{side}_{point}"
+                if key + "_y" not in col:
+                    continue
+                depth = row[col[key + "_ground"]] - row[col[key + "_y"]]
+                down = "planted" if row[col[key + "_down"]] > 0.5 else "not down"
+                if best is None or depth > best[0]:
+                    best = (depth, f, f"{side} {point} {down}")
+    return best
+
+
+def hip_extremes(names, rows):
+    """((min g, frame), (max g, frame)) of root_y's 33 ms average's second difference, or None."""
+    if len(rows) < 4 or "root_y" not in names:
+        return None
+    t, y = names.index("t"), names.index("root_y")
+    dt = rows[1][t] - rows[0][t]
+    if not dt > 0.0:
+        return None
+    n = max(1, int(math.floor(HIP_WINDOW_S / dt + 0.5)))
+    avg = [None] * len(rows)
+    for f in range(n - 1, len(rows)):
+        avg[f] = sum(rows[k][y] for k in range(f - n + 1, f + 1)) / n
+    lo = hi = None
+    for f in range(n + 1, len(rows)):
+        a = (avg[f] - 2.0 * avg[f - 1] + avg[f - 2]) / (dt * dt) / G
+        if lo is None or a < lo[0]:
+            lo = (a, f)
+        if hi is None or a > hi[0]:
+            hi = (a, f)
+    return lo, hi
+
+
+def bounds(s):
+    """Issue 21's hips and knee bounds from the summary's source figures."""
+    lo = min(s["source_hip_accel_min_g"], -1.0) - 0.25
+    hi = max(s["source_hip_accel_max_g"], 1.0) + 0.5
+    knee = max(s["source_knee_peak_deg"], 75.0) + 25.0
+    return lo, hi, knee
+
+
+def verdict(s, walk_dir):
+    """"within", or the bounds that are out with the frames the CSV shows."""
+    lo, hi, knee = bounds(s)
+    out = []
+    names, rows = read_csv(os.path.join(walk_dir, "walk.csv"))
+    if s["deepest_any_phase"] > DEEPEST_M:
+        where = deepest_point(names, rows)
+        at = f" (CSV: frame {where[1]}, {where[2]}, {where[0] * 1000:.1f} mm)" if where else ""
+        out.append("deepest" + at)
+    if s["skate"] >= SKATE_M_S:
+        out.append("skate")
+    hips = hip_extremes(names, rows) if (s["hip_accel_min_g"] < lo or
+                                          s["hip_accel_max_g"] > hi) else None
+    if s["hip_accel_min_g"] < lo:
+        out.append("hips low" + (f" (frame {hips[0][1]})" if hips else ""))
+    if s["hip_accel_max_g"] > hi:
+        out.append("hips high" + (f" (frame {hips[1][1]})" if hips else ""))
+    if s["knee_peak_deg"] > knee:
+        out.append("knee")
+    if not s["arrived"] or s["final_distance"] > ARRIVAL_M:
+        out.append("arrival")
+    return "within" if not out else "out: " + "; ".join(out)
+
+
+def row(clip, ground, walker, walk_dir):
+    """One Markdown row of the table."""
+    path = os.path.join(walk_dir, "summary.json")
+    if not os.path.exists(path):
+        return f"| {clip} | {ground} | {walker} | no summary (see {walk_dir}/stderr) |" + " |" * 7
+    with open(path) as f:
+        s = json.loads(f.read().strip().splitlines()[-1])
+    lo, hi, knee = bounds(s)
+    return (f"| {clip} | {ground} | {walker} | {'yes' if s['arrived'] else 'no'} "
+            f"| {s['final_distance']:.2f} | {s['deepest_any_phase'] * 1000:.1f} "
+            f"| {s['deepest_planted'] * 1000:.1f} | {s['skate'] * 100:.2f} "
+            f"| {s['hip_accel_min_g']:.2f}..{s['hip_accel_max_g']:.2f} ({lo:.2f}..{hi:.2f}) "
+            f"| {s['knee_peak_deg']:.1f} ({knee:.1f}) | {verdict(s, walk_dir)} |")
+
+
+def print_table(walks):
+    """The trial's table, every clip x ground x walker, and how many rows are within."""
+    print("| clip | ground | walker | arrived | final m | deepest any phase mm | planted "
+          "deepest mm | planted skate cm/s | hips g (bound) | knee deg (bound) | verdict |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    within = {w: 0 for w in WALKERS}
+    for clip in CLIPS:
+        for ground in GROUNDS:
+            for walker in WALKERS:
+                line = row(clip, ground, walker,
+                           os.path.join(walks, f"{clip}__{ground}__{walker}"))
+                within[walker] += line.endswith("| within |")
+                print(line)
+    per = len(CLIPS) * len(GROUNDS)
+    print("\n" + ", ".join(f"{w}: {within[w]} of {per} rows within" for w in WALKERS))
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "heightmap":
+        write_heightmap(argv[2])
+        return 0
+    if len(argv) == 3 and argv[1] == "table":
+        print_table(argv[2])
+        return 0
+    sys.stderr.write("usage: heldout_table.py heightmap OUT.pgm | table WALKS_DIR\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
