@@ -345,11 +345,35 @@ static float follow_distance(float height_m)
     return h / (2.0f * 0.364f * 0.45f);
 }
 
+/* 1 when the figure around the followed hips projects inside the picture with 5 % of its
+ * height to spare at the top and the bottom: its head 0.9 m above the hips, and a foot a leg
+ * (1 m) below them and half a step (0.5 m) nearer the camera, where a foot reaching toward
+ * the camera on a pitched view comes lowest in the picture. */
+static int figure_in_frame(const render_job *job, ak_vec3 hips)
+{
+    const float h = (float)job->s.height, margin = 0.05f * h;
+    ak_vec3 toward = ak_vec3_sub(akr_camera_eye(&job->cam), hips);
+    toward.y = 0.0f;
+    const float len = ak_vec3_length(toward);
+    ak_vec3 points[2] = {hips, hips};
+    points[0].y += 0.9f;
+    points[1].y -= 1.0f;
+    if (len > 1e-6f) points[1] = ak_vec3_add(points[1], ak_vec3_scale(toward, 0.5f / len));
+    for (int k = 0; k < 2; ++k) {
+        float px, py;
+        if (!akr_project(&job->cam, job->s.width, job->s.height, points[k], &px, &py) ||
+            py < margin || py > h - margin)
+            return 0;
+    }
+    return 1;
+}
+
 /* Points the camera at `focus`. A GIF cuts rather than pans: the camera holds still while the
- * followed point stays within 0.22 of the view height of where it looks, then jumps ahead along
- * the motion so the point walks back across the frame. A still background between cuts is
- * what keeps a GIF small (a panning camera redraws every pixel of every frame); video pans
- * smoothly. */
+ * followed point stays within 0.22 of the view height of where it looks and the whole figure
+ * stays in the picture (a figure walking toward the camera, or down a hill, leaves it at the
+ * bottom first), then jumps ahead along the motion so the point walks back across the frame.
+ * A still background between cuts is what keeps a GIF small (a panning camera redraws every
+ * pixel of every frame); video pans smoothly. */
 static void follow_point(render_job *job, ak_vec3 focus, float distance)
 {
     job->cam.distance = distance;
@@ -358,7 +382,7 @@ static void follow_point(render_job *job, ak_vec3 focus, float distance)
     off.y = 0.0f;
     if (!ends_with(job->s.out, ".gif") || !job->have_focus) {
         job->cam.target = focus;
-    } else if (ak_vec3_length(off) > reach) {
+    } else if (ak_vec3_length(off) > reach || !figure_in_frame(job, focus)) {
         ak_vec3 step = ak_vec3_sub(focus, job->last_focus);
         step.y = 0.0f;
         const float len = ak_vec3_length(step);
@@ -386,7 +410,8 @@ static void draw_frame(render_job *job, int f)
     ak_vec3 focus;
     const int follow_off = s->follow && strcmp(s->follow, "off") == 0;
     if (job->mode && !follow_off && akv_mode_focus(job->mode, &focus)) {
-        focus.y += 0.8f; /* the walker's focus is its ground point: look at its middle */
+        /* The focus is the hips, the figure's middle: the camera looks at them (as the window
+         * does), so head and feet are both in the frame. */
         follow_point(job, focus, s->distance > 0 ? s->distance : 5.0f);
     } else if (!job->mode && !follow_off && job->scene.count > 0 && (s->follow || job->n > 1)) {
         const float fit = job->cam.distance;

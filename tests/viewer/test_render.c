@@ -423,10 +423,55 @@ static void render_cli_writes_png_sheet_and_gif(void **state)
     assert_int_equal(w, 64);
 }
 
+/* The rows the character covers in an RGB picture: the largest 8-connected patch of its
+ * red-dominant pixels (the colour rule above). The target post, a GIF palette of yellow and
+ * orange dithered with the body's reds, is a smaller patch apart from the figure. */
+static void character_rows(const unsigned char *img, int w, int h, int *top, int *bottom)
+{
+    const size_t n = (size_t)w * (size_t)h;
+    int *label = calloc(n, sizeof *label), *stack = malloc(n * sizeof *stack);
+    assert_non_null(label);
+    assert_non_null(stack);
+    for (size_t i = 0; i < n; ++i) {
+        const unsigned char *c = img + i * 3;
+        label[i] = c[0] > c[2] + 30 && c[0] > c[1] + 30 ? -1 : 0; /* -1: not labelled yet */
+    }
+    int best_size = 0, next = 0;
+    *top = *bottom = -1;
+    for (size_t seed = 0; seed < n; ++seed) {
+        if (label[seed] != -1) continue;
+        int size = 0, lo = h, hi = -1, sp = 0;
+        label[seed] = ++next;
+        stack[sp++] = (int)seed;
+        while (sp > 0) {
+            const int i = stack[--sp], x = i % w, y = i / w;
+            ++size;
+            lo = y < lo ? y : lo;
+            hi = y > hi ? y : hi;
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const int nx = x + dx, ny = y + dy, j = ny * w + nx;
+                    if (nx < 0 || ny < 0 || nx >= w || ny >= h || label[j] != -1) continue;
+                    label[j] = next;
+                    stack[sp++] = j;
+                }
+        }
+        if (size > best_size) {
+            best_size = size;
+            *top = lo;
+            *bottom = hi;
+        }
+    }
+    free(label);
+    free(stack);
+}
+
 /* Issue 21: `make demo`'s GIF (tools/demo.sh: render --walk --terrain hills --size 640x400)
- * follows the character closely enough to judge the feet: in frames from the start to the
- * stop, the character (its red-dominant pixels, the test above's colour rule) spans at least a
- * third of the frame's height. GIF frames decoded with stb_image; skipped without ffmpeg. */
+ * follows the character closely enough to judge the feet: in every frame of it, from the
+ * start to the stop, the character spans at least a third of the frame's height and neither
+ * its head nor its feet touch the frame's edge (a camera aimed 0.8 m above the hips left the
+ * feet under the bottom edge in 51 of the 193 frames). GIF frames decoded with stb_image;
+ * skipped without ffmpeg. */
 static void render_demo_gif_shows_the_character_a_third_of_the_frame(void **state)
 {
     (void)state;
@@ -437,37 +482,30 @@ static void render_demo_gif_shows_the_character_a_third_of_the_frame(void **stat
     snprintf(dir, sizeof dir, "%s/render-test-demo", build);
     snprintf(cmd, sizeof cmd,
              "mkdir -p '%s' && rm -f '%s'/* && '%s/bin/animkit' render --walk --terrain hills "
-             "--size 640x400 --frames 60:720:110 --out '%s/demo.gif' >/dev/null 2>&1 && "
-             "ffmpeg -loglevel error -i '%s/demo.gif' -vsync 0 '%s/f_%%02d.png'",
+             "--size 640x400 --out '%s/demo.gif' >/dev/null 2>&1 && "
+             "ffmpeg -loglevel error -i '%s/demo.gif' -vsync 0 '%s/f_%%03d.png'",
              dir, dir, build, dir, dir, dir);
     assert_int_equal(system(cmd), 0);
-    int frames = 0;
+    int frames = 0, lowest = 0, highest = 1 << 30, shortest = 1 << 30;
     for (int k = 1;; ++k) {
-        snprintf(path, sizeof path, "%s/f_%02d.png", dir, k);
-        int w = 0, h = 0, comp = 0;
+        snprintf(path, sizeof path, "%s/f_%03d.png", dir, k);
+        int w = 0, h = 0, comp = 0, top = 0, bottom = 0;
         unsigned char *img = stbi_load(path, &w, &h, &comp, 3);
         if (!img) break;
         ++frames;
         assert_int_equal(w, 640);
         assert_int_equal(h, 400);
-        int top = h, bottom = -1;
-        for (int y = 0; y < h; ++y) {
-            int red = 0; /* a row counts with 3 or more character pixels (not a stray one) */
-            for (int x = 0; x < w; ++x) {
-                const unsigned char *c = img + ((size_t)y * (size_t)w + (size_t)x) * 3;
-                red += c[0] > c[2] + 30 && c[0] > c[1] + 30;
-            }
-            if (red >= 3) {
-                top = y < top ? y : top;
-                bottom = y > bottom ? y : bottom;
-            }
-        }
+        character_rows(img, w, h, &top, &bottom);
         stbi_image_free(img);
-        printf("  frame %d: the character spans rows %d..%d, %d of %d px\n", k, top, bottom,
-               bottom - top + 1, h);
-        assert_true(3 * (bottom - top + 1) >= h);
+        if (3 * (bottom - top + 1) < h || top <= 0 || bottom >= h - 1)
+            fail_msg("frame %d: the character spans rows %d..%d of %d", k, top, bottom, h);
+        lowest = bottom > lowest ? bottom : lowest;
+        highest = top < highest ? top : highest;
+        shortest = bottom - top + 1 < shortest ? bottom - top + 1 : shortest;
     }
-    assert_true(frames >= 6);
+    printf("  %d frames: the character spans at least %d of 400 px, rows %d..%d at the extremes\n",
+           frames, shortest, highest, lowest);
+    assert_true(frames >= 100);
 }
 
 /* IK mode, headless: the built-in arm reaches a target inside its reach (limb solver), the
