@@ -16,8 +16,14 @@
  *     runner's push-off, moves at 0.45 m/s).
  * Stance counts the roll bit (a heel on the floor still rolling over its pad); the heel and
  * toe bits must not depend on it (the same with roll_height 0). Per clip the stance fraction
- * of each foot is printed beside those fractions, the share that is rolling only, the low and
- * slow one (1.2 %, 0.5 m/s, the local floor) and the flight frames (neither foot down).
+ * of each foot is printed beside those fractions, the share that is rolling only, the feet's
+ * own measure of stance (some point within 1.2 % of its local floor and under 0.3 m/s, and how
+ * many of those frames are not stance), the low and slow one (1.2 %, 0.5 m/s, the local floor)
+ * and the flight frames (neither foot down). On the runs the feet's own measure is below the
+ * stance, and every one of its frames is stance: 09_01 0.162/0.196 (stance 0.264/0.264), 02_03
+ * 0.098/0.110 (0.266/0.289), 09_02 0.177/0.115 (0.277/0.192). A runner is down about a third of
+ * the stride, but these captures' foot points are within 2 cm of their floor and slower than
+ * 0.3 m/s for 10-20 % of the frames; only near and slow (5 cm, 1 m/s) reaches 0.26-0.35.
  * Then the 30 fps and centimetre copies of the CMU runs and walks (studio_variants.h) give
  * the original's contacts to within one frame of the original at its own rate, the heel and
  * toe bits and the stance with the roll bit (rows not yet: k_contacts_out, k_rolling_out),
@@ -61,6 +67,7 @@ static const char *const k_variant_clips[] = {"cmu_02_01_walk.bvh",
 #define NEAR_FRACTION 0.03f  /* of the standing height: 5 cm on a 1.7 m person */
 #define SLOW_SPEED    1.0f   /* m/s */
 #define ROLL_SPEED    0.5f   /* m/s */
+#define DOWN_SPEED    0.3f   /* m/s: a foot point on the floor, its roll and marker noise */
 #define NEAR_WINDOW   1.0f   /* s either side: a slow walk's stride */
 
 /* One clip's foot points in metres: pos[k * n + f], k = ankle L, ankle R, ball L, ball R (the
@@ -205,9 +212,13 @@ static void check_capture(const char *name, int gait)
             feet_frames(&t, side, NEAR_FRACTION, SLOW_SPEED, NEAR_WINDOW, near_slow);
         const int32_t low_slow =
             feet_frames(&t, side, LOW_FRACTION, ROLL_SPEED, NEAR_WINDOW, scratch);
-        int32_t stance = 0, far = 0, rolling = 0;
+        /* the feet's own measure of stance: some point low and under DOWN_SPEED (last, so
+         * scratch keeps its frames) */
+        const int32_t down = feet_frames(&t, side, LOW_FRACTION, DOWN_SPEED, NEAR_WINDOW, scratch);
+        int32_t stance = 0, far = 0, rolling = 0, down_swing = 0;
         for (int32_t f = t.first; f < n; ++f) {
             stance += fl[f] != 0;
+            down_swing += scratch[f] && fl[f] == 0;
             rolling += fl[f] == AK_CONTACT_ROLL;
             /* the heel and toe bits do not depend on roll_height */
             assert_int_equal(fl[f] & ~AK_CONTACT_ROLL, hard[(size_t)side * n + f]);
@@ -216,11 +227,12 @@ static void check_capture(const char *name, int gait)
                 fail_msg("%s: the %s foot is low and still at frame %d but not in stance", name,
                          side ? "right" : "left", (int)f);
         }
-        printf(" %s stance %.3f (%.3f rolling only; low and still %.3f, low and slow %.3f, near "
-               "and slow %.3f, stance not near %d)",
+        printf(" %s stance %.3f (%.3f rolling only; low and still %.3f, low under %.1f m/s %.3f "
+               "with %d not stance, low and slow %.3f, near and slow %.3f, stance not near %d)",
                side ? "R" : "L", (double)stance / (double)frames, (double)rolling / (double)frames,
-               (double)own / (double)frames, (double)low_slow / (double)frames,
-               (double)near / (double)frames, (int)far);
+               (double)own / (double)frames, (double)DOWN_SPEED, (double)down / (double)frames,
+               (int)down_swing, (double)low_slow / (double)frames, (double)near / (double)frames,
+               (int)far);
         if (gait && stance > near)
             fail_msg("%s: the %s foot's stance %.3f is longer than its near-and-slow %.3f", name,
                      side ? "right" : "left", (double)stance / (double)frames,
@@ -315,15 +327,40 @@ static int32_t same_contacts(const uint8_t *o, int32_t on, const uint8_t *v, int
  * speed crossing 0.45 m/s, 2 frames apart at 30 fps on 02_02. The roll reads the heel's height
  * averaged over +-1/60 s, the same time window at every rate: 16_11's left roll started at 395
  * at 120 fps and 393 at 30 fps because one 120 fps frame (398) had the ankle 1.3 cm low and
- * set the local floor there; now both start within a frame (k_rolling_out lost its rows). */
+ * set the local floor there; now both start within a frame (k_rolling_out lost its rows).
+ * The 30 fps copy has every fourth frame of the original, linear between them: a speed bump
+ * or dip of the 120 fps track shorter than 1/30 s is averaged out of its chords, and where a
+ * foot lands (decelerating at tens of m/s^2) the linear samples between its frames are mm off
+ * the original, 0.1 m/s or so in a speed over 1/30 s. The rows out are landings where such a
+ * bump or dip crosses a threshold (frames traced in each row), and the clips' ends, where the
+ * copy's only speed is a one-sided chord. Tried on these rows without landing (each put others
+ * out, heel and toe bits; beyond-a-frame counts over all rows, 50 before): a down condition held
+ * 4 or 5 samples (1/40-1/30 s) before a stance starts (116 and 48, 6 and 8 rows newly out:
+ * 02_02's left heel at 144 under height_on for one 120 fps frame and four 30 fps samples, 02_03,
+ * 16_11's rolls; a low and still frame dropped, 07_01's 3 or 16_11's 400), the same on the roll
+ * pass only (62, 4 newly out), off held 2-4 samples (72), dropping short stances before filling
+ * short swings (114), filling a short swing only between stances of 4-7 samples (50-114, 4-6 newly
+ * out), and the grid's samples cubic instead of linear (70, 10 newly out). */
 static const akv_out_row k_contacts_out[] = {
     {"cmu_07_01_walk.bvh", "30 fps",
-     "left 4-5 up, right 4 down: the first frames after the T-pose"},
+     "left 4-5 up, right 4 down: the first frames after the T-pose (the 120 fps left toe pushes "
+     "off at 0.08-0.22 m/s at 2-4, before the copy's first frame 4, whose only speed is the "
+     "forward chord, 0.29 m/s; its right heel's forward chord there 0.195 m/s, the original's "
+     "0.31, down from 6)"},
     {"cmu_07_01_walk.bvh", "30 fps, centimetres", "as 30 fps"},
     {"cmu_16_11_walk_veer_left.bvh", "30 fps",
-     "right 49-55 and left 401-404 up: heel rolls (with the roll bit within a frame)"},
+     "right 49-55 and left 401-404 up (with the roll bit within a frame): the right heel at 0.23 "
+     "and 0.24 m/s at 48-49 inside 0.35-0.54 m/s of rolling, its 3-frame stance joined to the "
+     "next by min_swing, the copy's chords 0.28/0.31 (down from 56); the left foot's markers "
+     "jitter at 395-401 (ankle 0.23, 0.68, 0.32, 0.46, 0.55 m/s), its toe at 0.14 m/s for frame "
+     "400 alone, the copy's toe 0.30-0.42 m/s there (down from 405)"},
     {"cmu_16_11_walk_veer_left.bvh", "30 fps, centimetres", "as 30 fps"},
-    {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps", "left 65-66, 240-242 up, 412 down"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps",
+     "left 65-66, 240-242 up, 412 down: the toe at 0.240 m/s for frame 64 alone, down from there "
+     "(the copy's toe 0.30 m/s, down with its heel at 67); after an impact bump (heel 0.42-0.63 "
+     "m/s at 234-237) the heel at 0.22/0.18 m/s at 239-240, the copy's chords 0.35/0.34 (down "
+     "from 243); the toe's bump to 0.30/0.32 m/s at 412-413, the copy's chords 0.21/0.22 (down "
+     "from 412, the original from 414)"},
     {"locomotion/cmu_07_04_slow_walk.bvh", "30 fps, centimetres", "as 30 fps"},
 };
 static const akv_out_row k_rolling_out[] = {
