@@ -340,7 +340,13 @@ static int32_t same_contacts(const uint8_t *o, int32_t on, const uint8_t *v, int
  * 16_11's rolls; a low and still frame dropped, 07_01's 3 or 16_11's 400), the same on the roll
  * pass only (62, 4 newly out), off held 2-4 samples (72), dropping short stances before filling
  * short swings (114), filling a short swing only between stances of 4-7 samples (50-114, 4-6 newly
- * out), and the grid's samples cubic instead of linear (70, 10 newly out). */
+ * out), and the grid's samples cubic instead of linear (70, 10 newly out). The roll pass
+ * reading the heel's speed on its mean over +-1/30 s brought 6 rolling rows in (02_02 and 07_04
+ * start within a frame, 09_02's copy rolls from 126) with none out here, but it does so by
+ * starting every roll later, up to 1/30 s after a landing: test_contacts' landing heel (0.35
+ * m/s from frame 20 at 60 fps) no longer rolls from 20, 02_02's 120 fps roll moved from 12 to
+ * 18, and three 30 fps retarget rows went out (02_01 0.53 % of height, 09_01 0.52 %, 02_03's
+ * left stance ankle 0.170 m against the source's 0.135; 09_02's listed row 0.51 -> 0.55 %). */
 static const akv_out_row k_contacts_out[] = {
     {"cmu_07_01_walk.bvh", "30 fps",
      "left 4-5 up, right 4 down: the first frames after the T-pose (the 120 fps left toe pushes "
