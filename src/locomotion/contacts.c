@@ -136,6 +136,45 @@ static int32_t speed_half_window(float ft)
     return k < 1 ? 1 : k;
 }
 
+/* The velocity (per sample) at sample f of a track x on a contact grid of `grid` samples a
+ * frame (samples [first, n), not looping), from the parabola through the file's last three
+ * frames (its first three, f nearer the start): at the end itself the one-sided second-order
+ * difference (3 x[e] - 4 x[e-grid] + x[e-2 grid]) / (2 grid). */
+static ak_vec3 end_velocity(const ak_vec3 *x, int32_t f, int32_t first, int32_t n, int32_t grid)
+{
+    const int at_start = f - first < n - 1 - f;
+    const int32_t e = at_start ? first : n - 1, dir = at_start ? 1 : -1;
+    const ak_vec3 p0 = x[e], p1 = x[e + dir * grid], p2 = x[e + 2 * dir * grid];
+    const float s = (float)(f - e) / (float)(dir * grid); /* 0 at the end, 1 a frame inward */
+    /* d/ds of the parabola through (0, p0), (1, p1), (2, p2) */
+    const ak_vec3 d = akv_add(akv_add(akv_scale(p0, s - 1.5f), akv_scale(p1, 2.0f - 2.0f * s)),
+                              akv_scale(p2, s - 0.5f));
+    return akv_scale(d, (float)dir / (float)grid);
+}
+
+/* Horizontal speed (m/s) at sample f of a non-looping track on a contact grid whose speed
+ * window [a, b] an end of the clip cuts. The grid's samples between two frames lie on one
+ * straight segment, so the one-sided difference there reads the last frame's mean speed, not
+ * the speed at the end: a landing that slows inside the last 1/30 s of a 30 fps file (CMU
+ * 09_02's right heel, 0.85 m/s over frames 124-128 in 120 fps frames) read as moving where
+ * the capture, cut at the same frame, reads its last 1/60 s (0.71 m/s, under the roll's
+ * speed_off) and lands. The end's own speed comes from the file's last three frames (the
+ * parabola's slope, 0.67 m/s there); a kink the parabola cannot follow (a foot still on the
+ * first frames, then off at once) reads slow in the segment's mean, so the slower of the two.
+ * A file at the grid's rate reads its last 1/60 s of frames and keeps the one-sided
+ * difference. */
+static float cut_window_speed(const ak_vec3 *pos, int32_t f, int32_t a, int32_t b, int32_t first,
+                              int32_t n, int32_t grid, float ft)
+{
+    const ak_vec3 d = akv_sub(pos[b], pos[a]);
+    float speed = b > a ? sqrtf(d.x * d.x + d.z * d.z) / ((float)(b - a) * ft) : 0.0f;
+    if (grid > 1 && n - first > 2 * grid) {
+        const ak_vec3 v = end_velocity(pos, f, first, n, grid);
+        speed = fminf(speed, sqrtf(v.x * v.x + v.z * v.z) / ft);
+    }
+    return speed;
+}
+
 /* One point's down flag: height above its local floor (the lowest `level` comes within +-w
  * frames: the point's own track, or its mean over a time window) and horizontal speed
  * (central difference over +-k frames), with hysteresis; the speed and rise thresholds times
@@ -149,6 +188,7 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const
     if (w < 1) w = 1;
     if (loop && 2 * w + 1 > n) w = n / 2;
     const int32_t k = speed_half_window(ft);
+    const int32_t grid = (int32_t)lroundf(p->clip->frame_time / ft); /* samples a frame */
     /* The lowest the point comes in the whole clip: a local floor more than max_floor_rise
      * above it is not a floor (a foot on a pedal, a step onto a chair). */
     float lowest = INFINITY;
@@ -175,7 +215,9 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const
             }
             const ak_vec3 d = akv_sub(pos[b], pos[a]);
             const float span = (float)(b - a) * ft;
-            const float speed = span > 0.0f ? sqrtf(d.x * d.x + d.z * d.z) / span : 0.0f;
+            const float speed = !loop && b - a < 2 * k
+                                    ? cut_window_speed(pos, f, a, b, first, n, grid, ft)
+                                    : (span > 0.0f ? sqrtf(d.x * d.x + d.z * d.z) / span : 0.0f);
             const float h = pos[f].y - floor_y;
             const float rise = span > 0.0f ? d.y / span : 0.0f;
             const float g = gain[f];

@@ -346,16 +346,19 @@ static int32_t same_contacts(const uint8_t *o, int32_t on, const uint8_t *v, int
  * foot lands (decelerating at tens of m/s^2) the linear samples between its frames are mm off
  * the original, 0.1 m/s or so in a speed over 1/30 s. The rows out are landings where such a
  * bump or dip crosses a threshold (frames traced in each row), and the clips' ends, where the
- * copy's only speed is a one-sided chord. Tried on these rows without landing (each put others
- * out, heel and toe bits; beyond-a-frame counts over all rows, 50 before): a down condition held
- * 4 or 5 samples (1/40-1/30 s) before a stance starts (116 and 48, 6 and 8 rows newly out:
- * 02_02's left heel at 144 under height_on for one 120 fps frame and four 30 fps samples, 02_03,
- * 16_11's rolls; a low and still frame dropped, 07_01's 3 or 16_11's 400), the same on the roll
- * pass only (62, 4 newly out), off held 2-4 samples (72), dropping short stances before filling
- * short swings (114), filling a short swing only between stances of 4-7 samples (50-114, 4-6 newly
- * out), and the grid's samples cubic instead of linear (70, 10 newly out). The roll pass
- * reading the heel's speed on its mean over +-1/30 s brought 6 rolling rows in (02_02 and 07_04
- * start within a frame, 09_02's copy rolls from 126) with none out here, but it does so by
+ * copy's only speed was a one-sided chord, its first or last frame's mean: the ends now read
+ * the slower of that and the slope of the parabola through the file's first or last three
+ * frames, which under the old bound brought 07_01's toe push-off after the T-pose and 09_02's
+ * last landing (127 of 128) within a 120 fps frame (rolling rows 8 -> 4). Tried on these rows
+ * without landing (each put others out, heel and toe bits; beyond-a-frame counts over all rows, 50
+ * before): a down condition held 4 or 5 samples (1/40-1/30 s) before a stance starts (116 and 48, 6
+ * and 8 rows newly out: 02_02's left heel at 144 under height_on for one 120 fps frame and four 30
+ * fps samples, 02_03, 16_11's rolls; a low and still frame dropped, 07_01's 3 or 16_11's 400), the
+ * same on the roll pass only (62, 4 newly out), off held 2-4 samples (72), dropping short stances
+ * before filling short swings (114), filling a short swing only between stances of 4-7 samples
+ * (50-114, 4-6 newly out), and the grid's samples cubic instead of linear (70, 10 newly out). The
+ * roll pass reading the heel's speed on its mean over +-1/30 s brought 6 rolling rows in (02_02 and
+ * 07_04 start within a frame, 09_02's copy rolls from 126) with none out here, but it does so by
  * starting every roll later, up to 1/30 s after a landing: test_contacts' landing heel (0.35
  * m/s from frame 20 at 60 fps) no longer rolls from 20, 02_02's 120 fps roll moved from 12 to
  * 18, and three 30 fps retarget rows went out (02_01 0.53 % of height, 09_01 0.52 %, 02_03's
