@@ -302,7 +302,24 @@ static ak_walker_state match_walk(const char *name, unsigned kinds)
     return st;
 }
 
-/* Matching rows still out (issue 22): capture, variant, figures (akv_out_row). */
+/* Matching rows still out (issue 22): capture, variant, figures (akv_out_row). Forms of the
+ * database that bring 02_02's row in, measured at 93fa4b3 (each moves every capture's frames,
+ * and the matcher's marginal stairs and heightmap rows with them; no physics row may be added):
+ *   - pieces cut on the 1/30 s grid, start and end (both start at 1/30 s; a 120 fps capture's
+ *     frames move from odd to even 120 Hz keys): 56/56; test_match_physics subject 9 stairs
+ *     64.6 mm (a swinging toe, frame 85) and library stairs hips -4.22..3.46 g newly out;
+ *     test_matching_walk after foot IK at 180 deg 2764 rad/s^2 (captures' reference 1288: it is
+ *     sampled on the odd keys; on the even keys the captures reach 1816, still 1.52x);
+ *   - the start alone on that grid: 56/56; subject 9 stairs knee 142.8 deg (141.6) and library
+ *     stairs newly out;
+ *   - a piece after a cut starting 1/30 s after the cut frame on its own keys (the capture
+ *     drops its first two database frames): 56/56; subject 2 heightmap hips -2.15 g (-2.00)
+ *     and subject 9 stairs knee 143.3 deg newly out;
+ *   - the smoothing's ends by a Gaussian-weighted line instead of the reflection (position and
+ *     heading): 02_03's original does not arrive in 20 s, subject 9 stairs 150 mm; heading
+ *     alone: 07_01 30 fps out, subject 9 stairs 145 mm; heading mirrored: 07_04 extra frame
+ *     line out, subject 9 stairs knee 152.5 deg;
+ *   - no candidate in a piece's first 0.05-0.2 s: the runs' databases lose every candidate. */
 static const akv_out_row k_match_out[] = {
     {"locomotion/cmu_02_02_walk.bvh", "30 fps",
      "arrival 9.833 s against 10.183 (3.4 %): the database's piece starts 1/120 s after the "
