@@ -321,6 +321,14 @@ ak_walk_scene *akv_mode_walk_scene(akv_mode_state *m)
     return m->kind == AKV_MODE_WALK ? akv_walk_view_scene(m->walk) : NULL;
 }
 
+int akv_mode_walk_feet_text(const akv_mode_state *m, char *out, size_t size)
+{
+    if (size) out[0] = '\0';
+    if (m->kind != AKV_MODE_WALK) return 0;
+    akv_walk_view_feet_text(m->walk, out, size);
+    return 1;
+}
+
 void akv_mode_bounds(akv_mode_state *m, ak_vec3 *lo, ak_vec3 *hi)
 {
     if (m->kind == AKV_MODE_WALK) {

@@ -33,6 +33,9 @@ int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point);
 const char *akv_mode_walk_label(const akv_mode_state *m);
 /* Walker mode: the library's walk scene (guide walker or matcher); NULL for other modes. */
 ak_walk_scene *akv_mode_walk_scene(akv_mode_state *m);
+/* Walker mode: the HUD's feet line for the shown frame ("feet: L planted, R swinging ...");
+ * 0 (and "") for other modes. */
+int akv_mode_walk_feet_text(const akv_mode_state *m, char *out, size_t size);
 /* Window: real-time update, a key press (GLFW key code; returns 1 when used), and a mouse
  * drag at pixel (px, py): phase 0 press, 1 move, 2 release (returns 1 when it grabbed); phase 3
  * is a right click (the walker's new target). */

@@ -1,10 +1,10 @@
 /* animkit viewer — walker view: the guide-joint walker of the locomotion module (or, with
  * --steer match, the motion-matching walker) on its terrain, with the target, the guide
- * (ground point and heading), the ground rays under the character and each sole, stance feet
- * (green) vs swing feet (grey), the hip drop (a red bar from the lowered hips up to where the
- * animation had them) and the path walked so far; matching adds the wanted and matched future
- * trajectories (match_overlay.c). The walk itself is the library's walk scenario
- * (animkit/scenario.h), shared with the CLI. */
+ * (ground point and heading), the ground rays under the character and each sole, planted feet
+ * (green: held by the grounding or standing on the ground) vs swinging feet (grey), the hip
+ * drop (a red bar from the lowered hips up to where the animation had them) and the path walked so
+ * far; matching adds the wanted and matched future trajectories (match_overlay.c). The walk itself
+ * is the library's walk scenario (animkit/scenario.h), shared with the CLI. */
 #include "walk_view.h"
 
 #include <math.h>
@@ -28,6 +28,9 @@ struct akv_walk_view {
     int hips;
     ak_vec3 trail[TRAIL_MAX];
     int trail_count;
+    /* the state one frame before the shown one (how fast each foot's points move) */
+    ak_walker_state prev;
+    int has_prev;
     /* terrain mesh around the walk */
     float *heights;
     /* Stairs: drawn exactly from the terrain's own treads (step_edges: step_count + 1 x values,
@@ -56,6 +59,8 @@ static void add_trail_point(akv_walk_view *w)
 /* Steps one frame and extends the trail. */
 static void step(akv_walk_view *w)
 {
+    ak_walk_scene_get_state(w->scene, &w->prev);
+    w->has_prev = 1;
     ak_walk_scene_step(w->scene, NULL);
     add_trail_point(w);
 }
@@ -64,6 +69,7 @@ static void reset(akv_walk_view *w)
 {
     ak_walk_scene_reset(w->scene);
     w->trail_count = 0;
+    w->has_prev = 0;
     add_trail_point(w);
 }
 
@@ -305,9 +311,11 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
     ak_vec3 dir = ak_vec3_make(sinf(st.guide_heading), 0.0f, cosf(st.guide_heading));
     akr_draw_capsule(r, ak_vec3_add(g, ak_vec3_make(0, 0.02f, 0)),
                      ak_vec3_add(g, ak_vec3_make(dir.x * 0.6f, 0.02f, dir.z * 0.6f)), 0.015f, blue);
-    /* Stance (green) and swing (grey) sole points. */
+    /* Planted (green) and swinging (grey) sole points, as the HUD says. */
+    akv_foot_shown feet[2];
+    akv_walk_view_feet(w, feet);
     for (int k = 0; k < 2; ++k)
-        akr_draw_sphere(r, st.sole[k], 0.035f, st.stance[k] ? green : grey);
+        akr_draw_sphere(r, st.sole[k], 0.035f, feet[k].down ? green : grey);
 
     float v[64 * 7];
     int n = 0;
@@ -347,6 +355,68 @@ static void hud_line(akr_renderer *r, float y, const char *text, int width, cons
     akr_draw_text(r, 10.0f, y, akr_text_fit(text, 2.0f, (float)width - 20.0f), text, ink);
 }
 
+/* A contact point counts as down this close to the ground under it (1 cm: the grounding puts
+ * planted points within a millimetre; a swinging toe passes higher), and, alone, only slower
+ * than AKV_FOOT_DOWN_SPEED: a foot point on the floor rolls and creeps, a swinging one passing
+ * near the ground moves at metres a second (tests/locomotion/test_contacts_mocap.c's
+ * DOWN_SPEED, the captures' own stance measure). */
+#define AKV_FOOT_DOWN_HEIGHT 0.01f
+#define AKV_FOOT_DOWN_SPEED  0.3f
+
+/* Point p (heel or toe) of foot k: its height over the ground under it (infinite where no
+ * ground), and its speed in m/s since `prev` (infinite without one). */
+static void point_motion(const ak_walker_state *now, const ak_walker_state *prev, float dt, int k,
+                         int toe, float *height, float *speed)
+{
+    const ak_vec3 p = toe ? now->toe[k] : now->sole[k];
+    const float ground = toe ? now->toe_ground[k] : now->sole_ground[k];
+    *height = isfinite(ground) ? p.y - ground : INFINITY;
+    *speed = INFINITY;
+    if (prev && dt > 0.0f) {
+        const ak_vec3 q = toe ? prev->toe[k] : prev->sole[k];
+        const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+        *speed = sqrtf(dx * dx + dy * dy + dz * dz) / dt;
+    }
+}
+
+void akv_walk_feet_shown(const ak_walker_state *now, const ak_walker_state *prev, float dt,
+                         akv_foot_shown out[2])
+{
+    for (int k = 0; k < 2; ++k) {
+        float h[2], v[2];
+        for (int p = 0; p < 2; ++p)
+            point_motion(now, prev, dt, k, p, &h[p], &v[p]);
+        const int low[2] = {h[0] < AKV_FOOT_DOWN_HEIGHT, h[1] < AKV_FOOT_DOWN_HEIGHT};
+        const int slow_low =
+            (low[0] && v[0] < AKV_FOOT_DOWN_SPEED) || (low[1] && v[1] < AKV_FOOT_DOWN_SPEED);
+        out[k].held = now->stance[k] != 0;
+        out[k].down = out[k].held || (low[0] && low[1]) || slow_low;
+        /* the slower of its points that are down (the heel and toe of a flat foot) */
+        const float v0 = low[0] ? v[0] : INFINITY, v1 = low[1] ? v[1] : INFINITY;
+        out[k].slide = out[k].down ? fminf(v0, v1) : 0.0f;
+        if (!isfinite(out[k].slide)) out[k].slide = 0.0f;
+    }
+}
+
+void akv_walk_view_feet(const akv_walk_view *w, akv_foot_shown out[2])
+{
+    ak_walker_state st;
+    ak_walk_scene_get_state(w->scene, &st);
+    akv_walk_feet_shown(&st, w->has_prev ? &w->prev : NULL, w->dt, out);
+}
+
+/* One foot as the HUD names it: planted (the grounding holds it), planted but not held (it
+ * stands on the ground by itself, at the speed its points creep), or swinging. */
+static void foot_word(char *out, size_t size, const akv_foot_shown *f)
+{
+    if (f->held)
+        snprintf(out, size, "planted");
+    else if (f->down)
+        snprintf(out, size, "planted (not held, %.2f m/s)", (double)f->slide);
+    else
+        snprintf(out, size, "swinging");
+}
+
 /* A sole's tilt against the ground normal means something only while that foot is planted:
  * a swinging foot's angle is the animation's, not an error. */
 static void sole_tilt(char *out, size_t size, int planted, float tilt)
@@ -357,13 +427,28 @@ static void sole_tilt(char *out, size_t size, int planted, float tilt)
         snprintf(out, size, "-- (swing)");
 }
 
+void akv_walk_view_feet_text(const akv_walk_view *w, char *out, size_t size)
+{
+    ak_walker_state st;
+    ak_walk_scene_get_state(w->scene, &st);
+    akv_foot_shown f[2];
+    akv_walk_view_feet(w, f);
+    char word[2][48], tilt[2][32];
+    for (int k = 0; k < 2; ++k) {
+        foot_word(word[k], sizeof word[k], &f[k]);
+        sole_tilt(tilt[k], sizeof tilt[k], f[k].down, st.tilt[k]);
+    }
+    snprintf(out, size, "feet: L %s, R %s   sole tilt from the ground: L %s, R %s", word[0],
+             word[1], tilt[0], tilt[1]);
+}
+
 void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r, int width)
 {
     static const float ink[3] = {0.10f, 0.11f, 0.14f};
     ak_walker_state st;
     ak_walk_scene_get_state(w->scene, &st);
     const ak_matcher *matcher = ak_walk_scene_matcher(w->scene);
-    char line[256], tilt_l[32], tilt_r[32];
+    char line[256];
     const char *state = st.stopped ? "  stopped" : st.arrived ? "  arrived" : "";
     if (matcher) /* the clip playing is on line 4 */
         snprintf(line, sizeof line, "matching  t %.2f s  to target %.2f m  path %.2f m%s",
@@ -373,11 +458,7 @@ void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r, int width)
                  w->clip_label, (double)st.time, (double)st.distance, (double)st.path_length,
                  state);
     hud_line(r, 10.0f, line, width, ink);
-    sole_tilt(tilt_l, sizeof tilt_l, st.stance[0], st.tilt[0]);
-    sole_tilt(tilt_r, sizeof tilt_r, st.stance[1], st.tilt[1]);
-    snprintf(line, sizeof line, "feet: L %s, R %s   sole tilt from the ground: L %s, R %s",
-             st.stance[0] ? "planted" : "swinging", st.stance[1] ? "planted" : "swinging", tilt_l,
-             tilt_r);
+    akv_walk_view_feet_text(w, line, sizeof line);
     hud_line(r, 30.0f, line, width, ink);
     snprintf(line, sizeof line,
              "hip drop by foot IK: %.1f mm (negative: raised)   heading %.0f deg (0 = +Z, 90 = +X)",

@@ -22,6 +22,26 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
 /* The HUD lines (what the walker is doing, labelled with units and meaning), fitted to
  * `width` pixels. */
 void akv_walk_view_hud(akv_walk_view *w, akr_renderer *r, int width);
+/* What a foot does in the shown frame, as the HUD says it and the sole balls colour it. */
+typedef struct akv_foot_shown {
+    int held;    /* the grounding holds it planted (the walker state's stance) */
+    int down;    /* planted: held, or standing on the ground by itself (heel and toe within
+                    1 cm of the ground under them, or one of them within 1 cm and slower than
+                    0.3 m/s) */
+    float slide; /* m/s: how fast the slower of its points that are down moves (0 in swing) */
+} akv_foot_shown;
+
+/* Both feet of a walker state (world metres) against the state `dt` s earlier (`prev`; NULL
+ * on the first frame, when only a held foot or one with both points within 1 cm is down).
+ * The walker state's stance is the grounding's (the feet it holds), and the matcher does not
+ * hold a foot that a transition brought down at another height than its frame has it: that
+ * foot stands on the ground all the same, so the HUD reads the feet themselves. */
+void akv_walk_feet_shown(const ak_walker_state *now, const ak_walker_state *prev, float dt,
+                         akv_foot_shown out[2]);
+/* The shown frame's feet (against the frame before it). */
+void akv_walk_view_feet(const akv_walk_view *w, akv_foot_shown out[2]);
+/* The HUD's feet line: "feet: L planted, R swinging   sole tilt from the ground: ...". */
+void akv_walk_view_feet_text(const akv_walk_view *w, char *out, size_t size);
 /* What the walker walks: "built-in walk" or the clip's file name. */
 const char *akv_walk_view_clip_label(const akv_walk_view *w);
 int akv_walk_view_key(akv_walk_view *w, int key);

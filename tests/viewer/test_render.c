@@ -725,6 +725,90 @@ static void render_walker_mode_draws_the_matching_trajectories(void **state)
     akv_mode_destroy(m);
 }
 
+/* What the HUD's feet line says of foot k (0 left, 1 right): 1 planted, 0 swinging, -1 neither. */
+static int hud_says_planted(const char *text, int k)
+{
+    const char *at = strstr(text, k ? ", R " : "feet: L ");
+    if (!at) return -1;
+    at += k ? 4 : 8;
+    if (strncmp(at, "planted", 7) == 0) return 1;
+    if (strncmp(at, "swinging", 8) == 0) return 0;
+    return -1;
+}
+
+/* Walks `seconds` of the walk in `s`, and on every frame checks the HUD's feet line against
+ * what the feet do: a foot whose heel and toe are both within 2 mm of the ground under them
+ * reads planted, one with both 5 cm or more above it reads swinging. Returns the frames where
+ * the HUD said planted of a foot the walker state did not have in stance. */
+static int walk_checking_the_feet_line(const akv_settings *s, float seconds)
+{
+    akv_scene scene;
+    memset(&scene, 0, sizeof scene);
+    char err[256], text[256];
+    akv_mode_state *m = akv_mode_create(s, &scene, err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    const int frames = (int)(seconds / akv_mode_frame_time(m) + 0.5f);
+    int unheld = 0, flat_frames = 0, swing_frames = 0;
+    for (int f = 0; f < frames; ++f) {
+        akv_mode_step_to(m, f);
+        ak_walker_state st;
+        ak_walk_scene_get_state(akv_mode_walk_scene(m), &st);
+        assert_int_equal(akv_mode_walk_feet_text(m, text, sizeof text), 1);
+        for (int k = 0; k < 2; ++k) {
+            const float heel = st.sole[k].y - st.sole_ground[k],
+                        toe = st.toe[k].y - st.toe_ground[k];
+            const int said = hud_says_planted(text, k);
+            if (fabsf(heel) <= 0.002f && fabsf(toe) <= 0.002f) {
+                ++flat_frames;
+                if (said != 1)
+                    fail_msg("t %.3f s: %s foot flat on the ground (heel %.4f m, toe %.4f m "
+                             "up), the HUD says \"%s\"",
+                             (double)st.time, k ? "right" : "left", (double)heel, (double)toe,
+                             text);
+                unheld += !st.stance[k];
+            } else if (heel >= 0.05f && toe >= 0.05f) {
+                ++swing_frames;
+                if (said != 0)
+                    fail_msg("t %.3f s: %s foot %.3f m up, the HUD says \"%s\"", (double)st.time,
+                             k ? "right" : "left", (double)fminf(heel, toe), text);
+            }
+        }
+    }
+    print_message("%d frames: %d feet flat on the ground (%d of them not in stance), %d swinging "
+                  "clear\n",
+                  frames, flat_frames, unheld, swing_frames);
+    assert_true(flat_frames > 0 && swing_frames > 0);
+    akv_mode_destroy(m);
+    return unheld;
+}
+
+/* The HUD's feet line says what the feet do, for both walkers. The matching walk of
+ * docs/img/walker_match.png (two CMU walks and a run, flat): the matcher's stance is the
+ * grounding's, and a foot a transition brings down at another height than its frame's is not
+ * held -- its left foot stands flat from 1.23 to 1.55 s with no stance, and the HUD said
+ * "L swinging, R swinging" (at 1.30 s: the left toe 0.0 mm and heel 0.8 mm up, moving
+ * 0.04 m/s; the right foot 15 cm up). */
+static void walk_hud_says_a_foot_on_the_ground_is_planted(void **state)
+{
+    (void)state;
+    akv_settings s;
+    akv_settings_defaults(&s, 1);
+    s.mode = AKV_MODE_WALK;
+    s.walk.terrain = AK_WALK_TERRAIN_FLAT;
+    walk_checking_the_feet_line(&s, 4.0f); /* the guide walker, built-in walk */
+    s.walk.steer = AK_WALK_STEER_MATCH;
+    s.walk.start[0] = -3.0f;
+    s.walk.start[1] = -2.0f;
+    s.walk.target[0] = 3.0f;
+    s.walk.target[1] = 2.0f;
+    char a[1024], b[1024], c[1024];
+    akt_mocap_path("cmu_02_01_walk.bvh", a, sizeof a);
+    akt_mocap_path("locomotion/cmu_02_02_walk.bvh", b, sizeof b);
+    akt_mocap_path("locomotion/cmu_02_03_run.bvh", c, sizeof c);
+    snprintf(s.walk.clip, sizeof s.walk.clip, "%s\n%s\n%s", a, b, c);
+    walk_checking_the_feet_line(&s, 1.6f);
+}
+
 /* The window path: animkit-view under Xvfb draws a few frames, saves the window and exits.
  * Skipped when xvfb-run is not installed (make deps installs it). */
 static void viewer_window_draws_the_clip_under_xvfb(void **state)
@@ -825,6 +909,7 @@ int main(void)
         cmocka_unit_test(render_demo_gif_shows_the_character_a_third_of_the_frame),
         cmocka_unit_test(render_stairs_draw_treads_and_risers_apart),
         cmocka_unit_test(render_walker_mode_draws_the_matching_trajectories),
+        cmocka_unit_test(walk_hud_says_a_foot_on_the_ground_is_planted),
         cmocka_unit_test(viewer_window_draws_the_clip_under_xvfb),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
