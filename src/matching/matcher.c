@@ -1200,22 +1200,30 @@ static float tread_goal_of(ak_matcher *m, int s, const ak_ground_hit *land,
  * the planted heel and where the swinging one lands (the normals: a stair's treads are level);
  * a step of the playing frame's own length (its landing from the planted foot, both in its
  * in-place pose) rising more than AK_STEP_RISE_MAX of the leg on that slope is shortened to
- * that rise; 1 otherwise. Kept while no foot swings over a planted one and once arrived; 1
- * standing. `hit`: floor_and_ik's. */
+ * that rise; 1 otherwise. In a run's flight (neither foot down in the playing frame) the
+ * same rule over the ground under the other heel may only lower it: a run's stance is short and
+ * its range may end before the next landing, so a foot over a planted one with its landing known
+ * is rare (CMU subject 9's heightmap run: 10 frames of a 59-frame loop; the scale stayed 1 up a
+ * 46 % slope and over its crest at 3.5 m/s, the floor rose at 2 m/s and the hips, braking at
+ * hip_accel_down, went on 1 m above it); the next such frame raises it again. Kept while
+ * neither and once arrived; 1 standing. `hit`: floor_and_ik's. */
 static float step_goal_of(ak_matcher *m, const ak_ground_hit *hit)
 {
     if (m->standing) return 1.0f;
     if (m->arrived) return m->step_goal;
     float goal = m->step_goal;
     const ak_vec3 f = ak_vec3_make(sinf(m->heading), 0.0f, cosf(m->heading));
+    const int flight = !m->db->contact[2 * m->frame] && !m->db->contact[2 * m->frame + 1];
     for (int s = 0; s < 2; ++s) {
         const int o = 1 - s;
-        if (!landing_known(m, s) || !m->stance[o] || !hit[4 + s].hit || !hit[o].hit) continue;
+        if (!landing_known(m, s) || !(m->stance[o] || flight) || !hit[4 + s].hit || !hit[o].hit)
+            continue;
         const ak_vec3 d = akv_sub(m->db->land_rel[2 * m->frame + s], m->anim_sole[o]);
         const float step = sqrtf(d.x * d.x + d.z * d.z);
         const float leg = leg_length(m);
-        goal = akw_step_scale_goal(&hit[4 + s], &hit[o], f, step, leg);
-        goal = akf_min(goal, tread_goal_of(m, s, &hit[4 + s], &hit[o], leg));
+        const float slope = akw_step_scale_goal(&hit[4 + s], &hit[o], f, step, leg);
+        goal = m->stance[o] ? akf_min(slope, tread_goal_of(m, s, &hit[4 + s], &hit[o], leg))
+                            : akf_min(goal, slope);
     }
     for (int s = 0; s < 2; ++s)
         if (m->stance[s]) m->tread_fresh[s] = 1;
@@ -1265,6 +1273,16 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
     for (int s = 0; s < 2; ++s) {
         float phase;
         const ak_ground_hit *land = landing_hit(m, s, hit, &phase);
+        /* A foot swinging toward no landing its range holds (the range ends first) stands on
+         * the ground under the character, which it will land near, and its glide starts there
+         * once a jump makes its landing known: the foothold its lift-off left held the floor
+         * through the rest of the range (CMU subject 9's heightmap run: the last 0.58 s of
+         * 09_02 hold no landing for the right foot; the floor ended 0.62 m under the ground
+         * up the slope and the knees folded to 155-165 deg as the feet landed on it). */
+        if (!land && !m->stance[s]) {
+            m->foothold[s] = m->pos.y;
+            m->has_foothold[s] = 1;
+        }
         support += 0.5f * ak_floor_support(&m->foothold[s], &m->has_foothold[s], m->stance[s],
                                            &hit[s], land, phase, m->pos.y, 0);
     }

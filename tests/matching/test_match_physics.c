@@ -151,10 +151,6 @@ static const known_out k_known_out[] = {
     {"subject 2", "stairs",
      "hips -3.02 g (bound -2.00: frame 178, a foot placed back off a tread edge leaves the "
      "trailing leg out of reach; not traced again); hips 2.87 g (bound 2.33)"},
-    {"subject 9", "heightmap",
-     "knee 169.2 deg (bound 141.6: at the stop, frame 269 (283 before held-back landings stopped "
-     "being held), the hips, 1 m above their goal after a crest, fall at 3.4 m/s and brake at "
-     "hip_accel_up 0.45 g; up to the crest, frames 138-145, the knees reach 155-162 deg)"},
 };
 
 static void every_database_and_ground_within_physics(void **state)
