@@ -111,6 +111,9 @@ struct ak_matcher {
      * point (ak_foot_ik_query_points'): query[k] is that point, cast[k] the ray's (heels 0, 1;
      * toes 2, 3). */
     ak_vec3 query[4], cast[4];
+    /* The pose source's own vertical acceleration of the hips at each of the last frames
+     * (source_hip_accel's `now`), m/s^2, newest first; INFINITY: none yet. */
+    float hip_accel_past[AK_HIP_WINDOW_MAX - 1];
 };
 
 enum { AK_SPARE_NONE, AK_SPARE_DEST, AK_SPARE_AHEAD };
@@ -394,6 +397,8 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->phase = 0;
     m->floor_y = m->pos.y;
     m->floor_v = 0.0f;
+    for (int k = 0; k < AK_HIP_WINDOW_MAX - 1; ++k)
+        m->hip_accel_past[k] = INFINITY;
     m->has_foothold[0] = m->has_foothold[1] = 0;
     m->sole_ground[0] = m->sole_ground[1] = m->toe_ground[0] = m->toe_ground[1] = NAN;
     m->dest_ground[0] = m->dest_ground[1] = NAN;
@@ -1124,25 +1129,40 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
  * rate; none while standing on the held stand frame) plus the root offset's that a transition left
  * decaying, the critically damped spring's x'' = -w^2 x - 2 w x' (Holden's form, core/spring.h).
  * Read from the table and the spring's state, never differenced from the posed frames: the same on
- * every build. */
-static float source_hip_accel(const ak_matcher *m)
+ * every build. Called once a frame: it keeps this frame's own figure for the next ones. */
+static float source_hip_accel(ak_matcher *m)
 {
     const ak_motion_db *db = m->db;
     const float w = aks_spring_omega(m->p.inertia_halflife);
     const float offset = -w * w * m->root_x.y - 2.0f * w * m->root_v.y;
-    if (m->standing) return offset;
-    const int32_t last = range_last(db, m->frame);
-    const float a = db->hip_accel[m->frame];
-    const float b = m->frame < last ? db->hip_accel[m->frame + 1] : a;
-    /* This frame's grounding acceleration enters the measure of the next n frames (its 33 ms
-     * window, akw_hip_window): bounded by the lowest of the table over them, the sum stays
-     * within the bound in each (taking only now's, CMU subject 9's heightmap run measured
-     * -1.79 g against -1.73 where the table fell from -0.84 to -1.30 g in one frame). */
-    float lowest = a + (b - a) * m->frac;
     const int32_t n = akw_hip_window(db->frame_time);
-    for (int32_t k = 1; k <= n && m->frame + k <= last; ++k)
-        lowest = akf_min(lowest, db->hip_accel[m->frame + k]);
-    return lowest * m->rate * m->rate + offset;
+    float now = offset, lowest = offset;
+    if (!m->standing) {
+        const int32_t last = range_last(db, m->frame);
+        const float a = db->hip_accel[m->frame];
+        const float b = m->frame < last ? db->hip_accel[m->frame + 1] : a;
+        /* This frame's grounding acceleration enters the measure of the next n frames (its
+         * 33 ms window, akw_hip_window): bounded by the lowest of the table over them, the sum
+         * stays within the bound in each (taking only now's, CMU subject 9's heightmap run
+         * measured -1.79 g against -1.73 where the table fell from -0.84 to -1.30 g in one
+         * frame). */
+        float least = a + (b - a) * m->frac;
+        now = least * m->rate * m->rate + offset;
+        for (int32_t k = 1; k <= n && m->frame + k <= last; ++k)
+            least = akf_min(least, db->hip_accel[m->frame + k]);
+        lowest = least * m->rate * m->rate + offset;
+    }
+    /* Those measures also average the source's own figure of the n - 1 frames before this one,
+     * which the table's lowest does not see where a jump or the stop left the offset's spring
+     * falling there (CMU subject 9's runs at 30 fps in cm on the heightmap, the stop: the
+     * offset's -1.40 g one frame, the grounding's cap set by the next frame's -1.00 g, the
+     * 33 ms measure -1.72 g against -1.51). */
+    for (int32_t k = 0; k + 1 < n; ++k)
+        lowest = akf_min(lowest, m->hip_accel_past[k]);
+    for (int32_t k = AK_HIP_WINDOW_MAX - 2; k > 0; --k)
+        m->hip_accel_past[k] = m->hip_accel_past[k - 1];
+    m->hip_accel_past[0] = now;
+    return lowest;
 }
 
 /* Whether hit g is a tread (level ground). */
