@@ -1224,9 +1224,9 @@ static float tread_goal_of(ak_matcher *m, int s, const ak_ground_hit *land,
  * same rule over the ground under the other heel may only lower it: a run's stance is short and
  * its range may end before the next landing, so a foot over a planted one with its landing known
  * is rare (CMU subject 9's heightmap run: 10 frames of a 59-frame loop; the scale stayed 1 up a
- * 46 % slope and over its crest at 3.5 m/s, the floor rose at 2 m/s and the hips, braking at
- * hip_accel_down, went on 1 m above it); the next such frame raises it again. Kept while
- * neither and once arrived; 1 standing. `hit`: floor_and_ik's. */
+ * 46 % slope and over its crest at 3.5 m/s, the floor rose at up to 1.9 m/s, the hips at 2 m/s
+ * and, braking at hip_accel_down, went on 1 m above it); the next such frame raises it again.
+ * Kept while neither and once arrived; 1 standing. `hit`: floor_and_ik's. */
 static float step_goal_of(ak_matcher *m, const ak_ground_hit *hit)
 {
     if (m->standing) return 1.0f;
