@@ -306,6 +306,7 @@ typedef struct foot_frame {
     float foothold[2];     /* the ground this leg stands on, or a swinging leg will land on */
     float swing_room[2];   /* a swinging foot: how far its ankle target may come down with no
                               point below its floor (clear_ground) */
+    float heel_floor[2], toe_floor[2], ankle_floor[2]; /* and the floors its points keep above */
     int has_foothold[2];
 } foot_frame;
 
@@ -1053,13 +1054,16 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     const ak_vec3 a = ff->ankle_target[s];
     const ak_vec3 heel =
         akv_sub(a, akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), leg->sole_height));
-    float lift = akf_max(ground_at(&fr->ground[s], ff->ray_heel[s], heel).height, floor) - heel.y;
-    lift = akf_max(lift, ground_at(&fr->ground[s], ff->ray_heel[s], a).height - a.y);
+    ff->heel_floor[s] = akf_max(ground_at(&fr->ground[s], ff->ray_heel[s], heel).height, floor);
+    ff->ankle_floor[s] = ground_at(&fr->ground[s], ff->ray_heel[s], a).height;
+    float lift = ff->heel_floor[s] - heel.y;
+    lift = akf_max(lift, ff->ankle_floor[s] - a.y);
     if (leg->has_toe) {
         const ak_vec3 toe = akv_add(a, akq_rotate(ff->foot_rot[s], leg->toe_local));
         const ak_ground_hit *g = fr->ground_toe[s].hit ? &fr->ground_toe[s] : &fr->ground[s];
         const ak_vec3 q = fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s];
-        lift = akf_max(lift, akf_max(ground_at(g, q, toe).height, floor) - toe.y);
+        ff->toe_floor[s] = akf_max(ground_at(g, q, toe).height, floor);
+        lift = akf_max(lift, ff->toe_floor[s] - toe.y);
     }
     /* The lift moves at most swing_height_rate (either way), rising faster by as much as the
      * ground under the heel rises along the ankle's path since last frame (sweep_rise: a
@@ -1082,6 +1086,47 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     ff->swing_room[s] = akf_max((lift - need) * p->weight, 0.0f);
 }
 
+/* A swinging foot held up by its toe (the toe nearest its floor, below the heel) that its knee
+ * needs lower by `want` than its room allows turns toe-up about the ankle (dorsiflexes), at
+ * most until the toe is as high as the heel, as a person lifts the toe over a step: the least
+ * turn t that raises the toe's room to `want`, to the ankle's, or to the heel's, which the turn
+ * lowers (each point's height over the ankle is A cos t + B sin t, the axis k horizontal
+ * across the foot; bisection, 12 steps). Turns ff->foot_rot; returns the turned foot's room. */
+static float toe_up_room(const ak_foot_ik_params *p, foot_frame *ff, int32_t s, float want)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    const float room = ff->swing_room[s];
+    if (!leg->has_toe || p->weight != 1.0f) return room;
+    const ak_vec3 a = ff->ankle_target[s];
+    const ak_vec3 v = akq_rotate(ff->foot_rot[s], leg->toe_local);
+    const ak_vec3 u = akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), -leg->sole_height);
+    const float toe_gap = a.y + v.y - ff->toe_floor[s], heel_gap = a.y + u.y - ff->heel_floor[s];
+    const float ankle_gap = a.y - ff->ankle_floor[s];
+    if (!(toe_gap < heel_gap) || !(toe_gap < ankle_gap)) return room; /* (room is toe_gap) */
+    const ak_vec3 kr = akv_cross(v, akv_make(0, 1, 0));
+    const float kl = akv_len(kr), dx = v.x - u.x, dz = v.z - u.z;
+    const float level = atan2f(u.y - v.y, sqrtf(dx * dx + dz * dz));
+    if (!(kl > 1e-6f) || !(level > 0.0f)) return room;
+    const ak_vec3 k = akv_scale(kr, 1.0f / kl);
+    const float tA = v.y, tB = akv_cross(k, v).y, hA = u.y, hB = akv_cross(k, u).y;
+    const float want_gap = akf_min(want, ankle_gap);
+    float lo = 0.0f, hi = level;
+    for (int i = 0; i < 12; ++i) {
+        const float m = 0.5f * (lo + hi), c = cosf(m), sn = sinf(m);
+        const float toe = toe_gap + tA * (c - 1.0f) + tB * sn;
+        const float heel = heel_gap + hA * (c - 1.0f) + hB * sn;
+        if (toe >= akf_min(want_gap, heel))
+            hi = m;
+        else
+            lo = m;
+    }
+    const float c = cosf(hi), sn = sinf(hi);
+    const float toe = toe_gap + tA * (c - 1.0f) + tB * sn;
+    const float heel = heel_gap + hA * (c - 1.0f) + hB * sn;
+    ff->foot_rot[s] = akq_normalize(akq_mul(akq_axis_angle(k, hi), ff->foot_rot[s]));
+    return akf_max(akf_min(akf_min(toe, heel), ankle_gap), 0.0f);
+}
+
 /* A swinging leg's knee kept within max_knee_flex (when set): the hip-to-ankle distance of a
  * knee bent by theta is d(theta) = sqrt(a^2 + b^2 + 2 a b cos theta) (law of cosines, thigh a,
  * shank b), so an ankle target nearer the hip than d(max_knee_flex) comes down (vertically,
@@ -1100,7 +1145,9 @@ static void swing_knee_within(const ak_foot_ik_params *p, const ak_skeleton *sk,
     if (!(h2 < d2)) return;
     const float y_max = hip.y - sqrtf(d2 - h2);
     if (!(t.y > y_max)) return;
-    ff->ankle_target[s].y -= akf_min(t.y - y_max, ff->swing_room[s]);
+    float room = ff->swing_room[s];
+    if (t.y - y_max > room) room = toe_up_room(p, ff, s, t.y - y_max);
+    ff->ankle_target[s].y -= akf_min(t.y - y_max, room);
 }
 
 /* Limb IK per leg toward its ankle target and foot rotation, knee pole in front; then the
