@@ -614,10 +614,12 @@ AK_SOA8_PASS void linear_soa8(const ak_clip *c, const ak_skeleton *sk, const spa
  * fm, f0, f1, f2), the slerp parameters of t and of the SQUAD blend 2t(1 - t), and the
  * Catmull-Rom weights. */
 typedef struct lane_cubic {
+    /* the lanes' slerp parameters (t, h, g of t; bt, bh, bg of the blend) and Catmull-Rom
+     * weights, used straight from here by the pass (read as operands, not copied per block) */
+    __m256 tp[6], cw[4];
     const float *times; /* the lanes' times, for the rare lane the scalar SQUAD redoes */
     const float *span[8];
     const ak_vec3 *vm[8], *v0[8], *v1[8], *v2[8];
-    float t[8], h[8], g[8], bt[8], bh[8], bg[8], wa[8], wb[8], wc[8], wd[8];
 } lane_cubic;
 
 /* The slerp parameters and Catmull-Rom weights of the eight lanes at once: lane_cubic's
@@ -630,23 +632,22 @@ AK_AVX2 static void lane_cubic_weights(const __m256 t, lane_cubic *k)
     const __m256 b = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.0f), t), _mm256_sub_ps(one, t));
     const __m256 t2 = _mm256_mul_ps(t, t), t3 = _mm256_mul_ps(t2, t);
     const __m256 tm = _mm256_sub_ps(t, half), bm = _mm256_sub_ps(b, half);
-    _mm256_storeu_ps(k->t, t);
-    _mm256_storeu_ps(k->h, _mm256_mul_ps(tm, tm));
-    _mm256_storeu_ps(k->g, _mm256_mul_ps(_mm256_mul_ps(t, tm), _mm256_sub_ps(t, one)));
-    _mm256_storeu_ps(k->bt, b);
-    _mm256_storeu_ps(k->bh, _mm256_mul_ps(bm, bm));
-    _mm256_storeu_ps(k->bg, _mm256_mul_ps(_mm256_mul_ps(b, bm), _mm256_sub_ps(b, one)));
+    k->tp[0] = t;
+    k->tp[1] = _mm256_mul_ps(tm, tm);
+    k->tp[2] = _mm256_mul_ps(_mm256_mul_ps(t, tm), _mm256_sub_ps(t, one));
+    k->tp[3] = b;
+    k->tp[4] = _mm256_mul_ps(bm, bm);
+    k->tp[5] = _mm256_mul_ps(_mm256_mul_ps(b, bm), _mm256_sub_ps(b, one));
     /* -0.5 t3 + t2 - 0.5 t;  1.5 t3 - 2.5 t2 + 1;  -1.5 t3 + 2 t2 + 0.5 t;  0.5 t3 - 0.5 t2 */
-    _mm256_storeu_ps(k->wa,
-                     _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(-0.5f), t3), t2),
-                                   _mm256_mul_ps(half, t)));
-    _mm256_storeu_ps(k->wb, _mm256_add_ps(_mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(1.5f), t3),
-                                                        _mm256_mul_ps(_mm256_set1_ps(2.5f), t2)),
-                                          one));
-    _mm256_storeu_ps(k->wc, _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(-1.5f), t3),
-                                                        _mm256_mul_ps(_mm256_set1_ps(2.0f), t2)),
-                                          _mm256_mul_ps(half, t)));
-    _mm256_storeu_ps(k->wd, _mm256_sub_ps(_mm256_mul_ps(half, t3), _mm256_mul_ps(half, t2)));
+    k->cw[0] = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(-0.5f), t3), t2),
+                             _mm256_mul_ps(half, t));
+    k->cw[1] = _mm256_add_ps(_mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(1.5f), t3),
+                                           _mm256_mul_ps(_mm256_set1_ps(2.5f), t2)),
+                             one);
+    k->cw[2] = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(-1.5f), t3),
+                                           _mm256_mul_ps(_mm256_set1_ps(2.0f), t2)),
+                             _mm256_mul_ps(half, t));
+    k->cw[3] = _mm256_sub_ps(_mm256_mul_ps(half, t3), _mm256_mul_ps(half, t2));
 }
 
 /* lane_cubic of the eight lanes at `times` from their spans in registers: span_row's rows
@@ -712,8 +713,9 @@ AK_AVX2 static inline soa8_quat span8_load(const lane_cubic *k, size_t at)
  * of line. The outer and inner slerps start from the table (the sign flip, the difference
  * and the coefficients A, B of soa8_slerp made once per key: the same bits). */
 AK_AVX2 __attribute__((always_inline)) static inline soa8_quat
-soa8_squad(const ak_clip *c, const lane_cubic *k, int32_t j, const __m256 tp[6])
+soa8_squad(const ak_clip *c, const lane_cubic *k, int32_t j)
 {
+    const __m256 *tp = k->tp;
     const size_t at = (size_t)j * AK_CUBIC_SPAN_FLOATS;
     /* in the order of use, each slerp's keys loaded after the last one's are consumed: fewer
      * registers live at once (the gathers' transposes need most of them) */
@@ -752,10 +754,6 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
     const ak_xform *rest = sk->rest_local;
     lane_cubic k;
     lane_cubic_load(c, s, times, &k);
-    const __m256 tp[6] = {_mm256_loadu_ps(k.t),  _mm256_loadu_ps(k.h),  _mm256_loadu_ps(k.g),
-                          _mm256_loadu_ps(k.bt), _mm256_loadu_ps(k.bh), _mm256_loadu_ps(k.bg)};
-    const __m256 cw[4] = {_mm256_loadu_ps(k.wa), _mm256_loadu_ps(k.wb), _mm256_loadu_ps(k.wc),
-                          _mm256_loadu_ps(k.wd)};
     /* The rotations of a run of joints first, then their FK. The SQUADs of a run do not
      * depend on each other, so the CPU overlaps their long chains (three slerps, two
      * normalisations) with one another; in one loop with FK, each joint's SQUAD waited on or
@@ -766,7 +764,7 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
     for (int32_t j0 = 0; j0 < n; j0 += RUN) {
         const int32_t run = n - j0 < RUN ? n - j0 : RUN;
         for (int32_t r = 0; r < run; ++r)
-            local[r] = soa8_squad(c, &k, j0 + r, tp);
+            local[r] = soa8_squad(c, &k, j0 + r);
         for (int32_t r = 0; r < run; ++r) {
             const int32_t j = j0 + r;
             soa8_xform o;
@@ -780,9 +778,9 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
                 soa8_vec3_keys(k.v0, tk, p0);
                 soa8_vec3_keys(k.v1, tk, p1);
                 soa8_vec3_keys(k.v2, tk, p2);
-                o.tx = soa8_catmull_rom(cw, pm[0], p0[0], p1[0], p2[0]);
-                o.ty = soa8_catmull_rom(cw, pm[1], p0[1], p1[1], p2[1]);
-                o.tz = soa8_catmull_rom(cw, pm[2], p0[2], p1[2], p2[2]);
+                o.tx = soa8_catmull_rom(k.cw, pm[0], p0[0], p1[0], p2[0]);
+                o.ty = soa8_catmull_rom(k.cw, pm[1], p0[1], p1[1], p2[1]);
+                o.tz = soa8_catmull_rom(k.cw, pm[2], p0[2], p1[2], p2[2]);
             }
             soa8_put(w, n, ws, soa, to_soa, j, parents[j], o, tiled);
         }
