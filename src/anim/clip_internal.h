@@ -167,6 +167,14 @@ AK_INLINE const ak_quat *squad_row(const ak_clip *c, int32_t f)
     return c->squad_points + (size_t)f * (size_t)c->joint_count;
 }
 
+/* ak_clip_sample for a caller that keeps the other joints' translations at their rest
+ * offsets (what ak_clip_sample writes there) between calls on the same clip: every rotation,
+ * and the translations of the joints with a translation track and of joint `also` (-1: none;
+ * the joint a caller moves afterwards, e.g. the root motion's in place) only. The same bits
+ * as ak_clip_sample where it writes. */
+void ak_clip_sample_keyed(const ak_clip *c, const ak_skeleton *sk, float t, ak_interp interp,
+                          ak_xform *local, int32_t also);
+
 /* The eight-lane cubic pass's span table (clip_batch.c), made by ak_clip_prepare_cubic in
  * the control points' allocation, after their rows: per key span and joint, the key, the
  * control point and their slerps' constants, so each character's joint is one read. */
@@ -295,7 +303,11 @@ squad4_at(const ak_quat *q0, const ak_quat *q1, const ak_quat *s0, const ak_quat
     return squad4_blend(outer, inner, &ph, out);
 }
 
-AK_INLINE int squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[4])
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline)) /* (into each of clip_sample.c's two forms) */
+#endif
+AK_INLINE int
+squad4(const ak_clip *c, const key_span *s, int32_t j, __m128 out[4])
 {
     if (!squad4_applies(c, s)) return 0;
     const aks_slerp_t pt = aks_slerp_params(s->alpha);

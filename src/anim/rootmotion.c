@@ -354,6 +354,11 @@ ak_xform ak_root_motion_character(const ak_root_motion *rm, float t)
     return character_memo(rm, NULL, t);
 }
 
+int32_t ak_root_motion_joint(const ak_root_motion *rm)
+{
+    return rm ? rm->root_joint : -1;
+}
+
 void ak_root_motion_make_in_place(const ak_root_motion *rm, float t, ak_xform *local)
 {
     ak_root_motion_make_in_place_memo(rm, NULL, t, local);

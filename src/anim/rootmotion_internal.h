@@ -34,6 +34,9 @@ typedef struct ak_root_period_memo {
     float h[2];
 } ak_root_period_memo;
 
+/* The joint whose local transform ak_root_motion_make_in_place changes (-1: none). */
+int32_t ak_root_motion_joint(const ak_root_motion *rm);
+
 /* ak_root_motion_at, _delta and _make_in_place with a memo (may be NULL): bit for bit the
  * same answers. */
 void ak_root_motion_at_memo(const ak_root_motion *rm, ak_root_period_memo *memo, float t,

@@ -10,6 +10,7 @@
 #include "animkit/walkmetrics.h"
 #include "core/spring.h"
 #include "core/xform_inline.h"
+#include "anim/clip_internal.h"
 #include "anim/rootmotion_internal.h"
 #include "locomotion/internal.h"
 
@@ -46,7 +47,11 @@ struct ak_walker {
     const ak_walk_motion *m;
     ak_walker_params p;
     int32_t J;
-    ak_xform *anim;       /* in-place local pose of this frame (walk, idle blended) */
+    ak_xform *anim; /* in-place local pose of this frame (walk, idle blended) */
+    /* The clip last sampled into anim whole, if nothing has written anim's translations since
+     * (a blend does): its joints without a translation track still hold their rest offsets
+     * there, so the next sample of it writes only what changes (ak_clip_sample_keyed). */
+    const ak_clip *anim_keyed;
     ak_xform *idle_local; /* scratch for the idle pose */
     ak_xform *local;      /* output local pose, character baked into the root */
     ak_xform *world;
@@ -784,7 +789,15 @@ static void animated_pose(ak_walker *w)
     const int in_segment = w->play != AK_WALKER_PLAY_LOOP;
     const ak_walk_segment *g = &m->segment[in_segment ? PLAY_SEGMENT(w->play) : 0];
     const float t = in_segment ? w->seg_time : w->clip_time;
-    ak_clip_sample(in_segment ? g->clip : m->clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim);
+    const ak_clip *clip = in_segment ? g->clip : m->clip;
+    if (w->anim_keyed == clip) {
+        /* (the root motion's joint too: its in place below moves it) */
+        ak_clip_sample_keyed(clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim,
+                             ak_root_motion_joint(in_segment ? g->root : m->root));
+    } else {
+        ak_clip_sample(clip, m->skeleton, t, (ak_interp)w->p.interp, w->anim);
+        w->anim_keyed = clip;
+    }
     if (in_segment)
         ak_root_motion_make_in_place(g->root, t, w->anim);
     else
@@ -809,6 +822,7 @@ static void animated_pose(ak_walker *w)
     }
     const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w); /* smoothstep */
     ak_pose_blend(w->anim, w->idle_local, w->J, s, NULL, w->anim);
+    w->anim_keyed = NULL;
 }
 
 /* Each foot's contact: the clip's. Settling at a stop, a foot the clip has in the air comes

@@ -6,8 +6,11 @@
  * and cubic stays a turn about +Y between them;
  * a clamped clip clamps, a looping one wraps; joints without a track keep their rest offset;
  * a looping clip sampled periods later (up to 2^20 of them, and a float step either side of
- * each whole period) gives the bits of the same time wrapped by fmodf, in every mode. */
+ * each whole period) gives the bits of the same time wrapped by fmodf, in every mode; the
+ * keyed sample (ak_clip_sample_keyed, the walker's) over a pose sampled whole at another time
+ * gives the whole sample's bits, and leaves the translations it does not write alone. */
 #include "test_params.h"
+#include "anim/clip_internal.h"
 
 enum { J = 6, FRAMES = 3 };
 #define FT 0.5f
@@ -155,6 +158,35 @@ static void looping_late_times_sample_as_fmodf_wraps_them(void **state)
     g_c->loop = 0;
 }
 
+/* Over a pose sampled whole at another time (its untracked joints at their rest offsets),
+ * the keyed sample at t writes the bits of the whole sample at t: every rotation, the root's
+ * track and joint `also`; another joint's translation is left as it was. */
+static void keyed_sample_writes_the_whole_samples_bits(void **state)
+{
+    (void)state;
+    const ak_interp modes[] = {AK_INTERP_STEP, AK_INTERP_LINEAR, AK_INTERP_CUBIC};
+    const float times[] = {0.0f, 0.3f, 0.5f, 0.77f, 1.2f, 1.6f};
+    for (int loop = 0; loop < 2; ++loop) {
+        g_c->loop = loop;
+        for (int m = 0; m < 3; ++m)
+            for (int i = 0; i < 6; ++i) {
+                ak_xform whole[J], keyed[J];
+                ak_clip_sample(g_c, g_s, times[i], modes[m], whole);
+                ak_clip_sample(g_c, g_s, times[(i + 3) % 6], modes[m], keyed);
+                keyed[2].translation = ak_vec3_make(7.0f, 8.0f, 9.0f); /* `also`: rewritten */
+                ak_clip_sample_keyed(g_c, g_s, times[i], modes[m], keyed, 2);
+                if (memcmp(whole, keyed, sizeof whole) != 0)
+                    fail_msg("loop %d, mode %d, t = %g: not the whole sample's bits", loop, m,
+                             (double)times[i]);
+                keyed[4].translation = ak_vec3_make(7.0f, 8.0f, 9.0f); /* not written */
+                ak_clip_sample_keyed(g_c, g_s, times[i], modes[m], keyed, -1);
+                assert_true(keyed[4].translation.x == 7.0f && keyed[4].translation.z == 9.0f);
+                assert_true(memcmp(whole, keyed, sizeof(ak_xform) * 4) == 0);
+            }
+    }
+    g_c->loop = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +194,7 @@ int main(void)
         cmocka_unit_test(linear_step_and_cubic_worked_numbers),
         cmocka_unit_test(clamped_clamps_and_looping_wraps),
         cmocka_unit_test(looping_late_times_sample_as_fmodf_wraps_them),
+        cmocka_unit_test(keyed_sample_writes_the_whole_samples_bits),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
