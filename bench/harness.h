@@ -6,6 +6,9 @@
 
 /* Seconds from a monotonic clock. */
 double akb_now(void);
+/* Seconds this thread has run (CLOCK_THREAD_CPUTIME_ID; the monotonic clock where there is
+ * none): on a loaded machine the time spent waiting for a core is not counted. */
+double akb_cpu_now(void);
 /* Median of n values (sorts a copy of at most 1024 values). */
 double akb_median(const double *values, int n);
 /* 95th percentile of n values. */

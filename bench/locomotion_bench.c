@@ -129,20 +129,23 @@ static void step_crowd(void *arg)
 #define WARM_UP_FRAMES 60
 
 /* Median seconds per frame of the crowd: one character timed 200 frames per sample (31
- * samples) for resolution, a crowd one frame per sample (21). */
+ * samples) for resolution, a crowd one frame per sample (21). Seconds this thread ran
+ * (akb_cpu_now, as bench_core's crowd rows): a sample that waited for a core is not longer for
+ * it (in wall-clock time, tools/bench_compare.sh's runs of the same library, minutes after the
+ * main table's, printed 25-128 % above it on a shared machine). */
 static double crowd_seconds(crowd *c)
 {
     for (int f = 0; f < WARM_UP_FRAMES; ++f)
         step_crowd(c);
-    if (c->n > 1) return akb_median_seconds(step_crowd, c, 21);
+    const int n = c->n > 1 ? 21 : 31, frames = c->n > 1 ? 1 : 200;
     double v[31];
-    for (int r = 0; r < 31; ++r) {
-        const double t0 = akb_now();
-        for (int f = 0; f < 200; ++f)
+    for (int r = 0; r < n; ++r) {
+        const double t0 = akb_cpu_now();
+        for (int f = 0; f < frames; ++f)
             step_crowd(c);
-        v[r] = (akb_now() - t0) / 200.0;
+        v[r] = (akb_cpu_now() - t0) / (double)frames;
     }
-    return akb_median(v, 31);
+    return akb_median(v, n);
 }
 
 static void print_cost(int n, const char *what, double per)
