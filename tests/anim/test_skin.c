@@ -6,7 +6,11 @@
 
 static float out_a[MAXV * 3 + 4], out_b[MAXV * 3 + 4], nrm_a[MAXV * 3 + 4], nrm_b[MAXV * 3 + 4];
 
-/* A vertex bound to one bone: DQS and LBS are the same rigid transform (1e-6). */
+/* A vertex bound to one bone: DQS and LBS are the same rigid transform, to float rounding:
+ * positions within 2e-6 (the rig's coordinates, bind and model transforms of +-1 applied to
+ * vertices of +-1, pass through magnitudes up to 4, where a float's last bit is 4.8e-7; the two
+ * paths round differently by a few bits: 1.07e-6 where the CPU has AVX2 and FMA and the
+ * kernels fuse their multiply-adds), unit normals within 1e-6. */
 static void skin_dqs_equals_lbs_for_one_bone(void **state)
 {
     (void)state;
@@ -28,7 +32,7 @@ static void skin_dqs_equals_lbs_for_one_bone(void **state)
         for (int32_t i = 0; i < v.count * 3; ++i) {
             const double d = fabs((double)out_a[i] - out_b[i]);
             if (d > worst) worst = d;
-            AKT_NEAR(out_a[i], out_b[i], 1e-6);
+            AKT_NEAR(out_a[i], out_b[i], 2e-6);
             AKT_NEAR(nrm_a[i], nrm_b[i], 1e-6);
         }
     }
