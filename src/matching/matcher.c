@@ -34,8 +34,14 @@ struct ak_matcher {
     ak_xform *own_local, *own_world; /* scratch: the playing frame's own pose (stance gate) */
     ak_vec3 *off_x, *off_v;          /* per joint rotation offset (rotation vector) and its rate */
     ak_vec3 root_x, root_v;          /* root translation offset (in-place pose) and its rate */
-    ak_vec3 vel_x, vel_v;            /* character velocity offset (world) and its rate */
-    float turn_x, turn_v;            /* heading-rate offset */
+    /* root_offset_y: the database's own lowest and highest hips acceleration (m/s^2), the
+     * in-place root heights shown (newest first; root_hist_n of them, at steps of root_hist_dt) */
+    float src_accel_lo, src_accel_hi;
+    float root_hist[AK_HIP_WINDOW_MAX + 1];
+    int32_t root_hist_n;
+    float root_hist_dt;
+    ak_vec3 vel_x, vel_v; /* character velocity offset (world) and its rate */
+    float turn_x, turn_v; /* heading-rate offset */
     int32_t frame;
     float frac, rate; /* rate: playback-rate warping */
     int32_t standing, arrived;
@@ -293,6 +299,8 @@ static int32_t plan_hips(ak_matcher *m, ak_error *err)
     const int32_t st = ak_motion_db_source_metrics(db, &src, err);
     if (st != AK_OK) return st;
     ak_foot_ik_plan_accel(&m->fik, src.hip_accel_min_g, src.hip_accel_max_g);
+    m->src_accel_lo = src.hip_accel_min_g * AK_GRAVITY;
+    m->src_accel_hi = src.hip_accel_max_g * AK_GRAVITY;
     for (int s = 0; s < 2; ++s) {
         float slack = INFINITY;
         for (int32_t r = 0; r < db->range_count; ++r)
@@ -373,6 +381,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->sim_vel = m->sim_acc = m->want_vel = m->searched_want = ak_vec3_make(0, 0, 0);
     memset(m->off_x, 0, sizeof(ak_vec3) * (size_t)m->J * 2);
     m->root_x = m->root_v = m->vel_x = m->vel_v = ak_vec3_make(0, 0, 0);
+    m->root_hist_n = 0;
     m->turn_x = m->turn_v = 0.0f;
     m->frame = m->db->stand_frame;
     m->frac = 0.0f;
@@ -736,6 +745,37 @@ static ak_vec3 advance(ak_matcher *m, float dt)
     return move;
 }
 
+/* The root offset's vertical part keeps the shown in-place root height y (the frame's own
+ * height `base` plus the offset) within the source's envelope in the 33 ms measure of the walk
+ * metrics (akw_hip_window): y - y1 - yn + yn1 over n dt^2 within [lo, hi], lo the lower of the
+ * database's own lowest and -1 g, hi the higher of its highest and +1 g. A transition's
+ * offset decays only as fast as that room lets it, and where the jump joins two frames whose
+ * own accelerations add up in one window (a database frame rate above the capture's: its
+ * hips bend only at the captured samples), the offset takes the difference. */
+static void root_offset_y(ak_matcher *m, float base, float x0, float dt)
+{
+    const int32_t n = akw_hip_window(dt);
+    if (dt != m->root_hist_dt) m->root_hist_n = 0;
+    m->root_hist_dt = dt;
+    float y = base + m->root_x.y;
+    if (dt > 0.0f && m->root_hist_n > n) {
+        const float *h = m->root_hist;
+        const float c = h[0] + h[n - 1] - h[n], k = (float)n * dt * dt;
+        const float lo = c + akf_min(m->src_accel_lo, -AK_GRAVITY) * k;
+        const float hi = c + akf_max(m->src_accel_hi, AK_GRAVITY) * k;
+        const float yc = akf_clamp(y, lo, hi);
+        if (yc != y) {
+            const float x = yc - base;
+            m->root_v.y = (x - x0) / dt;
+            m->root_x.y = x;
+            y = yc;
+        }
+    }
+    memmove(m->root_hist + 1, m->root_hist, sizeof m->root_hist - sizeof m->root_hist[0]);
+    m->root_hist[0] = y;
+    if (m->root_hist_n <= AK_HIP_WINDOW_MAX) ++m->root_hist_n;
+}
+
 /* The in-place pose of the playing frame plus the decaying transition offsets. */
 static void animate(ak_matcher *m, float dt)
 {
@@ -759,7 +799,9 @@ static void animate(ak_matcher *m, float dt)
         aks_spring3_step_k(&m->off_x[j], &m->off_v[j], akv_make(0, 0, 0), y, dt, e);
         m->anim[j].rotation = akq_normalize(akq_mul(quat_exp(m->off_x[j]), m->anim[j].rotation));
     }
+    const float x0 = m->root_x.y;
     aks_spring3_step_k(&m->root_x, &m->root_v, akv_make(0, 0, 0), y, dt, e);
+    root_offset_y(m, m->anim[0].translation.y, x0, dt);
     m->anim[0].translation = akv_add(m->anim[0].translation, m->root_x);
 }
 
