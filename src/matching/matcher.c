@@ -66,11 +66,12 @@ struct ak_matcher {
     ak_controller ctrl;
     float floor_y, floor_v, foothold[2];
     int32_t has_foothold[2], stance[2], released[2], unlocks;
-    int32_t held_back[2]; /* a landing held back out of reach (out_of_reach) until it lands */
-    int32_t contact[2];   /* AK_CONTACT_* of the shown stance (0 in swing) */
-    float offset_lift[2]; /* |shown ankle height - the playing frame's own|, m */
-    float dt;             /* of the frame in progress */
-    ak_vec3 move;         /* its wanted displacement */
+    int32_t held_back[2];  /* a landing held back out of reach (out_of_reach) until it lands */
+    int32_t pushed_off[2]; /* the grounding has lifted this planted foot (push_off) */
+    int32_t contact[2];    /* AK_CONTACT_* of the shown stance (0 in swing) */
+    float offset_lift[2];  /* |shown ankle height - the playing frame's own|, m */
+    float dt;              /* of the frame in progress */
+    ak_vec3 move;          /* its wanted displacement */
     int32_t position_set, height_from_ray;
     float sole_ground[2], toe_ground[2];
     /* Foot placement (stairs, the walker's rule: ak_foot_place_decide): each swing decides once
@@ -401,6 +402,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->transitions = m->searches = m->unlocks = 0;
     m->stance[0] = m->stance[1] = m->released[0] = m->released[1] = 0;
     m->held_back[0] = m->held_back[1] = 0;
+    m->pushed_off[0] = m->pushed_off[1] = 0;
     m->force_search = 1;
     m->initialized = 0;
     m->phase = 0;
@@ -847,6 +849,25 @@ static int contact_ahead(const ak_matcher *m, int s)
     const int32_t last = range_last(m->db, m->frame);
     const int32_t fa = m->frame + ahead < last ? m->frame + ahead : last;
     return m->db->contact[2 * fa + s] != 0;
+}
+
+/* Whether planted foot s is pushing off: walking, the playing frame has it down on its toe
+ * alone (its heel up), or the grounding has lifted it already in this stance (pushed_off). Its
+ * stance is ending: the grounding lifts it (ak_foot_ik_state.released) once the hips have left
+ * it out of its leg's reach even rolled over its toe, as it lifts a foot whose stance ends
+ * within the planting's fade (stance_next 0), instead of dropping the hips to it at once (its
+ * last resort). CMU subject 2 up stairs: a right foot placed 0.17 m back off a tread's edge
+ * stood on its toe 0.15 m below a floor rising at 0.65 m/s toward a landing two risers up; the
+ * planned hips, which see a planted leg only once it is out of reach, could not brake in time,
+ * and the last resort pulled them 29 mm down in two frames (-3.02 g, then +2.87 g as the drop
+ * ended) while the frame had the foot on its toe for 5 more frames. Once lifted it stays free
+ * to lift: a jump to a frame with that foot flat (a slow walk at 30 fps on the stairs' top
+ * landing) otherwise left the last resort the whole way the planned hips had still to come
+ * down (41 mm in a frame, -6.33 g). */
+static int push_off(const ak_matcher *m, int s)
+{
+    return !m->standing && m->stance[s] &&
+           (m->db->contact[2 * m->frame + s] == AK_CONTACT_TOE || m->pushed_off[s]);
 }
 
 /* Leg s's sole in the in-place model pose `pose` (local, parent space): FK down the chain
@@ -1364,6 +1385,9 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
     fr.floor_height = m->floor_y;
     fr.anim_hip_accel = source_hip_accel(m);
     for (int s = 0; s < 2; ++s) {
+        /* a planted foot the grounding lifted last frame (push_off) until its stance ends */
+        m->pushed_off[s] = !m->standing && m->stance[s] &&
+                           (m->pushed_off[s] || (m->initialized && m->fst.released[s]));
         fr.stance[s] = m->stance[s];
         /* a swinging foot lands off a stair edge (the walker's rule) */
         if (m->toe_at_land[s])
@@ -1377,8 +1401,10 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
          * reach). */
         const float reach_down = 0.5f / m->fik.stance_fade_rate;
         const int settled = m->stance[s] || m->offset_lift[s] <= m->p.stance_gate + reach_down;
-        /* a released foot follows the animation until the frame lifts it */
-        fr.stance_next[s] = m->standing ? 1 : settled && !m->released[s] && contact_ahead(m, s);
+        /* a released foot follows the animation until the frame lifts it; a foot pushing off
+         * lifts once its leg cannot reach it (push_off) */
+        fr.stance_next[s] =
+            m->standing ? 1 : settled && !m->released[s] && contact_ahead(m, s) && !push_off(m, s);
         fr.ground[s] = hit[s];
         /* the toe ray is under the toe (a swinging toe is kept above it) except while it looks
          * at the landing */
