@@ -24,21 +24,29 @@
 enum { SCAN_IDLE = 0, SCAN_ON = 1, SCAN_DONE = 2 };
 enum { PLAN_NONE = 0, PLAN_SET = 1, PLAN_OFF = 2 };
 
+/* One sample of a tread scan: its distance along the line, the ground's height and slope. */
+typedef struct scan_sample {
+    float d, h, slope;
+} scan_sample;
+
 /* A planted foot's scan of the ground ahead along a line (origin, dir: its heel and the travel
- * where its stance began), one ray a frame: coarse samples SCAN_STEP apart from `d` to `end`;
- * between two that differ by a riser (more than the slopes carry), bisection down to SCAN_FINE
- * finds the edge (at `edge[]`, distances along the line). */
+ * where its stance began), one ray a frame: first coarse samples `step` apart from `d` to `end`;
+ * two that differ by a riser (more than the slopes carry) hold an edge between them (`lo`,
+ * `hi`), which bisection then narrows down to SCAN_FINE, the widest first. The step is
+ * SCAN_STEP, wider when the stance has too few frames for it (scan_step): the scan covers its
+ * reach at any frame rate, and an edge the stance left wider is read at its worst. */
 typedef struct tread_scan {
     int32_t state; /* SCAN_IDLE (starts with the next stance), SCAN_ON, SCAN_DONE */
     ak_vec3 origin, dir;
-    float d, end, probe; /* the next coarse distance, where the scan ends, this frame's probe */
-    float covered;       /* the farthest coarse sample taken */
-    int32_t has_prev, bisect;
-    float prev_d, prev_h, prev_slope;                 /* the last coarse sample */
-    float lo_d, lo_h, lo_slope, hi_d, hi_h, hi_slope; /* bisecting: the interval's ends */
-    float edge[SCAN_EDGES];
-    int32_t edge_up[SCAN_EDGES]; /* the ground beyond the edge is the higher */
+    float d, end, step, probe; /* the next coarse distance, where they end, their spacing, this
+                                  frame's probe */
+    float covered;             /* the farthest coarse sample taken */
+    int32_t has_prev;
+    scan_sample prev; /* the last coarse sample */
     int32_t edges;
+    int32_t narrow; /* the edge this frame's probe narrows, -1 for a coarse sample */
+    scan_sample lo[SCAN_EDGES], hi[SCAN_EDGES]; /* each edge's interval */
+    int32_t edge_up[SCAN_EDGES];                /* the ground beyond the edge is the higher */
 } tread_scan;
 
 struct ak_walker {
@@ -1260,7 +1268,44 @@ static ak_vec3 scan_point(const tread_scan *c)
     return akv_add(c->origin, akv_scale(c->dir, c->probe));
 }
 
-/* Starts foot s's scan at the first frame of its stance and picks this frame's probe. */
+/* The share of a stance's frames the coarse samples may take (the rest narrow the edges). */
+#define SCAN_COARSE_SHARE 0.6f
+
+/* The coarse step of foot s's scan over `span` metres, starting now: SCAN_STEP, or wider when
+ * its stance (the clip's time to its lift-off, over this frame's dt: the frames it lasts at
+ * the full rate) has fewer frames than SCAN_COARSE_SHARE of them at SCAN_STEP. In time and
+ * metres, not in the clip's frames: a 24 fps walk's stance is 10-13 frames, one at 120 fps
+ * 55-60. */
+static float scan_step(const ak_walker *w, int32_t s, float span)
+{
+    const int loop = w->play == AK_WALKER_PLAY_LOOP;
+    const ak_clip *clip = loop ? w->m->clip : w->m->segment[PLAY_SEGMENT(w->play)].clip;
+    const int32_t n = clip->frame_count;
+    int32_t k = 0;
+    for (int32_t f = w->frame_index; k < n && w->play_contacts[s][f]; ++k) {
+        if (++f == n) {
+            if (!loop) break;
+            f = 0;
+        }
+    }
+    const float dt = w->dt > 0.0f ? w->dt : clip->frame_time; /* (the first frame's is 0) */
+    const float frames = (float)k * clip->frame_time / dt;
+    const float coarse = floorf(SCAN_COARSE_SHARE * frames) - 1.0f;
+    return coarse >= 1.0f ? akf_max(SCAN_STEP, span / coarse) : SCAN_STEP;
+}
+
+/* The edge to narrow next: the widest wider than SCAN_FINE (the nearest of equals), or -1. */
+static int32_t scan_widest(const tread_scan *c)
+{
+    int32_t best = -1;
+    float width = SCAN_FINE;
+    for (int32_t k = 0; k < c->edges; ++k)
+        if (c->hi[k].d - c->lo[k].d > width) best = k, width = c->hi[k].d - c->lo[k].d;
+    return best;
+}
+
+/* Starts foot s's scan at the first frame of its stance and picks this frame's probe: the next
+ * coarse sample until they are done, then the middle of the widest edge. */
 static void scan_next(ak_walker *w, int32_t s)
 {
     tread_scan *c = &w->scan[s];
@@ -1270,11 +1315,17 @@ static void scan_next(ak_walker *w, int32_t s)
         c->dir = travel_dir(w);
         c->d = SCAN_FROM * w->m->stride_length;
         c->end = SCAN_TO * w->m->stride_length + SCAN_FOOT;
+        c->step = scan_step(w, s, c->end - c->d);
         c->covered = 0.0f;
-        c->has_prev = c->bisect = c->edges = 0;
+        c->has_prev = c->edges = 0;
         c->state = SCAN_ON;
     }
-    c->probe = c->bisect ? 0.5f * (c->lo_d + c->hi_d) : c->d;
+    c->narrow = c->d <= c->end ? -1 : scan_widest(c);
+    if (c->d > c->end && c->narrow < 0) {
+        c->state = SCAN_DONE;
+        return;
+    }
+    c->probe = c->narrow < 0 ? c->d : 0.5f * (c->lo[c->narrow].d + c->hi[c->narrow].d);
 }
 
 /* Takes this frame's probe hit h into the scan. */
@@ -1284,39 +1335,37 @@ static void scan_take(tread_scan *c, const ak_ground_hit *h)
         c->state = SCAN_DONE;
         return;
     }
-    const float d = c->probe, y = h->height, slope = slope_along(h, c->dir);
-    if (c->bisect) {
-        const float lo = y - c->lo_h - c->lo_slope * (d - c->lo_d);
-        const float hi = y - c->hi_h - c->hi_slope * (d - c->hi_d);
-        if (fabsf(lo) <= fabsf(hi)) {
-            c->lo_d = d, c->lo_h = y, c->lo_slope = slope;
+    const scan_sample q = {c->probe, h->height, slope_along(h, c->dir)};
+    if (c->narrow >= 0) {
+        scan_sample *lo = &c->lo[c->narrow], *hi = &c->hi[c->narrow];
+        const float dl = q.h - lo->h - lo->slope * (q.d - lo->d);
+        const float dh = q.h - hi->h - hi->slope * (q.d - hi->d);
+        if (fabsf(dl) <= fabsf(dh)) {
+            *lo = q;
         } else {
-            c->hi_d = d, c->hi_h = y, c->hi_slope = slope;
+            *hi = q;
         }
-        if (c->hi_d - c->lo_d > SCAN_FINE) return;
-        if (c->edges < SCAN_EDGES) {
-            c->edge_up[c->edges] = c->hi_h > c->lo_h;
-            c->edge[c->edges++] = 0.5f * (c->lo_d + c->hi_d);
-        }
-        c->bisect = 0;
-        c->d = c->prev_d + SCAN_STEP;
-        if (c->d > c->end) c->state = SCAN_DONE;
         return;
     }
-    const int edge =
-        c->has_prev &&
-        fabsf(y - c->prev_h - 0.5f * (slope + c->prev_slope) * (d - c->prev_d)) > AK_FLOOR_STEP_MIN;
-    if (edge) {
-        c->lo_d = c->prev_d, c->lo_h = c->prev_h, c->lo_slope = c->prev_slope;
-        c->hi_d = d, c->hi_h = y, c->hi_slope = slope;
-        c->bisect = 1;
+    const scan_sample *p = &c->prev;
+    if (c->has_prev && c->edges < SCAN_EDGES &&
+        fabsf(q.h - p->h - 0.5f * (q.slope + p->slope) * (q.d - p->d)) > AK_FLOOR_STEP_MIN) {
+        c->lo[c->edges] = *p;
+        c->hi[c->edges] = q;
+        c->edge_up[c->edges++] = q.h > p->h;
     }
-    c->prev_d = d, c->prev_h = y, c->prev_slope = slope;
+    c->prev = q;
     c->has_prev = 1;
-    c->covered = d;
-    if (edge) return;
-    c->d = d + SCAN_STEP;
-    if (c->d > c->end) c->state = SCAN_DONE;
+    c->covered = q.d;
+    c->d = q.d + c->step;
+}
+
+/* Edge k of scan c, along the line: its middle once narrowed; wider, its near end (`near`:
+ * where a riser ahead of a tread may begin) or its far end (where the tread beyond may). */
+static float scan_edge(const tread_scan *c, int32_t k, int near)
+{
+    if (c->hi[k].d - c->lo[k].d <= SCAN_FINE) return 0.5f * (c->lo[k].d + c->hi[k].d);
+    return near ? c->lo[k].d : c->hi[k].d;
 }
 
 /* Margins of a planned landing, metres: its heel ray's (LAND_HEEL_MARGIN) and 2 cm behind the
@@ -1347,17 +1396,33 @@ static float window_place(float a, float b, float natural)
     return akf_clamp(natural, a + PLAN_TOL, b - PLAN_TOL);
 }
 
-/* At lift-off of foot s (the other planted): the tread it lands on, from its scan. Every tread
- * between the risers found whose window (PLAN_HEEL behind the heel, the foot and PLAN_TOE
- * ahead) a step of scale AK_STEP_SCALE_MIN..1 reaches is a candidate; the one a single riser
- * or none away is preferred, then the longest step. No riser in reach, a scan short of the
- * natural landing, or no candidate: no plan (the slope's goal holds). */
+/* Distance d along scan c's line, seen along the travel f from point p. */
+static float scan_along(const tread_scan *c, float d, ak_vec3 p, ak_vec3 f)
+{
+    const ak_vec3 q = akv_sub(akv_add(c->origin, akv_scale(c->dir, d)), p);
+    return q.x * f.x + q.z * f.z;
+}
+
+/* The other foot's swing phase from which it counts as landing at this one's lift-off: a
+ * walk's lands at 0.85-0.95 of its swing (its contact a frame or two late), a run's is in
+ * mid-flight (0.61-0.69 of it). */
+#define PLAN_OTHER_LANDS 0.75f
+
+/* At lift-off of foot s with the other down or landing (a walk): the tread it lands on, from
+ * its scan. A run (the other foot in mid-flight) plans nothing: runs at 120 fps never finished
+ * a scan at 0.1 m (a stance of 0.25 s), and once they did (scan_step), 02_03 on the stairs
+ * went to -6.9..+8.7 g and a knee of 155 deg on some starts, its steps shortened in flight.
+ * Every tread between the risers found whose window (PLAN_HEEL behind the heel, the foot and
+ * PLAN_TOE ahead) a step of scale AK_STEP_SCALE_MIN..1 reaches is a candidate; the one a
+ * single riser or none away is preferred, then the longest step. No riser in reach, a scan
+ * short of the natural landing, or no candidate: no plan (the slope's goal holds). */
 static void plan_foothold(ak_walker *w, int32_t s)
 {
     const tread_scan *c = &w->scan[s];
     const int o = 1 - s;
     w->plan[s] = PLAN_OFF;
     if (c->state == SCAN_IDLE || c->edges == 0 || stopping(w)) return;
+    if (!w->stance[o] && w->play_phase[o][w->frame_index] < PLAN_OTHER_LANDS) return;
     /* (the other foot's heel, or where it lands: the risers between count) */
     const ak_vec3 f = travel_dir(w);
     const ak_vec3 p = w->stance[o] ? w->feet.heel_q[o]
@@ -1368,27 +1433,27 @@ static void plan_foothold(ak_walker *w, int32_t s)
     if (!(reach > 0.05f)) return;
     const float at = (w->pos.x - p.x) * f.x + (w->pos.z - p.z) * f.z;
     const float natural = at + reach, least = at + AK_STEP_SCALE_MIN * reach;
-    float e[SCAN_EDGES + 1];
+    /* (each edge's near and far end along the travel from p: the same once narrowed) */
+    float near[SCAN_EDGES + 1], far[SCAN_EDGES];
     for (int32_t k = 0; k < c->edges; ++k) {
-        const ak_vec3 q = akv_sub(akv_add(c->origin, akv_scale(c->dir, c->edge[k])), p);
-        e[k] = q.x * f.x + q.z * f.z;
+        near[k] = scan_along(c, scan_edge(c, k, 1), p, f);
+        far[k] = scan_along(c, scan_edge(c, k, 0), p, f);
     }
-    {
-        const ak_vec3 q = akv_sub(akv_add(c->origin, akv_scale(c->dir, c->covered)), p);
-        e[c->edges] = q.x * f.x + q.z * f.z;
-    }
-    if (e[c->edges] < natural + len + PLAN_TOE) return;
+    near[c->edges] = scan_along(c, c->covered, p, f);
+    if (near[c->edges] < natural + len + PLAN_TOE) return;
     float best = NAN;
     int best_risers = 0;
     for (int32_t k = 0; k <= c->edges; ++k) {
-        const float a = (k == 0 ? -1e3f : e[k - 1]) + PLAN_HEEL;
+        const float a = (k == 0 ? -1e3f : far[k - 1]) + PLAN_HEEL;
         const float b =
-            (k == c->edges ? 1e3f : e[k] - (c->edge_up[k] ? PLAN_TOE_UP : PLAN_TOE)) - len;
+            (k == c->edges ? 1e3f : near[k] - (c->edge_up[k] ? PLAN_TOE_UP : PLAN_TOE)) - len;
         const float x = window_place(a, b, natural);
         if (!(x >= least && x <= natural + 1e-4f)) continue;
         int risers = 0;
-        for (int32_t i = 0; i < c->edges; ++i)
-            risers += e[i] > 0.0f && e[i] < x;
+        for (int32_t i = 0; i < c->edges; ++i) {
+            const float m = 0.5f * (near[i] + far[i]);
+            risers += m > 0.0f && m < x;
+        }
         const int better = isnan(best) || (risers <= 1) > (best_risers <= 1) ||
                            ((risers <= 1) == (best_risers <= 1) && x > best);
         if (better) best = x, best_risers = risers;
