@@ -204,8 +204,9 @@ typedef struct ak_matcher_params {
                                 or slower (root travel with it, so planted feet stay planted)
                                 to meet the wanted speed; default 0 (off; docs/locomotion.md
                                 has its figures at 0.1) */
-    float stance_gate;       /* m: a stance a transition brings in starts once the shown sole is
-                                this close to the floor; default 0.006 */
+    float stance_gate;       /* m: a stance a transition brings in starts once the foot is at
+                                most this far above the frame's own foot, or the shown sole and
+                                toe this close to the ground; default 0.006 */
     float unlock_distance;   /* m: a locked stance foot farther than this from where the playing
                                 frame puts it is released until the frame lifts it; 0.1 */
     int32_t search_mode;     /* ak_match_search_mode; default AK_MATCH_BOXES */

@@ -1483,11 +1483,21 @@ static int release_crosses_riser(ak_matcher *m, int s)
            fabsf(m->dest_ground[s] - m->sole_ground[s]) >= AK_FLOOR_STEP_MIN;
 }
 
+/* Foot s as the grounding showed it last frame stands on the ground: heel and toe within
+ * the stance gate of the ground under them. */
+static int shown_down(const ak_matcher *m, int s)
+{
+    return isfinite(m->sole_ground[s]) && isfinite(m->toe_ground[s]) &&
+           m->fst.sole[s].y - m->sole_ground[s] <= m->p.stance_gate &&
+           m->fst.toe[s].y - m->toe_ground[s] <= m->p.stance_gate;
+}
+
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
  * stance taken over from a new frame (a transition, the stop) begins only once the shown
- * foot, still carrying the transition's offset, has come down to the frame's own height (the
- * ankle, or the toe for a toe-only contact): foot IK would otherwise pull a lifted foot down
- * over a few frames while calling it planted. */
+ * foot, still carrying the transition's offset, has come down to the frame's own height or
+ * below (the ankle, or the toe for a toe-only contact), or the grounding already shows it on
+ * the ground: foot IK would otherwise pull a lifted foot down over a few frames while calling
+ * it planted. */
 static void update_stance(ak_matcher *m)
 {
     ak_fk(m->db->skeleton, m->anim, m->world); /* in place: the floor is y = 0 */
@@ -1501,7 +1511,8 @@ static void update_stance(ak_matcher *m)
         const int32_t kept = m->stance[s] ? m->contact[s] : 0, starts = c & ~kept;
         /* a planted foot the frame still has down whose release would slide it over a riser */
         const int crosses = kept && own_c && release_crosses_riser(m, s);
-        if (starts && fabsf(stance_lift(m, s, starts)) > m->p.stance_gate) c &= kept;
+        /* (at or below the frame's foot, or shown on the ground: down; only one above waits) */
+        if (starts && stance_lift(m, s, starts) > m->p.stance_gate && !shown_down(m, s)) c &= kept;
         /* a heel coming down on a foot rolling over its toe: where foot IK left that heel;
          * and while the lock still holds the toe (the heel fading down, pivot_weight), a heel
          * the last frame left that far above its ground: the foot stands on its toe on a tread
