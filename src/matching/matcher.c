@@ -944,8 +944,9 @@ static int out_of_reach(const ak_matcher *m, int s)
  * does not sweep it along the ground; a landing held back out of reach is not held, it dies
  * away as at the stop) and glides to 0 with the placement over the second half
  * of a swing toward a known landing, so the foot lands where the frame (and its landing rays)
- * put it. A jump while the foot is planted sets e to 0: the lock holds the foot, and the
- * unlock compares it with where the new frame has it. At the stop the part dies away at the
+ * put it. A jump while the foot is planted (since the last frame) sets e to 0: the lock holds
+ * the foot, and the unlock compares it with where the new frame has it; a stance the jump
+ * begins holds e, so its lock starts where the foot is. At the stop the part dies away at the
  * transition's rate; a swing with no landing known keeps it. */
 static void cancel_offset(ak_matcher *m, int s, int known, float u)
 {
@@ -961,8 +962,13 @@ static void cancel_offset(ak_matcher *m, int s, int known, float u)
         const float k = expf(-aks_spring_omega(m->p.inertia_halflife) * m->dt);
         e = akv_add(akv_scale(m->cancel[s], k), o);
         m->cancel_g[s] = 0.0f;
-    } else if (m->stance[s] && m->cancel_rebase == 2) {
-        /* the lock holds the foot: the unlock sees where the new frame has it */
+    } else if (m->stance[s] && m->cancel_rebase == 2 && m->fst.was_stance[s]) {
+        /* the lock holds the foot: the unlock sees where the new frame has it. Not a stance
+         * that begins with the jump: its lock starts where the foot is shown (the animated
+         * heel, shift included), so setting e to 0 there put the lock, and the foot, on the new
+         * frame's own heel: CMU subject 2's left heel, flat on the floor at the end of a swing
+         * the frame still called swing, jumped 0.24 m back in one frame at 3.97 s as the
+         * transition to frame 20 began its stance (held below, it stays where it stood). */
         e = ak_vec3_make(0, 0, 0);
         m->cancel_g[s] = 0.0f;
     } else if (m->stance[s] || (down && !m->released[s])) {
