@@ -959,9 +959,7 @@ ak_vec3 ak_motion_db_sole(const ak_motion_db *db, const ak_xform *world, int32_t
                    akv_scale(akq_rotate(a.rotation, db->foot_up_local[s]), db->sole_height[s]));
 }
 
-/* The toe contact point of leg s in a model pose of the database's skeleton (ak_foot_ik_toe's
- * rule); the sole where the calibration found no toe. */
-static ak_vec3 db_toe(const ak_motion_db *db, const ak_xform *world, int32_t s)
+ak_vec3 ak_motion_db_toe(const ak_motion_db *db, const ak_xform *world, int32_t s)
 {
     if (!db->has_toe[s]) return ak_motion_db_sole(db, world, s);
     const ak_xform a = world[db->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT]];
@@ -988,7 +986,7 @@ static void range_landings(ak_motion_db *db, int32_t first, int32_t end, int32_t
         ak_motion_db_pose(db, land, pose);
         ak_fk(db->skeleton, pose, pose + db->J);
         const ak_vec3 sole = ak_motion_db_sole(db, pose + db->J, s);
-        const ak_vec3 toe = db_toe(db, pose + db->J, s);
+        const ak_vec3 toe = ak_motion_db_toe(db, pose + db->J, s);
         ak_vec3 at = ak_vec3_make(0, 0, 0);
         float heading = 0.0f;
         for (int32_t k = f; k < land; ++k) {

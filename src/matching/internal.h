@@ -73,6 +73,9 @@ int32_t ak_motion_db_landings(ak_motion_db *db, ak_error *err);
 /* The sole point of leg s in a model pose of the database's skeleton: the ankle less
  * sole_height along the foot's up axis (ak_foot_ik_sole's rule). */
 ak_vec3 ak_motion_db_sole(const ak_motion_db *db, const ak_xform *world, int32_t s);
+/* The toe contact point of leg s in a model pose of the database's skeleton (ak_foot_ik_toe's
+ * rule); the sole where the calibration found no toe. */
+ak_vec3 ak_motion_db_toe(const ak_motion_db *db, const ak_xform *world, int32_t s);
 
 /* Allocates every per-frame array of a database of F frames (J joints, T tracks, clip_count
  * names, range_count ranges); fields set beforehand. */

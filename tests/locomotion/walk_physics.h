@@ -29,13 +29,80 @@ static inline ak_terrain *walk_ridges_terrain(void)
 /* Frames measured at most (30 s at 120 fps). */
 #define PHYS_MAX_FRAMES 3601
 
+/* A worst per-frame move (m, 3D) and where: frame, side (0 left), point (0 heel, 1 toe),
+ * whether that foot was planted at the frame's end. */
+typedef struct phys_move {
+    float move;
+    int frame, side, point, stance;
+} phys_move;
+
 typedef struct physics_walk {
     ak_walk_metrics m, src;
     ak_walker_state last;
     char phase[PHYS_MAX_FRAMES]; /* per frame: s start, w walk, p stop, i standing */
     int frames;
     int hip_min_frame, hip_max_frame, knee_frame; /* where each extreme was reached */
+    /* The worst per-frame move of a heel (sole point) or toe within PHYS_DOWN of the ground
+     * under it (or below it) at both ends of the frame: any such point, held or not (on_ground,
+     * printed), and one whose foot's stance begins at the frame's end (landing, asserted);
+     * the source's own worst (source_ground_move); the walk's frame time. */
+    phys_move on_ground, landing;
+    float src_ground_move, dt;
+    ak_vec3 prev_point[2][2]; /* [side][heel, toe] last frame */
+    int prev_down[2][2];      /* 1 when that point was within PHYS_DOWN of its ground */
+    int prev_stance[2];
 } physics_walk;
+
+/* Height above its ground within which a heel or toe counts as on the ground. */
+#define PHYS_DOWN 0.01f
+/* m/s: the fastest a landing foot's heel or toe may move within PHYS_DOWN of the ground in
+ * its landing frame, where the source's own worst is less. A landing foot decelerates to 0;
+ * the captures' heels and toes on their floor move at most 4-14 mm a frame (0.5-1.7 m/s at
+ * 120 fps, 36 mm at 07_01's), the walkers' landings at most 1.8 m/s; the matcher's pop at a
+ * transition that began a stance (0.24 m in a frame, 14.5 m/s, matcher.c cancel_offset)
+ * and its stops' 3.6-7.3 m/s are not believable. */
+#define PHYS_LAND_SPEED 2.0f
+
+/* Books the move of each heel and toe on the ground at both ends of frame f. */
+static inline void physics_ground_moves(physics_walk *r, const ak_walker_state *s, int f)
+{
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < 2; ++p) {
+            const ak_vec3 at = p ? s->toe[k] : s->sole[k];
+            const float g = p ? s->toe_ground[k] : s->sole_ground[k];
+            const int down = isfinite(g) && at.y - g <= PHYS_DOWN;
+            if (down && r->prev_down[k][p] && f > 0) {
+                const ak_vec3 q = r->prev_point[k][p];
+                const float dx = at.x - q.x, dy = at.y - q.y, dz = at.z - q.z;
+                const float move = sqrtf(dx * dx + dy * dy + dz * dz);
+                const phys_move w = {move, f, k, p, s->stance[k]};
+                if (move > r->on_ground.move) r->on_ground = w;
+                if (s->stance[k] && !r->prev_stance[k] && move > r->landing.move) r->landing = w;
+            }
+            r->prev_point[k][p] = at;
+            r->prev_down[k][p] = down;
+        }
+}
+
+/* The source's own worst per-frame move (m, 3D) of a heel or toe on its floor at both ends of
+ * the frame, over one run of `frames` frames: pts holds each frame's heel (sole point) and
+ * toe of both feet, [frame][foot][heel, toe], travel included; a point is on its floor within
+ * PHYS_DOWN of its lowest over the run (the capture's floor). */
+static inline float source_ground_move(const ak_vec3 *pts, int32_t frames)
+{
+    float floor[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, worst = 0.0f;
+    for (int32_t f = 0; f < frames; ++f)
+        for (int i = 0; i < 4; ++i)
+            floor[i] = fminf(floor[i], pts[4 * f + i].y);
+    for (int32_t f = 1; f < frames; ++f)
+        for (int i = 0; i < 4; ++i) {
+            const ak_vec3 a = pts[4 * (f - 1) + i], b = pts[4 * f + i];
+            if (a.y - floor[i] > PHYS_DOWN || b.y - floor[i] > PHYS_DOWN) continue;
+            const float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+            worst = fmaxf(worst, sqrtf(dx * dx + dy * dy + dz * dz));
+        }
+    return worst;
+}
 
 /* Adds one frame (state and world pose of either walker, `phase` as above). */
 static inline void physics_add(physics_walk *r, const ak_xform *world, int32_t hips, float dt,
@@ -43,7 +110,9 @@ static inline void physics_add(physics_walk *r, const ak_xform *world, int32_t h
 {
     const float lo = r->m.hip_accel_min_g, hi = r->m.hip_accel_max_g, knee = r->m.knee_peak;
     const int f = r->frames;
+    if (dt > 0.0f) r->dt = dt;
     ak_walk_metrics_add(&r->m, &r->last, world, hips, dt);
+    physics_ground_moves(r, &r->last, f);
     if (r->m.hip_accel_min_g < lo) r->hip_min_frame = f;
     if (r->m.hip_accel_max_g > hi) r->hip_max_frame = f;
     if (r->m.knee_peak > knee) r->knee_frame = f;
@@ -69,7 +138,10 @@ static inline const char *point_name(int32_t point)
 /* The issue's bounds (physics and the source): no point more than 5 mm below the ground in
  * any frame, planted skate under 1 cm/s on average, the hips' vertical acceleration within
  * [min(source, -1 g) - 0.25 g, max(source, +1 g) + 0.5 g], the peak knee at most
- * max(source peak, 75 deg) + 25 deg, stopped within `radius` on both feet. Prints the row and,
+ * max(source peak, 75 deg) + 25 deg, stopped within `radius` on both feet, and a landing
+ * point that moves in its landing frame on the ground (r->landing) at most as far as the
+ * source's own worst point on its floor (src_ground_move) or PHYS_LAND_SPEED in a frame,
+ * whichever is farther. Prints the row, the worst moves on the ground and,
  * for each bound not met, the figure with its frame, point and phase. Returns whether all
  * hold. */
 static inline int within_bounds(const char *label, const physics_walk *r, float radius)
@@ -83,13 +155,29 @@ static inline int within_bounds(const char *label, const physics_walk *r, float 
     const int knee_ok = m->knee_peak <= knee;
     const int stop_ok =
         r->last.stopped && r->last.distance <= radius && r->last.stance[0] && r->last.stance[1];
-    const int ok = deep_ok && skate_ok && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok;
+    const float land = fmaxf(r->src_ground_move, PHYS_LAND_SPEED * r->dt);
+    const int land_ok = r->landing.move <= land;
+    const int ok = deep_ok && skate_ok && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok && land_ok;
     printf("%-36s deepest %.1f mm, skate %.2f (worst %.2f) mm/s, hips %.2f..%.2f g (bounds "
            "%.2f..%.2f), knee %.1f (bound %.1f), stopped %d at %.3f m, feet %d%d%s\n",
            label, 1e3 * (double)m->deepest, 1e3 * (double)m->skate, 1e3 * (double)m->max_skate,
            (double)m->hip_accel_min_g, (double)m->hip_accel_max_g, (double)lo, (double)hi,
            AKT_DEG(m->knee_peak), AKT_DEG(knee), (int)r->last.stopped, (double)r->last.distance,
            (int)r->last.stance[0], (int)r->last.stance[1], ok ? "" : "  OUT");
+    const phys_move *g = &r->on_ground, *l = &r->landing;
+    printf(
+        "    on the ground (either end within 1 cm): worst move %.1f mm a frame, frame %d, %s %s, "
+        "%s, %s; landing: %.1f mm (%.2f m/s, bound %.1f mm), frame %d, %s %s, %s\n",
+        1e3 * (double)g->move, g->frame, g->side ? "right" : "left", point_name(g->point),
+        g->stance ? "planted" : "swinging", phase_name(phase_at(r, g->frame)),
+        1e3 * (double)l->move, (double)(l->move / r->dt), 1e3 * (double)land, l->frame,
+        l->side ? "right" : "left", point_name(l->point), phase_name(phase_at(r, l->frame)));
+    if (!land_ok)
+        printf("    a landing point moved %.1f mm in a frame on the ground (bound %.1f: the "
+               "source's %.1f, %.1f m/s): frame %d, %s %s, %s\n",
+               1e3 * (double)l->move, 1e3 * (double)land, 1e3 * (double)r->src_ground_move,
+               (double)PHYS_LAND_SPEED, l->frame, l->side ? "right" : "left", point_name(l->point),
+               phase_name(phase_at(r, l->frame)));
     if (!deep_ok)
         printf("    %.1f mm below the ground (bound 5): frame %d, %s %s, %s, %s\n",
                1e3 * (double)m->deepest, m->deepest_frame, m->deepest_side ? "right" : "left",

@@ -3,15 +3,17 @@
  * standing, no foot point (heel, toe, ankle of either foot) more than 5 mm below the ground
  * in any phase; the holding point of a planted foot sliding under 1 cm/s on average; the hips'
  * vertical acceleration (33 ms average) within [min(source, -1 g) - 0.25 g, max(source, +1 g)
- * + 0.5 g]; the peak knee flexion at most max(source peak, 75 deg) + 25 deg; arrival within
- * 0.3 m, both feet down once stopped. The source is the database: every frame of every range
- * (ak_motion_db_source_metrics). Databases of the test captures by subject (2: two walks and
- * a run; 7: two walks; 9: two runs) and the CLI's locomotion library (four captures of three
- * subjects on the first one's skeleton), each on flat, hills, stairs, the tests' heightmap and
- * the ridges no other walk table uses, with the default matcher (planned hips, the guide
- * walker's grounding and the matcher's only one: hips within physics over the landing rays);
- * every row is asserted. */
+ * + 0.5 g]; the peak knee flexion at most max(source peak, 75 deg) + 25 deg; a landing
+ * foot's heel or toe within 1 cm of the ground moving at most max(the source's worst, 2 m/s)
+ * in its landing frame; arrival within 0.3 m, both feet down once stopped. The source is the
+ * database: every frame of every range (ak_motion_db_source_metrics). Databases of the test
+ * captures by subject (2: two walks and a run; 7: two walks; 9: two runs) and the CLI's locomotion
+ * library (four captures of three subjects on the first one's skeleton), each on flat, hills,
+ * stairs, the tests' heightmap and the ridges no other walk table uses, with the default matcher
+ * (planned hips, the guide walker's grounding and the matcher's only one: hips within physics over
+ * the landing rays); every row is asserted except the ones in k_known_out. */
 #include "match_util.h"
+#include "matching/internal.h" /* ranges, ak_motion_db_sole, ak_motion_db_toe */
 #include "locomotion/walk_physics.h"
 #include "locomotion/studio_variants.h"
 
@@ -68,6 +70,39 @@ static char match_phase(const ak_walker_state *s)
     return s->time < 1.0f ? 's' : 'w';
 }
 
+/* The database's own worst per-frame move of a heel or toe on its floor (source_ground_move):
+ * every range with its root deltas, each range's floor its own. */
+static float db_ground_move(const ak_motion_db *db)
+{
+    ak_xform *pose = malloc(2 * sizeof *pose * (size_t)db->J);
+    ak_vec3 *pts = malloc(4 * sizeof *pts * (size_t)db->F);
+    assert_non_null(pose);
+    assert_non_null(pts);
+    float worst = 0.0f;
+    for (int32_t r = 0; r < db->range_count; ++r) {
+        const int32_t first = db->range_start[r], end = db->range_start[r + 1];
+        ak_vec3 at = ak_vec3_make(0, 0, 0);
+        float heading = 0.0f;
+        for (int32_t f = first; f < end; ++f) {
+            ak_motion_db_pose(db, f, pose);
+            ak_fk(db->skeleton, pose, pose + db->J);
+            const ak_quat yaw = ak_quat_yaw(heading);
+            for (int32_t k = 0; k < 2; ++k) {
+                const ak_vec3 heel = ak_motion_db_sole(db, pose + db->J, k);
+                const ak_vec3 toe = ak_motion_db_toe(db, pose + db->J, k);
+                pts[4 * (f - first) + 2 * k] = ak_vec3_add(at, ak_quat_rotate(yaw, heel));
+                pts[4 * (f - first) + 2 * k + 1] = ak_vec3_add(at, ak_quat_rotate(yaw, toe));
+            }
+            at = ak_vec3_add(at, ak_quat_rotate(yaw, db->delta[f]));
+            heading += db->dturn[f];
+        }
+        worst = fmaxf(worst, source_ground_move(pts, end - first));
+    }
+    free(pts);
+    free(pose);
+    return worst;
+}
+
 /* Walks 12 m (-6,0 -> 6,0) with the default matcher on `db`, every frame measured. */
 static physics_walk match_run(const ak_motion_db *db, const ak_ground *ground)
 {
@@ -75,6 +110,7 @@ static physics_walk match_run(const ak_motion_db *db, const ak_ground *ground)
     memset(&r, 0, sizeof r);
     ak_error err;
     assert_int_equal(ak_motion_db_source_metrics(db, &r.src, &err), AK_OK);
+    r.src_ground_move = db_ground_move(db);
     ak_matcher_params p = ak_matcher_defaults();
     p.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
     p.target = ak_vec3_make(6.0f, 0.0f, 0.0f);
@@ -144,9 +180,30 @@ static void database_source_figures_are_its_frames(void **state)
     akt_sources_free(&src);
 }
 
-/* No row is listed as still out of the bounds (as test_walk_physics.c's k_known_out lists the
- * guide walker's): the last, subject 2 on stairs, came within with push_off (matcher.c). A row
- * out of the bounds fails the test. */
+/* Rows still out of the bounds (issue 21 not done for them), by database and ground, with
+ * why: the stop's landings. Each is out on the landing move alone (every other bound holds):
+ * the stop's transition to the stand frame plants a foot that is still moving along the
+ * ground (the shown pose gliding from the walking frame to the stand frame, the root
+ * coasting), and its lock takes it where that frame leaves it, so its last frame before the
+ * lock moves at 3.6-7.3 m/s within 1 cm of the ground (bound 2 m/s). A row may join only with
+ * its traced cause. */
+static const known_out k_known_out[] = {
+    {"subject 2", "heightmap",
+     "the stop plants the right foot swinging forward over the ground: toe 70 mm in its "
+     "landing frame (568, 4.2 m/s)"},
+    {"subject 7", "flat",
+     "the stop plants the released left foot gliding along the ground onto the stand frame's "
+     "foot: 59.5 mm in its landing frame (538, 3.6 m/s)"},
+    {"subject 7", "hills", "as on flat: 60.3 mm (frame 538, 3.6 m/s)"},
+    {"subject 7", "stairs", "as on flat: 59.4 mm (frame 628, 3.6 m/s)"},
+    {"subject 7", "heightmap", "as on flat: 71.8 mm (frame 599, 4.3 m/s)"},
+    {"subject 7", "ridges", "as on flat: 69.5 mm (frame 538, 4.2 m/s)"},
+    {"library", "heightmap",
+     "the stop plants the right foot as it pushes off (its lock fading): toe 121 mm in its "
+     "landing frame (499, 7.3 m/s), released the next frame"},
+};
+#define K_KNOWN (sizeof k_known_out / sizeof k_known_out[0])
+
 static void every_database_and_ground_within_physics(void **state)
 {
     (void)state;
@@ -162,7 +219,8 @@ static void every_database_and_ground_within_physics(void **state)
             snprintf(label, sizeof label, "match %s %s", k_sets[i].name, ground_name(t));
             const int ok = within_bounds(label, &r, 0.3f);
             assert_true(r.m.frames > 0);
-            physics_tally_row(&tally, ok, NULL);
+            physics_tally_row(&tally, ok,
+                              known_reason(k_known_out, K_KNOWN, k_sets[i].name, ground_name(t)));
         }
         ak_motion_db_destroy(db);
         akt_sources_free(&src);
