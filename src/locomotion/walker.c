@@ -1403,6 +1403,18 @@ static float scan_along(const tread_scan *c, float d, ak_vec3 p, ak_vec3 f)
     return q.x * f.x + q.z * f.z;
 }
 
+/* The risers (edges, their near and far ends along the travel) between the planted heel and a
+ * landing x ahead of it. */
+static int scan_risers(int32_t edges, const float *near, const float *far, float x)
+{
+    int risers = 0;
+    for (int32_t i = 0; i < edges; ++i) {
+        const float m = 0.5f * (near[i] + far[i]);
+        risers += m > 0.0f && m < x;
+    }
+    return risers;
+}
+
 /* The other foot's swing phase from which it counts as landing at this one's lift-off: a
  * walk's lands at 0.85-0.95 of its swing (its contact a frame or two late), a run's is in
  * mid-flight (0.61-0.69 of it). */
@@ -1414,8 +1426,12 @@ static float scan_along(const tread_scan *c, float d, ak_vec3 p, ak_vec3 f)
  * went to -6.9..+8.7 g and a knee of 155 deg on some starts, its steps shortened in flight.
  * Every tread between the risers found whose window (PLAN_HEEL behind the heel, the foot and
  * PLAN_TOE ahead) a step of scale AK_STEP_SCALE_MIN..1 reaches is a candidate; the one a
- * single riser or none away is preferred, then the longest step. No riser in reach, a scan
- * short of the natural landing, or no candidate: no plan (the slope's goal holds). */
+ * single riser or none away is preferred, then the longest step. A step up or down a riser
+ * reaches at most the clip's mean step (half its stride) where the landing the hips would
+ * carry is longer (after a shortened step the hips run ahead of the planted heel: 07_01
+ * mirrored at 30 fps went 0.93 m from its heel up onto the stairs' landing, the trailing leg
+ * ran out of reach and the hips fell at -1.95 g). No riser in reach, a scan short of the
+ * natural landing, or no candidate: no plan (the slope's goal holds). */
 static void plan_foothold(ak_walker *w, int32_t s)
 {
     const tread_scan *c = &w->scan[s];
@@ -1433,6 +1449,7 @@ static void plan_foothold(ak_walker *w, int32_t s)
     if (!(reach > 0.05f)) return;
     const float at = (w->pos.x - p.x) * f.x + (w->pos.z - p.z) * f.z;
     const float natural = at + reach, least = at + AK_STEP_SCALE_MIN * reach;
+    const float mean = 0.5f * w->m->stride_length;
     /* (each edge's near and far end along the travel from p: the same once narrowed) */
     float near[SCAN_EDGES + 1], far[SCAN_EDGES];
     for (int32_t k = 0; k < c->edges; ++k) {
@@ -1447,13 +1464,11 @@ static void plan_foothold(ak_walker *w, int32_t s)
         const float a = (k == 0 ? -1e3f : far[k - 1]) + PLAN_HEEL;
         const float b =
             (k == c->edges ? 1e3f : near[k] - (c->edge_up[k] ? PLAN_TOE_UP : PLAN_TOE)) - len;
-        const float x = window_place(a, b, natural);
+        float x = window_place(a, b, natural);
+        int risers = scan_risers(c->edges, near, far, x);
+        if (risers > 0 && natural > mean) x = window_place(a, b, akf_max(mean, least));
         if (!(x >= least && x <= natural + 1e-4f)) continue;
-        int risers = 0;
-        for (int32_t i = 0; i < c->edges; ++i) {
-            const float m = 0.5f * (near[i] + far[i]);
-            risers += m > 0.0f && m < x;
-        }
+        risers = scan_risers(c->edges, near, far, x);
         const int better = isnan(best) || (risers <= 1) > (best_risers <= 1) ||
                            ((risers <= 1) == (best_risers <= 1) && x > best);
         if (better) best = x, best_risers = risers;
