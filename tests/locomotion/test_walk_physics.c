@@ -119,26 +119,50 @@ static physics_walk physics_run(const walk_source *s, const ak_ground *ground)
                          ak_vec3_make(6.0f, 0.0f, 0.0f));
 }
 
+/* A shipped capture in another studio's shape (studio_variants.h: `kinds`), mirrored as
+ * `animkit edit --mirror` does when `mirror` is set, with its walk motion. */
+static void variant_open(walk_source *src, const char *name, unsigned kinds, int mirror)
+{
+    memset(src, 0, sizeof *src);
+    ak_clip *clip = NULL;
+    akv_make(name, kinds, &src->skeleton, &clip);
+    ak_error err;
+    if (mirror) {
+        const ak_edit_mirror_params mp = ak_edit_mirror_defaults();
+        if (ak_edit_mirror_run(&mp, src->skeleton, clip, &src->clip, &err) != AK_OK)
+            fail_msg("mirror: %s", err.message);
+        ak_clip_destroy(clip);
+    } else {
+        src->clip = clip;
+    }
+    ak_walk_motion_params mp = ak_walk_motion_defaults();
+    if (ak_walk_motion_create(src->skeleton, src->clip, &mp, &src->motion, &err) != AK_OK)
+        fail_msg("motion: %s", err.message);
+}
+
+/* One walk of `clip` (NULL: the built-in one) over `ground` (12 m, -6,0 -> 6,0) within every
+ * bound of the table. */
+static void walk_within(const char *clip, const char *label, const ak_ground *ground)
+{
+    walk_source src;
+    source_open(&src, clip, clip ? -1 : 0, clip ? -1 : 0);
+    const physics_walk r = physics_run(&src, ground);
+    assert_true(within_bounds(label, &r, 0.3f));
+    source_close(&src);
+}
+
 static void builtin_hips_within_physics_on_hills(void **state)
 {
     (void)state;
-    walk_source src;
-    source_open(&src, NULL, 0, 0);
     const ak_ground g = ak_terrain_ground(g_terrain[1]);
-    const physics_walk r = physics_run(&src, &g);
-    assert_true(within_bounds("built-in hills", &r, 0.3f));
-    source_close(&src);
+    walk_within(NULL, "built-in hills", &g);
 }
 
 static void cmu_walk_hips_within_physics_on_a_new_heightmap(void **state)
 {
     (void)state;
-    walk_source src;
-    source_open(&src, "cmu_02_01_walk.bvh", -1, -1);
     const ak_ground g = ak_terrain_ground(g_ridges);
-    const physics_walk r = physics_run(&src, &g);
-    assert_true(within_bounds("cmu_02_01_walk ridges", &r, 0.3f));
-    source_close(&src);
+    walk_within("cmu_02_01_walk.bvh", "cmu_02_01_walk ridges", &g);
 }
 
 /* Held out of the tuning: CMU 09_02's run resampled to 30 fps in centimetres (a studio's shape
@@ -151,13 +175,7 @@ static void run_at_30_fps_lands_on_the_treads(void **state)
 {
     (void)state;
     walk_source src;
-    memset(&src, 0, sizeof src);
-    akv_make("locomotion/cmu_09_02_run.bvh", AKV_30_FPS | AKV_CENTIMETRES, &src.skeleton,
-             &src.clip);
-    ak_walk_motion_params mp = ak_walk_motion_defaults();
-    ak_error err;
-    if (ak_walk_motion_create(src.skeleton, src.clip, &mp, &src.motion, &err) != AK_OK)
-        fail_msg("motion: %s", err.message);
+    variant_open(&src, "locomotion/cmu_09_02_run.bvh", AKV_30_FPS | AKV_CENTIMETRES, 0);
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
     const physics_walk r = physics_run(&src, &g);
     within_bounds("cmu_09_02_run 30 fps stairs", &r, 0.3f);
@@ -178,12 +196,7 @@ static void walk_at_30_fps_plans_its_footholds(void **state)
 {
     (void)state;
     walk_source src;
-    memset(&src, 0, sizeof src);
-    akv_make("locomotion/cmu_02_02_walk.bvh", AKV_30_FPS, &src.skeleton, &src.clip);
-    ak_walk_motion_params mp = ak_walk_motion_defaults();
-    ak_error err;
-    if (ak_walk_motion_create(src.skeleton, src.clip, &mp, &src.motion, &err) != AK_OK)
-        fail_msg("motion: %s", err.message);
+    variant_open(&src, "locomotion/cmu_02_02_walk.bvh", AKV_30_FPS, 0);
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
     const physics_walk r = physics_run(&src, &g);
     assert_true(within_bounds("cmu_02_02_walk 30 fps stairs", &r, 0.3f));
@@ -202,17 +215,7 @@ static void mirrored_walk_at_30_fps_steps_up_within_reach(void **state)
 {
     (void)state;
     walk_source src;
-    memset(&src, 0, sizeof src);
-    ak_clip *clip = NULL;
-    akv_make("cmu_07_01_walk.bvh", AKV_30_FPS, &src.skeleton, &clip);
-    const ak_edit_mirror_params mirror = ak_edit_mirror_defaults();
-    ak_error err;
-    if (ak_edit_mirror_run(&mirror, src.skeleton, clip, &src.clip, &err) != AK_OK)
-        fail_msg("mirror: %s", err.message);
-    ak_clip_destroy(clip);
-    ak_walk_motion_params mp = ak_walk_motion_defaults();
-    if (ak_walk_motion_create(src.skeleton, src.clip, &mp, &src.motion, &err) != AK_OK)
-        fail_msg("motion: %s", err.message);
+    variant_open(&src, "cmu_07_01_walk.bvh", AKV_30_FPS, 1);
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
     /* (the CLI's default route, across the stairs at 34 deg: each foot meets the risers at
      * its own distance; straight along them this walk's steps fit the treads) */
