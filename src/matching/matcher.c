@@ -93,6 +93,10 @@ struct ak_matcher {
      * step's length. */
     float step_scale, step_scale_v, step_goal;
     ak_vec3 anim_sole[2];
+    /* Each foot's heel and toe as shown (before the grounding) last frame, world, whether that
+     * was known, and whether the stop's foot moves too fast to land (stop_landing_moving) */
+    ak_vec3 shown_last[2][2];
+    int32_t has_shown_last, stop_moving[2];
     /* Footholds on stairs (tread_goal_of): the step scale each swing asks for, decided at its
      * lift-off (tread_fresh: foot s has been down since its last swing; tread_walk: this swing
      * saw its landing over a planted foot from its lift-off) and only lowered while it swings. */
@@ -403,6 +407,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->stance[0] = m->stance[1] = m->released[0] = m->released[1] = 0;
     m->held_back[0] = m->held_back[1] = 0;
     m->pushed_off[0] = m->pushed_off[1] = 0;
+    m->has_shown_last = m->stop_moving[0] = m->stop_moving[1] = 0;
     m->force_search = 1;
     m->initialized = 0;
     m->phase = 0;
@@ -1498,15 +1503,53 @@ static int shown_down(const ak_matcher *m, int s)
            m->fst.toe[s].y - m->toe_ground[s] <= m->p.stance_gate;
 }
 
+/* m/s: the fastest the stop lets a foot come down onto its lock (stop_landing_moving): the
+ * captures' heels and toes land at 0.5-1.7 m/s, the landing bound is 2 m/s
+ * (tests/locomotion/walk_physics.h); the measured landings come out at 1.27-1.47 m/s. At 1.0
+ * the later landings moved CMU subject 9's stop on the heightmap so that its right foot
+ * re-planted on the slope with its toe 5.7 mm under the ground for a frame (bound 5). */
+#define AK_STOP_LAND_SPEED 1.25f
+
+/* Whether each foot, standing, is still moving along the ground faster than
+ * AK_STOP_LAND_SPEED (stop_moving, which holds its landing back, update_stance): its heel and
+ * toe as shown now (pos, the shorter stride, last frame's shift; m->world the shown in-place
+ * pose) against where they were shown last frame, horizontal; every frame books them for the
+ * next. At the stop the coast and the transition's dying offset carry a foot the stand frame
+ * brings down, and its lock took it mid-motion: at CMU subject 7's stop the released left foot
+ * glided onto the stand frame's foot and was planted at 3.6-4.3 m/s (59-72 mm in its landing
+ * frame, then released again and faded 0.1 m on along the ground); on the heightmap subject
+ * 2's right foot, still swinging forward, was planted at 4.2 m/s (toe 70 mm), and the
+ * library's right foot as it pushed off at 7.3 m/s (toe 121 mm). */
+static void stop_landing_moving(ak_matcher *m)
+{
+    const ak_quat yaw = ak_quat_yaw(m->heading);
+    const float most = AK_STOP_LAND_SPEED * m->dt;
+    for (int s = 0; s < 2; ++s) {
+        const ak_vec3 shift = akv_add(akv_add(m->place_shift[s], m->cancel[s]), m->held[s]);
+        const ak_vec3 pts[2] = {ak_foot_ik_sole(&m->fik, m->world, s),
+                                ak_foot_ik_toe(&m->fik, m->world, s)};
+        m->stop_moving[s] = 0;
+        for (int k = 0; k < 2; ++k) {
+            const ak_vec3 at =
+                akv_add(akv_add(m->pos, akq_rotate(yaw, gait_scaled(m, pts[k]))), shift);
+            const float dx = at.x - m->shown_last[s][k].x, dz = at.z - m->shown_last[s][k].z;
+            if (m->standing && m->has_shown_last && m->dt > 0.0f && dx * dx + dz * dz > most * most)
+                m->stop_moving[s] = 1;
+            m->shown_last[s][k] = at;
+        }
+    }
+    m->has_shown_last = m->dt > 0.0f;
+}
+
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
  * stance taken over from a new frame (a transition, the stop) begins only once the shown
  * foot, still carrying the transition's offset, has come down to the frame's own height or
  * below (the ankle, or the toe for a toe-only contact), or the grounding already shows it on
  * the ground: foot IK would otherwise pull a lifted foot down over a few frames while calling
- * it planted. */
+ * it planted; nor, at the stop, while the shown foot still moves along the ground faster than
+ * a landing (stop_landing_moving). m->world: the shown in-place pose (the floor at y = 0). */
 static void update_stance(ak_matcher *m)
 {
-    ak_fk(m->db->skeleton, m->anim, m->world); /* in place: the floor is y = 0 */
     const ak_quat yaw = ak_quat_yaw(m->heading);
     for (int s = 0; s < 2; ++s) {
         m->anim_sole[s] = ak_foot_ik_sole(&m->fik, m->world, s);
@@ -1537,6 +1580,7 @@ static void update_stance(ak_matcher *m)
         if (c && !kept && m->initialized && (!m->standing || m->p.foot_ik) &&
             m->fst.stance_weight[s] < 1.0f)
             c = 0;
+        if (c && !kept && m->initialized && m->stop_moving[s]) c = 0; /* stop_landing_moving */
         /* a landing held back stays held back (its foot goes where the frame has it,
          * cancel_offset) until it lands or the frame lifts it */
         if (own_c && !kept && out_of_reach(m, s)) {
@@ -1670,6 +1714,8 @@ int32_t ak_matcher_ground_rays(ak_matcher *m, ak_ground_ray *rays, int32_t capac
         m->position_set = 1;
         m->height_from_ray = 1;
     }
+    ak_fk(m->db->skeleton, m->anim, m->world); /* in place: the floor is y = 0 */
+    stop_landing_moving(m);
     update_stance(m);
     frame_rays(m, rays);
     if (m->phase == 1) m->phase = 2;
