@@ -66,6 +66,9 @@ struct ak_matcher {
     ak_controller ctrl;
     float floor_y, floor_v, foothold[2];
     int32_t has_foothold[2], stance[2], released[2], unlocks;
+    /* a jump this frame left planted foot s beyond unlock_distance: released in
+     * matcher_finish unless its destination ray finds a riser between (update_stance) */
+    int32_t unlock_due[2];
     int32_t held_back[2];  /* a landing held back out of reach (out_of_reach) until it lands */
     int32_t pushed_off[2]; /* the grounding has lifted this planted foot (push_off) */
     int32_t contact[2];    /* AK_CONTACT_* of the shown stance (0 in swing) */
@@ -423,6 +426,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->offset_lift[0] = m->offset_lift[1] = 0.0f;
     memset(m->place_from, 0, sizeof m->place_from);
     memset(m->place_shift, 0, sizeof m->place_shift);
+    memset(m->unlock_due, 0, sizeof m->unlock_due);
     memset(m->cancel, 0, sizeof m->cancel);
     memset(m->foot_off, 0, sizeof m->foot_off);
     m->cancel_g[0] = m->cancel_g[1] = 0.0f;
@@ -1541,6 +1545,40 @@ static void stop_landing_moving(ak_matcher *m)
     m->has_shown_last = m->dt > 0.0f;
 }
 
+/* Unlock: planted foot s (shown down this frame) the new frame's pose (a transition, the stop)
+ * has left farther than unlock_distance from its lock is released for the rest of that stance
+ * (update_stance; `crosses`: its release would slide it over a riser). */
+static void unlock(ak_matcher *m, int s, ak_quat yaw, int crosses)
+{
+    if (!m->stance[s] || m->fst.lock_weight[s] < 1.0f) return;
+    /* the point the lock holds: the toe while the foot rolls over it, else the heel */
+    const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->world, s)
+                                            : ak_foot_ik_sole(&m->fik, m->world, s);
+    /* A jump this frame (walking on) sets a planted foot's kept offset to 0
+     * (cancel_offset: its cancel part becomes -foot_offset), so the unlock sees where
+     * the new frame has the foot now, not a frame later: meanwhile the grounding held
+     * the lock under the new frame's hips, and the last resort dropped them (a slow
+     * walk at 60 fps on hills: a jump to a frame with the left foot mid-stance while
+     * it pivoted at push-off 0.58 m behind, 9.5 mm in one frame, -2.32 g, then
+     * +2.63 g as the unlock let them back). Its riser check needs the ray at the new
+     * frame's foot (spare_rays casts it this frame): the release waits for
+     * matcher_finish. */
+    const int jump = m->cancel_rebase == 2 && m->fst.was_stance[s];
+    const ak_vec3 cancel = jump ? akv_scale(foot_offset(m, s), -1.0f) : m->cancel[s];
+    /* moved by the placement, as the lock was, in the shorter stride */
+    const ak_vec3 sole = akv_add(akv_add(m->pos, akq_rotate(yaw, gait_scaled(m, held))),
+                                 akv_add(akv_add(m->place_shift[s], cancel), m->held[s]));
+    const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
+    if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
+        if (jump && !m->released[s]) {
+            m->unlock_due[s] = 1;
+        } else if (!crosses) {
+            if (!m->released[s]) ++m->unlocks;
+            m->released[s] = 1;
+        }
+    }
+}
+
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
  * stance taken over from a new frame (a transition, the stop) begins only once the shown
  * foot, still carrying the transition's offset, has come down to the frame's own height or
@@ -1597,20 +1635,8 @@ static void update_stance(ak_matcher *m)
         if (m->standing && m->released[s] && m->fst.lock_weight[s] <= 0.0f &&
             coast_left(m) < m->p.unlock_distance)
             m->released[s] = 0;
-        if (c && m->stance[s] && m->fst.lock_weight[s] >= 1.0f) {
-            /* the point the lock holds: the toe while the foot rolls over it, else the heel */
-            const ak_vec3 held = m->fst.lock_toe[s] ? ak_foot_ik_toe(&m->fik, m->world, s)
-                                                    : ak_foot_ik_sole(&m->fik, m->world, s);
-            /* moved by the placement, as the lock was, in the shorter stride */
-            const ak_vec3 sole =
-                akv_add(akv_add(m->pos, akq_rotate(yaw, gait_scaled(m, held))),
-                        akv_add(akv_add(m->place_shift[s], m->cancel[s]), m->held[s]));
-            const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
-            if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance && !crosses) {
-                if (!m->released[s]) ++m->unlocks;
-                m->released[s] = 1;
-            }
-        }
+        m->unlock_due[s] = 0;
+        if (c) unlock(m, s, yaw, crosses);
         /* Standing, a planted foot the planned hips left rolled over its toe (its heel up for
          * the rest of the stance, which standing never ends) steps anew: released, it lands
          * where its leg reaches (the grounding's shorter landing) with the heel down (a left
@@ -1764,6 +1790,21 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
     m->height_from_ray = 0;
     ak_ground_hit h[AK_MATCHER_RAY_COUNT - 1];
     spare_hits(m, hits, h);
+    /* a jump's unlock (update_stance), now that the ray at the new frame's foot has answered:
+     * released unless that ray finds it a riser up or down from where it stands (then it
+     * stays planted until the frame lifts it, release_crosses_riser) */
+    for (int s = 0; s < 2; ++s) {
+        if (!m->unlock_due[s]) continue;
+        m->unlock_due[s] = 0;
+        const int dest = m->spare[s] == AK_SPARE_DEST && isfinite(m->dest_ground[s]);
+        if (dest && m->dest_level[s] && isfinite(m->sole_ground[s]) &&
+            fabsf(m->dest_ground[s] - m->sole_ground[s]) >= AK_FLOOR_STEP_MIN)
+            continue;
+        ++m->unlocks;
+        m->released[s] = 1;
+        m->stance[s] = 0;
+        m->contact[s] = 0;
+    }
     const int32_t st = floor_and_ik(m, h, err);
     if (st != AK_OK) return st;
     for (int s = 0; s < 2; ++s) {
