@@ -1386,6 +1386,10 @@ float ak_foot_ik_landing_room(const ak_foot_ik_params *fik, const ak_xform *worl
 {
     const ak_foot_ik_leg *leg = &fik->legs[s];
     const ak_skeleton *sk = fik->skeleton;
+    /* a leg the humanoid map leaves incomplete (a database without knees, foot IK off) has no
+     * room to plan: callers run this before ak_foot_ik_validate */
+    if (!valid_joint(sk, leg->upper) || !valid_joint(sk, leg->lower) || !valid_joint(sk, leg->foot))
+        return 0.0f;
     const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
     const ak_vec3 hip = world[leg->upper].translation;
     const ak_vec3 ankle = world[leg->foot].translation;

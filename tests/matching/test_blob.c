@@ -249,6 +249,34 @@ static void blob_values_are_range_checked_like_parameters(void **state)
     free(b);
 }
 
+/* Drives a matcher over db for 60 frames (0.5 s at 120 fps) toward (3, 0, 4): the first frame
+ * with a joint not finite, or -1 (also when the matcher refuses the database with a reason). */
+static int walk_non_finite_frame(const ak_motion_db *db)
+{
+    ak_matcher_params p = ak_matcher_defaults();
+    p.target = ak_vec3_make(3.0f, 0.0f, 4.0f);
+    ak_matcher *m = NULL;
+    ak_error err;
+    err.message[0] = '\0';
+    if (ak_matcher_create(db, &p, NULL, &m, &err) != AK_OK) {
+        assert_null(m);
+        assert_true(err.message[0] != '\0');
+        return -1;
+    }
+    const int32_t J = ak_skeleton_joint_count(ak_motion_db_skeleton(db));
+    int bad = -1;
+    for (int f = 0; f < 60 && bad < 0; ++f) {
+        if (ak_matcher_step(m, 1.0f / 120.0f, NULL, &err) != AK_OK) break;
+        const ak_xform *w = ak_matcher_world_pose(m);
+        for (int32_t j = 0; j < J; ++j)
+            if (!isfinite(w[j].translation.x) || !isfinite(w[j].translation.y) ||
+                !isfinite(w[j].translation.z) || !isfinite(w[j].rotation.w))
+                bad = f;
+    }
+    ak_matcher_destroy(m);
+    return bad;
+}
+
 /* The class: 400 blobs, each with one float of the payload (4-byte aligned, anywhere after the
  * counts) set to an absurd finite value and the checksum fixed. Each is refused, or loads and
  * then drives a matcher for 60 frames (0.5 s at 120 fps, past the 48 frames that reached -inf)
@@ -276,26 +304,48 @@ static void blob_with_absurd_values_never_gives_a_non_finite_pose(void **state)
             continue;
         }
         ++loaded;
-        ak_matcher_params p = ak_matcher_defaults();
-        p.target = ak_vec3_make(3.0f, 0.0f, 4.0f);
-        ak_matcher *m = NULL;
-        if (ak_matcher_create(db, &p, NULL, &m, &err) == AK_OK) {
-            const int32_t J = ak_skeleton_joint_count(ak_motion_db_skeleton(db));
-            for (int f = 0; f < 60; ++f) {
-                if (ak_matcher_step(m, 1.0f / 120.0f, NULL, &err) != AK_OK) break;
-                const ak_xform *w = ak_matcher_world_pose(m);
-                for (int32_t j = 0; j < J; ++j)
-                    if (!isfinite(w[j].translation.x) || !isfinite(w[j].translation.y) ||
-                        !isfinite(w[j].translation.z) || !isfinite(w[j].rotation.w))
-                        fail_msg("blob %d (float at byte %zu): joint %d non-finite at frame %d", i,
-                                 at, (int)j, f);
-            }
-            ak_matcher_destroy(m);
-        }
+        const int bad = walk_non_finite_frame(db);
+        if (bad >= 0)
+            fail_msg("blob %d (float at byte %zu): a joint non-finite at frame %d", i, at, bad);
         ak_motion_db_destroy(db);
     }
     printf("%d of 400 blobs with an absurd value refused, %d loaded and walked finite\n", refused,
            loaded);
+    free(b);
+}
+
+/* A humanoid map with a slot left out (-1) is a valid blob (a skeleton without knees or toes
+ * may still be matched with foot IK off). CI's fuzz run found the matcher's planned hips reading
+ * the bone length at joint -1 for a database without a left knee (heap overflow). Each of the
+ * 21 slots left out in turn: refused with a reason, or loaded and walked finite. */
+static void blob_with_a_humanoid_slot_left_out_loads_or_is_refused(void **state)
+{
+    (void)state;
+    unsigned char *b = (unsigned char *)malloc(g_size);
+    assert_non_null(b);
+    const size_t J = le32(g_blob + 32);
+    const size_t map_at = 32 + 32 + J * 104;
+    int loaded = 0;
+    for (int slot = 0; slot < AK_HUM_SLOT_COUNT; ++slot) {
+        memcpy(b, g_blob, g_size);
+        for (int k = 0; k < 4; ++k)
+            b[map_at + 4 * (size_t)slot + k] = 0xff;
+        fix_crc(b);
+        ak_motion_db *db = NULL;
+        ak_error err;
+        if (ak_motion_db_load_memory(b, g_size, &db, &err) != AK_OK) {
+            assert_null(db);
+            assert_non_null(strstr(err.message, "motion database blob"));
+            continue;
+        }
+        ++loaded;
+        const int bad = walk_non_finite_frame(db);
+        if (bad >= 0)
+            fail_msg("humanoid slot %d left out: a joint non-finite at frame %d", slot, bad);
+        ak_motion_db_destroy(db);
+    }
+    /* only the hips and the two feet are required of a blob's map */
+    assert_int_equal(loaded, AK_HUM_SLOT_COUNT - 3);
     free(b);
 }
 
@@ -333,6 +383,7 @@ int main(void)
         cmocka_unit_test(blob_values_are_range_checked_like_parameters),
         cmocka_unit_test(matcher_phases_out_of_order_are_refused),
         cmocka_unit_test(blob_with_absurd_values_never_gives_a_non_finite_pose),
+        cmocka_unit_test(blob_with_a_humanoid_slot_left_out_loads_or_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
