@@ -363,6 +363,25 @@ static int32_t same_contacts(const uint8_t *o, int32_t on, const uint8_t *v, int
  * m/s from frame 20 at 60 fps) no longer rolls from 20, 02_02's 120 fps roll moved from 12 to
  * 18, and three 30 fps retarget rows went out (02_01 0.53 % of height, 09_01 0.52 %, 02_03's
  * left stance ankle 0.170 m against the source's 0.135; 09_02's listed row 0.51 -> 0.55 %). */
+/* What the 30 fps copy of 16_11 holds there (its frames are the original's frames 44, 48, 52,
+ * ... 396, 400, 404, ...; speeds over +-1/60 s on the 120-a-second grid, so a sample between two
+ * frames reads the chord between them):
+ *   - right heel: 0.75, 0.11, 0.00, 0.10 and 0.19 cm above its floor at 44, 48, 52, 56 and 60,
+ *     chords 0.274, 0.354, 0.430 and 0.173 m/s; the slowest it reads from 44 to 56 is 0.268 m/s
+ *     (47). The original's heel slows to 0.230 and 0.240 m/s at 48-49 alone, then rolls over
+ *     its pad at up to 0.538 m/s (52): down 48-50, the 5-frame swing after it filled by
+ *     min_swing (8 frames), down from 48 with the toe from 56. The copy's heel comes down at 57.
+ *   - left toe: 3.49, 1.91, 0.63 and 0.24 cm above its floor at 396, 400, 404 and 408, chords
+ *     0.424, 0.336 and 0.187 m/s, 0.252 m/s read at 404; the original's toe reads 0.143 m/s at
+ *     frame 400 alone (0.480 at 399, 0.383 at 401: marker jitter) and hysteresis holds it down
+ *     under speed_off. The copy's toe comes down at 405.
+ * No sample of the copy is under speed_on (0.25 m/s) where the original's stance starts: a
+ * detector takes them in only by calling a heel at 0.27 m/s or a toe at 0.253 m/s down on a
+ * coarse file. Tried (this stop): speed_on times 1.04, 1.08, 1.1 and 1.2 on files coarser than
+ * 50 fps only (the originals unchanged): 1.04 leaves 4 frames beyond; 1.08 brings both rows in
+ * and puts test_studio_variants' 30 fps stance fractions out (02_01 0.526 against 0.519,
+ * tolerance 0.005; 02_03 0.223 against 0.213); 1.1 moves 16_11's other edges (2 frames
+ * beyond); 1.2 puts 02_01's 30 fps rows out (2 beyond). */
 static const akv_out_row k_contacts_out[] = {
     {"cmu_16_11_walk_veer_left.bvh", "30 fps",
      "right 49-55 and left 401-404 up, 5 frames more than 1/30 s from the original's edge (with "
