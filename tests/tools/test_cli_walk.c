@@ -1,8 +1,10 @@
 /* animkit walk: its files (BVH that reads back, CSV columns), the JSON summary, heightmaps,
- * usage errors. Runs the real binary from $AK_BUILD_DIR. */
+ * usage errors, another studio's shape of a capture. Runs the real binary from $AK_BUILD_DIR. */
 #define _POSIX_C_SOURCE 200809L /* popen */
 #include "cli_run.h"
 #include "walk_summary_keys.h"
+
+#include "../locomotion/studio_variants.h"
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -279,6 +281,48 @@ static void walk_prints_the_reader_s_warning_with_file_and_line(void **state)
     if (!found) fail_msg("no line starting '%s'", want);
 }
 
+/* Issue 22 on the CLI: CMU 02_01 under a joint_Root that never moves, the hips carrying the
+ * travel. `animkit info` says the hips carry the root motion and why; the guide walker and
+ * motion matching walk it as they walk the original, with the joint measured or named
+ * (--root-joint Hips): the same arrival time and path length. */
+static void a_still_top_joint_walks_like_the_original(void **state)
+{
+    (void)state;
+    char src[1200], clip[1200], cmd[4096], last[4096], want[4096];
+    akt_mocap_path("cmu_02_01_walk.bvh", src, sizeof src);
+    snprintf(clip, sizeof clip, "%s/still_top.bvh", g_out);
+    size_t size = 0;
+    char *text = akv_text("cmu_02_01_walk.bvh", AKV_STILL_TOP, &size);
+    FILE *f = fopen(clip, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, size, f), size);
+    fclose(f);
+    free(text);
+    snprintf(cmd, sizeof cmd, "'%s' info '%s' | grep '^root motion'", g_bin, clip);
+    assert_int_equal(run(cmd, last, sizeof last), 0);
+    if (!strstr(last, "root motion Hips (the top joint joint_Root is still"))
+        fail_msg("info says '%s'", last);
+    for (int match = 0; match < 2; ++match) {
+        const char *steer = match ? " --steer match" : "";
+        snprintf(cmd, sizeof cmd, "'%s' walk --clip '%s'%s --out '%s/still_o' 2>/dev/null", g_bin,
+                 src, steer, g_out);
+        assert_int_equal(run(cmd, want, sizeof want), 0);
+        for (int named = 0; named < 2; ++named) {
+            snprintf(cmd, sizeof cmd, "'%s' walk --clip '%s'%s%s --out '%s/still_v' 2>/dev/null",
+                     g_bin, clip, steer, named ? " --root-joint Hips" : "", g_out);
+            assert_int_equal(run(cmd, last, sizeof last), 0);
+            assert_non_null(strstr(last, "\"arrived\":true"));
+            print_message("%s, root joint %s: %.3f s, path %.3f m (the original %.3f s, %.3f m)\n",
+                          match ? "match" : "guide", named ? "named" : "measured",
+                          json_number(last, "time_s"), json_number(last, "path_length"),
+                          json_number(want, "time_s"), json_number(want, "path_length"));
+            AKT_NEAR(json_number(last, "time_s"), json_number(want, "time_s"), 1e-3);
+            AKT_NEAR(json_number(last, "path_length"), json_number(want, "path_length"), 1e-3);
+        }
+    }
+    remove(clip);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +331,7 @@ int main(void)
         cmocka_unit_test(walk_on_a_png_heightmap_uses_the_same_mapping),
         cmocka_unit_test(walk_usage_errors_exit_2),
         cmocka_unit_test(walk_prints_the_reader_s_warning_with_file_and_line),
+        cmocka_unit_test(a_still_top_joint_walks_like_the_original),
         cmocka_unit_test(a_far_walk_keeps_still_feet_and_a_log_gets_one_timing_line),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
