@@ -39,8 +39,10 @@ int32_t ak_clip_create(int32_t joint_count, int32_t frame_count, float frame_tim
         c->joint_track[j] = has ? c->track_count : -1;
         if (has) c->track_joint[c->track_count++] = j;
     }
+    /* one key more than the keys: a fourth float follows every key, so the batch passes
+     * load a key of any row in one 16-byte load (clip_batch.c, soa8_vec3_keys_padded) */
     c->translations = (ak_vec3 *)calloc(
-        (size_t)frame_count * (size_t)(c->track_count ? c->track_count : 1), sizeof(ak_vec3));
+        (size_t)frame_count * (size_t)(c->track_count ? c->track_count : 1) + 1u, sizeof(ak_vec3));
     if (!c->translations) {
         ak_clip_destroy(c);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");

@@ -538,8 +538,9 @@ AK_AVX2 static inline void lane_params8(__m256 t, __m256 *T, __m256 *H, __m256 *
     *G = _mm256_mul_ps(_mm256_mul_ps(t, tm), _mm256_sub_ps(t, _mm256_set1_ps(1.0f)));
 }
 
-/* soa8_vec3_keys from rows that are not the clip's last, so a fourth float follows every key
- * (the next key's x): one 16-byte load a lane instead of a 12-byte one in two parts. */
+/* soa8_vec3_keys in one 16-byte load a lane instead of a 12-byte one in two parts: a fourth
+ * float follows every key (the next key's x, or after the last key the one ak_clip_create
+ * allocates beyond the keys). */
 AK_AVX2 static inline void soa8_vec3_keys_padded(const ak_vec3 *const *rows, int32_t tk,
                                                  __m256 xyz[3])
 {
@@ -576,7 +577,7 @@ AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
             soa8_rest_translation(rest, j, &o);
         } else {
             __m256 v0[3], v1[3];
-            if (adjacent) { /* row f0 is not the clip's last: four floats follow each key */
+            if (adjacent) {
                 soa8_vec3_keys_padded(keys->v0, tk, v0);
                 soa8_vec3_keys(keys->v0, tk + m, v1);
             } else {
@@ -709,6 +710,34 @@ AK_AVX2 static inline soa8_quat span8_load(const lane_cubic *k, size_t at)
     return q;
 }
 
+/* Four floats at `at` of lanes i and i + 4's span rows, in the low and high halves. */
+AK_AVX2 static inline __m256 span8_pair(const lane_cubic *k, int i, size_t at)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(k->span[i] + at)),
+                                _mm_loadu_ps(k->span[i + 4] + at), 1);
+}
+
+/* soa8_lerp_normalize of the key at `at` and its difference at at + 4 in the eight lanes' span
+ * rows, by t per lane ot: the lerp made before the transpose, on lanes i and i + 4 at once
+ * (their ot broadcast within the two halves), so the key and the difference are not
+ * transposed apart (the same fmas: the same bits). */
+AK_AVX2 static inline soa8_quat span8_lerp_normalize(const lane_cubic *k, size_t at, __m256 ot)
+{
+    const __m256 r0 = _mm256_fmadd_ps(span8_pair(k, 0, at + 4), _mm256_permute_ps(ot, 0x00),
+                                      span8_pair(k, 0, at));
+    const __m256 r1 = _mm256_fmadd_ps(span8_pair(k, 1, at + 4), _mm256_permute_ps(ot, 0x55),
+                                      span8_pair(k, 1, at));
+    const __m256 r2 = _mm256_fmadd_ps(span8_pair(k, 2, at + 4), _mm256_permute_ps(ot, 0xAA),
+                                      span8_pair(k, 2, at));
+    const __m256 r3 = _mm256_fmadd_ps(span8_pair(k, 3, at + 4), _mm256_permute_ps(ot, 0xFF),
+                                      span8_pair(k, 3, at));
+    /* soa8_load's transpose from there */
+    const __m256 u0 = _mm256_unpacklo_ps(r0, r1), u1 = _mm256_unpackhi_ps(r0, r1);
+    const __m256 u2 = _mm256_unpacklo_ps(r2, r3), u3 = _mm256_unpackhi_ps(r2, r3);
+    return soa8_normalize(_mm256_shuffle_ps(u0, u2, 0x44), _mm256_shuffle_ps(u0, u2, 0xEE),
+                          _mm256_shuffle_ps(u1, u3, 0x44), _mm256_shuffle_ps(u1, u3, 0xEE));
+}
+
 /* SQUAD of joint j in two steps, each inlined into the pass (a call would spill its registers
  * every joint); the rare redo is out of line. soa8_squad_ends: the outer and inner slerps,
  * from the table (the sign flip, the difference and the coefficients A, B of soa8_slerp made
@@ -723,23 +752,39 @@ soa8_squad_ends(const lane_cubic *k, int32_t j, soa8_quat *outer, soa8_quat *inn
     const soa8_quat ab = span8_load(k, at + 16); /* A, B outer; A, B inner */
     const __m256 ot_outer = _mm256_fmadd_ps(tp[2], _mm256_fmadd_ps(ab.x, tp[1], ab.y), tp[0]);
     const __m256 ot_inner = _mm256_fmadd_ps(tp[2], _mm256_fmadd_ps(ab.z, tp[1], ab.w), tp[0]);
-    *outer = soa8_lerp_normalize(span8_load(k, at), span8_load(k, at + 4), ot_outer);
-    *inner = soa8_lerp_normalize(span8_load(k, at + 8), span8_load(k, at + 12), ot_inner);
+    *outer = span8_lerp_normalize(k, at, ot_outer);
+    *inner = span8_lerp_normalize(k, at + 8, ot_inner);
 }
 
-/* soa8_squad_blend: the SQUAD blend of the two, slerp(outer, inner, 2t(1 - t)). */
+/* soa8_squad_blend: the SQUAD blend of the two, slerp(outer, inner, 2t(1 - t)). The blend
+ * needs no shortest-arc flip: lanes with the sign bit of d set (d < 0, and -0) are redone by
+ * the scalar SQUAD, after the run (soa8_squad_redo_run): d's sign bits are or'ed into
+ * *signs, one test a run instead of one a joint. */
 AK_AVX2 __attribute__((always_inline)) static inline soa8_quat
-soa8_squad_blend(const ak_clip *c, const lane_cubic *k, int32_t j, const soa8_quat outer,
-                 const soa8_quat inner)
+soa8_squad_blend(const lane_cubic *k, const soa8_quat outer, const soa8_quat inner, __m256 *signs)
 {
     const __m256 *tp = k->tp;
-    /* the blend needs no shortest-arc flip: lanes with the sign bit of d set (d < 0, and -0)
-     * are redone by the scalar SQUAD */
     const __m256 d = soa8_dot(outer, inner);
-    soa8_quat q = soa8_nlerp_fixed(outer, inner, d, tp[3], tp[4], tp[5]);
-    const int redo = _mm256_movemask_ps(d);
-    /* by value: q stays in registers on the path that needs no redo */
-    return redo ? soa8_squad_redo(c, k->times, j, redo, q) : q;
+    *signs = _mm256_or_ps(*signs, d);
+    return soa8_nlerp_fixed(outer, inner, d, tp[3], tp[4], tp[5]);
+}
+
+/* A joint's SQUAD in the cubic pass: q the outer slerp, then the SQUAD; inner the inner slerp. */
+typedef struct squad_pair {
+    soa8_quat q, inner;
+} squad_pair;
+
+/* The rare run where some joint's blend had a lane with d's sign bit set: the slerps of each
+ * joint made again (the same bits), d again, and its lanes with the sign bit set redone. */
+AK_AVX2 __attribute__((noinline, cold)) static void
+soa8_squad_redo_run(const ak_clip *c, const lane_cubic *k, int32_t j0, int32_t run, squad_pair *sq)
+{
+    for (int32_t r = 0; r < run; ++r) {
+        soa8_quat outer, inner;
+        soa8_squad_ends(k, j0 + r, &outer, &inner);
+        const int redo = _mm256_movemask_ps(soa8_dot(outer, inner));
+        if (redo) sq[r].q = soa8_squad_redo(c, k->times, j0 + r, redo, sq[r].q);
+    }
 }
 
 /* One coordinate of Catmull-Rom (catmull_rom in clip_internal.h) per lane, weights cw. */
@@ -775,28 +820,35 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
      * paths), 1,000 characters: cubic / linear time 1.60 -> 1.35 (cubic 3.9 -> 3.4 ns per joint);
      * the blends fused with FK instead: 1.48; a third loop (the slerp parameters first): 1.40. The
      * cost: the outer and inner slerps go through memory, cubic / linear instructions 1.492 ->
-     * 1.613 (16 characters, 60 joints: 1.474 -> 1.595), past that goal of 1.5. */
+     * 1.613 (16 characters, 60 joints: 1.474 -> 1.595), past that goal of 1.5. Won back
+     * without undoing the split (instructions per joint of a block of eight): both slerps in
+     * one array (one base register for the stores and loads, the SQUAD written over the outer
+     * slerp: 8), the lerps on lane pairs before the transposes (span8_lerp_normalize: 9), the
+     * root's translation keys in 16-byte loads (3), one test of the blends' signs a run (3):
+     * 1.613 -> 1.496 (16 characters, 60 joints: 1.595 -> 1.488), time 1.37 -> 1.33. */
     enum { RUN = 32 };
-    soa8_quat local[RUN], outer[RUN], inner[RUN];
+    squad_pair sq[RUN];
     for (int32_t j0 = 0; j0 < n; j0 += RUN) {
         const int32_t run = n - j0 < RUN ? n - j0 : RUN;
         for (int32_t r = 0; r < run; ++r)
-            soa8_squad_ends(&k, j0 + r, &outer[r], &inner[r]);
+            soa8_squad_ends(&k, j0 + r, &sq[r].q, &sq[r].inner);
+        __m256 signs = _mm256_setzero_ps();
         for (int32_t r = 0; r < run; ++r)
-            local[r] = soa8_squad_blend(c, &k, j0 + r, outer[r], inner[r]);
+            sq[r].q = soa8_squad_blend(&k, sq[r].q, sq[r].inner, &signs);
+        if (_mm256_movemask_ps(signs)) soa8_squad_redo_run(c, &k, j0, run, sq);
         for (int32_t r = 0; r < run; ++r) {
             const int32_t j = j0 + r;
             soa8_xform o;
-            o.qx = local[r].x, o.qy = local[r].y, o.qz = local[r].z, o.qw = local[r].w;
+            o.qx = sq[r].q.x, o.qy = sq[r].q.y, o.qz = sq[r].q.z, o.qw = sq[r].q.w;
             const int32_t tk = track[j];
             if (tk < 0) {
                 soa8_rest_translation(rest, j, &o);
             } else {
                 __m256 pm[3], p0[3], p1[3], p2[3];
-                soa8_vec3_keys(k.vm, tk, pm);
-                soa8_vec3_keys(k.v0, tk, p0);
-                soa8_vec3_keys(k.v1, tk, p1);
-                soa8_vec3_keys(k.v2, tk, p2);
+                soa8_vec3_keys_padded(k.vm, tk, pm);
+                soa8_vec3_keys_padded(k.v0, tk, p0);
+                soa8_vec3_keys_padded(k.v1, tk, p1);
+                soa8_vec3_keys_padded(k.v2, tk, p2);
                 o.tx = soa8_catmull_rom(k.cw, pm[0], p0[0], p1[0], p2[0]);
                 o.ty = soa8_catmull_rom(k.cw, pm[1], p0[1], p1[1], p2[1]);
                 o.tz = soa8_catmull_rom(k.cw, pm[2], p0[2], p1[2], p2[2]);

@@ -88,13 +88,10 @@ typedef struct soa8_quat {
     __m256 x, y, z, w;
 } soa8_quat;
 
-/* a + diff ot per lane, normalised by one Newton step on rsqrt: the end of the corrected
- * nlerp (soa8_nlerp_fixed), for callers that have diff = b - a and ot already. */
-AK_AVX2 static inline soa8_quat soa8_lerp_normalize(const soa8_quat a, const soa8_quat diff,
-                                                    const __m256 ot)
+/* (qx, qy, qz, qw) per lane normalised by one Newton step on rsqrt. */
+AK_AVX2 static inline soa8_quat soa8_normalize(const __m256 qx, const __m256 qy, const __m256 qz,
+                                               const __m256 qw)
 {
-    const __m256 qx = _mm256_fmadd_ps(diff.x, ot, a.x), qy = _mm256_fmadd_ps(diff.y, ot, a.y);
-    const __m256 qz = _mm256_fmadd_ps(diff.z, ot, a.z), qw = _mm256_fmadd_ps(diff.w, ot, a.w);
     const __m256 n2 = _mm256_fmadd_ps(
         qx, qx, _mm256_fmadd_ps(qy, qy, _mm256_fmadd_ps(qz, qz, _mm256_mul_ps(qw, qw))));
     const __m256 y = _mm256_rsqrt_ps(n2);
@@ -104,6 +101,15 @@ AK_AVX2 static inline soa8_quat soa8_lerp_normalize(const soa8_quat a, const soa
     const soa8_quat q = {_mm256_mul_ps(qx, inv), _mm256_mul_ps(qy, inv), _mm256_mul_ps(qz, inv),
                          _mm256_mul_ps(qw, inv)};
     return q;
+}
+
+/* a + diff ot per lane, normalised: the end of the corrected nlerp (soa8_nlerp_fixed), for
+ * callers that have diff = b - a and ot already. */
+AK_AVX2 static inline soa8_quat soa8_lerp_normalize(const soa8_quat a, const soa8_quat diff,
+                                                    const __m256 ot)
+{
+    return soa8_normalize(_mm256_fmadd_ps(diff.x, ot, a.x), _mm256_fmadd_ps(diff.y, ot, a.y),
+                          _mm256_fmadd_ps(diff.z, ot, a.z), _mm256_fmadd_ps(diff.w, ot, a.w));
 }
 
 /* The corrected nlerp (aks_slerp_params' fast_slerp) per lane of keys a and b on the same
