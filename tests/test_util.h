@@ -74,4 +74,36 @@ static inline const char *akt_mocap_path(const char *name, char *buf, size_t siz
     return buf;
 }
 
+/* The worst distance between a joint of (sa, ca) and the same joint of (sb, cb), over every
+ * frame of cb; cb's frame f is at ca's time f * cb's frame time (same rate: frame f; 30 fps
+ * against 120 fps: every 4th frame of ca). Where it was: *worst_joint, *worst_frame (cb's
+ * frame; either may be NULL). */
+static inline double akt_max_joint_distance(const ak_skeleton *sa, const ak_clip *ca,
+                                            const ak_skeleton *sb, const ak_clip *cb,
+                                            int32_t *worst_joint, int32_t *worst_frame)
+{
+    const int32_t J = sa->joint_count;
+    ak_xform *buf = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 4);
+    assert_non_null(buf);
+    double worst = 0.0;
+    const int32_t step = (int32_t)lroundf(cb->frame_time / ca->frame_time);
+    for (int32_t f = 0; f * step < ca->frame_count && f < cb->frame_count; ++f) {
+        ak_clip_frame(ca, sa, f * step, buf);
+        ak_fk(sa, buf, buf + J);
+        ak_clip_frame(cb, sb, f, buf + 2 * J);
+        ak_fk(sb, buf + 2 * J, buf + 3 * J);
+        for (int32_t j = 0; j < J; ++j) {
+            const double d =
+                ak_vec3_length(ak_vec3_sub(buf[J + j].translation, buf[3 * J + j].translation));
+            if (!(d <= worst)) {
+                worst = d;
+                if (worst_joint) *worst_joint = j;
+                if (worst_frame) *worst_frame = f;
+            }
+        }
+    }
+    free(buf);
+    return worst;
+}
+
 #endif

@@ -18,33 +18,11 @@ static float height_of(const ak_skeleton *s, const ak_clip *c)
 
 static int32_t g_worst_joint, g_worst_frame; /* where max_distance found its worst */
 
-/* The worst distance between a joint of (sa, ca) and the same joint of (sb, cb), over every
- * frame of cb; cb's frame f is at ca's time f * cb's frame time (same rate: frame f; 30 fps
- * against 120 fps: every 4th frame of ca). */
+/* akt_max_joint_distance (test_util.h), its worst joint and frame kept for the messages. */
 static double max_distance(const ak_skeleton *sa, const ak_clip *ca, const ak_skeleton *sb,
                            const ak_clip *cb)
 {
-    const int32_t J = sa->joint_count;
-    ak_xform *buf = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 4);
-    double worst = 0.0;
-    const int32_t step = (int32_t)lroundf(cb->frame_time / ca->frame_time);
-    for (int32_t f = 0; f * step < ca->frame_count && f < cb->frame_count; ++f) {
-        ak_clip_frame(ca, sa, f * step, buf);
-        ak_fk(sa, buf, buf + J);
-        ak_clip_frame(cb, sb, f, buf + 2 * J);
-        ak_fk(sb, buf + 2 * J, buf + 3 * J);
-        for (int32_t j = 0; j < J; ++j) {
-            const double d =
-                ak_vec3_length(ak_vec3_sub(buf[J + j].translation, buf[3 * J + j].translation));
-            if (!(d <= worst)) {
-                worst = d;
-                g_worst_joint = j;
-                g_worst_frame = f;
-            }
-        }
-    }
-    free(buf);
-    return worst;
+    return akt_max_joint_distance(sa, ca, sb, cb, &g_worst_joint, &g_worst_frame);
 }
 
 static int32_t validate(const void *params, ak_error *err)
