@@ -825,7 +825,9 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
      * one array (one base register for the stores and loads, the SQUAD written over the outer
      * slerp: 8), the lerps on lane pairs before the transposes (span8_lerp_normalize: 9), the
      * root's translation keys in 16-byte loads (3), one test of the blends' signs a run (3):
-     * 1.613 -> 1.496 (16 characters, 60 joints: 1.595 -> 1.488), time 1.37 -> 1.33. */
+     * 1.613 -> 1.496 (16 characters, 60 joints: 1.595 -> 1.488). Time: the same within this
+     * shared machine's noise (interleaved medians at load 7: 1.37 -> 1.33; at load 10: 1.47 ->
+     * 1.47; CPU time, 1,000 characters of 31 joints: 1.36 -> 1.35, of 60 joints: 1.52 -> 1.52). */
     enum { RUN = 32 };
     squad_pair sq[RUN];
     for (int32_t j0 = 0; j0 < n; j0 += RUN) {
