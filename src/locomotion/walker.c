@@ -1423,6 +1423,17 @@ static int scan_risers(int32_t edges, const float *near, const float *far, float
  * mid-flight (0.61-0.69 of it). */
 #define PLAN_OTHER_LANDS 0.75f
 
+/* Where swinging foot s's heel lands: its predicted landing moved by its placement, once
+ * decided (the shift its rays look with). Not its plan's target: a landing misses that when
+ * the step scale lags its goal or the placement moves it off an edge (CMU 07_01 on the CLI's
+ * route across the stairs: 13 cm short, so the next plan was a step of 0.89 m down the last
+ * riser, not the 0.75 it meant, and the trailing leg ran out of reach: hips +1.98 g). */
+static ak_vec3 landing_heel(const ak_walker *w, int32_t s)
+{
+    const int shifted = w->place_decided[s] && w->place_probe[s] != 1;
+    return shifted ? akv_add(w->land[s], w->place_target[s]) : w->land[s];
+}
+
 /* At lift-off of foot s with the other down or landing (a walk): the tread it lands on, from
  * its scan. A run (the other foot in mid-flight) plans nothing: runs at 120 fps never finished
  * a scan at 0.1 m (a stance of 0.25 s), and once they did (scan_step), 02_03 on the stairs
@@ -1442,10 +1453,9 @@ static void plan_foothold(ak_walker *w, int32_t s)
     w->plan[s] = PLAN_OFF;
     if (c->state == SCAN_IDLE || c->edges == 0 || stopping(w)) return;
     if (!w->stance[o] && w->play_phase[o][w->frame_index] < PLAN_OTHER_LANDS) return;
-    /* (the other foot's heel, or where it lands: the risers between count) */
+    /* (the other foot's heel, or where it will land: the risers between count) */
     const ak_vec3 f = travel_dir(w);
-    const ak_vec3 p = w->stance[o] ? w->feet.heel_q[o]
-                                   : (w->plan[o] == PLAN_SET ? w->plan_target[o] : w->land[o]);
+    const ak_vec3 p = w->stance[o] ? w->feet.heel_q[o] : landing_heel(w, o);
     const float reach = landing_reach(w, s, f);
     const ak_vec3 dt = akv_sub(w->land_toe[s], w->land[s]);
     const float len = dt.x * f.x + dt.z * f.z;
