@@ -1041,6 +1041,7 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     ff->swing_room[s] = 0.0f;
     if (fr->stance[s] || !fr->ground[s].hit || !(p->weight > 0.0f)) {
         st->clear_lift[s] = 0.0f;
+        ff->heel_floor[s] = ff->toe_floor[s] = ff->ankle_floor[s] = NAN; /* (no toe-up turn) */
         return;
     }
     /* Stepping up, no point of the foot passes below its glide: the riser lies somewhere
@@ -1132,12 +1133,15 @@ static float toe_up_room(const ak_foot_ik_params *p, foot_frame *ff, int32_t s, 
  * shank b), so an ankle target nearer the hip than d(max_knee_flex) comes down (vertically,
  * to y = hip.y - sqrt(d^2 - h^2) for the horizontal distance h) by as much as its room
  * allows: a foot stepping up lifts as high as its clearance needs, not the animation's whole
- * swing height on top of the rise, which folds the knee (every stairs row's peak was there). */
+ * swing height on top of the rise, which folds the knee (every stairs row's peak was there).
+ * A foot with no room, held exactly on its ground by its toe, still gets the toe-up turn
+ * (toe_up_room): a toe pitched down over a tread's edge as the hips come down for a landing
+ * a riser below folded CMU 02_02's swinging knee to 100.5 deg (its limit 95.6, bound 100.6). */
 static void swing_knee_within(const ak_foot_ik_params *p, const ak_skeleton *sk, foot_frame *ff,
                               int32_t s, ak_vec3 hip)
 {
     const ak_foot_ik_leg *leg = &p->legs[s];
-    if (ff->stance[s] || !(p->max_knee_flex > 0.0f) || !(ff->swing_room[s] > 0.0f)) return;
+    if (ff->stance[s] || !(p->max_knee_flex > 0.0f)) return;
     const float a = sk->bone_lengths[leg->lower], b = sk->bone_lengths[leg->foot];
     const float d2 = a * a + b * b + 2.0f * a * b * ff->cos_knee;
     const ak_vec3 t = ff->ankle_target[s];
