@@ -1380,6 +1380,11 @@ static float scan_edge(const tread_scan *c, int32_t k, int near)
  * a toe 5 cm short of a riser has gone into its corner lifting 15 cm over 4 cm of travel). */
 #define PLAN_TOE_UP 0.15f
 #define PLAN_TOL    0.03f
+/* The least step scale a tread plan asks for (the slopes' rule stops at AK_STEP_SCALE_MIN): a
+ * foot planted at the front of a tread leaves the other a short step onto the next one or a
+ * long one up two risers. CMU 02_02 at 24 fps needed 0.32 for the short one and took the long
+ * one at 0.5..1: hips -2.59 g, knee 111.4 deg. */
+#define PLAN_SCALE_MIN 0.25f
 
 /* The along-travel offset of swinging foot s's landing from the character in the clip's
  * stride (scale 1): the predicted landing less the held offset it sheds by mid-swing, divided
@@ -1439,7 +1444,7 @@ static ak_vec3 landing_heel(const ak_walker *w, int32_t s)
  * a scan at 0.1 m (a stance of 0.25 s), and once they did (scan_step), 02_03 on the stairs
  * went to -6.9..+8.7 g and a knee of 155 deg on some starts, its steps shortened in flight.
  * Every tread between the risers found whose window (PLAN_HEEL behind the heel, the foot and
- * PLAN_TOE ahead) a step of scale AK_STEP_SCALE_MIN..1 reaches is a candidate; the one a
+ * PLAN_TOE ahead) a step of scale PLAN_SCALE_MIN..1 reaches is a candidate; the one a
  * single riser or none away is preferred, then the longest step. A step up or down a riser
  * reaches at most the clip's mean step (half its stride) where the landing the hips would
  * carry is longer (after a shortened step the hips run ahead of the planted heel: 07_01
@@ -1461,7 +1466,7 @@ static void plan_foothold(ak_walker *w, int32_t s)
     const float len = dt.x * f.x + dt.z * f.z;
     if (!(reach > 0.05f)) return;
     const float at = (w->pos.x - p.x) * f.x + (w->pos.z - p.z) * f.z;
-    const float natural = at + reach, least = at + AK_STEP_SCALE_MIN * reach;
+    const float natural = at + reach, least = at + PLAN_SCALE_MIN * reach;
     const float mean = 0.5f * w->m->stride_length;
     /* (each edge's near and far end along the travel from p: the same once narrowed) */
     float near[SCAN_EDGES + 1], far[SCAN_EDGES];
@@ -1517,7 +1522,7 @@ static float foothold_goal(ak_walker *w, int32_t s)
     const float reach = landing_reach(w, s, f);
     const ak_vec3 t = w->plan_target[s];
     const float want = (t.x - w->pos.x) * f.x + (t.z - w->pos.z) * f.z;
-    if (reach > 0.05f) w->plan_goal[s] = akf_clamp(want / reach, AK_STEP_SCALE_MIN, 1.0f);
+    if (reach > 0.05f) w->plan_goal[s] = akf_clamp(want / reach, PLAN_SCALE_MIN, 1.0f);
     return w->plan_goal[s];
 }
 
