@@ -88,6 +88,7 @@ struct ak_matcher {
     float cancel_g[2];
     int32_t cancel_rebase; /* a transition: the offsets jumped (cancel_offset keeps the foot) */
     int32_t place_decided[2], toe_at_land[2];
+    float place_ground[2]; /* the landing heel's ground when its placement was last looked at */
     ak_vec3 land[2], land_toe[2], land_ray[2], land_toe_ray[2];
     /* Shorter steps on steep ground (the guide walker's rule, walker.c: shorter_steps): the
      * root's travel and each foot's place along the facing are scaled by step_scale, which
@@ -433,6 +434,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->cancel_rebase = 0;
     memset(m->place_target, 0, sizeof m->place_target);
     m->place_decided[0] = m->place_decided[1] = m->toe_at_land[0] = m->toe_at_land[1] = 0;
+    m->place_ground[0] = m->place_ground[1] = NAN;
     m->step_scale = m->step_goal = 1.0f;
     m->step_scale_v = 0.0f;
     m->tread_goal[0] = m->tread_goal[1] = m->placed_scale = 1.0f;
@@ -1361,6 +1363,24 @@ static void tread_landing(const ak_matcher *m, int s, const ak_ground_hit *plant
     land->height = akf_clamp(land->height, planted->height - most, planted->height + most);
 }
 
+/* Whether swing s's placement, decided to land where the frame lands it (no edge found), is
+ * to be looked at again: its landing heel ray, which follows the landing every frame, now finds
+ * ground a riser (AK_FLOOR_STEP_MIN) above or below the ground it found then, before three
+ * quarters of the swing. The landing moves after the decision (the held offset as the step
+ * scale changes, a transition's new frame): CMU 07_04 at 60 fps up stairs, a jump put the right
+ * heel's landing 4 mm past a riser's edge, decided on the tread above, then crept 19 mm back
+ * over it; the heel landed on the tread below and its toe, unlooked at, 47.5 mm into the riser.
+ * Looked at again, its toe ray turns back to the landing (placement_shift) and the rule lands
+ * the foot off the edge. `land`: the landing heel's hit. */
+static int reopen_placement(const ak_matcher *m, int s, const ak_ground_hit *land)
+{
+    const ak_vec3 t = m->place_target[s];
+    return m->place_decided[s] && t.x == 0.0f && t.z == 0.0f && landing_known(m, s) &&
+           m->db->swing_phase[2 * m->frame + s] <= 0.75f && land->hit &&
+           isfinite(m->place_ground[s]) &&
+           fabsf(land->height - m->place_ground[s]) >= AK_FLOOR_STEP_MIN;
+}
+
 /* The floor the pose stands on follows the ground under the feet (a critically damped
  * spring, as the walker's), then the feet go on the ground with foot IK. `hit` holds the
  * hits of the two sole rays, the two toe rays, then the two landing rays. */
@@ -1405,10 +1425,14 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
                            (m->pushed_off[s] || (m->initialized && m->fst.released[s]));
         fr.stance[s] = m->stance[s];
         /* a swinging foot lands off a stair edge (the walker's rule) */
-        if (m->toe_at_land[s])
+        if (m->toe_at_land[s]) {
             ak_foot_place_decide(&hit[4 + s], &hit[2 + s], m->land_ray[s], m->land_toe_ray[s],
                                  m->land[s], m->land_toe[s], 0.0f, &m->place_target[s],
                                  &m->place_decided[s], NULL);
+            m->place_ground[s] = hit[4 + s].hit ? hit[4 + s].height : NAN;
+        } else if (reopen_placement(m, s, &hit[4 + s])) {
+            m->place_decided[s] = 0;
+        }
         /* A swinging foot still carrying a transition's offset (off its frame's own height by
          * more than it can come down in the 1/stance_fade_rate lookahead at 0.5 m/s) is not
          * about to land: planting it ahead of time would pin it to the ground under a lifted
