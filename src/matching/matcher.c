@@ -121,6 +121,12 @@ struct ak_matcher {
      * and the ground under the heel are treads. */
     float dest_ground[2];
     int32_t dest_level[2];
+    /* A released foot whose frame's foot is a riser above it steps up (step_up_hold): stepping
+     * while it lifts in place, the tread it lifts to (step_ground), and the hold that keeps it
+     * in place (an x,z shift; it glides out once the foot is over the tread). */
+    int32_t stepping[2];
+    float step_ground[2];
+    ak_vec3 step_hold[2];
     /* The heel and toe rays of a foot whose lock fades look where this frame's solve puts them
      * (fade_query); the grounding carries each hit along its tangent plane from its own query
      * point (ak_foot_ik_query_points'): query[k] is that point, cast[k] the ray's (heels 0, 1;
@@ -422,6 +428,9 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->has_foothold[0] = m->has_foothold[1] = 0;
     m->sole_ground[0] = m->sole_ground[1] = m->toe_ground[0] = m->toe_ground[1] = NAN;
     m->dest_ground[0] = m->dest_ground[1] = NAN;
+    m->stepping[0] = m->stepping[1] = 0;
+    m->step_ground[0] = m->step_ground[1] = NAN;
+    memset(m->step_hold, 0, sizeof m->step_hold);
     m->spare[0] = m->spare[1] = AK_SPARE_NONE;
     m->contact[0] = m->contact[1] = 0;
     m->offset_lift[0] = m->offset_lift[1] = 0.0f;
@@ -1041,6 +1050,35 @@ static void held_offset(ak_matcher *m, int s, int known, float u, float dS)
     akw_held_offset(&m->held[s], &m->held_lift[s], down, phase, dS, f, rel);
 }
 
+/* m: how near the tread's height a released foot stepping up lifts its toe before it moves on
+ * (the grounding lifts it onto the tread's height, not above). */
+#define AK_STEP_ON 0.002f
+
+/* A released foot fades onto the frame's foot along the ground it stood on (the lock's fade,
+ * at lock_release_rate); where the frame has that foot a riser up (step_ground), the foot first
+ * lifts in place (the hold, added to its shift, keeps the shown toe where it is while its toe
+ * ray, which looks at the frame's toe, lifts it over the tread: the grounding's clear_ground)
+ * and moves on once its toe is within AK_STEP_ON of that tread's height, the hold gliding out at
+ * AK_CANCEL_SPEED. A slow walk at 30 fps up stairs: a jump put the left foot's frame 0.28 m
+ * ahead on the tread above while that foot stood on its toe at the riser; faded along the
+ * tread below, the toe went 129 mm into the riser. Ends when the frame lifts the foot. */
+static void step_up_hold(ak_matcher *m, int s)
+{
+    if (m->stepping[s] &&
+        (!m->released[s] || m->stance[s] || m->fst.toe[s].y >= m->step_ground[s] - AK_STEP_ON))
+        m->stepping[s] = 0;
+    if (m->stepping[s]) {
+        const ak_vec3 toe = ak_foot_ik_toe(&m->fik, m->world, s);
+        m->step_hold[s] = ak_vec3_make(m->fst.toe[s].x - toe.x - m->fst.shift[s].x, 0.0f,
+                                       m->fst.toe[s].z - toe.z - m->fst.shift[s].z);
+    } else {
+        const float len = akv_len(m->step_hold[s]), most = AK_CANCEL_SPEED * m->dt;
+        m->step_hold[s] =
+            len > most ? akv_scale(m->step_hold[s], 1.0f - most / len) : ak_vec3_make(0, 0, 0);
+    }
+    m->fst.shift[s] = akv_add(m->fst.shift[s], m->step_hold[s]);
+}
+
 static void placement_shift(ak_matcher *m)
 {
     const float dS = m->step_scale - m->placed_scale;
@@ -1068,6 +1106,7 @@ static void placement_shift(ak_matcher *m)
         held_offset(m, s, known, u, dS);
         m->fst.shift[s] = akv_add(akv_add(m->place_shift[s], m->cancel[s]), m->held[s]);
         if (m->step_scale != 1.0f) m->fst.shift[s] = akv_add(m->fst.shift[s], gait_shift(m, s));
+        step_up_hold(m, s);
     }
     m->cancel_rebase = 0;
 }
@@ -1121,11 +1160,18 @@ static int release_near(const ak_matcher *m, int s)
 #define AK_AHEAD_MOST   0.15f
 
 /* Where swinging foot s's toe (this frame's query point qt) will be AK_AHEAD_FRAMES frames on
- * at its pace since last frame; 0 when it needs no look ahead (planted, looking at its landing,
- * no toe, the first frame). */
+ * at its pace since last frame; a released foot's, where its fade ends (the frame's toe:
+ * its pace just after a planted frame is none, step_up_hold); 0 when it needs no look ahead
+ * (planted, looking at its landing, no toe, the first frame). */
 static int toe_ahead(const ak_matcher *m, int s, ak_vec3 qt, ak_vec3 *at)
 {
     if (!m->initialized || m->stance[s] || m->toe_at_land[s] || !m->fik.legs[s].has_toe) return 0;
+    if (m->released[s]) { /* where its fade ends: the frame's toe (step_up_hold) */
+        const ak_vec3 toe = ak_foot_ik_toe(&m->fik, m->world, s);
+        const ak_vec3 sh = akv_sub(m->fst.shift[s], m->step_hold[s]);
+        *at = ak_vec3_make(toe.x + sh.x, toe.y, toe.z + sh.z);
+        return 1;
+    }
     ak_vec3 d = akv_sub(qt, m->fst.toe[s]);
     d.y = 0.0f;
     const float len = akv_len(d);
@@ -1502,15 +1548,10 @@ static float coast_left(const ak_matcher *m)
  * (AK_SPARE_DEST) may be for its ground to count (a planted foot's frame barely moves it). */
 #define AK_DEST_NEAR 0.03f
 
-/* Whether releasing planted foot s would slide it over a riser: the ground where the playing
- * frame has its heel (looked at last frame, within AK_DEST_NEAR of where it is now) a riser
- * above or below the tread it stands on (both level, AK_FLOOR_STEP_MIN or more apart). A
- * released foot fades onto the frame's foot along the ground it stood on: up, into the riser
- * between (a slow walk down stairs, a jump to a frame with that foot on the tread behind: a
- * heel 146 mm into it); down, off the tread's edge to stand against the riser, which its next
- * lift-off's toe met (CMU subject 2 going up: 72 mm into it). Such a foot stays planted until
- * the frame lifts it. */
-static int release_crosses_riser(ak_matcher *m, int s)
+/* How far the ground where the playing frame has planted foot s's heel (looked at last frame,
+ * within AK_DEST_NEAR of where it is now) is above the tread it stands on, both level; 0 when
+ * not known. */
+static float dest_rise(ak_matcher *m, int s)
 {
     if (!isfinite(m->dest_ground[s]) || !m->dest_level[s] || !isfinite(m->sole_ground[s])) return 0;
     const ak_vec3 heel = ak_foot_ik_sole(&m->fik, m->world, s); /* in place */
@@ -1518,8 +1559,31 @@ static int release_crosses_riser(ak_matcher *m, int s)
         akv_add(akv_add(m->pos, akq_rotate(ak_quat_yaw(m->heading), heel)), m->fst.shift[s]);
     const ak_vec3 was = m->spare_at[s];
     const float dx = at.x - was.x, dz = at.z - was.z;
-    return dx * dx + dz * dz <= AK_DEST_NEAR * AK_DEST_NEAR &&
-           fabsf(m->dest_ground[s] - m->sole_ground[s]) >= AK_FLOOR_STEP_MIN;
+    return dx * dx + dz * dz <= AK_DEST_NEAR * AK_DEST_NEAR ? m->dest_ground[s] - m->sole_ground[s]
+                                                            : 0.0f;
+}
+
+/* Whether releasing planted foot s would slide it down over a riser (dest_rise at least
+ * AK_FLOOR_STEP_MIN down). A released foot fades onto the frame's foot along the ground it stood
+ * on: down, off the tread's edge to stand against the riser, which its next lift-off's toe met
+ * (CMU subject 2 going up: 72 mm into it). Such a foot stays planted until the frame lifts it.
+ * Up, it steps (begin_step_up): kept planted instead (a slow walk at 30 fps up stairs, its foot
+ * 0.28 m behind the frame's on its toe at the riser), the hips rising with the frame left it out
+ * of reach and the leg dragged the toe 129 mm into the riser. */
+static int release_crosses_riser(ak_matcher *m, int s)
+{
+    return dest_rise(m, s) <= -AK_FLOOR_STEP_MIN;
+}
+
+/* Released foot s begins a step up (step_up_hold) where the ground at the frame's foot
+ * (AK_SPARE_DEST's, level) is `rise`, a riser or more, above the tread it stands on. Such a foot
+ * was kept planted since a fade along the tread below put a heel 146 mm into the riser (a slow
+ * walk down stairs, a jump to a frame with that foot on the tread behind). */
+static void begin_step_up(ak_matcher *m, int s, float rise)
+{
+    if (!(rise >= AK_FLOOR_STEP_MIN)) return;
+    m->stepping[s] = 1;
+    m->step_ground[s] = m->dest_ground[s];
 }
 
 /* Foot s as the grounding showed it last frame stands on the ground: heel and toe within
@@ -1597,7 +1661,10 @@ static void unlock(ak_matcher *m, int s, ak_quat yaw, int crosses)
         if (jump && !m->released[s]) {
             m->unlock_due[s] = 1;
         } else if (!crosses) {
-            if (!m->released[s]) ++m->unlocks;
+            if (!m->released[s]) {
+                ++m->unlocks;
+                begin_step_up(m, s, dest_rise(m, s));
+            }
             m->released[s] = 1;
         }
     }
@@ -1792,6 +1859,7 @@ static void spare_hits(ak_matcher *m, const ak_ground_hit *hits, ak_ground_hit *
         m->dest_ground[k] = dest && g->hit ? g->height : NAN;
         m->dest_level[k] = dest && tread(g) && tread(&hits[1 + k]);
         if (m->spare[k] != AK_SPARE_AHEAD) continue;
+        if (m->stepping[m->spare_foot[k]] && tread(g)) m->step_ground[m->spare_foot[k]] = g->height;
         ak_ground_hit *toe = &h[2 + m->spare_foot[k]];
         if (tread(g) && tread(toe) && g->height - toe->height >= AK_FLOOR_STEP_MIN) *toe = *g;
     }
@@ -1815,19 +1883,25 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
     ak_ground_hit h[AK_MATCHER_RAY_COUNT - 1];
     spare_hits(m, hits, h);
     /* a jump's unlock (update_stance), now that the ray at the new frame's foot has answered:
-     * released unless that ray finds it a riser up or down from where it stands (then it
-     * stays planted until the frame lifts it, release_crosses_riser) */
+     * released unless that ray finds it a riser down from where it stands (then it stays
+     * planted until the frame lifts it, release_crosses_riser); a riser up, it steps up
+     * (begin_step_up) */
     for (int s = 0; s < 2; ++s) {
         if (!m->unlock_due[s]) continue;
         m->unlock_due[s] = 0;
-        const int dest = m->spare[s] == AK_SPARE_DEST && isfinite(m->dest_ground[s]);
-        if (dest && m->dest_level[s] && isfinite(m->sole_ground[s]) &&
-            fabsf(m->dest_ground[s] - m->sole_ground[s]) >= AK_FLOOR_STEP_MIN)
-            continue;
+        const int dest = m->spare[s] == AK_SPARE_DEST && isfinite(m->dest_ground[s]) &&
+                         m->dest_level[s] && isfinite(m->sole_ground[s]);
+        const float rise = dest ? m->dest_ground[s] - m->sole_ground[s] : 0.0f;
+        if (rise <= -AK_FLOOR_STEP_MIN) continue;
         ++m->unlocks;
         m->released[s] = 1;
         m->stance[s] = 0;
         m->contact[s] = 0;
+        begin_step_up(m, s, rise);
+        if (m->stepping[s]) { /* held from this frame's solve on */
+            m->fst.shift[s] = akv_sub(m->fst.shift[s], m->step_hold[s]);
+            step_up_hold(m, s);
+        }
     }
     const int32_t st = floor_and_ik(m, h, err);
     if (st != AK_OK) return st;
