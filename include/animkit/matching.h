@@ -271,10 +271,11 @@ AK_API int32_t ak_matcher_step_range(ak_matcher *const *matchers, int32_t begin,
 
 /* Rays per frame: character centre, left sole, right sole, left toe, right toe (where this
  * frame's foot IK puts them), then where the left and the right swinging foot will land (the
- * playing frame's own landing in the database). A landing ray no landing needs looks under
- * where the frame has a planted heel a release may move the foot to, or ahead of a swinging toe
- * for a riser; else under the sole. */
-#define AK_MATCHER_RAY_COUNT 7
+ * playing frame's own landing in the database), then one ahead of a swinging toe. A landing ray
+ * no landing needs looks under where the frame has a planted heel a release may move the foot
+ * to, or ahead of a swinging toe for a riser; else under the sole. The last looks ahead of a
+ * swinging toe no other ray looks ahead of; else under the character's centre. */
+#define AK_MATCHER_RAY_COUNT 8
 
 /* The same frame in phases, for engines (as the walker's ak_walker_begin ... _finish):
  *  1. ak_matcher_begin: springs, search, transitions, pose; writes the wanted world

@@ -112,10 +112,10 @@ struct ak_matcher {
     ak_vec3 held[2], held_lift[2];
     float placed_scale;
     /* The landing ray no landing needs (a planted foot's; a swinging foot's with none known)
-     * looks elsewhere (spare_rays): spare[k] says where ray 5 + k looks (AK_SPARE_*), for foot
-     * spare_foot[k]; spare_at[k] is the point. */
-    int32_t spare[2], spare_foot[2];
-    ak_vec3 spare_at[2];
+     * looks elsewhere (spare_rays), and so does the last ray (k = 2): spare[k] says where ray
+     * 5 + k looks (AK_SPARE_*), for foot spare_foot[k]; spare_at[k] is the point. */
+    int32_t spare[3], spare_foot[3];
+    ak_vec3 spare_at[3];
     /* Under where the frame has a planted heel the unlock is about to release
      * (release_crosses_riser): the ground found there (NAN: none asked last frame) and whether it
      * and the ground under the heel are treads. */
@@ -431,7 +431,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->stepping[0] = m->stepping[1] = 0;
     m->step_ground[0] = m->step_ground[1] = NAN;
     memset(m->step_hold, 0, sizeof m->step_hold);
-    m->spare[0] = m->spare[1] = AK_SPARE_NONE;
+    m->spare[0] = m->spare[1] = m->spare[2] = AK_SPARE_NONE;
     m->contact[0] = m->contact[1] = 0;
     m->offset_lift[0] = m->offset_lift[1] = 0.0f;
     memset(m->place_from, 0, sizeof m->place_from);
@@ -1182,9 +1182,14 @@ static int toe_ahead(const ak_matcher *m, int s, ak_vec3 qt, ak_vec3 *at)
 
 /* Where the landing rays no landing needs look: a planted foot's, under where the frame has
  * its heel while a release may come (release_near); the rest ahead of a swinging toe (toe_ahead):
- * its own when it knows no landing, else the planted foot's. */
+ * its own when it knows no landing, else the planted foot's, else the last ray. With the other
+ * foot's ray taken (under a heel a release may move, or that foot released and looking ahead
+ * itself) a swinging toe once had none: a slow walk at 30 fps up stairs, its left toe swinging
+ * toward a landing whose toe (4 cm beyond the landing toe, looked at halfway) was on the tread,
+ * went on 6 cm past it as a transition's offset decayed and met the riser unseen, 110 mm in. */
 static void spare_rays(ak_matcher *m, const ak_vec3 qt[2])
 {
+    m->spare[2] = AK_SPARE_NONE;
     for (int s = 0; s < 2; ++s) {
         m->spare[s] = AK_SPARE_NONE;
         if (!release_near(m, s)) continue;
@@ -1196,8 +1201,9 @@ static void spare_rays(ak_matcher *m, const ak_vec3 qt[2])
     for (int s = 0; s < 2; ++s) {
         ak_vec3 at;
         if (!toe_ahead(m, s, qt[s], &at)) continue;
-        const int k = !landing_known(m, s) ? s : (m->stance[1 - s] ? 1 - s : -1);
-        if (k < 0 || m->spare[k] != AK_SPARE_NONE) continue;
+        int k = !landing_known(m, s) ? s : (m->stance[1 - s] ? 1 - s : -1);
+        if (k < 0 || m->spare[k] != AK_SPARE_NONE) k = 2;
+        if (m->spare[k] != AK_SPARE_NONE) continue;
         m->spare[k] = AK_SPARE_AHEAD;
         m->spare_foot[k] = s;
         m->spare_at[k] = at;
@@ -1247,6 +1253,8 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
                                                                : q[s];
         rays[5 + s] = ak_ground_ray_down(land_at, 1.5f, 3.5f);
     }
+    rays[7] =
+        ak_ground_ray_down(m->spare[2] != AK_SPARE_NONE ? m->spare_at[2] : m->pos, 1.5f, 3.5f);
 }
 
 /* The pose source's own vertical acceleration of the hips now, m/s^2 (the grounding's landing
@@ -1853,11 +1861,13 @@ static void spare_hits(ak_matcher *m, const ak_ground_hit *hits, ak_ground_hit *
         if (g->hit && g->normal.y > 1e-3f && (a.x != b.x || a.z != b.z))
             g->height += (g->normal.x * (a.x - b.x) + g->normal.z * (a.z - b.z)) / g->normal.y;
     }
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 3; ++k) {
         const ak_ground_hit *g = &hits[5 + k];
         const int dest = m->spare[k] == AK_SPARE_DEST;
-        m->dest_ground[k] = dest && g->hit ? g->height : NAN;
-        m->dest_level[k] = dest && tread(g) && tread(&hits[1 + k]);
+        if (k < 2) {
+            m->dest_ground[k] = dest && g->hit ? g->height : NAN;
+            m->dest_level[k] = dest && tread(g) && tread(&hits[1 + k]);
+        }
         if (m->spare[k] != AK_SPARE_AHEAD) continue;
         if (m->stepping[m->spare_foot[k]] && tread(g)) m->step_ground[m->spare_foot[k]] = g->height;
         ak_ground_hit *toe = &h[2 + m->spare_foot[k]];
