@@ -1571,22 +1571,42 @@ static float dest_rise(ak_matcher *m, int s)
                                                             : 0.0f;
 }
 
-/* Whether releasing planted foot s would slide it down over a riser (dest_rise at least
- * AK_FLOOR_STEP_MIN down). A released foot fades onto the frame's foot along the ground it stood
- * on: down, off the tread's edge to stand against the riser, which its next lift-off's toe met
- * (CMU subject 2 going up: 72 mm into it). Such a foot stays planted until the frame lifts it.
- * Up, it steps (begin_step_up): kept planted instead (a slow walk at 30 fps up stairs, its foot
- * 0.28 m behind the frame's on its toe at the riser), the hips rising with the frame left it out
- * of reach and the leg dragged the toe 129 mm into the riser. */
+/* Whether the frame's heel (where the last AK_SPARE_DEST ray looked) is ahead of planted foot
+ * s, along its heel-to-toe line: a step up toward it leads with the toe. */
+static int dest_ahead(const ak_matcher *m, int s)
+{
+    const ak_vec3 d = akv_sub(m->spare_at[s], m->fst.sole[s]);
+    const ak_vec3 f = akv_sub(m->fst.toe[s], m->fst.sole[s]);
+    return d.x * f.x + d.z * f.z > 0.0f;
+}
+
+/* Whether a release `rise` below or above (dest_rise) is refused: a riser down, or a riser up
+ * behind the foot. A step back up leads with the heel, which step_up_hold does not lift: going
+ * down stairs, a jump put a walk's left foot (02_01 mirrored at 24 fps) 2.6 cm past a tread's edge
+ * with its frame's foot on the tread behind; released to step up, its heel slid back into the
+ * riser, 79 mm (a held-out trial's; that walk stayed planted before and does again). */
+static int refuse_release(const ak_matcher *m, int s, float rise)
+{
+    return rise <= -AK_FLOOR_STEP_MIN || (rise >= AK_FLOOR_STEP_MIN && !dest_ahead(m, s));
+}
+
+/* Whether releasing planted foot s would slide it over a riser it cannot step (refuse_release).
+ * A released foot fades onto the frame's foot along the ground it stood on: down, off the tread's
+ * edge to stand against the riser, which its next lift-off's toe met (CMU subject 2 going up:
+ * 72 mm into it). Such a foot stays planted until the frame lifts it. Up and ahead, it steps
+ * (begin_step_up): kept planted instead (a slow walk at 30 fps up stairs, its foot 0.28 m behind
+ * the frame's on its toe at the riser), the hips rising with the frame left it out of reach and
+ * the leg dragged the toe 129 mm into the riser. */
 static int release_crosses_riser(ak_matcher *m, int s)
 {
-    return dest_rise(m, s) <= -AK_FLOOR_STEP_MIN;
+    return refuse_release(m, s, dest_rise(m, s));
 }
 
 /* Released foot s begins a step up (step_up_hold) where the ground at the frame's foot
- * (AK_SPARE_DEST's, level) is `rise`, a riser or more, above the tread it stands on. Such a foot
- * was kept planted since a fade along the tread below put a heel 146 mm into the riser (a slow
- * walk down stairs, a jump to a frame with that foot on the tread behind). */
+ * (AK_SPARE_DEST's, level) is `rise`, a riser or more, above the tread it stands on (ahead of it:
+ * refuse_release keeps one behind planted, as before, since a fade along the tread below put a
+ * heel 146 mm into the riser: a slow walk down stairs, a jump to a frame with that foot on the
+ * tread behind). */
 static void begin_step_up(ak_matcher *m, int s, float rise)
 {
     if (!(rise >= AK_FLOOR_STEP_MIN)) return;
@@ -1894,15 +1914,15 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
     spare_hits(m, hits, h);
     /* a jump's unlock (update_stance), now that the ray at the new frame's foot has answered:
      * released unless that ray finds it a riser down from where it stands (then it stays
-     * planted until the frame lifts it, release_crosses_riser); a riser up, it steps up
-     * (begin_step_up) */
+     * planted until the frame lifts it, release_crosses_riser), or up behind it; a riser up
+     * ahead, it steps up (begin_step_up) */
     for (int s = 0; s < 2; ++s) {
         if (!m->unlock_due[s]) continue;
         m->unlock_due[s] = 0;
         const int dest = m->spare[s] == AK_SPARE_DEST && isfinite(m->dest_ground[s]) &&
                          m->dest_level[s] && isfinite(m->sole_ground[s]);
         const float rise = dest ? m->dest_ground[s] - m->sole_ground[s] : 0.0f;
-        if (rise <= -AK_FLOOR_STEP_MIN) continue;
+        if (refuse_release(m, s, rise)) continue;
         ++m->unlocks;
         m->released[s] = 1;
         m->stance[s] = 0;
