@@ -593,12 +593,13 @@ AK_AVX2 static inline void soa8_rest_translation(const ak_xform *rest, int32_t j
 /* Joint j's model transforms out: into the SoA block, or transposed into the eight poses (w:
  * the first character's, the others following, n joints apart). */
 AK_SOA8_PASS void soa8_put(ak_xform *w, int32_t n, soa8_xform *AK_RESTRICT ws, float *soa,
-                           const int to_soa, int32_t j, int32_t p, soa8_xform o, const int tiled)
+                           const int to_soa, int32_t j, int32_t p, soa8_xform o, const int tiled,
+                           int32_t *held)
 {
     if (to_soa)
         soa8_fk_soa(soa, j, p, o);
     else
-        soa8_fk_store_tiled(ws, w, (size_t)n, j, p, o, tiled);
+        soa8_fk_store_tiled(ws, w, (size_t)n, j, p, o, tiled, held);
 }
 
 /* lane_keys_load's rows of eight lanes from their keys f0, f1 in registers (by value: the
@@ -658,6 +659,7 @@ AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
     const ak_xform *rest = sk->rest_local;
     __m256 T, H, G;
     lane_params8(alpha, &T, &H, &G);
+    int32_t held = -1; /* the joint in ws's spare slot (soa8_fk_store_tiled) */
     for (int32_t j = 0; j < n; ++j) {
         /* gather + transpose the two keys of each character, slerp per lane */
         const soa8_quat a = soa8_keys(keys->r0, j);
@@ -681,7 +683,7 @@ AK_SOA8_PASS void sample_fk_linear_soa8(const ak_clip *c, const ak_skeleton *sk,
             o.ty = _mm256_fmadd_ps(_mm256_sub_ps(v1[1], v0[1]), T, v0[1]);
             o.tz = _mm256_fmadd_ps(_mm256_sub_ps(v1[2], v0[2]), T, v0[2]);
         }
-        soa8_put(w, n, ws, soa, to_soa, j, parents[j], o, tiled);
+        soa8_put(w, n, ws, soa, to_soa, j, parents[j], o, tiled, &held);
     }
 }
 
@@ -900,6 +902,7 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
     const ak_xform *rest = sk->rest_local;
     lane_cubic k;
     lane_cubic_load(c, s, times, &k);
+    int32_t held = -1; /* the joint in ws's spare slot (soa8_fk_store_tiled) */
     /* The rotations of a run of joints first, then their FK. The SQUADs of a run do not
      * depend on each other, so the CPU overlaps their long chains (three slerps, two
      * normalisations) with one another; in one loop with FK, each joint's SQUAD waited on or
@@ -948,7 +951,7 @@ AK_SOA8_PASS void sample_fk_cubic_soa8(const ak_clip *c, const ak_skeleton *sk, 
                 o.ty = soa8_catmull_rom(k.cw, pm[1], p0[1], p1[1], p2[1]);
                 o.tz = soa8_catmull_rom(k.cw, pm[2], p0[2], p1[2], p2[2]);
             }
-            soa8_put(w, n, ws, soa, to_soa, j, parents[j], o, tiled);
+            soa8_put(w, n, ws, soa, to_soa, j, parents[j], o, tiled, &held);
         }
     }
 }

@@ -692,6 +692,7 @@ AK_AVX2 static void sample_fk_cc8(const ak_compressed_clip *c, const int32_t *pa
 {
     cc8_lanes k;
     cc8_load(c, s, &k);
+    int32_t held = -1; /* the joint in ws's spare slot (soa8_fk_store) */
     for (int32_t j = 0; j < c->header->joint_count; ++j) {
         const akc_track *tr = &c->tracks[2 * j];
         const akc_gather8 *g = &c->gather8[2 * j];
@@ -700,7 +701,7 @@ AK_AVX2 static void sample_fk_cc8(const ak_compressed_clip *c, const int32_t *pa
         __m256 t[3];
         cc8_translation(&k, &tr[1], &g[1], t);
         const soa8_xform o = {q.x, q.y, q.z, q.w, t[0], t[1], t[2]};
-        soa8_fk_store(ws, w, (size_t)c->header->joint_count, j, parents[j], o);
+        soa8_fk_store(ws, w, (size_t)c->header->joint_count, j, parents[j], o, &held);
     }
 }
 

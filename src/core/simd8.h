@@ -197,13 +197,16 @@ AK_AVX2 static inline void soa8_vec3_keys(const ak_vec3 *const *rows, int32_t tk
  * (no wrap, no read-back); a constant, so each form is compiled apart. */
 AK_AVX2 __attribute__((always_inline)) static inline void
 soa8_fk_store_tiled(soa8_xform *AK_RESTRICT ws, ak_xform *first, size_t stride, int32_t j,
-                    int32_t p, soa8_xform o, const int tiled)
+                    int32_t p, soa8_xform o, const int tiled, int32_t *held)
 {
     if (p >= 0) {
         int32_t slot = tiled ? p & (AK_SOA_TILE - 1) : p;
         if (tiled && j - p >= AK_SOA_TILE) { /* outside the window: read back, spare slot */
             slot = AK_SOA_TILE;
-            soa8_gather(first, stride, p, &ws[slot]);
+            /* *held: the joint the spare slot holds (-1: none yet in this pass), so the
+             * children of one far parent (a root, a head) read it back once */
+            if (*held != p) soa8_gather(first, stride, p, &ws[slot]);
+            *held = p;
         }
         soa8_parent_times(&ws[slot], &o);
     }
@@ -223,9 +226,9 @@ soa8_fk_store_tiled(soa8_xform *AK_RESTRICT ws, ak_xform *first, size_t stride, 
 
 /* soa8_fk_store_tiled for any joint count. */
 AK_AVX2 static inline void soa8_fk_store(soa8_xform *AK_RESTRICT ws, ak_xform *first, size_t stride,
-                                         int32_t j, int32_t p, soa8_xform o)
+                                         int32_t j, int32_t p, soa8_xform o, int32_t *held)
 {
-    soa8_fk_store_tiled(ws, first, stride, j, p, o, 1);
+    soa8_fk_store_tiled(ws, first, stride, j, p, o, 1, held);
 }
 
 /* Floats of one joint of an eight-character block in the SoA output
