@@ -100,6 +100,8 @@ typedef struct ak_foot_ik_state {
                                   animation so a stretched leg reaches (0 unless needed) */
     float stance_goal;         /* m: the animation's floor last frame in single support */
     int32_t stance_goal_leg;   /* which leg that was (-1: none) */
+    float lock_yaw[2];         /* radians: a planted foot's heel-to-toe heading when its lock
+                                  was taken; the foot keeps it while locked (the toe held too) */
     int32_t reach_roll[2];     /* a planted leg that could not reach its heel rolls over its toe
                                   until it lifts off (the heel rises, as in push-off) */
     float pelvis;              /* m: the hips' height correction (floor_height - applied drop)

@@ -325,6 +325,27 @@ static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
     st->hip_drop = 0.0f;
 }
 
+/* The heading (radians about +y, atan2(x, z)) of leg s's animated heel-to-toe line. */
+static float foot_heading(const foot_frame *ff, int32_t s)
+{
+    return atan2f(ff->toe_a[s].x - ff->heel_a[s].x, ff->toe_a[s].z - ff->heel_a[s].z);
+}
+
+/* The turn about +y (radians, -pi..pi) that keeps a locked foot on the heading it landed with,
+ * weighted by its lock: the heel lock alone let the animated foot turn about its heel, so a
+ * flat foot's toe swept the ground (a veering capture's planted toes at 20-70 mm/s). */
+static float held_turn(const ak_foot_ik_params *p, const ak_foot_ik_state *st, const foot_frame *ff,
+                       int32_t s)
+{
+    if (!p->lock_feet || !p->legs[s].has_toe || !(st->lock_weight[s] > 0.0f)) return 0.0f;
+    float d = st->lock_yaw[s] - foot_heading(ff, s);
+    while (d > AK_PI)
+        d -= 2.0f * AK_PI;
+    while (d < -AK_PI)
+        d += 2.0f * AK_PI;
+    return d * st->lock_weight[s];
+}
+
 /* Fades the leg's weights and holds its stance lock: on the heel (sole point) with the heel
  * down, on the toe when the heel has lifted. A lock taken when the foot lands starts where
  * the foot is; a lock that moves from heel to toe (or back) mid-stance starts where the IK put
@@ -359,6 +380,9 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
         if (!st->was_stance[s] || !st->initialized) {
             const float w = st->initialized ? st->lock_weight[s] : 0.0f;
             st->lock_point[s] = akv_lerp(anim, st->lock_point[s], w);
+            /* the heading the foot is shown with (a lock still fading: as the point) */
+            st->lock_yaw[s] =
+                foot_heading(ff, s) + (st->initialized ? held_turn(p, st, ff, s) : 0.0f);
         } else if (pivot != st->lock_toe[s]) {
             st->lock_point[s] = pivot ? st->toe[s] : st->sole[s];
         }
@@ -525,7 +549,11 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     const ak_foot_ik_leg *leg = &p->legs[s];
     const ak_xform foot = world[leg->foot];
     const int pivot = st->lock_toe[s] && st->lock_weight[s] > 0.0f;
-    const ak_vec3 heel_a = ff->heel_a[s], toe_a = ff->toe_a[s];
+    const float turn = held_turn(p, st, ff, s);
+    const ak_quat held = akq_axis_angle(akv_make(0.0f, 1.0f, 0.0f), turn);
+    const ak_vec3 heel_a = ff->heel_a[s];
+    /* the animated toe turned about the heel onto the held heading */
+    const ak_vec3 toe_a = akv_add(heel_a, akq_rotate(held, akv_sub(ff->toe_a[s], heel_a)));
     const ak_vec3 heel_q =
         pull_to_lock(heel_a, st->lock_point[s], pivot ? 0.0f : st->lock_weight[s]);
     const ak_vec3 toe_q = pivot ? pull_to_lock(toe_a, st->lock_point[s], st->lock_weight[s])
@@ -563,11 +591,11 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
                 n_flat = clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_l, toe_y),
                                       ff->cos_tilt, ff->sin_tilt);
             }
-            to_flat = akq_from_to(ff->up_a[s], n_flat);
+            to_flat = akq_from_to(akq_rotate(held, ff->up_a[s]), n_flat);
         }
         applied = blend_rot(akq_identity(), blend_rot(to_slope, to_flat, flat_w), gw);
     }
-    ff->foot_rot[s] = akq_normalize(akq_mul(applied, foot.rotation));
+    ff->foot_rot[s] = akq_normalize(akq_mul(applied, akq_mul(held, foot.rotation)));
     target = akv_lerp(anim, target, p->weight);
     ff->pivot[s] = pivot;
     ff->stance[s] = fr->stance[s] != 0;
