@@ -31,7 +31,7 @@ const HUMANOID_SLOTS = [
   'right_shoulder', 'right_upper_arm', 'right_lower_arm', 'right_hand',
 ];
 // Sizes this file assumes, checked against the .wasm at init (akw_abi).
-const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 160]];
+const ABI = [[0, 268], [1, 12], [2, 28], [3, 16], [4, 64], [5, 21], [6, 168]];
 
 // A string (UTF-8 text), Uint8Array or ArrayBuffer as bytes; anything else is refused.
 function inputBytes(input, what) {

@@ -344,7 +344,9 @@ typedef struct ak_plugin_walk_summary {
     int32_t frames;               /* frames measured */
     float deepest_any_phase;      /* deepest heel, toe or ankle below the ground, any phase */
     float deepest_planted;        /* the same over the frames its foot is planted */
-    float skate;                  /* mean horizontal speed of the point holding a planted foot */
+    float skate;                  /* mean horizontal speed of a heel or toe the pose source has down
+                                     (its contact) between two frames it is on the ground in (within
+                                     1 cm of it or below), held by the grounding or not */
     float max_skate;              /* its worst frame */
     float hip_accel_min_g;        /* the hips' vertical acceleration (33 ms average), lowest */
     float hip_accel_max_g;        /*   and highest */

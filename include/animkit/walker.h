@@ -68,18 +68,24 @@ typedef struct ak_walker_state {
     int32_t stopped;     /* at rest at the target (the settle done, idle weight 1) */
     float idle_weight;
     int32_t stance[2];
-    ak_vec3 sole[2];      /* world sole contact points */
-    float sole_ground[2]; /* ground height under each sole (NaN where none) */
-    float tilt[2];        /* radians: foot up vs ground normal */
-    float hip_drop;       /* metres the hips were lowered (negative: raised over a stance foot
-                             above the animation's floor, ak_foot_ik_params.max_hip_rise) */
-    int32_t contact[2];   /* AK_CONTACT_* of each foot this frame (0 in swing) */
-    ak_vec3 toe[2];       /* world toe contact points (= sole for a foot without a toe) */
-    float toe_ground[2];  /* ground height under each toe point (NaN where none or unknown) */
-    float rate;           /* the walk clip's playback rate, 0 (standing) .. 1 */
-    double elapsed;       /* seconds simulated, kept in double (`time` is this as a float, its
-                             step 7.8 ms beyond 65,536 s): a day of 1/120 s frames reads to the
-                             microsecond */
+    ak_vec3 sole[2];           /* world sole contact points */
+    float sole_ground[2];      /* ground height under each sole (NaN where none) */
+    float tilt[2];             /* radians: foot up vs ground normal */
+    float hip_drop;            /* metres the hips were lowered (negative: raised over a stance foot
+                                  above the animation's floor, ak_foot_ik_params.max_hip_rise) */
+    int32_t contact[2];        /* AK_CONTACT_* of each foot this frame (0 in swing) */
+    ak_vec3 toe[2];            /* world toe contact points (= sole for a foot without a toe) */
+    float toe_ground[2];       /* ground height under each toe point (NaN where none or unknown) */
+    float rate;                /* the walk clip's playback rate, 0 (standing) .. 1 */
+    double elapsed;            /* seconds simulated, kept in double (`time` is this as a float, its
+                                  step 7.8 ms beyond 65,536 s): a day of 1/120 s frames reads to the
+                                  microsecond */
+    int32_t source_contact[2]; /* AK_CONTACT_HEEL / AK_CONTACT_TOE bits the pose source has down
+                                  this frame, held by the grounding or not: the walk cycle's
+                                  contacts (flat on both feet settling at a stop), the matcher's
+                                  database frame's (both standing); a heel the grounding lifts
+                                  about the locked toe (the foot rolled: contact toe only) is
+                                  up */
 } ak_walker_state;
 
 typedef struct ak_walker ak_walker;

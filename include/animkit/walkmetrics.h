@@ -6,10 +6,18 @@
 
 AK_EXTERN_C_BEGIN
 
-/* Accumulates the walk's quality measures frame by frame from the walker's state. A point
- * counts while it is down: the heel (sole point) while the foot's contact has the heel bit
- * (or is a plain stance), the toe while it has the toe bit; skate is the horizontal speed of
- * the point that holds the foot (the heel, else the toe). */
+/* m: a heel or toe the pose source has down this close above the ground under it (or below
+ * it) is on the ground, and its horizontal speed counts as skate. */
+#define AK_WALK_SKATE_HEIGHT 0.01f
+
+/* Accumulates the walk's quality measures frame by frame from the walker's state. The contact
+ * errors count a point while it is down: the heel (sole point) while the foot's contact has the
+ * heel bit (or is a plain stance), the toe while it has the toe bit. Skate counts what the
+ * pose source plants, held by the grounding or not: the horizontal speed over a frame of each
+ * point (heel, toe) whose bit the source's contact has (ak_walker_state.source_contact: the
+ * walk cycle's, the matcher's database frame's) and that is on the ground (within
+ * AK_WALK_SKATE_HEIGHT of the ground under it, or below it) in both the frame and the one
+ * before: a landing frame's approach is not skate. */
 typedef struct ak_walk_metrics {
     int32_t frames;
     int32_t stance_samples;
@@ -17,12 +25,16 @@ typedef struct ak_walk_metrics {
     float max_float;       /* m: worst heel or toe above the ground while down */
     float max_heel_penetration, max_heel_float; /* m: the heel's alone */
     float max_toe_penetration, max_toe_float;   /* m: the toe's alone */
-    float skate;         /* m/s: mean horizontal speed of the holding point over stance */
-    float max_skate;     /* m/s: its worst frame */
-    float max_tilt;      /* radians: worst foot-to-normal angle with the heel down */
-    float max_foot_step; /* m: largest per-frame move of a sole point */
-    float max_hip_step;  /* m: largest per-frame move of the hips joint */
-    float max_hip_accel; /* m/s^2: largest second difference of the hips' position / dt^2 */
+    float skate;          /* m/s: mean horizontal speed of a heel or toe the source has down
+                             and on the ground, held or not */
+    float max_skate;      /* m/s: its worst frame */
+    float held_skate;     /* m/s: mean horizontal speed of the point the grounding holds a
+                             planted foot by (the heel, else the toe), from its second frame */
+    float max_held_skate; /* m/s: its worst frame */
+    float max_tilt;       /* radians: worst foot-to-normal angle with the heel down */
+    float max_foot_step;  /* m: largest per-frame move of a sole point */
+    float max_hip_step;   /* m: largest per-frame move of the hips joint */
+    float max_hip_accel;  /* m/s^2: largest second difference of the hips' position / dt^2 */
     /* Over every frame, any phase (swing, landing, push-off, starts, stops): */
     float deepest;          /* m: deepest heel, toe or ankle below the ground (0: none below) */
     int32_t deepest_frame;  /* frame of it (-1: none below) */
@@ -42,9 +54,13 @@ typedef struct ak_walk_metrics {
     /* running sums */
     double skate_sum;
     int32_t skate_n;
-    ak_vec3 prev_sole[2];
+    double held_skate_sum;
+    int32_t held_skate_n;
     ak_vec3 prev_hold[2];      /* the holding point last frame */
     int32_t prev_hold_kind[2]; /* 1 heel, 2 toe, 0 none */
+    ak_vec3 prev_sole[2];
+    ak_vec3 prev_toe[2];
+    int32_t prev_down[2]; /* the source's bits of the points on the ground the frame before */
     int32_t prev_stance[2];
     ak_vec3 prev_hips, prev_hips2;
     int32_t has_prev;
@@ -63,8 +79,10 @@ AK_API void ak_walk_metrics_reset(ak_walk_metrics *m);
 AK_API void ak_walk_metrics_set_legs(ak_walk_metrics *m, const int32_t upper[2],
                                      const int32_t lower[2], const int32_t foot[2]);
 /* The source's own figures: hip_accel_min_g / hip_accel_max_g and knee_peak over two
- * loops of the walk motion's cycle clip (so the seam counts), the same 33 ms average. The
- * other fields stay 0. Allocates a pose buffer (load-time use); AK_ERR_INVALID_ARG on NULL. */
+ * loops of the walk motion's cycle clip (so the seam counts), the same 33 ms average, and
+ * skate / max_skate over one loop on the cycle's floor, measured as ak_walk_metrics_add
+ * measures the walk's (the cycle's contacts). The other fields stay 0. Allocates a pose buffer
+ * (load-time use); AK_ERR_INVALID_ARG on NULL. */
 AK_API int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *out,
                                       ak_error *err);
 /* Adds one frame: `state` from ak_walker_get_state, `world` the walker's world pose, `hips`

@@ -263,6 +263,15 @@ void ak_floor_follow(float *y, float *v, float support, float smoothing, float d
  * (dt 0: a new sequence starts here), the knee flexion of the legs set. */
 void ak_walk_metrics_add_body(ak_walk_metrics *m, const ak_xform *world, int32_t hips, float dt);
 
+/* The source's skate over one run of `frames` frames dt apart: pts holds each frame's heel
+ * (sole point) and toe of both feet, [frame][foot][heel, toe], travel included, bits its
+ * contact flags [frame][foot]. Every pair of consecutive frames whose contacts both have a
+ * point's bit (AK_CONTACT_HEEL: the heel, AK_CONTACT_TOE: the toe) while that point is within
+ * AK_WALK_SKATE_HEIGHT of floor_y (or below) in both adds the point's horizontal speed between
+ * them to m's skate and max_skate, as ak_walk_metrics_add counts the walk's. */
+void ak_walk_metrics_source_skate(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
+                                  int32_t frames, float floor_y, float dt);
+
 /* Resets m for a source's body figures: the legs from the humanoid map; returns the hips joint
  * (joint 0 where the map has none). */
 int32_t ak_walk_metrics_source_begin(ak_walk_metrics *m, const ak_humanoid *h);

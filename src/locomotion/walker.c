@@ -1861,9 +1861,13 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
         /* released feet in the air, heels rolled about the toe not down (the grounding's) */
         s->stance[k] = w->stance[k];
         s->contact[k] = w->contact[k];
+        s->source_contact[k] = w->contact[k] & (AK_CONTACT_HEEL | AK_CONTACT_TOE);
         if (w->p.foot_ik)
             s->contact[k] =
                 ak_foot_ik_shown_contact(&w->fst, k, w->stance[k], w->contact[k], &s->stance[k]);
+        /* a heel the grounding lifts about the locked toe (the foot rolled) is up, not down */
+        if (s->stance[k] && s->contact[k] == AK_CONTACT_TOE)
+            s->source_contact[k] &= ~AK_CONTACT_HEEL;
         s->sole[k] =
             w->p.foot_ik && w->initialized ? w->fst.sole[k] : ak_foot_ik_sole(&w->fik, w->world, k);
         s->sole_ground[k] = w->sole_ground[k];

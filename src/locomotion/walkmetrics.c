@@ -1,4 +1,5 @@
-/* Walk quality, measured frame by frame: contact errors and skate while planted, the depth
+/* Walk quality, measured frame by frame: contact errors while planted, skate of every foot
+ * point on the ground (held or not), the depth
  * of every foot point in any phase, the hips' vertical acceleration (33 ms average) and the
  * knee flexion, and the same body figures of a walk motion's own cycle. */
 #include "animkit/walkmetrics.h"
@@ -116,6 +117,39 @@ void ak_walk_metrics_add_body(ak_walk_metrics *m, const ak_xform *world, int32_t
     metrics_legs(m, world);
 }
 
+void ak_walk_metrics_source_skate(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
+                                  int32_t frames, float floor_y, float dt)
+{
+    if (!(dt > 0.0f)) return;
+    for (int i = 0; i < 4; ++i) {
+        const int bit = i & 1 ? AK_CONTACT_TOE : AK_CONTACT_HEEL;
+        for (int32_t f = 1; f < frames; ++f) {
+            const ak_vec3 a = pts[4 * (f - 1) + i], b = pts[4 * f + i];
+            if (!(bits[2 * (f - 1) + i / 2] & bit) || !(bits[2 * f + i / 2] & bit) ||
+                a.y - floor_y > AK_WALK_SKATE_HEIGHT || b.y - floor_y > AK_WALK_SKATE_HEIGHT)
+                continue;
+            const float v = sqrtf((b.x - a.x) * (b.x - a.x) + (b.z - a.z) * (b.z - a.z)) / dt;
+            m->skate_sum += v;
+            ++m->skate_n;
+            if (v > m->max_skate) m->max_skate = v;
+        }
+    }
+    m->skate = m->skate_n ? (float)(m->skate_sum / m->skate_n) : 0.0f;
+}
+
+/* The heel (sole point) and toe of both feet of a walk motion's posed frame, clip space. */
+static void motion_feet(const ak_walk_motion *mo, const ak_xform *world, ak_vec3 *out)
+{
+    for (int k = 0; k < 2; ++k) {
+        const ak_xform a = world[mo->humanoid.joint[k ? AK_HUM_RIGHT_FOOT : AK_HUM_LEFT_FOOT]];
+        out[2 * k] = akv_sub(a.translation, akv_scale(akq_rotate(a.rotation, mo->foot_up_local[k]),
+                                                      mo->sole_height[k]));
+        out[2 * k + 1] = mo->has_toe[k]
+                             ? akv_add(a.translation, akq_rotate(a.rotation, mo->toe_local[k]))
+                             : out[2 * k];
+    }
+}
+
 int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *out, ak_error *err)
 {
     if (!motion || !out)
@@ -124,14 +158,31 @@ int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *ou
     const ak_clip *clip = ak_walk_motion_clip(motion);
     const ak_humanoid *h = ak_walk_motion_humanoid(motion);
     ak_xform *pose = malloc(2 * (size_t)sk->joint_count * sizeof *pose);
-    if (!pose) return ak_error_set(err, AK_ERR_NOMEM, 0, "walk metrics source: out of memory");
+    ak_vec3 *feet = calloc(4 * (size_t)clip->frame_count, sizeof *feet);
+    uint8_t *bits = calloc(2 * (size_t)clip->frame_count, 1);
+    if (!pose || !feet || !bits) {
+        free(pose);
+        free(feet);
+        free(bits);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "walk metrics source: out of memory");
+    }
     const int32_t hips = ak_walk_metrics_source_begin(out, h);
     for (int32_t i = 0; i < 2 * clip->frame_count; ++i) {
         ak_clip_frame(clip, sk, i % clip->frame_count, pose);
         ak_fk(sk, pose, pose + sk->joint_count);
         ak_walk_metrics_add_body(out, pose + sk->joint_count, hips, i ? clip->frame_time : 0.0f);
+        if (i < clip->frame_count) {
+            motion_feet(motion, pose + sk->joint_count, feet + 4 * i);
+            bits[2 * i] = motion->contacts[0][i];
+            bits[2 * i + 1] = motion->contacts[1][i];
+        }
     }
+    /* the cycle keeps its travel: once through, no seam; on the cycle's own floor */
+    ak_walk_metrics_source_skate(out, feet, bits, clip->frame_count, motion->floor_y,
+                                 clip->frame_time);
     free(pose);
+    free(feet);
+    free(bits);
     out->frames = 0;
     return AK_OK;
 }
@@ -150,7 +201,7 @@ static void point_error(float y, float ground, float *pen, float *flt)
     if (e > *flt) *flt = e;
 }
 
-/* Heel and toe errors, tilt and skate of one stance foot. */
+/* Heel and toe errors, tilt and held skate of one stance foot. */
 static void metrics_foot(ak_walk_metrics *m, const ak_walker_state *s, int k, float dt)
 {
     const int32_t c = s->contact[k] ? s->contact[k] : AK_CONTACT_HEEL;
@@ -167,12 +218,37 @@ static void metrics_foot(ak_walk_metrics *m, const ak_walker_state *s, int k, fl
     if (m->has_prev && m->prev_hold_kind[k] == kind && dt > 0.0f) {
         const float dx = hold.x - m->prev_hold[k].x, dz = hold.z - m->prev_hold[k].z;
         const float v = sqrtf(dx * dx + dz * dz) / dt;
+        m->held_skate_sum += v;
+        ++m->held_skate_n;
+        if (v > m->max_held_skate) m->max_held_skate = v;
+    }
+    m->prev_hold[k] = hold;
+    m->prev_hold_kind[k] = kind;
+}
+
+/* Skate: the horizontal speed over this frame of each point of foot k (heel, toe) the pose
+ * source has down (its contact bit) and that is on the ground (within AK_WALK_SKATE_HEIGHT of
+ * the ground under it, or below it) in both this frame and the one before, held by the
+ * grounding or not. The landing frame (down now, not before) is the approach, not skate. */
+static void metrics_skate(ak_walk_metrics *m, const ak_walker_state *s, int k, float dt)
+{
+    const ak_vec3 at[2] = {s->sole[k], s->toe[k]}, was[2] = {m->prev_sole[k], m->prev_toe[k]};
+    const float ground[2] = {s->sole_ground[k], s->toe_ground[k]};
+    const int32_t bit[2] = {AK_CONTACT_HEEL, AK_CONTACT_TOE};
+    int32_t down = 0;
+    for (int p = 0; p < 2; ++p) {
+        if (!(s->source_contact[k] & bit[p]) || !isfinite(ground[p]) ||
+            at[p].y - ground[p] > AK_WALK_SKATE_HEIGHT)
+            continue;
+        down |= bit[p];
+        if (!m->has_prev || !(dt > 0.0f) || !(m->prev_down[k] & bit[p])) continue;
+        const float dx = at[p].x - was[p].x, dz = at[p].z - was[p].z;
+        const float v = sqrtf(dx * dx + dz * dz) / dt;
         m->skate_sum += v;
         ++m->skate_n;
         if (v > m->max_skate) m->max_skate = v;
     }
-    m->prev_hold[k] = hold;
-    m->prev_hold_kind[k] = kind;
+    m->prev_down[k] = down;
 }
 
 void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_xform *world,
@@ -186,11 +262,13 @@ void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_
             metrics_foot(m, s, k, dt);
         else
             m->prev_hold_kind[k] = 0;
+        metrics_skate(m, s, k, dt);
         if (m->has_prev) {
             const float step = akv_len(akv_sub(s->sole[k], m->prev_sole[k]));
             if (step > m->max_foot_step) m->max_foot_step = step;
         }
         m->prev_sole[k] = s->sole[k];
+        m->prev_toe[k] = s->toe[k];
         m->prev_stance[k] = s->stance[k];
     }
     m->max_penetration = fmaxf(m->max_heel_penetration, m->max_toe_penetration);
@@ -212,13 +290,14 @@ void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_
     m->prev_hips = h;
     m->has_prev = m->has_prev >= 2 ? 2 : m->has_prev + 1;
     m->skate = m->skate_n ? (float)(m->skate_sum / m->skate_n) : 0.0f;
+    m->held_skate = m->held_skate_n ? (float)(m->held_skate_sum / m->held_skate_n) : 0.0f;
 }
 
 void ak_walk_metrics_shift_origin(ak_walk_metrics *m, float dx, float dz)
 {
     if (!m) return;
-    ak_vec3 *const p[] = {&m->prev_sole[0], &m->prev_sole[1], &m->prev_hold[0],
-                          &m->prev_hold[1], &m->prev_hips,    &m->prev_hips2};
+    ak_vec3 *const p[] = {&m->prev_sole[0], &m->prev_sole[1], &m->prev_toe[0], &m->prev_toe[1],
+                          &m->prev_hold[0], &m->prev_hold[1], &m->prev_hips,   &m->prev_hips2};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; ++i) {
         p[i]->x -= dx;
         p[i]->z -= dz;

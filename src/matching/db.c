@@ -937,18 +937,48 @@ int32_t ak_motion_db_source_metrics(const ak_motion_db *db, ak_walk_metrics *out
 {
     if (!db || !out)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "motion db source metrics: NULL argument");
+    int32_t longest = 0;
+    for (int32_t r = 0; r < db->range_count; ++r)
+        if (db->range_start[r + 1] - db->range_start[r] > longest)
+            longest = db->range_start[r + 1] - db->range_start[r];
     ak_xform *pose = (ak_xform *)malloc(2 * (size_t)db->J * sizeof *pose);
-    if (!pose) return ak_error_set(err, AK_ERR_NOMEM, 0, "motion db source metrics: out of memory");
+    ak_vec3 *feet = (ak_vec3 *)calloc(4 * (size_t)(longest > 0 ? longest : 1), sizeof *feet);
+    uint8_t *bits = (uint8_t *)calloc(2 * (size_t)(longest > 0 ? longest : 1), 1);
+    if (!pose || !feet || !bits) {
+        free(pose);
+        free(feet);
+        free(bits);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "motion db source metrics: out of memory");
+    }
     const ak_humanoid *h = &db->humanoid;
     const int32_t hips = ak_walk_metrics_source_begin(out, h);
-    for (int32_t r = 0; r < db->range_count; ++r)
-        for (int32_t f = db->range_start[r]; f < db->range_start[r + 1]; ++f) {
+    for (int32_t r = 0; r < db->range_count; ++r) {
+        /* the feet with the range's travel (its root deltas), for the skate */
+        ak_vec3 at = ak_vec3_make(0, 0, 0);
+        float heading = 0.0f;
+        const int32_t first = db->range_start[r];
+        for (int32_t f = first; f < db->range_start[r + 1]; ++f) {
             ak_motion_db_pose(db, f, pose);
             ak_fk(db->skeleton, pose, pose + db->J);
-            ak_walk_metrics_add_body(out, pose + db->J, hips,
-                                     f == db->range_start[r] ? 0.0f : db->frame_time);
+            ak_walk_metrics_add_body(out, pose + db->J, hips, f == first ? 0.0f : db->frame_time);
+            const ak_quat yaw = ak_quat_yaw(heading);
+            for (int32_t s = 0; s < 2; ++s) {
+                feet[4 * (f - first) + 2 * s] =
+                    akv_add(at, akq_rotate(yaw, ak_motion_db_sole(db, pose + db->J, s)));
+                feet[4 * (f - first) + 2 * s + 1] =
+                    akv_add(at, akq_rotate(yaw, ak_motion_db_toe(db, pose + db->J, s)));
+                bits[2 * (f - first) + s] = (uint8_t)db->contact[2 * f + s];
+            }
+            at = akv_add(at, akq_rotate(yaw, db->delta[f]));
+            heading += db->dturn[f];
         }
+        /* every stored pose stands on one floor, y = 0 (level_floor) */
+        ak_walk_metrics_source_skate(out, feet, bits, db->range_start[r + 1] - first, 0.0f,
+                                     db->frame_time);
+    }
     free(pose);
+    free(feet);
+    free(bits);
     return AK_OK;
 }
 

@@ -69,12 +69,13 @@ struct ak_matcher {
     /* a jump this frame left planted foot s beyond unlock_distance: released in
      * matcher_finish unless its destination ray finds a riser between (update_stance) */
     int32_t unlock_due[2];
-    int32_t held_back[2];  /* a landing held back out of reach (out_of_reach) until it lands */
-    int32_t pushed_off[2]; /* the grounding has lifted this planted foot (push_off) */
-    int32_t contact[2];    /* AK_CONTACT_* of the shown stance (0 in swing) */
-    float offset_lift[2];  /* |shown ankle height - the playing frame's own|, m */
-    float dt;              /* of the frame in progress */
-    ak_vec3 move;          /* its wanted displacement */
+    int32_t held_back[2];      /* a landing held back out of reach (out_of_reach) until it lands */
+    int32_t pushed_off[2];     /* the grounding has lifted this planted foot (push_off) */
+    int32_t contact[2];        /* AK_CONTACT_* of the shown stance (0 in swing) */
+    int32_t source_contact[2]; /* the playing frame's own contact bits (both standing) */
+    float offset_lift[2];      /* |shown ankle height - the playing frame's own|, m */
+    float dt;                  /* of the frame in progress */
+    ak_vec3 move;              /* its wanted displacement */
     int32_t position_set, height_from_ray;
     float sole_ground[2], toe_ground[2];
     /* Foot placement (stairs, the walker's rule: ak_foot_place_decide): each swing decides once
@@ -433,6 +434,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     memset(m->step_hold, 0, sizeof m->step_hold);
     m->spare[0] = m->spare[1] = m->spare[2] = AK_SPARE_NONE;
     m->contact[0] = m->contact[1] = 0;
+    m->source_contact[0] = m->source_contact[1] = 0;
     m->offset_lift[0] = m->offset_lift[1] = 0.0f;
     memset(m->place_from, 0, sizeof m->place_from);
     memset(m->place_shift, 0, sizeof m->place_shift);
@@ -1713,6 +1715,7 @@ static void update_stance(ak_matcher *m)
         const int32_t own_c =
             m->standing ? AK_CONTACT_HEEL | AK_CONTACT_TOE : m->db->contact[2 * m->frame + s];
         int32_t c = own_c;
+        m->source_contact[s] = own_c & (AK_CONTACT_HEEL | AK_CONTACT_TOE);
         /* a point that comes down now (heel or toe) must be at the frame's own height */
         const int32_t kept = m->stance[s] ? m->contact[s] : 0, starts = c & ~kept;
         /* a planted foot the frame still has down whose release would slide it over a riser */
@@ -1992,9 +1995,13 @@ void ak_matcher_get_state(const ak_matcher *m, ak_walker_state *s)
         /* released feet in the air, heels rolled about the toe not down (the grounding's) */
         s->stance[k] = m->stance[k];
         s->contact[k] = m->contact[k];
+        s->source_contact[k] = m->source_contact[k];
         if (m->p.foot_ik)
             s->contact[k] =
                 ak_foot_ik_shown_contact(&m->fst, k, m->stance[k], m->contact[k], &s->stance[k]);
+        /* a heel the grounding lifts about the locked toe (the foot rolled) is up, not down */
+        if (s->stance[k] && s->contact[k] == AK_CONTACT_TOE)
+            s->source_contact[k] &= ~AK_CONTACT_HEEL;
         s->sole[k] =
             m->p.foot_ik && m->initialized ? m->fst.sole[k] : ak_foot_ik_sole(&m->fik, m->world, k);
         s->sole_ground[k] = m->sole_ground[k];

