@@ -27,7 +27,7 @@ ak_body_params ak_body_defaults(void)
     return o;
 }
 
-enum { CAP_RINGS = 3 };
+enum { CAP_RINGS = 3, MAX_SIDES = 64 };
 
 /* A weight ramp: joint `joint` gets lerp(w0, w1, clamp((z - z0) / (z1 - z0), 0, 1)). */
 typedef struct ramp {
@@ -134,7 +134,16 @@ static uint32_t ring_vertex(int32_t base, int32_t k, int32_t i, int32_t sides, i
 
 static void emit_rings(body_build *b, const sweep *s, int32_t ring_count)
 {
-    const int32_t sides = b->opt->sides;
+    const int32_t sides = b->opt->sides; /* at most MAX_SIDES (ak_body_validate) */
+    /* The unit section, the same on every ring of the sweep, computed once: a cosf, a sinf
+     * and two powf per vertex were 11 % of a GLB export's instructions (CMU 02_01 with the
+     * body, 5.14 -> 4.57 million; the same bits). */
+    float unit_u[MAX_SIDES] = {0.0f}, unit_v[MAX_SIDES] = {0.0f};
+    for (int32_t i = 0; i < sides; ++i) {
+        const float th = 2.0f * AK_PI * (float)i / (float)sides;
+        unit_u[i] = super(cosf(th), s->square);
+        unit_v[i] = super(sinf(th), s->square);
+    }
     for (int32_t k = 0; k < ring_count; ++k) {
         float z, scale;
         profile(s, k, b->opt->rings, &z, &scale);
@@ -143,8 +152,7 @@ static void emit_rings(body_build *b, const sweep *s, int32_t ring_count)
         const float ry = scale * (s->ry0 + (s->ry1 - s->ry0) * t);
         const int32_t n = (k == 0 || k == ring_count - 1) ? 1 : sides;
         for (int32_t i = 0; i < n; ++i) {
-            const float th = 2.0f * AK_PI * (float)i / (float)sides;
-            const float cu = rx * super(cosf(th), s->square), cv = ry * super(sinf(th), s->square);
+            const float cu = rx * unit_u[i], cv = ry * unit_v[i];
             ak_vec3 p = akv_add(s->origin, akv_scale(s->axis, z));
             p = akv_add(akv_add(p, akv_scale(s->u, cu)), akv_scale(s->v, cv));
             put_vertex(b, p, s, z);
@@ -359,7 +367,7 @@ int32_t ak_body_validate(const ak_body_params *o, ak_error *err)
                             (double)o->thickness);
     if (o->feet != 0 && o->feet != 1)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "feet = %d: must be 0 or 1", (int)o->feet);
-    if (o->sides < 4 || o->sides > 64)
+    if (o->sides < 4 || o->sides > MAX_SIDES)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "sides = %d: must be in 4..64",
                             (int)o->sides);
     if (o->rings < 2 || o->rings > 64)
