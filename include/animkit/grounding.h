@@ -120,6 +120,12 @@ typedef struct ak_foot_ik_state {
                                   reaches the ground under its heel with the foot as animated;
                                   0 when it reaches (and in stance). A pose source may hold a
                                   landing back while it is above a tolerance (the matcher's) */
+    ak_vec3 heel_ray[2];       /* each heel's query point last frame */
+    ak_ground_hit heel_hit[2]; /* and the ground it hit there */
+    ak_vec3 tread_from[2];     /* where the heel's queries first found the ground it is on now,
+                                  past a riser (tread_edge): a landing shortened toward the hips
+                                  goes no farther back, onto ground it has not sampled */
+    int32_t tread_edge[2];     /* 1 once a riser lies behind tread_from */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */

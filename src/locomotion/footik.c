@@ -1229,24 +1229,61 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     return ak_foot_ik_solve(p, st, fr, local, world, err);
 }
 
+/* Metres: a heel's ground this far off the plane of its ground a frame before (carried along
+ * its tangent) is another tread: a riser lies between the two query points (place_edge's rule;
+ * a slope or a curved heightmap carries the plane over a frame's travel). */
+#define AK_TREAD_EDGE 0.02f
+
+/* Where each heel's queries have sampled the ground it is on now (tread_from, tread_edge): the
+ * first query point on that ground since a riser, found by comparing each frame's hit with the
+ * plane of the last one. A swinging heel's queries follow it, so on stairs this is where its
+ * path came onto the tread it lands on; no riser seen (smooth ground, or no hit to compare), no
+ * limit. */
+static void track_tread(ak_foot_ik_state *st, const ak_foot_ik_frame *fr, const foot_frame *ff)
+{
+    for (int s = 0; s < 2; ++s) {
+        const ak_ground_hit *h = &fr->ground[s];
+        const ak_vec3 q = ff->ray_heel[s];
+        const int known = st->initialized && h->hit && st->heel_hit[s].hit;
+        const float carried =
+            known ? ground_at(&st->heel_hit[s], st->heel_ray[s], q).height : h->height;
+        if (!known || fabsf(h->height - carried) > AK_TREAD_EDGE) {
+            st->tread_from[s] = q;
+            st->tread_edge[s] = known;
+        }
+        st->heel_ray[s] = q;
+        st->heel_hit[s] = *h;
+    }
+}
+
 /* A landing heel out of the leg's reach from where the hips are lands short: its lock moves
  * toward the hips along the ground until the ankle is L from the hip (a shorter step, as a
  * person takes down a slope or a stair), d0 - sqrt(L^2 - dv^2) for the hip-to-ankle horizontal
- * distance d0 and height dv. */
-static void shorten_landing(const ak_foot_ik_params *p, ak_foot_ik_state *st,
-                            const ak_foot_ik_frame *fr, const ak_xform *world, foot_frame *ff,
-                            int32_t s, ak_vec3 hip, float L)
+ * distance d0 and height dv. Only onto ground its heel has sampled: a move farther back than
+ * where its queries found the tread it lands on (track_tread) would cross the riser behind, of
+ * which the grounding knows neither the place nor the height (CMU 16_11 on the CLI's route down
+ * the stairs: 5.6 cm back over the edge, the heel held at the lower tread's height 150 mm under
+ * the upper one); then the heel does not move and this returns 0. Else 1 (shortened, or no
+ * shortening helps). */
+static int shorten_landing(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                           const ak_foot_ik_frame *fr, const ak_xform *world, foot_frame *ff,
+                           int32_t s, ak_vec3 hip, float L)
 {
     const ak_vec3 a = ff->ankle_target[s];
     const float dx = hip.x - a.x, dz = hip.z - a.z, dv = hip.y - a.y;
     const float d0 = sqrtf(dx * dx + dz * dz);
-    if (!(d0 > 1e-4f) || !(L > dv)) return;
-    const float back = akf_min(d0 - sqrtf(L * L - dv * dv), d0);
-    if (!(back > 0.0f)) return;
+    if (!(d0 > 1e-4f) || !(L > dv)) return 1;
     const ak_vec3 lock = st->lock_weight[s] > 0.0f ? st->lock_point[s] : ff->heel_a[s];
+    const float back = akf_min(d0 - sqrtf(L * L - dv * dv), d0);
+    if (!(back > 0.0f)) return 1;
+    if (st->tread_edge[s]) {
+        const ak_vec3 t = st->tread_from[s];
+        if (back > ((t.x - lock.x) * dx + (t.z - lock.z) * dz) / d0) return 0;
+    }
     st->lock_point[s] = akv_make(lock.x + dx / d0 * back, lock.y, lock.z + dz / d0 * back);
     st->lock_weight[s] = 1.0f;
     leg_target(p, st, fr, world, s, ff);
+    return 1;
 }
 
 /* Whether planted foot s has its toe on the ground: its contact says so, or the foot stands
@@ -1262,7 +1299,10 @@ static int toe_down(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr, int3
 /* A planted leg whose heel the hips (which move within physics) leave out of reach this frame
  * lifts the heel and rolls over its toe (toe_down), held where the toe stands, for the rest of
  * its stance (reach_roll), as a trailing foot does in push-off: no frame with the heel off the
- * ground it is meant to be on. */
+ * ground it is meant to be on. A landing out of reach lands short (shorten_landing), or where
+ * that would leave the ground its heel sampled, lands on its toe where it is, heel up, and rolls
+ * the same way (a forefoot landing, as a person steps down a stair it barely reaches): CMU
+ * 16_11's heel is then 2 cm past the edge on the tread below, flat on it 40 ms later. */
 static void roll_when_out_of_reach(const ak_foot_ik_params *p, const ak_skeleton *sk,
                                    ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                                    const ak_xform *world, foot_frame *ff, int32_t s, int planted)
@@ -1273,13 +1313,16 @@ static void roll_when_out_of_reach(const ak_foot_ik_params *p, const ak_skeleton
     const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
     const ak_vec3 hip = world[leg->upper].translation;
     if (!(drop_to_reach(hip, ff->ankle_target[s], L) > 0.0f)) return;
+    ak_vec3 toe = st->toe[s];
     if (!planted) {
-        if (st->initialized) shorten_landing(p, st, fr, world, ff, s, hip, L * 0.999f);
-        return;
+        if (!st->initialized || shorten_landing(p, st, fr, world, ff, s, hip, L * 0.999f) ||
+            !leg->has_toe)
+            return;
+        toe = akv_add(st->lock_point[s], akv_sub(ff->toe_a[s], ff->heel_a[s]));
     }
     st->reach_roll[s] = 1;
     st->lock_toe[s] = 1;
-    st->lock_point[s] = planted ? st->toe[s] : ff->toe_a[s];
+    st->lock_point[s] = toe;
     leg_target(p, st, fr, world, s, ff);
 }
 
@@ -1520,6 +1563,7 @@ int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixe
     ff.cos_knee = fixed->cos_knee;
     if (!st->initialized) reset_weights(st, fr);
     frame_points(p, st, world, pts, &ff);
+    track_tread(st, fr, &ff);
     int planted[2];
     for (int s = 0; s < 2; ++s) {
         planted[s] = st->initialized && st->was_stance[s] && st->lock_weight[s] >= 1.0f;

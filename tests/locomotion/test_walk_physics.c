@@ -274,6 +274,26 @@ static void walk_across_the_stairs_plans_from_the_other_landing(void **state)
     source_close(&src);
 }
 
+/* A landing out of reach just past a tread's edge (issue 21: CMU 16_11 on the CLI's default
+ * route across the stairs at 120 fps, a planted heel 150 mm below the ground at frame 1371).
+ * Its heel landed 2.7 cm past the edge going down, 1.5 cm too far for the leg from where the
+ * hips were; the grounding shortened the step by moving the heel 5.6 cm back toward the hips,
+ * over the edge, and held it at the lower tread's height under the upper one (and the next
+ * frame on the upper tread's edge with its toe hanging, the foot tilted 45 deg). A landing now
+ * moves back only over ground its heel has sampled, and lands on its toe otherwise. Every
+ * bound of the table's rows is asserted. */
+static void walk_down_the_stairs_lands_on_ground_it_sampled(void **state)
+{
+    (void)state;
+    walk_source src;
+    source_open(&src, "cmu_16_11_walk_veer_left.bvh", -1, -1);
+    const ak_ground g = ak_terrain_ground(g_terrain[2]);
+    const physics_walk r =
+        physics_route(&src, &g, ak_vec3_make(-6.0f, 0.0f, -4.0f), ak_vec3_make(6.0f, 0.0f, 4.0f));
+    assert_true(within_bounds("cmu_16_11_walk stairs, CLI route", &r, 0.3f));
+    source_close(&src);
+}
+
 /* A shipped capture resampled to `fps` as `animkit edit --fps` does, with its walk motion. */
 static void resampled_open(walk_source *src, const char *name, float fps)
 {
@@ -299,16 +319,20 @@ static void resampled_open(walk_source *src, const char *name, float fps)
  * -5.5 and -5, hips -2.59 and -2.41 g, knee 111.4 and 110.8 deg; bounds -1.25 g, 103.1 deg).
  * A foot planted at the front of a tread left its partner two choices: the next tread, a step
  * of 0.36 m (step scale 0.32), or a step of 0.82 m up two risers. The plan looked only at
- * scales 0.5..1 and took the long step. It now looks down to PLAN_SCALE_MIN (walker.c). Every
- * bound of the table's rows is asserted from both starts. */
+ * scales 0.5..1 and took the long step. It now looks down to PLAN_SCALE_MIN (walker.c). From
+ * x = -5.3 the short steps' scale changed fast enough that a landing going down drifted to 5 mm
+ * past an edge after its placement was decided, out of reach: the grounding moved its heel
+ * 3.8 cm back over the edge, 150 mm under the upper tread at frame 121 (a landing now moves
+ * only over ground its heel has sampled, walk_down_the_stairs_lands_on_ground_it_sampled).
+ * Every bound of the table's rows is asserted from the three starts. */
 static void walk_at_24_fps_takes_the_short_step_up(void **state)
 {
     (void)state;
     walk_source src;
     resampled_open(&src, "locomotion/cmu_02_02_walk.bvh", 24.0f);
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
-    const float starts[2] = {-5.5f, -5.0f};
-    for (int i = 0; i < 2; ++i) {
+    const float starts[3] = {-5.5f, -5.3f, -5.0f};
+    for (int i = 0; i < 3; ++i) {
         char label[64];
         snprintf(label, sizeof label, "cmu_02_02_walk 24 fps stairs from %.1f", (double)starts[i]);
         const physics_walk r = physics_route(&src, &g, ak_vec3_make(starts[i], 0.0f, 0.0f),
@@ -357,6 +381,7 @@ int main(void)
         cmocka_unit_test(mirrored_walk_at_30_fps_steps_up_within_reach),
         cmocka_unit_test(walk_across_the_stairs_plans_from_the_other_landing),
         cmocka_unit_test(walk_at_24_fps_takes_the_short_step_up),
+        cmocka_unit_test(walk_down_the_stairs_lands_on_ground_it_sampled),
         cmocka_unit_test(every_capture_and_ground_within_physics),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
