@@ -137,87 +137,17 @@ AK_INLINE void rotations4_sse(const ak_clip *c, const sse_lane *l, int32_t j, ak
     }
 }
 
-/* The scalar forms' maths four lanes at once, each operation in their order (the library
- * builds with -std=c11: no contraction into fmas), so each lane has their bits. */
-AK_INLINE __m128 tail4_dot(aks_quat4 a, aks_quat4 b) /* akq_dot */
-{
-    return _mm_add_ps(
-        _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.x, b.x), _mm_mul_ps(a.y, b.y)), _mm_mul_ps(a.z, b.z)),
-        _mm_mul_ps(a.w, b.w));
-}
-
-AK_INLINE aks_quat4 tail4_negate_where(aks_quat4 q, __m128 mask) /* -q in the lanes of mask */
-{
-    const __m128 m = _mm_and_ps(mask, _mm_set1_ps(-0.0f));
-    aks_quat4 r = {_mm_xor_ps(q.x, m), _mm_xor_ps(q.y, m), _mm_xor_ps(q.z, m), _mm_xor_ps(q.w, m)};
-    return r;
-}
-
-AK_INLINE aks_quat4 tail4_same_side(aks_quat4 ref, aks_quat4 q) /* same_hemisphere(ref, q) */
-{
-    return tail4_negate_where(q, _mm_cmplt_ps(tail4_dot(q, ref), _mm_setzero_ps()));
-}
-
-AK_INLINE aks_quat4 tail4_fast_slerp(aks_quat4 a, aks_quat4 b, float t) /* fast_slerp */
-{
-    const __m128 ca = tail4_dot(a, b), d = _mm_andnot_ps(_mm_set1_ps(-0.0f), ca);
-    const __m128 A = _mm_add_ps(
-        _mm_set1_ps(1.0904f),
-        _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-3.2452f),
-                                 _mm_mul_ps(d, _mm_sub_ps(_mm_set1_ps(3.55645f),
-                                                          _mm_mul_ps(d, _mm_set1_ps(1.43519f)))))));
-    const __m128 B = _mm_add_ps(
-        _mm_set1_ps(0.848013f),
-        _mm_mul_ps(d, _mm_add_ps(_mm_set1_ps(-1.06021f), _mm_mul_ps(d, _mm_set1_ps(0.215638f)))));
-    const __m128 th = _mm_set1_ps(t - 0.5f), tt = _mm_set1_ps(t);
-    const __m128 k = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(A, th), th), B);
-    const __m128 ot = _mm_add_ps(tt, _mm_mul_ps(_mm_set1_ps(t * (t - 0.5f) * (t - 1.0f)), k));
-    const aks_quat4 sb = tail4_negate_where(b, _mm_cmplt_ps(ca, _mm_setzero_ps()));
-    aks_quat4 r = {_mm_add_ps(a.x, _mm_mul_ps(_mm_sub_ps(sb.x, a.x), ot)),
-                   _mm_add_ps(a.y, _mm_mul_ps(_mm_sub_ps(sb.y, a.y), ot)),
-                   _mm_add_ps(a.z, _mm_mul_ps(_mm_sub_ps(sb.z, a.z), ot)),
-                   _mm_add_ps(a.w, _mm_mul_ps(_mm_sub_ps(sb.w, a.w), ot))};
-    const __m128 x = tail4_dot(r, r), y = _mm_rsqrt_ps(x); /* akf_rsqrt */
-    const __m128 inv =
-        _mm_mul_ps(y, _mm_sub_ps(_mm_set1_ps(1.5f),
-                                 _mm_mul_ps(_mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), x), y), y)));
-    r.x = _mm_mul_ps(r.x, inv);
-    r.y = _mm_mul_ps(r.y, inv);
-    r.z = _mm_mul_ps(r.z, inv);
-    r.w = _mm_mul_ps(r.w, inv);
-    return r;
-}
-
-/* Cubic rotations of joints full..n-1 (at most three; full >= 4) in out[0..]: sample_squad's
- * bits, on the prepared points four lanes at once (joints n-4..n-1), where every lane's outer
- * and inner slerps share a hemisphere; else sample_squad joint by joint. */
-AK_INLINE void tail_rotations(const ak_clip *c, const key_span *s, int32_t full, int32_t n,
+/* Cubic rotations of joints full..n-1 (at most three; full >= 4) in out[0..]: joints
+ * n-4..n-1 made like a block (from the span table where the clip has it), the last n - full
+ * kept. They are the blocks' maths, not sample_squad's: a few ulps from the scalar form, as the
+ * blocks' joints are. */
+AK_INLINE void tail_rotations(const ak_clip *c, const sse_lane *l, int32_t full, int32_t n,
                               __m128 out[4])
 {
-    if (c->squad_points) {
-        const size_t j = (size_t)(n - 4), m = (size_t)n;
-        const ak_quat *r0 = c->rotations + (size_t)s->f0 * m + j;
-        const ak_quat *r1 = c->rotations + (size_t)s->f1 * m + j;
-        const ak_quat *p0 = squad_row(c, s->f0) + j, *p1 = squad_row(c, s->f1) + j;
-        const aks_quat4 q0 = aks_load_quat4(r0, r0 + 1, r0 + 2, r0 + 3);
-        const aks_quat4 q1 = tail4_same_side(q0, aks_load_quat4(r1, r1 + 1, r1 + 2, r1 + 3));
-        const aks_quat4 s0 = aks_load_quat4(p0, p0 + 1, p0 + 2, p0 + 3);
-        const aks_quat4 s1 = tail4_same_side(q1, aks_load_quat4(p1, p1 + 1, p1 + 2, p1 + 3));
-        const float t = s->alpha;
-        const aks_quat4 outer = tail4_fast_slerp(q0, q1, t);
-        const aks_quat4 inner = tail4_fast_slerp(s0, tail4_same_side(s0, s1), t);
-        if (_mm_movemask_ps(_mm_cmpge_ps(tail4_dot(outer, inner), _mm_setzero_ps())) == 15) {
-            __m128 q[4];
-            aks_store_transposed(tail4_fast_slerp(outer, inner, 2.0f * t * (1.0f - t)), q);
-            for (int32_t k = full; k < n; ++k)
-                out[k - full] = q[k - (n - 4)];
-            return;
-        }
-    }
-    for (int32_t k = full; k < n; ++k) {
-        const ak_quat q = sample_squad(c, s, k);
-        out[k - full] = _mm_loadu_ps(&q.x);
-    }
+    __m128 q[4];
+    rotations4_sse(c, l, n - 4, AK_INTERP_CUBIC, q);
+    for (int32_t k = full; k < n; ++k)
+        out[k - full] = q[k - (n - 4)];
 }
 
 /* Sample and FK fused, SSE, for K characters in lockstep (K = 1 or 2: two characters give
@@ -234,10 +164,10 @@ AK_INLINE void sample_fk_sse(const ak_clip *c, const ak_skeleton *sk, const key_
     sse_lane lane[2];
     __m128 block[2][4], next[2][4], prev_q[2], prev_t[2];
     const int32_t full = n & ~3;
-    /* cubic: the joints after the last block of four (n not a multiple of four) take the
-     * scalar SQUAD's bits from tail_rotations, four lanes at once and one block ahead like the
-     * others (joint by joint, a 31-joint character's cubic call took 16.4 ns a joint, now
-     * 14.2; cubic / linear 1.76 -> 1.55). */
+    /* cubic: the joints after the last block of four (n not a multiple of four) are made by
+     * tail_rotations like a block, one block ahead like the others (a 31-joint character's
+     * cubic / linear time: joint by joint with sample_squad 1.76; sample_squad's maths four
+     * lanes at once 1.55; as a block 1.42). */
     const int tail = interp == AK_INTERP_CUBIC && full > 0 && full < n;
     for (int k = 0; k < K; ++k) {
         sse_lane_load(c, &s[k], interp, &lane[k]);
@@ -258,7 +188,7 @@ AK_INLINE void sample_fk_sse(const ak_clip *c, const ak_skeleton *sk, const key_
                 if (j + 4 < full)
                     rotations4_sse(c, &lane[k], j + 4, interp, next[k]);
                 else if (tail)
-                    tail_rotations(c, &s[k], full, n, next[k]);
+                    tail_rotations(c, &lane[k], full, n, next[k]);
             }
             if (j < full) {
                 lq = block[k][j & 3];
