@@ -187,8 +187,9 @@ static void report(const rt_args *a, const ak_clip *clip, const ak_retarget_info
                 (int)in->pinned_runs, (int)in->stance_frames[0], (int)in->stance_frames[1],
                 a->pin_hands ? ", hands too" : "", (double)in->max_pin_error);
     if (in->reference_frame >= 0)
-        fprintf(stderr, "  reference pose: source frame %d (its zero pose does not stand%s)\n",
-                (int)in->reference_frame, a->reference_frame >= 0 ? ", or as given" : "");
+        fprintf(stderr, "  reference pose: source frame %d (%s)\n", (int)in->reference_frame,
+                a->reference_frame >= 0 ? "as given by --reference-frame"
+                                        : "its zero pose does not stand");
     if (a->no_contacts) return;
     for (int s = 0; s < 2; ++s) {
         if (!isfinite(in->stance_foot_height[s])) continue;
