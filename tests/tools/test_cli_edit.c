@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test_util.h"
 
+#include "../locomotion/studio_variants.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,6 +112,105 @@ static void edit_reports_errors_and_writes_nothing(void **state)
     assert_true(access(out, F_OK) != 0);
 }
 
+/* Worst world-position distance over every frame between (so, co) and (sv, cv), where joint j of
+ * the original is joint j + shift of the variant (a still joint_Root above: shift 1). */
+static double worst_shifted(const ak_skeleton *so, const ak_clip *co, const ak_skeleton *sv,
+                            const ak_clip *cv, int32_t shift)
+{
+    assert_int_equal(co->frame_count, cv->frame_count);
+    assert_int_equal(so->joint_count + shift, sv->joint_count);
+    const int32_t J = so->joint_count, V = sv->joint_count;
+    ak_xform *lo = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 2);
+    ak_xform *lv = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)V * 2);
+    double worst = 0.0;
+    for (int32_t f = 0; f < co->frame_count; ++f) {
+        ak_clip_frame(co, so, f, lo);
+        ak_fk(so, lo, lo + J);
+        ak_clip_frame(cv, sv, f, lv);
+        ak_fk(sv, lv, lv + V);
+        for (int32_t j = 0; j < J; ++j) {
+            assert_string_equal(so->names[j], sv->names[j + shift]);
+            const double d =
+                ak_vec3_length(ak_vec3_sub(lo[J + j].translation, lv[V + j + shift].translation));
+            if (d > worst) worst = d;
+        }
+    }
+    free(lo);
+    free(lv);
+    return worst;
+}
+
+/* --reset-root and --in-place on another studio's shape of the CMU walk (a joint_Root that
+ * never moves above the Hips that carry the travel), the hips named with --root-joint, give the
+ * original's edited result: every joint, every frame. The bound is the files' precision: a
+ * BVH written and read back keeps model-space positions to 1e-5 of the height (bvh.h); the
+ * variant's input went through one write (the generator) and each output through one more, so
+ * the two results may differ by up to 3e-5 of the height. Naming the still joint_Root instead
+ * edits its zero track and leaves the hips' travel: far from the original's result, so the name
+ * given is the one used. */
+static void edit_root_steps_on_a_still_top_joint_give_the_original_s_result(void **state)
+{
+    (void)state;
+    char in[1024], var[1100], out_o[1100], out_v[1100], args[4096];
+    akt_mocap_path("cmu_02_01_walk.bvh", in, sizeof in);
+    out_path("still_top.bvh", var, sizeof var);
+    size_t size = 0;
+    char *text = akv_text("cmu_02_01_walk.bvh", AKV_STILL_TOP, &size);
+    FILE *f = fopen(var, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, size, f), size);
+    fclose(f);
+    free(text);
+    static const char *const steps[] = {"--reset-root", "--in-place"};
+    ak_error err;
+    ak_skeleton *so = NULL, *sv = NULL;
+    ak_clip *co = NULL, *cv = NULL;
+    assert_int_equal(ak_bvh_read_file(in, NULL, &so, &co, &err), AK_OK);
+    const double height = ak_clip_standing_height(co, so);
+    ak_skeleton_destroy(so);
+    ak_clip_destroy(co);
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; ++k) {
+        out_path("edit_root_o.bvh", out_o, sizeof out_o);
+        out_path("edit_root_v.bvh", out_v, sizeof out_v);
+        snprintf(args, sizeof args, "'%s' '%s' %s", in, out_o, steps[k]);
+        assert_int_equal(run_edit(args, NULL, 0), 0);
+        snprintf(args, sizeof args, "'%s' '%s' %s --root-joint Hips", var, out_v, steps[k]);
+        assert_int_equal(run_edit(args, NULL, 0), 0);
+        assert_int_equal(ak_bvh_read_file(out_o, NULL, &so, &co, &err), AK_OK);
+        assert_int_equal(ak_bvh_read_file(out_v, NULL, &sv, &cv, &err), AK_OK);
+        remove(out_o);
+        const double d = worst_shifted(so, co, sv, cv, 1);
+        snprintf(args, sizeof args, "'%s' '%s' %s --root-joint joint_Root", var, out_v, steps[k]);
+        assert_int_equal(run_edit(args, NULL, 0), 0);
+        ak_skeleton *sr = NULL;
+        ak_clip *cr = NULL;
+        assert_int_equal(ak_bvh_read_file(out_v, NULL, &sr, &cr, &err), AK_OK);
+        remove(out_v);
+        const double named_still = worst_shifted(so, co, sr, cr, 1);
+        ak_skeleton_destroy(sr);
+        ak_clip_destroy(cr);
+        /* Against the unedited input: the step moved the walk (the test is not vacuous). */
+        ak_skeleton *si = NULL;
+        ak_clip *ci = NULL;
+        assert_int_equal(ak_bvh_read_file(in, NULL, &si, &ci, &err), AK_OK);
+        const double moved = worst_shifted(si, ci, so, co, 0);
+        print_message("%s --root-joint Hips on a still top joint: every joint within %.3g of the "
+                      "height of the original's result (the step moved joints up to %.3f "
+                      "heights; --root-joint joint_Root: %.3f heights off)\n",
+                      steps[k], d / height, moved / height, named_still / height);
+        assert_true(d <= 3e-5 * height);
+        assert_true(named_still > 0.25 * height);
+        assert_true(moved > 0.25 * height);
+        ak_skeleton_destroy(si);
+        ak_clip_destroy(ci);
+        ak_skeleton_destroy(so);
+        ak_clip_destroy(co);
+        ak_skeleton_destroy(sv);
+        ak_clip_destroy(cv);
+    }
+    remove(var);
+}
+
 /* Issue 26: 65 step flags are refused before the 65th is stored (the plan holds 64; the
  * overflow wrote one past it: ASan heap-buffer-overflow, release "free(): invalid pointer"). */
 static void edit_more_steps_than_the_plan_holds_is_a_usage_error(void **state)
@@ -141,6 +242,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(edit_mirror_twice_and_trim_keep_the_capture),
         cmocka_unit_test(edit_reports_errors_and_writes_nothing),
+        cmocka_unit_test(edit_root_steps_on_a_still_top_joint_give_the_original_s_result),
         cmocka_unit_test(edit_more_steps_than_the_plan_holds_is_a_usage_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
