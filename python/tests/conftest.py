@@ -24,3 +24,15 @@ def mocap_files():
 def mocap():
     d = mocap_dir()
     return lambda name: os.path.join(d, name)
+
+
+def still_top_variant(text):
+    """The capture with a joint_Root that never moves above its Hips (another studio's shape):
+    the hierarchy wrapped in one more ROOT, six zeros in front of every frame line."""
+    head, motion = text.split("MOTION", 1)
+    body = head.split("ROOT Hips", 1)[1]
+    head = ("HIERARCHY\nROOT joint_Root\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition "
+            "Zposition Zrotation Yrotation Xrotation\nJOINT Hips" + body + "}\n")
+    lines = motion.strip("\n").split("\n")
+    frames = [line for line in lines[2:] if line.strip()]
+    return head + "MOTION\n" + "\n".join(lines[:2] + ["0 0 0 0 0 0 " + f for f in frames]) + "\n"

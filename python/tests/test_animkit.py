@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import animkit
-from conftest import mocap_files
+from conftest import mocap_files, still_top_variant
 
 FILES = mocap_files()
 
@@ -495,18 +495,6 @@ def test_frame_lines_other_readers_accept_read_with_a_warning():
         animkit.read_bvh_string(text + "end\n", "garbage.bvh")
 
 
-def _still_top_variant(text):
-    """The capture with a joint_Root that never moves above its Hips (another studio's shape):
-    the hierarchy wrapped in one more ROOT, six zeros in front of every frame line."""
-    head, motion = text.split("MOTION", 1)
-    body = head.split("ROOT Hips", 1)[1]
-    head = ("HIERARCHY\nROOT joint_Root\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition "
-            "Zposition Zrotation Yrotation Xrotation\nJOINT Hips" + body + "}\n")
-    lines = motion.strip("\n").split("\n")
-    frames = [line for line in lines[2:] if line.strip()]
-    return head + "MOTION\n" + "\n".join(lines[:2] + ["0 0 0 0 0 0 " + f for f in frames]) + "\n"
-
-
 def test_root_joint_is_the_joint_that_travels(mocap):
     """Root motion from the joint that travels (issue 22): under a still joint_Root the hips
     carry the walk; root_joint() says so, and in_place()/root_motion() measure it there, giving
@@ -515,7 +503,7 @@ def test_root_joint_is_the_joint_that_travels(mocap):
     with open(path) as f:
         text = f.read()
     sk, clip = animkit.read_bvh(path)
-    vsk, vclip = animkit.read_bvh_string(_still_top_variant(text), "still_top.bvh")
+    vsk, vclip = animkit.read_bvh_string(still_top_variant(text), "still_top.bvh")
     r = clip.root_joint()
     assert (r["name"], r["reason"], r["joint"], r["top"]) == ("Hips", "top travels", 0, 0)
     v = vclip.root_joint()

@@ -5,8 +5,9 @@ import shutil
 import subprocess
 import sys
 
-from conftest import mocap_dir, mocap_files
+from conftest import mocap_dir, mocap_files, still_top_variant
 
+STILL_TOP = "cmu_02_01_walk_still_top.bvh"
 EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples",
                        "batch_dask.py")
 
@@ -17,6 +18,10 @@ def test_batch_dask_writes_one_feature_row_per_capture(tmp_path):
     for name in mocap_files():
         shutil.copy(os.path.join(mocap_dir(), name), captures / name)
     (captures / "zz_broken.bvh").write_text("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n")
+    # Another studio's shape (issue 22): CMU 02_01 under a joint_Root that never moves, the hips
+    # carrying the travel (before the features measured the travelling joint: 0 m, 0 m/s).
+    with open(os.path.join(mocap_dir(), "cmu_02_01_walk.bvh")) as f:
+        (captures / STILL_TOP).write_text(still_top_variant(f.read()))
     out = tmp_path / "features.csv"
     edited = tmp_path / "edited"
     run = subprocess.run([sys.executable, EXAMPLE, str(captures), str(out), "--workers", "2",
@@ -25,7 +30,7 @@ def test_batch_dask_writes_one_feature_row_per_capture(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "on 2 workers" in run.stderr
     rows = {r["file"]: r for r in csv.DictReader(open(out))}
-    assert set(rows) == set(mocap_files()) | {"zz_broken.bvh"}
+    assert set(rows) == set(mocap_files()) | {"zz_broken.bvh", STILL_TOP}
     assert rows["zz_broken.bvh"]["error"].endswith("zz_broken.bvh:5: expected an OFFSET value, found '}'")
     for name in mocap_files():
         r = rows[name]
@@ -39,7 +44,18 @@ def test_batch_dask_writes_one_feature_row_per_capture(tmp_path):
     assert float(rows["cmu_09_01_run.bvh"]["mean_speed_mps"]) > 2.5
     assert float(rows["reactidle_003_genuine_idle.bvh"]["net_displacement_m"]) < 1.0
     assert 25 <= float(rows["cmu_16_11_walk_veer_left.bvh"]["heading_change_deg"]) <= 60
-    assert sorted(os.listdir(edited)) == mocap_files()
+    assert sorted(os.listdir(edited)) == sorted(mocap_files() + [STILL_TOP])
+    # The still-top copy: the hips' travel and speed, the original's to float rounding (the
+    # same numbers in the file; at 60 fps from frame 1: 3.369 m, 1.182 m/s), contacts too.
+    o, v = rows["cmu_02_01_walk.bvh"], rows[STILL_TOP]
+    assert (o["root_joint"], v["root_joint"], v["error"]) == ("Hips", "Hips", "")
+    assert float(v["joints"]) == float(o["joints"]) + 1  # the CSV has floats (NaN rows)
+    assert 3.3 <= float(o["travel_m"]) <= 3.4 and 1.1 <= float(o["mean_speed_mps"]) <= 1.3
+    # Not height_m: clip.standing_height() spans every joint, the still joint_Root's point at
+    # y = 0 below the toes included (1.471 m against 1.433).
+    for key in ("travel_m", "net_displacement_m", "mean_speed_mps", "max_speed_mps",
+                "left_contact_fraction", "right_contact_fraction", "heading_change_deg"):
+        assert abs(float(v[key]) - float(o[key])) <= 1e-5 * max(1.0, abs(float(o[key]))), key
 
 
 def test_features_of_a_walk_retargeted_onto_another_rig(mocap):
