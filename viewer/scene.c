@@ -433,7 +433,11 @@ static int travel_joint(akv_character *c, const akv_settings *s, char *err, size
         return -1;
     }
     c->travel_joint = r.joint;
-    if (r.joint == r.top || r.reason != AK_ROOT_JOINT_UNDER_STILL) return 0;
+    /* A joint named with --root-joint under a top joint that stays still (as the measure
+     * judges still) is detached as the measured one is. */
+    const int still_top = r.reason == AK_ROOT_JOINT_UNDER_STILL ||
+                          (r.reason == AK_ROOT_JOINT_NAMED && r.top_travel <= 1e-3f * r.height);
+    if (r.joint == r.top || !still_top) return 0;
     if (ak_skeleton_clone(c->skeleton, &c->draw_skeleton, NULL) != AK_OK) return 0;
     c->draw_skeleton->parents[r.joint] = -1;
     c->draw_skeleton->bone_lengths[r.joint] = 0.0f;

@@ -880,6 +880,104 @@ static void still_top_joint_is_a_point_and_the_hips_lead(void **state)
     const ak_vec3 cam = akv_scene_joint_m(&scene, NULL);
     AKT_NEAR(cam.y, oh.y, 1e-4); /* the camera's default joint: the first file's hips */
     akv_scene_free(&scene);
+    /* The hips named with --root-joint: the same drawing (before, the bone from joint_Root to
+     * the travelling hips was drawn). */
+    akv_settings_defaults(&s, 1);
+    memset(&scene, 0, sizeof scene);
+    s.root_joint = "Hips";
+    text = akv_text("cmu_02_01_walk.bvh", AKV_STILL_TOP, &size);
+    assert_int_equal(ak_bvh_read_memory(text, size, NULL, &sk, &c, &e), AK_OK);
+    free(text);
+    assert_int_equal(akv_scene_add(&scene, &s, "still_top.bvh", sk, c, err, sizeof err), 0);
+    assert_int_equal(scene.chars[0].travel_joint, hips);
+    assert_non_null(scene.chars[0].draw_skeleton);
+    assert_int_equal(scene.chars[0].draw_skeleton->parents[hips], -1);
+    akv_scene_free(&scene);
+    /* Named joint_Root (the still one): it is the joint that travels, drawn as it is. */
+    akv_settings_defaults(&s, 1);
+    memset(&scene, 0, sizeof scene);
+    s.root_joint = "joint_Root";
+    text = akv_text("cmu_02_01_walk.bvh", AKV_STILL_TOP, &size);
+    assert_int_equal(ak_bvh_read_memory(text, size, NULL, &sk, &c, &e), AK_OK);
+    free(text);
+    assert_int_equal(akv_scene_add(&scene, &s, "still_top.bvh", sk, c, err, sizeof err), 0);
+    assert_int_equal(scene.chars[0].travel_joint, 0);
+    assert_null(scene.chars[0].draw_skeleton);
+    akv_scene_free(&scene);
+}
+
+/* Where the character is in a PNG: the centre of its coral pixels (red well above blue) and
+ * how many there are. */
+static int character_centre(const char *path, double *cx, double *cy)
+{
+    int w, h, comp;
+    unsigned char *img = stbi_load(path, &w, &h, &comp, 3);
+    if (!img) fail_msg("cannot read %s", path);
+    double sx = 0.0, sy = 0.0;
+    int n = 0;
+    for (int i = 0; i < w * h; ++i)
+        if (img[i * 3] > img[i * 3 + 2] + 60) {
+            sx += i % w;
+            sy += i / w;
+            ++n;
+        }
+    stbi_image_free(img);
+    *cx = n ? sx / n : -1.0;
+    *cy = n ? sy / n : -1.0;
+    return n;
+}
+
+/* `animkit render --root-joint` (issue 22): a sequence's camera follows the joint that carries
+ * the travel. On the CMU walk under a still joint_Root (the hips travel 3.4 m), with
+ * --root-joint Hips every frame frames the character where the original's frames do (its
+ * centre within 2 pixels, its coral pixels within 2 %: the still joint_Root is a point, not a
+ * bone to the hips, as when the hips are measured; named, it was drawn: 672 pixels against
+ * 500); naming the still joint_Root instead, the camera stays over the origin and the walker
+ * leaves the middle of the picture (the flag reaches the camera). */
+static void render_camera_follows_the_named_root_joint(void **state)
+{
+    (void)state;
+    const char *build = getenv("AK_BUILD_DIR");
+    assert_non_null(build);
+    char orig[1024], var[1200], dir[1100], cmd[4096], path[1300];
+    akt_mocap_path("cmu_02_01_walk.bvh", orig, sizeof orig);
+    snprintf(dir, sizeof dir, "%s/render-test", build);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(var, sizeof var, "%s/still_top.bvh", dir);
+    size_t size = 0;
+    char *text = akv_text("cmu_02_01_walk.bvh", AKV_STILL_TOP, &size);
+    FILE *f = fopen(var, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, size, f), size);
+    fclose(f);
+    free(text);
+    static const char *const runs[3][2] = {
+        {"o", ""}, {"hips", " --root-joint Hips"}, {"still", " --root-joint joint_Root"}};
+    double cx[3][4], cy[3][4];
+    int count[3][4];
+    for (int r = 0; r < 3; ++r) {
+        snprintf(cmd, sizeof cmd,
+                 "'%s/bin/animkit' render '%s'%s --frames 0:300:100 --size 160x120 "
+                 "--out '%s/follow_%s.png' >/dev/null",
+                 build, r ? var : orig, runs[r][1], dir, runs[r][0]);
+        assert_int_equal(system(cmd), 0);
+        for (int k = 0; k < 4; ++k) {
+            snprintf(path, sizeof path, "%s/follow_%s_%04d.png", dir, runs[r][0], 100 * k);
+            const int n = count[r][k] = character_centre(path, &cx[r][k], &cy[r][k]);
+            print_message("%-6s frame %3d: character centre (%.1f, %.1f), %d pixels\n", runs[r][0],
+                          100 * k, cx[r][k], cy[r][k], n);
+            remove(path);
+        }
+    }
+    remove(var);
+    double off = 0.0;
+    for (int k = 0; k < 4; ++k) {
+        assert_true(fabs(cx[1][k] - cx[0][k]) <= 2.0 && fabs(cy[1][k] - cy[0][k]) <= 2.0);
+        assert_true(abs(count[1][k] - count[0][k]) <= 0.02 * count[0][k]);
+        off = fmax(off, fabs(cx[2][k] - cx[0][k]) + fabs(cy[2][k] - cy[0][k]));
+    }
+    assert_true(off > 20.0);
 }
 
 int main(void)
@@ -899,6 +997,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(render_is_not_blank),
         cmocka_unit_test(still_top_joint_is_a_point_and_the_hips_lead),
+        cmocka_unit_test(render_camera_follows_the_named_root_joint),
         cmocka_unit_test(render_joints_land_where_projected_fk_says),
         cmocka_unit_test(render_different_frames_differ_and_same_frame_repeats),
         cmocka_unit_test(render_body_is_drawn_where_the_library_skins_it),
