@@ -136,6 +136,64 @@ AK_API float ak_clip_standing_height(const ak_clip *clip, const ak_skeleton *ske
 AK_API void ak_pose_blend(const ak_xform *a, const ak_xform *b, int32_t joint_count, float weight,
                           const float *mask, ak_xform *out);
 
+/* ---- Up axis ----
+ * A BVH file has no up field: most stand along +Y, files from Z-up tools stand along +Z.
+ * ak_clip_up_measure tells them apart from the motion itself, on the humanoid's hips, head (or
+ * neck) and feet (ak_humanoid_find), over up to 64 evenly spaced frames, in model space:
+ *  - the body axis: the mean of the unit vectors from the feet's midpoint to the head; the
+ *    clip stands along +Y or +Z when that mean lies within 45 degrees of the axis (frames that
+ *    disagree shorten it: below 0.7 nothing is said);
+ *  - the travel: the extent of the hips' path along each axis. Along +Z the body may stand in a
+ *    Z-up file or lie on the floor of a Y-up one. The travel tells them apart where it can: a
+ *    body that travels along its own axis (Z) farther than its length, with twice less extent
+ *    along Y, moves in the XZ plane, perpendicular to Y, so it lies on a Y-up floor (crawling,
+ *    dragged) and is kept; otherwise (travel across Z, or too little to tell) it stands in a
+ *    Z-up file. A still capture lying along +Z is therefore taken as standing: give AK_UP_Y. */
+typedef enum ak_up_axis {
+    AK_UP_AUTO = 0, /* measure (ak_clip_up_measure) */
+    AK_UP_Y = 1,    /* the file's axes are kept */
+    AK_UP_Z = 2     /* the file stands along +Z: turned to Y-up */
+} ak_up_axis;
+
+typedef enum ak_up_reason {
+    AK_UP_REASON_STANDS_Y = 0, /* the body stands along +Y */
+    AK_UP_REASON_NO_HUMANOID,  /* no hips, head or neck, and feet found: nothing measured */
+    AK_UP_REASON_STANDS_Z,     /* the body stands along +Z and does not travel along it */
+    AK_UP_REASON_LIES_ALONG_Z, /* along +Z but travelling along Z, not Y: lying on the floor */
+    AK_UP_REASON_NO_AXIS,      /* neither +Y nor +Z (lying along X, upside down, frames
+                                  disagreeing): the file's axes are kept */
+    AK_UP_REASON_GIVEN         /* the caller chose (AK_UP_Y or AK_UP_Z) */
+} ak_up_reason;
+
+typedef struct ak_up_report {
+    int32_t up;          /* ak_up_axis the clip stands along in the file: AK_UP_Y or AK_UP_Z */
+    int32_t reason;      /* ak_up_reason */
+    int32_t turned;      /* ak_clip_up_apply: 1 when it turned the file to Y-up */
+    ak_vec3 body;        /* the mean feet-to-head unit vector, file axes (0 if not measured) */
+    float body_length;   /* the mean feet-to-head distance, file units */
+    ak_vec3 hips_extent; /* the hips' path: max - min along x, y, z, file units */
+} ak_up_report;
+
+/* Measures which axis the clip stands along (above). Allocates scratch (offline). AK_OK with
+ * the report (reason AK_UP_REASON_NO_HUMANOID when the joints are not found); AK_ERR_NOMEM;
+ * AK_ERR_INVALID_ARG for NULL arguments or a clip of another joint count. */
+AK_API int32_t ak_clip_up_measure(const ak_skeleton *skeleton, const ak_clip *clip,
+                                  ak_up_report *out);
+/* Turns a Z-up skeleton and clip to Y-up in place: every model-space transform M becomes
+ * R M R^-1 with R the rotation of -90 degrees about X (+Z to +Y, +Y to -Z), so positions turn
+ * with R and every joint's local axes turn with the world (offsets R o, rotation keys
+ * R q R^-1, translation keys R t). The motion is unchanged. */
+AK_API void ak_clip_turn_z_up(ak_skeleton *skeleton, ak_clip *clip);
+/* AK_UP_AUTO: measure, and turn to Y-up when the clip stands along +Z; AK_UP_Z: turn; AK_UP_Y:
+ * nothing. `out` (may be NULL) says what was measured and done. AK_ERR_INVALID_ARG for an
+ * `up` out of ak_up_axis. */
+AK_API int32_t ak_clip_up_apply(ak_skeleton *skeleton, ak_clip *clip, int32_t up,
+                                ak_up_report *out);
+/* A warning for a report, for readers to pass on: "" when there is nothing to say (stands along
+ * +Y, or chosen), else e.g. "the rig stands along +Z: read as Z-up (turned to Y-up); --up y to
+ * keep the file's axes". */
+AK_API void ak_up_describe(const ak_up_report *report, char *buf, size_t size);
+
 AK_EXTERN_C_END
 
 #endif

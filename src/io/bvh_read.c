@@ -57,6 +57,7 @@ typedef struct bvh_parser {
     int32_t frames_read;
     int32_t warn_line;  /* 0: no warning */
     char warn_msg[200]; /* the warning, when warn_line > 0 */
+    char up_msg[160];   /* the up axis's warning (ak_up_describe), "" for none */
 } bvh_parser;
 
 /* ---- errors ---- */
@@ -1026,6 +1027,20 @@ done:
     return st;
 }
 
+/* The up axis (ak_bvh_read_params.up): a rig standing along +Z turned to Y-up, and what was
+ * measured said in ps->up_msg (ak_up_describe). */
+static int32_t stand_up(bvh_parser *ps, ak_skeleton *skeleton, ak_clip *clip)
+{
+    ps->up_msg[0] = '\0';
+    if (ps->limits.up == AK_UP_Y) return AK_OK;
+    ak_up_report r;
+    const int32_t st = ak_clip_up_apply(skeleton, clip, ps->limits.up, &r);
+    if (st == AK_ERR_NOMEM) return ak_error_set(ps->err, st, 0, "out of memory");
+    if (st != AK_OK) return ak_error_set(ps->err, st, 0, "the up axis: invalid argument");
+    ak_up_describe(&r, ps->up_msg, sizeof ps->up_msg);
+    return AK_OK;
+}
+
 /* UTF-16 text: a byte order mark, or ASCII in 16-bit units over the first 8 units (every
  * other byte 0, the others not), e.g. "HIERARCHY" saved as UTF-16. One leading 0x00 byte
  * is binary, not UTF-16. */
@@ -1090,10 +1105,21 @@ int32_t ak_bvh_read_memory(const char *text, size_t size, const ak_bvh_read_para
         st = build(&ps, out_skeleton, out_clip);
     free(ps.joints);
     free(ps.values);
-    if (st == AK_OK) {
-        ak_error_clear(err);
-        if (ps.warn_line > 0) ak_error_set(err, AK_OK, ps.warn_line, "%s", ps.warn_msg);
+    if (st == AK_OK) st = stand_up(&ps, *out_skeleton, *out_clip);
+    if (st != AK_OK) {
+        ak_skeleton_destroy(*out_skeleton);
+        ak_clip_destroy(*out_clip);
+        *out_skeleton = NULL;
+        *out_clip = NULL;
+        return st;
     }
+    ak_error_clear(err);
+    if (ps.warn_line > 0 && ps.up_msg[0])
+        ak_error_set(err, AK_OK, ps.warn_line, "%s; %s", ps.warn_msg, ps.up_msg);
+    else if (ps.warn_line > 0)
+        ak_error_set(err, AK_OK, ps.warn_line, "%s", ps.warn_msg);
+    else if (ps.up_msg[0])
+        ak_error_set(err, AK_OK, 0, "%s", ps.up_msg);
     return st;
 }
 

@@ -1,8 +1,9 @@
 /* The shapes other studios give the same capture, made from a shipped one in memory (issue
  * 22): a still top joint with the travel in the hips, the zero pose rotated so bones lie along
  * X (the motion unchanged), six channels on every joint, another rotation order, 30 fps,
- * centimetres, one frame line more than Frames: says (and the 30 fps file played back at
- * 120 fps, to tell its content from its rate). Each variant is written as BVH text and
+ * centimetres, one frame line more than Frames: says, the whole file Z-up (read back turned to
+ * Y-up, with a warning) (and the 30 fps file played back at 120 fps, to tell its content from
+ * its rate). Each variant is written as BVH text and
  * read back, so the reader sees what a studio's file would give it. */
 #ifndef AK_TEST_STUDIO_VARIANTS_H
 #define AK_TEST_STUDIO_VARIANTS_H
@@ -17,8 +18,10 @@ enum {
     AKV_30_FPS = 1 << 4,       /* resampled to 30 frames per second */
     AKV_CENTIMETRES = 1 << 5,  /* lengths in centimetres */
     AKV_EXTRA_LINE = 1 << 6,   /* the last frame line twice, Frames: unchanged */
-    AKV_BACK_TO_120 = 1 << 7   /* with AKV_30_FPS: then back to 120 fps, linear between the
+    AKV_BACK_TO_120 = 1 << 7,  /* with AKV_30_FPS: then back to 120 fps, linear between the
                                   30 fps frames (what a player shows of the 30 fps file) */
+    AKV_Z_UP = 1 << 8          /* the whole file turned +90 degrees about X (+Y to +Z): offsets,
+                                  every joint's keys, the root's travel; the motion unchanged */
 };
 
 /* Every shape at once (the 30 fps rate aside). */
@@ -43,6 +46,7 @@ static inline const akv_kind *akv_kinds(size_t *count)
         {AKV_EXTRA_LINE, "extra frame line"},
         {AKV_30_FPS, "30 fps"},
         {AKV_ALL, "all of them"},
+        {AKV_Z_UP, "Z-up"},
     };
     *count = sizeof kinds / sizeof kinds[0];
     return kinds;
@@ -182,6 +186,25 @@ static inline void akv_zero_along_x(ak_skeleton **ps, ak_clip **pc)
     *ps = ns;
 }
 
+/* The whole file turned by R, +90 degrees about X (+Y to +Z), as a Z-up tool writes it: every
+ * model-space transform M becomes R M R^-1, so offsets R o, every rotation key R q R^-1 and
+ * every translation key R t (the root's travel included). The reader turns it back
+ * (ak_clip_turn_z_up, -90 degrees). */
+static inline void akv_z_up(ak_skeleton *s, ak_clip *c)
+{
+    const float h = 0.70710678f;
+    const ak_quat r = {h, 0.0f, 0.0f, h}, ri = ak_quat_conjugate(r);
+    for (int32_t j = 0; j < s->joint_count; ++j)
+        s->rest_local[j].translation = ak_quat_rotate(r, s->rest_local[j].translation);
+    const size_t keys = (size_t)c->frame_count * (size_t)c->joint_count;
+    for (size_t k = 0; k < keys; ++k)
+        c->rotations[k] = ak_quat_mul(r, ak_quat_mul(c->rotations[k], ri));
+    const size_t moves = (size_t)c->frame_count * (size_t)c->track_count;
+    for (size_t k = 0; k < moves; ++k)
+        c->translations[k] = ak_quat_rotate(r, c->translations[k]);
+    ak_clip_finalize(c);
+}
+
 /* Every joint (End Sites aside) with a translation track (its offset where it had none). */
 static inline void akv_six_channels(const ak_skeleton *s, ak_clip **pc)
 {
@@ -267,6 +290,7 @@ static inline char *akv_text(const char *name, unsigned kinds, size_t *out_size)
     if (kinds & AKV_STILL_TOP) akv_still_top(&s, &c);
     if (kinds & AKV_ZERO_ALONG_X) akv_zero_along_x(&s, &c);
     if (kinds & AKV_SIX_CHANNELS) akv_six_channels(s, &c);
+    if (kinds & AKV_Z_UP) akv_z_up(s, c);
     char *text = NULL;
     size_t size = 0;
     const ak_rot_order order = (kinds & AKV_ORDER_ZXY) ? AK_ORDER_ZXY : AK_ORDER_ZYX;
@@ -306,6 +330,11 @@ static inline void akv_make(const char *name, unsigned kinds, ak_skeleton **out_
         assert_int_equal(err.line, 0);
     else
         assert_true(err.line > 0); /* the warning */
+    /* A Z-up file is turned to Y-up on reading, and said; no other variant is. */
+    if ((kinds & AKV_Z_UP) && !strstr(err.message, "the rig stands along +Z: read as Z-up"))
+        fail_msg("%s variant %#x: no Z-up warning: '%s'", name, kinds, err.message);
+    if (!(kinds & AKV_Z_UP) && strstr(err.message, "+Z"))
+        fail_msg("%s variant %#x: '%s'", name, kinds, err.message);
     free(text);
 }
 

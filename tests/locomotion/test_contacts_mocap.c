@@ -407,19 +407,22 @@ static int compare_row(const uint8_t *o, int32_t on, const uint8_t *v, int32_t v
 }
 
 /* One capture's 30 fps (contacts read on the 120-a-second grid the walk motion uses),
- * centimetre and 30 fps centimetre copies against the 120 fps original; returns the rows
+ * centimetre, 30 fps centimetre and Z-up (read back turned to Y-up) copies against the 120 fps
+ * original; returns the rows
  * newly out plus the listed rows now within. */
 static int variant_rows(const char *name)
 {
-    static const unsigned kinds[3] = {AKV_30_FPS, AKV_CENTIMETRES, AKV_30_FPS | AKV_CENTIMETRES};
-    static const char *const kind_names[3] = {"30 fps", "centimetres", "30 fps, centimetres"};
+    static const unsigned kinds[4] = {AKV_30_FPS, AKV_CENTIMETRES, AKV_30_FPS | AKV_CENTIMETRES,
+                                      AKV_Z_UP};
+    static const char *const kind_names[4] = {"30 fps", "centimetres", "30 fps, centimetres",
+                                              "Z-up"};
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
     akv_make(name, 0u, &s, &c);
     int32_t on = 0;
     uint8_t *o = grid_contacts(s, c, 1, &on);
     int bad = 0;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
         ak_skeleton *vs = NULL;
         ak_clip *vc = NULL;
         akv_make(name, kinds[k], &vs, &vc);
@@ -450,7 +453,7 @@ static int variant_rows(const char *name)
 }
 
 /* The runs and the CMU walks at 30 fps, in centimetres, and both at once, against their 120
- * fps originals (rows out: k_contacts_out). */
+ * fps originals, and their Z-up copies (rows out: k_contacts_out). */
 static void variants_find_the_same_contacts(void **state)
 {
     (void)state;
