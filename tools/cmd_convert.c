@@ -1,6 +1,7 @@
 /* animkit convert IN.bvh OUT.bvh [--order ZXY|...]   BVH -> BVH in one rotation order
  * animkit convert IN.bvh OUT.gltf|OUT.glb [--scale M]  BVH -> glTF 2.0 */
 #include "cli_bvh.h"
+#include "clip_any.h"
 #include "animkit/gltf.h"
 #include "io/file.h"
 
@@ -13,6 +14,7 @@ typedef struct convert_options {
     char order[8];
     float scale;
     int32_t cubic, no_mesh, in_place;
+    int32_t up; /* ak_up_axis: --up */
 } convert_options;
 
 #define CONVERT_FIELD(f) offsetof(convert_options, f)
@@ -45,8 +47,10 @@ static const ak_flag k_convert_flags[] = {
      .offset = CONVERT_FIELD(in_place),
      .on = 1,
      .help = "allow OUT to be IN itself (replaced once the new file is complete)"},
+    AK_CLI_UP_FLAG(offsetof(convert_options, up)),
 };
-static const ak_flag_table k_convert_table = {"convert", k_convert_flags, 5};
+static const ak_flag_table k_convert_table = {
+    "convert", k_convert_flags, (int32_t)(sizeof k_convert_flags / sizeof k_convert_flags[0])};
 
 static void usage(FILE *out)
 {
@@ -100,6 +104,7 @@ int ak_cmd_convert(int argc, char **argv)
     int exit_code;
     if (!ak_cli_parse_flags(&k_convert_table, &o, argc, argv, 2, usage, &r, &exit_code))
         return exit_code;
+    ak_tools_set_up(o.up);
     if (r.positional_count < 2)
         return ak_cli_usage_error("convert", "needs IN.bvh and OUT.bvh|.gltf|.glb");
     const char *in = r.positional[0], *out = r.positional[1];

@@ -74,6 +74,7 @@ typedef struct edit_options {
     char humanoid[AK_FLAG_TEXT_MAX];   /* humanoid overrides */
     int32_t order;                     /* 0: the input's main order, else ak_rot_order + 1 */
     char root_joint[AK_FLAG_TEXT_MAX]; /* joint carrying the travel; "": measured */
+    int32_t up;                        /* ak_up_axis: --up (IN and --append files) */
 } edit_options;
 
 #define OPT_FIELD(f) offsetof(edit_options, f)
@@ -108,6 +109,7 @@ static const ak_flag k_option_flags[] = {
      .metavar = "NAME",
      .help = "joint that carries the travel for --reset-root/--in-place (default: measured, "
              "as animkit info says)"},
+    AK_CLI_UP_FLAG(OPT_FIELD(up)),
 };
 static const ak_flag_table k_option_table = {
     "edit", k_option_flags, (int32_t)(sizeof k_option_flags / sizeof k_option_flags[0])};
@@ -337,6 +339,7 @@ int ak_cmd_edit(int argc, char **argv)
     int rc = parse_args(argc, argv, &in, &out, plan, &o);
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
+    ak_tools_set_up(o.up);
     if (rc < 0) rc = akcli_load_bvh(in, &s, &c);
     if (rc == 0 && s) {
         fprintf(stderr, "read %s: %d joints, %d frames at %.6g fps\n", in, (int)s->joint_count,

@@ -6,6 +6,7 @@
  * solved pose's world positions as CSV frame,joint,x,y,z (9 significant digits), the columns
  * of `animkit positions`. Units and axes are the file's own. */
 #include "cli_bvh.h"
+#include "clip_any.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ typedef struct ik_options {
     float tolerance, weight;
     int32_t positions;
     int32_t have_pole; /* --pole was given (not a flag) */
+    int32_t up;        /* ak_up_axis: --up */
 } ik_options;
 
 #define IK_FIELD(f) offsetof(ik_options, f)
@@ -89,6 +91,7 @@ static const ak_flag k_ik_flags[] = {
      .on = 1,
      .def = "0",
      .help = "also print the solved pose as CSV frame,joint,x,y,z"},
+    AK_CLI_UP_FLAG(offsetof(ik_options, up)),
 };
 static const ak_flag_table k_ik_table = {"ik", k_ik_flags,
                                          (int32_t)(sizeof k_ik_flags / sizeof k_ik_flags[0])};
@@ -115,6 +118,7 @@ static int parse_ik_flags(int argc, char **argv, ik_options *o, const char **pat
 {
     ak_flags_result r;
     if (!ak_cli_parse_flags(&k_ik_table, o, argc, argv, 1, usage, &r, exit_code)) return 0;
+    ak_tools_set_up(o->up);
     *exit_code = 2; /* below, !ak_cli_usage_error(...) prints the error and gives 0: done */
     *path = r.positional_count ? r.positional[0] : NULL;
     if (!*path) return !ak_cli_usage_error("ik", "no input file");

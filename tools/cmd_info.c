@@ -2,6 +2,7 @@
  * What a BVH file holds: joints and End Sites with their channels, frames, frame time,
  * duration, heights, the detected units and the humanoid map. */
 #include "cli_bvh.h"
+#include "clip_any.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@ typedef struct info_options {
     int32_t json;
     char humanoid[AK_FLAG_TEXT_MAX];
     char root_joint[AK_FLAG_TEXT_MAX];
+    int32_t up; /* ak_up_axis: --up */
 } info_options;
 
 static const ak_flag k_info_flags[] = {
@@ -31,8 +33,10 @@ static const ak_flag k_info_flags[] = {
      .offset = offsetof(info_options, root_joint),
      .metavar = "NAME",
      .help = "the joint that carries the travel (default: measured, as every command does)"},
+    AK_CLI_UP_FLAG(offsetof(info_options, up)),
 };
-static const ak_flag_table k_info_table = {"info", k_info_flags, 3};
+static const ak_flag_table k_info_table = {"info", k_info_flags,
+                                           (int32_t)(sizeof k_info_flags / sizeof k_info_flags[0])};
 
 static void usage(FILE *out)
 {
@@ -225,6 +229,7 @@ int ak_cmd_info(int argc, char **argv)
     int exit_code;
     if (!ak_cli_parse_flags(&k_info_table, &o, argc, argv, 1, usage, &r, &exit_code))
         return exit_code;
+    ak_tools_set_up(o.up);
     if (r.positional_count == 0) return ak_cli_usage_error("info", "missing FILE.bvh");
     const char *path = r.positional[0];
     const char *overrides = o.humanoid[0] ? o.humanoid : NULL;

@@ -2,6 +2,7 @@
  * World positions of every joint and End Site, in the file's own units and axes, as CSV
  * frame,joint,x,y,z with 9 significant digits: the columns of the reference CSVs. */
 #include "cli_bvh.h"
+#include "clip_any.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@ typedef struct positions_options {
     char frames[AK_FLAG_TEXT_MAX];
     char time[AK_FLAG_TEXT_MAX];
     int32_t interp; /* ak_interp */
+    int32_t up;     /* ak_up_axis: --up */
 } positions_options;
 
 static const ak_flag k_positions_flags[] = {
@@ -33,8 +35,11 @@ static const ak_flag k_positions_flags[] = {
      .def = "linear",
      .choices = "step|linear|cubic",
      .help = "interpolation for --time"},
+    AK_CLI_UP_FLAG(offsetof(positions_options, up)),
 };
-static const ak_flag_table k_positions_table = {"positions", k_positions_flags, 3};
+static const ak_flag_table k_positions_table = {
+    "positions", k_positions_flags,
+    (int32_t)(sizeof k_positions_flags / sizeof k_positions_flags[0])};
 
 static void usage(FILE *out)
 {
@@ -249,6 +254,7 @@ int ak_cmd_positions(int argc, char **argv)
     int exit_code;
     if (!ak_cli_parse_flags(&k_positions_table, &o, argc, argv, 1, usage, &r, &exit_code))
         return exit_code;
+    ak_tools_set_up(o.up);
     if (r.positional_count == 0) return ak_cli_usage_error("positions", "missing FILE.bvh");
     if (o.frames[0] && o.time[0])
         return ak_cli_usage_error("positions", "use --frames or --time, not both");

@@ -2,6 +2,7 @@
  *   [--map overrides.json] [--no-contacts] [--pin-hands] [--scale S] [--floor Y] [--fade S]
  *   [--reference-frame N] */
 #include "cli_bvh.h"
+#include "clip_any.h"
 #include "animkit/gltf.h"
 #include "animkit/retarget.h"
 #include "animkit/scenario.h"
@@ -19,6 +20,7 @@ typedef struct rt_args {
     char to[AK_FLAG_TEXT_MAX], out[AK_FLAG_TEXT_MAX], map[AK_FLAG_TEXT_MAX];
     int32_t no_contacts, pin_hands, reference_frame;
     float scale, floor, fade;
+    int32_t up; /* ak_up_axis: --up */
     const char *src;
 } rt_args;
 
@@ -79,6 +81,7 @@ static const ak_flag k_flags[] = {
      .range = "[-1,2147483647]",
      .help = "source frame whose pose is matched to the rig's rest pose (-1: the zero pose if "
              "it stands, else the most upright frame)"},
+    AK_CLI_UP_FLAG(offsetof(rt_args, up)),
 };
 static const ak_flag_table k_table = {"retarget", k_flags,
                                       (int32_t)(sizeof k_flags / sizeof k_flags[0])};
@@ -113,6 +116,7 @@ static int parse_args(int argc, char **argv, rt_args *a)
         AK_OK)
         return ak_cli_usage_error("retarget", "%s", err.message);
     if (parsed.wants_help) return -1;
+    ak_tools_set_up(a->up);
     if (!ak_flags_given(&parsed, &k_table, 0, "floor")) a->floor = NAN;
     a->src = parsed.positional_count > 0 ? parsed.positional[0] : NULL;
     if (!a->src) return ak_cli_usage_error("retarget", "needs SRC.bvh");

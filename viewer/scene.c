@@ -170,6 +170,7 @@ static const ak_flag k_viewer_flags[] = {
      .metavar = "NAME",
      .help = "the joint that carries the travel (default: measured: the top joint, or the hips "
              "under a still one); side by side, --in-place and the camera use it"},
+    AK_CLI_UP_FLAG(AKV_VALUE(up)),
     {.name = "no-grid",
      .type = AK_FLAG_SWITCH,
      .offset = AKV_FIELD(grid),
@@ -314,6 +315,7 @@ static void apply_values(akv_settings *s, const ak_flags_result *r, int vt)
     s->out = v->flag_values.out[0] ? v->flag_values.out : NULL;
     s->follow = v->flag_values.follow[0] ? v->flag_values.follow : NULL;
     s->root_joint = v->flag_values.root_joint[0] ? v->flag_values.root_joint : NULL;
+    ak_tools_set_up(v->flag_values.up); /* how the files to come are read */
     s->screenshot = v->flag_values.screenshot[0] ? v->flag_values.screenshot : NULL;
     s->ik_chain = v->flag_values.ik_chain[0] ? v->flag_values.ik_chain : NULL;
     s->units = k_units[v->flag_values.units];

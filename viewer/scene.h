@@ -65,7 +65,7 @@ typedef struct akv_settings {
     struct {
         char out[AK_FLAG_TEXT_MAX], follow[128], screenshot[AK_FLAG_TEXT_MAX], ik_chain[256];
         char root_joint[128];
-        int32_t units, solver, size[2], frames[3], look, skinning;
+        int32_t units, solver, size[2], frames[3], look, skinning, up;
         float yaw_deg, pitch_deg, target[3], pole[3];
     } flag_values;
 } akv_settings;

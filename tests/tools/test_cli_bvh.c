@@ -631,6 +631,86 @@ static void cli_reports_errors_with_file_line_and_exit_codes(void **state)
 
 /* A file other readers accept (one more frame line than Frames: says): read, the warning on
  * stderr as FILE:LINE: warning: reason, exit 0, the output made from every line. */
+/* The CMU walk written as a Z-up tool writes it (the whole file turned +90 degrees about X:
+ * offsets, every rotation key R q R^-1, the root's travel; the motion unchanged) to `path`. */
+static void write_z_up_walk(const char *path)
+{
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    ak_error err;
+    assert_int_equal(ak_bvh_read_file(mocap_path("cmu_02_01_walk.bvh"), NULL, &s, &c, &err), AK_OK);
+    const ak_quat r = {0.70710678f, 0.0f, 0.0f, 0.70710678f}, ri = ak_quat_conjugate(r);
+    for (int32_t j = 0; j < s->joint_count; ++j)
+        s->rest_local[j].translation = ak_quat_rotate(r, s->rest_local[j].translation);
+    for (size_t k = 0; k < (size_t)c->frame_count * (size_t)c->joint_count; ++k)
+        c->rotations[k] = ak_quat_mul(r, ak_quat_mul(c->rotations[k], ri));
+    for (size_t k = 0; k < (size_t)c->frame_count * (size_t)c->track_count; ++k)
+        c->translations[k] = ak_quat_rotate(r, c->translations[k]);
+    ak_clip_finalize(c);
+    assert_int_equal(ak_bvh_write_file(path, s, c, AK_ORDER_ZYX, &err), AK_OK);
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+}
+
+/* A Z-up BVH (issue 22: Blender's importer and assimp read such files): every command reads it
+ * turned to Y-up and says so on stderr; `info` then gives the original's heights and units,
+ * `positions` its positions (1e-5 of the height: the text's rounding) and `walk` its walk. `--up
+ * y` keeps the file's axes, silently (the height along Y is then not a person's: the units
+ * guess fails); `--up z` turns a file the measure would keep; a bad value is a usage error. */
+static void cli_reads_a_z_up_bvh_turned_and_up_overrides(void **state)
+{
+    (void)state;
+    char dir[1100], zup[1200], args[4096], want[1400], a[128], b[128];
+    snprintf(dir, sizeof dir, "%s/tests/cli_zup_XXXXXX", getenv("AK_BUILD_DIR"));
+    assert_non_null(mkdtemp(dir));
+    snprintf(zup, sizeof zup, "%s/walk_z_up.bvh", dir);
+    write_z_up_walk(zup);
+    const char *bvh = mocap_path("cmu_02_01_walk.bvh");
+    snprintf(want, sizeof want,
+             "%s: warning: the rig stands along +Z: read as Z-up (turned to Y-up); --up y to keep "
+             "the file's axes\n",
+             zup);
+    snprintf(args, sizeof args, "info '%s'", zup);
+    run_result rz = run_expect(args, 0);
+    assert_string_equal(rz.err, want);
+    snprintf(args, sizeof args, "info '%s'", bvh);
+    run_result ro = run_expect(args, 0);
+    assert_string_equal(ro.err, "");
+    static const char *const keys[] = {"height  ", "units  ", "humanoid", "root motion"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
+        info_line(ro.out, keys[k], a, sizeof a), info_line(rz.out, keys[k], b, sizeof b);
+        assert_string_equal(a, b);
+    }
+    run_free(&rz);
+    snprintf(args, sizeof args, "info '%s' --up y", zup);
+    rz = run_expect(args, 0);
+    assert_string_equal(rz.err, "");
+    info_line(ro.out, "height  ", a, sizeof a), info_line(rz.out, "height  ", b, sizeof b);
+    printf("--up y: '%s' against the original's '%s'\n", b, a);
+    assert_string_not_equal(a, b);
+    run_free(&rz), run_free(&ro);
+    positions_agree(bvh, zup, 1e-5);
+    walk_figures_agree(dir, bvh, zup);
+    /* --up z on the Y-up original: turned (frame 0's Hips: y = the file's z). */
+    snprintf(args, sizeof args, "positions '%s' --frames 0 --up z", bvh);
+    run_result rt = run_expect(args, 0);
+    snprintf(args, sizeof args, "positions '%s' --frames 0", bvh);
+    ro = run_expect(args, 0);
+    size_t nt = 0, no = 0;
+    csv_row *pt = parse_csv(rt.out, &nt), *po = parse_csv(ro.out, &no);
+    assert_int_equal((int)nt, (int)no);
+    assert_true(fabs(pt[0].x - po[0].x) < 1e-4 && fabs(pt[0].y - po[0].z) < 1e-4 &&
+                fabs(pt[0].z + po[0].y) < 1e-4);
+    free(pt), free(po);
+    run_free(&rt), run_free(&ro);
+    snprintf(args, sizeof args, "info '%s' --up w", zup);
+    rz = run_expect(args, 2);
+    assert_non_null(strstr(rz.err, "--up"));
+    run_free(&rz);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    assert_int_equal(system(args), 0);
+}
+
 static void cli_warns_with_file_and_line_for_frame_counts_other_readers_accept(void **state)
 {
     (void)state;
@@ -657,6 +737,7 @@ int main(void)
         cmocka_unit_test(cli_walks_and_retargets_a_humanoid_fbx),
         cmocka_unit_test(cli_reports_errors_with_file_line_and_exit_codes),
         cmocka_unit_test(cli_warns_with_file_and_line_for_frame_counts_other_readers_accept),
+        cmocka_unit_test(cli_reads_a_z_up_bvh_turned_and_up_overrides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

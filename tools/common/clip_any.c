@@ -1,6 +1,8 @@
 /* Clip files for the tools: the library's formats plus FBX (fbx_assimp.c). */
 #include "clip_any.h"
 
+#include "animkit/bvh.h"
+
 #include "io/file.h"
 
 #include <stdio.h>
@@ -29,6 +31,14 @@ static int32_t read_fbx(const char *file, const char *animation, ak_skeleton **s
     return st;
 }
 
+/* --up of the command (ak_tools_set_up): how a BVH file's up axis is taken. */
+static int32_t g_up = AK_UP_AUTO;
+
+void ak_tools_set_up(int32_t up)
+{
+    g_up = up;
+}
+
 /* FBX through assimp; the rest through the library, with the glTF skin's mesh when `mesh`. */
 static int32_t read_any(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
                         ak_body_mesh **mesh, ak_error *err)
@@ -52,6 +62,11 @@ static int32_t read_any(const char *path, ak_skeleton **out_skeleton, ak_clip **
         if (fbx) st = read_fbx(file, hash + 1, out_skeleton, out_clip, err);
         free(file);
         if (fbx) return st;
+    }
+    if (g_up != AK_UP_AUTO && ak_clip_format_detect(path, head, n) == AK_FORMAT_BVH) {
+        ak_bvh_read_params p = ak_bvh_read_defaults();
+        p.up = g_up;
+        return ak_bvh_read_file(path, &p, out_skeleton, out_clip, err);
     }
     return mesh ? ak_clip_read_file_mesh(path, out_skeleton, out_clip, mesh, err)
                 : ak_clip_read_file(path, out_skeleton, out_clip, err);

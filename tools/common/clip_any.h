@@ -26,6 +26,23 @@ int32_t ak_tools_read_clip_warn(const char *path, ak_skeleton **out_skeleton, ak
 int32_t ak_tools_read_clip_mesh(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
                                 ak_body_mesh **out_mesh, ak_error *err);
 
+/* How the readers above take a BVH file's up axis from now on (the commands' --up): an
+ * ak_up_axis, AK_UP_AUTO (default) as the library reads it (measured: a rig standing along +Z
+ * turned to Y-up, with a warning), AK_UP_Y the file's axes, AK_UP_Z turned. */
+void ak_tools_set_up(int32_t up);
+
+/* The --up flag of every command that reads a BVH file (the CLI's and the viewer's; an
+ * ak_flag of animkit/scenario.h whose value, an ak_up_axis, goes to ak_tools_set_up before the
+ * files are read). */
+#define AK_CLI_UP_HELP                                                                             \
+    "axis the BVH rig stands along: auto measures it (a rig standing along +Z is turned to "       \
+    "Y-up, with a warning), y keeps the file's axes, z turns it"
+#define AK_CLI_UP_FLAG(field)                                                                      \
+    {                                                                                              \
+        .name = "up", .type = AK_FLAG_CHOICE, .offset = (field), .def = "auto",                    \
+        .choices = "auto|y|z", .help = AK_CLI_UP_HELP                                              \
+    }
+
 /* 1 when this build reads FBX. */
 int ak_tools_have_fbx(void);
 
