@@ -269,19 +269,35 @@ def _read(reader, path_for_errors):
     err = ffi.new("ak_error *")
     _check(reader(sk, cl, err), err, path_for_errors)
     if err.message[0] != b"\0":
-        # A file other readers accept (frame lines disagreeing with Frames:): read, and said.
-        warnings.warn("%s:%d: %s" % (path_for_errors, err.line,
-                                     ffi.string(err.message).decode("utf-8", "replace")),
+        # A file other readers accept (frame lines disagreeing with Frames:, a Z-up rig turned):
+        # read, and said; "path:line: " when the warning has a line.
+        where = "%s:%d" % (path_for_errors, err.line) if err.line > 0 else path_for_errors
+        warnings.warn("%s: %s" % (where, ffi.string(err.message).decode("utf-8", "replace")),
                       BvhWarning, stacklevel=3)
     skeleton = Skeleton(sk[0])
     return skeleton, Clip(cl[0], skeleton)
 
 
-def read_bvh(path):
-    """Reads a BVH file -> (Skeleton, Clip) in the file's own units and axes. Raises
-    animkit.Error with the path and line for bad input."""
+UP = {"auto": lib.AK_UP_AUTO, "y": lib.AK_UP_Y, "z": lib.AK_UP_Z}
+
+
+def _bvh_params(up):
+    """ak_bvh_read_params for `up` ("auto", "y" or "z"; a ValueError names the argument)."""
+    if up not in UP:
+        raise ValueError("up must be 'auto', 'y' or 'z', not %r" % (up,))
+    params = ffi.new("ak_bvh_read_params *", lib.ak_bvh_read_defaults())
+    params.up = UP[up]
+    return params
+
+
+def read_bvh(path, up="auto"):
+    """Reads a BVH file -> (Skeleton, Clip) in the file's own units, Y up: `up` "auto" measures
+    the axis the rig stands along and turns a rig standing along +Z to Y-up (a BvhWarning says
+    so), "y" keeps the file's axes, "z" turns it. Raises animkit.Error with the path and line
+    for bad input."""
     p = _fspath(path)
-    return _read(lambda sk, cl, err: lib.ak_bvh_read_file(p, ffi.NULL, sk, cl, err), os.fspath(path))
+    params = _bvh_params(up)
+    return _read(lambda sk, cl, err: lib.ak_bvh_read_file(p, params, sk, cl, err), os.fspath(path))
 
 
 def read_gltf(path, animation=None, skin=-1, fps=0.0):
@@ -355,11 +371,13 @@ def read(path):
     return _read(lambda sk, cl, err: lib.ak_clip_read_file(p, sk, cl, err), text)
 
 
-def read_bvh_string(text, name="<string>"):
-    """Reads BVH text (str or bytes) -> (Skeleton, Clip); `name` is what errors call it."""
+def read_bvh_string(text, name="<string>", up="auto"):
+    """Reads BVH text (str or bytes) -> (Skeleton, Clip); `name` is what errors call it, `up`
+    as for read_bvh."""
     _text(name, "name")
+    params = _bvh_params(up)
     data = text.encode() if isinstance(text, str) else bytes(text)
-    return _read(lambda sk, cl, err: lib.ak_bvh_read_memory(data, len(data), ffi.NULL, sk, cl, err), name)
+    return _read(lambda sk, cl, err: lib.ak_bvh_read_memory(data, len(data), params, sk, cl, err), name)
 
 
 class Clip:

@@ -36,3 +36,37 @@ def still_top_variant(text):
     lines = motion.strip("\n").split("\n")
     frames = [line for line in lines[2:] if line.strip()]
     return head + "MOTION\n" + "\n".join(lines[:2] + ["0 0 0 0 0 0 " + f for f in frames]) + "\n"
+
+
+def z_up_variant(text):
+    """The capture as a Z-up tool writes it: the whole file turned +90 degrees about X (+Y to
+    +Z), the motion unchanged. Offsets and positions (x, y, z) -> (x, -z, y); a joint's
+    "Zrotation Yrotation Xrotation" keys (a, b, c) turn to "Yrotation Zrotation Xrotation"
+    (-a, b, c), as R Rz(a) R^-1 = Ry(-a), R Ry(b) R^-1 = Rz(b), R Rx(c) R^-1 = Rx(c)."""
+    head, motion = text.split("MOTION", 1)
+    channels, out = [], []
+    for line in head.split("\n"):
+        words = line.split()
+        if words and words[0] == "OFFSET":
+            x, y, z = (float(w) for w in words[1:4])
+            line = line[:len(line) - len(line.lstrip())] + "OFFSET %.9g %.9g %.9g" % (x, -z, y)
+        elif words and words[0] == "CHANNELS":
+            names = words[2:]
+            channels.append(names)
+            rot = [n for n in names if n.endswith("rotation")]
+            assert rot in ([], ["Zrotation", "Yrotation", "Xrotation"]), names
+            line = line.replace("Zrotation Yrotation", "Yrotation Zrotation")
+        out.append(line)
+    lines = motion.strip("\n").split("\n")
+    frames = []
+    for frame in (f for f in lines[2:] if f.strip()):
+        values, new, k = [float(v) for v in frame.split()], [], 0
+        for names in channels:
+            v = dict(zip(names, values[k:k + len(names)]))
+            k += len(names)
+            if "Xposition" in v:
+                new += [v["Xposition"], -v["Zposition"], v["Yposition"]]
+            if "Zrotation" in v:
+                new += [-v["Zrotation"], v["Yrotation"], v["Xrotation"]]
+        frames.append(" ".join("%.9g" % x for x in new))
+    return "\n".join(out) + "MOTION\n" + "\n".join(lines[:2] + frames) + "\n"

@@ -8,13 +8,14 @@ import os
 import sys
 import threading
 import time
+import warnings
 import weakref
 
 import numpy as np
 import pytest
 
 import animkit
-from conftest import mocap_files, still_top_variant
+from conftest import mocap_files, still_top_variant, z_up_variant
 
 FILES = mocap_files()
 
@@ -524,3 +525,32 @@ def test_root_joint_is_the_joint_that_travels(mocap):
     a = clip.in_place().positions()
     b = vclip.in_place().positions()[:, 1:]
     assert np.abs(a - b).max() <= 1e-4 * height
+
+
+def test_a_z_up_bvh_is_read_turned_to_y_up(mocap):
+    """A BVH has no up field (issue 22): a rig standing along +Z is measured and read turned to
+    Y-up, with a BvhWarning; its positions are the original's (1e-5 of the height: the text's
+    rounding). up="y" keeps the file's axes, silently: the original's positions turned, y = -z
+    and z = y."""
+    with open(mocap("cmu_02_01_walk.bvh")) as f:
+        text = f.read()
+    sk, clip = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"))
+    want = clip.positions()
+    height = clip.standing_height()
+    with pytest.warns(animkit.BvhWarning,
+                      match=r"^zup\.bvh: the rig stands along \+Z: read as Z-up \(turned to Y-up\); "
+                            r"--up y to keep the file's axes$"):
+        zsk, zclip = animkit.read_bvh_string(z_up_variant(text), "zup.bvh")
+    assert np.abs(zclip.positions() - want).max() <= 1e-5 * height
+    assert zclip.standing_height() == pytest.approx(height, rel=1e-5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ksk, kclip = animkit.read_bvh_string(z_up_variant(text), "zup.bvh", up="y")
+    kept = kclip.positions()
+    assert np.abs(kept[..., 0] - want[..., 0]).max() <= 1e-5 * height
+    assert np.abs(kept[..., 1] + want[..., 2]).max() <= 1e-5 * height
+    assert np.abs(kept[..., 2] - want[..., 1]).max() <= 1e-5 * height
+    turned = animkit.read_bvh(mocap("cmu_02_01_walk.bvh"), up="z")[1].positions()
+    assert np.abs(turned[..., 1] - want[..., 2]).max() <= 1e-4 * height
+    with pytest.raises(ValueError, match="up must be 'auto', 'y' or 'z'"):
+        animkit.read_bvh(mocap("cmu_02_01_walk.bvh"), up="x")
