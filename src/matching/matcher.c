@@ -117,6 +117,10 @@ struct ak_matcher {
      * 5 + k looks (AK_SPARE_*), for foot spare_foot[k]; spare_at[k] is the point. */
     int32_t spare[3], spare_foot[3];
     ak_vec3 spare_at[3];
+    /* a toe whose own ray looks at its landing (toe_at_land): the ground a spare ray found a
+     * riser or more above its heel's, ahead of (or under) it, the grounding's toe ground (no hit:
+     * none found) */
+    ak_ground_hit toe_guard[2];
     /* Under where the frame has a planted heel the unlock is about to release
      * (release_crosses_riser): the ground found there (NAN: none asked last frame) and whether it
      * and the ground under the heel are treads. */
@@ -1173,10 +1177,12 @@ static int release_near(const ak_matcher *m, int s)
 /* Where swinging foot s's toe (this frame's query point qt) will be AK_AHEAD_FRAMES frames on
  * at its pace since last frame; a released foot's, where its fade ends (the frame's toe:
  * its pace just after a planted frame is none, step_up_hold); 0 when it needs no look ahead
- * (planted, looking at its landing, no toe, the first frame). */
+ * (planted, no toe, the first frame). A toe whose own ray looks at its landing (toe_at_land)
+ * has no ray under it: one moving back (its placement gliding it back off an edge) is looked at
+ * where it is, still over the tread it passed. */
 static int toe_ahead(const ak_matcher *m, int s, ak_vec3 qt, ak_vec3 *at)
 {
-    if (!m->initialized || m->stance[s] || m->toe_at_land[s] || !m->fik.legs[s].has_toe) return 0;
+    if (!m->initialized || m->stance[s] || !m->fik.legs[s].has_toe) return 0;
     if (m->released[s]) { /* where its fade ends: the frame's toe (step_up_hold) */
         const ak_vec3 toe = ak_foot_ik_toe(&m->fik, m->world, s);
         const ak_vec3 sh = akv_sub(m->fst.shift[s], m->step_hold[s]);
@@ -1185,6 +1191,8 @@ static int toe_ahead(const ak_matcher *m, int s, ak_vec3 qt, ak_vec3 *at)
     }
     ak_vec3 d = akv_sub(qt, m->fst.toe[s]);
     d.y = 0.0f;
+    if (m->toe_at_land[s] && d.x * sinf(m->heading) + d.z * cosf(m->heading) < 0.0f)
+        d = ak_vec3_make(0.0f, 0.0f, 0.0f);
     const float len = akv_len(d);
     if (len > AK_AHEAD_MOST) d = akv_scale(d, AK_AHEAD_MOST / len);
     *at = akv_add(qt, akv_scale(d, AK_AHEAD_FRAMES));
@@ -1193,8 +1201,11 @@ static int toe_ahead(const ak_matcher *m, int s, ak_vec3 qt, ak_vec3 *at)
 
 /* Where the landing rays no landing needs look: a planted foot's, under where the frame has
  * its heel while a release may come (release_near); the rest ahead of a swinging toe (toe_ahead):
- * its own when it knows no landing, else the planted foot's, else the last ray. With the other
- * foot's ray taken (under a heel a release may move, or that foot released and looking ahead
+ * its own when it knows no landing, else the planted foot's, else the last ray; a toe whose own
+ * ray looks at its landing first (it has no other: with both feet swinging, the other foot's toe
+ * took the last ray, and CMU 02_02's toe went on over a tread's edge as its placement glided it
+ * back, 130 mm into the riser, on the straight route from (-4.5,0)). With the other foot's ray
+ * taken (under a heel a release may move, or that foot released and looking ahead
  * itself) a swinging toe once had none: a slow walk at 30 fps up stairs, its left toe swinging
  * toward a landing whose toe (4 cm beyond the landing toe, looked at halfway) was on the tread,
  * went on 6 cm past it as a transition's offset decayed and met the riser unseen, 110 mm in. */
@@ -1209,7 +1220,9 @@ static void spare_rays(ak_matcher *m, const ak_vec3 qt[2])
         m->spare_foot[s] = s;
         m->spare_at[s] = akv_make(heel.x + m->fst.shift[s].x, heel.y, heel.z + m->fst.shift[s].z);
     }
-    for (int s = 0; s < 2; ++s) {
+    const int first = m->toe_at_land[1] && !m->toe_at_land[0];
+    for (int i = 0; i < 2; ++i) {
+        const int s = i ^ first;
         ak_vec3 at;
         if (!toe_ahead(m, s, qt[s], &at)) continue;
         int k = !landing_known(m, s) ? s : (m->stance[1 - s] ? 1 - s : -1);
@@ -1511,9 +1524,9 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
             m->standing ? 1 : settled && !m->released[s] && contact_ahead(m, s) && !push_off(m, s);
         fr.ground[s] = hit[s];
         /* the toe ray is under the toe (a swinging toe is kept above it) except while it looks
-         * at the landing */
-        fr.ground_toe[s] = hit[2 + s];
-        if (!m->fik.legs[s].has_toe || m->toe_at_land[s]) fr.ground_toe[s].hit = 0;
+         * at the landing: then a spare ray's riser ahead, if one found it (toe_guard) */
+        fr.ground_toe[s] = m->toe_at_land[s] ? m->toe_guard[s] : hit[2 + s];
+        if (!m->fik.legs[s].has_toe) fr.ground_toe[s].hit = 0;
         fr.contact[s] = m->contact[s];
         /* the planned hips see the ground it lands on */
         const ak_ground_hit *land = landing_hit(m, s, hit, &fr.swing_phase[s]);
@@ -1882,8 +1895,8 @@ int32_t ak_matcher_ground_rays(ak_matcher *m, ak_ground_ray *rays, int32_t capac
 /* The hits as the grounding reads them (h: the sole, toe and landing hits, floor_and_ik's):
  * a heel or toe hit of a fading foot moved along its tangent plane to the grounding's query
  * point (fade_query); a swinging toe's, the tread ahead where a riser rises between
- * (toe_ahead: its clearance lifts the toe before it gets there); and what the planted feet's
- * spare rays found (release_crosses_riser). */
+ * (toe_ahead: its clearance lifts the toe before it gets there), or for a toe whose ray looks at
+ * its landing, toe_guard; and what the planted feet's spare rays found (release_crosses_riser). */
 static void spare_hits(ak_matcher *m, const ak_ground_hit *hits, ak_ground_hit *h)
 {
     memcpy(h, hits + 1, sizeof(ak_ground_hit) * (AK_MATCHER_RAY_COUNT - 1));
@@ -1902,7 +1915,13 @@ static void spare_hits(ak_matcher *m, const ak_ground_hit *hits, ak_ground_hit *
         }
         if (m->spare[k] != AK_SPARE_AHEAD) continue;
         if (m->stepping[m->spare_foot[k]] && tread(g)) m->step_ground[m->spare_foot[k]] = g->height;
-        ak_ground_hit *toe = &h[2 + m->spare_foot[k]];
+        const int f = m->spare_foot[k];
+        if (m->toe_at_land[f]) { /* its toe hit is the landing toe's (ak_foot_place_decide) */
+            if (tread(g) && tread(&h[f]) && g->height - h[f].height >= AK_FLOOR_STEP_MIN)
+                m->toe_guard[f] = *g;
+            continue;
+        }
+        ak_ground_hit *toe = &h[2 + f];
         if (tread(g) && tread(toe) && g->height - toe->height >= AK_FLOOR_STEP_MIN) *toe = *g;
     }
 }
@@ -1923,6 +1942,7 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
     if (m->height_from_ray && hits[0].hit) m->pos.y = hits[0].height;
     m->height_from_ray = 0;
     ak_ground_hit h[AK_MATCHER_RAY_COUNT - 1];
+    m->toe_guard[0].hit = m->toe_guard[1].hit = 0;
     spare_hits(m, hits, h);
     /* a jump's unlock (update_stance), now that the ray at the new frame's foot has answered:
      * released unless that ray finds it a riser down from where it stands (then it stays

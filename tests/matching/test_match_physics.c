@@ -351,6 +351,32 @@ static void a_run_lifting_off_its_toe_over_an_edge(void **state)
     akt_sources_free(&src);
 }
 
+/* A toe whose ray looks at its landing (the placement's look, swing phase 0.5-0.75) has no ray
+ * under it; a spare ray looks ahead of it (or under it, while its placement glides it back) and
+ * the grounding keeps it over the tread a riser up that ray finds (toe_guard). Without it, on
+ * starts the straight route's test does not take: the library's toe swung on past an edge
+ * 139.9 mm into the riser (from (-5.9,0)), and CMU 09_01 at 30 fps's 66.6 mm (from (-4.9,0)). */
+static void a_toe_looking_at_its_landing_keeps_a_ray(void **state)
+{
+    (void)state;
+    const ak_ground g = ak_terrain_ground(g_terrain[2]);
+    akt_sources src;
+    memset(&src, 0, sizeof src);
+    ak_motion_db *db = akt_db_of(&src, k_library, 4);
+    physics_walk r =
+        match_route(db, &g, ak_vec3_make(-5.9f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
+    assert_true(within_bounds_but("match library, stairs from (-5.9,0)", &r, 0.3f,
+                                  "the stop's landing wait and feet released at the stop"));
+    ak_motion_db_destroy(db);
+    akt_sources_free(&src);
+    db = resampled_db(&src, "cmu_09_01_run.bvh", 30.0f);
+    r = match_route(db, &g, ak_vec3_make(-4.9f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
+    assert_true(within_bounds_but("match 09_01 run at 30 fps, stairs from (-4.9,0)", &r, 0.3f,
+                                  "the stop's landing wait and feet released at the stop"));
+    ak_motion_db_destroy(db);
+    akt_sources_free(&src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +384,7 @@ int main(void)
         cmocka_unit_test(every_database_and_ground_within_physics),
         cmocka_unit_test(a_run_at_30_fps_within_physics),
         cmocka_unit_test(a_run_lifting_off_its_toe_over_an_edge),
+        cmocka_unit_test(a_toe_looking_at_its_landing_keeps_a_ray),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
