@@ -92,9 +92,11 @@ typedef struct ak_walker ak_walker;
 
 /* The rays of one frame, in this order: under the character's centre, under each heel (sole
  * point), where each swinging foot will land, under each toe. A swinging foot's toe ray looks
- * under its toe for the whole swing (the grounding keeps the toe above that ground), except
- * from half to three quarters through the swing, while the foot's placement is decided, when
- * it looks 4 cm beyond where the toe will land. */
+ * ahead of its toe along its path (up to 6 cm beyond where it is this frame; the grounding
+ * keeps the toe above that ground and the ground under the heel, so it rises over a riser
+ * before it meets it), except from half to three quarters through the swing, while the foot's
+ * placement is decided, when it looks 4 cm beyond where the toe will land, and just before
+ * the foot lands, when it looks under the toe. */
 typedef enum ak_walker_ray_slot {
     AK_WALKER_RAY_CENTRE = 0,
     AK_WALKER_RAY_LEFT_FOOT = 1,

@@ -168,6 +168,14 @@ void akf_foot_fixed_of(const ak_foot_ik_params *p, akf_foot_fixed *out);
 typedef struct akf_foot_points {
     ak_vec3 up[2], toe_off[2];
     ak_vec3 heel_q[2], toe_q[2];
+    /* A swinging toe's ray cast ahead along its path instead of under it (the walker's:
+     * ahead_hit[s].hit 0 for none): where, and what it found. The toe then keeps above that
+     * ground too (clear_ground), and the frame's ground_toe is the heel's plane. */
+    ak_vec3 ahead_at[2];
+    ak_ground_hit ahead_hit[2];
+    float ahead_time[2];             /* s: when the toe, moving on as it does, gets there */
+    ak_vec3 ahead_last_at[2];        /* the ray cast ahead last frame (hit 0: none), which counts */
+    ak_ground_hit ahead_last_hit[2]; /* while the toe has not passed it */
 } akf_foot_points;
 void akf_foot_ik_query(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                        const ak_xform *world, akf_foot_points *out);

@@ -142,7 +142,9 @@ struct ak_walker {
     ak_vec3 land[2];
     ak_vec3 land_toe[2];
     ak_vec3 land_ray[2], land_toe_ray[2]; /* where this frame's landing heel and toe rays look */
-    ak_vec3 land_behind[2];    /* from the landing heel ray to the heel, along the foot */
+    ak_vec3 land_behind[2]; /* from the landing heel ray to the heel, along the foot */
+    ak_vec3 toe_last[2];    /* each solved toe a frame before fst.toe (toe_ray_ahead) */
+    int32_t toe_last_set[2];
     ak_ground_hit foot_hit[2]; /* this frame's hit under each heel (for the tilt without IK) */
     float sole_ground[2];
     float toe_ground[2];
@@ -207,6 +209,35 @@ static int toe_ray_at_landing(const ak_walker *w, int32_t s)
     const float u = w->play_phase[s][w->frame_index];
     return !(w->stance[s] || w->stance_next[s]) && u >= 0.5f && u <= 0.75f &&
            !(stopping(w) && w->stop_left <= 0.0f);
+}
+
+/* Seconds ahead along its path a swinging toe's ray looks (toe_ray_ahead), and the farthest,
+ * metres (the ground found there is carried back to the toe on its tangent plane: farther
+ * out, a heightmap's curve puts it a few mm low). */
+#define TOE_AHEAD_TIME 0.05f
+#define TOE_AHEAD_MAX  0.06f
+
+/* Whether foot s's toe ray looks ahead of its toe: a swinging foot with a toe, not landing
+ * soon, outside toe_ray_at_landing, with foot IK (which keeps the toe above what it finds:
+ * footik.c clear_ground). Sets *at to where: the last solved toe moved on by its last
+ * frame's horizontal move (to about where it is this frame) and TOE_AHEAD_TIME of that speed
+ * beyond (at most TOE_AHEAD_MAX), and feet.ahead_time[s] to when the toe gets there. */
+static int toe_ray_ahead(ak_walker *w, int32_t s, ak_vec3 *at)
+{
+    *at = w->feet.toe_q[s];
+    if (!w->p.foot_ik || !w->fik.legs[s].has_toe || w->stance[s] || w->stance_next[s] ||
+        !w->fst.initialized || !w->toe_last_set[s] || !(w->dt > 0.0f) || toe_ray_at_landing(w, s))
+        return 0;
+    /* (the solved toe's last move, w->dt apart: it leads the query point by up to 5 cm) */
+    const ak_vec3 t = w->fst.toe[s];
+    const float dx = t.x - w->toe_last[s].x, dz = t.z - w->toe_last[s].z;
+    const float len = sqrtf(dx * dx + dz * dz);
+    if (!(len > 1e-4f)) return 0;
+    const float ahead = akf_min(TOE_AHEAD_TIME * len / w->dt, TOE_AHEAD_MAX);
+    const float c = 1.0f + ahead / len;
+    *at = akv_make(t.x + dx * c, at->y, t.z + dz * c);
+    w->feet.ahead_time[s] = w->dt * c; /* (this frame's move, then `ahead`) */
+    return 1;
 }
 
 ak_walker_params ak_walker_defaults(void)
@@ -1596,8 +1627,14 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         const int scanning = w->stance[s] && w->scan[s].state == SCAN_ON;
         rays[LANDING_RAY(s)] =
             akg_ray_down(scanning ? scan_point(&w->scan[s]) : w->land_ray[s], 1.5f, 3.5f);
-        rays[TOE_RAY(s)] = akg_ray_down(
-            toe_ray_at_landing(w, s) ? w->land_toe_ray[s] : w->feet.toe_q[s], 1.0f, 3.0f);
+        ak_vec3 ahead;
+        w->feet.ahead_last_at[s] = w->feet.ahead_at[s];
+        w->feet.ahead_last_hit[s] = w->feet.ahead_hit[s];
+        w->feet.ahead_hit[s].hit = toe_ray_ahead(w, s, &ahead); /* (1: the hit goes here) */
+        if (!w->feet.ahead_hit[s].hit) w->feet.ahead_last_hit[s].hit = 0;
+        w->feet.ahead_at[s] = ahead;
+        rays[TOE_RAY(s)] =
+            akg_ray_down(toe_ray_at_landing(w, s) ? w->land_toe_ray[s] : ahead, 1.0f, 3.0f);
     }
     return AK_WALKER_RAY_COUNT;
 }
@@ -1743,12 +1780,21 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
             /* A swinging foot's toe ray that looked at its landing: not under the toe now. */
             fr.ground_toe[s] = hits[TOE_RAY(s)];
             if (!w->fik.legs[s].has_toe || toe_ray_at_landing(w, s)) fr.ground_toe[s].hit = 0;
+            /* A toe ray cast ahead (toe_ray_ahead): the toe keeps above what it found too. */
+            if (w->feet_set && w->feet.ahead_hit[s].hit) {
+                w->feet.ahead_hit[s] = hits[TOE_RAY(s)];
+                fr.ground_toe[s].hit = 0;
+            }
             fr.contact[s] = w->contact[s];
             fr.ground_land[s] = land[s];
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->play_phase[s][w->frame_index];
         }
         fr.anim_hip_accel = source_hip_accel(w);
+        for (int s = 0; s < 2; ++s) {
+            w->toe_last[s] = w->fst.toe[s];
+            w->toe_last_set[s] = w->fst.initialized;
+        }
         /* w->fik was validated in ak_walker_create and does not change. */
         int32_t st =
             akf_foot_ik_solve(&w->fik, &w->fik_fixed, &w->fst, &fr, w->feet_set ? &w->feet : NULL,
@@ -1929,6 +1975,10 @@ int32_t ak_walker_shift_origin(ak_walker *w, ak_vec3 shift, ak_error *err)
     shift_xz(w->fst.sole, 2, dx, dz);
     shift_xz(w->fst.toe, 2, dx, dz);
     shift_xz(w->fst.ankle_target, 2, dx, dz);
+    shift_xz(w->fst.heel_ray, 2, dx, dz);
+    shift_xz(w->toe_last, 2, dx, dz);
+    shift_xz(w->feet.ahead_at, 2, dx, dz);
+    shift_xz(w->feet.ahead_last_at, 2, dx, dz);
     w->feet_set = 0; /* (the solve finds the feet in the moved pose) */
     for (int32_t j = 0; j < w->J; ++j) {
         shift_xz(&w->world[j].translation, 1, dx, dz);
