@@ -308,13 +308,7 @@ typedef struct foot_frame {
                               point below its floor (clear_ground) */
     float heel_floor[2], toe_floor[2], ankle_floor[2]; /* and the floors its points keep above */
     int has_foothold[2];
-    ak_vec3 ahead_at[2];        /* a swinging toe's ray cast ahead of it (akf_foot_points) */
-    ak_ground_hit ahead_hit[2]; /* and its hit (hit 0: none) */
-    float ahead_time[2];        /* s: when the toe gets there */
-    ak_vec3 ahead_last_at[2];   /* last frame's, while still ahead of the toe */
-    ak_ground_hit ahead_last_hit[2];
-    ak_vec3 heel_ray_last[2]; /* with it: the heel's query point last frame */
-    ak_ground_hit heel_hit_last[2];
+    const akf_foot_points *pts; /* the caller's query points (akf_foot_ik_query), or NULL */
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -1105,18 +1099,19 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
          * time; and, with no ray under the toe, the ground under the heel last frame (a heel
          * leading its toe in a run's swing has just passed the edge of a tread the toe is
          * still over). */
-        if (ff->ahead_hit[s].hit) {
-            float h = ground_at(&ff->ahead_hit[s], ff->ahead_at[s], toe).height;
+        const akf_foot_points *pt = ff->pts;
+        if (pt && pt->ahead_hit[s].hit) {
+            float h = ground_at(&pt->ahead_hit[s], pt->ahead_at[s], toe).height;
             /* (last frame's, while the toe has not passed it: the path's direction jitters
              * as a run's foot leaves the ground) */
-            const ak_vec3 la = ff->ahead_last_at[s], na = ff->ahead_at[s];
-            if (ff->ahead_last_hit[s].hit &&
+            const ak_vec3 la = pt->ahead_last_at[s], na = pt->ahead_at[s];
+            if (pt->ahead_last_hit[s].hit &&
                 (la.x - toe.x) * (na.x - toe.x) + (la.z - toe.z) * (na.z - toe.z) > 0.0f)
-                h = akf_max(h, ground_at(&ff->ahead_last_hit[s], la, toe).height);
+                h = akf_max(h, ground_at(&pt->ahead_last_hit[s], la, toe).height);
             ahead_need = h - toe.y;
             float f = h;
-            if (ff->heel_hit_last[s].hit)
-                f = akf_max(f, ground_at(&ff->heel_hit_last[s], ff->heel_ray_last[s], toe).height);
+            if (pt->heel_last_hit[s].hit)
+                f = akf_max(f, ground_at(&pt->heel_last_hit[s], pt->heel_last_at[s], toe).height);
             ff->toe_floor[s] = akf_max(ff->toe_floor[s], f);
         }
         lift = akf_max(lift, ff->toe_floor[s] - toe.y);
@@ -1134,9 +1129,9 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         const float step = p->swing_height_rate * ff->dt;
         float up = step + sweep_rise(&fr->ground[s], ff->prev_ankle[s], a);
         /* (ground ahead that needs more: the lift gets there by the time the toe does) */
-        if (ahead_need > st->clear_lift[s] && ff->ahead_time[s] > ff->dt)
+        if (ahead_need > st->clear_lift[s] && ff->pts->ahead_time[s] > ff->dt)
             up = akf_max(up, (ahead_need - st->clear_lift[s]) *
-                                 akf_min(2.0f * ff->dt / ff->ahead_time[s], 1.0f));
+                                 akf_min(2.0f * ff->dt / ff->pts->ahead_time[s], 1.0f));
         const float hold = akf_min(lift, ff->prev_ankle[s].y + up - a.y);
         lift =
             akf_max(approach(st->clear_lift[s], lift, lift > st->clear_lift[s] ? up : step), hold);
@@ -1564,22 +1559,14 @@ static void frame_points(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
             toe_off = pts->toe_off[s];
             ff->ray_heel[s] = pts->heel_q[s];
             ff->ray_toe[s] = pts->toe_q[s];
-            ff->ahead_at[s] = pts->ahead_at[s];
-            ff->ahead_hit[s] = pts->ahead_hit[s];
-            ff->ahead_time[s] = pts->ahead_time[s];
-            ff->ahead_last_at[s] = pts->ahead_last_at[s];
-            ff->ahead_last_hit[s] = pts->ahead_last_hit[s];
-            ff->heel_ray_last[s] = st->heel_ray[s];
-            ff->heel_hit_last[s] = st->heel_hit[s];
-            if (!st->initialized) ff->heel_hit_last[s].hit = 0;
         } else {
-            ff->ahead_hit[s].hit = 0;
             foot_axes(p, world, s, &ff->up_a[s], &toe_off);
         }
         anim_points_at(p, st, s, ankle, ff->up_a[s], toe_off, &ff->heel_a[s], &ff->toe_a[s]);
         ff->prev_ankle[s] = st->ankle_target[s];
     }
     if (!pts) query_points_from(st, ff->heel_a, ff->toe_a, ff->ray_heel, ff->ray_toe);
+    ff->pts = pts;
 }
 
 int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,

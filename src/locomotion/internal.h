@@ -176,6 +176,8 @@ typedef struct akf_foot_points {
     float ahead_time[2];             /* s: when the toe, moving on as it does, gets there */
     ak_vec3 ahead_last_at[2];        /* the ray cast ahead last frame (hit 0: none), which counts */
     ak_ground_hit ahead_last_hit[2]; /* while the toe has not passed it */
+    ak_vec3 heel_last_at[2];         /* with a ray ahead: the heel's query point last frame */
+    ak_ground_hit heel_last_hit[2];  /* and its ground (the state's heel_ray, heel_hit) */
 } akf_foot_points;
 void akf_foot_ik_query(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                        const ak_xform *world, akf_foot_points *out);

@@ -1628,11 +1628,17 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
         rays[LANDING_RAY(s)] =
             akg_ray_down(scanning ? scan_point(&w->scan[s]) : w->land_ray[s], 1.5f, 3.5f);
         ak_vec3 ahead;
-        w->feet.ahead_last_at[s] = w->feet.ahead_at[s];
-        w->feet.ahead_last_hit[s] = w->feet.ahead_hit[s];
-        w->feet.ahead_hit[s].hit = toe_ray_ahead(w, s, &ahead); /* (1: the hit goes here) */
-        if (!w->feet.ahead_hit[s].hit) w->feet.ahead_last_hit[s].hit = 0;
-        w->feet.ahead_at[s] = ahead;
+        if (toe_ray_ahead(w, s, &ahead)) {
+            akf_foot_points *ft = &w->feet;
+            ft->ahead_last_at[s] = ft->ahead_at[s];
+            ft->ahead_last_hit[s] = ft->ahead_hit[s]; /* (hit 0 unless it looked ahead) */
+            ft->ahead_at[s] = ahead;
+            ft->ahead_hit[s].hit = 1; /* (the hit goes here, walker_finish) */
+            ft->heel_last_at[s] = w->fst.heel_ray[s];
+            ft->heel_last_hit[s] = w->fst.heel_hit[s];
+        } else {
+            w->feet.ahead_hit[s].hit = 0;
+        }
         rays[TOE_RAY(s)] =
             akg_ray_down(toe_ray_at_landing(w, s) ? w->land_toe_ray[s] : ahead, 1.0f, 3.0f);
     }
@@ -1979,6 +1985,7 @@ int32_t ak_walker_shift_origin(ak_walker *w, ak_vec3 shift, ak_error *err)
     shift_xz(w->toe_last, 2, dx, dz);
     shift_xz(w->feet.ahead_at, 2, dx, dz);
     shift_xz(w->feet.ahead_last_at, 2, dx, dz);
+    shift_xz(w->feet.heel_last_at, 2, dx, dz);
     w->feet_set = 0; /* (the solve finds the feet in the moved pose) */
     for (int32_t j = 0; j < w->J; ++j) {
         shift_xz(&w->world[j].translation, 1, dx, dz);
