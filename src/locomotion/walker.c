@@ -1739,6 +1739,24 @@ static int legs_under_hips(const ak_walker *w)
     return 1;
 }
 
+/* The ground under foot s's toe for the solve (foot IK): its toe ray's hit, or none (the heel's
+ * plane) where the ray looked elsewhere. Keeps a toe ray cast ahead's hit for the grounding
+ * (toe_ray_ahead, akf_foot_points) and the solved toe before this solve (its speed next frame). */
+static ak_ground_hit frame_toe_ground(ak_walker *w, const ak_ground_hit *hits, int32_t s)
+{
+    ak_ground_hit g = hits[TOE_RAY(s)];
+    /* A swinging foot's toe ray that looked at its landing: not under the toe now. */
+    if (!w->fik.legs[s].has_toe || toe_ray_at_landing(w, s)) g.hit = 0;
+    /* A toe ray cast ahead: the toe keeps above what it found too. */
+    if (w->feet_set && w->feet.ahead_hit[s].hit) {
+        w->feet.ahead_hit[s] = hits[TOE_RAY(s)];
+        g.hit = 0;
+    }
+    w->toe_last[s] = w->fst.toe[s];
+    w->toe_last_set[s] = w->fst.initialized;
+    return g;
+}
+
 static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
 {
     if (!w || !hits || count < AK_WALKER_RAY_COUNT)
@@ -1783,24 +1801,13 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
             fr.stance_next[s] = w->stance_next[s];
         for (int s = 0; s < 2; ++s) {
             fr.ground[s] = hits[FOOT_RAY(s)];
-            /* A swinging foot's toe ray that looked at its landing: not under the toe now. */
-            fr.ground_toe[s] = hits[TOE_RAY(s)];
-            if (!w->fik.legs[s].has_toe || toe_ray_at_landing(w, s)) fr.ground_toe[s].hit = 0;
-            /* A toe ray cast ahead (toe_ray_ahead): the toe keeps above what it found too. */
-            if (w->feet_set && w->feet.ahead_hit[s].hit) {
-                w->feet.ahead_hit[s] = hits[TOE_RAY(s)];
-                fr.ground_toe[s].hit = 0;
-            }
+            fr.ground_toe[s] = frame_toe_ground(w, hits, s);
             fr.contact[s] = w->contact[s];
             fr.ground_land[s] = land[s];
             if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->play_phase[s][w->frame_index];
         }
         fr.anim_hip_accel = source_hip_accel(w);
-        for (int s = 0; s < 2; ++s) {
-            w->toe_last[s] = w->fst.toe[s];
-            w->toe_last_set[s] = w->fst.initialized;
-        }
         /* w->fik was validated in ak_walker_create and does not change. */
         int32_t st =
             akf_foot_ik_solve(&w->fik, &w->fik_fixed, &w->fst, &fr, w->feet_set ? &w->feet : NULL,
