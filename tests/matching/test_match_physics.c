@@ -377,6 +377,24 @@ static void a_toe_looking_at_its_landing_keeps_a_ray(void **state)
     akt_sources_free(&src);
 }
 
+/* A landing's heel ray looks 2 cm behind the heel (AK_LAND_HEEL_MARGIN, the guide walker's):
+ * CMU 09_02 run down the stairs from (-4.5,0), a start the straight route's test does not take,
+ * landed its heel 2 mm past a tread's edge, on the tread below, and the hips fell 18 cm with it
+ * in a frame: -19.8 / +21.3 g against -1.58 / +2.89. */
+static void a_heel_landing_past_an_edge_going_down_is_placed(void **state)
+{
+    (void)state;
+    const ak_ground g = ak_terrain_ground(g_terrain[2]);
+    akt_sources src;
+    ak_motion_db *db = resampled_db(&src, "locomotion/cmu_09_02_run.bvh", 120.0f);
+    const physics_walk r =
+        match_route(db, &g, ak_vec3_make(-4.5f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
+    assert_true(within_bounds_but("match 09_02 run, stairs from (-4.5,0)", &r, 0.3f,
+                                  "the stop's landing wait and feet released at the stop"));
+    ak_motion_db_destroy(db);
+    akt_sources_free(&src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -385,6 +403,7 @@ int main(void)
         cmocka_unit_test(a_run_at_30_fps_within_physics),
         cmocka_unit_test(a_run_lifting_off_its_toe_over_an_edge),
         cmocka_unit_test(a_toe_looking_at_its_landing_keeps_a_ray),
+        cmocka_unit_test(a_heel_landing_past_an_edge_going_down_is_placed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
