@@ -25,7 +25,7 @@ akcli_heights akcli_measure_heights(const ak_skeleton *s, const ak_clip *c)
     if (local && world) {
         ak_clip_frame(c, s, 0, local);
         ak_fk(s, local, world);
-        h.frame0 = ak_pose_height(world, s->joint_count);
+        h.frame0 = ak_pose_body_height(s, world, ak_clip_body_root(s, c));
     }
     free(local);
     free(world);

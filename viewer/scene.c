@@ -460,15 +460,17 @@ int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak
     snprintf(c->label, sizeof c->label, "%s", label);
     c->skeleton = skeleton;
     c->clip = clip;
-    /* Standing height as the CLI measures it: the larger of the rest pose and frame 0, so a
-     * rig resting folded or lying still measures as standing. */
+    /* Standing height as the CLI measures it: the larger of the rest pose and frame 0's body,
+     * so a rig resting folded or lying still measures as standing. */
     float height = ak_skeleton_rest_height(skeleton);
+    c->body_joint = clip ? ak_clip_body_root(skeleton, clip) : 0;
+    if (c->body_joint < 0) c->body_joint = 0;
     if (clip) {
         ak_xform *tmp_l = malloc((size_t)skeleton->joint_count * 2 * sizeof *tmp_l);
         if (tmp_l) {
             ak_clip_frame(clip, skeleton, 0, tmp_l);
             ak_fk(skeleton, tmp_l, tmp_l + skeleton->joint_count);
-            float h0 = ak_pose_height(tmp_l + skeleton->joint_count, skeleton->joint_count);
+            float h0 = ak_pose_body_height(skeleton, tmp_l + skeleton->joint_count, c->body_joint);
             if (h0 > height) height = h0;
             free(tmp_l);
         }
@@ -609,7 +611,7 @@ void akv_scene_bounds(akv_scene *scene, const akv_settings *s, int a, int b, int
         akv_scene_pose(scene, s, (float)f * ft);
         for (int i = 0; i < scene->count; ++i) {
             const akv_character *c = &scene->chars[i];
-            for (int32_t j = 0; j < c->skeleton->joint_count; ++j) {
+            for (int32_t j = c->body_joint; j < c->skeleton->subtree_end[c->body_joint]; ++j) {
                 ak_vec3 p = c->world_m[j].translation;
                 if (p.x < lo->x) lo->x = p.x;
                 if (p.y < lo->y) lo->y = p.y;

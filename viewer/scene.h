@@ -89,6 +89,8 @@ typedef struct akv_character {
     ak_xform *world_m;    /* world transforms, metres (after in-place) */
     ak_vec3 root_start_m; /* position of the joint that travels at frame 0, metres */
     int32_t travel_joint; /* the joint that carries the travel (ak_root_joint_find) */
+    int32_t body_joint;   /* the body is this joint and its descendants (ak_clip_body_root):
+                             its height and the framing leave a still joint_Root out */
     /* The skeleton drawn: the file's, or a copy in which the travelling joint hangs from no
      * parent when the joints above it stay still (joint_Root over the hips): those are drawn
      * as points, not as a bone of several metres to the hips. */

@@ -127,8 +127,10 @@ AK_API int32_t ak_clip_sample_fk_batch_soa(const ak_clip *clip, const ak_skeleto
 AK_API void ak_clip_scale(ak_clip *clip, float factor);
 
 /* A typical standing height of the clip's character in file units: the median, over up to
- * 64 evenly spaced frames, of the pose height along Y (highest joint minus lowest). Feed it
- * to ak_units_detect. Allocates scratch (offline use); returns 0 on failure. */
+ * 64 evenly spaced frames, of the body's height along Y (its highest joint minus its lowest;
+ * the body is ak_clip_body_root's joint and its descendants, rootmotion.h: a still joint above
+ * the hips is not counted). Feed it to ak_units_detect. Allocates scratch (offline use);
+ * returns 0 on failure. */
 AK_API float ak_clip_standing_height(const ak_clip *clip, const ak_skeleton *skeleton);
 
 /* Crossfade two local poses: out = slerp/lerp(a, b, weight * (mask ? mask[j] : 1)).

@@ -85,20 +85,41 @@ typedef struct ak_root_joint_report {
     float travel;     /* the joint's horizontal reach in model space: the largest distance
                          on XZ from its frame-0 position over the clip, file units */
     float top_travel; /* the same for the top joint */
-    float height;     /* ak_clip_standing_height, file units: the scale of "still" */
+    float height;     /* ak_clip_standing_height, file units: the body's (see `body`), the
+                         scale of "still" */
+    int32_t body;     /* the joint whose subtree is the body (ak_clip_body_root) */
 } ak_root_joint_report;
 
 /* Measures which joint carries the character's horizontal travel, walking down from the top
  * joint (joint 0's root): while the current joint stays within 1e-3 of the standing height
  * of its frame-0 position on XZ (still), the child below it that reaches furthest on XZ
  * becomes the candidate, if it reaches 0.25 of the standing height (a stride; the sway of an
- * idle capture is less) and has a translation track. Model space, every frame. `name`
+ * idle capture is less) and has a translation track. Model space, every frame. The scale is
+ * the body's standing height where the humanoid map is found by name, else every joint's
+ * (the body is not known until the travelling joint is). `name`
  * (NULL or "": measure) names the joint instead; AK_ERR_NOT_FOUND when no joint has it, with
  * the message "no joint named 'NAME' to carry the root motion" (callers add where the name
  * came from: the CLI its --root-joint flag).
  * Allocates scratch (offline). */
 AK_API int32_t ak_root_joint_find(const ak_skeleton *skeleton, const ak_clip *clip,
                                   const char *name, ak_root_joint_report *out, ak_error *err);
+/* The joint whose subtree is the character's body, for the body's measures (the standing
+ * height and the units guessed from it, the frame-0 height `animkit info` prints, the viewer's
+ * framing): the lowest joint above every humanoid joint that ak_humanoid_find finds by name
+ * (hips and both legs at least; the hips on the rigs it knows), else the joint that carries the
+ * travel (ak_root_joint_find, measured). A joint above it is not part of the body: another
+ * studio's joint_Root that never moves would add its point at y = 0, below the toes, to the
+ * height (a still-top copy of CMU 02_01 measured 1.472 m against the original's 1.433), and a
+ * root bone on the floor (Unreal's `root`) the same, moving or not (in the clip
+ * ak_clip_travel_on_top makes, joint_Root moves with the hips and is still not the body). -1
+ * for NULL arguments or a clip of another joint count. Allocates scratch when it measures
+ * (offline). */
+AK_API int32_t ak_clip_body_root(const ak_skeleton *skeleton, const ak_clip *clip);
+/* Height along Y of a model pose over `body` and its descendants (ak_pose_height of
+ * model[body .. subtree_end[body])): the body's height, with body = ak_clip_body_root. 0 for
+ * NULL or a joint out of range. */
+AK_API float ak_pose_body_height(const ak_skeleton *skeleton, const ak_xform *model, int32_t body);
+
 /* One line saying which joint travels and why, for `animkit info` and messages. */
 AK_API void ak_root_joint_describe(const ak_skeleton *skeleton, const ak_root_joint_report *report,
                                    char *buf, size_t size);

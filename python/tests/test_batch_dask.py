@@ -51,9 +51,9 @@ def test_batch_dask_writes_one_feature_row_per_capture(tmp_path):
     assert (o["root_joint"], v["root_joint"], v["error"]) == ("Hips", "Hips", "")
     assert float(v["joints"]) == float(o["joints"]) + 1  # the CSV has floats (NaN rows)
     assert 3.3 <= float(o["travel_m"]) <= 3.4 and 1.1 <= float(o["mean_speed_mps"]) <= 1.3
-    # Not height_m: clip.standing_height() spans every joint, the still joint_Root's point at
-    # y = 0 below the toes included (1.471 m against 1.433).
-    for key in ("travel_m", "net_displacement_m", "mean_speed_mps", "max_speed_mps",
+    # height_m too: the standing height is the body's (ak_clip_body_root), the still
+    # joint_Root's point at y = 0 below the toes left out (it measured 1.472 m against 1.433).
+    for key in ("height_m", "travel_m", "net_displacement_m", "mean_speed_mps", "max_speed_mps",
                 "left_contact_fraction", "right_contact_fraction", "heading_change_deg"):
         assert abs(float(v[key]) - float(o[key])) <= 1e-5 * max(1.0, abs(float(o[key]))), key
 

@@ -131,31 +131,6 @@ ak_clip *ak_clip_clone(const ak_clip *c)
     return out;
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-float ak_clip_standing_height(const ak_clip *c, const ak_skeleton *sk)
-{
-    if (!c || !sk || c->joint_count != sk->joint_count) return 0.0f;
-    const int32_t n = sk->joint_count;
-    const int32_t samples = c->frame_count < 64 ? c->frame_count : 64;
-    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n * 2);
-    float heights[64] = {0};
-    if (!local) return 0.0f;
-    for (int32_t i = 0; i < samples; ++i) {
-        int32_t f = samples > 1 ? (int32_t)((int64_t)i * (c->frame_count - 1) / (samples - 1)) : 0;
-        ak_clip_frame(c, sk, f, local);
-        ak_fk(sk, local, local + n);
-        heights[i] = ak_pose_height(local + n, n);
-    }
-    free(local);
-    qsort(heights, (size_t)samples, sizeof(float), cmp_float);
-    return heights[samples / 2];
-}
-
 void ak_clip_scale(ak_clip *c, float factor)
 {
     if (!c || !isfinite(factor)) return;

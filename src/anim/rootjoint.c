@@ -1,5 +1,6 @@
-/* Which joint carries the character's travel, and the clip with that travel moved onto the top
- * joint (rootmotion.h). Offline: both allocate. */
+/* Which joint carries the character's travel, which joints are the body (and its standing
+ * height), and the clip with that travel moved onto the top joint (rootmotion.h, clip.h).
+ * Offline: all allocate. */
 #include "animkit/rootmotion.h"
 #include "core/xform_inline.h"
 
@@ -41,6 +42,54 @@ static int32_t measure_reach(const ak_skeleton *s, const ak_clip *c, float *reac
     free(local);
     free(first);
     return AK_OK;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+float ak_pose_body_height(const ak_skeleton *s, const ak_xform *model, int32_t body)
+{
+    if (!s || !model || body < 0 || body >= s->joint_count) return 0.0f;
+    return ak_pose_height(model + body, s->subtree_end[body] - body);
+}
+
+/* The median, over up to 64 evenly spaced frames, of the pose height along Y of `body` and its
+ * descendants (ak_pose_body_height). 0 when out of memory. */
+static float median_height(const ak_skeleton *s, const ak_clip *c, int32_t body)
+{
+    const int32_t n = s->joint_count;
+    const int32_t samples = c->frame_count < 64 ? c->frame_count : 64;
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)n * 2);
+    float heights[64] = {0};
+    if (!local) return 0.0f;
+    for (int32_t i = 0; i < samples; ++i) {
+        int32_t f = samples > 1 ? (int32_t)((int64_t)i * (c->frame_count - 1) / (samples - 1)) : 0;
+        ak_clip_frame(c, s, f, local);
+        ak_fk(s, local, local + n);
+        heights[i] = ak_pose_body_height(s, local + n, body);
+    }
+    free(local);
+    qsort(heights, (size_t)samples, sizeof(float), cmp_float);
+    return heights[samples / 2];
+}
+
+/* The lowest joint whose subtree holds every humanoid joint found by name (ak_humanoid_find:
+ * hips and both legs at least), or -1 when the map is not found. Joints above it (another
+ * studio's joint_Root, a root bone on the floor) are not the body. */
+static int32_t humanoid_top(const ak_skeleton *s)
+{
+    ak_humanoid h;
+    if (ak_humanoid_find(s, NULL, &h, NULL) != AK_OK) return -1;
+    int32_t top = h.joint[AK_HUM_HIPS];
+    for (int32_t k = 0; k < AK_HUM_SLOT_COUNT && top >= 0; ++k) {
+        const int32_t j = h.joint[k];
+        while (j >= 0 && top >= 0 && !(j >= top && j < s->subtree_end[top]))
+            top = s->parents[top];
+    }
+    return top;
 }
 
 /* Down from the still top joint: the child whose subtree reaches furthest, while it is still;
@@ -91,9 +140,19 @@ int32_t ak_root_joint_find(const ak_skeleton *s, const ak_clip *c, const char *n
         free(reach);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
-    out->height = ak_clip_standing_height(c, s);
+    /* The scale of "still": the body's height, where names find it; else every joint's, until
+     * the measure has found the travelling joint whose subtree is then the body. */
+    const int32_t humanoid = humanoid_top(s);
+    const int32_t scale_body = humanoid >= 0 ? humanoid : 0;
+    out->height = median_height(s, c, scale_body);
     if (!(out->height > 0.0f)) out->height = ak_skeleton_rest_height(s);
-    out->joint = named >= 0 ? named : walk_down(s, c, reach, out->height);
+    const int32_t measured = walk_down(s, c, reach, out->height);
+    out->joint = named >= 0 ? named : measured;
+    out->body = humanoid >= 0 ? humanoid : measured;
+    if (out->body != scale_body) {
+        out->height = median_height(s, c, out->body);
+        if (!(out->height > 0.0f)) out->height = ak_skeleton_rest_height(s);
+    }
     int32_t top = out->joint;
     while (s->parents[top] >= 0)
         top = s->parents[top];
@@ -105,6 +164,21 @@ int32_t ak_root_joint_find(const ak_skeleton *s, const ak_clip *c, const char *n
     out->top_travel = reach[top];
     free(reach);
     return AK_OK;
+}
+
+int32_t ak_clip_body_root(const ak_skeleton *s, const ak_clip *c)
+{
+    if (!s || !c || c->joint_count != s->joint_count) return -1;
+    const int32_t humanoid = humanoid_top(s);
+    if (humanoid >= 0) return humanoid;
+    ak_root_joint_report r;
+    return ak_root_joint_find(s, c, NULL, &r, NULL) == AK_OK ? r.body : -1;
+}
+
+float ak_clip_standing_height(const ak_clip *c, const ak_skeleton *s)
+{
+    const int32_t body = ak_clip_body_root(s, c);
+    return body >= 0 ? median_height(s, c, body) : 0.0f;
 }
 
 void ak_root_joint_describe(const ak_skeleton *s, const ak_root_joint_report *r, char *buf,

@@ -6,7 +6,11 @@
  * run (the top joint travels, its reach measured here), the same run under a still
  * "joint_Root" as other studios export it (the hips found below it; moved onto the top joint
  * with every joint's model transform unchanged in every frame, the top joint then on the hips'
- * ground track), a named joint, and an idle capture (nothing travels). */
+ * ground track), a named joint, and an idle capture (nothing travels). Last, the body
+ * (ak_clip_body_root): a still joint_Root above the hips is not part of it, so every shipped
+ * capture's still-top copy stands exactly as tall as its original (ak_clip_standing_height,
+ * the frame-0 body height), its moved clip too, also where no humanoid name is known; the
+ * originals measure as before (every joint: their top joint is the hips). */
 #include "test_params.h"
 #include "locomotion/studio_variants.h"
 
@@ -228,6 +232,146 @@ static void rootjoint_nothing_travels_in_an_idle_capture(void **state)
     ak_skeleton_destroy(s);
 }
 
+/* The standing height as it was measured before the body was known: the median over up to 64
+ * evenly spaced frames of every joint's height span (what the originals must still give). */
+static float every_joint_height(const ak_skeleton *s, const ak_clip *c)
+{
+    const int32_t n = s->joint_count, samples = c->frame_count < 64 ? c->frame_count : 64;
+    ak_xform *local = malloc(sizeof(ak_xform) * (size_t)n * 2);
+    float h[64];
+    for (int32_t i = 0; i < samples; ++i) {
+        const int32_t f =
+            samples > 1 ? (int32_t)((int64_t)i * (c->frame_count - 1) / (samples - 1)) : 0;
+        ak_clip_frame(c, s, f, local);
+        ak_fk(s, local, local + n);
+        float lo = local[n].translation.y, hi = lo;
+        for (int32_t j = 1; j < n; ++j) {
+            lo = fminf(lo, local[n + j].translation.y);
+            hi = fmaxf(hi, local[n + j].translation.y);
+        }
+        h[i] = hi - lo;
+    }
+    for (int32_t i = 1; i < samples; ++i) /* insertion sort: 64 at most */
+        for (int32_t k = i; k > 0 && h[k - 1] > h[k]; --k) {
+            const float t = h[k];
+            h[k] = h[k - 1];
+            h[k - 1] = t;
+        }
+    free(local);
+    return h[samples / 2];
+}
+
+/* The frame-0 body height (ak_pose_body_height of ak_clip_body_root's joint). */
+static float frame0_body_height(const ak_skeleton *s, const ak_clip *c)
+{
+    ak_xform *local = malloc(sizeof(ak_xform) * (size_t)s->joint_count * 2);
+    ak_clip_frame(c, s, 0, local);
+    ak_fk(s, local, local + s->joint_count);
+    const float h = ak_pose_body_height(s, local + s->joint_count, ak_clip_body_root(s, c));
+    free(local);
+    return h;
+}
+
+/* The same skeleton and clip with joints named "j0", "j1", ...: no humanoid map is found. */
+static ak_skeleton *renamed(const ak_skeleton *s)
+{
+    const int32_t J = s->joint_count;
+    char(*text)[16] = malloc(16 * (size_t)J);
+    const char **names = malloc(sizeof(char *) * (size_t)J);
+    for (int32_t j = 0; j < J; ++j) {
+        snprintf(text[j], 16, "j%d", (int)j);
+        names[j] = text[j];
+    }
+    ak_skeleton *out =
+        akv_skeleton(J, names, s->parents, s->rest_local, s->channels, s->is_end_site);
+    free(names);
+    free(text);
+    return out;
+}
+
+static const char *const k_captures[] = {"cmu_02_01_walk.bvh",
+                                         "cmu_05_06_dance.bvh",
+                                         "cmu_07_01_walk.bvh",
+                                         "cmu_09_01_run.bvh",
+                                         "cmu_16_11_walk_veer_left.bvh",
+                                         "arena_louise_stand_walk_cycle.bvh",
+                                         "reactidle_003_genuine_idle.bvh",
+                                         "locomotion/cmu_02_02_walk.bvh",
+                                         "locomotion/cmu_02_03_run.bvh",
+                                         "locomotion/cmu_07_04_slow_walk.bvh",
+                                         "locomotion/cmu_09_02_run.bvh"};
+
+/* One capture: the original's body is joint 0 and its height is every joint's, to the bit; the
+ * still-top copy (built in memory) has its body at the Hips and the original's heights to float
+ * precision, by name and, renamed, by the measure when the capture travels (an idle one:
+ * nothing travels, the top joint is all there is to measure). Float precision: joint_Root's
+ * identity changes no product, but the copy's keys are normalized once more (ak_clip_finalize:
+ * an ulp or two per key, 1e-7), through chains of up to 9 joints: 1e-6 of the height. Its clip
+ * with the travel moved onto joint_Root (which then moves with the hips on the ground): within
+ * the move's float rounding, 1e-5 of the height (rootjoint_hips_under_a_still_top_move_onto_it). */
+static void body_of_one_capture(const char *name)
+{
+    ak_skeleton *s, *vs;
+    ak_clip *c, *vc;
+    load(name, &s, &c);
+    load(name, &vs, &vc);
+    akv_still_top(&vs, &vc);
+    const float h = ak_clip_standing_height(c, s);
+    const double keys = 1e-6 * h;
+    assert_int_equal(ak_clip_body_root(s, c), 0);
+    AKT_NEAR(h, every_joint_height(s, c), 0.0);
+    assert_int_equal(ak_clip_body_root(vs, vc), 1);
+    AKT_NEAR(ak_clip_standing_height(vc, vs), h, keys);
+    AKT_NEAR(frame0_body_height(vs, vc), frame0_body_height(s, c), keys);
+    ak_root_joint_report r;
+    assert_int_equal(ak_root_joint_find(vs, vc, NULL, &r, NULL), AK_OK);
+    assert_int_equal(r.body, 1);
+    AKT_NEAR(r.height, ak_clip_standing_height(vc, vs), 0.0);
+    ak_clip *moved = ak_clip_clone(vc);
+    assert_int_equal(ak_clip_root_motion_prepare(vs, &moved, vs->names[1], NULL, NULL), AK_OK);
+    assert_int_equal(ak_clip_body_root(vs, moved), 1);
+    AKT_NEAR(ak_clip_standing_height(moved, vs), h, 1e-5 * h);
+    ak_skeleton *anon = renamed(vs);
+    if (r.joint == 1) {
+        assert_int_equal(ak_clip_body_root(anon, vc), 1);
+        AKT_NEAR(ak_clip_standing_height(vc, anon), ak_clip_standing_height(vc, vs), 0.0);
+    } else {
+        assert_int_equal(ak_clip_body_root(anon, vc), 0);
+    }
+    print_message("%-36s standing height %.7g, still-top copy %.7g (every joint: %.7g), moved "
+                  "%.7g, body %s\n",
+                  name, (double)h, (double)ak_clip_standing_height(vc, vs),
+                  (double)every_joint_height(vs, vc), (double)ak_clip_standing_height(moved, vs),
+                  vs->names[r.body]);
+    ak_skeleton_destroy(anon);
+    ak_clip_destroy(moved);
+    ak_clip_destroy(vc);
+    ak_skeleton_destroy(vs);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
+static void rootjoint_a_still_top_joint_is_not_the_body(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof k_captures / sizeof k_captures[0]; ++i)
+        body_of_one_capture(k_captures[i]);
+    assert_int_equal(ak_clip_body_root(NULL, NULL), -1);
+    assert_true(ak_pose_body_height(NULL, NULL, 0) == 0.0f);
+    /* Read back from BVH text (the variant generator's still-top file): the original's height
+     * within the text's precision (%.9g lengths, Euler angles: 1e-5 of the height). */
+    ak_skeleton *s, *vs;
+    ak_clip *c, *vc;
+    load("cmu_02_01_walk.bvh", &s, &c);
+    akv_make("cmu_02_01_walk.bvh", AKV_STILL_TOP, &vs, &vc);
+    const float h = ak_clip_standing_height(c, s);
+    AKT_NEAR(ak_clip_standing_height(vc, vs), h, 1e-5 * h);
+    ak_clip_destroy(vc);
+    ak_skeleton_destroy(vs);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +379,7 @@ int main(void)
         cmocka_unit_test(rootjoint_top_joint_travels_in_a_cmu_run),
         cmocka_unit_test(rootjoint_hips_under_a_still_top_move_onto_it),
         cmocka_unit_test(rootjoint_nothing_travels_in_an_idle_capture),
+        cmocka_unit_test(rootjoint_a_still_top_joint_is_not_the_body),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -711,6 +711,66 @@ static void cli_reads_a_z_up_bvh_turned_and_up_overrides(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* The CMU walk as another studio exports it (the variant generator's still top joint, as
+ * text): a ROOT joint_Root (zero offset, six channels that stay 0) above its Hips, six zeros in
+ * front of every frame line. */
+static void write_still_top_walk(const char *path)
+{
+    FILE *in = fopen(mocap_path("cmu_02_01_walk.bvh"), "rb");
+    assert_non_null(in);
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    text[n] = '\0';
+    const char *root = strstr(text, "ROOT Hips"), *motion = strstr(text, "MOTION");
+    assert_non_null(root);
+    assert_non_null(motion);
+    FILE *out = fopen(path, "wb");
+    assert_non_null(out);
+    fputs("HIERARCHY\nROOT joint_Root\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition "
+          "Zposition Zrotation Yrotation Xrotation\nJOINT Hips",
+          out);
+    fwrite(root + 9, 1, (size_t)(motion - (root + 9)), out);
+    fputs("}\n", out);
+    int line = 0;
+    for (const char *p = motion; *p; ++line) {
+        const char *end = strchr(p, '\n');
+        const size_t len = end ? (size_t)(end - p) + 1 : strlen(p);
+        if (line >= 3 && len > 2) fputs("0 0 0 0 0 0 ", out); /* a frame line */
+        fwrite(p, 1, len, out);
+        p += len;
+    }
+    fclose(out);
+}
+
+/* A still joint_Root above the hips (issue 22) is not part of the body: `info` prints the
+ * original's heights and units for the copy that has one (before: frame 0 and standing
+ * 26.0832 CMU units against 25.3909, 1.472 m against 1.433 m), and says the hips carry the
+ * travel. */
+static void cli_info_leaves_a_still_top_joint_out_of_the_heights(void **state)
+{
+    (void)state;
+    char dir[1100], path[1200], args[2400], a[160], b[160];
+    snprintf(dir, sizeof dir, "%s/tests/cli_still_XXXXXX", getenv("AK_BUILD_DIR"));
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/walk_still_top.bvh", dir);
+    write_still_top_walk(path);
+    snprintf(args, sizeof args, "info '%s'", mocap_path("cmu_02_01_walk.bvh"));
+    run_result ro = run_expect(args, 0);
+    snprintf(args, sizeof args, "info '%s'", path);
+    run_result rv = run_expect(args, 0);
+    static const char *const keys[] = {"height  ", "units  "};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
+        info_line(ro.out, keys[k], a, sizeof a), info_line(rv.out, keys[k], b, sizeof b);
+        assert_string_equal(a, b);
+    }
+    info_line(rv.out, "root motion", b, sizeof b);
+    assert_non_null(strstr(b, "Hips (the top joint joint_Root is still"));
+    run_free(&ro), run_free(&rv);
+    remove(path);
+    rmdir(dir);
+}
+
 static void cli_warns_with_file_and_line_for_frame_counts_other_readers_accept(void **state)
 {
     (void)state;
@@ -738,6 +798,7 @@ int main(void)
         cmocka_unit_test(cli_reports_errors_with_file_line_and_exit_codes),
         cmocka_unit_test(cli_warns_with_file_and_line_for_frame_counts_other_readers_accept),
         cmocka_unit_test(cli_reads_a_z_up_bvh_turned_and_up_overrides),
+        cmocka_unit_test(cli_info_leaves_a_still_top_joint_out_of_the_heights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
