@@ -19,7 +19,6 @@
 typedef struct walk_cli_options {
     char out[AK_FLAG_TEXT_MAX];
     int32_t quiet;
-    int32_t up; /* ak_up_axis: --up (the clip files, read by ak_tools_read_clip_warn) */
 } walk_cli_options;
 
 static const ak_flag k_cli_flags[] = {
@@ -36,7 +35,6 @@ static const ak_flag k_cli_flags[] = {
      .on = 1,
      .def = "0",
      .help = "no progress on stderr"},
-    AK_CLI_UP_FLAG(offsetof(walk_cli_options, up)),
 };
 static const ak_flag_table k_cli_table = {"walk", k_cli_flags,
                                           (int32_t)(sizeof k_cli_flags / sizeof k_cli_flags[0])};
@@ -86,7 +84,7 @@ static int parse_walk_flags(int argc, char **argv, ak_walk_scenario_params *scen
         return ak_cli_usage_error("walk", "%s", err.message);
     *wants_help = parsed.wants_help;
     if (*wants_help) return 0;
-    ak_tools_set_up(cli->up);
+    ak_tools_set_up(scenario->up); /* --up is the scenario's: the tools' reader takes it too */
     if (ak_walk_scenario_validate(scenario, &err) != AK_OK)
         return ak_cli_usage_error("walk", "%s", err.message);
     if (!cli->out[0]) return ak_cli_usage_error("walk", "--out needs a folder name, got ''");

@@ -315,7 +315,8 @@ static void apply_values(akv_settings *s, const ak_flags_result *r, int vt)
     s->out = v->flag_values.out[0] ? v->flag_values.out : NULL;
     s->follow = v->flag_values.follow[0] ? v->flag_values.follow : NULL;
     s->root_joint = v->flag_values.root_joint[0] ? v->flag_values.root_joint : NULL;
-    ak_tools_set_up(v->flag_values.up); /* how the files to come are read */
+    /* how the files to come are read: in walk mode the scenario takes --up (its table first) */
+    ak_tools_set_up(vt ? s->walk.up : v->flag_values.up);
     s->screenshot = v->flag_values.screenshot[0] ? v->flag_values.screenshot : NULL;
     s->ik_chain = v->flag_values.ik_chain[0] ? v->flag_values.ik_chain : NULL;
     s->units = k_units[v->flag_values.units];

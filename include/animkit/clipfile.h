@@ -36,6 +36,12 @@ AK_API const char *ak_clip_format_name(ak_clip_format format);
  * with AK_ERR_INVALID_ARG saying so. */
 AK_API int32_t ak_clip_read_file(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
                                  ak_error *err);
+/* ak_clip_read_file with a BVH file's up axis given: `up` is an ak_up_axis (clip.h),
+ * AK_UP_AUTO measuring it as ak_clip_read_file does, AK_UP_Y keeping the file's axes, AK_UP_Z
+ * turning them (ak_bvh_read_params.up). glTF and GLB are Y-up by their specification: `up`
+ * does not apply to them. AK_ERR_INVALID_ARG for an `up` out of ak_up_axis. */
+AK_API int32_t ak_clip_read_file_up(const char *path, int32_t up, ak_skeleton **out_skeleton,
+                                    ak_clip **out_clip, ak_error *err);
 /* Same from memory (no external glTF buffers). `animation` is NULL (the first) or a glTF
  * animation's name or index as text. */
 AK_API int32_t ak_clip_read_memory(const uint8_t *data, size_t size, const char *animation,

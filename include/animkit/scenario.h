@@ -172,6 +172,10 @@ typedef struct ak_walk_scenario_params {
                                      the target */
     /* The joint that carries the travel; "" (default): measured (ak_root_joint_find). */
     char root_joint[AK_FLAG_TEXT_MAX];
+    int32_t up; /* ak_up_axis (clip.h) of the BVH files the scene reads (ak_clip_read_file_up):
+                   AK_UP_AUTO (default) measures, AK_UP_Y keeps the file's axes, AK_UP_Z turns
+                   them. A clip_loader given to ak_walk_scene_create_with reads as it does
+                   (the tools' reader takes the same setting from `animkit walk --up`). */
 } ak_walk_scenario_params;
 
 /* ak_walk_scenario_params.start_heading_deg's default: start facing the target. */
@@ -207,7 +211,8 @@ AK_API int32_t ak_walk_scene_create(const ak_walk_scenario_params *scenario,
                                     ak_heightmap_loader image_loader, ak_walk_scene **out,
                                     ak_error *err);
 /* Same, reading every clip file (--clip, --idle, --library) through `clip_loader` (NULL:
- * ak_clip_read_file, so BVH, glTF and GLB; the tools pass one that also reads FBX). */
+ * ak_clip_read_file_up with the scenario's `up`, so BVH, glTF and GLB; the tools pass one that
+ * also reads FBX). */
 AK_API int32_t ak_walk_scene_create_with(const ak_walk_scenario_params *scenario,
                                          ak_heightmap_loader image_loader,
                                          ak_clip_loader clip_loader, ak_walk_scene **out,

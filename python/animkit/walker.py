@@ -66,6 +66,7 @@ class Walker:
     """w = Walker(target=(2, 5), start=(0, 0)); frames = w.run()  # (N, J, 3) metres
 
     Any setting of `animkit walk` by name (see walk_flags_help()): clip, library, cycle, idle,
+    root_joint, up ('auto', 'y' or 'z': the axis the BVH rigs stand along, as read_bvh's up),
     scale, terrain, heightmap, size, height, seed, start, target, start_heading (degrees;
     default facing the target), max_time, steer (cycle, continuous or match), turn_rate,
     arrival, no_foot_ik. With steer="match", clip takes a

@@ -119,9 +119,9 @@ static int32_t read_gltf(const char *path, const char *animation, ak_skeleton **
     return st;
 }
 
-/* ak_clip_read_file and ak_clip_read_file_mesh. */
-static int32_t read_any(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
-                        ak_body_mesh **out_mesh, ak_error *err)
+/* ak_clip_read_file, ak_clip_read_file_up and ak_clip_read_file_mesh; `up` for BVH. */
+static int32_t read_any(const char *path, int32_t up, ak_skeleton **out_skeleton,
+                        ak_clip **out_clip, ak_body_mesh **out_mesh, ak_error *err)
 {
     if (out_mesh) *out_mesh = NULL;
     if (!out_skeleton || !out_clip) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
@@ -147,8 +147,11 @@ static int32_t read_any(const char *path, ak_skeleton **out_skeleton, ak_clip **
         st = ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s", fbx_message);
     else if (f == AK_FORMAT_GLB || f == AK_FORMAT_GLTF)
         st = read_gltf(real, animation, out_skeleton, out_clip, out_mesh, err);
-    else
-        st = ak_bvh_read_file(real, NULL, out_skeleton, out_clip, err);
+    else {
+        ak_bvh_read_params p = ak_bvh_read_defaults();
+        p.up = up;
+        st = ak_bvh_read_file(real, &p, out_skeleton, out_clip, err);
+    }
     free(file);
     return st;
 }
@@ -156,12 +159,23 @@ static int32_t read_any(const char *path, ak_skeleton **out_skeleton, ak_clip **
 int32_t ak_clip_read_file(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
                           ak_error *err)
 {
-    return read_any(path, out_skeleton, out_clip, NULL, err);
+    return read_any(path, AK_UP_AUTO, out_skeleton, out_clip, NULL, err);
+}
+
+int32_t ak_clip_read_file_up(const char *path, int32_t up, ak_skeleton **out_skeleton,
+                             ak_clip **out_clip, ak_error *err)
+{
+    if (out_skeleton) *out_skeleton = NULL;
+    if (out_clip) *out_clip = NULL;
+    if (up != AK_UP_AUTO && up != AK_UP_Y && up != AK_UP_Z)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "up = %d: must be 0 (auto), 1 (y) or 2 (z)",
+                            (int)up);
+    return read_any(path, up, out_skeleton, out_clip, NULL, err);
 }
 
 int32_t ak_clip_read_file_mesh(const char *path, ak_skeleton **out_skeleton, ak_clip **out_clip,
                                ak_body_mesh **out_mesh, ak_error *err)
 {
     if (!out_mesh) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null mesh output");
-    return read_any(path, out_skeleton, out_clip, out_mesh, err);
+    return read_any(path, AK_UP_AUTO, out_skeleton, out_clip, out_mesh, err);
 }

@@ -43,6 +43,14 @@ static const ak_flag k_walk_flags[] = {
      .offset = WALK_TEXT(root_joint),
      .metavar = "NAME",
      .help = "joint that carries the travel (default: measured; animkit info says which)"},
+    {.name = "up",
+     .type = AK_FLAG_CHOICE,
+     .offset = WALK_FIELD(up),
+     .def = "auto",
+     .choices = "auto|y|z",
+     .help = "axis the BVH rigs of --clip, --idle and --library stand along: auto measures it (a "
+             "rig standing along +Z is turned to Y-up, with a warning), y keeps the file's axes, "
+             "z turns them"},
     {.name = "scale",
      .type = AK_FLAG_FLOAT,
      .offset = WALK_FIELD(scale),

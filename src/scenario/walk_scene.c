@@ -15,7 +15,7 @@ static int32_t load_file_clip(ak_walk_scene *w, const ak_walk_scenario_params *s
                               ak_walk_motion_params *mp, ak_error *err)
 {
     const char *path = w->clip_path;
-    const int32_t st = w->read_clip(path, &w->source_skeleton, &w->source_clip, err);
+    const int32_t st = akws_read_clip(w, path, &w->source_skeleton, &w->source_clip, err);
     if (st != AK_OK) return ak_walk_scene_file_error(path, st, err);
     mp->metres_per_unit = s->scale;
     if (s->cycle[0] >= 0) {
@@ -55,7 +55,7 @@ static int32_t make_builtin_clip(ak_walk_scene *w, const ak_walk_scenario_params
 
 static int32_t load_idle(ak_walk_scene *w, const char *path, ak_error *err)
 {
-    const int32_t st = w->read_clip(path, &w->idle_skeleton, &w->idle_clip, err);
+    const int32_t st = akws_read_clip(w, path, &w->idle_skeleton, &w->idle_clip, err);
     if (st != AK_OK) return ak_walk_scene_file_error(path, st, err);
     if (w->idle_skeleton->joint_count != w->source_skeleton->joint_count)
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
@@ -194,7 +194,8 @@ int32_t ak_walk_scene_create_with(const ak_walk_scenario_params *scenario,
     if (st != AK_OK) return st;
     ak_walk_scene *w = (ak_walk_scene *)calloc(1, sizeof *w);
     if (!w) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    w->read_clip = clip_loader ? clip_loader : ak_clip_read_file;
+    w->read_clip = clip_loader;
+    w->up = scenario->up;
     st = build(w, scenario, image_loader, err);
     if (st != AK_OK) {
         ak_walk_scene_destroy(w);

@@ -3,6 +3,7 @@
 #ifndef AK_SCENARIO_WALK_SCENE_INTERNAL_H
 #define AK_SCENARIO_WALK_SCENE_INTERNAL_H
 
+#include "animkit/clipfile.h"
 #include "animkit/scenario.h"
 
 #include <math.h>
@@ -32,8 +33,18 @@ struct ak_walk_scene {
     int32_t max_frames, frame, hips;
     char clip_path[AK_FLAG_TEXT_MAX]; /* the first --clip, "" for the built-in walk */
     char clip_label[128];
-    ak_clip_loader read_clip; /* every clip file: ak_clip_read_file or the caller's */
+    ak_clip_loader read_clip; /* every clip file: the caller's, or NULL: ak_clip_read_file_up */
+    int32_t up;               /* the scenario's up (ak_up_axis) for ak_clip_read_file_up */
 };
+
+/* Reads a clip file of the scenario: the caller's loader, or the library's reader with the
+ * scenario's up axis for BVH files. */
+AK_INLINE int32_t akws_read_clip(const ak_walk_scene *w, const char *path, ak_skeleton **skeleton,
+                                 ak_clip **clip, ak_error *err)
+{
+    return w->read_clip ? w->read_clip(path, skeleton, clip, err)
+                        : ak_clip_read_file_up(path, w->up, skeleton, clip, err);
+}
 
 /* Length of s, at most max (s need not be terminated within max). */
 AK_INLINE size_t akws_bounded_length(const char *s, size_t max)

@@ -74,7 +74,7 @@ static int32_t read_sources(const ak_walk_scene *w, match_sources *m, ak_error *
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     for (size_t i = 0; i < n; ++i) {
         const char *path = m->paths.paths[i];
-        const int32_t st = w->read_clip(path, &m->skeletons[i], &m->clips[i], err);
+        const int32_t st = akws_read_clip(w, path, &m->skeletons[i], &m->clips[i], err);
         if (st != AK_OK) return ak_walk_scene_file_error(path, st, err);
         if (m->skeletons[i]->joint_count != m->skeletons[0]->joint_count)
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
