@@ -1804,7 +1804,10 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
             fr.ground_toe[s] = frame_toe_ground(w, hits, s);
             fr.contact[s] = w->contact[s];
             fr.ground_land[s] = land[s];
-            if (w->stance[s] || w->idle_w > 0.0f) fr.ground_land[s].hit = 0;
+            /* (a landing is hidden while the character stands or settles; as the idle pose
+             * fades out at the start the planned hips see it, so they are down in time) */
+            if (w->stance[s] || (w->idle_w > 0.0f && (w->idle_w >= 1.0f || stopping(w))))
+                fr.ground_land[s].hit = 0;
             fr.swing_phase[s] = w->play_phase[s][w->frame_index];
         }
         fr.anim_hip_accel = source_hip_accel(w);
