@@ -987,9 +987,15 @@ static float pelvis_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     const float down = landing_accel(p, st, fr, ff, goal);
     /* A rising floor's rate is fed forward: the hips follow the character's smoothed ground up
      * stairs and slopes without lagging behind it (and bending the stance knee for it). Going
-     * down, the plan already has them low by each landing. */
-    aks_spring_step_limited(&c, goal, akf_clamp(floor_rate, 0.0f, AK_NEED_RATE_MAX),
-                            p->hip_drop_stiffness, dt, down, p->hip_accel_up);
+     * down, the plan already has them low by each landing. Not while a swinging foot will land
+     * below the floor (a run in flight toward a tread three risers up lands its other foot
+     * first, short of the stairs): the hips rose with the floor and had to come down on that
+     * landing faster than physics (the last resort's drop). */
+    float rate = akf_clamp(floor_rate, 0.0f, AK_NEED_RATE_MAX);
+    for (int s = 0; s < 2; ++s)
+        if (!fr->stance[s] && ff->has_foothold[s] && ff->foothold[s] < ff->floor - 0.01f)
+            rate = 0.0f;
+    aks_spring_step_limited(&c, goal, rate, p->hip_drop_stiffness, dt, down, p->hip_accel_up);
     st->pelvis = c.x;
     st->pelvis_velocity = c.v;
     st->pelvis_goal = goal;
