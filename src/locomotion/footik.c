@@ -309,6 +309,7 @@ typedef struct foot_frame {
     float heel_floor[2], toe_floor[2], ankle_floor[2]; /* and the floors its points keep above */
     int has_foothold[2];
     const akf_foot_points *pts; /* the caller's query points (akf_foot_ik_query), or NULL */
+    float step_lift[2]; /* m: a re-step's lift over those floors (ak_foot_ik_solve_lifted) */
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -1091,15 +1092,18 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     const ak_vec3 heel =
         akv_sub(a, akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), leg->sole_height));
     float ahead_need = -INFINITY; /* the lift ground found ahead of the toe needs */
-    ff->heel_floor[s] = akf_max(ground_at(&fr->ground[s], ff->ray_heel[s], heel).height, floor);
-    ff->ankle_floor[s] = ground_at(&fr->ground[s], ff->ray_heel[s], a).height;
+    /* a re-step keeps the whole foot its lift above the ground its rays found */
+    const float up_by = ff->step_lift[s];
+    ff->heel_floor[s] =
+        akf_max(ground_at(&fr->ground[s], ff->ray_heel[s], heel).height, floor) + up_by;
+    ff->ankle_floor[s] = ground_at(&fr->ground[s], ff->ray_heel[s], a).height + up_by;
     float lift = ff->heel_floor[s] - heel.y;
     lift = akf_max(lift, ff->ankle_floor[s] - a.y);
     if (leg->has_toe) {
         const ak_vec3 toe = akv_add(a, akq_rotate(ff->foot_rot[s], leg->toe_local));
         const ak_ground_hit *g = fr->ground_toe[s].hit ? &fr->ground_toe[s] : &fr->ground[s];
         const ak_vec3 q = fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s];
-        ff->toe_floor[s] = akf_max(ground_at(g, q, toe).height, floor);
+        ff->toe_floor[s] = akf_max(ground_at(g, q, toe).height, floor) + up_by;
         /* A toe ray cast ahead along the toe's path (the walker's): the ground it found there
          * (a riser the toe is about to meet) holds the toe up already, so it rises over it in
          * time; and, with no ray under the toe, the ground under the heel last frame (a heel
@@ -1551,6 +1555,20 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     return akf_foot_ik_solve(p, &fixed, st, fr, NULL, 0.0f, local, world, err);
 }
 
+static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
+                                  ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                                  const akf_foot_points *pts, float lift, const float *step_lift,
+                                  ak_xform *local, ak_xform *world, ak_error *err);
+
+int32_t ak_foot_ik_solve_lifted(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                                const ak_foot_ik_frame *fr, const float step_lift[2],
+                                ak_xform *local, ak_xform *world, ak_error *err)
+{
+    akf_foot_fixed fixed;
+    akf_foot_fixed_of(p, &fixed);
+    return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, step_lift, local, world, err);
+}
+
 /* The animated points of both feet (the pose and the placement shift stay as they are until
  * the hip drop: one set serves the locks and the targets) and the query points, from the
  * caller's akf_foot_ik_query where given. */
@@ -1580,6 +1598,14 @@ int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixe
                           const akf_foot_points *pts, float lift, ak_xform *local, ak_xform *world,
                           ak_error *err)
 {
+    return foot_ik_solve_core(p, fixed, st, fr, pts, lift, NULL, local, world, err);
+}
+
+static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
+                                  ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                                  const akf_foot_points *pts, float lift, const float *step_lift,
+                                  ak_xform *local, ak_xform *world, ak_error *err)
+{
     const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt)) {
         apply_hip_drop(p, sk, 0.0f, lift, local, world);
@@ -1587,6 +1613,8 @@ int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixe
     }
     foot_frame ff;
     ff.lift = lift;
+    ff.step_lift[0] = step_lift ? step_lift[0] : 0.0f;
+    ff.step_lift[1] = step_lift ? step_lift[1] : 0.0f;
     ff.dt = fr->dt;
     ff.single_support = 0.0f;
     ff.floor = fr->floor_height;

@@ -239,6 +239,39 @@ int32_t ak_foot_ik_shown_contact(const ak_foot_ik_state *st, int32_t k, int32_t 
 float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
                        const ak_ground_hit *foot, const ak_ground_hit *land, float swing_phase,
                        float fallback, int32_t step_early);
+/* A re-step (restep.c; the matcher's, one rule for any pose source): a foot that must move
+ * while its source has it down (released from its lock, a landing that waits while its point
+ * still moves) lifts, moves and lands instead of sliding along the ground. The caller holds the
+ * foot with ak_restep_hold (an x,z shift added to its placement) and lifts it with
+ * ak_restep_lift (the grounding keeps every point of the foot that far above the ground its
+ * rays found: ak_foot_ik_solve_lifted). `from`: world, where the foot left the ground. */
+typedef struct ak_restep {
+    int32_t on;
+    float u;        /* 0..1 through the step */
+    float duration; /* s, from the distance (ak_restep_begin) */
+    float height;   /* m, the lift at the top */
+    ak_vec3 from;
+} ak_restep;
+/* Starts a step from `from` over `distance` metres (horizontal) to where the foot is going:
+ * its duration and height from the captures' swings (restep.c). */
+void ak_restep_begin(ak_restep *r, ak_vec3 from, float distance);
+/* One frame on; `hover`: the end point still moves too fast to land on, the foot waits at the
+ * top of the step (carried over it) instead of coming down. Ends the step at u = 1. */
+void ak_restep_advance(ak_restep *r, float dt, int32_t hover);
+/* Metres the foot is lifted now (0 off a step). */
+float ak_restep_lift(const ak_restep *r);
+/* Seconds left until the foot lands (0 off a step). */
+float ak_restep_left(const ak_restep *r);
+/* The x,z shift that puts the point `at` (world: where the foot would be without the step)
+ * where the step carries it: `from` until the foot is up, then onto `at` while it is up. */
+ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at);
+
+/* ak_foot_ik_solve with a re-step's lift of each foot not planted (metres, NULL: none): its
+ * heel, toe and ankle are kept that far above the ground under them. */
+int32_t ak_foot_ik_solve_lifted(const ak_foot_ik_params *p, ak_foot_ik_state *st,
+                                const ak_foot_ik_frame *fr, const float step_lift[2],
+                                ak_xform *local, ak_xform *world, ak_error *err);
+
 /* Foot placement off stair edges (the walker's and the matcher's, one rule). While a swinging
  * foot's placement is decided (halfway to three quarters through its swing) its toe ray looks
  * 4 cm beyond where its toe will land (`land_toe` + `shift`, the direction from the landing
