@@ -25,6 +25,16 @@
 
 #define AK_MATCHER_HISTORY 4
 
+/* A foot's re-step (restep_hold, ak_restep): the step, whether one starts this frame (due: its
+ * start point is where the foot was shown, fst.sole), its hold (an x,z shift), and where its end
+ * point was last frame (at, known when has_at; its pace: the stop's end point coasting still,
+ * the foot waits up). */
+typedef struct restep_foot {
+    ak_restep step;
+    int32_t due, has_at;
+    ak_vec3 hold, at;
+} restep_foot;
+
 struct ak_matcher {
     ak_busy_flag busy; /* a call is in flight (core/busy.h) */
     const ak_motion_db *db;
@@ -132,13 +142,8 @@ struct ak_matcher {
     int32_t stepping[2];
     float step_ground[2];
     ak_vec3 step_hold[2];
-    /* A foot that must move while the frame has it down steps (restep_hold, ak_restep): the step,
-     * whether one is to start this frame (restep_due: its start point is where the foot was
-     * shown, fst.sole), its hold (an x,z shift), and where the foot's end point was last frame
-     * (its pace: the stop's end point coasting still, the foot waits up) */
-    ak_restep restep[2];
-    int32_t restep_due[2], has_restep_at;
-    ak_vec3 restep_hold[2], restep_at[2];
+    /* A foot that must move while the frame has it down steps (restep_hold) */
+    restep_foot rs[2];
     /* The heel and toe rays of a foot whose lock fades look where this frame's solve puts them
      * (fade_query); the grounding carries each hit along its tangent plane from its own query
      * point (ak_foot_ik_query_points'): query[k] is that point, cast[k] the ray's (heels 0, 1;
@@ -443,11 +448,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->stepping[0] = m->stepping[1] = 0;
     m->step_ground[0] = m->step_ground[1] = NAN;
     memset(m->step_hold, 0, sizeof m->step_hold);
-    memset(m->restep, 0, sizeof m->restep);
-    memset(m->restep_due, 0, sizeof m->restep_due);
-    memset(m->restep_hold, 0, sizeof m->restep_hold);
-    memset(m->restep_at, 0, sizeof m->restep_at);
-    m->has_restep_at = 0;
+    memset(m->rs, 0, sizeof m->rs);
     m->spare[0] = m->spare[1] = m->spare[2] = AK_SPARE_NONE;
     m->contact[0] = m->contact[1] = 0;
     m->source_contact[0] = m->source_contact[1] = 0;
@@ -1107,8 +1108,8 @@ static void step_up_hold(ak_matcher *m, int s)
  * it steps up a riser already (step_up_hold) or is stepping. */
 static void restep_start(ak_matcher *m, int s)
 {
-    if (!m->p.foot_ik || !m->initialized || m->stepping[s] || m->restep[s].on) return;
-    m->restep_due[s] = 1;
+    if (!m->p.foot_ik || !m->initialized || m->stepping[s] || m->rs[s].step.on) return;
+    m->rs[s].due = 1;
 }
 
 /* Foot s's re-step this frame (after the placement, m->world placed): where the foot would be
@@ -1120,20 +1121,21 @@ static void restep_hold(ak_matcher *m, int s)
 {
     const ak_vec3 heel = ak_foot_ik_sole(&m->fik, m->world, s);
     const ak_vec3 at = akv_add(heel, ak_vec3_make(m->fst.shift[s].x, 0.0f, m->fst.shift[s].z));
-    const float mx = at.x - m->restep_at[s].x, mz = at.z - m->restep_at[s].z;
+    const float mx = at.x - m->rs[s].at.x, mz = at.z - m->rs[s].at.z;
     const float most = AK_RESTEP_LAND_SPEED * m->dt;
-    const int moving = m->has_restep_at && m->dt > 0.0f && mx * mx + mz * mz > most * most;
-    if (m->restep_due[s]) {
-        m->restep_due[s] = 0;
+    const int moving = m->rs[s].has_at && m->dt > 0.0f && mx * mx + mz * mz > most * most;
+    if (m->rs[s].due) {
+        m->rs[s].due = 0;
         const ak_vec3 from = m->fst.sole[s];
         const float dx = at.x - from.x, dz = at.z - from.z;
-        ak_restep_begin(&m->restep[s], from, sqrtf(dx * dx + dz * dz));
-    } else if (m->restep[s].on) {
-        ak_restep_advance(&m->restep[s], m->dt, m->standing && moving);
+        ak_restep_begin(&m->rs[s].step, from, sqrtf(dx * dx + dz * dz));
+    } else if (m->rs[s].step.on) {
+        ak_restep_advance(&m->rs[s].step, m->dt, m->standing && moving);
     }
-    m->restep_at[s] = at;
-    m->restep_hold[s] = ak_restep_hold(&m->restep[s], at);
-    m->fst.shift[s] = akv_add(m->fst.shift[s], m->restep_hold[s]);
+    m->rs[s].at = at;
+    m->rs[s].has_at = m->initialized;
+    m->rs[s].hold = ak_restep_hold(&m->rs[s].step, at);
+    m->fst.shift[s] = akv_add(m->fst.shift[s], m->rs[s].hold);
 }
 
 static void placement_shift(ak_matcher *m)
@@ -1166,7 +1168,6 @@ static void placement_shift(ak_matcher *m)
         step_up_hold(m, s);
         restep_hold(m, s);
     }
-    m->has_restep_at = m->initialized;
     m->cancel_rebase = 0;
 }
 
@@ -1238,7 +1239,7 @@ static int toe_ahead(const ak_matcher *m, int s, ak_vec3 qt, ak_vec3 *at)
     if (!m->initialized || m->stance[s] || !m->fik.legs[s].has_toe) return 0;
     if (m->released[s]) { /* where its fade ends: the frame's toe (step_up_hold) */
         const ak_vec3 toe = ak_foot_ik_toe(&m->fik, m->world, s);
-        const ak_vec3 sh = akv_sub(akv_sub(m->fst.shift[s], m->step_hold[s]), m->restep_hold[s]);
+        const ak_vec3 sh = akv_sub(akv_sub(m->fst.shift[s], m->step_hold[s]), m->rs[s].hold);
         *at = ak_vec3_make(toe.x + sh.x, toe.y, toe.z + sh.z);
         return 1;
     }
@@ -1607,7 +1608,7 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
     }
     /* The walker's grounding call: m->fik was validated in ak_matcher_create and does not
      * change, so no per-frame validation (ak_foot_ik_run's). */
-    const float lift[2] = {ak_restep_lift(&m->restep[0]), ak_restep_lift(&m->restep[1])};
+    const float lift[2] = {ak_restep_lift(&m->rs[0].step), ak_restep_lift(&m->rs[1].step)};
     return ak_foot_ik_solve_lifted(&m->fik, &m->fst, &fr, lift, m->local, m->world, err);
 }
 
@@ -1870,10 +1871,10 @@ static void update_stance(ak_matcher *m)
             restep_start(m, s);
         /* a re-step lands: its foot plants anew where it lands, the planting faded in over its
          * descent (stance_next leads stance by 1/stance_fade_rate) */
-        if (m->restep[s].on && own_c &&
-            ak_restep_left(&m->restep[s]) <= 1.0f / m->fik.stance_fade_rate)
+        if (m->rs[s].step.on && own_c &&
+            ak_restep_left(&m->rs[s].step) <= 1.0f / m->fik.stance_fade_rate)
             m->released[s] = 0;
-        if (m->released[s] || m->restep[s].on || m->restep_due[s]) c = 0;
+        if (m->released[s] || m->rs[s].step.on || m->rs[s].due) c = 0;
         /* nor does its stance end while the frame has it down (a heel-to-toe change the stance
          * gate refuses, a landing held back) */
         if (crosses && !c && !m->released[s]) c = kept;
@@ -2050,7 +2051,7 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
             step_up_hold(m, s);
         }
         restep_start(m, s);
-        if (m->restep_due[s]) restep_hold(m, s);
+        if (m->rs[s].due) restep_hold(m, s);
     }
     const int32_t st = floor_and_ik(m, h, err);
     if (st != AK_OK) return st;

@@ -117,8 +117,18 @@ static int teardown(void **state)
 /* Runs `frames` frames of foot IK on the standing pose (the character at the origin, facing
  * +Z), foot s over ground g[s], in stance when stance[s]. R.local/R.world hold the last
  * frame's result. */
+static void run_lifted(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const plane g[2],
+                       const int stance[2], const float *lift, int frames);
+
 static void run(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const plane g[2],
                 const int stance[2], int frames)
+{
+    run_lifted(fp, st, g, stance, NULL, frames);
+}
+
+/* run, with a re-step's lift of each foot (ak_foot_ik_solve_lifted; NULL: none). */
+static void run_lifted(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const plane g[2],
+                       const int stance[2], const float *lift, int frames)
 {
     ak_error err;
     ak_foot_ik_state_reset(st);
@@ -138,7 +148,11 @@ static void run(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const plane g
             fr.ground[s] = hit_at(&g[s], hq[s]);
             fr.ground_toe[s] = hit_at(&g[s], tq[s]);
         }
-        assert_int_equal(ak_foot_ik_run(fp, st, &fr, R.local, R.world, &err), AK_OK);
+        if (lift)
+            assert_int_equal(ak_foot_ik_solve_lifted(fp, st, &fr, lift, R.local, R.world, &err),
+                             AK_OK);
+        else
+            assert_int_equal(ak_foot_ik_run(fp, st, &fr, R.local, R.world, &err), AK_OK);
     }
 }
 
@@ -455,6 +469,31 @@ static void zero_weight_and_no_stance_leave_the_leg(void **state)
     assert_sole_on(0, &g2[0], "left only");
 }
 
+/* A re-step's lift (ak_foot_ik_solve_lifted): the right foot, not planted, standing as
+ * animated on a raised floor, keeps its heel and toe 5 cm above it (within 1 mm) once the lift
+ * has risen (at most swing_height_rate, 2 m/s); the planted left foot stays on the floor; no
+ * lift leaves the right foot on it. */
+static void a_re_step_lifts_the_foot_not_planted(void **state)
+{
+    (void)state;
+    const plane g[2] = {flat(R.floor + 0.02f), flat(R.floor + 0.02f)};
+    const int left[2] = {1, 0};
+    const float lift[2] = {0.05f, 0.05f};
+    ak_foot_ik_state st;
+    run_lifted(&R.fp, &st, g, left, lift, FRAMES);
+    const ak_vec3 heel = ak_foot_ik_sole(&R.fp, R.world, 1),
+                  toe = ak_foot_ik_toe(&R.fp, R.world, 1);
+    printf("  lifted 5 cm: right heel %+.3f mm, toe %+.3f mm off the ground\n",
+           1e3 * (double)above(&g[1], heel), 1e3 * (double)above(&g[1], toe));
+    assert_true(above(&g[1], heel) >= 0.05f - MM && above(&g[1], toe) >= 0.05f - MM);
+    assert_true(fminf(above(&g[1], heel), above(&g[1], toe)) <= 0.05f + MM);
+    assert_sole_on(0, &g[0], "planted");
+    assert_pose_sound();
+    const float none[2] = {0.0f, 0.0f};
+    run_lifted(&R.fp, &st, g, left, none, FRAMES);
+    assert_sole_on(1, &g[1], "not lifted");
+}
+
 /* The floor both walkers stand their animation on (ak_floor_support, ak_floor_follow): a
  * planted foot's ground, a swinging foot's smoothstep glide from its foothold to its landing
  * (the guide walker's up a step by 40 % of the swing), the fallback without a foothold; the follow
@@ -530,6 +569,7 @@ int main(void)
         cmocka_unit_test(foot_on_a_slope),
         cmocka_unit_test(ground_out_of_reach),
         cmocka_unit_test(zero_weight_and_no_stance_leave_the_leg),
+        cmocka_unit_test(a_re_step_lifts_the_foot_not_planted),
         cmocka_unit_test(floor_follows_the_footholds_at_any_frame_rate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
