@@ -432,8 +432,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->path_length = 0.0f;
     m->transitions = m->searches = m->unlocks = 0;
     m->stance[0] = m->stance[1] = m->released[0] = m->released[1] = 0;
-    m->held_back[0] = m->held_back[1] = 0;
-    m->pushed_off[0] = m->pushed_off[1] = 0;
+    m->held_back[0] = m->held_back[1] = m->pushed_off[0] = m->pushed_off[1] = 0;
     m->has_shown_last = m->stop_moving[0] = m->stop_moving[1] = 0;
     m->force_search = 1;
     m->initialized = 0;
