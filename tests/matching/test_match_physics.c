@@ -351,14 +351,14 @@ static void a_toe_looking_at_its_landing_keeps_a_ray(void **state)
     ak_motion_db *db = akt_db_of(&src, k_library, 4);
     physics_walk r =
         match_route(db, &g, ak_vec3_make(-5.9f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
-    assert_true(within_bounds_but("match library, stairs from (-5.9,0)", &r, 0.3f,
-                                  "the stop's landing wait and feet released at the stop"));
+    /* skate 3.9 mm/s, worst 0.20 m/s: its released and stopping feet step */
+    assert_true(within_bounds("match library, stairs from (-5.9,0)", &r, 0.3f));
     ak_motion_db_destroy(db);
     akt_sources_free(&src);
     db = resampled_db(&src, "cmu_09_01_run.bvh", 30.0f);
     r = match_route(db, &g, ak_vec3_make(-4.9f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
-    assert_true(within_bounds_but("match 09_01 run at 30 fps, stairs from (-4.9,0)", &r, 0.3f,
-                                  "the stop's landing wait and feet released at the stop"));
+    /* skate 7.6 mm/s, worst 0.17 m/s (the same) */
+    assert_true(within_bounds("match 09_01 run at 30 fps, stairs from (-4.9,0)", &r, 0.3f));
     ak_motion_db_destroy(db);
     akt_sources_free(&src);
 }
