@@ -342,32 +342,18 @@ static void walk_at_24_fps_takes_the_short_step_up(void **state)
     source_close(&src);
 }
 
-/* A run's swinging toe over a riser in flight (issue 21: CMU 09_01 at 120 fps up the stairs
- * from x = -5.5, -5.1 and -5, toe 7.0, 102.3 and 45.1 mm inside the riser at frame 179;
- * 09_02 from -5, 41.7 mm at frame 182; 09_02 at 30 fps from -5.9 and -4.6, the heel 68.1 and
- * 88.0 mm). A foot lifting off 4-9 cm before a riser met it with its toe ray under the toe
- * (whose query point trails the solved toe by up to 5 cm), and the grounding's lift rose at
- * swing_height_rate once it got there: the toe went through the riser for several frames.
- * The toe ray now looks ahead along the toe's path (walker.c toe_ray_ahead) and the ground it
- * finds lifts the toe in time (footik.c clear_ground). Every bound of the table's rows is
- * asserted. */
-static void run_lifts_its_toe_over_a_riser_in_flight(void **state)
+/* A run on the stairs from (start, 0) to (6, 0): the clip as captured (fps 0, 120) or resampled. */
+typedef struct {
+    const char *clip;
+    float fps, start;
+} stairs_run;
+
+/* Whether every run of `rows` keeps every bound of the table's rows (each printed). */
+static int stairs_runs_within(const stairs_run *rows, size_t count)
 {
-    (void)state;
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
-    static const struct {
-        const char *clip;
-        float fps, start; /* fps 0: as captured (120) */
-    } rows[] = {
-        {"cmu_09_01_run.bvh", 0.0f, -5.5f},
-        {"cmu_09_01_run.bvh", 0.0f, -5.1f},
-        {"cmu_09_01_run.bvh", 0.0f, -5.0f},
-        {"locomotion/cmu_09_02_run.bvh", 0.0f, -5.0f},
-        {"locomotion/cmu_09_02_run.bvh", 30.0f, -5.9f},
-        {"locomotion/cmu_09_02_run.bvh", 30.0f, -4.6f},
-    };
     int ok = 1;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+    for (size_t i = 0; i < count; ++i) {
         walk_source src;
         if (rows[i].fps > 0.0f)
             resampled_open(&src, rows[i].clip, rows[i].fps);
@@ -381,7 +367,30 @@ static void run_lifts_its_toe_over_a_riser_in_flight(void **state)
         ok &= within_bounds(label, &r, 0.3f);
         source_close(&src);
     }
-    assert_true(ok);
+    return ok;
+}
+
+/* A run's swinging toe over a riser in flight (issue 21: CMU 09_01 at 120 fps up the stairs
+ * from x = -5.5, -5.1 and -5, toe 7.0, 102.3 and 45.1 mm inside the riser at frame 179;
+ * 09_02 from -5, 41.7 mm at frame 182; 09_02 at 30 fps from -5.9 and -4.6, the heel 68.1 and
+ * 88.0 mm). A foot lifting off 4-9 cm before a riser met it with its toe ray under the toe
+ * (whose query point trails the solved toe by up to 5 cm), and the grounding's lift rose at
+ * swing_height_rate once it got there: the toe went through the riser for several frames.
+ * The toe ray now looks ahead along the toe's path (walker.c toe_ray_ahead) and the ground it
+ * finds lifts the toe in time (footik.c clear_ground). Every bound of the table's rows is
+ * asserted. */
+static void run_lifts_its_toe_over_a_riser_in_flight(void **state)
+{
+    (void)state;
+    static const stairs_run rows[] = {
+        {"cmu_09_01_run.bvh", 0.0f, -5.5f},
+        {"cmu_09_01_run.bvh", 0.0f, -5.1f},
+        {"cmu_09_01_run.bvh", 0.0f, -5.0f},
+        {"locomotion/cmu_09_02_run.bvh", 0.0f, -5.0f},
+        {"locomotion/cmu_09_02_run.bvh", 30.0f, -5.9f},
+        {"locomotion/cmu_09_02_run.bvh", 30.0f, -4.6f},
+    };
+    assert_true(stairs_runs_within(rows, sizeof rows / sizeof rows[0]));
 }
 
 /* A run in flight toward a tread three risers up lands its other foot first, short of the
@@ -395,31 +404,12 @@ static void run_lifts_its_toe_over_a_riser_in_flight(void **state)
 static void run_lands_short_of_the_stairs_with_its_hips_down(void **state)
 {
     (void)state;
-    const ak_ground g = ak_terrain_ground(g_terrain[2]);
-    static const struct {
-        const char *clip;
-        float fps, start; /* fps 0: as captured (120) */
-    } rows[] = {
+    static const stairs_run rows[] = {
         {"cmu_09_01_run.bvh", 30.0f, -5.6f},
         {"cmu_09_01_run.bvh", 0.0f, -5.7f},
         {"locomotion/cmu_09_02_run.bvh", 0.0f, -5.6f},
     };
-    int ok = 1;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
-        walk_source src;
-        if (rows[i].fps > 0.0f)
-            resampled_open(&src, rows[i].clip, rows[i].fps);
-        else
-            source_open(&src, rows[i].clip, -1, -1);
-        char label[96];
-        snprintf(label, sizeof label, "%s %.0f fps stairs from %.1f", rows[i].clip,
-                 (double)(rows[i].fps > 0.0f ? rows[i].fps : 120.0f), (double)rows[i].start);
-        const physics_walk r = physics_route(&src, &g, ak_vec3_make(rows[i].start, 0.0f, 0.0f),
-                                             ak_vec3_make(6.0f, 0.0f, 0.0f));
-        ok &= within_bounds(label, &r, 0.3f);
-        source_close(&src);
-    }
-    assert_true(ok);
+    assert_true(stairs_runs_within(rows, sizeof rows / sizeof rows[0]));
 }
 
 /* A run started down a slope sees its first landing as it starts (issue 21: CMU 09_02 at 120 fps
