@@ -17,6 +17,9 @@ you did not tune on"). Python 3 standard library only.
         hips (33 ms average)     min(source, -1 g) - 0.25 .. max(source, +1 g) + 0.5
         knee peak                <= max(source peak, 75 deg) + 25 deg
         arrival                  arrived and final distance <= 0.3 m
+        settled                  both feet down (left_stance, right_stance) in walk.csv's last
+                                 row: a walk that never settles runs to `animkit walk`'s time
+                                 limit with a foot up, and its summary still says arrived
       and "within", or the names of the bounds that are out. For an out depth or hips figure it
       adds the frame (walk.csv's row, 0 at t = 0) where the CSV shows it: the deepest heel or
       toe below its ground (the summary also counts the ankle, which the CSV does not hold) and
@@ -140,6 +143,8 @@ def verdict(s, walk_dir):
         out.append("knee")
     if not s["arrived"] or s["final_distance"] > ARRIVAL_M:
         out.append("arrival")
+    if rows and not all(rows[-1][names.index(k)] == 1.0 for k in ("left_stance", "right_stance")):
+        out.append(f"not settled (a foot up at t = {s['time_s']:.1f} s)")
     return "within" if not out else "out: " + "; ".join(out)
 
 
