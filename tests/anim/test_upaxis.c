@@ -194,6 +194,15 @@ static void read_lying(ak_vec3 along, int32_t up, ak_skeleton **so, ak_clip **co
     snprintf(msg, size, "%s", err.message);
 }
 
+/* Frees read_lying's two copies. */
+static void free_lying(ak_skeleton *so, ak_clip *co, ak_skeleton *sr, ak_clip *cr)
+{
+    ak_skeleton_destroy(so);
+    ak_clip_destroy(co);
+    ak_skeleton_destroy(sr);
+    ak_clip_destroy(cr);
+}
+
 /* A capture lying on the floor along +Z and travelling along its body (3.3 m, against 0.07 m of
  * extent along Y) is kept as read, with a warning that says why and how to stand it up. */
 static void a_capture_lying_along_its_travel_is_not_turned(void **state)
@@ -214,10 +223,7 @@ static void a_capture_lying_along_its_travel_is_not_turned(void **state)
     assert_non_null(strstr(msg, "--up z to stand it up"));
     const float h = ak_skeleton_rest_height(so);
     assert_true(akt_max_joint_distance(so, co, sr, cr, NULL, NULL) <= 1e-5 * h);
-    ak_skeleton_destroy(so);
-    ak_clip_destroy(co);
-    ak_skeleton_destroy(sr);
-    ak_clip_destroy(cr);
+    free_lying(so, co, sr, cr);
 }
 
 /* What the measure cannot tell: lying along +Z while rolling across the body (the hips' path
@@ -233,18 +239,12 @@ static void lying_across_its_travel_is_taken_as_z_up_unless_told(void **state)
     assert_int_equal(measure(so, co).reason, AK_UP_REASON_STANDS_Z);
     assert_non_null(strstr(msg, "the rig stands along +Z: read as Z-up"));
     assert_true(measure(sr, cr).body.y > 0.9f);
-    ak_skeleton_destroy(sr);
-    ak_clip_destroy(cr);
-    ak_skeleton_destroy(so);
-    ak_clip_destroy(co);
+    free_lying(so, co, sr, cr);
     read_lying(ak_vec3_make(1, 0, 0), AK_UP_Y, &so, &co, &sr, &cr, msg, sizeof msg);
     assert_string_equal(msg, "");
     const float h = ak_skeleton_rest_height(so);
     assert_true(akt_max_joint_distance(so, co, sr, cr, NULL, NULL) <= 1e-5 * h);
-    ak_skeleton_destroy(so);
-    ak_clip_destroy(co);
-    ak_skeleton_destroy(sr);
-    ak_clip_destroy(cr);
+    free_lying(so, co, sr, cr);
 }
 
 /* A rig without a humanoid map is not measured: the file's axes, no warning. */

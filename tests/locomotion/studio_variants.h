@@ -318,6 +318,18 @@ static inline char *akv_text(const char *name, unsigned kinds, size_t *out_size)
     return text;
 }
 
+/* Writes the BVH text of the variant `kinds` of `name` (akv_text) to the file `path`. */
+static inline void akv_write(const char *name, unsigned kinds, const char *path)
+{
+    size_t size = 0;
+    char *text = akv_text(name, kinds, &size);
+    FILE *f = fopen(path, "wb");
+    if (!f) fail_msg("cannot write %s", path);
+    assert_int_equal(fwrite(text, 1, size, f), size);
+    fclose(f);
+    free(text);
+}
+
 /* The variant read back as skeleton + clip (the extra line's warning checked). */
 static inline void akv_make(const char *name, unsigned kinds, ak_skeleton **out_s, ak_clip **out_c)
 {

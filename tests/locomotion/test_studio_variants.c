@@ -272,13 +272,7 @@ static ak_walker_state match_walk(const char *name, unsigned kinds)
     const char *build = getenv("AK_BUILD_DIR");
     if (!build) fail_msg("AK_BUILD_DIR is not set (run through ctest)");
     snprintf(path, sizeof path, "%s/tests/studio_variant_%x.bvh", build, kinds);
-    size_t size = 0;
-    char *text = akv_text(name, kinds, &size);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, size, f), size);
-    fclose(f);
-    free(text);
+    akv_write(name, kinds, path);
     ak_walk_scenario_params sc = ak_walk_scenario_defaults();
     snprintf(sc.clip, sizeof sc.clip, "%s", path);
     sc.steer = AK_WALK_STEER_MATCH;

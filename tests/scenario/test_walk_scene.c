@@ -201,13 +201,7 @@ static void scene_reads_a_z_up_clip_by_the_scenario_up(void **state)
     snprintf(dir, sizeof dir, "%s/tests/scene_zup_XXXXXX", getenv("AK_BUILD_DIR"));
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/walk_z_up.bvh", dir);
-    size_t size = 0;
-    char *text = akv_text("cmu_02_01_walk.bvh", AKV_Z_UP, &size);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, size, f), size);
-    fclose(f);
-    free(text);
+    akv_write("cmu_02_01_walk.bvh", AKV_Z_UP, path);
     ak_walk_scenario_params s = ak_walk_scenario_defaults();
     s.terrain = AK_WALK_TERRAIN_FLAT;
     char original[1024];
