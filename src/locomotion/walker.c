@@ -1962,8 +1962,9 @@ static void shift_xz(ak_vec3 *v, int32_t n, float dx, float dz)
 
 /* Every world x,z the walker holds moves by -shift (heights and everything relative to the
  * character stay): the guide, start and target, the controller's capsule, the foot locks and
- * contact points, this frame's rays and queries, the world pose and the root of the local
- * pose. In float, a shift by a whole number of metres below 2^24 m is exact at both ends, so
+ * contact points, this frame's rays and queries, where the heels' queries came onto their
+ * treads, the tread scans' lines and the planned footholds, the world pose and the root of the
+ * local pose. In float, a shift by a whole number of metres below 2^24 m is exact at both ends, so
  * the walk goes on as if nothing moved. */
 int32_t ak_walker_shift_origin(ak_walker *w, ak_vec3 shift, ak_error *err)
 {
@@ -1996,6 +1997,10 @@ int32_t ak_walker_shift_origin(ak_walker *w, ak_vec3 shift, ak_error *err)
     shift_xz(w->feet.ahead_at, 2, dx, dz);
     shift_xz(w->feet.ahead_last_at, 2, dx, dz);
     shift_xz(w->feet.heel_last_at, 2, dx, dz);
+    shift_xz(w->fst.tread_from, 2, dx, dz);
+    shift_xz(w->plan_target, 2, dx, dz);
+    for (int32_t s = 0; s < 2; ++s)
+        shift_xz(&w->scan[s].origin, 1, dx, dz);
     w->feet_set = 0; /* (the solve finds the feet in the moved pose) */
     for (int32_t j = 0; j < w->J; ++j) {
         shift_xz(&w->world[j].translation, 1, dx, dz);

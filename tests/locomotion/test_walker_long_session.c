@@ -81,6 +81,96 @@ static void walk(const walk_source *src, double start_x, double clock, double re
     ak_walker_destroy(w);
 }
 
+/* The built-in stairs seen from a walker whose origin sits at (origin, 0) of the world, as
+ * the walk scene does (walk_scene_origin.c): world x = walker x + origin, in double. */
+typedef struct moved_stairs {
+    const ak_terrain *terrain;
+    double origin;
+} moved_stairs;
+
+static int32_t moved_stairs_height(void *user, float x, float z, ak_ground_hit *out)
+{
+    const moved_stairs *g = (const moved_stairs *)user;
+    const ak_ground t = ak_terrain_ground(g->terrain);
+    return ak_ground_query(&t, (float)((double)x + g->origin), z, out);
+}
+
+static int32_t moved_stairs_cast(void *user, const ak_ground_ray *ray, ak_ground_hit *out)
+{
+    const moved_stairs *g = (const moved_stairs *)user;
+    const ak_ground t = ak_terrain_ground(g->terrain);
+    ak_ground_ray r = *ray;
+    r.origin.x = (float)((double)r.origin.x + g->origin);
+    return ak_ground_cast(&t, &r, out);
+}
+
+/* The CMU walk over the built-in stairs, -6 to 6 m along x; rebase > 0: the origin moves by
+ * whole metres whenever the character is more than `rebase` m from it. Root x (world) per
+ * frame into x[], returns the frames walked. */
+static int stairs_walk(const walk_source *src, const ak_terrain *terrain, double rebase, double *x,
+                       int *shifts)
+{
+    moved_stairs g = {terrain, 0.0};
+    const ak_ground ground = {moved_stairs_height, moved_stairs_cast, &g};
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
+    wp.target = ak_vec3_make(6.0f, 0.0f, 0.0f);
+    ak_walker *w = NULL;
+    ak_error err;
+    assert_int_equal(ak_walker_create(src->motion, &wp, &ground, &w, &err), AK_OK);
+    const float dt = 1.0f / 120.0f;
+    int f = 0;
+    *shifts = 0;
+    for (; f < 2000; ++f) {
+        ak_walker_state s;
+        ak_walker_get_state(w, &s);
+        if (rebase > 0.0 && fabs((double)s.position.x) > rebase) {
+            const float shift = s.position.x > 0.0f ? floorf(s.position.x) : ceilf(s.position.x);
+            assert_int_equal(ak_walker_shift_origin(w, ak_vec3_make(shift, 0.0f, 0.0f), &err),
+                             AK_OK);
+            g.origin += (double)shift;
+            ++*shifts;
+        }
+        assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, &ground, &err), AK_OK);
+        x[f] = g.origin + (double)ak_walker_world_pose(w)[0].translation.x;
+    }
+    ak_walker_destroy(w);
+    return f;
+}
+
+/* On stairs the walker also remembers where it scanned the treads ahead, where a heel's
+ * queries came onto its tread and the landing it planned: world points that move with the
+ * origin too. Moved every metre, the walk over the stairs is the walk with the origin kept:
+ * every frame's root within 1 mm (a stale tread point misreads the risers by metres). */
+static void moving_origin_on_stairs_is_the_same_walk(void **state)
+{
+    (void)state;
+    walk_source src;
+    source_open(&src, "cmu_02_01_walk.bvh", -1, -1);
+    ak_terrain_params tp = ak_terrain_defaults();
+    tp.kind = AK_TERRAIN_STAIRS;
+    ak_terrain *terrain = NULL;
+    assert_int_equal(ak_terrain_create(&tp, &terrain, NULL), AK_OK);
+    static double kept[2000], moved[2000];
+    int shifts0 = 0, shifts = 0;
+    const int n = stairs_walk(&src, terrain, 0.0, kept, &shifts0);
+    assert_int_equal(stairs_walk(&src, terrain, 1.0, moved, &shifts), n);
+    double worst = 0.0;
+    int worst_f = 0;
+    for (int f = 0; f < n; ++f)
+        if (fabs(moved[f] - kept[f]) > worst) {
+            worst = fabs(moved[f] - kept[f]);
+            worst_f = f;
+        }
+    printf("stairs, origin moved %d times: root x worst %.3g m off the kept-origin walk (frame "
+           "%d of %d; there %.3f m)\n",
+           shifts, worst, worst_f, n, kept[worst_f]);
+    assert_true(shifts >= 8);
+    assert_true(worst < 1e-3);
+    ak_terrain_destroy(terrain);
+    source_close(&src);
+}
+
 static double mean_skate(const run_result *r)
 {
     return r->skate_n ? r->skate_sum / r->skate_n : 0.0;
@@ -176,6 +266,7 @@ int main(void)
         cmocka_unit_test(clock_reads_true_after_a_day),
         cmocka_unit_test(moving_origin_keeps_planted_feet_still_far_away),
         cmocka_unit_test(moving_origin_walk_is_the_home_walk),
+        cmocka_unit_test(moving_origin_on_stairs_is_the_same_walk),
         cmocka_unit_test(origin_shift_refuses_bad_values),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
