@@ -20,8 +20,9 @@ enum {
     AKV_EXTRA_LINE = 1 << 6,   /* the last frame line twice, Frames: unchanged */
     AKV_BACK_TO_120 = 1 << 7,  /* with AKV_30_FPS: then back to 120 fps, linear between the
                                   30 fps frames (what a player shows of the 30 fps file) */
-    AKV_Z_UP = 1 << 8          /* the whole file turned +90 degrees about X (+Y to +Z): offsets,
+    AKV_Z_UP = 1 << 8,         /* the whole file turned +90 degrees about X (+Y to +Z): offsets,
                                   every joint's keys, the root's travel; the motion unchanged */
+    AKV_60_FPS = 1 << 9        /* resampled to 60 frames per second (not with AKV_30_FPS) */
 };
 
 /* Every shape at once (the 30 fps rate aside). */
@@ -265,9 +266,9 @@ static inline char *akv_text(const char *name, unsigned kinds, size_t *out_size)
     ak_clip *c = NULL;
     akt_mocap_path(name, path, sizeof path);
     if (ak_bvh_read_file(path, NULL, &s, &c, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
-    if (kinds & AKV_30_FPS) {
+    if (kinds & (AKV_30_FPS | AKV_60_FPS)) {
         ak_edit_resample_params rp = ak_edit_resample_defaults();
-        rp.frame_time = 1.0f / 30.0f;
+        rp.frame_time = (kinds & AKV_30_FPS) ? 1.0f / 30.0f : 1.0f / 60.0f;
         ak_clip *r = NULL;
         assert_int_equal(ak_edit_resample_run(&rp, s, c, &r, &err), AK_OK);
         ak_clip_destroy(c);
