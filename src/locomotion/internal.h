@@ -255,13 +255,17 @@ typedef struct ak_restep {
 /* Starts a step from `from` over `distance` metres (horizontal) to where the foot is going:
  * its duration and height from the captures' swings (restep.c). */
 void ak_restep_begin(ak_restep *r, ak_vec3 from, float distance);
-/* One frame on; `hover`: the end point still moves too fast to land on, the foot waits at the
- * top of the step (carried over it) instead of coming down. Ends the step at u = 1. */
+/* One frame on; `hover`: the foot must not come down yet (its end point still moves too fast to
+ * land on, or its source lifts it before it could land), it waits at the top of the step
+ * (carried over it). Ends the step at u = 1. */
 void ak_restep_advance(ak_restep *r, float dt, int32_t hover);
 /* Metres the foot is lifted now (0 off a step). */
 float ak_restep_lift(const ak_restep *r);
 /* Seconds left until the foot lands (0 off a step). */
 float ak_restep_left(const ak_restep *r);
+/* Whether the step has carried the foot over (it only comes down from here, onto its end
+ * point): 1 off a step. */
+int32_t ak_restep_carried(const ak_restep *r);
 /* The x,z shift that puts the point `at` (world: where the foot would be without the step)
  * where the step carries it: `from` until the foot is up, then onto `at` while it is up. */
 ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at);

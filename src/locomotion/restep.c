@@ -65,6 +65,11 @@ float ak_restep_left(const ak_restep *r)
     return r->on ? (1.0f - r->u) * r->duration : 0.0f;
 }
 
+int32_t ak_restep_carried(const ak_restep *r)
+{
+    return !r->on || r->u >= AK_RESTEP_CARRY_TO;
+}
+
 ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at)
 {
     if (!r->on) return ak_vec3_make(0, 0, 0);

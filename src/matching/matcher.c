@@ -35,6 +35,13 @@ typedef struct restep_foot {
     ak_vec3 hold, at;
 } restep_foot;
 
+/* A foot held where it stands while its stance waits (touchdown_hold): holding, on its toe, the
+ * point held (world) and the hold (an x,z shift). */
+typedef struct touch_foot {
+    int32_t on, toe;
+    ak_vec3 at, hold;
+} touch_foot;
+
 struct ak_matcher {
     ak_busy_flag busy; /* a call is in flight (core/busy.h) */
     const ak_motion_db *db;
@@ -144,6 +151,8 @@ struct ak_matcher {
     ak_vec3 step_hold[2];
     /* A foot that must move while the frame has it down steps (restep_hold) */
     restep_foot rs[2];
+    /* A foot the frame has down, on the ground, whose stance waits (touchdown_hold) */
+    touch_foot touch[2];
     /* The heel and toe rays of a foot whose lock fades look where this frame's solve puts them
      * (fade_query); the grounding carries each hit along its tangent plane from its own query
      * point (ak_foot_ik_query_points'): query[k] is that point, cast[k] the ray's (heels 0, 1;
@@ -443,11 +452,11 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
         m->hip_accel_past[k] = INFINITY;
     m->has_foothold[0] = m->has_foothold[1] = 0;
     m->sole_ground[0] = m->sole_ground[1] = m->toe_ground[0] = m->toe_ground[1] = NAN;
-    m->dest_ground[0] = m->dest_ground[1] = NAN;
+    m->dest_ground[0] = m->dest_ground[1] = m->step_ground[0] = m->step_ground[1] = NAN;
     m->stepping[0] = m->stepping[1] = 0;
-    m->step_ground[0] = m->step_ground[1] = NAN;
     memset(m->step_hold, 0, sizeof m->step_hold);
     memset(m->rs, 0, sizeof m->rs);
+    memset(m->touch, 0, sizeof m->touch);
     m->spare[0] = m->spare[1] = m->spare[2] = AK_SPARE_NONE;
     m->contact[0] = m->contact[1] = 0;
     m->source_contact[0] = m->source_contact[1] = 0;
@@ -1136,6 +1145,26 @@ static void restep_start(ak_matcher *m, int s)
     m->rs[s].due = 1;
 }
 
+/* Whether the playing frame lifts foot s (a stance it has down ends, in its range) before a
+ * re-step under way could land and plant it (its time left plus the planting's fade-in): the
+ * foot waits up and goes on into the frame's swing instead of coming down on a foot that is
+ * pushing off. A foot released near the end of its stance (CMU subject 2, a jump leaving the
+ * left foot 0.1 m from its lock at toe-off) stepped onto the frame's toe 2-3 frames before the
+ * frame lifted it, and that toe slid on along the ground with the frame's push-off at
+ * 0.33-1.08 m/s. */
+static int lifts_first(const ak_matcher *m, int s)
+{
+    const ak_motion_db *db = m->db;
+    const int32_t last = range_last(db, m->frame);
+    if (!db->contact[2 * m->frame + s]) return 0;
+    const float wait = ak_restep_left(&m->rs[s].step) + 2.0f / m->fik.stance_fade_rate;
+    const float step = db->frame_time / (m->rate > 0.1f ? m->rate : 0.1f);
+    float t = (1.0f - m->frac) * step;
+    for (int32_t f = m->frame + 1; f <= last && t <= wait; ++f, t += step)
+        if (!db->contact[2 * f + s]) return 1;
+    return 0;
+}
+
 /* Foot s's re-step this frame (after the placement, m->world placed): where the foot would be
  * without it (its heel, the placement's shift in fst.shift) is the step's end point; a step due
  * begins from where the foot was shown (its duration and height from the distance), one under
@@ -1154,12 +1183,59 @@ static void restep_hold(ak_matcher *m, int s)
         const float dx = at.x - from.x, dz = at.z - from.z;
         ak_restep_begin(&m->rs[s].step, from, sqrtf(dx * dx + dz * dz));
     } else if (m->rs[s].step.on) {
-        ak_restep_advance(&m->rs[s].step, m->dt, m->standing && moving);
+        ak_restep_advance(&m->rs[s].step, m->dt, m->standing ? moving : lifts_first(m, s));
     }
     m->rs[s].at = at;
     m->rs[s].has_at = m->initialized;
     m->rs[s].hold = ak_restep_hold(&m->rs[s].step, at);
     m->fst.shift[s] = akv_add(m->fst.shift[s], m->rs[s].hold);
+}
+
+/* Foot s as the frame has it down but not planted yet (its stance waits: the stance gate, the
+ * planting's fade-in, update_stance) stays where it stands on the ground: from the first frame
+ * its point (the heel, or the toe for a toe-only contact) was shown within AK_WALK_SKATE_HEIGHT of
+ * its ground, the hold (added to its shift) keeps that point there, so the lock its stance begins
+ * with starts there. Without it the foot slid on with the frame's foot over the 3-4 frames of the
+ * fade-in (the transition's velocity offset and orientation warping carry the frame's planted
+ * foot along: CMU subject 2's start, the right heel 1.0-1.1 m/s; its landings after a jump
+ * 0.1-0.6 m/s, 8-12 mm/s of the walks' mean skate). Once planted, the lock holds it and the hold
+ * goes. A foot stepping (a re-step until it has carried the foot over, a release, a step up)
+ * is held by its step: no hold. One the frame lifts glides out at AK_CANCEL_SPEED. A landing
+ * held back out of reach is not held: its leg does not reach the point, and the solve pulled
+ * the foot 3 cm off it in a frame. */
+static void touchdown_hold(ak_matcher *m, int s)
+{
+    touch_foot *t = &m->touch[s];
+    const int32_t own = m->standing ? 0 : m->db->contact[2 * m->frame + s];
+    const int planted = m->stance[s] && m->fst.was_stance[s]; /* its lock holds it */
+    const int steps = m->rs[s].step.on ? !ak_restep_carried(&m->rs[s].step)
+                                       : m->released[s] || m->rs[s].due || m->stepping[s];
+    const int waits = own && !planted && !steps && !m->held_back[s] && m->initialized;
+    const int toe = !(own & AK_CONTACT_HEEL) && m->fik.legs[s].has_toe;
+    const ak_vec3 shown = toe ? m->fst.toe[s] : m->fst.sole[s];
+    const float ground = toe ? m->toe_ground[s] : m->sole_ground[s];
+    if (!waits) {
+        t->on = 0;
+    } else if (t->on ? t->toe != toe
+                     : !m->stance[s] && isfinite(ground) &&
+                           shown.y - ground <= AK_WALK_SKATE_HEIGHT) {
+        /* holding begins, or goes over to the other point (a heel lifting: the toe) */
+        t->on = 1;
+        t->toe = toe;
+        t->at = shown;
+    }
+    if (t->on) {
+        const ak_vec3 p =
+            toe ? ak_foot_ik_toe(&m->fik, m->world, s) : ak_foot_ik_sole(&m->fik, m->world, s);
+        t->hold = ak_vec3_make(t->at.x - p.x - m->fst.shift[s].x, 0.0f,
+                               t->at.z - p.z - m->fst.shift[s].z);
+    } else if (steps || planted) {
+        t->hold = ak_vec3_make(0, 0, 0);
+    } else {
+        const float len = akv_len(t->hold), most = AK_CANCEL_SPEED * m->dt;
+        t->hold = len > most ? akv_scale(t->hold, 1.0f - most / len) : ak_vec3_make(0, 0, 0);
+    }
+    m->fst.shift[s] = akv_add(m->fst.shift[s], t->hold);
 }
 
 static void placement_shift(ak_matcher *m)
@@ -1191,6 +1267,7 @@ static void placement_shift(ak_matcher *m)
         if (m->step_scale != 1.0f) m->fst.shift[s] = akv_add(m->fst.shift[s], gait_shift(m, s));
         step_up_hold(m, s);
         restep_hold(m, s);
+        touchdown_hold(m, s);
     }
     m->cancel_rebase = 0;
 }
