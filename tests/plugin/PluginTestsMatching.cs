@@ -68,9 +68,12 @@ static partial class PluginTests
                 True(Math.Abs(s.soleLeft.y) < 0.005 && Math.Abs(s.soleRight.y) < 0.005, "both soles on the floor");
                 AkWalkSummary sum = m.Summary;
                 True(sum.frames > 0 && sum.deepestAnyPhase <= 0.005f, "no foot point 5 mm below the floor: " + sum.deepestAnyPhase);
-                // skate: every heel and toe the database has down, held or not; its bounds are
-                // test_match_physics.c's (the matcher's rows are out there)
-                True(sum.skate > 0f && sum.maxSkate >= sum.skate, "skate measured: " + sum.skate);
+                // skate: every heel and toe the database has down, held or not: issue 21's 1 cm/s
+                // on average (5.1 mm/s) and at its worst no faster than the database's own worst
+                // (0.21 m/s against subject 2's 0.2785 m/s, test_match_physics.c's subject 2 rows)
+                True(sum.skate > 0f && sum.skate < 0.01f, "skate under 1 cm/s: " + sum.skate);
+                True(sum.maxSkate >= sum.skate && sum.maxSkate <= 0.2785f,
+                     "worst skate within the database's own: " + sum.maxSkate);
                 True(sum.sourceKneePeakDeg > 0 && sum.sourceHipAccelMinG < 0, "the database's own figures");
             }
         }

@@ -83,21 +83,23 @@ static void plugin_matcher_walks_to_a_target_in_unitys_frame(void **state)
     /* The walk's measures over every frame stepped, beside the database's own: on the flat
      * floor no point below it (issue 21's 5 mm), the knee within max(source, 75) + 25 degrees;
      * the source's hips accelerate both ways. The skate (every heel and toe the database has
-     * down and on the ground, held or not) is measured and its worst is at least its mean; its
-     * bounds are test_match_physics.c's, where the matcher's rows are out (a transition's and
-     * the stop's feet glide unheld). */
+     * down and on the ground, held or not): issue 21's 1 cm/s on average (4.6 mm/s) and at its
+     * worst no faster than the database's own worst (0.17 m/s against subject 2's 0.2785 m/s,
+     * measured in test_match_physics.c's subject 2 rows), since a foot whose stance waits stays
+     * where it stands (matcher.c touchdown_hold; before, transitions' landings slid on). */
     ak_plugin_walk_summary sum;
     assert_int_equal(ak_plugin_matcher_summary_get(m, &sum), AK_OK);
     assert_int_equal(ak_plugin_matcher_summary_get(m, NULL), AK_ERR_INVALID_ARG);
-    printf("matcher summary: %d frames, deepest %.5f m, skate %.5f m/s, hips %.2f..%.2f g "
-           "(source %.2f..%.2f), knee %.1f deg (source %.1f)\n",
-           (int)sum.frames, (double)sum.deepest_any_phase, (double)sum.skate,
+    printf("matcher summary: %d frames, deepest %.5f m, skate %.5f m/s (worst %.5f), hips "
+           "%.2f..%.2f g (source %.2f..%.2f), knee %.1f deg (source %.1f)\n",
+           (int)sum.frames, (double)sum.deepest_any_phase, (double)sum.skate, (double)sum.max_skate,
            (double)sum.hip_accel_min_g, (double)sum.hip_accel_max_g,
            (double)sum.source_hip_accel_min_g, (double)sum.source_hip_accel_max_g,
            (double)sum.knee_peak_deg, (double)sum.source_knee_peak_deg);
     assert_int_equal(sum.frames, f + 1);
     assert_true(sum.deepest_planted <= sum.deepest_any_phase && sum.deepest_any_phase <= 0.005f);
-    assert_true(sum.skate > 0.0f && isfinite(sum.max_skate) && sum.max_skate >= sum.skate);
+    assert_true(sum.skate > 0.0f && sum.skate < 0.01f);
+    assert_true(isfinite(sum.max_skate) && sum.max_skate >= sum.skate && sum.max_skate <= 0.2785f);
     assert_true(sum.source_hip_accel_min_g < 0.0f && sum.source_hip_accel_max_g > 0.0f);
     assert_true(sum.knee_peak_deg > 0.0f &&
                 sum.knee_peak_deg <= fmaxf(sum.source_knee_peak_deg, 75.0f) + 25.0f);
