@@ -8,10 +8,10 @@
  * animation); on failure prints "FILE:LINE: reason" and returns 1, else 0. */
 int akcli_load_bvh(const char *path, ak_skeleton **skeleton, ak_clip **clip);
 
-/* Heights along Y in file units: of the rest pose, of frame 0's body (ak_pose_body_height:
- * a still joint above the hips is not counted), and the standing height used for unit
- * detection (ak_clip_standing_height: the median body height over the clip, so a rig whose
- * rest pose is odd, lying or folded, still measures as standing). */
+/* Heights along Y in file units: of the rest pose's body (ak_skeleton_rest_height), of frame 0's
+ * body (ak_pose_body_height: a still joint above the hips is not counted), and the standing height
+ * used for unit detection (ak_clip_standing_height: the median body height over the clip, so a rig
+ * whose rest pose is odd, lying or folded, still measures as standing). */
 typedef struct akcli_heights {
     float rest, frame0, standing;
 } akcli_heights;

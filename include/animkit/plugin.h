@@ -73,7 +73,7 @@ typedef struct ak_plugin_skeleton_info {
     int32_t joint_count;
     int32_t units;         /* ak_units of the file (detected, or AK_UNITS_METRES if given) */
     float metres_per_unit; /* the scale applied at load */
-    float rest_height;     /* metres: max y - min y of the rest pose */
+    float rest_height;     /* metres: max y - min y of the rest pose's body */
     float standing_height; /* metres: typical standing height over the clip loaded with it
                             * (what unit detection measured) */
 } ak_plugin_skeleton_info;

@@ -115,10 +115,7 @@ AK_API int32_t ak_root_joint_find(const ak_skeleton *skeleton, const ak_clip *cl
  * for NULL arguments or a clip of another joint count. Allocates scratch when it measures
  * (offline). */
 AK_API int32_t ak_clip_body_root(const ak_skeleton *skeleton, const ak_clip *clip);
-/* Height along Y of a model pose over `body` and its descendants (ak_pose_height of
- * model[body .. subtree_end[body])): the body's height, with body = ak_clip_body_root. 0 for
- * NULL or a joint out of range. */
-AK_API float ak_pose_body_height(const ak_skeleton *skeleton, const ak_xform *model, int32_t body);
+/* The body's height in a model pose: ak_pose_body_height (skeleton.h). */
 
 /* One line saying which joint travels and why, for `animkit info` and messages. */
 AK_API void ak_root_joint_describe(const ak_skeleton *skeleton, const ak_root_joint_report *report,

@@ -85,10 +85,18 @@ AK_API void ak_pose_rest(const ak_skeleton *skeleton, ak_xform *local);
 /* Scales the skeleton's rest translations and bone lengths by `factor` in place (e.g. a
  * ak_units_detect scale to work in metres). Pair with ak_clip_scale on its clips. */
 AK_API void ak_skeleton_scale(ak_skeleton *skeleton, float factor);
-/* Height of the rest pose along Y: max y - min y of the model-space rest positions. */
+/* Height of the rest pose's body along Y: max y - min y of the model-space rest positions of
+ * the body, the lowest joint above every humanoid joint found by name (ak_humanoid_find) and
+ * its descendants, as ak_clip_body_root measures a clip's (rootmotion.h): a joint above the
+ * hips (another studio's still joint_Root, a root bone on the floor) is not counted. Every
+ * joint when no humanoid map is found. */
 AK_API float ak_skeleton_rest_height(const ak_skeleton *skeleton);
 /* Height along Y of a model pose (max y - min y over every joint). */
 AK_API float ak_pose_height(const ak_xform *model, int32_t joint_count);
+/* Height along Y of a model pose over `body` and its descendants (ak_pose_height of
+ * model[body .. subtree_end[body])): the body's height, with body = ak_clip_body_root. 0 for
+ * NULL or a joint out of range. */
+AK_API float ak_pose_body_height(const ak_skeleton *skeleton, const ak_xform *model, int32_t body);
 
 /* ---- Humanoid map: the named joints the higher layers need, found by name. ---- */
 

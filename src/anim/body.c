@@ -4,7 +4,9 @@
  *
  * Sizes are fractions of the rest pose's standing height h, by the bone's place in the
  * humanoid map (a thigh starts at 0.047 h, a forearm at 0.022 h: round figures from adult
- * proportions); rigs the map does not know get tubes in proportion to each bone.
+ * proportions); rigs the map does not know get tubes in proportion to each bone. The body is
+ * the humanoid's top joint and its descendants (ak_skeleton_rest_height's): a joint above it,
+ * such as another studio's still joint_Root, gets no tube, no weight and no part in h.
  * Weights along a bone from joint p to joint c at axial position z (0 at p, L at c):
  *   w(parent of p) = 0.5 (1 - z / (L/4)) for z < L/4   (half and half at the joint),
  *   w(c)           = 0.5 (z - 3L/4) / (L/4) for z > 3L/4 (when c carries bones of its own),
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "animkit/skin.h"
+#include "core/humanoid_internal.h"
 #include "core/xform_inline.h"
 
 ak_body_params ak_body_defaults(void)
@@ -55,6 +58,7 @@ typedef struct body_build {
     int32_t *children; /* child count per joint */
     ak_humanoid map;
     int mapped;
+    int32_t body; /* the body's top joint (ak_humanoid_body_top), -1: every joint */
     float h;
     ak_vec3 forward; /* the rig's facing in the rest pose */
     ak_body_mesh *m;
@@ -258,6 +262,13 @@ static int bone_shape(const body_build *b, int32_t p, int32_t c, float len, floa
     return 1;
 }
 
+/* Joint j is part of the body: the body's top joint or below it. A joint above it (another
+ * studio's still joint_Root) gets no tube and no weight. */
+static int in_body(const body_build *b, int32_t j)
+{
+    return j >= 0 && (b->body < 0 || (j >= b->body && j < b->sk->subtree_end[b->body]));
+}
+
 static void emit_bone(body_build *b, int32_t p, int32_t c)
 {
     const ak_vec3 a = b->model[p].translation, e = b->model[c].translation;
@@ -273,7 +284,7 @@ static void emit_bone(body_build *b, int32_t p, int32_t c)
     s.rx0 = r[0], s.rx1 = r[1], s.ry0 = r[0] * depth, s.ry1 = r[1] * depth;
     s.square = 1.0f, s.cap = 1.0f;
     s.owner = p;
-    const int32_t pp = b->sk->parents[p];
+    const int32_t pp = in_body(b, b->sk->parents[p]) ? b->sk->parents[p] : -1;
     s.start = (ramp){pp, 0.0f, 0.25f * len, 0.5f, 0.0f};
     s.end = (ramp){b->children[c] > 0 ? c : -1, 0.75f * len, len, 0.0f, 0.5f};
     emit_sweep(b, &s);
@@ -398,7 +409,8 @@ static int32_t analyse(body_build *b, ak_error *err)
     b->slot = b->region + n;
     b->children = b->region + 2 * n;
     ak_fk(sk, sk->rest_local, b->model);
-    b->h = ak_pose_height(b->model, n);
+    b->body = ak_humanoid_body_top(sk);
+    b->h = ak_humanoid_body_height(sk, b->model);
     if (!(b->h > 0.0f) || !isfinite(b->h))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "the rest pose has no height");
     b->mapped = ak_humanoid_find(sk, NULL, &b->map, NULL) == AK_OK;
@@ -447,7 +459,7 @@ static void emit_all(body_build *b)
 {
     const ak_skeleton *sk = b->sk;
     for (int32_t c = 1; c < sk->joint_count; ++c)
-        if (sk->parents[c] >= 0) emit_bone(b, sk->parents[c], c);
+        if (in_body(b, sk->parents[c])) emit_bone(b, sk->parents[c], c);
     if (!b->mapped || !b->opt->feet) return;
     emit_foot(b, b->map.joint[AK_HUM_LEFT_FOOT], b->map.joint[AK_HUM_LEFT_TOE]);
     emit_foot(b, b->map.joint[AK_HUM_RIGHT_FOOT], b->map.joint[AK_HUM_RIGHT_TOE]);

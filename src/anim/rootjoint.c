@@ -2,6 +2,7 @@
  * height), and the clip with that travel moved onto the top joint (rootmotion.h, clip.h).
  * Offline: all allocate. */
 #include "animkit/rootmotion.h"
+#include "core/humanoid_internal.h"
 #include "core/xform_inline.h"
 
 #include <stdio.h>
@@ -50,12 +51,6 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-float ak_pose_body_height(const ak_skeleton *s, const ak_xform *model, int32_t body)
-{
-    if (!s || !model || body < 0 || body >= s->joint_count) return 0.0f;
-    return ak_pose_height(model + body, s->subtree_end[body] - body);
-}
-
 /* The median, over up to 64 evenly spaced frames, of the pose height along Y of `body` and its
  * descendants (ak_pose_body_height). 0 when out of memory. */
 static float median_height(const ak_skeleton *s, const ak_clip *c, int32_t body)
@@ -74,22 +69,6 @@ static float median_height(const ak_skeleton *s, const ak_clip *c, int32_t body)
     free(local);
     qsort(heights, (size_t)samples, sizeof(float), cmp_float);
     return heights[samples / 2];
-}
-
-/* The lowest joint whose subtree holds every humanoid joint found by name (ak_humanoid_find:
- * hips and both legs at least), or -1 when the map is not found. Joints above it (another
- * studio's joint_Root, a root bone on the floor) are not the body. */
-static int32_t humanoid_top(const ak_skeleton *s)
-{
-    ak_humanoid h;
-    if (ak_humanoid_find(s, NULL, &h, NULL) != AK_OK) return -1;
-    int32_t top = h.joint[AK_HUM_HIPS];
-    for (int32_t k = 0; k < AK_HUM_SLOT_COUNT && top >= 0; ++k) {
-        const int32_t j = h.joint[k];
-        while (j >= 0 && top >= 0 && !(j >= top && j < s->subtree_end[top]))
-            top = s->parents[top];
-    }
-    return top;
 }
 
 /* Down from the still top joint: the child whose subtree reaches furthest, while it is still;
@@ -142,7 +121,7 @@ int32_t ak_root_joint_find(const ak_skeleton *s, const ak_clip *c, const char *n
     }
     /* The scale of "still": the body's height, where names find it; else every joint's, until
      * the measure has found the travelling joint whose subtree is then the body. */
-    const int32_t humanoid = humanoid_top(s);
+    const int32_t humanoid = ak_humanoid_body_top(s);
     const int32_t scale_body = humanoid >= 0 ? humanoid : 0;
     out->height = median_height(s, c, scale_body);
     if (!(out->height > 0.0f)) out->height = ak_skeleton_rest_height(s);
@@ -169,7 +148,7 @@ int32_t ak_root_joint_find(const ak_skeleton *s, const ak_clip *c, const char *n
 int32_t ak_clip_body_root(const ak_skeleton *s, const ak_clip *c)
 {
     if (!s || !c || c->joint_count != s->joint_count) return -1;
-    const int32_t humanoid = humanoid_top(s);
+    const int32_t humanoid = ak_humanoid_body_top(s);
     if (humanoid >= 0) return humanoid;
     ak_root_joint_report r;
     return ak_root_joint_find(s, c, NULL, &r, NULL) == AK_OK ? r.body : -1;

@@ -1,9 +1,11 @@
-/* Humanoid map (find hips, spine, legs and arms by name across common rigs) and units. */
+/* Humanoid map (find hips, spine, legs and arms by name across common rigs), the body it
+ * spans (its top joint and the rest pose's height over it) and units. */
 #include "animkit/skeleton.h"
 #include "core/humanoid_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const k_slot_names[AK_HUM_SLOT_COUNT] = {
@@ -298,6 +300,37 @@ int32_t ak_humanoid_find(const ak_skeleton *s, const char *overrides, ak_humanoi
     find_by_names(s, out, taken);
     fix_structure(s, out);
     return check_required(out, err);
+}
+
+int32_t ak_humanoid_body_top(const ak_skeleton *s)
+{
+    ak_humanoid h;
+    if (ak_humanoid_find(s, NULL, &h, NULL) != AK_OK) return -1;
+    int32_t top = h.joint[AK_HUM_HIPS];
+    for (int32_t k = 0; k < AK_HUM_SLOT_COUNT && top >= 0; ++k) {
+        const int32_t j = h.joint[k];
+        while (j >= 0 && top >= 0 && !(j >= top && j < s->subtree_end[top]))
+            top = s->parents[top];
+    }
+    return top;
+}
+
+float ak_humanoid_body_height(const ak_skeleton *s, const ak_xform *model)
+{
+    const int32_t body = ak_humanoid_body_top(s);
+    return body >= 0 ? ak_pose_body_height(s, model, body) : ak_pose_height(model, s->joint_count);
+}
+
+float ak_skeleton_rest_height(const ak_skeleton *s)
+{
+    if (!s) return 0.0f;
+    /* Rest FK without allocating per joint: positions only. */
+    ak_xform *model = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
+    if (!model) return 0.0f;
+    ak_fk(s, s->rest_local, model);
+    const float h = ak_humanoid_body_height(s, model);
+    free(model);
+    return h;
 }
 
 /* A standing adult is 1.2-2.2 m tall; the ranges below are that span in each unit. */

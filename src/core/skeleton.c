@@ -213,14 +213,8 @@ float ak_pose_height(const ak_xform *model, int32_t n)
     return hi - lo;
 }
 
-float ak_skeleton_rest_height(const ak_skeleton *s)
+float ak_pose_body_height(const ak_skeleton *s, const ak_xform *model, int32_t body)
 {
-    if (!s) return 0.0f;
-    /* Rest FK without allocating per joint: positions only. */
-    ak_xform *model = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)s->joint_count);
-    if (!model) return 0.0f;
-    ak_fk(s, s->rest_local, model);
-    float h = ak_pose_height(model, s->joint_count);
-    free(model);
-    return h;
+    if (!s || !model || body < 0 || body >= s->joint_count) return 0.0f;
+    return ak_pose_height(model + body, s->subtree_end[body] - body);
 }

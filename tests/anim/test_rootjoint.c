@@ -9,8 +9,9 @@
  * ground track), a named joint, and an idle capture (nothing travels). Last, the body
  * (ak_clip_body_root): a still joint_Root above the hips is not part of it, so every shipped
  * capture's still-top copy stands exactly as tall as its original (ak_clip_standing_height,
- * the frame-0 body height), its moved clip too, also where no humanoid name is known; the
- * originals measure as before (every joint: their top joint is the hips). */
+ * the frame-0 body height, the rest pose's ak_skeleton_rest_height), its moved clip too, also where
+ * no humanoid name is known; the originals measure as before (every joint: their top joint is the
+ * hips). */
 #include "test_params.h"
 #include "locomotion/studio_variants.h"
 
@@ -323,6 +324,9 @@ static void body_of_one_capture(const char *name)
     assert_int_equal(ak_clip_body_root(vs, vc), 1);
     AKT_NEAR(ak_clip_standing_height(vc, vs), h, keys);
     AKT_NEAR(frame0_body_height(vs, vc), frame0_body_height(s, c), keys);
+    /* the rest pose's too (ak_skeleton_rest_height: the same body, found by name) */
+    AKT_NEAR(ak_skeleton_rest_height(vs), ak_skeleton_rest_height(s),
+             1e-6 * ak_skeleton_rest_height(s));
     ak_root_joint_report r;
     assert_int_equal(ak_root_joint_find(vs, vc, NULL, &r, NULL), AK_OK);
     assert_int_equal(r.body, 1);
