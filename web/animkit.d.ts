@@ -32,13 +32,18 @@ export interface IKResult {
 }
 
 export interface Animkit {
-  /** Reads BVH text; throws AnimkitError (with .line) on malformed input. */
-  loadBVH(input: string | Uint8Array | ArrayBuffer): { skeleton: Skeleton; clip: Clip };
+  /** Reads BVH text; throws AnimkitError (with .line) on malformed input. `up` (default 'auto',
+   * as the CLI's --up and Python's up=): 'auto' measures the axis the rig stands along and turns
+   * a rig standing along +Z to Y-up, with a warning; 'y' keeps the file's axes; 'z' turns them.
+   * `warning`: what the reader read that other tools accept (the up axis, more or fewer frame
+   * lines than Frames: says), '' when nothing. */
+  loadBVH(input: string | Uint8Array | ArrayBuffer, options?: { up?: 'auto' | 'y' | 'z' }): { skeleton: Skeleton; clip: Clip; warning: string };
   /** Reads BVH text, glTF JSON (buffers as data: URIs) or GLB, told apart by the first bytes;
-   * `animation` picks a glTF animation by name or index (default: the first). */
-  loadClip(input: string | Uint8Array | ArrayBuffer, animation?: string | number | null): { skeleton: Skeleton; clip: Clip };
+   * `animation` picks a glTF animation by name or index (default: the first); `up` is
+   * loadBVH's, for BVH (glTF is Y-up by its specification). */
+  loadClip(input: string | Uint8Array | ArrayBuffer, animation?: string | number | null, options?: { up?: 'auto' | 'y' | 'z' }): { skeleton: Skeleton; clip: Clip; warning: string };
   /** loadClip for glTF/GLB only: other formats throw AnimkitError 'AK_ERR_INVALID_ARG'. */
-  loadGLTF(input: string | Uint8Array | ArrayBuffer, animation?: string | number | null): { skeleton: Skeleton; clip: Clip };
+  loadGLTF(input: string | Uint8Array | ArrayBuffer, animation?: string | number | null): { skeleton: Skeleton; clip: Clip; warning: string };
   /** The format the first bytes say. */
   clipFormat(input: string | Uint8Array | ArrayBuffer): 'BVH' | 'glTF' | 'GLB' | 'FBX' | 'unknown';
   /** BVH text with every joint's rotation channels in `order` (default 'ZYX'). */
@@ -123,6 +128,8 @@ export interface WalkerFlags {
   scale?: number;
   cycle?: string;
   noFootIk?: boolean;
+  /** The BVH clips' up axis (`animkit walk --up`; loadBVH's up). */
+  up?: 'auto' | 'y' | 'z';
   [flag: string]: unknown;
 }
 

@@ -23,6 +23,7 @@ import createAnimkit from './dist/animkit.js';
 const XF = 7; // floats per ak_xform
 const INTERP = { step: 0, linear: 1, cubic: 2 };
 const UNITS = ['m', 'cm', 'cmu', 'in', 'mm'];
+const UP = { auto: 0, y: 1, z: 2 }; // ak_up_axis (clip.h)
 const HUMANOID_SLOTS = [
   'hips', 'spine', 'chest', 'neck', 'head',
   'left_upper_leg', 'left_lower_leg', 'left_foot', 'left_toe',
@@ -61,6 +62,17 @@ function disposedError(what) {
 // A bad argument, found before any C call (status AK_ERR_INVALID_ARG).
 function argError(message) {
   return new AnimkitError(message, -1, 'AK_ERR_INVALID_ARG', 0, 0);
+}
+// The ak_up_axis of a BVH read from loadBVH/loadClip's options ({ up: 'auto' | 'y' | 'z' },
+// 'auto' when left out), else AnimkitError naming `what`.
+function upAxis(options, what) {
+  if (options == null) return UP.auto;
+  if (typeof options !== 'object') throw argError(`${what}: options must be an object ({ up })`);
+  const up = options.up ?? 'auto';
+  if (typeof up !== 'string' || !Object.hasOwn(UP, up)) {
+    throw argError(`${what}: up must be 'auto', 'y' or 'z', not ${typeof up === 'string' ? `'${up}'` : String(up)}`);
+  }
+  return UP[up];
 }
 // n finite numbers (an array or typed array of exactly n), else AnimkitError naming `what`.
 function finiteList(value, n, what) {
@@ -160,21 +172,28 @@ class Animkit {
   }
 
   // ---- clip files: BVH, glTF 2.0, GLB ----
-  /** Reads BVH text (string, Uint8Array or ArrayBuffer): { skeleton, clip }. */
-  loadBVH(input) {
+  /** Reads BVH text (string, Uint8Array or ArrayBuffer): { skeleton, clip, warning }.
+   * `options.up` ('auto' by default, 'y' or 'z'; the CLI's --up, Python's up=): 'auto' measures
+   * the axis the rig stands along and turns a rig standing along +Z to Y-up, which `warning`
+   * then says; 'y' keeps the file's axes; 'z' turns them. `warning` is the reader's warning
+   * about a file other tools read (more frame lines than Frames: says, the up axis), '' none. */
+  loadBVH(input, options = {}) {
     const bytes = inputBytes(input, 'loadBVH');
-    return this.readClip(bytes, null, (text, out) => this.m._ak_bvh_read_memory(text, bytes.length, 0, out, out + 4, this.err));
+    const up = upAxis(options, 'loadBVH');
+    return this.readClip(bytes, null, (text, out) => this.m._akw_bvh_read_memory(text, bytes.length, up, out, out + 4, this.err));
   }
 
   /** Reads any clip file the library reads, told apart by its first bytes: BVH text, glTF
    * JSON (buffers as data: URIs) or GLB. `animation` picks a glTF animation by name or index
-   * (the first by default). { skeleton, clip }, as loadBVH. */
-  loadClip(input, animation = null) {
+   * (the first by default); `options.up` is loadBVH's, for BVH (glTF is Y-up by its
+   * specification). { skeleton, clip, warning }, as loadBVH. */
+  loadClip(input, animation = null, options = {}) {
     const bytes = inputBytes(input, 'loadClip');
     if (animation != null && typeof animation !== 'string' && !Number.isInteger(animation)) {
       throw argError('animation must be a name or an index');
     }
-    return this.readClip(bytes, animation, (text, out, name) => this.m._ak_clip_read_memory(text, bytes.length, name, out, out + 4, this.err));
+    const up = upAxis(options, 'loadClip');
+    return this.readClip(bytes, animation, (text, out, name) => this.m._ak_clip_read_memory_up(text, bytes.length, name, up, out, out + 4, this.err));
   }
 
   /** Reads a glTF 2.0 (.gltf JSON) or GLB file's animation (see loadClip); other formats are
@@ -208,8 +227,10 @@ class Animkit {
         name = m._malloc(n);
         m.stringToUTF8(s, name, n);
       }
+      this.u8[this.err + 12] = 0;
       this.check(read(text, out, name));
-      return { skeleton: new Skeleton(this, this.i32[out >> 2], true), clip: new Clip(this, this.i32[(out >> 2) + 1]) };
+      const warning = m.UTF8ToString(this.err + 12);
+      return { skeleton: new Skeleton(this, this.i32[out >> 2], true), clip: new Clip(this, this.i32[(out >> 2) + 1]), warning };
     } finally {
       if (name) m._free(name);
       m._free(out);

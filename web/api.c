@@ -59,6 +59,15 @@ AKW void akw_clip_set_loop(ak_clip *c, int32_t loop)
     c->loop = loop ? 1 : 0;
 }
 
+/* ak_bvh_read_memory with the defaults and `up` (an ak_up_axis: loadBVH's up). */
+AKW int32_t akw_bvh_read_memory(const char *text, int32_t size, int32_t up, ak_skeleton **out_sk,
+                                ak_clip **out_clip, ak_error *err)
+{
+    ak_bvh_read_params p = ak_bvh_read_defaults();
+    p.up = up;
+    return ak_bvh_read_memory(text, (size_t)size, &p, out_sk, out_clip, err);
+}
+
 /* ---- IK: one call per solver; vectors come as pointers to 3 floats (NULL: not given) ---- */
 
 static ak_vec3 v3(const float *p)

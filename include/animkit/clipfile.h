@@ -46,6 +46,11 @@ AK_API int32_t ak_clip_read_file_up(const char *path, int32_t up, ak_skeleton **
  * animation's name or index as text. */
 AK_API int32_t ak_clip_read_memory(const uint8_t *data, size_t size, const char *animation,
                                    ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err);
+/* ak_clip_read_memory with a BVH text's up axis given, as ak_clip_read_file_up (the web page's
+ * loadClip `up`): AK_ERR_INVALID_ARG for an `up` out of ak_up_axis; glTF and GLB are Y-up. */
+AK_API int32_t ak_clip_read_memory_up(const uint8_t *data, size_t size, const char *animation,
+                                      int32_t up, ak_skeleton **out_skeleton, ak_clip **out_clip,
+                                      ak_error *err);
 
 /* ak_clip_read_file, plus for a glTF/GLB file the triangle mesh its skin draws, bound to the
  * skeleton read (ak_gltf_read_mesh_file): *out_mesh is a new mesh (ak_body_mesh_destroy) or

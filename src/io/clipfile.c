@@ -68,12 +68,28 @@ static ak_gltf_clip_params params_for(const char *animation)
 static const char fbx_message[] =
     "FBX is read by the animkit tools built with assimp (libassimp-dev), not by the library";
 
+/* AK_OK for an ak_up_axis, else AK_ERR_INVALID_ARG saying so. */
+static int32_t check_up(int32_t up, ak_error *err)
+{
+    if (up != AK_UP_AUTO && up != AK_UP_Y && up != AK_UP_Z)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "up = %d: must be 0 (auto), 1 (y) or 2 (z)",
+                            (int)up);
+    return AK_OK;
+}
+
 int32_t ak_clip_read_memory(const uint8_t *data, size_t size, const char *animation,
                             ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err)
+{
+    return ak_clip_read_memory_up(data, size, animation, AK_UP_AUTO, out_skeleton, out_clip, err);
+}
+
+int32_t ak_clip_read_memory_up(const uint8_t *data, size_t size, const char *animation, int32_t up,
+                               ak_skeleton **out_skeleton, ak_clip **out_clip, ak_error *err)
 {
     if (!out_skeleton || !out_clip) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null output");
     *out_skeleton = NULL;
     *out_clip = NULL;
+    if (check_up(up, err) < 0) return AK_ERR_INVALID_ARG;
     if (!data) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null data");
     const ak_clip_format f = ak_clip_format_detect(NULL, data, size);
     if (f == AK_FORMAT_FBX) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s", fbx_message);
@@ -81,7 +97,9 @@ int32_t ak_clip_read_memory(const uint8_t *data, size_t size, const char *animat
         const ak_gltf_clip_params p = params_for(animation);
         return ak_gltf_read_clip_memory(data, size, NULL, &p, out_skeleton, out_clip, NULL, err);
     }
-    return ak_bvh_read_memory((const char *)data, size, NULL, out_skeleton, out_clip, err);
+    ak_bvh_read_params p = ak_bvh_read_defaults();
+    p.up = up;
+    return ak_bvh_read_memory((const char *)data, size, &p, out_skeleton, out_clip, err);
 }
 
 /* The first bytes of a file (0 when it cannot be opened). */
@@ -167,9 +185,7 @@ int32_t ak_clip_read_file_up(const char *path, int32_t up, ak_skeleton **out_ske
 {
     if (out_skeleton) *out_skeleton = NULL;
     if (out_clip) *out_clip = NULL;
-    if (up != AK_UP_AUTO && up != AK_UP_Y && up != AK_UP_Z)
-        return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "up = %d: must be 0 (auto), 1 (y) or 2 (z)",
-                            (int)up);
+    if (check_up(up, err) < 0) return AK_ERR_INVALID_ARG;
     return read_any(path, up, out_skeleton, out_clip, NULL, err);
 }
 

@@ -50,6 +50,21 @@ static void read_arguments_validity(void **state)
     assert_true(ak_clip_read_memory(gltf, sizeof k_gltf - 1, "3", &s, &c, &err) < 0);
     assert_int_equal(ak_clip_read_file("no-such-file.bvh", &s, &c, &err), AK_ERR_IO);
     assert_null(s);
+    /* an up axis out of ak_up_axis (the _up readers), before the data is looked at */
+    static const int32_t bad_up[] = {-1, 3, INT32_MIN, INT32_MAX};
+    for (size_t i = 0; i < sizeof bad_up / sizeof bad_up[0]; ++i) {
+        s = (ak_skeleton *)(uintptr_t)1;
+        assert_int_equal(
+            ak_clip_read_memory_up(bvh, sizeof k_bvh - 1, NULL, bad_up[i], &s, &c, &err),
+            AK_ERR_INVALID_ARG);
+        assert_non_null(strstr(err.message, "must be 0 (auto), 1 (y) or 2 (z)"));
+        assert_null(s);
+        assert_null(c);
+        assert_int_equal(ak_clip_read_file_up("no-such-file.bvh", bad_up[i], &s, &c, &err),
+                         AK_ERR_INVALID_ARG);
+    }
+    assert_int_equal(ak_clip_read_memory_up(bvh, sizeof k_bvh - 1, NULL, AK_UP_Y, NULL, &c, &err),
+                     AK_ERR_INVALID_ARG);
 }
 
 static void the_format_comes_from_the_bytes_then_the_name(void **state)

@@ -4,6 +4,8 @@
 //  - every IK solver gives the CLI's solved pose (`animkit ik --positions`) within float
 //    tolerance of the chain;
 //  - the walker's path, soles and hip drop equal `animkit walk`'s CSV frame by frame;
+//  - a Z-up copy of a capture reads back as the original with loadBVH/loadClip's up 'auto' or
+//    'z', and with 'y' keeps the file's axes (the CLI's --up, Python's up=);
 //  - bad input throws an AnimkitError carrying the C message and line.
 // Usage: node module_test.mjs ANIMKIT_CLI MOCAP_DIR
 import { execFileSync } from 'node:child_process';
@@ -279,7 +281,114 @@ for (const flags of [[], ['--clip', walkClip, '--terrain', 'stairs', '--start', 
     check(e instanceof AnimkitError && e.statusName === 'AK_ERR_PARSE', `truncated GLB: ${e && e.message} [${e && e.statusName}]`);
     console.log(`error: ${e.message} [${e.statusName}]`);
   }
-  for (const o of [pa, pb, a.clip, a.skeleton, b.clip, b.skeleton]) o.dispose();
+  // up is for BVH: a glTF/GLB is Y-up by its specification and reads the same with up 'z'
+  const c = ak.loadClip(glbBytes, null, { up: 'z' });
+  const pc = c.skeleton.createPose();
+  let moved = 0;
+  for (let f = 0; f < b.clip.frameCount; ++f) {
+    const y = b.clip.frame(f, pb).fk().positions(), z = c.clip.frame(f, pc).fk().positions();
+    for (let k = 0; k < n * 3; ++k) moved = Math.max(moved, Math.abs(y[k] - z[k]));
+  }
+  check(moved === 0 && c.warning === '', `GLB with up 'z': moved ${moved}, warning '${c.warning}'`);
+  for (const o of [pa, pb, pc, a.clip, a.skeleton, b.clip, b.skeleton, c.clip, c.skeleton]) o.dispose();
+}
+
+// ---- the up axis of a BVH file (loadBVH / loadClip options.up, issue 22) ----
+// The capture as a Z-up tool writes it (the variant generator's AKV_Z_UP, studio_variants.h;
+// python/tests/conftest.py's z_up_variant): the whole file turned +90 degrees about X (+Y to
+// +Z), the motion unchanged. Offsets and positions (x, y, z) -> (x, -z, y); a joint's
+// "Zrotation Yrotation Xrotation" keys (a, b, c) turn to "Yrotation Zrotation Xrotation"
+// (-a, b, c), as R Rz(a) R^-1 = Ry(-a), R Ry(b) R^-1 = Rz(b), R Rx(c) R^-1 = Rx(c).
+function zUpVariant(text) {
+  const at = text.indexOf('MOTION');
+  const g9 = (x) => String(Number(x.toPrecision(9)));
+  const channels = [];
+  const head = text.slice(0, at).split('\n').map((line) => {
+    const words = line.trim().split(/\s+/);
+    const indent = line.slice(0, line.length - line.trimStart().length);
+    if (words[0] === 'OFFSET') {
+      const [x, y, z] = words.slice(1, 4).map(Number);
+      return `${indent}OFFSET ${g9(x)} ${g9(-z)} ${g9(y)}`;
+    }
+    if (words[0] === 'CHANNELS') {
+      const names = words.slice(2);
+      const rot = names.filter((n) => n.endsWith('rotation')).join(' ');
+      if (rot !== '' && rot !== 'Zrotation Yrotation Xrotation') throw new Error(`zUpVariant: channels ${rot}`);
+      channels.push(names);
+      return line.replace('Zrotation Yrotation', 'Yrotation Zrotation');
+    }
+    return line;
+  });
+  const lines = text.slice(at + 'MOTION'.length).replace(/^\s+|\s+$/g, '').split('\n');
+  const frames = lines.slice(2).filter((f) => f.trim()).map((frame) => {
+    const values = frame.trim().split(/\s+/).map(Number), out = [];
+    let k = 0;
+    for (const names of channels) {
+      const v = {};
+      names.forEach((name, i) => { v[name] = values[k + i]; });
+      k += names.length;
+      if ('Xposition' in v) out.push(v.Xposition, -v.Zposition, v.Yposition);
+      if ('Zrotation' in v) out.push(-v.Zrotation, v.Yrotation, v.Xrotation);
+    }
+    return out.map(g9).join(' ');
+  });
+  return `${head.join('\n')}MOTION\n${[...lines.slice(0, 2), ...frames].join('\n')}\n`;
+}
+{
+  const file = files.find((f) => /02_01_walk/.test(f)) || files[0];
+  const text = readFileSync(file, 'utf8');
+  const zup = zUpVariant(text);
+  const o = ak.loadBVH(text);
+  const height = o.clip.standingHeight(o.skeleton);
+  const n = o.skeleton.jointCount;
+  const po = o.skeleton.createPose();
+  // worst |axis a of the read copy - sign * axis b of the original| over every joint and frame
+  const worst = (r, map) => {
+    check(r.skeleton.jointCount === n && r.clip.frameCount === o.clip.frameCount, 'Z-up copy: joints and frames');
+    const pr = r.skeleton.createPose();
+    let w = 0;
+    for (let f = 0; f < o.clip.frameCount; ++f) {
+      const x = o.clip.frame(f, po).fk().positions(), y = r.clip.frame(f, pr).fk().positions();
+      for (let j = 0; j < n; ++j)
+        for (const [a, b, sign] of map) w = Math.max(w, Math.abs(y[3 * j + a] - sign * x[3 * j + b]));
+    }
+    pr.dispose();
+    return w;
+  };
+  const same = [[0, 0, 1], [1, 1, 1], [2, 2, 1]], kept = [[0, 0, 1], [1, 2, -1], [2, 1, 1]];
+  check(o.warning === '', `original: warning '${o.warning}'`);
+  const reads = [
+    ["loadBVH auto", ak.loadBVH(zup), same],
+    ["loadBVH up 'auto'", ak.loadBVH(zup, { up: 'auto' }), same],
+    ["loadBVH up 'z'", ak.loadBVH(zup, { up: 'z' }), same],
+    ["loadBVH up 'y'", ak.loadBVH(zup, { up: 'y' }), kept],
+    ["loadClip auto", ak.loadClip(zup), same],
+    ["loadClip up 'z'", ak.loadClip(zup, null, { up: 'z' }), same],
+    ["loadClip up 'y'", ak.loadClip(new TextEncoder().encode(zup), null, { up: 'y' }), kept],
+  ];
+  for (const [what, r, map] of reads) {
+    const w = worst(r, map);
+    // 1e-5 of the height: the text's rounding (%.9g), as Python's and the C reader's tests
+    check(w <= 1e-5 * height, `Z-up copy, ${what}: positions differ by ${w} (height ${height})`);
+    if (/auto/.test(what)) check(/stands along \+Z: read as Z-up \(turned to Y-up\)/.test(r.warning), `Z-up copy, ${what}: warning '${r.warning}'`);
+    if (/'y'/.test(what)) check(r.warning === '', `Z-up copy, ${what}: warning '${r.warning}'`);
+    console.log(`Z-up ${file.split('/').pop()}, ${what}: worst ${(w / height).toExponential(2)} of height${r.warning ? `; warning: ${r.warning}` : ''}`);
+    r.clip.dispose(); r.skeleton.dispose();
+  }
+  for (const [what, call] of [["loadBVH up 'x'", () => ak.loadBVH(zup, { up: 'x' })],
+    ['loadBVH up 2', () => ak.loadBVH(zup, { up: 2 })],
+    ["loadBVH options 'z'", () => ak.loadBVH(zup, 'z')],
+    ["loadClip up 'Z'", () => ak.loadClip(zup, null, { up: 'Z' })]]) {
+    try {
+      const r = call();
+      check(false, `${what} was accepted`);
+      r.clip.dispose(); r.skeleton.dispose();
+    } catch (e) {
+      check(e instanceof AnimkitError && e.statusName === 'AK_ERR_INVALID_ARG' && /up|options/.test(e.message), `${what}: ${e && e.message}`);
+      console.log(`error: ${e.message}`);
+    }
+  }
+  po.dispose(); o.clip.dispose(); o.skeleton.dispose();
 }
 
 // ---- errors are exceptions with the C message and line ----
