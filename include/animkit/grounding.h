@@ -114,7 +114,9 @@ typedef struct ak_foot_ik_state {
     float clear_lift[2];       /* m: how far each foot not planted was lifted last frame to keep
                                   its heel, toe and ankle above the ground (0 in stance) */
     int32_t released[2];       /* a foot in stance that lifted this frame: pushing off its toe
-                                  out of the leg's reach just before its stance ends */
+                                  out of the leg's reach just before its stance ends, or while
+                                  the other foot is in the air, and then while out of reach
+                                  until its heel is down again */
     float due_drop[2];         /* m: a foot not planted: how far the hips, where this frame
                                   leaves them, are above where its leg (0.999 of its bones)
                                   reaches the ground under its heel with the foot as animated;

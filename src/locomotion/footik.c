@@ -1363,25 +1363,35 @@ static void roll_when_out_of_reach(const ak_foot_ik_params *p, const ak_skeleton
 }
 
 /* What neither the planned hips, nor a heel rolling over its toe, nor a shorter landing gives
- * a planted leg (other than one about to push off, which lifts a frame early): the hips drop at
+ * a planted leg (other than one pushing off its toe, which lifts early): the hips drop at
  * once by what it still lacks to reach (up to max_hip_drop),
  * the one place the hips may move faster than physics (a foot planted out of any reach, as a
  * matching transition can leave it); their spring goes on from there. */
 static void last_resort_drop(const ak_foot_ik_params *p, const ak_skeleton *sk,
-                             ak_foot_ik_state *st, const ak_foot_ik_frame *fr, const foot_frame *ff,
+                             ak_foot_ik_state *st, const ak_foot_ik_frame *fr, foot_frame *ff,
                              ak_xform *local, ak_xform *world)
 {
     float extra = 0.0f;
     for (int s = 0; s < 2; ++s) {
         const ak_foot_ik_leg *leg = &p->legs[s];
+        const int was_released = st->released[s] && !(fr->contact[s] & AK_CONTACT_HEEL);
         st->released[s] = 0;
         if (!fr->stance[s]) continue;
         const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
         const float drop = drop_to_reach(world[leg->upper].translation, ff->ankle_target[s], L);
-        /* A foot pushing off its toe that leaves the ground within the stance fade lifts now
-         * (released) instead of pulling the hips down: the leg swings on from full reach. */
-        if (drop > 0.0f && !fr->stance_next[s] && ff->pivot[s]) {
+        /* A foot pushing off its toe out of reach lifts (released) instead of pulling the
+         * hips down when it leaves the ground within the stance fade, or stands alone (the
+         * other foot in the air: the body moves on over it, as on a long stop step down a
+         * hill); once up it stays up while out of reach, after the other foot lands too,
+         * until its heel is down again (a settle brings it down flat). Its ankle rises
+         * straight up by what the leg lacks, so the toe peels off where it stood instead of
+         * sliding on under the clamped leg (0.3-0.6 m/s within 1 cm of the ground), and the
+         * leg swings on from there. */
+        if (drop > 0.0f && (!fr->stance_next[s] || !fr->stance[1 - s] || was_released) &&
+            ff->pivot[s]) {
             st->released[s] = 1;
+            ff->ankle_target[s].y += drop;
+            st->ankle_target[s] = ff->ankle_target[s];
             continue;
         }
         extra = akf_max(extra, drop);

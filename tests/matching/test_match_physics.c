@@ -358,7 +358,9 @@ static void a_toe_looking_at_its_landing_keeps_a_ray(void **state)
 /* A landing's heel ray looks 2 cm behind the heel (AK_LAND_HEEL_MARGIN, the guide walker's):
  * CMU 09_02 run down the stairs from (-4.5,0), a start the straight route's test does not take,
  * landed its heel 2 mm past a tread's edge, on the tread below, and the hips fell 18 cm with it
- * in a frame: -19.8 / +21.3 g against -1.58 / +2.89. */
+ * in a frame: -19.8 / +21.3 g against -1.58 / +2.89. Its skate is asserted too: 10.1 mm/s,
+ * worst 0.34 m/s, while a foot pushing off its toe out of reach slid on under its clamped leg;
+ * 8.9 mm/s, worst 0.17 m/s, since its toe lifts straight up (footik.c last_resort_drop). */
 static void a_heel_landing_past_an_edge_going_down_is_placed(void **state)
 {
     (void)state;
@@ -367,8 +369,7 @@ static void a_heel_landing_past_an_edge_going_down_is_placed(void **state)
     ak_motion_db *db = resampled_db(&src, "locomotion/cmu_09_02_run.bvh", 120.0f);
     const physics_walk r =
         match_route(db, &g, ak_vec3_make(-4.5f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
-    assert_true(within_bounds_but("match 09_02 run, stairs from (-4.5,0)", &r, 0.3f,
-                                  "the stop's landing wait and feet released at the stop"));
+    assert_true(within_bounds("match 09_02 run, stairs from (-4.5,0)", &r, 0.3f));
     ak_motion_db_destroy(db);
     akt_sources_free(&src);
 }
