@@ -1805,9 +1805,14 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
             fr.contact[s] = w->contact[s];
             fr.ground_land[s] = land[s];
             /* (a landing is hidden while the character stands or settles; as the idle pose
-             * fades out at the start the planned hips see it, so they are down in time) */
+             * fades out at the start the planned hips see it, so they are down in time. A foot
+             * still in the air as the walker settles comes down with the settle pose
+             * (foot_contacts): its landing is the ground under its heel, so the planned hips
+             * are down for it by then, not dropped at once as it lands) */
             if (w->stance[s] || (w->idle_w > 0.0f && (w->idle_w >= 1.0f || stopping(w))))
                 fr.ground_land[s].hit = 0;
+            if (!w->stance[s] && w->idle_w > 0.0f && stopping(w) && w->stop_left <= 0.0f)
+                fr.ground_land[s] = hits[FOOT_RAY(s)];
             fr.swing_phase[s] = w->play_phase[s][w->frame_index];
         }
         fr.anim_hip_accel = source_hip_accel(w);
