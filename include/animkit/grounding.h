@@ -94,6 +94,13 @@ typedef struct ak_foot_ik_state {
                                 off a stair edge lands there and is locked there) */
     float liftoff_ground[2]; /* ground height the foot last stood on */
     int32_t has_liftoff[2];
+    float glide_from[2];       /* m: the height a swinging foot's glide starts from: its lift-off
+                                  ground, or where the glide was when its landing moved to
+                                  another tread (a riser or more up or down) in the swing */
+    float glide_at[2];         /* the swing phase the glide starts at (0: lift-off) */
+    float glide_land[2];       /* m: the landing height the glide went to last frame */
+    float glide_last[2];       /* m: the glide's height last frame */
+    int32_t glide_set[2];      /* 1 while glide_land and glide_last hold a swing's last frame */
     float swing_need[2];       /* m: the drop a swinging leg needed last frame to reach (-1 in
                                   stance) */
     float toe_roll[2];         /* radians the foot was turned heel-up about its toe beyond the

@@ -461,6 +461,22 @@ static void foot_settling_in_the_air_lands_with_the_hips_down(void **state)
     assert_true(runs_within(rows, sizeof rows / sizeof rows[0], 3));
 }
 
+/* A step up whose landing moves a tread higher in the swing goes on from where its foot is
+ * (issue 21: CMU 02_02 at 24 fps up the stairs from x = -5.7, knee 104.1 deg at frame 43
+ * against 103.1). Its glide had reached the first tread's height by AK_STEP_OVER of the swing;
+ * at swing phase 0.57 the landing moved to the second tread and the glide, already at full
+ * height, lifted the foot 7.6 cm in one frame under hips that had not risen for it. The glide
+ * now starts again from where it was, over the rest of the swing (footik.c track_glide). Every
+ * bound is asserted. */
+static void step_up_a_tread_higher_goes_on_from_where_it_is(void **state)
+{
+    (void)state;
+    static const stairs_run rows[] = {
+        {"locomotion/cmu_02_02_walk.bvh", 24.0f, -5.7f},
+    };
+    assert_true(stairs_runs_within(rows, sizeof rows / sizeof rows[0]));
+}
+
 /* A run started down a slope sees its first landing as it starts (issue 21: CMU 09_02 at 120 fps
  * on the heightmap from x = -4.8..-4.5, hips -9.10..9.94 g from -4.6 against -1.60..3.50, frames
  * 65-69). The walker hid every landing's ground from the grounding while the idle pose faded
@@ -532,6 +548,7 @@ int main(void)
         cmocka_unit_test(run_down_a_slope_plans_its_first_landing),
         cmocka_unit_test(trailing_toe_out_of_reach_lifts_off),
         cmocka_unit_test(foot_settling_in_the_air_lands_with_the_hips_down),
+        cmocka_unit_test(step_up_a_tread_higher_goes_on_from_where_it_is),
         cmocka_unit_test(every_capture_and_ground_within_physics),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
