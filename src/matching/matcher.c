@@ -159,8 +159,10 @@ struct ak_matcher {
      * toes 2, 3). */
     ak_vec3 query[4], cast[4];
     /* The pose source's own vertical acceleration of the hips at each of the last frames
-     * (source_hip_accel's `now`), m/s^2, newest first; INFINITY: none yet. */
+     * (source_hip_accel's `now`), m/s^2, newest first; INFINITY: none yet; and frames since the
+     * last jump (transition), counted there up to AK_HIP_WINDOW_MAX. */
     float hip_accel_past[AK_HIP_WINDOW_MAX - 1];
+    int32_t jump_age;
 };
 
 enum { AK_SPARE_NONE, AK_SPARE_DEST, AK_SPARE_AHEAD };
@@ -422,7 +424,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->sim_vel = m->sim_acc = m->want_vel = m->searched_want = ak_vec3_make(0, 0, 0);
     memset(m->off_x, 0, sizeof(ak_vec3) * (size_t)m->J * 2);
     m->root_x = m->root_v = m->vel_x = m->vel_v = ak_vec3_make(0, 0, 0);
-    m->root_hist_n = 0;
+    m->root_hist_n = m->jump_age = 0;
     m->turn_x = m->turn_v = 0.0f;
     m->frame = m->db->stand_frame;
     m->frac = 0.0f;
@@ -599,6 +601,7 @@ static void transition(ak_matcher *m, int32_t to, int32_t standing)
     m->vel_x = akv_add(m->vel_x, akv_sub(va, vb));
     m->turn_x += turn_a - turn_b;
     if (from != to) ++m->transitions;
+    m->jump_age = 0;
 }
 
 /* Position (relative to now) and heading of the wanted trajectory t seconds ahead: the
@@ -1461,7 +1464,14 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
  * rate; none while standing on the held stand frame) plus the root offset's that a transition left
  * decaying, the critically damped spring's x'' = -w^2 x - 2 w x' (Holden's form, core/spring.h).
  * Read from the table and the spring's state, never differenced from the posed frames: the same on
- * every build. Called once a frame: it keeps this frame's own figure for the next ones. */
+ * every build. Called once a frame: it keeps this frame's own figure for the next ones.
+ * A jump carries the root's vertical rate over as the new frame's rate read forward (transition,
+ * root_rate), where the shown root moved at the old frame's rate: over the frames its measure
+ * spans, the shown in-place root height's own second difference (root_offset_y's history) counts
+ * too. A 24 fps run played at 60 fps, stopping in flight a frame before its apex, went on at +0.18
+ * m/s where it had risen at +0.38: the shown root -1.54 g against the spring's -0.89, and the
+ * grounding, given that room, lowered the hips 0.59 g more: -1.74 g against -1.65 (CMU subject
+ * 9's runs stopping in flight on the stairs from (-5.4,0): -1.84 g against -1.72). */
 static float source_hip_accel(ak_matcher *m)
 {
     const ak_motion_db *db = m->db;
@@ -1489,6 +1499,13 @@ static float source_hip_accel(ak_matcher *m)
      * falling there (CMU subject 9's runs at 30 fps in cm on the heightmap, the stop: the
      * offset's -1.40 g one frame, the grounding's cap set by the next frame's -1.00 g, the
      * 33 ms measure -1.72 g against -1.51). */
+    if (m->jump_age < n && m->root_hist_n >= 3 && m->root_hist_dt > 0.0f) {
+        const float *h = m->root_hist;
+        const float shown = (h[0] - 2.0f * h[1] + h[2]) / (m->root_hist_dt * m->root_hist_dt);
+        now = akf_min(now, shown);
+        lowest = akf_min(lowest, shown);
+    }
+    if (m->jump_age < AK_HIP_WINDOW_MAX) ++m->jump_age;
     for (int32_t k = 0; k + 1 < n; ++k)
         lowest = akf_min(lowest, m->hip_accel_past[k]);
     for (int32_t k = AK_HIP_WINDOW_MAX - 2; k > 0; --k)
