@@ -1057,8 +1057,6 @@ static ak_vec3 gait_shift(const ak_matcher *m, int s)
  * cancel_offset): held in stance, in a swing toward a known landing a glide
  * (ak_foot_place_glide) from where the stance left it to the decided target; whether its toe
  * ray looks at the landing (halfway to three quarters through that swing, not yet landing). */
-static void restep_start(ak_matcher *m, int s);
-
 /* Foot s's held offset after a change dS of the step scale (the walker's rule,
  * akw_held_offset): a foot the frame has down (planted, released, a landing held back: the
  * frame's foot, which a release fades onto, must not move with the scale either: a released
@@ -1072,23 +1070,14 @@ static void restep_start(ak_matcher *m, int s);
  * shift back from a tread, where the scale rose to 1, for 9 s onto the flat top (its left swings
  * played from halfway on), landed the left foot out of its leg's reach from 13 s on and, held
  * back, never set it down after the stop: 7.8 cm up until the 60 s limit.
- * At the stop the stand frame puts a foot not planted: its held offset goes and it steps there
- * (restep_start; one already stepping keeps its offset). It once went back to the offset its
- * last stance left (the swing's start, phase 0): a 5 cm jump in a frame. */
+ * At the stop a foot not planted keeps it (stop_shifts). */
 static void held_offset(ak_matcher *m, int s, int known, float u, float dS)
 {
     ak_vec3 f = ak_vec3_make(0, 0, 0), rel = ak_vec3_make(0, 0, 0);
     const float phase = known ? u : 0.0f;
     const int down = m->stance[s] || (!m->standing && m->db->contact[2 * m->frame + s]);
     const ak_vec3 h = m->held[s], lift = m->held_lift[s];
-    if (m->standing && !m->stance[s]) {
-        if ((h.x != 0.0f || h.z != 0.0f) && m->p.foot_ik && m->initialized && !m->stepping[s] &&
-            !m->rs[s].step.on) {
-            m->held[s] = m->held_lift[s] = ak_vec3_make(0, 0, 0);
-            restep_start(m, s);
-        }
-        return;
-    }
+    if (m->standing && !m->stance[s]) return;
     if (!down && phase >= 0.5f && (lift.x != 0.0f || lift.z != 0.0f)) {
         m->cancel[s] = akv_add(m->cancel[s], h);
         m->held[s] = m->held_lift[s] = ak_vec3_make(0, 0, 0);
@@ -1241,6 +1230,24 @@ static void touchdown_hold(ak_matcher *m, int s)
     m->fst.shift[s] = akv_add(m->fst.shift[s], t->hold);
 }
 
+/* At the stop the stand frame puts a foot not planted: what the walk left on it goes, its held
+ * offset and its placement shift (the last swing's landing, decided off a stair edge), and it
+ * steps there (restep_start; one already stepping keeps them until it lands). The held offset
+ * once went back to the one its last stance left (the swing's start, phase 0): a 5 cm jump in a
+ * frame. The placement shift stayed: CMU 09_02 at 30 fps on the stairs from (-5.6,0), its right
+ * foot rolled at the stop and stepping anew, landed 0.17 m back off where the stand frame had it,
+ * out of its leg's reach (the planned hips come down for a landing as the frame has it,
+ * ak_foot_ik_state.due_drop's unshifted part), held back 3.8 cm up until the 60 s limit. */
+static void stop_shifts(ak_matcher *m, int s)
+{
+    const ak_vec3 h = m->held[s], ps = m->place_shift[s];
+    if ((h.x == 0.0f && h.z == 0.0f && ps.x == 0.0f && ps.z == 0.0f) || !m->p.foot_ik ||
+        !m->initialized || m->stepping[s] || m->rs[s].step.on)
+        return;
+    m->held[s] = m->held_lift[s] = m->place_shift[s] = m->place_from[s] = ak_vec3_make(0, 0, 0);
+    restep_start(m, s);
+}
+
 static void placement_shift(ak_matcher *m)
 {
     const float dS = m->step_scale - m->placed_scale;
@@ -1266,6 +1273,7 @@ static void placement_shift(ak_matcher *m)
                 m->fik.legs[s].has_toe && open && u >= 0.5f && u <= 0.75f && !contact_ahead(m, s);
         }
         held_offset(m, s, known, u, dS);
+        if (m->standing && !m->stance[s]) stop_shifts(m, s);
         m->fst.shift[s] = akv_add(akv_add(m->place_shift[s], m->cancel[s]), m->held[s]);
         if (m->step_scale != 1.0f) m->fst.shift[s] = akv_add(m->fst.shift[s], gait_shift(m, s));
         step_up_hold(m, s);
