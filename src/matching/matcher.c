@@ -1184,21 +1184,24 @@ static void restep_hold(ak_matcher *m, int s)
 }
 
 /* Foot s as the frame has it down but not planted yet (its stance waits: the stance gate, the
- * planting's fade-in, update_stance) stays where it stands on the ground: from the first frame
- * its point (the heel, or the toe for a toe-only contact) was shown within AK_WALK_SKATE_HEIGHT of
- * its ground, the hold (added to its shift) keeps that point there, so the lock its stance begins
- * with starts there. Without it the foot slid on with the frame's foot over the 3-4 frames of the
- * fade-in (the transition's velocity offset and orientation warping carry the frame's planted
- * foot along: CMU subject 2's start, the right heel 1.0-1.1 m/s; its landings after a jump
- * 0.1-0.6 m/s, 8-12 mm/s of the walks' mean skate). Once planted, the lock holds it and the hold
- * goes. A foot stepping (a re-step until it has carried the foot over, a release, a step up)
- * is held by its step: no hold. One the frame lifts glides out at AK_CANCEL_SPEED. A landing
- * held back out of reach is not held: its leg does not reach the point, and the solve pulled
- * the foot 3 cm off it in a frame. */
+ * planting's fade-in, update_stance; at the stop the stand frame has both feet down) stays where
+ * it stands on the ground: from the first frame its point (the heel, or the toe for a toe-only
+ * contact) was shown within AK_WALK_SKATE_HEIGHT of its ground last frame, the hold (added to its
+ * shift) keeps that point there, up to the frame its stance begins, whose lock starts there.
+ * Without it the foot slid on with the frame's foot over the 3-4 frames of the fade-in (the
+ * transition's velocity offset and orientation warping carry the frame's planted foot along:
+ * CMU subject 2's start, the right heel 1.0-1.1 m/s; its landings after a jump 0.1-0.6 m/s,
+ * 8-12 mm/s of the walks' mean skate), and at the stop with the coast that carries the stand
+ * frame (subject 7 on stairs 0.8-1.3 m/s, subject 9's runs 5-7 mm/s of their mean). Once
+ * planted, the lock holds it and the hold goes. A foot stepping (a re-step until it has carried
+ * the foot over, a release, a step up) is held by its step: no hold. One the frame lifts glides
+ * out at AK_CANCEL_SPEED. A landing held back out of reach is not held: its leg does not reach
+ * the point, and the solve pulled the foot 3 cm off it in a frame. */
 static void touchdown_hold(ak_matcher *m, int s)
 {
     touch_foot *t = &m->touch[s];
-    const int32_t own = m->standing ? 0 : m->db->contact[2 * m->frame + s];
+    const int32_t own =
+        m->standing ? AK_CONTACT_HEEL | AK_CONTACT_TOE : m->db->contact[2 * m->frame + s];
     const int planted = m->stance[s] && m->fst.was_stance[s]; /* its lock holds it */
     const int steps = m->rs[s].step.on ? !ak_restep_carried(&m->rs[s].step)
                                        : m->released[s] || m->rs[s].due || m->stepping[s];
@@ -1209,8 +1212,7 @@ static void touchdown_hold(ak_matcher *m, int s)
     if (!waits) {
         t->on = 0;
     } else if (t->on ? t->toe != toe
-                     : !m->stance[s] && isfinite(ground) &&
-                           shown.y - ground <= AK_WALK_SKATE_HEIGHT) {
+                     : isfinite(ground) && shown.y - ground <= AK_WALK_SKATE_HEIGHT) {
         /* holding begins, or goes over to the other point (a heel lifting: the toe) */
         t->on = 1;
         t->toe = toe;
@@ -1923,6 +1925,16 @@ static void unlock(ak_matcher *m, int s, ak_quat yaw, int crosses)
     }
 }
 
+/* Whether planted foot s is rolled over its toe (the grounding's reach_roll) with its heel up by
+ * more than the stance gate (within it the heel is down, and the hips come down for it): the
+ * stand frame's leg is straight, at the edge of its reach, and a roll begun by the hips' last
+ * millimetre re-stepped the foot 2-3 times at CMU 07_01's and 07_04's stops, each step moving
+ * the stop 0.1-0.3 s (their studio variants stopped 0.2-0.3 s apart). */
+static int rolled_up(const ak_matcher *m, int s)
+{
+    return m->fst.reach_roll[s] && m->fst.sole[s].y - m->sole_ground[s] > m->p.stance_gate;
+}
+
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
  * stance taken over from a new frame (a transition, the stop) begins only once the shown
  * foot, still carrying the transition's offset, has come down to the frame's own height or
@@ -1986,7 +1998,7 @@ static void update_stance(ak_matcher *m)
          * the rest of the stance, which standing never ends) steps anew: released, it lands
          * where its leg reaches (the grounding's shorter landing) with the heel down (a left
          * heel held 29 mm up at CMU subject 2's stop, tests/plugin/test_plugin_matching.c). */
-        if (m->standing && m->stance[s] && !m->released[s] && m->fst.reach_roll[s]) {
+        if (m->standing && m->stance[s] && !m->released[s] && rolled_up(m, s)) {
             m->released[s] = 1;
             ++m->unlocks;
             restep_start(m, s);

@@ -83,8 +83,8 @@ static void plugin_matcher_walks_to_a_target_in_unitys_frame(void **state)
     /* The walk's measures over every frame stepped, beside the database's own: on the flat
      * floor no point below it (issue 21's 5 mm), the knee within max(source, 75) + 25 degrees;
      * the source's hips accelerate both ways. The skate (every heel and toe the database has
-     * down and on the ground, held or not): issue 21's 1 cm/s on average (4.6 mm/s) and at its
-     * worst no faster than the database's own worst (0.17 m/s against subject 2's 0.2785 m/s,
+     * down and on the ground, held or not): issue 21's 1 cm/s on average (3.2 mm/s) and at its
+     * worst no faster than the database's own worst (0.11 m/s against subject 2's 0.2785 m/s,
      * measured in test_match_physics.c's subject 2 rows), since a foot whose stance waits stays
      * where it stands (matcher.c touchdown_hold; before, transitions' landings slid on). */
     ak_plugin_walk_summary sum;
