@@ -158,6 +158,9 @@ struct ak_matcher {
      * point (ak_foot_ik_query_points'): query[k] is that point, cast[k] the ray's (heels 0, 1;
      * toes 2, 3). */
     ak_vec3 query[4], cast[4];
+    /* whether a planted foot's toe ray looks just beyond where its toe is flat this frame
+     * (flat_toe_ray) */
+    int32_t toe_flat[2];
     /* The pose source's own vertical acceleration of the hips at each of the last frames
      * (source_hip_accel's `now`), m/s^2, newest first; INFINITY: none yet; and frames since the
      * last jump (transition), counted there up to AK_HIP_WINDOW_MAX. */
@@ -460,7 +463,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     memset(m->rs, 0, sizeof m->rs);
     memset(m->touch, 0, sizeof m->touch);
     m->spare[0] = m->spare[1] = m->spare[2] = AK_SPARE_NONE;
-    m->contact[0] = m->contact[1] = 0;
+    m->contact[0] = m->contact[1] = m->toe_flat[0] = m->toe_flat[1] = 0;
     m->source_contact[0] = m->source_contact[1] = 0;
     m->offset_lift[0] = m->offset_lift[1] = 0.0f;
     memset(m->place_from, 0, sizeof m->place_from);
@@ -1421,6 +1424,41 @@ static ak_vec3 land_heel_ray(ak_vec3 land, ak_vec3 land_toe, ak_vec3 shift)
     return len > 1e-3f ? akv_add(at, akv_scale(d, AK_LAND_HEEL_MARGIN / len)) : at;
 }
 
+static int tread(const ak_ground_hit *g);
+
+/* Metres beyond a planted foot's flat toe its toe ray looks (flat_toe_ray). */
+#define AK_TOE_FLAT_MARGIN 0.01f
+
+/* A planted foot on its heel (its lock on the heel, on a tread, its toe over the heel's own
+ * ground last frame) casts its toe ray AK_TOE_FLAT_MARGIN beyond where its toe is with the foot
+ * flat on the heel's lock (q: the heel's query point; the animated heel-to-toe offset), not where
+ * the last solve left the toe (ak_foot_ik_query_points). A heel planted just short of a riser up
+ * turns its foot toe-up against the riser, which pulls the toe back over the tread below; cast
+ * there, the next ray found that tread, the foot lay flat again with its toe in the riser, and so
+ * on every other frame (CMU 02_01 at 30 fps up the stairs from (-6,0): the right heel landed
+ * 0.114 m short of an edge after a jump late in the swing, the toe 150 mm inside the riser on
+ * every second frame of the stance); and a toe planted 7 mm short of a riser pushed off into it
+ * (CMU 02_03 run at 30 fps from (-4.6,0): 121.7 mm; turned up, its toe lock is 3.9 cm short). A
+ * tread a riser or more below the heel's (its own tread's edge going down, within the margin) is
+ * not the toe's: the toe stays level with the heel (spare_hits). */
+static void flat_toe_ray(ak_matcher *m, const ak_vec3 q[2], ak_vec3 qt[2])
+{
+    for (int s = 0; s < 2; ++s) {
+        m->toe_flat[s] = m->p.foot_ik && m->initialized && m->stance[s] &&
+                         (m->contact[s] & AK_CONTACT_HEEL) && m->fik.legs[s].has_toe &&
+                         m->fst.was_stance[s] && m->fst.lock_weight[s] >= 1.0f &&
+                         !m->fst.lock_toe[s] && tread(&m->fst.heel_hit[s]) &&
+                         fabsf(m->toe_ground[s] - m->sole_ground[s]) < AK_FLOOR_STEP_MIN;
+        if (!m->toe_flat[s]) continue;
+        const ak_vec3 h = ak_foot_ik_sole(&m->fik, m->world, s);
+        const ak_vec3 t = ak_foot_ik_toe(&m->fik, m->world, s);
+        const float dx = t.x - h.x, dz = t.z - h.z, len = sqrtf(dx * dx + dz * dz);
+        const float k = len > 1e-3f ? 1.0f + AK_TOE_FLAT_MARGIN / len : 1.0f;
+        qt[s].x = q[s].x + dx * k;
+        qt[s].z = q[s].z + dz * k;
+    }
+}
+
 /* The rays of this frame: the centre, each heel's query point (the locked point in stance,
  * the animated sole otherwise) and each toe's (or, while its placement is decided, its
  * landing toe's), after placing the pose on the current floor; each swinging foot's landing. */
@@ -1435,6 +1473,7 @@ static void frame_rays(ak_matcher *m, ak_ground_ray *rays)
         m->query[2 + s] = qt[s];
     }
     fade_query(m, q, qt);
+    flat_toe_ray(m, q, qt);
     for (int s = 0; s < 2; ++s) {
         m->cast[s] = q[s];
         m->cast[2 + s] = qt[s];
@@ -2124,6 +2163,12 @@ int32_t ak_matcher_ground_rays(ak_matcher *m, ak_ground_ray *rays, int32_t capac
 static void spare_hits(ak_matcher *m, const ak_ground_hit *hits, ak_ground_hit *h)
 {
     memcpy(h, hits + 1, sizeof(ak_ground_hit) * (AK_MATCHER_RAY_COUNT - 1));
+    for (int s = 0; s < 2; ++s) { /* flat_toe_ray's: a riser up, or level with the heel */
+        ak_ground_hit *toe = &h[2 + s];
+        if (m->toe_flat[s] && tread(toe) && tread(&h[s]) &&
+            h[s].height - toe->height >= AK_FLOOR_STEP_MIN)
+            *toe = h[s];
+    }
     for (int k = 0; k < 4; ++k) {
         ak_ground_hit *g = &h[k];
         const ak_vec3 a = m->cast[k], b = m->query[k];
