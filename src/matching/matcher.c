@@ -1199,7 +1199,8 @@ static void restep_hold(ak_matcher *m, int s)
  * planted, the lock holds it and the hold goes. A foot stepping (a re-step until it has carried
  * the foot over, a release, a step up) is held by its step: no hold. One the frame lifts glides
  * out at AK_CANCEL_SPEED. A landing held back out of reach is not held: its leg does not reach
- * the point, and the solve pulled the foot 3 cm off it in a frame. */
+ * the point, and the solve pulled the foot 3 cm off it in a frame (it is kept off the ground
+ * instead, AK_HELD_CLEAR). */
 static void touchdown_hold(ak_matcher *m, int s)
 {
     touch_foot *t = &m->touch[s];
@@ -1699,6 +1700,14 @@ static int reopen_placement(const ak_matcher *m, int s, const ak_ground_hit *lan
            fabsf(land->height - m->place_ground[s]) >= AK_FLOOR_STEP_MIN;
 }
 
+/* m: how far above the ground a landing held back out of reach (out_of_reach) is kept, more than
+ * AK_WALK_SKATE_HEIGHT: its leg does not reach the ground, so no point of it stands on the ground
+ * (the grounding's swing clearance, which moves at most swing_height_rate). Let down, its toe
+ * came down onto the ground and slid along it toward where the frame has the foot as the
+ * transition's offset died away: CMU subject 7 on stairs 2.5 m/s, a held-out slow walk at 30 fps
+ * 1.1-2.7 m/s on flat ground, the CLI's walk to a target behind 0.89 m/s. */
+#define AK_HELD_CLEAR 0.015f
+
 /* The floor the pose stands on follows the ground under the feet (a critically damped
  * spring, as the walker's), then the feet go on the ground with foot IK. `hit` holds the
  * hits of the two sole rays, the two toe rays, then the two landing rays. */
@@ -1775,7 +1784,9 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
     }
     /* The walker's grounding call: m->fik was validated in ak_matcher_create and does not
      * change, so no per-frame validation (ak_foot_ik_run's). */
-    const float lift[2] = {ak_restep_lift(&m->rs[0].step), ak_restep_lift(&m->rs[1].step)};
+    float lift[2];
+    for (int s = 0; s < 2; ++s)
+        lift[s] = akf_max(ak_restep_lift(&m->rs[s].step), m->held_back[s] ? AK_HELD_CLEAR : 0.0f);
     return ak_foot_ik_solve_lifted(&m->fik, &m->fst, &fr, lift, m->local, m->world, err);
 }
 

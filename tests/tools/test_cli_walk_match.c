@@ -74,9 +74,11 @@ static void walk_match_from_a_library_folder(void **state)
              g_bin, dir, g_out);
     assert_int_equal(run(cmd, last, sizeof last), 0);
     assert_true(json_number(last, "final_distance") <= 0.3);
-    /* skate: measured (turning on the spot a landing held back out of reach comes down on the
-     * ground still sweeping with the turn: 11.4 mm/s, worst 0.89 m/s) */
-    assert_true(json_number(last, "max_skate") >= json_number(last, "skate"));
+    /* skate: the same bounds, since a foot whose stance waits stays where it stands and a landing
+     * held back out of reach is kept off the ground (matcher.c): turning on the spot that landing
+     * came down onto ground still sweeping with the turn (15.6 mm/s, worst 0.89 m/s) */
+    assert_true(json_number(last, "skate") < 0.01);
+    assert_true(json_number(last, "max_skate") <= 0.552);
     char path[1300], line[1024];
     snprintf(path, sizeof path, "%s/behind/walk.csv", g_out);
     FILE *f = fopen(path, "r");
