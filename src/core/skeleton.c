@@ -1,6 +1,7 @@
 /* Skeleton construction, FK and pose queries. */
 #include "animkit/skeleton.h"
 #include "core/xform_inline.h"
+#include "core/skeleton_internal.h"
 #include "core/simd.h"
 
 #include <assert.h>
@@ -179,6 +180,12 @@ static void fk_range(const ak_skeleton *s, const ak_xform *AK_RESTRICT local,
 void ak_fk(const ak_skeleton *s, const ak_xform *AK_RESTRICT local, ak_xform *AK_RESTRICT model)
 {
     fk_range(s, local, model, 0, s->joint_count);
+}
+
+void ak_fk_range(const ak_skeleton *s, const ak_xform *local, ak_xform *model, int32_t begin,
+                 int32_t end)
+{
+    fk_range(s, local, model, begin, end);
 }
 
 void ak_fk_subtree(const ak_skeleton *s, const ak_xform *local, ak_xform *model, int32_t joint)

@@ -8,6 +8,7 @@
 #include "core/busy.h"
 #include "animkit/walker.h"
 #include "animkit/walkmetrics.h"
+#include "core/skeleton_internal.h"
 #include "core/spring.h"
 #include "core/xform_inline.h"
 #include "anim/clip_internal.h"
@@ -1176,6 +1177,29 @@ static ak_vec3 gait_shift(const ak_walker *w, int32_t s)
     return akv_sub(gait_scaled(w, rel), rel);
 }
 
+/* FK of the placed pose. With foot IK the joints below each foot (toes, end sites) are left
+ * out: the grounding reads each foot's own transform only, and its legs' solve runs FK over
+ * each leg from the hip (solve_legs: ak_limb_ik_run), which writes them. */
+static void placed_fk(ak_walker *w)
+{
+    const ak_skeleton *sk = w->m->skeleton;
+    int32_t f0 = w->fik.legs[0].foot, f1 = w->fik.legs[1].foot;
+    if (f0 > f1) {
+        const int32_t f = f0;
+        f0 = f1;
+        f1 = f;
+    }
+    /* (one foot below the other: all of it) */
+    if (!w->p.foot_ik || f0 < 0 || f1 < sk->subtree_end[f0]) {
+        ak_fk(sk, w->local, w->world);
+        return;
+    }
+    const int32_t e0 = sk->subtree_end[f0], e1 = sk->subtree_end[f1];
+    ak_fk_range(sk, w->local, w->world, 0, f0 + 1);
+    ak_fk_range(sk, w->local, w->world, e0, f1 + 1);
+    ak_fk_range(sk, w->local, w->world, e1, w->J);
+}
+
 /* Places the in-place pose on the character transform and runs FK. */
 static void place_pose(ak_walker *w)
 {
@@ -1185,7 +1209,7 @@ static void place_pose(ak_walker *w)
     ch.translation = akv_make(w->pos.x, w->floor_y - w->m->floor_y, w->pos.z);
     w->local[0] = akx_mul(ch, w->local[0]);
     w->anim_root_y = w->local[0].translation.y - ch.translation.y;
-    ak_fk(w->m->skeleton, w->local, w->world);
+    placed_fk(w);
 }
 
 /* The frame nearest the time of what plays: the segment's (clamped), else the cycle's. */
