@@ -998,7 +998,9 @@ static ak_vec3 steer_guide(ak_walker *w, float dt, float t0, int32_t play0, ak_v
     const int32_t c0 = (int32_t)floorf(t0 / dur), c1 = (int32_t)floorf(t1 / dur);
     if (c1 != c0) ++w->cycle;
     const float turn = steer_turn(w, dt, c1 != c0);
-    ak_vec3 move = akq_rotate(ak_quat_yaw(w->heading + 0.5f * turn), d_local);
+    /* (no turn: the heading's own yaw, which w->yaw holds) */
+    const ak_quat half = turn == 0.0f ? w->yaw : ak_quat_yaw(w->heading + 0.5f * turn);
+    ak_vec3 move = akq_rotate(half, d_local);
     move = akv_scale(move, (stopping(w) ? w->stop_scale : 1.0f) * w->step_scale);
     /* The guide turns by the steering and by the clip's net turning per loop (zero for the
      * heading-neutral cycles walk motions make); the character's heading is the guide's plus
