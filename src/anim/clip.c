@@ -107,8 +107,7 @@ int32_t ak_clip_prepare_cubic(ak_clip *c)
 
 float ak_clip_duration(const ak_clip *c)
 {
-    if (!c) return 0.0f;
-    return (float)(c->loop ? c->frame_count : c->frame_count - 1) * c->frame_time;
+    return c ? clip_duration(c) : 0.0f;
 }
 
 ak_clip *ak_clip_clone(const ak_clip *c)

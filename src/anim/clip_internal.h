@@ -15,6 +15,13 @@ typedef struct key_span {
     float alpha;
 } key_span;
 
+/* ak_clip_duration of a clip that is not NULL, inline for callers that ask it every frame (the
+ * walker, five times a frame). */
+AK_INLINE float clip_duration(const ak_clip *c)
+{
+    return (float)(c->loop ? c->frame_count : c->frame_count - 1) * c->frame_time;
+}
+
 /* fmodf(t, d) for finite t >= d > 0 with t / d < 2^24, to the bit, without fmodf's bit-by-bit
  * loop (85 instructions a call, most of a looping clip's locate once the time is past its
  * first period). The remainder is exact: t - k d with k = floor(t / d). In double, k d is

@@ -518,7 +518,7 @@ static int captured_start_fits(const ak_walker *w)
     if (!has_segment(w, AK_SEGMENT_START)) return 0;
     const ak_walk_segment *g = &w->m->segment[AK_SEGMENT_START];
     ak_vec3 d;
-    ak_root_motion_delta(g->root, 0.0f, ak_clip_duration(g->clip), &d, NULL);
+    ak_root_motion_delta(g->root, 0.0f, clip_duration(g->clip), &d, NULL);
     return distance_to_target(w) > akv_len(d) + w->p.arrival_radius;
 }
 
@@ -682,7 +682,7 @@ static ak_vec3 captured_stop_travel(const ak_walker *w, float entry)
     ak_vec3 dp, ds;
     float dh;
     ak_root_motion_delta(w->m->root, w->clip_time, entry, &dp, &dh);
-    ak_root_motion_delta(g->root, 0.0f, ak_clip_duration(g->clip), &ds, NULL);
+    ak_root_motion_delta(g->root, 0.0f, clip_duration(g->clip), &ds, NULL);
     return akv_add(dp, akq_rotate(ak_quat_yaw(dh), ds));
 }
 
@@ -720,7 +720,7 @@ static int plan_captured_stop(ak_walker *w, float dur, float d)
     const ak_walk_segment *g = &w->m->segment[AK_SEGMENT_STOP];
     if (!g->clip || !g->root || w->play != AK_WALKER_PLAY_LOOP) return 0;
     ak_vec3 ds;
-    ak_root_motion_delta(g->root, 0.0f, ak_clip_duration(g->clip), &ds, NULL);
+    ak_root_motion_delta(g->root, 0.0f, clip_duration(g->clip), &ds, NULL);
     if (d > 3.0f * w->m->stride_length + akv_len(ds) + w->p.arrival_radius) return 0;
     const float first = ceilf(w->clip_time / dur) * dur;
     float best_e = INFINITY, best_w = 0.0f, best_len = 0.0f;
@@ -738,7 +738,7 @@ static int plan_captured_stop(ak_walker *w, float dur, float d)
     if (k < 0.7f || k > 1.3f || !faces_target(w, d)) return 0;
     w->phase = AK_WALKER_PHASE_STOP_APPROACH;
     w->stop_entry = best_w;
-    w->stop_left = best_w - w->clip_time + ak_clip_duration(g->clip);
+    w->stop_left = best_w - w->clip_time + clip_duration(g->clip);
     aim_captured_stop(w);
     return 1;
 }
@@ -899,7 +899,7 @@ static float advance_segment(ak_walker *w, float dt, ak_vec3 *d, float *dh)
 {
     const int32_t seg = PLAY_SEGMENT(w->play);
     const ak_walk_segment *g = &w->m->segment[seg];
-    const float dur = ak_clip_duration(g->clip), t0 = w->seg_time;
+    const float dur = clip_duration(g->clip), t0 = w->seg_time;
     const float t1 = t0 + dt < dur ? t0 + dt : dur;
     ak_root_motion_delta(g->root, t0, t1, d, dh);
     w->seg_time = t1;
@@ -991,7 +991,7 @@ static float steer_turn(ak_walker *w, float dt, int new_cycle)
 static ak_vec3 steer_guide(ak_walker *w, float dt, float t0, int32_t play0, ak_vec3 d_local)
 {
     const ak_walk_motion *m = w->m;
-    const float dur = ak_clip_duration(m->clip);
+    const float dur = clip_duration(m->clip);
     const float t1 = w->clip_time;
     /* Cycle boundary: the guide takes the character's place (it always has it) and turns to
      * the target. Continuous steering re-aims every frame. */
@@ -1021,13 +1021,13 @@ static ak_vec3 steer_guide(ak_walker *w, float dt, float t0, int32_t play0, ak_v
  * (float sampling of a periodic clip). */
 static void advance_clocks(ak_walker *w, float dt)
 {
-    const float dur = ak_clip_duration(w->m->clip);
+    const float dur = clip_duration(w->m->clip);
     if (!stopping(w) && w->clip_time > 1000.0f * dur)
         w->clip_time -= floorf(w->clip_time / dur) * dur;
     w->time += (double)dt;
     w->idle_time += (double)dt;
-    if (w->idle && w->idle->loop && w->idle_time > 1000.0 * (double)ak_clip_duration(w->idle))
-        w->idle_time = fmod(w->idle_time, (double)ak_clip_duration(w->idle));
+    if (w->idle && w->idle->loop && w->idle_time > 1000.0 * (double)clip_duration(w->idle))
+        w->idle_time = fmod(w->idle_time, (double)clip_duration(w->idle));
     w->dt = dt;
 }
 
@@ -1070,7 +1070,7 @@ static int32_t walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_er
     }
     const int32_t play0 = w->play;
     w->rate_last = w->rate;
-    plan_stop(w, ak_clip_duration(w->m->clip));  /* 2 */
+    plan_stop(w, clip_duration(w->m->clip));     /* 2 */
     const ak_vec3 d_local = advance_play(w, dt); /* 3 */
     rest_phase(w);
     const ak_vec3 move = steer_guide(w, dt, t0, play0, d_local); /* 4 */
@@ -1223,7 +1223,7 @@ static int32_t cycle_frame(const ak_walker *w)
         const int32_t f = (int32_t)floorf(w->seg_time / c->frame_time + 0.5f);
         return f < 0 ? 0 : (f >= c->frame_count ? c->frame_count - 1 : f);
     }
-    const float dur = ak_clip_duration(m->clip);
+    const float dur = clip_duration(m->clip);
     const float tc = w->clip_time - floorf(w->clip_time / dur) * dur;
     const int32_t f = (int32_t)floorf(tc / m->clip->frame_time + 0.5f);
     return ((f % m->clip->frame_count) + m->clip->frame_count) % m->clip->frame_count;
@@ -1938,7 +1938,7 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     memset(s, 0, sizeof *s);
     s->time = (float)w->time;
     s->elapsed = w->time;
-    const float dur = ak_clip_duration(w->m->clip);
+    const float dur = clip_duration(w->m->clip);
     s->clip_time = w->clip_time - floorf(w->clip_time / dur) * dur;
     s->cycle = w->cycle;
     s->position = w->pos;
