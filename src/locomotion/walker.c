@@ -101,10 +101,13 @@ struct ak_walker {
     float loop_heading;  /* the clip's net turn per loop (ak_root_motion_loop) */
     int32_t cycle;
     float idle_w;
-    float rate;       /* playback rate of the walk clip, 0..1 */
-    float rate_last;  /* the rate last frame (the source hips' acceleration as played) */
-    float stop_left;  /* stopping: clip seconds until the stop frame */
-    float stop_scale; /* stopping: the travel to the stop is scaled to end at the target */
+    float rate;           /* playback rate of the walk clip, 0..1 */
+    float rate_last;      /* the rate last frame (the source hips' acceleration as played) */
+    float rate_accel_max; /* the most rate' it reads: twice the ramps' (source_hip_accel) */
+    float window_dt;      /* the frame time hip_window was counted for (0: none yet) */
+    int32_t hip_window;   /* akw_hip_window(window_dt) */
+    float stop_left;      /* stopping: clip seconds until the stop frame */
+    float stop_scale;     /* stopping: the travel to the stop is scaled to end at the target */
     /* Walking: the root's travel is scaled by step_scale (1 on gentle ground), which follows
      * step_goal (step_goal_of) through a critically damped spring (step_scale_v its rate):
      * shorter steps where the ground between the footholds is steep (shorter_steps). */
@@ -468,6 +471,8 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     if (!w) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     w->m = m;
     w->p = *p;
+    w->rate_accel_max = 2.0f / fmaxf(fminf(p->start_time, p->stop_time), 1e-3f);
+    w->hip_window = 1; /* (akw_hip_window of no frame time) */
     /* Foot IK rig from the humanoid map and the motion's calibration, unless given. */
     w->fik = p->foot;
     w->fik.skeleton = m->skeleton; /* the walker poses the walk motion's skeleton */
@@ -1121,7 +1126,7 @@ static float table_accel_at(const float *a, int32_t n, int loop, float u, float 
  * frame's, a correction falling at 0.5 g beside the source's +0.9 g let the 33 ms measure
  * reach -1.34 g against a bound of -1.27 g one frame later, when the source's own went to
  * -0.87 g). */
-static float source_hip_accel(const ak_walker *w)
+static float source_hip_accel(ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
     const int loop = w->play == AK_WALKER_PLAY_LOOP;
@@ -1134,13 +1139,17 @@ static float source_hip_accel(const ak_walker *w)
      * the source's acceleration scales by rate^2 and its velocity adds rate' times itself. */
     const int rated = loop && w->phase != AK_WALKER_PHASE_STOP_APPROACH;
     const float r = rated ? w->rate : 1.0f;
-    /* rate' at most twice the ramps' (1 / start_time, 1 / stop_time): a restart's jump of the
-     * rate is no acceleration of the hips. */
-    const float dr_max = 2.0f / fmaxf(fminf(w->p.start_time, w->p.stop_time), 1e-3f);
+    /* rate' at most twice the ramps' (rate_accel_max: 1 / start_time, 1 / stop_time): a
+     * restart's jump of the rate is no acceleration of the hips. */
+    const float dr_max = w->rate_accel_max;
     const float dr =
         rated && w->dt > 0.0f ? akf_clamp((w->rate - w->rate_last) / w->dt, -dr_max, dr_max) : 0.0f;
     const float step = w->dt * r / c->frame_time; /* table frames per walker frame */
-    const int32_t win = akw_hip_window(w->dt);
+    if (w->dt != w->window_dt) { /* (counted again only when the frame time changes) */
+        w->window_dt = w->dt;
+        w->hip_window = akw_hip_window(w->dt);
+    }
+    const int32_t win = w->hip_window;
     float least = table_accel_at(a, n, loop, u, r, dr);
     for (int32_t k = 1; k < win;
          ++k) { /* fminf(least, v) inline: least < v ? least : v, NaN aside */
