@@ -1169,7 +1169,7 @@ static ak_vec3 travel_dir(const ak_walker *w)
 
 /* An offset from the character's place (world) in the shorter stride: its part along the
  * travel scaled by step_scale, the part across kept (the feet stay as wide apart). */
-static ak_vec3 gait_scaled(const ak_walker *w, ak_vec3 v)
+static inline ak_vec3 gait_scaled(const ak_walker *w, ak_vec3 v)
 {
     if (w->step_scale == 1.0f) return v;
     const ak_vec3 f = travel_dir(w);
