@@ -259,7 +259,7 @@ static ak_vec3 clamp_normal(ak_vec3 n, float cos_max, float sin_max)
 
 /* Weighted blend of two rotations; exact at the ends, nlerp between (the weights fade over a
  * few frames, where nlerp and slerp differ by far less than a degree). */
-static ak_quat blend_rot(ak_quat a, ak_quat b, float w)
+static inline ak_quat blend_rot(ak_quat a, ak_quat b, float w)
 {
     if (!(w > 0.0f)) return a;
     if (w >= 1.0f) return b;
