@@ -1103,7 +1103,7 @@ void ak_walker_set_position(ak_walker *w, ak_vec3 position)
  * to key 0 (clamped at n - 1 it read the last key a frame too long: at 24 fps, where the 33 ms
  * measure is one frame, CMU 09_01's run read -0.50 g for its hips where they fell at -0.69 g,
  * and a grounding bounded by that figure took the measure to -1.39 g, bound -1.33). */
-static float table_accel_at(const float *a, int32_t n, int loop, float u, float r, float dr)
+static inline float table_accel_at(const float *a, int32_t n, int loop, float u, float r, float dr)
 {
     if (loop) { /* (the truncation of a quotient in [0, 2^23) is its floorf) */
         const float q = u / (float)n;
