@@ -246,7 +246,7 @@ static float approach(float v, float goal, float step)
 }
 
 /* The ground normal tipped back toward +Y so it is at most max_tilt from vertical. */
-static ak_vec3 clamp_normal(ak_vec3 n, float cos_max, float sin_max)
+static inline ak_vec3 clamp_normal(ak_vec3 n, float cos_max, float sin_max)
 {
     n = akv_normalize_or(n, akv_make(0, 1, 0));
     if (n.y < 0.0f) n = akv_scale(n, -1.0f);
