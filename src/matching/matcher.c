@@ -159,8 +159,9 @@ struct ak_matcher {
      * toes 2, 3). */
     ak_vec3 query[4], cast[4];
     /* whether a planted foot's toe ray looks just beyond where its toe is flat this frame
-     * (flat_toe_ray) */
-    int32_t toe_flat[2];
+     * (flat_toe_ray), and whether it found a tread a riser up there (the foot turned toe-up
+     * against the riser: a re-step starts from its toe, restep_hold) */
+    int32_t toe_flat[2], toe_up[2];
     /* The pose source's own vertical acceleration of the hips at each of the last frames
      * (source_hip_accel's `now`), m/s^2, newest first; INFINITY: none yet; and frames since the
      * last jump (transition), counted there up to AK_HIP_WINDOW_MAX. */
@@ -464,7 +465,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     memset(m->touch, 0, sizeof m->touch);
     m->spare[0] = m->spare[1] = m->spare[2] = AK_SPARE_NONE;
     m->contact[0] = m->contact[1] = m->toe_flat[0] = m->toe_flat[1] = 0;
-    m->source_contact[0] = m->source_contact[1] = 0;
+    m->source_contact[0] = m->source_contact[1] = m->toe_up[0] = m->toe_up[1] = 0;
     m->offset_lift[0] = m->offset_lift[1] = 0.0f;
     memset(m->place_from, 0, sizeof m->place_from);
     memset(m->place_shift, 0, sizeof m->place_shift);
@@ -1164,7 +1165,10 @@ static int lifts_first(const ak_matcher *m, int s)
  * without it (its heel, the placement's shift in fst.shift) is the step's end point; a step due
  * begins from where the foot was shown (its duration and height from the distance), one under
  * way goes on (waiting up while the stop's end point still coasts faster than
- * AK_RESTEP_LAND_SPEED); its hold joins the shift. */
+ * AK_RESTEP_LAND_SPEED); its hold joins the shift. A foot turned toe-up against a riser
+ * (toe_up) begins from where its heel is with the foot flat and its toe where it was: from its
+ * heel, the foot flattened as its lock faded and swept the toe forward into the riser (CMU 02_01
+ * at 30 fps up the stairs from (-6,0): a jump released the right foot, 57.7 mm). */
 static void restep_hold(ak_matcher *m, int s)
 {
     const ak_vec3 heel = ak_foot_ik_sole(&m->fik, m->world, s);
@@ -1174,7 +1178,12 @@ static void restep_hold(ak_matcher *m, int s)
     const int moving = m->rs[s].has_at && m->dt > 0.0f && mx * mx + mz * mz > most * most;
     if (m->rs[s].due) {
         m->rs[s].due = 0;
-        const ak_vec3 from = m->fst.sole[s];
+        ak_vec3 from = m->fst.sole[s];
+        if (m->toe_up[s]) { /* its toe stays where it is: the heel's place with the foot flat */
+            const ak_vec3 toe = ak_foot_ik_toe(&m->fik, m->world, s);
+            from.x = m->fst.toe[s].x - (toe.x - heel.x);
+            from.z = m->fst.toe[s].z - (toe.z - heel.z);
+        }
         const float dx = at.x - from.x, dz = at.z - from.z;
         ak_restep_begin(&m->rs[s].step, from, sqrtf(dx * dx + dz * dz));
     } else if (m->rs[s].step.on) {
@@ -2179,6 +2188,8 @@ static void spare_hits(ak_matcher *m, const ak_ground_hit *hits, ak_ground_hit *
         if (m->toe_flat[s] && tread(toe) && tread(&h[s]) &&
             h[s].height - toe->height >= AK_FLOOR_STEP_MIN)
             *toe = h[s];
+        m->toe_up[s] = m->toe_flat[s] && tread(toe) && tread(&h[s]) &&
+                       toe->height - h[s].height >= AK_FLOOR_STEP_MIN;
     }
     for (int k = 0; k < 4; ++k) {
         ak_ground_hit *g = &h[k];
