@@ -164,8 +164,8 @@ static void at_in_period(const ak_root_motion *rm, float t, ak_vec3 *pos, float 
 
 /* at_in_period, from the memo (may be NULL) when it holds time t of rm: the same bits, t being
  * the whole input (-0 and +0 give the same answer: both read frame 0). */
-static void period_at(const ak_root_motion *rm, ak_root_period_memo *memo, float t, ak_vec3 *pos,
-                      float *head)
+static inline void period_at(const ak_root_motion *rm, ak_root_period_memo *memo, float t,
+                             ak_vec3 *pos, float *head)
 {
     if (!memo) {
         at_in_period(rm, t, pos, head);
