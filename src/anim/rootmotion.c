@@ -148,7 +148,7 @@ float ak_root_motion_duration(const ak_root_motion *rm)
 }
 
 /* Position/heading inside one period, t in [0, duration]. */
-static void at_in_period(const ak_root_motion *rm, float t, ak_vec3 *pos, float *head)
+static inline void at_in_period(const ak_root_motion *rm, float t, ak_vec3 *pos, float *head)
 {
     float ft = t / rm->frame_time;
     const int32_t last = rm->loop ? rm->frame_count : rm->frame_count - 1;
