@@ -413,8 +413,8 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
  * (*step_up set); on a slope, or down, it glides over the whole swing (the ground under the
  * heel holds it up going down). The foot's glide (swing_glide) and, for the guide walker, its
  * foothold under the floor (ak_floor_support): one rule, so the hips rise with the foot. */
-static float step_glide(float from, const ak_ground_hit *land, const ak_ground_hit *g,
-                        float swing_phase, int *step_up)
+static inline float step_glide(float from, const ak_ground_hit *land, const ak_ground_hit *g,
+                               float swing_phase, int *step_up)
 {
     const float rise = land->height - from;
     *step_up = rise > 0.0f && land->normal.y >= AK_LEVEL_COS && g->normal.y >= AK_LEVEL_COS;
