@@ -310,6 +310,7 @@ typedef struct foot_frame {
     int has_foothold[2];
     const akf_foot_points *pts; /* the caller's query points (akf_foot_ik_query), or NULL */
     float step_lift[2]; /* m: a re-step's lift over those floors (ak_foot_ik_solve_lifted) */
+    int standing;       /* the pose source stands (ak_foot_ik_solve_lifted) */
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -378,7 +379,14 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
         st->pivot_weight[s] =
             approach(st->pivot_weight[s], roll ? 1.0f : 0.0f, p->stance_fade_rate * dt);
     if (fr->stance[s] && p->lock_feet) {
-        const ak_vec3 anim = pivot ? ff->toe_a[s] : ff->heel_a[s];
+        ak_vec3 anim = pivot ? ff->toe_a[s] : ff->heel_a[s];
+        /* standing (the pose source's stop) a landing heel's lock starts where the foot was
+         * shown, not where its frame has it: the solve holds a landing foot within its leg's
+         * reach (swing_within_reach), and at CMU 09_02's stop (24 fps, stairs from (-5.4,0)) a
+         * lock at the frame's heel, 17 mm farther from the hips than the shown foot, was 15.7 mm
+         * out of reach: rolled, released, stepped anew */
+        if (ff->standing && !pivot && st->initialized && !st->was_stance[s])
+            anim = akv_make(st->sole[s].x, anim.y, st->sole[s].z);
         if (!st->was_stance[s] || !st->initialized) {
             const float w = st->initialized ? st->lock_weight[s] : 0.0f;
             st->lock_point[s] = akv_lerp(anim, st->lock_point[s], w);
@@ -798,13 +806,29 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
     if (!fr->stance[s] && fr->ground[s].hit) {
         /* the ankle with the heel on its ground, the foot as animated; for the pose source's
          * landing hold (ak_foot_ik_state.due_drop) moved by its placement shift as heel_a is (a
-         * matching transition's offset held in the foot lands with it) */
+         * matching transition's offset held in the foot lands with it). Standing (the pose
+         * source's stop) the foot comes down flat, as far as its flat alignment has faded in:
+         * the ankle a sole height over its heel point, as leg_target puts it; the drop is the
+         * larger of the two. A stand frame's foot on its toes (the ankle 2 cm over its heel
+         * point and 9 cm ahead of it: CMU 09_02 at 24 fps) lands 9 cm farther from the hips
+         * than it is shown: planned for as shown, it landed 17 mm out of the leg's reach,
+         * rolled, and the hips dropped at -4.9 g. The flat drop alone, smaller for a foot shown
+         * heel down, left CMU 09_01 at 30 fps (stairs from (-5.9,0)) 14 mm out of reach. */
         const ak_vec3 ankle = lifted(world[leg->foot].translation, ff->lift);
-        const ak_vec3 down =
-            akv_make(ankle.x, fr->ground[s].height + ankle.y - ff->heel_a[s].y, ankle.z);
+        const float shown = ankle.y - ff->heel_a[s].y;
+        const float flat =
+            ff->standing ? st->stance_weight[s] * (1.0f - st->pivot_weight[s]) : 0.0f;
+        const ak_vec3 over = akv_lerp(ankle, ff->heel_a[s], flat);
+        const ak_vec3 down = akv_make(ankle.x, fr->ground[s].height + shown, ankle.z);
+        const ak_vec3 laid = akv_make(
+            over.x, fr->ground[s].height + shown + (leg->sole_height - shown) * flat, over.z);
+        const ak_vec3 shift = akv_make(st->shift[s].x, 0.0f, st->shift[s].z);
         ff->due_drop[s] = drop_to_reach(hip, down, L);
-        const ak_vec3 shifted = akv_make(down.x + st->shift[s].x, down.y, down.z + st->shift[s].z);
-        ff->due_hold[s] = drop_to_reach(hip, shifted, L);
+        ff->due_hold[s] = drop_to_reach(hip, akv_add(down, shift), L);
+        if (flat > 0.0f) {
+            ff->due_drop[s] = akf_max(ff->due_drop[s], drop_to_reach(hip, laid, L));
+            ff->due_hold[s] = akf_max(ff->due_hold[s], drop_to_reach(hip, akv_add(laid, shift), L));
+        }
     }
     leg_foothold(st, fr, s, ff);
 }
@@ -1602,15 +1626,16 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
 static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
                                   ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                                   const akf_foot_points *pts, float lift, const float *step_lift,
-                                  ak_xform *local, ak_xform *world, ak_error *err);
+                                  int standing, ak_xform *local, ak_xform *world, ak_error *err);
 
 int32_t ak_foot_ik_solve_lifted(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                                 const ak_foot_ik_frame *fr, const float step_lift[2],
-                                ak_xform *local, ak_xform *world, ak_error *err)
+                                int32_t standing, ak_xform *local, ak_xform *world, ak_error *err)
 {
     akf_foot_fixed fixed;
     akf_foot_fixed_of(p, &fixed);
-    return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, step_lift, local, world, err);
+    return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, step_lift, standing != 0, local, world,
+                              err);
 }
 
 /* The animated points of both feet (the pose and the placement shift stay as they are until
@@ -1642,13 +1667,13 @@ int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixe
                           const akf_foot_points *pts, float lift, ak_xform *local, ak_xform *world,
                           ak_error *err)
 {
-    return foot_ik_solve_core(p, fixed, st, fr, pts, lift, NULL, local, world, err);
+    return foot_ik_solve_core(p, fixed, st, fr, pts, lift, NULL, 0, local, world, err);
 }
 
 static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
                                   ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                                   const akf_foot_points *pts, float lift, const float *step_lift,
-                                  ak_xform *local, ak_xform *world, ak_error *err)
+                                  int standing, ak_xform *local, ak_xform *world, ak_error *err)
 {
     const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt)) {
@@ -1659,6 +1684,7 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
     ff.lift = lift;
     ff.step_lift[0] = step_lift ? step_lift[0] : 0.0f;
     ff.step_lift[1] = step_lift ? step_lift[1] : 0.0f;
+    ff.standing = standing;
     ff.dt = fr->dt;
     ff.single_support = 0.0f;
     ff.floor = fr->floor_height;

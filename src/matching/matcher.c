@@ -1796,7 +1796,8 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
     float lift[2];
     for (int s = 0; s < 2; ++s)
         lift[s] = akf_max(ak_restep_lift(&m->rs[s].step), m->held_back[s] ? AK_HELD_CLEAR : 0.0f);
-    return ak_foot_ik_solve_lifted(&m->fik, &m->fst, &fr, lift, m->local, m->world, err);
+    return ak_foot_ik_solve_lifted(&m->fik, &m->fst, &fr, lift, m->standing, m->local, m->world,
+                                   err);
 }
 
 /* How far the shown foot (m->world, in place) is from where the playing frame itself has it

@@ -149,7 +149,7 @@ static void run_lifted(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const 
             fr.ground_toe[s] = hit_at(&g[s], tq[s]);
         }
         if (lift)
-            assert_int_equal(ak_foot_ik_solve_lifted(fp, st, &fr, lift, R.local, R.world, &err),
+            assert_int_equal(ak_foot_ik_solve_lifted(fp, st, &fr, lift, 0, R.local, R.world, &err),
                              AK_OK);
         else
             assert_int_equal(ak_foot_ik_run(fp, st, &fr, R.local, R.world, &err), AK_OK);
