@@ -2,6 +2,7 @@
  * weights that fade at per-second rates. And reach: a hand on a fixed point. */
 #include "animkit/ik.h"
 #include "animkit/grounding.h"
+#include "core/skeleton_internal.h"
 #include "core/spring.h"
 #include "core/xform_inline.h"
 #include "ik/ik_internal.h"
@@ -1268,7 +1269,12 @@ static void solve_legs(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foo
         lp.weight = 1.0f;
         ak_ik_result r;
         memset(&r, 0, sizeof r);
-        if (ak_limb_ik_run(&lp, local, world, &r, NULL) < 0) r.reached = 0;
+        if (ak_limb_ik_run(&lp, local, world, &r, NULL) < 0) {
+            /* Refused (a target out of range): the leg keeps its placed pose, and the joints
+             * below the foot, which the walker's FK leaves to this solve, get theirs. */
+            r.reached = 0;
+            ak_fk_range(sk, local, world, leg->foot + 1, sk->subtree_end[leg->foot]);
+        }
         st->reached[s] = r.reached;
         /* (sole_point, its up axis kept for the tilt) */
         const ak_xform f = world[leg->foot];
