@@ -191,6 +191,22 @@ static ak_motion_db *resampled_db(akt_sources *src, const char *name, float fps)
     return db;
 }
 
+/* A database of one capture made over in another studio's shape (studio_variants.h's kinds). */
+static ak_motion_db *variant_db(akt_sources *src, const char *name, unsigned kinds)
+{
+    memset(src, 0, sizeof *src);
+    akv_make(name, kinds, &src->sk[0], &src->clip[0]);
+    src->src[0].clip = src->clip[0];
+    src->src[0].name = name;
+    src->count = 1;
+    ak_motion_db_params p = ak_motion_db_defaults();
+    ak_motion_db *db = NULL;
+    ak_error err;
+    if (ak_motion_db_create(src->sk[0], src->src, 1, &p, &db, &err) != AK_OK)
+        fail_msg("database: %s", err.message);
+    return db;
+}
+
 /* The database's own figures are its frames': the knee peak is the largest knee flexion of
  * any stored frame (measured here with the test's own angle), the hips accelerate both ways
  * and, for walks and runs, within 3 g (a run's landing is the hardest: about 2.5 g in these
@@ -298,16 +314,7 @@ static void a_run_at_30_fps_within_physics(void **state)
     (void)state;
     static const char name[] = "locomotion/cmu_02_03_run.bvh";
     akt_sources src;
-    memset(&src, 0, sizeof src);
-    akv_make(name, AKV_30_FPS | AKV_CENTIMETRES, &src.sk[0], &src.clip[0]);
-    src.src[0].clip = src.clip[0];
-    src.src[0].name = name;
-    src.count = 1;
-    ak_motion_db_params p = ak_motion_db_defaults();
-    ak_motion_db *db = NULL;
-    ak_error err;
-    if (ak_motion_db_create(src.sk[0], src.src, 1, &p, &db, &err) != AK_OK)
-        fail_msg("database: %s", err.message);
+    ak_motion_db *db = variant_db(&src, name, AKV_30_FPS | AKV_CENTIMETRES);
     const ak_ground g = ak_terrain_ground(g_terrain[0]);
     const physics_walk r = match_run(db, &g);
     /* skate 0.5 mm/s, worst 0.03 m/s (database's own 111 / 293): its stopping feet step
@@ -338,6 +345,17 @@ static void a_run_lifting_off_its_toe_over_an_edge(void **state)
     akt_sources_free(&src);
 }
 
+/* A database (freed here) walks the built-in stairs from (x0, 0) to (6, 0), within every bound. */
+static void stairs_within(ak_motion_db *db, akt_sources *src, float x0, const char *label)
+{
+    const ak_ground g = ak_terrain_ground(g_terrain[2]);
+    const physics_walk r =
+        match_route(db, &g, ak_vec3_make(x0, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
+    assert_true(within_bounds(label, &r, 0.3f));
+    ak_motion_db_destroy(db);
+    akt_sources_free(src);
+}
+
 /* A toe whose ray looks at its landing (the placement's look, swing phase 0.5-0.75) has no ray
  * under it; a spare ray looks ahead of it (or under it, while its placement glides it back) and
  * the grounding keeps it over the tread a riser up that ray finds (toe_guard). Without it, on
@@ -346,22 +364,14 @@ static void a_run_lifting_off_its_toe_over_an_edge(void **state)
 static void a_toe_looking_at_its_landing_keeps_a_ray(void **state)
 {
     (void)state;
-    const ak_ground g = ak_terrain_ground(g_terrain[2]);
     akt_sources src;
     memset(&src, 0, sizeof src);
-    ak_motion_db *db = akt_db_of(&src, k_library, 4);
-    physics_walk r =
-        match_route(db, &g, ak_vec3_make(-5.9f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
     /* skate 2.2 mm/s, worst 0.20 m/s: its released and stopping feet step */
-    assert_true(within_bounds("match library, stairs from (-5.9,0)", &r, 0.3f));
-    ak_motion_db_destroy(db);
-    akt_sources_free(&src);
-    db = resampled_db(&src, "cmu_09_01_run.bvh", 30.0f);
-    r = match_route(db, &g, ak_vec3_make(-4.9f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
+    stairs_within(akt_db_of(&src, k_library, 4), &src, -5.9f,
+                  "match library, stairs from (-5.9,0)");
     /* skate 0.7 mm/s, worst 0.02 m/s (the same, and the stop's feet stand where they land) */
-    assert_true(within_bounds("match 09_01 run at 30 fps, stairs from (-4.9,0)", &r, 0.3f));
-    ak_motion_db_destroy(db);
-    akt_sources_free(&src);
+    stairs_within(resampled_db(&src, "cmu_09_01_run.bvh", 30.0f), &src, -4.9f,
+                  "match 09_01 run at 30 fps, stairs from (-4.9,0)");
 }
 
 /* A landing's heel ray looks 2 cm behind the heel (AK_LAND_HEEL_MARGIN, the guide walker's):
@@ -374,14 +384,9 @@ static void a_toe_looking_at_its_landing_keeps_a_ray(void **state)
 static void a_heel_landing_past_an_edge_going_down_is_placed(void **state)
 {
     (void)state;
-    const ak_ground g = ak_terrain_ground(g_terrain[2]);
     akt_sources src;
     ak_motion_db *db = resampled_db(&src, "locomotion/cmu_09_02_run.bvh", 120.0f);
-    const physics_walk r =
-        match_route(db, &g, ak_vec3_make(-4.5f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
-    assert_true(within_bounds("match 09_02 run, stairs from (-4.5,0)", &r, 0.3f));
-    ak_motion_db_destroy(db);
-    akt_sources_free(&src);
+    stairs_within(db, &src, -4.5f, "match 09_02 run, stairs from (-4.5,0)");
 }
 
 /* CMU 07_04's slow walk at 60 fps in centimetres (the held-out trial's slow60cm) up the stairs on
@@ -397,16 +402,7 @@ static void a_slow_walk_up_the_stairs_settles(void **state)
     (void)state;
     static const char name[] = "locomotion/cmu_07_04_slow_walk.bvh";
     akt_sources src;
-    memset(&src, 0, sizeof src);
-    akv_make(name, AKV_60_FPS | AKV_CENTIMETRES, &src.sk[0], &src.clip[0]);
-    src.src[0].clip = src.clip[0];
-    src.src[0].name = name;
-    src.count = 1;
-    ak_motion_db_params p = ak_motion_db_defaults();
-    ak_motion_db *db = NULL;
-    ak_error err;
-    if (ak_motion_db_create(src.sk[0], src.src, 1, &p, &db, &err) != AK_OK)
-        fail_msg("database: %s", err.message);
+    ak_motion_db *db = variant_db(&src, name, AKV_60_FPS | AKV_CENTIMETRES);
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
     const physics_walk r = match_cli_route(db, &g);
     within_bounds("match 07_04 slow walk at 60 fps, cm, stairs, CLI route", &r, 0.3f);
@@ -424,14 +420,9 @@ static void a_slow_walk_up_the_stairs_settles(void **state)
 static void a_run_stopping_in_flight_keeps_its_hips_within(void **state)
 {
     (void)state;
-    const ak_ground g = ak_terrain_ground(g_terrain[2]);
     akt_sources src;
     ak_motion_db *db = akt_db_of(&src, k_subject9, 2);
-    const physics_walk r =
-        match_route(db, &g, ak_vec3_make(-5.4f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
-    assert_true(within_bounds("match subject 9, stairs from (-5.4,0)", &r, 0.3f));
-    ak_motion_db_destroy(db);
-    akt_sources_free(&src);
+    stairs_within(db, &src, -5.4f, "match subject 9, stairs from (-5.4,0)");
 }
 
 /* CMU 09_01 at 24 fps (a database of that one file) down the stairs from (-5.0,0), a start the
@@ -442,15 +433,10 @@ static void a_run_stopping_in_flight_keeps_its_hips_within(void **state)
 static void a_run_down_the_stairs_settles(void **state)
 {
     (void)state;
-    const ak_ground g = ak_terrain_ground(g_terrain[2]);
     akt_sources src;
     ak_motion_db *db = resampled_db(&src, "cmu_09_01_run.bvh", 24.0f);
-    const physics_walk r =
-        match_route(db, &g, ak_vec3_make(-5.0f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
     /* skate 5.3 mm/s, worst 0.16 m/s (database's own 137 / 501) */
-    assert_true(within_bounds("match 09_01 run at 24 fps, stairs from (-5.0,0)", &r, 0.3f));
-    ak_motion_db_destroy(db);
-    akt_sources_free(&src);
+    stairs_within(db, &src, -5.0f, "match 09_01 run at 24 fps, stairs from (-5.0,0)");
 }
 
 /* A planted foot's toe ray looks 1 cm beyond its flat toe (the matcher's flat_toe_ray): CMU
@@ -460,14 +446,9 @@ static void a_run_down_the_stairs_settles(void **state)
 static void a_toe_planted_short_of_a_riser_turns_up(void **state)
 {
     (void)state;
-    const ak_ground g = ak_terrain_ground(g_terrain[2]);
     akt_sources src;
     ak_motion_db *db = resampled_db(&src, "locomotion/cmu_02_03_run.bvh", 30.0f);
-    const physics_walk r =
-        match_route(db, &g, ak_vec3_make(-4.6f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
-    assert_true(within_bounds("match 02_03 run at 30 fps, stairs from (-4.6,0)", &r, 0.3f));
-    ak_motion_db_destroy(db);
-    akt_sources_free(&src);
+    stairs_within(db, &src, -4.6f, "match 02_03 run at 30 fps, stairs from (-4.6,0)");
 }
 
 /* A planted foot turned toe-up against a riser (its heel landed 0.114 m short of the edge after
