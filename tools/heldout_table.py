@@ -163,20 +163,31 @@ def row(clip, ground, walker, walk_dir):
             f"| {s['knee_peak_deg']:.1f} ({knee:.1f}) | {verdict(s, walk_dir)} |")
 
 
+def clips_of(walks):
+    """The trial's clips (CLIPS), then any other clip walked into `walks` (a trial of other
+    clips made with the same layout, CLIP__GROUND__WALKER), in name order."""
+    found = set()
+    if os.path.isdir(walks):
+        found = {d.split("__")[0] for d in os.listdir(walks) if d.count("__") == 2}
+    others = sorted(found - set(CLIPS))
+    return [c for c in CLIPS if c in found or not others] + others
+
+
 def print_table(walks):
     """The trial's table, every clip x ground x walker, and how many rows are within."""
     print("| clip | ground | walker | arrived | final m | deepest any phase mm | planted "
           "deepest mm | planted skate cm/s | hips g (bound) | knee deg (bound) | verdict |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     within = {w: 0 for w in WALKERS}
-    for clip in CLIPS:
+    clips = clips_of(walks)
+    for clip in clips:
         for ground in GROUNDS:
             for walker in WALKERS:
                 line = row(clip, ground, walker,
                            os.path.join(walks, f"{clip}__{ground}__{walker}"))
                 within[walker] += line.endswith("| within |")
                 print(line)
-    per = len(CLIPS) * len(GROUNDS)
+    per = len(clips) * len(GROUNDS)
     print("\n" + ", ".join(f"{w}: {within[w]} of {per} rows within" for w in WALKERS))
 
 
