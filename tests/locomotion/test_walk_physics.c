@@ -164,14 +164,32 @@ static const known_out k_skate_out[] = {
 };
 static const size_t k_skate_count = sizeof k_skate_out / sizeof k_skate_out[0];
 
+/* Rows whose hover is still out (walk_physics.h physics_hover: a heel or toe the source has down
+ * while the walker's is 1-5 cm up moves horizontally; every other bound of theirs is asserted).
+ * Traced per pair: on the built-in clip's heightmap and ridges the grounding releases a planted
+ * foot two frames before the clip lifts its heel (the clip's toe-only contact starts then), and
+ * in the second of those frames the heel, rising 0.5 -> 12 mm, moves 2.3-2.7 mm back (135-163
+ * mm/s against the clip's 0.01): the push-off begun early, as the ridges' skate row above at the
+ * stop. Every other row is within: the captures' hover pairs (0-9 a walk) are the same early
+ * push-off, heels rising 10-19 mm at 4-43 mm/s, within their sources' worst. */
+#define RELEASED_EARLY                                                                             \
+    "the grounding releases a planted foot two frames before the clip lifts its heel: the heel "   \
+    "rises to 12 mm and moves back"
+static const known_out k_hover_out[] = {
+    {NULL, "heightmap", RELEASED_EARLY " (frame 429, left heel, 163 mm/s against 10)"},
+    {NULL, "ridges", RELEASED_EARLY " (frame 265, right heel, 135 mm/s against 10)"},
+};
+static const size_t k_hover_count = sizeof k_hover_out / sizeof k_hover_out[0];
+
 /* One walk of `clip` (NULL: the built-in one) over `ground` (12 m, -6,0 -> 6,0) within every
- * bound of the table (the skate's as k_skate_out lists it). */
+ * bound of the table (the skate's as k_skate_out lists it, the hover's as k_hover_out). */
 static void walk_within(const char *clip, const char *label, const char *ground_name,
                         const ak_ground *ground)
 {
     walk_source src;
     source_open(&src, clip, clip ? -1 : 0, clip ? -1 : 0);
-    const physics_walk r = physics_run(&src, ground);
+    physics_walk r = physics_run(&src, ground);
+    r.hover_why = known_reason(k_hover_out, k_hover_count, clip, ground_name);
     assert_true(within_bounds_but(label, &r, 0.3f,
                                   known_reason(k_skate_out, k_skate_count, clip, ground_name)));
     source_close(&src);
@@ -518,8 +536,9 @@ static void every_capture_and_ground_within_physics(void **state)
         source_open(&src, name, name ? -1 : 0, name ? -1 : 0);
         for (int t = 0; t < 5; ++t) {
             const ak_ground g = ak_terrain_ground(t < 4 ? g_terrain[t] : g_ridges);
-            const physics_walk r = physics_run(&src, &g);
+            physics_walk r = physics_run(&src, &g);
             const char *ground = t < 4 ? walk_terrain_name(t) : "ridges";
+            r.hover_why = known_reason(k_hover_out, k_hover_count, name, ground);
             char label[96];
             snprintf(label, sizeof label, "%s %s", name ? name : "built-in", ground);
             const int ok = within_bounds_but(

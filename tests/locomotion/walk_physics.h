@@ -52,6 +52,20 @@ typedef struct physics_walk {
     ak_vec3 prev_point[2][2]; /* [side][heel, toe] last frame */
     int prev_down[2][2];      /* 1 when that point was within PHYS_DOWN of its ground */
     int prev_stance[2];
+    /* Hover (physics_hover): the horizontal speed (m/s) of each heel or toe the source has
+     * down in both frames of a pair while the walker's point is at most PHYS_HOVER_HIGH above
+     * its ground at both ends and more than AK_WALK_SKATE_HEIGHT above it at either: the pairs
+     * the skate measure leaves out. [0]: start and walk, [1]: stop and standing. Their sums and
+     * counts, the worst pair (move: m/s; stance: whether the walker had that foot planted) and
+     * its height above the ground at the frame's end; hover_why (set by the caller, NULL: the
+     * hover is asserted) the traced reason a row's hover is still out. */
+    double hover_sum[2];
+    int hover_n[2];
+    phys_move hover[2];
+    float hover_height[2];
+    const char *hover_why;
+    float prev_height[2][2]; /* [side][heel, toe] above its ground last frame (NaN: none) */
+    int32_t prev_source[2];  /* the source's contact bits last frame */
 } physics_walk;
 
 /* Height above its ground within which a heel or toe counts as on the ground. */
@@ -105,6 +119,72 @@ static inline float source_ground_move(const ak_vec3 *pts, int32_t frames)
     return worst;
 }
 
+/* m: the top of the hover band above the skate measure's AK_WALK_SKATE_HEIGHT: a point the
+ * source plants that the walker keeps this close over the ground is a foot held just off it,
+ * not a step (a swing's toe clears the ground by more within a frame or two). */
+#define PHYS_HOVER_HIGH 0.05f
+
+/* Books frame f's hover pairs (`phase` as physics_add's): each heel and toe the source has
+ * down (its contact bits) at both ends of the frame, the walker's point at most PHYS_HOVER_HIGH
+ * above its ground at both ends and more than AK_WALK_SKATE_HEIGHT above it at either (the
+ * skate measure counts the rest): its horizontal speed, which should be a planted point's. */
+static inline void physics_hover(physics_walk *r, const ak_walker_state *s, int f, float dt,
+                                 char phase)
+{
+    static const int32_t bit[2] = {AK_CONTACT_HEEL, AK_CONTACT_TOE};
+    const int part = phase == 'p' || phase == 'i';
+    for (int k = 0; k < 2; ++k) {
+        for (int p = 0; p < 2; ++p) {
+            const ak_vec3 at = p ? s->toe[k] : s->sole[k];
+            const float g = p ? s->toe_ground[k] : s->sole_ground[k];
+            const float h = isfinite(g) ? at.y - g : NAN, was = r->prev_height[k][p];
+            const int both = (s->source_contact[k] & bit[p]) && (r->prev_source[k] & bit[p]);
+            if (f > 0 && dt > 0.0f && both && h <= PHYS_HOVER_HIGH && was <= PHYS_HOVER_HIGH &&
+                (h > AK_WALK_SKATE_HEIGHT || was > AK_WALK_SKATE_HEIGHT)) {
+                const ak_vec3 q = r->prev_point[k][p];
+                const float dx = at.x - q.x, dz = at.z - q.z;
+                const float v = sqrtf(dx * dx + dz * dz) / dt;
+                r->hover_sum[part] += v;
+                ++r->hover_n[part];
+                if (v > r->hover[part].move) {
+                    const phys_move w = {v, f, k, p, s->stance[k]};
+                    r->hover[part] = w;
+                    r->hover_height[part] = h;
+                }
+            }
+            r->prev_height[k][p] = h;
+        }
+        r->prev_source[k] = s->source_contact[k];
+    }
+}
+
+/* The hover pairs' count, and their mean horizontal speed (m/s; 0 with none), over the
+ * parts [from, to] (0 start and walk, 1 stop and standing). */
+static inline int physics_hover_count(const physics_walk *r, int from, int to)
+{
+    int n = 0;
+    for (int i = from; i <= to; ++i)
+        n += r->hover_n[i];
+    return n;
+}
+
+static inline float physics_hover_mean(const physics_walk *r, int from, int to)
+{
+    double sum = 0.0;
+    for (int i = from; i <= to; ++i)
+        sum += r->hover_sum[i];
+    const int n = physics_hover_count(r, from, to);
+    return n ? (float)(sum / n) : 0.0f;
+}
+
+/* The worst hover pair of the whole walk. */
+static inline const phys_move *physics_hover_worst(const physics_walk *r, float *height)
+{
+    const int i = r->hover[1].move > r->hover[0].move;
+    *height = r->hover_height[i];
+    return &r->hover[i];
+}
+
 /* Adds one frame (state and world pose of either walker, `phase` as above). */
 static inline void physics_add(physics_walk *r, const ak_xform *world, int32_t hips, float dt,
                                char phase)
@@ -114,6 +194,7 @@ static inline void physics_add(physics_walk *r, const ak_xform *world, int32_t h
     const int f = r->frames;
     if (dt > 0.0f) r->dt = dt;
     ak_walk_metrics_add(&r->m, &r->last, world, hips, dt);
+    physics_hover(r, &r->last, f, dt, phase);
     physics_ground_moves(r, &r->last, f);
     if (r->m.hip_accel_min_g < lo) r->hip_min_frame = f;
     if (r->m.hip_accel_max_g > hi) r->hip_max_frame = f;
@@ -146,7 +227,9 @@ static inline const char *point_name(int32_t point)
  * max(source peak, 75 deg) + 25 deg, stopped within `radius` on both feet, and a landing
  * point that moves in its landing frame on the ground (r->landing) at most as far as the
  * source's own worst point on its floor (src_ground_move) or PHYS_LAND_SPEED in a frame,
- * whichever is farther. Prints the row, the worst moves on the ground and,
+ * whichever is farther; the same skate bounds for the points the source plants 1-5 cm up
+ * (physics_hover; r->hover_why: known out). Prints the row, the worst moves on the ground, the
+ * hover and,
  * for each bound not met, the figure with its frame, point and phase. Returns whether all
  * hold. */
 static inline int within_bounds_but(const char *label, const physics_walk *r, float radius,
@@ -189,7 +272,20 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
         r->last.stopped && r->last.distance <= radius && r->last.stance[0] && r->last.stance[1];
     const float land = fmaxf(r->src_ground_move, PHYS_LAND_SPEED * r->dt);
     const int land_ok = r->landing.move <= land;
-    const int ok = deep_ok && skate_in && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok && land_ok;
+    /* hover: the same points 1-5 cm up (physics_hover), the same bounds: the mean over the
+     * skate's pairs and the hover's together (what the source plants, up to 5 cm up) under
+     * 1 cm/s, every hover pair at most the source's own worst skate */
+    const int hover_n = physics_hover_count(r, 0, 1);
+    const double planted_n = (double)m->skate_n + hover_n;
+    const float band_mean =
+        planted_n > 0.0 ? (float)((m->skate_sum + r->hover_sum[0] + r->hover_sum[1]) / planted_n)
+                        : 0.0f;
+    float hover_height;
+    const phys_move *hv = physics_hover_worst(r, &hover_height);
+    const int hover_ok = band_mean < skate && hv->move <= skate_worst;
+    const int hover_in = hover_ok != (r->hover_why != NULL);
+    const int ok =
+        deep_ok && skate_in && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok && land_ok && hover_in;
     printf("%-36s deepest %.1f mm, skate %.2f (worst %.2f; source %.2f, worst %.2f) mm/s, hips "
            "%.2f..%.2f g "
            "(bounds %.2f..%.2f), knee %.1f (bound %.1f), stopped %d at %.3f m, feet %d%d%s\n",
@@ -206,6 +302,24 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
         g->stance ? "planted" : "swinging", phase_name(phase_at(r, g->frame)),
         1e3 * (double)l->move, (double)(l->move / r->dt), 1e3 * (double)land, l->frame,
         l->side ? "right" : "left", point_name(l->point), phase_name(phase_at(r, l->frame)));
+    printf("    hover (source down, 1-5 cm up): %d pairs, %.2f mm/s (walk %d, %.2f; stop %d, "
+           "%.2f), with the skate's %.2f mm/s (bound %.2f); worst %.2f mm/s (bound %.2f), frame "
+           "%d, %s %s %.1f mm up, %s, %s\n",
+           hover_n, 1e3 * (double)physics_hover_mean(r, 0, 1), r->hover_n[0],
+           1e3 * (double)physics_hover_mean(r, 0, 0), r->hover_n[1],
+           1e3 * (double)physics_hover_mean(r, 1, 1), 1e3 * (double)band_mean, 1e3 * (double)skate,
+           1e3 * (double)hv->move, 1e3 * (double)skate_worst, hv->frame,
+           hv->side ? "right" : "left", point_name(hv->point), 1e3 * (double)hover_height,
+           hv->stance ? "planted" : "swinging", phase_name(phase_at(r, hv->frame)));
+    if (r->hover_why && hover_ok)
+        printf("    hover now within its bounds: take the row out of the hover table\n");
+    else if (r->hover_why)
+        printf("    hover known out (issue 21): %s\n", r->hover_why);
+    else if (!hover_ok)
+        printf("    hover out: a point the source plants moves %.2f mm/s on average with the "
+               "skate's (bound %.2f), %.2f at its worst (bound %.2f)\n",
+               1e3 * (double)band_mean, 1e3 * (double)skate, 1e3 * (double)hv->move,
+               1e3 * (double)skate_worst);
     if (!land_ok)
         printf("    a landing point moved %.1f mm in a frame on the ground (bound %.1f: the "
                "source's %.1f, %.1f m/s): frame %d, %s %s, %s\n",
