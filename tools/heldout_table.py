@@ -14,6 +14,12 @@ you did not tune on"). Python 3 standard library only.
       prints) and walk.csv, and prints one Markdown row per walk with issue 21's bounds:
         deepest point any phase  <= 5 mm            (summary deepest_any_phase)
         planted skate mean       <  1 cm/s          (summary skate)
+        hover mean               <  1 cm/s          (walk.csv: a heel or toe the pose source
+                                 has down, *_source_down, in both frames of a pair while the
+                                 walker's is at most 5 cm above its ground at both ends and
+                                 above 1 cm at either: its horizontal speed, the mean taken with
+                                 the skate's pairs, those within 1 cm at both ends; the column
+                                 also gives the hover pairs alone, their count and worst)
         hips (33 ms average)     min(source, -1 g) - 0.25 .. max(source, +1 g) + 0.5
         knee peak                <= max(source peak, 75 deg) + 25 deg
         arrival                  arrived and final distance <= 0.3 m
@@ -34,6 +40,7 @@ import sys
 
 SIZE_M, HEIGHT_M, PIXELS = 30.0, 1.2, 121
 DEEPEST_M, SKATE_M_S, ARRIVAL_M = 0.005, 0.01, 0.3
+SKATE_HEIGHT_M, HOVER_HIGH_M = 0.01, 0.05
 HIP_WINDOW_S, G = 0.033, 9.80665
 CLIPS = ("slow30", "run30", "veer_mirror", "walk24")
 GROUNDS = ("heightmap", "stairs", "hills")
@@ -71,7 +78,8 @@ def read_csv(path):
         return [], []
     with open(path) as f:
         names = f.readline().strip().split(",")
-        rows = [[float(v) for v in line.split(",")] for line in f if line.strip()]
+        rows = [[float(v) if v else math.nan for v in line.strip().split(",")]
+                for line in f if line.strip()]
     return names, rows
 
 
@@ -86,10 +94,44 @@ def deepest_point(names, rows):
                 if key + "_y" not in col:
                     continue
                 depth = row[col[key + "_ground"]] - row[col[key + "_y"]]
+                if math.isnan(depth):  # no ground under that point
+                    continue
                 down = "planted" if row[col[key + "_down"]] > 0.5 else "not down"
                 if best is None or depth > best[0]:
                     best = (depth, f, f"{side} {point} {down}")
     return best
+
+
+def hover(names, rows):
+    """The hover of walk.csv (the module's docstring): (pairs, their mean m/s, worst m/s, its
+    frame and point, the mean with the skate's pairs), or None without the source columns."""
+    col = {n: i for i, n in enumerate(names)}
+    if "left_heel_source_down" not in col or len(rows) < 2:
+        return None
+    t = col["t"]
+    n, total, worst, where, skate_n, skate_total = 0, 0.0, 0.0, "", 0, 0.0
+    for side in ("left", "right"):
+        for point in ("heel", "toe"):
+            key = f"{side}_{point}"
+            x, y, z, g = (col[key + s] for s in ("_x", "_y", "_z", "_ground"))
+            src = col[key + "_source_down"]
+            for f in range(1, len(rows)):
+                a, b = rows[f - 1], rows[f]
+                dt = b[t] - a[t]
+                if not (a[src] > 0.5 and b[src] > 0.5 and dt > 0.0):
+                    continue
+                if math.isnan(a[g]) or math.isnan(b[g]):
+                    continue
+                ha, hb = a[y] - a[g], b[y] - b[g]
+                v = math.hypot(b[x] - a[x], b[z] - a[z]) / dt
+                if ha <= SKATE_HEIGHT_M and hb <= SKATE_HEIGHT_M:
+                    skate_n, skate_total = skate_n + 1, skate_total + v
+                elif ha <= HOVER_HIGH_M and hb <= HOVER_HIGH_M:
+                    n, total = n + 1, total + v
+                    if v > worst:
+                        worst, where = v, f"frame {f}, {side} {point} {hb * 1000:.0f} mm up"
+    band = (total + skate_total) / (n + skate_n) if n + skate_n else 0.0
+    return n, (total / n if n else 0.0), worst, where, band
 
 
 def hip_extremes(names, rows):
@@ -133,6 +175,9 @@ def verdict(s, walk_dir):
         out.append("deepest" + at)
     if s["skate"] >= SKATE_M_S:
         out.append("skate")
+    hv = hover(names, rows)
+    if hv and hv[4] >= SKATE_M_S:
+        out.append(f"hover ({hv[3]}, {hv[2]:.2f} m/s)")
     hips = hip_extremes(names, rows) if (s["hip_accel_min_g"] < lo or
                                           s["hip_accel_max_g"] > hi) else None
     if s["hip_accel_min_g"] < lo:
@@ -152,13 +197,17 @@ def row(clip, ground, walker, walk_dir):
     """One Markdown row of the table."""
     path = os.path.join(walk_dir, "summary.json")
     if not os.path.exists(path):
-        return f"| {clip} | {ground} | {walker} | no summary (see {walk_dir}/stderr) |" + " |" * 7
+        return f"| {clip} | {ground} | {walker} | no summary (see {walk_dir}/stderr) |" + " |" * 8
     with open(path) as f:
         s = json.loads(f.read().strip().splitlines()[-1])
     lo, hi, knee = bounds(s)
+    names, rows = read_csv(os.path.join(walk_dir, "walk.csv"))
+    hv = hover(names, rows)
+    hover_cell = (f"{hv[4] * 100:.2f} ({hv[0]} pairs {hv[1] * 100:.1f}, worst {hv[2] * 100:.1f})"
+                  if hv else "no source columns")
     return (f"| {clip} | {ground} | {walker} | {'yes' if s['arrived'] else 'no'} "
             f"| {s['final_distance']:.2f} | {s['deepest_any_phase'] * 1000:.1f} "
-            f"| {s['deepest_planted'] * 1000:.1f} | {s['skate'] * 100:.2f} "
+            f"| {s['deepest_planted'] * 1000:.1f} | {s['skate'] * 100:.2f} | {hover_cell} "
             f"| {s['hip_accel_min_g']:.2f}..{s['hip_accel_max_g']:.2f} ({lo:.2f}..{hi:.2f}) "
             f"| {s['knee_peak_deg']:.1f} ({knee:.1f}) | {verdict(s, walk_dir)} |")
 
@@ -176,8 +225,9 @@ def clips_of(walks):
 def print_table(walks):
     """The trial's table, every clip x ground x walker, and how many rows are within."""
     print("| clip | ground | walker | arrived | final m | deepest any phase mm | planted "
-          "deepest mm | planted skate cm/s | hips g (bound) | knee deg (bound) | verdict |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "deepest mm | planted skate cm/s | hover cm/s with the skate (hover pairs alone, "
+          "worst) | hips g (bound) | knee deg (bound) | verdict |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     within = {w: 0 for w in WALKERS}
     clips = clips_of(walks)
     for clip in clips:

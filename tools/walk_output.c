@@ -73,7 +73,9 @@ int32_t akcli_walk_output_open(akcli_walk_output *o, const char *dir, const ak_s
                                           "left_toe_ground,left_toe_down,right_heel_x,"
                                           "right_heel_y,right_heel_z,right_heel_ground,"
                                           "right_heel_down,right_toe_x,right_toe_y,right_toe_z,"
-                                          "right_toe_ground,right_toe_down\n"),
+                                          "right_toe_ground,right_toe_down,"
+                                          "left_heel_source_down,left_toe_source_down,"
+                                          "right_heel_source_down,right_toe_source_down\n"),
                        o->csv_path, err);
     if (!st)
         st = name_file(
@@ -144,6 +146,11 @@ static int32_t csv_row(akcli_walk_output *o, const ak_walker_state *s, const dou
     if (!st) st = csv_number(o, "hip_drop", s->hip_drop, 5, err);
     for (int k = 0; k < 2 && !st; ++k)
         st = csv_contact_points(o, s, origin, k, err);
+    /* what the pose source has down (its contact bits), whatever the grounding shows */
+    for (int k = 0; k < 2 && !st; ++k)
+        st = akio_atomic_printf(&o->csv, err, ",%d,%d",
+                                (s->source_contact[k] & AK_CONTACT_HEEL) != 0,
+                                (s->source_contact[k] & AK_CONTACT_TOE) != 0);
     if (!st) st = akio_atomic_printf(&o->csv, err, "\n");
     return st;
 }

@@ -56,13 +56,15 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
               "left_heel_x,left_heel_y,left_heel_z,left_heel_ground,left_heel_down,"
               "left_toe_x,left_toe_y,left_toe_z,left_toe_ground,left_toe_down,"
               "right_heel_x,right_heel_y,right_heel_z,right_heel_ground,right_heel_down,"
-              "right_toe_x,right_toe_y,right_toe_z,right_toe_ground,right_toe_down\n");
-    int rows = 0, down = 0;
+              "right_toe_x,right_toe_y,right_toe_z,right_toe_ground,right_toe_down,"
+              "left_heel_source_down,left_toe_source_down,right_heel_source_down,"
+              "right_toe_source_down\n");
+    int rows = 0, down = 0, source_down = 0;
     float root_last[3] = {0, 0, 0};
     while (fgets(line, sizeof line, f)) {
-        float v[36];
+        float v[40];
         const char *p = line;
-        for (int i = 0; i < 36; ++i) {
+        for (int i = 0; i < 40; ++i) {
             char *end;
             v[i] = strtof(p, &end);
             assert_true(end != p); /* every field has a number (ground under every point) */
@@ -77,12 +79,18 @@ static void walk_writes_bvh_csv_and_a_json_summary(void **state)
                 ++down;
             }
         }
+        /* what the walk cycle has down, 0/1 */
+        for (int k = 36; k < 40; ++k) {
+            assert_true(v[k] == 0.0f || v[k] == 1.0f);
+            source_down += v[k] == 1.0f;
+        }
         root_last[0] = v[1];
         root_last[1] = v[2];
         root_last[2] = v[3];
         ++rows;
     }
     assert_true(down > rows); /* on average more than one point down per frame */
+    assert_true(source_down > rows);
     fclose(f);
     /* BVH: reads back, one frame per CSV row, the root where the CSV says. */
     snprintf(path, sizeof path, "%s/hills/walk.bvh", g_out);
