@@ -65,7 +65,17 @@ typedef struct physics_walk {
     float hover_height[2];
     const char *hover_why;
     float prev_height[2][2]; /* [side][heel, toe] above its ground last frame (NaN: none) */
-    int32_t prev_source[2];  /* the source's contact bits last frame */
+    /* Support (physics_support): frames where the source has a foot down (not in flight) and
+     * neither walker foot has a heel or toe within AK_WALK_SKATE_HEIGHT of its ground (a hop
+     * the source does not make); their count ([0] start and walk, [1] stop, [2] standing), the
+     * first such frame of each part (-1: none) and the longest run of them in a row with the
+     * frame it ends on. support_stop (set by the caller): the stop's frames are asserted too
+     * (the matcher's: its stop holds the stand frame, both feet down); support_why (set by the
+     * caller, NULL: asserted) the traced reason a row's support is still out. */
+    int unsupported[3], unsupported_first[3], unsupported_run, unsupported_run_end, run_now;
+    int support_stop;
+    const char *support_why;
+    int32_t prev_source[2]; /* the source's contact bits last frame */
 } physics_walk;
 
 /* Height above its ground within which a heel or toe counts as on the ground. */
@@ -158,6 +168,30 @@ static inline void physics_hover(physics_walk *r, const ak_walker_state *s, int 
     }
 }
 
+/* Books frame f's support (physics_support's fields above): the source stands on a foot while
+ * the walker has both feet off the ground. */
+static inline void physics_support(physics_walk *r, const ak_walker_state *s, int f, char phase)
+{
+    const int part = phase == 'i' ? 2 : phase == 'p';
+    int any_down = 0;
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < 2; ++p) {
+            const float y = p ? s->toe[k].y : s->sole[k].y;
+            const float g = p ? s->toe_ground[k] : s->sole_ground[k];
+            any_down |= !isfinite(g) || y - g <= AK_WALK_SKATE_HEIGHT;
+        }
+    const int off = (s->source_contact[0] | s->source_contact[1]) != 0 && !any_down;
+    if (off) {
+        if (!r->unsupported[part]++) r->unsupported_first[part] = f;
+        if (++r->run_now > r->unsupported_run) {
+            r->unsupported_run = r->run_now;
+            r->unsupported_run_end = f;
+        }
+    } else {
+        r->run_now = 0;
+    }
+}
+
 /* The hover pairs' count, and their mean horizontal speed (m/s; 0 with none), over the
  * parts [from, to] (0 start and walk, 1 stop and standing). */
 static inline int physics_hover_count(const physics_walk *r, int from, int to)
@@ -194,7 +228,11 @@ static inline void physics_add(physics_walk *r, const ak_xform *world, int32_t h
     const int f = r->frames;
     if (dt > 0.0f) r->dt = dt;
     ak_walk_metrics_add(&r->m, &r->last, world, hips, dt);
+    if (f == 0)
+        r->unsupported_first[0] = r->unsupported_first[1] = r->unsupported_first[2] =
+            r->unsupported_run_end = -1;
     physics_hover(r, &r->last, f, dt, phase);
+    physics_support(r, &r->last, f, phase);
     physics_ground_moves(r, &r->last, f);
     if (r->m.hip_accel_min_g < lo) r->hip_min_frame = f;
     if (r->m.hip_accel_max_g > hi) r->hip_max_frame = f;
@@ -228,8 +266,9 @@ static inline const char *point_name(int32_t point)
  * point that moves in its landing frame on the ground (r->landing) at most as far as the
  * source's own worst point on its floor (src_ground_move) or PHYS_LAND_SPEED in a frame,
  * whichever is farther; the same skate bounds for the points the source plants 1-5 cm up
- * (physics_hover; r->hover_why: known out). Prints the row, the worst moves on the ground, the
- * hover and,
+ * (physics_hover; r->hover_why: known out), and no frame with both feet off the ground while the
+ * source stands (physics_support; r->support_why: known out). Prints the row, the worst moves on
+ * the ground, the hover, the support and,
  * for each bound not met, the figure with its frame, point and phase. Returns whether all
  * hold. */
 static inline int within_bounds_but(const char *label, const physics_walk *r, float radius,
@@ -284,8 +323,17 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
     const phys_move *hv = physics_hover_worst(r, &hover_height);
     const int hover_ok = band_mean < skate && hv->move <= skate_worst;
     const int hover_in = hover_ok != (r->hover_why != NULL);
-    const int ok =
-        deep_ok && skate_in && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok && land_ok && hover_in;
+    /* support (physics_support): standing, and at the matcher's stop (support_stop: it holds
+     * the stand frame), the source stands on both feet flat on its floor, so its own count is
+     * none and the walker's must be none too. Walking (and the guide walker's stop, the clip's
+     * own last steps) the source's contact bits keep a point down up to its lift-off height
+     * (ak_contact_params.height_off, 4.5 cm) while its foot may be over 1 cm up, so its own
+     * count there is not none: printed, not asserted. */
+    const int support_n = r->unsupported[2] + (r->support_stop ? r->unsupported[1] : 0);
+    const int support_ok = support_n == 0;
+    const int support_in = support_ok != (r->support_why != NULL);
+    const int ok = deep_ok && skate_in && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok && land_ok &&
+                   hover_in && support_in;
     printf("%-36s deepest %.1f mm, skate %.2f (worst %.2f; source %.2f, worst %.2f) mm/s, hips "
            "%.2f..%.2f g "
            "(bounds %.2f..%.2f), knee %.1f (bound %.1f), stopped %d at %.3f m, feet %d%d%s\n",
@@ -311,6 +359,18 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
            1e3 * (double)hv->move, 1e3 * (double)skate_worst, hv->frame,
            hv->side ? "right" : "left", point_name(hv->point), 1e3 * (double)hover_height,
            hv->stance ? "planted" : "swinging", phase_name(phase_at(r, hv->frame)));
+    printf("    support (source down, both feet over 1 cm up): %d frames asserted (bound 0); stop "
+           "%d, first %d; standing %d; start and walk %d, first %d; longest run %d frames to "
+           "frame %d\n",
+           support_n, r->unsupported[1], r->unsupported_first[1], r->unsupported[2],
+           r->unsupported[0], r->unsupported_first[0], r->unsupported_run, r->unsupported_run_end);
+    if (r->support_why && support_ok)
+        printf("    support now within its bound: take the row out of the support table\n");
+    else if (r->support_why)
+        printf("    support known out (issue 21): %s\n", r->support_why);
+    else if (!support_ok)
+        printf("    support out: %d frames with both feet over 1 cm up while the source stands\n",
+               support_n);
     if (r->hover_why && hover_ok)
         printf("    hover now within its bounds: take the row out of the hover table\n");
     else if (r->hover_why)

@@ -121,8 +121,19 @@ static float db_ground_move(const ak_motion_db *db)
     "walking, re-steps, early lift-offs and landings held back 1.5 cm up carried by the "          \
     "transition offset"
 
+/* Every matcher row's support is out at the stop (walk_physics.h physics_support: both feet over
+ * 1 cm up while the stand frame has both down). Traced by the matcher's reason for each foot: at
+ * arrival the coast leaves a planted foot behind (stop_release) or a landing's point still moves
+ * (stop_landing_moving), and each re-steps at once, so a foot landing or planted and the other
+ * are up together: CMU subject 2 flat frames 554-571 at 60 Hz (both 30-50 mm up), 16-36 frames a
+ * row; a run stopping in flight keeps its airborne foot up for its step. */
+#define MATCH_SUPPORT_WHY                                                                          \
+    "the stop re-steps a foot the coast leaves behind and a landing whose point still moves at "   \
+    "once: both feet up 16-36 frames at the stop"
+
 /* Walks from `start` to `target` (x, z) with the default matcher on `db`, every frame
- * measured (its hover known out: MATCH_HOVER_WHY); `stop_unlocks` (NULL: not wanted): the feet
+ * measured (its hover known out: MATCH_HOVER_WHY; its support asserted at the stop too, known
+ * out: MATCH_SUPPORT_WHY); `stop_unlocks` (NULL: not wanted): the feet
  * released from their locks (a roll, the coast leaving them) from arrival on, each of which steps
  * anew. */
 static physics_walk match_route_unlocks(const ak_motion_db *db, const ak_ground *ground,
@@ -131,6 +142,8 @@ static physics_walk match_route_unlocks(const ak_motion_db *db, const ak_ground 
     physics_walk r;
     memset(&r, 0, sizeof r);
     r.hover_why = MATCH_HOVER_WHY;
+    r.support_stop = 1;
+    r.support_why = MATCH_SUPPORT_WHY;
     ak_error err;
     assert_int_equal(ak_motion_db_source_metrics(db, &r.src, &err), AK_OK);
     r.src_ground_move = db_ground_move(db);
