@@ -704,6 +704,15 @@ static float heel_clear_angle(const ak_foot_ik_params *p, const ak_foot_ik_frame
     return hi;
 }
 
+/* The part of a leg's reach (the 0.999 of its length that last_resort_drop measures) a roll
+ * about the toe brings the ankle to: toe_roll_angle solves |hip - ankle| = L exactly, so at L
+ * itself rounding left the ankle 0.1 um out of reach and last_resort_drop released a foot the
+ * roll had brought within reach: shown in the air (no stance, no contact) in the very pose of a
+ * foot planted on its toe with its heel rolled up, and released again the next frame
+ * (was_released). The built-in clip on the ridges and the heightmap, one or two frames before
+ * the clip lifts a heel the hips left out of reach. 0.1 mm inside L, far beyond rounding. */
+#define AK_ROLL_REACH 0.9999f
+
 /* The ankle target of a pivoting leg turned heel-up about its toe: in stance by the roll
  * toe_roll_angle finds for a hip at `hip`; once the foot leaves the ground the last roll
  * fades out (by the time the toe lock has faded), so the foot never turns in one frame. */
@@ -715,7 +724,8 @@ static void roll_about_toe(const ak_foot_ik_params *p, const ak_skeleton *sk, ak
         st->toe_roll[s] = 0.0f;
         return;
     }
-    const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
+    const float L =
+        (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f * AK_ROLL_REACH;
     ak_vec3 k;
     float t = toe_roll_angle(hip, ff->toe_target[s], ff->ankle_target[s], L, &k);
     if (!fr->stance[s])
