@@ -135,6 +135,9 @@ typedef struct ak_foot_ik_state {
                                   past a riser (tread_edge): a landing shortened toward the hips
                                   goes no farther back, onto ground it has not sampled */
     int32_t tread_edge[2];     /* 1 once a riser lies behind tread_from */
+    ak_vec3 flat_normal[2];    /* the normal a flat foot was laid on last frame (its heel's ground
+                                  and its toe's); a foot planted on its heel keeps it */
+    int32_t flat_held[2];      /* 1 when flat_normal holds a flat foot in stance on its heel */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */

@@ -312,6 +312,7 @@ typedef struct foot_frame {
     const akf_foot_points *pts; /* the caller's query points (akf_foot_ik_query), or NULL */
     float step_lift[2]; /* m: a re-step's lift over those floors (ak_foot_ik_solve_lifted) */
     int standing;       /* the pose source stands (ak_foot_ik_solve_lifted) */
+    int planted[2];     /* the foot was planted last frame, its lock full */
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -555,6 +556,39 @@ static ak_vec3 two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3
     return m.y > 0.0f ? m : n;
 }
 
+/* The normal leg s's flat foot lies on: the heel ground's clamped normal n, tipped so the line
+ * from its heel to its toe (flat_toe_point) follows the ground between the two hits when the toe
+ * ray hit (two_point_normal). A foot planted on its heel last frame (`held`: its heel and heading
+ * locked) keeps the normal it was laid on: a new one would turn the foot about its heel and move
+ * its toe over the ground. Its rays, asked where the lock had yet to be (a landing shortened
+ * toward the hips moves its heel 2-4 cm back from them, shorten_landing), gave the landing its
+ * ground from their tangent planes carried there; on a curved heightmap the next frame's rays,
+ * under the heel and toe, told a normal 0.4 degrees off and the toe moved 0.14-0.17 mm in that
+ * frame (the built-in clip on the heightmap, frame 557, and on the ridges, frame 326: 17 and
+ * 10 mm/s against the skate floor of 10; the clip is skate-free). The heel's height still
+ * follows its ground: the held foot is off the ground it finds by what the landing's estimate
+ * was off (0.9 mm there). Only a riser found between heel and toe (the toe's ground a riser's
+ * least rise, AK_FLOOR_STEP_MIN, off the held line: the matcher's toe ray beyond a flat toe
+ * short of a riser up) lays the foot anew. */
+static ak_vec3 flat_normal(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                           const foot_frame *ff, int32_t s, int held, ak_vec3 n,
+                           const ak_ground_hit *hg, int toe_hit, ak_vec3 heel_q, ak_vec3 toe_q)
+{
+    if (!hg->hit || !toe_hit) return held ? st->flat_normal[s] : n;
+    const ak_vec3 toe_l = flat_toe_point(fr, ff, s, heel_q, toe_q);
+    const float toe_y = ground_at(fr->ground_toe[s].hit ? &fr->ground_toe[s] : &fr->ground[s],
+                                  fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s], toe_l)
+                            .height;
+    if (held) {
+        const ak_vec3 m = st->flat_normal[s];
+        const float line_y =
+            hg->height - (m.x * (toe_l.x - heel_q.x) + m.z * (toe_l.z - heel_q.z)) / m.y;
+        if (fabsf(toe_y - line_y) < AK_FLOOR_STEP_MIN) return m;
+    }
+    return clamp_normal(two_point_normal(hg->normal, heel_q, hg->height, toe_l, toe_y),
+                        ff->cos_tilt, ff->sin_tilt);
+}
+
 /* Leg s's ankle target and foot rotation. The foot turns so its up axis meets the (clamped)
  * ground normal: flat in stance (on the line through the heel's and the toe's ground), with
  * its animated pitch kept relative to the slope in swing and while it rolls over its toe. The
@@ -592,25 +626,23 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
      * flat, to_flat (the two-point normal) only when it is flat at all, neither without
      * ground weight (blend_rot's ends return one side exactly). */
     const float flat_w = st->stance_weight[s] * (1.0f - st->pivot_weight[s]);
+    /* A foot planted on its heel last frame keeps the normal it was laid on: held at its heel
+     * (and its heading), a new normal would turn its toe over the ground. */
+    const int held_flat = ff->planted[s] && !pivot && st->flat_held[s];
+    st->flat_held[s] = 0;
     ak_quat applied = akq_identity();
     if (gw > 0.0f) {
         ak_quat to_slope = akq_identity(), to_flat = akq_identity();
         if (!(flat_w >= 1.0f)) to_slope = akq_from_to(up, n);
         if (flat_w > 0.0f) {
-            ak_vec3 n_flat = n;
-            if (leg->has_toe && hg.hit && tg.hit) {
-                const ak_vec3 toe_l = flat_toe_point(fr, ff, s, heel_q, toe_q);
-                const float toe_y =
-                    ground_at(fr->ground_toe[s].hit ? &fr->ground_toe[s] : &fr->ground[s],
-                              fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s], toe_l)
-                        .height;
-                n_flat = clamp_normal(two_point_normal(hg.normal, heel_q, hg.height, toe_l, toe_y),
-                                      ff->cos_tilt, ff->sin_tilt);
-            }
+            const ak_vec3 n_flat = flat_normal(st, fr, ff, s, held_flat && leg->has_toe, n, &hg,
+                                               tg.hit && leg->has_toe, heel_q, toe_q);
             to_flat = akq_from_to(akq_rotate(held, ff->up_a[s]), n_flat);
+            st->flat_normal[s] = n_flat;
         }
         applied = blend_rot(akq_identity(), blend_rot(to_slope, to_flat, flat_w), gw);
     }
+    st->flat_held[s] = fr->stance[s] && !pivot && flat_w > 0.0f && gw > 0.0f;
     ff->foot_rot[s] = akq_normalize(akq_mul(applied, akq_mul(held, foot.rotation)));
     target = akv_lerp(anim, target, p->weight);
     ff->pivot[s] = pivot;
@@ -1715,6 +1747,7 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
     int planted[2];
     for (int s = 0; s < 2; ++s) {
         planted[s] = st->initialized && st->was_stance[s] && st->lock_weight[s] >= 1.0f;
+        ff.planted[s] = planted[s];
         leg_weights_and_lock(p, st, fr, &ff, s);
         leg_target(p, st, fr, world, s, &ff);
         leg_drop(p, sk, st, fr, world, s, &ff);
