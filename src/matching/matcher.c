@@ -1909,6 +1909,19 @@ static int shown_down(const ak_matcher *m, int s)
            m->fst.toe[s].y - m->toe_ground[s] <= m->p.stance_gate;
 }
 
+/* Whether foot s, whose stance begins now on its points `starts`, is shown above where the
+ * playing frame has it by more than the stance gate and not on the ground (its stance waits,
+ * update_stance). Not on the first frame, which places the character with the frame's feet
+ * down: no foot was shown before it that foot IK would pull down. The start's transition from the
+ * stand frame lifted a foot the first frame has down by its offset (CMU 07_04's right heel 2.3 cm
+ * at 0.32 s into its take), and with no stance the foot slid back with its frame while the root
+ * started from rest: its toe 11 mm in the first frame on the ground, 634 mm/s against the
+ * database's own worst 450. */
+static int lifted_start(ak_matcher *m, int s, int32_t starts)
+{
+    return m->initialized && stance_lift(m, s, starts) > m->p.stance_gate && !shown_down(m, s);
+}
+
 /* m/s: the fastest the stop lets a foot come down onto its lock (stop_landing_moving): the
  * captures' heels and toes land at 0.5-1.7 m/s, the landing bound is 2 m/s
  * (tests/locomotion/walk_physics.h); the measured landings come out at 1.27-1.47 m/s. At 1.0
@@ -2016,7 +2029,7 @@ static void update_stance(ak_matcher *m)
         /* a planted foot the frame still has down whose release would slide it over a riser */
         const int crosses = kept && own_c && release_crosses_riser(m, s);
         /* (at or below the frame's foot, or shown on the ground: down; only one above waits) */
-        if (starts && stance_lift(m, s, starts) > m->p.stance_gate && !shown_down(m, s)) c &= kept;
+        if (starts && lifted_start(m, s, starts)) c &= kept;
         /* a heel coming down on a foot rolling over its toe: where foot IK left that heel;
          * and while the lock still holds the toe (the heel fading down, pivot_weight), a heel
          * the last frame left that far above its ground: the foot stands on its toe on a tread
