@@ -47,7 +47,10 @@ typedef struct ak_contact_params {
     float metres_per_unit; /* the clip's units; 0 (default): ak_units_detect_clip */
     float height_on;       /* m above the local floor; default 0.025 */
     float height_off;      /* m; default 0.045 */
-    float speed_on;        /* m/s, horizontal; default 0.25 */
+    float speed_on;        /* m/s, horizontal: the mean over +-1/24 s on samples 1/100 s apart
+                              or closer (a 120 fps capture, the 120-a-second grid of a file
+                              under 50 fps), else over +-1/60 s as the other speeds are;
+                              default 0.25 */
     float speed_off;       /* m/s; default 0.45 */
     float rise_off;        /* m/s: the heel also lifts off when it rises this fast (heel-off
                               in a walk); 0 disables; default 0.12 */

@@ -136,6 +136,28 @@ static int32_t speed_half_window(float ft)
     return k < 1 ? 1 : k;
 }
 
+/* Samples either side of a frame for the speed a point must be under to come down: the mean
+ * over +-AK_CONTACT_ON_WINDOW (1/24 s, one frame of a 24 fps file) where the samples are
+ * 1/100 s apart or closer (a 120 fps capture, and the 120-a-second grid every file under 50
+ * fps is read on: five samples either side for each of them). On that grid a 30 fps copy's
+ * speed over +-1/60 s was its frames' chord over 1/30 s, the original's a chord over 1/30 s
+ * of its own frames, two measures: a heel dipping under speed_on for 2-4 original frames at
+ * contact while it rolls on at 0.3-0.5 m/s came down in one and not the other (CMU 16_11).
+ * Over 1/12 s both read the heel rolling. Samples further apart (files of 50-100 fps, read
+ * at their own rate) keep the off window: +-1/24 s is 2.5 frames at 60 fps, and neither 2
+ * nor 3 frames nor 2.5 read by interpolation held the 60 fps rows (the issue-22 note). */
+static int32_t on_half_window(float ft)
+{
+    if (ft * 100.0f > 1.0001f) return speed_half_window(ft);
+    const int32_t k = (int32_t)lroundf(AK_CONTACT_ON_WINDOW / ft);
+    return k < 1 ? 1 : k;
+}
+
+/* Horizontal speed (m/s) and rise (m/s, into *rise) of track pos at sample f over +-k samples
+ * ([first, n) not looping: cut by the clip's ends, see cut_window_speed). */
+static float window_speed(const ak_vec3 *pos, int32_t f, int32_t k, int32_t first, int32_t n,
+                          int32_t loop, int32_t grid, float ft, float *rise);
+
 /* The velocity (per sample) at sample f of a track x on a contact grid of `grid` samples a
  * frame (samples [first, n), not looping), from the parabola through the file's last three
  * frames (its first three, f nearer the start): at the end itself the one-sided second-order
@@ -175,6 +197,23 @@ static float cut_window_speed(const ak_vec3 *pos, int32_t f, int32_t a, int32_t 
     return speed;
 }
 
+static float window_speed(const ak_vec3 *pos, int32_t f, int32_t k, int32_t first, int32_t n,
+                          int32_t loop, int32_t grid, float ft, float *rise)
+{
+    /* The root may have travelled a whole loop across a looping clip's wrap: the difference
+     * uses in-range frames only. */
+    int32_t a = f - k < first ? first : f - k, b = f + k > n - 1 ? n - 1 : f + k;
+    if (b == a) {
+        a = f > first ? f - 1 : f;
+        b = f < n - 1 ? f + 1 : f;
+    }
+    const ak_vec3 d = akv_sub(pos[b], pos[a]);
+    const float span = (float)(b - a) * ft;
+    *rise = span > 0.0f ? d.y / span : 0.0f;
+    return !loop && b - a < 2 * k ? cut_window_speed(pos, f, a, b, first, n, grid, ft)
+                                  : (span > 0.0f ? sqrtf(d.x * d.x + d.z * d.z) / span : 0.0f);
+}
+
 /* One point's down flag: height above its local floor (the lowest `level` comes within +-w
  * frames: the point's own track, or its mean over a time window) and horizontal speed
  * (central difference over +-k frames), with hysteresis; the speed and rise thresholds times
@@ -187,7 +226,7 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const
     int32_t w = (int32_t)lroundf(p->floor_window / ft);
     if (w < 1) w = 1;
     if (loop && 2 * w + 1 > n) w = n / 2;
-    const int32_t k = speed_half_window(ft);
+    const int32_t k = speed_half_window(ft), k_on = on_half_window(ft);
     const int32_t grid = (int32_t)lroundf(p->clip->frame_time / ft); /* samples a frame */
     /* The lowest the point comes in the whole clip: a local floor more than max_floor_rise
      * above it is not a floor (a foot on a pedal, a step onto a chair). */
@@ -206,24 +245,18 @@ static void point_contacts(const ak_contact_params *p, const ak_vec3 *pos, const
                 const int32_t g = frame_at(f, d, n, loop);
                 if (g >= first && level[g].y < floor_y) floor_y = level[g].y;
             }
-            /* The root may have travelled a whole loop across a looping clip's wrap: the
-             * difference uses in-range frames only. */
-            int32_t a = f - k < first ? first : f - k, b = f + k > n - 1 ? n - 1 : f + k;
-            if (b == a) {
-                a = f > first ? f - 1 : f;
-                b = f < n - 1 ? f + 1 : f;
-            }
-            const ak_vec3 d = akv_sub(pos[b], pos[a]);
-            const float span = (float)(b - a) * ft;
-            const float speed = !loop && b - a < 2 * k
-                                    ? cut_window_speed(pos, f, a, b, first, n, grid, ft)
-                                    : (span > 0.0f ? sqrtf(d.x * d.x + d.z * d.z) / span : 0.0f);
+            float rise = 0.0f, rise_on = 0.0f;
+            const float speed = window_speed(pos, f, k, first, n, loop, grid, ft, &rise);
+            /* A faster gait also stays down for less time: the on window shrinks with it. */
+            int32_t kf = gain[f] > 1.0f ? (int32_t)lroundf((float)k_on / gain[f]) : k_on;
+            if (kf < k) kf = k;
+            const float speed_in =
+                kf == k ? speed : window_speed(pos, f, kf, first, n, loop, grid, ft, &rise_on);
             const float h = pos[f].y - floor_y;
-            const float rise = span > 0.0f ? d.y / span : 0.0f;
             const float g = gain[f];
             const int rising =
                 bit == AK_CONTACT_HEEL && p->rise_off > 0.0f && rise > p->rise_off * g;
-            const int on = (h < p->height_on && speed < p->speed_on * g) ||
+            const int on = (h < p->height_on && speed_in < p->speed_on * g) ||
                            (h < roll && speed < p->speed_off * g);
             const int down = on && !rising && floor_y - lowest <= p->max_floor_rise;
             const int off = h > p->height_off || speed > p->speed_off * g || rising;

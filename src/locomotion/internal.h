@@ -339,6 +339,9 @@ int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err
  * and its contacts read on that grid; else 1. */
 #define AK_CONTACT_GRID_BELOW_RATE 50.0f
 #define AK_CONTACT_GRID_RATE       120.0f
+/* s either side of a sample for the speed a foot point must be under to come down (speed_on),
+ * on samples 1/100 s apart or closer: one frame of a 24 fps file (contacts.c, on_half_window). */
+#define AK_CONTACT_ON_WINDOW (1.0f / 24.0f)
 int32_t ak_contact_grid(float frame_time);
 /* Samples on a grid of k per frame: (frames - 1) * k + 1, a loop frames * k. */
 int32_t ak_contact_grid_count(const ak_clip *clip, int32_t k);
