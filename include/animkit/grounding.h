@@ -54,10 +54,11 @@ typedef struct ak_foot_ik_params {
                                    the source's highest and +1 g; 0 with hip_accel_down */
     float hip_accel_total_down; /* m/s^2: planned hips: the most the hips as a whole (the
                                    animation's own move plus the grounding's, over 33 ms) may
-                                   accelerate downward. A swinging foot that lands before the
-                                   hips reach their plan speeds them up by at most what the
-                                   animation leaves of it at that moment (the frame's
-                                   anim_hip_accel; never beyond 1 g of the grounding's own). 0
+                                   accelerate downward: the grounding's pull down is at most
+                                   what the animation leaves of it at that moment (the frame's
+                                   anim_hip_accel), none where the animation takes it all; a
+                                   swinging foot that lands before the hips reach their plan
+                                   speeds them up by at most that (never beyond 1 g). 0
                                    (default): up to 1 g. The walker: 0.25 g below the lower of the
                                    source's lowest and -1 g */
     float max_hip_rise;         /* metres the hips may rise above the animation in single support

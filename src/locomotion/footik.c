@@ -1057,7 +1057,16 @@ static float pelvis_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         return st->hip_drop;
     }
     ak_spring1 c = {st->pelvis, st->pelvis_velocity};
-    const float down = landing_accel(p, st, fr, ff, goal);
+    /* The grounding's own pull down leaves the hips as a whole within hip_accel_total_down: at
+     * most what the pose source's own acceleration (anim_hip_accel, its lowest over the
+     * measure's window) leaves of it, none where the source alone takes it all. A run's start
+     * at 24 fps up the stairs (CMU 09_02 from -5.5, frame 12): as a foot about to land below
+     * the floor cut the floor's rate fed forward, the spring pulled the hips down at
+     * hip_accel_down (0.23 g) while the run as played (its rate rising) fell at 1.09 g:
+     * -1.27 g against -1.25. */
+    float down = landing_accel(p, st, fr, ff, goal);
+    if (p->hip_accel_total_down > 0.0f && isfinite(fr->anim_hip_accel))
+        down = akf_min(down, akf_max(p->hip_accel_total_down + fr->anim_hip_accel, 0.0f));
     /* A rising floor's rate is fed forward: the hips follow the character's smoothed ground up
      * stairs and slopes without lagging behind it (and bending the stance knee for it). Going
      * down, the plan already has them low by each landing. Not while a swinging foot will land
