@@ -530,6 +530,20 @@ static void a_crouched_wide_stand_frame_settles_once(void **state)
     akt_sources_free(&src);
 }
 
+/* A toe lifting off while its lock fades looks ahead from where the frame swings it, not from
+ * its lock: CMU 02_01 at 30 fps up the stairs from (-4.7,0), a start the straight route's test
+ * does not take. The right toe swung on from full reach ahead of its lock while its query point
+ * (pulled toward the lock, fade_query) stayed behind, so its look ahead (the pace from last
+ * frame's toe to that point) pointed back over its own tread; the riser ahead was met unseen, the
+ * toe climbing 3.3 cm a frame, 44.2 mm into it (matcher.c toe_ahead). */
+static void a_toe_lifting_off_looks_ahead_of_its_swing(void **state)
+{
+    (void)state;
+    akt_sources src;
+    ak_motion_db *db = resampled_db(&src, "cmu_02_01_walk.bvh", 30.0f);
+    stairs_within(db, &src, -4.7f, "match 02_01 walk at 30 fps, stairs from (-4.7,0)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -545,6 +559,7 @@ int main(void)
         cmocka_unit_test(a_toe_planted_short_of_a_riser_turns_up),
         cmocka_unit_test(a_foot_turned_up_against_a_riser_steps_from_its_toe),
         cmocka_unit_test(a_crouched_wide_stand_frame_settles_once),
+        cmocka_unit_test(a_toe_lifting_off_looks_ahead_of_its_swing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
