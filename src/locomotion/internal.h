@@ -233,9 +233,9 @@ int32_t ak_foot_ik_shown_contact(const ak_foot_ik_state *st, int32_t k, int32_t 
  * under it now, and `land`) by 40 % of the swing (more than a riser: its first 0.18 m by 40 %, the
  * rest by 55 %), so the hips rise with the foot instead of after it, over a rise of 5 cm at least
  * (a riser: no near-level point of smooth ground decides it by a last bit) (the guide walker:
- * stairs knees 130-164 degrees came from a leg folded under hips still low; the matcher passes 0:
- * its library's planned-hips stairs hips went to +-4.5 g); else its foothold, else `fallback` (the
- * character's own ground height). */
+ * stairs knees 130-164 degrees came from a leg folded under hips still low; the matcher's, 102-120
+ * degrees on CMU walks up the stairs); else its foothold, else `fallback` (the character's own
+ * ground height). */
 float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
                        const ak_ground_hit *foot, const ak_ground_hit *land, float swing_phase,
                        float fallback, int32_t step_early);

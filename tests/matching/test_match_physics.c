@@ -530,6 +530,22 @@ static void a_crouched_wide_stand_frame_settles_once(void **state)
     akt_sources_free(&src);
 }
 
+/* CMU 02_02 walk at 30 fps (a database of that one file) up the stairs from (-5.0,0), a start
+ * the straight route's test does not take. The floor under the hips is the mean of the feet's
+ * footholds; a swinging foot's rose over the whole swing while the foot itself, stepping up a
+ * riser, reaches its tread by 40 % of it (footik.c step_glide), so the hips came up after the
+ * foot and the swinging knee folded to 110.9 degrees (bound 103.0; the held-out trial's walk24,
+ * 113.0: its landing heel slid along its tread at the tread's height with the floor 2 cm up).
+ * The matcher's foothold now rises with the foot, as the guide walker's does
+ * (ak_floor_support's step_early): 101.7. */
+static void a_step_up_raises_the_hips_with_the_foot(void **state)
+{
+    (void)state;
+    akt_sources src;
+    ak_motion_db *db = variant_db(&src, "locomotion/cmu_02_02_walk.bvh", AKV_30_FPS);
+    stairs_within(db, &src, -5.0f, "match 02_02 walk at 30 fps, stairs from (-5.0,0)");
+}
+
 /* A toe lifting off while its lock fades looks ahead from where the frame swings it, not from
  * its lock: CMU 02_01 at 30 fps up the stairs from (-4.7,0), a start the straight route's test
  * does not take. The right toe swung on from full reach ahead of its lock while its query point
@@ -559,6 +575,7 @@ int main(void)
         cmocka_unit_test(a_toe_planted_short_of_a_riser_turns_up),
         cmocka_unit_test(a_foot_turned_up_against_a_riser_steps_from_its_toe),
         cmocka_unit_test(a_crouched_wide_stand_frame_settles_once),
+        cmocka_unit_test(a_step_up_raises_the_hips_with_the_foot),
         cmocka_unit_test(a_toe_lifting_off_looks_ahead_of_its_swing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
