@@ -139,6 +139,7 @@ typedef struct ak_foot_ik_state {
     ak_vec3 flat_normal[2];    /* the normal a flat foot was laid on last frame (its heel's ground
                                   and its toe's); a foot planted on its heel keeps it */
     int32_t flat_held[2];      /* 1 when flat_normal holds a flat foot in stance on its heel */
+    float flat_yaw[2];         /* radians: that held flat foot's heel-to-toe heading last frame */
     /* outputs of the last run */
     ak_vec3 sole[2]; /* world sole (heel) contact points after IK */
     ak_vec3 toe[2];  /* world toe contact points after IK (= sole without a toe) */

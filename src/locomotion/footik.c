@@ -589,6 +589,13 @@ static ak_vec3 flat_normal(const ak_foot_ik_state *st, const ak_foot_ik_frame *f
                         ff->cos_tilt, ff->sin_tilt);
 }
 
+/* The heading (radians about +y, atan2(x, z)) of the heel-to-toe line of a foot rotated by r. */
+static float flat_heading(const ak_foot_ik_leg *l, ak_quat r)
+{
+    const ak_vec3 f = akq_rotate(r, akv_add(l->toe_local, akv_scale(l->up_local, l->sole_height)));
+    return atan2f(f.x, f.z);
+}
+
 /* Leg s's ankle target and foot rotation. The foot turns so its up axis meets the (clamped)
  * ground normal: flat in stance (on the line through the heel's and the toe's ground), with
  * its animated pitch kept relative to the slope in swing and while it rolls over its toe. The
@@ -639,11 +646,27 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
                                                tg.hit && leg->has_toe, heel_q, toe_q);
             to_flat = akq_from_to(akq_rotate(held, ff->up_a[s]), n_flat);
             st->flat_normal[s] = n_flat;
+            /* the shortest turn that lays a tilted animated foot flat turns it about its
+             * normal too (about up_a x n, as the tilt changes): standing (the matcher's stop,
+             * where the transition to the stand frame tilts the animated feet), a held foot
+             * keeps the heading it was laid with last frame, the rest undone about the normal
+             * (CMU 09_02's stop, a foot planted while the other stepped: the frame's foot
+             * tilting 45 deg swept its toe 4.5 cm about the locked heel, 0.04-0.23 m/s) */
+            if (held_flat && leg->has_toe && ff->standing) {
+                float d = st->flat_yaw[s] -
+                          flat_heading(leg, akq_mul(to_flat, akq_mul(held, foot.rotation)));
+                while (d > AK_PI)
+                    d -= 2.0f * AK_PI;
+                while (d < -AK_PI)
+                    d += 2.0f * AK_PI;
+                to_flat = akq_mul(akq_axis_angle(n_flat, d), to_flat);
+            }
         }
         applied = blend_rot(akq_identity(), blend_rot(to_slope, to_flat, flat_w), gw);
     }
     st->flat_held[s] = fr->stance[s] && !pivot && flat_w > 0.0f && gw > 0.0f;
     ff->foot_rot[s] = akq_normalize(akq_mul(applied, akq_mul(held, foot.rotation)));
+    if (st->flat_held[s] && leg->has_toe) st->flat_yaw[s] = flat_heading(leg, ff->foot_rot[s]);
     target = akv_lerp(anim, target, p->weight);
     ff->pivot[s] = pivot;
     ff->stance[s] = fr->stance[s] != 0;
