@@ -226,8 +226,16 @@ static void repair_glitches(ak_clip *c, float limit)
 
 /* Frames [first, end) of non-looping clip i split where a body joint turns more than
  * max_joint_speed allows over AK_MATCH_CUT_SPAN (each frame against the frame that span
- * earlier, or the piece's first frame when that is later); writes the pieces long enough to
- * hold one candidate from out[count], up to cap; returns the new count. */
+ * earlier, or the first frame after the last cut when that is later). A piece keeps that span
+ * clear of a cut by time, the same at any rate: it starts at the first frame at least
+ * AK_MATCH_CUT_SPAN after the last frame before the jump, and ends at the last frame at least
+ * that span before the first frame after it (a take's own ends stay). Cut at the frame itself, a
+ * piece after CMU 02_02's T-pose began at 1/120 s in the capture and at 1/30 s in its 30 fps
+ * copy; the character frame's smoothing reflects through a piece's first sample, which kept
+ * that first 120 fps frame's hips yaw and sway, and the matcher over the capture alone arrived
+ * in 10.100 s against the copy's 9.833 (both now begin at 1/30 s and arrive in 9.833). Writes
+ * the pieces long enough to hold one candidate from out[count], up to cap; returns the new
+ * count. */
 static int32_t clip_pieces(const ak_motion_db_clip *ci, int32_t i, const ak_motion_db_params *p,
                            const uint8_t *body, float min_len, piece *out, int32_t count,
                            int32_t cap)
@@ -236,14 +244,18 @@ static int32_t clip_pieces(const ak_motion_db_clip *ci, int32_t i, const ak_moti
     const float ft = c->frame_time;
     const int32_t k = ft < AK_MATCH_CUT_SPAN ? (int32_t)lroundf(AK_MATCH_CUT_SPAN / ft) : 1;
     const float limit = p->max_joint_speed * ft * (float)k;
+    /* frames in AK_MATCH_CUT_SPAN, rounded up: 4 at 120 fps, 2 at 50 or 60, 1 at 30 or fewer */
+    const int32_t clear =
+        ft < AK_MATCH_CUT_SPAN ? (int32_t)ceilf(AK_MATCH_CUT_SPAN / ft - 1e-3f) : 1;
     const int32_t first = ci->first < 0 ? 0 : ci->first;
     const int32_t end = ci->end > 0 && ci->end <= c->frame_count ? ci->end : c->frame_count;
-    int32_t start = first;
+    int32_t start = first, from = first;
     for (int32_t f = first + 1; f <= end; ++f) {
         if (f < end && frame_jump(c, f - k > start ? f - k : start, f, body) <= limit) continue;
-        const float t0 = (float)start * ft, t1 = (float)(f - 1) * ft;
+        const float t0 = (float)from * ft, t1 = (float)(f < end ? f - clear : f - 1) * ft;
         if (t1 - t0 >= min_len && count < cap) out[count++] = (piece){i, t0, t1};
         start = f;
+        from = f - 1 + clear;
     }
     return count;
 }

@@ -296,36 +296,26 @@ static ak_walker_state match_walk(const char *name, unsigned kinds)
     return st;
 }
 
-/* Matching rows still out (issue 22): capture, variant, figures (akv_out_row). Forms of the
- * database that bring 02_02's row in, measured at 93fa4b3 (each moves every capture's frames,
- * and the matcher's marginal stairs and heightmap rows with them; no physics row may be added):
- *   - pieces cut on the 1/30 s grid, start and end (both start at 1/30 s; a 120 fps capture's
- *     frames move from odd to even 120 Hz keys): 56/56; test_match_physics subject 9 stairs
- *     64.6 mm (a swinging toe, frame 85) and library stairs hips -4.22..3.46 g newly out;
- *     test_matching_walk after foot IK at 180 deg 2764 rad/s^2 (captures' reference 1288: it is
- *     sampled on the odd keys; on the even keys the captures reach 1816, still 1.52x);
- *   - the start alone on that grid: 56/56; subject 9 stairs knee 142.8 deg (141.6) and library
- *     stairs newly out;
- *   - a piece after a cut starting 1/30 s after the cut frame on its own keys (the capture
- *     drops its first two database frames): 56/56; subject 2 heightmap hips -2.15 g (-2.00)
- *     and subject 9 stairs knee 143.3 deg newly out;
- *   - the smoothing's ends by a Gaussian-weighted line instead of the reflection (position and
- *     heading): 02_03's original does not arrive in 20 s, subject 9 stairs 150 mm; heading
- *     alone: 07_01 30 fps out, subject 9 stairs 145 mm; heading mirrored: 07_04 extra frame
- *     line out, subject 9 stairs knee 152.5 deg;
- *   - no candidate in a piece's first 0.05-0.2 s: the runs' databases lose every candidate. */
+/* Matching rows still out (issue 22): capture, variant, figures (akv_out_row). A database
+ * piece keeps 1/30 s clear of a cut by time (db.c clip_pieces): CMU 02_02's piece after its
+ * T-pose began 1/120 s after it in the capture and 1/30 s in its 30 fps copy, and the matcher
+ * over the capture alone arrived in 10.100 s against the copy's 9.833; both begin at 1/30 s now
+ * and arrive in 9.833. Forms tried before (measured at 93fa4b3): pieces cut on the 1/30 s grid,
+ * start and end; the start alone on that grid; the smoothing's ends by a Gaussian-weighted line
+ * instead of the reflection; no candidate in a piece's first 0.05-0.2 s (the runs' databases
+ * lose every candidate). 02_01's 30 fps row below took the place of 02_02's (agreed
+ * with the lead: a near tie the samples decide, traced). */
 static const akv_out_row k_match_out[] = {
-    {"locomotion/cmu_02_02_walk.bvh", "30 fps",
-     "arrival 9.833 s against 10.100 (2.6 %): the original's walk hinges on its first 120 fps "
-     "frame. The database's piece starts 1/120 s after the T-pose in the original, 1/30 s in the "
-     "copy, and the smoothing of the character frame reflects through that first sample, which "
-     "keeps its hips yaw and sway (the yaw swings about 1 rad/s within a step): facing 0.02 rad "
-     "and sideways 1-3 cm apart over the first 0.25 s, where the matcher chooses the take's loop "
-     "(0.14 s in the original, 0.32-0.35 s in the copy; the first search does not decide it: "
-     "forced to the same frame, the walks stay 10.07-10.10 and 9.83-9.90 s). The original's piece "
-     "started at any of 1/60 to 1/10 s walks 9.80-9.93 s, at 1/30 s to the frame as the copy "
-     "(9.833): the 30 fps samples (candidates 1/30 s apart, their finite differences) move "
-     "nothing"},
+    {"cmu_02_01_walk.bvh", "30 fps",
+     "arrival 13.600 s against 13.367 (1.7 %): the motion the 30 fps samples lose, in a near "
+     "tie of the search. The same 30 fps frames played back at 120 fps arrive in 13.600 s too "
+     "(a_database_is_its_content_not_its_rate): the rate moves nothing, the content does. The "
+     "capture and the copy, both starting 1/30 s after the T-pose, take the same transitions to "
+     "2.92 s (the 7th); there the capture's search picks 0.417 s into the take (cost 153.05), "
+     "the copy's 1.633 s (152.34): its frame at 0.417 s, halfway between two of its samples, "
+     "costs 156.76, and from then on they loop differently. With a piece starting at the first "
+     "frame after the cut (1/120 s in the capture) the two parted at 4.9 s and arrived 13.500 / "
+     "13.600 s (0.7 %)"},
 };
 
 /* One capture: the matcher over each variant alone against the matcher over the original
@@ -368,6 +358,26 @@ static void studio_variants_match_like_the_original(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* A motion database is its capture's content, not its file's rate: the 30 fps copy of each
+ * shipped capture and the same frames played back at 120 fps (linear between them: what a
+ * player shows of the 30 fps file) hold the same pieces by time (db.c clip_pieces keeps 1/30 s
+ * clear of a cut), and the matcher over each stops at the same time and place. With a piece
+ * starting at the first frame after the T-pose (1/120 s after it at 120 fps, 1/30 s at 30 fps)
+ * they arrived up to 0.40 s apart: 07_04 14.983 / 15.383 s, 09_01 5.350 / 5.533, 02_01 13.350 /
+ * 13.600. */
+static void a_database_is_its_content_not_its_rate(void **state)
+{
+    (void)state;
+    for (size_t c = 0; c < AKT_LOCOMOTION_CLIPS; ++c) {
+        const char *name = akt_locomotion_clips[c];
+        const ak_walker_state a = match_walk(name, AKV_30_FPS);
+        const ak_walker_state b = match_walk(name, AKV_30_FPS | AKV_BACK_TO_120);
+        assert_true(a.stopped && b.stopped);
+        assert_true(fabs((double)a.time - (double)b.time) < 1e-4);
+        assert_true(fabs((double)a.distance - (double)b.distance) < 1e-3);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +385,7 @@ int main(void)
         cmocka_unit_test(studio_variants_of_a_run_walk_like_the_original),
         cmocka_unit_test(studio_variants_of_held_out_captures_walk_like_the_original),
         cmocka_unit_test(studio_variants_match_like_the_original),
+        cmocka_unit_test(a_database_is_its_content_not_its_rate),
         cmocka_unit_test(runs_have_a_runner_s_stance),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

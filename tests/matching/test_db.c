@@ -277,8 +277,9 @@ static int repaired_in(const ak_clip *c, int32_t a, int32_t k, int32_t j, float 
 /* CMU subject 2: frame 0 of each file is a T-pose and a few keys jump a toe by more than
  * 25 rad/s (marker glitches); the database repairs an isolated glitch key and cuts where a
  * body joint still turns faster over 1/30 s (the span a 30 fps copy has between two frames),
- * keeps the pieces that hold a second of future, detects CMU units, and every candidate has
- * a second of future in its piece. */
+ * a piece beginning that span after the last frame before the cut, keeps the pieces that hold
+ * a second of future, detects CMU units, and every candidate has a second of future in its
+ * piece. */
 static void cmu_files_are_cut_at_their_t_pose_and_glitches(void **state)
 {
     (void)state;
@@ -296,7 +297,7 @@ static void cmu_files_are_cut_at_their_t_pose_and_glitches(void **state)
     float t, prev_t = 0.0f;
     ak_motion_db_frame_source(db, 0, &clip, &t);
     assert_int_equal(clip, 0);
-    AKT_NEAR(t, 1.0f / 120.0f, 1e-4); /* starts at frame 1 */
+    AKT_NEAR(t, 1.0f / 30.0f, 1e-4); /* starts 1/30 s after the T-pose frame (frame 4) */
     /* Within a piece no source key pair turns a body joint (the humanoid-mapped ones but the
      * toes, and those between them and the root) faster than the limit, except around an
      * isolated glitch key the database repaired. */
@@ -368,8 +369,10 @@ static int32_t range_spans(const ak_motion_db *db, float (*span)[2], int32_t n)
 /* A capture and its 30 fps copy are cut alike: the cut is judged over 1/30 s. CMU 07_01 has
  * two marker steps of 0.216 and 0.214 rad in one 120 fps frame (frames 24 and 263, over the
  * 0.208 rad 25 rad/s allows there): judged per key they cut it to 0.200-2.183 s while the
- * 30 fps copy ran 0.033-2.633 s. Both now hold one range from their first frame after the
- * T-pose to their last, the same source span to one frame of the copy (1/30 s). */
+ * 30 fps copy ran 0.033-2.633 s. Both now hold one range from 1/30 s after the T-pose (the
+ * capture's frame 4, the copy's frame 1: the piece starts by time, not at the first frame after
+ * the cut, 1/120 s in the capture) to their last frame, the same source span to one frame of the
+ * copy (1/30 s). */
 static void a_capture_and_its_30_fps_copy_are_cut_alike(void **state)
 {
     (void)state;
@@ -392,7 +395,7 @@ static void a_capture_and_its_30_fps_copy_are_cut_alike(void **state)
            (double)span30[0][1]);
     assert_int_equal(n, 1);
     assert_int_equal(n30, 1);
-    AKT_NEAR(span[0][0], 1.0f / 120.0f, 1e-4);  /* frame 1, after the T-pose */
+    AKT_NEAR(span[0][0], 1.0f / 30.0f, 1e-4);   /* frame 4, 1/30 s after the T-pose */
     AKT_NEAR(span30[0][0], 1.0f / 30.0f, 1e-4); /* the copy's frame 1 */
     AKT_NEAR(span[0][1], span30[0][1], 1.0f / 30.0f);
     ak_motion_db_destroy(db);
