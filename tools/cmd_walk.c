@@ -186,8 +186,8 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     memset(&output, 0, sizeof output);
     ak_walk_scene_get_info(scene, &info);
     if (ak_walk_summary_begin(&measures, scene, &err) != AK_OK) goto failed;
-    if (akcli_walk_output_open(&output, cli->out, ak_walk_scene_skeleton(scene), info.frame_time,
-                               &err) != AK_OK)
+    if (akcli_walk_output_open(&output, cli->out, ak_walk_scene_skeleton(scene), info.hips,
+                               info.frame_time, &err) != AK_OK)
         goto failed;
     for (;;) {
         /* The stepper's own frame (its origin moves on long walks, scenario.h): the measures

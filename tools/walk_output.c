@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -52,7 +53,7 @@ static int32_t open_member(akio_atomic *a, char *path, size_t cap, const char *d
 }
 
 int32_t akcli_walk_output_open(akcli_walk_output *o, const char *dir, const ak_skeleton *skeleton,
-                               float dt, ak_error *err)
+                               int32_t hips, float dt, ak_error *err)
 {
     memset(o, 0, sizeof *o);
     if (!dir || !*dir) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "--out needs a folder name");
@@ -77,10 +78,22 @@ int32_t akcli_walk_output_open(akcli_walk_output *o, const char *dir, const ak_s
                                           "left_heel_source_down,left_toe_source_down,"
                                           "right_heel_source_down,right_toe_source_down\n"),
                        o->csv_path, err);
+    /* The root and the joints down to the hips move: a still top joint's hips carry their own
+     * height and travel, which a root-only file would drop (the hips drawn at the top joint). */
+    uint8_t *moving = NULL;
+    if (!st && skeleton && skeleton->joint_count > 0) {
+        moving = (uint8_t *)calloc((size_t)skeleton->joint_count, 1);
+        if (!moving) st = ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+        for (int32_t j = hips; moving && j >= 0 && j < skeleton->joint_count;
+             j = skeleton->parents[j])
+            moving[j] = 1;
+        if (moving) moving[0] = 1;
+    }
     if (!st)
         st = name_file(
-            akbvh_stream_begin(&o->bvh, skeleton, NULL, AK_ORDER_ZYX, dt, &o->motion, err),
+            akbvh_stream_begin(&o->bvh, skeleton, moving, AK_ORDER_ZYX, dt, &o->motion, err),
             o->bvh_path, err);
+    free(moving);
     if (st) akcli_walk_output_abort(o);
     return st;
 }

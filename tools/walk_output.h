@@ -20,10 +20,12 @@ typedef struct akcli_walk_output {
 } akcli_walk_output;
 
 /* Creates DIR (and its parents) and the three temporaries; writes the CSV header and the
- * BVH hierarchy of `skeleton` (root translation + rotations, frame time dt). On failure
- * nothing is left behind and err says which file and why. */
+ * BVH hierarchy of `skeleton` (rotations on every joint; translations on the root and on each
+ * joint from it down to `hips`, the walk skeleton's hips: under a still top joint the hips
+ * carry their own height and travel; frame time dt). On failure nothing is left behind and err
+ * says which file and why. */
 int32_t akcli_walk_output_open(akcli_walk_output *o, const char *dir, const ak_skeleton *skeleton,
-                               float dt, ak_error *err);
+                               int32_t hips, float dt, ak_error *err);
 /* One frame: a CSV row from the walker's state and pose in its own frame, written at world
  * x,z = `origin` + frame x,z (in double: far walks keep their digits), and a BVH line from its
  * local pose (world root). */
