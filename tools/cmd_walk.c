@@ -47,7 +47,8 @@ static void usage(FILE *out)
             "\n"
             "Walks a character from --start to --target across terrain with foot IK, at the\n"
             "clip's frame rate, and writes DIR/walk.bvh (the walked motion, world root baked in),\n"
-            "DIR/walk.csv (per frame: root, heading, sole points, ground, stance, hip drop) and,\n"
+            "DIR/walk.csv (per frame: root, heading, sole and contact points, ground, stance, hip "
+            "drop) and,\n"
             "as the last line on stdout, a JSON summary. Progress goes to stderr. The same\n"
             "settings work in `animkit-view --walk` and as URL parameters of the web page.\n"
             "\n"
@@ -65,7 +66,10 @@ static void usage(FILE *out)
         "right_x,right_y,right_z,right_ground,right_stance,hip_drop (metres, seconds, heading in\n"
         "degrees; foot = sole contact point, ground = terrain height under it, stance 0/1), then\n"
         "per foot left_heel_x,_y,_z,_ground,_down and left_toe_x,_y,_z,_ground,_down (and right):\n"
-        "each contact point, the ground under it and whether it is down (1/0).\n",
+        "each contact point, the ground under it and whether it is down (1/0); last\n"
+        "left_heel_source_down,left_toe_source_down,right_heel_source_down,right_toe_source_down:\n"
+        "whether the pose source (the clip's or the matched database frame's contacts) has that\n"
+        "point down (1/0).\n",
         "-h, --help");
 }
 
