@@ -343,9 +343,9 @@ AK_PLUGIN_API int32_t ak_plugin_matcher_begin(ak_handle h, float dt, ak_vec3 *ou
     int32_t status = AK_OK;
     if (!out_move) {
         status = akp_fail(&m->hdr, AK_ERR_INVALID_ARG, "out_move is null");
-    } else if (!(dt > 0.0f) || !(dt < 10.0f)) {
-        status =
-            akp_fail(&m->hdr, AK_ERR_INVALID_ARG, "dt must be in (0, 10) s (got %g)", (double)dt);
+    } else if (!(dt > 0.0f && dt <= AKP_MAX_DT)) {
+        status = akp_fail(&m->hdr, AK_ERR_INVALID_ARG, "dt = %g: must be in (0, %g] seconds",
+                          (double)dt, (double)AKP_MAX_DT);
     } else {
         ak_vec3 move;
         ak_error err;

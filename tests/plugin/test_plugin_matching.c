@@ -107,6 +107,9 @@ static void plugin_matcher_walks_to_a_target_in_unitys_frame(void **state)
     assert_int_equal(ak_plugin_matcher_pose(m, local, model, 64), AK_OK);
     assert_int_equal(ak_plugin_matcher_pose(m, local, model, 10), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_plugin_matcher_begin(m, 0.0f, &(ak_vec3){0, 0, 0}), AK_ERR_INVALID_ARG);
+    char dt_err[128];
+    ak_plugin_last_error(m, dt_err, sizeof dt_err);
+    assert_string_equal(dt_err, "dt = 0: must be in (0, 10] seconds"); /* as the character says */
     assert_int_equal(ak_plugin_destroy(m), AK_OK);
     assert_int_equal(ak_plugin_destroy(db), AK_OK);
     for (int i = 0; i < 3; ++i) {
