@@ -494,6 +494,53 @@ static void a_re_step_lifts_the_foot_not_planted(void **state)
     assert_sole_on(1, &g[1], "not lifted");
 }
 
+/* A new lock of the other point starts where that point is shown: the left foot planted on its
+ * toe alone (the lock on the toe), released for a frame (its lock fading, weight 1 - 8/60), then
+ * planted on heel and toe (the lock on the heel). The pose stands still, so the heel stays where
+ * it was shown, within 1 mm; blended with the fading toe lock as a heel point, it moved 104 mm
+ * toward the toe in that frame (the matcher's stop on the library's stairs: 10.2 cm, 6.1 m/s). */
+static void a_new_lock_of_the_other_point_starts_where_it_is_shown(void **state)
+{
+    (void)state;
+    const plane g = flat(R.floor);
+    ak_foot_ik_state st;
+    ak_foot_ik_state_reset(&st);
+    ak_error err;
+    ak_vec3 heel_was = ak_vec3_make(0, 0, 0);
+    float worst = 0.0f;
+    for (int f = 0; f < 40; ++f) {
+        const int left = f < 30 || f > 30; /* released at frame 30 */
+        memcpy(R.local, R.local0, (size_t)R.J * sizeof(ak_xform));
+        memcpy(R.world, R.world0, (size_t)R.J * sizeof(ak_xform));
+        ak_vec3 hq[2], tq[2];
+        ak_foot_ik_query_points(&R.fp, &st, R.world, hq, tq);
+        ak_foot_ik_frame fr;
+        memset(&fr, 0, sizeof fr);
+        fr.dt = 1.0f / FPS;
+        fr.character = ak_xform_identity();
+        fr.floor_height = R.floor;
+        for (int s = 0; s < 2; ++s) {
+            fr.stance[s] = fr.stance_next[s] = s ? 1 : left;
+            fr.contact[s] = AK_CONTACT_HEEL | AK_CONTACT_TOE;
+            fr.ground[s] = hit_at(&g, hq[s]);
+            fr.ground_toe[s] = hit_at(&g, tq[s]);
+        }
+        if (f < 30) fr.contact[0] = AK_CONTACT_TOE; /* on its toe: the lock holds the toe */
+        if (!left) fr.contact[0] = 0;
+        assert_int_equal(ak_foot_ik_run(&R.fp, &st, &fr, R.local, R.world, &err), AK_OK);
+        if (f == 29) assert_true(st.lock_toe[0]);
+        if (f == 30) assert_true(st.lock_weight[0] > 0.8f && st.lock_weight[0] < 1.0f);
+        if (f == 31) assert_false(st.lock_toe[0]);
+        const ak_vec3 heel = ak_foot_ik_sole(&R.fp, R.world, 0);
+        if (f >= 30) worst = fmaxf(worst, dist(heel, heel_was));
+        heel_was = heel;
+    }
+    printf("  toe lock, released a frame, heel lock: the heel moved %.3f mm a frame at most\n",
+           1e3 * (double)worst);
+    assert_true(worst <= MM);
+    assert_sole_on(0, &g, "heel lock");
+}
+
 /* The floor both walkers stand their animation on (ak_floor_support, ak_floor_follow): a
  * planted foot's ground, a swinging foot's smoothstep glide from its foothold to its landing
  * (the guide walker's up a step by 40 % of the swing), the fallback without a foothold; the follow
@@ -570,6 +617,7 @@ int main(void)
         cmocka_unit_test(ground_out_of_reach),
         cmocka_unit_test(zero_weight_and_no_stance_leave_the_leg),
         cmocka_unit_test(a_re_step_lifts_the_foot_not_planted),
+        cmocka_unit_test(a_new_lock_of_the_other_point_starts_where_it_is_shown),
         cmocka_unit_test(floor_follows_the_footholds_at_any_frame_rate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
