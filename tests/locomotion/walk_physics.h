@@ -57,13 +57,16 @@ typedef struct physics_walk {
      * its ground at both ends and more than AK_WALK_SKATE_HEIGHT above it at either: the pairs
      * the skate measure leaves out. [0]: start and walk, [1]: stop and standing. Their sums and
      * counts, the worst pair (move: m/s; stance: whether the walker had that foot planted) and
-     * its height above the ground at the frame's end; hover_why (set by the caller, NULL: the
-     * hover is asserted) the traced reason a row's hover is still out. */
-    double hover_sum[2];
-    int hover_n[2];
+     * its height above the ground at the frame's end; the skate's pairs of each part (sums and
+     * counts, ak_walk_metrics' by frame), which the hover's mean of that part includes. Each
+     * part is held to the bounds on its own: hover_walk_why and hover_why (set by the caller,
+     * NULL: asserted) the traced reason a row's hover is still out walking ([0]) and at the
+     * stop ([1]). */
+    double hover_sum[2], skate_part_sum[2];
+    int hover_n[2], skate_part_n[2];
     phys_move hover[2];
     float hover_height[2];
-    const char *hover_why;
+    const char *hover_walk_why, *hover_why;
     float prev_height[2][2]; /* [side][heel, toe] above its ground last frame (NaN: none) */
     /* Support (physics_support): frames where the source has a foot down (not in flight) and
      * neither walker foot has a heel or toe within AK_WALK_SKATE_HEIGHT of its ground (a hop
@@ -219,6 +222,14 @@ static inline const phys_move *physics_hover_worst(const physics_walk *r, float 
     return &r->hover[i];
 }
 
+/* Part `part`'s planted mean (m/s; 0 with no pair): its skate pairs and its hover pairs
+ * together, what the source plants up to PHYS_HOVER_HIGH up. */
+static inline float physics_band_mean(const physics_walk *r, int part)
+{
+    const double n = (double)r->skate_part_n[part] + r->hover_n[part];
+    return n > 0.0 ? (float)((r->skate_part_sum[part] + r->hover_sum[part]) / n) : 0.0f;
+}
+
 /* Adds one frame (state and world pose of either walker, `phase` as above). */
 static inline void physics_add(physics_walk *r, const ak_xform *world, int32_t hips, float dt,
                                char phase)
@@ -226,8 +237,13 @@ static inline void physics_add(physics_walk *r, const ak_xform *world, int32_t h
     const float lo = r->m.hip_accel_min_g, hi = r->m.hip_accel_max_g, knee = r->m.knee_peak;
     const float worst = r->m.max_skate;
     const int f = r->frames;
+    const double skate_sum = r->m.skate_sum;
+    const int32_t skate_n = r->m.skate_n;
+    const int part = phase == 'p' || phase == 'i';
     if (dt > 0.0f) r->dt = dt;
     ak_walk_metrics_add(&r->m, &r->last, world, hips, dt);
+    r->skate_part_sum[part] += r->m.skate_sum - skate_sum;
+    r->skate_part_n[part] += r->m.skate_n - skate_n;
     if (f == 0)
         r->unsupported_first[0] = r->unsupported_first[1] = r->unsupported_first[2] =
             r->unsupported_run_end = -1;
@@ -265,8 +281,9 @@ static inline const char *point_name(int32_t point)
  * max(source peak, 75 deg) + 25 deg, stopped within `radius` on both feet, and a landing
  * point that moves in its landing frame on the ground (r->landing) at most as far as the
  * source's own worst point on its floor (src_ground_move) or PHYS_LAND_SPEED in a frame,
- * whichever is farther; the same skate bounds for the points the source plants 1-5 cm up
- * (physics_hover; r->hover_why: known out), and no frame with both feet off the ground while the
+ * whichever is farther; the same skate bounds for the points the source plants 1-5 cm up,
+ * walking and at the stop each (physics_hover; r->hover_walk_why, r->hover_why: known out), and
+ * no frame with both feet off the ground while the
  * source stands (physics_support; r->support_why: known out). Prints the row, the worst moves on
  * the ground, the hover, the support and,
  * for each bound not met, the figure with its frame, point and phase. Returns whether all
@@ -311,9 +328,10 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
         r->last.stopped && r->last.distance <= radius && r->last.stance[0] && r->last.stance[1];
     const float land = fmaxf(r->src_ground_move, PHYS_LAND_SPEED * r->dt);
     const int land_ok = r->landing.move <= land;
-    /* hover: the same points 1-5 cm up (physics_hover), the same bounds: the mean over the
-     * skate's pairs and the hover's together (what the source plants, up to 5 cm up) under
-     * 1 cm/s, every hover pair at most the source's own worst skate */
+    /* hover: the same points 1-5 cm up (physics_hover), the same bounds, walking (start and
+     * walk) and at the stop (stop and standing) each: the mean over the skate's pairs and the
+     * hover's together (what the source plants, up to 5 cm up) under 1 cm/s, every hover pair
+     * at most the source's own worst skate */
     const int hover_n = physics_hover_count(r, 0, 1);
     const double planted_n = (double)m->skate_n + hover_n;
     const float band_mean =
@@ -321,8 +339,11 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
                         : 0.0f;
     float hover_height;
     const phys_move *hv = physics_hover_worst(r, &hover_height);
-    const int hover_ok = band_mean < skate && hv->move <= skate_worst;
-    const int hover_in = hover_ok != (r->hover_why != NULL);
+    const float walk_mean = physics_band_mean(r, 0), stop_mean = physics_band_mean(r, 1);
+    const int walk_hover_ok = walk_mean < skate && r->hover[0].move <= skate_worst;
+    const int stop_hover_ok = stop_mean < skate && r->hover[1].move <= skate_worst;
+    const int hover_in =
+        walk_hover_ok != (r->hover_walk_why != NULL) && stop_hover_ok != (r->hover_why != NULL);
     /* support (physics_support): standing, and at the matcher's stop (support_stop: it holds
      * the stand frame), the source stands on both feet flat on its floor, so its own count is
      * none and the walker's must be none too. Walking (and the guide walker's stop, the clip's
@@ -371,15 +392,22 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
     else if (!support_ok)
         printf("    support out: %d frames with both feet over 1 cm up while the source stands\n",
                support_n);
-    if (r->hover_why && hover_ok)
-        printf("    hover now within its bounds: take the row out of the hover table\n");
-    else if (r->hover_why)
-        printf("    hover known out (issue 21): %s\n", r->hover_why);
-    else if (!hover_ok)
-        printf("    hover out: a point the source plants moves %.2f mm/s on average with the "
-               "skate's (bound %.2f), %.2f at its worst (bound %.2f)\n",
-               1e3 * (double)band_mean, 1e3 * (double)skate, 1e3 * (double)hv->move,
-               1e3 * (double)skate_worst);
+    for (int part = 0; part < 2; ++part) {
+        const char *why = part ? r->hover_why : r->hover_walk_why;
+        const int in = part ? stop_hover_ok : walk_hover_ok;
+        const phys_move *w = &r->hover[part];
+        printf("    hover %s: %.2f mm/s with the skate's (bound %.2f), worst %.2f mm/s (bound "
+               "%.2f), frame %d, %s %s %.1f mm up, %s%s%s\n",
+               part ? "at the stop" : "walking", 1e3 * (double)physics_band_mean(r, part),
+               1e3 * (double)skate, 1e3 * (double)w->move, 1e3 * (double)skate_worst, w->frame,
+               w->side ? "right" : "left", point_name(w->point),
+               1e3 * (double)r->hover_height[part], w->stance ? "planted" : "swinging",
+               in && why ? ": now within its bounds, take the row out of its hover table"
+               : why     ? ", known out (issue 21): "
+               : in      ? ""
+                         : ": OUT",
+               !in && why ? why : "");
+    }
     if (!land_ok)
         printf("    a landing point moved %.1f mm in a frame on the ground (bound %.1f: the "
                "source's %.1f, %.1f m/s): frame %d, %s %s, %s\n",
