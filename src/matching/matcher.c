@@ -26,12 +26,12 @@
 #define AK_MATCHER_HISTORY 4
 
 /* A foot's re-step (restep_hold, ak_restep): the step, whether one starts this frame (due: its
- * start point is where the foot was shown, fst.sole), its hold (an x,z shift), and where its end
- * point was last frame (at, known when has_at; its pace: the stop's end point coasting still,
- * the foot waits up). */
+ * start point is where the foot was shown, fst.sole), whether it steps from its toe (toe: walking,
+ * its lock held the toe), its hold (an x,z shift), and where its end point was last frame (at,
+ * known when has_at; its pace: the stop's end point coasting still, the foot waits up). */
 typedef struct restep_foot {
     ak_restep step;
-    int32_t due, has_at;
+    int32_t due, has_at, toe;
     ak_vec3 hold, at;
 } restep_foot;
 
@@ -1168,21 +1168,38 @@ static int lifts_first(const ak_matcher *m, int s)
  * AK_RESTEP_LAND_SPEED); its hold joins the shift. A foot turned toe-up against a riser
  * (toe_up) begins from where its heel is with the foot flat and its toe where it was: from its
  * heel, the foot flattened as its lock faded and swept the toe forward into the riser (CMU 02_01
- * at 30 fps up the stairs from (-6,0): a jump released the right foot, 57.7 mm). */
+ * at 30 fps up the stairs from (-6,0): a jump released the right foot, 57.7 mm). Walking, a foot
+ * whose lock holds its toe (it stands on it: a push-off released out of reach, a jump's unlock)
+ * steps from its toe: the step's start and end points are the toe's, so the toe stays where it
+ * stands until the foot is up while the fading lock turns the foot about it to the frame's pitch.
+ * Stepping from its heel, the toe swept forward as it lifted: CMU subject 7 on flat ground, the
+ * right toe at frame 524, 13 mm up, 0.59 m/s (walk_physics.h's hover; the database's worst skate
+ * 0.45 m/s); from its toe 0.41 m/s, what the lock's fade still moves it in that frame. */
 static void restep_hold(ak_matcher *m, int s)
 {
     const ak_vec3 heel = ak_foot_ik_sole(&m->fik, m->world, s);
-    const ak_vec3 at = akv_add(heel, ak_vec3_make(m->fst.shift[s].x, 0.0f, m->fst.shift[s].z));
+    const int with_toe = m->rs[s].due || m->rs[s].toe; /* the toe is needed (a step's start) */
+    const ak_vec3 toe_now = with_toe ? ak_foot_ik_toe(&m->fik, m->world, s) : heel;
+    if (m->rs[s].due)
+        m->rs[s].toe = !m->standing && m->fik.legs[s].has_toe && m->fst.lock_toe[s] &&
+                       m->fst.lock_weight[s] > 0.0f;
+    if (m->rs[s].toe && m->standing) { /* the stop steps heels: the same step, from the heel */
+        m->rs[s].step.from.x -= toe_now.x - heel.x;
+        m->rs[s].step.from.z -= toe_now.z - heel.z;
+        m->rs[s].toe = 0;
+    }
+    const int on_toe = m->rs[s].toe;
+    const ak_vec3 pt = on_toe ? toe_now : heel;
+    const ak_vec3 at = akv_add(pt, ak_vec3_make(m->fst.shift[s].x, 0.0f, m->fst.shift[s].z));
     const float mx = at.x - m->rs[s].at.x, mz = at.z - m->rs[s].at.z;
     const float most = AK_RESTEP_LAND_SPEED * m->dt;
     const int moving = m->rs[s].has_at && m->dt > 0.0f && mx * mx + mz * mz > most * most;
     if (m->rs[s].due) {
         m->rs[s].due = 0;
-        ak_vec3 from = m->fst.sole[s];
-        if (m->toe_up[s]) { /* its toe stays where it is: the heel's place with the foot flat */
-            const ak_vec3 toe = ak_foot_ik_toe(&m->fik, m->world, s);
-            from.x = m->fst.toe[s].x - (toe.x - heel.x);
-            from.z = m->fst.toe[s].z - (toe.z - heel.z);
+        ak_vec3 from = on_toe ? m->fst.toe[s] : m->fst.sole[s];
+        if (m->toe_up[s] && !on_toe) { /* its toe stays: the heel's place with the foot flat */
+            from.x = m->fst.toe[s].x - (toe_now.x - heel.x);
+            from.z = m->fst.toe[s].z - (toe_now.z - heel.z);
         }
         const float dx = at.x - from.x, dz = at.z - from.z;
         ak_restep_begin(&m->rs[s].step, from, sqrtf(dx * dx + dz * dz));

@@ -151,8 +151,6 @@ static const char *const k_hover_walk_out[] = {
     "match subject 2 stairs",
     "match subject 2 heightmap",
     "match subject 2 ridges",
-    "match subject 7 flat",
-    "match subject 7 hills",
     "match subject 7 stairs",
     "match subject 7 ridges",
     "match subject 9 flat",
