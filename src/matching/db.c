@@ -650,14 +650,19 @@ static int32_t sources_root_joint(const ak_skeleton *sk, const ak_motion_db_clip
 
 /* Under a still top joint, ak_clip_root_motion_prepare gives the top joint the travelling
  * joint's horizontal travel and heading; the joint keeps its height (and its sway about that
- * travel) in its own translation track. The matcher reads joint 0's translation as the body's:
- * it blends a transition's jump and keeps the shown height within the source's envelope there
- * only (the hips of a still-top copy of CMU 02_01 jumped 2.8 cm in a frame at a transition,
- * -5.55 .. 5.91 g against the original's -1.01 .. 1.28). Where the joint hangs directly off
- * joint 0 and is its only child, its translation (less its rest offset) moves up into joint
- * 0's, every joint's model transform unchanged: joint 0 carries what a travelling top joint of
- * the same capture carries. */
-static void travel_height_on_top(const ak_skeleton *sk, ak_clip *c, int32_t joint)
+ * travel) in its own translation track, and its pitch, roll and the rest of its turn in its
+ * own rotation. The matcher reads joint 0 as the body's: it blends a transition's jump of
+ * joint 0's translation and keeps the shown height within the source's envelope there only
+ * (the hips of a still-top copy of CMU 02_01 jumped 2.8 cm in a frame at a transition, -5.55
+ * .. 5.91 g against the original's -1.01 .. 1.28), and it inertializes each joint's local
+ * rotation apart, so the hips' turn split over two joints blends otherwise than one joint's
+ * (the two offsets' product is not the decayed product: the still-top copy's feet 2 mm off
+ * the original's after a transition, a landing a frame later, skate 1.858 against 1.721
+ * mm/s). Where the joint hangs directly off joint 0 and is its only child, its whole local
+ * transform (less its rest offset) moves up into joint 0's, M0' = M0 Lj (I, -rest), and the
+ * joint keeps its rest offset and no turn: every joint's model transform is unchanged, and
+ * joint 0 carries what a travelling top joint of the same capture carries. */
+static void travel_joint_on_top(const ak_skeleton *sk, ak_clip *c, int32_t joint)
 {
     if (joint <= 0 || joint >= sk->joint_count || sk->parents[joint] != 0) return;
     for (int32_t j = 1; j < sk->joint_count; ++j)
@@ -668,10 +673,14 @@ static void travel_height_on_top(const ak_skeleton *sk, ak_clip *c, int32_t join
     for (int32_t f = 0; f < c->frame_count; ++f) {
         ak_vec3 *p0 = &c->translations[(size_t)f * c->track_count + t0];
         ak_vec3 *pj = &c->translations[(size_t)f * c->track_count + tj];
-        const ak_quat q0 = c->rotations[(size_t)f * c->joint_count];
-        *p0 = akv_add(*p0, akq_rotate(q0, akv_sub(*pj, rest)));
+        ak_quat *q0 = &c->rotations[(size_t)f * c->joint_count];
+        ak_quat *qj = &c->rotations[(size_t)f * c->joint_count + joint];
+        *p0 = akv_add(*p0, akq_rotate(*q0, akv_sub(*pj, akq_rotate(*qj, rest))));
+        *q0 = akq_normalize(akq_mul(*q0, *qj));
+        *qj = ak_quat_identity();
         *pj = rest;
     }
+    ak_clip_finalize(c);
 }
 
 static int32_t sources_make(const ak_motion_db *db, const ak_skeleton *sk,
@@ -695,7 +704,7 @@ static int32_t sources_make(const ak_motion_db *db, const ak_skeleton *sk,
             const int32_t st = ak_clip_root_motion_prepare(sk, &s->clip[i], root_joint, NULL, err);
             if (st != AK_OK) return st;
             for (int32_t j = 0; j < sk->joint_count; ++j)
-                if (strcmp(sk->names[j], root_joint) == 0) travel_height_on_top(sk, s->clip[i], j);
+                if (strcmp(sk->names[j], root_joint) == 0) travel_joint_on_top(sk, s->clip[i], j);
         }
         ak_clip_scale(s->clip[i], db->metres_per_unit);
         for (int32_t j = 0; j < db->J; ++j)
