@@ -406,23 +406,28 @@ static int32_t contact_joints(const ak_contact_params *p, int32_t joints[4], ak_
     return AK_OK;
 }
 
-/* Trailing frames of a non-looping clip that repeat the frame before them exactly (every
- * rotation and translation key: a frame line written twice). A repeated pose is no motion:
- * its speed differences would read a foot that stops dead (CMU 02_01 with its last line
- * twice had a 2-frame right stance at its end where the file has a 1-frame one). At least
- * two frames are left. */
-static int32_t repeated_end_frames(const ak_clip *c)
+int32_t ak_clip_last_moving(const ak_clip *c, int32_t first, int32_t end)
 {
-    if (c->loop) return 0;
     const size_t J = (size_t)c->joint_count, T = (size_t)c->track_count;
-    int32_t f = c->frame_count - 1;
-    while (f >= 2 &&
+    int32_t f = end - 1;
+    while (f > first &&
            !memcmp(c->rotations + (size_t)f * J, c->rotations + (size_t)(f - 1) * J,
                    sizeof(ak_quat) * J) &&
            (T == 0 || !memcmp(c->translations + (size_t)f * T,
                               c->translations + (size_t)(f - 1) * T, sizeof(ak_vec3) * T)))
         --f;
-    return c->frame_count - 1 - f;
+    return f;
+}
+
+/* Trailing frames of a non-looping clip that repeat the frame before them exactly
+ * (ak_clip_last_moving). A repeated pose is no motion: its speed differences would read a foot
+ * that stops dead (CMU 02_01 with its last line twice had a 2-frame right stance at its end where
+ * the file has a 1-frame one). At least two frames are left. */
+static int32_t repeated_end_frames(const ak_clip *c)
+{
+    if (c->loop) return 0;
+    const int32_t last = ak_clip_last_moving(c, 0, c->frame_count);
+    return c->frame_count - 1 - (last > 1 ? last : 1);
 }
 
 /* Grid samples [0, moving) of the n on a clip's contact grid reach its last moving frame. */

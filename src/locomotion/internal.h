@@ -308,6 +308,14 @@ ak_vec3 ak_foot_place_glide(ak_vec3 from, ak_vec3 to, float swing_phase);
 void ak_floor_follow(float *y, float *v, float support, float smoothing, float dt,
                      int32_t initialized);
 
+/* The last frame of frames [first, end) of a clip that moves: frame f moves when a key of it
+ * differs from frame f - 1's (every rotation and translation, to the bit); `first` when none
+ * does. A pose repeated to the bit is no captured motion (a capture's noise never repeats a
+ * frame) but a file's padding: a frame line written twice, which the BVH reader keeps as a frame,
+ * as Blender's importer does. Contacts (contacts.c) and the motion database's pieces (db.c) end
+ * at it. */
+int32_t ak_clip_last_moving(const ak_clip *c, int32_t first, int32_t end);
+
 /* The body figures of one pose of a source (ak_walk_metrics_source, the motion database's
  * ak_motion_db_source_metrics): the hips' height into the 33 ms average and its acceleration
  * (dt 0: a new sequence starts here), the knee flexion of the legs set. */

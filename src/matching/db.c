@@ -224,31 +224,18 @@ static void repair_glitches(ak_clip *c, float limit)
  * and 0.214 rad against 0.833 allowed; a T-pose frame 0 still cuts (frame 1 against it). */
 #define AK_MATCH_CUT_SPAN (1.0f / 30.0f)
 
-/* Whether frame f repeats frame f - 1 key for key (every rotation and translation, to the bit). */
-static int frame_repeats(const ak_clip *c, int32_t f)
-{
-    const size_t J = (size_t)c->joint_count, T = (size_t)c->track_count;
-    return !memcmp(c->rotations + (size_t)f * J, c->rotations + (size_t)(f - 1) * J,
-                   sizeof(ak_quat) * J) &&
-           !memcmp(c->translations + (size_t)f * T, c->translations + (size_t)(f - 1) * T,
-                   sizeof(ak_vec3) * T);
-}
-
-/* The end of frames [first, end) without the frames at its end that repeat the one before:
- * a pose held still, key for key, is not captured motion (a capture's noise never repeats a
- * frame to the bit) but a file's padding, such as a last frame line written twice, which the
- * reader keeps as a frame as Blender's importer does. Kept, it made the take 1/120 s longer,
- * and where the take spans a whole number of the database's 1/60 s samples the copy's database
- * held one more than the original's (whose last one falls 5 us past the take's end: CMU writes
- * 1/120 s as 0.0083333); the matcher played it otherwise (CMU 09_02 with its last line twice
- * arrived in 5.600 s against 5.567, knee 126.8 against 124.3 deg, skate 2.49 against 0.75
- * mm/s). A clip that never moves keeps every frame. */
+/* The end of frames [first, end) at its last moving frame (ak_clip_last_moving): frames that
+ * repeat a pose to the bit are a file's padding, not motion. Kept, a last frame line written
+ * twice made the take 1/120 s longer, and where the take spans a whole number of the
+ * database's 1/60 s samples the copy's database held one more than the original's (whose last
+ * one falls 5 us past the take's end: CMU writes 1/120 s as 0.0083333); the matcher played it
+ * otherwise (CMU 09_02 with its last line twice arrived in 5.600 s against 5.567, knee 126.8
+ * against 124.3 deg, skate 2.49 against 0.75 mm/s). A clip that never moves keeps every
+ * frame. */
 static int32_t moving_end(const ak_clip *c, int32_t first, int32_t end)
 {
-    int32_t e = end;
-    while (e - 1 > first && frame_repeats(c, e - 1))
-        --e;
-    return e - 1 > first ? e : end;
+    const int32_t last = ak_clip_last_moving(c, first, end);
+    return last > first ? last + 1 : end;
 }
 
 /* Frames [first, end) of non-looping clip i split where a body joint turns more than
