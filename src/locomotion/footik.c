@@ -522,7 +522,7 @@ static float leg_offset(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     return offset;
 }
 
-/* Where a flat foot's toe lies for the line of its ground (two_point_normal): the heel plus
+/* Where a flat foot's toe lies for the line of its ground (akf_two_point_normal): the heel plus
  * the animated heel-to-toe offset, or the toe ray's point when that offset is less than half
  * as long (an animated foot pitched toe-down, a run's crouched stand frame: its toe over the
  * heel made a 3 mm line that tipped the planted foot 10 degrees and its toe 14 mm into a
@@ -553,7 +553,7 @@ static ak_ground_hit ground_at(const ak_ground_hit *h, ak_vec3 q, ak_vec3 p)
 
 /* The normal a flat foot lies on: the heel's, tipped about the foot's side axis so the
  * heel-to-toe line follows the ground between the two hits (heel and toe both on it). */
-static ak_vec3 two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3 toe_q, float toe_y)
+ak_vec3 akf_two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3 toe_q, float toe_y)
 {
     const ak_vec3 d = {toe_q.x - heel_q.x, toe_y - heel_y, toe_q.z - heel_q.z};
     if (d.x * d.x + d.z * d.z < 1e-6f) return n;
@@ -565,9 +565,9 @@ static ak_vec3 two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3
 
 /* The normal leg s's flat foot lies on: the heel ground's clamped normal n, tipped so the line
  * from its heel to its toe (flat_toe_point) follows the ground between the two hits when the toe
- * ray hit (two_point_normal). A foot planted on its heel last frame (`held`: its heel and heading
- * locked) keeps the normal it was laid on: a new one would turn the foot about its heel and move
- * its toe over the ground. Its rays, asked where the lock had yet to be (a landing shortened
+ * ray hit (akf_two_point_normal). A foot planted on its heel last frame (`held`: its heel and
+ * heading locked) keeps the normal it was laid on: a new one would turn the foot about its heel and
+ * move its toe over the ground. Its rays, asked where the lock had yet to be (a landing shortened
  * toward the hips moves its heel 2-4 cm back from them, shorten_landing), gave the landing its
  * ground from their tangent planes carried there; on a curved heightmap the next frame's rays,
  * under the heel and toe, told a normal 0.4 degrees off and the toe moved 0.14-0.17 mm in that
@@ -592,7 +592,7 @@ static ak_vec3 flat_normal(const ak_foot_ik_state *st, const ak_foot_ik_frame *f
             hg->height - (m.x * (toe_l.x - heel_q.x) + m.z * (toe_l.z - heel_q.z)) / m.y;
         if (fabsf(toe_y - line_y) < AK_FLOOR_STEP_MIN) return m;
     }
-    return clamp_normal(two_point_normal(hg->normal, heel_q, hg->height, toe_l, toe_y),
+    return clamp_normal(akf_two_point_normal(hg->normal, heel_q, hg->height, toe_l, toe_y),
                         ff->cos_tilt, ff->sin_tilt);
 }
 

@@ -179,6 +179,11 @@ typedef struct akf_foot_points {
     ak_vec3 heel_last_at[2];         /* with a ray ahead: the heel's query point last frame */
     ak_ground_hit heel_last_hit[2];  /* and its ground (the state's heel_ray, heel_hit) */
 } akf_foot_points;
+/* The normal n tipped about the foot's side axis so the line from heel_q (height heel_y) to
+ * toe_q (toe_y) lies in its plane (footik.c: a flat foot on its heel's and toe's hits; the
+ * walker: a swinging toe on the line through the samples along its path); n where the line
+ * is too short or the result would not point up. */
+ak_vec3 akf_two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3 toe_q, float toe_y);
 void akf_foot_ik_query(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
                        const ak_xform *world, akf_foot_points *out);
 

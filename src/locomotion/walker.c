@@ -1774,14 +1774,71 @@ static int legs_under_hips(const ak_walker *w)
     return 1;
 }
 
-/* The ground under foot s's toe for the solve (foot IK): its toe ray's hit, or none (the heel's
- * plane) where the ray looked elsewhere. Keeps a toe ray cast ahead's hit for the grounding
- * (toe_ray_ahead, akf_foot_points) and the solved toe before this solve (its speed next frame). */
+/* Height at point q of the line through samples a (height ya) and b (yb), x, z: q projected
+ * onto it, within the segment (its end's height beyond); *u the projection's fraction. */
+static float chord_at(ak_vec3 a, float ya, ak_vec3 b, float yb, ak_vec3 q, float *u)
+{
+    const float dx = b.x - a.x, dz = b.z - a.z, d2 = dx * dx + dz * dz;
+    *u = d2 > 1e-8f ? akf_clamp(((q.x - a.x) * dx + (q.z - a.z) * dz) / d2, 0.0f, 1.0f) : 0.0f;
+    return ya + *u * (yb - ya);
+}
+
+/* The ground under a swinging toe whose ray looks at its landing (toe_ray_at_landing), asked
+ * at its query point: the foot laid on the samples along its path, the heel's hit under it and
+ * the landing's heel and toe hits ahead (the line through them, piece by piece), or the heel's
+ * tangent plane carried there where that is higher. Smooth ground of one curvature lies between
+ * a chord and a tangent (below the chord where it curves up, as a valley does; below the
+ * tangent over a crest), so the toe keeps above it either way. The tangent alone, carried 12 cm
+ * from the heel to the toe where a heightmap curves up, put the toe 5.0-5.6 mm into the ground
+ * (7 of issue 21's 720 sweep walks, bound 5). The hit's normal is the heel's tipped along the line
+ * the toe is on (the plane carries the toe from its query point to where the solve puts it). */
+static ak_ground_hit laid_toe_ground(const ak_walker *w, const ak_ground_hit *hits, int32_t s)
+{
+    const ak_ground_hit *h = &hits[FOOT_RAY(s)], *l = &hits[LANDING_RAY(s)], *t = &hits[TOE_RAY(s)];
+    ak_ground_hit g = *h;
+    if (!h->hit || !(h->normal.y > 1e-3f)) {
+        g.hit = 0;
+        return g;
+    }
+    const ak_vec3 a = w->feet.heel_q[s], q = w->feet.toe_q[s];
+    g.height = h->height - (h->normal.x * (q.x - a.x) + h->normal.z * (q.z - a.z)) / h->normal.y;
+    if (!t->hit) return g;
+    /* the pieces: heel to landing heel to landing toe (the landing heel where it lies between) */
+    const ak_vec3 lb = w->land_ray[s], tb = w->land_toe_ray[s];
+    float ul, uq;
+    chord_at(a, h->height, tb, t->height, lb, &ul);
+    ak_vec3 p0 = a, p1 = tb;
+    float y0 = h->height, y1 = t->height;
+    if (l->hit && ul > 0.0f && ul < 1.0f) {
+        chord_at(a, h->height, tb, t->height, q, &uq);
+        if (uq <= ul) {
+            p1 = lb;
+            y1 = l->height;
+        } else {
+            p0 = lb;
+            y0 = l->height;
+        }
+    }
+    const float y = chord_at(p0, y0, p1, y1, q, &uq);
+    if (y > g.height) {
+        g.height = y;
+        g.normal = akf_two_point_normal(h->normal, p0, y0, p1, y1);
+    }
+    return g;
+}
+
+/* The ground under foot s's toe for the solve (foot IK): its toe ray's hit; laid_toe_ground's
+ * where the ray looked at its landing; none (the heel's plane) where it looked ahead. Keeps a toe
+ * ray cast ahead's hit for the grounding (toe_ray_ahead, akf_foot_points) and the solved toe before
+ * this solve (its speed next frame). */
 static ak_ground_hit frame_toe_ground(ak_walker *w, const ak_ground_hit *hits, int32_t s)
 {
     ak_ground_hit g = hits[TOE_RAY(s)];
     /* A swinging foot's toe ray that looked at its landing: not under the toe now. */
-    if (!w->fik.legs[s].has_toe || toe_ray_at_landing(w, s)) g.hit = 0;
+    if (!w->fik.legs[s].has_toe)
+        g.hit = 0;
+    else if (toe_ray_at_landing(w, s))
+        g = laid_toe_ground(w, hits, s);
     /* A toe ray cast ahead: the toe keeps above what it found too. */
     if (w->feet_set && w->feet.ahead_hit[s].hit) {
         w->feet.ahead_hit[s] = hits[TOE_RAY(s)];
