@@ -101,6 +101,10 @@ struct ak_walker {
     float loop_heading;  /* the clip's net turn per loop (ak_root_motion_loop) */
     int32_t cycle;
     float idle_w;
+    /* The walk's hips height (their local y) where it last stood still (rate 0), set: the idle
+     * crossfade's hips offset is taken from it (animated_pose). */
+    float rest_hips_y;
+    int32_t rest_hips_set;
     float rate;           /* playback rate of the walk clip, 0..1 */
     float rate_last;      /* the rate last frame (the source hips' acceleration as played) */
     float rate_accel_max; /* the most rate' it reads: twice the ramps' (source_hip_accel) */
@@ -532,6 +536,7 @@ static int captured_start_fits(const ak_walker *w)
  * idle or settle pose where there is one). */
 static void standing_start(ak_walker *w)
 {
+    w->rest_hips_set = 0;
     select_play(w, AK_WALKER_PLAY_LOOP);
     w->phase = AK_WALKER_PHASE_WALK;
     if (w->p.start_time > 0.0f && captured_start_fits(w)) {
@@ -571,6 +576,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->time = w->idle_time = 0.0;
     w->cycle = 0;
     w->idle_w = 0.0f;
+    w->rest_hips_set = 0;
     w->rate = 1.0f;
     w->stop_left = 0.0f;
     w->stop_scale = 1.0f;
@@ -847,6 +853,12 @@ static void animated_pose(ak_walker *w)
         ak_root_motion_make_in_place(g->root, t, w->anim);
     else
         ak_root_motion_make_in_place_memo(m->root, &w->root_memo, t, w->anim);
+    const int32_t hips = m->humanoid.joint[AK_HUM_HIPS] >= 0 ? m->humanoid.joint[AK_HUM_HIPS] : 0;
+    const float hips_y = w->anim[hips].translation.y;
+    if (!w->rest_hips_set || w->rate == 0.0f) {
+        w->rest_hips_y = hips_y;
+        w->rest_hips_set = 1;
+    }
     /* A captured start or stop stands as the capture stood: only an idle clip blends in (or,
      * walking again out of a captured stop, the pose it was left in). */
     const int stand = m->stand_pose && w->play == AK_WALKER_PLAY_LOOP &&
@@ -867,6 +879,16 @@ static void animated_pose(ak_walker *w)
     }
     const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w); /* smoothstep */
     ak_pose_blend(w->anim, w->idle_local, w->J, s, NULL, w->anim);
+    /* The hips' height is the walk's with the idle's offset from where the walk stood faded
+     * out: hips_y + s (idle - rest_hips_y), not the blend's (1 - s) hips_y + s idle, whose own
+     * acceleration, s'' (idle - hips_y) - 2 s' hips_y', takes the hips as the walk moves them
+     * from its stand (and no figure of the source counts it: source_hip_accel). A run's start
+     * at 24 fps (CMU 09_02 on the heightmap from -6.0, its hips rising 0.4 m/s off its stand as
+     * the idle faded out) fell at 0.15 g more than the run as the fade ended, -1.26 g against
+     * -1.25. Where the walk stands still (the settle) the two are the same: the blend's is kept. */
+    if (w->rate > 0.0f && s < 1.0f)
+        w->anim[hips].translation.y =
+            hips_y + s * (w->idle_local[hips].translation.y - w->rest_hips_y);
     w->anim_keyed = NULL;
 }
 
@@ -1118,14 +1140,14 @@ static inline float table_accel_at(const float *a, int32_t n, int loop, float u,
 
 /* The source's own hips acceleration as played (ak_walk_motion.hip_accel, built once per clip
  * on its key grid, each entry the walk metrics' 33 ms measure ending at that key), scaled by
- * the playback rate squared and faded with the walk's weight against the idle: the same figure
- * on every build (it never differentiates the posed frames, where libm's last bits would
- * show). The least of it over this frame and the next akw_hip_window(dt) - 1: the grounding
- * bounds each frame's own correction by it (landing_cap), and every 33 ms measure that frame
- * falls in must hold, so the bound takes the lowest source figure of them (taking only this
- * frame's, a correction falling at 0.5 g beside the source's +0.9 g let the 33 ms measure
- * reach -1.34 g against a bound of -1.27 g one frame later, when the source's own went to
- * -0.87 g). */
+ * the playback rate squared, whole while the idle fades (the hips keep the walk's height and
+ * the idle's offset from where it stood: animated_pose): the same figure on every build (it never
+ * differentiates the posed frames, where libm's last bits would show). The least of it over this
+ * frame and the next akw_hip_window(dt) - 1: the grounding bounds each frame's own correction by it
+ * (landing_cap), and every 33 ms measure that frame falls in must hold, so the bound takes the
+ * lowest source figure of them (taking only this frame's, a correction falling at 0.5 g beside the
+ * source's +0.9 g let the 33 ms measure reach -1.34 g against a bound of -1.27 g one frame later,
+ * when the source's own went to -0.87 g). */
 static float source_hip_accel(ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
@@ -1156,8 +1178,7 @@ static float source_hip_accel(ak_walker *w)
         const float v = table_accel_at(a, n, loop, u + (float)k * step, r, dr);
         least = least < v || v != v ? least : v;
     }
-    const float s = w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w);
-    return least * (1.0f - s);
+    return least;
 }
 
 /* The direction of travel, world (the heading plus the clip's travel heading). */
