@@ -1900,23 +1900,28 @@ static int dest_ahead(const ak_matcher *m, int s)
     return d.x * f.x + d.z * f.z > 0.0f;
 }
 
-/* Whether a release `rise` below or above (dest_rise) is refused: a riser down, or a riser up
- * behind the foot. A step back up leads with the heel, which step_up_hold does not lift: going
+/* Whether a release `rise` below or above (dest_rise) is refused: a riser, down or up, behind
+ * the foot. A step back up leads with the heel, which step_up_hold does not lift: going
  * down stairs, a jump put a walk's left foot (02_01 mirrored at 24 fps) 2.6 cm past a tread's edge
  * with its frame's foot on the tread behind; released to step up, its heel slid back into the
- * riser, 79 mm (a held-out trial's; that walk stayed planted before and does again). */
+ * riser, 79 mm (a held-out trial's; that walk stayed planted before and does again). A riser down
+ * ahead is stepped down (the release re-steps, restep_start, over the edge onto the tread below):
+ * kept planted, CMU 07_04 at 60 fps going down the CLI's stairs route stood on its left toe
+ * 0.44-0.73 m behind its frame's foot for 16 frames while the body went on down, and the
+ * grounding lifted that toe straight up out of reach (last_resort_drop) to 39 cm over its tread,
+ * then it came down 0.34 m in one frame when the frame lifted the foot. */
 static int refuse_release(const ak_matcher *m, int s, float rise)
 {
-    return rise <= -AK_FLOOR_STEP_MIN || (rise >= AK_FLOOR_STEP_MIN && !dest_ahead(m, s));
+    return fabsf(rise) >= AK_FLOOR_STEP_MIN && !dest_ahead(m, s);
 }
 
 /* Whether releasing planted foot s would slide it over a riser it cannot step (refuse_release).
- * A released foot fades onto the frame's foot along the ground it stood on: down, off the tread's
- * edge to stand against the riser, which its next lift-off's toe met (CMU subject 2 going up:
- * 72 mm into it). Such a foot stays planted until the frame lifts it. Up and ahead, it steps
- * (begin_step_up): kept planted instead (a slow walk at 30 fps up stairs, its foot 0.28 m behind
- * the frame's on its toe at the riser), the hips rising with the frame left it out of reach and
- * the leg dragged the toe 129 mm into the riser. */
+ * A released foot fades onto the frame's foot along the ground it stood on: down and back, off
+ * the tread's edge to stand against the riser, which its next lift-off's toe met (CMU subject 2
+ * going up: 72 mm into it). Such a foot stays planted until the frame lifts it. Up and ahead, it
+ * steps (begin_step_up): kept planted instead (a slow walk at 30 fps up stairs, its foot 0.28 m
+ * behind the frame's on its toe at the riser), the hips rising with the frame left it out of reach
+ * and the leg dragged the toe 129 mm into the riser. */
 static int release_crosses_riser(ak_matcher *m, int s)
 {
     return refuse_release(m, s, dest_rise(m, s));
@@ -2284,9 +2289,9 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
     m->toe_guard[0].hit = m->toe_guard[1].hit = 0;
     spare_hits(m, hits, h);
     /* a jump's unlock (update_stance), now that the ray at the new frame's foot has answered:
-     * released unless that ray finds it a riser down from where it stands (then it stays
-     * planted until the frame lifts it, release_crosses_riser), or up behind it; a riser up
-     * ahead, it steps up (begin_step_up) */
+     * released unless that ray finds it a riser down or up behind where it stands (then it
+     * stays planted until the frame lifts it, release_crosses_riser); a riser up ahead, it
+     * steps up (begin_step_up) */
     for (int s = 0; s < 2; ++s) {
         if (!m->unlock_due[s]) continue;
         m->unlock_due[s] = 0;

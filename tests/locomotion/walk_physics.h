@@ -68,6 +68,11 @@ typedef struct physics_walk {
     float hover_height[2];
     const char *hover_walk_why, *hover_why;
     float prev_height[2][2]; /* [side][heel, toe] above its ground last frame (NaN: none) */
+    /* Toe held up (physics_hover): the highest a toe the source stands on (its toe alone down,
+     * in both frames of a pair) is above its ground while the walker holds it in place (moving
+     * under issue 21's planted 1 cm/s): a lock held in the air, any part of the walk (move: m
+     * above the ground; 0: none over PHYS_HOVER_HIGH). */
+    phys_move toe_held_up;
     /* Support (physics_support): frames where the source has a foot down (not in flight) and
      * neither walker foot has a heel or toe within AK_WALK_SKATE_HEIGHT of its ground (a hop
      * the source does not make); their count ([0] start and walk, [1] stop, [2] standing), the
@@ -163,6 +168,17 @@ static inline void physics_hover(physics_walk *r, const ak_walker_state *s, int 
                     const phys_move w = {v, f, k, p, s->stance[k]};
                     r->hover[part] = w;
                     r->hover_height[part] = h;
+                }
+            }
+            const int toe_alone =
+                p && (s->source_contact[k] & (AK_CONTACT_HEEL | AK_CONTACT_TOE)) == AK_CONTACT_TOE;
+            if (f > 0 && dt > 0.0f && toe_alone && (r->prev_source[k] & AK_CONTACT_TOE) &&
+                h > PHYS_HOVER_HIGH && h > r->toe_held_up.move) {
+                const ak_vec3 q = r->prev_point[k][p];
+                const float dx = at.x - q.x, dz = at.z - q.z;
+                if (sqrtf(dx * dx + dz * dz) < 0.01f * dt) {
+                    const phys_move w = {h, f, k, p, s->stance[k]};
+                    r->toe_held_up = w;
                 }
             }
             r->prev_height[k][p] = h;

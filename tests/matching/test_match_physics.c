@@ -514,6 +514,10 @@ static void a_slow_walk_up_the_stairs_settles(void **state)
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
     physics_walk r = match_cli_route(db, &g);
     match_within("match 07_04 slow walk at 60 fps, cm, stairs, CLI route", &r, 0.3f);
+    printf("    toe held up: %.1f mm (bound %.0f), frame %d, %s toe\n",
+           1e3 * (double)r.toe_held_up.move, 1e3 * (double)PHYS_HOVER_HIGH, r.toe_held_up.frame,
+           r.toe_held_up.side ? "right" : "left");
+    assert_true(r.toe_held_up.move <= PHYS_HOVER_HIGH);
     assert_true(r.last.stopped && r.last.stance[0] && r.last.stance[1]);
     assert_true(r.last.distance <= 0.3f);
     ak_motion_db_destroy(db);
