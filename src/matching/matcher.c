@@ -1999,6 +1999,9 @@ static void stop_landing_moving(ak_matcher *m)
     m->has_shown_last = m->dt > 0.0f;
 }
 
+/* rad/s: the controller turning slower than this walks on straight (unlock). */
+#define AK_LAG_TURN 0.2f
+
 /* Unlock: planted foot s (shown down this frame) the new frame's pose (a transition, the stop)
  * has left farther than unlock_distance from its lock is released for the rest of that stance
  * (update_stance; `crosses`: its release would slide it over a riser). */
@@ -2023,7 +2026,19 @@ static void unlock(ak_matcher *m, int s, ak_quat yaw, int crosses)
     const ak_vec3 sole = akv_add(akv_add(m->pos, akq_rotate(yaw, gait_scaled(m, held))),
                                  akv_add(akv_add(m->place_shift[s], cancel), m->held[s]));
     const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
-    if (dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
+    /* Walking on straight without a jump (the controller turning slower than AK_LAG_TURN), a
+     * frame's foot behind the lock (within 60 degrees of straight back along the heading) is the
+     * body lagging the frame's root, not the pose leaving the foot behind: the body comes on
+     * over the foot, which stays planted. Starting from rest the body is slower than the
+     * frame's walk, and at 0.1 m the release re-stepped the planted foot back to where the
+     * frame had it, its heel carried 49 mm up at 1.0 m/s (CMU subject 2 on every ground, frame
+     * 9: walk_physics.h's hover, the database's worst skate 0.37 m/s). Turning, the foot is
+     * released as before: kept planted through a start turning 90 degrees, its leg twisted and
+     * the left foot turned at 4168 rad/s^2 (test_matching_walk, 3.2 times the captures'). */
+    const ak_vec3 fwd = akq_rotate(yaw, ak_vec3_make(0.0f, 0.0f, 1.0f));
+    const int lags = !jump && !m->standing && fabsf(m->sim_angvel) < AK_LAG_TURN &&
+                     dx * fwd.x + dz * fwd.z < -0.5f * sqrtf(dx * dx + dz * dz);
+    if (!lags && dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {
         if (jump && !m->released[s]) {
             m->unlock_due[s] = 1;
         } else if (!crosses) {
