@@ -256,10 +256,22 @@ typedef struct ak_restep {
     float duration; /* s, from the distance (ak_restep_begin) */
     float height;   /* m, the lift at the top */
     ak_vec3 from;
+    /* fixed (ak_restep_begin_to, ak_restep_fix): the step lands on `to` (world), wherever its
+     * caller's point goes meanwhile, carried from `from` over the rest of its carry from carry0 */
+    int32_t fixed;
+    float carry0;
+    ak_vec3 to;
 } ak_restep;
 /* Starts a step from `from` over `distance` metres (horizontal) to where the foot is going:
  * its duration and height from the captures' swings (restep.c). */
 void ak_restep_begin(ak_restep *r, ak_vec3 from, float distance);
+/* Starts a step from `from` to `to` (world, x,z): the foot lands there, not on the caller's
+ * point (ak_restep_hold), a target that does not move while the foot is in the air. */
+void ak_restep_begin_to(ak_restep *r, ak_vec3 from, ak_vec3 to);
+/* A step under way toward the caller's point `at` goes on to `to` (fixed) from where it has
+ * carried the foot, over the rest of its carry (one coming down goes back up from the height it
+ * has, to carry the foot over). */
+void ak_restep_fix(ak_restep *r, ak_vec3 at, ak_vec3 to);
 /* One frame on; `hover`: the foot must not come down yet (its end point still moves too fast to
  * land on, or its source lifts it before it could land), it waits at the top of the step
  * (carried over it). Ends the step at u = 1. */
@@ -272,7 +284,8 @@ float ak_restep_left(const ak_restep *r);
  * point): 1 off a step. */
 int32_t ak_restep_carried(const ak_restep *r);
 /* The x,z shift that puts the point `at` (world: where the foot would be without the step)
- * where the step carries it: `from` until the foot is up, then onto `at` while it is up. */
+ * where the step carries it: `from` until the foot is up, then onto `at` (a fixed step: onto
+ * its `to`) while it is up. */
 ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at);
 
 /* ak_foot_ik_solve with a re-step's lift of each foot not planted (metres, NULL: none): its

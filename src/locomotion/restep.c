@@ -4,24 +4,26 @@
  *  - lift: up over the first AK_RESTEP_RISE of the step, held at its height, down over the
  *    last AK_RESTEP_RISE (smoothstep each way);
  *  - carry: the horizontal move, between AK_RESTEP_CARRY_FROM and AK_RESTEP_CARRY_TO
- *    (smoothstep), where the lift is half its height or more, so no point moves along the ground;
+ *    (smoothstep), where the lift is 80 % of its height or more: the foot clears the ground
+ *    first, straight up, and moves while it is up (a step moving 4-5 cm over the ground skimmed
+ *    it: walk_physics.h's hover, a point its source has down 1-5 cm up moving at 1-9 m/s);
  *  - the descent follows the end point (carry 1), so the foot lands where its source has it. */
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
 
 #define AK_RESTEP_RISE       0.3f
-#define AK_RESTEP_CARRY_FROM 0.15f
+#define AK_RESTEP_CARRY_FROM 0.22f
 #define AK_RESTEP_CARRY_TO   0.7f
 
 /* The step's figures, from the captures' own swings (the test captures' walks, CMU 02_01,
  * 02_02, 07_01 and 07_04, as the matcher's databases cut them: a full swing lasts 0.50-0.73 s and
  * lifts the lower of heel and toe 9.3-13.5 cm, carrying the foot about twice the stride's
- * 0.65-0.75 m, 2.3-2.8 m/s on average). A short adjusting step lifts about half a walking
- * swing's height, 4 cm, up to 8 cm for a long one (AK_RESTEP_HEIGHT_PER_M over its length),
+ * 0.65-0.75 m, 2.3-2.8 m/s on average). A short adjusting step lifts 7 cm, under the
+ * swings' lowest, up to 9 cm for a long one (AK_RESTEP_HEIGHT_PER_M over its length),
  * and lasts AK_RESTEP_TIME_MIN plus its length at AK_RESTEP_PACE (a swing's mean pace), at
  * most AK_RESTEP_TIME_MAX. */
-#define AK_RESTEP_HEIGHT_MIN   0.04f
-#define AK_RESTEP_HEIGHT_MAX   0.08f
+#define AK_RESTEP_HEIGHT_MIN   0.07f
+#define AK_RESTEP_HEIGHT_MAX   0.09f
 #define AK_RESTEP_HEIGHT_PER_M 0.1f
 #define AK_RESTEP_TIME_MIN     0.2f
 #define AK_RESTEP_TIME_MAX     0.35f
@@ -36,12 +38,44 @@ static float smooth01(float x)
 void ak_restep_begin(ak_restep *r, ak_vec3 from, float distance)
 {
     r->on = 1;
+    r->fixed = 0;
+    r->carry0 = 0.0f;
+    r->to = from;
     r->u = 0.0f;
     r->from = from;
     r->duration = akf_clamp(AK_RESTEP_TIME_MIN + distance / AK_RESTEP_PACE, AK_RESTEP_TIME_MIN,
                             AK_RESTEP_TIME_MAX);
     r->height = akf_clamp(AK_RESTEP_HEIGHT_MIN + AK_RESTEP_HEIGHT_PER_M * distance,
                           AK_RESTEP_HEIGHT_MIN, AK_RESTEP_HEIGHT_MAX);
+}
+
+void ak_restep_begin_to(ak_restep *r, ak_vec3 from, ak_vec3 to)
+{
+    const float dx = to.x - from.x, dz = to.z - from.z;
+    ak_restep_begin(r, from, sqrtf(dx * dx + dz * dz));
+    r->fixed = 1;
+    r->to = to;
+}
+
+static float carry_at(float u)
+{
+    return smooth01((u - AK_RESTEP_CARRY_FROM) / (AK_RESTEP_CARRY_TO - AK_RESTEP_CARRY_FROM));
+}
+
+void ak_restep_fix(ak_restep *r, ak_vec3 at, ak_vec3 to)
+{
+    if (!r->on || r->fixed) return;
+    const float carry = carry_at(r->u);
+    const ak_vec3 now = ak_vec3_make(r->from.x + carry * (at.x - r->from.x), r->from.y,
+                                     r->from.z + carry * (at.z - r->from.z));
+    /* the rest of the carry from the top of the step: one at its top goes on from where the
+     * top begins (at its full lift, as now), one coming down goes back up from the same height
+     * (the lift is symmetric about the middle of the step) */
+    r->u = r->u > 1.0f - AK_RESTEP_RISE ? 1.0f - r->u : akf_min(r->u, AK_RESTEP_RISE);
+    r->fixed = 1;
+    r->carry0 = carry_at(r->u);
+    r->from = now;
+    r->to = to;
 }
 
 void ak_restep_advance(ak_restep *r, float dt, int32_t hover)
@@ -73,8 +107,12 @@ int32_t ak_restep_carried(const ak_restep *r)
 ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at)
 {
     if (!r->on) return ak_vec3_make(0, 0, 0);
-    const float carry =
-        smooth01((r->u - AK_RESTEP_CARRY_FROM) / (AK_RESTEP_CARRY_TO - AK_RESTEP_CARRY_FROM));
+    const float carry = carry_at(r->u);
+    if (r->fixed) {
+        const float k = akf_clamp((carry - r->carry0) / (1.0f - r->carry0), 0.0f, 1.0f);
+        return ak_vec3_make(r->from.x + k * (r->to.x - r->from.x) - at.x, 0.0f,
+                            r->from.z + k * (r->to.z - r->from.z) - at.z);
+    }
     return ak_vec3_make((1.0f - carry) * (r->from.x - at.x), 0.0f,
                         (1.0f - carry) * (r->from.z - at.z));
 }

@@ -27,12 +27,13 @@
 
 /* A foot's re-step (restep_hold, ak_restep): the step, whether one starts this frame (due: its
  * start point is where the foot was shown, fst.sole), whether it steps from its toe (toe: walking,
- * its lock held the toe), its hold (an x,z shift), and where its end point was last frame (at,
- * known when has_at; its pace: the stop's end point coasting still, the foot waits up). */
+ * its lock held the toe), its hold (an x,z shift), whether a step of the stop has just put the
+ * foot down where the stand frame has it at rest (placed, until its stance begins), and whether
+ * a step of the stop not lifted yet waits this frame for the other foot (waits, restep_waits). */
 typedef struct restep_foot {
     ak_restep step;
-    int32_t due, has_at, toe;
-    ak_vec3 hold, at;
+    int32_t due, placed, waits, toe;
+    ak_vec3 hold;
 } restep_foot;
 
 /* A foot held where it stands while its stance waits (touchdown_hold): holding, on its toe, the
@@ -151,6 +152,10 @@ struct ak_matcher {
     ak_vec3 step_hold[2];
     /* A foot that must move while the frame has it down steps (restep_hold) */
     restep_foot rs[2];
+    /* The stand frame's own heel and toe of each foot (in place, no offsets; stand_point),
+     * known once stand_known */
+    ak_vec3 stand_pt[2][2];
+    int32_t stand_known;
     /* A foot the frame has down, on the ground, whose stance waits (touchdown_hold) */
     touch_foot touch[2];
     /* The heel and toe rays of a foot whose lock fades look where this frame's solve puts them
@@ -170,6 +175,8 @@ struct ak_matcher {
 };
 
 enum { AK_SPARE_NONE, AK_SPARE_DEST, AK_SPARE_AHEAD };
+
+static ak_vec3 coast_rest(const ak_matcher *m);
 
 static float wrap_pi(float a)
 {
@@ -1127,11 +1134,6 @@ static void step_up_hold(ak_matcher *m, int s)
     m->fst.shift[s] = akv_add(m->fst.shift[s], m->step_hold[s]);
 }
 
-/* m/s: a re-step's end point at the stop moving faster than this (the coast carrying the stand
- * frame's foot) keeps the foot up at the top of its step: it lands within the databases' own
- * worst skate (0.28-0.55 m/s, test_match_physics), not on a point still sliding. */
-#define AK_RESTEP_LAND_SPEED 0.25f
-
 /* Foot s must move while the frame has it down (released from its lock, or at the stop a landing
  * that waits while its point still moves): it steps (ak_restep) from where it was shown, unless
  * it steps up a riser already (step_up_hold) or is stepping. */
@@ -1161,11 +1163,105 @@ static int lifts_first(const ak_matcher *m, int s)
     return 0;
 }
 
+/* The stand frame's own heel (toe: the toe) of foot s, in place, without the offsets a
+ * transition left (FK of its pose once; the stand frame is the database's). */
+static ak_vec3 stand_point(ak_matcher *m, int s, int toe)
+{
+    if (!m->stand_known) {
+        ak_motion_db_pose(m->db, m->db->stand_frame, m->own_local);
+        ak_fk(m->db->skeleton, m->own_local, m->own_world);
+        for (int k = 0; k < 2; ++k) {
+            m->stand_pt[k][0] = ak_foot_ik_sole(&m->fik, m->own_world, k);
+            m->stand_pt[k][1] = ak_foot_ik_toe(&m->fik, m->own_world, k);
+        }
+        m->stand_known = 1;
+    }
+    return m->stand_pt[s][toe != 0];
+}
+
+/* m: the coast's travel left under which the stop's rest point is where the character stands,
+ * and how far from it a step of the stop may have landed a foot its leg does not reach before it
+ * steps there again (a landing whose hips are still coming down is out of reach for a frame or
+ * two where it should be) */
+#define AK_STOP_SETTLED 0.005f
+#define AK_STOP_MISSED  0.015f
+
+/* Where the stand frame puts foot s's heel once the stop's coast has come to rest (world, x,z:
+ * the coast's rest point, the stand frame's own pose without the offsets a transition left and
+ * the shift's part that cancels them, cancel_offset, which die away by then; stop_shifts drops
+ * the rest of a stepping foot's shift; the full stride: standing, the step scale goes back to
+ * 1, step_goal_of), facing where the heading-rate offset's decay turns it (its integral, as the
+ * coast's: a run's stop turned 2.8 degrees after arrival, its wide stand frame's back foot 3.5 cm
+ * on, and the foot landed there was out of reach): the stop's re-steps land there. Before, a step
+ * went to where the frame showed the foot each frame, which the coast and the dying offsets carried
+ * along at 2-9 m/s, and the foot waited at the top of its step, carried with it, until it slowed
+ * (CMU subject 2's stop: 43 mm up at 7.3 m/s; the library's 8.5 m/s). */
+static ak_vec3 stop_rest_heel(ak_matcher *m, int s)
+{
+    const ak_vec3 own = stand_point(m, s, 0);
+    const float y = aks_spring_omega(0.5f * m->p.stop_time);
+    const float heading = m->heading + 2.0f * m->turn_x / y + m->turn_v / (y * y);
+    const ak_vec3 at = akv_add(coast_rest(m), akq_rotate(ak_quat_yaw(heading), own));
+    return ak_vec3_make(at.x, 0.0f, at.z);
+}
+
+/* How far foot s (where it was shown) is from where the stand frame has it at rest. */
+static float stop_step_length(ak_matcher *m, int s)
+{
+    const ak_vec3 to = stop_rest_heel(m, s);
+    const float dx = to.x - m->fst.sole[s].x, dz = to.z - m->fst.sole[s].z;
+    return sqrtf(dx * dx + dz * dz);
+}
+
+/* Whether the stop's rest point moved foot s's place more than AK_STOP_MISSED from where its
+ * step of the stop landed it (rs.step.to). */
+static int stop_missed(ak_matcher *m, int s)
+{
+    const ak_vec3 to = stop_rest_heel(m, s), was = m->rs[s].step.to;
+    const float dx = to.x - was.x, dz = to.z - was.z;
+    return dx * dx + dz * dz > AK_STOP_MISSED * AK_STOP_MISSED;
+}
+
+/* Whether foot k stands on the ground: planted, or its heel or toe shown last frame within
+ * AK_WALK_SKATE_HEIGHT of the ground under it. */
+static int bears(const ak_matcher *m, int k)
+{
+    if (m->stance[k]) return 1;
+    return (isfinite(m->sole_ground[k]) &&
+            m->fst.sole[k].y - m->sole_ground[k] <= AK_WALK_SKATE_HEIGHT) ||
+           (isfinite(m->toe_ground[k]) &&
+            m->fst.toe[k].y - m->toe_ground[k] <= AK_WALK_SKATE_HEIGHT);
+}
+
+/* Whether the stop's re-step of foot s, not lifted yet, waits where it stands (planted, its lock
+ * held: update_stance): the other foot is in the air (stepping, or swinging in not yet down), and
+ * a person stops on one foot at a time. Both waiting off the ground, the left goes first. Both
+ * feet stepping at once hopped: CMU subject 2's stop, both feet 30-50 mm up for 15-25 frames at
+ * 120 Hz while the stand frame had them down. */
+static int restep_waits(ak_matcher *m, int s)
+{
+    const int o = 1 - s;
+    const ak_restep *me = &m->rs[s].step, *other = &m->rs[o].step;
+    if (!m->standing || !(me->on || m->rs[s].due) || (me->on && me->u > 0.0f)) return 0;
+    /* the other lifts (or, decided before this one this frame, is about to) */
+    if (other->on && (other->u > 0.0f || (o < s && !m->rs[o].waits))) return 1;
+    const int pending = (other->on && other->u <= 0.0f) || m->rs[o].due;
+    if (bears(m, o)) {
+        /* both about to step from the ground: the one farther from where it goes first (the
+         * one the coast leaves behind, whose leg runs out of reach while it waits) */
+        if (!pending || !bears(m, s) || o < s) return 0;
+        return stop_step_length(m, o) > stop_step_length(m, s);
+    }
+    return !(s == 0 && pending && !bears(m, s));
+}
+
 /* Foot s's re-step this frame (after the placement, m->world placed): where the foot would be
- * without it (its heel, the placement's shift in fst.shift) is the step's end point; a step due
+ * without it (its heel, the placement's shift in fst.shift) is the step's end point, at the stop
+ * where the stand frame has that heel at rest (stop_rest_heel, fixed for the step); a step due
  * begins from where the foot was shown (its duration and height from the distance), one under
- * way goes on (waiting up while the stop's end point still coasts faster than
- * AK_RESTEP_LAND_SPEED); its hold joins the shift. A foot turned toe-up against a riser
+ * way goes on (at the stop, not lifting while the other foot is in the air: restep_waits;
+ * walking, waiting up while the frame lifts the foot first: lifts_first); its hold joins the
+ * shift. A foot turned toe-up against a riser
  * (toe_up) begins from where its heel is with the foot flat and its toe where it was: from its
  * heel, the foot flattened as its lock faded and swept the toe forward into the riser (CMU 02_01
  * at 30 fps up the stairs from (-6,0): a jump released the right foot, 57.7 mm). Walking, a foot
@@ -1191,9 +1287,6 @@ static void restep_hold(ak_matcher *m, int s)
     const int on_toe = m->rs[s].toe;
     const ak_vec3 pt = on_toe ? toe_now : heel;
     const ak_vec3 at = akv_add(pt, ak_vec3_make(m->fst.shift[s].x, 0.0f, m->fst.shift[s].z));
-    const float mx = at.x - m->rs[s].at.x, mz = at.z - m->rs[s].at.z;
-    const float most = AK_RESTEP_LAND_SPEED * m->dt;
-    const int moving = m->rs[s].has_at && m->dt > 0.0f && mx * mx + mz * mz > most * most;
     if (m->rs[s].due) {
         m->rs[s].due = 0;
         ak_vec3 from = on_toe ? m->fst.toe[s] : m->fst.sole[s];
@@ -1201,13 +1294,30 @@ static void restep_hold(ak_matcher *m, int s)
             from.x = m->fst.toe[s].x - (toe_now.x - heel.x);
             from.z = m->fst.toe[s].z - (toe_now.z - heel.z);
         }
-        const float dx = at.x - from.x, dz = at.z - from.z;
-        ak_restep_begin(&m->rs[s].step, from, sqrtf(dx * dx + dz * dz));
+        if (m->standing) {
+            ak_restep_begin_to(&m->rs[s].step, from, stop_rest_heel(m, s));
+        } else {
+            const float dx = at.x - from.x, dz = at.z - from.z;
+            ak_restep_begin(&m->rs[s].step, from, sqrtf(dx * dx + dz * dz));
+        }
+    } else if (m->rs[s].step.on && m->standing) {
+        /* a step the walk began lands where the stand frame has the foot at rest */
+        if (!m->rs[s].step.fixed) ak_restep_fix(&m->rs[s].step, at, stop_rest_heel(m, s));
+        /* one waiting planted (restep_waits) lifts from where its lock has it (rolled over its
+         * toe as the body coasted on, its heel went on 5 cm: from where it was, its toe slid
+         * back along the ground as it lifted) */
+        if (m->rs[s].waits && m->stance[s] && m->rs[s].step.u <= 0.0f)
+            m->rs[s].step.from = m->fst.sole[s];
+        ak_restep_advance(&m->rs[s].step, m->rs[s].waits ? 0.0f : m->dt, 0);
+        if (!m->rs[s].step.on && m->rs[s].step.fixed) { /* landed: held where it landed */
+            m->rs[s].placed = 1;
+            m->touch[s].on = 1;
+            m->touch[s].toe = 0;
+            m->touch[s].at = ak_vec3_make(m->rs[s].step.to.x, m->fst.sole[s].y, m->rs[s].step.to.z);
+        }
     } else if (m->rs[s].step.on) {
-        ak_restep_advance(&m->rs[s].step, m->dt, m->standing ? moving : lifts_first(m, s));
+        ak_restep_advance(&m->rs[s].step, m->dt, lifts_first(m, s));
     }
-    m->rs[s].at = at;
-    m->rs[s].has_at = m->initialized;
     m->rs[s].hold = ak_restep_hold(&m->rs[s].step, at);
     m->fst.shift[s] = akv_add(m->fst.shift[s], m->rs[s].hold);
 }
@@ -1857,10 +1967,21 @@ static float stance_lift(ak_matcher *m, int s, int32_t contact)
 }
 
 /* Where the coasting root comes to rest from here: the integral of the decaying velocity
- * offset (the critically damped spring of advance), 2 x0 / w + v0 / w^2. */
+ * offset (the critically damped spring of advance), 2 x0 / w + v0 / w^2; with a frame time h,
+ * the sum the frames take (advance moves by the offset at each frame's start, then steps the
+ * spring): h sum_k (x0 + (v0 + w x0) k h) q^k, q = exp(-w h), = x0 h / (1 - q) + (v0 + w x0)
+ * h^2 q / (1 - q)^2. The integral was 2.4 cm short of where a run's stop (CMU 09_02 at 24 fps
+ * played at 60 Hz, 3.5 m/s) came to rest, and a foot stepped to the stand frame's place there
+ * was out of its leg's reach. */
 static ak_vec3 coast_rest(const ak_matcher *m)
 {
     const float y = aks_spring_omega(0.5f * m->p.stop_time);
+    if (m->dt > 0.0f) {
+        const float h = m->dt, q = expf(-y * h), a = h / (1.0f - q);
+        const float b = h * h * q / ((1.0f - q) * (1.0f - q));
+        const ak_vec3 c = akv_add(m->vel_v, akv_scale(m->vel_x, y));
+        return akv_add(m->pos, akv_add(akv_scale(m->vel_x, a), akv_scale(c, b)));
+    }
     return akv_add(m->pos,
                    akv_add(akv_scale(m->vel_x, 2.0f / y), akv_scale(m->vel_v, 1.0f / (y * y))));
 }
@@ -2022,8 +2143,13 @@ static void unlock(ak_matcher *m, int s, ak_quat yaw, int crosses)
      * matcher_finish. */
     const int jump = m->cancel_rebase == 2 && m->fst.was_stance[s];
     const ak_vec3 cancel = jump ? akv_scale(foot_offset(m, s), -1.0f) : m->cancel[s];
-    /* moved by the placement, as the lock was, in the shorter stride */
-    const ak_vec3 sole = akv_add(akv_add(m->pos, akq_rotate(yaw, gait_scaled(m, held))),
+    /* moved by the placement, as the lock was, in the shorter stride; at the stop, where the
+     * stand frame has it once the coast is over (stop_release's test: the coast and the dying
+     * offsets carry the shown foot toward it, and a foot a step of the stop put there was
+     * released again and stepped on the spot) */
+    const ak_vec3 root = m->standing ? coast_rest(m) : m->pos;
+    const ak_vec3 pt = m->standing ? stand_point(m, s, m->fst.lock_toe[s]) : gait_scaled(m, held);
+    const ak_vec3 sole = akv_add(akv_add(root, akq_rotate(yaw, pt)),
                                  akv_add(akv_add(m->place_shift[s], cancel), m->held[s]));
     const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
     /* Walking on straight without a jump (the controller turning slower than AK_LAG_TURN), a
@@ -2060,6 +2186,55 @@ static void unlock(ak_matcher *m, int s, ak_quat yaw, int crosses)
 static int rolled_up(const ak_matcher *m, int s)
 {
     return m->fst.reach_roll[s] && m->fst.sole[s].y - m->sole_ground[s] > m->p.stance_gate;
+}
+
+/* At the stop, foot s whose landing is held back out of reach: a step of the stop put it where
+ * the stand frame had it at rest as foreseen when it lifted, and the stop (a turn still under
+ * way, the capsule on a stair) moved that out of its leg's reach, or it came straight down where
+ * it was (touchdown_hold) out of reach: once the coast is over, it steps there (a run's foot held
+ * 167 mm up for good). */
+static void stop_out_of_reach(ak_matcher *m, int s)
+{
+    if (coast_left(m) < AK_STOP_SETTLED && !m->rs[s].step.on &&
+        (m->rs[s].placed ? stop_missed(m, s) : m->touch[s].on)) {
+        m->rs[s].placed = 0;
+        restep_start(m, s);
+    }
+}
+
+/* Standing, planted foot s the planned hips left rolled over its toe (its heel up for the rest
+ * of the stance, which standing never ends) steps anew: released, it lands where its leg reaches
+ * (the grounding's shorter landing) with the heel down (a left heel held 29 mm up at CMU subject
+ * 2's stop, tests/plugin/test_plugin_matching.c); one at a time, the other planted (both rolled
+ * at once on subject 2's heightmap stop: both released, the one waiting slid 2 cm back onto its
+ * lock at 2.3 m/s). */
+static void stop_rolled(ak_matcher *m, int s)
+{
+    const int o = 1 - s;
+    if (m->stance[s] && !m->released[s] && rolled_up(m, s) && m->stance[o] && !m->released[o] &&
+        !m->rs[o].step.on) {
+        m->released[s] = 1;
+        ++m->unlocks;
+        restep_start(m, s);
+    }
+}
+
+/* The stop's landing of foot s that waits while its point still moves (stop_landing_moving): a
+ * foot in the air steps to where the stand frame has it at rest, the other foot down; one within
+ * AK_WALK_SKATE_HEIGHT of the ground is held where it touched (touchdown_hold). With the other
+ * foot in the air too (a run stopping in flight), or landing within unlock_distance of its place,
+ * it comes straight down where it is and bears, and steps on from there once planted if it must
+ * (unlock): stepped at once, both feet were up for 12-23 frames at 120 Hz. */
+static void stop_landing(ak_matcher *m, int s)
+{
+    if (bears(m, s) || m->rs[s].step.on || m->rs[s].due) return;
+    if (bears(m, 1 - s) && stop_step_length(m, s) > m->p.unlock_distance) {
+        restep_start(m, s);
+    } else if (!m->touch[s].on) {
+        m->touch[s].on = 1;
+        m->touch[s].toe = 0;
+        m->touch[s].at = m->fst.sole[s];
+    }
 }
 
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
@@ -2102,12 +2277,17 @@ static void update_stance(ak_matcher *m)
         if (c && !kept && m->initialized && (!m->standing || m->p.foot_ik) &&
             m->fst.stance_weight[s] < 1.0f)
             c = 0;
-        if (c && !kept && m->initialized && m->stop_moving[s]) c = 0; /* stop_landing_moving */
+        /* (a foot a step of the stop has put down where the stand frame has it at rest lands
+         * there: its touchdown_hold keeps it there, wherever the frame's foot still goes) */
+        if (!m->standing || kept) m->rs[s].placed = 0;
+        const int moving = m->stop_moving[s] && !m->rs[s].placed;
+        if (c && !kept && m->initialized && moving) c = 0; /* stop_landing_moving */
         /* a landing held back stays held back (its foot goes where the frame has it,
          * cancel_offset) until it lands or the frame lifts it */
         if (own_c && !kept && out_of_reach(m, s)) {
             c = 0;
             m->held_back[s] = 1;
+            if (m->standing) stop_out_of_reach(m, s);
         }
         const float *own = m->db->raw + (size_t)m->frame * AK_MATCH_FEATURES;
         m->offset_lift[s] = fabsf(m->world[m->fik.legs[s].foot].translation.y - own[1 + 3 * s]);
@@ -2121,25 +2301,20 @@ static void update_stance(ak_matcher *m)
             m->released[s] = 0;
         m->unlock_due[s] = 0;
         if (c) unlock(m, s, yaw, crosses);
-        /* Standing, a planted foot the planned hips left rolled over its toe (its heel up for
-         * the rest of the stance, which standing never ends) steps anew: released, it lands
-         * where its leg reaches (the grounding's shorter landing) with the heel down (a left
-         * heel held 29 mm up at CMU subject 2's stop, tests/plugin/test_plugin_matching.c). */
-        if (m->standing && m->stance[s] && !m->released[s] && rolled_up(m, s)) {
-            m->released[s] = 1;
-            ++m->unlocks;
-            restep_start(m, s);
-        }
-        /* the stop's landing that waits while its point still moves: the foot steps (a foot
-         * still swinging in too: it waits up, not on the ground) */
-        if (own_c && !kept && m->standing && m->initialized && m->stop_moving[s])
-            restep_start(m, s);
+        if (m->standing) stop_rolled(m, s);
+        if (own_c && !kept && m->standing && m->initialized && moving) stop_landing(m, s);
         /* a re-step lands: its foot plants anew where it lands, the planting faded in over its
          * descent (stance_next leads stance by 1/stance_fade_rate) */
         if (m->rs[s].step.on && own_c &&
             ak_restep_left(&m->rs[s].step) <= 1.0f / m->fik.stance_fade_rate)
             m->released[s] = 0;
-        if (m->released[s] || m->rs[s].step.on || m->rs[s].due) c = 0;
+        /* (a step of the stop that waits for the other foot keeps this one planted) */
+        m->rs[s].waits = restep_waits(m, s);
+        if (m->rs[s].waits && (kept || bears(m, s))) {
+            c = kept ? kept : own_c;
+        } else if (m->released[s] || m->rs[s].step.on || m->rs[s].due) {
+            c = 0;
+        }
         /* nor does its stance end while the frame has it down (a heel-to-toe change the stance
          * gate refuses, a landing held back) */
         if (crosses && !c && !m->released[s]) c = kept;
