@@ -28,11 +28,12 @@
 /* A foot's re-step (restep_hold, ak_restep): the step, whether one starts this frame (due: its
  * start point is where the foot was shown, fst.sole), whether it steps from its toe (toe: walking,
  * its lock held the toe), its hold (an x,z shift), whether a step of the stop has just put the
- * foot down where the stand frame has it at rest (placed, until its stance begins), and whether
- * a step of the stop not lifted yet waits this frame for the other foot (waits, restep_waits). */
+ * foot down where the stand frame has it at rest (placed, until its stance begins), whether a
+ * step of the stop not lifted yet waits this frame for the other foot (waits, restep_waits), and
+ * whether the stop's landing brought it down where it was (away, stop_step_after). */
 typedef struct restep_foot {
     ak_restep step;
-    int32_t due, placed, waits, toe;
+    int32_t due, placed, waits, away, toe;
     ak_vec3 hold;
 } restep_foot;
 
@@ -1163,16 +1164,38 @@ static int lifts_first(const ak_matcher *m, int s)
     return 0;
 }
 
-/* The stand frame's own heel (toe: the toe) of foot s, in place, without the offsets a
- * transition left (FK of its pose once; the stand frame is the database's). */
+/* The stand frame's own heel (toe: the toe) of foot s as the grounding lays it flat on its floor
+ * (in place, without the offsets a transition left; FK of its pose once, the stand frame is the
+ * database's): the heel point under the ankle, the toe the flat foot's length on along the
+ * foot's heading. A frame's foot on its toes has its heel point behind the ankle (CMU 09_02 at
+ * 24 fps: 9 cm); a step to it put the laid foot's ankle there, 9 cm farther from the hips, out
+ * of the leg's reach once the hips settled. */
 static ak_vec3 stand_point(ak_matcher *m, int s, int toe)
 {
     if (!m->stand_known) {
         ak_motion_db_pose(m->db, m->db->stand_frame, m->own_local);
         ak_fk(m->db->skeleton, m->own_local, m->own_world);
         for (int k = 0; k < 2; ++k) {
-            m->stand_pt[k][0] = ak_foot_ik_sole(&m->fik, m->own_world, k);
-            m->stand_pt[k][1] = ak_foot_ik_toe(&m->fik, m->own_world, k);
+            const ak_foot_ik_leg *l = &m->fik.legs[k];
+            const ak_vec3 sole = ak_foot_ik_sole(&m->fik, m->own_world, k);
+            ak_vec3 heel = sole, tip = ak_foot_ik_toe(&m->fik, m->own_world, k);
+            if (l->foot >= 0) {
+                const ak_xform f = m->own_world[l->foot];
+                heel = ak_vec3_make(f.translation.x, sole.y, f.translation.z);
+                if (l->has_toe) {
+                    /* the flat foot's heel-to-toe, its part across the foot's up axis */
+                    const ak_vec3 v = akv_add(l->toe_local, akv_scale(l->up_local, l->sole_height));
+                    const ak_vec3 w = akv_sub(v, akv_scale(l->up_local, akv_dot(v, l->up_local)));
+                    const ak_vec3 d = akq_rotate(f.rotation, w);
+                    const float dh = sqrtf(d.x * d.x + d.z * d.z), len = akv_len(w);
+                    if (dh > 1e-6f)
+                        tip = ak_vec3_make(heel.x + d.x * len / dh, tip.y, heel.z + d.z * len / dh);
+                } else {
+                    tip = heel;
+                }
+            }
+            m->stand_pt[k][0] = heel;
+            m->stand_pt[k][1] = tip;
         }
         m->stand_known = 1;
     }
@@ -2212,7 +2235,7 @@ static void stop_rolled(ak_matcher *m, int s)
 {
     const int o = 1 - s;
     if (m->stance[s] && !m->released[s] && rolled_up(m, s) && m->stance[o] && !m->released[o] &&
-        !m->rs[o].step.on) {
+        !m->rs[o].step.on && !m->rs[s].step.on && !m->rs[s].due) {
         m->released[s] = 1;
         ++m->unlocks;
         restep_start(m, s);
@@ -2230,11 +2253,28 @@ static void stop_landing(ak_matcher *m, int s)
     if (bears(m, s) || m->rs[s].step.on || m->rs[s].due) return;
     if (bears(m, 1 - s) && stop_step_length(m, s) > m->p.unlock_distance) {
         restep_start(m, s);
-    } else if (!m->touch[s].on) {
-        m->touch[s].on = 1;
-        m->touch[s].toe = 0;
-        m->touch[s].at = m->fst.sole[s];
+    } else {
+        if (!m->touch[s].on) {
+            m->touch[s].on = 1;
+            m->touch[s].toe = 0;
+            m->touch[s].at = m->fst.sole[s];
+        }
+        /* it steps on from there once it bears (stop_step_after) */
+        m->rs[s].away = 1;
     }
+}
+
+/* A foot the stop's landing brought down where it was (stop_landing) beyond unlock_distance
+ * from its place: once it bears, its step of the stop is due and waits planted for the other
+ * foot (restep_waits), not a lock released once planted (unlock: CMU 09_02 at 24 fps, a left
+ * foot landing 0.6 m from its place while the right was in the air; due while still in the
+ * air, it stayed up, both feet up 21 frames). */
+static void stop_step_after(ak_matcher *m, int s)
+{
+    if (!m->standing) m->rs[s].away = 0;
+    if (!m->rs[s].away || !bears(m, s)) return;
+    m->rs[s].away = 0;
+    if (stop_step_length(m, s) > m->p.unlock_distance) restep_start(m, s);
 }
 
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
@@ -2300,7 +2340,9 @@ static void update_stance(ak_matcher *m)
             coast_left(m) < m->p.unlock_distance)
             m->released[s] = 0;
         m->unlock_due[s] = 0;
-        if (c) unlock(m, s, yaw, crosses);
+        stop_step_after(m, s);
+        /* (a step of the stop under way or due moves the foot already) */
+        if (c && !(m->standing && (m->rs[s].step.on || m->rs[s].due))) unlock(m, s, yaw, crosses);
         if (m->standing) stop_rolled(m, s);
         if (own_c && !kept && m->standing && m->initialized && moving) stop_landing(m, s);
         /* a re-step lands: its foot plants anew where it lands, the planting faded in over its
@@ -2311,7 +2353,10 @@ static void update_stance(ak_matcher *m)
         /* (a step of the stop that waits for the other foot keeps this one planted) */
         m->rs[s].waits = restep_waits(m, s);
         if (m->rs[s].waits && (kept || bears(m, s))) {
-            c = kept ? kept : own_c;
+            /* (one coming down plants once foot IK has faded its planting in, as any landing:
+             * planted at once, the library's stop held its left heel 11.6 mm up, a third of
+             * its lift, while the right stepped) */
+            c = kept ? kept : m->fst.stance_weight[s] < 1.0f ? 0 : own_c;
         } else if (m->released[s] || m->rs[s].step.on || m->rs[s].due) {
             c = 0;
         }
