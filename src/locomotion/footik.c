@@ -1273,15 +1273,27 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     ff->ankle_floor[s] = ground_at(&fr->ground[s], ff->ray_heel[s], a).height + up_by;
     float lift = ff->heel_floor[s] - heel.y;
     lift = akf_max(lift, ff->ankle_floor[s] - a.y);
+    /* what the ground itself needs (the re-step's lift is room the knee limit may take back) */
+    float ground_need = lift - up_by;
     if (leg->has_toe) {
         const ak_vec3 toe = akv_add(a, akq_rotate(ff->foot_rot[s], leg->toe_local));
         const ak_ground_hit *g = fr->ground_toe[s].hit ? &fr->ground_toe[s] : &fr->ground[s];
         const ak_vec3 q = fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s];
         float toe_y = floor;
-        floor_max(&toe_y, &ff->toe_floor_n[s], g, q, toe);
-        ff->toe_floor[s] = toe_y + up_by;
+        ak_vec3 toe_n = akv_make(0, 1, 0);
+        floor_max(&toe_y, &toe_n, g, q, toe);
+        /* the ground ahead against the toe's own ground, the lift added after it: both are
+         * the ground's need */
+        ff->toe_floor[s] = toe_y;
+        ff->toe_floor_n[s] = toe_n;
         ahead_need = toe_floor_ahead(ff, s, toe) - toe.y;
+        ground_need = akf_max(ground_need, ff->toe_floor[s] - toe.y);
+        if (toe_y + up_by >= ff->toe_floor[s]) {
+            ff->toe_floor[s] = toe_y + up_by;
+            ff->toe_floor_n[s] = toe_n;
+        }
         lift = akf_max(lift, ff->toe_floor[s] - toe.y);
+        ground_need = akf_max(ground_need, ff->toe_floor[s] - up_by - toe.y);
     }
     /* The lift moves at most swing_height_rate (either way), rising faster by as much as the
      * ground under the heel rises along the ankle's path since last frame (sweep_rise: a
@@ -1289,7 +1301,7 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
      * rises under the foot faster than that (a riser met without warning) is climbed, not
      * jumped. A lift that only holds the ankle and the toe up to where they were last frame
      * (plus that) is not limited (held_lift). */
-    const float need = lift;
+    const float need = ground_need;
     lift = akf_max(lift, 0.0f);
     if (st->initialized && ff->dt > 0.0f) {
         const float step = p->swing_height_rate * ff->dt;

@@ -289,10 +289,11 @@ int32_t ak_restep_carried(const ak_restep *r);
 ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at);
 
 /* ak_foot_ik_solve with a re-step's lift of each foot not planted (metres, NULL: none): its
- * heel, toe and ankle are kept that far above the ground under them. standing (the matcher's
- * stop, nonzero): a landing that is due (swing phase 1) is planned as it comes down, flat (the
- * planned hips and ak_foot_ik_state.due_drop read the drop its leg needs with the ankle over its
- * heel point) and its lock starts where the foot was shown. */
+ * heel, toe and ankle are kept that far above the ground under them, less what the swinging
+ * knee's limit (max_knee_flex) takes back: the lift is room, not the ground's need. standing (the
+ * matcher's stop, nonzero): a landing that is due (swing phase 1) is planned as it comes down, flat
+ * (the planned hips and ak_foot_ik_state.due_drop read the drop its leg needs with the ankle over
+ * its heel point) and its lock starts where the foot was shown. */
 int32_t ak_foot_ik_solve_lifted(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                                 const ak_foot_ik_frame *fr, const float step_lift[2],
                                 int32_t standing, ak_xform *local, ak_xform *world, ak_error *err);
