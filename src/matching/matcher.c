@@ -2255,13 +2255,22 @@ static void stop_rolled(ak_matcher *m, int s)
 
 /* The stop's landing of foot s that waits while its point still moves (stop_landing_moving): a
  * foot in the air steps to where the stand frame has it at rest, the other foot down; one within
- * AK_WALK_SKATE_HEIGHT of the ground is held where it touched (touchdown_hold). With the other
- * foot in the air too (a run stopping in flight), or landing within unlock_distance of its place,
- * it comes straight down where it is and bears, and steps on from there once planted if it must
- * (unlock): stepped at once, both feet were up for 12-23 frames at 120 Hz. */
+ * AK_WALK_SKATE_HEIGHT of the ground is held where it touched (touchdown_hold), and steps there
+ * too if that is beyond unlock_distance (its step waits planted while the other foot is in the
+ * air, restep_waits): held unplanted, its heel drifting 0.4-6 mm up under the settling hips, it
+ * planted when that drift let it, then stepped -- CMU 02_01's stop held its right foot so 38
+ * frames, its still-top copy (joints 4.5e-5 m apart) 3 frames longer, and the copy arrived
+ * 0.05 s later (test_cli_walk). With the other foot in the air too (a run stopping in flight), or
+ * landing within unlock_distance of its place, it comes straight down where it is and bears,
+ * and steps on from there once planted if it must (unlock): stepped at once, both feet were up
+ * for 12-23 frames at 120 Hz. */
 static void stop_landing(ak_matcher *m, int s)
 {
-    if (bears(m, s) || m->rs[s].step.on || m->rs[s].due) return;
+    if (m->rs[s].step.on || m->rs[s].due) return;
+    if (bears(m, s)) {
+        if (stop_step_length(m, s) > m->p.unlock_distance) restep_start(m, s);
+        return;
+    }
     if (bears(m, 1 - s) && stop_step_length(m, s) > m->p.unlock_distance) {
         restep_start(m, s);
     } else {
