@@ -660,15 +660,21 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
              * where the transition to the stand frame tilts the animated feet), a held foot
              * keeps the heading it was laid with last frame, the rest undone about the normal
              * (CMU 09_02's stop, a foot planted while the other stepped: the frame's foot
-             * tilting 45 deg swept its toe 4.5 cm about the locked heel, 0.04-0.23 m/s) */
-            if (held_flat && leg->has_toe && ff->standing) {
+             * tilting 45 deg swept its toe 4.5 cm about the locked heel, 0.04-0.23 m/s); one
+             * released from that heel lock (lifting into a step of the stop) turns off it as
+             * its lock fades, not at once (CMU subject 9's stop on the heightmap: the heading
+             * jumped 17 deg as the foot lifted, its toe swept 33 mm in a frame 21 mm up) */
+            const float keep = held_flat                                      ? 1.0f
+                               : !fr->stance[s] && !pivot && !st->lock_toe[s] ? st->lock_weight[s]
+                                                                              : 0.0f;
+            if (keep > 0.0f && leg->has_toe && ff->standing) {
                 float d = st->flat_yaw[s] -
                           flat_heading(leg, akq_mul(to_flat, akq_mul(held, foot.rotation)));
                 while (d > AK_PI)
                     d -= 2.0f * AK_PI;
                 while (d < -AK_PI)
                     d += 2.0f * AK_PI;
-                to_flat = akq_mul(akq_axis_angle(n_flat, d), to_flat);
+                to_flat = akq_mul(akq_axis_angle(n_flat, d * keep), to_flat);
             }
         }
         applied = blend_rot(akq_identity(), blend_rot(to_slope, to_flat, flat_w), gw);
