@@ -605,6 +605,30 @@ static float flat_heading(const ak_foot_ik_leg *l, ak_quat r)
     return atan2f(f.x, f.z);
 }
 
+/* The shortest turn that lays a tilted animated foot flat (to_flat, `laid` the foot it gives)
+ * turns it about its normal too (about up_a x n, as the tilt changes): standing (the matcher's
+ * stop, where the transition to the stand frame tilts the animated feet), a held foot keeps the
+ * heading it was laid with last frame, the rest undone about the normal (CMU 09_02's stop, a foot
+ * planted while the other stepped: the frame's foot tilting 45 deg swept its toe 4.5 cm about
+ * the locked heel, 0.04-0.23 m/s); one released from that heel lock (lifting into a step of the
+ * stop) turns off it as its lock fades, not at once (CMU subject 9's stop on the heightmap: the
+ * heading jumped 17 deg as the foot lifted, its toe swept 33 mm in a frame 21 mm up). */
+static ak_quat held_heading(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr, int32_t s,
+                            const ak_foot_ik_leg *leg, int held_flat, int pivot, ak_vec3 n_flat,
+                            ak_quat laid, ak_quat to_flat)
+{
+    const float keep = held_flat                                      ? 1.0f
+                       : !fr->stance[s] && !pivot && !st->lock_toe[s] ? st->lock_weight[s]
+                                                                      : 0.0f;
+    if (!(keep > 0.0f)) return to_flat;
+    float d = st->flat_yaw[s] - flat_heading(leg, laid);
+    while (d > AK_PI)
+        d -= 2.0f * AK_PI;
+    while (d < -AK_PI)
+        d += 2.0f * AK_PI;
+    return akq_mul(akq_axis_angle(n_flat, d * keep), to_flat);
+}
+
 /* Leg s's ankle target and foot rotation. The foot turns so its up axis meets the (clamped)
  * ground normal: flat in stance (on the line through the heel's and the toe's ground), with
  * its animated pitch kept relative to the slope in swing and while it rolls over its toe. The
@@ -655,27 +679,9 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
                                                tg.hit && leg->has_toe, heel_q, toe_q);
             to_flat = akq_from_to(akq_rotate(held, ff->up_a[s]), n_flat);
             st->flat_normal[s] = n_flat;
-            /* the shortest turn that lays a tilted animated foot flat turns it about its
-             * normal too (about up_a x n, as the tilt changes): standing (the matcher's stop,
-             * where the transition to the stand frame tilts the animated feet), a held foot
-             * keeps the heading it was laid with last frame, the rest undone about the normal
-             * (CMU 09_02's stop, a foot planted while the other stepped: the frame's foot
-             * tilting 45 deg swept its toe 4.5 cm about the locked heel, 0.04-0.23 m/s); one
-             * released from that heel lock (lifting into a step of the stop) turns off it as
-             * its lock fades, not at once (CMU subject 9's stop on the heightmap: the heading
-             * jumped 17 deg as the foot lifted, its toe swept 33 mm in a frame 21 mm up) */
-            const float keep = held_flat                                      ? 1.0f
-                               : !fr->stance[s] && !pivot && !st->lock_toe[s] ? st->lock_weight[s]
-                                                                              : 0.0f;
-            if (keep > 0.0f && leg->has_toe && ff->standing) {
-                float d = st->flat_yaw[s] -
-                          flat_heading(leg, akq_mul(to_flat, akq_mul(held, foot.rotation)));
-                while (d > AK_PI)
-                    d -= 2.0f * AK_PI;
-                while (d < -AK_PI)
-                    d += 2.0f * AK_PI;
-                to_flat = akq_mul(akq_axis_angle(n_flat, d * keep), to_flat);
-            }
+            if (leg->has_toe && ff->standing)
+                to_flat = held_heading(st, fr, s, leg, held_flat, pivot, n_flat,
+                                       akq_mul(to_flat, akq_mul(held, foot.rotation)), to_flat);
         }
         applied = blend_rot(akq_identity(), blend_rot(to_slope, to_flat, flat_w), gw);
     }

@@ -2297,6 +2297,20 @@ static void stop_step_after(ak_matcher *m, int s)
     if (stop_step_length(m, s) > m->p.unlock_distance) restep_start(m, s);
 }
 
+/* The contact of foot s (c this far, kept: its stance's, own_c: its frame's) while it steps: a
+ * step of the stop that waits for the other foot (restep_waits) keeps this one planted, one
+ * coming down plants once foot IK has faded its planting in, as any landing (planted at once, the
+ * library's stop held its left heel 11.6 mm up, a third of its lift, while the right stepped); a
+ * foot released, stepping or about to is not down. */
+static int32_t stepping_contact(ak_matcher *m, int s, int32_t c, int32_t kept, int32_t own_c)
+{
+    m->rs[s].waits = restep_waits(m, s);
+    if (m->rs[s].waits && (kept || bears(m, s)))
+        return kept ? kept : m->fst.stance_weight[s] < 1.0f ? 0 : own_c;
+    if (m->released[s] || m->rs[s].step.on || m->rs[s].due) return 0;
+    return c;
+}
+
 /* Stance of the shown pose: the playing frame's contacts (heel and toe bits), except that a
  * stance taken over from a new frame (a transition, the stop) begins only once the shown
  * foot, still carrying the transition's offset, has come down to the frame's own height or
@@ -2370,16 +2384,7 @@ static void update_stance(ak_matcher *m)
         if (m->rs[s].step.on && own_c &&
             ak_restep_left(&m->rs[s].step) <= 1.0f / m->fik.stance_fade_rate)
             m->released[s] = 0;
-        /* (a step of the stop that waits for the other foot keeps this one planted) */
-        m->rs[s].waits = restep_waits(m, s);
-        if (m->rs[s].waits && (kept || bears(m, s))) {
-            /* (one coming down plants once foot IK has faded its planting in, as any landing:
-             * planted at once, the library's stop held its left heel 11.6 mm up, a third of
-             * its lift, while the right stepped) */
-            c = kept ? kept : m->fst.stance_weight[s] < 1.0f ? 0 : own_c;
-        } else if (m->released[s] || m->rs[s].step.on || m->rs[s].due) {
-            c = 0;
-        }
+        c = stepping_contact(m, s, c, kept, own_c);
         /* nor does its stance end while the frame has it down (a heel-to-toe change the stance
          * gate refuses, a landing held back) */
         if (crosses && !c && !m->released[s]) c = kept;
