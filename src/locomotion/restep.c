@@ -4,16 +4,22 @@
  *  - lift: up over the first AK_RESTEP_RISE of the step, held at its height, down over the
  *    last AK_RESTEP_RISE (smoothstep each way);
  *  - carry: the horizontal move, between AK_RESTEP_CARRY_FROM and AK_RESTEP_CARRY_TO
- *    (smoothstep), where the lift is 80 % of its height or more: the foot clears the ground
- *    first, straight up, and moves while it is up (a step moving 4-5 cm over the ground skimmed
- *    it: walk_physics.h's hover, a point its source has down 1-5 cm up moving at 1-9 m/s);
+ *    (smoothstep), where the lift is half its height or more; a step of the stop (a fixed one:
+ *    ak_restep_begin_to, ak_restep_fix) from AK_RESTEP_STOP_CARRY_FROM, where it is 80 % or
+ *    more: it clears the ground first, straight up, and moves while it is up (moving 4-5 cm over
+ *    the ground it skimmed it: walk_physics.h's hover, a point its source has down 1-5 cm up
+ *    moving at 1-9 m/s). A walking step from its toe (the matcher's, restep_foot.toe) rising
+ *    straight up to 80 % held the toe in place 8.3 cm over its tread while its source stood on
+ *    it (CMU 07_04 at 60 fps on the CLI's stairs route, frame 81: walk_physics.h's toe_held_up,
+ *    bound 5 cm); from half its height it moves on as it rises;
  *  - the descent follows the end point (carry 1), so the foot lands where its source has it. */
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
 
-#define AK_RESTEP_RISE       0.3f
-#define AK_RESTEP_CARRY_FROM 0.22f
-#define AK_RESTEP_CARRY_TO   0.7f
+#define AK_RESTEP_RISE            0.3f
+#define AK_RESTEP_CARRY_FROM      0.15f
+#define AK_RESTEP_STOP_CARRY_FROM 0.22f
+#define AK_RESTEP_CARRY_TO        0.7f
 
 /* The step's figures, from the captures' own swings (the test captures' walks, CMU 02_01,
  * 02_02, 07_01 and 07_04, as the matcher's databases cut them: a full swing lasts 0.50-0.73 s and
@@ -57,15 +63,16 @@ void ak_restep_begin_to(ak_restep *r, ak_vec3 from, ak_vec3 to)
     r->to = to;
 }
 
-static float carry_at(float u)
+static float carry_at(const ak_restep *r, float u)
 {
-    return smooth01((u - AK_RESTEP_CARRY_FROM) / (AK_RESTEP_CARRY_TO - AK_RESTEP_CARRY_FROM));
+    const float from = r->fixed ? AK_RESTEP_STOP_CARRY_FROM : AK_RESTEP_CARRY_FROM;
+    return smooth01((u - from) / (AK_RESTEP_CARRY_TO - from));
 }
 
 void ak_restep_fix(ak_restep *r, ak_vec3 at, ak_vec3 to)
 {
     if (!r->on || r->fixed) return;
-    const float carry = carry_at(r->u);
+    const float carry = carry_at(r, r->u);
     const ak_vec3 now = ak_vec3_make(r->from.x + carry * (at.x - r->from.x), r->from.y,
                                      r->from.z + carry * (at.z - r->from.z));
     /* the rest of the carry from the top of the step: one at its top goes on from where the
@@ -73,7 +80,7 @@ void ak_restep_fix(ak_restep *r, ak_vec3 at, ak_vec3 to)
      * (the lift is symmetric about the middle of the step) */
     r->u = r->u > 1.0f - AK_RESTEP_RISE ? 1.0f - r->u : akf_min(r->u, AK_RESTEP_RISE);
     r->fixed = 1;
-    r->carry0 = carry_at(r->u);
+    r->carry0 = carry_at(r, r->u);
     r->from = now;
     r->to = to;
 }
@@ -107,7 +114,7 @@ int32_t ak_restep_carried(const ak_restep *r)
 ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at)
 {
     if (!r->on) return ak_vec3_make(0, 0, 0);
-    const float carry = carry_at(r->u);
+    const float carry = carry_at(r, r->u);
     if (r->fixed) {
         const float k = akf_clamp((carry - r->carry0) / (1.0f - r->carry0), 0.0f, 1.0f);
         return ak_vec3_make(r->from.x + k * (r->to.x - r->from.x) - at.x, 0.0f,
