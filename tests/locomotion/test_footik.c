@@ -126,6 +126,29 @@ static void run(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const plane g
     run_lifted(fp, st, g, stance, NULL, frames);
 }
 
+/* A frame of R on the ground planes g[2] (NULL: flat at R.floor under both feet): the standing
+ * pose in R.local/R.world, the query points' heights, dt 1/FPS, the character at the origin. */
+static ak_foot_ik_frame standing_frame(const ak_foot_ik_params *fp, const ak_foot_ik_state *st,
+                                       const plane g[2])
+{
+    memcpy(R.local, R.local0, (size_t)R.J * sizeof(ak_xform));
+    memcpy(R.world, R.world0, (size_t)R.J * sizeof(ak_xform));
+    ak_vec3 hq[2], tq[2];
+    ak_foot_ik_query_points(fp, st, R.world, hq, tq);
+    ak_foot_ik_frame fr;
+    memset(&fr, 0, sizeof fr);
+    fr.dt = 1.0f / FPS;
+    fr.character = ak_xform_identity();
+    fr.floor_height = R.floor;
+    const plane level = flat(R.floor);
+    for (int s = 0; s < 2; ++s) {
+        const plane *gs = g ? &g[s] : &level;
+        fr.ground[s] = hit_at(gs, hq[s]);
+        fr.ground_toe[s] = hit_at(gs, tq[s]);
+    }
+    return fr;
+}
+
 /* run, with a re-step's lift of each foot (ak_foot_ik_solve_lifted; NULL: none). */
 static void run_lifted(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const plane g[2],
                        const int stance[2], const float *lift, int frames)
@@ -133,20 +156,10 @@ static void run_lifted(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const 
     ak_error err;
     ak_foot_ik_state_reset(st);
     for (int f = 0; f < frames; ++f) {
-        memcpy(R.local, R.local0, (size_t)R.J * sizeof(ak_xform));
-        memcpy(R.world, R.world0, (size_t)R.J * sizeof(ak_xform));
-        ak_vec3 hq[2], tq[2];
-        ak_foot_ik_query_points(fp, st, R.world, hq, tq);
-        ak_foot_ik_frame fr;
-        memset(&fr, 0, sizeof fr);
-        fr.dt = 1.0f / FPS;
-        fr.character = ak_xform_identity();
-        fr.floor_height = R.floor;
+        ak_foot_ik_frame fr = standing_frame(fp, st, g);
         for (int s = 0; s < 2; ++s) {
             fr.stance[s] = fr.stance_next[s] = stance[s];
             fr.contact[s] = stance[s] ? AK_CONTACT_HEEL | AK_CONTACT_TOE : 0;
-            fr.ground[s] = hit_at(&g[s], hq[s]);
-            fr.ground_toe[s] = hit_at(&g[s], tq[s]);
         }
         if (lift)
             assert_int_equal(ak_foot_ik_solve_lifted(fp, st, &fr, lift, 0, R.local, R.world, &err),
@@ -510,20 +523,10 @@ static void a_new_lock_of_the_other_point_starts_where_it_is_shown(void **state)
     float worst = 0.0f;
     for (int f = 0; f < 40; ++f) {
         const int left = f < 30 || f > 30; /* released at frame 30 */
-        memcpy(R.local, R.local0, (size_t)R.J * sizeof(ak_xform));
-        memcpy(R.world, R.world0, (size_t)R.J * sizeof(ak_xform));
-        ak_vec3 hq[2], tq[2];
-        ak_foot_ik_query_points(&R.fp, &st, R.world, hq, tq);
-        ak_foot_ik_frame fr;
-        memset(&fr, 0, sizeof fr);
-        fr.dt = 1.0f / FPS;
-        fr.character = ak_xform_identity();
-        fr.floor_height = R.floor;
+        ak_foot_ik_frame fr = standing_frame(&R.fp, &st, NULL);
         for (int s = 0; s < 2; ++s) {
             fr.stance[s] = fr.stance_next[s] = s ? 1 : left;
             fr.contact[s] = AK_CONTACT_HEEL | AK_CONTACT_TOE;
-            fr.ground[s] = hit_at(&g, hq[s]);
-            fr.ground_toe[s] = hit_at(&g, tq[s]);
         }
         if (f < 30) fr.contact[0] = AK_CONTACT_TOE; /* on its toe: the lock holds the toe */
         if (!left) fr.contact[0] = 0;
