@@ -588,6 +588,14 @@ static ak_vec3 flat_normal(const ak_foot_ik_state *st, const ak_foot_ik_frame *f
     const float toe_y = ground_at(fr->ground_toe[s].hit ? &fr->ground_toe[s] : &fr->ground[s],
                                   fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s], toe_l)
                             .height;
+    /* (a riser down between heel and toe: the foot lies on its heel's tread, its toe over the
+     * edge; tipped down to the lower tread, the edge would stand in its sole) */
+    if (hg->normal.y > 1e-3f) {
+        const float plane_y = hg->height - (hg->normal.x * (toe_l.x - heel_q.x) +
+                                            hg->normal.z * (toe_l.z - heel_q.z)) /
+                                               hg->normal.y;
+        if (plane_y - toe_y >= AK_FLOOR_STEP_MIN) return held ? st->flat_normal[s] : n;
+    }
     if (held) {
         const ak_vec3 m = st->flat_normal[s];
         const float line_y =
@@ -649,9 +657,14 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     const ak_vec3 toe_q = pivot ? pull_to_lock(toe_a, st->lock_point[s], st->lock_weight[s])
                                 : akv_add(heel_q, akv_sub(toe_a, heel_a));
     const ak_ground_hit hg = ground_at(&fr->ground[s], ff->ray_heel[s], heel_q);
-    const ak_ground_hit tg = fr->ground_toe[s].hit
-                                 ? ground_at(&fr->ground_toe[s], ff->ray_toe[s], toe_q)
-                                 : ground_at(&fr->ground[s], ff->ray_heel[s], toe_q);
+    ak_ground_hit tg = fr->ground_toe[s].hit ? ground_at(&fr->ground_toe[s], ff->ray_toe[s], toe_q)
+                                             : ground_at(&fr->ground[s], ff->ray_heel[s], toe_q);
+    /* a toe rolled over past the edge of its heel's tread (a riser down between) rolls over
+     * that edge, at the tread's height, not on the tread below */
+    if (pivot && hg.hit && tg.hit && hg.normal.y > 1e-3f) {
+        const ak_ground_hit edge = ground_at(&hg, heel_q, toe_q);
+        if (edge.height - tg.height >= AK_FLOOR_STEP_MIN) tg = edge;
+    }
     const ak_ground_hit *g = pivot ? &tg : &hg;
     const ak_vec3 anim = pivot ? toe_a : heel_a;
     const float gw = st->ground_weight[s] * p->weight;

@@ -544,6 +544,59 @@ static void a_new_lock_of_the_other_point_starts_where_it_is_shown(void **state)
     assert_sole_on(0, &g, "heel lock");
 }
 
+/* A foot across the edge of a stair down: the left heel on a tread at the floor, the edge 0.9
+ * of the foot's length toward its toe, the tread below a riser of 0.15 m lower. Planted flat (heel
+ * and toe down), then rolling over its toe (the toe alone down), no point of the foot is under the
+ * ground it is over: the foot lies on its heel's tread, its toe over the edge, and rolls over that
+ * edge. Tipped toward the tread below (the toe's ground), the toe came back over the edge under
+ * the tread, and rolled on its toe's ground, the heel went under it (CMU 02_02 at 24 fps down the
+ * built-in stairs: toe 83 mm, then heel 90 mm under the 0.45 tread). */
+#define EDGE_RISER 0.15f
+static float edge_height(float edge, ak_vec3 q)
+{
+    return q.z < edge ? R.floor : R.floor - EDGE_RISER;
+}
+
+static void foot_across_a_stair_edge_stays_on_its_tread(void **state)
+{
+    (void)state;
+    const ak_vec3 heel0 = ak_foot_ik_sole(&R.fp, R.world0, 0),
+                  toe0 = ak_foot_ik_toe(&R.fp, R.world0, 0);
+    const float edge = heel0.z + 0.9f * (toe0.z - heel0.z);
+    ak_foot_ik_state st;
+    ak_foot_ik_state_reset(&st);
+    ak_error err;
+    float under[2] = {0.0f, 0.0f}; /* the deepest heel and toe below the ground they are over */
+    for (int f = 0; f < 2 * FRAMES; ++f) {
+        ak_foot_ik_frame fr = standing_frame(&R.fp, &st, NULL);
+        ak_vec3 hq[2], tq[2];
+        ak_foot_ik_query_points(&R.fp, &st, R.world, hq, tq);
+        fr.ground[0].height = edge_height(edge, hq[0]);
+        fr.ground_toe[0].height = edge_height(edge, tq[0]);
+        for (int s = 0; s < 2; ++s) {
+            fr.stance[s] = fr.stance_next[s] = 1;
+            fr.contact[s] = AK_CONTACT_HEEL | AK_CONTACT_TOE;
+        }
+        if (f >= FRAMES) fr.contact[0] = AK_CONTACT_TOE; /* rolling over its toe */
+        assert_int_equal(ak_foot_ik_run(&R.fp, &st, &fr, R.local, R.world, &err), AK_OK);
+        const ak_vec3 heel = ak_foot_ik_sole(&R.fp, R.world, 0),
+                      toe = ak_foot_ik_toe(&R.fp, R.world, 0);
+        under[0] = fmaxf(under[0], edge_height(edge, heel) - heel.y);
+        under[1] = fmaxf(under[1], edge_height(edge, toe) - toe.y);
+        if (f == FRAMES - 1) {
+            printf("  planted: heel %+.3f mm, toe %+.3f mm off the tread\n",
+                   1e3 * (double)(heel.y - R.floor), 1e3 * (double)(toe.y - R.floor));
+            AKT_NEAR(heel.y, R.floor, MM);
+            AKT_NEAR(toe.y, R.floor, MM);
+        }
+    }
+    assert_true(st.lock_toe[0]);
+    printf("  across the edge: heel %.3f mm, toe %.3f mm under the ground at most\n",
+           1e3 * (double)under[0], 1e3 * (double)under[1]);
+    assert_true(under[0] <= MM && under[1] <= MM);
+    assert_pose_sound();
+}
+
 /* The floor both walkers stand their animation on (ak_floor_support, ak_floor_follow): a
  * planted foot's ground, a swinging foot's smoothstep glide from its foothold to its landing
  * (the guide walker's up a step by 40 % of the swing), the fallback without a foothold; the follow
@@ -621,6 +674,7 @@ int main(void)
         cmocka_unit_test(zero_weight_and_no_stance_leave_the_leg),
         cmocka_unit_test(a_re_step_lifts_the_foot_not_planted),
         cmocka_unit_test(a_new_lock_of_the_other_point_starts_where_it_is_shown),
+        cmocka_unit_test(foot_across_a_stair_edge_stays_on_its_tread),
         cmocka_unit_test(floor_follows_the_footholds_at_any_frame_rate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
