@@ -84,7 +84,36 @@ typedef struct physics_walk {
     int support_stop;
     const char *support_why;
     int32_t prev_source[2]; /* the source's contact bits last frame */
+    /* Drag (physics_drag): the horizontal speed (m/s) of each heel or toe of either foot while
+     * it is within PHYS_DRAG_HIGH of the ground under it (or below it) at both ends of a frame,
+     * held or not, whatever the source has it doing: its worst per point ([side][heel, toe]),
+     * held to the source's own worst for that point that low (src_drag, set by the caller:
+     * source_drag_speed), at least issue 21's 1 cm/s. A point the source never moves
+     * that fast that low is dragged along the ground (a swinging foot an offset holds down).
+     * A row's drag still out has its traced reason in the including test's table
+     * (physics_drag_known); drag_h: each point's height above its ground last frame (NaN: none). */
+    phys_move drag[2][2];
+    float src_drag[2][2], drag_h[2][2];
+    ak_vec3 drag_at[2][2];
 } physics_walk;
+
+/* A row whose drag (physics_drag) is still out: its label and the traced reason. */
+typedef struct drag_out {
+    const char *label;
+    const char *why;
+} drag_out;
+
+/* The reason the including test lists for row `label`'s drag being out (its k_drag_out), or
+ * NULL: the row's drag is asserted. Each test that includes this header defines it. */
+static const char *physics_drag_known(const char *label);
+
+/* The reason listed for `label` in table[0..n), or NULL. */
+static inline const char *drag_listed(const drag_out *table, size_t n, const char *label)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (strcmp(table[k].label, label) == 0) return table[k].why;
+    return NULL;
+}
 
 /* Height above its ground within which a heel or toe counts as on the ground. */
 #define PHYS_DOWN 0.01f
@@ -135,6 +164,77 @@ static inline float source_ground_move(const ak_vec3 *pts, int32_t frames)
             worst = fmaxf(worst, sqrtf(dx * dx + dy * dy + dz * dz));
         }
     return worst;
+}
+
+/* m: the band over the ground where a point of the foot counts as on it for the drag measure
+ * (physics_drag, source_drag_speed): issue 21's depth bound, 5 mm. */
+#define PHYS_DRAG_HIGH 0.005f
+
+/* m/s: the least a point's drag bound is (issue 21's planted 1 cm/s), where the source never
+ * moves that point so low (the built-in clip's planted points move 0). */
+#define PHYS_DRAG_FLOOR 0.01f
+
+/* The source's own fastest horizontal speed (m/s) of each heel and toe over a frame that starts
+ * or ends within PHYS_DRAG_HIGH of its floor (a touchdown's last frame and a lift-off's first
+ * count: the walker's point, held to it only while within the band at both ends of a frame, is
+ * not out for a touchdown or lift-off a frame off the source's), into worst[side][heel, toe]
+ * (kept where larger), over one run of `frames` frames `dt` apart: pts as source_ground_move's,
+ * a point's floor its lowest over the run. */
+static inline void source_drag_speed(const ak_vec3 *pts, int32_t frames, float dt,
+                                     float worst[2][2])
+{
+    float floor[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    for (int32_t f = 0; f < frames; ++f)
+        for (int i = 0; i < 4; ++i)
+            floor[i] = fminf(floor[i], pts[4 * f + i].y);
+    for (int32_t f = 1; f < frames && dt > 0.0f; ++f)
+        for (int i = 0; i < 4; ++i) {
+            const ak_vec3 a = pts[4 * (f - 1) + i], b = pts[4 * f + i];
+            if (a.y - floor[i] > PHYS_DRAG_HIGH && b.y - floor[i] > PHYS_DRAG_HIGH) continue;
+            const float dx = b.x - a.x, dz = b.z - a.z;
+            worst[i / 2][i % 2] = fmaxf(worst[i / 2][i % 2], sqrtf(dx * dx + dz * dz) / dt);
+        }
+}
+
+/* Books frame f's drag (physics_drag's fields above): each heel and toe within PHYS_DRAG_HIGH
+ * of the ground under it (or below it) at both ends of the frame, its horizontal speed. */
+static inline void physics_drag(physics_walk *r, const ak_walker_state *s, int f, float dt)
+{
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < 2; ++p) {
+            const ak_vec3 at = p ? s->toe[k] : s->sole[k];
+            const float g = p ? s->toe_ground[k] : s->sole_ground[k];
+            const float h = isfinite(g) ? at.y - g : NAN, was = r->drag_h[k][p];
+            if (f > 0 && dt > 0.0f && h <= PHYS_DRAG_HIGH && was <= PHYS_DRAG_HIGH) {
+                const ak_vec3 q = r->drag_at[k][p];
+                const float dx = at.x - q.x, dz = at.z - q.z;
+                const float v = sqrtf(dx * dx + dz * dz) / dt;
+                if (v > r->drag[k][p].move) {
+                    const phys_move w = {v, f, k, p, s->stance[k]};
+                    r->drag[k][p] = w;
+                }
+            }
+            r->drag_at[k][p] = at;
+            r->drag_h[k][p] = h;
+        }
+}
+
+/* The point whose drag is farthest over its bound (the worst against it, if none is over), its
+ * bound in *bound. */
+static inline const phys_move *physics_drag_worst(const physics_walk *r, float *bound)
+{
+    const phys_move *w = &r->drag[0][0];
+    float ratio = -1.0f;
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < 2; ++p) {
+            const float b = fmaxf(r->src_drag[k][p], PHYS_DRAG_FLOOR);
+            if (r->drag[k][p].move / b > ratio) {
+                ratio = r->drag[k][p].move / b;
+                w = &r->drag[k][p];
+                *bound = b;
+            }
+        }
+    return w;
 }
 
 /* m: the top of the hover band above the skate measure's AK_WALK_SKATE_HEIGHT: a point the
@@ -266,6 +366,7 @@ static inline void physics_add(physics_walk *r, const ak_xform *world, int32_t h
     physics_hover(r, &r->last, f, dt, phase);
     physics_support(r, &r->last, f, phase);
     physics_ground_moves(r, &r->last, f);
+    physics_drag(r, &r->last, f, dt);
     if (r->m.hip_accel_min_g < lo) r->hip_min_frame = f;
     if (r->m.hip_accel_max_g > hi) r->hip_max_frame = f;
     if (r->m.knee_peak > knee) r->knee_frame = f;
@@ -300,8 +401,10 @@ static inline const char *point_name(int32_t point)
  * whichever is farther; the same skate bounds for the points the source plants 1-5 cm up,
  * walking and at the stop each (physics_hover; r->hover_walk_why, r->hover_why: known out), and
  * no frame with both feet off the ground while the
- * source stands (physics_support; r->support_why: known out). Prints the row, the worst moves on
- * the ground, the hover, the support and,
+ * source stands (physics_support; r->support_why: known out), and no heel or toe within 5 mm
+ * of its ground moving faster than the source moves that point that low (physics_drag;
+ * physics_drag_known: known out). Prints the row, the worst moves on the ground, the hover, the
+ * support and,
  * for each bound not met, the figure with its frame, point and phase. Returns whether all
  * hold. */
 static inline int within_bounds_but(const char *label, const physics_walk *r, float radius,
@@ -369,16 +472,34 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
     const int support_n = r->unsupported[2] + (r->support_stop ? r->unsupported[1] : 0);
     const int support_ok = support_n == 0;
     const int support_in = support_ok != (r->support_why != NULL);
+    /* drag (physics_drag): every heel and toe within 5 mm of its ground at both ends of a frame
+     * no faster than the source ever moves that point that low */
+    float drag_bound = PHYS_DRAG_FLOOR;
+    const phys_move *dg = physics_drag_worst(r, &drag_bound);
+    const int drag_ok = dg->move <= drag_bound;
+    const char *drag_why = physics_drag_known(label);
+    const int drag_in = drag_ok != (drag_why != NULL);
     const int ok = deep_ok && skate_in && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok && land_ok &&
-                   hover_in && support_in;
+                   hover_in && support_in && drag_in;
     printf("%-36s deepest %.1f mm, skate %.2f (worst %.2f; source %.2f, worst %.2f) mm/s, hips "
            "%.2f..%.2f g "
-           "(bounds %.2f..%.2f), knee %.1f (bound %.1f), stopped %d at %.3f m, feet %d%d%s\n",
+           "(bounds %.2f..%.2f), knee %.1f (bound %.1f), drag %.2f m/s (bound %.2f), stopped %d "
+           "at %.3f m, feet %d%d%s\n",
            label, 1e3 * (double)m->deepest, 1e3 * (double)m->skate, 1e3 * (double)m->max_skate,
            1e3 * (double)r->src.skate, 1e3 * (double)r->src.max_skate, (double)m->hip_accel_min_g,
            (double)m->hip_accel_max_g, (double)lo, (double)hi, AKT_DEG(m->knee_peak), AKT_DEG(knee),
-           (int)r->last.stopped, (double)r->last.distance, (int)r->last.stance[0],
-           (int)r->last.stance[1], ok ? "" : "  OUT");
+           (double)dg->move, (double)drag_bound, (int)r->last.stopped, (double)r->last.distance,
+           (int)r->last.stance[0], (int)r->last.stance[1], ok ? "" : "  OUT");
+    if (!drag_ok || drag_why)
+        printf("    drag (within 5 mm of the ground, the source's worst that low): %.2f m/s (bound "
+               "%.2f), frame %d, %s %s, %s, %s%s%s\n",
+               (double)dg->move, (double)drag_bound, dg->frame, dg->side ? "right" : "left",
+               point_name(dg->point), dg->stance ? "planted" : "swinging",
+               phase_name(phase_at(r, dg->frame)),
+               drag_ok && drag_why ? ": now within its bound, take the row out of its drag table"
+               : drag_why          ? ", known out (issue 21): "
+                                   : ": OUT",
+               !drag_ok && drag_why ? drag_why : "");
     const phys_move *g = &r->on_ground, *l = &r->landing;
     printf(
         "    on the ground (either end within 1 cm): worst move %.1f mm a frame, frame %d, %s %s, "

@@ -71,8 +71,9 @@ static char match_phase(const ak_walker_state *s)
 }
 
 /* The database's own worst per-frame move of a heel or toe on its floor (source_ground_move):
- * every range with its root deltas, each range's floor its own. */
-static float db_ground_move(const ak_motion_db *db)
+ * every range with its root deltas, each range's floor its own; and each point's fastest within
+ * 5 mm of its floor into drag (source_drag_speed). */
+static float db_ground_move(const ak_motion_db *db, float drag[2][2])
 {
     ak_xform *pose = malloc(2 * sizeof *pose * (size_t)db->J);
     ak_vec3 *pts = malloc(4 * sizeof *pts * (size_t)db->F);
@@ -97,6 +98,7 @@ static float db_ground_move(const ak_motion_db *db)
             heading += db->dturn[f];
         }
         worst = fmaxf(worst, source_ground_move(pts, end - first));
+        source_drag_speed(pts, end - first, db->frame_time, drag);
     }
     free(pts);
     free(pose);
@@ -209,6 +211,95 @@ static const char *const k_hover_walk_out[] = {
     "match 02_01 walk at 24 fps, stairs from (-4.7,0)",
 };
 
+/* Matcher rows whose drag is out (walk_physics.h physics_drag: a heel or toe within 5 mm of its
+ * ground at both ends of a frame moving faster than the database ever moves that point that low;
+ * every other bound of theirs is asserted), each with its worst frame, point and phase. Every
+ * row is out. Traced on examples:
+ * - DRAG_JUMP: a jump whose offset holds a swinging foot lower than its frame has it; foot IK
+ *   keeps it on the ground and the offset carries it across (CMU 09_01 alone on flat: the piece
+ *   ends at frame 118 and the forced jump lands on database frame 12, the right foot late in its
+ *   swing while the shown one stands; frames 119-126 its toe slides 0.69 m at up to 8.5 m/s);
+ * - DRAG_START: the first jump from the stand frame (subject 9, frame 6), a swinging toe the
+ *   start's offset holds on the ground (not traced further). */
+#define DRAG_JUMP  "a jump's offset holds a swinging foot lower than its frame has it"
+#define DRAG_START "the first jump from the stand frame holds a swinging toe on the ground"
+
+static const drag_out k_drag_out[] = {
+    /* 8.06 m/s (bound 0.19), frame 511, right toe, swinging, walk */
+    {"match subject 2 flat", DRAG_JUMP},
+    /* 8.06 m/s (bound 0.19), frame 511, right toe, swinging, walk */
+    {"match subject 2 hills", DRAG_JUMP},
+    /* 10.16 m/s (bound 0.19), frame 565, right toe, swinging, walk */
+    {"match subject 2 stairs", DRAG_JUMP},
+    /* 8.10 m/s (bound 0.19), frame 559, right toe, swinging, walk */
+    {"match subject 2 heightmap", DRAG_JUMP},
+    /* 7.84 m/s (bound 0.19), frame 511, right toe, swinging, walk */
+    {"match subject 2 ridges", DRAG_JUMP},
+    /* 0.92 m/s (bound 0.11), frame 49, left toe, swinging, start */
+    {"match subject 7 flat", DRAG_START},
+    /* 5.97 m/s (bound 0.11), frame 503, left toe, swinging, walk */
+    {"match subject 7 hills", DRAG_JUMP},
+    /* 5.99 m/s (bound 0.11), frame 314, left toe, swinging, walk */
+    {"match subject 7 stairs", DRAG_JUMP},
+    /* 6.11 m/s (bound 0.11), frame 125, left toe, swinging, walk */
+    {"match subject 7 heightmap", DRAG_JUMP},
+    /* 6.06 m/s (bound 0.11), frame 125, left toe, swinging, walk */
+    {"match subject 7 ridges", DRAG_JUMP},
+    /* 8.49 m/s (bound 1.16), frame 125, right toe, swinging, walk */
+    {"match subject 9 flat", DRAG_JUMP},
+    /* 8.48 m/s (bound 1.16), frame 184, right toe, swinging, walk */
+    {"match subject 9 hills", DRAG_JUMP},
+    /* 8.49 m/s (bound 1.16), frame 125, right toe, swinging, walk */
+    {"match subject 9 stairs", DRAG_JUMP},
+    /* 3.96 m/s (bound 0.46), frame 7, left toe, swinging, start */
+    {"match subject 9 heightmap", DRAG_START},
+    /* 4.30 m/s (bound 0.46), frame 8, left toe, swinging, start */
+    {"match subject 9 ridges", DRAG_START},
+    /* 6.13 m/s (bound 1.23), frame 119, right toe, swinging, walk */
+    {"match library flat", DRAG_JUMP},
+    /* 6.19 m/s (bound 1.23), frame 118, right toe, swinging, walk */
+    {"match library hills", DRAG_JUMP},
+    /* 5.22 m/s (bound 0.38), frame 258, left toe, swinging, walk */
+    {"match library stairs", DRAG_JUMP},
+    /* 5.40 m/s (bound 0.38), frame 90, left toe, swinging, walk */
+    {"match library heightmap", DRAG_JUMP},
+    /* 5.23 m/s (bound 0.38), frame 89, left toe, swinging, walk */
+    {"match library ridges", DRAG_JUMP},
+    /* 0.62 m/s (bound 0.59), frame 258, left heel, swinging, walk */
+    {"match 02_03 run at 30 fps, cm, flat", DRAG_JUMP},
+    /* 7.88 m/s (bound 0.30), frame 126, right toe, swinging, walk */
+    {"match 09_01 run at 50 fps, stairs, CLI route", DRAG_JUMP},
+    /* 4.91 m/s (bound 0.38), frame 312, left toe, swinging, walk */
+    {"match library, stairs from (-5.9,0)", DRAG_JUMP},
+    /* 6.61 m/s (bound 0.21), frame 8, right toe, swinging, start */
+    {"match 09_02 run, stairs from (-4.5,0)", DRAG_START},
+    /* 9.17 m/s (bound 0.11), frame 345, left toe, swinging, walk */
+    {"match 07_04 slow walk at 60 fps, cm, stairs, CLI route", DRAG_JUMP},
+    /* 8.48 m/s (bound 1.16), frame 184, right toe, swinging, walk */
+    {"match subject 9, stairs from (-5.4,0)", DRAG_JUMP},
+    /* 9.14 m/s (bound 0.67), frame 184, right heel, swinging, walk */
+    {"match 09_01 run at 24 fps, stairs from (-5.0,0)", DRAG_JUMP},
+    /* 6.41 m/s (bound 0.15), frame 102, right toe, swinging, walk */
+    {"match 02_03 run at 30 fps, stairs from (-4.6,0)", DRAG_JUMP},
+    /* 7.75 m/s (bound 0.08), frame 529, right toe, swinging, walk */
+    {"match 02_01 walk at 30 fps, stairs from (-6,0)", DRAG_JUMP},
+    /* 3.68 m/s (bound 0.12), frame 153, right toe, swinging, walk */
+    {"match 09_02 run at 24 fps, stairs from (-5.4,0)", DRAG_JUMP},
+    /* 6.52 m/s (bound 0.09), frame 335, right toe, swinging, walk */
+    {"match 02_02 walk at 30 fps, stairs from (-5.0,0)", DRAG_JUMP},
+    /* 6.25 m/s (bound 0.08), frame 545, right toe, swinging, walk */
+    {"match 02_01 walk at 30 fps, stairs from (-4.7,0)", DRAG_JUMP},
+    /* 6.69 m/s (bound 0.11), frame 442, left toe, swinging, walk */
+    {"match 02_01 walk at 24 fps, stairs from (-4.7,0)", DRAG_JUMP},
+    /* 8.32 m/s (bound 0.25), frame 184, right toe, swinging, walk */
+    {"match 09_01 run at 30 fps, stairs from (-4.9,0)", DRAG_JUMP},
+};
+
+static const char *physics_drag_known(const char *label)
+{
+    return drag_listed(k_drag_out, sizeof k_drag_out / sizeof k_drag_out[0], label);
+}
+
 static int match_listed(const char *const *table, size_t n, const char *label)
 {
     for (size_t k = 0; k < n; ++k)
@@ -247,7 +338,7 @@ static physics_walk match_route_unlocks(const ak_motion_db *db, const ak_ground 
     r.support_stop = 1;
     ak_error err;
     assert_int_equal(ak_motion_db_source_metrics(db, &r.src, &err), AK_OK);
-    r.src_ground_move = db_ground_move(db);
+    r.src_ground_move = db_ground_move(db, r.src_drag);
     ak_matcher_params p = ak_matcher_defaults();
     p.start = start;
     p.target = target;
