@@ -173,6 +173,9 @@ struct ak_matcher {
      * last jump (transition), counted there up to AK_HIP_WINDOW_MAX. */
     float hip_accel_past[AK_HIP_WINDOW_MAX - 1];
     int32_t jump_age;
+    /* A jump found foot s planted and lands on a frame that has it in swing (offset_clear):
+     * until it lands, or its offset is gone */
+    int32_t jump_lifts[2];
 };
 
 enum { AK_SPARE_NONE, AK_SPARE_DEST, AK_SPARE_AHEAD };
@@ -436,7 +439,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->sim_vel = m->sim_acc = m->want_vel = m->searched_want = ak_vec3_make(0, 0, 0);
     memset(m->off_x, 0, sizeof(ak_vec3) * (size_t)m->J * 2);
     m->root_x = m->root_v = m->vel_x = m->vel_v = ak_vec3_make(0, 0, 0);
-    m->root_hist_n = m->jump_age = 0;
+    m->root_hist_n = m->jump_age = m->jump_lifts[0] = m->jump_lifts[1] = 0;
     m->turn_x = m->turn_v = 0.0f;
     m->frame = m->db->stand_frame;
     m->frac = 0.0f;
@@ -745,6 +748,10 @@ static void maybe_search(ak_matcher *m, float dt)
     if (!m->standing && r.frame >= m->frame && r.frame <= m->frame + 3 &&
         range_last(db, r.frame) == last)
         return;
+    /* a forced jump (the piece ends) from a planted foot into its swing lifts it (offset_clear) */
+    for (int s = 0; s < 2; ++s)
+        m->jump_lifts[s] =
+            !m->standing && !isfinite(current) && m->stance[s] && !db->contact[2 * r.frame + s];
     transition(m, r.frame, 0);
 }
 
@@ -947,16 +954,21 @@ static ak_vec3 chain_sole(ak_matcher *m, int s, const ak_xform *pose)
     return ak_foot_ik_sole(&m->fik, m->own_world, s);
 }
 
-/* How far the shown foot s is from the playing frame's own (the transition offsets it
- * carries), world, horizontal: the sole of the shown in-place pose minus the sole of the
- * frame's own pose at the same time (animate's interpolation without the offsets). */
-static ak_vec3 foot_offset(ak_matcher *m, int s)
+/* Whether leg s carries a transition's offset (the root's or a joint's down its chain). */
+static int leg_offset(const ak_matcher *m, int s)
 {
     const ak_skeleton *sk = m->db->skeleton;
     int moved = akv_dot(m->root_x, m->root_x) > 0.0f;
     for (int32_t j = m->fik.legs[s].foot; j >= 0 && !moved; j = sk->parents[j])
         moved = akv_dot(m->off_x[j], m->off_x[j]) > 0.0f;
-    if (!moved) return ak_vec3_make(0, 0, 0);
+    return moved;
+}
+
+/* The playing frame's own in-place pose at this time (animate's interpolation without the
+ * offsets) into m->own_local, the chain of leg s only. */
+static void own_leg_pose(ak_matcher *m, int s)
+{
+    const ak_skeleton *sk = m->db->skeleton;
     const ak_motion_db *db = m->db;
     ak_motion_db_pose(db, m->frame, m->own_local);
     if (m->frac > 0.0f && m->frame < range_last(db, m->frame)) {
@@ -966,6 +978,43 @@ static ak_vec3 foot_offset(ak_matcher *m, int s)
         m->own_local[0].translation = akv_lerp(m->own_local[0].translation,
                                                db->trans[(size_t)(m->frame + 1) * db->T], m->frac);
     }
+}
+
+/* The lowest of leg s's heel and toe (in place, the floor at 0) in pose `pose` (chain_sole's
+ * FK). */
+static float leg_low(ak_matcher *m, int s, const ak_xform *pose)
+{
+    const float heel = chain_sole(m, s, pose).y;
+    return m->fik.legs[s].has_toe ? akf_min(heel, ak_foot_ik_toe(&m->fik, m->own_world, s).y)
+                                  : heel;
+}
+
+/* m: how high foot s must keep its heel and toe over the ground (0: no such lift) after a jump
+ * that found it planted and lands on a frame with it in swing (jump_lifts), while the jump's
+ * offset holds it lower than the frame has it: the frame's own clearance (its lowest point over
+ * the floor), until it lands. Such a jump (a piece's end forces one: CMU 09_01 alone on flat,
+ * frame 118 into database frame 12, the right foot late in its swing) otherwise carried that
+ * foot forward at the ground's height: the offset held it down where the frame has it up, foot
+ * IK kept it on the ground, and it slid 0.69 m in 8 frames (up to 8.5 m/s). The offset still
+ * moves it across; the grounding lifts it (ak_foot_ik_solve_lifted) as a swing. */
+static float offset_clear(ak_matcher *m, int s)
+{
+    if (m->jump_lifts[s] &&
+        (m->standing || m->stance[s] || m->db->contact[2 * m->frame + s] || !leg_offset(m, s)))
+        m->jump_lifts[s] = 0;
+    if (!m->jump_lifts[s]) return 0.0f;
+    own_leg_pose(m, s);
+    const float own = leg_low(m, s, m->own_local), shown = leg_low(m, s, m->anim);
+    return shown < own ? akf_max(own, 0.0f) : 0.0f;
+}
+
+/* How far the shown foot s is from the playing frame's own (the transition offsets it
+ * carries), world, horizontal: the sole of the shown in-place pose minus the sole of the
+ * frame's own pose at the same time (animate's interpolation without the offsets). */
+static ak_vec3 foot_offset(ak_matcher *m, int s)
+{
+    if (!leg_offset(m, s)) return ak_vec3_make(0, 0, 0);
+    own_leg_pose(m, s);
     const ak_vec3 own = chain_sole(m, s, m->own_local), shown = chain_sole(m, s, m->anim);
     ak_vec3 d = akq_rotate(ak_quat_yaw(m->heading), akv_sub(shown, own));
     d.y = 0.0f;
@@ -1973,7 +2022,8 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
      * change, so no per-frame validation (ak_foot_ik_run's). */
     float lift[2];
     for (int s = 0; s < 2; ++s)
-        lift[s] = akf_max(ak_restep_lift(&m->rs[s].step), m->held_back[s] ? AK_HELD_CLEAR : 0.0f);
+        lift[s] = akf_max(akf_max(ak_restep_lift(&m->rs[s].step), offset_clear(m, s)),
+                          m->held_back[s] ? AK_HELD_CLEAR : 0.0f);
     return ak_foot_ik_solve_lifted(&m->fik, &m->fst, &fr, lift, m->standing, m->local, m->world,
                                    err);
 }
