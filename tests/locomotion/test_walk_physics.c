@@ -353,6 +353,38 @@ static const char *physics_drag_known(const char *label)
     return drag_listed(k_drag_out, sizeof k_drag_out / sizeof k_drag_out[0], label);
 }
 
+/* Rows with a toe held up (walk_physics.h physics_hover's toe_held_up: a toe the source stands on
+ * alone, held in place more than 5 cm over its ground; every other row asserts none), with the
+ * figure. Traced: a push-off toe the hips leave out of reach while the other foot is not planted
+ * is released and its ankle raised straight up by what the leg lacks (footik.c last_resort_drop,
+ * shared by both walkers), its toe held where it stood while the source still stands on it: CMU
+ * 09_01 running up the stairs from (-5.2,0), frames 123-131, the right toe 0.15 -> 0.27 m over
+ * its tread while the left foot is in flight; CMU 07_01 down the hills from (-5.0,0), frames
+ * 905-913, the right toe 7.6 cm up while the left foot comes down. */
+#define TOE_HELD_UP "a push-off toe out of reach, the other foot up: lifted straight up in place"
+
+static const drag_out k_toe_held_out[] = {
+    /* 111.5 mm, frame 31, right toe */
+    {"cmu_09_01_run.bvh 30 fps stairs from -5.6", TOE_HELD_UP},
+    /* 109.4 mm, frame 130, right toe */
+    {"cmu_09_01_run.bvh 120 fps stairs from -5.7", TOE_HELD_UP},
+    /* 87.3 mm, frame 129, right toe */
+    {"locomotion/cmu_09_02_run.bvh 120 fps stairs from -5.6", TOE_HELD_UP},
+    /* 54.9 mm, frame 815, right toe */
+    {"locomotion/cmu_02_02_walk.bvh 120 fps hills from -5.7", TOE_HELD_UP},
+    /* 76.2 mm, frame 913, right toe */
+    {"cmu_07_01_walk.bvh 120 fps hills from -5.0", TOE_HELD_UP},
+    /* 124.7 mm, frame 130, right toe */
+    {"cmu_09_01_run.bvh 120 fps stairs from -5.2", TOE_HELD_UP},
+    /* 108.0 mm, frame 130, right toe */
+    {"cmu_09_01_run.bvh 120 fps stairs from -4.7", TOE_HELD_UP},
+};
+
+static const char *physics_toe_held_known(const char *label)
+{
+    return drag_listed(k_toe_held_out, sizeof k_toe_held_out / sizeof k_toe_held_out[0], label);
+}
+
 /* One walk of `clip` (NULL: the built-in one) over `ground` (12 m, -6,0 -> 6,0) within every
  * bound of the table (the skate's as k_skate_out lists it, the hover's as k_hover_out). */
 static void walk_within(const char *clip, const char *label, const char *ground_name,

@@ -106,6 +106,8 @@ typedef struct drag_out {
 /* The reason the including test lists for row `label`'s drag being out (its k_drag_out), or
  * NULL: the row's drag is asserted. Each test that includes this header defines it. */
 static const char *physics_drag_known(const char *label);
+/* The same for a toe held up (physics_walk.toe_held_up over PHYS_HOVER_HIGH; k_toe_held_out). */
+static const char *physics_toe_held_known(const char *label);
 
 /* The reason listed for `label` in table[0..n), or NULL. */
 static inline const char *drag_listed(const drag_out *table, size_t n, const char *label)
@@ -403,10 +405,10 @@ static inline const char *point_name(int32_t point)
  * no frame with both feet off the ground while the
  * source stands (physics_support; r->support_why: known out), and no heel or toe within 5 mm
  * of its ground moving faster than the source moves that point that low (physics_drag;
- * physics_drag_known: known out). Prints the row, the worst moves on the ground, the hover, the
- * support and,
- * for each bound not met, the figure with its frame, point and phase. Returns whether all
- * hold. */
+ * physics_drag_known: known out), nor a toe the source stands on held in place more than
+ * PHYS_HOVER_HIGH up (toe_held_up; physics_toe_held_known: known out). Prints the row, the worst
+ * moves on the ground, the hover, the support and, for each bound not met, the figure with its
+ * frame, point and phase. Returns whether all hold. */
 static inline int within_bounds_but(const char *label, const physics_walk *r, float radius,
                                     const char *skate_why);
 
@@ -479,8 +481,13 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
     const int drag_ok = dg->move <= drag_bound;
     const char *drag_why = physics_drag_known(label);
     const int drag_in = drag_ok != (drag_why != NULL);
+    /* a toe the source stands on held in place more than PHYS_HOVER_HIGH over its ground
+     * (physics_hover's toe_held_up): none */
+    const int toe_ok = r->toe_held_up.move <= PHYS_HOVER_HIGH;
+    const char *toe_why = physics_toe_held_known(label);
+    const int toe_in = toe_ok != (toe_why != NULL);
     const int ok = deep_ok && skate_in && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok && land_ok &&
-                   hover_in && support_in && drag_in;
+                   hover_in && support_in && drag_in && toe_in;
     printf("%-36s deepest %.1f mm, skate %.2f (worst %.2f; source %.2f, worst %.2f) mm/s, hips "
            "%.2f..%.2f g "
            "(bounds %.2f..%.2f), knee %.1f (bound %.1f), drag %.2f m/s (bound %.2f), stopped %d "
@@ -500,6 +507,16 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
                : drag_why          ? ", known out (issue 21): "
                                    : ": OUT",
                !drag_ok && drag_why ? drag_why : "");
+    if (!toe_ok || toe_why)
+        printf("    toe held up (the source stands on it, held in place): %.1f mm (bound %.0f), "
+               "frame %d, %s toe, %s%s%s\n",
+               1e3 * (double)r->toe_held_up.move, 1e3 * (double)PHYS_HOVER_HIGH,
+               r->toe_held_up.frame, r->toe_held_up.side ? "right" : "left",
+               phase_name(phase_at(r, r->toe_held_up.frame)),
+               toe_ok && toe_why ? ": now within its bound, take the row out of its table"
+               : toe_why         ? ", known out (issue 21): "
+                                 : ": OUT",
+               !toe_ok && toe_why ? toe_why : "");
     const phys_move *g = &r->on_ground, *l = &r->landing;
     printf(
         "    on the ground (either end within 1 cm): worst move %.1f mm a frame, frame %d, %s %s, "

@@ -306,6 +306,34 @@ static const char *physics_drag_known(const char *label)
     return drag_listed(k_drag_out, sizeof k_drag_out / sizeof k_drag_out[0], label);
 }
 
+/* Matcher rows with a toe held up (walk_physics.h physics_hover's toe_held_up: a toe the database
+ * frame stands on alone, held in place more than 5 cm over its ground; every other row asserts
+ * none), with the figure. Traced: a push-off toe the hips leave out of reach while the other foot
+ * is not planted is released and its ankle raised straight up by what the leg lacks (footik.c
+ * last_resort_drop; the matcher keeps its stance, push_off), its toe held where it stood while
+ * the frame still stands on it: the library from (-5.9,0), frames 232-241, the left toe 0.60 ->
+ * 0.77 m over its tread while the right foot, down on the next tread, waits to plant; subject 2,
+ * frames 281-292, the right toe 6.2 cm up while the left foot swings. */
+#define TOE_HELD_UP "a push-off toe out of reach, the other foot not planted: lifted straight up"
+
+static const drag_out k_toe_held_out[] = {
+    /* 61.9 mm, frame 291, right toe */
+    {"match subject 2 stairs", TOE_HELD_UP},
+    /* 70.5 mm, frame 269, right toe */
+    {"match subject 7 stairs", TOE_HELD_UP},
+    /* 97.4 mm, frame 158, right toe */
+    {"match library stairs", TOE_HELD_UP},
+    /* 170.4 mm, frame 241, left toe */
+    {"match library, stairs from (-5.9,0)", TOE_HELD_UP},
+    /* 92.3 mm, frame 46, left toe */
+    {"match 09_02 run, stairs from (-4.5,0)", TOE_HELD_UP},
+};
+
+static const char *physics_toe_held_known(const char *label)
+{
+    return drag_listed(k_toe_held_out, sizeof k_toe_held_out / sizeof k_toe_held_out[0], label);
+}
+
 static int match_listed(const char *const *table, size_t n, const char *label)
 {
     for (size_t k = 0; k < n; ++k)
