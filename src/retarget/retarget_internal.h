@@ -2,6 +2,7 @@
 #ifndef AK_RETARGET_INTERNAL_H
 #define AK_RETARGET_INTERNAL_H
 
+#include "anim/standing_internal.h"
 #include "core/busy.h"
 #include "animkit/retarget.h"
 
@@ -73,13 +74,12 @@ int32_t akr_set_floor(ak_retargeter *rt, float source_floor, float target_floor)
  * motion (CMU's T-pose frame: some joint turns > 20 degrees into frame 1); NULL when it is
  * not (or out of memory). The contact detector runs on it so that frame's feet set no floor. */
 ak_clip *akr_clip_without_reference_frame(const ak_clip *c);
-int akr_first_frame_is_reference(const ak_clip *c);
 
 /* A source's contact flags (AK_CONTACT_* per foot) read on the contact detector's grid
  * (ak_contact_grid: `grid` samples per frame, linear between frames, under 50 frames per
  * second; else every frame), so a 30 fps file's stances start and end where the same capture's
  * at 120 fps do, not at the next of its own frames. flags[side * count + f * grid] is frame
- * f's; a reference frame 0 (`reference`: a T-pose, akr_first_frame_is_reference) is no
+ * f's; a reference frame 0 (`reference`: a T-pose, ak_clip_first_frame_is_reference) is no
  * stance and sets no floor. */
 typedef struct akr_stance {
     uint8_t *flags;

@@ -273,7 +273,7 @@ static void measure_pelvis(ak_retargeter *rt, const ak_clip *c)
     if (!local) return; /* the reference pose's axis */
     ak_xform *w = local + s->joint_count;
     ak_vec3 sum = {0.0f, 0.0f, 0.0f};
-    for (int32_t f = akr_first_frame_is_reference(c); f < c->frame_count; ++f) {
+    for (int32_t f = ak_clip_first_frame_is_reference(c); f < c->frame_count; ++f) {
         ak_clip_frame(c, s, f, local);
         ak_fk(s, local, w);
         sum = akv_add(sum, akq_rotate(akq_conj(w[hips].rotation), pelvis_left(&rt->src_map, w)));

@@ -12,87 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* cos 37 degrees: how vertical hips-to-head and hips-to-foot must be for a pose to stand. */
-#define STANDS_COS 0.8f
-/* A foot the detector never has flat is taken flat within 2 cm of its lowest (metres). */
-#define LOWEST_TOL_M 0.02f
-
-/* The least upright of hips-to-head (up) and hips-to-each-foot (down), as the cosine with the
- * vertical; 1 for a pose standing straight. */
-static float uprightness(const ak_humanoid *m, const ak_xform *model)
-{
-    const int32_t hips = m->joint[AK_HUM_HIPS];
-    int32_t top = m->joint[AK_HUM_HEAD];
-    if (top < 0) top = m->joint[AK_HUM_NECK];
-    if (hips < 0 || top < 0) return 1.0f; /* nothing to measure: take the zero pose */
-    const ak_vec3 h = model[hips].translation;
-    const ak_vec3 up = akv_sub(model[top].translation, h);
-    float worst = up.y / (akv_len(up) + 1e-12f);
-    const int32_t feet[2] = {m->joint[AK_HUM_LEFT_FOOT], m->joint[AK_HUM_RIGHT_FOOT]};
-    for (int s = 0; s < 2; ++s) {
-        if (feet[s] < 0) continue;
-        const ak_vec3 down = akv_sub(h, model[feet[s]].translation);
-        const float c = down.y / (akv_len(down) + 1e-12f);
-        if (c < worst) worst = c;
-    }
-    return worst;
-}
-
-/* The frame to re-rest on: -1 when the zero pose stands (keep it), else the named frame (or
- * AKR_REFERENCE_POSE for the named pose) or the clip's most upright one, never a T-pose frame
- * 0 (akr_first_frame_is_reference: a reference pose, not motion; its arms out stand as
- * upright as any frame, and CMU 09_01, 09_02 and 07_04 picked it); -1 too without a clip to
- * pick from. */
+/* The frame to re-rest on: the named frame (or AKR_REFERENCE_POSE for the named pose), else
+ * ak_clip_standing_frame's: -1 when the zero pose stands (keep it) or there is no clip to pick
+ * from, else the clip's most upright frame (never a T-pose frame 0: CMU 09_01, 09_02 and 07_04
+ * picked it). */
 static int32_t pick_reference(const ak_retarget_params *p, const ak_humanoid *m, ak_xform *local,
                               ak_xform *model)
 {
     if (p->reference_frame >= 0) return p->reference_frame;
     if (p->reference_pose) return AKR_REFERENCE_POSE;
-    const ak_skeleton *s = p->source;
-    ak_fk(s, s->rest_local, model);
-    if (uprightness(m, model) >= STANDS_COS || !p->source_clip) return -1;
-    int32_t best = 0;
-    float best_score = -2.0f;
-    for (int32_t f = akr_first_frame_is_reference(p->source_clip); f < p->source_clip->frame_count;
-         ++f) {
-        ak_clip_frame(p->source_clip, s, f, local);
-        ak_fk(s, local, model);
-        const float score = uprightness(m, model);
-        if (score > best_score) {
-            best_score = score;
-            best = f;
-        }
-    }
-    return best;
-}
-
-/* The yaw Y of the reference frame's facing: the one taking +X to its left (right upper leg
- * to left upper leg, on XZ), so the re-rested zero pose faces +Z as a standing zero pose does. */
-static ak_quat facing_yaw(const ak_humanoid *m, const ak_xform *model)
-{
-    const int32_t l = m->joint[AK_HUM_LEFT_UPPER_LEG], r = m->joint[AK_HUM_RIGHT_UPPER_LEG];
-    if (l < 0 || r < 0) return ak_quat_identity();
-    const ak_vec3 left = akv_sub(model[l].translation, model[r].translation);
-    if (left.x * left.x + left.z * left.z < 1e-12f) return ak_quat_identity();
-    return ak_quat_yaw(atan2f(-left.z, left.x));
-}
-
-/* True when frame 0 is a reference pose rather than motion (CMU's T-pose frame): some joint
- * turns more than 20 degrees between frames 0 and 1, which no captured motion does in one
- * frame. Its feet would otherwise set the detector's floor. */
-int akr_first_frame_is_reference(const ak_clip *c)
-{
-    if (c->frame_count < 3) return 0;
-    for (int32_t j = 0; j < c->joint_count; ++j) {
-        float d = fabsf(akq_dot(c->rotations[j], c->rotations[c->joint_count + j]));
-        if (d < cosf(0.5f * 0.349f)) return 1;
-    }
-    return 0;
+    return ak_clip_standing_frame(p->source, p->source_clip, m, local, model);
 }
 
 ak_clip *akr_clip_without_reference_frame(const ak_clip *c)
 {
-    if (!akr_first_frame_is_reference(c)) return NULL;
+    if (!ak_clip_first_frame_is_reference(c)) return NULL;
     ak_clip *copy = ak_clip_clone(c);
     if (!copy) return NULL;
     memcpy(copy->rotations, copy->rotations + copy->joint_count,
@@ -108,7 +42,7 @@ int32_t akr_stance_detect(const ak_skeleton *s, const ak_clip *c, int32_t lf, in
     memset(out, 0, sizeof *out);
     out->grid = ak_contact_grid(c->frame_time);
     out->count = ak_contact_grid_count(c, out->grid);
-    out->reference = akr_first_frame_is_reference(c);
+    out->reference = ak_clip_first_frame_is_reference(c);
     ak_clip *copy = out->grid == 1 ? akr_clip_without_reference_frame(c) : NULL;
     out->flags = (uint8_t *)malloc((size_t)out->count * 2u);
     if (!out->flags || (out->reference && out->grid == 1 && !copy)) {
@@ -143,60 +77,18 @@ void akr_stance_free(akr_stance *st)
     st->flags = NULL;
 }
 
-/* The ankle [0, 1] and ball [2, 3] joints of the left and right foot (-1: none). */
-static void foot_joints(const ak_humanoid *m, int32_t j[4])
-{
-    j[0] = m->joint[AK_HUM_LEFT_FOOT];
-    j[1] = m->joint[AK_HUM_RIGHT_FOOT];
-    j[2] = m->joint[AK_HUM_LEFT_TOE];
-    j[3] = m->joint[AK_HUM_RIGHT_TOE];
-}
-
-/* Model +Y seen from joint j's own frame. */
-static ak_vec3 up_in(const ak_xform *model, int32_t j)
-{
-    return akq_rotate(akq_conj(model[j].rotation), akv_make(0, 1, 0));
-}
-
-/* For each joint of j[4] whose up[i] is still zero (the detector found it never flat: a
- * run's short stances), its up averaged over the frames it (an ankle: and its ball) is
- * within `tol` of its lowest height, where a foot in any gait lies flattest; measured on the
- * motion too. */
-static void lowest_up_axes(const ak_skeleton *s, const ak_clip *c, const int32_t j[4], float tol,
-                           ak_xform *local, ak_xform *model, ak_vec3 up[4])
-{
-    float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
-    int want[4], need = 0;
-    for (int i = 0; i < 4; ++i)
-        need |= want[i] = j[i] >= 0 && akv_dot(up[i], up[i]) == 0.0f;
-    for (int pass = 0; need && pass < 2; ++pass)
-        for (int32_t f = 0; f < c->frame_count; ++f) {
-            ak_clip_frame(c, s, f, local);
-            ak_fk(s, local, model);
-            for (int i = 0; i < 4; ++i) {
-                if (j[i] < 0) continue;
-                const float y = model[j[i]].translation.y;
-                const int ball = i < 2 && j[i + 2] >= 0 ? i + 2 : i;
-                if (pass == 0 && y < lo[i]) lo[i] = y;
-                if (pass == 1 && want[i] && y <= lo[i] + tol &&
-                    model[j[ball]].translation.y <= lo[ball] + tol)
-                    up[i] = akv_add(up[i], up_in(model, j[i]));
-            }
-        }
-}
-
-/* Where the flat foot's up is, per joint of foot_joints: model +Y seen from the joint's own
- * frame, averaged over the frames the contact detector has that part flat on the floor (an
- * ankle: heel and toe down; a ball: toe down), else over its lowest frames (lowest_up_axes).
- * Measured on the motion, so it does not depend on the zero pose. The detector refuses the
- * clip: all zero, the feet are taken as they are. */
+/* Where the flat foot's up is, per joint of ak_humanoid_foot_joints: model +Y seen from the
+ * joint's own frame, averaged over the frames the contact detector has that part flat on the
+ * floor (an ankle: heel and toe down; a ball: toe down), else over its lowest frames
+ * (ak_clip_lowest_up_axes). Measured on the motion, so it does not depend on the zero pose.
+ * The detector refuses the clip: all zero, the feet are taken as they are. */
 static void flat_up_axes(const ak_retarget_params *p, const ak_humanoid *m, ak_xform *local,
                          ak_xform *model, ak_vec3 up[4])
 {
     const ak_skeleton *s = p->source;
     const ak_clip *c = p->source_clip;
     int32_t j[4];
-    foot_joints(m, j);
+    ak_humanoid_foot_joints(m, j);
     for (int i = 0; i < 4; ++i)
         up[i] = akv_make(0.0f, 0.0f, 0.0f);
     if (!c) return; /* no capture to measure the flat stance on */
@@ -215,45 +107,13 @@ static void flat_up_axes(const ak_retarget_params *p, const ak_humanoid *m, ak_x
             uint8_t got = st.flags[(size_t)(i & 1) * st.count + (size_t)f * st.grid];
             if (got & AK_CONTACT_ROLL) got |= AK_CONTACT_HEEL; /* the heel is on the floor */
             if (j[i] < 0 || (got & need) != need) continue;
-            up[i] = akv_add(up[i], up_in(model, j[i]));
+            up[i] = akv_add(up[i], ak_joint_up(model, j[i]));
         }
     }
     akr_stance_free(&st);
-    lowest_up_axes(s, c, j, LOWEST_TOL_M / mpu, local, model, up);
+    ak_clip_lowest_up_axes(s, c, j, AK_LOWEST_TOL_M / mpu, local, model, up);
     for (int i = 0; i < 4; ++i)
         up[i] = akv_normalize_or(up[i], akv_make(0.0f, 0.0f, 0.0f));
-}
-
-/* The reference frame's feet made to stand as a rest pose's do (model rotations `rot` of the
- * frame, changed in place): each ankle and ball tilted so its flat-stance up axis is vertical,
- * then both turned about the vertical so the foot (ankle to ball, or to its first child)
- * points along the frame's facing (yaw * +Z). A standing zero pose has flat feet pointing
- * forward; a walking frame has one heel or toe up and the feet turned out, which the target's
- * rest feet would otherwise copy. */
-static void flatten_feet(const ak_skeleton *s, const ak_humanoid *m, const ak_vec3 up[4],
-                         ak_quat yaw, const ak_xform *model, ak_quat *rot)
-{
-    int32_t j[4];
-    foot_joints(m, j);
-    const ak_vec3 y = akv_make(0.0f, 1.0f, 0.0f), fwd = akq_rotate(yaw, akv_make(0, 0, 1));
-    for (int side = 0; side < 2; ++side) {
-        const int32_t foot = j[side], toe = j[2 + side];
-        if (foot < 0 || akv_dot(up[side], up[side]) < 0.5f) continue;
-        const ak_quat tilt = akq_from_to(akq_rotate(rot[foot], up[side]), y);
-        const int32_t tip = toe >= 0 ? toe : (foot + 1 < s->subtree_end[foot] ? foot + 1 : -1);
-        ak_quat turn = akq_identity();
-        if (tip >= 0) {
-            ak_vec3 v = akq_rotate(tilt, akv_sub(model[tip].translation, model[foot].translation));
-            v.y = 0.0f;
-            if (akv_len(v) > 1e-9f) turn = akq_from_to(v, akv_make(fwd.x, 0.0f, fwd.z));
-        }
-        rot[foot] = akq_normalize(akq_mul(turn, akq_mul(tilt, rot[foot])));
-        if (toe < 0) continue;
-        rot[toe] = akq_mul(turn, rot[toe]); /* the ball turns with its foot, then lies flat */
-        if (akv_dot(up[2 + side], up[2 + side]) > 0.5f)
-            rot[toe] = akq_mul(akq_from_to(akq_rotate(rot[toe], up[2 + side]), y), rot[toe]);
-        rot[toe] = akq_normalize(rot[toe]);
-    }
 }
 
 /* The copy's skeleton: offsets o''_k = Y^-1 R_p(ref) o_k (the reference pose's model-space bone
@@ -266,7 +126,7 @@ static int32_t rerest_skeleton(const ak_skeleton *s, const ak_xform *ref_local,
 {
     const int32_t J = s->joint_count;
     ak_fk(s, ref_local, model);
-    const ak_quat yaw_inv = akq_conj(facing_yaw(m, model));
+    const ak_quat yaw_inv = akq_conj(ak_pose_facing_yaw(m, model));
     ak_quat *ref_rot = out->ref_rot = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)J);
     ak_xform *rest = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
     const char **names = (const char **)malloc(sizeof(char *) * (size_t)J);
@@ -274,7 +134,7 @@ static int32_t rerest_skeleton(const ak_skeleton *s, const ak_xform *ref_local,
         ref_rot && rest && names ? AK_OK : ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     for (int32_t j = 0; st == AK_OK && j < J; ++j)
         ref_rot[j] = model[j].rotation;
-    if (st == AK_OK) flatten_feet(s, m, up, akq_conj(yaw_inv), model, ref_rot);
+    if (st == AK_OK) ak_pose_flatten_feet(s, m, up, akq_conj(yaw_inv), model, ref_rot);
     for (int32_t j = 0; st == AK_OK && j < J; ++j) {
         const int32_t p = s->parents[j];
         ref_rot[j] = akq_normalize(akq_mul(yaw_inv, ref_rot[j])); /* Y^-1 R_j(ref) */

@@ -477,7 +477,7 @@ static int32_t job_start(akr_job *job, const ak_retarget_params *p, const ak_qua
     int32_t st = akr_retargeter_create(p, 0, ref_rot, &job->rt, err); /* p: re-rested already */
     if (st < 0) return st;
     job->frames = p->source_clip->frame_count;
-    job->reference = akr_first_frame_is_reference(p->source_clip);
+    job->reference = ak_clip_first_frame_is_reference(p->source_clip);
     job->src_local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)p->source->joint_count);
     job->dst_local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)p->target->joint_count);
     job->dst_world = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)p->target->joint_count);

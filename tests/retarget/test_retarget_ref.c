@@ -243,7 +243,7 @@ static int retarget_rows(const char *name, const ak_skeleton *biped, float h)
     ak_skeleton *src = NULL;
     ak_clip *src_clip = NULL;
     akv_make(name, 0u, &src, &src_clip);
-    const int tpose = akr_first_frame_is_reference(src_clip);
+    const int tpose = ak_clip_first_frame_is_reference(src_clip);
     ak_skeleton_destroy(src);
     ak_clip_destroy(src_clip);
     ak_clip *o = retarget_variant(name, 0, biped, &oi);
