@@ -22,6 +22,7 @@
 #ifndef ANIMKIT_SKIN_H
 #define ANIMKIT_SKIN_H
 
+#include "clip.h"
 #include "skeleton.h"
 
 AK_EXTERN_C_BEGIN
@@ -88,8 +89,9 @@ AK_API int32_t ak_skin_normalize_weights(float *weights, int32_t vertex_count, i
 
 /* ---- A generated body for any rig ---- */
 
-/* A skinned triangle mesh bound to a skeleton's rest pose, in the skeleton's units. Four
- * influences per vertex; inverse binds are the inverses of the rest pose's model transforms. */
+/* A skinned triangle mesh bound to a pose of a skeleton (its bind pose: the zero pose, or the
+ * clip frame `bind_frame`), in the skeleton's units. Four influences per vertex; inverse binds
+ * are the inverses of the bind pose's model transforms. */
 typedef struct ak_body_mesh {
     int32_t vertex_count;
     int32_t index_count; /* triangles * 3, counter-clockwise seen from outside */
@@ -100,6 +102,8 @@ typedef struct ak_body_mesh {
     float *weights;      /* vertex_count * 4, each vertex sums to 1 */
     uint32_t *indices;   /* index_count */
     float *inverse_bind; /* joint_count * 16, column-major */
+    int32_t bind_frame;  /* the frame of ak_body_params.clip the body is built on, or -1: the
+                            skeleton's zero pose (a mesh read from glTF: -1, its own binds) */
 } ak_body_mesh;
 
 typedef struct ak_body_params {
@@ -107,6 +111,10 @@ typedef struct ak_body_params {
     int32_t feet;  /* 1: a foot box from heel to toe under each ankle (humanoid rigs); default 1 */
     int32_t sides; /* vertices around each limb; default 12; 4..64 */
     int32_t rings; /* rings along each bone; default 6; 2..64 */
+    const ak_clip *clip; /* NULL (default), or a clip of the skeleton: when the zero pose does
+                            not stand (a studio's rig with every bone along X), the body is
+                            built on the clip's most upright frame, the frame the retargeter
+                            takes as its reference (see ak_body_mesh_create) */
 } ak_body_params;
 
 AK_API ak_body_params ak_body_defaults(void);
@@ -115,13 +123,18 @@ AK_API ak_body_params ak_body_defaults(void);
 AK_API int32_t ak_body_validate(const ak_body_params *params, ak_error *err);
 /* The documented range of every float field (status.h), checked by ak_body_validate. */
 AK_API const ak_param_table *ak_body_param_ranges(void);
-/* Builds a body for `skeleton`'s rest pose: a tube with rounded ends along every bone whose
+/* Builds a body for a standing pose of `skeleton`: a tube with rounded ends along every bone whose
  * child is not an End Site tip (tips end the limb they sit on), thick where a person is thick
  * when the humanoid map finds the rig (torso, thighs, arms, head), else in proportion to the
  * bone; a box from heel to toe under each ankle. Weights blend smoothly across each joint
- * (half and half at the joint, fading out over a quarter of each bone). `params` may be
- * NULL (the defaults). AK_ERR_INVALID_ARG for bad params (ak_body_validate) or a skeleton
- * with no bone, AK_ERR_NOMEM. */
+ * (half and half at the joint, fading out over a quarter of each bone). The pose is the zero
+ * pose when it stands (hips-to-head and hips-to-each-foot within 37 degrees of +Y) or when
+ * params->clip is NULL; else the clip's most upright frame (not a T-pose frame 0) with each
+ * foot set flat as the clip has it where that foot is lowest, so sizes, facing and soles come
+ * from a standing body; mesh->bind_frame says which. `params` may be NULL (the defaults).
+ * AK_ERR_INVALID_ARG for bad params (ak_body_validate), a clip of another joint count, a
+ * skeleton with no bone, or a pose lying flat (its height under 1 % of its length: a zero pose
+ * along X without a clip), AK_ERR_NOMEM. */
 AK_API int32_t ak_body_mesh_create(const ak_skeleton *skeleton, const ak_body_params *params,
                                    ak_body_mesh **out, ak_error *err);
 AK_API void ak_body_mesh_destroy(ak_body_mesh *mesh);

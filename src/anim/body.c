@@ -2,7 +2,11 @@
  * torso, tapered along the limbs) and a rounded box from heel to toe under each ankle, skinned
  * to the bones with weights that blend across every joint. Offline (allocates).
  *
- * Sizes are fractions of the rest pose's standing height h, by the bone's place in the
+ * The body is built on a pose that stands: the zero pose, or when that lies flat or folded
+ * (another studio's rig with every bone along X) the clip's most upright frame with its feet
+ * set flat (standing_internal.h, as the retargeter's reference pose). The bind pose is that
+ * pose.
+ * Sizes are fractions of that pose's standing height h, by the bone's place in the
  * humanoid map (a thigh starts at 0.047 h, a forearm at 0.022 h: round figures from adult
  * proportions); rigs the map does not know get tubes in proportion to each bone. The body is
  * the humanoid's top joint and its descendants (ak_skeleton_rest_height's): a joint above it,
@@ -17,6 +21,7 @@
 #include <string.h>
 
 #include "animkit/skin.h"
+#include "anim/standing_internal.h"
 #include "core/humanoid_internal.h"
 #include "core/xform_inline.h"
 
@@ -27,6 +32,7 @@ ak_body_params ak_body_defaults(void)
     o.feet = 1;
     o.sides = 12;
     o.rings = 6;
+    o.clip = NULL;
     return o;
 }
 
@@ -52,7 +58,7 @@ typedef struct sweep {
 typedef struct body_build {
     const ak_skeleton *sk;
     const ak_body_params *opt;
-    ak_xform *model;   /* rest pose, model space */
+    ak_xform *model;   /* the bind pose (the zero pose or the standing frame), model space */
     int32_t *region;   /* humanoid slot of the joint or its nearest mapped ancestor, or -1 */
     int32_t *slot;     /* humanoid slot of the joint itself, or -1 */
     int32_t *children; /* child count per joint */
@@ -60,7 +66,8 @@ typedef struct body_build {
     int mapped;
     int32_t body; /* the body's top joint (ak_humanoid_body_top), -1: every joint */
     float h;
-    ak_vec3 forward; /* the rig's facing in the rest pose */
+    ak_vec3 forward; /* the rig's facing in the bind pose */
+    int32_t frame;   /* the clip frame of the bind pose, -1: the zero pose */
     ak_body_mesh *m;
     int32_t vcap, icap;
 } body_build;
@@ -395,10 +402,81 @@ static int32_t check_body_args(const ak_skeleton *sk, const ak_body_params *o, a
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
                             "a body needs 2..65535 joints (the skeleton has %d)",
                             (int)sk->joint_count);
-    return ak_body_validate(o, err);
+    const int32_t st = ak_body_validate(o, err);
+    if (st == AK_OK && o->clip && o->clip->joint_count != sk->joint_count)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "the clip has %d joints, the skeleton %d: not its clip",
+                            (int)o->clip->joint_count, (int)sk->joint_count);
+    return st;
 }
 
-/* Rest pose, humanoid map, regions, child counts, height and facing. */
+/* Frame `f` of the clip with its feet set flat as the capture has them where each foot is
+ * lowest (ak_clip_lowest_up_axes, ak_pose_flatten_feet: the retargeter's reference pose, its
+ * contact detector aside), FK into b->model. A walking frame has a heel or a toe up; the foot
+ * boxes' soles are built flat, so they lie on the floor whenever the foot does. `local`: 2 *
+ * joint_count scratch. */
+static void flat_footed_frame(body_build *b, int32_t f, ak_xform *local)
+{
+    const ak_skeleton *sk = b->sk;
+    const ak_clip *c = b->opt->clip;
+    int32_t j[4];
+    ak_humanoid_foot_joints(&b->map, j);
+    float mpu = 1.0f;
+    ak_units_detect(ak_clip_standing_height(c, sk), &mpu);
+    ak_vec3 up[4] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    ak_clip_lowest_up_axes(sk, c, j, AK_LOWEST_TOL_M / mpu, local, local + sk->joint_count, up);
+    for (int i = 0; i < 4; ++i)
+        up[i] = akv_normalize_or(up[i], akv_make(0.0f, 0.0f, 0.0f));
+    ak_clip_frame(c, sk, f, local);
+    ak_fk(sk, local, b->model);
+    ak_quat *rot = (ak_quat *)(local + sk->joint_count); /* model rotations, changed at the feet */
+    for (int32_t k = 0; k < sk->joint_count; ++k)
+        rot[k] = b->model[k].rotation;
+    ak_pose_flatten_feet(sk, &b->map, up, ak_pose_facing_yaw(&b->map, b->model), b->model, rot);
+    for (int i = 0; i < 4; ++i) { /* the feet's new local rotations, their children follow */
+        const int32_t p = j[i] >= 0 ? sk->parents[j[i]] : -1;
+        if (p >= 0) local[j[i]].rotation = akq_normalize(akq_mul(akq_conj(rot[p]), rot[j[i]]));
+    }
+    ak_fk(sk, local, b->model);
+}
+
+/* The bind pose into b->model: the zero pose, or when it does not stand and a clip is given,
+ * the clip's most upright frame (ak_clip_standing_frame, the retargeter's reference frame) with
+ * its feet set flat (flat_footed_frame). */
+static int32_t bind_pose(body_build *b, ak_error *err)
+{
+    const ak_skeleton *sk = b->sk;
+    b->frame = -1;
+    ak_fk(sk, sk->rest_local, b->model);
+    if (!b->opt->clip || !b->mapped) return AK_OK;
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * 2 * (size_t)sk->joint_count);
+    if (!local) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    b->frame = ak_clip_standing_frame(sk, b->opt->clip, &b->map, local, b->model);
+    if (b->frame >= 0) flat_footed_frame(b, b->frame, local);
+    free(local);
+    return AK_OK;
+}
+
+/* Height is at least FLAT_FRACTION of the body's largest extent when the pose is not lying
+ * flat: a standing adult's height is the largest, a zero pose with every bone along X has 1e-7
+ * of it (its tubes would be needles: no body, so callers draw bones). */
+#define FLAT_FRACTION 0.01f
+
+/* The largest side of the box around the body's joints (in_body) in the bind pose. */
+static float body_extent(const body_build *b)
+{
+    const int32_t first = b->body >= 0 ? b->body : 0;
+    const int32_t end = b->body >= 0 ? b->sk->subtree_end[b->body] : b->sk->joint_count;
+    ak_vec3 lo = b->model[first].translation, hi = lo;
+    for (int32_t j = first + 1; j < end; ++j) {
+        const ak_vec3 p = b->model[j].translation;
+        lo = akv_make(akf_min(lo.x, p.x), akf_min(lo.y, p.y), akf_min(lo.z, p.z));
+        hi = akv_make(akf_max(hi.x, p.x), akf_max(hi.y, p.y), akf_max(hi.z, p.z));
+    }
+    return akf_max(hi.x - lo.x, akf_max(hi.y - lo.y, hi.z - lo.z));
+}
+
+/* Bind pose, humanoid map, regions, child counts, height and facing. */
 static int32_t analyse(body_build *b, ak_error *err)
 {
     const ak_skeleton *sk = b->sk;
@@ -408,12 +486,20 @@ static int32_t analyse(body_build *b, ak_error *err)
     if (!b->model || !b->region) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     b->slot = b->region + n;
     b->children = b->region + 2 * n;
-    ak_fk(sk, sk->rest_local, b->model);
+    b->mapped = ak_humanoid_find(sk, NULL, &b->map, NULL) == AK_OK;
+    const int32_t st = bind_pose(b, err);
+    if (st != AK_OK) return st;
     b->body = ak_humanoid_body_top(sk);
     b->h = ak_humanoid_body_height(sk, b->model);
     if (!(b->h > 0.0f) || !isfinite(b->h))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "the rest pose has no height");
-    b->mapped = ak_humanoid_find(sk, NULL, &b->map, NULL) == AK_OK;
+    const float across = body_extent(b);
+    if (b->h < FLAT_FRACTION * across)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "the %s lies flat (height %.3g of %.3g across): give the body "
+                            "a clip to stand it on",
+                            b->frame >= 0 ? "clip's most upright frame" : "zero pose", (double)b->h,
+                            (double)across);
     for (int32_t j = 0; j < n; ++j)
         b->slot[j] = -1, b->children[j] = 0;
     for (int32_t s = 0; b->mapped && s < AK_HUM_SLOT_COUNT; ++s)
@@ -487,6 +573,7 @@ int32_t ak_body_mesh_create(const ak_skeleton *sk, const ak_body_params *params,
     }
     if (st == AK_OK) {
         compute_normals(b.m);
+        b.m->bind_frame = b.frame;
         for (int32_t j = 0; j < sk->joint_count; ++j)
             ak_xform_to_mat4(akx_inverse(b.model[j]), b.m->inverse_bind + 16 * (size_t)j);
         *out = b.m;

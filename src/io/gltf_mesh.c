@@ -267,6 +267,7 @@ int32_t ak_gltf_read_mesh_memory(const uint8_t *data, size_t size, const char *b
     memset(&c, 0, sizeof c);
     c.p = params;
     c.m = (ak_body_mesh *)calloc(1, sizeof *c.m);
+    if (c.m) c.m->bind_frame = -1; /* bound as the file's own inverse binds say */
     st = akgd_open(&c.d, data, size, base_dir, err);
     if (st >= 0 && !c.m) st = akgd_fail(&c.d, AK_ERR_NOMEM, 0, "out of memory");
     if (st >= 0) st = map_skin(&c);
