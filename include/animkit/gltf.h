@@ -6,7 +6,9 @@
  *   joint, carrying the rest pose as TRS; parents list their children. When the skeleton has
  *   several roots an extra node "animkit_root" (identity) holds them, so the skin has one root.
  * - one skin whose joints are every joint node in joint order; its inverse bind matrices are
- *   the inverses of the rest pose's model-space transforms (metres).
+ *   the inverses of the rest pose's model-space transforms (metres), or of the pose the body
+ *   is built on when the rest pose does not stand (ak_body_params.clip: a standing frame of
+ *   the clip, e.g. for a rig whose zero pose lies along X).
  * - one animation "clip": a rotation channel for every joint and a translation channel for
  *   every joint with a translation track, all sharing one time accessor (frame f at
  *   f * frame_time seconds), LINEAR or CUBICSPLINE (Catmull-Rom tangents, per second).

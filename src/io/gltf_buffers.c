@@ -219,10 +219,16 @@ static int32_t write_animation(akio_gltf_doc *d, const ak_clip *c, float mpu, ak
     return AK_OK;
 }
 
-/* Inverse bind matrices: inverse of the rest world transform of each joint. */
-static int32_t write_inverse_binds(akio_gltf_doc *d, const ak_xform *model_rest, int32_t n,
-                                   ak_error *err)
+/* Inverse bind matrices: inverse of the rest world transform of each joint, or `own` (the
+ * body's, metres) when the body is bound to another pose than the rest. */
+static int32_t write_inverse_binds(akio_gltf_doc *d, const ak_xform *model_rest, const float *own,
+                                   int32_t n, ak_error *err)
 {
+    if (own) {
+        d->ibm_acc = add_acc(d, add_view(d, bin_floats(&d->bin, own, (size_t)n * 16), 0), 0,
+                             (size_t)n, GLTF_FLOAT, "MAT4");
+        return AK_OK;
+    }
     float *m = (float *)calloc((size_t)n * 16, sizeof(float)); /* zeroed; the loop fills it */
     if (!m) return out_of_memory(err);
     for (int32_t j = 0; j < n; ++j)
@@ -244,6 +250,8 @@ typedef struct mesh_data {
     float *weights;    /* VEC4 */
     uint32_t *indices; /* 3 per triangle */
     float pmin[3], pmax[3];
+    float *inverse_bind; /* the body's own binds (column-major 4x4 per joint, metres) when it
+                            is bound to a clip frame rather than the rest pose, else NULL */
 } mesh_data;
 
 static void mesh_free(mesh_data *m)
@@ -253,6 +261,7 @@ static void mesh_free(mesh_data *m)
     free(m->joints);
     free(m->weights);
     free(m->indices);
+    free(m->inverse_bind);
 }
 
 static void put3(float *dst, ak_vec3 v)
@@ -364,14 +373,17 @@ static int build_capsules(const ak_skeleton *s, const ak_xform *model_rest, mesh
     return 0;
 }
 
-/* The generated body (ak_body_mesh_create: tubes, feet, smooth weights) in metres: its rest
- * pose is the skeleton's, so the skin's inverse binds (from model_rest) fit it. -1 when out of
+/* The generated body (ak_body_mesh_create: tubes, feet, smooth weights) in metres, built on
+ * the rest pose when it stands (the skin's inverse binds from model_rest fit it), else on the
+ * clip's most upright frame (then m->inverse_bind holds that frame's binds). -1 when out of
  * memory; vertex_count 0 when the rig gets no body (then the capsules are used). */
-static int build_body(const ak_skeleton *s, float metres_per_unit, mesh_data *m)
+static int build_body(const ak_skeleton *s, const ak_clip *c, float metres_per_unit, mesh_data *m)
 {
     memset(m, 0, sizeof *m);
     ak_body_mesh *b = NULL;
-    const int32_t st = ak_body_mesh_create(s, NULL, &b, NULL);
+    ak_body_params p = ak_body_defaults();
+    p.clip = c;
+    const int32_t st = ak_body_mesh_create(s, &p, &b, NULL);
     if (st == AK_ERR_NOMEM) return -1;
     if (st != AK_OK) return 0;
     const size_t nv = (size_t)b->vertex_count, nt = (size_t)b->index_count / 3;
@@ -380,6 +392,12 @@ static int build_body(const ak_skeleton *s, float metres_per_unit, mesh_data *m)
     m->joints = b->joints, b->joints = NULL;
     m->weights = b->weights, b->weights = NULL;
     m->indices = b->indices, b->indices = NULL;
+    if (b->bind_frame >= 0) {
+        m->inverse_bind = b->inverse_bind, b->inverse_bind = NULL;
+        for (int32_t j = 0; j < s->joint_count; ++j) /* translations to metres */
+            for (int k = 12; k < 15; ++k)
+                m->inverse_bind[16 * (size_t)j + (size_t)k] *= metres_per_unit;
+    }
     ak_body_mesh_destroy(b);
     for (size_t i = 0; i < 3 * nv; ++i)
         m->positions[i] *= metres_per_unit;
@@ -410,25 +428,18 @@ static void write_mesh_views(akio_gltf_doc *d, const mesh_data *mesh)
                          "SCALAR");
 }
 
-/* The body (with_mesh 1; rigs without one fall back to capsules) or the capsule mesh
- * (with_mesh 2, each capsule skinned rigidly to the parent joint of its bone). */
-static int32_t write_mesh(akio_gltf_doc *d, const ak_skeleton *s, const ak_xform *model_rest,
-                          const ak_gltf_params *o, ak_error *err)
+/* The body (with_mesh 1, on a standing pose of the clip's when the rest does not stand; rigs
+ * without one fall back to capsules) or the capsule mesh (with_mesh 2, each capsule skinned
+ * rigidly to the parent joint of its bone). -1 when out of memory. */
+static int build_mesh(mesh_data *mesh, int *body, const ak_skeleton *s, const ak_clip *c,
+                      const ak_xform *model_rest, const ak_gltf_params *o)
 {
-    mesh_data mesh;
     int failed = 0;
-    memset(&mesh, 0, sizeof mesh);
-    if (o->with_mesh == 1) failed = build_body(s, o->metres_per_unit, &mesh) != 0;
-    d->body = mesh.vertex_count > 0;
-    if (!failed && !d->body) failed = build_capsules(s, model_rest, &mesh) != 0;
-    if (failed) {
-        mesh_free(&mesh);
-        return out_of_memory(err);
-    }
-    d->has_mesh = mesh.vertex_count > 0;
-    if (d->has_mesh) write_mesh_views(d, &mesh);
-    mesh_free(&mesh);
-    return AK_OK;
+    memset(mesh, 0, sizeof *mesh);
+    if (o->with_mesh == 1) failed = build_body(s, c, o->metres_per_unit, mesh) != 0;
+    *body = mesh->vertex_count > 0;
+    if (!failed && !*body) failed = build_capsules(s, model_rest, mesh) != 0;
+    return failed ? -1 : 0;
 }
 
 int32_t akio_gltf_write_buffers(akio_gltf_doc *d, const ak_skeleton *s, const ak_clip *c,
@@ -438,8 +449,17 @@ int32_t akio_gltf_write_buffers(akio_gltf_doc *d, const ak_skeleton *s, const ak
     d->animate = c != NULL;
     d->cubic = d->animate && o->cubic && c->frame_count >= 2;
     if (d->animate && (st = write_animation(d, c, o->metres_per_unit, err))) return st;
-    if ((st = write_inverse_binds(d, model_rest, s->joint_count, err))) return st;
-    if (o->with_mesh && (st = write_mesh(d, s, model_rest, o, err))) return st;
+    mesh_data mesh;
+    memset(&mesh, 0, sizeof mesh);
+    if (o->with_mesh && build_mesh(&mesh, &d->body, s, c, model_rest, o) != 0) {
+        mesh_free(&mesh);
+        return out_of_memory(err);
+    }
+    st = write_inverse_binds(d, model_rest, mesh.inverse_bind, s->joint_count, err);
+    d->has_mesh = st == AK_OK && mesh.vertex_count > 0;
+    if (d->has_mesh) write_mesh_views(d, &mesh);
+    mesh_free(&mesh);
+    if (st) return st;
     akio_gbuf_align4(&d->bin, 0);
     if (d->bin.failed) return out_of_memory(err);
     return AK_OK;

@@ -3,6 +3,7 @@
  * body written as GLB and read back skins to the same vertices as the generated body on the
  * BVH it came from (LBS and DQS, every 10th frame); malformed input gets a clear error. */
 #include "test_util.h"
+#include "locomotion/studio_variants.h"
 
 #include "animkit/clipfile.h"
 #include "animkit/skin.h"
@@ -99,18 +100,20 @@ static void skin_frame(const ak_skeleton *s, const ak_clip *c, const ak_body_mes
 
 /* BVH -> GLB with the generated body (file units) -> clip + mesh: every vertex skinned by
  * the read mesh on the read clip equals the generated body skinned on the BVH within 1e-5 of
- * the height (float keys and matrices written and read back). */
-static void gltf_mesh_roundtrips_body(void **state)
+ * the height (float keys and matrices written and read back). The body is built with the clip
+ * (ak_body_params.clip), as the export builds it: on the zero pose when it stands (CMU 02_01),
+ * on the clip's standing frame when it lies along X (issue 22: the export's inverse binds are
+ * then that frame's, not the rest pose's; the height is the clip's standing height, the zero
+ * pose having none). */
+static void roundtrip_body(ak_skeleton *s, ak_clip *c, const char *label)
 {
-    (void)state;
-    ak_skeleton *s, *s2;
-    ak_clip *c, *c2;
+    ak_skeleton *s2;
+    ak_clip *c2;
     ak_body_mesh *body, *m;
     ak_error err;
-    assert_int_equal(ak_bvh_read_file(akt_mocap_path("cmu_02_01_walk.bvh", mocap, sizeof mocap),
-                                      NULL, &s, &c, &err),
-                     AK_OK);
-    assert_int_equal(ak_body_mesh_create(s, NULL, &body, &err), AK_OK);
+    ak_body_params bp = ak_body_defaults();
+    bp.clip = c;
+    assert_int_equal(ak_body_mesh_create(s, &bp, &body, &err), AK_OK);
     uint8_t *glb;
     size_t size;
     assert_int_equal(ak_gltf_write_memory(s, c, NULL, 1, &glb, &size, &err), AK_OK);
@@ -127,7 +130,9 @@ static void gltf_mesh_roundtrips_body(void **state)
     float *a = malloc(sizeof(float) * 3 * (size_t)body->vertex_count);
     float *b = malloc(sizeof(float) * 3 * (size_t)body->vertex_count);
     assert_true(a && b);
-    const float tol = 1e-5f * ak_skeleton_rest_height(s);
+    const float h =
+        body->bind_frame < 0 ? ak_skeleton_rest_height(s) : ak_clip_standing_height(c, s);
+    const float tol = 1e-5f * h;
     float worst = 0.0f;
     for (int method = 0; method < 2; ++method)
         for (int32_t f = 0; f < c->frame_count; f += 10) {
@@ -136,15 +141,34 @@ static void gltf_mesh_roundtrips_body(void **state)
             for (int32_t k = 0; k < 3 * body->vertex_count; ++k)
                 if (fabsf(a[k] - b[k]) > worst) worst = fabsf(a[k] - b[k]);
         }
-    printf("body round trip: %d vertices, worst %.3g (bound %.3g, file units)\n",
-           (int)m->vertex_count, (double)worst, (double)tol);
+    printf("%s body round trip (bound to frame %d): %d vertices, worst %.3g (bound %.3g, file "
+           "units)\n",
+           label, (int)body->bind_frame, (int)m->vertex_count, (double)worst, (double)tol);
     assert_true(worst <= tol);
     free(a), free(b);
     ak_body_mesh_destroy(m);
     ak_body_mesh_destroy(body);
     ak_free(glb);
-    ak_skeleton_destroy(s), ak_skeleton_destroy(s2);
-    ak_clip_destroy(c), ak_clip_destroy(c2);
+    ak_skeleton_destroy(s2);
+    ak_clip_destroy(c2);
+}
+
+static void gltf_mesh_roundtrips_body(void **state)
+{
+    (void)state;
+    ak_skeleton *s;
+    ak_clip *c;
+    ak_error err;
+    assert_int_equal(ak_bvh_read_file(akt_mocap_path("cmu_02_01_walk.bvh", mocap, sizeof mocap),
+                                      NULL, &s, &c, &err),
+                     AK_OK);
+    roundtrip_body(s, c, "CMU 02_01");
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+    akv_make("locomotion/cmu_02_02_walk.bvh", AKV_ZERO_ALONG_X, &s, &c);
+    roundtrip_body(s, c, "CMU 02_02, zero pose along X");
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
 }
 
 /* Bad params, a skin joint outside the skeleton, no such skin, a truncated GLB, BVH: errors
