@@ -367,7 +367,7 @@ void akv_mode_draw(akv_mode_state *m, akr_renderer *r)
     akr_set_shadow_plane(r, m->s.shadows, 0.0f);
     static const float ghost[3] = {0.72f, 0.74f, 0.78f};
     akr_draw_skeleton(r, c->skeleton, m->base_world_m, m->s.radius * 0.7f, ghost);
-    akv_draw_character(r, &m->s, c->skeleton, c->world_m, c->mesh, c->colour);
+    akv_draw_character(r, &m->s, c->skeleton, c->world_m, akv_character_mesh(c), c->colour);
     /* The chain drawn again thicker, so it stands out from the rest of the body. */
     static const float chain_rgba[4] = {0.95f, 0.55f, 0.20f, 1.0f};
     for (int i = 1; i < m->chain_len; ++i)

@@ -503,6 +503,11 @@ int akv_scene_add(akv_scene *scene, const akv_settings *s, const char *label, ak
         ak_clip_destroy(clip);
         return -1;
     }
+    /* The body stands on the clip's most upright frame when the zero pose lies flat (every
+     * bone along X); no body (bones are drawn) when the rig gets none. */
+    ak_body_params body = ak_body_defaults();
+    body.clip = clip;
+    if (ak_body_mesh_create(skeleton, &body, &c->body, NULL) != AK_OK) c->body = NULL;
     c->root_start_m = ak_vec3_scale(c->world_m[c->travel_joint].translation, c->mpu);
     c->height_m = height * c->mpu;
     place_side_by_side(scene, s, c);
@@ -544,6 +549,7 @@ void akv_scene_free(akv_scene *scene)
         ak_skeleton_destroy(c->draw_skeleton);
         ak_clip_destroy(c->clip);
         ak_body_mesh_destroy(c->mesh);
+        ak_body_mesh_destroy(c->body);
         free(c->local);
         free(c->world_m);
     }
@@ -636,6 +642,11 @@ void akv_draw_character(akr_renderer *r, const akv_settings *s, const ak_skeleto
     akr_draw_character_mesh(r, skeleton, world_m, mesh, s->radius, rgb, &s->look);
 }
 
+const ak_body_mesh *akv_character_mesh(const akv_character *c)
+{
+    return c->mesh ? c->mesh : c->body;
+}
+
 void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings *s)
 {
     if (s->grid) akr_draw_ground(r, 0.0f, 30.0f);
@@ -643,7 +654,7 @@ void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings 
     for (int i = 0; i < scene->count; ++i) {
         const akv_character *c = &scene->chars[i];
         akv_draw_character(r, s, c->draw_skeleton ? c->draw_skeleton : c->skeleton, c->world_m,
-                           c->mesh, c->colour);
+                           akv_character_mesh(c), c->colour);
     }
     akr_set_shadow_plane(r, 0, 0.0f);
 }

@@ -98,7 +98,13 @@ typedef struct akv_character {
     ak_vec3 offset_m;   /* where it is drawn relative to its file: side by side with others */
     float height_m;     /* standing height, metres */
     ak_body_mesh *mesh; /* the file's own skinned mesh (glTF/GLB), or NULL: generated body */
+    ak_body_mesh *body; /* the generated body, built on a standing pose of the clip's when the
+                           zero pose does not stand (ak_body_params.clip); NULL: none */
 } akv_character;
+
+/* The mesh character `c` is drawn with: the file's own, else its generated body (NULL: the
+ * renderer's from the skeleton, or bones). */
+const ak_body_mesh *akv_character_mesh(const akv_character *c);
 
 typedef struct akv_scene {
     akv_character chars[AKV_MAX_FILES];

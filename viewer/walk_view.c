@@ -40,7 +40,51 @@ struct akv_walk_view {
     int nx, nz;
     float x0, z0, cell;
     char clip_label[128];
+    ak_body_mesh *body; /* the walk skeleton's generated body (walk_body), NULL: bones */
 };
+
+/* The database's frames as one clip of the database skeleton (every joint's translation kept),
+ * for the body to stand on; NULL when out of memory. */
+static ak_clip *db_frames_clip(const ak_motion_db *db)
+{
+    ak_motion_db_info info;
+    ak_motion_db_get_info(db, &info);
+    const int32_t n = info.joint_count;
+    uint8_t *all = malloc((size_t)n);
+    ak_xform *local = malloc(sizeof(ak_xform) * (size_t)n);
+    ak_clip *c = NULL;
+    if (all && local) {
+        memset(all, 1, (size_t)n);
+        if (ak_clip_create(n, info.frame_count, info.frame_time, all, &c, NULL) != AK_OK) c = NULL;
+    }
+    for (int32_t f = 0; c && f < info.frame_count; ++f) {
+        ak_motion_db_pose(db, f, local);
+        for (int32_t j = 0; j < n; ++j) {
+            c->rotations[(size_t)f * n + j] = local[j].rotation;
+            c->translations[(size_t)f * c->track_count + c->joint_track[j]] = local[j].translation;
+        }
+    }
+    if (c) ak_clip_finalize(c);
+    free(all);
+    free(local);
+    return c;
+}
+
+/* The generated body of the walk skeleton, standing on the walk clip's (with --steer match:
+ * the database's) most upright frame when the zero pose lies flat (ak_body_params.clip);
+ * NULL when the rig gets none (then bones are drawn). */
+static ak_body_mesh *walk_body(const ak_walk_scene *scene)
+{
+    const ak_walk_motion *motion = ak_walk_scene_motion(scene);
+    const ak_motion_db *db = ak_walk_scene_motion_db(scene);
+    ak_clip *frames = db ? db_frames_clip(db) : NULL;
+    ak_body_params p = ak_body_defaults();
+    p.clip = frames ? frames : (motion ? ak_walk_motion_clip(motion) : NULL);
+    ak_body_mesh *m = NULL;
+    if (ak_body_mesh_create(ak_walk_scene_skeleton(scene), &p, &m, NULL) != AK_OK) m = NULL;
+    ak_clip_destroy(frames);
+    return m;
+}
 
 static int frame_of(const akv_walk_view *w)
 {
@@ -208,6 +252,7 @@ akv_walk_view *akv_walk_view_create(const akv_settings *s, char *err, size_t err
         return NULL;
     }
     measure_walk(w);
+    w->body = walk_body(w->scene);
     return w;
 }
 
@@ -215,6 +260,7 @@ void akv_walk_view_destroy(akv_walk_view *w)
 {
     if (!w) return;
     ak_walk_scene_destroy(w->scene);
+    ak_body_mesh_destroy(w->body);
     free(w->heights);
     free(w->step_edges);
     free(w->step_heights);
@@ -289,7 +335,7 @@ void akv_walk_view_draw(akv_walk_view *w, akr_renderer *r, const akv_settings *s
     /* Shadows on the plane through the ground under the character. */
     akr_set_shadow_plane(r, s->shadows, st.position.y);
     static const float body[3] = {0.90f, 0.42f, 0.32f};
-    akv_draw_character(r, s, sk, world, NULL, body);
+    akv_draw_character(r, s, sk, world, w->body, body);
     akr_set_shadow_plane(r, 0, 0.0f);
 
     /* Target: a post with a ball on the ground point. */

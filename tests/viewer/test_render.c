@@ -927,6 +927,24 @@ static int character_centre(const char *path, double *cx, double *cy)
     return n;
 }
 
+/* The build folder; `orig` (1024 bytes) the path of mocap file `name`, `dir` (1100) the
+ * build's render-test folder (made), `var` (1200) the file `file` there holding the variant
+ * `kinds` of `name` (studio_variants.h). */
+static const char *variant_file(const char *name, unsigned kinds, const char *file, char *orig,
+                                char *dir, char *var)
+{
+    const char *build = getenv("AK_BUILD_DIR");
+    assert_non_null(build);
+    char cmd[1200];
+    akt_mocap_path(name, orig, 1024);
+    snprintf(dir, 1100, "%s/render-test", build);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(var, 1200, "%s/%s", dir, file);
+    akv_write(name, kinds, var);
+    return build;
+}
+
 /* `animkit render --root-joint` (issue 22): a sequence's camera follows the joint that carries
  * the travel. On the CMU walk under a still joint_Root (the hips travel 3.4 m), with
  * --root-joint Hips every frame frames the character where the original's frames do (its
@@ -937,15 +955,9 @@ static int character_centre(const char *path, double *cx, double *cy)
 static void render_camera_follows_the_named_root_joint(void **state)
 {
     (void)state;
-    const char *build = getenv("AK_BUILD_DIR");
-    assert_non_null(build);
     char orig[1024], var[1200], dir[1100], cmd[4096], path[1300];
-    akt_mocap_path("cmu_02_01_walk.bvh", orig, sizeof orig);
-    snprintf(dir, sizeof dir, "%s/render-test", build);
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(var, sizeof var, "%s/still_top.bvh", dir);
-    akv_write("cmu_02_01_walk.bvh", AKV_STILL_TOP, var);
+    const char *build =
+        variant_file("cmu_02_01_walk.bvh", AKV_STILL_TOP, "still_top.bvh", orig, dir, var);
     static const char *const runs[3][2] = {
         {"o", ""}, {"hips", " --root-joint Hips"}, {"still", " --root-joint joint_Root"}};
     double cx[3][4], cy[3][4];
@@ -974,6 +986,68 @@ static void render_camera_follows_the_named_root_joint(void **state)
     assert_true(off > 20.0);
 }
 
+/* The box of the character's coral pixels (red well above blue and green: not the matcher's
+ * yellow points) in a PNG: x0, y0, x1, y1 (inclusive), and how many there are. */
+static int character_box(const char *path, int box[4])
+{
+    int w, h, comp;
+    unsigned char *img = stbi_load(path, &w, &h, &comp, 3);
+    if (!img) fail_msg("cannot read %s", path);
+    int n = 0;
+    box[0] = box[1] = 1 << 30, box[2] = box[3] = -1;
+    for (int i = 0; i < w * h; ++i)
+        if (img[i * 3] > img[i * 3 + 2] + 60 && img[i * 3] > img[i * 3 + 1] + 40) {
+            const int x = i % w, y = i / w;
+            box[0] = x < box[0] ? x : box[0], box[1] = y < box[1] ? y : box[1];
+            box[2] = x > box[2] ? x : box[2], box[3] = y > box[3] ? y : box[3];
+            ++n;
+        }
+    stbi_image_free(img);
+    return n;
+}
+
+/* Issue 22, any rest pose: CMU 02_02 with its zero pose turned so every bone lies along X (the
+ * motion unchanged) is drawn as the original is, by `animkit render` playing it (no grid: its
+ * red axis is coral too), walking it with the guide and matching with it: the same coral
+ * pixels within 3 % and their box within 2 pixels of the original's. Before, the copy's body
+ * had every vertex on one line (its zero pose's height is 1e-7 of its length): 0, 49 and 38
+ * coral pixels (the walks' feet markers) against 5664, 1329 and 1352. The body now stands on
+ * the clip's most upright frame (ak_body_params.clip). */
+static void zero_pose_along_x_draws_the_originals_body(void **state)
+{
+    (void)state;
+    char orig[1024], var[1200], dir[1100], cmd[4096], path[1300];
+    const char *build = variant_file("locomotion/cmu_02_02_walk.bvh", AKV_ZERO_ALONG_X,
+                                     "x_pose.bvh", orig, dir, var);
+    static const char *const runs[3][2] = {
+        {"play", "'%s' --frame 100 --no-grid"},
+        {"walk", "--walk --clip '%s' --frame 200"},
+        {"match", "--walk --steer match --clip '%s' --frame 200"}};
+    for (int r = 0; r < 3; ++r) {
+        int count[2], box[2][4];
+        for (int v = 0; v < 2; ++v) {
+            char what[1400];
+            snprintf(what, sizeof what, runs[r][1], v ? var : orig);
+            snprintf(path, sizeof path, "%s/x_pose_%s_%d.png", dir, runs[r][0], v);
+            snprintf(cmd, sizeof cmd,
+                     "'%s/bin/animkit' render %s --size %dx%d --out '%s' >/dev/null", build, what,
+                     W, H, path);
+            assert_int_equal(system(cmd), 0);
+            count[v] = character_box(path, box[v]);
+            remove(path);
+        }
+        print_message("%-5s original %d coral pixels in (%d,%d)-(%d,%d), zero pose along X %d in "
+                      "(%d,%d)-(%d,%d)\n",
+                      runs[r][0], count[0], box[0][0], box[0][1], box[0][2], box[0][3], count[1],
+                      box[1][0], box[1][1], box[1][2], box[1][3]);
+        assert_true(count[0] > W * H / 100);
+        assert_true(abs(count[1] - count[0]) <= 0.03 * count[0]);
+        for (int k = 0; k < 4; ++k)
+            assert_true(abs(box[1][k] - box[0][k]) <= 2);
+    }
+    remove(var);
+}
+
 int main(void)
 {
     char err[512];
@@ -992,6 +1066,7 @@ int main(void)
         cmocka_unit_test(render_is_not_blank),
         cmocka_unit_test(still_top_joint_is_a_point_and_the_hips_lead),
         cmocka_unit_test(render_camera_follows_the_named_root_joint),
+        cmocka_unit_test(zero_pose_along_x_draws_the_originals_body),
         cmocka_unit_test(render_joints_land_where_projected_fk_says),
         cmocka_unit_test(render_different_frames_differ_and_same_frame_repeats),
         cmocka_unit_test(render_body_is_drawn_where_the_library_skins_it),
