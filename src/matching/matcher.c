@@ -173,8 +173,9 @@ struct ak_matcher {
      * last jump (transition), counted there up to AK_HIP_WINDOW_MAX. */
     float hip_accel_past[AK_HIP_WINDOW_MAX - 1];
     int32_t jump_age;
-    /* A jump found foot s planted and lands on a frame that has it in swing (offset_clear):
-     * until it lands, or its offset is gone */
+    /* A jump with no continuation to weigh lifts foot s while its offset holds it low
+     * (offset_clear): 1 from the jump until the foot's stance ends, 2 from then until it lands
+     * (0: no lift; gone once its offset is) */
     int32_t jump_lifts[2];
 };
 
@@ -748,10 +749,9 @@ static void maybe_search(ak_matcher *m, float dt)
     if (!m->standing && r.frame >= m->frame && r.frame <= m->frame + 3 &&
         range_last(db, r.frame) == last)
         return;
-    /* a forced jump (the piece ends) from a planted foot into its swing lifts it (offset_clear) */
-    for (int s = 0; s < 2; ++s)
-        m->jump_lifts[s] =
-            !m->standing && !isfinite(current) && m->stance[s] && !db->contact[2 * r.frame + s];
+    /* a jump with no continuation to weigh (the piece ends; the start from the stand frame)
+     * lifts a foot its offset holds low (offset_clear) */
+    m->jump_lifts[0] = m->jump_lifts[1] = isfinite(current) ? 0 : 1;
     transition(m, r.frame, 0);
 }
 
@@ -990,19 +990,23 @@ static float leg_low(ak_matcher *m, int s, const ak_xform *pose)
 }
 
 /* m: how high foot s must keep its heel and toe over the ground (0: no such lift) after a jump
- * that found it planted and lands on a frame with it in swing (jump_lifts), while the jump's
- * offset holds it lower than the frame has it: the frame's own clearance (its lowest point over
- * the floor), until it lands. Such a jump (a piece's end forces one: CMU 09_01 alone on flat,
- * frame 118 into database frame 12, the right foot late in its swing) otherwise carried that
- * foot forward at the ground's height: the offset held it down where the frame has it up, foot
- * IK kept it on the ground, and it slid 0.69 m in 8 frames (up to 8.5 m/s). The offset still
- * moves it across; the grounding lifts it (ak_foot_ik_solve_lifted) as a swing. */
+ * with no continuation to weigh (jump_lifts: the piece ends, or the start leaves the stand
+ * frame), from its frame's lift-off until it lands, while the jump's offset holds it lower than
+ * the frame has it: the frame's own clearance (its lowest point over the floor). Such a jump
+ * otherwise carried the foot along at the ground's height: the offset held it down where the
+ * frame has it up, and foot IK kept it on the ground. CMU 09_01 alone on flat: its piece ends at
+ * frame 118 and the jump to database frame 12 (the right foot late in its swing) slid the
+ * planted right toe 0.69 m in 8 frames, up to 8.5 m/s; subject 9 at the start and in a run's
+ * flight, 3.1-5.3 m/s. The offset still moves the foot across; the grounding lifts it
+ * (ak_foot_ik_solve_lifted) as a swing. Other jumps leave their offset as it is (a lift after
+ * each raised knees out of their bound on the stairs). */
 static float offset_clear(ak_matcher *m, int s)
 {
     if (m->jump_lifts[s] &&
-        (m->standing || m->stance[s] || m->db->contact[2 * m->frame + s] || !leg_offset(m, s)))
+        (m->standing || !leg_offset(m, s) || (m->jump_lifts[s] == 2 && m->stance[s])))
         m->jump_lifts[s] = 0;
-    if (!m->jump_lifts[s]) return 0.0f;
+    if (m->jump_lifts[s] && !m->stance[s]) m->jump_lifts[s] = 2; /* lifted off (or swinging) */
+    if (!m->jump_lifts[s] || m->stance[s] || m->db->contact[2 * m->frame + s]) return 0.0f;
     own_leg_pose(m, s);
     const float own = leg_low(m, s, m->own_local), shown = leg_low(m, s, m->anim);
     return shown < own ? akf_max(own, 0.0f) : 0.0f;
