@@ -803,8 +803,14 @@ static float heel_clear_angle(const ak_foot_ik_params *p, const ak_foot_ik_frame
 #define AK_ROLL_REACH 0.9999f
 
 /* The ankle target of a pivoting leg turned heel-up about its toe: in stance by the roll
- * toe_roll_angle finds for a hip at `hip`; once the foot leaves the ground the last roll
- * fades out (by the time the toe lock has faded), so the foot never turns in one frame. */
+ * toe_roll_angle finds for a hip at `hip`; once the foot leaves the ground, while its toe lock
+ * fades, by that roll eased out with the lock (a smoothstep of its weight) or the last roll
+ * faded by the same part as the lock, whichever is more: the toe leaves the ground from where
+ * it stood and the foot never turns in one frame. The last roll once faded by AK_TOE_ROLL_MAX
+ * per fade of the lock, so a small one was gone in a frame while the lock still held 87 %: a
+ * push-off released out of reach (the matcher's, CMU subject 2 on flat ground, frame 233)
+ * lost a 0.068 rad roll and the leg pulled its toe 8 mm forward and 17 mm up in that frame,
+ * 0.53 m/s while the database still has it down (walk_physics.h's hover, bound 0.37 m/s). */
 static void roll_about_toe(const ak_foot_ik_params *p, const ak_skeleton *sk, ak_foot_ik_state *st,
                            const ak_foot_ik_frame *fr, foot_frame *ff, int32_t s, ak_vec3 hip)
 {
@@ -817,10 +823,13 @@ static void roll_about_toe(const ak_foot_ik_params *p, const ak_skeleton *sk, ak
         (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f * AK_ROLL_REACH;
     ak_vec3 k;
     float t = toe_roll_angle(hip, ff->toe_target[s], ff->ankle_target[s], L, &k);
-    if (!fr->stance[s])
-        t = approach(st->toe_roll[s], 0.0f, AK_TOE_ROLL_MAX * p->lock_release_rate * ff->dt);
-    else
+    if (!fr->stance[s]) {
+        /* the lock's weight now and last frame (it fades linearly, pivot: still above 0) */
+        const float w = st->lock_weight[s], was = w + p->lock_release_rate * ff->dt;
+        t = akf_max(t * w * w * (3.0f - 2.0f * w), st->toe_roll[s] * (w / was));
+    } else {
         t = akf_max(t, heel_clear_angle(p, fr, ff, s, k));
+    }
     st->toe_roll[s] = t;
     if (!(t > 0.0f)) return;
     const ak_quat r = akq_axis_angle(k, t);
