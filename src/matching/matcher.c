@@ -1944,6 +1944,31 @@ static int reopen_placement(const ak_matcher *m, int s, const ak_ground_hit *lan
  * 1.1-2.7 m/s on flat ground, the CLI's walk to a target behind 0.89 m/s. */
 #define AK_HELD_CLEAR 0.015f
 
+/* m: how far above its ground foot s, a landing held back out of reach, is kept (0 for any
+ * other foot): AK_HELD_CLEAR plus the distance (horizontal) the transition's dying offset still
+ * carries it to where the frame has it (cancel_offset's e), so it comes down onto that place no
+ * flatter than one in one, as a swing ends over its landing, and not along the ground; never
+ * above where its lowest point was shown last frame (it is kept from coming down, not lifted:
+ * lifted to that height, a foot held back 76 mm up rose to 227 mm in 7 frames, the knee turning
+ * at 1.52 times the captures' angular acceleration: test_matching_walk, CMU subject 2's walks
+ * on hills toward a target 90 degrees off the start facing). Kept
+ * AK_HELD_CLEAR up wherever it was, it skimmed the ground there as the offset died away: CMU
+ * 02_01 at 24 fps up the stairs from (-4.7,0), a jump at frame 546 put the left foot, 14 cm up
+ * in a re-step, in a frame that has it down; held back, it came down to its toe 38 mm up at
+ * 4.57 m/s (frame 548) and slid on 15 mm up to frame 555 (walk_physics.h's hover, bound 0.26
+ * m/s). The lift is room the swinging knee's limit takes back (max_knee_flex), as a re-step's. */
+static float held_clear(const ak_matcher *m, int s)
+{
+    if (!m->held_back[s]) return 0.0f;
+    const ak_vec3 e = akv_add(m->cancel[s], m->foot_off[s]);
+    /* its lowest point's height over the ground as shown last frame (sole_ground, toe_ground:
+     * the ground under the last solve's points) */
+    float low = INFINITY;
+    if (isfinite(m->sole_ground[s])) low = akf_min(low, m->fst.sole[s].y - m->sole_ground[s]);
+    if (isfinite(m->toe_ground[s])) low = akf_min(low, m->fst.toe[s].y - m->toe_ground[s]);
+    return akf_min(AK_HELD_CLEAR + sqrtf(e.x * e.x + e.z * e.z), akf_max(low, AK_HELD_CLEAR));
+}
+
 /* The floor the pose stands on follows the ground under the feet (a critically damped
  * spring, as the walker's), then the feet go on the ground with foot IK. A foot stepping up a
  * riser raises its foothold as the grounding lifts the foot, by 40 % of its swing
@@ -2026,8 +2051,8 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
      * change, so no per-frame validation (ak_foot_ik_run's). */
     float lift[2];
     for (int s = 0; s < 2; ++s)
-        lift[s] = akf_max(akf_max(ak_restep_lift(&m->rs[s].step), offset_clear(m, s)),
-                          m->held_back[s] ? AK_HELD_CLEAR : 0.0f);
+        lift[s] =
+            akf_max(akf_max(ak_restep_lift(&m->rs[s].step), offset_clear(m, s)), held_clear(m, s));
     return ak_foot_ik_solve_lifted(&m->fik, &m->fst, &fr, lift, m->standing, m->local, m->world,
                                    err);
 }
