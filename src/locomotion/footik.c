@@ -1593,7 +1593,12 @@ static int toe_down(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr, int3
  * ground it is meant to be on. A landing out of reach lands short (shorten_landing), or where
  * that would leave the ground its heel sampled, lands on its toe where it is, heel up, and rolls
  * the same way (a forefoot landing, as a person steps down a stair it barely reaches): CMU
- * 16_11's heel is then 2 cm past the edge on the tread below, flat on it 40 ms later. */
+ * 16_11's heel is then 2 cm past the edge on the tread below, flat on it 40 ms later. Its toe is
+ * where the last solve showed it from the heel: taken at the animated heel-to-toe offset, the
+ * toe of a landing foot the grounding had been laying flat (its planting fading in, so its toe
+ * lay farther out along the ground than the animation's pitched foot has it) went 3.1 mm back
+ * and 23 mm down in the frame it landed (the matcher's CMU subject 2 up the stairs, frame 492,
+ * 0.373 m/s; walk_physics.h's hover, bound 0.3727). */
 static void roll_when_out_of_reach(const ak_foot_ik_params *p, const ak_skeleton *sk,
                                    ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                                    const ak_xform *world, foot_frame *ff, int32_t s, int planted)
@@ -1609,7 +1614,10 @@ static void roll_when_out_of_reach(const ak_foot_ik_params *p, const ak_skeleton
         if (!st->initialized || shorten_landing(p, st, fr, world, ff, s, hip, L * 0.999f) ||
             !leg->has_toe)
             return;
-        toe = akv_add(st->lock_point[s], akv_sub(ff->toe_a[s], ff->heel_a[s]));
+        /* (along the ground; up by the animated offset, which the ground then sets) */
+        toe = akv_add(st->lock_point[s],
+                      akv_make(st->toe[s].x - st->sole[s].x, ff->toe_a[s].y - ff->heel_a[s].y,
+                               st->toe[s].z - st->sole[s].z));
     }
     st->reach_roll[s] = 1;
     st->lock_toe[s] = 1;
