@@ -189,7 +189,31 @@ static int stop_is_captured(const ak_walker *w)
     return w->phase == AK_WALKER_PHASE_STOP_APPROACH || w->play == AK_WALKER_PLAY_STOP;
 }
 
-/* A stop at rest (stop_left 0) settles, then stands, once its idle weight reaches 1. A
+/* Metres: a foot settling in the air lands once its leg lacks at most this to reach the ground
+ * (settle_lands). The planned hips close on their goal as a critically damped spring, so the
+ * last tenths of a millimetre took most of the wait (CMU 07_01 on the stairs: 1 s more); the
+ * grounding's last resort takes what is left, at most 1 mm in one frame. */
+#define AK_SETTLE_REACH 0.001f
+
+/* Whether foot s, in the air as the settle pose is reached, lands now: its leg reaches the
+ * ground where the pose shows it with the hips as low as they are (the grounding's due_drop,
+ * last frame's; within AK_SETTLE_REACH), or they can go no lower (max_hip_drop: the grounding's
+ * last resort then), or there is no grounding. Until then its landing is due (grounding_frame)
+ * and the planned hips come down for it at up to the landing cap, as the matcher holds a foot
+ * its frame lands out of reach. It landed at once as the settle pose was reached, and the
+ * settle pose need not put it where the cycle's landings do: the last resort dropped the hips
+ * to it in one frame. CMU 02_02 on the stairs from (0, 0) to (2, 4), its foot coming down a
+ * riser: 93 mm in its last frame, -34.18 g (bound -1.25); CMU 07_01 mirrored at 30 fps (the
+ * cycle found on the 1/120 s grid) on the held-out heightmap, its right foot 21 cm across from its
+ * hip: 3.7 mm, -1.58 g (bound -1.45). */
+static int settle_lands(const ak_walker *w, int32_t s)
+{
+    return !w->p.foot_ik || !(w->fst.due_drop[s] > AK_SETTLE_REACH) ||
+           w->fst.applied_hip_drop >= w->fik.max_hip_drop;
+}
+
+/* A stop at rest (stop_left 0) settles, then stands, once its idle weight reaches 1 and no
+ * foot is held in the air (settle_lands: foot_contacts lands it this frame). A
  * pending resume keeps its phase until both feet are down. */
 static void rest_phase(ak_walker *w)
 {
@@ -197,7 +221,10 @@ static void rest_phase(ak_walker *w)
     if ((ph == AK_WALKER_PHASE_STOP || ph == AK_WALKER_PHASE_STOP_CAPTURED ||
          ph == AK_WALKER_PHASE_SETTLE || ph == AK_WALKER_PHASE_STOPPED) &&
         w->stop_left <= 0.0f)
-        w->phase = w->idle_w >= 1.0f ? AK_WALKER_PHASE_STOPPED : AK_WALKER_PHASE_SETTLE;
+        w->phase = w->idle_w >= 1.0f && (w->stance[0] || settle_lands(w, 0)) &&
+                           (w->stance[1] || settle_lands(w, 1))
+                       ? AK_WALKER_PHASE_STOPPED
+                       : AK_WALKER_PHASE_SETTLE;
 }
 
 /* Ray slots of one foot. */
@@ -909,8 +936,10 @@ static void foot_contacts(ak_walker *w)
         uint8_t c = f_now >= 0 ? w->play_contacts[s][f_now] : 0;
         int next = f_ahead >= 0 && w->play_contacts[s][f_ahead] != 0;
         /* Settling: a foot on the ground stands flat (a heel that is up comes down about the
-         * toe), a foot in the air joins it once the settle pose is reached. */
-        if (settling && (c || w->idle_w >= 1.0f)) c = AK_CONTACT_HEEL | AK_CONTACT_TOE;
+         * toe), a foot in the air joins it once the settle pose is reached and its leg reaches
+         * the ground (settle_lands). */
+        if (settling && (c || (w->idle_w >= 1.0f && settle_lands(w, s))))
+            c = AK_CONTACT_HEEL | AK_CONTACT_TOE;
         if (settling) next = c != 0 || w->idle_w >= 0.5f;
         w->contact[s] = c;
         w->stance[s] = c != 0;
@@ -1870,6 +1899,50 @@ static ak_ground_hit frame_toe_ground(ak_walker *w, const ak_ground_hit *hits, i
     return g;
 }
 
+/* The grounding's frame (step 13): the character, the floor, each foot's stance, contact and
+ * grounds, what it lands on and how far through its swing it is. */
+static void grounding_frame(ak_walker *w, const ak_ground_hit *hits, const ak_ground_hit *land,
+                            float dt, ak_foot_ik_frame *fr)
+{
+    fr->dt = w->initialized ? dt : 0.0f;
+    fr->character.rotation = w->yaw;
+    fr->character.translation = w->pos;
+    fr->floor_height = w->floor_y;
+    fr->stance[0] = w->stance[0];
+    fr->stance[1] = w->stance[1];
+    /* A foot the clip has on its toe alone is pushing off: its stance is ending, and the
+     * grounding lifts it (released) once the hips leave it out of its leg's reach even
+     * rolled over its toe, instead of its last resort dropping the hips to it (the
+     * matcher's push_off rule). A stop's travel scaled up to end on the target (plan_stop)
+     * carries the hips that much farther over a stance: CMU 07_04 at 30 fps (the cycle
+     * found on the 1/120 s grid) on the held-out heightmap (scale 1.24) left its trailing toe out
+     * of reach as the other foot landed, 92 ms before the clip lifts it, and the last resort pulled
+     * the hips 31 mm down in 6 frames (-2.01 g, then +2.30 g); the 120 fps capture to (6.1, 4):
+     * -1.38 g. */
+    for (int s = 0; s < 2; ++s)
+        fr->stance_next[s] = w->stance_next[s] && w->contact[s] != AK_CONTACT_TOE;
+    for (int s = 0; s < 2; ++s) {
+        fr->ground[s] = hits[FOOT_RAY(s)];
+        fr->ground_toe[s] = frame_toe_ground(w, hits, s);
+        fr->contact[s] = w->contact[s];
+        fr->ground_land[s] = land[s];
+        /* (a landing is hidden while the character stands or settles; as the idle pose
+         * fades out at the start the planned hips see it, so they are down in time. A foot
+         * still in the air as the walker settles comes down with the settle pose
+         * (foot_contacts): its landing is the ground under its heel, so the planned hips
+         * are down for it by then, not dropped at once as it lands) */
+        if (w->stance[s] || (w->idle_w > 0.0f && (w->idle_w >= 1.0f || stopping(w))))
+            fr->ground_land[s].hit = 0;
+        if (!w->stance[s] && w->idle_w > 0.0f && stopping(w) && w->stop_left <= 0.0f)
+            fr->ground_land[s] = hits[FOOT_RAY(s)];
+        fr->swing_phase[s] = w->play_phase[s][w->frame_index];
+        /* the settle pose reached with the foot still up: its landing is due (settle_lands) */
+        if (!w->stance[s] && w->idle_w >= 1.0f && stopping(w) && w->stop_left <= 0.0f)
+            fr->swing_phase[s] = 1.0f;
+    }
+    fr->anim_hip_accel = source_hip_accel(w);
+}
+
 static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t count, ak_error *err)
 {
     if (!w || !hits || count < AK_WALKER_RAY_COUNT)
@@ -1904,31 +1977,7 @@ static int32_t walker_finish(ak_walker *w, const ak_ground_hit *hits, int32_t co
 
     if (w->p.foot_ik) { /* 13 */
         ak_foot_ik_frame fr;
-        fr.dt = w->initialized ? step_dt : 0.0f;
-        fr.character.rotation = w->yaw;
-        fr.character.translation = w->pos;
-        fr.floor_height = w->floor_y;
-        fr.stance[0] = w->stance[0];
-        fr.stance[1] = w->stance[1];
-        for (int s = 0; s < 2; ++s)
-            fr.stance_next[s] = w->stance_next[s];
-        for (int s = 0; s < 2; ++s) {
-            fr.ground[s] = hits[FOOT_RAY(s)];
-            fr.ground_toe[s] = frame_toe_ground(w, hits, s);
-            fr.contact[s] = w->contact[s];
-            fr.ground_land[s] = land[s];
-            /* (a landing is hidden while the character stands or settles; as the idle pose
-             * fades out at the start the planned hips see it, so they are down in time. A foot
-             * still in the air as the walker settles comes down with the settle pose
-             * (foot_contacts): its landing is the ground under its heel, so the planned hips
-             * are down for it by then, not dropped at once as it lands) */
-            if (w->stance[s] || (w->idle_w > 0.0f && (w->idle_w >= 1.0f || stopping(w))))
-                fr.ground_land[s].hit = 0;
-            if (!w->stance[s] && w->idle_w > 0.0f && stopping(w) && w->stop_left <= 0.0f)
-                fr.ground_land[s] = hits[FOOT_RAY(s)];
-            fr.swing_phase[s] = w->play_phase[s][w->frame_index];
-        }
-        fr.anim_hip_accel = source_hip_accel(w);
+        grounding_frame(w, hits, land, step_dt, &fr);
         /* w->fik was validated in ak_walker_create and does not change. */
         int32_t st =
             akf_foot_ik_solve(&w->fik, &w->fik_fixed, &w->fst, &fr, w->feet_set ? &w->feet : NULL,
@@ -2034,7 +2083,9 @@ void ak_walker_get_state(const ak_walker *w, ak_walker_state *s)
     s->distance = distance_to_target(w);
     s->path_length = w->path_length;
     s->arrived = stopping(w);
-    s->stopped = stopping(w) && w->stop_left <= 0.0f && w->idle_w >= 1.0f;
+    /* (rest_phase: both feet down as well) */
+    s->stopped = stopping(w) && w->stop_left <= 0.0f && w->idle_w >= 1.0f &&
+                 w->phase == AK_WALKER_PHASE_STOPPED;
     s->idle_weight = w->idle_w;
     s->rate = w->rate;
     for (int k = 0; k < 2; ++k) {
