@@ -88,7 +88,12 @@ struct ak_matcher {
     /* a jump this frame left planted foot s beyond unlock_distance: released in
      * matcher_finish unless its destination ray finds a riser between (update_stance) */
     int32_t unlock_due[2];
-    int32_t held_back[2];      /* a landing held back out of reach (out_of_reach) until it lands */
+    int32_t held_back[2]; /* a landing held back out of reach (out_of_reach) until it lands */
+    /* each foot's ak_foot_ik_state.due_drop the frame before last, and whether it was known
+     * (out_of_reach; matcher_finish sets both every frame, unknown on the first after a reset,
+     * and out_of_reach is 0 until then) */
+    float due_was[2];
+    int32_t due_known[2];
     int32_t pushed_off[2];     /* the grounding has lifted this planted foot (push_off) */
     int32_t contact[2];        /* AK_CONTACT_* of the shown stance (0 in swing) */
     int32_t source_contact[2]; /* the playing frame's own contact bits (both standing) */
@@ -1040,15 +1045,22 @@ static float glide_part(float u)
 /* Whether foot s, not planted, cannot land yet: where the last frame left
  * the hips, its leg does not reach the ground under it (the grounding's
  * ak_foot_ik_state.due_drop) by more than the stance gate plus what a foot comes down over the
- * planting's fade-in (1/stance_fade_rate at 0.5 m/s, floor_and_ik's lead). The hips, which move
+ * planting's fade-in (1/stance_fade_rate at 0.5 m/s, floor_and_ik's lead). A shortfall that is
+ * shrinking (the hips coming down for the foot) is taken where it goes this frame at the rate
+ * it shrank last frame: judged by last frame's alone, a run's landing was held back one frame
+ * more at 24 fps and came down 25 mm in its landing frame at 0.55 m/s (CMU 09_02 at 24 fps up
+ * the stairs from (-5.4,0), frames 133-134, the shortfall 55 mm then 13 mm; walk_physics.h's
+ * hover, bound 0.27 m/s). The hips, which move
  * within physics, are coming down for it (a landing due while its foot is held in the air is in
  * their plan): the foot lands once it reaches, instead of being planted out of reach and the hips
  * dropped to it at once (the grounding's last resort: -56 g on CMU subject 9's heightmap run, a run
  * over a crest and a transition that lengthened its flight). */
 static int out_of_reach(const ak_matcher *m, int s)
 {
+    const float d = m->fst.due_drop[s], was = m->due_was[s];
+    const float now = m->due_known[s] && d < was ? d + (d - was) : d;
     return m->p.foot_ik && m->initialized &&
-           m->fst.due_drop[s] > m->p.stance_gate + 0.5f / m->fik.stance_fade_rate;
+           now > m->p.stance_gate + 0.5f / m->fik.stance_fade_rate;
 }
 
 /* The transition offsets a foot carries are taken out of it by its landing (the planned hips do
@@ -2649,6 +2661,10 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
         }
         restep_start(m, s);
         if (m->rs[s].due) restep_hold(m, s);
+    }
+    for (int s = 0; s < 2; ++s) { /* (out_of_reach's rate) */
+        m->due_was[s] = m->fst.due_drop[s];
+        m->due_known[s] = m->initialized;
     }
     const int32_t st = floor_and_ik(m, h, err);
     if (st != AK_OK) return st;
