@@ -283,6 +283,8 @@ float ak_restep_left(const ak_restep *r);
 /* Whether the step has carried the foot over (it only comes down from here, onto its end
  * point): 1 off a step. */
 int32_t ak_restep_carried(const ak_restep *r);
+/* Whether the step is rising (lifted off, not yet at the top of its lift). */
+int32_t ak_restep_rising(const ak_restep *r);
 /* The x,z shift that puts the point `at` (world: where the foot would be without the step)
  * where the step carries it: `from` until the foot is up, then onto `at` (a fixed step: onto
  * its `to`) while it is up. */

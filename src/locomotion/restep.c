@@ -106,6 +106,11 @@ float ak_restep_left(const ak_restep *r)
     return r->on ? (1.0f - r->u) * r->duration : 0.0f;
 }
 
+int32_t ak_restep_rising(const ak_restep *r)
+{
+    return r->on && r->u > 0.0f && r->u < AK_RESTEP_RISE;
+}
+
 int32_t ak_restep_carried(const ak_restep *r)
 {
     return !r->on || r->u >= AK_RESTEP_CARRY_TO;

@@ -33,7 +33,7 @@
  * whether the stop's landing brought it down where it was (away, stop_step_after). */
 typedef struct restep_foot {
     ak_restep step;
-    int32_t due, placed, waits, away, toe;
+    int32_t due, placed, waits, away, toe, rolled;
     ak_vec3 hold;
 } restep_foot;
 
@@ -1354,6 +1354,18 @@ static int restep_waits(ak_matcher *m, int s)
     return !(s == 0 && pending && !bears(m, s));
 }
 
+/* Whether foot s, whose step of the stop begins now, lifts off its toe: the grounding still
+ * rolls it over its toe (its pivot) and its lock on that toe still holds it (fading out, or
+ * planted). A foot in the air keeps the pivot it left the ground with, but it is not lifting off:
+ * a run stopping in flight (CMU 09_01 at 24 fps, its left foot 470 mm up, the toe lock long gone)
+ * kept that foot rolled 0.1 s longer, and with it out of the planned hips' landing (stance_next),
+ * the hips rose and the foot still planted lost its toe 2 frames sooner (walk_physics.h's
+ * support: both feet up 11 -> 13 frames). */
+static int lifts_off_toe(const ak_matcher *m, int s)
+{
+    return m->fst.pivot_weight[s] > 0.0f && m->fst.lock_toe[s] && m->fst.lock_weight[s] > 0.0f;
+}
+
 /* Foot s's re-step this frame (after the placement, m->world placed): where the foot would be
  * without it (its heel, the placement's shift in fst.shift) is the step's end point, at the stop
  * where the stand frame has that heel at rest (stop_rest_heel, fixed for the step); a step due
@@ -1395,13 +1407,17 @@ static void restep_hold(ak_matcher *m, int s)
         }
         if (m->standing) {
             ak_restep_begin_to(&m->rs[s].step, from, stop_rest_heel(m, s));
+            m->rs[s].rolled = lifts_off_toe(m, s);
         } else {
             const float dx = at.x - from.x, dz = at.z - from.z;
             ak_restep_begin(&m->rs[s].step, from, sqrtf(dx * dx + dz * dz));
         }
     } else if (m->rs[s].step.on && m->standing) {
         /* a step the walk began lands where the stand frame has the foot at rest */
-        if (!m->rs[s].step.fixed) ak_restep_fix(&m->rs[s].step, at, stop_rest_heel(m, s));
+        if (!m->rs[s].step.fixed) {
+            ak_restep_fix(&m->rs[s].step, at, stop_rest_heel(m, s));
+            m->rs[s].rolled = lifts_off_toe(m, s);
+        }
         /* one waiting planted (restep_waits) lifts from where its lock has it (rolled over its
          * toe as the body coasted on, its heel went on 5 cm: from where it was, its toe slid
          * back along the ground as it lifted) */
@@ -1981,6 +1997,29 @@ static float held_clear(const ak_matcher *m, int s)
     return akf_min(AK_HELD_CLEAR + sqrtf(e.x * e.x + e.z * e.z), akf_max(low, AK_HELD_CLEAR));
 }
 
+/* Standing, foot IK plans every foot to land (stance_next), which unrolls a foot rolled over its
+ * toe at stance_fade_rate; a step of the stop lifting a foot off its toe (lifts_off_toe: one the
+ * walk had just lifted off it, or one waiting planted on it) keeps its roll while it rises, as a
+ * walking swing does, and unrolls at the top of its lift: unrolled as it rose, the library's stop
+ * on the heightmap (frame 498) swung its toe 20 mm in a frame 16-46 mm up, a toe the stand frame
+ * has down (0.86 m/s, 1.22 before a foot leaving its toe lock kept the roll its leg needs; now
+ * 0.19). */
+static int stop_step_rolls(const ak_matcher *m, int s)
+{
+    return ak_restep_rising(&m->rs[s].step) && m->rs[s].rolled && m->fst.pivot_weight[s] > 0.0f;
+}
+
+/* Foot s's stance_next for foot IK (it is planted 1/stance_fade_rate from now; `settled`: it does
+ * not carry a transition's offset it cannot come down from in that lead): standing, every foot
+ * but a step of the stop that keeps its roll (stop_step_rolls); walking, a foot the frame has
+ * down that far ahead, unless released (it follows the animation until the frame lifts it) or
+ * pushing off (it lifts once its leg cannot reach it, push_off). */
+static int32_t stance_next_of(const ak_matcher *m, int s, int settled)
+{
+    if (m->standing) return !stop_step_rolls(m, s);
+    return settled && !m->released[s] && contact_ahead(m, s) && !push_off(m, s);
+}
+
 /* The floor the pose stands on follows the ground under the feet (a critically damped
  * spring, as the walker's), then the feet go on the ground with foot IK. A foot stepping up a
  * riser raises its foothold as the grounding lifts the foot, by 40 % of its swing
@@ -2046,8 +2085,7 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
         const int settled = m->stance[s] || m->offset_lift[s] <= m->p.stance_gate + reach_down;
         /* a released foot follows the animation until the frame lifts it; a foot pushing off
          * lifts once its leg cannot reach it (push_off) */
-        fr.stance_next[s] =
-            m->standing ? 1 : settled && !m->released[s] && contact_ahead(m, s) && !push_off(m, s);
+        fr.stance_next[s] = stance_next_of(m, s, settled);
         fr.ground[s] = hit[s];
         /* the toe ray is under the toe (a swinging toe is kept above it) except while it looks
          * at the landing: then a spare ray's riser ahead, if one found it (toe_guard) */
@@ -2307,10 +2345,18 @@ static void unlock(ak_matcher *m, int s, ak_quat yaw, int crosses)
  * more than the stance gate (within it the heel is down, and the hips come down for it): the
  * stand frame's leg is straight, at the edge of its reach, and a roll begun by the hips' last
  * millimetre re-stepped the foot 2-3 times at CMU 07_01's and 07_04's stops, each step moving
- * the stop 0.1-0.3 s (their studio variants stopped 0.2-0.3 s apart). */
+ * the stop 0.1-0.3 s (their studio variants stopped 0.2-0.3 s apart). Not while the planned hips
+ * are above their goal by the heel's height or more (ak_foot_ik_state.pelvis against
+ * pelvis_goal): they are still coming down, and the heel with them. The hips' spring brakes a
+ * rise at a quarter of the g it rises with; CMU subject 9's stop down the stairs from (-5.4,0)
+ * (frame 254) carried the hips 59 mm over the animation, 375 mm over their goal, the right foot
+ * just landed rolled its heel 51 mm up, stepped anew and its heel moved back 13-15 mm a frame
+ * 20-65 mm up as its toe lock faded (walk_physics.h's hover, 926 mm/s). */
 static int rolled_up(const ak_matcher *m, int s)
 {
-    return m->fst.reach_roll[s] && m->fst.sole[s].y - m->sole_ground[s] > m->p.stance_gate;
+    const float up = m->fst.sole[s].y - m->sole_ground[s];
+    if (m->fst.pelvis - m->fst.pelvis_goal >= up) return 0;
+    return m->fst.reach_roll[s] && up > m->p.stance_gate;
 }
 
 /* At the stop, foot s whose landing is held back out of reach: a step of the stop put it where

@@ -114,30 +114,47 @@ static float db_ground_move(const ak_motion_db *db, float drag[2][2])
  * and the dying transition offsets still moved that (2.2-9.1 m/s; on subject 2 both feet up at
  * once for 18 frames, 553-571). 02_02 at 30 fps up the stairs from (-5.0,0) came within (0.54
  * -> 0.13 m/s) when a foot leaving its toe lock kept the roll its leg needs while the lock fades
- * (foot IK, roll_about_toe). What is left, 12 rows: heels and toes 9-46 mm up in a step of the
- * stop, 0.44-1.10 m/s at their worst; the library's stairs and its start from (-5.9,0) are
- * within the worst, out on the mean over the stop's planted pairs (11.2, 11.2 mm/s), 09_01 at
- * 30 fps from (-4.9,0) 50.0 mm/s. Traced: the library's stop on the heightmap (frame 498, 0.86
- * m/s), a foot the walk had just lifted off its toe steps from the stand frame's planting
- * (standing, foot IK plans every foot to land: stance_next), so its roll fades out in 3 frames
- * as the step lifts it and the toe swings 20 mm in a frame (h21mstop2-roll keeps the roll while
- * the step rises: 1.22 -> 0.19 m/s, at a trade); the rest not traced per pair. */
+ * (foot IK, roll_about_toe). A foot the walk had just lifted off its toe unrolled in 3 frames as
+ * its step of the stop lifted (standing, foot IK plans every foot to land), the toe swinging
+ * 20 mm in a frame 16-46 mm up: it keeps its roll while the step rises (matcher.c
+ * stop_step_rolls; the library's heightmap, frame 498, 0.86 -> 0.19 m/s), and a foot the planned
+ * hips roll while they are still coming down to their goal is not stepped anew (matcher.c
+ * rolled_up). What is left, 11 rows: heels and toes 9-45 mm up in a step of the stop, 0.44-1.10
+ * m/s at their worst; the library's stairs and its start from (-5.9,0) are within the worst, out
+ * on the mean over the stop's planted pairs (10.6, 11.2 mm/s), 09_01 at 30 fps from (-4.9,0)
+ * 42.0 mm/s. Traced: 02_01 at 30 fps from (-4.7,0), frame 604 (1.05 m/s): the left foot waited
+ * planted on its toe (restep_waits) while the right stepped and the body coasted on; the other
+ * foot in the air, the grounding's out-of-reach fallback lifted that toe 26-30 mm (footik.c
+ * last_resort_drop), and its own step began from there; the rest not traced per pair. */
 #define MATCH_HOVER_WHY                                                                            \
-    "heels and toes 9-46 mm up in a step of the stop (a foot lifted off its toe unrolls as its "   \
-    "step lifts)"
+    "heels and toes 9-45 mm up in a step of the stop (a toe waiting planted, lifted out of "       \
+    "reach, then stepping)"
 
 /* Matcher rows whose support is out at the stop (walk_physics.h physics_support: both feet over
  * 1 cm up while the stand frame has both down), k_support_out. Before, every row was out 16-36
  * frames: at arrival the coast left a planted foot behind (stop_release) or a landing's point
  * still moved (stop_landing_moving), and each re-stepped at once. Now one foot steps at a time
- * (restep_waits); left, 10 rows: 1-20 frames where a run stops in flight (both feet up at
- * arrival, CMU 09_01 at 24 fps from (-5.0,0) frames 200-210; subject 9 on the heightmap frame
- * 287, the left foot 380 mm up, the right landing a frame later; 38 frames on 09_01 at 30 fps
- * from (-4.9,0)) or a landing held back out of reach on a heightmap (subject 2, 5 frames from
- * 607; not traced further). */
+ * (restep_waits); left, 10 rows, each traced by the matcher's per-foot reason:
+ * - a foot in the air at arrival steps to where the stand frame has it at rest (stop_shifts,
+ *   0.24-1.1 m, up to 0.35 s) while the other, planted and released (stop_release), waits
+ *   planted on its toe (restep_waits); the body coasts on 0.4-0.9 m and, the other foot not
+ *   planted, the grounding's out-of-reach fallback lifts the waiting toe (footik.c
+ *   last_resort_drop): CMU 09_01 at 24 fps from (-5.0,0), frames 200-210 (the left 470 mm up at
+ *   arrival, a 1.11 m step; the right toe up from frame 200); 09_01 at 50 fps on the CLI's route,
+ *   260-269 (the left 569 mm up); subject 9 from (-5.4,0), 197-216 (the right already 71 mm up on
+ *   its toe at arrival); subject 2 on the heightmap, 607-611; 02_01 at 30 fps from (-4.7,0),
+ *   600-601;
+ * - both feet in the air at arrival (a run stopping in flight): one comes straight down where it
+ *   is (stop_landing, touchdown_hold) and the body coasts on away from it, its leg lifting it out
+ *   of reach, not planted while its frame's foot moves faster than a landing
+ *   (stop_landing_moving), the other's step waiting for it (restep_waits): 09_01 at 30 fps from
+ *   (-4.9,0), 30 frames from 191 (the right held 14 mm up at frame 193 rose to 186 mm as the body
+ *   coasted 0.7 m on, 38 frames before foot IK kept the roll a leg leaving its toe lock needs);
+ *   02_03 at 30 fps, 282-284; subject 9 on the heightmap, 286-287; 09_02 at 24 fps from
+ *   (-5.4,0), 209; 02_01 at 24 fps from (-4.7,0), 583. */
 #define MATCH_SUPPORT_WHY                                                                          \
-    "a run stopping in flight, a landing held back out of reach: both feet up 1-38 frames at "     \
-    "the stop (not traced further)"
+    "a run stopping in flight, a toe waiting planted lifted out of reach: both feet up 1-30 "      \
+    "frames at the stop"
 
 static const char *const k_hover_stop_out[] = {
     "match subject 2 heightmap",
@@ -150,7 +167,6 @@ static const char *const k_hover_stop_out[] = {
     "match 02_01 walk at 30 fps, stairs from (-4.7,0)",
     "match 02_01 walk at 24 fps, stairs from (-4.7,0)",
     "match library stairs",
-    "match library heightmap",
     "match library, stairs from (-5.9,0)",
 };
 static const char *const k_support_out[] = {
