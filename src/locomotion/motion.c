@@ -316,21 +316,25 @@ static int32_t choose_cycle(ak_walk_motion *m, const ak_clip *full, const uint8_
     return AK_OK;
 }
 
-/* The contacts of `full` (*flags), and for a cycle cut at given times (cycle_start_time) of a
- * capture under 50 frames per second the clip on a finer grid: a 30 fps frame is 4.4 % of a 0.75 s
- * run cycle, so a seam on the file's frames moves the cycle time, the stride and the arrival by
- * several percent. (The finder still searches the file's own frames: on the resampled clip it
- * picked other strides and lost a 30 fps run's contacts, issue 22.) The clip is resampled k times
- * finer (ak_contact_grid: 30 fps -> 4, 24 -> 5) with the poses a player shows between the file's
- * frames (slerp, lerp; cubic overshoots a runner's landing and moved a 30 fps run's stance from
- * 0.231 to 0.080 of the cycle); source frame i is working frame i * k, so a given cycle A:B is kept
- * and cycle times cut between frames. */
+/* The contacts of `full` (*flags), and for a capture under 50 frames per second whose cycle is
+ * found or cut at given times (cycle_start_time) the clip on a finer grid: a 30 fps frame is
+ * 4.4 % of a 0.75 s run cycle, so a seam on the file's frames moves the cycle time, the stride and
+ * the arrival by several percent. The finder searches the fine grid too (issue 22: on the file's
+ * frames 02_02's 30 fps copy took 28:56, 0.933 s, against the original's 110:227 at 120 fps,
+ * 0.975 s, which lies between the 30 fps frames; arrival 7.700 s against 8.075; on the grid it
+ * takes 110:227 and arrives at 8.067). The clip is resampled k times finer
+ * (ak_contact_grid: 30 fps -> 4, 24 -> 5) with the poses a player shows between the file's frames
+ * (slerp, lerp; cubic overshoots a runner's landing and moved a 30 fps run's stance from 0.231 to
+ * 0.080 of the cycle; as the finder's grid it did no better: 16_11 13.067 s against 12.883);
+ * source frame i is working frame i * k, so a found cycle is on a 1/120 s grid at any file rate.
+ * A cycle given in frames (cycle_start) keeps the file's frames. */
 static int32_t work_grid(ak_walk_motion *m, ak_clip **full, uint8_t **flags,
                          const ak_walk_motion_params *p, ak_error *err)
 {
     m->grid = 1;
     const int32_t k = ak_contact_grid((*full)->frame_time);
-    if (!(p->cycle_start_time >= 0.0f) || k == 1 || (*full)->frame_count < 2)
+    const int32_t by_frames = !(p->cycle_start_time >= 0.0f) && p->cycle_start >= 0;
+    if (k == 1 || (*full)->frame_count < 2 || by_frames)
         return detect_contacts(m, *full, p, 1, flags, err);
     /* The contacts are the ones read on the same grid (ak_contact_run_grid: a reference
      * frame 0 is left out there, where the resampled clip blends from it). */

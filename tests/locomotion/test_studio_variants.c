@@ -109,10 +109,27 @@ static void assert_same_walk(const variant_walk *v, const variant_walk *o, const
  * 43.75:77), its contacts read on the same grid. The cycle, stride and speed are then the
  * original's (1 %); the stances are known to one frame of the file (1/30 s: a landing between
  * two frames is seen at the next); the walk arrives at the same time (1 %; 02_03's run
- * 2.733 s against 2.742, 0.3 %, was 2.708, 1.2 %, with contacts read on the file's frames). Not yet
- * asserted: the cycle the finder picks by itself on the 30 fps file (the seams of two strides cost
- * within a few percent of each other and the thinner file tips the choice: cycles 2-4 % shorter,
- * issue 22). */
+ * 2.733 s against 2.742, 0.3 %, was 2.708, 1.2 %, with contacts read on the file's frames). The
+ * cycle the finder picks by itself on the 30 fps file is searched on the same grid (issue 22: on
+ * the file's frames cycles came out 2-4 % shorter, 02_02 28:56 0.933 s against 0.975); it is the
+ * original's on 02_02, 02_03 and 16_11 and asserted there (k_own_cycle_out: the rest). */
+/* 30 fps copies whose own cycle is not the original's (check_30_fps): cycle, stride, arrival
+ * against the original's. */
+static const char *const k_own_cycle_out[] = {
+    "cmu_02_01_walk.bvh",                 /* 1.1333/1.1083 s +2.3 %, 1.354/1.325 m, 4.742/5.208 s */
+    "cmu_09_01_run.bvh",                  /* 0.7417/0.7583 s -2.2 %, 2.676/2.741 m, 2.250/2.292 s */
+    "locomotion/cmu_07_04_slow_walk.bvh", /* 1.4833/1.5000 s -1.1 %, 1.343/1.356, 5.958/6.017 */
+    "locomotion/cmu_09_02_run.bvh",       /* 0.7333/0.7500 s -2.2 %, 2.585/2.645 m, 2.233/2.275 s */
+    "cmu_07_01_walk.bvh",                 /* 1.0833/1.1000 s -1.5 %, 1.503/1.524 m, 4.508/4.567 s */
+};
+
+static int own_cycle_out(const char *name)
+{
+    for (size_t i = 0; i < sizeof k_own_cycle_out / sizeof k_own_cycle_out[0]; ++i)
+        if (strcmp(name, k_own_cycle_out[i]) == 0) return 1;
+    return 0;
+}
+
 static void check_30_fps(const char *name, const variant_walk *o)
 {
     ak_skeleton *s = NULL;
@@ -145,6 +162,30 @@ static void check_30_fps(const char *name, const variant_walk *o)
            (double)v.walk.m.max_heel_float, (double)o->walk.m.max_heel_float,
            (double)v.walk.m.max_toe_float, (double)o->walk.m.max_toe_float,
            (double)v.walk.max_hip_drop, (double)o->walk.max_hip_drop);
+    /* The finder's own cycle on the 30 fps file, searched on the same 1/120 s grid as the
+     * original's (motion.c work_grid): the original's seam on 02_02, 02_03 and 16_11 (cycle,
+     * stride and arrival within 1 %). Out (k_own_cycle_out, proposed, not agreed): near ties on
+     * the grid that the 30 fps samples tip by 1-3 working frames at an end (07_01 on the
+     * original: 97:229 costs 0.000480, 98:228 0.000535; on the 30 fps file 0.000479 and
+     * 0.000315: the pose velocities between the file's frames are the chord's). */
+    snprintf(label, sizeof label, "%s, 30 fps, its own cycle", name);
+    const variant_walk f = walk_of(s, c, label);
+    if (!own_cycle_out(name)) {
+        assert_within(f.info.cycle_time, o->info.cycle_time, 0.01, 0.0, "cycle time", label);
+        assert_within(f.info.stride_length, o->info.stride_length, 0.01, 0.0, "stride", label);
+        assert_true(f.walk.last.arrived && f.walk.last.stopped);
+        assert_within(f.walk.last.time, o->walk.last.time, 0.01, 0.0, "arrival time", label);
+    }
+    printf("  30 fps own cycle against the original: %.4f-%.4f s / %.4f-%.4f s, cycle %.4f/%.4f s "
+           "(%+.2f %%), stride %.4f/%.4f m (%+.2f %%), arrival %.4f/%.4f s (%+.2f %%)\n",
+           (double)f.info.cycle_start_time, (double)f.info.cycle_end_time,
+           (double)o->info.cycle_start_time, (double)o->info.cycle_end_time,
+           (double)f.info.cycle_time, (double)o->info.cycle_time,
+           100.0 * ((double)f.info.cycle_time / (double)o->info.cycle_time - 1.0),
+           (double)f.info.stride_length, (double)o->info.stride_length,
+           100.0 * ((double)f.info.stride_length / (double)o->info.stride_length - 1.0),
+           (double)f.walk.last.time, (double)o->walk.last.time,
+           100.0 * ((double)f.walk.last.time / (double)o->walk.last.time - 1.0));
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
     /* The same content at 120 fps (linear between the 30 fps frames, what a player shows of
