@@ -118,7 +118,10 @@ static void assert_same_walk(const variant_walk *v, const variant_walk *o, const
  * steps' relative difference plus |turn1 - turn2|, the root's heading at the cycle's ends and
  * middle) of the original's cut and the copy's, on the original / on the 30 fps grid. Between the
  * file's frames the grid's poses and root heading are the chords (slerp), which take the peaks
- * off the hips' yaw within a stride: on every row the turn term moves most. */
+ * off the hips' yaw within a stride: on every row the turn term moves most. The runs' hips turn
+ * faster than 1/30 s resolves: the grid's root heading is up to 0.050 rad off the capture's
+ * (09_01 frame 93, 09_02 frame 59; 0.032 rad at 09_01's frame 78, the middle of 34:123), which no
+ * interpolation of the 30 fps samples gives back. */
 static const char *const k_own_cycle_out[] = {
     /* 1.1333/1.1083 s +2.3 %, 1.354/1.325 m, 4.742/5.208 s; 175:308 0.001079 / 0.001346 (turn
      * 0.0087 / 0.0151 rad), 174:310 0.001556 / 0.001074 (turn 0.0100 / 0.0033) */
