@@ -362,6 +362,12 @@ static const char *physics_drag_known(const char *label)
  * its tread while the left foot is in flight; CMU 07_01 down the hills from (-5.0,0), frames
  * 905-913, the right toe 7.6 cm up while the left foot comes down. */
 #define TOE_HELD_UP "a push-off toe out of reach, the other foot up: lifted straight up in place"
+/* (issue 22, proposed with the cycle finder on the 1/120 s grid, not agreed) CMU 02_02 at 24 fps
+ * walks the original's cycle on the grid and down the stairs its left heel stands on the 0.45
+ * tread with its toe 1 cm past the edge (x 2.010, edge 2.0): foot IK lays the foot on its heel's
+ * tread (6c0cdf9), the toe at the edge's height, 150 mm over the lower tread under it (CLI from
+ * -5.5, frames 724-744). */
+#define TOE_ON_EDGE "a toe 1 cm past a stair's edge at the edge's height, over the tread below"
 
 static const drag_out k_toe_held_out[] = {
     /* 111.5 mm, frame 31, right toe */
@@ -378,6 +384,19 @@ static const drag_out k_toe_held_out[] = {
     {"cmu_09_01_run.bvh 120 fps stairs from -5.2", TOE_HELD_UP},
     /* 108.0 mm, frame 130, right toe */
     {"cmu_09_01_run.bvh 120 fps stairs from -4.7", TOE_HELD_UP},
+    /* 150.0 mm, frame 735, left toe */
+    {"cmu_02_02_walk 24 fps stairs from -5.5", TOE_ON_EDGE},
+    /* 150.0 mm, frame 735, left toe */
+    {"cmu_02_02_walk 24 fps stairs from -5.3", TOE_ON_EDGE},
+    /* 150.0 mm, frame 613, left toe */
+    {"cmu_02_02_walk 24 fps stairs from -5.0", TOE_ON_EDGE},
+    /* 150.0 mm, frame 743, left toe */
+    {"locomotion/cmu_02_02_walk.bvh 24 fps stairs from -5.7", TOE_ON_EDGE},
+    /* 98.3 mm, frame 173, left toe (CLI: frames 168-176, the toe 0.30 -> 0.48 m in place while
+     * the right foot is in flight) */
+    {"locomotion/cmu_09_02_run.bvh 30 fps stairs from -5.9", TOE_HELD_UP},
+    /* 56.5 mm, frame 127, right toe */
+    {"locomotion/cmu_09_02_run.bvh 30 fps stairs from -4.6", TOE_HELD_UP},
 };
 
 static const char *physics_toe_held_known(const char *label)
