@@ -88,6 +88,7 @@ static physics_walk physics_route(const walk_source *s, const ak_ground *ground,
 {
     physics_walk r;
     memset(&r, 0, sizeof r);
+    r.toe_ground = ground;
     ak_error err;
     assert_int_equal(ak_walk_metrics_source(s->motion, &r.src, &err), AK_OK);
     r.src_ground_move = motion_ground_move(s->motion, r.src_drag);
@@ -360,38 +361,37 @@ static const char *physics_drag_known(const char *label)
  * shared by both walkers), its toe held where it stood while the source still stands on it: CMU
  * 09_01 running up the stairs from (-5.2,0), frames 123-131, the right toe 0.15 -> 0.27 m over
  * its tread while the left foot is in flight; CMU 07_01 down the hills from (-5.0,0), frames
- * 905-913, the right toe 7.6 cm up while the left foot comes down. */
+ * 905-913, the right toe 7.6 cm up while the left foot comes down; CMU 02_02 at 24 fps down the
+ * stairs from (-5.5,0), frames 918-925, the right toe 5.4 -> 8.2 cm over the floor at x 3.38
+ * while the left foot swings (released, the other foot not planted), and from (-5.0,0), frames
+ * 451-456, 5.6 -> 9.3 cm over the top landing. (The measure reads the ground under the forefoot
+ * near the toe, physics_toe_support: the 24 fps rows' left toe 1 cm past the 0.45 tread's edge at
+ * the edge's height, frames 724-750, rests on the edge, no longer read as 150 mm up.) */
 #define TOE_HELD_UP "a push-off toe out of reach, the other foot up: lifted straight up in place"
-/* (issue 22, proposed with the cycle finder on the 1/120 s grid, not agreed) CMU 02_02 at 24 fps
- * walks the original's cycle on the grid and down the stairs its left heel stands on the 0.45
- * tread with its toe 1 cm past the edge (x 2.010, edge 2.0): foot IK lays the foot on its heel's
- * tread (6c0cdf9), the toe at the edge's height, 150 mm over the lower tread under it (CLI from
- * -5.5, frames 724-744). */
-#define TOE_ON_EDGE "a toe 1 cm past a stair's edge at the edge's height, over the tread below"
 
 static const drag_out k_toe_held_out[] = {
-    /* 111.5 mm, frame 31, right toe */
+    /* 123.1 mm, frame 128, right toe */
     {"cmu_09_01_run.bvh 30 fps stairs from -5.6", TOE_HELD_UP},
     /* 109.4 mm, frame 130, right toe */
     {"cmu_09_01_run.bvh 120 fps stairs from -5.7", TOE_HELD_UP},
     /* 87.3 mm, frame 129, right toe */
     {"locomotion/cmu_09_02_run.bvh 120 fps stairs from -5.6", TOE_HELD_UP},
-    /* 54.9 mm, frame 815, right toe */
+    /* 53.5 mm, frame 815, right toe */
     {"locomotion/cmu_02_02_walk.bvh 120 fps hills from -5.7", TOE_HELD_UP},
-    /* 76.2 mm, frame 913, right toe */
+    /* 73.8 mm, frame 913, right toe */
     {"cmu_07_01_walk.bvh 120 fps hills from -5.0", TOE_HELD_UP},
     /* 124.7 mm, frame 130, right toe */
     {"cmu_09_01_run.bvh 120 fps stairs from -5.2", TOE_HELD_UP},
     /* 108.0 mm, frame 130, right toe */
     {"cmu_09_01_run.bvh 120 fps stairs from -4.7", TOE_HELD_UP},
-    /* 150.0 mm, frame 735, left toe */
-    {"cmu_02_02_walk 24 fps stairs from -5.5", TOE_ON_EDGE},
-    /* 150.0 mm, frame 735, left toe */
-    {"cmu_02_02_walk 24 fps stairs from -5.3", TOE_ON_EDGE},
-    /* 150.0 mm, frame 613, left toe */
-    {"cmu_02_02_walk 24 fps stairs from -5.0", TOE_ON_EDGE},
-    /* 150.0 mm, frame 743, left toe */
-    {"locomotion/cmu_02_02_walk.bvh 24 fps stairs from -5.7", TOE_ON_EDGE},
+    /* 81.8 mm, frame 925, right toe */
+    {"cmu_02_02_walk 24 fps stairs from -5.5", TOE_HELD_UP},
+    /* 83.3 mm, frame 925, right toe */
+    {"cmu_02_02_walk 24 fps stairs from -5.3", TOE_HELD_UP},
+    /* 92.7 mm, frame 456, right toe */
+    {"cmu_02_02_walk 24 fps stairs from -5.0", TOE_HELD_UP},
+    /* 78.0 mm, frame 925, right toe */
+    {"locomotion/cmu_02_02_walk.bvh 24 fps stairs from -5.7", TOE_HELD_UP},
     /* 98.3 mm, frame 173, left toe (CLI: frames 168-176, the toe 0.30 -> 0.48 m in place while
      * the right foot is in flight) */
     {"locomotion/cmu_09_02_run.bvh 30 fps stairs from -5.9", TOE_HELD_UP},

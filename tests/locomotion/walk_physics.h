@@ -71,8 +71,12 @@ typedef struct physics_walk {
     /* Toe held up (physics_hover): the highest a toe the source stands on (its toe alone down,
      * in both frames of a pair) is above its ground while the walker holds it in place (moving
      * under issue 21's planted 1 cm/s): a lock held in the air, any part of the walk (move: m
-     * above the ground; 0: none over PHYS_HOVER_HIGH). */
+     * above the ground; 0: none over PHYS_HOVER_HIGH). The ground a toe stands on is the
+     * highest under its forefoot near the toe (physics_toe_support): a toe just past a stair's
+     * edge rests on the edge, not on the tread below. toe_ground (set by the caller: the walk's
+     * ground; NULL: the ground under the toe point alone). */
     phys_move toe_held_up;
+    const ak_ground *toe_ground;
     /* Support (physics_support): frames where the source has a foot down (not in flight) and
      * neither walker foot has a heel or toe within AK_WALK_SKATE_HEIGHT of its ground (a hop
      * the source does not make); their count ([0] start and walk, [1] stop, [2] standing), the
@@ -244,6 +248,29 @@ static inline const phys_move *physics_drag_worst(const physics_walk *r, float *
  * not a step (a swing's toe clears the ground by more within a frame or two). */
 #define PHYS_HOVER_HIGH 0.05f
 
+/* m: the part of the heel->toe segment next to the toe whose ground can hold the toe up (the
+ * toe point lies 1-2 cm inside the shoe's tip; a forefoot resting on a stair's edge that close). */
+#define PHYS_TOE_REST 0.03f
+
+/* The ground that supports a toe at `toe` of a foot whose heel (sole point) is at `heel`: the
+ * highest of `under` (the ground under the toe point) and `ground` under the last PHYS_TOE_REST
+ * of the heel->toe segment (1 cm apart). Over a flat tread it is the tread: a toe held up over
+ * it is still read as up. */
+static inline float physics_toe_support(const ak_ground *ground, ak_vec3 heel, ak_vec3 toe,
+                                        float under)
+{
+    const float dx = heel.x - toe.x, dz = heel.z - toe.z, len = sqrtf(dx * dx + dz * dz);
+    if (!ground || !(len > 1e-3f)) return under;
+    float g = under;
+    for (int i = 0; i <= 3; ++i) {
+        const float t = fminf(PHYS_TOE_REST * (float)i / 3.0f, len) / len;
+        ak_ground_hit hit;
+        if (ak_ground_query(ground, toe.x + dx * t, toe.z + dz * t, &hit) && hit.height > g)
+            g = hit.height;
+    }
+    return g;
+}
+
 /* Books frame f's hover pairs (`phase` as physics_add's): each heel and toe the source has
  * down (its contact bits) at both ends of the frame, the walker's point at most PHYS_HOVER_HIGH
  * above its ground at both ends and more than AK_WALK_SKATE_HEIGHT above it at either (the
@@ -278,8 +305,10 @@ static inline void physics_hover(physics_walk *r, const ak_walker_state *s, int 
                 h > PHYS_HOVER_HIGH && h > r->toe_held_up.move) {
                 const ak_vec3 q = r->prev_point[k][p];
                 const float dx = at.x - q.x, dz = at.z - q.z;
-                if (sqrtf(dx * dx + dz * dz) < 0.01f * dt) {
-                    const phys_move w = {h, f, k, p, s->stance[k]};
+                const float up = at.y - physics_toe_support(r->toe_ground, s->sole[k], at, g);
+                if (sqrtf(dx * dx + dz * dz) < 0.01f * dt && up > PHYS_HOVER_HIGH &&
+                    up > r->toe_held_up.move) {
+                    const phys_move w = {up, f, k, p, s->stance[k]};
                     r->toe_held_up = w;
                 }
             }

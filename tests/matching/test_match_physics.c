@@ -396,6 +396,7 @@ static physics_walk match_route_unlocks(const ak_motion_db *db, const ak_ground 
 {
     physics_walk r;
     memset(&r, 0, sizeof r);
+    r.toe_ground = ground;
     r.support_stop = 1;
     ak_error err;
     assert_int_equal(ak_motion_db_source_metrics(db, &r.src, &err), AK_OK);
