@@ -308,6 +308,8 @@ typedef struct foot_frame {
     float swing_room[2];   /* a swinging foot: how far its ankle target may come down with no
                               point below its floor (clear_ground) */
     float heel_floor[2], toe_floor[2], ankle_floor[2]; /* and the floors its points keep above */
+    float clear_by[2][2]; /* how much of the heel's [0] and toe's [1] floor is the source's
+                             clearance over the re-step's lift (room for the knee limit) */
     ak_vec3 heel_floor_n[2], toe_floor_n[2]; /* the normals of the planes the heel's and toe's
                                                 floors lie on (up: a glide's) */
     int has_foothold[2];
@@ -1268,6 +1270,49 @@ static float toe_floor_ahead(foot_frame *ff, int32_t s, ak_vec3 toe)
     return ahead;
 }
 
+/* The source's own clearance of point p (0 heel, 1 toe) of foot s not planted: its animated
+ * height over its lowest in the source's cycle (akf_foot_points.point_floor), at least 0; 0
+ * where that is not known. The animated point is the pose's before the hips come down, so
+ * hips lowered for the ground ahead bend the swinging leg rather than lower its foot. */
+static float source_clearance(const ak_foot_ik_frame *fr, const foot_frame *ff, int32_t s, int p)
+{
+    const akf_foot_points *pt = ff->pts;
+    if (!pt || !pt->has_point_floor) return 0.0f;
+    const float y = p ? ff->toe_a[s].y : ff->heel_a[s].y;
+    return akf_max(y - fr->floor_height - pt->point_floor[s][p], 0.0f);
+}
+
+/* clear_ground's toe: its floor (the ground under it and ahead of it, or `floor` stepping up;
+ * over that the re-step's lift `up_by` or the source's clearance, room the knee limit may take
+ * back) into ff->toe_floor and clear_by; *lift and the ground's own *need raised to the toe's.
+ * Returns the lift the ground found ahead of the toe needs. */
+static float clear_toe(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr, foot_frame *ff,
+                       int32_t s, float floor, float up_by, float *lift, float *need)
+{
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    const ak_vec3 toe = akv_add(ff->ankle_target[s], akq_rotate(ff->foot_rot[s], leg->toe_local));
+    const ak_ground_hit *g = fr->ground_toe[s].hit ? &fr->ground_toe[s] : &fr->ground[s];
+    const ak_vec3 q = fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s];
+    const float toe_by = akf_max(up_by, source_clearance(fr, ff, s, 1));
+    float toe_y = floor;
+    ak_vec3 toe_n = akv_make(0, 1, 0);
+    floor_max(&toe_y, &toe_n, g, q, toe);
+    /* the ground ahead against the toe's own ground, the lift added after it: both are the
+     * ground's need */
+    ff->toe_floor[s] = toe_y;
+    ff->toe_floor_n[s] = toe_n;
+    const float ahead_need = toe_floor_ahead(ff, s, toe) - toe.y;
+    *need = akf_max(*need, ff->toe_floor[s] - toe.y);
+    if (toe_y + toe_by >= ff->toe_floor[s]) {
+        ff->clear_by[s][1] = akf_min(toe_y + toe_by - ff->toe_floor[s], toe_by - up_by);
+        ff->toe_floor[s] = toe_y + toe_by;
+        ff->toe_floor_n[s] = toe_n;
+    }
+    *lift = akf_max(*lift, ff->toe_floor[s] - toe.y);
+    *need = akf_max(*need, ff->toe_floor[s] - toe_by - toe.y);
+    return ahead_need;
+}
+
 /* A foot not planted this frame (swinging, landing, settling) keeps its heel, toe and ankle at
  * or above the ground under them: the ankle target rises by the deepest of the three below
  * it. The heel's ground is its ray's hit carried along the tangent plane; the toe's is the
@@ -1283,6 +1328,7 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     if (fr->stance[s] || !fr->ground[s].hit || !(p->weight > 0.0f)) {
         st->clear_lift[s] = 0.0f;
         ff->heel_floor[s] = ff->toe_floor[s] = ff->ankle_floor[s] = NAN; /* (no toe-up turn) */
+        ff->clear_by[s][0] = ff->clear_by[s][1] = 0.0f;
         ff->heel_floor_n[s] = ff->toe_floor_n[s] = akv_make(0, 1, 0);
         return;
     }
@@ -1298,37 +1344,23 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     const ak_vec3 heel =
         akv_sub(a, akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), leg->sole_height));
     float ahead_need = -INFINITY; /* the lift ground found ahead of the toe needs */
-    /* a re-step keeps the whole foot its lift above the ground its rays found */
+    /* a re-step keeps the whole foot its lift above the ground its rays found, and each of its
+     * heel and toe keeps at least the source's own clearance (source_clearance): room the
+     * knee limit may take back, as the re-step's lift */
     const float up_by = ff->step_lift[s];
+    const float heel_by = akf_max(up_by, source_clearance(fr, ff, s, 0));
     float heel_y = floor;
     ff->heel_floor_n[s] = ff->toe_floor_n[s] = akv_make(0, 1, 0);
     floor_max(&heel_y, &ff->heel_floor_n[s], &fr->ground[s], ff->ray_heel[s], heel);
-    ff->heel_floor[s] = heel_y + up_by;
-    ff->ankle_floor[s] = ground_at(&fr->ground[s], ff->ray_heel[s], a).height + up_by;
-    float lift = ff->heel_floor[s] - heel.y;
-    lift = akf_max(lift, ff->ankle_floor[s] - a.y);
-    /* what the ground itself needs (the re-step's lift is room the knee limit may take back) */
-    float ground_need = lift - up_by;
-    if (leg->has_toe) {
-        const ak_vec3 toe = akv_add(a, akq_rotate(ff->foot_rot[s], leg->toe_local));
-        const ak_ground_hit *g = fr->ground_toe[s].hit ? &fr->ground_toe[s] : &fr->ground[s];
-        const ak_vec3 q = fr->ground_toe[s].hit ? ff->ray_toe[s] : ff->ray_heel[s];
-        float toe_y = floor;
-        ak_vec3 toe_n = akv_make(0, 1, 0);
-        floor_max(&toe_y, &toe_n, g, q, toe);
-        /* the ground ahead against the toe's own ground, the lift added after it: both are
-         * the ground's need */
-        ff->toe_floor[s] = toe_y;
-        ff->toe_floor_n[s] = toe_n;
-        ahead_need = toe_floor_ahead(ff, s, toe) - toe.y;
-        ground_need = akf_max(ground_need, ff->toe_floor[s] - toe.y);
-        if (toe_y + up_by >= ff->toe_floor[s]) {
-            ff->toe_floor[s] = toe_y + up_by;
-            ff->toe_floor_n[s] = toe_n;
-        }
-        lift = akf_max(lift, ff->toe_floor[s] - toe.y);
-        ground_need = akf_max(ground_need, ff->toe_floor[s] - up_by - toe.y);
-    }
+    ff->heel_floor[s] = heel_y + heel_by;
+    ff->clear_by[s][0] = heel_by - up_by;
+    ff->clear_by[s][1] = 0.0f;
+    const float ankle_y = ground_at(&fr->ground[s], ff->ray_heel[s], a).height;
+    ff->ankle_floor[s] = ankle_y + up_by;
+    float lift = akf_max(ff->heel_floor[s] - heel.y, ff->ankle_floor[s] - a.y);
+    /* what the ground itself needs */
+    float ground_need = akf_max(heel_y - heel.y, ankle_y - a.y);
+    if (leg->has_toe) ahead_need = clear_toe(p, fr, ff, s, floor, up_by, &lift, &ground_need);
     /* The lift moves at most swing_height_rate (either way), rising faster by as much as the
      * ground under the heel rises along the ankle's path since last frame (sweep_rise: a
      * slope the foot swings over is followed, a run's foot meets 3 m/s of it): ground that
@@ -1384,7 +1416,9 @@ static float toe_up_room(const ak_foot_ik_params *p, foot_frame *ff, int32_t s, 
     const ak_vec3 a = ff->ankle_target[s];
     const ak_vec3 v = akq_rotate(ff->foot_rot[s], leg->toe_local);
     const ak_vec3 u = akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), -leg->sole_height);
-    const float toe_gap = a.y + v.y - ff->toe_floor[s], heel_gap = a.y + u.y - ff->heel_floor[s];
+    /* (the source's clearance is room: clear_ground) */
+    const float toe_gap = a.y + v.y - ff->toe_floor[s] + ff->clear_by[s][1];
+    const float heel_gap = a.y + u.y - ff->heel_floor[s] + ff->clear_by[s][0];
     const float ankle_gap = a.y - ff->ankle_floor[s];
     if (!(toe_gap < heel_gap) || !(toe_gap < ankle_gap)) return room; /* (room is toe_gap) */
     const ak_vec3 kr = akv_cross(v, akv_make(0, 1, 0));

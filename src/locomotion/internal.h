@@ -117,6 +117,10 @@ struct ak_walk_motion {
     float pose_error, velocity_error;
     float floor_y; /* lowest foot point of the cycle, clip space (metres) */
     float sole_height[2];
+    /* Each foot's heel [0] and toe [1] point (the sole and toe contact points of the
+     * calibration) at its lowest over the cycle, above floor_y (metres): a swinging point's
+     * clearance is its height above it (akf_foot_points.point_floor). */
+    float point_floor[2][2];
     ak_vec3 foot_up_local[2];
     ak_vec3 toe_local[2]; /* the floor point under the ball, ankle frame (has_toe) */
     int32_t has_toe[2];
@@ -178,6 +182,12 @@ typedef struct akf_foot_points {
     ak_ground_hit ahead_last_hit[2]; /* while the toe has not passed it */
     ak_vec3 heel_last_at[2];         /* with a ray ahead: the heel's query point last frame */
     ak_ground_hit heel_last_hit[2];  /* and its ground (the state's heel_ray, heel_hit) */
+    /* Each foot's heel [0] and toe [1] lowest over the source's cycle, above its floor
+     * (ak_walk_motion.point_floor; has_point_floor 0: not known): a foot not planted keeps
+     * each point at least its animated height above that over the ground under it, the
+     * source's own clearance (clear_ground). */
+    float point_floor[2][2];
+    int32_t has_point_floor;
 } akf_foot_points;
 /* The normal n tipped about the foot's side axis so the line from heel_q (height heel_y) to
  * toe_q (toe_y) lies in its plane (footik.c: a flat foot on its heel's and toe's hits; the

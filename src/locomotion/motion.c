@@ -224,6 +224,35 @@ static int32_t fail(ak_walk_motion *m, int32_t st)
     return st;
 }
 
+/* Each foot's heel and toe point at its lowest over the cycle, above the clip floor
+ * (ak_walk_motion.point_floor). */
+static int32_t point_floors(ak_walk_motion *m, ak_error *err)
+{
+    const int32_t J = m->skeleton->joint_count;
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 2);
+    if (!local) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    ak_xform *world = local + J;
+    for (int s = 0; s < 2; ++s)
+        m->point_floor[s][0] = m->point_floor[s][1] = INFINITY;
+    for (int32_t f = 0; f < m->clip->frame_count; ++f) {
+        ak_clip_frame(m->clip, m->skeleton, f, local);
+        ak_fk(m->skeleton, local, world);
+        for (int s = 0; s < 2; ++s) {
+            const ak_xform *x =
+                &world[m->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT]];
+            const ak_vec3 up = akq_rotate(x->rotation, m->foot_up_local[s]);
+            const float heel = x->translation.y - up.y * m->sole_height[s];
+            const float toe = m->has_toe[s]
+                                  ? x->translation.y + akq_rotate(x->rotation, m->toe_local[s]).y
+                                  : heel;
+            m->point_floor[s][0] = fminf(m->point_floor[s][0], heel - m->floor_y);
+            m->point_floor[s][1] = fminf(m->point_floor[s][1], toe - m->floor_y);
+        }
+    }
+    free(local);
+    return AK_OK;
+}
+
 /* Foot calibration from the cycle (ak_foot_calibrate): the clip floor, each ankle's height
  * above it with the heel down, the foot's up axis and the ball's contact point. */
 static int32_t calibrate(ak_walk_motion *m, ak_error *err)
@@ -248,7 +277,7 @@ static int32_t calibrate(ak_walk_motion *m, ak_error *err)
         m->has_toe[s] = cal.has_toe[s];
         m->stance_fraction[s] = cal.stance_fraction[s];
     }
-    return AK_OK;
+    return point_floors(m, err);
 }
 
 /* Units: given, or detected (ak_units_detect_clip). */

@@ -519,7 +519,10 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
             w->fik.legs[s].up_local = m->foot_up_local[s];
             w->fik.legs[s].toe_local = m->toe_local[s];
             w->fik.legs[s].has_toe = m->has_toe[s];
+            w->feet.point_floor[s][0] = m->point_floor[s][0];
+            w->feet.point_floor[s][1] = m->point_floor[s][1];
         }
+        w->feet.has_point_floor = 1; /* (the points are the calibration's) */
         w->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     }
     st = plan_hips(w, &w->fik, err);

@@ -173,180 +173,129 @@ static const size_t k_hover_count = 0;
 
 /* Rows whose drag is out (walk_physics.h physics_drag: a heel or toe within 5 mm of its ground
  * at both ends of a frame moving faster than the source ever moves that point that low; every
- * other bound of theirs is asserted), each with its worst frame, point and phase. The measure is
- * new (issue 21, a foot dragged along the ground); every row but the built-in clip on flat is
- * out. Traced on examples (CLI walks, walk.csv), not per row:
- * - DRAG_SWING: a swinging heel or toe the walker carries lower than its clip does, held on the
- *   ground by foot IK while it swings on: under hips lowered for the ground ahead (CMU 02_02 on
- *   the stairs, frames 582-606: the right toe on the top tread for 0.6 m, up to 6.15 m/s, its
- *   heel 5-12 cm up), and on flat ground too (CMU 07_01, frames 160-168: the right heel at 0 mm
- *   at up to 4.6 m/s before its landing, the clip's own worst for that heel that low 0.54 m/s);
+ * other bound of theirs is asserted), each with its worst frame, point and phase. Traced on
+ * examples (CLI walks, walk.csv), not per row:
+ * - DRAG_SWING: a swinging heel or toe held on the ground while it swings on. A swinging foot
+ *   keeps each point at least its clip's own clearance over the ground (its height above its
+ *   lowest in the cycle: footik.c source_clearance), as room the swinging knee's limit may take
+ *   back; on the stairs the hips lowered for the ground ahead leave the knee at its limit and the
+ *   foot on the tread (CMU 02_02 on the stairs, frames 582-606: the right toe on the top tread
+ *   for 0.6 m, up to 6.15 m/s, its heel 5-12 cm up). Before the clearance the foot was carried
+ *   by its height above the clip's floor, the lowest point of either foot: CMU 07_01's right
+ *   heel stands up to 12 mm below that floor and swings 3 mm below it, so on flat ground it was
+ *   held at 0 mm at 4.6 m/s (frames 818-828; now 9 mm up there);
  * - DRAG_START: the first step from the stand pose, the swinging toe held on the ground while the
- *   foot speeds up (CMU 02_01 flat, frames 4-23, 0.3 -> 2.1 m/s);
+ *   foot speeds up (CMU 02_01 flat, frames 4-23, 0.3 -> 2.1 m/s; 1.73 m/s since the clearance);
  * - DRAG_STOP: the last step into the stand pose slides along the ground (CMU 02_01 flat, frames
  *   1270-1286, heel and toe 0.3-0.86 m/s);
- * - DRAG_LANDING: the built-in clip on the hills lands its left foot flat still moving (frames
- *   390-391, 0.22 and 0.17 m/s; the clip's own worst that low 0.12). */
-#define DRAG_SWING   "a swinging foot carried lower than its clip's, held on the ground by foot IK"
+ * - DRAG_PLANTED: worst on a point shown planted or standing (runs on the stairs and the
+ *   heightmap, 0.49-1.06 m/s): not traced. */
+#define DRAG_SWING   "a swinging foot held on the ground by the swinging knee's limit"
 #define DRAG_START   "the first step from the stand pose drags its toe"
 #define DRAG_STOP    "the last step into the stand pose slides along the ground"
-#define DRAG_LANDING "a landing reaches the ground flat still moving 0.17-0.22 m/s"
+#define DRAG_PLANTED "a point shown planted or standing moves on the ground (not traced)"
 
 static const drag_out k_drag_out[] = {
-    /* 0.17 m/s (bound 0.12), frame 391, left heel, planted, walk */
-    {"built-in hills", DRAG_LANDING},
-    /* 4.30 m/s (bound 0.21), frame 94, left toe, swinging, walk */
-    {"cmu_02_01_walk ridges", DRAG_SWING},
-    /* 2.67 m/s (bound 0.15), frame 80, right toe, swinging, walk */
-    {"cmu_09_02_run 30 fps stairs", DRAG_SWING},
-    /* 3.81 m/s (bound 0.05), frame 160, right toe, swinging, walk */
-    {"cmu_02_02_walk 30 fps stairs", DRAG_SWING},
-    /* 3.68 m/s (bound 0.07), frame 277, right toe, swinging, walk */
-    {"cmu_07_01_walk mirrored 30 fps stairs", DRAG_SWING},
-    /* 4.68 m/s (bound 0.31), frame 864, left toe, swinging, walk */
-    {"cmu_07_01_walk stairs, CLI route", DRAG_SWING},
-    /* 4.84 m/s (bound 0.09), frame 123, left toe, swinging, walk */
-    {"cmu_02_02_walk 24 fps stairs from -5.5", DRAG_SWING},
-    /* 3.46 m/s (bound 0.83), frame 1256, left toe, swinging, walk */
-    {"cmu_16_11_walk stairs, CLI route", DRAG_SWING},
-    /* 6.50 m/s (bound 0.41), frame 255, right toe, swinging, walk */
-    {"cmu_09_01_run.bvh 120 fps stairs from -5.5", DRAG_SWING},
-    /* 7.19 m/s (bound 0.41), frame 257, right toe, swinging, walk */
+    /* 1.85 m/s (bound 0.29), frame 21, right toe, swinging, start */
+    {"cmu_02_01_walk ridges", DRAG_START},
+    /* 0.49 m/s (bound 0.15), frame 120, right toe, planted, standing */
+    {"cmu_09_02_run 30 fps stairs", DRAG_PLANTED},
+    /* 0.30 m/s (bound 0.24), frame 266, left heel, swinging, stop */
+    {"cmu_02_02_walk 30 fps stairs", DRAG_STOP},
+    /* 3.21 m/s (bound 0.33), frame 6, left heel, swinging, start */
+    {"cmu_07_01_walk mirrored 30 fps stairs", DRAG_START},
+    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
+    {"cmu_07_01_walk stairs, CLI route", DRAG_START},
+    /* 0.59 m/s (bound 0.09), frame 2, left toe, swinging, start */
+    {"cmu_02_02_walk 24 fps stairs from -5.5", DRAG_START},
+    /* 1.02 m/s (bound 0.88), frame 337, left toe, planted, stop */
+    {"cmu_09_01_run.bvh 120 fps stairs from -5.5", DRAG_STOP},
+    /* 1.84 m/s (bound 0.88), frame 181, left toe, swinging, walk */
     {"cmu_09_01_run.bvh 120 fps stairs from -5.1", DRAG_SWING},
-    /* 6.50 m/s (bound 0.41), frame 255, right toe, swinging, walk */
-    {"cmu_09_01_run.bvh 120 fps stairs from -5.0", DRAG_SWING},
-    /* 2.08 m/s (bound 0.53), frame 439, left toe, swinging, stop */
-    {"locomotion/cmu_09_02_run.bvh 120 fps stairs from -5.0", DRAG_STOP},
-    /* 2.47 m/s (bound 0.15), frame 79, right toe, swinging, walk */
-    {"locomotion/cmu_09_02_run.bvh 30 fps stairs from -5.9", DRAG_SWING},
-    /* 4.15 m/s (bound 0.15), frame 59, right toe, swinging, walk */
-    {"locomotion/cmu_09_02_run.bvh 30 fps stairs from -4.6", DRAG_SWING},
-    /* 3.26 m/s (bound 0.19), frame 79, right toe, swinging, walk */
-    {"cmu_09_01_run.bvh 30 fps stairs from -5.6", DRAG_SWING},
-    /* 2.39 m/s (bound 0.41), frame 485, right toe, swinging, stop */
+    /* 0.49 m/s (bound 0.15), frame 120, right toe, planted, standing */
+    {"locomotion/cmu_09_02_run.bvh 30 fps stairs from -5.9", DRAG_PLANTED},
+    /* 0.62 m/s (bound 0.41), frame 497, right toe, swinging, stop */
     {"cmu_09_01_run.bvh 120 fps stairs from -5.7", DRAG_STOP},
-    /* 2.91 m/s (bound 0.71), frame 325, right toe, swinging, walk */
-    {"locomotion/cmu_09_02_run.bvh 120 fps stairs from -5.6", DRAG_SWING},
-    /* 1.44 m/s (bound 0.10), frame 96, right toe, swinging, stop */
-    {"locomotion/cmu_09_02_run.bvh 24 fps stairs from -5.5", DRAG_STOP},
-    /* 2.59 m/s (bound 0.53), frame 456, left toe, swinging, stop */
-    {"cmu_09_02_run 120 fps heightmap from -4.8", DRAG_STOP},
-    /* 2.47 m/s (bound 0.53), frame 456, left toe, swinging, stop */
-    {"cmu_09_02_run 120 fps heightmap from -4.6", DRAG_STOP},
-    /* 2.64 m/s (bound 0.14), frame 20, right toe, swinging, start */
-    {"locomotion/cmu_02_02_walk.bvh 120 fps hills from -5.7", DRAG_START},
-    /* 4.93 m/s (bound 0.31), frame 752, left toe, swinging, walk */
-    {"cmu_07_01_walk.bvh 120 fps hills from -5.0", DRAG_SWING},
-    /* 1.44 m/s (bound 0.41), frame 228, right toe, swinging, walk */
-    {"cmu_09_01_run.bvh 120 fps stairs from -5.2", DRAG_SWING},
-    /* 3.68 m/s (bound 0.41), frame 236, right toe, swinging, walk */
-    {"cmu_09_01_run.bvh 120 fps stairs from -4.7", DRAG_SWING},
-    /* 5.08 m/s (bound 0.31), frame 92, left toe, swinging, walk */
-    {"cmu_07_01_walk.bvh 120 fps heightmap from -5.4", DRAG_SWING},
-    /* 5.09 m/s (bound 0.31), frame 92, left toe, swinging, walk */
-    {"cmu_07_01_walk.bvh 120 fps heightmap from -5.2", DRAG_SWING},
-    /* 4.07 m/s (bound 0.12), frame 111, right toe, swinging, walk */
-    {"locomotion/cmu_02_02_walk.bvh 24 fps stairs from -5.7", DRAG_SWING},
-    /* 5.22 m/s (bound 0.05), frame 20, right toe, swinging, walk */
+    /* 0.71 m/s (bound 0.29), frame 816, left heel, swinging, stop */
+    {"locomotion/cmu_02_02_walk.bvh 120 fps hills from -5.7", DRAG_STOP},
+    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
+    {"cmu_07_01_walk.bvh 120 fps hills from -5.0", DRAG_START},
+    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
+    {"cmu_07_01_walk.bvh 120 fps heightmap from -5.4", DRAG_START},
+    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
+    {"cmu_07_01_walk.bvh 120 fps heightmap from -5.2", DRAG_START},
+    /* 0.59 m/s (bound 0.09), frame 2, left toe, swinging, start */
+    {"locomotion/cmu_02_02_walk.bvh 24 fps stairs from -5.7", DRAG_START},
+    /* 0.32 m/s (bound 0.24), frame 98, left heel, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh 30 fps heightmap from -4.9", DRAG_SWING},
-    /* 4.47 m/s (bound 0.21), frame 1010, left toe, swinging, walk */
-    {"cmu_02_01_walk.bvh 120 fps heightmap from -5.7", DRAG_SWING},
-    /* 5.08 m/s (bound 0.31), frame 92, left toe, swinging, walk */
+    /* 1.73 m/s (bound 0.29), frame 20, right toe, swinging, start */
+    {"cmu_02_01_walk.bvh 120 fps heightmap from -5.7", DRAG_START},
+    /* 4.28 m/s (bound 0.36), frame 940, right toe, swinging, walk */
     {"cmu_07_01_walk.bvh 120 fps heightmap from -5.5", DRAG_SWING},
-    /* 4.10 m/s (bound 0.07), frame 226, right toe, swinging, walk */
+    /* 4.84 m/s (bound 0.20), frame 212, left toe, swinging, walk */
     {"cmu_02_01_walk.bvh 24 fps heightmap from -5.7", DRAG_SWING},
-    /* 0.64 m/s (bound 0.10), frame 99, right toe, swinging, stop */
-    {"locomotion/cmu_09_02_run.bvh 24 fps heightmap from -6.0", DRAG_STOP},
-    /* 2.06 m/s (bound 0.29), frame 23, right toe, swinging, start */
+    /* 1.73 m/s (bound 0.29), frame 20, right toe, swinging, start */
     {"cmu_02_01_walk.bvh flat", DRAG_START},
-    /* 2.05 m/s (bound 0.29), frame 23, right toe, swinging, start */
+    /* 1.73 m/s (bound 0.29), frame 20, right toe, swinging, start */
     {"cmu_02_01_walk.bvh hills", DRAG_START},
-    /* 4.02 m/s (bound 0.21), frame 759, left toe, swinging, walk */
-    {"cmu_02_01_walk.bvh stairs", DRAG_SWING},
-    /* 4.45 m/s (bound 0.21), frame 1010, left toe, swinging, walk */
-    {"cmu_02_01_walk.bvh heightmap", DRAG_SWING},
-    /* 4.30 m/s (bound 0.21), frame 94, left toe, swinging, walk */
-    {"cmu_02_01_walk.bvh ridges", DRAG_SWING},
-    /* 4.61 m/s (bound 0.54), frame 824, right heel, swinging, walk */
-    {"cmu_07_01_walk.bvh flat", DRAG_SWING},
-    /* 4.89 m/s (bound 0.31), frame 752, left toe, swinging, walk */
-    {"cmu_07_01_walk.bvh hills", DRAG_SWING},
-    /* 3.42 m/s (bound 0.31), frame 750, left toe, swinging, walk */
-    {"cmu_07_01_walk.bvh stairs", DRAG_SWING},
-    /* 5.14 m/s (bound 0.31), frame 885, left toe, swinging, walk */
+    /* 1.73 m/s (bound 0.29), frame 20, right toe, swinging, start */
+    {"cmu_02_01_walk.bvh stairs", DRAG_START},
+    /* 1.73 m/s (bound 0.29), frame 20, right toe, swinging, start */
+    {"cmu_02_01_walk.bvh heightmap", DRAG_START},
+    /* 1.85 m/s (bound 0.29), frame 21, right toe, swinging, start */
+    {"cmu_02_01_walk.bvh ridges", DRAG_START},
+    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
+    {"cmu_07_01_walk.bvh flat", DRAG_START},
+    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
+    {"cmu_07_01_walk.bvh hills", DRAG_START},
+    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
+    {"cmu_07_01_walk.bvh stairs", DRAG_START},
+    /* 4.02 m/s (bound 0.36), frame 942, right toe, swinging, walk */
     {"cmu_07_01_walk.bvh heightmap", DRAG_SWING},
-    /* 5.04 m/s (bound 0.31), frame 93, left toe, swinging, walk */
-    {"cmu_07_01_walk.bvh ridges", DRAG_SWING},
-    /* 1.00 m/s (bound 0.51), frame 1533, right heel, swinging, stop */
+    /* 3.21 m/s (bound 0.54), frame 26, right heel, swinging, start */
+    {"cmu_07_01_walk.bvh ridges", DRAG_START},
+    /* 1.15 m/s (bound 0.92), frame 1529, right toe, swinging, stop */
     {"cmu_16_11_walk_veer_left.bvh flat", DRAG_STOP},
-    /* 1.00 m/s (bound 0.51), frame 1533, right heel, swinging, stop */
+    /* 1.11 m/s (bound 0.92), frame 1529, right toe, swinging, stop */
     {"cmu_16_11_walk_veer_left.bvh hills", DRAG_STOP},
     /* 5.85 m/s (bound 0.92), frame 919, right toe, swinging, walk */
     {"cmu_16_11_walk_veer_left.bvh stairs", DRAG_SWING},
-    /* 3.90 m/s (bound 0.83), frame 1409, left toe, swinging, walk */
-    {"cmu_16_11_walk_veer_left.bvh heightmap", DRAG_SWING},
-    /* 5.92 m/s (bound 0.92), frame 909, right toe, swinging, walk */
-    {"cmu_16_11_walk_veer_left.bvh ridges", DRAG_SWING},
-    /* 2.39 m/s (bound 0.41), frame 485, right toe, swinging, stop */
+    /* 0.62 m/s (bound 0.41), frame 497, right toe, swinging, stop */
     {"cmu_09_01_run.bvh flat", DRAG_STOP},
-    /* 2.10 m/s (bound 0.93), frame 332, left heel, swinging, walk */
-    {"cmu_09_01_run.bvh hills", DRAG_SWING},
-    /* 4.24 m/s (bound 0.41), frame 328, right toe, swinging, walk */
-    {"cmu_09_01_run.bvh stairs", DRAG_SWING},
-    /* 3.95 m/s (bound 0.88), frame 96, left toe, swinging, walk */
-    {"cmu_09_01_run.bvh heightmap", DRAG_SWING},
-    /* 2.47 m/s (bound 0.41), frame 483, right toe, swinging, stop */
+    /* 0.63 m/s (bound 0.41), frame 497, right toe, swinging, stop */
+    {"cmu_09_01_run.bvh hills", DRAG_STOP},
+    /* 0.62 m/s (bound 0.41), frame 497, right toe, swinging, stop */
+    {"cmu_09_01_run.bvh stairs", DRAG_STOP},
+    /* 1.06 m/s (bound 0.88), frame 428, left toe, planted, walk */
+    {"cmu_09_01_run.bvh heightmap", DRAG_PLANTED},
+    /* 0.63 m/s (bound 0.41), frame 497, right toe, swinging, stop */
     {"cmu_09_01_run.bvh ridges", DRAG_STOP},
-    /* 2.51 m/s (bound 0.14), frame 19, right toe, swinging, start */
-    {"locomotion/cmu_02_02_walk.bvh flat", DRAG_START},
-    /* 2.50 m/s (bound 0.14), frame 19, right toe, swinging, start */
-    {"locomotion/cmu_02_02_walk.bvh hills", DRAG_START},
+    /* 0.29 m/s (bound 0.29), frame 115, left heel, swinging, walk */
+    {"locomotion/cmu_02_02_walk.bvh hills", DRAG_SWING},
     /* 6.15 m/s (bound 0.14), frame 604, right toe, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh stairs", DRAG_SWING},
-    /* 5.70 m/s (bound 0.14), frame 729, right toe, swinging, walk */
+    /* 1.41 m/s (bound 0.29), frame 457, left heel, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh heightmap", DRAG_SWING},
-    /* 5.69 m/s (bound 0.14), frame 495, right toe, swinging, walk */
-    {"locomotion/cmu_02_02_walk.bvh ridges", DRAG_SWING},
-    /* 1.14 m/s (bound 0.18), frame 11, right toe, swinging, start */
+    /* 0.53 m/s (bound 0.53), frame 4, right heel, swinging, start */
     {"locomotion/cmu_02_03_run.bvh flat", DRAG_START},
-    /* 1.16 m/s (bound 0.18), frame 11, right toe, swinging, start */
+    /* 0.53 m/s (bound 0.53), frame 4, right heel, swinging, start */
     {"locomotion/cmu_02_03_run.bvh hills", DRAG_START},
-    /* 4.86 m/s (bound 0.17), frame 351, left toe, swinging, walk */
-    {"locomotion/cmu_02_03_run.bvh stairs", DRAG_SWING},
-    /* 5.93 m/s (bound 0.17), frame 543, left toe, swinging, walk */
-    {"locomotion/cmu_02_03_run.bvh heightmap", DRAG_SWING},
-    /* 2.43 m/s (bound 0.18), frame 99, right toe, swinging, walk */
-    {"locomotion/cmu_02_03_run.bvh ridges", DRAG_SWING},
-    /* 1.94 m/s (bound 0.15), frame 21, right toe, swinging, start */
-    {"locomotion/cmu_07_04_slow_walk.bvh flat", DRAG_START},
-    /* 3.74 m/s (bound 0.15), frame 1193, left toe, swinging, walk */
-    {"locomotion/cmu_07_04_slow_walk.bvh hills", DRAG_SWING},
-    /* 3.36 m/s (bound 0.15), frame 1373, left toe, swinging, walk */
-    {"locomotion/cmu_07_04_slow_walk.bvh stairs", DRAG_SWING},
-    /* 4.18 m/s (bound 0.15), frame 1625, right toe, swinging, stop */
-    {"locomotion/cmu_07_04_slow_walk.bvh heightmap", DRAG_STOP},
-    /* 4.70 m/s (bound 0.15), frame 1086, right toe, swinging, walk */
-    {"locomotion/cmu_07_04_slow_walk.bvh ridges", DRAG_SWING},
-    /* 1.90 m/s (bound 0.71), frame 485, right toe, swinging, stop */
-    {"locomotion/cmu_09_02_run.bvh flat", DRAG_STOP},
-    /* 1.47 m/s (bound 0.56), frame 241, left heel, swinging, walk */
-    {"locomotion/cmu_09_02_run.bvh hills", DRAG_SWING},
-    /* 4.37 m/s (bound 0.53), frame 287, left toe, swinging, walk */
-    {"locomotion/cmu_09_02_run.bvh stairs", DRAG_SWING},
-    /* 3.79 m/s (bound 0.53), frame 458, left toe, swinging, walk */
-    {"locomotion/cmu_09_02_run.bvh heightmap", DRAG_SWING},
-    /* 3.01 m/s (bound 0.53), frame 99, left toe, swinging, walk */
-    {"locomotion/cmu_09_02_run.bvh ridges", DRAG_SWING},
-    /* 3.42 m/s (bound 0.27), frame 405, right toe, swinging, walk */
-    {"built-in stairs", DRAG_SWING},
-    /* 5.85 m/s (bound 0.27), frame 79, right toe, swinging, walk */
-    {"built-in heightmap", DRAG_SWING},
-    /* 5.88 m/s (bound 0.27), frame 112, left toe, swinging, walk */
+    /* 0.53 m/s (bound 0.53), frame 4, right heel, swinging, start */
+    {"locomotion/cmu_02_03_run.bvh stairs", DRAG_START},
+    /* 0.53 m/s (bound 0.53), frame 4, right heel, swinging, start */
+    {"locomotion/cmu_02_03_run.bvh heightmap", DRAG_START},
+    /* 0.57 m/s (bound 0.53), frame 537, right heel, swinging, stop */
+    {"locomotion/cmu_02_03_run.bvh ridges", DRAG_STOP},
+    /* 0.20 m/s (bound 0.17), frame 662, right heel, swinging, stop */
+    {"built-in stairs", DRAG_STOP},
+    /* 0.96 m/s (bound 0.17), frame 596, right heel, swinging, stop */
+    {"built-in heightmap", DRAG_STOP},
+    /* 0.16 m/s (bound 0.12), frame 101, left heel, swinging, walk */
     {"built-in ridges", DRAG_SWING},
-    /* 3.61 m/s (bound 0.12), frame 111, right toe, swinging, walk */
-    {"cmu_02_02_walk 24 fps stairs from -5.3", DRAG_SWING},
-    /* 3.61 m/s (bound 0.09), frame 123, left toe, swinging, walk */
-    {"cmu_02_02_walk 24 fps stairs from -5.0", DRAG_SWING},
+    /* 0.59 m/s (bound 0.09), frame 2, left toe, swinging, start */
+    {"cmu_02_02_walk 24 fps stairs from -5.3", DRAG_START},
+    /* 0.59 m/s (bound 0.09), frame 2, left toe, swinging, start */
+    {"cmu_02_02_walk 24 fps stairs from -5.0", DRAG_START},
 };
 
 static const char *physics_drag_known(const char *label)
