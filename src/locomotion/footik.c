@@ -1271,15 +1271,17 @@ static float toe_floor_ahead(foot_frame *ff, int32_t s, ak_vec3 toe)
 }
 
 /* The source's own clearance of point p (0 heel, 1 toe) of foot s not planted: its animated
- * height over its lowest in the source's cycle (akf_foot_points.point_floor), at least 0; 0
- * where that is not known. The animated point is the pose's before the hips come down, so
- * hips lowered for the ground ahead bend the swinging leg rather than lower its foot. */
+ * height over its lowest in the source's cycle (akf_foot_points.point_floor), at least the
+ * caller's least (point_clear: the cycle frame's own, which a blend with the stand pose can
+ * carry lower) and 0; 0 where that is not known. The animated point is the pose's before the
+ * hips come down, so hips lowered for the ground ahead bend the swinging leg rather than lower
+ * its foot. */
 static float source_clearance(const ak_foot_ik_frame *fr, const foot_frame *ff, int32_t s, int p)
 {
     const akf_foot_points *pt = ff->pts;
     if (!pt || !pt->has_point_floor) return 0.0f;
     const float y = p ? ff->toe_a[s].y : ff->heel_a[s].y;
-    return akf_max(y - fr->floor_height - pt->point_floor[s][p], 0.0f);
+    return akf_max(y - fr->floor_height - pt->point_floor[s][p], pt->point_clear[s][p]);
 }
 
 /* clear_ground's toe: its floor (the ground under it and ahead of it, or `floor` stepping up;

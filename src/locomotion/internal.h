@@ -121,6 +121,9 @@ struct ak_walk_motion {
      * calibration) at its lowest over the cycle, above floor_y (metres): a swinging point's
      * clearance is its height above it (akf_foot_points.point_floor). */
     float point_floor[2][2];
+    /* Per cycle frame f, [4 f + 2 s + p]: foot s's point p over its point_floor (the clearance
+     * the cycle gives it there, at least 0). */
+    float *point_clear;
     ak_vec3 foot_up_local[2];
     ak_vec3 toe_local[2]; /* the floor point under the ball, ankle frame (has_toe) */
     int32_t has_toe[2];
@@ -187,6 +190,9 @@ typedef struct akf_foot_points {
      * each point at least its animated height above that over the ground under it, the
      * source's own clearance (clear_ground). */
     float point_floor[2][2];
+    /* and the least clearance each point keeps over the ground (the walker: the cycle frame's
+     * own, ak_walk_motion.point_clear, also while the stand pose blends in or out) */
+    float point_clear[2][2];
     int32_t has_point_floor;
 } akf_foot_points;
 /* The normal n tipped about the foot's side axis so the line from heel_q (height heel_y) to

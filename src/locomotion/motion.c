@@ -88,6 +88,7 @@ void ak_walk_motion_destroy(ak_walk_motion *m)
     ak_walk_segment_free(&m->segment[AK_SEGMENT_START]);
     ak_walk_segment_free(&m->segment[AK_SEGMENT_STOP]);
     free(m->stand_pose);
+    free(m->point_clear);
     free(m);
 }
 
@@ -224,6 +225,23 @@ static int32_t fail(ak_walk_motion *m, int32_t st)
     return st;
 }
 
+/* Each foot's heel [0] and toe [1] point height above the clip floor in `local` (FK into
+ * world), into h: the calibration's sole and toe contact points. */
+static void point_heights(const ak_walk_motion *m, const ak_xform *local, ak_xform *world,
+                          float h[2][2])
+{
+    ak_fk(m->skeleton, local, world);
+    for (int s = 0; s < 2; ++s) {
+        const ak_xform *x =
+            &world[m->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT]];
+        const ak_vec3 up = akq_rotate(x->rotation, m->foot_up_local[s]);
+        h[s][0] = x->translation.y - up.y * m->sole_height[s] - m->floor_y;
+        h[s][1] = m->has_toe[s]
+                      ? x->translation.y + akq_rotate(x->rotation, m->toe_local[s]).y - m->floor_y
+                      : h[s][0];
+    }
+}
+
 /* Each foot's heel and toe point at its lowest over the cycle, above the clip floor
  * (ak_walk_motion.point_floor). */
 static int32_t point_floors(ak_walk_motion *m, ak_error *err)
@@ -231,24 +249,27 @@ static int32_t point_floors(ak_walk_motion *m, ak_error *err)
     const int32_t J = m->skeleton->joint_count;
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 2);
     if (!local) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    ak_xform *world = local + J;
+    const int32_t n = m->clip->frame_count;
+    free(m->point_clear);
+    m->point_clear = (float *)malloc(sizeof(float) * 4 * (size_t)n);
+    if (!m->point_clear) {
+        free(local);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
     for (int s = 0; s < 2; ++s)
         m->point_floor[s][0] = m->point_floor[s][1] = INFINITY;
-    for (int32_t f = 0; f < m->clip->frame_count; ++f) {
+    for (int32_t f = 0; f < n; ++f) {
+        float h[2][2];
         ak_clip_frame(m->clip, m->skeleton, f, local);
-        ak_fk(m->skeleton, local, world);
-        for (int s = 0; s < 2; ++s) {
-            const ak_xform *x =
-                &world[m->humanoid.joint[s == 0 ? AK_HUM_LEFT_FOOT : AK_HUM_RIGHT_FOOT]];
-            const ak_vec3 up = akq_rotate(x->rotation, m->foot_up_local[s]);
-            const float heel = x->translation.y - up.y * m->sole_height[s];
-            const float toe = m->has_toe[s]
-                                  ? x->translation.y + akq_rotate(x->rotation, m->toe_local[s]).y
-                                  : heel;
-            m->point_floor[s][0] = fminf(m->point_floor[s][0], heel - m->floor_y);
-            m->point_floor[s][1] = fminf(m->point_floor[s][1], toe - m->floor_y);
-        }
+        point_heights(m, local, local + J, h);
+        for (int s = 0; s < 2; ++s)
+            for (int p = 0; p < 2; ++p) {
+                m->point_clear[4 * f + 2 * s + p] = h[s][p];
+                m->point_floor[s][p] = fminf(m->point_floor[s][p], h[s][p]);
+            }
     }
+    for (int32_t i = 0; i < 4 * n; ++i)
+        m->point_clear[i] -= m->point_floor[(i / 2) % 2][i % 2];
     free(local);
     return AK_OK;
 }

@@ -1645,6 +1645,29 @@ static float foothold_goal(ak_walker *w, int32_t s)
     return w->plan_goal[s];
 }
 
+/* The least clearance foot IK keeps each heel and toe of a foot not planted at over the ground
+ * (akf_foot_points.point_clear): the cycle frame playing's own (ak_walk_motion.point_clear). */
+static void feet_clearance(ak_walker *w)
+{
+    /* (each point of a swinging foot at least as high over its floor as the cycle frame
+     * playing lifts it, also while the stand pose blends in or out: a blend of the two
+     * poses' leg rotations carries the foot lower than either, and CMU 07_01's first step
+     * out of it held its heel at the ground, 26 mm below its lowest in the cycle, at up to
+     * 3.2 m/s. Not while standing before the start; in the settle, where the clip no longer
+     * plays and the settle pose carries the foot to its place (smoothstep: the distance
+     * left falls as the square of the time left), by the square root of the settle left,
+     * so the foot comes down as it gets there: held at its frame's lift to the end, CMU
+     * 16_11's dropped 12.7 cm in a frame, and falling with the settle left it slid 0.86
+     * m/s at the ground) */
+    const float moving = w->rate > 0.0f ? 1.0f : stopping(w) ? sqrtf(1.0f - w->idle_w) : 0.0f;
+    const float *clear = w->play == AK_WALKER_PLAY_LOOP && w->m->point_clear
+                             ? w->m->point_clear + 4 * w->frame_index
+                             : NULL;
+    for (int s = 0; s < 2 && w->feet.has_point_floor; ++s)
+        for (int p = 0; p < 2; ++p)
+            w->feet.point_clear[s][p] = clear ? clear[2 * s + p] * moving : 0.0f;
+}
+
 /* Without foot IK the feet stay as posed: ak_foot_ik_query_points' points for a state that
  * never ran (heel and toe shifted by the placement), except that a planted toe's ray goes
  * exactly under the toe instead of under the heel plus the heel-to-toe offset (the same point
@@ -1681,6 +1704,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     if (w->p.foot_ik) {
         akf_foot_ik_query(&w->fik, &w->fst, w->world, &w->feet);
         w->feet_set = 1;
+        feet_clearance(w);
     } else {
         anim_foot_points(w);
     }

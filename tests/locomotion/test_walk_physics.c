@@ -173,117 +173,72 @@ static const size_t k_hover_count = 0;
 
 /* Rows whose drag is out (walk_physics.h physics_drag: a heel or toe within 5 mm of its ground
  * at both ends of a frame moving faster than the source ever moves that point that low; every
- * other bound of theirs is asserted), each with its worst frame, point and phase. Traced on
- * examples (CLI walks, walk.csv), not per row:
- * - DRAG_SWING: a swinging heel or toe held on the ground while it swings on. A swinging foot
- *   keeps each point at least its clip's own clearance over the ground (its height above its
- *   lowest in the cycle: footik.c source_clearance), as room the swinging knee's limit may take
- *   back; on the stairs the hips lowered for the ground ahead leave the knee at its limit and the
- *   foot on the tread (CMU 02_02 on the stairs, frames 582-606: the right toe on the top tread
- *   for 0.6 m, up to 6.15 m/s, its heel 5-12 cm up). Before the clearance the foot was carried
- *   by its height above the clip's floor, the lowest point of either foot: CMU 07_01's right
- *   heel stands up to 12 mm below that floor and swings 3 mm below it, so on flat ground it was
- *   held at 0 mm at 4.6 m/s (frames 818-828; now 9 mm up there);
- * - DRAG_START: the first step from the stand pose, the swinging toe held on the ground while the
- *   foot speeds up (CMU 02_01 flat, frames 4-23, 0.3 -> 2.1 m/s; 1.73 m/s since the clearance);
- * - DRAG_STOP: the last step into the stand pose slides along the ground (CMU 02_01 flat, frames
- *   1270-1286, heel and toe 0.3-0.86 m/s);
- * - DRAG_PLANTED: worst on a point shown planted or standing (runs on the stairs and the
- *   heightmap, 0.49-1.06 m/s): not traced. */
+ * other bound of theirs is asserted), each with its worst frame, point and phase. A swinging foot
+ * keeps each heel and toe at least its clip's own clearance over the ground (footik.c
+ * source_clearance: its animated height over its lowest in the cycle, at least the cycle frame's
+ * own), as room the swinging knee's limit may take back. Before, it was carried by its height
+ * over the clip's floor, the lowest point of either foot: CMU 07_01's right heel stands up to
+ * 12 mm below that floor and swings 3 mm below it, so on flat ground it was held at 0 mm at
+ * 4.6 m/s (frames 818-828; now 9 mm up); and its first step out of the stand pose, which the
+ * blend of the two poses carried 26 mm below the heel's lowest in the cycle, was held at the
+ * ground at up to 3.2 m/s (frames 0-28). Traced on examples (CLI walks, walk.csv), not per row:
+ * - DRAG_SWING: a swinging heel or toe the knee's limit takes back to the ground: on the stairs
+ *   the hips lowered for the ground ahead leave the knee at its limit and the foot on the tread
+ *   (CMU 02_02 on the stairs, frames 582-606: the right toe on the top tread for 0.6 m, up to
+ *   6.15 m/s, its heel 5-12 cm up; the row's knee peak is the limit, 95.6 deg, and with the
+ *   clearance not given back to the limit it rose to 115.2, bound 100.6). The heightmap rows
+ *   are not traced, nor CMU 02_02's on the stairs at 24 fps (within before the cycle finder
+ *   searched it on the 1/120 s grid, 2.2-3.0 m/s since) and at 30 fps (0.30 -> 6.10 m/s);
+ * - DRAG_STOP: the last step into the stand pose moves along the ground (CMU 02_01 flat, frames
+ *   1270-1286, heel and toe 0.3-0.86 m/s before the clearance, now within). The built-in clip on
+ *   the stairs (CLI, -6,0 to 6,0, frame 662): its right foot leaves its tread for the last step
+ *   flat, heel and toe 3.6 and 2.7 mm up, already moving 0.40 m/s (the clip's worst that low
+ *   0.17); not traced further, nor the other rows;
+ * - DRAG_PLANTED: worst on a point shown planted (runs on the heightmap and the ridges, a 24 fps
+ *   walk on the stairs, 0.13-1.06 m/s): not traced. */
 #define DRAG_SWING   "a swinging foot held on the ground by the swinging knee's limit"
-#define DRAG_START   "the first step from the stand pose drags its toe"
 #define DRAG_STOP    "the last step into the stand pose slides along the ground"
-#define DRAG_PLANTED "a point shown planted or standing moves on the ground (not traced)"
+#define DRAG_PLANTED "a point shown planted moves on the ground (not traced)"
 
 static const drag_out k_drag_out[] = {
-    /* 1.85 m/s (bound 0.29), frame 21, right toe, swinging, start */
-    {"cmu_02_01_walk ridges", DRAG_START},
-    /* 0.49 m/s (bound 0.15), frame 120, right toe, planted, standing */
-    {"cmu_09_02_run 30 fps stairs", DRAG_PLANTED},
-    /* 0.30 m/s (bound 0.24), frame 266, left heel, swinging, stop */
-    {"cmu_02_02_walk 30 fps stairs", DRAG_STOP},
-    /* 3.21 m/s (bound 0.33), frame 6, left heel, swinging, start */
-    {"cmu_07_01_walk mirrored 30 fps stairs", DRAG_START},
-    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
-    {"cmu_07_01_walk stairs, CLI route", DRAG_START},
-    /* 0.59 m/s (bound 0.09), frame 2, left toe, swinging, start */
-    {"cmu_02_02_walk 24 fps stairs from -5.5", DRAG_START},
+    /* 0.54 m/s (bound 0.46), frame 1122, right heel, swinging, stop */
+    {"cmu_02_01_walk ridges", DRAG_STOP},
+    /* 6.10 m/s (bound 0.09), frame 604, right toe, swinging, walk */
+    {"cmu_02_02_walk 30 fps stairs", DRAG_SWING},
+    /* 0.41 m/s (bound 0.34), frame 316, left toe, planted, walk */
+    {"cmu_07_01_walk mirrored 30 fps stairs", DRAG_PLANTED},
     /* 1.02 m/s (bound 0.88), frame 337, left toe, planted, stop */
     {"cmu_09_01_run.bvh 120 fps stairs from -5.5", DRAG_STOP},
     /* 1.84 m/s (bound 0.88), frame 181, left toe, swinging, walk */
     {"cmu_09_01_run.bvh 120 fps stairs from -5.1", DRAG_SWING},
-    /* 0.49 m/s (bound 0.15), frame 120, right toe, planted, standing */
-    {"locomotion/cmu_09_02_run.bvh 30 fps stairs from -5.9", DRAG_PLANTED},
-    /* 0.62 m/s (bound 0.41), frame 497, right toe, swinging, stop */
-    {"cmu_09_01_run.bvh 120 fps stairs from -5.7", DRAG_STOP},
     /* 0.71 m/s (bound 0.29), frame 816, left heel, swinging, stop */
     {"locomotion/cmu_02_02_walk.bvh 120 fps hills from -5.7", DRAG_STOP},
-    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
-    {"cmu_07_01_walk.bvh 120 fps hills from -5.0", DRAG_START},
-    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
-    {"cmu_07_01_walk.bvh 120 fps heightmap from -5.4", DRAG_START},
-    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
-    {"cmu_07_01_walk.bvh 120 fps heightmap from -5.2", DRAG_START},
-    /* 0.59 m/s (bound 0.09), frame 2, left toe, swinging, start */
-    {"locomotion/cmu_02_02_walk.bvh 24 fps stairs from -5.7", DRAG_START},
-    /* 0.32 m/s (bound 0.24), frame 98, left heel, swinging, walk */
+    /* 0.81 m/s (bound 0.54), frame 844, right heel, swinging, stop */
+    {"cmu_07_01_walk.bvh 120 fps hills from -5.0", DRAG_STOP},
+    /* 0.40 m/s (bound 0.36), frame 453, right toe, planted, walk */
+    {"cmu_07_01_walk.bvh 120 fps heightmap from -5.2", DRAG_PLANTED},
+    /* 2.62 m/s (bound 0.31), frame 311, left toe, swinging, walk */
+    {"locomotion/cmu_02_02_walk.bvh 24 fps stairs from -5.7", DRAG_SWING},
+    /* 3.26 m/s (bound 0.25), frame 334, left heel, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh 30 fps heightmap from -4.9", DRAG_SWING},
-    /* 1.73 m/s (bound 0.29), frame 20, right toe, swinging, start */
-    {"cmu_02_01_walk.bvh 120 fps heightmap from -5.7", DRAG_START},
     /* 4.28 m/s (bound 0.36), frame 940, right toe, swinging, walk */
     {"cmu_07_01_walk.bvh 120 fps heightmap from -5.5", DRAG_SWING},
-    /* 4.84 m/s (bound 0.20), frame 212, left toe, swinging, walk */
-    {"cmu_02_01_walk.bvh 24 fps heightmap from -5.7", DRAG_SWING},
-    /* 1.73 m/s (bound 0.29), frame 20, right toe, swinging, start */
-    {"cmu_02_01_walk.bvh flat", DRAG_START},
-    /* 1.73 m/s (bound 0.29), frame 20, right toe, swinging, start */
-    {"cmu_02_01_walk.bvh hills", DRAG_START},
-    /* 1.73 m/s (bound 0.29), frame 20, right toe, swinging, start */
-    {"cmu_02_01_walk.bvh stairs", DRAG_START},
-    /* 1.73 m/s (bound 0.29), frame 20, right toe, swinging, start */
-    {"cmu_02_01_walk.bvh heightmap", DRAG_START},
-    /* 1.85 m/s (bound 0.29), frame 21, right toe, swinging, start */
-    {"cmu_02_01_walk.bvh ridges", DRAG_START},
-    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
-    {"cmu_07_01_walk.bvh flat", DRAG_START},
-    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
-    {"cmu_07_01_walk.bvh hills", DRAG_START},
-    /* 3.22 m/s (bound 0.54), frame 28, right heel, swinging, start */
-    {"cmu_07_01_walk.bvh stairs", DRAG_START},
+    /* 0.48 m/s (bound 0.46), frame 324, right heel, swinging, walk */
+    {"cmu_02_01_walk.bvh hills", DRAG_SWING},
+    /* 0.54 m/s (bound 0.46), frame 1122, right heel, swinging, stop */
+    {"cmu_02_01_walk.bvh ridges", DRAG_STOP},
     /* 4.02 m/s (bound 0.36), frame 942, right toe, swinging, walk */
     {"cmu_07_01_walk.bvh heightmap", DRAG_SWING},
-    /* 3.21 m/s (bound 0.54), frame 26, right heel, swinging, start */
-    {"cmu_07_01_walk.bvh ridges", DRAG_START},
-    /* 1.15 m/s (bound 0.92), frame 1529, right toe, swinging, stop */
-    {"cmu_16_11_walk_veer_left.bvh flat", DRAG_STOP},
-    /* 1.11 m/s (bound 0.92), frame 1529, right toe, swinging, stop */
-    {"cmu_16_11_walk_veer_left.bvh hills", DRAG_STOP},
     /* 5.85 m/s (bound 0.92), frame 919, right toe, swinging, walk */
     {"cmu_16_11_walk_veer_left.bvh stairs", DRAG_SWING},
-    /* 0.62 m/s (bound 0.41), frame 497, right toe, swinging, stop */
-    {"cmu_09_01_run.bvh flat", DRAG_STOP},
-    /* 0.63 m/s (bound 0.41), frame 497, right toe, swinging, stop */
-    {"cmu_09_01_run.bvh hills", DRAG_STOP},
-    /* 0.62 m/s (bound 0.41), frame 497, right toe, swinging, stop */
-    {"cmu_09_01_run.bvh stairs", DRAG_STOP},
     /* 1.06 m/s (bound 0.88), frame 428, left toe, planted, walk */
     {"cmu_09_01_run.bvh heightmap", DRAG_PLANTED},
-    /* 0.63 m/s (bound 0.41), frame 497, right toe, swinging, stop */
-    {"cmu_09_01_run.bvh ridges", DRAG_STOP},
-    /* 0.29 m/s (bound 0.29), frame 115, left heel, swinging, walk */
-    {"locomotion/cmu_02_02_walk.bvh hills", DRAG_SWING},
+    /* 0.99 m/s (bound 0.88), frame 64, left toe, planted, walk */
+    {"cmu_09_01_run.bvh ridges", DRAG_PLANTED},
     /* 6.15 m/s (bound 0.14), frame 604, right toe, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh stairs", DRAG_SWING},
     /* 1.41 m/s (bound 0.29), frame 457, left heel, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh heightmap", DRAG_SWING},
-    /* 0.53 m/s (bound 0.53), frame 4, right heel, swinging, start */
-    {"locomotion/cmu_02_03_run.bvh flat", DRAG_START},
-    /* 0.53 m/s (bound 0.53), frame 4, right heel, swinging, start */
-    {"locomotion/cmu_02_03_run.bvh hills", DRAG_START},
-    /* 0.53 m/s (bound 0.53), frame 4, right heel, swinging, start */
-    {"locomotion/cmu_02_03_run.bvh stairs", DRAG_START},
-    /* 0.53 m/s (bound 0.53), frame 4, right heel, swinging, start */
-    {"locomotion/cmu_02_03_run.bvh heightmap", DRAG_START},
     /* 0.57 m/s (bound 0.53), frame 537, right heel, swinging, stop */
     {"locomotion/cmu_02_03_run.bvh ridges", DRAG_STOP},
     /* 0.20 m/s (bound 0.17), frame 662, right heel, swinging, stop */
@@ -292,10 +247,12 @@ static const drag_out k_drag_out[] = {
     {"built-in heightmap", DRAG_STOP},
     /* 0.16 m/s (bound 0.12), frame 101, left heel, swinging, walk */
     {"built-in ridges", DRAG_SWING},
-    /* 0.59 m/s (bound 0.09), frame 2, left toe, swinging, start */
-    {"cmu_02_02_walk 24 fps stairs from -5.3", DRAG_START},
-    /* 0.59 m/s (bound 0.09), frame 2, left toe, swinging, start */
-    {"cmu_02_02_walk 24 fps stairs from -5.0", DRAG_START},
+    /* 2.80 m/s (bound 0.31), frame 430, left toe, swinging, walk */
+    {"cmu_02_02_walk 24 fps stairs from -5.5", DRAG_SWING},
+    /* 3.02 m/s (bound 0.31), frame 429, left toe, swinging, walk */
+    {"cmu_02_02_walk 24 fps stairs from -5.3", DRAG_SWING},
+    /* 2.22 m/s (bound 0.31), frame 313, left toe, swinging, walk */
+    {"cmu_02_02_walk 24 fps stairs from -5.0", DRAG_SWING},
 };
 
 static const char *physics_drag_known(const char *label)
