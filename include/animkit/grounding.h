@@ -103,7 +103,8 @@ typedef struct ak_foot_ik_state {
     float glide_last[2];       /* m: the glide's height last frame */
     int32_t glide_set[2];      /* 1 while glide_land and glide_last hold a swing's last frame */
     float swing_need[2];       /* m: the drop a swinging leg needed last frame to reach (-1 in
-                                  stance) */
+                                  stance); with planned hips, the drop a foot planted on its
+                                  toe alone needed (-1 otherwise) */
     float toe_roll[2];         /* radians the foot was turned heel-up about its toe beyond the
                                   animation so a stretched leg reaches (0 unless needed) */
     float stance_goal;         /* m: the animation's floor last frame in single support */

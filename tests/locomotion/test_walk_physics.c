@@ -282,21 +282,21 @@ static const drag_out k_toe_held_out[] = {
     {"cmu_09_01_run.bvh 120 fps stairs from -5.7", TOE_HELD_UP},
     /* 87.3 mm, frame 129, right toe */
     {"locomotion/cmu_09_02_run.bvh 120 fps stairs from -5.6", TOE_HELD_UP},
-    /* 53.5 mm, frame 815, right toe */
+    /* 53.4 mm, frame 815, right toe */
     {"locomotion/cmu_02_02_walk.bvh 120 fps hills from -5.7", TOE_HELD_UP},
-    /* 73.8 mm, frame 913, right toe */
+    /* 73.1 mm, frame 913, right toe */
     {"cmu_07_01_walk.bvh 120 fps hills from -5.0", TOE_HELD_UP},
     /* 124.7 mm, frame 130, right toe */
     {"cmu_09_01_run.bvh 120 fps stairs from -5.2", TOE_HELD_UP},
     /* 108.0 mm, frame 130, right toe */
     {"cmu_09_01_run.bvh 120 fps stairs from -4.7", TOE_HELD_UP},
-    /* 81.8 mm, frame 925, right toe */
+    /* 77.0 mm, frame 925, right toe */
     {"cmu_02_02_walk 24 fps stairs from -5.5", TOE_HELD_UP},
-    /* 83.3 mm, frame 925, right toe */
+    /* 79.6 mm, frame 925, right toe */
     {"cmu_02_02_walk 24 fps stairs from -5.3", TOE_HELD_UP},
-    /* 92.7 mm, frame 456, right toe */
+    /* 91.3 mm, frame 456, right toe */
     {"cmu_02_02_walk 24 fps stairs from -5.0", TOE_HELD_UP},
-    /* 78.0 mm, frame 925, right toe */
+    /* 75.4 mm, frame 925, right toe */
     {"locomotion/cmu_02_02_walk.bvh 24 fps stairs from -5.7", TOE_HELD_UP},
     /* 98.3 mm, frame 173, left toe (CLI: frames 168-176, the toe 0.30 -> 0.48 m in place while
      * the right foot is in flight) */

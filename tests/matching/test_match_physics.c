@@ -339,16 +339,13 @@ static const char *physics_drag_known(const char *label)
  * is not planted is released and its ankle raised straight up by what the leg lacks (footik.c
  * last_resort_drop; the matcher keeps its stance, push_off), its toe held where it stood while
  * the frame still stands on it: the library from (-5.9,0), frames 232-241, the left toe 0.60 ->
- * 0.77 m over its tread while the right foot, down on the next tread, waits to plant; subject 2,
- * frames 281-292, the right toe 6.2 cm up while the left foot swings. */
+ * 0.77 m over its tread while the right foot, down on the next tread, waits to plant. (CMU
+ * subjects 2 and 7 up the stairs, 61.9 and 70.5 mm while the other foot swung: the hips lagged
+ * a need that grows, now fed forward, footik.c plan_hip_drop.) */
 #define TOE_HELD_UP "a push-off toe out of reach, the other foot not planted: lifted straight up"
 
 static const drag_out k_toe_held_out[] = {
-    /* 61.9 mm, frame 291, right toe */
-    {"match subject 2 stairs", TOE_HELD_UP},
-    /* 70.5 mm, frame 269, right toe */
-    {"match subject 7 stairs", TOE_HELD_UP},
-    /* 97.4 mm, frame 158, right toe */
+    /* 91.8 mm, frame 157, right toe */
     {"match library stairs", TOE_HELD_UP},
     /* 170.4 mm, frame 241, left toe */
     {"match library, stairs from (-5.9,0)", TOE_HELD_UP},
