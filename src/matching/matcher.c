@@ -182,6 +182,9 @@ struct ak_matcher {
      * (offset_clear): 1 from the jump until the foot's stance ends, 2 from then until it lands
      * (0: no lift; gone once its offset is) */
     int32_t jump_lifts[2];
+    /* radians: each leg's knee flexion as last shown and the frame before (offset_clear; booked
+     * from the first frame on, book_knees) */
+    float knee_flex[2], knee_flex_was[2];
 };
 
 enum { AK_SPARE_NONE, AK_SPARE_DEST, AK_SPARE_AHEAD };
@@ -994,27 +997,72 @@ static float leg_low(ak_matcher *m, int s, const ak_xform *pose)
                                   : heel;
 }
 
-/* m: how high foot s must keep its heel and toe over the ground (0: no such lift) after a jump
- * with no continuation to weigh (jump_lifts: the piece ends, or the start leaves the stand
- * frame), from its frame's lift-off until it lands, while the jump's offset holds it lower than
- * the frame has it: the frame's own clearance (its lowest point over the floor). Such a jump
- * otherwise carried the foot along at the ground's height: the offset held it down where the
- * frame has it up, and foot IK kept it on the ground. CMU 09_01 alone on flat: its piece ends at
- * frame 118 and the jump to database frame 12 (the right foot late in its swing) slid the
- * planted right toe 0.69 m in 8 frames, up to 8.5 m/s; subject 9 at the start and in a run's
- * flight, 3.1-5.3 m/s. The offset still moves the foot across; the grounding lifts it
- * (ak_foot_ik_solve_lifted) as a swing. Other jumps leave their offset as it is (a lift after
- * each raised knees out of their bound on the stairs). */
+/* Whether the stop (check_arrival's: the target within the arrival radius, or the coast's rest
+ * within half of it) comes within `t` seconds at the present velocity. */
+static int stop_within(const ak_matcher *m, float t)
+{
+    const ak_vec3 v = akv_add(anim_velocity(m, NULL), m->vel_x);
+    if (target_distance(m) - sqrtf(v.x * v.x + v.z * v.z) * t <= m->p.arrival_radius) return 1;
+    const float coast = 2.0f / aks_spring_omega(0.5f * m->p.stop_time) + t;
+    const float sx = m->pos.x + v.x * coast - m->p.target.x;
+    const float sz = m->pos.z + v.z * coast - m->p.target.z;
+    return sqrtf(sx * sx + sz * sz) <= 0.5f * m->p.arrival_radius;
+}
+
+/* m: how high foot s must keep its heel and toe over the ground under them (0: no such lift)
+ * while a jump's offset holds it lower than its frame has it, from its frame's lift-off until
+ * it lands. The offset otherwise carried a foot the frame swings along at the ground's height
+ * (foot IK kept it on the ground and it slid: test_match_physics' drag). After a jump with no
+ * continuation to weigh (jump_lifts: the piece ends, or the start leaves the stand frame) the
+ * lift is the frame's own clearance (its lowest point over the floor): CMU 09_01 alone on flat,
+ * its piece ending at frame 118, the jump to database frame 12 slid the right toe 0.69 m in 8
+ * frames, up to 8.5 m/s. After every other jump it is what the offset takes off that clearance,
+ * at most the clearance: CMU subject 2 on flat, frame 511, the right toe 8.06 -> 0.39 m/s; the
+ * library on flat 6.13 -> 0.31. The offset still moves the foot across; the grounding lifts it
+ * (ak_foot_ik_solve_lifted) as a swing. After such a jump no lift is taken
+ * - by a leg whose swinging knee would bend past the database's own peak next frame at the rate
+ *   it bent over the last: over a riser's edge the ground holds the foot, and the lift carried
+ *   over from the frames before bent the knee on (CMU 02_01 at 30 fps up the stairs from
+ *   (-4.7,0), frame 178: 99.6 -> 102.2 deg, bound 100); against the grounding's knee limit
+ *   (max_knee_flex, 20 degrees over that peak) the lift still raised held-out walks' knees
+ *   (CMU 02_02 at 24 fps on a heightmap 89.0 -> 98.1 deg);
+ * - where the stop comes before the lift could rise and come back down (2 own /
+ *   swing_height_rate at the present velocity, check_arrival's test): the stand frame has the
+ *   foot down and the stop planted it still moving (02_01 at 30 fps from (-6,0): a jump two
+ *   frames before the stop lifted the right foot 77 mm; it landed at 0.79 m/s, skate worst
+ *   122.6 -> 796 mm/s, bound 238.1, and both feet were up for a frame). */
 static float offset_clear(ak_matcher *m, int s)
 {
     if (m->jump_lifts[s] &&
         (m->standing || !leg_offset(m, s) || (m->jump_lifts[s] == 2 && m->stance[s])))
         m->jump_lifts[s] = 0;
     if (m->jump_lifts[s] && !m->stance[s]) m->jump_lifts[s] = 2; /* lifted off (or swinging) */
-    if (!m->jump_lifts[s] || m->stance[s] || m->db->contact[2 * m->frame + s]) return 0.0f;
+    if (m->standing || m->stance[s] || m->db->contact[2 * m->frame + s] || !leg_offset(m, s))
+        return 0.0f;
+    if (!m->jump_lifts[s] && m->initialized &&
+        2.0f * m->knee_flex[s] - m->knee_flex_was[s] > m->db->knee_peak)
+        return 0.0f;
     own_leg_pose(m, s);
     const float own = leg_low(m, s, m->own_local), shown = leg_low(m, s, m->anim);
-    return shown < own ? akf_max(own, 0.0f) : 0.0f;
+    if (!(shown < own) || !(own > 0.0f)) return 0.0f;
+    if (!m->jump_lifts[s] && stop_within(m, 2.0f * own / m->fik.swing_height_rate)) return 0.0f;
+    return m->jump_lifts[s] ? own : akf_min(own, own - shown);
+}
+
+/* Each leg's knee flexion in the pose just shown (m->world), booked for offset_clear. */
+static void book_knees(ak_matcher *m)
+{
+    for (int s = 0; s < 2; ++s) {
+        const ak_foot_ik_leg *leg = &m->fik.legs[s];
+        if (leg->upper < 0 || leg->lower < 0 || leg->foot < 0) continue;
+        const ak_vec3 knee = m->world[leg->lower].translation;
+        const ak_vec3 u = akv_sub(m->world[leg->upper].translation, knee);
+        const ak_vec3 v = akv_sub(m->world[leg->foot].translation, knee);
+        const float c = akv_dot(u, v) / akf_max(akv_len(u) * akv_len(v), 1e-12f);
+        const float flex = AK_PI - acosf(akf_max(-1.0f, akf_min(1.0f, c)));
+        m->knee_flex_was[s] = m->initialized ? m->knee_flex[s] : flex;
+        m->knee_flex[s] = flex;
+    }
 }
 
 /* How far the shown foot s is from the playing frame's own (the transition offsets it
@@ -2714,6 +2762,7 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
     }
     const int32_t st = floor_and_ik(m, h, err);
     if (st != AK_OK) return st;
+    book_knees(m);
     for (int s = 0; s < 2; ++s) {
         m->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
         m->toe_ground[s] = hits[3 + s].hit ? hits[3 + s].height : NAN;
