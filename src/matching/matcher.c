@@ -763,17 +763,22 @@ static void maybe_search(ak_matcher *m, float dt)
     transition(m, r.frame, 0);
 }
 
+/* Whether the stop comes within `t` seconds at the present velocity: the target within the
+ * arrival radius, or the coast's rest (the integral of its decay on) within half of it. */
+static int stop_within(const ak_matcher *m, float t)
+{
+    const ak_vec3 v = akv_add(anim_velocity(m, NULL), m->vel_x);
+    if (target_distance(m) - sqrtf(v.x * v.x + v.z * v.z) * t <= m->p.arrival_radius) return 1;
+    const float coast = 2.0f / aks_spring_omega(0.5f * m->p.stop_time) + t;
+    const float sx = m->pos.x + v.x * coast - m->p.target.x;
+    const float sz = m->pos.z + v.z * coast - m->p.target.z;
+    return sqrtf(sx * sx + sz * sz) <= 0.5f * m->p.arrival_radius;
+}
+
 /* Stops when the coasting root would come to rest near the target, or inside the radius. */
 static void check_arrival(ak_matcher *m)
 {
-    if (m->arrived) return;
-    const ak_vec3 v = akv_add(anim_velocity(m, NULL), m->vel_x);
-    const float coast = 2.0f / aks_spring_omega(0.5f * m->p.stop_time); /* integral of the decay */
-    const float sx = m->pos.x + v.x * coast - m->p.target.x;
-    const float sz = m->pos.z + v.z * coast - m->p.target.z;
-    if (target_distance(m) <= m->p.arrival_radius ||
-        sqrtf(sx * sx + sz * sz) <= 0.5f * m->p.arrival_radius)
-        m->arrived = 1;
+    if (!m->arrived && stop_within(m, 0.0f)) m->arrived = 1;
 }
 
 /* Playback-rate warping: the rate follows (time constant 0.2 s) the wanted speed over the
@@ -995,18 +1000,6 @@ static float leg_low(ak_matcher *m, int s, const ak_xform *pose)
     const float heel = chain_sole(m, s, pose).y;
     return m->fik.legs[s].has_toe ? akf_min(heel, ak_foot_ik_toe(&m->fik, m->own_world, s).y)
                                   : heel;
-}
-
-/* Whether the stop (check_arrival's: the target within the arrival radius, or the coast's rest
- * within half of it) comes within `t` seconds at the present velocity. */
-static int stop_within(const ak_matcher *m, float t)
-{
-    const ak_vec3 v = akv_add(anim_velocity(m, NULL), m->vel_x);
-    if (target_distance(m) - sqrtf(v.x * v.x + v.z * v.z) * t <= m->p.arrival_radius) return 1;
-    const float coast = 2.0f / aks_spring_omega(0.5f * m->p.stop_time) + t;
-    const float sx = m->pos.x + v.x * coast - m->p.target.x;
-    const float sz = m->pos.z + v.z * coast - m->p.target.z;
-    return sqrtf(sx * sx + sz * sz) <= 0.5f * m->p.arrival_radius;
 }
 
 /* m: how high foot s must keep its heel and toe over the ground under them (0: no such lift)
