@@ -121,10 +121,28 @@ static void assert_same_walk(const variant_walk *v, const variant_walk *o, const
  * off the hips' yaw within a stride: on every row the turn term moves most. The runs' hips turn
  * faster than 1/30 s resolves: the grid's root heading is up to 0.050 rad off the capture's
  * (09_01 frame 93, 09_02 frame 59; 0.032 rad at 09_01's frame 78, the middle of 34:123), which no
- * interpolation of the 30 fps samples gives back. */
+ * interpolation of the 30 fps samples gives back (slerp's chord 0.0020-0.0096 rad rms over the
+ * eight captures, Catmull-Rom on the samples the same). The originals' own cuts are near ties
+ * that single-frame yaw decides: the best cut of another length costs 1.9 % more on 07_04
+ * (27:205), 3.5 % on 02_01 (176:307, 0.001117), 11-21 % on 07_01, 09_01 and 09_02, while the
+ * samples move a cut's cost by up to 77 % (09_01's 28:119); the yaw averaged over +-1/60 s
+ * already moves 02_01's original cut (to 173:311). Tried (issue 22, the eight captures at 120,
+ * 30 and 24 fps): the turn from the root's travel over a cycle or half a cycle centred on each
+ * end, the yaw averaged over a cycle, half a cycle or +-1/60..1/15 s, the seam's velocities over
+ * 1/30 s: each moves 4-8 of the originals' cuts and leaves 7-13 of the 16 copies over 1 % off
+ * their original's cycle or stride (8 now). The root heading at the cut (the seam's turn and
+ * the drift taken off) is not it: the travel's direction over a cycle centred on each end
+ * instead walks 02_01, 09_01 and 09_02 at 30 fps as before (arrival, foot, hips and knee
+ * figures the same, worst skate within 0.02 mm/s). */
 static const char *const k_own_cycle_out[] = {
     /* 1.1333/1.1083 s +2.3 %, 1.354/1.325 m, 4.742/5.208 s; 175:308 0.001079 / 0.001346 (turn
-     * 0.0087 / 0.0151 rad), 174:310 0.001556 / 0.001074 (turn 0.0100 / 0.0033) */
+     * 0.0087 / 0.0151 rad), 174:310 0.001556 / 0.001074 (turn 0.0100 / 0.0033). The arrival is
+     * the longer cycle's: walking from (-6,0) to (6,0) both plan their stop at loop cycle 8.04
+     * (just past a stop frame), the copy 8 x 0.025 s = 0.20 s later and 0.23 m nearer (1.165
+     * against 1.394 m: 8 x its 0.029 m longer stride), which the stop's scale takes up (0.864
+     * against 1.056): 10.967 against 10.750 s. Here (5.0 m) the copy commits one step earlier
+     * (at loop cycle 2.55 against 3.05: 1.620 m at scale 1.201 against 1.046 m at 0.792), the
+     * stretched stop's hip drop 0.058 against 0.008 m. */
     "cmu_02_01_walk.bvh",
     /* 0.7417/0.7583 s -2.2 %, 2.676/2.741 m, 2.250/2.292 s; 28:119 0.001726 / 0.003051 (turn
      * 0.0054 / 0.0348 rad), 34:123 0.004458 / 0.001863 (turn 0.0711 / 0.0166) */
