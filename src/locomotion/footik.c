@@ -319,6 +319,8 @@ typedef struct foot_frame {
     int planted[2];      /* the foot was planted last frame, its lock full */
     float toe_need_rate; /* m/s: how fast the drop a foot planted on its toe alone needs grows,
                             while it sets the hips' drop (plan_hip_drop); fed to pelvis_drop */
+    int toe_keep;        /* that toe stands no lower than the other foot will land: the hips
+                            may come down for it at up to the landing cap (plan_hip_drop) */
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -1054,7 +1056,15 @@ static void follow_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
  * drop, the rate it grows at (toe_need_rate) is fed forward, so the hips follow the ramp instead
  * of lagging behind it and leaving the toe out of reach, which last_resort_drop then lifts
  * straight up in place while the pose source still stands on it (the matcher's CMU subjects 2
- * and 7 up the stairs, 61.9 and 70.5 mm). */
+ * and 7 up the stairs, 61.9 and 70.5 mm). Where the other foot will land no higher than that
+ * toe stands (toe_keep), nothing asks the body to rise, and the hips may come down to the toe
+ * as fast as a landing brings them (pelvis_drop): at hip_accel_down alone a growing need
+ * (0.5-1 m/s as the body goes on over a toe planted short) outran them by 5-9 cm, the toe
+ * lifted straight up while the source still stood on it (CMU 02_02 at 24 fps off the CLI's
+ * stairs, 07_01 and 02_02 stopping down the hills). Stepping up (the other foot lands on a
+ * higher tread) the body must rise onto it and the toe lifts early: pulled down for the
+ * trailing toe, the matcher's library walk up the stairs had to climb back at hip_accel_up and
+ * bent a knee to 145.3 deg (bound 138.8). */
 static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, foot_frame *ff)
 {
     float want = 0.0f, rise = -p->max_hip_rise, rate[2] = {0.0f, 0.0f};
@@ -1076,9 +1086,15 @@ static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, foot
         rise = akf_max(rise, -ff->rise_room[s]);
     }
     ff->toe_need_rate = 0.0f;
+    ff->toe_keep = 0;
     for (int s = 0; s < 2; ++s)
-        if (rate[s] > 0.0f && ff->reach_drop[s] >= want && want < p->max_hip_drop)
+        if (rate[s] > 0.0f && ff->reach_drop[s] >= want && want < p->max_hip_drop) {
             ff->toe_need_rate = akf_max(ff->toe_need_rate, rate[s]);
+            /* (the other foot lands no higher than this toe stands, within 1 cm) */
+            if (ff->has_foothold[s] && ff->has_foothold[1 - s] &&
+                ff->foothold[1 - s] <= ff->foothold[s] + 0.01f)
+                ff->toe_keep = 1;
+        }
     want = akf_max(want, rise);
     st->hip_drop = akf_min(want, p->max_hip_drop);
 }
@@ -1151,6 +1167,13 @@ static float pelvis_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st,
      * hip_accel_down (0.23 g) while the run as played (its rate rising) fell at 1.09 g:
      * -1.27 g against -1.25. */
     float down = landing_accel(p, st, fr, ff, goal);
+    /* A toe kept within reach while the other foot is not planted (plan_hip_drop's toe_keep)
+     * may bring them down as a landing does, within the landing cap (a body falls no faster
+     * than gravity, and the hips as a whole stay within hip_accel_total_down). Not while the
+     * pose source stands (the matcher's stop: its stand frame's hips; a waiting toe steps
+     * instead): pulled down to it, a run's stop folded a knee to 157 deg (CMU 09_01 at 50 fps
+     * on the stairs). */
+    if (ff->toe_keep && !ff->standing) down = akf_max(down, landing_cap(p, fr));
     if (p->hip_accel_total_down > 0.0f && isfinite(fr->anim_hip_accel))
         down = akf_min(down, akf_max(p->hip_accel_total_down + fr->anim_hip_accel, 0.0f));
     /* A rising floor's rate is fed forward: the hips follow the character's smoothed ground up

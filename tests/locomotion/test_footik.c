@@ -1,5 +1,6 @@
 /* Foot IK on its own (ak_foot_ik_*), on animkit's built-in biped standing still: flat ground
- * raised and lowered, a step, a slope, ground out of reach, and a weight of 0. The ground hits
+ * raised and lowered, a step, a slope, ground out of reach, and a weight of 0; and moving on
+ * over a push-off toe with the planned hips. The ground hits
  * are made here from known planes, asked where ak_foot_ik_query_points says; every bound
  * comes from that geometry (a plane's height and normal, the bones' lengths), not from what
  * the code produced. The file's params (ak_foot_ik_params, ak_reach_params) are checked field by
@@ -661,6 +662,82 @@ static void floor_follows_the_footholds_at_any_frame_rate(void **state)
     assert_float_equal(v, 0.0f, 0.0f);
 }
 
+/* A push-off toe the body goes on over (issue 21): the right foot planted on its toe alone, the
+ * left swinging (its landing half a second away), the character moving on at 1.5 m/s with the
+ * planned hips (the source's envelope +-1 g, ak_foot_ik_plan_accel). Once the hips pass 0.36 m
+ * beyond the toe its leg's need grows at up to 1 m/s. Returns the toe's highest point over its
+ * ground over 0.5 s; *fall: the hips' fastest downward acceleration (m/s^2, the second
+ * difference of the pelvis height); the left foot lands `land_rise` above the toe's ground. */
+static float push_off_toe_over(float land_rise, float *fall)
+{
+    ak_foot_ik_params fp = R.fp;
+    ak_foot_ik_plan_accel(&fp, -1.0f, 1.0f);
+    ak_foot_ik_state st;
+    ak_foot_ik_state_reset(&st);
+    ak_error err;
+    const plane level = flat(R.floor);
+    const float v = 1.5f, dt = 1.0f / 120.0f;
+    float top = 0.0f, y[3] = {0.0f, 0.0f, 0.0f};
+    *fall = 0.0f;
+    for (int f = 0; f < 60; ++f) {
+        const float z = v * dt * (float)f;
+        memcpy(R.local, R.local0, (size_t)R.J * sizeof(ak_xform));
+        memcpy(R.world, R.world0, (size_t)R.J * sizeof(ak_xform));
+        R.local[0].translation.z += z;
+        for (int32_t j = 0; j < R.J; ++j)
+            R.world[j].translation.z += z;
+        ak_vec3 hq[2], tq[2];
+        ak_foot_ik_query_points(&fp, &st, R.world, hq, tq);
+        ak_foot_ik_frame fr;
+        memset(&fr, 0, sizeof fr);
+        fr.dt = f ? dt : 0.0f;
+        fr.character = ak_xform_identity();
+        fr.character.translation.z = z;
+        fr.floor_height = R.floor;
+        for (int s = 0; s < 2; ++s) {
+            fr.ground[s] = hit_at(&level, hq[s]);
+            fr.ground_toe[s] = hit_at(&level, tq[s]);
+        }
+        fr.stance[1] = 1;
+        fr.contact[1] = AK_CONTACT_TOE;
+        fr.ground_land[0] = fr.ground[0];
+        fr.ground_land[0].height += land_rise;
+        fr.swing_phase[0] = 0.1f + 0.4f * (float)f / 60.0f;
+        assert_int_equal(ak_foot_ik_run(&fp, &st, &fr, R.local, R.world, &err), AK_OK);
+        top = fmaxf(top, st.toe[1].y - R.floor);
+        y[0] = y[1];
+        y[1] = y[2];
+        y[2] = st.pelvis;
+        if (f >= 3) *fall = fmaxf(*fall, -(y[2] - 2.0f * y[1] + y[0]) / (dt * dt));
+    }
+    return top;
+}
+
+/* Where the other foot will land no higher than the toe stands, the hips come down for the toe
+ * as fast as a landing may bring them, at most 1 g (a body falls no faster than gravity): the
+ * toe stays within the 5 cm a toe the source stands on may be held up (walk_physics.h) and comes
+ * back toward its ground as the hips catch up (before: lifted straight up in place, the hips at
+ * hip_accel_down). Where it lands a riser higher (0.15 m) the body must rise onto it: the hips
+ * are pulled down for the toe at no more than hip_accel_down, and the toe lifts early. */
+static void push_off_toe_kept_within_reach(void **state)
+{
+    (void)state;
+    ak_foot_ik_params fp = R.fp;
+    ak_foot_ik_plan_accel(&fp, -1.0f, 1.0f);
+    float fall_level, fall_up;
+    const float level = push_off_toe_over(0.0f, &fall_level);
+    const float up = push_off_toe_over(0.15f, &fall_up);
+    printf("  push-off toe, landing level: toe up %.1f mm, hips down at %.2f g; landing a riser "
+           "up: toe up %.1f mm, hips down at %.2f g (hip_accel_down %.2f g)\n",
+           (double)(level / MM), (double)(fall_level / 9.81f), (double)(up / MM),
+           (double)(fall_up / 9.81f), (double)(fp.hip_accel_down / 9.81f));
+    assert_true(level <= 0.05f);
+    assert_true(fall_level <= 9.81f * 1.001f);
+    assert_true(fall_level > fp.hip_accel_down * 1.5f);
+    assert_true(fall_up <= fp.hip_accel_down * 1.001f);
+    assert_true(up > 0.05f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -676,6 +753,7 @@ int main(void)
         cmocka_unit_test(a_new_lock_of_the_other_point_starts_where_it_is_shown),
         cmocka_unit_test(foot_across_a_stair_edge_stays_on_its_tread),
         cmocka_unit_test(floor_follows_the_footholds_at_any_frame_rate),
+        cmocka_unit_test(push_off_toe_kept_within_reach),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
