@@ -10,6 +10,22 @@ AK_EXTERN_C_BEGIN
  * it) is on the ground, and its horizontal speed counts as skate. */
 #define AK_WALK_SKATE_HEIGHT 0.01f
 
+/* m: a heel or toe this close above the ground under it (or below it) at both ends of a frame
+ * is on the ground for the drag measure: issue 21's depth bound, 5 mm. */
+#define AK_WALK_DRAG_HEIGHT 0.005f
+
+/* m/s: the least a point's drag bound is (issue 21's planted 1 cm/s), where the source never
+ * moves that point that low (the built-in clip's planted points move 0). */
+#define AK_WALK_DRAG_FLOOR 0.01f
+
+/* What the walker was doing at a frame, from its state: walking (the start and the walk),
+ * stopping (arrived, not yet at rest) or standing (stopped). */
+typedef enum ak_walk_part {
+    AK_WALK_PART_WALKING = 0,
+    AK_WALK_PART_STOPPING = 1,
+    AK_WALK_PART_STANDING = 2
+} ak_walk_part;
+
 /* Accumulates the walk's quality measures frame by frame from the walker's state. The contact
  * errors count a point while it is down: the heel (sole point) while the foot's contact has the
  * heel bit (or is a plain stance), the toe while it has the toe bit. Skate counts what the
@@ -51,6 +67,20 @@ typedef struct ak_walk_metrics {
     float hip_accel_max_g; /* in g (9.81 m/s^2): lowest and highest over the walk */
     float knee_peak;       /* radians: peak knee flexion (pi - the hip-knee-ankle angle),
                               either leg; needs ak_walk_metrics_set_legs */
+    /* Drag, over every frame, any phase: each heel (sole point) and toe, [side][0 heel, 1 toe],
+     * within AK_WALK_DRAG_HEIGHT of the ground under it (or below it) at both ends of a frame,
+     * held or not, whatever the source has it doing: its fastest horizontal speed over such a
+     * frame (m/s). A point dragged faster than its source ever moves it that low (a swinging
+     * foot held down along a tread) is drag no other measure sees: the source has that foot up
+     * (no skate) and it is not below the ground. A source's figures (ak_walk_metrics_source,
+     * ak_motion_db_source_metrics) hold its own fastest per point instead, over a frame that
+     * starts or ends within AK_WALK_DRAG_HEIGHT of that point's floor (its lowest over the run:
+     * a touchdown's last frame and a lift-off's first count, so a walk's touchdown a frame off
+     * the source's is not out); ak_walk_metrics_drag_worst sets the two side by side. */
+    float drag[2][2];
+    int32_t drag_frame[2][2];  /* frame of it (-1: none) */
+    int32_t drag_stance[2][2]; /* 1 when that foot was planted at the frame's end */
+    int32_t drag_part[2][2];   /* ak_walk_part at that frame */
     /* running sums */
     double skate_sum;
     int32_t skate_n;
@@ -62,6 +92,7 @@ typedef struct ak_walk_metrics {
     ak_vec3 prev_toe[2];
     int32_t prev_down[2]; /* the source's bits of the points on the ground the frame before */
     int32_t prev_stance[2];
+    float prev_drag_height[2][2]; /* each point above its ground last frame (NaN: none) */
     ak_vec3 prev_hips, prev_hips2;
     int32_t has_prev;
     int32_t legs_set, upper[2], lower[2], foot[2];
@@ -81,7 +112,10 @@ AK_API void ak_walk_metrics_set_legs(ak_walk_metrics *m, const int32_t upper[2],
 /* The source's own figures: hip_accel_min_g / hip_accel_max_g and knee_peak over two
  * loops of the walk motion's cycle clip (so the seam counts), the same 33 ms average, and
  * skate / max_skate over one loop on the cycle's floor, measured as ak_walk_metrics_add
- * measures the walk's (the cycle's contacts). The other fields stay 0. Allocates a pose buffer
+ * measures the walk's (the cycle's contacts), and drag, each heel's and toe's fastest over one
+ * loop within AK_WALK_DRAG_HEIGHT of its floor at either end of a frame (the heel and toe by
+ * the motion's calibration, the walker's sole and toe points; travel included). The other
+ * fields stay 0 (drag_frame -1). Allocates a pose buffer
  * (load-time use); AK_ERR_INVALID_ARG on NULL. */
 AK_API int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *out,
                                       ak_error *err);
@@ -94,6 +128,25 @@ AK_API int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metr
 AK_API void ak_walk_metrics_shift_origin(ak_walk_metrics *m, float dx, float dz);
 AK_API void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *state,
                                 const ak_xform *world, int32_t hips, float dt);
+
+/* The point whose drag is farthest over its bound, or the worst against its bound when none is
+ * over (the left heel when nothing was measured). */
+typedef struct ak_walk_drag {
+    float speed;    /* m/s: that point's drag (ak_walk_metrics.drag) */
+    float bound;    /* m/s: the source's fastest for that point that low, at least
+                       AK_WALK_DRAG_FLOOR */
+    int32_t frame;  /* -1: none measured */
+    int32_t side;   /* 0 left, 1 right */
+    int32_t point;  /* 0 heel (sole point), 1 toe */
+    int32_t stance; /* 1 when that foot was planted */
+    int32_t part;   /* ak_walk_part */
+} ak_walk_drag;
+
+/* walk's drag against source's (NULL: every bound AK_WALK_DRAG_FLOOR) into *out: the point with
+ * the largest ratio of its drag to its bound, max(source's drag of that point,
+ * AK_WALK_DRAG_FLOOR). AK_ERR_INVALID_ARG on NULL walk or out. */
+AK_API int32_t ak_walk_metrics_drag_worst(const ak_walk_metrics *walk,
+                                          const ak_walk_metrics *source, ak_walk_drag *out);
 
 AK_EXTERN_C_END
 

@@ -358,14 +358,22 @@ int32_t ak_clip_last_moving(const ak_clip *c, int32_t first, int32_t end);
  * (dt 0: a new sequence starts here), the knee flexion of the legs set. */
 void ak_walk_metrics_add_body(ak_walk_metrics *m, const ak_xform *world, int32_t hips, float dt);
 
-/* The source's skate over one run of `frames` frames dt apart: pts holds each frame's heel
- * (sole point) and toe of both feet, [frame][foot][heel, toe], travel included, bits its
- * contact flags [frame][foot]. Every pair of consecutive frames whose contacts both have a
- * point's bit (AK_CONTACT_HEEL: the heel, AK_CONTACT_TOE: the toe) while that point is within
+/* Each heel's and toe's floor over one run of `frames` frames of pts ([frame][foot][heel, toe],
+ * as ak_walk_metrics_source_points reads them): its lowest height over the run, into
+ * floor[foot * 2 + point] (INFINITY with no frame). The source's drag and the physics tables'
+ * landing bound (tests/locomotion/walk_physics.h source_ground_move) measure from it. */
+void ak_walk_points_floor(const ak_vec3 *pts, int32_t frames, float floor[4]);
+
+/* The source's skate and drag over one run of `frames` frames dt apart: pts holds each frame's
+ * heel (sole point) and toe of both feet, [frame][foot][heel, toe], travel included, bits its
+ * contact flags [frame][foot]. Skate: every pair of consecutive frames whose contacts both have
+ * a point's bit (AK_CONTACT_HEEL: the heel, AK_CONTACT_TOE: the toe) while that point is within
  * AK_WALK_SKATE_HEIGHT of floor_y (or below) in both adds the point's horizontal speed between
- * them to m's skate and max_skate, as ak_walk_metrics_add counts the walk's. */
-void ak_walk_metrics_source_skate(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
-                                  int32_t frames, float floor_y, float dt);
+ * them to m's skate and max_skate, as ak_walk_metrics_add counts the walk's. Drag: each point's
+ * fastest horizontal speed over a frame that starts or ends within AK_WALK_DRAG_HEIGHT of its
+ * own floor (its lowest over the run), kept in m->drag where larger (walkmetrics.h). */
+void ak_walk_metrics_source_points(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
+                                   int32_t frames, float floor_y, float dt);
 
 /* Resets m for a source's body figures: the legs from the humanoid map; returns the hips joint
  * (joint 0 where the map has none). */

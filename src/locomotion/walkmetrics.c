@@ -117,10 +117,10 @@ void ak_walk_metrics_add_body(ak_walk_metrics *m, const ak_xform *world, int32_t
     metrics_legs(m, world);
 }
 
-void ak_walk_metrics_source_skate(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
-                                  int32_t frames, float floor_y, float dt)
+/* The source's skate (ak_walk_metrics_source_points) over one run. */
+static void source_skate(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
+                         int32_t frames, float floor_y, float dt)
 {
-    if (!(dt > 0.0f)) return;
     for (int i = 0; i < 4; ++i) {
         const int bit = i & 1 ? AK_CONTACT_TOE : AK_CONTACT_HEEL;
         for (int32_t f = 1; f < frames; ++f) {
@@ -135,6 +135,40 @@ void ak_walk_metrics_source_skate(ak_walk_metrics *m, const ak_vec3 *pts, const 
         }
     }
     m->skate = m->skate_n ? (float)(m->skate_sum / m->skate_n) : 0.0f;
+}
+
+void ak_walk_points_floor(const ak_vec3 *pts, int32_t frames, float floor[4])
+{
+    for (int i = 0; i < 4; ++i)
+        floor[i] = INFINITY;
+    for (int32_t f = 0; f < frames; ++f)
+        for (int i = 0; i < 4; ++i)
+            floor[i] = fminf(floor[i], pts[4 * f + i].y);
+}
+
+/* The source's drag over one run: each point's fastest horizontal speed over a frame that
+ * starts or ends within AK_WALK_DRAG_HEIGHT of its floor, a point's floor its lowest over the
+ * run, kept where larger than the runs before. */
+static void source_drag(ak_walk_metrics *m, const ak_vec3 *pts, int32_t frames, float dt)
+{
+    float floor[4];
+    ak_walk_points_floor(pts, frames, floor);
+    for (int32_t f = 1; f < frames; ++f)
+        for (int i = 0; i < 4; ++i) {
+            const ak_vec3 a = pts[4 * (f - 1) + i], b = pts[4 * f + i];
+            if (a.y - floor[i] > AK_WALK_DRAG_HEIGHT && b.y - floor[i] > AK_WALK_DRAG_HEIGHT)
+                continue;
+            const float dx = b.x - a.x, dz = b.z - a.z;
+            m->drag[i / 2][i % 2] = fmaxf(m->drag[i / 2][i % 2], sqrtf(dx * dx + dz * dz) / dt);
+        }
+}
+
+void ak_walk_metrics_source_points(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
+                                   int32_t frames, float floor_y, float dt)
+{
+    if (!(dt > 0.0f)) return;
+    source_skate(m, pts, bits, frames, floor_y, dt);
+    source_drag(m, pts, frames, dt);
 }
 
 /* The heel (sole point) and toe of both feet of a walk motion's posed frame, clip space. */
@@ -178,8 +212,8 @@ int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *ou
         }
     }
     /* the cycle keeps its travel: once through, no seam; on the cycle's own floor */
-    ak_walk_metrics_source_skate(out, feet, bits, clip->frame_count, motion->floor_y,
-                                 clip->frame_time);
+    ak_walk_metrics_source_points(out, feet, bits, clip->frame_count, motion->floor_y,
+                                  clip->frame_time);
     free(pose);
     free(feet);
     free(bits);
@@ -187,9 +221,21 @@ int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *ou
     return AK_OK;
 }
 
+/* The drag's frames and heights before any frame: none measured, no height known. */
+static void drag_begin(ak_walk_metrics *m)
+{
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < 2; ++p) {
+            m->drag_frame[k][p] = -1;
+            m->prev_drag_height[k][p] = NAN;
+        }
+}
+
 void ak_walk_metrics_reset(ak_walk_metrics *m)
 {
-    if (m) memset(m, 0, sizeof *m);
+    if (!m) return;
+    memset(m, 0, sizeof *m);
+    drag_begin(m);
 }
 
 /* Worst below/above the ground of one point that is down. */
@@ -251,18 +297,48 @@ static void metrics_skate(ak_walk_metrics *m, const ak_walker_state *s, int k, f
     m->prev_down[k] = down;
 }
 
+/* Drag: the horizontal speed over this frame of each point of foot k (heel, toe) within
+ * AK_WALK_DRAG_HEIGHT of the ground under it (or below it) at both ends of the frame, any
+ * phase, held or not; its fastest per point, with where. */
+static void metrics_drag(ak_walk_metrics *m, const ak_walker_state *s, int k, float dt)
+{
+    const ak_vec3 at[2] = {s->sole[k], s->toe[k]}, was[2] = {m->prev_sole[k], m->prev_toe[k]};
+    const float ground[2] = {s->sole_ground[k], s->toe_ground[k]};
+    for (int p = 0; p < 2; ++p) {
+        const float h = isfinite(ground[p]) ? at[p].y - ground[p] : NAN;
+        if (m->has_prev && dt > 0.0f && h <= AK_WALK_DRAG_HEIGHT &&
+            m->prev_drag_height[k][p] <= AK_WALK_DRAG_HEIGHT) {
+            const float dx = at[p].x - was[p].x, dz = at[p].z - was[p].z;
+            const float v = sqrtf(dx * dx + dz * dz) / dt;
+            if (v > m->drag[k][p]) {
+                m->drag[k][p] = v;
+                m->drag_frame[k][p] = m->frames - 1;
+                m->drag_stance[k][p] = s->stance[k];
+                m->drag_part[k][p] = s->stopped   ? AK_WALK_PART_STANDING
+                                     : s->arrived ? AK_WALK_PART_STOPPING
+                                                  : AK_WALK_PART_WALKING;
+            }
+        }
+        m->prev_drag_height[k][p] = h;
+    }
+}
+
 void ak_walk_metrics_add(ak_walk_metrics *m, const ak_walker_state *s, const ak_xform *world,
                          int32_t hips, float dt)
 {
     if (!m || !s || !world) return;
     ++m->frames;
-    if (m->frames == 1) m->deepest_frame = m->deepest_planted_frame = -1;
+    if (m->frames == 1) {
+        m->deepest_frame = m->deepest_planted_frame = -1;
+        drag_begin(m);
+    }
     for (int k = 0; k < 2; ++k) {
         if (s->stance[k])
             metrics_foot(m, s, k, dt);
         else
             m->prev_hold_kind[k] = 0;
         metrics_skate(m, s, k, dt);
+        metrics_drag(m, s, k, dt);
         if (m->has_prev) {
             const float step = akv_len(akv_sub(s->sole[k], m->prev_sole[k]));
             if (step > m->max_foot_step) m->max_foot_step = step;
@@ -302,4 +378,28 @@ void ak_walk_metrics_shift_origin(ak_walk_metrics *m, float dx, float dz)
         p[i]->x -= dx;
         p[i]->z -= dz;
     }
+}
+
+int32_t ak_walk_metrics_drag_worst(const ak_walk_metrics *walk, const ak_walk_metrics *source,
+                                   ak_walk_drag *out)
+{
+    if (!walk || !out) return AK_ERR_INVALID_ARG;
+    memset(out, 0, sizeof *out);
+    out->frame = -1;
+    out->bound = AK_WALK_DRAG_FLOOR;
+    float ratio = -1.0f;
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < 2; ++p) {
+            const float bound = fmaxf(source ? source->drag[k][p] : 0.0f, AK_WALK_DRAG_FLOOR);
+            if (!(walk->drag[k][p] / bound > ratio)) continue;
+            ratio = walk->drag[k][p] / bound;
+            out->speed = walk->drag[k][p];
+            out->bound = bound;
+            out->frame = walk->drag_frame[k][p];
+            out->side = k;
+            out->point = p;
+            out->stance = walk->drag_stance[k][p];
+            out->part = walk->drag_part[k][p];
+        }
+    return AK_OK;
 }

@@ -1017,7 +1017,7 @@ int32_t ak_motion_db_source_metrics(const ak_motion_db *db, ak_walk_metrics *out
     const ak_humanoid *h = &db->humanoid;
     const int32_t hips = ak_walk_metrics_source_begin(out, h);
     for (int32_t r = 0; r < db->range_count; ++r) {
-        /* the feet with the range's travel (its root deltas), for the skate */
+        /* the feet with the range's travel (its root deltas), for the skate and the drag */
         ak_vec3 at = ak_vec3_make(0, 0, 0);
         float heading = 0.0f;
         const int32_t first = db->range_start[r];
@@ -1036,9 +1036,9 @@ int32_t ak_motion_db_source_metrics(const ak_motion_db *db, ak_walk_metrics *out
             at = akv_add(at, akq_rotate(yaw, db->delta[f]));
             heading += db->dturn[f];
         }
-        /* every stored pose stands on one floor, y = 0 (level_floor) */
-        ak_walk_metrics_source_skate(out, feet, bits, db->range_start[r + 1] - first, 0.0f,
-                                     db->frame_time);
+        /* every stored pose stands on one floor, y = 0 (level_floor): the skate's */
+        ak_walk_metrics_source_points(out, feet, bits, db->range_start[r + 1] - first, 0.0f,
+                                      db->frame_time);
     }
     free(pose);
     free(feet);

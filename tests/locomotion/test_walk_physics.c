@@ -51,9 +51,8 @@ static char walk_phase(const ak_walker *w, const ak_walker_state *st)
 
 /* The walk motion's own worst per-frame move of a heel or toe on its floor
  * (source_ground_move) over one loop of its cycle clip, travel included (the clip carries it),
- * the heel and toe by the motion's calibration (the walker's sole and toe points); and each
- * point's fastest within 5 mm of its floor into drag (source_drag_speed). */
-static float motion_ground_move(const ak_walk_motion *m, float drag[2][2])
+ * the heel and toe by the motion's calibration (the walker's sole and toe points). */
+static float motion_ground_move(const ak_walk_motion *m)
 {
     const int32_t n = m->clip->frame_count, J = m->skeleton->joint_count;
     ak_xform *pose = malloc(2 * sizeof *pose * (size_t)J);
@@ -76,7 +75,6 @@ static float motion_ground_move(const ak_walk_motion *m, float drag[2][2])
         }
     }
     const float worst = source_ground_move(pts, n);
-    source_drag_speed(pts, n, m->clip->frame_time, drag);
     free(pts);
     free(pose);
     return worst;
@@ -91,7 +89,7 @@ static physics_walk physics_route(const walk_source *s, const ak_ground *ground,
     r.toe_ground = ground;
     ak_error err;
     assert_int_equal(ak_walk_metrics_source(s->motion, &r.src, &err), AK_OK);
-    r.src_ground_move = motion_ground_move(s->motion, r.src_drag);
+    r.src_ground_move = motion_ground_move(s->motion);
     ak_walker_params wp = ak_walker_defaults();
     wp.start = start;
     wp.target = target;
@@ -171,7 +169,7 @@ static const size_t k_skate_count = 0;
 static const known_out *const k_hover_out = NULL;
 static const size_t k_hover_count = 0;
 
-/* Rows whose drag is out (walk_physics.h physics_drag: a heel or toe within 5 mm of its ground
+/* Rows whose drag is out (ak_walk_metrics.drag: a heel or toe within 5 mm of its ground
  * at both ends of a frame moving faster than the source ever moves that point that low; every
  * other bound of theirs is asserted), each with its worst frame, point and phase. A swinging foot
  * keeps each heel and toe at least its clip's own clearance over the ground (footik.c

@@ -1,7 +1,8 @@
 /* The walk measures on made-up frames whose answers are worked out by hand: a hips point in
  * free fall reads -1 g, a leg bent to a right angle reads 90 degrees of knee flexion, a swinging
  * toe 2 cm under its ground reads 0.02 m deep in any phase (while the planted measures, which
- * only see points that are down, read nothing). */
+ * only see points that are down, read nothing), a swinging toe held along the ground reads its
+ * speed as drag against the source's. */
 #include "animkit/walkmetrics.h"
 
 #include <math.h>
@@ -77,6 +78,16 @@ static void arrange_bent_leg_feet_up(ak_walk_metrics *m, ak_walker_state *s, ak_
     }
 }
 
+/* Foot k planted on the points of `contact` (AK_CONTACT_HEEL, AK_CONTACT_TOE), each on the
+ * ground (y 0). */
+static void plant(ak_walker_state *s, int k, int32_t contact)
+{
+    s->stance[k] = 1;
+    s->contact[k] = contact;
+    if (contact & AK_CONTACT_HEEL) s->sole[k].y = 0.0f;
+    if (contact & AK_CONTACT_TOE) s->toe[k].y = 0.0f;
+}
+
 static void bent_knee_and_buried_swing_toe(void **unused)
 {
     (void)unused;
@@ -84,10 +95,8 @@ static void bent_knee_and_buried_swing_toe(void **unused)
     ak_walker_state s;
     ak_xform w[J];
     arrange_bent_leg_feet_up(&m, &s, w);
-    s.stance[1] = 1; /* the right foot planted on the ground, the left swinging */
-    s.contact[1] = AK_CONTACT_HEEL | AK_CONTACT_TOE;
-    s.sole[1].y = s.toe[1].y = 0.0f;
-    s.toe[0].y = -0.02f; /* the swinging toe 2 cm into the ground */
+    plant(&s, 1, AK_CONTACT_HEEL | AK_CONTACT_TOE); /* the right foot planted, the left swinging */
+    s.toe[0].y = -0.02f;                            /* the swinging toe 2 cm into the ground */
     ak_walk_metrics_add(&m, &s, w, 0, 0.0f);
     ak_walk_metrics_add(&m, &s, w, 0, 1.0f / 60.0f);
     assert_float_equal(m.knee_peak, 0.5f * 3.14159265f, 1e-3f * 3.14159265f / 180.0f);
@@ -111,9 +120,7 @@ static void heel_sinking_while_the_toe_holds(void **unused)
     ak_walker_state s;
     ak_xform w[J];
     arrange_bent_leg_feet_up(&m, &s, w);
-    s.stance[1] = 1;
-    s.contact[1] = AK_CONTACT_TOE;
-    s.toe[1].y = 0.0f;
+    plant(&s, 1, AK_CONTACT_TOE);
     ak_walk_metrics_add(&m, &s, w, 0, 0.0f);
     s.sole[1].y = -0.013f;
     ak_walk_metrics_add(&m, &s, w, 0, 1.0f / 60.0f);
@@ -126,12 +133,76 @@ static void heel_sinking_while_the_toe_holds(void **unused)
     assert_int_equal(m.deepest_stance, 1);
 }
 
+/* The worst drag of m against src (ak_walk_metrics_drag_worst) is `speed` (m/s) with `bound`,
+ * at point `point` of foot `side`, found at the frame that speed was. */
+static void worst_drag_is(const ak_walk_metrics *m, const ak_walk_metrics *src, float speed,
+                          float bound, int side, int point)
+{
+    ak_walk_drag d;
+    assert_int_equal(ak_walk_metrics_drag_worst(m, src, &d), AK_OK);
+    printf("worst drag %.3f m/s (bound %.3f), frame %d, side %d, point %d\n", (double)d.speed,
+           (double)d.bound, (int)d.frame, (int)d.side, (int)d.point);
+    assert_float_equal(d.speed, speed, 1e-4f);
+    assert_float_equal(d.bound, bound, 1e-9f);
+    assert_int_equal(d.side, side);
+    assert_int_equal(d.point, point);
+    assert_int_equal(d.frame, m->drag_frame[side][point]);
+    assert_int_equal(d.stance, m->drag_stance[side][point]);
+}
+
+/* Drag: a swinging right toe held along the ground at 60 fps. Frame 1: 4 -> 3 mm up, 1 cm
+ * forward (0.6 m/s: counted); frame 2: 6 mm up, 2 cm (out of the 5 mm band at its end: not
+ * counted); frame 3: back to 2 mm, 3 cm (out of the band at its start: not counted); frame 4:
+ * 1 mm, 0.5 cm (0.3 m/s, slower than frame 1). The planted left heel stands still (0 m/s).
+ * Against a source whose toes move at most 0.3 m/s that low and whose heels move 0 (the bound:
+ * 1 cm/s), the toe is the worst: twice its bound; with no source every bound is 1 cm/s and the
+ * fastest point is the worst. */
+static void swinging_toe_held_along_the_ground_is_drag(void **unused)
+{
+    (void)unused;
+    ak_walk_metrics m;
+    ak_walker_state s;
+    ak_xform w[J];
+    arrange_bent_leg_feet_up(&m, &s, w);
+    plant(&s, 0, AK_CONTACT_HEEL);
+    const float dt = 1.0f / 60.0f, y[5] = {0.004f, 0.003f, 0.006f, 0.002f, 0.001f};
+    const float x[5] = {0.0f, 0.01f, 0.03f, 0.06f, 0.065f};
+    for (int f = 0; f < 5; ++f) {
+        s.toe[1] = (ak_vec3){x[f], y[f], 0.0f};
+        s.sole[1] = (ak_vec3){x[f] - 0.2f, 0.08f, 0.0f}; /* the heel up */
+        ak_walk_metrics_add(&m, &s, w, 0, f ? dt : 0.0f);
+    }
+    assert_float_equal(m.drag[1][1], 0.6f, 1e-4f);
+    assert_int_equal(m.drag_frame[1][1], 1);
+    assert_int_equal(m.drag_stance[1][1], 0);
+    assert_int_equal(m.drag_part[1][1], AK_WALK_PART_WALKING);
+    assert_float_equal(m.drag[0][0], 0.0f, 1e-9f);
+    assert_int_equal(m.drag_frame[1][0], -1); /* the right heel never that low */
+    ak_walk_metrics src;
+    ak_walk_metrics_reset(&src);
+    src.drag[0][1] = src.drag[1][1] = 0.3f;
+    worst_drag_is(&m, &src, 0.6f, 0.3f, 1, 1);
+    /* the left heel dragged 0.05 m/s against its 1 cm/s floor: 5x, now the worst */
+    m.drag[0][0] = 0.05f;
+    worst_drag_is(&m, &src, 0.05f, AK_WALK_DRAG_FLOOR, 0, 0);
+    worst_drag_is(&m, NULL, 0.6f, AK_WALK_DRAG_FLOOR, 1, 1);
+    ak_walk_drag d;
+    assert_int_equal(ak_walk_metrics_drag_worst(NULL, &src, &d), AK_ERR_INVALID_ARG);
+    /* the origin moved by 1 m (ak_walk_metrics_shift_origin): the next frame's speed does not
+     * see the jump */
+    ak_walk_metrics_shift_origin(&m, 1.0f, 0.0f);
+    s.toe[1].x -= 1.0f;
+    ak_walk_metrics_add(&m, &s, w, 0, dt);
+    assert_float_equal(m.drag[1][1], 0.6f, 1e-4f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(free_fall_hips_read_minus_one_g),
         cmocka_unit_test(bent_knee_and_buried_swing_toe),
         cmocka_unit_test(heel_sinking_while_the_toe_holds),
+        cmocka_unit_test(swinging_toe_held_along_the_ground_is_drag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

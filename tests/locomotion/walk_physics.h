@@ -7,6 +7,7 @@
 #define AK_TEST_WALK_PHYSICS_H
 
 #include "walk_util.h"
+#include "locomotion/internal.h" /* ak_walk_points_floor */
 
 /* Ridges and a bowl (not walk_make_pgm's sine products): the heightmap no other test walks. */
 static inline double walk_ridges_height(double x, double z)
@@ -88,20 +89,14 @@ typedef struct physics_walk {
     int support_stop;
     const char *support_why;
     int32_t prev_source[2]; /* the source's contact bits last frame */
-    /* Drag (physics_drag): the horizontal speed (m/s) of each heel or toe of either foot while
-     * it is within PHYS_DRAG_HIGH of the ground under it (or below it) at both ends of a frame,
-     * held or not, whatever the source has it doing: its worst per point ([side][heel, toe]),
-     * held to the source's own worst for that point that low (src_drag, set by the caller:
-     * source_drag_speed), at least issue 21's 1 cm/s. A point the source never moves
-     * that fast that low is dragged along the ground (a swinging foot an offset holds down).
-     * A row's drag still out has its traced reason in the including test's table
-     * (physics_drag_known); drag_h: each point's height above its ground last frame (NaN: none). */
-    phys_move drag[2][2];
-    float src_drag[2][2], drag_h[2][2];
-    ak_vec3 drag_at[2][2];
+    /* Drag: the library's measure (ak_walk_metrics.drag of m, of src the source's own per
+     * point, ak_walk_metrics_drag_worst; walkmetrics.h): a heel or toe within
+     * AK_WALK_DRAG_HEIGHT of its ground at both ends of a frame moving faster than the source
+     * ever moves that point that low, at least AK_WALK_DRAG_FLOOR. A row's drag still out has
+     * its traced reason in the including test's table (physics_drag_known). */
 } physics_walk;
 
-/* A row whose drag (physics_drag) is still out: its label and the traced reason. */
+/* A row whose drag (ak_walk_metrics.drag) is still out: its label and the traced reason. */
 typedef struct drag_out {
     const char *label;
     const char *why;
@@ -165,13 +160,11 @@ static inline void physics_ground_moves(physics_walk *r, const ak_walker_state *
 /* The source's own worst per-frame move (m, 3D) of a heel or toe on its floor at both ends of
  * the frame, over one run of `frames` frames: pts holds each frame's heel (sole point) and
  * toe of both feet, [frame][foot][heel, toe], travel included; a point is on its floor within
- * PHYS_DOWN of its lowest over the run (the capture's floor). */
+ * PHYS_DOWN of its lowest over the run (the capture's floor, ak_walk_points_floor). */
 static inline float source_ground_move(const ak_vec3 *pts, int32_t frames)
 {
-    float floor[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, worst = 0.0f;
-    for (int32_t f = 0; f < frames; ++f)
-        for (int i = 0; i < 4; ++i)
-            floor[i] = fminf(floor[i], pts[4 * f + i].y);
+    float floor[4], worst = 0.0f;
+    ak_walk_points_floor(pts, frames, floor);
     for (int32_t f = 1; f < frames; ++f)
         for (int i = 0; i < 4; ++i) {
             const ak_vec3 a = pts[4 * (f - 1) + i], b = pts[4 * f + i];
@@ -180,77 +173,6 @@ static inline float source_ground_move(const ak_vec3 *pts, int32_t frames)
             worst = fmaxf(worst, sqrtf(dx * dx + dy * dy + dz * dz));
         }
     return worst;
-}
-
-/* m: the band over the ground where a point of the foot counts as on it for the drag measure
- * (physics_drag, source_drag_speed): issue 21's depth bound, 5 mm. */
-#define PHYS_DRAG_HIGH 0.005f
-
-/* m/s: the least a point's drag bound is (issue 21's planted 1 cm/s), where the source never
- * moves that point so low (the built-in clip's planted points move 0). */
-#define PHYS_DRAG_FLOOR 0.01f
-
-/* The source's own fastest horizontal speed (m/s) of each heel and toe over a frame that starts
- * or ends within PHYS_DRAG_HIGH of its floor (a touchdown's last frame and a lift-off's first
- * count: the walker's point, held to it only while within the band at both ends of a frame, is
- * not out for a touchdown or lift-off a frame off the source's), into worst[side][heel, toe]
- * (kept where larger), over one run of `frames` frames `dt` apart: pts as source_ground_move's,
- * a point's floor its lowest over the run. */
-static inline void source_drag_speed(const ak_vec3 *pts, int32_t frames, float dt,
-                                     float worst[2][2])
-{
-    float floor[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
-    for (int32_t f = 0; f < frames; ++f)
-        for (int i = 0; i < 4; ++i)
-            floor[i] = fminf(floor[i], pts[4 * f + i].y);
-    for (int32_t f = 1; f < frames && dt > 0.0f; ++f)
-        for (int i = 0; i < 4; ++i) {
-            const ak_vec3 a = pts[4 * (f - 1) + i], b = pts[4 * f + i];
-            if (a.y - floor[i] > PHYS_DRAG_HIGH && b.y - floor[i] > PHYS_DRAG_HIGH) continue;
-            const float dx = b.x - a.x, dz = b.z - a.z;
-            worst[i / 2][i % 2] = fmaxf(worst[i / 2][i % 2], sqrtf(dx * dx + dz * dz) / dt);
-        }
-}
-
-/* Books frame f's drag (physics_drag's fields above): each heel and toe within PHYS_DRAG_HIGH
- * of the ground under it (or below it) at both ends of the frame, its horizontal speed. */
-static inline void physics_drag(physics_walk *r, const ak_walker_state *s, int f, float dt)
-{
-    for (int k = 0; k < 2; ++k)
-        for (int p = 0; p < 2; ++p) {
-            const ak_vec3 at = p ? s->toe[k] : s->sole[k];
-            const float g = p ? s->toe_ground[k] : s->sole_ground[k];
-            const float h = isfinite(g) ? at.y - g : NAN, was = r->drag_h[k][p];
-            if (f > 0 && dt > 0.0f && h <= PHYS_DRAG_HIGH && was <= PHYS_DRAG_HIGH) {
-                const ak_vec3 q = r->drag_at[k][p];
-                const float dx = at.x - q.x, dz = at.z - q.z;
-                const float v = sqrtf(dx * dx + dz * dz) / dt;
-                if (v > r->drag[k][p].move) {
-                    const phys_move w = {v, f, k, p, s->stance[k]};
-                    r->drag[k][p] = w;
-                }
-            }
-            r->drag_at[k][p] = at;
-            r->drag_h[k][p] = h;
-        }
-}
-
-/* The point whose drag is farthest over its bound (the worst against it, if none is over), its
- * bound in *bound. */
-static inline const phys_move *physics_drag_worst(const physics_walk *r, float *bound)
-{
-    const phys_move *w = &r->drag[0][0];
-    float ratio = -1.0f;
-    for (int k = 0; k < 2; ++k)
-        for (int p = 0; p < 2; ++p) {
-            const float b = fmaxf(r->src_drag[k][p], PHYS_DRAG_FLOOR);
-            if (r->drag[k][p].move / b > ratio) {
-                ratio = r->drag[k][p].move / b;
-                w = &r->drag[k][p];
-                *bound = b;
-            }
-        }
-    return w;
 }
 
 /* m: the top of the hover band above the skate measure's AK_WALK_SKATE_HEIGHT: a point the
@@ -407,7 +329,6 @@ static inline void physics_add(physics_walk *r, const ak_xform *world, int32_t h
     physics_hover(r, &r->last, f, dt, phase);
     physics_support(r, &r->last, f, phase);
     physics_ground_moves(r, &r->last, f);
-    physics_drag(r, &r->last, f, dt);
     if (r->m.hip_accel_min_g < lo) r->hip_min_frame = f;
     if (r->m.hip_accel_max_g > hi) r->hip_max_frame = f;
     if (r->m.knee_peak > knee) r->knee_frame = f;
@@ -443,7 +364,7 @@ static inline const char *point_name(int32_t point)
  * walking and at the stop each (physics_hover; r->hover_walk_why, r->hover_why: known out), and
  * no frame with both feet off the ground while the
  * source stands (physics_support; r->support_why: known out), and no heel or toe within 5 mm
- * of its ground moving faster than the source moves that point that low (physics_drag;
+ * of its ground moving faster than the source moves that point that low (ak_walk_metrics.drag;
  * physics_drag_known: known out), nor a toe the source stands on held in place more than
  * PHYS_HOVER_HIGH up (toe_held_up; physics_toe_held_known: known out). Prints the row, the worst
  * moves on the ground, the hover, the support and, for each bound not met, the figure with its
@@ -514,11 +435,11 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
     const int support_ok = support_n == 0;
     const int support_in =
         support_ok != (r->support_why != NULL) || (support_ok && physics_at_bound(r->support_why));
-    /* drag (physics_drag): every heel and toe within 5 mm of its ground at both ends of a frame
-     * no faster than the source ever moves that point that low */
-    float drag_bound = PHYS_DRAG_FLOOR;
-    const phys_move *dg = physics_drag_worst(r, &drag_bound);
-    const int drag_ok = dg->move <= drag_bound;
+    /* drag (ak_walk_metrics_drag_worst): every heel and toe within 5 mm of its ground at both ends
+     * of a frame no faster than the source ever moves that point that low */
+    ak_walk_drag dg;
+    ak_walk_metrics_drag_worst(m, &r->src, &dg);
+    const int drag_ok = dg.speed <= dg.bound;
     const char *drag_why = physics_drag_known(label);
     const int drag_in = drag_ok != (drag_why != NULL) || (drag_ok && physics_at_bound(drag_why));
     /* a toe the source stands on held in place more than PHYS_HOVER_HIGH over its ground
@@ -535,14 +456,14 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
            label, 1e3 * (double)m->deepest, 1e3 * (double)m->skate, 1e3 * (double)m->max_skate,
            1e3 * (double)r->src.skate, 1e3 * (double)r->src.max_skate, (double)m->hip_accel_min_g,
            (double)m->hip_accel_max_g, (double)lo, (double)hi, AKT_DEG(m->knee_peak), AKT_DEG(knee),
-           (double)dg->move, (double)drag_bound, (int)r->last.stopped, (double)r->last.distance,
+           (double)dg.speed, (double)dg.bound, (int)r->last.stopped, (double)r->last.distance,
            (int)r->last.stance[0], (int)r->last.stance[1], ok ? "" : "  OUT");
     if (!drag_ok || drag_why)
         printf("    drag (within 5 mm of the ground, the source's worst that low): %.2f m/s (bound "
                "%.2f), frame %d, %s %s, %s, %s%s%s\n",
-               (double)dg->move, (double)drag_bound, dg->frame, dg->side ? "right" : "left",
-               point_name(dg->point), dg->stance ? "planted" : "swinging",
-               phase_name(phase_at(r, dg->frame)),
+               (double)dg.speed, (double)dg.bound, (int)dg.frame, dg.side ? "right" : "left",
+               point_name(dg.point), dg.stance ? "planted" : "swinging",
+               phase_name(phase_at(r, dg.frame)),
                drag_ok && physics_at_bound(drag_why) ? ": within in this build, listed "
                : drag_ok && drag_why ? ": now within its bound, take the row out of its drag table"
                : drag_why            ? ", known out (issue 21): "

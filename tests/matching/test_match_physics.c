@@ -71,9 +71,8 @@ static char match_phase(const ak_walker_state *s)
 }
 
 /* The database's own worst per-frame move of a heel or toe on its floor (source_ground_move):
- * every range with its root deltas, each range's floor its own; and each point's fastest within
- * 5 mm of its floor into drag (source_drag_speed). */
-static float db_ground_move(const ak_motion_db *db, float drag[2][2])
+ * every range with its root deltas, each range's floor its own. */
+static float db_ground_move(const ak_motion_db *db)
 {
     ak_xform *pose = malloc(2 * sizeof *pose * (size_t)db->J);
     ak_vec3 *pts = malloc(4 * sizeof *pts * (size_t)db->F);
@@ -98,7 +97,6 @@ static float db_ground_move(const ak_motion_db *db, float drag[2][2])
             heading += db->dturn[f];
         }
         worst = fmaxf(worst, source_ground_move(pts, end - first));
-        source_drag_speed(pts, end - first, db->frame_time, drag);
     }
     free(pts);
     free(pose);
@@ -241,7 +239,7 @@ static const char *const k_hover_walk_out[] = {
     "match 02_01 walk at 24 fps, stairs from (-4.7,0)",
 };
 
-/* Matcher rows whose drag is out (walk_physics.h physics_drag: a heel or toe within 5 mm of its
+/* Matcher rows whose drag is out (ak_walk_metrics.drag: a heel or toe within 5 mm of its
  * ground at both ends of a frame moving faster than the database ever moves that point that low;
  * every other bound of theirs is asserted), each with its worst frame, point and phase. Traced
  * (matcher.c offset_clear lifts a foot the frame swings after every jump whose offset holds it
@@ -407,7 +405,7 @@ static physics_walk match_route_unlocks(const ak_motion_db *db, const ak_ground 
     r.support_stop = 1;
     ak_error err;
     assert_int_equal(ak_motion_db_source_metrics(db, &r.src, &err), AK_OK);
-    r.src_ground_move = db_ground_move(db, r.src_drag);
+    r.src_ground_move = db_ground_move(db);
     ak_matcher_params p = ak_matcher_defaults();
     p.start = start;
     p.target = target;
@@ -848,18 +846,18 @@ static void a_toe_pushing_off_short_of_a_riser_is_held_up(void **state)
     stairs_deep_within(db, &src, -4.7f, "match 02_01 walk at 24 fps, stairs from (-4.7,0)");
 }
 
-/* Prints each heel's and toe's drag of walk r against its bound (walk_physics.h physics_drag)
+/* Prints each heel's and toe's drag of walk r against its bound (ak_walk_metrics.drag)
  * and asserts the points `asserted` ([side][heel, toe] nonzero) within it. */
 static void drag_points_within(const physics_walk *r, const int asserted[2][2])
 {
     for (int k = 0; k < 2; ++k)
         for (int p = 0; p < 2; ++p) {
-            const phys_move *d = &r->drag[k][p];
-            const float bound = fmaxf(r->src_drag[k][p], PHYS_DRAG_FLOOR);
+            const float drag = r->m.drag[k][p];
+            const float bound = fmaxf(r->src.drag[k][p], AK_WALK_DRAG_FLOOR);
             printf("    %s %s: drag %.2f m/s (bound %.2f), frame %d%s\n", k ? "right" : "left",
-                   point_name(p), (double)d->move, (double)bound, d->frame,
+                   point_name(p), (double)drag, (double)bound, (int)r->m.drag_frame[k][p],
                    asserted[k][p] ? "" : " (not asserted)");
-            if (asserted[k][p]) assert_true(d->move <= bound);
+            if (asserted[k][p]) assert_true(drag <= bound);
         }
 }
 
