@@ -24,9 +24,11 @@ static const char *const akt_walk_summary_keys[] = {"arrived",
                                                     "hip_accel_min_g",
                                                     "hip_accel_max_g",
                                                     "knee_peak_deg",
+                                                    "drag_m_s",
                                                     "source_hip_accel_min_g",
                                                     "source_hip_accel_max_g",
                                                     "source_knee_peak_deg",
+                                                    "source_drag_m_s",
                                                     "frames"};
 
 /* Fails the test unless every key stands in `line` in this order (include after cmocka). */

@@ -207,7 +207,8 @@ export interface Walker {
   step(): Walker;
   /** The walk's measures over every frame stepped since frame 0, keyed as `animkit walk`'s
    * summary line (arrived, time_s, ..., deepest_any_phase, deepest_planted, hip_accel_min_g,
-   * hip_accel_max_g, knee_peak_deg, source_..., frames); stepping back starts it again. */
+   * hip_accel_max_g, knee_peak_deg, drag_m_s, source_..., source_drag_m_s, frames); stepping
+   * back starts it again. */
   summary(): Record<string, number | boolean>;
   setTarget(x: number, z: number): void;
   /** World transforms (metres) after the last step, 7 floats per joint. */

@@ -738,8 +738,9 @@ class Walker {
   }
   /** The walk's measures over every frame stepped since frame 0, as `animkit walk` prints them
    * (one C function): arrival, foot-ground figures in every phase (deepest_any_phase) and while
-   * planted (deepest_planted), skate, the hips' acceleration in g and the peak knee beside the
-   * source clip's. Going back (stepTo a smaller frame) starts it again. */
+   * planted (deepest_planted), skate, the hips' acceleration in g, the peak knee and the drag
+   * (drag_m_s: a heel or toe within 5 mm of the ground dragged along it) beside the source
+   * clip's. Going back (stepTo a smaller frame) starts it again. */
   summary() {
     const ak = this.ak, ptr = this.live();
     return ak.call(() => {

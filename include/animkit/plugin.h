@@ -48,7 +48,7 @@ AK_EXTERN_C_BEGIN
 #endif
 
 /* Bumped whenever a signature or struct layout below changes. The C# side checks it. */
-#define AK_PLUGIN_ABI_VERSION 5
+#define AK_PLUGIN_ABI_VERSION 6
 
 /* A handle is slot index (low 20 bits, plus one) and generation (the bits above). 0 is never
  * a valid handle. Pointer-sized so C# can hold it in an IntPtr / SafeHandle. */
@@ -354,6 +354,12 @@ typedef struct ak_plugin_walk_summary {
     float source_hip_accel_min_g; /* the source's own, the same measures */
     float source_hip_accel_max_g;
     float source_knee_peak_deg;
+    float drag_m_s;        /* a heel or toe within 5 mm of the ground under it at both ends of a
+                              frame, its horizontal speed: the point farthest over its bound
+                              (ak_walk_metrics_drag_worst; a swinging foot held down along the
+                              ground), m/s */
+    float source_drag_m_s; /* that point's bound: the source's own fastest for it that low, at
+                              least 0.01 m/s (ABI 6) */
 } ak_plugin_walk_summary;
 
 /* The C defaults (ak_walker_defaults, ak_foot_ik_defaults, ak_walk_motion_defaults) in

@@ -281,8 +281,8 @@ AK_API const ak_skeleton *ak_walk_scene_skeleton(const ak_walk_scene *scene);
 
 typedef struct ak_walk_summary {
     ak_walk_metrics metrics; /* this walk, every frame added since ak_walk_summary_begin */
-    ak_walk_metrics source;  /* the source's hips and knee figures: the guide walker's cycle
-                                (ak_walk_metrics_source), the matcher's database
+    ak_walk_metrics source;  /* the source's hips, knee and drag figures: the guide walker's
+                                cycle (ak_walk_metrics_source), the matcher's database
                                 (ak_motion_db_source_metrics) */
     int32_t has_source;      /* 0: no source figures in the line */
     double origin[2];        /* the scene's origin when the last frame was added */
@@ -301,10 +301,14 @@ AK_API void ak_walk_summary_add(ak_walk_summary *summary, const ak_walk_scene *s
  * "path_length":..,"max_penetration":..,"max_float":..,"max_heel_penetration":..,
  * "max_heel_float":..,"max_toe_penetration":..,"max_toe_float":..,"skate":..,"max_skate":..,
  * "max_foot_tilt_deg":..,"max_hip_accel":..,"deepest_any_phase":..,"deepest_planted":..,
- * "hip_accel_min_g":..,"hip_accel_max_g":..,"knee_peak_deg":..,"source_hip_accel_min_g":..,
- * "source_hip_accel_max_g":..,"source_knee_peak_deg":..,"frames":..} (the source's three
- * only with a source; matching adds "transitions", "searches", "unlocks", "db_frames" after
- * "frames"). AK_ERR_LIMIT when cap is too small, AK_ERR_INVALID_ARG
+ * "hip_accel_min_g":..,"hip_accel_max_g":..,"knee_peak_deg":..,"drag_m_s":..,
+ * "source_hip_accel_min_g":..,"source_hip_accel_max_g":..,"source_knee_peak_deg":..,
+ * "source_drag_m_s":..,"frames":..} (the source's four only with a source; matching adds
+ * "transitions", "searches", "unlocks", "db_frames" after "frames"). drag_m_s is the drag
+ * (walkmetrics.h) of the heel or toe farthest over its bound, source_drag_m_s that bound: the
+ * source's own fastest for that point that low, at least AK_WALK_DRAG_FLOOR
+ * (ak_walk_metrics_drag_worst; without a source every bound is the floor). AK_ERR_LIMIT when
+ * cap is too small, AK_ERR_INVALID_ARG
  * naming a figure that is not finite. */
 AK_API int32_t ak_walk_summary_json(const ak_walk_summary *summary, ak_walk_scene *scene, char *buf,
                                     size_t cap, ak_error *err);

@@ -125,8 +125,10 @@ class Walker:
     def summary(self):
         """The walk's measures over every frame since the start (or reset), as `animkit walk`
         prints them (one C function, ak_walk_summary_json): arrival, time, the foot-contact
-        measures, deepest_any_phase and deepest_planted (m), hip_accel_min_g/max_g, "knee_peak_deg"
-        and the source cycle's own hip and knee figures (guide walker), frames."""
+        measures, deepest_any_phase and deepest_planted (m), hip_accel_min_g/max_g, "knee_peak_deg",
+        "drag_m_s" (a heel or toe within 5 mm of the ground dragged along it, the point farthest
+        over its bound) and the source's own hip, knee and drag figures ("source_drag_m_s": that
+        point's bound, the source's fastest that low, at least 0.01 m/s), frames."""
         err = ffi.new("ak_error *")
         buf = ffi.new("char[]", 1024)
         _check(lib.ak_walk_summary_json(self._summary, self._scene, buf, 1024, err), err)

@@ -315,8 +315,9 @@ def test_walker_summary_has_every_measure():
     xyz = w.run()
     s = w.summary()
     for key in ("arrived", "time_s", "skate", "max_skate", "deepest_any_phase", "deepest_planted",
-                "hip_accel_min_g", "hip_accel_max_g", "knee_peak_deg", "source_hip_accel_min_g",
-                "source_hip_accel_max_g", "source_knee_peak_deg", "frames"):
+                "hip_accel_min_g", "hip_accel_max_g", "knee_peak_deg", "drag_m_s",
+                "source_hip_accel_min_g", "source_hip_accel_max_g", "source_knee_peak_deg",
+                "source_drag_m_s", "frames"):
         assert key in s, key
     assert s["arrived"] and s["frames"] == len(xyz)
     assert s["deepest_planted"] <= s["deepest_any_phase"] <= 0.005
@@ -324,6 +325,10 @@ def test_walker_summary_has_every_measure():
     assert min(s["source_hip_accel_min_g"], -1.0) - 0.25 <= s["hip_accel_min_g"]
     assert s["hip_accel_max_g"] <= max(s["source_hip_accel_max_g"], 1.0) + 0.5
     assert s["knee_peak_deg"] <= max(s["source_knee_peak_deg"], 75.0) + 25.0
+    # drag: measured, beside the cycle's own bound for that point (at least 1 cm/s); the guide
+    # walker's drag is still out on some walks (issue 21, test_walk_physics.c k_drag_out; this
+    # one 0.24 against 0.12 m/s), so not bounded here
+    assert s["drag_m_s"] > 0.0 and s["source_drag_m_s"] >= 0.01
     w.reset()
     assert w.summary()["frames"] == 1
 

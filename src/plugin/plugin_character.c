@@ -64,6 +64,10 @@ void akp_summary_get(const akp_summary *s, ak_plugin_walk_summary *out)
     out->source_hip_accel_min_g = s->source.hip_accel_min_g;
     out->source_hip_accel_max_g = s->source.hip_accel_max_g;
     out->source_knee_peak_deg = s->source.knee_peak * deg;
+    ak_walk_drag drag;
+    ak_walk_metrics_drag_worst(&s->walk, &s->source, &drag);
+    out->drag_m_s = drag.speed;
+    out->source_drag_m_s = drag.bound;
 }
 
 static void character_free(akp_object *obj)

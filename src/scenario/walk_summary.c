@@ -63,7 +63,7 @@ void ak_walk_summary_add(ak_walk_summary *summary, const ak_walk_scene *scene, i
                         first ? 0.0f : info.frame_time);
 }
 
-enum { AKWS_FIGURES = 21 };
+enum { AKWS_FIGURES = 23, AKWS_SOURCE_FIGURES = 4 };
 
 static const char *const k_names[AKWS_FIGURES] = {"time_s",
                                                   "final_distance",
@@ -83,11 +83,13 @@ static const char *const k_names[AKWS_FIGURES] = {"time_s",
                                                   "hip_accel_min_g",
                                                   "hip_accel_max_g",
                                                   "knee_peak_deg",
+                                                  "drag_m_s",
                                                   "source_hip_accel_min_g",
                                                   "source_hip_accel_max_g",
-                                                  "source_knee_peak_deg"};
-static const int k_decimals[AKWS_FIGURES] = {3, 4, 3, 5, 5, 5, 5, 5, 5, 5, 5,
-                                             3, 3, 5, 5, 2, 2, 1, 2, 2, 1};
+                                                  "source_knee_peak_deg",
+                                                  "source_drag_m_s"};
+static const int k_decimals[AKWS_FIGURES] = {3, 4, 3, 5, 5, 5, 5, 5, 5, 5, 5, 3,
+                                             3, 5, 5, 2, 2, 1, 3, 2, 2, 1, 3};
 
 /* The library's angles are radians; the summary a person reads shows degrees (keys _deg). */
 #define DEG_PER_RAD 57.295779513082321
@@ -96,6 +98,8 @@ static const int k_decimals[AKWS_FIGURES] = {3, 4, 3, 5, 5, 5, 5, 5, 5, 5, 5,
 static void summary_figures(const ak_walk_summary *sum, const ak_walker_state *s, double *v)
 {
     const ak_walk_metrics *m = &sum->metrics, *src = &sum->source;
+    ak_walk_drag drag;
+    ak_walk_metrics_drag_worst(m, sum->has_source ? src : NULL, &drag);
     const double f[AKWS_FIGURES] = {s->elapsed,
                                     s->distance,
                                     s->path_length,
@@ -114,9 +118,11 @@ static void summary_figures(const ak_walk_summary *sum, const ak_walker_state *s
                                     m->hip_accel_min_g,
                                     m->hip_accel_max_g,
                                     m->knee_peak * DEG_PER_RAD,
+                                    drag.speed,
                                     src->hip_accel_min_g,
                                     src->hip_accel_max_g,
-                                    src->knee_peak * DEG_PER_RAD};
+                                    src->knee_peak * DEG_PER_RAD,
+                                    drag.bound};
     memcpy(v, f, sizeof f);
 }
 
@@ -143,7 +149,7 @@ int32_t ak_walk_summary_json(const ak_walk_summary *summary, ak_walk_scene *scen
     double v[AKWS_FIGURES];
     ak_walk_scene_get_origin_state(scene, &s);
     summary_figures(summary, &s, v);
-    const int shown = summary->has_source ? AKWS_FIGURES : AKWS_FIGURES - 3;
+    const int shown = summary->has_source ? AKWS_FIGURES : AKWS_FIGURES - AKWS_SOURCE_FIGURES;
     for (int i = 0; i < shown; ++i)
         if (!isfinite(v[i]))
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "summary: %s is not finite (%g)",

@@ -437,15 +437,16 @@ static partial class PluginTests
                 // The walk's measures over every frame, beside the cycle's own (issue 21).
                 AkWalkSummary sum = ch.Summary;
                 Console.WriteLine("  summary: {0} frames, deepest {1:F4} m, skate {2:F4} m/s, hips {3:F2}..{4:F2} g " +
-                    "(source {5:F2}..{6:F2}), knee {7:F1} deg (source {8:F1})", sum.frames, sum.deepestAnyPhase, sum.skate,
-                    sum.hipAccelMinG, sum.hipAccelMaxG, sum.sourceHipAccelMinG, sum.sourceHipAccelMaxG, sum.kneePeakDeg,
-                    sum.sourceKneePeakDeg);
+                    "(source {5:F2}..{6:F2}), knee {7:F1} deg (source {8:F1}), drag {9:F3} m/s (source {10:F3})", sum.frames,
+                    sum.deepestAnyPhase, sum.skate, sum.hipAccelMinG, sum.hipAccelMaxG, sum.sourceHipAccelMinG,
+                    sum.sourceHipAccelMaxG, sum.kneePeakDeg, sum.sourceKneePeakDeg, sum.drag, sum.sourceDrag);
                 True(sum.frames == frames, "summary frames " + sum.frames + " of " + frames);
                 True(sum.deepestPlanted <= sum.deepestAnyPhase, "planted depth within any phase's");
                 True(sum.skate < 0.01f && sum.maxSkate >= sum.skate, "planted feet still: " + sum.skate);
                 True(sum.sourceHipAccelMinG < 0 && sum.sourceHipAccelMaxG > 0, "the cycle's hips move both ways");
                 True(sum.kneePeakDeg > 0 && sum.kneePeakDeg <= Math.Max(sum.sourceKneePeakDeg, 75f) + 25f,
                     "knee " + sum.kneePeakDeg + " within max(source, 75) + 25 deg");
+                True(sum.drag >= 0 && sum.sourceDrag >= 0.01f, "drag " + sum.drag + " beside its bound " + sum.sourceDrag);
                 True(s.pathLength > 5.5 && s.pathLength < 9, "path length " + s.pathLength + " for a 6 m straight line");
                 True(facingDot / movingFrames > 0.8, "walks facing its direction of travel (Unity frame)");
                 Near(worstStance, 0, 0.03, "stance soles on the C# ground (m)");

@@ -75,6 +75,7 @@ static partial class PluginTests
                 True(sum.maxSkate >= sum.skate && sum.maxSkate <= 0.2785f,
                      "worst skate within the database's own: " + sum.maxSkate);
                 True(sum.sourceKneePeakDeg > 0 && sum.sourceHipAccelMinG < 0, "the database's own figures");
+                True(sum.drag > 0 && sum.sourceDrag >= 0.01f, "drag " + sum.drag + " beside the database's " + sum.sourceDrag);
             }
         }
         foreach (BvhFile b in f) b.Dispose();

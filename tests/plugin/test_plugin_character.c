@@ -223,12 +223,13 @@ static void two_seconds_walk_as_the_library_walker(void **state)
     assert_int_equal(ak_plugin_character_summary_get(ch, NULL), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_plugin_character_summary_get(NULL, &sum), AK_PLUGIN_ERR_HANDLE);
     printf("plugin walk summary: %d frames, deepest %.5f m (planted %.5f), skate %.5f (worst "
-           "%.5f) m/s, hips %.2f..%.2f g (source %.2f..%.2f), knee %.1f deg (source %.1f)\n",
+           "%.5f) m/s, hips %.2f..%.2f g (source %.2f..%.2f), knee %.1f deg (source %.1f), drag "
+           "%.4f m/s (source %.4f)\n",
            (int)sum.frames, (double)sum.deepest_any_phase, (double)sum.deepest_planted,
            (double)sum.skate, (double)sum.max_skate, (double)sum.hip_accel_min_g,
            (double)sum.hip_accel_max_g, (double)sum.source_hip_accel_min_g,
            (double)sum.source_hip_accel_max_g, (double)sum.knee_peak_deg,
-           (double)sum.source_knee_peak_deg);
+           (double)sum.source_knee_peak_deg, (double)sum.drag_m_s, (double)sum.source_drag_m_s);
     /* The two walkers agree to 1e-5 m a frame (above): a speed to twice that over a frame, an
      * acceleration to four times that over a frame squared, an angle to it over a 0.3 m bone. */
     const double pos = 1e-5, dt = 1.0 / 60.0;
@@ -244,6 +245,13 @@ static void two_seconds_walk_as_the_library_walker(void **state)
     AKT_NEAR(sum.source_hip_accel_max_g, src.hip_accel_max_g, 1e-6);
     AKT_NEAR(sum.source_knee_peak_deg, AKT_DEG(src.knee_peak), 1e-3);
     assert_true(sum.knee_peak_deg > 0.0f && sum.source_knee_peak_deg > 0.0f);
+    /* drag: the worst point against its bound as the summary line and the physics tables take
+     * it (ak_walk_metrics_drag_worst), a speed to the walkers' agreement */
+    ak_walk_drag drag;
+    assert_int_equal(ak_walk_metrics_drag_worst(&wm, &src, &drag), AK_OK);
+    AKT_NEAR(sum.drag_m_s, drag.speed, 2.0 * pos / dt);
+    AKT_NEAR(sum.source_drag_m_s, drag.bound, 1e-6);
+    assert_true(sum.source_drag_m_s >= AK_WALK_DRAG_FLOOR);
     ak_plugin_character_state us;
     ak_plugin_character_state_get(ch, &us);
     /* it walked: at least half the walk clip's speed over the last 1.5 s of the 2 s */

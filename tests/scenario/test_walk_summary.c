@@ -68,6 +68,25 @@ static void summary_line_is_the_measures_of_every_frame(void **state)
     AKT_NEAR(json_value(line, "knee_peak_deg"), AKT_DEG(hand.knee_peak), 0.06);
     AKT_NEAR(json_value(line, "source_hip_accel_min_g"), src.hip_accel_min_g, 0.006);
     AKT_NEAR(json_value(line, "source_knee_peak_deg"), AKT_DEG(src.knee_peak), 0.06);
+    /* drag: the physics tables' figure (walk_physics.h within_bounds reads the same
+     * ak_walk_metrics_drag_worst of the walk's measures against the source's) */
+    ak_walk_drag drag;
+    assert_int_equal(ak_walk_metrics_drag_worst(&hand, &src, &drag), AK_OK);
+    printf("drag %.4f m/s (bound %.4f), frame %d, %s %s; source per point: left %.4f %.4f, right "
+           "%.4f %.4f\n",
+           (double)drag.speed, (double)drag.bound, (int)drag.frame, drag.side ? "right" : "left",
+           drag.point ? "toe" : "heel", (double)src.drag[0][0], (double)src.drag[0][1],
+           (double)src.drag[1][0], (double)src.drag[1][1]);
+    AKT_NEAR(json_value(line, "drag_m_s"), drag.speed, 6e-4);
+    AKT_NEAR(json_value(line, "source_drag_m_s"), drag.bound, 6e-4);
+    assert_true(drag.frame > 0 && drag.speed > 0.0f);
+    /* the built-in clip's bounds: its planted points move 0 (its worst skate under 0.1 mm/s),
+     * so each point's fastest that low is a touchdown's last frame or a lift-off's first, well
+     * above the 1 cm/s floor (0.12-0.27 m/s) */
+    assert_true(src.max_skate < 1e-4f);
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < 2; ++p)
+            assert_true(src.drag[k][p] > 10.0f * AK_WALK_DRAG_FLOOR);
     /* a planted point is a point in some phase: never deeper than the deepest of all */
     assert_true(hand.deepest_planted <= hand.deepest);
     /* a knee and a hip acceleration were measured at all */

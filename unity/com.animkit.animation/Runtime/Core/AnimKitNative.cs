@@ -208,6 +208,11 @@ namespace AnimKit
         public float kneePeakDeg;
         /// <summary>The source's own (the walk cycle; a matcher's database).</summary>
         public float sourceHipAccelMinG, sourceHipAccelMaxG, sourceKneePeakDeg;
+        /// <summary>Drag: a heel or toe within 5 mm of the ground at both ends of a frame, its
+        /// horizontal speed, m/s (the point farthest over its bound: a swinging foot held down
+        /// along the ground), and that point's bound, the source's own fastest that low (at
+        /// least 0.01 m/s).</summary>
+        public float drag, sourceDrag;
     }
 
     /// <summary>A downward ray the plugin wants cast (world, Unity frame).</summary>
@@ -294,7 +299,7 @@ namespace AnimKit
         // Resolves to libanimkit_unity.so (Linux) and animkit_unity.dll (Windows).
         public const string Lib = "animkit_unity";
         /// <summary>The ABI this binding was written for (AK_PLUGIN_ABI_VERSION).</summary>
-        public const int ExpectedAbiVersion = 5;
+        public const int ExpectedAbiVersion = 6;
         public const int HumanoidSlotCount = 21;
         const CallingConvention CC = CallingConvention.Cdecl;
 
