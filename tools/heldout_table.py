@@ -22,15 +22,22 @@ you did not tune on"). Python 3 standard library only.
                                  also gives the hover pairs alone, their count and worst)
         hips (33 ms average)     min(source, -1 g) - 0.25 .. max(source, +1 g) + 0.5
         knee peak                <= max(source peak, 75 deg) + 25 deg
+        drag                     <= the source's bound (summary drag_m_s against source_drag_m_s:
+                                 a heel or toe within 5 mm of its ground at both ends of a
+                                 frame, its horizontal speed, the point farthest over its bound,
+                                 the source's own fastest for that point that low, at least
+                                 1 cm/s; a swinging foot held down along the ground)
         arrival                  arrived and final distance <= 0.3 m
         settled                  both feet down (left_stance, right_stance) in walk.csv's last
                                  row: a walk that never settles runs to `animkit walk`'s time
                                  limit with a foot up, and its summary still says arrived
-      and "within", or the names of the bounds that are out. For an out depth or hips figure it
-      adds the frame (walk.csv's row, 0 at t = 0) where the CSV shows it: the deepest heel or
-      toe below its ground (the summary also counts the ankle, which the CSV does not hold) and
-      the lowest/highest hips acceleration recomputed from root_y (the root joint; for CMU clips
-      the hips) with the summary's 33 ms window. The figures themselves are the summary's.
+      and "within", or the names of the bounds that are out. For an out depth, hips or drag
+      figure it adds the frame (walk.csv's row, 0 at t = 0) where the CSV shows it: the deepest
+      heel or toe below its ground (the summary also counts the ankle, which the CSV does not
+      hold), the lowest/highest hips acceleration recomputed from root_y (the root joint; for
+      CMU clips the hips) with the summary's 33 ms window, and the heel or toe move within 5 mm
+      of its ground at both ends whose speed is nearest the summary's drag. The figures
+      themselves are the summary's.
 """
 import json
 import math
@@ -40,7 +47,7 @@ import sys
 
 SIZE_M, HEIGHT_M, PIXELS = 30.0, 1.2, 121
 DEEPEST_M, SKATE_M_S, ARRIVAL_M = 0.005, 0.01, 0.3
-SKATE_HEIGHT_M, HOVER_HIGH_M = 0.01, 0.05
+SKATE_HEIGHT_M, HOVER_HIGH_M, DRAG_HIGH_M = 0.01, 0.05, 0.005
 HIP_WINDOW_S, G = 0.033, 9.80665
 CLIPS = ("slow30", "run30", "veer_mirror", "walk24")
 GROUNDS = ("heightmap", "stairs", "hills")
@@ -134,6 +141,31 @@ def hover(names, rows):
     return n, (total / n if n else 0.0), worst, where, band
 
 
+def drag_where(names, rows, speed):
+    """(frame, point, m/s) of the walk.csv move nearest `speed` (the summary's drag_m_s) among
+    each heel's and toe's moves within 5 mm of its ground at both ends of a frame, or None: the
+    summary measures the drag (ak_walk_metrics); the CSV, at 10 um, only finds its frame."""
+    col = {n: i for i, n in enumerate(names)}
+    if "left_heel_ground" not in col or len(rows) < 2:
+        return None
+    t, best = col["t"], None
+    for side in ("left", "right"):
+        for point in ("heel", "toe"):
+            key = f"{side}_{point}"
+            x, y, z, g = (col[key + s] for s in ("_x", "_y", "_z", "_ground"))
+            stance = col[side + "_stance"]
+            for f in range(1, len(rows)):
+                a, b = rows[f - 1], rows[f]
+                dt = b[t] - a[t]
+                if not (dt > 0.0 and a[y] - a[g] <= DRAG_HIGH_M and b[y] - b[g] <= DRAG_HIGH_M):
+                    continue  # NaN (no ground) compares false: not counted
+                v = math.hypot(b[x] - a[x], b[z] - a[z]) / dt
+                phase = "planted" if b[stance] > 0.5 else "swinging"
+                if best is None or abs(v - speed) < abs(best[2] - speed):
+                    best = (f, f"{side} {point} {phase}", v)
+    return best
+
+
 def hip_extremes(names, rows):
     """((min g, frame), (max g, frame)) of root_y's 33 ms average's second difference, or None."""
     if len(rows) < 4 or "root_y" not in names:
@@ -186,6 +218,10 @@ def verdict(s, walk_dir):
         out.append("hips high" + (f" (frame {hips[1][1]})" if hips else ""))
     if s["knee_peak_deg"] > knee:
         out.append("knee")
+    if "drag_m_s" in s and s["drag_m_s"] > s["source_drag_m_s"]:
+        where = drag_where(names, rows, s["drag_m_s"])
+        out.append("drag" + (f" (CSV: frame {where[0]}, {where[1]}, {where[2]:.2f} m/s)"
+                             if where else ""))
     if not s["arrived"] or s["final_distance"] > ARRIVAL_M:
         out.append("arrival")
     if rows and not all(rows[-1][names.index(k)] == 1.0 for k in ("left_stance", "right_stance")):
@@ -197,7 +233,7 @@ def row(clip, ground, walker, walk_dir):
     """One Markdown row of the table."""
     path = os.path.join(walk_dir, "summary.json")
     if not os.path.exists(path):
-        return f"| {clip} | {ground} | {walker} | no summary (see {walk_dir}/stderr) |" + " |" * 8
+        return f"| {clip} | {ground} | {walker} | no summary (see {walk_dir}/stderr) |" + " |" * 9
     with open(path) as f:
         s = json.loads(f.read().strip().splitlines()[-1])
     lo, hi, knee = bounds(s)
@@ -205,11 +241,13 @@ def row(clip, ground, walker, walk_dir):
     hv = hover(names, rows)
     hover_cell = (f"{hv[4] * 100:.2f} ({hv[0]} pairs {hv[1] * 100:.1f}, worst {hv[2] * 100:.1f})"
                   if hv else "no source columns")
+    drag_cell = (f"{s['drag_m_s']:.2f} ({s['source_drag_m_s']:.2f})" if "drag_m_s" in s
+                 else "no drag figure")
     return (f"| {clip} | {ground} | {walker} | {'yes' if s['arrived'] else 'no'} "
             f"| {s['final_distance']:.2f} | {s['deepest_any_phase'] * 1000:.1f} "
             f"| {s['deepest_planted'] * 1000:.1f} | {s['skate'] * 100:.2f} | {hover_cell} "
             f"| {s['hip_accel_min_g']:.2f}..{s['hip_accel_max_g']:.2f} ({lo:.2f}..{hi:.2f}) "
-            f"| {s['knee_peak_deg']:.1f} ({knee:.1f}) | {verdict(s, walk_dir)} |")
+            f"| {s['knee_peak_deg']:.1f} ({knee:.1f}) | {drag_cell} | {verdict(s, walk_dir)} |")
 
 
 def clips_of(walks):
@@ -226,8 +264,8 @@ def print_table(walks):
     """The trial's table, every clip x ground x walker, and how many rows are within."""
     print("| clip | ground | walker | arrived | final m | deepest any phase mm | planted "
           "deepest mm | planted skate cm/s | hover cm/s with the skate (hover pairs alone, "
-          "worst) | hips g (bound) | knee deg (bound) | verdict |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "worst) | hips g (bound) | knee deg (bound) | drag m/s (bound) | verdict |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     within = {w: 0 for w in WALKERS}
     clips = clips_of(walks)
     for clip in clips:
