@@ -1,7 +1,7 @@
 /* Walk quality, measured frame by frame: contact errors while planted, skate of every foot
- * point on the ground (held or not), the depth
- * of every foot point in any phase, the hips' vertical acceleration (33 ms average) and the
- * knee flexion, and the same body figures of a walk motion's own cycle. */
+ * point on the ground (held or not), the depth of every foot point in any phase, the drag of
+ * every foot point within 5 mm of the ground, the hips' vertical acceleration (33 ms average)
+ * and the knee flexion, and the same figures of a walk motion's own cycle. */
 #include "animkit/walkmetrics.h"
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
