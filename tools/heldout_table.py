@@ -109,34 +109,40 @@ def deepest_point(names, rows):
     return best
 
 
-def hover(names, rows):
-    """The hover of walk.csv (the module's docstring): (pairs, their mean m/s, worst m/s, its
-    frame and point, the mean with the skate's pairs), or None without the source columns."""
+def point_moves(names, rows):
+    """Each heel's and toe's move over each frame of walk.csv: (frame, side, point, its height
+    above its ground at the frame's start and end (NaN: no ground), its horizontal speed m/s,
+    the frame's end row, the column of `name` for that point (key + name))."""
     col = {n: i for i, n in enumerate(names)}
-    if "left_heel_source_down" not in col or len(rows) < 2:
-        return None
     t = col["t"]
-    n, total, worst, where, skate_n, skate_total = 0, 0.0, 0.0, "", 0, 0.0
     for side in ("left", "right"):
         for point in ("heel", "toe"):
             key = f"{side}_{point}"
             x, y, z, g = (col[key + s] for s in ("_x", "_y", "_z", "_ground"))
-            src = col[key + "_source_down"]
             for f in range(1, len(rows)):
                 a, b = rows[f - 1], rows[f]
                 dt = b[t] - a[t]
-                if not (a[src] > 0.5 and b[src] > 0.5 and dt > 0.0):
-                    continue
-                if math.isnan(a[g]) or math.isnan(b[g]):
-                    continue
-                ha, hb = a[y] - a[g], b[y] - b[g]
-                v = math.hypot(b[x] - a[x], b[z] - a[z]) / dt
-                if ha <= SKATE_HEIGHT_M and hb <= SKATE_HEIGHT_M:
-                    skate_n, skate_total = skate_n + 1, skate_total + v
-                elif ha <= HOVER_HIGH_M and hb <= HOVER_HIGH_M:
-                    n, total = n + 1, total + v
-                    if v > worst:
-                        worst, where = v, f"frame {f}, {side} {point} {hb * 1000:.0f} mm up"
+                if dt > 0.0:
+                    yield (f, side, point, a[y] - a[g], b[y] - b[g],
+                           math.hypot(b[x] - a[x], b[z] - a[z]) / dt, a, b, col, key)
+
+
+def hover(names, rows):
+    """The hover of walk.csv (the module's docstring): (pairs, their mean m/s, worst m/s, its
+    frame and point, the mean with the skate's pairs), or None without the source columns."""
+    if "left_heel_source_down" not in names or len(rows) < 2:
+        return None
+    n, total, worst, where, skate_n, skate_total = 0, 0.0, 0.0, "", 0, 0.0
+    for f, side, point, ha, hb, v, a, b, col, key in point_moves(names, rows):
+        src = col[key + "_source_down"]
+        if not (a[src] > 0.5 and b[src] > 0.5) or math.isnan(ha) or math.isnan(hb):
+            continue
+        if ha <= SKATE_HEIGHT_M and hb <= SKATE_HEIGHT_M:
+            skate_n, skate_total = skate_n + 1, skate_total + v
+        elif ha <= HOVER_HIGH_M and hb <= HOVER_HIGH_M:
+            n, total = n + 1, total + v
+            if v > worst:
+                worst, where = v, f"frame {f}, {side} {point} {hb * 1000:.0f} mm up"
     band = (total + skate_total) / (n + skate_n) if n + skate_n else 0.0
     return n, (total / n if n else 0.0), worst, where, band
 
@@ -145,24 +151,15 @@ def drag_where(names, rows, speed):
     """(frame, point, m/s) of the walk.csv move nearest `speed` (the summary's drag_m_s) among
     each heel's and toe's moves within 5 mm of its ground at both ends of a frame, or None: the
     summary measures the drag (ak_walk_metrics); the CSV, at 10 um, only finds its frame."""
-    col = {n: i for i, n in enumerate(names)}
-    if "left_heel_ground" not in col or len(rows) < 2:
+    if "left_heel_ground" not in names or len(rows) < 2:
         return None
-    t, best = col["t"], None
-    for side in ("left", "right"):
-        for point in ("heel", "toe"):
-            key = f"{side}_{point}"
-            x, y, z, g = (col[key + s] for s in ("_x", "_y", "_z", "_ground"))
-            stance = col[side + "_stance"]
-            for f in range(1, len(rows)):
-                a, b = rows[f - 1], rows[f]
-                dt = b[t] - a[t]
-                if not (dt > 0.0 and a[y] - a[g] <= DRAG_HIGH_M and b[y] - b[g] <= DRAG_HIGH_M):
-                    continue  # NaN (no ground) compares false: not counted
-                v = math.hypot(b[x] - a[x], b[z] - a[z]) / dt
-                phase = "planted" if b[stance] > 0.5 else "swinging"
-                if best is None or abs(v - speed) < abs(best[2] - speed):
-                    best = (f, f"{side} {point} {phase}", v)
+    best = None
+    for f, side, point, ha, hb, v, _, b, col, _ in point_moves(names, rows):
+        if not (ha <= DRAG_HIGH_M and hb <= DRAG_HIGH_M):
+            continue  # NaN (no ground) compares false: not counted
+        phase = "planted" if b[col[side + "_stance"]] > 0.5 else "swinging"
+        if best is None or abs(v - speed) < abs(best[2] - speed):
+            best = (f, f"{side} {point} {phase}", v)
     return best
 
 
