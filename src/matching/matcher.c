@@ -35,6 +35,9 @@ typedef struct restep_foot {
     ak_restep step;
     int32_t due, placed, waits, away, toe, rolled;
     ak_vec3 hold;
+    /* a foot in the air when the stop began: when its walk frame would have put it down (s of
+     * the matcher's time; 0: none, it was down or no landing was ahead) */
+    double land_at;
 } restep_foot;
 
 /* A foot held where it stands while its stance waits (touchdown_hold): holding, on its toe, the
@@ -64,6 +67,9 @@ struct ak_matcher {
     int32_t frame;
     float frac, rate; /* rate: playback-rate warping */
     int32_t standing, arrived;
+    /* the stop is due (stop_within) and waits for a foot to bear, at most stop_wait s more */
+    int32_t stop_due;
+    double stop_wait;
     ak_vec3 pos;
     float heading;
     ak_vec3 sim_vel, sim_acc, want_vel, searched_want;
@@ -190,6 +196,7 @@ struct ak_matcher {
 enum { AK_SPARE_NONE, AK_SPARE_DEST, AK_SPARE_AHEAD };
 
 static ak_vec3 coast_rest(const ak_matcher *m);
+static int touches(const ak_matcher *m, int k);
 
 static float wrap_pi(float a)
 {
@@ -461,6 +468,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->seg_start = m->frame;
     m->standing = 1;
     m->arrived = target_distance(m) <= m->p.arrival_radius;
+    m->stop_due = 0;
     m->search_timer = 0.0f;
     m->cost = 0.0f;
     m->time = 0.0;
@@ -519,7 +527,7 @@ void ak_matcher_set_target(ak_matcher *m, ak_vec3 target)
     if (!m || !akv_finite(target)) return;
     m->p.target = target;
     if (m->arrived && target_distance(m) <= m->p.arrival_radius) return;
-    m->arrived = 0;
+    m->arrived = m->stop_due = 0;
     m->force_search = 1;
 }
 
@@ -775,10 +783,47 @@ static int stop_within(const ak_matcher *m, float t)
     return sqrtf(sx * sx + sz * sz) <= 0.5f * m->p.arrival_radius;
 }
 
-/* Stops when the coasting root would come to rest near the target, or inside the radius. */
+/* Seconds from now until the playing frame's range next puts down a foot it has up now (the
+ * swinging foot's landing; a run in flight, either); 0 when it has both down or no such landing
+ * is ahead in the range. */
+static float landing_left(const ak_matcher *m)
+{
+    const ak_motion_db *db = m->db;
+    const int32_t up[2] = {!db->contact[2 * m->frame], !db->contact[2 * m->frame + 1]};
+    if (m->standing || !(up[0] || up[1])) return 0.0f;
+    const int32_t last = range_last(db, m->frame);
+    const float step = db->frame_time / (m->rate > 0.1f ? m->rate : 0.1f);
+    for (int32_t f = m->frame + 1; f <= last; ++f)
+        if ((up[0] && db->contact[2 * f]) || (up[1] && db->contact[2 * f + 1]))
+            return ((float)(f - m->frame) - m->frac) * step;
+    return 0.0f;
+}
+
+/* Stops when the coasting root would come to rest near the target, or inside the radius, on a
+ * foot on the ground (no foot brakes in the air): with both feet up (a run in flight, a push-off
+ * lifted) the stop waits for the playing frame's next landing and its planting's fade-in, and no
+ * longer than the coast can still end on the target (stop_steer) without turning back: a
+ * critically damped coast from speed v steered to rest nearer than 0.7 v / w ahead (its own
+ * length is 2 v / w) turns back by more than 5 mm at its end. */
 static void check_arrival(ak_matcher *m)
 {
-    if (!m->arrived && stop_within(m, 0.0f)) m->arrived = 1;
+    if (m->arrived) return;
+    const ak_vec3 v = akv_add(anim_velocity(m, NULL), m->vel_x);
+    const float speed = sqrtf(v.x * v.x + v.z * v.z);
+    const float ahead =
+        speed > 1e-3f
+            ? ((m->p.target.x - m->pos.x) * v.x + (m->p.target.z - m->pos.z) * v.z) / speed
+            : 0.0f;
+    const float least = speed * (0.7f / aks_spring_omega(0.5f * m->p.stop_time) + m->dt);
+    const int down = touches(m, 0) || touches(m, 1);
+    if (!m->stop_due && stop_within(m, 0.0f)) {
+        m->stop_due = 1;
+        const float left = landing_left(m);
+        m->stop_wait = left > 0.0f ? (double)(left + 1.0f / m->fik.stance_fade_rate) : 0.0;
+    }
+    if (!m->stop_due) return;
+    m->stop_wait -= (double)m->dt;
+    if (down || m->stop_wait <= 0.0 || ahead <= least) m->arrived = 1;
 }
 
 /* Playback-rate warping: the rate follows (time constant 0.2 s) the wanted speed over the
@@ -1364,6 +1409,13 @@ static int stop_missed(ak_matcher *m, int s)
 static int bears(const ak_matcher *m, int k)
 {
     if (m->stance[k]) return 1;
+    return touches(m, k);
+}
+
+/* Whether foot k's heel or toe was shown last frame within AK_WALK_SKATE_HEIGHT of the ground
+ * under it (planted or not: a planted foot the grounding lifted out of reach does not). */
+static int touches(const ak_matcher *m, int k)
+{
     return (isfinite(m->sole_ground[k]) &&
             m->fst.sole[k].y - m->sole_ground[k] <= AK_WALK_SKATE_HEIGHT) ||
            (isfinite(m->toe_ground[k]) &&
@@ -1380,6 +1432,8 @@ static int restep_waits(ak_matcher *m, int s)
     const int o = 1 - s;
     const ak_restep *me = &m->rs[s].step, *other = &m->rs[o].step;
     if (!m->standing || !(me->on || m->rs[s].due) || (me->on && me->u > 0.0f)) return 0;
+    /* a foot in the air when the stop began, the other not down either, lands now */
+    if (m->rs[s].land_at > m->time && !bears(m, s) && !bears(m, o)) return 0;
     /* the other lifts (or, decided before this one this frame, is about to) */
     if (other->on && (other->u > 0.0f || (o < s && !m->rs[o].waits))) return 1;
     const int pending = (other->on && other->u <= 0.0f) || m->rs[o].due;
@@ -1449,6 +1503,10 @@ static void restep_hold(ak_matcher *m, int s)
         if (m->standing) {
             ak_restep_begin_to(&m->rs[s].step, from, stop_rest_heel(m, s));
             m->rs[s].rolled = lifts_off_toe(m, s);
+            /* a foot in the air when the stop began lands when its run would have landed it */
+            const float left = (float)(m->rs[s].land_at - m->time);
+            if (left > 0.0f && !bears(m, s)) m->rs[s].step.duration = akf_max(left, 2.0f * m->dt);
+            m->rs[s].land_at = 0.0;
         } else {
             const float dx = at.x - from.x, dz = at.z - from.z;
             ak_restep_begin(&m->rs[s].step, from, sqrtf(dx * dx + dz * dz));
@@ -2613,6 +2671,26 @@ static void stop_steer(ak_matcher *m)
     m->vel_v = akv_add(m->vel_v, akv_scale(ak_vec3_make(dx, 0.0f, dz), y * y));
 }
 
+/* As the stop begins: each foot in the air (not bearing) whose walk frame puts it down further
+ * on in its range keeps when that would have been (restep_foot.land_at): its step of the stop
+ * lands then, the run's own flight time, not a step's (restep_hold). */
+static void stop_landings(ak_matcher *m)
+{
+    const ak_motion_db *db = m->db;
+    const int32_t last = range_last(db, m->frame);
+    const float step = db->frame_time / (m->rate > 0.1f ? m->rate : 0.1f);
+    const int flight = !touches(m, 0) && !touches(m, 1);
+    for (int s = 0; s < 2; ++s) {
+        m->rs[s].land_at = 0.0;
+        if (!flight || db->contact[2 * m->frame + s]) continue;
+        for (int32_t f = m->frame + 1; f <= last; ++f)
+            if (db->contact[2 * f + s]) {
+                m->rs[s].land_at = m->time + (double)(((float)(f - m->frame) - m->frac) * step);
+                break;
+            }
+    }
+}
+
 static int32_t matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_error *err)
 {
     if (!m) return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "null matcher");
@@ -2623,6 +2701,7 @@ static int32_t matcher_begin(ak_matcher *m, float dt, ak_vec3 *desired_move, ak_
     update_desire(m, dt);
     check_arrival(m);
     if (m->arrived && !m->standing) {
+        stop_landings(m);
         transition(m, m->db->stand_frame, 1);
         stop_steer(m);
         /* the planned hips do not come down for a leg the coast leaves behind: released, it
