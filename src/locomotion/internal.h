@@ -292,6 +292,9 @@ void ak_restep_fix(ak_restep *r, ak_vec3 at, ak_vec3 to);
  * land on, or its source lifts it before it could land), it waits at the top of the step
  * (carried over it). Ends the step at u = 1. */
 void ak_restep_advance(ak_restep *r, float dt, int32_t hover);
+/* Seconds: the shortest a fixed step over `distance` m may last for its carry to move the foot
+ * no faster than `speed` m/s (> 0) at its peak. */
+float ak_restep_shortest(float distance, float speed);
 /* Metres the foot is lifted now (0 off a step). */
 float ak_restep_lift(const ak_restep *r);
 /* Seconds left until the foot lands (0 off a step). */

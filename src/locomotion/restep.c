@@ -116,6 +116,12 @@ int32_t ak_restep_carried(const ak_restep *r)
     return !r->on || r->u >= AK_RESTEP_CARRY_TO;
 }
 
+float ak_restep_shortest(float distance, float speed)
+{
+    /* a smoothstep's steepest slope is 1.5 */
+    return 1.5f * distance / ((AK_RESTEP_CARRY_TO - AK_RESTEP_STOP_CARRY_FROM) * speed);
+}
+
 ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at)
 {
     if (!r->on) return ak_vec3_make(0, 0, 0);
