@@ -480,12 +480,11 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->seg_start = m->frame;
     m->standing = 1;
     m->arrived = target_distance(m) <= m->p.arrival_radius;
-    m->stop_due = 0;
     m->search_timer = 0.0f;
     m->cost = 0.0f;
     m->time = 0.0;
     m->path_length = 0.0f;
-    m->transitions = m->searches = m->unlocks = 0;
+    m->transitions = m->searches = m->unlocks = m->stop_due = 0;
     m->stance[0] = m->stance[1] = m->released[0] = m->released[1] = 0;
     m->held_back[0] = m->held_back[1] = m->pushed_off[0] = m->pushed_off[1] = 0;
     m->has_shown_last = m->stop_moving[0] = m->stop_moving[1] = 0;
@@ -1473,7 +1472,8 @@ static float reach_left(const ak_matcher *m, int k, float horizon)
     const ak_vec3 x0 = m->vel_x, c = akv_add(m->vel_v, akv_scale(m->vel_x, w));
     const ak_vec3 lock = m->fst.lock_point[k];
     const float most = akf_max(m->stance_reach, hypotf(m->pos.x - lock.x, m->pos.z - lock.z));
-    for (float t = m->dt; t < horizon; t += m->dt) {
+    for (int32_t i = 1; (float)i * m->dt < horizon; ++i) {
+        const float t = (float)i * m->dt;
         const float e = expf(-w * t), a = (1.0f - e) / w, b = ww - e * (t / w + ww);
         const float x = m->pos.x + x0.x * a + c.x * b - lock.x;
         const float z = m->pos.z + x0.z * a + c.z * b - lock.z;
