@@ -1329,7 +1329,10 @@ static float source_clearance(const ak_foot_ik_frame *fr, const foot_frame *ff, 
 /* clear_ground's toe: its floor (the ground under it and ahead of it, or `floor` stepping up;
  * over that the re-step's lift `up_by` or the source's clearance, room the knee limit may take
  * back) into ff->toe_floor and clear_by; *lift and the ground's own *need raised to the toe's.
- * Returns the lift the ground found ahead of the toe needs. */
+ * Returns the lift the ground found ahead of the toe needs. Ground ahead higher than the toe's
+ * own plus its clearance (a riser it is about to meet) is cleared by that clearance too: lifted
+ * just onto the riser's top, a toe meeting it early in its swing rode its edge (CMU 16_11 up the
+ * stairs, frames 700-702, 2.50 m/s; 09_01 at 120 fps from -5.1, frames 180-181, 1.84 m/s). */
 static float clear_toe(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr, foot_frame *ff,
                        int32_t s, float floor, float up_by, float *lift, float *need)
 {
@@ -1351,6 +1354,9 @@ static float clear_toe(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr, f
         ff->clear_by[s][1] = akf_min(toe_y + toe_by - ff->toe_floor[s], toe_by - up_by);
         ff->toe_floor[s] = toe_y + toe_by;
         ff->toe_floor_n[s] = toe_n;
+    } else {
+        ff->clear_by[s][1] = toe_by - up_by;
+        ff->toe_floor[s] += toe_by;
     }
     *lift = akf_max(*lift, ff->toe_floor[s] - toe.y);
     *need = akf_max(*need, ff->toe_floor[s] - toe_by - toe.y);
@@ -1442,17 +1448,29 @@ static void turn_gap_terms(ak_vec3 k, ak_vec3 v, ak_vec3 n, float *A, float *B)
     *B = w.y - (gx * w.x + gz * w.z);
 }
 
+/* m: the least clearance a swinging toe keeps over the ground in human walking (the gait
+ * literature's minimum toe clearance, about 1.3 cm at mid-swing); a swinging toe whose knee is at
+ * its limit keeps at most this much of its own clearance by turning toe-up (toe_up_room). */
+#define AK_TOE_MIN_CLEAR 0.013f
+
 /* A swinging foot held up by its toe (the toe nearest its floor, below the heel) that its knee
- * needs lower by `want` than its room allows turns toe-up about the ankle (dorsiflexes), at
+ * needs lower by `want` than its room allows, or by so much that the toe would keep less than
+ * `keep` (its own clearance) over its ground, turns toe-up about the ankle (dorsiflexes), at
  * most until the toe is as high as the heel, as a person lifts the toe over a step: the least
- * turn t that raises the toe's room to `want`, to the ankle's, or to the heel's, which the turn
- * lowers (each point's room over its floor is A cos t + B sin t plus a constant, turn_gap_terms,
- * the axis k horizontal across the foot; bisection, 12 steps). The turn draws the toe back
- * toward the ankle, so its floor is taken on its plane where the turn puts it: down a 40 %
- * slope a 1.2 cm draw back is 4.8 mm more ground, and CMU 02_01 at 24 fps on the heightmap
- * from -5.7 had a toe 5.2 mm into it (bound 5). Turns ff->foot_rot; returns the turned foot's
- * room. */
-static float toe_up_room(const ak_foot_ik_params *p, foot_frame *ff, int32_t s, float want)
+ * turn t that raises the toe's room to `want` plus `keep`, to the ankle's plus `keep`, or to
+ * the heel's, which the turn lowers (each point's room over its floor is A cos t + B sin t plus
+ * a constant, turn_gap_terms, the axis k horizontal across the foot; bisection, 12 steps). The
+ * turn draws the toe back toward the ankle, so its floor is taken on its plane where the turn
+ * puts it: down a 40 % slope a 1.2 cm draw back is 4.8 mm more ground, and CMU 02_01 at 24 fps
+ * on the heightmap from -5.7 had a toe 5.2 mm into it (bound 5). Turns ff->foot_rot; returns
+ * the turned foot's room. Turned only as far as the knee needed (no `keep`), the toe kept
+ * nothing over its ground while the heel stayed 9 cm up: a foot stepping down a stair over the
+ * tread it left, its hips lowered for the landing two risers below and the stance leg on the
+ * tread between at full reach, has its knee at the limit and the toe pitched down as the clip
+ * swings it; the toe skimmed the tread for 0.6 m (CMU 02_02 down the stairs, frames 603-608,
+ * 6.15 m/s; 16_11, 07_01 on the heightmap the same way). */
+static float toe_up_room(const ak_foot_ik_params *p, foot_frame *ff, int32_t s, float want,
+                         float keep)
 {
     const ak_foot_ik_leg *leg = &p->legs[s];
     const float room = ff->swing_room[s];
@@ -1473,7 +1491,7 @@ static float toe_up_room(const ak_foot_ik_params *p, foot_frame *ff, int32_t s, 
     float tA, tB, hA, hB;
     turn_gap_terms(k, v, ff->toe_floor_n[s], &tA, &tB);
     turn_gap_terms(k, u, ff->heel_floor_n[s], &hA, &hB);
-    const float want_gap = akf_min(want, ankle_gap);
+    const float want_gap = akf_min(want, ankle_gap) + keep;
     float lo = 0.0f, hi = level;
     for (int i = 0; i < 12; ++i) {
         const float m = 0.5f * (lo + hi), c = cosf(m), sn = sinf(m);
@@ -1513,7 +1531,10 @@ static void swing_knee_within(const ak_foot_ik_params *p, const ak_skeleton *sk,
     const float y_max = hip.y - sqrtf(d2 - h2);
     if (!(t.y > y_max)) return;
     float room = ff->swing_room[s];
-    if (t.y - y_max > room) room = toe_up_room(p, ff, s, t.y - y_max);
+    /* (the toe's own clearance, clear_ground's clear_by, up to the least a person's swinging toe
+     * keeps, kept where the heel has room for it) */
+    const float keep = akf_min(ff->clear_by[s][1], AK_TOE_MIN_CLEAR);
+    if (t.y - y_max > room - keep) room = toe_up_room(p, ff, s, t.y - y_max, keep);
     ff->ankle_target[s].y -= akf_min(t.y - y_max, room);
 }
 

@@ -180,13 +180,24 @@ static const size_t k_hover_count = 0;
  * 4.6 m/s (frames 818-828; now 9 mm up); and its first step out of the stand pose, which the
  * blend of the two poses carried 26 mm below the heel's lowest in the cycle, was held at the
  * ground at up to 3.2 m/s (frames 0-28). Traced on examples (CLI walks, walk.csv), not per row:
- * - DRAG_SWING: a swinging heel or toe the knee's limit takes back to the ground: on the stairs
- *   the hips lowered for the ground ahead leave the knee at its limit and the foot on the tread
- *   (CMU 02_02 on the stairs, frames 582-606: the right toe on the top tread for 0.6 m, up to
- *   6.15 m/s, its heel 5-12 cm up; the row's knee peak is the limit, 95.6 deg, and with the
- *   clearance not given back to the limit it rose to 115.2, bound 100.6). The heightmap rows
- *   are not traced, nor CMU 02_02's on the stairs at 24 fps (within before the cycle finder
- *   searched it on the 1/120 s grid, 2.2-3.0 m/s since) and at 30 fps (0.30 -> 6.10 m/s);
+ * - DRAG_SWING: a swinging heel or toe the knee's limit takes back to the ground. Stepping down
+ *   the stairs, the hips lowered for a landing two risers below and the stance leg on the tread
+ *   between at full reach left the swinging knee at its limit over the tread the foot left, and
+ *   the toe, pitched down as the clip swings it, was taken onto that tread while the heel stayed
+ *   9 cm up (CMU 02_02 on the stairs, frames 603-608, 6.15 m/s; 16_11 5.85, 07_01 on the
+ *   heightmap 4.02): the foot now turns toe-up at the knee's limit so the toe keeps up to 1.3 cm
+ *   (footik.c toe_up_room), and a toe meeting a riser early in its swing keeps its clearance over
+ *   the riser's top (clear_toe: 16_11's and 09_01's toe rode the edge, 2.50 and 1.84 m/s). Still
+ *   out: swinging uphill on the heightmap the heel is the point the knee's limit lowers onto the
+ *   slope rising under it (CMU 02_02 at 30 fps, frame 334, the heel 1 mm up and the toe 23 mm);
+ *   at 24 fps up the stairs (frames 311-320) the toe over the tread it steps onto, 4 mm up,
+ *   its own clearance nil at that phase of the swing, the heel 2.6 cm over the glide;
+ * - DRAG_LANDING: a heel coming down onto its ground at the end of its swing (swing phase
+ *   0.88-0.94, 0-5 mm up) moves a little faster than the clip ever moves it that low (CMU 02_02
+ *   on the stairs, frame 351, 0.33 m/s against 0.29; 02_01 on the hills 0.48 against 0.46); not
+ *   traced further;
+ * - DRAG_LIFTOFF: a heel leaving the ground (swing phase 0.04, the built-in clip on the ridges)
+ *   moves along it faster than the clip's; not traced further;
  * - DRAG_STOP: the last step into the stand pose moves along the ground (CMU 02_01 flat, frames
  *   1270-1286, heel and toe 0.3-0.86 m/s before the clearance, now within). The built-in clip on
  *   the stairs (CLI, -6,0 to 6,0, frame 662): its right foot leaves its tread for the last step
@@ -197,6 +208,8 @@ static const size_t k_hover_count = 0;
 #define DRAG_SWING   "a swinging foot held on the ground by the swinging knee's limit"
 #define DRAG_STOP    "the last step into the stand pose slides along the ground"
 #define DRAG_PLANTED "a point shown planted moves on the ground (not traced)"
+#define DRAG_LANDING "a landing heel coming down a little faster than the clip's (not traced)"
+#define DRAG_LIFTOFF "a heel lifting off along the ground faster than the clip's (not traced)"
 
 static const drag_out k_drag_out[] = {
     /* 0.29 m/s (bound 0.29), frame 115, left heel, swinging, walk: on its bound, out in the
@@ -205,40 +218,34 @@ static const drag_out k_drag_out[] = {
      PHYS_AT_BOUND "a swinging heel at the clip's own fastest that low (frame 115)"},
     /* 0.54 m/s (bound 0.46), frame 1122, right heel, swinging, stop */
     {"cmu_02_01_walk ridges", DRAG_STOP},
-    /* 6.10 m/s (bound 0.09), frame 604, right toe, swinging, walk */
-    {"cmu_02_02_walk 30 fps stairs", DRAG_SWING},
+    /* 0.33 m/s (bound 0.25), frame 347, left heel, swinging, walk */
+    {"cmu_02_02_walk 30 fps stairs", DRAG_LANDING},
     /* 0.41 m/s (bound 0.34), frame 316, left toe, planted, walk */
     {"cmu_07_01_walk mirrored 30 fps stairs", DRAG_PLANTED},
     /* 1.02 m/s (bound 0.88), frame 337, left toe, planted, stop */
     {"cmu_09_01_run.bvh 120 fps stairs from -5.5", DRAG_STOP},
-    /* 1.84 m/s (bound 0.88), frame 181, left toe, swinging, walk */
-    {"cmu_09_01_run.bvh 120 fps stairs from -5.1", DRAG_SWING},
     /* 0.71 m/s (bound 0.29), frame 816, left heel, swinging, stop */
     {"locomotion/cmu_02_02_walk.bvh 120 fps hills from -5.7", DRAG_STOP},
     /* 0.81 m/s (bound 0.54), frame 844, right heel, swinging, stop */
     {"cmu_07_01_walk.bvh 120 fps hills from -5.0", DRAG_STOP},
     /* 0.40 m/s (bound 0.36), frame 453, right toe, planted, walk */
     {"cmu_07_01_walk.bvh 120 fps heightmap from -5.2", DRAG_PLANTED},
-    /* 2.62 m/s (bound 0.31), frame 311, left toe, swinging, walk */
+    /* 2.43 m/s (bound 0.31), frame 312, left toe, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh 24 fps stairs from -5.7", DRAG_SWING},
     /* 3.26 m/s (bound 0.25), frame 334, left heel, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh 30 fps heightmap from -4.9", DRAG_SWING},
-    /* 4.28 m/s (bound 0.36), frame 940, right toe, swinging, walk */
-    {"cmu_07_01_walk.bvh 120 fps heightmap from -5.5", DRAG_SWING},
+    /* 0.39 m/s (bound 0.36), frame 453, right toe, planted, walk */
+    {"cmu_07_01_walk.bvh 120 fps heightmap from -5.5", DRAG_PLANTED},
     /* 0.48 m/s (bound 0.46), frame 324, right heel, swinging, walk */
-    {"cmu_02_01_walk.bvh hills", DRAG_SWING},
+    {"cmu_02_01_walk.bvh hills", DRAG_LANDING},
     /* 0.54 m/s (bound 0.46), frame 1122, right heel, swinging, stop */
     {"cmu_02_01_walk.bvh ridges", DRAG_STOP},
-    /* 4.02 m/s (bound 0.36), frame 942, right toe, swinging, walk */
-    {"cmu_07_01_walk.bvh heightmap", DRAG_SWING},
-    /* 5.85 m/s (bound 0.92), frame 919, right toe, swinging, walk */
-    {"cmu_16_11_walk_veer_left.bvh stairs", DRAG_SWING},
     /* 1.06 m/s (bound 0.88), frame 428, left toe, planted, walk */
     {"cmu_09_01_run.bvh heightmap", DRAG_PLANTED},
     /* 0.99 m/s (bound 0.88), frame 64, left toe, planted, walk */
     {"cmu_09_01_run.bvh ridges", DRAG_PLANTED},
-    /* 6.15 m/s (bound 0.14), frame 604, right toe, swinging, walk */
-    {"locomotion/cmu_02_02_walk.bvh stairs", DRAG_SWING},
+    /* 0.33 m/s (bound 0.29), frame 351, left heel, swinging, walk */
+    {"locomotion/cmu_02_02_walk.bvh stairs", DRAG_LANDING},
     /* 1.41 m/s (bound 0.29), frame 457, left heel, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh heightmap", DRAG_SWING},
     /* 0.57 m/s (bound 0.53), frame 537, right heel, swinging, stop */
@@ -248,12 +255,12 @@ static const drag_out k_drag_out[] = {
     /* 0.96 m/s (bound 0.17), frame 596, right heel, swinging, stop */
     {"built-in heightmap", DRAG_STOP},
     /* 0.16 m/s (bound 0.12), frame 101, left heel, swinging, walk */
-    {"built-in ridges", DRAG_SWING},
-    /* 2.80 m/s (bound 0.31), frame 430, left toe, swinging, walk */
+    {"built-in ridges", DRAG_LIFTOFF},
+    /* 1.93 m/s (bound 0.31), frame 317, left toe, swinging, walk */
     {"cmu_02_02_walk 24 fps stairs from -5.5", DRAG_SWING},
-    /* 3.02 m/s (bound 0.31), frame 429, left toe, swinging, walk */
+    /* 2.02 m/s (bound 0.31), frame 317, left toe, swinging, walk */
     {"cmu_02_02_walk 24 fps stairs from -5.3", DRAG_SWING},
-    /* 2.22 m/s (bound 0.31), frame 313, left toe, swinging, walk */
+    /* 1.93 m/s (bound 0.31), frame 317, left toe, swinging, walk */
     {"cmu_02_02_walk 24 fps stairs from -5.0", DRAG_SWING},
 };
 
@@ -404,6 +411,51 @@ static void mirrored_walk_at_30_fps_steps_up_within_reach(void **state)
     const physics_walk r =
         physics_route(&src, &g, ak_vec3_make(-6.0f, 0.0f, -4.0f), ak_vec3_make(6.0f, 0.0f, 4.0f));
     assert_true(within_bounds("cmu_07_01_walk mirrored 30 fps stairs", &r, 0.3f));
+    source_close(&src);
+}
+
+/* A swinging foot stepping down the stairs over the tread it left, its knee at its limit: CMU
+ * 02_02 from (-6,0), the right foot leaving the 0.75 m tread for the 0.45 one (frames 582-645),
+ * the hips lowered for that landing and the left leg on the 0.60 tread between at full reach.
+ * Its toe, pitched down as the clip swings it, was taken onto the tread by the knee's limit and
+ * skimmed it for 0.6 m (frames 603-608, 6.15 m/s, the heel 9 cm up); the foot now turns toe-up
+ * at the limit (footik.c toe_up_room): over frames 596-604, while the knee is at its limit and
+ * the toe over the top tread (its edge at x = 1.0), the toe keeps at least 1 cm over it (13 mm:
+ * AK_TOE_MIN_CLEAR), and the right toe's drag over the whole walk is within the clip's own
+ * (0.01 m/s, the clip's 0.14). */
+static void toe_stepping_down_a_stair_keeps_off_the_tread(void **state)
+{
+    (void)state;
+    walk_source src;
+    source_open(&src, "locomotion/cmu_02_02_walk.bvh", -1, -1);
+    const ak_ground g = ak_terrain_ground(g_terrain[2]);
+    ak_error err;
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
+    wp.target = ak_vec3_make(6.0f, 0.0f, 0.0f);
+    ak_walker *w = NULL;
+    if (ak_walker_create(src.motion, &wp, &g, &w, &err) != AK_OK)
+        fail_msg("walker: %s", err.message);
+    const float dt = ak_walk_motion_clip(src.motion)->frame_time;
+    float lowest = INFINITY;
+    ak_walker_state st;
+    for (int f = 0; f <= 604; ++f) {
+        assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, &g, &err), AK_OK);
+        ak_walker_get_state(w, &st);
+        if (f < 596) continue;
+        assert_false(st.stance[1]);
+        ak_ground_hit h;
+        assert_true(ak_ground_query(&g, st.toe[1].x, st.toe[1].z, &h));
+        assert_true(fabsf(h.height - 0.75f) < 1e-3f); /* (over the top tread) */
+        lowest = fminf(lowest, st.toe[1].y - h.height);
+    }
+    ak_walker_destroy(w);
+    printf("right toe over the top tread, frames 596-604: lowest %.1f mm\n", (double)lowest * 1e3);
+    assert_true(lowest >= 0.01f);
+    const physics_walk r = physics_run(&src, &g);
+    printf("right toe drag %.2f m/s (the clip's %.2f)\n", (double)r.m.drag[1][1],
+           (double)r.src.drag[1][1]);
+    assert_true(r.m.drag[1][1] <= fmaxf(r.src.drag[1][1], AK_WALK_DRAG_FLOOR));
     source_close(&src);
 }
 
@@ -839,6 +891,7 @@ int main(void)
         cmocka_unit_test(walk_at_30_fps_plans_its_footholds),
         cmocka_unit_test(mirrored_walk_at_30_fps_steps_up_within_reach),
         cmocka_unit_test(walk_across_the_stairs_plans_from_the_other_landing),
+        cmocka_unit_test(toe_stepping_down_a_stair_keeps_off_the_tread),
         cmocka_unit_test(walk_at_24_fps_takes_the_short_step_up),
         cmocka_unit_test(walk_down_the_stairs_lands_on_ground_it_sampled),
         cmocka_unit_test(run_lifts_its_toe_over_a_riser_in_flight),
