@@ -76,9 +76,9 @@ struct ak_matcher {
     float sim_heading, sim_angvel, want_heading;
     float search_timer, cost, path_length;
     double time; /* s simulated; double so a long session reads true (walker.h: elapsed) */
-    /* m: the farthest the database's own frames have a foot down from the root (horizontal,
-     * its ankle), and m/s: the fastest they move a foot (horizontal, its ankle) (reach_left) */
-    float stance_reach, foot_speed;
+    /* m/s: the fastest the database's own frames move a foot (horizontal, its ankle;
+     * stop_step_time) */
+    float foot_speed;
     /* what the database holds (from its candidates): the largest facing change and direction
      * of travel at each trajectory point, radians, and whether it turns on the spot */
     float max_turn[AK_MATCH_TRAJ_POINTS], max_dir[AK_MATCH_TRAJ_POINTS];
@@ -350,16 +350,12 @@ static void database_reach(ak_matcher *m)
     memset(m->max_turn, 0, sizeof m->max_turn);
     memset(m->max_dir, 0, sizeof m->max_dir);
     m->turns_in_place = 0;
-    m->stance_reach = m->foot_speed = 0.0f;
+    m->foot_speed = 0.0f;
     for (int32_t f = 0; f < db->F; ++f) {
-        /* the ankles and their velocities, character frame */
-        const float *a = db->raw + (size_t)f * AK_MATCH_FEATURES, *u = a + 6;
-        for (int s = 0; s < 2; ++s) {
-            const float d = sqrtf(a[3 * s] * a[3 * s] + a[3 * s + 2] * a[3 * s + 2]);
-            if (db->contact[2 * f + s]) m->stance_reach = akf_max(m->stance_reach, d);
+        const float *u = db->raw + (size_t)f * AK_MATCH_FEATURES + 6; /* the ankles' velocities */
+        for (int s = 0; s < 2; ++s)
             m->foot_speed =
                 akf_max(m->foot_speed, sqrtf(u[3 * s] * u[3 * s] + u[3 * s + 2] * u[3 * s + 2]));
-        }
         if (!db->cand[f]) continue;
         const float *r = db->raw + (size_t)f * AK_MATCH_FEATURES;
         for (int k = 0; k < AK_MATCH_TRAJ_POINTS; ++k) {
@@ -1460,26 +1456,47 @@ static int restep_waits(ak_matcher *m, int s)
     return !(s == 0 && pending && !bears(m, s));
 }
 
-/* Seconds (up to `horizon`) until the coast carries the root farther from planted foot k's lock
- * than the database's own frames ever have a foot down from the root (stance_reach), or than it
- * is already; `horizon` if it stays within or foot k is not planted. The coast from here is the
- * critically damped velocity offset's: x(t) = x0 (1 - e) / w + c (1 / w^2 - e (t / w + 1 / w^2)),
+/* Seconds (up to `horizon`) until the coast carries leg k's hip farther from its planted foot's
+ * lock than the leg reaches (thigh and shin, and the foot to its toe for a lock on the toe, 0.999
+ * of them: the grounding's own reach, ak_foot_ik_state.due_drop), or than it is already;
+ * `horizon` if it stays within or foot k is not planted. The hip moves with the coast, the
+ * critically damped velocity offset: x(t) = x0 (1 - e) / w + c (1 / w^2 - e (t / w + 1 / w^2)),
  * e = exp(-w t), c = v0 + w x0. */
 static float reach_left(const ak_matcher *m, int k, float horizon)
 {
     if (!m->stance[k] || m->fst.lock_weight[k] < 1.0f || !(m->dt > 0.0f)) return horizon;
+    const ak_foot_ik_leg *l = &m->fik.legs[k];
+    const ak_skeleton *sk = m->db->skeleton;
+    if (l->upper < 0 || l->lower < 0 || l->foot < 0) return horizon;
+    const float toe = m->fst.lock_toe[k] && l->has_toe ? akv_len(l->toe_local) : 0.0f;
+    const float leg = 0.999f * (sk->bone_lengths[l->lower] + sk->bone_lengths[l->foot] + toe);
+    const ak_vec3 hip = m->world[l->upper].translation, lock = m->fst.lock_point[k];
+    const float dy = hip.y - lock.y;
+    const float most2 = akf_max(leg * leg - dy * dy, (hip.x - lock.x) * (hip.x - lock.x) +
+                                                         (hip.z - lock.z) * (hip.z - lock.z));
     const float w = aks_spring_omega(0.5f * m->p.stop_time), ww = 1.0f / (w * w);
     const ak_vec3 x0 = m->vel_x, c = akv_add(m->vel_v, akv_scale(m->vel_x, w));
-    const ak_vec3 lock = m->fst.lock_point[k];
-    const float most = akf_max(m->stance_reach, hypotf(m->pos.x - lock.x, m->pos.z - lock.z));
     for (int32_t i = 1; (float)i * m->dt < horizon; ++i) {
         const float t = (float)i * m->dt;
         const float e = expf(-w * t), a = (1.0f - e) / w, b = ww - e * (t / w + ww);
-        const float x = m->pos.x + x0.x * a + c.x * b - lock.x;
-        const float z = m->pos.z + x0.z * a + c.z * b - lock.z;
-        if (x * x + z * z > most * most) return t - m->dt;
+        const float x = hip.x + x0.x * a + c.x * b - lock.x;
+        const float z = hip.z + x0.z * a + c.z * b - lock.z;
+        if (x * x + z * z > most2) return t - m->dt;
     }
     return horizon;
+}
+
+/* A step of the stop (lifting now, or one the walk began, fixed now) lands before the coast
+ * carries the body out of the reach of the other foot, planted (reach_left), and carries its foot
+ * no faster than the database's own feet move (ak_restep_shortest over what is left of it). */
+static void stop_step_time(ak_matcher *m, int s)
+{
+    ak_restep *r = &m->rs[s].step;
+    if (!(m->foot_speed > 0.0f) || !(r->u < 1.0f)) return;
+    const float left = (1.0f - r->u) * r->duration;
+    const float len = hypotf(r->to.x - r->from.x, r->to.z - r->from.z);
+    const float most = akf_max(reach_left(m, 1 - s, left), ak_restep_shortest(len, m->foot_speed));
+    if (most < left) r->duration = most / (1.0f - r->u);
 }
 
 /* Whether foot s, whose step of the stop begins now, lifts off its toe: the grounding still
@@ -1549,6 +1566,7 @@ static void restep_hold(ak_matcher *m, int s)
         if (!m->rs[s].step.fixed) {
             ak_restep_fix(&m->rs[s].step, at, stop_rest_heel(m, s));
             m->rs[s].rolled = lifts_off_toe(m, s);
+            stop_step_time(m, s);
         }
         /* one waiting planted (restep_waits) lifts from where its lock has it (rolled over its
          * toe as the body coasted on, its heel went on 5 cm: from where it was, its toe slid
@@ -1557,12 +1575,7 @@ static void restep_hold(ak_matcher *m, int s)
             m->rs[s].step.from = m->fst.sole[s];
         /* one lifting now lands before the coast carries the body out of the reach of the other,
          * planted, and carries its foot no faster than the database's own feet move */
-        if (!m->rs[s].waits && m->rs[s].step.u <= 0.0f && m->foot_speed > 0.0f) {
-            ak_restep *r = &m->rs[s].step;
-            const float len = hypotf(r->to.x - r->from.x, r->to.z - r->from.z);
-            r->duration = akf_min(r->duration, akf_max(reach_left(m, 1 - s, r->duration),
-                                                       ak_restep_shortest(len, m->foot_speed)));
-        }
+        if (!m->rs[s].waits && m->rs[s].step.u <= 0.0f) stop_step_time(m, s);
         ak_restep_advance(&m->rs[s].step, m->rs[s].waits ? 0.0f : m->dt, 0);
         if (!m->rs[s].step.on && m->rs[s].step.fixed) { /* landed: held where it landed */
             m->rs[s].placed = 1;

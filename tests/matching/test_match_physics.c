@@ -118,10 +118,10 @@ static float db_ground_move(const ak_motion_db *db)
  * stop_step_rolls; the library's heightmap, frame 498, 0.86 -> 0.19 m/s), and a foot the planned
  * hips roll while they are still coming down to their goal is not stepped anew (matcher.c
  * rolled_up). A stop due with both feet up begins on the landing (matcher.c check_arrival):
- * 09_01 at 30 fps from (-4.9,0) came within (42.0 -> 1.4 mm/s, worst 1.10 -> 0.09 m/s), and
+ * 09_01 at 30 fps from (-4.9,0) came within (42.0 -> 2.3 mm/s, worst 1.10 -> 0.12 m/s), and
  * with it 09_02 at 24 fps from (-5.4,0) and 02_01 at 24 fps from (-4.7,0); a step of the stop
  * lands before the coast carries the body out of the reach of the foot waiting planted
- * (matcher.c reach_left): subject 2 on the heightmap (0.44 -> 0.21 m/s) and subject 9 on the
+ * (matcher.c reach_left): subject 2 on the heightmap (0.44 -> 0.14 m/s) and subject 9 on the
  * heightmap (0.59 -> 0.30 m/s) came within. What is left, 6 rows: heels and toes 9-45 mm up in
  * a step of the stop, 0.44-1.10 m/s at their worst; the
  * library's stairs and its start from (-5.9,0) are within the worst, out on the mean over the
@@ -790,8 +790,8 @@ static void a_run_stopping_in_flight_begins_on_its_landing(void **state)
  * planted; the left's step took its 0.35 s while the body coasted 0.4 m on, the grounding lifted
  * the right toe out of reach (footik.c last_resort_drop) and both feet were up 5 frames (607-611)
  * with a toe swinging 40 mm up at 0.44 m/s where the stand frame has it down. The step now lands
- * by the time the coast would leave the waiting foot farther from the root than the database's
- * own frames ever have a foot down (matcher.c reach_left), no faster than its own feet move. */
+ * by the time the coast would carry the waiting leg's hip beyond its reach (thigh, shin and foot:
+ * matcher.c reach_left), no faster than the database's own feet move. */
 static void a_step_of_the_stop_lands_while_the_other_foot_reaches(void **state)
 {
     (void)state;
