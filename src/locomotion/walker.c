@@ -121,6 +121,17 @@ struct ak_walker {
      * landing (held_offset); held_lift: the offset its last stance left. */
     float placed_scale;
     ak_vec3 held[2], held_lift[2];
+    /* placed_stop: the stop's scale the feet were last placed with (1 walking); stop_held: a
+     * swinging foot's offset that keeps a change of it off where the foot is shown, faded out
+     * before it lands (stop_fade; stop_held_u: its swing phase last frame, u0 when taken) */
+    float placed_stop;
+    ak_vec3 stop_held[2];
+    float stop_held_u[2], stop_held_u0[2];
+    /* swing_now's last landing frame found for each foot: what played, the frame it was
+     * looked for from, the landing frame (-1: none) */
+    int32_t land_play[2], land_from[2], land_at[2];
+    ak_vec3 travel_local; /* the clip's travel direction in the character frame (constant) */
+    int32_t held_now[2];  /* this frame: the foot is planted and held by its lock (held_at_lock) */
     int32_t stance_next[2];
     float path_length;
     ak_vec3 desired;
@@ -502,6 +513,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
     if (!w) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     w->m = m;
     w->p = *p;
+    w->travel_local = akv_make(sinf(m->travel_heading), 0.0f, cosf(m->travel_heading));
     w->rate_accel_max = 2.0f / fmaxf(fminf(p->start_time, p->stop_time), 1e-3f);
     w->hip_window = 1; /* (akw_hip_window of no frame time) */
     /* Foot IK rig from the humanoid map and the motion's calibration, unless given. */
@@ -610,7 +622,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->rate = 1.0f;
     w->stop_left = 0.0f;
     w->stop_scale = 1.0f;
-    w->step_scale = w->step_goal = w->placed_scale = 1.0f;
+    w->step_scale = w->step_goal = w->placed_scale = w->placed_stop = 1.0f;
     w->step_scale_v = 0.0f;
     w->stop_entry = 0.0f;
     w->rest = REST_IDLE;
@@ -627,7 +639,10 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
         w->sole_ground[s] = w->toe_ground[s] = NAN;
         w->stance[s] = w->contact[s] = w->stance_next[s] = 0;
         w->place_from[s] = w->place_target[s] = w->place_now[s] = ak_vec3_make(0, 0, 0);
-        w->held[s] = w->held_lift[s] = ak_vec3_make(0, 0, 0);
+        w->held[s] = w->held_lift[s] = w->stop_held[s] = ak_vec3_make(0, 0, 0);
+        w->stop_held_u[s] = w->stop_held_u0[s] = 0.0f;
+        w->land_play[s] = -1;
+        w->held_now[s] = 0;
         w->place_decided[s] = w->place_probe[s] = 0;
         w->scan[s].state = SCAN_IDLE;
         w->plan[s] = PLAN_NONE;
@@ -1110,7 +1125,8 @@ static void advance_clocks(ak_walker *w, float dt)
  * ak_walker_ground_rays:
  *  9. place     the pose on the character and the floor, FK (place_pose);
  * 10. rays      under each planted heel and toe, where each swinging foot will land
- *               (placement_shift, the foot IK's query points).
+ *               (placement_shift, the foot IK's query points); a planted foot is shown
+ *               where its lock holds it (hold_planted_feet).
  * walker_finish (ak_walker_finish), with the hits:
  * 11. placement a swinging foot's landing moved off a stair edge (decide_placement);
  * 12. floor     the floor height follows the footholds through a spring (update_floor);
@@ -1323,26 +1339,166 @@ static void held_offset(ak_walker *w, int32_t s, float dS)
     akw_held_offset(&w->held[s], &w->held_lift[s], w->stance[s], u, dS, f, rel);
 }
 
+/* Whether foot s is planted and held by its lock (the grounding's, last frame: the frame's
+ * lock is taken in the solve), its animation then shown there (hold_planted_feet). */
+static int held_at_lock(const ak_walker *w, int32_t s)
+{
+    const ak_foot_ik_state *st = &w->fst;
+    return w->p.foot_ik && w->fik.lock_feet && st->initialized && w->stance[s] &&
+           st->was_stance[s] && st->lock_weight[s] >= 1.0f && !st->released[s];
+}
+
+/* The weight left of a swinging foot's stop offset taken at swing phase u0, at phase u: 1 down
+ * to 0 (a smoothstep) over the first three quarters of the swing left. */
+static float stop_fade(float u, float u0)
+{
+    const float x = u0 < 1.0f ? (1.0f - u) / (1.0f - u0) : 0.0f;
+    const float k = akf_clamp((x - 0.25f) / 0.75f, 0.0f, 1.0f);
+    return k * k * (3.0f - 2.0f * k);
+}
+
+/* Swinging foot s at the time that plays, between its frames (the nearest frame repeats as a
+ * stop slows the clip): its swing phase (*u) and the clip's travel left until it lands (*d,
+ * along the travel, world: where its landing is seen from now less where it is seen from the
+ * landing frame, the heel then, both turned as the character is now; 0 with no landing ahead
+ * in what plays). */
+static void swing_now(ak_walker *w, int32_t s, float *u, float *d)
+{
+    const int loop = w->play == AK_WALKER_PLAY_LOOP;
+    const ak_clip *clip = loop ? w->m->clip : w->m->segment[PLAY_SEGMENT(w->play)].clip;
+    const int32_t n = clip->frame_count;
+    const float dur = clip_duration(clip);
+    float t = loop ? w->clip_time - floorf(w->clip_time / dur) * dur : w->seg_time;
+    t = akf_clamp(t / clip->frame_time, 0.0f, (float)(n - 1));
+    const int32_t f0 = (int32_t)floorf(t), f1 = loop ? (f0 + 1) % n : akf_min(f0 + 1, n - 1);
+    const float a = t - (float)f0, u0 = w->play_phase[s][f0];
+    /* (the next frame in stance: the swing ends there) */
+    const int swing1 = !w->play_contacts[s][f1];
+    *u = u0 + a * ((swing1 ? w->play_phase[s][f1] : 1.0f) - u0);
+    *d = 0.0f;
+    /* (the landing frame: the one found from an earlier frame of this swing, or the next
+     * frame in stance; the loop wraps) */
+    int32_t land = w->land_at[s];
+    const int32_t from = w->land_from[s];
+    const int same =
+        w->land_play[s] == w->play && land >= 0 &&
+        (loop ? (f0 - from + n) % n <= (land - from + n) % n : f0 >= from && f0 <= land);
+    if (!same) {
+        land = -1;
+        for (int32_t i = 1; i < n && land < 0; ++i) {
+            const int32_t f = loop ? (f0 + i) % n : f0 + i;
+            if (f >= n) break;
+            if (w->play_contacts[s][f]) land = f;
+        }
+        w->land_play[s] = w->play;
+        w->land_from[s] = f0;
+        w->land_at[s] = land;
+    }
+    if (land < 0) return;
+    const ak_vec3 *l = w->play_land[s];
+    /* (f1 in stance is the landing frame; the travel direction turned as the character is) */
+    *d = akv_dot(akv_sub(akv_lerp(l[f0], l[f1], a), l[land]), w->travel_local);
+}
+
+/* A stop's travel is scaled (stop_scale) to end on the target while the clip plays on: a foot
+ * planted meanwhile is shown where it stands (hold_planted_feet), and a swinging foot, moved with
+ * the character, would come down still moving at (stop_scale - 1) of the clip's travel speed. It
+ * goes instead that much farther over the swing: at swing phase u, a smoothstep of u of the
+ * travel d left to its landing (along f, the travel), so it lands where it would, at the
+ * clip's own speed. */
+static ak_vec3 stop_shift(const ak_walker *w, ak_vec3 f, float stop, float u, float d)
+{
+    const float g = u * u * (3.0f - 2.0f * u);
+    return akv_scale(f, (stop - 1.0f) * w->step_scale * g * d);
+}
+
 /* This frame's placement shift of each foot: held in stance, in swing a glide (over the
  * second half of the swing) from where the stance left it to the decided target; plus, with
  * shorter steps, the foot's shift to its place in the shorter stride (gait_shift) and the
- * offset that keeps the scale's changes off planted feet and decided landings (held_offset). */
+ * offset that keeps the scale's changes off planted feet and decided landings (held_offset);
+ * a planted foot's animated place is where it is held (hold_planted_feet); stopping, a swinging
+ * foot's share of the stop's scaled travel (stop_shift); settling, a foot in the air leaves
+ * all but its placement as the settle pose comes in. */
 static void placement_shift(ak_walker *w)
 {
     const float dS = w->step_scale - w->placed_scale;
     w->placed_scale = w->step_scale;
+    const float stop = stopping(w) ? w->stop_scale : 1.0f, d_stop = stop - w->placed_stop;
+    w->placed_stop = stop;
+    const int settling = stopping(w) && w->stop_left <= 0.0f;
     for (int s = 0; s < 2; ++s) {
+        const float u = w->play_phase[s][w->frame_index];
         if (w->stance[s]) {
             w->place_from[s] = w->place_now[s];
             w->place_decided[s] = w->place_probe[s] = 0;
+            w->stop_held[s] = akv_make(0, 0, 0);
+            w->stop_held_u[s] = 0.0f;
+            w->held_now[s] = held_at_lock(w, s);
+            if (w->held_now[s]) continue; /* (hold_planted_feet, after the query) */
         } else {
+            w->held_now[s] = 0;
             const ak_vec3 to = w->place_decided[s] ? w->place_target[s] : w->place_from[s];
-            w->place_now[s] =
-                ak_foot_place_glide(w->place_from[s], to, w->play_phase[s][w->frame_index]);
+            w->place_now[s] = ak_foot_place_glide(w->place_from[s], to, u);
         }
         held_offset(w, s, dS);
-        w->fst.shift[s] = akv_add(w->place_now[s], w->held[s]);
-        if (w->step_scale != 1.0f) w->fst.shift[s] = akv_add(w->fst.shift[s], gait_shift(w, s));
+        ak_vec3 gs = w->step_scale != 1.0f ? gait_shift(w, s) : akv_make(0, 0, 0);
+        float us = 0.0f; /* (a swinging foot's phase between frames) */
+        if (!w->stance[s] && (stop != 1.0f || d_stop != 0.0f || w->stop_held[s].x != 0.0f ||
+                              w->stop_held[s].z != 0.0f)) {
+            float d;
+            swing_now(w, s, &us, &d);
+            /* (faded since last frame; a change of the stop's scale kept off, then faded) */
+            const float was = stop_fade(w->stop_held_u[s], w->stop_held_u0[s]);
+            const float now = stop_fade(us, w->stop_held_u0[s]);
+            w->stop_held[s] =
+                was > 0.0f ? akv_scale(w->stop_held[s], now / was) : akv_make(0, 0, 0);
+            const ak_vec3 f = akq_rotate(w->yaw, w->travel_local),
+                          sh = stop_shift(w, f, stop, us, d);
+            if (d_stop != 0.0f) {
+                if (!(now > 0.0f) || us < w->stop_held_u[s] ||
+                    (w->stop_held[s].x == 0.0f && w->stop_held[s].z == 0.0f))
+                    w->stop_held_u0[s] = us;
+                w->stop_held[s] =
+                    akv_sub(w->stop_held[s], akv_sub(sh, stop_shift(w, f, stop - d_stop, us, d)));
+            }
+            gs = akv_add(gs, akv_add(sh, w->stop_held[s]));
+        }
+        w->stop_held_u[s] = us;
+        ak_vec3 off = akv_add(gs, w->held[s]);
+        if (settling)
+            off = akv_scale(off, 1.0f - w->idle_w * w->idle_w * (3.0f - 2.0f * w->idle_w));
+        w->fst.shift[s] = akv_add(w->place_now[s], off);
+    }
+}
+
+/* A foot planted and locked is shown where the grounding holds it: its shift (and held offset,
+ * which its swing then sheds by mid-swing, akw_held_offset) puts its animated heel, or its toe
+ * when the lock holds the toe, on the lock's point. Else whatever moved the animation off the
+ * lock during the stance (a stop's travel scaled to end on its target, 116 mm on the built-in
+ * clip's last step on the tests' heightmap; a landing the grounding shortened, 37 mm) was
+ * slid out along the ground as the lock let go at lift-off (0.96 m/s, heel 1.6 mm up). After
+ * the query (w->feet: each foot's up axis and ankle-to-toe offset as animated), whose points
+ * for a locked foot are the lock's. */
+static void hold_planted_feet(ak_walker *w)
+{
+    for (int s = 0; s < 2; ++s) {
+        if (!w->held_now[s]) continue;
+        const ak_foot_ik_leg *l = &w->fik.legs[s];
+        const ak_vec3 ankle = w->world[l->foot].translation;
+        const ak_vec3 heel = akv_sub(ankle, akv_scale(w->feet.up[s], l->sole_height));
+        const ak_vec3 a =
+            w->fst.lock_toe[s] && l->has_toe ? akv_add(ankle, w->feet.toe_off[s]) : heel;
+        const ak_vec3 at = w->fst.lock_point[s];
+        w->fst.shift[s] = akv_make(at.x - a.x, 0.0f, at.z - a.z);
+        /* (the held offset the swing starts from: the shift less the placement and, with
+         * shorter steps, the gait's shift, gait_shift's of the animated heel) */
+        ak_vec3 h = akv_sub(w->fst.shift[s], w->place_now[s]);
+        if (w->step_scale != 1.0f) {
+            const ak_vec3 f = travel_dir(w);
+            const float along = (heel.x - w->pos.x) * f.x + (heel.z - w->pos.z) * f.z;
+            h = akv_add(h, akv_scale(f, (1.0f - w->step_scale) * along));
+        }
+        w->held[s] = w->held_lift[s] = akv_make(h.x, 0.0f, h.z);
     }
 }
 
@@ -1703,6 +1859,7 @@ int32_t ak_walker_ground_rays(ak_walker *w, ak_ground_ray *rays, int32_t capacit
     placement_shift(w);
     if (w->p.foot_ik) {
         akf_foot_ik_query(&w->fik, &w->fst, w->world, &w->feet);
+        hold_planted_feet(w);
         w->feet_set = 1;
         feet_clearance(w);
     } else {
