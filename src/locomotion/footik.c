@@ -316,6 +316,9 @@ typedef struct foot_frame {
     const akf_foot_points *pts; /* the caller's query points (akf_foot_ik_query), or NULL */
     float step_lift[2];  /* m: a re-step's lift over those floors (ak_foot_ik_solve_lifted) */
     int standing;        /* the pose source stands (ak_foot_ik_solve_lifted) */
+    float unplanted[2];  /* 1 - each foot's plant_weight (its planting fading in) */
+    int own_clear;       /* with no foot points, each heel and toe not planted keeps its
+                            animated height over the floor (ak_foot_ik_solve_lifted) */
     int planted[2];      /* the foot was planted last frame, its lock full */
     float toe_need_rate; /* m/s: how fast the drop a foot planted on its toe alone needs grows,
                             while it sets the hips' drop (plan_hip_drop); fed to pelvis_drop */
@@ -1312,17 +1315,32 @@ static float toe_floor_ahead(foot_frame *ff, int32_t s, ak_vec3 toe)
     return ahead;
 }
 
+/* m: the least clearance a swinging toe keeps over the ground in human walking (the gait
+ * literature's minimum toe clearance, about 1.3 cm at mid-swing); a swinging toe whose knee is at
+ * its limit keeps at most this much of its own clearance by turning toe-up (toe_up_room), and a
+ * pose source with no cycle floor (the matcher) keeps at most this much of its frame's height
+ * over the floor (source_clearance). */
+#define AK_TOE_MIN_CLEAR 0.013f
+
 /* The source's own clearance of point p (0 heel, 1 toe) of foot s not planted: its animated
  * height over its lowest in the source's cycle (akf_foot_points.point_floor), at least the
  * caller's least (point_clear: the cycle frame's own, which a blend with the stand pose can
  * carry lower) and 0; 0 where that is not known. The animated point is the pose's before the
  * hips come down, so hips lowered for the ground ahead bend the swinging leg rather than lower
- * its foot. */
+ * its foot. A pose source with no cycle floor (own_clear: the matcher, whose database frames are
+ * placed on its floor) keeps its frame's height over the floor, up to AK_TOE_MIN_CLEAR, faded
+ * out as its planting fades in: with none, a swing over ground higher than its frame has it
+ * over the floor (a tread it leaves going down, a riser's top) was held on that ground, its
+ * toe dragged along it (CMU subject 2 down the stairs, frame 435, 4.34 m/s; the library on the
+ * heightmap 5.40); kept whole, or not faded at the landing, the landings hovered (subject 2 on
+ * the hills 2.9 m/s, 1 cm up) and a 02_01 swing folded its knee past its bound. */
 static float source_clearance(const ak_foot_ik_frame *fr, const foot_frame *ff, int32_t s, int p)
 {
     const akf_foot_points *pt = ff->pts;
-    if (!pt || !pt->has_point_floor) return 0.0f;
     const float y = p ? ff->toe_a[s].y : ff->heel_a[s].y;
+    if (!pt && ff->own_clear)
+        return akf_clamp(y - fr->floor_height, 0.0f, AK_TOE_MIN_CLEAR) * ff->unplanted[s];
+    if (!pt || !pt->has_point_floor) return 0.0f;
     return akf_max(y - fr->floor_height - pt->point_floor[s][p], pt->point_clear[s][p]);
 }
 
@@ -1447,11 +1465,6 @@ static void turn_gap_terms(ak_vec3 k, ak_vec3 v, ak_vec3 n, float *A, float *B)
     *A = p.y - (gx * p.x + gz * p.z);
     *B = w.y - (gx * w.x + gz * w.z);
 }
-
-/* m: the least clearance a swinging toe keeps over the ground in human walking (the gait
- * literature's minimum toe clearance, about 1.3 cm at mid-swing); a swinging toe whose knee is at
- * its limit keeps at most this much of its own clearance by turning toe-up (toe_up_room). */
-#define AK_TOE_MIN_CLEAR 0.013f
 
 /* A swinging foot held up by its toe (the toe nearest its floor, below the heel) that its knee
  * needs lower by `want` than its room allows, or by so much that the toe would keep less than
@@ -1989,6 +2002,7 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
     ff.step_lift[0] = step_lift ? step_lift[0] : 0.0f;
     ff.step_lift[1] = step_lift ? step_lift[1] : 0.0f;
     ff.standing = standing;
+    ff.own_clear = step_lift != NULL;
     ff.dt = fr->dt;
     ff.single_support = 0.0f;
     ff.floor = fr->floor_height;
@@ -2005,6 +2019,7 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
         planted[s] = st->initialized && st->was_stance[s] && st->lock_weight[s] >= 1.0f;
         ff.planted[s] = planted[s];
         leg_weights_and_lock(p, st, fr, &ff, s);
+        ff.unplanted[s] = 1.0f - st->plant_weight[s];
         leg_target(p, st, fr, world, s, &ff);
         leg_drop(p, sk, st, fr, world, s, &ff);
     }

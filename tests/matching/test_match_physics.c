@@ -261,74 +261,92 @@ static const char *const k_hover_walk_out[] = {
  *   character's floor (stairs, heightmap, ridges, hills): no offset holds it down there (the
  *   frame's own height and the shown one agree within 3 cm: subject 2 on the stairs, frame 435,
  *   the left toe 30 mm up in both, its tread 0.30 m), and the grounding keeps it on the ground
- *   it meets. Not traced further. */
+ *   it meets. A swinging foot now keeps each heel and toe its frame's own height over the floor,
+ *   up to 1.3 cm, over the ground it passes (footik.c source_clearance, the matcher's
+ *   ak_foot_ik_solve_lifted; faded out as its planting fades in): subject 2 on the stairs 4.34
+ *   -> 0.68 m/s, the library's heightmap 5.40 -> 0.31 and ridges 5.23 -> 0.30 (within),
+ *   subject 7 on the heightmap 5.57 -> 0.30. Where the row's frame has the foot at its floor
+ *   there is still nothing to keep (02_01 at 24 fps, frame 447, its toe on the tread 0.15 m);
+ * - DRAG_LATE: a foot its frame has within a few mm of its floor late in its swing (swing phase
+ *   0.8-0.97), over its landing ground, moving faster than the database that low (subject 2 on
+ *   the stairs, frame 214, toe and heel 3-4 mm up; subject 7 on the stairs, frame 555, after a
+ *   jump back to swing phase 0.75 at frame 553); not traced further;
+ * - DRAG_LIFTOFF: a toe leaving the ground (swing phase 0.03, its frame's 4 mm up) moves along it
+ *   faster than the database's (subject 2 and 7 on the heightmap, 7 on the ridges' start); not
+ *   traced further;
+ * - DRAG_KNEE: the library up the stairs, frame 174-179: the swinging knee at its limit (133.8
+ *   deg) lowers the heel onto the tread it steps onto (room 0), the heel on it at swing phase
+ *   0.52-0.59;
+ * - DRAG_MOVED: the row's worst moved to another frame when swings kept their frame's clearance
+ *   (the library from (-5.9,0): 4.91 -> 1.33 m/s, a right heel; 02_03 at 30 fps from (-4.6,0):
+ *   6.41 -> 1.89 m/s, a left heel planted at the start); not traced. */
 #define DRAG_START "the first frames of the start's jump, before its lift has raised the foot"
 #define DRAG_LOW   "a foot its frame has at the floor, not down, carried along it by a jump's offset"
 #define DRAG_HELD  "a jump's lift held back: the swinging knee at its peak, or the stop due"
 #define DRAG_STEP  "a swing over ground higher than its frame has it over the floor"
+#define DRAG_LATE  "a foot its frame has within a few mm of its floor late in its swing"
+#define DRAG_LIFTOFF "a toe lifting off along the ground faster than the database's"
+#define DRAG_KNEE  "a swinging heel the knee's limit lowers onto the tread it steps onto"
+#define DRAG_MOVED "its worst moved when swings kept their frame's clearance; not traced"
 
 static const drag_out k_drag_out[] = {
     /* 0.39 m/s (bound 0.19), frame 522, right toe, swinging, walk */
     {"match subject 2 flat", DRAG_LOW},
     /* 0.40 m/s (bound 0.19), frame 362, right toe, swinging, walk */
     {"match subject 2 hills", DRAG_LOW},
-    /* 4.34 m/s (bound 0.37), frame 435, left toe, swinging, walk */
-    {"match subject 2 stairs", DRAG_STEP},
-    /* 4.36 m/s (bound 0.37), frame 538, left toe, swinging, walk */
-    {"match subject 2 heightmap", DRAG_STEP},
-    /* 4.30 m/s (bound 0.37), frame 113, left toe, swinging, walk */
-    {"match subject 2 ridges", DRAG_STEP},
+    /* 0.68 m/s (bound 0.19), frame 214, right toe, swinging, walk */
+    {"match subject 2 stairs", DRAG_LATE},
+    /* 0.42 m/s (bound 0.19), frame 132, right toe, swinging, walk */
+    {"match subject 2 heightmap", DRAG_LIFTOFF},
+    /* 0.42 m/s (bound 0.19), frame 467, right toe, swinging, walk */
+    {"match subject 2 ridges", DRAG_LATE},
     /* 0.58 m/s (bound 0.33), frame 521, left heel, swinging, walk */
     {"match subject 7 flat", DRAG_LOW},
-    /* 0.31 m/s (bound 0.19), frame 207, right toe, swinging, walk */
+    /* 0.29 m/s (bound 0.19), frame 207, right toe, swinging, walk */
     {"match subject 7 hills", DRAG_STEP},
-    /* 4.37 m/s (bound 0.19), frame 348, right toe, swinging, walk */
-    {"match subject 7 stairs", DRAG_STEP},
-    /* 5.57 m/s (bound 0.11), frame 503, left toe, swinging, walk */
-    {"match subject 7 heightmap", DRAG_HELD},
-    /* 4.46 m/s (bound 0.19), frame 348, right toe, swinging, walk */
-    {"match subject 7 ridges", DRAG_STEP},
+    /* 2.74 m/s (bound 0.49), frame 555, right heel, swinging, walk */
+    {"match subject 7 stairs", DRAG_LATE},
+    /* 0.30 m/s (bound 0.19), frame 144, right toe, swinging, walk */
+    {"match subject 7 heightmap", DRAG_LIFTOFF},
+    /* 0.39 m/s (bound 0.19), frame 19, right toe, swinging, start */
+    {"match subject 7 ridges", DRAG_LIFTOFF},
     /* 1.77 m/s (bound 1.16), frame 14, right toe, swinging, start */
     {"match subject 9 flat", DRAG_START},
     /* 1.78 m/s (bound 1.16), frame 14, right toe, swinging, start */
     {"match subject 9 hills", DRAG_START},
-    /* 3.74 m/s (bound 1.16), frame 145, right toe, swinging, walk */
-    {"match subject 9 stairs", DRAG_STEP},
+    /* 1.77 m/s (bound 1.16), frame 14, right toe, swinging, start */
+    {"match subject 9 stairs", DRAG_START},
     /* 0.97 m/s (bound 0.46), frame 89, left toe, swinging, walk */
     {"match subject 9 heightmap", DRAG_LOW},
     /* 1.74 m/s (bound 1.16), frame 14, right toe, swinging, start */
     {"match subject 9 ridges", DRAG_START},
-    /* 5.22 m/s (bound 0.38), frame 258, left toe, swinging, walk */
-    {"match library stairs", DRAG_STEP},
-    /* 5.40 m/s (bound 0.38), frame 90, left toe, swinging, walk */
-    {"match library heightmap", DRAG_STEP},
-    /* 5.23 m/s (bound 0.38), frame 89, left toe, swinging, walk */
-    {"match library ridges", DRAG_STEP},
+    /* 4.04 m/s (bound 1.09), frame 179, right heel, swinging, walk */
+    {"match library stairs", DRAG_KNEE},
     /* 0.62 m/s (bound 0.59), frame 258, left heel, swinging, walk */
     {"match 02_03 run at 30 fps, cm, flat", DRAG_LOW},
     /* 3.77 m/s (bound 0.30), frame 127, right toe, swinging, walk */
     {"match 09_01 run at 50 fps, stairs, CLI route", DRAG_LOW},
-    /* 4.91 m/s (bound 0.38), frame 312, left toe, swinging, walk */
-    {"match library, stairs from (-5.9,0)", DRAG_STEP},
+    /* 1.33 m/s (bound 1.09), frame 240, right heel, swinging, walk */
+    {"match library, stairs from (-5.9,0)", DRAG_MOVED},
     /* 2.01 m/s (bound 0.21), frame 12, right toe, swinging, start */
     {"match 09_02 run, stairs from (-4.5,0)", DRAG_START},
-    /* 9.17 m/s (bound 0.11), frame 345, left toe, swinging, walk */
+    /* 7.00 m/s (bound 0.11), frame 410, left toe, swinging, walk */
     {"match 07_04 slow walk at 60 fps, cm, stairs, CLI route", DRAG_HELD},
-    /* 5.66 m/s (bound 1.03), frame 54, right heel, swinging, start */
-    {"match subject 9, stairs from (-5.4,0)", DRAG_STEP},
-    /* 6.20 m/s (bound 0.73), frame 153, right toe, swinging, walk */
-    {"match 09_01 run at 24 fps, stairs from (-5.0,0)", DRAG_STEP},
-    /* 6.41 m/s (bound 0.15), frame 102, right toe, swinging, walk */
-    {"match 02_03 run at 30 fps, stairs from (-4.6,0)", DRAG_STEP},
+    /* 1.77 m/s (bound 1.16), frame 14, right toe, swinging, start */
+    {"match subject 9, stairs from (-5.4,0)", DRAG_START},
+    /* 3.36 m/s (bound 0.67), frame 186, right heel, swinging, walk */
+    {"match 09_01 run at 24 fps, stairs from (-5.0,0)", DRAG_LATE},
+    /* 1.89 m/s (bound 0.59), frame 51, left heel, planted, start */
+    {"match 02_03 run at 30 fps, stairs from (-4.6,0)", DRAG_MOVED},
     /* 7.42 m/s (bound 0.08), frame 299, right toe, swinging, walk */
     {"match 02_01 walk at 30 fps, stairs from (-6,0)", DRAG_HELD},
-    /* 2.77 m/s (bound 0.12), frame 151, right toe, swinging, walk */
-    {"match 09_02 run at 24 fps, stairs from (-5.4,0)", DRAG_STEP},
-    /* 5.23 m/s (bound 0.09), frame 226, right toe, swinging, walk */
+    /* 2.58 m/s (bound 0.46), frame 72, right heel, swinging, walk */
+    {"match 09_02 run at 24 fps, stairs from (-5.4,0)", DRAG_LATE},
+    /* 6.25 m/s (bound 0.09), frame 117, right toe, swinging, walk */
     {"match 02_02 walk at 30 fps, stairs from (-5.0,0)", DRAG_HELD},
     /* 7.29 m/s (bound 0.08), frame 180, right toe, swinging, walk */
     {"match 02_01 walk at 30 fps, stairs from (-4.7,0)", DRAG_HELD},
-    /* 6.69 m/s (bound 0.11), frame 442, left toe, swinging, walk */
+    /* 6.30 m/s (bound 0.11), frame 447, left toe, swinging, walk */
     {"match 02_01 walk at 24 fps, stairs from (-4.7,0)", DRAG_STEP},
     /* 8.32 m/s (bound 0.25), frame 184, right toe, swinging, walk */
     {"match 09_01 run at 30 fps, stairs from (-4.9,0)", DRAG_LOW},
