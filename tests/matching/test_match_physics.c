@@ -280,14 +280,14 @@ static const char *const k_hover_walk_out[] = {
  * - DRAG_MOVED: the row's worst moved to another frame when swings kept their frame's clearance
  *   (the library from (-5.9,0): 4.91 -> 1.33 m/s, a right heel; 02_03 at 30 fps from (-4.6,0):
  *   6.41 -> 1.89 m/s, a left heel planted at the start); not traced. */
-#define DRAG_START "the first frames of the start's jump, before its lift has raised the foot"
-#define DRAG_LOW   "a foot its frame has at the floor, not down, carried along it by a jump's offset"
-#define DRAG_HELD  "a jump's lift held back: the swinging knee at its peak, or the stop due"
-#define DRAG_STEP  "a swing over ground higher than its frame has it over the floor"
-#define DRAG_LATE  "a foot its frame has within a few mm of its floor late in its swing"
+#define DRAG_START   "the first frames of the start's jump, before its lift has raised the foot"
+#define DRAG_LOW     "a foot its frame has at the floor, not down, carried along it by a jump's offset"
+#define DRAG_HELD    "a jump's lift held back: the swinging knee at its peak, or the stop due"
+#define DRAG_STEP    "a swing over ground higher than its frame has it over the floor"
+#define DRAG_LATE    "a foot its frame has within a few mm of its floor late in its swing"
 #define DRAG_LIFTOFF "a toe lifting off along the ground faster than the database's"
-#define DRAG_KNEE  "a swinging heel the knee's limit lowers onto the tread it steps onto"
-#define DRAG_MOVED "its worst moved when swings kept their frame's clearance; not traced"
+#define DRAG_KNEE    "a swinging heel the knee's limit lowers onto the tread it steps onto"
+#define DRAG_MOVED   "its worst moved when swings kept their frame's clearance; not traced"
 
 static const drag_out k_drag_out[] = {
     /* 0.39 m/s (bound 0.19), frame 522, right toe, swinging, walk */
