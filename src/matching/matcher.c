@@ -117,8 +117,9 @@ struct ak_matcher {
      * landing (the decision's), not under the toe. */
     ak_vec3 place_from[2], place_target[2], place_shift[2];
     /* the shift's part that takes a transition's offset out of the foot by its landing
-     * (cancel_offset): the part, the foot's offset last frame, the glide done last frame */
-    ak_vec3 cancel[2], foot_off[2];
+     * (cancel_offset): the part, the foot's offset last frame and its rate (m/s), the glide
+     * done last frame */
+    ak_vec3 cancel[2], foot_off[2], foot_off_v[2];
     float cancel_g[2];
     int32_t cancel_rebase; /* a transition: the offsets jumped (cancel_offset keeps the foot) */
     int32_t place_decided[2], toe_at_land[2];
@@ -506,7 +507,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     memset(m->place_shift, 0, sizeof m->place_shift);
     memset(m->unlock_due, 0, sizeof m->unlock_due);
     memset(m->cancel, 0, sizeof m->cancel);
-    memset(m->foot_off, 0, sizeof m->foot_off);
+    m->foot_off[0] = m->foot_off[1] = m->foot_off_v[0] = m->foot_off_v[1] = ak_vec3_make(0, 0, 0);
     m->cancel_g[0] = m->cancel_g[1] = 0.0f;
     m->cancel_rebase = 0;
     memset(m->place_target, 0, sizeof m->place_target);
@@ -1207,6 +1208,8 @@ static void cancel_offset(ak_matcher *m, int s, int known, float u)
     } else {
         m->cancel_g[s] = 0.0f;
     }
+    m->foot_off_v[s] =
+        m->dt > 0.0f ? akv_scale(akv_sub(o, m->foot_off[s]), 1.0f / m->dt) : ak_vec3_make(0, 0, 0);
     m->foot_off[s] = o;
     m->cancel[s] = akv_sub(e, o);
 }
@@ -2125,10 +2128,40 @@ static int reopen_placement(const ak_matcher *m, int s, const ak_ground_hit *lan
  * 1.1-2.7 m/s on flat ground, the CLI's walk to a target behind 0.89 m/s. */
 #define AK_HELD_CLEAR 0.015f
 
+/* How far above its ground a held-back foot is kept per metre the dying offset still carries it
+ * (held_clear): two in one. The carry dies at the transition's rate (inertia_halflife 0.12 s:
+ * 11.6 /s), so the foot is below 5 cm over its ground only once less than 1.75 cm of carry is
+ * left, moving under 0.20 m/s, a planted point's slide (the captures' worst on their floor:
+ * 0.21-0.50 m/s; walk_physics.h's hover). One in one let it hang 36-44 mm up carried at
+ * 0.2-0.6 m/s (CMU subject 9 on the heightmap, frames 69-78). */
+#define AK_HELD_SLOPE 2.0f
+
+/* m: how far the dying transition offset still carries held-back foot s (horizontal): the
+ * farthest the foot's distance from its frame's own foot, e = cancel + foot_off (cancel_offset),
+ * goes from where it is now. Both parts die at the transition's rate: the cancel part at once
+ * (cancel_offset: exp(-w t)), the offset through the joints' critically damped springs, so e(t) =
+ * (e + (v + w o) t) exp(-w t) with o = foot_off, v its rate, sampled over 5 / w. The two parts
+ * pull opposite ways after a jump: e alone passes near 0 while the foot is still carried (CMU
+ * 02_01 at 30 fps up the stairs from (-4.7,0), frame 541: |e| 22 mm, the toe carried 0.11 m on
+ * at 2.8 -> 0.3 m/s, 37 mm up). */
+static float held_carry(const ak_matcher *m, int s)
+{
+    const float w = aks_spring_omega(m->p.inertia_halflife);
+    const ak_vec3 e = akv_add(m->cancel[s], m->foot_off[s]);
+    const ak_vec3 b = akv_add(m->foot_off_v[s], akv_scale(m->foot_off[s], w));
+    float most = 0.0f;
+    for (int i = 1; i <= 16; ++i) {
+        const float t = (float)i * (5.0f / 16.0f) / w;
+        const ak_vec3 d = akv_sub(akv_scale(akv_add(e, akv_scale(b, t)), expf(-w * t)), e);
+        most = akf_max(most, d.x * d.x + d.z * d.z);
+    }
+    return sqrtf(most);
+}
+
 /* m: how far above its ground foot s, a landing held back out of reach, is kept (0 for any
- * other foot): AK_HELD_CLEAR plus the distance (horizontal) the transition's dying offset still
- * carries it to where the frame has it (cancel_offset's e), so it comes down onto that place no
- * flatter than one in one, as a swing ends over its landing, and not along the ground; never
+ * other foot): AK_HELD_CLEAR plus AK_HELD_SLOPE times the distance (horizontal) the transition's
+ * dying offset still carries it (held_carry), so it comes down onto its place steeply, as a
+ * swing ends over its landing, and not along the ground; never
  * above where its lowest point was shown last frame (it is kept from coming down, not lifted:
  * lifted to that height, a foot held back 76 mm up rose to 227 mm in 7 frames, the knee turning
  * at 1.52 times the captures' angular acceleration: test_matching_walk, CMU subject 2's walks
@@ -2141,13 +2174,12 @@ static int reopen_placement(const ak_matcher *m, int s, const ak_ground_hit *lan
 static float held_clear(const ak_matcher *m, int s)
 {
     if (!m->held_back[s]) return 0.0f;
-    const ak_vec3 e = akv_add(m->cancel[s], m->foot_off[s]);
     /* its lowest point's height over the ground as shown last frame (sole_ground, toe_ground:
      * the ground under the last solve's points) */
     float low = INFINITY;
     if (isfinite(m->sole_ground[s])) low = akf_min(low, m->fst.sole[s].y - m->sole_ground[s]);
     if (isfinite(m->toe_ground[s])) low = akf_min(low, m->fst.toe[s].y - m->toe_ground[s]);
-    return akf_min(AK_HELD_CLEAR + sqrtf(e.x * e.x + e.z * e.z), akf_max(low, AK_HELD_CLEAR));
+    return akf_min(AK_HELD_CLEAR + AK_HELD_SLOPE * held_carry(m, s), akf_max(low, AK_HELD_CLEAR));
 }
 
 /* Standing, foot IK plans every foot to land (stance_next), which unrolls a foot rolled over its
