@@ -2575,6 +2575,17 @@ static void stop_rolled(ak_matcher *m, int s)
     }
 }
 
+/* Whether foot s, not planted, is about to land: its lower point shown last frame within the
+ * stance gate plus what a foot comes down over the planting's fade-in (1/stance_fade_rate at 0.5
+ * m/s: floor_and_ik's lead, 31 mm with the defaults) of the ground under it. */
+static int landing_near(const ak_matcher *m, int s)
+{
+    const float heel = m->fst.sole[s].y - m->sole_ground[s];
+    const float toe = m->fst.toe[s].y - m->toe_ground[s];
+    const float low = isfinite(toe) ? (isfinite(heel) ? akf_min(heel, toe) : toe) : heel;
+    return isfinite(low) && low <= m->p.stance_gate + 0.5f / m->fik.stance_fade_rate;
+}
+
 /* The stop's landing of foot s that waits while its point still moves (stop_landing_moving): a
  * foot in the air steps to where the stand frame has it at rest, the other foot down; one within
  * AK_WALK_SKATE_HEIGHT of the ground is held where it touched (touchdown_hold), and steps there
@@ -2585,7 +2596,14 @@ static void stop_rolled(ak_matcher *m, int s)
  * 0.05 s later (test_cli_walk). With the other foot in the air too (a run stopping in flight), or
  * landing within unlock_distance of its place, it comes straight down where it is and bears,
  * and steps on from there once planted if it must (unlock): stepped at once, both feet were up
- * for 12-23 frames at 120 Hz. */
+ * for 12-23 frames at 120 Hz. So does a foot about to land (landing_near): stepped to its place
+ * from just over the ground, the other foot waited planted while the body coasted away from it.
+ * CMU 02_01 at 30 fps up the stairs from (-4.7,0): the right heel 14 mm up at arrival (frame
+ * 586), 0.16 m ahead of its place, stepped back over 0.27 s while the left, 0.81 m behind its
+ * place, waited on its toe; the coast carried the hips 0.29 m past that toe, the grounding lifted
+ * it out of reach (frame 600: both feet up a frame, 601) and its step began from 26 mm up (a toe
+ * the stand frame has down, 0.72 m/s). Now the right comes down where it is, the left (the
+ * farther from its place, restep_waits) steps first, then the right. */
 static void stop_landing(ak_matcher *m, int s)
 {
     if (m->rs[s].step.on || m->rs[s].due) return;
@@ -2593,7 +2611,7 @@ static void stop_landing(ak_matcher *m, int s)
         if (stop_step_length(m, s) > m->p.unlock_distance) restep_start(m, s);
         return;
     }
-    if (bears(m, 1 - s) && stop_step_length(m, s) > m->p.unlock_distance) {
+    if (bears(m, 1 - s) && stop_step_length(m, s) > m->p.unlock_distance && !landing_near(m, s)) {
         restep_start(m, s);
     } else {
         if (!m->touch[s].on) {

@@ -122,14 +122,16 @@ static float db_ground_move(const ak_motion_db *db)
  * with it 09_02 at 24 fps from (-5.4,0) and 02_01 at 24 fps from (-4.7,0); a step of the stop
  * lands before the coast carries the body out of the reach of the foot waiting planted
  * (matcher.c reach_left): subject 2 on the heightmap (0.44 -> 0.14 m/s) and subject 9 on the
- * heightmap (0.59 -> 0.30 m/s) came within. What is left, 6 rows: heels and toes 9-45 mm up in
- * a step of the stop, 0.44-1.10 m/s at their worst; the
- * library's stairs and its start from (-5.9,0) are within the worst, out on the mean over the
- * stop's planted pairs (10.6, 11.2 mm/s). Traced: 02_01 at 30 fps from (-4.7,0), frame 604 (1.05
- * m/s): the left foot waited planted on its toe (restep_waits) while the right stepped and the body
- * coasted on; the other foot in the air, the grounding's out-of-reach fallback lifted that toe
- * 26-30 mm (footik.c last_resort_drop), and its own step began from there; the rest not traced per
- * pair. */
+ * heightmap (0.59 -> 0.30 m/s) came within. 02_01 at 30 fps from (-4.7,0), frame 604 (0.72
+ * m/s): the left foot waited planted on its toe (restep_waits) while the right, 14 mm up at
+ * arrival, stepped 0.16 m back to its place and the body coasted on; the other foot in the air,
+ * the grounding's out-of-reach fallback lifted that toe 26-30 mm (footik.c last_resort_drop), and
+ * its own step began from there. A foot about to land now comes down where it is and the one
+ * farther from its place steps first (matcher.c landing_near): within (4.66 -> 4.56 mm/s, worst
+ * 0.72 -> 0.14 m/s; a_foot_about_to_land_at_the_stop_comes_down). What is left, 5 rows: heels
+ * and toes 9-45 mm up in a step of the stop, 0.44-1.10 m/s at their worst; the library's stairs
+ * and its start from (-5.9,0) are within the worst, out on the mean over the stop's planted
+ * pairs (10.6, 11.2 mm/s); not traced per pair. */
 #define MATCH_HOVER_WHY                                                                            \
     "heels and toes 9-45 mm up in a step of the stop (a toe waiting planted, lifted out of "       \
     "reach, then stepping)"
@@ -143,8 +145,10 @@ static float db_ground_move(const ak_motion_db *db)
  * 09_01 at 30 fps from (-4.9,0) 30 -> 2 frames, subject 9 from (-5.4,0) 20 -> 0, subject 9 on
  * the heightmap 2 -> 0, 02_01 at 24 fps from (-4.7,0) 1 -> 0), and a step of the stop lands
  * before the coast carries the body out of the reach of the foot waiting planted, no faster than
- * the database's own feet move (matcher.c reach_left: subject 2 on the heightmap 5 -> 0). Left,
- * 6 rows, each traced by the matcher's per-foot reason:
+ * the database's own feet move (matcher.c reach_left: subject 2 on the heightmap 5 -> 0), and a
+ * foot about to land at arrival comes down where it is, so the foot waiting planted farther from
+ * its place steps first (matcher.c landing_near: 02_01 at 30 fps from (-4.7,0), 1 -> 0, frame
+ * 601). Left, 5 rows, each traced by the matcher's per-foot reason:
  * - a foot in the air at arrival steps to where the stand frame has it at rest (stop_shifts,
  *   0.24-1.1 m, up to 0.35 s) while the other, planted and released (stop_release), waits
  *   planted on its toe (restep_waits); the body coasts on 0.4-0.9 m and, the other foot not
@@ -152,7 +156,7 @@ static float db_ground_move(const ak_motion_db *db)
  *   last_resort_drop): CMU 09_01 at 24 fps from (-5.0,0), frames 200-210 (the left 470 mm up at
  *   arrival, a 1.11 m step; the right toe up from frame 200: landing the left by then carries it
  *   1.11 m in 0.1 s, and the database's feet move at most 7.2 m/s); 09_01 at 50 fps on the CLI's
- * route, 260-269 (the left 569 mm up); 02_01 at 30 fps from (-4.7,0), 600-601;
+ * route, 260-269 (the left 569 mm up);
  * - a stop due in flight whose landing comes after the coast could still end on the target
  *   without turning back (check_arrival's bound) begins before the landing foot is down: 09_01
  *   at 30 fps from (-4.9,0), 200-201 (the left 70 mm up and coming down); 09_02 at 24 fps from
@@ -167,7 +171,6 @@ static const char *const k_hover_stop_out[] = {
     "match subject 9 ridges",
     "match 02_03 run at 30 fps, cm, flat",
     "match 02_01 walk at 30 fps, stairs from (-6,0)",
-    "match 02_01 walk at 30 fps, stairs from (-4.7,0)",
     "match library stairs",
     "match library, stairs from (-5.9,0)",
 };
@@ -177,13 +180,7 @@ static const char *const k_support_out[] = {
     "match 09_01 run at 30 fps, stairs from (-4.9,0)",
     "match 09_01 run at 24 fps, stairs from (-5.0,0)",
     "match 09_02 run at 24 fps, stairs from (-5.4,0)",
-    "match 02_01 walk at 30 fps, stairs from (-4.7,0)",
 };
-/* Of k_support_out, the row at its bound: 02_01 at 30 fps from (-4.7,0) has one frame with both
- * feet up at the stop (frame 601, the left toe waiting planted lifted out of reach, then
- * stepping) in the SSE build and none in the sanitizer build's scalar paths. */
-static const char *const k_support_at_bound = "match 02_01 walk at 30 fps, stairs from (-4.7,0)";
-#define MATCH_SUPPORT_AT_BOUND PHYS_AT_BOUND "1 frame with both feet up at the stop, frame 601"
 
 /* Matcher rows whose walking hover (the start and the walk, walk_physics.h physics_hover) is
  * still out, k_hover_walk_out; the other rows assert it. Traced per pair over every row by the
@@ -405,9 +402,7 @@ static int match_within_but(const char *label, physics_walk *r, float radius, co
     const size_t ns = sizeof k_support_out / sizeof k_support_out[0];
     r->hover_walk_why = match_listed(k_hover_walk_out, nw, label) ? MATCH_HOVER_WALK_WHY : NULL;
     r->hover_why = match_listed(k_hover_stop_out, nh, label) ? MATCH_HOVER_WHY : NULL;
-    r->support_why = !match_listed(k_support_out, ns, label)  ? NULL
-                     : strcmp(label, k_support_at_bound) == 0 ? MATCH_SUPPORT_AT_BOUND
-                                                              : MATCH_SUPPORT_WHY;
+    r->support_why = match_listed(k_support_out, ns, label) ? MATCH_SUPPORT_WHY : NULL;
     return within_bounds_but(label, r, radius, skate_why);
 }
 
@@ -940,6 +935,33 @@ static void a_step_up_raises_the_hips_with_the_foot(void **state)
     stairs_within(db, &src, -5.0f, "match 02_02 walk at 30 fps, stairs from (-5.0,0)");
 }
 
+/* A foot about to land when the stop begins comes down where it is, and the foot waiting planted
+ * farther from its place steps first (matcher.c landing_near): CMU 02_01 at 30 fps up the stairs
+ * from (-4.7,0) arrived with the right heel 14 mm up, 0.16 m ahead of its place, and stepped it
+ * back over 0.27 s while the left waited on its toe 0.81 m behind its own; the coast carried the
+ * hips 0.29 m past that toe, the grounding lifted it out of reach (both feet up at frame 601) and
+ * its step began from 26 mm up, 0.72 m/s where the stand frame has it down. */
+static void a_foot_about_to_land_at_the_stop_comes_down(void **state)
+{
+    (void)state;
+    akt_sources src;
+    ak_motion_db *db = resampled_db(&src, "cmu_02_01_walk.bvh", 30.0f);
+    const ak_ground g = ak_terrain_ground(g_terrain[2]);
+    physics_walk r =
+        match_route(db, &g, ak_vec3_make(-4.7f, 0.0f, 0.0f), ak_vec3_make(6.0f, 0.0f, 0.0f));
+    const float bound = skate_worst_bound(&r.src);
+    printf("    both feet up at the stop: %d frames; hover at the stop %.2f mm/s with the skate's "
+           "(bound 10), worst %.0f mm/s (bound %.0f), frame %d\n",
+           r.unsupported[1], 1e3 * (double)physics_band_mean(&r, 1), 1e3 * (double)r.hover[1].move,
+           1e3 * (double)bound, r.hover[1].frame);
+    assert_int_equal(r.unsupported[1], 0);
+    assert_true(physics_band_mean(&r, 1) < 0.01f);
+    assert_true(r.hover[1].move <= bound);
+    assert_true(r.last.stopped && r.last.distance <= 0.3f);
+    ak_motion_db_destroy(db);
+    akt_sources_free(&src);
+}
+
 /* A toe lifting off while its lock fades looks ahead from where the frame swings it, not from
  * its lock: CMU 02_01 at 30 fps up the stairs from (-4.7,0), a start the straight route's test
  * does not take. The right toe swung on from full reach ahead of its lock while its query point
@@ -1040,6 +1062,7 @@ int main(void)
         cmocka_unit_test(a_crouched_wide_stand_frame_settles_once),
         cmocka_unit_test(a_step_up_raises_the_hips_with_the_foot),
         cmocka_unit_test(a_toe_lifting_off_looks_ahead_of_its_swing),
+        cmocka_unit_test(a_foot_about_to_land_at_the_stop_comes_down),
         cmocka_unit_test(a_toe_pushing_off_short_of_a_riser_is_held_up),
         cmocka_unit_test(a_forced_jump_lifts_the_foot_it_found_planted),
     };
