@@ -150,6 +150,9 @@ typedef struct render_job {
     int frame_from_time; /* s.frame was picked from --time (for the range message) */
     int have_focus;      /* last_focus holds the followed point of the previous frame */
     ak_vec3 last_focus;
+    ak_vec3 aim;        /* the point the camera was last pointed at, before framing the figure */
+    float fit_distance; /* the camera distance that fits everything the frames show */
+    int distance_noted; /* the note that the figure needed more than --distance was printed */
     akv_offscreen *off;
     akr_renderer *r;
     akr_camera cam;
@@ -303,6 +306,7 @@ static int open_renderer(render_job *job)
     if (job->mode && s->mode == AKV_MODE_WALK && !s->pitch_set)
         cam->pitch = 0.55f; /* ~32 deg: see the path */
     akr_camera_frame_box(cam, lo, hi, (float)s->width / (float)s->height);
+    job->fit_distance = cam->distance;
     if (s->distance > 0) cam->distance = s->distance;
     return 0;
 }
@@ -345,50 +349,108 @@ static float follow_distance(float height_m)
     return h / (2.0f * 0.364f * 0.45f);
 }
 
-/* 1 when the figure around the followed hips projects inside the picture with 5 % of its
- * height to spare at the top and the bottom: its head 0.9 m above the hips, and a foot a leg
- * (1 m) below them and half a step (0.5 m) nearer the camera, where a foot reaching toward
- * the camera on a pitched view comes lowest in the picture. */
-static int figure_in_frame(const render_job *job, ak_vec3 hips)
+#define FIGURE_POINTS 8
+
+/* The points the followed character must show this frame, metres: the top of its head and the
+ * ground under its feet (akv_mode_figure, akv_scene_figure); how many (0: none). */
+static int figure_points(const render_job *job, ak_vec3 *pts)
 {
-    const float h = (float)job->s.height, margin = 0.05f * h;
-    ak_vec3 toward = ak_vec3_sub(akr_camera_eye(&job->cam), hips);
-    toward.y = 0.0f;
-    const float len = ak_vec3_length(toward);
-    ak_vec3 points[2] = {hips, hips};
-    points[0].y += 0.9f;
-    points[1].y -= 1.0f;
-    if (len > 1e-6f) points[1] = ak_vec3_add(points[1], ak_vec3_scale(toward, 0.5f / len));
-    for (int k = 0; k < 2; ++k) {
-        float px, py;
-        if (!akr_project(&job->cam, job->s.width, job->s.height, points[k], &px, &py) ||
-            py < margin || py > h - margin)
-            return 0;
-    }
-    return 1;
+    return job->mode ? akv_mode_figure(job->mode, pts, FIGURE_POINTS)
+                     : akv_scene_figure(&job->scene, pts, FIGURE_POINTS);
 }
 
-/* Points the camera at `focus`. A GIF cuts rather than pans: the camera holds still while the
- * followed point stays within 0.22 of the view height of where it looks and the whole figure
- * stays in the picture (a figure walking toward the camera, or down a hill, leaves it at the
- * bottom first), then jumps ahead along the motion so the point walks back across the frame.
- * A still background between cuts is what keeps a GIF small (a panning camera redraws every
- * pixel of every frame); video pans smoothly. */
+/* The highest and lowest picture rows (top < bottom) the points project to; 0 when one of them
+ * is behind the camera. */
+static int figure_rows(const akr_camera *cam, int w, int h, const ak_vec3 *pts, int n, float *top,
+                       float *bottom)
+{
+    *top = 1e30f;
+    *bottom = -1e30f;
+    for (int k = 0; k < n; ++k) {
+        float px, py;
+        if (!akr_project(cam, w, h, pts[k], &px, &py)) return 0;
+        *top = py < *top ? py : *top;
+        *bottom = py > *bottom ? py : *bottom;
+    }
+    return n > 0;
+}
+
+/* Sliding along the camera's own up axis moves the picture straight up or down at any pitch
+ * (headless.h). */
+float akv_frame_figure(akr_camera *cam, int w, int h, const ak_vec3 *pts, int n)
+{
+    const float margin = 0.05f * (float)h, room = (float)h - 2.0f * margin;
+    const ak_vec3 up = ak_vec3_make(-sinf(cam->pitch) * sinf(cam->yaw), cosf(cam->pitch),
+                                    -sinf(cam->pitch) * cosf(cam->yaw));
+    for (int it = 0; it < 12; ++it) {
+        float top, bottom;
+        if (!figure_rows(cam, w, h, pts, n, &top, &bottom)) break;
+        if (bottom - top > room + 0.5f) {
+            cam->distance *= fminf((bottom - top) / room, 2.0f) * 1.01f;
+            continue;
+        }
+        const float shift = 0.5f * (top + bottom - (float)h); /* rows below the middle */
+        if (fabsf(shift) < 0.25f) break;
+        const float px_per_m = (float)h / (2.0f * cam->distance * tanf(0.5f * cam->fov_y));
+        cam->target = ak_vec3_sub(cam->target, ak_vec3_scale(up, shift / px_per_m));
+    }
+    return cam->distance;
+}
+
+/* 1 when the figure's points (figure_points) project inside the picture with 5 % of its height
+ * to spare at the top and the bottom. */
+static int figure_in_frame(const render_job *job)
+{
+    ak_vec3 pts[FIGURE_POINTS];
+    const int n = figure_points(job, pts);
+    const float h = (float)job->s.height, margin = 0.05f * h;
+    float top, bottom;
+    if (n == 0) return 1;
+    return figure_rows(&job->cam, job->s.width, job->s.height, pts, n, &top, &bottom) &&
+           top >= margin - 0.5f && bottom <= h - margin + 0.5f;
+}
+
+/* Points the camera at `aim` from `distance` and frames the figure there (akv_frame_figure); says
+ * once on stderr when the figure needed the camera farther than --distance. */
+static void aim_camera(render_job *job, ak_vec3 aim, float distance)
+{
+    ak_vec3 pts[FIGURE_POINTS];
+    const int n = figure_points(job, pts);
+    job->aim = aim;
+    job->cam.target = aim;
+    job->cam.distance = distance;
+    const float needed =
+        n ? akv_frame_figure(&job->cam, job->s.width, job->s.height, pts, n) : distance;
+    if (job->s.distance > 0 && needed > distance * 1.001f && !job->distance_noted) {
+        fprintf(stderr,
+                "%s: the character with the ground under its feet needs the camera %.2f m away at "
+                "this pitch and picture size (--distance %g); framed from there\n",
+                job->prog, (double)needed, (double)job->s.distance);
+        job->distance_noted = 1;
+    }
+}
+
+/* Points the camera at `focus`, the figure framed (aim_camera). A GIF cuts rather than pans:
+ * the camera holds still while the followed point stays within 0.22 of the view height of
+ * where it was aimed and the whole figure stays in the picture (a figure walking toward the
+ * camera, or down a hill, leaves it at the bottom first), then jumps ahead along the motion so
+ * the point walks back across the frame. A still background between cuts is what keeps a GIF
+ * small (a panning camera redraws every pixel of every frame); video pans smoothly. */
 static void follow_point(render_job *job, ak_vec3 focus, float distance)
 {
-    job->cam.distance = distance;
     const float reach = 0.22f * 2.0f * distance * tanf(0.5f * job->cam.fov_y);
-    ak_vec3 off = ak_vec3_sub(focus, job->cam.target);
+    ak_vec3 off = ak_vec3_sub(focus, job->aim);
     off.y = 0.0f;
     if (!ends_with(job->s.out, ".gif") || !job->have_focus) {
-        job->cam.target = focus;
-    } else if (ak_vec3_length(off) > reach || !figure_in_frame(job, focus)) {
+        aim_camera(job, focus, distance);
+    } else if (ak_vec3_length(off) > reach || !figure_in_frame(job)) {
         ak_vec3 step = ak_vec3_sub(focus, job->last_focus);
         step.y = 0.0f;
         const float len = ak_vec3_length(step);
-        job->cam.target =
+        ak_vec3 aim =
             len > 1e-6f ? ak_vec3_add(focus, ak_vec3_scale(step, 0.8f * reach / len)) : focus;
-        job->cam.target.y = focus.y;
+        aim.y = focus.y;
+        aim_camera(job, aim, distance);
     }
     job->last_focus = focus;
     job->have_focus = 1;
@@ -397,8 +459,9 @@ static void follow_point(render_job *job, ak_vec3 focus, float distance)
 /* Poses frame f, points the camera and draws it with its HUD or label into job->rgb. The
  * camera follows the character: the walker always (from 5 m: a 1.8 m figure is 49 % of the
  * frame height), a clip when it gives several pictures (GIF, MP4, sheet, sequence: the first
- * file's root at follow_distance) or --follow JOINT names one; `--follow off` keeps the
- * camera still over everything the frames show. */
+ * file's root at follow_distance) or --follow JOINT names one, framing the figure with the
+ * ground under its feet (follow_point); `--follow off` keeps the camera still over everything
+ * the frames show. */
 static void draw_frame(render_job *job, int f)
 {
     const akv_settings *s = &job->s;
@@ -410,14 +473,13 @@ static void draw_frame(render_job *job, int f)
     ak_vec3 focus;
     const int follow_off = s->follow && strcmp(s->follow, "off") == 0;
     if (job->mode && !follow_off && akv_mode_focus(job->mode, &focus)) {
-        /* The focus is the hips, the figure's middle: the camera looks at them (as the window
-         * does), so head and feet are both in the frame. */
+        /* The focus is the hips; the camera frames the figure from the top of its head to
+         * the ground under its feet (follow_point) */
         follow_point(job, focus, s->distance > 0 ? s->distance : 5.0f);
     } else if (!job->mode && !follow_off && job->scene.count > 0 && (s->follow || job->n > 1)) {
-        const float fit = job->cam.distance;
         follow_point(job, akv_scene_joint_m(&job->scene, s->follow),
                      s->distance > 0 ? s->distance
-                     : s->follow     ? fit
+                     : s->follow     ? job->fit_distance
                                      : follow_distance(job->scene.chars[0].height_m));
     }
     akv_offscreen_bind(job->off);

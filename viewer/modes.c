@@ -316,6 +316,11 @@ int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point)
     return 1;
 }
 
+int akv_mode_figure(const akv_mode_state *m, ak_vec3 *out, int max)
+{
+    return m->kind == AKV_MODE_WALK ? akv_walk_view_figure(m->walk, out, max) : 0;
+}
+
 ak_walk_scene *akv_mode_walk_scene(akv_mode_state *m)
 {
     return m->kind == AKV_MODE_WALK ? akv_walk_view_scene(m->walk) : NULL;

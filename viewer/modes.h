@@ -29,6 +29,8 @@ void akv_mode_hud(akv_mode_state *m, akr_renderer *r, int w, int h);
 float akv_mode_ik_error_m(const akv_mode_state *m, ak_vec3 *target_m);
 /* A point the camera should follow (walker: the character's hips); 0 when the mode has none. */
 int akv_mode_focus(const akv_mode_state *m, ak_vec3 *point);
+/* The points a picture of the walker must show (akv_walk_view_figure); 0 for other modes. */
+int akv_mode_figure(const akv_mode_state *m, ak_vec3 *out, int max);
 /* Walker mode: what it walks ("built-in walk" or the clip's name); "" otherwise. */
 const char *akv_mode_walk_label(const akv_mode_state *m);
 /* Walker mode: the library's walk scene (guide walker or matcher); NULL for other modes. */

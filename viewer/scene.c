@@ -143,21 +143,27 @@ static const ak_flag k_viewer_flags[] = {
      .metavar = "DEG",
      .def = "35",
      .range = "[-100000,100000]",
-     .help = "camera yaw"},
+     .help = "camera yaw: the side of the world the camera looks from, not the character's: "
+             "0 from +Z looking toward -Z, 90 from +X (a walk along +X is seen from its side at 0 "
+             "and from the front at 90)"},
     {.name = "pitch",
      .type = AK_FLAG_FLOAT,
      .offset = AKV_VALUE(pitch_deg),
      .metavar = "DEG",
      .def = "14",
      .range = "[-89,89]",
-     .help = "camera pitch"},
+     .help = "camera pitch: how far above the horizontal the camera looks down from (0 level, "
+             "89 from above; default 14, rendering the walker 32)"},
     {.name = "distance",
      .type = AK_FLAG_FLOAT,
      .offset = AKV_FIELD(distance),
      .metavar = "M",
      .def = "0",
      .range = "(0,1000000]",
-     .help = "camera distance (default: fit the motion)"},
+     .help = "camera distance (default: fit the motion; rendering the walker 5). A picture "
+             "frames the character it follows from the top of its head to the ground under its "
+             "feet; where that needs the camera farther away at this pitch and picture size, it "
+             "backs off (and says so)"},
     {.name = "follow",
      .type = AK_FLAG_TEXT,
      .offset = AKV_TEXT(follow),
@@ -666,4 +672,33 @@ ak_vec3 akv_scene_joint_m(const akv_scene *scene, const char *joint)
     int32_t j = joint ? ak_skeleton_find(c->skeleton, joint) : c->travel_joint;
     if (j < 0) j = c->travel_joint;
     return c->world_m[j].translation;
+}
+
+int akv_scene_figure(const akv_scene *scene, ak_vec3 *out, int max)
+{
+    if (scene->count == 0 || max < 2) return 0;
+    const akv_character *c = &scene->chars[0];
+    const int32_t end = c->skeleton->subtree_end[c->body_joint];
+    ak_vec3 top = c->world_m[c->body_joint].translation;
+    int n = 1, lows = max - 1 < AKV_FIGURE_LOW ? max - 1 : AKV_FIGURE_LOW;
+    for (int32_t j = c->body_joint; j < end; ++j) {
+        const ak_vec3 p = c->world_m[j].translation;
+        if (p.y > top.y) top = p;
+        /* the lowest joints so far, lowest first, in out[1..n) */
+        int at = n;
+        if (n == 1 + lows) {
+            if (!(p.y < out[n - 1].y)) continue;
+            at = n - 1; /* full: the highest of them makes way */
+        } else {
+            ++n;
+        }
+        for (; at > 1 && out[at - 1].y > p.y; --at)
+            out[at] = out[at - 1];
+        out[at] = p;
+    }
+    top.y += AKV_HEAD_TOP;
+    out[0] = top;
+    for (int k = 1; k < n; ++k)
+        if (out[k].y > 0.0f) out[k].y = 0.0f;
+    return n;
 }

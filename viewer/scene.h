@@ -139,5 +139,15 @@ void akv_draw_character(akr_renderer *r, const akv_settings *s, const ak_skeleto
 void akv_scene_draw(akr_renderer *r, const akv_scene *scene, const akv_settings *s);
 /* Position in metres of `joint` of character 0 (NULL or unknown: the root). */
 ak_vec3 akv_scene_joint_m(const akv_scene *scene, const char *joint);
+/* m: how far the top of a head stands over the highest joint of a skeleton (a BVH's head joint
+ * sits at the skull's base; the generated body's head reaches about this far above it). */
+#define AKV_HEAD_TOP 0.15f
+/* How many of a clip's lowest joints a picture must show on the ground (its feet and toes). */
+#define AKV_FIGURE_LOW 4
+/* Up to `max` points, metres, that a picture of character 0 must show at the current pose (the
+ * camera frames them: headless.c): over its highest joint by AKV_HEAD_TOP, and its
+ * AKV_FIGURE_LOW lowest joints on the ground grid (y 0) under them, or where they are when
+ * lower; returns how many (0: no character). */
+int akv_scene_figure(const akv_scene *scene, ak_vec3 *out, int max);
 
 #endif

@@ -557,6 +557,32 @@ ak_vec3 akv_walk_view_focus(const akv_walk_view *w)
     return ak_walk_scene_world_pose(w->scene)[w->hips].translation;
 }
 
+/* A foot point at the ground under it, or where it is when lower or no ground is known. */
+static ak_vec3 on_ground(ak_vec3 p, float ground)
+{
+    if (isfinite(ground) && ground < p.y) p.y = ground;
+    return p;
+}
+
+int akv_walk_view_figure(const akv_walk_view *w, ak_vec3 *out, int max)
+{
+    if (max < 5) return 0;
+    const ak_skeleton *sk = ak_walk_scene_skeleton(w->scene);
+    const ak_xform *world = ak_walk_scene_world_pose(w->scene);
+    ak_vec3 top = world[0].translation;
+    for (int32_t j = 1; j < sk->joint_count; ++j)
+        if (world[j].translation.y > top.y) top = world[j].translation;
+    top.y += AKV_HEAD_TOP;
+    ak_walker_state st;
+    ak_walk_scene_get_state(w->scene, &st);
+    out[0] = top;
+    for (int k = 0; k < 2; ++k) {
+        out[1 + 2 * k] = on_ground(st.sole[k], st.sole_ground[k]);
+        out[2 + 2 * k] = on_ground(st.toe[k], st.toe_ground[k]);
+    }
+    return 5;
+}
+
 int akv_walk_view_key(akv_walk_view *w, int key)
 {
     /* 'T': a new target mirrored through the start; 'R' (82) is the view reset, so

@@ -51,5 +51,9 @@ int akv_walk_view_target_ray(akv_walk_view *w, ak_vec3 origin, ak_vec3 direction
 ak_walk_scene *akv_walk_view_scene(akv_walk_view *w);
 /* The character's hips, metres (what the camera follows). */
 ak_vec3 akv_walk_view_focus(const akv_walk_view *w);
+/* Up to `max` points, metres, that a picture of the character must show (akv_figure_points):
+ * over its highest joint by AKV_HEAD_TOP, and the ground under each heel (sole point) and toe
+ * (the point itself where it is lower, or where no ground is known); returns how many. */
+int akv_walk_view_figure(const akv_walk_view *w, ak_vec3 *out, int max);
 
 #endif

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "../locomotion/studio_variants.h"
+#include "headless.h"
 #include "match_overlay.h"
 #include "modes.h"
 #include "offscreen.h"
@@ -506,6 +507,110 @@ static void render_demo_gif_shows_the_character_a_third_of_the_frame(void **stat
     printf("  %d frames: the character spans at least %d of 400 px, rows %d..%d at the extremes\n",
            frames, shortest, highest, lowest);
     assert_true(frames >= 100);
+}
+
+/* The followed walker is framed with its feet and the ground under them at any yaw, pitch and
+ * distance (akv_frame_figure, as `animkit render --walk` points its camera): on the built-in
+ * stairs, stepping down (frames 400-440), for every camera, every foot's heel and toe on the
+ * ground under it projects inside the picture with its 5 % margin at the top and bottom, and the
+ * top of the head too. Before, the camera looked at the hips: from the front at 5 deg of pitch
+ * and 2.5 m (the view 1.82 m high) the feet fell 20.1 deg under the view's axis, past its 20 deg
+ * half-height, under the picture's bottom edge. A camera too close for the whole figure backs
+ * off (2.5 m at 5 deg: about 3 m for a 240-pixel-high picture); one that fits stays where it
+ * was put (5 and 12 m). */
+static void render_walker_feet_in_the_picture_at_any_camera(void **state)
+{
+    (void)state;
+    akv_settings s;
+    akv_settings_defaults(&s, 1);
+    s.mode = AKV_MODE_WALK;
+    s.walk.terrain = AK_WALK_TERRAIN_STAIRS;
+    s.walk.start[0] = -6.0f; /* along +x: yaw 90 looks at it from the front */
+    s.walk.start[1] = 0.0f;
+    s.walk.target[0] = 6.0f;
+    s.walk.target[1] = 0.0f;
+    akv_scene scene;
+    memset(&scene, 0, sizeof scene);
+    char err[256];
+    akv_mode_state *m = akv_mode_create(&s, &scene, err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    static const float yaws[] = {0.0f, 90.0f, 200.0f, -45.0f};
+    static const float pitches[] = {-10.0f, 0.0f, 5.0f, 14.0f, 32.0f, 60.0f, 85.0f};
+    static const float distances[] = {1.0f, 2.5f, 5.0f, 12.0f};
+    int cameras = 0, backed_off = 0;
+    for (int f = 400; f <= 440; f += 20) {
+        akv_mode_step_to(m, f);
+        ak_vec3 hips, pts[8];
+        assert_true(akv_mode_focus(m, &hips));
+        const int n = akv_mode_figure(m, pts, 8);
+        assert_int_equal(n, 5);
+        assert_true(pts[0].y > hips.y + 0.5f); /* the head's top */
+        for (int k = 1; k < n; ++k)
+            assert_true(pts[k].y < hips.y - 0.6f); /* the ground under a heel or toe */
+        for (size_t a = 0; a < sizeof yaws / sizeof yaws[0]; ++a)
+            for (size_t b = 0; b < sizeof pitches / sizeof pitches[0]; ++b)
+                for (size_t c = 0; c < sizeof distances / sizeof distances[0]; ++c) {
+                    akr_camera cam = akr_camera_defaults();
+                    cam.yaw = AKT_RAD(yaws[a]);
+                    cam.pitch = AKT_RAD(pitches[b]);
+                    cam.distance = distances[c];
+                    cam.target = hips;
+                    const float d = akv_frame_figure(&cam, W, H, pts, n);
+                    assert_true(d >= distances[c]);
+                    backed_off += d > distances[c];
+                    if (distances[c] >= 5.0f) assert_float_equal(d, distances[c], 1e-6f);
+                    for (int k = 0; k < n; ++k) {
+                        float px, py;
+                        assert_true(akr_project(&cam, W, H, pts[k], &px, &py));
+                        if (px < 0.0f || px > W || py < 0.05f * H - 1.0f || py > 0.95f * H + 1.0f)
+                            fail_msg("frame %d, yaw %g, pitch %g, %g m: point %d at %.1f,%.1f "
+                                     "outside the %dx%d picture",
+                                     f, (double)yaws[a], (double)pitches[b], (double)distances[c],
+                                     k, (double)px, (double)py, W, H);
+                    }
+                    ++cameras;
+                }
+    }
+    printf("  %d cameras: feet and head in the picture; %d backed off to fit the figure\n", cameras,
+           backed_off);
+    akv_mode_destroy(m);
+}
+
+/* The CLI's front-view contact sheet at 5 deg of pitch and 2.5 m (issue 21: it cut the feet off
+ * at the bottom edge): in every tile the character's pixels stop short of the tile's bottom
+ * edge and its top. */
+static void render_front_sheet_keeps_the_feet_in_every_tile(void **state)
+{
+    (void)state;
+    const char *build = getenv("AK_BUILD_DIR");
+    assert_non_null(build);
+    char cmd[4096], path[1200];
+    snprintf(path, sizeof path, "%s/render-test-front.png", build);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bin/animkit' render --walk --terrain stairs --start -6,0 --target 6,0 --frames "
+             "400:440:10 --sheet --sheet-cols 5 --yaw 90 --pitch 5 --distance 2.5 --size 200x240 "
+             "--out '%s' >/dev/null 2>&1",
+             build, path);
+    assert_int_equal(system(cmd), 0);
+    int w = 0, h = 0, comp = 0;
+    unsigned char *img = stbi_load(path, &w, &h, &comp, 3);
+    assert_non_null(img);
+    assert_int_equal(w, 1000);
+    assert_int_equal(h, 240);
+    unsigned char *tile = malloc(200 * 240 * 3);
+    assert_non_null(tile);
+    for (int t = 0; t < 5; ++t) {
+        for (int y = 0; y < 240; ++y)
+            memcpy(tile + (size_t)y * 200 * 3, img + ((size_t)y * 1000 + (size_t)t * 200) * 3,
+                   200 * 3);
+        int top = 0, bottom = 0;
+        character_rows(tile, 200, 240, &top, &bottom);
+        printf("  tile %d: the character spans rows %d..%d of 240\n", t, top, bottom);
+        if (top <= 0 || bottom >= 239)
+            fail_msg("tile %d: the character spans rows %d..%d of 240", t, top, bottom);
+    }
+    free(tile);
+    stbi_image_free(img);
 }
 
 /* IK mode, headless: the built-in arm reaches a target inside its reach (limb solver), the
@@ -1075,6 +1180,8 @@ int main(void)
         cmocka_unit_test(render_ik_mode_reaches_and_draws_the_target),
         cmocka_unit_test(render_walker_mode_draws_the_character_on_the_terrain),
         cmocka_unit_test(render_demo_gif_shows_the_character_a_third_of_the_frame),
+        cmocka_unit_test(render_walker_feet_in_the_picture_at_any_camera),
+        cmocka_unit_test(render_front_sheet_keeps_the_feet_in_every_tile),
         cmocka_unit_test(render_stairs_draw_treads_and_risers_apart),
         cmocka_unit_test(render_walker_mode_draws_the_matching_trajectories),
         cmocka_unit_test(walk_hud_says_a_foot_on_the_ground_is_planted),
