@@ -316,14 +316,14 @@ typedef struct foot_frame {
     const akf_foot_points *pts; /* the caller's query points (akf_foot_ik_query), or NULL */
     float step_lift[2];  /* m: a re-step's lift over those floors (ak_foot_ik_solve_lifted) */
     int standing;        /* the pose source stands (ak_foot_ik_solve_lifted) */
-    float unplanted[2];  /* 1 - each foot's plant_weight (its planting fading in) */
-    int own_clear;       /* with no foot points, each heel and toe not planted keeps its
-                            animated height over the floor (ak_foot_ik_solve_lifted) */
     int planted[2];      /* the foot was planted last frame, its lock full */
     float toe_need_rate; /* m/s: how fast the drop a foot planted on its toe alone needs grows,
                             while it sets the hips' drop (plan_hip_drop); fed to pelvis_drop */
     int toe_keep;        /* that toe stands no lower than the other foot will land: the hips
                             may come down for it at up to the landing cap (plan_hip_drop) */
+    /* m: the least clearance each heel [0] and toe [1] of a foot not planted keeps over the
+     * ground where the caller gives no source points (ak_foot_ik_solve_lifted's point_clear) */
+    float point_clear[2][2];
 } foot_frame;
 
 static void reset_weights(ak_foot_ik_state *st, const ak_foot_ik_frame *fr)
@@ -1317,30 +1317,21 @@ static float toe_floor_ahead(foot_frame *ff, int32_t s, ak_vec3 toe)
 
 /* m: the least clearance a swinging toe keeps over the ground in human walking (the gait
  * literature's minimum toe clearance, about 1.3 cm at mid-swing); a swinging toe whose knee is at
- * its limit keeps at most this much of its own clearance by turning toe-up (toe_up_room), and a
- * pose source with no cycle floor (the matcher) keeps at most this much of its frame's height
- * over the floor (source_clearance). */
+ * its limit keeps at most this much of its own clearance by turning toe-up (toe_up_room). */
 #define AK_TOE_MIN_CLEAR 0.013f
 
 /* The source's own clearance of point p (0 heel, 1 toe) of foot s not planted: its animated
  * height over its lowest in the source's cycle (akf_foot_points.point_floor), at least the
  * caller's least (point_clear: the cycle frame's own, which a blend with the stand pose can
- * carry lower) and 0; 0 where that is not known. The animated point is the pose's before the
+ * carry lower) and 0; without those points the caller's own least (the matcher's frame,
+ * ak_foot_ik_solve_lifted's point_clear), else 0. The animated point is the pose's before the
  * hips come down, so hips lowered for the ground ahead bend the swinging leg rather than lower
- * its foot. A pose source with no cycle floor (own_clear: the matcher, whose database frames are
- * placed on its floor) keeps its frame's height over the floor, up to AK_TOE_MIN_CLEAR, faded
- * out as its planting fades in: with none, a swing over ground higher than its frame has it
- * over the floor (a tread it leaves going down, a riser's top) was held on that ground, its
- * toe dragged along it (CMU subject 2 down the stairs, frame 435, 4.34 m/s; the library on the
- * heightmap 5.40); kept whole, or not faded at the landing, the landings hovered (subject 2 on
- * the hills 2.9 m/s, 1 cm up) and a 02_01 swing folded its knee past its bound. */
+ * its foot. */
 static float source_clearance(const ak_foot_ik_frame *fr, const foot_frame *ff, int32_t s, int p)
 {
     const akf_foot_points *pt = ff->pts;
+    if (!pt || !pt->has_point_floor) return akf_max(ff->point_clear[s][p], 0.0f);
     const float y = p ? ff->toe_a[s].y : ff->heel_a[s].y;
-    if (!pt && ff->own_clear)
-        return akf_clamp(y - fr->floor_height, 0.0f, AK_TOE_MIN_CLEAR) * ff->unplanted[s];
-    if (!pt || !pt->has_point_floor) return 0.0f;
     return akf_max(y - fr->floor_height - pt->point_floor[s][p], pt->point_clear[s][p]);
 }
 
@@ -1943,16 +1934,18 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
 static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
                                   ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                                   const akf_foot_points *pts, float lift, const float *step_lift,
-                                  int standing, ak_xform *local, ak_xform *world, ak_error *err);
+                                  const float (*point_clear)[2], int standing, ak_xform *local,
+                                  ak_xform *world, ak_error *err);
 
 int32_t ak_foot_ik_solve_lifted(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                                 const ak_foot_ik_frame *fr, const float step_lift[2],
-                                int32_t standing, ak_xform *local, ak_xform *world, ak_error *err)
+                                const float point_clear[2][2], int32_t standing, ak_xform *local,
+                                ak_xform *world, ak_error *err)
 {
     akf_foot_fixed fixed;
     akf_foot_fixed_of(p, &fixed);
-    return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, step_lift, standing != 0, local, world,
-                              err);
+    return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, step_lift, point_clear, standing != 0,
+                              local, world, err);
 }
 
 /* The animated points of both feet (the pose and the placement shift stay as they are until
@@ -1984,13 +1977,14 @@ int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixe
                           const akf_foot_points *pts, float lift, ak_xform *local, ak_xform *world,
                           ak_error *err)
 {
-    return foot_ik_solve_core(p, fixed, st, fr, pts, lift, NULL, 0, local, world, err);
+    return foot_ik_solve_core(p, fixed, st, fr, pts, lift, NULL, NULL, 0, local, world, err);
 }
 
 static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
                                   ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                                   const akf_foot_points *pts, float lift, const float *step_lift,
-                                  int standing, ak_xform *local, ak_xform *world, ak_error *err)
+                                  const float (*point_clear)[2], int standing, ak_xform *local,
+                                  ak_xform *world, ak_error *err)
 {
     const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt)) {
@@ -2001,8 +1995,10 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
     ff.lift = lift;
     ff.step_lift[0] = step_lift ? step_lift[0] : 0.0f;
     ff.step_lift[1] = step_lift ? step_lift[1] : 0.0f;
+    for (int s = 0; s < 2; ++s)
+        for (int k = 0; k < 2; ++k)
+            ff.point_clear[s][k] = point_clear ? point_clear[s][k] : 0.0f;
     ff.standing = standing;
-    ff.own_clear = step_lift != NULL;
     ff.dt = fr->dt;
     ff.single_support = 0.0f;
     ff.floor = fr->floor_height;
@@ -2019,7 +2015,6 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
         planted[s] = st->initialized && st->was_stance[s] && st->lock_weight[s] >= 1.0f;
         ff.planted[s] = planted[s];
         leg_weights_and_lock(p, st, fr, &ff, s);
-        ff.unplanted[s] = 1.0f - st->plant_weight[s];
         leg_target(p, st, fr, world, s, &ff);
         leg_drop(p, sk, st, fr, world, s, &ff);
     }

@@ -311,13 +311,16 @@ ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at);
 
 /* ak_foot_ik_solve with a re-step's lift of each foot not planted (metres, NULL: none): its
  * heel, toe and ankle are kept that far above the ground under them, less what the swinging
- * knee's limit (max_knee_flex) takes back: the lift is room, not the ground's need. standing (the
- * matcher's stop, nonzero): a landing that is due (swing phase 1) is planned as it comes down, flat
- * (the planned hips and ak_foot_ik_state.due_drop read the drop its leg needs with the ankle over
- * its heel point) and its lock starts where the foot was shown. */
+ * knee's limit (max_knee_flex) takes back: the lift is room, not the ground's need; point_clear
+ * (metres, [foot][heel, toe], NULL: none): the least each heel and toe keeps over the ground, room
+ * as the lift (the matcher: its frame's own clearance, as a walker's source clearance). standing
+ * (the matcher's stop, nonzero): a landing that is due (swing phase 1) is planned as it comes down,
+ * flat (the planned hips and ak_foot_ik_state.due_drop read the drop its leg needs with the ankle
+ * over its heel point) and its lock starts where the foot was shown. */
 int32_t ak_foot_ik_solve_lifted(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                                 const ak_foot_ik_frame *fr, const float step_lift[2],
-                                int32_t standing, ak_xform *local, ak_xform *world, ak_error *err);
+                                const float point_clear[2][2], int32_t standing, ak_xform *local,
+                                ak_xform *world, ak_error *err);
 
 /* Foot placement off stair edges (the walker's and the matcher's, one rule). While a swinging
  * foot's placement is decided (halfway to three quarters through its swing) its toe ray looks

@@ -188,13 +188,9 @@ struct ak_matcher {
      * last jump (transition), counted there up to AK_HIP_WINDOW_MAX. */
     float hip_accel_past[AK_HIP_WINDOW_MAX - 1];
     int32_t jump_age;
-    /* A jump with no continuation to weigh lifts foot s while its offset holds it low
-     * (offset_clear): 1 from the jump until the foot's stance ends, 2 from then until it lands
-     * (0: no lift; gone once its offset is) */
-    int32_t jump_lifts[2];
-    /* radians: each leg's knee flexion as last shown and the frame before (offset_clear; booked
-     * from the first frame on, book_knees) */
-    float knee_flex[2], knee_flex_was[2];
+    /* F*4, [4 f + 2 s + p]: foot s's heel (p 0) and toe (p 1) in database frame f, in place,
+     * over that point's lowest in the frame's range (point_clearance) */
+    float *point_clear;
 };
 
 enum { AK_SPARE_NONE, AK_SPARE_DEST, AK_SPARE_AHEAD };
@@ -318,6 +314,7 @@ void ak_matcher_destroy(ak_matcher *m)
     if (!m) return;
     free(m->anim);
     free(m->off_x);
+    free(m->point_clear);
     free(m);
 }
 
@@ -398,6 +395,44 @@ static int32_t plan_hips(ak_matcher *m, ak_error *err)
     return AK_OK;
 }
 
+/* Each heel's and toe's height in every database frame over that point's lowest in the frame's
+ * range (m->point_clear): the range's floor is where the capture stood, as the grounding puts a
+ * planted point on the ground. Uses the scratch poses (create time). */
+static int32_t point_clearance(ak_matcher *m, ak_error *err)
+{
+    const ak_motion_db *db = m->db;
+    m->point_clear = (float *)calloc((size_t)db->F * 4, sizeof(float));
+    if (!m->point_clear) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t r = 0; r < db->range_count; ++r) {
+        float low[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+        const int32_t first = db->range_start[r], end = db->range_start[r + 1];
+        for (int32_t f = first; f < end; ++f) {
+            ak_motion_db_pose(db, f, m->own_local);
+            ak_fk(db->skeleton, m->own_local, m->own_world);
+            for (int s = 0; s < 2; ++s) {
+                if (m->fik.legs[s].foot < 0) continue;
+                float *c = m->point_clear + 4 * (size_t)f + 2 * s;
+                c[0] = ak_foot_ik_sole(&m->fik, m->own_world, s).y;
+                c[1] = m->fik.legs[s].has_toe ? ak_foot_ik_toe(&m->fik, m->own_world, s).y : c[0];
+                low[2 * s] = akf_min(low[2 * s], c[0]);
+                low[2 * s + 1] = akf_min(low[2 * s + 1], c[1]);
+            }
+        }
+        /* (at most what the grounding's lift can come down by the frame's landing, at
+         * swing_height_rate: a jump into a swing's end is not landed late) */
+        float left[2] = {INFINITY, INFINITY}; /* s to the foot's next contact in the range */
+        for (int32_t f = end - 1; f >= first; --f)
+            for (int i = 0; i < 4; ++i) {
+                const int s = i / 2;
+                if (i % 2 == 0) left[s] = db->contact[2 * f + s] ? 0.0f : left[s] + db->frame_time;
+                float *c = m->point_clear + 4 * (size_t)f + i;
+                if (isfinite(low[i])) *c -= low[i];
+                *c = akf_min(*c, m->fik.swing_height_rate * left[s]);
+            }
+    }
+    return AK_OK;
+}
+
 static float clampf_abs(float v, float limit)
 {
     return v > limit ? limit : (v < -limit ? -limit : v);
@@ -432,6 +467,7 @@ int32_t ak_matcher_create(const ak_motion_db *db, const ak_matcher_params *p,
     /* a swinging knee bends at most the database's peak + 20 degrees (the walker's rule) */
     ak_foot_ik_plan_knee(&m->fik, db->knee_peak);
     st = plan_hips(m, err);
+    if (st == AK_OK) st = point_clearance(m, err);
     database_reach(m);
     if (st == AK_OK && p->foot_ik) st = ak_foot_ik_validate(&m->fik, err);
     if (st != AK_OK) {
@@ -464,7 +500,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->sim_vel = m->sim_acc = m->want_vel = m->searched_want = ak_vec3_make(0, 0, 0);
     memset(m->off_x, 0, sizeof(ak_vec3) * (size_t)m->J * 2);
     m->root_x = m->root_v = m->vel_x = m->vel_v = ak_vec3_make(0, 0, 0);
-    m->root_hist_n = m->jump_age = m->jump_lifts[0] = m->jump_lifts[1] = 0;
+    m->root_hist_n = m->jump_age = 0;
     m->turn_x = m->turn_v = 0.0f;
     m->frame = m->db->stand_frame;
     m->frac = 0.0f;
@@ -773,9 +809,6 @@ static void maybe_search(ak_matcher *m, float dt)
     if (!m->standing && r.frame >= m->frame && r.frame <= m->frame + 3 &&
         range_last(db, r.frame) == last)
         return;
-    /* a jump with no continuation to weigh (the piece ends; the start from the stand frame)
-     * lifts a foot its offset holds low (offset_clear) */
-    m->jump_lifts[0] = m->jump_lifts[1] = isfinite(current) ? 0 : 1;
     transition(m, r.frame, 0);
 }
 
@@ -957,11 +990,62 @@ static int landing_known(const ak_matcher *m, int s)
     return !m->standing && !m->stance[s] && m->db->swing_phase[2 * m->frame + s] >= 0.0f;
 }
 
+/* Whether foot s is down in the playing frame 1/stance_fade_rate ahead (in its range): foot
+ * IK fades its planting in over that lead. */
+static int contact_ahead(const ak_matcher *m, int s)
+{
+    const int32_t ahead = (int32_t)lroundf(1.0f / (m->fik.stance_fade_rate * m->db->frame_time));
+    const int32_t last = range_last(m->db, m->frame);
+    const int32_t fa = m->frame + ahead < last ? m->frame + ahead : last;
+    return m->db->contact[2 * fa + s] != 0;
+}
+
+/* m/s: the fastest the cancel part of a foot's shift glides (cancel_offset), beyond the
+ * foot's own swing. */
+#define AK_CANCEL_SPEED 2.0f
+
+/* Seconds until the playing frame lands foot s, swinging toward a known landing (its swing
+ * phase to 1 at the rate it moves between this frame and the next, a landing next frame: one
+ * frame; at the playback rate), INFINITY for any other foot. */
+static float swing_left(const ak_matcher *m, int s)
+{
+    if (!landing_known(m, s) || !(m->rate > 0.0f)) return INFINITY;
+    const float u = m->db->swing_phase[2 * m->frame + s];
+    const int32_t next = m->frame < range_last(m->db, m->frame) ? m->frame + 1 : m->frame;
+    float u1 = m->db->swing_phase[2 * next + s];
+    if (!(u1 > u)) u1 = 1.0f;
+    return u1 > u ? (1.0f - u) / (u1 - u) * m->db->frame_time / m->rate : INFINITY;
+}
+
+/* The part of foot s's distance from its frame's own (cancel_offset's e, world x,z) that its
+ * glide cannot take out at AK_CANCEL_SPEED (from halfway through the swing, glide_part) before
+ * the frame lands it: it lands with the foot (0 for a foot not swinging toward a known
+ * landing). */
+static ak_vec3 landing_carry(const ak_matcher *m, int s)
+{
+    const ak_vec3 none = ak_vec3_make(0, 0, 0);
+    const float left = swing_left(m, s);
+    if (!isfinite(left)) return none;
+    const float u = m->db->swing_phase[2 * m->frame + s];
+    const float glide = u < 0.5f ? left * (0.5f / (1.0f - u)) : left;
+    ak_vec3 e = akv_add(m->cancel[s], m->foot_off[s]);
+    e.y = 0.0f;
+    const float len = akv_len(e), keep = len - AK_CANCEL_SPEED * glide;
+    return keep > 0.0f ? akv_scale(e, keep / len) : none;
+}
+
 /* The ground foot s will land on and how far through its swing it is: the landing ray's hit
  * while it swings toward a known landing; where the playing frame has the foot down but its
  * stance has not begun yet (a transition's or the stop's foot coming down, the planting fading
  * in: update_stance) the ground under its heel, at the end of its swing; NULL for a planted
- * foot or none known. `hit`: the sole, toe and landing hits (floor_and_ik's). */
+ * foot or none known. Within the planting's fade-in of its landing, a foot a jump's offset
+ * carries farther than its foot's length from where its frame lands (landing_carry) lands on
+ * the ground under its heel as well: the landing ray looks where it will not land. A jump from
+ * a push-off into the last 4 frames of a swing left the left foot 0.6 m from where its frame
+ * has it; the ray found the hill 65-71 mm over the ground the foot came down on, the grounding's
+ * glide lifted the foot 50 mm toward it, and the landing dropped it in one frame, the knee
+ * straightening 23 degrees (test_matching_walk, the hills toward a target behind: 1.52 times the
+ * captures' angular acceleration). `hit`: the sole, toe and landing hits (floor_and_ik's). */
 static const ak_ground_hit *landing_hit(const ak_matcher *m, int s, const ak_ground_hit *hit,
                                         float *phase)
 {
@@ -972,18 +1056,12 @@ static const ak_ground_hit *landing_hit(const ak_matcher *m, int s, const ak_gro
         return &hit[s];
     }
     if (!landing_known(m, s)) return NULL;
+    if (contact_ahead(m, s) && akv_len(landing_carry(m, s)) > akv_len(m->fik.legs[s].toe_local)) {
+        *phase = 1.0f; /* (landing_carry) */
+        return &hit[s];
+    }
     *phase = m->db->swing_phase[2 * m->frame + s];
     return &hit[4 + s];
-}
-
-/* Whether foot s is down in the playing frame 1/stance_fade_rate ahead (in its range): foot
- * IK fades its planting in over that lead. */
-static int contact_ahead(const ak_matcher *m, int s)
-{
-    const int32_t ahead = (int32_t)lroundf(1.0f / (m->fik.stance_fade_rate * m->db->frame_time));
-    const int32_t last = range_last(m->db, m->frame);
-    const int32_t fa = m->frame + ahead < last ? m->frame + ahead : last;
-    return m->db->contact[2 * fa + s] != 0;
 }
 
 /* Whether planted foot s is pushing off: walking, the playing frame has it down on its toe
@@ -1046,71 +1124,6 @@ static void own_leg_pose(ak_matcher *m, int s)
     }
 }
 
-/* The lowest of leg s's heel and toe (in place, the floor at 0) in pose `pose` (chain_sole's
- * FK). */
-static float leg_low(ak_matcher *m, int s, const ak_xform *pose)
-{
-    const float heel = chain_sole(m, s, pose).y;
-    return m->fik.legs[s].has_toe ? akf_min(heel, ak_foot_ik_toe(&m->fik, m->own_world, s).y)
-                                  : heel;
-}
-
-/* m: how high foot s must keep its heel and toe over the ground under them (0: no such lift)
- * while a jump's offset holds it lower than its frame has it, from its frame's lift-off until
- * it lands. The offset otherwise carried a foot the frame swings along at the ground's height
- * (foot IK kept it on the ground and it slid: test_match_physics' drag). After a jump with no
- * continuation to weigh (jump_lifts: the piece ends, or the start leaves the stand frame) the
- * lift is the frame's own clearance (its lowest point over the floor): CMU 09_01 alone on flat,
- * its piece ending at frame 118, the jump to database frame 12 slid the right toe 0.69 m in 8
- * frames, up to 8.5 m/s. After every other jump it is what the offset takes off that clearance,
- * at most the clearance: CMU subject 2 on flat, frame 511, the right toe 8.06 -> 0.39 m/s; the
- * library on flat 6.13 -> 0.31. The offset still moves the foot across; the grounding lifts it
- * (ak_foot_ik_solve_lifted) as a swing. After such a jump no lift is taken
- * - by a leg whose swinging knee would bend past the database's own peak next frame at the rate
- *   it bent over the last: over a riser's edge the ground holds the foot, and the lift carried
- *   over from the frames before bent the knee on (CMU 02_01 at 30 fps up the stairs from
- *   (-4.7,0), frame 178: 99.6 -> 102.2 deg, bound 100); against the grounding's knee limit
- *   (max_knee_flex, 20 degrees over that peak) the lift still raised held-out walks' knees
- *   (CMU 02_02 at 24 fps on a heightmap 89.0 -> 98.1 deg);
- * - where the stop comes before the lift could rise and come back down (2 own /
- *   swing_height_rate at the present velocity, check_arrival's test): the stand frame has the
- *   foot down and the stop planted it still moving (02_01 at 30 fps from (-6,0): a jump two
- *   frames before the stop lifted the right foot 77 mm; it landed at 0.79 m/s, skate worst
- *   122.6 -> 796 mm/s, bound 238.1, and both feet were up for a frame). */
-static float offset_clear(ak_matcher *m, int s)
-{
-    if (m->jump_lifts[s] &&
-        (m->standing || !leg_offset(m, s) || (m->jump_lifts[s] == 2 && m->stance[s])))
-        m->jump_lifts[s] = 0;
-    if (m->jump_lifts[s] && !m->stance[s]) m->jump_lifts[s] = 2; /* lifted off (or swinging) */
-    if (m->standing || m->stance[s] || m->db->contact[2 * m->frame + s] || !leg_offset(m, s))
-        return 0.0f;
-    if (!m->jump_lifts[s] && m->initialized &&
-        2.0f * m->knee_flex[s] - m->knee_flex_was[s] > m->db->knee_peak)
-        return 0.0f;
-    own_leg_pose(m, s);
-    const float own = leg_low(m, s, m->own_local), shown = leg_low(m, s, m->anim);
-    if (!(shown < own) || !(own > 0.0f)) return 0.0f;
-    if (!m->jump_lifts[s] && stop_within(m, 2.0f * own / m->fik.swing_height_rate)) return 0.0f;
-    return m->jump_lifts[s] ? own : akf_min(own, own - shown);
-}
-
-/* Each leg's knee flexion in the pose just shown (m->world), booked for offset_clear. */
-static void book_knees(ak_matcher *m)
-{
-    for (int s = 0; s < 2; ++s) {
-        const ak_foot_ik_leg *leg = &m->fik.legs[s];
-        if (leg->upper < 0 || leg->lower < 0 || leg->foot < 0) continue;
-        const ak_vec3 knee = m->world[leg->lower].translation;
-        const ak_vec3 u = akv_sub(m->world[leg->upper].translation, knee);
-        const ak_vec3 v = akv_sub(m->world[leg->foot].translation, knee);
-        const float c = akv_dot(u, v) / akf_max(akv_len(u) * akv_len(v), 1e-12f);
-        const float flex = AK_PI - acosf(akf_max(-1.0f, akf_min(1.0f, c)));
-        m->knee_flex_was[s] = m->initialized ? m->knee_flex[s] : flex;
-        m->knee_flex[s] = flex;
-    }
-}
-
 /* How far the shown foot s is from the playing frame's own (the transition offsets it
  * carries), world, horizontal: the sole of the shown in-place pose minus the sole of the
  * frame's own pose at the same time (animate's interpolation without the offsets). */
@@ -1123,10 +1136,6 @@ static ak_vec3 foot_offset(ak_matcher *m, int s)
     d.y = 0.0f;
     return d;
 }
-
-/* m/s: the fastest the cancel part of a foot's shift glides (cancel_offset), beyond the
- * foot's own swing. */
-#define AK_CANCEL_SPEED 2.0f
 
 /* The part of foot s's placement glide done at swing phase u (ak_foot_place_glide's). */
 static float glide_part(float u)
@@ -2205,6 +2214,44 @@ static int32_t stance_next_of(const ak_matcher *m, int s, int settled)
     return settled && !m->released[s] && contact_ahead(m, s) && !push_off(m, s);
 }
 
+/* m: the least each heel and toe of a foot not planted keeps over the ground under it (the
+ * grounding's source clearance, ak_foot_ik_solve_lifted; room its swinging knee limit may take
+ * back): the playing frame's own height of that point over its lowest in the range
+ * (point_clearance; between frames as animate's), none for a foot the frame has down and
+ * standing. A jump's offset (the pose's, the root's, the velocity's) carried a swinging foot its
+ * frame has off the ground along it: it pitched a landing's toe 23-30 mm under where its frame
+ * has it (CMU subject 2 on flat, frame 522, the right toe sliding on at 0.39 m/s, the database's
+ * own 0.19 that low), held a toe up to 77 mm under its frame on a heightmap (subject 7, frames
+ * 497-503, 5.57 m/s), and at the start slid a landing run's toe back with the velocity offset
+ * (subject 9, frame 14, 1.77 m/s against 1.16); the lift of the lowest point alone it replaces
+ * saw a heel at the floor and lifted nothing.
+ * - It goes to nothing over the last half of the planting's fade-in before the frame lands the
+ *   foot (1/stance_fade_rate, swing_left), so the landing comes down onto its lock: lifted
+ *   whole to keep a toe the start's offset pitched down at its frame's 33 mm, a heel was held 33
+ *   mm up a frame before its stance, and the knee straightened 27 degrees in that frame
+ *   (test_matching_walk, the heightmap toward a target behind: 1.54 times the captures' angular
+ *   acceleration).
+ * - Not taken where the stop comes (check_arrival's test) before the lower point could come down
+ *   at swing_height_rate: a foot mid-swing at arrival was stepped first by the stop while the
+ *   other waited on its toe and was lifted out of reach (the library up the stairs, both feet up
+ *   12 frames from 468). */
+static void frame_clearance(const ak_matcher *m, float clear[2][2])
+{
+    memset(clear, 0, sizeof(float) * 4);
+    const float *a = m->point_clear + 4 * (size_t)m->frame;
+    const int next = m->frac > 0.0f && m->frame < range_last(m->db, m->frame);
+    for (int s = 0; s < 2 && !m->standing; ++s) {
+        if (m->db->contact[2 * m->frame + s]) continue;
+        const float w = akf_min(1.0f, 2.0f * swing_left(m, s) * m->fik.stance_fade_rate);
+        for (int k = 0; k < 2; ++k)
+            clear[s][k] = w * (next ? a[2 * s + k] + (a[4 + 2 * s + k] - a[2 * s + k]) * m->frac
+                                    : a[2 * s + k]);
+        const float low = akf_min(clear[s][0], clear[s][1]);
+        if (low > 0.0f && stop_within(m, 2.0f * low / m->fik.swing_height_rate))
+            clear[s][0] = clear[s][1] = 0.0f;
+    }
+}
+
 /* The floor the pose stands on follows the ground under the feet (a critically damped
  * spring, as the walker's), then the feet go on the ground with foot IK. A foot stepping up a
  * riser raises its foothold as the grounding lifts the foot, by 40 % of its swing
@@ -2284,12 +2331,12 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
     }
     /* The walker's grounding call: m->fik was validated in ak_matcher_create and does not
      * change, so no per-frame validation (ak_foot_ik_run's). */
-    float lift[2];
+    float lift[2], clear[2][2];
     for (int s = 0; s < 2; ++s)
-        lift[s] =
-            akf_max(akf_max(ak_restep_lift(&m->rs[s].step), offset_clear(m, s)), held_clear(m, s));
-    return ak_foot_ik_solve_lifted(&m->fik, &m->fst, &fr, lift, m->standing, m->local, m->world,
-                                   err);
+        lift[s] = akf_max(ak_restep_lift(&m->rs[s].step), held_clear(m, s));
+    frame_clearance(m, clear);
+    return ak_foot_ik_solve_lifted(&m->fik, &m->fst, &fr, lift, (const float(*)[2])clear,
+                                   m->standing, m->local, m->world, err);
 }
 
 /* How far the shown foot (m->world, in place) is from where the playing frame itself has it
@@ -2938,7 +2985,6 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
     }
     const int32_t st = floor_and_ik(m, h, err);
     if (st != AK_OK) return st;
-    book_knees(m);
     for (int s = 0; s < 2; ++s) {
         m->sole_ground[s] = hits[1 + s].hit ? hits[1 + s].height : NAN;
         m->toe_ground[s] = hits[3 + s].hit ? hits[3 + s].height : NAN;

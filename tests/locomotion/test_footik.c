@@ -163,8 +163,8 @@ static void run_lifted(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const 
             fr.contact[s] = stance[s] ? AK_CONTACT_HEEL | AK_CONTACT_TOE : 0;
         }
         if (lift)
-            assert_int_equal(ak_foot_ik_solve_lifted(fp, st, &fr, lift, 0, R.local, R.world, &err),
-                             AK_OK);
+            assert_int_equal(
+                ak_foot_ik_solve_lifted(fp, st, &fr, lift, NULL, 0, R.local, R.world, &err), AK_OK);
         else
             assert_int_equal(ak_foot_ik_run(fp, st, &fr, R.local, R.world, &err), AK_OK);
     }
@@ -508,6 +508,35 @@ static void a_re_step_lifts_the_foot_not_planted(void **state)
     assert_sole_on(1, &g[1], "not lifted");
 }
 
+/* A point's clearance (ak_foot_ik_solve_lifted's point_clear, the matcher's frame's own): the
+ * right foot, not planted, standing as animated on a raised floor, keeps its toe 3 cm over it
+ * (within 1 mm) once the lift has risen, its heel asked for nothing; the planted left foot stays
+ * on the floor. */
+static void a_point_clearance_keeps_that_point_up(void **state)
+{
+    (void)state;
+    const plane g[2] = {flat(R.floor + 0.02f), flat(R.floor + 0.02f)};
+    const float clear[2][2] = {{0.0f, 0.0f}, {0.0f, 0.03f}};
+    ak_foot_ik_state st;
+    ak_foot_ik_state_reset(&st);
+    ak_error err;
+    for (int f = 0; f < FRAMES; ++f) {
+        ak_foot_ik_frame fr = standing_frame(&R.fp, &st, g);
+        for (int s = 0; s < 2; ++s) {
+            fr.stance[s] = fr.stance_next[s] = s == 0;
+            fr.contact[s] = s == 0 ? AK_CONTACT_HEEL | AK_CONTACT_TOE : 0;
+        }
+        assert_int_equal(
+            ak_foot_ik_solve_lifted(&R.fp, &st, &fr, NULL, clear, 0, R.local, R.world, &err),
+            AK_OK);
+    }
+    const float toe = above(&g[1], ak_foot_ik_toe(&R.fp, R.world, 1));
+    printf("  toe clearance 3 cm: right toe %+.3f mm off the ground\n", 1e3 * (double)toe);
+    assert_true(toe >= 0.03f - MM && toe <= 0.03f + MM);
+    assert_sole_on(0, &g[0], "planted");
+    assert_pose_sound();
+}
+
 /* A new lock of the other point starts where that point is shown: the left foot planted on its
  * toe alone (the lock on the toe), released for a frame (its lock fading, weight 1 - 8/60), then
  * planted on heel and toe (the lock on the heel). The pose stands still, so the heel stays where
@@ -750,6 +779,7 @@ int main(void)
         cmocka_unit_test(ground_out_of_reach),
         cmocka_unit_test(zero_weight_and_no_stance_leave_the_leg),
         cmocka_unit_test(a_re_step_lifts_the_foot_not_planted),
+        cmocka_unit_test(a_point_clearance_keeps_that_point_up),
         cmocka_unit_test(a_new_lock_of_the_other_point_starts_where_it_is_shown),
         cmocka_unit_test(foot_across_a_stair_edge_stays_on_its_tread),
         cmocka_unit_test(floor_follows_the_footholds_at_any_frame_rate),

@@ -245,115 +245,55 @@ static const char *const k_hover_walk_out[] = {
 
 /* Matcher rows whose drag is out (ak_walk_metrics.drag: a heel or toe within 5 mm of its
  * ground at both ends of a frame moving faster than the database ever moves that point that low;
- * every other bound of theirs is asserted), each with its worst frame, point and phase. Traced
- * (matcher.c offset_clear lifts a foot the frame swings after every jump whose offset holds it
- * lower than its frame has it: subject 2 flat 8.06 -> 0.39 m/s, subject 7 hills 5.97 -> 0.31,
- * the library on flat 6.13 -> 0.31 and hills 6.19 -> 0.31, bound 0.38), at each row's worst
- * frame:
- * - DRAG_START: the first frames after the start's jump, before the lift (at most the
- *   grounding's swing_height_rate) has raised the foot (subject 9, frame 14, the right toe 1.77
- *   m/s, bound 1.16; 09_02 from (-4.5,0), frame 12, 2.01 m/s);
- * - DRAG_LOW: a foot its frame has at the floor at the end of its swing (its own lowest point
- *   within 5 mm of the floor or under it, not yet down), which a jump's offset holds up to 2 cm
- *   lower still: there is no clearance to keep, and the offset carries it along the ground
- *   (subject 2 on flat, frame 522, the right toe 5 mm under the floor in its frame, 8 mm shown);
- * - DRAG_HELD: an ordinary jump's lift held back (offset_clear): the swinging knee about to bend
- *   past the database's own peak (02_01 at 30 fps from (-4.7,0), frame 180, over a riser's edge;
- *   from (-6,0), frame 299, its toe 23 mm up in its frame, 35 mm under it shown), or the stop
- *   due before the lift could come back down;
- * - DRAG_STEP: a swing over ground that stands higher than its frame has the foot over the
- *   character's floor (stairs, heightmap, ridges, hills): no offset holds it down there (the
- *   frame's own height and the shown one agree within 3 cm: subject 2 on the stairs, frame 435,
- *   the left toe 30 mm up in both, its tread 0.30 m), and the grounding keeps it on the ground
- *   it meets. A swinging foot now keeps each heel and toe its frame's own height over the floor,
- *   up to 1.3 cm, over the ground it passes (footik.c source_clearance, the matcher's
- *   ak_foot_ik_solve_lifted; faded out as its planting fades in): subject 2 on the stairs 4.34
- *   -> 0.68 m/s, the library's heightmap 5.40 -> 0.31 and ridges 5.23 -> 0.30 (within),
- *   subject 7 on the heightmap 5.57 -> 0.30. Where the row's frame has the foot at its floor
- *   there is still nothing to keep (02_01 at 24 fps, frame 447, its toe on the tread 0.15 m);
- * - DRAG_LATE: a foot its frame has within a few mm of its floor late in its swing (swing phase
- *   0.8-0.97), over its landing ground, moving faster than the database that low (subject 2 on
- *   the stairs, frame 214, toe and heel 3-4 mm up; subject 7 on the stairs, frame 555, after a
- *   jump back to swing phase 0.75 at frame 553); not traced further;
- * - DRAG_LIFTOFF: a toe leaving the ground (swing phase 0.03, its frame's 4 mm up) moves along it
- *   faster than the database's (subject 2 and 7 on the heightmap, 7 on the ridges' start); not
- *   traced further;
- * - DRAG_KNEE: the library up the stairs, frame 174-179: the swinging knee at its limit (133.8
- *   deg) lowers the heel onto the tread it steps onto (room 0), the heel on it at swing phase
- *   0.52-0.59;
- * - DRAG_MOVED: the row's worst moved to another frame when swings kept their frame's clearance
- *   (the library from (-5.9,0): 4.91 -> 1.33 m/s, a right heel; 02_03 at 30 fps from (-4.6,0):
- *   6.41 -> 1.89 m/s, a left heel planted at the start); not traced. */
-#define DRAG_START   "the first frames of the start's jump, before its lift has raised the foot"
-#define DRAG_LOW     "a foot its frame has at the floor, not down, carried along it by a jump's offset"
-#define DRAG_HELD    "a jump's lift held back: the swinging knee at its peak, or the stop due"
-#define DRAG_STEP    "a swing over ground higher than its frame has it over the floor"
-#define DRAG_LATE    "a foot its frame has within a few mm of its floor late in its swing"
-#define DRAG_LIFTOFF "a toe lifting off along the ground faster than the database's"
-#define DRAG_KNEE    "a swinging heel the knee's limit lowers onto the tread it steps onto"
-#define DRAG_MOVED   "its worst moved when swings kept their frame's clearance; not traced"
+ * every other bound of theirs is asserted), each with its worst frame, point and phase. A foot
+ * not planted keeps each heel and toe its frame's own height over that point's lowest in its
+ * range (matcher.c frame_clearance; foot IK's one source clearance rule, in place of the frame's
+ * height over the floor capped at 1.3 cm): 23 of 31 rows came within (a jump's offset held a
+ * swinging foot low, pitched a landing toe under its frame or slid it with the start's velocity
+ * offset: subject 2 on flat 0.39 -> 0.10 m/s, subject 9 on flat 1.77 -> 0.16, 09_01 at 30 fps
+ * from (-4.9,0) 8.32 -> 0.11; a toe lifting off along the ground, subject 2 on the heightmap
+ * 0.42 -> 0.12; late in a swing, subject 2 on the stairs 0.68 -> 0.10, 09_01 at 24 fps 3.36 ->
+ * 0.16). Traced at each row's worst frame:
+ * - DRAG_STOP: a jump's offset carrying a swinging foot along the ground just before the stop,
+ *   where the clearance is not taken (the stop comes before the foot could come down): subject 7
+ *   up the stairs, frame 555, the right foot in a jump two frames before (swing phase 0.75, its
+ *   heel 43 mm up in its frame); the library, frame 459, one frame before arrival. Taken, the
+ *   stop stepped that foot first while the other waited on its toe, lifted out of reach (the
+ *   library: both feet up 12 frames from 468, the stop's traced support cause);
+ * - DRAG_KNEE: a swing meeting a riser with its knee at the grounding's limit (max_knee_flex:
+ *   95 degrees for 02_01, 98 for 02_02), which takes the clearance back: the toe rides over
+ *   the tread's edge (02_01 at 30 fps from (-4.7,0), frame 180, the toe's ground a riser up
+ *   the frame before; 07_04 at 60 fps, frame 345, two frames after a jump late in a landing
+ *   held back out of reach, its frame's toe 75 mm up). Traced before foot IK turned a toe at
+ *   the knee's limit up (0cf61fb), which lowered four of these rows (02_01 at 30 fps from
+ *   (-6,0) 5.62 -> 0.50 m/s, 02_02 4.86 -> 0.40, 02_01 at 24 fps 4.71 -> 1.43, 07_04 9.23 ->
+ *   4.58); their new worst frames are not traced again;
+ * - DRAG_PIVOT: a planted left heel at the start on the stairs moving 31 mm back along its tread
+ *   in the frame its contact goes from heel and toe to the toe alone (02_03 at 30 fps from
+ *   (-4.6,0), frame 51; the same before the clearance). Not traced further. */
+#define DRAG_STOP "a jump's offset carrying a swinging foot along the ground just before the stop"
+#define DRAG_KNEE                                                                                  \
+    "a swing meeting a riser with its knee at the limit, which takes its clearance back"
+#define DRAG_PIVOT                                                                                 \
+    "a planted heel moving along its tread as the foot goes onto its toe at the start"
 
 static const drag_out k_drag_out[] = {
-    /* 0.39 m/s (bound 0.19), frame 522, right toe, swinging, walk */
-    {"match subject 2 flat", DRAG_LOW},
-    /* 0.40 m/s (bound 0.19), frame 362, right toe, swinging, walk */
-    {"match subject 2 hills", DRAG_LOW},
-    /* 0.68 m/s (bound 0.19), frame 214, right toe, swinging, walk */
-    {"match subject 2 stairs", DRAG_LATE},
-    /* 0.42 m/s (bound 0.19), frame 132, right toe, swinging, walk */
-    {"match subject 2 heightmap", DRAG_LIFTOFF},
-    /* 0.42 m/s (bound 0.19), frame 467, right toe, swinging, walk */
-    {"match subject 2 ridges", DRAG_LATE},
-    /* 0.58 m/s (bound 0.33), frame 521, left heel, swinging, walk */
-    {"match subject 7 flat", DRAG_LOW},
-    /* 0.29 m/s (bound 0.19), frame 207, right toe, swinging, walk */
-    {"match subject 7 hills", DRAG_STEP},
     /* 2.74 m/s (bound 0.49), frame 555, right heel, swinging, walk */
-    {"match subject 7 stairs", DRAG_LATE},
-    /* 0.30 m/s (bound 0.19), frame 144, right toe, swinging, walk */
-    {"match subject 7 heightmap", DRAG_LIFTOFF},
-    /* 0.39 m/s (bound 0.19), frame 19, right toe, swinging, start */
-    {"match subject 7 ridges", DRAG_LIFTOFF},
-    /* 1.77 m/s (bound 1.16), frame 14, right toe, swinging, start */
-    {"match subject 9 flat", DRAG_START},
-    /* 1.78 m/s (bound 1.16), frame 14, right toe, swinging, start */
-    {"match subject 9 hills", DRAG_START},
-    /* 1.77 m/s (bound 1.16), frame 14, right toe, swinging, start */
-    {"match subject 9 stairs", DRAG_START},
-    /* 0.97 m/s (bound 0.46), frame 89, left toe, swinging, walk */
-    {"match subject 9 heightmap", DRAG_LOW},
-    /* 1.74 m/s (bound 1.16), frame 14, right toe, swinging, start */
-    {"match subject 9 ridges", DRAG_START},
-    /* 4.04 m/s (bound 1.09), frame 179, right heel, swinging, walk */
-    {"match library stairs", DRAG_KNEE},
-    /* 0.62 m/s (bound 0.59), frame 258, left heel, swinging, walk */
-    {"match 02_03 run at 30 fps, cm, flat", DRAG_LOW},
-    /* 3.77 m/s (bound 0.30), frame 127, right toe, swinging, walk */
-    {"match 09_01 run at 50 fps, stairs, CLI route", DRAG_LOW},
-    /* 1.33 m/s (bound 1.09), frame 240, right heel, swinging, walk */
-    {"match library, stairs from (-5.9,0)", DRAG_MOVED},
-    /* 2.01 m/s (bound 0.21), frame 12, right toe, swinging, start */
-    {"match 09_02 run, stairs from (-4.5,0)", DRAG_START},
-    /* 7.00 m/s (bound 0.11), frame 410, left toe, swinging, walk */
-    {"match 07_04 slow walk at 60 fps, cm, stairs, CLI route", DRAG_HELD},
-    /* 1.77 m/s (bound 1.16), frame 14, right toe, swinging, start */
-    {"match subject 9, stairs from (-5.4,0)", DRAG_START},
-    /* 3.36 m/s (bound 0.67), frame 186, right heel, swinging, walk */
-    {"match 09_01 run at 24 fps, stairs from (-5.0,0)", DRAG_LATE},
+    {"match subject 7 stairs", DRAG_STOP},
+    /* 4.02 m/s (bound 1.09), frame 459, right heel, swinging, walk */
+    {"match library stairs", DRAG_STOP},
+    /* 4.58 m/s (bound 0.11), frame 352, left toe, swinging, walk */
+    {"match 07_04 slow walk at 60 fps, cm, stairs, CLI route", DRAG_KNEE},
     /* 1.89 m/s (bound 0.59), frame 51, left heel, planted, start */
-    {"match 02_03 run at 30 fps, stairs from (-4.6,0)", DRAG_MOVED},
-    /* 7.42 m/s (bound 0.08), frame 299, right toe, swinging, walk */
-    {"match 02_01 walk at 30 fps, stairs from (-6,0)", DRAG_HELD},
-    /* 2.58 m/s (bound 0.46), frame 72, right heel, swinging, walk */
-    {"match 09_02 run at 24 fps, stairs from (-5.4,0)", DRAG_LATE},
-    /* 6.25 m/s (bound 0.09), frame 117, right toe, swinging, walk */
-    {"match 02_02 walk at 30 fps, stairs from (-5.0,0)", DRAG_HELD},
-    /* 7.29 m/s (bound 0.08), frame 180, right toe, swinging, walk */
-    {"match 02_01 walk at 30 fps, stairs from (-4.7,0)", DRAG_HELD},
-    /* 6.30 m/s (bound 0.11), frame 447, left toe, swinging, walk */
-    {"match 02_01 walk at 24 fps, stairs from (-4.7,0)", DRAG_STEP},
-    /* 8.32 m/s (bound 0.25), frame 184, right toe, swinging, walk */
-    {"match 09_01 run at 30 fps, stairs from (-4.9,0)", DRAG_LOW},
+    {"match 02_03 run at 30 fps, stairs from (-4.6,0)", DRAG_PIVOT},
+    /* 0.50 m/s (bound 0.08), frame 539, right toe, swinging, walk */
+    {"match 02_01 walk at 30 fps, stairs from (-6,0)", DRAG_KNEE},
+    /* 0.40 m/s (bound 0.30), frame 400, right heel, swinging, walk */
+    {"match 02_02 walk at 30 fps, stairs from (-5.0,0)", DRAG_KNEE},
+    /* 7.37 m/s (bound 0.08), frame 180, right toe, swinging, walk */
+    {"match 02_01 walk at 30 fps, stairs from (-4.7,0)", DRAG_KNEE},
+    /* 1.43 m/s (bound 0.10), frame 185, right toe, swinging, walk */
+    {"match 02_01 walk at 24 fps, stairs from (-4.7,0)", DRAG_KNEE},
 };
 
 static const char *physics_drag_known(const char *label)
@@ -1007,7 +947,8 @@ static void drag_points_within(const physics_walk *r, const int asserted[2][2])
         }
 }
 
-/* Jumps with no continuation to weigh (matcher.c offset_clear), on flat ground.
+/* Jumps with no continuation to weigh, on flat ground: each heel and toe of a foot not planted
+ * keeps its frame's own clearance (matcher.c frame_clearance).
  * CMU 09_01 alone: each time its one piece ends (database frame 70; walk frames 59, 118 and
  * 177) the search must jump, and it lands on database frame 12, the right foot late in its swing
  * while the shown right foot stands on the ground. The jump's offset held that foot down where
@@ -1015,11 +956,10 @@ static void drag_points_within(const physics_walk *r, const int asserted[2][2])
  * 8 frames, up to 8.5 m/s (the database moves that toe that low at most 0.35 m/s); the start's
  * jump from the stand frame dragged the left heel and toe 1.1 m/s (frame 1). Subject 9 (09_01
  * and 09_02): the start's jump dragged the left toe 3.11 m/s as its frame lifted it (frame 6,
- * bound 0.46). Lifted while the offset holds them low, these feet swing over the ground: within
- * their drag bounds. Printed, not asserted (k_drag_out): subject 9's right foot, dragged 6.41
- * m/s at the start (frame 9) and 5.27 m/s where a piece ends in a run's flight (frame 63), is
- * at 1.77 and 1.12 m/s now (bounds 1.16, 1.03): the first frames after the jump, before the
- * lift (at most swing_height_rate) has raised it. */
+ * bound 0.46), and the right foot 6.41 m/s (frame 9) and 5.27 m/s where a piece ends in a run's
+ * flight (frame 63); a lift of the lowest point alone, rising at swing_height_rate, left the
+ * right toe 1.77 m/s at frame 14 (bound 1.16): the start's velocity offset slid it back as it
+ * landed, its heel at the floor in its frame, its toe 13 mm up. All four points asserted. */
 static void a_forced_jump_lifts_the_foot_it_found_planted(void **state)
 {
     (void)state;
@@ -1037,9 +977,35 @@ static void a_forced_jump_lifts_the_foot_it_found_planted(void **state)
     assert_non_null(db);
     r = match_run(db, &g);
     printf("match subject 9 flat\n");
-    drag_points_within(&r, (const int[2][2]){{1, 1}, {0, 0}});
+    drag_points_within(&r, (const int[2][2]){{1, 1}, {1, 1}});
     ak_motion_db_destroy(db);
     akt_sources_free(&src);
+}
+
+/* A jump's offset pitched a landing toe under where its frame has it: CMU subject 2 on flat, a
+ * jump at walk frame 511 into the right foot's late swing; at frame 522 its frame has the heel at
+ * the floor and the toe 16 mm up, the offset held the shown toe 7 mm under the floor, and the
+ * grounding slid it along the ground at 0.39 m/s (the database's own 0.19 that low). The lift of
+ * the lowest point (the heel, at the floor) lifted nothing; each point now keeps its frame's own
+ * clearance (matcher.c frame_clearance). Subject 7 on the heightmap: a jump's offset held the
+ * left toe up to 77 mm under its frame (frames 497-503, 5.57 m/s, bound 0.11) while the old lift
+ * was held back for the knee. Every heel and toe asserted within its drag bound. */
+static void a_jump_keeps_each_point_its_frames_clearance(void **state)
+{
+    (void)state;
+    static const int rows[2][2] = {{0, 0}, {1, 3}}; /* k_sets index, ground */
+    for (int i = 0; i < 2; ++i) {
+        akt_sources src;
+        const db_set *set = &k_sets[rows[i][0]];
+        ak_motion_db *db = akt_db_of(&src, set->clips, set->count);
+        assert_non_null(db);
+        const ak_ground g = ak_terrain_ground(g_terrain[rows[i][1]]);
+        physics_walk r = match_run(db, &g);
+        printf("match %s %s\n", set->name, ground_name(rows[i][1]));
+        drag_points_within(&r, (const int[2][2]){{1, 1}, {1, 1}});
+        ak_motion_db_destroy(db);
+        akt_sources_free(&src);
+    }
 }
 
 int main(void)
@@ -1065,6 +1031,7 @@ int main(void)
         cmocka_unit_test(a_foot_about_to_land_at_the_stop_comes_down),
         cmocka_unit_test(a_toe_pushing_off_short_of_a_riser_is_held_up),
         cmocka_unit_test(a_forced_jump_lifts_the_foot_it_found_planted),
+        cmocka_unit_test(a_jump_keeps_each_point_its_frames_clearance),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
