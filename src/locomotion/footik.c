@@ -398,10 +398,13 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
          * reach (swing_within_reach), and at CMU 09_02's stop (24 fps, stairs from (-5.4,0)) a
          * lock at the frame's heel, 17 mm farther from the hips than the shown foot, was 15.7 mm
          * out of reach: rolled, released, stepped anew */
-        if (ff->standing && !pivot && st->initialized && !st->was_stance[s])
-            anim = akv_make(st->sole[s].x, anim.y, st->sole[s].z);
+        const int shown = ff->standing && !pivot && st->initialized && !st->was_stance[s];
+        if (shown) anim = akv_make(st->sole[s].x, anim.y, st->sole[s].z);
         if (!st->was_stance[s] || !st->initialized) {
-            const float w = st->initialized ? st->lock_weight[s] : 0.0f;
+            /* (a lock starting where the foot was shown has the fading one's pull in it
+             * already: blended in again, the matcher's stop moved a landing heel 3.6 mm in its
+             * first stance frame, CMU 02_01 at 30 fps up the stairs from (-6,0), 0.22 m/s) */
+            const float w = st->initialized && !shown ? st->lock_weight[s] : 0.0f;
             /* a lock still fading that held the other point (toe against heel) is blended in
              * as where this lock's point is shown now, not as its own point: taken as a heel
              * point, a toe lock fading out moved the matcher's stop's left heel 10.2 cm in a

@@ -1602,6 +1602,38 @@ static void restep_hold(ak_matcher *m, int s)
     m->fst.shift[s] = akv_add(m->fst.shift[s], m->rs[s].hold);
 }
 
+/* Where foot s's animated point (its toe, else its heel), shift included, must be for the
+ * grounding to show that point at `at` (x, z): foot IK pulls a foot not planted toward its last
+ * stance's lock while that fades (by the lock's weight after this frame's fade, the whole foot
+ * with the lock's point: ak_foot_ik_query_points, leg_target), and a lock taken as a stance
+ * begins blends the one still fading in by its weight (leg_weights_and_lock). A point held
+ * where it was shown, itself pulled, was pulled a second time: CMU 02_01 alone up the CLI's
+ * stairs, a jump 5 frames before the right foot landed left its last lock at weight 0.33, and
+ * the landing heel went 4.6 cm back toward it in the frame its stance began (2.78 m/s, the
+ * walk's worst skate; the database's 0.32). */
+static ak_vec3 lock_unpulled(const ak_matcher *m, int s, int toe, ak_vec3 at)
+{
+    const ak_foot_ik_state *st = &m->fst;
+    const int starts = m->stance[s] && !st->was_stance[s];
+    if (!m->initialized || (m->stance[s] && !starts)) return at;
+    float w = st->lock_weight[s];
+    ak_vec3 lock = st->lock_point[s];
+    if (starts) { /* the new lock's point blends the old one's, or where that point was shown */
+        if (m->standing && !toe) return at; /* (standing, a heel's lock starts where shown) */
+        if (st->lock_toe[s] != toe) lock = toe ? st->toe[s] : st->sole[s];
+    } else { /* the pull moves the lock's point; the point held goes with the foot */
+        w = akf_max(w - m->fik.lock_release_rate * m->dt, 0.0f);
+        if (st->lock_toe[s] != toe && m->fik.legs[s].has_toe) {
+            const ak_vec3 d = akv_sub(ak_foot_ik_toe(&m->fik, m->world, s),
+                                      ak_foot_ik_sole(&m->fik, m->world, s));
+            lock = toe ? akv_add(lock, d) : akv_sub(lock, d);
+        }
+    }
+    if (!(w > 0.0f) || !(w < 1.0f)) return at;
+    const float k = w / (1.0f - w); /* at = a + (lock - a) w, for a */
+    return ak_vec3_make(at.x + (at.x - lock.x) * k, at.y, at.z + (at.z - lock.z) * k);
+}
+
 /* Foot s as the frame has it down but not planted yet (its stance waits: the stance gate, the
  * planting's fade-in, update_stance; at the stop the stand frame has both feet down) stays where
  * it stands on the ground: from the first frame its point (the heel, or the toe for a toe-only
@@ -1641,8 +1673,9 @@ static void touchdown_hold(ak_matcher *m, int s)
     if (t->on) {
         const ak_vec3 p =
             toe ? ak_foot_ik_toe(&m->fik, m->world, s) : ak_foot_ik_sole(&m->fik, m->world, s);
-        t->hold = ak_vec3_make(t->at.x - p.x - m->fst.shift[s].x, 0.0f,
-                               t->at.z - p.z - m->fst.shift[s].z);
+        const ak_vec3 at = lock_unpulled(m, s, toe, t->at);
+        t->hold =
+            ak_vec3_make(at.x - p.x - m->fst.shift[s].x, 0.0f, at.z - p.z - m->fst.shift[s].z);
     } else if (steps || planted) {
         t->hold = ak_vec3_make(0, 0, 0);
     } else {
