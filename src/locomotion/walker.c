@@ -106,12 +106,18 @@ struct ak_walker {
     float rest_hips_y;
     int32_t rest_hips_set;
     float rate;           /* playback rate of the walk clip, 0..1 */
-    float rate_last;      /* the rate last frame (the source hips' acceleration as played) */
+    float rate_last;      /* the clip's rate last frame, clip_rate (the source hips' acceleration as
+                             played) */
     float rate_accel_max; /* the most rate' it reads: twice the ramps' (source_hip_accel) */
     float window_dt;      /* the frame time hip_window was counted for (0: none yet) */
     int32_t hip_window;   /* akw_hip_window(window_dt) */
     float stop_left;      /* stopping: clip seconds until the stop frame */
     float stop_scale;     /* stopping: the travel to the stop is scaled to end at the target */
+    /* stopping on a loop's stop frame: clip seconds played per second at the walk's pace (rate
+     * 1), at most 1: the last steps' cadence, which makes the stop take the time its distance
+     * takes whichever stop frame it stops on (plan_stop) */
+    float stop_cadence;
+    float cadence; /* the cadence played: 1 walking, then following stop_cadence (CADENCE_RATE) */
     /* Walking: the root's travel is scaled by step_scale (1 on gentle ground), which follows
      * step_goal (step_goal_of) through a critically damped spring (step_scale_v its rate):
      * shorter steps where the ground between the footholds is steep (shorter_steps). */
@@ -191,6 +197,13 @@ enum walker_rest { REST_IDLE = 0, REST_HELD = 1 };
 static int stopping(const ak_walker *w)
 {
     return w->phase >= AK_WALKER_PHASE_STOP;
+}
+
+/* The loop's clip seconds per second: the rate, times the cadence of a stop on a loop's stop
+ * frame (stop_cadence). */
+static float clip_rate(const ak_walker *w)
+{
+    return stopping(w) ? w->rate * w->cadence : w->rate;
 }
 
 /* Stopping with the captured stop: planned (the loop plays to its entry) or playing, or
@@ -621,7 +634,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
     w->rest_hips_set = 0;
     w->rate = 1.0f;
     w->stop_left = 0.0f;
-    w->stop_scale = 1.0f;
+    w->stop_scale = w->stop_cadence = w->cadence = 1.0f;
     w->step_scale = w->step_goal = w->placed_scale = w->placed_stop = 1.0f;
     w->step_scale_v = 0.0f;
     w->stop_entry = 0.0f;
@@ -669,7 +682,7 @@ static void resume_walking(ak_walker *w)
         return;
     }
     w->phase = AK_WALKER_PHASE_WALK;
-    w->stop_scale = 1.0f;
+    w->stop_scale = w->stop_cadence = w->cadence = 1.0f;
     w->stop_left = 0.0f;
     if (w->play == AK_WALKER_PLAY_LOOP) return;
     memcpy(w->hold, w->anim, sizeof(ak_xform) * (size_t)w->J);
@@ -696,8 +709,10 @@ void ak_walker_set_target(ak_walker *w, ak_vec3 target)
     }
     if (stopping(w) && stop_is_captured(w))
         resume_walking(w);
-    else if (stopping(w)) /* a planned stop is called off: what plays walks on */
+    else if (stopping(w)) { /* a planned stop is called off: what plays walks on */
         w->phase = w->play == AK_WALKER_PLAY_START ? AK_WALKER_PHASE_START : AK_WALKER_PHASE_WALK;
+        w->stop_cadence = w->cadence = 1.0f;
+    }
     w->guide_target = heading_to_target(w);
 }
 
@@ -799,10 +814,30 @@ static int plan_captured_stop(ak_walker *w, float dur, float d)
     return 1;
 }
 
+/* How fast the cadence played follows a stop's (per second): 1 -> 0.8 in 0.1 s, not in one
+ * frame. */
+#define CADENCE_RATE 2.0f
+
 /* Near the target: pick the stop frame whose place lies nearest the target, among those the
  * deceleration can still reach, and commit to it once it is within a cycle (or the target is
  * inside the arrival radius). The travel to it is scaled (0.7..1.3) so it ends on the target:
- * the last steps lengthen or shorten, the stance feet stay locked. */
+ * the last steps lengthen or shorten, the stance feet stay locked.
+ * The stop frames are the cycle's, a step apart, so which one is nearest jumps as the stride
+ * changes (a 2 % longer cycle commits a step earlier or later), and with the clip at its own
+ * cadence the arrival jumped with it (CMU 02_01's 30 fps copy: 4.742 s against 5.208). The
+ * last steps play at a cadence (stop_cadence) that makes the time to the stop the distance's
+ * own: travel / cadence = scale x travel + STOP_LATE x stride, so the stop's steps take
+ * (d + STOP_LATE x stride) / speed whichever frame was picked: continuous in the stride (02_01's
+ * copy 5.167 s against 5.208). The cadence only slows (0.5..1): quickening it by 1 / scale,
+ * the source hips' acceleration as played grows by its square (CMU 09_01's run stopping up the
+ * stairs at scale 0.83: hips 2.33 g against its bound 1.95) and a swinging heel's speed with
+ * it (09_01 on the ridges 0.99 m/s against 0.88). The nearest frame lies at most half a step
+ * (a quarter stride) beyond the target; STOP_LATE covers 0.4 of a step of it, and a stop frame
+ * farther beyond plays at the clip's cadence, up to a tenth of a step late. A quarter stride
+ * (every stop frame in time) slowed the built-in walk's stops to cadence 0.72, and a planted
+ * toe on the CLI's hills moved 17.9 mm/s the frame after its landing (the foot turned 0.0025
+ * rad about its locked heel; not traced further; 7.5 mm/s with STOP_LATE, bound 10). */
+#define STOP_LATE 0.2f
 static void plan_stop(ak_walker *w, float dur)
 {
     const ak_walk_motion *m = w->m;
@@ -839,6 +874,8 @@ static void plan_stop(ak_walker *w, float dur)
     w->stop_left = best_t - w->clip_time;
     float k = best_travel > 1e-3f ? d / best_travel : 1.0f;
     w->stop_scale = k < 0.7f ? 0.7f : (k > 1.3f ? 1.3f : k);
+    const float late = STOP_LATE * m->stride_length;
+    w->stop_cadence = akf_clamp(best_travel / (best_travel * w->stop_scale + late), 0.5f, 1.0f);
 }
 
 /* This frame's playback rate and idle weight; returns how far the clip advances (s).
@@ -849,20 +886,25 @@ static float advance_clip(ak_walker *w, float dt)
 {
     float adv;
     if (stopping(w)) {
+        /* The clip plays at rate x cadence (stop_cadence); the rate ramps and decelerates in
+         * the walk's own seconds, stop_left / cadence of them left. */
+        const float step = CADENCE_RATE * dt;
+        w->cadence = akf_clamp(w->stop_cadence, w->cadence - step, w->cadence + step);
+        const float c = w->cadence;
         /* A stop committed before the walk is up to speed (a new target within the stop
          * planner's reach of a standing character) still ramps up and fades the idle out: at
          * rate 0 the deceleration below would hold it short of the target for ever. Below
          * that deceleration's curve only, so a stop from walking pace is unchanged. */
-        const float reach = sqrtf(2.0f * w->stop_left / w->p.stop_time);
+        const float reach = sqrtf(2.0f * w->stop_left / (c * w->p.stop_time));
         if (w->stop_left > 0.0f && w->rate < 1.0f && w->rate < reach) {
             const float up = w->p.start_time > 0.0f ? w->rate + dt / w->p.start_time : 1.0f;
             w->rate = fminf(fminf(up, 1.0f), reach);
             w->idle_w = fmaxf(0.0f, w->idle_w - dt / w->p.idle_fade);
         }
-        adv = w->rate * dt;
+        adv = w->rate * c * dt;
         if (adv > w->stop_left) adv = w->stop_left;
         w->stop_left -= adv;
-        const float limit = sqrtf(2.0f * w->stop_left / w->p.stop_time);
+        const float limit = sqrtf(2.0f * w->stop_left / (c * w->p.stop_time));
         if (limit < w->rate) w->rate = limit;
         if (w->stop_left <= 0.0f) {
             w->rate = 0.0f;
@@ -943,7 +985,7 @@ static void foot_contacts(ak_walker *w)
 {
     const ak_walk_motion *m = w->m;
     const int settling = stopping(w) && w->stop_left <= 0.0f;
-    const float ahead = w->rate / w->fik.stance_fade_rate;
+    const float ahead = clip_rate(w) / w->fik.stance_fade_rate;
     const int32_t loop = w->play == AK_WALKER_PLAY_LOOP;
     const ak_clip *clip = loop ? m->clip : m->segment[PLAY_SEGMENT(w->play)].clip;
     const float t = loop ? w->clip_time : w->seg_time;
@@ -1144,7 +1186,7 @@ static int32_t walker_begin(ak_walker *w, float dt, ak_vec3 *desired_move, ak_er
         w->guide_target = heading_to_target(w);
     }
     const int32_t play0 = w->play;
-    w->rate_last = w->rate;
+    w->rate_last = clip_rate(w);
     plan_stop(w, clip_duration(w->m->clip));     /* 2 */
     const ak_vec3 d_local = advance_play(w, dt); /* 3 */
     rest_phase(w);
@@ -1208,12 +1250,12 @@ static float source_hip_accel(ak_walker *w)
     /* The loop plays at the rate (a captured segment and the approach to it at 1): played,
      * the source's acceleration scales by rate^2 and its velocity adds rate' times itself. */
     const int rated = loop && w->phase != AK_WALKER_PHASE_STOP_APPROACH;
-    const float r = rated ? w->rate : 1.0f;
+    const float r = rated ? clip_rate(w) : 1.0f;
     /* rate' at most twice the ramps' (rate_accel_max: 1 / start_time, 1 / stop_time): a
      * restart's jump of the rate is no acceleration of the hips. */
     const float dr_max = w->rate_accel_max;
     const float dr =
-        rated && w->dt > 0.0f ? akf_clamp((w->rate - w->rate_last) / w->dt, -dr_max, dr_max) : 0.0f;
+        rated && w->dt > 0.0f ? akf_clamp((r - w->rate_last) / w->dt, -dr_max, dr_max) : 0.0f;
     const float step = w->dt * r / c->frame_time; /* table frames per walker frame */
     if (w->dt != w->window_dt) { /* (counted again only when the frame time changes) */
         w->window_dt = w->dt;
