@@ -133,7 +133,15 @@ static void assert_same_walk(const variant_walk *v, const variant_walk *o, const
  * over 1 % off their original's cycle or stride (8 now). The root heading at the cut (the seam's
  * turn and the drift taken off) is not it: the travel's direction over a cycle centred on each end
  * instead walks 02_01, 09_01 and 09_02 at 30 fps as before (arrival, foot, hips and knee
- * figures the same, worst skate within 0.02 mm/s). */
+ * figures the same, worst skate within 0.02 mm/s). A period to prefer among near ties does not
+ * give the originals' cuts back either: the feet's heights' autocorrelation on the 1/120 s grid
+ * is resampling-robust (original and 30 fps copy within 0.4 % over the whole capture, 0.5 %
+ * over a cycle from the original's cut), but the originals' cuts are not its period: over the
+ * capture 02_01 +0.85 %, 09_01 +3.6 %, 07_04 +4.4 %, 09_02 +0.45 %, 07_01 +2.4 %, 02_02 +1.2 %,
+ * 02_03 +4.8 %, 16_11 -0.6 %; over a cycle from the cut -0.04, +2.4, +4.4, -0.9, +2.5, +0.8 %,
+ * 02_03 -15 % (a run's start in the window), 16_11 -1.1 % (issue 22). The finder's cut is the
+ * seam's pose match, which the foot heights' mean period does not pick. The arrival is the
+ * distance's whatever the cut (walker.c plan_stop) and asserted on every row. */
 static const char *const k_own_cycle_out[] = {
     /* 1.1333/1.1083 s +2.3 %, 1.354/1.325 m; 175:308 0.001079 / 0.001346 (turn 0.0087 /
      * 0.0151 rad), 174:310 0.001556 / 0.001074 (turn 0.0100 / 0.0033). The arrival was the
