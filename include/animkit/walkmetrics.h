@@ -74,10 +74,9 @@ typedef struct ak_walk_metrics {
      * frame (m/s). A point dragged faster than its source ever moves it that low (a swinging
      * foot held down along a tread) is drag no other measure sees: the source has that foot up
      * (no skate) and it is not below the ground. A source's figures (ak_walk_metrics_source,
-     * ak_motion_db_source_metrics) hold its own fastest per point instead, over a frame that
-     * starts or ends within AK_WALK_DRAG_HEIGHT of that point's floor (its lowest over the run:
-     * a touchdown's last frame and a lift-off's first count, so a walk's touchdown a frame off
-     * the source's is not out); ak_walk_metrics_drag_worst sets the two side by side. */
+     * ak_motion_db_source_metrics) hold its own fastest per point instead, measured the same
+     * way: within AK_WALK_DRAG_HEIGHT at both ends of a frame, of that point's floor (its
+     * lowest over the run); ak_walk_metrics_drag_worst sets the two side by side. */
     float drag[2][2];
     int32_t drag_frame[2][2];  /* frame of it (-1: none) */
     int32_t drag_stance[2][2]; /* 1 when that foot was planted at the frame's end */
@@ -114,7 +113,7 @@ AK_API void ak_walk_metrics_set_legs(ak_walk_metrics *m, const int32_t upper[2],
  * loops of the walk motion's cycle clip (so the seam counts), the same 33 ms average, and
  * skate / max_skate over one loop on the cycle's floor, measured as ak_walk_metrics_add
  * measures the walk's (the cycle's contacts), and drag, each heel's and toe's fastest over one
- * loop within AK_WALK_DRAG_HEIGHT of its floor at either end of a frame (the heel and toe by
+ * loop within AK_WALK_DRAG_HEIGHT of its floor at both ends of a frame (the heel and toe by
  * the motion's calibration, the walker's sole and toe points; travel included). The other
  * fields stay 0 (drag_frame -1). Allocates a pose buffer
  * (load-time use); AK_ERR_INVALID_ARG on NULL. */

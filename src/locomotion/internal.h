@@ -376,8 +376,9 @@ void ak_walk_points_floor(const ak_vec3 *pts, int32_t frames, float floor[4]);
  * a point's bit (AK_CONTACT_HEEL: the heel, AK_CONTACT_TOE: the toe) while that point is within
  * AK_WALK_SKATE_HEIGHT of floor_y (or below) in both adds the point's horizontal speed between
  * them to m's skate and max_skate, as ak_walk_metrics_add counts the walk's. Drag: each point's
- * fastest horizontal speed over a frame that starts or ends within AK_WALK_DRAG_HEIGHT of its
- * own floor (its lowest over the run), kept in m->drag where larger (walkmetrics.h). */
+ * fastest horizontal speed over a frame that starts and ends within AK_WALK_DRAG_HEIGHT of its
+ * own floor (its lowest over the run), measured as the walk's (one function), kept in m->drag
+ * where larger (walkmetrics.h). */
 void ak_walk_metrics_source_points(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
                                    int32_t frames, float floor_y, float dt);
 

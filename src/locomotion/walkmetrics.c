@@ -146,9 +146,22 @@ void ak_walk_points_floor(const ak_vec3 *pts, int32_t frames, float floor[4])
             floor[i] = fminf(floor[i], pts[4 * f + i].y);
 }
 
-/* The source's drag over one run: each point's fastest horizontal speed over a frame that
- * starts or ends within AK_WALK_DRAG_HEIGHT of its floor, a point's floor its lowest over the
- * run, kept where larger than the runs before. */
+/* The drag of one heel or toe over one frame dt long, the one measure of the walk's figure
+ * (metrics_drag: heights over the ground under the point) and of the source's bound
+ * (source_drag: heights over the point's floor): its horizontal speed from `was` to `at` when
+ * it is within AK_WALK_DRAG_HEIGHT of its ground (or below it) at both ends of the frame,
+ * h_was and h_at its heights over that ground (NaN: no ground under it, not on it); -1 when
+ * not. */
+static float drag_speed(ak_vec3 was, float h_was, ak_vec3 at, float h_at, float dt)
+{
+    if (!(dt > 0.0f) || !(h_was <= AK_WALK_DRAG_HEIGHT) || !(h_at <= AK_WALK_DRAG_HEIGHT))
+        return -1.0f;
+    const float dx = at.x - was.x, dz = at.z - was.z;
+    return sqrtf(dx * dx + dz * dz) / dt;
+}
+
+/* The source's drag over one run: each point's fastest drag_speed, a point's ground its floor
+ * (its lowest over the run), kept where larger than the runs before. */
 static void source_drag(ak_walk_metrics *m, const ak_vec3 *pts, int32_t frames, float dt)
 {
     float floor[4];
@@ -156,10 +169,8 @@ static void source_drag(ak_walk_metrics *m, const ak_vec3 *pts, int32_t frames, 
     for (int32_t f = 1; f < frames; ++f)
         for (int i = 0; i < 4; ++i) {
             const ak_vec3 a = pts[4 * (f - 1) + i], b = pts[4 * f + i];
-            if (a.y - floor[i] > AK_WALK_DRAG_HEIGHT && b.y - floor[i] > AK_WALK_DRAG_HEIGHT)
-                continue;
-            const float dx = b.x - a.x, dz = b.z - a.z;
-            m->drag[i / 2][i % 2] = fmaxf(m->drag[i / 2][i % 2], sqrtf(dx * dx + dz * dz) / dt);
+            const float v = drag_speed(a, a.y - floor[i], b, b.y - floor[i], dt);
+            m->drag[i / 2][i % 2] = fmaxf(m->drag[i / 2][i % 2], v);
         }
 }
 
@@ -297,19 +308,16 @@ static void metrics_skate(ak_walk_metrics *m, const ak_walker_state *s, int k, f
     m->prev_down[k] = down;
 }
 
-/* Drag: the horizontal speed over this frame of each point of foot k (heel, toe) within
- * AK_WALK_DRAG_HEIGHT of the ground under it (or below it) at both ends of the frame, any
- * phase, held or not; its fastest per point, with where. */
+/* Drag: the drag_speed over this frame of each point of foot k (heel, toe), its ground the
+ * ground under it, any phase, held or not; its fastest per point, with where. */
 static void metrics_drag(ak_walk_metrics *m, const ak_walker_state *s, int k, float dt)
 {
     const ak_vec3 at[2] = {s->sole[k], s->toe[k]}, was[2] = {m->prev_sole[k], m->prev_toe[k]};
     const float ground[2] = {s->sole_ground[k], s->toe_ground[k]};
     for (int p = 0; p < 2; ++p) {
         const float h = isfinite(ground[p]) ? at[p].y - ground[p] : NAN;
-        if (m->has_prev && dt > 0.0f && h <= AK_WALK_DRAG_HEIGHT &&
-            m->prev_drag_height[k][p] <= AK_WALK_DRAG_HEIGHT) {
-            const float dx = at[p].x - was[p].x, dz = at[p].z - was[p].z;
-            const float v = sqrtf(dx * dx + dz * dz) / dt;
+        if (m->has_prev) {
+            const float v = drag_speed(was[p], m->prev_drag_height[k][p], at[p], h, dt);
             if (v > m->drag[k][p]) {
                 m->drag[k][p] = v;
                 m->drag_frame[k][p] = m->frames - 1;

@@ -225,12 +225,48 @@ static const size_t k_hover_count = 0;
  *   where the grounding showed it the frame before (the foot turned to the ground about its
  *   ankle), and the clip's toe moves 5 mm in that frame: CMU 09_01 on the heightmap, frame 428,
  *   8.4 mm from 4.2 mm up, 1.06 m/s; on the ridges, frame 64, 8.6 mm, 0.99 m/s (the clip's
- *   worst that low 0.88). */
+ *   worst that low 0.88).
+ * The clip's bound is measured as the walk's figure is (walkmetrics.c drag_speed: within 5 mm at
+ * both ends of a frame); it counted a frame with either end within 5 mm, a touchdown's last
+ * frame or a lift-off's first, and these rows went out when it stopped (walk figure unchanged):
+ * - DRAG_ROLL_HELD: the built-in clip's toe stands 2.7 mm over its lowest in stance and rolls
+ *   down to it 2 mm forward at push-off (clip frames 6-7, 0.125 m/s), then lifts (7-8: 4.3 mm up,
+ *   0.026 m/s; 8-9: 12.5 mm, 0.269, the old bound). The walk holds the toe on the ground through
+ *   the roll and lifts it with the roll in one frame: on the ridges frame 398 (clip 6-7) 0.024
+ *   m/s, frame 399 (7-8) 0.129 m/s and 4.8 mm up, 2.5 mm over the two frames as the clip's; on
+ *   the heightmap (and its stop row, the same walk) the toe leaves at clip frame 6-7 while the
+ *   clip still rolls onto it, frame 464, 0.164 m/s, 4.8 mm up (bound 0.125);
+ * - DRAG_HEEL_HELD: a heel the grounding holds at the ground while its contact has it down,
+ *   after the clip has begun to lift it, let go when the contact turns to the toe: it leaves the
+ *   ground moving faster than the clip's heel. CMU 02_02 on the ridges, frames 558-562 (clip
+ *   3-7): 0.0 mm and still where the clip's heel rises 1.0 -> 4.5 mm at 0.04-0.08 m/s; frame 563
+ *   (clip 7-8): 2.7 mm up at 0.137 m/s where the clip's moves 0.024, then 0.17-0.38 m/s over the
+ *   next 5 frames against the clip's 0.05-0.14 (bound 0.131). 02_03 on the heightmap, frames
+ *   309-314 held at 0-0.4 mm through clip frames 5.5-10.5 (the clip's heel 2-13 mm up), frame
+ *   315: 3.2 mm up, 0.147 m/s (bound 0.134). Why the heel catches up faster than the clip moves
+ *   it: not traced;
+ * - DRAG_FLOOR_DIP: CMU 16_11's left heel is within 5 mm of its lowest in one frame of the cycle
+ *   (frame 94: 13.9 -> 0.0 -> 12.3 mm), so no frame has it there at both ends and its bound is
+ *   AK_WALK_DRAG_FLOOR (1 cm/s); the walk's heel, held and then peeling as DRAG_HEEL_HELD, moves
+ *   0.03-0.10 m/s within 5 mm (the heightmap frames 808-809, clip 11.5-12.5, where the clip's
+ *   heel is 24-25 mm over that lowest and moves 0.10-0.11 m/s). The source's floor (a point's
+ *   lowest over the run, ak_walk_points_floor) is the cause, not the walker;
+ * - DRAG_LAID_EARLY also: CMU 02_03 on the ridges (and its stop row), the left heel laid on the
+ *   ground at frame 302 (clip 91.5-92.5, 16.8 -> 0.0 mm) where the clip's is still 5.3 -> 3.0 mm
+ *   up moving 0.332 m/s, then moving 0.166-0.146 m/s over frames 303-305 across the cycle's
+ *   seam (the clip's 0.134 at frames 0-1; the seam's own pair is not measured in the clip's
+ *   run) (bound 0.134). */
 #define DRAG_SWING   "a swinging foot held on the ground by the swinging knee's limit"
 #define DRAG_LANDING "a landing heel coming down a little faster than the clip's (not traced)"
 #define DRAG_LAID_EARLY                                                                            \
     "a landing foot laid on the ground by the stance fade while the clip moves it"
 #define DRAG_LOCK_SHOWN "a forefoot landing locked at the animated toe, not where it was shown"
+#define DRAG_ROLL_HELD                                                                             \
+    "a toe held on the ground through the clip's push-off roll, lifted with the roll in one frame"
+#define DRAG_HEEL_HELD                                                                             \
+    "a heel held at the ground after the clip lifts it, leaving it faster than the clip's heel"
+#define DRAG_FLOOR_DIP                                                                             \
+    "the clip's heel within 5 mm of its lowest in one frame only: its bound is the 1 cm/s floor"
 
 static const drag_out k_drag_out[] = {
     /* 0.29 m/s (bound 0.29), frame 115, left heel, swinging, walk: on its bound, out in the
@@ -244,7 +280,7 @@ static const drag_out k_drag_out[] = {
      PHYS_AT_BOUND "a swinging heel at the clip's own fastest that low (frame 115)"},
     /* 0.33 m/s (bound 0.25), frame 347, left heel, swinging, walk */
     {"cmu_02_02_walk 30 fps stairs", DRAG_LANDING},
-    /* 0.41 m/s (bound 0.34), frame 316, left toe, planted, walk */
+    /* 0.32 m/s (bound 0.27), frame 316, left heel, planted, walk */
     {"cmu_07_01_walk mirrored 30 fps stairs", DRAG_LAID_EARLY},
     /* 0.29 m/s (bound 0.29), frame 232, left heel, swinging, walk: on its bound, out in the SSE
      * build, within in the sanitizer build (worst frame 115); its stop's landing heel (0.34 at
@@ -252,15 +288,15 @@ static const drag_out k_drag_out[] = {
      * play at its cadence */
     {"locomotion/cmu_02_02_walk.bvh 120 fps hills from -5.7",
      PHYS_AT_BOUND "a swinging heel at the clip's own fastest that low (frame 232)"},
-    /* 0.40 m/s (bound 0.36), frame 453, right toe, planted, walk */
+    /* 0.40 m/s (bound 0.30), frame 453, right toe, planted, walk */
     {"cmu_07_01_walk.bvh 120 fps heightmap from -5.4", DRAG_LAID_EARLY},
-    /* 0.40 m/s (bound 0.36), frame 453, right toe, planted, walk */
+    /* 0.40 m/s (bound 0.30), frame 453, right toe, planted, walk */
     {"cmu_07_01_walk.bvh 120 fps heightmap from -5.2", DRAG_LAID_EARLY},
-    /* 2.48 m/s (bound 0.31), frame 312, left toe, swinging, walk */
+    /* 2.48 m/s (bound 0.14), frame 312, left toe, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh 24 fps stairs from -5.7", DRAG_SWING},
     /* 3.27 m/s (bound 0.25), frame 334, left heel, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh 30 fps heightmap from -4.9", DRAG_SWING},
-    /* 0.39 m/s (bound 0.36), frame 453, right toe, planted, walk */
+    /* 0.39 m/s (bound 0.30), frame 453, right toe, planted, walk */
     {"cmu_07_01_walk.bvh 120 fps heightmap from -5.5", DRAG_LAID_EARLY},
     /* 0.48 m/s (bound 0.46), frame 324, right heel, swinging, walk */
     {"cmu_02_01_walk.bvh hills", DRAG_LANDING},
@@ -272,12 +308,30 @@ static const drag_out k_drag_out[] = {
     {"locomotion/cmu_02_02_walk.bvh stairs", DRAG_LANDING},
     /* 1.41 m/s (bound 0.29), frame 457, left heel, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh heightmap", DRAG_SWING},
-    /* 1.95 m/s (bound 0.31), frame 317, left toe, swinging, walk */
+    /* 1.95 m/s (bound 0.14), frame 317, left toe, swinging, walk */
     {"cmu_02_02_walk 24 fps stairs from -5.5", DRAG_SWING},
-    /* 2.10 m/s (bound 0.31), frame 317, left toe, swinging, walk */
+    /* 2.10 m/s (bound 0.14), frame 317, left toe, swinging, walk */
     {"cmu_02_02_walk 24 fps stairs from -5.3", DRAG_SWING},
-    /* 1.96 m/s (bound 0.31), frame 317, left toe, swinging, walk */
+    /* 1.96 m/s (bound 0.14), frame 317, left toe, swinging, walk */
     {"cmu_02_02_walk 24 fps stairs from -5.0", DRAG_SWING},
+    /* 0.16 m/s (bound 0.13: 0.164 against 0.125), frame 464, right toe, swinging, walk */
+    {"built-in heightmap", DRAG_ROLL_HELD},
+    {"built-in heightmap, the stop", DRAG_ROLL_HELD},
+    /* 0.13 m/s (bound 0.13: 0.129 against 0.125), frame 399, right toe, swinging, walk */
+    {"built-in ridges", DRAG_ROLL_HELD},
+    /* 0.14 m/s (bound 0.13), frame 563, right heel, planted, walk */
+    {"locomotion/cmu_02_02_walk.bvh ridges", DRAG_HEEL_HELD},
+    /* 0.15 m/s (bound 0.13), frame 315, left heel, planted, walk */
+    {"locomotion/cmu_02_03_run.bvh heightmap", DRAG_HEEL_HELD},
+    /* 0.17 m/s (bound 0.13), frame 303, left heel, planted, walk */
+    {"locomotion/cmu_02_03_run.bvh ridges", DRAG_LAID_EARLY},
+    {"cmu_02_03_run ridges, the stop", DRAG_LAID_EARLY},
+    /* 0.03 m/s (bound 0.01), frame 1361, left heel, planted, stop */
+    {"cmu_16_11_walk_veer_left.bvh hills", DRAG_FLOOR_DIP},
+    /* 0.09 m/s (bound 0.01), frame 809, left heel, planted, walk */
+    {"cmu_16_11_walk_veer_left.bvh heightmap", DRAG_FLOOR_DIP},
+    /* 0.10 m/s (bound 0.01), frame 947, left heel, planted, walk */
+    {"cmu_16_11_walk_veer_left.bvh ridges", DRAG_FLOOR_DIP},
 };
 
 static const char *physics_drag_known(const char *label)

@@ -2,8 +2,9 @@
  * free fall reads -1 g, a leg bent to a right angle reads 90 degrees of knee flexion, a swinging
  * toe 2 cm under its ground reads 0.02 m deep in any phase (while the planted measures, which
  * only see points that are down, read nothing), a swinging toe held along the ground reads its
- * speed as drag against the source's. */
+ * speed as drag against the source's, and a source's drag is measured as the walk's is. */
 #include "animkit/walkmetrics.h"
+#include "locomotion/internal.h" /* ak_walk_metrics_source_points */
 
 #include <math.h>
 #include <stdio.h>
@@ -196,6 +197,47 @@ static void swinging_toe_held_along_the_ground_is_drag(void **unused)
     assert_float_equal(m.drag[1][1], 0.6f, 1e-4f);
 }
 
+/* A source's drag bound is measured as the walk's figure is: the same right toe path, at 60
+ * fps, through a source run (ak_walk_metrics_source_points: heights over the toe's lowest, 0)
+ * and a walk (ak_walk_metrics_add: heights over the ground, 0) reads the same drag. The toe
+ * comes down 12 -> 4 mm moving 2 cm (1.2 m/s: one end within 5 mm, counted by neither; the
+ * source's bound counted it before), slides 4 -> 3 -> 1 -> 0 mm at 0.3, 0.3 and 0.12 m/s, and
+ * lifts 0 -> 8 mm moving 1.8 cm (1.08 m/s: one end, counted by neither): both read 0.3 m/s. */
+static void source_drag_is_measured_as_the_walks(void **unused)
+{
+    (void)unused;
+    enum { F = 6 };
+    const float dt = 1.0f / 60.0f, y[F] = {0.012f, 0.004f, 0.003f, 0.001f, 0.0f, 0.008f};
+    const float x[F] = {0.0f, 0.02f, 0.025f, 0.03f, 0.032f, 0.05f};
+    ak_vec3 pts[4 * F];
+    uint8_t bits[2 * F];
+    memset(bits, 0, sizeof bits);
+    ak_walk_metrics walk, src;
+    ak_walker_state s;
+    ak_xform w[J];
+    arrange_bent_leg_feet_up(&walk, &s, w);
+    plant(&s, 0, AK_CONTACT_HEEL);
+    for (int f = 0; f < F; ++f) {
+        pts[4 * f] = pts[4 * f + 1] = (ak_vec3){0.0f, 0.0f, 0.3f}; /* the left foot stands */
+        pts[4 * f + 2] = (ak_vec3){-0.2f, 0.08f, 0.0f};            /* the right heel up, still */
+        pts[4 * f + 3] = (ak_vec3){x[f], y[f], 0.0f};
+        s.sole[0] = pts[4 * f];
+        s.toe[0] = pts[4 * f + 1];
+        s.sole[1] = pts[4 * f + 2];
+        s.toe[1] = pts[4 * f + 3];
+        ak_walk_metrics_add(&walk, &s, w, 0, f ? dt : 0.0f);
+    }
+    ak_walk_metrics_reset(&src);
+    ak_walk_metrics_source_points(&src, pts, bits, F, 0.0f, dt);
+    printf("right toe drag: walk %.4f m/s, source %.4f m/s\n", (double)walk.drag[1][1],
+           (double)src.drag[1][1]);
+    assert_float_equal(walk.drag[1][1], 0.3f, 1e-4f);
+    assert_float_equal(src.drag[1][1], walk.drag[1][1], 1e-6f);
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < 2; ++p)
+            assert_float_equal(src.drag[k][p], walk.drag[k][p], 1e-6f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +245,7 @@ int main(void)
         cmocka_unit_test(bent_knee_and_buried_swing_toe),
         cmocka_unit_test(heel_sinking_while_the_toe_holds),
         cmocka_unit_test(swinging_toe_held_along_the_ground_is_drag),
+        cmocka_unit_test(source_drag_is_measured_as_the_walks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
