@@ -362,6 +362,28 @@ static float held_turn(const ak_foot_ik_params *p, const ak_foot_ik_state *st, c
     return d * st->lock_weight[s];
 }
 
+/* The ground at p's x,z from a hit asked at q: the hit's tangent plane carried over. */
+static ak_ground_hit ground_at(const ak_ground_hit *h, ak_vec3 q, ak_vec3 p)
+{
+    ak_ground_hit g = *h;
+    if (g.hit && g.normal.y > 1e-3f)
+        g.height -= (g.normal.x * (p.x - q.x) + g.normal.z * (p.z - q.z)) / g.normal.y;
+    return g;
+}
+
+/* Whether leg s's toe was shown on the ground last frame: within AK_WALK_SKATE_HEIGHT (what the
+ * measures count as down) of the ground its toe ray (else its heel ray) found this frame, carried
+ * to where the last solve put the toe. */
+static int toe_shown_down(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                          const foot_frame *ff, int32_t s)
+{
+    const int toe_ray = fr->ground_toe[s].hit;
+    const ak_ground_hit *g = toe_ray ? &fr->ground_toe[s] : &fr->ground[s];
+    if (!g->hit) return 0;
+    const ak_vec3 q = toe_ray ? ff->ray_toe[s] : ff->ray_heel[s];
+    return st->toe[s].y - ground_at(g, q, st->toe[s]).height <= AK_WALK_SKATE_HEIGHT;
+}
+
 /* Fades the leg's weights and holds its stance lock: on the heel (sole point) with the heel
  * down, on the toe when the heel has lifted. A lock taken when the foot lands starts where
  * the foot is; a lock that moves from heel to toe (or back) mid-stance starts where the IK put
@@ -398,8 +420,22 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
          * reach (swing_within_reach), and at CMU 09_02's stop (24 fps, stairs from (-5.4,0)) a
          * lock at the frame's heel, 17 mm farther from the hips than the shown foot, was 15.7 mm
          * out of reach: rolled, released, stepped anew */
-        const int shown = ff->standing && !pivot && st->initialized && !st->was_stance[s];
-        if (shown) anim = akv_make(st->sole[s].x, anim.y, st->sole[s].z);
+        int shown = ff->standing && !pivot && st->initialized && !st->was_stance[s];
+        /* a forefoot landing (its lock on the toe) whose toe was shown on the ground takes its
+         * lock where it was shown: at the animated toe, a run's landing toe, laid on the ground
+         * by the planting and turned to it about the ankle, moved 3-5 mm to where the frame has
+         * it on top of the clip's own 5 mm, 8.8 mm in its landing frame within 5 mm of the
+         * ground (CMU 09_01 on the tests' heightmap, frame 428, 1.06 m/s; the clip's fastest
+         * that low 0.88). A toe landing from higher up lands where its frame has it: locked
+         * where it was shown 27 mm up, CMU 02_01's at 24 fps down the heightmap's 35 % slope
+         * (frame 1052) left its heel 4.9 mm up, which came down about the toe the next frame and
+         * moved 2 mm along the slope (0.19 m/s against the clip's 0.12). */
+        if (pivot && st->initialized && !st->was_stance[s] && toe_shown_down(st, fr, ff, s))
+            shown = 1;
+        if (shown) {
+            const ak_vec3 at = pivot ? st->toe[s] : st->sole[s];
+            anim = akv_make(at.x, anim.y, at.z);
+        }
         if (!st->was_stance[s] || !st->initialized) {
             /* (a lock starting where the foot was shown has the fading one's pull in it
              * already: blended in again, the matcher's stop moved a landing heel 3.6 mm in its
@@ -556,15 +592,6 @@ static ak_vec3 flat_toe_point(const ak_foot_ik_frame *fr, const foot_frame *ff, 
  * ground normal: flat in stance, with its animated pitch kept relative to the slope in swing
  * and while it rolls over its toe. The ankle goes where the locked point (heel, or toe when
  * pivoting) wants it. */
-/* The ground at p's x,z from a hit asked at q: the hit's tangent plane carried over. */
-static ak_ground_hit ground_at(const ak_ground_hit *h, ak_vec3 q, ak_vec3 p)
-{
-    ak_ground_hit g = *h;
-    if (g.hit && g.normal.y > 1e-3f)
-        g.height -= (g.normal.x * (p.x - q.x) + g.normal.z * (p.z - q.z)) / g.normal.y;
-    return g;
-}
-
 /* The normal a flat foot lies on: the heel's, tipped about the foot's side axis so the
  * heel-to-toe line follows the ground between the two hits (heel and toe both on it). */
 ak_vec3 akf_two_point_normal(ak_vec3 n, ak_vec3 heel_q, float heel_y, ak_vec3 toe_q, float toe_y)
