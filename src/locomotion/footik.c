@@ -371,17 +371,18 @@ static ak_ground_hit ground_at(const ak_ground_hit *h, ak_vec3 q, ak_vec3 p)
     return g;
 }
 
-/* Whether leg s's toe was shown on the ground last frame: within AK_WALK_SKATE_HEIGHT (what the
- * measures count as down) of the ground its toe ray (else its heel ray) found this frame, carried
- * to where the last solve put the toe. */
-static int toe_shown_down(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
-                          const foot_frame *ff, int32_t s)
+/* Whether leg s's heel (p 0) or toe (p 1) was shown on the ground last frame: within
+ * AK_WALK_SKATE_HEIGHT (what the measures count as down) of the ground its ray found this frame
+ * (a toe's own, else the heel's), carried to where the last solve put it. */
+static int shown_down(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr, const foot_frame *ff,
+                      int32_t s, int p)
 {
-    const int toe_ray = fr->ground_toe[s].hit;
+    const int toe_ray = p && fr->ground_toe[s].hit;
     const ak_ground_hit *g = toe_ray ? &fr->ground_toe[s] : &fr->ground[s];
     if (!g->hit) return 0;
     const ak_vec3 q = toe_ray ? ff->ray_toe[s] : ff->ray_heel[s];
-    return st->toe[s].y - ground_at(g, q, st->toe[s]).height <= AK_WALK_SKATE_HEIGHT;
+    const ak_vec3 at = p ? st->toe[s] : st->sole[s];
+    return at.y - ground_at(g, q, at).height <= AK_WALK_SKATE_HEIGHT;
 }
 
 /* Fades the leg's weights and holds its stance lock: on the heel (sole point) with the heel
@@ -421,17 +422,18 @@ static void leg_weights_and_lock(const ak_foot_ik_params *p, ak_foot_ik_state *s
          * lock at the frame's heel, 17 mm farther from the hips than the shown foot, was 15.7 mm
          * out of reach: rolled, released, stepped anew */
         int shown = ff->standing && !pivot && st->initialized && !st->was_stance[s];
-        /* a forefoot landing (its lock on the toe) whose toe was shown on the ground takes its
-         * lock where it was shown: at the animated toe, a run's landing toe, laid on the ground
-         * by the planting and turned to it about the ankle, moved 3-5 mm to where the frame has
-         * it on top of the clip's own 5 mm, 8.8 mm in its landing frame within 5 mm of the
-         * ground (CMU 09_01 on the tests' heightmap, frame 428, 1.06 m/s; the clip's fastest
-         * that low 0.88). A toe landing from higher up lands where its frame has it: locked
-         * where it was shown 27 mm up, CMU 02_01's at 24 fps down the heightmap's 35 % slope
-         * (frame 1052) left its heel 4.9 mm up, which came down about the toe the next frame and
-         * moved 2 mm along the slope (0.19 m/s against the clip's 0.12). */
-        if (pivot && st->initialized && !st->was_stance[s] && toe_shown_down(st, fr, ff, s))
-            shown = 1;
+        /* a landing whose locked point (its heel, or its toe landing on the forefoot) was shown
+         * on the ground takes its lock where it was shown: at the animated point, a foot laid on
+         * the ground by the planting and turned to it about the ankle moved to where the frame
+         * has it on top of the clip's own move, in its landing frame within 5 mm of the ground
+         * (a run's toe, CMU 09_01 on the tests' heightmap, frame 428: 8.8 mm, 1.06 m/s against
+         * the clip's fastest that low, 0.88; a heel, CMU 07_01 mirrored at 30 fps on the stairs,
+         * frame 316, laid flat 4.6 mm up: its toe 3.4 mm, 0.41 m/s against 0.34). A point
+         * landing from higher up lands where its frame has it: locked where it was shown 27 mm
+         * up, CMU 02_01's toe at 24 fps down the heightmap's 35 % slope (frame 1052) left its
+         * heel 4.9 mm up, which came down about the toe the next frame and moved 2 mm along the
+         * slope (0.19 m/s against the clip's 0.12). */
+        if (st->initialized && !st->was_stance[s] && shown_down(st, fr, ff, s, pivot)) shown = 1;
         if (shown) {
             const ak_vec3 at = pivot ? st->toe[s] : st->sole[s];
             anim = akv_make(at.x, anim.y, at.z);
