@@ -107,6 +107,10 @@ typedef struct ak_foot_ik_state {
                                   toe alone needed (-1 otherwise) */
     float toe_roll[2];         /* radians the foot was turned heel-up about its toe beyond the
                                   animation so a stretched leg reaches (0 unless needed) */
+    float roll_need[2];        /* radians: the heel-up turn about its toe a foot planted on its
+                                  toe needed last frame to reach (past the roll's limit when it
+                                  could not), with the hips' plan; -1: none (not rolling, or
+                                  no look-ahead, ak_foot_ik_frame.stance_left) */
     float stance_goal;         /* m: the animation's floor last frame in single support */
     int32_t stance_goal_leg;   /* which leg that was (-1: none) */
     float lock_yaw[2];         /* radians: a planted foot's heel-to-toe heading when its lock
@@ -169,6 +173,10 @@ typedef struct ak_foot_ik_frame {
                                      with hip_accel_total_down; 0: none known. The walker
                                      looks it up in its source clip's table (built once per
                                      clip on its key grid), never from the posed frames */
+    float stance_left[2];         /* seconds the pose source keeps each planted foot down from
+                                     this frame, at its playback rate (its look-ahead: the
+                                     guide walker's clip, the matcher's database take); 0: not
+                                     known. Read while the other foot is not planted */
 } ak_foot_ik_frame;
 
 AK_API ak_foot_ik_params ak_foot_ik_defaults(void);

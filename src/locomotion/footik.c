@@ -284,6 +284,11 @@ typedef struct foot_frame {
     ak_quat foot_rot[2];
     float shortfall[2];              /* the hips' drop this leg would like (smoothed) */
     float reach_drop[2];             /* the drop this leg needs to reach its target */
+    float toe_plan_drop[2];          /* a foot planted on its toe while the other foot is not
+                                        planted: the drop its leg needs with the heel rolled up
+                                        at most the roll's budget (toe_roll_budget; the hips'
+                                        plan, plan_hip_drop); else reach_drop */
+    float roll_need[2];              /* that foot's roll need this frame (toe_roll_need), -1 */
     float due_drop[2];               /* a foot not planted: the drop its leg needs to reach the
                                         ground under its heel, the foot as animated */
     float due_hold[2];               /* the same with the foot moved by the placement shift */
@@ -786,7 +791,7 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
  * A cos t + B sin t = C with d = hip - toe, A = d.u, B = d.(k x u), C = (|d|^2 + |u|^2 - L^2)/2,
  * i.e. rho cos(t - phi) = C: the first root phi - acos(C / rho), or phi (the nearest the
  * circle comes) when C > rho. */
-static float toe_roll_angle(ak_vec3 hip, ak_vec3 toe, ak_vec3 ankle, float L, ak_vec3 *axis)
+static float toe_roll_need(ak_vec3 hip, ak_vec3 toe, ak_vec3 ankle, float L, ak_vec3 *axis)
 {
     const ak_vec3 u = akv_sub(ankle, toe), d = akv_sub(hip, toe);
     const ak_vec3 kr = akv_cross(u, ak_vec3_make(0, 1, 0));
@@ -801,7 +806,32 @@ static float toe_roll_angle(ak_vec3 hip, ak_vec3 toe, ak_vec3 ankle, float L, ak
     if (A >= C) return 0.0f; /* reachable as animated */
     const float rho = sqrtf(A * A + B * B), phi = atan2f(B, A);
     const float t = C < rho ? phi - acosf(C / rho) : phi;
-    return akf_clamp(t, 0.0f, AK_TOE_ROLL_MAX);
+    return akf_max(t, 0.0f);
+}
+
+static float toe_roll_angle(ak_vec3 hip, ak_vec3 toe, ak_vec3 ankle, float L, ak_vec3 *axis)
+{
+    return akf_min(toe_roll_need(hip, toe, ankle, L, axis), AK_TOE_ROLL_MAX);
+}
+
+/* The part of the roll's limit the hips' plan counts on for a foot planted on its toe while the
+ * other foot is not planted (leg_drop, plan_hip_drop): where the roll the leg needs, carried on
+ * at the rate it grows until the pose source lifts the foot (ak_foot_ik_frame.stance_left, its
+ * look-ahead), would pass the limit by x, the limit less x; else the whole limit (and with no
+ * look-ahead). Planned with the whole roll, the hips began down only once the roll had run out,
+ * the leg's need then growing at 1 m/s, faster than they can follow: a toe planted 24 cm behind
+ * where the source has it (a step shortened onto a tread, CMU 02_02 at 24 fps on the stairs from
+ * (-5.0,0), frames 444-456) rose 64 mm straight up while the source still stood on it. A toe
+ * the source lifts before its roll runs out (a stop's last push-off on flat ground) keeps the
+ * whole roll: planned for half of it, the hips dipped 27 mm there for nothing. */
+static float toe_roll_budget(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                             const foot_frame *ff, int32_t s, float need)
+{
+    const float left = fr->stance_left[s], was = st->roll_need[s];
+    if (!(left > 0.0f) || !st->initialized || !(was >= 0.0f) || !(ff->dt > 0.0f))
+        return AK_TOE_ROLL_MAX;
+    const float at_lift = need + akf_max(need - was, 0.0f) / ff->dt * left;
+    return akf_clamp(2.0f * AK_TOE_ROLL_MAX - at_lift, 0.5f * AK_TOE_ROLL_MAX, AK_TOE_ROLL_MAX);
 }
 
 /* The least heel-up turn (radians, 0..AK_TOE_ROLL_MAX) about the toe, axis k, that keeps a
@@ -943,14 +973,25 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
     const float L = (sk->bone_lengths[leg->lower] + sk->bone_lengths[leg->foot]) * 0.999f;
     ak_vec3 target = ff->ankle_target[s];
     ff->rise_room[s] = fr->stance[s] ? rise_room(hip, target, L * AK_RISE_REACH / 0.999f) : 0.0f;
+    ak_vec3 planned = target;
+    ff->roll_need[s] = -1.0f;
     if (ff->pivot[s] && fr->stance[s]) {
-        /* What the leg needs with its heel lifted as far as the roll allows. */
+        /* What the leg needs with its heel lifted as far as the roll allows; for the hips'
+         * plan, while the other foot is not planted, as far as its budget. */
         ak_vec3 k;
-        const float t = toe_roll_angle(hip, ff->toe_target[s], target, L, &k);
-        target = akv_add(ff->toe_target[s],
-                         akq_rotate(akq_axis_angle(k, t), akv_sub(target, ff->toe_target[s])));
+        const float need = toe_roll_need(hip, ff->toe_target[s], target, L, &k);
+        const float t = akf_min(need, AK_TOE_ROLL_MAX);
+        const ak_vec3 v = akv_sub(target, ff->toe_target[s]);
+        target = akv_add(ff->toe_target[s], akq_rotate(akq_axis_angle(k, t), v));
+        planned = target;
+        if (!fr->stance[1 - s]) {
+            ff->roll_need[s] = need;
+            const float b = toe_roll_budget(st, fr, ff, s, need);
+            if (t > b) planned = akv_add(ff->toe_target[s], akq_rotate(akq_axis_angle(k, b), v));
+        }
     }
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
+    ff->toe_plan_drop[s] = drop_to_reach(hip, planned, L);
     ff->due_drop[s] = ff->due_hold[s] = 0.0f;
     ff->due[s] = !fr->stance[s] && fr->swing_phase[s] >= 1.0f;
     if (!fr->stance[s] && fr->ground[s].hit) {
@@ -1096,20 +1137,30 @@ static void follow_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
  * as fast as a landing brings them (pelvis_drop): at hip_accel_down alone a growing need
  * (0.5-1 m/s as the body goes on over a toe planted short) outran them by 5-9 cm, the toe
  * lifted straight up while the source still stood on it (CMU 02_02 at 24 fps off the CLI's
- * stairs, 07_01 and 02_02 stopping down the hills). Stepping up (the other foot lands on a
- * higher tread) the body must rise onto it and the toe lifts early: pulled down for the
+ * stairs, 07_01 and 02_02 stopping down the hills). There the need the plan follows is the
+ * leg's with the heel rolled up at most the roll's budget (toe_roll_budget: less than its limit
+ * where the roll will run out before the pose source lifts the foot), so the hips start down
+ * while the roll still has room instead of once it has run out. Stepping up (the other foot lands
+ * on a higher tread) the body must rise onto it and the toe lifts early: pulled down for the
  * trailing toe, the matcher's library walk up the stairs had to climb back at hip_accel_up and
  * bent a knee to 145.3 deg (bound 138.8). */
 static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, foot_frame *ff)
 {
-    float want = 0.0f, rise = -p->max_hip_rise, rate[2] = {0.0f, 0.0f};
+    float want = 0.0f, rise = -p->max_hip_rise, rate[2] = {0.0f, 0.0f}, toe_need[2] = {0.0f, 0.0f};
+    int level[2] = {0, 0};
     for (int s = 0; s < 2; ++s) {
         const float prev = st->swing_need[s];
         st->swing_need[s] = -1.0f;
         if (ff->stance[s] && ff->pivot[s] && !ff->stance[1 - s]) {
-            st->swing_need[s] = ff->reach_drop[s];
+            /* (the other foot lands no higher than this toe stands, within 1 cm: planned with
+             * the roll's budget, toe_roll_budget) */
+            level[s] = ff->has_foothold[s] && ff->has_foothold[1 - s] &&
+                       ff->foothold[1 - s] <= ff->foothold[s] + 0.01f;
+            toe_need[s] = level[s] ? ff->toe_plan_drop[s] : ff->reach_drop[s];
+            st->swing_need[s] = toe_need[s];
             if (st->initialized && prev > 0.0f && ff->dt > 0.0f)
-                rate[s] = akf_clamp((ff->reach_drop[s] - prev) / ff->dt, 0.0f, AK_NEED_RATE_MAX);
+                rate[s] = akf_clamp((toe_need[s] - prev) / ff->dt, 0.0f, AK_NEED_RATE_MAX);
+            want = akf_max(want, toe_need[s]);
         }
         if (!ff->stance[s]) {
             if (ff->has_foothold[s])
@@ -1123,12 +1174,9 @@ static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, foot
     ff->toe_need_rate = 0.0f;
     ff->toe_keep = 0;
     for (int s = 0; s < 2; ++s)
-        if (rate[s] > 0.0f && ff->reach_drop[s] >= want && want < p->max_hip_drop) {
+        if (rate[s] > 0.0f && toe_need[s] >= want && want < p->max_hip_drop) {
             ff->toe_need_rate = akf_max(ff->toe_need_rate, rate[s]);
-            /* (the other foot lands no higher than this toe stands, within 1 cm) */
-            if (ff->has_foothold[s] && ff->has_foothold[1 - s] &&
-                ff->foothold[1 - s] <= ff->foothold[s] + 0.01f)
-                ff->toe_keep = 1;
+            if (level[s]) ff->toe_keep = 1;
         }
     want = akf_max(want, rise);
     st->hip_drop = akf_min(want, p->max_hip_drop);
@@ -2071,6 +2119,7 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
         leg_weights_and_lock(p, st, fr, &ff, s);
         leg_target(p, st, fr, world, s, &ff);
         leg_drop(p, sk, st, fr, world, s, &ff);
+        st->roll_need[s] = ff.roll_need[s];
     }
     const int plan = p->hip_accel_down > 0.0f;
     if (plan) {

@@ -136,6 +136,9 @@ struct ak_walker {
     /* swing_now's last landing frame found for each foot: what played, the frame it was
      * looked for from, the landing frame (-1: none) */
     int32_t land_play[2], land_from[2], land_at[2];
+    /* stance_left_now's lift-off frame found for each planted foot: what played, the frame it
+     * was looked for from, the first frame with the foot up (-1: none) */
+    int32_t lift_play[2], lift_from[2], lift_at[2];
     ak_vec3 travel_local; /* the clip's travel direction in the character frame (constant) */
     int32_t held_now[2];  /* this frame: the foot is planted and held by its lock (held_at_lock) */
     int32_t stance_next[2];
@@ -654,7 +657,7 @@ void ak_walker_reset(ak_walker *w, const ak_ground *ground)
         w->place_from[s] = w->place_target[s] = w->place_now[s] = ak_vec3_make(0, 0, 0);
         w->held[s] = w->held_lift[s] = w->stop_held[s] = ak_vec3_make(0, 0, 0);
         w->stop_held_u[s] = w->stop_held_u0[s] = 0.0f;
-        w->land_play[s] = -1;
+        w->land_play[s] = w->lift_play[s] = -1;
         w->held_now[s] = 0;
         w->place_decided[s] = w->place_probe[s] = 0;
         w->scan[s].state = SCAN_IDLE;
@@ -2125,6 +2128,42 @@ static ak_ground_hit frame_toe_ground(ak_walker *w, const ak_ground_hit *hits, i
     return g;
 }
 
+/* Seconds until what plays lifts planted foot s (its contact ends), at the playback rate: the
+ * grounding's look-ahead (ak_foot_ik_frame.stance_left); 0 when nothing plays (rate 0), no
+ * lift-off lies ahead in it, or the walker stops: the stop scales the character's travel over
+ * the clip's (plan_stop) and holds a planted foot where its lock is, drifting from where the
+ * clip has it, so the clip's time no longer says how soon the body is past the foot (CMU 07_04's
+ * slow walk stopping on flat ground: its hips planned down for a trailing toe dipped 10.5 cm
+ * at 1 g instead of 8.1 cm at 0.87 g, and stepped at 1/30 s and 1/120 s the walks parted,
+ * -1.00 against -1.05 g). The lift-off frame is looked for once per stance and kept while the
+ * frame moves on toward it (the loop wraps), as swing_now keeps a swing's landing. */
+static float stance_left_now(ak_walker *w, int32_t s)
+{
+    const int loop = w->play == AK_WALKER_PLAY_LOOP;
+    const ak_clip *clip = loop ? w->m->clip : w->m->segment[PLAY_SEGMENT(w->play)].clip;
+    const int32_t n = clip->frame_count, f0 = w->frame_index;
+    const float rate = loop ? w->rate : 1.0f;
+    if (stopping(w) || !(rate > 0.0f) || f0 < 0 || f0 >= n || !w->play_contacts[s][f0]) return 0.0f;
+    int32_t lift = w->lift_at[s];
+    const int32_t from = w->lift_from[s];
+    const int same = w->lift_play[s] == w->play && lift >= 0 &&
+                     (loop ? (f0 - from + n) % n < (lift - from + n) % n : f0 >= from && f0 < lift);
+    if (!same) {
+        lift = -1;
+        for (int32_t i = 1; i < n && lift < 0; ++i) {
+            const int32_t f = loop ? (f0 + i) % n : f0 + i;
+            if (f >= n) break;
+            if (!w->play_contacts[s][f]) lift = f;
+        }
+        w->lift_play[s] = w->play;
+        w->lift_from[s] = f0;
+        w->lift_at[s] = lift;
+    }
+    if (lift < 0) return 0.0f;
+    const int32_t frames = loop ? (lift - f0 + n) % n : lift - f0;
+    return (float)frames * clip->frame_time / rate;
+}
+
 /* The grounding's frame (step 13): the character, the floor, each foot's stance, contact and
  * grounds, what it lands on and how far through its swing it is. */
 static void grounding_frame(ak_walker *w, const ak_ground_hit *hits, const ak_ground_hit *land,
@@ -2145,8 +2184,11 @@ static void grounding_frame(ak_walker *w, const ak_ground_hit *hits, const ak_gr
      * of reach as the other foot landed, 92 ms before the clip lifts it, and the last resort pulled
      * the hips 31 mm down in 6 frames (-2.01 g, then +2.30 g); the 120 fps capture to (6.1, 4):
      * -1.38 g. */
-    for (int s = 0; s < 2; ++s)
+    for (int s = 0; s < 2; ++s) {
         fr->stance_next[s] = w->stance_next[s] && w->contact[s] != AK_CONTACT_TOE;
+        /* (read in single support only: looked up then) */
+        fr->stance_left[s] = w->stance[s] && !w->stance[1 - s] ? stance_left_now(w, s) : 0.0f;
+    }
     for (int s = 0; s < 2; ++s) {
         fr->ground[s] = hits[FOOT_RAY(s)];
         fr->ground_toe[s] = frame_toe_ground(w, hits, s);

@@ -1064,6 +1064,24 @@ static const ak_ground_hit *landing_hit(const ak_matcher *m, int s, const ak_gro
     return &hit[4 + s];
 }
 
+/* Seconds until the playing take lifts planted foot s (its contact ends), at the playback rate:
+ * the grounding's look-ahead (ak_foot_ik_frame.stance_left, the guide walker's rule), looked up
+ * in single support only (where the grounding reads it); 0 when no lift-off lies ahead within
+ * the range, or once arrived or standing (the stop's own steps place the feet, as the walker's
+ * stop does). */
+static float stance_left_of(const ak_matcher *m, int s)
+{
+    const ak_motion_db *db = m->db;
+    if (!m->stance[s] || m->stance[1 - s] || m->standing || m->arrived || !(m->rate > 0.0f) ||
+        !db->contact[2 * m->frame + s])
+        return 0.0f;
+    const int32_t last = range_last(db, m->frame);
+    for (int32_t f = m->frame + 1; f <= last; ++f)
+        if (!db->contact[2 * f + s])
+            return ((float)(f - m->frame) - m->frac) * db->frame_time / m->rate;
+    return 0.0f;
+}
+
 /* Whether planted foot s is pushing off: walking, the playing frame has it down on its toe
  * alone (its heel up), or the grounding has lifted it already in this stance (pushed_off). Its
  * stance is ending: the grounding lifts it (ak_foot_ik_state.released) once the hips have left
@@ -2351,6 +2369,7 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
         /* a released foot follows the animation until the frame lifts it; a foot pushing off
          * lifts once its leg cannot reach it (push_off) */
         fr.stance_next[s] = stance_next_of(m, s, settled);
+        fr.stance_left[s] = stance_left_of(m, s);
         fr.ground[s] = hit[s];
         /* the toe ray is under the toe (a swinging toe is kept above it) except while it looks
          * at the landing: then a spare ray's riser ahead, if one found it (toe_guard) */

@@ -361,7 +361,10 @@ static const char *physics_drag_known(const char *label)
  * CMU 02_02 at 24 fps on the stairs from (-5.5,0), (-5.3,0) and (-5.7,0) (77.0, 79.6, 75.4 mm at
  * frame 925 going down; a toe the source stands on alone now rises at most 37.2, 31.3 and 44.0
  * mm, at frame 456 on the top landing), 07_01 and 02_02 stopping down the hills (73.1 and 53.4
- * mm; now 46.7 and 44.3). Still out:
+ * mm; now 46.7 and 44.3), and CMU 02_02 at 24 fps from (-5.0,0) (64.1 mm at frame 456 on the top
+ * landing: the hips now plan for less of the toe's roll where it would run out before the clip
+ * lifts the foot, footik.c toe_roll_budget; toe_stood_on_stays_down_on_a_level_step). Still
+ * out:
  * - TOE_HELD_UP_STEP, runs up the stairs: the other foot in flight lands a riser higher (CMU
  *   09_01 from (-5.7,0), frames 124-130: left lands on the 0.15 tread, the right toe on 0.00
  *   0.7 -> 10.9 cm up while the source stands on it until frame 131, 58 ms after it went out of
@@ -370,14 +373,9 @@ static const char *physics_drag_known(const char *label)
  *   138.8). The toe lifts early, as a runner's trailing foot leaves the lower step, but straight
  *   up: peeled toward the hips (forward and up) it crossed the hover band at 0.77-1.42 m/s while
  *   the source still stood on it (bounds 0.30-0.83: the source's own worst).
- * - TOE_HELD_UP, CMU 02_02 at 24 fps from (-5.0,0), frames 444-456 on the top landing: the toe
- *   is released the frame its leg straightens, the hips still rising with the floor onto the
- *   landing (+0.18 m/s); its need then grows at 1 m/s and the hips, at up to 0.9 g down from
- *   there, are 63 mm short when the source lifts it.
  * (The measure reads the ground under the forefoot near the toe, physics_toe_support: the 24 fps
  * rows' left toe 1 cm past the 0.45 tread's edge at the edge's height, frames 724-750, rests on
  * the edge, no longer read as 150 mm up.) */
-#define TOE_HELD_UP "a push-off toe out of reach, the other foot up: lifted straight up in place"
 #define TOE_HELD_UP_STEP                                                                           \
     "a push-off toe out of reach, the other foot landing a riser higher: lifted early, straight "  \
     "up in place"
@@ -393,8 +391,6 @@ static const drag_out k_toe_held_out[] = {
     {"cmu_09_01_run.bvh 120 fps stairs from -5.2", TOE_HELD_UP_STEP},
     /* 108.0 mm, frame 130, right toe */
     {"cmu_09_01_run.bvh 120 fps stairs from -4.7", TOE_HELD_UP_STEP},
-    /* 62.6 mm, frame 456, right toe */
-    {"cmu_02_02_walk 24 fps stairs from -5.0", TOE_HELD_UP},
     /* 98.3 mm, frame 173, left toe (CLI: frames 168-176, the toe 0.30 -> 0.48 m in place while
      * the right foot is in flight) */
     {"locomotion/cmu_09_02_run.bvh 30 fps stairs from -5.9", TOE_HELD_UP_STEP},
@@ -672,6 +668,62 @@ static void toe_stepping_up_a_stair_clears_the_tread(void **state)
            (double)r.src.drag[0][1]);
     assert_true(r.m.drag[0][1] <= fmaxf(r.src.drag[0][1], AK_WALK_DRAG_FLOOR));
     source_close(&src);
+}
+
+/* A toe the source stands on alone, on a step whose other foot lands no higher (issue 21: CMU
+ * 02_02 at 24 fps up the stairs from (-5.0,0), frames 444-456 on the top landing). A step
+ * shortened onto the tread planted the right foot 24 cm behind where the clip has it, so the body
+ * goes on over its toe and its leg runs out of reach 12 frames before the clip lifts it. The hips
+ * began down only once the toe's roll had run out; the leg's need then grew at 1 m/s, faster
+ * than they can follow, and the toe rose straight up 64.1 mm while the clip still stood on it.
+ * The grounding now reads how long the clip keeps the foot down (ak_foot_ik_frame.stance_left,
+ * walker.c stance_left_now): the roll would run out 12 frames early, so the hips plan for at
+ * most half of it (footik.c toe_roll_budget) and come down in time. Over the whole walk, every
+ * frame where the clip stands on a toe alone has the walker's toe at most PHYS_HOVER_HIGH over
+ * the ground under its forefoot (physics_toe_support), however it moves (21.8 mm at frame
+ * 455). */
+static void toe_stood_on_stays_down_on_a_level_step(void **state)
+{
+    (void)state;
+    walk_source src;
+    resampled_open(&src, "locomotion/cmu_02_02_walk.bvh", 24.0f);
+    const ak_ground g = ak_terrain_ground(g_terrain[2]);
+    ak_error err;
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = ak_vec3_make(-5.0f, 0.0f, 0.0f);
+    wp.target = ak_vec3_make(6.0f, 0.0f, 0.0f);
+    ak_walker *w = NULL;
+    if (ak_walker_create(src.motion, &wp, &g, &w, &err) != AK_OK)
+        fail_msg("walker: %s", err.message);
+    const float dt = ak_walk_motion_clip(src.motion)->frame_time;
+    float highest = 0.0f;
+    int at = -1, side = -1, stood = 0;
+    ak_walker_state st;
+    for (int f = 0; f * dt < 30.0f; ++f) {
+        assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, &g, &err), AK_OK);
+        ak_walker_get_state(w, &st);
+        for (int k = 0; k < 2; ++k) {
+            if ((st.source_contact[k] & (AK_CONTACT_HEEL | AK_CONTACT_TOE)) != AK_CONTACT_TOE)
+                continue;
+            ++stood;
+            const float up =
+                st.toe[k].y - physics_toe_support(&g, st.sole[k], st.toe[k], st.toe_ground[k]);
+            if (up > highest) {
+                highest = up;
+                at = f;
+                side = k;
+            }
+        }
+        if (st.stopped) break;
+    }
+    ak_walker_destroy(w);
+    source_close(&src);
+    printf("toe the clip stands on alone (%d foot-frames): at most %.1f mm up (bound %.0f), frame "
+           "%d, %s toe\n",
+           stood, 1e3 * (double)highest, 1e3 * (double)PHYS_HOVER_HIGH, at,
+           side ? "right" : "left");
+    assert_true(stood > 0);
+    assert_true(highest <= PHYS_HOVER_HIGH);
 }
 
 /* A walk or run from (start, 0) to (6, 0): the clip as captured (fps 0, 120) or resampled. */
@@ -1120,6 +1172,7 @@ int main(void)
         cmocka_unit_test(toe_stepping_down_a_stair_keeps_off_the_tread),
         cmocka_unit_test(walk_at_24_fps_takes_the_short_step_up),
         cmocka_unit_test(toe_stepping_up_a_stair_clears_the_tread),
+        cmocka_unit_test(toe_stood_on_stays_down_on_a_level_step),
         cmocka_unit_test(walk_down_the_stairs_lands_on_ground_it_sampled),
         cmocka_unit_test(run_lifts_its_toe_over_a_riser_in_flight),
         cmocka_unit_test(run_lands_short_of_the_stairs_with_its_hips_down),
