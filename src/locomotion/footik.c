@@ -974,6 +974,7 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
     ak_vec3 target = ff->ankle_target[s];
     ff->rise_room[s] = fr->stance[s] ? rise_room(hip, target, L * AK_RISE_REACH / 0.999f) : 0.0f;
     ak_vec3 planned = target;
+    int plan_less = 0;
     ff->roll_need[s] = -1.0f;
     if (ff->pivot[s] && fr->stance[s]) {
         /* What the leg needs with its heel lifted as far as the roll allows; for the hips'
@@ -987,11 +988,13 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
         if (!fr->stance[1 - s]) {
             ff->roll_need[s] = need;
             const float b = toe_roll_budget(st, fr, ff, s, need);
-            if (t > b) planned = akv_add(ff->toe_target[s], akq_rotate(akq_axis_angle(k, b), v));
+            plan_less = t > b;
+            if (plan_less)
+                planned = akv_add(ff->toe_target[s], akq_rotate(akq_axis_angle(k, b), v));
         }
     }
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
-    ff->toe_plan_drop[s] = drop_to_reach(hip, planned, L);
+    ff->toe_plan_drop[s] = plan_less ? drop_to_reach(hip, planned, L) : ff->reach_drop[s];
     ff->due_drop[s] = ff->due_hold[s] = 0.0f;
     ff->due[s] = !fr->stance[s] && fr->swing_phase[s] >= 1.0f;
     if (!fr->stance[s] && fr->ground[s].hit) {

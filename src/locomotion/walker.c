@@ -2186,8 +2186,11 @@ static void grounding_frame(ak_walker *w, const ak_ground_hit *hits, const ak_gr
      * -1.38 g. */
     for (int s = 0; s < 2; ++s) {
         fr->stance_next[s] = w->stance_next[s] && w->contact[s] != AK_CONTACT_TOE;
-        /* (read in single support only: looked up then) */
-        fr->stance_left[s] = w->stance[s] && !w->stance[1 - s] ? stance_left_now(w, s) : 0.0f;
+        /* (read for a foot on its toe in single support only: looked up then) */
+        fr->stance_left[s] = w->stance[s] && !w->stance[1 - s] &&
+                                     (w->contact[s] == AK_CONTACT_TOE || w->fst.lock_toe[s])
+                                 ? stance_left_now(w, s)
+                                 : 0.0f;
     }
     for (int s = 0; s < 2; ++s) {
         fr->ground[s] = hits[FOOT_RAY(s)];

@@ -1066,14 +1066,14 @@ static const ak_ground_hit *landing_hit(const ak_matcher *m, int s, const ak_gro
 
 /* Seconds until the playing take lifts planted foot s (its contact ends), at the playback rate:
  * the grounding's look-ahead (ak_foot_ik_frame.stance_left, the guide walker's rule), looked up
- * in single support only (where the grounding reads it); 0 when no lift-off lies ahead within
- * the range, or once arrived or standing (the stop's own steps place the feet, as the walker's
- * stop does). */
+ * where the grounding reads it (a foot on its toe, in single support); 0 when no lift-off lies
+ * ahead within the range, or once arrived or standing (the stop's own steps place the feet, as
+ * the walker's stop does). */
 static float stance_left_of(const ak_matcher *m, int s)
 {
     const ak_motion_db *db = m->db;
     if (!m->stance[s] || m->stance[1 - s] || m->standing || m->arrived || !(m->rate > 0.0f) ||
-        !db->contact[2 * m->frame + s])
+        !db->contact[2 * m->frame + s] || (m->contact[s] != AK_CONTACT_TOE && !m->fst.lock_toe[s]))
         return 0.0f;
     const int32_t last = range_last(db, m->frame);
     for (int32_t f = m->frame + 1; f <= last; ++f)
