@@ -1555,20 +1555,26 @@ static void turn_gap_terms(ak_vec3 k, ak_vec3 v, ak_vec3 n, float *A, float *B)
 
 /* A swinging foot held up by its toe (the toe nearest its floor, below the heel) that its knee
  * needs lower by `want` than its room allows, or by so much that the toe would keep less than
- * `keep` (its own clearance) over its ground, turns toe-up about the ankle (dorsiflexes), at
- * most until the toe is as high as the heel, as a person lifts the toe over a step: the least
- * turn t that raises the toe's room to `want` plus `keep`, to the ankle's plus `keep`, or to
- * the heel's, which the turn lowers (each point's room over its floor is A cos t + B sin t plus
- * a constant, turn_gap_terms, the axis k horizontal across the foot; bisection, 12 steps). The
- * turn draws the toe back toward the ankle, so its floor is taken on its plane where the turn
- * puts it: down a 40 % slope a 1.2 cm draw back is 4.8 mm more ground, and CMU 02_01 at 24 fps
- * on the heightmap from -5.7 had a toe 5.2 mm into it (bound 5). Turns ff->foot_rot; returns
- * the turned foot's room. Turned only as far as the knee needed (no `keep`), the toe kept
- * nothing over its ground while the heel stayed 9 cm up: a foot stepping down a stair over the
- * tread it left, its hips lowered for the landing two risers below and the stance leg on the
- * tread between at full reach, has its knee at the limit and the toe pitched down as the clip
- * swings it; the toe skimmed the tread for 0.6 m (CMU 02_02 down the stairs, frames 603-608,
- * 6.15 m/s; 16_11, 07_01 on the heightmap the same way). */
+ * `keep` (its own clearance) over its ground, turns toe-up about the ankle (dorsiflexes), at most
+ * until the toe is AK_TOE_MIN_CLEAR higher than the heel, as a person lifts the toe over a step:
+ * the least turn t that raises the toe's room to `want` plus `keep`, to the ankle's plus `keep`,
+ * or to the heel's, which the turn lowers (each point's room over its floor is A cos t + B sin t
+ * plus a constant, turn_gap_terms, the axis k horizontal across the foot; bisection, 12 steps).
+ * The turn draws the toe back toward the ankle, so its floor is taken on its plane where the turn
+ * puts it: down a 40 % slope a 1.2 cm draw back is 4.8 mm more ground, and CMU 02_01 at 24 fps on
+ * the heightmap from -5.7 had a toe 5.2 mm into it (bound 5). Turns ff->foot_rot; returns the
+ * turned foot's room. Turned only as far as the knee needed (no `keep`), the toe kept nothing over
+ * its ground while the heel stayed 9 cm up: a foot stepping down a stair over the tread it left,
+ * its hips lowered for the landing two risers below and the stance leg on the tread between at
+ * full reach, has its knee at the limit and the toe pitched down as the clip swings it; the toe
+ * skimmed the tread for 0.6 m (CMU 02_02 down the stairs, frames 603-608, 6.15 m/s; 16_11, 07_01
+ * on the heightmap the same way). Turned at most level with the heel, a foot whose heel is still
+ * over the tread below while its toe passes over the riser's edge had no turn left: stepping two
+ * risers up, the hips as high as the stance leg and the hips' acceleration let them rise (the
+ * trailing leg at full reach until its lift-off, then +0.66 g), the knee at its limit held the
+ * level foot's toe on the tread's top, 0-3 mm up, and it slid over it at 7.37 m/s (CMU 02_01 at 30
+ * fps matched up the stairs from (-4.7,0), frames 179-180, the heel 154 mm over the tread below).
+ */
 static float toe_up_room(const ak_foot_ik_params *p, foot_frame *ff, int32_t s, float want,
                          float keep)
 {
@@ -1585,7 +1591,10 @@ static float toe_up_room(const ak_foot_ik_params *p, foot_frame *ff, int32_t s, 
     if (!(toe_gap < heel_gap) || !(toe_gap < ankle_gap)) return room; /* (room is toe_gap) */
     const ak_vec3 kr = akv_cross(v, akv_make(0, 1, 0));
     const float kl = akv_len(kr), dx = v.x - u.x, dz = v.z - u.z;
-    const float level = atan2f(u.y - v.y, sqrtf(dx * dx + dz * dz));
+    const float foot = akv_len(akv_sub(v, u));
+    /* (turned up to level, then on by a toe's least clearance over the heel-to-toe length) */
+    const float level = atan2f(u.y - v.y, sqrtf(dx * dx + dz * dz)) +
+                        (foot > AK_TOE_MIN_CLEAR ? asinf(AK_TOE_MIN_CLEAR / foot) : 0.0f);
     if (!(kl > 1e-6f) || !(level > 0.0f)) return room;
     const ak_vec3 k = akv_scale(kr, 1.0f / kl);
     float tA, tB, hA, hB;
