@@ -260,22 +260,26 @@ static const char *const k_hover_walk_out[] = {
  *   heel 43 mm up in its frame); the library, frame 459, one frame before arrival. Taken, the
  *   stop stepped that foot first while the other waited on its toe, lifted out of reach (the
  *   library: both feet up 12 frames from 468, the stop's traced support cause);
- * - DRAG_KNEE: a swing meeting a riser with its knee at the grounding's limit (max_knee_flex:
- *   95 degrees for 02_01, 98 for 02_02), which takes the clearance back: the toe rides over
- *   the tread's edge (02_01 at 30 fps from (-4.7,0), frame 180, the toe's ground a riser up
- *   the frame before; 07_04 at 60 fps, frame 345, two frames after a jump late in a landing
- *   held back out of reach, its frame's toe 75 mm up). Traced before foot IK turned a toe at
- *   the knee's limit up (0cf61fb), which lowered four of these rows (02_01 at 30 fps from
- *   (-6,0) 5.62 -> 0.50 m/s, 02_02 4.86 -> 0.40, 02_01 at 24 fps 4.71 -> 1.43, 07_04 9.23 ->
- *   4.58); their new worst frames are not traced again. Its toe turned up past level with the
- *   heel by a toe's least clearance (footik.c toe_up_room), 02_01 at 30 fps from (-4.7,0) has
- *   frame 180 within (7.37 m/s; a_toe_over_a_riser_edge_turns_up_past_level) and what is left
- *   of it is no knee at its limit: the same step's landing on the tread above comes down toe
- *   first, the heel 86 mm up, the foot gliding back 3-5 mm a frame on its toe (frames 183-190,
- *   0.35 m/s at 187), and on the flat past the stairs a right foot comes down toe first, the
- *   heel 89 -> 37 mm up while the foot pitches flat about its ankle, which moves back: the toe
- *   slides forward 5-7 mm a frame (frames 525-532, 0.48 m/s at 527). Listed here until a
- *   reason of its own is agreed;
+ * - DRAG_KNEE: a swing meeting a riser with its knee at the grounding's limit (max_knee_flex: 95
+ *   degrees for 02_01, 98 for 02_02), which takes the clearance back: the toe rides over the
+ *   tread's edge (02_01 at 30 fps from (-4.7,0), frame 180, the toe's ground a riser up the frame
+ *   before; 07_04 at 60 fps, frame 345, two frames after a jump late in a landing held back out of
+ *   reach, its frame's toe 75 mm up). Traced before foot IK turned a toe at the knee's limit up
+ *   (0cf61fb), which lowered four of these rows (02_01 at 30 fps from (-6,0) 5.62 -> 0.50 m/s,
+ *   02_02 4.86 -> 0.40, 02_01 at 24 fps 4.71 -> 1.43, 07_04 9.23 -> 4.58). Traced again since:
+ *   02_01 at 30 fps from (-6,0), frame 539, is no knee at its limit either: on the flat past the
+ *   stairs the right heel comes down 109 -> 0 mm where it lands (frames 532-540, its x still) with
+ *   the foot pitched toe down, the toe down from frame 533 and sliding forward 4-8 mm a frame as
+ *   the foot flattens about the heel; 02_01 at 24 fps, frame 185: a swing past its landing's riser
+ *   edge glides back onto the tread below, its toe on the tread above (0.600, clearance faded out)
+ *   moving back 20-23 mm a frame (frames 183-185). Its toe turned up past level with the heel by a
+ *   toe's least clearance (footik.c toe_up_room), 02_01 at 30 fps from (-4.7,0) has frame 180
+ *   within (7.37 m/s; a_toe_over_a_riser_edge_turns_up_past_level) and what is left of it is no
+ *   knee at its limit: the same step's landing on the tread above comes down toe first, the heel
+ *   86 mm up, the foot gliding back 3-5 mm a frame on its toe (frames 183-190, 0.35 m/s at 187),
+ *   and on the flat past the stairs a right foot comes down toe first, the heel 89 -> 37 mm up
+ *   while the foot pitches flat about its ankle, which moves back: the toe slides forward 5-7 mm a
+ *   frame (frames 525-532, 0.48 m/s at 527). Listed here until a reason of its own is agreed;
  * - DRAG_PIVOT: a planted left heel at the start on the stairs moving 31 mm back along its tread
  *   in the frame its contact goes from heel and toe to the toe alone (02_03 at 30 fps from
  *   (-4.6,0), frame 51; the same before the clearance). Not traced further.
