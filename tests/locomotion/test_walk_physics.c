@@ -492,6 +492,36 @@ static void mirrored_walk_at_30_fps_steps_up_within_reach(void **state)
     source_close(&src);
 }
 
+/* The lowest a swinging toe of foot `side` keeps over the tread `tread` m high, over walk frames
+ * first..last of the guide walker from `start` to `target` on ground g (it asserts the foot
+ * swings and the toe is over that tread in those frames). */
+static float swing_toe_lowest_over(const walk_source *src, const ak_ground *g, ak_vec3 start,
+                                   ak_vec3 target, int side, int first, int last, float tread)
+{
+    ak_error err;
+    ak_walker_params wp = ak_walker_defaults();
+    wp.start = start;
+    wp.target = target;
+    ak_walker *w = NULL;
+    if (ak_walker_create(src->motion, &wp, g, &w, &err) != AK_OK)
+        fail_msg("walker: %s", err.message);
+    const float dt = ak_walk_motion_clip(src->motion)->frame_time;
+    float lowest = INFINITY;
+    ak_walker_state st;
+    for (int f = 0; f <= last; ++f) {
+        assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, g, &err), AK_OK);
+        ak_walker_get_state(w, &st);
+        if (f < first) continue;
+        assert_false(st.stance[side]);
+        ak_ground_hit h;
+        assert_true(ak_ground_query(g, st.toe[side].x, st.toe[side].z, &h));
+        assert_true(fabsf(h.height - tread) < 1e-3f); /* (over that tread) */
+        lowest = fminf(lowest, st.toe[side].y - h.height);
+    }
+    ak_walker_destroy(w);
+    return lowest;
+}
+
 /* A swinging foot stepping down the stairs over the tread it left, its knee at its limit: CMU
  * 02_02 from (-6,0), the right foot leaving the 0.75 m tread for the 0.45 one (frames 582-645),
  * the hips lowered for that landing and the left leg on the 0.60 tread between at full reach.
@@ -507,27 +537,8 @@ static void toe_stepping_down_a_stair_keeps_off_the_tread(void **state)
     walk_source src;
     source_open(&src, "locomotion/cmu_02_02_walk.bvh", -1, -1);
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
-    ak_error err;
-    ak_walker_params wp = ak_walker_defaults();
-    wp.start = ak_vec3_make(-6.0f, 0.0f, 0.0f);
-    wp.target = ak_vec3_make(6.0f, 0.0f, 0.0f);
-    ak_walker *w = NULL;
-    if (ak_walker_create(src.motion, &wp, &g, &w, &err) != AK_OK)
-        fail_msg("walker: %s", err.message);
-    const float dt = ak_walk_motion_clip(src.motion)->frame_time;
-    float lowest = INFINITY;
-    ak_walker_state st;
-    for (int f = 0; f <= 604; ++f) {
-        assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, &g, &err), AK_OK);
-        ak_walker_get_state(w, &st);
-        if (f < 596) continue;
-        assert_false(st.stance[1]);
-        ak_ground_hit h;
-        assert_true(ak_ground_query(&g, st.toe[1].x, st.toe[1].z, &h));
-        assert_true(fabsf(h.height - 0.75f) < 1e-3f); /* (over the top tread) */
-        lowest = fminf(lowest, st.toe[1].y - h.height);
-    }
-    ak_walker_destroy(w);
+    const float lowest = swing_toe_lowest_over(&src, &g, ak_vec3_make(-6.0f, 0.0f, 0.0f),
+                                               ak_vec3_make(6.0f, 0.0f, 0.0f), 1, 596, 604, 0.75f);
     printf("right toe over the top tread, frames 596-604: lowest %.1f mm\n", (double)lowest * 1e3);
     assert_true(lowest >= 0.01f);
     const physics_walk r = physics_run(&src, &g);
@@ -639,27 +650,8 @@ static void toe_stepping_up_a_stair_clears_the_tread(void **state)
     walk_source src;
     resampled_open(&src, "locomotion/cmu_02_02_walk.bvh", 24.0f);
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
-    ak_error err;
-    ak_walker_params wp = ak_walker_defaults();
-    wp.start = ak_vec3_make(-5.3f, 0.0f, 0.0f);
-    wp.target = ak_vec3_make(6.0f, 0.0f, 0.0f);
-    ak_walker *w = NULL;
-    if (ak_walker_create(src.motion, &wp, &g, &w, &err) != AK_OK)
-        fail_msg("walker: %s", err.message);
-    const float dt = ak_walk_motion_clip(src.motion)->frame_time;
-    float lowest = INFINITY;
-    ak_walker_state st;
-    for (int f = 0; f <= 319; ++f) {
-        assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, &g, &err), AK_OK);
-        ak_walker_get_state(w, &st);
-        if (f < 314) continue;
-        assert_false(st.stance[0]);
-        ak_ground_hit h;
-        assert_true(ak_ground_query(&g, st.toe[0].x, st.toe[0].z, &h));
-        assert_true(fabsf(h.height - 0.45f) < 1e-3f); /* (over the upper tread) */
-        lowest = fminf(lowest, st.toe[0].y - h.height);
-    }
-    ak_walker_destroy(w);
+    const float lowest = swing_toe_lowest_over(&src, &g, ak_vec3_make(-5.3f, 0.0f, 0.0f),
+                                               ak_vec3_make(6.0f, 0.0f, 0.0f), 0, 314, 319, 0.45f);
     printf("left toe over the 0.45 tread, frames 314-319: lowest %.1f mm\n", (double)lowest * 1e3);
     assert_true(lowest >= 0.012f);
     const physics_walk r =
