@@ -2990,6 +2990,27 @@ static void spare_hits(ak_matcher *m, const ak_ground_hit *hits, ak_ground_hit *
     }
 }
 
+/* A planted foot turned toe-up against a riser (toe_up) that a jump releases keeps its toe where
+ * it was shown: its fading lock moves from the heel to that toe. Held at the heel, the fading
+ * lock kept the heel in place while the foot turned to the new frame's flatter pitch, and the
+ * toe swept forward past the riser's face under the tread above (the held-out trial's walk30m,
+ * CMU 02_01 at 30 fps mirrored, up the CLI's stairs, frame 329: the heel on its tread 1 cm
+ * short of the riser, the toe 85 mm up, then 14 mm on, 31.7 mm under the tread). Held at the
+ * toe the lock turns the foot about it, and its re-step starts from the toe (restep_hold). Only
+ * a toe turned up, over its heel by more than a point on the ground is (AK_WALK_SKATE_HEIGHT): a
+ * foot flat on its tread with its toe at the riser's foot keeps its heel lock, as the pitch does
+ * not change there (turned about its toe, CMU subject 2's left heel up the stairs swung back 41
+ * mm up at 0.91 m/s, frame 189, against the database's worst 0.37). */
+static void toe_up_lock(ak_matcher *m, int s)
+{
+    ak_foot_ik_state *st = &m->fst;
+    if (!m->toe_up[s] || !m->fik.legs[s].has_toe || st->lock_toe[s] ||
+        !(st->lock_weight[s] > 0.0f) || !(st->toe[s].y - st->sole[s].y > AK_WALK_SKATE_HEIGHT))
+        return;
+    st->lock_toe[s] = 1;
+    st->lock_point[s] = st->toe[s];
+}
+
 static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t count,
                               ak_error *err)
 {
@@ -3023,6 +3044,7 @@ static int32_t matcher_finish(ak_matcher *m, const ak_ground_hit *hits, int32_t 
         m->released[s] = 1;
         m->stance[s] = 0;
         m->contact[s] = 0;
+        toe_up_lock(m, s);
         begin_step_up(m, s, rise);
         if (m->stepping[s]) { /* held from this frame's solve on */
             m->fst.shift[s] = akv_sub(m->fst.shift[s], m->step_hold[s]);
