@@ -20,6 +20,8 @@ typedef struct walk_source {
     ak_clip *clip;
     ak_walk_motion *motion;
     uint8_t *stance;
+    int measure_legs; /* walk_run measures the knees and ankles too (ak_walk_metrics_set_legs):
+                         knee_peak, and the ankle in `deepest` */
 } walk_source;
 
 /* Built-in clip, or mocap `name` with cycle [a,b) (both -1: found automatically). */
@@ -103,6 +105,15 @@ static inline walk_result walk_run(const walk_source *s, const ak_ground *ground
     const float dt = ak_walk_motion_clip(s->motion)->frame_time;
     const int32_t hips = ak_walk_motion_humanoid(s->motion)->joint[AK_HUM_HIPS];
     ak_walk_metrics_reset(&r.m);
+    if (s->measure_legs) {
+        const ak_humanoid *h = ak_walk_motion_humanoid(s->motion);
+        const int32_t upper[2] = {h->joint[AK_HUM_LEFT_UPPER_LEG],
+                                  h->joint[AK_HUM_RIGHT_UPPER_LEG]};
+        const int32_t lower[2] = {h->joint[AK_HUM_LEFT_LOWER_LEG],
+                                  h->joint[AK_HUM_RIGHT_LOWER_LEG]};
+        const int32_t foot[2] = {h->joint[AK_HUM_LEFT_FOOT], h->joint[AK_HUM_RIGHT_FOOT]};
+        ak_walk_metrics_set_legs(&r.m, upper, lower, foot);
+    }
     int started = 0;
     for (int f = 0; f * dt < max_time; ++f) {
         assert_int_equal(ak_walker_step(w, f == 0 ? 0.0f : dt, ground, &err), AK_OK);
