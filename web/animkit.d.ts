@@ -89,12 +89,23 @@ export interface RetargetOptions {
   contacts?: boolean;
   pinHands?: boolean;
   fadeTime?: number;
+  /** retarget() only: the source frame whose pose is matched to the target's rest pose
+   * (`animkit retarget --reference-frame`); default: the zero pose when it stands, else the
+   * clip's most upright frame. */
+  referenceFrame?: number;
 }
 
 export interface RetargetInfo {
   scale: number; legRatio: number; headingOffset: number; sourceSole: number; targetSole: number;
   sourceFloor: number; targetFloor: number; mappedJoints: number; chainJoints: number;
   restJoints: number; stanceFrames: number[]; pinnedRuns: number; maxPinError: number;
+  /** [left, right]: the highest target ankle above targetFloor over the source's heel-down
+   * frames, and the source's own ankle mapped onto the target there (target units); null for a
+   * foot without stance or with contacts off. A pin error near 0 with a height well above the
+   * source's is a foot held in the air. */
+  stanceFootHeight: (number | null)[]; sourceStanceFootHeight: (number | null)[];
+  /** The source frame used as the reference pose; -1: its zero pose. */
+  referenceFrame: number;
 }
 
 export interface Retargeter {

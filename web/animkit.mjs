@@ -369,11 +369,12 @@ class Animkit {
   retarget(source, target, o = {}) {
     const m = this.m;
     return this.call(() => {
-      const out = this.alloc(4), info = this.alloc(64);
+      const out = this.alloc(4), info = this.alloc(4 * RETARGET_INFO);
+      const reference = o.referenceFrame == null || o.referenceFrame === -1 ? -1 : count(o.referenceFrame, 'referenceFrame');
       this.check(m._akw_retarget_run(source.skeleton.live(), source.clip.live(), target.live(),
         o.sourceOverrides ? this.cstring(o.sourceOverrides) : 0, o.targetOverrides ? this.cstring(o.targetOverrides) : 0,
         finiteOr(o.scale, 1, 'scale'), finiteOr(o.floor, NaN, 'floor'), o.contacts === false ? 0 : 1, o.pinHands ? 1 : 0,
-        finiteOr(o.fadeTime, -1, 'fadeTime'),
+        finiteOr(o.fadeTime, -1, 'fadeTime'), reference,
         out, info, this.err));
       return { clip: new Clip(this, this.i32[out >> 2]), info: retargetInfo(this.f32, info >> 2) };
     });
@@ -382,8 +383,10 @@ class Animkit {
   createRetargeter(sourceSkeleton, targetSkeleton, o = {}) {
     let info;
     const ptr = this.call(() => {
-      const p = this.alloc(64);
+      const p = this.alloc(4 * RETARGET_INFO);
       finiteOr(o.fadeTime, -1, 'fadeTime'); // retarget() only, but never a NaN taken in silence
+      // A frame of a clip: the live retargeter has none, so a reference frame is not taken in silence.
+      if (o.referenceFrame != null) throw argError('referenceFrame is a frame of the source clip: retarget() only');
       const r = this.m._akw_retargeter_create(sourceSkeleton.live(), targetSkeleton.live(),
         o.sourceOverrides ? this.cstring(o.sourceOverrides) : 0, o.targetOverrides ? this.cstring(o.targetOverrides) : 0,
         finiteOr(o.scale, 1, 'scale'), finiteOr(o.floor, NaN, 'floor'), p, this.err);
@@ -455,12 +458,19 @@ function livePose(pose) {
   return pose;
 }
 
+// Floats of api.c's info_floats (ak_retarget_info).
+const RETARGET_INFO = 21;
+// A stance height, or null where the foot has no stance (the library's -INFINITY).
+const heightOrNull = (v) => (Number.isFinite(v) ? v : null);
 function retargetInfo(f, k) {
   return {
     scale: f[k], legRatio: f[k + 1], headingOffset: f[k + 2], sourceSole: f[k + 3], targetSole: f[k + 4],
     sourceFloor: f[k + 5], targetFloor: f[k + 6], mappedJoints: f[k + 7], chainJoints: f[k + 8],
     restJoints: f[k + 9], stanceFrames: [f[k + 10], f[k + 11], f[k + 12], f[k + 13]],
     pinnedRuns: f[k + 14], maxPinError: f[k + 15],
+    stanceFootHeight: [heightOrNull(f[k + 16]), heightOrNull(f[k + 17])],
+    sourceStanceFootHeight: [heightOrNull(f[k + 18]), heightOrNull(f[k + 19])],
+    referenceFrame: f[k + 20],
   };
 }
 

@@ -351,27 +351,35 @@ static ak_retarget_params retarget_params(const ak_skeleton *source, const ak_cl
     return p;
 }
 
-/* ak_retarget_info as 16 floats (counts converted): scale, leg_ratio, heading_offset,
- * source_sole, target_sole, source_floor, target_floor, mapped, chain, rest joints,
- * stance frames x4 (left/right foot, left/right hand), pinned_runs, max_pin_error. */
+/* ak_retarget_info as AKW_RETARGET_INFO floats (counts converted): scale, leg_ratio,
+ * heading_offset, source_sole, target_sole, source_floor, target_floor, mapped, chain, rest
+ * joints, stance frames x4 (left/right foot, left/right hand), pinned_runs, max_pin_error, the
+ * highest stance ankle [left, right] of the target and of the source mapped (-INFINITY: no
+ * stance), reference_frame. */
+enum { AKW_RETARGET_INFO = 21 };
 static void info_floats(const ak_retarget_info *i, float *out)
 {
-    const float v[16] = {i->scale,
-                         i->leg_ratio,
-                         i->heading_offset,
-                         i->source_sole,
-                         i->target_sole,
-                         i->source_floor,
-                         i->target_floor,
-                         (float)i->mapped_joints,
-                         (float)i->chain_joints,
-                         (float)i->rest_joints,
-                         (float)i->stance_frames[0],
-                         (float)i->stance_frames[1],
-                         (float)i->stance_frames[2],
-                         (float)i->stance_frames[3],
-                         (float)i->pinned_runs,
-                         i->max_pin_error};
+    const float v[AKW_RETARGET_INFO] = {i->scale,
+                                        i->leg_ratio,
+                                        i->heading_offset,
+                                        i->source_sole,
+                                        i->target_sole,
+                                        i->source_floor,
+                                        i->target_floor,
+                                        (float)i->mapped_joints,
+                                        (float)i->chain_joints,
+                                        (float)i->rest_joints,
+                                        (float)i->stance_frames[0],
+                                        (float)i->stance_frames[1],
+                                        (float)i->stance_frames[2],
+                                        (float)i->stance_frames[3],
+                                        (float)i->pinned_runs,
+                                        i->max_pin_error,
+                                        i->stance_foot_height[0],
+                                        i->stance_foot_height[1],
+                                        i->source_stance_foot_height[0],
+                                        i->source_stance_foot_height[1],
+                                        (float)i->reference_frame};
     memcpy(out, v, sizeof v);
 }
 
@@ -379,11 +387,13 @@ AKW int32_t akw_retarget_run(const ak_skeleton *source, const ak_clip *source_cl
                              const ak_skeleton *target, const char *source_overrides,
                              const char *target_overrides, float scale, float floor_height,
                              int32_t contacts, int32_t pin_hands, float fade_time,
-                             ak_clip **out_clip, float *info_out, ak_error *err)
+                             int32_t reference_frame, ak_clip **out_clip, float *info_out,
+                             ak_error *err)
 {
     ak_retarget_params p =
         retarget_params(source, source_clip, target, source_overrides, target_overrides, scale,
                         floor_height, contacts, pin_hands, fade_time);
+    p.reference_frame = reference_frame;
     ak_retarget_info info;
     memset(&info, 0, sizeof info);
     int32_t st = ak_retarget_run(&p, out_clip, &info, err);

@@ -8,7 +8,7 @@
 //    'z', and with 'y' keeps the file's axes (the CLI's --up, Python's up=);
 //  - bad input throws an AnimkitError carrying the C message and line.
 // Usage: node module_test.mjs ANIMKIT_CLI MOCAP_DIR
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,6 +207,54 @@ for (const flags of [[], ['--clip', walkClip, '--terrain', 'stairs', '--start', 
   check(liveWorst <= 1e-5 * height, `retargeter per frame vs offline without contacts: ${liveWorst}`);
   console.log(`retarget ${srcFile.split('/').pop()} -> ${rigFile.split('/').pop()} rig: ${clip.frameCount} frames, worst ${(worst / height).toExponential(2)} of height vs the CLI, scale ${info.scale.toFixed(3)}, ${info.pinnedRuns} pinned runs; per-frame vs offline ${(liveWorst / height).toExponential(2)}`);
   for (const o of [sp, tp, ref, pose, live, plain.clip, clip, rig.clip, rig.skeleton, source.clip, source.skeleton]) o.dispose();
+}
+
+// ---- the retarget report and --reference-frame (issue 22), against `animkit retarget` ----
+// retarget() takes the CLI's --reference-frame (referenceFrame) and reports what the CLI
+// prints: the reference frame used and, per foot, the highest target ankle over the source's
+// stances beside the source's own mapped (before: neither; a web user could not name the
+// reference pose, nor see a foot held in the air behind a pin error near 0). CMU 02_01 onto
+// the Arena rig: its zero pose stands (reference -1); named frame 113, positions equal the
+// CLI's with --reference-frame 113 and the report's heights equal its text (3 digits).
+{
+  const srcFile = files.find((f) => /02_01_walk/.test(f)) || files[0];
+  const rigFile = files.find((f) => /arena_louise/.test(f)) || files[1];
+  const dir = mkdtempSync(join(tmpdir(), 'animkit-reference-'));
+  const outFile = join(dir, 'out.bvh');
+  const cliRun = spawnSync(cli, ['retarget', srcFile, '--to', rigFile, '--out', outFile, '--reference-frame', '113'],
+    { encoding: 'utf8', maxBuffer: 1 << 28 });
+  check(cliRun.status === 0, `retarget --reference-frame 113: ${cliRun.stderr}`);
+  const native = parsePositions(run(['positions', outFile]));
+  rmSync(dir, { recursive: true, force: true });
+  const source = ak.loadBVH(readFileSync(srcFile));
+  const rig = ak.loadBVH(readFileSync(rigFile));
+  const auto = ak.retarget(source, rig.skeleton);
+  check(auto.info.referenceFrame === -1, `retarget: reference frame ${auto.info.referenceFrame}, want -1 (CMU's zero pose stands)`);
+  const { clip, info } = ak.retarget(source, rig.skeleton, { referenceFrame: 113 });
+  check(info.referenceFrame === 113, `retarget referenceFrame 113: info says ${info.referenceFrame}`);
+  const pose = rig.skeleton.createPose();
+  const n = rig.skeleton.jointCount, height = rig.skeleton.restHeight();
+  let worst = 0;
+  for (let f = 0; f < clip.frameCount; ++f) {
+    const p = clip.frame(f, pose).fk().positions();
+    for (let k = 0; k < n * 3; ++k) worst = Math.max(worst, Math.abs(p[k] - native[f * n * 3 + k]));
+  }
+  check(worst <= 2e-5 * height, `retarget referenceFrame 113: positions differ from the CLI's by ${worst} (height ${height})`);
+  const printed = [...cliRun.stderr.matchAll(/(left|right) foot over the source's stance: ankle up to (\S+) above the floor \(the source's, mapped: (\S+)\)/g)];
+  check(printed.length === 2, `retarget --reference-frame 113: the CLI printed ${printed.length} foot lines`);
+  for (const [, side, target, mapped] of printed) {
+    const s = side === 'left' ? 0 : 1;
+    const same = (a, text) => a !== null && Math.abs(a - +text) <= 0.0051 * Math.abs(+text); // %.3g
+    check(same(info.stanceFootHeight[s], target) && same(info.sourceStanceFootHeight[s], mapped),
+      `retarget ${side} stance ankle ${info.stanceFootHeight[s]} (source ${info.sourceStanceFootHeight[s]}) vs the CLI's ${target} (${mapped})`);
+  }
+  const off = ak.retarget(source, rig.skeleton, { contacts: false });
+  check(off.info.stanceFootHeight.every((v) => v === null), `retarget without contacts: stance heights ${off.info.stanceFootHeight}`);
+  let refused = '';
+  try { ak.retarget(source, rig.skeleton, { referenceFrame: 1.5 }); } catch (e) { refused = e.message; }
+  check(/referenceFrame must be a whole number/.test(refused), `retarget referenceFrame 1.5: '${refused}'`);
+  console.log(`retarget referenceFrame 113: worst ${(worst / height).toExponential(2)} of height vs the CLI; stance ankles ${info.stanceFootHeight.map((v) => v.toFixed(3))} (source ${info.sourceStanceFootHeight.map((v) => v.toFixed(3))})`);
+  for (const o of [pose, off.clip, clip, auto.clip, rig.clip, rig.skeleton, source.clip, source.skeleton]) o.dispose();
 }
 
 // ---- glTF and GLB clips (loadClip / loadGLTF) ----
