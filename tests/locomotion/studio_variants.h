@@ -3,7 +3,8 @@
  * X (the motion unchanged), six channels on every joint, another rotation order, 30 fps,
  * centimetres, one frame line more than Frames: says, the whole file Z-up (read back turned to
  * Y-up, with a warning) (and the 30 fps file played back at 120 fps, to tell its content from
- * its rate). Each variant is written as BVH text and
+ * its rate) (and a floor bone `root` above the hips carrying their travel, Unreal's shape). Each
+ * variant is written as BVH text and
  * read back, so the reader sees what a studio's file would give it. */
 #ifndef AK_TEST_STUDIO_VARIANTS_H
 #define AK_TEST_STUDIO_VARIANTS_H
@@ -22,7 +23,11 @@ enum {
                                   30 fps frames (what a player shows of the 30 fps file) */
     AKV_Z_UP = 1 << 8,         /* the whole file turned +90 degrees about X (+Y to +Z): offsets,
                                   every joint's keys, the root's travel; the motion unchanged */
-    AKV_60_FPS = 1 << 9        /* resampled to 60 frames per second (not with AKV_30_FPS) */
+    AKV_60_FPS = 1 << 9,       /* resampled to 60 frames per second (not with AKV_30_FPS) */
+    AKV_GROUND_ROOT = 1 << 10  /* a bone `root` on the floor above the file's top joint carries
+                                  its horizontal travel (Unreal's root: no turn of its own), the
+                                  top joint keeps its height and its whole turn; not with
+                                  AKV_STILL_TOP */
 };
 
 /* Every shape at once (the 30 fps rate aside). */
@@ -86,8 +91,9 @@ static inline ak_skeleton *akv_skeleton(int32_t n, const char *const *names, con
     return s;
 }
 
-/* joint_Root at index 0 (zero offset, identity, six channels), the old joints below it. */
-static inline void akv_still_top(ak_skeleton **ps, ak_clip **pc)
+/* A joint `top_name` at index 0 (zero offset, identity, six channels), the old joints below
+ * it. */
+static inline void akv_add_top(ak_skeleton **ps, ak_clip **pc, const char *top_name)
 {
     const ak_skeleton *s = *ps;
     const ak_clip *c = *pc;
@@ -97,7 +103,7 @@ static inline void akv_still_top(ak_skeleton **ps, ak_clip **pc)
     ak_xform *rest = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
     ak_channel_layout *lay = (ak_channel_layout *)calloc((size_t)J, sizeof *lay);
     uint8_t *end = (uint8_t *)calloc((size_t)J, 1), *has = (uint8_t *)calloc((size_t)J, 1);
-    names[0] = "joint_Root";
+    names[0] = top_name;
     parents[0] = -1;
     rest[0].rotation = ak_quat_identity();
     rest[0].translation = ak_vec3_make(0, 0, 0);
@@ -136,6 +142,30 @@ static inline void akv_still_top(ak_skeleton **ps, ak_clip **pc)
     ak_clip_destroy(*pc);
     *ps = ns;
     *pc = nc;
+}
+
+/* joint_Root at index 0 that never moves, the old joints below it. */
+static inline void akv_still_top(ak_skeleton **ps, ak_clip **pc)
+{
+    akv_add_top(ps, pc, "joint_Root");
+}
+
+/* A floor bone `root` at index 0 carrying the old top joint's horizontal travel, the old
+ * joints below it: the old top joint keeps its height and rotation (x, y, z -> root x, 0, z
+ * and top 0, y, 0), so every old joint's model transform is unchanged. */
+static inline void akv_ground_root(ak_skeleton **ps, ak_clip **pc)
+{
+    akv_add_top(ps, pc, "root");
+    ak_clip *c = *pc;
+    const int32_t t0 = c->joint_track[0], t1 = c->joint_track[1];
+    assert_true(t0 >= 0 && t1 >= 0);
+    for (int32_t f = 0; f < c->frame_count; ++f) {
+        ak_vec3 *root = &c->translations[(size_t)f * c->track_count + t0];
+        ak_vec3 *top = &c->translations[(size_t)f * c->track_count + t1];
+        *root = ak_vec3_make(top->x, 0.0f, top->z);
+        *top = ak_vec3_make(0.0f, top->y, 0.0f);
+    }
+    ak_clip_finalize(c);
 }
 
 /* C_j: the rotation taking joint j's first child offset to +X (identity for tips). The new
@@ -289,6 +319,7 @@ static inline char *akv_text(const char *name, unsigned kinds, size_t *out_size)
         ak_clip_scale(c, mpu * 100.0f);
     }
     if (kinds & AKV_STILL_TOP) akv_still_top(&s, &c);
+    if (kinds & AKV_GROUND_ROOT) akv_ground_root(&s, &c);
     if (kinds & AKV_ZERO_ALONG_X) akv_zero_along_x(&s, &c);
     if (kinds & AKV_SIX_CHANNELS) akv_six_channels(s, &c);
     if (kinds & AKV_Z_UP) akv_z_up(s, c);
