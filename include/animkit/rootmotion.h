@@ -134,8 +134,10 @@ AK_API int32_t ak_clip_travel_on_top(const ak_skeleton *skeleton, const ak_clip 
 
 /* The one call root-motion users make on a clip they read: measures the travelling joint (or
  * takes `name`, NULL/"": measure) with ak_root_joint_find and, when it is not the top joint,
- * replaces *clip by ak_clip_travel_on_top's clip (the old one is destroyed). `report` (may be
- * NULL) says which joint and why. On failure *clip is unchanged. */
+ * replaces *clip by ak_clip_travel_on_top's clip (the old one is destroyed); when the measured
+ * top joint travels above the body (report->body below it: a floor bone such as Unreal's
+ * `root`), the same with the body's joint, so the top joint faces where the body does.
+ * `report` (may be NULL) says which joint and why. On failure *clip is unchanged. */
 AK_API int32_t ak_clip_root_motion_prepare(const ak_skeleton *skeleton, ak_clip **clip,
                                            const char *name, ak_root_joint_report *report,
                                            ak_error *err);

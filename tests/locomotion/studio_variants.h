@@ -53,6 +53,7 @@ static inline const akv_kind *akv_kinds(size_t *count)
         {AKV_30_FPS, "30 fps"},
         {AKV_ALL, "all of them"},
         {AKV_Z_UP, "Z-up"},
+        {AKV_GROUND_ROOT, "floor root bone"},
     };
     *count = sizeof kinds / sizeof kinds[0];
     return kinds;
