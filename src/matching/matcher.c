@@ -2218,14 +2218,26 @@ static float held_carry(const ak_matcher *m, int s)
     return sqrtf(most);
 }
 
+/* m/s: how fast a landing held back out of reach may rise over where its lowest point was shown
+ * last frame while the dying offset carries it (held_clear): the speed the matcher plans a
+ * landing to come down at (floor_and_ik's `settled`, 0.5 m/s). Held where it was shown, a foot
+ * held back as it came low skimmed the ground as the offset carried it on: held-out slow30 (CMU
+ * 07_04 at 30 fps) on the trial's heightmap, the left toe 10-44 mm up for 30 frames at up to 2.8
+ * m/s (frames 790-819; the walk's hover 7.25 cm/s with the skate's, now 1.39); CMU 02_01 at 24
+ * fps up the stairs from (-4.7,0), frames 567-575 (the row's walking hover 57.7 -> 13.4 mm/s).
+ * At 1.5 m/s the left knee turned at 1.65 times the captures' angular acceleration
+ * (test_matching_walk: CMU subject 2 on flat ground toward a target behind, bound 1.5). */
+#define AK_HELD_RISE 0.5f
+
 /* m: how far above its ground foot s, a landing held back out of reach, is kept (0 for any
  * other foot): AK_HELD_CLEAR plus AK_HELD_SLOPE times the distance (horizontal) the transition's
  * dying offset still carries it (held_carry), so it comes down onto its place steeply, as a
- * swing ends over its landing, and not along the ground; never
- * above where its lowest point was shown last frame (it is kept from coming down, not lifted:
- * lifted to that height, a foot held back 76 mm up rose to 227 mm in 7 frames, the knee turning
- * at 1.52 times the captures' angular acceleration: test_matching_walk, CMU subject 2's walks
- * on hills toward a target 90 degrees off the start facing). Kept
+ * swing ends over its landing, and not along the ground; never more than AK_HELD_RISE times
+ * the frame time above where its lowest point was shown last frame (it is kept from coming
+ * down and rises slowly: lifted to that height at once, a foot held back 76 mm up rose to 227
+ * mm in 7 frames, the knee turning at 1.52 times the captures' angular acceleration:
+ * test_matching_walk, CMU subject 2's walks on hills toward a target 90 degrees off the start
+ * facing). Kept
  * AK_HELD_CLEAR up wherever it was, it skimmed the ground there as the offset died away: CMU
  * 02_01 at 24 fps up the stairs from (-4.7,0), a jump at frame 546 put the left foot, 14 cm up
  * in a re-step, in a frame that has it down; held back, it came down to its toe 38 mm up at
@@ -2239,7 +2251,8 @@ static float held_clear(const ak_matcher *m, int s)
     float low = INFINITY;
     if (isfinite(m->sole_ground[s])) low = akf_min(low, m->fst.sole[s].y - m->sole_ground[s]);
     if (isfinite(m->toe_ground[s])) low = akf_min(low, m->fst.toe[s].y - m->toe_ground[s]);
-    return akf_min(AK_HELD_CLEAR + AK_HELD_SLOPE * held_carry(m, s), akf_max(low, AK_HELD_CLEAR));
+    return akf_min(AK_HELD_CLEAR + AK_HELD_SLOPE * held_carry(m, s),
+                   akf_max(low + AK_HELD_RISE * m->dt, AK_HELD_CLEAR));
 }
 
 /* Standing, foot IK plans every foot to land (stance_next), which unrolls a foot rolled over its

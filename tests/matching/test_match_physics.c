@@ -202,11 +202,14 @@ static const char *const k_support_out[] = {
  *   landing held back whose leg, within reach again, waits on the offset's lift (lifted_start)
  *   until its stance ends is kept 63-65 mm up while carried, not 41-45 (subject 9 on the
  *   heightmap, frame 75, 0.60 m/s: within, 19.8 -> 4.5 mm/s;
- *   a_held_back_landing_is_kept_clear_while_carried). Left: a foot held back as it is already
- *   low, kept there while the offset carries it (02_01 at 24 fps, a jump at frame 567 just as
- *   the left foot lifted off its toe: 22 mm up, 1.0-3.5 m/s to frame 575; re-stepping such a
- *   foot to where the frame has it took the three 02_01 rows to 4.8-7.1 mm/s, worst 0.40-0.46
- *   m/s, but the held-out walk24 stairs knee to 128.9, bound 103.1); on the ridges, judged by
+ *   a_held_back_landing_is_kept_clear_while_carried). A foot held back as it is already low,
+ *   kept there while the offset carried it (02_01 at 24 fps, a jump at frame 567 just as the
+ *   left foot lifted off its toe: 22 mm up, 1.0-3.5 m/s to frame 583; re-stepping such a foot
+ *   to where the frame has it took the three 02_01 rows to 4.8-7.1 mm/s, worst 0.40-0.46 m/s,
+ *   but the held-out walk24 stairs knee to 128.9, bound 103.1), now rises at AK_HELD_RISE while
+ *   carried (a_held_back_landing_rises_while_carried): that row 57.7 -> 13.4 mm/s, still out on
+ *   the jump's first two frames (568-569, the toe 41-50 mm up at 1.65 m/s), 07_04 at 60 fps
+ *   33.0 -> 18.5, 02_03 at 30 fps from (-4.6,0) 42.1 -> 21.0; on the ridges, judged by
  *   where its shrinking shortfall goes (out_of_reach), subject 9's landing plants, and its worst
  *   is its landing frame, 69, the toe 18 -> 3.5 mm up at 0.53 m/s;
  * - re-steps (released feet, a jump's unlock) whose 4 cm lift carries the foot 2-5 cm up (a
@@ -1008,6 +1011,34 @@ static void a_toe_turned_up_against_a_riser_stays_when_released(void **state)
     akt_sources_free(&src);
 }
 
+/* A landing held back out of reach as it came low rises while the transition's dying offset
+ * carries it (matcher.c AK_HELD_RISE): CMU 02_01 at 24 fps up the stairs from (-4.7,0), a start
+ * the straight route's test does not take. A jump at frame 567, as the left foot lifted off its
+ * toe, put it in a frame that has it down; held back 22 mm up where it was shown, it was carried
+ * on with the offset, the toe 0-29 mm up at 1.0-3.5 m/s to frame 583 (16 pairs, 28.2 m/s in all:
+ * the row's walking hover 57.7 mm/s with the skate's, bound 10). Over the carry after the jump's
+ * first two frames (570-589) the walking hover is held to its bounds: the database down, the
+ * point 1-5 cm up, no faster on average than a planted point may slide (with the skate's pairs)
+ * and at worst than the database's own skate. */
+static void a_held_back_landing_rises_while_carried(void **state)
+{
+    (void)state;
+    akt_sources src;
+    ak_motion_db *db = resampled_db(&src, "cmu_02_01_walk.bvh", 24.0f);
+    const ak_ground g = ak_terrain_ground(g_terrain[2]);
+    const physics_walk r = match_route_frames(db, &g, ak_vec3_make(-4.7f, 0.0f, 0.0f),
+                                              ak_vec3_make(6.0f, 0.0f, 0.0f), NULL, 570, 590);
+    const float bound = skate_worst_bound(&r.src);
+    printf("match 02_01 walk at 24 fps, stairs from (-4.7,0), frames 570-589: hover walking %.2f "
+           "mm/s with the skate's (bound 10), %d pairs, worst %.0f mm/s (bound %.0f), frame %d\n",
+           1e3 * (double)physics_band_mean(&r, 0), r.hover_n[0], 1e3 * (double)r.hover[0].move,
+           1e3 * (double)bound, r.hover[0].frame);
+    assert_true(physics_band_mean(&r, 0) < 0.01f);
+    assert_true(r.hover[0].move <= bound);
+    ak_motion_db_destroy(db);
+    akt_sources_free(&src);
+}
+
 /* Prints each heel's and toe's drag of walk r against its bound (ak_walk_metrics.drag)
  * and asserts the points `asserted` ([side][heel, toe] nonzero) within it. */
 static void drag_points_within(const physics_walk *r, const int asserted[2][2])
@@ -1131,6 +1162,7 @@ int main(void)
         cmocka_unit_test(a_foot_about_to_land_at_the_stop_comes_down),
         cmocka_unit_test(a_toe_pushing_off_short_of_a_riser_is_held_up),
         cmocka_unit_test(a_toe_turned_up_against_a_riser_stays_when_released),
+        cmocka_unit_test(a_held_back_landing_rises_while_carried),
         cmocka_unit_test(a_forced_jump_lifts_the_foot_it_found_planted),
         cmocka_unit_test(a_jump_keeps_each_point_its_frames_clearance),
     };
