@@ -8,6 +8,7 @@
 #include "ik/ik_internal.h"
 #include "locomotion/internal.h"
 
+#include <float.h>
 #include <string.h>
 
 ak_foot_ik_params ak_foot_ik_defaults(void)
@@ -295,6 +296,10 @@ typedef struct foot_frame {
     int32_t due[2];                  /* and its landing is due (swing phase 1) */
     float rise_room[2];              /* a planted leg: how far the hips may rise above the
                                         animation with its knee still bent AK_RISE_REACH */
+    float reach_room[2];             /* a planted leg: how far the hips may rise above the
+                                        animation with the leg (0.999 of its bones) still
+                                        reaching its target (negative: short); a foot not
+                                        planted: FLT_MAX */
     float single_support;            /* 0..1: one foot planted, the other in mid-swing */
     float floor;                     /* the animation's floor height this frame */
     float lift;                      /* the world heights' pending lift (akf_foot_ik_solve) */
@@ -666,13 +671,17 @@ static float flat_heading(const ak_foot_ik_leg *l, ak_quat r)
  * planted while the other stepped: the frame's foot tilting 45 deg swept its toe 4.5 cm about
  * the locked heel, 0.04-0.23 m/s); one released from that heel lock (lifting into a step of the
  * stop) turns off it as its lock fades, not at once (CMU subject 9's stop on the heightmap: the
- * heading jumped 17 deg as the foot lifted, its toe swept 33 mm in a frame 21 mm up). */
+ * heading jumped 17 deg as the foot lifted, its toe swept 33 mm in a frame 21 mm up), by w (2 - w)
+ * of its lock's weight w: eased as the lock lets go (slope 0), what the turn about +y by the
+ * lock's weight (held_turn, left out there: laid_release) and this one gave together where the
+ * animated heel-to-toe line is well defined. */
 static ak_quat held_heading(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr, int32_t s,
                             const ak_foot_ik_leg *leg, int held_flat, int pivot, ak_vec3 n_flat,
                             ak_quat laid, ak_quat to_flat)
 {
+    const float w = st->lock_weight[s];
     const float keep = held_flat                                      ? 1.0f
-                       : !fr->stance[s] && !pivot && !st->lock_toe[s] ? st->lock_weight[s]
+                       : !fr->stance[s] && !pivot && !st->lock_toe[s] ? w * (2.0f - w)
                                                                       : 0.0f;
     if (!(keep > 0.0f)) return to_flat;
     float d = st->flat_yaw[s] - flat_heading(leg, laid);
@@ -693,7 +702,16 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     const ak_foot_ik_leg *leg = &p->legs[s];
     const ak_xform foot = world[leg->foot];
     const int pivot = st->lock_toe[s] && st->lock_weight[s] > 0.0f;
-    const float turn = held_turn(p, st, ff, s);
+    /* standing, a foot lifting off its heel lock turns off the heading it was laid with by its
+     * laid heading alone (held_heading): the animated heel-to-toe line of a stand frame's foot
+     * on its toes is nearly vertical (2.6 of its 10 cm across the ground: CMU 09_02 at 24 fps)
+     * and its heading, which held_turn turns it back from, ill-defined: turned about +y by the
+     * lock's weight (33 deg at first) and then laid flat, the foot's heading went 21.1 -> 15.8 ->
+     * 14.8 -> 26.7 deg as it lifted into a step of the stop, its toe 9.5 mm sideways in a frame
+     * 21 mm up (0.57 m/s; the database's worst skate 0.27) */
+    const int laid_release =
+        ff->standing && leg->has_toe && !fr->stance[s] && !pivot && !st->lock_toe[s];
+    const float turn = laid_release ? 0.0f : held_turn(p, st, ff, s);
     const ak_quat held = akq_axis_angle(akv_make(0.0f, 1.0f, 0.0f), turn);
     const ak_vec3 heel_a = ff->heel_a[s];
     /* the animated toe turned about the heel onto the held heading */
@@ -930,6 +948,15 @@ static float rise_room(ak_vec3 hip, ak_vec3 target, float L)
     return room > 0.0f ? room : 0.0f;
 }
 
+/* How far (vertically) the hip may rise with a leg of length L still reaching target, negative
+ * when it must come down that much; -FLT_MAX when no height reaches it. */
+static float reach_room(ak_vec3 hip, ak_vec3 target, float L)
+{
+    const float dx = target.x - hip.x, dz = target.z - hip.z;
+    const float dh2 = dx * dx + dz * dz;
+    return dh2 < L * L ? sqrtf(L * L - dh2) - (hip.y - target.y) : -FLT_MAX;
+}
+
 /* Single support, by the swinging foot's phase u: 0 at lift-off, 1 from AK_SS_IN to AK_SS_OUT,
  * back to 0 at landing (smoothstep ramps), so a rise is gone by double support. */
 static float single_support_weight(float u)
@@ -994,6 +1021,7 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
         }
     }
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
+    ff->reach_room[s] = fr->stance[s] ? reach_room(hip, target, L) : FLT_MAX;
     ff->toe_plan_drop[s] = plan_less ? drop_to_reach(hip, planned, L) : ff->reach_drop[s];
     ff->due_drop[s] = ff->due_hold[s] = 0.0f;
     ff->due[s] = !fr->stance[s] && fr->swing_phase[s] >= 1.0f;
@@ -1224,6 +1252,24 @@ static float landing_accel(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     return down;
 }
 
+/* The pose source standing (the matcher's stop): the downward acceleration (up to the landing
+ * cap: a rising body stops by ceasing to push, gravity brakes it) that stops hips rising now
+ * before they pass the height where a planted leg still reaches its foot, v^2 / (2 room); 0 when
+ * they fall or have room. Braked at hip_accel_down alone, hips springing up from a landing's
+ * crouch at 0.7-0.9 m/s overshot their goal by 6-10 cm: CMU 09_02 at 24 fps (stairs from
+ * (-5.4,0)), a left foot stepped back 0.62 m landed flat at its place, the hips went on 7 cm
+ * past its reach and rolled it over its toe (released, stepped anew twice). */
+static float rise_brake(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
+                        const ak_foot_ik_frame *fr, const foot_frame *ff)
+{
+    const float v = st->pelvis_velocity;
+    if (!(v > 0.0f)) return 0.0f;
+    const float top = ff->floor + akf_min(ff->reach_room[0], ff->reach_room[1]);
+    const float room = top - st->pelvis;
+    const float cap = landing_cap(p, fr);
+    return room > 1e-4f ? akf_min(v * v / (2.0f * room), cap) : cap;
+}
+
 /* The drop the hips get this frame. Their height correction c = floor - drop (what the
  * grounding adds to the animation's own hip height) follows its goal, floor - hip_drop, as the
  * critically damped spring of hip_drop_stiffness (the goal is a foothold height, constant
@@ -1260,6 +1306,7 @@ static float pelvis_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st,
      * instead): pulled down to it, a run's stop folded a knee to 157 deg (CMU 09_01 at 50 fps
      * on the stairs). */
     if (ff->toe_keep && !ff->standing) down = akf_max(down, landing_cap(p, fr));
+    if (ff->standing) down = akf_max(down, rise_brake(p, st, fr, ff));
     if (p->hip_accel_total_down > 0.0f && isfinite(fr->anim_hip_accel))
         down = akf_min(down, akf_max(p->hip_accel_total_down + fr->anim_hip_accel, 0.0f));
     /* A rising floor's rate is fed forward: the hips follow the character's smoothed ground up

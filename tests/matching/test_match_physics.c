@@ -889,7 +889,19 @@ static void a_foot_turned_up_against_a_riser_steps_from_its_toe(void **state)
  * landed 17 mm out of reach, rolled over its toe, was released and stepped anew every 16 frames,
  * the hips dropping at each landing: -4.88 / +5.31 g, 3 re-steps after arrival. Now the hips
  * plan the landing flat and its lock starts where the foot is shown (footik.c leg_drop,
- * leg_weights_and_lock): -1.66 / +2.40 g, it lands once, every bound asserted. */
+ * leg_weights_and_lock): -1.66 / +2.40 g, it lands once, every bound asserted.
+ * The stop begins with the run in flight (3.483 s): the left foot lands 6.08 m along, ahead of
+ * where the root comes to rest (6.01) and 0.62 m ahead of its own place (5.46, behind the
+ * root), and waits planted while the right steps 0.96 m past it. It then stepped back with the
+ * run's landing time (0.133 s: 5-11 m/s, its toe 17 mm over the ground at 2.70 m/s): hover at
+ * the stop 12.40 mm/s (bound 10), worst 2.70 m/s (bound 0.27). Now a foot the run's landing
+ * timed that came down and waited steps at its own length's time (0.35 s, matcher.c
+ * restep_hold); the hips, springing up from the landing's crouch at 0.7-0.9 m/s, brake before
+ * they pass the planted legs' reach (they overshot it by 7 cm, rolled the landed foot over its
+ * toe: released, stepped anew twice; footik.c rise_brake), and the lifting foot turns off its
+ * lock's heading by its laid heading alone (the stand frame's foot on its toes: its animated
+ * heel-to-toe heading is ill-defined; turned about +y first its toe went 9.5 mm sideways in a
+ * frame 21 mm up, footik.c leg_target): hover at the stop 1.72 mm/s, worst 0.15 m/s. */
 static void a_crouched_wide_stand_frame_settles_once(void **state)
 {
     (void)state;
