@@ -119,6 +119,10 @@ struct ak_matcher {
      * from where the last stance left it. toe_at_land: this frame's toe ray looks at the
      * landing (the decision's), not under the toe. */
     ak_vec3 place_from[2], place_target[2], place_shift[2];
+    /* the glide's end it goes to (the decided target, else place_from) and the part of the
+     * glide done when it began toward that end (place_glide: 0 unless it began late) */
+    ak_vec3 place_to[2];
+    float place_g0[2];
     /* the shift's part that takes a transition's offset out of the foot by its landing
      * (cancel_offset): the part, the foot's offset last frame and its rate (m/s), the glide
      * done last frame */
@@ -488,6 +492,30 @@ static float target_distance(const ak_matcher *m)
     return sqrtf(dx * dx + dz * dz);
 }
 
+/* ak_matcher_reset's feet placement: no shift, no decision, full steps. */
+static void reset_placement(ak_matcher *m)
+{
+    memset(m->place_from, 0, sizeof m->place_from);
+    memset(m->place_to, 0, sizeof m->place_to);
+    m->place_g0[0] = m->place_g0[1] = 0.0f;
+    memset(m->place_shift, 0, sizeof m->place_shift);
+    memset(m->unlock_due, 0, sizeof m->unlock_due);
+    memset(m->cancel, 0, sizeof m->cancel);
+    m->foot_off[0] = m->foot_off[1] = m->foot_off_v[0] = m->foot_off_v[1] = ak_vec3_make(0, 0, 0);
+    m->cancel_g[0] = m->cancel_g[1] = 0.0f;
+    m->cancel_rebase = 0;
+    memset(m->place_target, 0, sizeof m->place_target);
+    m->place_decided[0] = m->place_decided[1] = m->toe_at_land[0] = m->toe_at_land[1] = 0;
+    m->place_ground[0] = m->place_ground[1] = NAN;
+    m->step_scale = m->step_goal = 1.0f;
+    m->step_scale_v = 0.0f;
+    m->tread_goal[0] = m->tread_goal[1] = m->placed_scale = 1.0f;
+    m->tread_fresh[0] = m->tread_fresh[1] = 1;
+    m->tread_walk[0] = m->tread_walk[1] = 0;
+    memset(m->held, 0, sizeof m->held);
+    memset(m->held_lift, 0, sizeof m->held_lift);
+}
+
 void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
 {
     if (!m) return;
@@ -542,23 +570,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->contact[0] = m->contact[1] = m->toe_flat[0] = m->toe_flat[1] = 0;
     m->source_contact[0] = m->source_contact[1] = m->toe_up[0] = m->toe_up[1] = 0;
     m->offset_lift[0] = m->offset_lift[1] = 0.0f;
-    memset(m->place_from, 0, sizeof m->place_from);
-    memset(m->place_shift, 0, sizeof m->place_shift);
-    memset(m->unlock_due, 0, sizeof m->unlock_due);
-    memset(m->cancel, 0, sizeof m->cancel);
-    m->foot_off[0] = m->foot_off[1] = m->foot_off_v[0] = m->foot_off_v[1] = ak_vec3_make(0, 0, 0);
-    m->cancel_g[0] = m->cancel_g[1] = 0.0f;
-    m->cancel_rebase = 0;
-    memset(m->place_target, 0, sizeof m->place_target);
-    m->place_decided[0] = m->place_decided[1] = m->toe_at_land[0] = m->toe_at_land[1] = 0;
-    m->place_ground[0] = m->place_ground[1] = NAN;
-    m->step_scale = m->step_goal = 1.0f;
-    m->step_scale_v = 0.0f;
-    m->tread_goal[0] = m->tread_goal[1] = m->placed_scale = 1.0f;
-    m->tread_fresh[0] = m->tread_fresh[1] = 1;
-    m->tread_walk[0] = m->tread_walk[1] = 0;
-    memset(m->held, 0, sizeof m->held);
-    memset(m->held_lift, 0, sizeof m->held_lift);
+    reset_placement(m);
     ak_foot_ik_state_reset(&m->fst);
     if (m->p.use_controller) ak_controller_init(&m->ctrl, &m->p.controller, m->pos, NULL);
     m->ctrl.grounded = 1;
@@ -1260,6 +1272,29 @@ static ak_vec3 gait_shift(const ak_matcher *m, int s)
  * cancel_offset): held in stance, in a swing toward a known landing a glide
  * (ak_foot_place_glide) from where the stance left it to the decided target; whether its toe
  * ray looks at the landing (halfway to three quarters through that swing, not yet landing). */
+/* Foot s's placement shift at swing phase u gliding to `to` (ak_foot_place_glide, the walker's
+ * rule: from where its stance left it, over the second half of the swing). A glide whose end
+ * is set (a decision, or a change of it) once it is under way goes on from where the foot is
+ * over what is left of it: taken at the phase alone, it jumped there. A swing a jump entered at
+ * phase 0.70 (CMU 07_04 at 60 fps in cm, the held-out trial's slow60cm, up the CLI's stairs,
+ * frame 343) had its landing decided the frame after, and its shift moved 8.1 cm in that frame
+ * with the foot: the toe passed a riser's face 15 cm on in one frame, before its look ahead (two
+ * frames of its pace) had seen it, 18.8 mm under the tread above. */
+static ak_vec3 place_glide(ak_matcher *m, int s, ak_vec3 to, float u)
+{
+    const float g = glide_part(u);
+    if (to.x != m->place_to[s].x || to.z != m->place_to[s].z) {
+        m->place_to[s] = to;
+        if (g > 0.0f && g < 1.0f) {
+            m->place_from[s] = m->place_shift[s];
+            m->place_g0[s] = g;
+        }
+    }
+    const float g0 = m->place_g0[s];
+    const float w = g0 < 1.0f ? akf_clamp((g - g0) / (1.0f - g0), 0.0f, 1.0f) : 1.0f;
+    return akv_lerp(m->place_from[s], m->place_to[s], w);
+}
+
 /* Foot s's held offset after a change dS of the step scale (the walker's rule,
  * akw_held_offset): a foot the frame has down (planted, released, a landing held back: the
  * frame's foot, which a release fades onto, must not move with the scale either: a released
@@ -1731,6 +1766,8 @@ static void stop_shifts(ak_matcher *m, int s)
         !m->initialized || m->stepping[s] || m->rs[s].step.on)
         return;
     m->held[s] = m->held_lift[s] = m->place_shift[s] = m->place_from[s] = ak_vec3_make(0, 0, 0);
+    m->place_to[s] = ak_vec3_make(0, 0, 0);
+    m->place_g0[s] = 0.0f;
     restep_start(m, s);
 }
 
@@ -1744,12 +1781,13 @@ static void placement_shift(ak_matcher *m)
         const float u = known ? m->db->swing_phase[2 * m->frame + s] : 0.0f;
         cancel_offset(m, s, known, u);
         if (m->stance[s]) {
-            m->place_from[s] = m->place_shift[s];
+            m->place_from[s] = m->place_to[s] = m->place_shift[s];
             m->place_decided[s] = 0;
+            m->place_g0[s] = 0.0f;
         }
         if (known) {
             const ak_vec3 to = m->place_decided[s] ? m->place_target[s] : m->place_from[s];
-            m->place_shift[s] = ak_foot_place_glide(m->place_from[s], to, u);
+            m->place_shift[s] = place_glide(m, s, to, u);
             /* A decision without an edge stands (the walker's rule): the toe ray goes back
              * under the toe at once, where the grounding keeps a swinging toe above the
              * ground. */
