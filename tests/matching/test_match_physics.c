@@ -263,26 +263,36 @@ static const char *const k_hover_walk_out[] = {
  *   heel 43 mm up in its frame); the library, frame 459, one frame before arrival. Taken, the
  *   stop stepped that foot first while the other waited on its toe, lifted out of reach (the
  *   library: both feet up 12 frames from 468, the stop's traced support cause);
- * - DRAG_KNEE: a swing meeting a riser with its knee at the grounding's limit (max_knee_flex: 95
- *   degrees for 02_01, 98 for 02_02), which takes the clearance back: the toe rides over the
- *   tread's edge (02_01 at 30 fps from (-4.7,0), frame 180, the toe's ground a riser up the frame
- *   before; 07_04 at 60 fps, frame 345, two frames after a jump late in a landing held back out of
- *   reach, its frame's toe 75 mm up). Traced before foot IK turned a toe at the knee's limit up
- *   (0cf61fb), which lowered four of these rows (02_01 at 30 fps from (-6,0) 5.62 -> 0.50 m/s,
- *   02_02 4.86 -> 0.40, 02_01 at 24 fps 4.71 -> 1.43, 07_04 9.23 -> 4.58). Traced again since:
- *   02_01 at 30 fps from (-6,0), frame 539, is no knee at its limit either: on the flat past the
- *   stairs the right heel comes down 109 -> 0 mm where it lands (frames 532-540, its x still) with
- *   the foot pitched toe down, the toe down from frame 533 and sliding forward 4-8 mm a frame as
- *   the foot flattens about the heel; 02_01 at 24 fps, frame 185: a swing past its landing's riser
- *   edge glides back onto the tread below, its toe on the tread above (0.600, clearance faded out)
- *   moving back 20-23 mm a frame (frames 183-185). Its toe turned up past level with the heel by a
- *   toe's least clearance (footik.c toe_up_room), 02_01 at 30 fps from (-4.7,0) has frame 180
- *   within (7.37 m/s; a_toe_over_a_riser_edge_turns_up_past_level) and what is left of it is no
- *   knee at its limit: the same step's landing on the tread above comes down toe first, the heel
- *   86 mm up, the foot gliding back 3-5 mm a frame on its toe (frames 183-190, 0.35 m/s at 187),
- *   and on the flat past the stairs a right foot comes down toe first, the heel 89 -> 37 mm up
- *   while the foot pitches flat about its ankle, which moves back: the toe slides forward 5-7 mm a
- *   frame (frames 525-532, 0.48 m/s at 527). Listed here until a reason of its own is agreed;
+ * - DRAG_KNEE: a swing meeting a riser with its knee past the grounding's limit (max_knee_flex:
+ *   95 degrees for 07_04), which takes its clearance back: 07_04 at 60 fps on the CLI's route,
+ *   frame 352 (the left foot, its knee at 117-120 deg over frames 348-350, climbs no higher than
+ *   the 0.60 tread's top: its toe reaches it 6 cm past the edge at frame 350 and the foot runs on
+ *   along it 0.0 mm up, 5-6 cm a frame). The hips are 16 cm down there: before the jump that
+ *   began this swing (frame 343, phase 0.70) the foot was a landing held back out of reach over
+ *   the 0.30 tread behind (out_of_reach, frames 329-342, its toe 49 mm up), due, and the plan
+ *   brought the hips down toward what that leg needed to reach it (due_drop 0.17 m), the planted
+ *   right knee at 95-98 deg on the 0.45 tread; the swing then climbs two risers in 0.13 s while
+ *   the hips, rising at most hip_accel_up, only keep pace with the floor (drop 0.157 m at the jump,
+ *   0.165 at the landing, frame 351). Traced before foot IK turned a toe at the knee's limit up
+ *   (0cf61fb), which lowered it 9.23 -> 4.58 m/s;
+ * - DRAG_TOE_FIRST: a landing on the flat past the stairs coming down toe first, its toe sliding
+ *   on as the foot flattens (no knee at its limit): 02_01 at 30 fps from (-6,0), frame 539, the
+ *   right heel 109 -> 0 mm where it lands (frames 532-540, its x still) with the foot pitched toe
+ *   down, the toe down from frame 533 and sliding forward 4-8 mm a frame as the foot flattens
+ *   about the heel; 02_01 at 30 fps from (-4.7,0), frame 527, the right heel 89 -> 37 mm up while
+ *   the foot pitches flat about its ankle, which moves back: the toe slides forward 5-7 mm a frame
+ *   (frames 525-532; its frame 180, 7.37 m/s, came within when its toe turned up past level with
+ *   the heel by a toe's least clearance, footik.c toe_up_room,
+ *   a_toe_over_a_riser_edge_turns_up_past_level; its step's landing on the tread above came down
+ *   toe first too, the heel 86 mm up, gliding back 3-5 mm a frame, frames 183-190, 0.35 m/s);
+ * - DRAG_GLIDE_BACK: a swing past its landing's riser edge gliding back onto the tread below, its
+ *   toe on the tread above (clearance faded out): 02_01 at 24 fps, frame 185, the toe on the 0.600
+ *   tread moving back 20-23 mm a frame (frames 183-185);
+ * - DRAG_LAND_STOP: a heel landing toe-high on the flat the frame before the stop, still moving in
+ *   its touchdown frame: 02_02 at 30 fps from (-5.0,0), frame 400 (arrival 401), the right heel
+ *   2.5 -> 0.1 mm up moving 7 mm (0.40 m/s against the database's 0.29), its toe 47 -> 35 mm up.
+ *   Not traced further. (Listed under DRAG_KNEE until this trace: none of the four is a knee at
+ *   its limit.)
  * - DRAG_PIVOT: a planted left heel at the start on the stairs moving 31 mm back along its tread
  *   in the frame its contact goes from heel and toe to the toe alone (02_03 at 30 fps from
  *   (-4.6,0), frame 51; the same before the clearance). Not traced further.
@@ -302,7 +312,15 @@ static const char *const k_hover_walk_out[] = {
  *   ends (0.67 counting a touchdown's last frame). Why it slides: not traced. */
 #define DRAG_STOP "a jump's offset carrying a swinging foot along the ground just before the stop"
 #define DRAG_KNEE                                                                                  \
-    "a swing meeting a riser with its knee at the limit, which takes its clearance back"
+    "a swing two risers up with its knee past the limit, the hips still down for a landing held "  \
+    "back before it"
+#define DRAG_TOE_FIRST                                                                             \
+    "a landing on the flat past the stairs coming down toe first, the toe sliding as the foot "    \
+    "flattens"
+#define DRAG_GLIDE_BACK                                                                            \
+    "a swing past its landing's riser edge gliding back, its toe on the tread above"
+#define DRAG_LAND_STOP                                                                             \
+    "a heel landing toe-high on the flat the frame before the stop, moving as it touches down"
 #define DRAG_PIVOT                                                                                 \
     "a planted heel moving along its tread as the foot goes onto its toe at the start"
 #define DRAG_LAND_LOW                                                                              \
@@ -320,14 +338,14 @@ static const drag_out k_drag_out[] = {
     /* 1.89 m/s (bound 0.22), frame 51, left heel, planted, start */
     {"match 02_03 run at 30 fps, stairs from (-4.6,0)", DRAG_PIVOT},
     /* 0.50 m/s (bound 0.08), frame 539, right toe, swinging, walk */
-    {"match 02_01 walk at 30 fps, stairs from (-6,0)", DRAG_KNEE},
+    {"match 02_01 walk at 30 fps, stairs from (-6,0)", DRAG_TOE_FIRST},
     /* 0.40 m/s (bound 0.29), frame 400, right heel, swinging, walk */
-    {"match 02_02 walk at 30 fps, stairs from (-5.0,0)", DRAG_KNEE},
-    /* 0.48 m/s (bound 0.08), frame 527, right toe, swinging, walk (see DRAG_KNEE: frame 180,
-     * 7.37 m/s, came within; its worst now lands toe first) */
-    {"match 02_01 walk at 30 fps, stairs from (-4.7,0)", DRAG_KNEE},
+    {"match 02_02 walk at 30 fps, stairs from (-5.0,0)", DRAG_LAND_STOP},
+    /* 0.48 m/s (bound 0.08), frame 527, right toe, swinging, walk (its frame 180, 7.37 m/s, came
+     * within: DRAG_TOE_FIRST) */
+    {"match 02_01 walk at 30 fps, stairs from (-4.7,0)", DRAG_TOE_FIRST},
     /* 1.43 m/s (bound 0.10), frame 185, right toe, swinging, walk */
-    {"match 02_01 walk at 24 fps, stairs from (-4.7,0)", DRAG_KNEE},
+    {"match 02_01 walk at 24 fps, stairs from (-4.7,0)", DRAG_GLIDE_BACK},
     /* 0.81 m/s (bound 0.68), frame 73, right heel, swinging, walk */
     {"match 09_02 run, stairs from (-4.5,0)", DRAG_LAND_LOW},
     /* 0.16 m/s (bound 0.05), frame 188, right heel, planted, walk */
