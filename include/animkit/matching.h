@@ -116,9 +116,10 @@ AK_API void ak_motion_db_root_delta(const ak_motion_db *db, int32_t frame, ak_ve
 /* The source's own figures, as ak_walk_metrics_source gives a walk motion's: the hips'
  * vertical acceleration min and max in g (33 ms average) and the peak knee flexion, over every
  * frame of every range of the database (each range a sequence of its own), and the skate (on
- * the stored poses' floor, y = 0) and each heel's and toe's drag (a point's floor its lowest
- * over the range) over every range with its root deltas. The other fields stay 0 (drag_frame
- * -1). Allocates a pose buffer (load-time use); AK_ERR_INVALID_ARG on NULL. */
+ * the stored poses' floor, y = 0) and each heel's and toe's drag (a point's ground that floor
+ * where its contact has it down, its lowest over the range where not, as the grounding holds
+ * it) over every range with its root deltas (a range is no cycle: no seam). The other fields
+ * stay 0 (drag_frame -1). Allocates a pose buffer (load-time use); AK_ERR_INVALID_ARG on NULL. */
 AK_API int32_t ak_motion_db_source_metrics(const ak_motion_db *db, ak_walk_metrics *out,
                                            ak_error *err);
 

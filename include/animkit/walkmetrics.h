@@ -75,8 +75,11 @@ typedef struct ak_walk_metrics {
      * foot held down along a tread) is drag no other measure sees: the source has that foot up
      * (no skate) and it is not below the ground. A source's figures (ak_walk_metrics_source,
      * ak_motion_db_source_metrics) hold its own fastest per point instead, measured the same
-     * way: within AK_WALK_DRAG_HEIGHT at both ends of a frame, of that point's floor (its
-     * lowest over the run); ak_walk_metrics_drag_worst sets the two side by side. */
+     * way: within AK_WALK_DRAG_HEIGHT at both ends of a frame of the ground the walker puts that
+     * point on (the source's floor where its contact has it down: the grounding plants it on
+     * the terrain the floor is mapped onto; its own lowest over the run where not: the
+     * grounding holds it at its clearance over that lowest); ak_walk_metrics_drag_worst sets
+     * the two side by side. */
     float drag[2][2];
     int32_t drag_frame[2][2];  /* frame of it (-1: none) */
     int32_t drag_stance[2][2]; /* 1 when that foot was planted at the frame's end */
@@ -111,10 +114,12 @@ AK_API void ak_walk_metrics_set_legs(ak_walk_metrics *m, const int32_t upper[2],
                                      const int32_t lower[2], const int32_t foot[2]);
 /* The source's own figures: hip_accel_min_g / hip_accel_max_g and knee_peak over two
  * loops of the walk motion's cycle clip (so the seam counts), the same 33 ms average, and
- * skate / max_skate over one loop on the cycle's floor, measured as ak_walk_metrics_add
- * measures the walk's (the cycle's contacts), and drag, each heel's and toe's fastest over one
- * loop within AK_WALK_DRAG_HEIGHT of its floor at both ends of a frame (the heel and toe by
- * the motion's calibration, the walker's sole and toe points; travel included). The other
+ * skate / max_skate over one loop and its seam (the last frame -> the first carried by the
+ * cycle's travel) on the cycle's floor, measured as ak_walk_metrics_add measures the walk's
+ * (the cycle's contacts), and drag, each heel's and toe's fastest over that loop and seam
+ * within AK_WALK_DRAG_HEIGHT at both ends of a frame of the ground the walker puts it on (the
+ * cycle's floor where its contact has it down, its lowest in the cycle where not; the heel and
+ * toe by the motion's calibration, the walker's sole and toe points; travel included). The other
  * fields stay 0 (drag_frame -1). Allocates a pose buffer
  * (load-time use); AK_ERR_INVALID_ARG on NULL. */
 AK_API int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *out,

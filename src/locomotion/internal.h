@@ -364,23 +364,28 @@ int32_t ak_clip_last_moving(const ak_clip *c, int32_t first, int32_t end);
  * (dt 0: a new sequence starts here), the knee flexion of the legs set. */
 void ak_walk_metrics_add_body(ak_walk_metrics *m, const ak_xform *world, int32_t hips, float dt);
 
-/* Each heel's and toe's floor over one run of `frames` frames of pts ([frame][foot][heel, toe],
- * as ak_walk_metrics_source_points reads them): its lowest height over the run, into
- * floor[foot * 2 + point] (INFINITY with no frame). The source's drag and the physics tables'
- * landing bound (tests/locomotion/walk_physics.h source_ground_move) measure from it. */
+/* Each heel's and toe's lowest height over one run of `frames` frames of pts ([frame][foot][heel,
+ * toe], as ak_walk_metrics_source_points reads them), into floor[foot * 2 + point] (INFINITY
+ * with no frame): the ground the grounding holds a point not planted over (its clearance, the
+ * walk motion's point_floor). The source's drag and the physics tables' landing bound
+ * (tests/locomotion/walk_physics.h source_ground_move) measure from it. */
 void ak_walk_points_floor(const ak_vec3 *pts, int32_t frames, float floor[4]);
 
 /* The source's skate and drag over one run of `frames` frames dt apart: pts holds each frame's
  * heel (sole point) and toe of both feet, [frame][foot][heel, toe], travel included, bits its
- * contact flags [frame][foot]. Skate: every pair of consecutive frames whose contacts both have
- * a point's bit (AK_CONTACT_HEEL: the heel, AK_CONTACT_TOE: the toe) while that point is within
+ * contact flags [frame][foot]; seam (NULL: none) the 4 points of the frame after the last where
+ * the run is a cycle (its first frame carried by the cycle's travel; its contacts the first
+ * frame's), so the pair across the seam that every walk crosses counts; a run cut from a
+ * longer clip has no seam. Skate: every pair of consecutive frames whose contacts both have a
+ * point's bit (AK_CONTACT_HEEL: the heel, AK_CONTACT_TOE: the toe) while that point is within
  * AK_WALK_SKATE_HEIGHT of floor_y (or below) in both adds the point's horizontal speed between
  * them to m's skate and max_skate, as ak_walk_metrics_add counts the walk's. Drag: each point's
- * fastest horizontal speed over a frame that starts and ends within AK_WALK_DRAG_HEIGHT of its
- * own floor (its lowest over the run), measured as the walk's (one function), kept in m->drag
- * where larger (walkmetrics.h). */
+ * fastest horizontal speed over a frame that starts and ends within AK_WALK_DRAG_HEIGHT of the
+ * ground the walker puts it on (over floor_y where its contact has it down, planted; over its
+ * lowest in the run where not, held at its clearance), measured as the walk's (one function),
+ * kept in m->drag where larger (walkmetrics.h). */
 void ak_walk_metrics_source_points(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
-                                   int32_t frames, float floor_y, float dt);
+                                   int32_t frames, float floor_y, float dt, const ak_vec3 *seam);
 
 /* Resets m for a source's body figures: the legs from the humanoid map; returns the hips joint
  * (joint 0 where the map has none). */

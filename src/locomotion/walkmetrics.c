@@ -117,15 +117,31 @@ void ak_walk_metrics_add_body(ak_walk_metrics *m, const ak_xform *world, int32_t
     metrics_legs(m, world);
 }
 
-/* The source's skate (ak_walk_metrics_source_points) over one run. */
+/* Point i of frame f of a run of `frames` frames (pts, bits as ak_walk_metrics_source_points
+ * reads them): frame `frames` is the seam's (the cycle's first frame carried by its travel,
+ * seam[i]; its contacts the first frame's). */
+static ak_vec3 run_point(const ak_vec3 *pts, const ak_vec3 *seam, int32_t frames, int32_t f, int i)
+{
+    return f < frames ? pts[4 * f + i] : seam[i];
+}
+
+/* The frame pairs of a run: frames - 1, and the seam's pair (last frame -> the first carried by
+ * the cycle's travel) where the run is a cycle (seam not NULL). */
+static int32_t run_pairs(int32_t frames, const ak_vec3 *seam)
+{
+    return frames < 1 ? 0 : seam ? frames : frames - 1;
+}
+
+/* The source's skate (ak_walk_metrics_source_points) over one run, the seam's pair included. */
 static void source_skate(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
-                         int32_t frames, float floor_y, float dt)
+                         int32_t frames, float floor_y, float dt, const ak_vec3 *seam)
 {
     for (int i = 0; i < 4; ++i) {
         const int bit = i & 1 ? AK_CONTACT_TOE : AK_CONTACT_HEEL;
-        for (int32_t f = 1; f < frames; ++f) {
-            const ak_vec3 a = pts[4 * (f - 1) + i], b = pts[4 * f + i];
-            if (!(bits[2 * (f - 1) + i / 2] & bit) || !(bits[2 * f + i / 2] & bit) ||
+        for (int32_t f = 1; f <= run_pairs(frames, seam); ++f) {
+            const ak_vec3 a = run_point(pts, seam, frames, f - 1, i);
+            const ak_vec3 b = run_point(pts, seam, frames, f, i);
+            if (!(bits[2 * (f - 1) + i / 2] & bit) || !(bits[2 * (f % frames) + i / 2] & bit) ||
                 a.y - floor_y > AK_WALK_SKATE_HEIGHT || b.y - floor_y > AK_WALK_SKATE_HEIGHT)
                 continue;
             const float v = sqrtf((b.x - a.x) * (b.x - a.x) + (b.z - a.z) * (b.z - a.z)) / dt;
@@ -148,10 +164,10 @@ void ak_walk_points_floor(const ak_vec3 *pts, int32_t frames, float floor[4])
 
 /* The drag of one heel or toe over one frame dt long, the one measure of the walk's figure
  * (metrics_drag: heights over the ground under the point) and of the source's bound
- * (source_drag: heights over the point's floor): its horizontal speed from `was` to `at` when
- * it is within AK_WALK_DRAG_HEIGHT of its ground (or below it) at both ends of the frame,
- * h_was and h_at its heights over that ground (NaN: no ground under it, not on it); -1 when
- * not. */
+ * (source_drag: heights over the ground the walker puts the point on, source_height): its
+ * horizontal speed from `was` to `at` when it is within AK_WALK_DRAG_HEIGHT of its ground (or
+ * below it) at both ends of the frame, h_was and h_at its heights over that ground (NaN: no
+ * ground under it, not on it); -1 when not. */
 static float drag_speed(ak_vec3 was, float h_was, ak_vec3 at, float h_at, float dt)
 {
     if (!(dt > 0.0f) || !(h_was <= AK_WALK_DRAG_HEIGHT) || !(h_at <= AK_WALK_DRAG_HEIGHT))
@@ -160,26 +176,62 @@ static float drag_speed(ak_vec3 was, float h_was, ak_vec3 at, float h_at, float 
     return sqrtf(dx * dx + dz * dz) / dt;
 }
 
-/* The source's drag over one run: each point's fastest drag_speed, a point's ground its floor
- * (its lowest over the run), kept where larger than the runs before. */
-static void source_drag(ak_walk_metrics *m, const ak_vec3 *pts, int32_t frames, float dt)
+/* Point i's height over the ground the walker puts it on at frame f of a source run (frame
+ * `frames`: the seam's, its contacts the first frame's). The grounding holds a point two ways
+ * (footik.c): a point its contact has down is planted on the ground under it (leg_offset: the
+ * ground, the animated lift over the clip's floor fading out as the planting fades in), the
+ * clip's floor mapped onto the terrain (walker.c: the character at floor - floor_y; the matcher's
+ * database on its range's floor, 0), so its height is over floor_y; a point not down is held at
+ * its clearance, its height over its own lowest in the run (source_clearance: point_floor, the
+ * matcher's point_clear), so its height is over that lowest. For the 8 test captures and the
+ * built-in clip, per point (mm over floor_y, L heel/toe, R heel/toe): the lowest -0.0/-2.7/
+ * -0.0/-2.7 (built-in), 02_01 -8.8/-9.5/-3.7/-3.4, 07_01 -10.7/-11.9/-12.3/-3.8, 16_11
+ * -12.3/-3.8/-6.7/-3.0, 09_01 -25.5/-8.7/-24.3/-12.5, 02_02 -9.2/-2.3/-12.5/-18.8, 02_03
+ * -19.6/-6.9/-23.2/-6.5, 07_04 -3.6/-2.7/-19.5/-21.4, 09_02 -23.0/-8.2/-21.2/-11.0; the height
+ * the grounding plants each at: 0 over the ground, floor_y's place; the mean height of a point
+ * while its contact has it down: within 5.4 mm of floor_y but for 02_02's right toe (-14.2, a
+ * push-off roll) and the runs' heels (-17.9 to -21.4 over 7 heel-strike frames; 09_01's heels
+ * are never down). One ground alone misreads one phase: the lowest alone missed every planted
+ * frame of a point whose lowest is a one-frame dip (16_11's left heel, -12.3 mm at frame 94,
+ * +1.6 and -0.0 the frames either side: 1 frame within 5 mm of it, its bound the 1 cm/s floor
+ * under its own planted 0.46 m/s); floor_y alone counted swings the grounding holds higher
+ * (07_01's right heel passes -3.6 mm over floor_y at 4.5 m/s, frames 12-17, held 8.7 mm over its
+ * lowest: its bound 0.54 -> 4.57 m/s). Both, with the seam: the bounds of the 9 clips' 36 points
+ * rise 0 - 0.51 m/s, none falls (16_11's left heel 0.00 -> 0.505, its right heel 0.507 ->
+ * 1.019, 07_01's left toe 0.134 -> 0.327). */
+static float source_height(const ak_vec3 *pts, const uint8_t *bits, int32_t frames,
+                           const ak_vec3 *seam, int32_t f, int i, float floor_y, float lowest)
 {
-    float floor[4];
-    ak_walk_points_floor(pts, frames, floor);
-    for (int32_t f = 1; f < frames; ++f)
+    const int bit = i & 1 ? AK_CONTACT_TOE : AK_CONTACT_HEEL;
+    const float y = run_point(pts, seam, frames, f, i).y;
+    return bits[2 * (f % frames) + i / 2] & bit ? y - floor_y : y - lowest;
+}
+
+/* The source's drag over one run: each point's fastest drag_speed, its heights over the ground
+ * the walker puts it on (source_height), the seam's pair included where the run is a cycle;
+ * kept where larger than the runs before. */
+static void source_drag(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits, int32_t frames,
+                        float floor_y, float dt, const ak_vec3 *seam)
+{
+    float lowest[4];
+    ak_walk_points_floor(pts, frames, lowest);
+    for (int32_t f = 1; f <= run_pairs(frames, seam); ++f)
         for (int i = 0; i < 4; ++i) {
-            const ak_vec3 a = pts[4 * (f - 1) + i], b = pts[4 * f + i];
-            const float v = drag_speed(a, a.y - floor[i], b, b.y - floor[i], dt);
+            const float v =
+                drag_speed(run_point(pts, seam, frames, f - 1, i),
+                           source_height(pts, bits, frames, seam, f - 1, i, floor_y, lowest[i]),
+                           run_point(pts, seam, frames, f, i),
+                           source_height(pts, bits, frames, seam, f, i, floor_y, lowest[i]), dt);
             m->drag[i / 2][i % 2] = fmaxf(m->drag[i / 2][i % 2], v);
         }
 }
 
 void ak_walk_metrics_source_points(ak_walk_metrics *m, const ak_vec3 *pts, const uint8_t *bits,
-                                   int32_t frames, float floor_y, float dt)
+                                   int32_t frames, float floor_y, float dt, const ak_vec3 *seam)
 {
-    if (!(dt > 0.0f)) return;
-    source_skate(m, pts, bits, frames, floor_y, dt);
-    source_drag(m, pts, frames, dt);
+    if (!(dt > 0.0f) || frames < 1) return;
+    source_skate(m, pts, bits, frames, floor_y, dt, seam);
+    source_drag(m, pts, bits, frames, floor_y, dt, seam);
 }
 
 /* The heel (sole point) and toe of both feet of a walk motion's posed frame, clip space. */
@@ -192,6 +244,25 @@ static void motion_feet(const ak_walk_motion *mo, const ak_xform *world, ak_vec3
         out[2 * k + 1] = mo->has_toe[k]
                              ? akv_add(a.translation, akq_rotate(a.rotation, mo->toe_local[k]))
                              : out[2 * k];
+    }
+}
+
+/* The frame after the cycle's last, which every walk crosses into: the first frame's heel and
+ * toe (feet[0..3]) carried by the cycle's travel, the root at the cycle's end (t = duration)
+ * against its start (ak_root_motion_at; the cut's loop end, or the steady travel continued). */
+static void cycle_seam(const ak_walk_motion *motion, const ak_vec3 *feet, ak_vec3 seam[4])
+{
+    ak_vec3 start, end;
+    float h_start, h_end;
+    ak_root_motion_at(motion->root, 0.0f, &start, &h_start);
+    ak_root_motion_at(motion->root, ak_root_motion_duration(motion->root), &end, &h_end);
+    const ak_quat turn = ak_quat_yaw(h_end - h_start);
+    for (int i = 0; i < 4; ++i) {
+        ak_vec3 rel = akv_sub(feet[i], start);
+        const float y = feet[i].y;
+        rel.y = 0.0f;
+        seam[i] = akv_add(end, akq_rotate(turn, rel));
+        seam[i].y = y;
     }
 }
 
@@ -222,9 +293,11 @@ int32_t ak_walk_metrics_source(const ak_walk_motion *motion, ak_walk_metrics *ou
             bits[2 * i + 1] = motion->contacts[1][i];
         }
     }
-    /* the cycle keeps its travel: once through, no seam; on the cycle's own floor */
+    /* the cycle keeps its travel: once through and across its seam, on the cycle's own floor */
+    ak_vec3 seam[4];
+    cycle_seam(motion, feet, seam);
     ak_walk_metrics_source_points(out, feet, bits, clip->frame_count, motion->floor_y,
-                                  clip->frame_time);
+                                  clip->frame_time, seam);
     free(pose);
     free(feet);
     free(bits);

@@ -1045,9 +1045,10 @@ int32_t ak_motion_db_source_metrics(const ak_motion_db *db, ak_walk_metrics *out
             at = akv_add(at, akq_rotate(yaw, db->delta[f]));
             heading += db->dturn[f];
         }
-        /* every stored pose stands on one floor, y = 0 (level_floor): the skate's */
+        /* every stored pose stands on one floor, y = 0 (level_floor): the skate's and a planted
+         * point's; a range is a clip's stretch, not a cycle: no seam */
         ak_walk_metrics_source_points(out, feet, bits, db->range_start[r + 1] - first, 0.0f,
-                                      db->frame_time);
+                                      db->frame_time, NULL);
     }
     free(pose);
     free(feet);

@@ -260,26 +260,36 @@ static const size_t k_hover_count = 0;
  *   at 0.68 of its rate: the toe 0.0 -> 0.7 -> 4.3 mm up at 0.058 and 0.180 m/s over clip
  *   frames 6.6-7.9, where the clip moves it 0.026 m/s (0.018 at that rate), then 0.558 at 4.3 ->
  *   12.5 mm (the clip's 0.269, 0.18 at that rate) (bound 0.125);
- * - DRAG_HEEL_HELD: a heel the grounding holds at the ground while its contact has it down,
- *   after the clip has begun to lift it, let go when the contact turns to the toe: it leaves the
- *   ground moving faster than the clip's heel. CMU 02_02 on the ridges, frames 558-562 (clip
- *   3-7): 0.0 mm and still where the clip's heel rises 1.0 -> 4.5 mm at 0.04-0.08 m/s; frame 563
- *   (clip 7-8): 2.7 mm up at 0.137 m/s where the clip's moves 0.024, then 0.17-0.38 m/s over the
- *   next 5 frames against the clip's 0.05-0.14 (bound 0.131). 02_03 on the heightmap, frames
- *   309-314 held at 0-0.4 mm through clip frames 5.5-10.5 (the clip's heel 2-13 mm up), frame
- *   315: 3.2 mm up, 0.147 m/s (bound 0.134). Why the heel catches up faster than the clip moves
- *   it: not traced;
- * - DRAG_FLOOR_DIP: CMU 16_11's left heel is within 5 mm of its lowest in one frame of the cycle
- *   (frame 94: 13.9 -> 0.0 -> 12.3 mm), so no frame has it there at both ends and its bound is
- *   AK_WALK_DRAG_FLOOR (1 cm/s); the walk's heel, held and then peeling as DRAG_HEEL_HELD, moves
- *   0.03-0.10 m/s within 5 mm (the heightmap frames 808-809, clip 11.5-12.5, where the clip's
- *   heel is 24-25 mm over that lowest and moves 0.10-0.11 m/s). The source's floor (a point's
- *   lowest over the run, ak_walk_points_floor) is the cause, not the walker;
- * - DRAG_LAID_EARLY also: CMU 02_03 on the ridges (and its stop row), the left heel laid on the
- *   ground at frame 302 (clip 91.5-92.5, 16.8 -> 0.0 mm) where the clip's is still 5.3 -> 3.0 mm
- *   up moving 0.332 m/s, then moving 0.166-0.146 m/s over frames 303-305 across the cycle's
- *   seam (the clip's 0.134 at frames 0-1; the seam's own pair is not measured in the clip's
- *   run) (bound 0.134). */
+ * - (DRAG_HEEL_HELD, no row left) a heel the grounding holds at the ground while its contact
+ *   has it down, after the clip has begun to lift it, let go when the contact turns to the toe:
+ *   it leaves the ground moving faster than the clip's heel at that frame. CMU 02_02 on the
+ *   ridges, frames 558-562 (clip 3-7): 0.0 mm and still where the clip's heel rises 1.0 -> 4.5
+ *   mm at 0.04-0.08 m/s; frame 563 (clip 7-8): 2.7 mm up at 0.137 m/s where the clip's moves
+ *   0.024. 02_03 on the heightmap, frames 309-314 held at 0-0.4 mm through clip frames 5.5-10.5
+ *   (the clip's heel 2-13 mm up), frame 315: 3.2 mm up, 0.147 m/s. Both within since the source's
+ *   bound counts the frames the clip has that heel down on its floor (walkmetrics.c
+ *   source_height): the grounding plants it there, and the clip moves it up to 0.255 (02_02's
+ *   right heel) and 0.282 m/s (02_03's left heel, across the seam) (bounds 0.131 and 0.134
+ *   before). 02_02 on the ridges is still out on its left toe, laid down with its landing foot
+ *   (DRAG_LAID_EARLY: frame 354, clip 32-33, the foot laid flat with its heel 2.3 mm up, the toe
+ *   4.3 -> 2.3 mm at 0.2368 m/s where the clip's toe, 4.6 mm over its heel, moves 0.187 at its
+ *   lowest; the heel moves as the clip's, 0.178; bound 0.2360, the clip's fastest toe that low);
+ * - (DRAG_FLOOR_DIP, no row left) CMU 16_11's left heel is within 5 mm of its lowest in one frame
+ *   of the cycle (frame 94: 13.9 -> 0.0 -> 12.3 mm, a one-frame dip 12.3 mm under the clip's
+ *   floor), so over that lowest alone no frame had it there at both ends and its bound was
+ *   AK_WALK_DRAG_FLOOR (1 cm/s) while the walk's planted heel moved 0.03-0.10 m/s (the hills,
+ *   heightmap and ridges rows). The clip stands on that heel 3.4 mm under to 11.8 mm over its
+ *   floor moving up to 0.46 m/s (a veering foot's heel, clip frames 126-137) and 0.505 across the
+ *   seam: counted where its contact has it down, over the floor it is planted on, its bound is
+ *   0.505 and the rows are within (their worst now 0.03 against 0.50; the ridges' 0.42 against
+ *   1.02, the right heel swinging at the stop);
+ * - (DRAG_LAID_EARLY's seam, no row left) CMU 02_03 on the ridges (and its stop row), the left
+ *   heel laid on the ground at frame 302 (clip 91.5-92.5, 16.8 -> 0.0 mm) where the clip's is
+ *   still 5.3 -> 3.0 mm up moving 0.332 m/s, then moving 0.166-0.146 m/s over frames 303-305
+ *   across the cycle's seam, which the clip's bound (0.134) left out: the clip moves that heel
+ *   0.282 m/s across its seam (clip frames 93 -> 0 with the cycle's travel), now measured
+ *   (walkmetrics.c ak_walk_metrics_source); the rows' worst is now the right heel swinging,
+ *   0.33 against 0.50 (frame 441), and 02_03 on the heightmap's 0.48 against 0.50 (frame 347). */
 #define DRAG_SWING   "a swinging foot held on the ground by the swinging knee's limit"
 #define DRAG_LANDING "a landing heel coming down a little faster than the clip's (not traced)"
 #define DRAG_LANDING_WIGGLE                                                                        \
@@ -291,10 +301,6 @@ static const size_t k_hover_count = 0;
     "a toe held on the ground through the clip's push-off roll, lifted with the roll in one frame"
 #define DRAG_STOP_LIFT                                                                             \
     "a stopping swing's extra travel moving its toe along the ground from its lift-off"
-#define DRAG_HEEL_HELD                                                                             \
-    "a heel held at the ground after the clip lifts it, leaving it faster than the clip's heel"
-#define DRAG_FLOOR_DIP                                                                             \
-    "the clip's heel within 5 mm of its lowest in one frame only: its bound is the 1 cm/s floor"
 
 static const drag_out k_drag_out[] = {
     /* 0.29 m/s (bound 0.29), frame 115, left heel, swinging, walk: on its bound, out in the
@@ -331,19 +337,9 @@ static const drag_out k_drag_out[] = {
     {"built-in heightmap, the stop", DRAG_STOP_LIFT},
     /* 0.13 m/s (bound 0.13: 0.129 against 0.125), frame 399, right toe, swinging, walk */
     {"built-in ridges", DRAG_ROLL_HELD},
-    /* 0.14 m/s (bound 0.13), frame 563, right heel, planted, walk */
-    {"locomotion/cmu_02_02_walk.bvh ridges", DRAG_HEEL_HELD},
-    /* 0.15 m/s (bound 0.13), frame 315, left heel, planted, walk */
-    {"locomotion/cmu_02_03_run.bvh heightmap", DRAG_HEEL_HELD},
-    /* 0.17 m/s (bound 0.13), frame 303, left heel, planted, walk */
-    {"locomotion/cmu_02_03_run.bvh ridges", DRAG_LAID_EARLY},
-    {"cmu_02_03_run ridges, the stop", DRAG_LAID_EARLY},
-    /* 0.04 m/s (bound 0.01), frame 1363, left heel, planted, stop */
-    {"cmu_16_11_walk_veer_left.bvh hills", DRAG_FLOOR_DIP},
-    /* 0.09 m/s (bound 0.01), frame 809, left heel, planted, walk */
-    {"cmu_16_11_walk_veer_left.bvh heightmap", DRAG_FLOOR_DIP},
-    /* 0.10 m/s (bound 0.01), frame 947, left heel, planted, walk */
-    {"cmu_16_11_walk_veer_left.bvh ridges", DRAG_FLOOR_DIP},
+    /* 0.2368 m/s (bound 0.2360), frame 354, left toe, swinging, walk (its right heel, 0.14 at
+     * frame 563, within its bound since the clip's planted frames count: 0.255) */
+    {"locomotion/cmu_02_02_walk.bvh ridges", DRAG_LAID_EARLY},
 };
 
 static const char *physics_drag_known(const char *label)

@@ -4,10 +4,13 @@
  * only see points that are down, read nothing), a swinging toe held along the ground reads its
  * speed as drag against the source's, and a source's drag is measured as the walk's is. */
 #include "animkit/walkmetrics.h"
+#include "animkit/walkclip.h"
+#include "animkit/locomotion.h"
 #include "locomotion/internal.h" /* ak_walk_metrics_source_points */
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -198,7 +201,8 @@ static void swinging_toe_held_along_the_ground_is_drag(void **unused)
 }
 
 /* A source's drag bound is measured as the walk's figure is: the same right toe path, at 60
- * fps, through a source run (ak_walk_metrics_source_points: heights over the toe's lowest, 0)
+ * fps, through a source run (ak_walk_metrics_source_points: the toe not down, its heights over
+ * its lowest, 0)
  * and a walk (ak_walk_metrics_add: heights over the ground, 0) reads the same drag. The toe
  * comes down 12 -> 4 mm moving 2 cm (1.2 m/s: one end within 5 mm, counted by neither; the
  * source's bound counted it before), slides 4 -> 3 -> 1 -> 0 mm at 0.3, 0.3 and 0.12 m/s, and
@@ -228,7 +232,7 @@ static void source_drag_is_measured_as_the_walks(void **unused)
         ak_walk_metrics_add(&walk, &s, w, 0, f ? dt : 0.0f);
     }
     ak_walk_metrics_reset(&src);
-    ak_walk_metrics_source_points(&src, pts, bits, F, 0.0f, dt);
+    ak_walk_metrics_source_points(&src, pts, bits, F, 0.0f, dt, NULL);
     printf("right toe drag: walk %.4f m/s, source %.4f m/s\n", (double)walk.drag[1][1],
            (double)src.drag[1][1]);
     assert_float_equal(walk.drag[1][1], 0.3f, 1e-4f);
@@ -236,6 +240,113 @@ static void source_drag_is_measured_as_the_walks(void **unused)
     for (int k = 0; k < 2; ++k)
         for (int p = 0; p < 2; ++p)
             assert_float_equal(src.drag[k][p], walk.drag[k][p], 1e-6f);
+}
+
+/* A source's point is measured on the ground the walker puts it on: over the clip's floor where
+ * its contact has it down (planted), over its own lowest where not (held at its clearance). A
+ * heel at 120 fps stands 0 -> 2 -> 4 mm over the floor, down, moving 2 mm a frame (0.24 m/s),
+ * swings 3 -> 2 mm over the floor at 2.4 m/s (15 and 14 mm over its lowest: not on its ground),
+ * then dips to its lowest, 12 mm under the floor, for one frame (CMU 16_11's left heel at frame
+ * 94). Its bound is 0.24 m/s, its own planted speed and its skate's; over its lowest alone it was
+ * none (one frame there: the 1 cm/s floor), over the floor alone 2.4 m/s. */
+static void source_drag_counts_planted_frames_on_the_floor(void **unused)
+{
+    (void)unused;
+    enum { F = 8 };
+    const float dt = 1.0f / 120.0f;
+    const float y[F] = {0.0f, 0.002f, 0.004f, 0.020f, 0.003f, 0.002f, -0.012f, 0.020f};
+    const float x[F] = {0.0f, 0.002f, 0.004f, 0.020f, 0.040f, 0.060f, 0.061f, 0.062f};
+    ak_vec3 pts[4 * F];
+    uint8_t bits[2 * F];
+    memset(bits, 0, sizeof bits);
+    for (int f = 0; f < F; ++f) {
+        pts[4 * f] = (ak_vec3){x[f], y[f], 0.0f};
+        pts[4 * f + 1] = (ak_vec3){x[f] + 0.2f, 0.05f, 0.0f}; /* the toe up */
+        pts[4 * f + 2] = pts[4 * f + 3] = (ak_vec3){-0.2f, 0.08f, 0.0f};
+        bits[2 * f] = f < 3 ? AK_CONTACT_HEEL : 0;
+    }
+    ak_walk_metrics src;
+    ak_walk_metrics_reset(&src);
+    ak_walk_metrics_source_points(&src, pts, bits, F, 0.0f, dt, NULL);
+    printf("left heel: drag bound %.4f m/s, skate worst %.4f m/s\n", (double)src.drag[0][0],
+           (double)src.max_skate);
+    assert_float_equal(src.drag[0][0], 0.24f, 1e-4f);
+    assert_float_equal(src.max_skate, 0.24f, 1e-4f);
+}
+
+/* A cycle's seam pair (last frame -> the first carried by the cycle's travel) is measured: a toe
+ * down and on the floor through a 4-frame cycle at 120 fps moves 1 mm a frame (0.12 m/s) and 2.3
+ * mm across the seam (0.276 m/s). With the seam its bound and the skate's worst read 0.276 and
+ * the skate counts 4 pairs; a run cut from a longer clip (no seam) reads 0.12 over 3 pairs. */
+static void source_drag_and_skate_cross_the_seam(void **unused)
+{
+    (void)unused;
+    enum { F = 4 };
+    const float dt = 1.0f / 120.0f;
+    ak_vec3 pts[4 * F], seam[4];
+    uint8_t bits[2 * F];
+    for (int f = 0; f <= F; ++f) {
+        ak_vec3 *at = f < F ? pts + 4 * f : seam;
+        at[0] = at[2] = at[3] = (ak_vec3){-0.2f, 0.08f, 0.0f}; /* heels and the right toe up */
+        at[1] = (ak_vec3){f < F ? 0.001f * (float)f : 0.0053f, 0.0f, 0.0f};
+        if (f < F) {
+            bits[2 * f] = AK_CONTACT_TOE;
+            bits[2 * f + 1] = 0;
+        }
+    }
+    ak_walk_metrics cycle, cut;
+    ak_walk_metrics_reset(&cycle);
+    ak_walk_metrics_reset(&cut);
+    ak_walk_metrics_source_points(&cycle, pts, bits, F, 0.0f, dt, seam);
+    ak_walk_metrics_source_points(&cut, pts, bits, F, 0.0f, dt, NULL);
+    printf("left toe: cycle %.4f m/s over %d pairs, cut %.4f m/s over %d\n",
+           (double)cycle.drag[0][1], cycle.skate_n, (double)cut.drag[0][1], cut.skate_n);
+    assert_float_equal(cycle.drag[0][1], 0.276f, 1e-4f);
+    assert_float_equal(cycle.max_skate, 0.276f, 1e-4f);
+    assert_int_equal(cycle.skate_n, 4);
+    assert_float_equal(cut.drag[0][1], 0.12f, 1e-4f);
+    assert_float_equal(cut.max_skate, 0.12f, 1e-4f);
+    assert_int_equal(cut.skate_n, 3);
+}
+
+/* The built-in clip's cycle (ak_walk_metrics_source): its right heel stands across the seam
+ * (0.0 mm over the floor at both ends), where the cycle's travel (1.30 m) carries the first frame
+ * onto the last's place: across it the heel and toe move 0.63 mm/s (0.01 mm), so the source's
+ * skate stays under 1 mm/s (without the travel the seam pair would read 1.3 m in a frame, 78
+ * m/s). Its drag bounds are the seam's no more than the loop's: heels 0.123, toes 0.125 m/s. */
+static void builtin_cycle_seam_carries_the_travel(void **unused)
+{
+    (void)unused;
+    ak_walk_clip_params wp = ak_walk_clip_defaults();
+    ak_skeleton *sk = NULL;
+    ak_clip *clip = NULL;
+    ak_walk_motion *motion = NULL;
+    ak_error err;
+    assert_int_equal(ak_walk_clip_create(&wp, &sk, &clip, &err), AK_OK);
+    uint8_t *stance = malloc(2 * (size_t)clip->frame_count);
+    assert_non_null(stance);
+    assert_int_equal(ak_walk_clip_contacts(&wp, clip, stance, stance + clip->frame_count, &err),
+                     AK_OK);
+    ak_walk_motion_params mp = ak_walk_motion_defaults();
+    mp.metres_per_unit = 1.0f;
+    mp.cycle_start = mp.cycle_end = 0;
+    mp.stance_left = stance;
+    mp.stance_right = stance + clip->frame_count;
+    assert_int_equal(ak_walk_motion_create(sk, clip, &mp, &motion, &err), AK_OK);
+    ak_walk_metrics src;
+    assert_int_equal(ak_walk_metrics_source(motion, &src, &err), AK_OK);
+    printf("built-in source: skate worst %.4f m/s over %d pairs; drag %.3f %.3f %.3f %.3f m/s\n",
+           (double)src.max_skate, src.skate_n, (double)src.drag[0][0], (double)src.drag[0][1],
+           (double)src.drag[1][0], (double)src.drag[1][1]);
+    assert_true(src.max_skate < 0.001f);
+    for (int k = 0; k < 2; ++k) {
+        assert_float_equal(src.drag[k][0], 0.123f, 0.001f);
+        assert_float_equal(src.drag[k][1], 0.125f, 0.001f);
+    }
+    ak_walk_motion_destroy(motion);
+    ak_clip_destroy(clip);
+    ak_skeleton_destroy(sk);
+    free(stance);
 }
 
 int main(void)
@@ -246,6 +357,9 @@ int main(void)
         cmocka_unit_test(heel_sinking_while_the_toe_holds),
         cmocka_unit_test(swinging_toe_held_along_the_ground_is_drag),
         cmocka_unit_test(source_drag_is_measured_as_the_walks),
+        cmocka_unit_test(source_drag_counts_planted_frames_on_the_floor),
+        cmocka_unit_test(source_drag_and_skate_cross_the_seam),
+        cmocka_unit_test(builtin_cycle_seam_carries_the_travel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

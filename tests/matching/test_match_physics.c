@@ -297,8 +297,12 @@ static const char *const k_hover_walk_out[] = {
  *   in the frame its contact goes from heel and toe to the toe alone (02_03 at 30 fps from
  *   (-4.6,0), frame 51; the same before the clearance). Not traced further.
  * The database's bound is measured as the walk's figure is (walkmetrics.c drag_speed: within 5
- * mm of the point's lowest at both ends of a frame); it counted a frame with either end within
- * 5 mm (a touchdown's last frame, a lift-off's first). Newly out with it:
+ * mm at both ends of a frame of the ground the grounding puts the point on: the database's
+ * floor where the frame's contact has it down, the point's lowest in its range where not,
+ * walkmetrics.c source_height; the bounds of the rows below rose with the frames the database
+ * stands on a point: 07_04 at 60 fps 0.11 -> 0.14, 02_01 at 30 fps 0.08 -> 0.13, at 24 fps
+ * 0.10 -> 0.12 m/s, none came within); it counted a frame with either end within 5 mm (a
+ * touchdown's last frame, a lift-off's first). Newly out with it:
  * - DRAG_LAND_LOW: a landing heel shown lower than its frame has it comes within 5 mm of the
  *   ground a frame before the database's heel does, in the database's fastest frame of its
  *   approach: 09_02 up the stairs from (-4.5,0), frames 72-73 (database frames 16-17), the right
@@ -308,7 +312,7 @@ static const char *const k_hover_walk_out[] = {
  * - DRAG_LAND_SLIDE: a run's heel, landing after its toe, still sliding in the frame after it
  *   reaches the ground: 09_01 at 24 fps down the stairs from (-5.0,0), frame 187 12.0 -> 0.9 mm
  *   at 0.79 m/s, frame 188 (planted on the toe, its frame's contacts the toe alone) 0.9 -> 1.2
- *   mm at 0.16 m/s; the database's heel moves at most 0.05 m/s within 5 mm of its lowest at both
+ *   mm at 0.16 m/s; the database's heel moves at most 0.05 m/s within 5 mm of its ground at both
  *   ends (0.67 counting a touchdown's last frame). Why it slides: not traced. */
 #define DRAG_STOP "a jump's offset carrying a swinging foot along the ground just before the stop"
 #define DRAG_KNEE                                                                                  \
@@ -333,18 +337,18 @@ static const drag_out k_drag_out[] = {
     {"match subject 7 stairs", DRAG_STOP},
     /* 4.02 m/s (bound 0.85), frame 459, right heel, swinging, walk */
     {"match library stairs", DRAG_STOP},
-    /* 4.58 m/s (bound 0.11), frame 352, left toe, swinging, walk */
+    /* 4.58 m/s (bound 0.14), frame 352, left toe, swinging, walk */
     {"match 07_04 slow walk at 60 fps, cm, stairs, CLI route", DRAG_KNEE},
     /* 1.89 m/s (bound 0.22), frame 51, left heel, planted, start */
     {"match 02_03 run at 30 fps, stairs from (-4.6,0)", DRAG_PIVOT},
-    /* 0.50 m/s (bound 0.08), frame 539, right toe, swinging, walk */
+    /* 0.50 m/s (bound 0.13), frame 539, right toe, swinging, walk */
     {"match 02_01 walk at 30 fps, stairs from (-6,0)", DRAG_TOE_FIRST},
     /* 0.40 m/s (bound 0.29), frame 400, right heel, swinging, walk */
     {"match 02_02 walk at 30 fps, stairs from (-5.0,0)", DRAG_LAND_STOP},
-    /* 0.48 m/s (bound 0.08), frame 527, right toe, swinging, walk (its frame 180, 7.37 m/s, came
+    /* 0.48 m/s (bound 0.13), frame 527, right toe, swinging, walk (its frame 180, 7.37 m/s, came
      * within: DRAG_TOE_FIRST) */
     {"match 02_01 walk at 30 fps, stairs from (-4.7,0)", DRAG_TOE_FIRST},
-    /* 1.43 m/s (bound 0.10), frame 185, right toe, swinging, walk */
+    /* 1.43 m/s (bound 0.12), frame 185, right toe, swinging, walk */
     {"match 02_01 walk at 24 fps, stairs from (-4.7,0)", DRAG_GLIDE_BACK},
     /* 0.81 m/s (bound 0.68), frame 73, right heel, swinging, walk */
     {"match 09_02 run, stairs from (-4.5,0)", DRAG_LAND_LOW},
