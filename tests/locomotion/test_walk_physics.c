@@ -195,19 +195,19 @@ static const size_t k_hover_count = 0;
  *   0.56 m/s for the heel, within). Still out: swinging uphill on the heightmap the heel is the
  *   point the knee's limit lowers onto the slope rising under it (CMU 02_02 at 30 fps, frame
  *   334, the heel 1 mm up and the toe 23 mm);
- * - DRAG_LANDING_WIGGLE: a heel coming down onto its ground at the end of its swing moves a
- *   little faster than the clip ever moves it that low. Traced on CMU 02_02 up the stairs
- *   (frames 343-354): the clip holds that heel 0-3.5 mm over its lowest for the last 10 frames
- *   of its swing, moving 0.07-0.29 m/s, and the walker holds it as high over the tread but moves
- *   it up to 0.15 m/s faster, sideways (frame 351: 0.33 m/s against the clip's 0.19, bound
- *   0.29): the shift that shortens its stride (gait_shift, step scale 0.63) is along the
- *   character's heading, which carries the pelvis's periodic wiggle (walker.c travel_dir).
- *   Along the guide's heading instead, the heel moves as the clip's (0.20) and this row's worst
- *   and 02_02's at 30 fps (frame 117) become the swinging heel at the clip's own fastest, on their
- *   bound as on flat ground; but CMU 02_01 at 24 fps down the heightmap's 35 % slope then goes
- *   out (frame 1055: a forefoot landing's heel let down about its locked toe moves along the
- *   slope, 0.1216 m/s against the clip's 0.1179 on its flat floor; before, its last frame of
- *   that began 5.4 mm up, out of the measure), so the heading is kept;
+ * - (DRAG_LANDING_WIGGLE, no row left) a heel coming down onto its ground at the end of its
+ *   swing moved a little faster than the clip ever moves it that low. Traced on CMU 02_02 up
+ *   the stairs (frames 343-354): the clip holds that heel 0-3.5 mm over its lowest for the last
+ *   10 frames of its swing, moving 0.07-0.29 m/s, and the walker held it as high over the tread
+ *   but moved it up to 0.15 m/s faster, sideways (frame 351: 0.33 m/s against the clip's 0.19,
+ *   bound 0.29): the shift that shortens its stride (gait_shift, step scale 0.63) was along the
+ *   character's heading, which carries the pelvis's periodic wiggle. It is along the guide's
+ *   heading now (walker.c stride_dir): that row's worst and 02_02's at 30 fps on the stairs are
+ *   the swinging heel at the clip's own fastest on flat ground before the stairs (frames 115 and
+ *   117), on their bound as the flat row's (PHYS_AT_BOUND, below). CMU 02_01 at 24 fps down the
+ *   heightmap, which a branch doing the same on an older tree put out (frame 1055, 0.1216
+ *   against 0.1179: a forefoot landing's heel let down about its locked toe), stays within
+ *   (0.10): that heel's last frame before it lands begins 5.5 mm up, out of the measure;
  * - DRAG_LANDING: 02_01 on the hills, frame 324 (0.48 against 0.46): the right heel, 3.9-5.0 mm
  *   up over frames 322-324 (its clip's 2-3 mm over its lowest), moves 4 mm in the frame, then
  *   rises again as the foot is laid on the downslope; not traced further;
@@ -245,6 +245,9 @@ static const size_t k_hover_count = 0;
  *   4.2 mm up, 1.06 m/s; on the ridges, frame 64, 8.6 mm, 0.99 m/s (the clip's 0.88). A heel or
  *   toe shown on the ground now takes its lock where it was shown (footik.c shown_down): 0.29,
  *   0.40, 0.45, 0.45, 0.16 and 0.26 m/s (bounds 0.39, 0.54 and 0.75: the worst now other points).
+ *   07_01 mirrored at 30 fps on the stairs still rose 2.4 -> 4.6 mm the frame before it landed,
+ *   0.29 m/s (bound 0.27, frame 315); with the stride shortened along the guide's heading
+ *   (walker.c stride_dir) 0.24, within.
  * The clip's bound is measured as the walk's figure is (walkmetrics.c drag_speed: within 5 mm at
  * both ends of a frame); it counted a frame with either end within 5 mm, a touchdown's last
  * frame or a lift-off's first, and these rows went out when it stopped (walk figure unchanged):
@@ -254,12 +257,14 @@ static const size_t k_hover_count = 0;
  *   the roll and lifts it with the roll in one frame: on the ridges frame 398 (clip 6-7) 0.024
  *   m/s, frame 399 (7-8) 0.129 m/s and 4.8 mm up, 2.5 mm over the two frames as the clip's (on
  *   the heightmap, frame 464, the same lift-off leaves at clip frame 6-7, 0.164 m/s);
- * - DRAG_STOP_LIFT: the stop's extra travel (walker.c stop_shift), which a stopping swing
- *   carries over its swing, moves the toe along the ground from its lift-off: the built-in clip
- *   on the heightmap (and its stop row, the same walk), frames 601-603, arrived, the clip played
- *   at 0.68 of its rate: the toe 0.0 -> 0.7 -> 4.3 mm up at 0.058 and 0.180 m/s over clip
- *   frames 6.6-7.9, where the clip moves it 0.026 m/s (0.018 at that rate), then 0.558 at 4.3 ->
- *   12.5 mm (the clip's 0.269, 0.18 at that rate) (bound 0.125);
+ * - (DRAG_STOP_LIFT, no row left) the stop's extra travel (walker.c stop_shift), which a
+ *   stopping swing carries over its swing, moved the toe along the ground from its lift-off: the
+ *   built-in clip on the heightmap (and its stop row, the same walk), frames 601-603, arrived,
+ *   the clip played at 0.68 of its rate: the toe 0.0 -> 0.7 -> 4.3 mm up at 0.058 and 0.180 m/s
+ *   over clip frames 6.6-7.9, where the clip moves it 0.026 m/s (0.018 at that rate), then
+ *   0.558 at 4.3 -> 12.5 mm (the clip's 0.269, 0.18 at that rate) (bound 0.125). With the
+ *   stride shortened along the guide's heading (stride_dir) the toe leaves 0.0 -> 7.0 mm in
+ *   frame 602, out of the measure: the row's worst is a lift-off walking (frame 531, 0.08);
  * - (DRAG_HEEL_HELD, no row left) a heel the grounding holds at the ground while its contact
  *   has it down, after the clip has begun to lift it, let go when the contact turns to the toe:
  *   it leaves the ground moving faster than the clip's heel at that frame. CMU 02_02 on the
@@ -292,15 +297,10 @@ static const size_t k_hover_count = 0;
  *   0.33 against 0.50 (frame 441), and 02_03 on the heightmap's 0.48 against 0.50 (frame 347). */
 #define DRAG_SWING   "a swinging foot held on the ground by the swinging knee's limit"
 #define DRAG_LANDING "a landing heel coming down a little faster than the clip's (not traced)"
-#define DRAG_LANDING_WIGGLE                                                                        \
-    "a landing heel held at its clip's height, moved sideways by the stride's shift turning with " \
-    "the pelvis's wiggle"
 #define DRAG_LAID_EARLY                                                                            \
     "a landing foot laid on the ground by the stance fade while the clip moves it"
 #define DRAG_ROLL_HELD                                                                             \
     "a toe held on the ground through the clip's push-off roll, lifted with the roll in one frame"
-#define DRAG_STOP_LIFT                                                                             \
-    "a stopping swing's extra travel moving its toe along the ground from its lift-off"
 
 static const drag_out k_drag_out[] = {
     /* 0.29 m/s (bound 0.29), frame 115, left heel, swinging, walk: on its bound, out in the
@@ -312,12 +312,12 @@ static const drag_out k_drag_out[] = {
      * out in the sanitizer build, within in the SSE build */
     {"locomotion/cmu_02_02_walk.bvh flat",
      PHYS_AT_BOUND "a swinging heel at the clip's own fastest that low (frame 115)"},
-    /* 0.33 m/s (bound 0.25), frame 347, left heel, swinging, walk */
-    {"cmu_02_02_walk 30 fps stairs", DRAG_LANDING_WIGGLE},
-    /* 0.29 m/s (bound 0.27), frame 315, left heel, swinging, walk: the heel laid flat while the
-     * toe keeps its clearance rises 2.4 -> 4.6 mm the frame before it lands (its landing frame,
-     * 0.41 m/s on the toe, is within since the lock is taken where it was shown) */
-    {"cmu_07_01_walk mirrored 30 fps stairs", DRAG_LAID_EARLY},
+    /* frame 117, left heel, swinging, walk, on the flat before the stairs: 0.250833 m/s against
+     * the clip's 0.250786 in the SSE build, 0.250772 against 0.250794 in the sanitizer build
+     * (was 0.33 at frame 347, DRAG_LANDING_WIGGLE, before the stride was shortened along the
+     * guide's heading) */
+    {"cmu_02_02_walk 30 fps stairs",
+     PHYS_AT_BOUND "a swinging heel at the clip's own fastest that low (frame 117)"},
     /* 0.29 m/s (bound 0.29), frame 232, left heel, swinging, walk: on its bound, out in the SSE
      * build, within in the sanitizer build (worst frame 115); its stop's landing heel (0.34 at
      * frame 816, the last swing's heel low before it lands) is within since the stop's last steps
@@ -328,13 +328,13 @@ static const drag_out k_drag_out[] = {
     {"locomotion/cmu_02_02_walk.bvh 30 fps heightmap from -4.9", DRAG_SWING},
     /* 0.48 m/s (bound 0.46), frame 324, right heel, swinging, walk */
     {"cmu_02_01_walk.bvh hills", DRAG_LANDING},
-    /* 0.33 m/s (bound 0.29), frame 351, left heel, swinging, walk */
-    {"locomotion/cmu_02_02_walk.bvh stairs", DRAG_LANDING_WIGGLE},
+    /* frame 115, left heel, swinging, walk, the flat row's heel: 0.288313 m/s against 0.288315
+     * in the SSE build, 0.288371 against 0.288321 in the sanitizer build (was 0.33 at frame 351,
+     * DRAG_LANDING_WIGGLE) */
+    {"locomotion/cmu_02_02_walk.bvh stairs",
+     PHYS_AT_BOUND "a swinging heel at the clip's own fastest that low (frame 115)"},
     /* 1.41 m/s (bound 0.29), frame 457, left heel, swinging, walk */
     {"locomotion/cmu_02_02_walk.bvh heightmap", DRAG_SWING},
-    /* 0.18 m/s (bound 0.13: 0.180 against 0.125), frame 603, right toe, swinging, stop */
-    {"built-in heightmap", DRAG_STOP_LIFT},
-    {"built-in heightmap, the stop", DRAG_STOP_LIFT},
     /* 0.13 m/s (bound 0.13: 0.129 against 0.125), frame 399, right toe, swinging, walk */
     {"built-in ridges", DRAG_ROLL_HELD},
     /* 0.2368 m/s (bound 0.2360), frame 354, left toe, swinging, walk (its right heel, 0.14 at
