@@ -23,7 +23,7 @@
 /* The most risers a tread scan keeps. */
 #define SCAN_EDGES 4
 enum { SCAN_IDLE = 0, SCAN_ON = 1, SCAN_DONE = 2 };
-enum { PLAN_NONE = 0, PLAN_SET = 1, PLAN_OFF = 2 };
+enum { PLAN_NONE = 0, PLAN_SET = 1, PLAN_OFF = 2, PLAN_RUN = 3 };
 
 /* One sample of a tread scan: its distance along the line, the ground's height and slope. */
 typedef struct scan_sample {
@@ -182,9 +182,10 @@ struct ak_walker {
      * ground ahead for risers (tread_scan); at lift-off the swing picks a tread for its landing
      * (plan_foothold) and the step scale that lands it there (foothold_goal). */
     tread_scan scan[2];
-    int32_t plan[2];        /* this swing's plan: PLAN_NONE (to make), PLAN_SET, PLAN_OFF */
+    int32_t plan[2]; /* this swing's plan: PLAN_NONE (to make), PLAN_SET, PLAN_OFF, PLAN_RUN */
     ak_vec3 plan_target[2]; /* the planned landing heel, world (x, z) */
     float plan_goal[2];     /* the step scale last asked for it */
+    int32_t run_gait; /* the cycle has both feet up longer than either stands (cycle_is_run) */
 };
 
 static int32_t walker_busy(ak_error *err, const char *call);
@@ -261,6 +262,9 @@ static void rest_phase(ak_walker *w)
 
 /* How far behind a landing foot's heel its landing ray looks, metres (ak_foot_place_decide). */
 #define LAND_HEEL_MARGIN 0.02f
+/* place_probe of a run's landing moved onto the tread ahead (run_placements; 1 and 2 are
+ * ak_foot_place_decide's): its heel ray looks under the heel, as with 2. */
+#define PLACE_AHEAD 3
 
 /* A swinging foot's placement is decided half to three quarters through its swing, not while
  * the walker settles at a stop (the foot comes down with the settle pose, not at the clip's
@@ -518,6 +522,21 @@ static int32_t plan_hips(ak_walker *w, ak_foot_ik_params *fik, ak_error *err)
     return AK_OK;
 }
 
+/* Whether the cycle is a run: its frames with both feet up outnumber either foot's in stance
+ * (CMU 09_01, 09_02, 02_03 at any frame rate: 49-53 of 89-94 frames up, 19-23 on each foot; a
+ * walk's contacts leave it up 0-26 of 117-180 frames, 37-103 on each foot). */
+static int cycle_is_run(const ak_walk_motion *m)
+{
+    const int32_t n = m->clip->frame_count;
+    int32_t up = 0, on[2] = {0, 0};
+    for (int32_t f = 0; f < n; ++f) {
+        up += !m->contacts[0][f] && !m->contacts[1][f];
+        on[0] += m->contacts[0][f] != 0;
+        on[1] += m->contacts[1][f] != 0;
+    }
+    return up > on[0] && up > on[1];
+}
+
 int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
                          const ak_ground *ground, ak_walker **out, ak_error *err)
 {
@@ -553,6 +572,7 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
         w->feet.has_point_floor = 1; /* (the points are the calibration's) */
         w->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     }
+    w->run_gait = cycle_is_run(m);
     st = plan_hips(w, &w->fik, err);
     if (st == AK_OK && p->foot_ik) st = ak_foot_ik_validate(&w->fik, err);
     if (st != AK_OK) {
@@ -1560,12 +1580,15 @@ static void hold_planted_feet(ak_walker *w)
     }
 }
 
+static void run_placements(ak_walker *w, const ak_ground_hit *hits);
+
 /* A swinging foot whose landing heel and toe rays find ground a step apart would land across
  * an edge, or so near one that pushing off carries the heel back over it into the riser behind
  * (the heel ray looks LAND_HEEL_MARGIN behind the heel): ak_foot_place_decide moves the landing
  * back (the shorter step, which the legs reach) or, going up with the edge just behind the
- * heel, a little forward. Decided from halfway through the swing, checked again (the rays
- * follow the decision) until three quarters. */
+ * heel, a little forward; a run going up steps onto the tread (run_placements). Decided from
+ * halfway through the swing, checked again (the rays follow the decision) until three
+ * quarters. */
 static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
 {
     for (int s = 0; s < 2; ++s) {
@@ -1577,6 +1600,7 @@ static void decide_placement(ak_walker *w, const ak_ground_hit *hits)
                              w->land_toe_ray[s], w->land[s], w->land_toe[s], LAND_HEEL_MARGIN,
                              &w->place_target[s], &w->place_decided[s], &w->place_probe[s]);
     }
+    if (w->run_gait) run_placements(w, hits);
 }
 
 /* The slope of ground hit h along the direction f (rise over run; 0 without a hit). */
@@ -1790,7 +1814,10 @@ static void plan_foothold(ak_walker *w, int32_t s)
     const int o = 1 - s;
     w->plan[s] = PLAN_OFF;
     if (c->state == SCAN_IDLE || c->edges == 0 || stopping(w)) return;
-    if (!w->stance[o] && w->play_phase[o][w->frame_index] < PLAN_OTHER_LANDS) return;
+    if (!w->stance[o] && w->play_phase[o][w->frame_index] < PLAN_OTHER_LANDS) {
+        w->plan[s] = PLAN_RUN;
+        return;
+    }
     /* (the other foot's heel, or where it will land: the risers between count) */
     const ak_vec3 f = travel_dir(w);
     const ak_vec3 p = w->stance[o] ? w->feet.heel_q[o] : landing_heel(w, o);
@@ -1828,6 +1855,64 @@ static void plan_foothold(ak_walker *w, int32_t s)
     w->plan_target[s] = akv_add(p, akv_scale(f, best));
     w->plan_goal[s] = w->step_scale;
     w->plan[s] = PLAN_SET;
+}
+
+/* A run's landing moved back off a riser it would straddle going up (ak_foot_place_decide:
+ * a foot and 5 cm, 0.15 m) leaves the foot that far behind where the clip has it under the
+ * hips, and pushing off its toe runs out of reach while the clip still stands on it (CMU 09_01
+ * and 09_02 up the stairs: the toe lifted 57-125 mm straight up, the other foot landing
+ * 1.3 m ahead three risers higher). A runner steps onto the tread: the landing moves ahead,
+ * PLAN_HEEL past the riser its foot's last scan (in its stance before) found there, if the
+ * foot and PLAN_TOE_UP fit before the next riser found. *target: that placement shift (world
+ * x, z). 0: no riser up under the foot (the first one it straddles goes down), or no room. */
+static int run_step_up(const ak_walker *w, int32_t s, ak_vec3 *target)
+{
+    const tread_scan *c = &w->scan[s];
+    if (w->plan[s] != PLAN_RUN || c->state != SCAN_IDLE || c->edges == 0) return 0;
+    const ak_vec3 f = travel_dir(w), p = w->land[s];
+    const ak_vec3 foot = akv_sub(w->land_toe[s], p);
+    const float len = foot.x * f.x + foot.z * f.z;
+    for (int32_t k = 0; k < c->edges; ++k) {
+        /* (a riser between the heel ray and PLAN_TOE beyond the toe) */
+        const float near = scan_along(c, scan_edge(c, k, 1), p, f);
+        const float far = scan_along(c, scan_edge(c, k, 0), p, f);
+        if (far < -LAND_HEEL_MARGIN || near > len + PLAN_TOE) continue;
+        if (!c->edge_up[k]) return 0;
+        const float x = far + PLAN_HEEL;
+        /* (beyond the last riser found, the landing rays check the tread: run_placements) */
+        if (k + 1 < c->edges) {
+            const float next = scan_along(c, scan_edge(c, k + 1, 1), p, f);
+            if (x + len > next - (c->edge_up[k + 1] ? PLAN_TOE_UP : PLAN_TOE)) return 0;
+        }
+        *target = akv_scale(f, x);
+        return 1;
+    }
+    return 0;
+}
+
+/* A run's landings as ak_foot_place_decide decided them this frame: one it moved back going up
+ * (probing under the heel: place_probe 1) steps onto the tread instead (run_step_up; its heel
+ * ray then under the heel: place_probe PLACE_AHEAD); one moved ahead goes back where the rays
+ * find an edge there too (the tread shorter than the foot, beyond the scan). */
+static void run_placements(ak_walker *w, const ak_ground_hit *hits)
+{
+    for (int s = 0; s < 2; ++s) {
+        if (!w->fik.legs[s].has_toe || !toe_ray_at_landing(w, s)) continue;
+        ak_vec3 *t = &w->place_target[s];
+        if (w->place_probe[s] == PLACE_AHEAD) {
+            ak_vec3 back = akv_make(0, 0, 0);
+            int32_t decided = 0;
+            ak_foot_place_decide(&hits[LANDING_RAY(s)], &hits[TOE_RAY(s)], w->land_ray[s],
+                                 w->land_toe_ray[s], w->land[s], w->land_toe[s], LAND_HEEL_MARGIN,
+                                 &back, &decided, NULL);
+            if (back.x != 0.0f || back.z != 0.0f) {
+                *t = back;
+                w->place_probe[s] = 0;
+            }
+        } else if (w->place_probe[s] == 1 && run_step_up(w, s, t)) {
+            w->place_probe[s] = PLACE_AHEAD;
+        }
+    }
 }
 
 /* The scans and plans of this frame's hits: a planted foot's scan takes its probe; a foot
