@@ -47,6 +47,49 @@ static void root_motion_delta_is_in_the_character_frame(void **state)
     ak_skeleton_destroy(sk);
 }
 
+/* A looping clip of 66 frames whose root travels 1.3 m per loop while it sways 2.5 cm sideways
+ * and yaws 0.07 rad (the built-in walk's shape): the root at t = duration, which no key holds, is
+ * the first key carried by the travel. The wrap step's cubic gives it within 3e-8 m; the mean of
+ * the wrap's two neighbouring steps was 1.0e-5 m off, a planted heel moving 0.6 mm/s across the
+ * seam (worked in double precision: x(66) - x(65) = 2.2251e-3, the cubic 2.2251e-3, the mean
+ * 2.2150e-3). */
+static void loop_end_follows_a_periodic_sway(void **state)
+{
+    (void)state;
+    const char *names[1] = {"Hips"};
+    const int32_t parents[1] = {-1};
+    ak_xform rest = {{0, 0, 0, 1}, {0, 1, 0}};
+    ak_skeleton_desc d = {1, names, parents, &rest, NULL, NULL};
+    ak_skeleton *sk;
+    ak_clip *c;
+    const int n = 66;
+    assert_int_equal(ak_skeleton_create(&d, &sk, NULL), AK_OK);
+    assert_int_equal(ak_clip_create(1, n, 1.1f / (float)n, NULL, &c, NULL), AK_OK);
+    c->loop = 1;
+    for (int f = 0; f < n; ++f) {
+        const double phi = (double)f / n;
+        c->rotations[f] = ak_quat_yaw((float)(0.07 * cos(2.0 * 3.14159265358979 * phi)));
+        c->translations[f] = ak_vec3_make(
+            (float)(0.025 * sin(2.0 * 3.14159265358979 * (phi - 0.05))), 0.9f, (float)(1.3 * phi));
+    }
+    ak_clip_finalize(c);
+    ak_root_motion *rm = NULL;
+    ak_root_motion_params p = ak_root_motion_defaults();
+    assert_int_equal(ak_root_motion_create(sk, c, &p, &rm, NULL), AK_OK);
+    ak_vec3 a, b;
+    float ha, hb;
+    ak_root_motion_at(rm, 0.0f, &a, &ha);
+    ak_root_motion_at(rm, ak_root_motion_duration(rm), &b, &hb);
+    printf("loop end off the first key: x %.3g m, z %.3g m, heading %.3g rad\n",
+           (double)(b.x - a.x), (double)(b.z - a.z - 1.3f), (double)(hb - ha));
+    AKT_NEAR(b.x, a.x, 1e-6);
+    AKT_NEAR(b.z, a.z + 1.3f, 2e-6);
+    AKT_NEAR(hb, ha, 1e-6);
+    ak_root_motion_destroy(rm);
+    ak_clip_destroy(c);
+    ak_skeleton_destroy(sk);
+}
+
 /* The sum of per-frame deltas over a whole loop (each applied in the character's frame,
  * the character turning as it goes) equals the loop displacement, and a delta spanning three
  * loops equals three loops chained. */
@@ -246,6 +289,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(root_motion_delta_is_in_the_character_frame),
         cmocka_unit_test(per_frame_deltas_sum_to_the_loop_displacement),
+        cmocka_unit_test(loop_end_follows_a_periodic_sway),
         cmocka_unit_test(turning_loops_chain_in_the_turned_frame),
         cmocka_unit_test(in_place_pose_recombines_to_the_clip),
         cmocka_unit_test(mocap_cycle_loop_equals_the_source_travel),
