@@ -460,10 +460,10 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
            (int)r->last.stance[0], (int)r->last.stance[1], ok ? "" : "  OUT");
     if (!drag_ok || drag_why)
         printf("    drag (within 5 mm of the ground, the source's worst that low): %.2f m/s (bound "
-               "%.2f), frame %d, %s %s, %s, %s%s%s\n",
-               (double)dg.speed, (double)dg.bound, (int)dg.frame, dg.side ? "right" : "left",
-               point_name(dg.point), dg.stance ? "planted" : "swinging",
-               phase_name(phase_at(r, dg.frame)),
+               "%.2f; %.5f against %.5f), frame %d, %s %s, %s, %s%s%s\n",
+               (double)dg.speed, (double)dg.bound, (double)dg.speed, (double)dg.bound,
+               (int)dg.frame, dg.side ? "right" : "left", point_name(dg.point),
+               dg.stance ? "planted" : "swinging", phase_name(phase_at(r, dg.frame)),
                drag_ok && physics_at_bound(drag_why) ? ": within in this build, listed "
                : drag_ok && drag_why ? ": now within its bound, take the row out of its drag table"
                : drag_why            ? ", known out (issue 21): "
