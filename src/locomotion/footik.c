@@ -1021,7 +1021,9 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
         }
     }
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
-    ff->reach_room[s] = fr->stance[s] ? reach_room(hip, target, L) : FLT_MAX;
+    /* only the stop's rise brake reads it (pose source standing): one sqrt a planted leg a
+     * frame saved while walking */
+    ff->reach_room[s] = fr->stance[s] && ff->standing ? reach_room(hip, target, L) : FLT_MAX;
     ff->toe_plan_drop[s] = plan_less ? drop_to_reach(hip, planned, L) : ff->reach_drop[s];
     ff->due_drop[s] = ff->due_hold[s] = 0.0f;
     ff->due[s] = !fr->stance[s] && fr->swing_phase[s] >= 1.0f;
