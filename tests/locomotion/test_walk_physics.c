@@ -359,30 +359,31 @@ static const char *physics_drag_known(const char *label)
 }
 
 /* Rows with a toe held up (walk_physics.h physics_hover's toe_held_up: a toe the source stands on
- * alone, held in place more than 5 cm over its ground; every other row asserts none), with the
- * figure. Traced: a push-off toe the hips leave out of reach while the other foot is not planted
- * is released and its ankle raised straight up by what the leg lacks (footik.c last_resort_drop,
- * shared by both walkers), its toe held where it stood while the source still stands on it.
- * Where the other foot lands no higher than the toe stands, the planned hips now come down to
- * the toe as fast as a landing brings them (footik.c plan_hip_drop's toe_keep). Within since:
- * CMU 02_02 at 24 fps on the stairs from (-5.5,0), (-5.3,0) and (-5.7,0) (77.0, 79.6, 75.4 mm at
- * frame 925 going down; a toe the source stands on alone now rises at most 37.2, 31.3 and 44.0
- * mm, at frame 456 on the top landing), 07_01 and 02_02 stopping down the hills (73.1 and 53.4
- * mm; now 46.7 and 44.3), and CMU 02_02 at 24 fps from (-5.0,0) (64.1 mm at frame 456 on the top
- * landing: the hips now plan for less of the toe's roll where it would run out before the clip
- * lifts the foot, footik.c toe_roll_budget; toe_stood_on_stays_down_on_a_level_step), and the
- * runs up the stairs, the other foot in flight landing three risers higher: CMU 09_01 at 30 fps
- * from (-5.6,0) and at 120 fps from (-5.7,0), (-5.2,0), (-4.7,0), 09_02 at 120 fps from (-5.6,0)
- * and at 30 fps from (-5.9,0), (-4.6,0) (123.1, 109.4, 124.7, 108.0, 87.3, 98.3, 56.5 mm). Each
- * first landing on the stairs straddled a riser (the clip's heel 5-14 cm short of it) and was
- * moved back a foot and 5 cm (15 cm), and pushing off its toe ran out of reach early (09_01 at
- * 30 fps, frame 128: the toe 0.49 m behind the hips where the clip has it 0.33 m, released 8
- * frames before the clip lifts it) and was raised straight up. A run's landing now steps onto the
- * tread instead (walker.c run_step_up, 7-16 cm ahead): those toes stay at most 22.1 mm up however
- * they move (run_steps_onto_the_tread_with_its_push_off_toe_down). (The measure reads the ground
- * under the forefoot near the toe, physics_toe_support: the 24 fps rows' left toe 1 cm past the
- * 0.45 tread's edge at the edge's height, frames 724-750, rests on the edge, no longer read as 150
- * mm up.) No row is listed: every row asserts it. */
+ * alone more than 5 cm over its ground, held in place or not (until it counted a toe carried or
+ * lifted too, only one held in place: no row of this table moved with it); every other row
+ * asserts none), with the figure. Traced: a push-off toe the hips leave out of reach while the
+ * other foot is not planted is released and its ankle raised straight up by what the leg lacks
+ * (footik.c last_resort_drop, shared by both walkers), its toe held where it stood while the source
+ * still stands on it. Where the other foot lands no higher than the toe stands, the planned hips
+ * now come down to the toe as fast as a landing brings them (footik.c plan_hip_drop's toe_keep).
+ * Within since: CMU 02_02 at 24 fps on the stairs from (-5.5,0), (-5.3,0) and (-5.7,0)
+ * (77.0, 79.6, 75.4 mm at frame 925 going down; a toe the source stands on alone now rises at
+ * most 37.2, 31.3 and 44.0 mm, at frame 456 on the top landing), 07_01 and 02_02 stopping down the
+ * hills (73.1 and 53.4 mm; now 46.7 and 44.3), and CMU 02_02 at 24 fps from (-5.0,0) (64.1 mm at
+ * frame 456 on the top landing: the hips now plan for less of the toe's roll where it would run out
+ * before the clip lifts the foot, footik.c toe_roll_budget;
+ * toe_stood_on_stays_down_on_a_level_step), and the runs up the stairs, the other foot in flight
+ * landing three risers higher: CMU 09_01 at 30 fps from (-5.6,0) and at 120 fps from (-5.7,0),
+ * (-5.2,0), (-4.7,0), 09_02 at 120 fps from (-5.6,0) and at 30 fps from (-5.9,0), (-4.6,0) (123.1,
+ * 109.4, 124.7, 108.0, 87.3, 98.3, 56.5 mm). Each first landing on the stairs straddled a riser
+ * (the clip's heel 5-14 cm short of it) and was moved back a foot and 5 cm (15 cm), and pushing off
+ * its toe ran out of reach early (09_01 at 30 fps, frame 128: the toe 0.49 m behind the hips where
+ * the clip has it 0.33 m, released 8 frames before the clip lifts it) and was raised straight up. A
+ * run's landing now steps onto the tread instead (walker.c run_step_up, 7-16 cm ahead): those toes
+ * stay at most 22.1 mm up however they move (run_steps_onto_the_tread_with_its_push_off_toe_down).
+ * (The measure reads the ground under the forefoot near the toe, physics_toe_support: the 24 fps
+ * rows' left toe 1 cm past the 0.45 tread's edge at the edge's height, frames 724-750, rests on the
+ * edge, no longer read as 150 mm up.) No row is listed: every row asserts it. */
 static const char *physics_toe_held_known(const char *label)
 {
     (void)label;

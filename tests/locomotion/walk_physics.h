@@ -70,13 +70,19 @@ typedef struct physics_walk {
     const char *hover_walk_why, *hover_why;
     float prev_height[2][2]; /* [side][heel, toe] above its ground last frame (NaN: none) */
     /* Toe held up (physics_hover): the highest a toe the source stands on (its toe alone down,
-     * in both frames of a pair) is above its ground while the walker holds it in place (moving
-     * under issue 21's planted 1 cm/s): a lock held in the air, any part of the walk (move: m
-     * above the ground; 0: none over PHYS_HOVER_HIGH). The ground a toe stands on is the
-     * highest under its forefoot near the toe (physics_toe_support): a toe just past a stair's
-     * edge rests on the edge, not on the tread below. toe_ground (set by the caller: the walk's
-     * ground; NULL: the ground under the toe point alone). */
-    phys_move toe_held_up;
+     * in both frames of a pair) is above its ground, whatever the walker does with it (held in
+     * place, carried along or lifted: a person sees a foot the source stands on in the air
+     * either way), any part of the walk (move: m above the ground; 0: none over
+     * PHYS_HOVER_HIGH). The ground a toe stands on is the highest under its forefoot near the
+     * toe (physics_toe_support): a toe just past a stair's edge rests on the edge, not on the
+     * tread below. toe_ground (set by the caller: the walk's ground; NULL: the ground under
+     * the toe point alone). toe_up_now: frames in a row each toe has been so (its current
+     * run); toe_held_run: the run the worst frame belongs to, in frames, to its last frame.
+     * toe_held_still: the same held in place (moving under issue 21's planted 1 cm/s: a lock
+     * held in the air), the measure's figure until it counted any motion; a row listed for a
+     * toe carried or lifted (PHYS_TOE_MOVING) still asserts it. */
+    phys_move toe_held_up, toe_held_still;
+    int toe_up_now[2], toe_held_run;
     const ak_ground *toe_ground;
     /* Support (physics_support): frames where the source has a foot down (not in flight) and
      * neither walker foot has a heel or toe within AK_WALK_SKATE_HEIGHT of its ground (a hop
@@ -124,6 +130,16 @@ static inline const char *drag_listed(const drag_out *table, size_t n, const cha
 static inline int physics_at_bound(const char *why)
 {
     return why && strncmp(why, PHYS_AT_BOUND, sizeof PHYS_AT_BOUND - 1) == 0;
+}
+
+/* A listed toe-held-up reason that begins with PHYS_TOE_MOVING marks a row out only since the
+ * measure counts a toe whatever its speed (physics_walk.toe_held_up): its toe is carried or
+ * lifted, not held in place in the air, and the row still asserts the held-in-place figure
+ * (toe_held_still) as before. */
+#define PHYS_TOE_MOVING "carried or lifted, not held in place: "
+static inline int physics_toe_moving(const char *why)
+{
+    return why && strncmp(why, PHYS_TOE_MOVING, sizeof PHYS_TOE_MOVING - 1) == 0;
 }
 
 /* Height above its ground within which a heel or toe counts as on the ground. */
@@ -233,16 +249,21 @@ static inline void physics_hover(physics_walk *r, const ak_walker_state *s, int 
             }
             const int toe_alone =
                 p && (s->source_contact[k] & (AK_CONTACT_HEEL | AK_CONTACT_TOE)) == AK_CONTACT_TOE;
+            float up = 0.0f;
             if (f > 0 && dt > 0.0f && toe_alone && (r->prev_source[k] & AK_CONTACT_TOE) &&
-                h > PHYS_HOVER_HIGH && h > r->toe_held_up.move) {
+                h > PHYS_HOVER_HIGH)
+                up = at.y - physics_toe_support(r->toe_ground, s->sole[k], at, g);
+            if (p) {
+                const int n = r->toe_up_now[k] = up > PHYS_HOVER_HIGH ? r->toe_up_now[k] + 1 : 0;
+                const phys_move w = {up, f, k, p, s->stance[k]};
+                if (n && up > r->toe_held_up.move) r->toe_held_up = w;
                 const ak_vec3 q = r->prev_point[k][p];
                 const float dx = at.x - q.x, dz = at.z - q.z;
-                const float up = at.y - physics_toe_support(r->toe_ground, s->sole[k], at, g);
-                if (sqrtf(dx * dx + dz * dz) < 0.01f * dt && up > PHYS_HOVER_HIGH &&
-                    up > r->toe_held_up.move) {
-                    const phys_move w = {up, f, k, p, s->stance[k]};
-                    r->toe_held_up = w;
-                }
+                if (n && up > r->toe_held_still.move && sqrtf(dx * dx + dz * dz) < 0.01f * dt)
+                    r->toe_held_still = w;
+                /* the worst frame's run, while it goes on */
+                if (n && r->toe_held_up.side == k && r->toe_held_up.frame > f - n)
+                    r->toe_held_run = n;
             }
             r->prev_height[k][p] = h;
         }
@@ -365,10 +386,11 @@ static inline const char *point_name(int32_t point)
  * no frame with both feet off the ground while the
  * source stands (physics_support; r->support_why: known out), and no heel or toe within 5 mm
  * of its ground moving faster than the source moves that point that low (ak_walk_metrics.drag;
- * physics_drag_known: known out), nor a toe the source stands on held in place more than
- * PHYS_HOVER_HIGH up (toe_held_up; physics_toe_held_known: known out). Prints the row, the worst
- * moves on the ground, the hover, the support and, for each bound not met, the figure with its
- * frame, point and phase. Returns whether all hold. */
+ * physics_drag_known: known out), nor a toe the source stands on alone more than
+ * PHYS_HOVER_HIGH up, held in place or not (toe_held_up; physics_toe_held_known: known out;
+ * one listed as PHYS_TOE_MOVING not held in place either: toe_held_still). Prints the row, the
+ * worst moves on the ground, the hover, the support and, for each bound not met, the figure with
+ * its frame, point and phase. Returns whether all hold. */
 static inline int within_bounds_but(const char *label, const physics_walk *r, float radius,
                                     const char *skate_why);
 
@@ -442,11 +464,13 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
     const int drag_ok = dg.speed <= dg.bound;
     const char *drag_why = physics_drag_known(label);
     const int drag_in = drag_ok != (drag_why != NULL) || (drag_ok && physics_at_bound(drag_why));
-    /* a toe the source stands on held in place more than PHYS_HOVER_HIGH over its ground
-     * (physics_hover's toe_held_up): none */
+    /* a toe the source stands on alone more than PHYS_HOVER_HIGH over its ground, held in
+     * place or not (physics_hover's toe_held_up): none; a row listed as carried or lifted
+     * (PHYS_TOE_MOVING) none held in place (toe_held_still) */
     const int toe_ok = r->toe_held_up.move <= PHYS_HOVER_HIGH;
     const char *toe_why = physics_toe_held_known(label);
-    const int toe_in = toe_ok != (toe_why != NULL);
+    const int still_ok = !physics_toe_moving(toe_why) || r->toe_held_still.move <= PHYS_HOVER_HIGH;
+    const int toe_in = toe_ok != (toe_why != NULL) && still_ok;
     const int ok = deep_ok && skate_in && hip_lo_ok && hip_hi_ok && knee_ok && stop_ok && land_ok &&
                    hover_in && support_in && drag_in && toe_in;
     printf("%-36s deepest %.1f mm, skate %.2f (worst %.2f; source %.2f, worst %.2f) mm/s, hips "
@@ -470,15 +494,20 @@ static inline int within_bounds_but(const char *label, const physics_walk *r, fl
                                      : ": OUT",
                drag_why && (!drag_ok || physics_at_bound(drag_why)) ? drag_why : "");
     if (!toe_ok || toe_why)
-        printf("    toe held up (the source stands on it, held in place): %.1f mm (bound %.0f), "
-               "frame %d, %s toe, %s%s%s\n",
+        printf("    toe held up (the source stands on it alone): %.1f mm (bound %.0f), frame %d, "
+               "%s toe, %d frames in a row, %s%s%s\n",
                1e3 * (double)r->toe_held_up.move, 1e3 * (double)PHYS_HOVER_HIGH,
-               r->toe_held_up.frame, r->toe_held_up.side ? "right" : "left",
+               r->toe_held_up.frame, r->toe_held_up.side ? "right" : "left", r->toe_held_run,
                phase_name(phase_at(r, r->toe_held_up.frame)),
                toe_ok && toe_why ? ": now within its bound, take the row out of its table"
+               : !still_ok       ? ", held in place: OUT, listed as "
                : toe_why         ? ", known out (issue 21): "
                                  : ": OUT",
                !toe_ok && toe_why ? toe_why : "");
+    if (!still_ok)
+        printf("    toe held in place up: %.1f mm (bound %.0f), frame %d, %s toe: OUT\n",
+               1e3 * (double)r->toe_held_still.move, 1e3 * (double)PHYS_HOVER_HIGH,
+               r->toe_held_still.frame, r->toe_held_still.side ? "right" : "left");
     const phys_move *g = &r->on_ground, *l = &r->landing;
     printf(
         "    on the ground (either end within 1 cm): worst move %.1f mm a frame, frame %d, %s %s, "
