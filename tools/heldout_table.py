@@ -27,6 +27,11 @@ you did not tune on"). Python 3 standard library only.
                                  frame, its horizontal speed, the point farthest over its bound,
                                  the source's own fastest for that point that low, at least
                                  1 cm/s; a swinging foot held down along the ground)
+        toe held up              <= 5 cm            (walk.csv: a toe the pose source stands
+                                 on alone, *_toe_source_down without *_heel_source_down, in
+                                 both frames of a pair, at most 5 cm over the ground under it,
+                                 whatever its speed; the physics tables' toe_held_up, which
+                                 takes the ground under the whole foot where it differs)
         arrival                  arrived and final distance <= 0.3 m
         settled                  both feet down (left_stance, right_stance) in walk.csv's last
                                  row: a walk that never settles runs to `animkit walk`'s time
@@ -147,6 +152,30 @@ def hover(names, rows):
     return n, (total / n if n else 0.0), worst, where, band
 
 
+def toe_held_up(names, rows):
+    """(height m, frame, side, frames in a row) of the toe held highest over its ground while
+    the pose source stands on it alone (the module's docstring), (0, -1, "", 0) when none is
+    held over 5 cm, or None without the source columns."""
+    if "left_toe_source_down" not in names or len(rows) < 2:
+        return None
+    col = {n: i for i, n in enumerate(names)}
+    best, run_of_best = (0.0, -1, "", 0), 0
+    for side in ("left", "right"):
+        toe, heel = col[side + "_toe_source_down"], col[side + "_heel_source_down"]
+        y, g = col[side + "_toe_y"], col[side + "_toe_ground"]
+        run = 0
+        for f in range(1, len(rows)):
+            a, b = rows[f - 1], rows[f]
+            up = b[y] - b[g]
+            alone = a[toe] > 0.5 and b[toe] > 0.5 and b[heel] < 0.5
+            run = run + 1 if alone and up > HOVER_HIGH_M else 0
+            if run and up > best[0]:
+                best = (up, f, side, run)
+            if run and best[1] > f - run and best[2] == side:
+                run_of_best = run
+    return best[:3] + (run_of_best,) if best[1] >= 0 else best
+
+
 def drag_where(names, rows, speed):
     """(frame, point, m/s) of the walk.csv move nearest `speed` (the summary's drag_m_s) among
     each heel's and toe's moves within 5 mm of its ground at both ends of a frame, or None: the
@@ -215,6 +244,10 @@ def verdict(s, walk_dir):
         out.append("hips high" + (f" (frame {hips[1][1]})" if hips else ""))
     if s["knee_peak_deg"] > knee:
         out.append("knee")
+    th = toe_held_up(names, rows)
+    if th and th[1] >= 0:
+        out.append(f"toe held up (frame {th[1]}, {th[2]} toe {th[0] * 1000:.0f} mm up, "
+                   f"{th[3]} frames)")
     if "drag_m_s" in s and s["drag_m_s"] > s["source_drag_m_s"]:
         where = drag_where(names, rows, s["drag_m_s"])
         out.append("drag" + (f" (CSV: frame {where[0]}, {where[1]}, {where[2]:.2f} m/s)"
@@ -230,7 +263,7 @@ def row(clip, ground, walker, walk_dir):
     """One Markdown row of the table."""
     path = os.path.join(walk_dir, "summary.json")
     if not os.path.exists(path):
-        return f"| {clip} | {ground} | {walker} | no summary (see {walk_dir}/stderr) |" + " |" * 9
+        return f"| {clip} | {ground} | {walker} | no summary (see {walk_dir}/stderr) |" + " |" * 10
     with open(path) as f:
         s = json.loads(f.read().strip().splitlines()[-1])
     lo, hi, knee = bounds(s)
@@ -238,13 +271,16 @@ def row(clip, ground, walker, walk_dir):
     hv = hover(names, rows)
     hover_cell = (f"{hv[4] * 100:.2f} ({hv[0]} pairs {hv[1] * 100:.1f}, worst {hv[2] * 100:.1f})"
                   if hv else "no source columns")
+    th = toe_held_up(names, rows)
+    toe_cell = f"{th[0] * 1000:.0f}" if th else "no source columns"
     drag_cell = (f"{s['drag_m_s']:.2f} ({s['source_drag_m_s']:.2f})" if "drag_m_s" in s
                  else "no drag figure")
     return (f"| {clip} | {ground} | {walker} | {'yes' if s['arrived'] else 'no'} "
             f"| {s['final_distance']:.2f} | {s['deepest_any_phase'] * 1000:.1f} "
             f"| {s['deepest_planted'] * 1000:.1f} | {s['skate'] * 100:.2f} | {hover_cell} "
             f"| {s['hip_accel_min_g']:.2f}..{s['hip_accel_max_g']:.2f} ({lo:.2f}..{hi:.2f}) "
-            f"| {s['knee_peak_deg']:.1f} ({knee:.1f}) | {drag_cell} | {verdict(s, walk_dir)} |")
+            f"| {s['knee_peak_deg']:.1f} ({knee:.1f}) | {drag_cell} | {toe_cell} "
+            f"| {verdict(s, walk_dir)} |")
 
 
 def clips_of(walks):
@@ -261,8 +297,9 @@ def print_table(walks):
     """The trial's table, every clip x ground x walker, and how many rows are within."""
     print("| clip | ground | walker | arrived | final m | deepest any phase mm | planted "
           "deepest mm | planted skate cm/s | hover cm/s with the skate (hover pairs alone, "
-          "worst) | hips g (bound) | knee deg (bound) | drag m/s (bound) | verdict |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "worst) | hips g (bound) | knee deg (bound) | drag m/s (bound) | toe held up mm "
+          "(bound 50) | verdict |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     within = {w: 0 for w in WALKERS}
     clips = clips_of(walks)
     for clip in clips:
