@@ -294,6 +294,7 @@ typedef struct foot_frame {
                                         ground under its heel, the foot as animated */
     float due_hold[2];               /* the same with the foot moved by the placement shift */
     int32_t due[2];                  /* and its landing is due (swing phase 1) */
+    int32_t due_trails[2];           /* and it trails a riser below (trailing_landing) */
     float rise_room[2];              /* a planted leg: how far the hips may rise above the
                                         animation with its knee still bent AK_RISE_REACH */
     float reach_room[2];             /* a planted leg: how far the hips may rise above the
@@ -323,6 +324,7 @@ typedef struct foot_frame {
     ak_vec3 heel_floor_n[2], toe_floor_n[2]; /* the normals of the planes the heel's and toe's
                                                 floors lie on (up: a glide's) */
     int has_foothold[2];
+    int hold_level[2];          /* that ground is level (AK_LEVEL_COS) */
     const akf_foot_points *pts; /* the caller's query points (akf_foot_ik_query), or NULL */
     float step_lift[2];  /* m: a re-step's lift over those floors (ak_foot_ik_solve_lifted) */
     int standing;        /* the pose source stands (ak_foot_ik_solve_lifted) */
@@ -977,6 +979,7 @@ static void leg_foothold(const ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
     if (fr->stance[s] && ff->pivot[s] && fr->ground_toe[s].hit) g = &fr->ground_toe[s];
     if (!fr->stance[s]) g = &fr->ground_land[s];
     ff->has_foothold[s] = g->hit && st->ground_weight[s] > 0.0f;
+    ff->hold_level[s] = g->normal.y >= AK_LEVEL_COS;
     ff->foothold[s] = g->height;
 }
 
@@ -1153,6 +1156,45 @@ static void follow_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
     st->hip_drop = next;
 }
 
+/* Metres: a heel's ground this far off the plane of its ground a frame before (carried along
+ * its tangent) is another tread: a riser lies between the two query points (place_edge's rule;
+ * a slope or a curved heightmap carries the plane over a frame's travel). */
+#define AK_TREAD_EDGE 0.02f
+
+/* Whether due landing s (a foot its pose source holds in the air until its leg reaches: the
+ * matcher's, out_of_reach) trails a riser below: its ankle behind the hips and behind the other
+ * foot's along the facing, over a level tread, while the other foot stands on, or will land on, a
+ * level tread a riser higher (more than AK_TREAD_EDGE: a riser between). Going up stairs a person
+ * does not crouch to set the trailing foot back down on the tread below; it lifts and steps on
+ * past the other. The hips do not come down for such a landing (plan_hip_drop, landing_accel):
+ * the foot waits in the air until its pose source lifts it. A foot ahead of the other (the guide
+ * walker's settle a riser down: 0.15 m behind the hips, the other foot 0.31 m) still brings them
+ * down. CMU 07_04 (the held-out trials' slow30 and slow60cm) up the CLI's stairs, frames
+ * 315-343: a jump left the left foot's frame down on its toe 0.52 m behind the hips, a riser
+ * under the right foot's tread; the hips came down 0.11 -> 0.16 m for it (the planted right knee
+ * at 95-98 deg), and the left foot, lifted from there to step two risers up, folded its knee to
+ * 116.1 deg (bound 100). */
+static int trailing_landing(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr,
+                            const foot_frame *ff, const ak_xform *world, int32_t s)
+{
+    const int32_t o = 1 - s;
+    const ak_ground_hit *g = &fr->ground[s];
+    if (!ff->due[s] || ff->standing || !g->hit || !ff->has_foothold[o]) return 0;
+    if (!(g->normal.y >= AK_LEVEL_COS) || !ff->hold_level[o] ||
+        !(ff->foothold[o] > g->height + AK_TREAD_EDGE))
+        return 0;
+    /* (each ankle ahead of its hip along the facing: the other's target where it is planted) */
+    const ak_vec3 hip = world[p->legs[s].upper].translation,
+                  ankle = world[p->legs[s].foot].translation;
+    const ak_vec3 hip_o = world[p->legs[o].upper].translation;
+    const ak_vec3 ankle_o =
+        fr->stance[o] ? ff->ankle_target[o] : world[p->legs[o].foot].translation;
+    const float ahead = (ankle.x - hip.x) * ff->forward.x + (ankle.z - hip.z) * ff->forward.z;
+    const float ahead_o =
+        (ankle_o.x - hip_o.x) * ff->forward.x + (ankle_o.z - hip_o.z) * ff->forward.z;
+    return ahead < akf_min(ahead_o, 0.0f);
+}
+
 /* The hips' drop this frame, planned (hip_accel_down > 0): low enough that each planted foot
  * reaches its ground (its shortfall and what its leg needs), and, known from lift-off, that a
  * swinging foot will reach the ground it lands on -- that ground below the animation's floor,
@@ -1177,8 +1219,11 @@ static void follow_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, co
  * on a higher tread) the body must rise onto it and the toe lifts early: pulled down for the
  * trailing toe, the matcher's library walk up the stairs had to climb back at hip_accel_up and
  * bent a knee to 145.3 deg (bound 138.8). */
-static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, foot_frame *ff)
+static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, foot_frame *ff,
+                          const ak_foot_ik_frame *fr, const ak_xform *world)
 {
+    for (int s = 0; s < 2; ++s)
+        ff->due_trails[s] = trailing_landing(p, fr, ff, world, s);
     float want = 0.0f, rise = -p->max_hip_rise, rate[2] = {0.0f, 0.0f}, toe_need[2] = {0.0f, 0.0f};
     int level[2] = {0, 0};
     for (int s = 0; s < 2; ++s) {
@@ -1196,6 +1241,7 @@ static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, foot
             want = akf_max(want, toe_need[s]);
         }
         if (!ff->stance[s]) {
+            if (ff->due_trails[s]) continue;
             if (ff->has_foothold[s])
                 want = akf_max(want, ff->floor - ff->foothold[s] - p->legs[s].landing_slack);
             if (ff->due[s]) want = akf_max(want, ff->due_drop[s]);
@@ -1245,7 +1291,8 @@ static float landing_accel(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         const float du = u - st->swing_phase_last[s];
         st->swing_phase_last[s] = u;
         if (fr->stance[s] || !ff->has_foothold[s]) continue;
-        if (ff->due[s] && ff->floor - st->pelvis < ff->due_drop[s]) down = akf_max(down, cap);
+        if (ff->due[s] && !ff->due_trails[s] && ff->floor - st->pelvis < ff->due_drop[s])
+            down = akf_max(down, cap);
         if (!(du > 0.0f) || !(u < 1.0f)) continue;
         const float T = akf_max((1.0f - u) / du * ff->dt, ff->dt);
         const float a = -2.0f * (gap - v * T) / (T * T);
@@ -1757,11 +1804,6 @@ int32_t ak_foot_ik_run(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     return ak_foot_ik_solve(p, st, fr, local, world, err);
 }
 
-/* Metres: a heel's ground this far off the plane of its ground a frame before (carried along
- * its tangent) is another tread: a riser lies between the two query points (place_edge's rule;
- * a slope or a curved heightmap carries the plane over a frame's travel). */
-#define AK_TREAD_EDGE 0.02f
-
 /* Where each heel's queries have sampled the ground it is on now (tread_from, tread_edge): the
  * first query point on that ground since a riser, found by comparing each frame's hit with the
  * plane of the last one. A swinging heel's queries follow it, so on stairs this is where its
@@ -2184,7 +2226,7 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
     }
     const int plan = p->hip_accel_down > 0.0f;
     if (plan) {
-        plan_hip_drop(p, st, &ff);
+        plan_hip_drop(p, st, &ff, fr, world);
         st->applied_hip_drop = pelvis_drop(p, st, fr, &ff);
     } else {
         follow_hip_drop(p, st, &ff);

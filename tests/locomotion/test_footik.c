@@ -767,6 +767,85 @@ static void push_off_toe_kept_within_reach(void **state)
     assert_true(up > 0.05f);
 }
 
+/* The standing pose with the left leg swung `back` radians about the hips' across axis (+X,
+ * the character facing +Z: back > 0 puts the foot behind the hips), into pose/pose + R.J. */
+static void left_leg_swung(float back, ak_xform *local, ak_xform *world)
+{
+    memcpy(local, R.local0, (size_t)R.J * sizeof(ak_xform));
+    const int32_t up = R.fp.legs[0].upper, parent = R.sk->parents[up];
+    ak_fk(R.sk, local, world);
+    const ak_quat p = parent >= 0 ? world[parent].rotation : ak_quat_identity();
+    const ak_quat q = ak_quat_from_axis_angle(ak_vec3_make(1, 0, 0), back);
+    local[up].rotation =
+        ak_quat_normalize(ak_quat_mul(ak_quat_mul(ak_quat_conjugate(p), q), world[up].rotation));
+    ak_fk(R.sk, local, world);
+}
+
+/* A landing due on the left foot (swing phase 1, not planted: held in the air until its leg
+ * reaches, as the matcher holds one) over a tread a riser (0.15 m) below the one the planted
+ * right foot stands on, the planned hips (the source's envelope +-1 g), 0.5 s at 120 fps, the
+ * left leg swung `back` radians; returns how far the hips came down (the applied drop) and, in
+ * *short, how far the left leg still falls short of its ground (ak_foot_ik_state.due_drop). */
+static float due_landing_a_riser_below(float back, float *short_by)
+{
+    ak_foot_ik_params fp = R.fp;
+    ak_foot_ik_plan_accel(&fp, -1.0f, 1.0f);
+    ak_foot_ik_state st;
+    ak_foot_ik_state_reset(&st);
+    ak_error err;
+    const plane g[2] = {flat(R.floor - 0.15f), flat(R.floor)};
+    const float dt = 1.0f / 120.0f;
+    ak_xform *pose = malloc(2 * sizeof *pose * (size_t)R.J);
+    assert_non_null(pose);
+    for (int f = 0; f < 60; ++f) {
+        left_leg_swung(back, pose, pose + R.J);
+        memcpy(R.local, pose, (size_t)R.J * sizeof(ak_xform));
+        memcpy(R.world, pose + R.J, (size_t)R.J * sizeof(ak_xform));
+        ak_vec3 hq[2], tq[2];
+        ak_foot_ik_query_points(&fp, &st, R.world, hq, tq);
+        ak_foot_ik_frame fr;
+        memset(&fr, 0, sizeof fr);
+        fr.dt = f ? dt : 0.0f;
+        fr.character = ak_xform_identity();
+        fr.floor_height = R.floor;
+        for (int s = 0; s < 2; ++s) {
+            fr.ground[s] = hit_at(&g[s], hq[s]);
+            fr.ground_toe[s] = hit_at(&g[s], tq[s]);
+        }
+        fr.stance[1] = fr.stance_next[1] = 1;
+        fr.contact[1] = AK_CONTACT_HEEL | AK_CONTACT_TOE;
+        fr.swing_phase[0] = 1.0f;
+        fr.ground_land[0] = fr.ground[0];
+        assert_int_equal(ak_foot_ik_run(&fp, &st, &fr, R.local, R.world, &err), AK_OK);
+    }
+    free(pose);
+    *short_by = st.due_drop[0];
+    return st.applied_hip_drop;
+}
+
+/* Going up stairs a foot whose landing is due a riser below the other foot's tread, behind the
+ * hips and the other foot (trailing), is not waited for with the hips down: they stay at the
+ * planted foot's height (within 1 mm) and the foot waits in the air for its pose source to lift
+ * it (footik.c trailing_landing; CMU 07_04 up the stairs: the hips came 0.16 m down for such a
+ * foot and the next swing two risers up folded the knee to 116 deg, bound 100). Ahead of the
+ * other foot (a foot settling at a stop) it lands: the hips come down until its leg reaches
+ * its ground (within 1 mm). */
+static void trailing_foot_due_a_riser_below_keeps_the_hips_up(void **state)
+{
+    (void)state;
+    float trail_short, lead_short;
+    const float trail = due_landing_a_riser_below(25.0f * DEG, &trail_short);
+    const float lead = due_landing_a_riser_below(-25.0f * DEG, &lead_short);
+    printf("  due a riser below: trailing, hips down %.1f mm (leg %.1f mm short); leading, hips "
+           "down %.1f mm (leg %.1f mm short)\n",
+           (double)(trail / MM), (double)(trail_short / MM), (double)(lead / MM),
+           (double)(lead_short / MM));
+    assert_true(trail <= 1.0f * MM);
+    assert_true(trail_short > 0.05f);
+    assert_true(lead > 0.05f);
+    assert_true(lead_short <= 1.0f * MM);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -784,6 +863,7 @@ int main(void)
         cmocka_unit_test(foot_across_a_stair_edge_stays_on_its_tread),
         cmocka_unit_test(floor_follows_the_footholds_at_any_frame_rate),
         cmocka_unit_test(push_off_toe_kept_within_reach),
+        cmocka_unit_test(trailing_foot_due_a_riser_below_keeps_the_hips_up),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

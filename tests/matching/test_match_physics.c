@@ -263,18 +263,12 @@ static const char *const k_hover_walk_out[] = {
  *   heel 43 mm up in its frame); the library, frame 459, one frame before arrival. Taken, the
  *   stop stepped that foot first while the other waited on its toe, lifted out of reach (the
  *   library: both feet up 12 frames from 468, the stop's traced support cause);
- * - DRAG_KNEE: a swing meeting a riser with its knee past the grounding's limit (max_knee_flex:
- *   95 degrees for 07_04), which takes its clearance back: 07_04 at 60 fps on the CLI's route,
- *   frame 352 (the left foot, its knee at 117-120 deg over frames 348-350, climbs no higher than
- *   the 0.60 tread's top: its toe reaches it 6 cm past the edge at frame 350 and the foot runs on
- *   along it 0.0 mm up, 5-6 cm a frame). The hips are 16 cm down there: before the jump that
- *   began this swing (frame 343, phase 0.70) the foot was a landing held back out of reach over
- *   the 0.30 tread behind (out_of_reach, frames 329-342, its toe 49 mm up), due, and the plan
- *   brought the hips down toward what that leg needed to reach it (due_drop 0.17 m), the planted
- *   right knee at 95-98 deg on the 0.45 tread; the swing then climbs two risers in 0.13 s while
- *   the hips, rising at most hip_accel_up, only keep pace with the floor (drop 0.157 m at the jump,
- *   0.165 at the landing, frame 351). Traced before foot IK turned a toe at the knee's limit up
- *   (0cf61fb), which lowered it 9.23 -> 4.58 m/s;
+ * - (DRAG_KNEE, gone: 07_04 at 60 fps on the CLI's route, frame 352, 4.58 m/s: a swing two risers
+ *   up, its knee at 117-120 deg, climbing no higher than the 0.60 tread's top and running on
+ *   along it, the hips 16 cm down for the landing held back out of reach before it, over the
+ *   0.30 tread 0.52 m behind the hips. The hips no longer come down for a due landing that trails
+ *   a riser below the other foot, footik.c trailing_landing: 4.58 -> 0.45 m/s, its worst now
+ *   DRAG_TOE_FIRST on the flat top, below);
  * - DRAG_TOE_FIRST: a landing on the flat past the stairs coming down toe first, its toe sliding
  *   on as the foot flattens (no knee at its limit): 02_01 at 30 fps from (-6,0), frame 539, the
  *   right heel 109 -> 0 mm where it lands (frames 532-540, its x still) with the foot pitched toe
@@ -285,6 +279,9 @@ static const char *const k_hover_walk_out[] = {
  *   the heel by a toe's least clearance, footik.c toe_up_room,
  *   a_toe_over_a_riser_edge_turns_up_past_level; its step's landing on the tread above came down
  *   toe first too, the heel 86 mm up, gliding back 3-5 mm a frame, frames 183-190, 0.35 m/s);
+ *   07_04 at 60 fps on the CLI's route, frame 733, the left toe down on the flat top from frame
+ *   731 (its frame's contact the heel alone) while the heel comes down 51 -> 0 mm, sliding on
+ *   6-8 mm a frame (the same before trailing_landing, behind that row's DRAG_KNEE);
  * - DRAG_GLIDE_BACK: a swing past its landing's riser edge gliding back onto the tread below, its
  *   toe on the tread above (clearance faded out): 02_01 at 24 fps, frame 185, the toe on the 0.600
  *   tread moving back 20-23 mm a frame (frames 183-185);
@@ -315,9 +312,6 @@ static const char *const k_hover_walk_out[] = {
  *   mm at 0.16 m/s; the database's heel moves at most 0.05 m/s within 5 mm of its ground at both
  *   ends (0.67 counting a touchdown's last frame). Why it slides: not traced. */
 #define DRAG_STOP "a jump's offset carrying a swinging foot along the ground just before the stop"
-#define DRAG_KNEE                                                                                  \
-    "a swing two risers up with its knee past the limit, the hips still down for a landing held "  \
-    "back before it"
 #define DRAG_TOE_FIRST                                                                             \
     "a landing on the flat past the stairs coming down toe first, the toe sliding as the foot "    \
     "flattens"
@@ -337,8 +331,9 @@ static const drag_out k_drag_out[] = {
     {"match subject 7 stairs", DRAG_STOP},
     /* 4.02 m/s (bound 0.85), frame 459, right heel, swinging, walk */
     {"match library stairs", DRAG_STOP},
-    /* 4.58 m/s (bound 0.14), frame 352, left toe, swinging, walk */
-    {"match 07_04 slow walk at 60 fps, cm, stairs, CLI route", DRAG_KNEE},
+    /* 0.45 m/s (bound 0.14), frame 733, left toe, swinging, walk (its frame 352, 4.58 m/s, came
+     * within: DRAG_KNEE above) */
+    {"match 07_04 slow walk at 60 fps, cm, stairs, CLI route", DRAG_TOE_FIRST},
     /* 1.89 m/s (bound 0.22), frame 51, left heel, planted, start */
     {"match 02_03 run at 30 fps, stairs from (-4.6,0)", DRAG_PIVOT},
     /* 0.50 m/s (bound 0.13), frame 539, right toe, swinging, walk */
@@ -818,11 +813,13 @@ static void a_heel_landing_past_an_edge_going_down_is_placed(void **state)
  * more than 5 mm into the ground: a jump entered the left swing at phase 0.70 (frame 343), the
  * landing decided the frame after glided the foot 8.1 cm at once, and the toe passed the riser's
  * face 15 cm on in one frame, 18.8 mm under the tread above (matcher.c place_glide). Its knee
- * (120.5 deg, bound 100: a swing two risers up with the hips still 16 cm down for the landing
- * held back before it), drag and walking hover are out (k_drag_out, k_hover_walk_out), and so is
- * its toe held up, carried by a re-step (k_toe_held_out); no toe its frame stands on is held in
- * place more than 5 cm up (a re-step from the toe rising straight up held it 8.3 cm up at frame
- * 81, locomotion/restep.c). */
+ * (107.5 deg, bound 100: frame 311, a right foot a jump set swinging again 5 frames after it
+ * landed, stepping a riser up with the hips still 7 cm down for the left toe planted behind it;
+ * 120.5 before the hips stopped coming down for a trailing landing, footik.c trailing_landing),
+ * drag and walking hover are out (k_drag_out, k_hover_walk_out), and so is its toe held up,
+ * carried by a re-step (k_toe_held_out); no toe its frame stands on is held in place more than
+ * 5 cm up (a re-step from the toe rising straight up held it 8.3 cm up at frame 81,
+ * locomotion/restep.c). */
 static void a_slow_walk_up_the_stairs_settles(void **state)
 {
     (void)state;
