@@ -813,9 +813,10 @@ static void a_heel_landing_past_an_edge_going_down_is_placed(void **state)
  * more than 5 mm into the ground: a jump entered the left swing at phase 0.70 (frame 343), the
  * landing decided the frame after glided the foot 8.1 cm at once, and the toe passed the riser's
  * face 15 cm on in one frame, 18.8 mm under the tread above (matcher.c place_glide). Its knee
- * (107.5 deg, bound 100: frame 311, a right foot a jump set swinging again 5 frames after it
- * landed, stepping a riser up with the hips still 7 cm down for the left toe planted behind it;
- * 120.5 before the hips stopped coming down for a trailing landing, footik.c trailing_landing),
+ * (105.0 deg, bound 100: frame 310, a right foot a jump set swinging again 5 frames after it
+ * landed, its toe lifting over the riser just ahead with the hips still 7 cm down for the left
+ * toe planted behind it; 120.5 before the hips stopped coming down for a trailing landing,
+ * footik.c trailing_landing, 107.5 before the heel left the step-up glide, clear_ground),
  * drag and walking hover are out (k_drag_out, k_hover_walk_out), and so is its toe held up,
  * carried by a re-step (k_toe_held_out); no toe its frame stands on is held in place more than
  * 5 cm up (a re-step from the toe rising straight up held it 8.3 cm up at frame 81,
@@ -1134,6 +1135,35 @@ static void a_toe_turned_up_against_a_riser_stays_when_released(void **state)
     akt_sources_free(&src);
 }
 
+/* A foot stepping up three risers (0 -> 0.45 m) keeps its toe, not its heel, on the step-up
+ * glide (footik.c clear_ground): the held-out trial's walk24, CMU 02_02 at 24 fps, on the CLI's
+ * stairs route. Over frames 166-170 the glide held the whole left foot 8-13 cm over the middle
+ * tread, its knee at the grounding's limit with no room to lower it: 103.5 deg against 103.1.
+ * Asserted: the depth, the knee, the hips and the stop. Out, other causes, printed: the walking
+ * hover (frame 41, a jump that swaps the planted foot: the left toe 19 mm up at 2.5 m/s), the
+ * hover at the stop (frame 515, a right toe 0.4 mm up at 0.31 m/s against the source's 0.28;
+ * not traced), the toe held up (frame 73, the right toe 99.7 mm up for 8 frames, the same before;
+ * not traced) and the drag (frame 185, the left toe swinging at 0.38 m/s against 0.19). */
+static void a_foot_stepping_up_three_risers_keeps_its_knee(void **state)
+{
+    (void)state;
+    akt_sources src;
+    ak_motion_db *db = resampled_db(&src, "locomotion/cmu_02_02_walk.bvh", 24.0f);
+    const ak_ground g = ak_terrain_ground(g_terrain[2]);
+    physics_walk r = match_cli_route(db, &g);
+    match_within("match 02_02 walk at 24 fps, stairs, CLI route", &r, 0.3f);
+    const float knee = fmaxf(r.src.knee_peak, AKT_RAD(75.0f)) + AKT_RAD(25.0f);
+    printf("    deepest %.1f mm (bound 5), knee %.1f deg (bound %.1f)\n", 1e3 * (double)r.m.deepest,
+           AKT_DEG(r.m.knee_peak), AKT_DEG(knee));
+    assert_true(r.m.deepest <= 0.005f);
+    assert_true(r.m.knee_peak <= knee);
+    assert_true(r.m.hip_accel_min_g >= fminf(r.src.hip_accel_min_g, -1.0f) - 0.25f);
+    assert_true(r.m.hip_accel_max_g <= fmaxf(r.src.hip_accel_max_g, 1.0f) + 0.5f);
+    assert_true(r.last.stopped && r.last.distance <= 0.3f && r.last.stance[0] && r.last.stance[1]);
+    ak_motion_db_destroy(db);
+    akt_sources_free(&src);
+}
+
 /* A landing held back out of reach as it came low rises while the transition's dying offset
  * carries it (matcher.c AK_HELD_RISE): CMU 02_01 at 24 fps up the stairs from (-4.7,0), a start
  * the straight route's test does not take. A jump at frame 567, as the left foot lifted off its
@@ -1285,6 +1315,7 @@ int main(void)
         cmocka_unit_test(a_foot_about_to_land_at_the_stop_comes_down),
         cmocka_unit_test(a_toe_pushing_off_short_of_a_riser_is_held_up),
         cmocka_unit_test(a_toe_turned_up_against_a_riser_stays_when_released),
+        cmocka_unit_test(a_foot_stepping_up_three_risers_keeps_its_knee),
         cmocka_unit_test(a_held_back_landing_rises_while_carried),
         cmocka_unit_test(a_forced_jump_lifts_the_foot_it_found_planted),
         cmocka_unit_test(a_jump_keeps_each_point_its_frames_clearance),
