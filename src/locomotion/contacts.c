@@ -2,6 +2,7 @@
  * cycle finder. Everything here runs once at load time and may allocate. */
 #include "animkit/contacts.h"
 #include "animkit/rootmotion.h"
+#include "core/humanoid_internal.h"
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
 
@@ -774,17 +775,39 @@ static float locomotion_cost(const ak_cycle_params *p, const cycle_track *t, int
     return fabsf(d1 - d2) / (d1 + d2) + fabsf(turn1 - turn2);
 }
 
-static float seam_cost(const ak_quat *q, int32_t J, int32_t a, int32_t b)
+/* The seam's pose and velocity difference over the body's joints `joint[0..count)`. */
+static float seam_cost(const ak_quat *q, int32_t J, const int32_t *joint, int32_t count, int32_t a,
+                       int32_t b)
 {
     const ak_quat *qa = q + (size_t)a * J, *qb = q + (size_t)b * J;
     float pose = 0.0f, vel = 0.0f;
-    for (int32_t j = 0; j < J; ++j) {
+    for (int32_t i = 0; i < count; ++i) {
+        const int32_t j = joint[i];
         pose += 1.0f - fabsf(akq_dot(qa[j], qb[j]));
         const ak_quat da = akq_mul(akq_conj(qa[j]), qa[J + j]);
         const ak_quat db = akq_mul(akq_conj(qb[j]), qb[J + j]);
         vel += 1.0f - fabsf(akq_dot(da, db));
     }
-    return (pose + 4.0f * vel) / (float)J;
+    return (pose + 4.0f * vel) / (float)count;
+}
+
+/* The joints the seam is measured on: the body (ak_humanoid_body_top's subtree) and the joints
+ * above it (a still top joint, a floor bone), not a joint beside it: the UE4 mannequin's
+ * ik_foot_l/r and ik_hand_* under `root` are copies of the feet and hands, and counted they
+ * weighed the feet and hands twice (CMU 02_02's copy with them picked 170:288 against the
+ * original's 110:227). Every joint where no humanoid is found. Writes joint[], returns the
+ * count. */
+static int32_t body_joints(const ak_skeleton *sk, int32_t *joint)
+{
+    const int32_t J = sk->joint_count, body = ak_humanoid_body_top(sk);
+    int32_t n = 0;
+    for (int32_t j = 0; j < J; ++j) {
+        int counted = body < 0 || (j >= body && j < sk->subtree_end[body]);
+        for (int32_t a = body >= 0 ? sk->parents[body] : -1; a >= 0 && !counted; a = sk->parents[a])
+            counted = a == j;
+        if (counted) joint[n++] = j;
+    }
+    return n;
 }
 
 /* Hip-to-ankle length of the longer leg, from the humanoid map (0 when not found). */
@@ -833,8 +856,10 @@ int32_t ak_cycle_find(const ak_cycle_params *p, ak_cycle *out, ak_error *err)
     const int32_t lmax = (int32_t)floorf(p->max_time / c->frame_time);
     cycle_track t = {NULL, NULL, NULL};
     ak_quat *q = (ak_quat *)malloc(sizeof(ak_quat) * (size_t)n * (size_t)J);
-    if (!q || make_track(c, p->skeleton, &t) != AK_OK) {
+    int32_t *body = (int32_t *)malloc(sizeof(int32_t) * (size_t)J);
+    if (!q || !body || make_track(c, p->skeleton, &t) != AK_OK) {
         free(q);
+        free(body);
         free_track(&t);
         return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
     }
@@ -845,6 +870,7 @@ int32_t ak_cycle_find(const ak_cycle_params *p, ak_cycle *out, ak_error *err)
     /* Frames [first, last] can be cycle ends; each needs a next frame for its velocity.
      * Frame 0 of a capture is often a reference pose, so it is skipped. */
     const int32_t first = n > 8 ? 1 : 0, last = n - 2;
+    const int32_t body_count = body_joints(p->skeleton, body);
     float best = INFINITY;
     ak_cycle bc;
     memset(&bc, 0, sizeof bc);
@@ -853,7 +879,7 @@ int32_t ak_cycle_find(const ak_cycle_params *p, ak_cycle *out, ak_error *err)
         for (int32_t b = a + lmin; b <= last && b <= a + lmax; ++b) {
             const float unsteady = locomotion_cost(p, &t, a, b, min_step);
             if (unsteady < 0.0f) continue;
-            const float cost = seam_cost(q, J, a, b) + 0.05f * unsteady;
+            const float cost = seam_cost(q, J, body, body_count, a, b) + 0.05f * unsteady;
             if (cost < best) {
                 best = cost;
                 bc.start = a;
@@ -861,6 +887,7 @@ int32_t ak_cycle_find(const ak_cycle_params *p, ak_cycle *out, ak_error *err)
             }
         }
     free(q);
+    free(body);
     if (bc.start < 0) {
         st = refuse(p, &t, min_step, err);
         free_track(&t);

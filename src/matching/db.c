@@ -674,17 +674,17 @@ static int32_t sources_root_joint(const ak_skeleton *sk, const ak_motion_db_clip
  * rotation apart, so the hips' turn split over two joints blends otherwise than one joint's
  * (the two offsets' product is not the decayed product: the still-top copy's feet 2 mm off
  * the original's after a transition, a landing a frame later, skate 1.858 against 1.721
- * mm/s). Where the joint hangs directly off joint 0 and is its only child, its whole local
- * transform (less its rest offset) moves up into joint 0's, M0' = M0 Lj (I, -rest), and the
- * joint keeps its rest offset and no turn: every joint's model transform is unchanged, and
- * joint 0 carries what a travelling top joint of the same capture carries (CMU 02_02 under a
- * floor bone, on flat ground: hips -9.25..9.30 g, skate 38.05 mm/s before, the original's
- * -1.00..1.37 g and 1.25 mm/s since). */
+ * mm/s). Where the joint hangs directly off joint 0, its whole local transform (less its rest
+ * offset) moves up into joint 0's, M0' = M0 X with X = Lj (I, -rest), and the joint keeps its
+ * rest offset and no turn; joint 0's other children (the UE4 mannequin's ik_foot_root and
+ * ik_hand_root beside the pelvis under `root`) take X^-1 Lk, so every joint's model transform
+ * is unchanged, and joint 0 carries what a travelling top joint of the same capture carries
+ * (CMU 02_02 under a floor bone, on flat ground: hips -9.25..9.30 g, skate 38.05 mm/s before,
+ * the original's -1.00..1.37 g and 1.25 mm/s since; with the ik bones beside the hips, which
+ * this left as it was until they were: 02_02 -10.02..10.14 g, skate 36.95 mm/s). */
 static void travel_joint_on_top(const ak_skeleton *sk, ak_clip *c, int32_t joint)
 {
     if (joint <= 0 || joint >= sk->joint_count || sk->parents[joint] != 0) return;
-    for (int32_t j = 1; j < sk->joint_count; ++j)
-        if (j != joint && sk->parents[j] == 0) return;
     const int32_t t0 = c->joint_track[0], tj = c->joint_track[joint];
     if (t0 < 0 || tj < 0) return;
     const ak_vec3 rest = sk->rest_local[joint].translation;
@@ -693,12 +693,53 @@ static void travel_joint_on_top(const ak_skeleton *sk, ak_clip *c, int32_t joint
         ak_vec3 *pj = &c->translations[(size_t)f * c->track_count + tj];
         ak_quat *q0 = &c->rotations[(size_t)f * c->joint_count];
         ak_quat *qj = &c->rotations[(size_t)f * c->joint_count + joint];
+        /* X^-1 Lk of each other child k: rotation qj^-1 qk, translation rest + qj^-1 (pk - pj) */
+        for (int32_t k = 1; k < sk->joint_count; ++k) {
+            if (k == joint || sk->parents[k] != 0) continue;
+            ak_vec3 *pk = &c->translations[(size_t)f * c->track_count + c->joint_track[k]];
+            ak_quat *qk = &c->rotations[(size_t)f * c->joint_count + k];
+            *pk = akv_add(rest, akq_rotate(akq_conj(*qj), akv_sub(*pk, *pj)));
+            *qk = akq_normalize(akq_mul(akq_conj(*qj), *qk));
+        }
         *p0 = akv_add(*p0, akq_rotate(*q0, akv_sub(*pj, akq_rotate(*qj, rest))));
         *q0 = akq_normalize(akq_mul(*q0, *qj));
         *qj = ak_quat_identity();
         *pj = rest;
     }
     ak_clip_finalize(c);
+}
+
+/* The clip with a translation track on every child of joint 0 (travel_joint_on_top moves
+ * them); a new track holds the joint's rest offset. *c is replaced when one is added. */
+static int32_t top_children_tracked(const ak_skeleton *sk, ak_clip **c, ak_error *err)
+{
+    const ak_clip *old = *c;
+    const int32_t J = sk->joint_count;
+    int missing = 0;
+    for (int32_t k = 1; k < J; ++k)
+        missing += sk->parents[k] == 0 && old->joint_track[k] < 0;
+    if (!missing) return AK_OK;
+    uint8_t *has = (uint8_t *)malloc((size_t)J);
+    if (!has) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t j = 0; j < J; ++j)
+        has[j] = (uint8_t)(old->joint_track[j] >= 0 || (j > 0 && sk->parents[j] == 0));
+    ak_clip *nc = NULL;
+    const int32_t st = ak_clip_create(J, old->frame_count, old->frame_time, has, &nc, err);
+    free(has);
+    if (st != AK_OK) return st;
+    nc->loop = old->loop;
+    memcpy(nc->rotations, old->rotations, sizeof(ak_quat) * (size_t)J * (size_t)old->frame_count);
+    for (int32_t f = 0; f < old->frame_count; ++f)
+        for (int32_t j = 0; j < J; ++j)
+            if (nc->joint_track[j] >= 0)
+                nc->translations[(size_t)f * nc->track_count + nc->joint_track[j]] =
+                    old->joint_track[j] >= 0
+                        ? old->translations[(size_t)f * old->track_count + old->joint_track[j]]
+                        : sk->rest_local[j].translation;
+    ak_clip_finalize(nc);
+    ak_clip_destroy(*c);
+    *c = nc;
+    return AK_OK;
 }
 
 static int32_t sources_make(const ak_motion_db *db, const ak_skeleton *sk,
@@ -720,14 +761,19 @@ static int32_t sources_make(const ak_motion_db *db, const ak_skeleton *sk,
         if (!s->clip[i]) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
         /* The joint whose local transform moves up into joint 0's: the one carrying the
          * travel; where the top joint carries it, measured, the hips (a floor bone such as
-         * Unreal's `root` above them, the hips its only child, keeps their height and turn
-         * apart, as a still top joint does). A top joint named by the caller stays as it is. */
+         * Unreal's `root` above them, alone or beside the UE4 mannequin's ik bones, keeps
+         * their height and turn apart, as a still top joint does). A top joint named by the caller
+         * stays as it is. */
         int32_t body = root_joint ? 0 : db->humanoid.joint[AK_HUM_HIPS];
         if (root_joint) {
             const int32_t st = ak_clip_root_motion_prepare(sk, &s->clip[i], root_joint, NULL, err);
             if (st != AK_OK) return st;
             for (int32_t j = 0; j < sk->joint_count; ++j)
                 if (strcmp(sk->names[j], root_joint) == 0) body = j;
+        }
+        if (body > 0 && sk->parents[body] == 0) {
+            const int32_t st = top_children_tracked(sk, &s->clip[i], err);
+            if (st != AK_OK) return st;
         }
         travel_joint_on_top(sk, s->clip[i], body);
         ak_clip_scale(s->clip[i], db->metres_per_unit);

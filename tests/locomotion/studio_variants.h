@@ -3,8 +3,9 @@
  * X (the motion unchanged), six channels on every joint, another rotation order, 30 fps,
  * centimetres, one frame line more than Frames: says, the whole file Z-up (read back turned to
  * Y-up, with a warning) (and the 30 fps file played back at 120 fps, to tell its content from
- * its rate) (and a floor bone `root` above the hips carrying their travel, Unreal's shape). Each
- * variant is written as BVH text and
+ * its rate) (and a floor bone `root` above the hips carrying their travel, Unreal's shape, alone
+ * or with the UE4 mannequin's ik_foot_root and ik_hand_root beside the hips). Each variant is
+ * written as BVH text and
  * read back, so the reader sees what a studio's file would give it. */
 #ifndef AK_TEST_STUDIO_VARIANTS_H
 #define AK_TEST_STUDIO_VARIANTS_H
@@ -24,10 +25,15 @@ enum {
     AKV_Z_UP = 1 << 8,         /* the whole file turned +90 degrees about X (+Y to +Z): offsets,
                                   every joint's keys, the root's travel; the motion unchanged */
     AKV_60_FPS = 1 << 9,       /* resampled to 60 frames per second (not with AKV_30_FPS) */
-    AKV_GROUND_ROOT = 1 << 10  /* a bone `root` on the floor above the file's top joint carries
+    AKV_GROUND_ROOT = 1 << 10, /* a bone `root` on the floor above the file's top joint carries
                                   its horizontal travel (Unreal's root: no turn of its own), the
                                   top joint keeps its height and its whole turn; not with
                                   AKV_STILL_TOP */
+    AKV_IK_BONES = 1 << 11     /* with AKV_GROUND_ROOT: the UE4 mannequin's other children of
+                                  `root` beside the body, ik_foot_root -> ik_foot_l, ik_foot_r
+                                  and ik_hand_root -> ik_hand_gun -> ik_hand_r, ik_hand_l, each
+                                  ik_ bone a copy of its foot or hand (ik_hand_gun: the right
+                                  hand) in every frame, six channels each */
 };
 
 /* Every shape at once (the 30 fps rate aside). */
@@ -54,6 +60,7 @@ static inline const akv_kind *akv_kinds(size_t *count)
         {AKV_ALL, "all of them"},
         {AKV_Z_UP, "Z-up"},
         {AKV_GROUND_ROOT, "floor root bone"},
+        {AKV_GROUND_ROOT | AKV_IK_BONES, "floor root, ik bones"},
     };
     *count = sizeof kinds / sizeof kinds[0];
     return kinds;
@@ -167,6 +174,104 @@ static inline void akv_ground_root(ak_skeleton **ps, ak_clip **pc)
         *top = ak_vec3_make(0.0f, top->y, 0.0f);
     }
     ak_clip_finalize(c);
+}
+
+/* The UE4 mannequin's IK bones (AKV_IK_BONES), after every joint of the body under the floor
+ * bone at index 0: ik_foot_root and ik_hand_root at root's origin without a turn, ik_foot_l/r
+ * copies of the feet, ik_hand_gun of the right hand, ik_hand_r/l of the hands below it (each
+ * copy's model transform is its joint's in every frame, as the mannequin's animations key
+ * them). Every old joint's model transform is unchanged. */
+enum { AKV_IK_COUNT = 7 };
+
+/* local[J0 + k] and model[J0 + k] of the ik bones from the old joints' model transforms:
+ * parent[k] -1 is the floor bone (joint 0), copy[k] -1 none (the bone sits on its parent). */
+static inline void akv_ik_locals(int32_t J0, const int *parent, const int32_t *copy,
+                                 ak_xform *model, ak_xform *local)
+{
+    for (int k = 0; k < AKV_IK_COUNT; ++k) {
+        const int32_t j = J0 + k, p = parent[k] < 0 ? 0 : J0 + parent[k];
+        const ak_xform want = copy[k] < 0 ? model[p] : model[copy[k]];
+        local[j] = ak_xform_mul(ak_xform_inverse(model[p]), want);
+        model[j] = want;
+    }
+}
+
+static inline void akv_ik_bones(ak_skeleton **ps, ak_clip **pc)
+{
+    static const char *const ik_names[AKV_IK_COUNT] = {"ik_foot_root", "ik_foot_l",   "ik_foot_r",
+                                                       "ik_hand_root", "ik_hand_gun", "ik_hand_r",
+                                                       "ik_hand_l"};
+    static const int ik_parent[AKV_IK_COUNT] = {-1, 0, 0, -1, 3, 4, 4}; /* -1: root */
+    static const int ik_copy[AKV_IK_COUNT] = {-1,
+                                              AK_HUM_LEFT_FOOT,
+                                              AK_HUM_RIGHT_FOOT,
+                                              -1,
+                                              AK_HUM_RIGHT_HAND,
+                                              AK_HUM_RIGHT_HAND,
+                                              AK_HUM_LEFT_HAND};
+    const ak_skeleton *s = *ps;
+    const ak_clip *c = *pc;
+    ak_humanoid h;
+    ak_error err;
+    if (ak_humanoid_find(s, NULL, &h, &err) != AK_OK) fail_msg("ik bones: %s", err.message);
+    const int32_t J0 = s->joint_count, J = J0 + AKV_IK_COUNT, F = c->frame_count;
+    int32_t copy_of[AKV_IK_COUNT];
+    for (int k = 0; k < AKV_IK_COUNT; ++k) {
+        copy_of[k] = ik_copy[k] < 0 ? -1 : h.joint[ik_copy[k]];
+        if (ik_copy[k] >= 0 && copy_of[k] < 0) fail_msg("ik bones: no joint for %s", ik_names[k]);
+    }
+    const char **names = (const char **)malloc(sizeof(char *) * (size_t)J);
+    int32_t *parents = (int32_t *)malloc(sizeof(int32_t) * (size_t)J);
+    ak_xform *rest = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
+    ak_channel_layout *lay = (ak_channel_layout *)calloc((size_t)J, sizeof *lay);
+    uint8_t *end = (uint8_t *)calloc((size_t)J, 1), *has = (uint8_t *)calloc((size_t)J, 1);
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
+    ak_xform *model = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J);
+    for (int32_t j = 0; j < J0; ++j) {
+        names[j] = s->names[j];
+        parents[j] = s->parents[j];
+        rest[j] = s->rest_local[j];
+        lay[j] = s->channels[j];
+        end[j] = s->is_end_site[j];
+        has[j] = c->joint_track[j] >= 0;
+    }
+    ak_fk(s, s->rest_local, model);
+    for (int k = 0; k < AKV_IK_COUNT; ++k) {
+        names[J0 + k] = ik_names[k];
+        parents[J0 + k] = ik_parent[k] < 0 ? 0 : J0 + ik_parent[k];
+        lay[J0 + k] = s->channels[0];
+        has[J0 + k] = 1;
+    }
+    akv_ik_locals(J0, ik_parent, copy_of, model, local);
+    for (int k = 0; k < AKV_IK_COUNT; ++k)
+        rest[J0 + k] = local[J0 + k];
+    ak_skeleton *ns = akv_skeleton(J, names, parents, rest, lay, end);
+    ak_clip *nc = NULL;
+    assert_int_equal(ak_clip_create(J, F, c->frame_time, has, &nc, &err), AK_OK);
+    for (int32_t f = 0; f < F; ++f) {
+        ak_clip_frame(c, s, f, local);
+        ak_fk(s, local, model);
+        akv_ik_locals(J0, ik_parent, copy_of, model, local);
+        for (int32_t j = 0; j < J; ++j) {
+            nc->rotations[(size_t)f * J + j] = local[j].rotation;
+            if (nc->joint_track[j] >= 0)
+                nc->translations[(size_t)f * nc->track_count + nc->joint_track[j]] =
+                    local[j].translation;
+        }
+    }
+    ak_clip_finalize(nc);
+    free(names);
+    free(parents);
+    free(rest);
+    free(lay);
+    free(end);
+    free(has);
+    free(local);
+    free(model);
+    ak_skeleton_destroy(*ps);
+    ak_clip_destroy(*pc);
+    *ps = ns;
+    *pc = nc;
 }
 
 /* C_j: the rotation taking joint j's first child offset to +X (identity for tips). The new
@@ -321,6 +426,7 @@ static inline char *akv_text(const char *name, unsigned kinds, size_t *out_size)
     }
     if (kinds & AKV_STILL_TOP) akv_still_top(&s, &c);
     if (kinds & AKV_GROUND_ROOT) akv_ground_root(&s, &c);
+    if (kinds & AKV_IK_BONES) akv_ik_bones(&s, &c);
     if (kinds & AKV_ZERO_ALONG_X) akv_zero_along_x(&s, &c);
     if (kinds & AKV_SIX_CHANNELS) akv_six_channels(s, &c);
     if (kinds & AKV_Z_UP) akv_z_up(s, c);

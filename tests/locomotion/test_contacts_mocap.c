@@ -382,7 +382,7 @@ static int compare_row(const uint8_t *o, int32_t on, const uint8_t *v, int32_t v
 /* One capture's studio variants (every shape of akv_kinds: still top joint, zero pose along X,
  * six channels ZXY, centimetres, extra frame line, 30 fps with contacts read on the
  * 120-a-second grid the walk motion uses, all of them, Z-up read back turned to Y-up, a floor root
- * bone) and its 30
+ * bone, alone and with the UE4 mannequin's ik bones beside the hips) and its 30
  * fps copy in centimetres against the 120 fps original; returns the rows newly out plus the
  * listed rows now within. Before issue 22's audit only the 30 fps, centimetre and Z-up copies
  * were compared: the still top joint, the zero pose along X, six channels ZXY, the extra frame

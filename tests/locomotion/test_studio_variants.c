@@ -524,11 +524,13 @@ static int match_rows(const char *name)
  * up into it (db.c sources_make): the matcher blends joint 0's translation only, and the hips'
  * own height jumped at each transition (02_01 on flat ground -6.63..6.79 g against
  * -0.71..0.79; 02_02 -9.25..9.30 g, skate 38.05 against 1.25 mm/s, drag 5.34 against 0.087
- * m/s). The still-top copies play their hips' turn in joint 0, as
- * the original does (db.c travel_joint_on_top; split over two joints, the transitions blended
- * it otherwise: 02_01's skate 1.858 against 1.721 mm/s); a last frame line written twice is no
- * database frame (db.c moving_end; 09_02's copy with it arrived in 5.600 s against 5.567, knee
- * 126.8 against 124.3 deg). Rows out: k_match_out. */
+ * m/s), and so they do with the UE4 mannequin's ik_foot_root and ik_hand_root beside the hips
+ * under `root` (they take the inverse; before, the hips kept them on every capture: 02_02
+ * -10.02..10.14 g, skate 36.95 mm/s; 09_01 -14.58..15.12 g). The still-top copies play their hips'
+ * turn in joint 0, as the original does (db.c travel_joint_on_top; split over two joints, the
+ * transitions blended it otherwise: 02_01's skate 1.858 against 1.721 mm/s); a last frame line
+ * written twice is no database frame (db.c moving_end; 09_02's copy with it arrived in 5.600 s
+ * against 5.567, knee 126.8 against 124.3 deg). Rows out: k_match_out. */
 static void studio_variants_match_like_the_original(void **state)
 {
     (void)state;

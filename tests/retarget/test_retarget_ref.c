@@ -288,8 +288,8 @@ static int retarget_rows(const char *name, const ak_skeleton *biped, float h)
  * aligned by bone directions; the other captures 1.94-6.00 % -> 0.16-0.43 %: 16_11 3.91 % with its
  * head End Site on the head joint, 0.43 % since that head takes the axis of its own frame nearest
  * its neck and the pelvis left axis is held in the hips frame over the clip).
- * Every row is asserted (72: nine variants of eight captures, the Z-up file and the floor root
- * bone among them). */
+ * Every row is asserted (80: ten variants of eight captures, the Z-up file, the floor root bone
+ * and the floor root with the UE4 mannequin's ik bones beside the hips among them). */
 static void studio_variants_retarget_like_the_original(void **state)
 {
     (void)state;
