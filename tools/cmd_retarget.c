@@ -1,6 +1,6 @@
 /* animkit retarget SRC.bvh --to RIG.bvh|RIG.glb|RIG.gltf|biped --out OUT.bvh|OUT.glb|OUT.gltf
  *   [--map overrides.json] [--no-contacts] [--pin-hands] [--scale S] [--floor Y] [--fade S]
- *   [--reference-frame N] */
+ *   [--reference-frame N] [--root-joint NAME] */
 #include "cli_bvh.h"
 #include "clip_any.h"
 #include "animkit/gltf.h"
@@ -18,6 +18,7 @@
 /* Every flag of `animkit retarget` (the shared flag table: parsing, errors and --help). */
 typedef struct rt_args {
     char to[AK_FLAG_TEXT_MAX], out[AK_FLAG_TEXT_MAX], map[AK_FLAG_TEXT_MAX];
+    char root_joint[AK_FLAG_TEXT_MAX]; /* joint carrying the travel; "": measured */
     int32_t no_contacts, pin_hands, reference_frame;
     float scale, floor, fade;
     int32_t up; /* ak_up_axis: --up */
@@ -81,6 +82,12 @@ static const ak_flag k_flags[] = {
      .range = "[-1,2147483647]",
      .help = "source frame whose pose is matched to the rig's rest pose (-1: the zero pose if "
              "it stands, else the most upright frame)"},
+    {.name = "root-joint",
+     .type = AK_FLAG_TEXT,
+     .offset = RT_TEXT(root_joint),
+     .metavar = "NAME",
+     .help = "the source joint that carries the travel, read by the contact detector for the "
+             "body's speed (default: measured, as animkit info says)"},
     AK_CLI_UP_FLAG(offsetof(rt_args, up)),
 };
 static const ak_flag_table k_table = {"retarget", k_flags,
@@ -176,7 +183,8 @@ static int write_output(const rt_args *a, const ak_skeleton *rig, const ak_clip 
     return 0;
 }
 
-static void report(const rt_args *a, const ak_clip *clip, const ak_retarget_info *in)
+static void report(const rt_args *a, const ak_clip *clip, const ak_retarget_info *in,
+                   const char *root_why)
 {
     fprintf(stderr,
             "retargeted %s -> %s: %d frames; scale %.4g (leg ratio %.4g), heading offset %.1f deg\n"
@@ -190,6 +198,7 @@ static void report(const rt_args *a, const ak_clip *clip, const ak_retarget_info
                 "%.3g\n",
                 (int)in->pinned_runs, (int)in->stance_frames[0], (int)in->stance_frames[1],
                 a->pin_hands ? ", hands too" : "", (double)in->max_pin_error);
+    fprintf(stderr, "  source root motion: %s\n", root_why);
     if (in->reference_frame >= 0)
         fprintf(stderr, "  reference pose: source frame %d (%s)\n", (int)in->reference_frame,
                 a->reference_frame >= 0 ? "as given by --reference-frame"
@@ -264,6 +273,28 @@ static int read_overrides(const char *path, char *source, char *target, size_t s
     return rc;
 }
 
+/* The source's root-motion joint, measured or named (--root-joint), said in `why`: a named
+ * joint's travel and heading move onto the top joint (ak_clip_root_motion_prepare, every
+ * joint's model transform unchanged), so the library's measure inside the retarget (the
+ * contact detector's body speed) reads the joint named. A name the source has not: exit 2
+ * with the library's message, as info, edit and walk say it. */
+static int source_root(const rt_args *a, const ak_skeleton *src, ak_clip **clip, char *why,
+                       size_t size)
+{
+    ak_root_joint_report r;
+    ak_error err;
+    const int32_t st = a->root_joint[0]
+                           ? ak_clip_root_motion_prepare(src, clip, a->root_joint, &r, &err)
+                           : ak_root_joint_find(src, *clip, NULL, &r, &err);
+    if (st != AK_OK) {
+        fprintf(stderr, "animkit retarget: %s: %s%s\n", a->src, err.message,
+                ak_cli_root_joint_hint(&err, a->root_joint));
+        return st == AK_ERR_NOT_FOUND && a->root_joint[0] ? 2 : 1;
+    }
+    ak_root_joint_describe(src, &r, why, size);
+    return 0;
+}
+
 int ak_cmd_retarget(int argc, char **argv)
 {
     rt_args a;
@@ -273,15 +304,16 @@ int ak_cmd_retarget(int argc, char **argv)
         return 0;
     }
     if (rc) return rc;
-    char src_over[1024] = "", dst_over[1024] = "";
+    char src_over[1024] = "", dst_over[1024] = "", root_why[256];
     if (a.map[0] && read_overrides(a.map, src_over, dst_over, sizeof src_over)) return 1;
     ak_skeleton *src = NULL, *rig = NULL;
     ak_clip *clip = NULL, *out = NULL;
     if (akcli_load_bvh(a.src, &src, &clip)) return 1;
-    if (load_rig(a.to, &rig)) {
+    if ((rc = source_root(&a, src, &clip, root_why, sizeof root_why)) != 0 ||
+        load_rig(a.to, &rig)) {
         ak_skeleton_destroy(src);
         ak_clip_destroy(clip);
-        return 1;
+        return rc ? rc : 1;
     }
     ak_retarget_params p = ak_retarget_defaults();
     p.source = src;
@@ -301,7 +333,7 @@ int ak_cmd_retarget(int argc, char **argv)
         fprintf(stderr, "animkit retarget: %s\n", err.message);
         rc = 1;
     } else if (!(rc = write_output(&a, rig, out))) {
-        report(&a, out, &info);
+        report(&a, out, &info, root_why);
     }
     ak_clip_destroy(out);
     ak_clip_destroy(clip);
