@@ -29,7 +29,10 @@ static const char *const akt_walk_summary_keys[] = {"arrived",
                                                     "source_hip_accel_max_g",
                                                     "source_knee_peak_deg",
                                                     "source_drag_m_s",
-                                                    "frames"};
+                                                    "frames",
+                                                    "root_joint",
+                                                    "root_joint_reason",
+                                                    "root_joint_why"};
 
 /* Fails the test unless every key stands in `line` in this order (include after cmocka). */
 static inline void akt_check_walk_summary_keys(const char *line)

@@ -222,9 +222,9 @@ static int run_op(edit_op op, const edit_step *v, const edit_options *o, ak_skel
         st = append_clip(v, o, *s, *c, &out, &err);
     }
     if (st != AK_OK) {
-        fprintf(stderr, "animkit edit: --%s: %s%s\n", k_step_flags[op].name, err.message,
-                ak_cli_root_joint_hint(&err, o->root_joint));
-        return 1;
+        const char *hint = ak_cli_root_joint_hint(&err, o->root_joint);
+        fprintf(stderr, "animkit edit: --%s: %s%s\n", k_step_flags[op].name, err.message, hint);
+        return hint[0] ? 2 : 1; /* a --root-joint the file has not: a bad value, as info says */
     }
     if (out_s) {
         ak_skeleton_destroy(*s);

@@ -10,6 +10,7 @@
 #include "heightmap_png.h"
 #include "progress.h"
 #include "walk_output.h"
+#include "scenario/walk_scene_internal.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -124,6 +125,8 @@ static void report_clip(ak_walk_scene *scene)
 {
     ak_walk_scene_info info;
     ak_walk_scene_get_info(scene, &info);
+    /* the joint that carries the travel, as `animkit info` says it (and summary.json) */
+    fprintf(stderr, "walk: root motion %s\n", akws_root_why(scene));
     const ak_motion_db *db = ak_walk_scene_motion_db(scene);
     if (db) {
         ak_motion_db_info d;
@@ -182,7 +185,7 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     ak_walk_scene_info info;
     ak_walker_state s;
     ak_error err;
-    char summary[1024];
+    char summary[2048]; /* the library's line: 0.9 KiB with a long root-joint reason */
     double next_report = 0.0, origin[2] = {0.0, 0.0};
     int32_t frames = 0;
     const int tty = akt_stderr_is_terminal();
@@ -247,9 +250,9 @@ int ak_cmd_walk(int argc, char **argv)
     ak_error err;
     if (ak_walk_scene_create_with(&scenario, ak_tools_png_heightmap_loader, ak_tools_read_clip_warn,
                                   &scene, &err) != AK_OK) {
-        fprintf(stderr, "animkit walk: %s%s\n", err.message,
-                ak_cli_root_joint_hint(&err, scenario.root_joint));
-        return 1;
+        const char *hint = ak_cli_root_joint_hint(&err, scenario.root_joint);
+        fprintf(stderr, "animkit walk: %s%s\n", err.message, hint);
+        return hint[0] ? 2 : 1; /* a --root-joint the file has not: a bad value, as info says */
     }
     if (!cli.quiet) report_clip(scene);
     const int rc = run_walk(scene, &cli);

@@ -141,6 +141,10 @@ export interface WalkerFlags {
   noFootIk?: boolean;
   /** The BVH clips' up axis (`animkit walk --up`; loadBVH's up). */
   up?: 'auto' | 'y' | 'z';
+  /** The clip's joint that carries the travel (`animkit walk --root-joint`); default: measured
+   * (the top joint, or the hips under a still top joint). summary() names it (root_joint,
+   * root_joint_reason, root_joint_why). */
+  rootJoint?: string;
   [flag: string]: unknown;
 }
 

@@ -128,10 +128,12 @@ class Walker:
         measures, deepest_any_phase and deepest_planted (m), hip_accel_min_g/max_g, "knee_peak_deg",
         "drag_m_s" (a heel or toe within 5 mm of the ground dragged along it, the point farthest
         over its bound) and the source's own hip, knee and drag figures ("source_drag_m_s": that
-        point's bound, the source's fastest that low, at least 0.01 m/s), frames."""
+        point's bound, the source's fastest that low, at least 0.01 m/s), frames, and the
+        joint that carries the source's travel: "root_joint", "root_joint_reason" (top,
+        under_still_top, named) and "root_joint_why" (as `animkit info` says it)."""
         err = ffi.new("ak_error *")
-        buf = ffi.new("char[]", 1024)
-        _check(lib.ak_walk_summary_json(self._summary, self._scene, buf, 1024, err), err)
+        buf = ffi.new("char[]", 2048)
+        _check(lib.ak_walk_summary_json(self._summary, self._scene, buf, 2048, err), err)
         return json.loads(ffi.string(buf).decode())
 
     def world_pose(self):

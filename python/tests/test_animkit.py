@@ -320,6 +320,9 @@ def test_walker_summary_has_every_measure():
                 "source_drag_m_s", "frames"):
         assert key in s, key
     assert s["arrived"] and s["frames"] == len(xyz)
+    # the joint that carries the travel, as `animkit info` says it (issue 22)
+    assert (s["root_joint"], s["root_joint_reason"]) == ("Hips", "top")
+    assert s["root_joint_why"].startswith("Hips (the top joint travels: ")
     assert s["deepest_planted"] <= s["deepest_any_phase"] <= 0.005
     assert s["skate"] < 0.01
     assert min(s["source_hip_accel_min_g"], -1.0) - 0.25 <= s["hip_accel_min_g"]

@@ -172,6 +172,9 @@ static int32_t build(ak_walk_scene *w, const ak_walk_scenario_params *s, ak_heig
     st = ak_walk_motion_create(w->source_skeleton, w->source_clip, &mp, &w->motion, err);
     if (st != AK_OK)
         return ak_walk_scene_file_error(w->clip_path[0] ? w->clip_path : "built-in walk", st, err);
+    ak_walk_motion_info mi;
+    ak_walk_motion_get_info(w->motion, &mi);
+    akws_set_root(w, w->source_skeleton, &mi.root_joint);
     if ((st = idle_like_walk(w, err)) != AK_OK) return st;
     st = make_walker(w, s, err);
     if (st == AK_OK) st = ak_walk_scene_step(w, err);

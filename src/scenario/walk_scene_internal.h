@@ -35,7 +35,26 @@ struct ak_walk_scene {
     char clip_label[128];
     ak_clip_loader read_clip; /* every clip file: the caller's, or NULL: ak_clip_read_file_up */
     int32_t up;               /* the scenario's up (ak_up_axis) for ak_clip_read_file_up */
+    /* The joint that carries the source's travel (the walk motion's, the database's) and why,
+     * as ak_root_joint_describe says it: the walk summary's root_joint and the CLI's line. */
+    ak_root_joint_report root;
+    char root_name[AK_NAME_MAX];
+    char root_why[256];
 };
+
+/* The walk's root-motion joint said, "" before it is known (akws_set_root). */
+AK_INLINE const char *akws_root_why(const ak_walk_scene *w)
+{
+    return w ? w->root_why : "";
+}
+
+/* Records the root-motion joint `r` of skeleton `s` (the walk motion's or the database's). */
+AK_INLINE void akws_set_root(ak_walk_scene *w, const ak_skeleton *s, const ak_root_joint_report *r)
+{
+    w->root = *r;
+    snprintf(w->root_name, sizeof w->root_name, "%s", s->names[r->joint]);
+    ak_root_joint_describe(s, r, w->root_why, sizeof w->root_why);
+}
 
 /* Reads a clip file of the scenario: the caller's loader, or the library's reader with the
  * scenario's up axis for BVH files. */

@@ -2,6 +2,7 @@
  * last line and summary.json, Python's Walker.summary() and the web module's
  * walkerSummary() all come from here, so they name and round the same figures. */
 #include "animkit/scenario.h"
+#include "walk_scene_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -140,6 +141,38 @@ static size_t matcher_counts(ak_walk_scene *scene, char *buf, size_t cap)
         (int)mi.transitions, (int)mi.searches, (int)mi.unlocks, (int)d.frame_count);
 }
 
+/* Appends `text` at buf[*len] (within cap; *len counts what it needs even past cap), as a JSON
+ * string's characters when `escape` (quote, backslash and control characters escaped). */
+static void put_text(char *buf, size_t cap, size_t *len, const char *text, int escape)
+{
+    for (const unsigned char *c = (const unsigned char *)text; *c; ++c) {
+        char one[8];
+        const int n = escape && (*c == '"' || *c == '\\') ? snprintf(one, sizeof one, "\\%c", *c)
+                      : escape && *c < 0x20               ? snprintf(one, sizeof one, "\\u%04x", *c)
+                                                          : snprintf(one, sizeof one, "%c", *c);
+        if (*len + (size_t)n < cap) memcpy(buf + *len, one, (size_t)n + 1);
+        *len += (size_t)n;
+    }
+}
+
+/* ,"root_joint":..,"root_joint_reason":..,"root_joint_why":..: the joint that carries the
+ * source's travel and why (ak_root_joint_describe), as `animkit info --json` says it (its
+ * reason top, under_still_top or named); flat, as every other key of the line. */
+static size_t root_joint_json(const ak_walk_scene *w, char *buf, size_t cap)
+{
+    static const char *const reasons[3] = {"top", "under_still_top", "named"};
+    const int32_t r = w->root.reason >= 0 && w->root.reason < 3 ? w->root.reason : 0;
+    size_t len = 0;
+    put_text(buf, cap, &len, ",\"root_joint\":\"", 0);
+    put_text(buf, cap, &len, w->root_name, 1);
+    put_text(buf, cap, &len, "\",\"root_joint_reason\":\"", 0);
+    put_text(buf, cap, &len, reasons[r], 0);
+    put_text(buf, cap, &len, "\",\"root_joint_why\":\"", 0);
+    put_text(buf, cap, &len, w->root_why, 1);
+    put_text(buf, cap, &len, "\"", 0);
+    return len;
+}
+
 int32_t ak_walk_summary_json(const ak_walk_summary *summary, ak_walk_scene *scene, char *buf,
                              size_t cap, ak_error *err)
 {
@@ -162,6 +195,7 @@ int32_t ak_walk_summary_json(const ak_walk_summary *summary, ak_walk_scene *scen
         len +=
             (size_t)snprintf(buf + len, cap - len, ",\"frames\":%d", (int)summary->metrics.frames);
     if (len < cap) len += matcher_counts(scene, buf + len, cap - len);
+    if (len < cap) len += root_joint_json(scene, buf + len, cap - len);
     if (len < cap) len += (size_t)snprintf(buf + len, cap - len, "}");
     if (len >= cap) return ak_error_set(err, AK_ERR_LIMIT, 0, "summary: buffer too small");
     return AK_OK;

@@ -104,9 +104,9 @@ static void edit_reports_errors_and_writes_nothing(void **state)
     assert_non_null(strstr(msg, ".missing: cannot open"));
     assert_true(access(out, F_OK) != 0);
     /* A root joint the skeleton does not have: the library says what is missing, the CLI
-     * which flag named it. */
+     * which flag named it; a bad value, exit 2 as info, walk and retarget (it was 1 here). */
     snprintf(args, sizeof args, "'%s' '%s' --in-place --root-joint Nope", in, out);
-    assert_int_equal(run_edit(args, msg, sizeof msg), 1);
+    assert_int_equal(run_edit(args, msg, sizeof msg), 2);
     assert_non_null(strstr(msg, "\nanimkit edit: --in-place: no joint named 'Nope' to carry the "
                                 "root motion (--root-joint)\n"));
     assert_true(access(out, F_OK) != 0);

@@ -236,14 +236,15 @@ static void walk_usage_errors_exit_2(void **state)
     snprintf(cmd, sizeof cmd, "'%s' walk --clip no/such.bvh --out '%s/none' 2>/dev/null", g_bin,
              g_out);
     assert_int_equal(run(cmd, last, sizeof last), 1);
-    /* A root joint the capture does not have: exit 1, the library's message and the flag
-     * that named it (the guide walker's scene and the matcher's database). */
+    /* A root joint the capture does not have: a bad value, exit 2 as info, edit and retarget
+     * (it was 1 here, 2 in info), the library's message and the flag that named it (the guide
+     * walker's scene and the matcher's database). */
     char clip[1200];
     akt_mocap_path("cmu_02_01_walk.bvh", clip, sizeof clip);
     for (int match = 0; match < 2; ++match) {
         snprintf(cmd, sizeof cmd, "'%s' walk --clip '%s' --root-joint Nope%s --out '%s/none' 2>&1",
                  g_bin, clip, match ? " --steer match" : "", g_out);
-        assert_int_equal(run(cmd, last, sizeof last), 1);
+        assert_int_equal(run(cmd, last, sizeof last), 2);
         if (!strstr(last, ": no joint named 'Nope' to carry the root motion (--root-joint)\n"))
             fail_msg("got '%s'", last);
     }
@@ -332,7 +333,8 @@ static double walk_files_apart(const char *a_path, const char *b_path)
 }
 
 /* Issue 22 on the CLI: CMU 02_01 under a joint_Root that never moves, the hips carrying the
- * travel. `animkit info` says the hips carry the root motion and why; the guide walker and
+ * travel. `animkit info` says the hips carry the root motion and why, and so do `animkit
+ * walk`'s progress and summary (they named no joint before); the guide walker and
  * motion matching walk it as they walk the original, with the joint measured or named
  * (--root-joint Hips): the same arrival time and path length, hips and knee figures within 1 %,
  * and the guide walker's walk.bvh
@@ -352,6 +354,14 @@ static void a_still_top_joint_walks_like_the_original(void **state)
         fail_msg("info says '%s'", last);
     for (int match = 0; match < 2; ++match) {
         const char *steer = match ? " --steer match" : "";
+        /* the progress names the joint that carries the travel, as info does */
+        snprintf(cmd, sizeof cmd,
+                 "'%s' walk --clip '%s'%s --max-time 0.1 --out '%s/still_p' 2>&1 >/dev/null | "
+                 "grep '^walk: root motion'",
+                 g_bin, clip, steer, g_out);
+        assert_int_equal(run(cmd, last, sizeof last), 0);
+        if (!strstr(last, "walk: root motion Hips (the top joint joint_Root is still: 0 on XZ; "))
+            fail_msg("walk%s says '%s'", steer, last);
         snprintf(cmd, sizeof cmd, "'%s' walk --clip '%s'%s --out '%s/still_o' 2>/dev/null", g_bin,
                  src, steer, g_out);
         assert_int_equal(run(cmd, want, sizeof want), 0);
@@ -360,6 +370,14 @@ static void a_still_top_joint_walks_like_the_original(void **state)
                      g_bin, clip, steer, named ? " --root-joint Hips" : "", g_out);
             assert_int_equal(run(cmd, last, sizeof last), 0);
             assert_non_null(strstr(last, "\"arrived\":true"));
+            /* the summary names the joint and why, as `animkit info --json` does */
+            const char *said =
+                named ? "\"root_joint\":\"Hips\",\"root_joint_reason\":\"named\","
+                        "\"root_joint_why\":\"Hips (named; it reaches "
+                      : "\"root_joint\":\"Hips\",\"root_joint_reason\":\"under_still_top\","
+                        "\"root_joint_why\":\"Hips (the top joint joint_Root is still: 0 on XZ; "
+                        "Hips reaches ";
+            if (!strstr(last, said)) fail_msg("summary without '%s': %s", said, last);
             print_message("%s, root joint %s: %.3f s, path %.3f m (the original %.3f s, %.3f m)\n",
                           match ? "match" : "guide", named ? "named" : "measured",
                           json_number(last, "time_s"), json_number(last, "path_length"),
