@@ -670,16 +670,17 @@ static float quat_angle_between(ak_quat a, ak_quat b)
     return 2.0f * acosf(d);
 }
 
-void ak_cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error,
-                     float *velocity_error)
+void akl_cycle_errors_over(const ak_clip *c, const int32_t *joint, int32_t count, int32_t a,
+                           int32_t b, float *pose_error, float *velocity_error)
 {
     const int32_t J = c->joint_count, n = c->frame_count;
-    if (a < 0 || b < 0 || a + 1 >= n || b + 1 >= n) {
+    if (a < 0 || b < 0 || a + 1 >= n || b + 1 >= n || count < 1) {
         *pose_error = *velocity_error = 0.0f;
         return;
     }
     float pe = 0.0f, ve = 0.0f;
-    for (int32_t j = 0; j < J; ++j) {
+    for (int32_t i = 0; i < count; ++i) {
+        const int32_t j = joint ? joint[i] : i;
         ak_quat qa = c->rotations[(size_t)a * J + j], qb = c->rotations[(size_t)b * J + j];
         ak_quat qa1 = c->rotations[(size_t)(a + 1) * J + j],
                 qb1 = c->rotations[(size_t)(b + 1) * J + j];
@@ -693,8 +694,14 @@ void ak_cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error,
         ve += quat_angle_between(akq_mul(akq_conj(qa), qa1), akq_mul(akq_conj(qb), qb1)) /
               c->frame_time;
     }
-    *pose_error = pe / (float)J;
-    *velocity_error = ve / (float)J;
+    *pose_error = pe / (float)count;
+    *velocity_error = ve / (float)count;
+}
+
+void ak_cycle_errors(const ak_clip *c, int32_t a, int32_t b, float *pose_error,
+                     float *velocity_error)
+{
+    akl_cycle_errors_over(c, NULL, c->joint_count, a, b, pose_error, velocity_error);
 }
 
 static float ground_dist(ak_vec3 a, ak_vec3 b)
@@ -797,7 +804,7 @@ static float seam_cost(const ak_quat *q, int32_t J, const int32_t *joint, int32_
  * weighed the feet and hands twice (CMU 02_02's copy with them picked 170:288 against the
  * original's 110:227). Every joint where no humanoid is found. Writes joint[], returns the
  * count. */
-static int32_t body_joints(const ak_skeleton *sk, int32_t *joint)
+int32_t akl_body_joints(const ak_skeleton *sk, int32_t *joint)
 {
     const int32_t J = sk->joint_count, body = ak_humanoid_body_top(sk);
     int32_t n = 0;
@@ -870,7 +877,7 @@ int32_t ak_cycle_find(const ak_cycle_params *p, ak_cycle *out, ak_error *err)
     /* Frames [first, last] can be cycle ends; each needs a next frame for its velocity.
      * Frame 0 of a capture is often a reference pose, so it is skipped. */
     const int32_t first = n > 8 ? 1 : 0, last = n - 2;
-    const int32_t body_count = body_joints(p->skeleton, body);
+    const int32_t body_count = akl_body_joints(p->skeleton, body);
     float best = INFINITY;
     ak_cycle bc;
     memset(&bc, 0, sizeof bc);
@@ -887,8 +894,8 @@ int32_t ak_cycle_find(const ak_cycle_params *p, ak_cycle *out, ak_error *err)
             }
         }
     free(q);
-    free(body);
     if (bc.start < 0) {
+        free(body);
         st = refuse(p, &t, min_step, err);
         free_track(&t);
         return st;
@@ -897,7 +904,9 @@ int32_t ak_cycle_find(const ak_cycle_params *p, ak_cycle *out, ak_error *err)
     bc.step_length = 0.5f * travel;
     bc.speed = travel / ((float)(bc.end - bc.start) * c->frame_time);
     free_track(&t);
-    ak_cycle_errors(c, bc.start, bc.end, &bc.pose_error, &bc.velocity_error);
+    akl_cycle_errors_over(c, body, body_count, bc.start, bc.end, &bc.pose_error,
+                          &bc.velocity_error);
+    free(body);
     *out = bc;
     return AK_OK;
 }

@@ -427,6 +427,15 @@ int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err);
  * frames and contacts into m->segment. Needs m->cycle_start/end. */
 int32_t ak_walk_motion_find_transitions(ak_walk_motion *m, const ak_clip *full,
                                         const uint8_t *flags, ak_error *err);
+/* The joints a pose comparison of the cycle finder and the captured transitions reads: the
+ * body (ak_humanoid_body_top's subtree) and the joints above it, not a joint beside it (the
+ * UE4 mannequin's ik_ copies of the feet and hands under `root`); every joint without a
+ * humanoid. Writes joint[] (room for joint_count), returns the count. */
+int32_t akl_body_joints(const ak_skeleton *skeleton, int32_t *joint);
+/* ak_cycle_errors over joint[0..count) (joint NULL: joints 0..count-1). */
+void akl_cycle_errors_over(const ak_clip *clip, const int32_t *joint, int32_t count, int32_t a,
+                           int32_t b, float *pose_error, float *velocity_error);
+
 /* Root motion and landings of the segments (after calibration and the loop's landings). */
 int32_t ak_walk_motion_segments_finish(ak_walk_motion *m, ak_error *err);
 void ak_walk_segment_free(ak_walk_segment *seg);

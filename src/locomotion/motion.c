@@ -407,6 +407,19 @@ static int32_t work_grid(ak_walk_motion *m, ak_clip **full, uint8_t **flags,
     return AK_OK;
 }
 
+/* The seam's pose and velocity errors over the body's joints (akl_body_joints: the ones the
+ * cycle finder compares). */
+static int32_t seam_errors(ak_walk_motion *m, const ak_clip *full, int32_t a, int32_t b,
+                           ak_error *err)
+{
+    int32_t *joint = (int32_t *)malloc(sizeof(int32_t) * (size_t)full->joint_count);
+    if (!joint) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    akl_cycle_errors_over(full, joint, akl_body_joints(m->skeleton, joint), a, b, &m->pose_error,
+                          &m->velocity_error);
+    free(joint);
+    return AK_OK;
+}
+
 /* Cuts the cycle out of the metre-scaled source clip `full` (consumed) with its contacts. */
 static int32_t motion_cycle(ak_walk_motion *m, ak_clip *full, const ak_walk_motion_params *p,
                             ak_root_motion_params *rp, ak_error *err)
@@ -419,7 +432,9 @@ static int32_t motion_cycle(ak_walk_motion *m, ak_clip *full, const ak_walk_moti
     if (st == AK_OK) {
         m->cycle_start = a;
         m->cycle_end = b;
-        ak_cycle_errors(full, a, b, &m->pose_error, &m->velocity_error);
+        st = seam_errors(m, full, a, b, err);
+    }
+    if (st == AK_OK) {
         const int32_t blend = (int32_t)lroundf(p->seam_blend / full->frame_time);
         st = cut_cycle(m->skeleton, full, a, b, blend, &m->clip, &rp->loop_end_position,
                        &rp->loop_end_heading, err);

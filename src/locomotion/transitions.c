@@ -63,12 +63,17 @@ static int same_support(const uint8_t *flags, int32_t n, int32_t f, int32_t g)
 /* Among frames [lo, hi] with the same feet down as the loop's frame 0 (source frame a), the
  * one whose pose and velocity match frame a best (root heading removed); `exact` when it lies
  * in the range. -1 when none. */
-static int32_t best_join(const ak_clip *full, const uint8_t *flags, int32_t a, int32_t lo,
-                         int32_t hi, int32_t exact, float *error)
+typedef struct join_joints {
+    const int32_t *joint; /* the body's joints (akl_body_joints): the pose compared */
+    int32_t count;
+} join_joints;
+
+static int32_t best_join(const ak_clip *full, const join_joints *body, const uint8_t *flags,
+                         int32_t a, int32_t lo, int32_t hi, int32_t exact, float *error)
 {
     const int32_t n = full->frame_count;
     if (exact >= lo && exact <= hi) {
-        ak_cycle_errors(full, a, exact, error, &(float){0.0f});
+        akl_cycle_errors_over(full, body->joint, body->count, a, exact, error, &(float){0.0f});
         return exact;
     }
     int32_t best = -1;
@@ -76,7 +81,7 @@ static int32_t best_join(const ak_clip *full, const uint8_t *flags, int32_t a, i
     for (int32_t f = lo < 0 ? 0 : lo; f <= hi && f + 1 < n; ++f) {
         if (!same_support(flags, n, f, a)) continue;
         float pe, ve;
-        ak_cycle_errors(full, a, f, &pe, &ve);
+        akl_cycle_errors_over(full, body->joint, body->count, a, f, &pe, &ve);
         /* The cycle finder's seam weighting: a pose radian ~ 10 rad/s of velocity. */
         if (pe + 0.1f * ve < best_cost) {
             best_cost = pe + 0.1f * ve;
@@ -119,8 +124,8 @@ static int32_t copy_segment(const ak_clip *full, const uint8_t *flags, int32_t f
 /* The start: from the last still frame before the cycle, through the ramp to the cycle's
  * speed, to the frame that joins the loop's frame 0 (the cycle start itself when the ramp
  * ends within a cycle of it, else the best-matching frame within a cycle after the ramp). */
-static int32_t find_start(ak_walk_motion *m, const ak_clip *full, const uint8_t *flags,
-                          const float *v, float speed, ak_error *err)
+static int32_t find_start(ak_walk_motion *m, const ak_clip *full, const join_joints *body,
+                          const uint8_t *flags, const float *v, float speed, ak_error *err)
 {
     const int32_t n = full->frame_count, a = m->cycle_start, len = m->cycle_end - a;
     int32_t s0 = a - 1;
@@ -131,7 +136,7 @@ static int32_t find_start(ak_walk_motion *m, const ak_clip *full, const uint8_t 
     while (r < a && v[r] < RAMP_FRACTION * speed)
         ++r;
     float e = 0.0f;
-    const int32_t j = best_join(full, flags, a, r, r + len, a, &e);
+    const int32_t j = best_join(full, body, flags, a, r, r + len, a, &e);
     if (j < 0 || j <= s0 + 1) return AK_OK;
     m->segment[AK_SEGMENT_START].join_error = e;
     return copy_segment(full, flags, s0, j, &m->segment[AK_SEGMENT_START], err);
@@ -141,8 +146,8 @@ static int32_t find_start(ak_walk_motion *m, const ak_clip *full, const uint8_t 
  * fall below the cycle's speed begins within a cycle of it, else the frame within the cycle
  * before the fall that matches the loop's frame 0 best) to the first still frame, plus up to
  * SETTLE_TIME of standing. */
-static int32_t find_stop(ak_walk_motion *m, const ak_clip *full, const uint8_t *flags,
-                         const float *v, float speed, ak_error *err)
+static int32_t find_stop(ak_walk_motion *m, const ak_clip *full, const join_joints *body,
+                         const uint8_t *flags, const float *v, float speed, ak_error *err)
 {
     const int32_t n = full->frame_count, a = m->cycle_start, b = m->cycle_end, len = b - a;
     int32_t e = b;
@@ -153,7 +158,7 @@ static int32_t find_stop(ak_walk_motion *m, const ak_clip *full, const uint8_t *
     while (d > b && v[d] < RAMP_FRACTION * speed)
         --d;
     float err_pose = 0.0f;
-    const int32_t x = best_join(full, flags, a, d - len, d, b, &err_pose);
+    const int32_t x = best_join(full, body, flags, a, d - len, d, b, &err_pose);
     if (x < 0 || x >= e) return AK_OK;
     int32_t last = e;
     const int32_t settle = (int32_t)lroundf(SETTLE_TIME / full->frame_time);
@@ -174,10 +179,17 @@ int32_t ak_walk_motion_find_transitions(ak_walk_motion *m, const ak_clip *full,
                         ((float)(b - a) * full->frame_time);
     if (!(speed > 2.0f * STILL_SPEED)) return AK_OK;
     float *v = root_speeds(full);
-    if (!v) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    int32_t st = find_start(m, full, flags, v, speed, err);
-    if (st == AK_OK) st = find_stop(m, full, flags, v, speed, err);
+    int32_t *joint = (int32_t *)malloc(sizeof(int32_t) * (size_t)full->joint_count);
+    if (!v || !joint) {
+        free(v);
+        free(joint);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    const join_joints body = {joint, akl_body_joints(m->skeleton, joint)};
+    int32_t st = find_start(m, full, &body, flags, v, speed, err);
+    if (st == AK_OK) st = find_stop(m, full, &body, flags, v, speed, err);
     free(v);
+    free(joint);
     return st;
 }
 

@@ -112,18 +112,24 @@ static void set_label(ak_walk_scene *w, int clips)
 }
 
 /* The database's root-motion joint, by its rule (db.c sources_root_joint): the one named, or
- * the first clip's joint under a still top joint, else the first clip's top joint. */
+ * the joint of the first clip whose travel is measured under a still top joint, else the first
+ * clip's (its top joint). */
 static int32_t database_root(ak_walk_scene *w, const match_sources *m, const char *named,
                              ak_error *err)
 {
-    ak_root_joint_report r, first;
+    if (m->paths.count < 1 || !m->skeletons || !m->skeletons[0]) return AK_OK;
+    ak_root_joint_report first, r;
+    memset(&first, 0, sizeof first);
     for (int i = 0; i < m->paths.count; ++i) {
         const int32_t st = ak_root_joint_find(m->skeletons[0], m->clips[i], named, &r, err);
         if (st != AK_OK) return st;
         if (i == 0) first = r;
-        if (named || r.joint != r.top) break;
+        if (named || r.joint != r.top) {
+            first = r;
+            break;
+        }
     }
-    akws_set_root(w, m->skeletons[0], named || r.joint != r.top ? &r : &first);
+    akws_set_root(w, m->skeletons[0], &first);
     return AK_OK;
 }
 

@@ -392,15 +392,18 @@ static inline void akv_hold_after_reference(ak_clip *c, int32_t k)
     ak_clip_finalize(c);
 }
 
-/* The BVH text of the variant `kinds` (AKV_* bits) of `name` from the mocap folder;
- * malloc'ed, NUL-terminated, *size bytes. */
+/* The BVH text of the variant `kinds` (AKV_* bits) of `name` from the mocap folder (a name
+ * starting with '/': that file); malloc'ed, NUL-terminated, *size bytes. */
 static inline char *akv_text(const char *name, unsigned kinds, size_t *out_size)
 {
     char path[1024];
     ak_error err;
     ak_skeleton *s = NULL;
     ak_clip *c = NULL;
-    akt_mocap_path(name, path, sizeof path);
+    if (name[0] == '/')
+        snprintf(path, sizeof path, "%s", name);
+    else
+        akt_mocap_path(name, path, sizeof path);
     if (ak_bvh_read_file(path, NULL, &s, &c, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
     if (kinds & (AKV_30_FPS | AKV_60_FPS)) {
         ak_edit_resample_params rp = ak_edit_resample_defaults();
