@@ -33,7 +33,8 @@ enum {
                                   `root` beside the body, ik_foot_root -> ik_foot_l, ik_foot_r
                                   and ik_hand_root -> ik_hand_gun -> ik_hand_r, ik_hand_l, each
                                   ik_ bone a copy of its foot or hand (ik_hand_gun: the right
-                                  hand) in every frame, six channels each */
+                                  hand) in every frame, six channels each (the two ik roots,
+                                  which stay on `root`: three) */
 };
 
 /* Every shape at once (the 30 fps rate aside). */
@@ -236,11 +237,16 @@ static inline void akv_ik_bones(ak_skeleton **ps, ak_clip **pc)
         has[j] = c->joint_track[j] >= 0;
     }
     ak_fk(s, s->rest_local, model);
+    /* the two ik roots never move off `root`: rotation channels only (a child of the floor
+     * bone without a translation track, which the motion database gives one: db.c) */
+    ak_channel_layout rotation_only = s->channels[0];
+    for (int32_t j = 0; j < J0; ++j)
+        if (s->channels[j].count == 3) rotation_only = s->channels[j];
     for (int k = 0; k < AKV_IK_COUNT; ++k) {
         names[J0 + k] = ik_names[k];
         parents[J0 + k] = ik_parent[k] < 0 ? 0 : J0 + ik_parent[k];
-        lay[J0 + k] = s->channels[0];
-        has[J0 + k] = 1;
+        lay[J0 + k] = ik_parent[k] < 0 ? rotation_only : s->channels[0];
+        has[J0 + k] = ik_parent[k] >= 0;
     }
     akv_ik_locals(J0, ik_parent, copy_of, model, local);
     for (int k = 0; k < AKV_IK_COUNT; ++k)
