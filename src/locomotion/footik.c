@@ -2072,10 +2072,14 @@ void ak_foot_ik_plan_accel(ak_foot_ik_params *fik, float src_min_g, float src_ma
 #define AK_KNEE_FLEX_FLOOR (75.0f * AK_PI / 180.0f)
 #define AK_KNEE_FLEX_ROOM  (20.0f * AK_PI / 180.0f)
 
+/* The source's peak knee with room, within the range ak_foot_ik_validate takes, [0, pi]: a
+ * source knee past 160 degrees (Debian assimp-testmodels' Boxing_Toes, 163.7 over its motion
+ * database: a boxer's crouch) planned 183.7 and the matcher refused the clip
+ * ("max_knee_flex = 3.20595: must be in [0, 3.14159]"). */
 void ak_foot_ik_plan_knee(ak_foot_ik_params *fik, float src_knee_peak)
 {
     if (fik->max_knee_flex > 0.0f || !isfinite(src_knee_peak)) return;
-    fik->max_knee_flex = fmaxf(src_knee_peak, AK_KNEE_FLEX_FLOOR) + AK_KNEE_FLEX_ROOM;
+    fik->max_knee_flex = fminf(fmaxf(src_knee_peak, AK_KNEE_FLEX_FLOOR) + AK_KNEE_FLEX_ROOM, AK_PI);
 }
 
 float ak_foot_ik_landing_room(const ak_foot_ik_params *fik, const ak_xform *world, int32_t s,

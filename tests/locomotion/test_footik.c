@@ -846,6 +846,27 @@ static void trailing_foot_due_a_riser_below_keeps_the_hips_up(void **state)
     assert_true(lead_short <= 1.0f * MM);
 }
 
+/* The swinging knee's limit planned from the source's peak knee (ak_foot_ik_plan_knee: the
+ * peak, at least 75 degrees, plus 20) stays within the range the solver takes, [0, pi]: the
+ * matcher over Debian assimp-testmodels' Boxing_Toes (163.7 degrees at its database's peak)
+ * planned 183.7 and refused the clip. Below 160 degrees the rule is unchanged. */
+static void a_source_knee_past_160_degrees_plans_a_limit_the_solver_takes(void **state)
+{
+    (void)state;
+    const float deg = 3.14159265f / 180.0f;
+    ak_error err;
+    ak_foot_ik_params p = ak_foot_ik_defaults();
+    ak_foot_ik_plan_knee(&p, 163.7f * deg);
+    assert_true(p.max_knee_flex <= 3.14159265f && p.max_knee_flex > 160.0f * deg);
+    assert_int_equal(ak_params_check(ak_foot_ik_param_ranges(), &p, &err), AK_OK);
+    p = ak_foot_ik_defaults();
+    ak_foot_ik_plan_knee(&p, 110.0f * deg);
+    AKT_NEAR(p.max_knee_flex, 130.0f * deg, 1e-6);
+    p = ak_foot_ik_defaults();
+    ak_foot_ik_plan_knee(&p, 40.0f * deg);
+    AKT_NEAR(p.max_knee_flex, 95.0f * deg, 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -864,6 +885,7 @@ int main(void)
         cmocka_unit_test(floor_follows_the_footholds_at_any_frame_rate),
         cmocka_unit_test(push_off_toe_kept_within_reach),
         cmocka_unit_test(trailing_foot_due_a_riser_below_keeps_the_hips_up),
+        cmocka_unit_test(a_source_knee_past_160_degrees_plans_a_limit_the_solver_takes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
