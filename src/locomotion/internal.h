@@ -266,6 +266,9 @@ float ak_floor_support(float *foothold, int32_t *has_foothold, int32_t stance,
  * foot with ak_restep_hold (an x,z shift added to its placement) and lifts it with
  * ak_restep_lift (the grounding keeps every point of the foot that far above the ground its
  * rays found: ak_foot_ik_solve_lifted). `from`: world, where the foot left the ground. */
+/* m: the least a re-step lifts a foot (restep.c: a short adjusting step lifts 7 cm, under the
+ * captures' swings' lowest, 9.3 cm) */
+#define AK_RESTEP_HEIGHT_MIN 0.07f
 typedef struct ak_restep {
     int32_t on;
     float u;        /* 0..1 through the step */

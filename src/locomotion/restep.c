@@ -28,7 +28,7 @@
  * swings' lowest, up to 9 cm for a long one (AK_RESTEP_HEIGHT_PER_M over its length),
  * and lasts AK_RESTEP_TIME_MIN plus its length at AK_RESTEP_PACE (a swing's mean pace), at
  * most AK_RESTEP_TIME_MAX. */
-#define AK_RESTEP_HEIGHT_MIN   0.07f
+/* (AK_RESTEP_HEIGHT_MIN: locomotion/internal.h, which the matcher reads too) */
 #define AK_RESTEP_HEIGHT_MAX   0.09f
 #define AK_RESTEP_HEIGHT_PER_M 0.1f
 #define AK_RESTEP_TIME_MIN     0.2f

@@ -195,6 +195,10 @@ struct ak_matcher {
      * last jump (transition), counted there up to AK_HIP_WINDOW_MAX. */
     float hip_accel_past[AK_HIP_WINDOW_MAX - 1];
     int32_t jump_age;
+    /* this frame's jump (walking on) plants foot s, which the playing frame swings higher than
+     * the planting's fade-in brings a foot down (transition): it steps onto its new frame's foot
+     * (cancel_offset, update_stance) */
+    int32_t landing_jump[2];
     /* F*4, [4 f + 2 s + p]: foot s's heel (p 0) and toe (p 1) in database frame f, in place,
      * over that point's lowest in the frame's range (point_clearance) */
     float *point_clear;
@@ -550,6 +554,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->path_length = 0.0f;
     m->transitions = m->searches = m->unlocks = m->stop_due = 0;
     m->stance[0] = m->stance[1] = m->released[0] = m->released[1] = 0;
+    m->landing_jump[0] = m->landing_jump[1] = 0;
     m->held_back[0] = m->held_back[1] = m->pushed_off[0] = m->pushed_off[1] = 0;
     m->has_shown_last = m->stop_moving[0] = m->stop_moving[1] = 0;
     m->force_search = 1;
@@ -683,6 +688,26 @@ static void transition(ak_matcher *m, int32_t to, int32_t standing)
         m->seg_next = (m->seg_next + 1) % AK_MATCHER_HISTORY;
     }
     m->seg_start = to;
+    /* A walking jump whose destination plants a foot the playing frame swings higher (its own
+     * ankle over the destination's) than a re-step lifts a foot (AK_RESTEP_HEIGHT_MIN: in its
+     * swing, not coming down to land): the foot steps onto its new frame's foot (landing_jump;
+     * cancel_offset, update_stance). Taken from the planting's reach (stance gate plus its
+     * fade-in's 25 mm), the stop's approach of CMU 02_01 stepped a foot 34 mm up that the
+     * offset brings down (its studio variants' skate 0.837 against 0.848 mm/s). Held
+     * off that foot by the jump's offset it came down only at the transition's rate, its stance
+     * never began, and it hung over the ground while its frames stood on it: CMU 02_02 at 24 fps
+     * (the held-out walk24), frames 42 -> 18, the left foot 0.20 m up, then 10-93 mm up at up
+     * to 2.5 m/s for 0.3 s. Brought down where it was shown (its leg's offset taken off at a
+     * 0.04 s half-life, its lock at its shown heel), it landed 0.2-0.3 m off its frame's foot,
+     * out of its leg's reach: the grounding pulled the lock 60 mm toward the hips in one frame
+     * (3.6 m/s). */
+    const float *own_from = db->raw + (size_t)from * AK_MATCH_FEATURES;
+    const float *own_to = db->raw + (size_t)to * AK_MATCH_FEATURES;
+    for (int s = 0; s < 2; ++s)
+        m->landing_jump[s] = m->initialized && !standing && !m->standing && from != to &&
+                             !m->stance[s] && !db->contact[2 * from + s] &&
+                             db->contact[2 * to + s] &&
+                             own_from[1 + 3 * s] - own_to[1 + 3 * s] > AK_RESTEP_HEIGHT_MIN;
     m->cancel_rebase = m->standing || standing ? 1 : 2; /* 2: walking on (cancel_offset) */
     m->frame = to;
     m->frac = 0.0f;
@@ -1216,6 +1241,12 @@ static void cancel_offset(ak_matcher *m, int s, int known, float u)
     const ak_vec3 o = foot_offset(m, s);
     if (m->cancel_rebase) m->foot_off[s] = o; /* a jump moves the frame, not the shown foot */
     ak_vec3 e = akv_add(m->cancel[s], o);     /* the shown foot off the frame's own, kept */
+    /* a landing jump's foot goes to its frame's foot: the re-step (restep_hold) carries it there
+     * from where it is shown, lifted over the ground, instead of the kept offset holding it */
+    if (m->landing_jump[s] && m->cancel_rebase) {
+        m->cancel[s] = akv_scale(o, -1.0f);
+        e = ak_vec3_make(0, 0, 0);
+    }
     const int down = !m->standing && m->db->contact[2 * m->frame + s];
     if (m->standing || (down && m->held_back[s])) {
         /* the stop's feet, and a landing held back out of the leg's reach (update_stance): the
@@ -1804,7 +1835,7 @@ static void placement_shift(ak_matcher *m)
         restep_hold(m, s);
         touchdown_hold(m, s);
     }
-    m->cancel_rebase = 0;
+    m->cancel_rebase = m->landing_jump[0] = m->landing_jump[1] = 0;
 }
 
 /* Where this frame's solve puts the heel and toe of a foot not planted whose stance lock still
@@ -2887,6 +2918,11 @@ static void update_stance(ak_matcher *m)
         if (m->rs[s].step.on && own_c &&
             ak_restep_left(&m->rs[s].step) <= 1.0f / m->fik.stance_fade_rate)
             m->released[s] = 0;
+        if (m->landing_jump[s] && m->cancel_rebase == 2) { /* (transition) */
+            restep_start(m, s);
+            /* a step under way goes on to where the foot is kept (cancel_offset) */
+            m->landing_jump[s] = m->rs[s].due;
+        }
         c = stepping_contact(m, s, c, kept, own_c);
         /* nor does its stance end while the frame has it down (a heel-to-toe change the stance
          * gate refuses, a landing held back) */

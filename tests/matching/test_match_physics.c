@@ -1291,6 +1291,36 @@ static void a_jump_keeps_each_point_its_frames_clearance(void **state)
     }
 }
 
+/* A jump that plants the foot the playing frame swings high (matcher.c landing_jump) steps that
+ * foot onto its new frame's foot: CMU 02_02 at 24 fps (about 1.6 cycles of targets; the rule
+ * against jumping back to the stretch just played leaves the search jumps that swap the feet),
+ * flat ground, the CLI's route. 0.47 s in, the search jumped from database frame 42 (the left
+ * foot 0.20 m up and rising) to 18 (the left planted); held off its frame's foot by the jump's
+ * offset, the left came down only at the transition's rate, its stance never began, and it was
+ * carried 10-93 mm over the ground at up to 2.5 m/s while its frames stood on it (walking hover
+ * 25.56 mm/s over its pairs with the skate's, worst 2.52 m/s at frame 41). Asserted: the
+ * walking hover (mean with the skate's, worst) and every heel's and toe's drag within their
+ * bounds over the start and the walk. */
+static void a_jump_that_plants_a_swinging_foot_lands_it(void **state)
+{
+    (void)state;
+    akt_sources src;
+    ak_motion_db *db = resampled_db(&src, "locomotion/cmu_02_02_walk.bvh", 24.0f);
+    const ak_ground g = ak_terrain_ground(g_terrain[0]);
+    const physics_walk r = match_cli_route(db, &g);
+    const float bound = skate_worst_bound(&r.src);
+    printf("match 02_02 walk at 24 fps, flat, CLI route: hover walking %.2f mm/s with the skate's "
+           "(bound 10), %d pairs, worst %.0f mm/s (bound %.0f), frame %d\n",
+           1e3 * (double)physics_band_mean(&r, 0), r.hover_n[0], 1e3 * (double)r.hover[0].move,
+           1e3 * (double)bound, r.hover[0].frame);
+    assert_true(physics_band_mean(&r, 0) < 0.01f);
+    assert_true(r.hover[0].move <= bound);
+    static const int every[2][2] = {{1, 1}, {1, 1}};
+    drag_points_within(&r, every);
+    ak_motion_db_destroy(db);
+    akt_sources_free(&src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1319,6 +1349,7 @@ int main(void)
         cmocka_unit_test(a_held_back_landing_rises_while_carried),
         cmocka_unit_test(a_forced_jump_lifts_the_foot_it_found_planted),
         cmocka_unit_test(a_jump_keeps_each_point_its_frames_clearance),
+        cmocka_unit_test(a_jump_that_plants_a_swinging_foot_lands_it),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
