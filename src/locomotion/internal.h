@@ -429,7 +429,13 @@ int32_t ak_walk_motion_landings(ak_walk_motion *m, ak_error *err);
  * (after it) in the metre-scaled source `full` with its contact flags, and copies their
  * frames and contacts into m->segment. Needs m->cycle_start/end. */
 int32_t ak_walk_motion_find_transitions(ak_walk_motion *m, const ak_clip *full,
-                                        const uint8_t *flags, ak_error *err);
+                                        const uint8_t *flags, int32_t blend, ak_error *err);
+/* Frame f of clip c (a copy of frames of src) moved by w in [0, 1] toward src's frame `lead`
+ * carried by G (akl_carry): the crossfade of the cycle's seam and of the captured joins. */
+void akl_blend_toward(const ak_clip *src, int32_t lead, ak_xform G, float w, ak_clip *c, int32_t f);
+/* The transform carrying src's character frame (heading and ground position of its root) at
+ * frame `from` onto the one at frame `to`. */
+ak_xform akl_carry(const ak_clip *src, const ak_skeleton *sk, int32_t from, int32_t to);
 /* The joints a pose comparison of the cycle finder and the captured transitions reads: the
  * body (ak_humanoid_body_top's subtree) and the joints above it, not a joint beside it (the
  * UE4 mannequin's ik_ copies of the feet and hands under `root`); every joint without a

@@ -93,18 +93,6 @@ void ak_walk_motion_destroy(ak_walk_motion *m)
 }
 
 /* A copy of the skeleton with every rest translation times `s`. */
-/* The character frame of frame f (root heading + horizontal position), metres. */
-static ak_xform frame_character(const ak_clip *c, const ak_skeleton *sk, int32_t f)
-{
-    ak_xform x;
-    const ak_quat q = c->rotations[(size_t)f * c->joint_count];
-    x.rotation = ak_quat_yaw(ak_heading_of(q, ak_vec3_make(0, 0, 1)));
-    const int32_t tr = c->joint_track[0];
-    ak_vec3 p =
-        tr >= 0 ? c->translations[(size_t)f * c->track_count + tr] : sk->rest_local[0].translation;
-    x.translation = ak_vec3_make(p.x, 0.0f, p.z);
-    return x;
-}
 
 /* A looping clip holding frames [a, b) of `src` as they are. */
 static int32_t copy_frames(const ak_clip *src, int32_t a, int32_t b, ak_clip **out, ak_error *err)
@@ -130,39 +118,18 @@ static int32_t copy_frames(const ak_clip *src, int32_t a, int32_t b, ak_clip **o
     return AK_OK;
 }
 
-/* The last `blend` frames of the cycle crossfade toward the frames leading into `a`, carried
- * into the end frame's place by G (the character frame at `a` mapped onto the one at `b`). */
+/* The last `blend` frames of c (frames [a, b) of src) crossfade toward the frames leading into
+ * a, carried to b, so the pose runs on from the cycle's last frame into its first. */
 static void blend_seam(const ak_skeleton *sk, const ak_clip *src, int32_t a, int32_t b,
                        int32_t blend, ak_clip *c)
 {
-    const int32_t n = b - a, J = src->joint_count, T = src->track_count;
-    const ak_xform ca = frame_character(src, sk, a), cb = frame_character(src, sk, b);
-    const ak_xform G = akx_mul(cb, akx_inverse(ca));
-    const int32_t rt = src->joint_track[0];
+    const int32_t n = b - a;
+    const ak_xform G = akl_carry(src, sk, a, b);
     if (blend > a) blend = a;
     if (blend > n / 3) blend = n / 3;
-    for (int32_t i = 0; i < blend; ++i) {
-        const int32_t f = n - blend + i;  /* cycle frame */
-        const int32_t s0 = a - blend + i; /* the frame that leads into a */
-        const float w = (float)(i + 1) / (float)(blend + 1);
-        ak_quat *dst = c->rotations + (size_t)f * J;
-        const ak_quat *lead = src->rotations + (size_t)s0 * J;
-        for (int32_t j = 0; j < J; ++j) {
-            ak_quat target = lead[j];
-            if (j == 0) target = akq_mul(G.rotation, target);
-            dst[j] = akq_slerp(dst[j], target, w);
-        }
-        for (int32_t k = 0; k < T; ++k) {
-            ak_vec3 target = src->translations[(size_t)s0 * T + k];
-            if (k == rt) {
-                const float y = target.y;
-                target = akx_mul(G, (ak_xform){ak_quat_identity(), target}).translation;
-                target.y = y;
-            }
-            ak_vec3 *d = c->translations + (size_t)f * T + k;
-            *d = akv_lerp(*d, target, w);
-        }
-    }
+    for (int32_t i = 0; i < blend; ++i)
+        akl_blend_toward(src, a - blend + i, G, (float)(i + 1) / (float)(blend + 1), c,
+                         n - blend + i);
 }
 
 /* Heading drift: frame f turns by -drift*f/n about the vertical through the start, so cycles
@@ -453,7 +420,8 @@ static int32_t motion_cycle(ak_walk_motion *m, ak_clip *full, const ak_walk_moti
         }
     }
     if (st == AK_OK && p->use_captured_transitions)
-        st = ak_walk_motion_find_transitions(m, full, flags, err);
+        st = ak_walk_motion_find_transitions(
+            m, full, flags, (int32_t)lroundf(p->seam_blend / full->frame_time), err);
     free(flags);
     ak_clip_destroy(full);
     return st;

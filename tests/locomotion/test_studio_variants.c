@@ -384,6 +384,22 @@ static void a_captured_stop_walks_like_the_original_in_every_shape(void **state)
     ak_clip *c = NULL;
     akv_make(path, 0, &s, &c);
     const variant_walk o = walk_of(s, c, "assimp-testmodels 01_03.bvh");
+    /* issue 21's hips envelope over the whole walk, its captured stop and join included:
+     * min(source, -1 g) - 0.25 .. max(source, +1 g) + 0.5 (the stop joins the loop 0.210 rad
+     * off its frame 0 and is crossfaded into it, transitions.c blend_join; played without the
+     * crossfade the hips dropped 12 mm in a frame) */
+    ak_walk_motion_params mp = ak_walk_motion_defaults();
+    ak_walk_motion *m = NULL;
+    ak_walk_metrics src;
+    ak_error err;
+    assert_int_equal(ak_walk_motion_create(s, c, &mp, &m, &err), AK_OK);
+    assert_int_equal(ak_walk_metrics_source(m, &src, &err), AK_OK);
+    ak_walk_motion_destroy(m);
+    const float lo = fminf(src.hip_accel_min_g, -1.0f) - 0.25f;
+    const float hi = fmaxf(src.hip_accel_max_g, 1.0f) + 0.5f;
+    printf("01_03 hips %.2f..%.2f g (bounds %.2f..%.2f)\n", (double)o.walk.m.hip_accel_min_g,
+           (double)o.walk.m.hip_accel_max_g, (double)lo, (double)hi);
+    assert_true(o.walk.m.hip_accel_min_g >= lo && o.walk.m.hip_accel_max_g <= hi);
     ak_skeleton_destroy(s);
     ak_clip_destroy(c);
     assert_true(o.info.stop_frames[0] >= 0); /* what this test is about */

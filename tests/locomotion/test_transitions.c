@@ -78,7 +78,7 @@ static void expect_none(const capture *c, const ak_clip *full, int32_t a, int32_
     ak_walk_motion m;
     ak_error e;
     motion_on(&m, c, a, b);
-    if (ak_walk_motion_find_transitions(&m, full ? full : c->clip, c->flags, &e) != AK_OK)
+    if (ak_walk_motion_find_transitions(&m, full ? full : c->clip, c->flags, 0, &e) != AK_OK)
         fail_msg("%s: %s", what, e.message);
     if (m.segment[AK_SEGMENT_START].clip || m.segment[AK_SEGMENT_STOP].clip)
         fail_msg("%s: a segment was made", what);
@@ -90,7 +90,7 @@ static void find_on_walk(capture *c, ak_walk_motion *m, int32_t a, int32_t b)
     capture_make(c, 1.0f, 0);
     motion_on(m, c, a, b);
     ak_error e;
-    if (ak_walk_motion_find_transitions(m, c->clip, c->flags, &e) != AK_OK)
+    if (ak_walk_motion_find_transitions(m, c->clip, c->flags, 0, &e) != AK_OK)
         fail_msg("loop [%d, %d): %s", (int)a, (int)b, e.message);
 }
 

@@ -143,9 +143,19 @@ static walk_result walk_checked_then(const walk_source *src, const ak_ground *g,
             assert_in_range(frame, info->cycle_start, info->cycle_end - 1);
             ++pl->loop_frames;
         }
-        /* Walking again out of a stop, the pose held fades out over idle_fade: not a key. */
+        /* Walking again out of a stop, the pose held fades out over idle_fade: not a key. A
+         * join that is not the capture's own continuation crossfades with the loop over the
+         * seam blend (transitions.c blend_join): the stop's first frames and the start's last
+         * are between the two. */
         const int holding = pl->restart_frame > 0 && r.last.idle_weight > 0.0f;
-        if (play != AK_WALKER_PLAY_LOOP && !holding)
+        const int32_t blend =
+            (int32_t)lroundf(ak_walk_motion_defaults().seam_blend / src->clip->frame_time);
+        const int joining =
+            (play == AK_WALKER_PLAY_STOP && info->stop_frames[0] != info->cycle_end &&
+             frame < info->stop_frames[0] + blend) ||
+            (play == AK_WALKER_PLAY_START && info->start_frames[1] != info->cycle_start &&
+             frame > info->start_frames[1] - blend);
+        if (play != AK_WALKER_PLAY_LOOP && !holding && !joining)
             assert_shows_frame(src->clip, spine, ak_walker_local_pose(w), frame);
         if (f == 0) {
             pl->first_play = play;
