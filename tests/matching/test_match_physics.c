@@ -1103,6 +1103,22 @@ static void a_toe_pushing_off_short_of_a_riser_is_held_up(void **state)
     stairs_within(db, &src, -4.7f, "match 02_01 walk at 24 fps, stairs from (-4.7,0)");
 }
 
+/* Issue 21's bounds a walk whose other figures are printed out (match_within) still asserts:
+ * no point more than 5 mm deep, the knee at most max(source, 75 deg) + 25, the hips within
+ * min(source, -1 g) - 0.25 .. max(source, +1 g) + 0.5, stopped within 0.3 m on both feet. */
+static void assert_depth_knee_hips_stop(const physics_walk *r)
+{
+    const float knee = fmaxf(r->src.knee_peak, AKT_RAD(75.0f)) + AKT_RAD(25.0f);
+    printf("    deepest %.1f mm (bound 5), knee %.1f deg (bound %.1f)\n",
+           1e3 * (double)r->m.deepest, AKT_DEG(r->m.knee_peak), AKT_DEG(knee));
+    assert_true(r->m.deepest <= 0.005f);
+    assert_true(r->m.knee_peak <= knee);
+    assert_true(r->m.hip_accel_min_g >= fminf(r->src.hip_accel_min_g, -1.0f) - 0.25f);
+    assert_true(r->m.hip_accel_max_g <= fmaxf(r->src.hip_accel_max_g, 1.0f) + 0.5f);
+    assert_true(r->last.stopped && r->last.distance <= 0.3f && r->last.stance[0] &&
+                r->last.stance[1]);
+}
+
 /* A planted foot turned toe-up against a riser that a jump releases keeps its toe where it was
  * shown (matcher.c toe_up_lock): the held-out trial's walk30m, CMU 02_01 at 30 fps mirrored, on
  * the CLI's stairs route. At frame 329 a jump released the left foot, its heel on the 0.60 tread
@@ -1123,14 +1139,7 @@ static void a_toe_turned_up_against_a_riser_stays_when_released(void **state)
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
     physics_walk r = match_cli_route(db, &g);
     match_within("match 02_01 walk at 30 fps, mirrored, stairs, CLI route", &r, 0.3f);
-    const float knee = fmaxf(r.src.knee_peak, AKT_RAD(75.0f)) + AKT_RAD(25.0f);
-    printf("    deepest %.1f mm (bound 5), knee %.1f deg (bound %.1f)\n", 1e3 * (double)r.m.deepest,
-           AKT_DEG(r.m.knee_peak), AKT_DEG(knee));
-    assert_true(r.m.deepest <= 0.005f);
-    assert_true(r.m.knee_peak <= knee);
-    assert_true(r.m.hip_accel_min_g >= fminf(r.src.hip_accel_min_g, -1.0f) - 0.25f);
-    assert_true(r.m.hip_accel_max_g <= fmaxf(r.src.hip_accel_max_g, 1.0f) + 0.5f);
-    assert_true(r.last.stopped && r.last.distance <= 0.3f && r.last.stance[0] && r.last.stance[1]);
+    assert_depth_knee_hips_stop(&r);
     ak_motion_db_destroy(db);
     akt_sources_free(&src);
 }
@@ -1152,14 +1161,7 @@ static void a_foot_stepping_up_three_risers_keeps_its_knee(void **state)
     const ak_ground g = ak_terrain_ground(g_terrain[2]);
     physics_walk r = match_cli_route(db, &g);
     match_within("match 02_02 walk at 24 fps, stairs, CLI route", &r, 0.3f);
-    const float knee = fmaxf(r.src.knee_peak, AKT_RAD(75.0f)) + AKT_RAD(25.0f);
-    printf("    deepest %.1f mm (bound 5), knee %.1f deg (bound %.1f)\n", 1e3 * (double)r.m.deepest,
-           AKT_DEG(r.m.knee_peak), AKT_DEG(knee));
-    assert_true(r.m.deepest <= 0.005f);
-    assert_true(r.m.knee_peak <= knee);
-    assert_true(r.m.hip_accel_min_g >= fminf(r.src.hip_accel_min_g, -1.0f) - 0.25f);
-    assert_true(r.m.hip_accel_max_g <= fmaxf(r.src.hip_accel_max_g, 1.0f) + 0.5f);
-    assert_true(r.last.stopped && r.last.distance <= 0.3f && r.last.stance[0] && r.last.stance[1]);
+    assert_depth_knee_hips_stop(&r);
     ak_motion_db_destroy(db);
     akt_sources_free(&src);
 }
