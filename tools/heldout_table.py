@@ -11,7 +11,8 @@ you did not tune on"). Python 3 standard library only.
 
   heldout_table.py table WALKS_DIR
       Reads WALKS_DIR/<clip>__<ground>__<walker>/summary.json (the last line `animkit walk`
-      prints) and walk.csv, and prints one Markdown row per walk with issue 21's bounds:
+      prints) and walk.csv (grounds: the trial's three, after flat where it was walked, as
+      tools/heldout_assimp.sh does), and prints one Markdown row per walk with issue 21's bounds:
         deepest point any phase  <= 5 mm            (summary deepest_any_phase)
         planted skate mean       <  1 cm/s          (summary skate)
         hover mean               <  1 cm/s          (walk.csv: a heel or toe the pose source
@@ -56,6 +57,7 @@ SKATE_HEIGHT_M, HOVER_HIGH_M, DRAG_HIGH_M = 0.01, 0.05, 0.005
 HIP_WINDOW_S, G = 0.033, 9.80665
 CLIPS = ("slow30", "run30", "veer_mirror", "walk24")
 GROUNDS = ("heightmap", "stairs", "hills")
+OTHER_GROUNDS = ("flat",)  # walked by tools/heldout_assimp.sh, not by the trial
 WALKERS = ("guide", "match")
 
 
@@ -293,6 +295,14 @@ def clips_of(walks):
     return [c for c in CLIPS if c in found or not others] + others
 
 
+def grounds_of(walks):
+    """The trial's grounds (GROUNDS), after any of OTHER_GROUNDS walked into `walks`."""
+    found = set()
+    if os.path.isdir(walks):
+        found = {d.split("__")[1] for d in os.listdir(walks) if d.count("__") == 2}
+    return [g for g in OTHER_GROUNDS if g in found] + list(GROUNDS)
+
+
 def print_table(walks):
     """The trial's table, every clip x ground x walker, and how many rows are within."""
     print("| clip | ground | walker | arrived | final m | deepest any phase mm | planted "
@@ -301,15 +311,15 @@ def print_table(walks):
           "(bound 50) | verdict |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     within = {w: 0 for w in WALKERS}
-    clips = clips_of(walks)
+    clips, grounds = clips_of(walks), grounds_of(walks)
     for clip in clips:
-        for ground in GROUNDS:
+        for ground in grounds:
             for walker in WALKERS:
                 line = row(clip, ground, walker,
                            os.path.join(walks, f"{clip}__{ground}__{walker}"))
                 within[walker] += line.endswith("| within |")
                 print(line)
-    per = len(clips) * len(GROUNDS)
+    per = len(clips) * len(grounds)
     print("\n" + ", ".join(f"{w}: {within[w]} of {per} rows within" for w in WALKERS))
 
 

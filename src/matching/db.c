@@ -247,12 +247,14 @@ static int32_t moving_end(const ak_clip *c, int32_t first, int32_t end)
  * piece after CMU 02_02's T-pose began at 1/120 s in the capture and at 1/30 s in its 30 fps
  * copy; the character frame's smoothing reflects through a piece's first sample, which kept
  * that first 120 fps frame's hips yaw and sway, and the matcher over the capture alone arrived
- * in 10.100 s against the copy's 9.833 (both now begin at 1/30 s and arrive in 9.833). Writes
- * the pieces long enough to hold one candidate from out[count], up to cap; returns the new
- * count. */
+ * in 10.100 s against the copy's 9.833 (both now begin at 1/30 s and arrive in 9.833). A
+ * flight longer than a run's or a stand on a prop (`aloft`, off_floor; may be NULL) is left out
+ * too: the piece before it ends at its last frame with a foot down, the next starts at the first
+ * frame with a foot down again. Writes the pieces long enough to hold one candidate from
+ * out[count], up to cap; returns the new count. */
 static int32_t clip_pieces(const ak_motion_db_clip *ci, int32_t i, const ak_motion_db_params *p,
-                           const uint8_t *body, float min_len, piece *out, int32_t count,
-                           int32_t cap)
+                           const uint8_t *body, const uint8_t *aloft, float min_len, piece *out,
+                           int32_t count, int32_t cap)
 {
     const ak_clip *c = ci->clip;
     const float ft = c->frame_time;
@@ -266,25 +268,35 @@ static int32_t clip_pieces(const ak_motion_db_clip *ci, int32_t i, const ak_moti
         moving_end(c, first, ci->end > 0 && ci->end <= c->frame_count ? ci->end : c->frame_count);
     int32_t start = first, from = first;
     for (int32_t f = first + 1; f <= end; ++f) {
-        if (f < end && frame_jump(c, f - k > start ? f - k : start, f, body) <= limit) continue;
-        const float t0 = (float)from * ft, t1 = (float)(f < end ? f - clear : f - 1) * ft;
+        const int up = f < end && aloft && aloft[f];
+        if (f < end && !up && frame_jump(c, f - k > start ? f - k : start, f, body) <= limit)
+            continue;
+        const float t0 = (float)from * ft, t1 = (float)(f < end && !up ? f - clear : f - 1) * ft;
         if (t1 - t0 >= min_len && count < cap) out[count++] = (piece){i, t0, t1};
+        if (up) { /* the next piece starts where a foot is down again */
+            while (f + 1 < end && aloft[f + 1])
+                ++f;
+            start = from = f + 1;
+            continue;
+        }
         start = f;
         from = f - 1 + clear;
     }
     return count;
 }
 
-/* Splits each clip where a joint turns faster than max_joint_speed (clip_pieces); keeps
- * pieces long enough to hold one candidate. Writes up to `cap` pieces, returns the count. */
+/* Splits each clip where a joint turns faster than max_joint_speed or the body is off the
+ * floor (clip_pieces); keeps pieces long enough to hold one candidate. Writes up to `cap` pieces,
+ * returns the count. */
 static int32_t find_pieces(const ak_motion_db_clip *clips, int32_t n, const ak_motion_db_params *p,
-                           const uint8_t *body, float min_len, piece *out, int32_t cap)
+                           const uint8_t *body, uint8_t *const *aloft, float min_len, piece *out,
+                           int32_t cap)
 {
     int32_t count = 0;
     for (int32_t i = 0; i < n; ++i) {
         const ak_clip *c = clips[i].clip;
         if (!c->loop) {
-            count = clip_pieces(&clips[i], i, p, body, min_len, out, count, cap);
+            count = clip_pieces(&clips[i], i, p, body, aloft[i], min_len, out, count, cap);
             continue;
         }
         const float dur = ak_clip_duration(c);
@@ -875,6 +887,87 @@ static int32_t db_fill(ak_motion_db *db, const ak_motion_db_clip *clips, const s
     return st;
 }
 
+/* A run's longest flight, s: a flight of T lifts the body's centre g T^2 / 8, and a run's
+ * centre rises and falls about 6-10 cm a stride (Cavanagh and Lafortune 1980), so a flight
+ * lifting it more than 10 cm is a jump: sqrt(8 * 0.10 / 9.81) = 0.286 s. The test captures'
+ * runs hold flights of up to 0.217 s (the contact detector's, CMU 02_03, 09_01, 09_02); Debian
+ * assimp-testmodels' CMU 01_01 jumps forward with flights of 0.43-0.50 s. */
+#define AK_MATCH_MAX_FLIGHT 0.286f
+/* How far a standing foot may be above the take's lowest floor and still stand on the floor,
+ * m: captured floors drift (CMU 02_01's ankles stand 5 cm higher at the end of the walk than at
+ * its start: level_floor), a stair's riser is 15-19 cm; 01_03 steps onto a box at 0.38 and
+ * 0.76 m. */
+#define AK_MATCH_MAX_FLOOR_RISE 0.10f
+
+/* The lowest point of the feet with a contact at frame f of clip c (world), INFINITY without
+ * one. */
+static float stance_floor(const ak_motion_db *db, const ak_clip *c, int32_t f, const uint8_t *flags,
+                          ak_xform *local, ak_xform *world)
+{
+    const ak_skeleton *sk = db->skeleton;
+    const int32_t n = c->frame_count;
+    const int32_t foot[2] = {db->humanoid.joint[AK_HUM_LEFT_FOOT],
+                             db->humanoid.joint[AK_HUM_RIGHT_FOOT]};
+    float fl = INFINITY;
+    if (!flags[f] && !flags[n + f]) return fl;
+    ak_clip_frame(c, sk, f, local);
+    ak_fk(sk, local, world);
+    for (int s = 0; s < 2; ++s)
+        for (int32_t j = foot[s]; flags[s * n + f] && j < sk->subtree_end[foot[s]]; ++j)
+            if (world[j].translation.y < fl) fl = world[j].translation.y;
+    return fl;
+}
+
+/* The frames of clip c (metres, world) off the floor the matcher walks on: in a flight longer
+ * than AK_MATCH_MAX_FLIGHT (neither foot down by the database's contact detector), or standing
+ * more than AK_MATCH_MAX_FLOOR_RISE above the take's lowest floor (on a prop). A jump or a
+ * climb is no ground locomotion: 01_03's jump matched on flat ground put both feet 0.48 m up
+ * at the arrival, then the hips 0.72 m down (knee 177.3 deg), and its box, levelled onto the
+ * floor (level_floor), moved the hips -3.6 g. *out is a 0/1 flag per frame (malloc, freed by
+ * the caller). AK_ERR_NOMEM, or the detector's status. */
+static int32_t off_floor(const ak_motion_db *db, const ak_clip *c, const ak_motion_db_params *p,
+                         uint8_t **out)
+{
+    const int32_t n = c->frame_count;
+    uint8_t *flags = (uint8_t *)malloc((size_t)n * 2);
+    uint8_t *aloft = (uint8_t *)calloc((size_t)n, 1);
+    float *fl = (float *)malloc(sizeof(float) * (size_t)n);
+    ak_xform *pose = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)db->J * 2);
+    ak_error err;
+    int32_t st =
+        flags && aloft && fl && pose ? detect_contacts(db, c, p, flags, &err) : AK_ERR_NOMEM;
+    float base = INFINITY;
+    for (int32_t f = 0; st == AK_OK && f < n; ++f) {
+        fl[f] = stance_floor(db, c, f, flags, pose, pose + db->J);
+        base = fl[f] < base ? fl[f] : base;
+    }
+    for (int32_t f = 0, a = -1; st == AK_OK && f <= n; ++f) {
+        const int up = f < n && !flags[f] && !flags[n + f];
+        if (f < n && isfinite(fl[f]) && fl[f] > base + AK_MATCH_MAX_FLOOR_RISE) aloft[f] = 1;
+        if (up && a < 0) a = f;
+        if (up || a < 0) continue;
+        if (a > 0 && f < n && (float)(f - a) * c->frame_time > AK_MATCH_MAX_FLIGHT) {
+            /* with its two-footed take-off and landing (both feet down either side) */
+            int32_t b = f;
+            while (a > 0 && flags[a - 1] && flags[n + a - 1])
+                --a;
+            while (b < n && flags[b] && flags[n + b])
+                ++b;
+            memset(aloft + a, 1, (size_t)(b - a));
+        }
+        a = -1;
+    }
+    free(flags);
+    free(fl);
+    free(pose);
+    if (st != AK_OK) {
+        free(aloft);
+        aloft = NULL;
+    }
+    *out = aloft;
+    return st;
+}
+
 /* The pieces of every source: its isolated glitch keys repaired, then split where a body
  * joint still turns faster than max_joint_speed. A piece must hold 1 s of future plus a frame
  * on each side. Returns the piece count, -1 when out of memory. */
@@ -884,16 +977,22 @@ static int32_t split_sources(const ak_motion_db *db, const ak_motion_db_clip *cl
 {
     ak_motion_db_clip *tmp = (ak_motion_db_clip *)malloc(sizeof *tmp * (size_t)n);
     uint8_t *body = (uint8_t *)malloc(db->J > 0 ? (size_t)db->J : 1);
-    int32_t npc = -1;
-    if (tmp && body) {
+    uint8_t **aloft = (uint8_t **)calloc((size_t)n, sizeof(uint8_t *));
+    int32_t npc = -1, st = tmp && body && aloft ? AK_OK : AK_ERR_NOMEM;
+    if (st == AK_OK) {
         body_joints(db, body);
         for (int32_t i = 0; i < n; ++i) {
             tmp[i] = clips[i];
             tmp[i].clip = src->clip[i];
             repair_glitches(src->clip[i], p->max_joint_speed * src->clip[i]->frame_time);
+            if (st == AK_OK && !src->clip[i]->loop) st = off_floor(db, src->clip[i], p, &aloft[i]);
         }
-        npc = find_pieces(tmp, n, p, body, 1.0f + 2.0f * db->frame_time, pcs, cap);
     }
+    if (st == AK_OK)
+        npc = find_pieces(tmp, n, p, body, aloft, 1.0f + 2.0f * db->frame_time, pcs, cap);
+    for (int32_t i = 0; aloft && i < n; ++i)
+        free(aloft[i]);
+    free(aloft);
     free(tmp);
     free(body);
     return npc;

@@ -3,6 +3,7 @@
  * returning the brute-force frame. First: ak_motion_db_params refused field by field. */
 #include "match_util.h"
 #include "test_params.h"
+#include "animkit/scenario.h"
 
 static int32_t db_validate(const void *params, ak_error *err)
 {
@@ -569,6 +570,118 @@ static void bad_input_is_refused_with_a_reason(void **state)
     ak_skeleton_destroy(sk);
 }
 
+/* Debian's assimp-testmodels (make deps; AK_ASSIMP_BVH_DIR names another folder): CMU 01_03,
+ * another studio's conversion nobody tuned on, walks, climbs onto a box and jumps. `path` gets
+ * the file's path; 0 (with the reason printed) when the package is absent. */
+static int assimp_0103(char *path, size_t size)
+{
+    const char *dir = getenv("AK_ASSIMP_BVH_DIR");
+    snprintf(path, size, "%s/01_03.bvh", dir && *dir ? dir : "/usr/share/assimp/models/BVH");
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        print_message("SKIP: %s is missing: install the Debian package assimp-testmodels "
+                      "(make deps) or set AK_ASSIMP_BVH_DIR\n",
+                      path);
+        return 0;
+    }
+    fclose(f);
+    return 1;
+}
+
+/* A jump or a stand on a prop is no ground the matcher walks on (db.c off_floor). In 01_03 both
+ * feet are more than 17 cm (3 file units, 5.6 cm each) above the floor over these seconds of
+ * the capture (its own FK, `animkit positions`): on a box 0.74 m high twice, and in two jumps.
+ * The database held all of them (2247 frames, candidates among them); played, the matcher on
+ * the flat arrived mid-jump with both feet 0.48 m up and then dropped the hips 0.72 m (knee
+ * 177.3 deg). No stored frame comes from them now; the walk before the box (0.5-3.0 s) stays. */
+static void a_database_leaves_out_jumps_and_a_box(void **state)
+{
+    (void)state;
+    char path[1024];
+    if (!assimp_0103(path, sizeof path)) {
+        skip();
+        return;
+    }
+    static const float off[4][2] = {
+        {3.625f, 11.192f}, {15.767f, 16.300f}, {21.108f, 26.633f}, {32.992f, 33.825f}};
+    ak_skeleton *sk = NULL;
+    ak_clip *c = NULL;
+    ak_error err;
+    assert_int_equal(ak_bvh_read_file(path, NULL, &sk, &c, &err), AK_OK);
+    const ak_motion_db_clip src = {.clip = c, .name = "01_03.bvh"};
+    ak_motion_db_params p = ak_motion_db_defaults();
+    ak_motion_db *db = NULL;
+    assert_int_equal(ak_motion_db_create(sk, &src, 1, &p, &db, &err), AK_OK);
+    ak_motion_db_info info;
+    ak_motion_db_get_info(db, &info);
+    int walk = 0;
+    for (int32_t f = 0; f < info.frame_count; ++f) {
+        float t;
+        ak_motion_db_frame_source(db, f, NULL, &t);
+        walk += t >= 0.5f && t <= 3.0f;
+        for (int i = 0; i < 4; ++i)
+            if (t >= off[i][0] && t <= off[i][1])
+                fail_msg("frame %d: %.3f s of the capture, in %.3f..%.3f s (off the floor)", f,
+                         (double)t, (double)off[i][0], (double)off[i][1]);
+    }
+    printf("01_03: %d frames stored, %d of them 0.5-3.0 s\n", info.frame_count, walk);
+    /* every frame of that walk: 2.5 s at 60 fps, less one at each end for the samples' offset */
+    assert_true(walk >= (int)(2.5f * p.frame_rate) - 2);
+    ak_motion_db_destroy(db);
+    ak_skeleton_destroy(sk);
+    ak_clip_destroy(c);
+}
+
+/* The matcher over 01_03 alone walks the CLI's route (-6,-4 to 6,4) on flat ground within issue
+ * 21's bounds: no foot point more than 5 mm down, planted skate under 1 cm/s, hips within
+ * [min(source, -1 g) - 0.25, max(source, +1 g) + 0.5], knee peak at most max(source, 75) + 25
+ * deg, arrival within 0.3 m and at rest. Before the database left out the jumps and the box:
+ * hips -2.78..2.94 g against -2.71..2.93, knee 177.3 deg against 139.0. */
+static void a_capture_that_jumps_and_climbs_matches_a_walk(void **state)
+{
+    (void)state;
+    char path[1024];
+    if (!assimp_0103(path, sizeof path)) {
+        skip();
+        return;
+    }
+    ak_walk_scenario_params sc = ak_walk_scenario_defaults();
+    snprintf(sc.clip, sizeof sc.clip, "%s", path);
+    sc.terrain = AK_WALK_TERRAIN_FLAT;
+    sc.steer = AK_WALK_STEER_MATCH;
+    ak_walk_scene *scene = NULL;
+    ak_error err;
+    assert_int_equal(ak_walk_scene_create(&sc, NULL, &scene, &err), AK_OK);
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(scene, &info);
+    ak_walk_summary sum;
+    assert_int_equal(ak_walk_summary_begin(&sum, scene, &err), AK_OK);
+    ak_walk_summary_add(&sum, scene, 1);
+    ak_walker_state st;
+    ak_walk_scene_get_state(scene, &st);
+    for (int32_t f = 1; f < info.max_frames && !st.stopped; ++f) {
+        assert_int_equal(ak_walk_scene_step(scene, &err), AK_OK);
+        ak_walk_summary_add(&sum, scene, 0);
+        ak_walk_scene_get_state(scene, &st);
+    }
+    const ak_walk_metrics *m = &sum.metrics, *s = &sum.source;
+    assert_true(sum.has_source);
+    const float lo = fminf(s->hip_accel_min_g, -1.0f) - 0.25f;
+    const float hi = fmaxf(s->hip_accel_max_g, 1.0f) + 0.5f;
+    const double knee = fmax(AKT_DEG(s->knee_peak), 75.0) + 25.0;
+    printf("01_03 matched on the flat: deepest %.1f mm, skate %.2f mm/s, hips %.2f..%.2f g "
+           "(bounds %.2f..%.2f), knee %.1f (bound %.1f) deg, %.3f m from the target, stopped %d\n",
+           (double)m->deepest * 1e3, (double)m->skate * 1e3, (double)m->hip_accel_min_g,
+           (double)m->hip_accel_max_g, (double)lo, (double)hi, AKT_DEG(m->knee_peak), knee,
+           (double)st.distance, st.stopped);
+    assert_true(m->deepest <= 0.005f);
+    assert_true(m->skate < 0.01f);
+    assert_true(m->hip_accel_min_g >= lo && m->hip_accel_max_g <= hi);
+    assert_true(AKT_DEG(m->knee_peak) <= knee);
+    assert_true(st.stopped && st.distance <= 0.3f);
+    ak_walk_scene_destroy(scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -582,6 +695,8 @@ int main(void)
         cmocka_unit_test(box_search_returns_the_brute_force_frame),
         cmocka_unit_test(search_excluding_ranges_agrees_and_skips_them),
         cmocka_unit_test(bad_input_is_refused_with_a_reason),
+        cmocka_unit_test(a_database_leaves_out_jumps_and_a_box),
+        cmocka_unit_test(a_capture_that_jumps_and_climbs_matches_a_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

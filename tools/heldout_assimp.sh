@@ -1,0 +1,58 @@
+#!/bin/sh
+# A held-out trial on another studio's captures (issue 21, "tried on captures you did not tune
+# on"): Debian's assimp-testmodels (installed by `make deps`) ships three CMU conversions from
+# cgspeed.com, 01_01.bvh, 01_03.bvh (a walk with its own captured start and stop) and
+# Boxing_Toes.bvh, that no test was tuned on. Each walks the CLI's default route (-6,-4 to 6,4)
+# on flat ground, the hills of seed 7, the built-in stairs and tools/heldout_table.py's heightmap
+# (the options of tools/heldout_trial.sh), with the guide walker and with motion matching over a
+# database of that one clip (--steer match). A trial, not a test: it asserts nothing and exits 0
+# whatever the rows say; without the package it prints why and exits 0.
+#
+# Usage: tools/heldout_assimp.sh BUILD OUTDIR
+#   AK_ASSIMP_BVH_DIR names another folder holding the three files (as the tests read it).
+#   OUTDIR/heightmap.pgm, OUTDIR/walks/<clip>__<ground>__<walker>/ (each walk's walk.bvh,
+#   walk.csv, summary.json, stdout, stderr) and OUTDIR/table.md (printed).
+set -eu
+[ $# -eq 2 ] || { echo "usage: tools/heldout_assimp.sh BUILD OUTDIR" >&2; exit 2; }
+build=$(cd "$1" && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
+animkit=$build/bin/animkit
+[ -x "$animkit" ] || { echo "heldout_assimp: $animkit not built" >&2; exit 1; }
+out=$2
+python=${SYSTEM_PYTHON:-python3}
+bvh=${AK_ASSIMP_BVH_DIR:-/usr/share/assimp/models/BVH}
+for clip in 01_01 01_03 Boxing_Toes; do
+  if [ ! -r "$bvh/$clip.bvh" ]; then
+    echo "heldout_assimp: skipped: $bvh/$clip.bvh is not there (Debian assimp-testmodels," \
+      "make deps)"
+    exit 0
+  fi
+done
+mkdir -p "$out/walks"
+"$python" "$root/tools/heldout_table.py" heightmap "$out/heightmap.pgm"
+
+for clip in 01_01 01_03 Boxing_Toes; do
+  for ground in flat heightmap stairs hills; do
+    case $ground in
+      flat) terrain="--terrain flat" ;;
+      heightmap) terrain="--heightmap $out/heightmap.pgm --size 30 --height 1.2" ;;
+      stairs) terrain="--terrain stairs" ;;
+      hills) terrain="--terrain hills --seed 7" ;;
+    esac
+    for walker in guide match; do
+      steer=cycle
+      [ "$walker" = match ] && steer=match
+      dir=$out/walks/${clip}__${ground}__$walker
+      mkdir -p "$dir"
+      rm -f "$dir/summary.json"
+      echo "heldout_assimp: $clip $ground $walker" >&2
+      # Exit status 1 means "did not arrive": the table says so; keep walking the others.
+      # shellcheck disable=SC2086 # $terrain is several words on purpose (no spaces in paths)
+      "$animkit" walk --clip "$bvh/$clip.bvh" $terrain --steer "$steer" --out "$dir" \
+        --quiet >"$dir/stdout" 2>"$dir/stderr" || true
+    done
+  done
+done
+
+"$python" "$root/tools/heldout_table.py" table "$out/walks" >"$out/table.md"
+cat "$out/table.md"
