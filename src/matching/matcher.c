@@ -2380,7 +2380,13 @@ static int32_t stance_next_of(const ak_matcher *m, int s, int settled)
  * - Not taken where the stop comes (check_arrival's test) before the lower point could come down
  *   at swing_height_rate: a foot mid-swing at arrival was stepped first by the stop while the
  *   other waited on its toe and was lifted out of reach (the library up the stairs, both feet up
- *   12 frames from 468). */
+ *   12 frames from 468). Taken all the same while the foot's lock still fades (its stance just
+ *   ended): a planted foot a jump puts in mid-swing lifts off with its frame's swing instead of
+ *   staying on the ground while the fading lock lets it slide to the frame's foot. CMU 02_01 at
+ *   30 fps mirrored on the CLI's route (the held-out walk30m), frame 721, 0.1 s before arrival:
+ *   database frames 51 -> 18 (the left planted -> swing phase 0.38), the left heel 0-0.5 mm up
+ *   sliding 0.16 m in 8 frames, at up to 3.60 m/s on flat ground (the database's 0.32); lifted
+ *   34-110 mm, it lands before the stop, which steps it to its place. */
 static void frame_clearance(const ak_matcher *m, float clear[2][2])
 {
     memset(clear, 0, sizeof(float) * 4);
@@ -2393,7 +2399,8 @@ static void frame_clearance(const ak_matcher *m, float clear[2][2])
             clear[s][k] = w * (next ? a[2 * s + k] + (a[4 + 2 * s + k] - a[2 * s + k]) * m->frac
                                     : a[2 * s + k]);
         const float low = akf_min(clear[s][0], clear[s][1]);
-        if (low > 0.0f && stop_within(m, 2.0f * low / m->fik.swing_height_rate))
+        const int releasing = !m->stance[s] && m->fst.lock_weight[s] > 0.0f;
+        if (low > 0.0f && !releasing && stop_within(m, 2.0f * low / m->fik.swing_height_rate))
             clear[s][0] = clear[s][1] = 0.0f;
     }
 }
