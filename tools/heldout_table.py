@@ -265,6 +265,16 @@ def row(clip, ground, walker, walk_dir):
     """One Markdown row of the table."""
     path = os.path.join(walk_dir, "summary.json")
     if not os.path.exists(path):
+        # A clip `animkit walk` refuses (no walking found: the guide's cycle finder, or with
+        # --steer match a database none of whose pieces walks) says why on stderr's last line.
+        why = ""
+        err_path = os.path.join(walk_dir, "stderr")
+        if os.path.exists(err_path):
+            with open(err_path) as f:
+                lines = [ln.strip() for ln in f if "no walking found" in ln]
+            why = lines[-1].replace("animkit walk: ", "").replace("|", "/") if lines else ""
+        if why:
+            return f"| {clip} | {ground} | {walker} | refused: {why} |" + " |" * 9 + " refused |"
         return f"| {clip} | {ground} | {walker} | no summary (see {walk_dir}/stderr) |" + " |" * 10
     with open(path) as f:
         s = json.loads(f.read().strip().splitlines()[-1])
