@@ -85,6 +85,23 @@ static inline float akw_hip_accel(const float *y, const int32_t k[4], int32_t w,
     return (y[k[0]] - y[k[1]] - y[k[2]] + y[k[3]]) / ((float)w * ft * ft);
 }
 
+/* The knee's flexion in a world pose: the angle between the thigh (hip -> knee) and the shank
+ * (knee -> ankle), radians, 0 for a straight leg; -1 when a bone has no length. One rule for the
+ * walk metrics (walkmetrics.c) and the captured transitions' check (transitions.c). */
+static inline float akw_knee_flexion(const ak_xform *world, int32_t hip, int32_t knee,
+                                     int32_t ankle)
+{
+    const ak_vec3 h = world[hip].translation, k = world[knee].translation,
+                  a = world[ankle].translation;
+    const float tx = k.x - h.x, ty = k.y - h.y, tz = k.z - h.z; /* the thigh */
+    const float sx = a.x - k.x, sy = a.y - k.y, sz = a.z - k.z; /* the shank */
+    const float lt = sqrtf(tx * tx + ty * ty + tz * tz), ls = sqrtf(sx * sx + sy * sy + sz * sz);
+    if (!(lt > 1e-6f && ls > 1e-6f)) return -1.0f;
+    float c = (tx * sx + ty * sy + tz * sz) / (lt * ls);
+    c = c > 1.0f ? 1.0f : c < -1.0f ? -1.0f : c;
+    return acosf(c);
+}
+
 /* A captured transition: source frames played once, not looped. The start runs from a frame
  * standing on both feet into the loop's frame 0 (its last frame is the loop's first); the stop
  * runs from a frame that follows the loop's last frame to a frame standing on both feet. */
@@ -445,6 +462,13 @@ int32_t akl_body_joints(const ak_skeleton *skeleton, int32_t *joint);
 void akl_cycle_errors_over(const ak_clip *clip, const int32_t *joint, int32_t count, int32_t a,
                            int32_t b, float *pose_error, float *velocity_error);
 
+/* Drops a captured start or stop whose own motion (its frames as played, the join's crossfade
+ * included) breaks issue 21's bounds around the cycle's figures (measured as
+ * ak_walk_metrics_source measures them): the hips' vertical acceleration and the peak knee. The
+ * walker plays a segment as captured (on flat ground it adds nothing), so such a segment cannot
+ * be walked within them; the walker starts or stops procedurally instead. Before
+ * ak_walk_motion_segments_finish. */
+int32_t ak_walk_motion_segments_check(ak_walk_motion *m, ak_error *err);
 /* Root motion and landings of the segments (after calibration and the loop's landings). */
 int32_t ak_walk_motion_segments_finish(ak_walk_motion *m, ak_error *err);
 void ak_walk_segment_free(ak_walk_segment *seg);

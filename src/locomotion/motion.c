@@ -504,6 +504,7 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
         st = motion_cycle(m, full, p, &rp, err);
     if (st == AK_OK) st = ak_root_motion_create(m->skeleton, m->clip, &rp, &m->root, err);
     if (st == AK_OK) st = calibrate(m, err);
+    if (st == AK_OK) st = ak_walk_motion_segments_check(m, err);
     if (st == AK_OK) st = ak_walk_motion_segments_finish(m, err);
     if (st == AK_OK) st = ak_walk_motion_landings(m, err);
     if (st == AK_OK) st = ak_walk_motion_stops(m, err);

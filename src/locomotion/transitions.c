@@ -142,7 +142,11 @@ ak_xform akl_carry(const ak_clip *src, const ak_skeleton *sk, int32_t from, int3
  * frame a on), each carried to the segment's place. Played without it, CMU 01_03 (Debian's
  * assimp-testmodels) jumped into its stop at frame 1683, 0.210 rad off the loop's frame 0:
  * the swinging foot moved 0.37 m in a frame, the hips 12 mm (-4.85..4.88 g on the hills
- * against the source's -1.39..1.68). */
+ * against the source's -1.39..1.68). A stop that leaves from the loop's end itself (frame b)
+ * is crossfaded too: the loop as played ends near frame a - 1 (its own seam's crossfade,
+ * motion.c blend_seam), not b - 1, so frame b is not what follows it (Boxing_Toes' hips stand
+ * 24.6 mm lower at b than at a: they dropped that in a frame, -8.87..7.40 g on flat ground). A
+ * start needs none there: the loop's first frame is the capture's. */
 static void blend_join(const ak_skeleton *sk, const ak_clip *full, int32_t a, int32_t blend,
                        int is_stop, ak_walk_segment *g)
 {
@@ -222,7 +226,7 @@ static int32_t find_start(ak_walk_motion *m, const ak_clip *full, const join_joi
 /* The stop: from the frame that follows the loop's last frame (the cycle end itself when the
  * fall below the cycle's speed begins within a cycle of it, else the frame within the cycle
  * before the fall that matches the loop's frame 0 best) to the first still frame, plus up to
- * SETTLE_TIME of standing. */
+ * SETTLE_TIME of standing; crossfaded from the loop either way (blend_join). */
 static int32_t find_stop(ak_walk_motion *m, const ak_clip *full, const join_joints *body,
                          const uint8_t *flags, const float *v, float speed, int32_t blend,
                          ak_error *err)
@@ -245,7 +249,7 @@ static int32_t find_stop(ak_walk_motion *m, const ak_clip *full, const join_join
     ak_walk_segment *g = &m->segment[AK_SEGMENT_STOP];
     g->join_error = err_pose;
     const int32_t st = copy_segment(full, flags, x, last, g, err);
-    if (st == AK_OK && x != b) blend_join(m->skeleton, full, a, blend, 1, g);
+    if (st == AK_OK) blend_join(m->skeleton, full, a, blend, 1, g);
     return st;
 }
 
@@ -272,6 +276,86 @@ int32_t ak_walk_motion_find_transitions(ak_walk_motion *m, const ak_clip *full,
     free(v);
     free(joint);
     return st;
+}
+
+/* The body figures a walk is held to (issue 21): the hips' vertical acceleration, g, and the
+ * peak knee flexion, radians. */
+typedef struct body_figures {
+    float accel_min_g, accel_max_g, knee_peak;
+} body_figures;
+
+/* The body figures of clip c as played: its frames once, or twice round when it loops (so its
+ * seam counts), measured as the walk metrics measure a walk (walkmetrics.c, which this file
+ * cannot call: it reads the walk motion this file helps build): the hips' height averaged over
+ * 33 ms, its second difference (akw_hip_accel, from the first frame with a full window), and
+ * both knees (akw_knee_flexion). pose: 2 * joint_count; y: a height per frame played. */
+static void body_figures_of(const ak_walk_motion *m, const ak_clip *c, ak_xform *pose, float *y,
+                            body_figures *out)
+{
+    const ak_skeleton *sk = m->skeleton;
+    const ak_humanoid *h = &m->humanoid;
+    const int32_t n = c->frame_count, played = c->loop ? 2 * n : n;
+    const int32_t hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
+    const ak_xform *world = pose + sk->joint_count;
+    out->knee_peak = 0.0f;
+    for (int32_t i = 0; i < played; ++i) {
+        ak_clip_frame(c, sk, i % n, pose);
+        ak_fk(sk, pose, pose + sk->joint_count);
+        y[i] = world[hips].translation.y;
+        out->knee_peak =
+            fmaxf(out->knee_peak,
+                  akw_knee_flexion(world, h->joint[AK_HUM_LEFT_UPPER_LEG],
+                                   h->joint[AK_HUM_LEFT_LOWER_LEG], h->joint[AK_HUM_LEFT_FOOT]));
+        out->knee_peak =
+            fmaxf(out->knee_peak,
+                  akw_knee_flexion(world, h->joint[AK_HUM_RIGHT_UPPER_LEG],
+                                   h->joint[AK_HUM_RIGHT_LOWER_LEG], h->joint[AK_HUM_RIGHT_FOOT]));
+    }
+    const int32_t w = akw_hip_window(c->frame_time);
+    out->accel_min_g = out->accel_max_g = 0.0f;
+    for (int32_t f = w + 1; f < played; ++f) {
+        const int32_t k[4] = {f, f - 1, f - w, f - w - 1};
+        const float a = akw_hip_accel(y, k, w, c->frame_time) / AK_GRAVITY;
+        out->accel_min_g = f == w + 1 ? a : fminf(out->accel_min_g, a);
+        out->accel_max_g = f == w + 1 ? a : fmaxf(out->accel_max_g, a);
+    }
+}
+
+/* Issue 21's bounds on a walk around its source's own figures: the hips' vertical acceleration
+ * within min(source, -1 g) - 0.25 g .. max(source, +1 g) + 0.5 g, the peak knee at most
+ * max(source peak, 75 deg) + 25 deg. */
+static int within_walk_bounds(const body_figures *source, const body_figures *played)
+{
+    const float lo = fminf(source->accel_min_g, -1.0f) - 0.25f;
+    const float hi = fmaxf(source->accel_max_g, 1.0f) + 0.5f;
+    const float knee = fmaxf(source->knee_peak, 75.0f * AK_PI / 180.0f) + 25.0f * AK_PI / 180.0f;
+    return played->accel_min_g >= lo && played->accel_max_g <= hi && played->knee_peak <= knee;
+}
+
+int32_t ak_walk_motion_segments_check(ak_walk_motion *m, ak_error *err)
+{
+    ak_walk_segment *g = m->segment;
+    if (!g[AK_SEGMENT_START].clip && !g[AK_SEGMENT_STOP].clip) return AK_OK;
+    int32_t most = 2 * m->clip->frame_count;
+    for (int k = 0; k < 2; ++k)
+        if (g[k].clip && g[k].clip->frame_count > most) most = g[k].clip->frame_count;
+    ak_xform *pose = (ak_xform *)malloc(2 * sizeof(ak_xform) * (size_t)m->skeleton->joint_count);
+    float *y = (float *)malloc(sizeof(float) * (size_t)most);
+    if (!pose || !y) {
+        free(pose);
+        free(y);
+        return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    }
+    body_figures cycle, played;
+    body_figures_of(m, m->clip, pose, y, &cycle);
+    for (int k = 0; k < 2; ++k) {
+        if (!g[k].clip) continue;
+        body_figures_of(m, g[k].clip, pose, y, &played);
+        if (!within_walk_bounds(&cycle, &played)) ak_walk_segment_free(&g[k]);
+    }
+    free(pose);
+    free(y);
+    return AK_OK;
 }
 
 int32_t ak_walk_motion_segments_finish(ak_walk_motion *m, ak_error *err)

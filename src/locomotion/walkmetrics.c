@@ -60,15 +60,7 @@ static void metrics_legs(ak_walk_metrics *m, const ak_xform *world)
 {
     if (!m->legs_set) return;
     for (int k = 0; k < 2; ++k) {
-        const ak_vec3 hip = world[m->upper[k]].translation;
-        const ak_vec3 knee = world[m->lower[k]].translation;
-        const ak_vec3 ankle = world[m->foot[k]].translation;
-        const ak_vec3 thigh = akv_sub(knee, hip), shank = akv_sub(ankle, knee);
-        const float lt = akv_len(thigh), ls = akv_len(shank);
-        if (!(lt > 1e-6f && ls > 1e-6f)) continue;
-        float c = akv_dot(thigh, shank) / (lt * ls);
-        c = c > 1.0f ? 1.0f : c < -1.0f ? -1.0f : c;
-        const float flexion = acosf(c);
+        const float flexion = akw_knee_flexion(world, m->upper[k], m->lower[k], m->foot[k]);
         if (flexion > m->knee_peak) m->knee_peak = flexion;
     }
 }

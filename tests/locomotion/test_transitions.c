@@ -216,6 +216,48 @@ static void segments_get_root_motion_and_free_clean(void **state)
     capture_free(&c);
 }
 
+/* The loop's seam is crossfaded (motion.c blend_seam): its last frames move toward the frames
+ * leading into its first, so the loop as played ends near frame a - 1, not b - 1. A stop that
+ * leaves from the loop's end itself (frame b, the capture's own continuation) is crossfaded from
+ * the frames that follow a, as every other join (transitions.c blend_join). Worked, on hips that
+ * rise 1 mm a frame (0.9 m + 1 mm * f): frame b = 100 stands 30 mm over frame a = 70; with a
+ * blend of 3 frames the stop's frames 0-2 move toward frames 70-72 by 3/4, 2/4 and 1/4 (22.5,
+ * 15 and 7.5 mm down), frame 3 is the capture's. The loop's last frame (99 moved 3/4 toward 69)
+ * stands at 0.9765 m, the stop's first at 0.9775: the hips rise 1 mm across the join, their own
+ * rate; the stop played as captured rose 23.5 mm in a frame there (Debian assimp-testmodels'
+ * Boxing_Toes, 24.6 mm between its cycle's ends: its hips -8.87..7.40 g at that join on flat
+ * ground). The start joins the loop's first frame, which the seam leaves as captured: its
+ * frames stay the capture's. */
+static void a_stop_leaving_from_the_loop_end_crossfades_from_the_seam(void **state)
+{
+    (void)state;
+    capture c;
+    capture_make(&c, 1.0f, 0);
+    const int32_t T = c.clip->track_count, tr = c.clip->joint_track[0];
+    for (int32_t f = 0; f < N; ++f)
+        c.clip->translations[(size_t)f * T + tr].y = 0.9f + 0.001f * (float)f;
+    ak_walk_motion m;
+    motion_on(&m, &c, CYCLE_A, CYCLE_B);
+    ak_error e;
+    assert_int_equal(ak_walk_motion_find_transitions(&m, c.clip, c.flags, 3, &e), AK_OK);
+    const ak_walk_segment *s = &m.segment[AK_SEGMENT_START], *p = &m.segment[AK_SEGMENT_STOP];
+    assert_non_null(p->clip);
+    assert_int_equal(p->source_first, CYCLE_B);
+    const float worked[4] = {1.0f - 0.0225f, 1.001f - 0.015f, 1.002f - 0.0075f, 1.003f};
+    const int32_t pt = p->clip->joint_track[0], st = s->clip->joint_track[0];
+    for (int32_t i = 0; i < 4; ++i) {
+        const ak_vec3 hips = p->clip->translations[(size_t)i * p->clip->track_count + pt];
+        AKT_NEAR(hips.y, worked[i], 1e-5);
+        AKT_NEAR(hips.z, root_z(CYCLE_B + i, 1.0f), 1e-5); /* the steady walk carried onto it */
+    }
+    assert_int_equal(s->source_last, CYCLE_A);
+    for (int32_t f = 0; f < s->clip->frame_count; ++f)
+        AKT_NEAR(s->clip->translations[(size_t)f * s->clip->track_count + st].y,
+                 0.9f + 0.001f * (float)(s->source_first + f), 0);
+    segments_free(&m);
+    capture_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +265,7 @@ int main(void)
         cmocka_unit_test(start_and_stop_frames_are_the_worked_ones),
         cmocka_unit_test(a_loop_at_the_capture_edge_has_no_transition_there),
         cmocka_unit_test(segments_get_root_motion_and_free_clean),
+        cmocka_unit_test(a_stop_leaving_from_the_loop_end_crossfades_from_the_seam),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
