@@ -858,7 +858,14 @@ static float toe_roll_budget(const ak_foot_ik_state *st, const ak_foot_ik_frame 
  * planted foot's heel on or above the ground under it: a foot rolling over its toe whose
  * animated pitch has the heel below the toe (just after a heel strike, or a stance the hips
  * left out of reach) would otherwise put the heel into the ground. The heel's height is
- * A cos t + B sin t over the toe (k horizontal); bisection, 12 steps (0.01 degrees). */
+ * A cos t + B sin t over the toe (k horizontal); bisection, 12 steps (0.01 degrees). The ground
+ * under the heel is the sole's, not one point's: where the toe's tread stands a riser's least
+ * rise (AK_FLOOR_STEP_MIN) over the heel ray's ground, the riser's edge lies between heel and
+ * toe and a heel below that tread puts the sole through it, so the heel keeps to the toe's tread.
+ * The heel ray alone, asked where the last solve left the heel (a heel 4 cm behind a riser up),
+ * let the source's heel-down pitch take the heel 93 mm into the step, and the next frame's ray,
+ * asked there, found the upper tread and held it level: a heel flipping between the treads every
+ * frame (the guide walker, Debian's assimp 01_03.bvh on the stairs, frame 785). */
 static float heel_clear_angle(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr,
                               const foot_frame *ff, int32_t s, ak_vec3 k)
 {
@@ -868,7 +875,12 @@ static float heel_clear_angle(const ak_foot_ik_params *p, const ak_foot_ik_frame
     const ak_vec3 heel =
         akv_sub(ff->ankle_target[s],
                 akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), leg->sole_height));
-    const float c = ground_at(&fr->ground[s], ff->ray_heel[s], heel).height - toe.y;
+    float ground = ground_at(&fr->ground[s], ff->ray_heel[s], heel).height;
+    if (fr->ground_toe[s].hit) {
+        const float tread = ground_at(&fr->ground_toe[s], ff->ray_toe[s], heel).height;
+        if (tread - ground >= AK_FLOOR_STEP_MIN) ground = tread;
+    }
+    const float c = ground - toe.y;
     const ak_vec3 v = akv_sub(heel, toe);
     const float A = v.y, B = akv_cross(k, v).y;
     if (A >= c) return 0.0f;

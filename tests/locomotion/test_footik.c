@@ -627,6 +627,77 @@ static void foot_across_a_stair_edge_stays_on_its_tread(void **state)
     assert_pose_sound();
 }
 
+/* A foot planted on its toe across a riser up: the left toe on a tread at the floor, the riser's
+ * edge 0.3 of the foot's length from the heel toward the toe, the heel over the tread a riser
+ * (0.15 m) lower, and the pose pitched toe-up by 20 degrees (the source's heel-down pitch, as a
+ * heel strike has it). The sole spans the edge, so no point of it may be below the toe's tread:
+ * the heel keeps to that tread, not the one its own ray finds (and past the edge it is over that
+ * tread). Held to the heel ray's ground alone, the pitch took the heel 41.0 mm below the tread
+ * (71.6 mm the first frame, past the edge: in the step; the guide walker on Debian's assimp
+ * 01_03.bvh up the built-in stairs, frame 785: 93.1 mm). */
+#define HEEL_PITCH (20.0f * DEG)
+static float riser_up_height(float edge, ak_vec3 q)
+{
+    return q.z >= edge ? R.floor : R.floor - EDGE_RISER;
+}
+
+static void heel_pitched_down_behind_a_riser_up_stays_on_the_toe_s_tread(void **state)
+{
+    (void)state;
+    const ak_vec3 heel0 = ak_foot_ik_sole(&R.fp, R.world0, 0),
+                  toe0 = ak_foot_ik_toe(&R.fp, R.world0, 0);
+    const float edge = heel0.z + 0.3f * (toe0.z - heel0.z);
+    const int32_t foot = R.fp.legs[0].foot, parent = R.sk->parents[foot];
+    /* the standing pose's left foot turned toe-up about the world's +x (the character faces +z) */
+    const ak_quat pw = R.world0[parent].rotation;
+    const ak_quat pitched = ak_quat_mul(ak_quat_from_axis_angle(ak_vec3_make(1, 0, 0), -HEEL_PITCH),
+                                        R.world0[foot].rotation);
+    const ak_quat local = ak_quat_normalize(ak_quat_mul(ak_quat_conjugate(pw), pitched));
+    ak_foot_ik_state st;
+    ak_foot_ik_state_reset(&st);
+    ak_error err;
+    float under = 0.0f, toe_off = 0.0f, heel_drop = 0.0f;
+    for (int f = 0; f < FRAMES; ++f) {
+        memcpy(R.local, R.local0, (size_t)R.J * sizeof(ak_xform));
+        R.local[foot].rotation = local;
+        ak_fk(R.sk, R.local, R.world);
+        if (f == 0)
+            heel_drop = ak_foot_ik_toe(&R.fp, R.world, 0).y - ak_foot_ik_sole(&R.fp, R.world, 0).y;
+        ak_vec3 hq[2], tq[2];
+        ak_foot_ik_query_points(&R.fp, &st, R.world, hq, tq);
+        ak_foot_ik_frame fr;
+        memset(&fr, 0, sizeof fr);
+        fr.dt = 1.0f / FPS;
+        fr.character = ak_xform_identity();
+        fr.floor_height = R.floor;
+        const plane level = flat(R.floor);
+        fr.ground[0] = hit_at(&level, hq[0]);
+        fr.ground[0].height = riser_up_height(edge, hq[0]);
+        fr.ground_toe[0] = hit_at(&level, tq[0]);
+        fr.ground_toe[0].height = riser_up_height(edge, tq[0]);
+        fr.ground[1] = hit_at(&level, hq[1]);
+        fr.ground_toe[1] = hit_at(&level, tq[1]);
+        for (int s = 0; s < 2; ++s)
+            fr.stance[s] = fr.stance_next[s] = 1;
+        fr.contact[0] = AK_CONTACT_TOE; /* on its toe: the lock holds the toe */
+        fr.contact[1] = AK_CONTACT_HEEL | AK_CONTACT_TOE;
+        assert_int_equal(ak_foot_ik_run(&R.fp, &st, &fr, R.local, R.world, &err), AK_OK);
+        const ak_vec3 heel = ak_foot_ik_sole(&R.fp, R.world, 0),
+                      toe = ak_foot_ik_toe(&R.fp, R.world, 0);
+        if (f < 10) continue; /* (the toe lock takes hold) */
+        under = fmaxf(under, R.floor - heel.y);
+        toe_off = fmaxf(toe_off, fabsf(toe.y - R.floor));
+    }
+    assert_true(st.lock_toe[0]);
+    printf("  toe-up %.0f deg (heel %.1f mm below the toe as posed): heel %.3f mm under the toe's "
+           "tread at most, toe %.3f mm off it\n",
+           (double)(HEEL_PITCH / DEG), 1e3 * (double)heel_drop, 1e3 * (double)under,
+           1e3 * (double)toe_off);
+    assert_true(heel_drop > 0.03f); /* what this test is about: a pitch that would go 3 cm in */
+    assert_true(under <= MM && toe_off <= MM);
+    assert_pose_sound();
+}
+
 /* The floor both walkers stand their animation on (ak_floor_support, ak_floor_follow): a
  * planted foot's ground, a swinging foot's smoothstep glide from its foothold to its landing
  * (the guide walker's up a step by 40 % of the swing), the fallback without a foothold; the follow
@@ -882,6 +953,7 @@ int main(void)
         cmocka_unit_test(a_point_clearance_keeps_that_point_up),
         cmocka_unit_test(a_new_lock_of_the_other_point_starts_where_it_is_shown),
         cmocka_unit_test(foot_across_a_stair_edge_stays_on_its_tread),
+        cmocka_unit_test(heel_pitched_down_behind_a_riser_up_stays_on_the_toe_s_tread),
         cmocka_unit_test(floor_follows_the_footholds_at_any_frame_rate),
         cmocka_unit_test(push_off_toe_kept_within_reach),
         cmocka_unit_test(trailing_foot_due_a_riser_below_keeps_the_hips_up),
