@@ -1539,7 +1539,7 @@ static float source_clearance(const ak_foot_ik_frame *fr, const foot_frame *ff, 
  * tread (its glide 0.40 m, its clearance over it 5.1 cm, the tread at 0.45) was held 4.4 mm over
  * the tread at 2 m/s (CMU 02_02 at 24 fps up the stairs, frames 311-320). */
 static float clear_toe(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr, foot_frame *ff,
-                       int32_t s, float floor, float up_by, float *lift, float *need)
+                       int32_t s, float floor, float stood, float up_by, float *lift, float *need)
 {
     const ak_foot_ik_leg *leg = &p->legs[s];
     const ak_vec3 toe = akv_add(ff->ankle_target[s], akq_rotate(ff->foot_rot[s], leg->toe_local));
@@ -1549,6 +1549,10 @@ static float clear_toe(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr, f
     float toe_y = floor;
     ak_vec3 toe_n = akv_make(0, 1, 0);
     floor_max(&toe_y, &toe_n, g, q, toe);
+    if (stood > toe_y) {
+        toe_y = stood;
+        toe_n = akv_make(0, 1, 0);
+    }
     /* the ground ahead against the toe's own ground, the lift added after it: both are the
      * ground's need */
     ff->toe_floor[s] = toe_y;
@@ -1574,6 +1578,22 @@ static float clear_toe(const ak_foot_ik_params *p, const ak_foot_ik_frame *fr, f
     *lift = akf_max(*lift, ff->toe_floor[s] - toe.y);
     *need = akf_max(*need, ff->toe_floor[s] - toe_by - toe.y);
     return ahead_need;
+}
+
+/* A toe whose lock still fades, its ray cast ahead (the guide walker's: toe_floor_ahead), has
+ * the tread it stood on under it, the lock pulling it back toward where it stood: that tread's
+ * height (the lock point's), else -INFINITY; nothing else looked under it. A toe 5-9 mm in front
+ * of a riser up's edge, lifting off straight up with its path drifting back at 0.3 m/s, had its
+ * ray 1.4-1.8 cm back on the tread below and the heel's, and went 50.9 mm into the tread it had
+ * stood on (Debian's assimp 01_03.bvh on the built-in stairs, frames 867-871). A toe ray under
+ * the pulled toe (the matcher's) finds that tread itself, and past an edge down the tread below:
+ * held to the one it stood on, CMU 09_01's run down the stairs at 50 fps held a toe 55.5 mm up
+ * while its frame stood on it. */
+static inline float stood_tread(const ak_foot_ik_state *st, const foot_frame *ff, int32_t s)
+{
+    return st->lock_toe[s] && st->lock_weight[s] > 0.0f && ff->pts && ff->pts->ahead_hit[s].hit
+               ? st->lock_point[s].y
+               : -INFINITY;
 }
 
 /* A foot not planted this frame (swinging, landing, settling) keeps its heel, toe and ankle at
@@ -1628,7 +1648,9 @@ static void clear_ground(const ak_foot_ik_params *p, ak_foot_ik_state *st,
     float lift = akf_max(ff->heel_floor[s] - heel.y, ff->ankle_floor[s] - a.y);
     /* what the ground itself needs */
     float ground_need = akf_max(heel_y - heel.y, ankle_y - a.y);
-    if (leg->has_toe) ahead_need = clear_toe(p, fr, ff, s, floor, up_by, &lift, &ground_need);
+    if (leg->has_toe)
+        ahead_need =
+            clear_toe(p, fr, ff, s, floor, stood_tread(st, ff, s), up_by, &lift, &ground_need);
     /* The lift moves at most swing_height_rate (either way), rising faster by as much as the
      * ground under the heel rises along the ankle's path since last frame (sweep_rise: a
      * slope the foot swings over is followed, a run's foot meets 3 m/s of it): ground that

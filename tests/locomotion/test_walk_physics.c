@@ -14,6 +14,7 @@
  * still out; issue 21 is not done for them). A row out prints the bound, the figure, and the frame,
  * point and phase where it is worst. */
 #include "animkit/edit.h"
+#include "animkit/scenario.h"
 #include "walk_physics.h"
 #include "locomotion/internal.h" /* the walk motion's cycle clip and sole calibration */
 
@@ -1049,6 +1050,60 @@ static void run_start_out_of_the_idle_keeps_its_hips_within(void **state)
     assert_true(runs_within(rows, sizeof rows / sizeof rows[0], 3));
 }
 
+/* Held out of the tuning (Debian's assimp-testmodels, `make deps`: CMU 01_03, a walk with its
+ * own start and stop), the guide walker up and down the CLI's stairs on the CLI's route, as
+ * tools/heldout_assimp.sh walks it: no heel or toe more than 5 mm below the ground under it in
+ * any phase (the tables' bound). Its right foot stands on its toe 5-11 mm past a riser up's edge
+ * with the heel 2 mm behind it (the foot nearly along the edge), frames 784-866, and lifts off
+ * it: the heel, pitched down by its frame about the held toe, went 93.1 mm into the step at
+ * frame 785 (its ray found the tread below; footik.c heel_clear_angle), and the toe, its ray
+ * cast ahead onto the tread below, 50.9 mm into the tread it had stood on at frame 871 (footik.c
+ * clear_ground's `stood`). */
+static void assimp_walk_keeps_heel_and_toe_out_of_the_stairs(void **state)
+{
+    (void)state;
+    const char *dir = getenv("AK_ASSIMP_BVH_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/01_03.bvh", dir && *dir ? dir : "/usr/share/assimp/models/BVH");
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        print_message("SKIP: %s is missing: install the Debian package assimp-testmodels "
+                      "(make deps) or set AK_ASSIMP_BVH_DIR\n",
+                      path);
+        skip();
+        return;
+    }
+    fclose(f);
+    ak_walk_scenario_params sc = ak_walk_scenario_defaults();
+    snprintf(sc.clip, sizeof sc.clip, "%s", path);
+    sc.steer = AK_WALK_STEER_CYCLE;
+    sc.terrain = AK_WALK_TERRAIN_STAIRS;
+    ak_walk_scene *w = NULL;
+    ak_error err;
+    if (ak_walk_scene_create(&sc, NULL, &w, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(w, &info);
+    ak_walk_summary sum;
+    if (ak_walk_summary_begin(&sum, w, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
+    ak_walker_state last;
+    ak_walk_scene_get_state(w, &last);
+    ak_walk_summary_add(&sum, w, 1);
+    for (int32_t i = 1; i < info.max_frames && !last.stopped; ++i) {
+        assert_int_equal(ak_walk_scene_step(w, &err), AK_OK);
+        ak_walk_scene_get_state(w, &last);
+        ak_walk_summary_add(&sum, w, 0);
+    }
+    ak_walk_scene_destroy(w);
+    const ak_walk_metrics *m = &sum.metrics;
+    printf("assimp 01_03 stairs, guide: stopped %d, %.3f m from the target; deepest %.1f mm (frame "
+           "%d, %s %s), planted %.1f mm (bound 5)\n",
+           (int)last.stopped, (double)last.distance, 1e3 * (double)m->deepest, m->deepest_frame,
+           m->deepest_side ? "right" : "left", point_name(m->deepest_point),
+           1e3 * (double)m->deepest_planted);
+    assert_true(last.stopped && last.distance <= 0.3f);
+    assert_true(m->deepest <= 0.005f && m->deepest_planted <= 0.005f);
+}
+
 /* A stop's last steps lift and land their feet as the clip does (issue 21, drag: the last
  * step into the stand pose slid along the ground). The stop's travel is scaled to end on the
  * target (plan_stop, 0.7..1.3) while the clip plays on. The built-in clip on the tests'
@@ -1205,6 +1260,7 @@ int main(void)
         cmocka_unit_test(swinging_toe_keeps_above_a_curved_heightmap),
         cmocka_unit_test(toe_turned_up_keeps_above_the_slope_it_turns_over),
         cmocka_unit_test(run_start_out_of_the_idle_keeps_its_hips_within),
+        cmocka_unit_test(assimp_walk_keeps_heel_and_toe_out_of_the_stairs),
         cmocka_unit_test(stop_lifts_and_lands_its_feet_without_dragging),
         cmocka_unit_test(forefoot_landing_locks_where_its_toe_was_shown),
         cmocka_unit_test(landing_heel_locks_where_it_was_shown),
