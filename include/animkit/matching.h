@@ -95,6 +95,13 @@ typedef struct ak_motion_db_info {
 AK_API void ak_motion_db_get_info(const ak_motion_db *db, ak_motion_db_info *info);
 AK_API const ak_skeleton *ak_motion_db_skeleton(const ak_motion_db *db); /* metres */
 AK_API const ak_humanoid *ak_motion_db_humanoid(const ak_motion_db *db);
+/* Which joint carries the sources' travel and why (ak_root_joint_find's report), the rule of
+ * ak_motion_db_params.root_joint: the joint named (reason AK_ROOT_JOINT_NAMED, measured on the
+ * first clip), or the first clip's joint under a still top joint, else the first clip's top
+ * joint. Joint indices of ak_motion_db_skeleton; travel, top_travel and height in the source
+ * clips' units (ak_motion_db_info.metres_per_unit: metres), as ak_root_joint_describe says them
+ * for the sources. Kept in the blob. NULL for a NULL database. */
+AK_API const ak_root_joint_report *ak_motion_db_root_joint(const ak_motion_db *db);
 /* Name of a source clip (as given, "" when none) and the clip / source frame of a database
  * frame (the source frame at the source's own rate, rounded). */
 AK_API const char *ak_motion_db_clip_name(const ak_motion_db *db, int32_t clip);

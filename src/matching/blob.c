@@ -4,8 +4,9 @@
  *   header, 32 bytes: magic "AKMDB\r\n\x1a" (8), version u32, header size u32, payload bytes
  *   u64, CRC-32 (IEEE, reflected 0xEDB88320) of the payload u32, 0 u32;
  *   payload: counts, the skeleton, the humanoid map, then every per-frame array of the
- *   database and its normalisation, the foot calibration (version 2: with the toe point); the
- *   search arrays are rebuilt on load from those.
+ *   database and its normalisation, the foot calibration (version 2: with the toe point), the
+ *   root-motion joint's report (version 3: ak_motion_db_root_joint, 7 words); the search
+ *   arrays are rebuilt on load from those.
  * A reader checks the magic, the version, the reserved word, the sizes against the bytes it
  * has, the checksum, every index (parents, tracks, ranges, clips, the stand frame), and every
  * number's range like a parameter's (finite is not enough): rotation keys unit quaternions,
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOB_VERSION 2u
+#define BLOB_VERSION 3u
 #define BLOB_HEADER  32u
 static const unsigned char blob_magic[8] = {'A', 'K', 'M', 'D', 'B', '\r', '\n', 0x1a};
 
@@ -206,7 +207,7 @@ static uint64_t payload_bytes(uint64_t J, uint64_t F, uint64_t T, uint64_t C, ui
     const uint64_t joint = AK_NAME_MAX + 4 + 28 + 8;
     return 32 + J * joint + 4 * AK_HUM_SLOT_COUNT + 4 * T + F * (16 * J + 12 * T + 12 + 4 + 3) +
            F * 8 + C * 64 + 4 * (R + 1) + F * 4 * AK_MATCH_FEATURES +
-           4 * (2 * AK_MATCH_FEATURES + AK_MATCH_GROUPS) + 4 * 8 + 4 * 6 + 4 * 2 + 4 * 3;
+           4 * (2 * AK_MATCH_FEATURES + AK_MATCH_GROUPS) + 4 * 8 + 4 * 6 + 4 * 2 + 4 * 3 + 4 * 7;
 }
 
 static int32_t get_skeleton(rbuf *r, int32_t J, ak_skeleton **out, ak_error *err)
@@ -263,7 +264,24 @@ static int all_finite(const ak_motion_db *db)
            finite_run(db->offset, AK_MATCH_FEATURES) && finite_run(db->scale, AK_MATCH_FEATURES) &&
            finite_run(db->weights, AK_MATCH_GROUPS) && finite_run(db->sole_height, 2) &&
            finite_run(&db->foot_up_local[0].x, 6) && finite_run(&db->toe_local[0].x, 6) &&
-           isfinite(db->min_speed) && isfinite(db->max_speed);
+           isfinite(db->min_speed) && isfinite(db->max_speed) &&
+           finite_run(&db->root_joint.travel, 1) && finite_run(&db->root_joint.top_travel, 1) &&
+           finite_run(&db->root_joint.height, 1);
+}
+
+/* 1 when the root-motion joint's report names joints of the skeleton: `top` the top joint
+ * above `joint` (ak_root_joint_find's rule), `body` any joint, a known reason. */
+static int root_joint_indices(const ak_motion_db *db)
+{
+    const ak_root_joint_report *r = &db->root_joint;
+    if (r->joint < 0 || r->joint >= db->J || r->top < 0 || r->top >= db->J || r->body < 0 ||
+        r->body >= db->J || r->reason < AK_ROOT_JOINT_TOP_TRAVELS ||
+        r->reason > AK_ROOT_JOINT_NAMED)
+        return 0;
+    int32_t top = r->joint;
+    while (db->skeleton->parents[top] >= 0)
+        top = db->skeleton->parents[top];
+    return top == r->top;
 }
 
 /* 0 when every index the database uses points inside it. */
@@ -284,6 +302,7 @@ static int32_t check_indices(const ak_motion_db *db, ak_error *err)
         goto bad;
     for (int32_t i = 0; i < db->range_count; ++i)
         if (db->range_start[i + 1] <= db->range_start[i]) goto bad;
+    if (!root_joint_indices(db)) goto bad;
     for (int32_t f = 0; f < db->F; ++f)
         if (db->frame_clip[f] < 0 || db->frame_clip[f] >= db->clip_count || db->cand[f] > 1 ||
             db->contact[2 * f] > (AK_CONTACT_HEEL | AK_CONTACT_TOE) ||
@@ -366,6 +385,11 @@ static int32_t check_ranges(const ak_motion_db *db, ak_error *err)
          !within(&db->toe_local[0].x, 6, -reach, reach) ||
          !(db->min_speed >= 0.0f && db->min_speed <= db->max_speed && db->max_speed <= 1e6f)))
         why = "the foot calibration or the speed range is out of range";
+    /* the report's reaches and height: file-unit distances a BVH file may hold */
+    if (!why && (!within(&db->root_joint.travel, 1, 0.0, reach) ||
+                 !within(&db->root_joint.top_travel, 1, 0.0, reach) ||
+                 !within(&db->root_joint.height, 1, 0.0, reach)))
+        why = "the root-motion joint's reach or height is out of range";
     if (why) return ak_error_set(err, AK_ERR_PARSE, 0, "motion database blob: %s", why);
     return AK_OK;
 }
@@ -432,6 +456,14 @@ static void xfer_arrays(xfer *x, ak_motion_db *db)
     xfer_i32s(x, &db->stand_frame, 1);
     xfer_floats(x, &db->min_speed, 1);
     xfer_floats(x, &db->max_speed, 1);
+    ak_root_joint_report *r = &db->root_joint;
+    xfer_i32s(x, &r->joint, 1);
+    xfer_i32s(x, &r->top, 1);
+    xfer_i32s(x, &r->reason, 1);
+    xfer_floats(x, &r->travel, 1);
+    xfer_floats(x, &r->top_travel, 1);
+    xfer_floats(x, &r->height, 1);
+    xfer_i32s(x, &r->body, 1);
 }
 
 /* Writing only reads db: the cast lets the one list serve both directions. */

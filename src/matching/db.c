@@ -660,17 +660,27 @@ static void sources_free(sources *s)
     free(s->has);
 }
 
-/* The joint that carries the travel of the clips: the one named, or the first clip's joint
- * under a still top joint (NULL: every clip's top joint travels or none does). */
+/* The joint that carries the travel of the clips and why, kept in the database
+ * (ak_motion_db_root_joint): the one named (its report measured on the first clip), or the
+ * first clip's joint under a still top joint, else the first clip's top joint. *out names the
+ * joint every clip's travel moves onto (ak_clip_root_motion_prepare), NULL when none is named
+ * and every clip's top joint travels or none does. */
 static int32_t sources_root_joint(const ak_skeleton *sk, const ak_motion_db_clip *clips, int32_t n,
-                                  const char *named, const char **out, ak_error *err)
+                                  const char *named, ak_root_joint_report *report, const char **out,
+                                  ak_error *err)
 {
-    *out = named && *named ? named : NULL;
-    for (int32_t i = 0; i < n && !*out; ++i) {
+    named = named && *named ? named : NULL;
+    *out = NULL;
+    for (int32_t i = 0; i < n; ++i) {
         ak_root_joint_report r;
-        const int32_t st = ak_root_joint_find(sk, clips[i].clip, NULL, &r, err);
+        const int32_t st = ak_root_joint_find(sk, clips[i].clip, named, &r, err);
         if (st != AK_OK) return st;
-        if (r.joint != r.top) *out = sk->names[r.joint];
+        if (i == 0) *report = r;
+        if (named || r.joint != r.top) {
+            *report = r;
+            *out = sk->names[r.joint];
+            break;
+        }
     }
     return AK_OK;
 }
@@ -754,12 +764,11 @@ static int32_t top_children_tracked(const ak_skeleton *sk, ak_clip **c, ak_error
     return AK_OK;
 }
 
-static int32_t sources_make(const ak_motion_db *db, const ak_skeleton *sk,
-                            const ak_motion_db_clip *clips, int32_t n, const char *named,
-                            sources *s, ak_error *err)
+static int32_t sources_make(ak_motion_db *db, const ak_skeleton *sk, const ak_motion_db_clip *clips,
+                            int32_t n, const char *named, sources *s, ak_error *err)
 {
     const char *root_joint = NULL;
-    int32_t st0 = sources_root_joint(sk, clips, n, named, &root_joint, err);
+    int32_t st0 = sources_root_joint(sk, clips, n, named, &db->root_joint, &root_joint, err);
     if (st0 != AK_OK) return st0;
     memset(s, 0, sizeof *s);
     s->clip = (ak_clip **)calloc((size_t)n, sizeof(ak_clip *));
@@ -1106,6 +1115,10 @@ const ak_skeleton *ak_motion_db_skeleton(const ak_motion_db *db)
 const ak_humanoid *ak_motion_db_humanoid(const ak_motion_db *db)
 {
     return db ? &db->humanoid : NULL;
+}
+const ak_root_joint_report *ak_motion_db_root_joint(const ak_motion_db *db)
+{
+    return db ? &db->root_joint : NULL;
 }
 const char *ak_motion_db_clip_name(const ak_motion_db *db, int32_t clip)
 {

@@ -13,6 +13,9 @@
 struct ak_motion_db {
     ak_skeleton *skeleton; /* metres */
     ak_humanoid humanoid;
+    /* Which joint carries the sources' travel and why (ak_motion_db_root_joint): joint
+     * indices of the skeleton, figures in the sources' units. */
+    ak_root_joint_report root_joint;
     int32_t J, F, T;      /* joints, frames, translation tracks */
     int32_t *track_joint; /* T: joint of each translation track (track 0 is the root) */
     float frame_time;

@@ -112,28 +112,6 @@ static void set_label(ak_walk_scene *w, int clips)
              clips == 1 ? "" : "s", left);
 }
 
-/* The database's root-motion joint, by its rule (db.c sources_root_joint): the one named, or
- * the joint of the first clip whose travel is measured under a still top joint, else the first
- * clip's (its top joint). */
-static int32_t database_root(ak_walk_scene *w, const match_sources *m, const char *named,
-                             ak_error *err)
-{
-    if (m->paths.count < 1 || !m->skeletons || !m->skeletons[0]) return AK_OK;
-    ak_root_joint_report first, r;
-    memset(&first, 0, sizeof first);
-    for (int i = 0; i < m->paths.count; ++i) {
-        const int32_t st = ak_root_joint_find(m->skeletons[0], m->clips[i], named, &r, err);
-        if (st != AK_OK) return st;
-        if (i == 0) first = r;
-        if (named || r.joint != r.top) {
-            first = r;
-            break;
-        }
-    }
-    akws_set_root(w, m->skeletons[0], &first);
-    return AK_OK;
-}
-
 static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario_params *s, ak_error *err)
 {
     match_sources m;
@@ -148,7 +126,8 @@ static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario_params *s,
                                  err);
         if (st != AK_OK) ak_walk_scene_file_error("motion database", st, err);
     }
-    if (st == AK_OK) st = database_root(w, &m, s->root_joint[0] ? s->root_joint : NULL, err);
+    /* the database's own report: its skeleton (metres) has the sources' joints and names */
+    if (st == AK_OK) akws_set_root(w, ak_motion_db_skeleton(w->db), ak_motion_db_root_joint(w->db));
     if (st == AK_OK) set_label(w, m.paths.count);
     free_sources(&m);
     return st;

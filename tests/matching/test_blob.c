@@ -2,6 +2,7 @@
  * numbers are little-endian on every machine, and a damaged blob is refused with a reason,
  * never half-loaded. */
 #include "match_util.h"
+#include "locomotion/studio_variants.h"
 #include "matching/internal.h"
 
 static akt_sources g_src;
@@ -68,6 +69,8 @@ static void same_database(const ak_motion_db *a, const ak_motion_db *b)
         assert_int_equal(sa->parents[j], sb->parents[j]);
     }
     assert_string_equal(ak_motion_db_clip_name(a, 1), ak_motion_db_clip_name(b, 1));
+    assert_memory_equal(ak_motion_db_root_joint(a), ak_motion_db_root_joint(b),
+                        sizeof(ak_root_joint_report));
     akt_rng rng = {12345};
     float raw[AK_MATCH_FEATURES], q[AK_MATCH_FEATURES];
     for (int i = 0; i < 300; ++i) {
@@ -105,13 +108,13 @@ static void blob_round_trips_in_memory_and_through_a_file(void **state)
 }
 
 /* Header and a float field spelled out byte by byte, as a big-endian machine must write
- * them too: version 2 as 02 00 00 00, the frame time 1/60 (IEEE 0x3C888889) as 89 88 88 3C. */
+ * them too: version 3 as 03 00 00 00, the frame time 1/60 (IEEE 0x3C888889) as 89 88 88 3C. */
 static void blob_numbers_are_little_endian(void **state)
 {
     (void)state;
     assert_memory_equal(g_blob, "AKMDB\r\n\x1a", 8);
-    const unsigned char v2[4] = {2, 0, 0, 0}, h32[4] = {32, 0, 0, 0};
-    assert_memory_equal(g_blob + 8, v2, 4);
+    const unsigned char v3[4] = {3, 0, 0, 0}, h32[4] = {32, 0, 0, 0};
+    assert_memory_equal(g_blob + 8, v3, 4);
     assert_memory_equal(g_blob + 12, h32, 4);
     assert_int_equal(le32(g_blob + 16), (uint32_t)(g_size - 32));
     assert_int_equal(le32(g_blob + 24), crc32_ref(g_blob + 32, g_size - 32));
@@ -144,11 +147,11 @@ static void damaged_blobs_are_refused_with_a_reason(void **state)
     /* truncated anywhere */
     for (size_t n = 0; n < g_size; n += 1 + n / 3)
         assert_int_equal(load_copy(g_blob, n, &err), AK_ERR_PARSE);
-    /* another version */
+    /* another version: the last one (2, without the root-motion joint's report) */
     memcpy(b, g_blob, g_size);
-    b[8] = 3;
+    b[8] = 2;
     assert_int_equal(load_copy(b, g_size, &err), AK_ERR_PARSE);
-    assert_non_null(strstr(err.message, "version 3"));
+    assert_non_null(strstr(err.message, "version 2, this animkit reads version 3"));
     /* a joint count that does not fit the bytes, with a valid checksum */
     memcpy(b, g_blob, g_size);
     b[32] = 39;
@@ -349,6 +352,95 @@ static void blob_with_a_humanoid_slot_left_out_loads_or_is_refused(void **state)
     free(b);
 }
 
+/* The database keeps which joint carries its sources' travel, and why (ak_root_joint_find's
+ * report, the walk scene's root_joint line): it repeated the database's rule before
+ * (walk_scene_match.c). CMU 02_01 as captured (its top joint travels), under a joint_Root that
+ * never moves (the hips travel: UNDER_STILL, the same report ak_root_joint_find gives the clip),
+ * and with the hips named. Each report survives the blob; a report naming a joint the skeleton
+ * has not, a top joint that is not above it, an unknown reason or a negative reach is refused. */
+static void the_database_keeps_its_root_joint_through_the_blob(void **state)
+{
+    (void)state;
+    static const struct {
+        unsigned kinds;
+        const char *named;
+        int32_t reason;
+    } cases[] = {{0, NULL, AK_ROOT_JOINT_TOP_TRAVELS},
+                 {AKV_STILL_TOP, NULL, AK_ROOT_JOINT_UNDER_STILL},
+                 {AKV_STILL_TOP, "Hips", AK_ROOT_JOINT_NAMED}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        ak_skeleton *s = NULL;
+        ak_clip *c = NULL;
+        ak_error err;
+        akv_make("cmu_02_01_walk.bvh", cases[k].kinds, &s, &c);
+        ak_root_joint_report want;
+        assert_int_equal(ak_root_joint_find(s, c, cases[k].named, &want, &err), AK_OK);
+        const int32_t hips = ak_skeleton_find(s, "Hips");
+        assert_int_equal(want.joint, cases[k].kinds ? hips : 0);
+        assert_int_equal(want.top, 0);
+        assert_int_equal(want.reason, cases[k].reason);
+        ak_motion_db_params p = ak_motion_db_defaults();
+        p.root_joint = cases[k].named;
+        const ak_motion_db_clip dc = {c, 0, 0, 0, "02_01"};
+        ak_motion_db *db = NULL;
+        assert_int_equal(ak_motion_db_create(s, &dc, 1, &p, &db, &err), AK_OK);
+        assert_memory_equal(ak_motion_db_root_joint(db), &want, sizeof want);
+        const size_t n = ak_motion_db_blob_size(db);
+        unsigned char *b = (unsigned char *)malloc(n);
+        assert_non_null(b);
+        assert_int_equal(ak_motion_db_save_memory(db, b, n, &err), AK_OK);
+        ak_motion_db *back = NULL;
+        assert_int_equal(ak_motion_db_load_memory(b, n, &back, &err), AK_OK);
+        assert_memory_equal(ak_motion_db_root_joint(back), &want, sizeof want);
+        char said[256];
+        ak_root_joint_describe(ak_motion_db_skeleton(back), ak_motion_db_root_joint(back), said,
+                               sizeof said);
+        printf("root joint: %s\n", said);
+        ak_motion_db_destroy(back);
+        /* the report is the payload's last 7 words: joint, top, reason, travel, top_travel,
+         * height, body */
+        const int32_t J = ak_skeleton_joint_count(s);
+        const struct {
+            size_t word;
+            uint32_t value;
+        } bad[] = {/* the joint, a top joint not above it (joint 1 has a parent), the reason, the
+                    * body */
+                   {0, (uint32_t)J},
+                   {0, 0xffffffffu},
+                   {1, 1},
+                   {2, 3},
+                   {6, (uint32_t)J}};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+            unsigned char *d = (unsigned char *)malloc(n);
+            memcpy(d, b, n);
+            unsigned char *w = d + n - 28 + 4 * bad[i].word;
+            for (int q = 0; q < 4; ++q)
+                w[q] = (unsigned char)(bad[i].value >> (8 * q));
+            const uint32_t crc = crc32_ref(d + 32, n - 32);
+            for (int q = 0; q < 4; ++q)
+                d[24 + q] = (unsigned char)(crc >> (8 * q));
+            back = (ak_motion_db *)&err;
+            assert_int_equal(ak_motion_db_load_memory(d, n, &back, &err), AK_ERR_PARSE);
+            assert_null(back);
+            assert_non_null(strstr(err.message, "an index is out of range"));
+            if (bad[i].word == 0 && k == 1) { /* and a negative reach */
+                memcpy(d, b, n);
+                put_f32_le(d + n - 28 + 12, -1.0f);
+                const uint32_t c2 = crc32_ref(d + 32, n - 32);
+                for (int q = 0; q < 4; ++q)
+                    d[24 + q] = (unsigned char)(c2 >> (8 * q));
+                assert_int_equal(ak_motion_db_load_memory(d, n, &back, &err), AK_ERR_PARSE);
+                assert_non_null(strstr(err.message, "root-motion joint's reach"));
+            }
+            free(d);
+        }
+        free(b);
+        ak_motion_db_destroy(db);
+        ak_skeleton_destroy(s);
+        ak_clip_destroy(c);
+    }
+}
+
 /* Issue 26: ak_matcher_finish before ak_matcher_begin (and its ground rays) is refused. */
 static void matcher_phases_out_of_order_are_refused(void **state)
 {
@@ -384,6 +476,7 @@ int main(void)
         cmocka_unit_test(matcher_phases_out_of_order_are_refused),
         cmocka_unit_test(blob_with_absurd_values_never_gives_a_non_finite_pose),
         cmocka_unit_test(blob_with_a_humanoid_slot_left_out_loads_or_is_refused),
+        cmocka_unit_test(the_database_keeps_its_root_joint_through_the_blob),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
