@@ -275,11 +275,12 @@ static int read_overrides(const char *path, char *source, char *target, size_t s
 
 /* The source's root-motion joint, measured or named (--root-joint), said in `why`: a named
  * joint's travel and heading move onto the top joint (ak_clip_root_motion_prepare, every
- * joint's model transform unchanged), so the library's measure inside the retarget (the
- * contact detector's body speed) reads the joint named. A name the source has not: exit 2
- * with the library's message, as info, edit and walk say it. */
-static int source_root(const rt_args *a, const ak_skeleton *src, ak_clip **clip, char *why,
-                       size_t size)
+ * joint's model transform unchanged) and *named_joint is its index (-1: measured), for the
+ * contact detector's body speed (ak_contact_params.root_joint): a named still top joint stays
+ * as it is in the clip, and measured the detector read the hips below it. A name the source
+ * has not: exit 2 with the library's message, as info, edit and walk say it. */
+static int source_root(const rt_args *a, const ak_skeleton *src, ak_clip **clip,
+                       int32_t *named_joint, char *why, size_t size)
 {
     ak_root_joint_report r;
     ak_error err;
@@ -292,6 +293,7 @@ static int source_root(const rt_args *a, const ak_skeleton *src, ak_clip **clip,
         return st == AK_ERR_NOT_FOUND && a->root_joint[0] ? 2 : 1;
     }
     ak_root_joint_describe(src, &r, why, size);
+    *named_joint = a->root_joint[0] ? r.joint : -1;
     return 0;
 }
 
@@ -309,7 +311,8 @@ int ak_cmd_retarget(int argc, char **argv)
     ak_skeleton *src = NULL, *rig = NULL;
     ak_clip *clip = NULL, *out = NULL;
     if (akcli_load_bvh(a.src, &src, &clip)) return 1;
-    if ((rc = source_root(&a, src, &clip, root_why, sizeof root_why)) != 0 ||
+    int32_t named_joint = -1;
+    if ((rc = source_root(&a, src, &clip, &named_joint, root_why, sizeof root_why)) != 0 ||
         load_rig(a.to, &rig)) {
         ak_skeleton_destroy(src);
         ak_clip_destroy(clip);
@@ -327,6 +330,7 @@ int ak_cmd_retarget(int argc, char **argv)
     p.floor_height = a.floor;
     p.fade_time = a.fade;
     p.reference_frame = a.reference_frame;
+    p.contact.root_joint = named_joint;
     ak_retarget_info info;
     ak_error err;
     if (ak_retarget_run(&p, &out, &info, &err) < 0) {

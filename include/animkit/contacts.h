@@ -68,6 +68,11 @@ typedef struct ak_contact_params {
                                   on the floor, rolling (AK_CONTACT_ROLL) where the heel bit is not
                                   set; 0 disables; default 0.0125 (the heel pad's millimetres of
                                   marker noise and skin, well under a swing's clearance) */
+    int32_t root_joint;        /* the joint whose horizontal speed is the body's
+                                  (body_speed_fraction): -1 (default) the travelling joint,
+                                  measured (ak_root_joint_find); else the joint a caller was told
+                                  carries the travel (`--root-joint`), even a still top joint
+                                  (its speed 0: the fixed thresholds). -1 .. joint count - 1 */
 } ak_contact_params;
 
 AK_API ak_contact_params ak_contact_defaults(void);

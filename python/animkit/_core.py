@@ -527,12 +527,14 @@ class Clip:
         """Units(name, metres_per_unit) detected from the standing height."""
         return units_detect(self.standing_height())
 
-    def contacts(self, left_foot=None, right_foot=None, metres_per_unit=None):
+    def contacts(self, left_foot=None, right_foot=None, metres_per_unit=None, root_joint=None):
         """Foot stance flags (F,) bool for the left and right foot: the heel (the foot joint) or
         the toe (the humanoid map's toe, else the foot's End Site) down, or the heel on the
         floor still rolling over its pad (AK_CONTACT_ROLL), by the library's contact rule
         (ak_contact_run), so forefoot stances and a landing heel's roll count. Feet: the
-        humanoid map's by default."""
+        humanoid map's by default. `root_joint` (a name or an index): the joint whose speed is
+        the body's for the speed thresholds (ak_contact_params.root_joint); None: the joint
+        that travels, measured (root_joint())."""
         left = np.zeros(self.frame_count, np.uint8)
         right = np.zeros(self.frame_count, np.uint8)
         params = ffi.new("ak_contact_params *", lib.ak_contact_defaults())
@@ -542,6 +544,8 @@ class Clip:
                 params.heel[s] = self.skeleton.index(foot)
         if metres_per_unit is not None:
             params.metres_per_unit = float(metres_per_unit)
+        if root_joint is not None:
+            params.root_joint = self.skeleton.index(root_joint)
         err = ffi.new("ak_error *")
         _check(lib.ak_contact_run(params, ffi.from_buffer("uint8_t[]", left),
                                   ffi.from_buffer("uint8_t[]", right), err), err)

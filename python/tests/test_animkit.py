@@ -164,6 +164,22 @@ def test_contacts_find_the_stances_of_a_run(mocap, name):
         assert (y[1:][frames] - low).max() < 0.045 + 0.04
 
 
+def test_contacts_read_the_body_s_speed_from_the_named_root_joint(mocap):
+    """ak_contact_params.root_joint: CMU 09_01's run under a joint_Root that never moves. The
+    hips named give the measured flags (the runner's speed raises the speed thresholds); the
+    still top joint named moves at 0 m/s, so the flags are the fixed thresholds' (42 of 298
+    foot-frames differ on this run, tests/locomotion/test_contacts_mocap.c)."""
+    with open(mocap("cmu_09_01_run.bvh")) as f:
+        sk, clip = animkit.read_bvh_string(still_top_variant(f.read()), "still_top_run.bvh")
+    measured = np.concatenate(clip.contacts())
+    assert (np.concatenate(clip.contacts(root_joint="Hips")) == measured).all()
+    still = np.concatenate(clip.contacts(root_joint="joint_Root"))
+    assert (still != measured).sum() > 0
+    assert (np.concatenate(clip.contacts(root_joint=0)) == still).all()
+    with pytest.raises(KeyError):
+        clip.contacts(root_joint="Nope")
+
+
 # ---- motion editing -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", FILES)

@@ -39,6 +39,7 @@ ak_contact_params ak_contact_defaults(void)
     p.min_swing = 0.06f;
     p.body_speed_fraction = 0.12f;
     p.roll_height = 0.0125f;
+    p.root_joint = -1;
     return p;
 }
 
@@ -54,6 +55,10 @@ int32_t ak_contact_validate(const ak_contact_params *p, ak_error *err)
         if (p->heel[s] < -1 || p->heel[s] >= J || p->toe[s] < -1 || p->toe[s] >= J)
             return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "%s heel/toe joint out of range",
                                 s == 0 ? "left" : "right");
+    if (p->root_joint >= J)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "root_joint %d out of range (-1: measured, else 0..%d)",
+                            (int)p->root_joint, (int)J - 1);
     return ak_contact_thresholds_validate(p, err);
 }
 
@@ -62,6 +67,10 @@ int32_t ak_contact_thresholds_validate(const ak_contact_params *p, ak_error *err
     /* the range table first: its messages name the field and its bounds */
     const int32_t st = ak_params_check(ak_contact_param_ranges(), p, err);
     if (st != AK_OK) return st;
+    if (p->root_joint < -1)
+        return ak_error_set(err, AK_ERR_INVALID_ARG, 0,
+                            "root_joint %d out of range (-1: measured, else a joint)",
+                            (int)p->root_joint);
     if (!(p->metres_per_unit >= 0.0f) || !isfinite(p->metres_per_unit))
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "metres_per_unit must be >= 0");
     if (!(p->height_on > 0.0f) || !(p->height_off >= p->height_on) || !isfinite(p->height_off))
@@ -449,8 +458,9 @@ static int32_t contact_tracks(const ak_contact_params *p, const int32_t joints[4
     if (!(mpu > 0.0f)) ak_units_detect_clip(p->skeleton, c, &mpu);
     ak_root_joint_report rj;
     ak_error e;
-    int32_t tracked[5] = {joints[0], joints[1], joints[2], joints[3], 0};
-    if (ak_root_joint_find(p->skeleton, c, NULL, &rj, &e) == AK_OK) tracked[4] = rj.joint;
+    int32_t tracked[5] = {joints[0], joints[1], joints[2], joints[3], p->root_joint};
+    if (p->root_joint < 0)
+        tracked[4] = ak_root_joint_find(p->skeleton, c, NULL, &rj, &e) == AK_OK ? rj.joint : 0;
     /* calloc: joint_tracks writes every sample; zeroed, no path reads an unset one */
     *pos = (ak_vec3 *)calloc((size_t)n * 5, sizeof(ak_vec3));
     *gain = (float *)malloc(sizeof(float) * (size_t)n);

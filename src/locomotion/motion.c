@@ -293,6 +293,11 @@ static int32_t detect_contacts(const ak_walk_motion *m, const ak_clip *full,
     cp.heel[1] = m->humanoid.joint[AK_HUM_RIGHT_FOOT];
     cp.toe[0] = m->humanoid.joint[AK_HUM_LEFT_TOE];
     cp.toe[1] = m->humanoid.joint[AK_HUM_RIGHT_TOE];
+    /* A joint the caller named carries the travel for the body's speed too, a still top joint
+     * as well (ak_clip_root_motion_prepare leaves a named top joint as it is: measured, the
+     * detector would read the hips below it). */
+    if (cp.root_joint < 0 && m->root_joint.reason == AK_ROOT_JOINT_NAMED)
+        cp.root_joint = m->root_joint.joint;
     /* No roll bit: the walker's foot IK pins a stance heel's ankle, and a heel still rolling
      * over its pad moves its ankle (AK_CONTACT_ROLL); those frames stay swing here. */
     cp.roll_height = 0.0f;

@@ -81,6 +81,15 @@ static void contact_params_validity(void **state)
     p = ok;
     p.toe[0] = -2;
     akt_expect_refused(contact_run, &p, AK_ERR_INVALID_ARG, "left heel/toe", "toe -2");
+    p = ok;
+    p.root_joint = 3; /* the skeleton's joints are 0..2 */
+    akt_expect_refused(contact_run, &p, AK_ERR_INVALID_ARG, "root_joint", "root joint 3");
+    p = ok;
+    p.root_joint = -2;
+    akt_expect_refused(contact_run, &p, AK_ERR_INVALID_ARG, "root_joint", "root joint -2");
+    p = ok;
+    p.root_joint = 2;
+    akt_expect_refused(contact_run, &p, AK_OK, NULL, "root joint 2");
     /* the rules across fields name both */
     p = ok;
     p.height_off = p.height_on * 0.5f;

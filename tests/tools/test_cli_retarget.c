@@ -321,6 +321,69 @@ static void cli_retarget_errors_and_overrides(void **state)
     assert_non_null(strstr(text, "--pin-hands"));
 }
 
+/* Stance frames L and R as the retarget's report prints them. */
+static void reported_stance(const char *text, int stance[2])
+{
+    const char *at = strstr(text, "stance frames L ");
+    if (!at || sscanf(at, "stance frames L %d, R %d", &stance[0], &stance[1]) != 2)
+        fail_msg("no stance frames in the report: %s", text);
+}
+
+/* `--root-joint` naming a still top joint reaches the contact detector
+ * (ak_contact_params.root_joint): CMU 09_01's run under a joint_Root that never moves. Measured,
+ * or with the hips named, the detector reads the hips' running speed (its speed thresholds grow
+ * with it); the still top joint named moves at 0 m/s, so the source's stance is the one with
+ * the body's speed left out (body_speed_fraction 0, the library's retarget asked directly).
+ * Before, the name reached the report only: the detector measured the hips whatever was
+ * named. */
+static void cli_retarget_root_joint_reaches_the_contacts(void **state)
+{
+    (void)state;
+    char var[1100], out[1100], args[4096], text[8192];
+    tmp_path("still_top_run.bvh", var, sizeof var);
+    tmp_path("still_top_run_out.bvh", out, sizeof out);
+    akv_write("cmu_09_01_run.bvh", AKV_STILL_TOP, var);
+    ak_skeleton *src = NULL, *rig = NULL;
+    ak_clip *clip = NULL, *walk = NULL, *rt = NULL;
+    ak_error err;
+    assert_int_equal(ak_bvh_read_file(var, NULL, &src, &clip, &err), AK_OK);
+    ak_walk_clip_params wp = ak_walk_clip_defaults();
+    assert_int_equal(ak_walk_clip_create(&wp, &rig, &walk, &err), AK_OK);
+    int want[2][2]; /* [measured, body speed left out][L, R] */
+    for (int k = 0; k < 2; ++k) {
+        ak_retarget_params p = ak_retarget_defaults();
+        p.source = src;
+        p.source_clip = clip;
+        p.target = rig;
+        if (k) p.contact.body_speed_fraction = 0.0f;
+        ak_retarget_info info;
+        assert_true(ak_retarget_run(&p, &rt, &info, &err) >= 0);
+        want[k][0] = info.stance_frames[0];
+        want[k][1] = info.stance_frames[1];
+        ak_clip_destroy(rt);
+    }
+    static const char *const named[3] = {"", " --root-joint Hips", " --root-joint joint_Root"};
+    for (int n = 0; n < 3; ++n) {
+        snprintf(args, sizeof args, "retarget '%s' --to biped --out '%s'%s", var, out, named[n]);
+        assert_int_equal(run_cli(args, text, sizeof text), 0);
+        int got[2];
+        reported_stance(text, got);
+        const int *w = want[n == 2];
+        print_message("root joint%s: stance frames L %d, R %d (the library's %d, %d)\n",
+                      n ? named[n] : " measured", got[0], got[1], w[0], w[1]);
+        assert_int_equal(got[0], w[0]);
+        assert_int_equal(got[1], w[1]);
+    }
+    /* a run: the two readings differ, so the name is what decided */
+    assert_true(want[0][0] != want[1][0] || want[0][1] != want[1][1]);
+    ak_skeleton_destroy(src);
+    ak_skeleton_destroy(rig);
+    ak_clip_destroy(clip);
+    ak_clip_destroy(walk);
+    remove(var);
+    remove(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +392,7 @@ int main(void)
         cmocka_unit_test(cli_retarget_of_another_studio_s_shape_matches_the_original),
         cmocka_unit_test(cli_retarget_errors_and_overrides),
         cmocka_unit_test(cli_retarget_names_the_source_s_root_joint),
+        cmocka_unit_test(cli_retarget_root_joint_reaches_the_contacts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
