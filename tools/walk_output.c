@@ -79,7 +79,10 @@ int32_t akcli_walk_output_open(akcli_walk_output *o, const char *dir, const ak_s
                                           "right_heel_source_down,right_toe_source_down\n"),
                        o->csv_path, err);
     /* The root and the joints down to the hips move: a still top joint's hips carry their own
-     * height and travel, which a root-only file would drop (the hips drawn at the top joint). */
+     * height and travel, which a root-only file would drop (the hips drawn at the top joint).
+     * So do the joints beside the hips (the UE4 mannequin's ik_foot_l/r and ik_hand_* under
+     * `root`, which the walk scene keeps on the walked feet and hands: ak_copy_bones): with
+     * rotation channels only they stayed at their rest offsets, 1.2-1.8 m from the feet. */
     uint8_t *moving = NULL;
     if (!st && skeleton && skeleton->joint_count > 0) {
         moving = (uint8_t *)calloc((size_t)skeleton->joint_count, 1);
@@ -87,6 +90,10 @@ int32_t akcli_walk_output_open(akcli_walk_output *o, const char *dir, const ak_s
         for (int32_t j = hips; moving && j >= 0 && j < skeleton->joint_count;
              j = skeleton->parents[j])
             moving[j] = 1;
+        const int valid_hips = hips >= 0 && hips < skeleton->joint_count;
+        for (int32_t j = 0; moving && valid_hips && j < skeleton->joint_count; ++j)
+            if (!skeleton->is_end_site[j] && (j < hips || j >= skeleton->subtree_end[hips]))
+                moving[j] = 1;
         if (moving) moving[0] = 1;
     }
     if (!st)

@@ -196,6 +196,52 @@ AK_API int32_t ak_clip_up_apply(ak_skeleton *skeleton, ak_clip *clip, int32_t up
  * keep the file's axes". */
 AK_API void ak_up_describe(const ak_up_report *report, char *buf, size_t size);
 
+/* ---- Bones that copy a foot or a hand ----
+ * The UE4 mannequin keys ik_foot_l/r on the feet and ik_hand_gun, ik_hand_r/l on the hands in
+ * every frame (beside the body, under `root`), so an engine's IK reads the feet's and hands'
+ * places from them; a tool that moves the feet or hands (the walkers' foot IK, retargeting,
+ * mirroring, a crossfade) leaves such bones where the old pose had them (1.2-1.8 m off the
+ * feet and hands in a walk) unless it puts them back. A copy bone is a joint beside the body
+ * (neither in the subtree of the lowest joint above every humanoid joint, nor above it, nor an
+ * End Site) that stays within 1 % of the body's standing height of a foot or a hand of the
+ * humanoid map (ak_humanoid_find) over every frame; its target is the one it stays nearest. */
+#define AK_COPY_BONES_MAX 16
+
+typedef struct ak_copy_bones {
+    int32_t count;
+    int32_t bone[AK_COPY_BONES_MAX];    /* the copying joints, ascending (parents first) */
+    int32_t target[AK_COPY_BONES_MAX];  /* the foot or hand joint each one copies */
+    ak_xform offset[AK_COPY_BONES_MAX]; /* the bone's model transform in its target's frame at
+                                           the first frame (identity for an exact copy) */
+    float distance[AK_COPY_BONES_MAX];  /* the farthest it came from its target, clip units */
+} ak_copy_bones;
+
+/* Finds the copy bones of `clip` on `skeleton` (above); clip NULL: of the rest pose (a rig
+ * without motion: a bone that sits on its foot or hand there). count 0 without a humanoid map
+ * or such bones; the first AK_COPY_BONES_MAX are kept. Allocates scratch (offline).
+ * AK_ERR_INVALID_ARG for NULL or a clip of another joint count. */
+AK_API int32_t ak_copy_bones_find(const ak_skeleton *skeleton, const ak_clip *clip,
+                                  ak_copy_bones *out, ak_error *err);
+/* Scales the offsets' translations (and distances) by `factor`: the bones found on a clip in
+ * file units, applied to the same skeleton in metres. */
+AK_API void ak_copy_bones_scale(ak_copy_bones *bones, float factor);
+/* Puts each copy bone back on its target in a pose: model[bone] = model[target] * offset,
+ * local[bone] from its parent's model transform, and the model transforms of the joints below
+ * it again. `local` and `model` must agree (model = FK of local, in any frame: model or world
+ * space); both are written. No allocation (per-frame use). */
+AK_API void ak_copy_bones_apply(const ak_skeleton *skeleton, const ak_copy_bones *bones,
+                                ak_xform *local, ak_xform *model);
+/* The same on every frame of *clip, which gains a translation track on a copy bone that has
+ * none (the clip is then replaced: *clip is destroyed and set to the new one). Allocates. */
+AK_API int32_t ak_clip_copy_bones_apply(const ak_skeleton *skeleton, const ak_copy_bones *bones,
+                                        ak_clip **clip, ak_error *err);
+/* Both at once, for a step that made *clip from `source` (an edit) or onto a rig (`source`
+ * NULL: the copies of the skeleton's rest pose, a retarget's target): finds the copy bones of
+ * `source` and puts them back on every frame of *clip. On failure *clip is destroyed and set
+ * to NULL (such a step's output is all or nothing). */
+AK_API int32_t ak_clip_keep_copy_bones(const ak_skeleton *skeleton, const ak_clip *source,
+                                       ak_clip **clip, ak_error *err);
+
 AK_EXTERN_C_END
 
 #endif

@@ -246,8 +246,10 @@ AK_API void ak_walk_scene_reset(ak_walk_scene *scene);
 
 /* The character, whichever steers it (guide walker or matcher): its state (ak_walker_state:
  * position, heading, stance, soles, ...), world and local pose (the walk skeleton's joints,
- * metres), and a new target (world x,z; y ignored). The poses are the stepper's own buffers,
- * valid until the next step. */
+ * metres), and a new target (world x,z; y ignored). The poses are the stepper's own buffers
+ * (the scene's copies where the source has copy bones, ak_copy_bones: the UE4 mannequin's
+ * ik_foot and ik_hand bones put back on the walked feet and hands), valid until the next
+ * step. */
 AK_API void ak_walk_scene_get_state(const ak_walk_scene *scene, ak_walker_state *state);
 AK_API const ak_xform *ak_walk_scene_world_pose(const ak_walk_scene *scene);
 AK_API const ak_xform *ak_walk_scene_local_pose(const ak_walk_scene *scene);

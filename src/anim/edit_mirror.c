@@ -220,5 +220,8 @@ int32_t ak_edit_mirror_run(const ak_edit_mirror_params *p, const ak_skeleton *s,
     }
     free(partner);
     ak_clip_finalize(o);
-    return AK_OK;
+    /* an unpaired copy (ik_hand_gun on the right hand) mirrors onto the left hand, and the
+     * mirrored feet of an unsymmetric rig land beside their mirrored copies (CMU 02_01 in the
+     * UE4 shape: ik_hand_gun 23.6 units from the right hand, ik_foot_l 0.09) */
+    return ak_clip_keep_copy_bones(s, c, out, err);
 }

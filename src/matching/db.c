@@ -3,6 +3,7 @@
  * Gaussian-smoothed), the pose stored in place relative to it, foot contacts from the walker's
  * detector, and the matching features (Clavet, GDC 2016; Holden et al., SIGGRAPH 2020). */
 #include "animkit/matching.h"
+#include "anim/tracks.h"
 #include "core/xform_inline.h"
 #include "matching/internal.h"
 #include "locomotion/internal.h"
@@ -735,33 +736,13 @@ static void travel_joint_on_top(const ak_skeleton *sk, ak_clip *c, int32_t joint
  * them); a new track holds the joint's rest offset. *c is replaced when one is added. */
 static int32_t top_children_tracked(const ak_skeleton *sk, ak_clip **c, ak_error *err)
 {
-    const ak_clip *old = *c;
-    const int32_t J = sk->joint_count;
-    int missing = 0;
-    for (int32_t k = 1; k < J; ++k)
-        missing += sk->parents[k] == 0 && old->joint_track[k] < 0;
-    if (!missing) return AK_OK;
-    uint8_t *has = (uint8_t *)malloc((size_t)J);
-    if (!has) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
-    for (int32_t j = 0; j < J; ++j)
-        has[j] = (uint8_t)(old->joint_track[j] >= 0 || (j > 0 && sk->parents[j] == 0));
-    ak_clip *nc = NULL;
-    const int32_t st = ak_clip_create(J, old->frame_count, old->frame_time, has, &nc, err);
-    free(has);
-    if (st != AK_OK) return st;
-    nc->loop = old->loop;
-    memcpy(nc->rotations, old->rotations, sizeof(ak_quat) * (size_t)J * (size_t)old->frame_count);
-    for (int32_t f = 0; f < old->frame_count; ++f)
-        for (int32_t j = 0; j < J; ++j)
-            if (nc->joint_track[j] >= 0)
-                nc->translations[(size_t)f * nc->track_count + nc->joint_track[j]] =
-                    old->joint_track[j] >= 0
-                        ? old->translations[(size_t)f * old->track_count + old->joint_track[j]]
-                        : sk->rest_local[j].translation;
-    ak_clip_finalize(nc);
-    ak_clip_destroy(*c);
-    *c = nc;
-    return AK_OK;
+    uint8_t *want = (uint8_t *)calloc((size_t)sk->joint_count, 1);
+    if (!want) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (int32_t k = 1; k < sk->joint_count; ++k)
+        want[k] = sk->parents[k] == 0;
+    const int32_t st = akanim_clip_add_tracks(sk, c, want, err);
+    free(want);
+    return st;
 }
 
 static int32_t sources_make(ak_motion_db *db, const ak_skeleton *sk, const ak_motion_db_clip *clips,

@@ -586,6 +586,11 @@ int32_t ak_retarget_run(const ak_retarget_params *p, ak_clip **out, ak_retarget_
     if (st >= 0) st = job_frames(&job, out, info, err);
     job_free(&job);
     akr_rested_free(&ref);
+    /* The target's copy bones (the UE4 mannequin's ik_foot and ik_hand bones sit on their feet
+     * and hands in its rest pose) put back on the retargeted feet and hands: the transfer maps
+     * the humanoid joints only and left them at rest under `root` (CMU 02_01 onto the UE4
+     * shape: ik_foot_r up to 42.2 units, 2.4 m, off its foot). */
+    if (st >= 0) st = ak_clip_keep_copy_bones(p->target, NULL, out, err);
     if (st < 0) return st;
     ak_error_clear(err);
     return AK_OK;

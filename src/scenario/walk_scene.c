@@ -152,6 +152,19 @@ static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario_params *s, a
     return AK_OK;
 }
 
+/* The walk clip's copy bones (ak_copy_bones_find on the source, file units), kept on the
+ * walked feet and hands: the walker's foot IK and root placement moved the body and left them
+ * (CMU 02_01 in the UE4 shape on flat ground: ik_foot_l up to 1.25 m off its foot in
+ * walk.bvh, ik_hand_l 1.51 m). */
+static int32_t find_copies(ak_walk_scene *w, const ak_walk_motion_info *mi, ak_error *err)
+{
+    ak_copy_bones found;
+    const int32_t st = ak_copy_bones_find(w->source_skeleton, w->source_clip, &found, err);
+    if (st != AK_OK) return st;
+    return ak_walk_scene_copies_init(w, ak_walk_motion_skeleton(w->motion), &found,
+                                     mi->metres_per_unit, err);
+}
+
 static int32_t build(ak_walk_scene *w, const ak_walk_scenario_params *s, ak_heightmap_loader loader,
                      ak_error *err)
 {
@@ -176,6 +189,7 @@ static int32_t build(ak_walk_scene *w, const ak_walk_scenario_params *s, ak_heig
     ak_walk_motion_get_info(w->motion, &mi);
     akws_set_root(w, w->source_skeleton, &mi.root_joint);
     if ((st = idle_like_walk(w, err)) != AK_OK) return st;
+    if ((st = find_copies(w, &mi, err)) != AK_OK) return st;
     st = make_walker(w, s, err);
     if (st == AK_OK) st = ak_walk_scene_step(w, err);
     return st;
@@ -243,6 +257,7 @@ int32_t ak_walk_scene_step(ak_walk_scene *w, ak_error *err)
                                   : ak_walker_step(w->walker, dt, &w->ground, err);
     if (st != AK_OK) return st;
     ++w->frame;
+    ak_walk_scene_show_copies(w);
     return ak_walk_scene_follow(w, err);
 }
 

@@ -26,9 +26,15 @@ struct ak_walk_scene {
     ak_xform *world_pose;     /* the poses moved back to the world when origin is not 0,0 */
     ak_xform *local_pose;
     const ak_skeleton *pose_skeleton; /* the skeleton of those poses */
-    ak_walker *walker;                /* guide walker (steer cycle/continuous), or NULL */
-    ak_motion_db *db;                 /* steer match, else NULL */
-    ak_matcher *matcher;              /* steer match, else NULL */
+    /* The source's copy bones (the UE4 mannequin's ik_foot and ik_hand bones, metres) and the
+     * stepper's poses with them put back on the feet and hands after each step (its own
+     * frame; NULL without copies): what every pose accessor shows. */
+    ak_copy_bones copies;
+    const ak_skeleton *copies_skeleton;
+    ak_xform *shown_local, *shown_model;
+    ak_walker *walker;   /* guide walker (steer cycle/continuous), or NULL */
+    ak_motion_db *db;    /* steer match, else NULL */
+    ak_matcher *matcher; /* steer match, else NULL */
     float frame_time;
     int32_t max_frames, frame, hips;
     char clip_path[AK_FLAG_TEXT_MAX]; /* the first --clip, "" for the built-in walk */
@@ -119,6 +125,13 @@ void ak_walk_scene_origin_init(ak_walk_scene *w, ak_ground terrain_ground);
 int32_t ak_walk_scene_origin_alloc(ak_walk_scene *w, const ak_skeleton *skeleton, ak_error *err);
 void ak_walk_scene_origin_free(ak_walk_scene *w);
 int32_t ak_walk_scene_follow(ak_walk_scene *w, ak_error *err);
+
+/* The copy bones of the source (found in its units, scaled by metres_per_unit to the
+ * stepper's skeleton); allocates the shown poses when there are any. After each step,
+ * akws_show_copies puts them back on the feet and hands of the stepper's pose. */
+int32_t ak_walk_scene_copies_init(ak_walk_scene *w, const ak_skeleton *skeleton,
+                                  const ak_copy_bones *found, float metres_per_unit, ak_error *err);
+void ak_walk_scene_show_copies(ak_walk_scene *w);
 
 /* Steer match: the database from the scenario's clips and library, and the matcher. */
 int32_t ak_walk_scene_build_matcher(ak_walk_scene *w, const ak_walk_scenario_params *s,

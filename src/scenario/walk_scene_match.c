@@ -112,6 +112,35 @@ static void set_label(ak_walk_scene *w, int clips)
              clips == 1 ? "" : "s", left);
 }
 
+/* The copy bones every source clip keeps on its feet and hands (ak_copy_bones_find, the same
+ * joint on the same target in each), kept on the matched feet and hands: the matcher's foot IK
+ * and blends moved the body and left them (CMU 02_01 in the UE4 shape on flat ground:
+ * ik_hand_l up to 1.96 m off its hand in walk.bvh, ik_foot_l 0.72 m). */
+static int32_t find_copies(ak_walk_scene *w, const match_sources *m, ak_error *err)
+{
+    ak_copy_bones all, one;
+    int32_t st = ak_copy_bones_find(m->skeletons[0], m->clips[0], &all, err);
+    for (int i = 1; i < m->paths.count && st == AK_OK && all.count > 0; ++i) {
+        st = ak_copy_bones_find(m->skeletons[0], m->clips[i], &one, err);
+        int32_t kept = 0;
+        for (int32_t a = 0; a < all.count; ++a)
+            for (int32_t b = 0; b < one.count; ++b)
+                if (one.bone[b] == all.bone[a] && one.target[b] == all.target[a]) {
+                    all.bone[kept] = all.bone[a];
+                    all.target[kept] = all.target[a];
+                    all.offset[kept] = all.offset[a];
+                    all.distance[kept++] =
+                        all.distance[a] > one.distance[b] ? all.distance[a] : one.distance[b];
+                }
+        all.count = kept;
+    }
+    if (st != AK_OK) return st;
+    ak_motion_db_info info;
+    ak_motion_db_get_info(w->db, &info);
+    return ak_walk_scene_copies_init(w, ak_motion_db_skeleton(w->db), &all, info.metres_per_unit,
+                                     err);
+}
+
 static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario_params *s, ak_error *err)
 {
     match_sources m;
@@ -128,6 +157,7 @@ static int32_t make_database(ak_walk_scene *w, const ak_walk_scenario_params *s,
     }
     /* the database's own report: its skeleton (metres) has the sources' joints and names */
     if (st == AK_OK) akws_set_root(w, ak_motion_db_skeleton(w->db), ak_motion_db_root_joint(w->db));
+    if (st == AK_OK) st = find_copies(w, &m, err);
     if (st == AK_OK) set_label(w, m.paths.count);
     free_sources(&m);
     return st;

@@ -6,6 +6,7 @@
 #include "walk_scene_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Metres from the origin before it moves: float positions step by 30 um at 256 m. */
 #define AKWS_ORIGIN_RADIUS 256.0f
@@ -49,6 +50,41 @@ void ak_walk_scene_origin_free(ak_walk_scene *w)
 {
     free(w->world_pose);
     w->world_pose = w->local_pose = NULL;
+    free(w->shown_local);
+    w->shown_local = w->shown_model = NULL;
+}
+
+int32_t ak_walk_scene_copies_init(ak_walk_scene *w, const ak_skeleton *skeleton,
+                                  const ak_copy_bones *found, float metres_per_unit, ak_error *err)
+{
+    w->copies = *found;
+    ak_copy_bones_scale(&w->copies, metres_per_unit);
+    w->copies_skeleton = skeleton;
+    if (w->copies.count == 0) return AK_OK;
+    const size_t joints = (size_t)skeleton->joint_count;
+    w->shown_local = (ak_xform *)malloc(joints * 2 * sizeof *w->shown_local);
+    if (!w->shown_local) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    w->shown_model = w->shown_local + joints;
+    return AK_OK;
+}
+
+/* The stepper's own poses, before the copy bones are put back. */
+static const ak_xform *stepper_model(const ak_walk_scene *w)
+{
+    return w->matcher ? ak_matcher_world_pose(w->matcher) : ak_walker_world_pose(w->walker);
+}
+static const ak_xform *stepper_local(const ak_walk_scene *w)
+{
+    return w->matcher ? ak_matcher_local_pose(w->matcher) : ak_walker_local_pose(w->walker);
+}
+
+void ak_walk_scene_show_copies(ak_walk_scene *w)
+{
+    if (!w->shown_local) return;
+    const size_t bytes = (size_t)w->copies_skeleton->joint_count * sizeof(ak_xform);
+    memcpy(w->shown_local, stepper_local(w), bytes);
+    memcpy(w->shown_model, stepper_model(w), bytes);
+    ak_copy_bones_apply(w->copies_skeleton, &w->copies, w->shown_local, w->shown_model);
 }
 
 int32_t ak_walk_scene_follow(ak_walk_scene *w, ak_error *err)
@@ -86,7 +122,7 @@ void ak_walk_scene_get_origin_state(const ak_walk_scene *w, ak_walker_state *sta
 const ak_xform *ak_walk_scene_origin_pose(const ak_walk_scene *w)
 {
     if (!w) return NULL;
-    return w->matcher ? ak_matcher_world_pose(w->matcher) : ak_walker_world_pose(w->walker);
+    return w->shown_model ? w->shown_model : stepper_model(w);
 }
 
 static ak_vec3 to_world(const ak_walk_scene *w, ak_vec3 p)
@@ -128,8 +164,7 @@ const ak_xform *ak_walk_scene_world_pose(const ak_walk_scene *w)
 const ak_xform *ak_walk_scene_local_pose(const ak_walk_scene *w)
 {
     if (!w) return NULL;
-    const ak_xform *pose =
-        w->matcher ? ak_matcher_local_pose(w->matcher) : ak_walker_local_pose(w->walker);
+    const ak_xform *pose = w->shown_local ? w->shown_local : stepper_local(w);
     if (!pose || !origin_moved(w) || !w->local_pose) return pose;
     const ak_skeleton *sk = w->pose_skeleton;
     for (int32_t j = 0; j < sk->joint_count; ++j) {

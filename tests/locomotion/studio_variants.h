@@ -280,6 +280,41 @@ static inline void akv_ik_bones(ak_skeleton **ps, ak_clip **pc)
     *pc = nc;
 }
 
+/* The farthest the UE4 shape's ik bones (AKV_IK_BONES) come from the feet and hands they copy
+ * over every frame of a clip (a variant, or what a tool made of one): ik_foot_l/r from the
+ * feet, ik_hand_gun and ik_hand_r from the right hand, ik_hand_l from the left (humanoid
+ * map), model space, the clip's units. Fails when a bone is missing. */
+static inline double akv_ik_bones_apart(const ak_skeleton *s, const ak_clip *c)
+{
+    static const char *const names[5] = {"ik_foot_l", "ik_foot_r", "ik_hand_gun", "ik_hand_r",
+                                         "ik_hand_l"};
+    static const int slots[5] = {AK_HUM_LEFT_FOOT, AK_HUM_RIGHT_FOOT, AK_HUM_RIGHT_HAND,
+                                 AK_HUM_RIGHT_HAND, AK_HUM_LEFT_HAND};
+    ak_humanoid h;
+    ak_error err;
+    if (ak_humanoid_find(s, NULL, &h, &err) != AK_OK) fail_msg("ik bones: %s", err.message);
+    int32_t bone[5], target[5];
+    for (int k = 0; k < 5; ++k) {
+        bone[k] = ak_skeleton_find(s, names[k]);
+        target[k] = h.joint[slots[k]];
+        if (bone[k] < 0 || target[k] < 0) fail_msg("ik bones: no %s or its joint", names[k]);
+    }
+    const int32_t J = s->joint_count;
+    ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 2), *model = local + J;
+    double worst = 0.0;
+    for (int32_t f = 0; f < c->frame_count; ++f) {
+        ak_clip_frame(c, s, f, local);
+        ak_fk(s, local, model);
+        for (int k = 0; k < 5; ++k) {
+            const double d = (double)ak_vec3_length(
+                ak_vec3_sub(model[bone[k]].translation, model[target[k]].translation));
+            if (!(d <= worst)) worst = d;
+        }
+    }
+    free(local);
+    return worst;
+}
+
 /* C_j: the rotation taking joint j's first child offset to +X (identity for tips). The new
  * offsets are C_p o_j, the new local rotations C_p L_j C_j^-1 (the top joint: L_0 C_0^-1):
  * every model-space position is unchanged, and in the zero pose bones lie along X. */

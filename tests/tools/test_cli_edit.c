@@ -231,10 +231,45 @@ static void edit_more_steps_than_the_plan_holds_is_a_usage_error(void **state)
     free(args);
 }
 
+/* The UE4 mannequin's ik bones (CMU 02_01 in the UE4 shape: ik_foot_l/r and ik_hand_gun,
+ * ik_hand_r/l copies of the feet and hands in every frame) stay on their feet and hands through
+ * the edits that move those otherwise: mirroring (ik_hand_gun, which has no partner, mirrored
+ * onto the left hand: 23.6 units, 1.3 m, off the right; the feet of the unsymmetric rig 0.09
+ * units beside their mirrored copies) and appending with a crossfade (ik_foot_r 0.075 units
+ * off in the blend). Bound: 1e-5 of the standing height (the BVH text's rounding). */
+static void edit_keeps_the_ue4_ik_bones_on_their_feet_and_hands(void **state)
+{
+    (void)state;
+    char in[1100], out[1100], args[4096];
+    out_path("ue4_shape.bvh", in, sizeof in);
+    out_path("ue4_edited.bvh", out, sizeof out);
+    akv_write("cmu_02_01_walk.bvh", AKV_GROUND_ROOT | AKV_IK_BONES, in);
+    static const char *const steps[2] = {"--mirror", "--trim 0:200 --append '%s' --blend 0.5"};
+    for (int k = 0; k < 2; ++k) {
+        char step[1400];
+        snprintf(step, sizeof step, steps[k], in);
+        snprintf(args, sizeof args, "'%s' '%s' %s", in, out, step);
+        assert_int_equal(run_edit(args, NULL, 0), 0);
+        ak_skeleton *s = NULL;
+        ak_clip *c = NULL;
+        ak_error err;
+        assert_int_equal(ak_bvh_read_file(out, NULL, &s, &c, &err), AK_OK);
+        const double height = ak_clip_standing_height(c, s), apart = akv_ik_bones_apart(s, c);
+        print_message("%s: ik bones up to %.2g of the height from their feet and hands\n",
+                      k ? "append" : "mirror", apart / height);
+        assert_true(apart <= 1e-5 * height);
+        ak_skeleton_destroy(s);
+        ak_clip_destroy(c);
+        remove(out);
+    }
+    remove(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(edit_mirror_twice_and_trim_keep_the_capture),
+        cmocka_unit_test(edit_keeps_the_ue4_ik_bones_on_their_feet_and_hands),
         cmocka_unit_test(edit_reports_errors_and_writes_nothing),
         cmocka_unit_test(edit_root_steps_on_a_still_top_joint_give_the_original_s_result),
         cmocka_unit_test(edit_more_steps_than_the_plan_holds_is_a_usage_error),

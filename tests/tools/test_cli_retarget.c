@@ -384,6 +384,34 @@ static void cli_retarget_root_joint_reaches_the_contacts(void **state)
     remove(out);
 }
 
+/* A capture retargeted onto a rig in the UE4 mannequin's shape (CMU 02_01's hierarchy under a
+ * floor `root` with ik_foot_l/r and ik_hand_gun, ik_hand_r/l on the feet and hands in its rest
+ * pose): the ik bones follow the retargeted feet and hands in every frame (within 1e-5 of the
+ * height: the BVH text's rounding). The transfer maps the humanoid joints only, and left them
+ * at rest under `root`: up to 42.2 units (2.4 m) off. */
+static void cli_retarget_onto_a_ue4_rig_keeps_its_ik_bones_on_the_feet(void **state)
+{
+    (void)state;
+    char src[1024], rig[1100], out[1100], args[4096], text[8192];
+    akt_mocap_path("cmu_02_01_walk.bvh", src, sizeof src);
+    tmp_path("ue4_rig.bvh", rig, sizeof rig);
+    tmp_path("ue4_retargeted.bvh", out, sizeof out);
+    akv_write("cmu_02_01_walk.bvh", AKV_GROUND_ROOT | AKV_IK_BONES, rig);
+    snprintf(args, sizeof args, "retarget '%s' --to '%s' --out '%s'", src, rig, out);
+    assert_int_equal(run_cli(args, text, sizeof text), 0);
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    ak_error err;
+    assert_int_equal(ak_bvh_read_file(out, NULL, &s, &c, &err), AK_OK);
+    const double height = ak_clip_standing_height(c, s), apart = akv_ik_bones_apart(s, c);
+    print_message("ik bones up to %.2g of the height from their feet and hands\n", apart / height);
+    assert_true(apart <= 1e-5 * height);
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
+    remove(rig);
+    remove(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,6 +421,7 @@ int main(void)
         cmocka_unit_test(cli_retarget_errors_and_overrides),
         cmocka_unit_test(cli_retarget_names_the_source_s_root_joint),
         cmocka_unit_test(cli_retarget_root_joint_reaches_the_contacts),
+        cmocka_unit_test(cli_retarget_onto_a_ue4_rig_keeps_its_ik_bones_on_the_feet),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
