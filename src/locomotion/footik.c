@@ -328,6 +328,8 @@ typedef struct foot_frame {
     const akf_foot_points *pts; /* the caller's query points (akf_foot_ik_query), or NULL */
     float step_lift[2];  /* m: a re-step's lift over those floors (ak_foot_ik_solve_lifted) */
     int standing;        /* the pose source stands (ak_foot_ik_solve_lifted) */
+    int may_stand;       /* a standing solve may follow on this state (every entry but the
+                            walker's akf_foot_ik_solve): the held flat heading is kept */
     int planted[2];      /* the foot was planted last frame, its lock full */
     float toe_need_rate; /* m/s: how fast the drop a foot planted on its toe alone needs grows,
                             while it sets the hips' drop (plan_hip_drop); fed to pelvis_drop */
@@ -694,6 +696,16 @@ static ak_quat held_heading(const ak_foot_ik_state *st, const ak_foot_ik_frame *
     return akq_mul(akq_axis_angle(n_flat, d * keep), to_flat);
 }
 
+/* A foot held flat keeps its heading for held_heading, which only a standing solve runs: the
+ * walker's, whose pose source never stands, leaves it (an atan2 a planted foot a frame: 208 of
+ * the built-in walk's 18336 instructions a frame with stops, 123 of CMU 02_01's 20262). */
+static void keep_flat_heading(const ak_foot_ik_leg *leg, ak_foot_ik_state *st, const foot_frame *ff,
+                              int32_t s)
+{
+    if (st->flat_held[s] && leg->has_toe && ff->may_stand)
+        st->flat_yaw[s] = flat_heading(leg, ff->foot_rot[s]);
+}
+
 /* Leg s's ankle target and foot rotation. The foot turns so its up axis meets the (clamped)
  * ground normal: flat in stance (on the line through the heel's and the toe's ground), with
  * its animated pitch kept relative to the slope in swing and while it rolls over its toe. The
@@ -766,7 +778,7 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     }
     st->flat_held[s] = fr->stance[s] && !pivot && flat_w > 0.0f && gw > 0.0f;
     ff->foot_rot[s] = akq_normalize(akq_mul(applied, akq_mul(held, foot.rotation)));
-    if (st->flat_held[s] && leg->has_toe) st->flat_yaw[s] = flat_heading(leg, ff->foot_rot[s]);
+    keep_flat_heading(leg, st, ff, s);
     target = akv_lerp(anim, target, p->weight);
     ff->pivot[s] = pivot;
     ff->stance[s] = fr->stance[s] != 0;
@@ -2170,20 +2182,22 @@ void akf_foot_fixed_of(const ak_foot_ik_params *p, akf_foot_fixed *out)
     out->cos_knee = cosf(p->max_knee_flex);
 }
 
+/* `standing`: the pose source stands this frame; `may_stand`: it may on a later frame with
+ * this state (0 only for the walker's akf_foot_ik_solve). */
+static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
+                                  ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
+                                  const akf_foot_points *pts, float lift, const float *step_lift,
+                                  const float (*point_clear)[2], int standing, int may_stand,
+                                  ak_xform *local, ak_xform *world, ak_error *err);
+
 int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                          const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
                          ak_error *err)
 {
     akf_foot_fixed fixed;
     akf_foot_fixed_of(p, &fixed);
-    return akf_foot_ik_solve(p, &fixed, st, fr, NULL, 0.0f, local, world, err);
+    return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, NULL, NULL, 0, 1, local, world, err);
 }
-
-static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
-                                  ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
-                                  const akf_foot_points *pts, float lift, const float *step_lift,
-                                  const float (*point_clear)[2], int standing, ak_xform *local,
-                                  ak_xform *world, ak_error *err);
 
 int32_t ak_foot_ik_solve_lifted(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                                 const ak_foot_ik_frame *fr, const float step_lift[2],
@@ -2193,7 +2207,7 @@ int32_t ak_foot_ik_solve_lifted(const ak_foot_ik_params *p, ak_foot_ik_state *st
     akf_foot_fixed fixed;
     akf_foot_fixed_of(p, &fixed);
     return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, step_lift, point_clear, standing != 0,
-                              local, world, err);
+                              1, local, world, err);
 }
 
 /* The animated points of both feet (the pose and the placement shift stay as they are until
@@ -2225,14 +2239,14 @@ int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixe
                           const akf_foot_points *pts, float lift, ak_xform *local, ak_xform *world,
                           ak_error *err)
 {
-    return foot_ik_solve_core(p, fixed, st, fr, pts, lift, NULL, NULL, 0, local, world, err);
+    return foot_ik_solve_core(p, fixed, st, fr, pts, lift, NULL, NULL, 0, 0, local, world, err);
 }
 
 static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
                                   ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                                   const akf_foot_points *pts, float lift, const float *step_lift,
-                                  const float (*point_clear)[2], int standing, ak_xform *local,
-                                  ak_xform *world, ak_error *err)
+                                  const float (*point_clear)[2], int standing, int may_stand,
+                                  ak_xform *local, ak_xform *world, ak_error *err)
 {
     const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt)) {
@@ -2247,6 +2261,7 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
         for (int k = 0; k < 2; ++k)
             ff.point_clear[s][k] = point_clear ? point_clear[s][k] : 0.0f;
     ff.standing = standing;
+    ff.may_stand = may_stand;
     ff.dt = fr->dt;
     ff.single_support = 0.0f;
     ff.floor = fr->floor_height;

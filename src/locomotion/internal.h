@@ -224,7 +224,9 @@ void akf_foot_ik_query(const ak_foot_ik_params *p, const ak_foot_ik_state *st,
  * this pose (moved only vertically since, the state unchanged) or NULL: the same results.
  * `lift`: metres the world heights of the hips' subtree still lack (the walker's floor
  * shift, 0 for none): added to them in the hip drop's pass over the joints, y + lift - drop,
- * and to what is read of them before it, so the results are those of a pose lifted first. */
+ * and to what is read of them before it, so the results are those of a pose lifted first.
+ * For a pose source that never stands (the walker's): the state's flat_yaw, which only a
+ * standing solve reads (ak_foot_ik_solve_lifted), is not kept. */
 int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
                           ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                           const akf_foot_points *pts, float lift, ak_xform *local, ak_xform *world,
