@@ -74,6 +74,30 @@ static inline const char *akt_mocap_path(const char *name, char *buf, size_t siz
     return buf;
 }
 
+/* The folder of Debian's assimp-testmodels BVH files (make deps installs the package;
+ * $AK_ASSIMP_BVH_DIR names another folder): another studio's captures nobody here tuned on. */
+static inline const char *akt_assimp_dir(void)
+{
+    const char *d = getenv("AK_ASSIMP_BVH_DIR");
+    return d && *d ? d : "/usr/share/assimp/models/BVH";
+}
+
+/* `path` gets assimp-testmodels' file `name`; 0, with the reason printed, when it cannot be read
+ * (the caller skips: the package is absent). */
+static inline int akt_assimp_bvh(const char *name, char *path, size_t size)
+{
+    snprintf(path, size, "%.900s/%.100s", akt_assimp_dir(), name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        print_message("SKIP: %s is missing: install the Debian package assimp-testmodels "
+                      "(make deps) or set AK_ASSIMP_BVH_DIR\n",
+                      path);
+        return 0;
+    }
+    fclose(f);
+    return 1;
+}
+
 /* The worst distance between a joint of (sa, ca) and the same joint of (sb, cb), over every
  * frame of cb; cb's frame f is at ca's time f * cb's frame time (same rate: frame f; 30 fps
  * against 120 fps: every 4th frame of ca). Where it was: *worst_joint, *worst_frame (cb's

@@ -78,9 +78,7 @@ static void shipped_captures_stand_along_y(void **state)
     static const char *const assimp[] = {"01_01.bvh", "01_03.bvh", "Boxing_Toes.bvh"};
     for (size_t i = 0; i < 3; ++i) {
         char path[1024];
-        const char *dir = getenv("AK_ASSIMP_BVH_DIR"); /* as tests/io/test_bvh_assimp.c */
-        snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "/usr/share/assimp/models/BVH",
-                 assimp[i]);
+        snprintf(path, sizeof path, "%s/%s", akt_assimp_dir(), assimp[i]);
         ak_skeleton *s = NULL;
         ak_clip *c = NULL;
         ak_error err;

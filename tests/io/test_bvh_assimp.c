@@ -9,6 +9,7 @@
  * and assimp read it) with a warning naming the line. The test skips with a message when the
  * package is not installed; $AK_ASSIMP_BVH_DIR points elsewhere. */
 #include "bvh_test_util.h"
+#include "test_util.h"
 
 #define REF_MAX_JOINTS 256
 
@@ -23,12 +24,6 @@ typedef struct ref_bvh {
     int count, values_per_frame, frames;
     double *values;
 } ref_bvh;
-
-static const char *assimp_dir(void)
-{
-    const char *d = getenv("AK_ASSIMP_BVH_DIR");
-    return d && *d ? d : "/usr/share/assimp/models/BVH";
-}
 
 /* The hierarchy and the motion values of a BVH text, tokens split on white space. */
 static void ref_parse(char *text, ref_bvh *b)
@@ -139,18 +134,13 @@ static void bvh_reads_assimp_testmodels_and_matches_an_independent_fk(void **sta
         {"Boxing_Toes.bvh", 3070, 3199, "3070 frame lines where Frames: says 3069 (line 128)"},
     };
     char probe[1024];
-    snprintf(probe, sizeof probe, "%s/%s", assimp_dir(), cases[0].file);
-    FILE *pf = fopen(probe, "rb");
-    if (!pf) {
-        print_message("SKIP: %s is missing: install the Debian package assimp-testmodels "
-                      "(make deps) or set AK_ASSIMP_BVH_DIR\n",
-                      probe);
+    if (!akt_assimp_bvh(cases[0].file, probe, sizeof probe)) {
         skip();
+        return;
     }
-    fclose(pf);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char path[1024];
-        snprintf(path, sizeof path, "%s/%s", assimp_dir(), cases[i].file);
+        snprintf(path, sizeof path, "%s/%s", akt_assimp_dir(), cases[i].file);
         ak_skeleton *s = NULL;
         ak_clip *c = NULL;
         ak_error err;

@@ -1062,18 +1062,11 @@ static void run_start_out_of_the_idle_keeps_its_hips_within(void **state)
 static void assimp_walk_keeps_heel_and_toe_out_of_the_stairs(void **state)
 {
     (void)state;
-    const char *dir = getenv("AK_ASSIMP_BVH_DIR");
     char path[1024];
-    snprintf(path, sizeof path, "%s/01_03.bvh", dir && *dir ? dir : "/usr/share/assimp/models/BVH");
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        print_message("SKIP: %s is missing: install the Debian package assimp-testmodels "
-                      "(make deps) or set AK_ASSIMP_BVH_DIR\n",
-                      path);
+    if (!akt_assimp_bvh("01_03.bvh", path, sizeof path)) {
         skip();
         return;
     }
-    fclose(f);
     ak_walk_scenario_params sc = ak_walk_scenario_defaults();
     snprintf(sc.clip, sizeof sc.clip, "%s", path);
     sc.steer = AK_WALK_STEER_CYCLE;

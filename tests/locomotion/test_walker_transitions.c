@@ -406,18 +406,11 @@ static void captures_without_transitions_keep_the_procedural_path(void **state)
 static void a_captured_stop_beyond_the_walk_bounds_stops_procedurally(void **state)
 {
     (void)state;
-    const char *dir = getenv("AK_ASSIMP_BVH_DIR");
     char path[1024];
-    snprintf(path, sizeof path, "%s/Boxing_Toes.bvh",
-             dir && *dir ? dir : "/usr/share/assimp/models/BVH");
-    FILE *probe = fopen(path, "rb");
-    if (!probe) {
-        print_message("SKIP: %s is missing: install the Debian package assimp-testmodels "
-                      "(make deps) or set AK_ASSIMP_BVH_DIR\n",
-                      path);
+    if (!akt_assimp_bvh("Boxing_Toes.bvh", path, sizeof path)) {
         skip();
+        return;
     }
-    fclose(probe);
     walk_source src;
     memset(&src, 0, sizeof src);
     src.measure_legs = 1;

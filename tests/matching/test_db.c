@@ -570,24 +570,6 @@ static void bad_input_is_refused_with_a_reason(void **state)
     ak_skeleton_destroy(sk);
 }
 
-/* Debian's assimp-testmodels (make deps; AK_ASSIMP_BVH_DIR names another folder): CMU 01_03,
- * another studio's conversion nobody tuned on, walks, climbs onto a box and jumps. `path` gets
- * the file's path; 0 (with the reason printed) when the package is absent. */
-static int assimp_0103(char *path, size_t size)
-{
-    const char *dir = getenv("AK_ASSIMP_BVH_DIR");
-    snprintf(path, size, "%s/01_03.bvh", dir && *dir ? dir : "/usr/share/assimp/models/BVH");
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        print_message("SKIP: %s is missing: install the Debian package assimp-testmodels "
-                      "(make deps) or set AK_ASSIMP_BVH_DIR\n",
-                      path);
-        return 0;
-    }
-    fclose(f);
-    return 1;
-}
-
 /* A jump or a stand on a prop is no ground the matcher walks on (db.c off_floor). In 01_03 both
  * feet are more than 17 cm (3 file units, 5.6 cm each) above the floor over these seconds of
  * the capture (its own FK, `animkit positions`): on a box 0.74 m high twice, and in two jumps.
@@ -598,7 +580,7 @@ static void a_database_leaves_out_jumps_and_a_box(void **state)
 {
     (void)state;
     char path[1024];
-    if (!assimp_0103(path, sizeof path)) {
+    if (!akt_assimp_bvh("01_03.bvh", path, sizeof path)) {
         skip();
         return;
     }
@@ -641,7 +623,7 @@ static void a_capture_that_jumps_and_climbs_matches_a_walk(void **state)
 {
     (void)state;
     char path[1024];
-    if (!assimp_0103(path, sizeof path)) {
+    if (!akt_assimp_bvh("01_03.bvh", path, sizeof path)) {
         skip();
         return;
     }

@@ -232,17 +232,11 @@ static void a_database_that_does_not_walk_is_refused(void **state)
 static void a_capture_of_jumps_and_turns_is_refused(void **state)
 {
     (void)state;
-    const char *dir = getenv("AK_ASSIMP_BVH_DIR");
     char path[1024];
-    snprintf(path, sizeof path, "%s/01_01.bvh", dir && *dir ? dir : "/usr/share/assimp/models/BVH");
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        print_message("SKIP: %s is missing: install the Debian package assimp-testmodels "
-                      "(make deps) or set AK_ASSIMP_BVH_DIR\n",
-                      path);
+    if (!akt_assimp_bvh("01_01.bvh", path, sizeof path)) {
         skip();
+        return;
     }
-    fclose(f);
     ak_error e;
     assert_int_equal(match_scene_of(path, &e), AK_ERR_NOT_FOUND);
     printf("%s\n", e.message);
