@@ -19,7 +19,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 animkit=$build/bin/animkit
 [ -x "$animkit" ] || { echo "heldout_assimp: $animkit not built" >&2; exit 1; }
 out=$2
-python=${SYSTEM_PYTHON:-python3}
 bvh=${AK_ASSIMP_BVH_DIR:-/usr/share/assimp/models/BVH}
 for clip in 01_01 01_03 Boxing_Toes; do
   if [ ! -r "$bvh/$clip.bvh" ]; then
@@ -28,31 +27,5 @@ for clip in 01_01 01_03 Boxing_Toes; do
     exit 0
   fi
 done
-mkdir -p "$out/walks"
-"$python" "$root/tools/heldout_table.py" heightmap "$out/heightmap.pgm"
-
-for clip in 01_01 01_03 Boxing_Toes; do
-  for ground in flat heightmap stairs hills; do
-    case $ground in
-      flat) terrain="--terrain flat" ;;
-      heightmap) terrain="--heightmap $out/heightmap.pgm --size 30 --height 1.2" ;;
-      stairs) terrain="--terrain stairs" ;;
-      hills) terrain="--terrain hills --seed 7" ;;
-    esac
-    for walker in guide match; do
-      steer=cycle
-      [ "$walker" = match ] && steer=match
-      dir=$out/walks/${clip}__${ground}__$walker
-      mkdir -p "$dir"
-      rm -f "$dir/summary.json"
-      echo "heldout_assimp: $clip $ground $walker" >&2
-      # Exit status 1 means "did not arrive": the table says so; keep walking the others.
-      # shellcheck disable=SC2086 # $terrain is several words on purpose (no spaces in paths)
-      "$animkit" walk --clip "$bvh/$clip.bvh" $terrain --steer "$steer" --out "$dir" \
-        --quiet >"$dir/stdout" 2>"$dir/stderr" || true
-    done
-  done
-done
-
-"$python" "$root/tools/heldout_table.py" table "$out/walks" >"$out/table.md"
-cat "$out/table.md"
+HELDOUT_CLIPDIR=$bvh HELDOUT_CLIPS="01_01 01_03 Boxing_Toes" \
+  HELDOUT_GROUNDS="flat heightmap stairs hills" exec sh "$root/tools/heldout_trial.sh" "$1" "$out"

@@ -15,6 +15,9 @@
 # gives one row per walk (columns and bounds: tools/heldout_table.py).
 #
 # Usage: tools/heldout_trial.sh BUILD OUTDIR
+#   HELDOUT_CLIPDIR, HELDOUT_CLIPS and HELDOUT_GROUNDS (all three or none) walk other clips
+#   (DIR/NAME.bvh for each NAME) on other grounds (flat, heightmap, stairs, hills) instead of
+#   making the four above: tools/heldout_assimp.sh walks assimp-testmodels' files so.
 #   OUTDIR/clips/*.bvh, OUTDIR/heightmap.pgm, OUTDIR/walks/<clip>__<ground>__<walker>/ (each
 #   walk's walk.bvh, walk.csv, summary.json, stdout, stderr) and OUTDIR/table.md (printed).
 set -eu
@@ -35,15 +38,22 @@ edit() { # NAME SOURCE STEP...
   "$animkit" edit "$mocap/$src" "$out/clips/$name.bvh" "$@" >"$out/clips/$name.log" 2>&1 ||
     { cat "$out/clips/$name.log" >&2; exit 1; }
 }
-edit slow30 locomotion/cmu_07_04_slow_walk.bvh --fps 30
-edit run30 locomotion/cmu_02_03_run.bvh --fps 30 --units cm
-edit veer_mirror cmu_16_11_walk_veer_left.bvh --mirror --units cm
-edit walk24 locomotion/cmu_02_02_walk.bvh --fps 24
+clipdir=${HELDOUT_CLIPDIR:-}
+clips=${HELDOUT_CLIPS:-slow30 run30 veer_mirror walk24}
+grounds=${HELDOUT_GROUNDS:-heightmap stairs hills}
+if [ -z "$clipdir" ]; then
+  clipdir=$out/clips
+  edit slow30 locomotion/cmu_07_04_slow_walk.bvh --fps 30
+  edit run30 locomotion/cmu_02_03_run.bvh --fps 30 --units cm
+  edit veer_mirror cmu_16_11_walk_veer_left.bvh --mirror --units cm
+  edit walk24 locomotion/cmu_02_02_walk.bvh --fps 24
+fi
 "$python" "$root/tools/heldout_table.py" heightmap "$out/heightmap.pgm"
 
-for clip in slow30 run30 veer_mirror walk24; do
-  for ground in heightmap stairs hills; do
+for clip in $clips; do
+  for ground in $grounds; do
     case $ground in
+      flat) terrain="--terrain flat" ;;
       heightmap) terrain="--heightmap $out/heightmap.pgm --size 30 --height 1.2" ;;
       stairs) terrain="--terrain stairs" ;;
       hills) terrain="--terrain hills --seed 7" ;;
@@ -57,7 +67,7 @@ for clip in slow30 run30 veer_mirror walk24; do
       echo "heldout_trial: $clip $ground $walker" >&2
       # Exit status 1 means "did not arrive": the table says so; keep walking the others.
       # shellcheck disable=SC2086 # $terrain is several words on purpose (no spaces in paths)
-      "$animkit" walk --clip "$out/clips/$clip.bvh" $terrain --steer "$steer" --out "$dir" \
+      "$animkit" walk --clip "$clipdir/$clip.bvh" $terrain --steer "$steer" --out "$dir" \
         --quiet >"$dir/stdout" 2>"$dir/stderr" || true
     done
   done
