@@ -11,6 +11,7 @@
 #include "studio_variants.h"
 
 #include "animkit/scenario.h"
+#include "scene_walk_util.h"
 
 static ak_terrain *g_flat;
 
@@ -462,23 +463,10 @@ static match_result match_walk(const char *name, unsigned kinds)
     sc.steer = AK_WALK_STEER_MATCH;
     sc.terrain = AK_WALK_TERRAIN_FLAT;
     sc.max_time = 20.0f;
-    ak_walk_scene *w = NULL;
-    ak_error err;
-    if (ak_walk_scene_create(&sc, NULL, &w, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
-    ak_walk_scene_info info;
-    ak_walk_scene_get_info(w, &info);
     ak_walk_summary sum;
-    if (ak_walk_summary_begin(&sum, w, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
     match_result r;
-    ak_walk_scene_get_state(w, &r.last);
-    ak_walk_summary_add(&sum, w, 1);
-    for (int32_t i = 1; i < info.max_frames && !r.last.stopped; ++i) {
-        assert_int_equal(ak_walk_scene_step(w, &err), AK_OK);
-        ak_walk_scene_get_state(w, &r.last);
-        ak_walk_summary_add(&sum, w, 0);
-    }
+    akt_walk_to_stop(&sc, path, &sum, &r.last);
     r.m = sum.metrics;
-    ak_walk_scene_destroy(w);
     remove(path);
     printf("match %-28s variant %#04x: stopped %d at %.3f s, %.4f m from the target; deepest "
            "%.3f mm, planted %.3f mm, skate %.3f/%.1f mm/s, hips %.3f..%.3f g, knee %.2f deg\n",

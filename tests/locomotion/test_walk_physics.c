@@ -15,6 +15,7 @@
  * point and phase where it is worst. */
 #include "animkit/edit.h"
 #include "animkit/scenario.h"
+#include "scene_walk_util.h"
 #include "walk_physics.h"
 #include "locomotion/internal.h" /* the walk motion's cycle clip and sole calibration */
 
@@ -1071,22 +1072,9 @@ static void assimp_walk_keeps_heel_and_toe_out_of_the_stairs(void **state)
     snprintf(sc.clip, sizeof sc.clip, "%s", path);
     sc.steer = AK_WALK_STEER_CYCLE;
     sc.terrain = AK_WALK_TERRAIN_STAIRS;
-    ak_walk_scene *w = NULL;
-    ak_error err;
-    if (ak_walk_scene_create(&sc, NULL, &w, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
-    ak_walk_scene_info info;
-    ak_walk_scene_get_info(w, &info);
     ak_walk_summary sum;
-    if (ak_walk_summary_begin(&sum, w, &err) != AK_OK) fail_msg("%s: %s", path, err.message);
     ak_walker_state last;
-    ak_walk_scene_get_state(w, &last);
-    ak_walk_summary_add(&sum, w, 1);
-    for (int32_t i = 1; i < info.max_frames && !last.stopped; ++i) {
-        assert_int_equal(ak_walk_scene_step(w, &err), AK_OK);
-        ak_walk_scene_get_state(w, &last);
-        ak_walk_summary_add(&sum, w, 0);
-    }
-    ak_walk_scene_destroy(w);
+    akt_walk_to_stop(&sc, path, &sum, &last);
     const ak_walk_metrics *m = &sum.metrics;
     printf("assimp 01_03 stairs, guide: stopped %d, %.3f m from the target; deepest %.1f mm (frame "
            "%d, %s %s), planted %.1f mm (bound 5)\n",

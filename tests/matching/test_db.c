@@ -4,6 +4,7 @@
 #include "match_util.h"
 #include "test_params.h"
 #include "animkit/scenario.h"
+#include "scene_walk_util.h"
 
 static int32_t db_validate(const void *params, ak_error *err)
 {
@@ -631,21 +632,9 @@ static void a_capture_that_jumps_and_climbs_matches_a_walk(void **state)
     snprintf(sc.clip, sizeof sc.clip, "%s", path);
     sc.terrain = AK_WALK_TERRAIN_FLAT;
     sc.steer = AK_WALK_STEER_MATCH;
-    ak_walk_scene *scene = NULL;
-    ak_error err;
-    assert_int_equal(ak_walk_scene_create(&sc, NULL, &scene, &err), AK_OK);
-    ak_walk_scene_info info;
-    ak_walk_scene_get_info(scene, &info);
     ak_walk_summary sum;
-    assert_int_equal(ak_walk_summary_begin(&sum, scene, &err), AK_OK);
-    ak_walk_summary_add(&sum, scene, 1);
     ak_walker_state st;
-    ak_walk_scene_get_state(scene, &st);
-    for (int32_t f = 1; f < info.max_frames && !st.stopped; ++f) {
-        assert_int_equal(ak_walk_scene_step(scene, &err), AK_OK);
-        ak_walk_summary_add(&sum, scene, 0);
-        ak_walk_scene_get_state(scene, &st);
-    }
+    akt_walk_to_stop(&sc, path, &sum, &st);
     const ak_walk_metrics *m = &sum.metrics, *s = &sum.source;
     assert_true(sum.has_source);
     const float lo = fminf(s->hip_accel_min_g, -1.0f) - 0.25f;
@@ -661,7 +650,6 @@ static void a_capture_that_jumps_and_climbs_matches_a_walk(void **state)
     assert_true(m->hip_accel_min_g >= lo && m->hip_accel_max_g <= hi);
     assert_true(AKT_DEG(m->knee_peak) <= knee);
     assert_true(st.stopped && st.distance <= 0.3f);
-    ak_walk_scene_destroy(scene);
 }
 
 int main(void)
