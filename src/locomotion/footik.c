@@ -330,6 +330,8 @@ typedef struct foot_frame {
     int standing;        /* the pose source stands (ak_foot_ik_solve_lifted) */
     int may_stand;       /* a standing solve may follow on this state (every entry but the
                             walker's akf_foot_ik_solve): the held flat heading is kept */
+    int rising_alone;    /* the guide walker's hips rising (last frame) over a leg planted
+                            alone: pelvis_drop's rise brake reads its reach (reach_room) */
     int planted[2];      /* the foot was planted last frame, its lock full */
     float toe_need_rate; /* m/s: how fast the drop a foot planted on its toe alone needs grows,
                             while it sets the hips' drop (plan_hip_drop); fed to pelvis_drop */
@@ -1048,9 +1050,10 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
         }
     }
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
-    /* only the stop's rise brake reads it (pose source standing): one sqrt a planted leg a
-     * frame saved while walking */
-    ff->reach_room[s] = fr->stance[s] && ff->standing ? reach_room(hip, target, L) : FLT_MAX;
+    /* only the rise brake reads it (pelvis_drop: the pose source standing, or the guide walker's
+     * hips rising over a leg planted alone): one sqrt a planted leg a frame saved otherwise */
+    ff->reach_room[s] =
+        fr->stance[s] && (ff->standing || ff->rising_alone) ? reach_room(hip, target, L) : FLT_MAX;
     ff->toe_plan_drop[s] = plan_less ? drop_to_reach(hip, planned, L) : ff->reach_drop[s];
     ff->due_drop[s] = ff->due_hold[s] = 0.0f;
     ff->due[s] = !fr->stance[s] && fr->swing_phase[s] >= 1.0f;
@@ -1380,8 +1383,27 @@ static float pelvis_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st,
      * on the stairs). */
     if (ff->toe_keep && !ff->standing) down = akf_max(down, landing_cap(p, fr));
     if (ff->standing) down = akf_max(down, rise_brake(p, st, fr, ff));
-    if (p->hip_accel_total_down > 0.0f && isfinite(fr->anim_hip_accel))
-        down = akf_min(down, akf_max(p->hip_accel_total_down + fr->anim_hip_accel, 0.0f));
+    float total = FLT_MAX;
+    if (p->hip_accel_total_down > 0.0f && isfinite(fr->anim_hip_accel)) {
+        total = akf_max(p->hip_accel_total_down + fr->anim_hip_accel, 0.0f);
+        down = akf_min(down, total);
+    }
+    /* Walking, hips rising toward the reach of a leg planted alone faster than hip_accel_down
+     * stops them there brake at what does (within the hips' whole bound): they rose with the floor
+     * and braked only once the leg was out of reach. CMU 02_01 at 24 fps up the tests' heightmap's
+     * 40 % climb (frames 565-571), the floor's climb rate fed forward (walker.c update_floor):
+     * the trailing leg, planted alone, ran out of reach as the hips rose at 0.46 m/s, and its
+     * heel rolled about its toe 0.019 rad in the frame its pivot began, 1.3 mm back along the
+     * slope (0.16 m/s within 5 mm of the ground, the clip's fastest there 0.15). */
+    float up = p->hip_accel_up;
+    if (ff->rising_alone) {
+        const float brake = rise_brake(p, st, fr, ff);
+        if (brake > p->hip_accel_down) {
+            const float b = akf_min(brake, total);
+            down = akf_max(down, b);
+            up = -b;
+        }
+    }
     /* A rising floor's rate is fed forward: the hips follow the character's smoothed ground up
      * stairs and slopes without lagging behind it (and bending the stance knee for it). Going
      * down, the plan already has them low by each landing. Not while a swinging foot will land
@@ -1393,7 +1415,7 @@ static float pelvis_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st,
         if (!fr->stance[s] && ff->has_foothold[s] && ff->foothold[s] < ff->floor - 0.01f)
             rate = 0.0f;
     rate -= ff->toe_need_rate; /* (a toe's growing need: plan_hip_drop) */
-    aks_spring_step_limited(&c, goal, rate, p->hip_drop_stiffness, dt, down, p->hip_accel_up);
+    aks_spring_step_limited(&c, goal, rate, p->hip_drop_stiffness, dt, down, up);
     st->pelvis = c.x;
     st->pelvis_velocity = c.v;
     st->pelvis_goal = goal;
@@ -2161,8 +2183,8 @@ int32_t ak_foot_ik_shown_contact(const ak_foot_ik_state *st, int32_t k, int32_t 
     return contact;
 }
 
-void ak_floor_follow(float *y, float *v, float support, float smoothing, float dt,
-                     int32_t initialized)
+void ak_floor_follow_climb(float *y, float *v, float support, float climb_rate, float smoothing,
+                           float dt, int32_t initialized)
 {
     if (!initialized || !(smoothing > 0.0f)) {
         *y = support;
@@ -2170,9 +2192,16 @@ void ak_floor_follow(float *y, float *v, float support, float smoothing, float d
         return;
     }
     ak_spring1 s = {*y, *v};
-    aks_spring_step(&s, support, 0.0f, 1.0f / smoothing, dt);
+    /* (the goal as it was at the step's start: it rises to support by the step's end) */
+    aks_spring_step(&s, support - climb_rate * dt, climb_rate, 1.0f / smoothing, dt);
     *y = s.x;
     *v = s.v;
+}
+
+void ak_floor_follow(float *y, float *v, float support, float smoothing, float dt,
+                     int32_t initialized)
+{
+    ak_floor_follow_climb(y, v, support, 0.0f, smoothing, dt, initialized);
 }
 
 void akf_foot_fixed_of(const ak_foot_ik_params *p, akf_foot_fixed *out)
@@ -2262,6 +2291,8 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
             ff.point_clear[s][k] = point_clear ? point_clear[s][k] : 0.0f;
     ff.standing = standing;
     ff.may_stand = may_stand;
+    ff.rising_alone =
+        !step_lift && !standing && st->pelvis_velocity > 0.0f && fr->stance[0] != fr->stance[1];
     ff.dt = fr->dt;
     ff.single_support = 0.0f;
     ff.floor = fr->floor_height;

@@ -368,8 +368,13 @@ void ak_foot_place_decide(const ak_ground_hit *h, const ak_ground_hit *t, ak_vec
 /* A swinging foot's placement shift at its swing phase: a smoothstep glide over the second
  * half of the swing (phase 0.5 .. 0.9) from where its last stance left it to the target. */
 ak_vec3 ak_foot_place_glide(ak_vec3 from, ak_vec3 to, float swing_phase);
-/* The floor height y (rate v) follows `support` through core's exact critically damped spring
- * (omega = 1 / smoothing s); at once on the first frame or without smoothing. */
+/* The floor height y (rate v) follows `support`, which rises at climb_rate per second (>= 0:
+ * the ground's climb, fed forward as the goal's rate, so a climb is followed without the
+ * spring's lag of 2 rate / omega), through core's exact critically damped spring (omega = 1 /
+ * smoothing s); at once on the first frame or without smoothing. ak_floor_follow: no rate (the
+ * matcher's). */
+void ak_floor_follow_climb(float *y, float *v, float support, float climb_rate, float smoothing,
+                           float dt, int32_t initialized);
 void ak_floor_follow(float *y, float *v, float support, float smoothing, float dt,
                      int32_t initialized);
 

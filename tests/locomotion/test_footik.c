@@ -7,7 +7,7 @@
  * field first. */
 #include "test_params.h"
 
-#include "locomotion/internal.h" /* ak_floor_support, ak_floor_follow */
+#include "locomotion/internal.h" /* ak_floor_support, ak_floor_follow(_climb) */
 
 #define FPS    60.0f
 #define FRAMES 120 /* 2 s: the hip drop spring (omega 20/s) settles in ~0.3 s */
@@ -762,6 +762,35 @@ static void floor_follows_the_footholds_at_any_frame_rate(void **state)
     assert_float_equal(v, 0.0f, 0.0f);
 }
 
+/* Up a slope the floor's support rises at the ground's climb rate r; fed forward (the goal's
+ * rate, walker.c update_floor) the floor stays on it to float precision, else it trails by the
+ * critically damped spring's ramp lag, e(t) = (2 r / w) (1 - e^-wt (1 + w t)) starting on the
+ * ramp at its rate (e'' + 2 w e' + w^2 e = 2 w r, e(0) = e'(0) = 0): r = 0.46 m/s (CMU 02_01
+ * at 24 fps up the tests' heightmap's 40 % climb), w = 1/0.12 s, after 1 s 0.1102 m; sampled
+ * once a frame, within one frame's rise of it at 30, 60 and 120 Hz. */
+static void floor_keeps_up_with_a_climb_fed_its_rate(void **state)
+{
+    (void)state;
+    const float r = 0.46f, smoothing = 0.12f, w = 1.0f / smoothing;
+    const int hz[3] = {30, 60, 120};
+    for (int k = 0; k < 3; ++k) {
+        const float dt = 1.0f / (float)hz[k];
+        float fed = 0.0f, fed_v = r, lag = 0.0f, lag_v = r;
+        float worst = 0.0f;
+        for (int i = 1; i <= hz[k]; ++i) {
+            const float support = r * dt * (float)i;
+            ak_floor_follow_climb(&fed, &fed_v, support, r, smoothing, dt, 1);
+            ak_floor_follow(&lag, &lag_v, support, smoothing, dt, 1);
+            worst = fmaxf(worst, fabsf(fed - support));
+        }
+        const double want = 2.0 * r / w * (1.0 - exp(-(double)w) * (1.0 + w));
+        printf("  climb at %d Hz: fed off the ramp at most %.2e m; unfed %.4f m behind (%.4f)\n",
+               hz[k], (double)worst, (double)(r - lag), want);
+        assert_true(worst <= 1e-5f);
+        assert_true(fabs((double)(r - lag) - want) <= (double)(r * dt));
+    }
+}
+
 /* A push-off toe the body goes on over (issue 21): the right foot planted on its toe alone, the
  * left swinging (its landing half a second away), the character moving on at 1.5 m/s with the
  * planned hips (the source's envelope +-1 g, ak_foot_ik_plan_accel). Once the hips pass 0.36 m
@@ -955,6 +984,7 @@ int main(void)
         cmocka_unit_test(foot_across_a_stair_edge_stays_on_its_tread),
         cmocka_unit_test(heel_pitched_down_behind_a_riser_up_stays_on_the_toe_s_tread),
         cmocka_unit_test(floor_follows_the_footholds_at_any_frame_rate),
+        cmocka_unit_test(floor_keeps_up_with_a_climb_fed_its_rate),
         cmocka_unit_test(push_off_toe_kept_within_reach),
         cmocka_unit_test(trailing_foot_due_a_riser_below_keeps_the_hips_up),
         cmocka_unit_test(a_source_knee_past_160_degrees_plans_a_limit_the_solver_takes),

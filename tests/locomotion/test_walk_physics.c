@@ -182,10 +182,10 @@ static const size_t k_hover_count = 0;
  * 4.6 m/s (frames 818-828; now 9 mm up); and its first step out of the stand pose, which the
  * blend of the two poses carried 26 mm below the heel's lowest in the cycle, was held at the
  * ground at up to 3.2 m/s (frames 0-28). Traced on examples (CLI walks, walk.csv), not per row:
- * - DRAG_SWING: a swinging heel or toe the knee's limit takes back to the ground. Stepping down
- *   the stairs, the hips lowered for a landing two risers below and the stance leg on the tread
- *   between at full reach left the swinging knee at its limit over the tread the foot left, and
- *   the toe, pitched down as the clip swings it, was taken onto that tread while the heel stayed
+ * - (DRAG_SWING, no row left) a swinging heel or toe the knee's limit takes back to the ground.
+ *   Stepping down the stairs, the hips lowered for a landing two risers below and the stance leg on
+ * the tread between at full reach left the swinging knee at its limit over the tread the foot left,
+ * and the toe, pitched down as the clip swings it, was taken onto that tread while the heel stayed
  *   9 cm up (CMU 02_02 on the stairs, frames 603-608, 6.15 m/s; 16_11 5.85, 07_01 on the
  *   heightmap 4.02): the foot now turns toe-up at the knee's limit so the toe keeps up to 1.3 cm
  *   (footik.c toe_up_room), and a toe meeting a riser early in its swing keeps its clearance over
@@ -194,9 +194,13 @@ static const size_t k_hover_count = 0;
  *   its clearance over its glide (5.1 cm, the glide 0.40 under the 0.45 tread) was counted as
  *   room for the knee all but the 4.4 mm it reached above the tread (1.95-2.48 m/s); over a
  *   riser's top a toe now keeps the least toe clearance, up to its own (clear_toe: 13 mm, 0.49-
- *   0.56 m/s for the heel, within). Still out: swinging uphill on the heightmap the heel is the
- *   point the knee's limit lowers onto the slope rising under it (CMU 02_02 at 30 fps, frame
- *   334, the heel 1 mm up and the toe 23 mm);
+ *   0.56 m/s for the heel, within). Swinging uphill on the heightmap the heel was the point the
+ *   knee's limit lowered onto the slope rising under it (CMU 02_02 at 30 fps, frame 334, the
+ *   heel 1 mm up and the toe 23 mm, 3.27 m/s; at 120 fps frame 456, 1.65): the floor lagged its
+ *   footholds up the slope by 2 rate / omega (9 cm for CMU 02_01 at 24 fps on the 40 % climb at
+ *   0.46 m/s), so the animation stood low under the ground rising ahead. The floor now follows
+ *   with the ground's climb rate fed forward (walker.c update_floor): at 120 fps 0.29 (within,
+ *   out of the table); at 30 fps 0.24 (bound 0.16), its worst now a landing (DRAG_LAID_EARLY);
  * - (DRAG_LANDING_WIGGLE, no row left) a heel coming down onto its ground at the end of its
  *   swing moved a little faster than the clip ever moves it that low. Traced on CMU 02_02 up
  *   the stairs (frames 343-354): the clip holds that heel 0-3.5 mm over its lowest for the last
@@ -211,8 +215,9 @@ static const size_t k_hover_count = 0;
  *   against 0.1179: a forefoot landing's heel let down about its locked toe), stays within
  *   (0.10): that heel's last frame before it lands begins 5.5 mm up, out of the measure;
  * - DRAG_LANDING: 02_01 on the hills, frame 324 (0.48 against 0.46): the right heel, 3.9-5.0 mm
- *   up over frames 322-324 (its clip's 2-3 mm over its lowest), moves 4 mm in the frame, then
- *   rises again as the foot is laid on the downslope; not traced further;
+ *   up over frames 322-324 (its clip's 2-3 mm over its lowest), moved 4 mm in the frame, then
+ *   rose again as the foot was laid on the downslope; with the floor's climb rate fed forward
+ *   (update_floor) 0.24, within, out of the table. The row left: below;
  * - the stop's last steps and lift-offs (none left out on them): a stop's travel is scaled
  *   (0.7..1.3) to end on its target while the clip plays on, so a planted foot fell behind where
  *   the clip shows it (the built-in clip on the tests' heightmap, scale 1.27: 116 mm at
@@ -266,7 +271,11 @@ static const size_t k_hover_count = 0;
  *   over clip frames 6.6-7.9, where the clip moves it 0.026 m/s (0.018 at that rate), then
  *   0.558 at 4.3 -> 12.5 mm (the clip's 0.269, 0.18 at that rate) (bound 0.125). With the
  *   stride shortened along the guide's heading (stride_dir) the toe leaves 0.0 -> 7.0 mm in
- *   frame 602, out of the measure: the row's worst is a lift-off walking (frame 531, 0.08);
+ *   frame 602, out of the measure: the row's worst is a lift-off walking (frame 531, 0.08). With
+ *   the floor's climb rate (update_floor) the same lift-off came a frame earlier against the
+ *   clip's frames: 0.4 -> 4.3 mm up in frame 602, 0.175 m/s (bound 0.125). A lifting foot now
+ *   stays back by the stop's extra travel until mid-swing, then catches up (walker.c stop_shift):
+ *   0.10;
  * - (DRAG_HEEL_HELD, no row left) a heel the grounding holds at the ground while its contact
  *   has it down, after the clip has begun to lift it, let go when the contact turns to the toe:
  *   it leaves the ground moving faster than the clip's heel at that frame. CMU 02_02 on the
@@ -297,7 +306,6 @@ static const size_t k_hover_count = 0;
  *   0.282 m/s across its seam (clip frames 93 -> 0 with the cycle's travel), now measured
  *   (walkmetrics.c ak_walk_metrics_source); the rows' worst is now the right heel swinging,
  *   0.33 against 0.50 (frame 441), and 02_03 on the heightmap's 0.48 against 0.50 (frame 347). */
-#define DRAG_SWING   "a swinging foot held on the ground by the swinging knee's limit"
 #define DRAG_LANDING "a landing heel coming down a little faster than the clip's (not traced)"
 #define DRAG_LAID_EARLY                                                                            \
     "a landing foot laid on the ground by the stance fade while the clip moves it"
@@ -327,17 +335,17 @@ static const drag_out k_drag_out[] = {
      * play at its cadence */
     {"locomotion/cmu_02_02_walk.bvh 120 fps hills from -5.7",
      PHYS_AT_BOUND "a swinging heel at the clip's own fastest that low (frame 232)"},
-    /* 3.27 m/s (bound 0.25), frame 334, left heel, swinging, walk */
-    {"locomotion/cmu_02_02_walk.bvh 30 fps heightmap from -4.9", DRAG_SWING},
-    /* 0.48 m/s (bound 0.46), frame 324, right heel, swinging, walk */
-    {"cmu_02_01_walk.bvh hills", DRAG_LANDING},
+    /* 0.24 m/s (bound 0.16), frame 471, left toe, swinging (phase 0.98), walk, up the 40 %
+     * climb: the landing foot laid flat over its last frames (pivot 0.17 -> 0) moved its toe
+     * 1.9 mm from 4.6 to 2.0 mm up; its heel moves 0.20-0.25 m/s within 5 mm over the last 5-6
+     * frames of each swing up that slope (frames 229-234, 346-351, 463-468, 580-585). Was 3.27
+     * at frame 334 (the knee's limit, DRAG_SWING) before the floor's climb rate (update_floor) */
+    {"locomotion/cmu_02_02_walk.bvh 30 fps heightmap from -4.9", DRAG_LAID_EARLY},
     /* frame 115, left heel, swinging, walk, the flat row's heel: 0.288313 m/s against 0.288315
      * in the SSE build, 0.288371 against 0.288321 in the sanitizer build (was 0.33 at frame 351,
      * DRAG_LANDING_WIGGLE) */
     {"locomotion/cmu_02_02_walk.bvh stairs",
      PHYS_AT_BOUND "a swinging heel at the clip's own fastest that low (frame 115)"},
-    /* 1.41 m/s (bound 0.29), frame 457, left heel, swinging, walk */
-    {"locomotion/cmu_02_02_walk.bvh heightmap", DRAG_SWING},
     /* 0.13 m/s (bound 0.13: 0.129 against 0.125), frame 399, right toe, swinging, walk */
     {"built-in ridges", DRAG_ROLL_HELD},
     /* 0.2368 m/s (bound 0.2360), frame 354, left toe, swinging, walk (its right heel, 0.14 at
@@ -351,7 +359,8 @@ static const drag_out k_drag_out[] = {
      * low is not traced */
     {"locomotion/cmu_02_02_walk.bvh stairs to (2, 4)", DRAG_STOP_LOW},
     /* the same test: 0.5416 m/s (bound 0.5376), frame 183, left heel, swinging, walk, five
-     * frames before it lands (frame 188) */
+     * frames before it lands (frame 188); with the floor's climb rate (walker.c update_floor)
+     * 0.5427, frame 315, left heel, swinging, walk (not traced) */
     {"cmu_07_01_walk.bvh mirrored ridges to (4, 4)", DRAG_LANDING},
 };
 
