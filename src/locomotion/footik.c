@@ -1454,7 +1454,18 @@ static void apply_hip_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, fl
  * L. A straight knee turns fastest for a given move of its target (the flexion goes as the
  * square root of L - d), so a hard clamp at L snapped the knee from straight to 20-35 deg and
  * back in one frame when a target held past reach swept under the hip (2627 rad/s^2, 2.0x the
- * captures, tests/matching/test_matching_walk.c, heightmap 180 deg). */
+ * captures, tests/matching/test_matching_walk.c, heightmap 180 deg). A pose source that knows
+ * each point's path over its cycle (the guide walker's, akf_foot_points.has_point_floor: its
+ * swinging foot keeps the clip's path over the ground and lands where its stride's placement
+ * puts it) has the foot fall short straight up instead, on that path: drawn along the leg, the
+ * foot was taken back off it toward the hip and, let go as the hips came on over it, moved ahead
+ * faster than the clip's within 5 mm of the ground. Held-out trial 2's walk30m (CMU 02_01 at 30
+ * fps, mirrored) on the hills, the floor fed the ground's climb (walker.c update_floor) and the
+ * hips 3.8 mm higher for it: the landing heel drawn 0.2 mm back at 2.8 mm up in frame 602, in
+ * reach in 603, 0.316 m/s against the clip's 0.309. The matcher's database frame can be far out
+ * of reach ahead of where its foot lands (subject 7 on the ridges, 14-16 mm drawn in): drawn
+ * straight up, that heel came down 10 mm back onto its landing in one frame (0.61 m/s, the
+ * database's 0.45), so it is drawn along the leg. */
 static void swing_within_reach(const ak_foot_ik_params *p, const ak_skeleton *sk, foot_frame *ff,
                                int32_t s, ak_vec3 hip)
 {
@@ -1469,7 +1480,12 @@ static void swing_within_reach(const ak_foot_ik_params *p, const ak_skeleton *sk
         reach = L - k * expf(-(len - (L - k)) / k);
     else if (len > L)
         reach = L;
-    if (reach < len) ff->ankle_target[s] = akv_add(hip, akv_scale(d, reach / len));
+    if (!(reach < len)) return;
+    const float across = d.x * d.x + d.z * d.z; /* (squared: the foot's offset over the ground) */
+    if (ff->pts && ff->pts->has_point_floor && d.y < 0.0f && across < reach * reach)
+        ff->ankle_target[s].y = hip.y - sqrtf(reach * reach - across);
+    else
+        ff->ankle_target[s] = akv_add(hip, akv_scale(d, reach / len));
 }
 
 /* How far ground g rises from `from` to `to` (x, z) on its tangent plane, 0 going down or
