@@ -2137,9 +2137,9 @@ void ak_foot_place_decide(const ak_ground_hit *h, const ak_ground_hit *t, ak_vec
     *decided = 1;
 }
 
-ak_vec3 ak_foot_place_glide(ak_vec3 from, ak_vec3 to, float swing_phase)
+ak_vec3 ak_foot_place_glide(ak_vec3 from, ak_vec3 to, float swing_phase, float end)
 {
-    float u = (swing_phase - 0.5f) / 0.4f;
+    float u = (swing_phase - 0.5f) / (end - 0.5f);
     u = u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u);
     u = u * u * (3.0f - 2.0f * u);
     return akv_lerp(from, to, u);

@@ -366,8 +366,9 @@ void ak_foot_place_decide(const ak_ground_hit *h, const ak_ground_hit *t, ak_vec
                           ak_vec3 toe_ray, ak_vec3 land, ak_vec3 land_toe, float heel_margin,
                           ak_vec3 *target, int32_t *decided, int32_t *probe);
 /* A swinging foot's placement shift at its swing phase: a smoothstep glide over the second
- * half of the swing (phase 0.5 .. 0.9) from where its last stance left it to the target. */
-ak_vec3 ak_foot_place_glide(ak_vec3 from, ak_vec3 to, float swing_phase);
+ * half of the swing (phase 0.5 .. end, end in (0.5, 1]: the walker's place_glide_end) from where
+ * its last stance left it to the target. */
+ak_vec3 ak_foot_place_glide(ak_vec3 from, ak_vec3 to, float swing_phase, float end);
 /* The floor height y (rate v) follows `support`, which rises at climb_rate per second (>= 0:
  * the ground's climb, fed forward as the goal's rate, so a climb is followed without the
  * spring's lag of 2 rate / omega), through core's exact critically damped spring (omega = 1 /

@@ -167,6 +167,7 @@ struct ak_walker {
     /* Foot placement (stairs): each swing decides once where the foot lands relative to the
      * clip's landing point; the shift glides there from where the last stance left it. */
     ak_vec3 place_from[2], place_target[2], place_now[2];
+    float place_end[2]; /* the swing phase the glide is done by (place_glide_end) */
     int32_t place_decided[2];
     /* The landing heel ray looks under the heel itself (not LAND_HEEL_MARGIN behind it): this
      * frame to probe (1), or for the rest of the swing (2; ak_foot_place_decide). */
@@ -541,6 +542,25 @@ static int cycle_is_run(const ak_walk_motion *m)
     return up > on[0] && up > on[1];
 }
 
+/* The swing phase by which foot s's placement shift has glided onto its target
+ * (ak_foot_place_glide): 0.9, or earlier where the cycle first brings the foot's heel or toe
+ * within AK_WALK_DRAG_HEIGHT of its lowest after mid-swing, though not before 0.8 (the landing is
+ * decided until three quarters, decide_placement). A foot still gliding while the clip carries
+ * it along the ground moved faster there than the clip's: CMU 02_02's stop on the stairs from
+ * (0, 0) to (2, 4), the last step's landing moved 18 cm back from the clip's onto its tread, had
+ * its heel 4.9 -> 2.2 mm up at 0.54 m/s (frame 355; the clip's fastest that low 0.29) at swing
+ * phase 0.86, its glide moving 2-4 mm a frame; the clip has that heel within 5 mm from 0.848. */
+static float place_glide_end(const ak_walk_motion *m, int s)
+{
+    float end = 0.9f;
+    if (!m->point_clear || !m->swing_phase[s]) return end;
+    for (int32_t f = 0; f < m->clip->frame_count; ++f) {
+        const float u = m->swing_phase[s][f], *c = m->point_clear + 4 * f + 2 * s;
+        if (u > 0.5f && u < end && fminf(c[0], c[1]) <= AK_WALK_DRAG_HEIGHT) end = u;
+    }
+    return fmaxf(end, 0.8f);
+}
+
 int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
                          const ak_ground *ground, ak_walker **out, ak_error *err)
 {
@@ -577,6 +597,8 @@ int32_t ak_walker_create(const ak_walk_motion *m, const ak_walker_params *p,
         w->fik.hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     }
     w->run_gait = cycle_is_run(m);
+    for (int s = 0; s < 2; ++s)
+        w->place_end[s] = place_glide_end(m, s);
     st = plan_hips(w, &w->fik, err);
     if (st == AK_OK && p->foot_ik) st = ak_foot_ik_validate(&w->fik, err);
     if (st != AK_OK) {
@@ -1530,7 +1552,7 @@ static void placement_shift(ak_walker *w)
         } else {
             w->held_now[s] = 0;
             const ak_vec3 to = w->place_decided[s] ? w->place_target[s] : w->place_from[s];
-            w->place_now[s] = ak_foot_place_glide(w->place_from[s], to, u);
+            w->place_now[s] = ak_foot_place_glide(w->place_from[s], to, u, w->place_end[s]);
         }
         held_offset(w, s, dS);
         ak_vec3 gs = w->step_scale != 1.0f ? gait_shift(w, s) : akv_make(0, 0, 0);
