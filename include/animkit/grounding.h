@@ -66,7 +66,10 @@ typedef struct ak_foot_ik_params {
                                    knee keeps the animated bend); default 0 (the walker: 0.3) */
     float max_knee_flex;        /* radians: a swinging leg's knee bends at most this far where
                                    its foot has room to come down (above its ground and, stepping
-                                   up, the glide over the riser); 0 (default): off. The walker
+                                   up, the glide over the riser), and with planned hips
+                                   (hip_accel_down > 0) a planted knee while both feet are
+                                   planted, where the other leg still reaches its foot with the
+                                   hips higher; 0 (default): off. The walker
                                    and the matcher: the source's (the database's) peak knee
                                    flexion (at least 75 deg) + 20 deg */
     float pole_distance;        /* knee pole this far in front of the knee, m; default 0.5 */
@@ -111,8 +114,10 @@ typedef struct ak_foot_ik_state {
                                   toe needed last frame to reach (past the roll's limit when it
                                   could not), with the hips' plan; -1: none (not rolling, or
                                   no look-ahead, ak_foot_ik_frame.stance_left) */
-    float stance_goal;         /* m: the animation's floor last frame in single support */
-    int32_t stance_goal_leg;   /* which leg that was (-1: none) */
+    float stance_goal;         /* m: the animation's floor last frame in single support; with
+                                  planned hips, both feet planted: the most the hips could come
+                                  down last frame with both knees within max_knee_flex */
+    int32_t stance_goal_leg;   /* which leg that was (-1: none; 2: both, planned hips) */
     float lock_yaw[2];         /* radians: a planted foot's heel-to-toe heading when its lock
                                   was taken; the foot keeps it while locked (the toe held too) */
     int32_t reach_roll[2];     /* a planted leg that could not reach its heel rolls over its toe

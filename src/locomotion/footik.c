@@ -285,6 +285,8 @@ typedef struct foot_frame {
     ak_quat foot_rot[2];
     float shortfall[2];              /* the hips' drop this leg would like (smoothed) */
     float reach_drop[2];             /* the drop this leg needs to reach its target */
+    float knee_drop[2];              /* both feet planted: the most the hips may come down with
+                                        this leg's knee within max_knee_flex (FLT_MAX: any) */
     float toe_plan_drop[2];          /* a foot planted on its toe while the other foot is not
                                         planted: the drop its leg needs with the heel rolled up
                                         at most the roll's budget (toe_roll_budget; the hips'
@@ -985,6 +987,23 @@ static float reach_room(ak_vec3 hip, ak_vec3 target, float L)
     return dh2 < L * L ? sqrtf(L * L - dh2) - (hip.y - target.y) : -FLT_MAX;
 }
 
+/* How far (vertically) the hip may come down with the leg's knee bent at most max_knee_flex
+ * over an ankle at target: the hip-to-ankle distance of a knee bent by theta is
+ * d(theta) = sqrt(a^2 + b^2 + 2 a b cos theta) (law of cosines, thigh a, shank b), so the hip
+ * stays sqrt(d^2 - h^2) above the ankle for the horizontal distance h; FLT_MAX when no limit is
+ * set or no height bends the knee that far. */
+static float knee_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const foot_frame *ff,
+                       int32_t s, ak_vec3 hip, ak_vec3 target)
+{
+    if (!(p->max_knee_flex > 0.0f)) return FLT_MAX;
+    const ak_foot_ik_leg *leg = &p->legs[s];
+    const float a = sk->bone_lengths[leg->lower], b = sk->bone_lengths[leg->foot];
+    const float d2 = a * a + b * b + 2.0f * a * b * ff->cos_knee;
+    const float dx = target.x - hip.x, dz = target.z - hip.z, h2 = dx * dx + dz * dz;
+    if (!(h2 < d2)) return FLT_MAX;
+    return (hip.y - target.y) - sqrtf(d2 - h2);
+}
+
 /* Single support, by the swinging foot's phase u: 0 at lift-off, 1 from AK_SS_IN to AK_SS_OUT,
  * back to 0 at landing (smoothstep ramps), so a rise is gone by double support. */
 static float single_support_weight(float u)
@@ -1050,6 +1069,8 @@ static void leg_drop(const ak_foot_ik_params *p, const ak_skeleton *sk, const ak
         }
     }
     ff->reach_drop[s] = drop_to_reach(hip, target, L);
+    ff->knee_drop[s] =
+        fr->stance[s] && fr->stance[1 - s] ? knee_drop(p, sk, ff, s, hip, target) : FLT_MAX;
     /* only the rise brake reads it (pelvis_drop: the pose source standing, or the guide walker's
      * hips rising over a leg planted alone): one sqrt a planted leg a frame saved otherwise */
     ff->reach_room[s] =
@@ -1222,6 +1243,27 @@ static int trailing_landing(const ak_foot_ik_params *p, const ak_foot_ik_frame *
     return ahead < akf_min(ahead_o, 0.0f);
 }
 
+/* Both feet planted (with planned hips): the most the hips may come down with either knee
+ * within max_knee_flex (knee_drop), less the distance hips rising from rest at hip_accel_up
+ * fall behind that limit as it rises at its rate r, r^2 / (2 hip_accel_up), so they start up
+ * before the knee gets there. The limit is kept for its rate next frame in stance_goal
+ * (stance_goal_leg 2; with planned hips the follow path's fields are free). Following the
+ * lower foot's whole shortfall, Debian assimp-testmodels' 01_01.bvh up the CLI's stairs
+ * (frames 1140-1180: its crouch before a jump, the left foot on the tread at 0.30 m, the right
+ * on 0.15 m, the floor between at 0.225) kept the hips 7.4 cm down for the right foot, whose
+ * knee had 11 cm of room to straighten, and folded the left knee to 110.0 deg (bound 108.7,
+ * limit 103.7); held at the limit alone, the hips lagged it and the knee reached 108.1. */
+static float knee_cap(const ak_foot_ik_params *p, ak_foot_ik_state *st, const foot_frame *ff)
+{
+    const float cap = akf_min(ff->knee_drop[0], ff->knee_drop[1]);
+    const int had = st->initialized && st->stance_goal_leg == 2 && ff->dt > 0.0f;
+    const float r =
+        had ? akf_clamp((st->stance_goal - cap) / ff->dt, 0.0f, AK_NEED_RATE_MAX) : 0.0f;
+    st->stance_goal_leg = cap < FLT_MAX ? 2 : -1;
+    st->stance_goal = cap;
+    return cap - r * r / (2.0f * p->hip_accel_up);
+}
+
 /* The hips' drop this frame, planned (hip_accel_down > 0): low enough that each planted foot
  * reaches its ground (its shortfall and what its leg needs), and, known from lift-off, that a
  * swinging foot will reach the ground it lands on -- that ground below the animation's floor,
@@ -1277,6 +1319,11 @@ static void plan_hip_drop(const ak_foot_ik_params *p, ak_foot_ik_state *st, foot
         want = akf_max(want, akf_max(ff->reach_drop[s], ff->shortfall[s]));
         rise = akf_max(rise, -ff->rise_room[s]);
     }
+    if (ff->stance[0] && ff->stance[1])
+        want = akf_max(akf_min(want, knee_cap(p, st, ff)),
+                       akf_max(ff->reach_drop[0], ff->reach_drop[1]));
+    else
+        st->stance_goal_leg = -1;
     ff->toe_need_rate = 0.0f;
     ff->toe_keep = 0;
     for (int s = 0; s < 2; ++s)

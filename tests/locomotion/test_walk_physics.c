@@ -1107,6 +1107,45 @@ static void assimp_walk_keeps_heel_and_toe_out_of_the_stairs(void **state)
     assert_true(m->deepest <= 0.005f && m->deepest_planted <= 0.005f);
 }
 
+/* Held out of the tuning too (assimp-testmodels' CMU 01_01, playground jumps; the guide walks a
+ * cycle over a jump), up the CLI's stairs on the CLI's route as tools/heldout_assimp.sh walks
+ * it: the peak knee at most max(source peak, 75 deg) + 25 deg (83.7 -> 108.7) and the hips
+ * within the physics envelope (issue 21's bounds). In the clip's crouch before a jump, frames
+ * 1140-1180, both feet stand across a riser (left on the tread at 0.30 m, right at 0.15 m, the
+ * floor between at 0.225): the hips followed the lower foot's whole shortfall, 7.4 cm down
+ * while the right knee had 11 cm of room to straighten, and the left knee folded to 110.0 deg.
+ * Both feet planted, they now stop where either knee reaches the grounding's limit (footik.c
+ * knee_cap): 104.3. */
+static void assimp_crouch_across_a_riser_keeps_the_knees_within(void **state)
+{
+    (void)state;
+    char path[1024];
+    if (!akt_assimp_bvh("01_01.bvh", path, sizeof path)) {
+        skip();
+        return;
+    }
+    ak_walk_scenario_params sc = ak_walk_scenario_defaults();
+    snprintf(sc.clip, sizeof sc.clip, "%s", path);
+    sc.steer = AK_WALK_STEER_CYCLE;
+    sc.terrain = AK_WALK_TERRAIN_STAIRS;
+    ak_walk_summary sum;
+    ak_walker_state last;
+    akt_walk_to_stop(&sc, path, &sum, &last);
+    const ak_walk_metrics *m = &sum.metrics, *src = &sum.source;
+    const float knee = fmaxf(src->knee_peak, AKT_RAD(75.0f)) + AKT_RAD(25.0f);
+    const float lo = fminf(src->hip_accel_min_g, -1.0f) - 0.25f;
+    const float hi = fmaxf(src->hip_accel_max_g, 1.0f) + 0.5f;
+    printf("assimp 01_01 stairs, guide: stopped %d, %.3f m from the target; knee %.1f deg (source "
+           "%.1f, bound %.1f), hips %.2f..%.2f g (bounds %.2f..%.2f)\n",
+           (int)last.stopped, (double)last.distance, AKT_DEG(m->knee_peak), AKT_DEG(src->knee_peak),
+           AKT_DEG(knee), (double)m->hip_accel_min_g, (double)m->hip_accel_max_g, (double)lo,
+           (double)hi);
+    assert_true(sum.has_source);
+    assert_true(last.stopped && last.distance <= 0.3f);
+    assert_true(m->knee_peak <= knee);
+    assert_true(m->hip_accel_min_g >= lo && m->hip_accel_max_g <= hi);
+}
+
 /* A stop's last steps lift and land their feet as the clip does (issue 21, drag: the last
  * step into the stand pose slid along the ground). The stop's travel is scaled to end on the
  * target (plan_stop, 0.7..1.3) while the clip plays on. The built-in clip on the tests'
@@ -1264,6 +1303,7 @@ int main(void)
         cmocka_unit_test(toe_turned_up_keeps_above_the_slope_it_turns_over),
         cmocka_unit_test(run_start_out_of_the_idle_keeps_its_hips_within),
         cmocka_unit_test(assimp_walk_keeps_heel_and_toe_out_of_the_stairs),
+        cmocka_unit_test(assimp_crouch_across_a_riser_keeps_the_knees_within),
         cmocka_unit_test(stop_lifts_and_lands_its_feet_without_dragging),
         cmocka_unit_test(forefoot_landing_locks_where_its_toe_was_shown),
         cmocka_unit_test(landing_heel_locks_where_it_was_shown),
