@@ -159,7 +159,11 @@ typedef struct ak_walk_scenario_params {
     int32_t seed;                     /* hills seed; 1 */
     float start[2];                   /* start x,z; -6,-4 */
     float target[2];                  /* target x,z; 6,4 */
-    float max_time;                   /* give up after this many simulated seconds; 60 */
+    float max_time;                   /* give up after this many simulated seconds; 0
+                                         (default): twice the straight route from start to
+                                         target at the walk's own speed (the guide's cycle;
+                                         matching: its walk_speed within the database's
+                                         fastest), at least 60 s */
     int32_t steer;                    /* ak_walk_steer; cycle */
     float turn_rate_deg;              /* heading turn-rate limit, degrees/s; 90 */
     float arrival;                    /* arrival radius, m; 0.3 */
@@ -221,9 +225,10 @@ AK_API void ak_walk_scene_destroy(ak_walk_scene *scene);
 
 typedef struct ak_walk_scene_info {
     float frame_time;       /* seconds per step: the walk clip's (matching: the database's) */
-    int32_t max_frames;     /* frames in max_time, counting the placing frame 0: where a
-                               recording of the walk stops (stepping may go on, e.g. after a
-                               new target in the viewer) */
+    int32_t max_frames;     /* frames in the time limit (max_time; 0: the one that follows the
+                               walk), counting the placing frame 0: where a recording of the
+                               walk stops (stepping may go on, e.g. after a new target in the
+                               viewer) */
     int32_t frame;          /* frames stepped so far (1 after create) */
     int32_t hips;           /* the hips joint of the walk skeleton (the root if not found) */
     const char *clip_label; /* "built-in walk", the clip's file name, or for matching

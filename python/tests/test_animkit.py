@@ -421,7 +421,7 @@ def test_walker_takes_the_cli_settings(mocap):
     assert w.clip_label == "cmu_02_01_walk.bvh"
     w.run()
     assert w.state()["arrived"]
-    with pytest.raises(animkit.Error, match=r"--max-time wants a number in \(0,100000\], got '-1'"):
+    with pytest.raises(animkit.Error, match=r"--max-time wants a number in \[0,100000\], got '-1'"):
         animkit.Walker(max_time=-1)
     with pytest.raises(TypeError):
         animkit.Walker(bogus=1)

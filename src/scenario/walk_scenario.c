@@ -110,9 +110,10 @@ static const ak_flag k_walk_flags[] = {
      .type = AK_FLAG_FLOAT,
      .offset = WALK_FIELD(max_time),
      .metavar = "S",
-     .def = "60",
-     .range = "(0,100000]",
-     .help = "give up after S simulated seconds"},
+     .def = "0",
+     .range = "[0,100000]",
+     .help = "give up after S simulated seconds; 0 follows the walk: twice the straight route "
+             "at the walk's own speed, at least 60"},
     {.name = "steer",
      .type = AK_FLAG_CHOICE,
      .offset = WALK_FIELD(steer),

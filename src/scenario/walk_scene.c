@@ -146,7 +146,9 @@ static int32_t make_walker(ak_walk_scene *w, const ak_walk_scenario_params *s, a
         return AK_ERR_NOMEM;
     /* A start far out moves the origin before the first step places the character there. */
     if ((st = ak_walk_scene_follow(w, err)) != AK_OK) return st;
-    ak_walk_scene_set_timing(w, s, ak_walk_motion_clip(w->motion)->frame_time);
+    ak_walk_motion_info mi;
+    ak_walk_motion_get_info(w->motion, &mi);
+    ak_walk_scene_set_timing(w, s, ak_walk_motion_clip(w->motion)->frame_time, mi.speed);
     const ak_humanoid *h = ak_walk_motion_humanoid(w->motion);
     w->hips = h->joint[AK_HUM_HIPS] >= 0 ? h->joint[AK_HUM_HIPS] : 0;
     return AK_OK;

@@ -100,13 +100,32 @@ AK_INLINE int32_t ak_walk_scene_file_error(const char *path, int32_t st, ak_erro
     return st;
 }
 
-/* frame_time, max_frames from the scenario's max_time. */
+/* Seconds: the least time limit that follows the walk (ak_walk_scene_time_limit). */
+#define AK_WALK_MIN_TIME 60.0
+
+/* The scenario's time limit in seconds: its max_time as given, or for 0 (the default) twice
+ * the straight route from start to target at the walk's own speed (m/s), at least
+ * AK_WALK_MIN_TIME and at most the flag's 100000 s. A fixed 60 s gave up on a walk its own
+ * speed could not finish: Debian assimp-testmodels' Boxing_Toes.bvh shuffles at 0.24 m/s, the
+ * default route is 14.4 m (60 s at that speed), and up the stairs it arrived at 66.4 s. */
+AK_INLINE double ak_walk_scene_time_limit(const ak_walk_scenario_params *s, float speed)
+{
+    if (s->max_time > 0.0f) return (double)s->max_time;
+    if (!(speed > 0.0f)) return AK_WALK_MIN_TIME;
+    const double dx = (double)s->target[0] - (double)s->start[0];
+    const double dz = (double)s->target[1] - (double)s->start[1];
+    const double t = 2.0 * sqrt(dx * dx + dz * dz) / (double)speed;
+    return t > AK_WALK_MIN_TIME ? (t < 100000.0 ? t : 100000.0) : AK_WALK_MIN_TIME;
+}
+
+/* frame_time, max_frames from the scenario's time limit (ak_walk_scene_time_limit) for a walk
+ * at `speed` m/s. */
 AK_INLINE void ak_walk_scene_set_timing(ak_walk_scene *w, const ak_walk_scenario_params *s,
-                                        float frame_time)
+                                        float frame_time, float speed)
 {
     w->frame_time = frame_time;
-    /* In double and capped: a tiny frame time times a long max_time overflows int32. */
-    const double frames = ceil((double)s->max_time / (double)frame_time) + 1.0;
+    /* In double and capped: a tiny frame time times a long time limit overflows int32. */
+    const double frames = ceil(ak_walk_scene_time_limit(s, speed) / (double)frame_time) + 1.0;
     w->max_frames = frames < 2147483647.0 ? (int32_t)frames : 2147483647;
 }
 

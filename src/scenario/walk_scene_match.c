@@ -313,7 +313,8 @@ int32_t ak_walk_scene_build_matcher(ak_walk_scene *w, const ak_walk_scenario_par
     if (st != AK_OK) return ak_walk_scene_file_error("matcher", st, err);
     ak_motion_db_info info;
     ak_motion_db_get_info(w->db, &info);
-    ak_walk_scene_set_timing(w, s, info.frame_time);
+    /* (the speed it asks for far from the target, where the database has it) */
+    ak_walk_scene_set_timing(w, s, info.frame_time, fminf(mp.walk_speed, info.max_speed));
     const int32_t hips = ak_motion_db_humanoid(w->db)->joint[AK_HUM_HIPS];
     w->hips = hips >= 0 ? hips : 0;
     return AK_OK;

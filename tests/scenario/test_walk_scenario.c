@@ -20,7 +20,7 @@ static void defaults_are_the_documented_ones(void **state)
     assert_int_equal(s.seed, 1);
     assert_true(s.start[0] == -6.0f && s.start[1] == -4.0f);
     assert_true(s.target[0] == 6.0f && s.target[1] == 4.0f);
-    assert_true(s.max_time == 60.0f);
+    assert_true(s.max_time == 0.0f); /* follows the walk (walk_scene_internal.h) */
     assert_int_equal(s.steer, AK_STEER_CYCLE);
     assert_true(s.turn_rate_deg == 90.0f && s.arrival == 0.3f);
     assert_int_equal(s.foot_ik, 1);

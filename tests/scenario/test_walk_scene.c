@@ -7,6 +7,7 @@
 
 #include "animkit/scenario.h"
 #include "locomotion/studio_variants.h"
+#include "scene_walk_util.h"
 
 #include <unistd.h>
 
@@ -99,6 +100,71 @@ static void builtin_scene_is_placed_and_steps(void **state)
     ak_walker_get_state(ak_walk_scene_walker(scene), &st);
     AKT_NEAR(st.position.x, -6.0, 1e-4);
     ak_walk_scene_destroy(scene);
+}
+
+/* max_frames of the scenario s (its frame time in *frame_time) and its walk motion's speed. */
+static int32_t frames_of(const ak_walk_scenario_params *s, float *frame_time, float *speed)
+{
+    ak_walk_scene *scene = NULL;
+    ak_error e;
+    if (ak_walk_scene_create(s, NULL, &scene, &e) != AK_OK) fail_msg("%s", e.message);
+    ak_walk_scene_info info;
+    ak_walk_scene_get_info(scene, &info);
+    ak_walk_motion_info mi;
+    ak_walk_motion_get_info(ak_walk_scene_motion(scene), &mi);
+    *frame_time = info.frame_time;
+    *speed = mi.speed;
+    ak_walk_scene_destroy(scene);
+    return info.max_frames;
+}
+
+/* The time limit follows the walk: max_time 0 (the default) is twice the straight route from
+ * start to target at the walk motion's own speed, at least 60 s; a max_time given is kept.
+ * A fixed 60 s gave up on walks their own speed could not finish: assimp-testmodels'
+ * Boxing_Toes (a 0.24 m/s shuffle) on the default route (14.4 m) up the stairs stopped 1.48 m
+ * short at 60 s and arrives at 66.4 s. */
+static void default_time_limit_follows_the_walk(void **state)
+{
+    (void)state;
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    assert_true(s.max_time == 0.0f);
+    s.terrain = AK_WALK_TERRAIN_FLAT;
+    float dt = 0.0f, speed = 0.0f;
+    /* the built-in walk on the default route: 2 x 14.42 m at its speed is under 60 s */
+    int32_t frames = frames_of(&s, &dt, &speed);
+    const double route = sqrt(12.0 * 12.0 + 8.0 * 8.0);
+    printf("built-in: %.3f m/s, the default route %.2f m: %.1f s\n", (double)speed, route,
+           2.0 * route / (double)speed);
+    assert_true(2.0 * route / (double)speed < 60.0);
+    assert_int_equal(frames, (int32_t)ceil(60.0 / (double)dt) + 1);
+    /* corner to corner of the flat ground (53.74 m): past 60 s, as the walk's own speed says */
+    s.start[0] = s.start[1] = -19.0f;
+    s.target[0] = s.target[1] = 19.0f;
+    frames = frames_of(&s, &dt, &speed);
+    const double t = 2.0 * sqrt(2.0 * 38.0 * 38.0) / (double)speed;
+    printf("built-in corner to corner: %.1f s, %d frames\n", t, (int)frames);
+    assert_true(t > 60.0);
+    assert_int_equal(frames, (int32_t)ceil(t / (double)dt) + 1);
+    /* given, it is kept, 60 included */
+    s.max_time = 60.0f;
+    assert_int_equal(frames_of(&s, &dt, &speed), (int32_t)ceil(60.0 / (double)dt) + 1);
+    s.max_time = 2.0f;
+    assert_int_equal(frames_of(&s, &dt, &speed), (int32_t)ceil(2.0 / (double)dt) + 1);
+    char path[1024];
+    if (!akt_assimp_bvh("Boxing_Toes.bvh", path, sizeof path)) {
+        skip();
+        return;
+    }
+    ak_walk_scenario_params b = ak_walk_scenario_defaults();
+    snprintf(b.clip, sizeof b.clip, "%s", path);
+    b.terrain = AK_WALK_TERRAIN_STAIRS;
+    ak_walk_summary sum;
+    ak_walker_state last;
+    akt_walk_to_stop(&b, path, &sum, &last);
+    printf("Boxing_Toes stairs: stopped %d at %.2f s, %.3f m from the target\n", (int)last.stopped,
+           (double)last.time, (double)last.distance);
+    assert_true(last.stopped && last.distance <= 0.3f);
+    assert_true(last.time > 60.0f);
 }
 
 /* --start-heading (the table's start_heading_deg, degrees): both walkers start facing it, 180
@@ -278,6 +344,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(walk_scene_validity),
         cmocka_unit_test(builtin_scene_is_placed_and_steps),
+        cmocka_unit_test(default_time_limit_follows_the_walk),
         cmocka_unit_test(start_heading_faces_both_walkers_and_captured_transitions_need_the_guide),
         cmocka_unit_test(errors_name_the_file),
         cmocka_unit_test(scene_range_steps_like_each_scene_in_turn),

@@ -223,6 +223,42 @@ static void a_database_that_does_not_walk_is_refused(void **state)
         AK_OK);
 }
 
+/* The default time limit (max_time 0) follows the matcher's walk: twice the straight route at
+ * the speed it asks for far from the target (ak_matcher_params.walk_speed, 1.4 m/s) within the
+ * database's fastest, at least 60 s: 60 s for the default route (14.42 m), and corner to corner
+ * of the flat ground (53.74 m) more; a max_time given is kept. */
+static void match_scene_time_limit_follows_its_walk(void **state)
+{
+    (void)state;
+    ak_walk_scenario_params s = ak_walk_scenario_defaults();
+    s.steer = AK_WALK_STEER_MATCH;
+    s.terrain = AK_WALK_TERRAIN_FLAT;
+    char path[1024];
+    snprintf(s.clip, sizeof s.clip, "%s", akt_mocap_path("cmu_02_01_walk.bvh", path, sizeof path));
+    for (int k = 0; k < 3; ++k) {
+        if (k > 0) {
+            s.start[0] = s.start[1] = -19.0f;
+            s.target[0] = s.target[1] = 19.0f;
+        }
+        if (k == 2) s.max_time = 60.0f;
+        ak_walk_scene *scene = NULL;
+        ak_error e;
+        assert_int_equal(ak_walk_scene_create(&s, NULL, &scene, &e), AK_OK);
+        ak_motion_db_info dbi;
+        ak_motion_db_get_info(ak_walk_scene_motion_db(scene), &dbi);
+        ak_walk_scene_info info;
+        ak_walk_scene_get_info(scene, &info);
+        const double speed = fmin(1.4, (double)dbi.max_speed);
+        const double route = k == 0 ? sqrt(12.0 * 12.0 + 8.0 * 8.0) : sqrt(2.0 * 38.0 * 38.0);
+        const double t = k == 2 ? 60.0 : fmax(2.0 * route / speed, 60.0);
+        printf("route %.2f m at %.3f m/s (database's fastest %.3f): %.1f s, %d frames\n", route,
+               speed, (double)dbi.max_speed, t, (int)info.max_frames);
+        assert_true(k != 1 || t > 60.0);
+        assert_int_equal(info.max_frames, (int32_t)ceil(t / (double)info.frame_time) + 1);
+        ak_walk_scene_destroy(scene);
+    }
+}
+
 /* Debian assimp-testmodels' CMU 01_01 (make deps; AK_ASSIMP_BVH_DIR names another folder):
  * standing broad jumps with turning steps between. Its jumps are left out (db.c off_floor); the
  * turning steps left (5 pieces, 8.6 s) hold no walk, and the matcher crept 5.5 m of the
@@ -255,6 +291,7 @@ int main(void)
         cmocka_unit_test(match_scene_label_counts_the_clips_left_out),
         cmocka_unit_test(a_database_that_does_not_walk_is_refused),
         cmocka_unit_test(a_capture_of_jumps_and_turns_is_refused),
+        cmocka_unit_test(match_scene_time_limit_follows_its_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
