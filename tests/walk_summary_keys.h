@@ -32,7 +32,11 @@ static const char *const akt_walk_summary_keys[] = {"arrived",
                                                     "frames",
                                                     "root_joint",
                                                     "root_joint_reason",
-                                                    "root_joint_why"};
+                                                    "root_joint_why",
+                                                    "start",
+                                                    "start_why",
+                                                    "stop",
+                                                    "stop_why"};
 
 /* Fails the test unless every key stands in `line` in this order (include after cmocka). */
 static inline void akt_check_walk_summary_keys(const char *line)

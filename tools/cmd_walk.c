@@ -148,14 +148,11 @@ static void report_clip(ak_walk_scene *scene)
             info.clip_label, ak_units_name((ak_units)m.units), (double)m.metres_per_unit,
             (int)m.cycle_start, (int)m.cycle_end, (double)m.cycle_time, (double)m.stride_length,
             (double)m.speed);
-    /* What the walker starts and stops with: the clip's own, or the procedural ramp/settle. */
-    char start[48] = "procedural", stop[48] = "procedural";
-    if (m.start_frames[0] >= 0)
-        snprintf(start, sizeof start, "captured, frames %d:%d", (int)m.start_frames[0],
-                 (int)m.start_frames[1]);
-    if (m.stop_frames[0] >= 0)
-        snprintf(stop, sizeof stop, "captured, frames %d:%d", (int)m.stop_frames[0],
-                 (int)m.stop_frames[1]);
+    /* What the walker starts and stops with: the clip's own, or the procedural ramp/settle,
+     * and why (a captured one left out names the bound it breaks). */
+    char start[320], stop[320];
+    ak_transition_check_describe(&m.start_check, 0, start, sizeof start);
+    ak_transition_check_describe(&m.stop_check, 1, stop, sizeof stop);
     fprintf(stderr, "walk: start %s; stop %s\n", start, stop);
 }
 
@@ -185,7 +182,8 @@ static int run_walk(ak_walk_scene *scene, const walk_cli_options *cli)
     ak_walk_scene_info info;
     ak_walker_state s;
     ak_error err;
-    char summary[2048]; /* the library's line: 0.9 KiB with a long root-joint reason */
+    char summary[4096]; /* the library's line: 0.9 KiB with a long root-joint reason, up to
+                           0.6 KiB more saying why a captured start and stop are left out */
     double next_report = 0.0, origin[2] = {0.0, 0.0};
     int32_t frames = 0;
     const int tty = akt_stderr_is_terminal();

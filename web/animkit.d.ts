@@ -222,9 +222,12 @@ export interface Walker {
   step(): Walker;
   /** The walk's measures over every frame stepped since frame 0, keyed as `animkit walk`'s
    * summary line (arrived, time_s, ..., deepest_any_phase, deepest_planted, hip_accel_min_g,
-   * hip_accel_max_g, knee_peak_deg, drag_m_s, source_..., source_drag_m_s, frames); stepping
-   * back starts it again. */
-  summary(): Record<string, number | boolean>;
+   * hip_accel_max_g, knee_peak_deg, drag_m_s, source_..., source_drag_m_s, frames), the root
+   * joint (root_joint, root_joint_reason, root_joint_why) and, for the guide walker, what it
+   * starts and stops with (start, stop: 'captured' or 'procedural') and why (start_why,
+   * stop_why: a captured one left out names the bound it breaks); stepping back starts it
+   * again. */
+  summary(): Record<string, number | boolean | string>;
   setTarget(x: number, z: number): void;
   /** World transforms (metres) after the last step, 7 floats per joint. */
   readonly world: Float32Array;

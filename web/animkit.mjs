@@ -750,11 +750,13 @@ class Walker {
    * (one C function): arrival, foot-ground figures in every phase (deepest_any_phase) and while
    * planted (deepest_planted), skate, the hips' acceleration in g, the peak knee and the drag
    * (drag_m_s: a heel or toe within 5 mm of the ground dragged along it) beside the source
-   * clip's. Going back (stepTo a smaller frame) starts it again. */
+   * clip's; what the walker starts and stops with (start, stop: "captured" or "procedural")
+   * and why (start_why, stop_why: a captured one left out names the bound it breaks, with the
+   * figure). Going back (stepTo a smaller frame) starts it again. */
   summary() {
     const ak = this.ak, ptr = this.live();
     return ak.call(() => {
-      const cap = 2048, buf = ak.alloc(cap);
+      const cap = 4096, buf = ak.alloc(cap);
       ak.check(ak.m._akw_summary_json(this.summaryPtr, ptr, buf, cap, ak.err));
       return JSON.parse(ak.m.UTF8ToString(buf));
     });

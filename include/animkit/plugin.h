@@ -48,7 +48,7 @@ AK_EXTERN_C_BEGIN
 #endif
 
 /* Bumped whenever a signature or struct layout below changes. The C# side checks it. */
-#define AK_PLUGIN_ABI_VERSION 6
+#define AK_PLUGIN_ABI_VERSION 7
 
 /* A handle is slot index (low 20 bits, plus one) and generation (the bits above). 0 is never
  * a valid handle. Pointer-sized so C# can hold it in an IntPtr / SafeHandle. */
@@ -293,6 +293,22 @@ typedef struct ak_plugin_character_params {
     const char *root_joint;
 } ak_plugin_character_params;
 
+/* What became of the walk clip's captured start or stop (ABI 7): ak_walk_motion_info's
+ * start_check / stop_check (walkmotion.h), angles in degrees. A captured one is left out when
+ * its own frames, as played, break issue 21's bounds around the cycle's figures (the hips'
+ * vertical acceleration over 33 ms, the peak knee): no walk that plays it could keep them, and
+ * the walker starts or stops procedurally instead. */
+typedef struct ak_plugin_transition {
+    int32_t use;    /* 0: none captured around the cycle, 1: played, 2: left out (`broken` says
+                       why), 3: not looked for (a clip that already loops) */
+    int32_t broken; /* bits: 1 the hips fall faster than hip_accel_low_g, 2 rise faster than
+                       hip_accel_high_g, 4 the knee bends past knee_bound_deg; 0 unless use 2 */
+    int32_t first_frame, last_frame;         /* walk clip frames found; -1, -1: none */
+    float hip_accel_min_g, hip_accel_max_g;  /* its frames as played, g (9.81 m/s^2) */
+    float hip_accel_low_g, hip_accel_high_g; /* the bounds, g */
+    float knee_peak_deg, knee_bound_deg;     /* its peak knee flexion (0: straight), the bound */
+} ak_plugin_transition;
+
 typedef struct ak_plugin_character_info {
     int32_t joint_count;
     int32_t cycle_start, cycle_end; /* frames of the walk clip used as the cycle */
@@ -300,6 +316,8 @@ typedef struct ak_plugin_character_info {
     float stride_length;            /* metres per cycle */
     float speed;                    /* metres per second */
     float sole_height[2];           /* ankle above the sole, metres: [0] left, [1] right */
+    ak_plugin_transition start;     /* the captured start (ABI 7) */
+    ak_plugin_transition stop;      /* the captured stop (ABI 7) */
 } ak_plugin_character_info;
 
 typedef struct ak_plugin_character_state {

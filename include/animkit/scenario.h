@@ -310,11 +310,15 @@ AK_API void ak_walk_summary_add(ak_walk_summary *summary, const ak_walk_scene *s
  * "max_foot_tilt_deg":..,"max_hip_accel":..,"deepest_any_phase":..,"deepest_planted":..,
  * "hip_accel_min_g":..,"hip_accel_max_g":..,"knee_peak_deg":..,"drag_m_s":..,
  * "source_hip_accel_min_g":..,"source_hip_accel_max_g":..,"source_knee_peak_deg":..,
- * "source_drag_m_s":..,"frames":..,"root_joint":..,"root_joint_reason":..,"root_joint_why":..}
+ * "source_drag_m_s":..,"frames":..,"root_joint":..,"root_joint_reason":..,"root_joint_why":..,
+ * "start":..,"start_why":..,"stop":..,"stop_why":..}
  * (the source's four only with a source; matching adds "transitions", "searches", "unlocks",
- * "db_frames" after "frames"; root_joint names the joint that carries the source's travel, the
- * walk motion's or the database's, its reason top, under_still_top or named and its why as
- * ak_root_joint_describe says it: `animkit info --json`'s root_joint). drag_m_s is the drag
+ * "db_frames" after "frames" and has no start or stop keys: it plays database frames; root_joint
+ * names the joint that carries the source's travel, the walk motion's or the database's, its
+ * reason top, under_still_top or named and its why as ak_root_joint_describe says it: `animkit
+ * info --json`'s root_joint; start and stop say what the guide walker starts and stops with,
+ * "captured" or "procedural", and start_why / stop_why the line ak_transition_check_describe
+ * writes: why, with the figures of a captured one left out). drag_m_s is the drag
  * (walkmetrics.h) of the heel or toe farthest over its bound, source_drag_m_s that bound: the
  * source's own fastest for that point that low, at least AK_WALK_DRAG_FLOOR
  * (ak_walk_metrics_drag_worst; without a source every bound is the floor). AK_ERR_LIMIT when

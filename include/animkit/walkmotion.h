@@ -76,6 +76,40 @@ typedef struct ak_walk_motion_params {
                                ak_clip_root_motion_prepare, so poses keep every joint's place */
 } ak_walk_motion_params;
 
+/* What became of a captured start or stop (ak_walk_motion_info.start_check / stop_check). */
+typedef enum ak_transition_use {
+    AK_TRANSITION_NONE = 0,      /* the clip holds none around the cycle (no standing frames
+                                    before or after it): the walker's procedural one */
+    AK_TRANSITION_USED = 1,      /* found and kept: the walker plays it */
+    AK_TRANSITION_DROPPED = 2,   /* found, and left out because its own frames, as played,
+                                    break issue 21's bounds around the cycle's figures (`broken`
+                                    says which); the walker's procedural one instead */
+    AK_TRANSITION_NOT_SOUGHT = 3 /* not looked for: use_captured_transitions 0, or a clip that
+                                    already loops (cycle 0:0) */
+} ak_transition_use;
+
+/* Bits of ak_transition_check.broken: the bounds a dropped start or stop breaks. */
+enum {
+    AK_TRANSITION_BREAKS_HIPS_FALL = 1, /* hips' acceleration below hip_accel_low_g */
+    AK_TRANSITION_BREAKS_HIPS_RISE = 2, /* above hip_accel_high_g */
+    AK_TRANSITION_BREAKS_KNEE = 4       /* knee_peak over knee_bound */
+};
+
+/* A captured start's or stop's check: its frames as played (the join's crossfade included)
+ * measured as ak_walk_metrics measures a walk, against issue 21's bounds around the cycle's
+ * own figures: the hips' vertical acceleration (33 ms average) within min(cycle, -1 g) - 0.25 g
+ * .. max(cycle, +1 g) + 0.5 g, the peak knee flexion at most max(cycle peak, 75 deg) + 25 deg.
+ * The figures are 0 unless use is USED or DROPPED. */
+typedef struct ak_transition_check {
+    int32_t use;       /* ak_transition_use */
+    int32_t broken;    /* AK_TRANSITION_BREAKS_* bits; 0 unless DROPPED */
+    int32_t frames[2]; /* source frames [first, last] found (kept or dropped); -1,-1: none */
+    float hip_accel_min_g, hip_accel_max_g;  /* its frames as played, g (9.81 m/s^2) */
+    float hip_accel_low_g, hip_accel_high_g; /* the bounds, g */
+    float knee_peak;                         /* its frames as played, radians (0: straight) */
+    float knee_bound;                        /* radians */
+} ak_transition_check;
+
 typedef struct ak_walk_motion_info {
     float metres_per_unit;
     int32_t units; /* ak_units */
@@ -96,6 +130,8 @@ typedef struct ak_walk_motion_info {
     float start_join_error;  /* rad: the start's last frame against the loop's first */
     float stop_join_error;   /* rad: the stop's first frame against the loop's first */
     ak_root_joint_report root_joint; /* which joint carried the travel, and why */
+    ak_transition_check start_check; /* why the captured start plays or not, with its figures */
+    ak_transition_check stop_check;  /* the same for the captured stop */
 } ak_walk_motion_info;
 
 AK_API ak_walk_motion_params ak_walk_motion_defaults(void);
@@ -112,6 +148,14 @@ AK_API int32_t ak_walk_motion_create(const ak_skeleton *skeleton, const ak_clip 
                                      ak_error *err);
 AK_API void ak_walk_motion_destroy(ak_walk_motion *motion);
 AK_API void ak_walk_motion_get_info(const ak_walk_motion *motion, ak_walk_motion_info *info);
+/* One line saying what the walker starts (is_stop 0) or stops (1) with and why, into buf (cap
+ * bytes, NUL-ended, truncated): "captured, frames A:B", "procedural (none captured around the
+ * cycle)", "procedural (captured transitions off)", or "procedural (the captured stop, frames
+ * A:B, left out: hips -4.23..3.89 g outside -1.25..1.50 g; knee 108.6 deg over 100.0 deg)".
+ * Frames are the source clip's. The CLI's walk line and the walk summary's start_why / stop_why
+ * (scenario.h). Returns the length the whole line needs (snprintf's rule). */
+AK_API int32_t ak_transition_check_describe(const ak_transition_check *check, int32_t is_stop,
+                                            char *buf, size_t cap);
 AK_API const ak_skeleton *ak_walk_motion_skeleton(const ak_walk_motion *motion); /* metres */
 AK_API const ak_clip *ak_walk_motion_clip(const ak_walk_motion *motion); /* the looping cycle */
 AK_API const ak_humanoid *ak_walk_motion_humanoid(const ak_walk_motion *motion);

@@ -5,6 +5,7 @@ page use: Walker(target=(2, 5), terrain="flat", clip="walk.bvh", no_foot_ik=True
 `--target 2,5 --terrain flat --clip walk.bvh --no-foot-ik` through the library's own parser,
 so names, defaults, ranges and error messages are the CLI's."""
 import json
+import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -130,11 +131,55 @@ class Walker:
         over its bound) and the source's own hip, knee and drag figures ("source_drag_m_s": that
         point's bound, the source's fastest that low, at least 0.01 m/s), frames, and the
         joint that carries the source's travel: "root_joint", "root_joint_reason" (top,
-        under_still_top, named) and "root_joint_why" (as `animkit info` says it)."""
+        under_still_top, named) and "root_joint_why" (as `animkit info` says it); for the guide
+        walker what it starts and stops with, "start" and "stop" ("captured" or "procedural"),
+        and why, "start_why" and "stop_why" (as `animkit walk` says it; motion_info() has the
+        figures)."""
         err = ffi.new("ak_error *")
-        buf = ffi.new("char[]", 2048)
-        _check(lib.ak_walk_summary_json(self._summary, self._scene, buf, 2048, err), err)
+        buf = ffi.new("char[]", 4096)
+        _check(lib.ak_walk_summary_json(self._summary, self._scene, buf, 4096, err), err)
         return json.loads(ffi.string(buf).decode())
+
+    _TRANSITION_USES = {lib.AK_TRANSITION_NONE: "none", lib.AK_TRANSITION_USED: "used",
+                        lib.AK_TRANSITION_DROPPED: "dropped",
+                        lib.AK_TRANSITION_NOT_SOUGHT: "not_sought"}
+    _BREAKS = ((lib.AK_TRANSITION_BREAKS_HIPS_FALL, "hips_fall"),
+               (lib.AK_TRANSITION_BREAKS_HIPS_RISE, "hips_rise"),
+               (lib.AK_TRANSITION_BREAKS_KNEE, "knee"))
+
+    def _transition(self, info, name):
+        check = getattr(info, name)
+        why = ffi.new("char[]", 320)
+        lib.ak_transition_check_describe(ffi.addressof(info, name), name == "stop_check", why, 320)
+        return {"use": self._TRANSITION_USES.get(check.use, "none"),
+                "broken": [name for bit, name in self._BREAKS if check.broken & bit],
+                "frames": (check.frames[0], check.frames[1]),
+                "hip_accel_min_g": check.hip_accel_min_g, "hip_accel_max_g": check.hip_accel_max_g,
+                "hip_accel_low_g": check.hip_accel_low_g,
+                "hip_accel_high_g": check.hip_accel_high_g,
+                "knee_peak_deg": math.degrees(check.knee_peak),
+                "knee_bound_deg": math.degrees(check.knee_bound),
+                "why": ffi.string(why).decode()}
+
+    def motion_info(self):
+        """The guide walker's walk motion (ak_walk_motion_info), or None with steer="match":
+        "cycle" (source frames start, end), "cycle_time" (s), "stride_length" (m), "speed"
+        (m/s), and "start" and "stop": what became of the clip's captured start and stop,
+        "use" ("used", "none": none captured around the cycle, "dropped": left out because its
+        own frames break issue 21's bounds around the cycle's figures, "not_sought"),
+        "broken" (of "hips_fall", "hips_rise", "knee"), "frames" (source frames, -1 when
+        none), its figures as played ("hip_accel_min_g"/"max_g", "knee_peak_deg") and their
+        bounds ("hip_accel_low_g"/"high_g", "knee_bound_deg"), and "why" (as `animkit walk`
+        says it)."""
+        motion = lib.ak_walk_scene_motion(self._scene)
+        if motion == ffi.NULL:
+            return None
+        mi = ffi.new("ak_walk_motion_info *")
+        lib.ak_walk_motion_get_info(motion, mi)
+        return {"cycle": (mi.cycle_start, mi.cycle_end), "cycle_time": mi.cycle_time,
+                "stride_length": mi.stride_length, "speed": mi.speed,
+                "start": self._transition(mi[0], "start_check"),
+                "stop": self._transition(mi[0], "stop_check")}
 
     def world_pose(self):
         """World transforms (J, 7) after the last step (a copy)."""

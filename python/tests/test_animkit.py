@@ -339,6 +339,10 @@ def test_walker_summary_has_every_measure():
     # the joint that carries the travel, as `animkit info` says it (issue 22)
     assert (s["root_joint"], s["root_joint_reason"]) == ("Hips", "top")
     assert s["root_joint_why"].startswith("Hips (the top joint travels: ")
+    # the built-in clip loops already: no captured start or stop looked for, and said so
+    why = "procedural (captured starts and stops not looked for)"
+    assert (s["start"], s["start_why"], s["stop"], s["stop_why"]) == ("procedural", why,
+                                                                      "procedural", why)
     assert s["deepest_planted"] <= s["deepest_any_phase"] <= 0.005
     assert s["skate"] < 0.01
     assert min(s["source_hip_accel_min_g"], -1.0) - 0.25 <= s["hip_accel_min_g"]
@@ -426,6 +430,42 @@ def test_walker_takes_the_cli_settings(mocap):
     with pytest.raises(TypeError):
         animkit.Walker(bogus=1)
     assert "--no-foot-ik" in animkit.walk_flags_help()
+
+
+def test_walker_motion_info_says_why_a_captured_stop_is_left_out(mocap):
+    # Debian assimp-testmodels' Boxing_Toes (make deps): a boxing shuffle walked as the cycle
+    # (2045:2207), then the boxer drops toward the floor; that "stop" (2207:2349) breaks issue
+    # 21's bounds around the cycle's figures (hips -1.25..1.50 g, knee 100 deg) and is left out
+    # for the procedural one, its start (2023:2045) is played; the summary says the same line
+    # where Debian's package puts it, or AK_ASSIMP_BVH_DIR (as the C tests' akt_assimp_bvh)
+    folder = os.environ.get("AK_ASSIMP_BVH_DIR") or "/usr/share/assimp/models/BVH"
+    path = os.path.join(folder, "Boxing_Toes.bvh")
+    if not os.path.exists(path):
+        pytest.skip("assimp-testmodels not installed (make deps)")
+    w = animkit.Walker(clip=path, terrain="flat", start=(0, 0), target=(0, 2), max_time=1)
+    info = w.motion_info()
+    assert info["cycle"] == (2045, 2207)
+    start, stop = info["start"], info["stop"]
+    assert (start["use"], start["broken"], start["frames"]) == ("used", [], (2023, 2045))
+    assert start["why"] == "captured, frames 2023:2045"
+    assert (stop["use"], stop["frames"]) == ("dropped", (2207, 2349))
+    assert stop["broken"] == ["hips_fall", "hips_rise", "knee"]
+    assert stop["hip_accel_min_g"] < stop["hip_accel_low_g"] == pytest.approx(-1.25, abs=0.01)
+    assert stop["hip_accel_max_g"] > stop["hip_accel_high_g"] == pytest.approx(1.50, abs=0.01)
+    assert stop["knee_peak_deg"] > stop["knee_bound_deg"] == pytest.approx(100.0, abs=0.1)
+    # the figures as the C tests hold them (test_walker_transitions, test_plugin_character)
+    assert (stop["hip_accel_min_g"], stop["hip_accel_max_g"]) == pytest.approx((-4.23, 3.89),
+                                                                               abs=0.01)
+    assert stop["knee_peak_deg"] == pytest.approx(108.6, abs=0.1)
+    assert stop["why"] == ("procedural (the captured stop, frames 2207:2349, left out: hips "
+                           "-4.23..3.89 g outside -1.25..1.50 g; knee 108.6 deg over 100.0 deg)")
+    s = w.summary()
+    assert (s["start"], s["start_why"]) == ("captured", start["why"])
+    assert (s["stop"], s["stop_why"]) == ("procedural", stop["why"])
+    # the matcher plays database frames: no walk motion
+    matcher = animkit.Walker(steer="match", clip=[mocap("cmu_02_01_walk.bvh")], terrain="flat",
+                             max_time=1)
+    assert matcher.motion_info() is None
 
 
 def test_walker_matches_over_a_database(mocap):

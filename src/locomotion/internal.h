@@ -168,6 +168,9 @@ struct ak_walk_motion {
     int32_t stop_count;
     ak_xform *stand_pose;
     ak_walk_segment segment[2]; /* AK_SEGMENT_START, AK_SEGMENT_STOP */
+    /* What became of each captured segment, with its figures (ak_walk_motion_info
+     * start_check / stop_check; frames of the working grid) */
+    ak_transition_check transition_check[2];
 };
 
 /* ak_foot_ik_run without checking the params and pointers: for a caller that validated the

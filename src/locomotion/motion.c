@@ -6,6 +6,7 @@
 #include "core/xform_inline.h"
 #include "locomotion/internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -482,6 +483,13 @@ int32_t ak_walk_motion_create(const ak_skeleton *sk_src, const ak_clip *clip_src
         return ak_error_set(err, AK_ERR_INVALID_ARG, 0, "joint 0 must be the root");
     ak_walk_motion *m = (ak_walk_motion *)calloc(1, sizeof *m);
     if (!m) return ak_error_set(err, AK_ERR_NOMEM, 0, "out of memory");
+    for (int k = 0; k < 2; ++k) { /* ak_walk_motion_segments_check says what it found */
+        ak_transition_check *c = &m->transition_check[k];
+        c->use = p->use_captured_transitions && !(p->cycle_start == 0 && p->cycle_end == 0)
+                     ? AK_TRANSITION_NONE
+                     : AK_TRANSITION_NOT_SOUGHT;
+        c->frames[0] = c->frames[1] = -1;
+    }
     st = ak_humanoid_find(sk_src, p->humanoid_overrides, &m->humanoid, err);
     if (st != AK_OK) return fail(m, st);
     motion_units(m, sk_src, clip_src, p->metres_per_unit);
@@ -553,6 +561,10 @@ void ak_walk_motion_get_info(const ak_walk_motion *m, ak_walk_motion_info *info)
         r[1] = g->clip ? (g->source_last + grid / 2) / grid : -1;
         *(k == AK_SEGMENT_START ? &info->start_join_error : &info->stop_join_error) =
             g->clip ? g->join_error : 0.0f;
+        ak_transition_check *c = k == AK_SEGMENT_START ? &info->start_check : &info->stop_check;
+        *c = m->transition_check[k];
+        for (int e = 0; e < 2; ++e)
+            if (c->frames[e] >= 0) c->frames[e] = (c->frames[e] + grid / 2) / grid;
     }
 }
 
@@ -924,4 +936,34 @@ int32_t ak_walk_motion_stops(ak_walk_motion *m, ak_error *err)
     m->stop_count = nl + nr;
     qsort(m->stop_times, (size_t)m->stop_count, sizeof(float), cmp_time);
     return make_stand_pose(m, left[0], err);
+}
+
+int32_t ak_transition_check_describe(const ak_transition_check *c, int32_t is_stop, char *buf,
+                                     size_t cap)
+{
+    const double deg = 180.0 / AK_PI;
+    char line[320] = "procedural";
+    if (c && c->use == AK_TRANSITION_USED) {
+        snprintf(line, sizeof line, "captured, frames %d:%d", (int)c->frames[0], (int)c->frames[1]);
+    } else if (c && c->use == AK_TRANSITION_NONE) {
+        snprintf(line, sizeof line, "procedural (none captured around the cycle)");
+    } else if (c && c->use == AK_TRANSITION_NOT_SOUGHT) {
+        snprintf(line, sizeof line, "procedural (captured starts and stops not looked for)");
+    } else if (c && c->use == AK_TRANSITION_DROPPED) {
+        int n = snprintf(line, sizeof line, "procedural (the captured %s, frames %d:%d, left out:",
+                         is_stop ? "stop" : "start", (int)c->frames[0], (int)c->frames[1]);
+        const char *sep = " ";
+        if (c->broken & (AK_TRANSITION_BREAKS_HIPS_FALL | AK_TRANSITION_BREAKS_HIPS_RISE)) {
+            n += snprintf(line + n, sizeof line - (size_t)n,
+                          "%ships %.2f..%.2f g outside %.2f..%.2f g", sep,
+                          (double)c->hip_accel_min_g, (double)c->hip_accel_max_g,
+                          (double)c->hip_accel_low_g, (double)c->hip_accel_high_g);
+            sep = "; ";
+        }
+        if (c->broken & AK_TRANSITION_BREAKS_KNEE)
+            n += snprintf(line + n, sizeof line - (size_t)n, "%sknee %.1f deg over %.1f deg", sep,
+                          (double)c->knee_peak * deg, (double)c->knee_bound * deg);
+        snprintf(line + n, sizeof line - (size_t)n, ")");
+    }
+    return (int32_t)snprintf(buf, buf ? cap : 0, "%s", line);
 }

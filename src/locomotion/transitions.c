@@ -323,13 +323,22 @@ static void body_figures_of(const ak_walk_motion *m, const ak_clip *c, ak_xform 
 
 /* Issue 21's bounds on a walk around its source's own figures: the hips' vertical acceleration
  * within min(source, -1 g) - 0.25 g .. max(source, +1 g) + 0.5 g, the peak knee at most
- * max(source peak, 75 deg) + 25 deg. */
-static int within_walk_bounds(const body_figures *source, const body_figures *played)
+ * max(source peak, 75 deg) + 25 deg. Writes the played figures and the bounds into *check and
+ * returns the AK_TRANSITION_BREAKS_* bits the played figures break (0: within). */
+static int32_t walk_bounds_broken(const body_figures *source, const body_figures *played,
+                                  ak_transition_check *check)
 {
-    const float lo = fminf(source->accel_min_g, -1.0f) - 0.25f;
-    const float hi = fmaxf(source->accel_max_g, 1.0f) + 0.5f;
-    const float knee = fmaxf(source->knee_peak, 75.0f * AK_PI / 180.0f) + 25.0f * AK_PI / 180.0f;
-    return played->accel_min_g >= lo && played->accel_max_g <= hi && played->knee_peak <= knee;
+    check->hip_accel_min_g = played->accel_min_g;
+    check->hip_accel_max_g = played->accel_max_g;
+    check->knee_peak = played->knee_peak;
+    check->hip_accel_low_g = fminf(source->accel_min_g, -1.0f) - 0.25f;
+    check->hip_accel_high_g = fmaxf(source->accel_max_g, 1.0f) + 0.5f;
+    check->knee_bound = fmaxf(source->knee_peak, 75.0f * AK_PI / 180.0f) + 25.0f * AK_PI / 180.0f;
+    int32_t broken = 0;
+    if (!(played->accel_min_g >= check->hip_accel_low_g)) broken |= AK_TRANSITION_BREAKS_HIPS_FALL;
+    if (!(played->accel_max_g <= check->hip_accel_high_g)) broken |= AK_TRANSITION_BREAKS_HIPS_RISE;
+    if (!(played->knee_peak <= check->knee_bound)) broken |= AK_TRANSITION_BREAKS_KNEE;
+    return broken;
 }
 
 int32_t ak_walk_motion_segments_check(ak_walk_motion *m, ak_error *err)
@@ -351,7 +360,14 @@ int32_t ak_walk_motion_segments_check(ak_walk_motion *m, ak_error *err)
     for (int k = 0; k < 2; ++k) {
         if (!g[k].clip) continue;
         body_figures_of(m, g[k].clip, pose, y, &played);
-        if (!within_walk_bounds(&cycle, &played)) ak_walk_segment_free(&g[k]);
+        /* What was found and measured is kept for ak_walk_motion_info (the user asks why a
+         * captured stop is not played). */
+        ak_transition_check *c = &m->transition_check[k];
+        c->frames[0] = g[k].source_first;
+        c->frames[1] = g[k].source_last;
+        c->broken = walk_bounds_broken(&cycle, &played, c);
+        c->use = c->broken ? AK_TRANSITION_DROPPED : AK_TRANSITION_USED;
+        if (c->broken) ak_walk_segment_free(&g[k]);
     }
     free(pose);
     free(y);

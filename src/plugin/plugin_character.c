@@ -260,6 +260,22 @@ AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle hs, ak_handle hw, ak_
     return akp_create_register(&c->hdr, out, error_buffer, error_size);
 }
 
+/* A captured start's or stop's check for the ABI (degrees). */
+static void transition_out(const ak_transition_check *c, ak_plugin_transition *out)
+{
+    const float deg = 180.0f / AK_PI;
+    out->use = c->use;
+    out->broken = c->broken;
+    out->first_frame = c->frames[0];
+    out->last_frame = c->frames[1];
+    out->hip_accel_min_g = c->hip_accel_min_g;
+    out->hip_accel_max_g = c->hip_accel_max_g;
+    out->hip_accel_low_g = c->hip_accel_low_g;
+    out->hip_accel_high_g = c->hip_accel_high_g;
+    out->knee_peak_deg = c->knee_peak * deg;
+    out->knee_bound_deg = c->knee_bound * deg;
+}
+
 AK_PLUGIN_API int32_t ak_plugin_character_info_get(ak_handle h, ak_plugin_character_info *out)
 {
     akp_character *c;
@@ -278,6 +294,8 @@ AK_PLUGIN_API int32_t ak_plugin_character_info_get(ak_handle h, ak_plugin_charac
         out->speed = mi.speed;
         out->sole_height[0] = mi.sole_height[0];
         out->sole_height[1] = mi.sole_height[1];
+        transition_out(&mi.start_check, &out->start);
+        transition_out(&mi.stop_check, &out->stop);
     }
     akp_release(&c->hdr);
     return status;

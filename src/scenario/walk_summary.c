@@ -173,6 +173,30 @@ static size_t root_joint_json(const ak_walk_scene *w, char *buf, size_t cap)
     return len;
 }
 
+/* ,"start":..,"start_why":..,"stop":..,"stop_why":..: what the guide walker starts and stops
+ * with (captured or procedural; the matcher plays database frames and has neither) and why, as
+ * `animkit walk` says it (ak_transition_check_describe: a captured one left out names the bound
+ * it breaks, with the figure). */
+static size_t transitions_json(const ak_walk_scene *scene, char *buf, size_t cap)
+{
+    const ak_walk_motion *motion = ak_walk_scene_motion(scene);
+    size_t len = 0;
+    if (!motion) return 0;
+    ak_walk_motion_info mi;
+    ak_walk_motion_get_info(motion, &mi);
+    for (int k = 0; k < 2; ++k) {
+        const ak_transition_check *c = k == 0 ? &mi.start_check : &mi.stop_check;
+        char why[320];
+        ak_transition_check_describe(c, k, why, sizeof why);
+        put_text(buf, cap, &len, k == 0 ? ",\"start\":\"" : ",\"stop\":\"", 0);
+        put_text(buf, cap, &len, c->use == AK_TRANSITION_USED ? "captured" : "procedural", 0);
+        put_text(buf, cap, &len, k == 0 ? "\",\"start_why\":\"" : "\",\"stop_why\":\"", 0);
+        put_text(buf, cap, &len, why, 1);
+        put_text(buf, cap, &len, "\"", 0);
+    }
+    return len;
+}
+
 int32_t ak_walk_summary_json(const ak_walk_summary *summary, ak_walk_scene *scene, char *buf,
                              size_t cap, ak_error *err)
 {
@@ -196,6 +220,7 @@ int32_t ak_walk_summary_json(const ak_walk_summary *summary, ak_walk_scene *scen
             (size_t)snprintf(buf + len, cap - len, ",\"frames\":%d", (int)summary->metrics.frames);
     if (len < cap) len += matcher_counts(scene, buf + len, cap - len);
     if (len < cap) len += root_joint_json(scene, buf + len, cap - len);
+    if (len < cap) len += transitions_json(scene, buf + len, cap - len);
     if (len < cap) len += (size_t)snprintf(buf + len, cap - len, "}");
     if (len >= cap) return ak_error_set(err, AK_ERR_LIMIT, 0, "summary: buffer too small");
     return AK_OK;

@@ -182,6 +182,47 @@ static walk_result walk_checked(const walk_source *src, const ak_ground *g, ak_w
     return walk_checked_then(src, g, wp, info, spine, pl, NULL, AT_STOPPED);
 }
 
+/* A captured start's or stop's check (ak_walk_motion_info.start_check / stop_check) against the
+ * walk motion it was made for: its bounds are issue 21's around the cycle's own figures
+ * (ak_walk_metrics_source: hips min(cycle, -1 g) - 0.25 .. max(cycle, +1 g) + 0.5 g, knee
+ * max(cycle, 75 deg) + 25 deg), its broken bits are exactly the bounds its figures break, a kept
+ * one breaks none and names the frames the walker plays (`played`, the info's start_frames or
+ * stop_frames), a dropped one breaks one or more and none are played; the line the CLI prints
+ * says the same. */
+static void assert_check_agrees(const ak_walk_motion *motion, const ak_transition_check *c,
+                                const int32_t played[2], int is_stop)
+{
+    ak_walk_metrics cycle;
+    ak_error err;
+    assert_int_equal(ak_walk_metrics_source(motion, &cycle, &err), AK_OK);
+    AKT_NEAR(c->hip_accel_low_g, fminf(cycle.hip_accel_min_g, -1.0f) - 0.25f, 1e-3);
+    AKT_NEAR(c->hip_accel_high_g, fmaxf(cycle.hip_accel_max_g, 1.0f) + 0.5f, 1e-3);
+    AKT_NEAR(c->knee_bound, fmaxf(cycle.knee_peak, AKT_RAD(75.0f)) + AKT_RAD(25.0f), 1e-3);
+    const int32_t broken =
+        (c->hip_accel_min_g < c->hip_accel_low_g ? AK_TRANSITION_BREAKS_HIPS_FALL : 0) |
+        (c->hip_accel_max_g > c->hip_accel_high_g ? AK_TRANSITION_BREAKS_HIPS_RISE : 0) |
+        (c->knee_peak > c->knee_bound ? AK_TRANSITION_BREAKS_KNEE : 0);
+    assert_int_equal(c->broken, broken);
+    assert_true(c->frames[0] >= 0 && c->frames[1] > c->frames[0]);
+    assert_true(c->hip_accel_min_g < 0.0f && c->hip_accel_max_g > 0.0f && c->knee_peak > 0.0f);
+    char line[320], want[64];
+    ak_transition_check_describe(c, is_stop, line, sizeof line);
+    if (c->use == AK_TRANSITION_USED) {
+        assert_int_equal(broken, 0);
+        assert_int_equal(played[0], c->frames[0]);
+        assert_int_equal(played[1], c->frames[1]);
+        snprintf(want, sizeof want, "captured, frames %d:%d", (int)played[0], (int)played[1]);
+        assert_string_equal(line, want);
+    } else {
+        assert_int_equal(c->use, AK_TRANSITION_DROPPED);
+        assert_int_not_equal(broken, 0);
+        assert_int_equal(played[0], -1);
+        snprintf(want, sizeof want, "procedural (the captured %s, frames %d:%d, left out: ",
+                 is_stop ? "stop" : "start", (int)c->frames[0], (int)c->frames[1]);
+        assert_memory_equal(line, want, strlen(want));
+    }
+}
+
 /* A recorded start-walk-stop of `src` read back as a capture: its start and stop are found
  * and played on every ground. */
 static void captured_transitions_walk(const walk_source *orig, const char *label)
@@ -203,6 +244,18 @@ static void captured_transitions_walk(const walk_source *orig, const char *label
     assert_true(info.stop_frames[0] >= info.cycle_end - (info.cycle_end - info.cycle_start));
     assert_true(info.stop_frames[1] > info.stop_frames[0]);
     assert_true(info.stop_frames[1] <= src.clip->frame_count - 1);
+    /* Both kept, within the bounds around the cycle, and said so. */
+    assert_int_equal(info.start_check.use, AK_TRANSITION_USED);
+    assert_int_equal(info.stop_check.use, AK_TRANSITION_USED);
+    assert_check_agrees(src.motion, &info.start_check, info.start_frames, 0);
+    assert_check_agrees(src.motion, &info.stop_check, info.stop_frames, 1);
+    printf("  start hips %.2f..%.2f g, knee %.1f deg; stop hips %.2f..%.2f g, knee %.1f deg "
+           "(bounds %.2f..%.2f g, %.1f deg)\n",
+           (double)info.start_check.hip_accel_min_g, (double)info.start_check.hip_accel_max_g,
+           AKT_DEG(info.start_check.knee_peak), (double)info.stop_check.hip_accel_min_g,
+           (double)info.stop_check.hip_accel_max_g, AKT_DEG(info.stop_check.knee_peak),
+           (double)info.stop_check.hip_accel_low_g, (double)info.stop_check.hip_accel_high_g,
+           AKT_DEG(info.stop_check.knee_bound));
     const int32_t spine = ak_walk_motion_humanoid(src.motion)->joint[AK_HUM_SPINE];
     assert_true(spine > 0);
     ak_walker_params wp = ak_walker_defaults();
@@ -368,6 +421,15 @@ static void captures_without_transitions_keep_the_procedural_path(void **state)
         ak_walk_motion_get_info(src.motion, &info);
         assert_int_equal(info.start_frames[0], -1);
         assert_int_equal(info.stop_frames[0], -1);
+        /* and says why the walker starts and stops procedurally */
+        for (int k = 0; k < 2; ++k) {
+            const ak_transition_check *c = k ? &info.stop_check : &info.start_check;
+            char line[320];
+            assert_int_equal(c->use, AK_TRANSITION_NONE);
+            assert_int_equal(c->frames[0], -1);
+            ak_transition_check_describe(c, k, line, sizeof line);
+            assert_string_equal(line, "procedural (none captured around the cycle)");
+        }
         source_close(&src);
     }
     /* And a clip with both, told not to use them, walks the procedural way. */
@@ -378,6 +440,8 @@ static void captures_without_transitions_keep_the_procedural_path(void **state)
     ak_walk_motion_get_info(src.motion, &info);
     assert_int_equal(info.start_frames[0], -1);
     assert_int_equal(info.stop_frames[1], -1);
+    assert_int_equal(info.start_check.use, AK_TRANSITION_NOT_SOUGHT);
+    assert_int_equal(info.stop_check.use, AK_TRANSITION_NOT_SOUGHT);
     ak_walker_params wp = ak_walker_defaults();
     wp.start = ak_vec3_make(-8.0f, 0.0f, 0.0f);
     wp.target = ak_vec3_make(8.0f, 0.0f, 0.0f);
@@ -427,6 +491,33 @@ static void a_captured_stop_beyond_the_walk_bounds_stops_procedurally(void **sta
            (int)info.stop_frames[0], (int)info.stop_frames[1]);
     assert_true(info.start_frames[0] >= 0 && info.start_frames[1] == info.cycle_start);
     assert_int_equal(info.stop_frames[0], -1);
+    /* Why, with the figures: the start kept (-0.17..0.18 g, 32.9 deg), the stop 2207:2349 left
+     * out for both hips bounds and the knee (-4.23..3.89 g against -1.25..1.50, 108.6 deg
+     * against 100; the drop toward the floor measured when this check was written). */
+    assert_int_equal(info.start_check.use, AK_TRANSITION_USED);
+    assert_check_agrees(src.motion, &info.start_check, info.start_frames, 0);
+    assert_int_equal(info.stop_check.use, AK_TRANSITION_DROPPED);
+    assert_check_agrees(src.motion, &info.stop_check, info.stop_frames, 1);
+    assert_int_equal(info.stop_check.broken, AK_TRANSITION_BREAKS_HIPS_FALL |
+                                                 AK_TRANSITION_BREAKS_HIPS_RISE |
+                                                 AK_TRANSITION_BREAKS_KNEE);
+    assert_int_equal(info.stop_check.frames[0], 2207);
+    assert_int_equal(info.stop_check.frames[1], 2349);
+    AKT_NEAR(info.stop_check.hip_accel_min_g, -4.23, 0.01);
+    AKT_NEAR(info.stop_check.hip_accel_max_g, 3.89, 0.01);
+    AKT_NEAR(AKT_DEG(info.stop_check.knee_peak), 108.6, 0.1);
+    AKT_NEAR(info.stop_check.hip_accel_low_g, -1.25, 0.01);
+    AKT_NEAR(info.stop_check.hip_accel_high_g, 1.50, 0.01);
+    AKT_NEAR(AKT_DEG(info.stop_check.knee_bound), 100.0, 0.1);
+    AKT_NEAR(info.start_check.hip_accel_min_g, -0.17, 0.01);
+    AKT_NEAR(info.start_check.hip_accel_max_g, 0.18, 0.01);
+    AKT_NEAR(AKT_DEG(info.start_check.knee_peak), 32.9, 0.1);
+    char line[320];
+    ak_transition_check_describe(&info.stop_check, 1, line, sizeof line);
+    printf("  stop %s\n", line);
+    assert_string_equal(line, "procedural (the captured stop, frames 2207:2349, left out: hips "
+                              "-4.23..3.89 g outside -1.25..1.50 g; knee 108.6 deg over 100.0 "
+                              "deg)");
     ak_walk_metrics cycle;
     assert_int_equal(ak_walk_metrics_source(src.motion, &cycle, &err), AK_OK);
     const float lo = fminf(cycle.hip_accel_min_g, -1.0f) - 0.25f;

@@ -399,6 +399,11 @@ static partial class PluginTests
                 AkCharacterInfo info = ch.Info;
                 True(info.jointCount == bvh.Skeleton.JointCount, "joint count");
                 True(info.speed > 0.5f && info.speed < 2.5f, "walking speed " + info.speed + " m/s");
+                // ABI 7: the capture begins and ends mid-stride, no captured start or stop
+                // (0: none around the cycle); the struct's tail read where C wrote it
+                True(info.start.use == 0 && info.stop.use == 0 && info.stop.firstFrame == -1 &&
+                     info.stop.lastFrame == -1, "captured start " + info.start.use + ", stop " +
+                     info.stop.use + " frames " + info.stop.firstFrame + ":" + info.stop.lastFrame);
                 AkGroundHit[] hits = new AkGroundHit[AnimKitNative.CharacterMaxRays];
                 AkXform[] world = new AkXform[info.jointCount], model = new AkXform[info.jointCount];
                 AkXform[] local = new AkXform[info.jointCount];

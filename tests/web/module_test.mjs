@@ -202,6 +202,10 @@ rmSync(stillDir, { recursive: true, force: true });
   const { still, original } = flatSummaries;
   check(original.root_joint === 'Hips' && original.root_joint_reason === 'top',
     `original: root joint ${original.root_joint} (${original.root_joint_reason})`);
+  // what the walker starts and stops with, and why (CMU 02_01 begins and ends mid-stride)
+  for (const key of ['start', 'stop'])
+    check(original[key] === 'procedural' && original[`${key}_why`] === 'procedural (none captured around the cycle)',
+      `original: ${key} ${original[key]}: ${original[`${key}_why`]}`);
   check(still.root_joint === 'Hips' && still.root_joint_reason === 'under_still_top' &&
     still.root_joint_why.startsWith('Hips (the top joint joint_Root is still: 0 on XZ;'),
     `still top joint: root joint ${still.root_joint} (${still.root_joint_reason}): ${still.root_joint_why}`);

@@ -157,6 +157,24 @@ namespace AnimKit
         public IntPtr rootJoint;
     }
 
+    /// <summary>What became of the walk clip's captured start or stop (ak_plugin_transition,
+    /// ABI 7): a captured one whose own frames break issue 21's bounds around the cycle's
+    /// figures is left out, and the walker starts or stops procedurally.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AkTransition
+    {
+        /// <summary>0: none captured around the cycle, 1: played, 2: left out (broken says
+        /// why), 3: not looked for.</summary>
+        public int use;
+        /// <summary>Bits: 1 the hips fall faster than hipAccelLowG, 2 rise faster than
+        /// hipAccelHighG, 4 the knee bends past kneeBoundDeg.</summary>
+        public int broken;
+        public int firstFrame, lastFrame;
+        public float hipAccelMinG, hipAccelMaxG;
+        public float hipAccelLowG, hipAccelHighG;
+        public float kneePeakDeg, kneeBoundDeg;
+    }
+
     [StructLayout(LayoutKind.Sequential)]
     public struct AkCharacterInfo
     {
@@ -166,6 +184,8 @@ namespace AnimKit
         public float strideLength;
         public float speed;
         public float soleHeightLeft, soleHeightRight;
+        public AkTransition start;
+        public AkTransition stop;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -299,7 +319,7 @@ namespace AnimKit
         // Resolves to libanimkit_unity.so (Linux) and animkit_unity.dll (Windows).
         public const string Lib = "animkit_unity";
         /// <summary>The ABI this binding was written for (AK_PLUGIN_ABI_VERSION).</summary>
-        public const int ExpectedAbiVersion = 6;
+        public const int ExpectedAbiVersion = 7;
         public const int HumanoidSlotCount = 21;
         const CallingConvention CC = CallingConvention.Cdecl;
 
