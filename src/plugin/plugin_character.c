@@ -29,6 +29,11 @@ typedef struct akp_character {
     int32_t joint_count;
     ak_vec3 target;      /* right-handed, the last target given */
     akp_summary summary; /* the walk's measures (ak_plugin_character_summary_get) */
+    /* The walk clip's copy bones (ak_copy_bones: the UE4 mannequin's ik_foot and ik_hand
+     * bones) and the walker's last poses with them put back on the walked feet and hands
+     * (local, then world; NULL without copies): what the pose accessors give. */
+    ak_copy_bones copies;
+    ak_xform *shown;
 } akp_character;
 
 void akp_summary_init(akp_summary *s, const ak_humanoid *h, const ak_walk_metrics *source)
@@ -75,6 +80,7 @@ static void character_free(akp_object *obj)
     akp_character *c = (akp_character *)obj;
     ak_walker_destroy(c->walker);
     ak_walk_motion_destroy(c->motion);
+    free(c->shown);
     if (c->idle) akp_release(&c->idle->hdr);
     if (c->walk) akp_release(&c->walk->hdr);
     if (c->skeleton) akp_release(&c->skeleton->hdr);
@@ -195,6 +201,52 @@ static int32_t character_acquire(akp_character *c, ak_handle hs, ak_handle hw, a
     return st;
 }
 
+/* The walker's local and world pose, with the copy bones back on the feet and hands when the
+ * walk clip has any (ak_walk_scene shows the same for the CLI, Python and the web page). */
+static const ak_xform *shown_local(const akp_character *c)
+{
+    return c->shown ? c->shown : ak_walker_local_pose(c->walker);
+}
+static const ak_xform *shown_world(const akp_character *c)
+{
+    return c->shown ? c->shown + c->joint_count : ak_walker_world_pose(c->walker);
+}
+
+/* After the walker posed the character: its poses with the copy bones put back (the walker's
+ * foot IK and root placement move the feet and hands and leave the bones that copy them: CMU
+ * 02_01 in the UE4 shape walked 3 s by the plugin had them up to 0.154 m off, test_plugin_character
+ * copy_bones_stay_on_the_walked_feet_and_hands). */
+static void character_show(akp_character *c)
+{
+    if (!c->shown) return;
+    const size_t bytes = sizeof(ak_xform) * (size_t)c->joint_count;
+    memcpy(c->shown, ak_walker_local_pose(c->walker), bytes);
+    memcpy(c->shown + c->joint_count, ak_walker_world_pose(c->walker), bytes);
+    ak_copy_bones_apply(ak_walk_motion_skeleton(c->motion), &c->copies, c->shown,
+                        c->shown + c->joint_count);
+}
+
+/* The walk clip's copy bones (the plugin's clips are in metres: no scale) and room for the
+ * poses shown with them. */
+static int32_t character_copies(akp_character *c, char *error_buffer, int32_t error_size)
+{
+    ak_error err;
+    ak_error_clear(&err);
+    const int32_t status =
+        ak_copy_bones_find(c->skeleton->skeleton, c->walk->clip, &c->copies, &err);
+    if (status != AK_OK) {
+        format_error(error_buffer, error_size, "copy bones", &err);
+        return status;
+    }
+    if (c->copies.count == 0) return AK_OK;
+    c->shown = (ak_xform *)malloc(sizeof(ak_xform) * 2 * (size_t)c->joint_count);
+    if (!c->shown) {
+        akp_copy_text(error_buffer, error_size, "out of memory");
+        return AK_ERR_NOMEM;
+    }
+    return AK_OK;
+}
+
 /* The walk motion (cycle cut from the walk clip) and the walker on it, placed at the start. */
 static int32_t character_build(akp_character *c, const ak_plugin_character_params *pp,
                                char *error_buffer, int32_t error_size)
@@ -229,7 +281,9 @@ static int32_t character_build(akp_character *c, const ak_plugin_character_param
     akp_summary_init(&c->summary, ak_walk_motion_humanoid(c->motion), &source);
     /* Start on the given point (create placed it at y = 0 without a ground). */
     ak_walker_set_position(c->walker, wp.start);
-    return AK_OK;
+    status = character_copies(c, error_buffer, error_size);
+    if (status == AK_OK) character_show(c);
+    return status;
 }
 
 AK_PLUGIN_API int32_t ak_plugin_character_create(ak_handle hs, ak_handle hw, ak_handle hi,
@@ -403,6 +457,7 @@ AK_PLUGIN_API int32_t ak_plugin_character_finish(ak_handle h, const ak_plugin_gr
             ak_walker_state s;
             ak_walker_get_state(c->walker, &s);
             akp_summary_add(&c->summary, &s, ak_walker_world_pose(c->walker));
+            character_show(c);
         }
     }
     akp_release(&c->hdr);
@@ -470,8 +525,8 @@ AK_PLUGIN_API int32_t ak_plugin_character_pose(ak_handle h, ak_plugin_xform *out
         ak_walker_state s;
         ak_walker_get_state(c->walker, &s);
         const ak_xform inv = akx_inverse(character_xform(&s));
-        const ak_xform *local = ak_walker_local_pose(c->walker);
-        const ak_xform *world = ak_walker_world_pose(c->walker);
+        const ak_xform *local = shown_local(c);
+        const ak_xform *world = shown_world(c);
         if (out_local) {
             ak_xform *o = (ak_xform *)out_local;
             memcpy(o, local, sizeof(ak_xform) * (size_t)n);
@@ -500,7 +555,7 @@ AK_PLUGIN_API int32_t ak_plugin_character_world_pose(ak_handle h, ak_plugin_xfor
     const int32_t n = c->joint_count;
     status = akp_check_joint_buffer(&c->hdr, out, count, n, "out_world");
     if (status == AK_OK) {
-        memcpy(out, ak_walker_world_pose(c->walker), sizeof(ak_xform) * (size_t)n);
+        memcpy(out, shown_world(c), sizeof(ak_xform) * (size_t)n);
         akp_mirror_xforms((ak_xform *)out, n);
     }
     akp_release(&c->hdr);

@@ -16,6 +16,13 @@ typedef struct akp_retargeter {
     akp_skeleton *source, *target; /* references held for the retargeter's lifetime */
     ak_retargeter *rt;
     ak_xform *source_local; /* right-handed scratch */
+    /* The target rig's copy bones (ak_copy_bones on its rest pose: the UE4 mannequin's ik_foot
+     * and ik_hand bones), put back on the retargeted feet and hands every pose, as
+     * ak_plugin_retarget_clip's clips have them (ak_retarget_run; ak_retargeter_pose alone
+     * leaves them where the rest pose has them: 2.77 m off for CMU 02_01 onto the UE4 shape);
+     * target_model: FK scratch, NULL without copies. */
+    ak_copy_bones copies;
+    ak_xform *target_model;
 } akp_retargeter;
 
 static void retargeter_free(akp_object *obj)
@@ -25,6 +32,7 @@ static void retargeter_free(akp_object *obj)
     if (r->source) akp_release(&r->source->hdr);
     if (r->target) akp_release(&r->target->hdr);
     free(r->source_local);
+    free(r->target_model);
     free(r);
 }
 
@@ -252,6 +260,28 @@ AK_PLUGIN_API int32_t ak_plugin_retarget_clip(ak_handle hs, ak_handle hc, ak_han
     return status;
 }
 
+/* The retargeter's scratch: the source pose, and the target rig's copy bones with the FK room
+ * they need. */
+static int32_t retargeter_scratch(akp_retargeter *r, char *text, size_t size)
+{
+    ak_error err;
+    const ak_skeleton *target = r->target->skeleton;
+    int32_t status = ak_copy_bones_find(target, NULL, &r->copies, &err);
+    if (status != AK_OK) {
+        snprintf(text, size, "retargeter: copy bones: %s", err.message);
+        return status;
+    }
+    r->source_local =
+        (ak_xform *)malloc(sizeof(ak_xform) * (size_t)r->source->skeleton->joint_count);
+    if (r->copies.count > 0)
+        r->target_model = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)target->joint_count);
+    if (!r->source_local || (r->copies.count > 0 && !r->target_model)) {
+        snprintf(text, size, "out of memory");
+        return AK_ERR_NOMEM;
+    }
+    return AK_OK;
+}
+
 AK_PLUGIN_API int32_t ak_plugin_retargeter_create(ak_handle hs, ak_handle ht, const char *so,
                                                   const char *to,
                                                   const ak_plugin_retarget_params *pp,
@@ -279,14 +309,7 @@ AK_PLUGIN_API int32_t ak_plugin_retargeter_create(ak_handle hs, ak_handle ht, co
         status = ak_retargeter_create(&p, &r->rt, &err);
         if (status != AK_OK) snprintf(text, sizeof text, "retargeter: %s", err.message);
     }
-    if (status == AK_OK) {
-        r->source_local =
-            (ak_xform *)malloc(sizeof(ak_xform) * (size_t)r->source->skeleton->joint_count);
-        if (!r->source_local) {
-            status = AK_ERR_NOMEM;
-            snprintf(text, sizeof text, "out of memory");
-        }
-    }
+    if (status == AK_OK) status = retargeter_scratch(r, text, sizeof text);
     if (status == AK_OK && !(*out = akp_register(&r->hdr))) {
         status = AK_ERR_LIMIT;
         snprintf(text, sizeof text, "handle table full");
@@ -311,6 +334,11 @@ AK_PLUGIN_API int32_t ak_plugin_retargeter_pose(ak_handle h, const ak_plugin_xfo
         memcpy(r->source_local, source_local, sizeof(ak_xform) * (size_t)ns);
         akp_mirror_xforms(r->source_local, ns);
         ak_retargeter_pose(r->rt, r->source_local, (ak_xform *)target_local);
+        if (r->target_model) { /* the copy bones back on the retargeted feet and hands */
+            ak_fk(r->target->skeleton, (const ak_xform *)target_local, r->target_model);
+            ak_copy_bones_apply(r->target->skeleton, &r->copies, (ak_xform *)target_local,
+                                r->target_model);
+        }
         akp_mirror_xforms((ak_xform *)target_local, nt);
         akp_clear_error(&r->hdr);
     }

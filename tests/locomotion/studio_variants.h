@@ -280,11 +280,11 @@ static inline void akv_ik_bones(ak_skeleton **ps, ak_clip **pc)
     *pc = nc;
 }
 
-/* The farthest the UE4 shape's ik bones (AKV_IK_BONES) come from the feet and hands they copy
- * over every frame of a clip (a variant, or what a tool made of one): ik_foot_l/r from the
- * feet, ik_hand_gun and ik_hand_r from the right hand, ik_hand_l from the left (humanoid
- * map), model space, the clip's units. Fails when a bone is missing. */
-static inline double akv_ik_bones_apart(const ak_skeleton *s, const ak_clip *c)
+/* The farthest the UE4 shape's ik bones (AKV_IK_BONES) are from the feet and hands they copy in
+ * one pose of `s` (model or world transforms, any frame, a mirrored one too: only distances
+ * count): ik_foot_l/r from the feet, ik_hand_gun and ik_hand_r from the right hand, ik_hand_l
+ * from the left (humanoid map), the pose's units. Fails when a bone is missing. */
+static inline double akv_ik_bones_apart_pose(const ak_skeleton *s, const ak_xform *model)
 {
     static const char *const names[5] = {"ik_foot_l", "ik_foot_r", "ik_hand_gun", "ik_hand_r",
                                          "ik_hand_l"};
@@ -293,23 +293,29 @@ static inline double akv_ik_bones_apart(const ak_skeleton *s, const ak_clip *c)
     ak_humanoid h;
     ak_error err;
     if (ak_humanoid_find(s, NULL, &h, &err) != AK_OK) fail_msg("ik bones: %s", err.message);
-    int32_t bone[5], target[5];
+    double worst = 0.0;
     for (int k = 0; k < 5; ++k) {
-        bone[k] = ak_skeleton_find(s, names[k]);
-        target[k] = h.joint[slots[k]];
-        if (bone[k] < 0 || target[k] < 0) fail_msg("ik bones: no %s or its joint", names[k]);
+        const int32_t bone = ak_skeleton_find(s, names[k]), target = h.joint[slots[k]];
+        if (bone < 0 || target < 0) fail_msg("ik bones: no %s or its joint", names[k]);
+        const double d =
+            (double)ak_vec3_length(ak_vec3_sub(model[bone].translation, model[target].translation));
+        if (!(d <= worst)) worst = d;
     }
+    return worst;
+}
+
+/* The same over every frame of a clip (a variant, or what a tool made of one), model space,
+ * the clip's units. */
+static inline double akv_ik_bones_apart(const ak_skeleton *s, const ak_clip *c)
+{
     const int32_t J = s->joint_count;
     ak_xform *local = (ak_xform *)malloc(sizeof(ak_xform) * (size_t)J * 2), *model = local + J;
     double worst = 0.0;
     for (int32_t f = 0; f < c->frame_count; ++f) {
         ak_clip_frame(c, s, f, local);
         ak_fk(s, local, model);
-        for (int k = 0; k < 5; ++k) {
-            const double d = (double)ak_vec3_length(
-                ak_vec3_sub(model[bone[k]].translation, model[target[k]].translation));
-            if (!(d <= worst)) worst = d;
-        }
+        const double d = akv_ik_bones_apart_pose(s, model);
+        if (!(d <= worst)) worst = d;
     }
     free(local);
     return worst;

@@ -9,6 +9,7 @@
 #include "test_util.h"
 
 #include "animkit/plugin.h"
+#include "locomotion/studio_variants.h"
 
 typedef struct akpt_rig {
     ak_skeleton *skeleton; /* the library's, right-handed, metres */
@@ -96,6 +97,23 @@ static inline void akpt_rig_walk_with(akpt_rig *r, const ak_walk_clip_params *wp
 static inline void akpt_rig_walk(akpt_rig *r)
 {
     akpt_rig_walk_with(r, NULL);
+}
+
+/* CMU 02_01 (`kinds` 0) or its UE4 shape (AKV_GROUND_ROOT | AKV_IK_BONES: the mannequin's
+ * ik_foot_l/r and ik_hand_gun/r/l, each a copy of its foot or hand in every frame;
+ * studio_variants.h), scaled to metres as Unity holds it, on both sides. */
+static inline void akpt_rig_cmu(akpt_rig *r, unsigned kinds)
+{
+    ak_skeleton *s = NULL;
+    ak_clip *c = NULL;
+    akv_make("cmu_02_01_walk.bvh", kinds, &s, &c);
+    float metres_per_unit = 1.0f;
+    ak_units_detect_clip(s, c, &metres_per_unit);
+    ak_skeleton_scale(s, metres_per_unit);
+    ak_clip_scale(c, metres_per_unit);
+    akpt_rig_push(r, s, c);
+    ak_skeleton_destroy(s);
+    ak_clip_destroy(c);
 }
 
 static inline void akpt_rig_free(akpt_rig *r)

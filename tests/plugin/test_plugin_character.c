@@ -120,6 +120,21 @@ static void flat_hits(const ak_ground_ray *rays, ak_ground_hit *hits, int32_t n)
     }
 }
 
+/* One two-phase frame of dt seconds on flat ground at y = 0 (every ray hits it). */
+static void flat_frame(ak_handle ch, float dt)
+{
+    ak_plugin_ray rays[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_plugin_ground_hit hits[AK_PLUGIN_CHARACTER_MAX_RAYS];
+    ak_vec3 move;
+    int32_t nr;
+    assert_int_equal(ak_plugin_character_begin(ch, dt, &move), AK_OK);
+    assert_int_equal(ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &nr),
+                     AK_OK);
+    for (int32_t i = 0; i < nr; ++i)
+        hits[i] = (ak_plugin_ground_hit){1, 0.0f, {0.0f, 1.0f, 0.0f}};
+    assert_int_equal(ak_plugin_character_finish(ch, hits, nr), AK_OK);
+}
+
 /* 120 frames at 60 Hz toward a target 4 m ahead and to the side, started turned 20 degrees:
  * the plugin's state and world pose are the library walker's mirrored at every frame. */
 static void two_seconds_walk_as_the_library_walker(void **state)
@@ -279,18 +294,8 @@ static void model_pose_is_world_pose_in_the_characters_frame(void **state)
     ak_handle ch;
     assert_int_equal(create(&r, &p, &ch, err, sizeof err), AK_OK);
     const int32_t J = r.joints;
-    ak_plugin_ray rays[AK_PLUGIN_CHARACTER_MAX_RAYS];
-    ak_plugin_ground_hit hits[AK_PLUGIN_CHARACTER_MAX_RAYS];
-    for (int frame = 0; frame < 30; ++frame) {
-        ak_vec3 move;
-        int32_t nr;
-        assert_int_equal(ak_plugin_character_begin(ch, 1.0f / 30.0f, &move), AK_OK);
-        assert_int_equal(
-            ak_plugin_character_ground_rays(ch, rays, AK_PLUGIN_CHARACTER_MAX_RAYS, &nr), AK_OK);
-        for (int32_t i = 0; i < nr; ++i)
-            hits[i] = (ak_plugin_ground_hit){1, 0.0f, {0.0f, 1.0f, 0.0f}};
-        assert_int_equal(ak_plugin_character_finish(ch, hits, nr), AK_OK);
-    }
+    for (int frame = 0; frame < 30; ++frame)
+        flat_frame(ch, 1.0f / 30.0f);
     ak_plugin_xform local[MAXJ], model[MAXJ], world[MAXJ], check[MAXJ];
     ak_plugin_character_state s;
     assert_int_equal(ak_plugin_character_pose(ch, local, model, J), AK_OK);
@@ -317,6 +322,8 @@ static void model_pose_is_world_pose_in_the_characters_frame(void **state)
     assert_string_equal(err, "dt = 0: must be in (0, 10] seconds");
     assert_int_equal(ak_plugin_character_pose(ch, local, NULL, J - 1), AK_ERR_INVALID_ARG);
     assert_int_equal(ak_plugin_character_pose(ch, NULL, NULL, J), AK_ERR_INVALID_ARG);
+    const ak_plugin_ground_hit hits[2] = {{1, 0.0f, {0.0f, 1.0f, 0.0f}},
+                                          {1, 0.0f, {0.0f, 1.0f, 0.0f}}};
     assert_int_equal(ak_plugin_character_finish(ch, hits, 2), AK_ERR_INVALID_ARG);
     ak_plugin_last_error(ch, err, sizeof err);
     assert_non_null(strstr(err, "one per ray), got 2"));
@@ -332,6 +339,61 @@ static void model_pose_is_world_pose_in_the_characters_frame(void **state)
     assert_int_equal(ak_plugin_destroy(ch), AK_PLUGIN_ERR_HANDLE);
     ak_skeleton_destroy(r.skeleton);
     ak_clip_destroy(r.clip);
+}
+
+/* The plugin's walk of the UE4 mannequin's shape (akpt_rig_cmu: CMU 02_01 with `root` and the
+ * ik_foot and ik_hand bones, each a copy of its foot or hand in every frame) keeps those bones
+ * on the walked feet and hands, as `animkit walk` does (ak_copy_bones): 3 s at 60 Hz toward a
+ * target 4 m off on flat ground, every frame's world pose and model pose within 0.1 mm
+ * (float rounding of metre-sized coordinates; without the copies the walker's foot IK and
+ * root placement left them up to 0.154 m off), and the model pose still FK of the local one. The
+ * clip holds no captured start or stop: the info says none was found. */
+static void copy_bones_stay_on_the_walked_feet_and_hands(void **state)
+{
+    (void)state;
+    akpt_rig r;
+    akpt_rig_cmu(&r, AKV_GROUND_ROOT | AKV_IK_BONES);
+    ak_plugin_character_params p;
+    assert_int_equal(ak_plugin_character_defaults(&p), AK_OK);
+    p.target = ak_vec3_make(1.0f, 0.0f, -4.0f);
+    char err[256];
+    ak_handle ch;
+    assert_int_equal(create(&r, &p, &ch, err, sizeof err), AK_OK);
+    ak_plugin_character_info info;
+    assert_int_equal(ak_plugin_character_info_get(ch, &info), AK_OK);
+    assert_int_equal(info.start.use, AK_TRANSITION_NONE);
+    assert_int_equal(info.stop.use, AK_TRANSITION_NONE);
+    assert_int_equal(info.stop.first_frame, -1);
+    const int32_t J = r.joints;
+    ak_plugin_xform *buf = (ak_plugin_xform *)malloc(sizeof(ak_plugin_xform) * 4 * (size_t)J);
+    assert_non_null(buf);
+    ak_plugin_xform *local = buf, *model = buf + J, *world = buf + 2 * J, *check = buf + 3 * J;
+    double worst_world = 0.0, worst_model = 0.0, worst_fk = 0.0;
+    for (int frame = 0; frame < 180; ++frame) {
+        flat_frame(ch, 1.0f / 60.0f);
+        assert_int_equal(ak_plugin_character_world_pose(ch, world, J), AK_OK);
+        assert_int_equal(ak_plugin_character_pose(ch, local, model, J), AK_OK);
+        assert_int_equal(ak_plugin_fk(r.s, local, check, J), AK_OK);
+        /* the ABI's transforms are ak_xform's layout (plugin.h); distances ignore the mirror */
+        worst_world = fmax(worst_world, akv_ik_bones_apart_pose(r.skeleton, (ak_xform *)world));
+        worst_model = fmax(worst_model, akv_ik_bones_apart_pose(r.skeleton, (ak_xform *)model));
+        for (int32_t j = 0; j < J; ++j)
+            worst_fk =
+                fmax(worst_fk,
+                     (double)ak_vec3_length(ak_vec3_sub(check[j].position, model[j].position)));
+    }
+    ak_plugin_character_state s;
+    assert_int_equal(ak_plugin_character_state_get(ch, &s), AK_OK);
+    printf("UE4 shape walked %.2f m: ik bones at most %.2e m (world), %.2e m (model) off their "
+           "feet and hands; FK of the local pose %.2e m off the model pose\n",
+           (double)s.path_length, worst_world, worst_model, worst_fk);
+    assert_true(s.path_length > 1.5f); /* it walked: 3 s at CMU 02_01's 1.2 m/s, less the start */
+    assert_true(worst_world <= 1e-4);
+    assert_true(worst_model <= 1e-4);
+    assert_true(worst_fk <= 1e-4);
+    free(buf);
+    ak_plugin_destroy(ch);
+    akpt_rig_free(&r);
 }
 
 /* A walk clip whose captured stop breaks issue 21's bounds: the character's info says it is left
@@ -390,6 +452,7 @@ int main(void)
         cmocka_unit_test(character_params_validity),
         cmocka_unit_test(two_seconds_walk_as_the_library_walker),
         cmocka_unit_test(model_pose_is_world_pose_in_the_characters_frame),
+        cmocka_unit_test(copy_bones_stay_on_the_walked_feet_and_hands),
         cmocka_unit_test(character_info_says_why_a_captured_stop_is_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

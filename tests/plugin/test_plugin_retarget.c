@@ -148,6 +148,24 @@ static void clip_retarget_is_the_librarys(void **state)
     akpt_rig_free(&dst);
 }
 
+/* The plugin's live retargeter from `src` onto `dst` at scale 1.2 (*rt) and the library's on
+ * the same rigs (*lrt): the plugin's has no clip to pick a reference from. */
+static void live_pair(const akpt_rig *src, const akpt_rig *dst, ak_handle *rt, ak_retargeter **lrt)
+{
+    ak_plugin_retarget_params p;
+    ak_plugin_retarget_defaults(&p);
+    p.scale = 1.2f;
+    char err[256];
+    assert_int_equal(
+        ak_plugin_retargeter_create(src->s, dst->s, NULL, NULL, &p, rt, err, sizeof err), AK_OK);
+    ak_retarget_params lp = library_params(src, dst);
+    lp.scale = 1.2f;
+    lp.source_clip = NULL;
+    ak_error e;
+    *lrt = NULL;
+    assert_int_equal(ak_retargeter_create(&lp, lrt, &e), AK_OK);
+}
+
 /* The live retargeter (scale 1.2) gives ak_retargeter_pose's target pose for source poses
  * given in Unity's frame; short buffers and bad poses are refused. */
 static void live_retargeter_is_the_librarys(void **state)
@@ -155,19 +173,10 @@ static void live_retargeter_is_the_librarys(void **state)
     (void)state;
     akpt_rig src, dst;
     rigs(&src, &dst);
-    ak_plugin_retarget_params p;
-    ak_plugin_retarget_defaults(&p);
-    p.scale = 1.2f;
     char err[256];
     ak_handle rt;
-    assert_int_equal(
-        ak_plugin_retargeter_create(src.s, dst.s, NULL, NULL, &p, &rt, err, sizeof err), AK_OK);
-    ak_retarget_params lp = library_params(&src, &dst);
-    lp.scale = 1.2f;
-    lp.source_clip = NULL; /* the plugin's live retargeter has no clip to pick a reference from */
-    ak_retargeter *lrt = NULL;
-    ak_error e;
-    assert_int_equal(ak_retargeter_create(&lp, &lrt, &e), AK_OK);
+    ak_retargeter *lrt;
+    live_pair(&src, &dst, &rt, &lrt);
     const int32_t JS = src.joints, JT = dst.joints;
     ak_xform slocal[MAXJ], tlocal[MAXJ];
     ak_plugin_xform uslocal[MAXJ], utlocal[MAXJ];
@@ -203,6 +212,66 @@ static void live_retargeter_is_the_librarys(void **state)
     ak_clip_destroy(src.clip);
     ak_skeleton_destroy(dst.skeleton);
     ak_clip_destroy(dst.clip);
+}
+
+/* The live retargeter onto the UE4 mannequin's shape (akpt_rig_cmu: `root` and the ik_foot and
+ * ik_hand bones, each a copy of its foot or hand) keeps those bones on the retargeted feet and
+ * hands, as ak_plugin_retarget_clip's clips have them (ak_retarget_run): CMU 02_01 retargeted
+ * onto it at scale 1.2, every 4th frame's pose has each within 0.1 mm of its joint after FK
+ * (float rounding; without the copies they stay where the rest pose has them under `root`, up to
+ * 2.77 m from the feet and hands the clip's travel carries away), and every other joint is
+ * ak_retargeter_pose's. */
+static void live_retargeter_keeps_copy_bones_on_feet_and_hands(void **state)
+{
+    (void)state;
+    akpt_rig src, dst;
+    akpt_rig_cmu(&src, 0);
+    akpt_rig_cmu(&dst, AKV_GROUND_ROOT | AKV_IK_BONES);
+    ak_handle rt;
+    ak_retargeter *lrt;
+    live_pair(&src, &dst, &rt, &lrt);
+    ak_error e;
+    ak_copy_bones copies;
+    assert_int_equal(ak_copy_bones_find(dst.skeleton, NULL, &copies, &e), AK_OK);
+    assert_int_equal(copies.count, 5);
+    const int32_t JS = src.joints, JT = dst.joints;
+    ak_xform *slocal = (ak_xform *)malloc(sizeof(ak_xform) * ((size_t)JS + 3 * (size_t)JT));
+    ak_plugin_xform *u = (ak_plugin_xform *)malloc(sizeof(ak_plugin_xform) * (size_t)(JS + JT));
+    assert_true(slocal && u);
+    ak_xform *tlocal = slocal + JS, *mine = tlocal + JT, *model = mine + JT;
+    double worst = 0.0, worst_library = 0.0;
+    for (int32_t f = 0; f < src.clip->frame_count; f += 4) {
+        ak_clip_frame(src.clip, src.skeleton, f, slocal);
+        for (int32_t j = 0; j < JS; ++j)
+            u[j] = akpt_to_unity(slocal[j]);
+        assert_int_equal(ak_plugin_retargeter_pose(rt, u, JS, u + JS, JT), AK_OK);
+        for (int32_t j = 0; j < JT; ++j) { /* back into the library's frame */
+            mine[j].rotation = akpt_mirror_rotation(u[JS + j].rotation);
+            mine[j].translation = akpt_mirror_point(u[JS + j].position);
+        }
+        ak_fk(dst.skeleton, mine, model);
+        worst = fmax(worst, akv_ik_bones_apart_pose(dst.skeleton, model));
+        assert_int_equal(ak_retargeter_pose(lrt, slocal, tlocal), AK_OK);
+        ak_fk(dst.skeleton, tlocal, model);
+        worst_library = fmax(worst_library, akv_ik_bones_apart_pose(dst.skeleton, model));
+        /* the body is the library retargeter's (the copies are leaves under `root`) */
+        for (int32_t j = 0; j < JT; ++j) {
+            int copy = 0;
+            for (int32_t k = 0; k < copies.count; ++k)
+                copy |= copies.bone[k] == j;
+            if (!copy) akpt_assert_mirrored(&u[JS + j], &tlocal[j], 1, 1e-5f, "live pose");
+        }
+    }
+    printf("UE4 shape retargeted live: ik bones at most %.2e m off their feet and hands "
+           "(ak_retargeter_pose alone: %.3f m)\n",
+           worst, worst_library);
+    assert_true(worst <= 1e-4);
+    free(slocal);
+    free(u);
+    ak_retargeter_destroy(lrt);
+    ak_plugin_destroy(rt);
+    akpt_rig_free(&src);
+    akpt_rig_free(&dst);
 }
 
 /* A rig and a clip from arrays come back as given: names, parents, rest pose, and every
@@ -293,6 +362,7 @@ int main(void)
         cmocka_unit_test(retarget_params_validity),
         cmocka_unit_test(clip_retarget_is_the_librarys),
         cmocka_unit_test(live_retargeter_is_the_librarys),
+        cmocka_unit_test(live_retargeter_keeps_copy_bones_on_feet_and_hands),
         cmocka_unit_test(rigs_and_clips_from_arrays_round_trip),
         cmocka_unit_test(bad_arrays_are_refused),
     };
