@@ -97,6 +97,9 @@ struct ak_matcher {
     ak_controller ctrl;
     float floor_y, floor_v, foothold[2];
     int32_t has_foothold[2], stance[2], released[2], unlocks;
+    /* world: the character's travel from its velocity offset (vel_x) since planted foot s's
+     * stance began or the last jump, the body's own, not the frame's (unlock) */
+    ak_vec3 lead[2];
     /* a jump this frame left planted foot s beyond unlock_distance: released in
      * matcher_finish unless its destination ray finds a riser between (update_stance) */
     int32_t unlock_due[2];
@@ -535,6 +538,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     m->sim_vel = m->sim_acc = m->want_vel = m->searched_want = ak_vec3_make(0, 0, 0);
     memset(m->off_x, 0, sizeof(ak_vec3) * (size_t)m->J * 2);
     m->root_x = m->root_v = m->vel_x = m->vel_v = ak_vec3_make(0, 0, 0);
+    m->lead[0] = m->lead[1] = ak_vec3_make(0, 0, 0);
     m->root_hist_n = m->jump_age = 0;
     m->turn_x = m->turn_v = 0.0f;
     m->frame = m->db->stand_frame;
@@ -715,6 +719,7 @@ static void transition(ak_matcher *m, int32_t to, int32_t standing)
     if (standing) m->released[0] = m->released[1] = 0; /* the stop plants both feet anew */
     const ak_vec3 vb = anim_velocity(m, &turn_b);
     m->vel_x = akv_add(m->vel_x, akv_sub(va, vb));
+    m->lead[0] = m->lead[1] = ak_vec3_make(0, 0, 0); /* the new frame is placed at the body */
     m->turn_x += turn_a - turn_b;
     if (from != to) ++m->transitions;
     m->jump_age = 0;
@@ -932,6 +937,9 @@ static ak_vec3 advance(ak_matcher *m, float dt)
     float turn;
     const ak_vec3 v = anim_velocity(m, &turn);
     const ak_vec3 move = akv_scale(akv_add(v, m->vel_x), dt);
+    for (int s = 0; s < 2; ++s) /* the offset's part of the move, over each planted foot */
+        m->lead[s] = m->stance[s] && !m->standing ? akv_add(m->lead[s], akv_scale(m->vel_x, dt))
+                                                  : ak_vec3_make(0, 0, 0);
     float warp = 0.0f;
     if (!m->standing) {
         const float e = wrap_pi(m->sim_heading - m->heading);
@@ -2672,6 +2680,32 @@ static void stop_landing_moving(ak_matcher *m)
 /* rad/s: the controller turning slower than this walks on straight (unlock). */
 #define AK_LAG_TURN 0.2f
 
+/* The body's own travel over planted foot s since its stance began or the last jump (lead: the
+ * velocity offset a jump carries, decaying over stop_time), which the unlock does not count: the
+ * lock is released when the frame leaves the foot, not when the body, still moving as it did
+ * before a jump, comes on over the foot, as a walker's body comes on over its stance foot.
+ * Counted, it released the only planted foot while its frame stood on it: CMU 01_03 (Debian
+ * assimp-testmodels) up the CLI's stairs, a jump at frame 301 carrying 0.41 m/s over its frame's
+ * 0.68 (0.16 by frame 316) put the frame's foot 0.106 m from the lock, 0.061 m of it the
+ * offset's; released with the other foot 0.28-0.31 m up, it re-stepped, both feet in the air 16
+ * frames, and landed heel on a tread with its toe 57 mm in the next riser (hips -10.57..10.50 g);
+ * on the hills the same every 70 frames, the right toe sliding 0.25-0.32 m/s (skate 1.06
+ * cm/s). A jump places the new frame at the body (lead 0 from there). Forward only: a body
+ * lagging the frame is the lags rule's (unlock). And only while the leg reaches the foot as its
+ * frame poses it: a body come on over the foot past its leg's reach (last frame's solve rolled
+ * the foot over its toe beyond the frame's roll, toe_roll, or onto its toe, reach_roll) has left
+ * it, and the frame's foot counts in full. Counted there, it held CMU subject 2's trailing toe,
+ * knee straight (5.4 deg) and the foot turned up to 0.30 rad past its frame's roll, for 5-10
+ * frames more while the frame's foot went 0.101 -> 0.121 m from the lock (0.031-0.040 less the
+ * lead), until its stance ended (a jump) and the knee bent 5.4 -> 36.1 deg in a frame: the right
+ * knee at 1897-2260 rad/s^2 after foot IK, 1.47-1.75 times the captures' (test_matching_walk's
+ * flat, hills and heightmap walks; bound 1.5); now no joint past the animation's own 1853. */
+static ak_vec3 body_lead(const ak_matcher *m, int s, ak_vec3 fwd)
+{
+    const int reaches = !m->fst.reach_roll[s] && !(m->fst.toe_roll[s] > 0.0f);
+    return reaches && akv_dot(m->lead[s], fwd) > 0.0f ? m->lead[s] : ak_vec3_make(0, 0, 0);
+}
+
 /* Unlock: planted foot s (shown down this frame) the new frame's pose (a transition, the stop)
  * has left farther than unlock_distance from its lock is released for the rest of that stance
  * (update_stance; `crosses`: its release would slide it over a riser). */
@@ -2698,8 +2732,12 @@ static void unlock(ak_matcher *m, int s, ak_quat yaw, int crosses)
      * released again and stepped on the spot) */
     const ak_vec3 root = m->standing ? coast_rest(m) : m->pos;
     const ak_vec3 pt = m->standing ? stand_point(m, s, m->fst.lock_toe[s]) : gait_scaled(m, held);
-    const ak_vec3 sole = akv_add(akv_add(root, akq_rotate(yaw, pt)),
-                                 akv_add(akv_add(m->place_shift[s], cancel), m->held[s]));
+    /* less the body's own travel over the foot (body_lead) */
+    const ak_vec3 fwd = akq_rotate(yaw, ak_vec3_make(0.0f, 0.0f, 1.0f));
+    const ak_vec3 lead = body_lead(m, s, fwd);
+    const ak_vec3 sole = akv_sub(akv_add(akv_add(root, akq_rotate(yaw, pt)),
+                                         akv_add(akv_add(m->place_shift[s], cancel), m->held[s])),
+                                 lead);
     const float dx = sole.x - m->fst.lock_point[s].x, dz = sole.z - m->fst.lock_point[s].z;
     /* Walking on straight without a jump (the controller turning slower than AK_LAG_TURN), a
      * frame's foot behind the lock (within 60 degrees of straight back along the heading) is the
@@ -2710,7 +2748,6 @@ static void unlock(ak_matcher *m, int s, ak_quat yaw, int crosses)
      * 9: walk_physics.h's hover, the database's worst skate 0.37 m/s). Turning, the foot is
      * released as before: kept planted through a start turning 90 degrees, its leg twisted and
      * the left foot turned at 4168 rad/s^2 (test_matching_walk, 3.2 times the captures'). */
-    const ak_vec3 fwd = akq_rotate(yaw, ak_vec3_make(0.0f, 0.0f, 1.0f));
     const int lags = !jump && !m->standing && fabsf(m->sim_angvel) < AK_LAG_TURN &&
                      dx * fwd.x + dz * fwd.z < -0.5f * sqrtf(dx * dx + dz * dz);
     if (!lags && dx * dx + dz * dz > m->p.unlock_distance * m->p.unlock_distance) {

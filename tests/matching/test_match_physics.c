@@ -415,8 +415,6 @@ static const drag_out k_toe_held_out[] = {
     {"match subject 2 ridges", TOE_RESTEP},
     /* 57.9 mm, frame 556, left toe, 1 frame */
     {"match subject 7 stairs", TOE_RESTEP},
-    /* 54.6 mm, frame 589, right toe, 1 frame */
-    {"match subject 7 heightmap", TOE_RESTEP},
     /* 168.9 mm, frame 251, right toe, 7 frames */
     {"match subject 9 heightmap", TOE_HELD_BACK},
     /* 85.4 mm, frame 17, left toe, 8 frames */
