@@ -334,6 +334,8 @@ typedef struct foot_frame {
                             walker's akf_foot_ik_solve): the held flat heading is kept */
     int rising_alone;    /* the guide walker's hips rising (last frame) over a leg planted
                             alone: pelvis_drop's rise brake reads its reach (reach_room) */
+    int toe_held[2];     /* the caller holds that foot, not planted, at its toe while its heel
+                            comes down (ak_foot_ik_solve_lifted): it turns flat about the toe */
     int planted[2];      /* the foot was planted last frame, its lock full */
     float toe_need_rate; /* m/s: how fast the drop a foot planted on its toe alone needs grows,
                             while it sets the hips' drop (plan_hip_drop); fed to pelvis_drop */
@@ -710,6 +712,37 @@ static void keep_flat_heading(const ak_foot_ik_leg *leg, ak_foot_ik_state *st, c
         st->flat_yaw[s] = flat_heading(leg, ff->foot_rot[s]);
 }
 
+/* A foot its caller holds at its toe while its heel comes down (ak_foot_ik_solve_lifted's
+ * toe_held: the matcher's landing shown toe-first, its frame's heel down) turns flat about that
+ * toe, not about its heel point: its ankle target and heel go by what the turn moves the toe off
+ * toe_q (x, z), where the caller asks the toe to be. Turned about the heel, the toe went on 2-3 mm
+ * a frame while the heel dropped its last 12-26 mm (CMU 02_01 at 30 fps mirrored, the flat CLI
+ * route, frames 188-190: 0.15-0.23 m/s against the database's 0.14). */
+static void turn_about_held_toe(const ak_foot_ik_leg *leg, foot_frame *ff, int32_t s, ak_vec3 toe_q)
+{
+    const ak_vec3 toe = akv_add(ff->ankle_target[s], akq_rotate(ff->foot_rot[s], leg->toe_local));
+    const ak_vec3 d = akv_make(toe_q.x - toe.x, 0.0f, toe_q.z - toe.z);
+    ff->ankle_target[s] = akv_add(ff->ankle_target[s], d);
+    ff->toe_target[s] = akv_add(ff->toe_target[s], d);
+}
+
+/* Leg s's ankle target from its point's (ff->toe_target, the toe's when it pivots, else the
+ * heel's) and its foot's rotation; a foot held at its toe, not planted, turned about it
+ * (turn_about_held_toe: toe_q, where its toe is asked to be). */
+static void place_ankle(const ak_foot_ik_leg *leg, const ak_foot_ik_frame *fr, foot_frame *ff,
+                        int32_t s, ak_vec3 toe_q)
+{
+    const ak_quat r = ff->foot_rot[s];
+    const ak_vec3 target = ff->toe_target[s];
+    if (ff->pivot[s])
+        ff->ankle_target[s] = akv_sub(target, akq_rotate(r, leg->toe_local));
+    else
+        ff->ankle_target[s] =
+            akv_add(target, akv_scale(akq_rotate(r, leg->up_local), leg->sole_height));
+    if (ff->toe_held[s] && !ff->pivot[s] && !fr->stance[s] && leg->has_toe)
+        turn_about_held_toe(leg, ff, s, toe_q);
+}
+
 /* Leg s's ankle target and foot rotation. The foot turns so its up axis meets the (clamped)
  * ground normal: flat in stance (on the line through the heel's and the toe's ground), with
  * its animated pitch kept relative to the slope in swing and while it rolls over its toe. The
@@ -787,11 +820,7 @@ static void leg_target(const ak_foot_ik_params *p, ak_foot_ik_state *st, const a
     ff->pivot[s] = pivot;
     ff->stance[s] = fr->stance[s] != 0;
     ff->toe_target[s] = target;
-    if (pivot)
-        ff->ankle_target[s] = akv_sub(target, akq_rotate(ff->foot_rot[s], leg->toe_local));
-    else
-        ff->ankle_target[s] = akv_add(
-            target, akv_scale(akq_rotate(ff->foot_rot[s], leg->up_local), leg->sole_height));
+    place_ankle(leg, fr, ff, s, toe_q);
     st->ankle_target[s] = ff->ankle_target[s];
 }
 
@@ -2279,8 +2308,9 @@ void akf_foot_fixed_of(const ak_foot_ik_params *p, akf_foot_fixed *out)
 static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
                                   ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                                   const akf_foot_points *pts, float lift, const float *step_lift,
-                                  const float (*point_clear)[2], int standing, int may_stand,
-                                  ak_xform *local, ak_xform *world, ak_error *err);
+                                  const float (*point_clear)[2], const int32_t *toe_held,
+                                  int standing, int may_stand, ak_xform *local, ak_xform *world,
+                                  ak_error *err);
 
 int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                          const ak_foot_ik_frame *fr, ak_xform *local, ak_xform *world,
@@ -2288,18 +2318,19 @@ int32_t ak_foot_ik_solve(const ak_foot_ik_params *p, ak_foot_ik_state *st,
 {
     akf_foot_fixed fixed;
     akf_foot_fixed_of(p, &fixed);
-    return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, NULL, NULL, 0, 1, local, world, err);
+    return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, NULL, NULL, NULL, 0, 1, local, world,
+                              err);
 }
 
 int32_t ak_foot_ik_solve_lifted(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                                 const ak_foot_ik_frame *fr, const float step_lift[2],
-                                const float point_clear[2][2], int32_t standing, ak_xform *local,
-                                ak_xform *world, ak_error *err)
+                                const float point_clear[2][2], const int32_t toe_held[2],
+                                int32_t standing, ak_xform *local, ak_xform *world, ak_error *err)
 {
     akf_foot_fixed fixed;
     akf_foot_fixed_of(p, &fixed);
-    return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, step_lift, point_clear, standing != 0,
-                              1, local, world, err);
+    return foot_ik_solve_core(p, &fixed, st, fr, NULL, 0.0f, step_lift, point_clear, toe_held,
+                              standing != 0, 1, local, world, err);
 }
 
 /* The animated points of both feet (the pose and the placement shift stay as they are until
@@ -2331,14 +2362,16 @@ int32_t akf_foot_ik_solve(const ak_foot_ik_params *p, const akf_foot_fixed *fixe
                           const akf_foot_points *pts, float lift, ak_xform *local, ak_xform *world,
                           ak_error *err)
 {
-    return foot_ik_solve_core(p, fixed, st, fr, pts, lift, NULL, NULL, 0, 0, local, world, err);
+    return foot_ik_solve_core(p, fixed, st, fr, pts, lift, NULL, NULL, NULL, 0, 0, local, world,
+                              err);
 }
 
 static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fixed *fixed,
                                   ak_foot_ik_state *st, const ak_foot_ik_frame *fr,
                                   const akf_foot_points *pts, float lift, const float *step_lift,
-                                  const float (*point_clear)[2], int standing, int may_stand,
-                                  ak_xform *local, ak_xform *world, ak_error *err)
+                                  const float (*point_clear)[2], const int32_t *toe_held,
+                                  int standing, int may_stand, ak_xform *local, ak_xform *world,
+                                  ak_error *err)
 {
     const ak_skeleton *sk = p->skeleton;
     if (!(fr->dt >= 0.0f) || !isfinite(fr->dt)) {
@@ -2349,6 +2382,8 @@ static int32_t foot_ik_solve_core(const ak_foot_ik_params *p, const akf_foot_fix
     ff.lift = lift;
     ff.step_lift[0] = step_lift ? step_lift[0] : 0.0f;
     ff.step_lift[1] = step_lift ? step_lift[1] : 0.0f;
+    ff.toe_held[0] = toe_held && toe_held[0];
+    ff.toe_held[1] = toe_held && toe_held[1];
     for (int s = 0; s < 2; ++s)
         for (int k = 0; k < 2; ++k)
             ff.point_clear[s][k] = point_clear ? point_clear[s][k] : 0.0f;

@@ -338,14 +338,17 @@ ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at);
  * heel, toe and ankle are kept that far above the ground under them, less what the swinging
  * knee's limit (max_knee_flex) takes back: the lift is room, not the ground's need; point_clear
  * (metres, [foot][heel, toe], NULL: none): the least each heel and toe keeps over the ground, room
- * as the lift (the matcher: its frame's own clearance, as a walker's source clearance). standing
+ * as the lift (the matcher: its frame's own clearance, as a walker's source clearance). toe_held
+ * (NULL: none): a foot not planted, nonzero, is held by its caller at its toe (the placement shift
+ * puts its animated toe where it is held) while its heel comes down: it turns flat about the toe,
+ * which stays where it is animated, instead of about its heel point. standing
  * (the matcher's stop, nonzero): a landing that is due (swing phase 1) is planned as it comes down,
  * flat (the planned hips and ak_foot_ik_state.due_drop read the drop its leg needs with the ankle
  * over its heel point) and its lock starts where the foot was shown. */
 int32_t ak_foot_ik_solve_lifted(const ak_foot_ik_params *p, ak_foot_ik_state *st,
                                 const ak_foot_ik_frame *fr, const float step_lift[2],
-                                const float point_clear[2][2], int32_t standing, ak_xform *local,
-                                ak_xform *world, ak_error *err);
+                                const float point_clear[2][2], const int32_t toe_held[2],
+                                int32_t standing, ak_xform *local, ak_xform *world, ak_error *err);
 
 /* Foot placement off stair edges (the walker's and the matcher's, one rule). While a swinging
  * foot's placement is decided (halfway to three quarters through its swing) its toe ray looks

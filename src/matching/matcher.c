@@ -182,8 +182,11 @@ struct ak_matcher {
      * known once stand_known */
     ak_vec3 stand_pt[2][2];
     int32_t stand_known;
-    /* A foot the frame has down, on the ground, whose stance waits (touchdown_hold) */
+    /* A foot the frame has down, on the ground, whose stance waits (touchdown_hold); toe_held:
+     * held at its toe while its frame has the heel down (toe_lands_first), foot IK turns it flat
+     * about the toe (ak_foot_ik_solve_lifted) */
     touch_foot touch[2];
+    int32_t toe_held[2];
     /* The heel and toe rays of a foot whose lock fades look where this frame's solve puts them
      * (fade_query); the grounding carries each hit along its tangent plane from its own query
      * point (ak_foot_ik_query_points'): query[k] is that point, cast[k] the ray's (heels 0, 1;
@@ -575,6 +578,7 @@ void ak_matcher_reset(ak_matcher *m, const ak_ground *ground)
     memset(m->step_hold, 0, sizeof m->step_hold);
     memset(m->rs, 0, sizeof m->rs);
     memset(m->touch, 0, sizeof m->touch);
+    memset(m->toe_held, 0, sizeof m->toe_held);
     m->spare[0] = m->spare[1] = m->spare[2] = AK_SPARE_NONE;
     m->contact[0] = m->contact[1] = m->toe_flat[0] = m->toe_flat[1] = 0;
     m->source_contact[0] = m->source_contact[1] = m->toe_up[0] = m->toe_up[1] = 0;
@@ -1739,6 +1743,23 @@ static ak_vec3 lock_unpulled(const ak_matcher *m, int s, int toe, ak_vec3 at)
     return ak_vec3_make(at.x + (at.x - lock.x) * k, at.y, at.z + (at.z - lock.z) * k);
 }
 
+/* A foot whose frame has its heel down but shown toe-first (its toe within
+ * AK_WALK_SKATE_HEIGHT of its ground, its heel above it, both on one tread) is held at its toe
+ * until its heel comes down (touchdown_hold), and foot IK turns it flat about that toe
+ * (ak_matcher.toe_held, footik.c turn_about_held_toe). A jump 8 frames before a heel-first landing
+ * (CMU 02_01 at 30 fps mirrored, database frames 75 -> 96) left the foot pitched toe-down by its
+ * offset: the toe lay on the ground and slid 0.25-0.83 m/s while the heel came down 87 mm
+ * (database's bound 0.14). Held, but laid flat about its heel point, the toe still went on 2-3
+ * mm a frame while the heel dropped its last 12-26 mm (0.15-0.23 m/s); turned about it, 0. */
+static int toe_lands_first(const ak_matcher *m, int s, const touch_foot *t)
+{
+    const float heel = m->fst.sole[s].y - m->sole_ground[s];
+    const float toe = m->fst.toe[s].y - m->toe_ground[s];
+    if (t->on && !t->toe) return 0; /* the heel is held: it stays held */
+    return !(heel <= AK_WALK_SKATE_HEIGHT) && toe <= AK_WALK_SKATE_HEIGHT &&
+           fabsf(m->sole_ground[s] - m->toe_ground[s]) < AK_FLOOR_STEP_MIN;
+}
+
 /* Foot s as the frame has it down but not planted yet (its stance waits: the stance gate, the
  * planting's fade-in, update_stance; at the stop the stand frame has both feet down) stays where
  * it stands on the ground: from the first frame its point (the heel, or the toe for a toe-only
@@ -1763,7 +1784,8 @@ static void touchdown_hold(ak_matcher *m, int s)
     const int steps = m->rs[s].step.on ? !ak_restep_carried(&m->rs[s].step)
                                        : m->released[s] || m->rs[s].due || m->stepping[s];
     const int waits = own && !planted && !steps && !m->held_back[s] && m->initialized;
-    const int toe = !(own & AK_CONTACT_HEEL) && m->fik.legs[s].has_toe;
+    const int toe =
+        (!(own & AK_CONTACT_HEEL) || toe_lands_first(m, s, t)) && m->fik.legs[s].has_toe;
     const ak_vec3 shown = toe ? m->fst.toe[s] : m->fst.sole[s];
     const float ground = toe ? m->toe_ground[s] : m->sole_ground[s];
     if (!waits) {
@@ -1788,6 +1810,7 @@ static void touchdown_hold(ak_matcher *m, int s)
         t->hold = len > most ? akv_scale(t->hold, 1.0f - most / len) : ak_vec3_make(0, 0, 0);
     }
     m->fst.shift[s] = akv_add(m->fst.shift[s], t->hold);
+    m->toe_held[s] = t->on && toe && (own & AK_CONTACT_HEEL);
 }
 
 /* At the stop the stand frame puts a foot not planted: what the walk left on it goes, its held
@@ -2498,7 +2521,7 @@ static int32_t floor_and_ik(ak_matcher *m, const ak_ground_hit *hit, ak_error *e
         lift[s] = akf_max(ak_restep_lift(&m->rs[s].step), held_clear(m, s));
     frame_clearance(m, clear);
     return ak_foot_ik_solve_lifted(&m->fik, &m->fst, &fr, lift, (const float(*)[2])clear,
-                                   m->standing, m->local, m->world, err);
+                                   m->toe_held, m->standing, m->local, m->world, err);
 }
 
 /* How far the shown foot (m->world, in place) is from where the playing frame itself has it

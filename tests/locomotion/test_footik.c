@@ -164,7 +164,8 @@ static void run_lifted(const ak_foot_ik_params *fp, ak_foot_ik_state *st, const 
         }
         if (lift)
             assert_int_equal(
-                ak_foot_ik_solve_lifted(fp, st, &fr, lift, NULL, 0, R.local, R.world, &err), AK_OK);
+                ak_foot_ik_solve_lifted(fp, st, &fr, lift, NULL, NULL, 0, R.local, R.world, &err),
+                AK_OK);
         else
             assert_int_equal(ak_foot_ik_run(fp, st, &fr, R.local, R.world, &err), AK_OK);
     }
@@ -527,7 +528,7 @@ static void a_point_clearance_keeps_that_point_up(void **state)
             fr.contact[s] = s == 0 ? AK_CONTACT_HEEL | AK_CONTACT_TOE : 0;
         }
         assert_int_equal(
-            ak_foot_ik_solve_lifted(&R.fp, &st, &fr, NULL, clear, 0, R.local, R.world, &err),
+            ak_foot_ik_solve_lifted(&R.fp, &st, &fr, NULL, clear, NULL, 0, R.local, R.world, &err),
             AK_OK);
     }
     const float toe = above(&g[1], ak_foot_ik_toe(&R.fp, R.world, 1));
