@@ -334,8 +334,8 @@ typedef struct foot_frame {
                             walker's akf_foot_ik_solve): the held flat heading is kept */
     int rising_alone;    /* the guide walker's hips rising (last frame) over a leg planted
                             alone: pelvis_drop's rise brake reads its reach (reach_room) */
-    int toe_held[2];     /* the caller holds that foot, not planted, at its toe while its heel
-                            comes down (ak_foot_ik_solve_lifted): it turns flat about the toe */
+    int toe_held[2];     /* the caller holds that foot, not planted, at its toe
+                            (ak_foot_ik_solve_lifted): it turns about the toe */
     int planted[2];      /* the foot was planted last frame, its lock full */
     float toe_need_rate; /* m/s: how fast the drop a foot planted on its toe alone needs grows,
                             while it sets the hips' drop (plan_hip_drop); fed to pelvis_drop */
@@ -712,12 +712,13 @@ static void keep_flat_heading(const ak_foot_ik_leg *leg, ak_foot_ik_state *st, c
         st->flat_yaw[s] = flat_heading(leg, ff->foot_rot[s]);
 }
 
-/* A foot its caller holds at its toe while its heel comes down (ak_foot_ik_solve_lifted's
- * toe_held: the matcher's landing shown toe-first, its frame's heel down) turns flat about that
- * toe, not about its heel point: its ankle target and heel go by what the turn moves the toe off
- * toe_q (x, z), where the caller asks the toe to be. Turned about the heel, the toe went on 2-3 mm
- * a frame while the heel dropped its last 12-26 mm (CMU 02_01 at 30 fps mirrored, the flat CLI
- * route, frames 188-190: 0.15-0.23 m/s against the database's 0.14). */
+/* A foot its caller holds at its toe, not planted (ak_foot_ik_solve_lifted's toe_held: the
+ * matcher's toe-only contact waiting to plant, or a landing shown toe-first, its frame's heel
+ * down) turns about that toe, not about its heel point: its ankle target and heel go by what the
+ * turn moves the toe off toe_q (x, z), where the caller asks the toe to be. Turned about the heel,
+ * the toe went on 2-3 mm a frame while the heel dropped its last 12-26 mm (CMU 02_01 at 30 fps
+ * mirrored, the flat CLI route, frames 188-190: 0.15-0.23 m/s against the database's 0.14), and
+ * 6.3 mm in a frame as the frame lifted a toe-only contact's heel (frame 94, 0.39 m/s). */
 static void turn_about_held_toe(const ak_foot_ik_leg *leg, foot_frame *ff, int32_t s, ak_vec3 toe_q)
 {
     const ak_vec3 toe = akv_add(ff->ankle_target[s], akq_rotate(ff->foot_rot[s], leg->toe_local));

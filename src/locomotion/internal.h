@@ -340,7 +340,7 @@ ak_vec3 ak_restep_hold(const ak_restep *r, ak_vec3 at);
  * (metres, [foot][heel, toe], NULL: none): the least each heel and toe keeps over the ground, room
  * as the lift (the matcher: its frame's own clearance, as a walker's source clearance). toe_held
  * (NULL: none): a foot not planted, nonzero, is held by its caller at its toe (the placement shift
- * puts its animated toe where it is held) while its heel comes down: it turns flat about the toe,
+ * puts its animated toe where it is held): it turns about the toe (flat, or with its heel rising),
  * which stays where it is animated, instead of about its heel point. standing
  * (the matcher's stop, nonzero): a landing that is due (swing phase 1) is planned as it comes down,
  * flat (the planned hips and ak_foot_ik_state.due_drop read the drop its leg needs with the ankle
