@@ -28,4 +28,37 @@ static inline void akt_walk_to_stop(const ak_walk_scenario_params *sc, const cha
     ak_walk_scene_destroy(w);
 }
 
+/* Issue 21's bounds around a source's figures (`src`: the summary's source metrics): the hips'
+ * vertical acceleration within [min(source, -1 g) - 0.25 g, max(source, +1 g) + 0.5 g] and the
+ * peak knee at most max(source peak, 75 deg) + 25 deg (radians). */
+typedef struct akt_walk_bounds {
+    float hips_lo_g, hips_hi_g, knee;
+} akt_walk_bounds;
+
+static inline akt_walk_bounds akt_issue21_bounds(const ak_walk_metrics *src)
+{
+    akt_walk_bounds b;
+    b.hips_lo_g = fminf(src->hip_accel_min_g, -1.0f) - 0.25f;
+    b.hips_hi_g = fmaxf(src->hip_accel_max_g, 1.0f) + 0.5f;
+    b.knee = fmaxf(src->knee_peak, AKT_RAD(75.0f)) + AKT_RAD(25.0f);
+    return b;
+}
+
+/* Walks Debian assimp-testmodels' `file` (akt_assimp_bvh) on the CLI's route with `steer` over
+ * `terrain` (hills of `seed`) to its stop, as akt_walk_to_stop. Returns 0, having said why, when
+ * the package is absent: the caller skips. */
+static inline int akt_walk_assimp(const char *file, int32_t steer, int32_t terrain, int32_t seed,
+                                  ak_walk_summary *sum, ak_walker_state *last)
+{
+    char path[1024];
+    if (!akt_assimp_bvh(file, path, sizeof path)) return 0;
+    ak_walk_scenario_params sc = ak_walk_scenario_defaults();
+    snprintf(sc.clip, sizeof sc.clip, "%s", path);
+    sc.steer = steer;
+    sc.terrain = terrain;
+    sc.seed = seed;
+    akt_walk_to_stop(&sc, path, sum, last);
+    return 1;
+}
+
 #endif

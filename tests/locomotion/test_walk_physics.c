@@ -1085,18 +1085,13 @@ static void run_start_out_of_the_idle_keeps_its_hips_within(void **state)
 static void assimp_walk_keeps_heel_and_toe_out_of_the_stairs(void **state)
 {
     (void)state;
-    char path[1024];
-    if (!akt_assimp_bvh("01_03.bvh", path, sizeof path)) {
+    ak_walk_summary sum;
+    ak_walker_state last;
+    if (!akt_walk_assimp("01_03.bvh", AK_WALK_STEER_CYCLE, AK_WALK_TERRAIN_STAIRS, 1, &sum,
+                         &last)) {
         skip();
         return;
     }
-    ak_walk_scenario_params sc = ak_walk_scenario_defaults();
-    snprintf(sc.clip, sizeof sc.clip, "%s", path);
-    sc.steer = AK_WALK_STEER_CYCLE;
-    sc.terrain = AK_WALK_TERRAIN_STAIRS;
-    ak_walk_summary sum;
-    ak_walker_state last;
-    akt_walk_to_stop(&sc, path, &sum, &last);
     const ak_walk_metrics *m = &sum.metrics;
     printf("assimp 01_03 stairs, guide: stopped %d, %.3f m from the target; deepest %.1f mm (frame "
            "%d, %s %s), planted %.1f mm (bound 5)\n",
@@ -1119,22 +1114,16 @@ static void assimp_walk_keeps_heel_and_toe_out_of_the_stairs(void **state)
 static void assimp_crouch_across_a_riser_keeps_the_knees_within(void **state)
 {
     (void)state;
-    char path[1024];
-    if (!akt_assimp_bvh("01_01.bvh", path, sizeof path)) {
+    ak_walk_summary sum;
+    ak_walker_state last;
+    if (!akt_walk_assimp("01_01.bvh", AK_WALK_STEER_CYCLE, AK_WALK_TERRAIN_STAIRS, 1, &sum,
+                         &last)) {
         skip();
         return;
     }
-    ak_walk_scenario_params sc = ak_walk_scenario_defaults();
-    snprintf(sc.clip, sizeof sc.clip, "%s", path);
-    sc.steer = AK_WALK_STEER_CYCLE;
-    sc.terrain = AK_WALK_TERRAIN_STAIRS;
-    ak_walk_summary sum;
-    ak_walker_state last;
-    akt_walk_to_stop(&sc, path, &sum, &last);
     const ak_walk_metrics *m = &sum.metrics, *src = &sum.source;
-    const float knee = fmaxf(src->knee_peak, AKT_RAD(75.0f)) + AKT_RAD(25.0f);
-    const float lo = fminf(src->hip_accel_min_g, -1.0f) - 0.25f;
-    const float hi = fmaxf(src->hip_accel_max_g, 1.0f) + 0.5f;
+    const akt_walk_bounds b = akt_issue21_bounds(src);
+    const float knee = b.knee, lo = b.hips_lo_g, hi = b.hips_hi_g;
     printf("assimp 01_01 stairs, guide: stopped %d, %.3f m from the target; knee %.1f deg (source "
            "%.1f, bound %.1f), hips %.2f..%.2f g (bounds %.2f..%.2f)\n",
            (int)last.stopped, (double)last.distance, AKT_DEG(m->knee_peak), AKT_DEG(src->knee_peak),

@@ -623,23 +623,17 @@ static void a_database_leaves_out_jumps_and_a_box(void **state)
 static void a_capture_that_jumps_and_climbs_matches_a_walk(void **state)
 {
     (void)state;
-    char path[1024];
-    if (!akt_assimp_bvh("01_03.bvh", path, sizeof path)) {
+    ak_walk_summary sum;
+    ak_walker_state st;
+    if (!akt_walk_assimp("01_03.bvh", AK_WALK_STEER_MATCH, AK_WALK_TERRAIN_FLAT, 1, &sum, &st)) {
         skip();
         return;
     }
-    ak_walk_scenario_params sc = ak_walk_scenario_defaults();
-    snprintf(sc.clip, sizeof sc.clip, "%s", path);
-    sc.terrain = AK_WALK_TERRAIN_FLAT;
-    sc.steer = AK_WALK_STEER_MATCH;
-    ak_walk_summary sum;
-    ak_walker_state st;
-    akt_walk_to_stop(&sc, path, &sum, &st);
-    const ak_walk_metrics *m = &sum.metrics, *s = &sum.source;
+    const ak_walk_metrics *m = &sum.metrics;
     assert_true(sum.has_source);
-    const float lo = fminf(s->hip_accel_min_g, -1.0f) - 0.25f;
-    const float hi = fmaxf(s->hip_accel_max_g, 1.0f) + 0.5f;
-    const double knee = fmax(AKT_DEG(s->knee_peak), 75.0) + 25.0;
+    const akt_walk_bounds b = akt_issue21_bounds(&sum.source);
+    const float lo = b.hips_lo_g, hi = b.hips_hi_g;
+    const double knee = AKT_DEG(b.knee);
     printf("01_03 matched on the flat: deepest %.1f mm, skate %.2f mm/s, hips %.2f..%.2f g "
            "(bounds %.2f..%.2f), knee %.1f (bound %.1f) deg, %.3f m from the target, stopped %d\n",
            (double)m->deepest * 1e3, (double)m->skate * 1e3, (double)m->hip_accel_min_g,
@@ -652,20 +646,6 @@ static void a_capture_that_jumps_and_climbs_matches_a_walk(void **state)
     assert_true(st.stopped && st.distance <= 0.3f);
 }
 
-/* 01_03 walked with --steer match on the CLI's route over `terrain` (hills of `seed`): the
- * summary over every frame, and the state at the end. */
-static void walk_0103(const char *path, int32_t terrain, int32_t seed, ak_walk_summary *sum,
-                      ak_walker_state *st)
-{
-    ak_walk_scenario_params sc = ak_walk_scenario_defaults();
-    snprintf(sc.clip, sizeof sc.clip, "%s", path);
-    sc.terrain = terrain;
-    sc.seed = seed;
-    sc.steer = AK_WALK_STEER_MATCH;
-    akt_walk_to_stop(&sc, path, sum, st);
-    assert_true(sum->has_source);
-}
-
 /* A planted foot stays planted while the body, still moving as it did before a jump, comes on
  * over it (matcher.c body_lead). 01_03 up the CLI's stairs: the jump at frame 301 (database
  * 21 -> 297) carried 0.41 m/s over its frame's 0.68; counted, that travel released the only
@@ -676,17 +656,16 @@ static void walk_0103(const char *path, int32_t terrain, int32_t seed, ak_walk_s
 static void a_planted_foot_stays_while_the_body_comes_on_over_it(void **state)
 {
     (void)state;
-    char path[1024];
-    if (!akt_assimp_bvh("01_03.bvh", path, sizeof path)) {
+    ak_walk_summary sum;
+    ak_walker_state st;
+    if (!akt_walk_assimp("01_03.bvh", AK_WALK_STEER_MATCH, AK_WALK_TERRAIN_STAIRS, 1, &sum, &st)) {
         skip();
         return;
     }
-    ak_walk_summary sum;
-    ak_walker_state st;
-    walk_0103(path, AK_WALK_TERRAIN_STAIRS, 1, &sum, &st);
-    const ak_walk_metrics *m = &sum.metrics, *s = &sum.source;
-    const float lo = fminf(s->hip_accel_min_g, -1.0f) - 0.25f;
-    const float hi = fmaxf(s->hip_accel_max_g, 1.0f) + 0.5f;
+    assert_true(sum.has_source);
+    const ak_walk_metrics *m = &sum.metrics;
+    const akt_walk_bounds b = akt_issue21_bounds(&sum.source);
+    const float lo = b.hips_lo_g, hi = b.hips_hi_g;
     printf("01_03 matched up the stairs: planted deepest %.1f mm (frame %d), hips %.2f..%.2f g "
            "(bounds %.2f..%.2f), stopped %d at %.3f m\n",
            (double)m->deepest_planted * 1e3, (int)m->deepest_planted_frame,
@@ -695,7 +674,9 @@ static void a_planted_foot_stays_while_the_body_comes_on_over_it(void **state)
     assert_true(m->deepest_planted <= 0.005f);
     assert_true(m->hip_accel_min_g >= lo && m->hip_accel_max_g <= hi);
     assert_true(st.stopped && st.distance <= 0.3f);
-    walk_0103(path, AK_WALK_TERRAIN_HILLS, 7, &sum, &st);
+    assert_true(
+        akt_walk_assimp("01_03.bvh", AK_WALK_STEER_MATCH, AK_WALK_TERRAIN_HILLS, 7, &sum, &st));
+    assert_true(sum.has_source);
     printf("01_03 matched over the hills of seed 7: skate %.2f mm/s (bound 10)\n",
            (double)m->skate * 1e3);
     assert_true(m->skate < 0.01f);

@@ -150,17 +150,13 @@ static void default_time_limit_follows_the_walk(void **state)
     assert_int_equal(frames_of(&s, &dt, &speed), (int32_t)ceil(60.0 / (double)dt) + 1);
     s.max_time = 2.0f;
     assert_int_equal(frames_of(&s, &dt, &speed), (int32_t)ceil(2.0 / (double)dt) + 1);
-    char path[1024];
-    if (!akt_assimp_bvh("Boxing_Toes.bvh", path, sizeof path)) {
+    ak_walk_summary sum;
+    ak_walker_state last; /* its default time limit: no max_time given */
+    if (!akt_walk_assimp("Boxing_Toes.bvh", AK_WALK_STEER_CYCLE, AK_WALK_TERRAIN_STAIRS, 1, &sum,
+                         &last)) {
         skip();
         return;
     }
-    ak_walk_scenario_params b = ak_walk_scenario_defaults();
-    snprintf(b.clip, sizeof b.clip, "%s", path);
-    b.terrain = AK_WALK_TERRAIN_STAIRS;
-    ak_walk_summary sum;
-    ak_walker_state last;
-    akt_walk_to_stop(&b, path, &sum, &last);
     printf("Boxing_Toes stairs: stopped %d at %.2f s, %.3f m from the target\n", (int)last.stopped,
            (double)last.time, (double)last.distance);
     assert_true(last.stopped && last.distance <= 0.3f);
